@@ -1,0 +1,247 @@
+package storage
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Number is a DynamoDB number in canonical text form: plain decimal notation
+// (no exponent), no leading zeros, no trailing fractional zeros, no '+', and
+// "0" for zero. Two equal numbers have the same text, so Number values can be
+// compared with == for equality. Build one with ParseNumber or arithmetic.
+type Number string
+
+// Number errors, each with AWS's message text.
+var (
+	// ErrNumberInvalid: the text is not a decimal number.
+	ErrNumberInvalid = errors.New("A value provided cannot be converted into a number")
+	// ErrNumberPrecision: more than 38 significant digits.
+	ErrNumberPrecision = errors.New("DynamoDB only supports precision up to 38 digits")
+	// ErrNumberOverflow: magnitude at or above 1E126.
+	ErrNumberOverflow = errors.New("Number overflow. Attempting to store a number with magnitude larger than supported range")
+	// ErrNumberUnderflow: non-zero magnitude below 1E-130.
+	ErrNumberUnderflow = errors.New("Number underflow. Attempting to store a number with magnitude smaller than supported range")
+)
+
+const (
+	maxSignificantDigits = 38
+	// A number's adjusted exponent (exponent of its leading digit) must lie in
+	// [minAdjustedExponent, maxAdjustedExponent].
+	maxAdjustedExponent = 125
+	minAdjustedExponent = -130
+)
+
+// ParseNumber validates DynamoDB number text and returns it in canonical form.
+func ParseNumber(s string) (Number, error) {
+	d, err := parseDecimal(s)
+	if err != nil {
+		return "", err
+	}
+	return fromDecimal(d)
+}
+
+// MustNumber is ParseNumber for literals in tests and code; it panics on error.
+func MustNumber(s string) Number {
+	n, err := ParseNumber(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+// parseDecimal accepts [+-]digits[.digits][(e|E)[+-]digits] with at least
+// one digit in the mantissa, as DynamoDB does ("1.", ".5" are fine).
+func parseDecimal(s string) (*apd.Decimal, error) {
+	if !validNumberSyntax(s) {
+		return nil, ErrNumberInvalid
+	}
+	d, _, err := apd.NewFromString(s)
+	if err != nil {
+		return nil, ErrNumberInvalid
+	}
+	return d, nil
+}
+
+func validNumberSyntax(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 || exp > 9 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// fromDecimal checks DynamoDB's precision and range and renders canonical text.
+func fromDecimal(d *apd.Decimal) (Number, error) {
+	var r apd.Decimal
+	r.Reduce(d) // strip trailing zeros of the coefficient
+	if r.IsZero() {
+		return "0", nil
+	}
+	digits := r.NumDigits()
+	if digits > maxSignificantDigits {
+		return "", ErrNumberPrecision
+	}
+	adjusted := int64(r.Exponent) + digits - 1
+	if adjusted > maxAdjustedExponent {
+		return "", ErrNumberOverflow
+	}
+	if adjusted < minAdjustedExponent {
+		return "", ErrNumberUnderflow
+	}
+	return Number(plainText(&r)), nil
+}
+
+// plainText renders a reduced, non-zero decimal without an exponent.
+func plainText(d *apd.Decimal) string {
+	coeff := d.Coeff.String()
+	exp := int(d.Exponent)
+	var b strings.Builder
+	if d.Negative {
+		b.WriteByte('-')
+	}
+	switch {
+	case exp >= 0:
+		b.WriteString(coeff)
+		for i := 0; i < exp; i++ {
+			b.WriteByte('0')
+		}
+	case -exp < len(coeff):
+		point := len(coeff) + exp
+		b.WriteString(coeff[:point])
+		b.WriteByte('.')
+		b.WriteString(coeff[point:])
+	default:
+		b.WriteString("0.")
+		for i := 0; i < -exp-len(coeff); i++ {
+			b.WriteByte('0')
+		}
+		b.WriteString(coeff)
+	}
+	return b.String()
+}
+
+// Decimal returns n as an apd decimal. n must be canonical.
+func (n Number) Decimal() *apd.Decimal {
+	d, _, err := apd.NewFromString(string(n))
+	if err != nil {
+		// Canonical numbers always parse; anything else is a bug.
+		panic("storage: non-canonical Number " + string(n))
+	}
+	return d
+}
+
+// Sign returns -1, 0 or +1.
+func (n Number) Sign() int {
+	switch {
+	case n == "0" || n == "":
+		return 0
+	case n[0] == '-':
+		return -1
+	}
+	return 1
+}
+
+// CompareNumbers orders two canonical numbers numerically.
+func CompareNumbers(a, b Number) int {
+	if a == b {
+		return 0
+	}
+	sa, sb := a.Sign(), b.Sign()
+	if sa != sb {
+		if sa < sb {
+			return -1
+		}
+		return 1
+	}
+	// Same sign: compare magnitudes textually where possible.
+	c := compareMagnitude(strings.TrimPrefix(string(a), "-"), strings.TrimPrefix(string(b), "-"))
+	if sa < 0 {
+		return -c
+	}
+	return c
+}
+
+// compareMagnitude compares two non-negative canonical plain decimals.
+func compareMagnitude(a, b string) int {
+	ai, af, _ := strings.Cut(a, ".")
+	bi, bf, _ := strings.Cut(b, ".")
+	// Canonical integer parts have no leading zeros (except a lone "0").
+	if len(ai) != len(bi) {
+		if len(ai) < len(bi) {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(ai, bi); c != 0 {
+		return c
+	}
+	return strings.Compare(af, bf)
+}
+
+var arith = apd.Context{
+	Precision:   maxSignificantDigits,
+	MaxExponent: apd.MaxExponent,
+	MinExponent: apd.MinExponent,
+	Traps:       apd.DefaultTraps,
+	Rounding:    apd.RoundHalfEven,
+}
+
+// AddNumbers returns a+b computed exactly; the result must fit DynamoDB's
+// precision and range.
+func AddNumbers(a, b Number) (Number, error) {
+	return arithmetic(a, b, false)
+}
+
+// SubNumbers returns a-b computed exactly; the result must fit DynamoDB's
+// precision and range.
+func SubNumbers(a, b Number) (Number, error) {
+	return arithmetic(a, b, true)
+}
+
+func arithmetic(a, b Number, sub bool) (Number, error) {
+	var r apd.Decimal
+	// Exact first (unbounded precision), then check it fits.
+	ctx := arith
+	ctx.Precision = 0
+	var err error
+	if sub {
+		_, err = ctx.Sub(&r, a.Decimal(), b.Decimal())
+	} else {
+		_, err = ctx.Add(&r, a.Decimal(), b.Decimal())
+	}
+	if err != nil {
+		return "", ErrNumberOverflow
+	}
+	return fromDecimal(&r)
+}

@@ -1,0 +1,89 @@
+package storage
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestParseNumber(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Number
+		err  error
+	}{
+		{"1.0", "1", nil},
+		{"1E2", "100", nil},
+		{"0.10", "0.1", nil},
+		{"-0", "0", nil},
+		{"1e-5", "0.00001", nil},
+		{"00012.3400", "12.34", nil},
+		{"+5", "5", nil},
+		{"1.", "1", nil},
+		{".5", "0.5", nil},
+		{"0.000", "0", nil},
+		{"12345678901234567890123456789012345678000", "12345678901234567890123456789012345678000", nil},
+		{"9.9999999999999999999999999999999999999E+125", "999999999999999999999999999999999999990000000000000000000000000000000000000000000000000000000000000000000000000000000000000000", nil},
+		{"1E-130", "0.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001", nil},
+		{"1.23456789012345678901234567890123456789", "", ErrNumberPrecision},
+		{"1E126", "", ErrNumberOverflow},
+		{"1E-131", "", ErrNumberUnderflow},
+		{"abc", "", ErrNumberInvalid},
+		{"", "", ErrNumberInvalid},
+		{" 1", "", ErrNumberInvalid},
+		{"0x10", "", ErrNumberInvalid},
+		{"1e", "", ErrNumberInvalid},
+		{"Infinity", "", ErrNumberInvalid},
+		{"NaN", "", ErrNumberInvalid},
+		{"1_000", "", ErrNumberInvalid},
+		{"1e9999999999", "", ErrNumberInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseNumber(tt.in)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("ParseNumber(%q) error = %v, want %v", tt.in, err, tt.err)
+			}
+			if got != tt.want {
+				t.Fatalf("ParseNumber(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCompareNumbers(t *testing.T) {
+	ordered := []string{"-1000", "-99.5", "-1", "-0.5", "-0.0001", "0", "0.0001", "0.5", "0.51", "1", "9", "10", "99.99", "100", "1E100"}
+	for i := range ordered {
+		for j := range ordered {
+			a, b := MustNumber(ordered[i]), MustNumber(ordered[j])
+			got := CompareNumbers(a, b)
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got != want {
+				t.Errorf("CompareNumbers(%s, %s) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func TestArithmetic(t *testing.T) {
+	got, err := AddNumbers(MustNumber("0.1"), MustNumber("0.2"))
+	if err != nil || got != "0.3" {
+		t.Fatalf("0.1+0.2 = %q, %v", got, err)
+	}
+	got, err = SubNumbers(MustNumber("1"), MustNumber("1.5"))
+	if err != nil || got != "-0.5" {
+		t.Fatalf("1-1.5 = %q, %v", got, err)
+	}
+	_, err = AddNumbers(MustNumber("9E125"), MustNumber("9E125"))
+	if !errors.Is(err, ErrNumberOverflow) {
+		t.Fatalf("overflow: got %v", err)
+	}
+	_, err = AddNumbers(MustNumber("1E30"), MustNumber("0.000000001"))
+	if !errors.Is(err, ErrNumberPrecision) {
+		t.Fatalf("precision: got %v", err)
+	}
+}
