@@ -27,7 +27,7 @@ func parseCredential(r *http.Request) (credential, error) {
 		i := strings.Index(auth, "Credential=")
 		if i < 0 {
 			return credential{}, newError(ErrIncompleteSignature,
-				"Authorization header requires 'Credential' parameter. Authorization=" + auth)
+				"Authorization header requires 'Credential' parameter. Authorization="+auth)
 		}
 		scope = auth[i+len("Credential="):]
 		if j := strings.IndexAny(scope, ", "); j >= 0 {

@@ -106,9 +106,9 @@ func errLimitExceeded(msg string) error { return newError(ErrLimitExceeded, msg)
 // sends none for bodies that are not JSON at all.
 func errSerialization(msg string) error { return newError(ErrSerialization, msg) }
 
-// errUnknownOperation is AWS's UnknownOperationException.
+// errUnknownOperation is UnknownOperationException, with DynamoDB Local's message.
 func errUnknownOperation() error {
-	return newError(ErrUnknownOperation, "")
+	return newError(ErrUnknownOperation, "An unknown operation was requested.")
 }
 
 // errMissingAuthenticationToken is AWS's answer to a request without SigV4 auth.

@@ -30,6 +30,9 @@ type call struct {
 // so every timestamp a request writes is the same).
 func (c *call) Now() time.Time { return c.now }
 
+// Context returns the request's context: long scans may stop when it is done.
+func (c *call) Context() context.Context { return c.ctx }
+
 // opFunc runs one operation on a raw JSON body and returns the JSON response.
 type opFunc func(c *call, body []byte) ([]byte, error)
 
@@ -87,38 +90,32 @@ func decodeRequest(body []byte, in any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return errSerialization(typeErrorMessage(te))
+		return errSerialization(typeErrorMessage(te, body))
 	}
 	return errSerialization("")
 }
 
 // typeErrorMessage words a JSON type mismatch as AWS's request layer does
-// ("NUMBER_VALUE cannot be converted to String").
-func typeErrorMessage(te *json.UnmarshalTypeError) string {
+// ("NUMBER_VALUE cannot be converted to String"). body is the request body,
+// to tell true from false.
+func typeErrorMessage(te *json.UnmarshalTypeError, body []byte) string {
 	t := te.Type
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch te.Value {
-	case "array":
-		if t.Kind() == reflect.Map || t.Kind() == reflect.Struct {
-			return msgSerListStart
-		}
-	case "object":
-		if t.Kind() == reflect.Slice || t.Kind() != reflect.Map && t.Kind() != reflect.Struct {
-			return msgSerMapStart
-		}
-	}
 	var token string
 	switch te.Value {
-	case "string":
-		token = "STRING_VALUE"
-	case "bool":
-		token = "TRUE_VALUE"
 	case "array":
 		return msgSerListStart
 	case "object":
 		return msgSerMapStart
+	case "string":
+		token = "STRING_VALUE"
+	case "bool":
+		token = "FALSE_VALUE"
+		if te.Offset >= 4 && te.Offset <= int64(len(body)) && string(body[te.Offset-4:te.Offset]) == "true" {
+			token = "TRUE_VALUE"
+		}
 	default:
 		token = "NUMBER_VALUE"
 	}

@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -271,6 +270,3 @@ func newRequestID() string {
 	}
 	return string(b[:])
 }
-
-// context returns the request's context (for cancellation of long scans).
-func (c *call) context() context.Context { return c.ctx }

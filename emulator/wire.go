@@ -461,20 +461,6 @@ func (d *wireDecoder) members(lvl int) (map[string]storage.Value, error) {
 	}
 }
 
-// The type keys of an attribute value, as bits for counting.
-const (
-	bitS = 1 << iota
-	bitN
-	bitB
-	bitBOOL
-	bitNULL
-	bitL
-	bitM
-	bitSS
-	bitNS
-	bitBS
-)
-
 // attrValue reads one attribute value object at nesting level lvl (1 for an
 // attribute's own value).
 func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
@@ -496,9 +482,8 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 	d.pos++
 	hadErr := d.verr != nil
 	var (
-		set  uint16
-		v    storage.Value
-		kind storage.Kind
+		set uint16
+		v   storage.Value
 	)
 	if d.peek() == '}' {
 		d.pos++
@@ -578,8 +563,8 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 					}
 				}
 				if k != storage.KindInvalid {
-					set |= 1 << (k - 1)
-					v, kind = got, k
+					set |= 1 << (k - 1) // one bit per type key, to count them
+					v = got
 				}
 			}
 			switch d.peek() {
@@ -605,7 +590,6 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 		// The value's own check comes before those of its contents.
 		d.verr = errValidation(countErr)
 	}
-	_ = kind
 	return v, nil
 }
 
