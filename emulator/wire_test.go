@@ -272,3 +272,17 @@ func BenchmarkWireItemJSON(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParseNumber: the canonical fast path agrees with storage.ParseNumber.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"0", "-0", "1", "-1.5", "0.5", "00.5", "1.50", "1e3", "12345678901234567890123456789012345678", ".5", "5.", "-0.0001"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := storage.ParseNumber(s)
+		got, gerr := parseNumber(s)
+		if got != want || (werr == nil) != (gerr == nil) {
+			t.Fatalf("parseNumber(%q) = %q, %v; ParseNumber = %q, %v", s, got, gerr, want, werr)
+		}
+	})
+}
