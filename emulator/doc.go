@@ -21,8 +21,10 @@
 // a generic adapter that decodes the body into the input struct, calls the
 // handler with a *call (namespace, region, clock, logger, context) and
 // encodes the output struct. Input and output structs mirror AWS's JSON
-// member names; attribute values use AttributeValue and WireItem, whose
-// decoders validate with AWS's messages.
+// member names; attribute values use AttributeValue, WireItem (items and
+// keys) and ExpressionValues (ExpressionAttributeValues), whose decoders
+// validate with AWS's messages. DecodeItem and AppendItem are the codec
+// without the map conversions, for hot paths.
 //
 // # Errors
 //
@@ -40,8 +42,10 @@
 //   - When a body has both a wrong-typed member and an invalid attribute
 //     value, the one that comes first in the body is reported; AWS always
 //     reports the serialization error.
-//   - A null value inside a map is reported as "The supplied Item contains a
-//     null AttributeValue: x is null" whatever the parameter is called.
+//   - A JSON null where an AttributeValue is expected leaves it invalid
+//     (IsValid() false); operations check required values. WireItem and
+//     ExpressionValues reject nulls themselves with DynamoDB's messages (which
+//     say "Item" for keys too, as DynamoDB does).
 //   - Messages of SerializationException for wrong JSON types follow AWS's
 //     current pattern ("NUMBER_VALUE cannot be converted to String"); the
 //     TRUE_VALUE/FALSE_VALUE/STRING_VALUE variants, the base64 message and

@@ -286,3 +286,26 @@ func FuzzParseNumber(f *testing.F) {
 		}
 	})
 }
+
+func TestExpressionValues(t *testing.T) {
+	tests := []struct{ in, msg string }{
+		{`{":v":{"S":"a"},":w":{"N":"01"}}`, ""},
+		{`{":v":{}}`, "ExpressionAttributeValues contains invalid value: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes for key :v"},
+		{`{":v":{"SS":[]}}`, "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: An string set  may not be empty for key :v"},
+		{`{":v":{"N":"x"}}`, "ExpressionAttributeValues contains invalid value: A value provided cannot be converted into a number for key :v"},
+		{`{":v":null}`, "ExpressionAttributeValues contains invalid value: The supplied Item contains a null AttributeValue for key :v"},
+	}
+	for _, tt := range tests {
+		var x ExpressionValues
+		err := json.Unmarshal([]byte(tt.in), &x)
+		if tt.msg == "" {
+			if err != nil || !storage.Equal(x.Values()[":w"], storage.N("1")) {
+				t.Errorf("%s: got %v, %v", tt.in, x, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrValidation) || err.Error() != tt.msg {
+			t.Errorf("%s: got %v, want %q", tt.in, err, tt.msg)
+		}
+	}
+}
