@@ -427,3 +427,16 @@ func rawCall(t testing.TB, op string, body string) rawResponse {
 
 // asErr is errors.As, kept short for the tests.
 func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
+
+// mustBatchWrite writes up to 25 requests, resubmitting UnprocessedItems.
+func mustBatchWrite(t testing.TB, c *dynamodb.Client, table string, reqs []types.WriteRequest) {
+	t.Helper()
+	pending := map[string][]types.WriteRequest{table: reqs}
+	for len(pending) > 0 {
+		out, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: pending})
+		if err != nil {
+			t.Fatalf("BatchWriteItem: %v", err)
+		}
+		pending = out.UnprocessedItems
+	}
+}
