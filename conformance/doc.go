@@ -1,0 +1,30 @@
+// Package conformance holds behaviour tests for DynamoDB-compatible endpoints, written
+// with aws-sdk-go-v2 exactly as a user writes them: a real *dynamodb.Client talking
+// HTTP to an endpoint.
+//
+// # Endpoints
+//
+// DYNAMODB_ENDPOINT=http://host:port runs the suite against that endpoint; unset, the
+// suite starts the emulator in-process (emulator.New + Handler) on a free 127.0.0.1
+// port. DYNAMODB_ORACLE names what the endpoint is:
+//
+//   - unset: the emulator or an unknown DynamoDB-compatible endpoint; static fake
+//     credentials and region us-east-1.
+//   - dynamodb-local: AWS's DynamoDB Local (conformance/oracle/dynamodb-local.sh sets
+//     this up); tests marked with AWSDiffers are skipped.
+//   - aws: real DynamoDB; the SDK's default credential chain and region are used, and
+//     DYNAMODB_ENDPOINT may be left unset to use the SDK's own endpoint.
+//
+// # Known differences
+//
+// AWS behaviour is the spec. A test whose expectation follows AWS where DynamoDB Local
+// is known to answer differently calls AWSDiffers(t, why) first: against DynamoDB Local
+// it is skipped with that reason, everywhere else it runs. The list of such tests is
+// printed at the end of every run so the differences stay visible and few.
+//
+// # Caveats
+//
+// Every test creates its own uniquely named tables and deletes them in t.Cleanup.
+// Against real DynamoDB the suite costs money and takes a while (tables are created
+// and deleted; the waiters poll until ACTIVE).
+package conformance

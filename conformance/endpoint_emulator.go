@@ -1,0 +1,37 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+)
+
+// startEmulator serves a fresh emulator on a free loopback port and returns its URL
+// and a function that shuts it down.
+func startEmulator() (string, func() error, error) {
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: emu.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	stop := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := srv.Shutdown(ctx)
+		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+			err = serr
+		}
+		return err
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}
