@@ -9,6 +9,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1
 	github.com/aws/smithy-go v1.28.8
 	github.com/cockroachdb/apd/v3 v3.2.3
+	github.com/gorilla/mux v1.8.1
 )
 
 require (
