@@ -1,0 +1,190 @@
+package emulator
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// catalog is the set of tables of one Namespace. Its lock guards only the
+// name -> table map; each table guards its own metadata and storage.Table
+// guards its items, so a long Scan never blocks CreateTable.
+type catalog struct {
+	mu     sync.RWMutex      // guards tables
+	tables map[string]*table // by table name
+}
+
+// get returns the table called name, or nil.
+func (cat *catalog) get(name string) *table {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	return cat.tables[name]
+}
+
+// add inserts t unless a table of that name exists; it reports whether t
+// was added.
+func (cat *catalog) add(t *table) bool {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	if _, ok := cat.tables[t.name]; ok {
+		return false
+	}
+	if cat.tables == nil {
+		cat.tables = make(map[string]*table)
+	}
+	cat.tables[t.name] = t
+	return true
+}
+
+// remove deletes the table called name if it is still t (a concurrent
+// DeleteTable + CreateTable must not remove the new table) and reports
+// whether it did.
+func (cat *catalog) remove(t *table) bool {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	if cat.tables[t.name] != t {
+		return false
+	}
+	delete(cat.tables, t.name)
+	return true
+}
+
+// names returns the table names in ascending (UTF-8 byte) order.
+func (cat *catalog) names() []string {
+	cat.mu.RLock()
+	names := make([]string, 0, len(cat.tables))
+	for name := range cat.tables {
+		names = append(names, name)
+	}
+	cat.mu.RUnlock()
+	slices.Sort(names)
+	return names
+}
+
+// table is one table: its key schema and items, plus everything
+// DescribeTable reports. name, schema, data, arn, id and created never
+// change after creation and may be read without the lock.
+type table struct {
+	name    string
+	schema  storage.KeySchema
+	data    *storage.Table
+	arn     string // arn:aws:dynamodb:<region>:<account>:table/<name>
+	id      string // TableId, a UUID
+	created time.Time
+
+	mu   sync.RWMutex // guards meta
+	meta tableMeta
+}
+
+// tableMeta is the part of a table's definition that UpdateTable (or
+// DeleteTable, for the status) may change. Always copy it out under
+// table.mu; its slices are replaced, never modified in place.
+type tableMeta struct {
+	status             string // TableStatus: ACTIVE, DELETING
+	attrDefs           []AttributeDefinition
+	keySchema          []KeySchemaElement
+	billingMode        string    // PROVISIONED or PAY_PER_REQUEST
+	payPerRequestSince time.Time // LastUpdateToPayPerRequestDateTime; zero if never
+	throughput         throughput
+	onDemand           *OnDemandThroughput
+	stream             *StreamSpecification // nil or StreamEnabled false: no stream
+	streamLabel        string               // LatestStreamLabel while a stream is enabled
+	sse                *SSEDescription      // nil: AWS-owned key (not reported)
+	tableClass         string               // "" means STANDARD (not reported)
+	deletionProtection bool
+	tags               []Tag
+	gsis               []*indexDef
+	lsis               []*indexDef
+}
+
+// throughput is a table's (or GSI's) provisioned throughput with the
+// history DescribeTable reports.
+type throughput struct {
+	read, write    int64
+	lastIncrease   time.Time // zero if never
+	lastDecrease   time.Time // zero if never
+	decreasesToday int64
+}
+
+// indexDef is a secondary index definition as DescribeTable reports it.
+// Index data (maintaining entries on writes, Query/Scan on an index) will
+// hang off this struct; for now indexes are metadata only.
+type indexDef struct {
+	name       string
+	arn        string // <table arn>/index/<name>
+	keySchema  []KeySchemaElement
+	schema     storage.KeySchema
+	projection Projection
+	throughput throughput // GSI on a PROVISIONED table only
+	onDemand   *OnDemandThroughput
+}
+
+// snapshot returns a copy of the table's metadata.
+func (t *table) snapshot() tableMeta {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.meta
+}
+
+// lookupTable resolves a TableName request parameter (a name, or a table
+// ARN of this namespace) to the table, with AWS's validation and
+// ResourceNotFoundException. Tables being deleted are not found.
+func (c *call) lookupTable(name string) (*table, error) {
+	if err := validateTableNameParam(name); err != nil {
+		return nil, err
+	}
+	if strings.HasPrefix(name, "arn:") {
+		n, ok := c.tableNameFromARN(name)
+		if !ok {
+			return nil, errResourceNotFound(msgResourceNotFound)
+		}
+		name = n
+	}
+	t := c.ns.tables.get(name)
+	if t == nil {
+		return nil, errResourceNotFound(msgResourceNotFound)
+	}
+	return t, nil
+}
+
+// tableARN returns the ARN of the table called name in this call's
+// namespace.
+func (c *call) tableARN(name string) string {
+	return "arn:aws:dynamodb:" + c.region + ":" + c.account + ":table/" + name
+}
+
+// tableNameFromARN returns the table name in a table ARN if the ARN belongs
+// to this call's region and account.
+func (c *call) tableNameFromARN(arn string) (string, bool) {
+	prefix := c.tableARN("")
+	if !strings.HasPrefix(arn, prefix) {
+		return "", false
+	}
+	name := arn[len(prefix):]
+	if !validTableName(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// validTableName reports whether s follows DynamoDB's rules for table and
+// index names: 3 to 255 characters from [a-zA-Z0-9_.-].
+func validTableName(s string) bool {
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !nameChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func nameChar(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
+		b == '_' || b == '.' || b == '-'
+}
