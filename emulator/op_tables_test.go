@@ -533,3 +533,27 @@ func TestTablesConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzCreateTable feeds arbitrary bodies to CreateTable and UpdateTable:
+// bad input must get a 400, never a panic or a 500.
+func FuzzCreateTable(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `{"TableName":"abc"}`,
+		`{"TableName":"abc",` + hashOnly + `,` + ppr + `}`,
+		`{"TableName":"abc",` + hashRange + `,` + pt1 + `,"LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"a","KeyType":"HASH"},{"AttributeName":"b","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]}`,
+		`{"TableName":"abc",` + hashRange + `,` + ppr + `,"GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"b"}],"Projection":{}}]}`,
+		`{"TableName":"abc","KeySchema":[{},{},{}],"AttributeDefinitions":[{}],"StreamSpecification":{"StreamEnabled":true}}`,
+	} {
+		f.Add(seed)
+	}
+	e := newTestEmulator(f, Options{Clock: func() time.Time { return tablesClock }})
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, op := range []string{"CreateTable", "UpdateTable"} {
+			res, b := do(t, e, "DynamoDB_20120810."+op, testAuth, body)
+			if res.StatusCode != 200 && res.StatusCode != 400 && res.StatusCode != 413 {
+				t.Fatalf("%s %s: status %d %s", op, body, res.StatusCode, b)
+			}
+		}
+		tablesDo(t, e, "DeleteTable", `{"TableName":"abc"}`)
+	})
+}
