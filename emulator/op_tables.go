@@ -195,7 +195,7 @@ func describeEndpoints(c *call, in *DescribeEndpointsInput) (*DescribeEndpointsO
 	}}}, nil
 }
 
-// applyThroughput sets new provisioned throughput, keeping the
+// apply sets new provisioned throughput, keeping the
 // increase/decrease history DescribeTable reports.
 func (tp *throughput) apply(read, write int64, now time.Time) {
 	if read > tp.read || write > tp.write {
