@@ -1,0 +1,219 @@
+package emulator
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The table catalog of a Namespace: its mu guards only the name -> table
+// map; each table guards its own metadata and storage.Table guards its
+// items, so a long Scan never blocks CreateTable.
+
+// getTable returns the table called name, or nil.
+func (ns *Namespace) getTable(name string) *table {
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	return ns.tables[name]
+}
+
+// addTable inserts t unless a table of that name exists; it reports
+// whether t was added.
+func (ns *Namespace) addTable(t *table) bool {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if _, ok := ns.tables[t.name]; ok {
+		return false
+	}
+	if ns.tables == nil {
+		ns.tables = make(map[string]*table)
+	}
+	ns.tables[t.name] = t
+	return true
+}
+
+// removeTable deletes t from the catalog if it is still there (a
+// concurrent DeleteTable + CreateTable must not remove the new table) and
+// reports whether it did.
+func (ns *Namespace) removeTable(t *table) bool {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.tables[t.name] != t {
+		return false
+	}
+	delete(ns.tables, t.name)
+	return true
+}
+
+// tableNames returns the table names in ascending (UTF-8 byte) order.
+func (ns *Namespace) tableNames() []string {
+	ns.mu.RLock()
+	names := make([]string, 0, len(ns.tables))
+	for name := range ns.tables {
+		names = append(names, name)
+	}
+	ns.mu.RUnlock()
+	slices.Sort(names)
+	return names
+}
+
+// table is one table: its key schema and items, plus everything
+// DescribeTable reports. name, schema, data, arn, id and created never
+// change after creation and may be read without the lock.
+type table struct {
+	name      string
+	schema    storage.KeySchema
+	keySchema []keyElem // as given, for DescribeTable
+	data      *storage.Table
+	arn       string // arn:aws:dynamodb:<region>:<account>:table/<name>
+	id        string // TableId, a UUID
+	created   time.Time
+
+	mu   sync.RWMutex // guards meta
+	meta tableMeta
+}
+
+// tableMeta is the part of a table's definition that UpdateTable (or
+// DeleteTable, for the status) may change. Always copy it out under
+// table.mu; its slices are replaced, never modified in place.
+type tableMeta struct {
+	status             string // TableStatus: ACTIVE, DELETING
+	attrDefs           []attrDef
+	billingMode        string     // PROVISIONED or PAY_PER_REQUEST
+	billingReported    bool       // BillingModeSummary is reported (mode given or changed)
+	payPerRequestSince time.Time  // LastUpdateToPayPerRequestDateTime; zero if never
+	throughput         throughput // zero while PAY_PER_REQUEST
+	onDemand           *OnDemandThroughput
+	stream             *StreamSpecification // nil or StreamEnabled false: no stream
+	streamLabel        string               // LatestStreamLabel while a stream is enabled
+	sse                *SSEDescription      // nil: AWS-owned key (not reported)
+	tableClass         string               // "" means STANDARD (not reported)
+	deletionProtection bool
+	tags               []Tag
+	gsis               []*indexDef
+	lsis               []*indexDef
+}
+
+// throughput is a table's (or GSI's) provisioned throughput with the
+// history DescribeTable reports.
+type throughput struct {
+	read, write    int64
+	lastIncrease   time.Time // zero if never
+	lastDecrease   time.Time // zero if never
+	decreasesToday int64
+}
+
+// indexDef is a secondary index definition as DescribeTable reports it.
+// Index data (maintaining entries on writes, Query/Scan on an index) will
+// hang off this struct; for now indexes are metadata only.
+type indexDef struct {
+	name       string
+	arn        string // <table arn>/index/<name>
+	keySchema  []keyElem
+	schema     storage.KeySchema
+	projection projection
+	throughput *throughput // GSI on a PROVISIONED table only
+	onDemand   *OnDemandThroughput
+}
+
+// keyElem is one KeySchema element; keyType is HASH or RANGE.
+type keyElem struct{ name, keyType string }
+
+// attrDef is one AttributeDefinitions element; typ is S, N or B.
+type attrDef struct{ name, typ string }
+
+// projection is an index's Projection.
+type projection struct {
+	typ    string // ALL, KEYS_ONLY or INCLUDE
+	nonKey []string
+}
+
+// snapshot returns a copy of the table's metadata.
+func (t *table) snapshot() tableMeta {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.meta
+}
+
+// lookupTable resolves a TableName request parameter (a name, or a table
+// ARN of this namespace) to the table, with AWS's validation and
+// ResourceNotFoundException. Tables being deleted are not found.
+func (c *call) lookupTable(name string) (*table, error) {
+	return c.lookupTableMsg(name, msgResourceNotFound)
+}
+
+// lookupTableMsg is lookupTable with the ResourceNotFoundException message
+// notFound (control-plane operations name the table in it).
+func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
+	var cs constraints
+	tableNameConstraints(&cs, name)
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if strings.HasPrefix(name, "arn:") {
+		n, ok := c.tableNameFromARN(name)
+		if !ok {
+			return nil, errResourceNotFound(notFound)
+		}
+		name = n
+	}
+	t := c.ns.getTable(name)
+	if t == nil {
+		return nil, errResourceNotFound(notFound)
+	}
+	return t, nil
+}
+
+// tableNameConstraints checks a TableName parameter that names an existing
+// table: a name of 3..255 characters from [a-zA-Z0-9_.-], or a table ARN.
+// Since tables are addressable by ARN the parameter's model length is
+// 1..1024, but AWS still reports a bad name at 'tableName' like this
+// (observed on AWS for DescribeTable in 2026).
+func tableNameConstraints(cs *constraints, name string) {
+	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
+		return
+	}
+	nameConstraints(cs, name, "tableName")
+}
+
+// tableARN returns the ARN of the table called name in this call's
+// namespace.
+func (c *call) tableARN(name string) string {
+	return "arn:aws:dynamodb:" + c.region + ":" + c.account + ":table/" + name
+}
+
+// tableNameFromARN returns the table name in a table ARN if the ARN belongs
+// to this call's region and account.
+func (c *call) tableNameFromARN(arn string) (string, bool) {
+	prefix := c.tableARN("")
+	if !strings.HasPrefix(arn, prefix) {
+		return "", false
+	}
+	name := arn[len(prefix):]
+	if !validTableName(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// validTableName reports whether s follows DynamoDB's rules for table and
+// index names: 3 to 255 characters from [a-zA-Z0-9_.-].
+func validTableName(s string) bool {
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !nameChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func nameChar(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
+		b == '_' || b == '.' || b == '-'
+}
