@@ -68,8 +68,9 @@ func (cat *catalog) names() []string {
 // DescribeTable reports. name, schema, data, arn, id and created never
 // change after creation and may be read without the lock.
 type table struct {
-	name    string
-	schema  storage.KeySchema
+	name      string
+	schema    storage.KeySchema
+	keySchema []keyElem // as given, for DescribeTable
 	data    *storage.Table
 	arn     string // arn:aws:dynamodb:<region>:<account>:table/<name>
 	id      string // TableId, a UUID
@@ -84,8 +85,7 @@ type table struct {
 // table.mu; its slices are replaced, never modified in place.
 type tableMeta struct {
 	status             string // TableStatus: ACTIVE, DELETING
-	attrDefs           []AttributeDefinition
-	keySchema          []KeySchemaElement
+	attrDefs           []attrDef
 	billingMode        string    // PROVISIONED or PAY_PER_REQUEST
 	payPerRequestSince time.Time // LastUpdateToPayPerRequestDateTime; zero if never
 	throughput         throughput
@@ -115,11 +115,23 @@ type throughput struct {
 type indexDef struct {
 	name       string
 	arn        string // <table arn>/index/<name>
-	keySchema  []KeySchemaElement
+	keySchema  []keyElem
 	schema     storage.KeySchema
-	projection Projection
-	throughput throughput // GSI on a PROVISIONED table only
+	projection projection
+	throughput *throughput // GSI on a PROVISIONED table only
 	onDemand   *OnDemandThroughput
+}
+
+// keyElem is one KeySchema element; keyType is HASH or RANGE.
+type keyElem struct{ name, keyType string }
+
+// attrDef is one AttributeDefinitions element; typ is S, N or B.
+type attrDef struct{ name, typ string }
+
+// projection is an index's Projection.
+type projection struct {
+	typ    string // ALL, KEYS_ONLY or INCLUDE
+	nonKey []string
 }
 
 // snapshot returns a copy of the table's metadata.
@@ -133,21 +145,41 @@ func (t *table) snapshot() tableMeta {
 // ARN of this namespace) to the table, with AWS's validation and
 // ResourceNotFoundException. Tables being deleted are not found.
 func (c *call) lookupTable(name string) (*table, error) {
-	if err := validateTableNameParam(name); err != nil {
+	return c.lookupTableMsg(name, msgResourceNotFound)
+}
+
+// lookupTableMsg is lookupTable with the ResourceNotFoundException message
+// notFound (control-plane operations name the table in it).
+func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
+	var cs constraints
+	tableNameConstraints(&cs, name)
+	if err := cs.err(); err != nil {
 		return nil, err
 	}
 	if strings.HasPrefix(name, "arn:") {
 		n, ok := c.tableNameFromARN(name)
 		if !ok {
-			return nil, errResourceNotFound(msgResourceNotFound)
+			return nil, errResourceNotFound(notFound)
 		}
 		name = n
 	}
 	t := c.ns.tables.get(name)
 	if t == nil {
-		return nil, errResourceNotFound(msgResourceNotFound)
+		return nil, errResourceNotFound(notFound)
 	}
 	return t, nil
+}
+
+// tableNameConstraints checks a TableName parameter that names an existing
+// table: a name of 3..255 characters from [a-zA-Z0-9_.-], or a table ARN.
+// Since tables are addressable by ARN the parameter's model length is
+// 1..1024, but AWS still reports a bad name at 'tableName' like this
+// (observed on AWS for DescribeTable in 2026).
+func tableNameConstraints(cs *constraints, name string) {
+	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
+		return
+	}
+	nameConstraints(cs, name, "tableName")
 }
 
 // tableARN returns the ARN of the table called name in this call's

@@ -1,20 +1,133 @@
 package emulator
 
+import "strconv"
+
 // Error message text of the control-plane operations, as AWS words it.
+// Sources: the AWS API reference, error reports quoting AWS, dynalite's
+// test suite (written against AWS), and DynamoDB Local at localhost:8001.
 // Where DynamoDB Local words a message differently, AWS wins and the
-// constant's comment gives DynamoDB Local's text.
+// comment gives DynamoDB Local's text.
 
 const (
 	// msgResourceNotFound is the data-plane message for a missing table.
 	// DynamoDB Local: "Cannot do operations on a non-existent table".
 	msgResourceNotFound = "Requested resource not found"
+
+	msgTableNameRequired = "The parameter 'TableName' is required but was not present in the request"
+
+	// DynamoDB Local: "Invalid table/index name.  Table/index names must be
+	// between 3 and 255 characters long, and may contain only the
+	// characters a-z, A-Z, 0-9, '_', '-', and '.'" (for every name error).
+	msgCreateTableNameLength = "TableName must be at least 3 characters long and at most 255 characters long"
+
+	msgInvalidParams = "One or more parameter values were invalid: "
+
+	// DynamoDB Local accepts ProvisionedThroughput with PAY_PER_REQUEST.
+	msgPPRWithThroughput = msgInvalidParams + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"
+	// DynamoDB Local: "No provisioned throughput specified for the table".
+	msgProvisionedNeedsThroughput = msgInvalidParams + "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED"
+	// UpdateTable to PROVISIONED without throughput (dynalite's AWS tests).
+	// DynamoDB Local: "No provisioned throughput specified for the table".
+	msgUpdateProvisionedNeedsThroughput = msgInvalidParams + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED"
+
+	// DynamoDB Local: "Hash Key not specified in Attribute Definitions.  Type unknown."
+	msgKeyNoDefinition    = "Invalid KeySchema: Some index key attribute have no definition"
+	msgKeySameName        = "Both the Hash Key and the Range Key element in the KeySchema have the same name"
+	msgKeyFirstNotHash    = "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"
+	msgKeySecondNotRange  = "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"
+	msgKeyCountMismatch   = msgInvalidParams + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"
+	msgLSIListEmpty       = msgInvalidParams + "List of LocalSecondaryIndexes is empty"
+	msgGSIListEmpty       = msgInvalidParams + "List of GlobalSecondaryIndexes is empty"
+	msgLSINeedsTableRange = msgInvalidParams + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"
+	msgLSILimit           = msgInvalidParams + "Number of LocalSecondaryIndexes exceeds per-table limit of 5"
+	msgGSILimit           = msgInvalidParams + "GlobalSecondaryIndex count exceeds the per-table limit of 20"
+	msgUnknownProjection  = msgInvalidParams + "Unknown ProjectionType: null"
+
+	// DynamoDB Local: "Cannot create preexisting table".
+	msgTableExistsPrefix = "Table already exists: "
+
+	// Verified on DynamoDB Local; AWS's documentation describes the same rule.
+	msgDeletionProtected = "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first."
+
+	// Stream rules; wording as DynamoDB Local gives it (not yet confirmed
+	// against AWS).
+	msgStreamViewTypeRequired     = "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams."
+	msgStreamViewTypeWhenDisabled = "Invalid StreamViewType: Stream StreamEnabled was false but a StreamViewType was present."
+
+	// UpdateTable with nothing to change. DynamoDB Local: "Nothing to update".
+	msgUpdateNothing = "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"
 )
 
-// validateTableNameParam checks a TableName parameter that names an
-// existing table (a table name or, since 2024, a table ARN).
-func validateTableNameParam(name string) error {
-	if name == "" {
-		return errValidation("The parameter 'TableName' is required but was not present in the request")
+// msgTableNotFound is DescribeTable's, DeleteTable's and UpdateTable's
+// ResourceNotFoundException message (observed on AWS in 2026);
+// data-plane operations say just "Requested resource not found".
+func msgTableNotFound(name string) string {
+	return "Requested resource not found: Table: " + name + " not found"
+}
+
+func msgThroughputOutOfBounds(n int64, member string) string {
+	return "Given value " + strconv.FormatInt(n, 10) + " for " + member + " is out of bounds"
+}
+
+// DynamoDB Local: "Cannot have two attributes with the same name".
+func msgDuplicateAttribute(name string) string { return "Attribute Name is duplicated: " + name }
+
+func msgKeysNotDefined(keys, defs []string) string {
+	return msgInvalidParams + "Some index key attributes are not defined in AttributeDefinitions. Keys: " +
+		bracket(keys) + ", AttributeDefinitions: " + bracket(defs)
+}
+
+func msgUnusedDefinitions(defs, used []string) string {
+	return msgInvalidParams + "Some AttributeDefinitions are not used. AttributeDefinitions: " +
+		bracket(defs) + ", keys used: " + bracket(used)
+}
+
+func msgIndexNoRange(index string) string {
+	return msgInvalidParams + "Index KeySchema does not have a range key for index: " + index
+}
+
+func msgLSIHashMismatch(index, indexHash, tableHash string) string {
+	return msgInvalidParams + "Index KeySchema does not have the same leading hash key as table KeySchema for index: " +
+		index + ". index hash key: " + indexHash + ", table hash key: " + tableHash
+}
+
+func msgProjectionNonKey(projectionType string) string {
+	return msgInvalidParams + "ProjectionType is " + projectionType + ", but NonKeyAttributes is specified"
+}
+
+func msgDuplicateIndex(index string) string {
+	return msgInvalidParams + "Duplicate index name: " + index
+}
+
+// GSI on a PROVISIONED table without throughput; quoted from AWS in
+// awsdocs/amazon-dynamodb-developer-guide#246. DynamoDB Local: "No
+// provisioned throughput specified for the global secondary index".
+func msgGSINeedsThroughput(index string) string {
+	return msgInvalidParams + "ProvisionedThroughput is not specified for index: " + index
+}
+
+// GSI throughput on a PAY_PER_REQUEST table, as quoted from AWS by users.
+func msgGSIPPRWithThroughput(index string) string {
+	return msgInvalidParams + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: " +
+		index + " when BillingMode is PAY_PER_REQUEST"
+}
+
+func msgThroughputUnchanged(curR, reqR, curW, reqW int64) string {
+	return "The provisioned throughput for the table will not change. The requested value equals the current value. " +
+		"Current ReadCapacityUnits provisioned for the table: " + strconv.FormatInt(curR, 10) +
+		". Requested ReadCapacityUnits: " + strconv.FormatInt(reqR, 10) + ". " +
+		"Current WriteCapacityUnits provisioned for the table: " + strconv.FormatInt(curW, 10) +
+		". Requested WriteCapacityUnits: " + strconv.FormatInt(reqW, 10) + ". " +
+		"Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+}
+
+func bracket(items []string) string {
+	s := "["
+	for i, it := range items {
+		if i > 0 {
+			s += ", "
+		}
+		s += it
 	}
-	return nil
+	return s + "]"
 }

@@ -245,3 +245,28 @@ func arithmetic(a, b Number, sub bool) (Number, error) {
 	}
 	return fromDecimal(&r)
 }
+
+// digits splits canonical number text into its sign, its significant digits
+// (the concatenation hi+lo, no leading or trailing zeros; empty for zero) and
+// the adjusted exponent (the power of ten of the leading digit). It reads the
+// text without allocating and never panics, even on non-canonical text.
+func (n Number) digits() (neg bool, hi, lo string, adj int) {
+	s := string(n)
+	if s == "" || s == "0" {
+		return false, "", "", 0
+	}
+	if s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	intPart, frac, _ := strings.Cut(s, ".")
+	if intPart != "0" && intPart != "" {
+		adj = len(intPart) - 1
+		if frac == "" {
+			return neg, strings.TrimRight(intPart, "0"), "", adj
+		}
+		return neg, intPart, strings.TrimRight(frac, "0"), adj
+	}
+	hi = strings.TrimLeft(frac, "0")
+	adj = -(len(frac) - len(hi)) - 1
+	return neg, strings.TrimRight(hi, "0"), "", adj
+}

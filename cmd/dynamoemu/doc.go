@@ -1,0 +1,10 @@
+// Command dynamoemu serves the DynamoDB API from memory, for local
+// development and CI, with the flags of DynamoDB Local:
+//
+//	dynamoemu [-port 8000] [-host 127.0.0.1] [-sharedDb] [-cors '*'] [-inMemory]
+//
+// Point an AWS SDK at http://localhost:8000 with any credentials. Each
+// access key id + region is its own database unless -sharedDb is given. Data
+// lives in memory only (-inMemory is accepted and is the only mode) and is
+// gone when the process ends. SIGINT or SIGTERM shuts down gracefully.
+package main

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr, nil); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
+		os.Exit(2)
+	}
+}
+
+// config is the command line.
+type config struct {
+	port                   int
+	host                   string
+	inMemory               bool
+	sharedDB               bool
+	cors                   string
+	delayTransientStatuses bool
+	logLevel               string
+}
+
+func parseFlags(args []string, out io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
+	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces)")
+	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
+	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
+	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
+	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep tables briefly in CREATING/DELETING/UPDATING, like DynamoDB")
+	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.port < 0 || c.port > 65535 {
+		return c, fmt.Errorf("-port %d out of range", c.port)
+	}
+	return c, nil
+}
+
+func (c config) options(log *slog.Logger) emulator.Options {
+	opts := emulator.Options{
+		SharedDB:               c.sharedDB,
+		Logger:                 log,
+		DelayTransientStatuses: c.delayTransientStatuses,
+	}
+	for _, o := range strings.Split(c.cors, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			opts.CORSOrigins = append(opts.CORSOrigins, o)
+		}
+	}
+	return opts
+}
+
+// run serves until stop is closed or a signal arrives. ready, if not nil,
+// receives the listening address.
+func run(args []string, stderr io.Writer, ready chan<- string) error {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return fmt.Errorf("-logLevel: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	emu, err := emulator.New(c.options(log))
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(c.host, strconv.Itoa(c.port)))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           emu.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	addr := ln.Addr().String()
+	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	if ready != nil {
+		ready <- addr
+	}
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	stop()
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,43 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+)
+
+// credential is what the emulator takes from SigV4: who and where. The
+// signature itself is parsed away, not verified.
+type credential struct {
+	accessKey string
+	region    string
+}
+
+// parseCredential reads the access key id and region from the request's SigV4
+// Authorization header ("AWS4-HMAC-SHA256 Credential=AKID/DATE/REGION/SERVICE/aws4_request,
+// SignedHeaders=..., Signature=...") or from a presigned X-Amz-Credential.
+func parseCredential(r *http.Request) (credential, error) {
+	auth := r.Header.Get("Authorization")
+	var scope string
+	if auth == "" {
+		scope = r.URL.Query().Get("X-Amz-Credential")
+		if scope == "" {
+			return credential{}, errMissingAuthenticationToken()
+		}
+	} else {
+		i := strings.Index(auth, "Credential=")
+		if i < 0 {
+			return credential{}, newError(ErrIncompleteSignature,
+				"Authorization header requires 'Credential' parameter. Authorization="+auth)
+		}
+		scope = auth[i+len("Credential="):]
+		if j := strings.IndexAny(scope, ", "); j >= 0 {
+			scope = scope[:j]
+		}
+	}
+	parts := strings.Split(scope, "/")
+	if len(parts) < 3 || parts[0] == "" {
+		return credential{}, newError(ErrIncompleteSignature,
+			"Credential should be scoped to a valid region. ")
+	}
+	return credential{accessKey: parts[0], region: parts[2]}, nil
+}

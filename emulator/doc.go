@@ -1,0 +1,49 @@
+// Package emulator is DynamoDB-the-service: it speaks the DynamoDB JSON
+// protocol (version 20120810) over HTTP on top of the storage and expr
+// packages.
+//
+// # Basics
+//
+// New returns an Emulator; Handler returns its http.Handler. A request is
+// POST / with an X-Amz-Target header "DynamoDB_20120810.<Operation>" and a
+// JSON body (Content-Type application/x-amz-json-1.0 or 1.1). The handler
+// reads the SigV4 Authorization header for the access key id and region (the
+// signature is parsed, never verified), selects that pair's Namespace (one
+// isolated database, as DynamoDB Local does; Options.SharedDB gives everyone
+// one), reads the body up to Options.MaxBodyBytes (16 MB, AWS's limit),
+// dispatches to the operation registered under that name, and answers with
+// x-amzn-RequestId and x-amz-crc32 headers.
+//
+// # Operations
+//
+// Each operation family lives in its own file (op_tables.go, op_items.go,
+// op_read.go, op_batch.go) and registers its handlers in init with register:
+// a generic adapter that decodes the body into the input struct, calls the
+// handler with a *call (namespace, region, clock, logger, context) and
+// encodes the output struct. Input and output structs mirror AWS's JSON
+// member names; attribute values use AttributeValue and WireItem, whose
+// decoders validate with AWS's messages.
+//
+// # Errors
+//
+// Operations return errors built by the constructors in errors.go
+// (errValidation, errResourceNotFound, ...). Each belongs to a class (a
+// sentinel such as ErrValidation, tested with errors.Is); only the HTTP edge
+// turns a class into "__type", the message member and a status. An error of
+// no class is a bug and answers 500 InternalServerError, as does a panic,
+// which is logged with its stack.
+//
+// # Caveats
+//
+//   - Request members are matched by encoding/json, which ignores the case of
+//     member names; AWS matches them exactly.
+//   - When a body has both a wrong-typed member and an invalid attribute
+//     value, the one that comes first in the body is reported; AWS always
+//     reports the serialization error.
+//   - A null value inside a map is reported as "The supplied Item contains a
+//     null AttributeValue: x is null" whatever the parameter is called.
+//   - Messages of SerializationException for wrong JSON types follow AWS's
+//     current pattern ("NUMBER_VALUE cannot be converted to String"); the
+//     TRUE_VALUE/FALSE_VALUE/STRING_VALUE variants, the base64 message and
+//     the null BS member message are inferred, not confirmed.
+package emulator

@@ -1,0 +1,83 @@
+package emulator
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// echoInput/echoOutput belong to the test-only operation "TestEcho".
+type echoInput struct {
+	TableName string
+	Item      WireItem
+	Limit     *int32
+	Panic     bool
+	Fail      string
+}
+
+type echoOutput struct {
+	TableName string   `json:",omitempty"`
+	Item      WireItem `json:",omitempty"`
+	Region    string
+	Namespace string
+}
+
+func init() {
+	register("TestEcho", func(c *call, in *echoInput) (*echoOutput, error) {
+		if in.Panic {
+			panic("test panic")
+		}
+		switch in.Fail {
+		case "validation":
+			return nil, errValidation("bad input")
+		case "condition":
+			return nil, errConditionalCheckFailed(in.Item.Item())
+		case "plain":
+			return nil, io.ErrUnexpectedEOF
+		}
+		return &echoOutput{TableName: in.TableName, Item: in.Item, Region: c.region, Namespace: c.ns.key}, nil
+	})
+}
+
+const testAuth = "AWS4-HMAC-SHA256 Credential=AKID1/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
+
+func newTestEmulator(t testing.TB, opts Options) *Emulator {
+	t.Helper()
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// do sends one request to e's handler and returns the status and body.
+func do(t testing.TB, e *Emulator, target, auth, body string) (*http.Response, string) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewBufferString(body))
+	if target != "" {
+		req.Header.Set("X-Amz-Target", target)
+	}
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, req)
+	res := rec.Result()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func TestSmoke(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	res, body := do(t, e, "DynamoDB_20120810.TestEcho", testAuth, `{"TableName":"t","Item":{"a":{"S":"x"}}}`)
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d body %s", res.StatusCode, body)
+	}
+	want := `{"TableName":"t","Item":{"a":{"S":"x"}},"Region":"us-east-1","Namespace":"AKID1/us-east-1"}`
+	if body != want {
+		t.Fatalf("got %s, want %s", body, want)
+	}
+}

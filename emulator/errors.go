@@ -1,0 +1,156 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// errorClass is one DynamoDB error class: its wire name, the namespace that
+// prefixes it in "__type", and its HTTP status. Classes are sentinels: test a
+// returned error with errors.Is(err, ErrValidation).
+type errorClass struct {
+	name   string // the part of __type after '#', which SDKs key on
+	prefix string // the part before '#'
+	status int
+	// capitalMessage: AWS spells the message field "Message" for errors raised
+	// by its request layer (coral.service) and "message" elsewhere.
+	capitalMessage bool
+}
+
+func (c *errorClass) Error() string { return c.name }
+
+const (
+	nsDynamoDB = "com.amazonaws.dynamodb.v20120810"
+	nsValidate = "com.amazon.coral.validate"
+	nsService  = "com.amazon.coral.service"
+)
+
+// The error classes, mapped to "__type" and an HTTP status only at the HTTP edge.
+var (
+	// ErrValidation: a parameter is invalid (AWS sends it from its coral validate layer).
+	ErrValidation = &errorClass{"ValidationException", nsValidate, http.StatusBadRequest, false}
+	// ErrResourceNotFound: the table or index does not exist (or is not ACTIVE).
+	ErrResourceNotFound = &errorClass{"ResourceNotFoundException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrResourceInUse: the table exists already or is being created/deleted.
+	ErrResourceInUse = &errorClass{"ResourceInUseException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrConditionalCheckFailed: a condition evaluated to false; may carry the old item.
+	ErrConditionalCheckFailed = &errorClass{"ConditionalCheckFailedException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrItemCollectionSizeLimitExceeded: an item collection of an LSI table grew past 10 GB.
+	ErrItemCollectionSizeLimitExceeded = &errorClass{"ItemCollectionSizeLimitExceededException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrLimitExceeded: too many concurrent control-plane operations or tables.
+	ErrLimitExceeded = &errorClass{"LimitExceededException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrSerialization: the body is not JSON, or a member has the wrong JSON type.
+	ErrSerialization = &errorClass{"SerializationException", nsService, http.StatusBadRequest, true}
+	// ErrUnknownOperation: X-Amz-Target names no DynamoDB operation.
+	ErrUnknownOperation = &errorClass{"UnknownOperationException", nsService, http.StatusBadRequest, true}
+	// ErrMissingAuthenticationToken: the request has no SigV4 Authorization.
+	ErrMissingAuthenticationToken = &errorClass{"MissingAuthenticationTokenException", nsService, http.StatusBadRequest, true}
+	// ErrIncompleteSignature: an Authorization header without a usable Credential.
+	ErrIncompleteSignature = &errorClass{"IncompleteSignatureException", nsService, http.StatusBadRequest, true}
+	// ErrRequestEntityTooLarge: the body is larger than the request limit (16 MB).
+	ErrRequestEntityTooLarge = &errorClass{"RequestEntityTooLargeException", nsService, http.StatusRequestEntityTooLarge, true}
+	// ErrInternalServer: a bug in the emulator (a panic or an unclassified error).
+	ErrInternalServer = &errorClass{"InternalServerError", nsDynamoDB, http.StatusInternalServerError, false}
+)
+
+// apiError is an error of one class with AWS's message text. Its Error() is the
+// message alone, so callers may wrap or compare it with AWS's wording.
+type apiError struct {
+	class *errorClass
+	msg   string
+	item  storage.Item // ConditionalCheckFailedException with ALL_OLD; else nil
+	cause error        // what a %w verb wrapped, for errors.Is/As; may be nil
+}
+
+func (e *apiError) Error() string        { return e.msg }
+func (e *apiError) Is(target error) bool { return target == e.class }
+func (e *apiError) Unwrap() error        { return e.cause }
+
+func newError(class *errorClass, msg string) error { return &apiError{class: class, msg: msg} }
+
+// errValidation is a ValidationException (400) with AWS's message msg.
+func errValidation(msg string) error { return newError(ErrValidation, msg) }
+
+// errValidationf is errValidation with fmt.Sprintf formatting. A %w verb keeps
+// the wrapped error reachable with errors.Is/As.
+func errValidationf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &apiError{class: ErrValidation, msg: err.Error(), cause: errors.Unwrap(err)}
+}
+
+// errResourceNotFound is a ResourceNotFoundException (400).
+func errResourceNotFound(msg string) error { return newError(ErrResourceNotFound, msg) }
+
+// errResourceInUse is a ResourceInUseException (400).
+func errResourceInUse(msg string) error { return newError(ErrResourceInUse, msg) }
+
+// errConditionalCheckFailed is a ConditionalCheckFailedException (400) with
+// AWS's message. item is the old item to return when the request asked for
+// ReturnValuesOnConditionCheckFailure=ALL_OLD, and nil otherwise.
+func errConditionalCheckFailed(item storage.Item) error {
+	return &apiError{class: ErrConditionalCheckFailed, msg: "The conditional request failed", item: item}
+}
+
+// errItemCollectionSizeLimitExceeded is an ItemCollectionSizeLimitExceededException (400).
+func errItemCollectionSizeLimitExceeded(msg string) error {
+	return newError(ErrItemCollectionSizeLimitExceeded, msg)
+}
+
+// errLimitExceeded is a LimitExceededException (400).
+func errLimitExceeded(msg string) error { return newError(ErrLimitExceeded, msg) }
+
+// errSerialization is a SerializationException (400). msg may be empty: AWS
+// sends none for bodies that are not JSON at all.
+func errSerialization(msg string) error { return newError(ErrSerialization, msg) }
+
+// errUnknownOperation is UnknownOperationException, with DynamoDB Local's message.
+func errUnknownOperation() error {
+	return newError(ErrUnknownOperation, "An unknown operation was requested.")
+}
+
+// errMissingAuthenticationToken is AWS's answer to a request without SigV4 auth.
+func errMissingAuthenticationToken() error {
+	return newError(ErrMissingAuthenticationToken, "Request is missing Authentication Token")
+}
+
+// errRequestEntityTooLarge answers a body over the limit. AWS documents this
+// common error (HTTP 413, "The request entity is too large") without a fixed
+// message text; we use the documented description.
+func errRequestEntityTooLarge() error {
+	return newError(ErrRequestEntityTooLarge, "The request entity is too large")
+}
+
+// errInternal is an InternalServerError (500); only for bugs.
+func errInternal() error { return newError(ErrInternalServer, "Internal server error") }
+
+// classify returns the class and message of err, and whether err was classified
+// at all. Unclassified errors are bugs and become InternalServerError.
+func classify(err error) (*apiError, bool) {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae, true
+	}
+	return errInternal().(*apiError), false
+}
+
+// appendErrorBody renders the JSON body of a classified error.
+func appendErrorBody(b []byte, e *apiError) []byte {
+	b = append(b, `{"__type":`...)
+	b = appendString(b, e.class.prefix+"#"+e.class.name)
+	if e.msg != "" {
+		if e.class.capitalMessage {
+			b = append(b, `,"Message":`...)
+		} else {
+			b = append(b, `,"message":`...)
+		}
+		b = appendString(b, e.msg)
+	}
+	if e.item != nil {
+		b = append(b, `,"Item":`...)
+		b = appendItem(b, e.item)
+	}
+	return append(b, '}')
+}

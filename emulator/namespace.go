@@ -1,0 +1,61 @@
+package emulator
+
+import "sync"
+
+// defaultAccountID is the account id in ARNs, as DynamoDB Local uses it
+// (arn:aws:dynamodb:REGION:000000000000:table/NAME).
+const defaultAccountID = "000000000000"
+
+// Namespace is one isolated database: its table catalog. DynamoDB Local keeps
+// one per access key id + region; with SharedDB there is one for everyone.
+// The control-plane operations (op_tables.go) own the catalog and may extend
+// this struct and table.
+type Namespace struct {
+	key     string // "AKID/region", or "shared"
+	region  string // region that created it; "" for the shared namespace
+	account string
+
+	mu     sync.RWMutex      // guards tables
+	tables map[string]*table // by table name
+}
+
+// table is one table of a namespace: left for the control-plane writer to fill.
+type table struct{}
+
+func newNamespace(key, region string) *Namespace {
+	return &Namespace{key: key, region: region, account: defaultAccountID, tables: make(map[string]*table)}
+}
+
+// Region is the region whose requests select this namespace; for a shared
+// namespace it is empty: use the request's region (call.region) for ARNs.
+func (ns *Namespace) Region() string { return ns.region }
+
+// AccountID is the account id for ARNs ("000000000000", as DynamoDB Local).
+func (ns *Namespace) AccountID() string { return ns.account }
+
+// namespaces holds the namespaces of an Emulator, created on first use.
+type namespaces struct {
+	mu sync.RWMutex // guards byKey
+	// byKey maps "AKID/region" (or "shared") to its namespace.
+	byKey map[string]*Namespace
+}
+
+// get returns the namespace for key, creating it on first use.
+func (n *namespaces) get(key, region string) *Namespace {
+	n.mu.RLock()
+	ns := n.byKey[key]
+	n.mu.RUnlock()
+	if ns != nil {
+		return ns
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if ns = n.byKey[key]; ns == nil {
+		if n.byKey == nil {
+			n.byKey = make(map[string]*Namespace)
+		}
+		ns = newNamespace(key, region)
+		n.byKey[key] = ns
+	}
+	return ns
+}

@@ -1,0 +1,272 @@
+package emulator
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+)
+
+// DefaultMaxBodyBytes is AWS's request size limit (16 MB).
+const DefaultMaxBodyBytes = 16 << 20
+
+const targetPrefix = "DynamoDB_20120810."
+
+// Options configure an Emulator. The zero value is ready to use.
+type Options struct {
+	// SharedDB makes every client use one database, whatever its access key
+	// and region (DynamoDB Local's -sharedDb).
+	SharedDB bool
+	// Logger receives structured logs; nil discards them.
+	Logger *slog.Logger
+	// Clock returns the current time; nil means time.Now. Tests pass a
+	// controllable clock.
+	Clock func() time.Time
+	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// CORSOrigins enables CORS for these origins ("*" allows any); empty
+	// disables CORS (DynamoDB Local's -cors).
+	CORSOrigins []string
+	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
+	// last a little while, like DynamoDB Local's -delayTransientStatuses.
+	DelayTransientStatuses bool
+}
+
+// Validate reports whether the options are usable.
+func (o Options) Validate() error {
+	if o.MaxBodyBytes < 0 {
+		return fmt.Errorf("emulator: MaxBodyBytes %d is negative", o.MaxBodyBytes)
+	}
+	for _, origin := range o.CORSOrigins {
+		if strings.TrimSpace(origin) == "" {
+			return errors.New("emulator: empty CORS origin")
+		}
+	}
+	return nil
+}
+
+// Emulator is one in-memory DynamoDB service: its namespaces (databases) and
+// the HTTP handler that serves the DynamoDB JSON protocol over them.
+type Emulator struct {
+	opts    Options
+	log     *slog.Logger
+	clock   func() time.Time
+	maxBody int64
+	cors    corsPolicy
+	dbs     namespaces
+	handler http.Handler
+	bufs    sync.Pool // *bytes.Buffer for request bodies
+}
+
+// New returns an Emulator with no tables. It does no work proportional to
+// anything: databases are created when first used.
+func New(opts Options) (*Emulator, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Emulator{opts: opts, log: opts.Logger, clock: opts.Clock, maxBody: opts.MaxBodyBytes}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	if e.clock == nil {
+		e.clock = time.Now
+	}
+	if e.maxBody == 0 {
+		e.maxBody = DefaultMaxBodyBytes
+	}
+	e.cors = newCORSPolicy(opts.CORSOrigins)
+	e.bufs.New = func() any { return new(bytes.Buffer) }
+
+	r := mux.NewRouter()
+	r.Methods(http.MethodPost).Path("/").HandlerFunc(e.serveOp)
+	r.Methods(http.MethodGet).Path("/").HandlerFunc(e.serveHealth)
+	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
+	r.NotFoundHandler = http.HandlerFunc(e.serveOther)
+	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveOther)
+	e.handler = r
+	return e, nil
+}
+
+// Options returns the options the Emulator was made with.
+func (e *Emulator) Options() Options { return e.opts }
+
+// Handler returns the HTTP handler of the DynamoDB API: POST / with an
+// X-Amz-Target header naming the operation.
+func (e *Emulator) Handler() http.Handler { return e.handler }
+
+// namespaceFor returns the database a credential selects.
+func (e *Emulator) namespaceFor(cred credential) *Namespace {
+	if e.opts.SharedDB {
+		return e.dbs.get("shared", "")
+	}
+	return e.dbs.get(cred.accessKey+"/"+cred.region, cred.region)
+}
+
+// serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
+func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	reqID := newRequestID()
+	e.cors.apply(w, r)
+	body, err := e.handle(w, r, reqID)
+	status := http.StatusOK
+	if err != nil {
+		ae, known := classify(err)
+		if !known {
+			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
+		}
+		status = ae.class.status
+		body = appendErrorBody(body[:0], ae)
+	}
+	writeResponse(w, r, reqID, status, body)
+	e.log.Debug("request", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"),
+		"status", status, "duration", time.Since(start))
+}
+
+// handle runs one request and returns the response body or an error. A panic
+// in an operation is a bug: it is logged with its stack and answered with 500.
+func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string) (out []byte, err error) {
+	cred, err := parseCredential(r)
+	if err != nil {
+		return nil, err
+	}
+	name, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), targetPrefix)
+	if !ok {
+		return nil, errUnknownOperation()
+	}
+	op, ok := ops[name]
+	if !ok {
+		return nil, errUnknownOperation()
+	}
+
+	buf := e.bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 1<<20 { // do not keep huge buffers alive
+			e.bufs.Put(buf)
+		}
+	}()
+	if err := e.readBody(w, r, buf); err != nil {
+		return nil, err
+	}
+
+	c := &call{
+		ctx:       r.Context(),
+		ns:        e.namespaceFor(cred),
+		region:    cred.region,
+		account:   defaultAccountID,
+		accessKey: cred.accessKey,
+		op:        name,
+		requestID: reqID,
+		now:       e.clock(),
+		clock:     e.clock,
+		emu:       e,
+	}
+	c.log = e.log.With("op", name, "request_id", reqID)
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			c.log.Error("panic in operation", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			out, err = nil, errInternal()
+		}
+	}()
+	return op(c, buf.Bytes())
+}
+
+// readBody reads at most maxBody bytes of the body into buf; a longer body is
+// RequestEntityTooLargeException, found without reading past the limit.
+func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
+	if r.ContentLength > e.maxBody {
+		return errRequestEntityTooLarge()
+	}
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	n, err := buf.ReadFrom(io.LimitReader(r.Body, e.maxBody+1))
+	if n > e.maxBody {
+		return errRequestEntityTooLarge()
+	}
+	if err != nil {
+		return errSerialization("")
+	}
+	return nil
+}
+
+// writeResponse writes a JSON body with the headers the AWS SDKs expect,
+// x-amz-crc32 above all (they verify it).
+func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status int, body []byte) {
+	h := w.Header()
+	ct := "application/x-amz-json-1.0"
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-amz-json-1.1") {
+		ct = "application/x-amz-json-1.1"
+	}
+	h.Set("Content-Type", ct)
+	h.Set("x-amzn-RequestId", reqID)
+	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// serveHealth is GET /. DynamoDB Local answers an unsigned GET with a 400
+// MissingAuthenticationToken body, and health checks expect exactly that:
+// any answer means the service is up. A signed GET names no operation.
+func (e *Emulator) serveHealth(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	err := errUnknownOperation()
+	if _, cerr := parseCredential(r); cerr != nil {
+		err = cerr
+	}
+	ae, _ := classify(err)
+	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+}
+
+// serveOther answers other paths and methods like an unknown operation.
+func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	ae, _ := classify(errUnknownOperation())
+	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+}
+
+// servePreflight answers a CORS preflight OPTIONS request.
+func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
+	e.cors.preflight(w, r)
+	w.Header().Set("x-amzn-RequestId", newRequestID())
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusOK)
+}
+
+// newRequestID returns a random UUID-formatted request id.
+func newRequestID() string {
+	var b [36]byte
+	hi, lo := rand.Uint64(), rand.Uint64()
+	const hex = "0123456789abcdef"
+	j := 0
+	for i := 0; i < 32; i++ {
+		if i == 8 || i == 12 || i == 16 || i == 20 {
+			b[j] = '-'
+			j++
+		}
+		var nib uint64
+		if i < 16 {
+			nib = hi >> (60 - 4*i) & 0xf
+		} else {
+			nib = lo >> (60 - 4*(i-16)) & 0xf
+		}
+		b[j] = hex[nib]
+		j++
+	}
+	return string(b[:])
+}

@@ -1,0 +1,467 @@
+package emulator
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Limits of a table definition.
+const (
+	maxLSIs         = 5
+	maxGSIs         = 20
+	maxCapacityUnit = 1_000_000_000_000 // larger values are "out of bounds"
+)
+
+// tableDef is a validated CreateTable request: everything a new table
+// needs, in the emulator's own types.
+type tableDef struct {
+	name               string
+	attrDefs           []attrDef
+	keySchema          []keyElem
+	schema             storage.KeySchema
+	billingMode        string // PROVISIONED or PAY_PER_REQUEST
+	billingExplicit    bool   // BillingMode was given
+	throughput         *throughput
+	onDemand           *OnDemandThroughput
+	lsis               []*indexDef
+	gsis               []*indexDef
+	stream             *StreamSpecification
+	sse                *SSESpecification
+	tableClass         string
+	deletionProtection bool
+	tags               []Tag
+}
+
+// validateCreateTable checks a CreateTable request in AWS's order: the
+// required name, the name's length, all model constraints at once, then
+// the semantic rules one at a time.
+func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
+	if in.TableName == nil {
+		return nil, errValidation(msgTableNameRequired)
+	}
+	if n := len(*in.TableName); n < 3 || n > 255 {
+		return nil, errValidation(msgCreateTableNameLength)
+	}
+	if err := createTableConstraints(in); err != nil {
+		return nil, err
+	}
+	def := &tableDef{name: *in.TableName, billingMode: "PROVISIONED"}
+	if in.BillingMode != nil {
+		def.billingMode = *in.BillingMode
+		def.billingExplicit = true
+	}
+	if err := def.setThroughput(in.ProvisionedThroughput); err != nil {
+		return nil, err
+	}
+	if err := def.setKeys(in); err != nil {
+		return nil, err
+	}
+	if err := def.setIndexes(in); err != nil {
+		return nil, err
+	}
+	if err := validateStream(in.StreamSpecification); err != nil {
+		return nil, err
+	}
+	def.onDemand = in.OnDemandThroughput
+	def.stream = in.StreamSpecification
+	def.sse = in.SSESpecification
+	if in.TableClass != nil {
+		def.tableClass = *in.TableClass
+	}
+	if in.DeletionProtectionEnabled != nil {
+		def.deletionProtection = *in.DeletionProtectionEnabled
+	}
+	def.tags = in.Tags
+	return def, nil
+}
+
+// createTableConstraints reports every model-constraint violation of a
+// CreateTable request, in the order AWS lists them.
+func createTableConstraints(in *CreateTableInput) error {
+	var cs constraints
+	if notNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
+		for i, d := range in.AttributeDefinitions {
+			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
+			notNull(&cs, d.AttributeName, p+"attributeName")
+			if notNull(&cs, d.AttributeType, p+"attributeType") {
+				enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
+			}
+		}
+	}
+	if !namePattern(*in.TableName) {
+		cs.add(quote(*in.TableName), "tableName", cNamePattern)
+	}
+	enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
+	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
+	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
+	for i, x := range in.LocalSecondaryIndexes {
+		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p)
+	}
+	for i, x := range in.GlobalSecondaryIndexes {
+		p := "globalSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p)
+		throughputConstraints(&cs, x.ProvisionedThroughput, p+"provisionedThroughput")
+	}
+	streamConstraints(&cs, in.StreamSpecification)
+	sseConstraints(&cs, in.SSESpecification)
+	enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	for i, tag := range in.Tags {
+		p := "tags." + strconv.Itoa(i+1) + ".member."
+		if notNull(&cs, tag.Key, p+"key") {
+			if len(*tag.Key) < 1 {
+				cs.add(quote(*tag.Key), p+"key", cLenGE(1))
+			}
+			if len(*tag.Key) > 128 {
+				cs.add(quote(*tag.Key), p+"key", cLenLE(128))
+			}
+		}
+		if notNull(&cs, tag.Value, p+"value") && len(*tag.Value) > 256 {
+			cs.add(quote(*tag.Value), p+"value", cLenLE(256))
+		}
+	}
+	return cs.err()
+}
+
+// nilIfNoSlice turns "member absent" (a nil slice) into a nil pointer so
+// notNull can check it; an empty JSON list is present.
+func nilIfNoSlice[T any](s []T) *[]T {
+	if s == nil {
+		return nil
+	}
+	return &s
+}
+
+func throughputConstraints(cs *constraints, pt *ProvisionedThroughput, path string) {
+	if pt == nil {
+		return
+	}
+	if notNull(cs, pt.WriteCapacityUnits, path+".writeCapacityUnits") && *pt.WriteCapacityUnits < 1 {
+		cs.add(quoteInt(*pt.WriteCapacityUnits), path+".writeCapacityUnits", cValGE(1))
+	}
+	if notNull(cs, pt.ReadCapacityUnits, path+".readCapacityUnits") && *pt.ReadCapacityUnits < 1 {
+		cs.add(quoteInt(*pt.ReadCapacityUnits), path+".readCapacityUnits", cValGE(1))
+	}
+}
+
+func keySchemaConstraints(cs *constraints, ks []KeySchemaElement, path string) {
+	if !notNull(cs, nilIfNoSlice(ks), path) {
+		return
+	}
+	if len(ks) < 1 {
+		cs.add("'[]'", path, cLenGE(1))
+	}
+	if len(ks) > 2 {
+		cs.add(keySchemaValue(ks), path, cLenLE(2))
+	}
+	for i, e := range ks {
+		p := path + "." + strconv.Itoa(i+1) + ".member."
+		notNull(cs, e.AttributeName, p+"attributeName")
+		if notNull(cs, e.KeyType, p+"keyType") {
+			enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
+		}
+	}
+}
+
+// keySchemaValue renders a KeySchema list for a constraint message. AWS
+// prints Java object identities here ("[...KeySchemaElement@64f4fb9, ...]"),
+// which cannot be reproduced; this prints the members instead.
+func keySchemaValue(ks []KeySchemaElement) string {
+	items := make([]string, len(ks))
+	for i, e := range ks {
+		items[i] = "KeySchemaElement(AttributeName=" + deref(e.AttributeName) + ", KeyType=" + deref(e.KeyType) + ")"
+	}
+	return listValue(items)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+func indexConstraints(cs *constraints, name *string, ks []KeySchemaElement, proj *Projection, p string) {
+	if notNull(cs, name, p+"indexName") {
+		nameConstraints(cs, *name, p+"indexName")
+	}
+	keySchemaConstraints(cs, ks, p+"keySchema")
+	if notNull(cs, proj, p+"projection") {
+		enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
+		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
+			cs.add("'[]'", p+"projection.nonKeyAttributes", cLenGE(1))
+		}
+	}
+}
+
+func streamConstraints(cs *constraints, s *StreamSpecification) {
+	if s == nil {
+		return
+	}
+	notNull(cs, s.StreamEnabled, "streamSpecification.streamEnabled")
+	enum(cs, s.StreamViewType, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+}
+
+func sseConstraints(cs *constraints, s *SSESpecification) {
+	if s == nil {
+		return
+	}
+	enum(cs, s.SSEType, "sSESpecification.sSEType", "AES256", "KMS")
+}
+
+// validateStream checks the StreamSpecification rules beyond the model.
+func validateStream(s *StreamSpecification) error {
+	if s == nil || s.StreamEnabled == nil {
+		return nil
+	}
+	if *s.StreamEnabled && s.StreamViewType == nil {
+		return errValidation(msgStreamViewTypeRequired)
+	}
+	if !*s.StreamEnabled && s.StreamViewType != nil {
+		return errValidation(msgStreamViewTypeWhenDisabled)
+	}
+	return nil
+}
+
+// setThroughput applies the billing-mode rules to the table's throughput.
+func (def *tableDef) setThroughput(pt *ProvisionedThroughput) error {
+	if def.billingMode == "PAY_PER_REQUEST" {
+		if pt != nil {
+			return errValidation(msgPPRWithThroughput)
+		}
+		return nil
+	}
+	if pt == nil {
+		return errValidation(msgProvisionedNeedsThroughput)
+	}
+	tp, err := boundedThroughput(pt)
+	if err != nil {
+		return err
+	}
+	def.throughput = tp
+	return nil
+}
+
+// boundedThroughput converts a constraint-checked ProvisionedThroughput,
+// rejecting values above AWS's absolute bound. (AWS's default per-table
+// quota of 40,000 units is an account setting and is not enforced;
+// DynamoDB Local rejects more with "Cannot increase provisioned throughput
+// to more than 40,000 units per table".)
+func boundedThroughput(pt *ProvisionedThroughput) (*throughput, error) {
+	if r := *pt.ReadCapacityUnits; r > maxCapacityUnit {
+		return nil, errValidation(msgThroughputOutOfBounds(r, "ReadCapacityUnits"))
+	}
+	if w := *pt.WriteCapacityUnits; w > maxCapacityUnit {
+		return nil, errValidation(msgThroughputOutOfBounds(w, "WriteCapacityUnits"))
+	}
+	return &throughput{read: *pt.ReadCapacityUnits, write: *pt.WriteCapacityUnits}, nil
+}
+
+// setKeys validates the table's KeySchema against AttributeDefinitions.
+func (def *tableDef) setKeys(in *CreateTableInput) error {
+	defNames := make([]string, len(in.AttributeDefinitions))
+	for i, d := range in.AttributeDefinitions {
+		defNames[i] = *d.AttributeName
+		def.attrDefs = append(def.attrDefs, attrDef{name: *d.AttributeName, typ: *d.AttributeType})
+	}
+	for i, name := range defNames {
+		if slices.Contains(defNames[:i], name) {
+			return errValidation(msgDuplicateAttribute(name))
+		}
+	}
+	keys, err := checkKeySchema(in.KeySchema, defNames)
+	if err != nil {
+		return err
+	}
+	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil && len(keys) != len(defNames) {
+		return errValidation(msgKeyCountMismatch)
+	}
+	def.keySchema = keys
+	def.schema = def.storageSchema(keys)
+	return nil
+}
+
+// checkKeySchema applies the rules every KeySchema (table or index)
+// follows, in AWS's order, and returns it in the emulator's types.
+func checkKeySchema(ks []KeySchemaElement, defNames []string) ([]keyElem, error) {
+	keys := make([]keyElem, len(ks))
+	names := make([]string, len(ks))
+	for i, e := range ks {
+		keys[i] = keyElem{name: *e.AttributeName, keyType: *e.KeyType}
+		names[i] = *e.AttributeName
+	}
+	if len(names) > len(defNames) {
+		return nil, errValidation(msgKeyNoDefinition)
+	}
+	for _, n := range names {
+		if !slices.Contains(defNames, n) {
+			return nil, errValidation(msgKeysNotDefined(names, defNames))
+		}
+	}
+	if len(keys) == 2 && keys[0].name == keys[1].name {
+		return nil, errValidation(msgKeySameName)
+	}
+	if keys[0].keyType != "HASH" {
+		return nil, errValidation(msgKeyFirstNotHash)
+	}
+	if len(keys) == 2 && keys[1].keyType != "RANGE" {
+		return nil, errValidation(msgKeySecondNotRange)
+	}
+	return keys, nil
+}
+
+// storageSchema maps validated key elements to a storage.KeySchema.
+func (def *tableDef) storageSchema(keys []keyElem) storage.KeySchema {
+	kind := func(name string) storage.Kind {
+		for _, d := range def.attrDefs {
+			if d.name == name {
+				return storage.KindFromString(d.typ)
+			}
+		}
+		return storage.KindInvalid
+	}
+	var ks storage.KeySchema
+	ks.Partition = storage.KeyAttr{Name: keys[0].name, Kind: kind(keys[0].name)}
+	if len(keys) == 2 {
+		ks.Sort = storage.KeyAttr{Name: keys[1].name, Kind: kind(keys[1].name)}
+	}
+	return ks
+}
+
+// setIndexes validates LocalSecondaryIndexes and GlobalSecondaryIndexes.
+func (def *tableDef) setIndexes(in *CreateTableInput) error {
+	defNames := make([]string, len(def.attrDefs))
+	for i, d := range def.attrDefs {
+		defNames[i] = d.name
+	}
+	seen := map[string]bool{}
+	if in.LocalSecondaryIndexes != nil {
+		if len(in.LocalSecondaryIndexes) == 0 {
+			return errValidation(msgLSIListEmpty)
+		}
+		if len(def.keySchema) != 2 {
+			return errValidation(msgLSINeedsTableRange)
+		}
+		for _, x := range in.LocalSecondaryIndexes {
+			idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
+			if err != nil {
+				return err
+			}
+			if len(idx.keySchema) != 2 {
+				return errValidation(msgIndexNoRange(idx.name))
+			}
+			if h := idx.keySchema[0].name; h != def.keySchema[0].name {
+				return errValidation(msgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
+			}
+			if err := checkProjection(idx, x.Projection); err != nil {
+				return err
+			}
+			if seen[idx.name] {
+				return errValidation(msgDuplicateIndex(idx.name))
+			}
+			seen[idx.name] = true
+			def.lsis = append(def.lsis, idx)
+		}
+		if len(def.lsis) > maxLSIs {
+			return errValidation(msgLSILimit)
+		}
+	}
+	if in.GlobalSecondaryIndexes != nil {
+		if len(in.GlobalSecondaryIndexes) == 0 {
+			return errValidation(msgGSIListEmpty)
+		}
+		for _, x := range in.GlobalSecondaryIndexes {
+			idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
+			if err != nil {
+				return err
+			}
+			if err := checkProjection(idx, x.Projection); err != nil {
+				return err
+			}
+			if err := def.gsiThroughput(idx, x.ProvisionedThroughput); err != nil {
+				return err
+			}
+			idx.onDemand = x.OnDemandThroughput
+			if seen[idx.name] {
+				return errValidation(msgDuplicateIndex(idx.name))
+			}
+			seen[idx.name] = true
+			def.gsis = append(def.gsis, idx)
+		}
+		if len(def.gsis) > maxGSIs {
+			return errValidation(msgGSILimit)
+		}
+	}
+	if def.lsis == nil && def.gsis == nil {
+		return nil
+	}
+	// With indexes, every definition must be used by some key schema.
+	var used []string
+	for _, ks := range def.allKeySchemas() {
+		for _, k := range ks {
+			if !slices.Contains(used, k.name) {
+				used = append(used, k.name)
+			}
+		}
+	}
+	if len(used) != len(defNames) {
+		// AWS lists "keys used" in hash-set order; this lists them in
+		// order of first use (table, then LSIs, then GSIs).
+		return errValidation(msgUnusedDefinitions(defNames, used))
+	}
+	return nil
+}
+
+// allKeySchemas returns the table's key schema followed by its indexes'.
+func (def *tableDef) allKeySchemas() [][]keyElem {
+	out := [][]keyElem{def.keySchema}
+	for _, x := range def.lsis {
+		out = append(out, x.keySchema)
+	}
+	for _, x := range def.gsis {
+		out = append(out, x.keySchema)
+	}
+	return out
+}
+
+// checkIndex validates an index's key schema.
+func (def *tableDef) checkIndex(name string, ks []KeySchemaElement, proj *Projection, defNames []string) (*indexDef, error) {
+	keys, err := checkKeySchema(ks, defNames)
+	if err != nil {
+		return nil, err
+	}
+	return &indexDef{name: name, keySchema: keys, schema: def.storageSchema(keys)}, nil
+}
+
+// checkProjection validates and records an index's Projection.
+func checkProjection(idx *indexDef, p *Projection) error {
+	if p.ProjectionType == nil {
+		return errValidation(msgUnknownProjection)
+	}
+	if p.NonKeyAttributes != nil && *p.ProjectionType != "INCLUDE" {
+		return errValidation(msgProjectionNonKey(*p.ProjectionType))
+	}
+	idx.projection = projection{typ: *p.ProjectionType, nonKey: slices.Clone(p.NonKeyAttributes)}
+	return nil
+}
+
+// gsiThroughput applies the billing-mode rules to a GSI's throughput.
+func (def *tableDef) gsiThroughput(idx *indexDef, pt *ProvisionedThroughput) error {
+	if def.billingMode == "PAY_PER_REQUEST" {
+		if pt != nil {
+			return errValidation(msgGSIPPRWithThroughput(idx.name))
+		}
+		return nil
+	}
+	if pt == nil {
+		return errValidation(msgGSINeedsThroughput(idx.name))
+	}
+	tp, err := boundedThroughput(pt)
+	if err != nil {
+		return err
+	}
+	idx.throughput = tp
+	return nil
+}

@@ -1,0 +1,89 @@
+package storage
+
+import "fmt"
+
+// KeyAttr names one key attribute and its kind (KindS, KindN or KindB).
+type KeyAttr struct {
+	Name string
+	Kind Kind
+}
+
+// KeySchema is a table's primary key: a partition key and an optional sort
+// key (Sort.Name == "" when the table has none).
+type KeySchema struct {
+	Partition KeyAttr
+	Sort      KeyAttr
+}
+
+// HasSort reports whether the schema has a sort key.
+func (ks KeySchema) HasSort() bool { return ks.Sort.Name != "" }
+
+// Validate checks that the key attributes are named, of a scalar key kind,
+// and distinct. Errors wrap ErrInvalidSchema.
+func (ks KeySchema) Validate() error {
+	if ks.Partition.Name == "" {
+		return fmt.Errorf("%w: partition key has no name", ErrInvalidSchema)
+	}
+	if !ks.Partition.Kind.IsScalarKey() {
+		return fmt.Errorf("%w: partition key kind %s", ErrInvalidSchema, ks.Partition.Kind)
+	}
+	if !ks.HasSort() {
+		if ks.Sort.Kind != KindInvalid {
+			return fmt.Errorf("%w: sort key kind without a name", ErrInvalidSchema)
+		}
+		return nil
+	}
+	if !ks.Sort.Kind.IsScalarKey() {
+		return fmt.Errorf("%w: sort key kind %s", ErrInvalidSchema, ks.Sort.Kind)
+	}
+	if ks.Sort.Name == ks.Partition.Name {
+		return fmt.Errorf("%w: sort key has the partition key's name %q", ErrInvalidSchema, ks.Sort.Name)
+	}
+	return nil
+}
+
+// isKeyName reports whether name is one of the schema's key attributes.
+func (ks KeySchema) isKeyName(name string) bool {
+	return name == ks.Partition.Name || (ks.HasSort() && name == ks.Sort.Name)
+}
+
+// Key is a primary key value. Sort is the invalid Value when the schema has
+// no sort key.
+type Key struct {
+	Partition, Sort Value
+}
+
+// KeyOf extracts the key of item. The caller has validated that the key
+// attributes are present and of the right kinds.
+func (ks KeySchema) KeyOf(item Item) Key {
+	k := Key{Partition: item[ks.Partition.Name]}
+	if ks.HasSort() {
+		k.Sort = item[ks.Sort.Name]
+	}
+	return k
+}
+
+// KeyItem returns the key as an item holding only the key attributes, the
+// shape of LastEvaluatedKey.
+func (ks KeySchema) KeyItem(k Key) Item {
+	it := Item{ks.Partition.Name: k.Partition}
+	if ks.HasSort() {
+		it[ks.Sort.Name] = k.Sort
+	}
+	return it
+}
+
+// checkKey reports whether k's values have the schema's kinds.
+func (ks KeySchema) checkKey(k Key) error {
+	if k.Partition.Kind() != ks.Partition.Kind {
+		return fmt.Errorf("%w: partition key %q is %s, want %s", ErrKeyKind, ks.Partition.Name, k.Partition.Kind(), ks.Partition.Kind)
+	}
+	if ks.HasSort() {
+		if k.Sort.Kind() != ks.Sort.Kind {
+			return fmt.Errorf("%w: sort key %q is %s, want %s", ErrKeyKind, ks.Sort.Name, k.Sort.Kind(), ks.Sort.Kind)
+		}
+	} else if k.Sort.IsValid() {
+		return fmt.Errorf("%w: sort key value for a table without a sort key", ErrKeyKind)
+	}
+	return nil
+}

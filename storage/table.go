@@ -1,0 +1,284 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/btree"
+)
+
+// Table is one table's items: a map from partition key to partition (its
+// items ordered by sort key), and the partitions ordered by (hash of the
+// partition key, partition key) for Scan. All methods are safe for
+// concurrent use.
+type Table struct {
+	ks KeySchema // immutable after NewTable
+
+	// mu guards parts, order, count, size and scratch, and the partitions and
+	// B-trees they reach. Readers hold it shared for the whole of a Get, Query
+	// or Scan including the visits; Write holds it exclusively for the whole
+	// read-modify-write. Helpers named ...Locked expect it held.
+	mu      sync.RWMutex
+	parts   map[string]*partition     // partition key (Value.Str()) -> partition
+	order   *btree.BTreeG[*partition] // the same partitions, by partitionLess
+	count   int                       // items stored
+	size    int64                     // sum of the stored items' ItemSize
+	scratch []byte                    // encoding buffer reused by writes
+}
+
+// NewTable returns an empty table with key schema ks. ks must pass Validate
+// (the emulator validates table definitions first); NewTable panics if not.
+func NewTable(ks KeySchema) *Table {
+	if err := ks.Validate(); err != nil {
+		panic(err)
+	}
+	return &Table{
+		ks:    ks,
+		parts: make(map[string]*partition),
+		order: btree.NewBTreeGOptions(partitionLess, btree.Options{NoLocks: true}),
+	}
+}
+
+// KeySchema returns the table's key schema.
+func (t *Table) KeySchema() KeySchema { return t.ks }
+
+// ItemCount returns the number of items stored.
+func (t *Table) ItemCount() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.count
+}
+
+// SizeBytes returns the sum of the stored items' sizes (ItemSize).
+func (t *Table) SizeBytes() int64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.size
+}
+
+// Change is the record of one committed write: the item before and after.
+// Old is nil when the write created the item, New is nil when it deleted it.
+// OldSize and NewSize are their ItemSize (0 when absent), which write
+// capacity is computed from. Items in a Change are owned by the receiver
+// and must not be mutated (New is the item the Write callback returned).
+type Change struct {
+	Old, New         Item
+	OldSize, NewSize int
+}
+
+// Get returns the item with key k, decoded afresh for the caller, or false
+// when there is none (or k does not fit the key schema).
+func (t *Table) Get(k Key) (Item, bool) {
+	if t.ks.checkKey(k) != nil {
+		return nil, false
+	}
+	sk := t.sortKeyOf(k)
+	t.mu.RLock()
+	e, ok := t.getLocked(k.Partition.str, sk)
+	t.mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	// The record is an immutable string, so it decodes safely outside the lock.
+	return t.itemOf(k, e), true
+}
+
+// Write runs fn under the table's write lock with the current item (nil if
+// absent). fn returns the new item (nil means delete) or an error, in which
+// case nothing is written and Write returns the error. If fn returns
+// ErrNoWrite, nothing is written and Write returns no error, with Old and New
+// both the current item. The new item must carry key k (ErrKeyMismatch if
+// not). fn must not call back into the table.
+func (t *Table) Write(k Key, fn func(old Item) (Item, error)) (Change, error) {
+	if err := t.ks.checkKey(k); err != nil {
+		return Change{}, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.writeLocked(k, fn)
+}
+
+func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, error) {
+	pk, sk := k.Partition.str, t.sortKeyOf(k)
+	var ch Change
+	oldE, found := t.getLocked(pk, sk)
+	if found {
+		ch.Old, ch.OldSize = t.itemOf(k, oldE), int(oldE.size)
+	}
+	newItem, err := fn(ch.Old)
+	if errors.Is(err, ErrNoWrite) {
+		ch.New, ch.NewSize = ch.Old, ch.OldSize
+		return ch, nil
+	}
+	if err != nil {
+		return Change{}, err
+	}
+	if newItem == nil {
+		if found {
+			t.deleteLocked(pk, sk, oldE)
+		}
+		return ch, nil
+	}
+	if err := t.checkItemKey(k, newItem); err != nil {
+		return Change{}, err
+	}
+	e, err := t.encodeLocked(sk, newItem)
+	if err != nil {
+		return Change{}, err
+	}
+	t.putLocked(pk, e, oldE, found)
+	ch.New, ch.NewSize = newItem, int(e.size)
+	return ch, nil
+}
+
+func (t *Table) checkItemKey(k Key, it Item) error {
+	if v := it[t.ks.Partition.Name]; !Equal(v, k.Partition) {
+		return fmt.Errorf("%w: partition key %q", ErrKeyMismatch, t.ks.Partition.Name)
+	}
+	if t.ks.HasSort() {
+		if v := it[t.ks.Sort.Name]; !Equal(v, k.Sort) {
+			return fmt.Errorf("%w: sort key %q", ErrKeyMismatch, t.ks.Sort.Name)
+		}
+	}
+	return nil
+}
+
+// maxScratch caps the encoding buffer a table keeps between writes.
+const maxScratch = 64 << 10
+
+// encodeLocked builds the stored entry for item with encoded sort key sk.
+func (t *Table) encodeLocked(sk string, item Item) (entry, error) {
+	buf := append(t.scratch[:0], sk...)
+	buf, err := appendItem(buf, item, t.ks.Partition.Name, t.ks.Sort.Name)
+	if err != nil {
+		return entry{}, err
+	}
+	e := entry{rec: string(buf), skLen: uint32(len(sk)), size: uint32(ItemSize(item))}
+	if cap(buf) <= maxScratch {
+		t.scratch = buf
+	} else {
+		t.scratch = nil
+	}
+	return e, nil
+}
+
+func (t *Table) getLocked(pk, sk string) (entry, bool) {
+	p := t.parts[pk]
+	if p == nil {
+		return entry{}, false
+	}
+	return p.get(sk)
+}
+
+// putLocked stores e in partition pk, replacing old if found.
+func (t *Table) putLocked(pk string, e, old entry, found bool) {
+	p := t.parts[pk]
+	if p == nil {
+		// Clone: the key may share memory with a large request buffer.
+		pk = strings.Clone(pk)
+		p = &partition{pk: pk, hash: partitionHash(pk)}
+		t.parts[pk] = p
+		t.order.Set(p)
+	}
+	p.set(e)
+	if found {
+		t.size -= int64(old.size)
+	} else {
+		t.count++
+	}
+	t.size += int64(e.size)
+}
+
+// deleteLocked removes the stored entry old from partition pk.
+func (t *Table) deleteLocked(pk, sk string, old entry) {
+	p := t.parts[pk]
+	p.delete(sk)
+	if p.len() == 0 {
+		delete(t.parts, pk)
+		t.order.Delete(p)
+	}
+	t.count--
+	t.size -= int64(old.size)
+}
+
+// sortKeyOf returns k's encoded sort key ("" without a sort key).
+func (t *Table) sortKeyOf(k Key) string {
+	if !t.ks.HasSort() {
+		return ""
+	}
+	return sortKeyBytes(k.Sort)
+}
+
+// keyOf rebuilds the key of entry e in partition p.
+func (t *Table) keyOf(p *partition, e entry) Key {
+	k := Key{Partition: Value{kind: t.ks.Partition.Kind, str: p.pk}}
+	if t.ks.HasSort() {
+		k.Sort = sortKeyValue(t.ks.Sort.Kind, e.sortKey())
+	}
+	return k
+}
+
+// itemOf decodes entry e, whose key is k, into a new Item.
+func (t *Table) itemOf(k Key, e entry) Item {
+	it, err := decodeItem(e.body(), 2)
+	if err != nil {
+		// Records are only ever built by encodeLocked.
+		panic(fmt.Sprintf("storage: corrupt stored item: %v", err))
+	}
+	it[t.ks.Partition.Name] = k.Partition
+	if t.ks.HasSort() {
+		it[t.ks.Sort.Name] = k.Sort
+	}
+	return it
+}
+
+// checkLocked verifies the table's invariants, for tests.
+func (t *Table) checkLocked() error {
+	count, size := 0, int64(0)
+	if len(t.parts) != t.order.Len() {
+		return fmt.Errorf("%d partitions in the map, %d in the scan order", len(t.parts), t.order.Len())
+	}
+	var err error
+	prev := ""
+	t.order.Scan(func(p *partition) bool {
+		if t.parts[p.pk] != p {
+			err = fmt.Errorf("partition %q in the scan order but not the map", p.pk)
+			return false
+		}
+		if p.hash != partitionHash(p.pk) {
+			err = fmt.Errorf("partition %q has a stale hash", p.pk)
+			return false
+		}
+		n := p.len()
+		if n == 0 || (p.tree != nil && n < 2) || (p.tree != nil && p.one.rec != "") {
+			err = fmt.Errorf("partition %q: bad shape (len %d, tree %v)", p.pk, n, p.tree != nil)
+			return false
+		}
+		first := true
+		p.walk(bound{}, bound{}, true, func(e entry) bool {
+			if !first && e.sortKey() <= prev {
+				err = fmt.Errorf("partition %q: sort keys out of order", p.pk)
+				return false
+			}
+			first, prev = false, e.sortKey()
+			k := t.keyOf(p, e)
+			if got := ItemSize(t.itemOf(k, e)); got != int(e.size) {
+				err = fmt.Errorf("partition %q: kept size %d, item size %d", p.pk, e.size, got)
+				return false
+			}
+			count++
+			size += int64(e.size)
+			return true
+		})
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	if count != t.count || size != t.size {
+		return fmt.Errorf("counted %d items of %d bytes, table says %d items of %d bytes", count, size, t.count, t.size)
+	}
+	return nil
+}
