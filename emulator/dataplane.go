@@ -253,6 +253,19 @@ func newCompiler(names map[string]string, values WireItem) (*expr.Compiler, erro
 	return expr.NewCompiler(names, vals), nil
 }
 
+// exprError turns an error of the expression compiler (whose text is AWS's
+// ValidationException message) into a ValidationException; classified
+// errors pass through.
+func exprError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := classify(err); ok {
+		return err
+	}
+	return errValidationf("%w", err)
+}
+
 // constraintErrors joins request constraint violations (the "Value ... at
 // ... failed to satisfy constraint" kind) into AWS's one message, or returns
 // nil when there are none. Empty strings are skipped.
