@@ -57,6 +57,5 @@ const (
 // Enum value sets in AWS's order, for "Member must satisfy enum value set".
 const (
 	enumSelect            = "SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES"
-	enumConditionalOp     = "OR, AND"
 	enumItemCollectionMet = "SIZE, NONE"
 )

@@ -710,7 +710,7 @@ func legacyFilter(comp *expr.Compiler, conds map[string]Condition, op *string) (
 
 // attributesToGet compiles an AttributesToGet parameter into a projection.
 func attributesToGet(comp *expr.Compiler, names []string) (*expr.Projection, error) {
-	return comp.AttributesToGet(names)
+	return expr.AttributesToGet(names)
 }
 
 // filterKeyAttr returns a key attribute the filter reads, if any: a Query
