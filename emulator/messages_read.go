@@ -24,6 +24,9 @@ const (
 	msgStartKeyOutside       = "The provided starting key is outside query boundaries based on provided conditions"
 	msgStartKeyRangePred     = "The provided starting key does not match the range key predicate"
 	msgStartKeyOneRow        = "The query can return at most one row and cannot be restarted"
+	// A parallel Scan's start key must lie in its segment. DynamoDB Local:
+	// "Exclusive start key must lie within the segment".
+	msgStartKeyWrongSegment = "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d"
 
 	// Parallel scan. DynamoDB Local: "If segment is specified, total segment
 	// must also be specified", "If total segments is specified, a particular

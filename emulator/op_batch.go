@@ -280,7 +280,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			if err != nil {
 				return nil, err
 			}
-			units += writeUnits(max(storage.ItemSize(ch.Old), storage.ItemSize(ch.New)))
+			units += writeUnits(max(ch.OldSize, ch.NewSize))
 		}
 		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)

@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -110,7 +111,10 @@ func (o *pageOutput) MarshalJSON() ([]byte, error) {
 		}
 		b = append(b, "],"...)
 	}
-	b = fmt.Appendf(b, `"Count":%d,"ScannedCount":%d`, o.Count, o.ScannedCount)
+	b = append(b, `"Count":`...)
+	b = strconv.AppendInt(b, int64(o.Count), 10)
+	b = append(b, `,"ScannedCount":`...)
+	b = strconv.AppendInt(b, int64(o.ScannedCount), 10)
 	if o.LastEvaluatedKey != nil {
 		b = append(b, `,"LastEvaluatedKey":`...)
 		b = appendItem(b, o.LastEvaluatedKey)
@@ -374,6 +378,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
 		if err != nil {
 			return nil, errValidationf(msgStartKeyInvalidReason, err.Error())
+		}
+		if r.TotalSegments > 1 && storage.SegmentOf(start.Partition, r.TotalSegments) != r.Segment {
+			return nil, errValidationf(msgStartKeyWrongSegment, r.TotalSegments, r.Segment)
 		}
 		r.ExclusiveStart = &start
 	}

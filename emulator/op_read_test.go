@@ -407,6 +407,11 @@ func TestParallelScan(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("segments together saw %v, want each of %v once", got, want)
 	}
+	// A start key from another segment is rejected.
+	out := r.ok("Scan", `{"TableName":"pgs","Segment":0,"TotalSegments":4,"Limit":1}`)
+	b, _ := json.Marshal(out["LastEvaluatedKey"])
+	r.wantError("Scan", `{"TableName":"pgs","Segment":1,"TotalSegments":4,"ExclusiveStartKey":`+string(b)+`}`, "ValidationException",
+		"The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: 4 Segment: 1")
 }
 
 func TestScanFilter(t *testing.T) {
