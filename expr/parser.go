@@ -59,8 +59,8 @@ func (p *parser) run(f func()) (err *Error) {
 	return nil
 }
 
-func (p *parser) tok() Token        { return p.toks[p.i].tok }
-func (p *parser) cur() tokenInfo    { return p.toks[p.i] }
+func (p *parser) tok() Token     { return p.toks[p.i].tok }
+func (p *parser) cur() tokenInfo { return p.toks[p.i] }
 func (p *parser) peek(n int) Token {
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n].tok
