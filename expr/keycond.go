@@ -105,16 +105,21 @@ func keyTerms(x Expr) ([]keyTerm, *Error) {
 		conds = append(conds, e)
 	}
 	flatten(x)
-	if len(conds) > 2 {
-		return nil, &Error{Pos: x.Pos(), Msg: msgKeyLength}
-	}
 	terms := make([]keyTerm, 0, 2)
+	seen := map[string]bool{}
 	for _, e := range conds {
 		t, err := keyTermOf(e)
 		if err != nil {
 			return nil, err
 		}
+		if seen[t.name] {
+			return nil, &Error{Pos: t.pos, Msg: msgKeyOnePerKey}
+		}
+		seen[t.name] = true
 		terms = append(terms, t)
+	}
+	if len(terms) > 2 {
+		return nil, &Error{Pos: x.Pos(), Msg: msgKeyLength}
 	}
 	return terms, nil
 }

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"strconv"
-	"strings"
 )
 
 // maxParseDepth caps recursion. Inputs within DynamoDB's 4 KB size limit
@@ -77,7 +76,7 @@ func (p *parser) next() {
 // text and the source from the previous token through the next one.
 func (p *parser) syntaxError() {
 	t := p.toks[p.i]
-	start := t.pos
+	start := 0
 	if p.i > 0 {
 		start = p.toks[p.i-1].pos
 	}
@@ -325,7 +324,7 @@ func parseCondition(param, src string) (Expr, *Error) {
 
 // checkText applies the checks DynamoDB makes before parsing.
 func checkText(param, src string) *Error {
-	if strings.TrimSpace(src) == "" {
+	if src == "" {
 		return exprError(param, 0, msgEmpty)
 	}
 	if n := utf16Len(src); n > maxExpressionSize {
