@@ -258,6 +258,9 @@ func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error
 }
 
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("item", in.Item == nil)); err != nil {
@@ -320,6 +323,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := constraintErrors(
 		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		nullViolation("key", in.Key == nil),
@@ -381,6 +387,9 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 }
 
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
@@ -441,6 +450,9 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 }
 
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
