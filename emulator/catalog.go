@@ -9,57 +9,53 @@ import (
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// catalog is the set of tables of one Namespace. Its lock guards only the
-// name -> table map; each table guards its own metadata and storage.Table
-// guards its items, so a long Scan never blocks CreateTable.
-type catalog struct {
-	mu     sync.RWMutex      // guards tables
-	tables map[string]*table // by table name
+// The table catalog of a Namespace: its mu guards only the name -> table
+// map; each table guards its own metadata and storage.Table guards its
+// items, so a long Scan never blocks CreateTable.
+
+// getTable returns the table called name, or nil.
+func (ns *Namespace) getTable(name string) *table {
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	return ns.tables[name]
 }
 
-// get returns the table called name, or nil.
-func (cat *catalog) get(name string) *table {
-	cat.mu.RLock()
-	defer cat.mu.RUnlock()
-	return cat.tables[name]
-}
-
-// add inserts t unless a table of that name exists; it reports whether t
-// was added.
-func (cat *catalog) add(t *table) bool {
-	cat.mu.Lock()
-	defer cat.mu.Unlock()
-	if _, ok := cat.tables[t.name]; ok {
+// addTable inserts t unless a table of that name exists; it reports
+// whether t was added.
+func (ns *Namespace) addTable(t *table) bool {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if _, ok := ns.tables[t.name]; ok {
 		return false
 	}
-	if cat.tables == nil {
-		cat.tables = make(map[string]*table)
+	if ns.tables == nil {
+		ns.tables = make(map[string]*table)
 	}
-	cat.tables[t.name] = t
+	ns.tables[t.name] = t
 	return true
 }
 
-// remove deletes the table called name if it is still t (a concurrent
-// DeleteTable + CreateTable must not remove the new table) and reports
-// whether it did.
-func (cat *catalog) remove(t *table) bool {
-	cat.mu.Lock()
-	defer cat.mu.Unlock()
-	if cat.tables[t.name] != t {
+// removeTable deletes t from the catalog if it is still there (a
+// concurrent DeleteTable + CreateTable must not remove the new table) and
+// reports whether it did.
+func (ns *Namespace) removeTable(t *table) bool {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.tables[t.name] != t {
 		return false
 	}
-	delete(cat.tables, t.name)
+	delete(ns.tables, t.name)
 	return true
 }
 
-// names returns the table names in ascending (UTF-8 byte) order.
-func (cat *catalog) names() []string {
-	cat.mu.RLock()
-	names := make([]string, 0, len(cat.tables))
-	for name := range cat.tables {
+// tableNames returns the table names in ascending (UTF-8 byte) order.
+func (ns *Namespace) tableNames() []string {
+	ns.mu.RLock()
+	names := make([]string, 0, len(ns.tables))
+	for name := range ns.tables {
 		names = append(names, name)
 	}
-	cat.mu.RUnlock()
+	ns.mu.RUnlock()
 	slices.Sort(names)
 	return names
 }
@@ -71,10 +67,10 @@ type table struct {
 	name      string
 	schema    storage.KeySchema
 	keySchema []keyElem // as given, for DescribeTable
-	data    *storage.Table
-	arn     string // arn:aws:dynamodb:<region>:<account>:table/<name>
-	id      string // TableId, a UUID
-	created time.Time
+	data      *storage.Table
+	arn       string // arn:aws:dynamodb:<region>:<account>:table/<name>
+	id        string // TableId, a UUID
+	created   time.Time
 
 	mu   sync.RWMutex // guards meta
 	meta tableMeta
@@ -86,9 +82,10 @@ type table struct {
 type tableMeta struct {
 	status             string // TableStatus: ACTIVE, DELETING
 	attrDefs           []attrDef
-	billingMode        string    // PROVISIONED or PAY_PER_REQUEST
-	payPerRequestSince time.Time // LastUpdateToPayPerRequestDateTime; zero if never
-	throughput         throughput
+	billingMode        string     // PROVISIONED or PAY_PER_REQUEST
+	billingReported    bool       // BillingModeSummary is reported (mode given or changed)
+	payPerRequestSince time.Time  // LastUpdateToPayPerRequestDateTime; zero if never
+	throughput         throughput // zero while PAY_PER_REQUEST
 	onDemand           *OnDemandThroughput
 	stream             *StreamSpecification // nil or StreamEnabled false: no stream
 	streamLabel        string               // LatestStreamLabel while a stream is enabled
@@ -163,7 +160,7 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 		}
 		name = n
 	}
-	t := c.ns.tables.get(name)
+	t := c.ns.getTable(name)
 	if t == nil {
 		return nil, errResourceNotFound(notFound)
 	}

@@ -49,7 +49,9 @@ func cEnum(values ...string) string {
 	return "Member must satisfy enum value set: [" + strings.Join(values, ", ") + "]"
 }
 
-func cLenGE(n int) string { return "Member must have length greater than or equal to " + strconv.Itoa(n) }
+func cLenGE(n int) string {
+	return "Member must have length greater than or equal to " + strconv.Itoa(n)
+}
 func cLenLE(n int) string { return "Member must have length less than or equal to " + strconv.Itoa(n) }
 func cValGE(n int64) string {
 	return "Member must have value greater than or equal to " + strconv.FormatInt(n, 10)

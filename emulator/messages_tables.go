@@ -131,3 +131,26 @@ func bracket(items []string) string {
 	}
 	return s + "]"
 }
+
+// GlobalSecondaryIndexUpdates rules (dynalite's tests against AWS).
+// DynamoDB Local: "Update global secondary index action is null" and
+// "Only one global secondary index update per index is allowed simultaneously."
+const msgGSIUpdateEmpty = msgInvalidParams + "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"
+
+func msgGSIUpdateTwice(index string) string {
+	return msgInvalidParams + "Only one global secondary index update per index is allowed simultaneously. Index: " + index
+}
+
+// msgIndexNotFound answers an update of a GSI the table does not have, as
+// DynamoDB Local does.
+func msgIndexNotFound(string) string { return msgResourceNotFound }
+
+// Stream toggles, as DynamoDB Local words them (not yet confirmed on AWS).
+func msgStreamAlreadyEnabled(string) string { return "Table already has an enabled stream" }
+func msgStreamNotEnabled(string) string     { return "Table has no stream to disable" }
+
+// msgNotSupported is the emulator's own answer for parts of an operation
+// it does not implement yet.
+func msgNotSupported(feature string) string {
+	return feature + " is not supported by dynamoemu yet"
+}

@@ -19,9 +19,6 @@ type Namespace struct {
 	tables map[string]*table // by table name
 }
 
-// table is one table of a namespace: left for the control-plane writer to fill.
-type table struct{}
-
 func newNamespace(key, region string) *Namespace {
 	return &Namespace{key: key, region: region, account: defaultAccountID, tables: make(map[string]*table)}
 }

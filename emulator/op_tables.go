@@ -1,0 +1,221 @@
+package emulator
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The control-plane operations. Tables are ACTIVE as soon as CreateTable
+// returns and gone as soon as DeleteTable returns; AWS passes through
+// CREATING / UPDATING / DELETING, which an in-memory table does not need.
+
+func init() {
+	register("CreateTable", createTable)
+	register("DescribeTable", describeTable)
+	register("ListTables", listTables)
+	register("DeleteTable", deleteTable)
+	register("UpdateTable", updateTable)
+	register("DescribeLimits", describeLimits)
+	register("DescribeEndpoints", describeEndpoints)
+}
+
+func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
+	def, err := validateCreateTable(in)
+	if err != nil {
+		return nil, err
+	}
+	now := c.Now()
+	t := &table{
+		name:      def.name,
+		schema:    def.schema,
+		keySchema: def.keySchema,
+		data:      storage.NewTable(def.schema),
+		arn:       c.tableARN(def.name),
+		id:        newUUID(),
+		created:   now,
+	}
+	m := tableMeta{
+		status:             "ACTIVE",
+		attrDefs:           def.attrDefs,
+		billingMode:        def.billingMode,
+		billingReported:    def.billingExplicit,
+		onDemand:           def.onDemand,
+		tableClass:         def.tableClass,
+		deletionProtection: def.deletionProtection,
+		tags:               def.tags,
+		lsis:               def.lsis,
+		gsis:               def.gsis,
+	}
+	if def.throughput != nil {
+		m.throughput = *def.throughput
+	}
+	if def.billingMode == "PAY_PER_REQUEST" {
+		m.payPerRequestSince = now
+	}
+	for _, x := range slices.Concat(m.lsis, m.gsis) {
+		x.arn = t.arn + "/index/" + x.name
+	}
+	if s := def.stream; s != nil && *s.StreamEnabled {
+		m.stream = s
+		m.streamLabel = streamLabel(now)
+	}
+	m.sse = sseDescription(c, def.sse)
+	t.meta = m
+	if !c.ns.addTable(t) {
+		// DynamoDB Local: "Cannot create preexisting table".
+		return nil, errResourceInUse(msgTableExistsPrefix + def.name)
+	}
+	return &CreateTableOutput{TableDescription: t.describe()}, nil
+}
+
+// sseDescription turns an SSESpecification into what DescribeTable
+// reports: nothing for the default AWS-owned key, else a KMS key.
+func sseDescription(c *call, s *SSESpecification) *SSEDescription {
+	if s == nil || s.Enabled == nil || !*s.Enabled {
+		return nil
+	}
+	key := "alias/aws/dynamodb" // the AWS managed key
+	if s.KMSMasterKeyId != nil && *s.KMSMasterKeyId != "" {
+		key = *s.KMSMasterKeyId
+	}
+	arn := key
+	if len(key) < 4 || key[:4] != "arn:" {
+		arn = "arn:aws:kms:" + c.region + ":" + c.account + ":" + keyResource(key)
+	}
+	return &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: arn}
+}
+
+// keyResource turns a KMS key id or alias name into an ARN resource part.
+func keyResource(key string) string {
+	if len(key) > 6 && key[:6] == "alias/" {
+		return key
+	}
+	return "key/" + key
+}
+
+func describeTable(c *call, in *DescribeTableInput) (*DescribeTableOutput, error) {
+	t, err := c.controlPlaneTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	return &DescribeTableOutput{Table: t.describe()}, nil
+}
+
+// controlPlaneTable resolves the TableName of DescribeTable, DeleteTable
+// and UpdateTable; their not-found message names the table.
+func (c *call) controlPlaneTable(name *string) (*table, error) {
+	if name == nil {
+		return nil, errValidation(msgTableNameRequired)
+	}
+	return c.lookupTableMsg(*name, msgTableNotFound(*name))
+}
+
+const (
+	defaultListTablesLimit = 100
+	maxListTablesLimit     = 100
+)
+
+func listTables(c *call, in *ListTablesInput) (*ListTablesOutput, error) {
+	// AWS reports these as model constraints. DynamoDB Local words them
+	// "Limit must be greater than or equal to 1" and "Limit in ListTables
+	// must be <= 100".
+	var cs constraints
+	if in.ExclusiveStartTableName != nil {
+		nameConstraints(&cs, *in.ExclusiveStartTableName, "exclusiveStartTableName")
+	}
+	limit := int64(defaultListTablesLimit)
+	if in.Limit != nil {
+		limit = *in.Limit
+		if limit < 1 {
+			cs.add(quoteInt(limit), "limit", cValGE(1))
+		}
+		if limit > maxListTablesLimit {
+			cs.add(quoteInt(limit), "limit", cValLE(maxListTablesLimit))
+		}
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	names := c.ns.tableNames()
+	if in.ExclusiveStartTableName != nil {
+		i, found := slices.BinarySearch(names, *in.ExclusiveStartTableName)
+		if found {
+			i++
+		}
+		names = names[i:]
+	}
+	out := &ListTablesOutput{TableNames: names}
+	if int64(len(names)) > limit {
+		out.TableNames = names[:limit]
+		out.LastEvaluatedTableName = names[limit-1]
+	}
+	return out, nil
+}
+
+func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
+	t, err := c.controlPlaneTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if t.meta.deletionProtection {
+		t.mu.Unlock()
+		return nil, errValidation(msgDeletionProtected)
+	}
+	t.meta.status = "DELETING"
+	t.mu.Unlock()
+	if !c.ns.removeTable(t) {
+		// A concurrent DeleteTable won.
+		return nil, errResourceNotFound(msgTableNotFound(t.name))
+	}
+	return &DeleteTableOutput{TableDescription: t.describe()}, nil
+}
+
+func describeLimits(c *call, in *DescribeLimitsInput) (*DescribeLimitsOutput, error) {
+	// AWS's default quotas (and DynamoDB Local's answer).
+	return &DescribeLimitsOutput{
+		AccountMaxReadCapacityUnits:  80000,
+		AccountMaxWriteCapacityUnits: 80000,
+		TableMaxReadCapacityUnits:    40000,
+		TableMaxWriteCapacityUnits:   40000,
+	}, nil
+}
+
+func describeEndpoints(c *call, in *DescribeEndpointsInput) (*DescribeEndpointsOutput, error) {
+	// AWS answers with its regional endpoint. DynamoDB Local does not
+	// implement the operation (UnknownOperationException). Clients that use
+	// endpoint discovery against an emulator configure a custom endpoint,
+	// which the SDKs prefer over discovered ones.
+	return &DescribeEndpointsOutput{Endpoints: []Endpoint{{
+		Address:              "dynamodb." + c.region + ".amazonaws.com",
+		CachePeriodInMinutes: 1440,
+	}}}, nil
+}
+
+// applyThroughput sets new provisioned throughput, keeping the
+// increase/decrease history DescribeTable reports.
+func (tp *throughput) apply(read, write int64, now time.Time) {
+	if read > tp.read || write > tp.write {
+		tp.lastIncrease = now
+	}
+	if read < tp.read || write < tp.write {
+		if !sameUTCDay(tp.lastDecrease, now) {
+			tp.decreasesToday = 0
+		}
+		tp.lastDecrease = now
+		tp.decreasesToday++
+	}
+	tp.read, tp.write = read, write
+}
+
+func sameUTCDay(a, b time.Time) bool {
+	ay, am, ad := a.UTC().Date()
+	by, bm, bd := b.UTC().Date()
+	return ay == by && am == bm && ad == bd
+}
+
+// itoa is strconv.Itoa for list positions in constraint paths.
+func itoa(i int) string { return strconv.Itoa(i) }
