@@ -253,6 +253,14 @@ func newCompiler(names map[string]string, values WireItem) (*expr.Compiler, erro
 	return expr.NewCompiler(names, vals), nil
 }
 
+// checkTableNameParam reports TableName's model constraints on their own,
+// as AWS does before any other check of a data-plane request.
+func checkTableNameParam(name string) error {
+	var cs constraints
+	tableNameConstraints(&cs, name)
+	return cs.err()
+}
+
 // exprError turns an error of the expression compiler (whose text is AWS's
 // ValidationException message) into a ValidationException; classified
 // errors pass through.

@@ -196,6 +196,15 @@ func nullViolation(param string, missing bool) string {
 	return fmt.Sprintf(msgMemberNotNull, param)
 }
 
+// emptyListViolation is the constraint text for a list given with no
+// members where AWS's model asks for at least one, or "".
+func emptyListViolation(param string, list []string) string {
+	if list == nil || len(list) > 0 {
+		return ""
+	}
+	return fmt.Sprintf("Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", param)
+}
+
 // writeConstraints checks the enum members the write operations share.
 func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra ...string) error {
 	v := []string{
@@ -233,7 +242,7 @@ func compileCondition(comp *expr.Compiler, text *string, expected map[string]Exp
 		}
 		legacy[name] = lc
 	}
-	cond, err := comp.Expected(legacy, op)
+	cond, err := expr.Expected(legacy, op)
 	return cond, exprError(err)
 }
 
@@ -258,6 +267,9 @@ func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error
 }
 
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("item", in.Item == nil)); err != nil {
@@ -320,9 +332,13 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := constraintErrors(
 		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		nullViolation("key", in.Key == nil),
+		emptyListViolation("attributesToGet", in.AttributesToGet),
 	); err != nil {
 		return nil, err
 	}
@@ -381,6 +397,9 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 }
 
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
@@ -441,6 +460,9 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 }
 
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
@@ -531,9 +553,9 @@ func compileUpdate(comp *expr.Compiler, text *string, updates map[string]Attribu
 	if updates == nil {
 		return nil, nil
 	}
-	legacy := make(map[string]expr.LegacyUpdate, len(updates))
+	legacy := make(map[string]expr.AttributeUpdate, len(updates))
 	for name, u := range updates {
-		lu := expr.LegacyUpdate{Action: u.Action}
+		lu := expr.AttributeUpdate{Action: u.Action}
 		if u.Value != nil {
 			v := u.Value.Value
 			lu.Value = &v
@@ -549,7 +571,7 @@ func checkKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
 	if upd == nil {
 		return nil
 	}
-	for _, name := range upd.TopLevelNames() {
+	for _, name := range upd.Attributes() {
 		if name == ks.Partition.Name || (ks.HasSort() && name == ks.Sort.Name) {
 			return errValidationf(msgCannotUpdateKey, name)
 		}
@@ -569,14 +591,14 @@ func updateReturnValues(rv string, upd *expr.Update, change storage.Change) Wire
 	case returnAllNew:
 		item = change.New
 	case returnUpdatedOld, returnUpdatedNew:
-		src := change.New
-		if rv == returnUpdatedOld {
-			src = change.Old
-		}
-		if upd == nil || src == nil {
+		if upd == nil {
 			return nil
 		}
-		item = upd.UpdatedPaths().Apply(src)
+		if rv == returnUpdatedOld {
+			item = upd.UpdatedOld(change.Old)
+		} else {
+			item = upd.UpdatedNew(change.New)
+		}
 	}
 	if len(item) == 0 {
 		return nil

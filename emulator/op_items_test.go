@@ -486,3 +486,15 @@ func BenchmarkUpdateItemWithCondition(b *testing.B) {
 	b.ReportAllocs()
 	benchCall(b, env.h, "UpdateItem", []byte(`{"TableName":"ths","Key":{"pk":{"S":"bench"},"sk":{"N":"1"}},"UpdateExpression":"SET v = v + :one","ConditionExpression":"attribute_exists(pk) AND v >= :zero","ExpressionAttributeValues":{":one":{"N":"1"},":zero":{"N":"0"}}}`))
 }
+
+func TestItemTableName(t *testing.T) {
+	env := newItemsEnv(t)
+	env.run(t, []itemCase{
+		{name: "short name first", op: "PutItem", body: `{"TableName":"ab","ReturnValues":"BAD"}`,
+			errType: vErr, errMsg: "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{name: "unknown table", op: "DeleteItem", body: `{"TableName":"nope","Key":{"pk":{"S":"a"}}}`,
+			errType: rErr, errMsg: "Requested resource not found"},
+		{name: "unknown table update", op: "UpdateItem", body: `{"TableName":"nope","Key":{"pk":{"S":"a"}}}`,
+			errType: rErr, errMsg: "Requested resource not found"},
+	})
+}

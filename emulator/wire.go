@@ -211,7 +211,7 @@ func (d *wireDecoder) end() error {
 }
 
 func (d *wireDecoder) consumeLiteral(lit string) bool {
-	if strings.HasPrefix(string(d.data[d.pos:]), lit) {
+	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
 		d.pos += len(lit)
 		return true
 	}
@@ -499,7 +499,7 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 			if d.isNull() {
 				// A null member is as good as absent.
 			} else {
-				k := storage.KindFromString(key)
+				k := kindOfKey(key)
 				var got storage.Value
 				switch k {
 				case storage.KindS:
@@ -513,7 +513,7 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 					if err != nil {
 						return storage.Value{}, err
 					}
-					n, nerr := storage.ParseNumber(s)
+					n, nerr := parseNumber(s)
 					if nerr != nil {
 						d.validation(nerr.Error())
 					}
@@ -715,7 +715,7 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 				case storage.KindSS:
 					members = append(members, s)
 				case storage.KindNS:
-					n, nerr := storage.ParseNumber(s)
+					n, nerr := parseNumber(s)
 					if nerr != nil {
 						d.validation(nerr.Error())
 						memberErr = true
@@ -773,6 +773,80 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 // msgBSNullMember is not confirmed: DynamoDB Local fails with an internal error
 // on a null BS member. It follows the wording of the SS case.
 const msgBSNullMember = "One or more parameter values were invalid: A binary set may not have a null binary as a member"
+
+// kindOfKey maps a type key of an attribute value to its kind.
+func kindOfKey(key string) storage.Kind {
+	switch key {
+	case "S":
+		return storage.KindS
+	case "N":
+		return storage.KindN
+	case "B":
+		return storage.KindB
+	case "BOOL":
+		return storage.KindBOOL
+	case "NULL":
+		return storage.KindNULL
+	case "L":
+		return storage.KindL
+	case "M":
+		return storage.KindM
+	case "SS":
+		return storage.KindSS
+	case "NS":
+		return storage.KindNS
+	case "BS":
+		return storage.KindBS
+	}
+	return storage.KindInvalid
+}
+
+// parseNumber is storage.ParseNumber with a fast path for text that is
+// already canonical and short (most numbers on the wire: "3", "-12.5").
+func parseNumber(s string) (storage.Number, error) {
+	if isCanonicalShort(s) {
+		return storage.Number(s), nil
+	}
+	return storage.ParseNumber(s)
+}
+
+// isCanonicalShort reports whether s is at most 38 bytes (so within precision
+// and range) of canonical decimal text: an optional '-', an integer part with
+// no leading zero (or "0" when a fraction follows, or "0" alone), and an
+// optional fraction that does not end in '0'. "-0" is not canonical.
+func isCanonicalShort(s string) bool {
+	if len(s) == 0 || len(s) > 38 {
+		return false
+	}
+	i := 0
+	neg := s[0] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	intPart := s[start:i]
+	if len(intPart) == 0 || len(intPart) > 1 && intPart[0] == '0' {
+		return false
+	}
+	if i == len(s) {
+		return !(neg && intPart == "0")
+	}
+	if s[i] != '.' {
+		return false
+	}
+	i++
+	fracStart := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i != len(s) || i == fracStart || s[i-1] == '0' {
+		return false
+	}
+	return true
+}
 
 func hasDuplicates(ms []string) bool {
 	if len(ms) <= 16 {

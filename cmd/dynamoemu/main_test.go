@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		want    config
+		wantErr bool
+	}{
+		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info"}, false},
+		{"dynamodb local flags", []string{"-port", "9000", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses"},
+			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info"}, false},
+		{"bad port", []string{"-port", "70000"}, config{}, true},
+		{"stray argument", []string{"x"}, config{}, true},
+		{"unknown flag", []string{"-nope"}, config{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseFlags(tt.args, io.Discard)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("got error %v, want error %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCORSOption(t *testing.T) {
+	c := config{cors: "http://a.test, http://b.test"}
+	if got := c.options(nil).CORSOrigins; !reflect.DeepEqual(got, []string{"http://a.test", "http://b.test"}) {
+		t.Fatalf("got %q", got)
+	}
+	if got := (config{}).options(nil).CORSOrigins; got != nil {
+		t.Fatalf("no -cors: got %q", got)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	err := run([]string{"-help"}, &out, nil)
+	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "-sharedDb") {
+		t.Fatalf("got %v, %q", err, out.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine's logs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestRunServesAndStops(t *testing.T) {
+	var logs syncBuffer
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- run([]string{"-port", "0"}, &logs, ready) }()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("run: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not start")
+	}
+	res, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 400 {
+		t.Fatalf("GET /: got %d", res.StatusCode)
+	}
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not stop on SIGTERM")
+	}
+	if out := logs.String(); !strings.Contains(out, "dynamoemu listening") || !strings.Contains(out, "shutting down") {
+		t.Fatalf("logs: %s", out)
+	}
+}

@@ -1,0 +1,369 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const echo = "DynamoDB_20120810.TestEcho"
+
+func TestRouting(t *testing.T) {
+	tests := []struct {
+		name       string
+		target     string
+		auth       string
+		body       string
+		wantStatus int
+		wantBody   string
+	}{
+		{"ok", echo, testAuth, `{"TableName":"t"}`, 200,
+			`{"TableName":"t","Region":"us-east-1","Namespace":"AKID1/us-east-1"}`},
+		{"empty body is {}", echo, testAuth, ``, 200,
+			`{"Region":"us-east-1","Namespace":"AKID1/us-east-1"}`},
+		{"unknown op", "DynamoDB_20120810.Nope", testAuth, `{}`, 400,
+			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
+		{"wrong service prefix", "DynamoDBStreams_20120810.TestEcho", testAuth, `{}`, 400,
+			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
+		{"no target", "", testAuth, `{}`, 400,
+			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
+		{"missing auth", echo, "", `{}`, 400,
+			`{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","Message":"Request is missing Authentication Token"}`},
+		{"auth without credential", echo, "AWS4-HMAC-SHA256 Signature=x", `{}`, 400, ""},
+		{"malformed json", echo, testAuth, `{"TableName":`, 400,
+			`{"__type":"com.amazon.coral.service#SerializationException"}`},
+		{"string gets number", echo, testAuth, `{"TableName":5}`, 400,
+			`{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
+		{"integer gets string", echo, testAuth, `{"Limit":"5"}`, 400,
+			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
+		{"boolean gets true string", echo, testAuth, `{"Panic":"true"}`, 400,
+			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Boolean"}`},
+		{"string gets true", echo, testAuth, `{"TableName":true}`, 400,
+			`{"__type":"com.amazon.coral.service#SerializationException","Message":"TRUE_VALUE cannot be converted to String"}`},
+		{"string gets list", echo, testAuth, `{"TableName":[]}`, 400,
+			`{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of list found where not expected"}`},
+		{"body not an object", echo, testAuth, `[1]`, 400,
+			`{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of list found where not expected"}`},
+		{"attribute value invalid", echo, testAuth, `{"Item":{"a":{}}}`, 400,
+			`{"__type":"com.amazon.coral.validate#ValidationException","message":"` + msgAVEmpty + `"}`},
+		{"validation error", echo, testAuth, `{"Fail":"validation"}`, 400,
+			`{"__type":"com.amazon.coral.validate#ValidationException","message":"bad input"}`},
+		{"conditional check with item", echo, testAuth, `{"Fail":"condition","Item":{"b":{"N":"1"},"a":{"S":"x"}}}`, 400,
+			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed","Item":{"a":{"S":"x"},"b":{"N":"1"}}}`},
+		{"conditional check without item", echo, testAuth, `{"Fail":"condition"}`, 400,
+			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"}`},
+		{"unclassified error is 500", echo, testAuth, `{"Fail":"plain"}`, 500,
+			`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`},
+		{"panic is 500", echo, testAuth, `{"Panic":true}`, 500,
+			`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`},
+	}
+	e := newTestEmulator(t, Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, body := do(t, e, tt.target, tt.auth, tt.body)
+			if res.StatusCode != tt.wantStatus {
+				t.Fatalf("got status %d, want %d (body %s)", res.StatusCode, tt.wantStatus, body)
+			}
+			if tt.wantBody != "" && body != tt.wantBody {
+				t.Fatalf("got body %s, want %s", body, tt.wantBody)
+			}
+			checkHeaders(t, res, body)
+		})
+	}
+}
+
+// checkHeaders checks what every answer carries.
+func checkHeaders(t *testing.T, res *http.Response, body string) {
+	t.Helper()
+	if got, want := res.Header.Get("X-Amz-Crc32"), strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10); got != want {
+		t.Errorf("got x-amz-crc32 %q, want %q", got, want)
+	}
+	if id := res.Header.Get("X-Amzn-RequestId"); len(id) != 36 || strings.Count(id, "-") != 4 {
+		t.Errorf("got x-amzn-RequestId %q, want a UUID", id)
+	}
+	if ct := res.Header.Get("Content-Type"); ct != "application/x-amz-json-1.0" {
+		t.Errorf("got Content-Type %q", ct)
+	}
+	if !json.Valid([]byte(body)) {
+		t.Errorf("body is not JSON: %s", body)
+	}
+}
+
+func TestContentType11(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
+	req.Header.Set("X-Amz-Target", echo)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
+	req.Header.Set("Authorization", testAuth)
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/x-amz-json-1.1" {
+		t.Fatalf("got %d %q", rec.Code, rec.Header().Get("Content-Type"))
+	}
+}
+
+func TestPanicIsLogged(t *testing.T) {
+	var logs bytes.Buffer
+	e := newTestEmulator(t, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	res, _ := do(t, e, echo, testAuth, `{"Panic":true}`)
+	if res.StatusCode != 500 {
+		t.Fatalf("got status %d, want 500", res.StatusCode)
+	}
+	out := logs.String()
+	for _, want := range []string{`"msg":"panic in operation"`, `"panic":"test panic"`, `"op":"TestEcho"`, `"stack":`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %s: %s", want, out)
+		}
+	}
+}
+
+func TestNamespaces(t *testing.T) {
+	auth := func(key, region string) string {
+		return "AWS4-HMAC-SHA256 Credential=" + key + "/20260101/" + region + "/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
+	}
+	nsOf := func(e *Emulator, key, region string) string {
+		res, body := do(t, e, echo, auth(key, region), `{}`)
+		if res.StatusCode != 200 {
+			t.Fatalf("status %d: %s", res.StatusCode, body)
+		}
+		var out echoOutput
+		if err := json.Unmarshal([]byte(body), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Namespace + " " + out.Region
+	}
+	e := newTestEmulator(t, Options{})
+	tests := []struct{ key, region, want string }{
+		{"A", "us-east-1", "A/us-east-1 us-east-1"},
+		{"B", "us-east-1", "B/us-east-1 us-east-1"},
+		{"A", "eu-west-1", "A/eu-west-1 eu-west-1"},
+	}
+	for _, tt := range tests {
+		if got := nsOf(e, tt.key, tt.region); got != tt.want {
+			t.Errorf("%s/%s: got %q, want %q", tt.key, tt.region, got, tt.want)
+		}
+	}
+	a1 := e.namespaceFor(credential{"A", "us-east-1"})
+	if a1 != e.namespaceFor(credential{"A", "us-east-1"}) || a1 == e.namespaceFor(credential{"B", "us-east-1"}) {
+		t.Error("namespaces are not one per access key + region")
+	}
+	if a1.Region() != "us-east-1" || a1.AccountID() != "000000000000" {
+		t.Errorf("got region %q account %q", a1.Region(), a1.AccountID())
+	}
+
+	shared := newTestEmulator(t, Options{SharedDB: true})
+	if got := nsOf(shared, "A", "us-east-1"); got != "shared us-east-1" {
+		t.Errorf("shared: got %q", got)
+	}
+	if got := nsOf(shared, "B", "eu-west-1"); got != "shared eu-west-1" {
+		t.Errorf("shared: got %q", got)
+	}
+}
+
+func TestPresignedCredential(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	req := httptest.NewRequest(http.MethodPost, "/?X-Amz-Credential=Q%2F20260101%2Fap-northeast-1%2Fdynamodb%2Faws4_request", strings.NewReader(`{}`))
+	req.Header.Set("X-Amz-Target", echo)
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, req)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"Namespace":"Q/ap-northeast-1"`) {
+		t.Fatalf("got %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	e := newTestEmulator(t, Options{MaxBodyBytes: 64})
+	small := `{"TableName":"` + strings.Repeat("x", 30) + `"}`
+	if res, body := do(t, e, echo, testAuth, small); res.StatusCode != 200 {
+		t.Fatalf("small body: got %d %s", res.StatusCode, body)
+	}
+	big := `{"TableName":"` + strings.Repeat("x", 100) + `"}`
+	res, body := do(t, e, echo, testAuth, big)
+	want := `{"__type":"com.amazon.coral.service#RequestEntityTooLargeException","Message":"The request entity is too large"}`
+	if res.StatusCode != http.StatusRequestEntityTooLarge || body != want {
+		t.Fatalf("big body: got %d %s", res.StatusCode, body)
+	}
+
+	// Without Content-Length the limit holds while reading, and reading stops
+	// just past it.
+	r := &countingReader{r: strings.NewReader(big + strings.Repeat(" ", 1<<20))}
+	req := httptest.NewRequest(http.MethodPost, "/", r)
+	req.ContentLength = -1
+	req.Header.Set("X-Amz-Target", echo)
+	req.Header.Set("Authorization", testAuth)
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("chunked big body: got %d", rec.Code)
+	}
+	if r.n > 64+1+512 {
+		t.Fatalf("read %d bytes of an over-limit body", r.n)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if len(p) > 512 {
+		p = p[:512]
+	}
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func TestHealthCheck(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	want := `{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","Message":"Request is missing Authentication Token"}`
+	if rec.Code != 400 || rec.Body.String() != want {
+		t.Fatalf("got %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/other", nil))
+	if rec.Code != 400 {
+		t.Fatalf("other path: got %d", rec.Code)
+	}
+}
+
+func TestCORS(t *testing.T) {
+	tests := []struct {
+		name       string
+		origins    []string
+		origin     string
+		wantOrigin string
+	}{
+		{"disabled", nil, "http://a.test", ""},
+		{"any", []string{"*"}, "http://a.test", "http://a.test"},
+		{"listed", []string{"http://a.test", "http://b.test"}, "http://b.test", "http://b.test"},
+		{"not listed", []string{"http://a.test"}, "http://c.test", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newTestEmulator(t, Options{CORSOrigins: tt.origins})
+			req := httptest.NewRequest(http.MethodOptions, "/", nil)
+			req.Header.Set("Origin", tt.origin)
+			req.Header.Set("Access-Control-Request-Method", "POST")
+			req.Header.Set("Access-Control-Request-Headers", "x-amz-target,content-type,authorization")
+			rec := httptest.NewRecorder()
+			e.Handler().ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				t.Fatalf("preflight: got %d", rec.Code)
+			}
+			if got := rec.Header().Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
+				t.Fatalf("preflight: got origin %q, want %q", got, tt.wantOrigin)
+			}
+			if tt.wantOrigin != "" {
+				if got := rec.Header().Get("Access-Control-Allow-Headers"); got != "x-amz-target,content-type,authorization" {
+					t.Errorf("got Allow-Headers %q", got)
+				}
+				if !strings.Contains(rec.Header().Get("Access-Control-Allow-Methods"), "POST") {
+					t.Errorf("got Allow-Methods %q", rec.Header().Get("Access-Control-Allow-Methods"))
+				}
+			}
+
+			req = httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
+			req.Header.Set("Origin", tt.origin)
+			req.Header.Set("X-Amz-Target", echo)
+			req.Header.Set("Authorization", testAuth)
+			rec = httptest.NewRecorder()
+			e.Handler().ServeHTTP(rec, req)
+			if got := rec.Header().Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
+				t.Fatalf("request: got origin %q, want %q", got, tt.wantOrigin)
+			}
+			if tt.wantOrigin != "" && !strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "x-amz-crc32") {
+				t.Errorf("crc32 not exposed: %q", rec.Header().Get("Access-Control-Expose-Headers"))
+			}
+		})
+	}
+}
+
+func TestErrorClasses(t *testing.T) {
+	tests := []struct {
+		err   error
+		class error
+		msg   string
+	}{
+		{errValidation("m"), ErrValidation, "m"},
+		{errValidationf("x %d", 1), ErrValidation, "x 1"},
+		{errResourceNotFound("m"), ErrResourceNotFound, "m"},
+		{errResourceInUse("m"), ErrResourceInUse, "m"},
+		{errConditionalCheckFailed(nil), ErrConditionalCheckFailed, "The conditional request failed"},
+		{errLimitExceeded("m"), ErrLimitExceeded, "m"},
+		{errItemCollectionSizeLimitExceeded("m"), ErrItemCollectionSizeLimitExceeded, "m"},
+		{errSerialization("m"), ErrSerialization, "m"},
+	}
+	for _, tt := range tests {
+		if !errors.Is(tt.err, tt.class) || tt.err.Error() != tt.msg {
+			t.Errorf("%v: want class %v message %q", tt.err, tt.class, tt.msg)
+		}
+		if errors.Is(tt.err, ErrInternalServer) {
+			t.Errorf("%v is also InternalServerError", tt.err)
+		}
+	}
+	cause := errors.New("cause")
+	if err := errValidationf("wrapped: %w", cause); !errors.Is(err, cause) || !errors.Is(err, ErrValidation) {
+		t.Errorf("errValidationf does not wrap: %v", err)
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	if _, err := New(Options{MaxBodyBytes: -1}); err == nil {
+		t.Error("negative MaxBodyBytes accepted")
+	}
+	if _, err := New(Options{CORSOrigins: []string{" "}}); err == nil {
+		t.Error("blank CORS origin accepted")
+	}
+}
+
+// FuzzRequest: no body makes the handler panic or answer 500, and every
+// answer is JSON with a matching crc32.
+func FuzzRequest(f *testing.F) {
+	for _, s := range []string{
+		`{}`, ``, `{"TableName":"t","Item":{"a":{"S":"x"}}}`, `{"TableName":5}`, `{"Item":{"a":{"L":[{"M":{}}]}}}`,
+		`{"Limit":1e99}`, `{"Item":{"a":{"NS":["1","x"]}}}`, `nul`, `{"Item":[]}`, "\xff",
+	} {
+		f.Add([]byte(s))
+	}
+	e := newTestEmulator(f, Options{})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if bytes.Contains(body, []byte(`"Panic"`)) || bytes.Contains(body, []byte(`"Fail"`)) {
+			return // the test op's deliberate failures
+		}
+		res, out := do(t, e, echo, testAuth, string(body))
+		if res.StatusCode >= 500 {
+			t.Fatalf("status %d for %q: %s", res.StatusCode, body, out)
+		}
+		checkHeaders(t, res, out)
+	})
+}
+
+func BenchmarkEchoRequest(b *testing.B) {
+	e := newTestEmulator(b, Options{})
+	body := []byte(`{"TableName":"orders","Item":` + benchItem + `}`)
+	h := e.Handler()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+		req.Header.Set("X-Amz-Target", echo)
+		req.Header.Set("Authorization", testAuth)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
+}
