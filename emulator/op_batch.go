@@ -160,9 +160,6 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	if err := checkAttributesToGet(req.AttributesToGet); err != nil {
-		return nil, err
-	}
 	t, err := c.lookupTable(name)
 	if err != nil {
 		return nil, err

@@ -228,9 +228,6 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if in.ConditionalOperator != nil && in.QueryFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	if err := checkAttributesToGet(in.AttributesToGet); err != nil {
-		return nil, err
-	}
 	t, err := c.lookupTable(in.TableName)
 	if err != nil {
 		return nil, err
@@ -252,7 +249,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if in.KeyConditionExpression != nil {
 		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
 	} else {
-		kc, err = legacyKeyConditions(comp, in.KeyConditions, ks)
+		kc, err = legacyKeyConditions(in.KeyConditions, ks)
 	}
 	if err != nil {
 		return nil, err
@@ -270,7 +267,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		req.filter, err = comp.Condition("FilterExpression", *in.FilterExpression)
 	case in.QueryFilter != nil:
 		filterParam = "QueryFilter"
-		req.filter, err = legacyFilter(comp, in.QueryFilter, in.ConditionalOperator)
+		req.filter, err = legacyFilter(in.QueryFilter, in.ConditionalOperator)
 	}
 	if err != nil {
 		return nil, err
@@ -328,9 +325,6 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if in.ConditionalOperator != nil && in.ScanFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	if err := checkAttributesToGet(in.AttributesToGet); err != nil {
-		return nil, err
-	}
 	t, err := c.lookupTable(in.TableName)
 	if err != nil {
 		return nil, err
@@ -358,7 +352,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	case in.FilterExpression != nil:
 		req.filter, err = comp.Condition("FilterExpression", *in.FilterExpression)
 	case in.ScanFilter != nil:
-		req.filter, err = legacyFilter(comp, in.ScanFilter, in.ConditionalOperator)
+		req.filter, err = legacyFilter(in.ScanFilter, in.ConditionalOperator)
 	}
 	if err != nil {
 		return nil, err
@@ -540,18 +534,6 @@ func checkSegments(segment, total *int64) error {
 	return nil
 }
 
-// checkAttributesToGet rejects a repeated attribute name.
-func checkAttributesToGet(names []string) error {
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
-		if seen[n] {
-			return errValidationf(msgDuplicateAttrToGet, n)
-		}
-		seen[n] = true
-	}
-	return nil
-}
-
 // checkSelect applies the rules tying Select to the projection parameters
 // and reports whether only the count is wanted.
 func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool, err error) {
@@ -611,7 +593,7 @@ func compileProjection(comp *expr.Compiler, projection *string, attrs []string) 
 	case projection != nil:
 		return comp.Projection(*projection)
 	case attrs != nil:
-		return attributesToGet(comp, attrs)
+		return attributesToGet(attrs)
 	}
 	return nil, nil
 }
@@ -651,38 +633,13 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 		}
 		return k, nil
 	}
-	if !sortMatches(kc.Sort, k.Sort) {
+	if !kc.Match(kc.Partition, k.Sort) {
 		return storage.Key{}, errValidation(msgStartKeyRangePred)
 	}
 	if !samePartition {
 		return storage.Key{}, errValidation(msgStartKeyOneRow)
 	}
 	return k, nil
-}
-
-// sortMatches reports whether sort key value v satisfies cond.
-func sortMatches(cond storage.SortCondition, v storage.Value) bool {
-	cmp := func(i int) int {
-		c, _ := storage.Compare(v, cond.Values[i])
-		return c
-	}
-	switch cond.Op {
-	case storage.SortEQ:
-		return cmp(0) == 0
-	case storage.SortLT:
-		return cmp(0) < 0
-	case storage.SortLE:
-		return cmp(0) <= 0
-	case storage.SortGT:
-		return cmp(0) > 0
-	case storage.SortGE:
-		return cmp(0) >= 0
-	case storage.SortBetween:
-		return cmp(0) >= 0 && cmp(1) <= 0
-	case storage.SortBeginsWith:
-		return v.Kind() == cond.Values[0].Kind() && strings.HasPrefix(v.Str(), cond.Values[0].Str())
-	}
-	return true
 }
 
 // Adapters to the expr package's legacy-parameter translation.
@@ -704,26 +661,28 @@ func legacyConditions(m map[string]Condition) map[string]expr.LegacyCondition {
 }
 
 // legacyKeyConditions compiles a KeyConditions parameter.
-func legacyKeyConditions(comp *expr.Compiler, conds map[string]Condition, ks storage.KeySchema) (*expr.KeyCondition, error) {
-	_ = legacyConditions(conds)
-	return nil, errValidation("KeyConditions: waiting for expr")
+func legacyKeyConditions(conds map[string]Condition, ks storage.KeySchema) (*expr.KeyCondition, error) {
+	return expr.KeyConditions(legacyConditions(conds), ks)
 }
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.
-func legacyFilter(comp *expr.Compiler, conds map[string]Condition, op *string) (*expr.Condition, error) {
-	_ = legacyConditions(conds)
-	return nil, errValidation("QueryFilter: waiting for expr")
+func legacyFilter(conds map[string]Condition, op *string) (*expr.Condition, error) {
+	cop := ""
+	if op != nil {
+		cop = *op
+	}
+	return expr.Filter(legacyConditions(conds), cop)
 }
 
 // attributesToGet compiles an AttributesToGet parameter into a projection.
-func attributesToGet(comp *expr.Compiler, names []string) (*expr.Projection, error) {
+func attributesToGet(names []string) (*expr.Projection, error) {
 	return expr.AttributesToGet(names)
 }
 
 // filterKeyAttr returns a key attribute the filter reads, if any: a Query
 // filter may not use the table's key attributes.
 func filterKeyAttr(cond *expr.Condition, ks storage.KeySchema) (string, bool) {
-	for _, n := range cond.TopLevelNames() {
+	for _, n := range cond.Attributes() {
 		if n == ks.Partition.Name || (ks.HasSort() && n == ks.Sort.Name) {
 			return n, true
 		}
