@@ -1,0 +1,294 @@
+package emulator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Shared helpers of the data-plane operations (PutItem, GetItem, DeleteItem,
+// UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): key validation,
+// capacity accounting and per-request expression compilation.
+
+// Data-plane messages, AWS's exact wording.
+const (
+	msgKeySchemaMismatch = "The provided key element does not match the schema"
+	msgKeyMissingInItem  = "One or more parameter values were invalid: Missing the key %s in the item"
+	msgKeyTypeMismatch   = "One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s"
+	msgKeyEmptyString    = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: %s"
+	msgKeyEmptyBinary    = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: %s"
+	// AWS really writes "of2048" without a space.
+	msgHashKeyTooLong  = "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes"
+	msgRangeKeyTooLong = "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes"
+
+	msgMixedExpressionParams = "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {%s} Expression parameters: {%s}"
+	msgNamesWithoutExpr      = "ExpressionAttributeNames can only be specified when using expressions"
+	msgValuesWithoutExpr     = "ExpressionAttributeValues can only be specified when using expressions: %s"
+	msgNamesEmpty            = "ExpressionAttributeNames must not be empty"
+	msgValuesEmpty           = "ExpressionAttributeValues must not be empty"
+
+	msgEnumConstraint = "Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]"
+)
+
+// DynamoDB's key size limits, in bytes of the raw string or binary value.
+const (
+	maxPartitionKeyBytes = 2048
+	maxSortKeyBytes      = 1024
+	// maxItemBytes is DynamoDB's item size limit (400 KB).
+	maxItemBytes = 400 * 1024
+)
+
+// keyFromKeyParam validates a Key request parameter (GetItem, DeleteItem,
+// UpdateItem, BatchGetItem, BatchWriteItem DeleteRequest): exactly the
+// table's key attributes, each of the schema's type, non-empty and within
+// the size limits. Any shape mismatch is AWS's one generic message.
+func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
+	ks := t.schema
+	want := 1
+	if ks.HasSort() {
+		want = 2
+	}
+	if len(key) != want {
+		return storage.Key{}, errValidation(msgKeySchemaMismatch)
+	}
+	var k storage.Key
+	var err error
+	if k.Partition, err = keyParamAttr(key, ks.Partition, true); err != nil {
+		return storage.Key{}, err
+	}
+	if ks.HasSort() {
+		if k.Sort, err = keyParamAttr(key, ks.Sort, false); err != nil {
+			return storage.Key{}, err
+		}
+	}
+	return k, nil
+}
+
+func keyParamAttr(key storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
+	v, ok := key[attr.Name]
+	if !ok || v.Kind() != attr.Kind {
+		return storage.Value{}, errValidation(msgKeySchemaMismatch)
+	}
+	return v, checkKeyValue(attr.Name, v, partition)
+}
+
+// keyFromItem validates the key attributes of a whole item (PutItem,
+// BatchWriteItem PutRequest): present, of the schema's type, non-empty and
+// within the size limits. Other attributes are not looked at.
+func (t *table) keyFromItem(item storage.Item) (storage.Key, error) {
+	ks := t.schema
+	var k storage.Key
+	var err error
+	if k.Partition, err = itemKeyAttr(item, ks.Partition, true); err != nil {
+		return storage.Key{}, err
+	}
+	if ks.HasSort() {
+		if k.Sort, err = itemKeyAttr(item, ks.Sort, false); err != nil {
+			return storage.Key{}, err
+		}
+	}
+	return k, nil
+}
+
+func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
+	v, ok := item[attr.Name]
+	if !ok {
+		return storage.Value{}, errValidationf(msgKeyMissingInItem, attr.Name)
+	}
+	if v.Kind() != attr.Kind {
+		return storage.Value{}, errValidationf(msgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind())
+	}
+	return v, checkKeyValue(attr.Name, v, partition)
+}
+
+// checkKeyValue applies the rules every key value obeys once its type is
+// right: S and B non-empty, at most 2048 bytes (partition) or 1024 (sort).
+func checkKeyValue(name string, v storage.Value, partition bool) error {
+	if v.Kind() == storage.KindN {
+		return nil // canonical numbers are far below the limits
+	}
+	n := len(v.Str())
+	switch {
+	case n == 0 && v.Kind() == storage.KindS:
+		return errValidationf(msgKeyEmptyString, name)
+	case n == 0:
+		return errValidationf(msgKeyEmptyBinary, name)
+	case partition && n > maxPartitionKeyBytes:
+		return errValidation(msgHashKeyTooLong)
+	case !partition && n > maxSortKeyBytes:
+		return errValidation(msgRangeKeyTooLong)
+	}
+	return nil
+}
+
+// ReturnConsumedCapacity values.
+const (
+	capacityNone    = "NONE"
+	capacityTotal   = "TOTAL"
+	capacityIndexes = "INDEXES"
+)
+
+// ConsumedCapacity is the ConsumedCapacity member of a data-plane response.
+type ConsumedCapacity struct {
+	TableName              string              `json:"TableName,omitempty"`
+	CapacityUnits          float64             `json:"CapacityUnits"`
+	ReadCapacityUnits      *float64            `json:"ReadCapacityUnits,omitempty"`
+	WriteCapacityUnits     *float64            `json:"WriteCapacityUnits,omitempty"`
+	Table                  *Capacity           `json:"Table,omitempty"`
+	LocalSecondaryIndexes  map[string]Capacity `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitempty"`
+}
+
+// Capacity is the capacity consumed by a table or one index (INDEXES mode).
+type Capacity struct {
+	CapacityUnits      float64  `json:"CapacityUnits"`
+	ReadCapacityUnits  *float64 `json:"ReadCapacityUnits,omitempty"`
+	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitempty"`
+}
+
+// validateReturnConsumedCapacity returns the constraint violation text for a
+// bad ReturnConsumedCapacity value, or "" (for use with constraintErrors).
+func validateReturnConsumedCapacity(mode string) string {
+	switch mode {
+	case "", capacityNone, capacityTotal, capacityIndexes:
+		return ""
+	}
+	return fmt.Sprintf(msgEnumConstraint, mode, "returnConsumedCapacity", "INDEXES, TOTAL, NONE")
+}
+
+// readUnits is the read capacity of reading sizeBytes: one unit per 4 KB
+// (rounded up, at least one), half that when eventually consistent.
+func readUnits(sizeBytes int, consistent bool) float64 {
+	units := float64(max(1, (sizeBytes+4095)/4096))
+	if !consistent {
+		units /= 2
+	}
+	return units
+}
+
+// writeUnits is the write capacity of writing sizeBytes: one unit per 1 KB,
+// rounded up, at least one.
+func writeUnits(sizeBytes int) float64 {
+	return float64(max(1, (sizeBytes+1023)/1024))
+}
+
+// readCapacity is the ConsumedCapacity of reading sizeBytes from t (the
+// item's size for GetItem, 0 when absent; the total of the items read for
+// Query and Scan), or nil when mode asks for none.
+func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
+	return consumed(t, mode, readUnits(sizeBytes, consistent))
+}
+
+// writeCapacity is the ConsumedCapacity of writing an item of sizeBytes to
+// t (the larger of the old and new item), or nil when mode asks for none.
+func writeCapacity(t *table, mode string, sizeBytes int) *ConsumedCapacity {
+	return consumed(t, mode, writeUnits(sizeBytes))
+}
+
+func consumed(t *table, mode string, units float64) *ConsumedCapacity {
+	switch mode {
+	case capacityTotal:
+		return &ConsumedCapacity{TableName: t.name, CapacityUnits: units}
+	case capacityIndexes:
+		return &ConsumedCapacity{TableName: t.name, CapacityUnits: units, Table: &Capacity{CapacityUnits: units}}
+	}
+	return nil
+}
+
+// exprParams says which expression-related parameters a request carries, for
+// the checks AWS runs before compiling anything.
+type exprParams struct {
+	// expressions are the expression parameters present, in AWS's order
+	// (e.g. "UpdateExpression", "ConditionExpression").
+	expressions []string
+	// legacy are the non-expression parameters present, in AWS's order
+	// (e.g. "AttributeUpdates", "Expected").
+	legacy []string
+	// valueExprs are the expression parameters of the operation that may
+	// use :values, in AWS's order, for the "... is null" message.
+	valueExprs []string
+	names      map[string]string
+	values     WireItem
+}
+
+// check runs AWS's checks on the mix of parameters: legacy and expression
+// parameters never together; placeholder maps only with expressions and
+// never empty.
+func (p exprParams) check() error {
+	if len(p.expressions) > 0 && len(p.legacy) > 0 {
+		return errValidationf(msgMixedExpressionParams,
+			strings.Join(p.legacy, ", "), strings.Join(p.expressions, ", "))
+	}
+	if p.names != nil && len(p.expressions) == 0 {
+		return errValidation(msgNamesWithoutExpr)
+	}
+	if p.values != nil && len(p.expressions) == 0 {
+		verb := " are null"
+		if len(p.valueExprs) == 1 {
+			verb = " is null"
+		}
+		return errValidationf(msgValuesWithoutExpr, strings.Join(p.valueExprs, " and ")+verb)
+	}
+	if p.names != nil && len(p.names) == 0 {
+		return errValidation(msgNamesEmpty)
+	}
+	if p.values != nil && len(p.values) == 0 {
+		return errValidation(msgValuesEmpty)
+	}
+	return nil
+}
+
+// newCompiler returns the request's expression compiler over its
+// ExpressionAttributeNames and ExpressionAttributeValues (either may be nil).
+func newCompiler(names map[string]string, values WireItem) (*expr.Compiler, error) {
+	var vals map[string]storage.Value
+	if values != nil {
+		vals = make(map[string]storage.Value, len(values))
+		for k, v := range values {
+			vals[k] = v.Value
+		}
+	}
+	return expr.NewCompiler(names, vals), nil
+}
+
+// checkTableNameParam reports TableName's model constraints on their own,
+// as AWS does before any other check of a data-plane request.
+func checkTableNameParam(name string) error {
+	var cs constraints
+	tableNameConstraints(&cs, name)
+	return cs.err()
+}
+
+// exprError turns an error of the expression compiler (whose text is AWS's
+// ValidationException message) into a ValidationException; classified
+// errors pass through.
+func exprError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := classify(err); ok {
+		return err
+	}
+	return errValidationf("%w", err)
+}
+
+// constraintErrors joins request constraint violations (the "Value ... at
+// ... failed to satisfy constraint" kind) into AWS's one message, or returns
+// nil when there are none. Empty strings are skipped.
+func constraintErrors(violations ...string) error {
+	var list []string
+	for _, v := range violations {
+		if v != "" {
+			list = append(list, v)
+		}
+	}
+	switch len(list) {
+	case 0:
+		return nil
+	case 1:
+		return errValidation("1 validation error detected: " + list[0])
+	}
+	return errValidationf("%d validation errors detected: %s", len(list), strings.Join(list, "; "))
+}

@@ -1,0 +1,63 @@
+package emulator
+
+// Error message text of Query, Scan, BatchGetItem and BatchWriteItem, as AWS
+// words it. Where DynamoDB Local words a message differently, AWS wins and
+// the constant's comment gives DynamoDB Local's text.
+
+const (
+	// Query and Scan parameters.
+	msgNoKeyCondition = "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."
+	// DynamoDB Local: "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName" (same).
+	msgAllProjectedNoIndex     = "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"
+	msgSpecificWithoutProj     = "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+	msgProjectionWithSelect    = "Cannot specify the %s when choosing to get %s" // parameter, "only the Count" or "ALL_ATTRIBUTES"
+	msgNoSuchIndex             = "The table does not have the specified index: %s"
+	msgConditionalOperatorOnly = "ConditionalOperator cannot be used without Filter or Expected"
+	msgFilterOnKey             = "%s can only contain non-primary key attributes: Primary key attribute: %s" // "Filter Expression" or "QueryFilter"
+	msgIndexReadUnsupported    = "dynamoemu: reading a secondary index (IndexName %s) is not supported yet"
+
+	// ExclusiveStartKey of a Query (AWS; DynamoDB Local says "Exclusive Start
+	// Key must have same size as table's key schema" for a wrong count).
+	msgStartKeyInvalid       = "The provided starting key is invalid"
+	msgStartKeyInvalidReason = "The provided starting key is invalid: %s"
+	msgStartKeyOutside       = "The provided starting key is outside query boundaries based on provided conditions"
+	msgStartKeyRangePred     = "The provided starting key does not match the range key predicate"
+	msgStartKeyOneRow        = "The query can return at most one row and cannot be restarted"
+	// A parallel Scan's start key must lie in its segment. DynamoDB Local:
+	// "Exclusive start key must lie within the segment".
+	msgStartKeyWrongSegment = "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d"
+
+	// Parallel scan. DynamoDB Local: "If segment is specified, total segment
+	// must also be specified", "If total segments is specified, a particular
+	// segment must also be specified for this request", and a constraint
+	// message for Segment >= TotalSegments.
+	msgSegmentWithoutTotal = "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"
+	msgTotalWithoutSegment = "The Segment parameter is required but was not present in the request when parameter TotalSegments is present"
+	msgSegmentTooLarge     = "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d"
+
+	// Request constraints ("N validation error(s) detected: ..." parts).
+	msgMinConstraint     = "Value '%d' at '%s' failed to satisfy constraint: Member must have value greater than or equal to %d"
+	msgMaxConstraint     = "Value '%d' at '%s' failed to satisfy constraint: Member must have value less than or equal to %d"
+	msgNotNullConstraint = "Value null at '%s' failed to satisfy constraint: Member must not be null"
+	msgMinLenConstraint  = "Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to %d"
+	msgMaxLenConstraint  = "Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to %d"
+	msgPatternConstraint = "Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+
+	// Batch operations.
+	msgBatchGetTooMany   = "Too many items requested for the BatchGetItem call"
+	msgBatchWriteTooMany = "Too many items requested for the BatchWriteItem call"
+	msgBatchDuplicates   = "Provided list of item keys contains duplicates"
+	// A WriteRequest must hold exactly one of PutRequest and DeleteRequest;
+	// AWS (and DynamoDB Local) answer with the union-type message.
+	msgWriteRequestNotOne = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	// AWS's constraint message renders the whole request map; DynamoDB
+	// Local's wording is used instead.
+	msgBatchWriteEmptyList = "The batch write request list for a table cannot be null or empty: %s"
+	msgBatchItemTooLarge   = "Item size has exceeded the maximum allowed size"
+)
+
+// Enum value sets in AWS's order, for "Member must satisfy enum value set".
+const (
+	enumSelect            = "SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES"
+	enumItemCollectionMet = "SIZE, NONE"
+)

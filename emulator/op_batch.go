@@ -1,0 +1,374 @@
+package emulator
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// BatchGetItem and BatchWriteItem: every request is validated (limits,
+// tables, keys, duplicates) before anything is read or written, so a bad
+// request never writes part of a batch. Tables are visited in name order so
+// errors and responses are deterministic.
+
+func init() {
+	register("BatchGetItem", batchGetItem)
+	register("BatchWriteItem", batchWriteItem)
+}
+
+const (
+	maxBatchGetKeys   = 100
+	maxBatchWrites    = 25
+	maxBatchGetBytes  = 16 << 20 // response size after which keys are left unprocessed
+	returnMetricsSize = "SIZE"
+	returnMetricsNone = "NONE"
+)
+
+// KeysAndAttributes is one table's part of a BatchGetItem request (and of
+// its UnprocessedKeys).
+type KeysAndAttributes struct {
+	Keys                     []WireItem        `json:"Keys"`
+	AttributesToGet          []string          `json:"AttributesToGet,omitempty"`
+	ConsistentRead           *bool             `json:"ConsistentRead,omitempty"`
+	ProjectionExpression     *string           `json:"ProjectionExpression,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+}
+
+// BatchGetItemInput is the BatchGetItem request.
+type BatchGetItemInput struct {
+	RequestItems           map[string]*KeysAndAttributes `json:"RequestItems"`
+	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
+}
+
+// BatchGetItemOutput is the BatchGetItem response.
+type BatchGetItemOutput struct {
+	Responses        map[string][]WireItem         `json:"Responses"`
+	UnprocessedKeys  map[string]*KeysAndAttributes `json:"UnprocessedKeys"`
+	ConsumedCapacity []*ConsumedCapacity           `json:"ConsumedCapacity,omitempty"`
+}
+
+// WriteRequest is one entry of a BatchWriteItem request: exactly one of
+// PutRequest and DeleteRequest.
+type WriteRequest struct {
+	PutRequest    *PutRequest    `json:"PutRequest,omitempty"`
+	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitempty"`
+}
+
+// PutRequest puts one item.
+type PutRequest struct {
+	Item WireItem `json:"Item"`
+}
+
+// DeleteRequest deletes the item with Key.
+type DeleteRequest struct {
+	Key WireItem `json:"Key"`
+}
+
+// BatchWriteItemInput is the BatchWriteItem request.
+type BatchWriteItemInput struct {
+	RequestItems                map[string][]WriteRequest `json:"RequestItems"`
+	ReturnConsumedCapacity      string                    `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics string                    `json:"ReturnItemCollectionMetrics"`
+}
+
+// BatchWriteItemOutput is the BatchWriteItem response.
+type BatchWriteItemOutput struct {
+	UnprocessedItems map[string][]WriteRequest `json:"UnprocessedItems"`
+	ConsumedCapacity []*ConsumedCapacity       `json:"ConsumedCapacity,omitempty"`
+}
+
+// batchGetTable is one table's validated part of a BatchGetItem.
+type batchGetTable struct {
+	name       string
+	t          *table
+	req        *KeysAndAttributes
+	keys       []storage.Key
+	projection *expr.Projection
+	consistent bool
+}
+
+func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	violations := append([]string{
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+	}, batchGetKeysConstraints(in.RequestItems)...)
+	if err := constraintErrors(violations...); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, req := range in.RequestItems {
+		total += len(req.Keys)
+	}
+	if total > maxBatchGetKeys {
+		return nil, errValidation(msgBatchGetTooMany)
+	}
+
+	names := sortedKeys(in.RequestItems)
+	tables := make([]*batchGetTable, 0, len(names))
+	for _, name := range names {
+		bt, err := c.prepareBatchGet(name, in.RequestItems[name])
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, bt)
+	}
+
+	out := &BatchGetItemOutput{
+		Responses:       make(map[string][]WireItem, len(tables)),
+		UnprocessedKeys: map[string]*KeysAndAttributes{},
+	}
+	size := 0
+	for _, bt := range tables {
+		items := []WireItem{}
+		units := 0.0
+		for i, k := range bt.keys {
+			it, ok := bt.t.data.Get(k)
+			n := 0
+			if ok {
+				n = storage.ItemSize(it)
+				if size+n > maxBatchGetBytes {
+					bt.unprocessed(out, bt.req.Keys[i])
+					continue
+				}
+				size += n
+				if bt.projection != nil {
+					it = bt.projection.Apply(it)
+				}
+				items = append(items, ItemToWire(it))
+			}
+			units += readUnits(n, bt.consistent)
+		}
+		out.Responses[bt.name] = items
+		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		}
+	}
+	return out, nil
+}
+
+// prepareBatchGet validates one table's part of a BatchGetItem: its
+// parameters, projection, keys and duplicates.
+func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTable, error) {
+	p := exprParams{
+		names: req.ExpressionAttributeNames,
+	}
+	p.expressions = appendIf(p.expressions, req.ProjectionExpression != nil, "ProjectionExpression")
+	p.legacy = appendIf(p.legacy, req.AttributesToGet != nil, "AttributesToGet")
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	t, err := c.lookupTable(name)
+	if err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(req.ExpressionAttributeNames, nil)
+	if err != nil {
+		return nil, err
+	}
+	bt := &batchGetTable{
+		name:       name,
+		t:          t,
+		req:        req,
+		consistent: req.ConsistentRead != nil && *req.ConsistentRead,
+	}
+	if bt.projection, err = compileProjection(comp, req.ProjectionExpression, req.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(req.Keys))
+	bt.keys = make([]storage.Key, 0, len(req.Keys))
+	for _, wk := range req.Keys {
+		k, err := t.keyFromKeyParam(wk.Item())
+		if err != nil {
+			return nil, err
+		}
+		id := keyID(k)
+		if seen[id] {
+			return nil, errValidation(msgBatchDuplicates)
+		}
+		seen[id] = true
+		bt.keys = append(bt.keys, k)
+	}
+	return bt, nil
+}
+
+// unprocessed adds key to the table's UnprocessedKeys entry, which carries
+// the table's projection parameters as the request gave them.
+func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key WireItem) {
+	u := out.UnprocessedKeys[bt.name]
+	if u == nil {
+		u = &KeysAndAttributes{
+			AttributesToGet:          bt.req.AttributesToGet,
+			ConsistentRead:           bt.req.ConsistentRead,
+			ProjectionExpression:     bt.req.ProjectionExpression,
+			ExpressionAttributeNames: bt.req.ExpressionAttributeNames,
+		}
+		out.UnprocessedKeys[bt.name] = u
+	}
+	u.Keys = append(u.Keys, key)
+}
+
+// batchWrite is one validated write of a BatchWriteItem.
+type batchWrite struct {
+	key  storage.Key
+	item storage.Item // nil: delete
+}
+
+// batchWriteTable is one table's validated writes.
+type batchWriteTable struct {
+	t      *table
+	writes []batchWrite
+}
+
+func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	if err := constraintErrors(
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
+		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+	); err != nil {
+		return nil, err
+	}
+	names := sortedKeys(in.RequestItems)
+	total := 0
+	for _, name := range names {
+		reqs := in.RequestItems[name]
+		if len(reqs) == 0 {
+			return nil, errValidationf(msgBatchWriteEmptyList, name)
+		}
+		total += len(reqs)
+	}
+	if total > maxBatchWrites {
+		return nil, errValidation(msgBatchWriteTooMany)
+	}
+	// Request shape and item sizes first, as AWS checks them before tables.
+	for _, name := range names {
+		for _, wr := range in.RequestItems[name] {
+			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
+				return nil, errValidation(msgWriteRequestNotOne)
+			}
+			if wr.PutRequest != nil && storage.ItemSize(wr.PutRequest.Item.Item()) > maxItemBytes {
+				return nil, errValidation(msgBatchItemTooLarge)
+			}
+		}
+	}
+
+	tables := make([]batchWriteTable, 0, len(names))
+	for _, name := range names {
+		bt, err := c.prepareBatchWrite(name, in.RequestItems[name])
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, bt)
+	}
+
+	// Everything is valid: write.
+	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	for _, bt := range tables {
+		units := 0.0
+		for _, w := range bt.writes {
+			ch, err := bt.t.data.Write(w.key, func(storage.Item) (storage.Item, error) {
+				return w.item, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			units += writeUnits(max(ch.OldSize, ch.NewSize))
+		}
+		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		}
+	}
+	return out, nil
+}
+
+// prepareBatchWrite validates one table's writes: the table, each item's or
+// key's key attributes, and no two writes to one key.
+func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTable, error) {
+	t, err := c.lookupTable(name)
+	if err != nil {
+		return batchWriteTable{}, err
+	}
+	bt := batchWriteTable{t: t, writes: make([]batchWrite, 0, len(reqs))}
+	seen := make(map[string]bool, len(reqs))
+	for _, wr := range reqs {
+		var w batchWrite
+		if wr.PutRequest != nil {
+			w.item = wr.PutRequest.Item.Item()
+			w.key, err = t.keyFromItem(w.item)
+		} else {
+			w.key, err = t.keyFromKeyParam(wr.DeleteRequest.Key.Item())
+		}
+		if err != nil {
+			return batchWriteTable{}, err
+		}
+		id := keyID(w.key)
+		if seen[id] {
+			return batchWriteTable{}, errValidation(msgBatchDuplicates)
+		}
+		seen[id] = true
+		bt.writes = append(bt.writes, w)
+	}
+	return bt, nil
+}
+
+// keyID is a comparable identity of a key: kind and bytes of each part.
+func keyID(k storage.Key) string {
+	b := make([]byte, 0, 16+len(k.Partition.Str())+len(k.Sort.Str()))
+	b = append(b, byte(k.Partition.Kind()))
+	b = strconv.AppendInt(b, int64(len(k.Partition.Str())), 10)
+	b = append(b, ':')
+	b = append(b, k.Partition.Str()...)
+	b = append(b, byte(k.Sort.Kind()))
+	b = append(b, k.Sort.Str()...)
+	return string(b)
+}
+
+// requestItemsConstraint checks that RequestItems is present and not empty.
+func requestItemsConstraint(isNil bool, n int) string {
+	switch {
+	case isNil:
+		return fmt.Sprintf(msgNotNullConstraint, "requestItems")
+	case n == 0:
+		return fmt.Sprintf(msgMinLenConstraint, "{}", "requestItems", 1)
+	}
+	return ""
+}
+
+// batchGetKeysConstraints checks each table's Keys list: present and not
+// empty. (More than 100 keys is the "Too many items" error.)
+func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
+	var list []string
+	for _, name := range sortedKeys(reqs) {
+		req := reqs[name]
+		path := "requestItems." + name + ".member.keys"
+		switch {
+		case req == nil || req.Keys == nil:
+			list = append(list, fmt.Sprintf(msgNotNullConstraint, path))
+		case len(req.Keys) == 0:
+			list = append(list, fmt.Sprintf(msgMinLenConstraint, "[]", path, 1))
+		}
+	}
+	return list
+}
+
+func returnItemCollectionMetricsConstraint(v string) string {
+	switch v {
+	case "", returnMetricsSize, returnMetricsNone:
+		return ""
+	}
+	return fmt.Sprintf(msgEnumConstraint, v, "returnItemCollectionMetrics", enumItemCollectionMet)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,607 @@
+package emulator
+
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The single-item operations: PutItem, GetItem, DeleteItem, UpdateItem.
+// Each validates in AWS's order (request constraints, expression parameters,
+// expressions, ReturnValues, item size, table, key) and then does exactly one
+// storage read or one storage Table.Write, evaluating any condition on the
+// current item inside the write so a failed condition writes nothing.
+
+func init() {
+	register("PutItem", putItem)
+	register("GetItem", getItem)
+	register("DeleteItem", deleteItem)
+	register("UpdateItem", updateItem)
+}
+
+// Single-item operation messages, AWS's exact wording.
+const (
+	msgItemTooLarge          = "Item size has exceeded the maximum allowed size"
+	msgUpdatedItemTooLarge   = "Item size to update has exceeded the maximum allowed size"
+	msgReturnValuesPutDelete = "ReturnValues can only be ALL_OLD or NONE"
+	msgCannotUpdateKey       = "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key"
+	msgMemberNotNull         = "Value null at '%s' failed to satisfy constraint: Member must not be null"
+)
+
+// ReturnValues values.
+const (
+	returnNone       = "NONE"
+	returnAllOld     = "ALL_OLD"
+	returnUpdatedOld = "UPDATED_OLD"
+	returnAllNew     = "ALL_NEW"
+	returnUpdatedNew = "UPDATED_NEW"
+)
+
+// Enum value sets in the order AWS lists them in constraint messages.
+const (
+	enumReturnValues       = "ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW"
+	enumReturnICM          = "SIZE, NONE"
+	enumReturnOnCondFail   = "ALL_OLD, NONE"
+	enumConditionalOp      = "AND, OR"
+	enumReturnConsumedCap  = "INDEXES, TOTAL, NONE"
+	paramConditionExpr     = "ConditionExpression"
+	paramUpdateExpr        = "UpdateExpression"
+	paramProjectionExpr    = "ProjectionExpression"
+	paramExpected          = "Expected"
+	paramAttributeUpdates  = "AttributeUpdates"
+	paramAttributesToGet   = "AttributesToGet"
+	paramConditionalOp     = "ConditionalOperator"
+	paramReturnValues      = "returnValues"
+	paramReturnICM         = "returnItemCollectionMetrics"
+	paramReturnOnCondFail  = "returnValuesOnConditionCheckFailure"
+	paramReturnConsumedCap = "returnConsumedCapacity"
+	paramConditionalOpWire = "conditionalOperator"
+)
+
+// ExpectedAttributeValue is one entry of the legacy Expected parameter.
+type ExpectedAttributeValue struct {
+	Value              *AttributeValue  `json:"Value,omitempty"`
+	Exists             *bool            `json:"Exists,omitempty"`
+	ComparisonOperator string           `json:"ComparisonOperator,omitempty"`
+	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+}
+
+// AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
+type AttributeValueUpdate struct {
+	Action string          `json:"Action,omitempty"`
+	Value  *AttributeValue `json:"Value,omitempty"`
+}
+
+// ItemCollectionMetrics is reported for tables with local secondary indexes
+// when ReturnItemCollectionMetrics is SIZE.
+type ItemCollectionMetrics struct {
+	ItemCollectionKey   WireItem  `json:"ItemCollectionKey,omitempty"`
+	SizeEstimateRangeGB []float64 `json:"SizeEstimateRangeGB,omitempty"`
+}
+
+// PutItemInput is the PutItem request.
+type PutItemInput struct {
+	TableName                           string
+	Item                                WireItem
+	ConditionExpression                 *string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           WireItem
+	Expected                            map[string]ExpectedAttributeValue
+	ConditionalOperator                 string
+	ReturnValues                        string
+	ReturnConsumedCapacity              string
+	ReturnItemCollectionMetrics         string
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// PutItemOutput is the PutItem response.
+type PutItemOutput struct {
+	Attributes            WireItem               `json:"Attributes,omitempty"`
+	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+}
+
+// GetItemInput is the GetItem request.
+type GetItemInput struct {
+	TableName                string
+	Key                      WireItem
+	AttributesToGet          []string
+	ProjectionExpression     *string
+	ExpressionAttributeNames map[string]string
+	ConsistentRead           *bool
+	ReturnConsumedCapacity   string
+}
+
+// GetItemOutput is the GetItem response. Item is absent when there is no
+// such item and {} when the item has none of the projected attributes.
+type GetItemOutput struct {
+	Item             *WireItem         `json:"Item,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+}
+
+// DeleteItemInput is the DeleteItem request.
+type DeleteItemInput struct {
+	TableName                           string
+	Key                                 WireItem
+	ConditionExpression                 *string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           WireItem
+	Expected                            map[string]ExpectedAttributeValue
+	ConditionalOperator                 string
+	ReturnValues                        string
+	ReturnConsumedCapacity              string
+	ReturnItemCollectionMetrics         string
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// DeleteItemOutput is the DeleteItem response.
+type DeleteItemOutput struct {
+	Attributes            WireItem               `json:"Attributes,omitempty"`
+	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+}
+
+// UpdateItemInput is the UpdateItem request.
+type UpdateItemInput struct {
+	TableName                           string
+	Key                                 WireItem
+	UpdateExpression                    *string
+	ConditionExpression                 *string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           WireItem
+	AttributeUpdates                    map[string]AttributeValueUpdate
+	Expected                            map[string]ExpectedAttributeValue
+	ConditionalOperator                 string
+	ReturnValues                        string
+	ReturnConsumedCapacity              string
+	ReturnItemCollectionMetrics         string
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// UpdateItemOutput is the UpdateItem response.
+type UpdateItemOutput struct {
+	Attributes            WireItem               `json:"Attributes,omitempty"`
+	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+}
+
+// enumViolation is the constraint text for a value outside its enum set, or "".
+func enumViolation(param, value, set string) string {
+	if value == "" || enumContains(set, value) {
+		return ""
+	}
+	return fmt.Sprintf(msgEnumConstraint, value, param, set)
+}
+
+func enumContains(set, value string) bool {
+	for len(set) > 0 {
+		i := 0
+		for i < len(set) && set[i] != ',' {
+			i++
+		}
+		if set[:i] == value {
+			return true
+		}
+		set = set[min(i+2, len(set)):] // skip ", "
+	}
+	return false
+}
+
+// nullViolation is the constraint text for a required member that is absent, or "".
+func nullViolation(param string, missing bool) string {
+	if !missing {
+		return ""
+	}
+	return fmt.Sprintf(msgMemberNotNull, param)
+}
+
+// emptyListViolation is the constraint text for a list given with no
+// members where AWS's model asks for at least one, or "".
+func emptyListViolation(param string, list []string) string {
+	if list == nil || len(list) > 0 {
+		return ""
+	}
+	return fmt.Sprintf("Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", param)
+}
+
+// writeConstraints checks the enum members the write operations share.
+func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra ...string) error {
+	v := []string{
+		enumViolation(paramReturnValues, returnValues, enumReturnValues),
+		enumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
+		enumViolation(paramReturnICM, ricm, enumReturnICM),
+		enumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
+		enumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
+	}
+	return constraintErrors(append(v, extra...)...)
+}
+
+// compileCondition compiles the request's condition from ConditionExpression
+// or the legacy Expected + ConditionalOperator; nil when there is none.
+func compileCondition(comp *expr.Compiler, text *string, expected map[string]ExpectedAttributeValue, op string) (*expr.Condition, error) {
+	if text != nil {
+		cond, err := comp.Condition(paramConditionExpr, *text)
+		return cond, exprError(err)
+	}
+	if expected == nil {
+		return nil, nil
+	}
+	legacy := make(map[string]expr.LegacyCondition, len(expected))
+	for name, e := range expected {
+		lc := expr.LegacyCondition{ComparisonOperator: e.ComparisonOperator, Exists: e.Exists}
+		if e.Value != nil {
+			v := e.Value.Value
+			lc.Value = &v
+		}
+		if e.AttributeValueList != nil {
+			lc.AttributeValueList = make([]storage.Value, len(e.AttributeValueList))
+			for i, av := range e.AttributeValueList {
+				lc.AttributeValueList[i] = av.Value
+			}
+		}
+		legacy[name] = lc
+	}
+	cond, err := expr.Expected(legacy, op)
+	return cond, exprError(err)
+}
+
+// checkCondition evaluates cond (nil: no condition) on the current item
+// inside a Write callback and returns ConditionalCheckFailedException, with
+// the current item when rvoccf is ALL_OLD, if it does not hold.
+func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error {
+	if cond == nil {
+		return nil
+	}
+	ok, err := cond.Eval(cur)
+	if err != nil {
+		return exprError(err)
+	}
+	if ok {
+		return nil
+	}
+	if rvoccf == returnAllOld && cur != nil {
+		return errConditionalCheckFailed(cur)
+	}
+	return errConditionalCheckFailed(nil)
+}
+
+func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
+	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
+		nullViolation("item", in.Item == nil)); err != nil {
+		return nil, err
+	}
+	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		valueExprs: []string{paramConditionExpr}}
+	if in.Expected != nil {
+		p.legacy = append(p.legacy, paramExpected)
+	}
+	if in.ConditionExpression != nil {
+		p.expressions = append(p.expressions, paramConditionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, exprError(err)
+	}
+	if rv := in.ReturnValues; rv != "" && rv != returnNone && rv != returnAllOld {
+		return nil, errValidation(msgReturnValuesPutDelete)
+	}
+	item := in.Item.Item()
+	size := storage.ItemSize(item)
+	if size > maxItemBytes {
+		return nil, errValidation(msgItemTooLarge)
+	}
+	t, err := c.lookupTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromItem(item)
+	if err != nil {
+		return nil, err
+	}
+	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, err
+		}
+		return item, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &PutItemOutput{
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(size, storage.ItemSize(change.Old))),
+	}
+	if in.ReturnValues == returnAllOld && change.Old != nil {
+		out.Attributes = ItemToWire(change.Old)
+	}
+	return out, nil
+}
+
+func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
+	if err := constraintErrors(
+		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
+		nullViolation("key", in.Key == nil),
+		emptyListViolation("attributesToGet", in.AttributesToGet),
+	); err != nil {
+		return nil, err
+	}
+	p := exprParams{names: in.ExpressionAttributeNames}
+	if in.AttributesToGet != nil {
+		p.legacy = append(p.legacy, paramAttributesToGet)
+	}
+	if in.ProjectionExpression != nil {
+		p.expressions = append(p.expressions, paramProjectionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
+	if err != nil {
+		return nil, err
+	}
+	var proj *expr.Projection
+	switch {
+	case in.ProjectionExpression != nil:
+		proj, err = comp.Projection(*in.ProjectionExpression)
+	case in.AttributesToGet != nil:
+		proj, err = expr.AttributesToGet(in.AttributesToGet)
+	}
+	if err != nil {
+		return nil, exprError(err)
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, exprError(err)
+	}
+	t, err := c.lookupTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromKeyParam(in.Key.Item())
+	if err != nil {
+		return nil, err
+	}
+	item, found := t.data.Get(key)
+	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	out := &GetItemOutput{}
+	if found {
+		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, storage.ItemSize(item), consistent)
+		if proj != nil {
+			item = proj.Apply(item)
+		}
+		w := ItemToWire(item)
+		if w == nil {
+			w = WireItem{}
+		}
+		out.Item = &w
+	} else {
+		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
+	}
+	return out, nil
+}
+
+func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
+	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
+		nullViolation("key", in.Key == nil)); err != nil {
+		return nil, err
+	}
+	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		valueExprs: []string{paramConditionExpr}}
+	if in.Expected != nil {
+		p.legacy = append(p.legacy, paramExpected)
+	}
+	if in.ConditionExpression != nil {
+		p.expressions = append(p.expressions, paramConditionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, exprError(err)
+	}
+	if rv := in.ReturnValues; rv != "" && rv != returnNone && rv != returnAllOld {
+		return nil, errValidation(msgReturnValuesPutDelete)
+	}
+	t, err := c.lookupTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromKeyParam(in.Key.Item())
+	if err != nil {
+		return nil, err
+	}
+	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &DeleteItemOutput{
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, storage.ItemSize(change.Old)),
+	}
+	if in.ReturnValues == returnAllOld && change.Old != nil {
+		out.Attributes = ItemToWire(change.Old)
+	}
+	return out, nil
+}
+
+func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
+	if err := checkTableNameParam(in.TableName); err != nil {
+		return nil, err
+	}
+	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
+		nullViolation("key", in.Key == nil)); err != nil {
+		return nil, err
+	}
+	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		valueExprs: []string{paramUpdateExpr, paramConditionExpr}}
+	if in.AttributeUpdates != nil {
+		p.legacy = append(p.legacy, paramAttributeUpdates)
+	}
+	if in.Expected != nil {
+		p.legacy = append(p.legacy, paramExpected)
+	}
+	if in.UpdateExpression != nil {
+		p.expressions = append(p.expressions, paramUpdateExpr)
+	}
+	if in.ConditionExpression != nil {
+		p.expressions = append(p.expressions, paramConditionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	upd, err := compileUpdate(comp, in.UpdateExpression, in.AttributeUpdates)
+	if err != nil {
+		return nil, err
+	}
+	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, exprError(err)
+	}
+	t, err := c.lookupTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromKeyParam(in.Key.Item())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
+		return nil, err
+	}
+	var newSize int
+	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, err
+		}
+		base := cur
+		if base == nil {
+			base = t.schema.KeyItem(key)
+		}
+		next := base
+		if upd != nil {
+			var err error
+			if next, err = upd.Apply(base); err != nil {
+				return nil, exprError(err)
+			}
+		}
+		newSize = storage.ItemSize(next)
+		if newSize > maxItemBytes {
+			return nil, errValidation(msgUpdatedItemTooLarge)
+		}
+		return next, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &UpdateItemOutput{
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(newSize, storage.ItemSize(change.Old))),
+	}
+	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
+	return out, nil
+}
+
+// compileUpdate compiles UpdateExpression or the legacy AttributeUpdates;
+// nil when the request has neither (the item is still created or kept).
+func compileUpdate(comp *expr.Compiler, text *string, updates map[string]AttributeValueUpdate) (*expr.Update, error) {
+	if text != nil {
+		upd, err := comp.Update(*text)
+		return upd, exprError(err)
+	}
+	if updates == nil {
+		return nil, nil
+	}
+	legacy := make(map[string]expr.AttributeUpdate, len(updates))
+	for name, u := range updates {
+		lu := expr.AttributeUpdate{Action: u.Action}
+		if u.Value != nil {
+			v := u.Value.Value
+			lu.Value = &v
+		}
+		legacy[name] = lu
+	}
+	upd, err := expr.AttributeUpdates(legacy)
+	return upd, exprError(err)
+}
+
+// checkKeyNotUpdated rejects an update that touches a key attribute.
+func checkKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
+	if upd == nil {
+		return nil
+	}
+	for _, name := range upd.Attributes() {
+		if name == ks.Partition.Name || (ks.HasSort() && name == ks.Sort.Name) {
+			return errValidationf(msgCannotUpdateKey, name)
+		}
+	}
+	return nil
+}
+
+// updateReturnValues is the Attributes member of an UpdateItem response.
+// UPDATED_OLD and UPDATED_NEW project the updated paths onto the old or new
+// item, as AWS does (a nested SET returns only the changed fragment); an
+// empty result leaves Attributes out.
+func updateReturnValues(rv string, upd *expr.Update, change storage.Change) WireItem {
+	var item storage.Item
+	switch rv {
+	case returnAllOld:
+		item = change.Old
+	case returnAllNew:
+		item = change.New
+	case returnUpdatedOld, returnUpdatedNew:
+		if upd == nil {
+			return nil
+		}
+		if rv == returnUpdatedOld {
+			item = upd.UpdatedOld(change.Old)
+		} else {
+			item = upd.UpdatedNew(change.New)
+		}
+	}
+	if len(item) == 0 {
+		return nil
+	}
+	return ItemToWire(item)
+}

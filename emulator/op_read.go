@@ -1,0 +1,691 @@
+package emulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Query and Scan: validation in AWS's order, one page read through
+// storage.Table.Query (one partition, seeking by sort key) or
+// storage.Table.Scan, the filter applied to each item read, Limit and the
+// 1 MB page size counted on items read before filtering.
+
+func init() {
+	register("Query", query)
+	register("Scan", scan)
+}
+
+// maxPageBytes is the data one Query or Scan page reads at most: the page
+// stops after the item that brings the total to 1 MB or more.
+const maxPageBytes = 1 << 20
+
+// Select values.
+const (
+	selectAll          = "ALL_ATTRIBUTES"
+	selectAllProjected = "ALL_PROJECTED_ATTRIBUTES"
+	selectSpecific     = "SPECIFIC_ATTRIBUTES"
+	selectCount        = "COUNT"
+)
+
+// Condition is one entry of the legacy KeyConditions, QueryFilter and
+// ScanFilter parameters.
+type Condition struct {
+	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+	ComparisonOperator *string          `json:"ComparisonOperator"`
+}
+
+// QueryInput is the Query request.
+type QueryInput struct {
+	TableName                 string               `json:"TableName"`
+	IndexName                 *string              `json:"IndexName"`
+	Select                    *string              `json:"Select"`
+	AttributesToGet           []string             `json:"AttributesToGet"`
+	Limit                     *int64               `json:"Limit"`
+	ConsistentRead            *bool                `json:"ConsistentRead"`
+	KeyConditions             map[string]Condition `json:"KeyConditions"`
+	QueryFilter               map[string]Condition `json:"QueryFilter"`
+	ConditionalOperator       *string              `json:"ConditionalOperator"`
+	ScanIndexForward          *bool                `json:"ScanIndexForward"`
+	ExclusiveStartKey         WireItem             `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string               `json:"ReturnConsumedCapacity"`
+	ProjectionExpression      *string              `json:"ProjectionExpression"`
+	FilterExpression          *string              `json:"FilterExpression"`
+	KeyConditionExpression    *string              `json:"KeyConditionExpression"`
+	ExpressionAttributeNames  map[string]string    `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues WireItem             `json:"ExpressionAttributeValues"`
+}
+
+// ScanInput is the Scan request.
+type ScanInput struct {
+	TableName                 string               `json:"TableName"`
+	IndexName                 *string              `json:"IndexName"`
+	AttributesToGet           []string             `json:"AttributesToGet"`
+	Limit                     *int64               `json:"Limit"`
+	Select                    *string              `json:"Select"`
+	ScanFilter                map[string]Condition `json:"ScanFilter"`
+	ConditionalOperator       *string              `json:"ConditionalOperator"`
+	ExclusiveStartKey         WireItem             `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string               `json:"ReturnConsumedCapacity"`
+	TotalSegments             *int64               `json:"TotalSegments"`
+	Segment                   *int64               `json:"Segment"`
+	ProjectionExpression      *string              `json:"ProjectionExpression"`
+	FilterExpression          *string              `json:"FilterExpression"`
+	ExpressionAttributeNames  map[string]string    `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues WireItem             `json:"ExpressionAttributeValues"`
+	ConsistentRead            *bool                `json:"ConsistentRead"`
+}
+
+// QueryOutput is the Query response; ScanOutput is the same shape.
+type QueryOutput = pageOutput
+
+// ScanOutput is the Scan response.
+type ScanOutput = pageOutput
+
+// pageOutput is one page of a Query or Scan. It encodes itself: items are
+// appended straight from storage values, without an intermediate wire map.
+type pageOutput struct {
+	Items            []storage.Item // nil and omitted for Select COUNT
+	countOnly        bool
+	Count            int
+	ScannedCount     int
+	LastEvaluatedKey storage.Item // nil when the page reached the end
+	ConsumedCapacity *ConsumedCapacity
+}
+
+// MarshalJSON encodes the page in AWS's member order.
+func (o *pageOutput) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 64+len(o.Items)*128)
+	b = append(b, '{')
+	if !o.countOnly {
+		b = append(b, `"Items":[`...)
+		for i, it := range o.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendItem(b, it)
+		}
+		b = append(b, "],"...)
+	}
+	b = append(b, `"Count":`...)
+	b = strconv.AppendInt(b, int64(o.Count), 10)
+	b = append(b, `,"ScannedCount":`...)
+	b = strconv.AppendInt(b, int64(o.ScannedCount), 10)
+	if o.LastEvaluatedKey != nil {
+		b = append(b, `,"LastEvaluatedKey":`...)
+		b = appendItem(b, o.LastEvaluatedKey)
+	}
+	if o.ConsumedCapacity != nil {
+		cc, err := json.Marshal(o.ConsumedCapacity)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"ConsumedCapacity":`...)
+		b = append(b, cc...)
+	}
+	return append(b, '}'), nil
+}
+
+// readRequest is what Query and Scan share once their parameters are
+// validated: the page rules and the compiled filter and projection.
+type readRequest struct {
+	t          *table
+	limit      int // 0: no Limit
+	countOnly  bool
+	consistent bool
+	capacity   string // ReturnConsumedCapacity
+	filter     *expr.Condition
+	projection *expr.Projection
+}
+
+// pageReader collects one page while storage walks the items. visit runs
+// under the table's read lock, so it only evaluates and collects; encoding
+// happens after the walk.
+type pageReader struct {
+	req       *readRequest
+	items     []storage.Item
+	count     int
+	scanned   int
+	readBytes int         // total size of the items read, filtered or not
+	lastKey   storage.Key // key of the last item read when the page stopped early
+	stopped   bool        // Limit or the 1 MB page size ended the page
+	err       error       // a filter evaluation error; ends the walk
+}
+
+func (p *pageReader) visit(k storage.Key, it storage.Item) bool {
+	p.scanned++
+	p.readBytes += storage.ItemSize(it)
+	keep := true
+	if p.req.filter != nil {
+		ok, err := p.req.filter.Eval(it)
+		if err != nil {
+			p.err = err
+			return false
+		}
+		keep = ok
+	}
+	if keep {
+		p.count++
+		if !p.req.countOnly {
+			if p.req.projection != nil {
+				it = p.req.projection.Apply(it)
+			}
+			p.items = append(p.items, it)
+		}
+	}
+	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {
+		p.lastKey = k
+		p.stopped = true
+		return false
+	}
+	return true
+}
+
+// output builds the response of the page read.
+func (p *pageReader) output() (*pageOutput, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	out := &pageOutput{
+		Items:        p.items,
+		countOnly:    p.req.countOnly,
+		Count:        p.count,
+		ScannedCount: p.scanned,
+	}
+	if !out.countOnly && out.Items == nil {
+		out.Items = []storage.Item{}
+	}
+	if p.stopped {
+		out.LastEvaluatedKey = p.req.t.schema.KeyItem(p.lastKey)
+	}
+	out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
+	return out, nil
+}
+
+func query(c *call, in *QueryInput) (*QueryOutput, error) {
+	if err := constraintErrors(
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		limitConstraint(in.Limit),
+		selectConstraint(in.Select),
+		conditionalOperatorConstraint(in.ConditionalOperator),
+		indexNameConstraint(in.IndexName),
+	); err != nil {
+		return nil, err
+	}
+	if err := queryExprParams(in).check(); err != nil {
+		return nil, err
+	}
+	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
+		return nil, err
+	}
+	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
+		return nil, errValidation(msgNoKeyCondition)
+	}
+	if in.ConditionalOperator != nil && in.QueryFilter == nil {
+		return nil, errValidation(msgConditionalOperatorOnly)
+	}
+	t, err := c.lookupTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	countOnly, err := checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIndex(t, in.IndexName); err != nil {
+		return nil, err
+	}
+
+	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	ks := t.schema
+	var kc *expr.KeyCondition
+	if in.KeyConditionExpression != nil {
+		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
+	} else {
+		kc, err = legacyKeyConditions(in.KeyConditions, ks)
+	}
+	if err != nil {
+		return nil, err
+	}
+	req := &readRequest{
+		t:          t,
+		limit:      limitOf(in.Limit),
+		countOnly:  countOnly,
+		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
+		capacity:   in.ReturnConsumedCapacity,
+	}
+	filterParam := "Filter Expression"
+	switch {
+	case in.FilterExpression != nil:
+		req.filter, err = comp.Condition("FilterExpression", *in.FilterExpression)
+	case in.QueryFilter != nil:
+		filterParam = "QueryFilter"
+		req.filter, err = legacyFilter(in.QueryFilter, in.ConditionalOperator)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if req.filter != nil {
+		if name, ok := filterKeyAttr(req.filter, ks); ok {
+			return nil, errValidationf(msgFilterOnKey, filterParam, name)
+		}
+	}
+	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+
+	r := storage.QueryRange{
+		Partition: kc.Partition,
+		Sort:      kc.Sort,
+		Forward:   in.ScanIndexForward == nil || *in.ScanIndexForward,
+	}
+	if in.ExclusiveStartKey != nil {
+		start, err := queryStartKey(t, in.ExclusiveStartKey.Item(), kc)
+		if err != nil {
+			return nil, err
+		}
+		r.ExclusiveStart = &start
+	}
+	p := &pageReader{req: req}
+	t.data.Query(r, p.visit)
+	return p.output()
+}
+
+func scan(c *call, in *ScanInput) (*ScanOutput, error) {
+	if err := constraintErrors(
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		limitConstraint(in.Limit),
+		selectConstraint(in.Select),
+		conditionalOperatorConstraint(in.ConditionalOperator),
+		indexNameConstraint(in.IndexName),
+		segmentConstraint(in.Segment),
+		totalSegmentsConstraint(in.TotalSegments),
+	); err != nil {
+		return nil, err
+	}
+	if err := scanExprParams(in).check(); err != nil {
+		return nil, err
+	}
+	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
+		return nil, err
+	}
+	if err := checkSegments(in.Segment, in.TotalSegments); err != nil {
+		return nil, err
+	}
+	if in.ConditionalOperator != nil && in.ScanFilter == nil {
+		return nil, errValidation(msgConditionalOperatorOnly)
+	}
+	t, err := c.lookupTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	countOnly, err := checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIndex(t, in.IndexName); err != nil {
+		return nil, err
+	}
+
+	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	req := &readRequest{
+		t:          t,
+		limit:      limitOf(in.Limit),
+		countOnly:  countOnly,
+		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
+		capacity:   in.ReturnConsumedCapacity,
+	}
+	switch {
+	case in.FilterExpression != nil:
+		req.filter, err = comp.Condition("FilterExpression", *in.FilterExpression)
+	case in.ScanFilter != nil:
+		req.filter, err = legacyFilter(in.ScanFilter, in.ConditionalOperator)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+
+	var r storage.ScanRange
+	if in.TotalSegments != nil {
+		r.Segment, r.TotalSegments = int(*in.Segment), int(*in.TotalSegments)
+	}
+	if in.ExclusiveStartKey != nil {
+		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
+		if err != nil {
+			return nil, errValidationf(msgStartKeyInvalidReason, err.Error())
+		}
+		if r.TotalSegments > 1 && storage.SegmentOf(start.Partition, r.TotalSegments) != r.Segment {
+			return nil, errValidationf(msgStartKeyWrongSegment, r.TotalSegments, r.Segment)
+		}
+		r.ExclusiveStart = &start
+	}
+	p := &pageReader{req: req}
+	t.data.Scan(r, p.visit)
+	return p.output()
+}
+
+// queryExprParams lists Query's expression and legacy parameters in AWS's
+// order. KeyConditions counts as legacy only beside KeyConditionExpression:
+// AWS accepts KeyConditions with a FilterExpression or ProjectionExpression.
+func queryExprParams(in *QueryInput) exprParams {
+	p := exprParams{
+		valueExprs: []string{"FilterExpression", "KeyConditionExpression"},
+		names:      in.ExpressionAttributeNames,
+		values:     in.ExpressionAttributeValues,
+	}
+	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
+	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
+	p.expressions = appendIf(p.expressions, in.KeyConditionExpression != nil, "KeyConditionExpression")
+	p.legacy = appendIf(p.legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.legacy = appendIf(p.legacy, in.QueryFilter != nil, "QueryFilter")
+	p.legacy = appendIf(p.legacy, in.ConditionalOperator != nil, "ConditionalOperator")
+	p.legacy = appendIf(p.legacy, in.KeyConditions != nil && in.KeyConditionExpression != nil, "KeyConditions")
+	return p
+}
+
+// scanExprParams lists Scan's expression and legacy parameters in AWS's order.
+func scanExprParams(in *ScanInput) exprParams {
+	p := exprParams{
+		valueExprs: []string{"FilterExpression"},
+		names:      in.ExpressionAttributeNames,
+		values:     in.ExpressionAttributeValues,
+	}
+	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
+	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
+	p.legacy = appendIf(p.legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.legacy = appendIf(p.legacy, in.ScanFilter != nil, "ScanFilter")
+	p.legacy = appendIf(p.legacy, in.ConditionalOperator != nil, "ConditionalOperator")
+	return p
+}
+
+func appendIf(list []string, ok bool, s string) []string {
+	if ok {
+		return append(list, s)
+	}
+	return list
+}
+
+// valuesNeedValueExpr rejects ExpressionAttributeValues when none of the
+// expressions that can use them is present (a ProjectionExpression alone
+// cannot): "... FilterExpression is null".
+func valuesNeedValueExpr(values WireItem, valueExprs ...*string) error {
+	if values == nil {
+		return nil
+	}
+	for _, e := range valueExprs {
+		if e != nil {
+			return nil
+		}
+	}
+	names := []string{"FilterExpression", "KeyConditionExpression"}[:len(valueExprs)]
+	verb := " are null"
+	if len(names) == 1 {
+		verb = " is null"
+	}
+	return errValidationf(msgValuesWithoutExpr, strings.Join(names, " and ")+verb)
+}
+
+func limitConstraint(limit *int64) string {
+	if limit != nil && *limit < 1 {
+		return fmt.Sprintf(msgMinConstraint, *limit, "limit", 1)
+	}
+	return ""
+}
+
+func limitOf(limit *int64) int {
+	if limit == nil {
+		return 0
+	}
+	return int(min(*limit, 1<<31))
+}
+
+func selectConstraint(sel *string) string {
+	if sel == nil {
+		return ""
+	}
+	switch *sel {
+	case selectAll, selectAllProjected, selectSpecific, selectCount:
+		return ""
+	}
+	return fmt.Sprintf(msgEnumConstraint, *sel, "select", enumSelect)
+}
+
+func conditionalOperatorConstraint(op *string) string {
+	if op == nil || *op == "AND" || *op == "OR" {
+		return ""
+	}
+	return fmt.Sprintf(msgEnumConstraint, *op, "conditionalOperator", enumConditionalOp)
+}
+
+// indexNameConstraint checks an IndexName's length and characters.
+func indexNameConstraint(name *string) string {
+	if name == nil {
+		return ""
+	}
+	n := *name
+	switch {
+	case len(n) < 3:
+		return fmt.Sprintf(msgMinLenConstraint, n, "indexName", 3)
+	case len(n) > 255:
+		return fmt.Sprintf(msgMaxLenConstraint, n, "indexName", 255)
+	}
+	for i := 0; i < len(n); i++ {
+		if !nameChar(n[i]) {
+			return fmt.Sprintf(msgPatternConstraint, n, "indexName")
+		}
+	}
+	return ""
+}
+
+// segmentConstraint checks Segment's range, 0..999999.
+func segmentConstraint(segment *int64) string {
+	switch {
+	case segment == nil:
+	case *segment < 0:
+		return fmt.Sprintf(msgMinConstraint, *segment, "segment", 0)
+	case *segment > 999999:
+		return fmt.Sprintf(msgMaxConstraint, *segment, "segment", 999999)
+	}
+	return ""
+}
+
+// totalSegmentsConstraint checks TotalSegments' range, 1..1000000.
+func totalSegmentsConstraint(total *int64) string {
+	switch {
+	case total == nil:
+	case *total < 1:
+		return fmt.Sprintf(msgMinConstraint, *total, "totalSegments", 1)
+	case *total > 1000000:
+		return fmt.Sprintf(msgMaxConstraint, *total, "totalSegments", 1000000)
+	}
+	return ""
+}
+
+// checkSegments requires Segment and TotalSegments together, Segment below
+// TotalSegments.
+func checkSegments(segment, total *int64) error {
+	switch {
+	case segment != nil && total == nil:
+		return errValidation(msgSegmentWithoutTotal)
+	case segment == nil && total != nil:
+		return errValidation(msgTotalWithoutSegment)
+	case segment != nil && *segment >= *total:
+		return errValidationf(msgSegmentTooLarge, *segment, *total)
+	}
+	return nil
+}
+
+// checkSelect applies the rules tying Select to the projection parameters
+// and reports whether only the count is wanted.
+func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool, err error) {
+	projParam := ""
+	switch {
+	case projection != nil:
+		projParam = "ProjectionExpression"
+	case attrs != nil:
+		projParam = "AttributesToGet"
+	}
+	if sel == nil {
+		return false, nil
+	}
+	switch *sel {
+	case selectAllProjected:
+		if index == nil {
+			return false, errValidation(msgAllProjectedNoIndex)
+		}
+	case selectSpecific:
+		if projParam == "" {
+			return false, errValidation(msgSpecificWithoutProj)
+		}
+	case selectCount:
+		if projParam != "" {
+			return false, errValidationf(msgProjectionWithSelect, projParam, "only the Count")
+		}
+		return true, nil
+	case selectAll:
+		if projParam != "" {
+			return false, errValidationf(msgProjectionWithSelect, projParam, selectAll)
+		}
+	}
+	return false, nil
+}
+
+// checkIndex answers an IndexName: AWS's error when the table has no such
+// index; reads of an existing index are not built yet.
+func checkIndex(t *table, index *string) error {
+	if index == nil {
+		return nil
+	}
+	meta := t.snapshot()
+	for _, defs := range [][]*indexDef{meta.gsis, meta.lsis} {
+		for _, d := range defs {
+			if d.name == *index {
+				return errValidationf(msgIndexReadUnsupported, *index)
+			}
+		}
+	}
+	return errValidationf(msgNoSuchIndex, *index)
+}
+
+// compileProjection compiles a ProjectionExpression or AttributesToGet; nil
+// means whole items.
+func compileProjection(comp *expr.Compiler, projection *string, attrs []string) (*expr.Projection, error) {
+	switch {
+	case projection != nil:
+		return comp.Projection(*projection)
+	case attrs != nil:
+		return attributesToGet(attrs)
+	}
+	return nil, nil
+}
+
+// queryStartKey validates a Query's ExclusiveStartKey against the table's
+// key schema and the key condition, with AWS's messages.
+func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.Key, error) {
+	ks := t.schema
+	want := 1
+	if ks.HasSort() {
+		want = 2
+	}
+	if len(esk) != want {
+		return storage.Key{}, errValidation(msgStartKeyInvalid)
+	}
+	attrs := []storage.KeyAttr{ks.Partition}
+	if ks.HasSort() {
+		attrs = append(attrs, ks.Sort)
+	}
+	for _, a := range attrs {
+		v, ok := esk[a.Name]
+		if !ok {
+			return storage.Key{}, errValidation(msgStartKeyInvalid)
+		}
+		if v.Kind() != a.Kind {
+			return storage.Key{}, errValidation(msgKeySchemaMismatch)
+		}
+	}
+	k, err := t.keyFromKeyParam(esk)
+	if err != nil {
+		return storage.Key{}, errValidationf(msgStartKeyInvalidReason, err.Error())
+	}
+	samePartition := storage.Equal(k.Partition, kc.Partition)
+	if !ks.HasSort() || kc.Sort.Op == storage.SortAny {
+		if !samePartition {
+			return storage.Key{}, errValidation(msgStartKeyOutside)
+		}
+		return k, nil
+	}
+	if !kc.Match(kc.Partition, k.Sort) {
+		return storage.Key{}, errValidation(msgStartKeyRangePred)
+	}
+	if !samePartition {
+		return storage.Key{}, errValidation(msgStartKeyOneRow)
+	}
+	return k, nil
+}
+
+// Adapters to the expr package's legacy-parameter translation.
+
+// legacyConditions converts wire Conditions to expr's plain structs.
+func legacyConditions(m map[string]Condition) map[string]expr.LegacyCondition {
+	out := make(map[string]expr.LegacyCondition, len(m))
+	for name, c := range m {
+		lc := expr.LegacyCondition{AttributeValueList: make([]storage.Value, len(c.AttributeValueList))}
+		if c.ComparisonOperator != nil {
+			lc.ComparisonOperator = *c.ComparisonOperator
+		}
+		for i, v := range c.AttributeValueList {
+			lc.AttributeValueList[i] = v.Value
+		}
+		out[name] = lc
+	}
+	return out
+}
+
+// legacyKeyConditions compiles a KeyConditions parameter.
+func legacyKeyConditions(conds map[string]Condition, ks storage.KeySchema) (*expr.KeyCondition, error) {
+	return expr.KeyConditions(legacyConditions(conds), ks)
+}
+
+// legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.
+func legacyFilter(conds map[string]Condition, op *string) (*expr.Condition, error) {
+	cop := ""
+	if op != nil {
+		cop = *op
+	}
+	return expr.Filter(legacyConditions(conds), cop)
+}
+
+// attributesToGet compiles an AttributesToGet parameter into a projection.
+func attributesToGet(names []string) (*expr.Projection, error) {
+	return expr.AttributesToGet(names)
+}
+
+// filterKeyAttr returns a key attribute the filter reads, if any: a Query
+// filter may not use the table's key attributes.
+func filterKeyAttr(cond *expr.Condition, ks storage.KeySchema) (string, bool) {
+	for _, n := range cond.Attributes() {
+		if n == ks.Partition.Name || (ks.HasSort() && n == ks.Sort.Name) {
+			return n, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,458 @@
+package expr
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Compiler compiles the expressions of one request against that request's
+// ExpressionAttributeNames and ExpressionAttributeValues. It records which
+// placeholders the expressions used so Unused can report the rest. A
+// Compiler is not safe for concurrent use; the compiled results are
+// immutable and may be evaluated concurrently.
+type Compiler struct {
+	names      map[string]string
+	values     map[string]storage.Value
+	usedNames  map[string]bool
+	usedValues map[string]bool
+}
+
+// NewCompiler returns a Compiler for one request's placeholder maps (either
+// may be nil).
+func NewCompiler(names map[string]string, values map[string]storage.Value) *Compiler {
+	return &Compiler{
+		names:      names,
+		values:     values,
+		usedNames:  map[string]bool{},
+		usedValues: map[string]bool{},
+	}
+}
+
+// Unused reports, after all of a request's expressions are compiled, the
+// placeholders nobody used, with DynamoDB's message; nil if all were used.
+func (c *Compiler) Unused() error {
+	if keys := unusedKeys(c.names, c.usedNames); len(keys) > 0 {
+		return errPlain("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(keys, ", ") + "}")
+	}
+	if keys := unusedKeys(c.values, c.usedValues); len(keys) > 0 {
+		return errPlain("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(keys, ", ") + "}")
+	}
+	return nil
+}
+
+func unusedKeys[V any](m map[string]V, used map[string]bool) []string {
+	var keys []string
+	for k := range m {
+		if !used[k] {
+			keys = append(keys, k)
+		}
+	}
+	return javaHashOrder(keys)
+}
+
+// context says which expression language a tree belongs to.
+type context uint8
+
+const (
+	ctxCondition context = iota
+	ctxUpdate
+	ctxProjection
+)
+
+// checker runs the post-parse passes over one expression.
+type checker struct {
+	c     *Compiler
+	param string
+	ctx   context
+	ops   int
+}
+
+const (
+	maxOperators    = 300
+	maxInOperands   = 100
+	maxPathDepth    = 32
+	fnExists        = "attribute_exists"
+	fnNotExists     = "attribute_not_exists"
+	fnType          = "attribute_type"
+	fnBeginsWith    = "begins_with"
+	fnContains      = "contains"
+	fnSize          = "size"
+	fnIfNotExists   = "if_not_exists"
+	fnListAppend    = "list_append"
+	typeSetAdd      = "ALLOWED_FOR_ADD_OPERAND"
+	typeSetDelete   = "ALLOWED_FOR_DELETE_OPERAND"
+	maxOperatorsMsg = maxOperators + 1
+)
+
+// checkPathSyntax is pass A for a path: reserved words and index range.
+func (k *checker) checkPathSyntax(p *PathExpr) *Error {
+	for _, e := range p.Elems {
+		switch {
+		case e.IsIndex:
+			if e.Index < 0 {
+				return exprError(k.param, e.Offset, sprintf(msgIndexRange, e.Lit))
+			}
+		case !strings.HasPrefix(e.Name, "#") && IsReserved(e.Name):
+			return exprError(k.param, e.Offset, sprintf(msgReserved, e.Name))
+		}
+	}
+	return nil
+}
+
+// passA walks x in source order checking what DynamoDB checks before it
+// looks at placeholders: reserved words, index ranges, function names and
+// where each function may appear. asCondition says whether x sits where a
+// condition (rather than an operand) is expected.
+func (k *checker) passA(x Expr, asCondition bool) *Error {
+	switch x := x.(type) {
+	case *PathExpr:
+		return k.checkPathSyntax(x)
+	case *ValueExpr:
+		return nil
+	case *ParenExpr:
+		return k.passA(x.X, asCondition)
+	case *NotExpr:
+		k.ops++
+		return k.passA(x.X, true)
+	case *BinaryExpr:
+		k.ops++
+		sub := x.Op == AND || x.Op == OR
+		if err := k.passA(x.X, sub); err != nil {
+			return err
+		}
+		return k.passA(x.Y, sub)
+	case *BetweenExpr:
+		k.ops++
+		for _, y := range []Expr{x.X, x.Lo, x.Hi} {
+			if err := k.passA(y, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *InExpr:
+		k.ops++
+		if err := k.passA(x.X, false); err != nil {
+			return err
+		}
+		for _, y := range x.List {
+			if err := k.passA(y, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *CallExpr:
+		k.ops++
+		if err := k.checkFunction(x, asCondition); err != nil {
+			return err
+		}
+		for _, a := range x.Args {
+			if err := k.passA(a, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+func (k *checker) checkFunction(x *CallExpr, asCondition bool) *Error {
+	switch x.Fun {
+	case fnExists, fnNotExists, fnType, fnBeginsWith, fnContains, fnSize:
+		if k.ctx == ctxUpdate {
+			return exprError(k.param, x.Offset, sprintf(msgFuncInUpdate, x.Fun))
+		}
+		if asCondition == (x.Fun == fnSize) {
+			return exprError(k.param, x.Offset, sprintf(msgFuncUsage, x.Fun))
+		}
+	case fnIfNotExists, fnListAppend:
+		if k.ctx != ctxUpdate {
+			return exprError(k.param, x.Offset, sprintf(msgFuncInCondition, x.Fun))
+		}
+	default:
+		return exprError(k.param, x.Offset, sprintf(msgInvalidFunc, x.Fun))
+	}
+	return nil
+}
+
+// resolvePath is pass B for a path: placeholders and nesting depth.
+func (k *checker) resolvePath(p *PathExpr) *Error {
+	out := make(Path, len(p.Elems))
+	for i, e := range p.Elems {
+		switch {
+		case e.IsIndex:
+			out[i] = PathStep{Index: e.Index, IsIndex: true}
+		case strings.HasPrefix(e.Name, "#"):
+			name, ok := k.c.names[e.Name]
+			if !ok {
+				return exprError(k.param, e.Offset, sprintf(msgUndefinedName, e.Name))
+			}
+			k.c.usedNames[e.Name] = true
+			out[i] = PathStep{Name: name}
+		default:
+			out[i] = PathStep{Name: e.Name}
+		}
+	}
+	if len(out) > maxPathDepth {
+		return exprError(k.param, p.Pos(), sprintf(msgNesting, len(out)))
+	}
+	p.resolved = out
+	return nil
+}
+
+func (k *checker) resolveValue(v *ValueExpr) *Error {
+	val, ok := k.c.values[v.Name]
+	if !ok {
+		return exprError(k.param, v.Offset, sprintf(msgUndefinedValue, v.Name))
+	}
+	k.c.usedValues[v.Name] = true
+	v.val = val
+	return nil
+}
+
+// passB resolves placeholders and checks each node's operands, children
+// first, in source order.
+func (k *checker) passB(x Expr) *Error {
+	switch x := x.(type) {
+	case *PathExpr:
+		return k.resolvePath(x)
+	case *ValueExpr:
+		return k.resolveValue(x)
+	case *ParenExpr:
+		return k.passB(x.X)
+	case *NotExpr:
+		return k.passB(x.X)
+	case *BinaryExpr:
+		if err := k.passB(x.X); err != nil {
+			return err
+		}
+		if err := k.passB(x.Y); err != nil {
+			return err
+		}
+		return k.checkBinary(x)
+	case *BetweenExpr:
+		for _, y := range []Expr{x.X, x.Lo, x.Hi} {
+			if err := k.passB(y); err != nil {
+				return err
+			}
+		}
+		return k.checkBetween(x)
+	case *InExpr:
+		if len(x.List) > maxInOperands {
+			return exprError(k.param, x.OpPos, sprintf(msgTooManyIn, len(x.List)))
+		}
+		if err := k.passB(x.X); err != nil {
+			return err
+		}
+		for _, y := range x.List {
+			if err := k.passB(y); err != nil {
+				return err
+			}
+		}
+		return k.checkDistinct("IN", x.OpPos, x.X, x.List...)
+	case *CallExpr:
+		for _, a := range x.Args {
+			if err := k.passB(a); err != nil {
+				return err
+			}
+		}
+		return k.checkCall(x)
+	}
+	return nil
+}
+
+// constant returns the value of x when x is a (parenthesized) placeholder.
+func constant(x Expr) (storage.Value, bool) {
+	for {
+		switch y := x.(type) {
+		case *ParenExpr:
+			x = y.X
+		case *ValueExpr:
+			return y.val, true
+		default:
+			return storage.Value{}, false
+		}
+	}
+}
+
+// pathOf returns the path when x is a (parenthesized) document path.
+func pathOf(x Expr) (*PathExpr, bool) {
+	for {
+		switch y := x.(type) {
+		case *ParenExpr:
+			x = y.X
+		case *PathExpr:
+			return y, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func isScalarKey(v storage.Value) bool { return v.Kind().IsScalarKey() }
+
+func (k *checker) operandTypeError(pos int, op string, v storage.Value) *Error {
+	return exprError(k.param, pos, sprintf(msgIncorrectOperand, op, v.Kind().String()))
+}
+
+func (k *checker) checkBinary(x *BinaryExpr) *Error {
+	switch x.Op {
+	case LT, LE, GT, GE:
+		for _, y := range []Expr{x.X, x.Y} {
+			if v, ok := constant(y); ok && !isScalarKey(v) {
+				return k.operandTypeError(x.OpPos, x.Op.String(), v)
+			}
+		}
+	case PLUS, MINUS:
+		for _, y := range []Expr{x.X, x.Y} {
+			if v, ok := constant(y); ok && v.Kind() != storage.KindN {
+				return k.operandTypeError(x.OpPos, x.Op.String(), v)
+			}
+		}
+		return nil
+	case AND, OR:
+		return nil
+	}
+	return k.checkDistinct(x.Op.String(), x.OpPos, x.X, x.Y)
+}
+
+func (k *checker) checkDistinct(op string, pos int, first Expr, rest ...Expr) *Error {
+	p, ok := pathOf(first)
+	if !ok {
+		return nil
+	}
+	for _, r := range rest {
+		if q, ok := pathOf(r); ok && p.resolved.equal(q.resolved) {
+			return exprError(k.param, pos, sprintf(msgDistinct, op, p.resolved.message()))
+		}
+	}
+	return nil
+}
+
+func (k *checker) checkBetween(x *BetweenExpr) *Error {
+	for _, y := range []Expr{x.X, x.Lo, x.Hi} {
+		if v, ok := constant(y); ok && !isScalarKey(v) {
+			return k.operandTypeError(x.OpPos, "BETWEEN", v)
+		}
+	}
+	lo, okLo := constant(x.Lo)
+	hi, okHi := constant(x.Hi)
+	if okLo && okHi {
+		if lo.Kind() != hi.Kind() {
+			return exprError(k.param, x.OpPos, sprintf(msgBetweenTypes, describeValue(lo), describeValue(hi)))
+		}
+		if c, _ := storage.Compare(lo, hi); c > 0 {
+			return exprError(k.param, x.OpPos, sprintf(msgBetweenOrder, describeValue(lo), describeValue(hi)))
+		}
+	}
+	return k.checkDistinct("BETWEEN", x.OpPos, x.X, x.Lo, x.Hi)
+}
+
+var arity = map[string]int{
+	fnExists: 1, fnNotExists: 1, fnType: 2, fnBeginsWith: 2, fnContains: 2,
+	fnSize: 1, fnIfNotExists: 2, fnListAppend: 2,
+}
+
+func (k *checker) checkCall(x *CallExpr) *Error {
+	if n := arity[x.Fun]; len(x.Args) != n {
+		return exprError(k.param, x.Offset, sprintf(msgOperandCount, x.Fun, len(x.Args)))
+	}
+	switch x.Fun {
+	case fnExists, fnNotExists, fnType, fnIfNotExists:
+		if _, ok := pathOf(x.Args[0]); !ok {
+			return exprError(k.param, x.Offset, sprintf(msgNeedsPath, x.Fun))
+		}
+	}
+	switch x.Fun {
+	case fnType:
+		if v, ok := constant(x.Args[1]); ok {
+			if v.Kind() != storage.KindS {
+				return k.operandTypeError(x.Offset, x.Fun, v)
+			}
+			if storage.KindFromString(v.Str()) == storage.KindInvalid {
+				return exprError(k.param, x.Offset, sprintf(msgAttrTypeName, v.Str()))
+			}
+		}
+	case fnBeginsWith:
+		for _, a := range x.Args {
+			if v, ok := constant(a); ok && v.Kind() != storage.KindS && v.Kind() != storage.KindB {
+				return k.operandTypeError(x.Offset, x.Fun, v)
+			}
+		}
+		return k.checkDistinct(x.Fun, x.Offset, x.Args[0], x.Args[1])
+	case fnContains:
+		return k.checkDistinct(x.Fun, x.Offset, x.Args[0], x.Args[1])
+	case fnSize:
+		if v, ok := constant(x.Args[0]); ok {
+			if _, ok := sizeOf(v); !ok {
+				return k.operandTypeError(x.Offset, x.Fun, v)
+			}
+		}
+	case fnListAppend:
+		for _, a := range x.Args {
+			if v, ok := constant(a); ok && v.Kind() != storage.KindL {
+				return k.operandTypeError(x.Offset, x.Fun, v)
+			}
+			if c, ok := a.(*CallExpr); ok && c.Fun == fnListAppend {
+				return exprError(k.param, c.Offset, sprintf(msgFuncUsage, c.Fun))
+			}
+		}
+	}
+	return nil
+}
+
+// compileCondition runs every check on a condition-language expression.
+func (c *Compiler) compileCondition(param, text string) (Expr, *Error) {
+	x, err := parseCondition(param, text)
+	if err != nil {
+		return nil, err
+	}
+	k := &checker{c: c, param: param, ctx: ctxCondition}
+	if err := k.passA(x, true); err != nil {
+		return nil, err
+	}
+	if k.ops > maxOperators {
+		return nil, exprError(param, 0, sprintf(msgTooManyOps, maxOperatorsMsg))
+	}
+	if err := k.passB(x); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// Condition is a compiled ConditionExpression or FilterExpression.
+type Condition struct {
+	root Expr
+}
+
+// Condition compiles a ConditionExpression or FilterExpression; param is
+// the request parameter's name, used in messages ("Invalid <param>: ...").
+func (c *Compiler) Condition(param, text string) (*Condition, error) {
+	x, err := c.compileCondition(param, text)
+	if err != nil {
+		return nil, err
+	}
+	return &Condition{root: x}, nil
+}
+
+// String returns the canonical source of the condition.
+func (cond *Condition) String() string { return cond.root.String() }
+
+// Attributes returns the top-level attribute names the condition reads,
+// sorted (used to reject key attributes in a FilterExpression).
+func (cond *Condition) Attributes() []string {
+	seen := map[string]bool{}
+	walk(cond.root, func(x Expr) bool {
+		if p, ok := x.(*PathExpr); ok && len(p.resolved) > 0 {
+			seen[p.resolved[0].Name] = true
+		}
+		return true
+	})
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

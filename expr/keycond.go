@@ -1,0 +1,256 @@
+package expr
+
+import (
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// KeyCondition is a compiled KeyConditionExpression (or KeyConditions): an
+// equality on the partition key and an optional sort-key range.
+type KeyCondition struct {
+	Partition storage.Value
+	Sort      storage.SortCondition // Op == SortAny when there is none
+}
+
+const paramKeyCondition = "KeyConditionExpression"
+
+// Messages of key-condition shape errors (no "Invalid ..." prefix).
+const (
+	msgKeyMissed       = "Query condition missed key schema element"
+	msgKeyNotSupported = "Query key condition not supported"
+	msgKeyOperator     = "Invalid operator used in KeyConditionExpression: %s"
+	msgKeyLength       = "Conditions can be of length 1 or 2 only"
+	msgKeyNested       = "KeyConditionExpressions cannot contain nested operations"
+	msgKeyMultiNames   = "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"
+	msgKeyScalar       = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: %s"
+	msgKeyOnePerKey    = "KeyConditionExpressions must only contain one condition per key"
+	msgKeyTypeMismatch = "One or more parameter values were invalid: Condition parameter type does not match schema type"
+)
+
+// keyTerm is one condition of a key condition: path op value(s).
+type keyTerm struct {
+	pos    int
+	name   string
+	op     storage.SortOp
+	values [2]storage.Value
+}
+
+// KeyCondition compiles a KeyConditionExpression against the key schema of
+// the table or index being queried.
+func (c *Compiler) KeyCondition(text string, ks storage.KeySchema) (*KeyCondition, error) {
+	x, err := c.compileCondition(paramKeyCondition, text)
+	if err != nil {
+		return nil, err
+	}
+	terms, kerr := keyTerms(x)
+	if kerr != nil {
+		return nil, kerr
+	}
+	kc, kerr := bindKeyTerms(terms, ks)
+	if kerr != nil {
+		return nil, kerr
+	}
+	return kc, nil
+}
+
+func unparen(x Expr) Expr {
+	for {
+		p, ok := x.(*ParenExpr)
+		if !ok {
+			return x
+		}
+		x = p.X
+	}
+}
+
+// keyTerms checks the shape of a key condition and extracts its terms.
+func keyTerms(x Expr) ([]keyTerm, *Error) {
+	// Operators first, in source order.
+	var bad *Error
+	walk(x, func(n Expr) bool {
+		if bad != nil {
+			return false
+		}
+		op := ""
+		switch n := n.(type) {
+		case *BinaryExpr:
+			if n.Op == NE || n.Op == OR {
+				op = n.Op.String()
+			}
+		case *NotExpr:
+			op = "NOT"
+		case *InExpr:
+			op = "IN"
+		case *CallExpr:
+			if n.Fun != fnBeginsWith && n.Fun != fnSize {
+				op = n.Fun
+			}
+		}
+		if op != "" {
+			bad = &Error{Pos: n.Pos(), Msg: sprintf(msgKeyOperator, op)}
+		}
+		return true
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	var conds []Expr
+	var flatten func(Expr)
+	flatten = func(e Expr) {
+		e = unparen(e)
+		if b, ok := e.(*BinaryExpr); ok && b.Op == AND {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		conds = append(conds, e)
+	}
+	flatten(x)
+	terms := make([]keyTerm, 0, 2)
+	seen := map[string]bool{}
+	for _, e := range conds {
+		t, err := keyTermOf(e)
+		if err != nil {
+			return nil, err
+		}
+		if seen[t.name] {
+			return nil, &Error{Pos: t.pos, Msg: msgKeyOnePerKey}
+		}
+		seen[t.name] = true
+		terms = append(terms, t)
+	}
+	if len(terms) > 2 {
+		return nil, &Error{Pos: x.Pos(), Msg: msgKeyLength}
+	}
+	return terms, nil
+}
+
+var flipped = map[Token]Token{EQ: EQ, LT: GT, LE: GE, GT: LT, GE: LE}
+var sortOps = map[Token]storage.SortOp{
+	EQ: storage.SortEQ, LT: storage.SortLT, LE: storage.SortLE, GT: storage.SortGT, GE: storage.SortGE,
+}
+
+func keyTermOf(e Expr) (keyTerm, *Error) {
+	var operands []Expr
+	t := keyTerm{pos: e.Pos()}
+	switch e := e.(type) {
+	case *BinaryExpr:
+		operands = []Expr{e.X, e.Y}
+		t.op = sortOps[e.Op]
+	case *BetweenExpr:
+		operands = []Expr{e.X, e.Lo, e.Hi}
+		t.op = storage.SortBetween
+	case *CallExpr:
+		operands = e.Args
+		t.op = storage.SortBeginsWith
+	}
+	var path *PathExpr
+	var values []storage.Value
+	for i, o := range operands {
+		o = unparen(o)
+		switch o := o.(type) {
+		case *PathExpr:
+			if path != nil {
+				return t, &Error{Pos: o.Pos(), Msg: msgKeyMultiNames}
+			}
+			path = o
+			if i == 1 && len(operands) == 2 {
+				if b, ok := e.(*BinaryExpr); ok {
+					t.op = sortOps[flipped[b.Op]]
+				}
+			}
+		case *ValueExpr:
+			values = append(values, o.val)
+		default:
+			return t, &Error{Pos: o.Pos(), Msg: msgKeyNested}
+		}
+	}
+	if path == nil {
+		return t, &Error{Pos: e.Pos(), Msg: msgKeyMissed}
+	}
+	if len(path.resolved) > 1 {
+		return t, &Error{Pos: path.Pos(), Msg: sprintf(msgKeyScalar, path.resolved[0].Name)}
+	}
+	t.name = path.resolved[0].Name
+	copy(t.values[:], values)
+	return t, nil
+}
+
+func bindKeyTerms(terms []keyTerm, ks storage.KeySchema) (*KeyCondition, *Error) {
+	if len(terms) == 2 && terms[0].name == terms[1].name {
+		return nil, &Error{Pos: terms[1].pos, Msg: msgKeyOnePerKey}
+	}
+	var part, sort *keyTerm
+	for i := range terms {
+		t := &terms[i]
+		switch {
+		case t.name == ks.Partition.Name:
+			part = t
+		case ks.HasSort() && t.name == ks.Sort.Name:
+			sort = t
+		case len(terms) == 2 && !ks.HasSort():
+			return nil, &Error{Pos: t.pos, Msg: msgKeyNotSupported}
+		default:
+			return nil, &Error{Pos: t.pos, Msg: msgKeyMissed}
+		}
+	}
+	if part == nil {
+		return nil, &Error{Pos: terms[0].pos, Msg: msgKeyMissed}
+	}
+	if part.op != storage.SortEQ {
+		return nil, &Error{Pos: part.pos, Msg: msgKeyNotSupported}
+	}
+	if part.values[0].Kind() != ks.Partition.Kind {
+		return nil, &Error{Pos: part.pos, Msg: msgKeyTypeMismatch}
+	}
+	kc := &KeyCondition{Partition: part.values[0]}
+	if sort != nil {
+		n := 1
+		if sort.op == storage.SortBetween {
+			n = 2
+		}
+		for i := 0; i < n; i++ {
+			if sort.values[i].Kind() != ks.Sort.Kind {
+				return nil, &Error{Pos: sort.pos, Msg: msgKeyTypeMismatch}
+			}
+		}
+		kc.Sort = storage.SortCondition{Op: sort.op, Values: sort.values}
+	}
+	return kc, nil
+}
+
+// Match reports whether a key (partition and sort values) satisfies the
+// condition; handy for index scans and tests.
+func (kc *KeyCondition) Match(partition, sortKey storage.Value) bool {
+	if !storage.Equal(partition, kc.Partition) {
+		return false
+	}
+	s := kc.Sort
+	c := func(i int) (int, bool) { return storage.Compare(sortKey, s.Values[i]) }
+	switch s.Op {
+	case storage.SortAny:
+		return true
+	case storage.SortEQ:
+		r, ok := c(0)
+		return ok && r == 0
+	case storage.SortLT:
+		r, ok := c(0)
+		return ok && r < 0
+	case storage.SortLE:
+		r, ok := c(0)
+		return ok && r <= 0
+	case storage.SortGT:
+		r, ok := c(0)
+		return ok && r > 0
+	case storage.SortGE:
+		r, ok := c(0)
+		return ok && r >= 0
+	case storage.SortBetween:
+		lo, ok1 := c(0)
+		hi, ok2 := c(1)
+		return ok1 && ok2 && lo >= 0 && hi <= 0
+	case storage.SortBeginsWith:
+		return sortKey.Kind() == s.Values[0].Kind() && len(sortKey.Str()) >= len(s.Values[0].Str()) &&
+			sortKey.Str()[:len(s.Values[0].Str())] == s.Values[0].Str()
+	}
+	return false
+}

@@ -1,0 +1,397 @@
+package expr
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Update is a compiled UpdateExpression (or AttributeUpdates).
+type Update struct {
+	src     *UpdateExpr
+	actions []*compiledAction
+	paths   []Path // target paths in source order
+}
+
+type compiledAction struct {
+	op    Token // SET, REMOVE, ADD, DELETE
+	path  Path
+	value Expr // SET: value expression; ADD/DELETE: the operand
+	// legacy AttributeUpdates: ADD of a list appends, ADD/DELETE report
+	// legacy messages.
+	legacy bool
+}
+
+// Update compiles an UpdateExpression.
+func (c *Compiler) Update(text string) (*Update, error) {
+	u, err := c.compileUpdate(text)
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+func (c *Compiler) compileUpdate(text string) (*Update, *Error) {
+	x, err := parseUpdate(text)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[Token]bool{}
+	for _, cl := range x.Clauses {
+		if seen[cl.Op] {
+			return nil, exprError(paramUpdate, cl.Offset, sprintf(msgSectionTwice, cl.Op.String()))
+		}
+		seen[cl.Op] = true
+	}
+	k := &checker{c: c, param: paramUpdate, ctx: ctxUpdate}
+	for _, cl := range x.Clauses {
+		for _, a := range cl.Actions {
+			if err := k.checkPathSyntax(a.Path); err != nil {
+				return nil, err
+			}
+			if a.Value != nil {
+				if err := k.passA(a.Value, false); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	u := &Update{src: x}
+	var pos []int
+	for _, cl := range x.Clauses {
+		for _, a := range cl.Actions {
+			if err := k.resolvePath(a.Path); err != nil {
+				return nil, err
+			}
+			if a.Value != nil {
+				if err := k.passB(a.Value); err != nil {
+					return nil, err
+				}
+			}
+			if err := checkAddDelete(a); err != nil {
+				return nil, err
+			}
+			u.actions = append(u.actions, &compiledAction{op: a.Op, path: a.Path.resolved, value: a.Value})
+			u.paths = append(u.paths, a.Path.resolved)
+			pos = append(pos, a.Path.Pos())
+		}
+	}
+	if err := checkOverlaps(paramUpdate, u.paths, pos); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// typeName is the operand type wording of ADD/DELETE errors.
+var typeName = map[storage.Kind]string{
+	storage.KindS: "STRING", storage.KindN: "NUMBER", storage.KindB: "BINARY",
+	storage.KindBOOL: "BOOLEAN", storage.KindNULL: "NULL", storage.KindL: "LIST",
+	storage.KindM: "MAP", storage.KindSS: "STRING_SET", storage.KindNS: "NUMBER_SET",
+	storage.KindBS: "BINARY_SET",
+}
+
+func checkAddDelete(a *UpdateAction) *Error {
+	v, ok := constant(a.Value)
+	if !ok {
+		return nil
+	}
+	switch a.Op {
+	case ADD:
+		if v.Kind() != storage.KindN && !v.Kind().IsSet() {
+			return exprError(paramUpdate, a.Value.Pos(), sprintf(msgUpdateOperand, "ADD", typeName[v.Kind()], typeSetAdd))
+		}
+	case DELETE:
+		if !v.Kind().IsSet() {
+			return exprError(paramUpdate, a.Value.Pos(), sprintf(msgUpdateOperand, "DELETE", typeName[v.Kind()], typeSetDelete))
+		}
+	}
+	return nil
+}
+
+// String returns the canonical source of the update.
+func (u *Update) String() string {
+	if u.src == nil {
+		return ""
+	}
+	return u.src.String()
+}
+
+// UpdatedPaths returns the document paths the update writes or removes, in
+// source order. Project an item's old and new images on them (ProjectPaths)
+// for ReturnValues UPDATED_OLD and UPDATED_NEW.
+func (u *Update) UpdatedPaths() []Path { return u.paths }
+
+// Attributes returns the distinct top-level attribute names the update
+// targets, in source order (used to reject updates of key attributes).
+func (u *Update) Attributes() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range u.paths {
+		if !seen[p[0].Name] {
+			seen[p[0].Name] = true
+			out = append(out, p[0].Name)
+		}
+	}
+	return out
+}
+
+// UpdatedOld projects the item before the update onto the updated paths.
+func (u *Update) UpdatedOld(old storage.Item) storage.Item { return ProjectPaths(old, u.paths) }
+
+// UpdatedNew projects the item after the update onto the updated paths.
+func (u *Update) UpdatedNew(newItem storage.Item) storage.Item { return ProjectPaths(newItem, u.paths) }
+
+// Apply returns the item after the update; old (nil when the item does not
+// exist) is not modified. All operands read the old item, as in DynamoDB.
+// Errors are *Error with DynamoDB's messages.
+func (u *Update) Apply(old storage.Item) (storage.Item, error) {
+	out := make(storage.Item, len(old)+len(u.actions))
+	for k, v := range old {
+		out[k] = v
+	}
+	// SETs and ADDs in ascending path order (list appends land in index
+	// order), REMOVEs and DELETEs in descending order so list removals use
+	// the original indexes.
+	order := make([]*compiledAction, len(u.actions))
+	copy(order, u.actions)
+	sort.SliceStable(order, func(i, j int) bool {
+		ri, rj := removes(order[i].op), removes(order[j].op)
+		if ri != rj {
+			return !ri
+		}
+		c := comparePaths(order[i].path, order[j].path)
+		if ri {
+			return c > 0
+		}
+		return c < 0
+	})
+	for _, a := range order {
+		if err := a.apply(old, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func removes(op Token) bool { return op == REMOVE || op == DELETE }
+
+func comparePaths(p, q Path) int {
+	for i := 0; i < len(p) && i < len(q); i++ {
+		a, b := p[i], q[i]
+		switch {
+		case a.IsIndex && b.IsIndex:
+			if a.Index != b.Index {
+				if a.Index < b.Index {
+					return -1
+				}
+				return 1
+			}
+		case !a.IsIndex && !b.IsIndex:
+			if a.Name != b.Name {
+				if a.Name < b.Name {
+					return -1
+				}
+				return 1
+			}
+		}
+	}
+	return len(p) - len(q)
+}
+
+func updateErr(msg string) *Error { return &Error{Pos: -1, Msg: msg} }
+
+func (a *compiledAction) apply(old, out storage.Item) *Error {
+	switch a.op {
+	case SET:
+		v, err := evalUpdateValue(a.value, old)
+		if err != nil {
+			return err
+		}
+		return put(out, a.path, v)
+	case REMOVE:
+		return remove(out, a.path)
+	case ADD:
+		v, _ := evalOperand(a.value, old)
+		cur, exists := a.path.Get(out)
+		if !exists {
+			return put(out, a.path, v)
+		}
+		nv, err := addValues(cur, v, a.legacy)
+		if err != nil {
+			return err
+		}
+		return put(out, a.path, nv)
+	case DELETE:
+		cur, exists := a.path.Get(out)
+		if a.value == nil { // legacy DELETE without a value
+			return remove(out, a.path)
+		}
+		v, _ := evalOperand(a.value, old)
+		if !exists {
+			if len(a.path) > 1 {
+				if _, ok := a.path[:len(a.path)-1].Get(out); !ok {
+					return updateErr(MsgInvalidPathForUpdate)
+				}
+			}
+			return nil
+		}
+		if cur.Kind() != v.Kind() {
+			if a.legacy {
+				return updateErr("Type mismatch for attribute to update")
+			}
+			return updateErr(MsgOperandDataType)
+		}
+		var keep []string
+		for _, m := range cur.Members() {
+			if !v.HasMember(m) {
+				keep = append(keep, m)
+			}
+		}
+		if len(keep) == 0 {
+			return remove(out, a.path)
+		}
+		return put(out, a.path, storage.SetOf(cur.Kind(), keep))
+	}
+	return nil
+}
+
+// addValues implements ADD on an existing value: numbers add, sets union,
+// and (legacy AttributeUpdates only) lists append.
+func addValues(cur, v storage.Value, legacy bool) (storage.Value, *Error) {
+	mismatch := MsgOperandDataType
+	if legacy {
+		mismatch = "Type mismatch for attribute to update"
+	}
+	switch {
+	case cur.Kind() != v.Kind():
+		return storage.Value{}, updateErr(mismatch)
+	case v.Kind() == storage.KindN:
+		n, err := storage.AddNumbers(cur.Number(), v.Number())
+		if err != nil {
+			return storage.Value{}, &Error{Pos: -1, Msg: err.Error(), Err: err}
+		}
+		return storage.N(n), nil
+	case v.Kind().IsSet():
+		members := append([]string(nil), cur.Members()...)
+		for _, m := range v.Members() {
+			if !cur.HasMember(m) {
+				members = append(members, m)
+			}
+		}
+		return storage.SetOf(v.Kind(), members), nil
+	case v.Kind() == storage.KindL && legacy:
+		l := append(append([]storage.Value(nil), cur.List()...), v.List()...)
+		return storage.L(l), nil
+	}
+	return storage.Value{}, updateErr(mismatch)
+}
+
+// put stores v at p in the item (modified in place; its values are not).
+func put(item storage.Item, p Path, v storage.Value) *Error {
+	if len(p) == 1 {
+		item[p[0].Name] = v
+		return nil
+	}
+	top, ok := item[p[0].Name]
+	if !ok {
+		return updateErr(MsgInvalidPathForUpdate)
+	}
+	nv, ok := setIn(top, p[1:], v)
+	if !ok {
+		return updateErr(MsgInvalidPathForUpdate)
+	}
+	item[p[0].Name] = nv
+	return nil
+}
+
+func remove(item storage.Item, p Path) *Error {
+	if len(p) == 1 {
+		delete(item, p[0].Name)
+		return nil
+	}
+	top, ok := item[p[0].Name]
+	if !ok {
+		return updateErr(MsgInvalidPathForUpdate)
+	}
+	nv, changed, ok := removeIn(top, p[1:])
+	if !ok {
+		return updateErr(MsgInvalidPathForUpdate)
+	}
+	if changed {
+		item[p[0].Name] = nv
+	}
+	return nil
+}
+
+// evalUpdateValue computes a SET right-hand side against the old item.
+func evalUpdateValue(x Expr, old storage.Item) (storage.Value, *Error) {
+	switch x := x.(type) {
+	case *ParenExpr:
+		return evalUpdateValue(x.X, old)
+	case *ValueExpr:
+		return x.val, nil
+	case *PathExpr:
+		v, ok := x.resolved.Get(old)
+		if !ok {
+			return storage.Value{}, updateErr(MsgMissingAttribute)
+		}
+		return v, nil
+	case *BinaryExpr:
+		a, err := evalUpdateValue(x.X, old)
+		if err != nil {
+			return a, err
+		}
+		b, err := evalUpdateValue(x.Y, old)
+		if err != nil {
+			return b, err
+		}
+		if a.Kind() != storage.KindN || b.Kind() != storage.KindN {
+			return storage.Value{}, updateErr(MsgOperandDataType)
+		}
+		var n storage.Number
+		var nerr error
+		if x.Op == PLUS {
+			n, nerr = storage.AddNumbers(a.Number(), b.Number())
+		} else {
+			n, nerr = storage.SubNumbers(a.Number(), b.Number())
+		}
+		if nerr != nil {
+			return storage.Value{}, numberError(nerr)
+		}
+		return storage.N(n), nil
+	case *CallExpr:
+		switch x.Fun {
+		case fnIfNotExists:
+			p, _ := pathOf(x.Args[0])
+			if v, ok := p.resolved.Get(old); ok {
+				return v, nil
+			}
+			return evalUpdateValue(x.Args[1], old)
+		case fnListAppend:
+			a, err := evalUpdateValue(x.Args[0], old)
+			if err != nil {
+				return a, err
+			}
+			b, err := evalUpdateValue(x.Args[1], old)
+			if err != nil {
+				return b, err
+			}
+			if a.Kind() != storage.KindL || b.Kind() != storage.KindL {
+				return storage.Value{}, updateErr(MsgOperandDataType)
+			}
+			l := make([]storage.Value, 0, a.Len()+b.Len())
+			l = append(append(l, a.List()...), b.List()...)
+			return storage.L(l), nil
+		}
+	}
+	return storage.Value{}, updateErr(MsgOperandDataType)
+}
+
+func numberError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Pos: -1, Msg: err.Error(), Err: err}
+}
