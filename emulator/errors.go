@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -133,7 +134,18 @@ func classify(err error) (*apiError, bool) {
 	if errors.As(err, &ae) {
 		return ae, true
 	}
+	// Expression errors and number errors carry AWS's ValidationException
+	// text already; the class is decided here, at the edge.
+	var ee *expr.Error
+	if errors.As(err, &ee) || isNumberError(err) {
+		return &apiError{class: ErrValidation, msg: err.Error(), cause: err}, true
+	}
 	return errInternal().(*apiError), false
+}
+
+func isNumberError(err error) bool {
+	return errors.Is(err, storage.ErrNumberInvalid) || errors.Is(err, storage.ErrNumberPrecision) ||
+		errors.Is(err, storage.ErrNumberOverflow) || errors.Is(err, storage.ErrNumberUnderflow)
 }
 
 // appendErrorBody renders the JSON body of a classified error.
