@@ -1,0 +1,51 @@
+// Package expr implements DynamoDB's expression languages: condition and
+// filter expressions, key condition expressions, update expressions and
+// projection expressions, plus the legacy parameters (Expected,
+// QueryFilter, ScanFilter, KeyConditions, AttributeUpdates,
+// AttributesToGet) translated into the same compiled forms.
+//
+// # Pipeline
+//
+// Text goes through a hand-written [Scanner] (tokens with byte offsets,
+// ILLEGAL tokens for bad input), a recursive-descent parser with precedence
+// climbing ([Token.Precedence]: OR < AND < NOT < comparisons) and a nesting
+// cap, and then a [Compiler] that, once per request, resolves #names and
+// :values, records which were used ([Compiler.Unused]) and checks every rule
+// DynamoDB checks, in DynamoDB's order: size (4 KB), syntax and redundant
+// parentheses, then reserved words, list index range, function names and
+// placement and the operator count (300), then placeholders, operand types,
+// BETWEEN bounds, IN size (100), path depth (32) and overlapping paths.
+// The results ([Condition], [Update], [Projection], [KeyCondition]) are
+// immutable and are evaluated per item without re-parsing.
+//
+// # Errors
+//
+// Every error is an [*Error] whose Error() is the exact message of
+// DynamoDB's ValidationException ("Invalid UpdateExpression: Syntax error;
+// token: ...") and whose Pos is a byte offset into the expression (-1 when
+// there is none). The messages were recorded from DynamoDB Local; the
+// goldens under testdata/ replay them. Some messages have no expression
+// prefix because DynamoDB gives none (key-condition shape errors, update
+// application errors such as [MsgInvalidPathForUpdate], legacy parameter
+// errors).
+//
+// # Semantics
+//
+// Comparisons of different types are false, = needs both operands present,
+// <> is true when either is missing. size() counts UTF-16 code units of a
+// string, bytes of a binary and elements of sets, lists and maps. Updates
+// read every operand from the old item, apply list appends in index order
+// and list removals from the highest index down, and never modify the item
+// passed to [Update.Apply].
+//
+// # Caveats
+//
+// Messages that list several keys (unused placeholders) follow the
+// iteration order of a Java HashSet, as DynamoDB's do. A few messages come
+// from DynamoDB Local and may differ slightly from AWS; the legacy messages
+// for an invalid KeyConditions operator and for a bad enum value are not
+// verified. Checks that need the table (key attributes in a filter or
+// update, the request-level rules about mixing legacy parameters with
+// expressions) belong to the caller; [Condition.Attributes] and
+// [Update.Attributes] give it what it needs.
+package expr

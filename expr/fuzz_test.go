@@ -1,0 +1,85 @@
+package expr
+
+import (
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+func seedFuzz(f *testing.F, kinds ...string) {
+	for _, c := range readOracle(f, "testdata/oracle.txt") {
+		for _, k := range kinds {
+			if c.kind == k {
+				f.Add(c.expr)
+			}
+		}
+	}
+}
+
+// fuzzCompiler defines the placeholders the corpus uses most.
+func fuzzCompiler() *Compiler {
+	one := storage.N("1")
+	return NewCompiler(map[string]string{"#a": "a", "#b": "b", "#x": "x", "#p": "pk", "#s": "sk"},
+		map[string]storage.Value{":a": one, ":b": storage.N("5"), ":v": storage.S("x"), ":n": one, ":p": storage.S("p"),
+			":s": storage.S("a"), ":l": storage.L(nil), ":ss": storage.SS([]string{"x"}), ":m": storage.N("2")})
+}
+
+var fuzzItem = storage.Item{
+	"a": storage.N("1"), "b": storage.S("x"),
+	"l": storage.L([]storage.Value{storage.N("1"), storage.M(map[string]storage.Value{"c": storage.S("y")})}),
+	"m": storage.M(map[string]storage.Value{"k": storage.S("v")}),
+}
+
+func FuzzCondition(f *testing.F) {
+	seedFuzz(f, "condition", "filter")
+	f.Fuzz(func(t *testing.T, src string) {
+		cond, err := fuzzCompiler().Condition("ConditionExpression", src)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error %T", err)
+			}
+			return
+		}
+		cond.Eval(fuzzItem)
+		cond.Eval(nil)
+		if _, err := ParseCondition("ConditionExpression", cond.String()); err != nil {
+			t.Fatalf("canonical form %q does not parse: %v", cond.String(), err)
+		}
+	})
+}
+
+func FuzzKeyCondition(f *testing.F) {
+	seedFuzz(f, "keycond")
+	f.Fuzz(func(t *testing.T, src string) {
+		fuzzCompiler().KeyCondition(src, oracleKeySchema)
+	})
+}
+
+func FuzzUpdate(f *testing.F) {
+	seedFuzz(f, "update")
+	f.Fuzz(func(t *testing.T, src string) {
+		u, err := fuzzCompiler().Update(src)
+		if err != nil {
+			return
+		}
+		out, err := u.Apply(fuzzItem)
+		if err == nil {
+			u.UpdatedNew(out)
+		}
+		u.Apply(nil)
+		if _, err := ParseUpdate(u.String()); err != nil {
+			t.Fatalf("canonical form %q does not parse: %v", u.String(), err)
+		}
+	})
+}
+
+func FuzzProjection(f *testing.F) {
+	seedFuzz(f, "projection")
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := fuzzCompiler().Projection(src)
+		if err != nil {
+			return
+		}
+		p.Apply(fuzzItem)
+	})
+}
