@@ -25,6 +25,9 @@ func TestUpdateExpressions(t *testing.T) {
 		rv     types.ReturnValue
 		attrs  item // want Attributes
 		after  item // want item afterwards
+		// differs, when set, marks a case where DynamoDB Local answers
+		// differently from AWS; attrs then holds AWS's answer.
+		differs string
 	}{
 		{name: "set creates item", expr: "SET a = :a", values: item{":a": s("A")}, rv: types.ReturnValueAllNew,
 			attrs: item{"pk": s("k"), "a": s("A")}, after: item{"pk": s("k"), "a": s("A")}},
@@ -47,7 +50,8 @@ func TestUpdateExpressions(t *testing.T) {
 		{name: "set nested", start: base, expr: "SET m.a = :v, m.l[0] = :w, m.#new = :v", names: map[string]string{"#new": "new"}, values: item{":v": n("2"), ":w": s("w")}, rv: types.ReturnValueUpdatedOld,
 			attrs: item{"m": m(item{"a": n("1"), "l": l(s("z"))})}, after: with(base, item{"m": m(item{"a": n("2"), "l": l(s("w")), "new": n("2")})})},
 		{name: "remove", start: base, expr: "REMOVE s, nothere, m.a", rv: types.ReturnValueUpdatedOld,
-			attrs: item{"s": s("x"), "m": m(item{"a": n("1"), "l": l(s("z"))})}, after: without(with(base, item{"m": m(item{"l": l(s("z"))})}), "s")},
+			differs: "UPDATED_OLD of a nested REMOVE: AWS returns only the removed fragment (m.a); DynamoDB Local returns the whole top-level map",
+			attrs:   item{"s": s("x"), "m": m(item{"a": n("1")})}, after: without(with(base, item{"m": m(item{"l": l(s("z"))})}), "s")},
 		{name: "remove list element", start: base, expr: "REMOVE l[0]", rv: types.ReturnValueUpdatedNew,
 			attrs: item{"l": l(n("2"))}, after: with(base, item{"l": l(n("2"))})},
 		{name: "add number", start: base, expr: "ADD n :v, fresh :v", values: item{":v": n("-2")}, rv: types.ReturnValueUpdatedNew,
@@ -69,6 +73,9 @@ func TestUpdateExpressions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.differs != "" {
+				AWSDiffers(t, tc.differs)
+			}
 			key := item{"pk": s("k")}
 			_, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: key})
 			mustNoError(t, err)

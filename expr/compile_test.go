@@ -145,12 +145,12 @@ func TestReservedWords(t *testing.T) {
 	if len(reservedWords) != 573 {
 		t.Errorf("got %d reserved words, want 573", len(reservedWords))
 	}
-	for _, w := range []string{"status", "STATUS", "Name", "size", "missing"} {
+	for _, w := range []string{"status", "STATUS", "Name", "missing"} {
 		if !IsReserved(w) {
 			t.Errorf("%s should be reserved", w)
 		}
 	}
-	for _, w := range []string{"contains", "begins_with", "pk", "a"} {
+	for _, w := range []string{"contains", "begins_with", "size", "SIZE", "pk", "a"} {
 		if IsReserved(w) {
 			t.Errorf("%s should not be reserved", w)
 		}

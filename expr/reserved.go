@@ -73,7 +73,14 @@ var reservedWords = func() map[string]struct{} {
 }()
 
 // IsReserved reports whether name is a DynamoDB reserved word (any case).
+// SIZE is on AWS's published list, but the expression grammar reads the
+// function names first, so "size" (like "contains") works as a plain
+// attribute name: DynamoDB Local accepts "size = :v" and "SET size = :v".
 func IsReserved(name string) bool {
-	_, ok := reservedWords[strings.ToUpper(name)]
+	upper := strings.ToUpper(name)
+	if upper == "SIZE" {
+		return false
+	}
+	_, ok := reservedWords[upper]
 	return ok
 }

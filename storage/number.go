@@ -15,10 +15,14 @@ type Number string
 
 // Number errors, each with AWS's message text.
 var (
-	// ErrNumberInvalid: the text is not a decimal number.
-	ErrNumberInvalid = errors.New("A value provided cannot be converted into a number")
-	// ErrNumberPrecision: more than 38 significant digits.
-	ErrNumberPrecision = errors.New("DynamoDB only supports precision up to 38 digits")
+	// ErrNumberInvalid: the text is not a decimal number. ParseNumber
+	// returns it wrapped in an error whose text names the offending input,
+	// as AWS does ("The parameter cannot be converted to a numeric value: x";
+	// DynamoDB Local says "A value provided cannot be converted into a number").
+	ErrNumberInvalid = errors.New("The parameter cannot be converted to a numeric value")
+	// ErrNumberPrecision: more than 38 significant digits (AWS's wording;
+	// DynamoDB Local says "DynamoDB only supports precision up to 38 digits").
+	ErrNumberPrecision = errors.New("Attempting to store more than 38 significant digits in a Number")
 	// ErrNumberOverflow: magnitude at or above 1E126.
 	ErrNumberOverflow = errors.New("Number overflow. Attempting to store a number with magnitude larger than supported range")
 	// ErrNumberUnderflow: non-zero magnitude below 1E-130.
@@ -55,14 +59,28 @@ func MustNumber(s string) Number {
 // one digit in the mantissa, as DynamoDB does ("1.", ".5" are fine).
 func parseDecimal(s string) (*apd.Decimal, error) {
 	if !validNumberSyntax(s) {
-		return nil, ErrNumberInvalid
+		return nil, invalidNumber(s)
 	}
 	d, _, err := apd.NewFromString(s)
 	if err != nil {
-		return nil, ErrNumberInvalid
+		return nil, invalidNumber(s)
 	}
 	return d, nil
 }
+
+// invalidNumberError is ErrNumberInvalid naming the rejected text.
+type invalidNumberError struct{ text string }
+
+func (e *invalidNumberError) Error() string {
+	if e.text == "" {
+		return ErrNumberInvalid.Error()
+	}
+	return ErrNumberInvalid.Error() + ": " + e.text
+}
+
+func (e *invalidNumberError) Unwrap() error { return ErrNumberInvalid }
+
+func invalidNumber(text string) error { return &invalidNumberError{text: text} }
 
 func validNumberSyntax(s string) bool {
 	i := 0
