@@ -82,6 +82,25 @@ func BenchmarkMemory(b *testing.B) {
 			b.ReportMetric(perItem, "bytes/item")
 		})
 	}
+	// The baseline the encoding is measured against: each item kept as a
+	// map of Values, with no index at all.
+	b.Run("baseline-map-of-values", func(b *testing.B) {
+		var perItem float64
+		for b.Loop() {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			items := make([]Item, n)
+			for i := range items {
+				items[i] = benchItem(b, schemaS, i, 0)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			perItem = float64(after.HeapAlloc-before.HeapAlloc) / n
+			runtime.KeepAlive(items)
+		}
+		b.ReportMetric(perItem, "bytes/item")
+	})
 }
 
 var benchSizes = []int{1_000, 10_000, 100_000}
