@@ -140,7 +140,7 @@ func (d *decoder) value(depth int) Value {
 		for i := range list {
 			list[i] = d.value(depth + 1)
 		}
-		return Value{kind: KindL, list: list}
+		return Value{kind: KindL, c: &composite{list: list}}
 	case tagM:
 		if depth >= maxDepth {
 			d.fail("nesting too deep")
@@ -155,7 +155,7 @@ func (d *decoder) value(depth int) Value {
 			}
 			m[name] = d.value(depth + 1)
 		}
-		return Value{kind: KindM, m: m}
+		return Value{kind: KindM, c: &composite{m: m}}
 	case tagSS, tagNS, tagBS:
 		kind := KindSS
 		if tag == tagNS {
@@ -168,7 +168,7 @@ func (d *decoder) value(depth int) Value {
 		for i := range set {
 			set[i] = d.str()
 		}
-		return Value{kind: kind, set: set}
+		return Value{kind: kind, c: &composite{set: set}}
 	default:
 		if d.err == nil {
 			d.fail(fmt.Sprintf("unknown tag %d", tag))

@@ -8,10 +8,62 @@
 // decimal with 38 significant digits and DynamoDB's range, always held in
 // canonical plain text so equal numbers have equal text; arithmetic is exact
 // (github.com/cockroachdb/apd/v3) and fails with AWS's errors when a result
-// does not fit.
+// does not fit. ItemSize and ValueSize compute DynamoDB's item size (names
+// plus values, with its rules for numbers, lists and maps, checked against
+// DynamoDB Local).
+//
+// A Table holds one table's items under a KeySchema (a partition key and an
+// optional sort key, each S, N or B). Its nouns:
+//
+//   - Get(Key) returns one item.
+//   - Write(Key, fn) is a read-modify-write under the table's write lock:
+//     fn sees the current item and returns the new one (nil deletes,
+//     ErrNoWrite leaves it); the result is a Change (old and new image and
+//     their sizes), the record that ReturnValues and later streams, TTL and
+//     indexes consume.
+//   - Query(QueryRange, visit) walks one partition in sort key order,
+//     bounded by a SortCondition, forwards or backwards, resuming strictly
+//     after an ExclusiveStart key. It seeks; it never walks other partitions.
+//   - Scan(ScanRange, visit) walks the table in a fixed order: partitions by
+//     a hash of the partition key, so parallel scan segment i of N is one
+//     contiguous hash range (SegmentOf), items by sort key; it resumes after
+//     an ExclusiveStart key whether or not that key still exists.
+//   - ItemCount and SizeBytes are maintained on every write.
+//
+// Inside, a map from partition key to partition gives Get, Write and Query
+// their partition; each partition keeps its items in a B-tree
+// (github.com/tidwall/btree, its own locks off) ordered by an
+// order-preserving encoding of the sort key, in which plain byte comparison
+// is DynamoDB's order (S by UTF-8 bytes, B as unsigned bytes, N numerically
+// with no decimal parsing). A partition of one item keeps it inline, without
+// a B-tree. A second B-tree orders the partitions for Scan.
+//
+// Items at rest are stored in a compact, versioned, length-prefixed binary
+// encoding without their key attributes, one allocation per item, with the
+// item's size kept beside it. A 240-byte item of 10 attributes costs 300 to
+// 400 bytes of heap in all, index included, against about 1300 bytes for the
+// same item held as a map of Values (BenchmarkMemory).
 //
 // # Caveats
 //
 // Values are immutable after construction: slices and maps passed to the
 // constructors or returned by the accessors are shared, never copied.
+//
+// Every Get, Query and Scan visit decodes a fresh Item, which the caller owns
+// and may keep; its strings share memory with the stored record, which is
+// immutable. Reads therefore allocate, and a caller that only needs some
+// attributes still pays for decoding all of them.
+//
+// Query and Scan hold the table's read lock for the whole walk, visits
+// included: a visit must not call back into the same table (a Write would
+// deadlock), and a long walk delays writers. Write's fn runs under the write
+// lock with the same rule. Callers page with ExclusiveStart rather than hold
+// a walk open.
+//
+// Storage trusts its caller for DynamoDB's validation: key kinds, item size,
+// nesting depth, condition operands and their messages belong to the
+// emulator. Misuse that would corrupt the table is refused (ErrKeyKind,
+// ErrKeyMismatch, ErrTooDeep); a malformed query or scan range matches
+// nothing. Transactions, secondary indexes, streams and TTL are not here
+// yet; they will build on Change and on the ...Locked helpers of Table.
 package storage

@@ -93,8 +93,8 @@ func appendValue(dst []byte, v Value, depth int) ([]byte, error) {
 		if depth >= maxDepth {
 			return nil, ErrTooDeep
 		}
-		dst = binary.AppendUvarint(append(dst, tagL), uint64(len(v.list)))
-		for _, e := range v.list {
+		dst = binary.AppendUvarint(append(dst, tagL), uint64(len(v.List())))
+		for _, e := range v.List() {
 			if dst, err = appendValue(dst, e, depth+1); err != nil {
 				return nil, err
 			}
@@ -103,8 +103,8 @@ func appendValue(dst []byte, v Value, depth int) ([]byte, error) {
 		if depth >= maxDepth {
 			return nil, ErrTooDeep
 		}
-		dst = binary.AppendUvarint(append(dst, tagM), uint64(len(v.m)))
-		for name, e := range v.m {
+		dst = binary.AppendUvarint(append(dst, tagM), uint64(len(v.Map())))
+		for name, e := range v.Map() {
 			dst = appendStr(dst, name)
 			if dst, err = appendValue(dst, e, depth+1); err != nil {
 				return nil, err
@@ -117,8 +117,8 @@ func appendValue(dst []byte, v Value, depth int) ([]byte, error) {
 		} else if v.kind == KindBS {
 			tag = tagBS
 		}
-		dst = binary.AppendUvarint(append(dst, tag), uint64(len(v.set)))
-		for _, m := range v.set {
+		dst = binary.AppendUvarint(append(dst, tag), uint64(len(v.Members())))
+		for _, m := range v.Members() {
 			dst = appendStr(dst, m)
 		}
 	default:

@@ -312,6 +312,7 @@ func runModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) 
 			total := []int{0, 1, 2, 3, 5}[r.IntN(5)]
 			limit := 1 + r.IntN(7)
 			var all []Item
+			wantAll := slices.Clone(m.items)
 			for seg := range max(total, 1) {
 				want := m.scan(seg, total)
 				var got []Item
@@ -325,13 +326,19 @@ func runModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) 
 						break
 					}
 					start = last
+					if r.IntN(4) == 0 { // the start key need not exist any more
+						if _, err := tbl.Write(*last, func(Item) (Item, error) { return nil, nil }); err != nil {
+							fail(step, "scan delete", err)
+						}
+						m.delete(*last)
+					}
 				}
 				if err := sameItems(got, want); err != nil {
 					fail(step, fmt.Sprintf("scan segment %d/%d limit %d", seg, total, limit), err)
 				}
 				all = append(all, got...)
 			}
-			if err := sameItems(all, m.items); err != nil {
+			if err := sameItems(all, wantAll); err != nil {
 				fail(step, fmt.Sprintf("scan of all %d segments", total), err)
 			}
 		}

@@ -1,34 +1,81 @@
 package storage
 
-import "github.com/tidwall/btree"
+import (
+	"encoding/binary"
+	"math"
 
-// entry is one stored item: rec holds the encoded sort key (rec[:skLen], see
-// keyenc.go) followed by the encoded item without its key attributes (see
-// encode.go), in one allocation. size is the item's DynamoDB size.
+	"github.com/tidwall/btree"
+)
+
+// entry is one stored item. rec holds, in one allocation, the length of the
+// encoded sort key as a uvarint, the encoded sort key (see keyenc.go), and
+// the encoded item without its key attributes (see encode.go); rec is
+// self-describing so a partition's lone item needs no more than rec and size.
+// size is the item's DynamoDB size. skLen and hdr cache where the sort key
+// lies in rec (they fit the padding of the struct), so B-tree comparisons
+// do not parse the header.
 type entry struct {
 	rec   string
-	skLen uint32
 	size  uint32
+	skLen uint16 // len of the encoded sort key
+	hdr   uint8  // len of the uvarint header; 0 marks a pivot
 }
 
-func (e entry) sortKey() string { return e.rec[:e.skLen] }
-func (e entry) body() string    { return e.rec[e.skLen:] }
+// maxSortKeyLen bounds an encoded sort key so its length fits entry.skLen.
+// DynamoDB's own limit, 1024 bytes, is enforced by the emulator.
+const maxSortKeyLen = math.MaxUint16
+
+// pivot is an entry usable only as a B-tree search key: rec is the bare
+// encoded sort key, so building one does not allocate.
+func pivot(sk string) entry { return entry{rec: sk} }
+
+// appendRecHeader starts the stored form of an entry: len(sk), then sk.
+func appendRecHeader(dst []byte, sk string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(sk)))
+	return append(dst, sk...)
+}
+
+// parseEntry rebuilds an entry from a rec built by appendRecHeader.
+func parseEntry(rec string, size uint32) entry {
+	n, i := 0, 0
+	for shift := 0; ; shift += 7 {
+		b := rec[i]
+		i++
+		n |= int(b&0x7f) << shift
+		if b < 0x80 {
+			break
+		}
+	}
+	return entry{rec: rec, size: size, skLen: uint16(n), hdr: uint8(i)}
+}
+
+func (e entry) sortKey() string {
+	if e.hdr == 0 {
+		return e.rec
+	}
+	return e.rec[e.hdr : int(e.hdr)+int(e.skLen)]
+}
+
+func (e entry) body() string { return e.rec[int(e.hdr)+int(e.skLen):] }
 
 func entryLess(a, b entry) bool { return a.sortKey() < b.sortKey() }
-
-// pivot is an entry usable only as a B-tree search key.
-func pivot(sk string) entry { return entry{rec: sk, skLen: uint32(len(sk))} }
 
 // partition holds the items of one partition key, ordered by sort key. Most
 // partitions of most tables hold one item (every partition of a table
 // without a sort key does), so a lone item is kept inline in one and the
-// B-tree exists only while the partition holds two or more items.
+// B-tree exists only while the partition holds two or more items. The lone
+// item's fields are inlined so that a partition is 48 bytes.
 type partition struct {
-	pk   string // the partition key's Value.Str(): text, canonical number text or raw bytes
-	hash uint32 // partitionHash(pk)
-	one  entry  // the only item when tree == nil; zero when the partition is empty
-	tree *btree.BTreeG[entry]
+	pk      string // the partition key's Value.Str(): text, canonical number text or raw bytes
+	oneRec  string // the only item's rec when tree == nil; "" when the partition is empty
+	oneSize uint32 // the only item's size
+	hash    uint32 // partitionHash(pk)
+	tree    *btree.BTreeG[entry]
 }
+
+func (p *partition) one() entry { return parseEntry(p.oneRec, p.oneSize) }
+
+func (p *partition) setOne(e entry) { p.oneRec, p.oneSize = e.rec, e.size }
 
 // partitionLess orders partitions for Scan: by hash, then by key.
 func partitionLess(a, b *partition) bool {
@@ -42,7 +89,7 @@ func (p *partition) len() int {
 	if p.tree != nil {
 		return p.tree.Len()
 	}
-	if p.one.rec != "" {
+	if p.oneRec != "" {
 		return 1
 	}
 	return 0
@@ -52,8 +99,10 @@ func (p *partition) get(sk string) (entry, bool) {
 	if p.tree != nil {
 		return p.tree.Get(pivot(sk))
 	}
-	if p.one.rec != "" && p.one.sortKey() == sk {
-		return p.one, true
+	if p.oneRec != "" {
+		if e := p.one(); e.sortKey() == sk {
+			return e, true
+		}
 	}
 	return entry{}, false
 }
@@ -63,25 +112,26 @@ func (p *partition) set(e entry) {
 	switch {
 	case p.tree != nil:
 		p.tree.Set(e)
-	case p.one.rec == "" || p.one.sortKey() == e.sortKey():
-		p.one = e
+	case p.oneRec == "" || p.one().sortKey() == e.sortKey():
+		p.setOne(e)
 	default:
 		p.tree = btree.NewBTreeGOptions(entryLess, btree.Options{NoLocks: true})
-		p.tree.Set(p.one)
+		p.tree.Set(p.one())
 		p.tree.Set(e)
-		p.one = entry{}
+		p.setOne(entry{})
 	}
 }
 
 // delete removes the item with sort key sk, which must be present.
 func (p *partition) delete(sk string) {
 	if p.tree == nil {
-		p.one = entry{}
+		p.setOne(entry{})
 		return
 	}
 	p.tree.Delete(pivot(sk))
 	if p.tree.Len() == 1 {
-		p.one, _ = p.tree.Min()
+		e, _ := p.tree.Min()
+		p.setOne(e)
 		p.tree = nil
 	}
 }
@@ -108,14 +158,15 @@ func (b bound) above(sk string) bool {
 // when iter stopped it.
 func (p *partition) walk(lo, hi bound, forward bool, iter func(entry) bool) bool {
 	if p.tree == nil {
-		if p.one.rec == "" {
+		if p.oneRec == "" {
 			return true
 		}
-		sk := p.one.sortKey()
+		e := p.one()
+		sk := e.sortKey()
 		if lo.below(sk) || hi.above(sk) {
 			return true
 		}
-		return iter(p.one)
+		return iter(e)
 	}
 	more := true
 	if forward {

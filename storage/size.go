@@ -35,25 +35,25 @@ func ValueSize(v Value) int {
 		return 1
 	case KindL:
 		n := 3
-		for _, e := range v.list {
+		for _, e := range v.List() {
 			n += 1 + ValueSize(e)
 		}
 		return n
 	case KindM:
 		n := 3
-		for name, e := range v.m {
+		for name, e := range v.Map() {
 			n += 1 + len(name) + ValueSize(e)
 		}
 		return n
 	case KindSS, KindBS:
 		n := 0
-		for _, m := range v.set {
+		for _, m := range v.Members() {
 			n += len(m)
 		}
 		return n
 	case KindNS:
 		n := 0
-		for _, m := range v.set {
+		for _, m := range v.Members() {
 			n += numberSize(Number(m))
 		}
 		return n

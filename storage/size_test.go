@@ -1,6 +1,9 @@
 package storage
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // The sizes below were measured on DynamoDB Local: for each value v, the
 // largest padding string p such that {"pk":"a","p":p,"x":v} is accepted
@@ -79,5 +82,12 @@ func TestItemSize(t *testing.T) {
 				t.Errorf("ItemSize = %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+// Decoded items are maps of Values; keep Value small (see value.go).
+func TestValueIs32Bytes(t *testing.T) {
+	if got := unsafe.Sizeof(Value{}); got != 32 {
+		t.Fatalf("unsafe.Sizeof(Value{}) = %d, want 32", got)
 	}
 }

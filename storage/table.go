@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -150,12 +151,16 @@ const maxScratch = 64 << 10
 
 // encodeLocked builds the stored entry for item with encoded sort key sk.
 func (t *Table) encodeLocked(sk string, item Item) (entry, error) {
-	buf := append(t.scratch[:0], sk...)
+	buf := appendRecHeader(t.scratch[:0], sk)
 	buf, err := appendItem(buf, item, t.ks.Partition.Name, t.ks.Sort.Name)
 	if err != nil {
 		return entry{}, err
 	}
-	e := entry{rec: string(buf), skLen: uint32(len(sk)), size: uint32(ItemSize(item))}
+	size := ItemSize(item)
+	if size > math.MaxUint32 || len(sk) > maxSortKeyLen {
+		return entry{}, fmt.Errorf("storage: item of %d bytes or sort key of %d bytes too large to store", size, len(sk))
+	}
+	e := parseEntry(string(buf), uint32(size))
 	if cap(buf) <= maxScratch {
 		t.scratch = buf
 	} else {
@@ -252,7 +257,7 @@ func (t *Table) checkLocked() error {
 			return false
 		}
 		n := p.len()
-		if n == 0 || (p.tree != nil && n < 2) || (p.tree != nil && p.one.rec != "") {
+		if n == 0 || (p.tree != nil && n < 2) || (p.tree != nil && p.oneRec != "") {
 			err = fmt.Errorf("partition %q: bad shape (len %d, tree %v)", p.pk, n, p.tree != nil)
 			return false
 		}

@@ -62,10 +62,19 @@ func (k Kind) IsScalarKey() bool { return k == KindS || k == KindN || k == KindB
 // The zero Value is invalid (Kind() == KindInvalid). Values are immutable
 // once built: constructors copy nothing, so callers must not mutate slices
 // or maps they passed in or got back.
+//
+// A Value is 32 bytes: scalars live inline, and the contents of L, M and
+// sets sit behind one pointer, since most values in most items are scalars.
 type Value struct {
 	kind Kind
-	b    bool             // BOOL
-	str  string           // S: text; N: canonical decimal text; B: raw bytes
+	b    bool       // BOOL
+	str  string     // S: text; N: canonical decimal text; B: raw bytes
+	c    *composite // L, M, SS, NS, BS
+}
+
+// composite holds the contents of an L, M or set value; only the field of
+// the value's kind is set.
+type composite struct {
 	list []Value          // L elements
 	set  []string         // SS members; NS canonical texts; BS raw bytes
 	m    map[string]Value // M entries
@@ -97,7 +106,7 @@ func L(elems []Value) Value {
 	if elems == nil {
 		elems = []Value{}
 	}
-	return Value{kind: KindL, list: elems}
+	return Value{kind: KindL, c: &composite{list: elems}}
 }
 
 // M returns a map value.
@@ -105,12 +114,12 @@ func M(m map[string]Value) Value {
 	if m == nil {
 		m = map[string]Value{}
 	}
-	return Value{kind: KindM, m: m}
+	return Value{kind: KindM, c: &composite{m: m}}
 }
 
 // SS returns a string set. Members must be distinct and non-empty in number;
 // the decoder validates that.
-func SS(members []string) Value { return Value{kind: KindSS, set: members} }
+func SS(members []string) Value { return SetOf(KindSS, members) }
 
 // NS returns a number set of canonical numbers.
 func NS(members []Number) Value {
@@ -118,7 +127,7 @@ func NS(members []Number) Value {
 	for i, n := range members {
 		set[i] = string(n)
 	}
-	return Value{kind: KindNS, set: set}
+	return SetOf(KindNS, set)
 }
 
 // BS returns a binary set of raw byte strings.
@@ -127,12 +136,14 @@ func BS(members [][]byte) Value {
 	for i, b := range members {
 		set[i] = string(b)
 	}
-	return Value{kind: KindBS, set: set}
+	return SetOf(KindBS, set)
 }
 
 // SetOf returns a set of kind k (KindSS, KindNS or KindBS) whose members are
 // given as strings (canonical number text for NS, raw bytes for BS).
-func SetOf(k Kind, members []string) Value { return Value{kind: k, set: members} }
+func SetOf(k Kind, members []string) Value {
+	return Value{kind: k, c: &composite{set: members}}
+}
 
 // Kind returns the value's DynamoDB type.
 func (v Value) Kind() Kind { return v.kind }
@@ -154,24 +165,39 @@ func (v Value) Bytes() []byte { return []byte(v.str) }
 func (v Value) Bool() bool { return v.b }
 
 // List returns the elements of an L value. Do not mutate.
-func (v Value) List() []Value { return v.list }
+func (v Value) List() []Value {
+	if v.c == nil {
+		return nil
+	}
+	return v.c.list
+}
 
 // Map returns the entries of an M value. Do not mutate.
-func (v Value) Map() map[string]Value { return v.m }
+func (v Value) Map() map[string]Value {
+	if v.c == nil {
+		return nil
+	}
+	return v.c.m
+}
 
 // Members returns the members of a set value as strings (canonical number
 // text for NS, raw bytes for BS). Do not mutate.
-func (v Value) Members() []string { return v.set }
+func (v Value) Members() []string {
+	if v.c == nil {
+		return nil
+	}
+	return v.c.set
+}
 
 // Len returns the number of elements of an L, M or set value, and 0 otherwise.
 func (v Value) Len() int {
 	switch v.kind {
 	case KindL:
-		return len(v.list)
+		return len(v.List())
 	case KindM:
-		return len(v.m)
+		return len(v.Map())
 	case KindSS, KindNS, KindBS:
-		return len(v.set)
+		return len(v.Members())
 	}
 	return 0
 }
@@ -189,32 +215,35 @@ func Equal(a, b Value) bool {
 	case KindBOOL, KindNULL:
 		return a.b == b.b
 	case KindL:
-		if len(a.list) != len(b.list) {
+		al, bl := a.List(), b.List()
+		if len(al) != len(bl) {
 			return false
 		}
-		for i := range a.list {
-			if !Equal(a.list[i], b.list[i]) {
+		for i := range al {
+			if !Equal(al[i], bl[i]) {
 				return false
 			}
 		}
 		return true
 	case KindM:
-		if len(a.m) != len(b.m) {
+		am, bm := a.Map(), b.Map()
+		if len(am) != len(bm) {
 			return false
 		}
-		for k, av := range a.m {
-			bv, ok := b.m[k]
+		for k, av := range am {
+			bv, ok := bm[k]
 			if !ok || !Equal(av, bv) {
 				return false
 			}
 		}
 		return true
 	case KindSS, KindNS, KindBS:
-		if len(a.set) != len(b.set) {
+		as, bs := a.Members(), b.Members()
+		if len(as) != len(bs) {
 			return false
 		}
-		for _, m := range a.set {
-			if !containsString(b.set, m) {
+		for _, m := range as {
+			if !containsString(bs, m) {
 				return false
 			}
 		}
@@ -255,7 +284,7 @@ func Compare(a, b Value) (c int, ok bool) {
 
 // HasMember reports whether the set value v contains member m (given in the
 // same string form as Members).
-func (v Value) HasMember(m string) bool { return containsString(v.set, m) }
+func (v Value) HasMember(m string) bool { return containsString(v.Members(), m) }
 
 func containsString(list []string, s string) bool {
 	for _, x := range list {
