@@ -210,7 +210,21 @@ type exprParams struct {
 	// use :values, in AWS's order, for the "... is null" message.
 	valueExprs []string
 	names      map[string]string
-	values     WireItem
+	values     ExpressionValues
+	// loneConditionalOp: ConditionalOperator was given without Expected.
+	loneConditionalOp bool
+}
+
+// addExpected records the legacy condition parameters of a write: Expected
+// and ConditionalOperator, in the order AWS lists them.
+func (p *exprParams) addExpected(expected bool, conditionalOperator string) {
+	if expected {
+		p.legacy = append(p.legacy, paramExpected)
+	}
+	if conditionalOperator != "" {
+		p.legacy = append(p.legacy, paramConditionalOp)
+		p.loneConditionalOp = !expected
+	}
 }
 
 // check runs AWS's checks on the mix of parameters: legacy and expression
@@ -220,6 +234,9 @@ func (p exprParams) check() error {
 	if len(p.expressions) > 0 && len(p.legacy) > 0 {
 		return errValidationf(msgMixedExpressionParams,
 			strings.Join(p.legacy, ", "), strings.Join(p.expressions, ", "))
+	}
+	if p.loneConditionalOp {
+		return errValidation(msgConditionalOperatorOnly)
 	}
 	if p.names != nil && len(p.expressions) == 0 {
 		return errValidation(msgNamesWithoutExpr)
@@ -242,7 +259,7 @@ func (p exprParams) check() error {
 
 // newCompiler returns the request's expression compiler over its
 // ExpressionAttributeNames and ExpressionAttributeValues (either may be nil).
-func newCompiler(names map[string]string, values WireItem) (*expr.Compiler, error) {
+func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
 	var vals map[string]storage.Value
 	if values != nil {
 		vals = make(map[string]storage.Value, len(values))

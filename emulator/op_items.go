@@ -86,7 +86,7 @@ type PutItemInput struct {
 	Item                                WireItem
 	ConditionExpression                 *string
 	ExpressionAttributeNames            map[string]string
-	ExpressionAttributeValues           WireItem
+	ExpressionAttributeValues           ExpressionValues
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
 	ReturnValues                        string
@@ -126,7 +126,7 @@ type DeleteItemInput struct {
 	Key                                 WireItem
 	ConditionExpression                 *string
 	ExpressionAttributeNames            map[string]string
-	ExpressionAttributeValues           WireItem
+	ExpressionAttributeValues           ExpressionValues
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
 	ReturnValues                        string
@@ -149,7 +149,7 @@ type UpdateItemInput struct {
 	UpdateExpression                    *string
 	ConditionExpression                 *string
 	ExpressionAttributeNames            map[string]string
-	ExpressionAttributeValues           WireItem
+	ExpressionAttributeValues           ExpressionValues
 	AttributeUpdates                    map[string]AttributeValueUpdate
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
@@ -277,9 +277,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	}
 	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
 		valueExprs: []string{paramConditionExpr}}
-	if in.Expected != nil {
-		p.legacy = append(p.legacy, paramExpected)
-	}
+	p.addExpected(in.Expected != nil, in.ConditionalOperator)
 	if in.ConditionExpression != nil {
 		p.expressions = append(p.expressions, paramConditionExpr)
 	}
@@ -407,9 +405,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	}
 	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
 		valueExprs: []string{paramConditionExpr}}
-	if in.Expected != nil {
-		p.legacy = append(p.legacy, paramExpected)
-	}
+	p.addExpected(in.Expected != nil, in.ConditionalOperator)
 	if in.ConditionExpression != nil {
 		p.expressions = append(p.expressions, paramConditionExpr)
 	}
@@ -473,9 +469,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if in.AttributeUpdates != nil {
 		p.legacy = append(p.legacy, paramAttributeUpdates)
 	}
-	if in.Expected != nil {
-		p.legacy = append(p.legacy, paramExpected)
-	}
+	p.addExpected(in.Expected != nil, in.ConditionalOperator)
 	if in.UpdateExpression != nil {
 		p.expressions = append(p.expressions, paramUpdateExpr)
 	}

@@ -57,7 +57,7 @@ type QueryInput struct {
 	FilterExpression          *string              `json:"FilterExpression"`
 	KeyConditionExpression    *string              `json:"KeyConditionExpression"`
 	ExpressionAttributeNames  map[string]string    `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues WireItem             `json:"ExpressionAttributeValues"`
+	ExpressionAttributeValues ExpressionValues     `json:"ExpressionAttributeValues"`
 }
 
 // ScanInput is the Scan request.
@@ -76,7 +76,7 @@ type ScanInput struct {
 	ProjectionExpression      *string              `json:"ProjectionExpression"`
 	FilterExpression          *string              `json:"FilterExpression"`
 	ExpressionAttributeNames  map[string]string    `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues WireItem             `json:"ExpressionAttributeValues"`
+	ExpressionAttributeValues ExpressionValues     `json:"ExpressionAttributeValues"`
 	ConsistentRead            *bool                `json:"ConsistentRead"`
 }
 
@@ -427,7 +427,7 @@ func appendIf(list []string, ok bool, s string) []string {
 // valuesNeedValueExpr rejects ExpressionAttributeValues when none of the
 // expressions that can use them is present (a ProjectionExpression alone
 // cannot): "... FilterExpression is null".
-func valuesNeedValueExpr(values WireItem, valueExprs ...*string) error {
+func valuesNeedValueExpr(values ExpressionValues, valueExprs ...*string) error {
 	if values == nil {
 		return nil
 	}
