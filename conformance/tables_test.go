@@ -66,15 +66,31 @@ func TestCreateTableValidation(t *testing.T) {
 			code: "ValidationException", msg: "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [pk], AttributeDefinitions: [x]",
 			differ: "DynamoDB Local words it \"Hash Key not specified in Attribute Definitions.  Type unknown.\""},
 		{name: "duplicate attribute definition", mod: func(in *dynamodb.CreateTableInput) { in.AttributeDefinitions = ads("pk", "S", "pk", "N") },
-			code: "ValidationException", msg: "Cannot have two attributes with the same name"},
+			code: "ValidationException", msg: "Attribute Name is duplicated: pk",
+			differ: "DynamoDB Local words it \"Cannot have two attributes with the same name\"; AWS's wording is quoted in reports of real CreateTable errors"},
+		{name: "duplicate attribute definition code", mod: func(in *dynamodb.CreateTableInput) { in.AttributeDefinitions = ads("pk", "S", "pk", "N") },
+			code: "ValidationException"},
 		{name: "invalid attribute type", mod: func(in *dynamodb.CreateTableInput) { in.AttributeDefinitions = ads("pk", "BOOL") }, code: "ValidationException"},
 		{name: "only range key", mod: func(in *dynamodb.CreateTableInput) { in.KeySchema = ks("pk", "RANGE") },
-			code: "ValidationException", msg: "No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key"},
+			code: "ValidationException", msg: "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
+			differ: "DynamoDB Local words it \"No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key\""},
+		{name: "only range key code", mod: func(in *dynamodb.CreateTableInput) { in.KeySchema = ks("pk", "RANGE") },
+			code: "ValidationException"},
 		{name: "two hash keys", mod: func(in *dynamodb.CreateTableInput) {
 			in.KeySchema = ks("pk", "HASH", "sk", "HASH")
 			in.AttributeDefinitions = ads("pk", "S", "sk", "S")
-		}, code: "ValidationException", msg: "Too many hash keys specified.  All Dynamo DB tables must have exactly one hash key"},
-		{name: "same name for hash and range", mod: func(in *dynamodb.CreateTableInput) { in.KeySchema = ks("pk", "HASH", "pk", "RANGE") },
+		}, code: "ValidationException", msg: "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
+			differ: "DynamoDB Local words it \"Too many hash keys specified.  All Dynamo DB tables must have exactly one hash key\""},
+		{name: "two hash keys code", mod: func(in *dynamodb.CreateTableInput) {
+			in.KeySchema = ks("pk", "HASH", "sk", "HASH")
+			in.AttributeDefinitions = ads("pk", "S", "sk", "S")
+		}, code: "ValidationException"},
+		// Two definitions, so that no definition-count rule fires first
+		// (AWS checks the count before the names; DynamoDB Local after).
+		{name: "same name for hash and range", mod: func(in *dynamodb.CreateTableInput) {
+			in.KeySchema = ks("pk", "HASH", "pk", "RANGE")
+			in.AttributeDefinitions = ads("pk", "S", "x", "S")
+		},
 			code: "ValidationException", msg: "Both the Hash Key and the Range Key element in the KeySchema have the same name",
 			differ: "DynamoDB Local words it \"Two keys can not have the same name\""},
 		{name: "empty key schema", mod: func(in *dynamodb.CreateTableInput) { in.KeySchema = []types.KeySchemaElement{} }, code: "ValidationException"},
@@ -100,8 +116,11 @@ func TestCreateTableValidation(t *testing.T) {
 		{name: "throughput above table max", mod: func(in *dynamodb.CreateTableInput) {
 			in.BillingMode = ""
 			in.ProvisionedThroughput = pt(1000000000000, 1)
-		}, code: "LimitExceededException",
-			differ: "DynamoDB Local answers ValidationException \"Cannot increase provisioned throughput to more than 40,000 units per table\""},
+		}, code: "ValidationException", msg: "Cannot increase provisioned throughput to more than 40,000 units per table"},
+		{name: "throughput just above table quota", mod: func(in *dynamodb.CreateTableInput) {
+			in.BillingMode = ""
+			in.ProvisionedThroughput = pt(40001, 1)
+		}, code: "ValidationException", msg: "Cannot increase provisioned throughput to more than 40,000 units per table"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

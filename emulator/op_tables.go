@@ -179,8 +179,8 @@ func describeLimits(c *call, in *DescribeLimitsInput) (*DescribeLimitsOutput, er
 	return &DescribeLimitsOutput{
 		AccountMaxReadCapacityUnits:  80000,
 		AccountMaxWriteCapacityUnits: 80000,
-		TableMaxReadCapacityUnits:    40000,
-		TableMaxWriteCapacityUnits:   40000,
+		TableMaxReadCapacityUnits:    tableMaxCapacityUnits,
+		TableMaxWriteCapacityUnits:   tableMaxCapacityUnits,
 	}, nil
 }
 

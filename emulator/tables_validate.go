@@ -12,6 +12,8 @@ const (
 	maxLSIs         = 5
 	maxGSIs         = 20
 	maxCapacityUnit = 1_000_000_000_000 // larger values are "out of bounds"
+	// tableMaxCapacityUnits is the default per-table quota, as DescribeLimits reports.
+	tableMaxCapacityUnits = 40000
 )
 
 // tableDef is a validated CreateTable request: everything a new table
@@ -84,7 +86,7 @@ func createTableConstraints(in *CreateTableInput) error {
 	if notNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
 		for i, d := range in.AttributeDefinitions {
 			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-			notNull(&cs, d.AttributeName, p+"attributeName")
+			keyAttributeNameConstraints(&cs, d.AttributeName, p+"attributeName")
 			if notNull(&cs, d.AttributeType, p+"attributeType") {
 				enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 			}
@@ -158,10 +160,24 @@ func keySchemaConstraints(cs *constraints, ks []KeySchemaElement, path string) {
 	}
 	for i, e := range ks {
 		p := path + "." + strconv.Itoa(i+1) + ".member."
-		notNull(cs, e.AttributeName, p+"attributeName")
+		keyAttributeNameConstraints(cs, e.AttributeName, p+"attributeName")
 		if notNull(cs, e.KeyType, p+"keyType") {
 			enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
 		}
+	}
+}
+
+// keyAttributeNameConstraints applies the model's KeySchemaAttributeName
+// rules: present, 1 to 255 characters.
+func keyAttributeNameConstraints(cs *constraints, name *string, path string) {
+	if !notNull(cs, name, path) {
+		return
+	}
+	if len(*name) < 1 {
+		cs.add(quote(*name), path, cLenGE(1))
+	}
+	if len(*name) > 255 {
+		cs.add(quote(*name), path, cLenLE(255))
 	}
 }
 
@@ -245,16 +261,19 @@ func (def *tableDef) setThroughput(pt *ProvisionedThroughput) error {
 }
 
 // boundedThroughput converts a constraint-checked ProvisionedThroughput,
-// rejecting values above AWS's absolute bound. (AWS's default per-table
-// quota of 40,000 units is an account setting and is not enforced;
-// DynamoDB Local rejects more with "Cannot increase provisioned throughput
-// to more than 40,000 units per table".)
+// rejecting values above AWS's absolute bound, then above the default
+// per-table quota of 40,000 units that DescribeLimits reports. For the
+// quota the answer is DynamoDB Local's: no record of AWS's own wording for
+// a CreateTable over the quota was found.
 func boundedThroughput(pt *ProvisionedThroughput) (*throughput, error) {
 	if r := *pt.ReadCapacityUnits; r > maxCapacityUnit {
 		return nil, errValidation(msgThroughputOutOfBounds(r, "ReadCapacityUnits"))
 	}
 	if w := *pt.WriteCapacityUnits; w > maxCapacityUnit {
 		return nil, errValidation(msgThroughputOutOfBounds(w, "WriteCapacityUnits"))
+	}
+	if *pt.ReadCapacityUnits > tableMaxCapacityUnits || *pt.WriteCapacityUnits > tableMaxCapacityUnits {
+		return nil, errValidation(msgThroughputOverTableQuota)
 	}
 	return &throughput{read: *pt.ReadCapacityUnits, write: *pt.WriteCapacityUnits}, nil
 }
