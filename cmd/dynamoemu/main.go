@@ -49,7 +49,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
-	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep tables briefly in CREATING/DELETING/UPDATING, like DynamoDB")
+	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "accepted for DynamoDB Local compatibility; tables are ACTIVE at once (transient states are not emulated yet)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
