@@ -8,6 +8,8 @@ package conformance
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -498,4 +500,256 @@ func TestLegacyExpressionMixing(t *testing.T) {
 		})
 	}
 	requireItem(t, mustGet(t, c, table, key), key)
+}
+
+// exprCase is one ConditionExpression evaluated against richItem: it holds (want
+// true), fails the condition (want false), or is rejected with msg.
+type exprCase struct {
+	name   string
+	cond   string
+	names  map[string]string
+	values item
+	want   bool
+	msg    string
+}
+
+func runConditionCases(t *testing.T, tests []exprCase) {
+	t.Helper()
+	c := newClient(t)
+	table := hashTable(t, c)
+	it := richItem("k")
+	mustPut(t, c, table, it)
+	for _, tc := range tests {
+		name := tc.name
+		if name == "" {
+			name = tc.cond
+		}
+		// Values the condition does not use are left out (they would be an error).
+		values := item{}
+		for k, v := range tc.values {
+			if regexp.MustCompile(regexp.QuoteMeta(k) + `\b`).MatchString(tc.cond) {
+				values[k] = v
+			}
+		}
+		if len(values) == 0 {
+			values = nil
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: it, ConditionExpression: aws.String(tc.cond),
+				ExpressionAttributeNames: tc.names, ExpressionAttributeValues: values})
+			switch {
+			case tc.msg != "":
+				requireValidation(t, err, tc.msg)
+			case tc.want:
+				mustNoError(t, err)
+			default:
+				requireAPIError(t, err, "ConditionalCheckFailedException", "The conditional request failed")
+			}
+		})
+	}
+}
+
+func TestConditionNestedPaths(t *testing.T) {
+	t.Parallel()
+	runConditionCases(t, []exprCase{
+		{cond: "m.y.z = :v", values: item{":v": s("zz")}, want: true},
+		{cond: "l[2].x = :v", values: item{":v": s("deep")}, want: true},
+		{cond: "l[3][0] = :v", values: item{":v": n("7")}, want: true},
+		{cond: "m.l[1] = :v", values: item{":v": s("b")}, want: true},
+		{cond: "l[0] < l[3][0]", want: true},
+		{cond: "l[10] = :v", values: item{":v": n("1")}, want: false},
+		{cond: "attribute_not_exists(l[10])", want: true},
+		{cond: "attribute_exists(m.y.z)", want: true},
+		{cond: "attribute_exists(m.nope.z)", want: false},
+		{cond: "attribute_exists(m.x[0])", want: false}, // an index into a number
+		{cond: "attribute_exists(l.x)", want: false},    // a map key of a list
+		{cond: "attribute_exists(m.l[0])", want: true},  // list in a map
+		{cond: "attribute_not_exists(s.x)", want: true}, // a map key of a string
+		{cond: "attribute_exists(l[2].x)", want: true},  // map in a list
+		{cond: "attribute_exists(m.y)", want: true},     // a map itself
+		{cond: "#m.#y.#z = :v", names: map[string]string{"#m": "m", "#y": "y", "#z": "z"}, values: item{":v": s("zz")}, want: true},
+		{cond: "#m.y.#z = :v", names: map[string]string{"#m": "m", "#z": "z"}, values: item{":v": s("zz")}, want: true},
+		{cond: "m.#s = :v", names: map[string]string{"#s": "status"}, values: item{":v": s("on")}, want: true},
+		{cond: "#l[2].#x = :v", names: map[string]string{"#l": "l", "#x": "x"}, values: item{":v": s("deep")}, want: true},
+		{name: "dotted name is one attribute", cond: "#d = :v", names: map[string]string{"#d": "m.x"}, values: item{":v": n("1")}, want: false},
+		{name: "reserved word nested", cond: "m.status = :v", values: item{":v": s("on")},
+			msg: "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status"},
+		{name: "reserved word any case", cond: "m.Status = :v", values: item{":v": s("on")},
+			msg: "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: Status"},
+		{name: "undefined nested name", cond: "m.#nope = :v", values: item{":v": s("on")},
+			msg: "Invalid ConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #nope"},
+		{name: "negative index", cond: "l[-1] = :v", values: item{":v": s("on")},
+			msg: `Invalid ConditionExpression: Syntax error; token: "-", near: "[-1"`},
+	})
+}
+
+func TestConditionFunctionsOnTypes(t *testing.T) {
+	t.Parallel()
+	num := func(v string) item { return item{":v": n(v)} }
+	typ := func(v string) item { return item{":t": s(v)} }
+	runConditionCases(t, []exprCase{
+		{cond: "size(s) = :v", values: num("5"), want: true},
+		{cond: "size(e) = :v", values: num("0"), want: true},
+		{cond: "size(b) = :v", values: num("3"), want: true},
+		{cond: "size(ss) = :v", values: num("2"), want: true},
+		{cond: "size(ns) = :v", values: num("2"), want: true},
+		{cond: "size(bs) = :v", values: num("2"), want: true},
+		{cond: "size(l) = :v", values: num("4"), want: true},
+		{cond: "size(m) = :v", values: num("4"), want: true},
+		{cond: "size(m.l) = :v", values: num("2"), want: true},
+		{cond: "size(l[3]) = :v", values: num("1"), want: true},
+		{cond: "size(n) >= :v", values: num("0"), want: false},
+		{cond: "size(t) >= :v", values: num("0"), want: false},
+		{cond: "size(z) >= :v", values: num("0"), want: false},
+		{cond: "size(nope) >= :v", values: num("0"), want: false},
+		{cond: "size(s) > size(b)", want: true},
+		{cond: "size(s) = :v", values: item{":v": s("5")}, want: false},
+
+		{cond: "contains(s, :v)", values: item{":v": s("")}, want: true},
+		{cond: "contains(ns, :v)", values: num("2.0"), want: true},
+		{cond: "contains(ns, :v)", values: num("3"), want: false},
+		{cond: "contains(bs, :v)", values: item{":v": b([]byte{2, 3})}, want: true},
+		{cond: "contains(b, :v)", values: item{":v": b([]byte("yz"))}, want: true},
+		{cond: "contains(ss, :v)", values: num("1"), want: false},
+		{cond: "contains(l, :v)", values: num("1"), want: true},
+		{cond: "contains(l, :v)", values: item{":v": m(item{"x": s("deep")})}, want: true},
+		{cond: "contains(l, :v)", values: item{":v": l(n("7"))}, want: true},
+		{cond: "contains(m, :v)", values: item{":v": s("x")}, want: false},
+		{cond: "contains(n, :v)", values: num("5"), want: false},
+		{cond: "contains(nope, :v)", values: item{":v": s("x")}, want: false},
+		{cond: "contains(m.l, :v)", values: item{":v": s("a")}, want: true},
+		{name: "contains path in itself", cond: "contains(s, s)",
+			msg: "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: contains, first operand: [s]"},
+
+		{cond: "begins_with(s, :v)", values: item{":v": s("")}, want: true},
+		{cond: "begins_with(s, :v)", values: item{":v": s("hello!")}, want: false},
+		{cond: "begins_with(b, :v)", values: item{":v": s("x")}, want: false},
+		{cond: "begins_with(ss, :v)", values: item{":v": s("a")}, want: false},
+		{cond: "begins_with(m.y.z, :v)", values: item{":v": s("z")}, want: true},
+		{name: "begins_with number operand", cond: "begins_with(s, :v)", values: num("1"),
+			msg: "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"},
+
+		{cond: "attribute_type(s, :t)", values: typ("S"), want: true},
+		{cond: "attribute_type(e, :t)", values: typ("S"), want: true},
+		{cond: "attribute_type(n, :t)", values: typ("N"), want: true},
+		{cond: "attribute_type(b, :t)", values: typ("B"), want: true},
+		{cond: "attribute_type(ss, :t)", values: typ("SS"), want: true},
+		{cond: "attribute_type(ns, :t)", values: typ("NS"), want: true},
+		{cond: "attribute_type(bs, :t)", values: typ("BS"), want: true},
+		{cond: "attribute_type(l, :t)", values: typ("L"), want: true},
+		{cond: "attribute_type(m, :t)", values: typ("M"), want: true},
+		{cond: "attribute_type(t, :t)", values: typ("BOOL"), want: true},
+		{cond: "attribute_type(f, :t)", values: typ("BOOL"), want: true},
+		{cond: "attribute_type(z, :t)", values: typ("NULL"), want: true},
+		{cond: "attribute_type(l[2], :t)", values: typ("M"), want: true},
+		{cond: "attribute_type(m.y.z, :t)", values: typ("S"), want: true},
+		{cond: "attribute_type(ns, :t)", values: typ("N"), want: false},
+		{cond: "attribute_type(n, :t)", values: typ("S"), want: false},
+		{cond: "attribute_type(nope, :t)", values: typ("NULL"), want: false},
+		{name: "attribute_type unknown type", cond: "attribute_type(n, :t)", values: typ("X"),
+			msg: "Invalid ConditionExpression: Invalid attribute type name found; type: X, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}"},
+		{name: "attribute_type lower case", cond: "attribute_type(n, :t)", values: typ("n"),
+			msg: "Invalid ConditionExpression: Invalid attribute type name found; type: n, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}"},
+		{name: "attribute_type number operand", cond: "attribute_type(n, :v)", values: num("1"),
+			msg: "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: attribute_type, operand type: N"},
+		{name: "attribute_exists on value", cond: "attribute_exists(:v)", values: num("1"),
+			msg: "Invalid ConditionExpression: Operator or function requires a document path; operator or function: attribute_exists"},
+		{name: "size of a value", cond: "size(:v) = :w", values: item{":v": s("abc"), ":w": n("3")}, want: true},
+		{name: "function names any case", cond: "ATTRIBUTE_EXISTS(s)",
+			msg: "Invalid ConditionExpression: Invalid function name; function: ATTRIBUTE_EXISTS"},
+	})
+}
+
+func TestConditionOperators(t *testing.T) {
+	t.Parallel()
+	v := item{":five": n("5"), ":six": n("6"), ":hello": s("hello"), ":no": s("no"), ":t": bl(true)}
+	var in100 []string
+	vals100 := item{}
+	for i := 0; i < 101; i++ {
+		k := fmt.Sprintf(":v%d", i)
+		vals100[k] = n(fmt.Sprint(i))
+		if i < 100 {
+			in100 = append(in100, k)
+		}
+	}
+	runConditionCases(t, []exprCase{
+		{cond: "NOT n = :five AND s = :no", values: v, want: false},
+		{cond: "NOT n = :six OR s = :no", values: v, want: true},
+		{cond: "n = :six AND s = :no OR t = :t", values: v, want: true},
+		{cond: "n = :six AND (s = :no OR t = :t)", values: v, want: false},
+		{cond: "NOT (n = :five AND s = :hello)", values: v, want: false},
+		{cond: "NOT NOT n = :five", values: with(v, nil), want: true},
+		{cond: "n = :five AND NOT s = :hello OR t = :t", values: v, want: true},
+		{cond: "t = :t OR n = :five AND s = :no", values: v, want: true},
+		{cond: "(t = :t OR n = :five) AND s = :no", values: v, want: false},
+		{cond: "n BETWEEN :five AND :six AND s = :hello", values: v, want: true},
+		{cond: "(n = :five)", values: item{":five": n("5")}, want: true},
+		{name: "redundant parentheses", cond: "((n = :five))", values: item{":five": n("5")}, msg: "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{name: "redundant parentheses inside", cond: "t = :t AND ((n = :five))", values: item{":five": n("5"), ":t": bl(true)}, msg: "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{cond: "n = :five and s = :hello or not t = :t", values: v, want: true},
+
+		{cond: "s IN (:no, :hello)", values: item{":no": s("no"), ":hello": s("hello")}, want: true},
+		{cond: "n IN (:v)", values: item{":v": s("5")}, want: false},
+		{cond: "nope IN (:v)", values: item{":v": s("5")}, want: false},
+		{cond: "l[0] IN (:v, :w)", values: item{":v": s("1"), ":w": n("1")}, want: true},
+		{cond: "ss IN (:v)", values: item{":v": ss("b", "a")}, want: true},
+		{name: "IN 100 values", cond: "n IN (" + strings.Join(in100, ", ") + ")", values: without(vals100, ":v100"), want: true},
+		{name: "IN 101 values", cond: "n IN (" + strings.Join(append(in100, ":v100"), ", ") + ")", values: vals100,
+			msg: "Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101"},
+		{name: "IN empty", cond: "n IN ()", msg: `Invalid ConditionExpression: Syntax error; token: ")", near: "()"`},
+
+		{cond: "s BETWEEN :a AND :z", values: item{":a": s("a"), ":z": s("z")}, want: true},
+		{cond: "s BETWEEN :a AND :z", values: item{":a": s("hello"), ":z": s("hello")}, want: true},
+		{cond: "s BETWEEN :a AND :z", values: item{":a": s("A"), ":z": s("Z")}, want: false},
+		{cond: "b BETWEEN :a AND :z", values: item{":a": b([]byte("x")), ":z": b([]byte("xz"))}, want: true},
+		{cond: "b BETWEEN :a AND :z", values: item{":a": b([]byte{0}), ":z": b([]byte("x"))}, want: false},
+		{cond: "neg BETWEEN :a AND :z", values: item{":a": n("-3"), ":z": n("-2.5")}, want: true},
+		{cond: "nope BETWEEN :a AND :z", values: item{":a": n("1"), ":z": n("2")}, want: false},
+		{name: "BETWEEN bounds of two types", cond: "n BETWEEN :a AND :z", values: item{":a": n("1"), ":z": s("9")},
+			msg: "Invalid ConditionExpression: The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {N:1}, upper bound operand: AttributeValue: {S:9}"},
+		{name: "BETWEEN bounds reversed", cond: "n BETWEEN :a AND :z", values: item{":a": n("9"), ":z": n("1")},
+			msg: "Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:9}, upper bound operand: AttributeValue: {N:1}"},
+		{name: "BETWEEN string bounds reversed", cond: "s BETWEEN :a AND :z", values: item{":a": s("b"), ":z": s("a")},
+			msg: "Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:b}, upper bound operand: AttributeValue: {S:a}"},
+
+		{cond: "n = :v", values: item{":v": s("5")}, want: false},
+		{cond: "n <> :v", values: item{":v": s("5")}, want: true},
+		{cond: "s > :v", values: item{":v": n("1")}, want: false},
+		{cond: "s <= :v", values: item{":v": n("1")}, want: false},
+		{cond: "b = :v", values: item{":v": s("xyz")}, want: false},
+		{cond: "t = :v", values: item{":v": s("true")}, want: false},
+		{cond: "z = :v", values: item{":v": null()}, want: true},
+		{cond: "f <> :v", values: item{":v": bl(true)}, want: true},
+		{cond: "ns = :v", values: item{":v": ns("2", "1.0")}, want: true},
+		{cond: "bs = :v", values: item{":v": bs([]byte{2, 3}, []byte{1})}, want: true},
+		{cond: "l = :v", values: item{":v": l(n("1"), s("two"))}, want: false},
+		{cond: "m.y = :v", values: item{":v": m(item{"z": s("zz")})}, want: true},
+		{cond: "n > neg", want: true},
+		{name: "path equals itself", cond: "s = s",
+			msg: "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: =, first operand: [s]"},
+		{name: "nested path equals itself", cond: "m.y.z <> m.y.z",
+			msg: "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: <>, first operand: [m, y, z]"},
+		{cond: "s = m.y.z", want: false},
+		{cond: "b > :v", values: item{":v": b([]byte("xy"))}, want: true},
+		{cond: "b < :v", values: item{":v": b([]byte{0xff})}, want: true},
+		{cond: "s < :v", values: item{":v": s("hellp")}, want: true},
+		{cond: "s < :v", values: item{":v": s("Hello")}, want: false}, // by bytes: 'H' < 'h'
+		{cond: "n < :v", values: item{":v": n("5.000000000000000000000000000000000001")}, want: true},
+		{name: "less than on lists", cond: "l < :v", values: item{":v": l(n("1"))},
+			msg: "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: <, operand type: L"},
+		{name: "greater than on bool", cond: "t > :v", values: item{":v": bl(false)},
+			msg: "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: >, operand type: BOOL"},
+
+		{name: "path equals itself missing", cond: "nope = nope",
+			msg: "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: =, first operand: [nope]"},
+		{cond: "nope <> :v", values: item{":v": n("1")}, want: true},
+		{cond: "NOT nope = :v", values: item{":v": n("1")}, want: true},
+		{cond: "nope < :v", values: item{":v": n("1")}, want: false},
+		{cond: "NOT (nope < :v)", values: item{":v": n("1")}, want: true},
+		{cond: "NOT attribute_exists(nope)", want: true},
+		{cond: "m.nope = :v OR attribute_not_exists(m.nope)", values: item{":v": n("1")}, want: true},
+		{name: "same value both sides", cond: ":v = :v", values: item{":v": n("1")}, want: true},
+		{name: "two values differ", cond: ":v < :w", values: item{":v": n("1"), ":w": n("2")}, want: true},
+	})
 }
