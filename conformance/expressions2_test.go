@@ -753,3 +753,277 @@ func TestConditionOperators(t *testing.T) {
 		{name: "two values differ", cond: ":v < :w", values: item{":v": n("1"), ":w": n("2")}, want: true},
 	})
 }
+
+func TestExpressionPlaceholders(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := rangeTable(t, c)
+	key := item{"pk": s("p"), "sk": n("1")}
+	mustPut(t, c, table, with(key, item{"a": n("1")}))
+	kv := item{":p": s("p")}
+	tests := []struct {
+		name string
+		call func(t *testing.T) error
+		msg  string
+	}{
+		{"delete condition undefined value", func(t *testing.T) error {
+			_, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: key, ConditionExpression: aws.String("a = :x")})
+			return err
+		}, "Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :x"},
+		{"delete condition unused name", func(t *testing.T) error {
+			_, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: key, ConditionExpression: aws.String("attribute_exists(a)"), ExpressionAttributeNames: map[string]string{"#b": "b"}})
+			return err
+		}, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#b}"},
+		{"update undefined name in value", func(t *testing.T) error {
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key, UpdateExpression: aws.String("SET a = #b")})
+			return err
+		}, "Invalid UpdateExpression: An expression attribute name used in the document path is not defined; attribute name: #b"},
+		{"update name used only in condition", func(t *testing.T) error {
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key, UpdateExpression: aws.String("SET a = :v"), ConditionExpression: aws.String("attribute_exists(#a)"),
+				ExpressionAttributeNames: map[string]string{"#a": "a"}, ExpressionAttributeValues: item{":v": n("1"), ":w": n("2")}})
+			return err
+		}, "Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}"},
+		{"query key condition undefined value", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :x")})
+			return err
+		}, "Invalid KeyConditionExpression: An expression attribute value used in expression is not defined; attribute value: :x"},
+		{"query key condition undefined name", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("#k = :p"), ExpressionAttributeValues: kv})
+			return err
+		}, "Invalid KeyConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #k"},
+		{"query filter undefined value", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"), FilterExpression: aws.String("a = :x"), ExpressionAttributeValues: kv})
+			return err
+		}, "Invalid FilterExpression: An expression attribute value used in expression is not defined; attribute value: :x"},
+		{"query filter undefined name", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"), FilterExpression: aws.String("attribute_exists(#a)"), ExpressionAttributeValues: kv})
+			return err
+		}, "Invalid FilterExpression: An expression attribute name used in the document path is not defined; attribute name: #a"},
+		{"query projection undefined name", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"), ProjectionExpression: aws.String("a, #b"), ExpressionAttributeValues: kv})
+			return err
+		}, "Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #b"},
+		{"query unused value", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: with(kv, item{":unused": n("1")})})
+			return err
+		}, "Value provided in ExpressionAttributeValues unused in expressions: keys: {:unused}"},
+		{"query unused name", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: kv, ExpressionAttributeNames: map[string]string{"#u": "u"}})
+			return err
+		}, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#u}"},
+		{"scan filter undefined value", func(t *testing.T) error {
+			_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, FilterExpression: aws.String("a = :x")})
+			return err
+		}, "Invalid FilterExpression: An expression attribute value used in expression is not defined; attribute value: :x"},
+		{"scan projection undefined name", func(t *testing.T) error {
+			_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, ProjectionExpression: aws.String("#a")})
+			return err
+		}, "Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #a"},
+		{"scan projection unused name", func(t *testing.T) error {
+			_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, ProjectionExpression: aws.String("a"), ExpressionAttributeNames: map[string]string{"#a": "a"}})
+			return err
+		}, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a}"},
+		{"scan projection with value", func(t *testing.T) error {
+			_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, ProjectionExpression: aws.String("a"), ExpressionAttributeValues: item{":v": n("1")}})
+			return err
+		}, "ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null"},
+		{"value placeholder in projection", func(t *testing.T) error {
+			_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, ProjectionExpression: aws.String(":v"), FilterExpression: aws.String("a = :v"), ExpressionAttributeValues: item{":v": n("1")}})
+			return err
+		}, `Invalid ProjectionExpression: Syntax error; token: ":v", near: ":v"`},
+		{"batch get projection undefined name", func(t *testing.T) error {
+			_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {Keys: []item{key}, ProjectionExpression: aws.String("#a")}}})
+			return err
+		}, "Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #a"},
+		{"batch get unused name", func(t *testing.T) error {
+			_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {Keys: []item{key}, ProjectionExpression: aws.String("a"), ExpressionAttributeNames: map[string]string{"#x": "x"}}}})
+			return err
+		}, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#x}"},
+		{"name key without hash", func(t *testing.T) error {
+			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String("a"), ExpressionAttributeNames: map[string]string{"x": "a"}})
+			return err
+		}, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
+		{"value key without colon", func(t *testing.T) error {
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: key, ConditionExpression: aws.String("attribute_exists(a)"), ExpressionAttributeValues: item{"v": n("1")}})
+			return err
+		}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
+		{"empty names map", func(t *testing.T) error {
+			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String("a"), ExpressionAttributeNames: map[string]string{}})
+			return err
+		}, "ExpressionAttributeNames must not be empty"},
+		{"empty values map", func(t *testing.T) error {
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: key, ConditionExpression: aws.String("attribute_exists(a)"), ExpressionAttributeValues: item{}})
+			return err
+		}, "ExpressionAttributeValues must not be empty"},
+		{"empty name value", func(t *testing.T) error {
+			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String("#a"), ExpressionAttributeNames: map[string]string{"#a": ""}})
+			return err
+		}, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a"},
+		{"empty projection", func(t *testing.T) error {
+			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String("")})
+			return err
+		}, "Invalid ProjectionExpression: The expression can not be empty;"},
+		{"empty filter", func(t *testing.T) error {
+			_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, FilterExpression: aws.String("")})
+			return err
+		}, "Invalid FilterExpression: The expression can not be empty;"},
+		{"empty key condition", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("")})
+			return err
+		}, "Invalid KeyConditionExpression: The expression can not be empty;"},
+		{"empty update", func(t *testing.T) error {
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key, UpdateExpression: aws.String("")})
+			return err
+		}, "Invalid UpdateExpression: The expression can not be empty;"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			requireValidation(t, tc.call(t), tc.msg)
+		})
+	}
+}
+
+// padExpr pads expr with trailing spaces to exactly size bytes.
+func padExpr(expr string, size int) string { return expr + strings.Repeat(" ", size-len(expr)) }
+
+// orChain returns "a0 = :v OR a1 = :v OR ..." with k comparisons: 2k-1 operators.
+func orChain(k int) string {
+	parts := make([]string, k)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("a%d = :v", i)
+	}
+	return strings.Join(parts, " OR ")
+}
+
+func TestExpressionOperatorLimit(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	v := item{":v": n("1")}
+	// 150 comparisons, 149 ORs and a NOT: 300 operators, the most allowed.
+	_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("k")}, ConditionExpression: aws.String("NOT " + orChain(150)), ExpressionAttributeValues: v})
+	mustNoError(t, err)
+	_, err = c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("k")}, ConditionExpression: aws.String(orChain(151)), ExpressionAttributeValues: v})
+	requireValidation(t, err, "Invalid ConditionExpression: The expression contains too many operators; operator count: 301")
+	_, err = c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, FilterExpression: aws.String(orChain(151)), ExpressionAttributeValues: v})
+	requireValidation(t, err, "Invalid FilterExpression: The expression contains too many operators; operator count: 301")
+}
+
+func TestExpressionSizeLimit(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := rangeTable(t, c)
+	key := item{"pk": s("p"), "sk": n("1")}
+	mustPut(t, c, table, key)
+	projection := func(size int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < size-40; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "a%d", i)
+		}
+		return padExpr(b.String(), size)
+	}
+	update := func(size int) string {
+		var b strings.Builder
+		b.WriteString("SET ")
+		for i := 0; b.Len() < size-40; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "a%d = :v", i)
+		}
+		return padExpr(b.String(), size)
+	}
+	v := item{":v": n("1")}
+	tests := []struct {
+		kind string
+		call func(t *testing.T, size int) error
+	}{
+		{"ConditionExpression", func(t *testing.T, size int) error {
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: key, ConditionExpression: aws.String(padExpr("attribute_not_exists(a0) OR a1 = :v", size)), ExpressionAttributeValues: v})
+			return err
+		}},
+		{"FilterExpression", func(t *testing.T, size int) error {
+			_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, FilterExpression: aws.String(padExpr("attribute_not_exists(a0) OR a1 = :v", size)), ExpressionAttributeValues: v})
+			return err
+		}},
+		{"ProjectionExpression", func(t *testing.T, size int) error {
+			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String(projection(size))})
+			return err
+		}},
+		{"UpdateExpression", func(t *testing.T, size int) error {
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key, UpdateExpression: aws.String(update(size)), ExpressionAttributeValues: v})
+			return err
+		}},
+		{"KeyConditionExpression", func(t *testing.T, size int) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String(padExpr("pk = :p", size)), ExpressionAttributeValues: item{":p": s("p")}})
+			return err
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kind, func(t *testing.T) {
+			t.Parallel()
+			err := tc.call(t, 4096)
+			var ccf *types.ConditionalCheckFailedException
+			if err != nil && !asErr(err, &ccf) {
+				t.Fatalf("4096 bytes: %v", err)
+			}
+			err = tc.call(t, 4097)
+			// Condition-like expressions say their size; projections and updates do not.
+			msg := "Invalid " + tc.kind + ": Expression size has exceeded the maximum allowed size;"
+			if tc.kind != "ProjectionExpression" && tc.kind != "UpdateExpression" {
+				msg += " expression size: 4097"
+			}
+			requireValidation(t, err, msg)
+		})
+	}
+}
+
+func TestProjectionPaths(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	it := richItem("k")
+	mustPut(t, c, table, it)
+	tests := []struct {
+		proj  string
+		names map[string]string
+		want  item
+		msg   string
+	}{
+		{proj: "l[3][0], l[2].x, m.y.z", want: item{"l": l(m(item{"x": s("deep")}), l(n("7"))), "m": m(item{"y": m(item{"z": s("zz")})})}},
+		{proj: "l[1], l[0]", want: item{"l": l(n("1"), s("two"))}},
+		{proj: "l[9], m.nope, nope", want: item{}},
+		{proj: "m.l[1], m.x", want: item{"m": m(item{"l": l(s("b")), "x": n("1")})}},
+		{proj: "s.x, l.x, m[0]", want: item{}},
+		{proj: "#m.#s", names: map[string]string{"#m": "m", "#s": "status"}, want: item{"m": m(item{"status": s("on")})}},
+		{proj: "ss, bs, z", want: item{"ss": ss("a", "b"), "bs": bs([]byte{1}, []byte{2, 3}), "z": null()}},
+		{proj: "m.y, m.y.z", msg: "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [m, y], path two: [m, y, z]"},
+		{proj: "l[0], l", msg: "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [l, [0]], path two: [l]"},
+		{proj: "s, s", msg: "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [s], path two: [s]"},
+		{proj: "#a, s", names: map[string]string{"#a": "s"}, msg: "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [s], path two: [s]"},
+		{proj: "m.x, m[0]", msg: "Invalid ProjectionExpression: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [m, x], path two: [m, [0]]"},
+		{proj: "a, , b", msg: `Invalid ProjectionExpression: Syntax error; token: ",", near: ", , b"`},
+		{proj: "size(s)", msg: "Invalid ProjectionExpression: Syntax error; token: \"(\", near: \"size(s\""},
+		{proj: "l[01]", msg: `Invalid ProjectionExpression: Syntax error; token: "1", near: "01]"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.proj, func(t *testing.T) {
+			t.Parallel()
+			out, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: item{"pk": s("k")}, ProjectionExpression: aws.String(tc.proj), ExpressionAttributeNames: tc.names})
+			if tc.msg != "" {
+				requireValidation(t, err, tc.msg)
+				return
+			}
+			mustNoError(t, err)
+			requireItem(t, out.Item, tc.want)
+			// Scan projects the same way.
+			sc, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, ProjectionExpression: aws.String(tc.proj), ExpressionAttributeNames: tc.names})
+			mustNoError(t, err)
+			requireItems(t, sc.Items, []item{tc.want})
+		})
+	}
+}
