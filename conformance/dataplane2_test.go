@@ -376,3 +376,236 @@ func TestConsumedCapacityIndexes(t *testing.T) {
 		check(t, out.ConsumedCapacity, want{0.5, 0, 0.5})
 	})
 }
+
+// nestedMaps returns a value of depth levels of maps: depth 1 is {"x": "leaf"}.
+func nestedMaps(depth int) types.AttributeValue {
+	v := s("leaf")
+	for i := 0; i < depth; i++ {
+		v = m(item{"x": v})
+	}
+	return v
+}
+
+// nestedLists is nestedMaps with lists.
+func nestedLists(depth int) types.AttributeValue {
+	v := s("leaf")
+	for i := 0; i < depth; i++ {
+		v = l(v)
+	}
+	return v
+}
+
+func TestItemValidationEdges(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	// 31 containers around a scalar are accepted, 32 are not: the scalar is the 32nd level.
+	const tooDeep = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+	tests := []struct {
+		name string
+		it   item
+		msg  string // "": accepted and read back unchanged
+	}{
+		{name: "31 maps", it: item{"pk": s("d31"), "d": nestedMaps(31)}},
+		{name: "32 maps", it: item{"pk": s("d32"), "d": nestedMaps(32)}, msg: tooDeep},
+		{name: "31 lists", it: item{"pk": s("l31"), "d": nestedLists(31)}},
+		{name: "32 lists", it: item{"pk": s("l32"), "d": nestedLists(32)}, msg: tooDeep},
+		{name: "16 maps in 15 lists", it: item{"pk": s("ml"), "d": func() types.AttributeValue {
+			v := nestedMaps(16)
+			for i := 0; i < 15; i++ {
+				v = l(v)
+			}
+			return v
+		}()}},
+		{name: "empty string nested", it: item{"pk": s("es"), "m": m(item{"e": s(""), "l": l(s(""), b([]byte{}))})}},
+		{name: "empty binary", it: item{"pk": s("eb"), "b": b([]byte{}), "bs": bs([]byte{}, []byte{1})}},
+		{name: "duplicate numbers in set", it: item{"pk": s("x"), "ns": ns("1", "1.0")},
+			msg: "Input collection contains duplicates"},
+		{name: "duplicate binaries in set", it: item{"pk": s("x"), "bs": bs([]byte{1}, []byte{1})},
+			msg: "One or more parameter values were invalid: Input collection of type BS contains duplicates."},
+		{name: "duplicate strings in nested set", it: item{"pk": s("x"), "m": m(item{"ss": ss("a", "a")})},
+			msg: "One or more parameter values were invalid: Input collection [a, a] contains duplicates"},
+		{name: "empty set in list", it: item{"pk": s("x"), "l": l(ss())},
+			msg: "One or more parameter values were invalid: An string set  may not be empty"},
+		{name: "invalid number in set", it: item{"pk": s("x"), "ns": ns("1", "x")}, msg: "-"},
+		{name: "empty attribute name", it: item{"pk": s("x"), "": s("v")}, msg: "-"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: tc.it})
+			switch tc.msg {
+			case "":
+				mustNoError(t, err)
+				requireItem(t, mustGet(t, c, table, item{"pk": tc.it["pk"]}), tc.it)
+			case "-":
+				requireValidation(t, err, "")
+			default:
+				requireValidation(t, err, tc.msg)
+			}
+		})
+	}
+	t.Run("update to 32 levels", func(t *testing.T) {
+		t.Parallel()
+		mustPut(t, c, table, item{"pk": s("u"), "d": nestedMaps(30)})
+		// The leaf of 30 maps is replaced by 1 map (31 in all: fine), then by 2 (32: too deep).
+		path := "d" + strings.Repeat(".x", 30)
+		_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("u")}, UpdateExpression: aws.String("SET " + path + " = :v"),
+			ExpressionAttributeValues: item{":v": nestedMaps(1)}})
+		mustNoError(t, err)
+		_, err = c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("u")}, UpdateExpression: aws.String("SET " + path + " = :v"),
+			ExpressionAttributeValues: item{":v": nestedMaps(2)}})
+		requireValidation(t, err, "Nesting Levels have exceeded supported limits")
+	})
+	t.Run("update sets empty string", func(t *testing.T) {
+		t.Parallel()
+		out, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("ue")}, UpdateExpression: aws.String("SET a = :e, b = :b"),
+			ExpressionAttributeValues: item{":e": s(""), ":b": b([]byte{})}, ReturnValues: types.ReturnValueAllNew})
+		mustNoError(t, err)
+		requireItem(t, out.Attributes, item{"pk": s("ue"), "a": s(""), "b": b([]byte{})})
+	})
+	t.Run("update adds empty set", func(t *testing.T) {
+		t.Parallel()
+		_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("us")}, UpdateExpression: aws.String("ADD a :e"),
+			ExpressionAttributeValues: item{":e": ns()}})
+		requireValidation(t, err, "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: An number set  may not be empty for key :e")
+	})
+}
+
+func TestEmptyKeyValues(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	bin := createTable(t, c, tableDef(keyDef{"pk", "B"}, keyDef{}))
+	rng := rangeTableS(t, c)
+	gin := tableDef(keyDef{"pk", "S"}, keyDef{})
+	gin.AttributeDefinitions = append(gin.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS})
+	gin.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+		Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}
+	gsi := createTable(t, c, gin)
+	const emptyS = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: "
+	const emptyB = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: "
+	tests := []struct {
+		name string
+		call func(t *testing.T) error
+		msg  string
+	}{
+		{"put empty binary hash key", func(t *testing.T) error {
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &bin, Item: item{"pk": b([]byte{})}})
+			return err
+		}, emptyB + "pk"},
+		{"get empty binary hash key", func(t *testing.T) error {
+			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &bin, Key: item{"pk": b([]byte{})}})
+			return err
+		}, emptyB + "pk"},
+		{"put empty sort key", func(t *testing.T) error {
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &rng, Item: item{"pk": s("a"), "sk": s("")}})
+			return err
+		}, emptyS + "sk"},
+		{"delete empty sort key", func(t *testing.T) error {
+			_, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &rng, Key: item{"pk": s("a"), "sk": s("")}})
+			return err
+		}, emptyS + "sk"},
+		{"update empty sort key", func(t *testing.T) error {
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &rng, Key: item{"pk": s("a"), "sk": s("")}})
+			return err
+		}, emptyS + "sk"},
+		{"batch write empty hash key", func(t *testing.T) error {
+			_, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{rng: {{PutRequest: &types.PutRequest{Item: item{"pk": s(""), "sk": s("x")}}}}}})
+			return err
+		}, emptyS + "pk"},
+		{"batch get empty sort key", func(t *testing.T) error {
+			_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{rng: {Keys: []item{{"pk": s("a"), "sk": s("")}}}}})
+			return err
+		}, emptyS + "sk"},
+		{"query empty hash value", func(t *testing.T) error {
+			_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &rng, KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": s("")}})
+			return err
+		}, "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
+		{"put empty index key", func(t *testing.T) error {
+			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &gsi, Item: item{"pk": s("a"), "g": s("")}})
+			return err
+		}, "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: byG, IndexKey: g"},
+		{"update to empty index key", func(t *testing.T) error {
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &gsi, Key: item{"pk": s("a")}, UpdateExpression: aws.String("SET g = :e"), ExpressionAttributeValues: item{":e": s("")}})
+			return err
+		}, "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty string value."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			requireValidation(t, tc.call(t), tc.msg)
+		})
+	}
+}
+
+func TestKeyOrdering(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	bin := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{"sk", "B"}))
+	num := rangeTable(t, c)
+	binKeys := [][]byte{{0xff}, {0x00}, {0x01, 0x00}, {0x80}, {0x00, 0x00}, {0x7f}, {0x01}, {0x01, 0xff, 0x00}, []byte("a"), []byte("A")}
+	for _, k := range binKeys {
+		mustPut(t, c, bin, item{"pk": s("p"), "sk": b(k)})
+	}
+	numKeys := []string{"1e10", "-1e10", "-100", "-2.5", "-0.001", "0", "0.00001", "0.5", "1", "1.5", "10", "99.99", "100.000001", "-99.99"}
+	for _, k := range numKeys {
+		mustPut(t, c, num, item{"pk": s("p"), "sk": n(k)})
+	}
+	hexes := func(its []item) string {
+		var out []string
+		for _, it := range its {
+			out = append(out, fmt.Sprintf("%x", it["sk"].(*types.AttributeValueMemberB).Value))
+		}
+		return strings.Join(out, " ")
+	}
+	nums := func(its []item) string {
+		var out []string
+		for _, it := range its {
+			out = append(out, it["sk"].(*types.AttributeValueMemberN).Value)
+		}
+		return strings.Join(out, " ")
+	}
+	tests := []struct {
+		name    string
+		table   string
+		cond    string
+		values  item
+		forward bool
+		limit   int32
+		want    string
+	}{
+		{"binary unsigned order", bin, "pk = :p", nil, true, 0, "00 0000 01 0100 01ff00 41 61 7f 80 ff"},
+		{"binary reverse", bin, "pk = :p", nil, false, 0, "ff 80 7f 61 41 01ff00 0100 01 0000 00"},
+		{"binary begins_with", bin, "pk = :p AND begins_with(sk, :v)", item{":v": b([]byte{0x01})}, true, 0, "01 0100 01ff00"},
+		{"binary begins_with ff", bin, "pk = :p AND begins_with(sk, :v)", item{":v": b([]byte{0xff})}, true, 0, "ff"},
+		{"binary begins_with reverse limit", bin, "pk = :p AND begins_with(sk, :v)", item{":v": b([]byte{0x00})}, false, 1, "0000"},
+		{"binary between", bin, "pk = :p AND sk BETWEEN :a AND :b", item{":a": b([]byte{0x01}), ":b": b([]byte{0x7f})}, true, 0, "01 0100 01ff00 41 61 7f"},
+		{"binary greater than high bit", bin, "pk = :p AND sk > :a", item{":a": b([]byte{0x7f, 0xff})}, true, 0, "80 ff"},
+		{"number order", num, "pk = :p", nil, true, 0, "-10000000000 -100 -99.99 -2.5 -0.001 0 0.00001 0.5 1 1.5 10 99.99 100.000001 10000000000"},
+		{"number reverse limit", num, "pk = :p", nil, false, 3, "10000000000 100.000001 99.99"},
+		{"number greater than negative", num, "pk = :p AND sk > :a", item{":a": n("-1")}, true, 0, "-0.001 0 0.00001 0.5 1 1.5 10 99.99 100.000001 10000000000"},
+		{"number between fractions", num, "pk = :p AND sk BETWEEN :a AND :b", item{":a": n("-2.5"), ":b": n("0.5")}, true, 0, "-2.5 -0.001 0 0.00001 0.5"},
+		{"number less than tiny", num, "pk = :p AND sk < :a", item{":a": n("1e-5")}, false, 0, "0 -0.001 -2.5 -99.99 -100 -10000000000"},
+		{"number equal other spelling", num, "pk = :p AND sk = :a", item{":a": n("-2.50")}, true, 0, "-2.5"},
+		{"number between negatives", num, "pk = :p AND sk BETWEEN :a AND :b", item{":a": n("-100"), ":b": n("-99.99")}, true, 0, "-100 -99.99"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := &dynamodb.QueryInput{TableName: &tc.table, KeyConditionExpression: aws.String(tc.cond), ExpressionAttributeValues: with(item{":p": s("p")}, tc.values),
+				ScanIndexForward: aws.Bool(tc.forward)}
+			if tc.limit > 0 {
+				in.Limit = aws.Int32(tc.limit)
+			}
+			out, err := c.Query(ctx(t), in)
+			mustNoError(t, err)
+			got := nums
+			if tc.table == bin {
+				got = hexes
+			}
+			if g := got(out.Items); g != tc.want {
+				t.Fatalf("got  %s\nwant %s", g, tc.want)
+			}
+		})
+	}
+}
