@@ -609,3 +609,367 @@ func TestKeyOrdering(t *testing.T) {
 		})
 	}
 }
+
+func TestQueryScanPagingDetails(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := rangeTable(t, c)
+	var reqs []types.WriteRequest
+	for i := 1; i <= 10; i++ {
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s("p"), "sk": n(fmt.Sprint(i)), "even": bl(i%2 == 0)}}})
+	}
+	mustBatchWrite(t, c, table, reqs)
+	key := func(i int) item { return item{"pk": s("p"), "sk": n(fmt.Sprint(i))} }
+	base := func() dynamodb.QueryInput {
+		return dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": s("p")}}
+	}
+	t.Run("select count pages", func(t *testing.T) {
+		t.Parallel()
+		in := base()
+		in.Select = types.SelectCount
+		in.Limit = aws.Int32(4)
+		var counts []int32
+		for {
+			out, err := c.Query(ctx(t), &in)
+			mustNoError(t, err)
+			if out.Items != nil {
+				t.Fatalf("COUNT returned items")
+			}
+			counts = append(counts, out.Count)
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		if fmt.Sprint(counts) != "[4 4 2]" {
+			t.Fatalf("Counts per page %v, want [4 4 2]", counts)
+		}
+	})
+	t.Run("select count with filter and limit", func(t *testing.T) {
+		t.Parallel()
+		in := base()
+		in.Select = types.SelectCount
+		in.Limit = aws.Int32(5)
+		in.FilterExpression = aws.String("even = :t")
+		in.ExpressionAttributeValues = item{":p": s("p"), ":t": bl(true)}
+		out, err := c.Query(ctx(t), &in)
+		mustNoError(t, err)
+		if out.Count != 2 || out.ScannedCount != 5 {
+			t.Fatalf("Count %d ScannedCount %d, want 2, 5", out.Count, out.ScannedCount)
+		}
+		requireItem(t, out.LastEvaluatedKey, key(5))
+	})
+	t.Run("filter matching nothing still pages", func(t *testing.T) {
+		t.Parallel()
+		in := base()
+		in.Limit = aws.Int32(3)
+		in.FilterExpression = aws.String("attribute_exists(nope)")
+		out, err := c.Query(ctx(t), &in)
+		mustNoError(t, err)
+		if out.Count != 0 || out.ScannedCount != 3 || len(out.Items) != 0 {
+			t.Fatalf("Count %d ScannedCount %d items %d, want 0, 3, 0", out.Count, out.ScannedCount, len(out.Items))
+		}
+		requireItem(t, out.LastEvaluatedKey, key(3))
+	})
+	t.Run("start key continues exactly", func(t *testing.T) {
+		t.Parallel()
+		in := base()
+		in.ExclusiveStartKey = key(6)
+		out, err := c.Query(ctx(t), &in)
+		mustNoError(t, err)
+		if got := sortKeys(out.Items); got != "7 8 9 10" {
+			t.Fatalf("got %s, want 7 8 9 10", got)
+		}
+	})
+	t.Run("start key of an absent item", func(t *testing.T) {
+		t.Parallel()
+		in := base()
+		in.ExclusiveStartKey = item{"pk": s("p"), "sk": n("6.5")}
+		out, err := c.Query(ctx(t), &in)
+		mustNoError(t, err)
+		if got := sortKeys(out.Items); got != "7 8 9 10" {
+			t.Fatalf("got %s, want 7 8 9 10", got)
+		}
+	})
+	t.Run("backward with limit and start key", func(t *testing.T) {
+		t.Parallel()
+		in := base()
+		in.ScanIndexForward = aws.Bool(false)
+		in.Limit = aws.Int32(3)
+		in.KeyConditionExpression = aws.String("pk = :p AND sk < :hi")
+		in.ExpressionAttributeValues = item{":p": s("p"), ":hi": n("9")}
+		var pages []string
+		for {
+			out, err := c.Query(ctx(t), &in)
+			mustNoError(t, err)
+			pages = append(pages, sortKeys(out.Items))
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		if got := strings.Join(pages, "|"); got != "8 7 6|5 4 3|2 1|" && got != "8 7 6|5 4 3|2 1" {
+			t.Fatalf("pages %q, want 8 7 6|5 4 3|2 1", got)
+		}
+	})
+	t.Run("start key past the range", func(t *testing.T) {
+		t.Parallel()
+		in := base()
+		in.KeyConditionExpression = aws.String("pk = :p AND sk BETWEEN :a AND :b")
+		in.ExpressionAttributeValues = item{":p": s("p"), ":a": n("2"), ":b": n("4")}
+		in.ExclusiveStartKey = key(8)
+		out, err := c.Query(ctx(t), &in)
+		_ = out // LastEvaluatedKey of another range is rejected, not ignored
+		requireValidation(t, err, "The provided starting key does not match the range key predicate")
+	})
+	t.Run("scan limit with filter", func(t *testing.T) {
+		t.Parallel()
+		out, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, Limit: aws.Int32(4), FilterExpression: aws.String("even = :t"), ExpressionAttributeValues: item{":t": bl(true)}})
+		mustNoError(t, err)
+		if out.Count != 2 || out.ScannedCount != 4 || out.LastEvaluatedKey == nil {
+			t.Fatalf("Count %d ScannedCount %d LEK %v, want 2, 4, set", out.Count, out.ScannedCount, out.LastEvaluatedKey)
+		}
+	})
+	t.Run("scan select count pages", func(t *testing.T) {
+		t.Parallel()
+		in := dynamodb.ScanInput{TableName: &table, Select: types.SelectCount, Limit: aws.Int32(3)}
+		var total int32
+		pages := 0
+		for {
+			out, err := c.Scan(ctx(t), &in)
+			mustNoError(t, err)
+			total += out.Count
+			pages++
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		if total != 10 || pages != 4 {
+			t.Fatalf("Count %d in %d pages, want 10 in 4", total, pages)
+		}
+	})
+	t.Run("scan consistent read sees a write at once", func(t *testing.T) {
+		t.Parallel()
+		other := rangeTable(t, c)
+		mustPut(t, c, other, item{"pk": s("x"), "sk": n("1")})
+		out, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &other, ConsistentRead: aws.Bool(true)})
+		mustNoError(t, err)
+		requireItems(t, out.Items, []item{{"pk": s("x"), "sk": n("1")}})
+	})
+}
+
+func TestParallelScanSegments(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	var reqs []types.WriteRequest
+	want := map[string]bool{}
+	for i := 0; i < 50; i++ {
+		k := fmt.Sprintf("k%02d", i)
+		want[k] = true
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s(k)}}})
+		if len(reqs) == 25 {
+			mustBatchWrite(t, c, table, reqs)
+			reqs = nil
+		}
+	}
+	seen := map[string]int{}
+	for seg := int32(0); seg < 3; seg++ {
+		var inSeg int32
+		in := dynamodb.ScanInput{TableName: &table, Segment: aws.Int32(seg), TotalSegments: aws.Int32(3), Limit: aws.Int32(4), ConsistentRead: aws.Bool(true)}
+		for {
+			out, err := c.Scan(ctx(t), &in)
+			mustNoError(t, err)
+			if out.Count > 4 {
+				t.Fatalf("segment %d: page of %d with Limit 4", seg, out.Count)
+			}
+			for _, it := range out.Items {
+				seen[it["pk"].(*types.AttributeValueMemberS).Value]++
+				inSeg++
+			}
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		// The same segment scanned again with COUNT gives the same number.
+		var count int32
+		cin := dynamodb.ScanInput{TableName: &table, Segment: aws.Int32(seg), TotalSegments: aws.Int32(3), Select: types.SelectCount}
+		for {
+			out, err := c.Scan(ctx(t), &cin)
+			mustNoError(t, err)
+			count += out.Count
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			cin.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		if count != inSeg {
+			t.Fatalf("segment %d: COUNT %d, but %d items paged", seg, count, inSeg)
+		}
+	}
+	if len(seen) != len(want) {
+		t.Fatalf("%d distinct items over 3 segments, want %d", len(seen), len(want))
+	}
+	for k, v := range seen {
+		if v != 1 || !want[k] {
+			t.Fatalf("item %s seen %d times", k, v)
+		}
+	}
+}
+
+func TestBatchAcrossTables(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	h := hashTable(t, c)
+	r := rangeTable(t, c)
+	for i := 0; i < 60; i += 25 {
+		var reqs []types.WriteRequest
+		for j := i; j < min(i+25, 60); j++ {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s(fmt.Sprint(j)), "a": n(fmt.Sprint(j)), "b": s("B"), "m": m(item{"x": n("1"), "y": n("2")})}}})
+		}
+		mustBatchWrite(t, c, h, reqs)
+	}
+	for i := 0; i < 40; i += 20 {
+		var reqs []types.WriteRequest
+		for j := i; j < i+20; j++ {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s("p"), "sk": n(fmt.Sprint(j)), "a": n(fmt.Sprint(j)), "b": s("B")}}})
+		}
+		mustBatchWrite(t, c, r, reqs)
+	}
+	hkeys := func(k int) []item {
+		var out []item
+		for i := 0; i < k; i++ {
+			out = append(out, item{"pk": s(fmt.Sprint(i))})
+		}
+		return out
+	}
+	rkeys := func(k int) []item {
+		var out []item
+		for i := 0; i < k; i++ {
+			out = append(out, item{"pk": s("p"), "sk": n(fmt.Sprint(i))})
+		}
+		return out
+	}
+	getAll := func(t *testing.T, in *dynamodb.BatchGetItemInput) map[string][]item {
+		t.Helper()
+		got := map[string][]item{}
+		for {
+			out, err := c.BatchGetItem(ctx(t), in)
+			mustNoError(t, err)
+			for tbl, its := range out.Responses {
+				got[tbl] = append(got[tbl], its...)
+			}
+			if len(out.UnprocessedKeys) == 0 {
+				return got
+			}
+			in.RequestItems = out.UnprocessedKeys
+		}
+	}
+	t.Run("100 keys over two tables", func(t *testing.T) {
+		t.Parallel()
+		got := getAll(t, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			h: {Keys: hkeys(60), ProjectionExpression: aws.String("#a, m.y"), ExpressionAttributeNames: map[string]string{"#a": "a"}},
+			r: {Keys: rkeys(40), ProjectionExpression: aws.String("sk, b"), ConsistentRead: aws.Bool(true)},
+		}})
+		if len(got[h]) != 60 || len(got[r]) != 40 {
+			t.Fatalf("%d and %d items, want 60 and 40", len(got[h]), len(got[r]))
+		}
+		for _, it := range got[h] {
+			if len(it) != 2 || it["a"] == nil || render(it["m"]) != `M{y: N:2}` {
+				t.Fatalf("projected item %s, want a and m.y", renderItem(it))
+			}
+		}
+		for _, it := range got[r] {
+			if len(it) != 2 || it["sk"] == nil || it["b"] == nil {
+				t.Fatalf("item %s, want sk and b", renderItem(it))
+			}
+		}
+	})
+	t.Run("101 keys over two tables", func(t *testing.T) {
+		t.Parallel()
+		_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{h: {Keys: hkeys(60)}, r: {Keys: rkeys(41)}}})
+		requireValidation(t, err, "Too many items requested for the BatchGetItem call")
+	})
+	t.Run("one missing table fails the batch", func(t *testing.T) {
+		t.Parallel()
+		missing := uniqueName(t)
+		_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{h: {Keys: hkeys(1)}, missing: {Keys: hkeys(1)}}})
+		requireAPIError(t, err, "ResourceNotFoundException", "")
+		_, err = c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			h:       {{PutRequest: &types.PutRequest{Item: item{"pk": s("written?")}}}},
+			missing: {{PutRequest: &types.PutRequest{Item: item{"pk": s("x")}}}},
+		}})
+		requireAPIError(t, err, "ResourceNotFoundException", "")
+		requireItem(t, mustGet(t, c, h, item{"pk": s("written?")}), nil)
+	})
+	t.Run("25 writes over three tables", func(t *testing.T) {
+		t.Parallel()
+		h2 := hashTable(t, c)
+		var hw, rw, h2w []types.WriteRequest
+		for i := 0; i < 10; i++ {
+			hw = append(hw, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s(fmt.Sprint("new", i))}}})
+			h2w = append(h2w, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s(fmt.Sprint(i))}}})
+		}
+		for i := 0; i < 5; i++ {
+			rw = append(rw, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: item{"pk": s("q"), "sk": n(fmt.Sprint(i))}}})
+		}
+		out, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{h: hw, r: rw, h2: h2w}})
+		mustNoError(t, err)
+		if len(out.UnprocessedItems) != 0 {
+			t.Fatalf("UnprocessedItems %v", out.UnprocessedItems)
+		}
+		requireItem(t, mustGet(t, c, h2, item{"pk": s("9")}), item{"pk": s("9")})
+		h2w = append(h2w, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s("10")}}})
+		_, err = c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{h: hw, r: rw, h2: h2w}})
+		requireValidation(t, err, "Too many items requested for the BatchWriteItem call")
+	})
+	t.Run("same key in two tables", func(t *testing.T) {
+		t.Parallel()
+		h2 := hashTable(t, c)
+		_, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			h:  {{PutRequest: &types.PutRequest{Item: item{"pk": s("same"), "t": s("h")}}}},
+			h2: {{PutRequest: &types.PutRequest{Item: item{"pk": s("same"), "t": s("h2")}}}},
+		}})
+		mustNoError(t, err)
+		requireItem(t, mustGet(t, c, h2, item{"pk": s("same")}), item{"pk": s("same"), "t": s("h2")})
+	})
+	tests := []struct {
+		name string
+		call func(t *testing.T) error
+		msg  string
+	}{
+		{"write request with put and delete", func(t *testing.T) error {
+			_, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{h: {{
+				PutRequest: &types.PutRequest{Item: item{"pk": s("a")}}, DeleteRequest: &types.DeleteRequest{Key: item{"pk": s("b")}}}}}})
+			return err
+		}, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"},
+		{"empty write request", func(t *testing.T) error {
+			_, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{h: {{}}}})
+			return err
+		}, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"},
+		// Legacy and expression parameters may not mix even across tables.
+		{"batch get projection and AttributesToGet in other tables", func(t *testing.T) error {
+			_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+				h: {Keys: hkeys(1), ProjectionExpression: aws.String("a")}, r: {Keys: rkeys(1), AttributesToGet: []string{"a"}}}})
+			return err
+		}, "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"},
+		{"batch get names without projection", func(t *testing.T) error {
+			_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+				h: {Keys: hkeys(1), ExpressionAttributeNames: map[string]string{"#a": "a"}}}})
+			return err
+		}, "ExpressionAttributeNames can only be specified when using expressions"},
+		{"batch write item too large", func(t *testing.T) error {
+			_, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{h: {{
+				PutRequest: &types.PutRequest{Item: item{"pk": s("big"), "v": s(strings.Repeat("x", 400*1024))}}}}}})
+			return err
+		}, "Item size has exceeded the maximum allowed size"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			requireValidation(t, tc.call(t), tc.msg)
+		})
+	}
+}
