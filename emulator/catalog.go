@@ -92,7 +92,7 @@ type tableMeta struct {
 	sse                *SSEDescription      // nil: AWS-owned key (not reported)
 	tableClass         string               // "" means STANDARD (not reported)
 	deletionProtection bool
-	tags               []Tag
+	tags               []tagPair // in the order first added
 	gsis               []*indexDef
 	lsis               []*indexDef
 }

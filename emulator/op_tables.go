@@ -185,12 +185,17 @@ func describeLimits(c *call, in *DescribeLimitsInput) (*DescribeLimitsOutput, er
 }
 
 func describeEndpoints(c *call, in *DescribeEndpointsInput) (*DescribeEndpointsOutput, error) {
-	// AWS answers with its regional endpoint. DynamoDB Local does not
-	// implement the operation (UnknownOperationException). Clients that use
-	// endpoint discovery against an emulator configure a custom endpoint,
-	// which the SDKs prefer over discovered ones.
+	// AWS answers with its regional endpoint ("dynamodb.us-east-1.amazonaws.com",
+	// cached 1440 minutes). The emulator answers with the host the client
+	// actually reached, in the same scheme-less form, so a client doing
+	// endpoint discovery keeps talking to the emulator. DynamoDB Local does
+	// not implement the operation (UnknownOperationException).
+	addr := c.host
+	if addr == "" {
+		addr = "dynamodb." + c.region + ".amazonaws.com"
+	}
 	return &DescribeEndpointsOutput{Endpoints: []Endpoint{{
-		Address:              "dynamodb." + c.region + ".amazonaws.com",
+		Address:              addr,
 		CachePeriodInMinutes: 1440,
 	}}}, nil
 }

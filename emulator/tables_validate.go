@@ -31,7 +31,7 @@ type tableDef struct {
 	sse                *SSESpecification
 	tableClass         string
 	deletionProtection bool
-	tags               []Tag
+	tags               []tagPair
 }
 
 // validateCreateTable checks a CreateTable request in AWS's order: the
@@ -73,7 +73,14 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if in.DeletionProtectionEnabled != nil {
 		def.deletionProtection = *in.DeletionProtectionEnabled
 	}
-	def.tags = in.Tags
+	if len(in.Tags) > maxTags {
+		return nil, errValidation(msgTagLimit)
+	}
+	tags, err := validateTags(in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	def.tags = tags
 	return def, nil
 }
 
@@ -108,20 +115,8 @@ func createTableConstraints(in *CreateTableInput) error {
 	streamConstraints(&cs, in.StreamSpecification)
 	sseConstraints(&cs, in.SSESpecification)
 	enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
-	for i, tag := range in.Tags {
-		p := "tags." + strconv.Itoa(i+1) + ".member."
-		if notNull(&cs, tag.Key, p+"key") {
-			if len(*tag.Key) < 1 {
-				cs.add(quote(*tag.Key), p+"key", cLenGE(1))
-			}
-			if len(*tag.Key) > 128 {
-				cs.add(quote(*tag.Key), p+"key", cLenLE(128))
-			}
-		}
-		if notNull(&cs, tag.Value, p+"value") && len(*tag.Value) > 256 {
-			cs.add(quote(*tag.Value), p+"value", cLenLE(256))
-		}
-	}
+	// Tags are checked after the model, with their own messages (see
+	// validateTags), as AWS does.
 	return cs.err()
 }
 
