@@ -49,14 +49,47 @@ const (
 	// Verified on DynamoDB Local; AWS's documentation describes the same rule.
 	msgDeletionProtected = "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first."
 
-	// Stream rules; wording as DynamoDB Local gives it (not yet confirmed
-	// against AWS).
-	msgStreamViewTypeRequired     = "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams."
-	msgStreamViewTypeWhenDisabled = "Invalid StreamViewType: Stream StreamEnabled was false but a StreamViewType was present."
+	// Stream rules, as AWS words them (the ack-api-quirks lab notes,
+	// DDB-TABLE-442, recorded on AWS in 2026; the CreateTable text is also
+	// quoted from AWS in nubo-db/dynoxide#115). DynamoDB Local says
+	// "Invalid StreamViewType: Stream ViewType must not be null or empty
+	// when enabling streams." and "Invalid StreamViewType: Stream
+	// StreamEnabled was false but a StreamViewType was present." for both.
+	msgCreateStreamViewTypeRequired     = msgInvalidParams + "Table is being created with a stream enabled, UpdateViewType is required"
+	msgCreateStreamViewTypeWhenDisabled = msgInvalidParams + "Table is being created with a stream disabled, UpdateViewType should not be specified"
+	msgUpdateStreamViewTypeRequired     = msgInvalidParams + "If stream is being enabled then UpdateViewType is required"
+	msgUpdateStreamViewTypeWhenDisabled = msgInvalidParams + "If stream is being disabled, then UpdateViewType must not be specified"
 
-	// UpdateTable with nothing to change. DynamoDB Local: "Nothing to update".
-	msgUpdateNothing = "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"
+	// UpdateTable combinations AWS refuses (ack-api-quirks DDB-TABLE-442).
+	// DynamoDB Local says "Cannot change IOPS and Streams at the same time."
+	// for msgStreamWithIOPS and accepts the others.
+	msgOnDemandOnlyWithBillingMode = msgInvalidParams + "OnDemandThroughput can only be combined with BillingMode in an UpdateTable request"
+	msgStreamWithIOPS              = msgInvalidParams + "You cannot modify stream status while updating table IOPS"
+	msgIndexWithIOPS               = msgInvalidParams + "You cannot create or delete index while updating table IOPS"
+	msgIndexWithStream             = msgInvalidParams + "You cannot create or delete index while changing stream status"
 )
+
+// msgUpdateNothing answers an UpdateTable that changes nothing, in AWS's
+// 2026 wording (ack-api-quirks DDB-TABLE-442): members the request already
+// has are left out of the list, which in practice means
+// MultiRegionConsistency (the emulator does not model the non-public
+// members). DynamoDB Local: "Nothing to update".
+func msgUpdateNothing(hasMultiRegionConsistency bool) string {
+	mrc := "MultiRegionConsistency, "
+	if hasMultiRegionConsistency {
+		mrc = ""
+	}
+	return "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, " +
+		"SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, " + mrc +
+		"DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required"
+}
+
+// msgOnlyOperation answers an UpdateTable that combines what must come
+// alone (ack-api-quirks DDB-TABLE-442); what is "Server-Side Encryption",
+// "TableClass", "DeletionProtection" or "Replica".
+func msgOnlyOperation(what string) string {
+	return msgInvalidParams + what + " modification must be the only operation in the request"
+}
 
 // msgTableNotFound is DescribeTable's, DeleteTable's and UpdateTable's
 // ResourceNotFoundException message (observed on AWS in 2026);
@@ -145,9 +178,16 @@ func msgGSIUpdateTwice(index string) string {
 // DynamoDB Local does.
 func msgIndexNotFound(string) string { return msgResourceNotFound }
 
-// Stream toggles, as DynamoDB Local words them (not yet confirmed on AWS).
-func msgStreamAlreadyEnabled(string) string { return "Table already has an enabled stream" }
-func msgStreamNotEnabled(string) string     { return "Table has no stream to disable" }
+// Stream toggles, as AWS words them (ScyllaDB issue #6939 quotes the first
+// from AWS; both in the ack-api-quirks lab notes, DDB-TABLE-442). Changing
+// the view type of an enabled stream is "already has an enabled stream"
+// too. DynamoDB Local leaves out ": TableName: <name>".
+func msgStreamAlreadyEnabled(table string) string {
+	return "Table already has an enabled stream: TableName: " + table
+}
+func msgStreamNotEnabled(table string) string {
+	return "Table has no stream to disable: TableName: " + table
+}
 
 // msgNotSupported is the emulator's own answer for parts of an operation
 // it does not implement yet.

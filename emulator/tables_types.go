@@ -156,6 +156,7 @@ type UpdateTableInput struct {
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
 	ReplicaUpdates              []map[string]any             `json:"ReplicaUpdates"`
+	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
 }
 
 // UpdateTableOutput is the UpdateTable response.

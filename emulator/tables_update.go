@@ -20,7 +20,10 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil && len(in.ReplicaUpdates) == 0 &&
 		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
-		return nil, errValidation(msgUpdateNothing)
+		return nil, errValidation(msgUpdateNothing(in.MultiRegionConsistency != nil))
+	}
+	if err := checkUpdateCombination(in); err != nil {
+		return nil, err
 	}
 	var newTP *throughput
 	if in.ProvisionedThroughput != nil {
@@ -30,7 +33,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		newTP = tp
 	}
-	if err := validateStream(in.StreamSpecification); err != nil {
+	if err := validateStream(in.StreamSpecification, msgUpdateStreamViewTypeRequired, msgUpdateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
@@ -130,6 +133,59 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
 		m.onDemand = in.OnDemandThroughput
 	}
 	t.meta = m
+	return nil
+}
+
+// checkUpdateCombination applies AWS's rule that an UpdateTable request
+// makes one kind of change: SSE, table class, deletion protection and
+// replicas each must come alone; on-demand limits may come only with
+// BillingMode; streams, table throughput and index creation or deletion
+// exclude each other. BillingMode with throughput (table and GSI updates)
+// and BillingMode with a stream change may be combined. DynamoDB Local
+// accepts most combinations; it refuses streams with throughput ("Cannot
+// change IOPS and Streams at the same time.").
+func checkUpdateCombination(in *UpdateTableInput) error {
+	others := func(exclude string) bool {
+		n := map[string]bool{
+			"BillingMode":                 in.BillingMode != nil,
+			"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
+			"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
+			"StreamSpecification":         in.StreamSpecification != nil,
+			"SSESpecification":            in.SSESpecification != nil,
+			"TableClass":                  in.TableClass != nil,
+			"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
+			"OnDemandThroughput":          in.OnDemandThroughput != nil,
+			"ReplicaUpdates":              len(in.ReplicaUpdates) > 0,
+		}
+		for name, present := range n {
+			if present && name != exclude {
+				return true
+			}
+		}
+		return false
+	}
+	indexCreateOrDelete := slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u GlobalSecondaryIndexUpdate) bool {
+		return u.Create != nil || u.Delete != nil
+	})
+	switch {
+	case in.SSESpecification != nil && others("SSESpecification"):
+		return errValidation(msgOnlyOperation("Server-Side Encryption"))
+	case len(in.ReplicaUpdates) > 0 && others("ReplicaUpdates"):
+		return errValidation(msgOnlyOperation("Replica"))
+	case in.TableClass != nil && others("TableClass"):
+		return errValidation(msgOnlyOperation("TableClass"))
+	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
+		return errValidation(msgOnlyOperation("DeletionProtection"))
+	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
+		len(in.GlobalSecondaryIndexUpdates) > 0):
+		return errValidation(msgOnDemandOnlyWithBillingMode)
+	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
+		return errValidation(msgStreamWithIOPS)
+	case indexCreateOrDelete && in.ProvisionedThroughput != nil:
+		return errValidation(msgIndexWithIOPS)
+	case indexCreateOrDelete && in.StreamSpecification != nil:
+		return errValidation(msgIndexWithStream)
+	}
 	return nil
 }
 

@@ -61,7 +61,7 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if err := def.setIndexes(in); err != nil {
 		return nil, err
 	}
-	if err := validateStream(in.StreamSpecification); err != nil {
+	if err := validateStream(in.StreamSpecification, msgCreateStreamViewTypeRequired, msgCreateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	def.onDemand = in.OnDemandThroughput
@@ -206,16 +206,18 @@ func sseConstraints(cs *constraints, s *SSESpecification) {
 	enum(cs, s.SSEType, "sSESpecification.sSEType", "AES256", "KMS")
 }
 
-// validateStream checks the StreamSpecification rules beyond the model.
-func validateStream(s *StreamSpecification) error {
+// validateStream checks the StreamSpecification rules beyond the model;
+// needType and typeWhenDisabled are the operation's messages for a stream
+// enabled without a view type and disabled with one.
+func validateStream(s *StreamSpecification, needType, typeWhenDisabled string) error {
 	if s == nil || s.StreamEnabled == nil {
 		return nil
 	}
 	if *s.StreamEnabled && s.StreamViewType == nil {
-		return errValidation(msgStreamViewTypeRequired)
+		return errValidation(needType)
 	}
 	if !*s.StreamEnabled && s.StreamViewType != nil {
-		return errValidation(msgStreamViewTypeWhenDisabled)
+		return errValidation(typeWhenDisabled)
 	}
 	return nil
 }
