@@ -117,7 +117,10 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
 			m.stream = s
 			m.streamLabel = streamLabel(now)
 		default:
-			m.stream, m.streamLabel = nil, ""
+			// The stream stays readable for 24 hours: DescribeTable keeps
+			// LatestStreamLabel and LatestStreamArn but drops
+			// StreamSpecification (AWS and DynamoDB Local agree).
+			m.stream = nil
 		}
 	}
 	if in.SSESpecification != nil {
