@@ -200,6 +200,12 @@ func TestCreateTableErrors(t *testing.T) {
 			lsi("gsi", `[{"AttributeName":"b","KeyType":"HASH"}]`, `{"ProjectionType":"ALL"}`) + `],` + ppr + `}`,
 			"ValidationException",
 			"One or more parameter values were invalid: Some AttributeDefinitions are not used. AttributeDefinitions: [a, b, c], keys used: [a, b]"},
+		{"empty key attribute name", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"","AttributeType":"S"}],"KeySchema":[{"AttributeName":"","KeyType":"HASH"}],` + ppr + `}`,
+			"ValidationException", "2 validation errors detected: " +
+				"Value '' at 'attributeDefinitions.1.member.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1; " +
+				"Value '' at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"stream disabled with view type", `{"TableName":"abc",` + hashOnly + `,` + ppr + `,"StreamSpecification":{"StreamEnabled":false,"StreamViewType":"KEYS_ONLY"}}`,
+			"ValidationException", "One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified"},
 		{"stream without view type", `{"TableName":"abc",` + hashOnly + `,` + ppr + `,"StreamSpecification":{"StreamEnabled":true}}`,
 			"ValidationException", "One or more parameter values were invalid: Table is being created with a stream enabled, UpdateViewType is required"},
 		{"stream enabled null", `{"TableName":"abc",` + hashOnly + `,` + ppr + `,"StreamSpecification":{}}`,

@@ -198,7 +198,9 @@ func updateTableConstraints(in *UpdateTableInput) error {
 	var cs constraints
 	for i, d := range in.AttributeDefinitions {
 		p := "attributeDefinitions." + itoa(i+1) + ".member."
-		notNull(&cs, d.AttributeName, p+"attributeName")
+		if notNull(&cs, d.AttributeName, p+"attributeName") {
+			attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
+		}
 		if notNull(&cs, d.AttributeType, p+"attributeType") {
 			enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 		}

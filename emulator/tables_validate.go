@@ -3,6 +3,7 @@ package emulator
 import (
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -91,7 +92,9 @@ func createTableConstraints(in *CreateTableInput) error {
 	if notNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
 		for i, d := range in.AttributeDefinitions {
 			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-			notNull(&cs, d.AttributeName, p+"attributeName")
+			if notNull(&cs, d.AttributeName, p+"attributeName") {
+				attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
+			}
 			if notNull(&cs, d.AttributeType, p+"attributeType") {
 				enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 			}
@@ -153,10 +156,27 @@ func keySchemaConstraints(cs *constraints, ks []KeySchemaElement, path string) {
 	}
 	for i, e := range ks {
 		p := path + "." + strconv.Itoa(i+1) + ".member."
-		notNull(cs, e.AttributeName, p+"attributeName")
+		if notNull(cs, e.AttributeName, p+"attributeName") {
+			attrNameConstraints(cs, *e.AttributeName, p+"attributeName")
+		}
 		if notNull(cs, e.KeyType, p+"keyType") {
 			enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
 		}
+	}
+}
+
+// attrNameConstraints checks a key attribute name against the model:
+// 1 to 255 characters. (An empty name would otherwise reach storage, which
+// refuses a nameless key.) DynamoDB Local: "Names of key attributes and
+// attributes projected into an index must be between 1 and 255 characters,
+// inclusive".
+func attrNameConstraints(cs *constraints, name, path string) {
+	n := utf8.RuneCountInString(name)
+	if n < 1 {
+		cs.add(quote(name), path, cLenGE(1))
+	}
+	if n > 255 {
+		cs.add(quote(name), path, cLenLE(255))
 	}
 }
 
