@@ -155,7 +155,7 @@ func TestUpdateTableThroughput(t *testing.T) {
 
 	for _, step := range []struct {
 		r, w int64
-	}{{6, 5}, {6, 2}, {1, 1}, {40000, 40000}} {
+	}{{6, 5}, {6, 2}, {1, 1}, {8, 8}} {
 		out := mustUpdate(t, c, name, func(in *dynamodb.UpdateTableInput) { in.ProvisionedThroughput = pt(step.r, step.w) })
 		if *out.TableName != name {
 			t.Fatalf("UpdateTable TableName = %q", *out.TableName)
@@ -164,6 +164,17 @@ func TestUpdateTableThroughput(t *testing.T) {
 			t.Fatalf("after update to %s: throughput %s", want, got)
 		}
 	}
+
+	t.Run("above table maximum", func(t *testing.T) {
+		AWSDiffers(t, "DynamoDB Local answers ValidationException \"Cannot increase provisioned throughput to more than 40,000 units per table\"")
+		_, err := c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &name, ProvisionedThroughput: pt(40001, 1)})
+		if target(t).Oracle == OracleAWS {
+			requireAPIError(t, err, "LimitExceededException", "") // the quota and region vary by account
+			return
+		}
+		requireAPIError(t, err, "LimitExceededException",
+			"The requested ReadCapacityUnits, 40001, is above the per table maximum for the account in "+defaultRegion+". Per table maximum: 40000.")
+	})
 
 	t.Run("zero capacity", func(t *testing.T) {
 		_, err := c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &name, ProvisionedThroughput: pt(0, 1)})

@@ -98,6 +98,12 @@ func msgTableNotFound(name string) string {
 	return "Requested resource not found: Table: " + name + " not found"
 }
 
+// msgAboveTableMax: member is ReadCapacityUnits or WriteCapacityUnits.
+func msgAboveTableMax(member string, n int64, region string) string {
+	return "The requested " + member + ", " + strconv.FormatInt(n, 10) +
+		", is above the per table maximum for the account in " + region + ". Per table maximum: 40000."
+}
+
 func msgThroughputOutOfBounds(n int64, member string) string {
 	return "Given value " + strconv.FormatInt(n, 10) + " for " + member + " is out of bounds"
 }

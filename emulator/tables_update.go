@@ -46,6 +46,11 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if newTP != nil {
+		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
+			return nil, err
+		}
+	}
 	if err := t.update(c, in, newTP); err != nil {
 		return nil, err
 	}

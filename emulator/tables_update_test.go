@@ -60,3 +60,29 @@ func TestUpdateTableCombinations(t *testing.T) {
 		})
 	}
 }
+
+// TestTableMaxThroughput: above the per-table quota (40000) is
+// LimitExceededException for CreateTable and UpdateTable; the quota itself
+// is fine.
+func TestTableMaxThroughput(t *testing.T) {
+	e := newTablesEmulator(t)
+	const msgRead = "The requested ReadCapacityUnits, 40001, is above the per table maximum for the account in us-east-1. Per table maximum: 40000."
+	const msgWrite = "The requested WriteCapacityUnits, 50000, is above the per table maximum for the account in us-east-1. Per table maximum: 40000."
+	cases := []struct{ op, body, msg string }{
+		{"CreateTable", `{"TableName":"big",` + hashOnly + `,"ProvisionedThroughput":{"ReadCapacityUnits":40001,"WriteCapacityUnits":1}}`, msgRead},
+		{"CreateTable", `{"TableName":"big",` + hashOnly + `,"ProvisionedThroughput":{"ReadCapacityUnits":40000,"WriteCapacityUnits":50000}}`, msgWrite},
+		{"CreateTable", `{"TableName":"big",` + hashOnly + `,"ProvisionedThroughput":{"ReadCapacityUnits":40000,"WriteCapacityUnits":40000}}`, ""},
+		{"UpdateTable", `{"TableName":"big","ProvisionedThroughput":{"ReadCapacityUnits":40001,"WriteCapacityUnits":1}}`, msgRead},
+		{"UpdateTable", `{"TableName":"big","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":50000}}`, msgWrite},
+		{"UpdateTable", `{"TableName":"big","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}`, ""},
+	}
+	for _, tc := range cases {
+		r := tablesDo(t, e, tc.op, tc.body)
+		switch {
+		case tc.msg == "" && r.status != 200:
+			t.Errorf("%s %s: %d %s %q, want success", tc.op, tc.body, r.status, r.typ, r.msg)
+		case tc.msg != "" && (r.typ != "LimitExceededException" || r.msg != tc.msg):
+			t.Errorf("%s %s: %s %q\nwant LimitExceededException %q", tc.op, tc.body, r.typ, r.msg, tc.msg)
+		}
+	}
+}
