@@ -116,11 +116,12 @@ func TestCreateTableValidation(t *testing.T) {
 		{name: "throughput above table max", mod: func(in *dynamodb.CreateTableInput) {
 			in.BillingMode = ""
 			in.ProvisionedThroughput = pt(1000000000000, 1)
-		}, code: "ValidationException", msg: "Cannot increase provisioned throughput to more than 40,000 units per table"},
+		}, code: "LimitExceededException", differ: throughputQuotaDiffer},
 		{name: "throughput just above table quota", mod: func(in *dynamodb.CreateTableInput) {
 			in.BillingMode = ""
 			in.ProvisionedThroughput = pt(40001, 1)
-		}, code: "ValidationException", msg: "Cannot increase provisioned throughput to more than 40,000 units per table"},
+		}, code: "LimitExceededException", differ: throughputQuotaDiffer,
+			msg: "The requested ReadCapacityUnits, 40001, is above the per table maximum for the account in us-east-1. Per table maximum: 40000."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -556,3 +557,7 @@ func TestDescribeEndpoints(t *testing.T) {
 		t.Fatalf("Endpoints = %+v, want one address cached 1440 minutes", out.Endpoints)
 	}
 }
+
+// throughputQuotaDiffer: AWS refuses throughput above the default per-table
+// quota with LimitExceededException (wording from a public report quoting AWS).
+const throughputQuotaDiffer = `DynamoDB Local answers ValidationException "Cannot increase provisioned throughput to more than 40,000 units per table"`

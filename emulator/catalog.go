@@ -88,11 +88,11 @@ type tableMeta struct {
 	throughput         throughput // zero while PAY_PER_REQUEST
 	onDemand           *OnDemandThroughput
 	stream             *StreamSpecification // nil or StreamEnabled false: no stream
-	streamLabel        string               // LatestStreamLabel while a stream is enabled
+	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
 	sse                *SSEDescription      // nil: AWS-owned key (not reported)
 	tableClass         string               // "" means STANDARD (not reported)
 	deletionProtection bool
-	tags               []Tag
+	tags               []tagPair // in the order first added
 	gsis               []*indexDef
 	lsis               []*indexDef
 }

@@ -16,8 +16,8 @@
 //
 // # Operations
 //
-// Each operation family lives in its own file (op_tables.go, op_items.go,
-// op_read.go, op_batch.go) and registers its handlers in init with register:
+// Each operation family lives in its own file (op_tables.go, op_tags.go,
+// op_items.go, op_read.go, op_batch.go) and registers its handlers in init with register:
 // a generic adapter that decodes the body into the input struct, calls the
 // handler with a *call (namespace, region, clock, logger, context) and
 // encodes the output struct. Input and output structs mirror AWS's JSON
@@ -50,4 +50,10 @@
 //     current pattern ("NUMBER_VALUE cannot be converted to String"); the
 //     TRUE_VALUE/FALSE_VALUE/STRING_VALUE variants, the base64 message and
 //     the null BS member message are inferred, not confirmed.
+//   - Control-plane changes take effect at once: no CREATING/UPDATING state,
+//     no ~2 s tag lag or tag lock, no 15 s deletion-protection cooldown and no
+//     daily limit on throughput decreases, all of which AWS has.
+//   - DescribeEndpoints answers the request's Host (as AWS answers its own
+//     host name, without a scheme), so endpoint discovery stays on the
+//     emulator; an SDK that adds https:// to it needs TLS in front.
 package emulator

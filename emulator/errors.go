@@ -43,6 +43,8 @@ var (
 	ErrItemCollectionSizeLimitExceeded = &errorClass{"ItemCollectionSizeLimitExceededException", nsDynamoDB, http.StatusBadRequest, false}
 	// ErrLimitExceeded: too many concurrent control-plane operations or tables.
 	ErrLimitExceeded = &errorClass{"LimitExceededException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrAccessDenied: the request names a resource of another account.
+	ErrAccessDenied = &errorClass{"AccessDeniedException", nsService, http.StatusBadRequest, true}
 	// ErrSerialization: the body is not JSON, or a member has the wrong JSON type.
 	ErrSerialization = &errorClass{"SerializationException", nsService, http.StatusBadRequest, true}
 	// ErrUnknownOperation: X-Amz-Target names no DynamoDB operation.
@@ -102,6 +104,9 @@ func errItemCollectionSizeLimitExceeded(msg string) error {
 
 // errLimitExceeded is a LimitExceededException (400).
 func errLimitExceeded(msg string) error { return newError(ErrLimitExceeded, msg) }
+
+// errAccessDenied is an AccessDeniedException (400).
+func errAccessDenied(msg string) error { return newError(ErrAccessDenied, msg) }
 
 // errSerialization is a SerializationException (400). msg may be empty: AWS
 // sends none for bodies that are not JSON at all.

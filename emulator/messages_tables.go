@@ -31,19 +31,17 @@ const (
 	msgUpdateProvisionedNeedsThroughput = msgInvalidParams + "ProvisionedThroughput must be specified when BillingMode is PROVISIONED"
 
 	// DynamoDB Local: "Hash Key not specified in Attribute Definitions.  Type unknown."
-	msgKeyNoDefinition = "Invalid KeySchema: Some index key attribute have no definition"
-	msgKeySameName     = "Both the Hash Key and the Range Key element in the KeySchema have the same name"
-	// Over the default per-table quota (DynamoDB Local's wording).
-	msgThroughputOverTableQuota = "Cannot increase provisioned throughput to more than 40,000 units per table"
-	msgKeyFirstNotHash          = "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"
-	msgKeySecondNotRange        = "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"
-	msgKeyCountMismatch         = msgInvalidParams + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"
-	msgLSIListEmpty             = msgInvalidParams + "List of LocalSecondaryIndexes is empty"
-	msgGSIListEmpty             = msgInvalidParams + "List of GlobalSecondaryIndexes is empty"
-	msgLSINeedsTableRange       = msgInvalidParams + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"
-	msgLSILimit                 = msgInvalidParams + "Number of LocalSecondaryIndexes exceeds per-table limit of 5"
-	msgGSILimit                 = msgInvalidParams + "GlobalSecondaryIndex count exceeds the per-table limit of 20"
-	msgUnknownProjection        = msgInvalidParams + "Unknown ProjectionType: null"
+	msgKeyNoDefinition    = "Invalid KeySchema: Some index key attribute have no definition"
+	msgKeySameName        = "Both the Hash Key and the Range Key element in the KeySchema have the same name"
+	msgKeyFirstNotHash    = "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"
+	msgKeySecondNotRange  = "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"
+	msgKeyCountMismatch   = msgInvalidParams + "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"
+	msgLSIListEmpty       = msgInvalidParams + "List of LocalSecondaryIndexes is empty"
+	msgGSIListEmpty       = msgInvalidParams + "List of GlobalSecondaryIndexes is empty"
+	msgLSINeedsTableRange = msgInvalidParams + "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"
+	msgLSILimit           = msgInvalidParams + "Number of LocalSecondaryIndexes exceeds per-table limit of 5"
+	msgGSILimit           = msgInvalidParams + "GlobalSecondaryIndex count exceeds the per-table limit of 20"
+	msgUnknownProjection  = msgInvalidParams + "Unknown ProjectionType: null"
 
 	// DynamoDB Local: "Cannot create preexisting table".
 	msgTableExistsPrefix = "Table already exists: "
@@ -51,20 +49,59 @@ const (
 	// Verified on DynamoDB Local; AWS's documentation describes the same rule.
 	msgDeletionProtected = "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first."
 
-	// Stream rules; wording as DynamoDB Local gives it (not yet confirmed
-	// against AWS).
-	msgStreamViewTypeRequired     = "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams."
-	msgStreamViewTypeWhenDisabled = "Invalid StreamViewType: Stream StreamEnabled was false but a StreamViewType was present."
+	// Stream rules, as AWS words them (the ack-api-quirks lab notes,
+	// DDB-TABLE-442, recorded on AWS in 2026; the CreateTable text is also
+	// quoted from AWS in nubo-db/dynoxide#115). DynamoDB Local says
+	// "Invalid StreamViewType: Stream ViewType must not be null or empty
+	// when enabling streams." and "Invalid StreamViewType: Stream
+	// StreamEnabled was false but a StreamViewType was present." for both.
+	msgCreateStreamViewTypeRequired     = msgInvalidParams + "Table is being created with a stream enabled, UpdateViewType is required"
+	msgCreateStreamViewTypeWhenDisabled = msgInvalidParams + "Table is being created with a stream disabled, UpdateViewType should not be specified"
+	msgUpdateStreamViewTypeRequired     = msgInvalidParams + "If stream is being enabled then UpdateViewType is required"
+	msgUpdateStreamViewTypeWhenDisabled = msgInvalidParams + "If stream is being disabled, then UpdateViewType must not be specified"
 
-	// UpdateTable with nothing to change. DynamoDB Local: "Nothing to update".
-	msgUpdateNothing = "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"
+	// UpdateTable combinations AWS refuses (ack-api-quirks DDB-TABLE-442).
+	// DynamoDB Local says "Cannot change IOPS and Streams at the same time."
+	// for msgStreamWithIOPS and accepts the others.
+	msgOnDemandOnlyWithBillingMode = msgInvalidParams + "OnDemandThroughput can only be combined with BillingMode in an UpdateTable request"
+	msgStreamWithIOPS              = msgInvalidParams + "You cannot modify stream status while updating table IOPS"
+	msgIndexWithIOPS               = msgInvalidParams + "You cannot create or delete index while updating table IOPS"
+	msgIndexWithStream             = msgInvalidParams + "You cannot create or delete index while changing stream status"
 )
+
+// msgUpdateNothing answers an UpdateTable that changes nothing, in AWS's
+// 2026 wording (ack-api-quirks DDB-TABLE-442): members the request already
+// has are left out of the list, which in practice means
+// MultiRegionConsistency (the emulator does not model the non-public
+// members). DynamoDB Local: "Nothing to update".
+func msgUpdateNothing(hasMultiRegionConsistency bool) string {
+	mrc := "MultiRegionConsistency, "
+	if hasMultiRegionConsistency {
+		mrc = ""
+	}
+	return "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, " +
+		"SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, " + mrc +
+		"DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required"
+}
+
+// msgOnlyOperation answers an UpdateTable that combines what must come
+// alone (ack-api-quirks DDB-TABLE-442); what is "Server-Side Encryption",
+// "TableClass", "DeletionProtection" or "Replica".
+func msgOnlyOperation(what string) string {
+	return msgInvalidParams + what + " modification must be the only operation in the request"
+}
 
 // msgTableNotFound is DescribeTable's, DeleteTable's and UpdateTable's
 // ResourceNotFoundException message (observed on AWS in 2026);
 // data-plane operations say just "Requested resource not found".
 func msgTableNotFound(name string) string {
 	return "Requested resource not found: Table: " + name + " not found"
+}
+
+// msgAboveTableMax: member is ReadCapacityUnits or WriteCapacityUnits.
+func msgAboveTableMax(member string, n int64, region string) string {
+	return "The requested " + member + ", " + strconv.FormatInt(n, 10) +
+		", is above the per table maximum for the account in " + region + ". Per table maximum: 40000."
 }
 
 func msgThroughputOutOfBounds(n int64, member string) string {
@@ -147,12 +184,74 @@ func msgGSIUpdateTwice(index string) string {
 // DynamoDB Local does.
 func msgIndexNotFound(string) string { return msgResourceNotFound }
 
-// Stream toggles, as DynamoDB Local words them (not yet confirmed on AWS).
-func msgStreamAlreadyEnabled(string) string { return "Table already has an enabled stream" }
-func msgStreamNotEnabled(string) string     { return "Table has no stream to disable" }
+// Stream toggles, as AWS words them (ScyllaDB issue #6939 quotes the first
+// from AWS; both in the ack-api-quirks lab notes, DDB-TABLE-442). Changing
+// the view type of an enabled stream is "already has an enabled stream"
+// too. DynamoDB Local leaves out ": TableName: <name>".
+func msgStreamAlreadyEnabled(table string) string {
+	return "Table already has an enabled stream: TableName: " + table
+}
+func msgStreamNotEnabled(table string) string {
+	return "Table has no stream to disable: TableName: " + table
+}
 
 // msgNotSupported is the emulator's own answer for parts of an operation
 // it does not implement yet.
 func msgNotSupported(feature string) string {
 	return feature + " is not supported by dynamoemu yet"
+}
+
+// Tagging (TagResource, UntagResource, ListTagsOfResource, and CreateTable's
+// Tags). DynamoDB Local does not implement tagging ("Tagging is not
+// currently supported in DynamoDB Local."), so these texts come from AWS:
+// the ack-api-quirks DynamoDB lab notes (responses recorded on AWS in
+// us-west-2 and us-east-1, 2026: findings DDB-TABLE-070, -071, -107, -108,
+// -442), ScyllaDB Alternator's test_tag.py (run against AWS) and dynalite's
+// tagging tests (written against AWS).
+const (
+	// ResourceArn absent (dynalite's tests against AWS).
+	msgTagARNRequired = "Invalid TableArn"
+	msgTagsRequired   = "Atleast one Tag needs to be provided as Input."
+	msgTagKeysEmpty   = "Atleast one Tag Key needs to be provided as Input."
+	// More than 50 tags after merging, or more than 50 keys to untag: a
+	// ValidationException, not LimitExceededException.
+	msgTagLimit = "Number of Tags exceed the current limit for the provided ResourceArn"
+	// A ResourceArn of another account (AWS's AccessDeniedException text).
+	msgAccessDenied = "Access is denied"
+)
+
+func msgARNNoPrefix(arn string) string {
+	return msgInvalidParams + "ARNs must start with 'arn:': " + arn
+}
+
+func msgARNNotDynamoDB(arn string) string {
+	return msgInvalidParams + "Provided Arn is not a DynamoDB resource arn: " + arn
+}
+
+// msgARNNotTable answers an index ARN (or any non-table resource).
+func msgARNNotTable(arn string) string {
+	return msgInvalidParams + "Invalid resource arn provided, only table or stream is accepted. Provided resource arn: " + arn
+}
+
+// msgInvalidTableARN answers an ARN of another region or a malformed one.
+func msgInvalidTableARN(arn string) string {
+	return "Invalid TableArn: Invalid ResourceArn provided as input " + arn
+}
+
+func msgARNNotFound(arn string) string {
+	return "Requested resource not found: ResourceArn: " + arn + " not found"
+}
+
+// msgTagKeyInvalid: key absent ("null"), empty, longer than 128 characters
+// or with a character outside letters, numbers, white space and _.:/=+-@.
+func msgTagKeyInvalid(key string) string { return "The Tag Key provided is invalid, Key: " + key }
+
+func msgTagValueInvalid(value string) string {
+	return "The Tag Value provided is invalid, Value: " + value
+}
+
+func msgTagKeyReserved(key string) string { return "Tag Key cannot be prefixed with aws:, Key: " + key }
+
+func msgTagKeyDuplicate(key string) string {
+	return "Duplicate Tag Keys provided as input: Duplicate Tag Key found " + key
 }

@@ -27,6 +27,11 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if def.throughput != nil {
+		if err := c.checkTableMaxThroughput(def.throughput.read, def.throughput.write); err != nil {
+			return nil, err
+		}
+	}
 	now := c.Now()
 	t := &table{
 		name:      def.name,
@@ -174,23 +179,49 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	return &DeleteTableOutput{TableDescription: t.describe()}, nil
 }
 
+// Table quotas: AWS's defaults, which DescribeLimits reports.
+const (
+	accountMaxCapacityUnits = 80000
+	tableMaxCapacityUnits   = 40000
+)
+
+// checkTableMaxThroughput refuses table throughput above the per-table
+// quota with AWS's LimitExceededException (text quoted from AWS in public
+// error reports and the ack-api-quirks lab notes, DDB-TABLE-443). DynamoDB
+// Local answers ValidationException "Cannot increase provisioned throughput
+// to more than 40,000 units per table".
+func (c *call) checkTableMaxThroughput(read, write int64) error {
+	if read > tableMaxCapacityUnits {
+		return errLimitExceeded(msgAboveTableMax("ReadCapacityUnits", read, c.region))
+	}
+	if write > tableMaxCapacityUnits {
+		return errLimitExceeded(msgAboveTableMax("WriteCapacityUnits", write, c.region))
+	}
+	return nil
+}
+
 func describeLimits(c *call, in *DescribeLimitsInput) (*DescribeLimitsOutput, error) {
 	// AWS's default quotas (and DynamoDB Local's answer).
 	return &DescribeLimitsOutput{
-		AccountMaxReadCapacityUnits:  80000,
-		AccountMaxWriteCapacityUnits: 80000,
+		AccountMaxReadCapacityUnits:  accountMaxCapacityUnits,
+		AccountMaxWriteCapacityUnits: accountMaxCapacityUnits,
 		TableMaxReadCapacityUnits:    tableMaxCapacityUnits,
 		TableMaxWriteCapacityUnits:   tableMaxCapacityUnits,
 	}, nil
 }
 
 func describeEndpoints(c *call, in *DescribeEndpointsInput) (*DescribeEndpointsOutput, error) {
-	// AWS answers with its regional endpoint. DynamoDB Local does not
-	// implement the operation (UnknownOperationException). Clients that use
-	// endpoint discovery against an emulator configure a custom endpoint,
-	// which the SDKs prefer over discovered ones.
+	// AWS answers with its regional endpoint ("dynamodb.us-east-1.amazonaws.com",
+	// cached 1440 minutes). The emulator answers with the host the client
+	// actually reached, in the same scheme-less form, so a client doing
+	// endpoint discovery keeps talking to the emulator. DynamoDB Local does
+	// not implement the operation (UnknownOperationException).
+	addr := c.host
+	if addr == "" {
+		addr = "dynamodb." + c.region + ".amazonaws.com"
+	}
 	return &DescribeEndpointsOutput{Endpoints: []Endpoint{{
-		Address:              "dynamodb." + c.region + ".amazonaws.com",
+		Address:              addr,
 		CachePeriodInMinutes: 1440,
 	}}}, nil
 }

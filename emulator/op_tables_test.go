@@ -200,8 +200,14 @@ func TestCreateTableErrors(t *testing.T) {
 			lsi("gsi", `[{"AttributeName":"b","KeyType":"HASH"}]`, `{"ProjectionType":"ALL"}`) + `],` + ppr + `}`,
 			"ValidationException",
 			"One or more parameter values were invalid: Some AttributeDefinitions are not used. AttributeDefinitions: [a, b, c], keys used: [a, b]"},
+		{"empty key attribute name", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"","AttributeType":"S"}],"KeySchema":[{"AttributeName":"","KeyType":"HASH"}],` + ppr + `}`,
+			"ValidationException", "2 validation errors detected: " +
+				"Value '' at 'attributeDefinitions.1.member.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1; " +
+				"Value '' at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"stream disabled with view type", `{"TableName":"abc",` + hashOnly + `,` + ppr + `,"StreamSpecification":{"StreamEnabled":false,"StreamViewType":"KEYS_ONLY"}}`,
+			"ValidationException", "One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified"},
 		{"stream without view type", `{"TableName":"abc",` + hashOnly + `,` + ppr + `,"StreamSpecification":{"StreamEnabled":true}}`,
-			"ValidationException", "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams."},
+			"ValidationException", "One or more parameter values were invalid: Table is being created with a stream enabled, UpdateViewType is required"},
 		{"stream enabled null", `{"TableName":"abc",` + hashOnly + `,` + ppr + `,"StreamSpecification":{}}`,
 			"ValidationException",
 			"1 validation error detected: Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null"},
@@ -388,6 +394,11 @@ func TestDeleteTable(t *testing.T) {
 	mustTables(t, e, "CreateTable", `{"TableName":"del",`+hashOnly+`,`+ppr+`}`)
 }
 
+// msgNothingAWS is UpdateTable's answer to a request that changes nothing.
+const msgNothingAWS = "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, " +
+	"SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, " +
+	"DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required"
+
 func TestUpdateTable(t *testing.T) {
 	e := newTablesEmulator(t)
 	mustTables(t, e, "CreateTable", `{"TableName":"prov",`+hashOnly+`,"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`)
@@ -396,9 +407,9 @@ func TestUpdateTable(t *testing.T) {
 		name, body, typ, msg string
 	}{
 		{"nothing to update", `{"TableName":"prov"}`, "ValidationException",
-			"At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"},
+			msgNothingAWS},
 		{"nothing to update on a missing table", `{"TableName":"nope"}`, "ValidationException",
-			"At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"},
+			msgNothingAWS},
 		{"same throughput", `{"TableName":"prov","ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}`, "ValidationException",
 			"The provisioned throughput for the table will not change. The requested value equals the current value. " +
 				"Current ReadCapacityUnits provisioned for the table: 5. Requested ReadCapacityUnits: 5. " +
@@ -411,7 +422,7 @@ func TestUpdateTable(t *testing.T) {
 		{"throughput constraint", `{"TableName":"prov","ProvisionedThroughput":{"ReadCapacityUnits":0,"WriteCapacityUnits":1}}`, "ValidationException",
 			"1 validation error detected: Value '0' at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1"},
 		{"disable absent stream", `{"TableName":"prov","StreamSpecification":{"StreamEnabled":false}}`, "ValidationException",
-			"Table has no stream to disable"},
+			"Table has no stream to disable: TableName: prov"},
 		{"empty GSI update", `{"TableName":"prov","GlobalSecondaryIndexUpdates":[{}]}`, "ValidationException",
 			"One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"},
 		{"GSI updated twice", `{"TableName":"prov","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"abc"}},{"Delete":{"IndexName":"abc"}}]}`, "ValidationException",
@@ -455,26 +466,28 @@ func TestUpdateTable(t *testing.T) {
 		}
 	}
 
-	// Streams, class, SSE, deletion protection.
-	body = mustTables(t, e, "UpdateTable", `{"TableName":"ondemand","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},`+
-		`"TableClass":"STANDARD_INFREQUENT_ACCESS","SSESpecification":{"Enabled":true},"DeletionProtectionEnabled":true}`)
-	for _, want := range []string{
-		`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"LatestStreamLabel":"2026-11-22T01:02:03.456"`,
-		`"SSEDescription":{"Status":"ENABLED","SSEType":"KMS","KMSMasterKeyArn":"arn:aws:kms:us-east-1:000000000000:alias/aws/dynamodb"}`,
-		`"TableClassSummary":{"TableClass":"STANDARD_INFREQUENT_ACCESS"}`,
-		`"DeletionProtectionEnabled":true`,
+	// Streams, class, SSE, deletion protection: one per request.
+	for _, step := range []struct{ update, want string }{
+		{`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}`,
+			`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"LatestStreamLabel":"2026-11-22T01:02:03.456"`},
+		{`"SSESpecification":{"Enabled":true}`,
+			`"SSEDescription":{"Status":"ENABLED","SSEType":"KMS","KMSMasterKeyArn":"arn:aws:kms:us-east-1:000000000000:alias/aws/dynamodb"}`},
+		{`"TableClass":"STANDARD_INFREQUENT_ACCESS"`, `"TableClassSummary":{"TableClass":"STANDARD_INFREQUENT_ACCESS"}`},
+		{`"DeletionProtectionEnabled":true`, `"DeletionProtectionEnabled":true`},
 	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("UpdateTable response lacks %s\n%s", want, body)
+		body := mustTables(t, e, "UpdateTable", `{"TableName":"ondemand",`+step.update+`}`)
+		if !strings.Contains(body, step.want) {
+			t.Errorf("UpdateTable %s: response lacks %s\n%s", step.update, step.want, body)
 		}
 	}
 	r := tablesDo(t, e, "UpdateTable", `{"TableName":"ondemand","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}}`)
-	if r.msg != "Table already has an enabled stream" {
+	if r.msg != "Table already has an enabled stream: TableName: ondemand" {
 		t.Errorf("enable twice: %s %q", r.typ, r.msg)
 	}
 	body = mustTables(t, e, "UpdateTable", `{"TableName":"ondemand","StreamSpecification":{"StreamEnabled":false}}`)
-	if strings.Contains(body, "Stream") {
-		t.Errorf("stream still reported after disabling: %s", body)
+	// The disabled stream's label and ARN stay; its specification goes.
+	if strings.Contains(body, "StreamSpecification") || !strings.Contains(body, `"LatestStreamLabel":"2026-11-22T01:02:03.456"`) {
+		t.Errorf("after disabling the stream: %s", body)
 	}
 }
 
@@ -500,8 +513,10 @@ func TestDescribeLimitsAndEndpoints(t *testing.T) {
 		`{"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,"TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000}`; got != want {
 		t.Errorf("DescribeLimits = %s", got)
 	}
+	// httptest requests go to example.com: the emulator answers the host
+	// the client used (see TestDescribeEndpointsHost).
 	if got, want := mustTables(t, e, "DescribeEndpoints", `{}`),
-		`{"Endpoints":[{"Address":"dynamodb.us-east-1.amazonaws.com","CachePeriodInMinutes":1440}]}`; got != want {
+		`{"Endpoints":[{"Address":"example.com","CachePeriodInMinutes":1440}]}`; got != want {
 		t.Errorf("DescribeEndpoints = %s", got)
 	}
 }

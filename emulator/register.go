@@ -20,6 +20,7 @@ type call struct {
 	accessKey string     // access key id from the request's credential
 	op        string     // operation name, e.g. "PutItem"
 	requestID string     // x-amzn-RequestId of this request
+	host      string     // the request's Host (host[:port]), for DescribeEndpoints
 	now       time.Time  // the clock read once when the request arrived
 	clock     func() time.Time
 	log       *slog.Logger // carries op and request id

@@ -168,6 +168,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string) 
 		accessKey: cred.accessKey,
 		op:        name,
 		requestID: reqID,
+		host:      r.Host,
 		now:       e.clock(),
 		clock:     e.clock,
 		emu:       e,

@@ -97,6 +97,8 @@ func (t *table) describe() *TableDescription {
 	}
 	if m.stream != nil && *m.stream.StreamEnabled {
 		d.StreamSpecification = m.stream
+	}
+	if m.streamLabel != "" { // the latest stream, enabled or not
 		d.LatestStreamLabel = m.streamLabel
 		d.LatestStreamArn = t.arn + "/stream/" + m.streamLabel
 	}

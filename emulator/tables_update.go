@@ -20,7 +20,10 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil && len(in.ReplicaUpdates) == 0 &&
 		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
-		return nil, errValidation(msgUpdateNothing)
+		return nil, errValidation(msgUpdateNothing(in.MultiRegionConsistency != nil))
+	}
+	if err := checkUpdateCombination(in); err != nil {
+		return nil, err
 	}
 	var newTP *throughput
 	if in.ProvisionedThroughput != nil {
@@ -30,7 +33,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		newTP = tp
 	}
-	if err := validateStream(in.StreamSpecification); err != nil {
+	if err := validateStream(in.StreamSpecification, msgUpdateStreamViewTypeRequired, msgUpdateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
@@ -42,6 +45,11 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {
 		return nil, err
+	}
+	if newTP != nil {
+		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
+			return nil, err
+		}
 	}
 	if err := t.update(c, in, newTP); err != nil {
 		return nil, err
@@ -114,7 +122,10 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
 			m.stream = s
 			m.streamLabel = streamLabel(now)
 		default:
-			m.stream, m.streamLabel = nil, ""
+			// The stream stays readable for 24 hours: DescribeTable keeps
+			// LatestStreamLabel and LatestStreamArn but drops
+			// StreamSpecification (AWS and DynamoDB Local agree).
+			m.stream = nil
 		}
 	}
 	if in.SSESpecification != nil {
@@ -133,13 +144,68 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
 	return nil
 }
 
+// checkUpdateCombination applies AWS's rule that an UpdateTable request
+// makes one kind of change: SSE, table class, deletion protection and
+// replicas each must come alone; on-demand limits may come only with
+// BillingMode; streams, table throughput and index creation or deletion
+// exclude each other. BillingMode with throughput (table and GSI updates)
+// and BillingMode with a stream change may be combined. DynamoDB Local
+// accepts most combinations; it refuses streams with throughput ("Cannot
+// change IOPS and Streams at the same time.").
+func checkUpdateCombination(in *UpdateTableInput) error {
+	others := func(exclude string) bool {
+		n := map[string]bool{
+			"BillingMode":                 in.BillingMode != nil,
+			"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
+			"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
+			"StreamSpecification":         in.StreamSpecification != nil,
+			"SSESpecification":            in.SSESpecification != nil,
+			"TableClass":                  in.TableClass != nil,
+			"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
+			"OnDemandThroughput":          in.OnDemandThroughput != nil,
+			"ReplicaUpdates":              len(in.ReplicaUpdates) > 0,
+		}
+		for name, present := range n {
+			if present && name != exclude {
+				return true
+			}
+		}
+		return false
+	}
+	indexCreateOrDelete := slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u GlobalSecondaryIndexUpdate) bool {
+		return u.Create != nil || u.Delete != nil
+	})
+	switch {
+	case in.SSESpecification != nil && others("SSESpecification"):
+		return errValidation(msgOnlyOperation("Server-Side Encryption"))
+	case len(in.ReplicaUpdates) > 0 && others("ReplicaUpdates"):
+		return errValidation(msgOnlyOperation("Replica"))
+	case in.TableClass != nil && others("TableClass"):
+		return errValidation(msgOnlyOperation("TableClass"))
+	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
+		return errValidation(msgOnlyOperation("DeletionProtection"))
+	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
+		len(in.GlobalSecondaryIndexUpdates) > 0):
+		return errValidation(msgOnDemandOnlyWithBillingMode)
+	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
+		return errValidation(msgStreamWithIOPS)
+	case indexCreateOrDelete && in.ProvisionedThroughput != nil:
+		return errValidation(msgIndexWithIOPS)
+	case indexCreateOrDelete && in.StreamSpecification != nil:
+		return errValidation(msgIndexWithStream)
+	}
+	return nil
+}
+
 // updateTableConstraints reports the model-constraint violations of an
 // UpdateTable request.
 func updateTableConstraints(in *UpdateTableInput) error {
 	var cs constraints
 	for i, d := range in.AttributeDefinitions {
 		p := "attributeDefinitions." + itoa(i+1) + ".member."
-		notNull(&cs, d.AttributeName, p+"attributeName")
+		if notNull(&cs, d.AttributeName, p+"attributeName") {
+			attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
+		}
 		if notNull(&cs, d.AttributeType, p+"attributeType") {
 			enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 		}

@@ -3,6 +3,7 @@ package emulator
 import (
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -12,8 +13,6 @@ const (
 	maxLSIs         = 5
 	maxGSIs         = 20
 	maxCapacityUnit = 1_000_000_000_000 // larger values are "out of bounds"
-	// tableMaxCapacityUnits is the default per-table quota, as DescribeLimits reports.
-	tableMaxCapacityUnits = 40000
 )
 
 // tableDef is a validated CreateTable request: everything a new table
@@ -33,7 +32,7 @@ type tableDef struct {
 	sse                *SSESpecification
 	tableClass         string
 	deletionProtection bool
-	tags               []Tag
+	tags               []tagPair
 }
 
 // validateCreateTable checks a CreateTable request in AWS's order: the
@@ -63,7 +62,7 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if err := def.setIndexes(in); err != nil {
 		return nil, err
 	}
-	if err := validateStream(in.StreamSpecification); err != nil {
+	if err := validateStream(in.StreamSpecification, msgCreateStreamViewTypeRequired, msgCreateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	def.onDemand = in.OnDemandThroughput
@@ -75,7 +74,14 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if in.DeletionProtectionEnabled != nil {
 		def.deletionProtection = *in.DeletionProtectionEnabled
 	}
-	def.tags = in.Tags
+	if len(in.Tags) > maxTags {
+		return nil, errValidation(msgTagLimit)
+	}
+	tags, err := validateTags(in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	def.tags = tags
 	return def, nil
 }
 
@@ -86,7 +92,9 @@ func createTableConstraints(in *CreateTableInput) error {
 	if notNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
 		for i, d := range in.AttributeDefinitions {
 			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-			keyAttributeNameConstraints(&cs, d.AttributeName, p+"attributeName")
+			if notNull(&cs, d.AttributeName, p+"attributeName") {
+				attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
+			}
 			if notNull(&cs, d.AttributeType, p+"attributeType") {
 				enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 			}
@@ -110,20 +118,8 @@ func createTableConstraints(in *CreateTableInput) error {
 	streamConstraints(&cs, in.StreamSpecification)
 	sseConstraints(&cs, in.SSESpecification)
 	enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
-	for i, tag := range in.Tags {
-		p := "tags." + strconv.Itoa(i+1) + ".member."
-		if notNull(&cs, tag.Key, p+"key") {
-			if len(*tag.Key) < 1 {
-				cs.add(quote(*tag.Key), p+"key", cLenGE(1))
-			}
-			if len(*tag.Key) > 128 {
-				cs.add(quote(*tag.Key), p+"key", cLenLE(128))
-			}
-		}
-		if notNull(&cs, tag.Value, p+"value") && len(*tag.Value) > 256 {
-			cs.add(quote(*tag.Value), p+"value", cLenLE(256))
-		}
-	}
+	// Tags are checked after the model, with their own messages (see
+	// validateTags), as AWS does.
 	return cs.err()
 }
 
@@ -160,24 +156,27 @@ func keySchemaConstraints(cs *constraints, ks []KeySchemaElement, path string) {
 	}
 	for i, e := range ks {
 		p := path + "." + strconv.Itoa(i+1) + ".member."
-		keyAttributeNameConstraints(cs, e.AttributeName, p+"attributeName")
+		if notNull(cs, e.AttributeName, p+"attributeName") {
+			attrNameConstraints(cs, *e.AttributeName, p+"attributeName")
+		}
 		if notNull(cs, e.KeyType, p+"keyType") {
 			enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
 		}
 	}
 }
 
-// keyAttributeNameConstraints applies the model's KeySchemaAttributeName
-// rules: present, 1 to 255 characters.
-func keyAttributeNameConstraints(cs *constraints, name *string, path string) {
-	if !notNull(cs, name, path) {
-		return
+// attrNameConstraints checks a key attribute name against the model:
+// 1 to 255 characters. (An empty name would otherwise reach storage, which
+// refuses a nameless key.) DynamoDB Local: "Names of key attributes and
+// attributes projected into an index must be between 1 and 255 characters,
+// inclusive".
+func attrNameConstraints(cs *constraints, name, path string) {
+	n := utf8.RuneCountInString(name)
+	if n < 1 {
+		cs.add(quote(name), path, cLenGE(1))
 	}
-	if len(*name) < 1 {
-		cs.add(quote(*name), path, cLenGE(1))
-	}
-	if len(*name) > 255 {
-		cs.add(quote(*name), path, cLenLE(255))
+	if n > 255 {
+		cs.add(quote(name), path, cLenLE(255))
 	}
 }
 
@@ -227,16 +226,18 @@ func sseConstraints(cs *constraints, s *SSESpecification) {
 	enum(cs, s.SSEType, "sSESpecification.sSEType", "AES256", "KMS")
 }
 
-// validateStream checks the StreamSpecification rules beyond the model.
-func validateStream(s *StreamSpecification) error {
+// validateStream checks the StreamSpecification rules beyond the model;
+// needType and typeWhenDisabled are the operation's messages for a stream
+// enabled without a view type and disabled with one.
+func validateStream(s *StreamSpecification, needType, typeWhenDisabled string) error {
 	if s == nil || s.StreamEnabled == nil {
 		return nil
 	}
 	if *s.StreamEnabled && s.StreamViewType == nil {
-		return errValidation(msgStreamViewTypeRequired)
+		return errValidation(needType)
 	}
 	if !*s.StreamEnabled && s.StreamViewType != nil {
-		return errValidation(msgStreamViewTypeWhenDisabled)
+		return errValidation(typeWhenDisabled)
 	}
 	return nil
 }
@@ -261,19 +262,16 @@ func (def *tableDef) setThroughput(pt *ProvisionedThroughput) error {
 }
 
 // boundedThroughput converts a constraint-checked ProvisionedThroughput,
-// rejecting values above AWS's absolute bound, then above the default
-// per-table quota of 40,000 units that DescribeLimits reports. For the
-// quota the answer is DynamoDB Local's: no record of AWS's own wording for
-// a CreateTable over the quota was found.
+// rejecting values above AWS's absolute bound. (AWS's default per-table
+// quota of 40,000 units is an account setting and is not enforced;
+// DynamoDB Local rejects more with "Cannot increase provisioned throughput
+// to more than 40,000 units per table".)
 func boundedThroughput(pt *ProvisionedThroughput) (*throughput, error) {
 	if r := *pt.ReadCapacityUnits; r > maxCapacityUnit {
 		return nil, errValidation(msgThroughputOutOfBounds(r, "ReadCapacityUnits"))
 	}
 	if w := *pt.WriteCapacityUnits; w > maxCapacityUnit {
 		return nil, errValidation(msgThroughputOutOfBounds(w, "WriteCapacityUnits"))
-	}
-	if *pt.ReadCapacityUnits > tableMaxCapacityUnits || *pt.WriteCapacityUnits > tableMaxCapacityUnits {
-		return nil, errValidation(msgThroughputOverTableQuota)
 	}
 	return &throughput{read: *pt.ReadCapacityUnits, write: *pt.WriteCapacityUnits}, nil
 }

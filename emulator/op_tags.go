@@ -1,0 +1,264 @@
+package emulator
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Tagging: TagResource, UntagResource and ListTagsOfResource address a
+// table by its ARN. Tags live in the table's metadata (tableMeta.tags), so
+// they come and go with the table; CreateTable's Tags go through the same
+// checks. AWS applies a tag change after a second or two and locks the
+// table's tags meanwhile (LimitExceededException "Table tags are being
+// updated"); the emulator applies it at once and has no such lock.
+
+func init() {
+	register("TagResource", tagResource)
+	register("UntagResource", untagResource)
+	register("ListTagsOfResource", listTagsOfResource)
+}
+
+// Tag limits (AWS API reference, Tag; Developer Guide, tagging restrictions).
+const (
+	maxTags        = 50  // per resource
+	maxTagKeyLen   = 128 // Unicode characters
+	maxTagValueLen = 256 // Unicode characters
+	maxARNLen      = 1283
+)
+
+// tagPair is one stored tag.
+type tagPair struct{ key, value string }
+
+func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
+	if in.ResourceArn == nil {
+		return nil, errValidation(msgTagARNRequired)
+	}
+	var cs constraints
+	arnConstraints(&cs, *in.ResourceArn)
+	notNull(&cs, nilIfNoSlice(in.Tags), "tags")
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	name, err := c.tableNameFromResourceARN(*in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.Tags) == 0 {
+		return nil, errValidation(msgTagsRequired)
+	}
+	tags, err := validateTags(in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	t := c.ns.getTable(name)
+	if t == nil {
+		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	merged := mergeTags(t.meta.tags, tags)
+	if len(merged) > maxTags {
+		return nil, errValidation(msgTagLimit)
+	}
+	t.meta.tags = merged
+	return nil, nil
+}
+
+func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error) {
+	if in.ResourceArn == nil {
+		return nil, errValidation(msgTagARNRequired)
+	}
+	var cs constraints
+	arnConstraints(&cs, *in.ResourceArn)
+	notNull(&cs, nilIfNoSlice(in.TagKeys), "tagKeys")
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	name, err := c.tableNameFromResourceARN(*in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.TagKeys) == 0 {
+		return nil, errValidation(msgTagKeysEmpty)
+	}
+	if len(in.TagKeys) > maxTags {
+		return nil, errValidation(msgTagLimit)
+	}
+	for _, k := range in.TagKeys {
+		if !validTagText(k, 1, maxTagKeyLen) {
+			return nil, errValidation(msgTagKeyInvalid(k))
+		}
+	}
+	t := c.ns.getTable(name)
+	if t == nil {
+		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var kept []tagPair
+	for _, tp := range t.meta.tags {
+		if !slices.Contains(in.TagKeys, tp.key) {
+			kept = append(kept, tp)
+		}
+	}
+	t.meta.tags = kept // a new slice: snapshots keep the old one
+	return nil, nil
+}
+
+func listTagsOfResource(c *call, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
+	if in.ResourceArn == nil {
+		return nil, errValidation(msgTagARNRequired)
+	}
+	var cs constraints
+	arnConstraints(&cs, *in.ResourceArn)
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	name, err := c.tableNameFromResourceARN(*in.ResourceArn)
+	if err != nil {
+		return nil, err
+	}
+	t := c.ns.getTable(name)
+	if t == nil {
+		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
+	}
+	// At most 50 tags: AWS answers them in one page (no NextToken, even
+	// at 50), and so ignores a NextToken in the request.
+	tags := t.snapshot().tags
+	out := &ListTagsOfResourceOutput{Tags: make([]TagDesc, len(tags))}
+	for i, tp := range tags {
+		out.Tags[i] = TagDesc{Key: tp.key, Value: tp.value}
+	}
+	return out, nil
+}
+
+// arnConstraints checks a ResourceArn against the model: 1 to 1283
+// characters.
+func arnConstraints(cs *constraints, arn string) {
+	if len(arn) < 1 {
+		cs.add(quote(arn), "resourceArn", cLenGE(1))
+	}
+	if len(arn) > maxARNLen {
+		cs.add(quote(arn), "resourceArn", cLenLE(maxARNLen))
+	}
+}
+
+// tableNameFromResourceARN checks a tagging ResourceArn the way AWS does
+// and returns the table name it names:
+//
+//	not arn:...                        ValidationException, must start with 'arn:'
+//	fewer than six parts               ValidationException, Invalid TableArn
+//	another service                    ValidationException, not a DynamoDB resource arn
+//	another region                     ValidationException, Invalid TableArn
+//	another account                    AccessDeniedException
+//	an index (or not a table)          ValidationException, only table or stream
+//	a stream of a table                ResourceNotFoundException
+func (c *call) tableNameFromResourceARN(arn string) (string, error) {
+	if !strings.HasPrefix(arn, "arn:") {
+		return "", errValidation(msgARNNoPrefix(arn))
+	}
+	parts := strings.SplitN(arn, ":", 6) // arn partition service region account resource
+	if len(parts) < 6 {
+		return "", errValidation(msgInvalidTableARN(arn))
+	}
+	service, region, account, resource := parts[2], parts[3], parts[4], parts[5]
+	switch {
+	case service != "dynamodb":
+		return "", errValidation(msgARNNotDynamoDB(arn))
+	case region != c.region:
+		return "", errValidation(msgInvalidTableARN(arn))
+	case account != c.account:
+		return "", errAccessDenied(msgAccessDenied)
+	}
+	rest, ok := strings.CutPrefix(resource, "table/")
+	if !ok {
+		return "", errValidation(msgARNNotTable(arn))
+	}
+	name, sub, hasSub := strings.Cut(rest, "/")
+	if hasSub {
+		if strings.HasPrefix(sub, "stream/") {
+			// Tagging a stream is not supported by the emulator; AWS
+			// answers a stream ARN it cannot resolve like this.
+			return "", errResourceNotFound(msgARNNotFound(arn))
+		}
+		return "", errValidation(msgARNNotTable(arn))
+	}
+	if !validTableName(name) {
+		return "", errValidation(msgInvalidTableARN(arn))
+	}
+	return name, nil
+}
+
+// validateTags applies AWS's tag rules to a TagResource or CreateTable
+// request, tag by tag, and returns the tags in request order.
+func validateTags(tags []Tag) ([]tagPair, error) {
+	out := make([]tagPair, 0, len(tags))
+	seen := make(map[string]bool, len(tags))
+	for _, tg := range tags {
+		if tg.Key == nil {
+			return nil, errValidation(msgTagKeyInvalid("null"))
+		}
+		k := *tg.Key
+		if !validTagText(k, 1, maxTagKeyLen) {
+			return nil, errValidation(msgTagKeyInvalid(k))
+		}
+		if tg.Value == nil {
+			return nil, errValidation(msgTagValueInvalid("null"))
+		}
+		v := *tg.Value
+		if !validTagText(v, 0, maxTagValueLen) {
+			return nil, errValidation(msgTagValueInvalid(v))
+		}
+		if strings.HasPrefix(k, "aws:") {
+			return nil, errValidation(msgTagKeyReserved(k))
+		}
+		if seen[k] {
+			return nil, errValidation(msgTagKeyDuplicate(k))
+		}
+		seen[k] = true
+		out = append(out, tagPair{k, v})
+	}
+	return out, nil
+}
+
+// validTagText reports whether s has min..max Unicode characters, each a
+// letter, a number, a separator (space, no-break space, ...) or one of
+// _ . : / = + - @ (AWS's pattern ^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$).
+func validTagText(s string, min, max int) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	n := utf8.RuneCountInString(s)
+	if n < min || n > max {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Z, r) &&
+			!strings.ContainsRune("_.:/=+-@", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeTags returns cur with tags added: a key already present takes the
+// new value in place, new keys follow in request order. cur is not
+// modified.
+func mergeTags(cur, tags []tagPair) []tagPair {
+	out := make([]tagPair, len(cur), len(cur)+len(tags))
+	copy(out, cur)
+	for _, tp := range tags {
+		i := 0
+		for i < len(out) && out[i].key != tp.key {
+			i++
+		}
+		if i < len(out) {
+			out[i].value = tp.value
+		} else {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
