@@ -15,6 +15,7 @@ func TestMain(m *testing.M) {
 	fmt.Println("conformance: running against", target.Name())
 	code := m.Run()
 	ReportDifferences(os.Stdout)
+	ReportLacks(os.Stdout)
 	if err := Shutdown(); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance: stop emulator:", err)
 	}

@@ -92,6 +92,57 @@ func (t *table) keyFromItem(item storage.Item) (storage.Key, error) {
 	return k, nil
 }
 
+// Index key messages: AWS's wording as quoted in reports of real errors
+// (DynamoDB Local stops at "Type mismatch for Index Key").
+const (
+	msgIndexKeyTypeMismatch = "One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s"
+	msgIndexKeyEmpty        = "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s"
+	msgUpdateIndexKeyEmpty  = "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value."
+)
+
+// indexes returns the table's secondary index definitions (GSIs first).
+func (t *table) indexes() []*indexDef {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if len(t.meta.lsis) == 0 {
+		return t.meta.gsis
+	}
+	return append(append([]*indexDef(nil), t.meta.gsis...), t.meta.lsis...)
+}
+
+// checkIndexKeys applies the rules for secondary index key attributes to
+// an item about to be written: where present, an index key attribute has
+// the type its definition gives and is not an empty string or binary.
+// updated selects UpdateItem's wording for the empty case.
+func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
+	for _, idx := range t.indexes() {
+		for _, attr := range [2]storage.KeyAttr{idx.schema.Partition, idx.schema.Sort} {
+			if attr.Name == "" {
+				continue
+			}
+			v, ok := item[attr.Name]
+			if !ok {
+				continue
+			}
+			if v.Kind() != attr.Kind {
+				return errValidationf(msgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
+			}
+			if v.Kind() == storage.KindN || len(v.Str()) > 0 {
+				continue
+			}
+			what := "string"
+			if v.Kind() == storage.KindB {
+				what = "binary"
+			}
+			if updated {
+				return errValidationf(msgUpdateIndexKeyEmpty, what)
+			}
+			return errValidationf(msgIndexKeyEmpty, what, idx.name, attr.Name)
+		}
+	}
+	return nil
+}
+
 func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
 	v, ok := item[attr.Name]
 	if !ok {

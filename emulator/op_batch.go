@@ -299,7 +299,9 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		var w batchWrite
 		if wr.PutRequest != nil {
 			w.item = wr.PutRequest.Item.Item()
-			w.key, err = t.keyFromItem(w.item)
+			if w.key, err = t.keyFromItem(w.item); err == nil {
+				err = t.checkIndexKeys(w.item, false)
+			}
 		} else {
 			w.key, err = t.keyFromKeyParam(wr.DeleteRequest.Key.Item())
 		}

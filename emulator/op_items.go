@@ -311,6 +311,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := t.checkIndexKeys(item, false); err != nil {
+		return nil, err
+	}
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
 			return nil, err
@@ -521,6 +524,12 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 				return nil, exprError(err)
 			}
 		}
+		if err := checkUpdatedNesting(upd, next); err != nil {
+			return nil, err
+		}
+		if err := t.checkIndexKeys(next, true); err != nil {
+			return nil, err
+		}
 		newSize = storage.ItemSize(next)
 		if newSize > maxItemBytes {
 			return nil, errValidation(msgUpdatedItemTooLarge)
@@ -598,4 +607,41 @@ func updateReturnValues(rv string, upd *expr.Update, change storage.Change) Wire
 		return nil
 	}
 	return ItemToWire(item)
+}
+
+// msgUpdateNesting is UpdateItem's answer when an update nests values
+// deeper than DynamoDB allows (PutItem's wording is longer: see wire.go).
+const msgUpdateNesting = "Nesting Levels have exceeded supported limits"
+
+// checkUpdatedNesting rejects an updated item whose updated attributes nest
+// lists and maps beyond maxValueDepth levels.
+func checkUpdatedNesting(upd *expr.Update, item storage.Item) error {
+	if upd == nil {
+		return nil
+	}
+	for _, name := range upd.Attributes() {
+		if v, ok := item[name]; ok && valueDepth(v) > maxValueDepth {
+			return errValidation(msgUpdateNesting)
+		}
+	}
+	return nil
+}
+
+// valueDepth is the nesting level of v's deepest value: a scalar or set is
+// level 1, each enclosing list or map adds one.
+func valueDepth(v storage.Value) int {
+	deepest := 0
+	switch v.Kind() {
+	case storage.KindL:
+		for _, e := range v.List() {
+			deepest = max(deepest, valueDepth(e))
+		}
+	case storage.KindM:
+		for _, e := range v.Map() {
+			deepest = max(deepest, valueDepth(e))
+		}
+	default:
+		return 1
+	}
+	return deepest + 1
 }

@@ -254,6 +254,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkKeyConditionValues(kc, ks); err != nil {
+		return nil, err
+	}
 	req := &readRequest{
 		t:          t,
 		limit:      limitOf(in.Limit),
@@ -688,4 +691,26 @@ func filterKeyAttr(cond *expr.Condition, ks storage.KeySchema) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// checkKeyConditionValues applies the key value rules (S and B not empty,
+// size limits) to the values a key condition compares keys with.
+func checkKeyConditionValues(kc *expr.KeyCondition, ks storage.KeySchema) error {
+	if err := checkKeyValue(ks.Partition.Name, kc.Partition, true); err != nil {
+		return err
+	}
+	n := 0
+	switch kc.Sort.Op {
+	case storage.SortAny:
+	case storage.SortBetween:
+		n = 2
+	default:
+		n = 1
+	}
+	for _, v := range kc.Sort.Values[:n] {
+		if err := checkKeyValue(ks.Sort.Name, v, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -145,23 +145,24 @@ func AppendValue(b []byte, v storage.Value) []byte { return appendValue(b, v) }
 // Messages of the attribute value checks, AWS's wording (checked against
 // DynamoDB Local). "An string set  may not be empty" has AWS's double space.
 const (
-	msgAVEmpty          = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
-	msgAVMultiple       = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
-	msgSSEmpty          = "One or more parameter values were invalid: An string set  may not be empty"
-	msgNSEmpty          = "One or more parameter values were invalid: An number set  may not be empty"
-	msgBSEmpty          = "One or more parameter values were invalid: Binary sets should not be empty"
-	msgSSNullMember     = "One or more parameter values were invalid: An string set may not have a null string as a member"
-	msgNSDuplicates     = "Input collection contains duplicates"
-	msgBSDuplicates     = "One or more parameter values were invalid: Input collection of type BS contains duplicates."
-	msgNullNotTrue      = "One or more parameter values were invalid: Null attribute value types must have the value of true"
-	msgNestingExceeded  = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
-	msgNullInList       = "The supplied Item contains a null AttributeValue"
-	msgSerListStart     = "Start of list found where not expected"
-	msgSerMapStart      = "Start of structure or map found where not expected"
-	msgSerExpectedList  = "Expected list or null"
-	msgSerExpectedMap   = "Expected map or null"
-	msgSerExpectedNull  = "Expected null"
-	msgSerInvalidBase64 = "Base64 encoded string is invalid"
+	msgAVEmpty            = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+	msgAVMultiple         = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	msgSSEmpty            = "One or more parameter values were invalid: An string set  may not be empty"
+	msgNSEmpty            = "One or more parameter values were invalid: An number set  may not be empty"
+	msgBSEmpty            = "One or more parameter values were invalid: Binary sets should not be empty"
+	msgSSNullMember       = "One or more parameter values were invalid: An string set may not have a null string as a member"
+	msgNSDuplicates       = "Input collection contains duplicates"
+	msgBSDuplicates       = "One or more parameter values were invalid: Input collection of type BS contains duplicates."
+	msgNullNotTrue        = "One or more parameter values were invalid: Null attribute value types must have the value of true"
+	msgEmptyAttributeName = "Empty attribute name" // in an item, a key or a nested map (DynamoDB Local's wording)
+	msgNestingExceeded    = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+	msgNullInList         = "The supplied Item contains a null AttributeValue"
+	msgSerListStart       = "Start of list found where not expected"
+	msgSerMapStart        = "Start of structure or map found where not expected"
+	msgSerExpectedList    = "Expected list or null"
+	msgSerExpectedMap     = "Expected map or null"
+	msgSerExpectedNull    = "Expected null"
+	msgSerInvalidBase64   = "Base64 encoded string is invalid"
 )
 
 // wireDecoder is a small JSON scanner specialised for attribute values. It
@@ -440,6 +441,9 @@ func (d *wireDecoder) members(lvl int) (map[string]storage.Value, error) {
 		}
 		if err := d.expect(':'); err != nil {
 			return nil, err
+		}
+		if name == "" {
+			d.validation(msgEmptyAttributeName)
 		}
 		if d.isNull() {
 			d.validation(msgNullInList + ": " + name + " is null")
