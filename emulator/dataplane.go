@@ -258,7 +258,9 @@ func (p exprParams) check() error {
 }
 
 // newCompiler returns the request's expression compiler over its
-// ExpressionAttributeNames and ExpressionAttributeValues (either may be nil).
+// ExpressionAttributeNames and ExpressionAttributeValues (either may be
+// nil), or the error of the maps themselves (a key that is no placeholder,
+// an empty name), which AWS reports before looking at any expression.
 func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
 	var vals map[string]storage.Value
 	if values != nil {
@@ -267,7 +269,11 @@ func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compil
 			vals[k] = v.Value
 		}
 	}
-	return expr.NewCompiler(names, vals), nil
+	comp := expr.NewCompiler(names, vals)
+	if err := comp.Err(); err != nil {
+		return nil, exprError(err)
+	}
+	return comp, nil
 }
 
 // checkTableNameParam reports TableName's model constraints on their own,
