@@ -261,6 +261,10 @@ func (p exprParams) check() error {
 // ExpressionAttributeNames and ExpressionAttributeValues (either may be
 // nil), or the error of the maps themselves (a key that is no placeholder,
 // an empty name), which AWS reports before looking at any expression.
+// Two differences from DynamoDB Local remain: a name mapped to JSON null
+// decodes as "" and is reported as empty ("null for key #v" there), and a
+// bad ExpressionAttributeValues value is reported by the decoder, before
+// any of these checks (there, after the maps' keys).
 func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
 	var vals map[string]storage.Value
 	if values != nil {
