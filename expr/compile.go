@@ -57,22 +57,28 @@ const (
 // entry in request order; Go maps have none, so the first in sorted order
 // is reported.
 func checkPlaceholders(names map[string]string, values map[string]storage.Value) *Error {
-	for _, k := range sortedKeys(names) {
-		if !isPlaceholder(k, '#') {
-			return errPlain(sprintf(msgNamesInvalidKey, k))
-		}
+	if k, bad := firstBad(names, func(k, _ string) bool { return !isPlaceholder(k, '#') }); bad {
+		return errPlain(sprintf(msgNamesInvalidKey, k))
 	}
-	for _, k := range sortedKeys(values) {
-		if !isPlaceholder(k, ':') {
-			return errPlain(sprintf(msgValuesInvalidKey, k))
-		}
+	if k, bad := firstBad(values, func(k string, _ storage.Value) bool { return !isPlaceholder(k, ':') }); bad {
+		return errPlain(sprintf(msgValuesInvalidKey, k))
 	}
-	for _, k := range sortedKeys(names) {
-		if names[k] == "" {
-			return errPlain(sprintf(msgNamesInvalidValue, k))
-		}
+	if k, bad := firstBad(names, func(_, v string) bool { return v == "" }); bad {
+		return errPlain(sprintf(msgNamesInvalidValue, k))
 	}
 	return nil
+}
+
+// firstBad returns the smallest key whose entry is bad, without sorting
+// when none is (the common case).
+func firstBad[V any](m map[string]V, bad func(string, V) bool) (string, bool) {
+	first, found := "", false
+	for k, v := range m {
+		if bad(k, v) && (!found || k < first) {
+			first, found = k, true
+		}
+	}
+	return first, found
 }
 
 // isPlaceholder reports whether key is sigil followed by one or more
