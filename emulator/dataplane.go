@@ -309,7 +309,13 @@ func (p exprParams) check() error {
 }
 
 // newCompiler returns the request's expression compiler over its
-// ExpressionAttributeNames and ExpressionAttributeValues (either may be nil).
+// ExpressionAttributeNames and ExpressionAttributeValues (either may be
+// nil), or the error of the maps themselves (a key that is no placeholder,
+// an empty name), which AWS reports before looking at any expression.
+// Two differences from DynamoDB Local remain: a name mapped to JSON null
+// decodes as "" and is reported as empty ("null for key #v" there), and a
+// bad ExpressionAttributeValues value is reported by the decoder, before
+// any of these checks (there, after the maps' keys).
 func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
 	var vals map[string]storage.Value
 	if values != nil {
@@ -318,7 +324,11 @@ func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compil
 			vals[k] = v.Value
 		}
 	}
-	return expr.NewCompiler(names, vals), nil
+	comp := expr.NewCompiler(names, vals)
+	if err := comp.Err(); err != nil {
+		return nil, exprError(err)
+	}
+	return comp, nil
 }
 
 // checkTableNameParam reports TableName's model constraints on their own,

@@ -98,6 +98,9 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	if err := constraintErrors(violations...); err != nil {
 		return nil, err
 	}
+	if err := batchGetMixedParams(in.RequestItems); err != nil {
+		return nil, err
+	}
 	total := 0
 	for _, req := range in.RequestItems {
 		total += len(req.Keys)
@@ -195,6 +198,30 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		bt.keys = append(bt.keys, k)
 	}
 	return bt, nil
+}
+
+// batchGetMixedParams applies AWS's rule against mixing expression and
+// legacy parameters to the BatchGetItem request as a whole: a
+// ProjectionExpression in one table's entry and AttributesToGet in another's
+// is the same error as both in one entry, reported before any table is
+// looked at.
+func batchGetMixedParams(items map[string]*KeysAndAttributes) error {
+	var p exprParams
+	for _, req := range items {
+		if req == nil {
+			continue
+		}
+		if req.ProjectionExpression != nil && len(p.expressions) == 0 {
+			p.expressions = append(p.expressions, "ProjectionExpression")
+		}
+		if req.AttributesToGet != nil && len(p.legacy) == 0 {
+			p.legacy = append(p.legacy, "AttributesToGet")
+		}
+	}
+	if len(p.expressions) > 0 && len(p.legacy) > 0 {
+		return p.check()
+	}
+	return nil
 }
 
 // unprocessed adds key to the table's UnprocessedKeys entry, which carries

@@ -30,7 +30,7 @@ func TestBatchGetItem(t *testing.T) {
 
 	out := r.ok("BatchGetItem", `{"RequestItems":{
 		"hash":{"Keys":[{"id":{"S":"h1"}},{"id":{"S":"h2"}},{"id":{"S":"missing"}}],"ProjectionExpression":"#a","ExpressionAttributeNames":{"#a":"a"}},
-		"rng":{"Keys":[{"pk":{"S":"a"},"sk":{"N":"1"}}],"ConsistentRead":true,"AttributesToGet":["v"]}},
+		"rng":{"Keys":[{"pk":{"S":"a"},"sk":{"N":"1"}}],"ConsistentRead":true,"ProjectionExpression":"v"}},
 		"ReturnConsumedCapacity":"TOTAL"}`)
 	if got, want := responseIDs(t, out, "hash"), []string{`{"a":{"N":"1"}}`, `{"a":{"N":"3"}}`}; !slices.Equal(got, want) {
 		t.Errorf("hash: got %v, want %v", got, want)
@@ -76,6 +76,14 @@ func TestBatchGetItemValidation(t *testing.T) {
 		{"extra key attribute", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"},"x":{"S":"1"}}]}}}`, "ValidationException", "The provided key element does not match the schema"},
 		{"projection and AttributesToGet", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"}}],"ProjectionExpression":"a","AttributesToGet":["a"]}}}`, "ValidationException",
 			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"},
+		// As DynamoDB Local: across tables too, before tables, keys or the
+		// total number of keys are looked at.
+		{"projection and AttributesToGet in other tables", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"}}],"ProjectionExpression":"a"},"nope":{"Keys":[{"id":{"N":"1"}}],"AttributesToGet":["a"]}}}`, "ValidationException",
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"},
+		{"mixed before too many keys", `{"RequestItems":{"hash":{"Keys":[` + keys(101) + `],"ProjectionExpression":"a"},"nope":{"Keys":[{"id":{"N":"1"}}],"AttributesToGet":["a"]}}}`, "ValidationException",
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"},
+		{"name key without hash", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"}}],"ProjectionExpression":"a,,","ExpressionAttributeNames":{"x":"a"}}}}`, "ValidationException",
+			`ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
 		{"names without projection", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"}}],"ExpressionAttributeNames":{"#a":"a"}}}}`, "ValidationException",
 			"ExpressionAttributeNames can only be specified when using expressions"},
 		{"bad capacity mode", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"}}]}},"ReturnConsumedCapacity":"ALL"}`, "ValidationException",

@@ -232,14 +232,12 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	countOnly, err := checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet)
-	if err != nil {
-		return nil, err
-	}
 	if err := checkIndex(t, in.IndexName); err != nil {
 		return nil, err
 	}
 
+	// As DynamoDB Local: the placeholder maps, the expressions and unused
+	// placeholders, the start key, and only then Select.
 	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if err != nil {
 		return nil, err
@@ -260,7 +258,6 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	req := &readRequest{
 		t:          t,
 		limit:      limitOf(in.Limit),
-		countOnly:  countOnly,
 		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
 		capacity:   in.ReturnConsumedCapacity,
 	}
@@ -299,6 +296,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		}
 		r.ExclusiveStart = &start
 	}
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
 	p := &pageReader{req: req}
 	t.data.Query(r, p.visit)
 	return p.output()
@@ -332,14 +332,12 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	countOnly, err := checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet)
-	if err != nil {
-		return nil, err
-	}
 	if err := checkIndex(t, in.IndexName); err != nil {
 		return nil, err
 	}
 
+	// As DynamoDB Local: the placeholder maps, the expressions and unused
+	// placeholders, the start key, and only then Select.
 	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if err != nil {
 		return nil, err
@@ -347,7 +345,6 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	req := &readRequest{
 		t:          t,
 		limit:      limitOf(in.Limit),
-		countOnly:  countOnly,
 		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
 		capacity:   in.ReturnConsumedCapacity,
 	}
@@ -380,6 +377,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 			return nil, errValidationf(msgStartKeyWrongSegment, r.TotalSegments, r.Segment)
 		}
 		r.ExclusiveStart = &start
+	}
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
 	}
 	p := &pageReader{req: req}
 	t.data.Scan(r, p.visit)

@@ -17,17 +17,82 @@ type Compiler struct {
 	values     map[string]storage.Value
 	usedNames  map[string]bool
 	usedValues map[string]bool
+	err        *Error // the placeholder maps' own error, if any
 }
 
 // NewCompiler returns a Compiler for one request's placeholder maps (either
-// may be nil).
+// may be nil). The maps are checked first (see [Compiler.Err]); when they
+// are invalid, every compile method returns that error.
 func NewCompiler(names map[string]string, values map[string]storage.Value) *Compiler {
 	return &Compiler{
 		names:      names,
 		values:     values,
 		usedNames:  map[string]bool{},
 		usedValues: map[string]bool{},
+		err:        checkPlaceholders(names, values),
 	}
+}
+
+// Err reports what is wrong with the placeholder maps themselves, as
+// DynamoDB checks them before it looks at any expression: every
+// ExpressionAttributeNames key is "#" and every ExpressionAttributeValues
+// key ":" followed by one or more letters, digits or underscores (names'
+// keys first, then values'), then no name maps to "". Nil when they are
+// fine.
+func (c *Compiler) Err() error {
+	if c.err == nil {
+		return nil
+	}
+	return c.err
+}
+
+// Messages about the placeholder maps themselves.
+const (
+	msgNamesInvalidKey   = "ExpressionAttributeNames contains invalid key: Syntax error; key: \"%s\""
+	msgValuesInvalidKey  = "ExpressionAttributeValues contains invalid key: Syntax error; key: \"%s\""
+	msgNamesInvalidValue = "ExpressionAttributeNames contains invalid value: Empty attribute name for key %s"
+)
+
+// checkPlaceholders applies Err's rules. DynamoDB reports the first bad
+// entry in request order; Go maps have none, so the first in sorted order
+// is reported.
+func checkPlaceholders(names map[string]string, values map[string]storage.Value) *Error {
+	if k, bad := firstBad(names, func(k, _ string) bool { return !isPlaceholder(k, '#') }); bad {
+		return errPlain(sprintf(msgNamesInvalidKey, k))
+	}
+	if k, bad := firstBad(values, func(k string, _ storage.Value) bool { return !isPlaceholder(k, ':') }); bad {
+		return errPlain(sprintf(msgValuesInvalidKey, k))
+	}
+	if k, bad := firstBad(names, func(_, v string) bool { return v == "" }); bad {
+		return errPlain(sprintf(msgNamesInvalidValue, k))
+	}
+	return nil
+}
+
+// firstBad returns the smallest key whose entry is bad, without sorting
+// when none is (the common case).
+func firstBad[V any](m map[string]V, bad func(string, V) bool) (string, bool) {
+	first, found := "", false
+	for k, v := range m {
+		if bad(k, v) && (!found || k < first) {
+			first, found = k, true
+		}
+	}
+	return first, found
+}
+
+// isPlaceholder reports whether key is sigil followed by one or more
+// characters the scanner accepts in a placeholder.
+func isPlaceholder(key string, sigil byte) bool {
+	if len(key) < 2 || key[0] != sigil {
+		return false
+	}
+	for i := 1; i < len(key); i++ {
+		if !isNameChar(key[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Unused reports, after all of a request's expressions are compiled, the
@@ -404,6 +469,9 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 
 // compileCondition runs every check on a condition-language expression.
 func (c *Compiler) compileCondition(param, text string) (Expr, *Error) {
+	if c.err != nil {
+		return nil, c.err
+	}
 	x, err := parseCondition(param, text)
 	if err != nil {
 		return nil, err

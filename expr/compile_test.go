@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -153,6 +154,103 @@ func TestReservedWords(t *testing.T) {
 	for _, w := range []string{"contains", "begins_with", "size", "SIZE", "pk", "a"} {
 		if IsReserved(w) {
 			t.Errorf("%s should not be reserved", w)
+		}
+	}
+}
+
+// Recorded from DynamoDB Local: the placeholder maps are checked before any
+// expression, even an empty or malformed one; names' keys, then values'
+// keys, then names' values.
+func TestPlaceholderMapErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		names  map[string]string
+		values map[string]storage.Value
+		want   string
+	}{
+		{"ok", map[string]string{"#a": "a", "#_1": "b"}, map[string]storage.Value{":v": n1, ":1": n1}, ""},
+		{"name without hash", map[string]string{"x": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
+		{"hash alone", map[string]string{"#": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#"`},
+		{"name with dash", map[string]string{"#a-b": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#a-b"`},
+		{"name with dot", map[string]string{"#a.b": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#a.b"`},
+		{"name non-ASCII", map[string]string{"#é": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#é"`},
+		{"name with colon", map[string]string{"#:": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#:"`},
+		{"value without colon", nil, map[string]storage.Value{"v": n1}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
+		{"colon alone", nil, map[string]storage.Value{":": n1}, `ExpressionAttributeValues contains invalid key: Syntax error; key: ":"`},
+		{"double colon", nil, map[string]storage.Value{"::": n1}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "::"`},
+		{"empty name", map[string]string{"#a": ""}, nil, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a"},
+		{"names' keys before values' keys", map[string]string{"x": "a"}, map[string]storage.Value{"v": n1}, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
+		{"values' keys before empty names", map[string]string{"#x": ""}, map[string]storage.Value{"v": n1}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
+		{"keys before empty names", map[string]string{"#y": "", "x": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewCompiler(tt.names, tt.values)
+			got := ""
+			if err := c.Err(); err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Fatalf("Err: got %q, want %q", got, tt.want)
+			}
+			if tt.want == "" {
+				return
+			}
+			// Every compile method reports it before looking at its text.
+			compiles := map[string]func() error{
+				"condition":  func() error { _, err := c.Condition("ConditionExpression", ""); return err },
+				"update":     func() error { _, err := c.Update("SET a = = b"); return err },
+				"projection": func() error { _, err := c.Projection("a,,"); return err },
+				"key":        func() error { _, err := c.KeyCondition("#zz = :zz", oracleKeySchema); return err },
+			}
+			for kind, compile := range compiles {
+				if err := compile(); err == nil || err.Error() != tt.want {
+					t.Errorf("%s: got %v, want %s", kind, err, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// Recorded from DynamoDB Local: condition-like expressions state their size
+// when over 4 KB; projections and updates do not.
+func TestExpressionSizeMessages(t *testing.T) {
+	pad := func(s string) string { return s + strings.Repeat(" ", 4097-len(s)) }
+	c := NewCompiler(nil, map[string]storage.Value{":v": n1, ":p": sx})
+	tests := []struct {
+		kind    string
+		compile func() error
+		want    string
+	}{
+		{"condition", func() error { _, err := c.Condition("ConditionExpression", pad("a = :v")); return err },
+			"Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097"},
+		{"filter", func() error { _, err := c.Condition("FilterExpression", pad("a = :v")); return err },
+			"Invalid FilterExpression: Expression size has exceeded the maximum allowed size; expression size: 4097"},
+		{"key condition", func() error { _, err := c.KeyCondition(pad("pk = :p"), oracleKeySchema); return err },
+			"Invalid KeyConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097"},
+		{"update", func() error { _, err := c.Update(pad("SET a = :v")); return err },
+			"Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;"},
+		{"projection", func() error { _, err := c.Projection(pad("a")); return err },
+			"Invalid ProjectionExpression: Expression size has exceeded the maximum allowed size;"},
+	}
+	for _, tt := range tests {
+		if err := tt.compile(); err == nil || err.Error() != tt.want {
+			t.Errorf("%s: got %v, want %s", tt.kind, err, tt.want)
+		}
+	}
+}
+
+// Recorded from DynamoDB Local: a key's value type is checked before its
+// operator.
+func TestKeyConditionTypeBeforeOperator(t *testing.T) {
+	c := NewCompiler(nil, map[string]storage.Value{":n": n1, ":s": sx})
+	for src, want := range map[string]string{
+		"pk < :n":  "One or more parameter values were invalid: Condition parameter type does not match schema type",
+		"pk < :s":  "Query key condition not supported",
+		"pk <= :s": "Query key condition not supported",
+	} {
+		if _, err := c.KeyCondition(src, oracleKeySchema); err == nil || err.Error() != want {
+			t.Errorf("%q: got %v, want %s", src, err, want)
 		}
 	}
 }

@@ -11,7 +11,9 @@
 // climbing ([Token.Precedence]: OR < AND < NOT < comparisons) and a nesting
 // cap, and then a [Compiler] that, once per request, resolves #names and
 // :values, records which were used ([Compiler.Unused]) and checks every rule
-// DynamoDB checks, in DynamoDB's order: size (4 KB), syntax and redundant
+// DynamoDB checks, in DynamoDB's order: the placeholder maps themselves
+// ([Compiler.Err]: keys of the form #name and :value, no empty name, before
+// any expression is looked at), size (4 KB), syntax and redundant
 // parentheses, then reserved words, list index range, function names and
 // placement and the operator count (300), then placeholders, operand types,
 // BETWEEN bounds, IN size (100), path depth (32) and overlapping paths.
@@ -41,7 +43,10 @@
 // # Caveats
 //
 // Messages that list several keys (unused placeholders) follow the
-// iteration order of a Java HashSet, as DynamoDB's do. A few messages come
+// iteration order of a Java HashSet, as DynamoDB's do. When several
+// placeholder keys are malformed (or several names empty), DynamoDB names the
+// first in request order; Go maps keep none, so [Compiler.Err] names the
+// first in sorted order. A few messages come
 // from DynamoDB Local and may differ slightly from AWS; the legacy messages
 // for an invalid KeyConditions operator and for a bad enum value are not
 // verified. Checks that need the table (key attributes in a filter or

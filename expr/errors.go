@@ -52,6 +52,7 @@ const (
 	msgUndefinedValue   = "An expression attribute value used in expression is not defined; attribute value: %s"
 	msgSyntax           = "Syntax error; token: \"%s\", near: \"%s\""
 	msgSize             = "Expression size has exceeded the maximum allowed size; expression size: %d"
+	msgSizeNoCount      = "Expression size has exceeded the maximum allowed size;"
 	msgTooManyOps       = "The expression contains too many operators; operator count: %d"
 	msgTooManyIn        = "The IN operator is provided with too many operands; number of operands: %d"
 	msgNesting          = "The document path has too many nesting levels; nesting levels: %d"

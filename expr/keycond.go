@@ -31,7 +31,10 @@ type keyTerm struct {
 	pos    int
 	name   string
 	op     storage.SortOp
-	values [2]storage.Value
+	values [2]storage.Value // values[0] invalid: none (legacy NULL, NOT_NULL)
+	// unindexable: a legacy KeyConditions operator no key can use (NE, IN,
+	// CONTAINS, ...); rejected once the term is bound to a key attribute.
+	unindexable bool
 }
 
 // KeyCondition compiles a KeyConditionExpression against the key schema of
@@ -196,22 +199,30 @@ func bindKeyTerms(terms []keyTerm, ks storage.KeySchema) (*KeyCondition, *Error)
 	if part == nil {
 		return nil, &Error{Pos: terms[0].pos, Msg: msgKeyMissed}
 	}
-	if part.op != storage.SortEQ {
-		return nil, &Error{Pos: part.pos, Msg: msgKeyNotSupported}
+	// Each key's values are checked before its operator: "pk < :n" with a
+	// number for a string key is a type mismatch, not an unsupported
+	// condition.
+	if !part.values[0].IsValid() {
+		return nil, &Error{Pos: part.pos, Msg: msgLegacyHashScalar}
 	}
 	if part.values[0].Kind() != ks.Partition.Kind {
 		return nil, &Error{Pos: part.pos, Msg: msgKeyTypeMismatch}
 	}
+	if part.op != storage.SortEQ || part.unindexable {
+		return nil, &Error{Pos: part.pos, Msg: msgKeyNotSupported}
+	}
 	kc := &KeyCondition{Partition: part.values[0]}
 	if sort != nil {
-		n := 1
-		if sort.op == storage.SortBetween {
-			n = 2
+		if !sort.values[0].IsValid() {
+			return nil, &Error{Pos: sort.pos, Msg: msgLegacyRangeScalar}
 		}
-		for i := 0; i < n; i++ {
-			if sort.values[i].Kind() != ks.Sort.Kind {
+		for _, v := range sort.values {
+			if v.IsValid() && v.Kind() != ks.Sort.Kind {
 				return nil, &Error{Pos: sort.pos, Msg: msgKeyTypeMismatch}
 			}
+		}
+		if sort.unindexable {
+			return nil, &Error{Pos: sort.pos, Msg: msgLegacyNotIndexed}
 		}
 		kc.Sort = storage.SortCondition{Op: sort.op, Values: sort.values}
 	}

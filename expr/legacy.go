@@ -38,6 +38,10 @@ const (
 	msgLegacyExistsOp    = msgInvalidParams + "Exists and ComparisonOperator cannot be used together for Attribute: %s"
 	msgLegacyValueList   = msgInvalidParams + "Value and AttributeValueList cannot be used together for Attribute: %s"
 	msgLegacyCondOp      = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+	msgLegacyCondOpAlone = "ConditionalOperator cannot be used without Filter or Expected"
+	msgLegacyListNoOp    = msgInvalidParams + "AttributeValueList can only be used with a ComparisonOperator for Attribute: %s"
+	msgLegacyHashScalar  = "Only scalar types can be used as Hash Key values"
+	msgLegacyRangeScalar = "Only scalar types can be used as Range Key values"
 	msgLegacyNotIndexed  = "Attempted conditional constraint is not an indexable operation"
 	msgLegacyDupAttr     = "Cannot have two attributes with the same name"
 	msgLegacyNoValue     = msgInvalidParams + "Only DELETE action is allowed when no attribute value is specified"
@@ -174,29 +178,39 @@ func combine(conds []Expr, op Token) Expr {
 	return out
 }
 
-// conditionalOp maps ConditionalOperator to AND or OR. DynamoDB rejects it
-// only for an empty map (a single entry with OR is accepted).
-func conditionalOp(op string, n int) (Token, *Error) {
+// conditionalOp maps ConditionalOperator to AND or OR. The enum is checked
+// first; the number of conditions (see checkConditionCount) only once each
+// condition is found valid.
+func conditionalOp(op string) (Token, *Error) {
 	switch op {
-	case "":
+	case "", "AND":
 		return AND, nil
-	case "AND", "OR":
-		if n == 0 {
-			return AND, errPlain(msgLegacyCondOp)
-		}
-		if op == "OR" {
-			return OR, nil
-		}
-		return AND, nil
+	case "OR":
+		return OR, nil
 	}
 	return AND, errPlain("Member must satisfy enum value set: [AND, OR]")
+}
+
+// checkConditionCount applies DynamoDB's rule that a ConditionalOperator
+// (AND as much as OR) needs two or more conditions; an empty map counts as
+// no map at all.
+func checkConditionCount(op string, n int) *Error {
+	switch {
+	case op == "":
+		return nil
+	case n == 0:
+		return errPlain(msgLegacyCondOpAlone)
+	case n == 1:
+		return errPlain(msgLegacyCondOp)
+	}
+	return nil
 }
 
 // Expected compiles the legacy Expected map and ConditionalOperator of
 // PutItem, UpdateItem and DeleteItem. Returns nil (no condition) for an
 // empty map.
 func Expected(expected map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
-	join, err := conditionalOp(conditionalOperator, len(expected))
+	join, err := conditionalOp(conditionalOperator)
 	if err != nil {
 		return nil, err
 	}
@@ -210,6 +224,8 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 			return nil, errPlain(sprintf(msgLegacyValueList, name))
 		case e.Exists != nil && e.ComparisonOperator != "":
 			return nil, errPlain(sprintf(msgLegacyExistsOp, name))
+		case e.AttributeValueList != nil && e.ComparisonOperator == "":
+			return nil, errPlain(sprintf(msgLegacyListNoOp, name))
 		case e.ComparisonOperator != "":
 			args := e.AttributeValueList
 			if e.Value != nil {
@@ -236,6 +252,9 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 		}
 		conds = append(conds, x)
 	}
+	if err := checkConditionCount(conditionalOperator, len(conds)); err != nil {
+		return nil, err
+	}
 	if len(conds) == 0 {
 		return nil, nil
 	}
@@ -245,7 +264,7 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 // Filter compiles a legacy QueryFilter or ScanFilter with its
 // ConditionalOperator. Returns nil (no filter) for an empty map.
 func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
-	join, err := conditionalOp(conditionalOperator, len(filter))
+	join, err := conditionalOp(conditionalOperator)
 	if err != nil {
 		return nil, err
 	}
@@ -257,6 +276,9 @@ func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Con
 			return nil, err
 		}
 		conds = append(conds, b.condition(name, f.ComparisonOperator, f.AttributeValueList))
+	}
+	if err := checkConditionCount(conditionalOperator, len(conds)); err != nil {
+		return nil, err
 	}
 	if len(conds) == 0 {
 		return nil, nil
@@ -279,10 +301,7 @@ func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*Key
 			return nil, err
 		}
 		op, ok := legacyKeyOps[c.ComparisonOperator]
-		if !ok {
-			return nil, errPlain(msgLegacyNotIndexed)
-		}
-		t := keyTerm{pos: -1, name: name, op: op}
+		t := keyTerm{pos: -1, name: name, op: op, unindexable: !ok}
 		copy(t.values[:], c.AttributeValueList)
 		terms = append(terms, t)
 	}

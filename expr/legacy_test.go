@@ -57,7 +57,21 @@ func TestExpectedErrors(t *testing.T) {
 		{"nothing", map[string]LegacyCondition{"a": {}}, "",
 			"One or more parameter values were invalid: Value must be provided when Exists is null for Attribute: a"},
 		{"operator on empty", map[string]LegacyCondition{}, "OR",
+			"ConditionalOperator cannot be used without Filter or Expected"},
+		{"OR on one", map[string]LegacyCondition{"a": {Exists: bp(false)}}, "OR",
 			"ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+		{"AND on one", map[string]LegacyCondition{"a": {Exists: bp(false)}}, "AND",
+			"ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+		{"OR on one bad condition", map[string]LegacyCondition{"a": {ComparisonOperator: "EQ"}}, "OR",
+			"One or more parameter values were invalid: Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a"},
+		{"list without operator", map[string]LegacyCondition{"a": {AttributeValueList: []storage.Value{sx}}}, "",
+			"One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
+		{"empty list without operator", map[string]LegacyCondition{"a": {AttributeValueList: []storage.Value{}}}, "",
+			"One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
+		{"not exists with list", map[string]LegacyCondition{"a": {Exists: bp(false), AttributeValueList: []storage.Value{sx}}}, "",
+			"One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
+		{"exists, op and list", map[string]LegacyCondition{"a": {Exists: bp(true), ComparisonOperator: "EQ", AttributeValueList: []storage.Value{sx}}}, "",
+			"One or more parameter values were invalid: Exists and ComparisonOperator cannot be used together for Attribute: a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,6 +151,25 @@ func TestKeyConditionsLegacy(t *testing.T) {
 		{"sort type", map[string]LegacyCondition{"pk": eq(sx), "sk": eq(sx)}, "One or more parameter values were invalid: Condition parameter type does not match schema type"},
 		{"two values", map[string]LegacyCondition{"pk": {ComparisonOperator: "EQ", AttributeValueList: []storage.Value{sx, sy}}},
 			"One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"},
+		// Checked per key once bound: values first, then the operator.
+		{"partition NE", map[string]LegacyCondition{"pk": {ComparisonOperator: "NE", AttributeValueList: []storage.Value{sx}}}, "Query key condition not supported"},
+		{"partition IN", map[string]LegacyCondition{"pk": {ComparisonOperator: "IN", AttributeValueList: []storage.Value{sx, sy}}}, "Query key condition not supported"},
+		{"partition NE type", map[string]LegacyCondition{"pk": {ComparisonOperator: "NE", AttributeValueList: []storage.Value{n1}}},
+			"One or more parameter values were invalid: Condition parameter type does not match schema type"},
+		{"partition LT type", map[string]LegacyCondition{"pk": {ComparisonOperator: "LT", AttributeValueList: []storage.Value{n1}}},
+			"One or more parameter values were invalid: Condition parameter type does not match schema type"},
+		{"partition NULL", map[string]LegacyCondition{"pk": {ComparisonOperator: "NULL"}}, "Only scalar types can be used as Hash Key values"},
+		{"partition NE, sort IN", map[string]LegacyCondition{"pk": {ComparisonOperator: "NE", AttributeValueList: []storage.Value{sx}}, "sk": {ComparisonOperator: "IN", AttributeValueList: []storage.Value{n1}}},
+			"Query key condition not supported"},
+		{"sort IN", map[string]LegacyCondition{"pk": eq(sx), "sk": {ComparisonOperator: "IN", AttributeValueList: []storage.Value{n1, n5}}},
+			"Attempted conditional constraint is not an indexable operation"},
+		{"sort NE", map[string]LegacyCondition{"pk": eq(sx), "sk": {ComparisonOperator: "NE", AttributeValueList: []storage.Value{n1}}},
+			"Attempted conditional constraint is not an indexable operation"},
+		{"sort IN type", map[string]LegacyCondition{"pk": eq(sx), "sk": {ComparisonOperator: "IN", AttributeValueList: []storage.Value{sx}}},
+			"One or more parameter values were invalid: Condition parameter type does not match schema type"},
+		{"sort NOT_NULL", map[string]LegacyCondition{"pk": eq(sx), "sk": {ComparisonOperator: "NOT_NULL"}}, "Only scalar types can be used as Range Key values"},
+		{"only sort IN", map[string]LegacyCondition{"sk": {ComparisonOperator: "IN", AttributeValueList: []storage.Value{n1}}}, "Query condition missed key schema element"},
+		{"non-key NE", map[string]LegacyCondition{"x": {ComparisonOperator: "NE", AttributeValueList: []storage.Value{n1}}}, "Query condition missed key schema element"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,5 +248,35 @@ func TestAttributesToGet(t *testing.T) {
 	}
 	if got := encodeItem(p.Apply(storage.Item{"n": n1, "x": n5})); got != `{"n":{"N":"1"}}` {
 		t.Errorf("got %s", got)
+	}
+}
+
+// Recorded from DynamoDB Local (Query and Scan with a one-entry filter).
+func TestFilterConditionalOperator(t *testing.T) {
+	one := map[string]LegacyCondition{"v": {ComparisonOperator: "EQ", AttributeValueList: []storage.Value{n1}}}
+	tests := []struct {
+		name   string
+		filter map[string]LegacyCondition
+		op     string
+		want   string
+	}{
+		{"none on one", one, "", ""},
+		{"OR on one", one, "OR", "ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+		{"AND on one", one, "AND", "ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+		{"OR on empty", map[string]LegacyCondition{}, "OR", "ConditionalOperator cannot be used without Filter or Expected"},
+		{"OR on one bad", map[string]LegacyCondition{"v": {ComparisonOperator: "EQ", AttributeValueList: []storage.Value{n1, n5}}}, "OR",
+			"One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Filter(tt.filter, tt.op)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -328,8 +328,10 @@ func checkText(param, src string) *Error {
 		return exprError(param, 0, msgEmpty)
 	}
 	if n := utf16Len(src); n > maxExpressionSize {
-		if param == "ProjectionExpression" {
-			return exprError(param, maxExpressionSize, "Expression size has exceeded the maximum allowed size;")
+		// Condition-language expressions state their size; projections
+		// and updates do not.
+		if param == paramProjection || param == paramUpdate {
+			return exprError(param, maxExpressionSize, msgSizeNoCount)
 		}
 		return exprError(param, maxExpressionSize, sprintf(msgSize, n))
 	}

@@ -14,6 +14,9 @@ type Projection struct {
 
 // Projection compiles a ProjectionExpression.
 func (c *Compiler) Projection(text string) (*Projection, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
 	x, err := parseProjection(text)
 	if err != nil {
 		return nil, err

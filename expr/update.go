@@ -33,6 +33,9 @@ func (c *Compiler) Update(text string) (*Update, error) {
 }
 
 func (c *Compiler) compileUpdate(text string) (*Update, *Error) {
+	if c.err != nil {
+		return nil, c.err
+	}
 	x, err := parseUpdate(text)
 	if err != nil {
 		return nil, err
