@@ -243,14 +243,7 @@ func (p exprParams) check() error {
 // newCompiler returns the request's expression compiler over its
 // ExpressionAttributeNames and ExpressionAttributeValues (either may be nil).
 func newCompiler(names map[string]string, values WireItem) (*expr.Compiler, error) {
-	var vals map[string]storage.Value
-	if values != nil {
-		vals = make(map[string]storage.Value, len(values))
-		for k, v := range values {
-			vals[k] = v.Value
-		}
-	}
-	return expr.NewCompiler(names, vals), nil
+	return expr.NewCompiler(names, values.Item()), nil
 }
 
 // checkTableNameParam reports TableName's model constraints on their own,
