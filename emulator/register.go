@@ -20,8 +20,14 @@ type call struct {
 	requestID string     // x-amzn-RequestId of this request
 	now       time.Time  // the clock read once when the request arrived
 	clock     func() time.Time
-	log       *slog.Logger // carries op and request id
 	emu       *Emulator
+	out       []byte // spare buffer for the response body (may be nil)
+}
+
+// logger returns the emulator's logger with the call's op and request id.
+// It is built on demand: most requests log nothing.
+func (c *call) logger() *slog.Logger {
+	return c.emu.log.With("op", c.op, "request_id", c.requestID)
 }
 
 // Now returns the time the request arrived (one clock reading per request,
@@ -45,8 +51,10 @@ var ops = map[string]opFunc{}
 //	func putItem(c *call, in *putItemInput) (*putItemOutput, error)
 //
 // The adapter decodes the body into a new *In with decodeRequest (wrong JSON
-// types and malformed JSON become SerializationException), calls f, and encodes *Out with
-// encoding/json (a nil *Out encodes as {}). Registering a name twice panics.
+// types and malformed JSON become SerializationException), calls f, and
+// encodes *Out with its appendJSON method if it has one (encode.go) or else
+// encoding/json (a nil *Out encodes as {}), into c.out when there is room.
+// Registering a name twice panics.
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
@@ -61,7 +69,10 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			return nil, err
 		}
 		if out == nil {
-			return []byte("{}"), nil
+			return append(c.out, "{}"...), nil
+		}
+		if a, ok := any(out).(jsonAppender); ok {
+			return a.appendJSON(c.out), nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
