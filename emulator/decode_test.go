@@ -263,3 +263,26 @@ func BenchmarkDecodeRequest(b *testing.B) {
 		})
 	}
 }
+
+// TestDecodeRequestPrecedence pins the order of errors doc.go describes: a
+// syntax error anywhere first, then an attribute value's error wherever it
+// is, then the first member of the wrong JSON type.
+func TestDecodeRequestPrecedence(t *testing.T) {
+	tests := []struct {
+		body  string
+		class *errorClass
+		msg   string
+	}{
+		{`{"TableName":5,"Item":{"a":{"N":"x"}}}`, ErrValidation, ""},
+		{`{"Item":{"a":{"N":"x"}},"TableName":5}`, ErrValidation, ""},
+		{`{"Item":{"a":{"N":"x"}},"TableName":5,}`, ErrSerialization, ""},
+		{`{"TableName":5,"ReturnValues":true}`, ErrSerialization, "NUMBER_VALUE cannot be converted to String"},
+	}
+	for _, tt := range tests {
+		var in PutItemInput
+		err := decodeRequest([]byte(tt.body), &in)
+		if !errors.Is(err, tt.class) || (tt.msg != "" && err.Error() != tt.msg) {
+			t.Errorf("%s: got %v, want %s %q", tt.body, err, tt.class.name, tt.msg)
+		}
+	}
+}
