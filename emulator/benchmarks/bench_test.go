@@ -511,7 +511,10 @@ func benchSDK(b *testing.B, o op, db *dynamodb.Client) {
 	reportRetries(b, retries)
 }
 
-// callRetrying makes one SDK call, retrying (at most twice) the client-side
+// maxRetries bounds callRetrying's retries of one call.
+const maxRetries = 10
+
+// callRetrying makes one SDK call, retrying (at most maxRetries times) the client-side
 // race of aws-sdk-go-v2 with net/http that fails a read with "use of closed
 // network connection" after a 200 response (aws/aws-sdk-go-v2#1825, #2737;
 // seen here on Scan pages over loopback). It returns the retries made.
@@ -521,7 +524,7 @@ func callRetrying(b *testing.B, ctx context.Context, db *dynamodb.Client, call f
 		if err == nil {
 			return tries
 		}
-		if tries == 2 || !strings.Contains(err.Error(), "use of closed network connection") {
+		if tries == maxRetries || !strings.Contains(err.Error(), "use of closed network connection") {
 			b.Fatal(err)
 		}
 	}
