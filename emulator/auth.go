@@ -34,10 +34,13 @@ func parseCredential(r *http.Request) (credential, error) {
 			scope = scope[:j]
 		}
 	}
-	parts := strings.Split(scope, "/")
-	if len(parts) < 3 || parts[0] == "" {
+	// scope is AKID/DATE/REGION/...: the first and third parts.
+	accessKey, rest, ok1 := strings.Cut(scope, "/")
+	_, rest, ok2 := strings.Cut(rest, "/")
+	region, _, _ := strings.Cut(rest, "/")
+	if !ok1 || !ok2 || accessKey == "" {
 		return credential{}, newError(ErrIncompleteSignature,
 			"Credential should be scoped to a valid region. ")
 	}
-	return credential{accessKey: parts[0], region: parts[2]}, nil
+	return credential{accessKey: accessKey, region: region}, nil
 }

@@ -317,14 +317,7 @@ func (p exprParams) check() error {
 // bad ExpressionAttributeValues value is reported by the decoder, before
 // any of these checks (there, after the maps' keys).
 func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
-	var vals map[string]storage.Value
-	if values != nil {
-		vals = make(map[string]storage.Value, len(values))
-		for k, v := range values {
-			vals[k] = v.Value
-		}
-	}
-	comp := expr.NewCompiler(names, vals)
+	comp := expr.NewCompiler(names, values.Values())
 	if err := comp.Err(); err != nil {
 		return nil, exprError(err)
 	}

@@ -26,6 +26,14 @@
 // validate with AWS's messages. DecodeItem and AppendItem are the codec
 // without the map conversions, for hot paths.
 //
+// Request bodies are decoded without encoding/json (decode.go): a plan per
+// input type, built once, runs on the attribute-value scanner of wire.go and
+// gives encoding/json's results and error precedence, except that member
+// names match exactly, as AWS matches them. Data-plane outputs encode
+// themselves (appendJSON in encode.go) into pooled buffers; other outputs go
+// through encoding/json. The benchmarks of the hot operations are in
+// emulator/benchmarks.
+//
 // # Errors
 //
 // Operations return errors built by the constructors in errors.go
@@ -37,11 +45,10 @@
 //
 // # Caveats
 //
-//   - Request members are matched by encoding/json, which ignores the case of
-//     member names; AWS matches them exactly.
-//   - When a body has both a wrong-typed member and an invalid attribute
-//     value, the one that comes first in the body is reported; AWS always
-//     reports the serialization error.
+//   - When a body has both a member of the wrong JSON type and an invalid
+//     attribute value, the attribute value's error is reported (as
+//     encoding/json did: a wire type's error ends decoding, a type mismatch
+//     is only remembered); AWS always reports the serialization error.
 //   - A JSON null where an AttributeValue is expected leaves it invalid
 //     (IsValid() false); operations check required values. WireItem and
 //     ExpressionValues reject nulls themselves with DynamoDB's messages (which

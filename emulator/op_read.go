@@ -1,9 +1,7 @@
 package emulator
 
 import (
-	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -97,37 +95,9 @@ type pageOutput struct {
 	ConsumedCapacity *ConsumedCapacity
 }
 
-// MarshalJSON encodes the page in AWS's member order.
+// MarshalJSON encodes the page in AWS's member order (see appendJSON).
 func (o *pageOutput) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 64+len(o.Items)*128)
-	b = append(b, '{')
-	if !o.countOnly {
-		b = append(b, `"Items":[`...)
-		for i, it := range o.Items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendItem(b, it)
-		}
-		b = append(b, "],"...)
-	}
-	b = append(b, `"Count":`...)
-	b = strconv.AppendInt(b, int64(o.Count), 10)
-	b = append(b, `,"ScannedCount":`...)
-	b = strconv.AppendInt(b, int64(o.ScannedCount), 10)
-	if o.LastEvaluatedKey != nil {
-		b = append(b, `,"LastEvaluatedKey":`...)
-		b = appendItem(b, o.LastEvaluatedKey)
-	}
-	if o.ConsumedCapacity != nil {
-		cc, err := json.Marshal(o.ConsumedCapacity)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, `,"ConsumedCapacity":`...)
-		b = append(b, cc...)
-	}
-	return append(b, '}'), nil
+	return o.appendJSON(make([]byte, 0, 64+len(o.Items)*128)), nil
 }
 
 // readRequest is what Query and Scan share once their parameters are

@@ -3,10 +3,8 @@ package emulator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"time"
 )
 
@@ -23,8 +21,14 @@ type call struct {
 	host      string     // the request's Host (host[:port]), for DescribeEndpoints
 	now       time.Time  // the clock read once when the request arrived
 	clock     func() time.Time
-	log       *slog.Logger // carries op and request id
 	emu       *Emulator
+	out       []byte // spare buffer for the response body (may be nil)
+}
+
+// logger returns the emulator's logger with the call's op and request id.
+// It is built on demand: most requests log nothing.
+func (c *call) logger() *slog.Logger {
+	return c.emu.log.With("op", c.op, "request_id", c.requestID)
 }
 
 // Now returns the time the request arrived (one clock reading per request,
@@ -47,9 +51,11 @@ var ops = map[string]opFunc{}
 //	func init() { register("PutItem", putItem) }
 //	func putItem(c *call, in *putItemInput) (*putItemOutput, error)
 //
-// The adapter decodes the body into a new *In (wrong JSON types and malformed
-// JSON become SerializationException), calls f, and encodes *Out with
-// encoding/json (a nil *Out encodes as {}). Registering a name twice panics.
+// The adapter decodes the body into a new *In with decodeRequest (wrong JSON
+// types and malformed JSON become SerializationException), calls f, and
+// encodes *Out with its appendJSON method if it has one (encode.go) or else
+// encoding/json (a nil *Out encodes as {}), into c.out when there is room.
+// Registering a name twice panics.
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
@@ -64,7 +70,10 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			return nil, err
 		}
 		if out == nil {
-			return []byte("{}"), nil
+			return append(c.out, "{}"...), nil
+		}
+		if a, ok := any(out).(jsonAppender); ok {
+			return a.appendJSON(c.out), nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
@@ -72,69 +81,4 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		}
 		return b, nil
 	}
-}
-
-// decodeRequest decodes a request body into in. Syntax errors and JSON values
-// of the wrong type become SerializationException with AWS's wording; errors
-// from the wire types (ValidationException, ...) pass through unchanged.
-func decodeRequest(body []byte, in any) error {
-	if len(body) == 0 {
-		// The SDKs always send at least {}; AWS treats an empty body as {}.
-		return nil
-	}
-	err := json.Unmarshal(body, in)
-	if err == nil {
-		return nil
-	}
-	if _, ok := classify(err); ok {
-		return err
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return errSerialization(typeErrorMessage(te, body))
-	}
-	return errSerialization("")
-}
-
-// typeErrorMessage words a JSON type mismatch as AWS's request layer does
-// ("NUMBER_VALUE cannot be converted to String"). body is the request body,
-// to tell true from false.
-func typeErrorMessage(te *json.UnmarshalTypeError, body []byte) string {
-	t := te.Type
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	var token string
-	switch te.Value {
-	case "array":
-		return msgSerListStart
-	case "object":
-		return msgSerMapStart
-	case "string":
-		token = "STRING_VALUE"
-	case "bool":
-		token = "FALSE_VALUE"
-		if te.Offset >= 4 && te.Offset <= int64(len(body)) && string(body[te.Offset-4:te.Offset]) == "true" {
-			token = "TRUE_VALUE"
-		}
-	default:
-		token = "NUMBER_VALUE"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return token + " cannot be converted to String"
-	case reflect.Bool:
-		return token + " cannot be converted to Boolean"
-	case reflect.Int, reflect.Int32, reflect.Int16, reflect.Int8, reflect.Uint, reflect.Uint32, reflect.Uint16, reflect.Uint8:
-		return token + " cannot be converted to Integer"
-	case reflect.Int64, reflect.Uint64:
-		return token + " cannot be converted to Long"
-	case reflect.Float32, reflect.Float64:
-		return token + " cannot be converted to Double"
-	case reflect.Slice, reflect.Array:
-		return msgSerExpectedList
-	case reflect.Map:
-		return msgSerExpectedMap
-	}
-	return msgSerExpectedNull
 }

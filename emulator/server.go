@@ -67,7 +67,12 @@ type Emulator struct {
 	dbs     namespaces
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
+	outBufs sync.Pool // *[]byte for response bodies
 }
+
+// maxPooledBuffer is the largest buffer the pools keep: a rare huge request
+// or response should not stay in memory.
+const maxPooledBuffer = 1 << 20
 
 // New returns an Emulator with no tables. It does no work proportional to
 // anything: databases are created when first used.
@@ -87,6 +92,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	e.cors = newCORSPolicy(opts.CORSOrigins)
 	e.bufs.New = func() any { return new(bytes.Buffer) }
+	e.outBufs.New = func() any { return new([]byte) }
 
 	r := mux.NewRouter()
 	r.Methods(http.MethodPost).Path("/").HandlerFunc(e.serveOp)
@@ -94,7 +100,15 @@ func New(opts Options) (*Emulator, error) {
 	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
 	r.NotFoundHandler = http.HandlerFunc(e.serveOther)
 	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveOther)
-	e.handler = r
+	e.handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodPost && req.URL.Path == "/" {
+			// What the router picks for every API call, without its route
+			// matching and the two request copies it makes.
+			e.serveOp(w, req)
+			return
+		}
+		r.ServeHTTP(w, req)
+	})
 	return e, nil
 }
 
@@ -115,10 +129,15 @@ func (e *Emulator) namespaceFor(cred credential) *Namespace {
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
+	debug := e.log.Enabled(r.Context(), slog.LevelDebug)
+	var start time.Time
+	if debug {
+		start = time.Now()
+	}
 	reqID := newRequestID()
 	e.cors.apply(w, r)
-	body, err := e.handle(w, r, reqID)
+	out := e.outBufs.Get().(*[]byte)
+	body, err := e.handle(w, r, reqID, (*out)[:0])
 	status := http.StatusOK
 	if err != nil {
 		ae, known := classify(err)
@@ -129,13 +148,20 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		body = appendErrorBody(body[:0], ae)
 	}
 	writeResponse(w, r, reqID, status, body)
-	e.log.Debug("request", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"),
-		"status", status, "duration", time.Since(start))
+	if cap(body) <= maxPooledBuffer {
+		*out = body[:0]
+		e.outBufs.Put(out)
+	}
+	if debug {
+		e.log.Debug("request", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"),
+			"status", status, "duration", time.Since(start))
+	}
 }
 
-// handle runs one request and returns the response body or an error. A panic
-// in an operation is a bug: it is logged with its stack and answered with 500.
-func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string) (out []byte, err error) {
+// handle runs one request and returns the response body (appended to
+// outBuf) or an error. A panic in an operation is a bug: it is logged with
+// its stack and answered with 500.
+func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, outBuf []byte) (out []byte, err error) {
 	cred, err := parseCredential(r)
 	if err != nil {
 		return nil, err
@@ -152,7 +178,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string) 
 	buf := e.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
-		if buf.Cap() <= 1<<20 { // do not keep huge buffers alive
+		if buf.Cap() <= maxPooledBuffer {
 			e.bufs.Put(buf)
 		}
 	}()
@@ -172,14 +198,14 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string) 
 		now:       e.clock(),
 		clock:     e.clock,
 		emu:       e,
+		out:       outBuf,
 	}
-	c.log = e.log.With("op", name, "request_id", reqID)
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
-			c.log.Error("panic in operation", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			c.logger().Error("panic in operation", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			out, err = nil, errInternal()
 		}
 	}()
@@ -205,18 +231,32 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	return nil
 }
 
+// Response header names in canonical form (what Header.Set would store) and
+// the Content-Type values, shared by all responses: nothing modifies them.
+const (
+	headerRequestID = "X-Amzn-Requestid" // x-amzn-RequestId
+	headerCRC32     = "X-Amz-Crc32"      // x-amz-crc32
+)
+
+var (
+	contentTypeJSON10 = []string{"application/x-amz-json-1.0"}
+	contentTypeJSON11 = []string{"application/x-amz-json-1.1"}
+)
+
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
 // x-amz-crc32 above all (they verify it).
 func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status int, body []byte) {
 	h := w.Header()
-	ct := "application/x-amz-json-1.0"
+	ct := contentTypeJSON10
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-amz-json-1.1") {
-		ct = "application/x-amz-json-1.1"
+		ct = contentTypeJSON11
 	}
-	h.Set("Content-Type", ct)
-	h.Set("x-amzn-RequestId", reqID)
-	h.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	// One allocation for the three values; each header gets a full slice.
+	vals := []string{reqID, strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10), strconv.Itoa(len(body))}
+	h["Content-Type"] = ct
+	h[headerRequestID] = vals[0:1:1]
+	h[headerCRC32] = vals[1:2:2]
+	h["Content-Length"] = vals[2:3:3]
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

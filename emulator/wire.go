@@ -52,9 +52,11 @@ func (a AttributeValue) MarshalJSON() ([]byte, error) {
 	return appendValue(nil, a.Value), nil
 }
 
-// WireItem is an item (or key) in DynamoDB's JSON form: attribute name to value.
-// Decoding validates every value; a null value is rejected as DynamoDB does.
-type WireItem map[string]AttributeValue
+// WireItem is an item (or key) in DynamoDB's JSON form: attribute name to
+// value. Decoding validates every value; a null value is rejected as DynamoDB
+// does. It has storage.Item's underlying type, so converting between the two
+// (Item, ItemToWire) copies nothing.
+type WireItem map[string]storage.Value
 
 // UnmarshalJSON decodes and validates a whole item.
 func (w *WireItem) UnmarshalJSON(data []byte) error {
@@ -77,11 +79,7 @@ func (w *WireItem) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	out := make(WireItem, len(it))
-	for k, v := range it {
-		out[k] = AttributeValue{v}
-	}
-	*w = out
+	*w = WireItem(it)
 	return nil
 }
 
@@ -90,32 +88,15 @@ func (w WireItem) MarshalJSON() ([]byte, error) {
 	if w == nil {
 		return []byte("null"), nil
 	}
-	return appendItem(nil, w.Item()), nil
+	return appendItem(nil, w), nil
 }
 
-// Item returns the item as storage values (a new map; values are shared).
-func (w WireItem) Item() storage.Item {
-	if w == nil {
-		return nil
-	}
-	it := make(storage.Item, len(w))
-	for k, v := range w {
-		it[k] = v.Value
-	}
-	return it
-}
+// Item returns the item as storage values: the same map, not a copy. Values
+// are immutable; do not add or delete attributes through either.
+func (w WireItem) Item() storage.Item { return storage.Item(w) }
 
-// ItemToWire returns it in wire form (a new map; values are shared); nil for nil.
-func ItemToWire(it storage.Item) WireItem {
-	if it == nil {
-		return nil
-	}
-	w := make(WireItem, len(it))
-	for k, v := range it {
-		w[k] = AttributeValue{v}
-	}
-	return w
-}
+// ItemToWire returns it in wire form: the same map, not a copy; nil for nil.
+func ItemToWire(it storage.Item) WireItem { return WireItem(it) }
 
 // DecodeItem decodes and validates an item in DynamoDB's JSON form straight
 // into storage values, without the WireItem map in between.
