@@ -169,7 +169,14 @@ func (d *reqDecoder) readKey() ([]byte, error) {
 // types; type mismatches are saved in the decoder.
 type codec func(d *reqDecoder, v reflect.Value, depth int) error
 
-var codecs sync.Map // reflect.Type -> codec
+var codecs sync.Map // reflect.Type -> codec, only finished codecs
+
+var (
+	codecMu sync.Mutex // serializes building codecs; guards building
+	// building holds the codecs under construction, so that a recursive
+	// type finds its own codec through an indirection.
+	building = map[reflect.Type]*codec{}
+)
 
 // codecOf returns the codec of t, building it on first use. It panics for
 // a type the decoder does not support: a bug in an input type.
@@ -177,11 +184,25 @@ func codecOf(t reflect.Type) codec {
 	if c, ok := codecs.Load(t); ok {
 		return c.(codec)
 	}
-	// A recursive type finds its own codec through this indirection while
-	// the real one is being built.
+	codecMu.Lock()
+	defer codecMu.Unlock()
+	return codecOfLocked(t)
+}
+
+// codecOfLocked is codecOf with codecMu held; the codec builders call it
+// for the types inside t. Only finished codecs are published in codecs, so
+// a concurrent request never runs a half-built one.
+func codecOfLocked(t reflect.Type) codec {
+	if c, ok := codecs.Load(t); ok {
+		return c.(codec)
+	}
+	if p, ok := building[t]; ok {
+		return func(d *reqDecoder, v reflect.Value, depth int) error { return (*p)(d, v, depth) }
+	}
 	var real codec
-	codecs.Store(t, codec(func(d *reqDecoder, v reflect.Value, depth int) error { return real(d, v, depth) }))
+	building[t] = &real
 	real = buildCodec(t)
+	delete(building, t)
 	codecs.Store(t, real)
 	return real
 }
@@ -266,7 +287,7 @@ func structCodec(t reflect.Type) codec {
 				name = tagName
 			}
 		}
-		fields[name] = field{index: i, dec: codecOf(f.Type)}
+		fields[name] = field{index: i, dec: codecOfLocked(f.Type)}
 	}
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
@@ -322,7 +343,7 @@ func cutComma(s string) (before, after string, found bool) {
 }
 
 func pointerCodec(t reflect.Type) codec {
-	elem := codecOf(t.Elem())
+	elem := codecOfLocked(t.Elem())
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		if d.peek() == 'n' {
 			if err := d.literal("null"); err != nil {
@@ -339,7 +360,7 @@ func pointerCodec(t reflect.Type) codec {
 }
 
 func mapCodec(t reflect.Type) codec {
-	elem := codecOf(t.Elem())
+	elem := codecOfLocked(t.Elem())
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
 		case '{':
@@ -393,7 +414,7 @@ func mapCodec(t reflect.Type) codec {
 }
 
 func sliceCodec(t reflect.Type) codec {
-	elem := codecOf(t.Elem())
+	elem := codecOfLocked(t.Elem())
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
 		case '[':

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -284,5 +286,34 @@ func TestDecodeRequestPrecedence(t *testing.T) {
 		if !errors.Is(err, tt.class) || (tt.msg != "" && err.Error() != tt.msg) {
 			t.Errorf("%s: got %v, want %s %q", tt.body, err, tt.class.name, tt.msg)
 		}
+	}
+}
+
+// TestCodecOfConcurrent decodes into types never seen before from many
+// goroutines at once: none may run a codec still under construction (run
+// it with -race).
+func TestCodecOfConcurrent(t *testing.T) {
+	for i := 0; i < 50; i++ {
+		typ := reflect.StructOf([]reflect.StructField{
+			{Name: "Name", Type: reflect.TypeFor[string]()},
+			{Name: "Tags" + strconv.Itoa(i), Type: reflect.TypeFor[[]map[string]string]()},
+		})
+		body := []byte(`{"Name":"a","Tags` + strconv.Itoa(i) + `":[{"k":"v"}]}`)
+		var wg sync.WaitGroup
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v := reflect.New(typ)
+				if err := decodeRequest(body, v.Interface()); err != nil {
+					t.Errorf("decode: %v", err)
+					return
+				}
+				if got := v.Elem().Field(0).String(); got != "a" {
+					t.Errorf("Name = %q", got)
+				}
+			}()
+		}
+		wg.Wait()
 	}
 }
