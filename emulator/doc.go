@@ -60,6 +60,13 @@
 //   - Control-plane changes take effect at once: no CREATING/UPDATING state,
 //     no ~2 s tag lag or tag lock, no 15 s deletion-protection cooldown and no
 //     daily limit on throughput decreases, all of which AWS has.
+//   - ItemCollectionMetrics (collections.go): a collection's size is the
+//     sum of its items' sizes plus their local secondary index entries
+//     (key and projected attributes + 100 bytes each), kept per partition
+//     by storage; SizeEstimateRangeGB brackets it by whole GB ([0, 1] below
+//     1 GB, as AWS documents; AWS's rule above that is not documented).
+//     A BatchWriteItem refused for the 10 GB limit keeps the writes it made
+//     before the refused one (AWS's batch is not atomic either).
 //   - DescribeEndpoints answers the request's Host (as AWS answers its own
 //     host name, without a scheme), so endpoint discovery stays on the
 //     emulator; an SDK that adds https:// to it needs TLS in front.

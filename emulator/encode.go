@@ -130,7 +130,27 @@ func appendWriteOutput(b []byte, attrs WireItem, cc *ConsumedCapacity, icm *Item
 		first = false
 	}
 	if icm != nil {
-		b = appendMarshal(appendMember(b, first, "ItemCollectionMetrics"), icm)
+		b = icm.appendJSON(appendMember(b, first, "ItemCollectionMetrics"))
+	}
+	return append(b, '}')
+}
+
+func (m *ItemCollectionMetrics) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	first := true
+	if len(m.ItemCollectionKey) > 0 {
+		b = appendItem(appendMember(b, true, "ItemCollectionKey"), m.ItemCollectionKey)
+		first = false
+	}
+	if len(m.SizeEstimateRangeGB) > 0 {
+		b = append(appendMember(b, first, "SizeEstimateRangeGB"), '[')
+		for i, f := range m.SizeEstimateRangeGB {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendFloat(b, f)
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }

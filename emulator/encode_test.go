@@ -36,10 +36,25 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 			LocalSecondaryIndexes:  map[string]Capacity{"l2": {CapacityUnits: 1}, "l1": {CapacityUnits: 0.5}},
 			GlobalSecondaryIndexes: map[string]Capacity{"g": {CapacityUnits: 1, WriteCapacityUnits: f(1)}}},
 	}
+	var outs []jsonAppender
 	icm := &ItemCollectionMetrics{ItemCollectionKey: WireItem{"pk": storage.S("a")}, SizeEstimateRangeGB: []float64{0, 1}}
+	icms := []*ItemCollectionMetrics{
+		icm,
+		{ItemCollectionKey: WireItem{"n<&>": storage.N("-1.5E+10")}, SizeEstimateRangeGB: []float64{9, 10}},
+		{ItemCollectionKey: WireItem{"b": storage.BString("\x00\xff")}, SizeEstimateRangeGB: []float64{0.5, 1e-7, 1e21, 123456789.25}},
+		{SizeEstimateRangeGB: []float64{0}},
+		{ItemCollectionKey: WireItem{"pk": storage.S("x")}},
+		{ItemCollectionKey: WireItem{}, SizeEstimateRangeGB: []float64{}},
+		{},
+	}
+	for _, m := range icms {
+		outs = append(outs, m,
+			&PutItemOutput{ItemCollectionMetrics: m},
+			&UpdateItemOutput{Attributes: item, ItemCollectionMetrics: m},
+			&DeleteItemOutput{ConsumedCapacity: &ConsumedCapacity{TableName: "t", CapacityUnits: 1}, ItemCollectionMetrics: m})
+	}
 	empty := WireItem{}
 	var nilItem WireItem
-	var outs []jsonAppender
 	for _, cc := range caps {
 		outs = append(outs,
 			&GetItemOutput{ConsumedCapacity: cc},
@@ -51,6 +66,7 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 			&DeleteItemOutput{Attributes: empty, ConsumedCapacity: cc},
 			&DeleteItemOutput{ItemCollectionMetrics: icm},
 			&UpdateItemOutput{Attributes: item, ConsumedCapacity: cc},
+			&UpdateItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: icm},
 			&pageOutput{Items: []storage.Item{item, {}}, Count: 2, ScannedCount: 3, LastEvaluatedKey: storage.Item{"pk": storage.S("a")}, ConsumedCapacity: cc},
 			&pageOutput{countOnly: true, Count: 1, ScannedCount: 1, ConsumedCapacity: cc},
 		)

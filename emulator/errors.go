@@ -145,6 +145,9 @@ func classify(err error) (*apiError, bool) {
 	if errors.As(err, &ee) || isNumberError(err) {
 		return &apiError{class: ErrValidation, msg: err.Error(), cause: err}, true
 	}
+	if ae, ok := collectionError(err); ok {
+		return ae, true
+	}
 	return errInternal().(*apiError), false
 }
 

@@ -76,8 +76,9 @@ type BatchWriteItemInput struct {
 
 // BatchWriteItemOutput is the BatchWriteItem response.
 type BatchWriteItemOutput struct {
-	UnprocessedItems map[string][]WriteRequest `json:"UnprocessedItems"`
-	ConsumedCapacity []*ConsumedCapacity       `json:"ConsumedCapacity,omitempty"`
+	UnprocessedItems      map[string][]WriteRequest           `json:"UnprocessedItems"`
+	ItemCollectionMetrics map[string][]*ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	ConsumedCapacity      []*ConsumedCapacity                 `json:"ConsumedCapacity,omitempty"`
 }
 
 // batchGetTable is one table's validated part of a BatchGetItem.
@@ -297,6 +298,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	for _, bt := range tables {
 		units := 0.0
+		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
 		for _, w := range bt.writes {
 			ch, err := bt.t.data.Write(w.key, func(storage.Item) (storage.Item, error) {
 				return w.item, nil
@@ -305,7 +307,9 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 				return nil, err
 			}
 			units += writeUnits(max(ch.OldSize, ch.NewSize))
+			icm.add(w.key, ch)
 		}
+		out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
 		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}

@@ -329,6 +329,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
 	}
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
 	return out, nil
 }
 
@@ -455,6 +456,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
 	}
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
 	return out, nil
 }
 
@@ -543,6 +545,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(newSize, storage.ItemSize(change.Old))),
 	}
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
 	return out, nil
 }
 

@@ -29,6 +29,12 @@
 //     contiguous hash range (SegmentOf), items by sort key; it resumes after
 //     an ExclusiveStart key whether or not that key still exists.
 //   - ItemCount and SizeBytes are maintained on every write.
+//   - TrackCollections makes the table keep each partition's item
+//     collection size (ItemSize of its items plus a caller-given extra per
+//     item, such as local secondary index entries), add each write's
+//     difference inside the write, report the size after it
+//     (Change.CollectionSize, CollectionSize) and refuse writes that grow a
+//     collection past a limit (ErrCollectionTooLarge).
 //
 // Inside, a map from partition key to partition gives Get, Write and Query
 // their partition; each partition keeps its items in a B-tree

@@ -27,6 +27,7 @@ type Table struct {
 	count   int                       // items stored
 	size    int64                     // sum of the stored items' ItemSize
 	scratch []byte                    // encoding buffer reused by writes
+	coll    *collections              // item collection sizes; nil until TrackCollections
 }
 
 // NewTable returns an empty table with key schema ks. ks must pass Validate
@@ -64,9 +65,12 @@ func (t *Table) SizeBytes() int64 {
 // OldSize and NewSize are their ItemSize (0 when absent), which write
 // capacity is computed from. Items in a Change are owned by the receiver
 // and must not be mutated (New is the item the Write callback returned).
+// CollectionSize is the size of the key's item collection after the write
+// when the table tracks collections (TrackCollections), else 0.
 type Change struct {
 	Old, New         Item
 	OldSize, NewSize int
+	CollectionSize   int64
 }
 
 // Get returns the item with key k, decoded afresh for the caller, or false
@@ -111,6 +115,9 @@ func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, err
 	newItem, err := fn(ch.Old)
 	if errors.Is(err, ErrNoWrite) {
 		ch.New, ch.NewSize = ch.Old, ch.OldSize
+		if t.coll != nil {
+			ch.CollectionSize = t.coll.sizes[pk]
+		}
 		return ch, nil
 	}
 	if err != nil {
@@ -119,6 +126,10 @@ func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, err
 	if newItem == nil {
 		if found {
 			t.deleteLocked(pk, sk, oldE)
+		}
+		if t.coll != nil {
+			ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
+			t.setCollectionLocked(pk, ch.CollectionSize)
 		}
 		return ch, nil
 	}
@@ -129,7 +140,15 @@ func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, err
 	if err != nil {
 		return Change{}, err
 	}
+	if t.coll != nil {
+		if ch.CollectionSize, err = t.coll.next(pk, ch.Old, ch.OldSize, newItem, int(e.size)); err != nil {
+			return Change{}, err
+		}
+	}
 	t.putLocked(pk, e, oldE, found)
+	if t.coll != nil {
+		t.setCollectionLocked(pk, ch.CollectionSize)
+	}
 	ch.New, ch.NewSize = newItem, int(e.size)
 	return ch, nil
 }
