@@ -217,6 +217,76 @@ func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra ...s
 	return constraintErrors(append(v, extra...)...)
 }
 
+// writeExprs are the expression parameters of PutItem, DeleteItem and
+// UpdateItem: the placeholder maps, the condition (ConditionExpression or
+// the legacy Expected and ConditionalOperator) and, for UpdateItem, the
+// update (UpdateExpression or the legacy AttributeUpdates).
+type writeExprs struct {
+	names         map[string]string
+	values        ExpressionValues
+	condition     *string
+	expected      map[string]ExpectedAttributeValue
+	conditionalOp string
+	isUpdate      bool // UpdateItem: the update members below count
+	update        *string
+	updates       map[string]AttributeValueUpdate
+}
+
+// compile runs AWS's checks on the mix of parameters, compiles the update
+// (UpdateItem only; nil when there is none) and the condition (nil when
+// there is none), and reports placeholders the expressions did not use, in
+// that order.
+func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
+	p := exprParams{names: w.names, values: w.values, valueExprs: []string{paramConditionExpr}}
+	if w.isUpdate {
+		p.valueExprs = []string{paramUpdateExpr, paramConditionExpr}
+		if w.updates != nil {
+			p.legacy = append(p.legacy, paramAttributeUpdates)
+		}
+	}
+	p.addExpected(w.expected != nil, w.conditionalOp)
+	if w.update != nil {
+		p.expressions = append(p.expressions, paramUpdateExpr)
+	}
+	if w.condition != nil {
+		p.expressions = append(p.expressions, paramConditionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, nil, err
+	}
+	comp, err := newCompiler(w.names, w.values)
+	if err != nil {
+		return nil, nil, err
+	}
+	var upd *expr.Update
+	if w.isUpdate {
+		if upd, err = compileUpdate(comp, w.update, w.updates); err != nil {
+			return nil, nil, err
+		}
+	}
+	cond, err := compileCondition(comp, w.condition, w.expected, w.conditionalOp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, nil, exprError(err)
+	}
+	return upd, cond, nil
+}
+
+// compilePutDelete is compile for PutItem and DeleteItem, followed by their
+// ReturnValues check (only NONE and ALL_OLD).
+func (w writeExprs) compilePutDelete(returnValues string) (*expr.Condition, error) {
+	_, cond, err := w.compile()
+	if err != nil {
+		return nil, err
+	}
+	if rv := returnValues; rv != "" && rv != returnNone && rv != returnAllOld {
+		return nil, errValidation(msgReturnValuesPutDelete)
+	}
+	return cond, nil
+}
+
 // compileCondition compiles the request's condition from ConditionExpression
 // or the legacy Expected + ConditionalOperator; nil when there is none.
 func compileCondition(comp *expr.Compiler, text *string, expected map[string]ExpectedAttributeValue, op string) (*expr.Condition, error) {
@@ -275,28 +345,12 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		nullViolation("item", in.Item == nil)); err != nil {
 		return nil, err
 	}
-	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
-		valueExprs: []string{paramConditionExpr}}
-	p.addExpected(in.Expected != nil, in.ConditionalOperator)
-	if in.ConditionExpression != nil {
-		p.expressions = append(p.expressions, paramConditionExpr)
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
 		return nil, err
-	}
-	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
-		return nil, exprError(err)
-	}
-	if rv := in.ReturnValues; rv != "" && rv != returnNone && rv != returnAllOld {
-		return nil, errValidation(msgReturnValuesPutDelete)
 	}
 	item := in.Item.Item()
 	size := storage.ItemSize(item)
@@ -406,28 +460,12 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
 	}
-	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
-		valueExprs: []string{paramConditionExpr}}
-	p.addExpected(in.Expected != nil, in.ConditionalOperator)
-	if in.ConditionExpression != nil {
-		p.expressions = append(p.expressions, paramConditionExpr)
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
 		return nil, err
-	}
-	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
-		return nil, exprError(err)
-	}
-	if rv := in.ReturnValues; rv != "" && rv != returnNone && rv != returnAllOld {
-		return nil, errValidation(msgReturnValuesPutDelete)
 	}
 	t, err := c.lookupTable(in.TableName)
 	if err != nil {
@@ -467,35 +505,13 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
 	}
-	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
-		valueExprs: []string{paramUpdateExpr, paramConditionExpr}}
-	if in.AttributeUpdates != nil {
-		p.legacy = append(p.legacy, paramAttributeUpdates)
-	}
-	p.addExpected(in.Expected != nil, in.ConditionalOperator)
-	if in.UpdateExpression != nil {
-		p.expressions = append(p.expressions, paramUpdateExpr)
-	}
-	if in.ConditionExpression != nil {
-		p.expressions = append(p.expressions, paramConditionExpr)
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	upd, cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
+	}.compile()
 	if err != nil {
 		return nil, err
-	}
-	upd, err := compileUpdate(comp, in.UpdateExpression, in.AttributeUpdates)
-	if err != nil {
-		return nil, err
-	}
-	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
-		return nil, exprError(err)
 	}
 	t, err := c.lookupTable(in.TableName)
 	if err != nil {
