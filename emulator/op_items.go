@@ -118,6 +118,10 @@ type GetItemInput struct {
 type GetItemOutput struct {
 	Item             *WireItem         `json:"Item,omitempty"`
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	// stored, when hasStored, is the whole item as storage keeps it, the
+	// Item that appendJSON writes straight from the record (Item is nil).
+	stored    storage.EncodedItem
+	hasStored bool
 }
 
 // DeleteItemInput is the DeleteItem request.
@@ -432,23 +436,38 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	item, found := t.data.Get(key)
+	stored, found := t.data.GetEncoded(key)
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	out := &GetItemOutput{}
-	if found {
-		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, storage.ItemSize(item), consistent)
-		if proj != nil {
-			item = proj.Apply(item)
-		}
-		w := ItemToWire(item)
-		if w == nil {
-			w = WireItem{}
-		}
-		out.Item = &w
-	} else {
+	if !found {
 		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
+		return out, nil
 	}
+	out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, stored.Size(), consistent)
+	if proj == nil {
+		out.stored, out.hasStored = stored, true
+		return out, nil
+	}
+	w := ItemToWire(projectStored(proj, stored))
+	if w == nil {
+		w = WireItem{}
+	}
+	out.Item = &w
 	return out, nil
+}
+
+// projectStored applies proj to a stored item, decoding only the
+// attributes the projection's paths start with.
+func projectStored(proj *expr.Projection, e storage.EncodedItem) storage.Item {
+	paths := proj.Paths()
+	var buf [8]string
+	names := buf[:0]
+	for _, p := range paths {
+		if len(p) > 0 {
+			names = append(names, p[0].Name)
+		}
+	}
+	return proj.Apply(e.Attributes(names))
 }
 
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
