@@ -340,6 +340,25 @@ func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error
 	return errConditionalCheckFailed(nil)
 }
 
+// putOrDelete stores item under key, or deletes the item there when item
+// is nil, checking cond (nil: none) on the current item inside the write.
+// The current item is decoded only when cond or ReturnValues ALL_OLD needs
+// it; otherwise the Change has OldSize but no Old.
+func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condition, returnValues, rvoccf string) (storage.Change, error) {
+	if cond == nil && returnValues != returnAllOld {
+		return t.data.Put(key, item)
+	}
+	return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		if item == nil && cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		return item, nil
+	})
+}
+
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := checkTableNameParam(in.TableName); err != nil {
 		return nil, err
@@ -372,17 +391,12 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
-		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
-			return nil, err
-		}
-		return item, nil
-	})
+	change, err := putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
 		return nil, err
 	}
 	out := &PutItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(size, storage.ItemSize(change.Old))),
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize)),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
@@ -494,20 +508,12 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
-		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
-			return nil, err
-		}
-		if cur == nil {
-			return nil, storage.ErrNoWrite
-		}
-		return nil, nil
-	})
+	change, err := putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
 		return nil, err
 	}
 	out := &DeleteItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, storage.ItemSize(change.Old)),
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, change.OldSize),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
@@ -575,7 +581,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	out := &UpdateItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(newSize, storage.ItemSize(change.Old))),
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize)),
 	}
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
 	return out, nil
