@@ -209,16 +209,17 @@ func emptyListViolation(param string, list []string) string {
 	return fmt.Sprintf("Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", param)
 }
 
-// writeConstraints checks the enum members the write operations share.
-func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra ...string) error {
-	v := []string{
+// writeConstraints checks the enum members the write operations share and
+// one more violation (or "") of the operation's own.
+func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
+	return constraintErrors(
 		enumViolation(paramReturnValues, returnValues, enumReturnValues),
 		enumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
 		enumViolation(paramReturnICM, ricm, enumReturnICM),
 		enumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
 		enumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
-	}
-	return constraintErrors(append(v, extra...)...)
+		extra,
+	)
 }
 
 // writeExprs are the expression parameters of PutItem, DeleteItem and
