@@ -263,17 +263,7 @@ func appendStoredValue(b []byte, r *storage.ItemReader) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			m := r.Member()
-			switch h.Kind {
-			case storage.KindSS:
-				b = appendString(b, m)
-			case storage.KindNS:
-				b = append(b, '"')
-				b = append(b, m...)
-				b = append(b, '"')
-			default:
-				b = appendBase64(b, m)
-			}
+			b = appendSetMember(b, h.Kind, r.Member())
 		}
 		b = append(b, ']')
 	default:

@@ -1002,22 +1002,27 @@ func appendValue(b []byte, v storage.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			switch v.Kind() {
-			case storage.KindSS:
-				b = appendString(b, m)
-			case storage.KindNS:
-				b = append(b, '"')
-				b = append(b, m...)
-				b = append(b, '"')
-			default:
-				b = appendBase64(b, m)
-			}
+			b = appendSetMember(b, v.Kind(), m)
 		}
 		b = append(b, ']')
 	default:
 		return append(b, "null"...)
 	}
 	return append(b, '}')
+}
+
+// appendSetMember appends one member of a set of kind k: SS text, NS
+// canonical text (which needs no escaping) or BS raw bytes.
+func appendSetMember(b []byte, k storage.Kind, m string) []byte {
+	switch k {
+	case storage.KindSS:
+		return appendString(b, m)
+	case storage.KindNS:
+		b = append(b, '"')
+		b = append(b, m...)
+		return append(b, '"')
+	}
+	return appendBase64(b, m)
 }
 
 // appendItem appends {"name":value,...} with names in sorted order, so equal
