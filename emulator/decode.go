@@ -169,41 +169,43 @@ func (d *reqDecoder) readKey() ([]byte, error) {
 // types; type mismatches are saved in the decoder.
 type codec func(d *reqDecoder, v reflect.Value, depth int) error
 
-var codecs sync.Map // reflect.Type -> codec, only finished codecs
-
 var (
-	codecMu sync.Mutex // serializes building codecs; guards building
-	// building holds the codecs under construction, so that a recursive
-	// type finds its own codec through an indirection.
-	building = map[reflect.Type]*codec{}
+	codecs  sync.Map   // reflect.Type -> codec, complete codecs only
+	codecMu sync.Mutex // serializes building codecs
 )
 
 // codecOf returns the codec of t, building it on first use. It panics for
-// a type the decoder does not support: a bug in an input type.
+// a type the decoder does not support: a bug in an input type. Codecs are
+// built under codecMu and published only when complete, so a request that
+// needs a codec another is still building waits for it.
 func codecOf(t reflect.Type) codec {
 	if c, ok := codecs.Load(t); ok {
 		return c.(codec)
 	}
 	codecMu.Lock()
 	defer codecMu.Unlock()
-	return codecOfLocked(t)
+	building := map[reflect.Type]codec{}
+	c := codecLocked(t, building)
+	for bt, bc := range building {
+		codecs.Store(bt, bc)
+	}
+	return c
 }
 
-// codecOfLocked is codecOf with codecMu held; the codec builders call it
-// for the types inside t. Only finished codecs are published in codecs, so
-// a concurrent request never runs a half-built one.
-func codecOfLocked(t reflect.Type) codec {
+// codecLocked returns the codec of t: a published one, or one built now
+// into building (codecMu held). A recursive type finds its own codec, while
+// it is being built, as a placeholder that calls the real one.
+func codecLocked(t reflect.Type, building map[reflect.Type]codec) codec {
 	if c, ok := codecs.Load(t); ok {
 		return c.(codec)
 	}
-	if p, ok := building[t]; ok {
-		return func(d *reqDecoder, v reflect.Value, depth int) error { return (*p)(d, v, depth) }
+	if c, ok := building[t]; ok {
+		return c
 	}
 	var real codec
-	building[t] = &real
-	real = buildCodec(t)
-	delete(building, t)
-	codecs.Store(t, real)
+	building[t] = func(d *reqDecoder, v reflect.Value, depth int) error { return real(d, v, depth) }
+	real = buildCodec(t, building)
+	building[t] = real
 	return real
 }
 
@@ -212,7 +214,7 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-func buildCodec(t reflect.Type) codec {
+func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	switch t {
 	case reflect.TypeFor[WireItem]():
 		return decodeWireItem
@@ -227,19 +229,19 @@ func buildCodec(t reflect.Type) codec {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		return pointerCodec(t)
+		return pointerCodec(t, building)
 	case reflect.Struct:
-		return structCodec(t)
+		return structCodec(t, building)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			break
 		}
-		return mapCodec(t)
+		return mapCodec(t, building)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			break // []byte is base64 in encoding/json; no input has one
 		}
-		return sliceCodec(t)
+		return sliceCodec(t, building)
 	case reflect.String:
 		return decodeString
 	case reflect.Bool:
@@ -264,7 +266,7 @@ type field struct {
 	dec   codec
 }
 
-func structCodec(t reflect.Type) codec {
+func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	fields := map[string]field{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -287,7 +289,7 @@ func structCodec(t reflect.Type) codec {
 				name = tagName
 			}
 		}
-		fields[name] = field{index: i, dec: codecOfLocked(f.Type)}
+		fields[name] = field{index: i, dec: codecLocked(f.Type, building)}
 	}
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
@@ -342,8 +344,8 @@ func cutComma(s string) (before, after string, found bool) {
 	return s, "", false
 }
 
-func pointerCodec(t reflect.Type) codec {
-	elem := codecOfLocked(t.Elem())
+func pointerCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	elem := codecLocked(t.Elem(), building)
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		if d.peek() == 'n' {
 			if err := d.literal("null"); err != nil {
@@ -359,8 +361,8 @@ func pointerCodec(t reflect.Type) codec {
 	}
 }
 
-func mapCodec(t reflect.Type) codec {
-	elem := codecOfLocked(t.Elem())
+func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	elem := codecLocked(t.Elem(), building)
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
 		case '{':
@@ -413,8 +415,8 @@ func mapCodec(t reflect.Type) codec {
 	}
 }
 
-func sliceCodec(t reflect.Type) codec {
-	elem := codecOfLocked(t.Elem())
+func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	elem := codecLocked(t.Elem(), building)
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
 		case '[':

@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -315,5 +316,42 @@ func TestCodecOfConcurrent(t *testing.T) {
 			}()
 		}
 		wg.Wait()
+	}
+}
+
+// raceNode is a recursive input type no other test decodes, so
+// TestCodecConcurrentFirstUse builds its codec for the first time.
+type raceNode struct {
+	Name     string
+	Children []raceNode
+	Next     *raceNode
+	Attrs    map[string]raceNode
+}
+
+// TestCodecConcurrentFirstUse: requests that need a codec another request
+// is still building wait for it instead of running a half-built one (which
+// answered 500 now and then to the first CreateTable requests).
+func TestCodecConcurrentFirstUse(t *testing.T) {
+	body := []byte(`{"Name":"a","Children":[{"Name":"b","Next":{"Name":"c"}}],"Attrs":{"x":{"Name":"d"}}}`)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var in raceNode
+			if err := decodeRequest(body, &in); err != nil {
+				errs <- err
+				return
+			}
+			if in.Children[0].Next.Name != "c" || in.Attrs["x"].Name != "d" {
+				errs <- fmt.Errorf("decoded %+v", in)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -31,8 +31,11 @@
 // gives encoding/json's results and error precedence, except that member
 // names match exactly, as AWS matches them. Data-plane outputs encode
 // themselves (appendJSON in encode.go) into pooled buffers; other outputs go
-// through encoding/json. The benchmarks of the hot operations are in
-// emulator/benchmarks.
+// through encoding/json. GetItem, Query and Scan never decode the items they
+// return whole: appendStoredItem writes them straight from storage's records
+// (storage.EncodedItem); a filter decodes only the attributes it reads, a
+// projection only those its paths start with. The benchmarks of the hot
+// operations are in emulator/benchmarks.
 //
 // # Errors
 //

@@ -33,26 +33,36 @@ func (ns *Namespace) AccountID() string { return ns.account }
 // namespaces holds the namespaces of an Emulator, created on first use.
 type namespaces struct {
 	mu sync.RWMutex // guards byKey
-	// byKey maps "AKID/region" (or "shared") to its namespace.
-	byKey map[string]*Namespace
+	// byKey maps access key id + region (or shared) to its namespace.
+	byKey map[nsKey]*Namespace
 }
 
-// get returns the namespace for key, creating it on first use.
-func (n *namespaces) get(key, region string) *Namespace {
+// nsKey selects a namespace: the shared one, or one access key id + region.
+type nsKey struct {
+	shared            bool
+	accessKey, region string
+}
+
+// get returns the namespace for k, creating it on first use.
+func (n *namespaces) get(k nsKey) *Namespace {
 	n.mu.RLock()
-	ns := n.byKey[key]
+	ns := n.byKey[k]
 	n.mu.RUnlock()
 	if ns != nil {
 		return ns
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if ns = n.byKey[key]; ns == nil {
+	if ns = n.byKey[k]; ns == nil {
 		if n.byKey == nil {
-			n.byKey = make(map[string]*Namespace)
+			n.byKey = make(map[nsKey]*Namespace)
 		}
-		ns = newNamespace(key, region)
-		n.byKey[key] = ns
+		if k.shared {
+			ns = newNamespace("shared", "")
+		} else {
+			ns = newNamespace(k.accessKey+"/"+k.region, k.region)
+		}
+		n.byKey[k] = ns
 	}
 	return ns
 }

@@ -300,9 +300,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		units := 0.0
 		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
 		for _, w := range bt.writes {
-			ch, err := bt.t.data.Write(w.key, func(storage.Item) (storage.Item, error) {
-				return w.item, nil
-			})
+			ch, err := bt.t.data.Put(w.key, w.item) // nil deletes
 			if err != nil {
 				return nil, err
 			}

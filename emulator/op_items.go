@@ -118,6 +118,10 @@ type GetItemInput struct {
 type GetItemOutput struct {
 	Item             *WireItem         `json:"Item,omitempty"`
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	// stored, when hasStored, is the whole item as storage keeps it, the
+	// Item that appendJSON writes straight from the record (Item is nil).
+	stored    storage.EncodedItem
+	hasStored bool
 }
 
 // DeleteItemInput is the DeleteItem request.
@@ -205,16 +209,87 @@ func emptyListViolation(param string, list []string) string {
 	return fmt.Sprintf("Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", param)
 }
 
-// writeConstraints checks the enum members the write operations share.
-func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra ...string) error {
-	v := []string{
+// writeConstraints checks the enum members the write operations share and
+// one more violation (or "") of the operation's own.
+func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
+	return constraintErrors(
 		enumViolation(paramReturnValues, returnValues, enumReturnValues),
 		enumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
 		enumViolation(paramReturnICM, ricm, enumReturnICM),
 		enumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
 		enumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
+		extra,
+	)
+}
+
+// writeExprs are the expression parameters of PutItem, DeleteItem and
+// UpdateItem: the placeholder maps, the condition (ConditionExpression or
+// the legacy Expected and ConditionalOperator) and, for UpdateItem, the
+// update (UpdateExpression or the legacy AttributeUpdates).
+type writeExprs struct {
+	names         map[string]string
+	values        ExpressionValues
+	condition     *string
+	expected      map[string]ExpectedAttributeValue
+	conditionalOp string
+	isUpdate      bool // UpdateItem: the update members below count
+	update        *string
+	updates       map[string]AttributeValueUpdate
+}
+
+// compile runs AWS's checks on the mix of parameters, compiles the update
+// (UpdateItem only; nil when there is none) and the condition (nil when
+// there is none), and reports placeholders the expressions did not use, in
+// that order.
+func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
+	p := exprParams{names: w.names, values: w.values, valueExprs: []string{paramConditionExpr}}
+	if w.isUpdate {
+		p.valueExprs = []string{paramUpdateExpr, paramConditionExpr}
+		if w.updates != nil {
+			p.legacy = append(p.legacy, paramAttributeUpdates)
+		}
 	}
-	return constraintErrors(append(v, extra...)...)
+	p.addExpected(w.expected != nil, w.conditionalOp)
+	if w.update != nil {
+		p.expressions = append(p.expressions, paramUpdateExpr)
+	}
+	if w.condition != nil {
+		p.expressions = append(p.expressions, paramConditionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, nil, err
+	}
+	comp, err := newCompiler(w.names, w.values)
+	if err != nil {
+		return nil, nil, err
+	}
+	var upd *expr.Update
+	if w.isUpdate {
+		if upd, err = compileUpdate(comp, w.update, w.updates); err != nil {
+			return nil, nil, err
+		}
+	}
+	cond, err := compileCondition(comp, w.condition, w.expected, w.conditionalOp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, nil, exprError(err)
+	}
+	return upd, cond, nil
+}
+
+// compilePutDelete is compile for PutItem and DeleteItem, followed by their
+// ReturnValues check (only NONE and ALL_OLD).
+func (w writeExprs) compilePutDelete(returnValues string) (*expr.Condition, error) {
+	_, cond, err := w.compile()
+	if err != nil {
+		return nil, err
+	}
+	if rv := returnValues; rv != "" && rv != returnNone && rv != returnAllOld {
+		return nil, errValidation(msgReturnValuesPutDelete)
+	}
+	return cond, nil
 }
 
 // compileCondition compiles the request's condition from ConditionExpression
@@ -266,6 +341,25 @@ func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error
 	return errConditionalCheckFailed(nil)
 }
 
+// putOrDelete stores item under key, or deletes the item there when item
+// is nil, checking cond (nil: none) on the current item inside the write.
+// The current item is decoded only when cond or ReturnValues ALL_OLD needs
+// it; otherwise the Change has OldSize but no Old.
+func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condition, returnValues, rvoccf string) (storage.Change, error) {
+	if cond == nil && returnValues != returnAllOld {
+		return t.data.Put(key, item)
+	}
+	return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		if item == nil && cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		return item, nil
+	})
+}
+
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := checkTableNameParam(in.TableName); err != nil {
 		return nil, err
@@ -275,28 +369,12 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		nullViolation("item", in.Item == nil)); err != nil {
 		return nil, err
 	}
-	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
-		valueExprs: []string{paramConditionExpr}}
-	p.addExpected(in.Expected != nil, in.ConditionalOperator)
-	if in.ConditionExpression != nil {
-		p.expressions = append(p.expressions, paramConditionExpr)
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
 		return nil, err
-	}
-	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
-		return nil, exprError(err)
-	}
-	if rv := in.ReturnValues; rv != "" && rv != returnNone && rv != returnAllOld {
-		return nil, errValidation(msgReturnValuesPutDelete)
 	}
 	item := in.Item.Item()
 	size := storage.ItemSize(item)
@@ -314,17 +392,12 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
-		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
-			return nil, err
-		}
-		return item, nil
-	})
+	change, err := putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
 		return nil, err
 	}
 	out := &PutItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(size, storage.ItemSize(change.Old))),
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize)),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
@@ -379,23 +452,38 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	item, found := t.data.Get(key)
+	stored, found := t.data.GetEncoded(key)
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	out := &GetItemOutput{}
-	if found {
-		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, storage.ItemSize(item), consistent)
-		if proj != nil {
-			item = proj.Apply(item)
-		}
-		w := ItemToWire(item)
-		if w == nil {
-			w = WireItem{}
-		}
-		out.Item = &w
-	} else {
+	if !found {
 		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
+		return out, nil
 	}
+	out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, stored.Size(), consistent)
+	if proj == nil {
+		out.stored, out.hasStored = stored, true
+		return out, nil
+	}
+	w := ItemToWire(projectStored(proj, stored))
+	if w == nil {
+		w = WireItem{}
+	}
+	out.Item = &w
 	return out, nil
+}
+
+// projectStored applies proj to a stored item, decoding only the
+// attributes the projection's paths start with.
+func projectStored(proj *expr.Projection, e storage.EncodedItem) storage.Item {
+	paths := proj.Paths()
+	var buf [8]string
+	names := buf[:0]
+	for _, p := range paths {
+		if len(p) > 0 {
+			names = append(names, p[0].Name)
+		}
+	}
+	return proj.Apply(e.Attributes(names))
 }
 
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
@@ -407,28 +495,12 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
 	}
-	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
-		valueExprs: []string{paramConditionExpr}}
-	p.addExpected(in.Expected != nil, in.ConditionalOperator)
-	if in.ConditionExpression != nil {
-		p.expressions = append(p.expressions, paramConditionExpr)
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
 		return nil, err
-	}
-	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
-		return nil, exprError(err)
-	}
-	if rv := in.ReturnValues; rv != "" && rv != returnNone && rv != returnAllOld {
-		return nil, errValidation(msgReturnValuesPutDelete)
 	}
 	t, err := c.lookupTable(in.TableName)
 	if err != nil {
@@ -438,20 +510,12 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
-		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
-			return nil, err
-		}
-		if cur == nil {
-			return nil, storage.ErrNoWrite
-		}
-		return nil, nil
-	})
+	change, err := putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
 		return nil, err
 	}
 	out := &DeleteItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, storage.ItemSize(change.Old)),
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, change.OldSize),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
@@ -469,35 +533,13 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
 	}
-	p := exprParams{names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
-		valueExprs: []string{paramUpdateExpr, paramConditionExpr}}
-	if in.AttributeUpdates != nil {
-		p.legacy = append(p.legacy, paramAttributeUpdates)
-	}
-	p.addExpected(in.Expected != nil, in.ConditionalOperator)
-	if in.UpdateExpression != nil {
-		p.expressions = append(p.expressions, paramUpdateExpr)
-	}
-	if in.ConditionExpression != nil {
-		p.expressions = append(p.expressions, paramConditionExpr)
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	upd, cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
+	}.compile()
 	if err != nil {
 		return nil, err
-	}
-	upd, err := compileUpdate(comp, in.UpdateExpression, in.AttributeUpdates)
-	if err != nil {
-		return nil, err
-	}
-	cond, err := compileCondition(comp, in.ConditionExpression, in.Expected, in.ConditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
-		return nil, exprError(err)
 	}
 	t, err := c.lookupTable(in.TableName)
 	if err != nil {
@@ -542,7 +584,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	out := &UpdateItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(newSize, storage.ItemSize(change.Old))),
+		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize)),
 	}
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)

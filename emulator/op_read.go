@@ -87,7 +87,8 @@ type ScanOutput = pageOutput
 // pageOutput is one page of a Query or Scan. It encodes itself: items are
 // appended straight from storage values, without an intermediate wire map.
 type pageOutput struct {
-	Items            []storage.Item // nil and omitted for Select COUNT
+	Items            []storage.Item        // nil and omitted for Select COUNT
+	stored           []storage.EncodedItem // whole items written straight from storage, after Items
 	countOnly        bool
 	Count            int
 	ScannedCount     int
@@ -103,21 +104,25 @@ func (o *pageOutput) MarshalJSON() ([]byte, error) {
 // readRequest is what Query and Scan share once their parameters are
 // validated: the page rules and the compiled filter and projection.
 type readRequest struct {
-	t          *table
-	limit      int // 0: no Limit
-	countOnly  bool
-	consistent bool
-	capacity   string // ReturnConsumedCapacity
-	filter     *expr.Condition
-	projection *expr.Projection
+	t           *table
+	limit       int // 0: no Limit
+	countOnly   bool
+	consistent  bool
+	capacity    string // ReturnConsumedCapacity
+	filter      *expr.Condition
+	filterAttrs []string // the top-level attributes the filter reads
+	projection  *expr.Projection
 }
 
 // pageReader collects one page while storage walks the items. visit runs
 // under the table's read lock, so it only evaluates and collects; encoding
-// happens after the walk.
+// happens after the walk. Items are kept as storage holds them and written
+// out from their records; a filter decodes only the attributes it reads, a
+// projection only those its paths start with.
 type pageReader struct {
 	req       *readRequest
-	items     []storage.Item
+	items     []storage.Item        // projected items
+	stored    []storage.EncodedItem // whole items, without a projection
 	count     int
 	scanned   int
 	readBytes int         // total size of the items read, filtered or not
@@ -126,12 +131,12 @@ type pageReader struct {
 	err       error       // a filter evaluation error; ends the walk
 }
 
-func (p *pageReader) visit(k storage.Key, it storage.Item) bool {
+func (p *pageReader) visit(e storage.EncodedItem) bool {
 	p.scanned++
-	p.readBytes += storage.ItemSize(it)
+	p.readBytes += e.Size()
 	keep := true
 	if p.req.filter != nil {
-		ok, err := p.req.filter.Eval(it)
+		ok, err := p.req.filter.Eval(e.Attributes(p.req.filterAttrs))
 		if err != nil {
 			p.err = err
 			return false
@@ -140,15 +145,16 @@ func (p *pageReader) visit(k storage.Key, it storage.Item) bool {
 	}
 	if keep {
 		p.count++
-		if !p.req.countOnly {
-			if p.req.projection != nil {
-				it = p.req.projection.Apply(it)
-			}
-			p.items = append(p.items, it)
+		switch {
+		case p.req.countOnly:
+		case p.req.projection != nil:
+			p.items = append(p.items, projectStored(p.req.projection, e))
+		default:
+			p.stored = append(p.stored, e)
 		}
 	}
 	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {
-		p.lastKey = k
+		p.lastKey = e.Key()
 		p.stopped = true
 		return false
 	}
@@ -162,11 +168,12 @@ func (p *pageReader) output() (*pageOutput, error) {
 	}
 	out := &pageOutput{
 		Items:        p.items,
+		stored:       p.stored,
 		countOnly:    p.req.countOnly,
 		Count:        p.count,
 		ScannedCount: p.scanned,
 	}
-	if !out.countOnly && out.Items == nil {
+	if !out.countOnly && out.Items == nil && out.stored == nil {
 		out.Items = []storage.Item{}
 	}
 	if p.stopped {
@@ -243,7 +250,8 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, err
 	}
 	if req.filter != nil {
-		if name, ok := filterKeyAttr(req.filter, ks); ok {
+		req.filterAttrs = req.filter.Attributes()
+		if name, ok := keyAttrIn(req.filterAttrs, ks); ok {
 			return nil, errValidationf(msgFilterOnKey, filterParam, name)
 		}
 	}
@@ -270,7 +278,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	t.data.Query(r, p.visit)
+	t.data.QueryEncoded(r, p.visit)
 	return p.output()
 }
 
@@ -327,6 +335,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if req.filter != nil {
+		req.filterAttrs = req.filter.Attributes()
+	}
 	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
@@ -352,7 +363,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	t.data.Scan(r, p.visit)
+	t.data.ScanEncoded(r, p.visit)
 	return p.output()
 }
 
@@ -652,10 +663,11 @@ func attributesToGet(names []string) (*expr.Projection, error) {
 	return expr.AttributesToGet(names)
 }
 
-// filterKeyAttr returns a key attribute the filter reads, if any: a Query
-// filter may not use the table's key attributes.
-func filterKeyAttr(cond *expr.Condition, ks storage.KeySchema) (string, bool) {
-	for _, n := range cond.Attributes() {
+// keyAttrIn returns the first of names (a filter's attributes, sorted) that
+// is a key attribute, if any: a Query filter may not use the table's key
+// attributes.
+func keyAttrIn(names []string, ks storage.KeySchema) (string, bool) {
+	for _, n := range names {
 		if n == ks.Partition.Name || (ks.HasSort() && n == ks.Sort.Name) {
 			return n, true
 		}

@@ -122,9 +122,9 @@ func (e *Emulator) Handler() http.Handler { return e.handler }
 // namespaceFor returns the database a credential selects.
 func (e *Emulator) namespaceFor(cred credential) *Namespace {
 	if e.opts.SharedDB {
-		return e.dbs.get("shared", "")
+		return e.dbs.get(nsKey{shared: true})
 	}
-	return e.dbs.get(cred.accessKey+"/"+cred.region, cred.region)
+	return e.dbs.get(nsKey{accessKey: cred.accessKey, region: cred.region})
 }
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
@@ -221,7 +221,7 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	if r.ContentLength > 0 {
 		buf.Grow(int(r.ContentLength))
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r.Body, e.maxBody+1))
+	n, err := readAtMost(buf, r.Body, e.maxBody+1)
 	if n > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
@@ -229,6 +229,28 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 		return errSerialization("")
 	}
 	return nil
+}
+
+// readAtMost is buf.ReadFrom(io.LimitReader(r, limit)) without allocating
+// the LimitedReader.
+func readAtMost(buf *bytes.Buffer, r io.Reader, limit int64) (int64, error) {
+	var n int64
+	for n < limit {
+		if buf.Available() == 0 {
+			buf.Grow(512)
+		}
+		free := buf.AvailableBuffer()[:min(int64(buf.Available()), limit-n)]
+		m, err := r.Read(free)
+		buf.Write(free[:m])
+		n += int64(m)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // Response header names in canonical form (what Header.Set would store) and

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 const echo = "DynamoDB_20120810.TestEcho"
@@ -365,5 +366,32 @@ func BenchmarkEchoRequest(b *testing.B) {
 		if rec.Code != 200 {
 			b.Fatal(rec.Code)
 		}
+	}
+}
+
+func TestReadAtMost(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tt := range []struct {
+		name    string
+		r       io.Reader
+		limit   int64
+		want    string
+		wantErr error
+	}{
+		{"under", strings.NewReader("hello"), 10, "hello", nil},
+		{"exact", strings.NewReader("hello"), 5, "hello", nil},
+		{"over", strings.NewReader("hello, world"), 5, "hello", nil},
+		{"one byte at a time", iotest.OneByteReader(strings.NewReader(strings.Repeat("x", 2000))), 1500, strings.Repeat("x", 1500), nil},
+		{"error", io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(boom)), 10, "ab", boom},
+		{"empty", strings.NewReader(""), 10, "", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			buf.WriteString("pre")
+			n, err := readAtMost(&buf, tt.r, tt.limit)
+			if got := buf.String(); got != "pre"+tt.want || n != int64(len(tt.want)) || !errors.Is(err, tt.wantErr) {
+				t.Fatalf("got %q, %d, %v; want %q, %d, %v", got, n, err, "pre"+tt.want, len(tt.want), tt.wantErr)
+			}
+		})
 	}
 }

@@ -154,6 +154,13 @@ type wireDecoder struct {
 	data []byte
 	pos  int
 	verr error
+	// text, while an item is decoded, is that item's JSON as one string
+	// (data[textOff:textOff+len(text)]): readString returns its names and
+	// values as substrings of it, one allocation per item instead of one
+	// per string. Keeping any of them keeps the item's text alive; storage
+	// copies what it stores.
+	text    string
+	textOff int
 }
 
 func (d *wireDecoder) skipSpace() {
@@ -262,6 +269,9 @@ func (d *wireDecoder) readString() (string, error) {
 	}
 	d.pos = i + 1
 	if simple {
+		if off := start - d.textOff; d.text != "" && off >= 0 && i-d.textOff <= len(d.text) {
+			return d.text[off : i-d.textOff], nil
+		}
 		return string(d.data[start:i]), nil
 	}
 	var s string
@@ -271,69 +281,96 @@ func (d *wireDecoder) readString() (string, error) {
 	return s, nil
 }
 
+// skipString skips a JSON string, checking it as readString does; only a
+// string with escapes or non-ASCII bytes is built (to check it).
+func (d *wireDecoder) skipString() error {
+	if d.peek() != '"' {
+		return d.typeError("String")
+	}
+	for i := d.pos + 1; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return nil
+		case c < 0x20:
+			return d.syntax()
+		case c == '\\' || c >= utf8.RuneSelf:
+			_, err := d.readString()
+			return err
+		}
+	}
+	return d.syntax()
+}
+
 // skipValue skips any JSON value (for members DynamoDB ignores), bounded in depth.
 func (d *wireDecoder) skipValue(depth int) error {
+	_, err := d.skipCount(depth)
+	return err
+}
+
+// skipCount skips any JSON value, bounded in depth, and returns the number
+// of its members when it is an object (0 otherwise).
+func (d *wireDecoder) skipCount(depth int) (int, error) {
 	if depth > 10000 {
-		return d.syntax()
+		return 0, d.syntax()
 	}
 	switch d.peek() {
 	case '"':
-		_, err := d.readString()
-		return err
+		return 0, d.skipString()
 	case '{':
 		d.pos++
 		if d.peek() == '}' {
 			d.pos++
-			return nil
+			return 0, nil
 		}
-		for {
-			if _, err := d.readString(); err != nil {
-				return d.syntax()
+		for n := 1; ; n++ {
+			if err := d.skipString(); err != nil {
+				return 0, d.syntax()
 			}
 			if err := d.expect(':'); err != nil {
-				return err
+				return 0, err
 			}
-			if err := d.skipValue(depth + 1); err != nil {
-				return err
+			if _, err := d.skipCount(depth + 1); err != nil {
+				return 0, err
 			}
 			switch d.peek() {
 			case ',':
 				d.pos++
 			case '}':
 				d.pos++
-				return nil
+				return n, nil
 			default:
-				return d.syntax()
+				return 0, d.syntax()
 			}
 		}
 	case '[':
 		d.pos++
 		if d.peek() == ']' {
 			d.pos++
-			return nil
+			return 0, nil
 		}
 		for {
-			if err := d.skipValue(depth + 1); err != nil {
-				return err
+			if _, err := d.skipCount(depth + 1); err != nil {
+				return 0, err
 			}
 			switch d.peek() {
 			case ',':
 				d.pos++
 			case ']':
 				d.pos++
-				return nil
+				return 0, nil
 			default:
-				return d.syntax()
+				return 0, d.syntax()
 			}
 		}
 	case 't':
-		return d.literal("true")
+		return 0, d.literal("true")
 	case 'f':
-		return d.literal("false")
+		return 0, d.literal("false")
 	case 'n':
-		return d.literal("null")
+		return 0, d.literal("null")
 	default:
-		return d.number()
+		return 0, d.number()
 	}
 }
 
@@ -404,13 +441,24 @@ func (d *wireDecoder) item() (storage.Item, error) {
 		}
 		return nil, d.syntax()
 	}
-	return d.members(0)
+	// Scan the item once to size its map and make its text one string
+	// (see text); a malformed item is left to members to report.
+	probe := wireDecoder{data: d.data, pos: d.pos}
+	n, err := probe.skipCount(0)
+	if err != nil {
+		return d.members(0, 0)
+	}
+	d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
+	m, err := d.members(0, n)
+	d.text, d.textOff = "", 0
+	return m, err
 }
 
-// members reads the entries of an M value, or of an item when lvl is 0.
-func (d *wireDecoder) members(lvl int) (map[string]storage.Value, error) {
+// members reads the entries of an M value, or of an item when lvl is 0;
+// size is a hint of their number.
+func (d *wireDecoder) members(lvl, size int) (map[string]storage.Value, error) {
 	d.pos++ // '{'
-	m := make(map[string]storage.Value)
+	m := make(map[string]storage.Value, size)
 	if d.peek() == '}' {
 		d.pos++
 		return m, nil
@@ -532,7 +580,7 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 					if d.peek() != '{' {
 						return storage.Value{}, d.mapTypeError()
 					}
-					m, err := d.members(lvl)
+					m, err := d.members(lvl, 0)
 					if err != nil {
 						return storage.Value{}, err
 					}
@@ -675,8 +723,8 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 		return storage.Value{}, d.listTypeError()
 	}
 	d.pos++
-	var members []string
-	var raw []string // SS/NS members as sent, for the duplicates message
+	var buf [8]string
+	members := buf[:0]
 	memberErr := false
 	if d.peek() == ']' {
 		d.pos++
@@ -707,7 +755,6 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 						memberErr = true
 					}
 					members = append(members, string(n))
-					raw = append(raw, s)
 				case storage.KindBS:
 					b, err := decodeBase64(s)
 					if err != nil {
@@ -728,6 +775,7 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 			break
 		}
 	}
+	members = slices.Clip(slices.Clone(members)) // off the stack buffer
 	if memberErr {
 		return storage.SetOf(k, members), nil
 	}
@@ -954,22 +1002,27 @@ func appendValue(b []byte, v storage.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			switch v.Kind() {
-			case storage.KindSS:
-				b = appendString(b, m)
-			case storage.KindNS:
-				b = append(b, '"')
-				b = append(b, m...)
-				b = append(b, '"')
-			default:
-				b = appendBase64(b, m)
-			}
+			b = appendSetMember(b, v.Kind(), m)
 		}
 		b = append(b, ']')
 	default:
 		return append(b, "null"...)
 	}
 	return append(b, '}')
+}
+
+// appendSetMember appends one member of a set of kind k: SS text, NS
+// canonical text (which needs no escaping) or BS raw bytes.
+func appendSetMember(b []byte, k storage.Kind, m string) []byte {
+	switch k {
+	case storage.KindSS:
+		return appendString(b, m)
+	case storage.KindNS:
+		b = append(b, '"')
+		b = append(b, m...)
+		return append(b, '"')
+	}
+	return appendBase64(b, m)
 }
 
 // appendItem appends {"name":value,...} with names in sorted order, so equal

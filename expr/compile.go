@@ -15,9 +15,9 @@ import (
 type Compiler struct {
 	names      map[string]string
 	values     map[string]storage.Value
-	usedNames  map[string]bool
-	usedValues map[string]bool
-	err        *Error // the placeholder maps' own error, if any
+	usedNames  map[string]bool // made on first use: most requests have no placeholders
+	usedValues map[string]bool // likewise
+	err        *Error          // the placeholder maps' own error, if any
 }
 
 // NewCompiler returns a Compiler for one request's placeholder maps (either
@@ -25,11 +25,9 @@ type Compiler struct {
 // are invalid, every compile method returns that error.
 func NewCompiler(names map[string]string, values map[string]storage.Value) *Compiler {
 	return &Compiler{
-		names:      names,
-		values:     values,
-		usedNames:  map[string]bool{},
-		usedValues: map[string]bool{},
-		err:        checkPlaceholders(names, values),
+		names:  names,
+		values: values,
+		err:    checkPlaceholders(names, values),
 	}
 }
 
@@ -253,6 +251,9 @@ func (k *checker) resolvePath(p *PathExpr) *Error {
 			if !ok {
 				return exprError(k.param, e.Offset, sprintf(msgUndefinedName, e.Name))
 			}
+			if k.c.usedNames == nil {
+				k.c.usedNames = make(map[string]bool, len(k.c.names))
+			}
 			k.c.usedNames[e.Name] = true
 			out[i] = PathStep{Name: name}
 		default:
@@ -270,6 +271,9 @@ func (k *checker) resolveValue(v *ValueExpr) *Error {
 	val, ok := k.c.values[v.Name]
 	if !ok {
 		return exprError(k.param, v.Offset, sprintf(msgUndefinedValue, v.Name))
+	}
+	if k.c.usedValues == nil {
+		k.c.usedValues = make(map[string]bool, len(k.c.values))
 	}
 	k.c.usedValues[v.Name] = true
 	v.val = val

@@ -177,3 +177,54 @@ func BenchmarkScanPage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPutBlind is BenchmarkPut through Put, which does not decode the
+// item it replaces.
+func BenchmarkPutBlind(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			tbl := fillTable(b, schemaSN, n, 100)
+			items := make([]Item, 1024)
+			for i := range items {
+				items[i] = benchItem(b, schemaSN, (i*7919)%n/100, i%100) // replaces
+			}
+			i := 0
+			for b.Loop() {
+				it := items[i%len(items)]
+				if _, err := tbl.Put(schemaSN.KeyOf(it), it); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkGetEncoded is BenchmarkGet through GetEncoded, reading every
+// attribute with an ItemReader instead of decoding.
+func BenchmarkGetEncoded(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			tbl := fillTable(b, schemaSN, n, 100)
+			keys := make([]Key, 1024)
+			for i := range keys {
+				keys[i] = schemaSN.KeyOf(benchItem(b, schemaSN, (i*7919)%n/100, i%100))
+			}
+			i := 0
+			for b.Loop() {
+				e, ok := tbl.GetEncoded(keys[i%len(keys)])
+				if !ok {
+					b.Fatal("missing")
+				}
+				r := e.Reader()
+				for {
+					if _, ok := r.Next(); !ok {
+						break
+					}
+					r.Skip()
+				}
+				i++
+			}
+		})
+	}
+}

@@ -207,3 +207,26 @@ func TestCollectionRandom(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectionSizesThroughPut: Put, which does not hand the old item to a
+// callback, still takes a replaced item's weight (index entries included)
+// out of its collection.
+func TestCollectionSizesThroughPut(t *testing.T) {
+	withIndex := Item{"pk": S("a"), "sk": N("1"), "lsk": S("q")} // 11 + 111 extra = 122
+	plain := Item{"pk": S("a"), "sk": N("1")}                    // 7
+	tbl := NewTable(schemaSN)
+	tbl.TrackCollections(lsiExtra, 0)
+	for i, s := range []struct {
+		item Item
+		want int64
+	}{{withIndex, 122}, {withIndex, 122}, {plain, 7}, {withIndex, 122}} {
+		ch, err := tbl.Put(schemaSN.KeyOf(s.item), s.item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch.CollectionSize != s.want || tbl.CollectionSize(S("a")) != s.want {
+			t.Errorf("put %d: Change.CollectionSize %d, CollectionSize %d, want %d", i, ch.CollectionSize, tbl.CollectionSize(S("a")), s.want)
+		}
+		checkCollections(t, tbl)
+	}
+}

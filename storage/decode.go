@@ -20,14 +20,16 @@ func decodeItem(data string, extra int) (Item, error) {
 		return nil, d.err
 	}
 	item := make(Item, n+extra)
+	prev := ""
 	for i := 0; i < n; i++ {
 		name := d.str()
+		if i > 0 && name <= prev {
+			return nil, d.fail("attribute names out of order")
+		}
+		prev = name
 		v := d.value(1)
 		if d.err != nil {
 			return nil, d.err
-		}
-		if _, dup := item[name]; dup {
-			return nil, d.fail("duplicate attribute")
 		}
 		item[name] = v
 	}
@@ -148,11 +150,13 @@ func (d *decoder) value(depth int) Value {
 		}
 		n := d.count()
 		m := make(map[string]Value, n)
+		prev := ""
 		for i := 0; i < n && d.err == nil; i++ {
 			name := d.str()
-			if _, dup := m[name]; dup {
-				d.fail("duplicate map entry")
+			if i > 0 && name <= prev {
+				d.fail("map entries out of order")
 			}
+			prev = name
 			m[name] = d.value(depth + 1)
 		}
 		return Value{kind: KindM, c: &composite{m: m}}
@@ -174,5 +178,40 @@ func (d *decoder) value(depth int) Value {
 			d.fail(fmt.Sprintf("unknown tag %d", tag))
 		}
 		return Value{}
+	}
+}
+
+// skip skips one value at nesting depth depth, as value would read it.
+func (d *decoder) skip(depth int) {
+	switch tag := d.byte(); tag {
+	case tagS, tagN, tagB:
+		n := d.uvarint()
+		if d.err == nil && n > uint64(len(d.s)-d.pos) {
+			d.fail("string exceeds input")
+			return
+		}
+		d.pos += int(n)
+	case tagFalse, tagTrue, tagNull:
+	case tagL, tagM:
+		if depth >= maxDepth {
+			d.fail("nesting too deep")
+			return
+		}
+		n := d.count()
+		for i := 0; i < n && d.err == nil; i++ {
+			if tag == tagM {
+				d.str()
+			}
+			d.skip(depth + 1)
+		}
+	case tagSS, tagNS, tagBS:
+		n := d.count()
+		for i := 0; i < n && d.err == nil; i++ {
+			d.str()
+		}
+	default:
+		if d.err == nil {
+			d.fail(fmt.Sprintf("unknown tag %d", tag))
+		}
 	}
 }

@@ -20,7 +20,8 @@
 //     fn sees the current item and returns the new one (nil deletes,
 //     ErrNoWrite leaves it); the result is a Change (old and new image and
 //     their sizes), the record that ReturnValues and later streams, TTL and
-//     indexes consume.
+//     indexes consume. Put(Key, Item) is a Write that does not look at the
+//     current item, and so does not decode it (its Change has no Old).
 //   - Query(QueryRange, visit) walks one partition in sort key order,
 //     bounded by a SortCondition, forwards or backwards, resuming strictly
 //     after an ExclusiveStart key. It seeks; it never walks other partitions.
@@ -35,6 +36,11 @@
 //     difference inside the write, report the size after it
 //     (Change.CollectionSize, CollectionSize) and refuse writes that grow a
 //     collection past a limit (ErrCollectionTooLarge).
+//   - GetEncoded, QueryEncoded and ScanEncoded are Get, Query and Scan
+//     without the decoding: they hand out EncodedItems, views of the stored
+//     records. An ItemReader walks one (attributes in name order, key
+//     attributes included) without building Values, for a caller that only
+//     writes it out; Attributes decodes just the attributes a caller needs.
 //
 // Inside, a map from partition key to partition gives Get, Write and Query
 // their partition; each partition keeps its items in a B-tree
@@ -45,8 +51,8 @@
 // a B-tree. A second B-tree orders the partitions for Scan.
 //
 // Items at rest are stored in a compact, versioned, length-prefixed binary
-// encoding without their key attributes, one allocation per item, with the
-// item's size kept beside it. A 240-byte item of 10 attributes costs 300 to
+// encoding without their key attributes, attributes and map entries sorted
+// by name, one allocation per item, with the item's size kept beside it. A 240-byte item of 10 attributes costs 300 to
 // 400 bytes of heap in all, index included, against about 1300 bytes for the
 // same item held as a map of Values (BenchmarkMemory).
 //
@@ -57,8 +63,8 @@
 //
 // Every Get, Query and Scan visit decodes a fresh Item, which the caller owns
 // and may keep; its strings share memory with the stored record, which is
-// immutable. Reads therefore allocate, and a caller that only needs some
-// attributes still pays for decoding all of them.
+// immutable. Reads therefore allocate; callers on hot paths use the Encoded
+// variants and decode only what they need.
 //
 // Query and Scan hold the table's read lock for the whole walk, visits
 // included: a visit must not call back into the same table (a Write would

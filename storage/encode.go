@@ -3,6 +3,8 @@ package storage
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Items at rest are kept in a compact binary form, decoded on every read.
@@ -17,8 +19,12 @@ import (
 //	       | tagSS|tagNS|tagBS uvarint(count) {str}
 //	str    = uvarint(len) bytes
 //
-// N is its canonical text. Key attributes are left out of the stored form:
-// the key is stored beside it and put back when decoding.
+// N is its canonical text. Attributes, and the entries of each M, are in
+// ascending byte order of their names, so that readers can write them out
+// in that order (the emulator's responses list attributes sorted) without
+// sorting, and find one by name without a map; the decoder rejects any
+// other order. Key attributes are left out of the stored form: the key is
+// stored beside it and put back when decoding.
 
 const encodingVersion = 1
 
@@ -45,22 +51,48 @@ const maxDepth = 256
 // appendItem appends the encoding of item, leaving out the attributes named
 // by skip (key attribute names; empty names skip nothing).
 func appendItem(dst []byte, item Item, skip1, skip2 string) ([]byte, error) {
-	count := len(item)
-	if _, ok := item[skip1]; ok && skip1 != "" {
-		count--
-	}
-	if _, ok := item[skip2]; ok && skip2 != "" {
-		count--
-	}
+	var buf [16]attr
+	attrs := sortedAttrs(buf[:0], item, skip1, skip2)
 	dst = append(dst, encodingVersion)
-	dst = binary.AppendUvarint(dst, uint64(count))
-	var err error
-	for name, v := range item {
+	return appendAttrs(dst, attrs, 1)
+}
+
+// attr is one attribute or M entry being encoded.
+type attr struct {
+	name string
+	v    Value
+}
+
+// sortedAttrs appends the entries of m, except those named skip1 or skip2
+// (when not empty), to dst and sorts them by name.
+func sortedAttrs(dst []attr, m map[string]Value, skip1, skip2 string) []attr {
+	for name, v := range m {
 		if (name == skip1 && skip1 != "") || (name == skip2 && skip2 != "") {
 			continue
 		}
-		dst = appendStr(dst, name)
-		if dst, err = appendValue(dst, v, 1); err != nil {
+		dst = append(dst, attr{name, v})
+	}
+	if len(dst) <= 16 {
+		// Insertion sort: items and maps are mostly small.
+		for i := 1; i < len(dst); i++ {
+			for j := i; j > 0 && dst[j].name < dst[j-1].name; j-- {
+				dst[j], dst[j-1] = dst[j-1], dst[j]
+			}
+		}
+	} else {
+		slices.SortFunc(dst, func(a, b attr) int { return strings.Compare(a.name, b.name) })
+	}
+	return dst
+}
+
+// appendAttrs appends the count and the entries of an item or M value at
+// nesting depth depth.
+func appendAttrs(dst []byte, attrs []attr, depth int) ([]byte, error) {
+	dst = binary.AppendUvarint(dst, uint64(len(attrs)))
+	var err error
+	for _, a := range attrs {
+		dst = appendStr(dst, a.name)
+		if dst, err = appendValue(dst, a.v, depth); err != nil {
 			return nil, err
 		}
 	}
@@ -103,12 +135,9 @@ func appendValue(dst []byte, v Value, depth int) ([]byte, error) {
 		if depth >= maxDepth {
 			return nil, ErrTooDeep
 		}
-		dst = binary.AppendUvarint(append(dst, tagM), uint64(len(v.Map())))
-		for name, e := range v.Map() {
-			dst = appendStr(dst, name)
-			if dst, err = appendValue(dst, e, depth+1); err != nil {
-				return nil, err
-			}
+		var buf [16]attr
+		if dst, err = appendAttrs(append(dst, tagM), sortedAttrs(buf[:0], v.Map(), "", ""), depth+1); err != nil {
+			return nil, err
 		}
 	case KindSS, KindNS, KindBS:
 		tag := tagSS

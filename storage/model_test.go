@@ -245,12 +245,18 @@ func runModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) 
 			k := g.key()
 			it := g.item(k)
 			i, found := m.find(k)
-			ch, err := tbl.Write(k, func(old Item) (Item, error) {
-				if found != (old != nil) || (found && !ItemsEqual(old, m.items[i])) {
-					return nil, fmt.Errorf("fn got old %v, model has %v", old, found)
-				}
-				return it, nil
-			})
+			var ch Change
+			var err error
+			if r.IntN(2) == 0 {
+				ch, err = tbl.Write(k, func(old Item) (Item, error) {
+					if found != (old != nil) || (found && !ItemsEqual(old, m.items[i])) {
+						return nil, fmt.Errorf("fn got old %v, model has %v", old, found)
+					}
+					return it, nil
+				})
+			} else if ch, err = tbl.Put(k, it); ch.Old != nil || found != (ch.OldSize > 0) {
+				fail(step, "Put", fmt.Errorf("change %+v, model has %v", ch, found))
+			}
 			if err != nil {
 				fail(step, "put", err)
 			}
@@ -261,9 +267,13 @@ func runModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) 
 		case op < 55: // delete
 			k := g.key()
 			_, found := m.find(k)
-			ch, err := tbl.Write(k, func(Item) (Item, error) { return nil, nil })
-			if err != nil || (ch.Old != nil) != found || ch.New != nil {
-				fail(step, "delete", fmt.Errorf("%+v, %v", ch, err))
+			if r.IntN(2) == 0 {
+				ch, err := tbl.Write(k, func(Item) (Item, error) { return nil, nil })
+				if err != nil || (ch.Old != nil) != found || ch.New != nil {
+					fail(step, "delete", fmt.Errorf("%+v, %v", ch, err))
+				}
+			} else if ch, err := tbl.Put(k, nil); err != nil || ch.Old != nil || (ch.OldSize > 0) != found || ch.New != nil {
+				fail(step, "delete by Put", fmt.Errorf("%+v, %v", ch, err))
 			}
 			m.delete(k)
 		case op < 60: // writes that write nothing
@@ -280,6 +290,17 @@ func runModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) 
 			got, ok := tbl.Get(k)
 			if ok != found || (found && !ItemsEqual(got, m.items[i])) {
 				fail(step, "get", fmt.Errorf("got %v, %v; model has %v", got, ok, found))
+			}
+			e, ok := tbl.GetEncoded(k)
+			if ok != found {
+				fail(step, "GetEncoded", fmt.Errorf("found %v; model has %v", ok, found))
+			}
+			if found {
+				rd := e.Reader()
+				got, err := readItem(&rd)
+				if err != nil || !ItemsEqual(got, m.items[i]) || e.Size() != ItemSize(m.items[i]) {
+					fail(step, "GetEncoded", fmt.Errorf("read %v, %v; model has %v", got, err, m.items[i]))
+				}
 			}
 		case op < 88: // query, paged
 			pk := g.keyValue(ks.Partition.Kind, 6)

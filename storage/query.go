@@ -54,6 +54,11 @@ type QueryRange struct {
 // without a sort key, BEGINS_WITH on a number, a start key of another
 // partition) matches nothing.
 func (t *Table) Query(r QueryRange, visit func(k Key, it Item) bool) {
+	t.QueryEncoded(r, func(e EncodedItem) bool { return visit(e.key, e.Item()) })
+}
+
+// QueryEncoded is Query without the decoding: each visit gets the item as stored.
+func (t *Table) QueryEncoded(r QueryRange, visit func(EncodedItem) bool) {
 	if r.Partition.Kind() != t.ks.Partition.Kind {
 		return
 	}
@@ -82,7 +87,7 @@ func (t *Table) Query(r QueryRange, visit func(k Key, it Item) bool) {
 	}
 	p.walk(lo, hi, r.Forward, func(e entry) bool {
 		k := t.keyOf(p, e)
-		return visit(k, t.itemOf(k, e))
+		return visit(t.encodedOf(k, e))
 	})
 }
 

@@ -23,6 +23,11 @@ type ScanRange struct {
 // the segment's beginning, one in a later segment visits nothing (the
 // emulator rejects both first).
 func (t *Table) Scan(r ScanRange, visit func(k Key, it Item) bool) {
+	t.ScanEncoded(r, func(e EncodedItem) bool { return visit(e.key, e.Item()) })
+}
+
+// ScanEncoded is Scan without the decoding: each visit gets the item as stored.
+func (t *Table) ScanEncoded(r ScanRange, visit func(EncodedItem) bool) {
 	lo, hi, ok := segmentRange(r.Segment, r.TotalSegments)
 	if !ok {
 		return
@@ -51,7 +56,7 @@ func (t *Table) Scan(r ScanRange, visit func(k Key, it Item) bool) {
 		}
 		return p.walk(from, bound{}, true, func(e entry) bool {
 			k := t.keyOf(p, e)
-			return visit(k, t.itemOf(k, e))
+			return visit(t.encodedOf(k, e))
 		})
 	})
 }

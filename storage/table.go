@@ -76,18 +76,27 @@ type Change struct {
 // Get returns the item with key k, decoded afresh for the caller, or false
 // when there is none (or k does not fit the key schema).
 func (t *Table) Get(k Key) (Item, bool) {
-	if t.ks.checkKey(k) != nil {
+	e, ok := t.GetEncoded(k)
+	if !ok {
 		return nil, false
+	}
+	// The record is an immutable string, so it decodes safely outside the lock.
+	return e.Item(), true
+}
+
+// GetEncoded is Get without the decoding: the item as stored.
+func (t *Table) GetEncoded(k Key) (EncodedItem, bool) {
+	if t.ks.checkKey(k) != nil {
+		return EncodedItem{}, false
 	}
 	sk := t.sortKeyOf(k)
 	t.mu.RLock()
 	e, ok := t.getLocked(k.Partition.str, sk)
 	t.mu.RUnlock()
 	if !ok {
-		return nil, false
+		return EncodedItem{}, false
 	}
-	// The record is an immutable string, so it decodes safely outside the lock.
-	return t.itemOf(k, e), true
+	return t.encodedOf(k, e), true
 }
 
 // Write runs fn under the table's write lock with the current item (nil if
@@ -105,23 +114,49 @@ func (t *Table) Write(k Key, fn func(old Item) (Item, error)) (Change, error) {
 	return t.writeLocked(k, fn)
 }
 
+// Put stores item under key k, replacing the item there, or deletes the
+// item with key k when item is nil: a Write whose fn ignores the current
+// item. The current item is not decoded: the Change's Old is nil whether or
+// not there was one, and OldSize (0 when there was none) says what was
+// replaced. Use Write to see the current item.
+func (t *Table) Put(k Key, item Item) (Change, error) {
+	if err := t.ks.checkKey(k); err != nil {
+		return Change{}, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.putItemLocked(k, item, false, nil)
+}
+
 func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, error) {
+	return t.putItemLocked(k, nil, true, fn)
+}
+
+// putItemLocked is Write (decodeOld, fn) and Put (item).
+func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old Item) (Item, error)) (Change, error) {
 	pk, sk := k.Partition.str, t.sortKeyOf(k)
 	var ch Change
 	oldE, found := t.getLocked(pk, sk)
 	if found {
-		ch.Old, ch.OldSize = t.itemOf(k, oldE), int(oldE.size)
-	}
-	newItem, err := fn(ch.Old)
-	if errors.Is(err, ErrNoWrite) {
-		ch.New, ch.NewSize = ch.Old, ch.OldSize
-		if t.coll != nil {
-			ch.CollectionSize = t.coll.sizes[pk]
+		ch.OldSize = int(oldE.size)
+		// Collection sizes need the old item to take its weight away.
+		if decodeOld || t.coll != nil {
+			ch.Old = t.itemOf(k, oldE)
 		}
-		return ch, nil
 	}
-	if err != nil {
-		return Change{}, err
+	if fn != nil {
+		var err error
+		newItem, err = fn(ch.Old)
+		if errors.Is(err, ErrNoWrite) {
+			ch.New, ch.NewSize = ch.Old, ch.OldSize
+			if t.coll != nil {
+				ch.CollectionSize = t.coll.sizes[pk]
+			}
+			return ch, nil
+		}
+		if err != nil {
+			return Change{}, err
+		}
 	}
 	if newItem == nil {
 		if found {
@@ -245,18 +280,7 @@ func (t *Table) keyOf(p *partition, e entry) Key {
 }
 
 // itemOf decodes entry e, whose key is k, into a new Item.
-func (t *Table) itemOf(k Key, e entry) Item {
-	it, err := decodeItem(e.body(), 2)
-	if err != nil {
-		// Records are only ever built by encodeLocked.
-		panic(fmt.Sprintf("storage: corrupt stored item: %v", err))
-	}
-	it[t.ks.Partition.Name] = k.Partition
-	if t.ks.HasSort() {
-		it[t.ks.Sort.Name] = k.Sort
-	}
-	return it
-}
+func (t *Table) itemOf(k Key, e entry) Item { return t.encodedOf(k, e).Item() }
 
 // checkLocked verifies the table's invariants, for tests.
 func (t *Table) checkLocked() error {
