@@ -24,10 +24,13 @@
 // member names; attribute values use AttributeValue, WireItem (items and
 // keys) and ExpressionValues (ExpressionAttributeValues), whose decoders
 // validate with AWS's messages. DecodeItem and AppendItem are the codec
-// without the map conversions, for hot paths.
+// without the map conversions, for hot paths. The codec is in the wire files:
+// wire.go (the types and item conversion), wire_scan.go (the JSON scanner),
+// wire_decode.go (decoding and validating attribute values), wire_encode.go
+// (encoding them) and wire_exprvalues.go (ExpressionAttributeValues).
 //
 // Request bodies are decoded without encoding/json (decode.go): a plan per
-// input type, built once, runs on the attribute-value scanner of wire.go and
+// input type, built once, runs on the attribute-value scanner of wire_scan.go and
 // gives encoding/json's results and error precedence, except that member
 // names match exactly, as AWS matches them. Data-plane outputs encode
 // themselves (appendJSON in encode.go) into pooled buffers; other outputs go

@@ -655,7 +655,7 @@ func updateReturnValues(rv string, upd *expr.Update, change storage.Change) Wire
 }
 
 // msgUpdateNesting is UpdateItem's answer when an update nests values
-// deeper than DynamoDB allows (PutItem's wording is longer: see wire.go).
+// deeper than DynamoDB allows (PutItem's wording is longer: see wire_decode.go).
 const msgUpdateNesting = "Nesting Levels have exceeded supported limits"
 
 // checkUpdatedNesting rejects an updated item whose updated attributes nest
