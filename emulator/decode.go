@@ -517,6 +517,20 @@ func (d *reqDecoder) numberText() (text string, ok bool, err error) {
 	return string(d.data[start:d.pos]), true, nil
 }
 
+// numberFor reads the JSON number for a field of numeric type t. ok is false
+// when there is none: a null was read, or a value of another JSON type was
+// handled by mismatch, as for any other field; err is what either returned.
+func (d *reqDecoder) numberFor(t reflect.Type) (text string, ok bool, err error) {
+	text, ok, err = d.numberText()
+	if ok || err != nil {
+		return text, ok, err
+	}
+	if d.peek() == 'n' {
+		return "", false, d.literal("null")
+	}
+	return "", false, d.mismatch(t)
+}
+
 func (d *reqDecoder) numberMismatch(t reflect.Type) {
 	if d.saved == nil {
 		d.saved = errSerialization(mismatchMessage('0', t))
@@ -524,15 +538,9 @@ func (d *reqDecoder) numberMismatch(t reflect.Type) {
 }
 
 func decodeInt(d *reqDecoder, v reflect.Value, _ int) error {
-	s, ok, err := d.numberText()
-	if err != nil {
+	s, ok, err := d.numberFor(v.Type())
+	if !ok || err != nil {
 		return err
-	}
-	if !ok {
-		if d.peek() == 'n' {
-			return d.literal("null")
-		}
-		return d.mismatch(v.Type())
 	}
 	n, perr := strconv.ParseInt(s, 10, 64)
 	if perr != nil || v.OverflowInt(n) {
@@ -544,15 +552,9 @@ func decodeInt(d *reqDecoder, v reflect.Value, _ int) error {
 }
 
 func decodeUint(d *reqDecoder, v reflect.Value, _ int) error {
-	s, ok, err := d.numberText()
-	if err != nil {
+	s, ok, err := d.numberFor(v.Type())
+	if !ok || err != nil {
 		return err
-	}
-	if !ok {
-		if d.peek() == 'n' {
-			return d.literal("null")
-		}
-		return d.mismatch(v.Type())
 	}
 	n, perr := strconv.ParseUint(s, 10, 64)
 	if perr != nil || v.OverflowUint(n) {
@@ -564,15 +566,9 @@ func decodeUint(d *reqDecoder, v reflect.Value, _ int) error {
 }
 
 func decodeFloat(d *reqDecoder, v reflect.Value, _ int) error {
-	s, ok, err := d.numberText()
-	if err != nil {
+	s, ok, err := d.numberFor(v.Type())
+	if !ok || err != nil {
 		return err
-	}
-	if !ok {
-		if d.peek() == 'n' {
-			return d.literal("null")
-		}
-		return d.mismatch(v.Type())
 	}
 	n, perr := strconv.ParseFloat(s, v.Type().Bits())
 	if perr != nil || v.OverflowFloat(n) {
