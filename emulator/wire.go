@@ -27,13 +27,7 @@ func (a *AttributeValue) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	v, err := d.attrValue(1)
-	if err == nil {
-		err = d.end()
-	}
-	if err == nil {
-		err = d.verr
-	}
-	if err != nil {
+	if err = d.finish(err); err != nil {
 		return err
 	}
 	a.Value = v
@@ -63,13 +57,7 @@ func (w *WireItem) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	it, err := d.item()
-	if err == nil {
-		err = d.end()
-	}
-	if err == nil {
-		err = d.verr
-	}
-	if err != nil {
+	if err = d.finish(err); err != nil {
 		return err
 	}
 	*w = WireItem(it)
@@ -96,13 +84,7 @@ func ItemToWire(it storage.Item) WireItem { return WireItem(it) }
 func DecodeItem(data []byte) (storage.Item, error) {
 	d := wireDecoder{data: data}
 	it, err := d.item()
-	if err == nil {
-		err = d.end()
-	}
-	if err == nil {
-		err = d.verr
-	}
-	if err != nil {
+	if err = d.finish(err); err != nil {
 		return nil, err
 	}
 	return it, nil

@@ -102,17 +102,8 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 	if lvl > maxValueDepth {
 		return storage.Value{}, errValidation(msgNestingExceeded)
 	}
-	switch d.peek() {
-	case '{':
-	case '[':
-		return storage.Value{}, errSerialization(msgSerListStart)
-	case 0:
-		return storage.Value{}, d.syntax()
-	default:
-		if err := d.skipValue(0); err != nil {
-			return storage.Value{}, err
-		}
-		return storage.Value{}, errSerialization(msgSerExpectedNull)
+	if d.peek() != '{' {
+		return storage.Value{}, d.containerTypeError('[', msgSerListStart, msgSerExpectedNull)
 	}
 	d.pos++
 	hadErr := d.verr != nil

@@ -62,11 +62,8 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 			break
 		}
 	}
-	if err := d.end(); err != nil {
+	if err := d.finish(nil); err != nil {
 		return err
-	}
-	if d.verr != nil {
-		return d.verr
 	}
 	*x = out
 	return nil

@@ -59,6 +59,19 @@ func (d *wireDecoder) end() error {
 	return nil
 }
 
+// finish is how decoding a whole input ends after its value was read with
+// err: that error, else a syntax error if more than white space follows, else
+// the first validation error.
+func (d *wireDecoder) finish(err error) error {
+	if err == nil {
+		err = d.end()
+	}
+	if err == nil {
+		err = d.verr
+	}
+	return err
+}
+
 func (d *wireDecoder) consumeLiteral(lit string) bool {
 	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
 		d.pos += len(lit)
@@ -96,30 +109,33 @@ func (d *wireDecoder) typeError(want string) error {
 	return d.syntax()
 }
 
+// mapTypeError is the SerializationException for a JSON value of the wrong
+// type where a map (JSON object) was expected.
 func (d *wireDecoder) mapTypeError() error {
-	switch d.peek() {
-	case '[':
-		return errSerialization(msgSerListStart)
-	case 0:
-		return d.syntax()
-	}
-	if err := d.skipValue(0); err != nil {
-		return err
-	}
-	return errSerialization(msgSerExpectedMap)
+	return d.containerTypeError('[', msgSerListStart, msgSerExpectedMap)
 }
 
+// listTypeError is the SerializationException for a JSON value of the wrong
+// type where a list (JSON array) was expected.
 func (d *wireDecoder) listTypeError() error {
+	return d.containerTypeError('{', msgSerMapStart, msgSerExpectedList)
+}
+
+// containerTypeError is the SerializationException for a JSON value of the
+// wrong type where a container was expected: the other kind of container
+// (starting with other) is refused at its start with otherMsg; any other
+// value is skipped and refused with msg.
+func (d *wireDecoder) containerTypeError(other byte, otherMsg, msg string) error {
 	switch d.peek() {
-	case '{':
-		return errSerialization(msgSerMapStart)
+	case other:
+		return errSerialization(otherMsg)
 	case 0:
 		return d.syntax()
 	}
 	if err := d.skipValue(0); err != nil {
 		return err
 	}
-	return errSerialization(msgSerExpectedList)
+	return errSerialization(msg)
 }
 
 // readString reads a JSON string. The fast path returns the bytes as they
