@@ -114,6 +114,37 @@ type readRequest struct {
 	projection  *expr.Projection
 }
 
+// newReadRequest is a Query's or Scan's request before its filter,
+// projection and Select are compiled.
+func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity string) *readRequest {
+	return &readRequest{
+		t:          t,
+		limit:      limitOf(limit),
+		consistent: consistentRead != nil && *consistentRead,
+		capacity:   capacity,
+	}
+}
+
+// compileFilter sets the request's filter, from FilterExpression or else
+// from the legacy filter (QueryFilter, ScanFilter) and ConditionalOperator,
+// and the attributes it reads.
+func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy map[string]Condition, op *string) error {
+	var err error
+	switch {
+	case filterExpr != nil:
+		req.filter, err = comp.Condition("FilterExpression", *filterExpr)
+	case legacy != nil:
+		req.filter, err = legacyFilter(legacy, op)
+	}
+	if err != nil {
+		return err
+	}
+	if req.filter != nil {
+		req.filterAttrs = req.filter.Attributes()
+	}
+	return nil
+}
+
 // pageReader collects one page while storage walks the items. visit runs
 // under the table's read lock, so it only evaluates and collects; encoding
 // happens after the walk. Items are kept as storage holds them and written
@@ -205,11 +236,8 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if in.ConditionalOperator != nil && in.QueryFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.readTable(in.TableName, in.IndexName)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkIndex(t, in.IndexName); err != nil {
 		return nil, err
 	}
 
@@ -232,26 +260,16 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err := checkKeyConditionValues(kc, ks); err != nil {
 		return nil, err
 	}
-	req := &readRequest{
-		t:          t,
-		limit:      limitOf(in.Limit),
-		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
-		capacity:   in.ReturnConsumedCapacity,
-	}
-	filterParam := "Filter Expression"
-	switch {
-	case in.FilterExpression != nil:
-		req.filter, err = comp.Condition("FilterExpression", *in.FilterExpression)
-	case in.QueryFilter != nil:
-		filterParam = "QueryFilter"
-		req.filter, err = legacyFilter(in.QueryFilter, in.ConditionalOperator)
-	}
-	if err != nil {
+	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
+	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
 	if req.filter != nil {
-		req.filterAttrs = req.filter.Attributes()
 		if name, ok := keyAttrIn(req.filterAttrs, ks); ok {
+			filterParam := "Filter Expression"
+			if in.FilterExpression == nil {
+				filterParam = "QueryFilter"
+			}
 			return nil, errValidationf(msgFilterOnKey, filterParam, name)
 		}
 	}
@@ -306,11 +324,8 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if in.ConditionalOperator != nil && in.ScanFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.readTable(in.TableName, in.IndexName)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkIndex(t, in.IndexName); err != nil {
 		return nil, err
 	}
 
@@ -320,23 +335,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := &readRequest{
-		t:          t,
-		limit:      limitOf(in.Limit),
-		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
-		capacity:   in.ReturnConsumedCapacity,
-	}
-	switch {
-	case in.FilterExpression != nil:
-		req.filter, err = comp.Condition("FilterExpression", *in.FilterExpression)
-	case in.ScanFilter != nil:
-		req.filter, err = legacyFilter(in.ScanFilter, in.ConditionalOperator)
-	}
-	if err != nil {
+	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
+	if err := req.compileFilter(comp, in.FilterExpression, in.ScanFilter, in.ConditionalOperator); err != nil {
 		return nil, err
-	}
-	if req.filter != nil {
-		req.filterAttrs = req.filter.Attributes()
 	}
 	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
@@ -551,6 +552,19 @@ func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool
 		}
 	}
 	return false, nil
+}
+
+// readTable looks up the table a Query or Scan reads and checks its
+// IndexName.
+func (c *call) readTable(name string, index *string) (*table, error) {
+	t, err := c.lookupTable(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIndex(t, index); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // checkIndex answers an IndexName: AWS's error when the table has no such
