@@ -95,6 +95,16 @@ func (d *reqDecoder) mismatch(t reflect.Type) error {
 	return nil
 }
 
+// setNull reads a null into v: pointers, maps and slices become nil, as
+// encoding/json sets them.
+func (d *reqDecoder) setNull(v reflect.Value) error {
+	if err := d.literal("null"); err != nil {
+		return err
+	}
+	v.SetZero()
+	return nil
+}
+
 // mismatchMessage words a JSON value starting with tok where a value of
 // type t was expected, as AWS's request layer does ("NUMBER_VALUE cannot be
 // converted to String").
@@ -348,11 +358,7 @@ func pointerCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	elem := codecLocked(t.Elem(), building)
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		if d.peek() == 'n' {
-			if err := d.literal("null"); err != nil {
-				return err
-			}
-			v.SetZero()
-			return nil
+			return d.setNull(v)
 		}
 		if v.IsNil() {
 			v.Set(reflect.New(t.Elem()))
@@ -367,11 +373,7 @@ func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		switch d.peek() {
 		case '{':
 		case 'n':
-			if err := d.literal("null"); err != nil {
-				return err
-			}
-			v.SetZero()
-			return nil
+			return d.setNull(v)
 		default:
 			return d.mismatch(t)
 		}
@@ -421,11 +423,7 @@ func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		switch d.peek() {
 		case '[':
 		case 'n':
-			if err := d.literal("null"); err != nil {
-				return err
-			}
-			v.SetZero()
-			return nil
+			return d.setNull(v)
 		default:
 			return d.mismatch(t)
 		}
