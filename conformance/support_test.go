@@ -28,6 +28,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
+
+	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
 const (
@@ -75,10 +77,11 @@ func newClient(t testing.TB, opts ...clientOption) *dynamodb.Client {
 	ctx := context.Background()
 	var loadOpts []func(*config.LoadOptions) error
 	if tg.Oracle == "" {
-		// Against the emulator retries are off, so a stray 500 fails the test rather
-		// than being hidden. DynamoDB Local throws an occasional InternalFailure under
+		// Against the emulator only failed connections are retried (the SDK's own
+		// keep-alive race), so a stray 500 fails the test rather than being
+		// hidden. DynamoDB Local throws an occasional InternalFailure under
 		// parallel load, and AWS throttles: there the SDK's default retries stay on.
-		loadOpts = append(loadOpts, config.WithRetryMaxAttempts(1))
+		loadOpts = append(loadOpts, config.WithRetryer(emulatortest.ConnectionRetryer))
 	}
 	if tg.FakeCredentials() {
 		loadOpts = append(loadOpts,

@@ -9,8 +9,9 @@
 // New returns an aws-sdk-go-v2 DynamoDB client whose HTTP transport calls an
 // in-process emulator's handler directly: no socket, no port, no container.
 // Each call makes a fresh emulator and signs with an access key unique to the
-// test, so tests are isolated and safe with t.Parallel. Retries are off, so a
-// test sees the first error the emulator answers. The region is us-east-1.
+// test, so tests are isolated and safe with t.Parallel. Only failed connections
+// are retried (ConnectionRetryer), so a test sees the first error the
+// emulator answers. The region is us-east-1.
 //
 // NewServer does the same over real HTTP: it listens on 127.0.0.1:0 (an
 // httptest.Server) and returns the URL, for code that takes an endpoint

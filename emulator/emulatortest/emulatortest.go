@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -88,7 +90,20 @@ func newClient(endpoint, accessKey string, hc *http.Client) *dynamodb.Client {
 		BaseEndpoint: aws.String(endpoint),
 		Credentials:  credentials.NewStaticCredentialsProvider(accessKey, "secret", ""),
 		HTTPClient:   hc,
-		Retryer:      aws.NopRetryer{},
+		Retryer:      ConnectionRetryer(),
+	})
+}
+
+// ConnectionRetryer retries a request only when the connection failed
+// (for example the SDK's own "use of closed network connection" race on a
+// reused keep-alive connection, aws/aws-sdk-go-v2#2737), up to 3 attempts
+// and without back-off budget; an answer from the emulator, a 500
+// included, is never retried, so a test sees the first error it gets.
+func ConnectionRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = 3
+		o.Retryables = []retry.IsErrorRetryable{retry.RetryableConnectionError{}}
+		o.RateLimiter = ratelimit.None
 	})
 }
 
