@@ -38,6 +38,11 @@ type config struct {
 	cors                   string
 	delayTransientStatuses bool
 	logLevel               string
+	// Accepted so DynamoDB Local command lines run unchanged; memory is the
+	// only storage and nothing is sent anywhere.
+	dbPath                  string
+	disableTelemetry        bool
+	optimizeDbBeforeStartup bool
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -51,6 +56,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "accepted for DynamoDB Local compatibility; tables are ACTIVE at once (transient states are not emulated yet)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
+	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
+	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
@@ -114,6 +122,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	go func() { errc <- srv.Serve(ln) }()
 	addr := ln.Addr().String()
 	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	if c.dbPath != "" {
+		log.Warn("-dbPath is ignored: data is kept in memory only and lost at exit", "dbPath", c.dbPath)
+	}
 	if ready != nil {
 		ready <- addr
 	}

@@ -24,6 +24,8 @@ func TestParseFlags(t *testing.T) {
 		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info"}, false},
 		{"dynamodb local flags", []string{"-port", "9000", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses"},
 			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info"}, false},
+		{"dynamodb local storage and telemetry flags", []string{"-dbPath", "/tmp/x", "-disableTelemetry", "-optimizeDbBeforeStartup"},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true}, false},
 		{"bad port", []string{"-port", "70000"}, config{}, true},
 		{"stray argument", []string{"x"}, config{}, true},
 		{"unknown flag", []string{"-nope"}, config{}, true},
