@@ -839,6 +839,16 @@ func TestExpressionPlaceholders(t *testing.T) {
 			_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {Keys: []item{key}, ProjectionExpression: aws.String("a"), ExpressionAttributeNames: map[string]string{"#x": "x"}}}})
 			return err
 		}, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#x}"},
+		{"name key too long", func(t *testing.T) error {
+			long := "#" + strings.Repeat("k", 255)
+			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String(long), ExpressionAttributeNames: map[string]string{long: "a"}})
+			return err
+		}, "ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: 256"},
+		{"value key too long", func(t *testing.T) error {
+			long := ":" + strings.Repeat("k", 255)
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key, UpdateExpression: aws.String("SET a = " + long), ExpressionAttributeValues: item{long: s("x")}})
+			return err
+		}, "ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;"},
 		{"name key without hash", func(t *testing.T) error {
 			_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String("a"), ExpressionAttributeNames: map[string]string{"x": "a"}})
 			return err
@@ -882,6 +892,12 @@ func TestExpressionPlaceholders(t *testing.T) {
 			requireValidation(t, tc.call(t), tc.msg)
 		})
 	}
+	t.Run("name key of 255 bytes is fine", func(t *testing.T) {
+		t.Parallel()
+		long := "#" + strings.Repeat("k", 254)
+		_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: aws.String(long), ExpressionAttributeNames: map[string]string{long: "a"}})
+		mustNoError(t, err)
+	})
 }
 
 // padExpr pads expr with trailing spaces to exactly size bytes.

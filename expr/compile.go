@@ -34,9 +34,9 @@ func NewCompiler(names map[string]string, values map[string]storage.Value) *Comp
 // Err reports what is wrong with the placeholder maps themselves, as
 // DynamoDB checks them before it looks at any expression: every
 // ExpressionAttributeNames key is "#" and every ExpressionAttributeValues
-// key ":" followed by one or more letters, digits or underscores (names'
-// keys first, then values'), then no name maps to "". Nil when they are
-// fine.
+// key ":" followed by one or more letters, digits or underscores, at most
+// 255 bytes in all (names' keys first, then values'), then no name maps to
+// "". Nil when they are fine.
 func (c *Compiler) Err() error {
 	if c.err == nil {
 		return nil
@@ -49,14 +49,25 @@ const (
 	msgNamesInvalidKey   = "ExpressionAttributeNames contains invalid key: Syntax error; key: \"%s\""
 	msgValuesInvalidKey  = "ExpressionAttributeValues contains invalid key: Syntax error; key: \"%s\""
 	msgNamesInvalidValue = "ExpressionAttributeNames contains invalid value: Empty attribute name for key %s"
+	// DynamoDB Local gives the size for names only.
+	msgNamesKeyTooLong  = "ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: %d"
+	msgValuesKeyTooLong = "ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;"
+	// maxPlaceholderKey is the longest placeholder key, sigil included.
+	maxPlaceholderKey = 255
 )
 
 // checkPlaceholders applies Err's rules. DynamoDB reports the first bad
 // entry in request order; Go maps have none, so the first in sorted order
 // is reported.
 func checkPlaceholders(names map[string]string, values map[string]storage.Value) *Error {
+	if k, bad := firstBad(names, func(k, _ string) bool { return len(k) > maxPlaceholderKey }); bad {
+		return errPlain(sprintf(msgNamesKeyTooLong, len(k)))
+	}
 	if k, bad := firstBad(names, func(k, _ string) bool { return !isPlaceholder(k, '#') }); bad {
 		return errPlain(sprintf(msgNamesInvalidKey, k))
+	}
+	if _, bad := firstBad(values, func(k string, _ storage.Value) bool { return len(k) > maxPlaceholderKey }); bad {
+		return errPlain(msgValuesKeyTooLong)
 	}
 	if k, bad := firstBad(values, func(k string, _ storage.Value) bool { return !isPlaceholder(k, ':') }); bad {
 		return errPlain(sprintf(msgValuesInvalidKey, k))

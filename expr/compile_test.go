@@ -182,6 +182,13 @@ func TestPlaceholderMapErrors(t *testing.T) {
 		{"names' keys before values' keys", map[string]string{"x": "a"}, map[string]storage.Value{"v": n1}, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
 		{"values' keys before empty names", map[string]string{"#x": ""}, map[string]storage.Value{"v": n1}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
 		{"keys before empty names", map[string]string{"#y": "", "x": "a"}, nil, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
+		{"name key of 255 bytes", map[string]string{"#" + strings.Repeat("k", 254): "a"}, nil, ""},
+		{"name key of 256 bytes", map[string]string{"#" + strings.Repeat("k", 255): "a"}, nil,
+			"ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: 256"},
+		{"value key of 256 bytes", nil, map[string]storage.Value{":" + strings.Repeat("k", 255): n1},
+			"ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;"},
+		{"too long before syntax", map[string]string{strings.Repeat("k", 300): "a"}, nil,
+			"ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: 300"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
