@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -35,12 +36,18 @@ const targetPrefix = "DynamoDB_20120810."
 // (see TestMain): the child process of the http-child transport.
 const serveEnv = "DYNAMOEMU_BENCH_SERVE"
 
-// noopPath answers any request with {} without the emulator: the floor of
-// what net/http and the kernel cost per request.
+// noopPath (and any path under it) answers a request with a replay of the
+// emulator's response to the same X-Amz-Target and body, recorded the first
+// time: the same bytes on the wire without the emulator's work, the floor of
+// what net/http, the runtime and the kernel cost per request.
 const noopPath = "/debug/noop"
 
 // childProfileEnv names a file for a CPU profile of the child server.
 const childProfileEnv = "DYNAMOEMU_BENCH_CHILD_CPUPROFILE"
+
+// childGOMAXPROCSEnv, when set, is the child server's GOMAXPROCS (the
+// parent keeps its own).
+const childGOMAXPROCSEnv = "DYNAMOEMU_BENCH_CHILD_GOMAXPROCS"
 
 // rusagePath answers the child server's CPU time in nanoseconds.
 const rusagePath = "/debug/rusage"
@@ -439,13 +446,17 @@ func benchHTTPInProcess(b *testing.B, o op) {
 
 // benchHTTPChild times the SDK over loopback HTTP to a server in a child
 // process, and reports the CPU time each side spends per operation.
-func benchHTTPChild(b *testing.B, o op) {
+func benchHTTPChild(b *testing.B, o op) { benchHTTPChildPath(b, o, "") }
+
+// benchHTTPChildPath is benchHTTPChild with the SDK's endpoint at path of
+// the child (noopPath for the floor).
+func benchHTTPChildPath(b *testing.B, o op, path string) {
 	url := startChild(b)
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	b.Cleanup(hc.CloseIdleConnections)
 	ak := newAccessKey()
 	setup(b, httpPoster(hc, url, ak))
-	db := sdkClient(url, ak, hc)
+	db := sdkClient(url+path, ak, hc)
 	call := o.sdk(b)
 	ctx := context.Background()
 	if err := call(ctx, db); err != nil {
@@ -471,29 +482,16 @@ func benchHTTPChild(b *testing.B, o op) {
 	}
 }
 
-// BenchmarkHTTPFloor posts a GetItem-sized body with net/http to a handler
-// of the child server that answers {} without the emulator: the server CPU
-// it reports is what net/http and the kernel cost per request on this
-// machine, the floor under http-child's figures.
+// BenchmarkHTTPFloor runs every operation like http-child, with the same
+// SDK client, request and response bytes, but the child answers from a
+// replay of the emulator's response instead of running the emulator: what
+// the SDK's traffic costs net/http, the Go runtime and the kernel on this
+// machine, the floor under http-child's figures. BenchmarkOps/<op>/http-child
+// minus BenchmarkHTTPFloor/<op> is the emulator's own share over HTTP.
 func BenchmarkHTTPFloor(b *testing.B) {
-	url := startChild(b)
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	b.Cleanup(hc.CloseIdleConnections)
-	post := httpPoster(hc, url+noopPath, newAccessKey())
-	body := ops[1].body(b)
-	serverBefore := childCPU(b, hc, url)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if status, out, err := post("GetItem", body); err != nil || status != http.StatusOK {
-			b.Fatalf("status %d, %v: %s", status, err, out)
-		}
+	for _, o := range ops {
+		b.Run(o.name, func(b *testing.B) { benchHTTPChildPath(b, o, noopPath) })
 	}
-	b.StopTimer()
-	serverAfter := childCPU(b, hc, url)
-	n := float64(b.N)
-	b.ReportMetric(float64(serverAfter.user-serverBefore.user)/n, "server-user-ns/op")
-	b.ReportMetric(float64(serverAfter.sys-serverBefore.sys)/n, "server-sys-ns/op")
 }
 
 func benchSDK(b *testing.B, o op, db *dynamodb.Client) {
@@ -553,6 +551,9 @@ func startChild(b *testing.B) string {
 	child.once.Do(func() {
 		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
 		cmd.Env = append(os.Environ(), serveEnv+"=1")
+		if n := os.Getenv(childGOMAXPROCSEnv); n != "" {
+			cmd.Env = append(cmd.Env, "GOMAXPROCS="+n)
+		}
 		cmd.Stderr = os.Stderr
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
@@ -611,10 +612,8 @@ func serveChild() {
 			_, _ = fmt.Fprintf(w, "%d %d", t.user, t.sys)
 			return
 		}
-		if r.URL.Path == noopPath {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-			_, _ = io.WriteString(w, "{}")
+		if strings.HasPrefix(r.URL.Path, noopPath) {
+			replay.serve(w, r, api)
 			return
 		}
 		api.ServeHTTP(w, r)
@@ -635,7 +634,54 @@ func serveChild() {
 		os.Exit(0)
 	}()
 	fmt.Println(ln.Addr().String())
-	_ = http.Serve(ln, h)
+	// Served like cmd/dynamoemu serves: its ReadHeaderTimeout arms a read
+	// deadline for every request.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	_ = srv.Serve(ln)
+}
+
+// replayer answers each request with the emulator's response to the first
+// request with the same X-Amz-Target and body.
+type replayer struct {
+	mu      sync.Mutex
+	replies map[string]map[string]*reply // by target, then body
+	buf     []byte                       // request body; requests are serial
+}
+
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+var replay = replayer{replies: map[string]map[string]*reply{}}
+
+func (p *replayer) serve(w http.ResponseWriter, r *http.Request, api http.Handler) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	buf := bytes.NewBuffer(p.buf[:0])
+	_, _ = buf.ReadFrom(r.Body)
+	p.buf = buf.Bytes()
+	target := r.Header.Get("X-Amz-Target")
+	rep := p.replies[target][string(p.buf)]
+	if rep == nil {
+		rec := httptest.NewRecorder()
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/"
+		r2.Body = io.NopCloser(bytes.NewReader(p.buf))
+		api.ServeHTTP(rec, r2)
+		rep = &reply{status: rec.Code, header: rec.Header().Clone(), body: rec.Body.Bytes()}
+		if p.replies[target] == nil {
+			p.replies[target] = map[string]*reply{}
+		}
+		p.replies[target][string(p.buf)] = rep
+	}
+	h := w.Header()
+	for k, v := range rep.header {
+		h[k] = v
+	}
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body)
 }
 
 // cpuTime is a process's CPU time so far, in nanoseconds.

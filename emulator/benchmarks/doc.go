@@ -3,7 +3,8 @@
 // builds.
 //
 // Each of PutItem, GetItem, UpdateItem with a condition, Query of one
-// partition and a filtered Scan page runs through three transports:
+// partition and a filtered Scan page runs through four transports
+// (BenchmarkOps/<op>/<transport>):
 //
 //   - handler: a prebuilt *http.Request served by Emulator.Handler() into a
 //     reusable ResponseWriter. Nothing but the server's own work is timed, so
@@ -11,12 +12,26 @@
 //     net/http's connection handling.
 //   - sdk: an aws-sdk-go-v2 client whose RoundTripper calls the handler in
 //     process (emulatortest.Client). Client and server cost together.
-//   - http: the same client over real HTTP on loopback to a server in a child
-//     process (this test binary re-executed). Besides the usual figures it
-//     reports server-cpu-ns/op: the child's user+system CPU time
+//   - http: the same client over real HTTP on loopback to a server in this
+//     process.
+//   - http-child: the same client over loopback HTTP to a server in a child
+//     process (this test binary re-executed, served with cmd/dynamoemu's
+//     http.Server settings). Besides the usual figures it reports
+//     server-user-ns/op and server-sys-ns/op, the child's CPU time
 //     (getrusage(RUSAGE_SELF), read over HTTP before and after the loop)
-//     divided by the operations, which is the server's whole CPU per request
-//     including net/http, and client-cpu-ns/op, the same for this process.
+//     divided by the operations: the server's whole CPU per request,
+//     net/http, the Go scheduler and the kernel's TCP included; and
+//     client-cpu-ns/op, the same for this process.
+//
+// BenchmarkHTTPFloor/<op> is http-child with the same SDK client, request
+// and response bytes, but the child answers with a replay of the emulator's
+// response instead of running the emulator. It is the floor under
+// http-child: the server CPU that the SDK's traffic costs net/http, the
+// runtime and the kernel. http-child minus the floor is the emulator's own
+// share over HTTP.
+//
+// DYNAMOEMU_BENCH_CHILD_CPUPROFILE=file writes a CPU profile of the child;
+// DYNAMOEMU_BENCH_CHILD_GOMAXPROCS=n runs the child with GOMAXPROCS n.
 //
 // BenchmarkMemoryPerItem PutItems 100,000 items of 240 bytes (DynamoDB size)
 // through the handler and reports the live heap per stored item.
