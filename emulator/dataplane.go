@@ -100,14 +100,12 @@ const (
 	msgUpdateIndexKeyEmpty  = "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value."
 )
 
-// indexes returns the table's secondary index definitions (GSIs first).
-func (t *table) indexes() []*indexDef {
+// indexes returns the table's secondary index definitions. The slices are
+// replaced, never modified, by UpdateTable, so they may be read unlocked.
+func (t *table) indexes() (gsis, lsis []*indexDef) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	if len(t.meta.lsis) == 0 {
-		return t.meta.gsis
-	}
-	return append(append([]*indexDef(nil), t.meta.gsis...), t.meta.lsis...)
+	return t.meta.gsis, t.meta.lsis
 }
 
 // checkIndexKeys applies the rules for secondary index key attributes to
@@ -115,30 +113,41 @@ func (t *table) indexes() []*indexDef {
 // the type its definition gives and is not an empty string or binary.
 // updated selects UpdateItem's wording for the empty case.
 func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
-	for _, idx := range t.indexes() {
-		for _, attr := range [2]storage.KeyAttr{idx.schema.Partition, idx.schema.Sort} {
-			if attr.Name == "" {
-				continue
+	gsis, lsis := t.indexes()
+	for _, list := range [2][]*indexDef{gsis, lsis} {
+		for _, idx := range list {
+			if err := idx.checkKeys(item, updated); err != nil {
+				return err
 			}
-			v, ok := item[attr.Name]
-			if !ok {
-				continue
-			}
-			if v.Kind() != attr.Kind {
-				return errValidationf(msgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
-			}
-			if v.Kind() == storage.KindN || len(v.Str()) > 0 {
-				continue
-			}
-			what := "string"
-			if v.Kind() == storage.KindB {
-				what = "binary"
-			}
-			if updated {
-				return errValidationf(msgUpdateIndexKeyEmpty, what)
-			}
-			return errValidationf(msgIndexKeyEmpty, what, idx.name, attr.Name)
 		}
+	}
+	return nil
+}
+
+// checkKeys is checkIndexKeys for one index.
+func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
+	for _, attr := range [2]storage.KeyAttr{idx.schema.Partition, idx.schema.Sort} {
+		if attr.Name == "" {
+			continue
+		}
+		v, ok := item[attr.Name]
+		if !ok {
+			continue
+		}
+		if v.Kind() != attr.Kind {
+			return errValidationf(msgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
+		}
+		if v.Kind() == storage.KindN || len(v.Str()) > 0 {
+			continue
+		}
+		what := "string"
+		if v.Kind() == storage.KindB {
+			what = "binary"
+		}
+		if updated {
+			return errValidationf(msgUpdateIndexKeyEmpty, what)
+		}
+		return errValidationf(msgIndexKeyEmpty, what, idx.name, attr.Name)
 	}
 	return nil
 }
@@ -319,7 +328,7 @@ func (p exprParams) check() error {
 func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
 	comp := expr.NewCompiler(names, values.Values())
 	if err := comp.Err(); err != nil {
-		return nil, exprError(err)
+		return nil, err
 	}
 	return comp, nil
 }
@@ -330,19 +339,6 @@ func checkTableNameParam(name string) error {
 	var cs constraints
 	tableNameConstraints(&cs, name)
 	return cs.err()
-}
-
-// exprError turns an error of the expression compiler (whose text is AWS's
-// ValidationException message) into a ValidationException; classified
-// errors pass through.
-func exprError(err error) error {
-	if err == nil {
-		return nil
-	}
-	if _, ok := classify(err); ok {
-		return err
-	}
-	return errValidationf("%w", err)
 }
 
 // constraintErrors joins request constraint violations (the "Value ... at

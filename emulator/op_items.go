@@ -274,7 +274,7 @@ func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
 		return nil, nil, err
 	}
 	if err := comp.Unused(); err != nil {
-		return nil, nil, exprError(err)
+		return nil, nil, err
 	}
 	return upd, cond, nil
 }
@@ -297,7 +297,7 @@ func (w writeExprs) compilePutDelete(returnValues string) (*expr.Condition, erro
 func compileCondition(comp *expr.Compiler, text *string, expected map[string]ExpectedAttributeValue, op string) (*expr.Condition, error) {
 	if text != nil {
 		cond, err := comp.Condition(paramConditionExpr, *text)
-		return cond, exprError(err)
+		return cond, err
 	}
 	if expected == nil {
 		return nil, nil
@@ -318,7 +318,7 @@ func compileCondition(comp *expr.Compiler, text *string, expected map[string]Exp
 		legacy[name] = lc
 	}
 	cond, err := expr.Expected(legacy, op)
-	return cond, exprError(err)
+	return cond, err
 }
 
 // checkCondition evaluates cond (nil: no condition) on the current item
@@ -330,7 +330,7 @@ func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error
 	}
 	ok, err := cond.Eval(cur)
 	if err != nil {
-		return exprError(err)
+		return err
 	}
 	if ok {
 		return nil
@@ -439,10 +439,10 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 		proj, err = expr.AttributesToGet(in.AttributesToGet)
 	}
 	if err != nil {
-		return nil, exprError(err)
+		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
-		return nil, exprError(err)
+		return nil, err
 	}
 	t, err := c.lookupTable(in.TableName)
 	if err != nil {
@@ -565,7 +565,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		if upd != nil {
 			var err error
 			if next, err = upd.Apply(base); err != nil {
-				return nil, exprError(err)
+				return nil, err
 			}
 		}
 		if err := checkUpdatedNesting(upd, next); err != nil {
@@ -596,7 +596,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 func compileUpdate(comp *expr.Compiler, text *string, updates map[string]AttributeValueUpdate) (*expr.Update, error) {
 	if text != nil {
 		upd, err := comp.Update(*text)
-		return upd, exprError(err)
+		return upd, err
 	}
 	if updates == nil {
 		return nil, nil
@@ -611,7 +611,7 @@ func compileUpdate(comp *expr.Compiler, text *string, updates map[string]Attribu
 		legacy[name] = lu
 	}
 	upd, err := expr.AttributeUpdates(legacy)
-	return upd, exprError(err)
+	return upd, err
 }
 
 // checkKeyNotUpdated rejects an update that touches a key attribute.
