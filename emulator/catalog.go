@@ -107,13 +107,15 @@ type throughput struct {
 }
 
 // indexDef is a secondary index definition as DescribeTable reports it.
-// Index data (maintaining entries on writes, Query/Scan on an index) will
-// hang off this struct; for now indexes are metadata only.
+// Its entries live in the table's storage under its name (indexes.go).
 type indexDef struct {
 	name       string
 	arn        string // <table arn>/index/<name>
+	local      bool   // a local secondary index
 	keySchema  []keyElem
-	schema     storage.KeySchema
+	schema     storage.KeySchema // the first HASH and RANGE attributes
+	partAttrs  []storage.KeyAttr // every HASH attribute, in order
+	sortAttrs  []storage.KeyAttr // every RANGE attribute, in order
 	projection projection
 	throughput *throughput // GSI on a PROVISIONED table only
 	onDemand   *OnDemandThroughput

@@ -241,12 +241,6 @@ func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *Consum
 	return consumed(t, mode, readUnits(sizeBytes, consistent))
 }
 
-// writeCapacity is the ConsumedCapacity of writing an item of sizeBytes to
-// t (the larger of the old and new item), or nil when mode asks for none.
-func writeCapacity(t *table, mode string, sizeBytes int) *ConsumedCapacity {
-	return consumed(t, mode, writeUnits(sizeBytes))
-}
-
 func consumed(t *table, mode string, units float64) *ConsumedCapacity {
 	switch mode {
 	case capacityTotal:

@@ -69,6 +69,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	m.sse = sseDescription(c, def.sse)
 	t.meta = m
+	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
 	if !c.ns.addTable(t) {
 		// DynamoDB Local: "Cannot create preexisting table".

@@ -71,11 +71,14 @@ func (t *table) describe() *TableDescription {
 		}
 	}
 	for _, x := range m.lsis {
+		count, size := t.indexStats(x)
 		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
-			IndexName:  x.name,
-			KeySchema:  keySchemaDesc(x.keySchema),
-			Projection: projectionDesc(x.projection),
-			IndexArn:   x.arn,
+			IndexName:      x.name,
+			KeySchema:      keySchemaDesc(x.keySchema),
+			Projection:     projectionDesc(x.projection),
+			IndexArn:       x.arn,
+			ItemCount:      count,
+			IndexSizeBytes: size,
 		})
 	}
 	for _, x := range m.gsis {
@@ -87,6 +90,7 @@ func (t *table) describe() *TableDescription {
 			IndexArn:           x.arn,
 			OnDemandThroughput: x.onDemand,
 		}
+		g.ItemCount, g.IndexSizeBytes = t.indexStats(x)
 		// A GSI of an on-demand table reports zero throughput, as the table does.
 		tp := throughput{}
 		if x.throughput != nil {
@@ -129,4 +133,18 @@ func throughputDesc(tp *throughput) *ProvisionedThroughputDescription {
 		ReadCapacityUnits:      tp.read,
 		WriteCapacityUnits:     tp.write,
 	}
+}
+
+// indexStats returns the entry count and size of index x: DynamoDB Local
+// keeps them current; AWS refreshes them about every six hours, so a
+// current figure is one AWS could show.
+func (t *table) indexStats(x *indexDef) (count, size int64) {
+	if t.data == nil {
+		return 0, 0
+	}
+	n, sz, err := t.data.IndexStats(x.name)
+	if err != nil {
+		return 0, 0
+	}
+	return int64(n), sz
 }

@@ -369,6 +369,7 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 			if len(idx.keySchema) != 2 {
 				return errValidation(msgIndexNoRange(idx.name))
 			}
+			idx.local = true
 			if h := idx.keySchema[0].name; h != def.keySchema[0].name {
 				return errValidation(msgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
 			}
@@ -449,7 +450,9 @@ func (def *tableDef) checkIndex(name string, ks []KeySchemaElement, proj *Projec
 	if err != nil {
 		return nil, err
 	}
-	return &indexDef{name: name, keySchema: keys, schema: def.storageSchema(keys)}, nil
+	x := &indexDef{name: name, keySchema: keys, schema: def.storageSchema(keys)}
+	x.setAttrs(def.attrDefs)
+	return x, nil
 }
 
 // checkProjection validates and records an index's Projection.
