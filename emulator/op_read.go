@@ -157,11 +157,11 @@ type pageReader struct {
 	stored    []storage.EncodedItem // whole items, without a projection
 	count     int
 	scanned   int
-	readBytes int         // total size of the items read, filtered or not
+	readBytes int                 // total size of the items read, filtered or not
 	last      storage.EncodedItem // the last item read when the page stopped early
 	stopped   bool                // Limit or the 1 MB page size ended the page
 	fetched   float64             // read units of the items an LSI read fetched from the table
-	err       error       // a filter evaluation error; ends the walk
+	err       error               // a filter evaluation error; ends the walk
 }
 
 func (p *pageReader) visit(e storage.EncodedItem) bool {

@@ -20,7 +20,7 @@ const (
 	msgGSINotProjected     = "One or more parameter values were invalid: Global secondary index %s does not project %s"
 	msgGSISelectAll        = "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL"
 	msgFilterNotProjected  = "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: %s" // DynamoDB Local
-	msgAllProjectedWithExp = "Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES"                                             // DynamoDB Local
+	msgAllProjectedWithExp = "Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES"                                              // DynamoDB Local
 )
 
 // indexRead is what a read of an index needs beyond a table read.
