@@ -17,10 +17,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// lacksIndexes marks the tests the emulator cannot pass until it keeps
-// secondary index data.
-const lacksIndexes = "secondary index data (issue 6)"
-
 // gsiDef is a global secondary index on hash (and rng when not "") with a
 // projection; nonKey only for INCLUDE.
 func gsiDef(name, hash, rng string, proj types.ProjectionType, nonKey ...string) types.GlobalSecondaryIndex {
@@ -157,7 +153,6 @@ func reversed(list string) string {
 
 func TestIndexQueryOrder(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	table := indexTable(t, c)
 	// byG partition "G": one item per gs, spread over three table partitions,
@@ -238,7 +233,6 @@ func canonicalNumbers(list string) string {
 
 func TestIndexQueryPaging(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	table := indexTable(t, c)
 	// Ties on the index key (gs and ls repeat), so pages must resume by the
@@ -340,7 +334,6 @@ func TestIndexQueryPaging(t *testing.T) {
 
 func TestIndexScanPaging(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	table := indexTable(t, c)
 	var withG, withLS []string
@@ -414,7 +407,6 @@ func TestIndexScanPaging(t *testing.T) {
 
 func TestIndexSparseAndUpkeep(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	queryG := func(t *testing.T, table, g string) string {
 		t.Helper()
@@ -511,6 +503,7 @@ func TestIndexSparseAndUpkeep(t *testing.T) {
 	})
 	t.Run("transaction", func(t *testing.T) {
 		t.Parallel()
+		EmulatorLacks(t, "TransactWriteItems (issue 7)")
 		table := indexTable(t, c)
 		mustPut(t, c, table, item{"pk": s("p"), "sk": s("gone"), "g": s("G"), "gs": n("9")})
 		mustPut(t, c, table, item{"pk": s("p"), "sk": s("moved"), "g": s("G"), "gs": n("8")})
@@ -539,7 +532,6 @@ func TestIndexSparseAndUpkeep(t *testing.T) {
 
 func TestIndexProjections(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	table := indexTable(t, c)
 	full := item{"pk": s("p"), "sk": s("s"), "g": s("G"), "gs": n("1"), "ls": s("l"), "a": s("A"), "b": s("B"), "m": m(item{"x": n("1")})}
@@ -623,7 +615,6 @@ func TestIndexProjections(t *testing.T) {
 
 func TestIndexSelectAndCounts(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	table := indexTable(t, c)
 	for i := 0; i < 6; i++ {
@@ -717,7 +708,6 @@ func TestIndexDescribeCounts(t *testing.T) {
 		}
 	})
 	t.Run("after writes", func(t *testing.T) {
-		EmulatorLacks(t, lacksIndexes)
 		if target(t).Oracle == OracleAWS {
 			t.Skip("AWS updates ItemCount and IndexSizeBytes about every six hours")
 		}
