@@ -71,6 +71,7 @@ type table struct {
 	arn       string // arn:aws:dynamodb:<region>:<account>:table/<name>
 	id        string // TableId, a UUID
 	created   time.Time
+	clock     func() time.Time // the emulator's clock, for transient states
 
 	mu   sync.RWMutex // guards meta
 	meta tableMeta
@@ -95,6 +96,7 @@ type tableMeta struct {
 	tags               []tagPair // in the order first added
 	gsis               []*indexDef
 	lsis               []*indexDef
+	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
 }
 
 // throughput is a table's (or GSI's) provisioned throughput with the
@@ -116,6 +118,8 @@ type indexDef struct {
 	schema     storage.KeySchema // the first HASH and RANGE attributes
 	partAttrs  []storage.KeyAttr // every HASH attribute, in order
 	sortAttrs  []storage.KeyAttr // every RANGE attribute, in order
+	activeAt   time.Time         // a GSI added by UpdateTable is CREATING until then
+	goneAt     time.Time         // a deleted GSI is DELETING until then
 	projection projection
 	throughput *throughput // GSI on a PROVISIONED table only
 	onDemand   *OnDemandThroughput

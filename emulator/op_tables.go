@@ -41,6 +41,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		arn:       c.tableARN(def.name),
 		id:        newUUID(),
 		created:   now,
+		clock:     c.clock,
 	}
 	m := tableMeta{
 		status:             "ACTIVE",

@@ -81,23 +81,14 @@ func (t *table) describe() *TableDescription {
 			IndexSizeBytes: size,
 		})
 	}
+	now := t.now()
 	for _, x := range m.gsis {
-		g := GlobalSecondaryIndexDescription{
-			IndexName:          x.name,
-			KeySchema:          keySchemaDesc(x.keySchema),
-			Projection:         projectionDesc(x.projection),
-			IndexStatus:        "ACTIVE",
-			IndexArn:           x.arn,
-			OnDemandThroughput: x.onDemand,
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.statusAt(now)))
+	}
+	for _, x := range m.deleting {
+		if now.Before(x.goneAt) {
+			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
 		}
-		g.ItemCount, g.IndexSizeBytes = t.indexStats(x)
-		// A GSI of an on-demand table reports zero throughput, as the table does.
-		tp := throughput{}
-		if x.throughput != nil {
-			tp = *x.throughput
-		}
-		g.ProvisionedThroughput = throughputDesc(&tp)
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)
 	}
 	if m.stream != nil && *m.stream.StreamEnabled {
 		d.StreamSpecification = m.stream
@@ -147,4 +138,41 @@ func (t *table) indexStats(x *indexDef) (count, size int64) {
 		return 0, 0
 	}
 	return int64(n), sz
+}
+
+// describeGSI describes GSI x in status (ACTIVE, CREATING or DELETING).
+// AWS reports sizes and counts of an ACTIVE index only, and Backfilling
+// while an index is being created.
+func (t *table) describeGSI(x *indexDef, status string) GlobalSecondaryIndexDescription {
+	g := GlobalSecondaryIndexDescription{
+		IndexName:          x.name,
+		KeySchema:          keySchemaDesc(x.keySchema),
+		Projection:         projectionDesc(x.projection),
+		IndexStatus:        status,
+		IndexArn:           x.arn,
+		OnDemandThroughput: x.onDemand,
+	}
+	switch status {
+	case indexActive:
+		count, size := t.indexStats(x)
+		g.ItemCount, g.IndexSizeBytes = &count, &size
+	case indexCreating:
+		b := true
+		g.Backfilling = &b
+	}
+	// A GSI of an on-demand table reports zero throughput, as the table does.
+	tp := throughput{}
+	if x.throughput != nil {
+		tp = *x.throughput
+	}
+	g.ProvisionedThroughput = throughputDesc(&tp)
+	return g
+}
+
+// now reads the clock of the emulator that created t.
+func (t *table) now() time.Time {
+	if t.clock == nil {
+		return time.Now()
+	}
+	return t.clock()
 }
