@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -126,10 +127,7 @@ func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
 
 // checkKeys is checkIndexKeys for one index.
 func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
-	for _, attr := range [2]storage.KeyAttr{idx.schema.Partition, idx.schema.Sort} {
-		if attr.Name == "" {
-			continue
-		}
+	for _, attr := range slices.Concat(idx.partAttrs, idx.sortAttrs) {
 		v, ok := item[attr.Name]
 		if !ok {
 			continue

@@ -268,6 +268,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x != nil && x.multi() {
+		return queryMulti(t, x, comp, in)
+	}
 	ks := t.schema
 	if x != nil {
 		ks = indexKeySchema(x)
@@ -284,23 +287,8 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err := checkKeyConditionValues(kc, ks); err != nil {
 		return nil, err
 	}
-	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
-	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
-		return nil, err
-	}
-	if req.filter != nil {
-		if name, ok := keyAttrIn(req.filterAttrs, ks); ok {
-			filterParam := "Filter Expression"
-			if in.FilterExpression == nil {
-				filterParam = "QueryFilter"
-			}
-			return nil, errValidationf(msgFilterOnKey, filterParam, name)
-		}
-	}
-	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
+	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
+	if err != nil {
 		return nil, err
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
@@ -342,6 +330,33 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	p := &pageReader{req: req}
 	t.data.QueryEncoded(r, p.visit)
 	return p.output()
+}
+
+// queryRequest compiles a Query's filter and projection, refusing a filter
+// on a key attribute of what is queried (keyIn returns the first of the
+// filter's attributes that is one), and checks for unused placeholders.
+func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]string) (string, bool)) (*readRequest, error) {
+	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
+	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
+		return nil, err
+	}
+	if req.filter != nil {
+		if name, ok := keyIn(req.filterAttrs); ok {
+			filterParam := "Filter Expression"
+			if in.FilterExpression == nil {
+				filterParam = "QueryFilter"
+			}
+			return nil, errValidationf(msgFilterOnKey, filterParam, name)
+		}
+	}
+	var err error
+	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	return req, nil
 }
 
 // projParam names the projection parameter a read gives, "" for none.

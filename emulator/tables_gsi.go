@@ -107,7 +107,7 @@ func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefiniti
 	for i, a := range attrDefs {
 		names[i] = a.name
 	}
-	x, err := def.checkIndex(name, cr.KeySchema, cr.Projection, names)
+	x, err := def.checkGSI(name, cr.KeySchema, names)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -266,7 +266,7 @@ func updateTableConstraints(in *UpdateTableInput) error {
 			throughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
 		}
 		if u.Create != nil {
-			indexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.")
+			indexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", maxGSIKeyAttrs)
 			throughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
 		}
 		if u.Delete != nil && notNull(&cs, u.Delete.IndexName, p+"delete.indexName") {

@@ -108,11 +108,11 @@ func createTableConstraints(in *CreateTableInput) error {
 	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
 	for i, x := range in.LocalSecondaryIndexes {
 		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
-		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p)
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, 2)
 	}
 	for i, x := range in.GlobalSecondaryIndexes {
 		p := "globalSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
-		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p)
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, maxGSIKeyAttrs)
 		throughputConstraints(&cs, x.ProvisionedThroughput, p+"provisionedThroughput")
 	}
 	streamConstraints(&cs, in.StreamSpecification)
@@ -145,14 +145,21 @@ func throughputConstraints(cs *constraints, pt *ProvisionedThroughput, path stri
 }
 
 func keySchemaConstraints(cs *constraints, ks []KeySchemaElement, path string) {
+	keySchemaConstraintsMax(cs, ks, path, 2)
+}
+
+// keySchemaConstraintsMax is keySchemaConstraints for a key schema of at
+// most maxLen elements: a GSI's may have 8 (four partition key and four
+// sort key attributes; AWS's API reference).
+func keySchemaConstraintsMax(cs *constraints, ks []KeySchemaElement, path string, maxLen int) {
 	if !notNull(cs, nilIfNoSlice(ks), path) {
 		return
 	}
 	if len(ks) < 1 {
 		cs.add("'[]'", path, cLenGE(1))
 	}
-	if len(ks) > 2 {
-		cs.add(keySchemaValue(ks), path, cLenLE(2))
+	if len(ks) > maxLen {
+		cs.add(keySchemaValue(ks), path, cLenLE(maxLen))
 	}
 	for i, e := range ks {
 		p := path + "." + strconv.Itoa(i+1) + ".member."
@@ -198,11 +205,11 @@ func deref(p *string) string {
 	return *p
 }
 
-func indexConstraints(cs *constraints, name *string, ks []KeySchemaElement, proj *Projection, p string) {
+func indexConstraints(cs *constraints, name *string, ks []KeySchemaElement, proj *Projection, p string, maxKeys int) {
 	if notNull(cs, name, p+"indexName") {
 		nameConstraints(cs, *name, p+"indexName")
 	}
-	keySchemaConstraints(cs, ks, p+"keySchema")
+	keySchemaConstraintsMax(cs, ks, p+"keySchema", maxKeys)
 	if notNull(cs, proj, p+"projection") {
 		enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
 		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
@@ -391,7 +398,7 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 			return errValidation(msgGSIListEmpty)
 		}
 		for _, x := range in.GlobalSecondaryIndexes {
-			idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
+			idx, err := def.checkGSI(*x.IndexName, x.KeySchema, defNames)
 			if err != nil {
 				return err
 			}
@@ -442,6 +449,25 @@ func (def *tableDef) allKeySchemas() [][]keyElem {
 		out = append(out, x.keySchema)
 	}
 	return out
+}
+
+// checkGSI validates a global secondary index's key schema, which may
+// have several partition and sort key attributes.
+func (def *tableDef) checkGSI(name string, ks []KeySchemaElement, defNames []string) (*indexDef, error) {
+	if !multiAttrKeySchema(ks) {
+		return def.checkIndex(name, ks, nil, defNames)
+	}
+	keys, err := checkMultiKeySchema(ks, defNames)
+	if err != nil {
+		return nil, err
+	}
+	x := &indexDef{name: name, keySchema: keys}
+	x.setAttrs(def.attrDefs)
+	x.schema = storage.KeySchema{Partition: x.partAttrs[0]}
+	if len(x.sortAttrs) > 0 {
+		x.schema.Sort = x.sortAttrs[0]
+	}
+	return x, nil
 }
 
 // checkIndex validates an index's key schema.
