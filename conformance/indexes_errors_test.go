@@ -19,7 +19,6 @@ import (
 
 func TestIndexReadErrors(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	table := indexTable(t, c)
 	mustPut(t, c, table, item{"pk": s("p"), "sk": s("s1"), "g": s("G"), "gs": n("1"), "ls": s("l"), "a": s("A"), "b": s("B")})

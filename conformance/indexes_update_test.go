@@ -62,7 +62,6 @@ func deleteGSI(index string) types.GlobalSecondaryIndexUpdate {
 
 func TestIndexUpdateTableCreate(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	for _, billing := range []string{"on-demand", "provisioned"} {
 		t.Run(billing, func(t *testing.T) {
@@ -135,7 +134,6 @@ func TestIndexUpdateTableCreate(t *testing.T) {
 
 func TestIndexUpdateTableDelete(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	// DynamoDB Local leaves a deleted GSI DELETING for ever when an index
 	// listed before it has the same key attribute, so the index deleted
@@ -193,7 +191,6 @@ func TestIndexUpdateTableDelete(t *testing.T) {
 
 func TestIndexUpdateTableErrors(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	table := indexTable(t, c)
 	prov := func() string {

@@ -45,7 +45,6 @@ func seed001Like(id, post, author, created string) item {
 
 func TestSeed001SingleTableBlog(t *testing.T) {
 	t.Parallel()
-	EmulatorLacks(t, lacksIndexes)
 	c := newClient(t)
 	in := tableDef(keyDef{"PK", "S"}, keyDef{seed001SK, "S"})
 	in.AttributeDefinitions = append(in.AttributeDefinitions, ads(seed001Sort, "S", "GSI2PK", "S", "GSI3PK", "S")...)

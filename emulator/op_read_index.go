@@ -20,6 +20,7 @@ const (
 	msgGSINotProjected     = "One or more parameter values were invalid: Global secondary index %s does not project %s"
 	msgGSISelectAll        = "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL"
 	msgFilterNotProjected  = "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: %s" // DynamoDB Local
+	msgStartKeySize        = "Exclusive Start Key must have same size as table's key schema"                                                    // DynamoDB Local
 	msgAllProjectedWithExp = "Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES"                                              // DynamoDB Local
 )
 
@@ -129,12 +130,16 @@ func indexKeySchema(x *indexDef) storage.KeySchema { return x.schema }
 // and for a Query inside the key condition's partition and range.
 func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyCondition) (storage.Item, error) {
 	names := x.keyNames(t.schema)
+	shape := msgStartKeyInvalid
+	if x.local {
+		shape = msgStartKeySize // an LSI's start key is worded as the table's
+	}
 	if len(esk) != len(names) {
-		return nil, errValidation(msgStartKeyInvalid)
+		return nil, errValidation(shape)
 	}
 	for _, n := range names {
 		if _, ok := esk[n]; !ok {
-			return nil, errValidation(msgStartKeyInvalid)
+			return nil, errValidation(shape)
 		}
 	}
 	if _, err := t.keyFromKeyParam(t.schema.KeyItem(t.schema.KeyOf(esk))); err != nil {
@@ -152,10 +157,9 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 	}
 	ks := indexKeySchema(x)
 	if !storage.Equal(esk[ks.Partition.Name], kc.Partition) {
-		if ks.HasSort() && kc.Sort.Op != storage.SortAny {
-			return nil, errValidation(msgStartKeyRangePred)
-		}
-		return nil, errValidation(msgStartKeyOutside)
+		// DynamoDB Local words a start key of another index partition so,
+		// with or without a sort key condition.
+		return nil, errValidation(msgStartKeyRangePred)
 	}
 	if ks.HasSort() && kc.Sort.Op != storage.SortAny && !kc.Match(kc.Partition, esk[ks.Sort.Name]) {
 		return nil, errValidation(msgStartKeyRangePred)

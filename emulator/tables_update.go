@@ -325,7 +325,7 @@ func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.
 		case u.Update != nil:
 			i := m.gsiIndex(*u.Update.IndexName)
 			if i < 0 {
-				return change, errResourceNotFound(msgIndexNotFound(*u.Update.IndexName))
+				return change, errValidation(msgUpdateMissingIndex)
 			}
 			x := *m.gsis[i]
 			if pt := u.Update.ProvisionedThroughput; pt != nil {
