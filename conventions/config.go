@@ -114,7 +114,9 @@ func ParseTags(tags map[string]string) (Policy, bool, error) {
 			return Policy{}, false, fmt.Errorf("%w: tag %s: %q is not an integer", ErrConfig, TagTenantSegment, s)
 		}
 	}
-	p.Disabled = strings.FieldsFunc(tags[TagDisable], isListSep)
+	if d := strings.FieldsFunc(tags[TagDisable], isListSep); len(d) > 0 {
+		p.Disabled = d
+	}
 	p.Latest = tags[TagLatest]
 	p.LatestPointer = tags[TagLatestPointer]
 	if err := p.Validate(); err != nil {
