@@ -1,9 +1,5 @@
 package conventions
 
-import "strconv"
-
-func quote(s string) string { return strconv.Quote(s) }
-
 // IsNotExistsCondition reports whether a ConditionExpression is the
 // framework's create guard, attribute_not_exists(pk) AND
 // attribute_not_exists(sk), with names resolved through

@@ -1,6 +1,9 @@
 package conventions
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -26,7 +29,7 @@ func checkLatest(out []Violation, ws []Write) []Violation {
 		if isLatestKey(w) {
 			c.latestItem(ws)
 		} else if w.Op == OpPut && w.Old == nil && findLatestFor(ws, w) == nil {
-			c.add("L1", "new item written without its latest item (%s %q) in the same transaction",
+			c.add("L1", msgLatestMissing,
 				latestSlot(w), p.Latest)
 		}
 		out = c.out
@@ -39,29 +42,29 @@ func (c *checker) latestItem(ws []Write) {
 	w, pointer := c.w, c.w.Policy.latestPointer()
 	ptr, ok := w.New[pointer]
 	if !ok || ptr.Kind() != storage.KindS {
-		c.add("L1", "latest item has no String attribute %s naming the item it copies", pointer)
+		c.add("L1", msgLatestNoPointer, pointer)
 		return
 	}
 	target := findWrite(ws, w, ptr.Str())
 	if target == nil {
-		c.add("L1", "latest item points at %s %q, which this transaction does not write",
+		c.add("L1", msgLatestDangling,
 			latestSlot(w), ptr.Str())
 		return
 	}
 	names := w.KeyNames()
 	skip := func(name string) bool { return name == names.PK || name == names.SK || name == pointer }
-	for name, tv := range target.New {
+	for _, name := range slices.Sorted(maps.Keys(target.New)) {
 		if skip(name) {
 			continue
 		}
-		if lv, ok := w.New[name]; !ok || !storage.Equal(lv, tv) {
-			c.add("L1", "latest item's %s differs from the item it copies (%q)", name, ptr.Str())
+		if lv, ok := w.New[name]; !ok || !storage.Equal(lv, target.New[name]) {
+			c.add("L1", msgLatestDiffers, name, ptr.Str())
 			return
 		}
 	}
-	for name := range w.New {
+	for _, name := range slices.Sorted(maps.Keys(w.New)) {
 		if _, ok := target.New[name]; !ok && !skip(name) {
-			c.add("L1", "latest item has %s, which the item it copies (%q) has not", name, ptr.Str())
+			c.add("L1", msgLatestExtra, name, ptr.Str())
 			return
 		}
 	}

@@ -24,24 +24,23 @@ func (c *checker) keyShape() {
 	tenant, err := tenantOf(p, pk)
 	switch {
 	case err != nil && p.TenantSegment == 0:
-		c.add("A2", "%s partition key %q has no tenant: want PREFIX#TENANT", role, pk)
+		c.add("A2", msgNoTenant, role, pk)
 	case err != nil:
-		c.add("A2", "%s partition key %q has no tenant at segment %d", role, pk, p.TenantSegment)
+		c.add("A2", msgNoTenantAt, role, pk, p.TenantSegment)
 	case p.TenantSegment == 0 && strings.Count(pk, KeySeparator) > 1:
-		c.add("B2", "%s partition key %q has %d segments: getTenantCode reads %q as its tenant; "+
-			"declare the tenant segment if the tenant is elsewhere", role, pk, strings.Count(pk, KeySeparator)+1, tenant)
+		c.add("B2", msgTenantNotLast, role, pk, strings.Count(pk, KeySeparator)+1, tenant)
 	}
 	if err != nil {
 		return
 	}
 	if lower := strings.ToLower(tenant); lower != tenant {
-		c.add("A12", "%s partition key %q has tenant %q, not lower case %q", role, pk, tenant, lower)
+		c.add("A12", msgTenantCase, role, pk, tenant, lower)
 	}
 	if v, ok := c.w.New["tenantCode"]; ok {
 		if v.Kind() != storage.KindS {
-			c.add("B9", "tenantCode is %s, not a String", v.Kind())
+			c.add("B9", msgTenantCodeKind, v.Kind())
 		} else if v.Str() != tenant {
-			c.add("B9", "tenantCode %q differs from the partition key's tenant %q", v.Str(), tenant)
+			c.add("B9", msgTenantCodeDiffers, v.Str(), tenant)
 		}
 	}
 	if p.Roles&(RoleCommand|RoleData|RoleHistory) != 0 {
@@ -58,16 +57,16 @@ func (c *checker) id() {
 	want := GenerateID(c.w.Key.PK, c.w.Key.SK)
 	switch {
 	case v.Kind() != storage.KindS:
-		c.add("A7", "id is %s, not a String", v.Kind())
+		c.add("A7", msgIDKind, v.Kind())
 	case v.Str() != want:
-		c.add("A7", "id %q is not generateId(pk, sk) = %q", v.Str(), want)
+		c.add("A7", msgIDDiffers, v.Str(), want)
 	}
 }
 
 // plainSK checks B1 for tables whose sort keys carry no version.
 func (c *checker) plainSK() {
 	if sk := c.w.Key.SK; strings.Contains(sk, VerSeparator) {
-		c.add("B1", "%s sort key %q contains '@': removeSortKeyVersion would cut it to %q",
+		c.add("B1", msgAtInSK,
 			roleName(c.w.Policy.Roles), sk, RemoveSortKeyVersion(sk))
 	}
 }
@@ -84,20 +83,20 @@ func (c *checker) ttl() {
 		return
 	}
 	if v.Kind() != storage.KindN {
-		c.add("A10", "ttl is %s, not a Number of epoch seconds: TTL never expires it", v.Kind())
+		c.add("A10", msgTTLKind, v.Kind())
 		return
 	}
 	n := v.Number()
 	f, _, err := big.ParseFloat(string(n), 10, 128, big.ToNearestEven)
 	switch {
 	case err != nil:
-		c.add("A10", "ttl %s is not a number", n)
+		c.add("A10", msgTTLNotNumber, n)
 	case f.Sign() < 0:
-		c.add("A10", "ttl %s is negative", n)
+		c.add("A10", msgTTLNegative, n)
 	case !f.IsInt():
-		c.add("A10", "ttl %s is not a whole number of epoch seconds", n)
+		c.add("A10", msgTTLFraction, n)
 	case f.Cmp(ttlMillisFloor) >= 0:
-		c.add("A10", "ttl %s looks like epoch milliseconds; TTL reads epoch seconds", n)
+		c.add("A10", msgTTLMillis, n)
 	}
 }
 

@@ -1,6 +1,10 @@
 package conventions
 
-import "github.com/dynamoemu/dynamoemu/storage"
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
 
 // CheckTable checks rule A1 for a table of the given roles: the framework's
 // tables are keyed by pk (String, HASH) and sk (String, RANGE). Roles 0
@@ -19,7 +23,7 @@ func CheckTable(roles Roles, ks storage.KeySchema) []Violation {
 			desc = got.Name + " (" + got.Kind.String() + ")"
 		}
 		out = append(out, Violation{Rule: "A1", Severity: SeverityError,
-			Message: roleName(roles) + " table " + what + " key is " + desc + "; want " + want + " (S)"})
+			Message: fmt.Sprintf(msgTableKey, roleName(roles), what, desc, want)})
 	}
 	check("partition", ks.Partition, "pk")
 	check("sort", ks.Sort, "sk")

@@ -1,6 +1,9 @@
 package conventions
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // CheckTenant is rule B10, the cross-tenant guard, for a caller whose tenant
 // the emulator was told out of band (DynamoDB requests carry none): a key
@@ -23,7 +26,7 @@ func checkTenant(caller string, k Key, common []string, tenantOf func(string) (s
 	v := &Violation{Rule: "B10", Key: k, Severity: SeverityError}
 	tenant, err := tenantOf(k.PK)
 	if err != nil {
-		v.Message = "partition key " + quote(k.PK) + " has no tenant; caller tenant is " + quote(caller)
+		v.Message = fmt.Sprintf(msgCallerNoTenant, k.PK, caller)
 		return v
 	}
 	if strings.EqualFold(tenant, caller) {
@@ -34,7 +37,6 @@ func checkTenant(caller string, k Key, common []string, tenantOf func(string) (s
 			return nil
 		}
 	}
-	v.Message = "caller tenant " + quote(caller) + " may not use tenant " + quote(tenant) +
-		" (partition key " + quote(k.PK) + ")"
+	v.Message = fmt.Sprintf(msgCallerTenant, caller, tenant, k.PK)
 	return v
 }
