@@ -29,8 +29,7 @@ func checkLatest(out []Violation, ws []Write) []Violation {
 		if isLatestKey(w) {
 			c.latestItem(ws)
 		} else if w.Op == OpPut && w.Old == nil && findLatestFor(ws, w) == nil {
-			c.add("L1", msgLatestMissing,
-				latestSlot(w), p.Latest)
+			c.add("L1", msgLatestMissing, latestSlot(w), p.Latest)
 		}
 		out = c.out
 	}
@@ -47,8 +46,7 @@ func (c *checker) latestItem(ws []Write) {
 	}
 	target := findWrite(ws, w, ptr.Str())
 	if target == nil {
-		c.add("L1", msgLatestDangling,
-			latestSlot(w), ptr.Str())
+		c.add("L1", msgLatestDangling, latestSlot(w), ptr.Str())
 		return
 	}
 	names := w.KeyNames()

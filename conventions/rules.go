@@ -32,7 +32,11 @@ func (r *Rules) Lookup(table string, tags map[string]string) (Policy, bool, erro
 // request's own condition has passed and before the item is stored, and
 // rejects the write when Blocking(w.Policy.Mode, violations) is non-nil.
 func (r *Rules) CheckWrite(w Write) []Violation {
-	return r.CheckTransaction([]Write{w})
+	out := checkItem(nil, &w)
+	if w.Policy.Latest != "" {
+		out = checkLatest(out, []Write{w})
+	}
+	return out
 }
 
 // CheckTransaction checks the writes of one TransactWriteItems request: each

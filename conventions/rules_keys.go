@@ -66,8 +66,7 @@ func (c *checker) id() {
 // plainSK checks B1 for tables whose sort keys carry no version.
 func (c *checker) plainSK() {
 	if sk := c.w.Key.SK; strings.Contains(sk, VerSeparator) {
-		c.add("B1", msgAtInSK,
-			roleName(c.w.Policy.Roles), sk, RemoveSortKeyVersion(sk))
+		c.add("B1", msgAtInSK, roleName(c.w.Policy.Roles), sk, RemoveSortKeyVersion(sk))
 	}
 }
 

@@ -298,3 +298,25 @@ func TestModesAndDisabledRules(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckWrite measures a passing and a failing command write, the
+// cost an opted-in table adds to each PutItem.
+func BenchmarkCheckWrite(b *testing.B) {
+	r, _ := New(Config{})
+	pass := Write{Table: "app-order-command", Policy: Policy{Roles: RoleCommand},
+		Key: Key{PK: "ORDER#t1", SK: "ORDER#1@2"}, New: cmd, NotExistsCondition: true,
+		Exists: func(pk, sk string) bool { return true }}
+	fail := pass
+	fail.Key.SK = "ORDER#1"
+	for _, bc := range []struct {
+		name string
+		w    Write
+	}{{"pass", pass}, {"violation", fail}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r.CheckWrite(bc.w)
+			}
+		})
+	}
+}

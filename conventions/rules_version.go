@@ -11,28 +11,25 @@ import (
 // versionedSK checks a command or history sort key "<base>@<N>" and its
 // version attribute: missing suffix or mismatched attribute (rule, A3 or
 // A6), '@' in the base (B1), a loose suffix (B3), a version below 1 (B4).
-// It returns the version, or 0 when the key has none.
-func (c *checker) versionedSK(role, rule string) int {
+func (c *checker) versionedSK(role, rule string) {
 	sk := c.w.Key.SK
 	i := strings.LastIndex(sk, VerSeparator)
 	if i < 0 {
 		c.add(rule, msgNoVersion, role, sk)
-		return 0
+		return
 	}
 	if base := sk[:i]; strings.Contains(base, VerSeparator) {
-		c.add("B1", msgAtInBase,
-			role, sk, base, RemoveSortKeyVersion(base))
+		c.add("B1", msgAtInBase, role, sk, base, RemoveSortKeyVersion(base))
 	}
 	suffix := sk[i+len(VerSeparator):]
 	n, err := parseVersion(suffix)
 	switch {
 	case errors.Is(err, ErrVersionSyntax):
-		c.add("B3", msgVersionSyntax,
-			role, sk, suffix, jsNumberString(jsToNumber(suffix)))
-		return 0
+		c.add("B3", msgVersionSyntax, role, sk, suffix, jsNumberString(jsToNumber(suffix)))
+		return
 	case err != nil:
 		c.add("B4", msgVersionRange, role, sk, suffix)
-		return 0
+		return
 	}
 	v, ok := c.w.New["version"]
 	switch {
@@ -43,7 +40,6 @@ func (c *checker) versionedSK(role, rule string) int {
 	case v.Str() != strconv.Itoa(n):
 		c.add(rule, msgVersionDiffers, role, v.Str(), n)
 	}
-	return n
 }
 
 // commandWrite checks how a command row is written: creates carry the
@@ -89,8 +85,7 @@ func (c *checker) dataItem() {
 	w := c.w
 	pk, sk := w.Key.PK, w.Key.SK
 	if strings.Contains(sk, VerSeparator) {
-		c.add("A5", msgDataAtInSK,
-			sk, RemoveSortKeyVersion(sk))
+		c.add("A5", msgDataAtInSK, sk, RemoveSortKeyVersion(sk))
 	}
 	version := ""
 	switch v, ok := w.New["version"]; {
