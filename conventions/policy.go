@@ -34,10 +34,12 @@ const (
 
 const baseRoles = RoleCommand | RoleData | RoleHistory | RoleSequences | RoleKeys
 
-var roleNames = []struct {
+type namedRole struct {
 	r    Roles
 	name string
-}{
+}
+
+var roleNames = []namedRole{
 	{RoleMaster, "master"}, {RoleCommand, "command"}, {RoleData, "data"},
 	{RoleHistory, "history"}, {RoleSequences, "sequences"}, {RoleKeys, "keys"},
 }
@@ -56,18 +58,13 @@ func (rs Roles) String() string {
 	return strings.Join(names, "+")
 }
 
-// ParseRoles reads role names separated by '+', ',' or spaces ('+' is the
-// one allowed in a DynamoDB tag value): "command", "master+data". At most
+// ParseRoles reads role names separated by '+', ',' or spaces (a DynamoDB
+// tag value allows '+' and spaces, not ','): "command", "master+data". At most
 // one base role is allowed; the empty string is no role.
 func ParseRoles(s string) (Roles, error) {
 	var rs Roles
 	for _, name := range strings.FieldsFunc(s, isListSep) {
-		i := slices.IndexFunc(roleNames, func(rn struct {
-			r    Roles
-			name string
-		}) bool {
-			return rn.name == strings.ToLower(name)
-		})
+		i := slices.IndexFunc(roleNames, func(rn namedRole) bool { return strings.EqualFold(rn.name, name) })
 		if i < 0 {
 			return 0, fmt.Errorf("%w: unknown role %q", ErrConfig, name)
 		}
@@ -80,6 +77,9 @@ func ParseRoles(s string) (Roles, error) {
 }
 
 func (rs Roles) validate() error {
+	if rs&^(baseRoles|RoleMaster) != 0 {
+		return fmt.Errorf("%w: unknown role bits %#x", ErrConfig, uint8(rs))
+	}
 	if b := rs & baseRoles; b&(b-1) != 0 {
 		return fmt.Errorf("%w: roles %q: at most one of command, data, history, sequences, keys", ErrConfig, rs)
 	}
