@@ -40,13 +40,30 @@ func (r *Rules) CheckWrite(w Write) []Violation {
 }
 
 // CheckTransaction checks the writes of one TransactWriteItems request: each
-// write as CheckWrite does, then rule L1 across them.
+// write as CheckWrite does, an item put by another write of the transaction
+// counting as existing (B5), then rule L1 across them.
 func (r *Rules) CheckTransaction(ws []Write) []Violation {
 	var out []Violation
 	for i := range ws {
-		out = checkItem(out, &ws[i])
+		w := ws[i]
+		if w.Exists != nil && len(ws) > 1 {
+			w.Exists = existsWithin(ws, w.Table, w.Exists)
+		}
+		out = checkItem(out, &w)
 	}
 	return checkLatest(out, ws)
+}
+
+// existsWithin extends exists with the items that ws puts into table.
+func existsWithin(ws []Write, table string, exists func(pk, sk string) bool) func(pk, sk string) bool {
+	return func(pk, sk string) bool {
+		for _, o := range ws {
+			if o.Table == table && o.Op != OpDelete && o.New != nil && o.Key == (Key{PK: pk, SK: sk}) {
+				return true
+			}
+		}
+		return exists(pk, sk)
+	}
 }
 
 // CheckTable checks a table's key schema for its policy (rule A1), when
@@ -66,7 +83,7 @@ func (r *Rules) CheckTable(table string, p Policy, ks storage.KeySchema) []Viola
 // read at the policy's tenant segment and the configuration's common
 // tenants are allowed.
 func (r *Rules) CheckTenant(table string, p Policy, callerTenant string, k Key) *Violation {
-	if !p.Active() || !p.enabled("B10") {
+	if !p.Active() || p.Roles == 0 || !p.enabled("B10") {
 		return nil
 	}
 	v := checkTenant(callerTenant, k, r.cfg.commonTenants(), func(pk string) (string, error) {

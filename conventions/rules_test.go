@@ -320,3 +320,30 @@ func BenchmarkCheckWrite(b *testing.B) {
 		})
 	}
 }
+
+func TestTransactionCountsItsOwnPuts(t *testing.T) {
+	r, _ := New(Config{})
+	put := func(sk, version string) Write {
+		return Write{Table: "c", Policy: Policy{Roles: RoleCommand}, Key: Key{PK: "ORDER#t1", SK: sk},
+			New: with(cmd, "sk", s(sk), "version", n(version)), NotExistsCondition: true,
+			Exists: func(pk, sk string) bool { return sk == "ORDER#1@1" }}
+	}
+	tests := []struct {
+		name string
+		ws   []Write
+		want []string
+	}{
+		{"previous version in the table", []Write{put("ORDER#1@2", "2")}, nil},
+		{"previous version in the transaction", []Write{put("ORDER#1@2", "2"), put("ORDER#1@3", "3")}, nil},
+		{"gap", []Write{put("ORDER#1@2", "2"), put("ORDER#1@4", "4")}, []string{"B5"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, v := range r.CheckTransaction(tt.ws) {
+			got = append(got, v.Rule)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

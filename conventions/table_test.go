@@ -89,6 +89,9 @@ func TestCheckTenant(t *testing.T) {
 	if want := `[conventions B10] caller tenant "t1" may not use tenant "t2" (partition key "LOG#t2#2024-01")`; v.Error() != want {
 		t.Errorf("got %q, want %q", v.Error(), want)
 	}
+	if v := r.CheckTenant("docs", Policy{Latest: "latest"}, "t1", Key{PK: "v1"}); v != nil {
+		t.Errorf("table without roles: got %v, want nil", v)
+	}
 	if v := r.CheckTenant("logs", Policy{Roles: RoleData, Mode: ModeOff}, "t1", Key{PK: "A#t2"}); v != nil {
 		t.Errorf("mode off: got %v, want nil", v)
 	}
