@@ -96,6 +96,10 @@
 // removed), nor the update expression that produced New (A8 and B7 judge
 // by the old and new items). Deletes are not checked.
 //
+// Exists answers for the table as it is before the write; CheckTransaction
+// adds the items the transaction itself puts, so a transaction writing
+// sk@1 and sk@2 together does not break B5.
+//
 // Old must be the current item for the rules that compare (A8, B6, B7, B8):
 // storage.Table.Put does not read it, so the emulator uses Table.Write for
 // tables with those roles. Exists is called during CheckWrite; inside
