@@ -99,11 +99,13 @@ func multiStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.MultiKeyCon
 
 // queryMulti reads one Query page of a multi-attribute index.
 func queryMulti(t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*QueryOutput, error) {
-	if in.KeyConditionExpression == nil {
-		// Legacy KeyConditions on a multi-attribute key: not built yet.
-		return nil, errValidation(msgMultiKeyConditionsLegacy)
+	var kc *expr.MultiKeyCondition
+	var err error
+	if in.KeyConditionExpression != nil {
+		kc, err = comp.MultiKeyCondition(*in.KeyConditionExpression, x.multiSchema())
+	} else {
+		kc, err = expr.MultiKeyConditions(legacyConditions(in.KeyConditions), x.multiSchema())
 	}
-	kc, err := comp.MultiKeyCondition(*in.KeyConditionExpression, x.multiSchema())
 	if err != nil {
 		return nil, err
 	}
@@ -146,8 +148,3 @@ func queryMulti(t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*Qu
 	}
 	return p.output()
 }
-
-// msgMultiKeyConditionsLegacy answers the legacy KeyConditions parameter
-// on a multi-attribute index, which the emulator does not translate yet
-// (DynamoDB Local accepts it).
-const msgMultiKeyConditionsLegacy = "dynamoemu: KeyConditions on a multi-attribute index key is not supported yet; use KeyConditionExpression"

@@ -55,13 +55,27 @@ func (c *Compiler) MultiKeyCondition(text string, ks MultiKeySchema) (*MultiKeyC
 func bindMultiKeyTerms(terms []keyTerm, ks MultiKeySchema, pos int) (*MultiKeyCondition, *Error) {
 	byName := make(map[string]*keyTerm, len(terms))
 	for i := range terms {
-		t := &terms[i]
-		if !hasAttr(ks.Partition, t.name) && !hasAttr(ks.Sort, t.name) {
+		byName[terms[i].name] = &terms[i]
+	}
+	// DynamoDB Local names the partition key attributes without an
+	// equality first, even when the condition names other attributes
+	// (the table's key, say).
+	kc := &MultiKeyCondition{}
+	var missing []string
+	for _, a := range ks.Partition {
+		if t := byName[a.Name]; t == nil || t.op != storage.SortEQ {
+			missing = append(missing, a.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &Error{Pos: pos, Msg: sprintf(msgMultiHashEquality, strings.Join(missing, ", "))}
+	}
+	for i := range terms {
+		if t := &terms[i]; !hasAttr(ks.Partition, t.name) && !hasAttr(ks.Sort, t.name) {
 			return nil, &Error{Pos: t.pos, Msg: msgKeyMissed}
 		}
-		byName[t.name] = t
 	}
-	// Values are checked against the key types first, as for one-attribute keys.
+	// Values are checked against the key types, as for one-attribute keys.
 	for _, list := range [2][]storage.KeyAttr{ks.Partition, ks.Sort} {
 		for _, a := range list {
 			t := byName[a.Name]
@@ -78,18 +92,8 @@ func bindMultiKeyTerms(terms []keyTerm, ks MultiKeySchema, pos int) (*MultiKeyCo
 			}
 		}
 	}
-	kc := &MultiKeyCondition{}
-	var missing []string
 	for _, a := range ks.Partition {
-		t := byName[a.Name]
-		if t == nil || t.op != storage.SortEQ {
-			missing = append(missing, a.Name)
-			continue
-		}
-		kc.Partition = append(kc.Partition, t.values[0])
-	}
-	if len(missing) > 0 {
-		return nil, &Error{Pos: pos, Msg: sprintf(msgMultiHashEquality, strings.Join(missing, ", "))}
+		kc.Partition = append(kc.Partition, byName[a.Name].values[0])
 	}
 	last := -1 // the last sort key attribute with a condition
 	for i, a := range ks.Sort {
@@ -111,6 +115,30 @@ func bindMultiKeyTerms(terms []keyTerm, ks MultiKeySchema, pos int) (*MultiKeyCo
 	if last >= 0 {
 		t := byName[ks.Sort[last].Name]
 		kc.Sort = storage.SortCondition{Op: t.op, Values: t.values}
+	}
+	return kc, nil
+}
+
+// MultiKeyConditions compiles the legacy KeyConditions map of a Query on
+// a multi-attribute index key.
+func MultiKeyConditions(conds map[string]LegacyCondition, ks MultiKeySchema) (*MultiKeyCondition, error) {
+	var terms []keyTerm
+	for _, name := range sortedKeys(conds) {
+		c := conds[name]
+		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
+			return nil, err
+		}
+		op, ok := legacyKeyOps[c.ComparisonOperator]
+		t := keyTerm{pos: -1, name: name, op: op, unindexable: !ok}
+		copy(t.values[:], c.AttributeValueList)
+		terms = append(terms, t)
+	}
+	if len(terms) == 0 || len(terms) > len(ks.Partition)+len(ks.Sort) {
+		return nil, errPlain(msgKeyLength)
+	}
+	kc, err := bindMultiKeyTerms(terms, ks, -1)
+	if err != nil {
+		return nil, err
 	}
 	return kc, nil
 }
