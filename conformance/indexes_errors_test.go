@@ -10,6 +10,8 @@ package conformance
 // /work/notes/index-messages.md for the sources).
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -202,5 +204,45 @@ func TestIndexReadErrors(t *testing.T) {
 		_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("g = :g"),
 			ExpressionAttributeValues: item{":g": s("G")}})
 		requireValidation(t, err, "Query condition missed key schema element")
+	})
+}
+
+func TestIndexProjectionLimits(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	names := func(prefix string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s%d", prefix, i)
+		}
+		return out
+	}
+	define := func(t *testing.T, counts ...int) *dynamodb.CreateTableInput {
+		in := tableDef(keyDef{"pk", "S"}, keyDef{})
+		in.TableName = aws.String(uniqueName(t))
+		in.BillingMode = types.BillingModePayPerRequest
+		for i, n := range counts {
+			g := fmt.Sprintf("g%d", i)
+			in.AttributeDefinitions = append(in.AttributeDefinitions, ads(g, "S")...)
+			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes,
+				gsiDef("idx"+g, g, "", types.ProjectionTypeInclude, names("a"+g+"_", n)...))
+		}
+		return in
+	}
+	t.Run("100 across indexes", func(t *testing.T) {
+		t.Parallel()
+		createTable(t, c, define(t, 20, 20, 20, 20, 20))
+	})
+	t.Run("more than 100 across indexes", func(t *testing.T) {
+		t.Parallel()
+		_, err := c.CreateTable(ctx(t), define(t, 20, 20, 20, 20, 20, 1))
+		requireValidation(t, err, "No more than 20 attributes per table can be projected into Local Secondary Indices")
+	})
+	t.Run("more than 20 in one index", func(t *testing.T) {
+		t.Parallel()
+		AWSDiffers(t, "AWS's API model limits one Projection's NonKeyAttributes to 20 (a member constraint); DynamoDB Local accepts more")
+		_, err := c.CreateTable(ctx(t), define(t, 21))
+		requireValidation(t, err, "1 validation error detected: Value '["+strings.Join(names("ag0_", 21), ", ")+
+			"]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to satisfy constraint: Member must have length less than or equal to 20")
 	})
 }

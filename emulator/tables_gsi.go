@@ -118,6 +118,9 @@ func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefiniti
 		return nil, nil, err
 	}
 	x.onDemand = cr.OnDemandThroughput
+	if projectedNonKeyCount(m.lsis, m.gsis, []*indexDef{x}) > maxNonKeyPerTable {
+		return nil, nil, errValidation(msgTooManyProjected)
+	}
 	if len(m.gsis)+1 > maxGSIs {
 		return nil, nil, errValidation(msgGSILimit)
 	}

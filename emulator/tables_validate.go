@@ -3,6 +3,7 @@ package emulator
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -10,9 +11,11 @@ import (
 
 // Limits of a table definition.
 const (
-	maxLSIs         = 5
-	maxGSIs         = 20
-	maxCapacityUnit = 1_000_000_000_000 // larger values are "out of bounds"
+	maxNonKeyPerIndex = 20  // NonKeyAttributes of one index
+	maxNonKeyPerTable = 100 // NonKeyAttributes summed over a table's indexes (AWS's documented limit)
+	maxLSIs           = 5
+	maxGSIs           = 20
+	maxCapacityUnit   = 1_000_000_000_000 // larger values are "out of bounds"
 )
 
 // tableDef is a validated CreateTable request: everything a new table
@@ -214,6 +217,12 @@ func indexConstraints(cs *constraints, name *string, ks []KeySchemaElement, proj
 		enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
 		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
 			cs.add("'[]'", p+"projection.nonKeyAttributes", cLenGE(1))
+		}
+		// AWS's API reference: "Array Members: ... Maximum number of 20
+		// items" (and public reports quote AWS's member constraint);
+		// DynamoDB Local lets longer lists through.
+		if len(proj.NonKeyAttributes) > maxNonKeyPerIndex {
+			cs.add(quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", cLenLE(maxNonKeyPerIndex))
 		}
 	}
 }
@@ -422,6 +431,9 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 	if def.lsis == nil && def.gsis == nil {
 		return nil
 	}
+	if projectedNonKeyCount(def.lsis, def.gsis) > maxNonKeyPerTable {
+		return errValidation(msgTooManyProjected)
+	}
 	// With indexes, every definition must be used by some key schema.
 	var used []string
 	for _, ks := range def.allKeySchemas() {
@@ -511,3 +523,20 @@ func (def *tableDef) gsiThroughput(idx *indexDef, pt *ProvisionedThroughput) err
 	idx.throughput = tp
 	return nil
 }
+
+// projectedNonKeyCount sums the NonKeyAttributes of indexes, an attribute
+// projected into two indexes counting twice, as AWS counts them.
+func projectedNonKeyCount(lists ...[]*indexDef) int {
+	n := 0
+	for _, list := range lists {
+		for _, x := range list {
+			n += len(x.projection.nonKey)
+		}
+	}
+	return n
+}
+
+// msgTooManyProjected is DynamoDB Local's answer for more than 100
+// projected non-key attributes across a table's indexes (its text still
+// says 20 and local indexes; AWS's own wording was not found).
+const msgTooManyProjected = "No more than 20 attributes per table can be projected into Local Secondary Indices"
