@@ -172,7 +172,9 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	if newItem == nil {
 		if found {
 			t.deleteLocked(pk, sk, oldE)
-			t.updateIndexesLocked(pk, oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+			if len(t.indexes) > 0 {
+				t.updateIndexesLocked(pkPivot(pk), oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+			}
 		}
 		if t.coll != nil {
 			ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
@@ -194,7 +196,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	}
 	t.putLocked(pk, e, oldE, found)
 	if len(t.indexes) > 0 {
-		t.updateIndexesLocked(t.parts[pk].pk, oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
+		t.updateIndexesLocked(t.parts[pk], oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
 	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
