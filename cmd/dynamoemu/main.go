@@ -54,7 +54,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
-	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "accepted for DynamoDB Local compatibility; tables are ACTIVE at once (transient states are not emulated yet)")
+	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
