@@ -72,7 +72,7 @@ type apiError struct {
 	item  storage.Item // ConditionalCheckFailedException with ALL_OLD; else nil
 	// reasons are TransactionCanceledException's CancellationReasons; else nil.
 	reasons []CancellationReason
-	cause error        // what a %w verb wrapped, for errors.Is/As; may be nil
+	cause   error // what a %w verb wrapped, for errors.Is/As; may be nil
 }
 
 func (e *apiError) Error() string        { return e.msg }
