@@ -274,7 +274,9 @@ func TestTransactRandomized(t *testing.T) {
 		t.Errorf("seed %d: %v", seed, err)
 	}
 	_, out := env.call("TransactGetItems", snapshot)
-	var got struct{ Responses []struct{ Item map[string]map[string]string } }
+	var got struct {
+		Responses []struct{ Item map[string]map[string]string }
+	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +289,9 @@ func TestTransactRandomized(t *testing.T) {
 
 // balanceSum adds the bal attributes of a TransactGetItems response.
 func balanceSum(t testing.TB, out string) int {
-	var got struct{ Responses []struct{ Item map[string]map[string]string } }
+	var got struct {
+		Responses []struct{ Item map[string]map[string]string }
+	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
