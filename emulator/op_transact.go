@@ -511,3 +511,39 @@ func optString(p *string) string {
 	}
 	return *p
 }
+
+// appendJSON encodes the response without reflection (map members in
+// name order, as encoding/json writes them).
+func (o *TransactWriteItemsOutput) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	first := true
+	if len(o.ConsumedCapacity) > 0 {
+		b = append(appendMember(b, true, "ConsumedCapacity"), '[')
+		for i, cc := range o.ConsumedCapacity {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = cc.appendJSON(b)
+		}
+		b = append(b, ']')
+		first = false
+	}
+	if len(o.ItemCollectionMetrics) > 0 {
+		b = append(appendMember(b, first, "ItemCollectionMetrics"), '{')
+		for i, name := range sortedKeys(o.ItemCollectionMetrics) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, name), ":["...)
+			for j, m := range o.ItemCollectionMetrics[name] {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = m.appendJSON(b)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}

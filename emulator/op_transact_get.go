@@ -47,6 +47,41 @@ type TransactGetItemsOutput struct {
 // ItemResponse is one Get's answer: no Item when there is no such item.
 type ItemResponse struct {
 	Item *WireItem `json:"Item,omitempty"`
+	// stored, when hasStored, is the whole item as storage keeps it,
+	// written straight from the record (Item is nil).
+	stored    storage.EncodedItem
+	hasStored bool
+}
+
+// appendJSON encodes the response without reflection, whole items straight
+// from their stored records.
+func (o *TransactGetItemsOutput) appendJSON(b []byte) []byte {
+	b = append(b, `{"Responses":[`...)
+	for i, r := range o.Responses {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		switch {
+		case r.hasStored:
+			b = appendStoredItem(appendMember(b, true, "Item"), r.stored)
+		case r.Item != nil:
+			b = appendWireItem(appendMember(b, true, "Item"), *r.Item)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if o.ConsumedCapacity != nil {
+		b = append(b, `,"ConsumedCapacity":[`...)
+		for i, cc := range o.ConsumedCapacity {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = cc.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
 }
 
 // txGet is one validated Get.
@@ -74,13 +109,11 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 			continue
 		}
 		sizes[i] = e.Size()
-		var it storage.Item
-		if g.proj != nil {
-			it = projectStored(g.proj, e)
-		} else {
-			it = e.Item()
+		if g.proj == nil {
+			out.Responses[i].stored, out.Responses[i].hasStored = e, true
+			continue
 		}
-		w := ItemToWire(it)
+		w := ItemToWire(projectStored(g.proj, e))
 		if w == nil {
 			w = WireItem{}
 		}
