@@ -271,6 +271,33 @@ func TestTransactWriteCapacity(t *testing.T) {
 	if len(order) != 2 || order[0] != h || order[1] != r || got[h] != 2 || got[r] != 4 {
 		t.Errorf("ConsumedCapacity %v (order %v), want %s: 2, %s: 4", got, order, h, r)
 	}
+	t.Run("write units", func(t *testing.T) {
+		AWSDiffers(t, "DynamoDB Local reports CapacityUnits alone; AWS adds WriteCapacityUnits for transactions (paritysuite/dynamodb-conformance#69)")
+		for _, cc := range out.ConsumedCapacity {
+			if cc.WriteCapacityUnits == nil || *cc.WriteCapacityUnits != aws.ToFloat64(cc.CapacityUnits) {
+				t.Errorf("%s: WriteCapacityUnits %v, want %v", aws.ToString(cc.TableName), cc.WriteCapacityUnits, aws.ToFloat64(cc.CapacityUnits))
+			}
+		}
+	})
+	t.Run("replay reports reads", func(t *testing.T) {
+		AWSDiffers(t, "DynamoDB Local repeats the write capacity; AWS bills a replay as reads (paritysuite/dynamodb-conformance#74)")
+		in := &dynamodb.TransactWriteItemsInput{
+			ClientRequestToken:     aws.String(uniqueKey(t)),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+			TransactItems:          []types.TransactWriteItem{txPut(h, item{"pk": s("replayed")})},
+		}
+		for i, want := range []string{"write", "read"} {
+			out, err := c.TransactWriteItems(ctx(t), in)
+			mustNoError(t, err)
+			if len(out.ConsumedCapacity) != 1 {
+				t.Fatalf("call %d: ConsumedCapacity %v", i+1, out.ConsumedCapacity)
+			}
+			cc := out.ConsumedCapacity[0]
+			if got := map[bool]string{true: "write", false: "read"}[cc.WriteCapacityUnits != nil]; got != want || aws.ToFloat64(cc.CapacityUnits) != 2 {
+				t.Errorf("call %d: %s capacity %v, want %s capacity 2", i+1, got, aws.ToFloat64(cc.CapacityUnits), want)
+			}
+		}
+	})
 }
 
 func TestTransactGetItems(t *testing.T) {

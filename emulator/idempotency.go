@@ -15,10 +15,12 @@ import (
 // up a token: a cancelled or refused one leaves it free.
 //
 // Requests are compared as decoded (so the order of JSON members and map
-// entries does not matter), with the token itself left out. A second
-// request with a token whose first request is still running waits for it
-// and then answers as above. The replay returns the first response as it
-// was (AWS may report different consumed capacity for a replay).
+// entries does not matter), with the token itself and
+// ReturnConsumedCapacity left out: a replay reports capacity in its own
+// mode, as the read of the items written (AWS's accounting as recorded in
+// paritysuite/dynamodb-conformance#67 and #74). A second request with a
+// token whose first request is still running waits for it and then answers
+// as above.
 //
 // Time is the request's clock (call.Now), so tests move through the
 // window with Options.Clock.
@@ -50,7 +52,7 @@ type tokenRef struct {
 // token's earlier use. now is the request's time.
 func (m *idempotency) do(now time.Time, token string, in *TransactWriteItemsInput, run func() (*TransactWriteItemsOutput, error)) (*TransactWriteItemsOutput, error) {
 	req := *in
-	req.ClientRequestToken = nil
+	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, nil
 	for {
 		m.mu.Lock()
 		m.expireLocked(now)
@@ -76,7 +78,7 @@ func (m *idempotency) do(now time.Time, token string, in *TransactWriteItemsInpu
 		if !same {
 			return nil, newError(ErrIdempotentParameterMismatch, msgIdempotentMismatch)
 		}
-		return out, nil
+		return out.replay(optString(in.ReturnConsumedCapacity)), nil
 	}
 }
 

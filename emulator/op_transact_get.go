@@ -126,23 +126,13 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 
 // transactGetCapacity is the capacity per table, in the order tables first
 // appear: 2 read units per 4 KB of each item read (twice a strongly
-// consistent read), at least 2 per Get.
+// consistent read), at least 2 per Get, a missing item included.
 func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCapacity {
-	var order []*table
-	units := make(map[*table]float64)
+	var list []txUnits
 	for i, g := range gets {
-		if _, ok := units[g.t]; !ok {
-			order = append(order, g.t)
-		}
-		units[g.t] += 2 * readUnits(sizes[i], true)
+		list = addUnits(list, g.t, 2*readUnits(sizes[i], true))
 	}
-	var list []*ConsumedCapacity
-	for _, t := range order {
-		if cc := consumed(t, mode, units[t]); cc != nil {
-			list = append(list, cc)
-		}
-	}
-	return list
+	return txCapacity(list, mode, false)
 }
 
 // prepareTransactGet validates the request: model constraints, the count,

@@ -40,7 +40,8 @@ func TestTransactWriteItems(t *testing.T) {
 			{"Put":{"TableName":"txr","Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}},
 			{"Update":{"TableName":"txh","Key":{"pk":{"S":"x"}},"UpdateExpression":"SET v = v + :one","ConditionExpression":"v = :one","ExpressionAttributeValues":{":one":{"N":"1"}}}}],
 			"ReturnConsumedCapacity":"INDEXES"}`,
-			want: `{"ConsumedCapacity":[{"TableName":"txr","CapacityUnits":2,"Table":{"CapacityUnits":2}},{"TableName":"txh","CapacityUnits":2,"Table":{"CapacityUnits":2}}]}`},
+			want: `{"ConsumedCapacity":[{"TableName":"txr","CapacityUnits":2,"WriteCapacityUnits":2,"Table":{"CapacityUnits":2,"WriteCapacityUnits":2}},` +
+				`{"TableName":"txh","CapacityUnits":2,"WriteCapacityUnits":2,"Table":{"CapacityUnits":2,"WriteCapacityUnits":2}}]}`},
 		{name: "written", op: "GetItem", body: `{"TableName":"txh","Key":{"pk":{"S":"x"}}}`, want: `{"Item":{"pk":{"S":"x"},"v":{"N":"2"}}}`},
 		{name: "cancelled", op: "TransactWriteItems", body: `{"TransactItems":[
 			{"Delete":{"TableName":"txr","Key":{"pk":{"S":"a"},"sk":{"N":"1"}}}},
@@ -89,12 +90,13 @@ func TestTransactCollectionLimit(t *testing.T) {
 
 func TestTransactIdempotencyWindow(t *testing.T) {
 	env, now := newTxEnv(t)
-	add := func(token, by string) (int, string) {
-		return env.call("TransactWriteItems", `{"ClientRequestToken":"`+token+`","TransactItems":[{"Update":{"TableName":"txh","Key":{"pk":{"S":"n"}},"UpdateExpression":"ADD c :d","ExpressionAttributeValues":{":d":{"N":"`+by+`"}}}}],"ReturnConsumedCapacity":"TOTAL"}`)
+	add := func(token, by, capacity string) (int, string) {
+		return env.call("TransactWriteItems", `{"ClientRequestToken":"`+token+`","TransactItems":[{"Update":{"TableName":"txh","Key":{"pk":{"S":"n"}},"UpdateExpression":"ADD c :d","ExpressionAttributeValues":{":d":{"N":"`+by+`"}}}}]`+capacity+`}`)
 	}
 	count := func() string {
 		return env.mustOK("GetItem", `{"TableName":"txh","Key":{"pk":{"S":"n"}},"ProjectionExpression":"c"}`)
 	}
+	// The first use reports the write; a replay the read, in its own mode.
 	steps := []struct {
 		name    string
 		advance time.Duration
@@ -102,17 +104,26 @@ func TestTransactIdempotencyWindow(t *testing.T) {
 		by      string
 		errType string
 		count   string
+		answer  string // "" for no check
 	}{
-		{"first use", 0, "tok", "1", "", "1"},
-		{"replay", time.Minute, "tok", "1", "", "1"},
-		{"other request, same token", time.Minute, "tok", "2", "IdempotentParameterMismatchException", "1"},
-		{"replay near the end of the window", 8*time.Minute - time.Second, "tok", "1", "", "1"},
-		{"after the window: a new request", time.Second, "tok", "1", "", "2"},
-		{"other token", 0, "tok2", "1", "", "3"},
+		{"first use", 0, "tok", "1", "", "1", `{"ConsumedCapacity":[{"TableName":"txh","CapacityUnits":2,"WriteCapacityUnits":2}]}`},
+		{"replay", time.Minute, "tok", "1", "", "1", `{"ConsumedCapacity":[{"TableName":"txh","CapacityUnits":2,"ReadCapacityUnits":2}]}`},
+		{"replay, capacity not asked", 0, "tok", "1", "", "1", `{}`},
+		{"other request, same token", time.Minute, "tok", "2", "IdempotentParameterMismatchException", "1", ""},
+		{"replay near the end of the window", 8*time.Minute - time.Second, "tok", "1", "", "1", ""},
+		{"after the window: a new request", time.Second, "tok", "1", "", "2", ""},
+		{"other token", 0, "tok2", "1", "", "3", ""},
 	}
 	for _, s := range steps {
 		*now = now.Add(s.advance)
-		status, body := add(s.token, s.by)
+		capacity := `,"ReturnConsumedCapacity":"TOTAL"`
+		if s.answer == `{}` {
+			capacity = ""
+		}
+		status, body := add(s.token, s.by, capacity)
+		if s.answer != "" && body != s.answer {
+			t.Errorf("%s: got %s, want %s", s.name, body, s.answer)
+		}
 		if s.errType == "" && status != http.StatusOK {
 			t.Fatalf("%s: status %d %s", s.name, status, body)
 		}
@@ -156,7 +167,7 @@ func TestTransactGetItems(t *testing.T) {
 	env.mustOK("PutItem", `{"TableName":"txh","Item":{"pk":{"S":"x"},"v":{"N":"1"}}}`)
 	env.run(t, []itemCase{
 		{name: "gets", op: "TransactGetItems", body: `{"TransactItems":[{"Get":{"TableName":"txh","Key":{"pk":{"S":"x"}}}},{"Get":{"TableName":"txr","Key":{"pk":{"S":"x"},"sk":{"N":"1"}}}},{"Get":{"TableName":"txh","Key":{"pk":{"S":"y"}},"ProjectionExpression":"v"}}],"ReturnConsumedCapacity":"TOTAL"}`,
-			want: `{"Responses":[{"Item":{"pk":{"S":"x"},"v":{"N":"1"}}},{},{}],"ConsumedCapacity":[{"TableName":"txh","CapacityUnits":4},{"TableName":"txr","CapacityUnits":2}]}`},
+			want: `{"Responses":[{"Item":{"pk":{"S":"x"},"v":{"N":"1"}}},{},{}],"ConsumedCapacity":[{"TableName":"txh","CapacityUnits":4,"ReadCapacityUnits":4},{"TableName":"txr","CapacityUnits":2,"ReadCapacityUnits":2}]}`},
 		{name: "projection with nothing in it", op: "TransactGetItems", body: `{"TransactItems":[{"Get":{"TableName":"txh","Key":{"pk":{"S":"x"}},"ProjectionExpression":"w"}}]}`,
 			want: `{"Responses":[{"Item":{}}]}`},
 		{name: "no get", op: "TransactGetItems", body: `{"TransactItems":[{}]}`,
