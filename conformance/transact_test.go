@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -389,4 +390,74 @@ func TestTransactWriteRequiredMembers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTransactLatestVersion is seed 002's pattern: every new document
+// version is written together with a "latest" item that points at it, in
+// one TransactWriteItems, the latest item guarded by a condition so an
+// older version never replaces a newer one (optimistic locking). Writers
+// run concurrently; afterwards "latest" points at the newest version
+// written, and a version exists exactly when its transaction committed.
+func TestTransactLatestVersion(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := createTable(t, c, tableDef(keyDef{"documentVersion", "S"}, keyDef{}))
+	const writers, each = 4, 5
+	type result struct {
+		version   string
+		committed bool
+	}
+	results := make(chan result, writers*each)
+	errs := make(chan error, writers)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				v := fmt.Sprintf("v%04d", i*writers+w)
+				content := "content of " + v
+				for {
+					_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+						txPut(table, item{"documentVersion": s(v), "content": s(content)}),
+						{Put: &types.Put{TableName: &table,
+							Item:                      item{"documentVersion": s("latest"), "content": s(content), "actualVersion": s(v)},
+							ConditionExpression:       aws.String("attribute_not_exists(documentVersion) OR actualVersion < :v"),
+							ExpressionAttributeValues: item{":v": s(v)}}},
+					}})
+					var tce *types.TransactionCanceledException
+					switch {
+					case err == nil:
+						results <- result{v, true}
+					case errors.As(err, &tce) && aws.ToString(tce.CancellationReasons[1].Code) == "ConditionalCheckFailed":
+						results <- result{v, false} // a newer version is latest already
+					case errors.As(err, &tce) && aws.ToString(tce.CancellationReasons[1].Code) == "TransactionConflict":
+						continue // DynamoDB cancels concurrent transactions on one item; retry
+					default:
+						errs <- err
+						return
+					}
+					break
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(results)
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	newest := ""
+	for r := range results {
+		got := mustGet(t, c, table, item{"documentVersion": s(r.version)})
+		if r.committed {
+			requireItem(t, got, item{"documentVersion": s(r.version), "content": s("content of " + r.version)})
+			newest = max(newest, r.version)
+		} else {
+			requireItem(t, got, nil)
+		}
+	}
+	requireItem(t, mustGet(t, c, table, item{"documentVersion": s("latest")}),
+		item{"documentVersion": s("latest"), "content": s("content of " + newest), "actualVersion": s(newest)})
 }
