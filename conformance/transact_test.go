@@ -461,3 +461,41 @@ func TestTransactLatestVersion(t *testing.T) {
 	requireItem(t, mustGet(t, c, table, item{"documentVersion": s("latest")}),
 		item{"documentVersion": s("latest"), "content": s("content of " + newest), "actualVersion": s(newest)})
 }
+
+// TestTransactReturnValuesOnConditionCheckFailure: ALL_OLD returns the
+// current item in the failed action's reason, for each action kind; an
+// absent item returns none.
+func TestTransactReturnValuesOnConditionCheckFailure(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	h := hashTable(t, c)
+	mustPut(t, c, h, item{"pk": s("d"), "v": n("1")})
+	mustPut(t, c, h, item{"pk": s("u"), "v": n("2")})
+	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
+	_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Delete: &types.Delete{TableName: &h, Key: item{"pk": s("d")}, ConditionExpression: aws.String("v = :z"),
+			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}},
+		{Update: &types.Update{TableName: &h, Key: item{"pk": s("u")}, UpdateExpression: aws.String("SET w = :z"), ConditionExpression: aws.String("v = :z"),
+			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}},
+		{Put: &types.Put{TableName: &h, Item: item{"pk": s("absent")}, ConditionExpression: aws.String("attribute_exists(pk)"),
+			ReturnValuesOnConditionCheckFailure: allOld}},
+		{Update: &types.Update{TableName: &h, Key: item{"pk": s("x")}, UpdateExpression: aws.String("SET w = :z"),
+			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}},
+	}})
+	reasons := requireCanceled(t, err, "ConditionalCheckFailed", "ConditionalCheckFailed", "ConditionalCheckFailed", "None")
+	requireItem(t, reasons[0].Item, item{"pk": s("d"), "v": n("1")})
+	requireItem(t, reasons[1].Item, item{"pk": s("u"), "v": n("2")})
+	requireItem(t, reasons[2].Item, nil)
+	requireItem(t, mustGet(t, c, h, item{"pk": s("x")}), nil)
+	requireItem(t, mustGet(t, c, h, item{"pk": s("d")}), item{"pk": s("d"), "v": n("1")})
+}
+
+func TestTransactMissingTable(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, "DynamoDB Local says \"Cannot do operations on a non-existent table\"")
+	c := newClient(t)
+	missing := uniqueName(t)
+	_, err := c.TransactGetItems(ctx(t), &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+		{Get: &types.Get{TableName: &missing, Key: item{"pk": s("a")}}}}})
+	requireAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
+}
