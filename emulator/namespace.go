@@ -17,6 +17,8 @@ type Namespace struct {
 
 	mu     sync.RWMutex      // guards tables
 	tables map[string]*table // by table name
+
+	tokens idempotency // TransactWriteItems ClientRequestTokens (idempotency.go)
 }
 
 func newNamespace(key, region string) *Namespace {

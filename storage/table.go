@@ -16,6 +16,7 @@ import (
 // concurrent use.
 type Table struct {
 	ks KeySchema // immutable after NewTable
+	id uint64    // creation number, immutable: transactions lock tables in id order (tx.go)
 
 	// mu guards parts, order, count, size and scratch, and the partitions and
 	// B-trees they reach. Readers hold it shared for the whole of a Get, Query
@@ -45,6 +46,7 @@ func NewTable(ks KeySchema) *Table {
 	}
 	return &Table{
 		ks:    ks,
+		id:    tableSeq.Add(1),
 		parts: make(map[string]*partition),
 		order: btree.NewBTreeGOptions(partitionLess, btree.Options{NoLocks: true}),
 	}
