@@ -110,6 +110,7 @@
 // nesting depth, condition operands and their messages belong to the
 // emulator. Misuse that would corrupt the table is refused (ErrKeyKind,
 // ErrKeyMismatch, ErrTooDeep); a malformed query or scan range matches
-// nothing. Secondary indexes, streams and TTL are not here yet; they will
-// build on Change and on the ...Locked helpers of Table.
+// nothing. Streams and TTL live in the emulator: they consume Changes
+// through a table's Observer (observe.go), called at commit under the
+// table's write lock, so they are fed by the one write path.
 package storage

@@ -36,6 +36,11 @@ type Table struct {
 	// replaces.
 	indexes    []*index
 	indexReads []string
+
+	// obs is told of every committed write (observe.go); obsOld makes
+	// every write decode the item it replaces for it.
+	obs    Observer
+	obsOld bool
 }
 
 // NewTable returns an empty table with key schema ks. ks must pass Validate
@@ -80,6 +85,11 @@ type Change struct {
 	Old, New         Item
 	OldSize, NewSize int
 	CollectionSize   int64
+
+	// same: the write stored a record identical to the one it replaced
+	// (same attributes and values, byte for byte), so it changed nothing
+	// an observer must hear of.
+	same bool
 }
 
 // Get returns the item with key k, decoded afresh for the caller, or false
@@ -120,7 +130,11 @@ func (t *Table) Write(k Key, fn func(old Item) (Item, error)) (Change, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.writeLocked(k, fn)
+	ch, err := t.writeLocked(k, fn)
+	if err == nil {
+		t.observeLocked(k, ch, OriginUser)
+	}
+	return ch, err
 }
 
 // Put stores item under key k, replacing the item there, or deletes the
@@ -134,7 +148,11 @@ func (t *Table) Put(k Key, item Item) (Change, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.putItemLocked(k, item, false, nil)
+	ch, err := t.putItemLocked(k, item, false, nil)
+	if err == nil {
+		t.observeLocked(k, ch, OriginUser)
+	}
+	return ch, err
 }
 
 func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, error) {
@@ -149,8 +167,9 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	oldE, found := t.getLocked(pk, sk)
 	if found {
 		ch.OldSize = int(oldE.size)
-		// Collection sizes need the old item to take its weight away.
-		if decodeOld || t.coll != nil {
+		// Collection sizes need the old item to take its weight away, and
+		// an observer may ask for it.
+		if decodeOld || t.coll != nil || t.obsOld {
 			ch.Old = t.itemOf(k, oldE)
 		}
 		if oldIdx = ch.Old; oldIdx == nil && len(t.indexes) > 0 {
@@ -161,7 +180,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		var err error
 		newItem, err = fn(ch.Old)
 		if errors.Is(err, ErrNoWrite) {
-			ch.New, ch.NewSize = ch.Old, ch.OldSize
+			ch.New, ch.NewSize, ch.same = ch.Old, ch.OldSize, true
 			if t.coll != nil {
 				ch.CollectionSize = t.coll.sizes[pk]
 			}
@@ -204,6 +223,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		t.setCollectionLocked(pk, ch.CollectionSize)
 	}
 	ch.New, ch.NewSize = newItem, int(e.size)
+	ch.same = found && e.rec == oldE.rec
 	return ch, nil
 }
 

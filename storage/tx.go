@@ -154,12 +154,16 @@ func (tx *WriteTx) write(t *Table, k Key, item Item, decodeOld bool, fn func(Ite
 
 // Commit makes the transaction's writes visible, releases its locks and
 // returns one Change per write that changed an item, in the order written.
-// After Commit the transaction is done.
+// Each table's observer (observe.go) is told of its writes, in that order,
+// before the locks are released. After Commit the transaction is done.
 func (tx *WriteTx) Commit() []Change {
 	if tx.done {
 		return nil
 	}
 	tx.done = true
+	for i, u := range tx.undo { // undo[i] is the write changes[i] records
+		u.t.observeLocked(u.k, tx.changes[i], OriginUser)
+	}
 	tx.unlock()
 	changes := tx.changes
 	tx.changes, tx.undo = nil, nil
