@@ -73,8 +73,11 @@ type table struct {
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
 
-	mu   sync.RWMutex // guards meta
+	mu   sync.RWMutex // guards meta, liveStream and ttl
 	meta tableMeta
+	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
+	liveStream *stream
+	ttl        ttlSpec // TimeToLive (ttl.go)
 }
 
 // tableMeta is the part of a table's definition that UpdateTable (or

@@ -60,6 +60,10 @@ var (
 	ErrIncompleteSignature = &errorClass{"IncompleteSignatureException", nsService, http.StatusBadRequest, true}
 	// ErrRequestEntityTooLarge: the body is larger than the request limit (16 MB).
 	ErrRequestEntityTooLarge = &errorClass{"RequestEntityTooLargeException", nsService, http.StatusRequestEntityTooLarge, true}
+	// ErrExpiredIterator: a shard iterator older than 15 minutes (Streams API).
+	ErrExpiredIterator = &errorClass{"ExpiredIteratorException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrTrimmedDataAccess: a stream position whose records were trimmed (Streams API).
+	ErrTrimmedDataAccess = &errorClass{"TrimmedDataAccessException", nsDynamoDB, http.StatusBadRequest, false}
 	// ErrInternalServer: a bug in the emulator (a panic or an unclassified error).
 	ErrInternalServer = &errorClass{"InternalServerError", nsDynamoDB, http.StatusInternalServerError, false}
 )

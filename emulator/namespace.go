@@ -18,7 +18,8 @@ type Namespace struct {
 	mu     sync.RWMutex      // guards tables
 	tables map[string]*table // by table name
 
-	tokens idempotency // TransactWriteItems ClientRequestTokens (idempotency.go)
+	tokens  idempotency // TransactWriteItems ClientRequestTokens (idempotency.go)
+	streams streamSet   // the streams of its tables, disabled ones included (streams.go)
 }
 
 func newNamespace(key, region string) *Namespace {
@@ -67,4 +68,26 @@ func (n *namespaces) get(k nsKey) *Namespace {
 		n.byKey[k] = ns
 	}
 	return ns
+}
+
+// all returns every namespace created so far.
+func (n *namespaces) all() []*Namespace {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	out := make([]*Namespace, 0, len(n.byKey))
+	for _, ns := range n.byKey {
+		out = append(out, ns)
+	}
+	return out
+}
+
+// allTables returns the namespace's tables.
+func (ns *Namespace) allTables() []*table {
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	out := make([]*table, 0, len(ns.tables))
+	for _, t := range ns.tables {
+		out = append(out, t)
+	}
+	return out
 }

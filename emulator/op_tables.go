@@ -70,11 +70,18 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	m.sse = sseDescription(c, def.sse)
 	t.meta = m
+	var s *stream
+	if m.stream != nil {
+		s = t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel) // before anyone can write
+	}
 	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
 	if !c.ns.addTable(t) {
 		// DynamoDB Local: "Cannot create preexisting table".
 		return nil, errResourceInUse(msgTableExistsPrefix + def.name)
+	}
+	if s != nil {
+		c.ns.streams.add(s)
 	}
 	return &CreateTableOutput{TableDescription: t.describe()}, nil
 }
@@ -179,6 +186,9 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 		// A concurrent DeleteTable won.
 		return nil, errResourceNotFound(msgTableNotFound(t.name))
 	}
+	t.mu.Lock()
+	t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
+	t.mu.Unlock()
 	return &DeleteTableOutput{TableDescription: t.describe()}, nil
 }
 

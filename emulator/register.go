@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 )
 
@@ -44,6 +45,22 @@ type opFunc func(c *call, body []byte) ([]byte, error)
 // ops maps operation names ("PutItem") to their handlers. Filled by register
 // from init functions only; read-only afterwards.
 var ops = map[string]opFunc{}
+
+// lookupOp finds the operation an X-Amz-Target names: DynamoDB's
+// ("DynamoDB_20120810.PutItem", registered as "PutItem") or the Streams
+// API's ("DynamoDBStreams_20120810.GetRecords", registered under the full
+// target so that DynamoDB's prefix cannot reach it).
+func lookupOp(target string) (name string, op opFunc, ok bool) {
+	if name, ok = strings.CutPrefix(target, targetPrefix); ok {
+		op, ok = ops[name]
+		return name, op, ok
+	}
+	if strings.HasPrefix(target, streamsTargetPrefix) {
+		op, ok = ops[target]
+		return target[len(streamsTargetPrefix):], op, ok
+	}
+	return "", nil, false
+}
 
 // register installs the handler of one operation. Call it from an init
 // function of the operation's file:

@@ -45,6 +45,9 @@ type Options struct {
 	// TransientStatusDelay is how long those states last with
 	// DelayTransientStatuses; 0 means DefaultTransientStatusDelay.
 	TransientStatusDelay time.Duration
+	// StreamRetention is how long stream records, and disabled streams,
+	// stay readable; 0 means DefaultStreamRetention (AWS's 24 hours).
+	StreamRetention time.Duration
 }
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
@@ -68,6 +71,9 @@ func (o Options) Validate() error {
 	if o.MaxBodyBytes < 0 {
 		return fmt.Errorf("emulator: MaxBodyBytes %d is negative", o.MaxBodyBytes)
 	}
+	if o.StreamRetention < 0 {
+		return fmt.Errorf("emulator: StreamRetention %v is negative", o.StreamRetention)
+	}
 	if o.TransientStatusDelay < 0 {
 		return fmt.Errorf("emulator: TransientStatusDelay %v is negative", o.TransientStatusDelay)
 	}
@@ -84,7 +90,8 @@ func (o Options) Validate() error {
 type Emulator struct {
 	opts    Options
 	log     *slog.Logger
-	clock   func() time.Time
+	clock   func() time.Time // skew.now: the base clock moved by Advance and SetNow (clock.go)
+	skew    clockSkew
 	maxBody int64
 	cors    corsPolicy
 	dbs     namespaces
@@ -110,6 +117,7 @@ func New(opts Options) (*Emulator, error) {
 	if e.clock == nil {
 		e.clock = time.Now
 	}
+	e.skew.base, e.clock = e.clock, e.skew.now
 	if e.maxBody == 0 {
 		e.maxBody = DefaultMaxBodyBytes
 	}
@@ -121,6 +129,7 @@ func New(opts Options) (*Emulator, error) {
 	r.Methods(http.MethodPost).Path("/").HandlerFunc(e.serveOp)
 	r.Methods(http.MethodGet).Path("/").HandlerFunc(e.serveHealth)
 	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
+	e.adminRoutes(r)
 	r.NotFoundHandler = http.HandlerFunc(e.serveOther)
 	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveOther)
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -189,11 +198,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	if err != nil {
 		return nil, err
 	}
-	name, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), targetPrefix)
-	if !ok {
-		return nil, errUnknownOperation()
-	}
-	op, ok := ops[name]
+	name, op, ok := lookupOp(r.Header.Get("X-Amz-Target"))
 	if !ok {
 		return nil, errUnknownOperation()
 	}

@@ -97,6 +97,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 			return gsiChange{}, err
 		}
 	}
+	t.syncStreamLocked(c, t.meta, m)
 	t.meta = m
 	return change, nil
 }

@@ -1,0 +1,120 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+)
+
+// The admin endpoints, which no AWS service has: control of the emulator's
+// clock (clock.go) and of the TTL sweeper (ttl.go) over HTTP, for tests
+// that run the emulator as a separate process.
+//
+//	GET  /dynamoemu/clock             {"now":"2026-11-22T11:00:00Z"}
+//	POST /dynamoemu/clock             {"advance":"1h30m"} or {"set":"2030-01-01T00:00:00Z"}
+//	POST /dynamoemu/ttl/sweep         {"deleted":3}
+//
+// Durations are Go's (time.ParseDuration), times RFC 3339. A bad request
+// is answered 400 with {"message":"..."}. The endpoints need no signature.
+
+// Admin endpoint paths.
+const (
+	AdminClockPath = "/dynamoemu/clock"
+	AdminSweepPath = "/dynamoemu/ttl/sweep"
+)
+
+// maxAdminBody bounds an admin request body.
+const maxAdminBody = 4 << 10
+
+// errClockRequest: an admin clock request that is not {"advance":...} or {"set":...}.
+var errClockRequest = errors.New(`want {"advance":"<duration>"} or {"set":"<RFC 3339 time>"}`)
+
+// clockRequest is the body of POST /dynamoemu/clock.
+type clockRequest struct {
+	Advance *string `json:"advance"`
+	Set     *string `json:"set"`
+}
+
+// clockChange is a decoded clock request: move by advance, or go to set.
+type clockChange struct {
+	advance time.Duration
+	set     time.Time
+	isSet   bool
+}
+
+// parseClockRequest decodes a POST /dynamoemu/clock body.
+func parseClockRequest(body []byte) (clockChange, error) {
+	var req clockRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return clockChange{}, fmt.Errorf("%w: %v", errClockRequest, err)
+	}
+	switch {
+	case (req.Advance == nil) == (req.Set == nil):
+		return clockChange{}, errClockRequest
+	case req.Advance != nil:
+		d, err := time.ParseDuration(*req.Advance)
+		if err != nil {
+			return clockChange{}, fmt.Errorf("%w: %v", errClockRequest, err)
+		}
+		return clockChange{advance: d}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, *req.Set)
+	if err != nil {
+		return clockChange{}, fmt.Errorf("%w: %v", errClockRequest, err)
+	}
+	return clockChange{set: t, isSet: true}, nil
+}
+
+func (e *Emulator) adminRoutes(r *mux.Router) {
+	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(e.serveClock)
+	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(e.serveClock)
+	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
+}
+
+func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		body, err := readAdminBody(r)
+		if err == nil {
+			var ch clockChange
+			if ch, err = parseClockRequest(body); err == nil {
+				if ch.isSet {
+					e.SetNow(ch.set)
+				} else {
+					e.Advance(ch.advance)
+				}
+			}
+		}
+		if err != nil {
+			writeAdmin(w, http.StatusBadRequest, `{"message":`+strconv.Quote(err.Error())+`}`)
+			return
+		}
+	}
+	writeAdmin(w, http.StatusOK, `{"now":"`+e.Now().UTC().Format(time.RFC3339Nano)+`"}`)
+}
+
+func (e *Emulator) serveSweep(w http.ResponseWriter, r *http.Request) {
+	writeAdmin(w, http.StatusOK, `{"deleted":`+strconv.Itoa(e.SweepTTL())+`}`)
+}
+
+func readAdminBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxAdminBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errClockRequest, err)
+	}
+	if len(body) > maxAdminBody {
+		return nil, fmt.Errorf("%w: body over %d bytes", errClockRequest, maxAdminBody)
+	}
+	return body, nil
+}
+
+func writeAdmin(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(body))
+}

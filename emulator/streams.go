@@ -1,0 +1,321 @@
+package emulator
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// DynamoDB Streams: a table's stream is the storage Observer of its data
+// (storage/observe.go). Storage calls it under the table's write lock at
+// commit with each item write that changed something, so records come
+// from the one write path, in commit order, transactions and batches
+// included (one record per item), and nothing re-reads a table. Observe
+// only appends a record under the stream's own lock; encoding waits for
+// GetRecords.
+//
+// A stream has one shard, open while the stream is enabled and closed
+// (EndingSequenceNumber set) when it is disabled or its table deleted. A
+// disabled stream stays readable, and listed, for the retention period
+// (24 hours, as on AWS; Options.StreamRetention shortens it), after which
+// it is forgotten. Records older than the retention are trimmed as new
+// ones arrive and before every read, so a stream's memory is bounded by
+// what its table wrote in one retention period. The emulator's clock
+// (clock.go) is the stream's clock, so a test that advances it sees
+// records trimmed and iterators expire.
+
+// Stream constants.
+const (
+	// DefaultStreamRetention is how long records and disabled streams stay readable.
+	DefaultStreamRetention = 24 * time.Hour
+	// iteratorLifetime is how long a shard iterator can be used (AWS: 15 minutes).
+	iteratorLifetime = 15 * time.Minute
+	// firstSequenceNumber is the sequence number of a stream's first record.
+	firstSequenceNumber = 1
+)
+
+// StreamViewType values.
+const (
+	viewKeysOnly   = "KEYS_ONLY"
+	viewNewImage   = "NEW_IMAGE"
+	viewOldImage   = "OLD_IMAGE"
+	viewNewAndOld  = "NEW_AND_OLD_IMAGES"
+	streamEnabled  = "ENABLED"
+	streamDisabled = "DISABLED"
+)
+
+// streamEvent is a record's eventName.
+type streamEvent uint8
+
+const (
+	eventInsert streamEvent = iota
+	eventModify
+	eventRemove
+)
+
+var eventNames = [...]string{eventInsert: "INSERT", eventModify: "MODIFY", eventRemove: "REMOVE"}
+
+// streamRecord is one item change as the stream keeps it: the images its
+// view type shows, and the sizes SizeBytes is computed from.
+type streamRecord struct {
+	seq     uint64
+	at      int64 // ApproximateCreationDateTime, epoch seconds
+	event   streamEvent
+	service bool // a deletion by TTL: userIdentity is the DynamoDB service
+	key     storage.Key
+	oldImg  storage.Item // OLD_IMAGE, NEW_AND_OLD_IMAGES only
+	newImg  storage.Item // NEW_IMAGE, NEW_AND_OLD_IMAGES only
+}
+
+// stream is one table's stream. The fields above mu never change.
+type stream struct {
+	arn, label string
+	tableName  string
+	region     string // awsRegion of the records
+	viewType   string
+	keySchema  []keyElem
+	schema     storage.KeySchema
+	shardID    string
+	created    time.Time
+	clock      func() time.Time
+	retention  time.Duration
+	idPrefix   string // the first half of every eventID
+
+	mu         sync.Mutex     // guards the fields below
+	recs       []streamRecord // oldest first; recs[i].seq == first+i
+	first      uint64         // sequence number of recs[0] (== next when empty)
+	next       uint64         // sequence number of the next record
+	disabledAt time.Time      // zero while the stream is enabled
+}
+
+// newStream returns the stream of t created at now with view type view.
+func (e *Emulator) newStream(t *table, region, label, view string, now time.Time) *stream {
+	return &stream{
+		arn:       t.arn + "/stream/" + label,
+		label:     label,
+		tableName: t.name,
+		region:    region,
+		viewType:  view,
+		keySchema: t.keySchema,
+		schema:    t.schema,
+		shardID:   newShardID(now),
+		created:   now,
+		clock:     e.clock,
+		retention: e.opts.streamRetention(),
+		idPrefix:  eventIDPrefix(t.arn + "/stream/" + label),
+		first:     firstSequenceNumber,
+		next:      firstSequenceNumber,
+	}
+}
+
+// needsOld reports whether the view type shows old images.
+func (s *stream) needsOld() bool { return s.viewType == viewOldImage || s.viewType == viewNewAndOld }
+
+// Observe records one committed item write (storage.Observer).
+func (s *stream) Observe(k storage.Key, ch storage.Change, origin storage.Origin) {
+	now := s.clock()
+	r := streamRecord{at: now.Unix(), key: k, service: origin == storage.OriginService}
+	switch {
+	case ch.OldSize == 0:
+		r.event = eventInsert
+	case ch.NewSize == 0:
+		r.event = eventRemove
+	default:
+		r.event = eventModify
+	}
+	switch s.viewType {
+	case viewNewImage:
+		r.newImg = ch.New
+	case viewOldImage:
+		r.oldImg = ch.Old
+	case viewNewAndOld:
+		r.newImg, r.oldImg = ch.New, ch.Old
+	}
+	s.mu.Lock()
+	r.seq = s.next
+	s.next++
+	s.recs = append(s.recs, r)
+	s.trimLocked(now)
+	s.mu.Unlock()
+}
+
+// trimLocked drops the records older than the retention period.
+func (s *stream) trimLocked(now time.Time) {
+	if len(s.recs) == 0 {
+		return
+	}
+	cutoff := now.Add(-s.retention).Unix()
+	if s.recs[0].at >= cutoff {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(s.recs, cutoff, func(r streamRecord, c int64) int {
+		if r.at < c {
+			return -1
+		}
+		return 1
+	})
+	clear(s.recs[:i]) // let the images go
+	s.recs = s.recs[i:]
+	s.first += uint64(i)
+}
+
+// disable closes the stream's shard at now.
+func (s *stream) disable(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.disabledAt.IsZero() {
+		s.disabledAt = now
+	}
+}
+
+// state returns the stream's status, its last sequence number (0 while
+// open, or when it never had a record) and whether it is past its
+// retention (disabled that long ago: forgotten).
+func (s *stream) state(now time.Time) (status string, last uint64, gone bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trimLocked(now)
+	if s.disabledAt.IsZero() {
+		return streamEnabled, 0, false
+	}
+	if s.next > firstSequenceNumber {
+		last = s.next - 1
+	}
+	return streamDisabled, last, !now.Before(s.disabledAt.Add(s.retention))
+}
+
+// read returns up to limit records starting at sequence number pos (at
+// most maxBytes of SizeBytes, at least one record), the position after
+// them and whether the shard is closed with nothing after them. A pos
+// before the oldest record kept is ErrTrimmedDataAccess.
+func (s *stream) read(pos uint64, limit, maxBytes int, now time.Time) ([]streamRecord, uint64, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trimLocked(now)
+	if pos < s.first {
+		return nil, 0, false, newError(ErrTrimmedDataAccess, msgTrimmedData)
+	}
+	var out []streamRecord
+	if pos < s.next {
+		i := int(pos - s.first)
+		n := min(limit, len(s.recs)-i)
+		out = make([]streamRecord, 0, n)
+		bytes := 0
+		for _, r := range s.recs[i : i+n] {
+			size := s.sizeBytes(&r)
+			if len(out) > 0 && bytes+size > maxBytes {
+				break
+			}
+			bytes += size
+			out = append(out, r)
+		}
+		pos += uint64(len(out))
+	}
+	closed := !s.disabledAt.IsZero() && pos >= s.next
+	return out, pos, closed, nil
+}
+
+// sizeBytes is a record's SizeBytes: the key attributes plus the images it
+// shows (AWS's and DynamoDB Local's measure).
+func (s *stream) sizeBytes(r *streamRecord) int {
+	n := storage.ItemSize(s.schema.KeyItem(r.key))
+	if r.newImg != nil {
+		n += storage.ItemSize(r.newImg)
+	}
+	if r.oldImg != nil {
+		n += storage.ItemSize(r.oldImg)
+	}
+	return n
+}
+
+// streamSet is a namespace's streams, enabled or disabled within their
+// retention, in creation order.
+type streamSet struct {
+	mu   sync.Mutex // guards list
+	list []*stream
+}
+
+func (ss *streamSet) add(s *stream) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.list = append(ss.list, s)
+}
+
+// all returns the streams not yet forgotten at now, forgetting the others.
+func (ss *streamSet) all(now time.Time) []*stream {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.list = slices.DeleteFunc(ss.list, func(s *stream) bool {
+		_, _, gone := s.state(now)
+		return gone
+	})
+	return slices.Clone(ss.list)
+}
+
+// find returns the stream with ARN arn, or nil.
+func (ss *streamSet) find(arn string, now time.Time) *stream {
+	for _, s := range ss.all(now) {
+		if s.arn == arn {
+			return s
+		}
+	}
+	return nil
+}
+
+// startStreamLocked creates t's stream with view type view and label and
+// attaches it to t's data as its observer; the caller registers it in the
+// namespace. Called with t.mu held (or before t is visible).
+func (t *table) startStreamLocked(c *call, view, label string) *stream {
+	s := c.emu.newStream(t, c.region, label, view, c.Now())
+	t.data.SetObserver(s, s.needsOld())
+	t.liveStream = s
+	return s
+}
+
+// stopStreamLocked detaches t's stream and closes its shard at now.
+func (t *table) stopStreamLocked(now time.Time) {
+	if t.liveStream == nil {
+		return
+	}
+	t.data.SetObserver(nil, false)
+	t.liveStream.disable(now)
+	t.liveStream = nil
+}
+
+// syncStreamLocked starts or stops t's stream when an UpdateTable changed
+// the metadata from old to m. Called with t.mu held.
+func (t *table) syncStreamLocked(c *call, old, m tableMeta) {
+	wasOn := old.stream != nil && *old.stream.StreamEnabled
+	isOn := m.stream != nil && *m.stream.StreamEnabled
+	switch {
+	case wasOn && !isOn:
+		t.stopStreamLocked(c.Now())
+	case isOn && (!wasOn || old.streamLabel != m.streamLabel):
+		t.stopStreamLocked(c.Now())
+		c.ns.streams.add(t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel))
+	}
+}
+
+// newShardID returns a shard id in AWS's shape:
+// shardId-<20-digit creation time in ms>-<8 hex digits>.
+func newShardID(now time.Time) string {
+	var b strings.Builder
+	b.WriteString("shardId-")
+	ms := itoa(int(now.UnixMilli()))
+	b.WriteString(strings.Repeat("0", max(0, 20-len(ms))))
+	b.WriteString(ms)
+	b.WriteByte('-')
+	b.WriteString(newUUID()[:8])
+	return b.String()
+}
+
+// streamRetention is StreamRetention, or DefaultStreamRetention when 0.
+func (o Options) streamRetention() time.Duration {
+	if o.StreamRetention > 0 {
+		return o.StreamRetention
+	}
+	return DefaultStreamRetention
+}

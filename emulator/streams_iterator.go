@@ -1,0 +1,132 @@
+package emulator
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"hash/crc32"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Shard iterators and sequence numbers on the wire.
+//
+// A shard iterator is "<stream ARN>|1|<payload>", the shape AWS's have,
+// where the payload is unpadded base64url of: the sequence number of the
+// next record to read (8 bytes, big-endian), the time the iterator was
+// made (Unix nanoseconds, 8 bytes) and a CRC-32 of the ARN and those 16
+// bytes (4 bytes), so a mangled iterator is refused rather than misread.
+// Iterators hold no server state: any number may be outstanding.
+//
+// A sequence number is its decimal value zero-padded to 21 digits, as
+// DynamoDB Local writes them (AWS's are 21 to 40 digit decimals too).
+
+const (
+	iteratorVersion  = "1"
+	iteratorPayload  = 20
+	maxIteratorLen   = 2048 // AWS's model constraint on ShardIterator
+	sequenceDigits   = 21
+	maxSequenceChars = 40
+)
+
+// shardIterator is a decoded iterator.
+type shardIterator struct {
+	arn  string
+	pos  uint64    // sequence number of the next record
+	made time.Time // when GetShardIterator or GetRecords made it
+}
+
+// encode returns the iterator's wire form.
+func (it shardIterator) encode() string {
+	var p [iteratorPayload]byte
+	binary.BigEndian.PutUint64(p[0:], it.pos)
+	binary.BigEndian.PutUint64(p[8:], uint64(it.made.UnixNano()))
+	binary.BigEndian.PutUint32(p[16:], iteratorCRC(it.arn, p[:16]))
+	return it.arn + "|" + iteratorVersion + "|" + base64.RawURLEncoding.EncodeToString(p[:])
+}
+
+func iteratorCRC(arn string, b []byte) uint32 {
+	h := crc32.NewIEEE()
+	h.Write([]byte(arn))
+	h.Write(b)
+	return h.Sum32()
+}
+
+// decodeShardIterator parses an iterator made by encode; ok is false for
+// anything else.
+func decodeShardIterator(s string) (shardIterator, bool) {
+	if len(s) > maxIteratorLen {
+		return shardIterator{}, false
+	}
+	i := strings.LastIndexByte(s, '|')
+	if i < 0 {
+		return shardIterator{}, false
+	}
+	head, payload := s[:i], s[i+1:]
+	arn, version, ok := strings.Cut(head, "|")
+	if !ok || version != iteratorVersion || !strings.HasPrefix(arn, "arn:") {
+		return shardIterator{}, false
+	}
+	if base64.RawURLEncoding.DecodedLen(len(payload)) != iteratorPayload {
+		return shardIterator{}, false
+	}
+	var p [iteratorPayload]byte
+	if n, err := base64.RawURLEncoding.Decode(p[:], []byte(payload)); err != nil || n != iteratorPayload {
+		return shardIterator{}, false
+	}
+	if binary.BigEndian.Uint32(p[16:]) != iteratorCRC(arn, p[:16]) {
+		return shardIterator{}, false
+	}
+	return shardIterator{
+		arn:  arn,
+		pos:  binary.BigEndian.Uint64(p[0:]),
+		made: time.Unix(0, int64(binary.BigEndian.Uint64(p[8:]))),
+	}, true
+}
+
+// formatSequenceNumber writes n as a 21-digit sequence number.
+func formatSequenceNumber(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	if len(s) >= sequenceDigits {
+		return s
+	}
+	return strings.Repeat("0", sequenceDigits-len(s)) + s
+}
+
+// parseSequenceNumber reads a sequence number: 1 to 40 decimal digits
+// whose value fits a uint64.
+func parseSequenceNumber(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > maxSequenceChars {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	s = strings.TrimLeft(s, "0")
+	if s == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	return n, err == nil
+}
+
+// eventIDPrefix is the first 16 hex digits of the eventIDs of the stream
+// with ARN arn; the sequence number makes the other 16.
+func eventIDPrefix(arn string) string {
+	h := fnv.New64a()
+	h.Write([]byte(arn))
+	return hex16(h.Sum64())
+}
+
+func hex16(v uint64) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[v&0xf]
+		v >>= 4
+	}
+	return string(b[:])
+}
