@@ -319,3 +319,18 @@ func (o Options) streamRetention() time.Duration {
 	}
 	return DefaultStreamRetention
 }
+
+// nextStreamLabel is the label of a table's new stream created at now: its
+// time, or a millisecond after the previous label when that is not
+// earlier, so every stream of a table has its own ARN.
+func nextStreamLabel(prev string, now time.Time) string {
+	label := streamLabel(now)
+	if prev == "" || label > prev {
+		return label
+	}
+	t, err := time.Parse("2006-01-02T15:04:05.000", prev)
+	if err != nil {
+		return label
+	}
+	return streamLabel(t.Add(time.Millisecond))
+}

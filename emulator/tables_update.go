@@ -166,7 +166,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 			return none, errValidation(msgStreamNotEnabled(t.name))
 		case *s.StreamEnabled:
 			m.stream = s
-			m.streamLabel = streamLabel(now)
+			m.streamLabel = nextStreamLabel(m.streamLabel, now)
 		default:
 			// The stream stays readable for 24 hours: DescribeTable keeps
 			// LatestStreamLabel and LatestStreamArn but drops
