@@ -59,7 +59,7 @@ func (s *stream) appendRecord(b []byte, r *streamRecord) []byte {
 	b = append(b, s.viewType...)
 	b = append(b, `"}`...)
 	if r.service {
-		b = append(b, `,"userIdentity":{"principalId":"dynamodb.amazonaws.com","type":"Service"}`...)
+		b = append(b, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
 	}
 	return append(b, '}')
 }

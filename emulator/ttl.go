@@ -18,7 +18,7 @@ import (
 // the one write path, with a condition checked inside the write (still
 // expired at that moment), so a concurrent update that moves the TTL
 // saves the item, and indexes and streams see the deletion: its stream
-// record carries userIdentity {type: Service, principalId:
+// record carries userIdentity {Type: Service, PrincipalId:
 // dynamodb.amazonaws.com}, as AWS's do.
 //
 // AWS deletes expired items within a few days; the emulator deletes them
