@@ -316,6 +316,9 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 	case iterAtSequence:
 		it.pos = seq
 	case iterAfterSeq:
+		if seq == ^uint64(0) {
+			return nil, errValidation(msgInvalidSequenceNumber)
+		}
 		it.pos = seq + 1
 	}
 	if it.pos < first {

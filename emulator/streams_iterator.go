@@ -110,7 +110,10 @@ func parseSequenceNumber(s string) (uint64, bool) {
 		return 0, true
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
-	return n, err == nil
+	if err != nil {
+		return 0, false
+	}
+	return n, true
 }
 
 // eventIDPrefix is the first 16 hex digits of the eventIDs of the stream
