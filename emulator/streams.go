@@ -14,8 +14,10 @@ import (
 // commit with each item write that changed something, so records come
 // from the one write path, in commit order, transactions and batches
 // included (one record per item), and nothing re-reads a table. Observe
-// only appends a record under the stream's own lock; encoding waits for
-// GetRecords.
+// only appends a record under the stream's own lock: the images are the
+// table's own immutable stored records (storage.EncodedItem), kept without
+// decoding or copying whatever the view type, and GetRecords writes them
+// out as JSON straight from the records.
 //
 // A stream has one shard, open while the stream is enabled and closed
 // (EndingSequenceNumber set) when it is disabled or its table deleted. A
@@ -59,15 +61,17 @@ const (
 var eventNames = [...]string{eventInsert: "INSERT", eventModify: "MODIFY", eventRemove: "REMOVE"}
 
 // streamRecord is one item change as the stream keeps it: the images its
-// view type shows, and the sizes SizeBytes is computed from.
+// view type shows, as stored records.
 type streamRecord struct {
 	seq     uint64
 	at      int64 // ApproximateCreationDateTime, epoch seconds
 	event   streamEvent
 	service bool // a deletion by TTL: userIdentity is the DynamoDB service
+	hasOld  bool // oldImg is shown (OLD_IMAGE, NEW_AND_OLD_IMAGES)
+	hasNew  bool // newImg is shown (NEW_IMAGE, NEW_AND_OLD_IMAGES)
 	key     storage.Key
-	oldImg  storage.Item // OLD_IMAGE, NEW_AND_OLD_IMAGES only
-	newImg  storage.Item // NEW_IMAGE, NEW_AND_OLD_IMAGES only
+	oldImg  storage.EncodedItem
+	newImg  storage.EncodedItem
 }
 
 // stream is one table's stream. The fields above mu never change.
@@ -111,28 +115,23 @@ func (e *Emulator) newStream(t *table, region, label, view string, now time.Time
 	}
 }
 
-// needsOld reports whether the view type shows old images.
-func (s *stream) needsOld() bool { return s.viewType == viewOldImage || s.viewType == viewNewAndOld }
-
 // Observe records one committed item write (storage.Observer).
-func (s *stream) Observe(k storage.Key, ch storage.Change, origin storage.Origin) {
+func (s *stream) Observe(w storage.Committed) {
 	now := s.clock()
-	r := streamRecord{at: now.Unix(), key: k, service: origin == storage.OriginService}
+	r := streamRecord{at: now.Unix(), key: w.Key, service: w.Origin == storage.OriginService}
 	switch {
-	case ch.OldSize == 0:
+	case !w.HadOld:
 		r.event = eventInsert
-	case ch.NewSize == 0:
+	case !w.HasNew:
 		r.event = eventRemove
 	default:
 		r.event = eventModify
 	}
-	switch s.viewType {
-	case viewNewImage:
-		r.newImg = ch.New
-	case viewOldImage:
-		r.oldImg = ch.Old
-	case viewNewAndOld:
-		r.newImg, r.oldImg = ch.New, ch.Old
+	if s.viewType == viewNewImage || s.viewType == viewNewAndOld {
+		r.newImg, r.hasNew = w.New, w.HasNew
+	}
+	if s.viewType == viewOldImage || s.viewType == viewNewAndOld {
+		r.oldImg, r.hasOld = w.Old, w.HadOld
 	}
 	s.mu.Lock()
 	r.seq = s.next
@@ -221,12 +220,15 @@ func (s *stream) read(pos uint64, limit, maxBytes int, now time.Time) ([]streamR
 // sizeBytes is a record's SizeBytes: the key attributes plus the images it
 // shows (AWS's and DynamoDB Local's measure).
 func (s *stream) sizeBytes(r *streamRecord) int {
-	n := storage.ItemSize(s.schema.KeyItem(r.key))
-	if r.newImg != nil {
-		n += storage.ItemSize(r.newImg)
+	n := len(s.schema.Partition.Name) + storage.ValueSize(r.key.Partition)
+	if s.schema.HasSort() {
+		n += len(s.schema.Sort.Name) + storage.ValueSize(r.key.Sort)
 	}
-	if r.oldImg != nil {
-		n += storage.ItemSize(r.oldImg)
+	if r.hasNew {
+		n += r.newImg.Size()
+	}
+	if r.hasOld {
+		n += r.oldImg.Size()
 	}
 	return n
 }
@@ -270,7 +272,7 @@ func (ss *streamSet) find(arn string, now time.Time) *stream {
 // namespace. Called with t.mu held (or before t is visible).
 func (t *table) startStreamLocked(c *call, view, label string) *stream {
 	s := c.emu.newStream(t, c.region, label, view, c.Now())
-	t.data.SetObserver(s, s.needsOld())
+	t.data.SetObserver(s)
 	t.liveStream = s
 	return s
 }
@@ -280,7 +282,7 @@ func (t *table) stopStreamLocked(now time.Time) {
 	if t.liveStream == nil {
 		return
 	}
-	t.data.SetObserver(nil, false)
+	t.data.SetObserver(nil)
 	t.liveStream.disable(now)
 	t.liveStream = nil
 }

@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // GetRecordsOutput is the GetRecords response: the records, encoded by
@@ -33,7 +35,7 @@ func (o *GetRecordsOutput) appendJSON(b []byte) []byte {
 func (s *stream) appendRecord(b []byte, r *streamRecord) []byte {
 	b = append(b, `{"eventID":"`...)
 	b = append(b, s.idPrefix...)
-	b = append(b, hex16(r.seq)...)
+	b = appendHex16(b, r.seq)
 	b = append(b, `","eventName":"`...)
 	b = append(b, eventNames[r.event]...)
 	b = append(b, `","eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":`...)
@@ -41,18 +43,17 @@ func (s *stream) appendRecord(b []byte, r *streamRecord) []byte {
 	b = append(b, `,"dynamodb":{"ApproximateCreationDateTime":`...)
 	b = strconv.AppendInt(b, r.at, 10)
 	b = append(b, `,"Keys":`...)
-	keys := s.schema.KeyItem(r.key)
-	b = appendItem(b, keys)
-	if r.newImg != nil {
+	b = s.appendKeys(b, r.key)
+	if r.hasNew {
 		b = append(b, `,"NewImage":`...)
-		b = appendItem(b, r.newImg)
+		b = appendStoredItem(b, r.newImg)
 	}
-	if r.oldImg != nil {
+	if r.hasOld {
 		b = append(b, `,"OldImage":`...)
-		b = appendItem(b, r.oldImg)
+		b = appendStoredItem(b, r.oldImg)
 	}
 	b = append(b, `,"SequenceNumber":"`...)
-	b = append(b, formatSequenceNumber(r.seq)...)
+	b = appendSequenceNumber(b, r.seq)
 	b = append(b, `","SizeBytes":`...)
 	b = strconv.AppendInt(b, int64(s.sizeBytes(r)), 10)
 	b = append(b, `,"StreamViewType":"`...)
@@ -60,6 +61,30 @@ func (s *stream) appendRecord(b []byte, r *streamRecord) []byte {
 	b = append(b, `"}`...)
 	if r.service {
 		b = append(b, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
+	}
+	return append(b, '}')
+}
+
+// appendKeys writes a record's Keys: the key attributes in name order, as
+// appendItem writes an item.
+func (s *stream) appendKeys(b []byte, k storage.Key) []byte {
+	names := [2]string{s.schema.Partition.Name, s.schema.Sort.Name}
+	vals := [2]storage.Value{k.Partition, k.Sort}
+	n := 1
+	if s.schema.HasSort() {
+		n = 2
+		if names[1] < names[0] {
+			names[0], names[1] = names[1], names[0]
+			vals[0], vals[1] = vals[1], vals[0]
+		}
+	}
+	b = append(b, '{')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, names[i]), ':')
+		b = appendValue(b, vals[i])
 	}
 	return append(b, '}')
 }

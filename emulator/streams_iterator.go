@@ -86,12 +86,16 @@ func decodeShardIterator(s string) (shardIterator, bool) {
 }
 
 // formatSequenceNumber writes n as a 21-digit sequence number.
-func formatSequenceNumber(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	if len(s) >= sequenceDigits {
-		return s
+func formatSequenceNumber(n uint64) string { return string(appendSequenceNumber(nil, n)) }
+
+// appendSequenceNumber appends formatSequenceNumber(n) to b.
+func appendSequenceNumber(b []byte, n uint64) []byte {
+	var d [20]byte // a uint64 has at most 20 digits
+	digits := strconv.AppendUint(d[:0], n, 10)
+	for i := len(digits); i < sequenceDigits; i++ {
+		b = append(b, '0')
 	}
-	return strings.Repeat("0", sequenceDigits-len(s)) + s
+	return append(b, digits...)
 }
 
 // parseSequenceNumber reads a sequence number: 1 to 40 decimal digits
@@ -124,12 +128,13 @@ func eventIDPrefix(arn string) string {
 	return hex16(h.Sum64())
 }
 
-func hex16(v uint64) string {
+func hex16(v uint64) string { return string(appendHex16(nil, v)) }
+
+// appendHex16 appends v as 16 lower-case hex digits.
+func appendHex16(b []byte, v uint64) []byte {
 	const digits = "0123456789abcdef"
-	var b [16]byte
-	for i := 15; i >= 0; i-- {
-		b[i] = digits[v&0xf]
-		v >>= 4
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, digits[v>>uint(shift)&0xf])
 	}
-	return string(b[:])
+	return b
 }

@@ -13,13 +13,24 @@ package storage
 //
 // A table without an observer pays one nil check per write.
 
-// Observer receives a table's committed item writes. Observe is given the
-// item's key, its Change and the origin its writer declared (OriginUser
-// unless it wrote with WriteFrom). A write that changed nothing (the same
-// item stored again, a delete of a missing item, ErrNoWrite) is not
-// observed. The Change's items are shared and must not be mutated.
+// Observer receives a table's committed item writes. A write that changed
+// nothing (the same item stored again, a delete of a missing item,
+// ErrNoWrite) is not observed.
 type Observer interface {
-	Observe(k Key, ch Change, origin Origin)
+	Observe(w Committed)
+}
+
+// Committed is one committed item write as an observer sees it: the
+// item's key, its stored records before (when HadOld) and after (when
+// HasNew), and the origin its writer declared (OriginUser unless it wrote
+// with WriteFrom). The records are the immutable strings the table stores,
+// so keeping them costs no copy and no decoding, whatever the write
+// decoded: an observer may hold them as long as it likes.
+type Committed struct {
+	Key            Key
+	Old, New       EncodedItem
+	HadOld, HasNew bool
+	Origin         Origin
 }
 
 // Origin is an opaque tag a writer gives a write (WriteFrom), handed to
@@ -34,14 +45,11 @@ const (
 	OriginService
 )
 
-// SetObserver installs o (nil removes it). needOld says whether o needs
-// the old image in every Change: then every write decodes the item it
-// replaces (Put included), as Write does; otherwise a Put's Change has no
-// Old, and o sees only OldSize (0 when the write created the item).
-func (t *Table) SetObserver(o Observer, needOld bool) {
+// SetObserver installs o (nil removes it).
+func (t *Table) SetObserver(o Observer) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.obs, t.obsOld = o, needOld && o != nil
+	t.obs = o
 }
 
 // WriteFrom is Write with the origin the observer is told of.
@@ -61,20 +69,15 @@ func (t *Table) WriteFrom(origin Origin, k Key, fn func(old Item) (Item, error))
 // observeLocked hands one committed write to the observer, if there is
 // one and the write changed the item.
 func (t *Table) observeLocked(k Key, ch Change, origin Origin) {
-	if t.obs == nil || !ch.changed() {
+	if t.obs == nil || ch.same || (ch.OldSize == 0 && ch.NewSize == 0) {
 		return
 	}
-	t.obs.Observe(k, ch, origin)
-}
-
-// changed reports whether the write the Change records changed the item:
-// it created, replaced with a different item, or deleted one.
-func (ch Change) changed() bool {
-	switch {
-	case ch.same:
-		return false
-	case ch.NewSize == 0: // a delete (or a delete of nothing)
-		return ch.OldSize > 0
+	w := Committed{Key: k, HadOld: ch.OldSize > 0, HasNew: ch.NewSize > 0, Origin: origin}
+	if w.HadOld {
+		w.Old = t.encodedOf(k, ch.oldE)
 	}
-	return true
+	if w.HasNew {
+		w.New = t.encodedOf(k, ch.newE)
+	}
+	t.obs.Observe(w)
 }

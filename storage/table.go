@@ -37,10 +37,8 @@ type Table struct {
 	indexes    []*index
 	indexReads []string
 
-	// obs is told of every committed write (observe.go); obsOld makes
-	// every write decode the item it replaces for it.
-	obs    Observer
-	obsOld bool
+	// obs is told of every committed write (observe.go).
+	obs Observer
 }
 
 // NewTable returns an empty table with key schema ks. ks must pass Validate
@@ -88,8 +86,11 @@ type Change struct {
 
 	// same: the write stored a record identical to the one it replaced
 	// (same attributes and values, byte for byte), so it changed nothing
-	// an observer must hear of.
-	same bool
+	// an observer must hear of. oldE and newE are the stored records
+	// before (when OldSize > 0) and after (when NewSize > 0), for the
+	// observer.
+	same       bool
+	oldE, newE entry
 }
 
 // Get returns the item with key k, decoded afresh for the caller, or false
@@ -167,9 +168,9 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	oldE, found := t.getLocked(pk, sk)
 	if found {
 		ch.OldSize = int(oldE.size)
-		// Collection sizes need the old item to take its weight away, and
-		// an observer may ask for it.
-		if decodeOld || t.coll != nil || t.obsOld {
+		ch.oldE = oldE
+		// Collection sizes need the old item to take its weight away.
+		if decodeOld || t.coll != nil {
 			ch.Old = t.itemOf(k, oldE)
 		}
 		if oldIdx = ch.Old; oldIdx == nil && len(t.indexes) > 0 {
@@ -222,7 +223,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
 	}
-	ch.New, ch.NewSize = newItem, int(e.size)
+	ch.New, ch.NewSize, ch.newE = newItem, int(e.size), e
 	ch.same = found && e.rec == oldE.rec
 	return ch, nil
 }

@@ -43,6 +43,7 @@ type config struct {
 	dbPath                  string
 	disableTelemetry        bool
 	optimizeDbBeforeStartup bool
+	ttlSweepInterval        time.Duration
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -58,6 +59,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
+	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
@@ -120,6 +122,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	go emu.RunTTLSweeper(ctx, c.ttlSweepInterval)
 	addr := ln.Addr().String()
 	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
 	if c.dbPath != "" {
