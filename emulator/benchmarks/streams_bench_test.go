@@ -86,7 +86,9 @@ func BenchmarkStreamGetRecords(b *testing.B) {
 		}
 	}
 	_, out, _ := post("DescribeTable", `{"TableName":"str"}`)
-	var d struct{ Table struct{ LatestStreamArn string } }
+	var d struct {
+		Table struct{ LatestStreamArn string }
+	}
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		b.Fatal(err)
 	}
@@ -97,7 +99,9 @@ func BenchmarkStreamGetRecords(b *testing.B) {
 		return status, r.w.out.String()
 	}
 	_, out = streams("DescribeStream", `{"StreamArn":"`+d.Table.LatestStreamArn+`"}`)
-	var ds struct{ StreamDescription struct{ Shards []struct{ ShardId string } } }
+	var ds struct {
+		StreamDescription struct{ Shards []struct{ ShardId string } }
+	}
 	if err := json.Unmarshal([]byte(out), &ds); err != nil || len(ds.StreamDescription.Shards) != 1 {
 		b.Fatalf("DescribeStream: %s", out)
 	}
