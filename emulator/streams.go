@@ -89,7 +89,7 @@ type stream struct {
 	idPrefix   string // the first half of every eventID
 
 	mu         sync.Mutex     // guards the fields below
-	recs       []streamRecord // oldest first; recs[i].seq == first+i
+	recs       recordLog      // oldest first; recs.at(i).seq == first+i
 	first      uint64         // sequence number of recs[0] (== next when empty)
 	next       uint64         // sequence number of the next record
 	disabledAt time.Time      // zero while the stream is enabled
@@ -136,28 +136,22 @@ func (s *stream) Observe(w storage.Committed) {
 	s.mu.Lock()
 	r.seq = s.next
 	s.next++
-	s.recs = append(s.recs, r)
+	s.recs.push(r)
 	s.trimLocked(now)
 	s.mu.Unlock()
 }
 
 // trimLocked drops the records older than the retention period.
 func (s *stream) trimLocked(now time.Time) {
-	if len(s.recs) == 0 {
+	if s.recs.len() == 0 {
 		return
 	}
 	cutoff := now.Add(-s.retention).Unix()
-	if s.recs[0].at >= cutoff {
+	if s.recs.at(0).at >= cutoff {
 		return
 	}
-	i, _ := slices.BinarySearchFunc(s.recs, cutoff, func(r streamRecord, c int64) int {
-		if r.at < c {
-			return -1
-		}
-		return 1
-	})
-	clear(s.recs[:i]) // let the images go
-	s.recs = s.recs[i:]
+	i := s.recs.firstAtOrAfter(cutoff)
+	s.recs.dropFront(i)
 	s.first += uint64(i)
 }
 
@@ -200,16 +194,17 @@ func (s *stream) read(pos uint64, limit, maxBytes int, now time.Time) ([]streamR
 	var out []streamRecord
 	if pos < s.next {
 		i := int(pos - s.first)
-		n := min(limit, len(s.recs)-i)
+		n := min(limit, s.recs.len()-i)
 		out = make([]streamRecord, 0, n)
 		bytes := 0
-		for _, r := range s.recs[i : i+n] {
-			size := s.sizeBytes(&r)
+		for j := i; j < i+n; j++ {
+			r := s.recs.at(j)
+			size := s.sizeBytes(r)
 			if len(out) > 0 && bytes+size > maxBytes {
 				break
 			}
 			bytes += size
-			out = append(out, r)
+			out = append(out, *r)
 		}
 		pos += uint64(len(out))
 	}
