@@ -88,11 +88,11 @@ type stream struct {
 	retention  time.Duration
 	idPrefix   string // the first half of every eventID
 
-	mu         sync.Mutex     // guards the fields below
-	recs       recordLog      // oldest first; recs.at(i).seq == first+i
-	first      uint64         // sequence number of recs[0] (== next when empty)
-	next       uint64         // sequence number of the next record
-	disabledAt time.Time      // zero while the stream is enabled
+	mu         sync.Mutex // guards the fields below
+	recs       recordLog  // oldest first; recs.at(i).seq == first+i
+	first      uint64     // sequence number of recs[0] (== next when empty)
+	next       uint64     // sequence number of the next record
+	disabledAt time.Time  // zero while the stream is enabled
 }
 
 // newStream returns the stream of t created at now with view type view.
