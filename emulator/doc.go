@@ -40,6 +40,20 @@
 // projection only those its paths start with. The benchmarks of the hot
 // operations are in emulator/benchmarks.
 //
+// # Streams, TTL and the clock
+//
+// The DynamoDB Streams API is served on the same handler under
+// "DynamoDBStreams_20120810.<Operation>" (streams_api.go), registered
+// through the same adapter under its full target. A table's stream
+// (streams.go) is the storage Observer of its data: storage hands it each
+// committed item write, with the stored records before and after, under
+// the table's write lock, so every write path (single items, batches,
+// transactions, TTL deletions) produces its records and nothing re-reads a
+// table. TimeToLive (ttl.go) deletes expired items through the same write
+// path. Every time the emulator uses comes from one clock that tests move
+// (clock.go: Advance, SetNow; admin.go: the same over HTTP, plus a forced
+// TTL sweep).
+//
 // # Errors
 //
 // Operations return errors built by the constructors in errors.go
@@ -83,6 +97,16 @@
 //     past 400 KB, a full item collection) cancel the transaction with that
 //     action's reason, as AWS does (DynamoDB Local answers some of each the
 //     other way; the conformance suite marks them).
+//   - Streams have one shard each (AWS splits and rolls shards over
+//     time); sequence numbers are 21-digit decimals from 1 per stream.
+//     Records older than the retention are trimmed when the stream is next
+//     written or read, so an idle stream keeps its last records until
+//     then. A record is MODIFY unless the stored record is byte for byte
+//     the same (a set whose members come in another order counts as a
+//     change).
+//   - TTL: expired items are deleted at the next sweep (every
+//     -ttlSweepInterval, or SweepTTL), not within days as on AWS; AWS's one
+//     TTL change per hour is not enforced, as DynamoDB Local does not.
 //   - DescribeEndpoints answers the request's Host (as AWS answers its own
 //     host name, without a scheme), so endpoint discovery stays on the
 //     emulator; an SDK that adds https:// to it needs TLS in front.

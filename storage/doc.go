@@ -110,7 +110,9 @@
 // nesting depth, condition operands and their messages belong to the
 // emulator. Misuse that would corrupt the table is refused (ErrKeyKind,
 // ErrKeyMismatch, ErrTooDeep); a malformed query or scan range matches
-// nothing. Streams and TTL live in the emulator: they consume Changes
-// through a table's Observer (observe.go), called at commit under the
-// table's write lock, so they are fed by the one write path.
+// nothing. Streams and TTL live in the emulator: a table's Observer
+// (observe.go) is handed each committed item write (Committed: the key
+// and the stored records before and after, never decoded for it) at
+// commit under the table's write lock, so they are fed by the one write
+// path; an aborted transaction hands over nothing.
 package storage
