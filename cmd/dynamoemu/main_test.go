@@ -21,11 +21,12 @@ func TestParseFlags(t *testing.T) {
 		want    config
 		wantErr bool
 	}{
-		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info"}, false},
+		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local flags", []string{"-port", "9000", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses"},
-			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info"}, false},
+			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local storage and telemetry flags", []string{"-dbPath", "/tmp/x", "-disableTelemetry", "-optimizeDbBeforeStartup"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true}, false},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, ttlSweepInterval: time.Minute}, false},
+		{"ttl sweeper off", []string{"-ttlSweepInterval", "0"}, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info"}, false},
 		{"bad port", []string{"-port", "70000"}, config{}, true},
 		{"stray argument", []string{"x"}, config{}, true},
 		{"unknown flag", []string{"-nope"}, config{}, true},
