@@ -374,3 +374,57 @@ func TestStreamsARNAndRegion(t *testing.T) {
 		t.Errorf("got %d records, awsRegion %q; want 1 in %s", len(recs), aws.ToString(recs[0].AwsRegion), defaultRegion)
 	}
 }
+
+// TestStreamsListPaging: ListStreams pages with Limit and
+// ExclusiveStartStreamArn through every stream of the database.
+func TestStreamsListPaging(t *testing.T) {
+	t.Parallel()
+	c, sc := clients(t)
+	want := map[string]bool{}
+	for range 3 {
+		want[latestStream(t, c, streamTable(t, c, types.StreamViewTypeKeysOnly))] = true
+	}
+	got := map[string]bool{}
+	var start *string
+	for page := 0; ; page++ {
+		if page > 5 {
+			t.Fatal("ListStreams did not end")
+		}
+		out, err := sc.ListStreams(ctx(t), &dynamodbstreams.ListStreamsInput{Limit: aws.Int32(2), ExclusiveStartStreamArn: start})
+		mustNoError(t, err)
+		if len(out.Streams) > 2 {
+			t.Fatalf("got %d streams on a page of Limit 2", len(out.Streams))
+		}
+		for _, st := range out.Streams {
+			got[aws.ToString(st.StreamArn)] = true
+		}
+		if out.LastEvaluatedStreamArn == nil {
+			break
+		}
+		start = out.LastEvaluatedStreamArn
+	}
+	for arn := range want {
+		if !got[arn] {
+			t.Errorf("ListStreams never listed %s", arn)
+		}
+	}
+}
+
+// TestStreamsShardFilter: a new stream's shard has no children, and
+// listing after it lists nothing.
+func TestStreamsShardFilter(t *testing.T) {
+	t.Parallel()
+	c, sc := clients(t)
+	arn := latestStream(t, c, streamTable(t, c, types.StreamViewTypeKeysOnly))
+	shard := onlyShard(t, sc, arn).ShardId
+	for _, in := range []*dynamodbstreams.DescribeStreamInput{
+		{StreamArn: &arn, ShardFilter: &stypes.ShardFilter{Type: stypes.ShardFilterTypeChildShards, ShardId: shard}},
+		{StreamArn: &arn, ExclusiveStartShardId: shard},
+	} {
+		out, err := sc.DescribeStream(ctx(t), in)
+		mustNoError(t, err)
+		if n := len(out.StreamDescription.Shards); n != 0 {
+			t.Errorf("got %d shards, want none", n)
+		}
+	}
+}
