@@ -428,3 +428,28 @@ func TestStreamsShardFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamsNoChangeNoRecord: writes that leave the item as it was (the
+// same put, an update to the same value, a failed condition, a delete of
+// nothing) emit no record.
+func TestStreamsNoChangeNoRecord(t *testing.T) {
+	t.Parallel()
+	c, sc := clients(t)
+	table := streamTable(t, c, types.StreamViewTypeNewAndOldImages)
+	v := item{"pk": s("a"), "sk": n("1"), "v": s("x")}
+	key := item{"pk": s("a"), "sk": n("1")}
+	mustPut(t, c, table, v)
+	mustPut(t, c, table, v)
+	_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key,
+		UpdateExpression: aws.String("SET v = :v"), ExpressionAttributeValues: item{":v": s("x")}})
+	mustNoError(t, err)
+	_, err = c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("a"), "sk": n("1"), "v": s("y")},
+		ConditionExpression: aws.String("attribute_not_exists(pk)")})
+	requireAPIError(t, err, "ConditionalCheckFailedException", "")
+	_, err = c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: item{"pk": s("b"), "sk": n("1")}})
+	mustNoError(t, err)
+	recs, _ := readAll(t, sc, iterator(t, sc, latestStream(t, c, table), stypes.ShardIteratorTypeTrimHorizon, ""))
+	if got, want := eventNames(recs), []string{"INSERT"}; !slices.Equal(got, want) {
+		t.Errorf("got events %v, want %v", got, want)
+	}
+}
