@@ -21,4 +21,10 @@
 // emulator.Options (a fixed clock, a logger, SharedDB) and also return the
 // Emulator; Client makes more clients (say, with another access key) for an
 // existing emulator.
+//
+// NewWithStreams also returns a DynamoDB Streams client on the same
+// database (StreamsClient makes one for an existing emulator). With the
+// Emulator a test controls time: Advance and SetNow move the emulator's
+// clock, SweepTTL deletes expired items at once, so TTL and stream
+// retention are tested without sleeping.
 package emulatortest
