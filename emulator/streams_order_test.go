@@ -43,7 +43,7 @@ func TestStreamOrderUnderConcurrency(t *testing.T) {
 				case 1:
 					_, err = db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{
 						Update: &types.Update{TableName: aws.String(tbl), Key: map[string]types.AttributeValue{"pk": pk},
-							UpdateExpression: aws.String("ADD version :one"),
+							UpdateExpression:          aws.String("ADD version :one"),
 							ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}},
 					}}})
 				default:
