@@ -101,9 +101,8 @@
 //     time); sequence numbers are 21-digit decimals from 1 per stream.
 //     Records older than the retention are trimmed when the stream is next
 //     written or read, so an idle stream keeps its last records until
-//     then. A record is MODIFY unless the stored record is byte for byte
-//     the same (a set whose members come in another order counts as a
-//     change).
+//     then. A write that stores an equal item (byte for byte the same
+//     record, or the same sets in another member order) emits no record.
 //   - TTL: expired items are deleted at the next sweep (every
 //     -ttlSweepInterval, or SweepTTL), not within days as on AWS; AWS's one
 //     TTL change per hour is not enforced, as DynamoDB Local does not.

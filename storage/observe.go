@@ -81,3 +81,56 @@ func (t *Table) observeLocked(k Key, ch Change, origin Origin) {
 	}
 	t.obs.Observe(w)
 }
+
+// sameSetsLocked reports whether a write whose record differs from the one
+// it replaced still stored the same item: the same values with set members
+// in another order, which encode differently but are equal. Only an
+// observer cares (a write that changes nothing is not observed), and only
+// records of equal length that hold sets are decoded to find out.
+func (t *Table) sameSetsLocked(k Key, oldE entry, old Item, e entry, nu Item) bool {
+	if len(oldE.rec) != len(e.rec) || !itemHasSet(nu) {
+		return false
+	}
+	if old == nil {
+		old = t.itemOf(k, oldE)
+	}
+	if len(old) != len(nu) {
+		return false
+	}
+	for name, v := range nu {
+		if w, ok := old[name]; !ok || !Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemHasSet reports whether any value of it, nested ones included, is a set.
+func itemHasSet(it Item) bool {
+	for _, v := range it {
+		if valueHasSet(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func valueHasSet(v Value) bool {
+	switch v.kind {
+	case KindSS, KindNS, KindBS:
+		return true
+	case KindL:
+		for _, e := range v.List() {
+			if valueHasSet(e) {
+				return true
+			}
+		}
+	case KindM:
+		for _, e := range v.Map() {
+			if valueHasSet(e) {
+				return true
+			}
+		}
+	}
+	return false
+}

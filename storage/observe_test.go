@@ -36,6 +36,12 @@ func TestObserver(t *testing.T) {
 			tb.Put(sKey("a"), nil)
 			tb.Put(sKey("a"), nil) // nothing to delete
 		}, []string{"0 a ->1", "0 a 1>2", "0 a 2>-"}},
+		{"sets in another order are the same item", func(tb *Table) {
+			it := func(members ...string) Item { return Item{"pk": S("a"), "v": N("1"), "s": SS(members)} }
+			tb.Put(sKey("a"), it("x", "y"))
+			tb.Put(sKey("a"), it("y", "x")) // the same item
+			tb.Put(sKey("a"), it("x", "z")) // another
+		}, []string{"0 a ->1", "0 a 1>1"}},
 		{"write: ErrNoWrite and errors are not observed", func(tb *Table) {
 			tb.Write(sKey("a"), func(Item) (Item, error) { return numItem("a", 1), nil })
 			tb.Write(sKey("a"), func(Item) (Item, error) { return nil, ErrNoWrite })

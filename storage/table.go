@@ -224,7 +224,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		t.setCollectionLocked(pk, ch.CollectionSize)
 	}
 	ch.New, ch.NewSize, ch.newE = newItem, int(e.size), e
-	ch.same = found && e.rec == oldE.rec
+	ch.same = found && (e.rec == oldE.rec || t.obs != nil && t.sameSetsLocked(k, oldE, ch.Old, e, newItem))
 	return ch, nil
 }
 
