@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -72,6 +73,8 @@ type table struct {
 	id        string // TableId, a UUID
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
+	// conv is the conventions policy; nil: not opted in (conventions.go).
+	conv atomic.Pointer[tablePolicy]
 
 	mu   sync.RWMutex // guards meta
 	meta tableMeta

@@ -192,6 +192,9 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		if err != nil {
 			return nil, err
 		}
+		if err := c.guardKey(t, k); err != nil {
+			return nil, err
+		}
 		id := keyID(k)
 		if seen[id] {
 			return nil, errValidation(msgBatchDuplicates)
@@ -313,10 +316,13 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			gsis, lsis := bt.t.indexes()
 			defs = slices.Concat(gsis, lsis)
 		}
+		tp := bt.t.convPolicy()
 		for _, w := range bt.writes {
 			var ch storage.Change
 			var err error
-			if decodeOld {
+			if tp != nil {
+				ch, err = c.batchWriteChecked(tp, tx, bt.t, w.key, w.item)
+			} else if decodeOld {
 				ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
 			} else {
 				ch, err = tx.Put(bt.t.data, w.key, w.item) // nil deletes
@@ -359,6 +365,9 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 			w.key, err = t.keyFromKeyParam(wr.DeleteRequest.Key.Item())
 		}
 		if err != nil {
+			return batchWriteTable{}, err
+		}
+		if err := c.guardKey(t, w.key); err != nil {
 			return batchWriteTable{}, err
 		}
 		id := keyID(w.key)

@@ -3,6 +3,7 @@ package emulator
 import (
 	"fmt"
 
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -392,7 +393,16 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	change, err := putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	var change storage.Change
+	if tp := t.convPolicy(); tp != nil {
+		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
+		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
+	} else {
+		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -450,6 +460,9 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	}
 	key, err := t.keyFromKeyParam(in.Key.Item())
 	if err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
 	stored, found := t.data.GetEncoded(key)
@@ -510,6 +523,9 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
 	change, err := putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
 	if err != nil {
 		return nil, err
@@ -552,6 +568,10 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
 	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	tp := t.convPolicy()
 	var newSize int
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
@@ -559,6 +579,9 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		}
 		next, size, err := t.updatedItem(key, upd, cur)
 		newSize = size
+		if err == nil && tp != nil {
+			err = tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, false, nil))
+		}
 		return next, err
 	})
 	if err != nil {

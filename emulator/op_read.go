@@ -268,6 +268,11 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x != nil {
+		if err := c.guardScan(t, x.name); err != nil {
+			return nil, err
+		}
+	}
 	if x != nil && x.multi() {
 		return queryMulti(t, x, comp, in)
 	}
@@ -286,6 +291,11 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	if err := checkKeyConditionValues(kc, ks); err != nil {
 		return nil, err
+	}
+	if x == nil {
+		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
+			return nil, err
+		}
 	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
 	if err != nil {
@@ -396,6 +406,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	}
 	t, x, err := c.readTable(in.TableName, in.IndexName)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.guardScan(t, ""); err != nil {
 		return nil, err
 	}
 

@@ -72,6 +72,9 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	t.meta = m
 	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
+	if err := c.emu.conv.attach(t, m.tags); err != nil {
+		return nil, err
+	}
 	if !c.ns.addTable(t) {
 		// DynamoDB Local: "Cannot create preexisting table".
 		return nil, errResourceInUse(msgTableExistsPrefix + def.name)

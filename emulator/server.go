@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
 )
 
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).
@@ -45,6 +47,10 @@ type Options struct {
 	// TransientStatusDelay is how long those states last with
 	// DelayTransientStatuses; 0 means DefaultTransientStatusDelay.
 	TransientStatusDelay time.Duration
+	// Conventions names the tables that follow the mbc-cqrs-serverless
+	// conventions and how they are checked (see conventions.go); nil
+	// means none, though a table may still opt in by its tags.
+	Conventions *conventions.Config
 }
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
@@ -88,6 +94,7 @@ type Emulator struct {
 	maxBody int64
 	cors    corsPolicy
 	dbs     namespaces
+	conv    *convState
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
@@ -114,12 +121,17 @@ func New(opts Options) (*Emulator, error) {
 		e.maxBody = DefaultMaxBodyBytes
 	}
 	e.cors = newCORSPolicy(opts.CORSOrigins)
+	var err error
+	if e.conv, err = newConvState(opts.Conventions, e.log); err != nil {
+		return nil, err
+	}
 	e.bufs.New = func() any { return new(bytes.Buffer) }
 	e.outBufs.New = func() any { return new([]byte) }
 
 	r := mux.NewRouter()
 	r.Methods(http.MethodPost).Path("/").HandlerFunc(e.serveOp)
 	r.Methods(http.MethodGet).Path("/").HandlerFunc(e.serveHealth)
+	r.Methods(http.MethodGet).Path(ConventionsPath).HandlerFunc(e.serveConventions)
 	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
 	r.NotFoundHandler = http.HandlerFunc(e.serveOther)
 	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveOther)
@@ -215,6 +227,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 		region:    cred.region,
 		account:   defaultAccountID,
 		accessKey: cred.accessKey,
+		tenantHdr: r.Header.Get(headerTenantCode),
 		op:        name,
 		requestID: reqID,
 		host:      r.Host,
