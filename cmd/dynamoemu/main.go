@@ -38,6 +38,7 @@ type config struct {
 	cors                   string
 	delayTransientStatuses bool
 	logLevel               string
+	conventions            string // conventions configuration file
 	// Accepted so DynamoDB Local command lines run unchanged; memory is the
 	// only storage and nothing is sent anywhere.
 	dbPath                  string
@@ -56,6 +57,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
@@ -92,6 +94,9 @@ func (c config) options(log *slog.Logger) emulator.Options {
 // run serves until stop is closed or a signal arrives. ready, if not nil,
 // receives the listening address.
 func run(args []string, stderr io.Writer, ready chan<- string) error {
+	if len(args) > 0 && args[0] == "conventions" {
+		return conventionsCommand(context.Background(), args[1:], os.Stdout, stderr)
+	}
 	c, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -102,7 +107,11 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	emu, err := emulator.New(c.options(log))
+	opts := c.options(log)
+	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
+		return err
+	}
+	emu, err := emulator.New(opts)
 	if err != nil {
 		return err
 	}
