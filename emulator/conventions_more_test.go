@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -340,5 +341,32 @@ func TestConventionsReportHTTP(t *testing.T) {
 	}
 	if r := tr.Recent[0]; r.Rule != "A3" || r.Severity != "error" || r.Key.SK != orderSK+"@2" {
 		t.Fatalf("most recent: got %+v, want A3 error on %s@2", r, orderSK)
+	}
+}
+
+// TestREADMEConventionsExample keeps the README's copy of
+// Example_conventions and its output in step with the example.
+func TestREADMEConventionsExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("example_conventions_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := string(src)
+	body := ex[strings.Index(ex, "func Example_conventions() {"):strings.Index(ex, "\t// Output:")] + "}\n"
+	if !strings.Contains(string(readme), body) {
+		t.Error("README.md does not hold Example_conventions as in example_conventions_test.go")
+	}
+	var out []string
+	for _, l := range strings.Split(ex[strings.Index(ex, "\t// Output:\n")+len("\t// Output:\n"):], "\n") {
+		if l, ok := strings.CutPrefix(l, "\t// "); ok {
+			out = append(out, l)
+		}
+	}
+	if !strings.Contains(string(readme), "```\n"+strings.Join(out, "\n")+"\n```") {
+		t.Error("README.md does not hold Example_conventions's output")
 	}
 }
