@@ -93,3 +93,27 @@ func TestParseTagsErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCallerTenant(t *testing.T) {
+	c, err := ParseConfig([]byte(`{"callers": {"AKID1": "tenant001"}, "crossTenant": ["AKIDADMIN"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key, header string
+		tenant      string
+		cross       bool
+	}{
+		{"AKID1", "", "tenant001", false},
+		{"AKID1", "tenant002", "tenant001", false}, // the configured tenant wins
+		{"AKIDX", "tenant002", "tenant002", false},
+		{"AKIDX", "", "", false},
+		{"AKIDADMIN", "tenant002", "", true},
+	}
+	for _, tt := range tests {
+		tenant, cross := c.CallerTenant(tt.key, tt.header)
+		if tenant != tt.tenant || cross != tt.cross {
+			t.Errorf("CallerTenant(%q, %q): got %q, %v; want %q, %v", tt.key, tt.header, tenant, cross, tt.tenant, tt.cross)
+		}
+	}
+}
