@@ -98,6 +98,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 // run serves until stop is closed or a signal arrives. ready, if not nil,
 // receives the listening address.
 func run(args []string, stderr io.Writer, ready chan<- string) error {
+	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -131,6 +132,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	go func() { errc <- srv.Serve(ln) }()
 	addr := ln.Addr().String()
 	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	if len(java) > 0 {
+		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
+	}
 	if c.dbPath != "" {
 		log.Warn("-dbPath is ignored: data is kept in memory only and lost at exit", "dbPath", c.dbPath)
 	}
