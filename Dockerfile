@@ -14,8 +14,9 @@ FROM docker.io/library/golang:1.26-bookworm AS build
 WORKDIR /src
 # A static binary: no C toolchain, no libc in the final image. With a vendor/
 # directory in the build context (CI builds offline that way) modules come from
-# it; without one, from the Go module proxy.
-ENV CGO_ENABLED=0
+# it; without one, from the Go module proxy. GOTOOLCHAIN=auto: if the image's Go
+# is older than go.mod's go line, the go command fetches that release.
+ENV CGO_ENABLED=0 GOTOOLCHAIN=auto
 COPY . .
 RUN go build -trimpath -buildvcs=false -ldflags='-s -w' -o /out/dynamoemu ./cmd/dynamoemu
 
