@@ -28,17 +28,18 @@ const (
 	msgUnsupportedType    = "Unsupported data type: %s under key %s at %d:%d:%d"
 	msgEmptyBag           = "Empty bags are not supported at %d:%d:%d"
 	msgBagType            = "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags"
+	msgBagTypeAt          = msgBagType + " at %d:%d:%d"
 	msgListIndexRange     = "List index is not within the allowable range; index: [%s] at %d:%d:%d"
 	msgUnexpectedPathPart = "Unexpected path component at %d:%d:%d"
 	msgOrderByNoWhere     = "Must have WHERE clause in the statement when using ORDER BY clause."
 	msgOrderByNoHashKey   = "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."
 	msgOrderByNotKey      = "Variable reference %s in ORDER BY clause must be part of the primary key"
 	msgExistsOutsideTxn   = "EXISTS can only be used in ExecuteTransaction write requests."
+	msgInsertNotTuple     = "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement. at %d:%d:%d"
 	// Not observed: the emulator's own words for an unreadable NextToken,
-	// an INSERT whose VALUE is not a map, a tuple key that is not a
-	// string and a value DynamoDB cannot store.
+	// a tuple key that is not a string and an expression where a value
+	// must be.
 	msgInvalidNextToken = "The provided NextToken is invalid"
-	msgInsertNotTuple   = "Unsupported data type: the INSERT value must be a tuple at %d:%d:%d"
 	msgTupleKey         = "Unsupported tuple key at %d:%d:%d"
 	msgUnsupportedExpr  = "Unsupported expression at %d:%d:%d"
 )

@@ -136,10 +136,10 @@ func parametersViolation(param string, p []AttributeValue) string {
 	return ""
 }
 
-// bindParams checks that the request gives exactly as many parameters as
-// the statement has ?s.
+// bindParams checks that the request gives a parameter for every ? of the
+// statement (DynamoDB Local ignores extra ones).
 func bindParams(st partiql.Statement, in []AttributeValue) ([]storage.Value, error) {
-	if partiql.ParamCount(st) != len(in) {
+	if partiql.ParamCount(st) > len(in) {
 		return nil, errValidation(msgParamCount)
 	}
 	out := make([]storage.Value, len(in))
@@ -225,7 +225,7 @@ type selectPlan struct {
 	t          *table
 	kc         *expr.KeyCondition // nil: Scan
 	filter     *expr.Condition
-	projection *expr.Projection
+	projection []projected // nil: whole items
 	forward    bool
 }
 
@@ -240,9 +240,9 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 		}
 	}
 	plan := &selectPlan{t: t, forward: true}
-	var projText, filterText string
+	var filterText string
 	if !s.Star {
-		if projText, err = x.projection(s.Projection); err != nil {
+		if plan.projection, err = x.projection(s.Projection); err != nil {
 			return nil, err
 		}
 	}
@@ -271,11 +271,6 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 	}
 	if filterText != "" {
 		if plan.filter, err = comp.Condition("FilterExpression", filterText); err != nil {
-			return nil, err
-		}
-	}
-	if projText != "" {
-		if plan.projection, err = comp.Projection(projText); err != nil {
 			return nil, err
 		}
 	}
@@ -373,7 +368,7 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 		start = &k
 	}
 	req := &readRequest{t: t, limit: opt.limit, consistent: opt.consistent, capacity: opt.capacity,
-		filter: plan.filter, projection: plan.projection}
+		filter: plan.filter}
 	if plan.filter != nil {
 		req.filterAttrs = plan.filter.Attributes()
 	}
@@ -389,6 +384,18 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 		return nil, err
 	}
 	out := &ExecuteStatementOutput{Items: page.Items, stored: page.stored, ConsumedCapacity: page.ConsumedCapacity}
+	if plan.projection != nil {
+		// The stored items stay valid after the walk; project them now.
+		names := make([]string, len(plan.projection))
+		for i, p := range plan.projection {
+			names[i] = p.path.Elems[0].Name.Text
+		}
+		out.Items = make([]storage.Item, len(page.stored))
+		for i, e := range page.stored {
+			out.Items[i] = project(plan.projection, e.Attributes(names))
+		}
+		out.stored = nil
+	}
 	if page.LastEvaluatedKey != nil {
 		out.NextToken = encodeNextToken(page.LastEvaluatedKey)
 	}
@@ -421,14 +428,10 @@ func runInsert(c *call, x *translator, s *partiql.Insert, opt stmtOptions) (*Exe
 	if err != nil {
 		return nil, err
 	}
-	v, err := x.literal(s.Value, "root")
+	item, err := x.item(s.Value)
 	if err != nil {
 		return nil, err
 	}
-	if v.Kind() != storage.KindM {
-		return nil, x.errAt(msgInsertNotTuple, s.Value, 1)
-	}
-	item := storage.Item(v.Map())
 	for _, a := range []storage.KeyAttr{t.schema.Partition, t.schema.Sort} {
 		if a.Name == "" {
 			continue

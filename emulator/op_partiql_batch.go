@@ -250,11 +250,11 @@ func writeKey(t *table, b batchStatement) (storage.Key, bool) {
 	var where partiql.Expr
 	switch s := b.st.(type) {
 	case *partiql.Insert:
-		v, err := x.literal(s.Value, "root")
-		if err != nil || v.Kind() != storage.KindM {
+		it, err := x.item(s.Value)
+		if err != nil {
 			return storage.Key{}, false
 		}
-		k, err := t.keyFromItem(storage.Item(v.Map()))
+		k, err := t.keyFromItem(it)
 		return k, err == nil
 	case *partiql.Update:
 		where = s.Where

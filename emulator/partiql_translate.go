@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -250,12 +249,17 @@ func (x *translator) is(e *partiql.Is) (string, error) {
 }
 
 // literal turns a literal, parameter or collection literal into a Value.
-// key names the place for messages as DynamoDB Local does: "root" for a
-// value and for the attributes of an INSERT's tuple, "root.k" inside a
-// map attribute; MISSING is "MISSING" at the root, "LiteralMissing" below.
+// key names the place for messages as DynamoDB Local does: "root" for the
+// value itself (and for each attribute of an INSERT's tuple, see item),
+// "root.k" and "root.0" inside maps and lists. A ? is allowed only at the
+// root; MISSING is "MISSING" at the root, "LiteralMissing" below.
 func (x *translator) literal(e partiql.Expr, key string) (storage.Value, error) {
 	switch e := e.(type) {
 	case *partiql.Param:
+		if key != "root" {
+			line, col, ln := x.at(e.Offset, 1)
+			return storage.Value{}, errValidationf(msgUnsupportedType, "Parameter", key, line, col, ln)
+		}
 		if e.N >= len(x.params) {
 			return storage.Value{}, errValidation(msgParamCount)
 		}
@@ -293,7 +297,7 @@ func (x *translator) literal(e partiql.Expr, key string) (storage.Value, error) 
 	case *partiql.ListLit:
 		elems := make([]storage.Value, len(e.Elems))
 		for i, el := range e.Elems {
-			v, err := x.literal(el, key+"["+strconv.Itoa(i)+"]")
+			v, err := x.literal(el, key+"."+strconv.Itoa(i))
 			if err != nil {
 				return storage.Value{}, err
 			}
@@ -301,29 +305,42 @@ func (x *translator) literal(e partiql.Expr, key string) (storage.Value, error) 
 		}
 		return storage.L(elems), nil
 	case *partiql.TupleLit:
-		m := make(map[string]storage.Value, len(e.Fields))
-		for _, f := range e.Fields {
-			k, err := x.tupleKey(f.Key)
-			if err != nil {
-				return storage.Value{}, err
-			}
-			sub := key + "." + k
-			if x.tupleDepth == 0 {
-				sub = key
-			}
-			x.tupleDepth++
-			v, err := x.literal(f.Value, sub)
-			x.tupleDepth--
-			if err != nil {
-				return storage.Value{}, err
-			}
-			m[k] = v
+		m, err := x.fields(e, func(k string) string { return key + "." + k })
+		if err != nil {
+			return storage.Value{}, err
 		}
 		return storage.M(m), nil
 	case *partiql.BagLit:
 		return x.bag(e, key)
 	}
 	return storage.Value{}, x.errAt(msgUnsupportedExpr, e, 1)
+}
+
+// item turns an INSERT's VALUE into the item: a tuple literal whose
+// attributes are each at the root for messages.
+func (x *translator) item(e partiql.Expr) (storage.Item, error) {
+	t, ok := e.(*partiql.TupleLit)
+	if !ok {
+		return nil, x.errAt(msgInsertNotTuple, e, 1)
+	}
+	m, err := x.fields(t, func(string) string { return "root" })
+	return storage.Item(m), err
+}
+
+func (x *translator) fields(e *partiql.TupleLit, keyOf func(string) string) (map[string]storage.Value, error) {
+	m := make(map[string]storage.Value, len(e.Fields))
+	for _, f := range e.Fields {
+		k, err := x.tupleKey(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := x.literal(f.Value, keyOf(k))
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+	}
+	return m, nil
 }
 
 func (x *translator) tupleKey(e partiql.Expr) (string, error) {
@@ -349,6 +366,9 @@ func (x *translator) bag(e *partiql.BagLit, key string) (storage.Value, error) {
 	var kind storage.Kind
 	members := make([]string, 0, len(e.Elems))
 	for _, el := range e.Elems {
+		if _, ok := el.(*partiql.Param); ok {
+			return storage.Value{}, x.errAt(msgBagTypeAt, el, 1)
+		}
 		v, err := x.literal(el, key)
 		if err != nil {
 			return storage.Value{}, err
@@ -561,22 +581,71 @@ func (x *translator) setValue(e partiql.Expr) (string, error) {
 	return "", x.errAt(msgUnsupportedExpr, e, 1)
 }
 
-// projection translates a SELECT list into a ProjectionExpression.
-func (x *translator) projection(list []partiql.Expr) (string, error) {
-	parts := make([]string, len(list))
+// projected is one path of a SELECT list and the name its value gets in
+// the result: the path's last name, with the list indexes after it
+// ("c" for m.l[1].c, "l[0]" for m.l[0]), as DynamoDB Local answers.
+type projected struct {
+	path  *partiql.Path
+	alias string
+}
+
+// projection checks a SELECT list: paths only.
+func (x *translator) projection(list []partiql.Expr) ([]projected, error) {
+	out := make([]projected, len(list))
 	for i, e := range list {
 		p, ok := e.(*partiql.Path)
 		if !ok {
 			line, col, ln := x.at(e.Pos(), utf16Len(nodeHead(e)))
-			return "", errValidationf(msgUnexpectedPathPart, line, col, ln)
+			return nil, errValidationf(msgUnexpectedPathPart, line, col, ln)
 		}
-		s, err := x.path(p)
-		if err != nil {
-			return "", err
+		if _, err := x.path(p); err != nil {
+			return nil, err
 		}
-		parts[i] = s
+		alias := ""
+		for _, el := range p.Elems {
+			if el.IsIndex {
+				alias += "[" + el.Index + "]"
+			} else {
+				alias = el.Name.Text
+			}
+		}
+		out[i] = projected{path: p, alias: alias}
 	}
-	return strings.Join(parts, ", "), nil
+	return out, nil
+}
+
+// project builds the result item of a SELECT list from an item.
+func project(list []projected, it storage.Item) storage.Item {
+	out := storage.Item{}
+	for _, p := range list {
+		if v, ok := walkPath(it, p.path); ok {
+			out[p.alias] = v
+		}
+	}
+	return out
+}
+
+// walkPath returns the value at path p in it.
+func walkPath(it storage.Item, p *partiql.Path) (storage.Value, bool) {
+	v, ok := it[p.Elems[0].Name.Text]
+	for _, el := range p.Elems[1:] {
+		if !ok {
+			break
+		}
+		switch {
+		case el.IsIndex:
+			n, err := strconv.Atoi(el.Index)
+			if err != nil || v.Kind() != storage.KindL || n < 0 || n >= len(v.List()) {
+				return storage.Value{}, false
+			}
+			v = v.List()[n]
+		case v.Kind() == storage.KindM:
+			v, ok = v.Map()[el.Name.Text]
+		default:
+			return storage.Value{}, false
+		}
+	}
+	return v, ok
 }
 
 // nodeHead is the text a node starts with, for the length in a place.
@@ -584,7 +653,7 @@ func nodeHead(e partiql.Expr) string {
 	if c, ok := e.(*partiql.Call); ok {
 		return c.Fun
 	}
-	return fmt.Sprint(e.String()[:1])
+	return e.String()[:1]
 }
 
 func utf16Len(s string) int {
