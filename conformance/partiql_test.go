@@ -404,3 +404,14 @@ func TestBatchExecuteStatement(t *testing.T) {
 	_, err = c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(manyW...)})
 	requireValidation(t, err, "BatchWriteItem cannot write more than 25 items")
 }
+
+func TestPartiQLOrderByDesc(t *testing.T) {
+	AWSDiffers(t, "DynamoDB Local 3.3.0 answers SELECT ... ORDER BY <key> DESC with InternalFailure; AWS documents descending order by the sort key")
+	t.Parallel()
+	c := newClient(t)
+	tbl := partiqlTable(t, c)
+	its := mustExec(t, c, "SELECT * FROM "+quoted(tbl)+" WHERE pk = 'p' AND sk > 1 ORDER BY sk DESC")
+	if got, want := sortKeys(its), "5 4 3 2"; got != want {
+		t.Fatalf("got sk %q, want %q", got, want)
+	}
+}

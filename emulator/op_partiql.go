@@ -223,10 +223,11 @@ func runStatement(c *call, st partiql.Statement, text string, params []storage.V
 // selectPlan is a SELECT compiled against its table.
 type selectPlan struct {
 	t          *table
-	kc         *expr.KeyCondition // nil: Scan
+	kcs        []*expr.KeyCondition // one per partition read, in order; none: Scan
 	filter     *expr.Condition
 	projection []projected // nil: whole items
 	forward    bool
+	none       bool // the key conditions match no partition: read nothing
 }
 
 func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) {
@@ -251,11 +252,11 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 			return nil, err
 		}
 	}
-	kcText, err := keyConditionText(x, t.schema, s.Where)
+	kcTexts, equality, err := keyConditionTexts(x, t.schema, s.Where)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOrderBy(s, t.schema, kcText != ""); err != nil {
+	if err := checkOrderBy(s, t.schema, equality); err != nil {
 		return nil, err
 	}
 	for _, o := range s.OrderBy {
@@ -264,10 +265,23 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 		}
 	}
 	comp := x.compiler()
-	if kcText != "" {
-		if kc, err := comp.KeyCondition(kcText, t.schema); err == nil && checkKeyConditionValues(kc, t.schema) == nil {
-			plan.kc = kc
+	// A key condition that does not compile (a key value of another type)
+	// matches no item of its partition; the filter still decides.
+	for _, text := range kcTexts {
+		kc, err := comp.KeyCondition(text, t.schema)
+		if err != nil || checkKeyConditionValues(kc, t.schema) != nil {
+			continue
 		}
+		dup := false
+		for _, have := range plan.kcs {
+			dup = dup || storage.Equal(have.Partition, kc.Partition)
+		}
+		if !dup {
+			plan.kcs = append(plan.kcs, kc)
+		}
+	}
+	if len(kcTexts) > 0 && len(plan.kcs) == 0 {
+		plan.none = true
 	}
 	if filterText != "" {
 		if plan.filter, err = comp.Condition("FilterExpression", filterText); err != nil {
@@ -277,39 +291,72 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 	return plan, nil
 }
 
-// keyConditionText finds, among the WHERE clause's top-level conjuncts, an
-// equality on the partition key and at most one condition on the sort key
-// that a key condition can express, and translates them; "" when the
-// partition key is not fixed.
-func keyConditionText(x *translator, ks storage.KeySchema, where partiql.Expr) (string, error) {
+// keyConditionTexts finds, among the WHERE clause's top-level conjuncts,
+// an equality on the partition key (or else pk IN a list of values) and
+// at most one condition on the sort key that a key condition can express,
+// and translates them: one key condition per partition to read, none when
+// the partition key is not fixed. equality reports a pk = value.
+func keyConditionTexts(x *translator, ks storage.KeySchema, where partiql.Expr) (texts []string, equality bool, err error) {
 	if where == nil {
-		return "", nil
+		return nil, false, nil
 	}
 	cs := conjuncts(where)
-	text := ""
+	var parts []string
 	for _, c := range cs {
 		if _, ok := keyEquality(c, ks.Partition.Name); ok {
 			s, err := x.condition(c)
 			if err != nil {
-				return "", err
+				return nil, false, err
 			}
-			text = s
+			parts, equality = []string{s}, true
 			break
 		}
 	}
-	if text == "" || !ks.HasSort() {
-		return text, nil
+	if parts == nil {
+		for _, c := range cs {
+			in, ok := c.(*partiql.In)
+			if !ok || in.Not || in.Right != nil || !isTopName(in.X, ks.Partition.Name) || !allValues(in.Elems) {
+				continue
+			}
+			pk, err := x.operand(in.X)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, v := range in.Elems {
+				s, err := x.operand(v)
+				if err != nil {
+					return nil, false, err
+				}
+				parts = append(parts, pk+" = "+s)
+			}
+			break
+		}
+	}
+	if parts == nil || !ks.HasSort() {
+		return parts, equality, nil
 	}
 	for _, c := range cs {
 		if sortKeyCondition(c, ks.Sort.Name) {
 			s, err := x.condition(c)
 			if err != nil {
-				return "", err
+				return nil, false, err
 			}
-			return text + " AND " + s, nil
+			for i := range parts {
+				parts[i] += " AND " + s
+			}
+			break
 		}
 	}
-	return text, nil
+	return parts, equality, nil
+}
+
+func allValues(xs []partiql.Expr) bool {
+	for _, x := range xs {
+		if !isValue(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // sortKeyCondition reports whether c is a key condition on the sort key:
@@ -357,13 +404,22 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 	}
 	t := plan.t
 	var start *storage.Key
+	first := 0 // the first partition to read, of plan.kcs
 	if opt.nextToken != nil {
 		k, err := decodeNextToken(t, *opt.nextToken)
 		if err != nil {
 			return nil, err
 		}
-		if plan.kc != nil && !storage.Equal(k.Partition, plan.kc.Partition) {
-			return nil, errValidation(msgInvalidNextToken)
+		if len(plan.kcs) > 0 {
+			first = -1
+			for i, kc := range plan.kcs {
+				if storage.Equal(k.Partition, kc.Partition) {
+					first = i
+				}
+			}
+			if first < 0 {
+				return nil, errValidation(msgInvalidNextToken)
+			}
 		}
 		start = &k
 	}
@@ -373,10 +429,18 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 		req.filterAttrs = plan.filter.Attributes()
 	}
 	p := &pageReader{req: req}
-	if plan.kc != nil {
-		t.data.QueryEncoded(storage.QueryRange{Partition: plan.kc.Partition, Sort: plan.kc.Sort,
-			Forward: plan.forward, ExclusiveStart: start}, p.visit)
-	} else {
+	switch {
+	case plan.none:
+	case len(plan.kcs) > 0:
+		for _, kc := range plan.kcs[first:] {
+			t.data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
+				Forward: plan.forward, ExclusiveStart: start}, p.visit)
+			if p.stopped || p.err != nil {
+				break
+			}
+			start = nil
+		}
+	default:
 		t.data.ScanEncoded(storage.ScanRange{ExclusiveStart: start}, p.visit)
 	}
 	page, err := p.output()
