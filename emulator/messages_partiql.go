@@ -35,6 +35,8 @@ const (
 	msgOrderByNoHashKey   = "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."
 	msgOrderByNotKey      = "Variable reference %s in ORDER BY clause must be part of the primary key"
 	msgExistsOutsideTxn   = "EXISTS can only be used in ExecuteTransaction write requests."
+	msgAndOrArgs          = "The arguments to AND/OR must be Expressions"
+	msgNotArg             = "The argument to NOT must be a Type or Expression"
 	msgInsertNotTuple     = "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement. at %d:%d:%d"
 	// Not observed: the emulator's own words for an unreadable NextToken,
 	// a tuple key that is not a string and an expression where a value

@@ -285,7 +285,7 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 	}
 	if filterText != "" {
 		if plan.filter, err = comp.Condition("FilterExpression", filterText); err != nil {
-			return nil, err
+			return nil, exprError(err)
 		}
 	}
 	return plan, nil
@@ -551,11 +551,11 @@ func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*Exe
 	comp := x.compiler()
 	upd, err := comp.Update(updText)
 	if err != nil {
-		return nil, err
+		return nil, exprError(err)
 	}
 	cond, err := comp.Condition("ConditionExpression", condText)
 	if err != nil {
-		return nil, err
+		return nil, exprError(err)
 	}
 	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
@@ -622,7 +622,7 @@ func runDelete(c *call, x *translator, s *partiql.Delete, opt stmtOptions) (*Exe
 	var cond *expr.Condition
 	if restText != "" {
 		if cond, err = x.compiler().Condition("ConditionExpression", restText); err != nil {
-			return nil, err
+			return nil, exprError(err)
 		}
 	}
 	rv := returnNone

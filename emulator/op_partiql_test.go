@@ -180,3 +180,28 @@ func TestExecuteStatementPartitionIn(t *testing.T) {
 		t.Errorf("got %q, want %q", g, w)
 	}
 }
+
+// Errors found by the expression compiler carry no "Invalid ...Expression: "
+// prefix in PartiQL (DynamoDB Local 3.3.0).
+func TestExecuteStatementExprErrors(t *testing.T) {
+	r := newReadEnv(t)
+	r.fillRange()
+	tests := []struct{ stmt, msg string }{
+		{"SELECT * FROM rng WHERE pk='a' AND sk BETWEEN 5 AND 1",
+			"The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: AttributeValue: {N:1}"},
+		{"SELECT * FROM rng WHERE pk='a' AND attribute_type(v, 'Q')",
+			"Invalid attribute type name found; type: Q, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}"},
+		{"SELECT * FROM rng WHERE pk='a' AND begins_with(v, 1)",
+			"Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"},
+		{"UPDATE rng SET a.b = 1 WHERE pk='a' AND sk=1", "The document path provided in the update expression is invalid for update"},
+		{"UPDATE rng SET x = 1 SET x = 2 WHERE pk='a' AND sk=1",
+			"Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [x], path two: [x]"},
+		{"UPDATE rng SET v = v + 'a' WHERE pk='a' AND sk=1", "Incorrect operand type for operator or function; operator or function: +, operand type: S"},
+		{"SELECT * FROM rng WHERE pk='a' AND contains(v)", "Incorrect number of operands for operator or function; operator or function: contains, number of operands: 1"},
+		{"SELECT * FROM rng WHERE pk='a' AND v", "The arguments to AND/OR must be Expressions"},
+		{"SELECT * FROM rng WHERE pk='a' AND NOT v", "The argument to NOT must be a Type or Expression"},
+	}
+	for _, tt := range tests {
+		r.wantError("ExecuteStatement", stmtBody(tt.stmt, ""), "ValidationException", tt.msg)
+	}
+}

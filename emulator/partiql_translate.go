@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -154,6 +155,9 @@ func (x *translator) condition(e partiql.Expr) (string, error) {
 	case *partiql.Binary:
 		switch {
 		case e.Op == partiql.AND || e.Op == partiql.OR:
+			if !isCondition(e.X) || !isCondition(e.Y) {
+				return "", errValidation(msgAndOrArgs)
+			}
 			l, err := x.condition(e.X)
 			if err != nil {
 				return "", err
@@ -178,6 +182,9 @@ func (x *translator) condition(e partiql.Expr) (string, error) {
 	case *partiql.Unary:
 		if e.Op != partiql.NOT {
 			break
+		}
+		if !isCondition(e.X) {
+			return "", errValidation(msgNotArg)
 		}
 		s, err := x.condition(e.X)
 		return "NOT (" + s + ")", err
@@ -205,6 +212,36 @@ func (x *translator) condition(e partiql.Expr) (string, error) {
 		return x.call(e)
 	}
 	return "", x.errAt(msgUnsupportedExpr, e, 1)
+}
+
+// isCondition reports whether e is a condition rather than an operand.
+func isCondition(e partiql.Expr) bool {
+	switch e := e.(type) {
+	case *partiql.Binary:
+		return e.Op.Precedence() <= partiql.EQ.Precedence()
+	case *partiql.Unary:
+		return e.Op == partiql.NOT
+	case *partiql.Between, *partiql.In, *partiql.Is, *partiql.Call:
+		return true
+	case *partiql.Paren:
+		return isCondition(e.X)
+	}
+	return false
+}
+
+// exprError drops the "Invalid FilterExpression: " (or Update-,
+// ConditionExpression) prefix from an error of the compiled expressions:
+// DynamoDB's PartiQL messages have none.
+func exprError(err error) error {
+	var ee *expr.Error
+	if !errors.As(err, &ee) {
+		return err
+	}
+	msg := ee.Msg
+	for _, param := range []string{"Filter", "Condition", "Update", "KeyCondition", "Projection"} {
+		msg = strings.TrimPrefix(msg, "Invalid "+param+"Expression: ")
+	}
+	return &apiError{class: ErrValidation, msg: msg, cause: err}
 }
 
 func negate(not bool, s string) string {
