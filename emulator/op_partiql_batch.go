@@ -129,7 +129,6 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 			consistent: r.ConsistentRead != nil && *r.ConsistentRead,
 			capacity:   in.ReturnConsumedCapacity,
 			rvoccf:     r.ReturnValuesOnConditionCheckFailure,
-			batch:      true,
 		}
 		out.Responses[i] = runBatchStatement(c, b, opt, &caps)
 	}
