@@ -46,6 +46,16 @@ const (
 	msgUnsupportedExpr  = "Unsupported expression at %d:%d:%d"
 )
 
+// Messages of BatchExecuteStatement (DynamoDB Local's; no public record of
+// AWS's wording).
+const (
+	msgBatchMixed         = "Read and write requests together in the same batch is not supported."
+	msgBatchSingleSelect  = "Only single item select is supported"
+	msgBatchInvalidOp     = "Invalid operation. Only select, insert, update and delete operations are valid"
+	msgBatchReadsTooMany  = "BatchGetItem cannot fetch more than 25 items"
+	msgBatchWritesTooMany = "BatchWriteItem cannot write more than 25 items"
+)
+
 // ErrDuplicateItem: INSERT of an item whose primary key exists. AWS's name;
 // DynamoDB Local sends "DuplicateItem".
 var ErrDuplicateItem = &errorClass{"DuplicateItemException", nsDynamoDB, http.StatusBadRequest, false}

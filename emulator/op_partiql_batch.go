@@ -19,16 +19,6 @@ func init() {
 
 const maxBatchStatements = 25
 
-// Messages of BatchExecuteStatement (DynamoDB Local's; no public record of
-// AWS's wording).
-const (
-	msgBatchMixed         = "Read and write requests together in the same batch is not supported."
-	msgBatchSingleSelect  = "Only single item select is supported"
-	msgBatchInvalidOp     = "Invalid operation. Only select, insert, update and delete operations are valid"
-	msgBatchReadsTooMany  = "BatchGetItem cannot fetch more than 25 items"
-	msgBatchWritesTooMany = "BatchWriteItem cannot write more than 25 items"
-)
-
 // BatchStatementRequest is one statement of a BatchExecuteStatement.
 type BatchStatementRequest struct {
 	Statement                           *string

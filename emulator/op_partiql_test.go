@@ -205,3 +205,15 @@ func TestExecuteStatementExprErrors(t *testing.T) {
 		r.wantError("ExecuteStatement", stmtBody(tt.stmt, ""), "ValidationException", tt.msg)
 	}
 }
+
+func TestExecuteStatementProjectionChecks(t *testing.T) {
+	r := newReadEnv(t)
+	r.fillRange()
+	// DynamoDB Local words this one "path one: [m,a,b], path two: [m,a]";
+	// the emulator keeps expr's ProjectionExpression rendering.
+	status, out := r.call("ExecuteStatement", stmtBody("SELECT m.a, \"m\".\"a\".b FROM rng WHERE pk = 'a'", ""))
+	msg, _ := out["message"].(string)
+	if status != http.StatusBadRequest || !strings.HasPrefix(msg, "Two document paths overlap with each other;") {
+		t.Errorf("got %d %v, want the overlap error", status, out)
+	}
+}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -17,18 +18,22 @@ type projected struct {
 	alias string
 }
 
-// projection checks a SELECT list: paths only.
+// projection checks a SELECT list: paths only, which a
+// ProjectionExpression could list (no overlaps, not nested too deep).
 func (x *translator) projection(list []partiql.Expr) ([]projected, error) {
 	out := make([]projected, len(list))
+	texts := make([]string, len(list))
 	for i, e := range list {
 		p, ok := e.(*partiql.Path)
 		if !ok {
 			line, col, ln := x.at(e.Pos(), utf16Len(nodeHead(e)))
 			return nil, errValidationf(msgUnexpectedPathPart, line, col, ln)
 		}
-		if _, err := x.path(p); err != nil {
+		text, err := x.path(p)
+		if err != nil {
 			return nil, err
 		}
+		texts[i] = text
 		alias := ""
 		for _, el := range p.Elems {
 			if el.IsIndex {
@@ -38,6 +43,9 @@ func (x *translator) projection(list []partiql.Expr) ([]projected, error) {
 			}
 		}
 		out[i] = projected{path: p, alias: alias}
+	}
+	if _, err := x.compiler().Projection(strings.Join(texts, ", ")); err != nil {
+		return nil, exprError(err)
 	}
 	return out, nil
 }
