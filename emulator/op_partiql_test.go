@@ -217,3 +217,19 @@ func TestExecuteStatementProjectionChecks(t *testing.T) {
 		t.Errorf("got %d %v, want the overlap error", status, out)
 	}
 }
+
+// BenchmarkExecuteStatement runs a key lookup through the HTTP handler:
+// the statement text is parsed once (cache), translated and compiled per
+// request.
+func BenchmarkExecuteStatement(b *testing.B) {
+	r := newReadEnv(b)
+	r.fillRange()
+	body := stmtBody("SELECT * FROM rng WHERE pk = ? AND sk = 3", `,"Parameters":[{"S":"a"}]`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, out := do(b, r.e, "DynamoDB_20120810.ExecuteStatement", testAuth, body)
+		if res.StatusCode != http.StatusOK {
+			b.Fatal(out)
+		}
+	}
+}

@@ -25,7 +25,7 @@ type parser struct {
 type bailout struct{ err *Error }
 
 func newParser(src string) *parser {
-	p := &parser{src: src}
+	p := &parser{src: src, toks: make([]tokenInfo, 0, len(src)/4+2)}
 	var s Scanner
 	s.Init(src)
 	for {
