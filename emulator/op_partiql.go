@@ -119,7 +119,7 @@ func statementViolation(param string, s *string) string {
 		return fmt.Sprintf(msgNotNullConstraint, param)
 	case *s == "":
 		return fmt.Sprintf(msgMinLenConstraint, "", param, 1)
-	case len(*s) > maxStatementLen:
+	case utf16Len(*s) > maxStatementLen: // characters, as Java counts them
 		return fmt.Sprintf(msgMaxLenConstraint, *s, param, maxStatementLen)
 	}
 	return ""
