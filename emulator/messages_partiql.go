@@ -59,3 +59,7 @@ const (
 // ErrDuplicateItem: INSERT of an item whose primary key exists. AWS's name;
 // DynamoDB Local sends "DuplicateItem".
 var ErrDuplicateItem = &errorClass{"DuplicateItemException", nsDynamoDB, http.StatusBadRequest, false}
+
+// msgPartiQLIndexUnsupported answers a SELECT from an existing index:
+// not built yet in the PartiQL path (Query and Scan read indexes).
+const msgPartiQLIndexUnsupported = "dynamoemu: PartiQL SELECT from an index (%s) is not supported yet; use Query or Scan with IndexName"

@@ -29,9 +29,10 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 		return nil, err
 	}
 	if s.From.Index != nil {
-		if err := checkIndex(t, &s.From.Index.Text); err != nil {
+		if _, _, err := c.readTable(t.name, &s.From.Index.Text); err != nil {
 			return nil, err
 		}
+		return nil, errValidationf(msgPartiQLIndexUnsupported, s.From.Index.Text)
 	}
 	plan := &selectPlan{t: t, forward: true}
 	var filterText string

@@ -38,15 +38,16 @@ func runInsert(c *call, x *translator, s *partiql.Insert, opt stmtOptions) (*Exe
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	if _, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if cur != nil {
 			return nil, newError(ErrDuplicateItem, msgDuplicateItem)
 		}
 		return item, nil
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
-	return &ExecuteStatementOutput{ConsumedCapacity: writeCapacity(t, opt.capacity, size)}, nil
+	return &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(t, opt.capacity, size, change)}, nil
 }
 
 func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*ExecuteStatementOutput, error) {
@@ -107,7 +108,7 @@ func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*Exe
 	if err != nil {
 		return nil, err
 	}
-	out := &ExecuteStatementOutput{ConsumedCapacity: writeCapacity(t, opt.capacity, max(newSize, change.OldSize))}
+	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(t, opt.capacity, max(newSize, change.OldSize), change)}
 	if s.Returning != nil {
 		if w := updateReturnValues(returningValues(s.Returning), upd, change); w != nil {
 			out.Items = []storage.Item{w.Item()}
@@ -152,11 +153,11 @@ func runDelete(c *call, x *translator, s *partiql.Delete, opt stmtOptions) (*Exe
 	if s.Returning != nil {
 		rv = returnAllOld
 	}
-	change, err := putOrDelete(t, key, nil, cond, rv, opt.rvoccf)
+	change, err := putOrDelete(t, key, nil, cond, rv, opt.rvoccf, opt.capacity)
 	if err != nil {
 		return nil, err
 	}
-	out := &ExecuteStatementOutput{ConsumedCapacity: writeCapacity(t, opt.capacity, change.OldSize)}
+	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(t, opt.capacity, change.OldSize, change)}
 	if s.Returning != nil && change.Old != nil {
 		out.Items = []storage.Item{change.Old}
 	}
