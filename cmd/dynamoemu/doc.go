@@ -17,4 +17,10 @@
 //
 // scans the tables of any endpoint and lists their items' violations; it
 // exits with status 2 when it found any.
+//
+// For the container image (../../Dockerfile): "dynamoemu -healthcheck" asks
+// the server at -host and -port for ListTables and exits 0 if it answers, 1 if
+// not; and the Java arguments of DynamoDB Local's image ("-jar
+// DynamoDBLocal.jar" and the -D/-X options before it) are ignored, so its
+// command lines run unchanged.
 package main

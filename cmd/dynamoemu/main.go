@@ -24,6 +24,10 @@ func main() {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
+		if errors.Is(err, errUnhealthy) {
+			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
+			os.Exit(1)
+		}
 		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 		os.Exit(2)
 	}
@@ -39,6 +43,7 @@ type config struct {
 	delayTransientStatuses bool
 	logLevel               string
 	conventions            string // conventions configuration file
+	healthcheck            bool   // probe a running server and exit (healthcheck.go)
 	// Accepted so DynamoDB Local command lines run unchanged; memory is the
 	// only storage and nothing is sent anywhere.
 	dbPath                  string
@@ -58,6 +63,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
+	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
@@ -97,9 +103,13 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if len(args) > 0 && args[0] == "conventions" {
 		return conventionsCommand(context.Background(), args[1:], os.Stdout, stderr)
 	}
+	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if c.healthcheck {
+		return healthcheck(c)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
@@ -131,6 +141,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	go func() { errc <- srv.Serve(ln) }()
 	addr := ln.Addr().String()
 	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	if len(java) > 0 {
+		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
+	}
 	if c.dbPath != "" {
 		log.Warn("-dbPath is ignored: data is kept in memory only and lost at exit", "dbPath", c.dbPath)
 	}
