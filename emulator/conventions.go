@@ -20,8 +20,11 @@ import (
 // and the table is locked, so what they judge is what is replaced: PutItem
 // and BatchWriteItem through a storage.WriteTx (whose reads inside the
 // callback let rule B5 ask whether the previous version exists),
-// UpdateItem through its Table.Write, TransactWriteItems once all its
-// conditions have passed (CheckTransaction sees every write of it).
+// UpdateItem and PartiQL's INSERT and UPDATE through their Table.Write
+// (without rule B5 for INSERT: no other item can be read there),
+// TransactWriteItems once all its conditions have passed (CheckTransaction
+// sees every write of it). The tenant guard runs before any of them, on
+// every key a request names, in reads too.
 //
 // In ModeEnforce a write with an error-severity violation fails with
 // ValidationException and the violation's text ("[conventions A3] ..."),
@@ -265,6 +268,23 @@ func (c *call) guardScan(t *table, index string) error {
 		msg = fmt.Sprintf(msgConvIndexGuarded, tenant, index, t.name)
 	}
 	return tp.deny(c, &conventions.Violation{Rule: "B10", Table: t.name, Severity: conventions.SeverityError, Message: msg})
+}
+
+// guardSelect is the tenant guard for a PartiQL SELECT: each partition it
+// reads (kcs), or the whole table when scan.
+func (c *call) guardSelect(t *table, kcs []*expr.KeyCondition, scan bool) error {
+	if t.convPolicy() == nil {
+		return nil
+	}
+	if scan {
+		return c.guardScan(t, "")
+	}
+	for _, kc := range kcs {
+		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // guardedTenant returns the tenant the caller is bound to, false when it is

@@ -370,3 +370,34 @@ func TestREADMEConventionsExample(t *testing.T) {
 		t.Error("README.md does not hold Example_conventions's output")
 	}
 }
+
+// TestConventionsPartiQL: ExecuteStatement's INSERT, UPDATE, DELETE and
+// SELECT go through the same rules and tenant guard.
+func TestConventionsPartiQL(t *testing.T) {
+	env := newConvEnv(t)
+	other := emulatortest.TenantClient(t, env.e, accessKey, "tenant002")
+	own := emulatortest.TenantClient(t, env.e, accessKey, tenant)
+	id := conventions.GenerateID(orderPK, orderSK)
+	cases := []struct {
+		name   string
+		client *dynamodb.Client
+		stmt   string
+		want   string // error message start; "" for success
+	}{
+		{"insert", env.db, `INSERT INTO "` + cmdTable + `" VALUE {'pk': '` + orderPK + `', 'sk': '` + orderSK + `@1', 'id': '` + id + `', 'version': 1}`, ""},
+		{"insert without version", env.db, `INSERT INTO "` + cmdTable + `" VALUE {'pk': '` + orderPK + `', 'sk': '` + orderSK + `', 'version': 1}`, "[conventions A3]"},
+		{"update keeps the rules", env.db, `UPDATE "` + cmdTable + `" SET version = 5 WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, "[conventions A3]"},
+		{"update status", env.db, `UPDATE "` + cmdTable + `" SET status = 'finish:FINISHED' WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, ""},
+		{"select own tenant", own, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, ""},
+		{"select other tenant", other, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, "[conventions B10]"},
+		{"select scan", own, `SELECT * FROM "` + cmdTable + `"`, "[conventions B10]"},
+		{"delete other tenant", other, `DELETE FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, "[conventions B10]"},
+	}
+	for _, tc := range cases {
+		_, err := tc.client.ExecuteStatement(env.ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(tc.stmt)})
+		_, msg := apiError(t, err)
+		if (tc.want == "") != (err == nil) || !strings.HasPrefix(msg, tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

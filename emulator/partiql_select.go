@@ -77,6 +77,9 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 	if len(kcTexts) > 0 && len(plan.kcs) == 0 {
 		plan.none = true
 	}
+	if err := c.guardSelect(t, plan.kcs, len(kcTexts) == 0); err != nil {
+		return nil, err
+	}
 	if filterText != "" {
 		if plan.filter, err = comp.Condition("FilterExpression", filterText); err != nil {
 			return nil, exprError(err)

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -38,9 +39,18 @@ func runInsert(c *call, x *translator, s *partiql.Insert, opt stmtOptions) (*Exe
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	tp := t.convPolicy()
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if cur != nil {
 			return nil, newError(ErrDuplicateItem, msgDuplicateItem)
+		}
+		if tp != nil { // INSERT creates only, as the create guard does
+			if err := tp.check(c, tp.write(t, conventions.OpPut, key, nil, item, true, nil)); err != nil {
+				return nil, err
+			}
 		}
 		return item, nil
 	})
@@ -84,6 +94,10 @@ func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*Exe
 	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
 	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	tp := t.convPolicy()
 	var newSize int
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if err := checkCondition(cond, cur, opt.rvoccf); err != nil {
@@ -102,6 +116,11 @@ func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*Exe
 		newSize = storage.ItemSize(next)
 		if newSize > maxItemBytes {
 			return nil, errValidation(msgUpdatedItemTooLarge)
+		}
+		if tp != nil {
+			if err := tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, false, nil)); err != nil {
+				return nil, err
+			}
 		}
 		return next, nil
 	})
@@ -148,6 +167,9 @@ func runDelete(c *call, x *translator, s *partiql.Delete, opt stmtOptions) (*Exe
 		if cond, err = x.compiler().Condition("ConditionExpression", restText); err != nil {
 			return nil, exprError(err)
 		}
+	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
 	}
 	rv := returnNone
 	if s.Returning != nil {
