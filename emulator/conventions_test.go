@@ -32,6 +32,7 @@ const (
 	dataTable = "local-demo-order-data"
 	histTable = "local-demo-order-history"
 	seqTable  = "local-demo-sequences"
+	mstTable  = "local-demo-master-command"
 	createCnd = "attribute_not_exists(pk) AND attribute_not_exists(sk)"
 	tenant    = "tenant001"
 	orderPK   = "ORDER#" + tenant
@@ -44,7 +45,9 @@ const (
 func convConfig() *conventions.Config {
 	return &conventions.Config{
 		Tables: []conventions.TableConfig{
+			{Match: "*master-command", Policy: conventions.Policy{Roles: conventions.RoleMaster | conventions.RoleCommand}},
 			{Match: "*-command", Policy: conventions.Policy{Roles: conventions.RoleCommand}},
+			{Match: "*-log-data", Policy: conventions.Policy{Roles: conventions.RoleData, TenantSegment: 1}},
 			{Match: "*-data", Policy: conventions.Policy{Roles: conventions.RoleData}},
 			{Match: "*-history", Policy: conventions.Policy{Roles: conventions.RoleHistory}},
 			{Match: "*sequences", Policy: conventions.Policy{Roles: conventions.RoleSequences}},
@@ -71,7 +74,7 @@ func newConvEnv(t *testing.T) *convEnv {
 		t.Fatal(err)
 	}
 	env := &convEnv{t: t, ctx: context.Background(), e: e, db: emulatortest.Client(t, e, accessKey)}
-	for _, name := range []string{cmdTable, dataTable, histTable, seqTable} {
+	for _, name := range []string{cmdTable, dataTable, histTable, seqTable, mstTable} {
 		env.createTable(name, nil)
 	}
 	return env
@@ -300,6 +303,19 @@ func TestConventionsFrameworkSequence(t *testing.T) {
 		t.Fatalf("Query pages: got %v, want 3 order items", got)
 	}
 
+	// A TTL setting of the master module, and a data row of the guide's
+	// time series pattern (tenant in the second of three segments, declared).
+	ttl := commandItem("MASTER#"+tenant, "TTL#"+cmdTable, 1)
+	ttl["attributes"] = &types.AttributeValueMemberM{Value: map[string]av{"days": n("30")}}
+	env.mustPut(mstTable, ttl, createCnd)
+	if err := env.createTable("local-demo-log-data", nil); err != nil {
+		t.Fatal(err)
+	}
+	logPK := "LOG#" + tenant + "#2026-01"
+	logRow := map[string]av{"pk": s(logPK), "sk": s("2026-01-02T03:04:05Z#01HX7"), "version": n("1"),
+		"id": s(conventions.GenerateID(logPK, "2026-01-02T03:04:05Z#01HX7")), "tenantCode": s(tenant)}
+	env.mustPut("local-demo-log-data", logRow, "")
+
 	// The sequence counter.
 	for want := 1; want <= 2; want++ {
 		if got := env.nextSeq("SEQ#"+tenant, "order#2026"); got != fmt.Sprint(want) {
@@ -346,6 +362,12 @@ func TestConventionsRefused(t *testing.T) {
 		{"A5 data version 0", dataTable, with(dataItem(orderPK, orderSK, 1), "version", n("0")), "[conventions A5]"},
 		{"A6 history unversioned", histTable, withSK(dataItem(orderPK, orderSK, 1), orderSK), "[conventions A6] history sort key"},
 		{"A8 sequence put", seqTable, map[string]av{"pk": s("SEQ#" + tenant), "sk": s("order#2026"), "seq": n("5")}, "[conventions A8] PutItem writes seq"},
+		{"A9 master pk", mstTable, withPK(commandItem(orderPK, orderSK, 1), "ORDER#"+tenant), "[conventions A9]"},
+		{"A9 TTL days negative", mstTable, func() map[string]av {
+			it := commandItem("MASTER#"+tenant, "TTL#"+cmdTable, 1)
+			it["attributes"] = &types.AttributeValueMemberM{Value: map[string]av{"days": n("-5")}}
+			return it
+		}(), "[conventions A9] TTL setting attributes.days -5 is negative"},
 		{"A8 sequence pk", seqTable, map[string]av{"pk": s("ORDER#" + tenant), "sk": s("order#2026")}, "[conventions A8]"},
 	}
 	for _, tc := range cases {
