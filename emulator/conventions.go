@@ -211,13 +211,15 @@ func (c *call) batchWriteChecked(tp *tablePolicy, tx *storage.WriteTx, t *table,
 func checkTransactConventions(c *call, tx *storage.WriteTx, acts []*txAction) error {
 	var ws []conventions.Write
 	var st *convState
-	modes := map[string]conventions.Mode{}
+	var modes map[string]conventions.Mode // made for the first table with a policy
 	for _, a := range acts {
 		tp := a.t.convPolicy()
 		if tp == nil || a.kind == txCheck {
 			continue
 		}
-		st = tp.st
+		if modes == nil {
+			st, modes = tp.st, map[string]conventions.Mode{}
+		}
 		op := conventions.OpPut
 		switch a.kind {
 		case txUpdate:
