@@ -288,6 +288,14 @@ func TestConventionsOptIn(t *testing.T) {
 	}
 	env.mustPut("plain", bad, "")
 
+	if err := env.createTable("off", map[string]string{conventions.TagRoles: "command", conventions.TagMode: "off"}); err != nil {
+		t.Fatal(err)
+	}
+	env.mustPut("off", bad, "")
+	if got := env.reported("off"); len(got) != 0 {
+		t.Fatalf("mode off reported %v", got)
+	}
+
 	if code, msg := apiError(t, env.createTable("badtag", map[string]string{conventions.TagRoles: "commando"})); code != "ValidationException" {
 		t.Fatalf("bad role tag: got %s %q, want ValidationException", code, msg)
 	}
