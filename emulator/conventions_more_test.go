@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -406,6 +407,25 @@ func TestConventionsPartiQL(t *testing.T) {
 		_, msg := apiError(t, err)
 		if (tc.want == "") != (err == nil) || !strings.HasPrefix(msg, tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestConventionsLogged: a warned violation is logged with its rule and key.
+func TestConventionsLogged(t *testing.T) {
+	var buf strings.Builder
+	e, err := emulator.New(emulator.Options{Conventions: convConfig(), Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &convEnv{t: t, ctx: t.Context(), e: e, db: emulatortest.Client(t, e, accessKey)}
+	if err := env.createTable(cmdTable, nil); err != nil {
+		t.Fatal(err)
+	}
+	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), "") // B6, warned
+	for _, want := range []string{`msg="conventions violation"`, "rule=B6", `sk=` + orderSK + `@1`, "refused=false", "op=PutItem"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("log %q lacks %q", buf.String(), want)
 		}
 	}
 }
