@@ -429,3 +429,20 @@ func TestConventionsLogged(t *testing.T) {
 		}
 	}
 }
+
+// TestConventionsSequenceDown: a counter set below its value is refused (A8).
+func TestConventionsSequenceDown(t *testing.T) {
+	env := newConvEnv(t)
+	env.nextSeq("SEQ#"+tenant, "order#2026")
+	env.nextSeq("SEQ#"+tenant, "order#2026")
+	_, err := env.db.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(seqTable),
+		Key:              map[string]av{"pk": s("SEQ#" + tenant), "sk": s("order#2026")},
+		UpdateExpression: aws.String("SET #seq = :one"), ExpressionAttributeNames: map[string]string{"#seq": "seq"},
+		ExpressionAttributeValues: map[string]av{":one": n("1")}})
+	if code, msg := apiError(t, err); code != "ValidationException" || msg != "[conventions A8] seq goes down from 2 to 1" {
+		t.Fatalf("got %s %q, want ValidationException [conventions A8] seq goes down from 2 to 1", code, msg)
+	}
+	if got := env.nextSeq("SEQ#"+tenant, "order#2026"); got != "3" {
+		t.Fatalf("next sequence: got %s, want 3", got)
+	}
+}
