@@ -95,6 +95,8 @@ const (
 	TagTenantSegment = "dynamoemu:conventions-tenant-segment"
 	// TagDisable lists rules not checked: "B5+B6" or "B5 B6".
 	TagDisable = "dynamoemu:conventions-disable"
+	// TagStrict lists warn-severity rules made errors: "B5+B8".
+	TagStrict = "dynamoemu:conventions-strict"
 	// TagLatest is Policy.Latest, the key value of the latest item.
 	TagLatest = "dynamoemu:conventions-latest"
 	// TagLatestPointer is Policy.LatestPointer.
@@ -125,6 +127,9 @@ func ParseTags(tags map[string]string) (Policy, bool, error) {
 	if d := strings.FieldsFunc(tags[TagDisable], isListSep); len(d) > 0 {
 		p.Disabled = d
 	}
+	if d := strings.FieldsFunc(tags[TagStrict], isListSep); len(d) > 0 {
+		p.Strict = d
+	}
 	p.Latest = tags[TagLatest]
 	p.LatestPointer = tags[TagLatestPointer]
 	if err := p.Validate(); err != nil {
@@ -141,6 +146,7 @@ type configFile struct {
 		Mode          string   `json:"mode"`
 		TenantSegment int      `json:"tenantSegment"`
 		Disable       []string `json:"disable"`
+		Strict        []string `json:"strict"`
 		Latest        string   `json:"latest"`
 		LatestPointer string   `json:"latestPointer"`
 	} `json:"tables"`
@@ -157,6 +163,7 @@ type configFile struct {
 //	    {"match": "*-data", "role": "data", "mode": "warn"},
 //	    {"match": "local-app-log-data", "role": "data", "tenantSegment": 1},
 //	    {"match": "*sequences", "role": "sequences", "disable": ["A8"]},
+//	    {"match": "strict-*-command", "role": "command", "strict": ["B5", "B6"]},
 //	    {"match": "docs", "latest": "latest", "latestPointer": "actualVersion"}
 //	  ],
 //	  "commonTenants": ["common"],
@@ -188,7 +195,7 @@ func ParseConfig(data []byte) (Config, error) {
 		}
 		c.Tables = append(c.Tables, TableConfig{Match: t.Match, Policy: Policy{
 			Roles: roles, Mode: mode, TenantSegment: t.TenantSegment,
-			Disabled: t.Disable, Latest: t.Latest, LatestPointer: t.LatestPointer,
+			Disabled: t.Disable, Strict: t.Strict, Latest: t.Latest, LatestPointer: t.LatestPointer,
 		}})
 	}
 	if err := c.Validate(); err != nil {

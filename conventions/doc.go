@@ -40,7 +40,7 @@
 // A Config maps table names (exact, or path.Match globs such as
 // "*-command") to policies; ParseConfig reads one from JSON. A table can
 // also opt in by tags (TagRoles "dynamoemu:conventions" = roles, TagMode
-// "dynamoemu:conventions-mode" = mode, and TagTenantSegment, TagDisable,
+// "dynamoemu:conventions-mode" = mode, and TagTenantSegment, TagDisable, TagStrict,
 // TagLatest, TagLatestPointer); tags win over the file (Config.Lookup).
 //
 // Rules (made by New from a Config) is the Checker the emulator calls:
@@ -87,6 +87,8 @@
 // Severity is error except for A12, B5, B6, B7, B8 and B9, which the study
 // infers from the framework's behaviour rather than finds stated, and
 // which the framework's own local tooling breaks (its stream warm-up row).
+// A table's Policy.Strict (tag TagStrict, JSON "strict") makes any of them
+// errors on that table.
 //
 // # Caveats
 //

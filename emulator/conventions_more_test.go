@@ -446,3 +446,27 @@ func TestConventionsSequenceDown(t *testing.T) {
 		t.Fatalf("next sequence: got %s, want 3", got)
 	}
 }
+
+// TestConventionsStrict: a table's strict list makes warn-only rules
+// refuse writes (B5: a version gap; B6: a create without the guard).
+func TestConventionsStrict(t *testing.T) {
+	env := newConvEnv(t)
+	const table = "local-strict-command"
+	if err := env.createTable(table, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		item map[string]av
+		cond string
+		want string
+	}{
+		{commandItem(orderPK, orderSK, 2), createCnd, "[conventions B5] command version 2 written while version 1"},
+		{commandItem(orderPK, orderSK, 1), "", "[conventions B6] PutItem creates command row without the condition"},
+	} {
+		if code, msg := apiError(t, env.put(table, tc.item, tc.cond)); code != "ValidationException" || !strings.HasPrefix(msg, tc.want) {
+			t.Errorf("got %s %q, want ValidationException %q...", code, msg, tc.want)
+		}
+	}
+	env.mustPut(table, commandItem(orderPK, orderSK, 1), createCnd)
+	env.mustPut(table, commandItem(orderPK, orderSK, 2), createCnd)
+}

@@ -45,6 +45,7 @@ const (
 func convConfig() *conventions.Config {
 	return &conventions.Config{
 		Tables: []conventions.TableConfig{
+			{Match: "local-strict-command", Policy: conventions.Policy{Roles: conventions.RoleCommand, Strict: []string{"B5", "B6"}}},
 			{Match: "*master-command", Policy: conventions.Policy{Roles: conventions.RoleMaster | conventions.RoleCommand}},
 			{Match: "*-command", Policy: conventions.Policy{Roles: conventions.RoleCommand}},
 			{Match: "*-log-data", Policy: conventions.Policy{Roles: conventions.RoleData, TenantSegment: 1}},
