@@ -43,7 +43,7 @@ func TestRouting(t *testing.T) {
 			`{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"string gets number", echo, testAuth, `{"TableName":5}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
-		{"integer gets string", echo, testAuth, `{"Limit":"5"}`, 400,
+		{"integer gets non-integer string", echo, testAuth, `{"Limit":"5x"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
 		{"boolean gets true string", echo, testAuth, `{"Panic":"true"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Boolean"}`},
