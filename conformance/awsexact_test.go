@@ -41,3 +41,13 @@ func TestQuotedIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestServerHeader: AWS answers with "Server: Server".
+func TestServerHeader(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, "DynamoDB Local answers with its Jetty version in the Server header")
+	r := rawSend(t, "ListTables", []byte(`{}`), nil)
+	if got := r.Header.Get("Server"); r.Status != 200 || got != "Server" {
+		t.Fatalf("got %d, Server %q, want 200 and Server %q", r.Status, got, "Server")
+	}
+}

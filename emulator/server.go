@@ -172,7 +172,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	}
 	op, ok := ops[name]
 	if !ok {
-		return nil, errUnknownOperation()
+		return nil, errOperationNotFound(name)
 	}
 
 	buf := e.bufs.Get().(*bytes.Buffer)
@@ -261,6 +261,9 @@ const (
 )
 
 var (
+	// serverHeader is AWS's Server response header: DynamoDB answers
+	// "Server: Server" (DynamoDB Local answers with its Jetty version).
+	serverHeader      = []string{"Server"}
 	contentTypeJSON10 = []string{"application/x-amz-json-1.0"}
 	contentTypeJSON11 = []string{"application/x-amz-json-1.1"}
 )
@@ -276,6 +279,7 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 	// One allocation for the three values; each header gets a full slice.
 	vals := []string{reqID, strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10), strconv.Itoa(len(body))}
 	h["Content-Type"] = ct
+	h["Server"] = serverHeader
 	h[headerRequestID] = vals[0:1:1]
 	h[headerCRC32] = vals[1:2:2]
 	h["Content-Length"] = vals[2:3:3]
@@ -307,6 +311,7 @@ func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
 func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
 	e.cors.preflight(w, r)
 	w.Header().Set("x-amzn-RequestId", newRequestID())
+	w.Header()["Server"] = serverHeader
 	w.Header().Set("Content-Length", "0")
 	w.WriteHeader(http.StatusOK)
 }
