@@ -333,12 +333,18 @@ func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compil
 	return comp, nil
 }
 
-// checkTableNameParam reports TableName's model constraints on their own,
-// as AWS does before any other check of a data-plane request.
-func checkTableNameParam(name string) error {
+// tableNameViolations are the constraint violations of an item operation's
+// TableName, first in the request's list as AWS lists them (AWS's
+// answers: "1 validation error detected: Value null at 'tableName' failed
+// to satisfy constraint: Member must not be null" for none, the length-1
+// constraint alone for "").
+func tableNameViolations(name *string) []string {
+	if name == nil {
+		return []string{nullViolation("tableName", true)}
+	}
 	var cs constraints
-	tableNameConstraints(&cs, name)
-	return cs.err()
+	tableNameConstraints(&cs, *name)
+	return cs.msgs
 }
 
 // constraintErrors joins request constraint violations (the "Value ... at

@@ -224,7 +224,7 @@ func TestDecodeRequestCaseSensitive(t *testing.T) {
 		want any
 	}{
 		{"lower case", `{"tablename":"abc","item":{"a":{"S":"x"}}}`, new(PutItemInput), &PutItemInput{}},
-		{"exact wins", `{"TABLENAME":"abc","TableName":"def"}`, new(GetItemInput), &GetItemInput{TableName: "def"}},
+		{"exact wins", `{"TABLENAME":"abc","TableName":"def"}`, new(GetItemInput), &GetItemInput{TableName: ptr("def")}},
 		{"nested", `{"KeySchema":[{"attributeName":"pk","KeyType":"HASH"}]}`, new(CreateTableInput),
 			&CreateTableInput{KeySchema: []KeySchemaElement{{KeyType: ptr("HASH")}}}},
 		{"map values keep their keys", `{"ExpressionAttributeNames":{"#A":"a","#a":"b"}}`, new(QueryInput),

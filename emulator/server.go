@@ -228,6 +228,9 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	if err != nil {
 		return errSerialization("")
 	}
+	if r.Header["Content-Encoding"] != nil {
+		return decompressBody(r.Header, buf, e.maxBody)
+	}
 	return nil
 }
 

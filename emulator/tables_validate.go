@@ -36,14 +36,11 @@ type tableDef struct {
 }
 
 // validateCreateTable checks a CreateTable request in AWS's order: the
-// required name, the name's length, all model constraints at once, then
+// required name, all model constraints at once (the name's among them), then
 // the semantic rules one at a time.
 func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if in.TableName == nil {
 		return nil, errValidation(msgTableNameRequired)
-	}
-	if n := len(*in.TableName); n < 3 || n > 255 {
-		return nil, errValidation(msgCreateTableNameLength)
 	}
 	if err := createTableConstraints(in); err != nil {
 		return nil, err
@@ -100,9 +97,12 @@ func createTableConstraints(in *CreateTableInput) error {
 			}
 		}
 	}
-	if !namePattern(*in.TableName) {
-		cs.add(quote(*in.TableName), "tableName", cNamePattern)
-	}
+	// A bad name is a model constraint like the others, reported with them
+	// and before any semantic check of the key schema: "1 validation error
+	// detected: Value 'ab' at 'tableName' failed to satisfy constraint:
+	// Member must have length greater than or equal to 3" (AWS's recorded
+	// answers; DynamoDB Local answers "Invalid table/index name. ...").
+	nameConstraints(&cs, *in.TableName, "tableName")
 	enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
 	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
