@@ -9,6 +9,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // TestQuotedIntegers: a JSON string holding an integer is accepted where the
@@ -152,6 +155,48 @@ func TestTableNameConstraints(t *testing.T) {
 		r := rawCall(t, tt.op, tt.body)
 		if r.Type != "ValidationException" || r.Message != tt.want {
 			t.Errorf("%s %.80s: got %d %s %q, want ValidationException %q", tt.op, tt.body, r.Status, r.Type, r.Message, tt.want)
+		}
+	}
+}
+
+// TestSetDuplicatesMessages: a set with duplicate members is refused with
+// the members listed, AWS's form: "Input collection [a, a] contains
+// duplicates." (AWS's recorded answers); binary sets add their type.
+func TestSetDuplicatesMessages(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, "DynamoDB Local drops the final period, and lists no members for number and binary sets")
+	c := newClient(t)
+	table := hashTable(t, c)
+	tests := []struct {
+		v    types.AttributeValue
+		want string
+	}{
+		{ss("a", "a"), "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
+		{ns("1", "2", "1"), "One or more parameter values were invalid: Input collection [1, 2, 1] contains duplicates."},
+		{bs([]byte("b"), []byte("b")), "One or more parameter values were invalid: Input collection [Yg==, Yg==]of type BS contains duplicates."},
+		{m(item{"in": ss("x", "x")}), "One or more parameter values were invalid: Input collection [x, x] contains duplicates."},
+	}
+	for _, tt := range tests {
+		_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("d"), "v": tt.v}})
+		requireValidation(t, err, tt.want)
+	}
+}
+
+// TestEmptySelectIsAbsent: Select "" is treated as absent, as DynamoDB Local
+// does (and as ReturnValues "" is).
+func TestEmptySelectIsAbsent(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := rangeTable(t, c)
+	mustPut(t, c, table, item{"pk": s("p"), "sk": n("1")})
+	for _, tt := range []struct{ op, body string }{
+		{"Query", `{"TableName":"` + table + `","Select":"","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"p"}}}`},
+		{"Scan", `{"TableName":"` + table + `","Select":""}`},
+	} {
+		r := rawCall(t, tt.op, tt.body)
+		var out struct{ Count int }
+		if r.Status != 200 || json.Unmarshal(r.Body, &out) != nil || out.Count != 1 {
+			t.Errorf("%s: got %d %s, want 200 with Count 1", tt.op, r.Status, r.Body)
 		}
 	}
 }

@@ -215,9 +215,10 @@ func (p *pageReader) output() (*pageOutput, error) {
 }
 
 func query(c *call, in *QueryInput) (*QueryOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
 	if err := constraintErrors(
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		limitConstraint(in.Limit),
+		queryLimitConstraint(in.Limit),
 		selectConstraint(in.Select),
 		conditionalOperatorConstraint(in.ConditionalOperator),
 		indexNameConstraint(in.IndexName),
@@ -301,6 +302,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 }
 
 func scan(c *call, in *ScanInput) (*ScanOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
 	if err := constraintErrors(
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		limitConstraint(in.Limit),
