@@ -24,7 +24,7 @@ const (
 	msgKeyScalar       = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: %s"
 	// msgKeyNestedAttr: a nested path on an attribute that is not a key
 	// (DynamoDB Local's and dynalite's wording, which record AWS's).
-	msgKeyNestedAttr = "KeyConditionExpressions cannot have conditions on nested attributes"
+	msgKeyNestedAttr   = "KeyConditionExpressions cannot have conditions on nested attributes"
 	msgKeyOnePerKey    = "KeyConditionExpressions must only contain one condition per key"
 	msgKeyTypeMismatch = "One or more parameter values were invalid: Condition parameter type does not match schema type"
 )
