@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -199,4 +200,49 @@ func TestEmptySelectIsAbsent(t *testing.T) {
 			t.Errorf("%s: got %d %s, want 200 with Count 1", tt.op, r.Status, r.Body)
 		}
 	}
+}
+
+// TestBatchLimitMessages: AWS's answers (us-east-1, recorded) to batches
+// with no tables and with too many requests for one table.
+func TestBatchLimitMessages(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, `DynamoDB Local answers "BatchGetItem must have some requests set", "BatchWriteItem cannot have a null or no requests set" and "Too many items requested for the ... call"`)
+	c := newClient(t)
+	table := hashTable(t, c)
+	other := hashTable(t, c)
+	keys := func(k int, prefix string) []item {
+		var out []item
+		for i := 0; i < k; i++ {
+			out = append(out, item{"pk": s(prefix + strconv.Itoa(i))})
+		}
+		return out
+	}
+	puts := func(k int, prefix string) []types.WriteRequest {
+		var out []types.WriteRequest
+		for _, key := range keys(k, prefix) {
+			out = append(out, types.WriteRequest{PutRequest: &types.PutRequest{Item: key}})
+		}
+		return out
+	}
+	_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{}})
+	requireValidation(t, err, "The requestItems parameter is required for BatchGetItem")
+	_, err = c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{}})
+	requireValidation(t, err, "The requestItems parameter is required for BatchWriteItem")
+	_, err = c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {Keys: keys(101, "k")}}})
+	requireValidation(t, err, "1 validation error detected: Value at 'RequestItems."+table+".member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100")
+	_, err = c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {Keys: keys(60, "a")}, other: {Keys: keys(41, "b")}}})
+	requireValidation(t, err, "Too many items requested for the BatchGetItem call")
+
+	_, err = c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: puts(26, "w")}})
+	var msg string
+	if err != nil {
+		msg = err.Error()
+	}
+	wantStart := "1 validation error detected: Value '{" + table + "=[WriteRequest(putRequest=PutRequest(item={pk=com.amazonaws.dynamodb.v20120810.AttributeValue@"
+	const wantEnd = ")]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
+	if !strings.Contains(msg, wantStart) || !strings.HasSuffix(msg, wantEnd) || strings.Count(msg, "WriteRequest(") != 26 {
+		t.Errorf("26 writes for one table: got %v, want a ValidationException %s...%s echoing 26 requests", err, wantStart, wantEnd)
+	}
+	_, err = c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: puts(13, "a"), other: puts(13, "b")}})
+	requireValidation(t, err, "Too many items requested for the BatchWriteItem call")
 }
