@@ -246,3 +246,36 @@ func TestBatchLimitMessages(t *testing.T) {
 	_, err = c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: puts(13, "a"), other: puts(13, "b")}})
 	requireValidation(t, err, "Too many items requested for the BatchWriteItem call")
 }
+
+// TestKeySchemaTooLongEcho: three KeySchema elements are a constraint
+// violation whose echo uses camelCase field names (AWS's recorded answer).
+func TestKeySchemaTooLongEcho(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, `DynamoDB Local answers "Key Schema too big.  Key Schema must at most consist of the hash and range key of a table"`)
+	c := newClient(t)
+	in := tableDef(keyDef{"pk", "S"}, keyDef{"sk", "S"})
+	in.TableName = strp(uniqueName(t))
+	in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: strp("x"), KeyType: types.KeyTypeRange})
+	_, err := c.CreateTable(ctx(t), in)
+	requireValidation(t, err, "1 validation error detected: Value '[KeySchemaElement(attributeName=pk, keyType=HASH), "+
+		"KeySchemaElement(attributeName=sk, keyType=RANGE), KeySchemaElement(attributeName=x, keyType=RANGE)]' at 'keySchema' "+
+		"failed to satisfy constraint: Member must have length less than or equal to 2")
+}
+
+// TestIncludeProjectionNeedsNonKeyAttributes: an INCLUDE projection names
+// the attributes it includes.
+func TestIncludeProjectionNeedsNonKeyAttributes(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	in := tableDef(keyDef{"pk", "S"}, keyDef{})
+	in.TableName = strp(uniqueName(t))
+	in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: strp("g"), AttributeType: types.ScalarAttributeTypeS})
+	in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{
+		IndexName:  strp("byG"),
+		KeySchema:  []types.KeySchemaElement{{AttributeName: strp("g"), KeyType: types.KeyTypeHash}},
+		Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude},
+	}}
+	in.BillingMode = types.BillingModePayPerRequest
+	_, err := c.CreateTable(ctx(t), in)
+	requireValidation(t, err, "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be specified as well")
+}

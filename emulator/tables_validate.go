@@ -180,13 +180,14 @@ func attrNameConstraints(cs *constraints, name, path string) {
 	}
 }
 
-// keySchemaValue renders a KeySchema list for a constraint message. AWS
-// prints Java object identities here ("[...KeySchemaElement@64f4fb9, ...]"),
-// which cannot be reproduced; this prints the members instead.
+// keySchemaValue renders a KeySchema list for a constraint message as AWS
+// does, with camelCase field names: "[KeySchemaElement(attributeName=pk,
+// keyType=HASH), ...]" (AWS's recorded answers; AWS has also printed Java
+// object identities here, "KeySchemaElement@64f4fb9").
 func keySchemaValue(ks []KeySchemaElement) string {
 	items := make([]string, len(ks))
 	for i, e := range ks {
-		items[i] = "KeySchemaElement(AttributeName=" + deref(e.AttributeName) + ", KeyType=" + deref(e.KeyType) + ")"
+		items[i] = "KeySchemaElement(attributeName=" + deref(e.AttributeName) + ", keyType=" + deref(e.KeyType) + ")"
 	}
 	return listValue(items)
 }
@@ -459,6 +460,9 @@ func checkProjection(idx *indexDef, p *Projection) error {
 	}
 	if p.NonKeyAttributes != nil && *p.ProjectionType != "INCLUDE" {
 		return errValidation(msgProjectionNonKey(*p.ProjectionType))
+	}
+	if *p.ProjectionType == "INCLUDE" && len(p.NonKeyAttributes) == 0 {
+		return errValidation(msgIncludeWithoutNonKey)
 	}
 	idx.projection = projection{typ: *p.ProjectionType, nonKey: slices.Clone(p.NonKeyAttributes)}
 	return nil
