@@ -279,3 +279,37 @@ func TestIncludeProjectionNeedsNonKeyAttributes(t *testing.T) {
 	_, err := c.CreateTable(ctx(t), in)
 	requireValidation(t, err, "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be specified as well")
 }
+
+// TestExpressionsValidatedWhenCompiled: an error in the expression itself is
+// a ValidationException whether or not an item is read, never a failed
+// condition or an empty result. Only operands read from the item decide at
+// evaluation time.
+func TestExpressionsValidatedWhenCompiled(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	const anyType = "{DECIMALSET,DICT,INTSET,DECIMAL,NS,FLOAT,INT,HDS,BOOL,BS,M,HD,L,N,B,NULL,DOUBLE,SS,DOUBLESET,S,FS}"
+	tests := []struct{ expr, want string }{
+		{"attribute_type(a, b)", "Incorrect operand type for operator or function; operator or function: attribute_type, operand type: " + anyType},
+		{"attribute_type(a, size(b))", "Incorrect operand type for operator or function; operator or function: attribute_type, operand type: N"},
+		{"begins_with(a, size(b))", "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"},
+		{"size(size(a)) > b", "Incorrect operand type for operator or function; operator or function: size, operand type: N"},
+		{"begins_with(a, :n)", "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"},
+		{"size(:n) > a", "Incorrect operand type for operator or function; operator or function: size, operand type: N"},
+		{"list_append(a, b) = c", "The function is not allowed in a condition expression; function: list_append"},
+		{"if_not_exists(a, b) = c", "The function is not allowed in a condition expression; function: if_not_exists"},
+		{"foo(a)", "Invalid function name; function: foo"},
+		{"attribute_exists(a, b)", "Incorrect number of operands for operator or function; operator or function: attribute_exists, number of operands: 2"},
+	}
+	for _, tt := range tests {
+		var values map[string]types.AttributeValue
+		if strings.Contains(tt.expr, ":n") {
+			values = item{":n": n("1")}
+		}
+		_, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, FilterExpression: &tt.expr, ExpressionAttributeValues: values})
+		requireValidation(t, err, "Invalid FilterExpression: "+tt.want)
+		_, err = c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("x")},
+			ConditionExpression: &tt.expr, ExpressionAttributeValues: values})
+		requireValidation(t, err, "Invalid ConditionExpression: "+tt.want)
+	}
+}
