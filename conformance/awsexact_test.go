@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -311,5 +312,37 @@ func TestExpressionsValidatedWhenCompiled(t *testing.T) {
 		_, err = c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("x")},
 			ConditionExpression: &tt.expr, ExpressionAttributeValues: values})
 		requireValidation(t, err, "Invalid ConditionExpression: "+tt.want)
+	}
+}
+
+// TestEmptyAttributeName: an attribute named "" is refused wherever a name
+// is given: in an item, a nested map, an ExpressionAttributeNames value, and
+// the legacy parameters.
+func TestEmptyAttributeName(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	const msg = "Empty attribute name"
+	key := item{"pk": s("e")}
+	_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("e"), "": s("x")}})
+	requireValidation(t, err, msg)
+	_, err = c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: item{"pk": s("e"), "m": m(item{"": s("x")})}})
+	requireValidation(t, err, msg)
+	_, err = c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, ProjectionExpression: strp("#a"),
+		ExpressionAttributeNames: map[string]string{"#a": ""}})
+	requireValidation(t, err, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a")
+	_, err = c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: key, AttributesToGet: []string{"a", ""}})
+	requireValidation(t, err, msg)
+	_, err = c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key,
+		AttributeUpdates: map[string]types.AttributeValueUpdate{"": {Action: types.AttributeActionPut, Value: s("x")}}})
+	requireValidation(t, err, msg)
+	_, err = c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: key,
+		Expected: map[string]types.ExpectedAttributeValue{"": {Exists: aws.Bool(false)}}})
+	requireValidation(t, err, msg)
+	_, err = c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table,
+		ScanFilter: map[string]types.Condition{"": {ComparisonOperator: types.ComparisonOperatorNull}}})
+	requireValidation(t, err, msg)
+	if got := mustGet(t, c, table, key); got != nil {
+		t.Fatalf("a refused request wrote %s", renderItem(got))
 	}
 }
