@@ -291,6 +291,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkStartBeforeEnd(kc, r.Forward, start); err != nil {
+			return nil, err
+		}
 		r.ExclusiveStart = &start
 	}
 	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
@@ -298,6 +301,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	p := &pageReader{req: req}
 	t.data.QueryEncoded(r, p.visit)
+	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.lastKey)
 	return p.output()
 }
 
