@@ -129,18 +129,16 @@ func (e *Emulator) namespaceFor(cred credential) *Namespace {
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	debug := e.log.Enabled(r.Context(), slog.LevelDebug)
-	var start time.Time
-	if debug {
-		start = time.Now()
-	}
+	r, rl := e.withRequestLog(r)
 	reqID := newRequestID()
 	e.cors.apply(w, r)
 	out := e.outBufs.Get().(*[]byte)
 	body, err := e.handle(w, r, reqID, (*out)[:0])
 	status := http.StatusOK
+	var ae *apiError
 	if err != nil {
-		ae, known := classify(err)
+		var known bool
+		ae, known = classify(err)
 		if !known {
 			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
 		}
@@ -152,9 +150,8 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		*out = body[:0]
 		e.outBufs.Put(out)
 	}
-	if debug {
-		e.log.Debug("request", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"),
-			"status", status, "duration", time.Since(start))
+	if rl != nil || status >= 500 {
+		e.logAnswer(r, rl, reqID, status, ae)
 	}
 }
 
