@@ -346,3 +346,21 @@ func TestEmptyAttributeName(t *testing.T) {
 		t.Fatalf("a refused request wrote %s", renderItem(got))
 	}
 }
+
+// TestUpdateTableIncludeProjectionNeedsNonKeyAttributes: the same rule for
+// an index created by UpdateTable.
+func TestUpdateTableIncludeProjectionNeedsNonKeyAttributes(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	_, err := c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{
+		TableName:            &table,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: strp("g"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName:  strp("byG"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: strp("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude},
+		}}},
+	})
+	requireValidation(t, err, "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be specified as well")
+}

@@ -461,10 +461,19 @@ func checkProjection(idx *indexDef, p *Projection) error {
 	if p.NonKeyAttributes != nil && *p.ProjectionType != "INCLUDE" {
 		return errValidation(msgProjectionNonKey(*p.ProjectionType))
 	}
-	if *p.ProjectionType == "INCLUDE" && len(p.NonKeyAttributes) == 0 {
-		return errValidation(msgIncludeWithoutNonKey)
+	if err := checkIncludeProjection(p); err != nil {
+		return err
 	}
 	idx.projection = projection{typ: *p.ProjectionType, nonKey: slices.Clone(p.NonKeyAttributes)}
+	return nil
+}
+
+// checkIncludeProjection refuses an INCLUDE projection without
+// NonKeyAttributes (CreateTable's indexes and UpdateTable's Create).
+func checkIncludeProjection(p *Projection) error {
+	if p != nil && p.ProjectionType != nil && *p.ProjectionType == "INCLUDE" && len(p.NonKeyAttributes) == 0 {
+		return errValidation(msgIncludeWithoutNonKey)
+	}
 	return nil
 }
 
