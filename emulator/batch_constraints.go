@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"hash/crc32"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // errNoRequestItems is AWS's answer to RequestItems {}: "The requestItems
 // parameter is required for BatchGetItem" (op is the operation).
 func errNoRequestItems(op string) error {
-	return errValidation("The requestItems parameter is required for " + op)
+	return errValidationf(msgNoRequestItems, op)
 }
 
 // batchGetTableKeysConstraint is the violation of one table's Keys list
@@ -27,7 +28,7 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 	if keys <= maxBatchGetKeys {
 		return ""
 	}
-	return "Value at 'RequestItems." + name + ".member.Keys' failed to satisfy constraint: " + cLenLE(maxBatchGetKeys)
+	return fmt.Sprintf(msgBatchGetTableKeys, name, maxBatchGetKeys)
 }
 
 // batchWriteTableConstraint is the violation of a table with more than 25
@@ -52,7 +53,7 @@ func batchWriteTableConstraint(items map[string][]WriteRequest) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("Value '{")
+	b.WriteString("{")
 	for i, name := range sortedKeys(items) {
 		if i > 0 {
 			b.WriteString(", ")
@@ -67,9 +68,8 @@ func batchWriteTableConstraint(items map[string][]WriteRequest) string {
 		}
 		b.WriteString("]")
 	}
-	b.WriteString("}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [" +
-		cLenLE(maxBatchWrites) + ", " + cLenGE(1) + "]")
-	return b.String()
+	b.WriteString("}")
+	return fmt.Sprintf(msgBatchWriteTableRequests, b.String())
 }
 
 func writeRequestEcho(b *strings.Builder, wr WriteRequest) {

@@ -17,7 +17,7 @@ func absentIfEmpty(p *string) *string {
 // recorded answer); Scan says "Value '0' at 'limit'".
 func queryLimitConstraint(limit *int64) string {
 	if limit != nil && *limit < 1 {
-		return "Value at 'Limit' failed to satisfy constraint: " + cValGE(1)
+		return msgQueryLimit
 	}
 	return ""
 }

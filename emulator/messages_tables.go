@@ -8,10 +8,6 @@ import "strconv"
 // Where DynamoDB Local words a message differently, AWS wins and the
 // comment gives DynamoDB Local's text.
 
-// msgIncludeWithoutNonKey: an index projection of type INCLUDE without
-// NonKeyAttributes (AWS's and DynamoDB Local's wording).
-const msgIncludeWithoutNonKey = "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be specified as well"
-
 const (
 	// msgResourceNotFound is the data-plane message for a missing table.
 	// DynamoDB Local: "Cannot do operations on a non-existent table".

@@ -1,5 +1,7 @@
 package emulator
 
+import "fmt"
+
 // dynamoDBOperations are the operation names of DynamoDB's API
 // (DynamoDB_20120810, from the AWS API reference). A name here that has no
 // handler is an operation the emulator does not implement yet: its
@@ -32,8 +34,7 @@ var dynamoDBOperations = map[string]bool{
 // lacks from a name DynamoDB does not have.
 func errOperationNotFound(name string) error {
 	if dynamoDBOperations[name] {
-		return newError(ErrUnknownOperation, "An unknown operation was requested: the emulator does not implement "+
-			name+" yet.")
+		return newError(ErrUnknownOperation, fmt.Sprintf(msgOperationNotImplemented, name))
 	}
 	return errUnknownOperation()
 }

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -357,15 +358,14 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 // duplicates"). A binary set shows its members in base64 and its type, with
 // no space before "of" ("[Yg==, Yg==]of type BS", as recorded from AWS).
 func duplicatesMessage(k storage.Kind, members []string) string {
-	const prefix = "One or more parameter values were invalid: Input collection ["
 	if k == storage.KindBS {
 		shown := make([]string, len(members))
 		for i, m := range members {
 			shown[i] = base64.StdEncoding.EncodeToString([]byte(m))
 		}
-		return prefix + strings.Join(shown, ", ") + "]of type BS contains duplicates."
+		return fmt.Sprintf(msgBinarySetDuplicates, strings.Join(shown, ", "))
 	}
-	return prefix + strings.Join(members, ", ") + "] contains duplicates."
+	return fmt.Sprintf(msgSetDuplicates, strings.Join(members, ", "))
 }
 
 // msgBSNullMember is not confirmed: DynamoDB Local fails with an internal error
