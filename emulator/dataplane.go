@@ -338,13 +338,25 @@ func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compil
 // answers: "1 validation error detected: Value null at 'tableName' failed
 // to satisfy constraint: Member must not be null" for none, the length-1
 // constraint alone for "").
-func tableNameViolations(name *string) []string {
+//
+// A name has at most two violations (pattern and length), returned as two
+// strings ("" for none) so that the common case allocates nothing.
+func tableNameViolations(name *string) (string, string) {
 	if name == nil {
-		return []string{nullViolation("tableName", true)}
+		return nullViolation("tableName", true), ""
+	}
+	if validTableName(*name) {
+		return "", ""
 	}
 	var cs constraints
 	tableNameConstraints(&cs, *name)
-	return cs.msgs
+	switch len(cs.msgs) {
+	case 0:
+		return "", ""
+	case 1:
+		return cs.msgs[0], ""
+	}
+	return cs.msgs[0], cs.msgs[1]
 }
 
 // constraintErrors joins request constraint violations (the "Value ... at

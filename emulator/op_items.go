@@ -213,14 +213,15 @@ func emptyListViolation(param string, list []string) string {
 // share and one more violation (or "") of the operation's own, reported
 // together in one message as AWS does.
 func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
-	return constraintErrors(append(tableNameViolations(tableName),
+	name1, name2 := tableNameViolations(tableName)
+	return constraintErrors(name1, name2,
 		enumViolation(paramReturnValues, returnValues, enumReturnValues),
 		enumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
 		enumViolation(paramReturnICM, ricm, enumReturnICM),
 		enumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
 		enumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
 		extra,
-	)...)
+	)
 }
 
 // writeExprs are the expression parameters of PutItem, DeleteItem and
@@ -405,11 +406,12 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
-	if err := constraintErrors(append(tableNameViolations(in.TableName),
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := constraintErrors(name1, name2,
 		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		nullViolation("key", in.Key == nil),
 		emptyListViolation("attributesToGet", in.AttributesToGet),
-	)...); err != nil {
+	); err != nil {
 		return nil, err
 	}
 	p := exprParams{names: in.ExpressionAttributeNames}
