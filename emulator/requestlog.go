@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"strings"
 	"time"
 )
 
@@ -60,14 +61,14 @@ func noteTable(ctx context.Context, in any) {
 // logAnswer logs a request's answer: the debug line when rl is not nil, and
 // every 500 whatever the level.
 func (e *Emulator) logAnswer(r *http.Request, rl *requestLog, reqID string, status int, ae *apiError) {
-	op := r.Header.Get("X-Amz-Target")
+	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), targetPrefix)
 	if status >= 500 {
-		e.log.Warn("answered 500", "request_id", reqID, "target", op, "error", ae.class.name, "message", ae.msg, "cause", ae.cause)
+		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.class.name, "message", ae.msg, "cause", ae.cause)
 	}
 	if rl == nil {
 		return
 	}
-	attrs := []any{"request_id", reqID, "target", op, "table", rl.table, "status", status}
+	attrs := []any{"request_id", reqID, "op", op, "table", rl.table, "status", status}
 	if ae != nil {
 		attrs = append(attrs, "error", ae.class.name, "message", ae.msg)
 	}

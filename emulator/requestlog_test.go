@@ -17,9 +17,9 @@ func TestDebugRequestLog(t *testing.T) {
 		t.Fatalf("got %d log lines, want 2: %s", len(lines), logs.String())
 	}
 	for i, wants := range [][]string{
-		{`"msg":"request"`, `"target":"DynamoDB_20120810.GetItem"`, `"table":"nope"`, `"status":400`,
+		{`"msg":"request"`, `"op":"GetItem"`, `"table":"nope"`, `"status":400`,
 			`"error":"ResourceNotFoundException"`, `"message":"Requested resource not found"`, `"duration":`, `"request_id":`},
-		{`"msg":"request"`, `"target":"DynamoDB_20120810.TestEcho"`, `"table":"fine"`, `"status":200`, `"duration":`},
+		{`"msg":"request"`, `"op":"TestEcho"`, `"table":"fine"`, `"status":200`, `"duration":`},
 	} {
 		for _, want := range wants {
 			if !strings.Contains(lines[i], want) {
