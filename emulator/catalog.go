@@ -182,6 +182,13 @@ func tableNameConstraints(cs *constraints, name string) {
 	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
 		return
 	}
+	if name == "" {
+		// The model's minimum length (1, since ARNs are accepted) alone:
+		// AWS reports no pattern error for "" (records of AWS's PutItem
+		// and UpdateItem answers, e.g. moto's aws_verified tests).
+		cs.add("''", "tableName", cLenGE(1))
+		return
+	}
 	nameConstraints(cs, name, "tableName")
 }
 

@@ -152,18 +152,16 @@ func (e *Emulator) namespaceFor(cred credential) *Namespace {
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	debug := e.log.Enabled(r.Context(), slog.LevelDebug)
-	var start time.Time
-	if debug {
-		start = time.Now()
-	}
+	r, rl := e.withRequestLog(r)
 	reqID := newRequestID()
 	e.cors.apply(w, r)
 	out := e.outBufs.Get().(*[]byte)
 	body, err := e.handle(w, r, reqID, (*out)[:0])
 	status := http.StatusOK
+	var ae *apiError
 	if err != nil {
-		ae, known := classify(err)
+		var known bool
+		ae, known = classify(err)
 		if !known {
 			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
 		}
@@ -175,9 +173,8 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		*out = body[:0]
 		e.outBufs.Put(out)
 	}
-	if debug {
-		e.log.Debug("request", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"),
-			"status", status, "duration", time.Since(start))
+	if rl != nil || status >= 500 {
+		e.logAnswer(r, rl, reqID, status, ae)
 	}
 }
 
@@ -195,7 +192,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	}
 	op, ok := ops[name]
 	if !ok {
-		return nil, errUnknownOperation()
+		return nil, errOperationNotFound(name)
 	}
 
 	buf := e.bufs.Get().(*bytes.Buffer)
@@ -251,6 +248,9 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	if err != nil {
 		return errSerialization("")
 	}
+	if r.Header["Content-Encoding"] != nil {
+		return decompressBody(r.Header, buf, e.maxBody)
+	}
 	return nil
 }
 
@@ -284,6 +284,9 @@ const (
 )
 
 var (
+	// serverHeader is AWS's Server response header: DynamoDB answers
+	// "Server: Server" (DynamoDB Local answers with its Jetty version).
+	serverHeader      = []string{"Server"}
 	contentTypeJSON10 = []string{"application/x-amz-json-1.0"}
 	contentTypeJSON11 = []string{"application/x-amz-json-1.1"}
 )
@@ -299,6 +302,7 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 	// One allocation for the three values; each header gets a full slice.
 	vals := []string{reqID, strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10), strconv.Itoa(len(body))}
 	h["Content-Type"] = ct
+	h["Server"] = serverHeader
 	h[headerRequestID] = vals[0:1:1]
 	h[headerCRC32] = vals[1:2:2]
 	h["Content-Length"] = vals[2:3:3]
@@ -330,6 +334,7 @@ func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
 func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
 	e.cors.preflight(w, r)
 	w.Header().Set("x-amzn-RequestId", newRequestID())
+	w.Header()["Server"] = serverHeader
 	w.Header().Set("Content-Length", "0")
 	w.WriteHeader(http.StatusOK)
 }

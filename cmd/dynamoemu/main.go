@@ -37,6 +37,7 @@ func main() {
 type config struct {
 	port                   int
 	host                   string
+	hostSet                bool // -host given: listen there alone
 	inMemory               bool
 	sharedDB               bool
 	cors                   string
@@ -55,7 +56,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
-	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces)")
+	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces); by default both 127.0.0.1 and ::1")
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
@@ -72,6 +73,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	fs.Visit(func(f *flag.Flag) { c.hostSet = c.hostSet || f.Name == "host" })
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
@@ -116,7 +118,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(c.host, strconv.Itoa(c.port)))
+	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
 		return err
 	}
@@ -128,10 +130,18 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	addr := ln.Addr().String()
-	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	errc := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { errc <- srv.Serve(ln) }()
+	}
+	addr := lns[0].Addr().String()
+	url := "http://" + addr
+	if len(lns) > 1 {
+		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
+	}
+	for _, ln := range lns {
+		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "sharedDb", c.sharedDB, "cors", c.cors)
+	}
 	if len(java) > 0 {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
 	}
@@ -154,8 +164,10 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return err
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range lns {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	return nil
 }
