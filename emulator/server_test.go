@@ -335,6 +335,7 @@ func FuzzRequest(f *testing.F) {
 	for _, s := range []string{
 		`{}`, ``, `{"TableName":"t","Item":{"a":{"S":"x"}}}`, `{"TableName":5}`, `{"Item":{"a":{"L":[{"M":{}}]}}}`,
 		`{"Limit":1e99}`, `{"Item":{"a":{"NS":["1","x"]}}}`, `nul`, `{"Item":[]}`, "\xff",
+		"{\"TableName\":\"t\",\"Item\":{\"a\":{\"S\":\"k\xfe\"}}}", `{"TableName":"t","Item":{"a":{"S":"\ud800"}}}`,
 	} {
 		f.Add([]byte(s))
 	}

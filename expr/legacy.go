@@ -321,6 +321,9 @@ func AttributesToGet(names []string) (*Projection, error) {
 	seen := map[string]bool{}
 	p := &Projection{src: &ProjectionExpr{}}
 	for _, n := range names {
+		if err := checkAttributeName(n); err != nil {
+			return nil, err
+		}
 		if seen[n] {
 			return nil, errPlain(msgLegacyDupAttr)
 		}
@@ -337,6 +340,9 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 	u := &Update{src: &UpdateExpr{}}
 	clauses := map[Token]*UpdateClause{}
 	for _, name := range sortedKeys(updates) {
+		if err := checkAttributeName(name); err != nil {
+			return nil, err
+		}
 		au := updates[name]
 		action := au.Action
 		if action == "" {
