@@ -38,6 +38,10 @@ type Options struct {
 	// CORSOrigins enables CORS for these origins ("*" allows any); empty
 	// disables CORS (DynamoDB Local's -cors).
 	CORSOrigins []string
+	// MaxInFlight bounds the requests served at once; one more is answered
+	// with ThrottlingException (limits.go). 0 means no limit;
+	// cmd/dynamoemu uses DefaultMaxInFlight.
+	MaxInFlight int
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
 	// last a little while, like DynamoDB Local's -delayTransientStatuses.
 	DelayTransientStatuses bool
@@ -47,6 +51,9 @@ type Options struct {
 func (o Options) Validate() error {
 	if o.MaxBodyBytes < 0 {
 		return fmt.Errorf("emulator: MaxBodyBytes %d is negative", o.MaxBodyBytes)
+	}
+	if o.MaxInFlight < 0 {
+		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
 	}
 	for _, origin := range o.CORSOrigins {
 		if strings.TrimSpace(origin) == "" {
@@ -68,6 +75,8 @@ type Emulator struct {
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
+	limit   limiter   // requests in flight
+	release releaser  // returns memory to the OS after large deletes
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -91,6 +100,7 @@ func New(opts Options) (*Emulator, error) {
 		e.maxBody = DefaultMaxBodyBytes
 	}
 	e.cors = newCORSPolicy(opts.CORSOrigins)
+	e.limit.max = int64(opts.MaxInFlight)
 	e.bufs.New = func() any { return new(bytes.Buffer) }
 	e.outBufs.New = func() any { return new([]byte) }
 
@@ -119,16 +129,22 @@ func (e *Emulator) Options() Options { return e.opts }
 // X-Amz-Target header naming the operation.
 func (e *Emulator) Handler() http.Handler { return e.handler }
 
-// namespaceFor returns the database a credential selects.
+// namespaceFor returns the database a credential selects. One that does
+// not exist yet is created only when a table is added to it.
 func (e *Emulator) namespaceFor(cred credential) *Namespace {
 	if e.opts.SharedDB {
-		return e.dbs.get(nsKey{shared: true})
+		return e.dbs.lookup(nsKey{shared: true})
 	}
-	return e.dbs.get(nsKey{accessKey: cred.accessKey, region: cred.region})
+	return e.dbs.lookup(nsKey{accessKey: cred.accessKey, region: cred.region})
 }
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
+	if !e.limit.enter() {
+		e.serveThrottled(w, r)
+		return
+	}
+	defer e.limit.leave()
 	debug := e.log.Enabled(r.Context(), slog.LevelDebug)
 	var start time.Time
 	if debug {
@@ -139,6 +155,12 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	out := e.outBufs.Get().(*[]byte)
 	body, err := e.handle(w, r, reqID, (*out)[:0])
 	status := http.StatusOK
+	if errors.Is(err, errBodyCutOff) {
+		// The body stopped arriving (the server's read deadline): there
+		// is nobody to answer. Drop the connection without a response.
+		e.log.Debug("request body cut off", "request_id", reqID, "remote", r.RemoteAddr, "err", err)
+		panic(http.ErrAbortHandler)
+	}
 	if err != nil {
 		ae, known := classify(err)
 		if !known {
@@ -152,6 +174,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		*out = body[:0]
 		e.outBufs.Put(out)
 	}
+	e.release.maybeRelease()
 	if debug {
 		e.log.Debug("request", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"),
 			"status", status, "duration", time.Since(start))
@@ -214,18 +237,24 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 
 // readBody reads at most maxBody bytes of the body into buf; a longer body is
 // RequestEntityTooLargeException, found without reading past the limit.
+// The buffer grows as the bytes arrive: Content-Length reserves at most
+// initialBodyBytes, so a client announcing 16 MB and sending nothing holds
+// no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
 func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
 	if r.ContentLength > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
 	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
+		buf.Grow(int(min(r.ContentLength, initialBodyBytes)))
 	}
 	n, err := readAtMost(buf, r.Body, e.maxBody+1)
 	if n > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
 	if err != nil {
+		if isTimeout(err) {
+			return fmt.Errorf("%w: %w", errBodyCutOff, err)
+		}
 		return errSerialization("")
 	}
 	return nil
