@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // The tests of issue 13 ("Hardening"): each finding of a hostile client,
@@ -386,15 +388,10 @@ func TestUnreadResponseDropped(t *testing.T) {
 		t.Fatalf("CreateTable: %s", body)
 	}
 	const items = 41 // 41 items of 390 KB: a 16 MB BatchGetItem answer
-	value := strings.Repeat("v", 390<<10)
+	fillTable(t, h.e, "big", items)
 	var keys []string
 	for i := range items {
-		k := fmt.Sprintf(`{"pk":{"S":"k%02d"}}`, i)
-		keys = append(keys, k)
-		if res, body := do(t, h.e, "DynamoDB_20120810.PutItem", testAuth,
-			fmt.Sprintf(`{"TableName":"big","Item":{"pk":{"S":"k%02d"},"v":{"S":"%s"}}}`, i, value)); res.StatusCode != 200 {
-			t.Fatalf("PutItem: %s", body)
-		}
+		keys = append(keys, fmt.Sprintf(`{"pk":{"S":"k%03d"}}`, i))
 	}
 	req := `{"RequestItems":{"big":{"Keys":[` + strings.Join(keys, ",") + `]}}}`
 	c := h.dial(t)
@@ -482,13 +479,7 @@ func TestDeleteTableReturnsMemory(t *testing.T) {
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`); res.StatusCode != 200 {
 		t.Fatalf("CreateTable: %s", body)
 	}
-	value := strings.Repeat("v", 390<<10)
-	for i := range 120 { // 46 MB of items
-		if res, body := do(t, e, "DynamoDB_20120810.PutItem", testAuth,
-			fmt.Sprintf(`{"TableName":"big","Item":{"pk":{"S":"k%03d"},"v":{"S":"%s"}}}`, i, value)); res.StatusCode != 200 {
-			t.Fatalf("PutItem: %s", body)
-		}
-	}
+	fillTable(t, e, "big", 120) // 46 MB of items
 	if res, body := do(t, e, "DynamoDB_20120810.DeleteTable", testAuth, `{"TableName":"big"}`); res.StatusCode != 200 {
 		t.Fatalf("DeleteTable: %s", body)
 	}
@@ -499,6 +490,28 @@ func TestDeleteTableReturnsMemory(t *testing.T) {
 	t.Logf("heap in use %d, idle but not returned %d bytes", ms.HeapInuse, kept)
 	if kept >= 16<<20 {
 		t.Fatalf("%d bytes of free heap not returned to the OS", kept)
+	}
+}
+
+// fillTable stores n items of 390 KB, keys "k000", "k001", ..., in the
+// table called name of testAuth's namespace (pk S), straight into storage:
+// decoding 16 MB of JSON takes long under the race detector.
+func fillTable(t *testing.T, e *Emulator, name string, n int) {
+	t.Helper()
+	tbl := e.dbs.get(nsKey{accessKey: "AKID1", region: "us-east-1"}).getTable(name)
+	if tbl == nil {
+		t.Fatalf("no table %s", name)
+	}
+	for i := range n {
+		// Each item its own string, as items decoded from requests are.
+		it := storage.Item{"pk": storage.S(fmt.Sprintf("k%03d", i)), "v": storage.S(strings.Repeat("v", 390<<10))}
+		k, err := tbl.keyFromItem(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tbl.data.Put(k, it); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
