@@ -148,7 +148,7 @@ func TestAccessKeys(t *testing.T) {
 		want int
 	}{
 		{"local", 200}, {"fakeMyKeyId", 200}, {"a", 200}, {"AKIAIOSFODNN7EXAMPLE", 200}, {strings.Repeat("k", 128), 200},
-		{strings.Repeat("k", 129), 400}, {strings.Repeat("k", 1 << 20), 400},
+		{strings.Repeat("k", 129), 400}, {strings.Repeat("k", 1<<20), 400},
 		{"a-b", 400}, {"a_b", 400}, {"a.b", 400}, {"a+b", 400}, {"é", 400}, {"k\xff", 400},
 	}
 	for _, tt := range tests {
@@ -226,8 +226,8 @@ type logSink struct{ lines chan string }
 func newLogSink() *logSink { return &logSink{lines: make(chan string, 4096)} }
 
 func (s *logSink) Enabled(context.Context, slog.Level) bool { return true }
-func (s *logSink) WithAttrs([]slog.Attr) slog.Handler      { return s }
-func (s *logSink) WithGroup(string) slog.Handler           { return s }
+func (s *logSink) WithAttrs([]slog.Attr) slog.Handler       { return s }
+func (s *logSink) WithGroup(string) slog.Handler            { return s }
 func (s *logSink) Handle(_ context.Context, r slog.Record) error {
 	var b strings.Builder
 	b.WriteString(r.Message)
