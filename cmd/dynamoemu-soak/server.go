@@ -56,8 +56,8 @@ type cutOffCounter struct {
 }
 
 func (h *cutOffCounter) Enabled(context.Context, slog.Level) bool { return true }
-func (h *cutOffCounter) WithAttrs([]slog.Attr) slog.Handler      { return h }
-func (h *cutOffCounter) WithGroup(string) slog.Handler           { return h }
+func (h *cutOffCounter) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *cutOffCounter) WithGroup(string) slog.Handler            { return h }
 func (h *cutOffCounter) Handle(ctx context.Context, r slog.Record) error {
 	if r.Message == "connection cut off" || r.Message == "request body cut off" {
 		reason := r.Message
