@@ -11,6 +11,7 @@ require (
 	github.com/aws/smithy-go v1.28.8
 	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/gorilla/mux v1.8.1
+	github.com/oklog/ulid/v2 v2.1.2
 	github.com/tidwall/btree v1.8.2
 )
 

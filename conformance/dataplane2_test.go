@@ -342,12 +342,10 @@ func TestConsumedCapacityIndexes(t *testing.T) {
 	})
 	t.Run("put with index key", func(t *testing.T) {
 		t.Parallel()
-		EmulatorLacks(t, "capacity consumed by secondary index writes (the secondary-index issue)")
 		check(t, put(t, item{"pk": s("withg"), "g": s("x")}), want{2, 1, 1})
 	})
 	t.Run("update index key", func(t *testing.T) {
 		t.Parallel()
-		EmulatorLacks(t, "capacity consumed by secondary index writes (the secondary-index issue)")
 		mustPut(t, c, table, item{"pk": s("upg"), "g": s("x")})
 		out, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("upg")}, UpdateExpression: aws.String("SET g = :g"),
 			ExpressionAttributeValues: item{":g": s("y")}, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
@@ -357,7 +355,6 @@ func TestConsumedCapacityIndexes(t *testing.T) {
 	})
 	t.Run("delete with index key", func(t *testing.T) {
 		t.Parallel()
-		EmulatorLacks(t, "capacity consumed by secondary index writes (the secondary-index issue)")
 		mustPut(t, c, table, item{"pk": s("delg"), "g": s("x")})
 		out, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: item{"pk": s("delg")}, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
 		mustNoError(t, err)
@@ -371,7 +368,6 @@ func TestConsumedCapacityIndexes(t *testing.T) {
 	})
 	t.Run("query index", func(t *testing.T) {
 		t.Parallel()
-		EmulatorLacks(t, "reading secondary indexes (the secondary-index issue)")
 		mustPut(t, c, table, item{"pk": s("qg"), "g": s("q")})
 		out, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, IndexName: aws.String("byG"), KeyConditionExpression: aws.String("g = :g"),
 			ExpressionAttributeValues: item{":g": s("q")}, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})

@@ -76,6 +76,7 @@ type table struct {
 	arn       string // arn:aws:dynamodb:<region>:<account>:table/<name>
 	id        string // TableId, a UUID
 	created   time.Time
+	clock     func() time.Time // the emulator's clock, for transient states
 
 	mu   sync.RWMutex // guards meta
 	meta tableMeta
@@ -100,6 +101,7 @@ type tableMeta struct {
 	tags               []tagPair // in the order first added
 	gsis               []*indexDef
 	lsis               []*indexDef
+	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
 }
 
 // throughput is a table's (or GSI's) provisioned throughput with the
@@ -112,13 +114,17 @@ type throughput struct {
 }
 
 // indexDef is a secondary index definition as DescribeTable reports it.
-// Index data (maintaining entries on writes, Query/Scan on an index) will
-// hang off this struct; for now indexes are metadata only.
+// Its entries live in the table's storage under its name (indexes.go).
 type indexDef struct {
 	name       string
 	arn        string // <table arn>/index/<name>
+	local      bool   // a local secondary index
 	keySchema  []keyElem
-	schema     storage.KeySchema
+	schema     storage.KeySchema // the first HASH and RANGE attributes
+	partAttrs  []storage.KeyAttr // every HASH attribute, in order
+	sortAttrs  []storage.KeyAttr // every RANGE attribute, in order
+	activeAt   time.Time         // a GSI added by UpdateTable is CREATING until then
+	goneAt     time.Time         // a deleted GSI is DELETING until then
 	projection projection
 	throughput *throughput // GSI on a PROVISIONED table only
 	onDemand   *OnDemandThroughput

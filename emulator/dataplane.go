@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -126,10 +127,7 @@ func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
 
 // checkKeys is checkIndexKeys for one index.
 func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
-	for _, attr := range [2]storage.KeyAttr{idx.schema.Partition, idx.schema.Sort} {
-		if attr.Name == "" {
-			continue
-		}
+	for _, attr := range slices.Concat(idx.partAttrs, idx.sortAttrs) {
 		v, ok := item[attr.Name]
 		if !ok {
 			continue
@@ -239,12 +237,6 @@ func writeUnits(sizeBytes int) float64 {
 // Query and Scan), or nil when mode asks for none.
 func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
 	return consumed(t, mode, readUnits(sizeBytes, consistent))
-}
-
-// writeCapacity is the ConsumedCapacity of writing an item of sizeBytes to
-// t (the larger of the old and new item), or nil when mode asks for none.
-func writeCapacity(t *table, mode string, sizeBytes int) *ConsumedCapacity {
-	return consumed(t, mode, writeUnits(sizeBytes))
 }
 
 func consumed(t *table, mode string, units float64) *ConsumedCapacity {

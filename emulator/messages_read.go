@@ -14,7 +14,6 @@ const (
 	msgNoSuchIndex             = "The table does not have the specified index: %s"
 	msgConditionalOperatorOnly = "ConditionalOperator cannot be used without Filter or Expected"
 	msgFilterOnKey             = "%s can only contain non-primary key attributes: Primary key attribute: %s" // "Filter Expression" or "QueryFilter"
-	msgIndexReadUnsupported    = "dynamoemu: reading a secondary index (IndexName %s) is not supported yet"
 
 	// ExclusiveStartKey of a Query (AWS; DynamoDB Local says "Exclusive Start
 	// Key must have same size as table's key schema" for a wrong count).

@@ -297,18 +297,33 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	// Everything is valid: write.
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	for _, bt := range tables {
-		units := 0.0
+		var cp capacity
 		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
+		decodeOld := needOld(bt.t, in.ReturnConsumedCapacity)
+		var defs []*indexDef
+		if decodeOld {
+			gsis, lsis := bt.t.indexes()
+			defs = slices.Concat(gsis, lsis)
+		}
 		for _, w := range bt.writes {
-			ch, err := bt.t.data.Put(w.key, w.item) // nil deletes
+			var ch storage.Change
+			var err error
+			if decodeOld {
+				ch, err = bt.t.data.Write(w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
+			} else {
+				ch, err = bt.t.data.Put(w.key, w.item) // nil deletes
+			}
 			if err != nil {
 				return nil, err
 			}
-			units += writeUnits(max(ch.OldSize, ch.NewSize))
+			cp.table += writeUnits(max(ch.OldSize, ch.NewSize))
+			if decodeOld {
+				cp.add(indexWriteUnits(bt.t.schema, defs, ch))
+			}
 			icm.add(w.key, ch)
 		}
 		out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
-		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
+		if cc := cp.report(bt.t, in.ReturnConsumedCapacity); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
 	}

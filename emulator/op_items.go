@@ -345,8 +345,8 @@ func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error
 // is nil, checking cond (nil: none) on the current item inside the write.
 // The current item is decoded only when cond or ReturnValues ALL_OLD needs
 // it; otherwise the Change has OldSize but no Old.
-func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condition, returnValues, rvoccf string) (storage.Change, error) {
-	if cond == nil && returnValues != returnAllOld {
+func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condition, returnValues, rvoccf, capacityMode string) (storage.Change, error) {
+	if cond == nil && returnValues != returnAllOld && !needOld(t, capacityMode) {
 		return t.data.Put(key, item)
 	}
 	return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
@@ -392,12 +392,12 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	change, err := putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure)
+	change, err := putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
 	if err != nil {
 		return nil, err
 	}
 	out := &PutItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize)),
+		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize), change),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
@@ -510,12 +510,12 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	change, err := putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure)
+	change, err := putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
 	if err != nil {
 		return nil, err
 	}
 	out := &DeleteItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, change.OldSize),
+		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, change.OldSize, change),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = ItemToWire(change.Old)
@@ -584,7 +584,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	out := &UpdateItemOutput{
-		ConsumedCapacity: writeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize)),
+		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize), change),
 	}
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)

@@ -112,6 +112,7 @@ type readRequest struct {
 	filter      *expr.Condition
 	filterAttrs []string // the top-level attributes the filter reads
 	projection  *expr.Projection
+	index       *indexRead // nil: the read is of the table
 }
 
 // newReadRequest is a Query's or Scan's request before its filter,
@@ -156,15 +157,21 @@ type pageReader struct {
 	stored    []storage.EncodedItem // whole items, without a projection
 	count     int
 	scanned   int
-	readBytes int         // total size of the items read, filtered or not
-	lastKey   storage.Key // key of the last item read when the page stopped early
-	stopped   bool        // Limit or the 1 MB page size ended the page
-	err       error       // a filter evaluation error; ends the walk
+	readBytes int                 // total size of the items read, filtered or not
+	last      storage.EncodedItem // the last item read when the page stopped early
+	stopped   bool                // Limit or the 1 MB page size ended the page
+	fetched   float64             // read units of the items an LSI read fetched from the table
+	err       error               // a filter evaluation error; ends the walk
 }
 
 func (p *pageReader) visit(e storage.EncodedItem) bool {
 	p.scanned++
-	p.readBytes += e.Size()
+	ir := p.req.index
+	if ir != nil {
+		p.readBytes += ir.entrySize(e)
+	} else {
+		p.readBytes += e.Size()
+	}
 	keep := true
 	if p.req.filter != nil {
 		ok, err := p.req.filter.Eval(e.Attributes(p.req.filterAttrs))
@@ -180,12 +187,17 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 		case p.req.countOnly:
 		case p.req.projection != nil:
 			p.items = append(p.items, projectStored(p.req.projection, e))
+		case ir != nil && ir.keep != nil:
+			p.items = append(p.items, e.Attributes(ir.keep))
 		default:
 			p.stored = append(p.stored, e)
 		}
+		if ir != nil && ir.fetch {
+			p.fetched += readUnits(e.Size(), p.req.consistent)
+		}
 	}
 	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {
-		p.lastKey = e.Key()
+		p.last = e
 		p.stopped = true
 		return false
 	}
@@ -207,10 +219,19 @@ func (p *pageReader) output() (*pageOutput, error) {
 	if !out.countOnly && out.Items == nil && out.stored == nil {
 		out.Items = []storage.Item{}
 	}
+	ir := p.req.index
 	if p.stopped {
-		out.LastEvaluatedKey = p.req.t.schema.KeyItem(p.lastKey)
+		if ir != nil {
+			out.LastEvaluatedKey = p.last.Attributes(ir.keyNames)
+		} else {
+			out.LastEvaluatedKey = p.req.t.schema.KeyItem(p.last.Key())
+		}
 	}
-	out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
+	if ir != nil {
+		out.ConsumedCapacity = readIndexCapacity(p.req.t, ir.x, p.req.capacity, readUnits(p.readBytes, p.req.consistent), p.fetched)
+	} else {
+		out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
+	}
 	return out, nil
 }
 
@@ -236,7 +257,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if in.ConditionalOperator != nil && in.QueryFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	t, err := c.readTable(in.TableName, in.IndexName)
+	t, x, err := c.readTable(in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +268,13 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x != nil && x.multi() {
+		return queryMulti(t, x, comp, in)
+	}
 	ks := t.schema
+	if x != nil {
+		ks = indexKeySchema(x)
+	}
 	var kc *expr.KeyCondition
 	if in.KeyConditionExpression != nil {
 		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
@@ -260,30 +287,35 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err := checkKeyConditionValues(kc, ks); err != nil {
 		return nil, err
 	}
-	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
-	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
+	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
+	if err != nil {
 		return nil, err
 	}
-	if req.filter != nil {
-		if name, ok := keyAttrIn(req.filterAttrs, ks); ok {
-			filterParam := "Filter Expression"
-			if in.FilterExpression == nil {
-				filterParam = "QueryFilter"
-			}
-			return nil, errValidationf(msgFilterOnKey, filterParam, name)
+	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
+	if x != nil {
+		if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
+			return nil, err
 		}
-	}
-	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
-		return nil, err
-	}
-	if err := comp.Unused(); err != nil {
-		return nil, err
+		q := indexQuery(x, kc, forward)
+		if in.ExclusiveStartKey != nil {
+			if q.ExclusiveStart, err = indexStartKey(t, x, in.ExclusiveStartKey.Item(), kc); err != nil {
+				return nil, err
+			}
+		}
+		if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+			return nil, err
+		}
+		p := &pageReader{req: req}
+		if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
+			return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
+		}
+		return p.output()
 	}
 
 	r := storage.QueryRange{
 		Partition: kc.Partition,
 		Sort:      kc.Sort,
-		Forward:   in.ScanIndexForward == nil || *in.ScanIndexForward,
+		Forward:   forward,
 	}
 	if in.ExclusiveStartKey != nil {
 		start, err := queryStartKey(t, in.ExclusiveStartKey.Item(), kc)
@@ -298,6 +330,44 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	p := &pageReader{req: req}
 	t.data.QueryEncoded(r, p.visit)
 	return p.output()
+}
+
+// queryRequest compiles a Query's filter and projection, refusing a filter
+// on a key attribute of what is queried (keyIn returns the first of the
+// filter's attributes that is one), and checks for unused placeholders.
+func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]string) (string, bool)) (*readRequest, error) {
+	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
+	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
+		return nil, err
+	}
+	if req.filter != nil {
+		if name, ok := keyIn(req.filterAttrs); ok {
+			filterParam := "Filter Expression"
+			if in.FilterExpression == nil {
+				filterParam = "QueryFilter"
+			}
+			return nil, errValidationf(msgFilterOnKey, filterParam, name)
+		}
+	}
+	var err error
+	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// projParam names the projection parameter a read gives, "" for none.
+func projParam(projection *string, attrs []string) string {
+	switch {
+	case projection != nil:
+		return "ProjectionExpression"
+	case attrs != nil:
+		return "AttributesToGet"
+	}
+	return ""
 }
 
 func scan(c *call, in *ScanInput) (*ScanOutput, error) {
@@ -324,7 +394,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if in.ConditionalOperator != nil && in.ScanFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	t, err := c.readTable(in.TableName, in.IndexName)
+	t, x, err := c.readTable(in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
@@ -349,6 +419,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	var r storage.ScanRange
 	if in.TotalSegments != nil {
 		r.Segment, r.TotalSegments = int(*in.Segment), int(*in.TotalSegments)
+	}
+	if x != nil {
+		return scanIndex(t, x, req, r, in)
 	}
 	if in.ExclusiveStartKey != nil {
 		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
@@ -554,34 +627,55 @@ func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool
 	return false, nil
 }
 
-// readTable looks up the table a Query or Scan reads and checks its
-// IndexName.
-func (c *call) readTable(name string, index *string) (*table, error) {
+// readTable looks up the table a Query or Scan reads and the index its
+// IndexName names (nil without one), with AWS's error when the table has
+// no such index.
+func (c *call) readTable(name string, index *string) (*table, *indexDef, error) {
 	t, err := c.lookupTable(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := checkIndex(t, index); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// checkIndex answers an IndexName: AWS's error when the table has no such
-// index; reads of an existing index are not built yet.
-func checkIndex(t *table, index *string) error {
 	if index == nil {
-		return nil
+		return t, nil, nil
 	}
-	meta := t.snapshot()
-	for _, defs := range [][]*indexDef{meta.gsis, meta.lsis} {
+	gsis, lsis := t.indexes()
+	for _, defs := range [2][]*indexDef{gsis, lsis} {
 		for _, d := range defs {
 			if d.name == *index {
-				return errValidationf(msgIndexReadUnsupported, *index)
+				return t, d, nil
 			}
 		}
 	}
-	return errValidationf(msgNoSuchIndex, *index)
+	return nil, nil, errValidationf(msgNoSuchIndex, *index)
+}
+
+// scanIndex reads one Scan page of index x.
+func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), false); err != nil {
+		return nil, err
+	}
+	ir := storage.IndexScanRange{Segment: r.Segment, TotalSegments: r.TotalSegments}
+	if in.ExclusiveStartKey != nil {
+		esk, err := indexStartKey(t, x, in.ExclusiveStartKey.Item(), nil)
+		if err != nil {
+			return nil, err
+		}
+		if r.TotalSegments > 1 {
+			if seg, _ := t.data.IndexSegmentOf(x.name, esk, r.TotalSegments); seg != r.Segment {
+				return nil, errValidationf(msgStartKeyWrongSegment, r.TotalSegments, r.Segment)
+			}
+		}
+		ir.ExclusiveStart = esk
+	}
+	var err error
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	p := &pageReader{req: req}
+	if err := t.data.ScanIndex(x.name, ir, p.visit); err != nil {
+		return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
+	}
+	return p.output()
 }
 
 // compileProjection compiles a ProjectionExpression or AttributesToGet; nil

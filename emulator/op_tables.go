@@ -41,6 +41,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		arn:       c.tableARN(def.name),
 		id:        newUUID(),
 		created:   now,
+		clock:     c.clock,
 	}
 	m := tableMeta{
 		status:             "ACTIVE",
@@ -69,6 +70,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	m.sse = sseDescription(c, def.sse)
 	t.meta = m
+	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
 	if !c.ns.addTable(t) {
 		// DynamoDB Local: "Cannot create preexisting table".

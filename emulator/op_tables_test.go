@@ -429,8 +429,8 @@ func TestUpdateTable(t *testing.T) {
 			"One or more parameter values were invalid: Only one global secondary index update per index is allowed simultaneously. Index: abc"},
 		{"delete missing GSI", `{"TableName":"prov","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"abc"}}]}`, "ResourceNotFoundException",
 			"Requested resource not found"},
-		{"create GSI unsupported", `{"TableName":"prov","GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"abc","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},` + pt1 + `}}]}`,
-			"ValidationException", "GlobalSecondaryIndexUpdates.Create is not supported by dynamoemu yet"},
+		{"create GSI without attribute definitions", `{"TableName":"prov","GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"abc","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},` + pt1 + `}}]}`,
+			"ValidationException", "No Attribute Schema Defined"},
 	}
 	for _, tc := range errCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -502,6 +502,10 @@ func TestUpdateTableGSIs(t *testing.T) {
 		t.Errorf("GSI update: %s\nlacks %s", body, want)
 	}
 	body = mustTables(t, e, "UpdateTable", `{"TableName":"gsitab","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"byx"}}]}`)
+	if !strings.Contains(body, `"IndexStatus":"DELETING"`) {
+		t.Errorf("UpdateTable's answer does not show the index DELETING: %s", body)
+	}
+	body = mustTables(t, e, "DescribeTable", `{"TableName":"gsitab"}`)
 	if strings.Contains(body, "GlobalSecondaryIndexes") || strings.Contains(body, `"x"`) {
 		t.Errorf("GSI or its attribute definition still reported: %s", body)
 	}

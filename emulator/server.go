@@ -44,7 +44,27 @@ type Options struct {
 	MaxInFlight int
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
 	// last a little while, like DynamoDB Local's -delayTransientStatuses.
+	// So far the states of a GSI added or deleted by UpdateTable follow it.
 	DelayTransientStatuses bool
+	// TransientStatusDelay is how long those states last with
+	// DelayTransientStatuses; 0 means DefaultTransientStatusDelay.
+	TransientStatusDelay time.Duration
+}
+
+// DefaultTransientStatusDelay is about what DynamoDB Local takes to
+// create or delete an index of a small table.
+const DefaultTransientStatusDelay = 500 * time.Millisecond
+
+// transientDelay is how long CREATING and DELETING last: 0 unless
+// DelayTransientStatuses.
+func (o Options) transientDelay() time.Duration {
+	switch {
+	case !o.DelayTransientStatuses:
+		return 0
+	case o.TransientStatusDelay > 0:
+		return o.TransientStatusDelay
+	}
+	return DefaultTransientStatusDelay
 }
 
 // Validate reports whether the options are usable.
@@ -54,6 +74,9 @@ func (o Options) Validate() error {
 	}
 	if o.MaxInFlight < 0 {
 		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
+	}
+	if o.TransientStatusDelay < 0 {
+		return fmt.Errorf("emulator: TransientStatusDelay %v is negative", o.TransientStatusDelay)
 	}
 	for _, origin := range o.CORSOrigins {
 		if strings.TrimSpace(origin) == "" {

@@ -71,29 +71,24 @@ func (t *table) describe() *TableDescription {
 		}
 	}
 	for _, x := range m.lsis {
+		count, size := t.indexStats(x)
 		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
-			IndexName:  x.name,
-			KeySchema:  keySchemaDesc(x.keySchema),
-			Projection: projectionDesc(x.projection),
-			IndexArn:   x.arn,
+			IndexName:      x.name,
+			KeySchema:      keySchemaDesc(x.keySchema),
+			Projection:     projectionDesc(x.projection),
+			IndexArn:       x.arn,
+			ItemCount:      count,
+			IndexSizeBytes: size,
 		})
 	}
+	now := t.now()
 	for _, x := range m.gsis {
-		g := GlobalSecondaryIndexDescription{
-			IndexName:          x.name,
-			KeySchema:          keySchemaDesc(x.keySchema),
-			Projection:         projectionDesc(x.projection),
-			IndexStatus:        "ACTIVE",
-			IndexArn:           x.arn,
-			OnDemandThroughput: x.onDemand,
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.statusAt(now)))
+	}
+	for _, x := range m.deleting {
+		if now.Before(x.goneAt) {
+			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
 		}
-		// A GSI of an on-demand table reports zero throughput, as the table does.
-		tp := throughput{}
-		if x.throughput != nil {
-			tp = *x.throughput
-		}
-		g.ProvisionedThroughput = throughputDesc(&tp)
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)
 	}
 	if m.stream != nil && *m.stream.StreamEnabled {
 		d.StreamSpecification = m.stream
@@ -129,4 +124,55 @@ func throughputDesc(tp *throughput) *ProvisionedThroughputDescription {
 		ReadCapacityUnits:      tp.read,
 		WriteCapacityUnits:     tp.write,
 	}
+}
+
+// indexStats returns the entry count and size of index x: DynamoDB Local
+// keeps them current; AWS refreshes them about every six hours, so a
+// current figure is one AWS could show.
+func (t *table) indexStats(x *indexDef) (count, size int64) {
+	if t.data == nil {
+		return 0, 0
+	}
+	n, sz, err := t.data.IndexStats(x.name)
+	if err != nil {
+		return 0, 0
+	}
+	return int64(n), sz
+}
+
+// describeGSI describes GSI x in status (ACTIVE, CREATING or DELETING).
+// AWS reports sizes and counts of an ACTIVE index only, and Backfilling
+// while an index is being created.
+func (t *table) describeGSI(x *indexDef, status string) GlobalSecondaryIndexDescription {
+	g := GlobalSecondaryIndexDescription{
+		IndexName:          x.name,
+		KeySchema:          keySchemaDesc(x.keySchema),
+		Projection:         projectionDesc(x.projection),
+		IndexStatus:        status,
+		IndexArn:           x.arn,
+		OnDemandThroughput: x.onDemand,
+	}
+	switch status {
+	case indexActive:
+		count, size := t.indexStats(x)
+		g.ItemCount, g.IndexSizeBytes = &count, &size
+	case indexCreating:
+		b := true
+		g.Backfilling = &b
+	}
+	// A GSI of an on-demand table reports zero throughput, as the table does.
+	tp := throughput{}
+	if x.throughput != nil {
+		tp = *x.throughput
+	}
+	g.ProvisionedThroughput = throughputDesc(&tp)
+	return g
+}
+
+// now reads the clock of the emulator that created t.
+func (t *table) now() time.Time {
+	if t.clock == nil {
+		return time.Now()
+	}
+	return t.clock()
 }

@@ -268,9 +268,10 @@ type GlobalSecondaryIndexDescription struct {
 	KeySchema             []KeySchemaElementDesc            `json:"KeySchema"`
 	Projection            ProjectionDesc                    `json:"Projection"`
 	IndexStatus           string                            `json:"IndexStatus"`
+	Backfilling           *bool                             `json:"Backfilling,omitempty"`
 	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput"`
-	IndexSizeBytes        int64                             `json:"IndexSizeBytes"`
-	ItemCount             int64                             `json:"ItemCount"`
+	IndexSizeBytes        *int64                            `json:"IndexSizeBytes,omitempty"`
+	ItemCount             *int64                            `json:"ItemCount,omitempty"`
 	IndexArn              string                            `json:"IndexArn"`
 	OnDemandThroughput    *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
 }

@@ -7,8 +7,9 @@ import (
 
 // UpdateTable: billing mode, throughput (table and existing GSIs), streams,
 // SSE, table class, deletion protection and on-demand limits change the
-// metadata at once. Creating a GSI on an existing table and replicas are
-// not supported yet and answer a ValidationException saying so.
+// metadata at once; GSIs are created and deleted as tables_gsi.go says.
+// Replicas are not supported yet and answer a ValidationException saying
+// so.
 
 func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.TableName == nil {
@@ -51,20 +52,60 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 			return nil, err
 		}
 	}
-	if err := t.update(c, in, newTP); err != nil {
+	change, err := t.update(c, in, newTP)
+	if err != nil {
 		return nil, err
 	}
-	return &UpdateTableOutput{TableDescription: t.describe()}, nil
+	d := t.describe()
+	// The answer shows the index change under way, as AWS's does, even
+	// when it has finished already.
+	if x := change.added; x != nil {
+		for i, g := range d.GlobalSecondaryIndexes {
+			if g.IndexName == x.name {
+				d.GlobalSecondaryIndexes[i] = t.describeGSI(x, indexCreating)
+			}
+		}
+	}
+	if x := change.dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
+		return g.IndexName == x.name
+	}) {
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
+	}
+	return &UpdateTableOutput{TableDescription: d}, nil
 }
 
-// update applies a validated UpdateTable request to t's metadata: all of
-// it or, on error, none of it.
-func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
+// update applies a validated UpdateTable request to t's metadata and,
+// for an index created or deleted, to its storage: all of it or, on
+// error, none of it.
+func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiChange, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := t.meta // a copy: nothing changes unless every check passes
 	m.gsis = slices.Clone(m.gsis)
 	now := c.Now()
+	change, err := t.updateLocked(c, in, newTP, &m, now)
+	if err != nil {
+		return gsiChange{}, err
+	}
+	if x := change.added; x != nil {
+		if err := t.data.AddIndex(x.storageDef()); err != nil {
+			return gsiChange{}, err
+		}
+	}
+	if x := change.dropped; x != nil {
+		if err := t.data.DropIndex(x.name); err != nil {
+			return gsiChange{}, err
+		}
+	}
+	t.meta = m
+	return change, nil
+}
+
+// updateLocked applies the request to m, a copy of t's metadata.
+func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, mp *tableMeta, now time.Time) (gsiChange, error) {
+	m := *mp
+	defer func() { *mp = m }()
+	var none gsiChange
 
 	mode := m.billingMode
 	if in.BillingMode != nil {
@@ -72,15 +113,19 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
 	}
 	switch {
 	case mode == "PAY_PER_REQUEST" && in.ProvisionedThroughput != nil:
-		return errValidation(msgPPRWithThroughput)
+		return none, errValidation(msgPPRWithThroughput)
 	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
-		return errValidation(msgUpdateProvisionedNeedsThroughput)
+		return none, errValidation(msgUpdateProvisionedNeedsThroughput)
 	case newTP != nil && m.billingMode == "PROVISIONED" && mode == "PROVISIONED" &&
 		newTP.read == m.throughput.read && newTP.write == m.throughput.write:
-		return errValidation(msgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
+		return none, errValidation(msgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
 	}
-	if err := m.applyGSIUpdates(in.GlobalSecondaryIndexUpdates, mode, now, t.keySchema); err != nil {
-		return err
+	if err := m.checkOneOnlineIndex(in.GlobalSecondaryIndexUpdates, now); err != nil {
+		return none, err
+	}
+	change, err := m.applyGSIUpdates(in, mode, now, t, c.emu.opts.transientDelay())
+	if err != nil {
+		return none, err
 	}
 	if in.BillingMode != nil {
 		m.billingReported = true
@@ -115,9 +160,9 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
 		enabled := m.stream != nil && *m.stream.StreamEnabled
 		switch {
 		case *s.StreamEnabled && enabled:
-			return errValidation(msgStreamAlreadyEnabled(t.name))
+			return none, errValidation(msgStreamAlreadyEnabled(t.name))
 		case !*s.StreamEnabled && !enabled:
-			return errValidation(msgStreamNotEnabled(t.name))
+			return none, errValidation(msgStreamNotEnabled(t.name))
 		case *s.StreamEnabled:
 			m.stream = s
 			m.streamLabel = streamLabel(now)
@@ -140,8 +185,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) error {
 	if in.OnDemandThroughput != nil {
 		m.onDemand = in.OnDemandThroughput
 	}
-	t.meta = m
-	return nil
+	return change, nil
 }
 
 // checkUpdateCombination applies AWS's rule that an UpdateTable request
@@ -222,7 +266,7 @@ func updateTableConstraints(in *UpdateTableInput) error {
 			throughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
 		}
 		if u.Create != nil {
-			indexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.")
+			indexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", maxGSIKeyAttrs)
 			throughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
 		}
 		if u.Delete != nil && notNull(&cs, u.Delete.IndexName, p+"delete.indexName") {
@@ -259,29 +303,38 @@ func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
 	return nil
 }
 
-// applyGSIUpdates applies Update (throughput) and Delete actions to m;
-// Create is not supported yet. mode is the table's billing mode after the
-// request.
-func (m *tableMeta) applyGSIUpdates(updates []GlobalSecondaryIndexUpdate, mode string, now time.Time, tableKeys []keyElem) error {
-	for _, u := range updates {
+// applyGSIUpdates applies GlobalSecondaryIndexUpdates to m: Update
+// (throughput) at once, Create and Delete as the returned change for
+// storage. mode is the table's billing mode after the request; delay is
+// how long CREATING and DELETING last.
+func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.Time, t *table, delay time.Duration) (gsiChange, error) {
+	var change gsiChange
+	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *indexDef) bool { return !now.Before(x.goneAt) })
+	for _, u := range in.GlobalSecondaryIndexUpdates {
 		switch {
 		case u.Create != nil:
-			// Index data is not maintained yet, so a GSI added to a table
-			// with items could not be backfilled.
-			return errValidation(msgNotSupported("GlobalSecondaryIndexUpdates.Create"))
+			x, defs, err := m.createGSI(u.Create, in.AttributeDefinitions, mode, t.keySchema)
+			if err != nil {
+				return change, err
+			}
+			x.arn = t.arn + "/index/" + x.name
+			x.activeAt = now.Add(delay)
+			m.gsis = append(m.gsis, x)
+			m.attrDefs = defs
+			change.added = x
 		case u.Update != nil:
 			i := m.gsiIndex(*u.Update.IndexName)
 			if i < 0 {
-				return errResourceNotFound(msgIndexNotFound(*u.Update.IndexName))
+				return change, errValidation(msgUpdateMissingIndex)
 			}
 			x := *m.gsis[i]
 			if pt := u.Update.ProvisionedThroughput; pt != nil {
 				if mode == "PAY_PER_REQUEST" {
-					return errValidation(msgGSIPPRWithThroughput(x.name))
+					return change, errValidation(msgGSIPPRWithThroughput(x.name))
 				}
 				tp, err := boundedThroughput(pt)
 				if err != nil {
-					return err
+					return change, err
 				}
 				cur := throughput{}
 				if x.throughput != nil {
@@ -295,15 +348,23 @@ func (m *tableMeta) applyGSIUpdates(updates []GlobalSecondaryIndexUpdate, mode s
 			}
 			m.gsis[i] = &x
 		case u.Delete != nil:
-			i := m.gsiIndex(*u.Delete.IndexName)
+			name := *u.Delete.IndexName
+			i := m.gsiIndex(name)
 			if i < 0 {
-				return errResourceNotFound(msgIndexNotFound(*u.Delete.IndexName))
+				if slices.ContainsFunc(m.lsis, func(x *indexDef) bool { return x.name == name }) {
+					return change, errValidation(msgDeleteNotGSI)
+				}
+				return change, errResourceNotFound(msgIndexNotFound(name))
 			}
+			x := *m.gsis[i]
+			x.goneAt = now.Add(delay)
 			m.gsis = slices.Delete(m.gsis, i, i+1)
-			m.pruneAttrDefs(tableKeys)
+			m.deleting = append(m.deleting, &x)
+			m.pruneAttrDefs(t.keySchema)
+			change.dropped = &x
 		}
 	}
-	return nil
+	return change, nil
 }
 
 func (m *tableMeta) gsiIndex(name string) int {

@@ -3,6 +3,7 @@ package emulator
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -10,9 +11,11 @@ import (
 
 // Limits of a table definition.
 const (
-	maxLSIs         = 5
-	maxGSIs         = 20
-	maxCapacityUnit = 1_000_000_000_000 // larger values are "out of bounds"
+	maxNonKeyPerIndex = 20  // NonKeyAttributes of one index
+	maxNonKeyPerTable = 100 // NonKeyAttributes summed over a table's indexes (AWS's documented limit)
+	maxLSIs           = 5
+	maxGSIs           = 20
+	maxCapacityUnit   = 1_000_000_000_000 // larger values are "out of bounds"
 )
 
 // tableDef is a validated CreateTable request: everything a new table
@@ -108,11 +111,11 @@ func createTableConstraints(in *CreateTableInput) error {
 	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
 	for i, x := range in.LocalSecondaryIndexes {
 		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
-		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p)
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, 2)
 	}
 	for i, x := range in.GlobalSecondaryIndexes {
 		p := "globalSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
-		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p)
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, maxGSIKeyAttrs)
 		throughputConstraints(&cs, x.ProvisionedThroughput, p+"provisionedThroughput")
 	}
 	streamConstraints(&cs, in.StreamSpecification)
@@ -145,14 +148,21 @@ func throughputConstraints(cs *constraints, pt *ProvisionedThroughput, path stri
 }
 
 func keySchemaConstraints(cs *constraints, ks []KeySchemaElement, path string) {
+	keySchemaConstraintsMax(cs, ks, path, 2)
+}
+
+// keySchemaConstraintsMax is keySchemaConstraints for a key schema of at
+// most maxLen elements: a GSI's may have 8 (four partition key and four
+// sort key attributes; AWS's API reference).
+func keySchemaConstraintsMax(cs *constraints, ks []KeySchemaElement, path string, maxLen int) {
 	if !notNull(cs, nilIfNoSlice(ks), path) {
 		return
 	}
 	if len(ks) < 1 {
 		cs.add("'[]'", path, cLenGE(1))
 	}
-	if len(ks) > 2 {
-		cs.add(keySchemaValue(ks), path, cLenLE(2))
+	if len(ks) > maxLen {
+		cs.add(keySchemaValue(ks), path, cLenLE(maxLen))
 	}
 	for i, e := range ks {
 		p := path + "." + strconv.Itoa(i+1) + ".member."
@@ -198,15 +208,21 @@ func deref(p *string) string {
 	return *p
 }
 
-func indexConstraints(cs *constraints, name *string, ks []KeySchemaElement, proj *Projection, p string) {
+func indexConstraints(cs *constraints, name *string, ks []KeySchemaElement, proj *Projection, p string, maxKeys int) {
 	if notNull(cs, name, p+"indexName") {
 		nameConstraints(cs, *name, p+"indexName")
 	}
-	keySchemaConstraints(cs, ks, p+"keySchema")
+	keySchemaConstraintsMax(cs, ks, p+"keySchema", maxKeys)
 	if notNull(cs, proj, p+"projection") {
 		enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
 		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
 			cs.add("'[]'", p+"projection.nonKeyAttributes", cLenGE(1))
+		}
+		// AWS's API reference: "Array Members: ... Maximum number of 20
+		// items" (and public reports quote AWS's member constraint);
+		// DynamoDB Local lets longer lists through.
+		if len(proj.NonKeyAttributes) > maxNonKeyPerIndex {
+			cs.add(quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", cLenLE(maxNonKeyPerIndex))
 		}
 	}
 }
@@ -369,6 +385,7 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 			if len(idx.keySchema) != 2 {
 				return errValidation(msgIndexNoRange(idx.name))
 			}
+			idx.local = true
 			if h := idx.keySchema[0].name; h != def.keySchema[0].name {
 				return errValidation(msgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
 			}
@@ -390,7 +407,7 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 			return errValidation(msgGSIListEmpty)
 		}
 		for _, x := range in.GlobalSecondaryIndexes {
-			idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
+			idx, err := def.checkGSI(*x.IndexName, x.KeySchema, defNames)
 			if err != nil {
 				return err
 			}
@@ -413,6 +430,9 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 	}
 	if def.lsis == nil && def.gsis == nil {
 		return nil
+	}
+	if projectedNonKeyCount(def.lsis, def.gsis) > maxNonKeyPerTable {
+		return errValidation(msgTooManyProjected)
 	}
 	// With indexes, every definition must be used by some key schema.
 	var used []string
@@ -443,13 +463,34 @@ func (def *tableDef) allKeySchemas() [][]keyElem {
 	return out
 }
 
+// checkGSI validates a global secondary index's key schema, which may
+// have several partition and sort key attributes.
+func (def *tableDef) checkGSI(name string, ks []KeySchemaElement, defNames []string) (*indexDef, error) {
+	if !multiAttrKeySchema(ks) {
+		return def.checkIndex(name, ks, nil, defNames)
+	}
+	keys, err := checkMultiKeySchema(ks, defNames)
+	if err != nil {
+		return nil, err
+	}
+	x := &indexDef{name: name, keySchema: keys}
+	x.setAttrs(def.attrDefs)
+	x.schema = storage.KeySchema{Partition: x.partAttrs[0]}
+	if len(x.sortAttrs) > 0 {
+		x.schema.Sort = x.sortAttrs[0]
+	}
+	return x, nil
+}
+
 // checkIndex validates an index's key schema.
 func (def *tableDef) checkIndex(name string, ks []KeySchemaElement, proj *Projection, defNames []string) (*indexDef, error) {
 	keys, err := checkKeySchema(ks, defNames)
 	if err != nil {
 		return nil, err
 	}
-	return &indexDef{name: name, keySchema: keys, schema: def.storageSchema(keys)}, nil
+	x := &indexDef{name: name, keySchema: keys, schema: def.storageSchema(keys)}
+	x.setAttrs(def.attrDefs)
+	return x, nil
 }
 
 // checkProjection validates and records an index's Projection.
@@ -482,3 +523,20 @@ func (def *tableDef) gsiThroughput(idx *indexDef, pt *ProvisionedThroughput) err
 	idx.throughput = tp
 	return nil
 }
+
+// projectedNonKeyCount sums the NonKeyAttributes of indexes, an attribute
+// projected into two indexes counting twice, as AWS counts them.
+func projectedNonKeyCount(lists ...[]*indexDef) int {
+	n := 0
+	for _, list := range lists {
+		for _, x := range list {
+			n += len(x.projection.nonKey)
+		}
+	}
+	return n
+}
+
+// msgTooManyProjected is DynamoDB Local's answer for more than 100
+// projected non-key attributes across a table's indexes (its text still
+// says 20 and local indexes; AWS's own wording was not found).
+const msgTooManyProjected = "No more than 20 attributes per table can be projected into Local Secondary Indices"

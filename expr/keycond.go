@@ -44,7 +44,7 @@ func (c *Compiler) KeyCondition(text string, ks storage.KeySchema) (*KeyConditio
 	if err != nil {
 		return nil, err
 	}
-	terms, kerr := keyTerms(x)
+	terms, kerr := keyTerms(x, 2)
 	if kerr != nil {
 		return nil, kerr
 	}
@@ -65,8 +65,9 @@ func unparen(x Expr) Expr {
 	}
 }
 
-// keyTerms checks the shape of a key condition and extracts its terms.
-func keyTerms(x Expr) ([]keyTerm, *Error) {
+// keyTerms checks the shape of a key condition and extracts its terms, at
+// most maxTerms of them.
+func keyTerms(x Expr, maxTerms int) ([]keyTerm, *Error) {
 	// Operators first, in source order.
 	var bad *Error
 	walk(x, func(n Expr) bool {
@@ -121,7 +122,7 @@ func keyTerms(x Expr) ([]keyTerm, *Error) {
 		seen[t.name] = true
 		terms = append(terms, t)
 	}
-	if len(terms) > 2 {
+	if len(terms) > maxTerms {
 		return nil, &Error{Pos: x.Pos(), Msg: msgKeyLength}
 	}
 	return terms, nil

@@ -163,7 +163,7 @@ func sortKeyValue(k Kind, enc string) Value {
 // key's bytes (canonical text for N) followed by a final avalanche so the top
 // bits, which pick the parallel scan segment, depend on every input byte. It
 // is fixed, so scan order is the same in every process.
-func partitionHash(pk string) uint32 {
+func partitionHash[T ~string | ~[]byte](pk T) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(pk); i++ {
 		h ^= uint32(pk[i])

@@ -28,6 +28,13 @@ type Table struct {
 	size    int64                     // sum of the stored items' ItemSize
 	scratch []byte                    // encoding buffer reused by writes
 	coll    *collections              // item collection sizes; nil until TrackCollections
+
+	// indexes are the secondary indexes (index.go), replaced (never changed
+	// in place) by AddIndex and DropIndex; indexReads is the union of the
+	// attributes they read of an item, which a write decodes of the item it
+	// replaces.
+	indexes    []*index
+	indexReads []string
 }
 
 // NewTable returns an empty table with key schema ks. ks must pass Validate
@@ -136,12 +143,16 @@ func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, err
 func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old Item) (Item, error)) (Change, error) {
 	pk, sk := k.Partition.str, t.sortKeyOf(k)
 	var ch Change
+	var oldIdx Item // what the indexes need of the replaced item
 	oldE, found := t.getLocked(pk, sk)
 	if found {
 		ch.OldSize = int(oldE.size)
 		// Collection sizes need the old item to take its weight away.
 		if decodeOld || t.coll != nil {
 			ch.Old = t.itemOf(k, oldE)
+		}
+		if oldIdx = ch.Old; oldIdx == nil && len(t.indexes) > 0 {
+			oldIdx = t.encodedOf(k, oldE).Attributes(t.indexReads)
 		}
 	}
 	if fn != nil {
@@ -161,6 +172,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	if newItem == nil {
 		if found {
 			t.deleteLocked(pk, sk, oldE)
+			t.updateIndexesLocked(pk, oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
 		}
 		if t.coll != nil {
 			ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
@@ -181,6 +193,9 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		}
 	}
 	t.putLocked(pk, e, oldE, found)
+	if len(t.indexes) > 0 {
+		t.updateIndexesLocked(t.parts[pk].pk, oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
+	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
 	}
@@ -328,5 +343,5 @@ func (t *Table) checkLocked() error {
 	if count != t.count || size != t.size {
 		return fmt.Errorf("counted %d items of %d bytes, table says %d items of %d bytes", count, size, t.count, t.size)
 	}
-	return nil
+	return t.checkIndexesLocked()
 }

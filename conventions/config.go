@@ -1,0 +1,193 @@
+package conventions
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Config says which tables follow the conventions: an ordered list of table
+// patterns, each with its Policy. Build one with ParseConfig or as a
+// literal, then call Validate.
+type Config struct {
+	Tables []TableConfig
+	// CommonTenants are the tenants every caller may use (rule B10); empty
+	// means [TenantCommon], the framework's COMMON_TENANT_CODES default.
+	CommonTenants []string
+}
+
+// TableConfig gives the Policy of the tables whose name Match matches:
+// either exactly, or as a path.Match glob when it contains *, ? or [
+// ("*-command", "prod-app-*-data").
+type TableConfig struct {
+	Match string
+	Policy
+}
+
+// Validate checks every pattern and policy.
+func (c Config) Validate() error {
+	for i, tc := range c.Tables {
+		if tc.Match == "" {
+			return fmt.Errorf("%w: table %d: empty match", ErrConfig, i)
+		}
+		if _, err := path.Match(tc.Match, ""); err != nil {
+			return fmt.Errorf("%w: table %d: match %q: %w", ErrConfig, i, tc.Match, err)
+		}
+		if err := tc.Validate(); err != nil {
+			return fmt.Errorf("table %d (%q): %w", i, tc.Match, err)
+		}
+	}
+	return nil
+}
+
+// Policy returns the policy of the named table: the first entry whose Match
+// equals the name, else the first glob that matches it, else false.
+func (c Config) Policy(table string) (Policy, bool) {
+	for _, tc := range c.Tables {
+		if tc.Match == table {
+			return tc.Policy, true
+		}
+	}
+	for _, tc := range c.Tables {
+		if isGlob(tc.Match) {
+			if ok, _ := path.Match(tc.Match, table); ok {
+				return tc.Policy, true
+			}
+		}
+	}
+	return Policy{}, false
+}
+
+// Lookup resolves a table's policy: its tags when they carry TagRoles (tags
+// win, so a test can opt one table in or out), else the configuration.
+// A malformed tag fails with ErrConfig.
+func (c Config) Lookup(table string, tags map[string]string) (Policy, bool, error) {
+	if p, ok, err := ParseTags(tags); ok || err != nil {
+		return p, ok, err
+	}
+	p, ok := c.Policy(table)
+	return p, ok, nil
+}
+
+func isGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// The table tags that opt a table in (DynamoDB tag keys and values allow
+// letters, digits, spaces and _ . : / = + - @, so lists are separated by
+// '+' or spaces).
+const (
+	// TagRoles is the roles, as ParseRoles reads them: "command",
+	// "master+data". Its presence opts the table in.
+	TagRoles = "dynamoemu:conventions"
+	// TagMode is "enforce" (the default), "warn" or "off".
+	TagMode = "dynamoemu:conventions-mode"
+	// TagTenantSegment is Policy.TenantSegment in decimal.
+	TagTenantSegment = "dynamoemu:conventions-tenant-segment"
+	// TagDisable lists rules not checked: "B5+B6" or "B5 B6".
+	TagDisable = "dynamoemu:conventions-disable"
+	// TagLatest is Policy.Latest, the key value of the latest item.
+	TagLatest = "dynamoemu:conventions-latest"
+	// TagLatestPointer is Policy.LatestPointer.
+	TagLatestPointer = "dynamoemu:conventions-latest-pointer"
+)
+
+// ParseTags reads a policy from table tags. It reports false when TagRoles
+// is absent (the table has not opted in by tags), and ErrConfig for a
+// malformed value.
+func ParseTags(tags map[string]string) (Policy, bool, error) {
+	roles, ok := tags[TagRoles]
+	if !ok {
+		return Policy{}, false, nil
+	}
+	var p Policy
+	var err error
+	if p.Roles, err = ParseRoles(roles); err != nil {
+		return Policy{}, false, fmt.Errorf("tag %s: %w", TagRoles, err)
+	}
+	if p.Mode, err = ParseMode(tags[TagMode]); err != nil {
+		return Policy{}, false, fmt.Errorf("tag %s: %w", TagMode, err)
+	}
+	if s := tags[TagTenantSegment]; s != "" {
+		if p.TenantSegment, err = strconv.Atoi(s); err != nil {
+			return Policy{}, false, fmt.Errorf("%w: tag %s: %q is not an integer", ErrConfig, TagTenantSegment, s)
+		}
+	}
+	if d := strings.FieldsFunc(tags[TagDisable], isListSep); len(d) > 0 {
+		p.Disabled = d
+	}
+	p.Latest = tags[TagLatest]
+	p.LatestPointer = tags[TagLatestPointer]
+	if err := p.Validate(); err != nil {
+		return Policy{}, false, err
+	}
+	return p, true, nil
+}
+
+// configFile is the JSON form of Config.
+type configFile struct {
+	Tables []struct {
+		Match         string   `json:"match"`
+		Role          string   `json:"role"`
+		Mode          string   `json:"mode"`
+		TenantSegment int      `json:"tenantSegment"`
+		Disable       []string `json:"disable"`
+		Latest        string   `json:"latest"`
+		LatestPointer string   `json:"latestPointer"`
+	} `json:"tables"`
+	CommonTenants []string `json:"commonTenants"`
+}
+
+// ParseConfig reads a configuration file. The format is JSON:
+//
+//	{
+//	  "tables": [
+//	    {"match": "*-command", "role": "command"},
+//	    {"match": "*-data", "role": "data", "mode": "warn"},
+//	    {"match": "local-app-log-data", "role": "data", "tenantSegment": 1},
+//	    {"match": "*sequences", "role": "sequences", "disable": ["A8"]},
+//	    {"match": "docs", "latest": "latest", "latestPointer": "actualVersion"}
+//	  ],
+//	  "commonTenants": ["common"]
+//	}
+//
+// "role" is what ParseRoles reads, "mode" what ParseMode reads; unknown
+// fields are errors. The result is validated.
+func ParseConfig(data []byte) (Config, error) {
+	var f configFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return Config{}, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if dec.More() {
+		return Config{}, fmt.Errorf("%w: data after the configuration object", ErrConfig)
+	}
+	c := Config{CommonTenants: f.CommonTenants}
+	for i, t := range f.Tables {
+		roles, err := ParseRoles(t.Role)
+		if err != nil {
+			return Config{}, fmt.Errorf("table %d: %w", i, err)
+		}
+		mode, err := ParseMode(t.Mode)
+		if err != nil {
+			return Config{}, fmt.Errorf("table %d: %w", i, err)
+		}
+		c.Tables = append(c.Tables, TableConfig{Match: t.Match, Policy: Policy{
+			Roles: roles, Mode: mode, TenantSegment: t.TenantSegment,
+			Disabled: t.Disable, Latest: t.Latest, LatestPointer: t.LatestPointer,
+		}})
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+func (c Config) commonTenants() []string {
+	if len(c.CommonTenants) == 0 {
+		return []string{TenantCommon}
+	}
+	return c.CommonTenants
+}

@@ -1,0 +1,95 @@
+package conventions
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+const sampleConfig = `{
+  "tables": [
+    {"match": "*-command", "role": "command"},
+    {"match": "*-data", "role": "data", "mode": "warn"},
+    {"match": "local-app-log-data", "role": "data", "tenantSegment": 1},
+    {"match": "local-app-master-command", "role": "master+command", "disable": ["B5", "B6"]},
+    {"match": "*sequences", "role": "sequences"},
+    {"match": "docs", "latest": "latest", "latestPointer": "actualVersion"}
+  ],
+  "commonTenants": ["common", "shared"]
+}`
+
+func TestParseConfigAndLookup(t *testing.T) {
+	c, err := ParseConfig([]byte(sampleConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.CommonTenants, []string{"common", "shared"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CommonTenants: got %v, want %v", got, want)
+	}
+	tests := []struct {
+		table string
+		tags  map[string]string
+		want  Policy
+		ok    bool
+	}{
+		{"local-app-order-command", nil, Policy{Roles: RoleCommand}, true},
+		{"local-app-order-data", nil, Policy{Roles: RoleData, Mode: ModeWarn}, true},
+		{"local-app-log-data", nil, Policy{Roles: RoleData, TenantSegment: 1}, true}, // exact beats an earlier glob
+		{"local-app-master-command", nil, Policy{Roles: RoleMaster | RoleCommand, Disabled: []string{"B5", "B6"}}, true},
+		{"local-app-sequences", nil, Policy{Roles: RoleSequences}, true},
+		{"docs", nil, Policy{Latest: "latest", LatestPointer: "actualVersion"}, true},
+		{"local-app-session", nil, Policy{}, false},
+		{"local-app-session", map[string]string{"env": "dev"}, Policy{}, false},
+		{"local-app-order-command", map[string]string{TagRoles: "keys", TagMode: "warn"},
+			Policy{Roles: RoleKeys, Mode: ModeWarn}, true}, // tags win
+		{"anything", map[string]string{
+			TagRoles: "master+data", TagMode: "OFF", TagTenantSegment: "1",
+			TagDisable: "B8+B9 A12", TagLatest: "latest", TagLatestPointer: "ptr",
+		}, Policy{Roles: RoleMaster | RoleData, Mode: ModeOff, TenantSegment: 1,
+			Disabled: []string{"B8", "B9", "A12"}, Latest: "latest", LatestPointer: "ptr"}, true},
+	}
+	for _, tt := range tests {
+		got, ok, err := c.Lookup(tt.table, tt.tags)
+		if err != nil || ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Lookup(%q, %v): got %+v, %v, %v, want %+v, %v", tt.table, tt.tags, got, ok, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	tests := []struct{ name, in string }{
+		{"not json", `{`},
+		{"unknown field", `{"tables": [{"match": "x", "role": "data", "severity": "high"}]}`},
+		{"unknown role", `{"tables": [{"match": "x", "role": "tasks"}]}`},
+		{"two base roles", `{"tables": [{"match": "x", "role": "command+data"}]}`},
+		{"unknown mode", `{"tables": [{"match": "x", "role": "data", "mode": "strict"}]}`},
+		{"empty match", `{"tables": [{"role": "data"}]}`},
+		{"bad glob", `{"tables": [{"match": "x[", "role": "data"}]}`},
+		{"negative segment", `{"tables": [{"match": "x", "role": "data", "tenantSegment": -1}]}`},
+		{"unknown rule", `{"tables": [{"match": "x", "role": "data", "disable": ["Z9"]}]}`},
+		{"trailing data", `{} {}`},
+	}
+	for _, tt := range tests {
+		if _, err := ParseConfig([]byte(tt.in)); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: got %v, want ErrConfig", tt.name, err)
+		}
+	}
+	if _, err := New(Config{Tables: []TableConfig{{Match: "", Policy: Policy{Roles: RoleData}}}}); !errors.Is(err, ErrConfig) {
+		t.Errorf("New with an invalid config: got %v, want ErrConfig", err)
+	}
+}
+
+func TestParseTagsErrors(t *testing.T) {
+	tests := []map[string]string{
+		{TagRoles: "tasks"},
+		{TagRoles: "data", TagMode: "loud"},
+		{TagRoles: "data", TagTenantSegment: "one"},
+		{TagRoles: "data", TagTenantSegment: "-2"},
+		{TagRoles: "data", TagDisable: "A4"},
+	}
+	for _, tags := range tests {
+		if _, ok, err := ParseTags(tags); !errors.Is(err, ErrConfig) || ok {
+			t.Errorf("ParseTags(%v): got %v, %v, want ErrConfig", tags, ok, err)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package conventions
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// FuzzKeyHelpers checks the key parsing helpers against each other: the
+// framework's loose helpers and the checked ones agree wherever the checked
+// ones accept a key, and none of them panics.
+func FuzzKeyHelpers(f *testing.F) {
+	for _, sk := range []string{"X", "X@3", "a@b@3", "a@b", "X@", "X@abc", "a@3@b", "X@-1", "X@1.5",
+		"X@0x10", "X@1e3", "X@007", "X@ 3 ", "X@Infinity", "user@example.com", "@3", "ORDER#1@12"} {
+		f.Add(sk, "A#t", 3)
+	}
+	for _, pk := range []string{"LOG#t#2024-01", "A", "", "A#", "#t", "MASTER#single"} {
+		f.Add("X@1", pk, 1)
+	}
+	f.Fuzz(func(t *testing.T, sk, pk string, v int) {
+		base := RemoveSortKeyVersion(sk)
+		if !strings.HasPrefix(sk, base) || (!strings.Contains(sk, VerSeparator) && base != sk) {
+			t.Fatalf("RemoveSortKeyVersion(%q) = %q", sk, base)
+		}
+		if got := GenerateID(pk, sk); got != pk+KeySeparator+base {
+			t.Fatalf("GenerateID(%q, %q) = %q", pk, sk, got)
+		}
+		added := AddSortKeyVersion(sk, float64(v))
+		if RemoveSortKeyVersion(added) != base {
+			t.Fatalf("AddSortKeyVersion(%q, %d) = %q changed the base %q", sk, v, added, base)
+		}
+		if math.Abs(float64(v)) < 1<<53 && SortKeyVersion(added) != float64(v) {
+			t.Fatalf("SortKeyVersion(AddSortKeyVersion(%q, %d)) = %v", sk, v, SortKeyVersion(added))
+		}
+		_ = SortKeyVersion(sk)
+
+		if b, n, err := ParseSortKey(sk); err == nil {
+			if b != base || n < 1 {
+				t.Fatalf("ParseSortKey(%q) = %q, %d; RemoveSortKeyVersion gives %q", sk, b, n, base)
+			}
+			if again, err := VersionedSortKey(b, n); err != nil || again != sk {
+				t.Fatalf("VersionedSortKey(%q, %d) = %q, %v, want %q", b, n, again, err, sk)
+			}
+			if n < 1<<53 && SortKeyVersion(sk) != float64(n) {
+				t.Fatalf("SortKeyVersion(%q) = %v, ParseSortKey %d", sk, SortKeyVersion(sk), n)
+			}
+		}
+		if b, err := BaseSortKey(sk); err == nil {
+			if b != base {
+				t.Fatalf("BaseSortKey(%q) = %q, RemoveSortKeyVersion %q", sk, b, base)
+			}
+			if id, err := NewID(pk, sk); err != nil || id != GenerateID(pk, sk) {
+				t.Fatalf("NewID(%q, %q) = %q, %v", pk, sk, id, err)
+			}
+		}
+		if vs, err := VersionedSortKey(sk, v); err == nil {
+			if b, n, err := ParseSortKey(vs); err != nil || b != sk || n != v {
+				t.Fatalf("ParseSortKey(VersionedSortKey(%q, %d)) = %q, %d, %v", sk, v, b, n, err)
+			}
+		}
+
+		last, ok := TenantCode(pk)
+		if ok != strings.Contains(pk, KeySeparator) {
+			t.Fatalf("TenantCode(%q) ok = %v", pk, ok)
+		}
+		if tenant, err := ParseTenant(pk); err == nil {
+			if tenant != last || tenant == "" {
+				t.Fatalf("ParseTenant(%q) = %q, TenantCode %q", pk, tenant, last)
+			}
+			if at, err := TenantAt(pk, strings.Count(pk, KeySeparator)); err != nil || at != tenant {
+				t.Fatalf("TenantAt(%q, last) = %q, %v, want %q", pk, at, err, tenant)
+			}
+		}
+		if seg, err := TenantAt(pk, v%8); err == nil {
+			if seg == "" || strings.Contains(seg, KeySeparator) || !strings.Contains(pk, seg) {
+				t.Fatalf("TenantAt(%q, %d) = %q", pk, v%8, seg)
+			}
+		}
+	})
+}
+
+// FuzzJSToNumber checks unary plus on version suffixes: it never panics,
+// formats back without panicking, and reads canonical decimals as
+// strconv does.
+func FuzzJSToNumber(f *testing.F) {
+	for _, s := range []string{"", " 3 ", "007", "1.5", "0x10", "0b101", "0o17", "1e3", "-Infinity", "abc", "1_0", ".5", "5.", "\u00a01"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := jsToNumber(s)
+		_ = jsNumberString(got)
+		if _, err := parseVersion(s); err == nil {
+			want, _ := strconv.ParseFloat(s, 64)
+			if got != want {
+				t.Fatalf("+%q = %v, want %v", s, got, want)
+			}
+		}
+		if f, err := strconv.ParseFloat(jsNumberString(got), 64); err == nil && !math.IsNaN(got) && f != got {
+			t.Fatalf("String(+%q) = %q does not read back as %v", s, jsNumberString(got), got)
+		}
+	})
+}
+
+// FuzzIsNotExistsCondition checks the create-guard recogniser never panics
+// and accepts only expressions that name pk or sk in attribute_not_exists.
+func FuzzIsNotExistsCondition(f *testing.F) {
+	for _, s := range []string{
+		"attribute_not_exists(pk) AND attribute_not_exists(sk)", "(attribute_not_exists(#pk))",
+		"attribute_not_exists(pk) OR attribute_not_exists(sk)", "((((", "attribute_not_exists(",
+	} {
+		f.Add(s)
+	}
+	names := map[string]string{"#pk": "pk", "#sk": "sk"}
+	f.Fuzz(func(t *testing.T, expr string) {
+		if IsNotExistsCondition(expr, names) && !strings.Contains(expr, "attribute_not_exists") {
+			t.Fatalf("accepted %q", expr)
+		}
+	})
+}
+
+// FuzzParseConfig checks that the configuration parser never panics and
+// that whatever it accepts is valid.
+func FuzzParseConfig(f *testing.F) {
+	f.Add(sampleConfig)
+	f.Add(`{"tables": [{"match": "x[", "role": "data"}]}`)
+	f.Add(`{"tables": [{"match": "*", "role": "master+command", "disable": ["A3"]}]}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		c, err := ParseConfig([]byte(data))
+		if err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("ParseConfig accepted an invalid config: %v", err)
+		}
+		for _, tc := range c.Tables {
+			c.Policy(tc.Match)
+		}
+	})
+}

@@ -1,0 +1,88 @@
+package conventions
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+func TestLatestRule(t *testing.T) {
+	// The seed's table: partition key documentVersion, no sort key.
+	p := Policy{Latest: "latest"}
+	names := Key{PK: "documentVersion"}
+	doc := func(key, content string) Write {
+		return Write{Table: "docs", Policy: p, Names: names, Key: Key{PK: key},
+			New: storage.Item{"documentVersion": s(key), "content": s(content)}}
+	}
+	latest := func(ptr, content string) Write {
+		w := doc("latest", content)
+		w.New["actualVersion"] = s(ptr)
+		return w
+	}
+	overwrite := func(w Write) Write { w.Old = storage.Item{}; return w }
+	update := func(w Write) Write { w.Op = OpUpdate; w.Old = storage.Item{}; return w }
+	other := func(w Write) Write { w.Table = "other"; return w }
+
+	// The mbc shape: pk and sk, the latest item at sk "latest" of the same
+	// partition.
+	pq := Policy{Roles: RoleKeys, Latest: "latest"}
+	row := func(sk, content string) Write {
+		return Write{Table: "orders", Policy: pq, Key: Key{PK: "ORDER#t1", SK: sk},
+			New: storage.Item{"pk": s("ORDER#t1"), "sk": s(sk), "content": s(content)}}
+	}
+	latestRow := func(pk, ptr, content string) Write {
+		w := row("latest", content)
+		w.Key.PK = pk
+		w.New["actualVersion"] = s(ptr)
+		return w
+	}
+
+	tests := []struct {
+		name string
+		ws   []Write
+		want int
+	}{
+		{"pass", []Write{doc("v2", "b"), latest("v2", "b")}, 0},
+		{"pass latest first", []Write{latest("v2", "b"), doc("v2", "b")}, 0},
+		{"pass overwrite of an old version alone", []Write{overwrite(doc("v1", "a"))}, 0},
+		{"pass update of a version alone", []Write{update(doc("v1", "a"))}, 0},
+		{"pass delete", []Write{{Table: "docs", Policy: p, Op: OpDelete, Key: Key{PK: "v1"}}}, 0},
+		{"new version alone", []Write{doc("v2", "b")}, 1},
+		{"latest alone", []Write{latest("v2", "b")}, 1},
+		{"latest points elsewhere", []Write{doc("v2", "b"), latest("v3", "b")}, 2},
+		{"latest content differs", []Write{doc("v2", "b"), latest("v2", "a")}, 1},
+		{"latest has an extra attribute", []Write{doc("v2", "b"), func() Write {
+			w := latest("v2", "b")
+			w.New["extra"] = s("x")
+			return w
+		}()}, 1},
+		{"latest without pointer", []Write{doc("v2", "b"), doc("latest", "b")}, 2},
+		{"latest in another table", []Write{doc("v2", "b"), other(latest("v2", "b"))}, 2},
+		{"off mode", []Write{func() Write { w := doc("v2", "b"); w.Policy.Mode = ModeOff; return w }()}, 0},
+		{"sort key pass", []Write{row("01HX", "b"), latestRow("ORDER#t1", "01HX", "b")}, 0},
+		{"sort key other partition", []Write{row("01HX", "b"), latestRow("ORDER#t2", "01HX", "b")}, 2},
+	}
+	r, _ := New(Config{})
+	for _, tt := range tests {
+		vs := r.CheckTransaction(tt.ws)
+		var l1 []Violation
+		for _, v := range vs {
+			if v.Rule == "L1" {
+				l1 = append(l1, v)
+			}
+		}
+		if len(l1) != tt.want {
+			t.Errorf("%s: got %v, want %d L1 violations", tt.name, l1, tt.want)
+		}
+	}
+	// The other rules still run per write.
+	vs := r.CheckTransaction([]Write{row("a@b", "x"), latestRow("ORDER#t1", "a@b", "x")})
+	var rules []string
+	for _, v := range vs {
+		rules = append(rules, v.Rule)
+	}
+	if !slices.Equal(rules, []string{"B1"}) {
+		t.Errorf("rules with the latest pattern: got %v, want [B1]", rules)
+	}
+}

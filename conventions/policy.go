@@ -1,0 +1,189 @@
+package conventions
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Roles says which of the framework's tables a table is, and so which rules
+// apply to it. A table has one base role (command, data, history, sequences
+// or keys), optionally with RoleMaster added for the master module's tables
+// ("master+command" is <prefix>master-command). RoleMaster alone is a
+// master data table checked for key shape only.
+type Roles uint8
+
+// The roles.
+const (
+	// RoleCommand: <prefix><module>-command, every version of every item,
+	// sort keys <base>@<version>.
+	RoleCommand Roles = 1 << iota
+	// RoleData: <prefix><module>-data, the latest version, sort keys without
+	// a version.
+	RoleData
+	// RoleHistory: <prefix><module>-history, past versions, <base>@<version>.
+	RoleHistory
+	// RoleSequences: <prefix>sequences, counters under SEQ#<tenant>.
+	RoleSequences
+	// RoleMaster: master data, MASTER#<tenant>, including TTL settings.
+	RoleMaster
+	// RoleKeys: any other table that follows the key design guide
+	// (PREFIX#TENANT partition keys, no '@' in sort keys) without versions.
+	RoleKeys
+)
+
+const baseRoles = RoleCommand | RoleData | RoleHistory | RoleSequences | RoleKeys
+
+type namedRole struct {
+	r    Roles
+	name string
+}
+
+var roleNames = []namedRole{
+	{RoleMaster, "master"}, {RoleCommand, "command"}, {RoleData, "data"},
+	{RoleHistory, "history"}, {RoleSequences, "sequences"}, {RoleKeys, "keys"},
+}
+
+// Has reports whether rs includes r.
+func (rs Roles) Has(r Roles) bool { return rs&r != 0 }
+
+// String returns the roles joined by '+', as ParseRoles reads them.
+func (rs Roles) String() string {
+	var names []string
+	for _, rn := range roleNames {
+		if rs.Has(rn.r) {
+			names = append(names, rn.name)
+		}
+	}
+	return strings.Join(names, "+")
+}
+
+// ParseRoles reads role names separated by '+', ',' or spaces (a DynamoDB
+// tag value allows '+' and spaces, not ','): "command", "master+data". At most
+// one base role is allowed; the empty string is no role.
+func ParseRoles(s string) (Roles, error) {
+	var rs Roles
+	for _, name := range strings.FieldsFunc(s, isListSep) {
+		i := slices.IndexFunc(roleNames, func(rn namedRole) bool { return strings.EqualFold(rn.name, name) })
+		if i < 0 {
+			return 0, fmt.Errorf("%w: unknown role %q", ErrConfig, name)
+		}
+		rs |= roleNames[i].r
+	}
+	if err := rs.validate(); err != nil {
+		return 0, err
+	}
+	return rs, nil
+}
+
+func (rs Roles) validate() error {
+	if rs&^(baseRoles|RoleMaster) != 0 {
+		return fmt.Errorf("%w: unknown role bits %#x", ErrConfig, uint8(rs))
+	}
+	if b := rs & baseRoles; b&(b-1) != 0 {
+		return fmt.Errorf("%w: roles %q: at most one of command, data, history, sequences, keys", ErrConfig, rs)
+	}
+	if rs.Has(RoleMaster) && rs.Has(RoleSequences) {
+		return fmt.Errorf("%w: roles %q: master and sequences do not combine", ErrConfig, rs)
+	}
+	return nil
+}
+
+func isListSep(r rune) bool { return r == '+' || r == ',' || r == ' ' }
+
+// Mode says what the emulator does with a table's violations.
+type Mode uint8
+
+// The modes. The zero Mode is ModeEnforce: a table that opts in without
+// saying how is enforced.
+const (
+	// ModeEnforce rejects a write that has an error-severity violation and
+	// reports the others.
+	ModeEnforce Mode = iota
+	// ModeWarn writes and reports every violation.
+	ModeWarn
+	// ModeOff checks nothing.
+	ModeOff
+)
+
+var modeNames = [...]string{ModeEnforce: "enforce", ModeWarn: "warn", ModeOff: "off"}
+
+// String returns "enforce", "warn" or "off".
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", m)
+}
+
+// ParseMode reads "enforce", "warn" or "off" (any case); "" is ModeEnforce.
+func ParseMode(s string) (Mode, error) {
+	if s == "" {
+		return ModeEnforce, nil
+	}
+	for m, name := range modeNames {
+		if strings.EqualFold(s, name) {
+			return Mode(m), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown mode %q", ErrConfig, s)
+}
+
+// Policy is the conventions one table follows: resolved once (from the
+// configuration file or the table's tags, see Config.Lookup) and carried
+// by each Write.
+type Policy struct {
+	// Roles selects the rules; zero means none of the framework's rules
+	// (a table may still keep a latest item, see Latest).
+	Roles Roles
+	// Mode is what the emulator does with violations.
+	Mode Mode
+	// TenantSegment is the index of the tenant in the partition key split on
+	// '#'. Zero means the framework's layout: PREFIX#TENANT, the tenant last
+	// (rule B2 reports a partition key with more segments, whose last
+	// segment getTenantCode would take for the tenant). A positive index
+	// declares another layout, such as 1 for LOG#<tenant>#<yyyy-mm>.
+	TenantSegment int
+	// Disabled lists rules not checked on this table ("B6").
+	Disabled []string
+	// Latest, when set, is the key value of this table's latest item (the
+	// 'latest' pattern): rule L1 then checks that each new item and the
+	// latest item are written together in one transaction.
+	Latest string
+	// LatestPointer is the latest item's attribute naming the key of the
+	// item it copies; empty means "actualVersion".
+	LatestPointer string
+}
+
+// Validate checks the roles, mode, tenant segment and rule names.
+func (p Policy) Validate() error {
+	if err := p.Roles.validate(); err != nil {
+		return err
+	}
+	if int(p.Mode) >= len(modeNames) {
+		return fmt.Errorf("%w: mode %d", ErrConfig, p.Mode)
+	}
+	if p.TenantSegment < 0 {
+		return fmt.Errorf("%w: tenant segment %d is negative", ErrConfig, p.TenantSegment)
+	}
+	for _, r := range p.Disabled {
+		if !slices.Contains(ruleIDs, r) {
+			return fmt.Errorf("%w: unknown rule %q", ErrConfig, r)
+		}
+	}
+	return nil
+}
+
+// Active reports whether the policy checks anything.
+func (p Policy) Active() bool {
+	return p.Mode != ModeOff && (p.Roles != 0 || p.Latest != "")
+}
+
+func (p Policy) enabled(rule string) bool { return !slices.Contains(p.Disabled, rule) }
+
+func (p Policy) latestPointer() string {
+	if p.LatestPointer == "" {
+		return "actualVersion"
+	}
+	return p.LatestPointer
+}

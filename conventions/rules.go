@@ -1,0 +1,142 @@
+package conventions
+
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Rules checks writes against the policies of a Config. It holds no state
+// besides the configuration and is safe for concurrent use.
+type Rules struct {
+	cfg Config
+}
+
+// New returns the rules of cfg, which must be valid.
+func New(cfg Config) (*Rules, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Rules{cfg: cfg}, nil
+}
+
+// Lookup resolves a table's policy from its tags or the configuration
+// (Config.Lookup). The emulator resolves it when a table is created or
+// tagged and keeps it with the table.
+func (r *Rules) Lookup(table string, tags map[string]string) (Policy, bool, error) {
+	return r.cfg.Lookup(table, tags)
+}
+
+// CheckWrite checks one item write; a write outside a transaction is a
+// transaction of one for rule L1. The emulator calls it after the
+// request's own condition has passed and before the item is stored, and
+// rejects the write when Blocking(w.Policy.Mode, violations) is non-nil.
+func (r *Rules) CheckWrite(w Write) []Violation {
+	out := checkItem(nil, &w)
+	if w.Policy.Latest != "" {
+		out = checkLatest(out, []Write{w})
+	}
+	return out
+}
+
+// CheckTransaction checks the writes of one TransactWriteItems request: each
+// write as CheckWrite does, an item put by another write of the transaction
+// counting as existing (B5), then rule L1 across them.
+func (r *Rules) CheckTransaction(ws []Write) []Violation {
+	var out []Violation
+	for i := range ws {
+		w := ws[i]
+		if w.Exists != nil && len(ws) > 1 {
+			w.Exists = existsWithin(ws, w.Table, w.Exists)
+		}
+		out = checkItem(out, &w)
+	}
+	return checkLatest(out, ws)
+}
+
+// existsWithin extends exists with the items that ws puts into table.
+func existsWithin(ws []Write, table string, exists func(pk, sk string) bool) func(pk, sk string) bool {
+	return func(pk, sk string) bool {
+		for _, o := range ws {
+			if o.Table == table && o.Op != OpDelete && o.New != nil && o.Key == (Key{PK: pk, SK: sk}) {
+				return true
+			}
+		}
+		return exists(pk, sk)
+	}
+}
+
+// CheckTable checks a table's key schema for its policy (rule A1), when
+// the table is created or when it opts in.
+func (r *Rules) CheckTable(table string, p Policy, ks storage.KeySchema) []Violation {
+	if !p.Active() || !p.enabled("A1") {
+		return nil
+	}
+	vs := CheckTable(p.Roles, ks)
+	for i := range vs {
+		vs[i].Table = table
+	}
+	return vs
+}
+
+// CheckTenant is the package's CheckTenant for one table: the tenant is
+// read at the policy's tenant segment and the configuration's common
+// tenants are allowed.
+func (r *Rules) CheckTenant(table string, p Policy, callerTenant string, k Key) *Violation {
+	if !p.Active() || p.Roles == 0 || !p.enabled("B10") {
+		return nil
+	}
+	v := checkTenant(callerTenant, k, r.cfg.commonTenants(), func(pk string) (string, error) {
+		return tenantOf(p, pk)
+	})
+	if v != nil {
+		v.Table = table
+	}
+	return v
+}
+
+var _ Checker = (*Rules)(nil)
+
+// checker collects the violations of one write.
+type checker struct {
+	w   *Write
+	out []Violation
+}
+
+func (c *checker) add(rule, format string, args ...any) {
+	if !c.w.Policy.enabled(rule) {
+		return
+	}
+	c.out = append(c.out, Violation{
+		Rule: rule, Table: c.w.Table, Key: c.w.Key,
+		Severity: severityOf(rule), Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// checkItem appends the per-item violations of w to out.
+func checkItem(out []Violation, w *Write) []Violation {
+	p := w.Policy
+	if !p.Active() || p.Roles == 0 || w.Op == OpDelete || w.New == nil {
+		return out
+	}
+	c := checker{w: w, out: out}
+	c.keyShape()
+	switch {
+	case p.Roles.Has(RoleCommand):
+		c.versionedSK("command", "A3")
+		c.commandWrite()
+	case p.Roles.Has(RoleHistory):
+		c.versionedSK("history", "A6")
+	case p.Roles.Has(RoleData):
+		c.dataItem()
+	case p.Roles.Has(RoleSequences):
+		c.sequence()
+	default:
+		c.plainSK()
+	}
+	if p.Roles.Has(RoleMaster) {
+		c.master()
+	}
+	c.ttl()
+	return c.out
+}

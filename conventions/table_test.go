@@ -1,0 +1,176 @@
+package conventions
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+func TestCheckTable(t *testing.T) {
+	key := func(name string, k storage.Kind) storage.KeyAttr { return storage.KeyAttr{Name: name, Kind: k} }
+	tests := []struct {
+		name  string
+		roles Roles
+		ks    storage.KeySchema
+		want  int
+	}{
+		{"pass", RoleCommand, storage.KeySchema{Partition: key("pk", storage.KindS), Sort: key("sk", storage.KindS)}, 0},
+		{"no roles", 0, storage.KeySchema{Partition: key("id", storage.KindS)}, 0},
+		{"id hash key", RoleData, storage.KeySchema{Partition: key("id", storage.KindS), Sort: key("sk", storage.KindS)}, 1},
+		{"no sort key", RoleKeys, storage.KeySchema{Partition: key("pk", storage.KindS)}, 1},
+		{"number sort key", RoleSequences, storage.KeySchema{Partition: key("pk", storage.KindS), Sort: key("sk", storage.KindN)}, 1},
+		{"swapped", RoleHistory, storage.KeySchema{Partition: key("sk", storage.KindS), Sort: key("pk", storage.KindS)}, 2},
+	}
+	for _, tt := range tests {
+		vs := CheckTable(tt.roles, tt.ks)
+		if len(vs) != tt.want {
+			t.Errorf("%s: got %v, want %d violations", tt.name, vs, tt.want)
+		}
+		for _, v := range vs {
+			if v.Rule != "A1" || v.Severity != SeverityError {
+				t.Errorf("%s: got %+v, want an A1 error", tt.name, v)
+			}
+		}
+	}
+	r, _ := New(Config{})
+	vs := r.CheckTable("app-x-data", Policy{Roles: RoleData}, storage.KeySchema{Partition: key("id", storage.KindS)})
+	if len(vs) != 2 || vs[0].Table != "app-x-data" {
+		t.Errorf("Rules.CheckTable: got %v, want two violations naming the table", vs)
+	}
+	want := `[conventions A1] data table partition key is id (S); want pk (S)`
+	if got := vs[0].Error(); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if vs := r.CheckTable("t", Policy{Roles: RoleData, Disabled: []string{"A1"}}, storage.KeySchema{}); vs != nil {
+		t.Errorf("A1 disabled: got %v, want none", vs)
+	}
+}
+
+func TestCheckTenant(t *testing.T) {
+	tests := []struct {
+		caller, pk string
+		common     []string
+		want       bool // a violation
+	}{
+		{"t1", "ORDER#t1", nil, false},
+		{"t1", "ORDER#T1", nil, false},
+		{"", "ORDER#t2", nil, false},
+		{"t1", "ORDER#t2", nil, true},
+		{"t1", "USER#common", nil, false},
+		{"t1", "USER#COMMON", nil, false},
+		{"t1", "USER#shared", []string{"shared"}, false},
+		{"t1", "USER#common", []string{"shared"}, true},
+		{"t1", "ORDER", nil, true},
+		{"t1", "ORDER#", nil, true},
+		{"t1", "LOG#t1#2024-01", nil, true},
+	}
+	for _, tt := range tests {
+		v := CheckTenant(tt.caller, tt.pk, tt.common)
+		if (v != nil) != tt.want {
+			t.Errorf("CheckTenant(%q, %q, %v): got %v, want violation %v", tt.caller, tt.pk, tt.common, v, tt.want)
+		}
+		if v != nil && (v.Rule != "B10" || v.Key.PK != tt.pk) {
+			t.Errorf("CheckTenant(%q, %q): got %+v, want B10 on the key", tt.caller, tt.pk, v)
+		}
+	}
+	r, _ := New(Config{CommonTenants: []string{"shared"}})
+	p := Policy{Roles: RoleData, TenantSegment: 1}
+	if v := r.CheckTenant("logs", p, "t1", Key{PK: "LOG#t1#2024-01"}); v != nil {
+		t.Errorf("Rules.CheckTenant declared segment: got %v, want nil", v)
+	}
+	if v := r.CheckTenant("logs", p, "t1", Key{PK: "LOG#shared#2024-01"}); v != nil {
+		t.Errorf("Rules.CheckTenant common: got %v, want nil", v)
+	}
+	v := r.CheckTenant("logs", p, "t1", Key{PK: "LOG#t2#2024-01", SK: "x"})
+	if v == nil || v.Table != "logs" || v.Key.SK != "x" {
+		t.Fatalf("Rules.CheckTenant other tenant: got %+v, want B10 on logs", v)
+	}
+	if want := `[conventions B10] caller tenant "t1" may not use tenant "t2" (partition key "LOG#t2#2024-01")`; v.Error() != want {
+		t.Errorf("got %q, want %q", v.Error(), want)
+	}
+	if v := r.CheckTenant("docs", Policy{Latest: "latest"}, "t1", Key{PK: "v1"}); v != nil {
+		t.Errorf("table without roles: got %v, want nil", v)
+	}
+	if v := r.CheckTenant("logs", Policy{Roles: RoleData, Mode: ModeOff}, "t1", Key{PK: "A#t2"}); v != nil {
+		t.Errorf("mode off: got %v, want nil", v)
+	}
+}
+
+func TestIsNotExistsCondition(t *testing.T) {
+	names := map[string]string{"#pk": "pk", "#sk": "sk", "#k": "pk", "#o": "other"}
+	tests := []struct {
+		expr string
+		want bool
+	}{
+		{"attribute_not_exists(pk) AND attribute_not_exists(sk)", true},
+		{"attribute_not_exists(sk) AND attribute_not_exists(pk)", true},
+		{"  attribute_not_exists ( pk )\tand\nattribute_not_exists(sk) ", true},
+		{"(attribute_not_exists(pk)) AND (attribute_not_exists(sk))", true},
+		{"((attribute_not_exists(pk) AND attribute_not_exists(sk)))", true},
+		{"attribute_not_exists(#pk) AND attribute_not_exists(#sk)", true},
+		{"attribute_not_exists(pk)", true},
+		{"attribute_not_exists(sk)", true},
+		{"attribute_not_exists(#k)", true},
+		{"", false},
+		{"attribute_not_exists(pk) OR attribute_not_exists(sk)", false},
+		{"attribute_not_exists(pk) AND attribute_not_exists(pk)", false},
+		{"attribute_not_exists(pk) AND attribute_not_exists(sk) AND attribute_not_exists(x)", false},
+		{"attribute_exists(pk)", false},
+		{"ATTRIBUTE_NOT_EXISTS(pk)", false},
+		{"attribute_not_exists(#o)", false},
+		{"attribute_not_exists(#missing)", false},
+		{"attribute_not_exists(pk) AND", false},
+		{"attribute_not_exists(pk", false},
+		{"NOT attribute_exists(pk)", false},
+		{"attribute_not_exists(pk) AND attribute_not_exists(sk))", false},
+		{"(((((((((attribute_not_exists(pk))))))))))", false},
+		{"attribute_not_exists(pk.sk)", false},
+	}
+	for _, tt := range tests {
+		if got := IsNotExistsCondition(tt.expr, names); got != tt.want {
+			t.Errorf("IsNotExistsCondition(%q): got %v, want %v", tt.expr, got, tt.want)
+		}
+	}
+}
+
+func TestRolesAndModes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Roles
+		ok   bool
+	}{
+		{"command", RoleCommand, true},
+		{"master+command", RoleMaster | RoleCommand, true},
+		{"Master, data", RoleMaster | RoleData, true},
+		{"keys", RoleKeys, true},
+		{"", 0, true},
+		{"command+data", 0, false},
+		{"master+sequences", 0, false},
+		{"tasks", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := ParseRoles(tt.in)
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("ParseRoles(%q): got %v, %v, want %v ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+		if err == nil {
+			if back, _ := ParseRoles(got.String()); back != got {
+				t.Errorf("ParseRoles(%q.String()=%q): got %v, want %v", tt.in, got.String(), back, got)
+			}
+		}
+	}
+	for _, m := range []Mode{ModeEnforce, ModeWarn, ModeOff} {
+		if got, err := ParseMode(m.String()); got != m || err != nil {
+			t.Errorf("ParseMode(%q): got %v, %v", m.String(), got, err)
+		}
+	}
+	if _, err := ParseMode("strict"); err == nil {
+		t.Errorf("ParseMode(strict): got nil error")
+	}
+	if !slices.Equal(strs(RoleMaster|RoleHistory), []string{"master+history"}) {
+		t.Errorf("String: got %q", (RoleMaster | RoleHistory).String())
+	}
+}
+
+func strs(r Roles) []string { return []string{r.String()} }

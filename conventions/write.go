@@ -1,0 +1,57 @@
+package conventions
+
+import "github.com/dynamoemu/dynamoemu/storage"
+
+// Op is the kind of item write.
+type Op uint8
+
+// The operations. Batch and transaction writes are Puts and Deletes (and
+// Updates in a transaction) item by item.
+const (
+	OpPut Op = iota
+	OpUpdate
+	OpDelete
+)
+
+var opNames = [...]string{OpPut: "PutItem", OpUpdate: "UpdateItem", OpDelete: "DeleteItem"}
+
+// String returns the DynamoDB operation name.
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return "Op(?)"
+}
+
+// Write is one item write as the rules see it, before it is applied.
+type Write struct {
+	Table  string
+	Policy Policy
+	Op     Op
+	Key    Key
+	// Names are the key attribute names; zero means "pk" and "sk". Only
+	// rule L1 reads them (to leave the key out of its comparison).
+	Names Key
+	// Old is the item before the write, nil when there is none. The rules
+	// that compare versions (B6, B7, B8) and A8 need it: on a table with
+	// the command, data or sequences role the caller reads it (inside
+	// storage.Table.Write, where the old item is at hand).
+	Old storage.Item
+	// New is the item as it will be stored (after an update's actions), nil
+	// for a delete.
+	New storage.Item
+	// NotExistsCondition reports that the request's ConditionExpression was
+	// the framework's create guard (see IsNotExistsCondition).
+	NotExistsCondition bool
+	// Exists reports whether an item with the given key is in the table;
+	// nil skips the rules that need it (B5). Inside storage.Table.Write's
+	// fn the table's lock is held: Exists must not call back into the same
+	// table's locking methods.
+	Exists func(pk, sk string) bool
+}
+
+// Checker is what the emulator calls; Rules implements it.
+type Checker interface {
+	CheckWrite(w Write) []Violation
+	CheckTransaction(ws []Write) []Violation
+}

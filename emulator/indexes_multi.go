@@ -1,0 +1,150 @@
+package emulator
+
+import (
+	"slices"
+
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Multi-attribute GSI keys: up to four partition key and four sort key
+// attributes per global secondary index (AWS's developer guide,
+// "Multi-attribute keys pattern"; DynamoDB Local 3.3.0 has them). A key
+// schema of one HASH and at most one RANGE takes the one-attribute path
+// with its messages; anything else is checked here. The messages are
+// DynamoDB Local's (AWS publishes the rules, not the wording).
+
+// maxGSIKeyAttrs is the most elements a GSI's KeySchema may have.
+const maxGSIKeyAttrs = 2 * storage.MaxIndexPartitionAttrs
+
+const (
+	msgTooManyPartitionKeys = "Too many partition keys. GSI can have at most 4 partition keys"
+	msgTooManySortKeys      = "Too many sort keys. GSI can have at most 4 sort keys"
+	msgMultiKeyOrder        = "Invalid key order. Hash Key must be specified first in key schema, Range Key must be specifed second"
+	msgMultiNoHash          = "No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key"
+	msgMultiSameName        = "Two keys can not have the same name"
+)
+
+// multiAttrKeySchema reports whether a GSI key schema goes beyond one
+// HASH and one RANGE element.
+func multiAttrKeySchema(ks []KeySchemaElement) bool {
+	if len(ks) > 2 {
+		return true
+	}
+	return len(ks) == 2 && *ks[0].KeyType == "HASH" && *ks[1].KeyType == "HASH"
+}
+
+// checkMultiKeySchema validates a multi-attribute GSI key schema: every
+// attribute defined, HASH elements first, at most four of each, names
+// distinct.
+func checkMultiKeySchema(ks []KeySchemaElement, defNames []string) ([]keyElem, error) {
+	keys := make([]keyElem, len(ks))
+	names := make([]string, len(ks))
+	for i, e := range ks {
+		keys[i] = keyElem{name: *e.AttributeName, keyType: *e.KeyType}
+		names[i] = *e.AttributeName
+	}
+	for _, n := range names {
+		if !slices.Contains(defNames, n) {
+			return nil, errValidation(msgKeysNotDefined(names, defNames))
+		}
+	}
+	hashes, ranges := 0, 0
+	for i, k := range keys {
+		if k.keyType == "HASH" {
+			if ranges > 0 {
+				return nil, errValidation(msgMultiKeyOrder)
+			}
+			hashes++
+		} else {
+			ranges++
+		}
+		if slices.Contains(names[:i], k.name) {
+			return nil, errValidation(msgMultiSameName)
+		}
+	}
+	switch {
+	case hashes == 0:
+		return nil, errValidation(msgMultiNoHash)
+	case hashes > storage.MaxIndexPartitionAttrs:
+		return nil, errValidation(msgTooManyPartitionKeys)
+	case ranges > storage.MaxIndexSortAttrs:
+		return nil, errValidation(msgTooManySortKeys)
+	}
+	return keys, nil
+}
+
+// multi reports whether the index keys on more than one partition or sort
+// key attribute.
+func (x *indexDef) multi() bool { return len(x.partAttrs) > 1 || len(x.sortAttrs) > 1 }
+
+// multiSchema is the index's key in expr's terms.
+func (x *indexDef) multiSchema() expr.MultiKeySchema {
+	return expr.MultiKeySchema{Partition: x.partAttrs, Sort: x.sortAttrs}
+}
+
+// multiStartKey validates an ExclusiveStartKey of a Query on a
+// multi-attribute index: the shape indexStartKey checks, and inside the
+// key condition.
+func multiStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.MultiKeyCondition) (storage.Item, error) {
+	esk, err := indexStartKey(t, x, esk, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !kc.Match(x.multiSchema(), esk) {
+		return nil, errValidation(msgStartKeyRangePred)
+	}
+	return esk, nil
+}
+
+// queryMulti reads one Query page of a multi-attribute index.
+func queryMulti(t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*QueryOutput, error) {
+	var kc *expr.MultiKeyCondition
+	var err error
+	if in.KeyConditionExpression != nil {
+		kc, err = comp.MultiKeyCondition(*in.KeyConditionExpression, x.multiSchema())
+	} else {
+		kc, err = expr.MultiKeyConditions(legacyConditions(in.KeyConditions), x.multiSchema())
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range x.partAttrs {
+		if err := checkKeyValue(a.Name, kc.Partition[i], true); err != nil {
+			return nil, err
+		}
+	}
+	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) {
+		for _, n := range names {
+			if x.isKeyAttr(n) {
+				return n, true
+			}
+		}
+		return "", false
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
+		return nil, err
+	}
+	q := storage.IndexQuery{
+		Partition:  kc.Partition,
+		SortPrefix: kc.SortPrefix,
+		Sort:       kc.Sort,
+		Forward:    in.ScanIndexForward == nil || *in.ScanIndexForward,
+	}
+	if in.ExclusiveStartKey != nil {
+		if q.ExclusiveStart, err = multiStartKey(t, x, in.ExclusiveStartKey.Item(), kc); err != nil {
+			return nil, err
+		}
+	}
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	p := &pageReader{req: req}
+	if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
+		return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
+	}
+	return p.output()
+}

@@ -1,0 +1,332 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tidwall/btree"
+)
+
+// Secondary indexes.
+//
+// An index is one B-tree per table index, ordered by (index key, table
+// key). The index key is a tuple key (tuplekey.go): a 4-byte big-endian
+// hash of the encoded index partition key, the encoded partition key
+// values, then the encoded sort key values. So one index partition is one
+// contiguous run of the tree that a Query seeks to, and a Scan walks the
+// partitions in hash order, which makes parallel scan segments contiguous
+// hash ranges as they are for the table.
+//
+// An entry does not copy the item: it points at the table's stored record
+// (immutable, shared) and the table's partition key string, and the table
+// key completes the order, so an entry costs its index key plus a few
+// words whatever the projection. Projections are applied by the reader;
+// storage keeps the projected size of each entry for IndexSizeBytes.
+//
+// Entries are maintained inside the table's write, under its write lock,
+// from the old and new images of the item (the Change): a reader never
+// sees an item without its index entries or the reverse.
+
+// Index errors.
+var (
+	// ErrNoIndex: the table has no index of that name.
+	ErrNoIndex = errors.New("storage: no such index")
+	// ErrIndexExists: AddIndex was given a name the table already has.
+	ErrIndexExists = errors.New("storage: index already exists")
+)
+
+// Limits of an index key.
+const (
+	MaxIndexPartitionAttrs = 4
+	MaxIndexSortAttrs      = 4
+)
+
+// IndexSchema is a secondary index's key: one to four partition key
+// attributes and up to four sort key attributes, each S, N or B, in the
+// order of the index's KeySchema. An item is in the index only when it has
+// every one of them with its kind (a sparse index).
+type IndexSchema struct {
+	Partition []KeyAttr
+	Sort      []KeyAttr
+}
+
+// Validate checks the attribute counts, kinds and names (distinct).
+func (s IndexSchema) Validate() error {
+	if n := len(s.Partition); n < 1 || n > MaxIndexPartitionAttrs {
+		return fmt.Errorf("%w: %d index partition key attributes", ErrInvalidSchema, n)
+	}
+	if n := len(s.Sort); n > MaxIndexSortAttrs {
+		return fmt.Errorf("%w: %d index sort key attributes", ErrInvalidSchema, n)
+	}
+	var seen []string
+	for _, a := range s.attrs() {
+		if a.Name == "" || !a.Kind.IsScalarKey() {
+			return fmt.Errorf("%w: index key attribute %q of kind %s", ErrInvalidSchema, a.Name, a.Kind)
+		}
+		if slices.Contains(seen, a.Name) {
+			return fmt.Errorf("%w: index key attribute %q twice", ErrInvalidSchema, a.Name)
+		}
+		seen = append(seen, a.Name)
+	}
+	return nil
+}
+
+// attrs returns the partition then the sort key attributes.
+func (s IndexSchema) attrs() []KeyAttr {
+	return append(slices.Clip(s.Partition), s.Sort...)
+}
+
+// Projection says which attributes an index holds beyond the table's and
+// the index's key attributes: all of them, or those in NonKey (INCLUDE;
+// none is KEYS_ONLY).
+type Projection struct {
+	All    bool
+	NonKey []string
+}
+
+// IndexDef defines one secondary index.
+type IndexDef struct {
+	Name       string
+	Schema     IndexSchema
+	Projection Projection
+}
+
+// index is one secondary index's entries, guarded by its table's mu.
+type index struct {
+	def   IndexDef
+	tree  *btree.BTreeG[ientry]
+	count int
+	size  int64    // sum of the entries' projected sizes
+	sized []string // the attributes a projected entry holds (not for All)
+}
+
+// ientry is one index entry: the index key, the table's partition key
+// (Value.Str(), the partition's own string) and the table's stored entry,
+// whose sort key ends the order.
+type ientry struct {
+	key string
+	tpk string
+	e   entry
+}
+
+func ientryLess(a, b ientry) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	if a.tpk != b.tpk {
+		return a.tpk < b.tpk
+	}
+	return a.e.sortKey() < b.e.sortKey()
+}
+
+func newIndex(ks KeySchema, def IndexDef) *index {
+	x := &index{def: def, tree: btree.NewBTreeGOptions(ientryLess, btree.Options{NoLocks: true})}
+	if !def.Projection.All {
+		add := func(name string) {
+			if name != "" && !slices.Contains(x.sized, name) {
+				x.sized = append(x.sized, name)
+			}
+		}
+		add(ks.Partition.Name)
+		add(ks.Sort.Name)
+		for _, a := range def.Schema.attrs() {
+			add(a.Name)
+		}
+		for _, n := range def.Projection.NonKey {
+			add(n)
+		}
+	}
+	return x
+}
+
+// reads returns the attributes an index needs of an item to place it and
+// size its entry (nil for an All projection beyond the key attributes).
+func (x *index) reads() []string {
+	names := make([]string, 0, 8)
+	for _, a := range x.def.Schema.attrs() {
+		names = append(names, a.Name)
+	}
+	return append(names, x.sized...)
+}
+
+// indexKey encodes the index key of item: ok is false when the item lacks
+// one of the index's key attributes or has it with another kind.
+func (x *index) indexKey(dst []byte, it Item) ([]byte, bool) {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0) // the hash, filled in below
+	for _, a := range x.def.Schema.Partition {
+		v, ok := it[a.Name]
+		if !ok || v.kind != a.Kind {
+			return nil, false
+		}
+		dst = appendTupleComponent(dst, v)
+	}
+	binary.BigEndian.PutUint32(dst[start:], partitionHash(dst[start+4:]))
+	for _, a := range x.def.Schema.Sort {
+		v, ok := it[a.Name]
+		if !ok || v.kind != a.Kind {
+			return nil, false
+		}
+		dst = appendTupleComponent(dst, v)
+	}
+	return dst, true
+}
+
+// entrySize is the projected size of item's entry; itemSize is ItemSize(item)
+// when item is whole, which an All projection uses.
+func (x *index) entrySize(it Item, itemSize int) int64 {
+	if x.def.Projection.All {
+		return int64(itemSize)
+	}
+	var n int64
+	for _, name := range x.sized {
+		if v, ok := it[name]; ok {
+			n += int64(len(name) + ValueSize(v))
+		}
+	}
+	return n
+}
+
+// replace moves the entry of the item with table key (tpk, e's sort key)
+// from its old image (nil: absent) to its new one (nil: deleted); e is the
+// new stored entry. old and nu hold at least the attributes reads names.
+func (x *index) replace(tpk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+	var oldKey, newKey []byte
+	oldIn, newIn := false, false
+	if old != nil {
+		oldKey, oldIn = x.indexKey(nil, old)
+	}
+	if nu != nil {
+		newKey, newIn = x.indexKey(nil, nu)
+	}
+	if oldIn {
+		x.tree.Delete(ientry{key: string(oldKey), tpk: tpk, e: oldE})
+		x.count--
+		x.size -= x.entrySize(old, oldSize)
+	}
+	if newIn {
+		x.tree.Set(ientry{key: string(newKey), tpk: tpk, e: e})
+		x.count++
+		x.size += x.entrySize(nu, nuSize)
+	}
+}
+
+// AddIndex adds a secondary index to t and fills it from the items stored
+// (a backfill, under the write lock). def.Schema must pass Validate.
+func (t *Table) AddIndex(def IndexDef) error {
+	if err := def.Schema.Validate(); err != nil {
+		return err
+	}
+	def.Projection.NonKey = slices.Clone(def.Projection.NonKey)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.indexLocked(def.Name) != nil {
+		return fmt.Errorf("%w: %q", ErrIndexExists, def.Name)
+	}
+	x := newIndex(t.ks, def)
+	reads := x.reads()
+	t.order.Scan(func(p *partition) bool {
+		p.walk(bound{}, bound{}, true, func(e entry) bool {
+			it := t.encodedOf(t.keyOf(p, e), e).Attributes(reads)
+			x.replace(p.pk, entry{}, nil, 0, e, it, int(e.size))
+			return true
+		})
+		return true
+	})
+	t.indexes = append(slices.Clip(t.indexes), x)
+	t.indexReads = t.indexReadsLocked()
+	return nil
+}
+
+// DropIndex removes the index called name and its entries.
+func (t *Table) DropIndex(name string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i := slices.IndexFunc(t.indexes, func(x *index) bool { return x.def.Name == name })
+	if i < 0 {
+		return fmt.Errorf("%w: %q", ErrNoIndex, name)
+	}
+	t.indexes = slices.Delete(slices.Clone(t.indexes), i, i+1)
+	t.indexReads = t.indexReadsLocked()
+	return nil
+}
+
+// IndexStats returns the number of entries of the index called name and
+// the sum of their projected sizes (ItemSize of the projected attributes).
+func (t *Table) IndexStats(name string) (count int, size int64, err error) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	x := t.indexLocked(name)
+	if x == nil {
+		return 0, 0, fmt.Errorf("%w: %q", ErrNoIndex, name)
+	}
+	return x.count, x.size, nil
+}
+
+func (t *Table) indexLocked(name string) *index {
+	for _, x := range t.indexes {
+		if x.def.Name == name {
+			return x
+		}
+	}
+	return nil
+}
+
+// indexReadsLocked is the union of the indexes' reads, the attributes a
+// write decodes of the item it replaces; nil without indexes.
+func (t *Table) indexReadsLocked() []string {
+	var names []string
+	for _, x := range t.indexes {
+		for _, n := range x.reads() {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// updateIndexesLocked applies one item write to every index: old (nil:
+// none) holds at least the indexes' reads of the replaced item.
+func (t *Table) updateIndexesLocked(pk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+	for _, x := range t.indexes {
+		x.replace(pk, oldE, old, oldSize, e, nu, nuSize)
+	}
+}
+
+// checkIndexesLocked verifies every index against the stored items, for tests.
+func (t *Table) checkIndexesLocked() error {
+	for _, x := range t.indexes {
+		want := newIndex(t.ks, x.def)
+		reads := want.reads()
+		t.order.Scan(func(p *partition) bool {
+			p.walk(bound{}, bound{}, true, func(e entry) bool {
+				want.replace(p.pk, entry{}, nil, 0, e, t.encodedOf(t.keyOf(p, e), e).Attributes(reads), int(e.size))
+				return true
+			})
+			return true
+		})
+		if want.count != x.count || want.size != x.size || want.tree.Len() != x.tree.Len() {
+			return fmt.Errorf("index %q: %d entries of %d bytes (tree %d), items give %d of %d bytes",
+				x.def.Name, x.count, x.size, x.tree.Len(), want.count, want.size)
+		}
+		var err error
+		i := 0
+		wantList := want.tree.Items()
+		x.tree.Scan(func(ie ientry) bool {
+			w := wantList[i]
+			if ie.key != w.key || ie.tpk != w.tpk || ie.e.rec != w.e.rec {
+				err = fmt.Errorf("index %q: entry %d differs from the items", x.def.Name, i)
+				return false
+			}
+			i++
+			return true
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

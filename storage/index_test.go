@@ -1,0 +1,381 @@
+package storage
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Secondary indexes, against a reference that filters and sorts the
+// table's items for every answer.
+
+var testIndexes = []IndexDef{
+	{Name: "g_h", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}}, Sort: []KeyAttr{{"h", KindN}}}, Projection: Projection{All: true}},
+	{Name: "gh", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}, {"h", KindN}}}},
+	{Name: "g_hi", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}}, Sort: []KeyAttr{{"h", KindN}, {"i", KindB}}}, Projection: Projection{NonKey: []string{"a0", "h"}}},
+	{Name: "lsi", Schema: IndexSchema{Partition: []KeyAttr{{"pk", KindS}}, Sort: []KeyAttr{{"i", KindB}}}, Projection: Projection{NonKey: []string{"a1"}}},
+}
+
+// indexModel answers index reads from the table's items.
+type indexModel struct {
+	ks  KeySchema
+	def IndexDef
+}
+
+func (m indexModel) member(it Item) bool {
+	for _, a := range m.def.Schema.attrs() {
+		if v, ok := it[a.Name]; !ok || v.Kind() != a.Kind {
+			return false
+		}
+	}
+	return true
+}
+
+// compare orders two members as the index does within a partition: sort
+// key values by DynamoDB's order, then the table key (partition key text,
+// then sort key).
+func (m indexModel) compare(a, b Item) int {
+	for _, s := range m.def.Schema.Sort {
+		if c, _ := Compare(a[s.Name], b[s.Name]); c != 0 {
+			return c
+		}
+	}
+	if c := strings.Compare(a[m.ks.Partition.Name].Str(), b[m.ks.Partition.Name].Str()); c != 0 {
+		return c
+	}
+	if !m.ks.HasSort() {
+		return 0
+	}
+	c, _ := Compare(a[m.ks.Sort.Name], b[m.ks.Sort.Name])
+	return c
+}
+
+func (m indexModel) query(items []Item, q IndexQuery) []Item {
+	var out []Item
+	cond := (&model{}).matches
+	for _, it := range items {
+		if !m.member(it) {
+			continue
+		}
+		ok := true
+		for i, a := range m.def.Schema.Partition {
+			ok = ok && Equal(it[a.Name], q.Partition[i])
+		}
+		for i, v := range q.SortPrefix {
+			ok = ok && Equal(it[m.def.Schema.Sort[i].Name], v)
+		}
+		if ok && q.Sort.Op != SortAny {
+			ok = cond(q.Sort, it[m.def.Schema.Sort[len(q.SortPrefix)].Name])
+		}
+		if ok {
+			out = append(out, it)
+		}
+	}
+	slices.SortFunc(out, m.compare)
+	if !q.Forward {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// startOf is the ExclusiveStart for continuing after it: its index and
+// table key attributes.
+func (m indexModel) startOf(it Item) Item {
+	s := m.ks.KeyItem(m.ks.KeyOf(it))
+	for _, a := range m.def.Schema.attrs() {
+		s[a.Name] = it[a.Name]
+	}
+	return s
+}
+
+func (g gen) indexItem(k Key) Item {
+	it := g.item(k)
+	if g.r.IntN(5) > 0 {
+		it["g"] = S([]string{"x", "y", "x\x00", "x\x00y"}[g.r.IntN(4)])
+	}
+	switch n := g.r.IntN(6); {
+	case n < 4:
+		it["h"] = N(MustNumber(genNumbers[g.r.IntN(6)]))
+	case n == 4:
+		it["h"] = S("not a number") // wrong kind: not in the indexes keyed by h
+	}
+	if g.r.IntN(4) > 0 {
+		it["i"] = BString(genStrings[1+g.r.IntN(5)])
+	}
+	return it
+}
+
+func (g gen) indexQuery(def IndexDef) IndexQuery {
+	q := IndexQuery{Forward: g.r.IntN(2) == 0}
+	for _, a := range def.Schema.Partition {
+		switch a.Name {
+		case "g":
+			q.Partition = append(q.Partition, S([]string{"x", "y", "x\x00", "z"}[g.r.IntN(4)]))
+		case "h":
+			q.Partition = append(q.Partition, N(MustNumber(genNumbers[g.r.IntN(6)])))
+		default:
+			q.Partition = append(q.Partition, g.keyValue(a.Kind, 6))
+		}
+	}
+	sorts := def.Schema.Sort
+	if len(sorts) == 0 {
+		return q
+	}
+	n := g.r.IntN(len(sorts) + 1) // attributes constrained
+	for i := 0; i < n-1; i++ {
+		q.SortPrefix = append(q.SortPrefix, g.sortValue(sorts[i]))
+	}
+	if n > 0 {
+		a := sorts[n-1]
+		op := SortOp(1 + g.r.IntN(7))
+		if op == SortBeginsWith && a.Kind == KindN {
+			op = SortEQ
+		}
+		q.Sort = SortCondition{Op: op, Values: [2]Value{g.sortValue(a), g.sortValue(a)}}
+		if op == SortBetween {
+			if c, _ := Compare(q.Sort.Values[0], q.Sort.Values[1]); c > 0 {
+				q.Sort.Values[0], q.Sort.Values[1] = q.Sort.Values[1], q.Sort.Values[0]
+			}
+		}
+	}
+	return q
+}
+
+func (g gen) sortValue(a KeyAttr) Value {
+	if a.Kind == KindN {
+		return N(MustNumber(genNumbers[g.r.IntN(7)]))
+	}
+	return g.keyValue(a.Kind, 7)
+}
+
+func TestIndexRandom(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("STORAGE_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("seed %d (rerun with STORAGE_SEED=%d)", seed, seed)
+	for _, ks := range []KeySchema{schemaS, schemaSN} {
+		t.Run(fmt.Sprintf("%s_%s", ks.Partition.Kind, ks.Sort.Kind), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, uint64(ks.Sort.Kind)))
+			runIndexModel(t, seed, r, ks, 1500)
+		})
+	}
+}
+
+func runIndexModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) {
+	tbl := NewTable(ks)
+	m := &model{ks: ks}
+	g := gen{r: r, ks: ks}
+	fail := func(step int, op string, err error) {
+		t.Helper()
+		t.Fatalf("seed %d step %d %s: %v", seed, step, op, err)
+	}
+	live := map[string]bool{}
+	for step := range steps {
+		switch op := r.IntN(100); {
+		case op < 4: // add or drop an index
+			def := testIndexes[r.IntN(len(testIndexes))]
+			if live[def.Name] {
+				if err := tbl.DropIndex(def.Name); err != nil {
+					fail(step, "DropIndex", err)
+				}
+				delete(live, def.Name)
+			} else {
+				if err := tbl.AddIndex(def); err != nil {
+					fail(step, "AddIndex", err)
+				}
+				live[def.Name] = true
+			}
+		case op < 45: // put, by Write or Put
+			k := g.key()
+			it := g.indexItem(k)
+			var err error
+			if r.IntN(2) == 0 {
+				_, err = tbl.Write(k, func(Item) (Item, error) { return it, nil })
+			} else {
+				_, err = tbl.Put(k, it)
+			}
+			if err != nil {
+				fail(step, "put", err)
+			}
+			m.put(it)
+		case op < 60: // delete
+			k := g.key()
+			var err error
+			if r.IntN(2) == 0 {
+				_, err = tbl.Write(k, func(Item) (Item, error) { return nil, nil })
+			} else {
+				_, err = tbl.Put(k, nil)
+			}
+			if err != nil {
+				fail(step, "delete", err)
+			}
+			m.delete(k)
+		case op < 85: // query an index, paged
+			if len(live) == 0 {
+				continue
+			}
+			def := testIndexes[r.IntN(len(testIndexes))]
+			if !live[def.Name] {
+				continue
+			}
+			im := indexModel{ks: ks, def: def}
+			q := g.indexQuery(def)
+			want := im.query(m.items, q)
+			limit := 1 + r.IntN(4)
+			var got []Item
+			for {
+				var items []Item
+				err := tbl.QueryIndex(def.Name, q, func(e EncodedItem) bool {
+					items = append(items, e.Item())
+					return len(items) < limit
+				})
+				if err != nil {
+					fail(step, "QueryIndex", err)
+				}
+				got = append(got, items...)
+				if len(items) < limit || len(got) > len(want)+limit {
+					break
+				}
+				q.ExclusiveStart = im.startOf(items[len(items)-1])
+			}
+			if err := sameItems(got, want); err != nil {
+				fail(step, fmt.Sprintf("query %s %+v", def.Name, q), err)
+			}
+		default: // scan an index, all segments, paged
+			if len(live) == 0 {
+				continue
+			}
+			def := testIndexes[r.IntN(len(testIndexes))]
+			if !live[def.Name] {
+				continue
+			}
+			im := indexModel{ks: ks, def: def}
+			total := []int{0, 1, 2, 3, 5}[r.IntN(5)]
+			limit := 1 + r.IntN(7)
+			seen := map[string]int{}
+			n := 0
+			for seg := range max(total, 1) {
+				var start Item
+				for {
+					var items []Item
+					err := tbl.ScanIndex(def.Name, IndexScanRange{Segment: seg, TotalSegments: total, ExclusiveStart: start}, func(e EncodedItem) bool {
+						items = append(items, e.Item())
+						return len(items) < limit
+					})
+					if err != nil {
+						fail(step, "ScanIndex", err)
+					}
+					for _, it := range items {
+						seen[fmt.Sprint(ks.KeyOf(it))]++
+						if s, _ := tbl.IndexSegmentOf(def.Name, it, total); s != seg {
+							fail(step, "ScanIndex", fmt.Errorf("item %v in segment %d, IndexSegmentOf says %d", it, seg, s))
+						}
+					}
+					n += len(items)
+					if len(items) < limit || n > len(m.items)+limit {
+						break
+					}
+					start = im.startOf(items[len(items)-1])
+				}
+			}
+			want := 0
+			for _, it := range m.items {
+				if im.member(it) {
+					want++
+					if seen[fmt.Sprint(ks.KeyOf(it))] != 1 {
+						fail(step, "ScanIndex", fmt.Errorf("item %v seen %d times", it, seen[fmt.Sprint(ks.KeyOf(it))]))
+					}
+				}
+			}
+			if n != want {
+				fail(step, "ScanIndex", fmt.Errorf("%d entries over all segments, want %d", n, want))
+			}
+		}
+		for name := range live {
+			count, _, err := tbl.IndexStats(name)
+			want := 0
+			for _, it := range m.items {
+				if (indexModel{ks: ks, def: indexDefNamed(name)}).member(it) {
+					want++
+				}
+			}
+			if err != nil || count != want {
+				fail(step, "IndexStats", fmt.Errorf("%s: %d entries, %v; want %d", name, count, err, want))
+			}
+		}
+		checkTable(t, tbl)
+	}
+}
+
+func indexDefNamed(name string) IndexDef {
+	i := slices.IndexFunc(testIndexes, func(d IndexDef) bool { return d.Name == name })
+	return testIndexes[i]
+}
+
+func TestIndexSizes(t *testing.T) {
+	tbl := NewTable(schemaSN)
+	for _, def := range testIndexes[:3] {
+		if err := tbl.AddIndex(def); err != nil {
+			t.Fatal(err)
+		}
+	}
+	it := Item{"pk": S("p"), "sk": N("1"), "g": S("gg"), "h": N("12"), "i": BString("b"), "a0": S("abc"), "a1": S("zzzz")}
+	put(t, tbl, it)
+	attr := func(name string) int64 { return int64(len(name) + ValueSize(it[name])) }
+	tests := []struct {
+		name string
+		want int64
+	}{
+		{"g_h", int64(ItemSize(it))},
+		{"gh", attr("pk") + attr("sk") + attr("g") + attr("h")},
+		{"g_hi", attr("pk") + attr("sk") + attr("g") + attr("h") + attr("i") + attr("a0")},
+	}
+	for _, tc := range tests {
+		count, size, err := tbl.IndexStats(tc.name)
+		if err != nil || count != 1 || size != tc.want {
+			t.Errorf("IndexStats(%s) = %d, %d, %v; want 1, %d", tc.name, count, size, err, tc.want)
+		}
+	}
+	if _, _, err := tbl.IndexStats("nope"); !errors.Is(err, ErrNoIndex) {
+		t.Errorf("IndexStats of a missing index: %v, want ErrNoIndex", err)
+	}
+	if err := tbl.AddIndex(testIndexes[0]); !errors.Is(err, ErrIndexExists) {
+		t.Errorf("AddIndex twice: %v, want ErrIndexExists", err)
+	}
+	put(t, tbl, Item{"pk": S("p"), "sk": N("1")}) // leaves every index
+	for _, def := range testIndexes[:3] {
+		if count, size, _ := tbl.IndexStats(def.Name); count != 0 || size != 0 {
+			t.Errorf("%s after the keys left: %d entries of %d bytes", def.Name, count, size)
+		}
+	}
+	checkTable(t, tbl)
+}
+
+func TestTupleKeyOrder(t *testing.T) {
+	vals := []Value{S(""), S("\x00"), S("\x00\x00"), S("\x00a"), S("a"), S("a\x00"), S("a\x00b"), S("ab"), S("\xff")}
+	nums := []Value{}
+	for _, n := range []string{"-1E100", "-100", "-1.5", "-1", "-0.001", "0", "0.001", "1", "1.01", "1.5", "10", "100", "1E100"} {
+		nums = append(nums, N(MustNumber(n)))
+	}
+	for _, list := range [][]Value{vals, nums} {
+		for i, a := range list {
+			for j, b := range list {
+				for _, tail := range []Value{S(""), S("z"), N("5")} {
+					ea := string(appendTupleComponent(appendTupleComponent(nil, a), tail))
+					eb := string(appendTupleComponent(appendTupleComponent(nil, b), S("")))
+					if got, want := cmp.Compare(ea, eb), cmp.Compare(i, j); i != j && got != want {
+						t.Errorf("(%q, %v) vs (%q, ''): encoded order %d, want %d", a.Str(), tail, b.Str(), got, want)
+					}
+				}
+			}
+		}
+	}
+}
