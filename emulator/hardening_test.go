@@ -378,6 +378,32 @@ func TestIdleConnectionClosed(t *testing.T) {
 	}
 }
 
+// TestSlowHeadersCutOff: headers that stop arriving are cut off, on a new
+// connection and on a keep-alive one between requests.
+func TestSlowHeadersCutOff(t *testing.T) {
+	h := newHardServer(t, Options{}, ServerOptions{ReadHeaderTimeout: 300 * time.Millisecond})
+	partial := "POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Tar"
+	c := h.dial(t)
+	if _, err := io.WriteString(c, partial); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.ReadAll(c) // net/http may answer 400 Bad Request; then the end
+	h.logs.await(t, "connection cut off", "read timeout (request headers)")
+
+	c = h.dial(t)
+	if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 2, `{}`)+partial); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	_, _ = io.ReadAll(br)
+	h.logs.await(t, "connection cut off", "read timeout (request headers)")
+}
+
 // TestUnreadResponseDropped: a client that does not read a 16 MB
 // response is cut off at the write timeout and the connection dropped.
 func TestUnreadResponseDropped(t *testing.T) {

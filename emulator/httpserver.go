@@ -120,6 +120,7 @@ type trackedConn struct {
 	s         *Server
 	state     atomic.Int32 // http.ConnState, kept by Server.ConnState
 	readBy    atomic.Int64 // read deadline in Unix nanoseconds; 0: none
+	readFor   atomic.Int32 // what the read deadline bounds: a phase*
 	logged    atomic.Bool
 	closeOnce sync.Once
 }
@@ -130,12 +131,12 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 	// past (1970): that is no cut-off.
 	if err != nil && isTimeout(err) && c.readBy.Load() > abortDeadline {
 		what := "read timeout"
-		switch http.ConnState(c.state.Load()) {
-		case http.StateIdle:
+		switch c.readFor.Load() {
+		case phaseIdle:
 			what = "idle timeout"
-		case http.StateNew:
+		case phaseHeaders:
 			what = "read timeout (request headers)"
-		case http.StateActive:
+		case phaseBody:
 			what = "read timeout (request body)"
 		}
 		c.cutOff(what, err)
@@ -157,12 +158,43 @@ func (c *trackedConn) SetReadDeadline(t time.Time) error {
 	return c.Conn.SetReadDeadline(t)
 }
 
+// What a read deadline bounds. net/http sets one deadline per phase of a
+// connection: IdleTimeout while it waits for a next request,
+// ReadHeaderTimeout while it reads the headers, ReadTimeout (from the
+// request's start) for the body.
+const (
+	phaseUnknown int32 = iota
+	phaseIdle
+	phaseHeaders
+	phaseBody
+)
+
 func (c *trackedConn) noteReadDeadline(t time.Time) {
 	if t.IsZero() {
 		c.readBy.Store(0)
+		c.readFor.Store(phaseUnknown)
 		return
 	}
 	c.readBy.Store(t.UnixNano())
+	c.readFor.Store(c.s.phaseOf(time.Until(t), http.ConnState(c.state.Load())))
+}
+
+// phaseOf tells which timeout a deadline d from now is: the nearest of the
+// three, and among equal ones (timeouts configured alike) the one the
+// connection's state suggests.
+func (s *Server) phaseOf(d time.Duration, st http.ConnState) int32 {
+	const slack = time.Second
+	near := func(v time.Duration) bool { return d <= v && v-d <= slack }
+	idle, headers, body := near(s.IdleTimeout), near(s.ReadHeaderTimeout), near(s.ReadTimeout)
+	switch {
+	case idle && (st == http.StateIdle || !headers && !body):
+		return phaseIdle
+	case headers && (st != http.StateActive || !body):
+		return phaseHeaders
+	case body:
+		return phaseBody
+	}
+	return phaseUnknown
 }
 
 // CloseWrite half-closes a TCP connection; net/http uses it to let a client
