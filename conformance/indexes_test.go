@@ -503,7 +503,6 @@ func TestIndexSparseAndUpkeep(t *testing.T) {
 	})
 	t.Run("transaction", func(t *testing.T) {
 		t.Parallel()
-		EmulatorLacks(t, "TransactWriteItems (issue 7)")
 		table := indexTable(t, c)
 		mustPut(t, c, table, item{"pk": s("p"), "sk": s("gone"), "g": s("G"), "gs": n("9")})
 		mustPut(t, c, table, item{"pk": s("p"), "sk": s("moved"), "g": s("G"), "gs": n("8")})

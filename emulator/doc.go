@@ -83,8 +83,18 @@
 //     (key and projected attributes + 100 bytes each), kept per partition
 //     by storage; SizeEstimateRangeGB brackets it by whole GB ([0, 1] below
 //     1 GB, as AWS documents; AWS's rule above that is not documented).
-//     A BatchWriteItem refused for the 10 GB limit keeps the writes it made
-//     before the refused one (AWS's batch is not atomic either).
+//     A BatchWriteItem refused for the 10 GB limit writes none of the batch:
+//     its writes go through one storage transaction (AWS does not promise
+//     either way).
+//   - Transactions (op_transact.go, op_transact_get.go, idempotency.go):
+//     isolation is by locks, so a transaction waits instead of failing with
+//     TransactionConflict, and TransactionInProgressException never
+//     happens. Input errors (keys, expressions, sizes) are top-level
+//     ValidationExceptions as for the single-item operations; errors that
+//     depend on the stored item (an operand of the wrong type, an item grown
+//     past 400 KB, a full item collection) cancel the transaction with that
+//     action's reason, as AWS does (DynamoDB Local answers some of each the
+//     other way; the conformance suite marks them).
 //   - DescribeEndpoints answers the request's Host (as AWS answers its own
 //     host name, without a scheme), so endpoint discovery stays on the
 //     emulator; an SDK that adds https:// to it needs TLS in front.

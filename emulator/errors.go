@@ -43,6 +43,11 @@ var (
 	ErrConditionalCheckFailed = &errorClass{"ConditionalCheckFailedException", nsDynamoDB, http.StatusBadRequest, false}
 	// ErrItemCollectionSizeLimitExceeded: an item collection of an LSI table grew past 10 GB.
 	ErrItemCollectionSizeLimitExceeded = &errorClass{"ItemCollectionSizeLimitExceededException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrTransactionCanceled: a transaction was cancelled; carries one
+	// CancellationReason per action. AWS spells its message "Message".
+	ErrTransactionCanceled = &errorClass{"TransactionCanceledException", nsDynamoDB, http.StatusBadRequest, true}
+	// ErrIdempotentParameterMismatch: a ClientRequestToken reused with a different request.
+	ErrIdempotentParameterMismatch = &errorClass{"IdempotentParameterMismatchException", nsDynamoDB, http.StatusBadRequest, true}
 	// ErrLimitExceeded: too many concurrent control-plane operations or tables.
 	ErrLimitExceeded = &errorClass{"LimitExceededException", nsDynamoDB, http.StatusBadRequest, false}
 	// ErrAccessDenied: the request names a resource of another account.
@@ -71,7 +76,9 @@ type apiError struct {
 	class *errorClass
 	msg   string
 	item  storage.Item // ConditionalCheckFailedException with ALL_OLD; else nil
-	cause error        // what a %w verb wrapped, for errors.Is/As; may be nil
+	// reasons are TransactionCanceledException's CancellationReasons; else nil.
+	reasons []CancellationReason
+	cause   error // what a %w verb wrapped, for errors.Is/As; may be nil
 }
 
 func (e *apiError) Error() string        { return e.msg }
@@ -193,6 +200,9 @@ func appendErrorBody(b []byte, e *apiError) []byte {
 	if e.item != nil {
 		b = append(b, `,"Item":`...)
 		b = appendItem(b, e.item)
+	}
+	if e.reasons != nil {
+		b = appendCancellationReasons(b, e.reasons)
 	}
 	return append(b, '}')
 }

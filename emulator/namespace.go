@@ -21,6 +21,8 @@ type Namespace struct {
 	mu     sync.RWMutex      // guards tables
 	tables map[string]*table // by table name
 
+	tokens idempotency // TransactWriteItems ClientRequestTokens (idempotency.go)
+
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
 	// (addTable), so reads with ever new access keys keep nothing.

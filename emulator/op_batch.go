@@ -11,7 +11,8 @@ import (
 
 // BatchGetItem and BatchWriteItem: every request is validated (limits,
 // tables, keys, duplicates) before anything is read or written, so a bad
-// request never writes part of a batch. Tables are visited in name order so
+// request never writes part of a batch; the writes of a batch then go
+// through one storage transaction. Tables are visited in name order so
 // errors and responses are deterministic.
 
 func init() {
@@ -294,7 +295,14 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		tables = append(tables, bt)
 	}
 
-	// Everything is valid: write.
+	// Everything is valid: write, through one storage transaction (the one
+	// write path; it also means a refused write leaves none of the batch).
+	data := make([]*storage.Table, len(tables))
+	for i, bt := range tables {
+		data[i] = bt.t.data
+	}
+	tx := storage.Begin(data...)
+	defer tx.Abort()
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	for _, bt := range tables {
 		var cp capacity
@@ -309,9 +317,9 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			var ch storage.Change
 			var err error
 			if decodeOld {
-				ch, err = bt.t.data.Write(w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
+				ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
 			} else {
-				ch, err = bt.t.data.Put(w.key, w.item) // nil deletes
+				ch, err = tx.Put(bt.t.data, w.key, w.item) // nil deletes
 			}
 			if err != nil {
 				return nil, err
@@ -327,6 +335,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
 	}
+	tx.Commit()
 	return out, nil
 }
 

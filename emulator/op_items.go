@@ -557,28 +557,9 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
 			return nil, err
 		}
-		base := cur
-		if base == nil {
-			base = t.schema.KeyItem(key)
-		}
-		next := base
-		if upd != nil {
-			var err error
-			if next, err = upd.Apply(base); err != nil {
-				return nil, err
-			}
-		}
-		if err := checkUpdatedNesting(upd, next); err != nil {
-			return nil, err
-		}
-		if err := t.checkIndexKeys(next, true); err != nil {
-			return nil, err
-		}
-		newSize = storage.ItemSize(next)
-		if newSize > maxItemBytes {
-			return nil, errValidation(msgUpdatedItemTooLarge)
-		}
-		return next, nil
+		next, size, err := t.updatedItem(key, upd, cur)
+		newSize = size
+		return next, err
 	})
 	if err != nil {
 		return nil, err
@@ -589,6 +570,34 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
 	return out, nil
+}
+
+// updatedItem applies upd (nil: none) to the item cur with key (nil:
+// absent, so the update starts from the key attributes) and checks the
+// result as UpdateItem and a transaction's Update do: nesting, index key
+// attributes and the item size limit. It returns the new item and its size.
+func (t *table) updatedItem(key storage.Key, upd *expr.Update, cur storage.Item) (storage.Item, int, error) {
+	next := cur
+	if next == nil {
+		next = t.schema.KeyItem(key)
+	}
+	if upd != nil {
+		var err error
+		if next, err = upd.Apply(next); err != nil {
+			return nil, 0, err
+		}
+	}
+	if err := checkUpdatedNesting(upd, next); err != nil {
+		return nil, 0, err
+	}
+	if err := t.checkIndexKeys(next, true); err != nil {
+		return nil, 0, err
+	}
+	size := storage.ItemSize(next)
+	if size > maxItemBytes {
+		return nil, 0, errValidation(msgUpdatedItemTooLarge)
+	}
+	return next, size, nil
 }
 
 // compileUpdate compiles UpdateExpression or the legacy AttributeUpdates;

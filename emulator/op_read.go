@@ -293,23 +293,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
 	if x != nil {
-		if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
-			return nil, err
-		}
-		q := indexQuery(x, kc, forward)
-		if in.ExclusiveStartKey != nil {
-			if q.ExclusiveStart, err = indexStartKey(t, x, in.ExclusiveStartKey.Item(), kc); err != nil {
-				return nil, err
-			}
-		}
-		if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
-			return nil, err
-		}
-		p := &pageReader{req: req}
-		if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
-			return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
-		}
-		return p.output()
+		return queryIndexPage(t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
+			return indexStartKey(t, x, esk, kc)
+		})
 	}
 
 	r := storage.QueryRange{

@@ -50,9 +50,26 @@ func FuzzCondition(f *testing.F) {
 
 func FuzzKeyCondition(f *testing.F) {
 	seedFuzz(f, "keycond")
+	f.Add("pk = :s AND sk = :n AND #a BETWEEN :n AND :n")
+	f.Add("#a = :n AND pk = :s AND begins_with(sk, :s)")
 	f.Fuzz(func(t *testing.T, src string) {
 		fuzzCompiler().KeyCondition(src, oracleKeySchema)
+		// The same text against a multi-attribute key whose attributes
+		// the fuzz corpus names (pk, sk and the placeholder #a).
+		kc, err := fuzzCompiler().MultiKeyCondition(src, fuzzMultiKey)
+		if err != nil {
+			return
+		}
+		if len(kc.Partition) != len(fuzzMultiKey.Partition) || len(kc.SortPrefix) >= len(fuzzMultiKey.Sort)+1 {
+			t.Fatalf("%q: %d partition values, %d sort prefix values", src, len(kc.Partition), len(kc.SortPrefix))
+		}
 	})
+}
+
+// fuzzMultiKey is a multi-attribute key over attributes the fuzz corpus uses.
+var fuzzMultiKey = MultiKeySchema{
+	Partition: []storage.KeyAttr{{Name: "pk", Kind: storage.KindS}},
+	Sort:      []storage.KeyAttr{{Name: "sk", Kind: storage.KindN}, {Name: "a", Kind: storage.KindN}},
 }
 
 func FuzzUpdate(f *testing.F) {

@@ -291,11 +291,10 @@ var legacyKeyOps = map[string]storage.SortOp{
 	"GT": storage.SortGT, "BEGINS_WITH": storage.SortBeginsWith, "BETWEEN": storage.SortBetween,
 }
 
-// KeyConditions compiles the legacy KeyConditions map of Query.
-func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*KeyCondition, error) {
-	names := sortedKeys(conds)
+// legacyKeyTerms turns a KeyConditions map into key terms, in name order.
+func legacyKeyTerms(conds map[string]LegacyCondition) ([]keyTerm, error) {
 	var terms []keyTerm
-	for _, name := range names {
+	for _, name := range sortedKeys(conds) {
 		c := conds[name]
 		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
 			return nil, err
@@ -305,12 +304,21 @@ func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*Key
 		copy(t.values[:], c.AttributeValueList)
 		terms = append(terms, t)
 	}
+	return terms, nil
+}
+
+// KeyConditions compiles the legacy KeyConditions map of Query.
+func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*KeyCondition, error) {
+	terms, err := legacyKeyTerms(conds)
+	if err != nil {
+		return nil, err
+	}
 	if len(terms) == 0 || len(terms) > 2 {
 		return nil, errPlain(msgKeyLength)
 	}
-	kc, err := bindKeyTerms(terms, ks)
-	if err != nil {
-		return nil, err
+	kc, kerr := bindKeyTerms(terms, ks)
+	if kerr != nil {
+		return nil, kerr
 	}
 	return kc, nil
 }

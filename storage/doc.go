@@ -36,6 +36,12 @@
 //     difference inside the write, report the size after it
 //     (Change.CollectionSize, CollectionSize) and refuse writes that grow a
 //     collection past a limit (ErrCollectionTooLarge).
+//   - Begin(tables...) starts a WriteTx: the write locks of several tables,
+//     within which Get, Write and Put read and write items in any of them;
+//     Commit releases them and returns one Change per item written, Abort
+//     undoes every write (newest first) and releases them. BeginRead starts
+//     a ReadTx, a consistent snapshot of several tables for Get. See
+//     Transactions below.
 //   - GetEncoded, QueryEncoded and ScanEncoded are Get, Query and Scan
 //     without the decoding: they hand out EncodedItems, views of the stored
 //     records. An ItemReader walks one (attributes in name order, key
@@ -55,6 +61,34 @@
 // by name, one allocation per item, with the item's size kept beside it. A 240-byte item of 10 attributes costs 300 to
 // 400 bytes of heap in all, index included, against about 1300 bytes for the
 // same item held as a map of Values (BenchmarkMemory).
+//
+// # Transactions
+//
+// There is one write path. Every item write, whether from Table.Write,
+// Table.Put or a WriteTx, is the table's putItemLocked under the table's
+// write lock: it encodes the item, replaces it in its partition, keeps the
+// count, the size and item collection sizes, and builds the Change.
+// Table.Write and Table.Put are that primitive for one table and one item
+// (they take the lock themselves rather than build a transaction, which
+// would cost an allocation on the hottest path); a WriteTx is the same
+// primitive under the locks of all its tables, plus an undo entry per write
+// (the stored record it replaced, an immutable string, so recording it
+// copies nothing). Anything a table maintains inside a write (indexes, when
+// they come) is therefore kept for all three, and undone by Abort, which
+// restores the old records through the same primitive.
+//
+// Isolation is by locks held to the end. Begin and BeginRead take their
+// tables' locks in one fixed order, ascending table id (creation order), so
+// two transactions cannot deadlock, and single-table operations, which
+// hold one lock, cannot join a cycle. A WriteTx is therefore serializable
+// against other transactions and against single writes; a transaction
+// waits for the locks it needs and never fails for a conflict. A reader
+// never sees half a transaction: a Get, Query or Scan of one table holds
+// its lock, and a ReadTx holds the read locks of all its tables at once.
+//
+// A WriteTx's Write callback runs under the locks like Table.Write's: it
+// must not call back into a table. A failed write writes nothing and
+// leaves the transaction open; the caller chooses to go on or to Abort.
 //
 // # Caveats
 //
@@ -76,6 +110,6 @@
 // nesting depth, condition operands and their messages belong to the
 // emulator. Misuse that would corrupt the table is refused (ErrKeyKind,
 // ErrKeyMismatch, ErrTooDeep); a malformed query or scan range matches
-// nothing. Transactions, secondary indexes, streams and TTL are not here
-// yet; they will build on Change and on the ...Locked helpers of Table.
+// nothing. Secondary indexes, streams and TTL are not here yet; they will
+// build on Change and on the ...Locked helpers of Table.
 package storage

@@ -102,24 +102,28 @@ type index struct {
 	sized []string // the attributes a projected entry holds (not for All)
 }
 
-// ientry is one index entry: the index key, the table's partition key
-// (Value.Str(), the partition's own string) and the table's stored entry,
-// whose sort key ends the order.
+// ientry is one index entry: the index key, the table's partition (for
+// its key; a pointer costs half a string header, and the partition's pk
+// never changes) and the table's stored entry, whose sort key ends the
+// order.
 type ientry struct {
-	key string
-	tpk string
-	e   entry
+	key  string
+	part *partition
+	e    entry
 }
 
 func ientryLess(a, b ientry) bool {
 	if a.key != b.key {
 		return a.key < b.key
 	}
-	if a.tpk != b.tpk {
-		return a.tpk < b.tpk
+	if a.part.pk != b.part.pk {
+		return a.part.pk < b.part.pk
 	}
 	return a.e.sortKey() < b.e.sortKey()
 }
+
+// pkPivot is a partition usable only in a search key: its pk.
+func pkPivot(pk string) *partition { return &partition{pk: pk} }
 
 func newIndex(ks KeySchema, def IndexDef) *index {
 	x := &index{def: def, tree: btree.NewBTreeGOptions(ientryLess, btree.Options{NoLocks: true})}
@@ -189,10 +193,11 @@ func (x *index) entrySize(it Item, itemSize int) int64 {
 	return n
 }
 
-// replace moves the entry of the item with table key (tpk, e's sort key)
-// from its old image (nil: absent) to its new one (nil: deleted); e is the
-// new stored entry. old and nu hold at least the attributes reads names.
-func (x *index) replace(tpk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+// replace moves the entry of the item with table key (part's key, e's
+// sort key) from its old image (nil: absent) to its new one (nil:
+// deleted); e is the new stored entry. old and nu hold at least the
+// attributes reads names. part may be a pivot when nu is nil.
+func (x *index) replace(part *partition, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
 	var oldKey, newKey []byte
 	oldIn, newIn := false, false
 	if old != nil {
@@ -202,12 +207,12 @@ func (x *index) replace(tpk string, oldE entry, old Item, oldSize int, e entry, 
 		newKey, newIn = x.indexKey(nil, nu)
 	}
 	if oldIn {
-		x.tree.Delete(ientry{key: string(oldKey), tpk: tpk, e: oldE})
+		x.tree.Delete(ientry{key: string(oldKey), part: part, e: oldE})
 		x.count--
 		x.size -= x.entrySize(old, oldSize)
 	}
 	if newIn {
-		x.tree.Set(ientry{key: string(newKey), tpk: tpk, e: e})
+		x.tree.Set(ientry{key: string(newKey), part: part, e: e})
 		x.count++
 		x.size += x.entrySize(nu, nuSize)
 	}
@@ -230,7 +235,7 @@ func (t *Table) AddIndex(def IndexDef) error {
 	t.order.Scan(func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
 			it := t.encodedOf(t.keyOf(p, e), e).Attributes(reads)
-			x.replace(p.pk, entry{}, nil, 0, e, it, int(e.size))
+			x.replace(p, entry{}, nil, 0, e, it, int(e.size))
 			return true
 		})
 		return true
@@ -290,9 +295,9 @@ func (t *Table) indexReadsLocked() []string {
 
 // updateIndexesLocked applies one item write to every index: old (nil:
 // none) holds at least the indexes' reads of the replaced item.
-func (t *Table) updateIndexesLocked(pk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+func (t *Table) updateIndexesLocked(part *partition, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
 	for _, x := range t.indexes {
-		x.replace(pk, oldE, old, oldSize, e, nu, nuSize)
+		x.replace(part, oldE, old, oldSize, e, nu, nuSize)
 	}
 }
 
@@ -303,7 +308,7 @@ func (t *Table) checkIndexesLocked() error {
 		reads := want.reads()
 		t.order.Scan(func(p *partition) bool {
 			p.walk(bound{}, bound{}, true, func(e entry) bool {
-				want.replace(p.pk, entry{}, nil, 0, e, t.encodedOf(t.keyOf(p, e), e).Attributes(reads), int(e.size))
+				want.replace(p, entry{}, nil, 0, e, t.encodedOf(t.keyOf(p, e), e).Attributes(reads), int(e.size))
 				return true
 			})
 			return true
@@ -317,7 +322,7 @@ func (t *Table) checkIndexesLocked() error {
 		wantList := want.tree.Items()
 		x.tree.Scan(func(ie ientry) bool {
 			w := wantList[i]
-			if ie.key != w.key || ie.tpk != w.tpk || ie.e.rec != w.e.rec {
+			if ie.key != w.key || ie.part.pk != w.part.pk || ie.e.rec != w.e.rec {
 				err = fmt.Errorf("index %q: entry %d differs from the items", x.def.Name, i)
 				return false
 			}

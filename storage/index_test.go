@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -378,4 +379,40 @@ func TestTupleKeyOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkIndexMemory stores 100k items of 240 bytes in a table with one
+// KEYS_ONLY index keyed on (email S, count N), every item in it, and
+// reports the live heap the index adds per entry.
+func BenchmarkIndexMemory(b *testing.B) {
+	const n = 100_000
+	items := make([]Item, n)
+	for i := range items {
+		items[i] = benchItem(b, schemaSN, i, 0)
+	}
+	def := IndexDef{Name: "byEmail", Schema: IndexSchema{Partition: []KeyAttr{{"email", KindS}}, Sort: []KeyAttr{{"count", KindN}}}}
+	heap := func(withIndex bool) float64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		tbl := NewTable(schemaSN)
+		if withIndex {
+			if err := tbl.AddIndex(def); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, it := range items {
+			put(b, tbl, it)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(tbl)
+		return float64(after.HeapAlloc - before.HeapAlloc)
+	}
+	var perEntry float64
+	for b.Loop() {
+		perEntry = (heap(true) - heap(false)) / n
+	}
+	runtime.KeepAlive(items)
+	b.ReportMetric(perEntry, "bytes/entry")
 }

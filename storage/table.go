@@ -16,6 +16,7 @@ import (
 // concurrent use.
 type Table struct {
 	ks KeySchema // immutable after NewTable
+	id uint64    // creation number, immutable: transactions lock tables in id order (tx.go)
 
 	// mu guards parts, order, count, size and scratch, and the partitions and
 	// B-trees they reach. Readers hold it shared for the whole of a Get, Query
@@ -45,6 +46,7 @@ func NewTable(ks KeySchema) *Table {
 	}
 	return &Table{
 		ks:    ks,
+		id:    tableSeq.Add(1),
 		parts: make(map[string]*partition),
 		order: btree.NewBTreeGOptions(partitionLess, btree.Options{NoLocks: true}),
 	}
@@ -172,7 +174,9 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	if newItem == nil {
 		if found {
 			t.deleteLocked(pk, sk, oldE)
-			t.updateIndexesLocked(pk, oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+			if len(t.indexes) > 0 {
+				t.updateIndexesLocked(pkPivot(pk), oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+			}
 		}
 		if t.coll != nil {
 			ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
@@ -194,7 +198,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	}
 	t.putLocked(pk, e, oldE, found)
 	if len(t.indexes) > 0 {
-		t.updateIndexesLocked(t.parts[pk].pk, oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
+		t.updateIndexesLocked(t.parts[pk], oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
 	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)

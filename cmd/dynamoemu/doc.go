@@ -7,4 +7,10 @@
 // access key id + region is its own database unless -sharedDb is given. Data
 // lives in memory only (-inMemory is accepted and is the only mode) and is
 // gone when the process ends. SIGINT or SIGTERM shuts down gracefully.
+//
+// For the container image (../../Dockerfile): "dynamoemu -healthcheck" asks
+// the server at -host and -port for ListTables and exits 0 if it answers, 1 if
+// not; and the Java arguments of DynamoDB Local's image ("-jar
+// DynamoDBLocal.jar" and the -D/-X options before it) are ignored, so its
+// command lines run unchanged.
 package main

@@ -24,6 +24,10 @@ func main() {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
+		if errors.Is(err, errUnhealthy) {
+			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
+			os.Exit(1)
+		}
 		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 		os.Exit(2)
 	}
@@ -38,6 +42,7 @@ type config struct {
 	cors                   string
 	delayTransientStatuses bool
 	logLevel               string
+	healthcheck            bool // probe a running server and exit (healthcheck.go)
 	// Accepted so DynamoDB Local command lines run unchanged; memory is the
 	// only storage and nothing is sent anywhere.
 	dbPath                  string
@@ -55,8 +60,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
-	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "accepted for DynamoDB Local compatibility; tables are ACTIVE at once (transient states are not emulated yet)")
+	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
+	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
@@ -98,9 +104,13 @@ func (c config) options(log *slog.Logger) emulator.Options {
 // run serves until stop is closed or a signal arrives. ready, if not nil,
 // receives the listening address.
 func run(args []string, stderr io.Writer, ready chan<- string) error {
+	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if c.healthcheck {
+		return healthcheck(c)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
@@ -125,6 +135,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	go func() { errc <- srv.Serve(ln) }()
 	addr := ln.Addr().String()
 	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	if len(java) > 0 {
+		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
+	}
 	if c.dbPath != "" {
 		log.Warn("-dbPath is ignored: data is kept in memory only and lost at exit", "dbPath", c.dbPath)
 	}

@@ -260,6 +260,60 @@ var ops = []op{
 			}
 		},
 	},
+	{
+		// Seed 002's pattern: write a new version and keep "latest" in step,
+		// in two tables, the second write conditional.
+		name:   "TransactWrite2",
+		target: "TransactWriteItems",
+		body: func(tb testing.TB) string {
+			return `{"TransactItems":[{"Put":{"TableName":"bench","Item":` + itemJSON(tb, 1, 2, true) + `}},` +
+				`{"Update":{"TableName":"scan","Key":{"pk":{"S":"user#0000002"}},"UpdateExpression":"SET #c = #c + :one",` +
+				`"ConditionExpression":"attribute_exists(pk)","ExpressionAttributeNames":{"#c":"count"},"ExpressionAttributeValues":{":one":{"N":"1"}}}}]}`
+		},
+		sdk: func(tb testing.TB) func(context.Context, *dynamodb.Client) error {
+			in := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Put: &types.Put{TableName: aws.String("bench"), Item: toSDK(benchItem(tb, 1, 2, true))}},
+				{Update: &types.Update{
+					TableName:                 aws.String("scan"),
+					Key:                       map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "user#0000002"}},
+					UpdateExpression:          aws.String("SET #c = #c + :one"),
+					ConditionExpression:       aws.String("attribute_exists(pk)"),
+					ExpressionAttributeNames:  map[string]string{"#c": "count"},
+					ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}},
+				}},
+			}}
+			return func(ctx context.Context, db *dynamodb.Client) error {
+				_, err := db.TransactWriteItems(ctx, in)
+				return err
+			}
+		},
+	},
+	{
+		name:   "TransactGet2",
+		target: "TransactGetItems",
+		body: func(testing.TB) string {
+			return `{"TransactItems":[{"Get":{"TableName":"bench","Key":{"pk":{"S":"user#0000001"},"sk":{"N":"1"}}}},` +
+				`{"Get":{"TableName":"scan","Key":{"pk":{"S":"user#0000002"}}}}]}`
+		},
+		sdk: func(tb testing.TB) func(context.Context, *dynamodb.Client) error {
+			in := &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+				{Get: &types.Get{TableName: aws.String("bench"), Key: map[string]types.AttributeValue{
+					"pk": &types.AttributeValueMemberS{Value: "user#0000001"},
+					"sk": &types.AttributeValueMemberN{Value: "1"},
+				}}},
+				{Get: &types.Get{TableName: aws.String("scan"), Key: map[string]types.AttributeValue{
+					"pk": &types.AttributeValueMemberS{Value: "user#0000002"},
+				}}},
+			}}
+			return func(ctx context.Context, db *dynamodb.Client) error {
+				out, err := db.TransactGetItems(ctx, in)
+				if err == nil && (len(out.Responses) != 2 || len(out.Responses[0].Item) != 10) {
+					err = fmt.Errorf("TransactGetItems returned %v", out.Responses)
+				}
+				return err
+			}
+		},
+	},
 }
 
 // poster sends one raw JSON request and returns the status and body.

@@ -1,0 +1,215 @@
+package emulator
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// TransactGetItems: up to 100 Gets across tables, validated first as
+// GetItem validates (table, projection, key; the same item twice is
+// refused), then read from one consistent snapshot: a storage.ReadTx holds
+// the read locks of all the tables at once, so no transaction or write is
+// seen in part. Each Get has an entry in Responses, in request order; a
+// missing item leaves its entry empty.
+
+func init() {
+	register("TransactGetItems", transactGetItems)
+}
+
+// TransactGetItemsInput is the TransactGetItems request.
+type TransactGetItemsInput struct {
+	TransactItems          []TransactGetItem `json:"TransactItems"`
+	ReturnConsumedCapacity *string           `json:"ReturnConsumedCapacity"`
+}
+
+// TransactGetItem is one entry: a Get.
+type TransactGetItem struct {
+	Get *TransactGet `json:"Get"`
+}
+
+// TransactGet reads one item.
+type TransactGet struct {
+	TableName                *string           `json:"TableName"`
+	Key                      WireItem          `json:"Key"`
+	ProjectionExpression     *string           `json:"ProjectionExpression"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
+}
+
+// TransactGetItemsOutput is the TransactGetItems response.
+type TransactGetItemsOutput struct {
+	Responses        []ItemResponse      `json:"Responses"`
+	ConsumedCapacity []*ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+}
+
+// ItemResponse is one Get's answer: no Item when there is no such item.
+type ItemResponse struct {
+	Item *WireItem `json:"Item,omitempty"`
+	// stored, when hasStored, is the whole item as storage keeps it,
+	// written straight from the record (Item is nil).
+	stored    storage.EncodedItem
+	hasStored bool
+}
+
+// appendJSON encodes the response without reflection, whole items straight
+// from their stored records.
+func (o *TransactGetItemsOutput) appendJSON(b []byte) []byte {
+	b = append(b, `{"Responses":[`...)
+	for i, r := range o.Responses {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		switch {
+		case r.hasStored:
+			b = appendStoredItem(appendMember(b, true, "Item"), r.stored)
+		case r.Item != nil:
+			b = appendWireItem(appendMember(b, true, "Item"), *r.Item)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if o.ConsumedCapacity != nil {
+		b = append(b, `,"ConsumedCapacity":[`...)
+		for i, cc := range o.ConsumedCapacity {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = cc.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// txGet is one validated Get.
+type txGet struct {
+	t    *table
+	key  storage.Key
+	proj *expr.Projection
+}
+
+func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+	gets, err := c.prepareTransactGet(in)
+	if err != nil {
+		return nil, err
+	}
+	tables := make([]*storage.Table, len(gets))
+	for i, g := range gets {
+		tables[i] = g.t.data
+	}
+	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(gets))}
+	sizes := make([]int, len(gets))
+	rtx := storage.BeginRead(tables...)
+	for i, g := range gets {
+		e, ok := rtx.GetEncoded(g.t.data, g.key)
+		if !ok {
+			continue
+		}
+		sizes[i] = e.Size()
+		if g.proj == nil {
+			out.Responses[i].stored, out.Responses[i].hasStored = e, true
+			continue
+		}
+		w := ItemToWire(projectStored(g.proj, e))
+		if w == nil {
+			w = WireItem{}
+		}
+		out.Responses[i].Item = &w
+	}
+	rtx.Close()
+	out.ConsumedCapacity = transactGetCapacity(optString(in.ReturnConsumedCapacity), gets, sizes)
+	return out, nil
+}
+
+// transactGetCapacity is the capacity per table, in the order tables first
+// appear: 2 read units per 4 KB of each item read (twice a strongly
+// consistent read), at least 2 per Get, a missing item included.
+func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCapacity {
+	var list []txUnits
+	for i, g := range gets {
+		list = addUnits(list, g.t, 2*readUnits(sizes[i], true))
+	}
+	return txCapacity(list, mode, false)
+}
+
+// prepareTransactGet validates the request: model constraints, the count,
+// then each Get as GetItem would be validated, and the same item twice.
+func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
+	if len(in.TransactItems) > maxTransactItems {
+		return nil, errValidation(msgTxTooManyItems)
+	}
+	var cs constraints
+	if notNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
+		cs.add("'[]'", "transactItems", cLenGE(1))
+	}
+	for i, ti := range in.TransactItems {
+		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
+		if !notNull(&cs, ti.Get, path) {
+			continue
+		}
+		notNull(&cs, ti.Get.TableName, path+".tableName")
+		if ti.Get.Key == nil {
+			cs.add("null", path+".key", cNotNull)
+		}
+	}
+	enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	gets := make([]*txGet, len(in.TransactItems))
+	seen := make(map[*table]map[string]bool)
+	for i, ti := range in.TransactItems {
+		g, err := c.prepareTxGet(ti.Get)
+		if err != nil {
+			return nil, err
+		}
+		keys := seen[g.t]
+		if keys == nil {
+			keys = make(map[string]bool)
+			seen[g.t] = keys
+		}
+		id := keyID(g.key)
+		if keys[id] {
+			return nil, errValidation(msgTxSameItem)
+		}
+		keys[id] = true
+		gets[i] = g
+	}
+	return gets, nil
+}
+
+// prepareTxGet validates one Get with GetItem's checks and messages.
+func (c *call) prepareTxGet(in *TransactGet) (*txGet, error) {
+	name := *in.TableName
+	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
+		return nil, errValidation(msgTxInvalidTableName)
+	}
+	p := exprParams{names: in.ExpressionAttributeNames}
+	if in.ProjectionExpression != nil {
+		p.expressions = append(p.expressions, paramProjectionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
+	if err != nil {
+		return nil, err
+	}
+	g := &txGet{}
+	if g.proj, err = compileProjection(comp, in.ProjectionExpression, nil); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	if g.t, err = c.lookupTable(name); err != nil {
+		return nil, err
+	}
+	if g.key, err = g.t.keyFromKeyParam(in.Key.Item()); err != nil {
+		return nil, err
+	}
+	return g, nil
+}

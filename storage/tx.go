@@ -1,0 +1,270 @@
+package storage
+
+import (
+	"errors"
+	"slices"
+	"sync/atomic"
+)
+
+// Transactions: a set of reads and writes across several tables that
+// commits all-or-nothing. A WriteTx holds the write locks of its tables
+// from Begin to Commit or Abort; a ReadTx holds their read locks from
+// BeginRead to Close. Locks are taken in one fixed order, ascending table
+// id (the order tables were created in), so transactions never deadlock
+// with each other; single-table operations hold one lock and cannot take
+// part in a cycle. Each item write goes through the table's own locked
+// write (putItemLocked), the same one Table.Write and Table.Put use, so
+// whatever a table maintains inside a write (counts, item collection
+// sizes, secondary indexes) is maintained for transactions too, undo
+// included.
+
+// tableSeq numbers tables as they are created; see Table.id.
+var tableSeq atomic.Uint64
+
+// ErrTxDone is returned by a WriteTx's Write or Put after Commit or Abort.
+var ErrTxDone = errors.New("storage: transaction already committed or aborted")
+
+// lockOrder returns the distinct tables of ts in lock order (ascending id).
+func lockOrder(ts []*Table) []*Table {
+	out := make([]*Table, 0, len(ts))
+	for _, t := range ts {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Table) int {
+		switch {
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// WriteTx is a write transaction over a fixed set of tables, created by
+// Begin. Its Get sees its own writes; no one else sees any of them before
+// Commit, and after Abort no one ever has. A WriteTx is used by one
+// goroutine. Abort is idempotent and a no-op after Commit, so
+//
+//	tx := storage.Begin(a, b)
+//	defer tx.Abort()
+//
+// is always safe. A write that fails (its callback's error, a key
+// mismatch, ErrCollectionTooLarge) writes nothing and leaves the
+// transaction usable: the caller decides whether to go on or Abort.
+type WriteTx struct {
+	tables  []*Table // distinct, ascending id; write-locked until done
+	undo    []undoEntry
+	changes []Change
+	done    bool
+}
+
+// undoEntry restores one item to what it was before a write of the transaction.
+type undoEntry struct {
+	t     *Table
+	k     Key
+	old   entry // the stored entry before the write; valid when found
+	found bool
+}
+
+// Begin starts a write transaction over tables (duplicates are fine),
+// waiting for their write locks. Every table the transaction touches must
+// be among them.
+func Begin(tables ...*Table) *WriteTx {
+	tx := &WriteTx{tables: lockOrder(tables)}
+	for _, t := range tx.tables {
+		t.mu.Lock()
+	}
+	return tx
+}
+
+// has returns ErrTxDone once the transaction is done, and panics if t is
+// not one of its tables: using a table the transaction did not lock is a
+// bug in the caller.
+func (tx *WriteTx) has(t *Table) error {
+	if tx.done {
+		return ErrTxDone
+	}
+	if !slices.Contains(tx.tables, t) {
+		panic("storage: table not locked by this transaction")
+	}
+	return nil
+}
+
+// Get returns the item with key k in t as the transaction sees it, decoded
+// afresh, or false when there is none.
+func (tx *WriteTx) Get(t *Table, k Key) (Item, bool) {
+	e, ok := tx.GetEncoded(t, k)
+	if !ok {
+		return nil, false
+	}
+	return e.Item(), true
+}
+
+// GetEncoded is Get without the decoding.
+func (tx *WriteTx) GetEncoded(t *Table, k Key) (EncodedItem, bool) {
+	if err := tx.has(t); err != nil || t.ks.checkKey(k) != nil {
+		return EncodedItem{}, false
+	}
+	return t.getEncodedLocked(k)
+}
+
+// Write is Table.Write inside the transaction: fn sees the current item
+// (the transaction's own earlier writes included) and returns the new one
+// (nil deletes, ErrNoWrite leaves it). A write that changes the item is
+// recorded for Commit and for undo.
+func (tx *WriteTx) Write(t *Table, k Key, fn func(old Item) (Item, error)) (Change, error) {
+	return tx.write(t, k, nil, true, fn)
+}
+
+// Put is Table.Put inside the transaction: store item under k, or delete
+// the item with key k when item is nil. The Change has no Old.
+func (tx *WriteTx) Put(t *Table, k Key, item Item) (Change, error) {
+	return tx.write(t, k, item, false, nil)
+}
+
+func (tx *WriteTx) write(t *Table, k Key, item Item, decodeOld bool, fn func(Item) (Item, error)) (Change, error) {
+	if err := tx.has(t); err != nil {
+		return Change{}, err
+	}
+	if err := t.ks.checkKey(k); err != nil {
+		return Change{}, err
+	}
+	old, found := t.getLocked(k.Partition.str, t.sortKeyOf(k))
+	kept := false
+	if fn != nil {
+		inner := fn
+		fn = func(cur Item) (Item, error) {
+			it, err := inner(cur)
+			kept = errors.Is(err, ErrNoWrite)
+			return it, err
+		}
+	}
+	ch, err := t.putItemLocked(k, item, decodeOld, fn)
+	if err != nil || kept || (!found && ch.New == nil) { // nothing changed
+		return ch, err
+	}
+	tx.undo = append(tx.undo, undoEntry{t: t, k: k, old: old, found: found})
+	tx.changes = append(tx.changes, ch)
+	return ch, nil
+}
+
+// Commit makes the transaction's writes visible, releases its locks and
+// returns one Change per write that changed an item, in the order written.
+// After Commit the transaction is done.
+func (tx *WriteTx) Commit() []Change {
+	if tx.done {
+		return nil
+	}
+	tx.done = true
+	tx.unlock()
+	changes := tx.changes
+	tx.changes, tx.undo = nil, nil
+	return changes
+}
+
+// Abort undoes the transaction's writes, newest first, through the same
+// locked write path, and releases its locks. It does nothing after Commit
+// or a first Abort.
+func (tx *WriteTx) Abort() {
+	if tx.done {
+		return
+	}
+	tx.done = true
+	defer tx.unlock()
+	for i := len(tx.undo) - 1; i >= 0; i-- {
+		u := tx.undo[i]
+		u.t.restoreLocked(u)
+	}
+	tx.changes, tx.undo = nil, nil
+}
+
+func (tx *WriteTx) unlock() {
+	for i := len(tx.tables) - 1; i >= 0; i-- {
+		tx.tables[i].mu.Unlock()
+	}
+}
+
+// restoreLocked puts back the item u recorded. Restoring earlier states
+// must never be refused, so the collection size limit is lifted for it
+// (an earlier state may already exceed a limit lowered since).
+func (t *Table) restoreLocked(u undoEntry) {
+	var item Item
+	if u.found {
+		item = t.itemOf(u.k, u.old)
+	}
+	if t.coll != nil {
+		limit := t.coll.limit
+		t.coll.limit = 0
+		defer func() { t.coll.limit = limit }()
+	}
+	if _, err := t.putItemLocked(u.k, item, false, nil); err != nil {
+		panic("storage: undoing a transaction's write: " + err.Error())
+	}
+}
+
+// getEncodedLocked is GetEncoded with t.mu held (shared or exclusive).
+func (t *Table) getEncodedLocked(k Key) (EncodedItem, bool) {
+	e, ok := t.getLocked(k.Partition.str, t.sortKeyOf(k))
+	if !ok {
+		return EncodedItem{}, false
+	}
+	return t.encodedOf(k, e), true
+}
+
+// ReadTx is a consistent snapshot of several tables, created by BeginRead:
+// it holds their read locks, in the same order as Begin, until Close, so
+// it sees every transaction and single write either wholly or not at all.
+// Close is idempotent. Writers to its tables wait while it is open, so keep
+// it short.
+type ReadTx struct {
+	tables []*Table
+	done   bool
+}
+
+// BeginRead starts a read transaction over tables (duplicates are fine).
+func BeginRead(tables ...*Table) *ReadTx {
+	tx := &ReadTx{tables: lockOrder(tables)}
+	for _, t := range tx.tables {
+		t.mu.RLock()
+	}
+	return tx
+}
+
+// Get returns the item with key k in t, decoded afresh, or false.
+func (tx *ReadTx) Get(t *Table, k Key) (Item, bool) {
+	e, ok := tx.GetEncoded(t, k)
+	if !ok {
+		return nil, false
+	}
+	return e.Item(), true
+}
+
+// GetEncoded is Get without the decoding. It panics if t is not one of the
+// transaction's tables and returns false once the transaction is closed.
+func (tx *ReadTx) GetEncoded(t *Table, k Key) (EncodedItem, bool) {
+	if tx.done {
+		return EncodedItem{}, false
+	}
+	if !slices.Contains(tx.tables, t) {
+		panic("storage: table not locked by this transaction")
+	}
+	if t.ks.checkKey(k) != nil {
+		return EncodedItem{}, false
+	}
+	return t.getEncodedLocked(k)
+}
+
+// Close releases the snapshot's locks.
+func (tx *ReadTx) Close() {
+	if tx.done {
+		return
+	}
+	tx.done = true
+	for i := len(tx.tables) - 1; i >= 0; i-- {
+		tx.tables[i].mu.RUnlock()
+	}
+}
