@@ -23,6 +23,11 @@ func (ns *Namespace) getTable(name string) *table {
 // addTable inserts t unless a table of that name exists; it reports
 // whether t was added.
 func (ns *Namespace) addTable(t *table) bool {
+	if ns.home != nil {
+		// The first table of this access key and region: now the
+		// namespace exists.
+		return ns.home.get(ns.homeKey).addTable(t)
+	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
 	if _, ok := ns.tables[t.name]; ok {

@@ -57,8 +57,9 @@ func decodeRequest(body []byte, in any) error {
 		err = d.syntax()
 	}
 	if err != nil {
-		// A syntax error later in the body wins over what stopped us.
-		if !json.Valid(body) {
+		// A syntax error later in the body wins over what stopped us, and
+		// so does text that is not Unicode (wire_text.go).
+		if !json.Valid(body) || !validJSONText(body) {
 			return errSerialization("")
 		}
 		if _, ok := classify(err); ok {

@@ -51,6 +51,10 @@ var decodeCorpus = []string{
 	`{"Item":{"a":{"L":[[]]}}}`, `{"Item":{"a":{"M":[]}}}`, "{\"TableName\":\"a\xffb\"}", `{"TableName":"\ud800"}`,
 	`{"Unknown":{"deep":[1,{"x":[true,false,null]}]},"TableName":"abc"}`, `{"TableName":"abc",}`, `{,}`,
 	`{"ExclusiveStartKey":{"pk":{"S":"a"}},"Segment":1,"TotalSegments":2}`, `{"Select":"COUNT","ScanIndexForward":false}`,
+	// Text that is not Unicode, anywhere in the body (wire_text.go).
+	"{\"Item\":{\"k\xfe\":{\"S\":\"a\"}}}", "{\"Item\":{\"pk\":{\"S\":\"k\xff\"}}}", "{\"Unknown\":\"\xc3\"}",
+	`{"TableName":"a\udc00"}`, `{"TableName":"\ud800\udc00"}`, `{"TableName":"\\ud800"}`, `{"Item":{"\ud83dx":{"S":"a"}}}`,
+	`{"Item":{"pk":{"SS":["\ud800\u0041"]}}}`, `{"Unknown":["\udfff"],"TableName":5}`,
 }
 
 func sameError(a, b error) bool {

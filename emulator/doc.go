@@ -49,6 +49,18 @@
 // no class is a bug and answers 500 InternalServerError, as does a panic,
 // which is logged with its stack.
 //
+// # Limits
+//
+// limits.go says what one client can make the emulator hold: bodies grow as
+// they arrive, Options.MaxInFlight requests at once (then
+// ThrottlingException), access keys of letters and digits up to 128 (else
+// UnrecognizedClientException), namespaces created by their first table,
+// memory returned to the OS after large deletes. NewServer (httpserver.go)
+// returns the http.Server cmd/dynamoemu runs, with read, write and idle
+// timeouts, a 64 KB header limit, connection counts and each cut-off logged
+// at debug level. Text that is not Unicode is refused with
+// SerializationException (wire_text.go).
+//
 // # Caveats
 //
 //   - When a body has both a member of the wrong JSON type and an invalid

@@ -438,6 +438,9 @@ func TestItemBadInput(t *testing.T) {
 		{"GetItem", `{"TableName":"","Key":{"pk":{"S":"a"}}}`},
 		{"GetItem", `{"Key":{"pk":{"S":"a"}}}`},
 		{"DeleteItem", `{"TableName":"tha","Key":{"pk":{"S":"a"}},"ConditionExpression":"size(a) > :x"}`},
+		// Text that is not Unicode (hardening_test.go has the full set).
+		{"PutItem", "{\"TableName\":\"tha\",\"Item\":{\"pk\":{\"S\":\"k\xff\"}}}"},
+		{"PutItem", `{"TableName":"tha","Item":{"pk":{"S":"k\ud800"}}}`},
 	}
 	for _, b := range bodies {
 		status, body := env.call(b.op, b.body)

@@ -159,7 +159,10 @@ func TestNamespaces(t *testing.T) {
 			t.Errorf("%s/%s: got %q, want %q", tt.key, tt.region, got, tt.want)
 		}
 	}
-	a1 := e.namespaceFor(credential{"A", "us-east-1"})
+	if n := e.namespaceCount(); n != 0 {
+		t.Errorf("reads created %d namespaces, want 0", n)
+	}
+	a1 := e.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
 	if a1 != e.namespaceFor(credential{"A", "us-east-1"}) || a1 == e.namespaceFor(credential{"B", "us-east-1"}) {
 		t.Error("namespaces are not one per access key + region")
 	}
@@ -342,6 +345,7 @@ func FuzzRequest(f *testing.F) {
 	for _, s := range []string{
 		`{}`, ``, `{"TableName":"t","Item":{"a":{"S":"x"}}}`, `{"TableName":5}`, `{"Item":{"a":{"L":[{"M":{}}]}}}`,
 		`{"Limit":1e99}`, `{"Item":{"a":{"NS":["1","x"]}}}`, `nul`, `{"Item":[]}`, "\xff",
+		"{\"TableName\":\"t\",\"Item\":{\"a\":{\"S\":\"k\xfe\"}}}", `{"TableName":"t","Item":{"a":{"S":"\ud800"}}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -73,6 +74,8 @@ func (d *wireDecoder) members(lvl, size int) (map[string]storage.Value, error) {
 		}
 		if name == "" {
 			d.validation(msgEmptyAttributeName)
+		} else if len(name) > expr.MaxAttributeNameBytes {
+			d.validation(expr.MsgAttributeNameTooLarge)
 		}
 		if d.isNull() {
 			d.validation(msgNullInList + ": " + name + " is null")

@@ -75,6 +75,9 @@ func checkPlaceholders(names map[string]string, values map[string]storage.Value)
 	if k, bad := firstBad(names, func(_, v string) bool { return v == "" }); bad {
 		return errPlain(sprintf(msgNamesInvalidValue, k))
 	}
+	if k, bad := firstBad(names, func(_, v string) bool { return len(v) > MaxAttributeNameBytes }); bad {
+		return errPlain(sprintf(msgNamesValueTooLarge, k))
+	}
 	return nil
 }
 

@@ -342,6 +342,9 @@ func AttributesToGet(names []string) (*Projection, error) {
 	seen := map[string]bool{}
 	p := &Projection{src: &ProjectionExpr{}}
 	for _, n := range names {
+		if err := checkAttributeName(n); err != nil {
+			return nil, err
+		}
 		if seen[n] {
 			return nil, errPlain(msgLegacyDupAttr)
 		}
@@ -361,6 +364,9 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 	u := &Update{src: &UpdateExpr{}}
 	clauses := map[Token]*UpdateClause{}
 	for _, name := range sortedKeys(updates) {
+		if err := checkAttributeName(name); err != nil {
+			return nil, err
+		}
 		au := updates[name]
 		action := au.Action
 		if action == "" {
@@ -415,11 +421,9 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 	return u, nil
 }
 
-// MsgEmptyAttributeName is DynamoDB's answer to an attribute named "" in an
-// item, a key or a legacy parameter (AttributesToGet, AttributeUpdates,
-// Expected, KeyConditions, QueryFilter, ScanFilter): AWS's and DynamoDB
-// Local's wording.
-const MsgEmptyAttributeName = "Empty attribute name"
+// MsgEmptyAttributeName (names.go) is also the answer to an attribute named
+// "" in a legacy parameter (Expected, KeyConditions, QueryFilter,
+// ScanFilter): AWS's and DynamoDB Local's wording.
 
 // emptyNameIn reports an attribute named "" among the keys of m.
 func emptyNameIn[V any](m map[string]V) *Error {

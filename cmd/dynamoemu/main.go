@@ -49,6 +49,7 @@ type config struct {
 	dbPath                  string
 	disableTelemetry        bool
 	optimizeDbBeforeStartup bool
+	limits                  limitFlags // limits.go
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -66,6 +67,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
+	addLimitFlags(fs, &c.limits)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
@@ -80,6 +82,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if c.port < 0 || c.port > 65535 {
 		return c, fmt.Errorf("-port %d out of range", c.port)
 	}
+	if err := c.limits.validate(); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -88,6 +93,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		SharedDB:               c.sharedDB,
 		Logger:                 log,
 		DelayTransientStatuses: c.delayTransientStatuses,
+		MaxInFlight:            c.limits.maxInFlight,
 	}
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -122,11 +128,8 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           emu.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	c.limits.applyMemoryLimit()
+	srv := emu.NewServer(c.limits.serverOptions())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
