@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,13 @@ type Config struct {
 	// CommonTenants are the tenants every caller may use (rule B10); empty
 	// means [TenantCommon], the framework's COMMON_TENANT_CODES default.
 	CommonTenants []string
+	// Callers maps access key ids to the tenant of their caller (rule B10).
+	// A caller not listed here may name its tenant with the x-tenant-code
+	// header instead; a caller with neither is not restricted.
+	Callers map[string]string
+	// CrossTenant lists the access key ids of callers that may use any
+	// tenant and Scan a guarded table, as the framework's CROSS_TENANT_ROLES.
+	CrossTenant []string
 }
 
 // TableConfig gives the Policy of the tables whose name Match matches:
@@ -87,6 +95,8 @@ const (
 	TagTenantSegment = "dynamoemu:conventions-tenant-segment"
 	// TagDisable lists rules not checked: "B5+B6" or "B5 B6".
 	TagDisable = "dynamoemu:conventions-disable"
+	// TagStrict lists warn-severity rules made errors: "B5+B8".
+	TagStrict = "dynamoemu:conventions-strict"
 	// TagLatest is Policy.Latest, the key value of the latest item.
 	TagLatest = "dynamoemu:conventions-latest"
 	// TagLatestPointer is Policy.LatestPointer.
@@ -117,6 +127,9 @@ func ParseTags(tags map[string]string) (Policy, bool, error) {
 	if d := strings.FieldsFunc(tags[TagDisable], isListSep); len(d) > 0 {
 		p.Disabled = d
 	}
+	if d := strings.FieldsFunc(tags[TagStrict], isListSep); len(d) > 0 {
+		p.Strict = d
+	}
 	p.Latest = tags[TagLatest]
 	p.LatestPointer = tags[TagLatestPointer]
 	if err := p.Validate(); err != nil {
@@ -133,10 +146,13 @@ type configFile struct {
 		Mode          string   `json:"mode"`
 		TenantSegment int      `json:"tenantSegment"`
 		Disable       []string `json:"disable"`
+		Strict        []string `json:"strict"`
 		Latest        string   `json:"latest"`
 		LatestPointer string   `json:"latestPointer"`
 	} `json:"tables"`
-	CommonTenants []string `json:"commonTenants"`
+	CommonTenants []string          `json:"commonTenants"`
+	Callers       map[string]string `json:"callers"`
+	CrossTenant   []string          `json:"crossTenant"`
 }
 
 // ParseConfig reads a configuration file. The format is JSON:
@@ -147,9 +163,12 @@ type configFile struct {
 //	    {"match": "*-data", "role": "data", "mode": "warn"},
 //	    {"match": "local-app-log-data", "role": "data", "tenantSegment": 1},
 //	    {"match": "*sequences", "role": "sequences", "disable": ["A8"]},
+//	    {"match": "strict-*-command", "role": "command", "strict": ["B5", "B6"]},
 //	    {"match": "docs", "latest": "latest", "latestPointer": "actualVersion"}
 //	  ],
-//	  "commonTenants": ["common"]
+//	  "commonTenants": ["common"],
+//	  "callers": {"AKIDTENANT001": "tenant001"},
+//	  "crossTenant": ["AKIDADMIN"]
 //	}
 //
 // "role" is what ParseRoles reads, "mode" what ParseMode reads; unknown
@@ -164,7 +183,7 @@ func ParseConfig(data []byte) (Config, error) {
 	if dec.More() {
 		return Config{}, fmt.Errorf("%w: data after the configuration object", ErrConfig)
 	}
-	c := Config{CommonTenants: f.CommonTenants}
+	c := Config{CommonTenants: f.CommonTenants, Callers: f.Callers, CrossTenant: f.CrossTenant}
 	for i, t := range f.Tables {
 		roles, err := ParseRoles(t.Role)
 		if err != nil {
@@ -176,13 +195,27 @@ func ParseConfig(data []byte) (Config, error) {
 		}
 		c.Tables = append(c.Tables, TableConfig{Match: t.Match, Policy: Policy{
 			Roles: roles, Mode: mode, TenantSegment: t.TenantSegment,
-			Disabled: t.Disable, Latest: t.Latest, LatestPointer: t.LatestPointer,
+			Disabled: t.Disable, Strict: t.Strict, Latest: t.Latest, LatestPointer: t.LatestPointer,
 		}})
 	}
 	if err := c.Validate(); err != nil {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// CallerTenant returns the tenant of the caller with accessKey: its
+// configured tenant, else header (the x-tenant-code header's value, ""
+// when absent). cross reports a configured cross-tenant caller, who is
+// never restricted.
+func (c Config) CallerTenant(accessKey, header string) (tenant string, cross bool) {
+	if slices.Contains(c.CrossTenant, accessKey) {
+		return "", true
+	}
+	if t, ok := c.Callers[accessKey]; ok {
+		return t, false
+	}
+	return header, false
 }
 
 func (c Config) commonTenants() []string {

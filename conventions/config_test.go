@@ -3,7 +3,10 @@ package conventions
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 const sampleConfig = `{
@@ -92,4 +95,57 @@ func TestParseTagsErrors(t *testing.T) {
 			t.Errorf("ParseTags(%v): got %v, %v, want ErrConfig", tags, ok, err)
 		}
 	}
+}
+
+func TestCallerTenant(t *testing.T) {
+	c, err := ParseConfig([]byte(`{"callers": {"AKID1": "tenant001"}, "crossTenant": ["AKIDADMIN"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key, header string
+		tenant      string
+		cross       bool
+	}{
+		{"AKID1", "", "tenant001", false},
+		{"AKID1", "tenant002", "tenant001", false}, // the configured tenant wins
+		{"AKIDX", "tenant002", "tenant002", false},
+		{"AKIDX", "", "", false},
+		{"AKIDADMIN", "tenant002", "", true},
+	}
+	for _, tt := range tests {
+		tenant, cross := c.CallerTenant(tt.key, tt.header)
+		if tenant != tt.tenant || cross != tt.cross {
+			t.Errorf("CallerTenant(%q, %q): got %q, %v; want %q, %v", tt.key, tt.header, tenant, cross, tt.tenant, tt.cross)
+		}
+	}
+}
+
+func TestStrict(t *testing.T) {
+	p, ok, err := ParseTags(map[string]string{TagRoles: "command", TagStrict: "B5+B6"})
+	if err != nil || !ok {
+		t.Fatalf("ParseTags: %v, %v", ok, err)
+	}
+	w := Write{Table: "x", Policy: p, Op: OpPut, Key: Key{PK: "ORDER#t1", SK: "ORDER#1@1"},
+		New: storage.Item{"version": storage.N("1")}}
+	vs := New0(t).CheckWrite(w)
+	if v := Blocking(ModeEnforce, vs); v == nil || v.Rule != "B6" {
+		t.Fatalf("strict B6: got %v, want B6 blocking", vs)
+	}
+	if _, _, err := ParseTags(map[string]string{TagRoles: "command", TagStrict: "B99"}); !errors.Is(err, ErrConfig) {
+		t.Fatalf("unknown strict rule: got %v, want ErrConfig", err)
+	}
+	c, err := ParseConfig([]byte(`{"tables": [{"match": "*", "role": "data", "strict": ["B8"]}]}`))
+	if err != nil || !slices.Equal(c.Tables[0].Strict, []string{"B8"}) {
+		t.Fatalf("ParseConfig strict: %v, %v", c, err)
+	}
+}
+
+// New0 is New of an empty configuration.
+func New0(t *testing.T) *Rules {
+	r, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

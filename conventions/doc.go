@@ -40,7 +40,7 @@
 // A Config maps table names (exact, or path.Match globs such as
 // "*-command") to policies; ParseConfig reads one from JSON. A table can
 // also opt in by tags (TagRoles "dynamoemu:conventions" = roles, TagMode
-// "dynamoemu:conventions-mode" = mode, and TagTenantSegment, TagDisable,
+// "dynamoemu:conventions-mode" = mode, and TagTenantSegment, TagDisable, TagStrict,
 // TagLatest, TagLatestPointer); tags win over the file (Config.Lookup).
 //
 // Rules (made by New from a Config) is the Checker the emulator calls:
@@ -69,7 +69,7 @@
 //	A8  sequences: SEQ#<tenant>, seq a Number, UpdateItem  CheckWrite
 //	A9  master: MASTER#<tenant>, TTL#<table> days >= 0     CheckWrite
 //	A10 ttl is NULL or whole epoch seconds                 CheckWrite
-//	A11 command table streams NEW_IMAGE, parsable ARN      emulator (streams)
+//	A11 command table streams NEW_IMAGE, parsable ARN      not implemented (streams)
 //	A12 tenant in lower case (warn)                        CheckWrite
 //	B1  no '@' in a base sort key                          CheckWrite
 //	B2  tenant is the last segment unless declared         CheckWrite
@@ -80,13 +80,15 @@
 //	B7  command updates: existing row, same version, id    CheckWrite
 //	B8  data version never goes down (warn)                CheckWrite
 //	B9  tenantCode == the pk's tenant (warn)               CheckWrite
-//	B10 caller may use only its tenant and common ones     CheckTenant, caller tenant from the emulator
+//	B10 caller may use only its tenant and common ones     CheckTenant; caller tenant: Config.CallerTenant
 //	B11 tasks and session key shapes                       not implemented
 //	L1  'latest' item written with its item (seed 002)     CheckTransaction
 //
 // Severity is error except for A12, B5, B6, B7, B8 and B9, which the study
 // infers from the framework's behaviour rather than finds stated, and
 // which the framework's own local tooling breaks (its stream warm-up row).
+// A table's Policy.Strict (tag TagStrict, JSON "strict") makes any of them
+// errors on that table.
 //
 // # Caveats
 //

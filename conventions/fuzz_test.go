@@ -125,6 +125,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add(sampleConfig)
 	f.Add(`{"tables": [{"match": "x[", "role": "data"}]}`)
 	f.Add(`{"tables": [{"match": "*", "role": "master+command", "disable": ["A3"]}]}`)
+	f.Add(`{"tables": [], "callers": {"AKID1": "t1"}, "crossTenant": ["AKID2"]}`)
 	f.Fuzz(func(t *testing.T, data string) {
 		c, err := ParseConfig([]byte(data))
 		if err != nil {
@@ -135,6 +136,9 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		for _, tc := range c.Tables {
 			c.Policy(tc.Match)
+		}
+		for key := range c.Callers {
+			c.CallerTenant(key, "")
 		}
 	})
 }

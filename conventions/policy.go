@@ -146,6 +146,9 @@ type Policy struct {
 	TenantSegment int
 	// Disabled lists rules not checked on this table ("B6").
 	Disabled []string
+	// Strict lists warn-severity rules whose violations are errors on this
+	// table ("B5", "B8"), so that ModeEnforce rejects them.
+	Strict []string
 	// Latest, when set, is the key value of this table's latest item (the
 	// 'latest' pattern): rule L1 then checks that each new item and the
 	// latest item are written together in one transaction.
@@ -166,7 +169,7 @@ func (p Policy) Validate() error {
 	if p.TenantSegment < 0 {
 		return fmt.Errorf("%w: tenant segment %d is negative", ErrConfig, p.TenantSegment)
 	}
-	for _, r := range p.Disabled {
+	for _, r := range slices.Concat(p.Disabled, p.Strict) {
 		if !slices.Contains(ruleIDs, r) {
 			return fmt.Errorf("%w: unknown rule %q", ErrConfig, r)
 		}
@@ -180,6 +183,14 @@ func (p Policy) Active() bool {
 }
 
 func (p Policy) enabled(rule string) bool { return !slices.Contains(p.Disabled, rule) }
+
+// severity is rule's severity on this table: an error when Strict lists it.
+func (p Policy) severity(rule string) Severity {
+	if slices.Contains(p.Strict, rule) {
+		return SeverityError
+	}
+	return severityOf(rule)
+}
 
 func (p Policy) latestPointer() string {
 	if p.LatestPointer == "" {

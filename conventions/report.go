@@ -33,9 +33,9 @@ type entry struct {
 
 // TableReport is a snapshot of one table's violations.
 type TableReport struct {
-	Table  string
-	Counts map[string]uint64 // every violation seen, by rule
-	Recent []Violation       // the latest kept, most recent first
+	Table  string            `json:"table"`
+	Counts map[string]uint64 `json:"counts"` // every violation seen, by rule
+	Recent []Violation       `json:"recent"` // the latest kept, most recent first
 }
 
 // NewReport returns a Report that keeps the last limit violations of each

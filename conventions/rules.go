@@ -109,7 +109,7 @@ func (c *checker) add(rule, format string, args ...any) {
 	}
 	c.out = append(c.out, Violation{
 		Rule: rule, Table: c.w.Table, Key: c.w.Key,
-		Severity: severityOf(rule), Message: fmt.Sprintf(format, args...),
+		Severity: c.w.Policy.severity(rule), Message: fmt.Sprintf(format, args...),
 	})
 }
 

@@ -6,7 +6,8 @@ import "fmt"
 // of a table whose keys are strings (SK is "" for a table without a sort
 // key).
 type Key struct {
-	PK, SK string
+	PK string `json:"pk"`
+	SK string `json:"sk"`
 }
 
 // String returns pk="..." sk="...".
@@ -32,13 +33,16 @@ func (s Severity) String() string {
 	return "error"
 }
 
+// MarshalText gives the severity as String does, for JSON reports.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
 // Violation is one broken rule on one write or table.
 type Violation struct {
-	Rule     string // "A3"
-	Table    string
-	Key      Key // zero for table-level rules (A1)
-	Severity Severity
-	Message  string // the detail, without the rule prefix
+	Rule     string   `json:"rule"` // "A3"
+	Table    string   `json:"table"`
+	Key      Key      `json:"key"` // zero for table-level rules (A1)
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"` // the detail, without the rule prefix
 }
 
 // Error returns "[conventions A3] <message>", the text the emulator puts in

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -23,6 +24,11 @@ func (ns *Namespace) getTable(name string) *table {
 // addTable inserts t unless a table of that name exists; it reports
 // whether t was added.
 func (ns *Namespace) addTable(t *table) bool {
+	if ns.home != nil {
+		// The first table of this access key and region: now the
+		// namespace exists.
+		return ns.home.get(ns.homeKey).addTable(t)
+	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
 	if _, ok := ns.tables[t.name]; ok {
@@ -72,6 +78,8 @@ type table struct {
 	id        string // TableId, a UUID
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
+	// conv is the conventions policy; nil: not opted in (conventions.go).
+	conv atomic.Pointer[tablePolicy]
 
 	mu   sync.RWMutex // guards meta, liveStream and ttl
 	meta tableMeta
@@ -183,6 +191,13 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 // (observed on AWS for DescribeTable in 2026).
 func tableNameConstraints(cs *constraints, name string) {
 	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
+		return
+	}
+	if name == "" {
+		// The model's minimum length (1, since ARNs are accepted) alone:
+		// AWS reports no pattern error for "" (records of AWS's PutItem
+		// and UpdateItem answers, e.g. moto's aws_verified tests).
+		cs.add("''", "tableName", cLenGE(1))
 		return
 	}
 	nameConstraints(cs, name, "tableName")

@@ -125,26 +125,13 @@ func queryMulti(t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
-		return nil, err
-	}
 	q := storage.IndexQuery{
 		Partition:  kc.Partition,
 		SortPrefix: kc.SortPrefix,
 		Sort:       kc.Sort,
 		Forward:    in.ScanIndexForward == nil || *in.ScanIndexForward,
 	}
-	if in.ExclusiveStartKey != nil {
-		if q.ExclusiveStart, err = multiStartKey(t, x, in.ExclusiveStartKey.Item(), kc); err != nil {
-			return nil, err
-		}
-	}
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
-		return nil, err
-	}
-	p := &pageReader{req: req}
-	if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
-		return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
-	}
-	return p.output()
+	return queryIndexPage(t, x, req, in, q, func(esk storage.Item) (storage.Item, error) {
+		return multiStartKey(t, x, esk, kc)
+	})
 }

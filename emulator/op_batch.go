@@ -100,6 +100,9 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	if err := constraintErrors(violations...); err != nil {
 		return nil, err
 	}
+	if len(in.RequestItems) == 0 {
+		return nil, errNoRequestItems("BatchGetItem")
+	}
 	if err := batchGetMixedParams(in.RequestItems); err != nil {
 		return nil, err
 	}
@@ -192,6 +195,9 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		if err != nil {
 			return nil, err
 		}
+		if err := c.guardKey(t, k); err != nil {
+			return nil, err
+		}
 		id := keyID(k)
 		if seen[id] {
 			return nil, errValidation(msgBatchDuplicates)
@@ -259,8 +265,12 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
 		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+		batchWriteTableConstraint(in.RequestItems),
 	); err != nil {
 		return nil, err
+	}
+	if len(in.RequestItems) == 0 {
+		return nil, errNoRequestItems("BatchWriteItem")
 	}
 	names := sortedKeys(in.RequestItems)
 	total := 0
@@ -313,10 +323,13 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			gsis, lsis := bt.t.indexes()
 			defs = slices.Concat(gsis, lsis)
 		}
+		tp := bt.t.convPolicy()
 		for _, w := range bt.writes {
 			var ch storage.Change
 			var err error
-			if decodeOld {
+			if tp != nil {
+				ch, err = c.batchWriteChecked(tp, tx, bt.t, w.key, w.item)
+			} else if decodeOld {
 				ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
 			} else {
 				ch, err = tx.Put(bt.t.data, w.key, w.item) // nil deletes
@@ -361,6 +374,9 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		if err != nil {
 			return batchWriteTable{}, err
 		}
+		if err := c.guardKey(t, w.key); err != nil {
+			return batchWriteTable{}, err
+		}
 		id := keyID(w.key)
 		if seen[id] {
 			return batchWriteTable{}, errValidation(msgBatchDuplicates)
@@ -388,14 +404,13 @@ func requestItemsConstraint(isNil bool, n int) string {
 	switch {
 	case isNil:
 		return fmt.Sprintf(msgNotNullConstraint, "requestItems")
-	case n == 0:
-		return fmt.Sprintf(msgMinLenConstraint, "{}", "requestItems", 1)
 	}
-	return ""
+	return "" // n == 0 is errNoRequestItems, after the constraints
 }
 
-// batchGetKeysConstraints checks each table's Keys list: present and not
-// empty. (More than 100 keys is the "Too many items" error.)
+// batchGetKeysConstraints checks each table's Keys list: present, not
+// empty, at most 100. (More than 100 over all tables is the "Too many
+// items" error.)
 func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 	var list []string
 	for _, name := range sortedKeys(reqs) {
@@ -406,6 +421,8 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 			list = append(list, fmt.Sprintf(msgNotNullConstraint, path))
 		case len(req.Keys) == 0:
 			list = append(list, fmt.Sprintf(msgMinLenConstraint, "[]", path, 1))
+		case len(req.Keys) > maxBatchGetKeys:
+			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)))
 		}
 	}
 	return list

@@ -3,6 +3,7 @@ package emulator
 import (
 	"fmt"
 
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -82,7 +83,7 @@ type ItemCollectionMetrics struct {
 
 // PutItemInput is the PutItem request.
 type PutItemInput struct {
-	TableName                           string
+	TableName                           *string
 	Item                                WireItem
 	ConditionExpression                 *string
 	ExpressionAttributeNames            map[string]string
@@ -104,7 +105,7 @@ type PutItemOutput struct {
 
 // GetItemInput is the GetItem request.
 type GetItemInput struct {
-	TableName                string
+	TableName                *string
 	Key                      WireItem
 	AttributesToGet          []string
 	ProjectionExpression     *string
@@ -126,7 +127,7 @@ type GetItemOutput struct {
 
 // DeleteItemInput is the DeleteItem request.
 type DeleteItemInput struct {
-	TableName                           string
+	TableName                           *string
 	Key                                 WireItem
 	ConditionExpression                 *string
 	ExpressionAttributeNames            map[string]string
@@ -148,7 +149,7 @@ type DeleteItemOutput struct {
 
 // UpdateItemInput is the UpdateItem request.
 type UpdateItemInput struct {
-	TableName                           string
+	TableName                           *string
 	Key                                 WireItem
 	UpdateExpression                    *string
 	ConditionExpression                 *string
@@ -209,10 +210,12 @@ func emptyListViolation(param string, list []string) string {
 	return fmt.Sprintf("Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", param)
 }
 
-// writeConstraints checks the enum members the write operations share and
-// one more violation (or "") of the operation's own.
-func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
-	return constraintErrors(
+// writeConstraints checks TableName, the enum members the write operations
+// share and one more violation (or "") of the operation's own, reported
+// together in one message as AWS does.
+func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
+	name1, name2 := tableNameViolations(tableName)
+	return constraintErrors(name1, name2,
 		enumViolation(paramReturnValues, returnValues, enumReturnValues),
 		enumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
 		enumViolation(paramReturnICM, ricm, enumReturnICM),
@@ -361,10 +364,7 @@ func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condit
 }
 
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("item", in.Item == nil)); err != nil {
 		return nil, err
@@ -381,7 +381,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if size > maxItemBytes {
 		return nil, errValidation(msgItemTooLarge)
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +392,16 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	change, err := putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	var change storage.Change
+	if tp := t.convPolicy(); tp != nil {
+		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
+		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
+	} else {
+		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -407,10 +416,8 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := constraintErrors(
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := constraintErrors(name1, name2,
 		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		nullViolation("key", in.Key == nil),
 		emptyListViolation("attributesToGet", in.AttributesToGet),
@@ -444,12 +451,15 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	key, err := t.keyFromKeyParam(in.Key.Item())
 	if err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
 	stored, found := t.data.GetEncoded(key)
@@ -487,10 +497,7 @@ func projectStored(proj *expr.Projection, e storage.EncodedItem) storage.Item {
 }
 
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
@@ -502,12 +509,15 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	key, err := t.keyFromKeyParam(in.Key.Item())
 	if err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
 	change, err := putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
@@ -525,10 +535,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 }
 
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
@@ -541,7 +548,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -552,6 +559,10 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
 	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	tp := t.convPolicy()
 	var newSize int
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
@@ -559,6 +570,9 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		}
 		next, size, err := t.updatedItem(key, upd, cur)
 		newSize = size
+		if err == nil && tp != nil {
+			err = tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, false, nil))
+		}
 		return next, err
 	})
 	if err != nil {

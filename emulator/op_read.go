@@ -236,9 +236,10 @@ func (p *pageReader) output() (*pageOutput, error) {
 }
 
 func query(c *call, in *QueryInput) (*QueryOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
 	if err := constraintErrors(
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		limitConstraint(in.Limit),
+		queryLimitConstraint(in.Limit),
 		selectConstraint(in.Select),
 		conditionalOperatorConstraint(in.ConditionalOperator),
 		indexNameConstraint(in.IndexName),
@@ -268,6 +269,11 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x != nil {
+		if err := c.guardScan(t, x.name); err != nil {
+			return nil, err
+		}
+	}
 	if x != nil && x.multi() {
 		return queryMulti(t, x, comp, in)
 	}
@@ -287,29 +293,20 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err := checkKeyConditionValues(kc, ks); err != nil {
 		return nil, err
 	}
+	if x == nil {
+		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
+			return nil, err
+		}
+	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
 	if err != nil {
 		return nil, err
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
 	if x != nil {
-		if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
-			return nil, err
-		}
-		q := indexQuery(x, kc, forward)
-		if in.ExclusiveStartKey != nil {
-			if q.ExclusiveStart, err = indexStartKey(t, x, in.ExclusiveStartKey.Item(), kc); err != nil {
-				return nil, err
-			}
-		}
-		if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
-			return nil, err
-		}
-		p := &pageReader{req: req}
-		if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
-			return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
-		}
-		return p.output()
+		return queryIndexPage(t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
+			return indexStartKey(t, x, esk, kc)
+		})
 	}
 
 	r := storage.QueryRange{
@@ -322,6 +319,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkStartBeforeEnd(kc, r.Forward, start); err != nil {
+			return nil, err
+		}
 		r.ExclusiveStart = &start
 	}
 	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
@@ -329,6 +329,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	p := &pageReader{req: req}
 	t.data.QueryEncoded(r, p.visit)
+	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.last.Key())
 	return p.output()
 }
 
@@ -371,6 +372,7 @@ func projParam(projection *string, attrs []string) string {
 }
 
 func scan(c *call, in *ScanInput) (*ScanOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
 	if err := constraintErrors(
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		limitConstraint(in.Limit),
@@ -396,6 +398,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	}
 	t, x, err := c.readTable(in.TableName, in.IndexName)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.guardScan(t, ""); err != nil {
 		return nil, err
 	}
 

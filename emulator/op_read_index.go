@@ -167,6 +167,29 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 	return esk, nil
 }
 
+// queryIndexPage reads one Query page of index x with the storage query q:
+// the index's read rules, the ExclusiveStartKey (checked by start), Select,
+// then the seek.
+func queryIndexPage(t *table, x *indexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
+	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
+		return nil, err
+	}
+	var err error
+	if in.ExclusiveStartKey != nil {
+		if q.ExclusiveStart, err = start(in.ExclusiveStartKey.Item()); err != nil {
+			return nil, err
+		}
+	}
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	p := &pageReader{req: req}
+	if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
+		return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
+	}
+	return p.output()
+}
+
 // indexQuery is the storage query of a key condition on index x.
 func indexQuery(x *indexDef, kc *expr.KeyCondition, forward bool) storage.IndexQuery {
 	return storage.IndexQuery{

@@ -76,12 +76,15 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
+	if err := c.emu.conv.attach(t, m.tags); err != nil {
+		return nil, err
+	}
 	if !c.ns.addTable(t) {
 		// DynamoDB Local: "Cannot create preexisting table".
 		return nil, errResourceInUse(msgTableExistsPrefix + def.name)
 	}
 	if s != nil {
-		c.ns.streams.add(s)
+		c.ns.addStream(s)
 	}
 	return &CreateTableOutput{TableDescription: t.describe()}, nil
 }
@@ -186,6 +189,7 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 		// A concurrent DeleteTable won.
 		return nil, errResourceNotFound(msgTableNotFound(t.name))
 	}
+	c.emu.release.deleted(t.data.SizeBytes())
 	t.mu.Lock()
 	t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
 	t.mu.Unlock()

@@ -62,6 +62,9 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 	if len(merged) > maxTags {
 		return nil, errValidation(msgTagLimit)
 	}
+	if err := c.emu.conv.attach(t, merged); err != nil {
+		return nil, err
+	}
 	t.meta.tags = merged
 	return nil, nil
 }
@@ -102,6 +105,9 @@ func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error
 		if !slices.Contains(in.TagKeys, tp.key) {
 			kept = append(kept, tp)
 		}
+	}
+	if err := c.emu.conv.attach(t, kept); err != nil {
+		return nil, err
 	}
 	t.meta.tags = kept // a new slice: snapshots keep the old one
 	return nil, nil

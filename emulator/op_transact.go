@@ -169,6 +169,9 @@ type txAction struct {
 	rvoccf string
 	size   int // bytes the action adds to the transaction's payload
 	cur    int // size of the current item, once evaluated (0: absent)
+	// createGuard: the condition is the conventions' create guard (set
+	// only for a table with a conventions policy).
+	createGuard bool
 }
 
 // txParams are the members every action kind has, as given.
@@ -219,10 +222,10 @@ func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteIte
 		return nil, err
 	}
 	if in.ClientRequestToken == nil {
-		return runTransactWrite(in, acts)
+		return runTransactWrite(c, in, acts)
 	}
 	return c.ns.tokens.do(c.Now(), *in.ClientRequestToken, in, func() (*TransactWriteItemsOutput, error) {
-		return runTransactWrite(in, acts)
+		return runTransactWrite(c, in, acts)
 	})
 }
 
@@ -302,6 +305,10 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 		if err != nil {
 			return nil, err
 		}
+		if err := c.guardKey(a.t, a.key); err != nil {
+			return nil, err
+		}
+		a.createGuard = a.t.convPolicy() != nil && isCreateGuard(p.cond, p.names)
 		keys := seen[a.t]
 		if keys == nil {
 			keys = make(map[string]bool)
@@ -374,7 +381,7 @@ func (c *call) prepareTxAction(p txParams) (*txAction, error) {
 }
 
 // runTransactWrite runs validated actions as one storage transaction.
-func runTransactWrite(in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
+func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
 	tables := make([]*storage.Table, len(acts))
 	for i, a := range acts {
 		tables[i] = a.t.data
@@ -397,6 +404,9 @@ func runTransactWrite(in *TransactWriteItemsInput, acts []*txAction) (*TransactW
 	}
 	if cancelled {
 		return nil, errTransactionCanceled(reasons)
+	}
+	if err := checkTransactConventions(c, tx, acts); err != nil {
+		return nil, err
 	}
 
 	changes := make([]storage.Change, len(acts))

@@ -211,5 +211,8 @@ func (c *call) prepareTxGet(in *TransactGet) (*txGet, error) {
 	if g.key, err = g.t.keyFromKeyParam(in.Key.Item()); err != nil {
 		return nil, err
 	}
+	if err := c.guardKey(g.t, g.key); err != nil {
+		return nil, err
+	}
 	return g, nil
 }

@@ -17,6 +17,7 @@ type call struct {
 	region    string     // region from the request's credential scope
 	account   string     // account id for ARNs (DynamoDB Local's "000000000000")
 	accessKey string     // access key id from the request's credential
+	tenantHdr string     // the x-tenant-code header, for the conventions tenant guard
 	op        string     // operation name, e.g. "PutItem"
 	requestID string     // x-amzn-RequestId of this request
 	host      string     // the request's Host (host[:port]), for DescribeEndpoints
@@ -82,6 +83,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		if err := decodeRequest(body, in); err != nil {
 			return nil, err
 		}
+		noteTable(c.ctx, in)
 		out, err := f(c, in)
 		if err != nil {
 			return nil, err

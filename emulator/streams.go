@@ -292,7 +292,7 @@ func (t *table) syncStreamLocked(c *call, old, m tableMeta) {
 		t.stopStreamLocked(c.Now())
 	case isOn && (!wasOn || old.streamLabel != m.streamLabel):
 		t.stopStreamLocked(c.Now())
-		c.ns.streams.add(t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel))
+		c.ns.addStream(t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel))
 	}
 }
 
@@ -330,4 +330,13 @@ func nextStreamLabel(prev string, now time.Time) string {
 		return label
 	}
 	return streamLabel(t.Add(time.Millisecond))
+}
+
+// addStream registers s in the namespace (the registered one, when ns is
+// a namespace nobody had created anything in: see Namespace.home).
+func (ns *Namespace) addStream(s *stream) {
+	if ns.home != nil {
+		ns = ns.home.get(ns.homeKey)
+	}
+	ns.streams.add(s)
 }

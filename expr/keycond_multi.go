@@ -122,23 +122,16 @@ func bindMultiKeyTerms(terms []keyTerm, ks MultiKeySchema, pos int) (*MultiKeyCo
 // MultiKeyConditions compiles the legacy KeyConditions map of a Query on
 // a multi-attribute index key.
 func MultiKeyConditions(conds map[string]LegacyCondition, ks MultiKeySchema) (*MultiKeyCondition, error) {
-	var terms []keyTerm
-	for _, name := range sortedKeys(conds) {
-		c := conds[name]
-		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
-			return nil, err
-		}
-		op, ok := legacyKeyOps[c.ComparisonOperator]
-		t := keyTerm{pos: -1, name: name, op: op, unindexable: !ok}
-		copy(t.values[:], c.AttributeValueList)
-		terms = append(terms, t)
+	terms, err := legacyKeyTerms(conds)
+	if err != nil {
+		return nil, err
 	}
 	if len(terms) == 0 || len(terms) > len(ks.Partition)+len(ks.Sort) {
 		return nil, errPlain(msgKeyLength)
 	}
-	kc, err := bindMultiKeyTerms(terms, ks, -1)
-	if err != nil {
-		return nil, err
+	kc, kerr := bindMultiKeyTerms(terms, ks, -1)
+	if kerr != nil {
+		return nil, kerr
 	}
 	return kc, nil
 }

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -210,6 +211,9 @@ func checkConditionCount(op string, n int) *Error {
 // PutItem, UpdateItem and DeleteItem. Returns nil (no condition) for an
 // empty map.
 func Expected(expected map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
+	if err := emptyNameIn(expected); err != nil {
+		return nil, err
+	}
 	join, err := conditionalOp(conditionalOperator)
 	if err != nil {
 		return nil, err
@@ -264,6 +268,9 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 // Filter compiles a legacy QueryFilter or ScanFilter with its
 // ConditionalOperator. Returns nil (no filter) for an empty map.
 func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
+	if err := emptyNameIn(filter); err != nil {
+		return nil, err
+	}
 	join, err := conditionalOp(conditionalOperator)
 	if err != nil {
 		return nil, err
@@ -291,11 +298,13 @@ var legacyKeyOps = map[string]storage.SortOp{
 	"GT": storage.SortGT, "BEGINS_WITH": storage.SortBeginsWith, "BETWEEN": storage.SortBetween,
 }
 
-// KeyConditions compiles the legacy KeyConditions map of Query.
-func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*KeyCondition, error) {
-	names := sortedKeys(conds)
+// legacyKeyTerms turns a KeyConditions map into key terms, in name order.
+func legacyKeyTerms(conds map[string]LegacyCondition) ([]keyTerm, error) {
+	if err := emptyNameIn(conds); err != nil {
+		return nil, err
+	}
 	var terms []keyTerm
-	for _, name := range names {
+	for _, name := range sortedKeys(conds) {
 		c := conds[name]
 		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
 			return nil, err
@@ -305,12 +314,21 @@ func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*Key
 		copy(t.values[:], c.AttributeValueList)
 		terms = append(terms, t)
 	}
+	return terms, nil
+}
+
+// KeyConditions compiles the legacy KeyConditions map of Query.
+func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*KeyCondition, error) {
+	terms, err := legacyKeyTerms(conds)
+	if err != nil {
+		return nil, err
+	}
 	if len(terms) == 0 || len(terms) > 2 {
 		return nil, errPlain(msgKeyLength)
 	}
-	kc, err := bindKeyTerms(terms, ks)
-	if err != nil {
-		return nil, err
+	kc, kerr := bindKeyTerms(terms, ks)
+	if kerr != nil {
+		return nil, kerr
 	}
 	return kc, nil
 }
@@ -318,9 +336,15 @@ func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*Key
 // AttributesToGet compiles the legacy AttributesToGet list into a
 // projection of top-level attributes.
 func AttributesToGet(names []string) (*Projection, error) {
+	if slices.Contains(names, "") {
+		return nil, errPlain(MsgEmptyAttributeName)
+	}
 	seen := map[string]bool{}
 	p := &Projection{src: &ProjectionExpr{}}
 	for _, n := range names {
+		if err := checkAttributeName(n); err != nil {
+			return nil, err
+		}
 		if seen[n] {
 			return nil, errPlain(msgLegacyDupAttr)
 		}
@@ -333,10 +357,16 @@ func AttributesToGet(names []string) (*Projection, error) {
 
 // AttributeUpdates compiles the legacy AttributeUpdates map of UpdateItem.
 func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
+	if err := emptyNameIn(updates); err != nil {
+		return nil, err
+	}
 	var b legacyBuilder
 	u := &Update{src: &UpdateExpr{}}
 	clauses := map[Token]*UpdateClause{}
 	for _, name := range sortedKeys(updates) {
+		if err := checkAttributeName(name); err != nil {
+			return nil, err
+		}
 		au := updates[name]
 		action := au.Action
 		if action == "" {
@@ -389,4 +419,16 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 		cl.Actions = append(cl.Actions, ua)
 	}
 	return u, nil
+}
+
+// MsgEmptyAttributeName (names.go) is also the answer to an attribute named
+// "" in a legacy parameter (Expected, KeyConditions, QueryFilter,
+// ScanFilter): AWS's and DynamoDB Local's wording.
+
+// emptyNameIn reports an attribute named "" among the keys of m.
+func emptyNameIn[V any](m map[string]V) *Error {
+	if _, ok := m[""]; ok {
+		return errPlain(MsgEmptyAttributeName)
+	}
+	return nil
 }

@@ -7,4 +7,20 @@
 // access key id + region is its own database unless -sharedDb is given. Data
 // lives in memory only (-inMemory is accepted and is the only mode) and is
 // gone when the process ends. SIGINT or SIGTERM shuts down gracefully.
+//
+// With -conventions FILE the tables the file names follow the
+// mbc-cqrs-serverless conventions (package conventions): writes that break
+// them are refused or reported, and GET /dynamoemu/conventions lists what
+// was seen. The subcommand
+//
+//	dynamoemu conventions check --endpoint URL --config FILE [table ...]
+//
+// scans the tables of any endpoint and lists their items' violations; it
+// exits with status 2 when it found any.
+//
+// For the container image (../../Dockerfile): "dynamoemu -healthcheck" asks
+// the server at -host and -port for ListTables and exits 0 if it answers, 1 if
+// not; and the Java arguments of DynamoDB Local's image ("-jar
+// DynamoDBLocal.jar" and the -D/-X options before it) are ignored, so its
+// command lines run unchanged.
 package main

@@ -24,6 +24,10 @@ func main() {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
+		if errors.Is(err, errUnhealthy) {
+			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
+			os.Exit(1)
+		}
 		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 		os.Exit(2)
 	}
@@ -33,16 +37,20 @@ func main() {
 type config struct {
 	port                   int
 	host                   string
+	hostSet                bool // -host given: listen there alone
 	inMemory               bool
 	sharedDB               bool
 	cors                   string
 	delayTransientStatuses bool
 	logLevel               string
+	conventions            string // conventions configuration file
+	healthcheck            bool   // probe a running server and exit (healthcheck.go)
 	// Accepted so DynamoDB Local command lines run unchanged; memory is the
 	// only storage and nothing is sent anywhere.
 	dbPath                  string
 	disableTelemetry        bool
 	optimizeDbBeforeStartup bool
+	limits                  limitFlags // limits.go
 	ttlSweepInterval        time.Duration
 }
 
@@ -51,16 +59,19 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
-	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces)")
+	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces); by default both 127.0.0.1 and ::1")
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
+	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
+	addLimitFlags(fs, &c.limits)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
@@ -68,11 +79,15 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	fs.Visit(func(f *flag.Flag) { c.hostSet = c.hostSet || f.Name == "host" })
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if c.port < 0 || c.port > 65535 {
 		return c, fmt.Errorf("-port %d out of range", c.port)
+	}
+	if err := c.limits.validate(); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -82,6 +97,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		SharedDB:               c.sharedDB,
 		Logger:                 log,
 		DelayTransientStatuses: c.delayTransientStatuses,
+		MaxInFlight:            c.limits.maxInFlight,
 	}
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -94,9 +110,16 @@ func (c config) options(log *slog.Logger) emulator.Options {
 // run serves until stop is closed or a signal arrives. ready, if not nil,
 // receives the listening address.
 func run(args []string, stderr io.Writer, ready chan<- string) error {
+	if len(args) > 0 && args[0] == "conventions" {
+		return conventionsCommand(context.Background(), args[1:], os.Stdout, stderr)
+	}
+	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if c.healthcheck {
+		return healthcheck(c)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
@@ -104,27 +127,39 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	emu, err := emulator.New(c.options(log))
+	opts := c.options(log)
+	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
+		return err
+	}
+	emu, err := emulator.New(opts)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(c.host, strconv.Itoa(c.port)))
+	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           emu.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	c.limits.applyMemoryLimit()
+	srv := emu.NewServer(c.limits.serverOptions())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	errc := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { errc <- srv.Serve(ln) }()
+	}
 	go emu.RunTTLSweeper(ctx, c.ttlSweepInterval)
-	addr := ln.Addr().String()
-	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	addr := lns[0].Addr().String()
+	url := "http://" + addr
+	if len(lns) > 1 {
+		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
+	}
+	for _, ln := range lns {
+		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "sharedDb", c.sharedDB, "cors", c.cors)
+	}
+	if len(java) > 0 {
+		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
+	}
 	if c.dbPath != "" {
 		log.Warn("-dbPath is ignored: data is kept in memory only and lost at exit", "dbPath", c.dbPath)
 	}
@@ -144,8 +179,10 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return err
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range lns {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	return nil
 }

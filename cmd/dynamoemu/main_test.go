@@ -21,12 +21,16 @@ func TestParseFlags(t *testing.T) {
 		want    config
 		wantErr bool
 	}{
-		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", ttlSweepInterval: time.Minute}, false},
+		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: defaultLimits(), ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local flags", []string{"-port", "9000", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses"},
-			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", ttlSweepInterval: time.Minute}, false},
+			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", limits: defaultLimits(), ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local storage and telemetry flags", []string{"-dbPath", "/tmp/x", "-disableTelemetry", "-optimizeDbBeforeStartup"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, ttlSweepInterval: time.Minute}, false},
-		{"ttl sweeper off", []string{"-ttlSweepInterval", "0"}, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info"}, false},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, limits: defaultLimits(), ttlSweepInterval: time.Minute}, false},
+		{"limits", []string{"-readTimeout", "5s", "-writeTimeout", "6s", "-idleTimeout", "7s", "-maxHeaderBytes", "8192", "-maxInFlight", "10", "-memoryLimit", "1073741824"},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: limitFlags{5 * time.Second, 6 * time.Second, 7 * time.Second, 8192, 10, 1 << 30}, ttlSweepInterval: time.Minute}, false},
+		{"zero timeout", []string{"-readTimeout", "0s"}, config{}, true},
+		{"negative in-flight limit", []string{"-maxInFlight", "-1"}, config{}, true},
+		{"ttl sweeper off", []string{"-ttlSweepInterval", "0"}, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: defaultLimits()}, false},
 		{"bad port", []string{"-port", "70000"}, config{}, true},
 		{"stray argument", []string{"x"}, config{}, true},
 		{"unknown flag", []string{"-nope"}, config{}, true},

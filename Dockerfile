@@ -1,0 +1,32 @@
+# dynamoemu's container image: the static binary on an empty (scratch) base,
+# run as a non-root user, listening on 0.0.0.0:8000.
+#
+#   docker build -t dynamoemu .
+#   docker run --rm -p 8000:8000 dynamoemu -sharedDb
+#
+# Arguments after the image name are dynamoemu's flags: the ENTRYPOINT already
+# says -host 0.0.0.0, and a later -host on the command line wins. Command lines
+# written for amazon/dynamodb-local ("-jar DynamoDBLocal.jar -sharedDb ...") run
+# unchanged: dynamoemu ignores their Java arguments. The image has no shell; the
+# HEALTHCHECK is the binary itself asking the server for ListTables.
+
+FROM docker.io/library/golang:1.26-bookworm AS build
+WORKDIR /src
+# A static binary: no C toolchain, no libc in the final image. With a vendor/
+# directory in the build context (CI builds offline that way) modules come from
+# it; without one, from the Go module proxy. GOTOOLCHAIN=auto: if the image's Go
+# is older than go.mod's go line, the go command fetches that release.
+ENV CGO_ENABLED=0 GOTOOLCHAIN=auto
+COPY . .
+RUN go build -trimpath -buildvcs=false -ldflags='-s -w' -o /out/dynamoemu ./cmd/dynamoemu
+
+FROM scratch
+COPY --from=build /out/dynamoemu /dynamoemu
+# nobody-style numeric ids: no /etc/passwd needed on scratch.
+USER 65532:65532
+EXPOSE 8000
+ENTRYPOINT ["/dynamoemu", "-host", "0.0.0.0"]
+# -healthcheck probes 127.0.0.1:8000; a container started with another -port
+# needs its healthcheck to say the same -port (see README, "Container").
+HEALTHCHECK --interval=5s --timeout=5s --start-period=5s --retries=3 \
+	CMD ["/dynamoemu", "-healthcheck"]

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The conventions subcommand: "dynamoemu conventions check --endpoint URL
+// --config FILE" scans the tables of any DynamoDB endpoint (the emulator,
+// DynamoDB Local, AWS) that the configuration (or their tags) names, and
+// lists the items that break the conventions, as the emulator would have
+// reported them had they been written to it.
+
+// errViolations is returned when the check found violations (exit status 2).
+var errViolations = errors.New("conventions violations found")
+
+// loadConventions reads the -conventions file; "" means none.
+func loadConventions(file string) (*conventions.Config, error) {
+	if file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("-conventions: %w", err)
+	}
+	cfg, err := conventions.ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("-conventions %s: %w", file, err)
+	}
+	return &cfg, nil
+}
+
+func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const usage = "usage: dynamoemu conventions check --endpoint URL --config FILE [--region R] [--accessKey K --secretKey S] [table ...]"
+	if len(args) == 0 || args[0] != "check" {
+		return errors.New(usage)
+	}
+	fs := flag.NewFlagSet("dynamoemu conventions check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL (empty: AWS's, from the environment)")
+	file := fs.String("config", "", "conventions configuration file (JSON, as for -conventions)")
+	region := fs.String("region", "us-east-1", "region")
+	accessKey := fs.String("accessKey", "", "access key id (empty: the environment's; with --endpoint and no environment credentials, \"dynamoemu\")")
+	secretKey := fs.String("secretKey", "dynamoemu", "secret access key, with --accessKey")
+	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	cfg, err := loadConventions(*file)
+	if err != nil {
+		return err
+	}
+	if cfg == nil {
+		cfg = &conventions.Config{} // tags only
+	}
+	rules, err := conventions.New(*cfg)
+	if err != nil {
+		return err
+	}
+	db, err := checkClient(ctx, *endpoint, *region, *accessKey, *secretKey)
+	if err != nil {
+		return err
+	}
+	names := fs.Args()
+	if len(names) == 0 {
+		if names, err = listTables(ctx, db); err != nil {
+			return err
+		}
+	}
+	total := 0
+	for _, name := range names {
+		n, err := checkTable(ctx, db, rules, name, stdout)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", name, err)
+		}
+		total += n
+	}
+	fmt.Fprintf(stdout, "%d violations in %d tables\n", total, len(names))
+	if total > 0 {
+		return errViolations
+	}
+	return nil
+}
+
+func checkClient(ctx context.Context, endpoint, region, accessKey, secretKey string) (*dynamodb.Client, error) {
+	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(region)}
+	if accessKey == "" && endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" && os.Getenv("AWS_PROFILE") == "" {
+		accessKey = "dynamoemu"
+	}
+	if accessKey != "" {
+		opts = append(opts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(accessKey, secretKey, "")))
+	}
+	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+		}
+	}), nil
+}
+
+func listTables(ctx context.Context, db *dynamodb.Client) ([]string, error) {
+	var names []string
+	p := dynamodb.NewListTablesPaginator(db, &dynamodb.ListTablesInput{})
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, out.TableNames...)
+	}
+	return names, nil
+}
+
+// checkTable checks one table's key schema and every item, printing a line
+// per violation; it returns how many it printed. A table that does not opt
+// in is skipped.
+func checkTable(ctx context.Context, db *dynamodb.Client, rules *conventions.Rules, name string, out io.Writer) (int, error) {
+	desc, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		return 0, err
+	}
+	tags := map[string]string{}
+	if tt, err := db.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: desc.Table.TableArn}); err == nil {
+		for _, tg := range tt.Tags {
+			tags[aws.ToString(tg.Key)] = aws.ToString(tg.Value)
+		}
+	} // an endpoint without tagging checks by the configuration alone
+	p, ok, err := rules.Lookup(name, tags)
+	if err != nil {
+		return 0, err
+	}
+	if !ok || !p.Active() {
+		return 0, nil
+	}
+	ks := keySchemaOf(desc.Table)
+	vs := rules.CheckTable(name, p, ks)
+
+	items, err := scanAll(ctx, db, name)
+	if err != nil {
+		return 0, err
+	}
+	vs = append(vs, checkItems(rules, name, p, ks, items)...)
+	for _, v := range vs {
+		fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", v.Table, v.Rule, v.Severity, v.Key, v.Message)
+	}
+	return len(vs), nil
+}
+
+// checkItems runs the rules on a table's stored items as if each were
+// written now: a command row as a guarded create (so B5 asks for its
+// previous version among the items), a sequence row as an update of
+// itself, and a latest item together with the item it copies (rule L1;
+// other items are not asked for a latest item of their own).
+func checkItems(rules *conventions.Rules, name string, p conventions.Policy, ks storage.KeySchema, items []storage.Item) []conventions.Violation {
+	keys := make(map[conventions.Key]storage.Item, len(items))
+	for _, it := range items {
+		keys[keyOf(ks, it)] = it
+	}
+	exists := func(pk, sk string) bool { _, ok := keys[conventions.Key{PK: pk, SK: sk}]; return ok }
+	plain := p
+	plain.Latest = ""
+	names := conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}
+	write := func(k conventions.Key, it storage.Item) conventions.Write {
+		w := conventions.Write{Table: name, Policy: plain, Op: conventions.OpPut, Key: k, Names: names,
+			New: it, NotExistsCondition: true, Exists: exists}
+		if p.Roles.Has(conventions.RoleSequences) {
+			w.Op, w.Old = conventions.OpUpdate, it
+		}
+		return w
+	}
+	var vs []conventions.Violation
+	for _, it := range items {
+		k := keyOf(ks, it)
+		if p.Latest == "" || !isLatest(p, k) {
+			vs = append(vs, rules.CheckWrite(write(k, it))...)
+			continue
+		}
+		lw := write(k, it)
+		lw.Policy = p
+		pair := []conventions.Write{lw}
+		if ptr, ok := it[pointerName(p)]; ok && ptr.Kind() == storage.KindS {
+			tk := conventions.Key{PK: k.PK, SK: ptr.Str()}
+			if k.SK == "" {
+				tk = conventions.Key{PK: ptr.Str()}
+			}
+			if target, ok := keys[tk]; ok {
+				tw := write(tk, target)
+				tw.Policy, tw.Old = p, target // stored: not a new item
+				pair = append(pair, tw)
+			}
+		}
+		for _, v := range rules.CheckTransaction(pair) {
+			if v.Rule == "L1" {
+				vs = append(vs, v)
+			}
+		}
+	}
+	return vs
+}
+
+func isLatest(p conventions.Policy, k conventions.Key) bool {
+	if k.SK == "" {
+		return k.PK == p.Latest
+	}
+	return k.SK == p.Latest
+}
+
+func pointerName(p conventions.Policy) string {
+	if p.LatestPointer == "" {
+		return "actualVersion"
+	}
+	return p.LatestPointer
+}
+
+func keyOf(ks storage.KeySchema, it storage.Item) conventions.Key {
+	k := conventions.Key{PK: it[ks.Partition.Name].Str()}
+	if ks.HasSort() {
+		k.SK = it[ks.Sort.Name].Str()
+	}
+	return k
+}
+
+// keySchemaOf is a described table's key schema.
+func keySchemaOf(t *types.TableDescription) storage.KeySchema {
+	kind := func(name string) storage.Kind {
+		i := slices.IndexFunc(t.AttributeDefinitions, func(d types.AttributeDefinition) bool { return aws.ToString(d.AttributeName) == name })
+		if i < 0 {
+			return storage.KindS
+		}
+		return storage.KindFromString(string(t.AttributeDefinitions[i].AttributeType))
+	}
+	var ks storage.KeySchema
+	for _, e := range t.KeySchema {
+		a := storage.KeyAttr{Name: aws.ToString(e.AttributeName)}
+		a.Kind = kind(a.Name)
+		if e.KeyType == types.KeyTypeHash {
+			ks.Partition = a
+		} else {
+			ks.Sort = a
+		}
+	}
+	return ks
+}
+
+// scanAll reads every item of a table. The check keeps them all in memory
+// (rules B5 and L1 look items up by key).
+func scanAll(ctx context.Context, db *dynamodb.Client, name string) ([]storage.Item, error) {
+	var items []storage.Item
+	p := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String(name)})
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range out.Items {
+			item := make(storage.Item, len(it))
+			for k, v := range it {
+				item[k] = valueOf(v)
+			}
+			items = append(items, item)
+		}
+	}
+	return items, nil
+}
+
+// valueOf converts an SDK attribute value to storage's.
+func valueOf(a types.AttributeValue) storage.Value {
+	switch v := a.(type) {
+	case *types.AttributeValueMemberS:
+		return storage.S(v.Value)
+	case *types.AttributeValueMemberN:
+		return storage.N(number(v.Value))
+	case *types.AttributeValueMemberB:
+		return storage.B(v.Value)
+	case *types.AttributeValueMemberBOOL:
+		return storage.Bool(v.Value)
+	case *types.AttributeValueMemberSS:
+		return storage.SS(v.Value)
+	case *types.AttributeValueMemberNS:
+		ns := make([]storage.Number, len(v.Value))
+		for i, s := range v.Value {
+			ns[i] = number(s)
+		}
+		return storage.NS(ns)
+	case *types.AttributeValueMemberBS:
+		return storage.BS(v.Value)
+	case *types.AttributeValueMemberL:
+		l := make([]storage.Value, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = valueOf(e)
+		}
+		return storage.L(l)
+	case *types.AttributeValueMemberM:
+		m := make(map[string]storage.Value, len(v.Value))
+		for k, e := range v.Value {
+			m[k] = valueOf(e)
+		}
+		return storage.M(m)
+	}
+	return storage.Null() // *types.AttributeValueMemberNULL
+}
+
+// number is n as storage keeps numbers; a number the endpoint sent that does
+// not parse is kept as it is (rule checks then report it).
+func number(s string) storage.Number {
+	if n, err := storage.ParseNumber(s); err == nil {
+		return n
+	}
+	return storage.Number(s)
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+)
+
+// TestConventionsCheck runs "conventions check" against an emulator that
+// does not enforce anything and holds data written before the rules; with
+// DYNAMODB_ENDPOINT set, against that endpoint instead (DynamoDB Local),
+// on tables of unique names that it deletes afterwards.
+func TestConventionsCheck(t *testing.T) {
+	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	ctx := context.Background()
+	suffix := ""
+	if ep := os.Getenv("DYNAMODB_ENDPOINT"); ep != "" {
+		url = ep
+		db = dynamodb.New(db.Options(), func(o *dynamodb.Options) {
+			o.BaseEndpoint = aws.String(ep)
+			o.Credentials = credentials.NewStaticCredentialsProvider("AKIDCHECK", "dynamoemu", "")
+		})
+		suffix = fmt.Sprintf("-%d", time.Now().UnixNano())
+	}
+	cmdTable, docsTable, plainTable := "app-order"+suffix+"-command", "docs"+suffix, "plain"+suffix
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	create := func(name string, keys ...string) {
+		in := &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest}
+		for i, k := range keys {
+			kt := types.KeyTypeHash
+			if i == 1 {
+				kt = types.KeyTypeRange
+			}
+			in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(k), AttributeType: types.ScalarAttributeTypeS})
+			in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(k), KeyType: kt})
+		}
+		if _, err := db.CreateTable(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
+	}
+	put := func(table string, item map[string]types.AttributeValue) {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create(cmdTable, "pk", "sk")
+	create(docsTable, "documentVersion")
+	create(plainTable, "pk", "sk")
+	put(cmdTable, map[string]types.AttributeValue{"pk": s("ORDER#t1"), "sk": s("ORDER#1@1"), "version": n("1")})
+	put(cmdTable, map[string]types.AttributeValue{"pk": s("ORDER#t1"), "sk": s("ORDER#2"), "version": n("1")})
+	put(cmdTable, map[string]types.AttributeValue{"pk": s("ORDER#t1"), "sk": s("ORDER#1@3"), "version": n("3")})
+	put(docsTable, map[string]types.AttributeValue{"documentVersion": s("v1"), "content": s("hello")})
+	put(docsTable, map[string]types.AttributeValue{"documentVersion": s("latest"), "content": s("bye"), "actualVersion": s("v1")})
+	put(plainTable, map[string]types.AttributeValue{"pk": s("anything"), "sk": s("goes@")})
+
+	file := filepath.Join(t.TempDir(), "conventions.json")
+	cfg := `{"tables":[{"match":"*-command","role":"command"},{"match":"` + docsTable + `","latest":"latest"}]}`
+	if err := os.WriteFile(file, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	err := conventionsCommand(ctx, []string{"check", "--endpoint", url, "--config", file, "--accessKey", "AKIDCHECK", cmdTable, docsTable, plainTable}, &out, &errOut)
+	if !errors.Is(err, errViolations) {
+		t.Fatalf("got error %v (stderr %s), want errViolations", err, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := []string{
+		cmdTable + "\tA3\terror\tpk=\"ORDER#t1\" sk=\"ORDER#2\"\tcommand sort key \"ORDER#2\" has no @version suffix",
+		cmdTable + "\tB5\twarn\tpk=\"ORDER#t1\" sk=\"ORDER#1@3\"\t",
+		docsTable + "\tL1\terror\tpk=\"latest\" sk=\"\"\tlatest item's content differs",
+		"3 violations in 3 tables",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines:\n%s\nwant %d", len(lines), out.String(), len(want))
+	}
+	for _, w := range want {
+		found := false
+		for _, l := range lines {
+			found = found || strings.HasPrefix(l, w)
+		}
+		if !found {
+			t.Errorf("no line starts with %q in:\n%s", w, out.String())
+		}
+	}
+
+	if err := conventionsCommand(ctx, []string{"nope"}, &out, &errOut); err == nil {
+		t.Fatal("unknown subcommand: got no error")
+	}
+}
+
+func TestLoadConventions(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	bad := filepath.Join(dir, "bad.json")
+	_ = os.WriteFile(good, []byte(`{"tables":[{"match":"*-command","role":"command"}]}`), 0o600)
+	_ = os.WriteFile(bad, []byte(`{"tables":[{"match":"*-command","role":"commando"}]}`), 0o600)
+	tests := []struct {
+		file    string
+		tables  int
+		wantErr error
+	}{
+		{"", 0, nil},
+		{good, 1, nil},
+		{bad, 0, conventions.ErrConfig},
+		{filepath.Join(dir, "missing.json"), 0, os.ErrNotExist},
+	}
+	for _, tt := range tests {
+		cfg, err := loadConventions(tt.file)
+		if !errors.Is(err, tt.wantErr) || (tt.wantErr != nil) != (err != nil) {
+			t.Errorf("loadConventions(%q): got error %v, want %v", tt.file, err, tt.wantErr)
+			continue
+		}
+		if got := 0; cfg != nil {
+			if got = len(cfg.Tables); got != tt.tables {
+				t.Errorf("loadConventions(%q): got %d tables, want %d", tt.file, got, tt.tables)
+			}
+		}
+	}
+}

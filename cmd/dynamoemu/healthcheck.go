@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// errUnhealthy is the healthcheck's failure: the server did not answer
+// ListTables. main exits 1 on it, the code container health checks expect.
+var errUnhealthy = errors.New("unhealthy")
+
+// healthcheckTimeout bounds the whole probe: connect, request and answer.
+const healthcheckTimeout = 3 * time.Second
+
+// healthcheckURL is where the server of config c answers: its port on the
+// loopback address when it listens on every interface (or by name on
+// localhost), else the address it listens on.
+func healthcheckURL(c config) string {
+	host := c.host
+	switch strings.ToLower(host) {
+	case "", "0.0.0.0", "::", "[::]", "localhost":
+		host = "127.0.0.1"
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(c.port)) + "/"
+}
+
+// healthcheck asks the server of config c (a dynamoemu started with the same
+// -host and -port) for ListTables with made-up credentials, and answers nil
+// when it gets a 200 with a TableNames list. It is what the container image's
+// HEALTHCHECK runs: the image has no shell or curl.
+func healthcheck(c config) error {
+	url := healthcheckURL(c)
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"Limit":1}`))
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUnhealthy, err)
+	}
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+	// The emulator reads the access key and region from the scope and does not
+	// verify the signature.
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=healthcheck/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+	client := &http.Client{Timeout: healthcheckTimeout}
+	res, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUnhealthy, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil {
+		return fmt.Errorf("%w: reading the answer of %s: %w", errUnhealthy, url, err)
+	}
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("%w: ListTables at %s answered %s: %.200s", errUnhealthy, url, res.Status, body)
+	}
+	var out struct{ TableNames *[]string }
+	if err := json.Unmarshal(body, &out); err != nil || out.TableNames == nil {
+		return fmt.Errorf("%w: ListTables at %s answered no TableNames: %.200s", errUnhealthy, url, body)
+	}
+	return nil
+}

@@ -1,0 +1,218 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// ExecuteStatement: one PartiQL statement, parsed once per distinct text
+// (a bounded cache), translated to expr's compiled forms and run on
+// storage as the item operations run: a SELECT that fixes the partition
+// key by equality is a Query (a seek into one partition), any other SELECT
+// a Scan with the WHERE clause as its filter; INSERT, UPDATE and DELETE
+// are one Table.Write each on the full primary key, their conditions
+// checked inside the write. ExecuteTransaction is not here.
+
+func init() {
+	register("ExecuteStatement", executeStatement)
+}
+
+// maxStatementLen is the model's limit on Statement.
+const maxStatementLen = 8192
+
+// ExecuteStatementInput is the ExecuteStatement request.
+type ExecuteStatementInput struct {
+	Statement                           *string
+	Parameters                          []AttributeValue
+	ConsistentRead                      *bool
+	NextToken                           *string
+	ReturnConsumedCapacity              string
+	ReturnValuesOnConditionCheckFailure string
+	Limit                               *int64
+}
+
+// ExecuteStatementOutput is the ExecuteStatement response: items read
+// (projected, or whole from storage), the token of the next page.
+type ExecuteStatementOutput struct {
+	Items            []storage.Item
+	stored           []storage.EncodedItem
+	NextToken        string
+	ConsumedCapacity *ConsumedCapacity
+}
+
+func (o *ExecuteStatementOutput) appendJSON(b []byte) []byte {
+	b = append(b, `{"Items":[`...)
+	for i, it := range o.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendItem(b, it)
+	}
+	for i, e := range o.stored {
+		if i > 0 || len(o.Items) > 0 {
+			b = append(b, ',')
+		}
+		b = appendStoredItem(b, e)
+	}
+	b = append(b, ']')
+	if o.NextToken != "" {
+		b = append(b, `,"NextToken":`...)
+		b = appendString(b, o.NextToken)
+	}
+	if o.ConsumedCapacity != nil {
+		b = append(b, `,"ConsumedCapacity":`...)
+		b = o.ConsumedCapacity.appendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// stmtOptions are the request members that shape how a statement runs.
+type stmtOptions struct {
+	consistent bool
+	limit      int // 0: none
+	nextToken  *string
+	capacity   string // ReturnConsumedCapacity
+	rvoccf     string // ReturnValuesOnConditionCheckFailure
+}
+
+func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
+	var tokenViolation string
+	if in.NextToken != nil && *in.NextToken == "" {
+		tokenViolation = fmt.Sprintf(msgMinLenConstraint, "", "nextToken", 1)
+	}
+	if err := constraintErrors(
+		statementViolation("statement", in.Statement),
+		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
+		enumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+		limitConstraint(in.Limit),
+		tokenViolation,
+		parametersViolation("parameters", in.Parameters),
+	); err != nil {
+		return nil, err
+	}
+	st, err := parseStatement(*in.Statement)
+	if err != nil {
+		return nil, err
+	}
+	params, err := bindParams(st, in.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	return runStatement(c, st, *in.Statement, params, stmtOptions{
+		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
+		limit:      limitOf(in.Limit),
+		nextToken:  in.NextToken,
+		capacity:   in.ReturnConsumedCapacity,
+		rvoccf:     in.ReturnValuesOnConditionCheckFailure,
+	})
+}
+
+// statementViolation checks a Statement member (param: its place in
+// constraint messages): present, 1..8192 characters.
+func statementViolation(param string, s *string) string {
+	switch {
+	case s == nil:
+		return fmt.Sprintf(msgNotNullConstraint, param)
+	case *s == "":
+		return fmt.Sprintf(msgMinLenConstraint, "", param, 1)
+	case utf16Len(*s) > maxStatementLen: // characters, as Java counts them
+		return fmt.Sprintf(msgMaxLenConstraint, *s, param, maxStatementLen)
+	}
+	return ""
+}
+
+// parametersViolation: Parameters, when present, has at least one member.
+func parametersViolation(param string, p []AttributeValue) string {
+	if p != nil && len(p) == 0 {
+		return fmt.Sprintf(msgMinLenConstraint, "[]", param, 1)
+	}
+	return ""
+}
+
+// bindParams checks that the request gives a parameter for every ? of the
+// statement (DynamoDB Local ignores extra ones).
+func bindParams(st partiql.Statement, in []AttributeValue) ([]storage.Value, error) {
+	if partiql.ParamCount(st) > len(in) {
+		return nil, errValidation(msgParamCount)
+	}
+	out := make([]storage.Value, len(in))
+	for i, v := range in {
+		out[i] = v.Value
+	}
+	return out, nil
+}
+
+// stmtCache maps statement text to its parse, so a statement a program
+// sends again and again is parsed once. Parses are immutable and do not
+// depend on tables, so one cache serves every namespace.
+var stmtCache struct {
+	mu sync.Mutex // guards m
+	m  map[string]stmtParse
+}
+
+type stmtParse struct {
+	st  partiql.Statement
+	err error
+}
+
+// maxCachedStatements bounds the cache; when full it starts over.
+const maxCachedStatements = 4096
+
+// parseStatement parses text through the cache and words syntax errors as
+// DynamoDB does.
+func parseStatement(text string) (partiql.Statement, error) {
+	stmtCache.mu.Lock()
+	p, ok := stmtCache.m[text]
+	stmtCache.mu.Unlock()
+	if !ok {
+		st, err := partiql.Parse(text)
+		p = stmtParse{st: st, err: syntaxError(text, err)}
+		stmtCache.mu.Lock()
+		if stmtCache.m == nil || len(stmtCache.m) >= maxCachedStatements {
+			stmtCache.m = make(map[string]stmtParse)
+		}
+		stmtCache.m[text] = p
+		stmtCache.mu.Unlock()
+	}
+	return p.st, p.err
+}
+
+// syntaxError words a parse error: AWS's reason where public records of
+// AWS answers give it, else DynamoDB Local's (the statement itself).
+func syntaxError(text string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *partiql.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	detail := text
+	switch pe.Kind {
+	case partiql.KindNotStatement:
+		detail = msgExpectedDML
+	case partiql.KindUnexpectedKeyword:
+		detail = msgUnexpectedKeyword
+	}
+	return &apiError{class: ErrValidation, msg: msgStatementMalformed + detail, cause: err}
+}
+
+// runStatement runs a parsed statement.
+func runStatement(c *call, st partiql.Statement, text string, params []storage.Value, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	x := newTranslator(text, params)
+	switch s := st.(type) {
+	case *partiql.Select:
+		return runSelect(c, x, s, opt)
+	case *partiql.Insert:
+		return runInsert(c, x, s, opt)
+	case *partiql.Update:
+		return runUpdate(c, x, s, opt)
+	case *partiql.Delete:
+		return runDelete(c, x, s, opt)
+	}
+	return nil, errValidation(msgExistsOutsideTxn)
+}
