@@ -268,8 +268,10 @@ func TestTransactWriteCapacity(t *testing.T) {
 		order = append(order, aws.ToString(cc.TableName))
 	}
 	// A check reads one item (2 x a strongly consistent read); a put of
-	// 1.5 KB costs 2 x 2 write units.
-	if len(order) != 2 || order[0] != h || order[1] != r || got[h] != 2 || got[r] != 4 {
+	// 1.5 KB costs 2 x 2 write units. The order of the list is not
+	// asserted: DynamoDB Local's follows the table names, AWS's is not
+	// documented.
+	if len(order) != 2 || got[h] != 2 || got[r] != 4 {
 		t.Errorf("ConsumedCapacity %v (order %v), want %s: 2, %s: 4", got, order, h, r)
 	}
 	t.Run("write units", func(t *testing.T) {
