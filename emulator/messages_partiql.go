@@ -63,3 +63,17 @@ var ErrDuplicateItem = &errorClass{"DuplicateItemException", nsDynamoDB, http.St
 // msgPartiQLIndexUnsupported answers a SELECT from an existing index:
 // not built yet in the PartiQL path (Query and Scan read indexes).
 const msgPartiQLIndexUnsupported = "dynamoemu: PartiQL SELECT from an index (%s) is not supported yet; use Query or Scan with IndexName"
+
+// Messages of ExecuteTransaction: DynamoDB Local 3.3.0's (no public record
+// of AWS's wording was found; AWS's documentation states the rules: at
+// most 100 statements, reads and writes not mixed, EXISTS as a condition
+// check).
+const (
+	msgExecTxEmpty     = "ExecutePartiQLTransaction can not have empty statement."
+	msgExecTxMixed     = "ExecuteTransaction API does not support both read and write operations in the same request."
+	msgExecTxStatement = "Validation failed in TransactStatements[%d]: %s"
+	msgExecTxSelectKey = "Select statements within ExecuteTransaction must specify the primary key in the where clause."
+	msgExecTxIndexRead = "Reads on indices are not supported within transactions."
+	msgExecTxIndexOp   = "Operations on indices are not supported in transactions"
+	msgExecTxExists    = "EXISTS() must contain a single item read with additional condition"
+)

@@ -37,7 +37,7 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 	plan := &selectPlan{t: t, forward: true}
 	var filterText string
 	if !s.Star {
-		if plan.projection, err = x.projection(s.Projection); err != nil {
+		if plan.projection, _, err = x.projection(s.Projection); err != nil {
 			return nil, err
 		}
 	}

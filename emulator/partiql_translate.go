@@ -330,7 +330,7 @@ func isTopName(e partiql.Expr, name string) bool {
 // and returns the key and the remaining conjuncts (the condition).
 func (x *translator) fullKey(t *table, where partiql.Expr) (storage.Key, []partiql.Expr, error) {
 	if where == nil {
-		return storage.Key{}, nil, errValidation(msgKeyEquality)
+		return storage.Key{}, nil, itemRule(errValidation(msgKeyEquality))
 	}
 	ks := t.schema
 	rest := conjuncts(where)
@@ -356,11 +356,11 @@ func (x *translator) fullKey(t *table, where partiql.Expr) (storage.Key, []parti
 			break
 		}
 		if !found {
-			return storage.Key{}, nil, errValidation(msgKeyEquality)
+			return storage.Key{}, nil, itemRule(errValidation(msgKeyEquality))
 		}
 	}
 	key, err := t.keyFromKeyParam(keyItem)
-	return key, rest, err
+	return key, rest, itemRule(err)
 }
 
 // joinConditions translates conjuncts and joins them with AND; "" when
