@@ -60,10 +60,6 @@ const (
 // DynamoDB Local sends "DuplicateItem".
 var ErrDuplicateItem = &errorClass{"DuplicateItemException", nsDynamoDB, http.StatusBadRequest, false}
 
-// msgPartiQLIndexUnsupported answers a SELECT from an existing index:
-// not built yet in the PartiQL path (Query and Scan read indexes).
-const msgPartiQLIndexUnsupported = "dynamoemu: PartiQL SELECT from an index (%s) is not supported yet; use Query or Scan with IndexName"
-
 // Messages of ExecuteTransaction: DynamoDB Local 3.3.0's (no public record
 // of AWS's wording was found; AWS's documentation states the rules: at
 // most 100 statements, reads and writes not mixed, EXISTS as a condition
