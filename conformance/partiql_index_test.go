@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // partiqlIndexFixture starts a parallel test on a new indexTable with
@@ -154,5 +155,21 @@ func TestPartiQLSelectIndexErrors(t *testing.T) {
 			_, err := c.ExecuteStatement(ctx(t), &dynamodb.ExecuteStatementInput{Statement: aws.String(tc.stmt), ConsistentRead: aws.Bool(tc.consistent)})
 			requireValidation(t, err, tc.msg)
 		})
+	}
+}
+
+func TestPartiQLSelectMultiKeyIndex(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	in := tableDef(keyDef{"pk", "S"}, keyDef{})
+	in.AttributeDefinitions = append(in.AttributeDefinitions, ads("t", "S", "r", "S", "rd", "N")...)
+	in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{multiKeyGSI("byMatch", []string{"t", "r"}, []string{"rd"})}
+	tbl := createTable(t, c, in)
+	mustPut(t, c, tbl, item{"pk": s("m1"), "t": s("W24"), "r": s("NA"), "rd": n("1")})
+	_, err := exec(t, c, "SELECT * FROM "+indexTarget(tbl, "byMatch")+" WHERE t = 'W24' AND r = 'NA'")
+	requireValidation(t, err, "PartiQL statements cannot be executed on tables with composite HASH keys or composite RANGE keys.")
+	// The table itself is read as usual.
+	if got := mustExec(t, c, "SELECT * FROM "+quoted(tbl)+" WHERE pk = 'm1'"); len(got) != 1 {
+		t.Errorf("got %d items, want 1", len(got))
 	}
 }

@@ -37,7 +37,9 @@ const (
 	msgExistsOutsideTxn   = "EXISTS can only be used in ExecuteTransaction write requests."
 	msgAndOrArgs          = "The arguments to AND/OR must be Expressions"
 	msgNotArg             = "The argument to NOT must be a Type or Expression"
-	msgInsertNotTuple     = "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement. at %d:%d:%d"
+	// A SELECT from an index with a multi-attribute key (DynamoDB Local).
+	msgPartiQLMultiKey = "PartiQL statements cannot be executed on tables with composite HASH keys or composite RANGE keys."
+	msgInsertNotTuple  = "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement. at %d:%d:%d"
 	// Not observed: the emulator's own words for an unreadable NextToken,
 	// a tuple key that is not a string and an expression where a value
 	// must be.

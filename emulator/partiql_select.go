@@ -18,7 +18,7 @@ type selectPlan struct {
 	t          *table
 	x          *indexDef            // the index read; nil: the table
 	kcs        []*expr.KeyCondition // one per partition read, in order; none: Scan
-	iqs        []storage.IndexQuery // for an index: the partitions' index queries
+	iqs        []storage.IndexQuery // for an index: kcs as index queries
 	filter     *expr.Condition
 	projection []projected      // nil: whole items
 	projExpr   *expr.Projection // projection as a ProjectionExpression
@@ -37,6 +37,9 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 		if _, plan.x, err = c.readTable(t.name, &s.From.Index.Text); err != nil {
 			return nil, err
 		}
+		if plan.x.multi() {
+			return nil, errValidation(msgPartiQLMultiKey)
+		}
 		ks = indexKeySchema(plan.x)
 	}
 	var filterText string
@@ -50,15 +53,7 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 			return nil, err
 		}
 	}
-	multi := plan.x != nil && plan.x.multi()
-	var kcTexts []string
-	var equality bool
-	if multi {
-		kcTexts, err = multiKeyConditionText(x, plan.x, s.Where)
-		equality = kcTexts != nil
-	} else {
-		kcTexts, equality, err = keyConditionTexts(x, ks, s.Where)
-	}
+	kcTexts, equality, err := keyConditionTexts(x, ks, s.Where)
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +66,7 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 		}
 	}
 	comp := x.compiler()
-	if multi {
-		plan.planMulti(comp, kcTexts)
-	} else {
-		plan.planKeys(comp, ks, kcTexts)
-	}
+	plan.planKeys(comp, ks, kcTexts)
 	if filterText != "" {
 		if plan.filter, err = comp.Condition("FilterExpression", filterText); err != nil {
 			return nil, exprError(err)
@@ -294,11 +285,10 @@ func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
 // whether it is the i-th of the plan's), the one to continue with; 0 for
 // a Scan.
 func (plan *selectPlan) firstPartition(in func(i int) bool) (int, error) {
-	n := max(len(plan.kcs), len(plan.iqs))
-	if n == 0 {
+	if len(plan.kcs) == 0 {
 		return 0, nil
 	}
-	for i := range n {
+	for i := range plan.kcs {
 		if in(i) {
 			return i, nil
 		}

@@ -1,10 +1,6 @@
 package emulator
 
-import (
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/partiql"
-	"github.com/dynamoemu/dynamoemu/storage"
-)
+import "github.com/dynamoemu/dynamoemu/storage"
 
 // PartiQL SELECT from an index target ("table"."index"): planned as a
 // SELECT from the table with the index's key schema, then read as Query
@@ -14,62 +10,8 @@ import (
 // only projected attributes from a GSI, an LSI fetching the others) and
 // the index's and the table's key attributes in the NextToken. As
 // DynamoDB Local answers, the WHERE clause filters whole items: it is not
-// refused for naming attributes the index does not project.
-
-// multiKeyConditionText finds equalities on every partition key attribute
-// of a multi-attribute index among the WHERE clause's top-level conjuncts
-// and joins them into one key condition (the sort key is left to the
-// filter); nil when one is missing.
-func multiKeyConditionText(x *translator, ix *indexDef, where partiql.Expr) ([]string, error) {
-	if where == nil {
-		return nil, nil
-	}
-	cs := conjuncts(where)
-	text := ""
-	for _, a := range ix.partAttrs {
-		found := false
-		for _, c := range cs {
-			if _, ok := keyEquality(c, a.Name); ok {
-				s, err := x.condition(c)
-				if err != nil {
-					return nil, err
-				}
-				if text != "" {
-					text += " AND "
-				}
-				text += s
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, nil
-		}
-	}
-	return []string{text}, nil
-}
-
-// planMulti compiles the key condition of a multi-attribute index; one
-// that does not compile (a value of another type) matches nothing.
-func (plan *selectPlan) planMulti(comp *expr.Compiler, kcTexts []string) {
-	if len(kcTexts) == 0 {
-		return
-	}
-	kc, err := comp.MultiKeyCondition(kcTexts[0], plan.x.multiSchema())
-	if err == nil {
-		for i, a := range plan.x.partAttrs {
-			err = checkKeyValue(a.Name, kc.Partition[i], true)
-			if err != nil {
-				break
-			}
-		}
-	}
-	if err != nil {
-		plan.none = true
-		return
-	}
-	plan.iqs = []storage.IndexQuery{{Partition: kc.Partition, SortPrefix: kc.SortPrefix, Sort: kc.Sort, Forward: plan.forward}}
-}
+// refused for naming attributes the index does not project. An index
+// with a multi-attribute key is refused, as DynamoDB Local refuses it.
 
 // readIndex reads one page of the plan's index into p.
 func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *string) error {
