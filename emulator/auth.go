@@ -42,5 +42,31 @@ func parseCredential(r *http.Request) (credential, error) {
 		return credential{}, newError(ErrIncompleteSignature,
 			"Credential should be scoped to a valid region. ")
 	}
+	if !validAccessKey(accessKey) {
+		return credential{}, errUnrecognizedClient()
+	}
 	return credential{accessKey: accessKey, region: region}, nil
+}
+
+// maxAccessKeyLen is the longest access key id AWS issues (IAM's
+// AccessKeyId: 16 to 128 characters).
+const maxAccessKeyLen = 128
+
+// validAccessKey reports whether key is an access key id the emulator
+// accepts: letters and digits only, as DynamoDB Local checks it (it answers
+// any other character with UnrecognizedClientException), and at most
+// AWS's 128 characters, which DynamoDB Local does not check. Short keys
+// ("local", "fakeMyKeyId") stay valid, as in DynamoDB Local, though AWS
+// issues none shorter than 16.
+func validAccessKey(key string) bool {
+	if len(key) > maxAccessKeyLen {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }

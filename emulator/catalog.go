@@ -23,6 +23,11 @@ func (ns *Namespace) getTable(name string) *table {
 // addTable inserts t unless a table of that name exists; it reports
 // whether t was added.
 func (ns *Namespace) addTable(t *table) bool {
+	if ns.home != nil {
+		// The first table of this access key and region: now the
+		// namespace exists.
+		return ns.home.get(ns.homeKey).addTable(t)
+	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
 	if _, ok := ns.tables[t.name]; ok {
@@ -180,6 +185,13 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 // (observed on AWS for DescribeTable in 2026).
 func tableNameConstraints(cs *constraints, name string) {
 	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
+		return
+	}
+	if name == "" {
+		// The model's minimum length (1, since ARNs are accepted) alone:
+		// AWS reports no pattern error for "" (records of AWS's PutItem
+		// and UpdateItem answers, e.g. moto's aws_verified tests).
+		cs.add("''", "tableName", cLenGE(1))
 		return
 	}
 	nameConstraints(cs, name, "tableName")

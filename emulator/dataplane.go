@@ -325,12 +325,30 @@ func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compil
 	return comp, nil
 }
 
-// checkTableNameParam reports TableName's model constraints on their own,
-// as AWS does before any other check of a data-plane request.
-func checkTableNameParam(name string) error {
+// tableNameViolations are the constraint violations of an item operation's
+// TableName, first in the request's list as AWS lists them (AWS's
+// answers: "1 validation error detected: Value null at 'tableName' failed
+// to satisfy constraint: Member must not be null" for none, the length-1
+// constraint alone for "").
+//
+// A name has at most two violations (pattern and length), returned as two
+// strings ("" for none) so that the common case allocates nothing.
+func tableNameViolations(name *string) (string, string) {
+	if name == nil {
+		return nullViolation("tableName", true), ""
+	}
+	if validTableName(*name) {
+		return "", ""
+	}
 	var cs constraints
-	tableNameConstraints(&cs, name)
-	return cs.err()
+	tableNameConstraints(&cs, *name)
+	switch len(cs.msgs) {
+	case 0:
+		return "", ""
+	case 1:
+		return cs.msgs[0], ""
+	}
+	return cs.msgs[0], cs.msgs[1]
 }
 
 // constraintErrors joins request constraint violations (the "Value ... at

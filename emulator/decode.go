@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -56,8 +57,9 @@ func decodeRequest(body []byte, in any) error {
 		err = d.syntax()
 	}
 	if err != nil {
-		// A syntax error later in the body wins over what stopped us.
-		if !json.Valid(body) {
+		// A syntax error later in the body wins over what stopped us, and
+		// so does text that is not Unicode (wire_text.go).
+		if !json.Valid(body) || !validJSONText(body) {
 			return errSerialization("")
 		}
 		if _, ok := classify(err); ok {
@@ -523,10 +525,51 @@ func (d *reqDecoder) numberFor(t reflect.Type) (text string, ok bool, err error)
 	if ok || err != nil {
 		return text, ok, err
 	}
-	if d.peek() == 'n' {
+	switch d.peek() {
+	case 'n':
 		return "", false, d.literal("null")
+	case '"':
+		if t.Kind() != reflect.Float32 && t.Kind() != reflect.Float64 {
+			return d.quotedInteger(t)
+		}
 	}
 	return "", false, d.mismatch(t)
+}
+
+// quotedInteger reads a JSON string where an integer member is expected.
+// DynamoDB Local (AWS's own local DynamoDB) accepts a string that holds an
+// integer there ({"Limit":"10"}, {"ReadCapacityUnits":"5"}), and clients
+// such as dynamodb-admin depend on it; any other string is the
+// SerializationException of a value of the wrong type.
+func (d *reqDecoder) quotedInteger(t reflect.Type) (text string, ok bool, err error) {
+	s, err := d.readString()
+	if err != nil {
+		return "", false, err
+	}
+	if n, valid := integerText(s); valid {
+		return n, true, nil
+	}
+	if d.saved == nil {
+		d.saved = errSerialization(mismatchMessage('"', t))
+	}
+	return "", false, nil
+}
+
+// integerText reports whether s, without surrounding spaces, is an optional
+// sign and decimal digits (as DynamoDB Local reads " 7", "+7" and "007"),
+// and returns that text for strconv.
+func integerText(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	digits := strings.TrimLeft(s, "+-")
+	if len(digits) == 0 || len(s)-len(digits) > 1 {
+		return "", false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return "", false
+		}
+	}
+	return s, true
 }
 
 func (d *reqDecoder) numberMismatch(t reflect.Type) {

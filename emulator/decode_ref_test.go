@@ -17,6 +17,11 @@ func decodeRequestStd(body []byte, in any) error {
 		// The SDKs always send at least {}; AWS treats an empty body as {}.
 		return nil
 	}
+	if !validJSONText(body) {
+		// encoding/json replaces such text with U+FFFD; AWS refuses it
+		// (wire_text.go).
+		return errSerialization("")
+	}
 	err := json.Unmarshal(body, in)
 	if err == nil {
 		return nil

@@ -49,6 +49,18 @@
 // no class is a bug and answers 500 InternalServerError, as does a panic,
 // which is logged with its stack.
 //
+// # Limits
+//
+// limits.go says what one client can make the emulator hold: bodies grow as
+// they arrive, Options.MaxInFlight requests at once (then
+// ThrottlingException), access keys of letters and digits up to 128 (else
+// UnrecognizedClientException), namespaces created by their first table,
+// memory returned to the OS after large deletes. NewServer (httpserver.go)
+// returns the http.Server cmd/dynamoemu runs, with read, write and idle
+// timeouts, a 64 KB header limit, connection counts and each cut-off logged
+// at debug level. Text that is not Unicode is refused with
+// SerializationException (wire_text.go).
+//
 // # Caveats
 //
 //   - When a body has both a member of the wrong JSON type and an invalid
@@ -63,6 +75,15 @@
 //     current pattern ("NUMBER_VALUE cannot be converted to String"); the
 //     TRUE_VALUE/FALSE_VALUE/STRING_VALUE variants, the base64 message and
 //     the null BS member message are inferred, not confirmed.
+//   - A JSON string holding an integer is accepted where a number is
+//     expected, as DynamoDB Local accepts it (AWS's own answer is not
+//     recorded); any other string there is a SerializationException.
+//   - Compressed bodies (compress.go): the 16 MB limit also applies to the
+//     decompressed body, where DynamoDB accepts far more; bytes after the
+//     last gzip member are refused, where DynamoDB ignores them.
+//   - Java object identities that AWS prints in some constraint messages
+//     (BatchWriteItem's echo of its requests) are replaced by a stable hash
+//     of the value.
 //   - Control-plane changes take effect at once: no CREATING/UPDATING state,
 //     no ~2 s tag lag or tag lock, no 15 s deletion-protection cooldown and no
 //     daily limit on throughput decreases, all of which AWS has.

@@ -27,6 +27,8 @@ const (
 	nsDynamoDB = "com.amazonaws.dynamodb.v20120810"
 	nsValidate = "com.amazon.coral.validate"
 	nsService  = "com.amazon.coral.service"
+	// nsAvailability prefixes ThrottlingException in AWS's answers.
+	nsAvailability = "com.amazon.coral.availability"
 )
 
 // The error classes, mapped to "__type" and an HTTP status only at the HTTP edge.
@@ -58,6 +60,10 @@ var (
 	ErrMissingAuthenticationToken = &errorClass{"MissingAuthenticationTokenException", nsService, http.StatusBadRequest, true}
 	// ErrIncompleteSignature: an Authorization header without a usable Credential.
 	ErrIncompleteSignature = &errorClass{"IncompleteSignatureException", nsService, http.StatusBadRequest, true}
+	// ErrUnrecognizedClient: the access key id is not one the emulator accepts.
+	ErrUnrecognizedClient = &errorClass{"UnrecognizedClientException", nsService, http.StatusBadRequest, false}
+	// ErrThrottling: more requests in flight than the emulator's limit.
+	ErrThrottling = &errorClass{"ThrottlingException", nsAvailability, http.StatusBadRequest, false}
 	// ErrRequestEntityTooLarge: the body is larger than the request limit (16 MB).
 	ErrRequestEntityTooLarge = &errorClass{"RequestEntityTooLargeException", nsService, http.StatusRequestEntityTooLarge, true}
 	// ErrInternalServer: a bug in the emulator (a panic or an unclassified error).
@@ -134,6 +140,22 @@ func errMissingAuthenticationToken() error {
 // message text; we use the documented description.
 func errRequestEntityTooLarge() error {
 	return newError(ErrRequestEntityTooLarge, "The request entity is too large")
+}
+
+// errUnrecognizedClient refuses an access key id. The message is the one
+// DynamoDB's developer guide gives for UnrecognizedClientException and
+// DynamoDB Local sends for a malformed key; the namespace and the lower-case
+// "message" are AWS's (public records of its answer to an unknown key, whose
+// text is "The security token included in the request is invalid.").
+func errUnrecognizedClient() error {
+	return newError(ErrUnrecognizedClient, "The Access Key ID or security token is invalid.")
+}
+
+// errThrottling answers a request over the in-flight limit with AWS's
+// ThrottlingException (HTTP 400, the SDKs retry it with back-off); the
+// message is the one DynamoDB's developer guide gives for it.
+func errThrottling() error {
+	return newError(ErrThrottling, "Rate of requests exceeds the allowed throughput.")
 }
 
 // errInternal is an InternalServerError (500); only for bugs.

@@ -18,7 +18,6 @@ const (
 	// DynamoDB Local: "Invalid table/index name.  Table/index names must be
 	// between 3 and 255 characters long, and may contain only the
 	// characters a-z, A-Z, 0-9, '_', '-', and '.'" (for every name error).
-	msgCreateTableNameLength = "TableName must be at least 3 characters long and at most 255 characters long"
 
 	msgInvalidParams = "One or more parameter values were invalid: "
 

@@ -1,6 +1,9 @@
 package emulator
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // defaultAccountID is the account id in ARNs, as DynamoDB Local uses it
 // (arn:aws:dynamodb:REGION:000000000000:table/NAME).
@@ -19,10 +22,24 @@ type Namespace struct {
 	tables map[string]*table // by table name
 
 	tokens idempotency // TransactWriteItems ClientRequestTokens (idempotency.go)
+
+	// home is set for a namespace nobody has created anything in yet: it
+	// has no tables and is registered in home only when a table is added
+	// (addTable), so reads with ever new access keys keep nothing.
+	home    *namespaces
+	homeKey nsKey
 }
 
 func newNamespace(key, region string) *Namespace {
 	return &Namespace{key: key, region: region, account: defaultAccountID, tables: make(map[string]*table)}
+}
+
+// keyString is the Namespace.key of k.
+func (k nsKey) keyString() string {
+	if k.shared {
+		return "shared"
+	}
+	return k.accessKey + "/" + k.region
 }
 
 // Region is the region whose requests select this namespace; for a shared
@@ -45,7 +62,24 @@ type nsKey struct {
 	accessKey, region string
 }
 
-// get returns the namespace for k, creating it on first use.
+// lookup returns the namespace for k: the registered one, or else an
+// empty, unregistered one that registers itself when a table is added to
+// it (see Namespace.home). Reads never create a namespace.
+func (n *namespaces) lookup(k nsKey) *Namespace {
+	n.mu.RLock()
+	ns := n.byKey[k]
+	n.mu.RUnlock()
+	if ns != nil {
+		return ns
+	}
+	ns = &Namespace{key: k.keyString(), region: k.region, account: defaultAccountID, home: n}
+	ns.homeKey = k
+	return ns
+}
+
+// get returns the namespace for k, creating it on first use. The access
+// key and region are copied, so the namespace does not keep the request
+// header they were cut from.
 func (n *namespaces) get(k nsKey) *Namespace {
 	n.mu.RLock()
 	ns := n.byKey[k]
@@ -59,10 +93,11 @@ func (n *namespaces) get(k nsKey) *Namespace {
 		if n.byKey == nil {
 			n.byKey = make(map[nsKey]*Namespace)
 		}
+		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
 		if k.shared {
 			ns = newNamespace("shared", "")
 		} else {
-			ns = newNamespace(k.accessKey+"/"+k.region, k.region)
+			ns = newNamespace(k.keyString(), k.region)
 		}
 		n.byKey[k] = ns
 	}

@@ -100,6 +100,9 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	if err := constraintErrors(violations...); err != nil {
 		return nil, err
 	}
+	if len(in.RequestItems) == 0 {
+		return nil, errNoRequestItems("BatchGetItem")
+	}
 	if err := batchGetMixedParams(in.RequestItems); err != nil {
 		return nil, err
 	}
@@ -259,8 +262,12 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
 		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+		batchWriteTableConstraint(in.RequestItems),
 	); err != nil {
 		return nil, err
+	}
+	if len(in.RequestItems) == 0 {
+		return nil, errNoRequestItems("BatchWriteItem")
 	}
 	names := sortedKeys(in.RequestItems)
 	total := 0
@@ -388,14 +395,13 @@ func requestItemsConstraint(isNil bool, n int) string {
 	switch {
 	case isNil:
 		return fmt.Sprintf(msgNotNullConstraint, "requestItems")
-	case n == 0:
-		return fmt.Sprintf(msgMinLenConstraint, "{}", "requestItems", 1)
 	}
-	return ""
+	return "" // n == 0 is errNoRequestItems, after the constraints
 }
 
-// batchGetKeysConstraints checks each table's Keys list: present and not
-// empty. (More than 100 keys is the "Too many items" error.)
+// batchGetKeysConstraints checks each table's Keys list: present, not
+// empty, at most 100. (More than 100 over all tables is the "Too many
+// items" error.)
 func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 	var list []string
 	for _, name := range sortedKeys(reqs) {
@@ -406,6 +412,8 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 			list = append(list, fmt.Sprintf(msgNotNullConstraint, path))
 		case len(req.Keys) == 0:
 			list = append(list, fmt.Sprintf(msgMinLenConstraint, "[]", path, 1))
+		case len(req.Keys) > maxBatchGetKeys:
+			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)))
 		}
 	}
 	return list

@@ -64,11 +64,11 @@ func TestBatchGetItemValidation(t *testing.T) {
 	}{
 		{"no request items", `{}`, "ValidationException",
 			"1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null"},
-		{"empty request items", `{"RequestItems":{}}`, "ValidationException",
-			"1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"empty request items", `{"RequestItems":{}}`, "ValidationException", "The requestItems parameter is required for BatchGetItem"},
 		{"empty keys", `{"RequestItems":{"hash":{"Keys":[]}}}`, "ValidationException",
 			"1 validation error detected: Value '[]' at 'requestItems.hash.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1"},
-		{"too many in one table", `{"RequestItems":{"hash":{"Keys":[` + keys(101) + `]}}}`, "ValidationException", msgBatchGetTooMany},
+		{"too many in one table", `{"RequestItems":{"hash":{"Keys":[` + keys(101) + `]}}}`, "ValidationException",
+			"1 validation error detected: Value at 'RequestItems.hash.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100"},
 		{"too many over tables", `{"RequestItems":{"hash":{"Keys":[` + keys(60) + `]},"nope":{"Keys":[` + keys(41) + `]}}}`, "ValidationException", msgBatchGetTooMany},
 		{"duplicates", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"a"}},{"id":{"S":"a"}}]}}}`, "ValidationException", msgBatchDuplicates},
 		{"missing table", `{"RequestItems":{"nope":{"Keys":[{"id":{"S":"a"}}]}}}`, "ResourceNotFoundException", "Requested resource not found"},
@@ -80,7 +80,7 @@ func TestBatchGetItemValidation(t *testing.T) {
 		// total number of keys are looked at.
 		{"projection and AttributesToGet in other tables", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"}}],"ProjectionExpression":"a"},"nope":{"Keys":[{"id":{"N":"1"}}],"AttributesToGet":["a"]}}}`, "ValidationException",
 			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"},
-		{"mixed before too many keys", `{"RequestItems":{"hash":{"Keys":[` + keys(101) + `],"ProjectionExpression":"a"},"nope":{"Keys":[{"id":{"N":"1"}}],"AttributesToGet":["a"]}}}`, "ValidationException",
+		{"mixed before too many keys", `{"RequestItems":{"hash":{"Keys":[` + keys(60) + `],"ProjectionExpression":"a"},"nope":{"Keys":[` + keys(41) + `],"AttributesToGet":["a"]}}}`, "ValidationException",
 			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}"},
 		{"name key without hash", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"}}],"ProjectionExpression":"a,,","ExpressionAttributeNames":{"x":"a"}}}}`, "ValidationException",
 			`ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
@@ -168,10 +168,9 @@ func TestBatchWriteItemValidation(t *testing.T) {
 	}{
 		{"no request items", `{}`, "ValidationException",
 			"1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null"},
-		{"empty request items", `{"RequestItems":{}}`, "ValidationException",
-			"1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"empty request items", `{"RequestItems":{}}`, "ValidationException", "The requestItems parameter is required for BatchWriteItem"},
 		{"empty list", `{"RequestItems":{"hash":[]}}`, "ValidationException", "The batch write request list for a table cannot be null or empty: hash"},
-		{"too many in one table", `{"RequestItems":{"hash":[` + puts(26, "h") + `]}}`, "ValidationException", msgBatchWriteTooMany},
+		// More than 25 for one table: TestBatchWriteTableConstraint.
 		{"too many over tables", `{"RequestItems":{"hash":[` + puts(13, "h") + `],"nope":[` + puts(13, "n") + `]}}`, "ValidationException", msgBatchWriteTooMany},
 		{"empty write request", `{"RequestItems":{"hash":[` + ok + `,{}]}}`, "ValidationException", msgWriteRequestNotOne},
 		{"put and delete in one", `{"RequestItems":{"hash":[{"PutRequest":{"Item":{"id":{"S":"a"}}},"DeleteRequest":{"Key":{"id":{"S":"a"}}}}]}}`, "ValidationException", msgWriteRequestNotOne},

@@ -82,7 +82,7 @@ type ItemCollectionMetrics struct {
 
 // PutItemInput is the PutItem request.
 type PutItemInput struct {
-	TableName                           string
+	TableName                           *string
 	Item                                WireItem
 	ConditionExpression                 *string
 	ExpressionAttributeNames            map[string]string
@@ -104,7 +104,7 @@ type PutItemOutput struct {
 
 // GetItemInput is the GetItem request.
 type GetItemInput struct {
-	TableName                string
+	TableName                *string
 	Key                      WireItem
 	AttributesToGet          []string
 	ProjectionExpression     *string
@@ -126,7 +126,7 @@ type GetItemOutput struct {
 
 // DeleteItemInput is the DeleteItem request.
 type DeleteItemInput struct {
-	TableName                           string
+	TableName                           *string
 	Key                                 WireItem
 	ConditionExpression                 *string
 	ExpressionAttributeNames            map[string]string
@@ -148,7 +148,7 @@ type DeleteItemOutput struct {
 
 // UpdateItemInput is the UpdateItem request.
 type UpdateItemInput struct {
-	TableName                           string
+	TableName                           *string
 	Key                                 WireItem
 	UpdateExpression                    *string
 	ConditionExpression                 *string
@@ -209,10 +209,12 @@ func emptyListViolation(param string, list []string) string {
 	return fmt.Sprintf("Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", param)
 }
 
-// writeConstraints checks the enum members the write operations share and
-// one more violation (or "") of the operation's own.
-func writeConstraints(returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
-	return constraintErrors(
+// writeConstraints checks TableName, the enum members the write operations
+// share and one more violation (or "") of the operation's own, reported
+// together in one message as AWS does.
+func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
+	name1, name2 := tableNameViolations(tableName)
+	return constraintErrors(name1, name2,
 		enumViolation(paramReturnValues, returnValues, enumReturnValues),
 		enumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
 		enumViolation(paramReturnICM, ricm, enumReturnICM),
@@ -361,10 +363,7 @@ func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condit
 }
 
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("item", in.Item == nil)); err != nil {
 		return nil, err
@@ -381,7 +380,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if size > maxItemBytes {
 		return nil, errValidation(msgItemTooLarge)
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -407,10 +406,8 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := constraintErrors(
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := constraintErrors(name1, name2,
 		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		nullViolation("key", in.Key == nil),
 		emptyListViolation("attributesToGet", in.AttributesToGet),
@@ -444,7 +441,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -487,10 +484,7 @@ func projectStored(proj *expr.Projection, e storage.EncodedItem) storage.Item {
 }
 
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
@@ -502,7 +496,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -525,10 +519,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 }
 
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
-	if err := checkTableNameParam(in.TableName); err != nil {
-		return nil, err
-	}
-	if err := writeConstraints(in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		nullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
@@ -541,7 +532,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTable(in.TableName)
+	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}

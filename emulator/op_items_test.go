@@ -438,6 +438,9 @@ func TestItemBadInput(t *testing.T) {
 		{"GetItem", `{"TableName":"","Key":{"pk":{"S":"a"}}}`},
 		{"GetItem", `{"Key":{"pk":{"S":"a"}}}`},
 		{"DeleteItem", `{"TableName":"tha","Key":{"pk":{"S":"a"}},"ConditionExpression":"size(a) > :x"}`},
+		// Text that is not Unicode (hardening_test.go has the full set).
+		{"PutItem", "{\"TableName\":\"tha\",\"Item\":{\"pk\":{\"S\":\"k\xff\"}}}"},
+		{"PutItem", `{"TableName":"tha","Item":{"pk":{"S":"k\ud800"}}}`},
 	}
 	for _, b := range bodies {
 		status, body := env.call(b.op, b.body)
@@ -490,8 +493,20 @@ func BenchmarkUpdateItemWithCondition(b *testing.B) {
 func TestItemTableName(t *testing.T) {
 	env := newItemsEnv(t)
 	env.run(t, []itemCase{
-		{name: "short name first", op: "PutItem", body: `{"TableName":"ab","ReturnValues":"BAD"}`,
-			errType: vErr, errMsg: "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{name: "short name with the other constraints", op: "PutItem", body: `{"TableName":"ab","Item":{},"ReturnValues":"BAD"}`,
+			errType: vErr, errMsg: "2 validation errors detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; " +
+				"Value 'BAD' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"},
+		{name: "no name", op: "PutItem", body: `{"Item":{}}`,
+			errType: vErr, errMsg: "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
+		{name: "empty name", op: "GetItem", body: `{"TableName":"","Key":{}}`,
+			errType: vErr, errMsg: "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{name: "empty name and bad enum", op: "DeleteItem", body: `{"TableName":"","Key":{},"ReturnValues":"X"}`,
+			errType: vErr, errMsg: "2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1; " +
+				"Value 'X' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"},
+		{name: "no name update", op: "UpdateItem", body: `{"Key":{}}`,
+			errType: vErr, errMsg: "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
+		{name: "bad characters", op: "PutItem", body: `{"TableName":"bad table!","Item":{}}`,
+			errType: vErr, errMsg: "1 validation error detected: Value 'bad table!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 		{name: "unknown table", op: "DeleteItem", body: `{"TableName":"nope","Key":{"pk":{"S":"a"}}}`,
 			errType: rErr, errMsg: "Requested resource not found"},
 		{name: "unknown table update", op: "UpdateItem", body: `{"TableName":"nope","Key":{"pk":{"S":"a"}}}`,

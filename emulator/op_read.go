@@ -236,9 +236,10 @@ func (p *pageReader) output() (*pageOutput, error) {
 }
 
 func query(c *call, in *QueryInput) (*QueryOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
 	if err := constraintErrors(
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		limitConstraint(in.Limit),
+		queryLimitConstraint(in.Limit),
 		selectConstraint(in.Select),
 		conditionalOperatorConstraint(in.ConditionalOperator),
 		indexNameConstraint(in.IndexName),
@@ -308,6 +309,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkStartBeforeEnd(kc, r.Forward, start); err != nil {
+			return nil, err
+		}
 		r.ExclusiveStart = &start
 	}
 	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
@@ -315,6 +319,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	p := &pageReader{req: req}
 	t.data.QueryEncoded(r, p.visit)
+	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.last.Key())
 	return p.output()
 }
 
@@ -357,6 +362,7 @@ func projParam(projection *string, attrs []string) string {
 }
 
 func scan(c *call, in *ScanInput) (*ScanOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
 	if err := constraintErrors(
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		limitConstraint(in.Limit),

@@ -179,6 +179,7 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 		// A concurrent DeleteTable won.
 		return nil, errResourceNotFound(msgTableNotFound(t.name))
 	}
+	c.emu.release.deleted(t.data.SizeBytes())
 	return &DeleteTableOutput{TableDescription: t.describe()}, nil
 }
 

@@ -86,9 +86,17 @@ func TestCreateTableErrors(t *testing.T) {
 		{"no name", `{}`, "ValidationException",
 			"The parameter 'TableName' is required but was not present in the request"},
 		{"short name", `{"TableName":"a;"}`, "ValidationException",
-			"TableName must be at least 3 characters long and at most 255 characters long"},
-		{"long name", `{"TableName":"` + strings.Repeat("a", 256) + `"}`, "ValidationException",
-			"TableName must be at least 3 characters long and at most 255 characters long"},
+			"4 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; " +
+				"Value 'a;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; " +
+				"Value 'a;' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; " +
+				"Value null at 'keySchema' failed to satisfy constraint: Member must not be null"},
+		{"short name alone", `{"TableName":"ab","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`, "ValidationException",
+			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{"empty name before the key schema", `{"TableName":"","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"x","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`, "ValidationException",
+			"2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; " +
+				"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{"long name", `{"TableName":"` + strings.Repeat("a", 256) + `","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`, "ValidationException",
+			"1 validation error detected: Value '" + strings.Repeat("a", 256) + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"},
 		{"nulls and pattern", `{"TableName":"abc;"}`, "ValidationException",
 			"3 validation errors detected: " +
 				"Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; " +

@@ -65,6 +65,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		if err := decodeRequest(body, in); err != nil {
 			return nil, err
 		}
+		noteTable(c.ctx, in)
 		out, err := f(c, in)
 		if err != nil {
 			return nil, err

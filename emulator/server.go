@@ -38,6 +38,10 @@ type Options struct {
 	// CORSOrigins enables CORS for these origins ("*" allows any); empty
 	// disables CORS (DynamoDB Local's -cors).
 	CORSOrigins []string
+	// MaxInFlight bounds the requests served at once; one more is answered
+	// with ThrottlingException (limits.go). 0 means no limit;
+	// cmd/dynamoemu uses DefaultMaxInFlight.
+	MaxInFlight int
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
 	// last a little while, like DynamoDB Local's -delayTransientStatuses.
 	// So far the states of a GSI added or deleted by UpdateTable follow it.
@@ -68,6 +72,9 @@ func (o Options) Validate() error {
 	if o.MaxBodyBytes < 0 {
 		return fmt.Errorf("emulator: MaxBodyBytes %d is negative", o.MaxBodyBytes)
 	}
+	if o.MaxInFlight < 0 {
+		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
+	}
 	if o.TransientStatusDelay < 0 {
 		return fmt.Errorf("emulator: TransientStatusDelay %v is negative", o.TransientStatusDelay)
 	}
@@ -91,6 +98,8 @@ type Emulator struct {
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
+	limit   limiter   // requests in flight
+	release releaser  // returns memory to the OS after large deletes
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -114,6 +123,7 @@ func New(opts Options) (*Emulator, error) {
 		e.maxBody = DefaultMaxBodyBytes
 	}
 	e.cors = newCORSPolicy(opts.CORSOrigins)
+	e.limit.max = int64(opts.MaxInFlight)
 	e.bufs.New = func() any { return new(bytes.Buffer) }
 	e.outBufs.New = func() any { return new([]byte) }
 
@@ -142,28 +152,38 @@ func (e *Emulator) Options() Options { return e.opts }
 // X-Amz-Target header naming the operation.
 func (e *Emulator) Handler() http.Handler { return e.handler }
 
-// namespaceFor returns the database a credential selects.
+// namespaceFor returns the database a credential selects. One that does
+// not exist yet is created only when a table is added to it.
 func (e *Emulator) namespaceFor(cred credential) *Namespace {
 	if e.opts.SharedDB {
-		return e.dbs.get(nsKey{shared: true})
+		return e.dbs.lookup(nsKey{shared: true})
 	}
-	return e.dbs.get(nsKey{accessKey: cred.accessKey, region: cred.region})
+	return e.dbs.lookup(nsKey{accessKey: cred.accessKey, region: cred.region})
 }
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	debug := e.log.Enabled(r.Context(), slog.LevelDebug)
-	var start time.Time
-	if debug {
-		start = time.Now()
+	if !e.limit.enter() {
+		e.serveThrottled(w, r)
+		return
 	}
+	defer e.limit.leave()
+	r, rl := e.withRequestLog(r)
 	reqID := newRequestID()
 	e.cors.apply(w, r)
 	out := e.outBufs.Get().(*[]byte)
 	body, err := e.handle(w, r, reqID, (*out)[:0])
 	status := http.StatusOK
+	var ae *apiError
+	if errors.Is(err, errBodyCutOff) {
+		// The body stopped arriving (the server's read deadline): there
+		// is nobody to answer. Drop the connection without a response.
+		e.log.Debug("request body cut off", "request_id", reqID, "remote", r.RemoteAddr, "err", err)
+		panic(http.ErrAbortHandler)
+	}
 	if err != nil {
-		ae, known := classify(err)
+		var known bool
+		ae, known = classify(err)
 		if !known {
 			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
 		}
@@ -175,9 +195,9 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		*out = body[:0]
 		e.outBufs.Put(out)
 	}
-	if debug {
-		e.log.Debug("request", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"),
-			"status", status, "duration", time.Since(start))
+	e.release.maybeRelease()
+	if rl != nil || status >= 500 {
+		e.logAnswer(r, rl, reqID, status, ae)
 	}
 }
 
@@ -195,7 +215,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	}
 	op, ok := ops[name]
 	if !ok {
-		return nil, errUnknownOperation()
+		return nil, errOperationNotFound(name)
 	}
 
 	buf := e.bufs.Get().(*bytes.Buffer)
@@ -237,19 +257,28 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 
 // readBody reads at most maxBody bytes of the body into buf; a longer body is
 // RequestEntityTooLargeException, found without reading past the limit.
+// The buffer grows as the bytes arrive: Content-Length reserves at most
+// initialBodyBytes, so a client announcing 16 MB and sending nothing holds
+// no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
 func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
 	if r.ContentLength > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
 	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
+		buf.Grow(int(min(r.ContentLength, initialBodyBytes)))
 	}
 	n, err := readAtMost(buf, r.Body, e.maxBody+1)
 	if n > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
 	if err != nil {
+		if isTimeout(err) {
+			return fmt.Errorf("%w: %w", errBodyCutOff, err)
+		}
 		return errSerialization("")
+	}
+	if r.Header["Content-Encoding"] != nil {
+		return decompressBody(r.Header, buf, e.maxBody)
 	}
 	return nil
 }
@@ -284,6 +313,9 @@ const (
 )
 
 var (
+	// serverHeader is AWS's Server response header: DynamoDB answers
+	// "Server: Server" (DynamoDB Local answers with its Jetty version).
+	serverHeader      = []string{"Server"}
 	contentTypeJSON10 = []string{"application/x-amz-json-1.0"}
 	contentTypeJSON11 = []string{"application/x-amz-json-1.1"}
 )
@@ -299,6 +331,7 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 	// One allocation for the three values; each header gets a full slice.
 	vals := []string{reqID, strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10), strconv.Itoa(len(body))}
 	h["Content-Type"] = ct
+	h["Server"] = serverHeader
 	h[headerRequestID] = vals[0:1:1]
 	h[headerCRC32] = vals[1:2:2]
 	h["Content-Length"] = vals[2:3:3]
@@ -330,6 +363,7 @@ func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
 func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
 	e.cors.preflight(w, r)
 	w.Header().Set("x-amzn-RequestId", newRequestID())
+	w.Header()["Server"] = serverHeader
 	w.Header().Set("Content-Length", "0")
 	w.WriteHeader(http.StatusOK)
 }

@@ -43,7 +43,7 @@ func TestRouting(t *testing.T) {
 			`{"__type":"com.amazon.coral.service#SerializationException"}`},
 		{"string gets number", echo, testAuth, `{"TableName":5}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
-		{"integer gets string", echo, testAuth, `{"Limit":"5"}`, 400,
+		{"integer gets non-integer string", echo, testAuth, `{"Limit":"5x"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
 		{"boolean gets true string", echo, testAuth, `{"Panic":"true"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Boolean"}`},
@@ -61,6 +61,10 @@ func TestRouting(t *testing.T) {
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed","Item":{"a":{"S":"x"},"b":{"N":"1"}}}`},
 		{"conditional check without item", echo, testAuth, `{"Fail":"condition"}`, 400,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"}`},
+		{"unimplemented operation", "DynamoDB_20120810.DescribeBackup", testAuth, `{}`, 400,
+			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested: the emulator does not implement DescribeBackup yet."}`},
+		{"misspelt operation", "DynamoDB_20120810.DescribeBackups", testAuth, `{}`, 400,
+			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
 		{"unclassified error is 500", echo, testAuth, `{"Fail":"plain"}`, 500,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`},
 		{"panic is 500", echo, testAuth, `{"Panic":true}`, 500,
@@ -89,6 +93,9 @@ func checkHeaders(t *testing.T, res *http.Response, body string) {
 	}
 	if id := res.Header.Get("X-Amzn-RequestId"); len(id) != 36 || strings.Count(id, "-") != 4 {
 		t.Errorf("got x-amzn-RequestId %q, want a UUID", id)
+	}
+	if got := res.Header.Get("Server"); got != "Server" {
+		t.Errorf("got Server %q, want %q (AWS's)", got, "Server")
 	}
 	if ct := res.Header.Get("Content-Type"); ct != "application/x-amz-json-1.0" {
 		t.Errorf("got Content-Type %q", ct)
@@ -152,7 +159,10 @@ func TestNamespaces(t *testing.T) {
 			t.Errorf("%s/%s: got %q, want %q", tt.key, tt.region, got, tt.want)
 		}
 	}
-	a1 := e.namespaceFor(credential{"A", "us-east-1"})
+	if n := e.namespaceCount(); n != 0 {
+		t.Errorf("reads created %d namespaces, want 0", n)
+	}
+	a1 := e.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
 	if a1 != e.namespaceFor(credential{"A", "us-east-1"}) || a1 == e.namespaceFor(credential{"B", "us-east-1"}) {
 		t.Error("namespaces are not one per access key + region")
 	}
@@ -335,6 +345,7 @@ func FuzzRequest(f *testing.F) {
 	for _, s := range []string{
 		`{}`, ``, `{"TableName":"t","Item":{"a":{"S":"x"}}}`, `{"TableName":5}`, `{"Item":{"a":{"L":[{"M":{}}]}}}`,
 		`{"Limit":1e99}`, `{"Item":{"a":{"NS":["1","x"]}}}`, `nul`, `{"Item":[]}`, "\xff",
+		"{\"TableName\":\"t\",\"Item\":{\"a\":{\"S\":\"k\xfe\"}}}", `{"TableName":"t","Item":{"a":{"S":"\ud800"}}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -290,6 +290,9 @@ func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
 			name = *u.Update.IndexName
 		case u.Create != nil:
 			name = *u.Create.IndexName
+			if err := checkIncludeProjection(u.Create.Projection); err != nil {
+				return err
+			}
 		case u.Delete != nil:
 			name = *u.Delete.IndexName
 		default:

@@ -39,14 +39,11 @@ type tableDef struct {
 }
 
 // validateCreateTable checks a CreateTable request in AWS's order: the
-// required name, the name's length, all model constraints at once, then
+// required name, all model constraints at once (the name's among them), then
 // the semantic rules one at a time.
 func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if in.TableName == nil {
 		return nil, errValidation(msgTableNameRequired)
-	}
-	if n := len(*in.TableName); n < 3 || n > 255 {
-		return nil, errValidation(msgCreateTableNameLength)
 	}
 	if err := createTableConstraints(in); err != nil {
 		return nil, err
@@ -103,9 +100,12 @@ func createTableConstraints(in *CreateTableInput) error {
 			}
 		}
 	}
-	if !namePattern(*in.TableName) {
-		cs.add(quote(*in.TableName), "tableName", cNamePattern)
-	}
+	// A bad name is a model constraint like the others, reported with them
+	// and before any semantic check of the key schema: "1 validation error
+	// detected: Value 'ab' at 'tableName' failed to satisfy constraint:
+	// Member must have length greater than or equal to 3" (AWS's recorded
+	// answers; DynamoDB Local answers "Invalid table/index name. ...").
+	nameConstraints(&cs, *in.TableName, "tableName")
 	enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
 	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
@@ -190,13 +190,14 @@ func attrNameConstraints(cs *constraints, name, path string) {
 	}
 }
 
-// keySchemaValue renders a KeySchema list for a constraint message. AWS
-// prints Java object identities here ("[...KeySchemaElement@64f4fb9, ...]"),
-// which cannot be reproduced; this prints the members instead.
+// keySchemaValue renders a KeySchema list for a constraint message as AWS
+// does, with camelCase field names: "[KeySchemaElement(attributeName=pk,
+// keyType=HASH), ...]" (AWS's recorded answers; AWS has also printed Java
+// object identities here, "KeySchemaElement@64f4fb9").
 func keySchemaValue(ks []KeySchemaElement) string {
 	items := make([]string, len(ks))
 	for i, e := range ks {
-		items[i] = "KeySchemaElement(AttributeName=" + deref(e.AttributeName) + ", KeyType=" + deref(e.KeyType) + ")"
+		items[i] = "KeySchemaElement(attributeName=" + deref(e.AttributeName) + ", keyType=" + deref(e.KeyType) + ")"
 	}
 	return listValue(items)
 }
@@ -501,7 +502,19 @@ func checkProjection(idx *indexDef, p *Projection) error {
 	if p.NonKeyAttributes != nil && *p.ProjectionType != "INCLUDE" {
 		return errValidation(msgProjectionNonKey(*p.ProjectionType))
 	}
+	if err := checkIncludeProjection(p); err != nil {
+		return err
+	}
 	idx.projection = projection{typ: *p.ProjectionType, nonKey: slices.Clone(p.NonKeyAttributes)}
+	return nil
+}
+
+// checkIncludeProjection refuses an INCLUDE projection without
+// NonKeyAttributes (CreateTable's indexes and UpdateTable's Create).
+func checkIncludeProjection(p *Projection) error {
+	if p != nil && p.ProjectionType != nil && *p.ProjectionType == "INCLUDE" && len(p.NonKeyAttributes) == 0 {
+		return errValidation(msgIncludeWithoutNonKey)
+	}
 	return nil
 }
 

@@ -2,9 +2,11 @@ package emulator
 
 import (
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -17,8 +19,6 @@ const (
 	msgNSEmpty            = "One or more parameter values were invalid: An number set  may not be empty"
 	msgBSEmpty            = "One or more parameter values were invalid: Binary sets should not be empty"
 	msgSSNullMember       = "One or more parameter values were invalid: An string set may not have a null string as a member"
-	msgNSDuplicates       = "Input collection contains duplicates"
-	msgBSDuplicates       = "One or more parameter values were invalid: Input collection of type BS contains duplicates."
 	msgNullNotTrue        = "One or more parameter values were invalid: Null attribute value types must have the value of true"
 	msgEmptyAttributeName = "Empty attribute name" // in an item, a key or a nested map (DynamoDB Local's wording)
 	msgNestingExceeded    = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
@@ -74,6 +74,8 @@ func (d *wireDecoder) members(lvl, size int) (map[string]storage.Value, error) {
 		}
 		if name == "" {
 			d.validation(msgEmptyAttributeName)
+		} else if len(name) > expr.MaxAttributeNameBytes {
+			d.validation(expr.MsgAttributeNameTooLarge)
 		}
 		if d.isNull() {
 			d.validation(msgNullInList + ": " + name + " is null")
@@ -347,17 +349,26 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 		return storage.SetOf(k, []string{}), nil
 	}
 	if hasDuplicates(members) {
-		switch k {
-		case storage.KindSS:
-			d.validation("One or more parameter values were invalid: Input collection [" +
-				strings.Join(members, ", ") + "] contains duplicates")
-		case storage.KindNS:
-			d.validation(msgNSDuplicates)
-		default:
-			d.validation(msgBSDuplicates)
-		}
+		d.validation(duplicatesMessage(k, members))
 	}
 	return storage.SetOf(k, members), nil
+}
+
+// duplicatesMessage is AWS's answer to a set with duplicate members, which
+// lists them: "One or more parameter values were invalid: Input collection
+// [a, a] contains duplicates." (AWS's recorded answers; DynamoDB Local drops
+// the final period, and for NS says only "Input collection contains
+// duplicates"). A binary set shows its members in base64 and its type, with
+// no space before "of" ("[Yg==, Yg==]of type BS", as recorded from AWS).
+func duplicatesMessage(k storage.Kind, members []string) string {
+	if k == storage.KindBS {
+		shown := make([]string, len(members))
+		for i, m := range members {
+			shown[i] = base64.StdEncoding.EncodeToString([]byte(m))
+		}
+		return fmt.Sprintf(msgBinarySetDuplicates, strings.Join(shown, ", "))
+	}
+	return fmt.Sprintf(msgSetDuplicates, strings.Join(members, ", "))
 }
 
 // msgBSNullMember is not confirmed: DynamoDB Local fails with an internal error

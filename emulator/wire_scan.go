@@ -139,8 +139,9 @@ func (d *wireDecoder) containerTypeError(other byte, otherMsg, msg string) error
 }
 
 // readString reads a JSON string. The fast path returns the bytes as they
-// are; strings with escapes or non-ASCII bytes go through encoding/json, which
-// also replaces invalid UTF-8 the standard way.
+// are; strings with escapes or non-ASCII bytes go through encoding/json,
+// after a check that they are Unicode: invalid UTF-8 and lone surrogate
+// escapes are a SerializationException (wire_text.go), never replaced.
 func (d *wireDecoder) readString() (string, error) {
 	if d.peek() != '"' {
 		return "", d.typeError("String")
@@ -174,6 +175,9 @@ func (d *wireDecoder) readString() (string, error) {
 			return d.text[off : i-d.textOff], nil
 		}
 		return string(d.data[start:i]), nil
+	}
+	if !validJSONText(d.data[start:i]) {
+		return "", d.syntax() // see wire_text.go
 	}
 	var s string
 	if err := json.Unmarshal(d.data[start-1:i+1], &s); err != nil {

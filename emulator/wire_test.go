@@ -56,9 +56,9 @@ func TestDecodeAttributeValue(t *testing.T) {
 		{name: "SS empty", in: `{"SS":[]}`, class: ErrValidation, msg: "One or more parameter values were invalid: An string set  may not be empty"},
 		{name: "NS empty", in: `{"NS":[]}`, class: ErrValidation, msg: "One or more parameter values were invalid: An number set  may not be empty"},
 		{name: "BS empty", in: `{"BS":[]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Binary sets should not be empty"},
-		{name: "SS dups", in: `{"SS":["b","a","b","a"]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection [b, a, b, a] contains duplicates"},
-		{name: "NS dups", in: `{"NS":["1","1.0"]}`, class: ErrValidation, msg: "Input collection contains duplicates"},
-		{name: "BS dups", in: `{"BS":["YQ==","YQ=="]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection of type BS contains duplicates."},
+		{name: "SS dups", in: `{"SS":["b","a","b","a"]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection [b, a, b, a] contains duplicates."},
+		{name: "NS dups", in: `{"NS":["1","1.0"]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection [1, 1] contains duplicates."},
+		{name: "BS dups", in: `{"BS":["YQ==","YQ=="]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection [YQ==, YQ==]of type BS contains duplicates."},
 		{name: "NS bad number before dups", in: `{"NS":["1","x","1"]}`, class: ErrValidation, msg: "The parameter cannot be converted to a numeric value: x"},
 		{name: "NS overflow", in: `{"NS":["1e200"]}`, class: ErrValidation, msg: storage.ErrNumberOverflow.Error()},
 		{name: "NS null member", in: `{"NS":["1",null]}`, class: ErrValidation, msg: "The parameter cannot be converted to a numeric value"},
@@ -180,6 +180,7 @@ func FuzzDecodeItem(f *testing.F) {
 		`{"a":{"S":"x"}}`, `{"a":{"N":"1e3"},"b":{"B":"YQ=="}}`, `{"a":{"L":[{"M":{"x":{"NS":["1","2"]}}}]}}`,
 		`{"a":{"SS":["a","b"]},"b":{"BS":["YQ=="]},"c":{"NULL":true},"d":{"BOOL":false}}`,
 		`{"a":{"S":"\u00e9\ud83d\ude00"}}`, `{"a":{}}`, `{"a":null}`, `[`, `{"a":{"S":"\xff"}}`,
+		"{\"a\":{\"S\":\"k\xfe\"}}", "{\"k\xff\":{\"S\":\"a\"}}", `{"a":{"S":"\ud800"}}`, `{"a":{"M":{"\udc00":{"N":"1"}}}}`,
 	} {
 		f.Add([]byte(s))
 	}

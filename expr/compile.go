@@ -75,6 +75,9 @@ func checkPlaceholders(names map[string]string, values map[string]storage.Value)
 	if k, bad := firstBad(names, func(_, v string) bool { return v == "" }); bad {
 		return errPlain(sprintf(msgNamesInvalidValue, k))
 	}
+	if k, bad := firstBad(names, func(_, v string) bool { return len(v) > MaxAttributeNameBytes }); bad {
+		return errPlain(sprintf(msgNamesValueTooLarge, k))
+	}
 	return nil
 }
 
@@ -453,11 +456,24 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 			if storage.KindFromString(v.Str()) == storage.KindInvalid {
 				return exprError(k.param, x.Offset, sprintf(msgAttrTypeName, v.Str()))
 			}
+			break
+		}
+		// The type name is a value, decided when the expression is
+		// compiled, never read from an item: a path has "any type" (the
+		// set DynamoDB prints), size() a number.
+		if _, ok := unparen(x.Args[1]).(*PathExpr); ok {
+			return exprError(k.param, x.Offset, sprintf(msgIncorrectOperand, x.Fun, anyOperandType))
+		}
+		if isSizeCall(x.Args[1]) {
+			return exprError(k.param, x.Offset, sprintf(msgIncorrectOperand, x.Fun, "N"))
 		}
 	case fnBeginsWith:
 		for _, a := range x.Args {
 			if v, ok := constant(a); ok && v.Kind() != storage.KindS && v.Kind() != storage.KindB {
 				return k.operandTypeError(x.Offset, x.Fun, v)
+			}
+			if isSizeCall(a) {
+				return exprError(k.param, x.Offset, sprintf(msgIncorrectOperand, x.Fun, "N"))
 			}
 		}
 		return k.checkDistinct(x.Fun, x.Offset, x.Args[0], x.Args[1])
@@ -468,6 +484,9 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 			if _, ok := sizeOf(v); !ok {
 				return k.operandTypeError(x.Offset, x.Fun, v)
 			}
+		}
+		if isSizeCall(x.Args[0]) {
+			return exprError(k.param, x.Offset, sprintf(msgIncorrectOperand, x.Fun, "N"))
 		}
 	case fnListAppend:
 		for _, a := range x.Args {
@@ -538,4 +557,11 @@ func (cond *Condition) Attributes() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// isSizeCall reports whether x is a size() call: a number whatever the
+// item holds, so a function that needs a string knows at compile time.
+func isSizeCall(x Expr) bool {
+	c, ok := unparen(x).(*CallExpr)
+	return ok && c.Fun == fnSize
 }

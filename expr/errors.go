@@ -67,6 +67,11 @@ const (
 	msgUpdateOperand    = "Incorrect operand type for operator or function; operator: %s, operand type: %s, typeSet: %s"
 )
 
+// anyOperandType is how DynamoDB names the type of an operand read from an
+// item where a value is required (attribute_type's second operand):
+// DynamoDB Local's text.
+const anyOperandType = "{DECIMALSET,DICT,INTSET,DECIMAL,NS,FLOAT,INT,HDS,BOOL,BS,M,HD,L,N,B,NULL,DOUBLE,SS,DOUBLESET,S,FS}"
+
 // Messages of errors found while applying an update to an item.
 const (
 	// MsgInvalidPathForUpdate: a nested update path whose parent is missing

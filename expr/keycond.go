@@ -22,6 +22,9 @@ const (
 	msgKeyNested       = "KeyConditionExpressions cannot contain nested operations"
 	msgKeyMultiNames   = "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"
 	msgKeyScalar       = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: %s"
+	// msgKeyNestedAttr: a nested path on an attribute that is not a key
+	// (DynamoDB Local's and dynalite's wording, which record AWS's).
+	msgKeyNestedAttr   = "KeyConditionExpressions cannot have conditions on nested attributes"
 	msgKeyOnePerKey    = "KeyConditionExpressions must only contain one condition per key"
 	msgKeyTypeMismatch = "One or more parameter values were invalid: Condition parameter type does not match schema type"
 )
@@ -35,6 +38,9 @@ type keyTerm struct {
 	// unindexable: a legacy KeyConditions operator no key can use (NE, IN,
 	// CONTAINS, ...); rejected once the term is bound to a key attribute.
 	unindexable bool
+	// nested: the path has more than one element; an error once it is
+	// known whether its first element is a key attribute.
+	nested bool
 }
 
 // KeyCondition compiles a KeyConditionExpression against the key schema of
@@ -50,9 +56,27 @@ func (c *Compiler) KeyCondition(text string, ks storage.KeySchema) (*KeyConditio
 	}
 	kc, kerr := bindKeyTerms(terms, ks)
 	if kerr != nil {
+		if kerr.Msg == msgKeyMissed {
+			// AWS names the element in the expression's message: "Query
+			// condition missed key schema element: pk".
+			kerr.Msg += ": " + missedKey(terms, ks)
+		}
 		return nil, kerr
 	}
 	return kc, nil
+}
+
+// missedKey names the key schema element a key condition lacks: the
+// partition key unless a term names it, else the sort key.
+func missedKey(terms []keyTerm, ks storage.KeySchema) string {
+	for _, t := range terms {
+		if t.name == ks.Partition.Name {
+			if ks.HasSort() {
+				return ks.Sort.Name
+			}
+		}
+	}
+	return ks.Partition.Name
 }
 
 func unparen(x Expr) Expr {
@@ -171,10 +195,8 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 	if path == nil {
 		return t, &Error{Pos: e.Pos(), Msg: msgKeyMissed}
 	}
-	if len(path.resolved) > 1 {
-		return t, &Error{Pos: path.Pos(), Msg: sprintf(msgKeyScalar, path.resolved[0].Name)}
-	}
 	t.name = path.resolved[0].Name
+	t.nested = len(path.resolved) > 1
 	copy(t.values[:], values)
 	return t, nil
 }
@@ -186,6 +208,12 @@ func bindKeyTerms(terms []keyTerm, ks storage.KeySchema) (*KeyCondition, *Error)
 	var part, sort *keyTerm
 	for i := range terms {
 		t := &terms[i]
+		if t.nested {
+			if t.name == ks.Partition.Name || ks.HasSort() && t.name == ks.Sort.Name {
+				return nil, &Error{Pos: t.pos, Msg: sprintf(msgKeyScalar, t.name)}
+			}
+			return nil, &Error{Pos: t.pos, Msg: msgKeyNestedAttr}
+		}
 		switch {
 		case t.name == ks.Partition.Name:
 			part = t

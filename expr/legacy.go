@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -210,6 +211,9 @@ func checkConditionCount(op string, n int) *Error {
 // PutItem, UpdateItem and DeleteItem. Returns nil (no condition) for an
 // empty map.
 func Expected(expected map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
+	if err := emptyNameIn(expected); err != nil {
+		return nil, err
+	}
 	join, err := conditionalOp(conditionalOperator)
 	if err != nil {
 		return nil, err
@@ -264,6 +268,9 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 // Filter compiles a legacy QueryFilter or ScanFilter with its
 // ConditionalOperator. Returns nil (no filter) for an empty map.
 func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
+	if err := emptyNameIn(filter); err != nil {
+		return nil, err
+	}
 	join, err := conditionalOp(conditionalOperator)
 	if err != nil {
 		return nil, err
@@ -293,6 +300,9 @@ var legacyKeyOps = map[string]storage.SortOp{
 
 // legacyKeyTerms turns a KeyConditions map into key terms, in name order.
 func legacyKeyTerms(conds map[string]LegacyCondition) ([]keyTerm, error) {
+	if err := emptyNameIn(conds); err != nil {
+		return nil, err
+	}
 	var terms []keyTerm
 	for _, name := range sortedKeys(conds) {
 		c := conds[name]
@@ -326,9 +336,15 @@ func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*Key
 // AttributesToGet compiles the legacy AttributesToGet list into a
 // projection of top-level attributes.
 func AttributesToGet(names []string) (*Projection, error) {
+	if slices.Contains(names, "") {
+		return nil, errPlain(MsgEmptyAttributeName)
+	}
 	seen := map[string]bool{}
 	p := &Projection{src: &ProjectionExpr{}}
 	for _, n := range names {
+		if err := checkAttributeName(n); err != nil {
+			return nil, err
+		}
 		if seen[n] {
 			return nil, errPlain(msgLegacyDupAttr)
 		}
@@ -341,10 +357,16 @@ func AttributesToGet(names []string) (*Projection, error) {
 
 // AttributeUpdates compiles the legacy AttributeUpdates map of UpdateItem.
 func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
+	if err := emptyNameIn(updates); err != nil {
+		return nil, err
+	}
 	var b legacyBuilder
 	u := &Update{src: &UpdateExpr{}}
 	clauses := map[Token]*UpdateClause{}
 	for _, name := range sortedKeys(updates) {
+		if err := checkAttributeName(name); err != nil {
+			return nil, err
+		}
 		au := updates[name]
 		action := au.Action
 		if action == "" {
@@ -397,4 +419,16 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 		cl.Actions = append(cl.Actions, ua)
 	}
 	return u, nil
+}
+
+// MsgEmptyAttributeName (names.go) is also the answer to an attribute named
+// "" in a legacy parameter (Expected, KeyConditions, QueryFilter,
+// ScanFilter): AWS's and DynamoDB Local's wording.
+
+// emptyNameIn reports an attribute named "" among the keys of m.
+func emptyNameIn[V any](m map[string]V) *Error {
+	if _, ok := m[""]; ok {
+		return errPlain(MsgEmptyAttributeName)
+	}
+	return nil
 }

@@ -101,8 +101,15 @@ func verdict(t testing.TB, c oracleCase) string {
 // TestOracle checks every verdict recorded from DynamoDB Local.
 func TestOracle(t *testing.T) {
 	for _, c := range readOracle(t, "testdata/oracle.txt") {
-		if got := verdict(t, c); got != c.want {
+		if got := verdict(t, c); got != c.want && !awsDiffers(got, c.want) {
 			t.Errorf("line %d: %s %q\n got %s\nwant %s", c.line, c.kind, c.expr, got, c.want)
 		}
 	}
+}
+
+// awsDiffers reports whether got is AWS's answer where DynamoDB Local's
+// recorded verdict want differs from AWS's: AWS names the missed element in
+// "Query condition missed key schema element: pk".
+func awsDiffers(got, want string) bool {
+	return want == msgKeyMissed && strings.HasPrefix(got, msgKeyMissed+": ")
 }

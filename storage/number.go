@@ -261,6 +261,13 @@ func arithmetic(a, b Number, sub bool) (Number, error) {
 	if err != nil {
 		return "", ErrNumberOverflow
 	}
+	// A sum past the range is an overflow even when it also has more than
+	// 38 significant digits: AWS answers ErrNumberOverflow, so the range is
+	// checked before the precision here (DynamoDB Local answers "DynamoDB
+	// only supports precision up to 38 digits").
+	if !r.IsZero() && int64(r.Exponent)+r.NumDigits()-1 > maxAdjustedExponent {
+		return "", ErrNumberOverflow
+	}
 	return fromDecimal(&r)
 }
 

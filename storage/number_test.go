@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -85,5 +86,31 @@ func TestArithmetic(t *testing.T) {
 	_, err = AddNumbers(MustNumber("1E30"), MustNumber("0.000000001"))
 	if !errors.Is(err, ErrNumberPrecision) {
 		t.Fatalf("precision: got %v", err)
+	}
+}
+
+// TestArithmeticOverflowBeforePrecision: a result past the range is an
+// overflow even when its exact digits are also more than 38.
+func TestArithmeticOverflowBeforePrecision(t *testing.T) {
+	max38 := strings.Repeat("9", 38) + "E88" // 9.99...9E125, the largest number
+	tests := []struct {
+		name string
+		op   func(a, b Number) (Number, error)
+		a, b string
+		want error
+	}{
+		{"max + 9E100", AddNumbers, max38, "9E100", ErrNumberOverflow},
+		{"max + 1 (below 1E126)", AddNumbers, max38, "1", ErrNumberPrecision},
+		{"-max - 9E100", SubNumbers, "-" + max38, "9E100", ErrNumberOverflow},
+		{"max + max", AddNumbers, max38, max38, ErrNumberOverflow},
+		{"max - 1", SubNumbers, max38, "1", ErrNumberPrecision},
+		{"1E125 + 1", AddNumbers, "1E125", "1", ErrNumberPrecision},
+		{"max + 0", AddNumbers, max38, "0", nil},
+	}
+	for _, tt := range tests {
+		_, err := tt.op(MustNumber(tt.a), MustNumber(tt.b))
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, err, tt.want)
+		}
 	}
 }

@@ -48,7 +48,7 @@ func TestDynamoDBLocalCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("got %v, want the flags to parse", err)
 	}
-	if want := (config{port: 0, host: "127.0.0.1", inMemory: true, sharedDB: true, logLevel: "info"}); !reflect.DeepEqual(c, want) {
+	if want := (config{port: 0, host: "127.0.0.1", hostSet: true, inMemory: true, sharedDB: true, logLevel: "info", limits: defaultLimits()}); !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
 }

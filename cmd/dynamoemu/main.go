@@ -37,6 +37,7 @@ func main() {
 type config struct {
 	port                   int
 	host                   string
+	hostSet                bool // -host given: listen there alone
 	inMemory               bool
 	sharedDB               bool
 	cors                   string
@@ -48,6 +49,7 @@ type config struct {
 	dbPath                  string
 	disableTelemetry        bool
 	optimizeDbBeforeStartup bool
+	limits                  limitFlags // limits.go
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -55,7 +57,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
-	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces)")
+	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces); by default both 127.0.0.1 and ::1")
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
@@ -65,6 +67,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
+	addLimitFlags(fs, &c.limits)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
@@ -72,11 +75,15 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	fs.Visit(func(f *flag.Flag) { c.hostSet = c.hostSet || f.Name == "host" })
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if c.port < 0 || c.port > 65535 {
 		return c, fmt.Errorf("-port %d out of range", c.port)
+	}
+	if err := c.limits.validate(); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -86,6 +93,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		SharedDB:               c.sharedDB,
 		Logger:                 log,
 		DelayTransientStatuses: c.delayTransientStatuses,
+		MaxInFlight:            c.limits.maxInFlight,
 	}
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -116,22 +124,27 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(c.host, strconv.Itoa(c.port)))
+	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           emu.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	c.limits.applyMemoryLimit()
+	srv := emu.NewServer(c.limits.serverOptions())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	addr := ln.Addr().String()
-	log.Info("dynamoemu listening", "addr", addr, "url", "http://"+addr, "sharedDb", c.sharedDB, "cors", c.cors)
+	errc := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { errc <- srv.Serve(ln) }()
+	}
+	addr := lns[0].Addr().String()
+	url := "http://" + addr
+	if len(lns) > 1 {
+		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
+	}
+	for _, ln := range lns {
+		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "sharedDb", c.sharedDB, "cors", c.cors)
+	}
 	if len(java) > 0 {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
 	}
@@ -154,8 +167,10 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return err
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range lns {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	return nil
 }

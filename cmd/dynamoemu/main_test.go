@@ -21,11 +21,15 @@ func TestParseFlags(t *testing.T) {
 		want    config
 		wantErr bool
 	}{
-		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info"}, false},
+		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: defaultLimits()}, false},
 		{"dynamodb local flags", []string{"-port", "9000", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses"},
-			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info"}, false},
+			config{port: 9000, host: "127.0.0.1", inMemory: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", limits: defaultLimits()}, false},
 		{"dynamodb local storage and telemetry flags", []string{"-dbPath", "/tmp/x", "-disableTelemetry", "-optimizeDbBeforeStartup"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true}, false},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, limits: defaultLimits()}, false},
+		{"limits", []string{"-readTimeout", "5s", "-writeTimeout", "6s", "-idleTimeout", "7s", "-maxHeaderBytes", "8192", "-maxInFlight", "10", "-memoryLimit", "1073741824"},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: limitFlags{5 * time.Second, 6 * time.Second, 7 * time.Second, 8192, 10, 1 << 30}}, false},
+		{"zero timeout", []string{"-readTimeout", "0s"}, config{}, true},
+		{"negative in-flight limit", []string{"-maxInFlight", "-1"}, config{}, true},
 		{"bad port", []string{"-port", "70000"}, config{}, true},
 		{"stray argument", []string{"x"}, config{}, true},
 		{"unknown flag", []string{"-nope"}, config{}, true},

@@ -1,0 +1,558 @@
+package emulator
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The tests of issue 13 ("Hardening"): each finding of a hostile client,
+// reproduced against the emulator and asserted on bytes and answers, never
+// on how long anything took.
+
+const serErr = "SerializationException"
+
+// TestInvalidUnicodeNeverStored: strings that are not Unicode are refused,
+// so two distinct invalid keys can never become one and overwrite it.
+func TestInvalidUnicodeNeverStored(t *testing.T) {
+	env := newItemsEnv(t)
+	put := func(key string) string {
+		return `{"TableName":"tha","Item":{"pk":{"S":"` + key + `"},"v":{"S":"` + key + `"}}}`
+	}
+	env.run(t, []itemCase{
+		{name: "raw 0xff in a key", op: "PutItem", body: put("k\xff"), errType: serErr},
+		{name: "raw 0xfe in a key", op: "PutItem", body: put("k\xfe"), errType: serErr},
+		{name: "truncated sequence", op: "PutItem", body: put("k\xe2\x82"), errType: serErr},
+		{name: "encoded surrogate", op: "PutItem", body: put("k\xed\xa0\x80"), errType: serErr},
+		{name: "lone high surrogate escape", op: "PutItem", body: put(`k\ud800`), errType: serErr},
+		{name: "lone low surrogate escape", op: "PutItem", body: put(`k\udc00`), errType: serErr},
+		{name: "reversed pair", op: "PutItem", body: put(`k\udc00\ud800`), errType: serErr},
+		{name: "invalid attribute name", op: "PutItem", body: "{\"TableName\":\"tha\",\"Item\":{\"pk\":{\"S\":\"a\"},\"n\xff\":{\"S\":\"x\"}}}", errType: serErr},
+		{name: "invalid nested name", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"a"},"m":{"M":{"\udfff":{"S":"x"}}}}}`, errType: serErr},
+		{name: "invalid set member", op: "PutItem", body: "{\"TableName\":\"tha\",\"Item\":{\"pk\":{\"S\":\"a\"},\"s\":{\"SS\":[\"a\",\"\xc0\"]}}}", errType: serErr},
+		{name: "invalid expression value", op: "UpdateItem", body: `{"TableName":"tha","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"S":"\ud800"}}}`, errType: serErr},
+		{name: "invalid expression text", op: "UpdateItem", body: "{\"TableName\":\"tha\",\"Key\":{\"pk\":{\"S\":\"a\"}},\"UpdateExpression\":\"SET v\xff = :v\"}", errType: serErr},
+		{name: "invalid table name", op: "GetItem", body: "{\"TableName\":\"th\xff\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", errType: serErr},
+		{name: "invalid unknown member", op: "GetItem", body: "{\"Nope\":\"\xff\",\"TableName\":\"tha\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", errType: serErr},
+		{name: "invalid after a type error", op: "GetItem", body: "{\"TableName\":5,\"Nope\":\"\xff\"}", errType: serErr},
+		// Valid text, including the replacement character itself and a
+		// surrogate pair, is stored as sent.
+		{name: "replacement character", op: "PutItem", body: put("k\uFFFD"), want: `{}`},
+		{name: "surrogate pair", op: "PutItem", body: put(`k\ud83d\ude00`), want: `{}`},
+		{name: "escaped backslash", op: "PutItem", body: put(`k\\ud800`), want: `{}`},
+		{name: "only the valid items", op: "Scan", body: `{"TableName":"tha","Select":"COUNT"}`, want: `{"Count":3,"ScannedCount":3}`},
+		{name: "replacement character as sent", op: "GetItem", body: `{"TableName":"tha","Key":{"pk":{"S":"k\ufffd"}}}`, want: `{"Item":{"pk":{"S":"k\ufffd"},"v":{"S":"k\ufffd"}}}`},
+		{name: "pair as sent", op: "GetItem", body: `{"TableName":"tha","Key":{"pk":{"S":"k\ud83d\ude00"}},"ProjectionExpression":"v"}`, want: `{"Item":{"v":{"S":"k\ud83d\ude00"}}}`},
+		{name: "escaped backslash as sent", op: "GetItem", body: `{"TableName":"tha","Key":{"pk":{"S":"k\\ud800"}},"ProjectionExpression":"v"}`, want: `{"Item":{"v":{"S":"k\\ud800"}}}`},
+	})
+	// The refusal is AWS's: a 400 SerializationException with no message.
+	status, body := env.call("PutItem", put("k\xff"))
+	if want := `{"__type":"com.amazon.coral.service#SerializationException"}`; status != 400 || body != want {
+		t.Errorf("got %d %s, want 400 %s", status, body, want)
+	}
+}
+
+func TestValidJSONText(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want bool
+	}{
+		{"", true}, {"abc", true}, {"é😀", true}, {`\ud83d\ude00`, true}, {`\uD83D\uDE00`, true},
+		{`\\ud800`, true}, {`\\\\ud800`, true}, {`\u0041\n\"`, true}, {`\ufffd`, true},
+		{"\xff", false}, {"a\xc3", false}, {"\xed\xa0\x80", false}, {`\ud800`, false}, {`\udc00`, false},
+		{`\\\ud800`, false}, {`\ud800\u0041`, false}, {`\ud800x`, false}, {`\ud800\`, false}, {`\ud83d\ude00\udc00`, false},
+	}
+	for _, tt := range tests {
+		if got := validJSONText([]byte(tt.raw)); got != tt.want {
+			t.Errorf("validJSONText(%q): got %v, want %v", tt.raw, got, tt.want)
+		}
+	}
+}
+
+// TestAttributeNameLimits: names of 64 KB or more are refused wherever a
+// name is given; 64 KB - 1 is fine.
+func TestAttributeNameLimits(t *testing.T) {
+	env := newItemsEnv(t)
+	max := strings.Repeat("n", 65535)
+	over := max + "n"
+	const tooLarge = "Attribute name is too large, must be less than 65536 bytes"
+	key := `"Key":{"pk":{"S":"a"}}`
+	env.run(t, []itemCase{
+		{name: "item name at limit", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"a"},"` + max + `":{"S":"x"}}}`, want: `{}`},
+		{name: "item name over limit", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"b"},"` + over + `":{"S":"x"}}}`, errType: vErr, errMsg: tooLarge},
+		{name: "nested name over limit", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"b"},"m":{"M":{"` + over + `":{"S":"x"}}}}}`, errType: vErr, errMsg: tooLarge},
+		{name: "key name over limit", op: "GetItem", body: `{"TableName":"tha","Key":{"` + over + `":{"S":"x"}}}`, errType: vErr, errMsg: tooLarge},
+		{name: "ExpressionAttributeNames at limit", op: "GetItem", body: `{"TableName":"tha",` + key + `,"ProjectionExpression":"#n","ExpressionAttributeNames":{"#n":"` + max + `"}}`,
+			want: `{"Item":{"` + max + `":{"S":"x"}}}`},
+		{name: "ExpressionAttributeNames over limit", op: "GetItem", body: `{"TableName":"tha",` + key + `,"ProjectionExpression":"#n","ExpressionAttributeNames":{"#n":"` + over + `"}}`,
+			errType: vErr, errMsg: "ExpressionAttributeNames contains invalid value: " + tooLarge + " for key #n"},
+		{name: "AttributesToGet over limit", op: "GetItem", body: `{"TableName":"tha",` + key + `,"AttributesToGet":["pk","` + over + `"]}`, errType: vErr, errMsg: tooLarge},
+		{name: "AttributesToGet empty name", op: "GetItem", body: `{"TableName":"tha",` + key + `,"AttributesToGet":[""]}`, errType: vErr, errMsg: "Empty attribute name"},
+		{name: "Query AttributesToGet over limit", op: "Query", body: `{"TableName":"tha","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},"AttributesToGet":["` + over + `"]}`,
+			errType: vErr, errMsg: tooLarge},
+		{name: "AttributeUpdates over limit", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"AttributeUpdates":{"` + over + `":{"Action":"PUT","Value":{"S":"y"}}}}`, errType: vErr, errMsg: tooLarge},
+		{name: "AttributeUpdates empty name", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"AttributeUpdates":{"":{"Action":"PUT","Value":{"S":"y"}}}}`, errType: vErr, errMsg: "Empty attribute name"},
+		{name: "nothing written", op: "Scan", body: `{"TableName":"tha","Select":"COUNT"}`, want: `{"Count":1,"ScannedCount":1}`},
+	})
+	// Key attribute names are at most 255 bytes: CreateTable refuses more.
+	long := strings.Repeat("k", 256)
+	status, body := env.call("CreateTable", `{"TableName":"long","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"`+long+`","AttributeType":"S"}],"KeySchema":[{"AttributeName":"`+long+`","KeyType":"HASH"}]}`)
+	if typ, msg := errorOf(body); status != 400 || typ != vErr || !strings.Contains(msg, "Member must have length less than or equal to 255") {
+		t.Errorf("256-byte key name: got %d %s %q", status, typ, msg)
+	}
+}
+
+// TestArithmeticOverflow: SET and ADD past the range answer the overflow
+// error, not the precision error.
+func TestArithmeticOverflow(t *testing.T) {
+	env := newItemsEnv(t)
+	max := strings.Repeat("9", 38) + "E88" // the largest number, 9.99...9E125
+	const overflow = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	key := `"Key":{"pk":{"S":"n"}}`
+	env.run(t, []itemCase{
+		{name: "put max", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"n"},"a":{"N":"` + max + `"}}}`, want: `{}`},
+		{name: "SET a + 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = a + :y","ExpressionAttributeValues":{":y":{"N":"9E100"}}}`, errType: vErr, errMsg: overflow},
+		{name: "SET -9E100 - a", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = :y - a","ExpressionAttributeValues":{":y":{"N":"-9E100"}}}`, errType: vErr, errMsg: overflow},
+		{name: "ADD 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"ADD a :y","ExpressionAttributeValues":{":y":{"N":"9E100"}}}`, errType: vErr, errMsg: overflow},
+		{name: "legacy ADD 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"AttributeUpdates":{"a":{"Action":"ADD","Value":{"N":"9E100"}}}}`, errType: vErr, errMsg: overflow},
+		{name: "SET a + 1 is a precision error", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = a + :y","ExpressionAttributeValues":{":y":{"N":"1"}}}`,
+			errType: vErr, errMsg: "Attempting to store more than 38 significant digits in a Number"},
+		{name: "unchanged", op: "GetItem", body: `{"TableName":"tha",` + key + `}`, want: `{"Item":{"pk":{"S":"n"},"a":{"N":"` + strings.Repeat("9", 38) + strings.Repeat("0", 88) + `"}}}`},
+	})
+}
+
+func authFor(key string) string {
+	return "AWS4-HMAC-SHA256 Credential=" + key + "/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
+}
+
+// TestAccessKeys: letters and digits, at most 128 of them.
+func TestAccessKeys(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	const target = "DynamoDB_20120810.ListTables"
+	tests := []struct {
+		key  string
+		want int
+	}{
+		{"local", 200}, {"fakeMyKeyId", 200}, {"a", 200}, {"AKIAIOSFODNN7EXAMPLE", 200}, {strings.Repeat("k", 128), 200},
+		{strings.Repeat("k", 129), 400}, {strings.Repeat("k", 1<<20), 400},
+		{"a-b", 400}, {"a_b", 400}, {"a.b", 400}, {"a+b", 400}, {"é", 400}, {"k\xff", 400},
+	}
+	for _, tt := range tests {
+		res, body := do(t, e, target, authFor(tt.key), `{}`)
+		if res.StatusCode != tt.want {
+			t.Errorf("key %.20q (%d bytes): got %d %s, want %d", tt.key, len(tt.key), res.StatusCode, body, tt.want)
+			continue
+		}
+		if tt.want == 400 {
+			if want := `{"__type":"com.amazon.coral.service#UnrecognizedClientException","message":"The Access Key ID or security token is invalid."}`; body != want {
+				t.Errorf("key %.20q: got %s, want %s", tt.key, body, want)
+			}
+		}
+	}
+}
+
+// TestReadsCreateNoNamespace: 1000 distinct long access keys used only for
+// reads create no namespace; the first table does, and the namespace keeps
+// a copy of the key, not the header it came from.
+func TestReadsCreateNoNamespace(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	reads := []struct{ target, body string }{
+		{"ListTables", `{}`},
+		{"DescribeTable", `{"TableName":"orders"}`},
+		{"GetItem", `{"TableName":"orders","Key":{"pk":{"S":"a"}}}`},
+		{"Scan", `{"TableName":"orders"}`},
+		{"DeleteTable", `{"TableName":"orders"}`},
+		{"ListTagsOfResource", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/orders"}`},
+	}
+	for i := range 1000 {
+		key := fmt.Sprintf("%0128d", i)
+		r := reads[i%len(reads)]
+		res, body := do(t, e, "DynamoDB_20120810."+r.target, authFor(key), r.body)
+		if res.StatusCode >= 500 {
+			t.Fatalf("%s: %d %s", r.target, res.StatusCode, body)
+		}
+	}
+	if n := e.namespaceCount(); n != 0 {
+		t.Fatalf("reads created %d namespaces, want 0", n)
+	}
+
+	auth := authFor(strings.Repeat("Z", 128))
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"TableName":"orders","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`))
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.CreateTable")
+	req.Header["Authorization"] = []string{auth}
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Fatalf("CreateTable: %d %s", rec.Code, rec.Body)
+	}
+	if n := e.namespaceCount(); n != 1 {
+		t.Fatalf("got %d namespaces after CreateTable, want 1", n)
+	}
+	start := uintptr(unsafe.Pointer(unsafe.StringData(auth)))
+	for k, ns := range e.dbs.byKey {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(k.accessKey)))
+		if p >= start && p < start+uintptr(len(auth)) {
+			t.Error("the namespace key points into the Authorization header")
+		}
+		if got := ns.getTable("orders"); got == nil {
+			t.Error("the table is not in the created namespace")
+		}
+	}
+	// The same key now reads its table.
+	if res, body := do(t, e, "DynamoDB_20120810.ListTables", auth, `{}`); res.StatusCode != 200 || body != `{"TableNames":["orders"]}` {
+		t.Errorf("ListTables: got %d %s", res.StatusCode, body)
+	}
+}
+
+// logSink collects the emulator's log lines (all levels) for tests that
+// wait for one: lines arrive on a channel.
+type logSink struct{ lines chan string }
+
+func newLogSink() *logSink { return &logSink{lines: make(chan string, 4096)} }
+
+func (s *logSink) Enabled(context.Context, slog.Level) bool { return true }
+func (s *logSink) WithAttrs([]slog.Attr) slog.Handler       { return s }
+func (s *logSink) WithGroup(string) slog.Handler            { return s }
+func (s *logSink) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	})
+	select {
+	case s.lines <- b.String():
+	default:
+	}
+	return nil
+}
+
+// await returns the first log line containing all of want; the test's
+// own deadline bounds the wait.
+func (s *logSink) await(t *testing.T, want ...string) string {
+	t.Helper()
+	for line := range s.lines {
+		ok := true
+		for _, w := range want {
+			ok = ok && strings.Contains(line, w)
+		}
+		if ok {
+			return line
+		}
+	}
+	return ""
+}
+
+// hardServer is an emulator served over loopback by Server.
+type hardServer struct {
+	e    *Emulator
+	srv  *Server
+	addr string
+	logs *logSink
+}
+
+func newHardServer(t *testing.T, opts Options, so ServerOptions) *hardServer {
+	t.Helper()
+	logs := newLogSink()
+	opts.Logger = slog.New(logs)
+	e := newTestEmulator(t, opts)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := e.NewServer(so)
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return &hardServer{e: e, srv: srv, addr: ln.Addr().String(), logs: logs}
+}
+
+// rawRequest is the head of a request announcing contentLength bytes of
+// body, followed by body.
+func rawRequest(op, auth string, contentLength int, body string) string {
+	return "POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810." + op +
+		"\r\nContent-Type: application/x-amz-json-1.0\r\nAuthorization: " + auth +
+		"\r\nContent-Length: " + strconv.Itoa(contentLength) + "\r\n\r\n" + body
+}
+
+func (h *hardServer) dial(t *testing.T) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", h.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// waitInFlight waits until n requests are being served.
+func (h *hardServer) waitInFlight(t *testing.T, n int64) {
+	t.Helper()
+	for h.e.limit.inFlight.Load() != n {
+		time.Sleep(5 * time.Millisecond) // polling, bounded by the test deadline
+	}
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestSilentBodiesHoldNoMemory: 100 connections announcing 16 MB bodies
+// and sending a few bytes raise the live heap by less than 10 MB (it was
+// 1.6 GB when Content-Length reserved the buffer).
+func TestSilentBodiesHoldNoMemory(t *testing.T) {
+	h := newHardServer(t, Options{}, ServerOptions{})
+	before := liveHeap()
+	const conns = 100
+	for range conns {
+		c := h.dial(t)
+		if _, err := io.WriteString(c, rawRequest("PutItem", testAuth, DefaultMaxBodyBytes, `{"TableName":"t","Item":{"pk":{"S":"`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.waitInFlight(t, conns)
+	after := liveHeap()
+	grown := int64(after) - int64(before)
+	t.Logf("live heap %d -> %d bytes (%+d) with %d silent 16 MB requests", before, after, grown, conns)
+	if grown >= 10<<20 {
+		t.Fatalf("live heap grew by %d bytes, want < 10 MB", grown)
+	}
+}
+
+// TestBodyCutOff: a body that stops arriving is cut off at the read
+// timeout, unanswered, and the cut-off is logged.
+func TestBodyCutOff(t *testing.T) {
+	h := newHardServer(t, Options{}, ServerOptions{ReadTimeout: 300 * time.Millisecond})
+	c := h.dial(t)
+	if _, err := io.WriteString(c, rawRequest("PutItem", testAuth, 1000, `{"TableName":`)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(c) // until the server closes the connection
+	if len(got) != 0 {
+		t.Errorf("got an answer %q, want none", got)
+	}
+	h.logs.await(t, "connection cut off", "read timeout (request body)")
+	h.logs.await(t, "request body cut off")
+}
+
+// TestIdleConnectionClosed: a keep-alive connection left idle is closed.
+func TestIdleConnectionClosed(t *testing.T) {
+	h := newHardServer(t, Options{}, ServerOptions{IdleTimeout: 300 * time.Millisecond})
+	c := h.dial(t)
+	if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 2, `{}`)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || string(body) != `{"TableNames":[]}` {
+		t.Fatalf("got %d %s", res.StatusCode, body)
+	}
+	// Now idle: the server closes the connection.
+	if n, err := br.Read(make([]byte, 1)); n != 0 || err == nil {
+		t.Fatalf("got %d bytes, %v; want the connection closed", n, err)
+	}
+	h.logs.await(t, "connection cut off", "idle timeout")
+	for h.srv.OpenConns() != 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestSlowHeadersCutOff: headers that stop arriving are cut off, on a new
+// connection and on a keep-alive one between requests.
+func TestSlowHeadersCutOff(t *testing.T) {
+	h := newHardServer(t, Options{}, ServerOptions{ReadHeaderTimeout: 300 * time.Millisecond})
+	partial := "POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Tar"
+	c := h.dial(t)
+	if _, err := io.WriteString(c, partial); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.ReadAll(c) // net/http may answer 400 Bad Request; then the end
+	h.logs.await(t, "connection cut off", "read timeout (request headers)")
+
+	c = h.dial(t)
+	if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 2, `{}`)+partial); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	_, _ = io.ReadAll(br)
+	h.logs.await(t, "connection cut off", "read timeout (request headers)")
+}
+
+// TestUnreadResponseDropped: a client that does not read a 16 MB
+// response is cut off at the write timeout and the connection dropped.
+func TestUnreadResponseDropped(t *testing.T) {
+	h := newHardServer(t, Options{}, ServerOptions{WriteTimeout: time.Second})
+	res, body := do(t, h.e, "DynamoDB_20120810.CreateTable", testAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	if res.StatusCode != 200 {
+		t.Fatalf("CreateTable: %s", body)
+	}
+	const items = 41 // 41 items of 390 KB: a 16 MB BatchGetItem answer
+	fillTable(t, h.e, "big", items)
+	var keys []string
+	for i := range items {
+		keys = append(keys, fmt.Sprintf(`{"pk":{"S":"k%03d"}}`, i))
+	}
+	req := `{"RequestItems":{"big":{"Keys":[` + strings.Join(keys, ",") + `]}}}`
+	c := h.dial(t)
+	if _, err := io.WriteString(c, rawRequest("BatchGetItem", testAuth, len(req), req)); err != nil {
+		t.Fatal(err)
+	}
+	// Read nothing until the server gives up writing.
+	h.logs.await(t, "connection cut off", "write timeout")
+	got, _ := io.Copy(io.Discard, c) // what the kernel buffered, then the end
+	if got >= 16<<20 {
+		t.Fatalf("read %d bytes: the whole response arrived", got)
+	}
+	t.Logf("the client got %d bytes of a ~16 MB response before the connection was dropped", got)
+	for h.srv.OpenConns() != 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestInFlightLimit: past the limit, requests are answered with
+// ThrottlingException instead of queueing.
+func TestInFlightLimit(t *testing.T) {
+	h := newHardServer(t, Options{MaxInFlight: 2}, ServerOptions{})
+	var held []net.Conn
+	for range 2 {
+		c := h.dial(t)
+		if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 100, `{`)); err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+	}
+	h.waitInFlight(t, 2)
+	call := func() (int, string) {
+		c := h.dial(t)
+		defer c.Close()
+		if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 2, `{}`)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	status, body := call()
+	if want := `{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`; status != 400 || body != want {
+		t.Fatalf("over the limit: got %d %s, want 400 %s", status, body, want)
+	}
+	for _, c := range held {
+		_ = c.Close()
+	}
+	h.waitInFlight(t, 0)
+	if status, body := call(); status != 200 {
+		t.Fatalf("under the limit again: got %d %s", status, body)
+	}
+}
+
+// TestLargeHeadersRefused: headers past MaxHeaderBytes (a megabyte-long
+// access key) get 431 and reach no handler.
+func TestLargeHeadersRefused(t *testing.T) {
+	h := newHardServer(t, Options{}, ServerOptions{})
+	c := h.dial(t)
+	if _, err := io.WriteString(c, rawRequest("ListTables", authFor(strings.Repeat("k", 1<<20)), 2, `{}`)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("got %d, want 431", res.StatusCode)
+	}
+	if n := h.e.namespaceCount(); n != 0 {
+		t.Fatalf("got %d namespaces", n)
+	}
+}
+
+// TestDeleteTableReturnsMemory: after DeleteTable of a large table the
+// heap it held is returned to the operating system.
+func TestDeleteTableReturnsMemory(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	released := make(chan struct{}, 1)
+	e.release.done = func() { released <- struct{}{} }
+	if res, body := do(t, e, "DynamoDB_20120810.CreateTable", testAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`); res.StatusCode != 200 {
+		t.Fatalf("CreateTable: %s", body)
+	}
+	fillTable(t, e, "big", 120) // 46 MB of items
+	if res, body := do(t, e, "DynamoDB_20120810.DeleteTable", testAuth, `{"TableName":"big"}`); res.StatusCode != 200 {
+		t.Fatalf("DeleteTable: %s", body)
+	}
+	<-released
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	kept := ms.HeapIdle - ms.HeapReleased // free heap still held from the OS
+	t.Logf("heap in use %d, idle but not returned %d bytes", ms.HeapInuse, kept)
+	if kept >= 16<<20 {
+		t.Fatalf("%d bytes of free heap not returned to the OS", kept)
+	}
+}
+
+// fillTable stores n items of 390 KB, keys "k000", "k001", ..., in the
+// table called name of testAuth's namespace (pk S), straight into storage:
+// decoding 16 MB of JSON takes long under the race detector.
+func fillTable(t *testing.T, e *Emulator, name string, n int) {
+	t.Helper()
+	tbl := e.dbs.get(nsKey{accessKey: "AKID1", region: "us-east-1"}).getTable(name)
+	if tbl == nil {
+		t.Fatalf("no table %s", name)
+	}
+	for i := range n {
+		// Each item its own string, as items decoded from requests are.
+		it := storage.Item{"pk": storage.S(fmt.Sprintf("k%03d", i)), "v": storage.S(strings.Repeat("v", 390<<10))}
+		k, err := tbl.keyFromItem(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tbl.data.Put(k, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestServerOptionsDefaults: zero options take the defaults.
+func TestServerOptionsDefaults(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	s := e.NewServer(ServerOptions{})
+	got := []any{s.ReadHeaderTimeout, s.ReadTimeout, s.WriteTimeout, s.IdleTimeout, s.MaxHeaderBytes}
+	want := []any{DefaultReadHeaderTimeout, DefaultReadTimeout, DefaultWriteTimeout, DefaultIdleTimeout, DefaultMaxHeaderBytes}
+	b1, _ := json.Marshal(got)
+	b2, _ := json.Marshal(want)
+	if string(b1) != string(b2) {
+		t.Fatalf("got %s, want %s", b1, b2)
+	}
+	if _, err := New(Options{MaxInFlight: -1}); err == nil {
+		t.Error("negative MaxInFlight accepted")
+	}
+}

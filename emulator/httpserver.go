@@ -1,0 +1,226 @@
+package emulator
+
+import (
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ServerOptions bound what one connection may hold of a Server. Zero
+// fields take the Default values.
+type ServerOptions struct {
+	// ReadHeaderTimeout bounds reading a request's headers.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, body included: a body
+	// that stops arriving is cut off.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds serving a request from the end of its headers
+	// to the end of its response: a client that does not read its
+	// response is cut off.
+	WriteTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection idle this long.
+	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds a request's headers (a larger request gets
+	// 431 from net/http).
+	MaxHeaderBytes int
+}
+
+// Defaults of ServerOptions: generous enough for a 16 MB request or
+// response over loopback or a slow network, short enough that silent
+// clients do not pile up.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 60 * time.Second
+	DefaultWriteTimeout      = 60 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	// DefaultMaxHeaderBytes fits a SigV4-signed request (the headers of
+	// an SDK call are under 2 KB) many times over.
+	DefaultMaxHeaderBytes = 64 << 10
+)
+
+func (o ServerOptions) withDefaults() ServerOptions {
+	set := func(d *time.Duration, def time.Duration) {
+		if *d == 0 {
+			*d = def
+		}
+	}
+	set(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	set(&o.ReadTimeout, DefaultReadTimeout)
+	set(&o.WriteTimeout, DefaultWriteTimeout)
+	set(&o.IdleTimeout, DefaultIdleTimeout)
+	if o.MaxHeaderBytes == 0 {
+		o.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	return o
+}
+
+// Server is an http.Server for an Emulator with the limits of
+// ServerOptions. Serve wraps the listener so that connections are counted
+// and every cut-off (a read, write or idle deadline passing) is logged at
+// debug level. Shutdown and the other http.Server methods work as usual.
+type Server struct {
+	*http.Server
+	log   *slog.Logger
+	open  atomic.Int64 // connections open now
+	total atomic.Int64 // connections accepted
+}
+
+// NewServer returns a Server for e's handler.
+func (e *Emulator) NewServer(opts ServerOptions) *Server {
+	opts = opts.withDefaults()
+	s := &Server{log: e.log}
+	s.Server = &http.Server{
+		Handler:           e.Handler(),
+		ReadHeaderTimeout: opts.ReadHeaderTimeout,
+		ReadTimeout:       opts.ReadTimeout,
+		WriteTimeout:      opts.WriteTimeout,
+		IdleTimeout:       opts.IdleTimeout,
+		MaxHeaderBytes:    opts.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(e.log.Handler(), slog.LevelWarn),
+		ConnState: func(c net.Conn, st http.ConnState) {
+			if tc, ok := c.(*trackedConn); ok {
+				tc.state.Store(int32(st))
+			}
+		},
+	}
+	return s
+}
+
+// Serve accepts connections on ln until the server is shut down.
+func (s *Server) Serve(ln net.Listener) error {
+	return s.Server.Serve(&trackedListener{Listener: ln, s: s})
+}
+
+// OpenConns is the number of connections open now.
+func (s *Server) OpenConns() int64 { return s.open.Load() }
+
+// trackedListener hands out trackedConns.
+type trackedListener struct {
+	net.Listener
+	s *Server
+}
+
+func (l *trackedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.s.open.Add(1)
+	l.s.total.Add(1)
+	return &trackedConn{Conn: c, s: l.s}, nil
+}
+
+// trackedConn logs the first deadline that cuts it off and counts itself
+// out when closed.
+type trackedConn struct {
+	net.Conn
+	s         *Server
+	state     atomic.Int32 // http.ConnState, kept by Server.ConnState
+	readBy    atomic.Int64 // read deadline in Unix nanoseconds; 0: none
+	readFor   atomic.Int32 // what the read deadline bounds: a phase*
+	logged    atomic.Bool
+	closeOnce sync.Once
+}
+
+func (c *trackedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	// net/http also stops its own background reads with a deadline in the
+	// past (1970): that is no cut-off.
+	if err != nil && isTimeout(err) && c.readBy.Load() > abortDeadline {
+		what := "read timeout"
+		switch c.readFor.Load() {
+		case phaseIdle:
+			what = "idle timeout"
+		case phaseHeaders:
+			what = "read timeout (request headers)"
+		case phaseBody:
+			what = "read timeout (request body)"
+		}
+		c.cutOff(what, err)
+	}
+	return n, err
+}
+
+// abortDeadline: read deadlines before it (Unix nanoseconds, 2001) are
+// net/http interrupting a read, not a timeout.
+const abortDeadline = int64(1e18)
+
+func (c *trackedConn) SetDeadline(t time.Time) error {
+	c.noteReadDeadline(t)
+	return c.Conn.SetDeadline(t)
+}
+
+func (c *trackedConn) SetReadDeadline(t time.Time) error {
+	c.noteReadDeadline(t)
+	return c.Conn.SetReadDeadline(t)
+}
+
+// What a read deadline bounds. net/http sets one deadline per phase of a
+// connection: IdleTimeout while it waits for a next request,
+// ReadHeaderTimeout while it reads the headers, ReadTimeout (from the
+// request's start) for the body.
+const (
+	phaseUnknown int32 = iota
+	phaseIdle
+	phaseHeaders
+	phaseBody
+)
+
+func (c *trackedConn) noteReadDeadline(t time.Time) {
+	if t.IsZero() {
+		c.readBy.Store(0)
+		c.readFor.Store(phaseUnknown)
+		return
+	}
+	c.readBy.Store(t.UnixNano())
+	c.readFor.Store(c.s.phaseOf(time.Until(t), http.ConnState(c.state.Load())))
+}
+
+// phaseOf tells which timeout a deadline d from now is: the nearest of the
+// three, and among equal ones (timeouts configured alike) the one the
+// connection's state suggests.
+func (s *Server) phaseOf(d time.Duration, st http.ConnState) int32 {
+	const slack = time.Second
+	near := func(v time.Duration) bool { return d <= v && v-d <= slack }
+	idle, headers, body := near(s.IdleTimeout), near(s.ReadHeaderTimeout), near(s.ReadTimeout)
+	switch {
+	case idle && (st == http.StateIdle || !headers && !body):
+		return phaseIdle
+	case headers && (st != http.StateActive || !body):
+		return phaseHeaders
+	case body:
+		return phaseBody
+	}
+	return phaseUnknown
+}
+
+// CloseWrite half-closes a TCP connection; net/http uses it to let a client
+// read an error response before the connection closes.
+func (c *trackedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+func (c *trackedConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	if err != nil && isTimeout(err) {
+		c.cutOff("write timeout (response not read)", err)
+	}
+	return n, err
+}
+
+func (c *trackedConn) cutOff(what string, err error) {
+	if c.logged.CompareAndSwap(false, true) {
+		c.s.log.Debug("connection cut off", "reason", what, "remote", c.RemoteAddr().String(), "err", err)
+	}
+}
+
+func (c *trackedConn) Close() error {
+	c.closeOnce.Do(func() { c.s.open.Add(-1) })
+	return c.Conn.Close()
+}

@@ -1,0 +1,113 @@
+package emulator
+
+// What one client can make the emulator hold, and how it lets go:
+//
+//   - request bodies grow as their bytes arrive (readBody): a
+//     Content-Length alone reserves at most initialBodyBytes;
+//   - at most Options.MaxInFlight requests are served at once; the next
+//     gets AWS's ThrottlingException, which the SDKs retry with back-off,
+//     instead of queueing without bound;
+//   - access keys are letters and digits, at most 128 of them (auth.go), and
+//     a namespace is created by the first table, not by a read
+//     (namespace.go);
+//   - after DeleteTable of a large table the freed heap is handed back to
+//     the operating system at once (releaseAfterDelete);
+//   - the HTTP server (httpserver.go) bounds headers and cuts off slow or
+//     silent connections.
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"sync/atomic"
+)
+
+// initialBodyBytes is the most a request body buffer reserves before its
+// bytes arrive: enough for a typical request in one allocation.
+const initialBodyBytes = 8 << 10
+
+// DefaultMaxInFlight is the in-flight request limit of cmd/dynamoemu: far
+// above what a test suite or a developer's application sends at once.
+const DefaultMaxInFlight = 1024
+
+// releaseThresholdBytes: after DeleteTable frees at least this many bytes of
+// items (storage.Table.SizeBytes), the heap is returned to the operating
+// system. The Go runtime does it by itself only over minutes.
+const releaseThresholdBytes = 32 << 20
+
+// limiter counts the requests in flight.
+type limiter struct {
+	max      int64 // 0: no limit
+	inFlight atomic.Int64
+}
+
+// enter admits a request, reporting false when max are in flight already.
+// Every admitted request calls leave.
+func (l *limiter) enter() bool {
+	n := l.inFlight.Add(1)
+	if l.max > 0 && n > l.max {
+		l.inFlight.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (l *limiter) leave() { l.inFlight.Add(-1) }
+
+// serveThrottled answers a request over the in-flight limit.
+func (e *Emulator) serveThrottled(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	ae, _ := classify(errThrottling())
+	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+}
+
+// releaser hands freed memory back to the operating system after large
+// deletes, one debug.FreeOSMemory at a time.
+type releaser struct {
+	pending atomic.Int64 // bytes deleted since the last release
+	running atomic.Bool
+	done    func() // test hook, called after each release; nil otherwise
+}
+
+// deleted records that a table of size bytes is gone.
+func (rl *releaser) deleted(size int64) { rl.pending.Add(size) }
+
+// maybeRelease starts a release when enough was deleted. It is called
+// after a response is written, when the deleted table is no longer
+// referenced by the request that deleted it.
+func (rl *releaser) maybeRelease() {
+	if rl.pending.Load() < releaseThresholdBytes || !rl.running.CompareAndSwap(false, true) {
+		return
+	}
+	rl.pending.Store(0)
+	go func() {
+		debug.FreeOSMemory()
+		rl.running.Store(false)
+		if rl.done != nil {
+			rl.done()
+		}
+	}()
+}
+
+// namespaceCount is the number of namespaces created (for tests and the
+// soak program's reports).
+func (e *Emulator) namespaceCount() int {
+	e.dbs.mu.RLock()
+	defer e.dbs.mu.RUnlock()
+	return len(e.dbs.byKey)
+}
+
+// errBodyCutOff: the request body stopped arriving before the server's read
+// deadline. It is not an API error: the connection is dropped unanswered.
+var errBodyCutOff = errors.New("emulator: request body cut off")
+
+// isTimeout reports whether err is a deadline passing on the connection.
+func isTimeout(err error) bool {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}

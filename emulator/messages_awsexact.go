@@ -1,0 +1,46 @@
+package emulator
+
+// Error message text added to follow AWS's answers where the emulator once
+// answered as DynamoDB Local or dynalite do (issue 11). Where DynamoDB Local
+// words a message differently, AWS wins and the comment gives DynamoDB
+// Local's text. Sources: AWS's recorded answers (us-east-1), AWS's
+// documentation, ScyllaDB's tests run against AWS, and DynamoDB Local.
+
+const (
+	// msgOperationNotImplemented: an operation of DynamoDB's API the emulator
+	// lacks (UnknownOperationException, as AWS answers unknown names; the
+	// emulator's own wording, so that a gap is told from a typo).
+	msgOperationNotImplemented = "An unknown operation was requested: the emulator does not implement %s yet."
+
+	// msgNoRequestItems: RequestItems {} of BatchGetItem or BatchWriteItem.
+	// DynamoDB Local: "BatchGetItem must have some requests set" and
+	// "BatchWriteItem cannot have a null or no requests set".
+	msgNoRequestItems = "The requestItems parameter is required for %s"
+
+	// msgBatchGetTableKeys: more than 100 keys for one table of a
+	// BatchGetItem (no echoed value; the path in PascalCase). DynamoDB
+	// Local: "Too many items requested for the BatchGetItem call".
+	msgBatchGetTableKeys = "Value at 'RequestItems.%s.member.Keys' failed to satisfy constraint: Member must have length less than or equal to %d"
+
+	// msgBatchWriteTableRequests: more than 25 requests for one table of a
+	// BatchWriteItem; %s is the Java-style dump of RequestItems. DynamoDB
+	// Local: "Too many items requested for the BatchWriteItem call".
+	msgBatchWriteTableRequests = "Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
+
+	// msgQueryLimit: Query's Limit below 1 (no echoed value, 'Limit'; Scan
+	// says "Value '0' at 'limit'"). DynamoDB Local: "Limit must be greater
+	// than or equal to 1".
+	msgQueryLimit = "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+
+	// msgSetDuplicates and msgBinarySetDuplicates: a set with duplicate
+	// members, listed (binary ones in base64, with AWS's missing space before
+	// "of"). DynamoDB Local drops the final period and, for NS and BS, the
+	// members: "Input collection contains duplicates", "... Input collection
+	// of type BS contains duplicates.".
+	msgSetDuplicates       = "One or more parameter values were invalid: Input collection [%s] contains duplicates."
+	msgBinarySetDuplicates = "One or more parameter values were invalid: Input collection [%s]of type BS contains duplicates."
+
+	// msgIncludeWithoutNonKey: an index projection of type INCLUDE without
+	// NonKeyAttributes (AWS's and DynamoDB Local's wording).
+	msgIncludeWithoutNonKey = "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be specified as well"
+)
