@@ -18,6 +18,7 @@ const (
 	msgUnexpectedKeyword = "Unexpected keyword"
 
 	msgParamCount         = "Number of parameters in request and statement don't match."
+	msgPartiQLKeyType     = "Key attribute's data type should match its data type in table's schema: Key %s"
 	msgKeyEquality        = "Where clause does not contain a mandatory equality on all key attributes"
 	msgInsertKeyMissing   = "Key attribute should be present in the item: Key %s"
 	msgDuplicateItem      = "Duplicate primary key exists in table"

@@ -66,7 +66,9 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 		}
 	}
 	comp := x.compiler()
-	plan.planKeys(comp, ks, kcTexts)
+	if err := plan.planKeys(comp, ks, kcTexts, equality); err != nil {
+		return nil, err
+	}
 	if filterText != "" {
 		if plan.filter, err = comp.Condition("FilterExpression", filterText); err != nil {
 			return nil, exprError(err)
@@ -88,6 +90,9 @@ func keyConditionTexts(x *translator, ks storage.KeySchema, where partiql.Expr) 
 	var parts []string
 	for _, c := range cs {
 		if _, ok := keyEquality(c, ks.Partition.Name); ok {
+			if err := x.checkKeyKinds(c, ks.Partition); err != nil {
+				return nil, false, err
+			}
 			s, err := x.condition(c)
 			if err != nil {
 				return nil, false, err
@@ -121,6 +126,9 @@ func keyConditionTexts(x *translator, ks storage.KeySchema, where partiql.Expr) 
 	}
 	for _, c := range cs {
 		if sortKeyCondition(c, ks.Sort.Name) {
+			if err := x.checkKeyKinds(c, ks.Sort); err != nil {
+				return nil, false, err
+			}
 			s, err := x.condition(c)
 			if err != nil {
 				return nil, false, err
@@ -223,13 +231,20 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 	return out, nil
 }
 
-// planKeys compiles the key conditions of the partitions to read. One
-// that does not compile (a key value of another type) matches no item of
-// its partition; the filter still decides.
-func (plan *selectPlan) planKeys(comp *expr.Compiler, ks storage.KeySchema, kcTexts []string) {
+// planKeys compiles the key conditions of the partitions to read
+// (equality: one, from pk = value). Of an IN list, one that does not
+// compile or holds an empty key matches no item of its partition; the
+// filter still decides.
+func (plan *selectPlan) planKeys(comp *expr.Compiler, ks storage.KeySchema, kcTexts []string, equality bool) error {
 	for _, text := range kcTexts {
 		kc, err := comp.KeyCondition(text, ks)
-		if err != nil || checkKeyConditionValues(kc, ks) != nil {
+		if err != nil {
+			continue // the filter, compiled next, words the error
+		}
+		if err := checkKeyConditionValues(kc, ks); err != nil {
+			if equality {
+				return err // one partition, and its key is bad (an empty string)
+			}
 			continue
 		}
 		dup := false
@@ -246,6 +261,7 @@ func (plan *selectPlan) planKeys(comp *expr.Compiler, ks storage.KeySchema, kcTe
 	if len(kcTexts) > 0 && len(plan.kcs) == 0 {
 		plan.none = true
 	}
+	return nil
 }
 
 // readTable reads one page of the table into p: Query pages of the
