@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"net/http"
 	"strconv"
@@ -135,4 +136,38 @@ func FuzzExecuteTransaction(f *testing.F) {
 			t.Fatalf("%q %q: status %d: %s", s1, s2, status, body)
 		}
 	})
+}
+
+// BenchmarkExecuteTransaction runs write and read transactions of n
+// statements through the HTTP handler, against TransactWriteItems and
+// TransactGetItems of the same items.
+func BenchmarkExecuteTransaction(b *testing.B) {
+	for _, n := range []int{1, 10, 100} {
+		env, _ := newTxEnv(b)
+		writes := make([]string, n)
+		reads := make([]string, n)
+		var puts, gets []string
+		for i := range n {
+			writes[i] = fmt.Sprintf("UPDATE txr SET v = %d WHERE pk = 'b' AND sk = %d", i, i)
+			reads[i] = fmt.Sprintf("SELECT * FROM txr WHERE pk = 'b' AND sk = %d", i)
+			env.mustOK("PutItem", fmt.Sprintf(`{"TableName":"txr","Item":{"pk":{"S":"b"},"sk":{"N":"%d"}}}`, i))
+			puts = append(puts, fmt.Sprintf(`{"Update":{"TableName":"txr","Key":{"pk":{"S":"b"},"sk":{"N":"%d"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"N":"%d"}}}}`, i, i))
+			gets = append(gets, fmt.Sprintf(`{"Get":{"TableName":"txr","Key":{"pk":{"S":"b"},"sk":{"N":"%d"}}}}`, i))
+		}
+		for _, c := range []struct{ name, op, body string }{
+			{"ExecuteTransactionWrites", "ExecuteTransaction", txStatements("", writes...)},
+			{"ExecuteTransactionReads", "ExecuteTransaction", txStatements("", reads...)},
+			{"TransactWriteItems", "TransactWriteItems", `{"TransactItems":[` + strings.Join(puts, ",") + `]}`},
+			{"TransactGetItems", "TransactGetItems", `{"TransactItems":[` + strings.Join(gets, ",") + `]}`},
+		} {
+			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
+				env := &itemsEnv{t: b, h: env.h}
+				for b.Loop() {
+					if status, out := env.call(c.op, c.body); status != http.StatusOK {
+						b.Fatal(out)
+					}
+				}
+			})
+		}
+	}
 }
