@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// ClientRequestToken idempotency of TransactWriteItems, per namespace. As
+// ClientRequestToken idempotency of TransactWriteItems and of
+// ExecuteTransaction's writes, per namespace. As
 // the API reference describes it: a token is valid for 10 minutes after
 // the first request that uses it completes; within that window the same
 // token with the same request answers success again without writing, and
@@ -37,8 +38,8 @@ type idempotency struct {
 
 // tokenUse is one token's first successful request, or the one running.
 type tokenUse struct {
-	req  TransactWriteItemsInput // token cleared
-	out  *TransactWriteItemsOutput
+	req  any           // the request, token and ReturnConsumedCapacity cleared
+	out  any           // its answer
 	at   time.Time     // when it completed; zero while running
 	done chan struct{} // closed when the running request ends
 }
@@ -48,11 +49,15 @@ type tokenRef struct {
 	at    time.Time
 }
 
-// do runs the request in under token with run, or answers it from the
-// token's earlier use. now is the request's time.
-func (m *idempotency) do(now time.Time, token string, in *TransactWriteItemsInput, run func() (*TransactWriteItemsOutput, error)) (*TransactWriteItemsOutput, error) {
-	req := *in
-	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, nil
+// replayer is an answer that can answer a replay of its request, with
+// capacity reported in mode.
+type replayer[O any] interface{ replay(mode string) O }
+
+// idempotent runs a request under token with run, or answers it from the
+// token's earlier use. req is the request as compared (token and
+// ReturnConsumedCapacity cleared; a request of another operation never
+// matches), mode the request's ReturnConsumedCapacity, now its time.
+func idempotent[O replayer[O]](m *idempotency, now time.Time, token string, req any, mode string, run func() (O, error)) (O, error) {
 	for {
 		m.mu.Lock()
 		m.expireLocked(now)
@@ -64,7 +69,7 @@ func (m *idempotency) do(now time.Time, token string, in *TransactWriteItemsInpu
 			}
 			m.entries[token] = u
 			m.mu.Unlock()
-			return m.first(now, token, u, run)
+			return first(m, now, token, u, run)
 		}
 		if u.at.IsZero() {
 			done := u.done
@@ -73,18 +78,19 @@ func (m *idempotency) do(now time.Time, token string, in *TransactWriteItemsInpu
 			continue
 		}
 		same := reflect.DeepEqual(u.req, req)
-		out := u.out
+		out, ok := u.out.(O)
 		m.mu.Unlock()
-		if !same {
-			return nil, newError(ErrIdempotentParameterMismatch, msgIdempotentMismatch)
+		if !same || !ok {
+			var zero O
+			return zero, newError(ErrIdempotentParameterMismatch, msgIdempotentMismatch)
 		}
-		return out.replay(optString(in.ReturnConsumedCapacity)), nil
+		return out.replay(mode), nil
 	}
 }
 
 // first runs the token's first request and records its answer if it
 // succeeded; otherwise the token is forgotten.
-func (m *idempotency) first(now time.Time, token string, u *tokenUse, run func() (*TransactWriteItemsOutput, error)) (out *TransactWriteItemsOutput, err error) {
+func first[O any](m *idempotency, now time.Time, token string, u *tokenUse, run func() (O, error)) (out O, err error) {
 	returned := false // false while run panics
 	defer func() {
 		m.mu.Lock()

@@ -18,6 +18,7 @@ const (
 	msgUnexpectedKeyword = "Unexpected keyword"
 
 	msgParamCount         = "Number of parameters in request and statement don't match."
+	msgPartiQLKeyType     = "Key attribute's data type should match its data type in table's schema: Key %s"
 	msgKeyEquality        = "Where clause does not contain a mandatory equality on all key attributes"
 	msgInsertKeyMissing   = "Key attribute should be present in the item: Key %s"
 	msgDuplicateItem      = "Duplicate primary key exists in table"
@@ -37,7 +38,9 @@ const (
 	msgExistsOutsideTxn   = "EXISTS can only be used in ExecuteTransaction write requests."
 	msgAndOrArgs          = "The arguments to AND/OR must be Expressions"
 	msgNotArg             = "The argument to NOT must be a Type or Expression"
-	msgInsertNotTuple     = "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement. at %d:%d:%d"
+	// A SELECT from an index with a multi-attribute key (DynamoDB Local).
+	msgPartiQLMultiKey = "PartiQL statements cannot be executed on tables with composite HASH keys or composite RANGE keys."
+	msgInsertNotTuple  = "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement. at %d:%d:%d"
 	// Not observed: the emulator's own words for an unreadable NextToken,
 	// a tuple key that is not a string and an expression where a value
 	// must be.
@@ -60,6 +63,16 @@ const (
 // DynamoDB Local sends "DuplicateItem".
 var ErrDuplicateItem = &errorClass{"DuplicateItemException", nsDynamoDB, http.StatusBadRequest, false}
 
-// msgPartiQLIndexUnsupported answers a SELECT from an existing index:
-// not built yet in the PartiQL path (Query and Scan read indexes).
-const msgPartiQLIndexUnsupported = "dynamoemu: PartiQL SELECT from an index (%s) is not supported yet; use Query or Scan with IndexName"
+// Messages of ExecuteTransaction: DynamoDB Local 3.3.0's (no public record
+// of AWS's wording was found; AWS's documentation states the rules: at
+// most 100 statements, reads and writes not mixed, EXISTS as a condition
+// check).
+const (
+	msgExecTxEmpty     = "ExecutePartiQLTransaction can not have empty statement."
+	msgExecTxMixed     = "ExecuteTransaction API does not support both read and write operations in the same request."
+	msgExecTxStatement = "Validation failed in TransactStatements[%d]: %s"
+	msgExecTxSelectKey = "Select statements within ExecuteTransaction must specify the primary key in the where clause."
+	msgExecTxIndexRead = "Reads on indices are not supported within transactions."
+	msgExecTxIndexOp   = "Operations on indices are not supported in transactions"
+	msgExecTxExists    = "EXISTS() must contain a single item read with additional condition"
+)

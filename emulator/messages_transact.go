@@ -48,4 +48,9 @@ const (
 	reasonValidation          = "ValidationError"
 	reasonCollectionSizeLimit = "ItemCollectionSizeLimitExceeded"
 	reasonTransactionConflict = "TransactionConflict"
+	// A PartiQL INSERT of an existing item in ExecuteTransaction: AWS's
+	// code (the INSERT reference names DuplicateItemException; Amazon's
+	// amzn/smoke-dynamodb maps the reason DuplicateItem). DynamoDB Local
+	// answers ValidationError with the same message.
+	reasonDuplicateItem = "DuplicateItem"
 )

@@ -13,9 +13,10 @@ import (
 // (a bounded cache), translated to expr's compiled forms and run on
 // storage as the item operations run: a SELECT that fixes the partition
 // key by equality is a Query (a seek into one partition), any other SELECT
-// a Scan with the WHERE clause as its filter; INSERT, UPDATE and DELETE
+// a Scan with the WHERE clause as its filter (of the index for
+// "table"."index": partiql_select_index.go); INSERT, UPDATE and DELETE
 // are one Table.Write each on the full primary key, their conditions
-// checked inside the write. ExecuteTransaction is not here.
+// checked inside the write. ExecuteTransaction: op_partiql_tx.go.
 
 func init() {
 	register("ExecuteStatement", executeStatement)

@@ -22,9 +22,7 @@ func TestExecuteStatementPlans(t *testing.T) {
 		{"query reversed", "SELECT * FROM rng WHERE pk = 'a' AND sk >= 2 ORDER BY sk DESC", "5 4 3 2"},
 		{"key on the right", "SELECT * FROM rng WHERE 'a' = pk AND 4 < sk", "5"},
 		{"<> on the sort key is a filter", "SELECT * FROM rng WHERE pk = 'a' AND sk <> 3", "1 2 4 5"},
-		{"partition key of another type", "SELECT * FROM rng WHERE pk = 1", ""},
-		{"sort key of another type", "SELECT * FROM rng WHERE pk = 'a' AND sk = 'x'", ""},
-		{"sort key list", "SELECT * FROM rng WHERE pk = 'a' AND sk = [1]", ""},
+		{"partition key of another type in a list", "SELECT * FROM rng WHERE pk IN [1, 'b']", "1 2 3"},
 		{"or is a scan", "SELECT * FROM rng WHERE pk = 'b' OR v = 50", "1 2 3 5"},
 	}
 	for _, tt := range tests {
@@ -99,6 +97,12 @@ func TestExecuteStatementErrors(t *testing.T) {
 		{stmtBody("SELECT count(*) FROM rng", ""), "ValidationException", msgStatementMalformed + "SELECT count(*) FROM rng"},
 		{stmtBody("SELECT size(a) FROM rng", ""), "ValidationException", "Unexpected path component at 1:8:4"},
 		{stmtBody("SELECT * FROM rng.idx WHERE pk = 'a'", ""), "ValidationException", "The table does not have the specified index: idx"},
+		// Key values of another type, as DynamoDB Local answers.
+		{stmtBody("SELECT * FROM rng WHERE pk = 1", ""), "ValidationException", "Key attribute's data type should match its data type in table's schema: Key pk"},
+		{stmtBody("SELECT * FROM rng WHERE pk = 'a' AND sk = 'x'", ""), "ValidationException", "Key attribute's data type should match its data type in table's schema: Key sk"},
+		{stmtBody("SELECT * FROM rng WHERE pk = 'a' AND sk = [1]", ""), "ValidationException", "Key attribute's data type should match its data type in table's schema: Key sk"},
+		{stmtBody("SELECT * FROM rng WHERE pk = ''", ""), "ValidationException", "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"},
+		{stmtBody("DELETE FROM rng WHERE pk = 'a' AND sk = 'x'", ""), "ValidationException", "Key attribute's data type should match its data type in table's schema: Key sk"},
 	}
 	for _, tt := range tests {
 		r.wantError("ExecuteStatement", tt.body, tt.typ, tt.msg)

@@ -167,8 +167,10 @@ type txAction struct {
 	cond   *expr.Condition
 	upd    *expr.Update
 	rvoccf string
-	size   int // bytes the action adds to the transaction's payload
-	cur    int // size of the current item, once evaluated (0: absent)
+	insert bool                // a PartiQL INSERT: the item must not exist (DuplicateItem)
+	preset *CancellationReason // a reason found in validation (no table, key, item)
+	size   int                 // bytes the action adds to the transaction's payload
+	cur    int                 // size of the current item, once evaluated (0: absent)
 	// createGuard: the condition is the conventions' create guard (set
 	// only for a table with a conventions policy).
 	createGuard bool
@@ -224,7 +226,9 @@ func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteIte
 	if in.ClientRequestToken == nil {
 		return runTransactWrite(c, in, acts)
 	}
-	return c.ns.tokens.do(c.Now(), *in.ClientRequestToken, in, func() (*TransactWriteItemsOutput, error) {
+	req := *in
+	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, nil
+	return idempotent(&c.ns.tokens, c.Now(), *in.ClientRequestToken, req, optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
 		return runTransactWrite(c, in, acts)
 	})
 }
@@ -259,15 +263,21 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	}
 	enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
 	enum(&cs, in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", returnMetricsSize, returnMetricsNone)
-	if tok := in.ClientRequestToken; tok != nil {
-		if len(*tok) < 1 {
-			cs.add(quote(*tok), "clientRequestToken", cLenGE(1))
-		}
-		if len(*tok) > maxClientToken {
-			cs.add(quote(*tok), "clientRequestToken", cLenLE(maxClientToken))
-		}
-	}
+	tokenConstraints(&cs, in.ClientRequestToken)
 	return cs.err()
+}
+
+// tokenConstraints checks a ClientRequestToken's length.
+func tokenConstraints(cs *constraints, tok *string) {
+	if tok == nil {
+		return
+	}
+	if len(*tok) < 1 {
+		cs.add(quote(*tok), "clientRequestToken", cLenGE(1))
+	}
+	if len(*tok) > maxClientToken {
+		cs.add(quote(*tok), "clientRequestToken", cLenLE(maxClientToken))
+	}
 }
 
 // itemsOrNil is a pointer that is nil exactly when the list was absent.
@@ -298,8 +308,6 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 		params[i] = p
 	}
 	acts := make([]*txAction, len(params))
-	seen := make(map[*table]map[string]bool)
-	total := 0
 	for i, p := range params {
 		a, err := c.prepareTxAction(p)
 		if err != nil {
@@ -309,23 +317,29 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 			return nil, err
 		}
 		a.createGuard = a.t.convPolicy() != nil && isCreateGuard(p.cond, p.names)
-		keys := seen[a.t]
-		if keys == nil {
-			keys = make(map[string]bool)
-			seen[a.t] = keys
-		}
-		id := keyID(a.key)
-		if keys[id] {
-			return nil, errValidation(msgTxSameItem)
-		}
-		keys[id] = true
-		total += a.size
 		acts[i] = a
 	}
-	if total > maxTransactBytes {
-		return nil, errValidationf(msgTxPayloadTooLarge, total)
+	return acts, checkTxActions(acts)
+}
+
+// checkTxActions makes the checks of a whole transaction's actions: the
+// same item twice, then the aggregate size.
+func checkTxActions(acts []*txAction) error {
+	var seen itemSet
+	total := 0
+	for _, a := range acts {
+		if a.preset != nil {
+			continue
+		}
+		if !seen.add(a.t, a.key) {
+			return errValidation(msgTxSameItem)
+		}
+		total += a.size
 	}
-	return acts, nil
+	if total > maxTransactBytes {
+		return errValidationf(msgTxPayloadTooLarge, total)
+	}
+	return nil
 }
 
 // prepareTxAction validates one action with its single-item operation's
@@ -380,11 +394,47 @@ func (c *call) prepareTxAction(p txParams) (*txAction, error) {
 	return a, nil
 }
 
+// itemSet is a set of items (table and key) of one transaction. The zero
+// value is ready.
+type itemSet map[*table]map[string]bool
+
+// add adds an item and reports whether it was new.
+func (s *itemSet) add(t *table, k storage.Key) bool {
+	if *s == nil {
+		*s = make(itemSet)
+	}
+	keys := (*s)[t]
+	if keys == nil {
+		keys = make(map[string]bool)
+		(*s)[t] = keys
+	}
+	id := keyID(k)
+	if keys[id] {
+		return false
+	}
+	keys[id] = true
+	return true
+}
+
 // runTransactWrite runs validated actions as one storage transaction.
 func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
-	tables := make([]*storage.Table, len(acts))
-	for i, a := range acts {
-		tables[i] = a.t.data
+	changes, err := applyTx(c, acts)
+	if err != nil {
+		return nil, err
+	}
+	return transactWriteOutput(optString(in.ReturnConsumedCapacity), optString(in.ReturnItemCollectionMetrics), acts, changes), nil
+}
+
+// applyTx evaluates validated actions and applies their writes in one
+// storage transaction, all or nothing: it returns each action's change, or
+// TransactionCanceledException with one reason per action. The
+// conventions rules of opted-in tables see all of its writes at once.
+func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
+	tables := make([]*storage.Table, 0, len(acts))
+	for _, a := range acts {
+		if a.t != nil {
+			tables = append(tables, a.t.data)
+		}
 	}
 	tx := storage.Begin(tables...)
 	defer tx.Abort()
@@ -425,7 +475,7 @@ func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*
 		changes[i] = ch
 	}
 	tx.Commit()
-	return transactWriteOutput(in, acts, changes), nil
+	return changes, nil
 }
 
 // evaluate reads the action's current item inside tx, checks its
@@ -433,12 +483,18 @@ func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*
 // Failures become the action's CancellationReason; an error is returned
 // only for a bug.
 func (a *txAction) evaluate(tx *storage.WriteTx) (CancellationReason, error) {
-	if a.cond == nil && a.kind != txUpdate {
+	if a.preset != nil {
+		return *a.preset, nil
+	}
+	if a.cond == nil && a.kind != txUpdate && !a.insert {
 		return CancellationReason{Code: reasonNone}, nil // nothing to read
 	}
 	cur, found := tx.Get(a.t.data, a.key)
 	if found {
 		a.cur = storage.ItemSize(cur)
+	}
+	if a.insert && found {
+		return CancellationReason{Code: reasonDuplicateItem, Message: msgDuplicateItem}, nil
 	}
 	if a.cond != nil {
 		ok, err := a.cond.Eval(cur)
@@ -533,9 +589,8 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 // condition on a write adds nothing). Item collection metrics per table.
 // The output keeps what a replay of the same ClientRequestToken reports:
 // the read of each item written, 2 read units per 4 KB.
-func transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction, changes []storage.Change) *TransactWriteItemsOutput {
+func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.Change) *TransactWriteItemsOutput {
 	out := &TransactWriteItemsOutput{}
-	ricm := optString(in.ReturnItemCollectionMetrics)
 	var writes []txUnits
 	icm := make(map[*table]*batchCollectionMetrics)
 	for i, a := range acts {
@@ -553,7 +608,7 @@ func transactWriteOutput(in *TransactWriteItemsInput, acts []*txAction, changes 
 		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
 		icm[a.t].add(a.key, ch)
 	}
-	out.ConsumedCapacity = txCapacity(writes, optString(in.ReturnConsumedCapacity), true)
+	out.ConsumedCapacity = txCapacity(writes, mode, true)
 	for _, u := range writes {
 		out.ItemCollectionMetrics = icm[u.t].addTo(out.ItemCollectionMetrics)
 	}

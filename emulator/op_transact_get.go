@@ -96,6 +96,11 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 	if err != nil {
 		return nil, err
 	}
+	return runTransactGet(gets, optString(in.ReturnConsumedCapacity)), nil
+}
+
+// runTransactGet reads validated Gets from one consistent snapshot.
+func runTransactGet(gets []*txGet, mode string) *TransactGetItemsOutput {
 	tables := make([]*storage.Table, len(gets))
 	for i, g := range gets {
 		tables[i] = g.t.data
@@ -120,8 +125,8 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 		out.Responses[i].Item = &w
 	}
 	rtx.Close()
-	out.ConsumedCapacity = transactGetCapacity(optString(in.ReturnConsumedCapacity), gets, sizes)
-	return out, nil
+	out.ConsumedCapacity = transactGetCapacity(mode, gets, sizes)
+	return out
 }
 
 // transactGetCapacity is the capacity per table, in the order tables first
@@ -160,22 +165,15 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 		return nil, err
 	}
 	gets := make([]*txGet, len(in.TransactItems))
-	seen := make(map[*table]map[string]bool)
+	var seen itemSet
 	for i, ti := range in.TransactItems {
 		g, err := c.prepareTxGet(ti.Get)
 		if err != nil {
 			return nil, err
 		}
-		keys := seen[g.t]
-		if keys == nil {
-			keys = make(map[string]bool)
-			seen[g.t] = keys
-		}
-		id := keyID(g.key)
-		if keys[id] {
+		if !seen.add(g.t, g.key) {
 			return nil, errValidation(msgTxSameItem)
 		}
-		keys[id] = true
 		gets[i] = g
 	}
 	return gets, nil

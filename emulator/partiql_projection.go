@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -19,19 +20,21 @@ type projected struct {
 }
 
 // projection checks a SELECT list: paths only, which a
-// ProjectionExpression could list (no overlaps, not nested too deep).
-func (x *translator) projection(list []partiql.Expr) ([]projected, error) {
+// ProjectionExpression could list (no overlaps, not nested too deep). It
+// returns the list and its ProjectionExpression (which ExecuteTransaction
+// applies: there a SELECT list shapes items as a ProjectionExpression does).
+func (x *translator) projection(list []partiql.Expr) ([]projected, *expr.Projection, error) {
 	out := make([]projected, len(list))
 	texts := make([]string, len(list))
 	for i, e := range list {
 		p, ok := e.(*partiql.Path)
 		if !ok {
 			line, col, ln := x.at(e.Pos(), utf16Len(nodeHead(e)))
-			return nil, errValidationf(msgUnexpectedPathPart, line, col, ln)
+			return nil, nil, errValidationf(msgUnexpectedPathPart, line, col, ln)
 		}
 		text, err := x.path(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		texts[i] = text
 		alias := ""
@@ -44,10 +47,11 @@ func (x *translator) projection(list []partiql.Expr) ([]projected, error) {
 		}
 		out[i] = projected{path: p, alias: alias}
 	}
-	if _, err := x.compiler().Projection(strings.Join(texts, ", ")); err != nil {
-		return nil, exprError(err)
+	proj, err := x.compiler().Projection(strings.Join(texts, ", "))
+	if err != nil {
+		return nil, nil, exprError(err)
 	}
-	return out, nil
+	return out, proj, nil
 }
 
 // project builds the result item of a SELECT list from an item.

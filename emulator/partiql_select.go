@@ -13,12 +13,15 @@ import (
 // SELECT list), then read as Query pages (seeking into each partition) or
 // a Scan, with Limit and a NextToken.
 
-// selectPlan is a SELECT compiled against its table.
+// selectPlan is a SELECT compiled against its table or index.
 type selectPlan struct {
 	t          *table
+	x          *indexDef            // the index read; nil: the table
 	kcs        []*expr.KeyCondition // one per partition read, in order; none: Scan
+	iqs        []storage.IndexQuery // for an index: kcs as index queries
 	filter     *expr.Condition
-	projection []projected // nil: whole items
+	projection []projected      // nil: whole items
+	projExpr   *expr.Projection // projection as a ProjectionExpression
 	forward    bool
 	none       bool // the key conditions match no partition: read nothing
 }
@@ -28,16 +31,20 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 	if err != nil {
 		return nil, err
 	}
+	plan := &selectPlan{t: t, forward: true}
+	ks := t.schema
 	if s.From.Index != nil {
-		if _, _, err := c.readTable(t.name, &s.From.Index.Text); err != nil {
+		if _, plan.x, err = c.readTable(t.name, &s.From.Index.Text); err != nil {
 			return nil, err
 		}
-		return nil, errValidationf(msgPartiQLIndexUnsupported, s.From.Index.Text)
+		if plan.x.multi() {
+			return nil, errValidation(msgPartiQLMultiKey)
+		}
+		ks = indexKeySchema(plan.x)
 	}
-	plan := &selectPlan{t: t, forward: true}
 	var filterText string
 	if !s.Star {
-		if plan.projection, err = x.projection(s.Projection); err != nil {
+		if plan.projection, plan.projExpr, err = x.projection(s.Projection); err != nil {
 			return nil, err
 		}
 	}
@@ -46,36 +53,21 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 			return nil, err
 		}
 	}
-	kcTexts, equality, err := keyConditionTexts(x, t.schema, s.Where)
+	kcTexts, equality, err := keyConditionTexts(x, ks, s.Where)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOrderBy(s, t.schema, equality); err != nil {
+	if err := checkOrderBy(s, ks, equality); err != nil {
 		return nil, err
 	}
 	for _, o := range s.OrderBy {
-		if t.schema.HasSort() && isTopName(o.Path, t.schema.Sort.Name) && o.Dir == partiql.DESC {
+		if ks.HasSort() && isTopName(o.Path, ks.Sort.Name) && o.Dir == partiql.DESC {
 			plan.forward = false
 		}
 	}
 	comp := x.compiler()
-	// A key condition that does not compile (a key value of another type)
-	// matches no item of its partition; the filter still decides.
-	for _, text := range kcTexts {
-		kc, err := comp.KeyCondition(text, t.schema)
-		if err != nil || checkKeyConditionValues(kc, t.schema) != nil {
-			continue
-		}
-		dup := false
-		for _, have := range plan.kcs {
-			dup = dup || storage.Equal(have.Partition, kc.Partition)
-		}
-		if !dup {
-			plan.kcs = append(plan.kcs, kc)
-		}
-	}
-	if len(kcTexts) > 0 && len(plan.kcs) == 0 {
-		plan.none = true
+	if err := plan.planKeys(comp, ks, kcTexts, equality); err != nil {
+		return nil, err
 	}
 	if err := c.guardSelect(t, plan.kcs, len(kcTexts) == 0); err != nil {
 		return nil, err
@@ -101,6 +93,9 @@ func keyConditionTexts(x *translator, ks storage.KeySchema, where partiql.Expr) 
 	var parts []string
 	for _, c := range cs {
 		if _, ok := keyEquality(c, ks.Partition.Name); ok {
+			if err := x.checkKeyKinds(c, ks.Partition); err != nil {
+				return nil, false, err
+			}
 			s, err := x.condition(c)
 			if err != nil {
 				return nil, false, err
@@ -134,6 +129,9 @@ func keyConditionTexts(x *translator, ks storage.KeySchema, where partiql.Expr) 
 	}
 	for _, c := range cs {
 		if sortKeyCondition(c, ks.Sort.Name) {
+			if err := x.checkKeyKinds(c, ks.Sort); err != nil {
+				return nil, false, err
+			}
 			s, err := x.condition(c)
 			if err != nil {
 				return nil, false, err
@@ -199,46 +197,19 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 	if err != nil {
 		return nil, err
 	}
-	t := plan.t
-	var start *storage.Key
-	first := 0 // the first partition to read, of plan.kcs
-	if opt.nextToken != nil {
-		k, err := decodeNextToken(t, *opt.nextToken)
-		if err != nil {
-			return nil, err
-		}
-		if len(plan.kcs) > 0 {
-			first = -1
-			for i, kc := range plan.kcs {
-				if storage.Equal(k.Partition, kc.Partition) {
-					first = i
-				}
-			}
-			if first < 0 {
-				return nil, errValidation(msgInvalidNextToken)
-			}
-		}
-		start = &k
-	}
-	req := &readRequest{t: t, limit: opt.limit, consistent: opt.consistent, capacity: opt.capacity,
+	req := &readRequest{t: plan.t, limit: opt.limit, consistent: opt.consistent, capacity: opt.capacity,
 		filter: plan.filter}
 	if plan.filter != nil {
 		req.filterAttrs = plan.filter.Attributes()
 	}
 	p := &pageReader{req: req}
-	switch {
-	case plan.none:
-	case len(plan.kcs) > 0:
-		for _, kc := range plan.kcs[first:] {
-			t.data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
-				Forward: plan.forward, ExclusiveStart: start}, p.visit)
-			if p.stopped || p.err != nil {
-				break
-			}
-			start = nil
-		}
-	default:
-		t.data.ScanEncoded(storage.ScanRange{ExclusiveStart: start}, p.visit)
+	if plan.x != nil {
+		err = plan.readIndex(req, p, opt.nextToken)
+	} else {
+		err = plan.readTable(p, opt.nextToken)
+	}
+	if err != nil {
+		return nil, err
 	}
 	page, err := p.output()
 	if err != nil {
@@ -263,23 +234,113 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 	return out, nil
 }
 
+// planKeys compiles the key conditions of the partitions to read
+// (equality: one, from pk = value). Of an IN list, one that does not
+// compile or holds an empty key matches no item of its partition; the
+// filter still decides.
+func (plan *selectPlan) planKeys(comp *expr.Compiler, ks storage.KeySchema, kcTexts []string, equality bool) error {
+	for _, text := range kcTexts {
+		kc, err := comp.KeyCondition(text, ks)
+		if err != nil {
+			continue // the filter, compiled next, words the error
+		}
+		if err := checkKeyConditionValues(kc, ks); err != nil {
+			if equality {
+				return err // one partition, and its key is bad (an empty string)
+			}
+			continue
+		}
+		dup := false
+		for _, have := range plan.kcs {
+			dup = dup || storage.Equal(have.Partition, kc.Partition)
+		}
+		if !dup {
+			plan.kcs = append(plan.kcs, kc)
+			if plan.x != nil {
+				plan.iqs = append(plan.iqs, indexQuery(plan.x, kc, plan.forward))
+			}
+		}
+	}
+	if len(kcTexts) > 0 && len(plan.kcs) == 0 {
+		plan.none = true
+	}
+	return nil
+}
+
+// readTable reads one page of the table into p: Query pages of the
+// partitions the plan fixes, or a Scan.
+func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
+	t := plan.t
+	var start *storage.Key
+	first := 0 // the first partition to read, of plan.kcs
+	if nextToken != nil {
+		k, err := decodeNextToken(t, *nextToken)
+		if err != nil {
+			return err
+		}
+		if first, err = plan.firstPartition(func(i int) bool { return storage.Equal(k.Partition, plan.kcs[i].Partition) }); err != nil {
+			return err
+		}
+		start = &k
+	}
+	switch {
+	case plan.none:
+	case len(plan.kcs) > 0:
+		for _, kc := range plan.kcs[first:] {
+			t.data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
+				Forward: plan.forward, ExclusiveStart: start}, p.visit)
+			if p.stopped || p.err != nil {
+				break
+			}
+			start = nil
+		}
+	default:
+		t.data.ScanEncoded(storage.ScanRange{ExclusiveStart: start}, p.visit)
+	}
+	return nil
+}
+
+// firstPartition finds the partition a NextToken's key is in (in(i):
+// whether it is the i-th of the plan's), the one to continue with; 0 for
+// a Scan.
+func (plan *selectPlan) firstPartition(in func(i int) bool) (int, error) {
+	if len(plan.kcs) == 0 {
+		return 0, nil
+	}
+	for i := range plan.kcs {
+		if in(i) {
+			return i, nil
+		}
+	}
+	return 0, errValidation(msgInvalidNextToken)
+}
+
 // A NextToken is the base64 of the last evaluated key's DynamoDB JSON.
 func encodeNextToken(key storage.Item) string {
 	return base64.StdEncoding.EncodeToString(appendItem(nil, key))
 }
 
 func decodeNextToken(t *table, tok string) (storage.Key, error) {
-	raw, err := base64.StdEncoding.DecodeString(tok)
+	it, err := decodeTokenItem(tok)
 	if err != nil {
-		return storage.Key{}, errValidation(msgInvalidNextToken)
-	}
-	it, err := DecodeItem(raw)
-	if err != nil {
-		return storage.Key{}, errValidation(msgInvalidNextToken)
+		return storage.Key{}, err
 	}
 	k, err := t.keyFromKeyParam(it)
 	if err != nil {
 		return storage.Key{}, errValidation(msgInvalidNextToken)
 	}
 	return k, nil
+}
+
+// decodeTokenItem decodes a NextToken into the key item it holds.
+func decodeTokenItem(tok string) (storage.Item, error) {
+	raw, err := base64.StdEncoding.DecodeString(tok)
+	if err != nil {
+		return nil, errValidation(msgInvalidNextToken)
+	}
+	it, err := DecodeItem(raw)
+	if err != nil {
+		return nil, errValidation(msgInvalidNextToken)
+	}
+	return it, nil
 }

@@ -330,7 +330,7 @@ func isTopName(e partiql.Expr, name string) bool {
 // and returns the key and the remaining conjuncts (the condition).
 func (x *translator) fullKey(t *table, where partiql.Expr) (storage.Key, []partiql.Expr, error) {
 	if where == nil {
-		return storage.Key{}, nil, errValidation(msgKeyEquality)
+		return storage.Key{}, nil, itemRule(errValidation(msgKeyEquality))
 	}
 	ks := t.schema
 	rest := conjuncts(where)
@@ -350,17 +350,20 @@ func (x *translator) fullKey(t *table, where partiql.Expr) (storage.Key, []parti
 			if err != nil {
 				return storage.Key{}, nil, err
 			}
+			if v.Kind() != a.Kind {
+				return storage.Key{}, nil, itemRule(errValidationf(msgPartiQLKeyType, a.Name))
+			}
 			keyItem[a.Name] = v
 			rest = append(rest[:i:i], rest[i+1:]...)
 			found = true
 			break
 		}
 		if !found {
-			return storage.Key{}, nil, errValidation(msgKeyEquality)
+			return storage.Key{}, nil, itemRule(errValidation(msgKeyEquality))
 		}
 	}
 	key, err := t.keyFromKeyParam(keyItem)
-	return key, rest, err
+	return key, rest, itemRule(err)
 }
 
 // joinConditions translates conjuncts and joins them with AND; "" when
@@ -472,4 +475,38 @@ func (x *translator) setValue(e partiql.Expr) (string, error) {
 		return x.value(v), nil
 	}
 	return "", x.errAt(msgUnsupportedExpr, e, 1)
+}
+
+// checkKeyKinds checks the values a key condition conjunct c compares key
+// attribute a with (a = v, a op v, a BETWEEN v AND w) against a's type,
+// with DynamoDB Local's message (no AWS record was found).
+func (x *translator) checkKeyKinds(c partiql.Expr, a storage.KeyAttr) error {
+	var vs []partiql.Expr
+	switch c := c.(type) {
+	case *partiql.Binary:
+		if isTopName(c.X, a.Name) {
+			vs = []partiql.Expr{c.Y}
+		} else {
+			vs = []partiql.Expr{c.X}
+		}
+	case *partiql.Between:
+		vs = []partiql.Expr{c.Lo, c.Hi}
+	}
+	kinds := make([]storage.Kind, len(vs))
+	for i, e := range vs {
+		v, err := x.literal(e, "root")
+		if err != nil {
+			return err
+		}
+		kinds[i] = v.Kind()
+	}
+	if len(kinds) == 2 && kinds[0] != kinds[1] {
+		return nil // BETWEEN's own error comes first
+	}
+	for _, k := range kinds {
+		if k != a.Kind {
+			return errValidationf(msgPartiQLKeyType, a.Name)
+		}
+	}
+	return nil
 }
