@@ -5,6 +5,8 @@ package conventions
 const (
 	// A1
 	msgTableKey = "%s table %s key is %s; want %s (S)"
+	// A11: the command table's stream.
+	msgCommandStream = "command table's stream is %s; the framework reads NewImage from a NEW_IMAGE (or NEW_AND_OLD_IMAGES) stream"
 
 	// A2
 	msgNoTenant   = "%s partition key %q has no tenant: want PREFIX#TENANT"

@@ -79,6 +79,18 @@ func (r *Rules) CheckTable(table string, p Policy, ks storage.KeySchema) []Viola
 	return vs
 }
 
+// CheckStream is the package's CheckStream (rule A11) for one table.
+func (r *Rules) CheckStream(table string, p Policy, enabled bool, viewType string) []Violation {
+	if !p.Active() || !p.enabled("A11") {
+		return nil
+	}
+	vs := CheckStream(p.Roles, enabled, viewType)
+	for i := range vs {
+		vs[i].Table = table
+	}
+	return vs
+}
+
 // CheckTenant is the package's CheckTenant for one table: the tenant is
 // read at the policy's tenant segment and the configuration's common
 // tenants are allowed.

@@ -29,3 +29,24 @@ func CheckTable(roles Roles, ks storage.KeySchema) []Violation {
 	check("sort", ks.Sort, "sk")
 	return out
 }
+
+// CheckStream checks rule A11 for a table of the given roles: the
+// framework moves every new command version to its data table through the
+// command table's stream, reading NewImage, so a command table needs a
+// stream whose records carry the new image (NEW_IMAGE, as the framework
+// creates it, or NEW_AND_OLD_IMAGES). enabled and viewType describe the
+// table's StreamSpecification. The violation is a warning: a table can be
+// created first and its stream enabled by a later UpdateTable.
+func CheckStream(roles Roles, enabled bool, viewType string) []Violation {
+	if !roles.Has(RoleCommand) {
+		return nil
+	}
+	if enabled && (viewType == "NEW_IMAGE" || viewType == "NEW_AND_OLD_IMAGES") {
+		return nil
+	}
+	got := "off"
+	if enabled {
+		got = viewType
+	}
+	return []Violation{{Rule: "A11", Severity: SeverityWarn, Message: fmt.Sprintf(msgCommandStream, got)}}
+}

@@ -47,6 +47,43 @@ func TestCheckTable(t *testing.T) {
 	}
 }
 
+func TestCheckStream(t *testing.T) {
+	tests := []struct {
+		name    string
+		roles   Roles
+		enabled bool
+		view    string
+		want    string // "": no violation
+	}{
+		{"NEW_IMAGE", RoleCommand, true, "NEW_IMAGE", ""},
+		{"NEW_AND_OLD_IMAGES", RoleCommand, true, "NEW_AND_OLD_IMAGES", ""},
+		{"no stream", RoleCommand, false, "", "[conventions A11] command table's stream is off; the framework reads NewImage from a NEW_IMAGE (or NEW_AND_OLD_IMAGES) stream"},
+		{"KEYS_ONLY", RoleCommand | RoleMaster, true, "KEYS_ONLY", "[conventions A11] command table's stream is KEYS_ONLY; the framework reads NewImage from a NEW_IMAGE (or NEW_AND_OLD_IMAGES) stream"},
+		{"OLD_IMAGE", RoleCommand, true, "OLD_IMAGE", "[conventions A11] command table's stream is OLD_IMAGE; the framework reads NewImage from a NEW_IMAGE (or NEW_AND_OLD_IMAGES) stream"},
+		{"data table without a stream", RoleData, false, "", ""},
+	}
+	for _, tt := range tests {
+		vs := CheckStream(tt.roles, tt.enabled, tt.view)
+		got := ""
+		if len(vs) == 1 {
+			got = vs[0].Error()
+			if vs[0].Severity != SeverityWarn {
+				t.Errorf("%s: severity %v, want a warning", tt.name, vs[0].Severity)
+			}
+		}
+		if len(vs) > 1 || got != tt.want {
+			t.Errorf("%s: got %v, want %q", tt.name, vs, tt.want)
+		}
+	}
+	r, _ := New(Config{})
+	if vs := r.CheckStream("t-command", Policy{Roles: RoleCommand, Disabled: []string{"A11"}}, false, ""); vs != nil {
+		t.Errorf("A11 disabled: got %v, want none", vs)
+	}
+	if vs := r.CheckStream("t-command", Policy{Roles: RoleCommand}, false, ""); len(vs) != 1 || vs[0].Table != "t-command" {
+		t.Errorf("Rules.CheckStream: got %v, want one violation naming the table", vs)
+	}
+}
+
 func TestCheckTenant(t *testing.T) {
 	tests := []struct {
 		caller, pk string

@@ -96,7 +96,22 @@ func (st *convState) attach(t *table, tags []tagPair) error {
 		return err
 	}
 	t.conv.Store(&tablePolicy{p: p, st: st})
+	// t.meta may be read here: the caller holds t.mu or t is not published.
+	st.checkStream(t, p, t.meta.stream)
 	return nil
+}
+
+// checkStream reports rule A11 (a command table's stream carries the new
+// image): a warning, so it never refuses the request.
+func (st *convState) checkStream(t *table, p conventions.Policy, spec *StreamSpecification) {
+	enabled, view := false, ""
+	if spec != nil && spec.StreamEnabled != nil && *spec.StreamEnabled {
+		enabled = true
+		if spec.StreamViewType != nil {
+			view = *spec.StreamViewType
+		}
+	}
+	_ = st.settle(nil, st.rules.CheckStream(t.name, p, enabled, view), func(string) conventions.Mode { return p.Mode })
 }
 
 // settle records and logs violations and returns the error that refuses

@@ -470,3 +470,41 @@ func TestConventionsStrict(t *testing.T) {
 	env.mustPut(table, commandItem(orderPK, orderSK, 1), createCnd)
 	env.mustPut(table, commandItem(orderPK, orderSK, 2), createCnd)
 }
+
+// TestConventionsCommandStream: rule A11 warns about a command table
+// without a NEW_IMAGE stream, at CreateTable and after UpdateTable, and
+// never refuses the request.
+func TestConventionsCommandStream(t *testing.T) {
+	env := newConvEnv(t)
+	const name = "local-demo-nostream-command"
+	in := &dynamodb.CreateTableInput{
+		TableName:   aws.String(name),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+	}
+	if _, err := env.db.CreateTable(env.ctx, in); err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	if got := env.reported(name); len(got) != 1 || got[0] != "A11" {
+		t.Fatalf("after CreateTable without a stream: reported %v, want [A11]", got)
+	}
+	// A KEYS_ONLY stream has no NewImage either.
+	if _, err := env.db.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String(name),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}}); err != nil {
+		t.Fatalf("UpdateTable: %v", err)
+	}
+	if got := env.reported(name); len(got) != 2 || got[0] != "A11" {
+		t.Fatalf("after a KEYS_ONLY stream: reported %v, want [A11 A11]", got)
+	}
+	// The framework's own tables (NEW_IMAGE, created by newConvEnv) report nothing.
+	if got := env.reported(cmdTable); len(got) != 0 {
+		t.Errorf("%s: reported %v, want nothing", cmdTable, got)
+	}
+}

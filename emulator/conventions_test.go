@@ -96,6 +96,9 @@ func (env *convEnv) createTable(name string, tags map[string]string) error {
 			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
 		},
 	}
+	if strings.HasSuffix(name, "-command") { // as the framework's cqrs_desc.json has it
+		in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}
+	}
 	for k, v := range tags {
 		in.Tags = append(in.Tags, types.Tag{Key: aws.String(k), Value: aws.String(v)})
 	}

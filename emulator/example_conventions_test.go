@@ -42,7 +42,7 @@ func Example_conventions() {
 	num := func(v int) types.AttributeValue { return &types.AttributeValueMemberN{Value: strconv.Itoa(v)} }
 	const command, data = "local-demo-order-command", "local-demo-order-data"
 	for _, name := range []string{command, data} {
-		_, _ = db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		in := &dynamodb.CreateTableInput{
 			TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
 			AttributeDefinitions: []types.AttributeDefinition{
 				{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
@@ -50,7 +50,11 @@ func Example_conventions() {
 			KeySchema: []types.KeySchemaElement{
 				{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
 				{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
-		})
+		}
+		if name == command { // new versions reach the data table through its stream (rule A11)
+			in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}
+		}
+		_, _ = db.CreateTable(ctx, in)
 	}
 
 	// The keys of an order and its items: PK ORDER#tenant001, SKs

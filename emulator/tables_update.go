@@ -56,6 +56,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
+		tp.st.checkStream(t, tp.p, t.snapshot().stream)
+	}
 	d := t.describe()
 	// The answer shows the index change under way, as AWS's does, even
 	// when it has finished already.
