@@ -69,7 +69,7 @@
 //	A8  sequences: SEQ#<tenant>, seq a Number, UpdateItem  CheckWrite
 //	A9  master: MASTER#<tenant>, TTL#<table> days >= 0     CheckWrite
 //	A10 ttl is NULL or whole epoch seconds                 CheckWrite
-//	A11 command table streams NEW_IMAGE, parsable ARN      not implemented (streams)
+//	A11 command table streams NEW_IMAGE (warn)             CheckStream; stream ARNs are the emulator's
 //	A12 tenant in lower case (warn)                        CheckWrite
 //	B1  no '@' in a base sort key                          CheckWrite
 //	B2  tenant is the last segment unless declared         CheckWrite
