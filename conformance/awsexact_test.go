@@ -155,6 +155,14 @@ func TestTableNameConstraints(t *testing.T) {
 			"2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1; " + enum},
 		{"PutItem", `{"TableName":"` + long + `","Item":{"pk":{"S":"a"}}}`,
 			"1 validation error detected: Value '" + long + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"},
+		// Query and Scan as the item operations (the same TableName member).
+		{"Query", `{"KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}}}`,
+			"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
+		{"Scan", `{}`,
+			"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
+		{"Scan", `{"TableName":"","Limit":0}`,
+			"2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1; " +
+				"Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
 	}
 	for _, tt := range tests {
 		r := rawCall(t, tt.op, tt.body)

@@ -38,7 +38,7 @@ type Condition struct {
 
 // QueryInput is the Query request.
 type QueryInput struct {
-	TableName                 string               `json:"TableName"`
+	TableName                 *string              `json:"TableName"`
 	IndexName                 *string              `json:"IndexName"`
 	Select                    *string              `json:"Select"`
 	AttributesToGet           []string             `json:"AttributesToGet"`
@@ -59,7 +59,7 @@ type QueryInput struct {
 
 // ScanInput is the Scan request.
 type ScanInput struct {
-	TableName                 string               `json:"TableName"`
+	TableName                 *string              `json:"TableName"`
 	IndexName                 *string              `json:"IndexName"`
 	AttributesToGet           []string             `json:"AttributesToGet"`
 	Limit                     *int64               `json:"Limit"`
@@ -236,7 +236,8 @@ func (p *pageReader) output() (*pageOutput, error) {
 
 func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	in.Select = absentIfEmpty(in.Select)
-	if err := constraintErrors(
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := constraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		queryLimitConstraint(in.Limit),
 		selectConstraint(in.Select),
@@ -257,7 +258,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if in.ConditionalOperator != nil && in.QueryFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	t, x, err := c.readTable(in.TableName, in.IndexName)
+	t, x, err := c.readTable(*in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +373,8 @@ func projParam(projection *string, attrs []string) string {
 
 func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	in.Select = absentIfEmpty(in.Select)
-	if err := constraintErrors(
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := constraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		limitConstraint(in.Limit),
 		selectConstraint(in.Select),
@@ -395,7 +397,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if in.ConditionalOperator != nil && in.ScanFilter == nil {
 		return nil, errValidation(msgConditionalOperatorOnly)
 	}
-	t, x, err := c.readTable(in.TableName, in.IndexName)
+	t, x, err := c.readTable(*in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
