@@ -29,6 +29,14 @@ import (
 // idempotencyWindow is how long a completed token is remembered.
 const idempotencyWindow = 10 * time.Minute
 
+// maxTokens bounds the completed tokens a namespace remembers, so a client
+// sending a new token with every transaction cannot grow memory without
+// bound for ten minutes: past it the oldest are forgotten early (their
+// replays then run as new requests). A client replays a token within
+// seconds in practice; 100k covers more than 150 transactions a second
+// for the whole window.
+const maxTokens = 100_000
+
 // idempotency remembers the tokens of one namespace. The zero value is ready.
 type idempotency struct {
 	mu      sync.Mutex           // guards entries and expiry
@@ -97,6 +105,7 @@ func first[O any](m *idempotency, now time.Time, token string, u *tokenUse, run 
 		if returned && err == nil {
 			u.out, u.at = out, now
 			m.expiry = append(m.expiry, tokenRef{token, now})
+			m.trimLocked(maxTokens)
 		} else {
 			delete(m.entries, token)
 		}
@@ -123,4 +132,18 @@ func (m *idempotency) expireLocked(now time.Time) {
 	if n > 0 {
 		m.expiry = append(m.expiry[:0], m.expiry[n:]...)
 	}
+}
+
+// trimLocked forgets the oldest completed tokens beyond max.
+func (m *idempotency) trimLocked(max int) {
+	n := len(m.expiry) - max
+	if n <= 0 {
+		return
+	}
+	for _, r := range m.expiry[:n] {
+		if u := m.entries[r.token]; u != nil && u.at.Equal(r.at) {
+			delete(m.entries, r.token)
+		}
+	}
+	m.expiry = append(m.expiry[:0], m.expiry[n:]...)
 }
