@@ -5,23 +5,17 @@ package conformance
 // t.Cleanup, so tests never depend on each other's leftovers.
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -391,41 +385,7 @@ type rawResponse struct {
 // produce (malformed JSON, wrongly typed fields).
 func rawCall(t testing.TB, op string, body string) rawResponse {
 	t.Helper()
-	tg := target(t)
-	if tg.URL == "" {
-		t.Skip("raw requests need DYNAMODB_ENDPOINT")
-	}
-	req, err := http.NewRequest(http.MethodPost, tg.URL+"/", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
-	sum := sha256.Sum256([]byte(body))
-	creds := aws.Credentials{AccessKeyID: defaultAccessKey, SecretAccessKey: "fakesecret"}
-	if err := v4.NewSigner().SignHTTP(ctx(t), creds, req, hex.EncodeToString(sum[:]), "dynamodb", defaultRegion, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s: %v", op, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rawResponse{Status: resp.StatusCode, Body: data}
-	var e struct {
-		Type     string `json:"__type"`
-		Message  string `json:"message"`
-		MessageU string `json:"Message"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(data), &e) == nil {
-		r.Type = e.Type[strings.LastIndex(e.Type, "#")+1:]
-		r.Message = e.Message + e.MessageU
-	}
-	return r
+	return rawSend(t, op, []byte(body), nil).rawResponse
 }
 
 // asErr is errors.As, kept short for the tests.
