@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -205,6 +206,13 @@ func (x *index) replace(part *partition, oldE entry, old Item, oldSize int, e en
 	}
 	if nu != nil {
 		newKey, newIn = x.indexKey(nil, nu)
+	}
+	if oldIn && newIn && bytes.Equal(oldKey, newKey) {
+		// The entry keeps its place: one Set replaces it (same index key,
+		// same table key) with the new record.
+		x.tree.Set(ientry{key: string(newKey), part: part, e: e})
+		x.size += x.entrySize(nu, nuSize) - x.entrySize(old, oldSize)
+		return
 	}
 	if oldIn {
 		x.tree.Delete(ientry{key: string(oldKey), part: part, e: oldE})
