@@ -107,8 +107,9 @@ func (t *table) addIndexes(defs []*indexDef) {
 	}
 }
 
-// indexEntry is what one index holds of an item image: whether the item
-// is in the index, its index key, and its projected attributes.
+// inIndex reports whether an item image (nil: none) is in the index: it
+// has every index key attribute with its kind (storage places items by
+// the same rule).
 func (x *indexDef) inIndex(it storage.Item) bool {
 	if it == nil {
 		return false
