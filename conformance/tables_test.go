@@ -16,8 +16,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-const msgInvalidTableName = "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'"
-
 func ks(elems ...string) []types.KeySchemaElement {
 	var out []types.KeySchemaElement
 	for i := 0; i+1 < len(elems); i += 2 {

@@ -19,12 +19,11 @@ import (
 // translator builds expression text and its placeholder maps for one
 // statement, binding ? parameters to the request's Parameters.
 type translator struct {
-	src        string // the statement, for positions in messages
-	params     []storage.Value
-	names      map[string]string // "#n3" -> attribute name
-	byName     map[string]string // attribute name -> "#n3"
-	values     map[string]storage.Value
-	tupleDepth int // tuples entered while turning a literal into a Value
+	src    string // the statement, for positions in messages
+	params []storage.Value
+	names  map[string]string // "#n3" -> attribute name
+	byName map[string]string // attribute name -> "#n3"
+	values map[string]storage.Value
 }
 
 func newTranslator(src string, params []storage.Value) *translator {

@@ -24,10 +24,6 @@ func (e *Error) Error() string { return e.Msg }
 // Unwrap returns the underlying cause, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
-func errAt(pos int, format string, args ...any) *Error {
-	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
-}
-
 func errPlain(msg string) *Error { return &Error{Pos: -1, Msg: msg} }
 
 // exprError prefixes msg with "Invalid <param>: " as DynamoDB does for

@@ -121,10 +121,6 @@ func legacyPath(name string) *PathExpr {
 	return &PathExpr{Elems: []PathElem{{Offset: -1, Name: name}}, resolved: Path{{Name: name}}}
 }
 
-// legacyNotContains is NOT_CONTAINS: unlike NOT contains(), it is false
-// when the attribute is missing.
-type legacyNotContains struct{ *CallExpr }
-
 func (b *legacyBuilder) condition(name, op string, args []storage.Value) Expr {
 	p := legacyPath(name)
 	vals := make([]Expr, len(args))

@@ -42,11 +42,6 @@ func (ks KeySchema) Validate() error {
 	return nil
 }
 
-// isKeyName reports whether name is one of the schema's key attributes.
-func (ks KeySchema) isKeyName(name string) bool {
-	return name == ks.Partition.Name || (ks.HasSort() && name == ks.Sort.Name)
-}
-
 // Key is a primary key value. Sort is the invalid Value when the schema has
 // no sort key.
 type Key struct {
