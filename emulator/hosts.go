@@ -125,7 +125,7 @@ func (p *hostPolicy) allows(host string, public bool) bool {
 	if name == "" {
 		return false
 	}
-	if _, err := netip.ParseAddr(name); err == nil {
+	if isIPAddress(name) {
 		return true
 	}
 	switch {
@@ -145,6 +145,16 @@ func (p *hostPolicy) allows(host string, public bool) bool {
 		}
 	}
 	return false
+}
+
+// isIPAddress reports whether name is an IPv4 or IPv6 address (with a zone
+// or not). Only what may be one is parsed: netip's error allocates.
+func isIPAddress(name string) bool {
+	if strings.IndexByte(name, ':') < 0 && strings.Trim(name, "0123456789.") != "" {
+		return false
+	}
+	_, err := netip.ParseAddr(name)
+	return err == nil
 }
 
 // normalizeHostName lower-cases the ASCII letters of a host name (without
