@@ -83,6 +83,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 }
 
 func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
 	if r.Method == http.MethodPost {
 		body, err := readAdminBody(r)
 		if err == nil {
@@ -104,6 +105,7 @@ func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveSweep(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
 	writeAdmin(w, http.StatusOK, `{"deleted":`+strconv.Itoa(e.SweepTTL())+`}`)
 }
 

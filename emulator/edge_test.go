@@ -195,6 +195,18 @@ func TestAdminRequestsAllowed(t *testing.T) {
 	if got := e.Now(); !got.Equal(start) {
 		t.Errorf("got clock %v, want %v", got, start)
 	}
+	// The page of a -cors origin may read the answer.
+	req, _ := http.NewRequest("POST", base+emulator.AdminSweepPath, nil)
+	req.Header.Set("Origin", "http://app.test")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := res.Header.Get("Access-Control-Allow-Origin"); res.StatusCode != 200 || got != "http://app.test" {
+		t.Errorf("sweep from a -cors origin: got %d, Access-Control-Allow-Origin %q; want 200, http://app.test", res.StatusCode, got)
+	}
 }
 
 // hostCase is one Host header and whether the server answers it.
