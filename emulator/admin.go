@@ -20,8 +20,13 @@ import (
 //	POST /dynamoemu/clock             {"advance":"1h30m"} or {"set":"2030-01-01T00:00:00Z"}
 //	POST /dynamoemu/ttl/sweep         {"deleted":3}
 //
-// Durations are Go's (time.ParseDuration), times RFC 3339. A bad request
-// is answered 400 with {"message":"..."}. The endpoints need no signature.
+// Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
+// or a clock moved more than about 292 years from the real time (the most
+// its offset holds, clock.go), is answered 400 with a ValidationException
+// body ({"__type":...,"message":"..."}). The endpoints need no signature,
+// but refuse what a web page could send them cross-site (admin_guard.go):
+// a POST needs Content-Type application/json, and a request with an
+// Origin that -cors does not allow gets 403.
 
 // Admin endpoint paths.
 const (
@@ -78,20 +83,21 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 }
 
 func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
 	if r.Method == http.MethodPost {
 		body, err := readAdminBody(r)
 		if err == nil {
 			var ch clockChange
 			if ch, err = parseClockRequest(body); err == nil {
 				if ch.isSet {
-					e.SetNow(ch.set)
+					_, err = e.SetNow(ch.set)
 				} else {
-					e.Advance(ch.advance)
+					_, err = e.Advance(ch.advance)
 				}
 			}
 		}
 		if err != nil {
-			writeAdmin(w, http.StatusBadRequest, `{"message":`+strconv.Quote(err.Error())+`}`)
+			writeAdminError(w, err)
 			return
 		}
 	}
@@ -99,6 +105,7 @@ func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveSweep(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
 	writeAdmin(w, http.StatusOK, `{"deleted":`+strconv.Itoa(e.SweepTTL())+`}`)
 }
 
@@ -117,4 +124,14 @@ func writeAdmin(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(body))
+}
+
+// writeAdminError answers a bad admin request (a malformed body, a clock
+// out of range) with 400 and a ValidationException body, as the API
+// answers bad input.
+func writeAdminError(w http.ResponseWriter, err error) {
+	ae := &apiError{class: ErrValidation, msg: err.Error(), cause: err}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(ae.class.status)
+	_, _ = w.Write(appendErrorBody(nil, ae))
 }

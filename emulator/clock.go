@@ -1,6 +1,9 @@
 package emulator
 
 import (
+	"errors"
+	"fmt"
+	"math"
 	"sync/atomic"
 	"time"
 )
@@ -32,16 +35,42 @@ func (k *clockSkew) now() time.Time {
 // moved by every Advance and SetNow so far.
 func (e *Emulator) Now() time.Time { return e.clock() }
 
+// ErrClockRange: Advance or SetNow would put the emulator's clock further
+// from the base clock than its offset, a time.Duration, can hold (about
+// 292 years either way). The clock is left as it was.
+var ErrClockRange = errors.New("emulator: clock out of range")
+
 // Advance moves the emulator's clock forward by d (backward if d is
-// negative) and returns the new time.
-func (e *Emulator) Advance(d time.Duration) time.Time {
-	e.skew.offset.Add(int64(d))
-	return e.clock()
+// negative) and returns the new time. Moving it more than about 292 years
+// from the base clock in all is ErrClockRange, and the clock stays put.
+func (e *Emulator) Advance(d time.Duration) (time.Time, error) {
+	for {
+		old := e.skew.offset.Load()
+		next := old + int64(d)
+		if d > 0 && next < old || d < 0 && next > old {
+			return e.clock(), fmt.Errorf("%w: advancing it by %v would put it more than about 292 years (%v) from the base clock (Options.Clock, or the real time), the most its offset (a time.Duration) holds",
+				ErrClockRange, d, maxClockOffset)
+		}
+		if e.skew.offset.CompareAndSwap(old, next) {
+			return e.clock(), nil
+		}
+	}
 }
 
-// SetNow makes the emulator's current time t; the clock goes on from
-// there at the base clock's pace.
-func (e *Emulator) SetNow(t time.Time) time.Time {
-	e.skew.offset.Store(int64(t.Sub(e.skew.base())))
-	return e.clock()
+// SetNow makes the emulator's current time t and returns it; the clock
+// goes on from there at the base clock's pace. A t more than about 292
+// years from the base clock's time is ErrClockRange, and the clock stays
+// put.
+func (e *Emulator) SetNow(t time.Time) (time.Time, error) {
+	base := e.skew.base()
+	d := t.Sub(base) // saturates at the limits of time.Duration
+	if !base.Add(d).Equal(t) {
+		return e.clock(), fmt.Errorf("%w: %s is more than about 292 years (%v) from the base clock (Options.Clock, or the real time), the most its offset (a time.Duration) holds",
+			ErrClockRange, t.UTC().Format(time.RFC3339Nano), maxClockOffset)
+	}
+	e.skew.offset.Store(int64(d))
+	return e.clock(), nil
 }
+
+// maxClockOffset is the largest offset, for messages: 2562047h47m16.854775807s.
+const maxClockOffset = time.Duration(math.MaxInt64)

@@ -45,6 +45,14 @@ func (p corsPolicy) allowed(r *http.Request) string {
 	return ""
 }
 
+// allowsOrigin reports whether a request from a page of origin may be
+// answered: -cors lists it, or says "*". Without -cors no origin is
+// allowed: a page's request carries Origin, a tool's (SDK, CLI, curl) does
+// not.
+func (p corsPolicy) allowsOrigin(origin string) bool {
+	return p.enabled && (p.any || slices.Contains(p.origins, origin))
+}
+
 // exposed are the response headers browsers may read (the SDKs need them).
 const corsExposed = "x-amzn-RequestId,x-amz-crc32,x-amz-id-2"
 

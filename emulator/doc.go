@@ -52,7 +52,23 @@
 // table. TimeToLive (ttl.go) deletes expired items through the same write
 // path. Every time the emulator uses comes from one clock that tests move
 // (clock.go: Advance, SetNow; admin.go: the same over HTTP, plus a forced
-// TTL sweep).
+// TTL sweep). The clock is the base clock plus a time.Duration offset: a
+// move more than about 292 years away is ErrClockRange (400 over HTTP).
+//
+// # Hosts, origins and the admin endpoints
+//
+// Before any routing the handler refuses, with 403 AccessDeniedException,
+// a request whose Host is a name a web page could rebind to the emulator's
+// address (hosts.go): it answers IP addresses, localhost, *.localhost,
+// *.internal and Options.AllowHosts, and, on connections that arrived at a
+// non-loopback address (a container, a LAN), also single-label names,
+// *.local and *.home.arpa. Requests that came through no net/http server
+// (an in-process transport) are not checked. The admin endpoints (every
+// path but "/", admin_guard.go) refuse an Origin that Options.CORSOrigins
+// does not allow (403) and a state-changing request without Content-Type
+// application/json (415), so that no web page can move the clock or sweep.
+// The API needs no such check: X-Amz-Target cannot be sent cross-site
+// without a CORS preflight.
 //
 // # Errors
 //

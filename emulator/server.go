@@ -38,8 +38,17 @@ type Options struct {
 	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// CORSOrigins enables CORS for these origins ("*" allows any); empty
-	// disables CORS (DynamoDB Local's -cors).
+	// disables CORS (DynamoDB Local's -cors). Pages of these origins may
+	// also use the admin endpoints (admin_guard.go).
 	CORSOrigins []string
+	// AllowHosts are Host names the emulator answers besides those it
+	// always answers (hosts.go: IP addresses, localhost, *.localhost,
+	// *.internal, and on connections to a non-loopback address also
+	// single-label names, *.local and *.home.arpa): exact names,
+	// "*.example.com" for every name under example.com, or "*" for any
+	// Host. Names only: every port is accepted. Other Hosts get 403, a
+	// defence against DNS rebinding (cmd/dynamoemu's -allowHost).
+	AllowHosts []string
 	// MaxInFlight bounds the requests served at once; one more is answered
 	// with ThrottlingException (limits.go). 0 means no limit;
 	// cmd/dynamoemu uses DefaultMaxInFlight.
@@ -95,6 +104,11 @@ func (o Options) Validate() error {
 			return errors.New("emulator: empty CORS origin")
 		}
 	}
+	for _, h := range o.AllowHosts {
+		if err := validateAllowHost(h); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -107,6 +121,7 @@ type Emulator struct {
 	skew    clockSkew
 	maxBody int64
 	cors    corsPolicy
+	hosts   *hostPolicy // the Host names answered (hosts.go)
 	dbs     namespaces
 	conv    *convState
 	handler http.Handler
@@ -138,6 +153,7 @@ func New(opts Options) (*Emulator, error) {
 		e.maxBody = DefaultMaxBodyBytes
 	}
 	e.cors = newCORSPolicy(opts.CORSOrigins)
+	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
 	if e.conv, err = newConvState(opts.Conventions, e.log); err != nil {
@@ -155,10 +171,19 @@ func New(opts Options) (*Emulator, error) {
 	r.NotFoundHandler = http.HandlerFunc(e.serveOther)
 	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveOther)
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method == http.MethodPost && req.URL.Path == "/" {
-			// What the router picks for every API call, without its route
-			// matching and the two request copies it makes.
-			e.serveOp(w, req)
+		if !e.hostAllowed(req) {
+			e.serveRefused(w, req, errHostRefused(req.Host))
+			return
+		}
+		if req.URL.Path == "/" {
+			if req.Method == http.MethodPost {
+				// What the router picks for every API call, without its
+				// route matching and the two request copies it makes.
+				e.serveOp(w, req)
+				return
+			}
+		} else if err := e.adminGuard(req); err != nil {
+			e.serveRefused(w, req, err)
 			return
 		}
 		r.ServeHTTP(w, req)
@@ -183,6 +208,10 @@ func (e *Emulator) namespaceFor(cred credential) *Namespace {
 }
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
+// It checks neither the Origin nor the Content-Type: the operation is named
+// by X-Amz-Target alone, a header that a web page cannot send to another
+// site without a CORS preflight, which only -cors origins pass
+// (admin_guard.go).
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	if !e.limit.enter() {
 		e.serveThrottled(w, r)

@@ -239,6 +239,9 @@ func TestAdminEndpoints(t *testing.T) {
 	}
 	for _, tc := range tests {
 		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
+		if tc.method == "POST" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -184,7 +184,8 @@ func (l *load) dial(ctx context.Context) (net.Conn, func(), bool) {
 }
 
 func rawHead(op, accessKey string, contentLength int) string {
-	return "POST / HTTP/1.1\r\nHost: " + "soak" + "\r\nX-Amz-Target: DynamoDB_20120810." + op +
+	// Host localhost: the server refuses names a web page could rebind (emulator/hosts.go).
+	return "POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810." + op +
 		"\r\nContent-Type: application/x-amz-json-1.0\r\nAuthorization: AWS4-HMAC-SHA256 Credential=" + accessKey +
 		"/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x\r\nContent-Length: " +
 		strconv.Itoa(contentLength) + "\r\n\r\n"

@@ -3,7 +3,10 @@
 //
 //	dynamoemu [-port 8000] [-host 127.0.0.1] [-sharedDb] [-cors '*'] [-inMemory]
 //
-// Point an AWS SDK at http://localhost:8000 with any credentials. Each
+// Point an AWS SDK at http://localhost:8000 with any credentials. Requests
+// for a Host name that a web page could rebind to the server's address are
+// refused with 403; -allowHost NAME (repeatable, comma-separated) answers
+// more names (see README, "Hosts and browsers"). Each
 // access key id + region is its own database unless -sharedDb is given. Data
 // lives in memory only (-inMemory is accepted and is the only mode) and is
 // gone when the process ends. SIGINT or SIGTERM shuts down gracefully.

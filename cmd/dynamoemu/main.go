@@ -41,6 +41,7 @@ type config struct {
 	inMemory               bool
 	sharedDB               bool
 	cors                   string
+	allowHosts             hostList // -allowHost, repeatable
 	delayTransientStatuses bool
 	logLevel               string
 	conventions            string // conventions configuration file
@@ -62,7 +63,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces); by default both 127.0.0.1 and ::1")
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
-	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list`)
+	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list; their pages may also use the /dynamoemu/ admin endpoints`)
+	fs.Var(&c.allowHosts, "allowHost", "also answer requests whose Host is this name (repeatable or comma-separated; *.example.com: every name under example.com; *: any Host). Always answered: localhost, *.localhost, *.internal, IP addresses; on non-loopback interfaces also single-label names, *.local, *.home.arpa")
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
@@ -89,6 +91,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if err := c.limits.validate(); err != nil {
 		return c, err
 	}
+	if err := (emulator.Options{AllowHosts: c.allowHosts}).Validate(); err != nil {
+		return c, fmt.Errorf("-allowHost: %w", err)
+	}
 	return c, nil
 }
 
@@ -98,6 +103,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		Logger:                 log,
 		DelayTransientStatuses: c.delayTransientStatuses,
 		MaxInFlight:            c.limits.maxInFlight,
+		AllowHosts:             c.allowHosts,
 	}
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -155,7 +161,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
 	}
 	for _, ln := range lns {
-		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "sharedDb", c.sharedDB, "cors", c.cors)
+		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String())
 	}
 	if len(java) > 0 {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
@@ -182,6 +188,21 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	for range lns {
 		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 			return err
+		}
+	}
+	return nil
+}
+
+// hostList is the value of -allowHost: the flag may be repeated, and each
+// value may list names separated by commas.
+type hostList []string
+
+func (l *hostList) String() string { return strings.Join(*l, ",") }
+
+func (l *hostList) Set(v string) error {
+	for _, h := range strings.Split(v, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			*l = append(*l, h)
 		}
 	}
 	return nil
