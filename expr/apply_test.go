@@ -85,3 +85,38 @@ func TestApplyListPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateInOrder: the order given, not the text's, decides which
+// overlapping paths a message names first and which failing action is
+// reported.
+func TestUpdateInOrder(t *testing.T) {
+	item := decodeItem(t, `{"l":{"L":[{"S":"s"}]}}`)
+	vals := map[string]storage.Value{":n": n1}
+	tests := []struct {
+		text  string
+		order []int
+		want  string // compile or apply error
+	}{
+		{"SET l[0].a = :n REMOVE l[0][1]", nil,
+			"Invalid UpdateExpression: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [l, [0], a], path two: [l, [0], [1]]"},
+		{"SET l[0].a = :n REMOVE l[0][1]", []int{1, 0},
+			"Invalid UpdateExpression: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [l, [0], [1]], path two: [l, [0], a]"},
+		{"SET x.y = :n ADD l[0] :n", nil, MsgInvalidPathForUpdate},
+		{"SET x.y = :n ADD l[0] :n", []int{1, 0}, MsgOperandDataType},
+	}
+	for _, tt := range tests {
+		u, err := NewCompiler(nil, vals).UpdateInOrder(tt.text, tt.order)
+		if err == nil {
+			_, err = u.Apply(item)
+		}
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q in order %v: got %v, want %q", tt.text, tt.order, err, tt.want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("an order that is not a permutation: no panic")
+		}
+	}()
+	NewCompiler(nil, vals).UpdateInOrder("SET a = :n, b = :n", []int{0, 0})
+}

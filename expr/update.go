@@ -25,14 +25,29 @@ type compiledAction struct {
 
 // Update compiles an UpdateExpression.
 func (c *Compiler) Update(text string) (*Update, error) {
-	u, err := c.compileUpdate(text)
+	u, err := c.compileUpdate(text, nil)
 	if err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
-func (c *Compiler) compileUpdate(text string) (*Update, *Error) {
+// UpdateInOrder compiles text as Update does, but takes its actions in
+// the order order gives (order[k] is the position in the text, counting
+// actions from 0, of the k-th): overlapping paths are looked for, and the
+// failing action to report chosen, in that order. A caller that builds
+// the text from actions listed otherwise (a PartiQL UPDATE lists SET and
+// REMOVE actions one by one, in any mix) keeps their order this way.
+// order must be a permutation of the text's actions.
+func (c *Compiler) UpdateInOrder(text string, order []int) (*Update, error) {
+	u, err := c.compileUpdate(text, order)
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -80,11 +95,32 @@ func (c *Compiler) compileUpdate(text string) (*Update, *Error) {
 			pos = append(pos, a.Path.Pos())
 		}
 	}
+	if order != nil {
+		u.actions, u.paths, pos = reorder(u.actions, order), reorder(u.paths, order), reorder(pos, order)
+	}
 	if err := checkOverlaps(paramUpdate, u.paths, pos); err != nil {
 		return nil, err
 	}
 	u.tree = buildTree(u.actions)
 	return u, nil
+}
+
+// reorder returns xs in order (order[k]: the index in xs of the k-th); it
+// panics unless order is a permutation of xs's indexes (a caller's bug).
+func reorder[T any](xs []T, order []int) []T {
+	if len(order) != len(xs) {
+		panic(sprintf("expr: update order has %d actions, the text %d", len(order), len(xs)))
+	}
+	out := make([]T, len(xs))
+	seen := make([]bool, len(xs))
+	for k, i := range order {
+		if i < 0 || i >= len(xs) || seen[i] {
+			panic(sprintf("expr: update order %v is not a permutation", order))
+		}
+		seen[i] = true
+		out[k] = xs[i]
+	}
+	return out
 }
 
 // typeName is the operand type wording of ADD/DELETE errors.
