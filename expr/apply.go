@@ -36,7 +36,8 @@ import (
 //   - When several actions fail, DynamoDB reports one of their errors in an
 //     order of its own (neither source nor name order; it could not be
 //     pinned down against DynamoDB Local); the emulator reports the failing
-//     action that comes first in the expression.
+//     action that comes first in the expression (or in the order given to
+//     Compiler.UpdateInOrder).
 
 // updateNode is one step of the update tree: a leaf holds an action; an
 // inner node holds the children under one document path, by map key
