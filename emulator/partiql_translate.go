@@ -381,16 +381,28 @@ func (x *translator) joinConditions(cs []partiql.Expr) (string, error) {
 
 // update translates an UPDATE's actions into an UpdateExpression: SET
 // path = value (with + - list_append if_not_exists), set_add and
-// set_delete as ADD and DELETE, REMOVE.
-func (x *translator) update(actions []*partiql.Action) (string, error) {
-	var sets, removes, adds, deletes []string
+// set_delete as ADD and DELETE, REMOVE. The expression groups the actions
+// by clause; order gives them back in the order DynamoDB checks them (for
+// Compiler.UpdateInOrder): the reverse of the statement's, as DynamoDB
+// Local 3.3.0 shows in the overlap and conflict messages of an UPDATE
+// (SET l[0].a = 1 REMOVE l[0][1]: "path one: [l, [0], [1]], path two:
+// [l, [0], a]"; an UpdateExpression names them the other way round).
+func (x *translator) update(actions []*partiql.Action) (text string, order []int, err error) {
+	const nsec = 4 // SET, REMOVE, ADD, DELETE
+	var parts [nsec][]string
+	type at struct{ sec, i int }
+	where := make([]at, 0, len(actions))
+	add := func(sec int, part string) {
+		where = append(where, at{sec, len(parts[sec])})
+		parts[sec] = append(parts[sec], part)
+	}
 	for _, a := range actions {
 		p, err := x.path(a.Path)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if a.Op == partiql.REMOVE {
-			removes = append(removes, p)
+			add(1, p)
 			continue
 		}
 		if c, ok := a.Value.(*partiql.Call); ok && len(c.Args) == 2 {
@@ -398,36 +410,40 @@ func (x *translator) update(actions []*partiql.Action) (string, error) {
 			case "set_add", "set_delete":
 				v, err := x.literal(c.Args[1], "root")
 				if err != nil {
-					return "", err
+					return "", nil, err
 				}
-				clause := p + " " + x.value(v)
-				if strings.EqualFold(c.Fun, "set_add") {
-					adds = append(adds, clause)
-				} else {
-					deletes = append(deletes, clause)
+				sec := 2
+				if strings.EqualFold(c.Fun, "set_delete") {
+					sec = 3
 				}
+				add(sec, p+" "+x.value(v))
 				continue
 			}
 		}
 		v, err := x.setValue(a.Value)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		sets = append(sets, p+" = "+v)
+		add(0, p+" = "+v)
 	}
 	var b strings.Builder
-	for _, sec := range []struct {
-		kw    string
-		parts []string
-	}{{"SET", sets}, {"REMOVE", removes}, {"ADD", adds}, {"DELETE", deletes}} {
-		if len(sec.parts) > 0 {
+	var start [nsec]int // the text position of each clause's first action
+	n := 0
+	for sec, kw := range [nsec]string{"SET", "REMOVE", "ADD", "DELETE"} {
+		start[sec] = n
+		n += len(parts[sec])
+		if len(parts[sec]) > 0 {
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(sec.kw + " " + strings.Join(sec.parts, ", "))
+			b.WriteString(kw + " " + strings.Join(parts[sec], ", "))
 		}
 	}
-	return b.String(), nil
+	order = make([]int, len(where))
+	for k, w := range where {
+		order[len(where)-1-k] = start[w.sec] + w.i
+	}
+	return b.String(), order, nil
 }
 
 // setValue translates the value of SET path = value.

@@ -105,7 +105,7 @@ func planUpdate(c *call, x *translator, s *partiql.Update) (*writePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	updText, err := x.update(s.Actions)
+	updText, updOrder, err := x.update(s.Actions)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func planUpdate(c *call, x *translator, s *partiql.Update) (*writePlan, error) {
 	}
 	p := &writePlan{t: t, key: key}
 	comp := x.compiler()
-	if p.upd, err = comp.Update(updText); err != nil {
+	if p.upd, err = comp.UpdateInOrder(updText, updOrder); err != nil {
 		return nil, exprError(err)
 	}
 	if p.cond, err = comp.Condition("ConditionExpression", condText); err != nil {

@@ -66,3 +66,28 @@ func BenchmarkApplyUpdate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkApplyListUpdate: several actions on one list of n elements
+// (the list is copied once per update, not once per action).
+func BenchmarkApplyListUpdate(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			l := make([]storage.Value, n)
+			for i := range l {
+				l[i] = storage.N(storage.Number(strconv.Itoa(i)))
+			}
+			item := storage.Item{"pk": storage.S("k"), "l": storage.L(l)}
+			u, err := NewCompiler(nil, map[string]storage.Value{":v": storage.S("x")}).
+				Update("SET l[" + strconv.Itoa(n) + "] = :v, l[1] = :v, l[3] = :v REMOVE l[0], l[2]")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := u.Apply(item); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

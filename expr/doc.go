@@ -36,9 +36,12 @@
 // Comparisons of different types are false, = needs both operands present,
 // <> is true when either is missing. size() counts UTF-16 code units of a
 // string, bytes of a binary and elements of sets, lists and maps. Updates
-// read every operand from the old item, apply list appends in index order
-// and list removals from the highest index down, and never modify the item
-// passed to [Update.Apply].
+// resolve every action (its operands and its target path, list indexes
+// included) against the item as it was before the update: a SET or ADD at
+// or past the end of a list appends, in index order; a REMOVE or DELETE
+// past the end does nothing; several REMOVEs name original positions
+// (apply.go lists the rules and their sources). [Update.Apply] never
+// modifies the item passed to it.
 //
 // # Caveats
 //

@@ -74,12 +74,25 @@ var fuzzMultiKey = MultiKeySchema{
 
 func FuzzUpdate(f *testing.F) {
 	seedFuzz(f, "update")
+	// List positions against the old item (fuzzItem's l is [1, {c: "y"}]).
+	f.Add("SET l[3] = :n REMOVE l[1]")
+	f.Add("REMOVE l[0], l[5] SET l[4] = :a, l[2] = :b ADD l[7] :n")
+	f.Add("SET l[1].c = :v, l[1].d = l[0] REMOVE l[0] DELETE l[9] :ss")
+	f.Add("SET l[2][0] = :n REMOVE l[1].c, m.k")
 	f.Fuzz(func(t *testing.T, src string) {
 		u, err := fuzzCompiler().Update(src)
 		if err != nil {
 			return
 		}
+		before := encodeItem(fuzzItem)
 		out, err := u.Apply(fuzzItem)
+		if got := encodeItem(fuzzItem); got != before {
+			t.Fatalf("%q: Apply modified its input: %s", src, got)
+		}
+		again, err2 := u.Apply(fuzzItem)
+		if (err == nil) != (err2 == nil) || err == nil && encodeItem(out) != encodeItem(again) || err != nil && err.Error() != err2.Error() {
+			t.Fatalf("%q: Apply twice differs: %v %v / %v %v", src, encodeItem(out), err, encodeItem(again), err2)
+		}
 		if err == nil {
 			u.UpdatedNew(out)
 		}

@@ -414,6 +414,7 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 		}
 		cl.Actions = append(cl.Actions, ua)
 	}
+	u.tree = buildTree(u.actions)
 	return u, nil
 }
 

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"errors"
-	"sort"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -11,7 +10,8 @@ import (
 type Update struct {
 	src     *UpdateExpr
 	actions []*compiledAction
-	paths   []Path // target paths in source order
+	paths   []Path      // target paths in source order
+	tree    *updateNode // the actions merged by path (apply.go)
 }
 
 type compiledAction struct {
@@ -25,14 +25,29 @@ type compiledAction struct {
 
 // Update compiles an UpdateExpression.
 func (c *Compiler) Update(text string) (*Update, error) {
-	u, err := c.compileUpdate(text)
+	u, err := c.compileUpdate(text, nil)
 	if err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
-func (c *Compiler) compileUpdate(text string) (*Update, *Error) {
+// UpdateInOrder compiles text as Update does, but takes its actions in
+// the order order gives (order[k] is the position in the text, counting
+// actions from 0, of the k-th): overlapping paths are looked for, and the
+// failing action to report chosen, in that order. A caller that builds
+// the text from actions listed otherwise (a PartiQL UPDATE lists SET and
+// REMOVE actions one by one, in any mix) keeps their order this way.
+// order must be a permutation of the text's actions.
+func (c *Compiler) UpdateInOrder(text string, order []int) (*Update, error) {
+	u, err := c.compileUpdate(text, order)
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -80,10 +95,32 @@ func (c *Compiler) compileUpdate(text string) (*Update, *Error) {
 			pos = append(pos, a.Path.Pos())
 		}
 	}
+	if order != nil {
+		u.actions, u.paths, pos = reorder(u.actions, order), reorder(u.paths, order), reorder(pos, order)
+	}
 	if err := checkOverlaps(paramUpdate, u.paths, pos); err != nil {
 		return nil, err
 	}
+	u.tree = buildTree(u.actions)
 	return u, nil
+}
+
+// reorder returns xs in order (order[k]: the index in xs of the k-th); it
+// panics unless order is a permutation of xs's indexes (a caller's bug).
+func reorder[T any](xs []T, order []int) []T {
+	if len(order) != len(xs) {
+		panic(sprintf("expr: update order has %d actions, the text %d", len(order), len(xs)))
+	}
+	out := make([]T, len(xs))
+	seen := make([]bool, len(xs))
+	for k, i := range order {
+		if i < 0 || i >= len(xs) || seen[i] {
+			panic(sprintf("expr: update order %v is not a permutation", order))
+		}
+		seen[i] = true
+		out[k] = xs[i]
+	}
+	return out
 }
 
 // typeName is the operand type wording of ADD/DELETE errors.
@@ -145,119 +182,7 @@ func (u *Update) UpdatedOld(old storage.Item) storage.Item { return ProjectPaths
 // UpdatedNew projects the item after the update onto the updated paths.
 func (u *Update) UpdatedNew(newItem storage.Item) storage.Item { return ProjectPaths(newItem, u.paths) }
 
-// Apply returns the item after the update; old (nil when the item does not
-// exist) is not modified. All operands read the old item, as in DynamoDB.
-// Errors are *Error with DynamoDB's messages.
-func (u *Update) Apply(old storage.Item) (storage.Item, error) {
-	out := make(storage.Item, len(old)+len(u.actions))
-	for k, v := range old {
-		out[k] = v
-	}
-	// SETs and ADDs in ascending path order (list appends land in index
-	// order), REMOVEs and DELETEs in descending order so list removals use
-	// the original indexes.
-	order := make([]*compiledAction, len(u.actions))
-	copy(order, u.actions)
-	sort.SliceStable(order, func(i, j int) bool {
-		ri, rj := removes(order[i].op), removes(order[j].op)
-		if ri != rj {
-			return !ri
-		}
-		c := comparePaths(order[i].path, order[j].path)
-		if ri {
-			return c > 0
-		}
-		return c < 0
-	})
-	for _, a := range order {
-		if err := a.apply(old, out); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-func removes(op Token) bool { return op == REMOVE || op == DELETE }
-
-func comparePaths(p, q Path) int {
-	for i := 0; i < len(p) && i < len(q); i++ {
-		a, b := p[i], q[i]
-		switch {
-		case a.IsIndex && b.IsIndex:
-			if a.Index != b.Index {
-				if a.Index < b.Index {
-					return -1
-				}
-				return 1
-			}
-		case !a.IsIndex && !b.IsIndex:
-			if a.Name != b.Name {
-				if a.Name < b.Name {
-					return -1
-				}
-				return 1
-			}
-		}
-	}
-	return len(p) - len(q)
-}
-
 func updateErr(msg string) *Error { return &Error{Pos: -1, Msg: msg} }
-
-func (a *compiledAction) apply(old, out storage.Item) *Error {
-	switch a.op {
-	case SET:
-		v, err := evalUpdateValue(a.value, old)
-		if err != nil {
-			return err
-		}
-		return put(out, a.path, v)
-	case REMOVE:
-		return remove(out, a.path)
-	case ADD:
-		v, _ := evalOperand(a.value, old)
-		cur, exists := a.path.Get(out)
-		if !exists {
-			return put(out, a.path, v)
-		}
-		nv, err := addValues(cur, v, a.legacy)
-		if err != nil {
-			return err
-		}
-		return put(out, a.path, nv)
-	case DELETE:
-		cur, exists := a.path.Get(out)
-		if a.value == nil { // legacy DELETE without a value
-			return remove(out, a.path)
-		}
-		v, _ := evalOperand(a.value, old)
-		if !exists {
-			if len(a.path) > 1 {
-				if _, ok := a.path[:len(a.path)-1].Get(out); !ok {
-					return updateErr(MsgInvalidPathForUpdate)
-				}
-			}
-			return nil
-		}
-		if cur.Kind() != v.Kind() {
-			if a.legacy {
-				return updateErr("Type mismatch for attribute to update")
-			}
-			return updateErr(MsgOperandDataType)
-		}
-		var keep []string
-		for _, m := range cur.Members() {
-			if !v.HasMember(m) {
-				keep = append(keep, m)
-			}
-		}
-		if len(keep) == 0 {
-			return remove(out, a.path)
-		}
-		return put(out, a.path, storage.SetOf(cur.Kind(), keep))
-	}
-	return nil
-}
 
 // addValues implements ADD on an existing value: numbers add, sets union,
 // and (legacy AttributeUpdates only) lists append.
@@ -288,43 +213,6 @@ func addValues(cur, v storage.Value, legacy bool) (storage.Value, *Error) {
 		return storage.L(l), nil
 	}
 	return storage.Value{}, updateErr(mismatch)
-}
-
-// put stores v at p in the item (modified in place; its values are not).
-func put(item storage.Item, p Path, v storage.Value) *Error {
-	if len(p) == 1 {
-		item[p[0].Name] = v
-		return nil
-	}
-	top, ok := item[p[0].Name]
-	if !ok {
-		return updateErr(MsgInvalidPathForUpdate)
-	}
-	nv, ok := setIn(top, p[1:], v)
-	if !ok {
-		return updateErr(MsgInvalidPathForUpdate)
-	}
-	item[p[0].Name] = nv
-	return nil
-}
-
-func remove(item storage.Item, p Path) *Error {
-	if len(p) == 1 {
-		delete(item, p[0].Name)
-		return nil
-	}
-	top, ok := item[p[0].Name]
-	if !ok {
-		return updateErr(MsgInvalidPathForUpdate)
-	}
-	nv, changed, ok := removeIn(top, p[1:])
-	if !ok {
-		return updateErr(MsgInvalidPathForUpdate)
-	}
-	if changed {
-		item[p[0].Name] = nv
-	}
-	return nil
 }
 
 // evalUpdateValue computes a SET right-hand side against the old item.
