@@ -160,35 +160,22 @@ func New0(t *testing.T) *Rules {
 	return r
 }
 
-// readmeConfig is the configuration README.md shows (section Conventions);
-// TestReadmeConfig checks that README.md still shows it and that it does
-// what README.md says.
-const readmeConfig = `{
-  "tables": [
-    {"match": "*-command", "role": "command", "exempt": ["test"]},
-    {"match": "*-data", "role": "data"},
-    {"match": "*-history", "role": "history"},
-    {"match": "*master-command", "role": "master+command", "exempt": ["test"]},
-    {"match": "*master-data", "role": "master+data"},
-    {"match": "*master-history", "role": "master+history"},
-    {"match": "*sequences", "role": "sequences"},
-    {"match": "*tasks", "role": "tasks", "exempt": ["test"]},
-    {"match": "*-log-data", "role": "data", "tenantSegment": 1},
-    {"match": "prod-copy-*-command", "role": "command", "mode": "warn"}
-  ],
-  "callers": {"AKIDTENANT001": "tenant001"},
-  "crossTenant": ["AKIDADMIN"]
-}`
-
+// TestReadmeConfig: README.md shows the framework test's configuration
+// (frameworktest/testdata/conventions.json) verbatim, and it does what
+// README.md says: the most specific entry wins whatever the order.
 func TestReadmeConfig(t *testing.T) {
+	file, err := os.ReadFile("frameworktest/testdata/conventions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), readmeConfig) {
-		t.Fatalf("README.md no longer shows the configuration of this test (readmeConfig); update one or the other")
+	if !strings.Contains(string(readme), "```json\n"+string(file)+"```") {
+		t.Fatalf("README.md no longer shows frameworktest/testdata/conventions.json; update one or the other")
 	}
-	c, err := ParseConfig([]byte(readmeConfig))
+	c, err := ParseConfig(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,9 +190,11 @@ func TestReadmeConfig(t *testing.T) {
 		{"local-demo-master-command", Policy{Roles: RoleMaster | RoleCommand, Exempt: exempt}}, // not *-command
 		{"local-demo-master-data", Policy{Roles: RoleMaster | RoleData}},                       // not *-data
 		{"local-demo-master-history", Policy{Roles: RoleMaster | RoleHistory}},
+		{"local-demo-log-command", Policy{Roles: RoleCommand, TenantSegment: 1, Exempt: exempt}},
+		{"local-demo-log-data", Policy{Roles: RoleData, TenantSegment: 1}},
+		{"local-demo-log-history", Policy{Roles: RoleHistory, TenantSegment: 1}},
 		{"local-demo-sequences", Policy{Roles: RoleSequences}},
 		{"local-demo-tasks", Policy{Roles: RoleTasks, Exempt: exempt}},
-		{"local-demo-log-data", Policy{Roles: RoleData, TenantSegment: 1}},       // not *-data
 		{"prod-copy-order-command", Policy{Roles: RoleCommand, Mode: ModeWarn}},  // not *-command
 		{"prod-copy-master-command", Policy{Roles: RoleCommand, Mode: ModeWarn}}, // 18 literal characters beat 14
 		{"local-demo-session", Policy{}},
