@@ -153,9 +153,13 @@ func (tp *tablePolicy) write(t *table, op conventions.Op, key storage.Key, old, 
 }
 
 // inTx completes w with the lookups of transaction tx over w's table:
-// Exists (rule B5) and Get (rule L1 on deletes).
+// Exists (rule B5) and, for a table that keeps a latest item, Get (rule L1
+// on deletes).
 func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write {
-	w.Exists, w.Get = txExists(tx, t), convTxGet(tx, t)
+	w.Exists = txExists(tx, t)
+	if w.Policy.Latest != "" {
+		w.Get = convTxGet(tx, t)
+	}
 	return w
 }
 
