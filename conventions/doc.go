@@ -108,6 +108,20 @@
 // every command table and a row under pk "test" into tasks, so a
 // configuration for local development exempts "test".
 //
+// # Files
+//
+// The key library: keys.go (the framework's helpers), keys_safe.go (their
+// checked counterparts), jsnumber.go (JavaScript's number reading and
+// printing), patterns.go (the guide's six patterns), ids.go (ULIDs). The
+// rules: ruletable.go (the list), policy.go and config.go (who follows
+// which), write.go (a write as the rules see it), rules.go (Rules and the
+// dispatch by role), table.go (A1, A11), rules_keys.go (A2, A7, A10, A12,
+// B1, B2, B9), rules_version.go (A3, A5, A6, B3 to B8, B12),
+// rules_tables.go (A8, A9), rules_system.go (B11), latest.go (L1),
+// tenant.go (B10),
+// condition.go (recognising the create guard), violation.go (Violation,
+// Severity, Refusal), report.go, messages.go, errors.go.
+//
 // # Caveats
 //
 // The rules see one write at a time, before it is stored, after the
