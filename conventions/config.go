@@ -10,9 +10,10 @@ import (
 	"strings"
 )
 
-// Config says which tables follow the conventions: an ordered list of table
-// patterns, each with its Policy. Build one with ParseConfig or as a
-// literal, then call Validate.
+// Config says which tables follow the conventions: a list of table
+// patterns, each with its Policy. A table takes the policy of the most
+// specific entry that matches its name (Config.Policy). Build one with
+// ParseConfig or as a literal, then call Validate.
 type Config struct {
 	Tables []TableConfig
 	// CommonTenants are the tenants every caller may use (rule B10); empty
@@ -35,8 +36,10 @@ type TableConfig struct {
 	Policy
 }
 
-// Validate checks every pattern and policy.
+// Validate checks every pattern and policy. Two entries with the same
+// Match are refused: the second could never apply.
 func (c Config) Validate() error {
+	seen := make(map[string]int, len(c.Tables))
 	for i, tc := range c.Tables {
 		if tc.Match == "" {
 			return fmt.Errorf("%w: table %d: empty match", ErrConfig, i)
@@ -44,6 +47,10 @@ func (c Config) Validate() error {
 		if _, err := path.Match(tc.Match, ""); err != nil {
 			return fmt.Errorf("%w: table %d: match %q: %w", ErrConfig, i, tc.Match, err)
 		}
+		if j, ok := seen[tc.Match]; ok {
+			return fmt.Errorf("%w: table %d: match %q repeats table %d, so it could never apply", ErrConfig, i, tc.Match, j)
+		}
+		seen[tc.Match] = i
 		if err := tc.Validate(); err != nil {
 			return fmt.Errorf("table %d (%q): %w", i, tc.Match, err)
 		}
@@ -51,22 +58,55 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Policy returns the policy of the named table: the first entry whose Match
-// equals the name, else the first glob that matches it, else false.
+// Policy returns the policy of the named table from the most specific
+// entry that matches it: an exact name first; else, of the globs that
+// match, the one with the most literal characters ("prod-copy-*-command"
+// over "*master-command" over "*-command", whatever their order); else
+// false. Of two globs equally specific, the earlier entry wins.
 func (c Config) Policy(table string) (Policy, bool) {
-	for _, tc := range c.Tables {
+	best, bestScore := -1, -1
+	for i, tc := range c.Tables {
 		if tc.Match == table {
 			return tc.Policy, true
 		}
-	}
-	for _, tc := range c.Tables {
-		if isGlob(tc.Match) {
-			if ok, _ := path.Match(tc.Match, table); ok {
-				return tc.Policy, true
-			}
+		if !isGlob(tc.Match) {
+			continue
+		}
+		if ok, _ := path.Match(tc.Match, table); !ok {
+			continue
+		}
+		if score := literalChars(tc.Match); score > bestScore {
+			best, bestScore = i, score
 		}
 	}
-	return Policy{}, false
+	if best < 0 {
+		return Policy{}, false
+	}
+	return c.Tables[best].Policy, true
+}
+
+// literalChars counts the characters of a glob that match only
+// themselves: not *, ?, or a [...] class; an escaped character counts.
+func literalChars(glob string) int {
+	n := 0
+	for i := 0; i < len(glob); i++ {
+		switch glob[i] {
+		case '*', '?':
+		case '[':
+			for i < len(glob) && glob[i] != ']' {
+				if glob[i] == '\\' {
+					i++
+				}
+				i++
+			}
+		case '\\':
+			i++
+			n++
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // Lookup resolves a table's policy: its tags when they carry TagRoles (tags
@@ -101,6 +141,9 @@ const (
 	TagLatest = "dynamoemu:conventions-latest"
 	// TagLatestPointer is Policy.LatestPointer.
 	TagLatestPointer = "dynamoemu:conventions-latest-pointer"
+	// TagExempt lists Policy.Exempt, partition keys separated by '+' or
+	// spaces: "test".
+	TagExempt = "dynamoemu:conventions-exempt"
 )
 
 // ParseTags reads a policy from table tags. It reports false when TagRoles
@@ -130,6 +173,9 @@ func ParseTags(tags map[string]string) (Policy, bool, error) {
 	if d := strings.FieldsFunc(tags[TagStrict], isListSep); len(d) > 0 {
 		p.Strict = d
 	}
+	if d := strings.FieldsFunc(tags[TagExempt], isListSep); len(d) > 0 {
+		p.Exempt = d
+	}
 	p.Latest = tags[TagLatest]
 	p.LatestPointer = tags[TagLatestPointer]
 	if err := p.Validate(); err != nil {
@@ -149,6 +195,7 @@ type configFile struct {
 		Strict        []string `json:"strict"`
 		Latest        string   `json:"latest"`
 		LatestPointer string   `json:"latestPointer"`
+		Exempt        []string `json:"exempt"`
 	} `json:"tables"`
 	CommonTenants []string          `json:"commonTenants"`
 	Callers       map[string]string `json:"callers"`
@@ -163,8 +210,9 @@ type configFile struct {
 //	    {"match": "*-data", "role": "data", "mode": "warn"},
 //	    {"match": "local-app-log-data", "role": "data", "tenantSegment": 1},
 //	    {"match": "*sequences", "role": "sequences", "disable": ["A8"]},
-//	    {"match": "strict-*-command", "role": "command", "strict": ["B5", "B6"]},
-//	    {"match": "docs", "latest": "latest", "latestPointer": "actualVersion"}
+//	    {"match": "strict-*-command", "role": "command", "strict": ["A11", "A12"]},
+//	    {"match": "docs", "latest": "latest", "latestPointer": "actualVersion"},
+//	    {"match": "local-*-command", "role": "command", "exempt": ["test"]}
 //	  ],
 //	  "commonTenants": ["common"],
 //	  "callers": {"AKIDTENANT001": "tenant001"},
@@ -196,6 +244,7 @@ func ParseConfig(data []byte) (Config, error) {
 		c.Tables = append(c.Tables, TableConfig{Match: t.Match, Policy: Policy{
 			Roles: roles, Mode: mode, TenantSegment: t.TenantSegment,
 			Disabled: t.Disable, Strict: t.Strict, Latest: t.Latest, LatestPointer: t.LatestPointer,
+			Exempt: t.Exempt,
 		}})
 	}
 	if err := c.Validate(); err != nil {

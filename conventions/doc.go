@@ -34,79 +34,121 @@
 // # Basics: the rules
 //
 // A Policy says which conventions one table follows: its Roles (command,
-// data, history, sequences or keys, optionally with master: "master+command"),
-// its Mode (enforce, warn, off), the index of the tenant in its partition
-// key, rules it disables, and the key of its 'latest' item if it keeps one.
-// A Config maps table names (exact, or path.Match globs such as
-// "*-command") to policies; ParseConfig reads one from JSON. A table can
-// also opt in by tags (TagRoles "dynamoemu:conventions" = roles, TagMode
-// "dynamoemu:conventions-mode" = mode, and TagTenantSegment, TagDisable, TagStrict,
-// TagLatest, TagLatestPointer); tags win over the file (Config.Lookup).
+// data, history, sequences, tasks, session or keys, optionally with
+// master: "master+command"), its Mode (enforce, warn, off), the index of
+// the tenant in its partition key, rules it disables or makes strict,
+// partition keys it exempts, and the key of its 'latest' item if it keeps
+// one. A Config maps table names (exact, or path.Match globs such as
+// "*-command") to policies; the most specific entry that matches a name
+// wins (an exact name, else the glob with the most literal characters),
+// so "*master-command" applies to the master module's table whatever the
+// order of the entries. ParseConfig reads one from JSON. A table can also
+// opt in by tags (TagRoles "dynamoemu:conventions" = roles, TagMode
+// "dynamoemu:conventions-mode" = mode, and TagTenantSegment, TagDisable,
+// TagStrict, TagExempt, TagLatest, TagLatestPointer); tags win over the
+// file (Config.Lookup).
 //
 // Rules (made by New from a Config) is the Checker the emulator calls:
-// CheckWrite for each item write, CheckTransaction for the writes of one
-// TransactWriteItems, CheckTable when a table is created or opts in, and
-// CheckTenant when it was told the caller's tenant. A Write carries the
-// table's Policy, the operation, the key as strings, the old and new items
-// as storage.Items, whether the request's condition was the framework's
-// create guard (IsNotExistsCondition recognises it) and an Exists lookup.
-// Each broken rule is a Violation: rule id, table, key, Severity and a
-// message; Error() gives "[conventions A3] command sort key "X" has no
-// @version suffix". In ModeEnforce a write with an error-severity violation
-// is rejected (Blocking); everything else is reported. Report keeps the
-// violations for the emulator to expose: per table and rule a count and the
-// most recent few, safe for concurrent use and bounded.
+// CheckWrite for each item write or delete, CheckTransaction for the
+// writes of one TransactWriteItems, CheckTable and CheckStream when a
+// table is created or opts in, and CheckTenant when it was told the
+// caller's tenant. A Write carries the table's Policy, the operation, the
+// key as strings, the old and new items as storage.Items, whether the
+// request's condition was the framework's create guard
+// (IsNotExistsCondition recognises it) and Exists and Get lookups. Each
+// broken rule is a Violation: rule id, table, key, Severity and a message;
+// Error() gives "[conventions A3] command sort key "X" has no @version
+// suffix". Refuse decides a write: in ModeEnforce every error-severity
+// violation blocks it, and the Refusal it returns names all of them (its
+// Error() is what the emulator answers); everything else is reported.
+// Report keeps the violations for the emulator to expose: one Entry per
+// distinct violation (operation, table, key, rule, severity, message,
+// count, refusals, first and last time), exact totals, and Reset, so that
+// a test can assert that one flow made no violation.
 //
-// The rules, by the study's numbering (§6), and where each lives:
+// # The rules
 //
-//	A1  pk (S, HASH) and sk (S, RANGE)                     CheckTable
-//	A2  pk is PREFIX#TENANT, tenant non-empty              CheckWrite
-//	A3  command sk <base>@<N>, version attribute == N      CheckWrite
-//	A4  create of an existing (pk, sk@N) fails             emulator: DynamoDB's own condition
-//	A5  data sk without '@', version >= 1, cpk, csk        CheckWrite
-//	A6  history sk <base>@<N>, version == N                CheckWrite
-//	A7  id == GenerateID(pk, sk) (command, data, history)  CheckWrite
-//	A8  sequences: SEQ#<tenant>, seq a Number, UpdateItem  CheckWrite
-//	A9  master: MASTER#<tenant>, TTL#<table> days >= 0     CheckWrite
-//	A10 ttl is NULL or whole epoch seconds                 CheckWrite
-//	A11 command table streams NEW_IMAGE (warn)             CheckStream; stream ARNs are the emulator's
-//	A12 tenant in lower case (warn)                        CheckWrite
-//	B1  no '@' in a base sort key                          CheckWrite
-//	B2  tenant is the last segment unless declared         CheckWrite
-//	B3  version suffix is canonical decimal                CheckWrite
-//	B4  no stored version <= 0 (no @-1)                    CheckWrite
-//	B5  sk@N created only after sk@(N-1) (warn)            CheckWrite, needs Write.Exists
-//	B6  command creates carry the create guard (warn)      CheckWrite
-//	B7  command updates: existing row, same version, id    CheckWrite
-//	B8  data version never goes down (warn)                CheckWrite
-//	B9  tenantCode == the pk's tenant (warn)               CheckWrite
-//	B10 caller may use only its tenant and common ones     CheckTenant; caller tenant: Config.CallerTenant
-//	B11 tasks and session key shapes                       not implemented
-//	L1  'latest' item written with its item (seed 002)     CheckTransaction
+// RuleTable (ruletable.go) is the one list of the rules: id, default
+// severity, checkpoint, what it asks and why its default is what it is.
+// Policy validation, severities, this list and README.md's table follow
+// it (TestRuleTableDocumented). Numbering follows the study (§6): A from
+// the guide and the framework, B inferred from the framework's code, plus
+// B12 and L1 (seed 002). A4, a create of an existing version failing, is
+// not a rule here: DynamoDB's own condition does it.
 //
-// Severity is error except for A12, B5, B6, B7, B8 and B9, which the study
-// infers from the framework's behaviour rather than finds stated, and
-// which the framework's own local tooling breaks (its stream warm-up row).
-// A table's Policy.Strict (tag TagStrict, JSON "strict") makes any of them
-// errors on that table.
+//	A1   error table                    pk (S, HASH) and sk (S, RANGE)
+//	A2   error write                    pk is PREFIX#TENANT: prefix and tenant non-empty
+//	A3   error write                    command sk is <base>@<N>, version attribute == N
+//	A5   error write                    data sk has no '@', version >= 1, cpk == pk, csk == sk@version or sk
+//	A6   error write                    history sk is <base>@<N>, version == N
+//	A7   error write                    id == generateId(pk, sk) on command, data, history and tasks rows
+//	A8   error write                    sequences: SEQ#<tenant>; seq set by UpdateItem, up by one (or back to 1)
+//	A9   error write                    master rows: MASTER#<tenant>; TTL#<table> days >= 0
+//	A10  error write                    ttl is NULL or whole epoch seconds
+//	A11  warn  table                    a command table streams NEW_IMAGE
+//	A12  warn  write                    the tenant segment is lower case
+//	B1   error write                    no '@' in a base sort key
+//	B2   error write                    the tenant is the last pk segment unless declared
+//	B3   error write                    the version suffix is a canonical decimal
+//	B4   error write                    no stored version <= 0 (no @-1)
+//	B5   error write                    command sk@N created only when sk@(N-1) exists
+//	B6   error write                    command rows written once: guarded creates; overwrites change only ttl
+//	B7   error write                    command UpdateItem: an existing row, same version and id
+//	B8   error write                    a data row's version stays or moves up by one
+//	B9   error write                    tenantCode == the pk's tenant
+//	B10  error request                  a tenant-bound caller uses only its tenant and common ones
+//	B11  error write                    tasks and session key shapes
+//	B12  error delete                   command rows are never deleted
+//	L1   error write+delete+transaction the 'latest' item moves with its item; its target is not deleted
+//
+// A table's Policy.Strict (tag TagStrict, JSON "strict") makes a warning
+// an error on that table; Policy.Disabled turns a rule off. Policy.Exempt
+// names partition keys no rule checks: the framework's stream warm-up
+// script (trigger_ddb_stream.sh) puts {"pk":"test","sk":"<epoch>"} into
+// every command table and a row under pk "test" into tasks, so a
+// configuration for local development exempts "test".
+//
+// # Files
+//
+// The key library: keys.go (the framework's helpers), keys_safe.go (their
+// checked counterparts), jsnumber.go (JavaScript's number reading and
+// printing), patterns.go (the guide's six patterns), ids.go (ULIDs). The
+// rules: ruletable.go (the list), policy.go and config.go (who follows
+// which), write.go (a write as the rules see it), rules.go (Rules and the
+// dispatch by role), table.go (A1, A11), rules_keys.go (A2, A7, A10, A12,
+// B1, B2, B9), rules_version.go (A3, A5, A6, B3 to B8, B12),
+// rules_tables.go (A8, A9), rules_system.go (B11), latest.go (L1),
+// tenant.go (B10),
+// condition.go (recognising the create guard), violation.go (Violation,
+// Severity, Refusal), report.go, messages.go, errors.go.
 //
 // # Caveats
 //
 // The rules see one write at a time, before it is stored, after the
 // request's own condition has passed: they cannot see an item that was
 // written and then deleted (B5 cannot tell a gap from a version that TTL
-// removed), nor the update expression that produced New (A8 and B7 judge
-// by the old and new items). Deletes are not checked.
+// removed; the framework lets TTL remove a version only after the next one
+// exists), nor the update expression that produced New (A8 and B7 judge
+// by the old and new items, so an UpdateItem that leaves seq alone is not
+// judged). Deletes are checked by B12 and L1 only; TTL's own deletions are
+// not client writes and are never checked.
 //
 // Exists answers for the table as it is before the write; CheckTransaction
 // adds the items the transaction itself puts, so a transaction writing
 // sk@1 and sk@2 together does not break B5.
 //
-// Old must be the current item for the rules that compare (A8, B6, B7, B8):
-// storage.Table.Put does not read it, so the emulator uses Table.Write for
-// tables with those roles. Exists is called during CheckWrite; inside
-// Table.Write's fn the table's lock is held, so it must not call the
-// table's locking methods.
+// Old must be the current item for the rules that compare (A8, B6, B7, B8,
+// B12): storage.Table.Put does not read it, so the emulator uses
+// Table.Write for every table with a policy. Exists and Get are called
+// during CheckWrite; inside Table.Write's fn the table's lock is held, so
+// they must not call the table's locking methods.
+//
+// CheckTenant lets through, besides exempt keys, a master table's TTL
+// setting (TTL#<table>) of a table whose configured policy declares a
+// tenant segment: the framework reads it under MASTER#<last pk segment>,
+// which on such a table is not a tenant. Only the configuration file is
+// consulted for that; a table declaring its segment by tags is not known
+// to the rules.
 //
 // Keys are read as strings; a table whose key attributes are not S fails
 // A1 and its writes are not checked meaningfully. Tenants are never

@@ -41,9 +41,18 @@ func ExampleRules_CheckWrite() {
 			"attribute_not_exists(pk) AND attribute_not_exists(sk)", nil),
 	}
 	vs := rules.CheckWrite(w)
-	if v := conventions.Blocking(policy.Mode, vs); v != nil {
-		fmt.Println("rejected:", v.Error())
+	if ref := conventions.Refuse(vs, func(string) conventions.Mode { return policy.Mode }); ref != nil {
+		fmt.Println("rejected:", ref.Error())
+	}
+
+	// Every blocking violation is named, not only the first.
+	w.Key = conventions.Key{PK: "#t1", SK: "ORDER#1@0"}
+	w.NotExistsCondition = false
+	vs = rules.CheckWrite(w)
+	if ref := conventions.Refuse(vs, func(string) conventions.Mode { return policy.Mode }); ref != nil {
+		fmt.Println("rejected:", ref.Error())
 	}
 	// Output:
 	// rejected: [conventions A3] command sort key "ORDER#1" has no @version suffix
+	// rejected: 3 conventions violations: [conventions A2] command partition key "#t1" has an empty prefix: want PREFIX#TENANT; [conventions B4] command sort key "ORDER#1@0" has version 0; stored versions start at 1 (-1 means latest); [conventions B6] PutItem creates command row without the condition attribute_not_exists(pk) AND attribute_not_exists(sk)
 }

@@ -2,6 +2,7 @@ package conventions
 
 import (
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +127,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add(`{"tables": [{"match": "x[", "role": "data"}]}`)
 	f.Add(`{"tables": [{"match": "*", "role": "master+command", "disable": ["A3"]}]}`)
 	f.Add(`{"tables": [], "callers": {"AKID1": "t1"}, "crossTenant": ["AKID2"]}`)
+	f.Add(`{"tables": [{"match": "a-[xy]\\*-*", "role": "command", "exempt": ["test"]}, {"match": "a-x*-c", "role": "data"}]}`)
 	f.Fuzz(func(t *testing.T, data string) {
 		c, err := ParseConfig([]byte(data))
 		if err != nil {
@@ -135,7 +137,13 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("ParseConfig accepted an invalid config: %v", err)
 		}
 		for _, tc := range c.Tables {
-			c.Policy(tc.Match)
+			p, ok := c.Policy(tc.Match)
+			if !ok {
+				t.Fatalf("Policy(%q): the entry's own match finds nothing", tc.Match)
+			}
+			if !isGlob(tc.Match) && !reflect.DeepEqual(p, tc.Policy) {
+				t.Fatalf("Policy(%q): got %+v, want the exact entry's %+v", tc.Match, p, tc.Policy)
+			}
 		}
 		for key := range c.Callers {
 			c.CallerTenant(key, "")

@@ -11,7 +11,9 @@ import (
 // newest item under a fixed key (Policy.Latest, "latest") writes the new item
 // and the latest item in one TransactWriteItems, the latest item naming the
 // new item's key in its pointer attribute (Policy.LatestPointer,
-// "actualVersion") and holding the same attributes. On a table with a sort
+// "actualVersion") and holding the same attributes. The item the latest
+// item points at is not deleted unless the same transaction moves the
+// latest item elsewhere or deletes it too. On a table with a sort
 // key the latest item of a partition is the one whose sort key is the
 // marker, and the pointer names a sort key in the same partition; without a
 // sort key (SK "") the partition key is the marker and the pointer names a
@@ -22,7 +24,11 @@ func checkLatest(out []Violation, ws []Write) []Violation {
 	for i := range ws {
 		w := &ws[i]
 		p := w.Policy
-		if !p.Active() || p.Latest == "" || w.Op == OpDelete || w.New == nil {
+		if !p.Active() || p.Latest == "" || p.exempt(w.Key.PK) {
+			continue
+		}
+		if w.Op == OpDelete || w.New == nil {
+			out = checkLatestDelete(out, ws, w)
 			continue
 		}
 		c := checker{w: w, out: out}
@@ -130,4 +136,44 @@ func findLatestFor(ws []Write, w *Write) *Write {
 		}
 	}
 	return nil
+}
+
+// checkLatestDelete appends the L1 violation of a delete of the item the
+// latest item points at: the latest item as this transaction leaves it
+// (its own write of it, else the stored one, read by w.Get).
+func checkLatestDelete(out []Violation, ws []Write, w *Write) []Violation {
+	if w.Old == nil || isLatestKey(w) {
+		return out
+	}
+	lk := Key{PK: w.Key.PK, SK: w.Policy.Latest}
+	if w.Key.SK == "" {
+		lk = Key{PK: w.Policy.Latest}
+	}
+	var latest storage.Item
+	found := false
+	for i := range ws {
+		if o := &ws[i]; o.Table == w.Table && o.Key == lk {
+			latest, found = o.New, true
+		}
+	}
+	if !found {
+		if w.Get == nil {
+			return out
+		}
+		latest = w.Get(lk.PK, lk.SK)
+	}
+	ptr, ok := latest[w.Policy.latestPointer()]
+	if !ok || ptr.Kind() != storage.KindS {
+		return out
+	}
+	target, slot, marker := w.Key.SK, "sort key", lk.SK
+	if w.Key.SK == "" {
+		target, slot, marker = w.Key.PK, "partition key", lk.PK
+	}
+	if ptr.Str() != target {
+		return out
+	}
+	c := checker{w: w, out: out}
+	c.add("L1", msgLatestDeleted, w.Op, slot, target, slot, marker)
+	return c.out
 }

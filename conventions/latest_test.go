@@ -48,6 +48,15 @@ func TestLatestRule(t *testing.T) {
 		{"pass overwrite of an old version alone", []Write{overwrite(doc("v1", "a"))}, 0},
 		{"pass update of a version alone", []Write{update(doc("v1", "a"))}, 0},
 		{"pass delete", []Write{{Table: "docs", Policy: p, Op: OpDelete, Key: Key{PK: "v1"}}}, 0},
+		{"pass delete of an old version", []Write{del(p, "v1", "v2")}, 0},
+		{"delete of the version latest points at", []Write{del(p, "v2", "v2")}, 1},
+		{"delete of it while latest moves back", []Write{del(p, "v2", "v2"), latest("v1", "a"), overwrite(doc("v1", "a"))}, 0},
+		{"delete of it with latest", []Write{del(p, "v2", "v2"), {Table: "docs", Policy: p, Op: OpDelete, Key: Key{PK: "latest"}, Old: storage.Item{}}}, 0},
+		{"delete of latest itself", []Write{del(p, "latest", "v2")}, 0},
+		{"delete of nothing", []Write{func() Write { w := del(p, "v2", "v2"); w.Old = nil; return w }()}, 0},
+		{"delete without Get", []Write{func() Write { w := del(p, "v2", "v2"); w.Get = nil; return w }()}, 0},
+		{"sort key delete pointed at", []Write{delRow(pq, "ORDER#t1", "01HX", "01HX")}, 1},
+		{"sort key delete other partition's pointer", []Write{delRow(pq, "ORDER#t2", "01HX", "")}, 0},
 		{"new version alone", []Write{doc("v2", "b")}, 1},
 		{"latest alone", []Write{latest("v2", "b")}, 1},
 		{"latest points elsewhere", []Write{doc("v2", "b"), latest("v3", "b")}, 2},
@@ -84,5 +93,40 @@ func TestLatestRule(t *testing.T) {
 	}
 	if !slices.Equal(rules, []string{"B1"}) {
 		t.Errorf("rules with the latest pattern: got %v, want [B1]", rules)
+	}
+}
+
+// del is a delete of the item with partition key key from the seed's
+// table, whose stored latest item points at ptr.
+func del(p Policy, key, ptr string) Write {
+	return Write{Table: "docs", Policy: p, Op: OpDelete, Key: Key{PK: key}, Old: storage.Item{},
+		Get: func(pk, sk string) storage.Item {
+			if pk == "latest" && sk == "" {
+				return storage.Item{"documentVersion": s("latest"), "actualVersion": s(ptr)}
+			}
+			return nil
+		}}
+}
+
+// delRow is a delete of pk/sk from a table keyed pk and sk whose latest
+// item of ORDER#t1 points at ptr.
+func delRow(p Policy, pk, sk, ptr string) Write {
+	return Write{Table: "orders", Policy: p, Op: OpDelete, Key: Key{PK: pk, SK: sk}, Old: storage.Item{},
+		Get: func(gpk, gsk string) storage.Item {
+			if gpk == "ORDER#t1" && gsk == "latest" && ptr != "" {
+				return storage.Item{"actualVersion": s(ptr)}
+			}
+			return nil
+		}}
+}
+
+func TestLatestDeleteMessage(t *testing.T) {
+	vs := New0(t).CheckWrite(del(Policy{Latest: "latest"}, "v2", "v2"))
+	if len(vs) != 1 {
+		t.Fatalf("got %v, want one violation", vs)
+	}
+	want := `[conventions L1] DeleteItem deletes partition key "v2", which the latest item (partition key "latest") points at`
+	if got := vs[0].Error(); got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -9,8 +9,9 @@ const (
 	msgCommandStream = "command table's stream is %s; the framework reads NewImage from a NEW_IMAGE (or NEW_AND_OLD_IMAGES) stream"
 
 	// A2
-	msgNoTenant   = "%s partition key %q has no tenant: want PREFIX#TENANT"
-	msgNoTenantAt = "%s partition key %q has no tenant at segment %d"
+	msgEmptyPrefix = "%s partition key %q has an empty prefix: want PREFIX#TENANT"
+	msgNoTenant    = "%s partition key %q has no tenant: want PREFIX#TENANT"
+	msgNoTenantAt  = "%s partition key %q has no tenant at segment %d"
 
 	// A3 (command) and A6 (history)
 	msgNoVersion      = "%s sort key %q has no @version suffix"
@@ -24,17 +25,18 @@ const (
 	msgDataVersionKind  = "data item version is %s, not a Number"
 	msgDataVersionRange = "data item version %s is not a whole number of at least 1"
 	msgDataCPK          = "data item cpk %s is not its partition key %q"
-	msgDataCSK          = "data item csk %s is not %q (sort key @ version)"
+	msgDataCSK          = "data item csk %s is neither %q (sort key @ version) nor %q (the sort key, as publishSync writes it)"
 
 	// A7
 	msgIDKind    = "id is %s, not a String"
 	msgIDDiffers = "id %q is not generateId(pk, sk) = %q"
 
 	// A8
-	msgSeqPK   = "sequences partition key %q is not SEQ#<tenant>"
-	msgSeqKind = "seq is %s, not a Number"
-	msgSeqPut  = "PutItem writes seq; counters change only by UpdateItem SET seq = if_not_exists(seq, :zero) + :n"
-	msgSeqDown = "seq goes down from %s to %s"
+	msgSeqPK    = "sequences partition key %q is not SEQ#<tenant>"
+	msgSeqKind  = "seq is %s, not a Number"
+	msgSeqPut   = "PutItem writes seq; counters change only by UpdateItem SET seq = if_not_exists(seq, :zero) + :n"
+	msgSeqStart = "seq starts at %s; a counter's first UpdateItem gives 1 (if_not_exists(seq, 0) + 1)"
+	msgSeqStep  = "seq goes from %s to %s; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)"
 
 	// A9
 	msgMasterPK               = "master partition key %q is not MASTER#<tenant>"
@@ -70,14 +72,16 @@ const (
 	msgVersionGap = "command version %d written while version %d (sort key %q) does not exist"
 
 	// B6
-	msgCreateUnguarded = "PutItem creates command row without the condition attribute_not_exists(pk) AND attribute_not_exists(sk)"
+	msgCreateUnguarded  = "PutItem creates command row without the condition attribute_not_exists(pk) AND attribute_not_exists(sk)"
+	msgOverwriteChanges = "PutItem overwrites an existing command version and changes %s; a version is written once (only updateTtl rewrites it, changing ttl)"
 
 	// B7
 	msgUpdateCreates = "UpdateItem creates a command row; the framework only updates existing versions"
 	msgUpdateChanges = "UpdateItem changes the command row's %s"
 
 	// B8
-	msgDataVersionDown = "data item version goes down from %s to %s"
+	msgDataVersionDown = "data item version goes down from %d to %d"
+	msgDataVersionJump = "data item version jumps from %d to %d; the next version is %d"
 
 	// B9
 	msgTenantCodeKind    = "tenantCode is %s, not a String"
@@ -87,10 +91,21 @@ const (
 	msgCallerNoTenant = "partition key %q has no tenant; caller tenant is %q"
 	msgCallerTenant   = "caller tenant %q may not use tenant %q (partition key %q)"
 
+	// B11
+	msgTaskPK         = "tasks partition key %q is not TASK#<tenant> or SFN_TASK#<tenant>"
+	msgTaskSK         = "tasks sort key %q is not <taskType>#<code>"
+	msgSessionSK      = "session sort key %q is not <module>#<itemId>"
+	msgSessionVersion = "session item has no version Number of at least 1"
+	msgSessionTTL     = "session item has no ttl: it would never expire"
+
+	// B12
+	msgCommandDeleted = "%s deletes a command row; the command table keeps every version"
+
 	// L1
 	msgLatestMissing   = "new item written without its latest item (%s %q) in the same transaction"
 	msgLatestNoPointer = "latest item has no String attribute %s naming the item it copies"
 	msgLatestDangling  = "latest item points at %s %q, which this transaction does not write"
 	msgLatestDiffers   = "latest item's %s differs from the item it copies (%q)"
 	msgLatestExtra     = "latest item has %s, which the item it copies (%q) has not"
+	msgLatestDeleted   = "%s deletes %s %q, which the latest item (%s %q) points at"
 )

@@ -7,8 +7,8 @@ import (
 )
 
 // Roles says which of the framework's tables a table is, and so which rules
-// apply to it. A table has one base role (command, data, history, sequences
-// or keys), optionally with RoleMaster added for the master module's tables
+// apply to it. A table has one base role (command, data, history,
+// sequences, tasks, session or keys), optionally with RoleMaster added for the master module's tables
 // ("master+command" is <prefix>master-command). RoleMaster alone is a
 // master data table checked for key shape only.
 type Roles uint8
@@ -30,9 +30,15 @@ const (
 	// RoleKeys: any other table that follows the key design guide
 	// (PREFIX#TENANT partition keys, no '@' in sort keys) without versions.
 	RoleKeys
+	// RoleTasks: <prefix>tasks, the task package's rows TASK#<tenant> (or
+	// SFN_TASK#<tenant>) / <taskType>#<code>[#<index>] (rule B11).
+	RoleTasks
+	// RoleSession: <prefix>session, the read-your-writes rows
+	// <userId>#<tenant> / <module>#<itemId> (rule B11).
+	RoleSession
 )
 
-const baseRoles = RoleCommand | RoleData | RoleHistory | RoleSequences | RoleKeys
+const baseRoles = RoleCommand | RoleData | RoleHistory | RoleSequences | RoleKeys | RoleTasks | RoleSession
 
 type namedRole struct {
 	r    Roles
@@ -42,6 +48,7 @@ type namedRole struct {
 var roleNames = []namedRole{
 	{RoleMaster, "master"}, {RoleCommand, "command"}, {RoleData, "data"},
 	{RoleHistory, "history"}, {RoleSequences, "sequences"}, {RoleKeys, "keys"},
+	{RoleTasks, "tasks"}, {RoleSession, "session"},
 }
 
 // Has reports whether rs includes r.
@@ -81,10 +88,10 @@ func (rs Roles) validate() error {
 		return fmt.Errorf("%w: unknown role bits %#x", ErrConfig, uint8(rs))
 	}
 	if b := rs & baseRoles; b&(b-1) != 0 {
-		return fmt.Errorf("%w: roles %q: at most one of command, data, history, sequences, keys", ErrConfig, rs)
+		return fmt.Errorf("%w: roles %q: at most one of command, data, history, sequences, keys, tasks, session", ErrConfig, rs)
 	}
-	if rs.Has(RoleMaster) && rs.Has(RoleSequences) {
-		return fmt.Errorf("%w: roles %q: master and sequences do not combine", ErrConfig, rs)
+	if rs.Has(RoleMaster) && rs&(RoleSequences|RoleTasks|RoleSession) != 0 {
+		return fmt.Errorf("%w: roles %q: master combines only with command, data, history or keys", ErrConfig, rs)
 	}
 	return nil
 }
@@ -147,7 +154,7 @@ type Policy struct {
 	// Disabled lists rules not checked on this table ("B6").
 	Disabled []string
 	// Strict lists warn-severity rules whose violations are errors on this
-	// table ("B5", "B8"), so that ModeEnforce rejects them.
+	// table ("A11", "A12"), so that ModeEnforce rejects them.
 	Strict []string
 	// Latest, when set, is the key value of this table's latest item (the
 	// 'latest' pattern): rule L1 then checks that each new item and the
@@ -156,6 +163,12 @@ type Policy struct {
 	// LatestPointer is the latest item's attribute naming the key of the
 	// item it copies; empty means "actualVersion".
 	LatestPointer string
+	// Exempt lists partition key values whose items no rule checks, for
+	// rows that tooling writes on purpose outside the conventions: the
+	// framework's stream warm-up script (trigger_ddb_stream.sh) puts
+	// {"pk":"test","sk":"<epoch>"} into every command table and the tasks
+	// table, so a configuration for local development exempts "test".
+	Exempt []string
 }
 
 // Validate checks the roles, mode, tenant segment and rule names.
@@ -170,12 +183,20 @@ func (p Policy) Validate() error {
 		return fmt.Errorf("%w: tenant segment %d is negative", ErrConfig, p.TenantSegment)
 	}
 	for _, r := range slices.Concat(p.Disabled, p.Strict) {
-		if !slices.Contains(ruleIDs, r) {
+		if _, ok := LookupRule(r); !ok {
 			return fmt.Errorf("%w: unknown rule %q", ErrConfig, r)
+		}
+	}
+	for _, pk := range p.Exempt {
+		if pk == "" {
+			return fmt.Errorf("%w: empty exempt partition key", ErrConfig)
 		}
 	}
 	return nil
 }
+
+// exempt reports whether the items of partition key pk are exempt.
+func (p Policy) exempt(pk string) bool { return len(p.Exempt) > 0 && slices.Contains(p.Exempt, pk) }
 
 // Active reports whether the policy checks anything.
 func (p Policy) Active() bool {
@@ -183,6 +204,13 @@ func (p Policy) Active() bool {
 }
 
 func (p Policy) enabled(rule string) bool { return !slices.Contains(p.Disabled, rule) }
+
+// Enabled reports whether the policy checks rule (it does not disable it).
+func (p Policy) Enabled(rule string) bool { return p.enabled(rule) }
+
+// Severity is rule's severity on this table: its default (RuleTable), or
+// an error when Strict lists it.
+func (p Policy) Severity(rule string) Severity { return p.severity(rule) }
 
 // severity is rule's severity on this table: an error when Strict lists it.
 func (p Policy) severity(rule string) Severity {

@@ -1,138 +1,233 @@
 package conventions
 
 import (
+	"container/list"
 	"slices"
-	"sort"
 	"sync"
+	"time"
 )
 
-// Report keeps the violations the emulator has seen, for it to expose: per
-// table and rule, a count of all of them and the most recent few. It is
-// safe for concurrent use; its memory is bounded by the number of tables
-// and rules times the per-rule limit.
+// Report keeps the violations the emulator has seen, for a test or a
+// person to read: one Entry per distinct violation (table, key, rule and
+// message), counting its repeats, and exact totals per table and rule.
+// Repeats never crowd out other entries; when more than the limit of
+// distinct entries are kept, the one seen least recently is dropped (its
+// count stays in the totals). Reset empties it, so a test can assert that
+// one flow made no violation. It is safe for concurrent use.
 type Report struct {
 	limit int
 
-	mu     sync.Mutex // guards seq and tables
-	seq    uint64
-	tables map[string]map[string]*ruleLog
+	mu      sync.Mutex // guards everything below
+	entries map[entryKey]*list.Element
+	recent  *list.List // of *Entry, most recently seen first
+	counts  map[string]map[string]uint64
+	totals  Totals
 }
 
-// ruleLog is one table's record of one rule: recent is a ring of the last
-// limit violations, next is where the next one goes.
-type ruleLog struct {
-	count  uint64
-	recent []entry
-	next   int
+// entryKey identifies a distinct violation.
+type entryKey struct {
+	table, rule, message string
+	key                  Key
 }
 
-type entry struct {
-	seq uint64
-	v   Violation
+// Entry is one distinct violation and how often it was seen.
+type Entry struct {
+	Operation string    `json:"operation"` // of the last occurrence: "PutItem", "CreateTable"
+	Table     string    `json:"table"`
+	Key       Key       `json:"key"` // zero for table-level rules (A1, A11)
+	Rule      string    `json:"rule"`
+	Severity  Severity  `json:"severity"`
+	Message   string    `json:"message"`
+	Count     uint64    `json:"count"`   // occurrences
+	Refused   uint64    `json:"refused"` // occurrences that refused their request
+	First     time.Time `json:"first"`
+	Last      time.Time `json:"last"`
 }
 
-// TableReport is a snapshot of one table's violations.
+// Totals counts every violation added since the report was made or reset.
+type Totals struct {
+	Violations uint64 `json:"violations"`
+	Errors     uint64 `json:"errors"`   // of error severity
+	Warnings   uint64 `json:"warnings"` // of warn severity
+	Refused    uint64 `json:"refused"`  // that refused their request
+	Dropped    uint64 `json:"dropped"`  // distinct entries no longer kept
+}
+
+// Snapshot is the report at one moment: the totals and, per table (in
+// name order), the counts by rule and the entries, most recently seen
+// first. It is the JSON body of GET /dynamoemu/conventions.
+type Snapshot struct {
+	Totals
+	Tables []TableReport `json:"tables"`
+}
+
+// TableReport is one table's part of a Snapshot.
 type TableReport struct {
-	Table  string            `json:"table"`
-	Counts map[string]uint64 `json:"counts"` // every violation seen, by rule
-	Recent []Violation       `json:"recent"` // the latest kept, most recent first
+	Table   string            `json:"table"`
+	Counts  map[string]uint64 `json:"counts"` // every violation seen, by rule
+	Entries []Entry           `json:"entries"`
 }
 
-// NewReport returns a Report that keeps the last limit violations of each
-// rule of each table (at least 1).
+// DefaultReportLimit is how many distinct violations NewReport(0) keeps.
+const DefaultReportLimit = 1000
+
+// NewReport returns an empty Report that keeps at most limit distinct
+// violations (DefaultReportLimit when limit <= 0).
 func NewReport(limit int) *Report {
-	return &Report{limit: max(limit, 1), tables: map[string]map[string]*ruleLog{}}
+	if limit <= 0 {
+		limit = DefaultReportLimit
+	}
+	r := &Report{limit: limit}
+	r.resetLocked()
+	return r
 }
 
-// Add records violations, in order.
-func (r *Report) Add(vs ...Violation) {
+func (r *Report) resetLocked() {
+	r.entries = map[entryKey]*list.Element{}
+	r.recent = list.New()
+	r.counts = map[string]map[string]uint64{}
+	r.totals = Totals{}
+}
+
+// Add records violations seen at time at by operation op.
+func (r *Report) Add(op string, at time.Time, vs ...Violation) {
 	if len(vs) == 0 {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, v := range vs {
-		rules := r.tables[v.Table]
-		if rules == nil {
-			rules = map[string]*ruleLog{}
-			r.tables[v.Table] = rules
+		r.countLocked(v)
+		k := entryKey{table: v.Table, rule: v.Rule, message: v.Message, key: v.Key}
+		if el, ok := r.entries[k]; ok {
+			e := el.Value.(*Entry)
+			e.Operation, e.Severity, e.Last = op, v.Severity, at
+			e.Count++
+			if v.Refused {
+				e.Refused++
+			}
+			r.recent.MoveToFront(el)
+			continue
 		}
-		log := rules[v.Rule]
-		if log == nil {
-			log = &ruleLog{}
-			rules[v.Rule] = log
+		e := &Entry{Operation: op, Table: v.Table, Key: v.Key, Rule: v.Rule, Severity: v.Severity,
+			Message: v.Message, Count: 1, First: at, Last: at}
+		if v.Refused {
+			e.Refused = 1
 		}
-		r.seq++
-		log.count++
-		e := entry{seq: r.seq, v: v}
-		if len(log.recent) < r.limit {
-			log.recent = append(log.recent, e)
-		} else {
-			log.recent[log.next] = e
+		r.entries[k] = r.recent.PushFront(e)
+		if r.recent.Len() > r.limit {
+			old := r.recent.Back()
+			oe := r.recent.Remove(old).(*Entry)
+			delete(r.entries, entryKey{table: oe.Table, rule: oe.Rule, message: oe.Message, key: oe.Key})
+			r.totals.Dropped++
 		}
-		log.next = (log.next + 1) % r.limit
 	}
 }
 
-// Recent returns a table's kept violations of one rule, or of every rule
-// when rule is "", most recent first.
-func (r *Report) Recent(table, rule string) []Violation {
+func (r *Report) countLocked(v Violation) {
+	rules := r.counts[v.Table]
+	if rules == nil {
+		rules = map[string]uint64{}
+		r.counts[v.Table] = rules
+	}
+	rules[v.Rule]++
+	r.totals.Violations++
+	if v.Severity == SeverityWarn {
+		r.totals.Warnings++
+	} else {
+		r.totals.Errors++
+	}
+	if v.Refused {
+		r.totals.Refused++
+	}
+}
+
+// Entries returns the kept entries of a table ("" for every table) and
+// rule ("" for every rule), most recently seen first.
+func (r *Report) Entries(table, rule string) []Entry {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.recentLocked(table, rule)
-}
-
-func (r *Report) recentLocked(table, rule string) []Violation {
-	var es []entry
-	for name, log := range r.tables[table] {
-		if rule == "" || rule == name {
-			es = append(es, log.recent...)
+	var out []Entry
+	for el := r.recent.Front(); el != nil; el = el.Next() {
+		e := el.Value.(*Entry)
+		if (table == "" || e.Table == table) && (rule == "" || e.Rule == rule) {
+			out = append(out, *e)
 		}
-	}
-	sort.Slice(es, func(i, j int) bool { return es[i].seq > es[j].seq })
-	out := make([]Violation, len(es))
-	for i, e := range es {
-		out[i] = e.v
 	}
 	return out
 }
 
-// Count returns how many violations of rule ("" for all) a table has had.
+// Count returns how many violations of rule ("" for all) a table has had
+// since the last reset.
 func (r *Report) Count(table, rule string) uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var n uint64
-	for name, log := range r.tables[table] {
+	for name, c := range r.counts[table] {
 		if rule == "" || rule == name {
-			n += log.count
+			n += c
 		}
 	}
 	return n
 }
 
-// Snapshot returns every table's report, tables in name order.
-func (r *Report) Snapshot() []TableReport {
+// Totals returns the totals since the last reset.
+func (r *Report) Totals() Totals {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	names := make([]string, 0, len(r.tables))
-	for name := range r.tables {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	out := make([]TableReport, len(names))
-	for i, name := range names {
-		counts := map[string]uint64{}
-		for rule, log := range r.tables[name] {
-			counts[rule] = log.count
-		}
-		out[i] = TableReport{Table: name, Counts: counts, Recent: r.recentLocked(name, "")}
-	}
-	return out
+	return r.totals
 }
 
-// Forget drops a table's record, as when the table is deleted.
+// Snapshot returns the whole report.
+func (r *Report) Snapshot() Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	byTable := map[string]*TableReport{}
+	for name, rules := range r.counts {
+		counts := make(map[string]uint64, len(rules))
+		for rule, n := range rules {
+			counts[rule] = n
+		}
+		byTable[name] = &TableReport{Table: name, Counts: counts, Entries: []Entry{}}
+	}
+	for el := r.recent.Front(); el != nil; el = el.Next() {
+		e := el.Value.(*Entry)
+		tr := byTable[e.Table]
+		tr.Entries = append(tr.Entries, *e)
+	}
+	s := Snapshot{Totals: r.totals, Tables: make([]TableReport, 0, len(byTable))}
+	for _, tr := range byTable {
+		s.Tables = append(s.Tables, *tr)
+	}
+	slices.SortFunc(s.Tables, func(a, b TableReport) int {
+		switch {
+		case a.Table < b.Table:
+			return -1
+		case a.Table > b.Table:
+			return 1
+		}
+		return 0
+	})
+	return s
+}
+
+// Reset forgets everything: entries, counts and totals.
+func (r *Report) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.resetLocked()
+}
+
+// Forget drops a table's entries and counts, as when the table is deleted
+// (the totals keep them).
 func (r *Report) Forget(table string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	delete(r.tables, table)
+	delete(r.counts, table)
+	for k, el := range r.entries {
+		if k.table == table {
+			r.recent.Remove(el)
+			delete(r.entries, k)
+		}
+	}
 }

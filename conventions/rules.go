@@ -2,6 +2,7 @@ package conventions
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -27,10 +28,10 @@ func (r *Rules) Lookup(table string, tags map[string]string) (Policy, bool, erro
 	return r.cfg.Lookup(table, tags)
 }
 
-// CheckWrite checks one item write; a write outside a transaction is a
-// transaction of one for rule L1. The emulator calls it after the
-// request's own condition has passed and before the item is stored, and
-// rejects the write when Blocking(w.Policy.Mode, violations) is non-nil.
+// CheckWrite checks one item write or delete; a write outside a
+// transaction is a transaction of one for rule L1. The emulator calls it
+// after the request's own condition has passed and before the item is
+// stored, and rejects the write when Refuse finds a blocking violation.
 func (r *Rules) CheckWrite(w Write) []Violation {
 	out := checkItem(nil, &w)
 	if w.Policy.Latest != "" {
@@ -74,7 +75,7 @@ func (r *Rules) CheckTable(table string, p Policy, ks storage.KeySchema) []Viola
 	}
 	vs := CheckTable(p.Roles, ks)
 	for i := range vs {
-		vs[i].Table = table
+		vs[i].Table, vs[i].Severity = table, p.severity(vs[i].Rule)
 	}
 	return vs
 }
@@ -86,25 +87,47 @@ func (r *Rules) CheckStream(table string, p Policy, enabled bool, viewType strin
 	}
 	vs := CheckStream(p.Roles, enabled, viewType)
 	for i := range vs {
-		vs[i].Table = table
+		vs[i].Table, vs[i].Severity = table, p.severity(vs[i].Rule)
 	}
 	return vs
 }
 
 // CheckTenant is the package's CheckTenant for one table: the tenant is
 // read at the policy's tenant segment and the configuration's common
-// tenants are allowed.
+// tenants are allowed. Two kinds of key carry no tenant to check: an
+// exempt partition key, and on a master table a TTL setting (TTL#<table>)
+// of a table whose policy declares a tenant segment. The framework's TTL
+// lookup reads that setting under masterPk(getTenantCode(pk)), and
+// getTenantCode reads the last segment of pk, which on such a table is not
+// the tenant (LOG#t1#2026-11 gives MASTER#2026-11): the read names no
+// tenant, so the guard lets it through, reads and writes alike.
 func (r *Rules) CheckTenant(table string, p Policy, callerTenant string, k Key) *Violation {
-	if !p.Active() || p.Roles == 0 || !p.enabled("B10") {
+	if !p.Active() || p.Roles == 0 || !p.enabled("B10") || p.exempt(k.PK) || r.ttlSettingOfDeclaredTable(p, k) {
 		return nil
 	}
 	v := checkTenant(callerTenant, k, r.cfg.commonTenants(), func(pk string) (string, error) {
 		return tenantOf(p, pk)
 	})
 	if v != nil {
-		v.Table = table
+		v.Table, v.Severity = table, p.severity(v.Rule)
 	}
 	return v
+}
+
+// ttlSettingOfDeclaredTable reports whether k is a master table's TTL
+// setting for a table whose configured policy declares a tenant segment.
+// Only the configuration is consulted: a table that declares its segment
+// by tags is not known here.
+func (r *Rules) ttlSettingOfDeclaredTable(p Policy, k Key) bool {
+	if !p.Roles.Has(RoleMaster) {
+		return false
+	}
+	table, ok := strings.CutPrefix(RemoveSortKeyVersion(k.SK), ttlPrefix+KeySeparator)
+	if !ok {
+		return false
+	}
+	tp, ok := r.cfg.Policy(table)
+	return ok && tp.TenantSegment > 0
 }
 
 var _ Checker = (*Rules)(nil)
@@ -128,10 +151,14 @@ func (c *checker) add(rule, format string, args ...any) {
 // checkItem appends the per-item violations of w to out.
 func checkItem(out []Violation, w *Write) []Violation {
 	p := w.Policy
-	if !p.Active() || p.Roles == 0 || w.Op == OpDelete || w.New == nil {
+	if !p.Active() || p.Roles == 0 || p.exempt(w.Key.PK) {
 		return out
 	}
 	c := checker{w: w, out: out}
+	if w.Op == OpDelete || w.New == nil {
+		c.deleted()
+		return c.out
+	}
 	c.keyShape()
 	switch {
 	case p.Roles.Has(RoleCommand):
@@ -143,6 +170,10 @@ func checkItem(out []Violation, w *Write) []Violation {
 		c.dataItem()
 	case p.Roles.Has(RoleSequences):
 		c.sequence()
+	case p.Roles.Has(RoleTasks):
+		c.task()
+	case p.Roles.Has(RoleSession):
+		c.session()
 	default:
 		c.plainSK()
 	}

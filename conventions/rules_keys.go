@@ -21,6 +21,9 @@ func tenantOf(p Policy, pk string) (string, error) {
 func (c *checker) keyShape() {
 	p, pk := c.w.Policy, c.w.Key.PK
 	role := roleName(p.Roles)
+	if prefix, _, ok := strings.Cut(pk, KeySeparator); ok && prefix == "" {
+		c.add("A2", msgEmptyPrefix, role, pk)
+	}
 	tenant, err := tenantOf(p, pk)
 	switch {
 	case err != nil && p.TenantSegment == 0:
@@ -43,7 +46,7 @@ func (c *checker) keyShape() {
 			c.add("B9", msgTenantCodeDiffers, v.Str(), tenant)
 		}
 	}
-	if p.Roles&(RoleCommand|RoleData|RoleHistory) != 0 {
+	if p.Roles&(RoleCommand|RoleData|RoleHistory|RoleTasks) != 0 {
 		c.id()
 	}
 }
@@ -110,6 +113,10 @@ func roleName(rs Roles) string {
 		return "history"
 	case rs.Has(RoleSequences):
 		return "sequences"
+	case rs.Has(RoleTasks):
+		return "tasks"
+	case rs.Has(RoleSession):
+		return "session"
 	case rs.Has(RoleMaster):
 		return "master"
 	}

@@ -1,13 +1,18 @@
 package conventions
 
 import (
+	"math/big"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // sequence checks a sequences row (A8): SEQ#<tenant>, seq a Number that
-// only UpdateItem changes and that never goes down.
+// only UpdateItem changes, by one at a time: a new row starts at 1
+// (if_not_exists(seq, 0) + 1), an existing one goes up by one or back to
+// 1 (the framework's older genNewSequence resets a row to 1 when its
+// rotation period changes). A seq that an update leaves alone is not
+// judged (the rules cannot tell it from one set to its own value).
 func (c *checker) sequence() {
 	w := c.w
 	if seg, _, _ := strings.Cut(w.Key.PK, KeySeparator); seg != seqPrefix {
@@ -26,9 +31,19 @@ func (c *checker) sequence() {
 		c.add("A8", msgSeqPut)
 		return
 	}
-	if ov, ok := w.Old["seq"]; ok && ov.Kind() == storage.KindN &&
-		storage.CompareNumbers(v.Number(), ov.Number()) < 0 {
-		c.add("A8", msgSeqDown, ov.Str(), v.Str())
+	ov, ok := w.Old["seq"]
+	if !ok || ov.Kind() != storage.KindN {
+		if v.Str() != "1" {
+			c.add("A8", msgSeqStart, v.Str())
+		}
+		return
+	}
+	if storage.Equal(ov, v) || v.Str() == "1" {
+		return
+	}
+	next := new(big.Int)
+	if _, ok := next.SetString(ov.Str(), 10); !ok || next.Add(next, big.NewInt(1)).String() != v.Str() {
+		c.add("A8", msgSeqStep, ov.Str(), v.Str())
 	}
 }
 

@@ -44,6 +44,7 @@ type ruleCase struct {
 	new    storage.Item
 	cond   bool
 	exists []string // sort keys present in the partition
+	exempt []string
 	want   []string
 }
 
@@ -59,7 +60,7 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		w := Write{
-			Table: "app-test", Policy: Policy{Roles: roles, TenantSegment: tc.seg},
+			Table: "app-test", Policy: Policy{Roles: roles, TenantSegment: tc.seg, Exempt: tc.exempt},
 			Op: tc.op, Key: Key{PK: tc.pk, SK: tc.sk}, Old: tc.old, New: tc.new,
 			NotExistsCondition: tc.cond,
 		}
@@ -97,6 +98,10 @@ func TestRulesKeyShape(t *testing.T) {
 	data := storage.Item{"version": n("1"), "id": s("ORDER#t1#ORDER#1"), "tenantCode": s("t1")}
 	runRuleCases(t, []ruleCase{
 		{name: "A2 pass", roles: "data", pk: "ORDER#t1", sk: "ORDER#1", new: data},
+		{name: "A2 empty prefix", roles: "data", pk: "#mbc", sk: "ORDER#1",
+			new: with(data, "id", s("#mbc#ORDER#1"), "tenantCode", s("mbc")), want: []string{"A2"}},
+		{name: "A2 empty prefix declared segment", roles: "data", seg: 1, pk: "#t1#2024-01", sk: "e1",
+			new: with(data, "id", s("#t1#2024-01#e1")), want: []string{"A2"}},
 		{name: "A2 no separator", roles: "data", pk: "ORDER", sk: "ORDER#1",
 			new: with(data, "id", s("ORDER#ORDER#1"), "tenantCode", none), want: []string{"A2"}},
 		{name: "A2 empty tenant", roles: "data", pk: "ORDER#", sk: "ORDER#1",
@@ -127,7 +132,8 @@ func TestRulesKeyShape(t *testing.T) {
 		{name: "B1 pass", roles: "keys", pk: "USER#t1", sk: "user#1", new: storage.Item{}},
 		{name: "B1 email sk", roles: "keys", pk: "USER#t1", sk: "user@example.com", new: storage.Item{}, want: []string{"B1"}},
 		{name: "B1 master", roles: "master", pk: "MASTER#t1", sk: "DATA#a@b", new: storage.Item{}, want: []string{"B1"}},
-		{name: "delete is not checked", roles: "keys", op: OpDelete, pk: "TEST", sk: "a@b"},
+		{name: "delete of a keys row is not checked", roles: "keys", op: OpDelete, pk: "TEST", sk: "a@b", old: storage.Item{}},
+		{name: "exempt partition key", roles: "keys", pk: "test", sk: "a@b", new: storage.Item{}, exempt: []string{"test"}},
 	})
 }
 
@@ -167,6 +173,18 @@ func TestRulesCommand(t *testing.T) {
 		{name: "B6 pass with condition", roles: "command", pk: pk, sk: "ORDER#1@2", new: cmd, cond: true},
 		{name: "B6 create without condition", roles: "command", pk: pk, sk: "ORDER#1@2", new: cmd, want: []string{"B6"}},
 		{name: "B6 overwrite without condition (updateTtl)", roles: "command", pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "ttl", n("1767225600"))},
+		{name: "B6 overwrite changes name", roles: "command", pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "name", s("other")), want: []string{"B6"}},
+		{name: "B6 overwrite drops an attribute", roles: "command", pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "tenantCode", none), want: []string{"B6"}},
+		{name: "B6 overwrite with the guard still judged", roles: "command", pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "name", s("x")), cond: true, want: []string{"B6"}},
+		{name: "B6 overwrite moves attributes in S3 (updateTtl of a large item)", roles: "command", pk: pk, sk: "ORDER#1@2",
+			old: with(cmd, "attributes", s("s3://b/ddb/1.json")), new: with(cmd, "attributes", s("s3://b/ddb/2.json"), "ttl", n("1767225600"))},
+		{name: "B6 overwrite replaces S3 attributes by a map", roles: "command", pk: pk, sk: "ORDER#1@2",
+			old: with(cmd, "attributes", s("s3://b/ddb/1.json")), new: with(cmd, "attributes", storage.M(nil)), want: []string{"B6"}},
+		{name: "B6 stream warm-up row exempt", roles: "command", pk: "test", sk: "1767225600", new: storage.Item{}, exempt: []string{"test"}},
+		{name: "warm-up row without exemption", roles: "command", pk: "test", sk: "1767225600", new: storage.Item{}, want: []string{"A2", "A3", "B6"}},
+		{name: "B12 delete", roles: "command", op: OpDelete, pk: pk, sk: "ORDER#1@2", old: cmd, want: []string{"B12"}},
+		{name: "B12 delete of nothing", roles: "command", op: OpDelete, pk: pk, sk: "ORDER#1@2"},
+		{name: "B12 delete exempt row", roles: "command", op: OpDelete, pk: "test", sk: "1", old: storage.Item{}, exempt: []string{"test"}},
 		{name: "B5 pass previous exists", roles: "command", pk: pk, sk: "ORDER#1@2", new: cmd, cond: true, exists: []string{"ORDER#1@1"}},
 		{name: "B5 gap", roles: "command", pk: pk, sk: "ORDER#1@3", new: with(cmd, "version", n("3")), cond: true,
 			exists: []string{"ORDER#1@1"}, want: []string{"B5"}},
@@ -176,6 +194,26 @@ func TestRulesCommand(t *testing.T) {
 		{name: "B7 creates", roles: "command", op: OpUpdate, pk: pk, sk: "ORDER#1@2", new: cmd, want: []string{"B7"}},
 		{name: "B7 version changed", roles: "command", op: OpUpdate, pk: pk, sk: "ORDER#1@2", old: with(cmd, "version", n("1")), new: cmd, want: []string{"B7"}},
 		{name: "B7 id removed", roles: "command", op: OpUpdate, pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "id", none), want: []string{"B7"}},
+	})
+}
+
+func TestRulesSystemTables(t *testing.T) {
+	task := storage.Item{"id": s("TASK#t1#import#01J"), "tenantCode": s("t1"), "version": n("0")}
+	sess := storage.Item{"version": n("3"), "ttl": n("1767225600")}
+	runRuleCases(t, []ruleCase{
+		{name: "B11 task", roles: "tasks", pk: "TASK#t1", sk: "import#01J", new: task},
+		{name: "B11 sfn task", roles: "tasks", pk: "SFN_TASK#t1", sk: "import#01J", new: with(task, "id", s("SFN_TASK#t1#import#01J"))},
+		{name: "B11 sub-task", roles: "tasks", pk: "TASK#t1", sk: "import#01J#3", new: with(task, "id", s("TASK#t1#import#01J#3"))},
+		{name: "B11 task prefix", roles: "tasks", pk: "JOB#t1", sk: "import#01J", new: with(task, "id", none), want: []string{"B11"}},
+		{name: "B11 task sk without type", roles: "tasks", pk: "TASK#t1", sk: "01J", new: with(task, "id", none), want: []string{"B11"}},
+		{name: "B11 task sk with version", roles: "tasks", pk: "TASK#t1", sk: "import#01J@1", new: with(task, "id", none), want: []string{"B1"}},
+		{name: "B11 warm-up task row exempt", roles: "tasks", pk: "test", sk: "1767225600", new: storage.Item{"id": s("test")}, exempt: []string{"test"}},
+		{name: "B11 session", roles: "session", pk: "user-1#t1", sk: "order#ORDER#t1#ORDER#1", new: sess},
+		{name: "B11 session sk", roles: "session", pk: "user-1#t1", sk: "order", new: sess, want: []string{"B11"}},
+		{name: "B11 session no version", roles: "session", pk: "user-1#t1", sk: "order#x", new: with(sess, "version", none), want: []string{"B11"}},
+		{name: "B11 session version zero", roles: "session", pk: "user-1#t1", sk: "order#x", new: with(sess, "version", n("0")), want: []string{"B11"}},
+		{name: "B11 session no ttl", roles: "session", pk: "user-1#t1", sk: "order#x", new: with(sess, "ttl", none), want: []string{"B11"}},
+		{name: "A2 session without tenant", roles: "session", pk: "user-1", sk: "order#x", new: sess, want: []string{"A2"}},
 	})
 }
 
@@ -206,12 +244,15 @@ func TestRulesData(t *testing.T) {
 		{name: "A5 version zero", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "version", n("0"), "csk", none), want: []string{"A5"}},
 		{name: "A5 version a string", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "version", s("2")), want: []string{"A5"}},
 		{name: "A5 cpk differs", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "cpk", s("ORDER#t2")), want: []string{"A5"}},
-		{name: "A5 csk unversioned", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "csk", s("ORDER#1")), want: []string{"A5"}},
+		{name: "A5 csk unversioned (publishSync)", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "csk", s("ORDER#1"))},
 		{name: "A5 csk other version", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "csk", s("ORDER#1@1")), want: []string{"A5"}},
+		{name: "A5 csk other item", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "csk", s("ORDER#2")), want: []string{"A5"}},
 		{name: "B8 pass up", roles: "data", pk: pk, sk: "ORDER#1", old: with(data, "version", n("1")), new: data},
-		{name: "B8 pass same", roles: "data", pk: pk, sk: "ORDER#1", old: data, new: data},
+		{name: "B8 pass same (retried sync)", roles: "data", pk: pk, sk: "ORDER#1", old: data, new: data},
+		{name: "B8 pass first row at any version", roles: "data", pk: pk, sk: "ORDER#1", new: with(data, "version", n("9"), "csk", none)},
 		{name: "B8 down", roles: "data", pk: pk, sk: "ORDER#1", old: with(data, "version", n("10")), new: data, want: []string{"B8"}},
 		{name: "B8 down by update", roles: "data", op: OpUpdate, pk: pk, sk: "ORDER#1", old: with(data, "version", n("3")), new: data, want: []string{"B8"}},
+		{name: "B8 jump", roles: "data", pk: pk, sk: "ORDER#1", old: with(data, "version", n("3")), new: with(data, "version", n("9"), "csk", s("ORDER#1@9")), want: []string{"B8"}},
 	})
 }
 
@@ -221,11 +262,16 @@ func TestRulesSequences(t *testing.T) {
 		{name: "A8 pass update", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER#2024", old: with(row, "seq", n("4")), new: row},
 		{name: "A8 pass first update", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER#2024", new: with(row, "seq", n("1"))},
 		{name: "A8 pass put without seq", roles: "sequences", pk: "SEQ#t1", sk: "ORDER#2024", new: with(row, "seq", none)},
-		{name: "A8 wrong prefix", roles: "sequences", op: OpUpdate, pk: "SEQUENCE#t1", sk: "ORDER#2024", new: row, want: []string{"A8"}},
+		{name: "A8 wrong prefix", roles: "sequences", op: OpUpdate, pk: "SEQUENCE#t1", sk: "ORDER#2024", old: with(row, "seq", n("4")), new: row, want: []string{"A8"}},
 		{name: "A8 put overwrites seq", roles: "sequences", pk: "SEQ#t1", sk: "ORDER#2024", new: row, want: []string{"A8"}},
 		{name: "A8 seq a string", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER#2024", new: with(row, "seq", s("5")), want: []string{"A8"}},
 		{name: "A8 seq goes down", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER#2024", old: with(row, "seq", n("9")), new: row, want: []string{"A8"}},
-		{name: "A2 sequences without tenant", roles: "sequences", op: OpUpdate, pk: "SEQ#", sk: "ORDER#2024", new: with(row, "tenantCode", none), want: []string{"A2"}},
+		{name: "A8 seq jumps", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER#2024", old: row, new: with(row, "seq", n("9")), want: []string{"A8"}},
+		{name: "A8 seq starts high", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER#2024", new: with(row, "seq", n("500")), want: []string{"A8"}},
+		{name: "A8 seq back to 1 (rotation)", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER", old: row, new: with(row, "seq", n("1"))},
+		{name: "A8 seq untouched", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER", old: row, new: with(row, "name", s("x"))},
+		{name: "A8 seq fraction", roles: "sequences", op: OpUpdate, pk: "SEQ#t1", sk: "ORDER", old: row, new: with(row, "seq", n("5.5")), want: []string{"A8"}},
+		{name: "A2 sequences without tenant", roles: "sequences", op: OpUpdate, pk: "SEQ#", sk: "ORDER#2024", new: with(row, "tenantCode", none, "seq", n("1")), want: []string{"A2"}},
 	})
 }
 
@@ -279,7 +325,7 @@ func TestModesAndDisabledRules(t *testing.T) {
 		{"enforce blocks an error", Policy{Roles: RoleCommand}, []string{"A3", "B6"}, true},
 		{"warn never blocks", Policy{Roles: RoleCommand, Mode: ModeWarn}, []string{"A3", "B6"}, false},
 		{"off checks nothing", Policy{Roles: RoleCommand, Mode: ModeOff}, nil, false},
-		{"disabled rules", Policy{Roles: RoleCommand, Disabled: []string{"A3"}}, []string{"B6"}, false},
+		{"disabled rules", Policy{Roles: RoleCommand, Disabled: []string{"A3", "B6"}}, nil, false},
 		{"no roles", Policy{}, nil, false},
 	}
 	for _, tt := range tests {
@@ -293,7 +339,7 @@ func TestModesAndDisabledRules(t *testing.T) {
 		if !slices.Equal(got, tt.wantRules) {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.wantRules)
 		}
-		if b := Blocking(tt.policy.Mode, vs) != nil; b != tt.blocking {
+		if b := Refuse(vs, func(string) Mode { return tt.policy.Mode }) != nil; b != tt.blocking {
 			t.Errorf("%s: blocking got %v, want %v", tt.name, b, tt.blocking)
 		}
 	}

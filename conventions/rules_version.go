@@ -2,6 +2,8 @@ package conventions
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,15 +44,19 @@ func (c *checker) versionedSK(role, rule string) {
 	}
 }
 
-// commandWrite checks how a command row is written: creates carry the
-// create guard (B6) and follow their previous version (B5); updates touch an
-// existing row and leave version and id alone (B7).
+// commandWrite checks how a command row is written: a create carries the
+// create guard (B6) and follows its previous version (B5); a PutItem over
+// an existing version changes nothing but ttl (B6, as updateTtl does);
+// updates touch an existing row and leave version and id alone (B7).
 func (c *checker) commandWrite() {
 	w := c.w
 	switch w.Op {
 	case OpPut:
 		if w.Old != nil {
-			return // an overwrite, as updateTtl does
+			if name, ok := overwriteChanges(w.Old, w.New); ok {
+				c.add("B6", msgOverwriteChanges, name)
+			}
+			return
 		}
 		if !w.NotExistsCondition {
 			c.add("B6", msgCreateUnguarded)
@@ -78,16 +84,59 @@ func (c *checker) commandWrite() {
 	}
 }
 
+// overwriteChanges returns the first attribute (in name order) that a
+// PutItem over an existing command version changes, other than those the
+// framework's updateTtl may change: ttl, and attributes when both the old
+// and the new value are S3 references (the framework stores a large
+// attributes map in S3 and writes a fresh reference on every put).
+func overwriteChanges(old, nu storage.Item) (string, bool) {
+	names := slices.Sorted(maps.Keys(old))
+	for name := range nu {
+		if _, ok := old[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if name == "ttl" {
+			continue
+		}
+		ov, oOK := old[name]
+		nv, nOK := nu[name]
+		if oOK && nOK && storage.Equal(ov, nv) {
+			continue
+		}
+		if name == "attributes" && isS3Ref(ov) && isS3Ref(nv) {
+			continue
+		}
+		return name, true
+	}
+	return "", false
+}
+
+// isS3Ref reports whether v is the framework's reference to attributes
+// stored in S3 ("s3://bucket/key").
+func isS3Ref(v storage.Value) bool {
+	return v.Kind() == storage.KindS && strings.HasPrefix(v.Str(), "s3://")
+}
+
 // dataItem checks a data row (A5): no '@' in the sort key, a version of at
 // least 1, cpk and csk pointing at the command row; and that its version
-// does not go down (B8).
+// stays or moves up by one (B8).
+//
+// csk is accepted in two forms because the framework writes both: the
+// async path (the data sync step) copies the command's versioned sort key,
+// sk@version, while publishSync hands DataService.publish a command whose
+// sk is still the unversioned input sort key (0.1.48-beta.0 never
+// versions it; 1.2.5 versions it only after the data row is written), so
+// its data row has csk == sk.
 func (c *checker) dataItem() {
 	w := c.w
 	pk, sk := w.Key.PK, w.Key.SK
 	if strings.Contains(sk, VerSeparator) {
 		c.add("A5", msgDataAtInSK, sk, RemoveSortKeyVersion(sk))
 	}
-	version := ""
+	version := 0
 	switch v, ok := w.New["version"]; {
 	case !ok:
 		c.add("A5", msgDataNoVersion)
@@ -97,25 +146,44 @@ func (c *checker) dataItem() {
 		if n, err := parseVersion(v.Str()); err != nil {
 			c.add("A5", msgDataVersionRange, v.Str())
 		} else {
-			version = strconv.Itoa(n)
+			version = n
 		}
 	}
 	if v, ok := w.New["cpk"]; ok && (v.Kind() != storage.KindS || v.Str() != pk) {
 		c.add("A5", msgDataCPK, describe(v), pk)
 	}
-	if v, ok := w.New["csk"]; ok && version != "" {
-		want := sk + VerSeparator + version
-		if v.Kind() != storage.KindS || v.Str() != want {
-			c.add("A5", msgDataCSK, describe(v), want)
+	if v, ok := w.New["csk"]; ok && version > 0 {
+		want := sk + VerSeparator + strconv.Itoa(version)
+		if v.Kind() != storage.KindS || (v.Str() != want && v.Str() != sk) {
+			c.add("A5", msgDataCSK, describe(v), want, sk)
 		}
 	}
-	if w.Old == nil {
+	if w.Old == nil || version == 0 {
 		return
 	}
-	ov, nv := w.Old["version"], w.New["version"]
-	if ov.Kind() == storage.KindN && nv.Kind() == storage.KindN &&
-		storage.CompareNumbers(nv.Number(), ov.Number()) < 0 {
-		c.add("B8", msgDataVersionDown, ov.Str(), nv.Str())
+	ov := w.Old["version"]
+	if ov.Kind() != storage.KindN {
+		return
+	}
+	old, err := parseVersion(ov.Str())
+	switch {
+	case err != nil:
+	case version < old:
+		c.add("B8", msgDataVersionDown, old, version)
+	case version > old+1:
+		c.add("B8", msgDataVersionJump, old, version, old+1)
+	}
+}
+
+// deleted checks a delete: command rows are never deleted (B12). A delete
+// of an item that is not there deletes nothing and is not checked. The
+// 'latest' item's side (L1) is checkLatest's.
+func (c *checker) deleted() {
+	if c.w.Old == nil {
+		return
+	}
+	if c.w.Policy.Roles.Has(RoleCommand) {
+		c.add("B12", msgCommandDeleted, c.w.Op)
 	}
 }
 

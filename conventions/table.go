@@ -22,7 +22,7 @@ func CheckTable(roles Roles, ks storage.KeySchema) []Violation {
 		if got.Name != "" {
 			desc = got.Name + " (" + got.Kind.String() + ")"
 		}
-		out = append(out, Violation{Rule: "A1", Severity: SeverityError,
+		out = append(out, Violation{Rule: "A1", Severity: severityOf("A1"),
 			Message: fmt.Sprintf(msgTableKey, roleName(roles), what, desc, want)})
 	}
 	check("partition", ks.Partition, "pk")
@@ -48,5 +48,5 @@ func CheckStream(roles Roles, enabled bool, viewType string) []Violation {
 	if enabled {
 		got = viewType
 	}
-	return []Violation{{Rule: "A11", Severity: SeverityWarn, Message: fmt.Sprintf(msgCommandStream, got)}}
+	return []Violation{{Rule: "A11", Severity: severityOf("A11"), Message: fmt.Sprintf(msgCommandStream, got)}}
 }

@@ -132,6 +132,47 @@ func TestCheckTenant(t *testing.T) {
 	if v := r.CheckTenant("logs", Policy{Roles: RoleData, Mode: ModeOff}, "t1", Key{PK: "A#t2"}); v != nil {
 		t.Errorf("mode off: got %v, want nil", v)
 	}
+	if v := r.CheckTenant("c", Policy{Roles: RoleCommand, Exempt: []string{"test"}}, "t1", Key{PK: "test", SK: "1"}); v != nil {
+		t.Errorf("exempt key: got %v, want nil", v)
+	}
+}
+
+// TestCheckTenantTTLSetting: the framework's TTL lookup for a table whose
+// tenant is not the last pk segment reads MASTER#<last segment>; that read
+// names no tenant, so the guard lets it through (issue: B10 denied the
+// framework's own lookup under the time-series key).
+func TestCheckTenantTTLSetting(t *testing.T) {
+	r, err := New(Config{Tables: []TableConfig{
+		{Match: "local-demo-log-data", Policy: Policy{Roles: RoleData, TenantSegment: 1}},
+		{Match: "*-data", Policy: Policy{Roles: RoleData}},
+		{Match: "*master-data", Policy: Policy{Roles: RoleMaster | RoleData}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, _, _ := r.Lookup("local-demo-master-data", nil)
+	tests := []struct {
+		name string
+		key  Key
+		want bool
+	}{
+		{"own tenant", Key{PK: "MASTER#t1", SK: "TTL#local-demo-order-data"}, false},
+		{"other tenant", Key{PK: "MASTER#t2", SK: "TTL#local-demo-order-data"}, true},
+		{"month of a declared table", Key{PK: "MASTER#2026-11", SK: "TTL#local-demo-log-data"}, false},
+		{"month of a plain table", Key{PK: "MASTER#2026-11", SK: "TTL#local-demo-order-data"}, true},
+		{"other master row", Key{PK: "MASTER#2026-11", SK: "MASTER_DATA#x"}, true},
+	}
+	for _, tt := range tests {
+		v := r.CheckTenant("local-demo-master-data", master, "t1", tt.key)
+		if (v != nil) != tt.want {
+			t.Errorf("%s: got %v, want violation %v", tt.name, v, tt.want)
+		}
+	}
+	// The declared table's own keys are read at their segment.
+	log, _, _ := r.Lookup("local-demo-log-data", nil)
+	if v := r.CheckTenant("local-demo-log-data", log, "t1", Key{PK: "LOG#t1#2026-11"}); v != nil {
+		t.Errorf("log key: got %v, want nil", v)
+	}
 }
 
 func TestIsNotExistsCondition(t *testing.T) {
@@ -184,7 +225,10 @@ func TestRolesAndModes(t *testing.T) {
 		{"", 0, true},
 		{"command+data", 0, false},
 		{"master+sequences", 0, false},
-		{"tasks", 0, false},
+		{"tasks", RoleTasks, true},
+		{"session", RoleSession, true},
+		{"master+session", 0, false},
+		{"queue", 0, false},
 	}
 	for _, tt := range tests {
 		got, err := ParseRoles(tt.in)

@@ -23,7 +23,7 @@ func checkTenant(caller string, k Key, common []string, tenantOf func(string) (s
 	if caller == "" {
 		return nil
 	}
-	v := &Violation{Rule: "B10", Key: k, Severity: SeverityError}
+	v := &Violation{Rule: "B10", Key: k, Severity: severityOf("B10")}
 	tenant, err := tenantOf(k.PK)
 	if err != nil {
 		v.Message = fmt.Sprintf(msgCallerNoTenant, k.PK, caller)

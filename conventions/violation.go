@@ -1,6 +1,9 @@
 package conventions
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Key is an item's primary key as text: the partition and sort key values
 // of a table whose keys are strings (SK is "" for a table without a sort
@@ -20,8 +23,8 @@ type Severity uint8
 const (
 	// SeverityError: in ModeEnforce the write is rejected.
 	SeverityError Severity = iota
-	// SeverityWarn: reported, never rejected (rules inferred from the
-	// framework's behaviour rather than stated by it, and A12).
+	// SeverityWarn: reported, never rejected (A11 and A12 by default; see
+	// RuleTable for why).
 	SeverityWarn
 )
 
@@ -43,6 +46,8 @@ type Violation struct {
 	Key      Key      `json:"key"` // zero for table-level rules (A1)
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"` // the detail, without the rule prefix
+	// Refused is set by Refuse on the violations that refused their write.
+	Refused bool `json:"refused"`
 }
 
 // Error returns "[conventions A3] <message>", the text the emulator puts in
@@ -53,30 +58,42 @@ func (v Violation) Error() string { return "[conventions " + v.Rule + "] " + v.M
 // violation in ModeEnforce.
 func (v Violation) Blocks(mode Mode) bool { return mode == ModeEnforce && v.Severity == SeverityError }
 
-// Blocking returns the first violation that rejects the write under mode,
-// or nil.
-func Blocking(mode Mode, vs []Violation) *Violation {
+// Refusal is the error of a write the rules refuse: every violation that
+// blocks it, in the order the rules found them.
+type Refusal struct {
+	Violations []Violation
+}
+
+// Error names every blocking violation: one violation's Error(), or
+// "3 conventions violations: [conventions A2] ...; [conventions A3] ...".
+func (r *Refusal) Error() string {
+	if len(r.Violations) == 1 {
+		return r.Violations[0].Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d conventions violations: ", len(r.Violations))
+	for i, v := range r.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.Error())
+	}
+	return b.String()
+}
+
+// Refuse decides a write: it marks each violation that blocks under its
+// table's mode (Violation.Refused) and returns the Refusal naming them
+// all, or nil when none blocks. mode gives a table's mode.
+func Refuse(vs []Violation, mode func(table string) Mode) *Refusal {
+	var r *Refusal
 	for i := range vs {
-		if vs[i].Blocks(mode) {
-			return &vs[i]
+		if vs[i].Blocks(mode(vs[i].Table)) {
+			vs[i].Refused = true
+			if r == nil {
+				r = &Refusal{}
+			}
+			r.Violations = append(r.Violations, vs[i])
 		}
 	}
-	return nil
-}
-
-// ruleIDs are the rules this package checks, with their severity.
-var ruleIDs = []string{
-	"A1", "A2", "A3", "A5", "A6", "A7", "A8", "A9", "A10", "A12",
-	"B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "L1",
-}
-
-var warnRules = map[string]bool{
-	"A12": true, "B5": true, "B6": true, "B7": true, "B8": true, "B9": true,
-}
-
-func severityOf(rule string) Severity {
-	if warnRules[rule] {
-		return SeverityWarn
-	}
-	return SeverityError
+	return r
 }

@@ -33,9 +33,8 @@ type Write struct {
 	// rule L1 reads them (to leave the key out of its comparison).
 	Names Key
 	// Old is the item before the write, nil when there is none. The rules
-	// that compare versions (B6, B7, B8) and A8 need it: on a table with
-	// the command, data or sequences role the caller reads it (inside
-	// storage.Table.Write, where the old item is at hand).
+	// that compare (A8, B6, B7, B8, B12) need it: the caller reads it
+	// inside storage.Table.Write, where the old item is at hand.
 	Old storage.Item
 	// New is the item as it will be stored (after an update's actions), nil
 	// for a delete.
@@ -48,6 +47,11 @@ type Write struct {
 	// fn the table's lock is held: Exists must not call back into the same
 	// table's locking methods.
 	Exists func(pk, sk string) bool
+	// Get returns the item with the given key, nil when there is none; nil
+	// skips the rules that need it (L1 on deletes: the latest item is
+	// read to see whether it points at the deleted item). The same lock
+	// caveat as Exists applies.
+	Get func(pk, sk string) storage.Item
 }
 
 // Checker is what the emulator calls; Rules implements it.

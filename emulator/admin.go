@@ -19,6 +19,7 @@ import (
 //	GET  /dynamoemu/clock             {"now":"2026-11-22T11:00:00Z"}
 //	POST /dynamoemu/clock             {"advance":"1h30m"} or {"set":"2030-01-01T00:00:00Z"}
 //	POST /dynamoemu/ttl/sweep         {"deleted":3}
+//	DELETE /dynamoemu/conventions     {"reset":true} (empties the conventions report)
 //
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
@@ -80,6 +81,15 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(e.serveClock)
 	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(e.serveClock)
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
+	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
+}
+
+// serveConventionsReset answers DELETE ConventionsPath: the conventions
+// report is emptied (GET ConventionsPath reads it).
+func (e *Emulator) serveConventionsReset(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	e.ResetConventionsReport()
+	writeAdmin(w, http.StatusOK, `{"reset":true}`)
 }
 
 func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -26,11 +25,17 @@ import (
 // sees every write of it). The tenant guard runs before any of them, on
 // every key a request names, in reads too.
 //
-// In ModeEnforce a write with an error-severity violation fails with
-// ValidationException and the violation's text ("[conventions A3] ..."),
-// and nothing is written; the tenant guard (rule B10) fails with
+// Deletes (DeleteItem, PartiQL DELETE, BatchWriteItem and transaction
+// deletes) run the rules too, on the item they remove (rules B12 and L1).
+//
+// In ModeEnforce a write with error-severity violations fails with
+// ValidationException naming every one of them (conventions.Refusal:
+// "[conventions A3] ..." or "2 conventions violations: ...; ..."), and
+// nothing is written; the tenant guard (rule B10) fails with
 // AccessDeniedException. Every violation, refused or not, is logged and
-// kept in the report (Emulator.ConventionsReport, GET /dynamoemu/conventions).
+// kept in the report (Emulator.ConventionsReport, GET
+// /dynamoemu/conventions; Emulator.ResetConventionsReport, DELETE
+// /dynamoemu/conventions).
 
 // headerTenantCode names the caller's tenant, as the framework's
 // x-tenant-code request header does.
@@ -39,9 +44,6 @@ const headerTenantCode = "X-Tenant-Code"
 // ConventionsPath is where the emulator's handler serves the conventions
 // report as JSON (GET).
 const ConventionsPath = "/dynamoemu/conventions"
-
-// convReportLimit is how many violations the report keeps per table and rule.
-const convReportLimit = 20
 
 // convState is an Emulator's conventions layer: the configuration, the
 // rules and the report of the violations seen.
@@ -61,7 +63,7 @@ func newConvState(cfg *conventions.Config, log *slog.Logger) (*convState, error)
 	if err != nil {
 		return nil, fmt.Errorf("emulator: Conventions: %w", err)
 	}
-	return &convState{cfg: c, rules: rules, report: conventions.NewReport(convReportLimit), log: log}, nil
+	return &convState{cfg: c, rules: rules, report: conventions.NewReport(0), log: log}, nil
 }
 
 // tablePolicy is the policy of a table that opted in.
@@ -78,7 +80,7 @@ func (t *table) convPolicy() *tablePolicy { return t.conv.Load() }
 // with t, checking the key schema (rule A1): when the table is created and
 // when its tags change. A malformed conventions tag, or a key schema the
 // enforced policy refuses, is a ValidationException and changes nothing.
-func (st *convState) attach(t *table, tags []tagPair) error {
+func (st *convState) attach(c *call, t *table, tags []tagPair) error {
 	m := make(map[string]string, len(tags))
 	for _, tp := range tags {
 		m[tp.key] = tp.value
@@ -92,18 +94,25 @@ func (st *convState) attach(t *table, tags []tagPair) error {
 		return nil
 	}
 	vs := st.rules.CheckTable(t.name, p, t.schema)
-	if err := st.settle(nil, vs, func(string) conventions.Mode { return p.Mode }); err != nil {
+	// t.meta may be read here: the caller holds t.mu or t is not published.
+	vs = append(vs, st.streamViolations(t, p, t.meta.stream)...)
+	if err := st.settle(c, vs, func(string) conventions.Mode { return p.Mode }); err != nil {
 		return err
 	}
 	t.conv.Store(&tablePolicy{p: p, st: st})
-	// t.meta may be read here: the caller holds t.mu or t is not published.
-	st.checkStream(t, p, t.meta.stream)
 	return nil
 }
 
-// checkStream reports rule A11 (a command table's stream carries the new
-// image): a warning, so it never refuses the request.
-func (st *convState) checkStream(t *table, p conventions.Policy, spec *StreamSpecification) {
+// checkStream checks rule A11 (a command table's stream carries the new
+// image) when UpdateTable changes the stream: a warning by default, so it
+// refuses nothing unless the table makes A11 strict, and even then the
+// change is made (UpdateTable has no way back here); it is reported.
+func (st *convState) checkStream(c *call, t *table, p conventions.Policy, spec *StreamSpecification) {
+	_ = st.settle(c, st.streamViolations(t, p, spec), func(string) conventions.Mode { return p.Mode })
+}
+
+// streamViolations are rule A11's violations for t's stream spec.
+func (st *convState) streamViolations(t *table, p conventions.Policy, spec *StreamSpecification) []conventions.Violation {
 	enabled, view := false, ""
 	if spec != nil && spec.StreamEnabled != nil && *spec.StreamEnabled {
 		enabled = true
@@ -111,34 +120,25 @@ func (st *convState) checkStream(t *table, p conventions.Policy, spec *StreamSpe
 			view = *spec.StreamViewType
 		}
 	}
-	_ = st.settle(nil, st.rules.CheckStream(t.name, p, enabled, view), func(string) conventions.Mode { return p.Mode })
+	return st.rules.CheckStream(t.name, p, enabled, view)
 }
 
-// settle records and logs violations and returns the error that refuses
-// the write: ValidationException with the first violation that blocks under
-// its table's mode, or nil. c may be nil (no request to log with).
+// settle records and logs the violations of request c and returns the
+// error that refuses it: ValidationException naming every violation that
+// blocks under its table's mode, or nil. The report dates them by the
+// request's clock reading.
 func (st *convState) settle(c *call, vs []conventions.Violation, mode func(table string) conventions.Mode) error {
 	if len(vs) == 0 {
 		return nil
 	}
-	st.report.Add(vs...)
-	var block *conventions.Violation
-	for i := range vs {
-		if vs[i].Blocks(mode(vs[i].Table)) {
-			block = &vs[i]
-			break
-		}
-	}
-	log := st.log
-	if c != nil {
-		log = c.logger()
-	}
+	refusal := conventions.Refuse(vs, mode)
+	st.report.Add(c.op, c.now, vs...)
 	for _, v := range vs {
-		log.Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
-			"severity", v.Severity.String(), "refused", block != nil, "detail", v.Message)
+		c.logger().Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
+			"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
 	}
-	if block != nil {
-		return errValidation(block.Error())
+	if refusal != nil {
+		return errValidation(refusal.Error())
 	}
 	return nil
 }
@@ -150,6 +150,17 @@ func (tp *tablePolicy) write(t *table, op conventions.Op, key storage.Key, old, 
 		Names: conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name},
 		Old:   old, New: nu, NotExistsCondition: guard, Exists: exists,
 	}
+}
+
+// inTx completes w with the lookups of transaction tx over w's table:
+// Exists (rule B5) and, for a table that keeps a latest item, Get (rule L1
+// on deletes).
+func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write {
+	w.Exists = txExists(tx, t)
+	if w.Policy.Latest != "" {
+		w.Get = convTxGet(tx, t)
+	}
+	return w
 }
 
 // check runs the rules on one write (inside its storage callback) and
@@ -172,13 +183,27 @@ func isCreateGuard(cond *string, names map[string]string) bool {
 // key in t? It reads under the locks tx holds.
 func txExists(tx *storage.WriteTx, t *table) func(pk, sk string) bool {
 	return func(pk, sk string) bool {
-		k := storage.Key{Partition: storage.S(pk)}
-		if t.schema.HasSort() {
-			k.Sort = storage.S(sk)
-		}
-		_, ok := tx.GetEncoded(t.data, k)
+		_, ok := tx.GetEncoded(t.data, keyOfStrings(t, pk, sk))
 		return ok
 	}
+}
+
+// convTxGet returns rule L1's lookup inside tx: the item with this key in t,
+// nil when there is none.
+func convTxGet(tx *storage.WriteTx, t *table) func(pk, sk string) storage.Item {
+	return func(pk, sk string) storage.Item {
+		item, _ := tx.Get(t.data, keyOfStrings(t, pk, sk))
+		return item
+	}
+}
+
+// keyOfStrings is t's key with these string values.
+func keyOfStrings(t *table, pk, sk string) storage.Key {
+	k := storage.Key{Partition: storage.S(pk)}
+	if t.schema.HasSort() {
+		k.Sort = storage.S(sk)
+	}
+	return k
 }
 
 // putChecked is PutItem's write to a table with a policy: the condition,
@@ -191,7 +216,7 @@ func (c *call) putChecked(tp *tablePolicy, t *table, key storage.Key, item stora
 		if err := checkCondition(cond, cur, rvoccf); err != nil {
 			return nil, err
 		}
-		if err := tp.check(c, tp.write(t, conventions.OpPut, key, cur, item, guard, txExists(tx, t))); err != nil {
+		if err := tp.check(c, inTx(tp.write(t, conventions.OpPut, key, cur, item, guard, nil), tx, t)); err != nil {
 			return nil, err
 		}
 		return item, nil
@@ -203,15 +228,44 @@ func (c *call) putChecked(tp *tablePolicy, t *table, key storage.Key, item stora
 	return ch, nil
 }
 
-// batchWriteChecked is one BatchWriteItem write to a table with a policy,
-// inside the batch's transaction. A batch put carries no condition, so a
-// put that creates a command row is reported by rule B6.
+// deleteChecked is DeleteItem's (and PartiQL DELETE's) delete from a table
+// with a policy: the condition, then the rules (B12, L1), on the current
+// item, in one storage transaction over the table.
+func (c *call) deleteChecked(tp *tablePolicy, t *table, key storage.Key, cond *expr.Condition, rvoccf string) (storage.Change, error) {
+	tx := storage.Begin(t.data)
+	defer tx.Abort()
+	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		if err := tp.check(c, inTx(tp.write(t, conventions.OpDelete, key, cur, nil, false, nil), tx, t)); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return storage.Change{}, err
+	}
+	tx.Commit()
+	return ch, nil
+}
+
+// batchWriteChecked is one BatchWriteItem write (item nil: a delete) to a
+// table with a policy, inside the batch's transaction. A batch put carries
+// no condition, so a put that creates a command row breaks rule B6.
 func (c *call) batchWriteChecked(tp *tablePolicy, tx *storage.WriteTx, t *table, key storage.Key, item storage.Item) (storage.Change, error) {
 	return tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
+		op := conventions.OpPut
 		if item == nil {
-			return nil, nil // deletes are not checked
+			if cur == nil {
+				return nil, nil // deletes nothing
+			}
+			op = conventions.OpDelete
 		}
-		if err := tp.check(c, tp.write(t, conventions.OpPut, key, cur, item, false, txExists(tx, t))); err != nil {
+		if err := tp.check(c, inTx(tp.write(t, op, key, cur, item, false, nil), tx, t)); err != nil {
 			return nil, err
 		}
 		return item, nil
@@ -243,7 +297,7 @@ func checkTransactConventions(c *call, tx *storage.WriteTx, acts []*txAction) er
 			op = conventions.OpDelete
 		}
 		old, _ := tx.Get(a.t.data, a.key)
-		ws = append(ws, tp.write(a.t, op, a.key, old, a.item, a.createGuard, txExists(tx, a.t)))
+		ws = append(ws, inTx(tp.write(a.t, op, a.key, old, a.item, a.createGuard, nil), tx, a.t))
 		modes[a.t.name] = tp.p.Mode
 	}
 	if len(ws) == 0 {
@@ -273,7 +327,7 @@ func (c *call) guardKey(t *table, k storage.Key) error {
 // Only cross-tenant callers, and callers bound to no tenant, may.
 func (c *call) guardScan(t *table, index string) error {
 	tp := t.convPolicy()
-	if tp == nil || tp.p.Roles == 0 || slices.Contains(tp.p.Disabled, "B10") {
+	if tp == nil || tp.p.Roles == 0 || !tp.p.Enabled("B10") {
 		return nil
 	}
 	tenant, ok := c.guardedTenant()
@@ -284,7 +338,7 @@ func (c *call) guardScan(t *table, index string) error {
 	if index != "" {
 		msg = fmt.Sprintf(msgConvIndexGuarded, tenant, index, t.name)
 	}
-	return tp.deny(c, &conventions.Violation{Rule: "B10", Table: t.name, Severity: conventions.SeverityError, Message: msg})
+	return tp.deny(c, &conventions.Violation{Rule: "B10", Table: t.name, Severity: tp.p.Severity("B10"), Message: msg})
 }
 
 // guardSelect is the tenant guard for a PartiQL SELECT: each partition it
@@ -312,37 +366,40 @@ func (c *call) guardedTenant() (string, bool) {
 }
 
 // deny records a tenant violation (nil: none) and refuses the request with
-// AccessDeniedException unless the table is in warn mode.
+// AccessDeniedException when it blocks (enforce mode, error severity).
 func (tp *tablePolicy) deny(c *call, v *conventions.Violation) error {
 	if v == nil {
 		return nil
 	}
-	tp.st.report.Add(*v)
-	refused := tp.p.Mode == conventions.ModeEnforce
+	vs := []conventions.Violation{*v}
+	refusal := conventions.Refuse(vs, func(string) conventions.Mode { return tp.p.Mode })
+	tp.st.report.Add(c.op, c.now, vs...)
 	c.logger().Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
-		"severity", v.Severity.String(), "refused", refused, "detail", v.Message)
-	if refused {
-		return errAccessDenied(v.Error())
+		"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
+	if refusal != nil {
+		return errAccessDenied(refusal.Error())
 	}
 	return nil
 }
 
 // ConventionsReport returns the conventions violations seen since the
-// emulator started, per table (in name order), each table's most recent
-// first.
-func (e *Emulator) ConventionsReport() []conventions.TableReport {
+// emulator started or the report was last reset: totals, and per table (in
+// name order) the counts by rule and one entry per distinct violation,
+// most recently seen first.
+func (e *Emulator) ConventionsReport() conventions.Snapshot {
 	return e.conv.report.Snapshot()
 }
 
-// conventionsReportJSON is the body of GET /dynamodb/conventions.
-type conventionsReportJSON struct {
-	Tables []conventions.TableReport `json:"tables"`
+// ResetConventionsReport empties the report, so that a test can assert
+// that what it does next makes no violation.
+func (e *Emulator) ResetConventionsReport() {
+	e.conv.report.Reset()
 }
 
 // serveConventions answers GET ConventionsPath with the report as JSON.
 func (e *Emulator) serveConventions(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	body, err := json.Marshal(conventionsReportJSON{Tables: e.ConventionsReport()})
+	body, err := json.Marshal(e.ConventionsReport())
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return

@@ -2,13 +2,16 @@ package emulator_test
 
 import (
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -174,7 +177,8 @@ func TestConventionsLatest(t *testing.T) {
 		{"version alone in a transaction", []types.TransactWriteItem{docPut("v1", "hello")}, false, "[conventions L1] new item written without its latest item"},
 		{"version alone by PutItem", []types.TransactWriteItem{docPut("v1", "hello")}, true, "[conventions L1]"},
 		{"latest copies another content", []types.TransactWriteItem{docPut("v1", "hello"), latestPut("v1", "bye")}, false, "[conventions L1] latest item's content differs"},
-		{"latest points at an older version", []types.TransactWriteItem{docPut("v2", "hello"), latestPut("v1", "hello")}, false, "[conventions L1]"},
+		{"latest points at an older version", []types.TransactWriteItem{docPut("v2", "hello"), latestPut("v1", "hello")}, false,
+			"[conventions L1] latest item points at partition key \"v1\", which this transaction does not write"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,8 +196,8 @@ func TestConventionsLatest(t *testing.T) {
 				}
 				return
 			}
-			if code != "ValidationException" || !strings.HasPrefix(msg, tc.want) {
-				t.Fatalf("got %s %q, want ValidationException %q...", code, msg, tc.want)
+			if code != "ValidationException" || !strings.Contains(msg, tc.want) {
+				t.Fatalf("got %s %q, want ValidationException naming %q", code, msg, tc.want)
 			}
 			out, _ := env.db.Scan(env.ctx, &dynamodb.ScanInput{TableName: aws.String("docs")})
 			if len(out.Items) != 0 {
@@ -222,15 +226,27 @@ func TestConventionsTransactAndBatch(t *testing.T) {
 	if code, msg := apiError(t, err); code != "ValidationException" || !strings.HasPrefix(msg, "[conventions A3]") {
 		t.Fatalf("transaction with a bad item: got %s %q", code, msg)
 	}
+	// A batch put carries no create guard, so it cannot create command
+	// rows at all (B6); the data table takes batches.
 	_, err = env.db.BatchWriteItem(env.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
-		cmdTable: {{PutRequest: &types.PutRequest{Item: commandItem(orderPK, "ORDER#A", 1)}}, {PutRequest: &types.PutRequest{Item: bad}}}}})
-	if code, msg := apiError(t, err); code != "ValidationException" || !strings.HasPrefix(msg, "[conventions A3]") {
+		cmdTable: {{PutRequest: &types.PutRequest{Item: commandItem(orderPK, "ORDER#A", 1)}}}}})
+	if code, msg := apiError(t, err); code != "ValidationException" || !strings.HasPrefix(msg, "[conventions B6]") {
+		t.Fatalf("batch of a command row: got %s %q", code, msg)
+	}
+	badData := dataItem(orderPK, "ORDER#B", 1)
+	badData["sk"] = s("ORDER#B@1")
+	_, err = env.db.BatchWriteItem(env.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		dataTable: {{PutRequest: &types.PutRequest{Item: dataItem(orderPK, "ORDER#A", 1)}}, {PutRequest: &types.PutRequest{Item: badData}}}}})
+	if code, msg := apiError(t, err); code != "ValidationException" || !strings.HasPrefix(msg, "[conventions A5]") {
 		t.Fatalf("batch with a bad item: got %s %q", code, msg)
 	}
 	if got := env.getItem(cmdTable, orderPK, "ORDER#A@1"); got != nil {
 		t.Fatal("a refused transaction or batch wrote its good item")
 	}
-	env.wantReportedOnly(cmdTable, "A3", "B6") // a batch put carries no create guard
+	if got := env.getItem(dataTable, orderPK, "ORDER#A"); got != nil {
+		t.Fatal("a refused batch wrote its good item")
+	}
+	env.wantReportedOnly(cmdTable, "A3", "B6")
 
 	env2 := newConvEnv(t)
 	_, err = env2.db.TransactWriteItems(env2.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
@@ -306,51 +322,91 @@ func TestConventionsOptIn(t *testing.T) {
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
 		Tags:                 []types.Tag{{Key: aws.String(conventions.TagRoles), Value: aws.String("data")}},
 	})
-	if code, msg := apiError(t, err); code != "ValidationException" || !strings.HasPrefix(msg, "[conventions A1] ") {
-		t.Fatalf("table keyed by id: got %s %q, want ValidationException [conventions A1]", code, msg)
+	want := "2 conventions violations: [conventions A1] data table partition key is id (S); want pk (S); [conventions A1] data table sort key is none; want sk (S)"
+	if code, msg := apiError(t, err); code != "ValidationException" || msg != want {
+		t.Fatalf("table keyed by id: got %s %q, want ValidationException %q", code, msg, want)
 	}
 }
 
-// TestConventionsReportHTTP: the report, most recent first, over HTTP.
+// TestConventionsReportHTTP: the report over HTTP, one entry per distinct
+// violation with its count, refusals, operation and times; DELETE empties
+// it.
 func TestConventionsReportHTTP(t *testing.T) {
-	env := newConvEnv(t)
-	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), "") // B6
-	bad := commandItem(orderPK, orderSK, 2)
+	t1 := time.Date(2026, 11, 22, 11, 0, 0, 0, time.UTC)
+	now := t1
+	env := newConvEnvClock(t, func() time.Time { return now })
+	bad := commandItem(orderPK, orderSK, 1)
 	bad["version"] = n("7")
 	_ = env.put(cmdTable, bad, createCnd) // A3, refused
+	now = now.Add(time.Minute)
+	_ = env.put(cmdTable, bad, createCnd) // the same, counted
+	upper := commandItem("ORDER#MBC", orderSK, 1)
+	upper["tenantCode"] = s("MBC")
+	env.mustPut(cmdTable, upper, createCnd) // A12, a warning
 
 	srv := httptest.NewServer(env.e.Handler())
 	defer srv.Close()
-	res, err := http.Get(srv.URL + emulator.ConventionsPath)
+	type entry struct {
+		Operation, Rule, Severity, Message string
+		Key                                struct{ PK, SK string }
+		Count, Refused                     uint64
+		First, Last                        time.Time
+	}
+	type report struct {
+		Violations, Errors, Warnings, Refused, Dropped uint64
+		Tables                                         []struct {
+			Table   string
+			Counts  map[string]uint64
+			Entries []entry
+		}
+	}
+	get := func() report {
+		t.Helper()
+		res, err := http.Get(srv.URL + emulator.ConventionsPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var got report
+		if err := json.NewDecoder(res.Body).Decode(&got); err != nil || res.StatusCode != 200 {
+			t.Fatalf("GET report: %d, %v", res.StatusCode, err)
+		}
+		return got
+	}
+	got := get()
+	if got.Violations != 3 || got.Errors != 2 || got.Warnings != 1 || got.Refused != 2 || len(got.Tables) != 1 {
+		t.Fatalf("got %+v, want 3 violations (2 errors refused, 1 warning) in one table", got)
+	}
+	tr := got.Tables[0]
+	if tr.Table != cmdTable || tr.Counts["A3"] != 2 || tr.Counts["A12"] != 1 || len(tr.Entries) != 2 {
+		t.Fatalf("got %+v, want A3 twice and A12 once in two entries", tr)
+	}
+	if e := tr.Entries[0]; e.Rule != "A12" || e.Severity != "warn" || e.Refused != 0 {
+		t.Errorf("most recent: got %+v, want the A12 warning", e)
+	}
+	want := entry{Operation: "PutItem", Rule: "A3", Severity: "error",
+		Message: "command item version 7 differs from its sort key's version 1",
+		Key:     struct{ PK, SK string }{orderPK, orderSK + "@1"}, Count: 2, Refused: 2,
+		First: t1, Last: t1.Add(time.Minute)}
+	if e := tr.Entries[1]; !reflect.DeepEqual(e, want) {
+		t.Errorf("A3 entry: got %+v, want %+v", e, want)
+	}
+
+	req, _ := http.NewRequest(http.MethodDelete, srv.URL+emulator.ConventionsPath, nil)
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
-	var got struct {
-		Tables []struct {
-			Table  string            `json:"table"`
-			Counts map[string]uint64 `json:"counts"`
-			Recent []struct {
-				Rule     string `json:"rule"`
-				Severity string `json:"severity"`
-				Key      struct{ PK, SK string }
-				Message  string `json:"message"`
-			} `json:"recent"`
-		} `json:"tables"`
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || string(body) != `{"reset":true}` {
+		t.Fatalf("DELETE: got %d %s", res.StatusCode, body)
 	}
-	if err := json.NewDecoder(res.Body).Decode(&got); err != nil {
-		t.Fatal(err)
+	if got := get(); got.Violations != 0 || len(got.Tables) != 0 {
+		t.Fatalf("after reset: got %+v, want an empty report", got)
 	}
-	if res.StatusCode != 200 || len(got.Tables) != 1 || got.Tables[0].Table != cmdTable {
-		t.Fatalf("got %d %+v, want one table %s", res.StatusCode, got, cmdTable)
-	}
-	tr := got.Tables[0]
-	if tr.Counts["A3"] != 1 || tr.Counts["B6"] != 1 || len(tr.Recent) != 2 {
-		t.Fatalf("got counts %v, %d recent; want A3 and B6 once", tr.Counts, len(tr.Recent))
-	}
-	if r := tr.Recent[0]; r.Rule != "A3" || r.Severity != "error" || r.Key.SK != orderSK+"@2" {
-		t.Fatalf("most recent: got %+v, want A3 error on %s@2", r, orderSK)
-	}
+	env.e.ResetConventionsReport() // the embedding API, idempotent
+	env.wantNoViolations()
 }
 
 // TestREADMEConventionsExample keeps the README's copy of
@@ -395,12 +451,14 @@ func TestConventionsPartiQL(t *testing.T) {
 	}{
 		{"insert", env.db, `INSERT INTO "` + cmdTable + `" VALUE {'pk': '` + orderPK + `', 'sk': '` + orderSK + `@1', 'id': '` + id + `', 'version': 1}`, ""},
 		{"insert without version", env.db, `INSERT INTO "` + cmdTable + `" VALUE {'pk': '` + orderPK + `', 'sk': '` + orderSK + `', 'version': 1}`, "[conventions A3]"},
-		{"update keeps the rules", env.db, `UPDATE "` + cmdTable + `" SET version = 5 WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, "[conventions A3]"},
+		{"update keeps the rules", env.db, `UPDATE "` + cmdTable + `" SET version = 5 WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`,
+			"2 conventions violations: [conventions A3] command item version 5 differs from its sort key's version 1; [conventions B7]"},
 		{"update status", env.db, `UPDATE "` + cmdTable + `" SET status = 'finish:FINISHED' WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, ""},
 		{"select own tenant", own, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, ""},
 		{"select other tenant", other, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, "[conventions B10]"},
 		{"select scan", own, `SELECT * FROM "` + cmdTable + `"`, "[conventions B10]"},
 		{"delete other tenant", other, `DELETE FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, "[conventions B10]"},
+		{"delete own command row", own, `DELETE FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, "[conventions B12]"},
 	}
 	for _, tc := range cases {
 		_, err := tc.client.ExecuteStatement(env.ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(tc.stmt)})
@@ -411,7 +469,8 @@ func TestConventionsPartiQL(t *testing.T) {
 	}
 }
 
-// TestConventionsLogged: a warned violation is logged with its rule and key.
+// TestConventionsLogged: a violation is logged with its rule and key, and
+// whether it refused the request.
 func TestConventionsLogged(t *testing.T) {
 	var buf strings.Builder
 	e, err := emulator.New(emulator.Options{Conventions: convConfig(), Logger: slog.New(slog.NewTextHandler(&buf, nil))})
@@ -422,53 +481,80 @@ func TestConventionsLogged(t *testing.T) {
 	if err := env.createTable(cmdTable, nil); err != nil {
 		t.Fatal(err)
 	}
-	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), "") // B6, warned
-	for _, want := range []string{`msg="conventions violation"`, "rule=B6", `sk=` + orderSK + `@1`, "refused=false", "op=PutItem"} {
+	_ = env.put(cmdTable, commandItem(orderPK, orderSK, 1), "") // B6, refused
+	upper := commandItem("ORDER#MBC", orderSK, 1)
+	upper["tenantCode"] = s("MBC")
+	env.mustPut(cmdTable, upper, createCnd) // A12, warned
+	for _, want := range []string{`msg="conventions violation"`, "rule=B6", `sk=` + orderSK + `@1`, "refused=true", "op=PutItem",
+		"rule=A12", "refused=false"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("log %q lacks %q", buf.String(), want)
 		}
 	}
 }
 
-// TestConventionsSequenceDown: a counter set below its value is refused (A8).
+// TestConventionsSequenceDown: a counter set below its value is refused
+// (A8), except back to 1, as the framework's older genNewSequence resets a
+// rotated counter.
 func TestConventionsSequenceDown(t *testing.T) {
 	env := newConvEnv(t)
-	env.nextSeq("SEQ#"+tenant, "order#2026")
-	env.nextSeq("SEQ#"+tenant, "order#2026")
-	_, err := env.db.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(seqTable),
-		Key:              map[string]av{"pk": s("SEQ#" + tenant), "sk": s("order#2026")},
-		UpdateExpression: aws.String("SET #seq = :one"), ExpressionAttributeNames: map[string]string{"#seq": "seq"},
-		ExpressionAttributeValues: map[string]av{":one": n("1")}})
-	if code, msg := apiError(t, err); code != "ValidationException" || msg != "[conventions A8] seq goes down from 2 to 1" {
-		t.Fatalf("got %s %q, want ValidationException [conventions A8] seq goes down from 2 to 1", code, msg)
+	for range 3 {
+		env.nextSeq("SEQ#"+tenant, "order#2026")
 	}
-	if got := env.nextSeq("SEQ#"+tenant, "order#2026"); got != "3" {
-		t.Fatalf("next sequence: got %s, want 3", got)
+	set := func(v string) error {
+		_, err := env.db.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(seqTable),
+			Key:              map[string]av{"pk": s("SEQ#" + tenant), "sk": s("order#2026")},
+			UpdateExpression: aws.String("SET #seq = :v"), ExpressionAttributeNames: map[string]string{"#seq": "seq"},
+			ExpressionAttributeValues: map[string]av{":v": n(v)}})
+		return err
+	}
+	want := "[conventions A8] seq goes from 3 to 2; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)"
+	if code, msg := apiError(t, set("2")); code != "ValidationException" || msg != want {
+		t.Fatalf("got %s %q, want ValidationException %q", code, msg, want)
+	}
+	if got := env.nextSeq("SEQ#"+tenant, "order#2026"); got != "4" {
+		t.Fatalf("next sequence: got %s, want 4", got)
+	}
+	if err := set("1"); err != nil {
+		t.Fatalf("reset to 1: %v", err)
+	}
+	if got := env.nextSeq("SEQ#"+tenant, "order#2026"); got != "2" {
+		t.Fatalf("next sequence after the reset: got %s, want 2", got)
 	}
 }
 
 // TestConventionsStrict: a table's strict list makes warn-only rules
-// refuse writes (B5: a version gap; B6: a create without the guard).
+// refuse: A12 (an upper case tenant) a write, A11 (no NEW_IMAGE stream)
+// the CreateTable.
 func TestConventionsStrict(t *testing.T) {
 	env := newConvEnv(t)
 	const table = "local-strict-command"
 	if err := env.createTable(table, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		item map[string]av
-		cond string
-		want string
-	}{
-		{commandItem(orderPK, orderSK, 2), createCnd, "[conventions B5] command version 2 written while version 1"},
-		{commandItem(orderPK, orderSK, 1), "", "[conventions B6] PutItem creates command row without the condition"},
-	} {
-		if code, msg := apiError(t, env.put(table, tc.item, tc.cond)); code != "ValidationException" || !strings.HasPrefix(msg, tc.want) {
-			t.Errorf("got %s %q, want ValidationException %q...", code, msg, tc.want)
-		}
+	upper := commandItem("ORDER#MBC", orderSK, 1)
+	upper["tenantCode"] = s("MBC")
+	want := `[conventions A12] command partition key "ORDER#MBC" has tenant "MBC", not lower case "mbc"`
+	if code, msg := apiError(t, env.put(table, upper, createCnd)); code != "ValidationException" || msg != want {
+		t.Errorf("got %s %q, want ValidationException %q", code, msg, want)
 	}
 	env.mustPut(table, commandItem(orderPK, orderSK, 1), createCnd)
-	env.mustPut(table, commandItem(orderPK, orderSK, 2), createCnd)
+
+	_, err := env.db.CreateTable(env.ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("local-strict-nostream-command"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+	})
+	if code, msg := apiError(t, err); code != "ValidationException" || !strings.HasPrefix(msg, "[conventions A11]") {
+		t.Errorf("strict A11 without a stream: got %s %q, want ValidationException [conventions A11]", code, msg)
+	}
+	if _, err := env.db.DescribeTable(env.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("local-strict-nostream-command")}); err == nil {
+		t.Errorf("a refused CreateTable created the table")
+	}
 }
 
 // TestConventionsCommandStream: rule A11 warns about a command table

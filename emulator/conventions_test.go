@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -45,7 +49,7 @@ const (
 func convConfig() *conventions.Config {
 	return &conventions.Config{
 		Tables: []conventions.TableConfig{
-			{Match: "local-strict-command", Policy: conventions.Policy{Roles: conventions.RoleCommand, Strict: []string{"B5", "B6"}}},
+			{Match: "local-strict-*", Policy: conventions.Policy{Roles: conventions.RoleCommand, Strict: []string{"A11", "A12"}}},
 			{Match: "*master-command", Policy: conventions.Policy{Roles: conventions.RoleMaster | conventions.RoleCommand}},
 			{Match: "*-command", Policy: conventions.Policy{Roles: conventions.RoleCommand}},
 			{Match: "*-log-data", Policy: conventions.Policy{Roles: conventions.RoleData, TenantSegment: 1}},
@@ -68,9 +72,15 @@ type convEnv struct {
 
 func newConvEnv(t *testing.T) *convEnv {
 	t.Helper()
+	return newConvEnvClock(t, nil)
+}
+
+// newConvEnvClock is newConvEnv with the emulator's clock (nil: the real one).
+func newConvEnvClock(t *testing.T, clock func() time.Time) *convEnv {
+	t.Helper()
 	// One database for every access key: the tenant guard's callers are
 	// told apart by their keys.
-	e, err := emulator.New(emulator.Options{Conventions: convConfig(), SharedDB: true})
+	e, err := emulator.New(emulator.Options{Conventions: convConfig(), SharedDB: true, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,17 +217,17 @@ func (env *convEnv) nextSeq(pk, sk string) string {
 // wantNoViolations fails when the report has any violation.
 func (env *convEnv) wantNoViolations() {
 	env.t.Helper()
-	for _, tr := range env.e.ConventionsReport() {
-		env.t.Errorf("table %s: unexpected violations %v: %v", tr.Table, tr.Counts, tr.Recent)
+	for _, tr := range env.e.ConventionsReport().Tables {
+		env.t.Errorf("table %s: unexpected violations %v: %v", tr.Table, tr.Counts, tr.Entries)
 	}
 }
 
 // reported returns the rules reported for table, most recent first.
 func (env *convEnv) reported(table string) []string {
 	var rules []string
-	for _, tr := range env.e.ConventionsReport() {
+	for _, tr := range env.e.ConventionsReport().Tables {
 		if tr.Table == table {
-			for _, v := range tr.Recent {
+			for _, v := range tr.Entries {
 				rules = append(rules, v.Rule)
 			}
 		}
@@ -351,10 +361,12 @@ func TestConventionsRefused(t *testing.T) {
 		{"A2 no tenant", cmdTable, withPK(commandItem(orderPK, orderSK, 1), "ORDER"), "[conventions A2] command partition key \"ORDER\" has no tenant"},
 		{"A2 empty tenant", cmdTable, withPK(commandItem(orderPK, orderSK, 1), "ORDER#"), "[conventions A2]"},
 		{"A3 no version", cmdTable, withSK(commandItem(orderPK, orderSK, 1), orderSK), `[conventions A3] command sort key "` + orderSK + `" has no @version suffix`},
-		{"A3 version differs", cmdTable, with(commandItem(orderPK, orderSK, 2), "version", n("3")), "[conventions A3] command item version 3 differs"},
+		{"A3 version differs", cmdTable, with(commandItem(orderPK, orderSK, 1), "version", n("3")), "[conventions A3] command item version 3 differs"},
+		{"A2 empty prefix", cmdTable, withPK(commandItem(orderPK, orderSK, 1), "#"+tenant), "[conventions A2] command partition key \"#tenant001\" has an empty prefix"},
 		{"A3 no version attribute", cmdTable, func() map[string]av { it := commandItem(orderPK, orderSK, 1); delete(it, "version"); return it }(), "[conventions A3] command item has no version"},
 		{"B1 at in base", cmdTable, withSK(commandItem(orderPK, orderSK, 1), "USER#a@example.com@1"), "[conventions B1]"},
-		{"B2 tenant not last", cmdTable, withPK(commandItem(orderPK, orderSK, 1), "ORDER#tenant001#2026-01"), "[conventions B2]"},
+		{"B2 tenant not last (and so B9)", cmdTable, withPK(commandItem(orderPK, orderSK, 1), "ORDER#tenant001#2026-01"),
+			"2 conventions violations: [conventions B2] command partition key \"ORDER#tenant001#2026-01\" has 3 segments: getTenantCode reads \"2026-01\" as its tenant; declare the tenant segment if the tenant is elsewhere; [conventions B9] tenantCode \"tenant001\" differs"},
 		{"B3 loose version", cmdTable, withSK(commandItem(orderPK, orderSK, 1), orderSK+"@01"), "[conventions B3]"},
 		{"B4 version zero", cmdTable, withSK(commandItem(orderPK, orderSK, 1), orderSK+"@0"), "[conventions B4]"},
 		{"B4 version latest", cmdTable, withSK(commandItem(orderPK, orderSK, 1), orderSK+"@-1"), "[conventions B"},
@@ -392,6 +404,158 @@ func TestConventionsRefused(t *testing.T) {
 	}
 }
 
+// TestConventionsRefusedByDefault breaks each rule the study had left
+// warn-only (B5-B9) and the rules added since (B12, the A8 step, B8's
+// jump, B6's overwrite): enforce mode refuses each by default now, and
+// nothing changes.
+func TestConventionsRefusedByDefault(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(env *convEnv)
+		run   func(env *convEnv) error
+		want  string // the message's start
+	}{
+		{"B6 create without the guard", nil, func(env *convEnv) error {
+			return env.put(cmdTable, commandItem(orderPK, orderSK, 1), "")
+		}, "[conventions B6] PutItem creates command row without the condition"},
+		{"B6 overwrite of a version", func(env *convEnv) {
+			env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+		}, func(env *convEnv) error {
+			it := commandItem(orderPK, orderSK, 1)
+			it["name"] = s("changed")
+			return env.put(cmdTable, it, "")
+		}, "[conventions B6] PutItem overwrites an existing command version and changes name"},
+		{"B5 version gap", func(env *convEnv) {
+			env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+		}, func(env *convEnv) error {
+			return env.put(cmdTable, commandItem(orderPK, orderSK, 3), createCnd)
+		}, "[conventions B5] command version 3 written while version 2"},
+		{"B7 update creates a command row", nil, func(env *convEnv) error {
+			_, err := env.db.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(cmdTable),
+				Key:                       map[string]av{"pk": s(orderPK), "sk": s(orderSK + "@1")},
+				UpdateExpression:          aws.String("SET #v = :v"),
+				ExpressionAttributeNames:  map[string]string{"#v": "version"},
+				ExpressionAttributeValues: map[string]av{":v": n("1")}})
+			return err
+		}, "[conventions B7] UpdateItem creates a command row"},
+		{"B8 data version down", func(env *convEnv) {
+			env.mustPut(dataTable, dataItem(orderPK, orderSK, 2), "")
+		}, func(env *convEnv) error {
+			return env.put(dataTable, dataItem(orderPK, orderSK, 1), "")
+		}, "[conventions B8] data item version goes down from 2 to 1"},
+		{"B8 data version jump", func(env *convEnv) {
+			env.mustPut(dataTable, dataItem(orderPK, orderSK, 3), "")
+		}, func(env *convEnv) error {
+			return env.put(dataTable, dataItem(orderPK, orderSK, 9), "")
+		}, "[conventions B8] data item version jumps from 3 to 9; the next version is 4"},
+		{"B9 tenantCode differs", nil, func(env *convEnv) error {
+			it := commandItem(orderPK, orderSK, 1)
+			it["tenantCode"] = s("tenant002")
+			return env.put(cmdTable, it, createCnd)
+		}, `[conventions B9] tenantCode "tenant002" differs from the partition key's tenant "tenant001"`},
+		{"B12 DeleteItem of a command row", func(env *convEnv) {
+			env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+		}, func(env *convEnv) error {
+			_, err := env.db.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String(cmdTable),
+				Key: map[string]av{"pk": s(orderPK), "sk": s(orderSK + "@1")}})
+			return err
+		}, "[conventions B12] DeleteItem deletes a command row"},
+		{"B12 PartiQL DELETE of a command row", func(env *convEnv) {
+			env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+		}, func(env *convEnv) error {
+			_, err := env.db.ExecuteStatement(env.ctx, &dynamodb.ExecuteStatementInput{
+				Statement:  aws.String(`DELETE FROM "` + cmdTable + `" WHERE pk = ? AND sk = ?`),
+				Parameters: []av{s(orderPK), s(orderSK + "@1")}})
+			return err
+		}, "[conventions B12] DeleteItem deletes a command row"},
+		{"B12 batch delete of a command row", func(env *convEnv) {
+			env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+		}, func(env *convEnv) error {
+			_, err := env.db.BatchWriteItem(env.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+				cmdTable: {{DeleteRequest: &types.DeleteRequest{Key: map[string]av{"pk": s(orderPK), "sk": s(orderSK + "@1")}}}}}})
+			return err
+		}, "[conventions B12] DeleteItem deletes a command row"},
+		{"B12 transaction delete of a command row", func(env *convEnv) {
+			env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+		}, func(env *convEnv) error {
+			_, err := env.db.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Delete: &types.Delete{TableName: aws.String(cmdTable), Key: map[string]av{"pk": s(orderPK), "sk": s(orderSK + "@1")}}}}})
+			return err
+		}, "[conventions B12] DeleteItem deletes a command row"},
+		{"A8 sequence jump", func(env *convEnv) {
+			env.nextSeq("SEQ#"+tenant, "order#2026")
+		}, func(env *convEnv) error {
+			_, err := env.db.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(seqTable),
+				Key:                       map[string]av{"pk": s("SEQ#" + tenant), "sk": s("order#2026")},
+				UpdateExpression:          aws.String("SET #seq = :n"),
+				ExpressionAttributeNames:  map[string]string{"#seq": "seq"},
+				ExpressionAttributeValues: map[string]av{":n": n("9")}})
+			return err
+		}, "[conventions A8] seq goes from 1 to 9"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newConvEnv(t)
+			if tc.setup != nil {
+				tc.setup(env)
+			}
+			before := env.scanAll()
+			code, msg := apiError(t, tc.run(env))
+			if code != "ValidationException" || !strings.HasPrefix(msg, tc.want) {
+				t.Fatalf("got %s %q, want ValidationException %q...", code, msg, tc.want)
+			}
+			if after := env.scanAll(); after != before {
+				t.Fatalf("the refused request changed the tables:\n%s\nwant\n%s", after, before)
+			}
+		})
+	}
+}
+
+// scanAll renders every item of the test's tables, for comparing states.
+func (env *convEnv) scanAll() string {
+	env.t.Helper()
+	var b strings.Builder
+	for _, name := range []string{cmdTable, dataTable, histTable, seqTable, mstTable} {
+		out, err := env.db.Scan(env.ctx, &dynamodb.ScanInput{TableName: aws.String(name), ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			env.t.Fatalf("Scan %s: %v", name, err)
+		}
+		fmt.Fprintf(&b, "%s: %d items\n", name, len(out.Items))
+		for _, it := range out.Items {
+			fmt.Fprintf(&b, "  %s\n", render(&types.AttributeValueMemberM{Value: it}))
+		}
+	}
+	return b.String()
+}
+
+// render prints an attribute value with its map keys sorted.
+func render(v av) string {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return strconv.Quote(v.Value)
+	case *types.AttributeValueMemberN:
+		return v.Value
+	case *types.AttributeValueMemberBOOL:
+		return strconv.FormatBool(v.Value)
+	case *types.AttributeValueMemberNULL:
+		return "null"
+	case *types.AttributeValueMemberL:
+		parts := make([]string, len(v.Value))
+		for i, e := range v.Value {
+			parts[i] = render(e)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	case *types.AttributeValueMemberM:
+		names := slices.Sorted(maps.Keys(v.Value))
+		parts := make([]string, len(names))
+		for i, name := range names {
+			parts[i] = name + ":" + render(v.Value[name])
+		}
+		return "{" + strings.Join(parts, " ") + "}"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
 // TestConventionsWarned breaks each warn-only rule: the write succeeds and
 // the violation is reported.
 func TestConventionsWarned(t *testing.T) {
@@ -401,29 +565,6 @@ func TestConventionsWarned(t *testing.T) {
 		run   func(env *convEnv) error
 		want  string
 	}{
-		{"B6 create without the guard", cmdTable, func(env *convEnv) error {
-			return env.put(cmdTable, commandItem(orderPK, orderSK, 1), "")
-		}, "B6"},
-		{"B5 version gap", cmdTable, func(env *convEnv) error {
-			return env.put(cmdTable, commandItem(orderPK, orderSK, 3), createCnd)
-		}, "B5"},
-		{"B7 update creates a command row", cmdTable, func(env *convEnv) error {
-			_, err := env.db.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(cmdTable),
-				Key:                       map[string]av{"pk": s(orderPK), "sk": s(orderSK + "@1")},
-				UpdateExpression:          aws.String("SET #v = :v"),
-				ExpressionAttributeNames:  map[string]string{"#v": "version"},
-				ExpressionAttributeValues: map[string]av{":v": n("1")}})
-			return err
-		}, "B7"},
-		{"B8 data version down", dataTable, func(env *convEnv) error {
-			env.mustPut(dataTable, dataItem(orderPK, orderSK, 2), "")
-			return env.put(dataTable, dataItem(orderPK, orderSK, 1), "")
-		}, "B8"},
-		{"B9 tenantCode differs", cmdTable, func(env *convEnv) error {
-			it := commandItem(orderPK, orderSK, 1)
-			it["tenantCode"] = s("tenant002")
-			return env.put(cmdTable, it, createCnd)
-		}, "B9"},
 		{"A12 upper case tenant", cmdTable, func(env *convEnv) error {
 			it := commandItem("ORDER#MBC", orderSK, 1)
 			it["tenantCode"] = s("MBC")

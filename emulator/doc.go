@@ -147,9 +147,12 @@
 //     host name, without a scheme), so endpoint discovery stays on the
 //     emulator; an SDK that adds https:// to it needs TLS in front.
 //   - Conventions (conventions.go): tables that opt in (Options.Conventions
-//     or their tags) have their writes checked against the mbc-cqrs-serverless
-//     conventions, with ValidationException (AccessDeniedException for the
-//     tenant guard) on enforced tables; DynamoDB has nothing like it. Tables
-//     that do not opt in are untouched. A violation inside TransactWriteItems
-//     is a top-level ValidationException, not a cancellation reason.
+//     or their tags) have their writes and deletes checked against the
+//     mbc-cqrs-serverless conventions, with ValidationException naming every
+//     blocking violation (AccessDeniedException for the tenant guard) on
+//     enforced tables; DynamoDB has nothing like it. Tables that do not opt
+//     in are untouched. A violation inside TransactWriteItems is a top-level
+//     ValidationException, not a cancellation reason. The report
+//     (ConventionsReport, GET /dynamoemu/conventions) is emptied by
+//     ResetConventionsReport or DELETE /dynamoemu/conventions.
 package emulator

@@ -520,7 +520,12 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
-	change, err := putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	var change storage.Change
+	if tp := t.convPolicy(); tp != nil {
+		change, err = c.deleteChecked(tp, t, key, cond, in.ReturnValuesOnConditionCheckFailure)
+	} else {
+		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	}
 	if err != nil {
 		return nil, err
 	}

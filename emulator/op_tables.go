@@ -76,7 +76,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
-	if err := c.emu.conv.attach(t, m.tags); err != nil {
+	if err := c.emu.conv.attach(c, t, m.tags); err != nil {
 		return nil, err
 	}
 	if !c.ns.addTable(t) {

@@ -62,7 +62,7 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 	if len(merged) > maxTags {
 		return nil, errValidation(msgTagLimit)
 	}
-	if err := c.emu.conv.attach(t, merged); err != nil {
+	if err := c.emu.conv.attach(c, t, merged); err != nil {
 		return nil, err
 	}
 	t.meta.tags = merged
@@ -106,7 +106,7 @@ func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error
 			kept = append(kept, tp)
 		}
 	}
-	if err := c.emu.conv.attach(t, kept); err != nil {
+	if err := c.emu.conv.attach(c, t, kept); err != nil {
 		return nil, err
 	}
 	t.meta.tags = kept // a new slice: snapshots keep the old one

@@ -226,7 +226,12 @@ func runDelete(c *call, x *translator, s *partiql.Delete, opt stmtOptions) (*Exe
 	if s.Returning != nil {
 		rv = returnAllOld
 	}
-	change, err := putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, opt.capacity)
+	var change storage.Change
+	if tp := p.t.convPolicy(); tp != nil {
+		change, err = c.deleteChecked(tp, p.t, p.key, p.cond, opt.rvoccf)
+	} else {
+		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, opt.capacity)
+	}
 	if err != nil {
 		return nil, err
 	}

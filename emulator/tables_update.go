@@ -57,7 +57,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
-		tp.st.checkStream(t, tp.p, t.snapshot().stream)
+		tp.st.checkStream(c, t, tp.p, t.snapshot().stream)
 	}
 	d := t.describe()
 	// The answer shows the index change under way, as AWS's does, even

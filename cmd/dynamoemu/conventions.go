@@ -23,9 +23,12 @@ import (
 // --config FILE" scans the tables of any DynamoDB endpoint (the emulator,
 // DynamoDB Local, AWS) that the configuration (or their tags) names, and
 // lists the items that break the conventions, as the emulator would have
-// reported them had they been written to it.
+// reported them had they been written to it. It fails (exit status 2)
+// when a violation has error severity, or any violation with
+// --fail-on-warn; warnings alone leave it at 0.
 
-// errViolations is returned when the check found violations (exit status 2).
+// errViolations is returned when the check found violations that fail it
+// (exit status 2).
 var errViolations = errors.New("conventions violations found")
 
 // loadConventions reads the -conventions file; "" means none.
@@ -45,7 +48,7 @@ func loadConventions(file string) (*conventions.Config, error) {
 }
 
 func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usage = "usage: dynamoemu conventions check --endpoint URL --config FILE [--region R] [--accessKey K --secretKey S] [table ...]"
+	const usage = "usage: dynamoemu conventions check --endpoint URL --config FILE [--fail-on-warn] [--region R] [--accessKey K --secretKey S] [table ...]"
 	if len(args) == 0 || args[0] != "check" {
 		return errors.New(usage)
 	}
@@ -56,6 +59,7 @@ func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Wr
 	region := fs.String("region", "us-east-1", "region")
 	accessKey := fs.String("accessKey", "", "access key id (empty: the environment's; with --endpoint and no environment credentials, \"dynamoemu\")")
 	secretKey := fs.String("secretKey", "dynamoemu", "secret access key, with --accessKey")
+	failOnWarn := fs.Bool("fail-on-warn", false, "exit with status 2 for warnings too (default: errors only)")
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -81,16 +85,22 @@ func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Wr
 			return err
 		}
 	}
-	total := 0
+	var errs, warns int
 	for _, name := range names {
-		n, err := checkTable(ctx, db, rules, name, stdout)
+		vs, err := checkTable(ctx, db, rules, name, stdout)
 		if err != nil {
 			return fmt.Errorf("table %s: %w", name, err)
 		}
-		total += n
+		for _, v := range vs {
+			if v.Severity == conventions.SeverityWarn {
+				warns++
+			} else {
+				errs++
+			}
+		}
 	}
-	fmt.Fprintf(stdout, "%d violations in %d tables\n", total, len(names))
-	if total > 0 {
+	fmt.Fprintf(stdout, "%d violations in %d tables: %d errors, %d warnings\n", errs+warns, len(names), errs, warns)
+	if errs > 0 || (*failOnWarn && warns > 0) {
 		return errViolations
 	}
 	return nil
@@ -129,12 +139,12 @@ func listTables(ctx context.Context, db *dynamodb.Client) ([]string, error) {
 }
 
 // checkTable checks one table's key schema and every item, printing a line
-// per violation; it returns how many it printed. A table that does not opt
-// in is skipped.
-func checkTable(ctx context.Context, db *dynamodb.Client, rules *conventions.Rules, name string, out io.Writer) (int, error) {
+// per violation; it returns the violations it printed. A table that does
+// not opt in is skipped.
+func checkTable(ctx context.Context, db *dynamodb.Client, rules *conventions.Rules, name string, out io.Writer) ([]conventions.Violation, error) {
 	desc, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	tags := map[string]string{}
 	if tt, err := db.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: desc.Table.TableArn}); err == nil {
@@ -144,23 +154,23 @@ func checkTable(ctx context.Context, db *dynamodb.Client, rules *conventions.Rul
 	} // an endpoint without tagging checks by the configuration alone
 	p, ok, err := rules.Lookup(name, tags)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if !ok || !p.Active() {
-		return 0, nil
+		return nil, nil
 	}
 	ks := keySchemaOf(desc.Table)
 	vs := rules.CheckTable(name, p, ks)
 
 	items, err := scanAll(ctx, db, name)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	vs = append(vs, checkItems(rules, name, p, ks, items)...)
 	for _, v := range vs {
 		fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", v.Table, v.Rule, v.Severity, v.Key, v.Message)
 	}
-	return len(vs), nil
+	return vs, nil
 }
 
 // checkItems runs the rules on a table's stored items as if each were

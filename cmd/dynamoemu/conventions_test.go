@@ -66,12 +66,15 @@ func TestConventionsCheck(t *testing.T) {
 	put(cmdTable, map[string]types.AttributeValue{"pk": s("ORDER#t1"), "sk": s("ORDER#1@1"), "version": n("1")})
 	put(cmdTable, map[string]types.AttributeValue{"pk": s("ORDER#t1"), "sk": s("ORDER#2"), "version": n("1")})
 	put(cmdTable, map[string]types.AttributeValue{"pk": s("ORDER#t1"), "sk": s("ORDER#1@3"), "version": n("3")})
+	put(cmdTable, map[string]types.AttributeValue{"pk": s("ORDER#T1"), "sk": s("ORDER#1@1"), "version": n("1")})
 	put(docsTable, map[string]types.AttributeValue{"documentVersion": s("v1"), "content": s("hello")})
 	put(docsTable, map[string]types.AttributeValue{"documentVersion": s("latest"), "content": s("bye"), "actualVersion": s("v1")})
 	put(plainTable, map[string]types.AttributeValue{"pk": s("anything"), "sk": s("goes@")})
 
 	file := filepath.Join(t.TempDir(), "conventions.json")
-	cfg := `{"tables":[{"match":"*-command","role":"command"},{"match":"` + docsTable + `","latest":"latest"}]}`
+	usersTable := "users" + suffix
+	cfg := `{"tables":[{"match":"*-command","role":"command"},{"match":"` + docsTable + `","latest":"latest"},` +
+		`{"match":"` + usersTable + `","role":"keys"}]}`
 	if err := os.WriteFile(file, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -83,9 +86,10 @@ func TestConventionsCheck(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
 		cmdTable + "\tA3\terror\tpk=\"ORDER#t1\" sk=\"ORDER#2\"\tcommand sort key \"ORDER#2\" has no @version suffix",
-		cmdTable + "\tB5\twarn\tpk=\"ORDER#t1\" sk=\"ORDER#1@3\"\t",
+		cmdTable + "\tB5\terror\tpk=\"ORDER#t1\" sk=\"ORDER#1@3\"\t",
+		cmdTable + "\tA12\twarn\tpk=\"ORDER#T1\" sk=\"ORDER#1@1\"\t",
 		docsTable + "\tL1\terror\tpk=\"latest\" sk=\"\"\tlatest item's content differs",
-		"3 violations in 3 tables",
+		"4 violations in 3 tables: 3 errors, 1 warnings",
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("got %d lines:\n%s\nwant %d", len(lines), out.String(), len(want))
@@ -98,6 +102,22 @@ func TestConventionsCheck(t *testing.T) {
 		if !found {
 			t.Errorf("no line starts with %q in:\n%s", w, out.String())
 		}
+	}
+
+	// Warnings alone pass, unless --fail-on-warn.
+	create(usersTable, "pk", "sk")
+	put(usersTable, map[string]types.AttributeValue{"pk": s("USER#MBC"), "sk": s("u1")}) // A12, a warning
+	warnOnly := []string{"check", "--endpoint", url, "--config", file, "--accessKey", "AKIDCHECK", plainTable, usersTable}
+	out.Reset()
+	if err := conventionsCommand(ctx, warnOnly, &out, &errOut); err != nil {
+		t.Fatalf("warnings only: got %v, want success:\n%s", err, out.String())
+	}
+	if !strings.HasSuffix(out.String(), "1 violations in 2 tables: 0 errors, 1 warnings\n") {
+		t.Errorf("warnings only: got\n%s", out.String())
+	}
+	failOnWarn := append([]string{"check", "--fail-on-warn"}, warnOnly[1:]...)
+	if err := conventionsCommand(ctx, failOnWarn, &out, &errOut); !errors.Is(err, errViolations) {
+		t.Fatalf("--fail-on-warn: got %v, want errViolations", err)
 	}
 
 	if err := conventionsCommand(ctx, []string{"nope"}, &out, &errOut); err == nil {
