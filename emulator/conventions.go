@@ -96,8 +96,7 @@ func (st *convState) attach(t *table, tags []tagPair) error {
 		return err
 	}
 	t.conv.Store(&tablePolicy{p: p, st: st})
-	// t.meta may be read here: the caller holds t.mu or t is not published.
-	st.checkStream(t, p, t.meta.stream)
+	st.checkStream(t, p, t.snapshot().stream)
 	return nil
 }
 

@@ -44,7 +44,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		clock:     c.clock,
 	}
 	m := tableMeta{
-		status:             "ACTIVE",
+		status:             statusActive,
 		attrDefs:           def.attrDefs,
 		billingMode:        def.billingMode,
 		billingReported:    def.billingExplicit,
@@ -69,7 +69,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		m.streamLabel = streamLabel(now)
 	}
 	m.sse = sseDescription(c, def.sse)
-	t.meta = m
+	t.meta.Store(&m)
 	var s *stream
 	if m.stream != nil {
 		s = t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel) // before anyone can write
@@ -178,23 +178,34 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	if t.meta.deletionProtection {
-		t.mu.Unlock()
-		return nil, errValidation(msgDeletionProtected)
-	}
-	t.meta.status = "DELETING"
-	t.mu.Unlock()
-	if !c.ns.removeTable(t) {
-		// A concurrent DeleteTable won.
-		return nil, errResourceNotFound(msgTableNotFound(t.name))
+	// One change of the definition: the status, the table out of the
+	// catalog and its stream stopped, so an UpdateTable that found the
+	// table before cannot start a stream on it afterwards (it sees
+	// DELETING under t.mu and refuses).
+	err = t.changeMeta(func(m *tableMeta) error {
+		if m.deletionProtection {
+			return errValidation(msgDeletionProtected)
+		}
+		if m.status == statusDeleting || !c.ns.removeTable(t) {
+			// A concurrent DeleteTable won.
+			return errResourceNotFound(msgTableNotFound(t.name))
+		}
+		m.status = statusDeleting
+		t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	c.emu.release.deleted(t.data.SizeBytes())
-	t.mu.Lock()
-	t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
-	t.mu.Unlock()
 	return &DeleteTableOutput{TableDescription: t.describe()}, nil
 }
+
+// TableStatus values.
+const (
+	statusActive   = "ACTIVE"
+	statusDeleting = "DELETING"
+)
 
 // Table quotas: AWS's defaults, which DescribeLimits reports.
 const (
