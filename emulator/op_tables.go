@@ -64,29 +64,34 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	for _, x := range slices.Concat(m.lsis, m.gsis) {
 		x.arn = t.arn + "/index/" + x.name
 	}
-	if s := def.stream; s != nil && *s.StreamEnabled {
-		m.stream = s
-		m.streamLabel = streamLabel(now)
+	var s *stream
+	if spec := def.stream; spec != nil && *spec.StreamEnabled {
+		m.stream = spec
+		s = t.startStreamLocked(c, *spec.StreamViewType, "") // before anyone can write
+		m.streamLabel = s.label
 	}
 	m.sse = sseDescription(c, def.sse)
 	t.meta.Store(&m)
-	var s *stream
-	if m.stream != nil {
-		s = t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel) // before anyone can write
-	}
 	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
 	if err := c.emu.conv.attach(t, m.tags); err != nil {
+		c.forgetStream(s)
 		return nil, err
 	}
 	if !c.ns.addTable(t) {
+		c.forgetStream(s)
 		// DynamoDB Local: "Cannot create preexisting table".
 		return nil, errResourceInUse(msgTableExistsPrefix + def.name)
 	}
-	if s != nil {
-		c.ns.addStream(s)
-	}
 	return &CreateTableOutput{TableDescription: t.describe()}, nil
+}
+
+// forgetStream unregisters s (nil: none), the stream of a table that
+// CreateTable did not make visible.
+func (c *call) forgetStream(s *stream) {
+	if s != nil {
+		c.ns.streamSet().remove(s)
+	}
 }
 
 // sseDescription turns an SSESpecification into what DescribeTable

@@ -106,7 +106,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 				return err
 			}
 		}
-		t.syncStreamLocked(c, old, *m)
+		t.syncStreamLocked(c, old, m)
 		return nil
 	})
 	if err != nil {
@@ -178,8 +178,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 		case !*s.StreamEnabled && !enabled:
 			return none, errValidation(msgStreamNotEnabled(t.name))
 		case *s.StreamEnabled:
-			m.stream = s
-			m.streamLabel = nextStreamLabel(m.streamLabel, now)
+			m.stream = s // its label is chosen as it starts (syncStreamLocked)
 		default:
 			// The stream stays readable for 24 hours: DescribeTable keeps
 			// LatestStreamLabel and LatestStreamArn but drops
