@@ -13,7 +13,9 @@ import (
 type Report struct {
 	limit int
 
-	mu     sync.Mutex // guards seq and tables
+	// mu guards seq and tables. Nothing else is locked while it is held,
+	// so callers may hold any lock (the emulator holds storage's).
+	mu     sync.Mutex
 	seq    uint64
 	tables map[string]map[string]*ruleLog
 }

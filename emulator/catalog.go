@@ -11,8 +11,10 @@ import (
 )
 
 // The table catalog of a Namespace: its mu guards only the name -> table
-// map; each table guards its own metadata and storage.Table guards its
-// items, so a long Scan never blocks CreateTable.
+// map (a leaf of the lock order in doc.go: nothing is locked while it is
+// held); each table keeps its own definition (an immutable snapshot,
+// changed under table.mu) and storage.Table guards its items, so a long
+// Scan never blocks CreateTable.
 
 // getTable returns the table called name, or nil.
 func (ns *Namespace) getTable(name string) *table {
