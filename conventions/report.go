@@ -17,7 +17,9 @@ import (
 type Report struct {
 	limit int
 
-	mu      sync.Mutex // guards everything below
+	// mu guards everything below. Nothing else is locked while it is
+	// held, so callers may hold any lock (the emulator holds storage's).
+	mu      sync.Mutex
 	entries map[entryKey]*list.Element
 	recent  *list.List // of *Entry, most recently seen first
 	counts  map[string]map[string]uint64

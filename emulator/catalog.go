@@ -11,8 +11,10 @@ import (
 )
 
 // The table catalog of a Namespace: its mu guards only the name -> table
-// map; each table guards its own metadata and storage.Table guards its
-// items, so a long Scan never blocks CreateTable.
+// map (a leaf of the lock order in doc.go: nothing is locked while it is
+// held); each table keeps its own definition (an immutable snapshot,
+// changed under table.mu) and storage.Table guards its items, so a long
+// Scan never blocks CreateTable.
 
 // getTable returns the table called name, or nil.
 func (ns *Namespace) getTable(name string) *table {
@@ -67,8 +69,19 @@ func (ns *Namespace) tableNames() []string {
 }
 
 // table is one table: its key schema and items, plus everything
-// DescribeTable reports. name, schema, data, arn, id and created never
-// change after creation and may be read without the lock.
+// DescribeTable reports. name, schema, keySchema, data, arn, id, created
+// and clock never change after creation and may be read without a lock.
+//
+// Its definition (meta) is an immutable snapshot that readers load
+// without any lock: the data-plane operations read it while they hold
+// storage's lock on the table's items (the index key checks of an update,
+// the capacity and item collection metrics of a batch), so reading it must
+// not wait for anything. A change of the definition (UpdateTable,
+// DeleteTable, UpdateTimeToLive, TagResource, UntagResource) holds mu,
+// copies the snapshot, changes the copy, makes the storage changes it
+// implies (an index added or dropped, the stream's observer attached or
+// detached) and then publishes the copy. See "Locks" in doc.go for the
+// order of every lock.
 type table struct {
 	name      string
 	schema    storage.KeySchema
@@ -79,18 +92,30 @@ type table struct {
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
 	// conv is the conventions policy; nil: not opted in (conventions.go).
+	// Replaced under mu (tags), read without a lock.
 	conv atomic.Pointer[tablePolicy]
 
-	mu   sync.RWMutex // guards meta, liveStream and ttl
-	meta tableMeta
+	// meta is the table's definition; never nil once the table is
+	// published. A *tableMeta, once stored, is never modified: load it
+	// with meta.Load() (or snapshot) anywhere, holding any lock or none.
+	meta atomic.Pointer[tableMeta]
+
+	// mu serializes the changes of meta and guards liveStream. It comes
+	// first in the lock order: a holder may take storage's table locks
+	// (AddIndex, DropIndex, SetObserver, ItemCount), the namespace's
+	// catalog and stream locks, and a stream's lock; nothing that holds
+	// any of those, and nothing running inside a storage callback, takes
+	// mu. Helpers named ...Locked expect it held.
+	mu sync.Mutex
 	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
 	liveStream *stream
-	ttl        ttlSpec // TimeToLive (ttl.go)
 }
 
-// tableMeta is the part of a table's definition that UpdateTable (or
-// DeleteTable, for the status) may change. Always copy it out under
-// table.mu; its slices are replaced, never modified in place.
+// tableMeta is the part of a table's definition that UpdateTable,
+// UpdateTimeToLive, the tag operations or DeleteTable (for the status)
+// may change. A published tableMeta is immutable: a change copies it
+// (its slices are replaced, never modified in place) and stores the copy
+// in table.meta.
 type tableMeta struct {
 	status             string // TableStatus: ACTIVE, DELETING
 	attrDefs           []attrDef
@@ -108,6 +133,7 @@ type tableMeta struct {
 	gsis               []*indexDef
 	lsis               []*indexDef
 	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
+	ttl                ttlSpec     // TimeToLive (ttl.go)
 }
 
 // throughput is a table's (or GSI's) provisioned throughput with the
@@ -148,11 +174,23 @@ type projection struct {
 	nonKey []string
 }
 
-// snapshot returns a copy of the table's metadata.
-func (t *table) snapshot() tableMeta {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.meta
+// snapshot returns the table's current definition, which the caller must
+// not modify. It takes no lock, so it may be called anywhere, inside a
+// storage callback included.
+func (t *table) snapshot() *tableMeta { return t.meta.Load() }
+
+// changeMeta applies fn to a copy of t's definition and publishes the
+// copy, unless fn fails. It holds t.mu, so fn may make the storage
+// changes the new definition implies and use the ...Locked helpers.
+func (t *table) changeMeta(fn func(m *tableMeta) error) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := *t.meta.Load()
+	if err := fn(&m); err != nil {
+		return err
+	}
+	t.meta.Store(&m)
+	return nil
 }
 
 // lookupTable resolves a TableName request parameter (a name, or a table

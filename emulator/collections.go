@@ -113,12 +113,10 @@ func lsiEntriesSize(ks storage.KeySchema, lsis []*indexDef) func(storage.Item) i
 // projectionAll is the ProjectionType that copies the whole item.
 const projectionAll = "ALL"
 
-// hasLSIs reports whether the table has local secondary indexes.
-func (t *table) hasLSIs() bool {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return len(t.meta.lsis) > 0
-}
+// hasLSIs reports whether the table has local secondary indexes. It takes
+// no lock (see table.meta): BatchWriteItem calls it inside its storage
+// transaction.
+func (t *table) hasLSIs() bool { return len(t.meta.Load().lsis) > 0 }
 
 // collectionMetrics is the ItemCollectionMetrics member of a write's
 // response: nil unless ret is SIZE and the table has local secondary

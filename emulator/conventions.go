@@ -94,8 +94,10 @@ func (st *convState) attach(c *call, t *table, tags []tagPair) error {
 		return nil
 	}
 	vs := st.rules.CheckTable(t.name, p, t.schema)
-	// t.meta may be read here: the caller holds t.mu or t is not published.
-	vs = append(vs, st.streamViolations(t, p, t.meta.stream)...)
+	// The stream is read from the published definition: attach runs
+	// inside changeMeta (tags change, the stream does not) or after
+	// CreateTable stored the new table's definition.
+	vs = append(vs, st.streamViolations(t, p, t.snapshot().stream)...)
 	if err := st.settle(c, vs, func(string) conventions.Mode { return p.Mode }); err != nil {
 		return err
 	}

@@ -393,6 +393,7 @@ func TestConventionsReportHTTP(t *testing.T) {
 	}
 
 	req, _ := http.NewRequest(http.MethodDelete, srv.URL+emulator.ConventionsPath, nil)
+	req.Header.Set("Content-Type", "application/json") // the admin endpoints' cross-site guard
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -101,12 +101,12 @@ const (
 	msgUpdateIndexKeyEmpty  = "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value."
 )
 
-// indexes returns the table's secondary index definitions. The slices are
-// replaced, never modified, by UpdateTable, so they may be read unlocked.
+// indexes returns the table's secondary index definitions, which the
+// caller must not modify. It takes no lock (see table.meta): writes call it
+// inside their storage callbacks.
 func (t *table) indexes() (gsis, lsis []*indexDef) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.meta.gsis, t.meta.lsis
+	m := t.meta.Load()
+	return m.gsis, m.lsis
 }
 
 // checkIndexKeys applies the rules for secondary index key attributes to

@@ -70,6 +70,39 @@
 // The API needs no such check: X-Amz-Target cannot be sent cross-site
 // without a CORS preflight.
 //
+// # Locks
+//
+// Every lock of the emulator and of storage in one order, top to bottom.
+// A goroutine holding one of them takes only locks below it, never one
+// above (TestLockOrder runs every schema change against every write path
+// to hold the emulator to it):
+//
+//	table.mu          one table's definition changes: UpdateTable,
+//	                  DeleteTable, UpdateTimeToLive, TagResource,
+//	                  UntagResource (catalog.go)
+//	storage.Table.mu  one table's items and indexes; several tables only
+//	                  through storage.Begin and BeginRead, which take them
+//	                  in ascending table id (storage/doc.go)
+//	streamSet.mu      a namespace's list of streams (streams.go)
+//	stream.mu         one stream's records; Observe takes it under
+//	                  storage's lock
+//	leaves            namespaces.mu, Namespace.mu, idempotency.mu,
+//	                  conventions.Report.mu, stmtCache.mu, codecMu, the
+//	                  logger's: held for their own work, nothing taken inside
+//
+// A table's definition is read under no lock at all: table.meta is an
+// atomic pointer to an immutable tableMeta, swapped whole by the changes
+// above. So code that runs under storage's lock (a Write callback, a
+// WriteTx before its Commit, a Query or Scan visit, an Observer) reads
+// index definitions, LSIs, TTL and the conventions policy without
+// waiting, and must never take table.mu; a definition change may hold
+// table.mu while it takes storage's lock (AddIndex, DropIndex,
+// SetObserver). A write that read the definition just before a change
+// is published acts on the one it read: an index being added is sparse
+// (an item without its key attributes, or with the wrong types, is not
+// in it), and a reader that finds an index just dropped answers as if
+// it had not found it.
+//
 // # Errors
 //
 // Operations return errors built by the constructors in errors.go

@@ -18,7 +18,7 @@ type Namespace struct {
 	region  string // region that created it; "" for the shared namespace
 	account string
 
-	mu     sync.RWMutex      // guards tables
+	mu     sync.RWMutex      // guards tables; a leaf of the lock order (doc.go)
 	tables map[string]*table // by table name
 
 	tokens  idempotency // TransactWriteItems ClientRequestTokens (idempotency.go)
@@ -52,7 +52,7 @@ func (ns *Namespace) AccountID() string { return ns.account }
 
 // namespaces holds the namespaces of an Emulator, created on first use.
 type namespaces struct {
-	mu sync.RWMutex // guards byKey
+	mu sync.RWMutex // guards byKey; a leaf of the lock order (doc.go)
 	// byKey maps access key id + region (or shared) to its namespace.
 	byKey map[nsKey]*Namespace
 }

@@ -151,7 +151,7 @@ func bindParams(st partiql.Statement, in []AttributeValue) ([]storage.Value, err
 // sends again and again is parsed once. Parses are immutable and do not
 // depend on tables, so one cache serves every namespace.
 var stmtCache struct {
-	mu sync.Mutex // guards m
+	mu sync.Mutex // guards m; a leaf of the lock order (doc.go)
 	m  map[string]stmtParse
 }
 

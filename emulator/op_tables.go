@@ -44,7 +44,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		clock:     c.clock,
 	}
 	m := tableMeta{
-		status:             "ACTIVE",
+		status:             statusActive,
 		attrDefs:           def.attrDefs,
 		billingMode:        def.billingMode,
 		billingReported:    def.billingExplicit,
@@ -64,29 +64,34 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	for _, x := range slices.Concat(m.lsis, m.gsis) {
 		x.arn = t.arn + "/index/" + x.name
 	}
-	if s := def.stream; s != nil && *s.StreamEnabled {
-		m.stream = s
-		m.streamLabel = streamLabel(now)
+	var s *stream
+	if spec := def.stream; spec != nil && *spec.StreamEnabled {
+		m.stream = spec
+		s = t.startStreamLocked(c, *spec.StreamViewType, "") // before anyone can write
+		m.streamLabel = s.label
 	}
 	m.sse = sseDescription(c, def.sse)
-	t.meta = m
-	var s *stream
-	if m.stream != nil {
-		s = t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel) // before anyone can write
-	}
+	t.meta.Store(&m)
 	t.addIndexes(slices.Concat(m.lsis, m.gsis))
 	t.trackCollections(m.lsis)
 	if err := c.emu.conv.attach(c, t, m.tags); err != nil {
+		c.forgetStream(s)
 		return nil, err
 	}
 	if !c.ns.addTable(t) {
+		c.forgetStream(s)
 		// DynamoDB Local: "Cannot create preexisting table".
 		return nil, errResourceInUse(msgTableExistsPrefix + def.name)
 	}
-	if s != nil {
-		c.ns.addStream(s)
-	}
 	return &CreateTableOutput{TableDescription: t.describe()}, nil
+}
+
+// forgetStream unregisters s (nil: none), the stream of a table that
+// CreateTable did not make visible.
+func (c *call) forgetStream(s *stream) {
+	if s != nil {
+		c.ns.streamSet().remove(s)
+	}
 }
 
 // sseDescription turns an SSESpecification into what DescribeTable
@@ -178,23 +183,34 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	if t.meta.deletionProtection {
-		t.mu.Unlock()
-		return nil, errValidation(msgDeletionProtected)
-	}
-	t.meta.status = "DELETING"
-	t.mu.Unlock()
-	if !c.ns.removeTable(t) {
-		// A concurrent DeleteTable won.
-		return nil, errResourceNotFound(msgTableNotFound(t.name))
+	// One change of the definition: the status, the table out of the
+	// catalog and its stream stopped, so an UpdateTable that found the
+	// table before cannot start a stream on it afterwards (it sees
+	// DELETING under t.mu and refuses).
+	err = t.changeMeta(func(m *tableMeta) error {
+		if m.deletionProtection {
+			return errValidation(msgDeletionProtected)
+		}
+		if m.status == statusDeleting || !c.ns.removeTable(t) {
+			// A concurrent DeleteTable won.
+			return errResourceNotFound(msgTableNotFound(t.name))
+		}
+		m.status = statusDeleting
+		t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	c.emu.release.deleted(t.data.SizeBytes())
-	t.mu.Lock()
-	t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
-	t.mu.Unlock()
 	return &DeleteTableOutput{TableDescription: t.describe()}, nil
 }
+
+// TableStatus values.
+const (
+	statusActive   = "ACTIVE"
+	statusDeleting = "DELETING"
+)
 
 // Table quotas: AWS's defaults, which DescribeLimits reports.
 const (

@@ -56,17 +56,18 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 	if t == nil {
 		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	merged := mergeTags(t.meta.tags, tags)
-	if len(merged) > maxTags {
-		return nil, errValidation(msgTagLimit)
-	}
-	if err := c.emu.conv.attach(c, t, merged); err != nil {
-		return nil, err
-	}
-	t.meta.tags = merged
-	return nil, nil
+	err = t.changeMeta(func(m *tableMeta) error {
+		merged := mergeTags(m.tags, tags)
+		if len(merged) > maxTags {
+			return errValidation(msgTagLimit)
+		}
+		if err := c.emu.conv.attach(c, t, merged); err != nil {
+			return err
+		}
+		m.tags = merged
+		return nil
+	})
+	return nil, err
 }
 
 func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error) {
@@ -98,19 +99,20 @@ func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error
 	if t == nil {
 		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var kept []tagPair
-	for _, tp := range t.meta.tags {
-		if !slices.Contains(in.TagKeys, tp.key) {
-			kept = append(kept, tp)
+	err = t.changeMeta(func(m *tableMeta) error {
+		var kept []tagPair // a new slice: snapshots keep the old one
+		for _, tp := range m.tags {
+			if !slices.Contains(in.TagKeys, tp.key) {
+				kept = append(kept, tp)
+			}
 		}
-	}
-	if err := c.emu.conv.attach(c, t, kept); err != nil {
-		return nil, err
-	}
-	t.meta.tags = kept // a new slice: snapshots keep the old one
-	return nil, nil
+		if err := c.emu.conv.attach(c, t, kept); err != nil {
+			return err
+		}
+		m.tags = kept
+		return nil
+	})
+	return nil, err
 }
 
 func listTagsOfResource(c *call, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {

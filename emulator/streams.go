@@ -88,11 +88,14 @@ type stream struct {
 	retention  time.Duration
 	idPrefix   string // the first half of every eventID
 
-	mu         sync.Mutex // guards the fields below
-	recs       recordLog  // oldest first; recs.at(i).seq == first+i
-	first      uint64     // sequence number of recs[0] (== next when empty)
-	next       uint64     // sequence number of the next record
-	disabledAt time.Time  // zero while the stream is enabled
+	// mu guards the fields below. It is last in the lock order (doc.go):
+	// Observe takes it under storage's lock, and nothing is locked while
+	// it is held.
+	mu         sync.Mutex
+	recs       recordLog // oldest first; recs.at(i).seq == first+i
+	first      uint64    // sequence number of recs[0] (== next when empty)
+	next       uint64    // sequence number of the next record
+	disabledAt time.Time // zero while the stream is enabled
 }
 
 // newStream returns the stream of t created at now with view type view.
@@ -231,14 +234,35 @@ func (s *stream) sizeBytes(r *streamRecord) int {
 // streamSet is a namespace's streams, enabled or disabled within their
 // retention, in creation order.
 type streamSet struct {
-	mu   sync.Mutex // guards list
+	mu   sync.Mutex // guards list; held while all takes stream.mu (lock order in doc.go)
 	list []*stream
 }
 
-func (ss *streamSet) add(s *stream) {
+// register adds the stream mk makes for the table called table. mk is
+// given the stream's label: now, made later than prev and than the label
+// of every stream of a table of that name in the set (nextStreamLabel).
+// Labels are chosen and streams added under ss.mu, so a table deleted and
+// created again within a millisecond, even by two requests at once, never
+// gets its predecessor's stream ARN (AWS takes longer than that to create
+// a table).
+func (ss *streamSet) register(table, prev string, now time.Time, mk func(label string) *stream) *stream {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	for _, s := range ss.list {
+		if s.tableName == table && s.label > prev {
+			prev = s.label
+		}
+	}
+	s := mk(nextStreamLabel(prev, now))
 	ss.list = append(ss.list, s)
+	return s
+}
+
+// remove forgets s, a stream whose table never became visible.
+func (ss *streamSet) remove(s *stream) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.list = slices.DeleteFunc(ss.list, func(x *stream) bool { return x == s })
 }
 
 // all returns the streams not yet forgotten at now, forgetting the others.
@@ -262,11 +286,16 @@ func (ss *streamSet) find(arn string, now time.Time) *stream {
 	return nil
 }
 
-// startStreamLocked creates t's stream with view type view and label and
-// attaches it to t's data as its observer; the caller registers it in the
-// namespace. Called with t.mu held (or before t is visible).
-func (t *table) startStreamLocked(c *call, view, label string) *stream {
-	s := c.emu.newStream(t, c.region, label, view, c.Now())
+// startStreamLocked creates t's stream with view type view, registers it
+// in the namespace and attaches it to t's data as its observer. Its label
+// is now, made later than prev (t's previous label) and than the label of
+// every stream of a table of t's name (streamSet.register). Called with
+// t.mu held (or before t is visible).
+func (t *table) startStreamLocked(c *call, view, prev string) *stream {
+	now := c.Now()
+	s := c.ns.streamSet().register(t.name, prev, now, func(label string) *stream {
+		return c.emu.newStream(t, c.region, label, view, now)
+	})
 	t.data.SetObserver(s)
 	t.liveStream = s
 	return s
@@ -283,16 +312,16 @@ func (t *table) stopStreamLocked(now time.Time) {
 }
 
 // syncStreamLocked starts or stops t's stream when an UpdateTable changed
-// the metadata from old to m. Called with t.mu held.
-func (t *table) syncStreamLocked(c *call, old, m tableMeta) {
+// the metadata from old to m, and sets m's label to a new stream's.
+// Called with t.mu held.
+func (t *table) syncStreamLocked(c *call, old tableMeta, m *tableMeta) {
 	wasOn := old.stream != nil && *old.stream.StreamEnabled
 	isOn := m.stream != nil && *m.stream.StreamEnabled
 	switch {
 	case wasOn && !isOn:
 		t.stopStreamLocked(c.Now())
-	case isOn && (!wasOn || old.streamLabel != m.streamLabel):
-		t.stopStreamLocked(c.Now())
-		c.ns.addStream(t.startStreamLocked(c, *m.stream.StreamViewType, m.streamLabel))
+	case isOn && !wasOn:
+		m.streamLabel = t.startStreamLocked(c, *m.stream.StreamViewType, old.streamLabel).label
 	}
 }
 
@@ -332,11 +361,12 @@ func nextStreamLabel(prev string, now time.Time) string {
 	return streamLabel(t.Add(time.Millisecond))
 }
 
-// addStream registers s in the namespace (the registered one, when ns is
-// a namespace nobody had created anything in: see Namespace.home).
-func (ns *Namespace) addStream(s *stream) {
+// streamSet returns the namespace's streams (the registered namespace's,
+// when ns is a namespace nobody had created anything in: see
+// Namespace.home; it is registered now).
+func (ns *Namespace) streamSet() *streamSet {
 	if ns.home != nil {
 		ns = ns.home.get(ns.homeKey)
 	}
-	ns.streams.add(s)
+	return &ns.streams
 }

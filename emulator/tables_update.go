@@ -79,29 +79,39 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 
 // update applies a validated UpdateTable request to t's metadata and,
 // for an index created or deleted, to its storage: all of it or, on
-// error, none of it.
+// error, none of it. Storage changes first, then the definition: a GSI is
+// in storage before a reader can find it in the definition (a reader that
+// found a GSI about to be dropped meets storage.ErrNoIndex and answers
+// as if it had never found it).
 func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiChange, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	m := t.meta // a copy: nothing changes unless every check passes
-	m.gsis = slices.Clone(m.gsis)
-	now := c.Now()
-	change, err := t.updateLocked(c, in, newTP, &m, now)
+	var change gsiChange
+	err := t.changeMeta(func(m *tableMeta) error {
+		if m.status == statusDeleting {
+			// Found before a DeleteTable took it out of the catalog.
+			return errResourceNotFound(msgTableNotFound(t.name))
+		}
+		old := *m // m is a copy: nothing changes unless every check passes
+		m.gsis = slices.Clone(m.gsis)
+		var err error
+		if change, err = t.updateLocked(c, in, newTP, m, c.Now()); err != nil {
+			return err
+		}
+		if x := change.added; x != nil {
+			if err := t.data.AddIndex(x.storageDef()); err != nil {
+				return err
+			}
+		}
+		if x := change.dropped; x != nil {
+			if err := t.data.DropIndex(x.name); err != nil {
+				return err
+			}
+		}
+		t.syncStreamLocked(c, old, m)
+		return nil
+	})
 	if err != nil {
 		return gsiChange{}, err
 	}
-	if x := change.added; x != nil {
-		if err := t.data.AddIndex(x.storageDef()); err != nil {
-			return gsiChange{}, err
-		}
-	}
-	if x := change.dropped; x != nil {
-		if err := t.data.DropIndex(x.name); err != nil {
-			return gsiChange{}, err
-		}
-	}
-	t.syncStreamLocked(c, t.meta, m)
-	t.meta = m
 	return change, nil
 }
 
@@ -168,8 +178,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 		case !*s.StreamEnabled && !enabled:
 			return none, errValidation(msgStreamNotEnabled(t.name))
 		case *s.StreamEnabled:
-			m.stream = s
-			m.streamLabel = nextStreamLabel(m.streamLabel, now)
+			m.stream = s // its label is chosen as it starts (syncStreamLocked)
 		default:
 			// The stream stays readable for 24 hours: DescribeTable keeps
 			// LatestStreamLabel and LatestStreamArn but drops

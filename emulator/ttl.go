@@ -104,20 +104,24 @@ func updateTimeToLive(c *call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	}
 	spec := in.TimeToLiveSpecification
 	enable, attr := *spec.Enabled, *spec.AttributeName
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	cur := t.ttl
-	switch {
-	case cur.enabled && cur.attr != attr:
-		return nil, errValidation(msgTTLOtherAttribute)
-	case enable && cur.enabled:
-		return nil, errValidation(msgTTLAlreadyEnabled)
-	case !enable && !cur.enabled:
-		return nil, errValidation(msgTTLAlreadyDisabled)
-	}
-	t.ttl = ttlSpec{enabled: enable}
-	if enable {
-		t.ttl.attr = attr
+	err = t.changeMeta(func(m *tableMeta) error {
+		cur := m.ttl
+		switch {
+		case cur.enabled && cur.attr != attr:
+			return errValidation(msgTTLOtherAttribute)
+		case enable && cur.enabled:
+			return errValidation(msgTTLAlreadyEnabled)
+		case !enable && !cur.enabled:
+			return errValidation(msgTTLAlreadyDisabled)
+		}
+		m.ttl = ttlSpec{enabled: enable}
+		if enable {
+			m.ttl.attr = attr
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
 }
@@ -137,9 +141,7 @@ func describeTimeToLive(c *call, in *DescribeTimeToLiveInput) (*DescribeTimeToLi
 	if err != nil {
 		return nil, err
 	}
-	t.mu.RLock()
-	spec := t.ttl
-	t.mu.RUnlock()
+	spec := t.snapshot().ttl
 	d := TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
 	if spec.enabled {
 		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: spec.attr}
@@ -199,9 +201,7 @@ func (e *Emulator) RunTTLSweeper(ctx context.Context, interval time.Duration) {
 // (reading only the TTL attribute), then deletes each in its own write
 // that checks it is still expired.
 func (t *table) sweepTTL(now time.Time) int {
-	t.mu.RLock()
-	spec := t.ttl
-	t.mu.RUnlock()
+	spec := t.snapshot().ttl
 	if !spec.enabled {
 		return 0
 	}

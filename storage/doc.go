@@ -90,6 +90,23 @@
 // must not call back into a table. A failed write writes nothing and
 // leaves the transaction open; the caller chooses to go on or to Abort.
 //
+// # Locks
+//
+// A Table has one lock, Table.mu: shared for Get, Query, Scan, the
+// statistics and a ReadTx, exclusive for Write, Put, a WriteTx, AddIndex,
+// DropIndex, SetObserver and TrackCollections. Storage holds it while it
+// runs its caller's code: a Write callback, a WriteTx from Begin to
+// Commit or Abort, a Query or Scan visit, an Observer. That code must not
+// take a lock that anyone holds while calling into a Table, or the two
+// wait for each other for good. The rule for callers is therefore: locks
+// of the caller's own that are held across a call into storage (the
+// emulator's table.mu, for a change of a table's definition) come before
+// Table.mu; whatever runs under Table.mu reads such state without a lock
+// (the emulator keeps it in an atomic pointer to an immutable value) or
+// takes only locks that are never held across a call into storage. Several
+// tables are locked only by Begin and BeginRead, in ascending table id.
+// The emulator's doc.go writes down the whole order.
+//
 // # Caveats
 //
 // Values are immutable after construction: slices and maps passed to the

@@ -18,10 +18,15 @@ type Table struct {
 	ks KeySchema // immutable after NewTable
 	id uint64    // creation number, immutable: transactions lock tables in id order (tx.go)
 
-	// mu guards parts, order, count, size and scratch, and the partitions and
-	// B-trees they reach. Readers hold it shared for the whole of a Get, Query
-	// or Scan including the visits; Write holds it exclusively for the whole
-	// read-modify-write. Helpers named ...Locked expect it held.
+	// mu guards parts, order, count, size, scratch, coll, indexes,
+	// indexReads and obs, and the partitions and B-trees they reach.
+	// Readers hold it shared for the whole of a Get, Query or Scan
+	// including the visits; Write holds it exclusively for the whole
+	// read-modify-write, callback included. Helpers named ...Locked
+	// expect it held. Lock order (doc.go, "Locks"): a caller's locks held
+	// across a call into the table come before mu; code run under mu (a
+	// callback, a visit, the observer) takes none of them. Several
+	// tables' mu are taken in ascending id only (tx.go).
 	mu      sync.RWMutex
 	parts   map[string]*partition     // partition key (Value.Str()) -> partition
 	order   *btree.BTreeG[*partition] // the same partitions, by partitionLess

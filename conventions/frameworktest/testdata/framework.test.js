@@ -44,7 +44,7 @@ const CREATE_GUARD = 'attribute_not_exists(pk) AND attribute_not_exists(sk)'
 // The emulator's conventions report (README: Seeing violations).
 const report = async () => (await fetch(`${endpoint}/dynamoemu/conventions`)).json()
 const resetReport = async () => {
-  const res = await fetch(`${endpoint}/dynamoemu/conventions`, { method: 'DELETE' })
+  const res = await fetch(`${endpoint}/dynamoemu/conventions`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' } })
   assert.equal(res.status, 200)
 }
 
