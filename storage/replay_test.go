@@ -30,16 +30,16 @@ func collExtra(it Item) int64 { return int64(len(it)) }
 // replayWorld is the workload's view of the DB: the tables it made and
 // has not dropped, and what it observed of them.
 type replayWorld struct {
-	db     *DB
-	hook   *recHook
+	db   *DB
+	hook *recHook
 	// collLimit is the collection size limit of tracked tables: low in a
 	// sequential run, so some writes fail with ErrCollectionTooLarge;
 	// none when workers run concurrently, since a write may slip in
 	// between the metadata and TrackCollections.
 	collLimit int64
-	mu     sync.Mutex // guards tables, nextID, observed
-	tables []*Table
-	nextID int
+	mu        sync.Mutex // guards tables, nextID, observed
+	tables    []*Table
+	nextID    int
 	// observed is every write the tables' observers saw, per table ID.
 	observed map[string][]string
 }
