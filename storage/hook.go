@@ -50,7 +50,10 @@ import (
 // Writes that change nothing (ErrNoWrite, the same record stored again,
 // a delete of a missing item) are not recorded, and a transaction that
 // changed nothing calls nothing. Changes to a table after DropTable are
-// not recorded either: the table has left its DB.
+// not recorded either: the table has left its DB. SetObserver and
+// TrackCollections are not recorded: they hold the caller's functions,
+// which the caller installs again (from its metadata, in DB.Apply's
+// callback) on a DB it rebuilds.
 //
 // A DB without a hook pays one nil check per commit: no record is built
 // and nothing allocates.
