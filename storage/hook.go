@@ -55,6 +55,9 @@ import (
 // which the caller installs again (from its metadata, in DB.Apply's
 // callback) on a DB it rebuilds.
 //
+// DB.Apply goes through the same paths as the calls above, so a record
+// applied to a DB reaches that DB's hook too.
+//
 // A DB without a hook pays one nil check per commit: no record is built
 // and nothing allocates.
 
