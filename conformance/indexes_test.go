@@ -298,7 +298,7 @@ func TestIndexQueryPaging(t *testing.T) {
 		var counts []string
 		for _, p := range pages {
 			counts = append(counts, fmt.Sprint(p.Count))
-			if p.Items != nil && len(p.Items) > 0 {
+			if len(p.Items) > 0 {
 				t.Fatalf("Select COUNT returned items")
 			}
 		}

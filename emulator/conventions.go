@@ -226,7 +226,9 @@ func (c *call) putChecked(tp *tablePolicy, t *table, key storage.Key, item stora
 	if err != nil {
 		return storage.Change{}, err
 	}
-	tx.Commit()
+	if _, err := tx.Commit(); err != nil {
+		return storage.Change{}, err
+	}
 	return ch, nil
 }
 

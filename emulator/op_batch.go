@@ -348,7 +348,9 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
 	}
-	tx.Commit()
+	if _, err := tx.Commit(); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

@@ -474,7 +474,9 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		}
 		changes[i] = ch
 	}
-	tx.Commit()
+	if _, err := tx.Commit(); err != nil {
+		return nil, err
+	}
 	return changes, nil
 }
 

@@ -48,6 +48,15 @@
 //     attributes included) without building Values, for a caller that only
 //     writes it out; Attributes decodes just the attributes a caller needs.
 //
+// A DB (db.go) is the tables of one namespace: CreateTable(TableDef) makes
+// a table under a name (unique among the tables that exist) and an ID the
+// caller chooses (unique forever, such as the emulator's TableId), with
+// its first indexes and metadata; DropTable, Table(name), TableByID and
+// Tables manage and find them. Table.SetMeta and DB.SetMeta keep opaque
+// metadata (meta.go), the caller's state that is not items. A DB has one
+// commit hook; see The commit hook below. A Table made by NewTable
+// belongs to no DB and records nothing.
+//
 // Inside, a map from partition key to partition gives Get, Write and Query
 // their partition; each partition keeps its items in a B-tree
 // (github.com/tidwall/btree, its own locks off) ordered by an
@@ -73,9 +82,12 @@
 // would cost an allocation on the hottest path); a WriteTx is the same
 // primitive under the locks of all its tables, plus an undo entry per write
 // (the stored record it replaced, an immutable string, so recording it
-// copies nothing). Anything a table maintains inside a write (indexes, when
-// they come) is therefore kept for all three, and undone by Abort, which
-// restores the old records through the same primitive.
+// copies nothing). Anything a table maintains inside a write (counts,
+// sizes, item collection sizes, secondary indexes) is therefore kept for
+// all three, and undone by Abort, which restores the old records through
+// the same primitive. The commit point is the same for all three too:
+// there, under the tables' locks, the DB's hook and then the tables'
+// observers are told of the writes.
 //
 // Isolation is by locks held to the end. Begin and BeginRead take their
 // tables' locks in one fixed order, ascending table id (creation order), so
@@ -107,6 +119,33 @@
 // tables are locked only by Begin and BeginRead, in ascending table id.
 // The emulator's doc.go writes down the whole order.
 //
+// # The commit hook
+//
+// Every change of a DB leaves it through its one Hook (hook.go), fixed by
+// NewDB, as a Record: each committed storage transaction (Table.Write,
+// Put and WriteFrom, WriteTx.Commit: single writes, batches, transactions,
+// TTL deletions) as one RecordCommit holding every item write (table ID,
+// key, stored records before and after, origin), and each catalog change
+// (create and drop table, add and drop index, metadata) as a record of
+// its own. This is the seam persistence (a write-ahead log), backups and
+// replicas hang off; DB.Apply (apply.go) takes a Record back, and
+// AppendRecord and ParseRecord (record_codec.go) are its binary form.
+//
+// The contract, in short (hook.go has it whole): the hook is called at
+// the commit point, under the write locks of the tables the change
+// touches, after the change is made and before anyone can see it, so it
+// sees each table's changes in the order they become visible. If it
+// fails, the change is undone and the caller gets ErrHookFailed; nothing
+// is half applied. It may return a wait token, which the committer hands
+// to Hook.Wait after releasing the locks (group commit: Commit appends,
+// Wait waits for the fsync); Wait's error comes back as ErrNotDurable,
+// the change applied. Writes that change nothing are not recorded; a
+// table dropped from its DB records nothing more. Without a hook a commit
+// pays one nil check.
+//
+// Tables' B-trees (github.com/tidwall/btree) copy in O(1), copy-on-write,
+// which is where consistent snapshots for backups will come from.
+//
 // # Caveats
 //
 // Values are immutable after construction: slices and maps passed to the
@@ -127,7 +166,14 @@
 // nesting depth, condition operands and their messages belong to the
 // emulator. Misuse that would corrupt the table is refused (ErrKeyKind,
 // ErrKeyMismatch, ErrTooDeep); a malformed query or scan range matches
-// nothing. Streams and TTL live in the emulator: a table's Observer
+// nothing. The hook runs under the same locks as Write's fn: it must be
+// quick, safe for concurrent use (changes to different tables reach it
+// concurrently) and must not call back into the DB, and it may keep the
+// item records it is handed but not the Record itself. DB locks: a
+// table's lock (ascending id) comes before the DB's catalog lock, which
+// comes before a table's metadata lock.
+//
+// Streams and TTL live in the emulator: a table's Observer
 // (observe.go) is handed each committed item write (Committed: the key
 // and the stored records before and after, never decoded for it) at
 // commit under the table's write lock, so they are fed by the one write

@@ -233,10 +233,20 @@ func (t *Table) AddIndex(def IndexDef) error {
 		return err
 	}
 	def.Projection.NonKey = slices.Clone(def.Projection.NonKey)
+	res, err := t.addIndexLocking(def)
+	if err != nil {
+		return err
+	}
+	return res.finish()
+}
+
+// addIndexLocking is AddIndex under the write lock; the hook (hook.go)
+// records the index, or the index is taken away again.
+func (t *Table) addIndexLocking(def IndexDef) (hookResult, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.indexLocked(def.Name) != nil {
-		return fmt.Errorf("%w: %q", ErrIndexExists, def.Name)
+		return hookResult{}, fmt.Errorf("%w: %q", ErrIndexExists, def.Name)
 	}
 	x := newIndex(t.ks, def)
 	reads := x.reads()
@@ -248,22 +258,45 @@ func (t *Table) AddIndex(def IndexDef) error {
 		})
 		return true
 	})
+	prev, prevReads := t.indexes, t.indexReads
 	t.indexes = append(slices.Clip(t.indexes), x)
 	t.indexReads = t.indexReadsLocked()
-	return nil
+	return t.hookIndexLocked(RecordAddIndex, &def, prev, prevReads)
 }
 
 // DropIndex removes the index called name and its entries.
 func (t *Table) DropIndex(name string) error {
+	res, err := t.dropIndexLocking(name)
+	if err != nil {
+		return err
+	}
+	return res.finish()
+}
+
+func (t *Table) dropIndexLocking(name string) (hookResult, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	i := slices.IndexFunc(t.indexes, func(x *index) bool { return x.def.Name == name })
 	if i < 0 {
-		return fmt.Errorf("%w: %q", ErrNoIndex, name)
+		return hookResult{}, fmt.Errorf("%w: %q", ErrNoIndex, name)
 	}
+	prev, prevReads := t.indexes, t.indexReads
 	t.indexes = slices.Delete(slices.Clone(t.indexes), i, i+1)
 	t.indexReads = t.indexReadsLocked()
-	return nil
+	return t.hookIndexLocked(RecordDropIndex, &IndexDef{Name: name}, prev, prevReads)
+}
+
+// hookIndexLocked records an index change made under the write lock, or
+// when the hook fails puts back the indexes there were before it.
+func (t *Table) hookIndexLocked(kind RecordKind, def *IndexDef, prev []*index, prevReads []string) (hookResult, error) {
+	if t.hook == nil {
+		return hookResult{}, nil
+	}
+	res, err := callHook(t.hook, &Record{Kind: kind, Table: t.uid, Index: def})
+	if err != nil {
+		t.indexes, t.indexReads = prev, prevReads
+	}
+	return res, err
 }
 
 // IndexStats returns the number of entries of the index called name and

@@ -19,9 +19,11 @@ var (
 	// returns it wrapped in an error whose text names the offending input,
 	// as AWS does ("The parameter cannot be converted to a numeric value: x";
 	// DynamoDB Local says "A value provided cannot be converted into a number").
+	//lint:ignore ST1005 AWS's message text, verbatim
 	ErrNumberInvalid = errors.New("The parameter cannot be converted to a numeric value")
 	// ErrNumberPrecision: more than 38 significant digits (AWS's wording;
 	// DynamoDB Local says "DynamoDB only supports precision up to 38 digits").
+	//lint:ignore ST1005 AWS's message text, verbatim
 	ErrNumberPrecision = errors.New("Attempting to store more than 38 significant digits in a Number")
 	// ErrNumberOverflow: magnitude at or above 1E126.
 	ErrNumberOverflow = errors.New("Number overflow. Attempting to store a number with magnitude larger than supported range")

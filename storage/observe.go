@@ -54,24 +54,20 @@ func (t *Table) SetObserver(o Observer) {
 
 // WriteFrom is Write with the origin the observer is told of.
 func (t *Table) WriteFrom(origin Origin, k Key, fn func(old Item) (Item, error)) (Change, error) {
-	if err := t.ks.checkKey(k); err != nil {
-		return Change{}, err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	ch, err := t.writeLocked(k, fn)
-	if err == nil {
-		t.observeLocked(k, ch, origin)
-	}
-	return ch, err
+	return t.commitOne(origin, k, nil, true, fn)
 }
 
 // observeLocked hands one committed write to the observer, if there is
 // one and the write changed the item.
-func (t *Table) observeLocked(k Key, ch Change, origin Origin) {
+func (t *Table) observeLocked(k Key, ch *Change, origin Origin) {
 	if t.obs == nil || ch.same || (ch.OldSize == 0 && ch.NewSize == 0) {
 		return
 	}
+	t.obs.Observe(t.committedLocked(k, ch, origin))
+}
+
+// committedLocked is write ch of key k as the observer and the hook see it.
+func (t *Table) committedLocked(k Key, ch *Change, origin Origin) Committed {
 	w := Committed{Key: k, HadOld: ch.OldSize > 0, HasNew: ch.NewSize > 0, Origin: origin}
 	if w.HadOld {
 		w.Old = t.encodedOf(k, ch.oldE)
@@ -79,7 +75,7 @@ func (t *Table) observeLocked(k Key, ch Change, origin Origin) {
 	if w.HasNew {
 		w.New = t.encodedOf(k, ch.newE)
 	}
-	t.obs.Observe(w)
+	return w
 }
 
 // sameSetsLocked reports whether a write whose record differs from the one

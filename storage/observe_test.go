@@ -52,7 +52,7 @@ func TestObserver(t *testing.T) {
 			tx := Begin(tb)
 			tx.Put(tb, sKey("b"), numItem("b", 1))
 			tx.Put(tb, sKey("a"), numItem("a", 1))
-			tx.Commit()
+			mustCommit(t, tx)
 			tx = Begin(tb)
 			tx.Put(tb, sKey("c"), numItem("c", 1))
 			tx.Abort()
@@ -80,7 +80,7 @@ func TestObserverSeesTransactionOnlyAtCommit(t *testing.T) {
 	if len(r.seen) != 0 {
 		t.Fatalf("got %q before commit, want nothing", r.seen)
 	}
-	tx.Commit()
+	mustCommit(t, tx)
 	if got, want := len(r.seen), 1; got != want {
 		t.Fatalf("got %d records after commit, want %d", got, want)
 	}

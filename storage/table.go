@@ -44,6 +44,21 @@ type Table struct {
 
 	// obs is told of every committed write (observe.go).
 	obs Observer
+
+	// Set when the table belongs to a DB (db.go). name and uid are
+	// immutable; db and hook are guarded by mu and cleared by DropTable;
+	// hookRec and hookW are the scratch record of a single write's hook
+	// call (hook.go), used under mu.
+	name, uid string
+	db        *DB
+	hook      Hook
+	hookRec   Record
+	hookW     [1]ItemWrite
+
+	// metaMu guards meta, the table's opaque metadata (meta.go), which is
+	// changed under mu too so the hook sees it in order with the writes.
+	metaMu sync.Mutex
+	meta   map[string][]byte
 }
 
 // NewTable returns an empty table with key schema ks. ks must pass Validate
@@ -89,12 +104,13 @@ type Change struct {
 	OldSize, NewSize int
 	CollectionSize   int64
 
-	// same: the write stored a record identical to the one it replaced
-	// (same attributes and values, byte for byte), so it changed nothing
-	// an observer must hear of. oldE and newE are the stored records
-	// before (when OldSize > 0) and after (when NewSize > 0), for the
-	// observer.
-	same       bool
+	// noop: the write left the stored record as it was (ErrNoWrite, or
+	// the same bytes stored again), so the hook does not hear of it.
+	// same: besides, a record of the same values with set members in
+	// another order, which an observer need not hear of either. oldE and
+	// newE are the stored records before (when OldSize > 0) and after
+	// (when NewSize > 0), for the hook and the observer.
+	noop, same bool
 	oldE, newE entry
 }
 
@@ -131,16 +147,7 @@ func (t *Table) GetEncoded(k Key) (EncodedItem, bool) {
 // both the current item. The new item must carry key k (ErrKeyMismatch if
 // not). fn must not call back into the table.
 func (t *Table) Write(k Key, fn func(old Item) (Item, error)) (Change, error) {
-	if err := t.ks.checkKey(k); err != nil {
-		return Change{}, err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	ch, err := t.writeLocked(k, fn)
-	if err == nil {
-		t.observeLocked(k, ch, OriginUser)
-	}
-	return ch, err
+	return t.commitOne(OriginUser, k, nil, true, fn)
 }
 
 // Put stores item under key k, replacing the item there, or deletes the
@@ -149,20 +156,42 @@ func (t *Table) Write(k Key, fn func(old Item) (Item, error)) (Change, error) {
 // not there was one, and OldSize (0 when there was none) says what was
 // replaced. Use Write to see the current item.
 func (t *Table) Put(k Key, item Item) (Change, error) {
+	return t.commitOne(OriginUser, k, item, false, nil)
+}
+
+// commitOne is Write, Put and WriteFrom: one item write under the table's
+// write lock, committed as a transaction of its own. It takes the lock
+// itself rather than build a WriteTx, which would cost an allocation on
+// the hottest path. With a hook (hook.go) the write is handed to it at
+// the commit point and undone if it fails; the hook's wait, if any, runs
+// after the lock is released.
+func (t *Table) commitOne(origin Origin, k Key, item Item, decodeOld bool, fn func(Item) (Item, error)) (Change, error) {
 	if err := t.ks.checkKey(k); err != nil {
 		return Change{}, err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	ch, err := t.putItemLocked(k, item, false, nil)
-	if err == nil {
-		t.observeLocked(k, ch, OriginUser)
+	ch, res, err := t.commitOneLocking(origin, k, item, decodeOld, fn)
+	if err != nil {
+		return Change{}, err
 	}
-	return ch, err
+	return ch, res.finish()
 }
 
-func (t *Table) writeLocked(k Key, fn func(old Item) (Item, error)) (Change, error) {
-	return t.putItemLocked(k, nil, true, fn)
+func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool, fn func(Item) (Item, error)) (Change, hookResult, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ch, err := t.putItemLocked(k, item, decodeOld, fn)
+	if err != nil {
+		return Change{}, hookResult{}, err
+	}
+	var res hookResult
+	if t.hook != nil && ch.recorded() {
+		if res, err = t.hookWriteLocked(k, &ch, origin); err != nil {
+			t.restoreLocked(undoEntry{t: t, k: k, old: ch.oldE, found: ch.OldSize > 0})
+			return Change{}, hookResult{}, err
+		}
+	}
+	t.observeLocked(k, &ch, origin)
+	return ch, res, nil
 }
 
 // putItemLocked is Write (decodeOld, fn) and Put (item).
@@ -186,7 +215,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		var err error
 		newItem, err = fn(ch.Old)
 		if errors.Is(err, ErrNoWrite) {
-			ch.New, ch.NewSize, ch.same = ch.Old, ch.OldSize, true
+			ch.New, ch.NewSize, ch.noop, ch.same = ch.Old, ch.OldSize, true, true
 			if t.coll != nil {
 				ch.CollectionSize = t.coll.sizes[pk]
 			}
@@ -229,7 +258,8 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		t.setCollectionLocked(pk, ch.CollectionSize)
 	}
 	ch.New, ch.NewSize, ch.newE = newItem, int(e.size), e
-	ch.same = found && (e.rec == oldE.rec || t.obs != nil && t.sameSetsLocked(k, oldE, ch.Old, e, newItem))
+	ch.noop = found && e.rec == oldE.rec
+	ch.same = ch.noop || found && t.obs != nil && t.sameSetsLocked(k, oldE, ch.Old, e, newItem)
 	return ch, nil
 }
 

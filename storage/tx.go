@@ -62,12 +62,14 @@ type WriteTx struct {
 	done    bool
 }
 
-// undoEntry restores one item to what it was before a write of the transaction.
+// undoEntry restores one item to what it was before a write of the
+// transaction; origin is the write's, for the hook and the observer.
 type undoEntry struct {
-	t     *Table
-	k     Key
-	old   entry // the stored entry before the write; valid when found
-	found bool
+	t      *Table
+	k      Key
+	old    entry // the stored entry before the write; valid when found
+	found  bool
+	origin Origin
 }
 
 // Begin starts a write transaction over tables (duplicates are fine),
@@ -117,16 +119,16 @@ func (tx *WriteTx) GetEncoded(t *Table, k Key) (EncodedItem, bool) {
 // (nil deletes, ErrNoWrite leaves it). A write that changes the item is
 // recorded for Commit and for undo.
 func (tx *WriteTx) Write(t *Table, k Key, fn func(old Item) (Item, error)) (Change, error) {
-	return tx.write(t, k, nil, true, fn)
+	return tx.write(OriginUser, t, k, nil, true, fn)
 }
 
 // Put is Table.Put inside the transaction: store item under k, or delete
 // the item with key k when item is nil. The Change has no Old.
 func (tx *WriteTx) Put(t *Table, k Key, item Item) (Change, error) {
-	return tx.write(t, k, item, false, nil)
+	return tx.write(OriginUser, t, k, item, false, nil)
 }
 
-func (tx *WriteTx) write(t *Table, k Key, item Item, decodeOld bool, fn func(Item) (Item, error)) (Change, error) {
+func (tx *WriteTx) write(origin Origin, t *Table, k Key, item Item, decodeOld bool, fn func(Item) (Item, error)) (Change, error) {
 	if err := tx.has(t); err != nil {
 		return Change{}, err
 	}
@@ -147,27 +149,71 @@ func (tx *WriteTx) write(t *Table, k Key, item Item, decodeOld bool, fn func(Ite
 	if err != nil || kept || (!found && ch.New == nil) { // nothing changed
 		return ch, err
 	}
-	tx.undo = append(tx.undo, undoEntry{t: t, k: k, old: old, found: found})
+	tx.undo = append(tx.undo, undoEntry{t: t, k: k, old: old, found: found, origin: origin})
 	tx.changes = append(tx.changes, ch)
 	return ch, nil
 }
 
 // Commit makes the transaction's writes visible, releases its locks and
 // returns one Change per write that changed an item, in the order written.
-// Each table's observer (observe.go) is told of its writes, in that order,
-// before the locks are released. After Commit the transaction is done.
-func (tx *WriteTx) Commit() []Change {
+// When its tables belong to a DB with a hook (hook.go), the hook gets the
+// writes first, as one RecordCommit; if it fails, Commit undoes every
+// write as Abort does and returns the error (ErrHookFailed). Then each
+// table's observer (observe.go) is told of its writes, in order, before
+// the locks are released. A hook's wait runs after that; its error
+// (ErrNotDurable) comes with the Changes of a commit that did happen.
+// After Commit the transaction is done; a second Commit returns ErrTxDone.
+func (tx *WriteTx) Commit() ([]Change, error) {
 	if tx.done {
-		return nil
+		return nil, ErrTxDone
 	}
 	tx.done = true
+	res, err := tx.hookLocked()
+	if err != nil {
+		tx.rollbackLocked()
+		tx.unlock()
+		return nil, err
+	}
 	for i, u := range tx.undo { // undo[i] is the write changes[i] records
-		u.t.observeLocked(u.k, tx.changes[i], OriginUser)
+		u.t.observeLocked(u.k, &tx.changes[i], u.origin)
 	}
 	tx.unlock()
 	changes := tx.changes
 	tx.changes, tx.undo = nil, nil
-	return changes
+	return changes, res.finish()
+}
+
+// hookLocked hands the transaction's recorded writes to its tables' hook
+// as one record. The tables of a transaction with a hook must all belong
+// to that one DB (tables of no DB are not recorded): a transaction across
+// two DBs could not commit atomically, and is a bug in the caller.
+func (tx *WriteTx) hookLocked() (hookResult, error) {
+	var db *DB
+	var h Hook
+	for _, t := range tx.tables {
+		if t.hook == nil {
+			continue
+		}
+		if db != nil && t.db != db {
+			panic("storage: transaction across tables of two DBs")
+		}
+		db, h = t.db, t.hook
+	}
+	if h == nil {
+		return hookResult{}, nil
+	}
+	writes := make([]ItemWrite, 0, len(tx.undo))
+	for i, u := range tx.undo {
+		ch := &tx.changes[i]
+		if u.t.hook == nil || !ch.recorded() {
+			continue
+		}
+		writes = append(writes, ItemWrite{Table: u.t.uid, Committed: u.t.committedLocked(u.k, ch, u.origin)})
+	}
+	if len(writes) == 0 {
+		return hookResult{}, nil
+	}
+	return callHook(h, &Record{Kind: RecordCommit, Writes: writes})
 }
 
 // Abort undoes the transaction's writes, newest first, through the same
@@ -179,6 +225,11 @@ func (tx *WriteTx) Abort() {
 	}
 	tx.done = true
 	defer tx.unlock()
+	tx.rollbackLocked()
+}
+
+// rollbackLocked undoes the transaction's writes, newest first.
+func (tx *WriteTx) rollbackLocked() {
 	for i := len(tx.undo) - 1; i >= 0; i-- {
 		u := tx.undo[i]
 		u.t.restoreLocked(u)

@@ -31,7 +31,7 @@ func benchWriteTx(b *testing.B, commit bool) {
 					}
 				}
 				if commit {
-					tx.Commit()
+					mustCommit(b, tx)
 				} else {
 					tx.Abort()
 				}

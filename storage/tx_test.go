@@ -95,7 +95,10 @@ func TestWriteTxCommitAndAbort(t *testing.T) {
 			tc.ops(t, tx, a, b)
 			var changes []Change
 			if tc.commit {
-				changes = tx.Commit()
+				var err error
+				if changes, err = tx.Commit(); err != nil {
+					t.Fatal(err)
+				}
 			}
 			tx.Abort()
 			tx.Abort() // idempotent
@@ -218,7 +221,9 @@ func TestTxRandomized(t *testing.T) {
 					tx.Abort()
 				} else {
 					mu.Lock()
-					tx.Commit()
+					if _, err := tx.Commit(); err != nil {
+						t.Error(err)
+					}
 					committed = append(committed, [3]int{from, to, amount})
 					mu.Unlock()
 				}
@@ -289,4 +294,14 @@ func TestTxRandomized(t *testing.T) {
 		checkTable(t, tbl)
 	}
 	t.Logf("%d transfers committed", len(committed))
+}
+
+// mustCommit commits tx and fails the test if the commit fails.
+func mustCommit(tb testing.TB, tx *WriteTx) []Change {
+	tb.Helper()
+	changes, err := tx.Commit()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return changes
 }

@@ -14,12 +14,9 @@
 // With -conventions FILE the tables the file names follow the
 // mbc-cqrs-serverless conventions (package conventions): writes that break
 // them are refused or reported, and GET /dynamoemu/conventions lists what
-// was seen. The subcommand
-//
-//	dynamoemu conventions check --endpoint URL --config FILE [table ...]
-//
-// scans the tables of any endpoint and lists their items' violations; it
-// exits with status 2 when it found any.
+// was seen. The check of the tables of any endpoint is the command
+// dynamoemu-conventions (../dynamoemu-conventions): "dynamoemu conventions"
+// says so and exits with status 2. The server links no AWS SDK.
 //
 // For the container image (../../Dockerfile): "dynamoemu -healthcheck" asks
 // the server at -host and -port for ListTables and exits 0 if it answers, 1 if

@@ -117,7 +117,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 // receives the listening address.
 func run(args []string, stderr io.Writer, ready chan<- string) error {
 	if len(args) > 0 && args[0] == "conventions" {
-		return conventionsCommand(context.Background(), args[1:], os.Stdout, stderr)
+		return errConventionsMoved
 	}
 	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)

@@ -21,7 +21,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
-// TestConventionsCheck runs "conventions check" against an emulator that
+// TestConventionsCheck runs "dynamoemu-conventions check" against an emulator that
 // does not enforce anything and holds data written before the rules; with
 // DYNAMODB_ENDPOINT set, against that endpoint instead (DynamoDB Local),
 // on tables of unique names that it deletes afterwards.

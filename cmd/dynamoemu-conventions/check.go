@@ -19,40 +19,40 @@ import (
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// The conventions subcommand: "dynamoemu conventions check --endpoint URL
-// --config FILE" scans the tables of any DynamoDB endpoint (the emulator,
-// DynamoDB Local, AWS) that the configuration (or their tags) names, and
-// lists the items that break the conventions, as the emulator would have
-// reported them had they been written to it. It fails (exit status 2)
-// when a violation has error severity, or any violation with
-// --fail-on-warn; warnings alone leave it at 0.
+// The check: "dynamoemu-conventions check --endpoint URL --config FILE"
+// scans the tables of any DynamoDB endpoint (the emulator, DynamoDB Local,
+// AWS) that the configuration (or their tags) names, and lists the items
+// that break the conventions, as the emulator would have reported them had
+// they been written to it. It fails (exit status 2) when a violation has
+// error severity, or any violation with --fail-on-warn; warnings alone
+// leave it at 0.
 
 // errViolations is returned when the check found violations that fail it
 // (exit status 2).
 var errViolations = errors.New("conventions violations found")
 
-// loadConventions reads the -conventions file; "" means none.
+// loadConventions reads the --config file; "" means none.
 func loadConventions(file string) (*conventions.Config, error) {
 	if file == "" {
 		return nil, nil
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("-conventions: %w", err)
+		return nil, fmt.Errorf("--config: %w", err)
 	}
 	cfg, err := conventions.ParseConfig(data)
 	if err != nil {
-		return nil, fmt.Errorf("-conventions %s: %w", file, err)
+		return nil, fmt.Errorf("--config %s: %w", file, err)
 	}
 	return &cfg, nil
 }
 
 func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usage = "usage: dynamoemu conventions check --endpoint URL --config FILE [--fail-on-warn] [--region R] [--accessKey K --secretKey S] [table ...]"
+	const usage = "usage: dynamoemu-conventions check --endpoint URL --config FILE [--fail-on-warn] [--region R] [--accessKey K --secretKey S] [table ...]"
 	if len(args) == 0 || args[0] != "check" {
 		return errors.New(usage)
 	}
-	fs := flag.NewFlagSet("dynamoemu conventions check", flag.ContinueOnError)
+	fs := flag.NewFlagSet("dynamoemu-conventions check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL (empty: AWS's, from the environment)")
 	file := fs.String("config", "", "conventions configuration file (JSON, as for -conventions)")

@@ -1,0 +1,13 @@
+// Package lint holds the house rules that a test enforces rather than
+// memory: it has no code, only lint_test.go, which `go test ./...` runs.
+//
+//   - Layers: each package of the module may import only the packages of
+//     ours its row of the layer table names (storage nothing of ours; expr
+//     storage; partiql nothing; conventions storage; internal packages of
+//     the emulator never the emulator facade). A new package needs a row.
+//   - The server, cmd/dynamoemu, depends on no aws-sdk-go-v2 or smithy-go
+//     package: its binary and image stay without the AWS SDK.
+//   - Every Go file is gofmt'ed.
+//   - staticcheck (pinned in go.mod's tool block) reports nothing; with
+//     -short this one check is skipped, for a quick loop.
+package lint

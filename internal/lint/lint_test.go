@@ -1,0 +1,213 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/format"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// module is the module's path; ours are the packages under it.
+const module = "github.com/dynamoemu/dynamoemu"
+
+// layers says, for each package of ours (its path in the module; a
+// trailing "/..." covers the packages below), which packages of ours its
+// code may import. The first row that matches a package applies. Its
+// tests may import the same, and, except for the packages of the bottom
+// layers (tested alone), anything of ours.
+var layers = []layer{
+	{pkg: "storage"},
+	{pkg: "partiql"},
+	{pkg: "expr", may: []string{"storage"}},
+	{pkg: "conventions", may: []string{"storage"}},
+	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
+	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
+	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
+	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
+	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "storage"}, tests: true},
+	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage"}, tests: true},
+	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},
+	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
+	{pkg: "internal/lint"},
+}
+
+// layer is a row of the layer table.
+type layer struct {
+	pkg      string
+	may      []string
+	tests    bool // its tests may import anything of ours
+	internal bool // an internal package: never the emulator facade
+}
+
+// matches reports whether pattern (a path in the module, "/..." for the
+// packages below) covers package path p (also in the module).
+func matches(pattern, p string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return strings.HasPrefix(p, base+"/")
+	}
+	return p == pattern
+}
+
+// pkg is what go list says of a package.
+type pkg struct {
+	ImportPath, Dir                    string
+	Imports, TestImports, XTestImports []string
+}
+
+// root returns the module's directory.
+func root(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
+
+// goList runs go list in the module's directory with args and decodes
+// the packages it prints with -json.
+func goList(t *testing.T, args ...string) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-json"}, args...)...)
+	cmd.Dir = root(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", strings.Join(args, " "), err)
+	}
+	var pkgs []pkg
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// ours returns the packages of ours among paths, as paths in the module.
+func ours(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if rel, ok := strings.CutPrefix(p, module+"/"); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+func TestLayers(t *testing.T) {
+	for _, p := range goList(t, "./...") {
+		rel := strings.TrimPrefix(p.ImportPath, module+"/")
+		i := slices.IndexFunc(layers, func(l layer) bool { return matches(l.pkg, rel) })
+		if i < 0 {
+			t.Errorf("package %s has no row in the layer table (internal/lint/lint_test.go): say what it may import", rel)
+			continue
+		}
+		l := layers[i]
+		allowed := func(imp string) bool {
+			return slices.ContainsFunc(l.may, func(m string) bool { return matches(m, imp) })
+		}
+		for _, imp := range ours(p.Imports) {
+			if l.internal && imp == "emulator" {
+				t.Errorf("%s imports the emulator facade: internal packages sit below it", rel)
+			} else if !allowed(imp) {
+				t.Errorf("%s imports %s: its layer may import only %q", rel, imp, l.may)
+			}
+		}
+		if l.tests {
+			continue
+		}
+		for _, imp := range ours(slices.Concat(p.TestImports, p.XTestImports)) {
+			if imp != rel && !allowed(imp) {
+				t.Errorf("%s's tests import %s: its layer is tested alone, with only %q", rel, imp, l.may)
+			}
+		}
+	}
+}
+
+func TestMatches(t *testing.T) {
+	tests := []struct {
+		pattern, p string
+		want       bool
+	}{
+		{"emulator", "emulator", true},
+		{"emulator", "emulator/wire", false},
+		{"emulator/internal/...", "emulator/internal/wire", true},
+		{"emulator/internal/...", "emulator/internal", false},
+		{"emulator/internal/...", "emulator/internalx/y", false},
+	}
+	for _, tc := range tests {
+		if got := matches(tc.pattern, tc.p); got != tc.want {
+			t.Errorf("matches(%q, %q) = %v, want %v", tc.pattern, tc.p, got, tc.want)
+		}
+	}
+}
+
+// TestServerWithoutAWSSDK: the server links no package of the AWS SDK.
+func TestServerWithoutAWSSDK(t *testing.T) {
+	var sdk []string
+	for _, p := range goList(t, "-deps", "./cmd/dynamoemu") {
+		if strings.HasPrefix(p.ImportPath, "github.com/aws/") {
+			sdk = append(sdk, p.ImportPath)
+		}
+	}
+	if len(sdk) > 0 {
+		t.Errorf("cmd/dynamoemu depends on %d AWS SDK packages (go list -deps ./cmd/dynamoemu), such as %s", len(sdk), sdk[0])
+	}
+}
+
+func TestGofmt(t *testing.T) {
+	dir := root(t)
+	var bad []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != dir && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		got, err := format.Source(src)
+		if err != nil || !bytes.Equal(got, src) {
+			rel, _ := filepath.Rel(dir, path)
+			bad = append(bad, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad) > 0 {
+		t.Errorf("not gofmt'ed (gofmt -w them): %s", strings.Join(bad, " "))
+	}
+}
+
+func TestStaticcheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: staticcheck skipped")
+	}
+	cmd := exec.Command("go", "tool", "staticcheck", "./...")
+	cmd.Dir = root(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(out) > 0 {
+		t.Errorf("go tool staticcheck ./...: %v\n%s", err, out)
+	}
+}

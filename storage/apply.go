@@ -1,0 +1,124 @@
+package storage
+
+import (
+	"fmt"
+)
+
+// Apply applies r, a Record of a DB's hook (this DB's or another's: a log
+// being replayed, a backup being restored, a replica's changes), through
+// the paths the change first took: a RecordCommit is one WriteTx over its
+// tables, a catalog record the call that made it. So this DB's own hook
+// is called with it (a replica's log records what it applied; a log being
+// loaded into a DB whose hook is that log must skip its own records
+// itself), observers see its writes, and a failure leaves nothing half
+// applied.
+//
+// Then, if applied is not nil, Apply calls it with r, outside every lock,
+// so the caller can act on what storage keeps opaque: rebuild its own
+// table state from a RecordCreateTable's or a RecordMeta's metadata,
+// reinstall what a record does not carry (TrackCollections, SetObserver).
+// Its error is Apply's.
+//
+// Records name tables by ID; a RecordCommit's images are stored as they
+// are, their key attributes named by the table's key schema. Apply fails
+// with ErrNoTable when a table is missing, ErrTableExists,
+// ErrIndexExists or ErrNoIndex when the catalog does not fit the record,
+// and ErrCorrupt when an image does not fit its table (key kinds, size).
+func (db *DB) Apply(r *Record, applied func(*Record) error) error {
+	var err error
+	switch r.Kind {
+	case RecordCommit:
+		err = db.applyCommit(r)
+	case RecordCreateTable:
+		if r.Def == nil {
+			return fmt.Errorf("%w: create-table record without a definition", ErrCorrupt)
+		}
+		_, err = db.CreateTable(*r.Def)
+	case RecordDropTable:
+		err = db.drop(func() *Table { return db.byID[r.Table] })
+	case RecordAddIndex, RecordDropIndex:
+		t := db.TableByID(r.Table)
+		switch {
+		case t == nil:
+			err = fmt.Errorf("%w: ID %q", ErrNoTable, r.Table)
+		case r.Index == nil:
+			err = fmt.Errorf("%w: %s record without an index", ErrCorrupt, r.Kind)
+		case r.Kind == RecordAddIndex:
+			err = t.AddIndex(*r.Index)
+		default:
+			err = t.DropIndex(r.Index.Name)
+		}
+	case RecordMeta:
+		if r.Table == "" {
+			err = db.SetMeta(r.Key, r.Value)
+		} else if t := db.TableByID(r.Table); t == nil {
+			err = fmt.Errorf("%w: ID %q", ErrNoTable, r.Table)
+		} else {
+			err = t.SetMeta(r.Key, r.Value)
+		}
+	default:
+		return fmt.Errorf("%w: record kind %d", ErrCorrupt, r.Kind)
+	}
+	if err != nil {
+		return err
+	}
+	if applied != nil {
+		return applied(r)
+	}
+	return nil
+}
+
+// applyCommit applies a RecordCommit as one transaction.
+func (db *DB) applyCommit(r *Record) error {
+	tables := make([]*Table, len(r.Writes))
+	db.mu.RLock()
+	for i, w := range r.Writes {
+		tables[i] = db.byID[w.Table]
+	}
+	db.mu.RUnlock()
+	for i, t := range tables {
+		if t == nil {
+			return fmt.Errorf("%w: ID %q", ErrNoTable, r.Writes[i].Table)
+		}
+	}
+	tx := Begin(tables...)
+	defer tx.Abort()
+	for i, w := range r.Writes {
+		t := tables[i]
+		var item Item
+		if w.HasNew {
+			var err error
+			if item, err = w.New.itemOf(t.ks, w.Key); err != nil {
+				return err
+			}
+		}
+		ch, err := tx.write(w.Origin, t, w.Key, item, false, nil)
+		if err != nil {
+			return fmt.Errorf("%w: write %d of the record: %w", ErrCorrupt, i, err)
+		}
+		if w.HasNew && ch.NewSize != w.New.Size() {
+			return fmt.Errorf("%w: write %d: item of %d bytes recorded as %d", ErrCorrupt, i, ch.NewSize, w.New.Size())
+		}
+	}
+	_, err := tx.Commit()
+	return err
+}
+
+// itemOf decodes the image e of an item with key k into a new Item of a
+// table with key schema ks: e's attributes and k's values under ks's key
+// attribute names. It is Item for an image that may come from elsewhere
+// (a parsed record knows its key values, not their names).
+func (e EncodedItem) itemOf(ks KeySchema, k Key) (Item, error) {
+	it, err := decodeItem(e.body, 2)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := it[ks.Partition.Name]; ok || (ks.HasSort() && it[ks.Sort.Name].IsValid()) {
+		return nil, fmt.Errorf("%w: image holds a key attribute", ErrCorrupt)
+	}
+	it[ks.Partition.Name] = k.Partition
+	if ks.HasSort() {
+		it[ks.Sort.Name] = k.Sort
+	}
+	return it, nil
+}

@@ -1,0 +1,200 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// DB is the tables of one namespace: each has a name, unique among the
+// tables that exist, and an ID the caller chooses, unique forever (the
+// emulator's TableId), so that records name a table across a drop and a
+// re-creation under the same name and across restarts (Table's own lock
+// order number is process-local). A DB has the one commit hook (hook.go)
+// through which every change of its tables and its catalog leaves it, and
+// Apply (apply.go), which takes those changes back.
+
+// DB errors.
+var (
+	// ErrNoTable: the DB has no table of that name or ID.
+	ErrNoTable = errors.New("storage: no such table")
+	// ErrTableExists: CreateTable was given a name or an ID in use.
+	ErrTableExists = errors.New("storage: table already exists")
+)
+
+// TableDef defines a table of a DB: its name and ID, key schema, the
+// secondary indexes it starts with and its initial metadata (meta.go).
+type TableDef struct {
+	Name    string
+	ID      string
+	Schema  KeySchema
+	Indexes []IndexDef
+	Meta    map[string][]byte
+}
+
+// Validate checks the name and ID (not empty), the key schema and the
+// index definitions (valid, names distinct). Errors wrap ErrInvalidSchema.
+func (d *TableDef) Validate() error {
+	if d.Name == "" || d.ID == "" {
+		return fmt.Errorf("%w: table name %q, ID %q", ErrInvalidSchema, d.Name, d.ID)
+	}
+	if err := d.Schema.Validate(); err != nil {
+		return err
+	}
+	for i, x := range d.Indexes {
+		if err := x.Schema.Validate(); err != nil {
+			return fmt.Errorf("index %q: %w", x.Name, err)
+		}
+		if x.Name == "" || slices.ContainsFunc(d.Indexes[:i], func(y IndexDef) bool { return y.Name == x.Name }) {
+			return fmt.Errorf("%w: index name %q empty or twice", ErrInvalidSchema, x.Name)
+		}
+	}
+	return nil
+}
+
+// DB is a namespace's tables; see above. All methods are safe for
+// concurrent use.
+type DB struct {
+	hook Hook // immutable; nil: none
+
+	// mu guards byName, byID and meta, the DB's own metadata (meta.go).
+	// CreateTable, DropTable and DB.SetMeta hold it exclusively across
+	// their hook call, so catalog records are ordered; lookups hold it
+	// shared. Lock order: Table.mu (ascending id, as in Begin), then
+	// DB.mu, then Table.metaMu.
+	mu     sync.RWMutex
+	byName map[string]*Table
+	byID   map[string]*Table
+	meta   map[string][]byte
+}
+
+// NewDB returns an empty DB whose changes go to hook (nil: nowhere). The
+// hook is fixed for the DB's life: it is copied into every table, where a
+// write reads it under the table's lock alone.
+func NewDB(hook Hook) *DB {
+	return &DB{hook: hook, byName: make(map[string]*Table), byID: make(map[string]*Table), meta: make(map[string][]byte)}
+}
+
+// CreateTable creates the table def defines, empty, with its indexes and
+// metadata, and records it (RecordCreateTable). It fails with
+// ErrInvalidSchema (def.Validate) or ErrTableExists when the name or the
+// ID is in use.
+func (db *DB) CreateTable(def TableDef) (*Table, error) {
+	if err := def.Validate(); err != nil {
+		return nil, err
+	}
+	t := NewTable(def.Schema)
+	for _, x := range def.Indexes {
+		if err := t.AddIndex(x); err != nil { // no hook yet: not recorded apart
+			return nil, err
+		}
+	}
+	t.name, t.uid = strings.Clone(def.Name), strings.Clone(def.ID)
+	t.meta = cloneMeta(def.Meta)
+	t, res, err := db.createLocking(t, &def)
+	if err != nil {
+		return nil, err
+	}
+	return t, res.finish()
+}
+
+func (db *DB) createLocking(t *Table, def *TableDef) (*Table, hookResult, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.byName[t.name] != nil || db.byID[t.uid] != nil {
+		return nil, hookResult{}, fmt.Errorf("%w: name %q, ID %q", ErrTableExists, t.name, t.uid)
+	}
+	var res hookResult
+	if db.hook != nil {
+		var err error
+		if res, err = callHook(db.hook, &Record{Kind: RecordCreateTable, Table: t.uid, Def: def}); err != nil {
+			return nil, hookResult{}, err
+		}
+	}
+	t.db, t.hook = db, db.hook // t is not shared yet: no lock needed
+	db.byName[t.name], db.byID[t.uid] = t, t
+	return t, res, nil
+}
+
+// DropTable removes the table called name and records it
+// (RecordDropTable), after the writes in progress on it are done. The
+// Table leaves the DB: whoever still holds it may go on using it, but
+// nothing done to it any more is recorded.
+func (db *DB) DropTable(name string) error {
+	return db.drop(func() *Table { return db.byName[name] })
+}
+
+// drop drops the table find returns (called under db.mu), taking the
+// table's lock first as the lock order asks, and checking after that it
+// is still the one find returns.
+func (db *DB) drop(find func() *Table) error {
+	for {
+		db.mu.RLock()
+		t := find()
+		db.mu.RUnlock()
+		if t == nil {
+			return ErrNoTable
+		}
+		res, ok, err := db.dropLocking(t, find)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return res.finish()
+		}
+		// Dropped, or dropped and re-created, while we waited: look again.
+	}
+}
+
+func (db *DB) dropLocking(t *Table, find func() *Table) (hookResult, bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if find() != t {
+		return hookResult{}, false, nil
+	}
+	var res hookResult
+	if db.hook != nil {
+		var err error
+		if res, err = callHook(db.hook, &Record{Kind: RecordDropTable, Table: t.uid}); err != nil {
+			return hookResult{}, false, err
+		}
+	}
+	delete(db.byName, t.name)
+	delete(db.byID, t.uid)
+	t.db, t.hook = nil, nil
+	return res, true, nil
+}
+
+// Table returns the table called name, or nil.
+func (db *DB) Table(name string) *Table {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.byName[name]
+}
+
+// TableByID returns the table with ID id, or nil.
+func (db *DB) TableByID(id string) *Table {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.byID[id]
+}
+
+// Tables returns the DB's tables in name order.
+func (db *DB) Tables() []*Table {
+	db.mu.RLock()
+	ts := slices.Collect(maps.Values(db.byName))
+	db.mu.RUnlock()
+	slices.SortFunc(ts, func(a, b *Table) int { return strings.Compare(a.name, b.name) })
+	return ts
+}
+
+// Name returns the table's name in its DB ("" for a table made by NewTable).
+func (t *Table) Name() string { return t.name }
+
+// ID returns the table's ID in its DB ("" for a table made by NewTable).
+func (t *Table) ID() string { return t.uid }

@@ -1,0 +1,322 @@
+package storage
+
+import (
+	"encoding/binary"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// The binary form of a Record, for a log, a backup or a replica's wire: a
+// self-contained byte string that ParseRecord turns back into a Record
+// DB.Apply takes. It carries what a replay needs, and the item images in
+// storage's own encoding (encode.go), so writing a commit copies the
+// stored records and decodes nothing:
+//
+//	record  = version(1) kind body
+//	commit  = uvarint(n) { str(table) flags origin keyval [keyval]
+//	                       [uvarint(size) str(image)] }
+//	create  = str(id) str(name) keyattr keyattr uvarint(n){index}
+//	          uvarint(n){str(key) str(value)}
+//	drop    = str(id)
+//	addidx  = str(id) index
+//	dropidx = str(id) str(name)
+//	meta    = str(table) str(key) present [str(value)]
+//	keyval  = kind str
+//	keyattr = str(name) kind
+//	index   = str(name) uvarint(n){keyattr} uvarint(n){keyattr}
+//	          all uvarint(n){str}
+//	str     = uvarint(len) bytes
+//
+// flags holds 1 (HadOld), 2 (HasNew, an image follows) and 4 (a sort key
+// value follows). Old images are left out: a replay does not need them and
+// they would double a log; HadOld says whether the write replaced an item.
+// A table's metadata is written in key order, so equal records have equal
+// bytes. The form has no checksum or framing: the log that holds it adds
+// those.
+
+// recordVersion is the version byte of the binary form.
+const recordVersion = 1
+
+// Flags of a commit's write.
+const (
+	wHadOld  = 1
+	wHasNew  = 2
+	wHasSort = 4
+)
+
+// AppendRecord appends the binary form of r to dst. It fails only for a
+// record no hook is given (an unknown kind, a missing definition).
+func AppendRecord(dst []byte, r *Record) ([]byte, error) {
+	dst = append(dst, recordVersion, byte(r.Kind))
+	switch r.Kind {
+	case RecordCommit:
+		dst = binary.AppendUvarint(dst, uint64(len(r.Writes)))
+		for i := range r.Writes {
+			w := &r.Writes[i]
+			flags := byte(0)
+			if w.HadOld {
+				flags |= wHadOld
+			}
+			if w.HasNew {
+				flags |= wHasNew
+			}
+			if w.Key.Sort.IsValid() {
+				flags |= wHasSort
+			}
+			dst = append(appendStr(dst, w.Table), flags, byte(w.Origin))
+			dst = appendKeyValue(dst, w.Key.Partition)
+			if w.Key.Sort.IsValid() {
+				dst = appendKeyValue(dst, w.Key.Sort)
+			}
+			if w.HasNew {
+				dst = binary.AppendUvarint(dst, uint64(w.New.size))
+				dst = appendStr(dst, w.New.body)
+			}
+		}
+	case RecordCreateTable:
+		d := r.Def
+		if d == nil {
+			return nil, fmt.Errorf("storage: %s record without a definition", r.Kind)
+		}
+		dst = appendStr(appendStr(dst, d.ID), d.Name)
+		dst = appendKeyAttr(appendKeyAttr(dst, d.Schema.Partition), d.Schema.Sort)
+		dst = binary.AppendUvarint(dst, uint64(len(d.Indexes)))
+		for i := range d.Indexes {
+			dst = appendIndexDef(dst, &d.Indexes[i])
+		}
+		keys := slices.Sorted(maps.Keys(d.Meta))
+		keys = slices.DeleteFunc(keys, func(k string) bool { return d.Meta[k] == nil })
+		dst = binary.AppendUvarint(dst, uint64(len(keys)))
+		for _, k := range keys {
+			dst = appendStr(appendStr(dst, k), string(d.Meta[k]))
+		}
+	case RecordDropTable:
+		dst = appendStr(dst, r.Table)
+	case RecordAddIndex, RecordDropIndex:
+		if r.Index == nil {
+			return nil, fmt.Errorf("storage: %s record without an index", r.Kind)
+		}
+		dst = appendStr(dst, r.Table)
+		if r.Kind == RecordAddIndex {
+			dst = appendIndexDef(dst, r.Index)
+		} else {
+			dst = appendStr(dst, r.Index.Name)
+		}
+	case RecordMeta:
+		dst = appendStr(appendStr(dst, r.Table), r.Key)
+		if r.Value == nil {
+			dst = append(dst, 0)
+		} else {
+			dst = appendStr(append(dst, 1), string(r.Value))
+		}
+	default:
+		return nil, fmt.Errorf("storage: record kind %d", r.Kind)
+	}
+	return dst, nil
+}
+
+func appendKeyValue(dst []byte, v Value) []byte {
+	return appendStr(append(dst, byte(v.kind)), v.str)
+}
+
+func appendKeyAttr(dst []byte, a KeyAttr) []byte {
+	return append(appendStr(dst, a.Name), byte(a.Kind))
+}
+
+func appendIndexDef(dst []byte, x *IndexDef) []byte {
+	dst = appendStr(dst, x.Name)
+	for _, attrs := range [][]KeyAttr{x.Schema.Partition, x.Schema.Sort} {
+		dst = binary.AppendUvarint(dst, uint64(len(attrs)))
+		for _, a := range attrs {
+			dst = appendKeyAttr(dst, a)
+		}
+	}
+	all := byte(0)
+	if x.Projection.All {
+		all = 1
+	}
+	dst = binary.AppendUvarint(append(dst, all), uint64(len(x.Projection.NonKey)))
+	for _, n := range x.Projection.NonKey {
+		dst = appendStr(dst, n)
+	}
+	return dst
+}
+
+// ParseRecord parses the binary form of a record (AppendRecord). It never
+// panics: malformed input gives an error wrapping ErrCorrupt. The
+// record's strings and images share one copy of b. Its item images are
+// for DB.Apply: they hold their key values and size but not the names of
+// the key attributes, which the table's key schema gives when they are
+// applied, so their Key and Size methods work and the others do not.
+// Old images are absent (see the binary form).
+func ParseRecord(b []byte) (*Record, error) {
+	d := decoder{s: string(b)}
+	if v := d.byte(); d.err == nil && v != recordVersion {
+		return nil, d.fail(fmt.Sprintf("record version %d", v))
+	}
+	r := &Record{Kind: RecordKind(d.byte())}
+	switch r.Kind {
+	case RecordCommit:
+		n := d.count()
+		if d.err == nil {
+			r.Writes = make([]ItemWrite, n)
+		}
+		for i := 0; i < n && d.err == nil; i++ {
+			w := &r.Writes[i]
+			w.Table = d.str()
+			flags, origin := d.byte(), d.byte()
+			if flags&^(wHadOld|wHasNew|wHasSort) != 0 || origin > byte(OriginService) {
+				d.fail("bad write flags")
+			}
+			w.HadOld, w.HasNew, w.Origin = flags&wHadOld != 0, flags&wHasNew != 0, Origin(origin)
+			w.Key.Partition = d.keyValue()
+			if flags&wHasSort != 0 {
+				w.Key.Sort = d.keyValue()
+			}
+			w.New.key = w.Key
+			if w.HasNew {
+				size := d.uvarint()
+				if size > 1<<32-1 {
+					d.fail("item size")
+				}
+				w.New.size = uint32(size)
+				w.New.body = d.str()
+				if d.err == nil {
+					d.checkImage(w.New.body)
+				}
+			}
+		}
+	case RecordCreateTable:
+		def := &TableDef{ID: d.str(), Name: d.str()}
+		def.Schema.Partition, def.Schema.Sort = d.keyAttr(), d.keyAttr()
+		n := d.count()
+		for i := 0; i < n && d.err == nil; i++ {
+			def.Indexes = append(def.Indexes, d.indexDef())
+		}
+		n = d.count()
+		prev := ""
+		for i := 0; i < n && d.err == nil; i++ {
+			k, v := d.str(), d.str()
+			if i > 0 && k <= prev {
+				d.fail("metadata keys out of order")
+			}
+			prev = k
+			if def.Meta == nil {
+				def.Meta = make(map[string][]byte, n)
+			}
+			def.Meta[k] = []byte(v)
+		}
+		r.Def, r.Table = def, def.ID
+	case RecordDropTable:
+		r.Table = d.str()
+	case RecordAddIndex:
+		r.Table = d.str()
+		x := d.indexDef()
+		r.Index = &x
+	case RecordDropIndex:
+		r.Table = d.str()
+		r.Index = &IndexDef{Name: d.str()}
+	case RecordMeta:
+		r.Table, r.Key = d.str(), d.str()
+		switch d.byte() {
+		case 0:
+		case 1:
+			r.Value = []byte(d.str())
+		default:
+			d.fail("bad metadata flag")
+		}
+	default:
+		d.fail(fmt.Sprintf("record kind %d", r.Kind))
+	}
+	if d.err == nil && d.pos != len(d.s) {
+		d.fail("trailing bytes")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return r, nil
+}
+
+// keyValue reads a key value: a scalar key kind, and canonical text for N.
+func (d *decoder) keyValue() Value {
+	k, s := Kind(d.byte()), d.str()
+	if d.err != nil {
+		return Value{}
+	}
+	if !k.IsScalarKey() {
+		d.fail("key value kind")
+		return Value{}
+	}
+	if k == KindN && !canonicalNumber(s) {
+		d.fail("key number not canonical")
+		return Value{}
+	}
+	return Value{kind: k, str: s}
+}
+
+func (d *decoder) keyAttr() KeyAttr {
+	return KeyAttr{Name: d.str(), Kind: Kind(d.byte())}
+}
+
+func (d *decoder) indexDef() IndexDef {
+	x := IndexDef{Name: d.str()}
+	for _, attrs := range []*[]KeyAttr{&x.Schema.Partition, &x.Schema.Sort} {
+		n := d.count()
+		for i := 0; i < n && d.err == nil; i++ {
+			*attrs = append(*attrs, d.keyAttr())
+		}
+	}
+	switch d.byte() {
+	case 0:
+	case 1:
+		x.Projection.All = true
+	default:
+		d.fail("bad projection flag")
+	}
+	n := d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		x.Projection.NonKey = append(x.Projection.NonKey, d.str())
+	}
+	return x
+}
+
+// checkImage fails unless body is a well-formed item image whose numbers
+// are canonical, as the table stores them.
+func (d *decoder) checkImage(body string) {
+	it, err := decodeItem(body, 0)
+	if err != nil {
+		d.fail("item image: " + err.Error())
+		return
+	}
+	for _, v := range it {
+		if !canonicalValue(v) {
+			d.fail("item image: number not canonical")
+			return
+		}
+	}
+}
+
+// canonicalValue reports whether every number in v is in canonical form.
+func canonicalValue(v Value) bool {
+	switch v.kind {
+	case KindN:
+		return canonicalNumber(v.str)
+	case KindNS:
+		return !slices.ContainsFunc(v.Members(), func(m string) bool { return !canonicalNumber(m) })
+	case KindL:
+		return !slices.ContainsFunc(v.List(), func(e Value) bool { return !canonicalValue(e) })
+	case KindM:
+		for _, e := range v.Map() {
+			if !canonicalValue(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func canonicalNumber(s string) bool {
+	n, err := ParseNumber(s)
+	return err == nil && string(n) == s
+}
