@@ -36,12 +36,21 @@ func (e *Emulator) Now() time.Time { return e.clock() }
 // negative) and returns the new time.
 func (e *Emulator) Advance(d time.Duration) time.Time {
 	e.skew.offset.Add(int64(d))
-	return e.clock()
+	return e.clockMoved()
 }
 
 // SetNow makes the emulator's current time t; the clock goes on from
 // there at the base clock's pace.
 func (e *Emulator) SetNow(t time.Time) time.Time {
 	e.skew.offset.Store(int64(t.Sub(e.skew.base())))
-	return e.clock()
+	return e.clockMoved()
+}
+
+// clockMoved returns the new time after Advance or SetNow, having done
+// what the move makes due: ClientRequestTokens whose window it ends are
+// forgotten now, not at the next request (idempotency.go).
+func (e *Emulator) clockMoved() time.Time {
+	now := e.clock()
+	e.tokens.expire(now)
+	return now
 }

@@ -44,6 +44,10 @@ type Options struct {
 	// with ThrottlingException (limits.go). 0 means no limit;
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
+	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
+	// emulator remembers for ten minutes (idempotency.go); past it the
+	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
+	IdempotencyBytes int64
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
 	// last a little while, like DynamoDB Local's -delayTransientStatuses.
 	// So far the states of a GSI added or deleted by UpdateTable follow it.
@@ -87,6 +91,9 @@ func (o Options) Validate() error {
 	if o.MaxInFlight < 0 {
 		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
 	}
+	if o.IdempotencyBytes < 0 {
+		return fmt.Errorf("emulator: IdempotencyBytes %d is negative", o.IdempotencyBytes)
+	}
 	if o.TransientStatusDelay < 0 {
 		return fmt.Errorf("emulator: TransientStatusDelay %v is negative", o.TransientStatusDelay)
 	}
@@ -114,6 +121,7 @@ type Emulator struct {
 	outBufs sync.Pool // *[]byte for response bodies
 	limit   limiter   // requests in flight
 	release releaser  // returns memory to the OS after large deletes
+	tokens  *tokenStore
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -134,6 +142,13 @@ func New(opts Options) (*Emulator, error) {
 		e.clock = time.Now
 	}
 	e.skew.base, e.clock = e.clock, e.skew.now
+	e.tokens = newTokenStore(opts.IdempotencyBytes, nil)
+	if e.tokens.maxBytes == 0 {
+		e.tokens.maxBytes = DefaultIdempotencyBytes
+	}
+	if opts.Clock == nil {
+		e.tokens.clock = e.clock // safe to call from the janitor
+	}
 	if e.maxBody == 0 {
 		e.maxBody = DefaultMaxBodyBytes
 	}
@@ -164,6 +179,14 @@ func New(opts Options) (*Emulator, error) {
 		r.ServeHTTP(w, req)
 	})
 	return e, nil
+}
+
+// Close stops the emulator's background work (the janitor that forgets
+// expired ClientRequestTokens). The emulator still answers requests after
+// it. Close is safe to call more than once; it always returns nil.
+func (e *Emulator) Close() error {
+	e.tokens.close()
+	return nil
 }
 
 // Options returns the options the Emulator was made with.
