@@ -207,11 +207,6 @@ func (e *Emulator) namespaceFor(cred credential) *Namespace {
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	if !e.limit.enter() {
-		e.serveThrottled(w, r)
-		return
-	}
-	defer e.limit.leave()
 	r, rl := e.withRequestLog(r)
 	reqID := newRequestID()
 	e.cors.apply(w, r)
@@ -265,9 +260,20 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 			e.bufs.Put(buf)
 		}
 	}()
-	if err := e.readBody(w, r, buf); err != nil {
+	e.limit.reading.Add(1)
+	err = e.readBody(w, r, buf)
+	e.limit.reading.Add(-1)
+	if err != nil {
 		return nil, err
 	}
+	// A request counts as in flight once its body has arrived: clients
+	// trickling bodies hold their bytes so far (and are cut off by the
+	// server's read timeout), never the slots of the requests that are
+	// ready to be served (limits.go).
+	if !e.limit.enter() {
+		return nil, errThrottling()
+	}
+	defer e.limit.leave()
 
 	c := &call{
 		ctx:       r.Context(),
