@@ -5,10 +5,14 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
+	"sync"
 	"unsafe"
+
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // fingerprint is a SHA-256 hash of a decoded request, for ClientRequestToken
@@ -25,9 +29,13 @@ import (
 // arrays, maps with string keys, strings, booleans, numbers and interfaces.
 // Anything else (a func, a channel) is a bug and panics.
 func fingerprint(v any) [32]byte {
-	f := fingerprinter{h: sha256.New()}
+	f := fingerprinters.Get().(*fingerprinter)
+	defer fingerprinters.Put(f)
+	f.h.Reset()
+	f.buf = f.buf[:0]
 	t := reflect.TypeOf(v)
-	f.str(t.PkgPath() + "." + t.String())
+	f.str(t.PkgPath())
+	f.str(t.Name())
 	f.value(reflect.ValueOf(v))
 	f.flush()
 	var sum [32]byte
@@ -40,6 +48,11 @@ type fingerprinter struct {
 	h   hash.Hash
 	buf []byte
 }
+
+// fingerprinters are reused: a hash and a buffer each.
+var fingerprinters = sync.Pool{New: func() any {
+	return &fingerprinter{h: sha256.New(), buf: make([]byte, 0, 4096+512)}
+}}
 
 // Kind markers written before each part.
 const (
@@ -55,7 +68,10 @@ const (
 	fpUint
 	fpFloat
 	fpIface
+	fpAttr // a storage.Value, hashed by attr
 )
+
+var attrType = reflect.TypeFor[storage.Value]()
 
 func (f *fingerprinter) byte(b byte) { f.buf = append(f.buf, b); f.maybeFlush() }
 
@@ -106,6 +122,10 @@ func (f *fingerprinter) value(v reflect.Value) {
 		f.str(v.Elem().Type().String())
 		f.value(v.Elem())
 	case reflect.Struct:
+		if v.Type() == attrType && v.CanAddr() && v.Addr().CanInterface() {
+			f.attr(*v.Addr().Interface().(*storage.Value))
+			return
+		}
 		f.byte(fpStruct)
 		for i := range v.NumField() {
 			f.value(v.Field(i))
@@ -132,6 +152,9 @@ func (f *fingerprinter) value(v reflect.Value) {
 		}
 		if v.Type().Key().Kind() != reflect.String {
 			panic(fmt.Sprintf("emulator: fingerprint of %s", v.Type()))
+		}
+		if v.CanInterface() && f.typedMap(v.Interface()) {
+			return
 		}
 		f.byte(fpMap)
 		f.uint(uint64(v.Len()))
@@ -168,4 +191,71 @@ func (f *fingerprinter) value(v reflect.Value) {
 	default:
 		panic(fmt.Sprintf("emulator: fingerprint of %s", v.Type()))
 	}
+}
+
+// typedMap writes the maps requests are made of (items, placeholder
+// maps) without reflection, reporting false for any other.
+func (f *fingerprinter) typedMap(m any) bool {
+	switch m := m.(type) {
+	case WireItem:
+		f.attrMap(m)
+	case ExpressionValues:
+		f.attrMap(m)
+	case map[string]storage.Value:
+		f.attrMap(m)
+	case ExpressionNames:
+		f.stringMap(m)
+	case map[string]string:
+		f.stringMap(m)
+	default:
+		return false
+	}
+	return true
+}
+
+// attrMap and stringMap write a map's entries in key order, as value does.
+func (f *fingerprinter) attrMap(m map[string]storage.Value) {
+	f.byte(fpMap)
+	f.uint(uint64(len(m)))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		f.str(k)
+		f.attr(m[k])
+	}
+}
+
+func (f *fingerprinter) stringMap(m map[string]string) {
+	f.byte(fpMap)
+	f.uint(uint64(len(m)))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		f.str(k)
+		f.byte(fpString)
+		f.str(m[k])
+	}
+}
+
+// attr writes an attribute value: its kind and what a value of that kind
+// holds (every field storage's constructors set).
+func (f *fingerprinter) attr(v storage.Value) {
+	f.byte(fpAttr)
+	f.byte(byte(v.Kind()))
+	if v.Bool() {
+		f.byte(1)
+	} else {
+		f.byte(0)
+	}
+	f.str(v.Str())
+	list, set, m := v.List(), v.Members(), v.Map()
+	f.uint(uint64(len(list)))
+	for _, e := range list {
+		f.attr(e)
+	}
+	f.uint(uint64(len(set)))
+	for _, s := range set {
+		f.str(s)
+	}
+	if m == nil {
+		f.byte(fpNil)
+		return
+	}
+	f.attrMap(m)
 }

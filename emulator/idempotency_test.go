@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,5 +184,32 @@ func TestFingerprint(t *testing.T) {
 		if want := reflect.DeepEqual(tt.a, tt.b); same != want {
 			t.Errorf("%s: same fingerprint %v, want %v (DeepEqual)", tt.name, same, want)
 		}
+	}
+}
+
+// BenchmarkFingerprint: what a ClientRequestToken costs a transaction
+// now that the request is hashed instead of kept.
+func BenchmarkFingerprint(b *testing.B) {
+	for _, size := range []int{100, 100 << 10, 1 << 20} {
+		var body strings.Builder
+		body.WriteString(`{"TransactItems":[`)
+		for i := range 2 {
+			if i > 0 {
+				body.WriteByte(',')
+			}
+			fmt.Fprintf(&body, `{"Put":{"TableName":"bench","Item":{"pk":{"S":"k%d"},"n":{"N":"%d"},"blob":{"S":"%s"}}}}`, i, i, strings.Repeat("x", size/2))
+		}
+		body.WriteString(`]}`)
+		var in TransactWriteItemsInput
+		if err := decodeRequest([]byte(body.String()), &in); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprint("bytes=", size), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(body.Len()))
+			for b.Loop() {
+				fingerprint(in)
+			}
+		})
 	}
 }

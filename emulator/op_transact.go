@@ -53,43 +53,43 @@ type TransactWriteItem struct {
 
 // TransactConditionCheck checks a condition on one item without writing it.
 type TransactConditionCheck struct {
-	TableName                           *string           `json:"TableName"`
-	Key                                 WireItem          `json:"Key"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Key                                 WireItem         `json:"Key"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactPut puts one item.
 type TransactPut struct {
-	TableName                           *string           `json:"TableName"`
-	Item                                WireItem          `json:"Item"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Item                                WireItem         `json:"Item"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactDelete deletes one item.
 type TransactDelete struct {
-	TableName                           *string           `json:"TableName"`
-	Key                                 WireItem          `json:"Key"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Key                                 WireItem         `json:"Key"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactUpdate updates one item.
 type TransactUpdate struct {
-	TableName                           *string           `json:"TableName"`
-	Key                                 WireItem          `json:"Key"`
-	UpdateExpression                    *string           `json:"UpdateExpression"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Key                                 WireItem         `json:"Key"`
+	UpdateExpression                    *string          `json:"UpdateExpression"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactWriteItemsOutput is the TransactWriteItems response.

@@ -311,10 +311,12 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	if r.ContentLength > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
+	want := int64(0) // the buffer a body that arrives as announced needs
 	if r.ContentLength > 0 {
 		buf.Grow(int(min(r.ContentLength, initialBodyBytes)))
+		want = r.ContentLength + 1 // + 1: room to read its end
 	}
-	n, err := readAtMost(buf, r.Body, e.maxBody+1)
+	n, err := readAtMost(buf, r.Body, e.maxBody+1, want)
 	if n > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
@@ -331,12 +333,21 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 }
 
 // readAtMost is buf.ReadFrom(io.LimitReader(r, limit)) without allocating
-// the LimitedReader.
-func readAtMost(buf *bytes.Buffer, r io.Reader, limit int64) (int64, error) {
+// the LimitedReader. The buffer doubles as bytes arrive, as bytes.Buffer
+// grows, but not past want when want is set (so a body that arrives as
+// its Content-Length announced ends in a buffer of its size, not in one
+// up to twice as large).
+func readAtMost(buf *bytes.Buffer, r io.Reader, limit, want int64) (int64, error) {
 	var n int64
 	for n < limit {
 		if buf.Available() == 0 {
-			buf.Grow(512)
+			size := max(2*buf.Cap(), buf.Len()+512)
+			if want > int64(buf.Len()) && int64(size) > want {
+				size = int(want)
+			}
+			b := make([]byte, buf.Len(), size)
+			copy(b, buf.Bytes())
+			*buf = *bytes.NewBuffer(b)
 		}
 		free := buf.AvailableBuffer()[:min(int64(buf.Available()), limit-n)]
 		m, err := r.Read(free)
