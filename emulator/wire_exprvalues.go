@@ -51,8 +51,9 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 func decodeValues(data []byte, out ExpressionValues, w *witnesses[storage.Value]) (int, error) {
 	d := wireDecoder{data: data}
 	d.skipSpace()
-	d.pos++                          // '{'
-	read := func() (string, error) { // no copy when only measuring
+	d.pos++ // '{'
+	// Keys are copied only when kept.
+	read := func() (string, error) {
 		if out == nil {
 			return d.stringView()
 		}

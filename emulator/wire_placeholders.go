@@ -274,7 +274,8 @@ func (d *reqDecoder) names(m ExpressionNames, w *witnesses[string]) (int, error)
 		d.pos++
 		return 0, nil
 	}
-	read := func() (string, error) { // no copy when only measuring
+	// Strings are copied only when kept.
+	read := func() (string, error) {
 		if m == nil {
 			return d.stringView()
 		}
