@@ -37,9 +37,9 @@ import (
 //     janitor goroutine sleeps until the oldest token's window ends. The
 //     janitor runs only while tokens are kept and stops on Close. With
 //     Options.Clock set, the emulator never calls that clock from a
-//     goroutine of its own (a test's clock need not be safe for concurrent
-//     use): tokens then expire when Advance or SetNow moves the clock, or
-//     at the next request with a token.
+//     goroutine of its own (a test's clock, moved between requests, would
+//     race with it): tokens then expire when Advance or SetNow moves the
+//     clock, or at the next request with a token.
 
 // idempotencyWindow is how long a completed token is remembered.
 const idempotencyWindow = 10 * time.Minute
