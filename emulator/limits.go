@@ -3,7 +3,14 @@ package emulator
 // What one client can make the emulator hold, and how it lets go:
 //
 //   - request bodies grow as their bytes arrive (readBody): a
-//     Content-Length alone reserves at most initialBodyBytes;
+//     Content-Length alone reserves at most initialBodyBytes, and a body
+//     that arrives as announced ends in a buffer of its size;
+//   - placeholder maps over AWS's 2 MB are refused after a scan that
+//     keeps nothing (wire_placeholders.go), so decoding never costs a map
+//     entry per placeholder of a huge request;
+//   - ClientRequestTokens keep a fingerprint and a replay's answer, at most
+//     Options.IdempotencyBytes in all, forgotten as the clock passes their
+//     window (idempotency.go);
 //   - at most Options.MaxInFlight requests are served at once; the next
 //     gets AWS's ThrottlingException, which the SDKs retry with back-off,
 //     instead of queueing without bound. A request counts once its body
