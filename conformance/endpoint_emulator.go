@@ -28,6 +28,7 @@ func startEmulator() (string, func() error, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		err := srv.Shutdown(ctx)
+		emu.Close()
 		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 			err = serr
 		}

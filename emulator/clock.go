@@ -52,7 +52,7 @@ func (e *Emulator) Advance(d time.Duration) (time.Time, error) {
 				ErrClockRange, d, maxClockOffset)
 		}
 		if e.skew.offset.CompareAndSwap(old, next) {
-			return e.clock(), nil
+			return e.clockMoved(), nil
 		}
 	}
 }
@@ -69,7 +69,16 @@ func (e *Emulator) SetNow(t time.Time) (time.Time, error) {
 			ErrClockRange, t.UTC().Format(time.RFC3339Nano), maxClockOffset)
 	}
 	e.skew.offset.Store(int64(d))
-	return e.clock(), nil
+	return e.clockMoved(), nil
+}
+
+// clockMoved returns the new time after Advance or SetNow, having done
+// what the move makes due: ClientRequestTokens whose window it ends are
+// forgotten now, not at the next request (idempotency.go).
+func (e *Emulator) clockMoved() time.Time {
+	now := e.clock()
+	e.tokens.expire(now)
+	return now
 }
 
 // maxClockOffset is the largest offset, for messages: 2562047h47m16.854775807s.

@@ -91,7 +91,7 @@ func decompress(coding string, data []byte, max int64) ([]byte, error) {
 		return nil, errBadContentEncoding
 	}
 	var out bytes.Buffer
-	n, err := readAtMost(&out, r, max+1)
+	n, err := readAtMost(&out, r, max+1, 0)
 	if n > max {
 		return nil, errRequestEntityTooLarge()
 	}

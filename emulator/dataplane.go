@@ -317,9 +317,17 @@ func (p exprParams) check() error {
 // decodes as "" and is reported as empty ("null for key #v" there), and a
 // bad ExpressionAttributeValues value is reported by the decoder, before
 // any of these checks (there, after the maps' keys).
+//
+// Then the maps' size (wire_placeholders.go): a map of more than 2 MB
+// arrives as a stand-in holding only what Err could report.
 func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
-	comp := expr.NewCompiler(names, values.Values())
+	names, namesOver := withoutStandIn(names)
+	vals, valuesOver := withoutStandIn(values.Values())
+	comp := expr.NewCompiler(names, vals)
 	if err := comp.Err(); err != nil {
+		return nil, err
+	}
+	if err := substitutionSizeError(names, namesOver, vals, valuesOver); err != nil {
 		return nil, err
 	}
 	return comp, nil

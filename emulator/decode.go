@@ -232,6 +232,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeWireItem
 	case reflect.TypeFor[AttributeValue]():
 		return decodeAttributeValue
+	case reflect.TypeFor[ExpressionNames]():
+		return decodeExpressionNames
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler

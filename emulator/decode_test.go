@@ -138,10 +138,16 @@ func foldsToMember(body []byte, names map[string]bool) bool {
 // and with the encoding/json reference and reports any difference.
 func checkAgainstStd(t *testing.T, body []byte, names map[string]bool) {
 	t.Helper()
+	checkTypesAgainstStd(t, body, names, inputTypes())
+}
+
+// checkTypesAgainstStd is checkAgainstStd for the input types of types.
+func checkTypesAgainstStd(t *testing.T, body []byte, names map[string]bool, types []any) {
+	t.Helper()
 	if foldsToMember(body, names) {
 		return
 	}
-	for _, in := range inputTypes() {
+	for _, in := range types {
 		typ := reflect.TypeOf(in).Elem()
 		got := reflect.New(typ).Interface()
 		want := reflect.New(typ).Interface()

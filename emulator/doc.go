@@ -115,10 +115,15 @@
 // # Limits
 //
 // limits.go says what one client can make the emulator hold: bodies grow as
-// they arrive, Options.MaxInFlight requests at once (then
-// ThrottlingException), access keys of letters and digits up to 128 (else
-// UnrecognizedClientException), namespaces created by their first table,
-// memory returned to the OS after large deletes. NewServer (httpserver.go)
+// they arrive, Options.MaxInFlight requests at once counted once their
+// body has arrived (then ThrottlingException), access keys of letters and
+// digits up to 128 (else UnrecognizedClientException), namespaces created
+// by their first table, memory returned to the OS after large deletes.
+// Placeholder maps over AWS's 2 MB are refused without being decoded into
+// maps (wire_placeholders.go). ClientRequestTokens keep a fingerprint and
+// a replay's answer in a store bounded by Options.IdempotencyBytes, and
+// are forgotten as the clock passes their window (idempotency.go): a
+// janitor goroutine with the real clock, which Close stops. NewServer (httpserver.go)
 // returns the http.Server cmd/dynamoemu runs, with read, write and idle
 // timeouts, a 64 KB header limit, connection counts and each cut-off logged
 // at debug level. Text that is not Unicode is refused with

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -24,7 +26,39 @@ type echoOutput struct {
 	Namespace string
 }
 
+// testGate holds the requests of the test-only operation "TestBlock"
+// that name it until the test opens it.
+type testGate struct {
+	ch   chan struct{}
+	body string // a TestBlock request body naming the gate
+}
+
+var (
+	testGatesMu sync.Mutex
+	testGates   = map[string]*testGate{}
+)
+
+func newTestGate() *testGate {
+	testGatesMu.Lock()
+	defer testGatesMu.Unlock()
+	name := strconv.Itoa(len(testGates))
+	g := &testGate{ch: make(chan struct{}), body: `{"Gate":"` + name + `"}`}
+	testGates[name] = g
+	return g
+}
+
+func (g *testGate) open() { close(g.ch) }
+
+type blockInput struct{ Gate string }
+
 func init() {
+	register("TestBlock", func(c *call, in *blockInput) (*struct{}, error) {
+		testGatesMu.Lock()
+		g := testGates[in.Gate]
+		testGatesMu.Unlock()
+		<-g.ch
+		return &struct{}{}, nil
+	})
 	register("TestEcho", func(c *call, in *echoInput) (*echoOutput, error) {
 		if in.Panic {
 			panic("test panic")

@@ -307,6 +307,14 @@ func (h *hardServer) waitInFlight(t *testing.T, n int64) {
 	}
 }
 
+// waitReading waits until n requests are reading their bodies.
+func (h *hardServer) waitReading(t *testing.T, n int64) {
+	t.Helper()
+	for h.e.limit.reading.Load() != n {
+		time.Sleep(5 * time.Millisecond) // polling, bounded by the test deadline
+	}
+}
+
 func liveHeap() uint64 {
 	runtime.GC()
 	var ms runtime.MemStats
@@ -327,7 +335,7 @@ func TestSilentBodiesHoldNoMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h.waitInFlight(t, conns)
+	h.waitReading(t, conns)
 	after := liveHeap()
 	grown := int64(after) - int64(before)
 	t.Logf("live heap %d -> %d bytes (%+d) with %d silent 16 MB requests", before, after, grown, conns)
@@ -440,10 +448,11 @@ func TestUnreadResponseDropped(t *testing.T) {
 // ThrottlingException instead of queueing.
 func TestInFlightLimit(t *testing.T) {
 	h := newHardServer(t, Options{MaxInFlight: 2}, ServerOptions{})
+	gate := newTestGate()
 	var held []net.Conn
 	for range 2 {
 		c := h.dial(t)
-		if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 100, `{`)); err != nil {
+		if _, err := io.WriteString(c, rawRequest("TestBlock", testAuth, len(gate.body), gate.body)); err != nil {
 			t.Fatal(err)
 		}
 		held = append(held, c)
@@ -466,8 +475,11 @@ func TestInFlightLimit(t *testing.T) {
 	if want := `{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`; status != 400 || body != want {
 		t.Fatalf("over the limit: got %d %s, want 400 %s", status, body, want)
 	}
+	gate.open()
 	for _, c := range held {
-		_ = c.Close()
+		if res, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || res.StatusCode != 200 {
+			t.Fatalf("held request: %v, %v", res, err)
+		}
 	}
 	h.waitInFlight(t, 0)
 	if status, body := call(); status != 200 {

@@ -3,10 +3,21 @@ package emulator
 // What one client can make the emulator hold, and how it lets go:
 //
 //   - request bodies grow as their bytes arrive (readBody): a
-//     Content-Length alone reserves at most initialBodyBytes;
+//     Content-Length alone reserves at most initialBodyBytes, and a body
+//     that arrives as announced ends in a buffer of its size;
+//   - placeholder maps over AWS's 2 MB are refused after a scan that
+//     keeps nothing (wire_placeholders.go), so decoding never costs a map
+//     entry per placeholder of a huge request;
+//   - ClientRequestTokens keep a fingerprint and a replay's answer, at most
+//     Options.IdempotencyBytes in all, forgotten as the clock passes their
+//     window (idempotency.go);
 //   - at most Options.MaxInFlight requests are served at once; the next
 //     gets AWS's ThrottlingException, which the SDKs retry with back-off,
-//     instead of queueing without bound;
+//     instead of queueing without bound. A request counts once its body
+//     has arrived: bodies still arriving hold only their bytes so far and
+//     a goroutine, until the server's read timeout cuts them off, so
+//     clients trickling bodies never take the slots of requests ready to
+//     be served;
 //   - access keys are letters and digits, at most 128 of them (auth.go), and
 //     a namespace is created by the first table, not by a read
 //     (namespace.go);
@@ -18,7 +29,6 @@ package emulator
 import (
 	"errors"
 	"net"
-	"net/http"
 	"os"
 	"runtime/debug"
 	"sync/atomic"
@@ -37,10 +47,12 @@ const DefaultMaxInFlight = 1024
 // system. The Go runtime does it by itself only over minutes.
 const releaseThresholdBytes = 32 << 20
 
-// limiter counts the requests in flight.
+// limiter counts the requests in flight, and those whose body is still
+// arriving (not limited: for tests and reports).
 type limiter struct {
 	max      int64 // 0: no limit
 	inFlight atomic.Int64
+	reading  atomic.Int64
 }
 
 // enter admits a request, reporting false when max are in flight already.
@@ -55,13 +67,6 @@ func (l *limiter) enter() bool {
 }
 
 func (l *limiter) leave() { l.inFlight.Add(-1) }
-
-// serveThrottled answers a request over the in-flight limit.
-func (e *Emulator) serveThrottled(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
-	ae, _ := classify(errThrottling())
-	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
-}
 
 // releaser hands freed memory back to the operating system after large
 // deletes, one debug.FreeOSMemory at a time.

@@ -21,8 +21,7 @@ type Namespace struct {
 	mu     sync.RWMutex      // guards tables; a leaf of the lock order (doc.go)
 	tables map[string]*table // by table name
 
-	tokens  idempotency // TransactWriteItems ClientRequestTokens (idempotency.go)
-	streams streamSet   // the streams of its tables, disabled ones included (streams.go)
+	streams streamSet // the streams of its tables, disabled ones included (streams.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added

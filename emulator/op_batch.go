@@ -31,11 +31,11 @@ const (
 // KeysAndAttributes is one table's part of a BatchGetItem request (and of
 // its UnprocessedKeys).
 type KeysAndAttributes struct {
-	Keys                     []WireItem        `json:"Keys"`
-	AttributesToGet          []string          `json:"AttributesToGet,omitempty"`
-	ConsistentRead           *bool             `json:"ConsistentRead,omitempty"`
-	ProjectionExpression     *string           `json:"ProjectionExpression,omitempty"`
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	Keys                     []WireItem      `json:"Keys"`
+	AttributesToGet          []string        `json:"AttributesToGet,omitempty"`
+	ConsistentRead           *bool           `json:"ConsistentRead,omitempty"`
+	ProjectionExpression     *string         `json:"ProjectionExpression,omitempty"`
+	ExpressionAttributeNames ExpressionNames `json:"ExpressionAttributeNames,omitempty"`
 }
 
 // BatchGetItemInput is the BatchGetItem request.

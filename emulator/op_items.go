@@ -86,7 +86,7 @@ type PutItemInput struct {
 	TableName                           *string
 	Item                                WireItem
 	ConditionExpression                 *string
-	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeNames            ExpressionNames
 	ExpressionAttributeValues           ExpressionValues
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
@@ -109,7 +109,7 @@ type GetItemInput struct {
 	Key                      WireItem
 	AttributesToGet          []string
 	ProjectionExpression     *string
-	ExpressionAttributeNames map[string]string
+	ExpressionAttributeNames ExpressionNames
 	ConsistentRead           *bool
 	ReturnConsumedCapacity   string
 }
@@ -130,7 +130,7 @@ type DeleteItemInput struct {
 	TableName                           *string
 	Key                                 WireItem
 	ConditionExpression                 *string
-	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeNames            ExpressionNames
 	ExpressionAttributeValues           ExpressionValues
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
@@ -153,7 +153,7 @@ type UpdateItemInput struct {
 	Key                                 WireItem
 	UpdateExpression                    *string
 	ConditionExpression                 *string
-	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeNames            ExpressionNames
 	ExpressionAttributeValues           ExpressionValues
 	AttributeUpdates                    map[string]AttributeValueUpdate
 	Expected                            map[string]ExpectedAttributeValue

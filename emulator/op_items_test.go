@@ -18,8 +18,9 @@ import (
 //	tha: pk S (HASH)
 //	tbi: pk B (HASH)
 type itemsEnv struct {
-	t testing.TB
-	h http.Handler
+	t   testing.TB
+	h   http.Handler
+	emu *Emulator // nil when the test made the env from a handler alone
 }
 
 const itemsAuth = "AWS4-HMAC-SHA256 Credential=ITEMS/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
@@ -30,7 +31,7 @@ func newItemsEnv(t testing.TB) *itemsEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &itemsEnv{t: t, h: e.Handler()}
+	env := &itemsEnv{t: t, h: e.Handler(), emu: e}
 	env.mustOK("CreateTable", `{"TableName":"ths","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)

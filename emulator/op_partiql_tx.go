@@ -64,11 +64,6 @@ func (o *ExecuteTransactionOutput) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// replay answers a repeated write transaction as TransactWriteItems does.
-func (o *ExecuteTransactionOutput) replay(mode string) *ExecuteTransactionOutput {
-	return &ExecuteTransactionOutput{writes: o.writes.replay(mode)}
-}
-
 // txStatement is one parsed statement of an ExecuteTransaction.
 type txStatement struct {
 	text   string
@@ -106,7 +101,19 @@ func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransacti
 	}
 	req := *in
 	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, ""
-	return idempotent(&c.ns.tokens, c.Now(), *in.ClientRequestToken, req, mode, run)
+	// The token store keeps TransactWriteItems answers: a replay answers
+	// as TransactWriteItems does.
+	writes, err := c.emu.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), mode, func() (*TransactWriteItemsOutput, error) {
+		out, err := run()
+		if err != nil {
+			return nil, err
+		}
+		return out.writes, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ExecuteTransactionOutput{writes: writes}, nil
 }
 
 // parseTransaction validates the request's members and parses its

@@ -53,7 +53,7 @@ type QueryInput struct {
 	ProjectionExpression      *string              `json:"ProjectionExpression"`
 	FilterExpression          *string              `json:"FilterExpression"`
 	KeyConditionExpression    *string              `json:"KeyConditionExpression"`
-	ExpressionAttributeNames  map[string]string    `json:"ExpressionAttributeNames"`
+	ExpressionAttributeNames  ExpressionNames      `json:"ExpressionAttributeNames"`
 	ExpressionAttributeValues ExpressionValues     `json:"ExpressionAttributeValues"`
 }
 
@@ -72,7 +72,7 @@ type ScanInput struct {
 	Segment                   *int64               `json:"Segment"`
 	ProjectionExpression      *string              `json:"ProjectionExpression"`
 	FilterExpression          *string              `json:"FilterExpression"`
-	ExpressionAttributeNames  map[string]string    `json:"ExpressionAttributeNames"`
+	ExpressionAttributeNames  ExpressionNames      `json:"ExpressionAttributeNames"`
 	ExpressionAttributeValues ExpressionValues     `json:"ExpressionAttributeValues"`
 	ConsistentRead            *bool                `json:"ConsistentRead"`
 }

@@ -53,43 +53,43 @@ type TransactWriteItem struct {
 
 // TransactConditionCheck checks a condition on one item without writing it.
 type TransactConditionCheck struct {
-	TableName                           *string           `json:"TableName"`
-	Key                                 WireItem          `json:"Key"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Key                                 WireItem         `json:"Key"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactPut puts one item.
 type TransactPut struct {
-	TableName                           *string           `json:"TableName"`
-	Item                                WireItem          `json:"Item"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Item                                WireItem         `json:"Item"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactDelete deletes one item.
 type TransactDelete struct {
-	TableName                           *string           `json:"TableName"`
-	Key                                 WireItem          `json:"Key"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Key                                 WireItem         `json:"Key"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactUpdate updates one item.
 type TransactUpdate struct {
-	TableName                           *string           `json:"TableName"`
-	Key                                 WireItem          `json:"Key"`
-	UpdateExpression                    *string           `json:"UpdateExpression"`
-	ConditionExpression                 *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames            map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues  `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string           `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string          `json:"TableName"`
+	Key                                 WireItem         `json:"Key"`
+	UpdateExpression                    *string          `json:"UpdateExpression"`
+	ConditionExpression                 *string          `json:"ConditionExpression"`
+	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactWriteItemsOutput is the TransactWriteItems response.
@@ -228,7 +228,7 @@ func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteIte
 	}
 	req := *in
 	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, nil
-	return idempotent(&c.ns.tokens, c.Now(), *in.ClientRequestToken, req, optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
+	return c.emu.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
 		return runTransactWrite(c, in, acts)
 	})
 }
@@ -542,7 +542,7 @@ func conflictReasons([]*txAction) []CancellationReason { return nil }
 
 // txUnits is the capacity a transaction took from one table.
 type txUnits struct {
-	t     *table
+	table string // its name: a token's replay keeps it (idempotency.go), not the table
 	units float64
 }
 
@@ -550,12 +550,12 @@ type txUnits struct {
 // first appear.
 func addUnits(list []txUnits, t *table, units float64) []txUnits {
 	for i := range list {
-		if list[i].t == t {
+		if list[i].table == t.name {
 			list[i].units += units
 			return list
 		}
 	}
-	return append(list, txUnits{t, units})
+	return append(list, txUnits{t.name, units})
 }
 
 // txCapacity is a transaction's ConsumedCapacity list for mode: per table,
@@ -569,7 +569,7 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 	out := make([]*ConsumedCapacity, 0, len(list))
 	for _, u := range list {
 		units := u.units
-		cc := &ConsumedCapacity{TableName: u.t.name, CapacityUnits: units}
+		cc := &ConsumedCapacity{TableName: u.table, CapacityUnits: units}
 		if write {
 			cc.WriteCapacityUnits = &units
 		} else {
@@ -594,11 +594,11 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.Change) *TransactWriteItemsOutput {
 	out := &TransactWriteItemsOutput{}
 	var writes []txUnits
-	icm := make(map[*table]*batchCollectionMetrics)
+	icm := make(map[string]*batchCollectionMetrics) // by table name
 	for i, a := range acts {
-		if icm[a.t] == nil {
+		if icm[a.t.name] == nil {
 			m := newBatchCollectionMetrics(a.t, ricm)
-			icm[a.t] = &m
+			icm[a.t.name] = &m
 		}
 		if a.kind == txCheck {
 			writes = addUnits(writes, a.t, 2*writeUnits(a.cur))
@@ -608,11 +608,11 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 		ch := changes[i]
 		writes = addUnits(writes, a.t, 2*writeUnits(max(ch.OldSize, ch.NewSize)))
 		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
-		icm[a.t].add(a.key, ch)
+		icm[a.t.name].add(a.key, ch)
 	}
 	out.ConsumedCapacity = txCapacity(writes, mode, true)
 	for _, u := range writes {
-		out.ItemCollectionMetrics = icm[u.t].addTo(out.ItemCollectionMetrics)
+		out.ItemCollectionMetrics = icm[u.table].addTo(out.ItemCollectionMetrics)
 	}
 	return out
 }

@@ -32,10 +32,10 @@ type TransactGetItem struct {
 
 // TransactGet reads one item.
 type TransactGet struct {
-	TableName                *string           `json:"TableName"`
-	Key                      WireItem          `json:"Key"`
-	ProjectionExpression     *string           `json:"ProjectionExpression"`
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
+	TableName                *string         `json:"TableName"`
+	Key                      WireItem        `json:"Key"`
+	ProjectionExpression     *string         `json:"ProjectionExpression"`
+	ExpressionAttributeNames ExpressionNames `json:"ExpressionAttributeNames"`
 }
 
 // TransactGetItemsOutput is the TransactGetItems response.

@@ -21,7 +21,7 @@ func newTxEnv(t testing.TB) (*itemsEnv, *time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &itemsEnv{t: t, h: e.Handler()}
+	env := &itemsEnv{t: t, h: e.Handler(), emu: e}
 	env.mustOK("CreateTable", `{"TableName":"txh","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)

@@ -53,6 +53,10 @@ type Options struct {
 	// with ThrottlingException (limits.go). 0 means no limit;
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
+	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
+	// emulator remembers for ten minutes (idempotency.go); past it the
+	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
+	IdempotencyBytes int64
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
 	// last a little while, like DynamoDB Local's -delayTransientStatuses.
 	// So far the states of a GSI added or deleted by UpdateTable follow it.
@@ -96,6 +100,9 @@ func (o Options) Validate() error {
 	if o.MaxInFlight < 0 {
 		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
 	}
+	if o.IdempotencyBytes < 0 {
+		return fmt.Errorf("emulator: IdempotencyBytes %d is negative", o.IdempotencyBytes)
+	}
 	if o.TransientStatusDelay < 0 {
 		return fmt.Errorf("emulator: TransientStatusDelay %v is negative", o.TransientStatusDelay)
 	}
@@ -129,6 +136,7 @@ type Emulator struct {
 	outBufs sync.Pool // *[]byte for response bodies
 	limit   limiter   // requests in flight
 	release releaser  // returns memory to the OS after large deletes
+	tokens  *tokenStore
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -149,6 +157,13 @@ func New(opts Options) (*Emulator, error) {
 		e.clock = time.Now
 	}
 	e.skew.base, e.clock = e.clock, e.skew.now
+	e.tokens = newTokenStore(opts.IdempotencyBytes, nil)
+	if e.tokens.maxBytes == 0 {
+		e.tokens.maxBytes = DefaultIdempotencyBytes
+	}
+	if opts.Clock == nil {
+		e.tokens.clock = e.clock // safe to call from the janitor
+	}
 	if e.maxBody == 0 {
 		e.maxBody = DefaultMaxBodyBytes
 	}
@@ -191,6 +206,14 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
+// Close stops the emulator's background work (the janitor that forgets
+// expired ClientRequestTokens). The emulator still answers requests after
+// it. Close is safe to call more than once; it always returns nil.
+func (e *Emulator) Close() error {
+	e.tokens.close()
+	return nil
+}
+
 // Options returns the options the Emulator was made with.
 func (e *Emulator) Options() Options { return e.opts }
 
@@ -213,11 +236,6 @@ func (e *Emulator) namespaceFor(cred credential) *Namespace {
 // site without a CORS preflight, which only -cors origins pass
 // (admin_guard.go).
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	if !e.limit.enter() {
-		e.serveThrottled(w, r)
-		return
-	}
-	defer e.limit.leave()
 	r, rl := e.withRequestLog(r)
 	reqID := newRequestID()
 	e.cors.apply(w, r)
@@ -271,9 +289,20 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 			e.bufs.Put(buf)
 		}
 	}()
-	if err := e.readBody(w, r, buf); err != nil {
+	e.limit.reading.Add(1)
+	err = e.readBody(w, r, buf)
+	e.limit.reading.Add(-1)
+	if err != nil {
 		return nil, err
 	}
+	// A request counts as in flight once its body has arrived: clients
+	// trickling bodies hold their bytes so far (and are cut off by the
+	// server's read timeout), never the slots of the requests that are
+	// ready to be served (limits.go).
+	if !e.limit.enter() {
+		return nil, errThrottling()
+	}
+	defer e.limit.leave()
 
 	c := &call{
 		ctx:       r.Context(),
@@ -311,10 +340,12 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	if r.ContentLength > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
+	want := int64(0) // the buffer a body that arrives as announced needs
 	if r.ContentLength > 0 {
 		buf.Grow(int(min(r.ContentLength, initialBodyBytes)))
+		want = r.ContentLength + 1 // + 1: room to read its end
 	}
-	n, err := readAtMost(buf, r.Body, e.maxBody+1)
+	n, err := readAtMost(buf, r.Body, e.maxBody+1, want)
 	if n > e.maxBody {
 		return errRequestEntityTooLarge()
 	}
@@ -331,12 +362,21 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 }
 
 // readAtMost is buf.ReadFrom(io.LimitReader(r, limit)) without allocating
-// the LimitedReader.
-func readAtMost(buf *bytes.Buffer, r io.Reader, limit int64) (int64, error) {
+// the LimitedReader. The buffer doubles as bytes arrive, as bytes.Buffer
+// grows, but not past want when want is set (so a body that arrives as
+// its Content-Length announced ends in a buffer of its size, not in one
+// up to twice as large).
+func readAtMost(buf *bytes.Buffer, r io.Reader, limit, want int64) (int64, error) {
 	var n int64
 	for n < limit {
 		if buf.Available() == 0 {
-			buf.Grow(512)
+			size := max(2*buf.Cap(), buf.Len()+512)
+			if want > int64(buf.Len()) && int64(size) > want {
+				size = int(want)
+			}
+			b := make([]byte, buf.Len(), size)
+			copy(b, buf.Bytes())
+			*buf = *bytes.NewBuffer(b)
 		}
 		free := buf.AvailableBuffer()[:min(int64(buf.Available()), limit-n)]
 		m, err := r.Read(free)

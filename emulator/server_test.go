@@ -399,10 +399,36 @@ func TestReadAtMost(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			buf.WriteString("pre")
-			n, err := readAtMost(&buf, tt.r, tt.limit)
+			n, err := readAtMost(&buf, tt.r, tt.limit, 0)
 			if got := buf.String(); got != "pre"+tt.want || n != int64(len(tt.want)) || !errors.Is(err, tt.wantErr) {
 				t.Fatalf("got %q, %d, %v; want %q, %d, %v", got, n, err, "pre"+tt.want, len(tt.want), tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestReadAtMostGrowsToWant: a body that arrives as announced ends in a
+// buffer of its size (plus the byte that sees its end); without an
+// announced size, or past it, the buffer doubles.
+func TestReadAtMostGrowsToWant(t *testing.T) {
+	const size = 5<<20 + 123
+	for _, tt := range []struct {
+		name    string
+		want    int64
+		wantCap int
+	}{
+		{"announced", size + 1, size + 1},
+		{"not announced", 0, 8 << 20},
+		{"announced too short", 1000, 8 << 20},
+	} {
+		var buf bytes.Buffer
+		buf.Grow(8 << 10)
+		n, err := readAtMost(&buf, iotest.HalfReader(strings.NewReader(strings.Repeat("x", size))), 16<<20, tt.want)
+		if n != size || err != nil || buf.Len() != size {
+			t.Fatalf("%s: read %d (%d in the buffer), %v; want %d", tt.name, n, buf.Len(), err, size)
+		}
+		if buf.Cap() != tt.wantCap {
+			t.Errorf("%s: buffer of %d bytes for %d, want %d", tt.name, buf.Cap(), size, tt.wantCap)
+		}
 	}
 }

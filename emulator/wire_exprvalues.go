@@ -8,8 +8,11 @@ import (
 
 // ExpressionValues is the ExpressionAttributeValues parameter: placeholder
 // (":v") to value. Its decoder words value errors as DynamoDB does for this
-// parameter: "ExpressionAttributeValues contains invalid value: <reason> for key :v".
-type ExpressionValues map[string]AttributeValue
+// parameter: "ExpressionAttributeValues contains invalid value: <reason> for
+// key :v", and keeps no map of more than 2 MB (wire_placeholders.go). It
+// has the underlying type of the maps expr compiles against, so Values
+// copies nothing.
+type ExpressionValues map[string]storage.Value
 
 // UnmarshalJSON decodes and validates the placeholders' values.
 func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
@@ -21,18 +24,52 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 	if d.peek() != '{' {
 		return d.mapTypeError()
 	}
-	d.pos++
+	if len(data) > maxSubstitutionBytes {
+		// Measure first, keeping nothing (JSON is never shorter than what
+		// it measures, so a shorter map needs no such pass).
+		var w witnesses[storage.Value]
+		size, err := decodeValues(data, nil, &w)
+		if err != nil {
+			return err
+		}
+		if size > maxSubstitutionBytes {
+			*x = w.standIn()
+			return nil
+		}
+	}
 	out := make(ExpressionValues)
+	if _, err := decodeValues(data, out, nil); err != nil {
+		return err
+	}
+	*x = out
+	return nil
+}
+
+// decodeValues reads an ExpressionAttributeValues object into out, or,
+// with out nil, only validates and measures its entries and shows them to
+// w. It returns their size.
+func decodeValues(data []byte, out ExpressionValues, w *witnesses[storage.Value]) (int, error) {
+	d := wireDecoder{data: data}
+	d.skipSpace()
+	d.pos++ // '{'
+	// Keys are copied only when kept.
+	read := func() (string, error) {
+		if out == nil {
+			return d.stringView()
+		}
+		return d.readString()
+	}
+	size := 0
 	if d.peek() == '}' {
 		d.pos++
 	} else {
 		for {
-			name, err := d.readString()
+			name, err := read()
 			if err != nil {
-				return d.syntax()
+				return 0, d.syntax()
 			}
 			if err := d.expect(':'); err != nil {
-				return err
+				return 0, err
 			}
 			if d.isNull() {
 				d.validation("ExpressionAttributeValues contains invalid value: " + msgNullInList + " for key " + name)
@@ -43,12 +80,17 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 					if errors.Is(err, ErrValidation) && !had {
 						err = errValidation("ExpressionAttributeValues contains invalid value: " + err.Error() + " for key " + name)
 					}
-					return err
+					return 0, err
 				}
 				if !had && d.verr != nil {
 					d.verr = errValidation("ExpressionAttributeValues contains invalid value: " + d.verr.Error() + " for key " + name)
 				}
-				out[name] = AttributeValue{v}
+				size += len(name) + storage.ValueSize(v)
+				if out != nil {
+					out[name] = v
+				} else {
+					w.see(':', name, storage.Null(), "")
+				}
 			}
 			switch d.peek() {
 			case ',':
@@ -57,26 +99,14 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 			case '}':
 				d.pos++
 			default:
-				return d.syntax()
+				return 0, d.syntax()
 			}
 			break
 		}
 	}
-	if err := d.finish(nil); err != nil {
-		return err
-	}
-	*x = out
-	return nil
+	return size, d.finish(nil)
 }
 
-// Values returns the placeholders' values as storage values (a new map).
-func (x ExpressionValues) Values() map[string]storage.Value {
-	if x == nil {
-		return nil
-	}
-	m := make(map[string]storage.Value, len(x))
-	for k, v := range x {
-		m[k] = v.Value
-	}
-	return m
-}
+// Values returns the placeholders' values as storage values: the same
+// map, not a copy.
+func (x ExpressionValues) Values() map[string]storage.Value { return x }

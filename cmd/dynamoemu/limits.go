@@ -18,6 +18,7 @@ type limitFlags struct {
 	maxHeaderBytes int
 	maxInFlight    int
 	memoryLimit    int64 // bytes; 0: the Go runtime's default (GOMEMLIMIT)
+	tokenBytes     int64 // bytes of remembered ClientRequestTokens
 }
 
 func defaultLimits() limitFlags {
@@ -27,6 +28,7 @@ func defaultLimits() limitFlags {
 		idleTimeout:    emulator.DefaultIdleTimeout,
 		maxHeaderBytes: emulator.DefaultMaxHeaderBytes,
 		maxInFlight:    emulator.DefaultMaxInFlight,
+		tokenBytes:     emulator.DefaultIdempotencyBytes,
 	}
 }
 
@@ -37,6 +39,7 @@ func addLimitFlags(fs *flag.FlagSet, l *limitFlags) {
 	fs.DurationVar(&l.idleTimeout, "idleTimeout", l.idleTimeout, "close keep-alive connections idle this long")
 	fs.IntVar(&l.maxHeaderBytes, "maxHeaderBytes", l.maxHeaderBytes, "largest request header block in bytes")
 	fs.IntVar(&l.maxInFlight, "maxInFlight", l.maxInFlight, "requests served at once; more get ThrottlingException (0: no limit)")
+	fs.Int64Var(&l.tokenBytes, "idempotencyBytes", l.tokenBytes, "bytes of ClientRequestTokens remembered for their 10-minute window; past it the oldest are forgotten early")
 	fs.Int64Var(&l.memoryLimit, "memoryLimit", 0, "soft memory limit of the Go runtime in bytes, like GOMEMLIMIT (0: GOMEMLIMIT or none)")
 }
 
@@ -54,6 +57,9 @@ func (l limitFlags) validate() error {
 	}
 	if l.maxInFlight < 0 {
 		return fmt.Errorf("-maxInFlight %d is negative", l.maxInFlight)
+	}
+	if l.tokenBytes <= 0 {
+		return fmt.Errorf("-idempotencyBytes %d must be positive", l.tokenBytes)
 	}
 	if l.memoryLimit < 0 {
 		return fmt.Errorf("-memoryLimit %d is negative", l.memoryLimit)

@@ -104,6 +104,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		DelayTransientStatuses: c.delayTransientStatuses,
 		MaxInFlight:            c.limits.maxInFlight,
 		AllowHosts:             c.allowHosts,
+		IdempotencyBytes:       c.limits.tokenBytes,
 	}
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -182,7 +183,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	err = srv.Shutdown(shutdownCtx)
+	emu.Close()
+	if err != nil {
 		return err
 	}
 	for range lns {

@@ -17,8 +17,8 @@
 // httptest.Server) and returns the URL, for code that takes an endpoint
 // rather than a client, and a client pointed at it.
 //
-// Both release everything with t.Cleanup. NewWith and NewServerWith take
-// emulator.Options (a fixed clock, a logger, SharedDB) and also return the
+// Both release everything with t.Cleanup, the emulator's Close included.
+// NewWith and NewServerWith take emulator.Options (a fixed clock, a logger, SharedDB) and also return the
 // Emulator; Client makes more clients (say, with another access key) for an
 // existing emulator.
 //

@@ -52,6 +52,7 @@ func NewWith(t testing.TB, opts emulator.Options) (*emulator.Emulator, *dynamodb
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
+	t.Cleanup(func() { e.Close() })
 	return e, Client(t, e, uniqueAccessKey(t))
 }
 
@@ -79,6 +80,7 @@ func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emula
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
+	t.Cleanup(func() { e.Close() })
 	srv := httptest.NewServer(e.Handler())
 	t.Cleanup(srv.Close)
 	return srv.URL, e, newClient(srv.URL, uniqueAccessKey(t), srv.Client())
