@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"cmp"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -10,11 +12,15 @@ import (
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// The table catalog of a Namespace: its mu guards only the name -> table
-// map (a leaf of the lock order in doc.go: nothing is locked while it is
-// held); each table keeps its own definition (an immutable snapshot,
-// changed under table.mu) and storage.Table guards its items, so a long
-// Scan never blocks CreateTable.
+// The table catalog of a Namespace: its storage.DB holds the tables
+// (items, indexes, and each table's definition as a metadata record:
+// catalog_record.go), and ns.tables maps each name to the emulator's
+// table, which wraps the storage table. ns.mu guards only that map (a
+// leaf of the lock order in doc.go: nothing is locked while it is held);
+// each table keeps its own definition (an immutable snapshot, changed
+// under table.mu through changeMeta, the one funnel that records it) and
+// storage.Table guards its items, so a long Scan never blocks
+// CreateTable.
 
 // getTable returns the table called name, or nil.
 func (ns *Namespace) getTable(name string) *table {
@@ -23,37 +29,68 @@ func (ns *Namespace) getTable(name string) *table {
 	return ns.tables[name]
 }
 
-// addTable inserts t unless a table of that name exists; it reports
-// whether t was added.
-func (ns *Namespace) addTable(t *table) bool {
+// registered returns ns, or for a namespace nobody has created anything
+// in (see Namespace.home) the registered namespace of its key, which it
+// registers now.
+func (ns *Namespace) registered() *Namespace {
 	if ns.home != nil {
-		// The first table of this access key and region: now the
-		// namespace exists.
-		return ns.home.get(ns.homeKey).addTable(t)
+		return ns.home.get(ns.homeKey)
+	}
+	return ns
+}
+
+// createTable creates t in the namespace's DB with its definition m and
+// stream s (nil: none), records it (one RecordCreateTable carrying the
+// definition), and makes t visible. It fails with ResourceInUseException
+// when a table of that name exists, and with the hook's error when the
+// record is refused (nothing is created then).
+func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
+	ns = ns.registered()
+	st, err := ns.db.CreateTable(storage.TableDef{
+		Name:    t.name,
+		ID:      t.id,
+		Schema:  t.schema,
+		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
+	})
+	if errors.Is(err, storage.ErrTableExists) {
+		// DynamoDB Local: "Cannot create preexisting table".
+		return errResourceInUse(msgTableExistsPrefix + t.name)
+	}
+	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		return err
+	}
+	ns.publishTable(t, st, m, s)
+	return err
+}
+
+// publishTable attaches t to its storage table st (item collection
+// tracking for LSIs, stream s as the observer) and puts it in the
+// catalog, replacing a table of that name still being deleted: st's DB
+// has just accepted the name, so no other live table has it.
+func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *stream) {
+	t.data, t.ns = st, ns
+	t.trackCollections(m.lsis)
+	if s != nil {
+		t.data.SetObserver(s)
+		t.liveStream = s
 	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	if _, ok := ns.tables[t.name]; ok {
-		return false
-	}
 	if ns.tables == nil {
 		ns.tables = make(map[string]*table)
 	}
 	ns.tables[t.name] = t
-	return true
 }
 
 // removeTable deletes t from the catalog if it is still there (a
-// concurrent DeleteTable + CreateTable must not remove the new table) and
-// reports whether it did.
-func (ns *Namespace) removeTable(t *table) bool {
+// concurrent DeleteTable + CreateTable must not remove the new table).
+func (ns *Namespace) removeTable(t *table) {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	if ns.tables[t.name] != t {
-		return false
+	if ns.tables[t.name] == t {
+		delete(ns.tables, t.name)
 	}
-	delete(ns.tables, t.name)
-	return true
 }
 
 // tableNames returns the table names in ascending (UTF-8 byte) order.
@@ -91,6 +128,7 @@ type table struct {
 	id        string // TableId, a UUID
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
+	ns        *Namespace       // the registered namespace whose DB holds data
 	// conv is the conventions policy; nil: not opted in (conventions.go).
 	// Replaced under mu (tags), read without a lock.
 	conv atomic.Pointer[tablePolicy]
@@ -134,6 +172,12 @@ type tableMeta struct {
 	lsis               []*indexDef
 	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
 	ttl                ttlSpec     // TimeToLive (ttl.go)
+	// The latest stream's shard id, awsRegion and creation time (its
+	// label is streamLabel), recorded so that a replay rebuilds the same
+	// stream (catalog_record.go).
+	streamShard   string
+	streamRegion  string
+	streamCreated time.Time
 }
 
 // throughput is a table's (or GSI's) provisioned throughput with the
@@ -179,18 +223,61 @@ type projection struct {
 // storage callback included.
 func (t *table) snapshot() *tableMeta { return t.meta.Load() }
 
-// changeMeta applies fn to a copy of t's definition and publishes the
-// copy, unless fn fails. It holds t.mu, so fn may make the storage
-// changes the new definition implies and use the ...Locked helpers.
-func (t *table) changeMeta(fn func(m *tableMeta) error) error {
+// changeMeta is the one funnel through which every change of a table's
+// definition goes (UpdateTable, DeleteTable, UpdateTimeToLive,
+// TagResource, UntagResource): it applies fn to a copy of t's definition,
+// records the copy in the namespace's DB (one RecordMeta holding the
+// whole definition, or the table's RecordDropTable when fn marked it
+// DELETING), then lets fn's done finish the work the new definition
+// implies (storage indexes, the stream's observer, the conventions
+// policy) and publishes the copy. It holds t.mu throughout, so fn and
+// done may use the ...Locked helpers.
+//
+// fn's done (nil: none) is called once: with recorded false when fn's
+// definition could not be recorded (the hook refused it: done undoes what
+// fn prepared, such as a stream it registered, and nothing changed), or
+// with true once it is recorded. Its error is returned; the definition is
+// published anyway, since it is recorded (an index whose storage change
+// the hook then refused is answered as a missing index). An ErrNotDurable
+// from the record is returned after the change is made and published.
+func (t *table) changeMeta(fn func(m *tableMeta) (done func(recorded bool) error, err error)) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	m := *t.meta.Load()
-	if err := fn(&m); err != nil {
+	old := t.meta.Load()
+	m := *old
+	done, err := fn(&m)
+	if err != nil {
 		return err
 	}
+	rerr := t.recordLocked(old, &m)
+	if rerr != nil && !errors.Is(rerr, storage.ErrNotDurable) {
+		if done != nil {
+			_ = done(false)
+		}
+		return rerr
+	}
+	if done != nil {
+		err = done(true)
+	}
 	t.meta.Store(&m)
-	return nil
+	return cmp.Or(err, rerr)
+}
+
+// recordLocked records t's new definition m (old before the change):
+// the RecordMeta of its definition or, when m marks the table DELETING,
+// its RecordDropTable. A table already DELETING has left its DB (its
+// name may be another table's already) and records nothing more: a
+// TagResource or UpdateTimeToLive that found it before DeleteTable took
+// it out of the catalog changes only the definition it answers with. A
+// table that belongs to no DB (tests make some) records nothing.
+func (t *table) recordLocked(old, m *tableMeta) error {
+	switch {
+	case t.ns == nil || t.ns.db == nil || old.status == statusDeleting:
+		return nil
+	case m.status == statusDeleting:
+		return t.ns.db.DropTable(t.name)
+	}
+	return t.data.SetMeta(metaKeyTable, encodeTableMeta(t, m))
 }
 
 // lookupTable resolves a TableName request parameter (a name, or a table

@@ -76,22 +76,19 @@ type tablePolicy struct {
 // opted in.
 func (t *table) convPolicy() *tablePolicy { return t.conv.Load() }
 
-// attach resolves t's policy from tags and the configuration and keeps it
-// with t, checking the key schema (rule A1): when the table is created and
-// when its tags change. A malformed conventions tag, or a key schema the
-// enforced policy refuses, is a ValidationException and changes nothing.
-func (st *convState) attach(c *call, t *table, tags []tagPair) error {
-	m := make(map[string]string, len(tags))
-	for _, tp := range tags {
-		m[tp.key] = tp.value
-	}
-	p, ok, err := st.rules.Lookup(t.name, m)
+// attach resolves t's policy from tags and the configuration, checking
+// the key schema (rule A1) and the stream (rule A11): when the table is
+// created and when its tags change. It returns the policy (nil: t does
+// not opt in), which the caller stores in t.conv once the change is
+// recorded. A malformed conventions tag, or a key schema the enforced
+// policy refuses, is a ValidationException.
+func (st *convState) attach(c *call, t *table, tags []tagPair) (*tablePolicy, error) {
+	p, ok, err := st.lookup(t, tags)
 	if err != nil {
-		return errValidationf(msgConvBadTags, t.name, err)
+		return nil, errValidationf(msgConvBadTags, t.name, err)
 	}
-	if !ok || !p.Active() {
-		t.conv.Store(nil)
-		return nil
+	if !ok {
+		return nil, nil
 	}
 	vs := st.rules.CheckTable(t.name, p, t.schema)
 	// The stream is read from the published definition: attach runs
@@ -99,10 +96,34 @@ func (st *convState) attach(c *call, t *table, tags []tagPair) error {
 	// CreateTable stored the new table's definition.
 	vs = append(vs, st.streamViolations(t, p, t.snapshot().stream)...)
 	if err := st.settle(c, vs, func(string) conventions.Mode { return p.Mode }); err != nil {
-		return err
+		return nil, err
 	}
-	t.conv.Store(&tablePolicy{p: p, st: st})
-	return nil
+	return &tablePolicy{p: p, st: st}, nil
+}
+
+// lookup resolves t's policy from tags and the configuration: ok false
+// when t does not opt in.
+func (st *convState) lookup(t *table, tags []tagPair) (conventions.Policy, bool, error) {
+	m := make(map[string]string, len(tags))
+	for _, tp := range tags {
+		m[tp.key] = tp.value
+	}
+	p, ok, err := st.rules.Lookup(t.name, m)
+	if err != nil || !ok || !p.Active() {
+		return conventions.Policy{}, false, err
+	}
+	return p, true, nil
+}
+
+// restored is the policy of t, rebuilt from its recorded tags
+// (catalog_apply.go): attach without its checks, which the change passed
+// when it was made (nil: none, or tags the configuration now refuses).
+func (st *convState) restored(t *table, tags []tagPair) *tablePolicy {
+	p, ok, err := st.lookup(t, tags)
+	if err != nil || !ok {
+		return nil
+	}
+	return &tablePolicy{p: p, st: st}
 }
 
 // checkStream checks rule A11 (a command table's stream carries the new
@@ -253,7 +274,9 @@ func (c *call) deleteChecked(tp *tablePolicy, t *table, key storage.Key, cond *e
 	if err != nil {
 		return storage.Change{}, err
 	}
-	tx.Commit()
+	if _, err := tx.Commit(); err != nil {
+		return storage.Change{}, err
+	}
 	return ch, nil
 }
 

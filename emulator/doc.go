@@ -79,10 +79,15 @@
 //
 //	table.mu          one table's definition changes: UpdateTable,
 //	                  DeleteTable, UpdateTimeToLive, TagResource,
-//	                  UntagResource (catalog.go)
-//	storage.Table.mu  one table's items and indexes; several tables only
-//	                  through storage.Begin and BeginRead, which take them
-//	                  in ascending table id (storage/doc.go)
+//	                  UntagResource, through changeMeta (catalog.go),
+//	                  which records each in the namespace's DB
+//	storage.Table.mu  one table's items, indexes and metadata record
+//	                  (SetMeta); several tables only through storage.Begin
+//	                  and BeginRead, which take them in ascending table id
+//	                  (storage/doc.go)
+//	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
+//	                  (DeleteTable holds table.mu and the table's
+//	                  storage lock while it drops it)
 //	streamSet.mu      a namespace's list of streams (streams.go)
 //	stream.mu         one stream's records; Observe takes it under
 //	                  storage's lock

@@ -172,7 +172,10 @@ func errThrottling() error {
 }
 
 // errInternal is an InternalServerError (500); only for bugs.
-func errInternal() error { return newError(ErrInternalServer, "Internal server error") }
+func errInternal() error { return newError(ErrInternalServer, msgInternal) }
+
+// msgInternal is InternalServerError's message.
+const msgInternal = "Internal server error"
 
 // classify returns the class and message of err, and whether err was classified
 // at all. Unclassified errors are bugs and become InternalServerError.
@@ -189,6 +192,13 @@ func classify(err error) (*apiError, bool) {
 	}
 	if ae, ok := collectionError(err); ok {
 		return ae, true
+	}
+	// The namespace's commit hook refused a change (undone) or could not
+	// make it durable (made): AWS's answer to a failure of its own, 500
+	// InternalServerError, which SDKs retry. Classified, but logged by the
+	// edge like every 500.
+	if errors.Is(err, storage.ErrHookFailed) || errors.Is(err, storage.ErrNotDurable) {
+		return &apiError{class: ErrInternalServer, msg: msgInternal, cause: err}, true
 	}
 	return errInternal().(*apiError), false
 }

@@ -98,13 +98,13 @@ func (x *indexDef) isKeyAttr(name string) bool {
 	return false
 }
 
-// addIndexes creates the storage of every index of a new table.
-func (t *table) addIndexes(defs []*indexDef) {
-	for _, x := range defs {
-		if err := t.data.AddIndex(x.storageDef()); err != nil {
-			panic("emulator: index definition refused by storage: " + err.Error()) // validated before
-		}
+// storageDefs returns the storage definitions of indexes.
+func storageDefs(defs []*indexDef) []storage.IndexDef {
+	out := make([]storage.IndexDef, len(defs))
+	for i, x := range defs {
+		out[i] = x.storageDef()
 	}
+	return out
 }
 
 // inIndex reports whether an item image (nil: none) is in the index: it

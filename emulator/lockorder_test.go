@@ -292,7 +292,16 @@ var writeErrors = []string{typeNotFound, typeCondition, typeTxCancelled, typeDup
 // writeOp returns a random write request: its operation, body and the
 // error types allowed.
 func (env *lockOrderEnv) writeOp(r *rand.Rand) (string, string, []string) {
-	table := pick(r, lockOrderTables...)
+	return randomWrite(r, lockOrderTables)
+}
+
+// randomWrite returns a random write request to one of tables (each with
+// the key pk, sk, both S): its operation, body and the error types
+// allowed. Every write path: PutItem, UpdateItem, DeleteItem,
+// BatchWriteItem, TransactWriteItems, and PartiQL through
+// ExecuteStatement, ExecuteTransaction and BatchExecuteStatement.
+func randomWrite(r *rand.Rand, tables []string) (string, string, []string) {
+	table := pick(r, tables...)
 	pk, sk := lockOrderKey(r)
 	switch r.IntN(9) {
 	case 0:
@@ -314,26 +323,26 @@ func (env *lockOrderEnv) writeOp(r *rand.Rand) (string, string, []string) {
 		return "DeleteItem", `{"TableName":"` + table + `","Key":` + keyJSON(pk, sk) +
 			`,"ReturnValues":"` + pick(r, "NONE", "ALL_OLD") + `"` + writeOptions(r) + `}`, writeErrors
 	case 3:
-		return "BatchWriteItem", `{"RequestItems":{` + batchWrites(r) + `}` + writeOptions(r) + `}`, writeErrors
+		return "BatchWriteItem", `{"RequestItems":{` + batchWrites(r, tables) + `}` + writeOptions(r) + `}`, writeErrors
 	case 4:
 		token := ""
 		if r.IntN(4) == 0 {
 			token = `,"ClientRequestToken":"tok-` + strconv.Itoa(r.IntN(1000)) + `"`
 		}
 		// A replayed token with another request is IdempotentParameterMismatch.
-		return "TransactWriteItems", `{"TransactItems":[` + transactItems(r) + `]` + token + writeOptions(r) + `}`,
+		return "TransactWriteItems", `{"TransactItems":[` + transactItems(r, tables) + `]` + token + writeOptions(r) + `}`,
 			append(slices.Clone(writeErrors), "IdempotentParameterMismatchException")
 	case 5:
 		return "ExecuteStatement", `{"Statement":` + strconv.Quote(partiQLWrite(r, table, pk, sk)) + `}`, writeErrors
 	case 6:
 		var stmts []string
-		for _, k := range distinctKeys(r, 1+r.IntN(3)) {
+		for _, k := range distinctKeys(r, 1+r.IntN(3), tables) {
 			stmts = append(stmts, `{"Statement":`+strconv.Quote(partiQLWrite(r, k.table, k.pk, k.sk))+`}`)
 		}
 		return "ExecuteTransaction", `{"TransactStatements":[` + strings.Join(stmts, ",") + `]}`, writeErrors
 	case 7:
 		var stmts []string
-		for _, k := range distinctKeys(r, 1+r.IntN(3)) {
+		for _, k := range distinctKeys(r, 1+r.IntN(3), tables) {
 			stmts = append(stmts, `{"Statement":`+strconv.Quote(partiQLWrite(r, k.table, k.pk, k.sk))+`}`)
 		}
 		return "BatchExecuteStatement", `{"Statements":[` + strings.Join(stmts, ",") + `]}`, writeErrors
@@ -347,13 +356,13 @@ func (env *lockOrderEnv) writeOp(r *rand.Rand) (string, string, []string) {
 // tableKey is one item of one table.
 type tableKey struct{ table, pk, sk string }
 
-// distinctKeys returns n distinct items across the tables (a transaction
+// distinctKeys returns n distinct items across tables (a transaction
 // may name an item once).
-func distinctKeys(r *rand.Rand, n int) []tableKey {
+func distinctKeys(r *rand.Rand, n int, tables []string) []tableKey {
 	var out []tableKey
 	for len(out) < n {
 		pk, sk := lockOrderKey(r)
-		k := tableKey{pick(r, lockOrderTables...), pk, sk}
+		k := tableKey{pick(r, tables...), pk, sk}
 		if !slices.Contains(out, k) {
 			out = append(out, k)
 		}
@@ -363,9 +372,9 @@ func distinctKeys(r *rand.Rand, n int) []tableKey {
 
 // batchWrites is a BatchWriteItem's RequestItems members: puts and
 // deletes of distinct items, grouped by table.
-func batchWrites(r *rand.Rand) string {
+func batchWrites(r *rand.Rand, tables []string) string {
 	byTable := map[string][]string{}
-	for _, k := range distinctKeys(r, 1+r.IntN(4)) {
+	for _, k := range distinctKeys(r, 1+r.IntN(4), tables) {
 		req := `{"DeleteRequest":{"Key":` + keyJSON(k.pk, k.sk) + `}}`
 		if r.IntN(3) > 0 {
 			req = `{"PutRequest":{"Item":` + itemJSON(r, k.pk, k.sk) + `}}`
@@ -373,7 +382,7 @@ func batchWrites(r *rand.Rand) string {
 		byTable[k.table] = append(byTable[k.table], req)
 	}
 	var parts []string
-	for _, table := range lockOrderTables {
+	for _, table := range tables {
 		if reqs := byTable[table]; len(reqs) > 0 {
 			parts = append(parts, `"`+table+`":[`+strings.Join(reqs, ",")+`]`)
 		}
@@ -383,9 +392,9 @@ func batchWrites(r *rand.Rand) string {
 
 // transactItems is a TransactWriteItems's TransactItems: puts, updates,
 // deletes and condition checks of distinct items.
-func transactItems(r *rand.Rand) string {
+func transactItems(r *rand.Rand, tables []string) string {
 	var acts []string
-	for _, k := range distinctKeys(r, 1+r.IntN(4)) {
+	for _, k := range distinctKeys(r, 1+r.IntN(4), tables) {
 		key := `"TableName":"` + k.table + `","Key":` + keyJSON(k.pk, k.sk)
 		switch r.IntN(4) {
 		case 0:

@@ -3,20 +3,26 @@ package emulator
 import (
 	"strings"
 	"sync"
+
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // defaultAccountID is the account id in ARNs, as DynamoDB Local uses it
 // (arn:aws:dynamodb:REGION:000000000000:table/NAME).
 const defaultAccountID = "000000000000"
 
-// Namespace is one isolated database: its table catalog. DynamoDB Local keeps
-// one per access key id + region; with SharedDB there is one for everyone.
-// The control-plane operations (op_tables.go) own the catalog and may extend
-// this struct and table.
+// Namespace is one isolated database: its storage.DB (the tables, their
+// items and their definitions, and the one commit hook through which every
+// change of them leaves it) and the emulator's catalog of those tables.
+// DynamoDB Local keeps one per access key id + region; with SharedDB there
+// is one for everyone. The control-plane operations (op_tables.go) own the
+// catalog and may extend this struct and table.
 type Namespace struct {
-	key     string // "AKID/region", or "shared"
+	key     string // "AKID/region", or "shared": the namespace's ID
 	region  string // region that created it; "" for the shared namespace
 	account string
+	emu     *Emulator
+	db      *storage.DB // nil while home is set
 
 	mu     sync.RWMutex      // guards tables; a leaf of the lock order (doc.go)
 	tables map[string]*table // by table name
@@ -30,9 +36,20 @@ type Namespace struct {
 	homeKey nsKey
 }
 
-func newNamespace(key, region string) *Namespace {
-	return &Namespace{key: key, region: region, account: defaultAccountID, tables: make(map[string]*table)}
+// newNamespace returns the registered namespace of ID key, with its DB.
+func (n *namespaces) newNamespace(key, region string) *Namespace {
+	var hook storage.Hook
+	if n.hooks != nil {
+		hook = n.hooks(key)
+	}
+	return &Namespace{key: key, region: region, account: defaultAccountID, emu: n.emu,
+		db: storage.NewDB(hook), tables: make(map[string]*table)}
 }
+
+// ID is the namespace's ID: "<access key id>/<region>", or "shared" with
+// Options.SharedDB. Access key ids are letters and digits (limits.go), so
+// the ID names one namespace.
+func (ns *Namespace) ID() string { return ns.key }
 
 // keyString is the Namespace.key of k.
 func (k nsKey) keyString() string {
@@ -51,6 +68,12 @@ func (ns *Namespace) AccountID() string { return ns.account }
 
 // namespaces holds the namespaces of an Emulator, created on first use.
 type namespaces struct {
+	emu *Emulator // immutable after New
+	// hooks returns the commit hook of a new namespace's DB, given its
+	// ID; nil (or a nil hook): none. Immutable after New: the seam for
+	// persistence (catalog_record.go says what the DB holds).
+	hooks func(id string) storage.Hook
+
 	mu sync.RWMutex // guards byKey; a leaf of the lock order (doc.go)
 	// byKey maps access key id + region (or shared) to its namespace.
 	byKey map[nsKey]*Namespace
@@ -72,7 +95,7 @@ func (n *namespaces) lookup(k nsKey) *Namespace {
 	if ns != nil {
 		return ns
 	}
-	ns = &Namespace{key: k.keyString(), region: k.region, account: defaultAccountID, home: n}
+	ns = &Namespace{key: k.keyString(), region: k.region, account: defaultAccountID, emu: n.emu, home: n}
 	ns.homeKey = k
 	return ns
 }
@@ -95,9 +118,9 @@ func (n *namespaces) get(k nsKey) *Namespace {
 		}
 		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
 		if k.shared {
-			ns = newNamespace("shared", "")
+			ns = n.newNamespace("shared", "")
 		} else {
-			ns = newNamespace(k.keyString(), k.region)
+			ns = n.newNamespace(k.keyString(), k.region)
 		}
 		n.byKey[k] = ns
 	}

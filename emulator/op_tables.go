@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"time"
@@ -37,7 +38,6 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		name:      def.name,
 		schema:    def.schema,
 		keySchema: def.keySchema,
-		data:      storage.NewTable(def.schema),
 		arn:       c.tableARN(def.name),
 		id:        newUUID(),
 		created:   now,
@@ -67,21 +67,21 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	var s *stream
 	if spec := def.stream; spec != nil && *spec.StreamEnabled {
 		m.stream = spec
-		s = t.startStreamLocked(c, *spec.StreamViewType, "") // before anyone can write
-		m.streamLabel = s.label
+		s = t.registerStream(c, &m, *spec.StreamViewType, "")
 	}
 	m.sse = sseDescription(c, def.sse)
 	t.meta.Store(&m)
-	t.addIndexes(slices.Concat(m.lsis, m.gsis))
-	t.trackCollections(m.lsis)
-	if err := c.emu.conv.attach(c, t, m.tags); err != nil {
+	p, err := c.emu.conv.attach(c, t, m.tags)
+	if err != nil {
 		c.forgetStream(s)
 		return nil, err
 	}
-	if !c.ns.addTable(t) {
-		c.forgetStream(s)
-		// DynamoDB Local: "Cannot create preexisting table".
-		return nil, errResourceInUse(msgTableExistsPrefix + def.name)
+	t.conv.Store(p)
+	if err := c.ns.createTable(t, &m, s); err != nil {
+		if t.data == nil { // not created
+			c.forgetStream(s)
+		}
+		return nil, err
 	}
 	return &CreateTableOutput{TableDescription: t.describe()}, nil
 }
@@ -186,23 +186,32 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	// One change of the definition: the status, the table out of the
 	// catalog and its stream stopped, so an UpdateTable that found the
 	// table before cannot start a stream on it afterwards (it sees
-	// DELETING under t.mu and refuses).
-	err = t.changeMeta(func(m *tableMeta) error {
+	// DELETING under t.mu and refuses). Its record is the table's drop
+	// (changeMeta).
+	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		if m.deletionProtection {
-			return errValidation(msgDeletionProtected)
+			return nil, errValidation(msgDeletionProtected)
 		}
-		if m.status == statusDeleting || !c.ns.removeTable(t) {
+		if m.status == statusDeleting {
 			// A concurrent DeleteTable won.
-			return errResourceNotFound(msgTableNotFound(t.name))
+			return nil, errResourceNotFound(msgTableNotFound(t.name))
 		}
 		m.status = statusDeleting
-		t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
-		return nil
+		return func(recorded bool) error {
+			if recorded {
+				t.ns.removeTable(t)
+				t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
+			}
+			return nil
+		}, nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return nil, err
 	}
 	c.emu.release.deleted(t.data.SizeBytes())
+	if err != nil {
+		return nil, err
+	}
 	return &DeleteTableOutput{TableDescription: t.describe()}, nil
 }
 

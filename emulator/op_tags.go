@@ -56,16 +56,17 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 	if t == nil {
 		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
 	}
-	err = t.changeMeta(func(m *tableMeta) error {
+	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		merged := mergeTags(m.tags, tags)
 		if len(merged) > maxTags {
-			return errValidation(msgTagLimit)
+			return nil, errValidation(msgTagLimit)
 		}
-		if err := c.emu.conv.attach(c, t, merged); err != nil {
-			return err
+		p, err := c.emu.conv.attach(c, t, merged)
+		if err != nil {
+			return nil, err
 		}
 		m.tags = merged
-		return nil
+		return t.storePolicy(p), nil
 	})
 	return nil, err
 }
@@ -99,20 +100,32 @@ func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error
 	if t == nil {
 		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
 	}
-	err = t.changeMeta(func(m *tableMeta) error {
+	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		var kept []tagPair // a new slice: snapshots keep the old one
 		for _, tp := range m.tags {
 			if !slices.Contains(in.TagKeys, tp.key) {
 				kept = append(kept, tp)
 			}
 		}
-		if err := c.emu.conv.attach(c, t, kept); err != nil {
-			return err
+		p, err := c.emu.conv.attach(c, t, kept)
+		if err != nil {
+			return nil, err
 		}
 		m.tags = kept
-		return nil
+		return t.storePolicy(p), nil
 	})
 	return nil, err
+}
+
+// storePolicy is a changeMeta done that makes p t's conventions policy
+// once the change is recorded.
+func (t *table) storePolicy(p *tablePolicy) func(bool) error {
+	return func(recorded bool) error {
+		if recorded {
+			t.conv.Store(p)
+		}
+		return nil
+	}
 }
 
 func listTagsOfResource(c *call, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {

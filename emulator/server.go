@@ -157,6 +157,7 @@ func New(opts Options) (*Emulator, error) {
 		e.clock = time.Now
 	}
 	e.skew.base, e.clock = e.clock, e.skew.now
+	e.dbs.emu = e
 	e.tokens = newTokenStore(opts.IdempotencyBytes, nil)
 	if e.tokens.maxBytes == 0 {
 		e.tokens.maxBytes = DefaultIdempotencyBytes

@@ -98,21 +98,30 @@ type stream struct {
 	disabledAt time.Time // zero while the stream is enabled
 }
 
-// newStream returns the stream of t created at now with view type view.
-func (e *Emulator) newStream(t *table, region, label, view string, now time.Time) *stream {
+// streamID is what makes a stream itself: its label (and so its ARN),
+// shard id, awsRegion and creation time. A table's definition keeps its
+// latest stream's (tableMeta.streamLabel, streamShard, streamRegion,
+// streamCreated), so a replay rebuilds the same stream.
+type streamID struct {
+	label, shard, region string
+	created              time.Time
+}
+
+// newStream returns the stream id of t with view type view.
+func (e *Emulator) newStream(t *table, id streamID, view string) *stream {
 	return &stream{
-		arn:       t.arn + "/stream/" + label,
-		label:     label,
+		arn:       t.arn + "/stream/" + id.label,
+		label:     id.label,
 		tableName: t.name,
-		region:    region,
+		region:    id.region,
 		viewType:  view,
 		keySchema: t.keySchema,
 		schema:    t.schema,
-		shardID:   newShardID(now),
-		created:   now,
+		shardID:   id.shard,
+		created:   id.created,
 		clock:     e.clock,
 		retention: e.opts.streamRetention(),
-		idPrefix:  eventIDPrefix(t.arn + "/stream/" + label),
+		idPrefix:  eventIDPrefix(t.arn + "/stream/" + id.label),
 		first:     firstSequenceNumber,
 		next:      firstSequenceNumber,
 	}
@@ -258,6 +267,13 @@ func (ss *streamSet) register(table, prev string, now time.Time, mk func(label s
 	return s
 }
 
+// add adds s, a stream rebuilt from a table's definition.
+func (ss *streamSet) add(s *stream) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.list = append(ss.list, s)
+}
+
 // remove forgets s, a stream whose table never became visible.
 func (ss *streamSet) remove(s *stream) {
 	ss.mu.Lock()
@@ -286,19 +302,27 @@ func (ss *streamSet) find(arn string, now time.Time) *stream {
 	return nil
 }
 
-// startStreamLocked creates t's stream with view type view, registers it
-// in the namespace and attaches it to t's data as its observer. Its label
-// is now, made later than prev (t's previous label) and than the label of
-// every stream of a table of t's name (streamSet.register). Called with
-// t.mu held (or before t is visible).
-func (t *table) startStreamLocked(c *call, view, prev string) *stream {
+// registerStream creates t's new stream with view type view and
+// registers it in the namespace, and keeps its identity in m, t's new
+// definition. Its label is now, made later than prev (t's previous
+// label) and than the label of every stream of a table of t's name
+// (streamSet.register). It sees no writes until attachStreamLocked makes
+// it t's observer; a stream whose definition is not recorded is
+// forgotten again (forgetStream).
+func (t *table) registerStream(c *call, m *tableMeta, view, prev string) *stream {
 	now := c.Now()
 	s := c.ns.streamSet().register(t.name, prev, now, func(label string) *stream {
-		return c.emu.newStream(t, c.region, label, view, now)
+		return c.emu.newStream(t, streamID{label: label, shard: newShardID(now), region: c.region, created: now}, view)
 	})
+	m.streamLabel, m.streamShard, m.streamRegion, m.streamCreated = s.label, s.shardID, s.region, s.created
+	return s
+}
+
+// attachStreamLocked makes s t's stream, the observer of its data.
+// Called with t.mu held (or before t is visible).
+func (t *table) attachStreamLocked(s *stream) {
 	t.data.SetObserver(s)
 	t.liveStream = s
-	return s
 }
 
 // stopStreamLocked detaches t's stream and closes its shard at now.
@@ -311,17 +335,28 @@ func (t *table) stopStreamLocked(now time.Time) {
 	t.liveStream = nil
 }
 
-// syncStreamLocked starts or stops t's stream when an UpdateTable changed
-// the metadata from old to m, and sets m's label to a new stream's.
-// Called with t.mu held.
-func (t *table) syncStreamLocked(c *call, old tableMeta, m *tableMeta) {
-	wasOn := old.stream != nil && *old.stream.StreamEnabled
-	isOn := m.stream != nil && *m.stream.StreamEnabled
+// streamOn reports whether definition m has its stream enabled.
+func (m *tableMeta) streamOn() bool { return m.stream != nil && *m.stream.StreamEnabled }
+
+// prepareStreamLocked registers the stream an UpdateTable from old to m
+// starts (nil when it starts none), keeping its identity in m. Called
+// with t.mu held.
+func (t *table) prepareStreamLocked(c *call, old *tableMeta, m *tableMeta) *stream {
+	if m.streamOn() && !old.streamOn() {
+		return t.registerStream(c, m, *m.stream.StreamViewType, old.streamLabel)
+	}
+	return nil
+}
+
+// syncStreamLocked starts s (registered by prepareStreamLocked; nil:
+// none) or stops t's stream when a recorded change of the definition
+// turned it on or off. Called with t.mu held.
+func (t *table) syncStreamLocked(old, m *tableMeta, s *stream, now time.Time) {
 	switch {
-	case wasOn && !isOn:
-		t.stopStreamLocked(c.Now())
-	case isOn && !wasOn:
-		m.streamLabel = t.startStreamLocked(c, *m.stream.StreamViewType, old.streamLabel).label
+	case s != nil:
+		t.attachStreamLocked(s)
+	case old.streamOn() && !m.streamOn():
+		t.stopStreamLocked(now)
 	}
 }
 

@@ -79,35 +79,43 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 
 // update applies a validated UpdateTable request to t's metadata and,
 // for an index created or deleted, to its storage: all of it or, on
-// error, none of it. Storage changes first, then the definition: a GSI is
-// in storage before a reader can find it in the definition (a reader that
+// error, none of it. The new definition is recorded first (changeMeta),
+// then storage changes, then the definition is published: a GSI is in
+// storage before a reader can find it in the definition (a reader that
 // found a GSI about to be dropped meets storage.ErrNoIndex and answers
 // as if it had never found it).
 func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiChange, error) {
 	var change gsiChange
-	err := t.changeMeta(func(m *tableMeta) error {
+	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		if m.status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
-			return errResourceNotFound(msgTableNotFound(t.name))
+			return nil, errResourceNotFound(msgTableNotFound(t.name))
 		}
 		old := *m // m is a copy: nothing changes unless every check passes
 		m.gsis = slices.Clone(m.gsis)
 		var err error
 		if change, err = t.updateLocked(c, in, newTP, m, c.Now()); err != nil {
-			return err
+			return nil, err
 		}
-		if x := change.added; x != nil {
-			if err := t.data.AddIndex(x.storageDef()); err != nil {
-				return err
+		s := t.prepareStreamLocked(c, &old, m)
+		return func(recorded bool) error {
+			if !recorded {
+				c.forgetStream(s)
+				return nil
 			}
-		}
-		if x := change.dropped; x != nil {
-			if err := t.data.DropIndex(x.name); err != nil {
-				return err
+			t.syncStreamLocked(&old, m, s, c.Now())
+			if x := change.added; x != nil {
+				if err := t.data.AddIndex(x.storageDef()); err != nil {
+					return err
+				}
 			}
-		}
-		t.syncStreamLocked(c, old, m)
-		return nil
+			if x := change.dropped; x != nil {
+				if err := t.data.DropIndex(x.name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil
 	})
 	if err != nil {
 		return gsiChange{}, err

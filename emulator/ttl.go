@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -104,21 +105,21 @@ func updateTimeToLive(c *call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 	}
 	spec := in.TimeToLiveSpecification
 	enable, attr := *spec.Enabled, *spec.AttributeName
-	err = t.changeMeta(func(m *tableMeta) error {
+	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		cur := m.ttl
 		switch {
 		case cur.enabled && cur.attr != attr:
-			return errValidation(msgTTLOtherAttribute)
+			return nil, errValidation(msgTTLOtherAttribute)
 		case enable && cur.enabled:
-			return errValidation(msgTTLAlreadyEnabled)
+			return nil, errValidation(msgTTLAlreadyEnabled)
 		case !enable && !cur.enabled:
-			return errValidation(msgTTLAlreadyDisabled)
+			return nil, errValidation(msgTTLAlreadyDisabled)
 		}
 		m.ttl = ttlSpec{enabled: enable}
 		if enable {
 			m.ttl.attr = attr
 		}
-		return nil
+		return nil, nil
 	})
 	if err != nil {
 		return nil, err
@@ -216,15 +217,21 @@ func (t *table) sweepTTL(now time.Time) int {
 	})
 	n := 0
 	for _, k := range expired {
-		// A delete cannot fail; ErrNoWrite (no longer expired) is no error.
-		_, _ = t.data.WriteFrom(storage.OriginService, k, func(cur storage.Item) (storage.Item, error) {
+		// ErrNoWrite (no longer expired) is no error; a delete the commit
+		// hook refused (ErrHookFailed) was undone and is not counted, one
+		// whose durability failed (ErrNotDurable) was made.
+		deleted := false
+		_, err := t.data.WriteFrom(storage.OriginService, k, func(cur storage.Item) (storage.Item, error) {
 			v, ok := cur[spec.attr]
 			if cur == nil || !ttlExpired(v, ok, now) {
 				return nil, storage.ErrNoWrite
 			}
-			n++
+			deleted = true
 			return nil, nil
 		})
+		if deleted && (err == nil || errors.Is(err, storage.ErrNotDurable)) {
+			n++
+		}
 	}
 	return n
 }
