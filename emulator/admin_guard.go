@@ -1,9 +1,9 @@
 package emulator
 
 import (
+	"fmt"
 	"mime"
 	"net/http"
-	"strconv"
 )
 
 // What the admin endpoints (admin.go, and every path but "/") take: only
@@ -37,8 +37,7 @@ import (
 func (e *Emulator) adminGuard(r *http.Request) error {
 	for _, origin := range r.Header.Values("Origin") {
 		if !e.cors.allowsOrigin(origin) {
-			return newError(ErrForbidden, "dynamoemu's admin endpoints do not answer web pages of origin "+strconv.Quote(origin)+
-				": allow the origin with -cors (emulator.Options.CORSOrigins) to let its pages use them.")
+			return newError(ErrForbidden, fmt.Sprintf(msgAdminOrigin, origin))
 		}
 	}
 	switch r.Method {
@@ -46,8 +45,7 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 		return nil
 	}
 	if !isJSONContentType(r.Header.Values("Content-Type")) {
-		return newError(ErrUnsupportedMediaType, r.Method+" "+r.URL.Path+
-			" needs the header Content-Type: application/json (a web page cannot send that to another site without asking first).")
+		return newError(ErrUnsupportedMediaType, fmt.Sprintf(msgAdminContentType, r.Method, r.URL.Path))
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"fmt"
 	"hash/crc32"
 	"strconv"
 	"strings"
@@ -28,7 +27,7 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 	if keys <= maxBatchGetKeys {
 		return ""
 	}
-	return fmt.Sprintf(msgBatchGetTableKeys, name, maxBatchGetKeys)
+	return violation("", "RequestItems."+name+".member.Keys", cLenLE(maxBatchGetKeys))
 }
 
 // batchWriteTableConstraint is the violation of a table with more than 25
@@ -69,7 +68,7 @@ func batchWriteTableConstraint(items map[string][]WriteRequest) string {
 		b.WriteString("]")
 	}
 	b.WriteString("}")
-	return fmt.Sprintf(msgBatchWriteTableRequests, b.String())
+	return violation(quote(b.String()), "requestItems", "Map value must satisfy constraint: ["+cLenLE(maxBatchWrites)+", "+cLenGE(1)+"]")
 }
 
 func writeRequestEcho(b *strings.Builder, wr WriteRequest) {

@@ -36,11 +36,6 @@ import (
 // the value it has when the table is created.
 var maxItemCollectionBytes int64 = 10 << 30
 
-// msgCollectionSizeExceeded is the message of
-// ItemCollectionSizeLimitExceededException as AWS's error table in the
-// developer guide ("Error handling with DynamoDB") gives it.
-const msgCollectionSizeExceeded = "Collection size exceeded."
-
 // lsiEntryOverhead is the overhead DynamoDB counts per index entry.
 const lsiEntryOverhead = 100
 

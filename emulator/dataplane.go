@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -12,26 +11,6 @@ import (
 // Shared helpers of the data-plane operations (PutItem, GetItem, DeleteItem,
 // UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): key validation,
 // capacity accounting and per-request expression compilation.
-
-// Data-plane messages, AWS's exact wording.
-const (
-	msgKeySchemaMismatch = "The provided key element does not match the schema"
-	msgKeyMissingInItem  = "One or more parameter values were invalid: Missing the key %s in the item"
-	msgKeyTypeMismatch   = "One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s"
-	msgKeyEmptyString    = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: %s"
-	msgKeyEmptyBinary    = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: %s"
-	// AWS really writes "of2048" without a space.
-	msgHashKeyTooLong  = "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes"
-	msgRangeKeyTooLong = "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes"
-
-	msgMixedExpressionParams = "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {%s} Expression parameters: {%s}"
-	msgNamesWithoutExpr      = "ExpressionAttributeNames can only be specified when using expressions"
-	msgValuesWithoutExpr     = "ExpressionAttributeValues can only be specified when using expressions: %s"
-	msgNamesEmpty            = "ExpressionAttributeNames must not be empty"
-	msgValuesEmpty           = "ExpressionAttributeValues must not be empty"
-
-	msgEnumConstraint = "Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]"
-)
 
 // DynamoDB's key size limits, in bytes of the raw string or binary value.
 const (
@@ -92,14 +71,6 @@ func (t *table) keyFromItem(item storage.Item) (storage.Key, error) {
 	}
 	return k, nil
 }
-
-// Index key messages: AWS's wording as quoted in reports of real errors
-// (DynamoDB Local stops at "Type mismatch for Index Key").
-const (
-	msgIndexKeyTypeMismatch = "One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s"
-	msgIndexKeyEmpty        = "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s"
-	msgUpdateIndexKeyEmpty  = "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value."
-)
 
 // indexes returns the table's secondary index definitions, which the
 // caller must not modify. It takes no lock (see table.meta): writes call it
@@ -213,7 +184,7 @@ func validateReturnConsumedCapacity(mode string) string {
 	case "", capacityNone, capacityTotal, capacityIndexes:
 		return ""
 	}
-	return fmt.Sprintf(msgEnumConstraint, mode, "returnConsumedCapacity", "INDEXES, TOTAL, NONE")
+	return enumViolation(paramReturnConsumedCap, mode, enumReturnConsumedCap)
 }
 
 // readUnits is the read capacity of reading sizeBytes: one unit per 4 KB
@@ -357,23 +328,4 @@ func tableNameViolations(name *string) (string, string) {
 		return cs.msgs[0], ""
 	}
 	return cs.msgs[0], cs.msgs[1]
-}
-
-// constraintErrors joins request constraint violations (the "Value ... at
-// ... failed to satisfy constraint" kind) into AWS's one message, or returns
-// nil when there are none. Empty strings are skipped.
-func constraintErrors(violations ...string) error {
-	var list []string
-	for _, v := range violations {
-		if v != "" {
-			list = append(list, v)
-		}
-	}
-	switch len(list) {
-	case 0:
-		return nil
-	case 1:
-		return errValidation("1 validation error detected: " + list[0])
-	}
-	return errValidationf("%d validation errors detected: %s", len(list), strings.Join(list, "; "))
 }

@@ -9,15 +9,3 @@ func absentIfEmpty(p *string) *string {
 	}
 	return p
 }
-
-// queryLimitConstraint is Query's Limit below 1. Query's answer differs
-// from Scan's: AWS echoes no value and names the member 'Limit' ("1
-// validation error detected: Value at 'Limit' failed to satisfy
-// constraint: Member must have value greater than or equal to 1", AWS's
-// recorded answer); Scan says "Value '0' at 'limit'".
-func queryLimitConstraint(limit *int64) string {
-	if limit != nil && *limit < 1 {
-		return msgQueryLimit
-	}
-	return ""
-}

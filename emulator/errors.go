@@ -174,9 +174,6 @@ func errThrottling() error {
 // errInternal is an InternalServerError (500); only for bugs.
 func errInternal() error { return newError(ErrInternalServer, msgInternal) }
 
-// msgInternal is InternalServerError's message.
-const msgInternal = "Internal server error"
-
 // classify returns the class and message of err, and whether err was classified
 // at all. Unclassified errors are bugs and become InternalServerError.
 func classify(err error) (*apiError, bool) {

@@ -17,14 +17,6 @@ import (
 // maxGSIKeyAttrs is the most elements a GSI's KeySchema may have.
 const maxGSIKeyAttrs = 2 * storage.MaxIndexPartitionAttrs
 
-const (
-	msgTooManyPartitionKeys = "Too many partition keys. GSI can have at most 4 partition keys"
-	msgTooManySortKeys      = "Too many sort keys. GSI can have at most 4 sort keys"
-	msgMultiKeyOrder        = "Invalid key order. Hash Key must be specified first in key schema, Range Key must be specifed second"
-	msgMultiNoHash          = "No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key"
-	msgMultiSameName        = "Two keys can not have the same name"
-)
-
 // multiAttrKeySchema reports whether a GSI key schema goes beyond one
 // HASH and one RANGE element.
 func multiAttrKeySchema(ks []KeySchemaElement) bool {

@@ -17,20 +17,15 @@ const (
 	// "BatchWriteItem cannot have a null or no requests set".
 	msgNoRequestItems = "The requestItems parameter is required for %s"
 
-	// msgBatchGetTableKeys: more than 100 keys for one table of a
-	// BatchGetItem (no echoed value; the path in PascalCase). DynamoDB
-	// Local: "Too many items requested for the BatchGetItem call".
-	msgBatchGetTableKeys = "Value at 'RequestItems.%s.member.Keys' failed to satisfy constraint: Member must have length less than or equal to %d"
-
-	// msgBatchWriteTableRequests: more than 25 requests for one table of a
-	// BatchWriteItem; %s is the Java-style dump of RequestItems. DynamoDB
-	// Local: "Too many items requested for the BatchWriteItem call".
-	msgBatchWriteTableRequests = "Value '%s' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
-
-	// msgQueryLimit: Query's Limit below 1 (no echoed value, 'Limit'; Scan
-	// says "Value '0' at 'limit'"). DynamoDB Local: "Limit must be greater
-	// than or equal to 1".
-	msgQueryLimit = "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+	// Three constraint violations whose texts violation builds (AWS's
+	// wording; DynamoDB Local's differs): more than 100 keys for one table
+	// of a BatchGetItem (no echoed value, the path in PascalCase;
+	// DynamoDB Local: "Too many items requested for the BatchGetItem
+	// call"), more than 25 requests for one table of a BatchWriteItem (the
+	// Java-style dump of RequestItems; DynamoDB Local: "Too many items
+	// requested for the BatchWriteItem call"), and Query's Limit below 1
+	// (no echoed value, 'Limit'; DynamoDB Local: "Limit must be greater
+	// than or equal to 1"): batch_constraints.go and limitViolation.
 
 	// msgSetDuplicates and msgBinarySetDuplicates: a set with duplicate
 	// members, listed (binary ones in base64, with AWS's missing space before

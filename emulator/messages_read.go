@@ -34,14 +34,6 @@ const (
 	msgTotalWithoutSegment = "The Segment parameter is required but was not present in the request when parameter TotalSegments is present"
 	msgSegmentTooLarge     = "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d"
 
-	// Request constraints ("N validation error(s) detected: ..." parts).
-	msgMinConstraint     = "Value '%d' at '%s' failed to satisfy constraint: Member must have value greater than or equal to %d"
-	msgMaxConstraint     = "Value '%d' at '%s' failed to satisfy constraint: Member must have value less than or equal to %d"
-	msgNotNullConstraint = "Value null at '%s' failed to satisfy constraint: Member must not be null"
-	msgMinLenConstraint  = "Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to %d"
-	msgMaxLenConstraint  = "Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to %d"
-	msgPatternConstraint = "Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
-
 	// Batch operations.
 	msgBatchGetTooMany   = "Too many items requested for the BatchGetItem call"
 	msgBatchWriteTooMany = "Too many items requested for the BatchWriteItem call"
@@ -57,6 +49,17 @@ const (
 
 // Enum value sets in AWS's order, for "Member must satisfy enum value set".
 const (
-	enumSelect            = "SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES"
-	enumItemCollectionMet = "SIZE, NONE"
+	enumSelect = "SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES"
+)
+
+// Messages of reads on an index. Sources: AWS's wording as quoted in
+// public records of real AWS answers, which DynamoDB Local 3.3.0 gives
+// too, except where marked "DynamoDB Local" (AWS's text unknown).
+const (
+	msgGSIConsistentRead   = "Consistent reads are not supported on global secondary indexes"
+	msgGSINotProjected     = "One or more parameter values were invalid: Global secondary index %s does not project %s"
+	msgGSISelectAll        = "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL"
+	msgFilterNotProjected  = "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: %s" // DynamoDB Local
+	msgStartKeySize        = "Exclusive Start Key must have same size as table's key schema"                                                    // DynamoDB Local
+	msgAllProjectedWithExp = "Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES"                                              // DynamoDB Local
 )

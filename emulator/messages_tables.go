@@ -254,3 +254,32 @@ func msgTagKeyReserved(key string) string { return "Tag Key cannot be prefixed w
 func msgTagKeyDuplicate(key string) string {
 	return "Duplicate Tag Keys provided as input: Duplicate Tag Key found " + key
 }
+
+// Multi-attribute GSI key schemas (indexes_multi.go), DynamoDB Local's wording
+// (AWS publishes the rules, not the wording).
+const (
+	msgTooManyPartitionKeys = "Too many partition keys. GSI can have at most 4 partition keys"
+	msgTooManySortKeys      = "Too many sort keys. GSI can have at most 4 sort keys"
+	msgMultiKeyOrder        = "Invalid key order. Hash Key must be specified first in key schema, Range Key must be specifed second"
+	msgMultiNoHash          = "No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key"
+	msgMultiSameName        = "Two keys can not have the same name"
+)
+
+// Messages of index creation and deletion. Sources: the one online index
+// limit is quoted from AWS in public reports (and DynamoDB Local says the
+// same); the others are DynamoDB Local's (AWS's wording not found).
+const (
+	msgOneOnlineIndex     = "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"
+	msgIndexExists        = "Attempting to create an index which already exists"
+	msgNoAttributeSchema  = "No Attribute Schema Defined"
+	msgAttrNotDefined     = "Attribute %s is not defined in AttributeDefinitions"
+	msgDeleteNotGSI       = "Cannot delete an index that is not a GlobalSecondaryIndex"
+	msgIndexBeingCreated  = "Attempt to change a resource which is still in use: Index is being created."
+	msgIndexBeingDeleted  = "Attempt to change a resource which is still in use: Index is being deleted."
+	msgUpdateMissingIndex = "Invalid global secondary index name"
+)
+
+// msgTooManyProjected is DynamoDB Local's answer for more than 100
+// projected non-key attributes across a table's indexes (its text still
+// says 20 and local indexes; AWS's own wording was not found).
+const msgTooManyProjected = "No more than 20 attributes per table can be projected into Local Secondary Indices"

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -405,7 +404,7 @@ func keyID(k storage.Key) string {
 func requestItemsConstraint(isNil bool, n int) string {
 	switch {
 	case isNil:
-		return fmt.Sprintf(msgNotNullConstraint, "requestItems")
+		return nullViolation("requestItems", true)
 	}
 	return "" // n == 0 is errNoRequestItems, after the constraints
 }
@@ -420,9 +419,9 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 		path := "requestItems." + name + ".member.keys"
 		switch {
 		case req == nil || req.Keys == nil:
-			list = append(list, fmt.Sprintf(msgNotNullConstraint, path))
+			list = append(list, nullViolation(path, true))
 		case len(req.Keys) == 0:
-			list = append(list, fmt.Sprintf(msgMinLenConstraint, "[]", path, 1))
+			list = append(list, emptyListViolation(path, req.Keys))
 		case len(req.Keys) > maxBatchGetKeys:
 			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)))
 		}
@@ -431,11 +430,7 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 }
 
 func returnItemCollectionMetricsConstraint(v string) string {
-	switch v {
-	case "", returnMetricsSize, returnMetricsNone:
-		return ""
-	}
-	return fmt.Sprintf(msgEnumConstraint, v, "returnItemCollectionMetrics", enumItemCollectionMet)
+	return enumViolation(paramReturnICM, v, enumReturnICM)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"fmt"
-
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -20,15 +18,6 @@ func init() {
 	register("DeleteItem", deleteItem)
 	register("UpdateItem", updateItem)
 }
-
-// Single-item operation messages, AWS's exact wording.
-const (
-	msgItemTooLarge          = "Item size has exceeded the maximum allowed size"
-	msgUpdatedItemTooLarge   = "Item size to update has exceeded the maximum allowed size"
-	msgReturnValuesPutDelete = "ReturnValues can only be ALL_OLD or NONE"
-	msgCannotUpdateKey       = "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key"
-	msgMemberNotNull         = "Value null at '%s' failed to satisfy constraint: Member must not be null"
-)
 
 // ReturnValues values.
 const (
@@ -169,45 +158,6 @@ type UpdateItemOutput struct {
 	Attributes            WireItem               `json:"Attributes,omitempty"`
 	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
-}
-
-// enumViolation is the constraint text for a value outside its enum set, or "".
-func enumViolation(param, value, set string) string {
-	if value == "" || enumContains(set, value) {
-		return ""
-	}
-	return fmt.Sprintf(msgEnumConstraint, value, param, set)
-}
-
-func enumContains(set, value string) bool {
-	for len(set) > 0 {
-		i := 0
-		for i < len(set) && set[i] != ',' {
-			i++
-		}
-		if set[:i] == value {
-			return true
-		}
-		set = set[min(i+2, len(set)):] // skip ", "
-	}
-	return false
-}
-
-// nullViolation is the constraint text for a required member that is absent, or "".
-func nullViolation(param string, missing bool) string {
-	if !missing {
-		return ""
-	}
-	return fmt.Sprintf(msgMemberNotNull, param)
-}
-
-// emptyListViolation is the constraint text for a list given with no
-// members where AWS's model asks for at least one, or "".
-func emptyListViolation(param string, list []string) string {
-	if list == nil || len(list) > 0 {
-		return ""
-	}
-	return fmt.Sprintf("Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", param)
 }
 
 // writeConstraints checks TableName, the enum members the write operations
@@ -681,10 +631,6 @@ func updateReturnValues(rv string, upd *expr.Update, change storage.Change) Wire
 	}
 	return ItemToWire(item)
 }
-
-// msgUpdateNesting is UpdateItem's answer when an update nests values
-// deeper than DynamoDB allows (PutItem's wording is longer: see wire_decode.go).
-const msgUpdateNesting = "Nesting Levels have exceeded supported limits"
 
 // checkUpdatedNesting rejects an updated item whose updated attributes nest
 // lists and maps beyond maxValueDepth levels.

@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/partiql"
@@ -83,13 +82,13 @@ type stmtOptions struct {
 func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
 	var tokenViolation string
 	if in.NextToken != nil && *in.NextToken == "" {
-		tokenViolation = fmt.Sprintf(msgMinLenConstraint, "", "nextToken", 1)
+		tokenViolation = violation(quote(""), "nextToken", cLenGE(1))
 	}
 	if err := constraintErrors(
 		statementViolation("statement", in.Statement),
 		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		enumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
-		limitConstraint(in.Limit),
+		limitViolation(in.Limit, "limit", 0, true),
 		tokenViolation,
 		parametersViolation("parameters", in.Parameters),
 	); err != nil {
@@ -117,21 +116,18 @@ func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutp
 func statementViolation(param string, s *string) string {
 	switch {
 	case s == nil:
-		return fmt.Sprintf(msgNotNullConstraint, param)
+		return nullViolation(param, true)
 	case *s == "":
-		return fmt.Sprintf(msgMinLenConstraint, "", param, 1)
+		return violation(quote(""), param, cLenGE(1))
 	case utf16Len(*s) > maxStatementLen: // characters, as Java counts them
-		return fmt.Sprintf(msgMaxLenConstraint, *s, param, maxStatementLen)
+		return violation(quote(*s), param, cLenLE(maxStatementLen))
 	}
 	return ""
 }
 
 // parametersViolation: Parameters, when present, has at least one member.
 func parametersViolation(param string, p []AttributeValue) string {
-	if p != nil && len(p) == 0 {
-		return fmt.Sprintf(msgMinLenConstraint, "[]", param, 1)
-	}
-	return ""
+	return emptyListViolation(param, p)
 }
 
 // bindParams checks that the request gives a parameter for every ? of the

@@ -66,9 +66,7 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		nullViolation("statements", in.Statements == nil),
 	}
-	if in.Statements != nil && len(in.Statements) == 0 {
-		violations = append(violations, fmt.Sprintf(msgMinLenConstraint, "[]", "statements", 1))
-	}
+	violations = append(violations, emptyListViolation("statements", in.Statements))
 	for i, r := range in.Statements {
 		member := fmt.Sprintf("statements.%d.member.", i+1)
 		violations = append(violations,

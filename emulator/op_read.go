@@ -239,9 +239,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	name1, name2 := tableNameViolations(in.TableName)
 	if err := constraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		queryLimitConstraint(in.Limit),
-		selectConstraint(in.Select),
-		conditionalOperatorConstraint(in.ConditionalOperator),
+		limitViolation(in.Limit, "Limit", 0, false),
+		enumPtrViolation("select", in.Select, enumSelect),
+		enumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
 		indexNameConstraint(in.IndexName),
 	); err != nil {
 		return nil, err
@@ -376,9 +376,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	name1, name2 := tableNameViolations(in.TableName)
 	if err := constraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		limitConstraint(in.Limit),
-		selectConstraint(in.Select),
-		conditionalOperatorConstraint(in.ConditionalOperator),
+		limitViolation(in.Limit, "limit", 0, true),
+		enumPtrViolation("select", in.Select, enumSelect),
+		enumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
 		indexNameConstraint(in.IndexName),
 		segmentConstraint(in.Segment),
 		totalSegmentsConstraint(in.TotalSegments),

@@ -12,18 +12,6 @@ import (
 // index can answer, its projection applied to each item, its key
 // attributes in LastEvaluatedKey and ExclusiveStartKey, and its capacity.
 
-// Messages of reads on an index. Sources: AWS's wording as quoted in
-// public records of real AWS answers, which DynamoDB Local 3.3.0 gives
-// too, except where marked "DynamoDB Local" (AWS's text unknown).
-const (
-	msgGSIConsistentRead   = "Consistent reads are not supported on global secondary indexes"
-	msgGSINotProjected     = "One or more parameter values were invalid: Global secondary index %s does not project %s"
-	msgGSISelectAll        = "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL"
-	msgFilterNotProjected  = "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: %s" // DynamoDB Local
-	msgStartKeySize        = "Exclusive Start Key must have same size as table's key schema"                                                    // DynamoDB Local
-	msgAllProjectedWithExp = "Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES"                                              // DynamoDB Local
-)
-
 // indexRead is what a read of an index needs beyond a table read.
 type indexRead struct {
 	x         *indexDef

@@ -149,15 +149,10 @@ func listTables(c *call, in *ListTablesInput) (*ListTablesOutput, error) {
 	if in.ExclusiveStartTableName != nil {
 		nameConstraints(&cs, *in.ExclusiveStartTableName, "exclusiveStartTableName")
 	}
+	cs.addViolation(limitViolation(in.Limit, "limit", maxListTablesLimit, true))
 	limit := int64(defaultListTablesLimit)
 	if in.Limit != nil {
 		limit = *in.Limit
-		if limit < 1 {
-			cs.add(quoteInt(limit), "limit", cValGE(1))
-		}
-		if limit > maxListTablesLimit {
-			cs.add(quoteInt(limit), "limit", cValLE(maxListTablesLimit))
-		}
 	}
 	if err := cs.err(); err != nil {
 		return nil, err

@@ -1,41 +1,14 @@
 package emulator
 
-import "fmt"
-
 // The request parameters Query and Scan share: Limit, Select,
 // ConditionalOperator, IndexName, Segment and TotalSegments, checked with
 // AWS's constraint messages.
-
-func limitConstraint(limit *int64) string {
-	if limit != nil && *limit < 1 {
-		return fmt.Sprintf(msgMinConstraint, *limit, "limit", 1)
-	}
-	return ""
-}
 
 func limitOf(limit *int64) int {
 	if limit == nil {
 		return 0
 	}
 	return int(min(*limit, 1<<31))
-}
-
-func selectConstraint(sel *string) string {
-	if sel == nil {
-		return ""
-	}
-	switch *sel {
-	case selectAll, selectAllProjected, selectSpecific, selectCount:
-		return ""
-	}
-	return fmt.Sprintf(msgEnumConstraint, *sel, "select", enumSelect)
-}
-
-func conditionalOperatorConstraint(op *string) string {
-	if op == nil || *op == "AND" || *op == "OR" {
-		return ""
-	}
-	return fmt.Sprintf(msgEnumConstraint, *op, "conditionalOperator", enumConditionalOp)
 }
 
 // indexNameConstraint checks an IndexName's length and characters.
@@ -46,13 +19,13 @@ func indexNameConstraint(name *string) string {
 	n := *name
 	switch {
 	case len(n) < 3:
-		return fmt.Sprintf(msgMinLenConstraint, n, "indexName", 3)
+		return violation(quote(n), "indexName", cLenGE(3))
 	case len(n) > 255:
-		return fmt.Sprintf(msgMaxLenConstraint, n, "indexName", 255)
+		return violation(quote(n), "indexName", cLenLE(255))
 	}
 	for i := 0; i < len(n); i++ {
 		if !nameChar(n[i]) {
-			return fmt.Sprintf(msgPatternConstraint, n, "indexName")
+			return violation(quote(n), "indexName", cNamePattern)
 		}
 	}
 	return ""
@@ -63,9 +36,9 @@ func segmentConstraint(segment *int64) string {
 	switch {
 	case segment == nil:
 	case *segment < 0:
-		return fmt.Sprintf(msgMinConstraint, *segment, "segment", 0)
+		return violation(quoteInt(*segment), "segment", cValGE(0))
 	case *segment > 999999:
-		return fmt.Sprintf(msgMaxConstraint, *segment, "segment", 999999)
+		return violation(quoteInt(*segment), "segment", cValLE(999999))
 	}
 	return ""
 }
@@ -75,9 +48,9 @@ func totalSegmentsConstraint(total *int64) string {
 	switch {
 	case total == nil:
 	case *total < 1:
-		return fmt.Sprintf(msgMinConstraint, *total, "totalSegments", 1)
+		return violation(quoteInt(*total), "totalSegments", cValGE(1))
 	case *total > 1000000:
-		return fmt.Sprintf(msgMaxConstraint, *total, "totalSegments", 1000000)
+		return violation(quoteInt(*total), "totalSegments", cValLE(1000000))
 	}
 	return ""
 }

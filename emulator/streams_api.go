@@ -72,7 +72,7 @@ func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
 	if in.TableName != nil {
 		nameConstraints(&cs, *in.TableName, "tableName")
 	}
-	limitConstraints(&cs, in.Limit, maxListStreamsLimit)
+	cs.addViolation(limitViolation(in.Limit, "limit", maxListStreamsLimit, true))
 	if in.ExclusiveStartStreamArn != nil {
 		streamARNConstraints(&cs, *in.ExclusiveStartStreamArn, "exclusiveStartStreamArn")
 	}
@@ -110,19 +110,6 @@ func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
 		out.Streams = append(out.Streams, StreamSummary{StreamArn: s.arn, TableName: s.tableName, StreamLabel: s.label})
 	}
 	return out, nil
-}
-
-// limitConstraints checks a Limit member of 1..max.
-func limitConstraints(cs *constraints, limit *int64, max int64) {
-	if limit == nil {
-		return
-	}
-	if *limit < 1 {
-		cs.add(quoteInt(*limit), "limit", cValGE(1))
-	}
-	if *limit > max {
-		cs.add(quoteInt(*limit), "limit", cValLE(max))
-	}
 }
 
 // streamARNConstraints checks a stream ARN member's length.
@@ -185,7 +172,7 @@ func describeStream(c *call, in *DescribeStreamInput) (*DescribeStreamOutput, er
 	if notNull(&cs, in.StreamArn, "streamArn") {
 		streamARNConstraints(&cs, *in.StreamArn, "streamArn")
 	}
-	limitConstraints(&cs, in.Limit, maxDescribeStreamLimit)
+	cs.addViolation(limitViolation(in.Limit, "limit", maxDescribeStreamLimit, true))
 	if id := in.ExclusiveStartShardId; id != nil {
 		shardIDConstraints(&cs, *id, "exclusiveStartShardId")
 	}

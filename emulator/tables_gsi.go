@@ -20,20 +20,6 @@ const (
 	indexDeleting = "DELETING"
 )
 
-// Messages of index creation and deletion. Sources: the one online index
-// limit is quoted from AWS in public reports (and DynamoDB Local says the
-// same); the others are DynamoDB Local's (AWS's wording not found).
-const (
-	msgOneOnlineIndex     = "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"
-	msgIndexExists        = "Attempting to create an index which already exists"
-	msgNoAttributeSchema  = "No Attribute Schema Defined"
-	msgAttrNotDefined     = "Attribute %s is not defined in AttributeDefinitions"
-	msgDeleteNotGSI       = "Cannot delete an index that is not a GlobalSecondaryIndex"
-	msgIndexBeingCreated  = "Attempt to change a resource which is still in use: Index is being created."
-	msgIndexBeingDeleted  = "Attempt to change a resource which is still in use: Index is being deleted."
-	msgUpdateMissingIndex = "Invalid global secondary index name"
-)
-
 // statusAt is the IndexStatus of GSI x at now.
 func (x *indexDef) statusAt(now time.Time) string {
 	if now.Before(x.activeAt) {

@@ -548,8 +548,3 @@ func projectedNonKeyCount(lists ...[]*indexDef) int {
 	}
 	return n
 }
-
-// msgTooManyProjected is DynamoDB Local's answer for more than 100
-// projected non-key attributes across a table's indexes (its text still
-// says 20 and local indexes; AWS's own wording was not found).
-const msgTooManyProjected = "No more than 20 attributes per table can be projected into Local Secondary Indices"

@@ -72,18 +72,18 @@ func decodeValues(data []byte, out ExpressionValues, w *witnesses[storage.Value]
 				return 0, err
 			}
 			if d.isNull() {
-				d.validation("ExpressionAttributeValues contains invalid value: " + msgNullInList + " for key " + name)
+				d.validation(msgExprValueInvalid + msgNullInList + msgExprValueForKey + name)
 			} else {
 				had := d.verr != nil
 				v, err := d.attrValue(1)
 				if err != nil {
 					if errors.Is(err, ErrValidation) && !had {
-						err = errValidation("ExpressionAttributeValues contains invalid value: " + err.Error() + " for key " + name)
+						err = errValidation(msgExprValueInvalid + err.Error() + msgExprValueForKey + name)
 					}
 					return 0, err
 				}
 				if !had && d.verr != nil {
-					d.verr = errValidation("ExpressionAttributeValues contains invalid value: " + d.verr.Error() + " for key " + name)
+					d.verr = errValidation(msgExprValueInvalid + d.verr.Error() + msgExprValueForKey + name)
 				}
 				size += len(name) + storage.ValueSize(v)
 				if out != nil {

@@ -45,13 +45,6 @@ import (
 // expression set: 2 MB.
 const maxSubstitutionBytes = 2 << 20
 
-// Messages of the size limit (DynamoDB Local's).
-const (
-	msgNamesTooLarge    = "ExpressionAttributeNames exceeds max size"
-	msgValuesTooLarge   = "ExpressionAttributeValues exceeds max size"
-	msgCombinedTooLarge = "Combined size of ExpressionAttributeNames and ExpressionAttributeValues exceeds max size"
-)
-
 // oversizeKey marks a stand-in for a placeholder map of more than 2 MB.
 // No request can hold it: decoded strings are always valid UTF-8
 // (wire_text.go), and this one is not.

@@ -98,13 +98,13 @@ func (d *wireDecoder) typeError(want string) error {
 	case '{':
 		return errSerialization(msgSerMapStart)
 	case '"':
-		return errSerialization("STRING_VALUE cannot be converted to " + want)
+		return errSerialization(msgStringCannotConvert + want)
 	case 't':
-		return errSerialization("TRUE_VALUE cannot be converted to " + want)
+		return errSerialization(msgTrueCannotConvert + want)
 	case 'f':
-		return errSerialization("FALSE_VALUE cannot be converted to " + want)
+		return errSerialization(msgFalseCannotConvert + want)
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return errSerialization("NUMBER_VALUE cannot be converted to " + want)
+		return errSerialization(msgNumberCannotConvert + want)
 	}
 	return d.syntax()
 }
