@@ -38,9 +38,9 @@ func (ns *Namespace) applied(r *storage.Record) error {
 		if err != nil {
 			return err
 		}
-		t.clock = ns.emu.clock
+		t.clock = ns.svc.clock
 		t.meta.Store(m)
-		t.conv.Store(ns.emu.conv.restored(t, m.tags))
+		t.conv.Store(ns.svc.conv.restored(t, m.tags))
 		var s *stream
 		if m.streamOn() {
 			s = ns.restoreStream(t, m)
@@ -78,7 +78,7 @@ func (ns *Namespace) tableByID(id string) *table {
 // restoreStream registers t's stream as definition m describes it (its
 // label, shard, region and creation time as recorded).
 func (ns *Namespace) restoreStream(t *table, m *tableMeta) *stream {
-	s := ns.emu.newStream(t, streamID{label: m.streamLabel, shard: m.streamShard, region: m.streamRegion, created: m.streamCreated},
+	s := ns.svc.newStream(t, streamID{label: m.streamLabel, shard: m.streamShard, region: m.streamRegion, created: m.streamCreated},
 		*m.stream.StreamViewType)
 	ns.streamSet().add(s)
 	return s
@@ -99,7 +99,7 @@ func (t *table) restoreMeta(b []byte) error {
 		s = t.ns.restoreStream(t, m)
 	}
 	t.syncStreamLocked(old, m, s, t.now())
-	t.conv.Store(t.ns.emu.conv.restored(t, m.tags))
+	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
 	t.meta.Store(m)
 	return nil
 }
@@ -121,16 +121,16 @@ func (t *table) restoreDrop() {
 // namespace persistence loads records into. It is nil when id names no
 // namespace this emulator could serve (a shared ID without SharedDB, or
 // the other way round).
-func (e *Emulator) namespace(id string) *Namespace {
-	if e.opts.SharedDB {
+func (s *service) namespace(id string) *Namespace {
+	if s.cfg.SharedDB {
 		if id != "shared" {
 			return nil
 		}
-		return e.dbs.get(nsKey{shared: true})
+		return s.dbs.get(nsKey{shared: true})
 	}
 	for i := 0; i < len(id); i++ {
 		if id[i] == '/' {
-			return e.dbs.get(nsKey{accessKey: id[:i], region: id[i+1:]})
+			return s.dbs.get(nsKey{accessKey: id[:i], region: id[i+1:]})
 		}
 	}
 	return nil

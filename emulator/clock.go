@@ -77,7 +77,7 @@ func (e *Emulator) SetNow(t time.Time) (time.Time, error) {
 // forgotten now, not at the next request (idempotency.go).
 func (e *Emulator) clockMoved() time.Time {
 	now := e.clock()
-	e.tokens.expire(now)
+	e.svc.clockMoved(now)
 	return now
 }
 

@@ -185,7 +185,7 @@ func TestItemCollectionSizeLimit(t *testing.T) {
 // collectionSize reads a collection's size straight from storage.
 func (env collectionsEnv) collectionSize(t *testing.T, table, pk string) int64 {
 	t.Helper()
-	tbl := env.e.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable(table)
+	tbl := env.e.svc.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable(table)
 	if tbl == nil {
 		t.Fatalf("no table %s in the ITEMS namespace", table)
 	}

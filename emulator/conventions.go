@@ -388,7 +388,7 @@ func (c *call) guardSelect(t *table, kcs []*expr.KeyCondition, scan bool) error 
 // guardedTenant returns the tenant the caller is bound to, false when it is
 // bound to none or is a cross-tenant caller.
 func (c *call) guardedTenant() (string, bool) {
-	tenant, cross := c.emu.conv.cfg.CallerTenant(c.accessKey, c.tenantHdr)
+	tenant, cross := c.svc.conv.cfg.CallerTenant(c.accessKey, c.tenantHdr)
 	return tenant, !cross && tenant != ""
 }
 
@@ -414,13 +414,13 @@ func (tp *tablePolicy) deny(c *call, v *conventions.Violation) error {
 // name order) the counts by rule and one entry per distinct violation,
 // most recently seen first.
 func (e *Emulator) ConventionsReport() conventions.Snapshot {
-	return e.conv.report.Snapshot()
+	return e.svc.conv.report.Snapshot()
 }
 
 // ResetConventionsReport empties the report, so that a test can assert
 // that what it does next makes no violation.
 func (e *Emulator) ResetConventionsReport() {
-	e.conv.report.Reset()
+	e.svc.conv.report.Reset()
 }
 
 // serveConventions answers GET ConventionsPath with the report as JSON.

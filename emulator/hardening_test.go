@@ -204,7 +204,7 @@ func TestReadsCreateNoNamespace(t *testing.T) {
 		t.Fatalf("got %d namespaces after CreateTable, want 1", n)
 	}
 	start := uintptr(unsafe.Pointer(unsafe.StringData(auth)))
-	for k, ns := range e.dbs.byKey {
+	for k, ns := range e.svc.dbs.byKey {
 		p := uintptr(unsafe.Pointer(unsafe.StringData(k.accessKey)))
 		if p >= start && p < start+uintptr(len(auth)) {
 			t.Error("the namespace key points into the Authorization header")
@@ -536,7 +536,7 @@ func TestDeleteTableReturnsMemory(t *testing.T) {
 // decoding 16 MB of JSON takes long under the race detector.
 func fillTable(t *testing.T, e *Emulator, name string, n int) {
 	t.Helper()
-	tbl := e.dbs.get(nsKey{accessKey: "AKID1", region: "us-east-1"}).getTable(name)
+	tbl := e.svc.dbs.get(nsKey{accessKey: "AKID1", region: "us-east-1"}).getTable(name)
 	if tbl == nil {
 		t.Fatalf("no table %s", name)
 	}

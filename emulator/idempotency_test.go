@@ -87,11 +87,11 @@ func TestTokensExpireWhenTheClockMoves(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.move()
-		if got, _ := e.tokens.stats(); got != s.want {
+		if got, _ := e.svc.tokens.stats(); got != s.want {
 			t.Errorf("%s: got %d tokens kept, want %d", s.name, got, s.want)
 		}
 	}
-	if e.tokens.running {
+	if e.svc.tokens.running {
 		t.Error("a janitor runs with Options.Clock set")
 	}
 }
@@ -101,38 +101,38 @@ func TestTokensExpireWhenTheClockMoves(t *testing.T) {
 // none is left and on Close.
 func TestTokenJanitor(t *testing.T) {
 	e := newTestEmulator(t, Options{})
-	e.tokens.window = 20 * time.Millisecond
+	e.svc.tokens.window = 20 * time.Millisecond
 	ns := &Namespace{}
 	var c countingRun
 	for i := range 3 {
-		if _, err := e.tokens.do(ns, e.Now(), fmt.Sprint("tok", i), fingerprint("req"), "", c.run); err != nil {
+		if _, err := e.svc.tokens.do(ns, e.Now(), fmt.Sprint("tok", i), fingerprint("req"), "", c.run); err != nil {
 			t.Fatal(err)
 		}
 	}
 	waitFor(t, "the janitor to forget every token", func() bool {
-		n, b := e.tokens.stats()
-		e.tokens.mu.Lock()
-		defer e.tokens.mu.Unlock()
-		return n == 0 && b == 0 && !e.tokens.running
+		n, b := e.svc.tokens.stats()
+		e.svc.tokens.mu.Lock()
+		defer e.svc.tokens.mu.Unlock()
+		return n == 0 && b == 0 && !e.svc.tokens.running
 	})
 	// A new token starts it again; Close stops it and keeps it stopped.
-	e.tokens.window = time.Hour
-	if _, err := e.tokens.do(ns, e.Now(), "again", fingerprint("req"), "", c.run); err != nil {
+	e.svc.tokens.window = time.Hour
+	if _, err := e.svc.tokens.do(ns, e.Now(), "again", fingerprint("req"), "", c.run); err != nil {
 		t.Fatal(err)
 	}
-	e.tokens.mu.Lock()
-	running := e.tokens.running
-	e.tokens.mu.Unlock()
+	e.svc.tokens.mu.Lock()
+	running := e.svc.tokens.running
+	e.svc.tokens.mu.Unlock()
 	if !running {
 		t.Fatal("no janitor for a kept token")
 	}
 	e.Close()
 	e.Close()
-	if e.tokens.running {
+	if e.svc.tokens.running {
 		t.Error("janitor still running after Close")
 	}
-	if _, err := e.tokens.do(ns, e.Now(), "after close", fingerprint("req"), "", c.run); err != nil || e.tokens.running {
-		t.Errorf("after Close: err %v, janitor running %v; want nil, false", err, e.tokens.running)
+	if _, err := e.svc.tokens.do(ns, e.Now(), "after close", fingerprint("req"), "", c.run); err != nil || e.svc.tokens.running {
+		t.Errorf("after Close: err %v, janitor running %v; want nil, false", err, e.svc.tokens.running)
 	}
 }
 

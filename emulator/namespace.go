@@ -21,7 +21,7 @@ type Namespace struct {
 	key     string // "AKID/region", or "shared": the namespace's ID
 	region  string // region that created it; "" for the shared namespace
 	account string
-	emu     *Emulator
+	svc     *service
 	db      *storage.DB // nil while home is set
 
 	mu     sync.RWMutex      // guards tables; a leaf of the lock order (doc.go)
@@ -42,7 +42,7 @@ func (n *namespaces) newNamespace(key, region string) *Namespace {
 	if n.hooks != nil {
 		hook = n.hooks(key)
 	}
-	return &Namespace{key: key, region: region, account: defaultAccountID, emu: n.emu,
+	return &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc,
 		db: storage.NewDB(hook), tables: make(map[string]*table)}
 }
 
@@ -68,7 +68,7 @@ func (ns *Namespace) AccountID() string { return ns.account }
 
 // namespaces holds the namespaces of an Emulator, created on first use.
 type namespaces struct {
-	emu *Emulator // immutable after New
+	svc *service // immutable after newService
 	// hooks returns the commit hook of a new namespace's DB, given its
 	// ID; nil (or a nil hook): none. Immutable after New: the seam for
 	// persistence (catalog_record.go says what the DB holds).
@@ -95,7 +95,7 @@ func (n *namespaces) lookup(k nsKey) *Namespace {
 	if ns != nil {
 		return ns
 	}
-	ns = &Namespace{key: k.keyString(), region: k.region, account: defaultAccountID, emu: n.emu, home: n}
+	ns = &Namespace{key: k.keyString(), region: k.region, account: defaultAccountID, svc: n.svc, home: n}
 	ns.homeKey = k
 	return ns
 }

@@ -103,7 +103,7 @@ func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransacti
 	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, ""
 	// The token store keeps TransactWriteItems answers: a replay answers
 	// as TransactWriteItems does.
-	writes, err := c.emu.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), mode, func() (*TransactWriteItemsOutput, error) {
+	writes, err := c.svc.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), mode, func() (*TransactWriteItemsOutput, error) {
 		out, err := run()
 		if err != nil {
 			return nil, err

@@ -71,7 +71,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	m.sse = sseDescription(c, def.sse)
 	t.meta.Store(&m)
-	p, err := c.emu.conv.attach(c, t, m.tags)
+	p, err := c.svc.conv.attach(c, t, m.tags)
 	if err != nil {
 		c.forgetStream(s)
 		return nil, err
@@ -203,7 +203,9 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return nil, err
 	}
-	c.emu.release.deleted(t.data.SizeBytes())
+	if c.svc.cfg.TableDropped != nil {
+		c.svc.cfg.TableDropped(t.data.SizeBytes())
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 		if len(merged) > maxTags {
 			return nil, errValidation(msgTagLimit)
 		}
-		p, err := c.emu.conv.attach(c, t, merged)
+		p, err := c.svc.conv.attach(c, t, merged)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +107,7 @@ func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error
 				kept = append(kept, tp)
 			}
 		}
-		p, err := c.emu.conv.attach(c, t, kept)
+		p, err := c.svc.conv.attach(c, t, kept)
 		if err != nil {
 			return nil, err
 		}

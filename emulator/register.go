@@ -23,14 +23,14 @@ type call struct {
 	host      string     // the request's Host (host[:port]), for DescribeEndpoints
 	now       time.Time  // the clock read once when the request arrived
 	clock     func() time.Time
-	emu       *Emulator
+	svc       *service
 	out       []byte // spare buffer for the response body (may be nil)
 }
 
 // logger returns the emulator's logger with the call's op and request id.
 // It is built on demand: most requests log nothing.
 func (c *call) logger() *slog.Logger {
-	return c.emu.log.With("op", c.op, "request_id", c.requestID)
+	return c.svc.log.With("op", c.op, "request_id", c.requestID)
 }
 
 // Now returns the time the request arrived (one clock reading per request,

@@ -141,7 +141,7 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 	opts := Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: 2 * time.Second}
 	hooks := &recordingHooks{recs: map[string][][]byte{}, failEvery: failEvery}
 	e := newTestEmulator(t, opts)
-	e.dbs.hooks = hooks.hookFor
+	e.svc.dbs.hooks = hooks.hookFor
 
 	r := rand.New(rand.NewPCG(seed, 0))
 	outcomes := map[string]int{}
@@ -177,9 +177,9 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 
 	again := &recordingHooks{recs: map[string][][]byte{}}
 	e2 := newTestEmulator(t, opts)
-	e2.dbs.hooks = again.hookFor
+	e2.svc.dbs.hooks = again.hookFor
 	for id, recs := range hooks.recs {
-		ns := e2.namespace(id)
+		ns := e2.svc.namespace(id)
 		if ns == nil {
 			t.Fatalf("namespace %q: not one of the emulator's", id)
 		}
@@ -216,7 +216,7 @@ func replayInto(t *testing.T, hooks *recordingHooks, opts Options) *Emulator {
 	t.Helper()
 	e2 := newTestEmulator(t, opts)
 	for id, recs := range hooks.recs {
-		ns := e2.namespace(id)
+		ns := e2.svc.namespace(id)
 		for i, b := range recs {
 			rec, err := storage.ParseRecord(b)
 			if err != nil {
@@ -248,7 +248,7 @@ func TestReplayConcurrent(t *testing.T) {
 	opts := Options{}
 	hooks := &recordingHooks{recs: map[string][][]byte{}}
 	e := newTestEmulator(t, opts)
-	e.dbs.hooks = hooks.hookFor
+	e.svc.dbs.hooks = hooks.hookFor
 	var wg sync.WaitGroup
 	for w := range uint64(workers) {
 		wg.Add(1)

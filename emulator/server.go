@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -129,14 +128,12 @@ type Emulator struct {
 	maxBody int64
 	cors    corsPolicy
 	hosts   *hostPolicy // the Host names answered (hosts.go)
-	dbs     namespaces
-	conv    *convState
+	svc     *service    // everything behind the edge (service.go)
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
 	limit   limiter   // requests in flight
 	release releaser  // returns memory to the OS after large deletes
-	tokens  *tokenStore
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -157,14 +154,6 @@ func New(opts Options) (*Emulator, error) {
 		e.clock = time.Now
 	}
 	e.skew.base, e.clock = e.clock, e.skew.now
-	e.dbs.emu = e
-	e.tokens = newTokenStore(opts.IdempotencyBytes, nil)
-	if e.tokens.maxBytes == 0 {
-		e.tokens.maxBytes = DefaultIdempotencyBytes
-	}
-	if opts.Clock == nil {
-		e.tokens.clock = e.clock // safe to call from the janitor
-	}
 	if e.maxBody == 0 {
 		e.maxBody = DefaultMaxBodyBytes
 	}
@@ -172,7 +161,18 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
-	if e.conv, err = newConvState(opts.Conventions, e.log); err != nil {
+	e.svc, err = newService(serviceConfig{
+		SharedDB:         opts.SharedDB,
+		Logger:           e.log,
+		Clock:            e.clock,
+		RealClock:        opts.Clock == nil,
+		IdempotencyBytes: opts.IdempotencyBytes,
+		TransientDelay:   opts.transientDelay(),
+		StreamRetention:  opts.StreamRetention,
+		Conventions:      opts.Conventions,
+		TableDropped:     e.release.deleted,
+	})
+	if err != nil {
 		return nil, err
 	}
 	e.bufs.New = func() any { return new(bytes.Buffer) }
@@ -211,7 +211,7 @@ func New(opts Options) (*Emulator, error) {
 // expired ClientRequestTokens). The emulator still answers requests after
 // it. Close is safe to call more than once; it always returns nil.
 func (e *Emulator) Close() error {
-	e.tokens.close()
+	e.svc.close()
 	return nil
 }
 
@@ -221,15 +221,6 @@ func (e *Emulator) Options() Options { return e.opts }
 // Handler returns the HTTP handler of the DynamoDB API: POST / with an
 // X-Amz-Target header naming the operation.
 func (e *Emulator) Handler() http.Handler { return e.handler }
-
-// namespaceFor returns the database a credential selects. One that does
-// not exist yet is created only when a table is added to it.
-func (e *Emulator) namespaceFor(cred credential) *Namespace {
-	if e.opts.SharedDB {
-		return e.dbs.lookup(nsKey{shared: true})
-	}
-	return e.dbs.lookup(nsKey{accessKey: cred.accessKey, region: cred.region})
-}
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 // It checks neither the Origin nor the Content-Type: the operation is named
@@ -271,16 +262,16 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 }
 
 // handle runs one request and returns the response body (appended to
-// outBuf) or an error. A panic in an operation is a bug: it is logged with
-// its stack and answered with 500.
-func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, outBuf []byte) (out []byte, err error) {
+// outBuf) or an error: the credential, the operation, the body, the
+// in-flight limit, then the service.
+func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, outBuf []byte) ([]byte, error) {
 	cred, err := parseCredential(r)
 	if err != nil {
 		return nil, err
 	}
-	name, op, ok := lookupOp(r.Header.Get("X-Amz-Target"))
-	if !ok {
-		return nil, errOperationNotFound(name)
+	op, err := e.svc.lookup(r.Header.Get("X-Amz-Target"))
+	if err != nil {
+		return nil, err
 	}
 
 	buf := e.bufs.Get().(*bytes.Buffer)
@@ -304,32 +295,16 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 		return nil, errThrottling()
 	}
 	defer e.limit.leave()
-
-	c := &call{
+	return e.svc.serve(op, &request{
 		ctx:       r.Context(),
-		ns:        e.namespaceFor(cred),
-		region:    cred.region,
-		account:   defaultAccountID,
 		accessKey: cred.accessKey,
-		tenantHdr: r.Header.Get(headerTenantCode),
-		op:        name,
+		region:    cred.region,
+		tenant:    r.Header.Get(headerTenantCode),
 		requestID: reqID,
 		host:      r.Host,
-		now:       e.clock(),
-		clock:     e.clock,
-		emu:       e,
+		body:      buf.Bytes(),
 		out:       outBuf,
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p)
-			}
-			c.logger().Error("panic in operation", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			out, err = nil, errInternal()
-		}
-	}()
-	return op(c, buf.Bytes())
+	})
 }
 
 // readBody reads at most maxBody bytes of the body into buf; a longer body is

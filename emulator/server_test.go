@@ -162,8 +162,8 @@ func TestNamespaces(t *testing.T) {
 	if n := e.namespaceCount(); n != 0 {
 		t.Errorf("reads created %d namespaces, want 0", n)
 	}
-	a1 := e.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
-	if a1 != e.namespaceFor(credential{"A", "us-east-1"}) || a1 == e.namespaceFor(credential{"B", "us-east-1"}) {
+	a1 := e.svc.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
+	if a1 != e.svc.namespaceFor("A", "us-east-1") || a1 == e.svc.namespaceFor("B", "us-east-1") {
 		t.Error("namespaces are not one per access key + region")
 	}
 	if a1.Region() != "us-east-1" || a1.AccountID() != "000000000000" {

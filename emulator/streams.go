@@ -108,7 +108,7 @@ type streamID struct {
 }
 
 // newStream returns the stream id of t with view type view.
-func (e *Emulator) newStream(t *table, id streamID, view string) *stream {
+func (s *service) newStream(t *table, id streamID, view string) *stream {
 	return &stream{
 		arn:       t.arn + "/stream/" + id.label,
 		label:     id.label,
@@ -119,8 +119,8 @@ func (e *Emulator) newStream(t *table, id streamID, view string) *stream {
 		schema:    t.schema,
 		shardID:   id.shard,
 		created:   id.created,
-		clock:     e.clock,
-		retention: e.opts.streamRetention(),
+		clock:     s.clock,
+		retention: s.streamRetention(),
 		idPrefix:  eventIDPrefix(t.arn + "/stream/" + id.label),
 		first:     firstSequenceNumber,
 		next:      firstSequenceNumber,
@@ -312,7 +312,7 @@ func (ss *streamSet) find(arn string, now time.Time) *stream {
 func (t *table) registerStream(c *call, m *tableMeta, view, prev string) *stream {
 	now := c.Now()
 	s := c.ns.streamSet().register(t.name, prev, now, func(label string) *stream {
-		return c.emu.newStream(t, streamID{label: label, shard: newShardID(now), region: c.region, created: now}, view)
+		return c.svc.newStream(t, streamID{label: label, shard: newShardID(now), region: c.region, created: now}, view)
 	})
 	m.streamLabel, m.streamShard, m.streamRegion, m.streamCreated = s.label, s.shardID, s.region, s.created
 	return s
@@ -374,9 +374,9 @@ func newShardID(now time.Time) string {
 }
 
 // streamRetention is StreamRetention, or DefaultStreamRetention when 0.
-func (o Options) streamRetention() time.Duration {
-	if o.StreamRetention > 0 {
-		return o.StreamRetention
+func (s *service) streamRetention() time.Duration {
+	if s.cfg.StreamRetention > 0 {
+		return s.cfg.StreamRetention
 	}
 	return DefaultStreamRetention
 }

@@ -145,7 +145,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 	if err := m.checkOneOnlineIndex(in.GlobalSecondaryIndexUpdates, now); err != nil {
 		return none, err
 	}
-	change, err := m.applyGSIUpdates(in, mode, now, t, c.emu.opts.transientDelay())
+	change, err := m.applyGSIUpdates(in, mode, now, t, c.svc.cfg.TransientDelay)
 	if err != nil {
 		return none, err
 	}

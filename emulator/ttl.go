@@ -168,10 +168,13 @@ func ttlExpired(v storage.Value, ok bool, now time.Time) bool {
 
 // SweepTTL deletes, now, every expired item of every table with TTL
 // enabled, in every database, and returns how many it deleted.
-func (e *Emulator) SweepTTL() int {
-	now := e.clock()
+func (e *Emulator) SweepTTL() int { return e.svc.sweepTTL() }
+
+// sweepTTL is SweepTTL.
+func (s *service) sweepTTL() int {
+	now := s.clock()
 	n := 0
-	for _, ns := range e.dbs.all() {
+	for _, ns := range s.dbs.all() {
 		for _, t := range ns.allTables() {
 			n += t.sweepTTL(now)
 		}
