@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // What the admin endpoints (admin.go, and every path but "/") take: only
@@ -37,7 +39,7 @@ import (
 func (e *Emulator) adminGuard(r *http.Request) error {
 	for _, origin := range r.Header.Values("Origin") {
 		if !e.cors.allowsOrigin(origin) {
-			return newError(ErrForbidden, fmt.Sprintf(msgAdminOrigin, origin))
+			return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
 		}
 	}
 	switch r.Method {
@@ -45,7 +47,7 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 		return nil
 	}
 	if !isJSONContentType(r.Header.Values("Content-Type")) {
-		return newError(ErrUnsupportedMediaType, fmt.Sprintf(msgAdminContentType, r.Method, r.URL.Path))
+		return apierr.New(apierr.ErrUnsupportedMediaType, fmt.Sprintf(apierr.MsgAdminContentType, r.Method, r.URL.Path))
 	}
 	return nil
 }
@@ -63,6 +65,6 @@ func isJSONContentType(values []string) bool {
 // serveRefused answers a request the edge refuses (a Host, an origin or a
 // content type) with err's class and message, before any operation runs.
 func (e *Emulator) serveRefused(w http.ResponseWriter, r *http.Request, err error) {
-	ae, _ := classify(err)
-	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+	ae, _ := apierr.Classify(err)
+	writeResponse(w, r, newRequestID(), ae.Class.Status, appendErrorBody(nil, ae))
 }

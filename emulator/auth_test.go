@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 func TestParseCredential(t *testing.T) {
@@ -17,10 +19,10 @@ func TestParseCredential(t *testing.T) {
 			want: credential{accessKey: "AKID", region: "eu-west-1"}},
 		{name: "presigned", query: "X-Amz-Credential=K2%2F20260101%2Fus-east-2%2Fdynamodb%2Faws4_request",
 			want: credential{accessKey: "K2", region: "us-east-2"}},
-		{name: "missing", class: ErrMissingAuthenticationToken},
-		{name: "no credential", auth: "AWS4-HMAC-SHA256 Signature=x", class: ErrIncompleteSignature},
-		{name: "no region", auth: "AWS4-HMAC-SHA256 Credential=AKID, Signature=x", class: ErrIncompleteSignature},
-		{name: "empty key", auth: "AWS4-HMAC-SHA256 Credential=/d/r/dynamodb/aws4_request", class: ErrIncompleteSignature},
+		{name: "missing", class: apierr.ErrMissingAuthenticationToken},
+		{name: "no credential", auth: "AWS4-HMAC-SHA256 Signature=x", class: apierr.ErrIncompleteSignature},
+		{name: "no region", auth: "AWS4-HMAC-SHA256 Credential=AKID, Signature=x", class: apierr.ErrIncompleteSignature},
+		{name: "empty key", auth: "AWS4-HMAC-SHA256 Credential=/d/r/dynamodb/aws4_request", class: apierr.ErrIncompleteSignature},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,7 +56,7 @@ func FuzzParseCredential(f *testing.F) {
 		r.Header["Authorization"] = []string{auth}
 		c, err := parseCredential(r)
 		if err != nil {
-			if _, ok := classify(err); !ok {
+			if _, ok := apierr.Classify(err); !ok {
 				t.Fatalf("unclassified error %v", err)
 			}
 			return

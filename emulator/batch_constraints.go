@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -12,12 +13,6 @@ import (
 // one table (AWS's recorded answers in us-east-1; DynamoDB Local answers
 // "BatchGetItem must have some requests set" and "Too many items requested
 // for the BatchGetItem call" instead).
-
-// errNoRequestItems is AWS's answer to RequestItems {}: "The requestItems
-// parameter is required for BatchGetItem" (op is the operation).
-func errNoRequestItems(op string) error {
-	return errValidationf(msgNoRequestItems, op)
-}
 
 // batchGetTableKeysConstraint is the violation of one table's Keys list
 // longer than 100, as AWS words it (no echo, the member path in PascalCase):
@@ -27,7 +22,7 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 	if keys <= maxBatchGetKeys {
 		return ""
 	}
-	return violation("", "RequestItems."+name+".member.Keys", cLenLE(maxBatchGetKeys))
+	return apierr.Violation("", "RequestItems."+name+".member.Keys", apierr.LenLE(maxBatchGetKeys))
 }
 
 // batchWriteTableConstraint is the violation of a table with more than 25
@@ -68,7 +63,7 @@ func batchWriteTableConstraint(items map[string][]WriteRequest) string {
 		b.WriteString("]")
 	}
 	b.WriteString("}")
-	return violation(quote(b.String()), "requestItems", "Map value must satisfy constraint: ["+cLenLE(maxBatchWrites)+", "+cLenGE(1)+"]")
+	return apierr.Violation(apierr.Quote(b.String()), "requestItems", "Map value must satisfy constraint: ["+apierr.LenLE(maxBatchWrites)+", "+apierr.LenGE(1)+"]")
 }
 
 func writeRequestEcho(b *strings.Builder, wr WriteRequest) {

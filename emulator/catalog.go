@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -55,7 +56,7 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 	})
 	if errors.Is(err, storage.ErrTableExists) {
 		// DynamoDB Local: "Cannot create preexisting table".
-		return errResourceInUse(msgTableExistsPrefix + t.name)
+		return apierr.ResourceInUse(apierr.MsgTableExistsPrefix + t.name)
 	}
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return err
@@ -284,27 +285,27 @@ func (t *table) recordLocked(old, m *tableMeta) error {
 // ARN of this namespace) to the table, with AWS's validation and
 // ResourceNotFoundException. Tables being deleted are not found.
 func (c *call) lookupTable(name string) (*table, error) {
-	return c.lookupTableMsg(name, msgResourceNotFound)
+	return c.lookupTableMsg(name, apierr.MsgResourceNotFound)
 }
 
 // lookupTableMsg is lookupTable with the ResourceNotFoundException message
 // notFound (control-plane operations name the table in it).
 func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
-	var cs constraints
+	var cs apierr.Constraints
 	tableNameConstraints(&cs, name)
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	if strings.HasPrefix(name, "arn:") {
 		n, ok := c.tableNameFromARN(name)
 		if !ok {
-			return nil, errResourceNotFound(notFound)
+			return nil, apierr.ResourceNotFound(notFound)
 		}
 		name = n
 	}
 	t := c.ns.getTable(name)
 	if t == nil {
-		return nil, errResourceNotFound(notFound)
+		return nil, apierr.ResourceNotFound(notFound)
 	}
 	return t, nil
 }
@@ -314,7 +315,7 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 // Since tables are addressable by ARN the parameter's model length is
 // 1..1024, but AWS still reports a bad name at 'tableName' like this
 // (observed on AWS for DescribeTable in 2026).
-func tableNameConstraints(cs *constraints, name string) {
+func tableNameConstraints(cs *apierr.Constraints, name string) {
 	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
 		return
 	}
@@ -322,10 +323,10 @@ func tableNameConstraints(cs *constraints, name string) {
 		// The model's minimum length (1, since ARNs are accepted) alone:
 		// AWS reports no pattern error for "" (records of AWS's PutItem
 		// and UpdateItem answers, e.g. moto's aws_verified tests).
-		cs.add("''", "tableName", cLenGE(1))
+		cs.Add("''", "tableName", apierr.LenGE(1))
 		return
 	}
-	nameConstraints(cs, name, "tableName")
+	apierr.NameConstraints(cs, name, "tableName")
 }
 
 // tableARN returns the ARN of the table called name in this call's
@@ -355,14 +356,9 @@ func validTableName(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !nameChar(s[i]) {
+		if !apierr.NameChar(s[i]) {
 			return false
 		}
 	}
 	return true
-}
-
-func nameChar(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
-		b == '_' || b == '.' || b == '-'
 }

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"errors"
 	"math"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -185,13 +184,4 @@ func (m *batchCollectionMetrics) addTo(out map[string][]*ItemCollectionMetrics) 
 	}
 	out[m.t.name] = m.list
 	return out
-}
-
-// collectionError classifies storage's refusal of a write that would grow
-// an item collection past the limit; classify calls it at the edge.
-func collectionError(err error) (*apiError, bool) {
-	if !errors.Is(err, storage.ErrCollectionTooLarge) {
-		return nil, false
-	}
-	return &apiError{class: ErrItemCollectionSizeLimitExceeded, msg: msgCollectionSizeExceeded, cause: err}, true
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -161,16 +162,16 @@ func TestItemCollectionSizeLimit(t *testing.T) {
 	env.run(t, []itemCase{
 		{name: "first", op: "PutItem", body: item("tls", "a", "1", 40), want: `{}`},
 		{name: "second reaches the limit exactly", op: "PutItem", body: item("tls", "a", "2", 40), want: `{}`},
-		{name: "third is refused", op: "PutItem", body: item("tls", "a", "3", 0), errType: tooLarge, errMsg: msgCollectionSizeExceeded},
+		{name: "third is refused", op: "PutItem", body: item("tls", "a", "3", 0), errType: tooLarge, errMsg: apierr.MsgCollectionSizeExceeded},
 		{name: "growing an item is refused", op: "UpdateItem", body: `{"TableName":"tls","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"UpdateExpression":"SET w = :w","ExpressionAttributeValues":{":w":{"S":"w"}}}`,
-			errType: tooLarge, errMsg: msgCollectionSizeExceeded},
+			errType: tooLarge, errMsg: apierr.MsgCollectionSizeExceeded},
 		{name: "refused in a batch", op: "BatchWriteItem", body: `{"RequestItems":{"tls":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"N":"4"}}}}]}}`,
-			errType: tooLarge, errMsg: msgCollectionSizeExceeded},
+			errType: tooLarge, errMsg: apierr.MsgCollectionSizeExceeded},
 		{name: "nothing was written", op: "GetItem", body: `{"TableName":"tls","Key":{"pk":{"S":"a"},"sk":{"N":"3"}}}`, want: `{}`},
 		{name: "other collection", op: "PutItem", body: item("tls", "b", "1", 40), want: `{}`},
 		{name: "table without LSIs", op: "PutItem", body: item("ths", "a", "1", 1000), want: `{}`},
 		{name: "shrinking an item", op: "UpdateItem", body: `{"TableName":"tls","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"UpdateExpression":"REMOVE v"}`, want: `{}`},
-		{name: "still full", op: "PutItem", body: item("tls", "a", "3", 0), errType: tooLarge, errMsg: msgCollectionSizeExceeded},
+		{name: "still full", op: "PutItem", body: item("tls", "a", "3", 0), errType: tooLarge, errMsg: apierr.MsgCollectionSizeExceeded},
 		{name: "deleting", op: "DeleteItem", body: `{"TableName":"tls","Key":{"pk":{"S":"a"},"sk":{"N":"2"}}}`, want: `{}`},
 		{name: "room again", op: "PutItem", body: item("tls", "a", "3", 0), want: `{}`},
 		{name: "metrics after the writes", op: "PutItem", body: item("tls", "a", "2", 0)[:len(item("tls", "a", "2", 0))-1] + `,"ReturnItemCollectionMetrics":"SIZE"}`,

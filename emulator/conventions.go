@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -85,7 +86,7 @@ func (t *table) convPolicy() *tablePolicy { return t.conv.Load() }
 func (st *convState) attach(c *call, t *table, tags []tagPair) (*tablePolicy, error) {
 	p, ok, err := st.lookup(t, tags)
 	if err != nil {
-		return nil, errValidationf(msgConvBadTags, t.name, err)
+		return nil, apierr.Validationf(apierr.MsgConvBadTags, t.name, err)
 	}
 	if !ok {
 		return nil, nil
@@ -161,7 +162,7 @@ func (st *convState) settle(c *call, vs []conventions.Violation, mode func(table
 			"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
 	}
 	if refusal != nil {
-		return errValidation(refusal.Error())
+		return apierr.Validation(refusal.Error())
 	}
 	return nil
 }
@@ -361,9 +362,9 @@ func (c *call) guardScan(t *table, index string) error {
 	if !ok {
 		return nil
 	}
-	msg := fmt.Sprintf(msgConvScanGuarded, tenant, t.name)
+	msg := fmt.Sprintf(apierr.MsgConvScanGuarded, tenant, t.name)
 	if index != "" {
-		msg = fmt.Sprintf(msgConvIndexGuarded, tenant, index, t.name)
+		msg = fmt.Sprintf(apierr.MsgConvIndexGuarded, tenant, index, t.name)
 	}
 	return tp.deny(c, &conventions.Violation{Rule: "B10", Table: t.name, Severity: tp.p.Severity("B10"), Message: msg})
 }
@@ -404,7 +405,7 @@ func (tp *tablePolicy) deny(c *call, v *conventions.Violation) error {
 	c.logger().Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
 		"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
 	if refusal != nil {
-		return errAccessDenied(refusal.Error())
+		return apierr.AccessDenied(refusal.Error())
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -31,7 +32,7 @@ func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
 		want = 2
 	}
 	if len(key) != want {
-		return storage.Key{}, errValidation(msgKeySchemaMismatch)
+		return storage.Key{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
 	}
 	var k storage.Key
 	var err error
@@ -49,7 +50,7 @@ func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
 func keyParamAttr(key storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
 	v, ok := key[attr.Name]
 	if !ok || v.Kind() != attr.Kind {
-		return storage.Value{}, errValidation(msgKeySchemaMismatch)
+		return storage.Value{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
 	}
 	return v, checkKeyValue(attr.Name, v, partition)
 }
@@ -104,7 +105,7 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 			continue
 		}
 		if v.Kind() != attr.Kind {
-			return errValidationf(msgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
+			return apierr.Validationf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
 		}
 		if v.Kind() == storage.KindN || len(v.Str()) > 0 {
 			continue
@@ -114,9 +115,9 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 			what = "binary"
 		}
 		if updated {
-			return errValidationf(msgUpdateIndexKeyEmpty, what)
+			return apierr.Validationf(apierr.MsgUpdateIndexKeyEmpty, what)
 		}
-		return errValidationf(msgIndexKeyEmpty, what, idx.name, attr.Name)
+		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.name, attr.Name)
 	}
 	return nil
 }
@@ -124,10 +125,10 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
 	v, ok := item[attr.Name]
 	if !ok {
-		return storage.Value{}, errValidationf(msgKeyMissingInItem, attr.Name)
+		return storage.Value{}, apierr.Validationf(apierr.MsgKeyMissingInItem, attr.Name)
 	}
 	if v.Kind() != attr.Kind {
-		return storage.Value{}, errValidationf(msgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind())
+		return storage.Value{}, apierr.Validationf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind())
 	}
 	return v, checkKeyValue(attr.Name, v, partition)
 }
@@ -141,13 +142,13 @@ func checkKeyValue(name string, v storage.Value, partition bool) error {
 	n := len(v.Str())
 	switch {
 	case n == 0 && v.Kind() == storage.KindS:
-		return errValidationf(msgKeyEmptyString, name)
+		return apierr.Validationf(apierr.MsgKeyEmptyString, name)
 	case n == 0:
-		return errValidationf(msgKeyEmptyBinary, name)
+		return apierr.Validationf(apierr.MsgKeyEmptyBinary, name)
 	case partition && n > maxPartitionKeyBytes:
-		return errValidation(msgHashKeyTooLong)
+		return apierr.Validation(apierr.MsgHashKeyTooLong)
 	case !partition && n > maxSortKeyBytes:
-		return errValidation(msgRangeKeyTooLong)
+		return apierr.Validation(apierr.MsgRangeKeyTooLong)
 	}
 	return nil
 }
@@ -184,7 +185,7 @@ func validateReturnConsumedCapacity(mode string) string {
 	case "", capacityNone, capacityTotal, capacityIndexes:
 		return ""
 	}
-	return enumViolation(paramReturnConsumedCap, mode, enumReturnConsumedCap)
+	return apierr.EnumViolation(paramReturnConsumedCap, mode, enumReturnConsumedCap)
 }
 
 // readUnits is the read capacity of reading sizeBytes: one unit per 4 KB
@@ -255,27 +256,27 @@ func (p *exprParams) addExpected(expected bool, conditionalOperator string) {
 // never empty.
 func (p exprParams) check() error {
 	if len(p.expressions) > 0 && len(p.legacy) > 0 {
-		return errValidationf(msgMixedExpressionParams,
+		return apierr.Validationf(apierr.MsgMixedExpressionParams,
 			strings.Join(p.legacy, ", "), strings.Join(p.expressions, ", "))
 	}
 	if p.loneConditionalOp {
-		return errValidation(msgConditionalOperatorOnly)
+		return apierr.Validation(apierr.MsgConditionalOperatorOnly)
 	}
 	if p.names != nil && len(p.expressions) == 0 {
-		return errValidation(msgNamesWithoutExpr)
+		return apierr.Validation(apierr.MsgNamesWithoutExpr)
 	}
 	if p.values != nil && len(p.expressions) == 0 {
 		verb := " are null"
 		if len(p.valueExprs) == 1 {
 			verb = " is null"
 		}
-		return errValidationf(msgValuesWithoutExpr, strings.Join(p.valueExprs, " and ")+verb)
+		return apierr.Validationf(apierr.MsgValuesWithoutExpr, strings.Join(p.valueExprs, " and ")+verb)
 	}
 	if p.names != nil && len(p.names) == 0 {
-		return errValidation(msgNamesEmpty)
+		return apierr.Validation(apierr.MsgNamesEmpty)
 	}
 	if p.values != nil && len(p.values) == 0 {
-		return errValidation(msgValuesEmpty)
+		return apierr.Validation(apierr.MsgValuesEmpty)
 	}
 	return nil
 }
@@ -314,18 +315,18 @@ func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compil
 // strings ("" for none) so that the common case allocates nothing.
 func tableNameViolations(name *string) (string, string) {
 	if name == nil {
-		return nullViolation("tableName", true), ""
+		return apierr.NullViolation("tableName", true), ""
 	}
 	if validTableName(*name) {
 		return "", ""
 	}
-	var cs constraints
+	var cs apierr.Constraints
 	tableNameConstraints(&cs, *name)
-	switch len(cs.msgs) {
+	switch len(cs.Msgs) {
 	case 0:
 		return "", ""
 	case 1:
-		return cs.msgs[0], ""
+		return cs.Msgs[0], ""
 	}
-	return cs.msgs[0], cs.msgs[1]
+	return cs.Msgs[0], cs.Msgs[1]
 }

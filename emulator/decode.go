@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -60,12 +61,12 @@ func decodeRequest(body []byte, in any) error {
 		// A syntax error later in the body wins over what stopped us, and
 		// so does text that is not Unicode (wire_text.go).
 		if !json.Valid(body) || !validJSONText(body) {
-			return errSerialization("")
+			return apierr.Serialization("")
 		}
-		if _, ok := classify(err); ok {
+		if _, ok := apierr.Classify(err); ok {
 			return err
 		}
-		return errSerialization("")
+		return apierr.Serialization("")
 	}
 	return d.saved
 }
@@ -92,7 +93,7 @@ func (d *reqDecoder) mismatch(t reflect.Type) error {
 		return err
 	}
 	if d.saved == nil {
-		d.saved = errSerialization(mismatchMessage(tok, t))
+		d.saved = apierr.Serialization(mismatchMessage(tok, t))
 	}
 	return nil
 }
@@ -117,9 +118,9 @@ func mismatchMessage(tok byte, t reflect.Type) string {
 	var token string
 	switch tok {
 	case '[':
-		return msgSerListStart
+		return apierr.MsgSerListStart
 	case '{':
-		return msgSerMapStart
+		return apierr.MsgSerMapStart
 	case '"':
 		token = "STRING_VALUE"
 	case 't':
@@ -141,11 +142,11 @@ func mismatchMessage(tok byte, t reflect.Type) string {
 	case reflect.Float32, reflect.Float64:
 		return token + " cannot be converted to Double"
 	case reflect.Slice, reflect.Array:
-		return msgSerExpectedList
+		return apierr.MsgSerExpectedList
 	case reflect.Map:
-		return msgSerExpectedMap
+		return apierr.MsgSerExpectedMap
 	}
-	return msgSerExpectedNull
+	return apierr.MsgSerExpectedNull
 }
 
 // readKey reads a member name. Names without escapes or non-ASCII bytes
@@ -552,7 +553,7 @@ func (d *reqDecoder) quotedInteger(t reflect.Type) (text string, ok bool, err er
 		return n, true, nil
 	}
 	if d.saved == nil {
-		d.saved = errSerialization(mismatchMessage('"', t))
+		d.saved = apierr.Serialization(mismatchMessage('"', t))
 	}
 	return "", false, nil
 }
@@ -576,7 +577,7 @@ func integerText(s string) (string, bool) {
 
 func (d *reqDecoder) numberMismatch(t reflect.Type) {
 	if d.saved == nil {
-		d.saved = errSerialization(mismatchMessage('0', t))
+		d.saved = apierr.Serialization(mismatchMessage('0', t))
 	}
 }
 

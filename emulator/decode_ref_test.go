@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // The request decoder as it was, on encoding/json: the reference the fuzz
@@ -20,20 +22,20 @@ func decodeRequestStd(body []byte, in any) error {
 	if !validJSONText(body) {
 		// encoding/json replaces such text with U+FFFD; AWS refuses it
 		// (wire_text.go).
-		return errSerialization("")
+		return apierr.Serialization("")
 	}
 	err := json.Unmarshal(body, in)
 	if err == nil {
 		return nil
 	}
-	if _, ok := classify(err); ok {
+	if _, ok := apierr.Classify(err); ok {
 		return err
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return errSerialization(typeErrorMessage(te, body))
+		return apierr.Serialization(typeErrorMessage(te, body))
 	}
-	return errSerialization("")
+	return apierr.Serialization("")
 }
 
 // typeErrorMessage words a JSON type mismatch as AWS's request layer does
@@ -47,9 +49,9 @@ func typeErrorMessage(te *json.UnmarshalTypeError, body []byte) string {
 	var token string
 	switch te.Value {
 	case "array":
-		return msgSerListStart
+		return apierr.MsgSerListStart
 	case "object":
-		return msgSerMapStart
+		return apierr.MsgSerMapStart
 	case "string":
 		token = "STRING_VALUE"
 	case "bool":
@@ -72,9 +74,9 @@ func typeErrorMessage(te *json.UnmarshalTypeError, body []byte) string {
 	case reflect.Float32, reflect.Float64:
 		return token + " cannot be converted to Double"
 	case reflect.Slice, reflect.Array:
-		return msgSerExpectedList
+		return apierr.MsgSerExpectedList
 	case reflect.Map:
-		return msgSerExpectedMap
+		return apierr.MsgSerExpectedMap
 	}
-	return msgSerExpectedNull
+	return apierr.MsgSerExpectedNull
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // inputTypes returns a new zero value of every operation's input type.
@@ -61,9 +63,9 @@ func sameError(a, b error) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	ae, aok := classify(a)
-	be, bok := classify(b)
-	return aok == bok && ae.class == be.class && ae.msg == be.msg
+	ae, aok := apierr.Classify(a)
+	be, bok := apierr.Classify(b)
+	return aok == bok && ae.Class == be.Class && ae.Msg == be.Msg
 }
 
 // foldedNames are the member names of every input type, with the ones
@@ -201,7 +203,7 @@ func TestDecodeQuotedIntegers(t *testing.T) {
 		var in ScanInput
 		err := decodeRequest([]byte(tt.body), &in)
 		if tt.wantErr != "" {
-			if !errors.Is(err, ErrSerialization) || err.Error() != tt.wantErr {
+			if !errors.Is(err, apierr.ErrSerialization) || err.Error() != tt.wantErr {
 				t.Errorf("%s: got %v, want SerializationException %q", tt.body, err, tt.wantErr)
 			}
 			continue
@@ -271,20 +273,20 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{`{"TableName":true}`, "TRUE_VALUE cannot be converted to String"},
 		{`{"ConsistentRead":"x"}`, "STRING_VALUE cannot be converted to Boolean"},
 		{`{"Limit":1.5}`, "NUMBER_VALUE cannot be converted to Long"},
-		{`{"AttributesToGet":{}}`, msgSerMapStart},
-		{`{"TableName":[]}`, msgSerListStart},
-		{`{"AttributesToGet":"a"}`, msgSerExpectedList},
-		{`{"ExpressionAttributeNames":"a"}`, msgSerExpectedMap},
+		{`{"AttributesToGet":{}}`, apierr.MsgSerMapStart},
+		{`{"TableName":[]}`, apierr.MsgSerListStart},
+		{`{"AttributesToGet":"a"}`, apierr.MsgSerExpectedList},
+		{`{"ExpressionAttributeNames":"a"}`, apierr.MsgSerExpectedMap},
 		{`{"TableName":5,"Limit":"x"}`, "NUMBER_VALUE cannot be converted to String"},
 		{`{"Limit":"x","TableName":5}`, "STRING_VALUE cannot be converted to Long"},
-		{`{"TableName":5,"ExclusiveStartKey":[]}`, msgSerListStart},
+		{`{"TableName":5,"ExclusiveStartKey":[]}`, apierr.MsgSerListStart},
 		{`{"TableName":5,"ExclusiveStartKey":[]`, ""},
 		{`{"TableName":"abc"}}`, ""},
 	}
 	for _, tt := range tests {
 		var in ScanInput
 		err := decodeRequest([]byte(tt.body), &in)
-		if !errors.Is(err, ErrSerialization) || err.Error() != tt.msg {
+		if !errors.Is(err, apierr.ErrSerialization) || err.Error() != tt.msg {
 			t.Errorf("%s: got %v, want SerializationException %q", tt.body, err, tt.msg)
 		}
 	}
@@ -338,19 +340,19 @@ func BenchmarkDecodeRequest(b *testing.B) {
 func TestDecodeRequestPrecedence(t *testing.T) {
 	tests := []struct {
 		body  string
-		class *errorClass
+		class *apierr.Class
 		msg   string
 	}{
-		{`{"TableName":5,"Item":{"a":{"N":"x"}}}`, ErrValidation, ""},
-		{`{"Item":{"a":{"N":"x"}},"TableName":5}`, ErrValidation, ""},
-		{`{"Item":{"a":{"N":"x"}},"TableName":5,}`, ErrSerialization, ""},
-		{`{"TableName":5,"ReturnValues":true}`, ErrSerialization, "NUMBER_VALUE cannot be converted to String"},
+		{`{"TableName":5,"Item":{"a":{"N":"x"}}}`, apierr.ErrValidation, ""},
+		{`{"Item":{"a":{"N":"x"}},"TableName":5}`, apierr.ErrValidation, ""},
+		{`{"Item":{"a":{"N":"x"}},"TableName":5,}`, apierr.ErrSerialization, ""},
+		{`{"TableName":5,"ReturnValues":true}`, apierr.ErrSerialization, "NUMBER_VALUE cannot be converted to String"},
 	}
 	for _, tt := range tests {
 		var in PutItemInput
 		err := decodeRequest([]byte(tt.body), &in)
 		if !errors.Is(err, tt.class) || (tt.msg != "" && err.Error() != tt.msg) {
-			t.Errorf("%s: got %v, want %s %q", tt.body, err, tt.class.name, tt.msg)
+			t.Errorf("%s: got %v, want %s %q", tt.body, err, tt.class.Name, tt.msg)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // echoInput/echoOutput belong to the test-only operation "TestEcho".
@@ -65,9 +67,9 @@ func init() {
 		}
 		switch in.Fail {
 		case "validation":
-			return nil, errValidation("bad input")
+			return nil, apierr.Validation("bad input")
 		case "condition":
-			return nil, errConditionalCheckFailed(in.Item.Item())
+			return nil, apierr.ConditionalCheckFailed(in.Item.Item())
 		case "plain":
 			return nil, io.ErrUnexpectedEOF
 		}

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // The Host names the emulator answers: a defence against DNS rebinding.
@@ -255,11 +257,11 @@ func (e *Emulator) hostAllowed(r *http.Request) bool {
 // errHostRefused is the edge's answer to a Host it does not serve.
 func errHostRefused(host string) error {
 	name, ok := hostOfHeader(host)
-	hint := fmt.Sprintf(msgHostAllowHint, strings.TrimSuffix(strings.TrimPrefix(name, "["), "]"))
+	hint := fmt.Sprintf(apierr.MsgHostAllowHint, strings.TrimSuffix(strings.TrimPrefix(name, "["), "]"))
 	if !ok || name == "" {
-		hint = msgHostFormHint
+		hint = apierr.MsgHostFormHint
 	}
-	return newError(ErrForbidden, fmt.Sprintf(msgHostRefused, host, hint))
+	return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgHostRefused, host, hint))
 }
 
 // maxRefusedHostsLogged bounds the Host names remembered as logged.

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -135,7 +136,7 @@ func (s *tokenStore) do(ns *Namespace, now time.Time, token string, fp [32]byte,
 		same, answer := u.fp == fp, u.answer
 		s.mu.Unlock()
 		if !same {
-			return nil, newError(ErrIdempotentParameterMismatch, msgIdempotentMismatch)
+			return nil, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgIdempotentMismatch)
 		}
 		return answer.replay(mode), nil
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -54,7 +55,7 @@ func TestTokenStoreBoundedByBytes(t *testing.T) {
 	}
 	// Another request under a kept token, and the same token in another
 	// namespace.
-	if _, err := s.do(ns, now, "tok9", fingerprint("other"), "", c.run); !errors.Is(err, ErrIdempotentParameterMismatch) {
+	if _, err := s.do(ns, now, "tok9", fingerprint("other"), "", c.run); !errors.Is(err, apierr.ErrIdempotentParameterMismatch) {
 		t.Errorf("other request, same token: got %v, want IdempotentParameterMismatch", err)
 	}
 	if out, _ := s.do(&Namespace{}, now, "tok9", fingerprint("other"), "", c.run); answered(out) != 12 {

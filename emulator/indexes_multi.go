@@ -3,6 +3,7 @@ package emulator
 import (
 	"slices"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -38,30 +39,30 @@ func checkMultiKeySchema(ks []KeySchemaElement, defNames []string) ([]keyElem, e
 	}
 	for _, n := range names {
 		if !slices.Contains(defNames, n) {
-			return nil, errValidation(msgKeysNotDefined(names, defNames))
+			return nil, apierr.Validation(apierr.MsgKeysNotDefined(names, defNames))
 		}
 	}
 	hashes, ranges := 0, 0
 	for i, k := range keys {
 		if k.keyType == "HASH" {
 			if ranges > 0 {
-				return nil, errValidation(msgMultiKeyOrder)
+				return nil, apierr.Validation(apierr.MsgMultiKeyOrder)
 			}
 			hashes++
 		} else {
 			ranges++
 		}
 		if slices.Contains(names[:i], k.name) {
-			return nil, errValidation(msgMultiSameName)
+			return nil, apierr.Validation(apierr.MsgMultiSameName)
 		}
 	}
 	switch {
 	case hashes == 0:
-		return nil, errValidation(msgMultiNoHash)
+		return nil, apierr.Validation(apierr.MsgMultiNoHash)
 	case hashes > storage.MaxIndexPartitionAttrs:
-		return nil, errValidation(msgTooManyPartitionKeys)
+		return nil, apierr.Validation(apierr.MsgTooManyPartitionKeys)
 	case ranges > storage.MaxIndexSortAttrs:
-		return nil, errValidation(msgTooManySortKeys)
+		return nil, apierr.Validation(apierr.MsgTooManySortKeys)
 	}
 	return keys, nil
 }
@@ -84,7 +85,7 @@ func multiStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.MultiKeyCon
 		return nil, err
 	}
 	if !kc.Match(x.multiSchema(), esk) {
-		return nil, errValidation(msgStartKeyRangePred)
+		return nil, apierr.Validation(apierr.MsgStartKeyRangePred)
 	}
 	return esk, nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -96,11 +97,11 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
 	}, batchGetKeysConstraints(in.RequestItems)...)
-	if err := constraintErrors(violations...); err != nil {
+	if err := apierr.ConstraintErrors(violations...); err != nil {
 		return nil, err
 	}
 	if len(in.RequestItems) == 0 {
-		return nil, errNoRequestItems("BatchGetItem")
+		return nil, apierr.NoRequestItems("BatchGetItem")
 	}
 	if err := batchGetMixedParams(in.RequestItems); err != nil {
 		return nil, err
@@ -110,7 +111,7 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		total += len(req.Keys)
 	}
 	if total > maxBatchGetKeys {
-		return nil, errValidation(msgBatchGetTooMany)
+		return nil, apierr.Validation(apierr.MsgBatchGetTooMany)
 	}
 
 	names := sortedKeys(in.RequestItems)
@@ -199,7 +200,7 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		}
 		id := keyID(k)
 		if seen[id] {
-			return nil, errValidation(msgBatchDuplicates)
+			return nil, apierr.Validation(apierr.MsgBatchDuplicates)
 		}
 		seen[id] = true
 		bt.keys = append(bt.keys, k)
@@ -260,7 +261,7 @@ type batchWriteTable struct {
 }
 
 func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
-	if err := constraintErrors(
+	if err := apierr.ConstraintErrors(
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
 		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
@@ -269,28 +270,28 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		return nil, err
 	}
 	if len(in.RequestItems) == 0 {
-		return nil, errNoRequestItems("BatchWriteItem")
+		return nil, apierr.NoRequestItems("BatchWriteItem")
 	}
 	names := sortedKeys(in.RequestItems)
 	total := 0
 	for _, name := range names {
 		reqs := in.RequestItems[name]
 		if len(reqs) == 0 {
-			return nil, errValidationf(msgBatchWriteEmptyList, name)
+			return nil, apierr.Validationf(apierr.MsgBatchWriteEmptyList, name)
 		}
 		total += len(reqs)
 	}
 	if total > maxBatchWrites {
-		return nil, errValidation(msgBatchWriteTooMany)
+		return nil, apierr.Validation(apierr.MsgBatchWriteTooMany)
 	}
 	// Request shape and item sizes first, as AWS checks them before tables.
 	for _, name := range names {
 		for _, wr := range in.RequestItems[name] {
 			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
-				return nil, errValidation(msgWriteRequestNotOne)
+				return nil, apierr.Validation(apierr.MsgWriteRequestNotOne)
 			}
 			if wr.PutRequest != nil && storage.ItemSize(wr.PutRequest.Item.Item()) > maxItemBytes {
-				return nil, errValidation(msgBatchItemTooLarge)
+				return nil, apierr.Validation(apierr.MsgBatchItemTooLarge)
 			}
 		}
 	}
@@ -380,7 +381,7 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		}
 		id := keyID(w.key)
 		if seen[id] {
-			return batchWriteTable{}, errValidation(msgBatchDuplicates)
+			return batchWriteTable{}, apierr.Validation(apierr.MsgBatchDuplicates)
 		}
 		seen[id] = true
 		bt.writes = append(bt.writes, w)
@@ -404,7 +405,7 @@ func keyID(k storage.Key) string {
 func requestItemsConstraint(isNil bool, n int) string {
 	switch {
 	case isNil:
-		return nullViolation("requestItems", true)
+		return apierr.NullViolation("requestItems", true)
 	}
 	return "" // n == 0 is errNoRequestItems, after the constraints
 }
@@ -419,9 +420,9 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 		path := "requestItems." + name + ".member.keys"
 		switch {
 		case req == nil || req.Keys == nil:
-			list = append(list, nullViolation(path, true))
+			list = append(list, apierr.NullViolation(path, true))
 		case len(req.Keys) == 0:
-			list = append(list, emptyListViolation(path, req.Keys))
+			list = append(list, apierr.EmptyListViolation(path, req.Keys))
 		case len(req.Keys) > maxBatchGetKeys:
 			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)))
 		}
@@ -430,7 +431,7 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 }
 
 func returnItemCollectionMetricsConstraint(v string) string {
-	return enumViolation(paramReturnICM, v, enumReturnICM)
+	return apierr.EnumViolation(paramReturnICM, v, enumReturnICM)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

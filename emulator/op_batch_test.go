@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // getKeys returns the id (S) or pk/sk of every item BatchGetItem returned
@@ -69,8 +71,8 @@ func TestBatchGetItemValidation(t *testing.T) {
 			"1 validation error detected: Value '[]' at 'requestItems.hash.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1"},
 		{"too many in one table", `{"RequestItems":{"hash":{"Keys":[` + keys(101) + `]}}}`, "ValidationException",
 			"1 validation error detected: Value at 'RequestItems.hash.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100"},
-		{"too many over tables", `{"RequestItems":{"hash":{"Keys":[` + keys(60) + `]},"nope":{"Keys":[` + keys(41) + `]}}}`, "ValidationException", msgBatchGetTooMany},
-		{"duplicates", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"a"}},{"id":{"S":"a"}}]}}}`, "ValidationException", msgBatchDuplicates},
+		{"too many over tables", `{"RequestItems":{"hash":{"Keys":[` + keys(60) + `]},"nope":{"Keys":[` + keys(41) + `]}}}`, "ValidationException", apierr.MsgBatchGetTooMany},
+		{"duplicates", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"a"}},{"id":{"S":"a"}}]}}}`, "ValidationException", apierr.MsgBatchDuplicates},
 		{"missing table", `{"RequestItems":{"nope":{"Keys":[{"id":{"S":"a"}}]}}}`, "ResourceNotFoundException", "Requested resource not found"},
 		{"wrong key type", `{"RequestItems":{"hash":{"Keys":[{"id":{"N":"1"}}]}}}`, "ValidationException", "The provided key element does not match the schema"},
 		{"extra key attribute", `{"RequestItems":{"hash":{"Keys":[{"id":{"S":"1"},"x":{"S":"1"}}]}}}`, "ValidationException", "The provided key element does not match the schema"},
@@ -171,10 +173,10 @@ func TestBatchWriteItemValidation(t *testing.T) {
 		{"empty request items", `{"RequestItems":{}}`, "ValidationException", "The requestItems parameter is required for BatchWriteItem"},
 		{"empty list", `{"RequestItems":{"hash":[]}}`, "ValidationException", "The batch write request list for a table cannot be null or empty: hash"},
 		// More than 25 for one table: TestBatchWriteTableConstraint.
-		{"too many over tables", `{"RequestItems":{"hash":[` + puts(13, "h") + `],"nope":[` + puts(13, "n") + `]}}`, "ValidationException", msgBatchWriteTooMany},
-		{"empty write request", `{"RequestItems":{"hash":[` + ok + `,{}]}}`, "ValidationException", msgWriteRequestNotOne},
-		{"put and delete in one", `{"RequestItems":{"hash":[{"PutRequest":{"Item":{"id":{"S":"a"}}},"DeleteRequest":{"Key":{"id":{"S":"a"}}}}]}}`, "ValidationException", msgWriteRequestNotOne},
-		{"duplicate put and delete", `{"RequestItems":{"hash":[{"PutRequest":{"Item":{"id":{"S":"a"}}}},{"DeleteRequest":{"Key":{"id":{"S":"a"}}}}]}}`, "ValidationException", msgBatchDuplicates},
+		{"too many over tables", `{"RequestItems":{"hash":[` + puts(13, "h") + `],"nope":[` + puts(13, "n") + `]}}`, "ValidationException", apierr.MsgBatchWriteTooMany},
+		{"empty write request", `{"RequestItems":{"hash":[` + ok + `,{}]}}`, "ValidationException", apierr.MsgWriteRequestNotOne},
+		{"put and delete in one", `{"RequestItems":{"hash":[{"PutRequest":{"Item":{"id":{"S":"a"}}},"DeleteRequest":{"Key":{"id":{"S":"a"}}}}]}}`, "ValidationException", apierr.MsgWriteRequestNotOne},
+		{"duplicate put and delete", `{"RequestItems":{"hash":[{"PutRequest":{"Item":{"id":{"S":"a"}}}},{"DeleteRequest":{"Key":{"id":{"S":"a"}}}}]}}`, "ValidationException", apierr.MsgBatchDuplicates},
 		{"missing table", `{"RequestItems":{"hash":[` + ok + `],"nope":[` + ok + `]}}`, "ResourceNotFoundException", "Requested resource not found"},
 		{"put wrong key type", `{"RequestItems":{"hash":[` + ok + `,{"PutRequest":{"Item":{"id":{"N":"1"}}}}]}}`, "ValidationException",
 			"One or more parameter values were invalid: Type mismatch for key id expected: S actual: N"},
@@ -184,7 +186,7 @@ func TestBatchWriteItemValidation(t *testing.T) {
 			"One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: id"},
 		{"delete extra attribute", `{"RequestItems":{"hash":[` + ok + `,{"DeleteRequest":{"Key":{"id":{"S":"1"},"b":{"S":"x"}}}}]}}`, "ValidationException",
 			"The provided key element does not match the schema"},
-		{"item too large", `{"RequestItems":{"hash":[` + ok + `,{"PutRequest":{"Item":{"id":{"S":"b"},"d":{"S":"` + big + `"}}}}]}}`, "ValidationException", msgBatchItemTooLarge},
+		{"item too large", `{"RequestItems":{"hash":[` + ok + `,{"PutRequest":{"Item":{"id":{"S":"b"},"d":{"S":"` + big + `"}}}}]}}`, "ValidationException", apierr.MsgBatchItemTooLarge},
 		{"bad metrics", `{"RequestItems":{"hash":[` + ok + `]},"ReturnItemCollectionMetrics":"ALL"}`, "ValidationException",
 			"1 validation error detected: Value 'ALL' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]"},
 	}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -165,12 +166,12 @@ type UpdateItemOutput struct {
 // together in one message as AWS does.
 func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
 	name1, name2 := tableNameViolations(tableName)
-	return constraintErrors(name1, name2,
-		enumViolation(paramReturnValues, returnValues, enumReturnValues),
-		enumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
-		enumViolation(paramReturnICM, ricm, enumReturnICM),
-		enumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
-		enumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
+	return apierr.ConstraintErrors(name1, name2,
+		apierr.EnumViolation(paramReturnValues, returnValues, enumReturnValues),
+		apierr.EnumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
+		apierr.EnumViolation(paramReturnICM, ricm, enumReturnICM),
+		apierr.EnumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
+		apierr.EnumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
 		extra,
 	)
 }
@@ -240,7 +241,7 @@ func (w writeExprs) compilePutDelete(returnValues string) (*expr.Condition, erro
 		return nil, err
 	}
 	if rv := returnValues; rv != "" && rv != returnNone && rv != returnAllOld {
-		return nil, errValidation(msgReturnValuesPutDelete)
+		return nil, apierr.Validation(apierr.MsgReturnValuesPutDelete)
 	}
 	return cond, nil
 }
@@ -289,9 +290,9 @@ func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error
 		return nil
 	}
 	if rvoccf == returnAllOld && cur != nil {
-		return errConditionalCheckFailed(cur)
+		return apierr.ConditionalCheckFailed(cur)
 	}
-	return errConditionalCheckFailed(nil)
+	return apierr.ConditionalCheckFailed(nil)
 }
 
 // putOrDelete stores item under key, or deletes the item there when item
@@ -316,7 +317,7 @@ func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condit
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
-		nullViolation("item", in.Item == nil)); err != nil {
+		apierr.NullViolation("item", in.Item == nil)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{
@@ -329,7 +330,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	item := in.Item.Item()
 	size := storage.ItemSize(item)
 	if size > maxItemBytes {
-		return nil, errValidation(msgItemTooLarge)
+		return nil, apierr.Validation(apierr.MsgItemTooLarge)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
@@ -367,10 +368,10 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	name1, name2 := tableNameViolations(in.TableName)
-	if err := constraintErrors(name1, name2,
-		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
-		nullViolation("key", in.Key == nil),
-		emptyListViolation("attributesToGet", in.AttributesToGet),
+	if err := apierr.ConstraintErrors(name1, name2,
+		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
+		apierr.NullViolation("key", in.Key == nil),
+		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet),
 	); err != nil {
 		return nil, err
 	}
@@ -449,7 +450,7 @@ func projectStored(proj *expr.Projection, e storage.EncodedItem) storage.Item {
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
-		nullViolation("key", in.Key == nil)); err != nil {
+		apierr.NullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{
@@ -492,7 +493,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
-		nullViolation("key", in.Key == nil)); err != nil {
+		apierr.NullViolation("key", in.Key == nil)); err != nil {
 		return nil, err
 	}
 	upd, cond, err := writeExprs{
@@ -564,7 +565,7 @@ func (t *table) updatedItem(key storage.Key, upd *expr.Update, cur storage.Item)
 	}
 	size := storage.ItemSize(next)
 	if size > maxItemBytes {
-		return nil, 0, errValidation(msgUpdatedItemTooLarge)
+		return nil, 0, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
 	}
 	return next, size, nil
 }
@@ -599,7 +600,7 @@ func checkKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
 	}
 	for _, name := range upd.Attributes() {
 		if name == ks.Partition.Name || (ks.HasSort() && name == ks.Sort.Name) {
-			return errValidationf(msgCannotUpdateKey, name)
+			return apierr.Validationf(apierr.MsgCannotUpdateKey, name)
 		}
 	}
 	return nil
@@ -640,7 +641,7 @@ func checkUpdatedNesting(upd *expr.Update, item storage.Item) error {
 	}
 	for _, name := range upd.Attributes() {
 		if v, ok := item[name]; ok && valueDepth(v) > maxValueDepth {
-			return errValidation(msgUpdateNesting)
+			return apierr.Validation(apierr.MsgUpdateNesting)
 		}
 	}
 	return nil

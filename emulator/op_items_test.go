@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // itemsEnv is an emulator with the tables the item-operation tests use:
@@ -138,15 +140,15 @@ func TestItemKeyValidation(t *testing.T) {
 	env.run(t, []itemCase{
 		// Key parameter (GetItem, DeleteItem, UpdateItem): one generic message.
 		{name: "get missing sort", op: "GetItem", body: `{"TableName":"ths","Key":{"pk":{"S":"a"}}}`,
-			errType: vErr, errMsg: msgKeySchemaMismatch},
+			errType: vErr, errMsg: apierr.MsgKeySchemaMismatch},
 		{name: "get extra attr", op: "GetItem", body: `{"TableName":"ths","Key":{"pk":{"S":"a"},"sk":{"N":"1"},"x":{"S":"b"}}}`,
-			errType: vErr, errMsg: msgKeySchemaMismatch},
+			errType: vErr, errMsg: apierr.MsgKeySchemaMismatch},
 		{name: "get wrong name", op: "GetItem", body: `{"TableName":"ths","Key":{"pk":{"S":"a"},"zz":{"N":"1"}}}`,
-			errType: vErr, errMsg: msgKeySchemaMismatch},
+			errType: vErr, errMsg: apierr.MsgKeySchemaMismatch},
 		{name: "get wrong type", op: "GetItem", body: `{"TableName":"ths","Key":{"pk":{"N":"1"},"sk":{"N":"1"}}}`,
-			errType: vErr, errMsg: msgKeySchemaMismatch},
+			errType: vErr, errMsg: apierr.MsgKeySchemaMismatch},
 		{name: "get empty key", op: "GetItem", body: `{"TableName":"ths","Key":{}}`,
-			errType: vErr, errMsg: msgKeySchemaMismatch},
+			errType: vErr, errMsg: apierr.MsgKeySchemaMismatch},
 		{name: "get no key", op: "GetItem", body: `{"TableName":"ths"}`,
 			errType: vErr, errMsg: "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null"},
 		{name: "get empty string key", op: "GetItem", body: `{"TableName":"ths","Key":{"pk":{"S":""},"sk":{"N":"1"}}}`,
@@ -154,11 +156,11 @@ func TestItemKeyValidation(t *testing.T) {
 		{name: "get empty binary key", op: "GetItem", body: `{"TableName":"tbi","Key":{"pk":{"B":""}}}`,
 			errType: vErr, errMsg: "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: pk"},
 		{name: "get hash key too long", op: "GetItem", body: `{"TableName":"tha","Key":{"pk":{"S":"` + long + `"}}}`,
-			errType: vErr, errMsg: msgHashKeyTooLong},
+			errType: vErr, errMsg: apierr.MsgHashKeyTooLong},
 		{name: "delete wrong type", op: "DeleteItem", body: `{"TableName":"tha","Key":{"pk":{"SS":["a"]}}}`,
-			errType: vErr, errMsg: msgKeySchemaMismatch},
+			errType: vErr, errMsg: apierr.MsgKeySchemaMismatch},
 		{name: "update missing sort", op: "UpdateItem", body: `{"TableName":"ths","Key":{"pk":{"S":"a"}}}`,
-			errType: vErr, errMsg: msgKeySchemaMismatch},
+			errType: vErr, errMsg: apierr.MsgKeySchemaMismatch},
 		{name: "get unknown table", op: "GetItem", body: `{"TableName":"nope","Key":{"pk":{"S":"a"}}}`,
 			errType: rErr, errMsg: "Requested resource not found"},
 
@@ -197,7 +199,7 @@ func TestItemSortKeyTooLong(t *testing.T) {
 		{name: "put", op: "PutItem", body: `{"TableName":"tss","Item":{"pk":{"S":"a"},"sk":{"S":"` + long + `"}}}`,
 			errType: vErr, errMsg: "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes"},
 		{name: "get", op: "GetItem", body: `{"TableName":"tss","Key":{"pk":{"S":"a"},"sk":{"S":"` + long + `"}}}`,
-			errType: vErr, errMsg: msgRangeKeyTooLong},
+			errType: vErr, errMsg: apierr.MsgRangeKeyTooLong},
 		{name: "put at limit", op: "PutItem", body: `{"TableName":"tss","Item":{"pk":{"S":"a"},"sk":{"S":"` + long[1:] + `"}}}`, want: `{}`},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -82,13 +83,13 @@ type stmtOptions struct {
 func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
 	var tokenViolation string
 	if in.NextToken != nil && *in.NextToken == "" {
-		tokenViolation = violation(quote(""), "nextToken", cLenGE(1))
+		tokenViolation = apierr.Violation(apierr.Quote(""), "nextToken", apierr.LenGE(1))
 	}
-	if err := constraintErrors(
+	if err := apierr.ConstraintErrors(
 		statementViolation("statement", in.Statement),
-		enumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
-		enumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
-		limitViolation(in.Limit, "limit", 0, true),
+		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
+		apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		tokenViolation,
 		parametersViolation("parameters", in.Parameters),
 	); err != nil {
@@ -116,25 +117,25 @@ func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutp
 func statementViolation(param string, s *string) string {
 	switch {
 	case s == nil:
-		return nullViolation(param, true)
+		return apierr.NullViolation(param, true)
 	case *s == "":
-		return violation(quote(""), param, cLenGE(1))
+		return apierr.Violation(apierr.Quote(""), param, apierr.LenGE(1))
 	case utf16Len(*s) > maxStatementLen: // characters, as Java counts them
-		return violation(quote(*s), param, cLenLE(maxStatementLen))
+		return apierr.Violation(apierr.Quote(*s), param, apierr.LenLE(maxStatementLen))
 	}
 	return ""
 }
 
 // parametersViolation: Parameters, when present, has at least one member.
 func parametersViolation(param string, p []AttributeValue) string {
-	return emptyListViolation(param, p)
+	return apierr.EmptyListViolation(param, p)
 }
 
 // bindParams checks that the request gives a parameter for every ? of the
 // statement (DynamoDB Local ignores extra ones).
 func bindParams(st partiql.Statement, in []AttributeValue) ([]storage.Value, error) {
 	if partiql.ParamCount(st) > len(in) {
-		return nil, errValidation(msgParamCount)
+		return nil, apierr.Validation(apierr.MsgParamCount)
 	}
 	out := make([]storage.Value, len(in))
 	for i, v := range in {
@@ -191,11 +192,11 @@ func syntaxError(text string, err error) error {
 	detail := text
 	switch pe.Kind {
 	case partiql.KindNotStatement:
-		detail = msgExpectedDML
+		detail = apierr.MsgExpectedDML
 	case partiql.KindUnexpectedKeyword:
-		detail = msgUnexpectedKeyword
+		detail = apierr.MsgUnexpectedKeyword
 	}
-	return &apiError{class: ErrValidation, msg: msgStatementMalformed + detail, cause: err}
+	return &apierr.Error{Class: apierr.ErrValidation, Msg: apierr.MsgStatementMalformed + detail, Cause: err}
 }
 
 // runStatement runs a parsed statement.
@@ -211,5 +212,5 @@ func runStatement(c *call, st partiql.Statement, text string, params []storage.V
 	case *partiql.Delete:
 		return runDelete(c, x, s, opt)
 	}
-	return nil, errValidation(msgExistsOutsideTxn)
+	return nil, apierr.Validation(apierr.MsgExistsOutsideTxn)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -64,17 +65,17 @@ type batchStatement struct {
 func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
 	violations := []string{
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		nullViolation("statements", in.Statements == nil),
+		apierr.NullViolation("statements", in.Statements == nil),
 	}
-	violations = append(violations, emptyListViolation("statements", in.Statements))
+	violations = append(violations, apierr.EmptyListViolation("statements", in.Statements))
 	for i, r := range in.Statements {
 		member := fmt.Sprintf("statements.%d.member.", i+1)
 		violations = append(violations,
 			statementViolation(member+"statement", r.Statement),
-			enumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+			apierr.EnumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
 			parametersViolation(member+"parameters", r.Parameters))
 	}
-	if err := constraintErrors(violations...); err != nil {
+	if err := apierr.ConstraintErrors(violations...); err != nil {
 		return nil, err
 	}
 	stmts := make([]batchStatement, len(in.Statements))
@@ -84,7 +85,7 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 		b.st, b.err = parseStatement(b.text)
 		var pe *partiql.Error
 		if errors.As(b.err, &pe) && pe.Kind == partiql.KindNotStatement {
-			b.err = errValidation(msgBatchInvalidOp)
+			b.err = apierr.Validation(apierr.MsgBatchInvalidOp)
 		}
 		if b.err == nil {
 			b.params, b.err = bindParams(b.st, r.Parameters)
@@ -98,11 +99,11 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 	}
 	switch {
 	case reads > 0 && writes > 0:
-		return nil, errValidation(msgBatchMixed)
+		return nil, apierr.Validation(apierr.MsgBatchMixed)
 	case len(stmts) > maxBatchStatements && writes > 0:
-		return nil, errValidation(msgBatchWritesTooMany)
+		return nil, apierr.Validation(apierr.MsgBatchWritesTooMany)
 	case len(stmts) > maxBatchStatements:
-		return nil, errValidation(msgBatchReadsTooMany)
+		return nil, apierr.Validation(apierr.MsgBatchReadsTooMany)
 	}
 	if writes > 0 {
 		if err := checkBatchDuplicates(c, stmts); err != nil {
@@ -136,7 +137,7 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 			return batchError(err, "")
 		}
 		if _, _, err := newTranslator(b.text, b.params).fullKey(t, s.Where); err != nil || s.From.Index != nil {
-			return batchError(errValidation(msgBatchSingleSelect), "")
+			return batchError(apierr.Validation(apierr.MsgBatchSingleSelect), "")
 		}
 	}
 	out, err := runStatement(c, b.st, b.text, b.params, opt)
@@ -159,23 +160,23 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 // except for a missing table; a failed condition carries the item for
 // ALL_OLD. As DynamoDB Local answers.
 func batchError(err error, table string) BatchStatementResponse {
-	ae, _ := classify(err)
-	e := &BatchStatementError{Message: ae.msg}
+	ae, _ := apierr.Classify(err)
+	e := &BatchStatementError{Message: ae.Msg}
 	resp := BatchStatementResponse{Error: e, TableName: table}
-	switch ae.class {
-	case ErrConditionalCheckFailed:
+	switch ae.Class {
+	case apierr.ErrConditionalCheckFailed:
 		e.Code = "ConditionalCheckFailed"
-		if ae.item != nil {
-			e.Item = ItemToWire(ae.item)
+		if ae.Item != nil {
+			e.Item = ItemToWire(ae.Item)
 		}
-	case ErrDuplicateItem:
+	case apierr.ErrDuplicateItem:
 		e.Code = "DuplicateItem"
-	case ErrResourceNotFound:
+	case apierr.ErrResourceNotFound:
 		e.Code = "ResourceNotFound"
 		resp.TableName = ""
-	case ErrValidation:
+	case apierr.ErrValidation:
 		e.Code = "ValidationError"
-	case ErrItemCollectionSizeLimitExceeded:
+	case apierr.ErrItemCollectionSizeLimitExceeded:
 		e.Code = "ItemCollectionSizeLimitExceeded"
 	default:
 		e.Code = "InternalServerError"
@@ -223,7 +224,7 @@ func checkBatchDuplicates(c *call, stmts []batchStatement) error {
 		for _, w := range seen {
 			if w.table == name && storage.Equal(w.key.Partition, key.Partition) &&
 				(!t.schema.HasSort() || storage.Equal(w.key.Sort, key.Sort)) {
-				return errValidation(msgBatchDuplicates)
+				return apierr.Validation(apierr.MsgBatchDuplicates)
 			}
 		}
 		seen = append(seen, written{name, key})

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 func stmtBody(stmt string, extra string) string {
@@ -72,9 +74,9 @@ func TestExecuteStatementPagingAndCapacity(t *testing.T) {
 		t.Errorf("last page has a NextToken")
 	}
 	r.wantError("ExecuteStatement", stmtBody("SELECT * FROM rng WHERE pk = 'b'", `,"NextToken":"`+tok+`"`),
-		"ValidationException", msgInvalidNextToken)
+		"ValidationException", apierr.MsgInvalidNextToken)
 	r.wantError("ExecuteStatement", stmtBody("SELECT * FROM rng", `,"NextToken":"%%%"`),
-		"ValidationException", msgInvalidNextToken)
+		"ValidationException", apierr.MsgInvalidNextToken)
 }
 
 func TestExecuteStatementErrors(t *testing.T) {
@@ -84,17 +86,17 @@ func TestExecuteStatementErrors(t *testing.T) {
 		body, typ, msg string
 	}{
 		{`{}`, "ValidationException", "1 validation error detected: Value null at 'statement' failed to satisfy constraint: Member must not be null"},
-		{stmtBody("SELEC * FROM rng", ""), "ValidationException", msgStatementMalformed + msgExpectedDML},
-		{stmtBody("SELECT * FROM rng WHERE pk = FROM", ""), "ValidationException", msgStatementMalformed + msgUnexpectedKeyword},
-		{stmtBody("SELECT * FROM rng WHERE", ""), "ValidationException", msgStatementMalformed + "SELECT * FROM rng WHERE"},
+		{stmtBody("SELEC * FROM rng", ""), "ValidationException", apierr.MsgStatementMalformed + apierr.MsgExpectedDML},
+		{stmtBody("SELECT * FROM rng WHERE pk = FROM", ""), "ValidationException", apierr.MsgStatementMalformed + apierr.MsgUnexpectedKeyword},
+		{stmtBody("SELECT * FROM rng WHERE", ""), "ValidationException", apierr.MsgStatementMalformed + "SELECT * FROM rng WHERE"},
 		{stmtBody("SELECT * FROM rng WHERE pk = ?", `,"Parameters":[]`), "ValidationException",
 			"1 validation error detected: Value '[]' at 'parameters' failed to satisfy constraint: Member must have length greater than or equal to 1"},
-		{stmtBody("INSERT INTO rng VALUE {'pk': 'a', 'sk': 1}", ""), "DuplicateItemException", msgDuplicateItem},
+		{stmtBody("INSERT INTO rng VALUE {'pk': 'a', 'sk': 1}", ""), "DuplicateItemException", apierr.MsgDuplicateItem},
 		{stmtBody("INSERT INTO rng VALUE {'pk': 'a', 'sk': 'x'}", ""), "ValidationException",
 			"One or more parameter values were invalid: Type mismatch for key sk expected: N actual: S"},
 		{stmtBody("UPDATE rng SET pk = 'z' WHERE pk = 'a' AND sk = 1", ""), "ValidationException",
 			"One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
-		{stmtBody("SELECT count(*) FROM rng", ""), "ValidationException", msgStatementMalformed + "SELECT count(*) FROM rng"},
+		{stmtBody("SELECT count(*) FROM rng", ""), "ValidationException", apierr.MsgStatementMalformed + "SELECT count(*) FROM rng"},
 		{stmtBody("SELECT size(a) FROM rng", ""), "ValidationException", "Unexpected path component at 1:8:4"},
 		{stmtBody("SELECT * FROM rng.idx WHERE pk = 'a'", ""), "ValidationException", "The table does not have the specified index: idx"},
 		// Key values of another type, as DynamoDB Local answers.

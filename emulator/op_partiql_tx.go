@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -122,29 +123,29 @@ func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransacti
 // transaction.
 func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads bool, err error) {
 	if len(in.TransactStatements) > maxTransactItems {
-		return nil, false, errValidation(msgTxTooManyItems)
+		return nil, false, apierr.Validation(apierr.MsgTxTooManyItems)
 	}
 	if len(in.TransactStatements) == 0 {
-		return nil, false, errValidation(msgExecTxEmpty)
+		return nil, false, apierr.Validation(apierr.MsgExecTxEmpty)
 	}
-	var cs constraints
+	var cs apierr.Constraints
 	for i, r := range in.TransactStatements {
 		member := "transactStatements." + strconv.Itoa(i+1) + ".member."
 		for _, v := range []string{
 			statementViolation(member+"statement", r.Statement),
-			enumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+			apierr.EnumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
 			parametersViolation(member+"parameters", r.Parameters),
 		} {
-			if v != "" && len(cs.msgs) < maxConstraintErrors {
-				cs.msgs = append(cs.msgs, v)
+			if v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
+				cs.Msgs = append(cs.Msgs, v)
 			}
 		}
 	}
-	if v := validateReturnConsumedCapacity(in.ReturnConsumedCapacity); v != "" && len(cs.msgs) < maxConstraintErrors {
-		cs.msgs = append(cs.msgs, v)
+	if v := validateReturnConsumedCapacity(in.ReturnConsumedCapacity); v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
+		cs.Msgs = append(cs.Msgs, v)
 	}
 	tokenConstraints(&cs, in.ClientRequestToken)
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, false, err
 	}
 	stmts = make([]txStatement, len(in.TransactStatements))
@@ -163,7 +164,7 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 		stmts[i] = s
 	}
 	if nReads > 0 && nReads < len(stmts) {
-		return nil, false, errValidation(msgExecTxMixed)
+		return nil, false, apierr.Validation(apierr.MsgExecTxMixed)
 	}
 	return stmts, nReads > 0, nil
 }
@@ -172,22 +173,22 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 // Local does ("Validation failed in TransactStatements[i]: ..."); other
 // errors (a missing table) are answered as they are.
 func statementError(i int, err error) error {
-	ae, ok := classify(err)
-	if !ok || ae.class != ErrValidation {
+	ae, ok := apierr.Classify(err)
+	if !ok || ae.Class != apierr.ErrValidation {
 		return err
 	}
-	return &apiError{class: ErrValidation, msg: fmt.Sprintf(msgExecTxStatement, i, ae.msg), cause: err}
+	return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgExecTxStatement, i, ae.Msg), Cause: err}
 }
 
 // ruleReason turns an itemRuleError into the statement's cancellation
 // reason; ok is false for any other error.
-func ruleReason(err error) (CancellationReason, bool) {
+func ruleReason(err error) (apierr.CancellationReason, bool) {
 	var ir *itemRuleError
 	if !errors.As(err, &ir) {
-		return CancellationReason{}, false
+		return apierr.CancellationReason{}, false
 	}
-	ae, _ := classify(ir.err)
-	return CancellationReason{Code: reasonValidation, Message: ae.msg}, true
+	ae, _ := apierr.Classify(ir.err)
+	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, true
 }
 
 // planTxReads plans a read transaction: each SELECT names a table (not an
@@ -195,7 +196,7 @@ func ruleReason(err error) (CancellationReason, bool) {
 // the wrong shape cancels the transaction with that statement's reason.
 func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
 	gets := make([]*txGet, len(stmts))
-	var reasons []CancellationReason
+	var reasons []apierr.CancellationReason
 	for i, s := range stmts {
 		sel := s.st.(*partiql.Select)
 		x := newTranslator(s.text, s.params)
@@ -204,7 +205,7 @@ func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
 			return nil, err
 		}
 		if sel.From.Index != nil {
-			return nil, statementError(i, errValidation(msgExecTxIndexRead))
+			return nil, statementError(i, apierr.Validation(apierr.MsgExecTxIndexRead))
 		}
 		g := &txGet{t: t}
 		if !sel.Star {
@@ -218,18 +219,18 @@ func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
 			continue
 		}
 		if err != nil || len(rest) > 0 {
-			return nil, statementError(i, errValidation(msgExecTxSelectKey))
+			return nil, statementError(i, apierr.Validation(apierr.MsgExecTxSelectKey))
 		}
 		g.key = key
 		gets[i] = g
 	}
 	if reasons != nil {
-		return nil, errTransactionCanceled(reasons)
+		return nil, apierr.TransactionCanceled(reasons)
 	}
 	var seen itemSet
 	for _, g := range gets {
 		if !seen.add(g.t, g.key) {
-			return nil, errValidation(msgTxSameItem)
+			return nil, apierr.Validation(apierr.MsgTxSameItem)
 		}
 	}
 	return gets, nil
@@ -237,17 +238,17 @@ func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
 
 // isKeyEquality reports whether err is the missing key equality.
 func isKeyEquality(err error) bool {
-	ae, ok := classify(err)
-	return ok && ae.msg == msgKeyEquality
+	ae, ok := apierr.Classify(err)
+	return ok && ae.Msg == apierr.MsgKeyEquality
 }
 
 // setReason sets reason i of a list of n (made on first use, None
 // elsewhere).
-func setReason(reasons []CancellationReason, n, i int, r CancellationReason) []CancellationReason {
+func setReason(reasons []apierr.CancellationReason, n, i int, r apierr.CancellationReason) []apierr.CancellationReason {
 	if reasons == nil {
-		reasons = make([]CancellationReason, n)
+		reasons = make([]apierr.CancellationReason, n)
 		for j := range reasons {
-			reasons[j].Code = reasonNone
+			reasons[j].Code = apierr.ReasonNone
 		}
 	}
 	reasons[i] = r
@@ -292,11 +293,11 @@ func (c *call) planTxWrite(i int, s txStatement) (*txAction, error) {
 	case *partiql.Exists:
 		a.kind = txCheck
 		if st.Query.From.Index != nil {
-			return nil, errValidation(msgExecTxIndexOp)
+			return nil, apierr.Validation(apierr.MsgExecTxIndexOp)
 		}
 		p, err = planDelete(c, x, st.Query.From, st.Query.Where)
 		if err == nil && p.cond == nil || isKeyEquality(err) {
-			return nil, errValidation(msgExecTxExists)
+			return nil, apierr.Validation(apierr.MsgExecTxExists)
 		}
 	}
 	if err != nil {

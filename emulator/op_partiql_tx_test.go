@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // txStatements is an ExecuteTransaction body of statements without
@@ -35,7 +37,7 @@ func TestExecuteTransactionTokens(t *testing.T) {
 		{name: "once", op: "GetItem", body: `{"TableName":"txh","Key":{"pk":{"S":"n"}}}`, want: `{"Item":{"c":{"N":"1"},"pk":{"S":"n"}}}`},
 		{name: "same token, other operation", op: "TransactWriteItems",
 			body:    `{"ClientRequestToken":"tok","TransactItems":[{"Put":{"TableName":"txh","Item":{"pk":{"S":"m"}}}}]}`,
-			errType: "IdempotentParameterMismatchException", errMsg: msgIdempotentMismatch},
+			errType: "IdempotentParameterMismatchException", errMsg: apierr.MsgIdempotentMismatch},
 		{name: "token too long", op: "ExecuteTransaction", body: txStatements(`,"ClientRequestToken":"`+strings.Repeat("t", 37)+`"`, "SELECT * FROM txh WHERE pk = 'n'"),
 			errType: vErr, errMsg: "1 validation error detected: Value '" + strings.Repeat("t", 37) + "' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36"},
 		{name: "bad capacity", op: "ExecuteTransaction", body: txStatements(`,"ReturnConsumedCapacity":"ALL"`, "SELECT * FROM txh WHERE pk = 'n'"),

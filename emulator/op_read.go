@@ -3,6 +3,7 @@ package emulator
 import (
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -237,11 +238,11 @@ func (p *pageReader) output() (*pageOutput, error) {
 func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	in.Select = absentIfEmpty(in.Select)
 	name1, name2 := tableNameViolations(in.TableName)
-	if err := constraintErrors(name1, name2,
+	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		limitViolation(in.Limit, "Limit", 0, false),
-		enumPtrViolation("select", in.Select, enumSelect),
-		enumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		apierr.LimitViolation(in.Limit, "Limit", 0, false),
+		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
+		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
 		indexNameConstraint(in.IndexName),
 	); err != nil {
 		return nil, err
@@ -253,10 +254,10 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, err
 	}
 	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
-		return nil, errValidation(msgNoKeyCondition)
+		return nil, apierr.Validation(apierr.MsgNoKeyCondition)
 	}
 	if in.ConditionalOperator != nil && in.QueryFilter == nil {
-		return nil, errValidation(msgConditionalOperatorOnly)
+		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
 	}
 	t, x, err := c.readTable(*in.TableName, in.IndexName)
 	if err != nil {
@@ -347,7 +348,7 @@ func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]st
 			if in.FilterExpression == nil {
 				filterParam = "QueryFilter"
 			}
-			return nil, errValidationf(msgFilterOnKey, filterParam, name)
+			return nil, apierr.Validationf(apierr.MsgFilterOnKey, filterParam, name)
 		}
 	}
 	var err error
@@ -374,11 +375,11 @@ func projParam(projection *string, attrs []string) string {
 func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	in.Select = absentIfEmpty(in.Select)
 	name1, name2 := tableNameViolations(in.TableName)
-	if err := constraintErrors(name1, name2,
+	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		limitViolation(in.Limit, "limit", 0, true),
-		enumPtrViolation("select", in.Select, enumSelect),
-		enumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		apierr.LimitViolation(in.Limit, "limit", 0, true),
+		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
+		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
 		indexNameConstraint(in.IndexName),
 		segmentConstraint(in.Segment),
 		totalSegmentsConstraint(in.TotalSegments),
@@ -395,7 +396,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		return nil, err
 	}
 	if in.ConditionalOperator != nil && in.ScanFilter == nil {
-		return nil, errValidation(msgConditionalOperatorOnly)
+		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
 	}
 	t, x, err := c.readTable(*in.TableName, in.IndexName)
 	if err != nil {
@@ -432,10 +433,10 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if in.ExclusiveStartKey != nil {
 		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
 		if err != nil {
-			return nil, errValidationf(msgStartKeyInvalidReason, err.Error())
+			return nil, apierr.Validationf(apierr.MsgStartKeyInvalidReason, err.Error())
 		}
 		if r.TotalSegments > 1 && storage.SegmentOf(start.Partition, r.TotalSegments) != r.Segment {
-			return nil, errValidationf(msgStartKeyWrongSegment, r.TotalSegments, r.Segment)
+			return nil, apierr.Validationf(apierr.MsgStartKeyWrongSegment, r.TotalSegments, r.Segment)
 		}
 		r.ExclusiveStart = &start
 	}
@@ -505,7 +506,7 @@ func valuesNeedValueExpr(values ExpressionValues, valueExprs ...*string) error {
 	if len(names) == 1 {
 		verb = " is null"
 	}
-	return errValidationf(msgValuesWithoutExpr, strings.Join(names, " and ")+verb)
+	return apierr.Validationf(apierr.MsgValuesWithoutExpr, strings.Join(names, " and ")+verb)
 }
 
 // readTable looks up the table a Query or Scan reads and the index its
@@ -527,7 +528,7 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 			}
 		}
 	}
-	return nil, nil, errValidationf(msgNoSuchIndex, *index)
+	return nil, nil, apierr.Validationf(apierr.MsgNoSuchIndex, *index)
 }
 
 // scanIndex reads one Scan page of index x.
@@ -543,7 +544,7 @@ func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in 
 		}
 		if r.TotalSegments > 1 {
 			if seg, _ := t.data.IndexSegmentOf(x.name, esk, r.TotalSegments); seg != r.Segment {
-				return nil, errValidationf(msgStartKeyWrongSegment, r.TotalSegments, r.Segment)
+				return nil, apierr.Validationf(apierr.MsgStartKeyWrongSegment, r.TotalSegments, r.Segment)
 			}
 		}
 		ir.ExclusiveStart = esk
@@ -554,7 +555,7 @@ func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in 
 	}
 	p := &pageReader{req: req}
 	if err := t.data.ScanIndex(x.name, ir, p.visit); err != nil {
-		return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
+		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
 	return p.output()
 }
@@ -580,7 +581,7 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 		want = 2
 	}
 	if len(esk) != want {
-		return storage.Key{}, errValidation(msgStartKeyInvalid)
+		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
 	}
 	attrs := []storage.KeyAttr{ks.Partition}
 	if ks.HasSort() {
@@ -589,28 +590,28 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 	for _, a := range attrs {
 		v, ok := esk[a.Name]
 		if !ok {
-			return storage.Key{}, errValidation(msgStartKeyInvalid)
+			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
 		}
 		if v.Kind() != a.Kind {
-			return storage.Key{}, errValidation(msgKeySchemaMismatch)
+			return storage.Key{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
 		}
 	}
 	k, err := t.keyFromKeyParam(esk)
 	if err != nil {
-		return storage.Key{}, errValidationf(msgStartKeyInvalidReason, err.Error())
+		return storage.Key{}, apierr.Validationf(apierr.MsgStartKeyInvalidReason, err.Error())
 	}
 	samePartition := storage.Equal(k.Partition, kc.Partition)
 	if !ks.HasSort() || kc.Sort.Op == storage.SortAny {
 		if !samePartition {
-			return storage.Key{}, errValidation(msgStartKeyOutside)
+			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyOutside)
 		}
 		return k, nil
 	}
 	if !kc.Match(kc.Partition, k.Sort) {
-		return storage.Key{}, errValidation(msgStartKeyRangePred)
+		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyRangePred)
 	}
 	if !samePartition {
-		return storage.Key{}, errValidation(msgStartKeyOneRow)
+		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyOneRow)
 	}
 	return k, nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -30,18 +31,18 @@ func (req *readRequest) setIndex(x *indexDef, sel *string, projParam string, isQ
 	ks := req.t.schema
 	local := x.local
 	if !local && req.consistent {
-		return errValidation(msgGSIConsistentRead)
+		return apierr.Validation(apierr.MsgGSIConsistentRead)
 	}
 	projected := x.projected(ks)
 	ir := &indexRead{x: x, keyNames: x.keyNames(ks), projected: projected}
 	selectAllAttrs := sel != nil && *sel == selectAll
 	if sel != nil && *sel == selectAllProjected && projParam != "" {
-		return errValidationf(msgAllProjectedWithExp, projParam)
+		return apierr.Validationf(apierr.MsgAllProjectedWithExp, projParam)
 	}
 	if projected != nil {
 		if selectAllAttrs {
 			if !local {
-				return errValidationf(msgGSISelectAll, x.name)
+				return apierr.Validationf(apierr.MsgGSISelectAll, x.name)
 			}
 			ir.fetch = true
 		}
@@ -49,14 +50,14 @@ func (req *readRequest) setIndex(x *indexDef, sel *string, projParam string, isQ
 			missing := notProjected(topNames(req.projection), projected)
 			if len(missing) > 0 {
 				if !local {
-					return errValidationf(msgGSINotProjected, x.name, bracketList(missing))
+					return apierr.Validationf(apierr.MsgGSINotProjected, x.name, bracketList(missing))
 				}
 				ir.fetch = true
 			}
 		}
 		if isQuery && req.filter != nil {
 			if missing := notProjected(req.filterAttrs, projected); len(missing) > 0 {
-				return errValidationf(msgFilterNotProjected, x.name, bracketList(missing))
+				return apierr.Validationf(apierr.MsgFilterNotProjected, x.name, bracketList(missing))
 			}
 		}
 		if req.projection == nil && !selectAllAttrs {
@@ -118,16 +119,16 @@ func indexKeySchema(x *indexDef) storage.KeySchema { return x.schema }
 // and for a Query inside the key condition's partition and range.
 func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyCondition) (storage.Item, error) {
 	names := x.keyNames(t.schema)
-	shape := msgStartKeyInvalid
+	shape := apierr.MsgStartKeyInvalid
 	if x.local {
-		shape = msgStartKeySize // an LSI's start key is worded as the table's
+		shape = apierr.MsgStartKeySize // an LSI's start key is worded as the table's
 	}
 	if len(esk) != len(names) {
-		return nil, errValidation(shape)
+		return nil, apierr.Validation(shape)
 	}
 	for _, n := range names {
 		if _, ok := esk[n]; !ok {
-			return nil, errValidation(shape)
+			return nil, apierr.Validation(shape)
 		}
 	}
 	if _, err := t.keyFromKeyParam(t.schema.KeyItem(t.schema.KeyOf(esk))); err != nil {
@@ -136,7 +137,7 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 	for _, list := range [2][]storage.KeyAttr{x.partAttrs, x.sortAttrs} {
 		for _, a := range list {
 			if esk[a.Name].Kind() != a.Kind {
-				return nil, errValidation(msgKeySchemaMismatch)
+				return nil, apierr.Validation(apierr.MsgKeySchemaMismatch)
 			}
 		}
 	}
@@ -147,10 +148,10 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 	if !storage.Equal(esk[ks.Partition.Name], kc.Partition) {
 		// DynamoDB Local words a start key of another index partition so,
 		// with or without a sort key condition.
-		return nil, errValidation(msgStartKeyRangePred)
+		return nil, apierr.Validation(apierr.MsgStartKeyRangePred)
 	}
 	if ks.HasSort() && kc.Sort.Op != storage.SortAny && !kc.Match(kc.Partition, esk[ks.Sort.Name]) {
-		return nil, errValidation(msgStartKeyRangePred)
+		return nil, apierr.Validation(apierr.MsgStartKeyRangePred)
 	}
 	return esk, nil
 }
@@ -173,7 +174,7 @@ func queryIndexPage(t *table, x *indexDef, req *readRequest, in *QueryInput, q s
 	}
 	p := &pageReader{req: req}
 	if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
-		return nil, errValidationf(msgNoSuchIndex, x.name) // deleted since the lookup
+		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
 	return p.output()
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // readEnv is an emulator and the helpers the Query/Scan/batch tests share.
@@ -127,7 +129,7 @@ func TestQueryValidation(t *testing.T) {
 	tests := []struct {
 		name, body, typ, msg string
 	}{
-		{"no key condition", `{"TableName":"rng"}`, "ValidationException", msgNoKeyCondition},
+		{"no key condition", `{"TableName":"rng"}`, "ValidationException", apierr.MsgNoKeyCondition},
 		{"missing table", `{"TableName":"nope",` + kce + `}`, "ResourceNotFoundException", "Requested resource not found"},
 		{"both key conditions", `{"TableName":"rng",` + kc + `,` + kce + `}`, "ValidationException",
 			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}"},
@@ -147,8 +149,8 @@ func TestQueryValidation(t *testing.T) {
 		{"empty select is absent", `{"TableName":"nope",` + kce + `,"Select":""}`, "ResourceNotFoundException", "Requested resource not found"},
 		{"bad select", `{"TableName":"rng",` + kce + `,"Select":"BOGUS"}`, "ValidationException",
 			"1 validation error detected: Value 'BOGUS' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"},
-		{"all projected without index", `{"TableName":"rng",` + kce + `,"Select":"ALL_PROJECTED_ATTRIBUTES"}`, "ValidationException", msgAllProjectedNoIndex},
-		{"specific without projection", `{"TableName":"rng",` + kce + `,"Select":"SPECIFIC_ATTRIBUTES"}`, "ValidationException", msgSpecificWithoutProj},
+		{"all projected without index", `{"TableName":"rng",` + kce + `,"Select":"ALL_PROJECTED_ATTRIBUTES"}`, "ValidationException", apierr.MsgAllProjectedNoIndex},
+		{"specific without projection", `{"TableName":"rng",` + kce + `,"Select":"SPECIFIC_ATTRIBUTES"}`, "ValidationException", apierr.MsgSpecificWithoutProj},
 		{"count with projection", `{"TableName":"rng",` + kce + `,"Select":"COUNT","ProjectionExpression":"v"}`, "ValidationException",
 			"Cannot specify the ProjectionExpression when choosing to get only the Count"},
 		{"all attributes with projection", `{"TableName":"rng",` + kce + `,"Select":"ALL_ATTRIBUTES","ProjectionExpression":"v"}`, "ValidationException",
@@ -516,8 +518,8 @@ func TestScanValidation(t *testing.T) {
 		name, body, typ, msg string
 	}{
 		{"missing table", `{"TableName":"nope"}`, "ResourceNotFoundException", "Requested resource not found"},
-		{"segment alone", `{"TableName":"hash","Segment":0}`, "ValidationException", msgSegmentWithoutTotal},
-		{"total alone", `{"TableName":"hash","TotalSegments":2}`, "ValidationException", msgTotalWithoutSegment},
+		{"segment alone", `{"TableName":"hash","Segment":0}`, "ValidationException", apierr.MsgSegmentWithoutTotal},
+		{"total alone", `{"TableName":"hash","TotalSegments":2}`, "ValidationException", apierr.MsgTotalWithoutSegment},
 		{"segment too large", `{"TableName":"hash","Segment":2,"TotalSegments":2}`, "ValidationException",
 			"The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 2 is not less than TotalSegments: 2"},
 		{"negative segment", `{"TableName":"hash","Segment":-1,"TotalSegments":2}`, "ValidationException",
@@ -532,7 +534,7 @@ func TestScanValidation(t *testing.T) {
 			"ValidationException", "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {ScanFilter} Expression parameters: {FilterExpression}"},
 		{"values with projection only", `{"TableName":"hash","ProjectionExpression":"a","ExpressionAttributeValues":{":a":{"S":"x"}}}`, "ValidationException",
 			"ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null"},
-		{"all projected", `{"TableName":"hash","Select":"ALL_PROJECTED_ATTRIBUTES"}`, "ValidationException", msgAllProjectedNoIndex},
+		{"all projected", `{"TableName":"hash","Select":"ALL_PROJECTED_ATTRIBUTES"}`, "ValidationException", apierr.MsgAllProjectedNoIndex},
 		{"unknown index", `{"TableName":"hash","IndexName":"foo"}`, "ValidationException", "The table does not have the specified index: foo"},
 		{"start key wrong type", `{"TableName":"hash","ExclusiveStartKey":{"id":{"N":"1"}}}`, "ValidationException",
 			"The provided starting key is invalid: The provided key element does not match the schema"},

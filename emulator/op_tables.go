@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -131,9 +132,9 @@ func describeTable(c *call, in *DescribeTableInput) (*DescribeTableOutput, error
 // and UpdateTable; their not-found message names the table.
 func (c *call) controlPlaneTable(name *string) (*table, error) {
 	if name == nil {
-		return nil, errValidation(msgTableNameRequired)
+		return nil, apierr.Validation(apierr.MsgTableNameRequired)
 	}
-	return c.lookupTableMsg(*name, msgTableNotFound(*name))
+	return c.lookupTableMsg(*name, apierr.MsgTableNotFound(*name))
 }
 
 const (
@@ -145,16 +146,16 @@ func listTables(c *call, in *ListTablesInput) (*ListTablesOutput, error) {
 	// AWS reports these as model constraints. DynamoDB Local words them
 	// "Limit must be greater than or equal to 1" and "Limit in ListTables
 	// must be <= 100".
-	var cs constraints
+	var cs apierr.Constraints
 	if in.ExclusiveStartTableName != nil {
-		nameConstraints(&cs, *in.ExclusiveStartTableName, "exclusiveStartTableName")
+		apierr.NameConstraints(&cs, *in.ExclusiveStartTableName, "exclusiveStartTableName")
 	}
-	cs.addViolation(limitViolation(in.Limit, "limit", maxListTablesLimit, true))
+	cs.AddViolation(apierr.LimitViolation(in.Limit, "limit", maxListTablesLimit, true))
 	limit := int64(defaultListTablesLimit)
 	if in.Limit != nil {
 		limit = *in.Limit
 	}
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	names := c.ns.tableNames()
@@ -185,11 +186,11 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	// (changeMeta).
 	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		if m.deletionProtection {
-			return nil, errValidation(msgDeletionProtected)
+			return nil, apierr.Validation(apierr.MsgDeletionProtected)
 		}
 		if m.status == statusDeleting {
 			// A concurrent DeleteTable won.
-			return nil, errResourceNotFound(msgTableNotFound(t.name))
+			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
 		}
 		m.status = statusDeleting
 		return func(recorded bool) error {
@@ -231,10 +232,10 @@ const (
 // to more than 40,000 units per table".
 func (c *call) checkTableMaxThroughput(read, write int64) error {
 	if read > tableMaxCapacityUnits {
-		return errLimitExceeded(msgAboveTableMax("ReadCapacityUnits", read, c.region))
+		return apierr.LimitExceeded(apierr.MsgAboveTableMax("ReadCapacityUnits", read, c.region))
 	}
 	if write > tableMaxCapacityUnits {
-		return errLimitExceeded(msgAboveTableMax("WriteCapacityUnits", write, c.region))
+		return apierr.LimitExceeded(apierr.MsgAboveTableMax("WriteCapacityUnits", write, c.region))
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // Tagging: TagResource, UntagResource and ListTagsOfResource address a
@@ -33,12 +35,12 @@ type tagPair struct{ key, value string }
 
 func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 	if in.ResourceArn == nil {
-		return nil, errValidation(msgTagARNRequired)
+		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
-	var cs constraints
+	var cs apierr.Constraints
 	arnConstraints(&cs, *in.ResourceArn)
-	notNull(&cs, nilIfNoSlice(in.Tags), "tags")
-	if err := cs.err(); err != nil {
+	apierr.NotNull(&cs, nilIfNoSlice(in.Tags), "tags")
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	name, err := c.tableNameFromResourceARN(*in.ResourceArn)
@@ -46,7 +48,7 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 		return nil, err
 	}
 	if len(in.Tags) == 0 {
-		return nil, errValidation(msgTagsRequired)
+		return nil, apierr.Validation(apierr.MsgTagsRequired)
 	}
 	tags, err := validateTags(in.Tags)
 	if err != nil {
@@ -54,12 +56,12 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 	}
 	t := c.ns.getTable(name)
 	if t == nil {
-		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
+		return nil, apierr.ResourceNotFound(apierr.MsgARNNotFound(*in.ResourceArn))
 	}
 	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		merged := mergeTags(m.tags, tags)
 		if len(merged) > maxTags {
-			return nil, errValidation(msgTagLimit)
+			return nil, apierr.Validation(apierr.MsgTagLimit)
 		}
 		p, err := c.svc.conv.attach(c, t, merged)
 		if err != nil {
@@ -73,12 +75,12 @@ func tagResource(c *call, in *TagResourceInput) (*TagResourceOutput, error) {
 
 func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error) {
 	if in.ResourceArn == nil {
-		return nil, errValidation(msgTagARNRequired)
+		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
-	var cs constraints
+	var cs apierr.Constraints
 	arnConstraints(&cs, *in.ResourceArn)
-	notNull(&cs, nilIfNoSlice(in.TagKeys), "tagKeys")
-	if err := cs.err(); err != nil {
+	apierr.NotNull(&cs, nilIfNoSlice(in.TagKeys), "tagKeys")
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	name, err := c.tableNameFromResourceARN(*in.ResourceArn)
@@ -86,19 +88,19 @@ func untagResource(c *call, in *UntagResourceInput) (*UntagResourceOutput, error
 		return nil, err
 	}
 	if len(in.TagKeys) == 0 {
-		return nil, errValidation(msgTagKeysEmpty)
+		return nil, apierr.Validation(apierr.MsgTagKeysEmpty)
 	}
 	if len(in.TagKeys) > maxTags {
-		return nil, errValidation(msgTagLimit)
+		return nil, apierr.Validation(apierr.MsgTagLimit)
 	}
 	for _, k := range in.TagKeys {
 		if !validTagText(k, 1, maxTagKeyLen) {
-			return nil, errValidation(msgTagKeyInvalid(k))
+			return nil, apierr.Validation(apierr.MsgTagKeyInvalid(k))
 		}
 	}
 	t := c.ns.getTable(name)
 	if t == nil {
-		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
+		return nil, apierr.ResourceNotFound(apierr.MsgARNNotFound(*in.ResourceArn))
 	}
 	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		var kept []tagPair // a new slice: snapshots keep the old one
@@ -130,11 +132,11 @@ func (t *table) storePolicy(p *tablePolicy) func(bool) error {
 
 func listTagsOfResource(c *call, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
 	if in.ResourceArn == nil {
-		return nil, errValidation(msgTagARNRequired)
+		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
-	var cs constraints
+	var cs apierr.Constraints
 	arnConstraints(&cs, *in.ResourceArn)
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	name, err := c.tableNameFromResourceARN(*in.ResourceArn)
@@ -143,7 +145,7 @@ func listTagsOfResource(c *call, in *ListTagsOfResourceInput) (*ListTagsOfResour
 	}
 	t := c.ns.getTable(name)
 	if t == nil {
-		return nil, errResourceNotFound(msgARNNotFound(*in.ResourceArn))
+		return nil, apierr.ResourceNotFound(apierr.MsgARNNotFound(*in.ResourceArn))
 	}
 	// At most 50 tags: AWS answers them in one page (no NextToken, even
 	// at 50), and so ignores a NextToken in the request.
@@ -157,12 +159,12 @@ func listTagsOfResource(c *call, in *ListTagsOfResourceInput) (*ListTagsOfResour
 
 // arnConstraints checks a ResourceArn against the model: 1 to 1283
 // characters.
-func arnConstraints(cs *constraints, arn string) {
+func arnConstraints(cs *apierr.Constraints, arn string) {
 	if len(arn) < 1 {
-		cs.add(quote(arn), "resourceArn", cLenGE(1))
+		cs.Add(apierr.Quote(arn), "resourceArn", apierr.LenGE(1))
 	}
 	if len(arn) > maxARNLen {
-		cs.add(quote(arn), "resourceArn", cLenLE(maxARNLen))
+		cs.Add(apierr.Quote(arn), "resourceArn", apierr.LenLE(maxARNLen))
 	}
 }
 
@@ -178,36 +180,36 @@ func arnConstraints(cs *constraints, arn string) {
 //	a stream of a table                ResourceNotFoundException
 func (c *call) tableNameFromResourceARN(arn string) (string, error) {
 	if !strings.HasPrefix(arn, "arn:") {
-		return "", errValidation(msgARNNoPrefix(arn))
+		return "", apierr.Validation(apierr.MsgARNNoPrefix(arn))
 	}
 	parts := strings.SplitN(arn, ":", 6) // arn partition service region account resource
 	if len(parts) < 6 {
-		return "", errValidation(msgInvalidTableARN(arn))
+		return "", apierr.Validation(apierr.MsgInvalidTableARN(arn))
 	}
 	service, region, account, resource := parts[2], parts[3], parts[4], parts[5]
 	switch {
 	case service != "dynamodb":
-		return "", errValidation(msgARNNotDynamoDB(arn))
+		return "", apierr.Validation(apierr.MsgARNNotDynamoDB(arn))
 	case region != c.region:
-		return "", errValidation(msgInvalidTableARN(arn))
+		return "", apierr.Validation(apierr.MsgInvalidTableARN(arn))
 	case account != c.account:
-		return "", errAccessDenied(msgAccessDenied)
+		return "", apierr.AccessDenied(apierr.MsgAccessDenied)
 	}
 	rest, ok := strings.CutPrefix(resource, "table/")
 	if !ok {
-		return "", errValidation(msgARNNotTable(arn))
+		return "", apierr.Validation(apierr.MsgARNNotTable(arn))
 	}
 	name, sub, hasSub := strings.Cut(rest, "/")
 	if hasSub {
 		if strings.HasPrefix(sub, "stream/") {
 			// Tagging a stream is not supported by the emulator; AWS
 			// answers a stream ARN it cannot resolve like this.
-			return "", errResourceNotFound(msgARNNotFound(arn))
+			return "", apierr.ResourceNotFound(apierr.MsgARNNotFound(arn))
 		}
-		return "", errValidation(msgARNNotTable(arn))
+		return "", apierr.Validation(apierr.MsgARNNotTable(arn))
 	}
 	if !validTableName(name) {
-		return "", errValidation(msgInvalidTableARN(arn))
+		return "", apierr.Validation(apierr.MsgInvalidTableARN(arn))
 	}
 	return name, nil
 }
@@ -219,24 +221,24 @@ func validateTags(tags []Tag) ([]tagPair, error) {
 	seen := make(map[string]bool, len(tags))
 	for _, tg := range tags {
 		if tg.Key == nil {
-			return nil, errValidation(msgTagKeyInvalid("null"))
+			return nil, apierr.Validation(apierr.MsgTagKeyInvalid("null"))
 		}
 		k := *tg.Key
 		if !validTagText(k, 1, maxTagKeyLen) {
-			return nil, errValidation(msgTagKeyInvalid(k))
+			return nil, apierr.Validation(apierr.MsgTagKeyInvalid(k))
 		}
 		if tg.Value == nil {
-			return nil, errValidation(msgTagValueInvalid("null"))
+			return nil, apierr.Validation(apierr.MsgTagValueInvalid("null"))
 		}
 		v := *tg.Value
 		if !validTagText(v, 0, maxTagValueLen) {
-			return nil, errValidation(msgTagValueInvalid(v))
+			return nil, apierr.Validation(apierr.MsgTagValueInvalid(v))
 		}
 		if strings.HasPrefix(k, "aws:") {
-			return nil, errValidation(msgTagKeyReserved(k))
+			return nil, apierr.Validation(apierr.MsgTagKeyReserved(k))
 		}
 		if seen[k] {
-			return nil, errValidation(msgTagKeyDuplicate(k))
+			return nil, apierr.Validation(apierr.MsgTagKeyDuplicate(k))
 		}
 		seen[k] = true
 		out = append(out, tagPair{k, v})

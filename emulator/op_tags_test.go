@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 const tagARN = "arn:aws:dynamodb:us-east-1:000000000000:table/tagtab"
@@ -178,7 +180,7 @@ func TestTagLimit(t *testing.T) {
 	mustTables(t, e, "CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":`+tagsJSON(50, "k")+`}`)
 	mustTables(t, e, "TagResource", `{"ResourceArn":"`+tagARN+`","Tags":`+tagsJSON(50, "k")+`}`)
 	r := tablesDo(t, e, "TagResource", `{"ResourceArn":"`+tagARN+`","Tags":[{"Key":"k00","Value":"new"},{"Key":"k50","Value":"v"}]}`)
-	if r.typ != "ValidationException" || r.msg != msgTagLimit {
+	if r.typ != "ValidationException" || r.msg != apierr.MsgTagLimit {
 		t.Fatalf("51st tag: got %s %q", r.typ, r.msg)
 	}
 	got := mustTables(t, e, "ListTagsOfResource", `{"ResourceArn":"`+tagARN+`"}`)
@@ -191,7 +193,7 @@ func TestTagLimit(t *testing.T) {
 
 func TestCreateTableTags(t *testing.T) {
 	cases := []struct{ name, tags, msg string }{
-		{"51 tags", tagsJSON(51, "k"), msgTagLimit},
+		{"51 tags", tagsJSON(51, "k"), apierr.MsgTagLimit},
 		{"aws prefix", `[{"Key":"aws:x","Value":"y"}]`, "Tag Key cannot be prefixed with aws:, Key: aws:x"},
 		{"key 129", `[{"Key":"` + strings.Repeat("k", 129) + `","Value":"y"}]`, "The Tag Key provided is invalid, Key: " + strings.Repeat("k", 129)},
 		{"value missing", `[{"Key":"x"}]`, "The Tag Value provided is invalid, Value: null"},

@@ -2,10 +2,10 @@ package emulator
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -99,52 +99,6 @@ type TransactWriteItemsOutput struct {
 	replayReads           []txUnits                           // capacity a replay of the request reports
 }
 
-// CancellationReason is one entry of TransactionCanceledException's
-// CancellationReasons: Code None for an action that did not cause the
-// cancellation.
-type CancellationReason struct {
-	Code    string
-	Message string
-	Item    storage.Item // the current item, for ReturnValuesOnConditionCheckFailure ALL_OLD
-}
-
-// errTransactionCanceled is TransactionCanceledException with reasons, one
-// per action in request order, listed by code in the message.
-func errTransactionCanceled(reasons []CancellationReason) error {
-	codes := make([]string, len(reasons))
-	for i, r := range reasons {
-		codes[i] = r.Code
-	}
-	return &apiError{
-		class:   ErrTransactionCanceled,
-		msg:     fmt.Sprintf(msgTxCanceled, strings.Join(codes, ", ")),
-		reasons: reasons,
-	}
-}
-
-// appendCancellationReasons writes the CancellationReasons member of an
-// error body (after another member).
-func appendCancellationReasons(b []byte, reasons []CancellationReason) []byte {
-	b = append(b, `,"CancellationReasons":[`...)
-	for i, r := range reasons {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"Code":`...)
-		b = appendString(b, r.Code)
-		if r.Message != "" {
-			b = append(b, `,"Message":`...)
-			b = appendString(b, r.Message)
-		}
-		if r.Item != nil {
-			b = append(b, `,"Item":`...)
-			b = appendItem(b, r.Item)
-		}
-		b = append(b, '}')
-	}
-	return append(b, ']')
-}
-
 // txKind is what one transaction action does.
 type txKind int
 
@@ -167,10 +121,10 @@ type txAction struct {
 	cond   *expr.Condition
 	upd    *expr.Update
 	rvoccf string
-	insert bool                // a PartiQL INSERT: the item must not exist (DuplicateItem)
-	preset *CancellationReason // a reason found in validation (no table, key, item)
-	size   int                 // bytes the action adds to the transaction's payload
-	cur    int                 // size of the current item, once evaluated (0: absent)
+	insert bool                       // a PartiQL INSERT: the item must not exist (DuplicateItem)
+	preset *apierr.CancellationReason // a reason found in validation (no table, key, item)
+	size   int                        // bytes the action adds to the transaction's payload
+	cur    int                        // size of the current item, once evaluated (0: absent)
 	// createGuard: the condition is the conventions' create guard (set
 	// only for a table with a conventions policy).
 	createGuard bool
@@ -211,11 +165,11 @@ func (w *TransactWriteItem) params() (txParams, error) {
 	}
 	switch n {
 	case 0:
-		return p, errValidation(msgTxWriteNoAction)
+		return p, apierr.Validation(apierr.MsgTxWriteNoAction)
 	case 1:
 		return p, nil
 	}
-	return p, errValidation(msgTxWriteManyActions)
+	return p, apierr.Validation(apierr.MsgTxWriteManyActions)
 }
 
 func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
@@ -235,9 +189,9 @@ func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteIte
 
 // transactWriteConstraints collects the request's model constraint violations.
 func transactWriteConstraints(in *TransactWriteItemsInput) error {
-	var cs constraints
-	if notNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
-		cs.add("'[]'", "transactItems", cLenGE(1))
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
+		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
 	for i := range in.TransactItems {
 		p, err := in.TransactItems[i].params()
@@ -245,38 +199,38 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 			continue // reported after the constraints
 		}
 		path := "transactItems." + strconv.Itoa(i+1) + ".member." + txParam[p.kind] + "."
-		notNull(&cs, p.tableName, path+"tableName")
+		apierr.NotNull(&cs, p.tableName, path+"tableName")
 		if p.key == nil {
 			what := "key"
 			if p.kind == txPut {
 				what = "item"
 			}
-			cs.add("null", path+what, cNotNull)
+			cs.Add("null", path+what, apierr.MemberNotNull)
 		}
 		switch p.kind {
 		case txCheck:
-			notNull(&cs, p.cond, path+"conditionExpression")
+			apierr.NotNull(&cs, p.cond, path+"conditionExpression")
 		case txUpdate:
-			notNull(&cs, p.upd, path+"updateExpression")
+			apierr.NotNull(&cs, p.upd, path+"updateExpression")
 		}
-		enum(&cs, p.rvoccf, path+"returnValuesOnConditionCheckFailure", returnAllOld, returnNone)
+		apierr.Enum(&cs, p.rvoccf, path+"returnValuesOnConditionCheckFailure", returnAllOld, returnNone)
 	}
-	enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
-	enum(&cs, in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", returnMetricsSize, returnMetricsNone)
+	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
+	apierr.Enum(&cs, in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", returnMetricsSize, returnMetricsNone)
 	tokenConstraints(&cs, in.ClientRequestToken)
-	return cs.err()
+	return cs.Err()
 }
 
 // tokenConstraints checks a ClientRequestToken's length.
-func tokenConstraints(cs *constraints, tok *string) {
+func tokenConstraints(cs *apierr.Constraints, tok *string) {
 	if tok == nil {
 		return
 	}
 	if len(*tok) < 1 {
-		cs.add(quote(*tok), "clientRequestToken", cLenGE(1))
+		cs.Add(apierr.Quote(*tok), "clientRequestToken", apierr.LenGE(1))
 	}
 	if len(*tok) > maxClientToken {
-		cs.add(quote(*tok), "clientRequestToken", cLenLE(maxClientToken))
+		cs.Add(apierr.Quote(*tok), "clientRequestToken", apierr.LenLE(maxClientToken))
 	}
 }
 
@@ -294,7 +248,7 @@ func itemsOrNil[T any](list []T) *[]T {
 // aggregate size. Nothing is locked or read.
 func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, error) {
 	if len(in.TransactItems) > maxTransactItems {
-		return nil, errValidation(msgTxTooManyItems)
+		return nil, apierr.Validation(apierr.MsgTxTooManyItems)
 	}
 	if err := transactWriteConstraints(in); err != nil {
 		return nil, err
@@ -332,12 +286,12 @@ func checkTxActions(acts []*txAction) error {
 			continue
 		}
 		if !seen.add(a.t, a.key) {
-			return errValidation(msgTxSameItem)
+			return apierr.Validation(apierr.MsgTxSameItem)
 		}
 		total += a.size
 	}
 	if total > maxTransactBytes {
-		return errValidationf(msgTxPayloadTooLarge, total)
+		return apierr.Validationf(apierr.MsgTxPayloadTooLarge, total)
 	}
 	return nil
 }
@@ -348,7 +302,7 @@ func checkTxActions(acts []*txAction) error {
 func (c *call) prepareTxAction(p txParams) (*txAction, error) {
 	name := *p.tableName
 	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
-		return nil, errValidation(msgTxInvalidTableName)
+		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
 	}
 	a := &txAction{kind: p.kind}
 	if p.rvoccf != nil {
@@ -366,7 +320,7 @@ func (c *call) prepareTxAction(p txParams) (*txAction, error) {
 		a.item = p.key.Item()
 		a.size = storage.ItemSize(a.item)
 		if a.size > maxItemBytes {
-			return nil, errValidation(msgItemTooLarge)
+			return nil, apierr.Validation(apierr.MsgItemTooLarge)
 		}
 	}
 	if a.t, err = c.lookupTable(name); err != nil {
@@ -439,7 +393,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	tx := storage.Begin(tables...)
 	defer tx.Abort()
 
-	reasons := make([]CancellationReason, len(acts))
+	reasons := make([]apierr.CancellationReason, len(acts))
 	cancelled := false
 	for i, a := range acts {
 		r, err := a.evaluate(tx)
@@ -447,13 +401,13 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 			return nil, err
 		}
 		reasons[i] = r
-		cancelled = cancelled || r.Code != reasonNone
+		cancelled = cancelled || r.Code != apierr.ReasonNone
 	}
 	if conflict := conflictReasons(acts); conflict != nil {
 		reasons, cancelled = conflict, true
 	}
 	if cancelled {
-		return nil, errTransactionCanceled(reasons)
+		return nil, apierr.TransactionCanceled(reasons)
 	}
 	if err := checkTransactConventions(c, tx, acts); err != nil {
 		return nil, err
@@ -466,8 +420,8 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		}
 		ch, err := tx.Put(a.t.data, a.key, a.item)
 		if errors.Is(err, storage.ErrCollectionTooLarge) {
-			reasons[i] = CancellationReason{Code: reasonCollectionSizeLimit, Message: msgCollectionSizeExceeded}
-			return nil, errTransactionCanceled(reasons)
+			reasons[i] = apierr.CancellationReason{Code: apierr.ReasonCollectionSizeLimit, Message: apierr.MsgCollectionSizeExceeded}
+			return nil, apierr.TransactionCanceled(reasons)
 		}
 		if err != nil {
 			return nil, err
@@ -484,19 +438,19 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 // condition and, for an Update, computes the new item (kept in a.item).
 // Failures become the action's CancellationReason; an error is returned
 // only for a bug.
-func (a *txAction) evaluate(tx *storage.WriteTx) (CancellationReason, error) {
+func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, error) {
 	if a.preset != nil {
 		return *a.preset, nil
 	}
 	if a.cond == nil && a.kind != txUpdate && !a.insert {
-		return CancellationReason{Code: reasonNone}, nil // nothing to read
+		return apierr.CancellationReason{Code: apierr.ReasonNone}, nil // nothing to read
 	}
 	cur, found := tx.Get(a.t.data, a.key)
 	if found {
 		a.cur = storage.ItemSize(cur)
 	}
 	if a.insert && found {
-		return CancellationReason{Code: reasonDuplicateItem, Message: msgDuplicateItem}, nil
+		return apierr.CancellationReason{Code: apierr.ReasonDuplicateItem, Message: apierr.MsgDuplicateItem}, nil
 	}
 	if a.cond != nil {
 		ok, err := a.cond.Eval(cur)
@@ -504,7 +458,7 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (CancellationReason, error) {
 			return validationReason(err)
 		}
 		if !ok {
-			r := CancellationReason{Code: reasonConditionalCheck, Message: msgTxConditionFailed}
+			r := apierr.CancellationReason{Code: apierr.ReasonConditionalCheck, Message: apierr.MsgTxConditionFailed}
 			if a.rvoccf == returnAllOld && found {
 				r.Item = cur
 			}
@@ -518,19 +472,19 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (CancellationReason, error) {
 		}
 		a.item = next
 	}
-	return CancellationReason{Code: reasonNone}, nil
+	return apierr.CancellationReason{Code: apierr.ReasonNone}, nil
 }
 
 // validationReason turns an error found while evaluating an action on the
 // current item (an update operand of the wrong type, an item grown past
 // 400 KB) into a ValidationError reason, as AWS cancels such transactions.
 // An error that is no API error is a bug and is returned as it is.
-func validationReason(err error) (CancellationReason, error) {
-	ae, ok := classify(err)
+func validationReason(err error) (apierr.CancellationReason, error) {
+	ae, ok := apierr.Classify(err)
 	if !ok {
-		return CancellationReason{}, err
+		return apierr.CancellationReason{}, err
 	}
-	return CancellationReason{Code: reasonValidation, Message: ae.msg}, nil
+	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, nil
 }
 
 // conflictReasons is where transactions would be made to fail with
@@ -538,7 +492,7 @@ func validationReason(err error) (CancellationReason, error) {
 // reasons to cancel with (TransactionConflict for the chosen actions, None
 // for the rest), or nil to go on. Without fault injection transactions
 // wait for their locks and never conflict, so it returns nil.
-func conflictReasons([]*txAction) []CancellationReason { return nil }
+func conflictReasons([]*txAction) []apierr.CancellationReason { return nil }
 
 // txUnits is the capacity a transaction took from one table.
 type txUnits struct {

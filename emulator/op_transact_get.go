@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -144,24 +145,24 @@ func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCap
 // then each Get as GetItem would be validated, and the same item twice.
 func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 	if len(in.TransactItems) > maxTransactItems {
-		return nil, errValidation(msgTxTooManyItems)
+		return nil, apierr.Validation(apierr.MsgTxTooManyItems)
 	}
-	var cs constraints
-	if notNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
-		cs.add("'[]'", "transactItems", cLenGE(1))
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
+		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
 	for i, ti := range in.TransactItems {
 		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
-		if !notNull(&cs, ti.Get, path) {
+		if !apierr.NotNull(&cs, ti.Get, path) {
 			continue
 		}
-		notNull(&cs, ti.Get.TableName, path+".tableName")
+		apierr.NotNull(&cs, ti.Get.TableName, path+".tableName")
 		if ti.Get.Key == nil {
-			cs.add("null", path+".key", cNotNull)
+			cs.Add("null", path+".key", apierr.MemberNotNull)
 		}
 	}
-	enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
-	if err := cs.err(); err != nil {
+	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	gets := make([]*txGet, len(in.TransactItems))
@@ -172,7 +173,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 			return nil, err
 		}
 		if !seen.add(g.t, g.key) {
-			return nil, errValidation(msgTxSameItem)
+			return nil, apierr.Validation(apierr.MsgTxSameItem)
 		}
 		gets[i] = g
 	}
@@ -183,7 +184,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 func (c *call) prepareTxGet(in *TransactGet) (*txGet, error) {
 	name := *in.TableName
 	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
-		return nil, errValidation(msgTxInvalidTableName)
+		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
 	}
 	p := exprParams{names: in.ExpressionAttributeNames}
 	if in.ProjectionExpression != nil {

@@ -1,6 +1,10 @@
 package emulator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
 
 // dynamoDBOperations are the operation names of DynamoDB's API
 // (DynamoDB_20120810, from the AWS API reference). A name here that has no
@@ -34,7 +38,7 @@ var dynamoDBOperations = map[string]bool{
 // lacks from a name DynamoDB does not have.
 func errOperationNotFound(name string) error {
 	if dynamoDBOperations[name] {
-		return newError(ErrUnknownOperation, fmt.Sprintf(msgOperationNotImplemented, name))
+		return apierr.New(apierr.ErrUnknownOperation, fmt.Sprintf(apierr.MsgOperationNotImplemented, name))
 	}
-	return errUnknownOperation()
+	return apierr.UnknownOperation()
 }

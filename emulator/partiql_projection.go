@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -30,7 +31,7 @@ func (x *translator) projection(list []partiql.Expr) ([]projected, *expr.Project
 		p, ok := e.(*partiql.Path)
 		if !ok {
 			line, col, ln := x.at(e.Pos(), utf16Len(nodeHead(e)))
-			return nil, nil, errValidationf(msgUnexpectedPathPart, line, col, ln)
+			return nil, nil, apierr.Validationf(apierr.MsgUnexpectedPathPart, line, col, ln)
 		}
 		text, err := x.path(p)
 		if err != nil {

@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/base64"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -38,7 +39,7 @@ func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) 
 			return nil, err
 		}
 		if plan.x.multi() {
-			return nil, errValidation(msgPartiQLMultiKey)
+			return nil, apierr.Validation(apierr.MsgPartiQLMultiKey)
 		}
 		ks = indexKeySchema(plan.x)
 	}
@@ -179,14 +180,14 @@ func checkOrderBy(s *partiql.Select, ks storage.KeySchema, hasKey bool) error {
 		return nil
 	}
 	if s.Where == nil {
-		return errValidation(msgOrderByNoWhere)
+		return apierr.Validation(apierr.MsgOrderByNoWhere)
 	}
 	if !hasKey {
-		return errValidation(msgOrderByNoHashKey)
+		return apierr.Validation(apierr.MsgOrderByNoHashKey)
 	}
 	for _, o := range s.OrderBy {
 		if !isTopName(o.Path, ks.Partition.Name) && !(ks.HasSort() && isTopName(o.Path, ks.Sort.Name)) {
-			return errValidationf(msgOrderByNotKey, o.Path.String())
+			return apierr.Validationf(apierr.MsgOrderByNotKey, o.Path.String())
 		}
 	}
 	return nil
@@ -312,7 +313,7 @@ func (plan *selectPlan) firstPartition(in func(i int) bool) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, errValidation(msgInvalidNextToken)
+	return 0, apierr.Validation(apierr.MsgInvalidNextToken)
 }
 
 // A NextToken is the base64 of the last evaluated key's DynamoDB JSON.
@@ -327,7 +328,7 @@ func decodeNextToken(t *table, tok string) (storage.Key, error) {
 	}
 	k, err := t.keyFromKeyParam(it)
 	if err != nil {
-		return storage.Key{}, errValidation(msgInvalidNextToken)
+		return storage.Key{}, apierr.Validation(apierr.MsgInvalidNextToken)
 	}
 	return k, nil
 }
@@ -336,11 +337,11 @@ func decodeNextToken(t *table, tok string) (storage.Key, error) {
 func decodeTokenItem(tok string) (storage.Item, error) {
 	raw, err := base64.StdEncoding.DecodeString(tok)
 	if err != nil {
-		return nil, errValidation(msgInvalidNextToken)
+		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
 	}
 	it, err := DecodeItem(raw)
 	if err != nil {
-		return nil, errValidation(msgInvalidNextToken)
+		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
 	}
 	return it, nil
 }

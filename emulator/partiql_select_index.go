@@ -1,6 +1,9 @@
 package emulator
 
-import "github.com/dynamoemu/dynamoemu/storage"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
 
 // PartiQL SELECT from an index target ("table"."index"): planned as a
 // SELECT from the table with the index's key schema, then read as Query
@@ -32,7 +35,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 			return err
 		}
 		if start, err = indexStartKey(t, ix, it, nil); err != nil {
-			return errValidation(msgInvalidNextToken)
+			return apierr.Validation(apierr.MsgInvalidNextToken)
 		}
 		first, err = plan.firstPartition(func(i int) bool {
 			for j, a := range ix.partAttrs {
@@ -52,7 +55,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 		for _, q := range plan.iqs[first:] {
 			q.ExclusiveStart = start
 			if err := t.data.QueryIndex(ix.name, q, p.visit); err != nil {
-				return errValidationf(msgNoSuchIndex, ix.name) // deleted since the lookup
+				return apierr.Validationf(apierr.MsgNoSuchIndex, ix.name) // deleted since the lookup
 			}
 			if p.stopped || p.err != nil {
 				break
@@ -61,7 +64,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 		}
 	default:
 		if err := t.data.ScanIndex(ix.name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
-			return errValidationf(msgNoSuchIndex, ix.name)
+			return apierr.Validationf(apierr.MsgNoSuchIndex, ix.name)
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // newIndexSelectEnv is a table ixt (pk S, sk N) with a GSI gxi (g S, gs N,
@@ -46,7 +48,7 @@ func TestSelectIndexCapacityAndToken(t *testing.T) {
 	}
 	for _, bad := range []string{"!", base64.StdEncoding.EncodeToString([]byte(`{"pk":{"S":"p1"},"sk":{"N":"7"}}`))} {
 		r.wantError("ExecuteStatement", stmtBody(`SELECT * FROM "ixt"."gxi" WHERE g = 'x1'`, `,"NextToken":"`+bad+`"`),
-			"ValidationException", msgInvalidNextToken)
+			"ValidationException", apierr.MsgInvalidNextToken)
 	}
 }
 

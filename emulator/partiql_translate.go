@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -42,7 +43,7 @@ func (x *translator) at(pos, length int) (int, int, int) {
 
 func (x *translator) errAt(format string, n partiql.Node, length int, args ...any) error {
 	line, col, ln := x.at(n.Pos(), length)
-	return errValidationf(format, append(args, line, col, ln)...)
+	return apierr.Validationf(format, append(args, line, col, ln)...)
 }
 
 func (x *translator) name(n string) string {
@@ -72,7 +73,7 @@ func (x *translator) path(p *partiql.Path) (string, error) {
 				// DynamoDB Local places the error at the digits after a minus.
 				digits := strings.TrimPrefix(e.Index, "-")
 				line, col, ln := x.at(e.Offset+len(e.Index)-len(digits), len(digits))
-				return "", errValidationf(msgListIndexRange, e.Index, line, col, ln)
+				return "", apierr.Validationf(apierr.MsgListIndexRange, e.Index, line, col, ln)
 			}
 			b.WriteString("[" + e.Index + "]")
 		default:
@@ -109,7 +110,7 @@ func (x *translator) operand(e partiql.Expr) (string, error) {
 		return x.call(e)
 	case *partiql.Literal:
 		if e.Tok == partiql.MISSING {
-			return "", errValidation(msgMissingCompare)
+			return "", apierr.Validation(apierr.MsgMissingCompare)
 		}
 	}
 	if isValue(e) {
@@ -120,9 +121,9 @@ func (x *translator) operand(e partiql.Expr) (string, error) {
 		return x.value(v), nil
 	}
 	if b, ok := e.(*partiql.Binary); ok {
-		return "", errValidationf(msgUnsupportedOp, strings.ToLower(b.Op.String()))
+		return "", apierr.Validationf(apierr.MsgUnsupportedOp, strings.ToLower(b.Op.String()))
 	}
-	return "", x.errAt(msgUnsupportedExpr, e, 1)
+	return "", x.errAt(apierr.MsgUnsupportedExpr, e, 1)
 }
 
 // conditionFuncs are the functions a PartiQL WHERE may call, with their
@@ -135,7 +136,7 @@ var conditionFuncs = map[string]string{
 func (x *translator) call(c *partiql.Call) (string, error) {
 	fn, ok := conditionFuncs[strings.ToLower(c.Fun)]
 	if !ok {
-		return "", errValidationf(msgUnrecognizedFunc, c.Fun)
+		return "", apierr.Validationf(apierr.MsgUnrecognizedFunc, c.Fun)
 	}
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
@@ -155,7 +156,7 @@ func (x *translator) condition(e partiql.Expr) (string, error) {
 		switch {
 		case e.Op == partiql.AND || e.Op == partiql.OR:
 			if !isCondition(e.X) || !isCondition(e.Y) {
-				return "", errValidation(msgAndOrArgs)
+				return "", apierr.Validation(apierr.MsgAndOrArgs)
 			}
 			l, err := x.condition(e.X)
 			if err != nil {
@@ -177,13 +178,13 @@ func (x *translator) condition(e partiql.Expr) (string, error) {
 			}
 			return l + " " + e.Op.String() + " " + r, nil
 		}
-		return "", errValidationf(msgUnsupportedOp, strings.ToLower(e.Op.String()))
+		return "", apierr.Validationf(apierr.MsgUnsupportedOp, strings.ToLower(e.Op.String()))
 	case *partiql.Unary:
 		if e.Op != partiql.NOT {
 			break
 		}
 		if !isCondition(e.X) {
-			return "", errValidation(msgNotArg)
+			return "", apierr.Validation(apierr.MsgNotArg)
 		}
 		s, err := x.condition(e.X)
 		return "NOT (" + s + ")", err
@@ -198,7 +199,7 @@ func (x *translator) condition(e partiql.Expr) (string, error) {
 		return negate(e.Not, parts[0]+" BETWEEN "+parts[1]+" AND "+parts[2]), nil
 	case *partiql.In:
 		if e.Right != nil {
-			return "", errValidation(msgInRightSide)
+			return "", apierr.Validation(apierr.MsgInRightSide)
 		}
 		parts, err := x.operands(append([]partiql.Expr{e.X}, e.Elems...)...)
 		if err != nil {
@@ -210,7 +211,7 @@ func (x *translator) condition(e partiql.Expr) (string, error) {
 	case *partiql.Call:
 		return x.call(e)
 	}
-	return "", x.errAt(msgUnsupportedExpr, e, 1)
+	return "", x.errAt(apierr.MsgUnsupportedExpr, e, 1)
 }
 
 // isCondition reports whether e is a condition rather than an operand.
@@ -240,7 +241,7 @@ func exprError(err error) error {
 	for _, param := range []string{"Filter", "Condition", "Update", "KeyCondition", "Projection"} {
 		msg = strings.TrimPrefix(msg, "Invalid "+param+"Expression: ")
 	}
-	return &apiError{class: ErrValidation, msg: msg, cause: err}
+	return &apierr.Error{Class: apierr.ErrValidation, Msg: msg, Cause: err}
 }
 
 func negate(not bool, s string) string {
@@ -329,7 +330,7 @@ func isTopName(e partiql.Expr, name string) bool {
 // and returns the key and the remaining conjuncts (the condition).
 func (x *translator) fullKey(t *table, where partiql.Expr) (storage.Key, []partiql.Expr, error) {
 	if where == nil {
-		return storage.Key{}, nil, itemRule(errValidation(msgKeyEquality))
+		return storage.Key{}, nil, itemRule(apierr.Validation(apierr.MsgKeyEquality))
 	}
 	ks := t.schema
 	rest := conjuncts(where)
@@ -350,7 +351,7 @@ func (x *translator) fullKey(t *table, where partiql.Expr) (storage.Key, []parti
 				return storage.Key{}, nil, err
 			}
 			if v.Kind() != a.Kind {
-				return storage.Key{}, nil, itemRule(errValidationf(msgPartiQLKeyType, a.Name))
+				return storage.Key{}, nil, itemRule(apierr.Validationf(apierr.MsgPartiQLKeyType, a.Name))
 			}
 			keyItem[a.Name] = v
 			rest = append(rest[:i:i], rest[i+1:]...)
@@ -358,7 +359,7 @@ func (x *translator) fullKey(t *table, where partiql.Expr) (storage.Key, []parti
 			break
 		}
 		if !found {
-			return storage.Key{}, nil, itemRule(errValidation(msgKeyEquality))
+			return storage.Key{}, nil, itemRule(apierr.Validation(apierr.MsgKeyEquality))
 		}
 	}
 	key, err := t.keyFromKeyParam(keyItem)
@@ -470,7 +471,7 @@ func (x *translator) setValue(e partiql.Expr) (string, error) {
 	case *partiql.Call:
 		fn := strings.ToLower(e.Fun)
 		if fn != "list_append" && fn != "if_not_exists" {
-			return "", errValidationf(msgUnrecognizedFunc, e.Fun)
+			return "", apierr.Validationf(apierr.MsgUnrecognizedFunc, e.Fun)
 		}
 		args := make([]string, len(e.Args))
 		for i, a := range e.Args {
@@ -489,7 +490,7 @@ func (x *translator) setValue(e partiql.Expr) (string, error) {
 		}
 		return x.value(v), nil
 	}
-	return "", x.errAt(msgUnsupportedExpr, e, 1)
+	return "", x.errAt(apierr.MsgUnsupportedExpr, e, 1)
 }
 
 // checkKeyKinds checks the values a key condition conjunct c compares key
@@ -520,7 +521,7 @@ func (x *translator) checkKeyKinds(c partiql.Expr, a storage.KeyAttr) error {
 	}
 	for _, k := range kinds {
 		if k != a.Kind {
-			return errValidationf(msgPartiQLKeyType, a.Name)
+			return apierr.Validationf(apierr.MsgPartiQLKeyType, a.Name)
 		}
 	}
 	return nil

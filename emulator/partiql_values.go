@@ -3,6 +3,7 @@ package emulator
 import (
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -21,10 +22,10 @@ func (x *translator) literal(e partiql.Expr, key string) (storage.Value, error) 
 	case *partiql.Param:
 		if key != "root" {
 			line, col, ln := x.at(e.Offset, 1)
-			return storage.Value{}, errValidationf(msgUnsupportedType, "Parameter", key, line, col, ln)
+			return storage.Value{}, apierr.Validationf(apierr.MsgUnsupportedType, "Parameter", key, line, col, ln)
 		}
 		if e.N >= len(x.params) {
-			return storage.Value{}, errValidation(msgParamCount)
+			return storage.Value{}, apierr.Validation(apierr.MsgParamCount)
 		}
 		return x.params[e.N], nil
 	case *partiql.Literal:
@@ -47,7 +48,7 @@ func (x *translator) literal(e partiql.Expr, key string) (storage.Value, error) 
 			if key != "root" {
 				what = "LiteralMissing"
 			}
-			return storage.Value{}, errValidationf(msgUnsupportedType, what, key, line, col, ln)
+			return storage.Value{}, apierr.Validationf(apierr.MsgUnsupportedType, what, key, line, col, ln)
 		}
 	case *partiql.Unary:
 		if lit, ok := e.X.(*partiql.Literal); ok && lit.Tok == partiql.NUMBER && (e.Op == partiql.PLUS || e.Op == partiql.MINUS) {
@@ -76,7 +77,7 @@ func (x *translator) literal(e partiql.Expr, key string) (storage.Value, error) 
 	case *partiql.BagLit:
 		return x.bag(e, key)
 	}
-	return storage.Value{}, x.errAt(msgUnsupportedExpr, e, 1)
+	return storage.Value{}, x.errAt(apierr.MsgUnsupportedExpr, e, 1)
 }
 
 // item turns an INSERT's VALUE into the item: a tuple literal whose
@@ -84,7 +85,7 @@ func (x *translator) literal(e partiql.Expr, key string) (storage.Value, error) 
 func (x *translator) item(e partiql.Expr) (storage.Item, error) {
 	t, ok := e.(*partiql.TupleLit)
 	if !ok {
-		return nil, x.errAt(msgInsertNotTuple, e, 1)
+		return nil, x.errAt(apierr.MsgInsertNotTuple, e, 1)
 	}
 	m, err := x.fields(t, func(string) string { return "root" })
 	return storage.Item(m), err
@@ -118,19 +119,19 @@ func (x *translator) tupleKey(e partiql.Expr) (string, error) {
 			return v.Str(), nil
 		}
 	}
-	return "", x.errAt(msgTupleKey, e, 1)
+	return "", x.errAt(apierr.MsgTupleKey, e, 1)
 }
 
 // bag turns <<...>> into a string or number set.
 func (x *translator) bag(e *partiql.BagLit, key string) (storage.Value, error) {
 	if len(e.Elems) == 0 {
-		return storage.Value{}, x.errAt(msgEmptyBag, e, 2)
+		return storage.Value{}, x.errAt(apierr.MsgEmptyBag, e, 2)
 	}
 	var kind storage.Kind
 	members := make([]string, 0, len(e.Elems))
 	for _, el := range e.Elems {
 		if _, ok := el.(*partiql.Param); ok {
-			return storage.Value{}, x.errAt(msgBagTypeAt, el, 1)
+			return storage.Value{}, x.errAt(apierr.MsgBagTypeAt, el, 1)
 		}
 		v, err := x.literal(el, key)
 		if err != nil {
@@ -141,10 +142,10 @@ func (x *translator) bag(e *partiql.BagLit, key string) (storage.Value, error) {
 		case storage.KindS:
 		case storage.KindN:
 		default:
-			return storage.Value{}, errValidation(msgBagType)
+			return storage.Value{}, apierr.Validation(apierr.MsgBagType)
 		}
 		if kind != k && len(members) > 0 {
-			return storage.Value{}, errValidation(msgBagType)
+			return storage.Value{}, apierr.Validation(apierr.MsgBagType)
 		}
 		kind = k
 		members = append(members, v.Str())

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -55,12 +56,12 @@ func planInsert(c *call, x *translator, s *partiql.Insert) (*writePlan, error) {
 			continue
 		}
 		if _, ok := item[a.Name]; !ok {
-			return nil, itemRule(errValidationf(msgInsertKeyMissing, a.Name))
+			return nil, itemRule(apierr.Validationf(apierr.MsgInsertKeyMissing, a.Name))
 		}
 	}
 	p.size = storage.ItemSize(item)
 	if p.size > maxItemBytes {
-		return nil, itemRule(errValidation(msgItemTooLarge))
+		return nil, itemRule(apierr.Validation(apierr.MsgItemTooLarge))
 	}
 	if p.key, err = t.keyFromItem(item); err != nil {
 		return nil, itemRule(err)
@@ -79,7 +80,7 @@ func runInsert(c *call, x *translator, s *partiql.Insert, opt stmtOptions) (*Exe
 	tp := p.t.convPolicy()
 	change, err := p.t.data.Write(p.key, func(cur storage.Item) (storage.Item, error) {
 		if cur != nil {
-			return nil, newError(ErrDuplicateItem, msgDuplicateItem)
+			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
 		if tp != nil { // INSERT creates only, as the create guard does
 			if err := tp.check(c, tp.write(p.t, conventions.OpPut, p.key, nil, p.item, true, nil)); err != nil {
@@ -156,7 +157,7 @@ func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*Exe
 		}
 		newSize = storage.ItemSize(next)
 		if newSize > maxItemBytes {
-			return nil, errValidation(msgUpdatedItemTooLarge)
+			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
 		}
 		if tp != nil {
 			if err := tp.check(c, tp.write(t, conventions.OpUpdate, p.key, cur, next, false, nil)); err != nil {

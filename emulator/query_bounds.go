@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -55,7 +56,7 @@ func atInclusiveEnd(kc *expr.KeyCondition, forward bool, k storage.Key) bool {
 // the key condition: nothing can follow it.
 func checkStartBeforeEnd(kc *expr.KeyCondition, forward bool, start storage.Key) error {
 	if atInclusiveEnd(kc, forward, start) {
-		return errValidation(msgStartKeyRangePred)
+		return apierr.Validation(apierr.MsgStartKeyRangePred)
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package emulator
 
+import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+
 // The request parameters Query and Scan share: Limit, Select,
 // ConditionalOperator, IndexName, Segment and TotalSegments, checked with
 // AWS's constraint messages.
@@ -19,13 +21,13 @@ func indexNameConstraint(name *string) string {
 	n := *name
 	switch {
 	case len(n) < 3:
-		return violation(quote(n), "indexName", cLenGE(3))
+		return apierr.Violation(apierr.Quote(n), "indexName", apierr.LenGE(3))
 	case len(n) > 255:
-		return violation(quote(n), "indexName", cLenLE(255))
+		return apierr.Violation(apierr.Quote(n), "indexName", apierr.LenLE(255))
 	}
 	for i := 0; i < len(n); i++ {
-		if !nameChar(n[i]) {
-			return violation(quote(n), "indexName", cNamePattern)
+		if !apierr.NameChar(n[i]) {
+			return apierr.Violation(apierr.Quote(n), "indexName", apierr.NamePatternConstraint)
 		}
 	}
 	return ""
@@ -36,9 +38,9 @@ func segmentConstraint(segment *int64) string {
 	switch {
 	case segment == nil:
 	case *segment < 0:
-		return violation(quoteInt(*segment), "segment", cValGE(0))
+		return apierr.Violation(apierr.QuoteInt(*segment), "segment", apierr.ValGE(0))
 	case *segment > 999999:
-		return violation(quoteInt(*segment), "segment", cValLE(999999))
+		return apierr.Violation(apierr.QuoteInt(*segment), "segment", apierr.ValLE(999999))
 	}
 	return ""
 }
@@ -48,9 +50,9 @@ func totalSegmentsConstraint(total *int64) string {
 	switch {
 	case total == nil:
 	case *total < 1:
-		return violation(quoteInt(*total), "totalSegments", cValGE(1))
+		return apierr.Violation(apierr.QuoteInt(*total), "totalSegments", apierr.ValGE(1))
 	case *total > 1000000:
-		return violation(quoteInt(*total), "totalSegments", cValLE(1000000))
+		return apierr.Violation(apierr.QuoteInt(*total), "totalSegments", apierr.ValLE(1000000))
 	}
 	return ""
 }
@@ -60,11 +62,11 @@ func totalSegmentsConstraint(total *int64) string {
 func checkSegments(segment, total *int64) error {
 	switch {
 	case segment != nil && total == nil:
-		return errValidation(msgSegmentWithoutTotal)
+		return apierr.Validation(apierr.MsgSegmentWithoutTotal)
 	case segment == nil && total != nil:
-		return errValidation(msgTotalWithoutSegment)
+		return apierr.Validation(apierr.MsgTotalWithoutSegment)
 	case segment != nil && *segment >= *total:
-		return errValidationf(msgSegmentTooLarge, *segment, *total)
+		return apierr.Validationf(apierr.MsgSegmentTooLarge, *segment, *total)
 	}
 	return nil
 }
@@ -85,20 +87,20 @@ func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool
 	switch *sel {
 	case selectAllProjected:
 		if index == nil {
-			return false, errValidation(msgAllProjectedNoIndex)
+			return false, apierr.Validation(apierr.MsgAllProjectedNoIndex)
 		}
 	case selectSpecific:
 		if projParam == "" {
-			return false, errValidation(msgSpecificWithoutProj)
+			return false, apierr.Validation(apierr.MsgSpecificWithoutProj)
 		}
 	case selectCount:
 		if projParam != "" {
-			return false, errValidationf(msgProjectionWithSelect, projParam, "only the Count")
+			return false, apierr.Validationf(apierr.MsgProjectionWithSelect, projParam, "only the Count")
 		}
 		return true, nil
 	case selectAll:
 		if projParam != "" {
-			return false, errValidationf(msgProjectionWithSelect, projParam, selectAll)
+			return false, apierr.Validationf(apierr.MsgProjectionWithSelect, projParam, selectAll)
 		}
 	}
 	return false, nil

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // Request logging. At debug level every request is logged once it is
@@ -60,17 +62,17 @@ func noteTable(ctx context.Context, in any) {
 
 // logAnswer logs a request's answer: the debug line when rl is not nil, and
 // every 500 whatever the level.
-func (e *Emulator) logAnswer(r *http.Request, rl *requestLog, reqID string, status int, ae *apiError) {
+func (e *Emulator) logAnswer(r *http.Request, rl *requestLog, reqID string, status int, ae *apierr.Error) {
 	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), targetPrefix)
 	if status >= 500 {
-		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.class.name, "message", ae.msg, "cause", ae.cause)
+		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.Class.Name, "message", ae.Msg, "cause", ae.Cause)
 	}
 	if rl == nil {
 		return
 	}
 	attrs := []any{"request_id", reqID, "op", op, "table", rl.table, "status", status}
 	if ae != nil {
-		attrs = append(attrs, "error", ae.class.name, "message", ae.msg)
+		attrs = append(attrs, "error", ae.Class.Name, "message", ae.Msg)
 	}
 	attrs = append(attrs, "duration", time.Since(rl.start))
 	e.log.Debug("request", attrs...)

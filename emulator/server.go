@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).
@@ -234,7 +235,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	out := e.outBufs.Get().(*[]byte)
 	body, err := e.handle(w, r, reqID, (*out)[:0])
 	status := http.StatusOK
-	var ae *apiError
+	var ae *apierr.Error
 	if errors.Is(err, errBodyCutOff) {
 		// The body stopped arriving (the server's read deadline): there
 		// is nobody to answer. Drop the connection without a response.
@@ -243,11 +244,11 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		var known bool
-		ae, known = classify(err)
+		ae, known = apierr.Classify(err)
 		if !known {
 			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
 		}
-		status = ae.class.status
+		status = ae.Class.Status
 		body = appendErrorBody(body[:0], ae)
 	}
 	writeResponse(w, r, reqID, status, body)
@@ -292,7 +293,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	// server's read timeout), never the slots of the requests that are
 	// ready to be served (limits.go).
 	if !e.limit.enter() {
-		return nil, errThrottling()
+		return nil, apierr.Throttling()
 	}
 	defer e.limit.leave()
 	return e.svc.serve(op, &request{
@@ -314,7 +315,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 // no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
 func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
 	if r.ContentLength > e.maxBody {
-		return errRequestEntityTooLarge()
+		return apierr.RequestEntityTooLarge()
 	}
 	want := int64(0) // the buffer a body that arrives as announced needs
 	if r.ContentLength > 0 {
@@ -323,13 +324,13 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	}
 	n, err := readAtMost(buf, r.Body, e.maxBody+1, want)
 	if n > e.maxBody {
-		return errRequestEntityTooLarge()
+		return apierr.RequestEntityTooLarge()
 	}
 	if err != nil {
 		if isTimeout(err) {
 			return fmt.Errorf("%w: %w", errBodyCutOff, err)
 		}
-		return errSerialization("")
+		return apierr.Serialization("")
 	}
 	if r.Header["Content-Encoding"] != nil {
 		return decompressBody(r.Header, buf, e.maxBody)
@@ -407,19 +408,19 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 // any answer means the service is up. A signed GET names no operation.
 func (e *Emulator) serveHealth(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	err := errUnknownOperation()
+	err := apierr.UnknownOperation()
 	if _, cerr := parseCredential(r); cerr != nil {
 		err = cerr
 	}
-	ae, _ := classify(err)
-	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+	ae, _ := apierr.Classify(err)
+	writeResponse(w, r, newRequestID(), ae.Class.Status, appendErrorBody(nil, ae))
 }
 
 // serveOther answers other paths and methods like an unknown operation.
 func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	ae, _ := classify(errUnknownOperation())
-	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+	ae, _ := apierr.Classify(apierr.UnknownOperation())
+	writeResponse(w, r, newRequestID(), ae.Class.Status, appendErrorBody(nil, ae))
 }
 
 // servePreflight answers a CORS preflight OPTIONS request.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 const echo = "DynamoDB_20120810.TestEcho"
@@ -54,7 +56,7 @@ func TestRouting(t *testing.T) {
 		{"body not an object", echo, testAuth, `[1]`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of list found where not expected"}`},
 		{"attribute value invalid", echo, testAuth, `{"Item":{"a":{}}}`, 400,
-			`{"__type":"com.amazon.coral.validate#ValidationException","message":"` + msgAVEmpty + `"}`},
+			`{"__type":"com.amazon.coral.validate#ValidationException","message":"` + apierr.MsgAVEmpty + `"}`},
 		{"validation error", echo, testAuth, `{"Fail":"validation"}`, 400,
 			`{"__type":"com.amazon.coral.validate#ValidationException","message":"bad input"}`},
 		{"conditional check with item", echo, testAuth, `{"Fail":"condition","Item":{"b":{"N":"1"},"a":{"S":"x"}}}`, 400,
@@ -307,25 +309,25 @@ func TestErrorClasses(t *testing.T) {
 		class error
 		msg   string
 	}{
-		{errValidation("m"), ErrValidation, "m"},
-		{errValidationf("x %d", 1), ErrValidation, "x 1"},
-		{errResourceNotFound("m"), ErrResourceNotFound, "m"},
-		{errResourceInUse("m"), ErrResourceInUse, "m"},
-		{errConditionalCheckFailed(nil), ErrConditionalCheckFailed, "The conditional request failed"},
-		{errLimitExceeded("m"), ErrLimitExceeded, "m"},
-		{errItemCollectionSizeLimitExceeded("m"), ErrItemCollectionSizeLimitExceeded, "m"},
-		{errSerialization("m"), ErrSerialization, "m"},
+		{apierr.Validation("m"), apierr.ErrValidation, "m"},
+		{apierr.Validationf("x %d", 1), apierr.ErrValidation, "x 1"},
+		{apierr.ResourceNotFound("m"), apierr.ErrResourceNotFound, "m"},
+		{apierr.ResourceInUse("m"), apierr.ErrResourceInUse, "m"},
+		{apierr.ConditionalCheckFailed(nil), apierr.ErrConditionalCheckFailed, "The conditional request failed"},
+		{apierr.LimitExceeded("m"), apierr.ErrLimitExceeded, "m"},
+		{apierr.ItemCollectionSizeLimitExceeded("m"), apierr.ErrItemCollectionSizeLimitExceeded, "m"},
+		{apierr.Serialization("m"), apierr.ErrSerialization, "m"},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, tt.class) || tt.err.Error() != tt.msg {
 			t.Errorf("%v: want class %v message %q", tt.err, tt.class, tt.msg)
 		}
-		if errors.Is(tt.err, ErrInternalServer) {
+		if errors.Is(tt.err, apierr.ErrInternalServer) {
 			t.Errorf("%v is also InternalServerError", tt.err)
 		}
 	}
 	cause := errors.New("cause")
-	if err := errValidationf("wrapped: %w", cause); !errors.Is(err, cause) || !errors.Is(err, ErrValidation) {
+	if err := apierr.Validationf("wrapped: %w", cause); !errors.Is(err, cause) || !errors.Is(err, apierr.ErrValidation) {
 		t.Errorf("errValidationf does not wrap: %v", err)
 	}
 }

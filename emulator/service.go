@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -130,7 +131,7 @@ func (s *service) serve(op operation, req *request) (out []byte, err error) {
 				panic(p)
 			}
 			c.logger().Error("panic in operation", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			out, err = nil, errInternal()
+			out, err = nil, apierr.Internal()
 		}
 	}()
 	return op.fn(c, req.body)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -201,7 +202,7 @@ func (s *stream) read(pos uint64, limit, maxBytes int, now time.Time) ([]streamR
 	defer s.mu.Unlock()
 	s.trimLocked(now)
 	if pos < s.first {
-		return nil, 0, false, newError(ErrTrimmedDataAccess, msgTrimmedData)
+		return nil, 0, false, apierr.New(apierr.ErrTrimmedDataAccess, apierr.MsgTrimmedData)
 	}
 	var out []streamRecord
 	if pos < s.next {

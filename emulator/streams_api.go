@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // The DynamoDB Streams API (X-Amz-Target DynamoDBStreams_20120810.<Op>),
@@ -68,15 +70,15 @@ type ListStreamsOutput struct {
 }
 
 func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
-	var cs constraints
+	var cs apierr.Constraints
 	if in.TableName != nil {
-		nameConstraints(&cs, *in.TableName, "tableName")
+		apierr.NameConstraints(&cs, *in.TableName, "tableName")
 	}
-	cs.addViolation(limitViolation(in.Limit, "limit", maxListStreamsLimit, true))
+	cs.AddViolation(apierr.LimitViolation(in.Limit, "limit", maxListStreamsLimit, true))
 	if in.ExclusiveStartStreamArn != nil {
 		streamARNConstraints(&cs, *in.ExclusiveStartStreamArn, "exclusiveStartStreamArn")
 	}
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	all := c.ns.streams.all(c.Now())
@@ -113,12 +115,12 @@ func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
 }
 
 // streamARNConstraints checks a stream ARN member's length.
-func streamARNConstraints(cs *constraints, arn, path string) {
+func streamARNConstraints(cs *apierr.Constraints, arn, path string) {
 	if len(arn) < minStreamARNLen {
-		cs.add(quote(arn), path, cLenGE(minStreamARNLen))
+		cs.Add(apierr.Quote(arn), path, apierr.LenGE(minStreamARNLen))
 	}
 	if len(arn) > maxStreamARNLen {
-		cs.add(quote(arn), path, cLenLE(maxStreamARNLen))
+		cs.Add(apierr.Quote(arn), path, apierr.LenLE(maxStreamARNLen))
 	}
 }
 
@@ -168,21 +170,21 @@ type SequenceNumberRange struct {
 }
 
 func describeStream(c *call, in *DescribeStreamInput) (*DescribeStreamOutput, error) {
-	var cs constraints
-	if notNull(&cs, in.StreamArn, "streamArn") {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.StreamArn, "streamArn") {
 		streamARNConstraints(&cs, *in.StreamArn, "streamArn")
 	}
-	cs.addViolation(limitViolation(in.Limit, "limit", maxDescribeStreamLimit, true))
+	cs.AddViolation(apierr.LimitViolation(in.Limit, "limit", maxDescribeStreamLimit, true))
 	if id := in.ExclusiveStartShardId; id != nil {
 		shardIDConstraints(&cs, *id, "exclusiveStartShardId")
 	}
 	if f := in.ShardFilter; f != nil {
-		enum(&cs, f.Type, "shardFilter.type", "CHILD_SHARDS")
+		apierr.Enum(&cs, f.Type, "shardFilter.type", "CHILD_SHARDS")
 		if f.ShardId != nil {
 			shardIDConstraints(&cs, *f.ShardId, "shardFilter.shardId")
 		}
 	}
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	s, err := c.lookupStream(*in.StreamArn)
@@ -214,12 +216,12 @@ func describeStream(c *call, in *DescribeStreamInput) (*DescribeStreamOutput, er
 	return &DescribeStreamOutput{StreamDescription: d}, nil
 }
 
-func shardIDConstraints(cs *constraints, id, path string) {
+func shardIDConstraints(cs *apierr.Constraints, id, path string) {
 	if len(id) < minShardIDLen {
-		cs.add(quote(id), path, cLenGE(minShardIDLen))
+		cs.Add(apierr.Quote(id), path, apierr.LenGE(minShardIDLen))
 	}
 	if len(id) > maxShardIDLen {
-		cs.add(quote(id), path, cLenLE(maxShardIDLen))
+		cs.Add(apierr.Quote(id), path, apierr.LenLE(maxShardIDLen))
 	}
 }
 
@@ -228,7 +230,7 @@ func (c *call) lookupStream(arn string) (*stream, error) {
 	if s := c.ns.streams.find(arn, c.Now()); s != nil {
 		return s, nil
 	}
-	return nil, errResourceNotFound(msgStreamNotFound(arn))
+	return nil, apierr.ResourceNotFound(apierr.MsgStreamNotFound(arn))
 }
 
 // GetShardIteratorInput is the GetShardIterator request.
@@ -245,25 +247,25 @@ type GetShardIteratorOutput struct {
 }
 
 func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
-	var cs constraints
-	if notNull(&cs, in.StreamArn, "streamArn") {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.StreamArn, "streamArn") {
 		streamARNConstraints(&cs, *in.StreamArn, "streamArn")
 	}
-	if notNull(&cs, in.ShardId, "shardId") {
+	if apierr.NotNull(&cs, in.ShardId, "shardId") {
 		shardIDConstraints(&cs, *in.ShardId, "shardId")
 	}
-	if notNull(&cs, in.ShardIteratorType, "shardIteratorType") {
-		enum(&cs, in.ShardIteratorType, "shardIteratorType", iterTrimHorizon, iterLatest, iterAtSequence, iterAfterSeq)
+	if apierr.NotNull(&cs, in.ShardIteratorType, "shardIteratorType") {
+		apierr.Enum(&cs, in.ShardIteratorType, "shardIteratorType", iterTrimHorizon, iterLatest, iterAtSequence, iterAfterSeq)
 	}
 	if n := in.SequenceNumber; n != nil {
 		if len(*n) < minSequenceLen {
-			cs.add(quote(*n), "sequenceNumber", cLenGE(minSequenceLen))
+			cs.Add(apierr.Quote(*n), "sequenceNumber", apierr.LenGE(minSequenceLen))
 		}
 		if len(*n) > maxSequenceChars {
-			cs.add(quote(*n), "sequenceNumber", cLenLE(maxSequenceChars))
+			cs.Add(apierr.Quote(*n), "sequenceNumber", apierr.LenLE(maxSequenceChars))
 		}
 	}
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	s, err := c.lookupStream(*in.StreamArn)
@@ -271,7 +273,7 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 		return nil, err
 	}
 	if *in.ShardId != s.shardID {
-		return nil, errResourceNotFound(msgShardNotFound)
+		return nil, apierr.ResourceNotFound(apierr.MsgShardNotFound)
 	}
 	typ := *in.ShardIteratorType
 	var seq uint64
@@ -282,11 +284,11 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 			seq, ok = parseSequenceNumber(*in.SequenceNumber)
 		}
 		if !ok {
-			return nil, errValidation(msgInvalidSequenceNumber)
+			return nil, apierr.Validation(apierr.MsgInvalidSequenceNumber)
 		}
 	default:
 		if in.SequenceNumber != nil {
-			return nil, errValidation(msgSequenceNumberNotAllowed)
+			return nil, apierr.Validation(apierr.MsgSequenceNumberNotAllowed)
 		}
 	}
 	now := c.Now()
@@ -304,12 +306,12 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 		it.pos = seq
 	case iterAfterSeq:
 		if seq == ^uint64(0) {
-			return nil, errValidation(msgInvalidSequenceNumber)
+			return nil, apierr.Validation(apierr.MsgInvalidSequenceNumber)
 		}
 		it.pos = seq + 1
 	}
 	if it.pos < first {
-		return nil, newError(ErrTrimmedDataAccess, msgTrimmedData)
+		return nil, apierr.New(apierr.ErrTrimmedDataAccess, apierr.MsgTrimmedData)
 	}
 	return &GetShardIteratorOutput{ShardIterator: it.encode()}, nil
 }
@@ -321,30 +323,30 @@ type GetRecordsInput struct {
 }
 
 func getRecords(c *call, in *GetRecordsInput) (*GetRecordsOutput, error) {
-	var cs constraints
-	if notNull(&cs, in.ShardIterator, "shardIterator") {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.ShardIterator, "shardIterator") {
 		if n := len(*in.ShardIterator); n < 1 {
-			cs.add(quote(*in.ShardIterator), "shardIterator", cLenGE(1))
+			cs.Add(apierr.Quote(*in.ShardIterator), "shardIterator", apierr.LenGE(1))
 		} else if n > maxIteratorLen {
-			cs.add(quote(*in.ShardIterator), "shardIterator", cLenLE(maxIteratorLen))
+			cs.Add(apierr.Quote(*in.ShardIterator), "shardIterator", apierr.LenLE(maxIteratorLen))
 		}
 	}
 	if in.Limit != nil && *in.Limit < 1 {
-		cs.add(quoteInt(*in.Limit), "limit", cValGE(1))
+		cs.Add(apierr.QuoteInt(*in.Limit), "limit", apierr.ValGE(1))
 	}
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
 	if in.Limit != nil && *in.Limit > maxGetRecordsLimit {
-		return nil, errValidation(msgGetRecordsLimit)
+		return nil, apierr.Validation(apierr.MsgGetRecordsLimit)
 	}
 	it, ok := decodeShardIterator(*in.ShardIterator)
 	if !ok {
-		return nil, errValidation(msgInvalidShardIterator)
+		return nil, apierr.Validation(apierr.MsgInvalidShardIterator)
 	}
 	now := c.Now()
 	if now.Sub(it.made) > iteratorLifetime {
-		return nil, newError(ErrExpiredIterator, msgIteratorExpired)
+		return nil, apierr.New(apierr.ErrExpiredIterator, apierr.MsgIteratorExpired)
 	}
 	s, err := c.lookupStream(it.arn)
 	if err != nil {

@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // UpdateTable's GlobalSecondaryIndexUpdates Create and Delete: a new GSI
@@ -44,19 +46,19 @@ func (m *tableMeta) checkOneOnlineIndex(updates []GlobalSecondaryIndexUpdate, no
 		}
 	}
 	if n > 1 {
-		return errLimitExceeded(msgOneOnlineIndex)
+		return apierr.LimitExceeded(apierr.MsgOneOnlineIndex)
 	}
 	if n == 0 {
 		return nil
 	}
 	for _, x := range m.gsis {
 		if x.statusAt(now) == indexCreating {
-			return errResourceInUse(msgIndexBeingCreated)
+			return apierr.ResourceInUse(apierr.MsgIndexBeingCreated)
 		}
 	}
 	for _, x := range m.deleting {
 		if now.Before(x.goneAt) {
-			return errResourceInUse(msgIndexBeingDeleted)
+			return apierr.ResourceInUse(apierr.MsgIndexBeingDeleted)
 		}
 	}
 	return nil
@@ -69,10 +71,10 @@ func (m *tableMeta) checkOneOnlineIndex(updates []GlobalSecondaryIndexUpdate, no
 func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefinition, mode string, tableKeys []keyElem) (*indexDef, []attrDef, error) {
 	name := *cr.IndexName
 	if slices.ContainsFunc(slices.Concat(m.gsis, m.lsis), func(x *indexDef) bool { return x.name == name }) {
-		return nil, nil, errValidation(msgIndexExists)
+		return nil, nil, apierr.Validation(apierr.MsgIndexExists)
 	}
 	if len(defs) == 0 {
-		return nil, nil, errValidation(msgNoAttributeSchema)
+		return nil, nil, apierr.Validation(apierr.MsgNoAttributeSchema)
 	}
 	attrDefs := slices.Clone(m.attrDefs)
 	for _, d := range defs {
@@ -85,7 +87,7 @@ func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefiniti
 	}
 	for _, k := range cr.KeySchema {
 		if !slices.ContainsFunc(attrDefs, func(a attrDef) bool { return a.name == *k.AttributeName }) {
-			return nil, nil, errValidationf(msgAttrNotDefined, *k.AttributeName)
+			return nil, nil, apierr.Validationf(apierr.MsgAttrNotDefined, *k.AttributeName)
 		}
 	}
 	def := &tableDef{attrDefs: attrDefs, keySchema: tableKeys, billingMode: mode}
@@ -105,10 +107,10 @@ func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefiniti
 	}
 	x.onDemand = cr.OnDemandThroughput
 	if projectedNonKeyCount(m.lsis, m.gsis, []*indexDef{x}) > maxNonKeyPerTable {
-		return nil, nil, errValidation(msgTooManyProjected)
+		return nil, nil, apierr.Validation(apierr.MsgTooManyProjected)
 	}
 	if len(m.gsis)+1 > maxGSIs {
-		return nil, nil, errValidation(msgGSILimit)
+		return nil, nil, apierr.Validation(apierr.MsgGSILimit)
 	}
 	return x, attrDefs, nil
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // GSIs created and deleted by UpdateTable: backfill, statuses, errors.
@@ -58,18 +60,18 @@ func TestUpdateTableGSIErrors(t *testing.T) {
 	tests := []struct {
 		name, body, typ, msg string
 	}{
-		{"existing GSI name", createByG, "ValidationException", msgIndexExists},
-		{"existing LSI name", strings.Replace(createByG, `"IndexName":"byG"`, `"IndexName":"byL"`, 1), "ValidationException", msgIndexExists},
+		{"existing GSI name", createByG, "ValidationException", apierr.MsgIndexExists},
+		{"existing LSI name", strings.Replace(createByG, `"IndexName":"byG"`, `"IndexName":"byL"`, 1), "ValidationException", apierr.MsgIndexExists},
 		{"key not defined", strings.Replace(strings.Replace(createByG, `"IndexName":"byG"`, `"IndexName":"byH"`, 1), `"KeySchema":[{"AttributeName":"g"`, `"KeySchema":[{"AttributeName":"h"`, 1),
 			"ValidationException", "Attribute h is not defined in AttributeDefinitions"},
 		{"two creates", `{"TableName":"tb1","AttributeDefinitions":[{"AttributeName":"h","AttributeType":"S"}],"GlobalSecondaryIndexUpdates":[` +
 			`{"Create":{"IndexName":"idx1","KeySchema":[{"AttributeName":"h","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}},` +
 			`{"Create":{"IndexName":"idx2","KeySchema":[{"AttributeName":"h","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`,
-			"LimitExceededException", msgOneOnlineIndex},
-		{"delete an LSI", `{"TableName":"tb1","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"byL"}}]}`, "ValidationException", msgDeleteNotGSI},
+			"LimitExceededException", apierr.MsgOneOnlineIndex},
+		{"delete an LSI", `{"TableName":"tb1","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"byL"}}]}`, "ValidationException", apierr.MsgDeleteNotGSI},
 		{"create with throughput on demand", strings.Replace(strings.Replace(createByG, `"IndexName":"byG"`, `"IndexName":"byH"`, 1), `"Projection":{"ProjectionType":"ALL"}`,
 			`"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}`, 1),
-			"ValidationException", msgGSIPPRWithThroughput("byH")},
+			"ValidationException", apierr.MsgGSIPPRWithThroughput("byH")},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,7 +110,7 @@ func TestUpdateTableGSIDelayedStatuses(t *testing.T) {
 		t.Errorf("DescribeTable within the delay: %s", body)
 	}
 	r := tablesDo(t, e, "UpdateTable", `{"TableName":"tb1","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"byG"}}]}`)
-	if r.typ != "ResourceInUseException" || r.msg != msgIndexBeingCreated {
+	if r.typ != "ResourceInUseException" || r.msg != apierr.MsgIndexBeingCreated {
 		t.Errorf("delete while creating: %s %q", r.typ, r.msg)
 	}
 	clock.Advance(time.Second)

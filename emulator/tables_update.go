@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // UpdateTable: billing mode, throughput (table and existing GSIs), streams,
@@ -13,7 +15,7 @@ import (
 
 func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.TableName == nil {
-		return nil, errValidation(msgTableNameRequired)
+		return nil, apierr.Validation(apierr.MsgTableNameRequired)
 	}
 	if err := updateTableConstraints(in); err != nil {
 		return nil, err
@@ -21,7 +23,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil && len(in.ReplicaUpdates) == 0 &&
 		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
-		return nil, errValidation(msgUpdateNothing(in.MultiRegionConsistency != nil))
+		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
 		return nil, err
@@ -34,14 +36,14 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		newTP = tp
 	}
-	if err := validateStream(in.StreamSpecification, msgUpdateStreamViewTypeRequired, msgUpdateStreamViewTypeWhenDisabled); err != nil {
+	if err := validateStream(in.StreamSpecification, apierr.MsgUpdateStreamViewTypeRequired, apierr.MsgUpdateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
 		return nil, err
 	}
 	if len(in.ReplicaUpdates) > 0 {
-		return nil, errValidation(msgNotSupported("ReplicaUpdates"))
+		return nil, apierr.Validation(apierr.MsgNotSupported("ReplicaUpdates"))
 	}
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {
@@ -89,7 +91,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		if m.status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
-			return nil, errResourceNotFound(msgTableNotFound(t.name))
+			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
 		}
 		old := *m // m is a copy: nothing changes unless every check passes
 		m.gsis = slices.Clone(m.gsis)
@@ -135,12 +137,12 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 	}
 	switch {
 	case mode == "PAY_PER_REQUEST" && in.ProvisionedThroughput != nil:
-		return none, errValidation(msgPPRWithThroughput)
+		return none, apierr.Validation(apierr.MsgPPRWithThroughput)
 	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
-		return none, errValidation(msgUpdateProvisionedNeedsThroughput)
+		return none, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	case newTP != nil && m.billingMode == "PROVISIONED" && mode == "PROVISIONED" &&
 		newTP.read == m.throughput.read && newTP.write == m.throughput.write:
-		return none, errValidation(msgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
+		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
 	}
 	if err := m.checkOneOnlineIndex(in.GlobalSecondaryIndexUpdates, now); err != nil {
 		return none, err
@@ -182,9 +184,9 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 		enabled := m.stream != nil && *m.stream.StreamEnabled
 		switch {
 		case *s.StreamEnabled && enabled:
-			return none, errValidation(msgStreamAlreadyEnabled(t.name))
+			return none, apierr.Validation(apierr.MsgStreamAlreadyEnabled(t.name))
 		case !*s.StreamEnabled && !enabled:
-			return none, errValidation(msgStreamNotEnabled(t.name))
+			return none, apierr.Validation(apierr.MsgStreamNotEnabled(t.name))
 		case *s.StreamEnabled:
 			m.stream = s // its label is chosen as it starts (syncStreamLocked)
 		default:
@@ -242,22 +244,22 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 	})
 	switch {
 	case in.SSESpecification != nil && others("SSESpecification"):
-		return errValidation(msgOnlyOperation("Server-Side Encryption"))
+		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
 	case len(in.ReplicaUpdates) > 0 && others("ReplicaUpdates"):
-		return errValidation(msgOnlyOperation("Replica"))
+		return apierr.Validation(apierr.MsgOnlyOperation("Replica"))
 	case in.TableClass != nil && others("TableClass"):
-		return errValidation(msgOnlyOperation("TableClass"))
+		return apierr.Validation(apierr.MsgOnlyOperation("TableClass"))
 	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
-		return errValidation(msgOnlyOperation("DeletionProtection"))
+		return apierr.Validation(apierr.MsgOnlyOperation("DeletionProtection"))
 	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
 		len(in.GlobalSecondaryIndexUpdates) > 0):
-		return errValidation(msgOnDemandOnlyWithBillingMode)
+		return apierr.Validation(apierr.MsgOnDemandOnlyWithBillingMode)
 	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
-		return errValidation(msgStreamWithIOPS)
+		return apierr.Validation(apierr.MsgStreamWithIOPS)
 	case indexCreateOrDelete && in.ProvisionedThroughput != nil:
-		return errValidation(msgIndexWithIOPS)
+		return apierr.Validation(apierr.MsgIndexWithIOPS)
 	case indexCreateOrDelete && in.StreamSpecification != nil:
-		return errValidation(msgIndexWithStream)
+		return apierr.Validation(apierr.MsgIndexWithStream)
 	}
 	return nil
 }
@@ -265,24 +267,24 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 // updateTableConstraints reports the model-constraint violations of an
 // UpdateTable request.
 func updateTableConstraints(in *UpdateTableInput) error {
-	var cs constraints
+	var cs apierr.Constraints
 	for i, d := range in.AttributeDefinitions {
 		p := "attributeDefinitions." + itoa(i+1) + ".member."
-		if notNull(&cs, d.AttributeName, p+"attributeName") {
+		if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
 			attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
 		}
-		if notNull(&cs, d.AttributeType, p+"attributeType") {
-			enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
+		if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
+			apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 		}
 	}
 	tableNameConstraints(&cs, *in.TableName)
-	enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
+	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
 	for i, u := range in.GlobalSecondaryIndexUpdates {
 		p := "globalSecondaryIndexUpdates." + itoa(i+1) + ".member."
 		if u.Update != nil {
-			if notNull(&cs, u.Update.IndexName, p+"update.indexName") {
-				nameConstraints(&cs, *u.Update.IndexName, p+"update.indexName")
+			if apierr.NotNull(&cs, u.Update.IndexName, p+"update.indexName") {
+				apierr.NameConstraints(&cs, *u.Update.IndexName, p+"update.indexName")
 			}
 			throughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
 		}
@@ -290,14 +292,14 @@ func updateTableConstraints(in *UpdateTableInput) error {
 			indexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", maxGSIKeyAttrs)
 			throughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
 		}
-		if u.Delete != nil && notNull(&cs, u.Delete.IndexName, p+"delete.indexName") {
-			nameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
+		if u.Delete != nil && apierr.NotNull(&cs, u.Delete.IndexName, p+"delete.indexName") {
+			apierr.NameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
 		}
 	}
 	streamConstraints(&cs, in.StreamSpecification)
 	sseConstraints(&cs, in.SSESpecification)
-	enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
-	return cs.err()
+	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	return cs.Err()
 }
 
 // checkGSIUpdates applies the request-level rules of
@@ -317,10 +319,10 @@ func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
 		case u.Delete != nil:
 			name = *u.Delete.IndexName
 		default:
-			return errValidation(msgGSIUpdateEmpty)
+			return apierr.Validation(apierr.MsgGSIUpdateEmpty)
 		}
 		if seen[name] {
-			return errValidation(msgGSIUpdateTwice(name))
+			return apierr.Validation(apierr.MsgGSIUpdateTwice(name))
 		}
 		seen[name] = true
 	}
@@ -349,12 +351,12 @@ func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.
 		case u.Update != nil:
 			i := m.gsiIndex(*u.Update.IndexName)
 			if i < 0 {
-				return change, errValidation(msgUpdateMissingIndex)
+				return change, apierr.Validation(apierr.MsgUpdateMissingIndex)
 			}
 			x := *m.gsis[i]
 			if pt := u.Update.ProvisionedThroughput; pt != nil {
 				if mode == "PAY_PER_REQUEST" {
-					return change, errValidation(msgGSIPPRWithThroughput(x.name))
+					return change, apierr.Validation(apierr.MsgGSIPPRWithThroughput(x.name))
 				}
 				tp, err := boundedThroughput(pt)
 				if err != nil {
@@ -376,9 +378,9 @@ func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.
 			i := m.gsiIndex(name)
 			if i < 0 {
 				if slices.ContainsFunc(m.lsis, func(x *indexDef) bool { return x.name == name }) {
-					return change, errValidation(msgDeleteNotGSI)
+					return change, apierr.Validation(apierr.MsgDeleteNotGSI)
 				}
-				return change, errResourceNotFound(msgIndexNotFound(name))
+				return change, apierr.ResourceNotFound(apierr.MsgIndexNotFound(name))
 			}
 			x := *m.gsis[i]
 			x.goneAt = now.Add(delay)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -43,7 +44,7 @@ type tableDef struct {
 // the semantic rules one at a time.
 func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if in.TableName == nil {
-		return nil, errValidation(msgTableNameRequired)
+		return nil, apierr.Validation(apierr.MsgTableNameRequired)
 	}
 	if err := createTableConstraints(in); err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if err := def.setIndexes(in); err != nil {
 		return nil, err
 	}
-	if err := validateStream(in.StreamSpecification, msgCreateStreamViewTypeRequired, msgCreateStreamViewTypeWhenDisabled); err != nil {
+	if err := validateStream(in.StreamSpecification, apierr.MsgCreateStreamViewTypeRequired, apierr.MsgCreateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	def.onDemand = in.OnDemandThroughput
@@ -75,7 +76,7 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 		def.deletionProtection = *in.DeletionProtectionEnabled
 	}
 	if len(in.Tags) > maxTags {
-		return nil, errValidation(msgTagLimit)
+		return nil, apierr.Validation(apierr.MsgTagLimit)
 	}
 	tags, err := validateTags(in.Tags)
 	if err != nil {
@@ -88,15 +89,15 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 // createTableConstraints reports every model-constraint violation of a
 // CreateTable request, in the order AWS lists them.
 func createTableConstraints(in *CreateTableInput) error {
-	var cs constraints
-	if notNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
 		for i, d := range in.AttributeDefinitions {
 			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-			if notNull(&cs, d.AttributeName, p+"attributeName") {
+			if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
 				attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
 			}
-			if notNull(&cs, d.AttributeType, p+"attributeType") {
-				enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
+			if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
+				apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 			}
 		}
 	}
@@ -105,8 +106,8 @@ func createTableConstraints(in *CreateTableInput) error {
 	// detected: Value 'ab' at 'tableName' failed to satisfy constraint:
 	// Member must have length greater than or equal to 3" (AWS's recorded
 	// answers; DynamoDB Local answers "Invalid table/index name. ...").
-	nameConstraints(&cs, *in.TableName, "tableName")
-	enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
+	apierr.NameConstraints(&cs, *in.TableName, "tableName")
+	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
 	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
 	for i, x := range in.LocalSecondaryIndexes {
@@ -120,10 +121,10 @@ func createTableConstraints(in *CreateTableInput) error {
 	}
 	streamConstraints(&cs, in.StreamSpecification)
 	sseConstraints(&cs, in.SSESpecification)
-	enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	// Tags are checked after the model, with their own messages (see
 	// validateTags), as AWS does.
-	return cs.err()
+	return cs.Err()
 }
 
 // nilIfNoSlice turns "member absent" (a nil slice) into a nil pointer so
@@ -135,42 +136,42 @@ func nilIfNoSlice[T any](s []T) *[]T {
 	return &s
 }
 
-func throughputConstraints(cs *constraints, pt *ProvisionedThroughput, path string) {
+func throughputConstraints(cs *apierr.Constraints, pt *ProvisionedThroughput, path string) {
 	if pt == nil {
 		return
 	}
-	if notNull(cs, pt.WriteCapacityUnits, path+".writeCapacityUnits") && *pt.WriteCapacityUnits < 1 {
-		cs.add(quoteInt(*pt.WriteCapacityUnits), path+".writeCapacityUnits", cValGE(1))
+	if apierr.NotNull(cs, pt.WriteCapacityUnits, path+".writeCapacityUnits") && *pt.WriteCapacityUnits < 1 {
+		cs.Add(apierr.QuoteInt(*pt.WriteCapacityUnits), path+".writeCapacityUnits", apierr.ValGE(1))
 	}
-	if notNull(cs, pt.ReadCapacityUnits, path+".readCapacityUnits") && *pt.ReadCapacityUnits < 1 {
-		cs.add(quoteInt(*pt.ReadCapacityUnits), path+".readCapacityUnits", cValGE(1))
+	if apierr.NotNull(cs, pt.ReadCapacityUnits, path+".readCapacityUnits") && *pt.ReadCapacityUnits < 1 {
+		cs.Add(apierr.QuoteInt(*pt.ReadCapacityUnits), path+".readCapacityUnits", apierr.ValGE(1))
 	}
 }
 
-func keySchemaConstraints(cs *constraints, ks []KeySchemaElement, path string) {
+func keySchemaConstraints(cs *apierr.Constraints, ks []KeySchemaElement, path string) {
 	keySchemaConstraintsMax(cs, ks, path, 2)
 }
 
 // keySchemaConstraintsMax is keySchemaConstraints for a key schema of at
 // most maxLen elements: a GSI's may have 8 (four partition key and four
 // sort key attributes; AWS's API reference).
-func keySchemaConstraintsMax(cs *constraints, ks []KeySchemaElement, path string, maxLen int) {
-	if !notNull(cs, nilIfNoSlice(ks), path) {
+func keySchemaConstraintsMax(cs *apierr.Constraints, ks []KeySchemaElement, path string, maxLen int) {
+	if !apierr.NotNull(cs, nilIfNoSlice(ks), path) {
 		return
 	}
 	if len(ks) < 1 {
-		cs.add("'[]'", path, cLenGE(1))
+		cs.Add("'[]'", path, apierr.LenGE(1))
 	}
 	if len(ks) > maxLen {
-		cs.add(keySchemaValue(ks), path, cLenLE(maxLen))
+		cs.Add(keySchemaValue(ks), path, apierr.LenLE(maxLen))
 	}
 	for i, e := range ks {
 		p := path + "." + strconv.Itoa(i+1) + ".member."
-		if notNull(cs, e.AttributeName, p+"attributeName") {
+		if apierr.NotNull(cs, e.AttributeName, p+"attributeName") {
 			attrNameConstraints(cs, *e.AttributeName, p+"attributeName")
 		}
-		if notNull(cs, e.KeyType, p+"keyType") {
-			enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
+		if apierr.NotNull(cs, e.KeyType, p+"keyType") {
+			apierr.Enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
 		}
 	}
 }
@@ -180,13 +181,13 @@ func keySchemaConstraintsMax(cs *constraints, ks []KeySchemaElement, path string
 // refuses a nameless key.) DynamoDB Local: "Names of key attributes and
 // attributes projected into an index must be between 1 and 255 characters,
 // inclusive".
-func attrNameConstraints(cs *constraints, name, path string) {
+func attrNameConstraints(cs *apierr.Constraints, name, path string) {
 	n := utf8.RuneCountInString(name)
 	if n < 1 {
-		cs.add(quote(name), path, cLenGE(1))
+		cs.Add(apierr.Quote(name), path, apierr.LenGE(1))
 	}
 	if n > 255 {
-		cs.add(quote(name), path, cLenLE(255))
+		cs.Add(apierr.Quote(name), path, apierr.LenLE(255))
 	}
 }
 
@@ -199,7 +200,7 @@ func keySchemaValue(ks []KeySchemaElement) string {
 	for i, e := range ks {
 		items[i] = "KeySchemaElement(attributeName=" + deref(e.AttributeName) + ", keyType=" + deref(e.KeyType) + ")"
 	}
-	return listValue(items)
+	return apierr.ListValue(items)
 }
 
 func deref(p *string) string {
@@ -209,38 +210,38 @@ func deref(p *string) string {
 	return *p
 }
 
-func indexConstraints(cs *constraints, name *string, ks []KeySchemaElement, proj *Projection, p string, maxKeys int) {
-	if notNull(cs, name, p+"indexName") {
-		nameConstraints(cs, *name, p+"indexName")
+func indexConstraints(cs *apierr.Constraints, name *string, ks []KeySchemaElement, proj *Projection, p string, maxKeys int) {
+	if apierr.NotNull(cs, name, p+"indexName") {
+		apierr.NameConstraints(cs, *name, p+"indexName")
 	}
 	keySchemaConstraintsMax(cs, ks, p+"keySchema", maxKeys)
-	if notNull(cs, proj, p+"projection") {
-		enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
+	if apierr.NotNull(cs, proj, p+"projection") {
+		apierr.Enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
 		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
-			cs.add("'[]'", p+"projection.nonKeyAttributes", cLenGE(1))
+			cs.Add("'[]'", p+"projection.nonKeyAttributes", apierr.LenGE(1))
 		}
 		// AWS's API reference: "Array Members: ... Maximum number of 20
 		// items" (and public reports quote AWS's member constraint);
 		// DynamoDB Local lets longer lists through.
 		if len(proj.NonKeyAttributes) > maxNonKeyPerIndex {
-			cs.add(quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", cLenLE(maxNonKeyPerIndex))
+			cs.Add(apierr.Quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", apierr.LenLE(maxNonKeyPerIndex))
 		}
 	}
 }
 
-func streamConstraints(cs *constraints, s *StreamSpecification) {
+func streamConstraints(cs *apierr.Constraints, s *StreamSpecification) {
 	if s == nil {
 		return
 	}
-	notNull(cs, s.StreamEnabled, "streamSpecification.streamEnabled")
-	enum(cs, s.StreamViewType, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+	apierr.NotNull(cs, s.StreamEnabled, "streamSpecification.streamEnabled")
+	apierr.Enum(cs, s.StreamViewType, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
 }
 
-func sseConstraints(cs *constraints, s *SSESpecification) {
+func sseConstraints(cs *apierr.Constraints, s *SSESpecification) {
 	if s == nil {
 		return
 	}
-	enum(cs, s.SSEType, "sSESpecification.sSEType", "AES256", "KMS")
+	apierr.Enum(cs, s.SSEType, "sSESpecification.sSEType", "AES256", "KMS")
 }
 
 // validateStream checks the StreamSpecification rules beyond the model;
@@ -251,10 +252,10 @@ func validateStream(s *StreamSpecification, needType, typeWhenDisabled string) e
 		return nil
 	}
 	if *s.StreamEnabled && s.StreamViewType == nil {
-		return errValidation(needType)
+		return apierr.Validation(needType)
 	}
 	if !*s.StreamEnabled && s.StreamViewType != nil {
-		return errValidation(typeWhenDisabled)
+		return apierr.Validation(typeWhenDisabled)
 	}
 	return nil
 }
@@ -263,12 +264,12 @@ func validateStream(s *StreamSpecification, needType, typeWhenDisabled string) e
 func (def *tableDef) setThroughput(pt *ProvisionedThroughput) error {
 	if def.billingMode == "PAY_PER_REQUEST" {
 		if pt != nil {
-			return errValidation(msgPPRWithThroughput)
+			return apierr.Validation(apierr.MsgPPRWithThroughput)
 		}
 		return nil
 	}
 	if pt == nil {
-		return errValidation(msgProvisionedNeedsThroughput)
+		return apierr.Validation(apierr.MsgProvisionedNeedsThroughput)
 	}
 	tp, err := boundedThroughput(pt)
 	if err != nil {
@@ -285,10 +286,10 @@ func (def *tableDef) setThroughput(pt *ProvisionedThroughput) error {
 // to more than 40,000 units per table".)
 func boundedThroughput(pt *ProvisionedThroughput) (*throughput, error) {
 	if r := *pt.ReadCapacityUnits; r > maxCapacityUnit {
-		return nil, errValidation(msgThroughputOutOfBounds(r, "ReadCapacityUnits"))
+		return nil, apierr.Validation(apierr.MsgThroughputOutOfBounds(r, "ReadCapacityUnits"))
 	}
 	if w := *pt.WriteCapacityUnits; w > maxCapacityUnit {
-		return nil, errValidation(msgThroughputOutOfBounds(w, "WriteCapacityUnits"))
+		return nil, apierr.Validation(apierr.MsgThroughputOutOfBounds(w, "WriteCapacityUnits"))
 	}
 	return &throughput{read: *pt.ReadCapacityUnits, write: *pt.WriteCapacityUnits}, nil
 }
@@ -302,7 +303,7 @@ func (def *tableDef) setKeys(in *CreateTableInput) error {
 	}
 	for i, name := range defNames {
 		if slices.Contains(defNames[:i], name) {
-			return errValidation(msgDuplicateAttribute(name))
+			return apierr.Validation(apierr.MsgDuplicateAttribute(name))
 		}
 	}
 	keys, err := checkKeySchema(in.KeySchema, defNames)
@@ -310,7 +311,7 @@ func (def *tableDef) setKeys(in *CreateTableInput) error {
 		return err
 	}
 	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil && len(keys) != len(defNames) {
-		return errValidation(msgKeyCountMismatch)
+		return apierr.Validation(apierr.MsgKeyCountMismatch)
 	}
 	def.keySchema = keys
 	def.schema = def.storageSchema(keys)
@@ -327,21 +328,21 @@ func checkKeySchema(ks []KeySchemaElement, defNames []string) ([]keyElem, error)
 		names[i] = *e.AttributeName
 	}
 	if len(names) > len(defNames) {
-		return nil, errValidation(msgKeyNoDefinition)
+		return nil, apierr.Validation(apierr.MsgKeyNoDefinition)
 	}
 	for _, n := range names {
 		if !slices.Contains(defNames, n) {
-			return nil, errValidation(msgKeysNotDefined(names, defNames))
+			return nil, apierr.Validation(apierr.MsgKeysNotDefined(names, defNames))
 		}
 	}
 	if len(keys) == 2 && keys[0].name == keys[1].name {
-		return nil, errValidation(msgKeySameName)
+		return nil, apierr.Validation(apierr.MsgKeySameName)
 	}
 	if keys[0].keyType != "HASH" {
-		return nil, errValidation(msgKeyFirstNotHash)
+		return nil, apierr.Validation(apierr.MsgKeyFirstNotHash)
 	}
 	if len(keys) == 2 && keys[1].keyType != "RANGE" {
-		return nil, errValidation(msgKeySecondNotRange)
+		return nil, apierr.Validation(apierr.MsgKeySecondNotRange)
 	}
 	return keys, nil
 }
@@ -373,10 +374,10 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 	seen := map[string]bool{}
 	if in.LocalSecondaryIndexes != nil {
 		if len(in.LocalSecondaryIndexes) == 0 {
-			return errValidation(msgLSIListEmpty)
+			return apierr.Validation(apierr.MsgLSIListEmpty)
 		}
 		if len(def.keySchema) != 2 {
-			return errValidation(msgLSINeedsTableRange)
+			return apierr.Validation(apierr.MsgLSINeedsTableRange)
 		}
 		for _, x := range in.LocalSecondaryIndexes {
 			idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
@@ -384,28 +385,28 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 				return err
 			}
 			if len(idx.keySchema) != 2 {
-				return errValidation(msgIndexNoRange(idx.name))
+				return apierr.Validation(apierr.MsgIndexNoRange(idx.name))
 			}
 			idx.local = true
 			if h := idx.keySchema[0].name; h != def.keySchema[0].name {
-				return errValidation(msgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
+				return apierr.Validation(apierr.MsgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
 			}
 			if err := checkProjection(idx, x.Projection); err != nil {
 				return err
 			}
 			if seen[idx.name] {
-				return errValidation(msgDuplicateIndex(idx.name))
+				return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
 			}
 			seen[idx.name] = true
 			def.lsis = append(def.lsis, idx)
 		}
 		if len(def.lsis) > maxLSIs {
-			return errValidation(msgLSILimit)
+			return apierr.Validation(apierr.MsgLSILimit)
 		}
 	}
 	if in.GlobalSecondaryIndexes != nil {
 		if len(in.GlobalSecondaryIndexes) == 0 {
-			return errValidation(msgGSIListEmpty)
+			return apierr.Validation(apierr.MsgGSIListEmpty)
 		}
 		for _, x := range in.GlobalSecondaryIndexes {
 			idx, err := def.checkGSI(*x.IndexName, x.KeySchema, defNames)
@@ -420,20 +421,20 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 			}
 			idx.onDemand = x.OnDemandThroughput
 			if seen[idx.name] {
-				return errValidation(msgDuplicateIndex(idx.name))
+				return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
 			}
 			seen[idx.name] = true
 			def.gsis = append(def.gsis, idx)
 		}
 		if len(def.gsis) > maxGSIs {
-			return errValidation(msgGSILimit)
+			return apierr.Validation(apierr.MsgGSILimit)
 		}
 	}
 	if def.lsis == nil && def.gsis == nil {
 		return nil
 	}
 	if projectedNonKeyCount(def.lsis, def.gsis) > maxNonKeyPerTable {
-		return errValidation(msgTooManyProjected)
+		return apierr.Validation(apierr.MsgTooManyProjected)
 	}
 	// With indexes, every definition must be used by some key schema.
 	var used []string
@@ -447,7 +448,7 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 	if len(used) != len(defNames) {
 		// AWS lists "keys used" in hash-set order; this lists them in
 		// order of first use (table, then LSIs, then GSIs).
-		return errValidation(msgUnusedDefinitions(defNames, used))
+		return apierr.Validation(apierr.MsgUnusedDefinitions(defNames, used))
 	}
 	return nil
 }
@@ -497,10 +498,10 @@ func (def *tableDef) checkIndex(name string, ks []KeySchemaElement, proj *Projec
 // checkProjection validates and records an index's Projection.
 func checkProjection(idx *indexDef, p *Projection) error {
 	if p.ProjectionType == nil {
-		return errValidation(msgUnknownProjection)
+		return apierr.Validation(apierr.MsgUnknownProjection)
 	}
 	if p.NonKeyAttributes != nil && *p.ProjectionType != "INCLUDE" {
-		return errValidation(msgProjectionNonKey(*p.ProjectionType))
+		return apierr.Validation(apierr.MsgProjectionNonKey(*p.ProjectionType))
 	}
 	if err := checkIncludeProjection(p); err != nil {
 		return err
@@ -513,7 +514,7 @@ func checkProjection(idx *indexDef, p *Projection) error {
 // NonKeyAttributes (CreateTable's indexes and UpdateTable's Create).
 func checkIncludeProjection(p *Projection) error {
 	if p != nil && p.ProjectionType != nil && *p.ProjectionType == "INCLUDE" && len(p.NonKeyAttributes) == 0 {
-		return errValidation(msgIncludeWithoutNonKey)
+		return apierr.Validation(apierr.MsgIncludeWithoutNonKey)
 	}
 	return nil
 }
@@ -522,12 +523,12 @@ func checkIncludeProjection(p *Projection) error {
 func (def *tableDef) gsiThroughput(idx *indexDef, pt *ProvisionedThroughput) error {
 	if def.billingMode == "PAY_PER_REQUEST" {
 		if pt != nil {
-			return errValidation(msgGSIPPRWithThroughput(idx.name))
+			return apierr.Validation(apierr.MsgGSIPPRWithThroughput(idx.name))
 		}
 		return nil
 	}
 	if pt == nil {
-		return errValidation(msgGSINeedsThroughput(idx.name))
+		return apierr.Validation(apierr.MsgGSINeedsThroughput(idx.name))
 	}
 	tp, err := boundedThroughput(pt)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -82,24 +83,24 @@ type DescribeTimeToLiveOutput struct {
 }
 
 func updateTimeToLive(c *call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
-	var cs constraints
-	if notNull(&cs, in.TableName, "tableName") {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TableName, "tableName") {
 		tableNameConstraints(&cs, *in.TableName)
 	}
-	if s := in.TimeToLiveSpecification; notNull(&cs, s, "timeToLiveSpecification") {
-		notNull(&cs, s.Enabled, "timeToLiveSpecification.enabled")
-		if notNull(&cs, s.AttributeName, "timeToLiveSpecification.attributeName") {
+	if s := in.TimeToLiveSpecification; apierr.NotNull(&cs, s, "timeToLiveSpecification") {
+		apierr.NotNull(&cs, s.Enabled, "timeToLiveSpecification.enabled")
+		if apierr.NotNull(&cs, s.AttributeName, "timeToLiveSpecification.attributeName") {
 			if n := len(*s.AttributeName); n < 1 {
-				cs.add(quote(*s.AttributeName), "timeToLiveSpecification.attributeName", cLenGE(1))
+				cs.Add(apierr.Quote(*s.AttributeName), "timeToLiveSpecification.attributeName", apierr.LenGE(1))
 			} else if n > maxTTLAttrLen {
-				cs.add(quote(*s.AttributeName), "timeToLiveSpecification.attributeName", cLenLE(maxTTLAttrLen))
+				cs.Add(apierr.Quote(*s.AttributeName), "timeToLiveSpecification.attributeName", apierr.LenLE(maxTTLAttrLen))
 			}
 		}
 	}
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTableMsg(*in.TableName, msgTTLTableNotFound)
+	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -109,11 +110,11 @@ func updateTimeToLive(c *call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 		cur := m.ttl
 		switch {
 		case cur.enabled && cur.attr != attr:
-			return nil, errValidation(msgTTLOtherAttribute)
+			return nil, apierr.Validation(apierr.MsgTTLOtherAttribute)
 		case enable && cur.enabled:
-			return nil, errValidation(msgTTLAlreadyEnabled)
+			return nil, apierr.Validation(apierr.MsgTTLAlreadyEnabled)
 		case !enable && !cur.enabled:
-			return nil, errValidation(msgTTLAlreadyDisabled)
+			return nil, apierr.Validation(apierr.MsgTTLAlreadyDisabled)
 		}
 		m.ttl = ttlSpec{enabled: enable}
 		if enable {
@@ -131,14 +132,14 @@ func updateTimeToLive(c *call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutp
 const maxTTLAttrLen = 255
 
 func describeTimeToLive(c *call, in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
-	var cs constraints
-	if notNull(&cs, in.TableName, "tableName") {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TableName, "tableName") {
 		tableNameConstraints(&cs, *in.TableName)
 	}
-	if err := cs.err(); err != nil {
+	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTableMsg(*in.TableName, msgTTLTableNotFound)
+	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -14,10 +15,10 @@ import (
 func (d *wireDecoder) item() (storage.Item, error) {
 	if d.peek() != '{' {
 		if d.peek() == '[' {
-			return nil, errSerialization(msgSerListStart)
+			return nil, apierr.Serialization(apierr.MsgSerListStart)
 		}
 		if d.pos < len(d.data) && d.peek() != 0 {
-			return nil, errSerialization(msgSerExpectedMap)
+			return nil, apierr.Serialization(apierr.MsgSerExpectedMap)
 		}
 		return nil, d.syntax()
 	}
@@ -52,12 +53,12 @@ func (d *wireDecoder) members(lvl, size int) (map[string]storage.Value, error) {
 			return nil, err
 		}
 		if name == "" {
-			d.validation(msgEmptyAttributeName)
+			d.validation(apierr.MsgEmptyAttributeName)
 		} else if len(name) > expr.MaxAttributeNameBytes {
 			d.validation(expr.MsgAttributeNameTooLarge)
 		}
 		if d.isNull() {
-			d.validation(msgNullInList + ": " + name + " is null")
+			d.validation(apierr.MsgNullInList + ": " + name + " is null")
 		} else {
 			v, err := d.attrValue(lvl + 1)
 			if err != nil {
@@ -81,10 +82,10 @@ func (d *wireDecoder) members(lvl, size int) (map[string]storage.Value, error) {
 // attribute's own value).
 func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 	if lvl > maxValueDepth {
-		return storage.Value{}, errValidation(msgNestingExceeded)
+		return storage.Value{}, apierr.Validation(apierr.MsgNestingExceeded)
 	}
 	if d.peek() != '{' {
-		return storage.Value{}, d.containerTypeError('[', msgSerListStart, msgSerExpectedNull)
+		return storage.Value{}, d.containerTypeError('[', apierr.MsgSerListStart, apierr.MsgSerExpectedNull)
 	}
 	d.pos++
 	hadErr := d.verr != nil
@@ -140,7 +141,7 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 						got = storage.Bool(b)
 					} else {
 						if !b {
-							d.validation(msgNullNotTrue)
+							d.validation(apierr.MsgNullNotTrue)
 						}
 						got = storage.Null()
 					}
@@ -189,13 +190,13 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 	var countErr string
 	switch {
 	case set == 0:
-		countErr = msgAVEmpty
+		countErr = apierr.MsgAVEmpty
 	case set&(set-1) != 0:
-		countErr = msgAVMultiple
+		countErr = apierr.MsgAVMultiple
 	}
 	if countErr != "" && !hadErr {
 		// The value's own check comes before those of its contents.
-		d.verr = errValidation(countErr)
+		d.verr = apierr.Validation(countErr)
 	}
 	return v, nil
 }
@@ -216,7 +217,7 @@ func decodeBase64(s string) (string, error) {
 	}
 	b, err := enc.DecodeString(s)
 	if err != nil {
-		return "", errSerialization(msgSerInvalidBase64)
+		return "", apierr.Serialization(apierr.MsgSerInvalidBase64)
 	}
 	return string(b), nil
 }
@@ -234,7 +235,7 @@ func (d *wireDecoder) list(lvl int) (storage.Value, error) {
 	}
 	for {
 		if d.isNull() {
-			d.validation(msgNullInList)
+			d.validation(apierr.MsgNullInList)
 		} else {
 			v, err := d.attrValue(lvl + 1)
 			if err != nil {
@@ -270,11 +271,11 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 			if d.isNull() {
 				switch k {
 				case storage.KindSS:
-					d.validation(msgSSNullMember)
+					d.validation(apierr.MsgSSNullMember)
 				case storage.KindNS:
 					d.validation(storage.ErrNumberInvalid.Error())
 				case storage.KindBS:
-					d.validation(msgBSNullMember)
+					d.validation(apierr.MsgBSNullMember)
 				}
 				memberErr = true
 			} else {
@@ -319,11 +320,11 @@ func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
 	if len(members) == 0 {
 		switch k {
 		case storage.KindSS:
-			d.validation(msgSSEmpty)
+			d.validation(apierr.MsgSSEmpty)
 		case storage.KindNS:
-			d.validation(msgNSEmpty)
+			d.validation(apierr.MsgNSEmpty)
 		default:
-			d.validation(msgBSEmpty)
+			d.validation(apierr.MsgBSEmpty)
 		}
 		return storage.SetOf(k, []string{}), nil
 	}
@@ -345,9 +346,9 @@ func duplicatesMessage(k storage.Kind, members []string) string {
 		for i, m := range members {
 			shown[i] = base64.StdEncoding.EncodeToString([]byte(m))
 		}
-		return fmt.Sprintf(msgBinarySetDuplicates, strings.Join(shown, ", "))
+		return fmt.Sprintf(apierr.MsgBinarySetDuplicates, strings.Join(shown, ", "))
 	}
-	return fmt.Sprintf(msgSetDuplicates, strings.Join(members, ", "))
+	return fmt.Sprintf(apierr.MsgSetDuplicates, strings.Join(members, ", "))
 }
 
 // kindOfKey maps a type key of an attribute value to its kind.

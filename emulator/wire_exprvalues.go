@@ -3,6 +3,7 @@ package emulator
 import (
 	"errors"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -72,18 +73,18 @@ func decodeValues(data []byte, out ExpressionValues, w *witnesses[storage.Value]
 				return 0, err
 			}
 			if d.isNull() {
-				d.validation(msgExprValueInvalid + msgNullInList + msgExprValueForKey + name)
+				d.validation(apierr.MsgExprValueInvalid + apierr.MsgNullInList + apierr.MsgExprValueForKey + name)
 			} else {
 				had := d.verr != nil
 				v, err := d.attrValue(1)
 				if err != nil {
-					if errors.Is(err, ErrValidation) && !had {
-						err = errValidation(msgExprValueInvalid + err.Error() + msgExprValueForKey + name)
+					if errors.Is(err, apierr.ErrValidation) && !had {
+						err = apierr.Validation(apierr.MsgExprValueInvalid + err.Error() + apierr.MsgExprValueForKey + name)
 					}
 					return 0, err
 				}
 				if !had && d.verr != nil {
-					d.verr = errValidation(msgExprValueInvalid + d.verr.Error() + msgExprValueForKey + name)
+					d.verr = apierr.Validation(apierr.MsgExprValueInvalid + d.verr.Error() + apierr.MsgExprValueForKey + name)
 				}
 				size += len(name) + storage.ValueSize(v)
 				if out != nil {

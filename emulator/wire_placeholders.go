@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -161,17 +162,17 @@ func substitutionSizeError(names map[string]string, namesOver bool, values map[s
 		n = namesSize(names)
 	}
 	if namesOver || n > maxSubstitutionBytes {
-		return errValidation(msgNamesTooLarge)
+		return apierr.Validation(apierr.MsgNamesTooLarge)
 	}
 	v := 0
 	if !valuesOver {
 		v = valuesSize(values)
 	}
 	if valuesOver || v > maxSubstitutionBytes {
-		return errValidation(msgValuesTooLarge)
+		return apierr.Validation(apierr.MsgValuesTooLarge)
 	}
 	if n+v > maxSubstitutionBytes {
-		return errValidation(msgCombinedTooLarge)
+		return apierr.Validation(apierr.MsgCombinedTooLarge)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // goMapped is the memory the Go runtime holds from the operating system
@@ -86,7 +88,7 @@ func TestLargePlaceholderRequestsMemory(t *testing.T) {
 		kind  string
 		names bool
 		msg   string
-	}{{"values", false, msgValuesTooLarge}, {"names", true, msgNamesTooLarge}} {
+	}{{"values", false, apierr.MsgValuesTooLarge}, {"names", true, apierr.MsgNamesTooLarge}} {
 		t.Run(tt.kind, func(t *testing.T) {
 			env := newItemsEnv(t)
 			body := bigPlaceholderBody(size, tt.names)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -67,9 +68,9 @@ func TestPlaceholderSizeLimit(t *testing.T) {
 	scan := func(values, names string) string { return scanBy("a = :a", values, names) }
 	const empty = `{"Items":[],"Count":0,"ScannedCount":0}`
 	const (
-		tooManyValues = msgValuesTooLarge
-		tooManyNames  = msgNamesTooLarge
-		combined      = msgCombinedTooLarge
+		tooManyValues = apierr.MsgValuesTooLarge
+		tooManyNames  = apierr.MsgNamesTooLarge
+		combined      = apierr.MsgCombinedTooLarge
 	)
 	// n placeholders of 9 bytes: 233,017 is just over 2 MB with :a.
 	over := max/9 + 1

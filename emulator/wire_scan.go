@@ -3,6 +3,8 @@ package emulator
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // wireDecoder is a small JSON scanner specialised for attribute values. It
@@ -42,11 +44,11 @@ func (d *wireDecoder) peek() byte {
 	return 0
 }
 
-func (d *wireDecoder) syntax() error { return errSerialization("") }
+func (d *wireDecoder) syntax() error { return apierr.Serialization("") }
 
 func (d *wireDecoder) validation(msg string) {
 	if d.verr == nil {
-		d.verr = errValidation(msg)
+		d.verr = apierr.Validation(msg)
 	}
 }
 
@@ -94,17 +96,17 @@ func (d *wireDecoder) expect(c byte) error {
 func (d *wireDecoder) typeError(want string) error {
 	switch d.peek() {
 	case '[':
-		return errSerialization(msgSerListStart)
+		return apierr.Serialization(apierr.MsgSerListStart)
 	case '{':
-		return errSerialization(msgSerMapStart)
+		return apierr.Serialization(apierr.MsgSerMapStart)
 	case '"':
-		return errSerialization(msgStringCannotConvert + want)
+		return apierr.Serialization(apierr.MsgStringCannotConvert + want)
 	case 't':
-		return errSerialization(msgTrueCannotConvert + want)
+		return apierr.Serialization(apierr.MsgTrueCannotConvert + want)
 	case 'f':
-		return errSerialization(msgFalseCannotConvert + want)
+		return apierr.Serialization(apierr.MsgFalseCannotConvert + want)
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return errSerialization(msgNumberCannotConvert + want)
+		return apierr.Serialization(apierr.MsgNumberCannotConvert + want)
 	}
 	return d.syntax()
 }
@@ -112,13 +114,13 @@ func (d *wireDecoder) typeError(want string) error {
 // mapTypeError is the SerializationException for a JSON value of the wrong
 // type where a map (JSON object) was expected.
 func (d *wireDecoder) mapTypeError() error {
-	return d.containerTypeError('[', msgSerListStart, msgSerExpectedMap)
+	return d.containerTypeError('[', apierr.MsgSerListStart, apierr.MsgSerExpectedMap)
 }
 
 // listTypeError is the SerializationException for a JSON value of the wrong
 // type where a list (JSON array) was expected.
 func (d *wireDecoder) listTypeError() error {
-	return d.containerTypeError('{', msgSerMapStart, msgSerExpectedList)
+	return d.containerTypeError('{', apierr.MsgSerMapStart, apierr.MsgSerExpectedList)
 }
 
 // containerTypeError is the SerializationException for a JSON value of the
@@ -128,14 +130,14 @@ func (d *wireDecoder) listTypeError() error {
 func (d *wireDecoder) containerTypeError(other byte, otherMsg, msg string) error {
 	switch d.peek() {
 	case other:
-		return errSerialization(otherMsg)
+		return apierr.Serialization(otherMsg)
 	case 0:
 		return d.syntax()
 	}
 	if err := d.skipValue(0); err != nil {
 		return err
 	}
-	return errSerialization(msg)
+	return apierr.Serialization(msg)
 }
 
 // readString reads a JSON string. The fast path returns the bytes as they

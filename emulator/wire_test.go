@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -48,47 +49,47 @@ func TestDecodeAttributeValue(t *testing.T) {
 		{name: "unknown member ignored", in: `{"S":"a","X":[1,{"y":true}]}`, want: storage.S("a")},
 		{name: "depth 32 ok", in: nested("L", 31), want: storage.Value{}},
 
-		{name: "two types", in: `{"S":"a","N":"1"}`, class: ErrValidation, msg: msgAVMultiple},
-		{name: "NULL and S", in: `{"NULL":true,"S":"x"}`, class: ErrValidation, msg: msgAVMultiple},
-		{name: "empty", in: `{}`, class: ErrValidation, msg: msgAVEmpty},
-		{name: "unknown only", in: `{"X":"a"}`, class: ErrValidation, msg: msgAVEmpty},
-		{name: "S null", in: `{"S":null}`, class: ErrValidation, msg: msgAVEmpty},
-		{name: "SS empty", in: `{"SS":[]}`, class: ErrValidation, msg: "One or more parameter values were invalid: An string set  may not be empty"},
-		{name: "NS empty", in: `{"NS":[]}`, class: ErrValidation, msg: "One or more parameter values were invalid: An number set  may not be empty"},
-		{name: "BS empty", in: `{"BS":[]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Binary sets should not be empty"},
-		{name: "SS dups", in: `{"SS":["b","a","b","a"]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection [b, a, b, a] contains duplicates."},
-		{name: "NS dups", in: `{"NS":["1","1.0"]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection [1, 1] contains duplicates."},
-		{name: "BS dups", in: `{"BS":["YQ==","YQ=="]}`, class: ErrValidation, msg: "One or more parameter values were invalid: Input collection [YQ==, YQ==]of type BS contains duplicates."},
-		{name: "NS bad number before dups", in: `{"NS":["1","x","1"]}`, class: ErrValidation, msg: "The parameter cannot be converted to a numeric value: x"},
-		{name: "NS overflow", in: `{"NS":["1e200"]}`, class: ErrValidation, msg: storage.ErrNumberOverflow.Error()},
-		{name: "NS null member", in: `{"NS":["1",null]}`, class: ErrValidation, msg: "The parameter cannot be converted to a numeric value"},
-		{name: "SS null member", in: `{"SS":["a",null]}`, class: ErrValidation, msg: "One or more parameter values were invalid: An string set may not have a null string as a member"},
-		{name: "N empty", in: `{"N":""}`, class: ErrValidation, msg: "The parameter cannot be converted to a numeric value"},
-		{name: "N space", in: `{"N":" 1"}`, class: ErrValidation, msg: "The parameter cannot be converted to a numeric value:  1"},
-		{name: "N overflow", in: `{"N":"1e200"}`, class: ErrValidation, msg: storage.ErrNumberOverflow.Error()},
-		{name: "NULL false", in: `{"NULL":false}`, class: ErrValidation, msg: "One or more parameter values were invalid: Null attribute value types must have the value of true"},
-		{name: "L empty elem", in: `{"L":[{"S":"a"},{}]}`, class: ErrValidation, msg: msgAVEmpty},
-		{name: "L null elem", in: `{"L":[null]}`, class: ErrValidation, msg: "The supplied Item contains a null AttributeValue"},
-		{name: "M null value", in: `{"M":{"x":null}}`, class: ErrValidation, msg: "The supplied Item contains a null AttributeValue: x is null"},
-		{name: "M nested set", in: `{"M":{"x":{"SS":[]}}}`, class: ErrValidation, msg: "One or more parameter values were invalid: An string set  may not be empty"},
-		{name: "parent check first", in: `{"S":"a","L":[{}]}`, class: ErrValidation, msg: msgAVMultiple},
-		{name: "depth 33 L", in: nested("L", 32), class: ErrValidation, msg: msgNestingExceeded},
-		{name: "depth 34 M", in: nested("M", 33), class: ErrValidation, msg: msgNestingExceeded},
+		{name: "two types", in: `{"S":"a","N":"1"}`, class: apierr.ErrValidation, msg: apierr.MsgAVMultiple},
+		{name: "NULL and S", in: `{"NULL":true,"S":"x"}`, class: apierr.ErrValidation, msg: apierr.MsgAVMultiple},
+		{name: "empty", in: `{}`, class: apierr.ErrValidation, msg: apierr.MsgAVEmpty},
+		{name: "unknown only", in: `{"X":"a"}`, class: apierr.ErrValidation, msg: apierr.MsgAVEmpty},
+		{name: "S null", in: `{"S":null}`, class: apierr.ErrValidation, msg: apierr.MsgAVEmpty},
+		{name: "SS empty", in: `{"SS":[]}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: An string set  may not be empty"},
+		{name: "NS empty", in: `{"NS":[]}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: An number set  may not be empty"},
+		{name: "BS empty", in: `{"BS":[]}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: Binary sets should not be empty"},
+		{name: "SS dups", in: `{"SS":["b","a","b","a"]}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: Input collection [b, a, b, a] contains duplicates."},
+		{name: "NS dups", in: `{"NS":["1","1.0"]}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: Input collection [1, 1] contains duplicates."},
+		{name: "BS dups", in: `{"BS":["YQ==","YQ=="]}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: Input collection [YQ==, YQ==]of type BS contains duplicates."},
+		{name: "NS bad number before dups", in: `{"NS":["1","x","1"]}`, class: apierr.ErrValidation, msg: "The parameter cannot be converted to a numeric value: x"},
+		{name: "NS overflow", in: `{"NS":["1e200"]}`, class: apierr.ErrValidation, msg: storage.ErrNumberOverflow.Error()},
+		{name: "NS null member", in: `{"NS":["1",null]}`, class: apierr.ErrValidation, msg: "The parameter cannot be converted to a numeric value"},
+		{name: "SS null member", in: `{"SS":["a",null]}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: An string set may not have a null string as a member"},
+		{name: "N empty", in: `{"N":""}`, class: apierr.ErrValidation, msg: "The parameter cannot be converted to a numeric value"},
+		{name: "N space", in: `{"N":" 1"}`, class: apierr.ErrValidation, msg: "The parameter cannot be converted to a numeric value:  1"},
+		{name: "N overflow", in: `{"N":"1e200"}`, class: apierr.ErrValidation, msg: storage.ErrNumberOverflow.Error()},
+		{name: "NULL false", in: `{"NULL":false}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: Null attribute value types must have the value of true"},
+		{name: "L empty elem", in: `{"L":[{"S":"a"},{}]}`, class: apierr.ErrValidation, msg: apierr.MsgAVEmpty},
+		{name: "L null elem", in: `{"L":[null]}`, class: apierr.ErrValidation, msg: "The supplied Item contains a null AttributeValue"},
+		{name: "M null value", in: `{"M":{"x":null}}`, class: apierr.ErrValidation, msg: "The supplied Item contains a null AttributeValue: x is null"},
+		{name: "M nested set", in: `{"M":{"x":{"SS":[]}}}`, class: apierr.ErrValidation, msg: "One or more parameter values were invalid: An string set  may not be empty"},
+		{name: "parent check first", in: `{"S":"a","L":[{}]}`, class: apierr.ErrValidation, msg: apierr.MsgAVMultiple},
+		{name: "depth 33 L", in: nested("L", 32), class: apierr.ErrValidation, msg: apierr.MsgNestingExceeded},
+		{name: "depth 34 M", in: nested("M", 33), class: apierr.ErrValidation, msg: apierr.MsgNestingExceeded},
 
-		{name: "S number", in: `{"S":5}`, class: ErrSerialization, msg: "NUMBER_VALUE cannot be converted to String"},
-		{name: "S map", in: `{"S":{"S":"a"}}`, class: ErrSerialization, msg: "Start of structure or map found where not expected"},
-		{name: "S list", in: `{"S":["a"]}`, class: ErrSerialization, msg: "Start of list found where not expected"},
-		{name: "BOOL string", in: `{"BOOL":"true"}`, class: ErrSerialization, msg: "STRING_VALUE cannot be converted to Boolean"},
-		{name: "SS not list", in: `{"SS":"a"}`, class: ErrSerialization, msg: "Expected list or null"},
-		{name: "SS number member", in: `{"SS":[1]}`, class: ErrSerialization, msg: "NUMBER_VALUE cannot be converted to String"},
-		{name: "M not map", in: `{"M":"a"}`, class: ErrSerialization, msg: "Expected map or null"},
-		{name: "value list", in: `[]`, class: ErrSerialization, msg: "Start of list found where not expected"},
-		{name: "value string", in: `"x"`, class: ErrSerialization, msg: "Expected null"},
-		{name: "B not base64", in: `{"B":"not base64"}`, class: ErrSerialization, msg: msgSerInvalidBase64},
-		{name: "serialization beats validation", in: `{"L":[{},{"S":5}]}`, class: ErrSerialization, msg: "NUMBER_VALUE cannot be converted to String"},
-		{name: "truncated", in: `{"S":"a"`, class: ErrSerialization},
-		{name: "trailing", in: `{"S":"a"} x`, class: ErrSerialization},
-		{name: "bad escape", in: `{"S":"\x"}`, class: ErrSerialization},
+		{name: "S number", in: `{"S":5}`, class: apierr.ErrSerialization, msg: "NUMBER_VALUE cannot be converted to String"},
+		{name: "S map", in: `{"S":{"S":"a"}}`, class: apierr.ErrSerialization, msg: "Start of structure or map found where not expected"},
+		{name: "S list", in: `{"S":["a"]}`, class: apierr.ErrSerialization, msg: "Start of list found where not expected"},
+		{name: "BOOL string", in: `{"BOOL":"true"}`, class: apierr.ErrSerialization, msg: "STRING_VALUE cannot be converted to Boolean"},
+		{name: "SS not list", in: `{"SS":"a"}`, class: apierr.ErrSerialization, msg: "Expected list or null"},
+		{name: "SS number member", in: `{"SS":[1]}`, class: apierr.ErrSerialization, msg: "NUMBER_VALUE cannot be converted to String"},
+		{name: "M not map", in: `{"M":"a"}`, class: apierr.ErrSerialization, msg: "Expected map or null"},
+		{name: "value list", in: `[]`, class: apierr.ErrSerialization, msg: "Start of list found where not expected"},
+		{name: "value string", in: `"x"`, class: apierr.ErrSerialization, msg: "Expected null"},
+		{name: "B not base64", in: `{"B":"not base64"}`, class: apierr.ErrSerialization, msg: apierr.MsgSerInvalidBase64},
+		{name: "serialization beats validation", in: `{"L":[{},{"S":5}]}`, class: apierr.ErrSerialization, msg: "NUMBER_VALUE cannot be converted to String"},
+		{name: "truncated", in: `{"S":"a"`, class: apierr.ErrSerialization},
+		{name: "trailing", in: `{"S":"a"} x`, class: apierr.ErrSerialization},
+		{name: "bad escape", in: `{"S":"\x"}`, class: apierr.ErrSerialization},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,7 +169,7 @@ func TestWireItemRoundTrip(t *testing.T) {
 	}
 	var bad WireItem
 	err = json.Unmarshal([]byte(`{"a":null}`), &bad)
-	if !errors.Is(err, ErrValidation) || err.Error() != "The supplied Item contains a null AttributeValue: a is null" {
+	if !errors.Is(err, apierr.ErrValidation) || err.Error() != "The supplied Item contains a null AttributeValue: a is null" {
 		t.Fatalf("null attribute: got %v", err)
 	}
 }
@@ -187,7 +188,7 @@ func FuzzDecodeItem(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		it, err := DecodeItem(data)
 		if err != nil {
-			if !errors.Is(err, ErrValidation) && !errors.Is(err, ErrSerialization) {
+			if !errors.Is(err, apierr.ErrValidation) && !errors.Is(err, apierr.ErrSerialization) {
 				t.Fatalf("unclassified error %v", err)
 			}
 			return
@@ -305,7 +306,7 @@ func TestExpressionValues(t *testing.T) {
 			}
 			continue
 		}
-		if !errors.Is(err, ErrValidation) || err.Error() != tt.msg {
+		if !errors.Is(err, apierr.ErrValidation) || err.Error() != tt.msg {
 			t.Errorf("%s: got %v, want %q", tt.in, err, tt.msg)
 		}
 	}

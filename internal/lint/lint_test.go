@@ -27,6 +27,10 @@ var layers = []layer{
 	{pkg: "expr", may: []string{"storage"}},
 	{pkg: "conventions", may: []string{"storage"}},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
+	// The emulator's internal packages, bottom up: errors and messages,
+	// the wire codec, the stream record log, the service. None imports
+	// the facade (emulator), and each only what is below it.
+	{pkg: "emulator/internal/apierr", may: []string{"storage", "expr"}, tests: true, internal: true},
 	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
 	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},

@@ -1,4 +1,4 @@
-package emulator
+package apierr
 
 // Error message text of TransactWriteItems and TransactGetItems. Each
 // constant says where its wording comes from: AWS's own answers as
@@ -9,23 +9,23 @@ package emulator
 const (
 	// Knowledge center "Why is my TransactWriteItems API call failing" and
 	// DynamoDB Local (same text); also TransactGetItems in DynamoDB Local.
-	msgTxSameItem = "Transaction request cannot include multiple operations on one item"
+	MsgTxSameItem = "Transaction request cannot include multiple operations on one item"
 
 	// DynamoDB Local; AWS words it as a constraint on transactItems whose
 	// rendering of the list is not on record.
-	msgTxTooManyItems = "Member must have length less than or equal to 100"
+	MsgTxTooManyItems = "Member must have length less than or equal to 100"
 
 	// An entry with none of ConditionCheck, Put, Delete, Update: DynamoDB Local.
-	msgTxWriteNoAction = "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"
+	MsgTxWriteNoAction = "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"
 	// An entry with more than one of them: DynamoDB Local.
-	msgTxWriteManyActions = "TransactItems can only contain one of Check, Put, Update or Delete"
+	MsgTxWriteManyActions = "TransactItems can only contain one of Check, Put, Update or Delete"
 
 	// The items' aggregate size over 4 MB: DynamoDB Local (the size is the
 	// sum of the Put items' sizes and the other actions' key sizes).
-	msgTxPayloadTooLarge = "Transaction payload size cannot exceed 4MB. Payload Size: %d"
+	MsgTxPayloadTooLarge = "Transaction payload size cannot exceed 4MB. Payload Size: %d"
 
 	// A table name that is not a valid name or table ARN: DynamoDB Local.
-	msgTxInvalidTableName = "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'"
+	MsgTxInvalidTableName = "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'"
 
 	// TransactionCanceledException, reason codes listed in request order:
 	// AWS responses quoted in aws/aws-sdk-net#1292 and pynamodb/PynamoDB#1144
@@ -34,23 +34,23 @@ const (
 
 	// A failed condition's reason message: the same AWS captures (boto/boto3#2657
 	// too). DynamoDB Local ends it with a period.
-	msgTxConditionFailed = "The conditional request failed"
+	MsgTxConditionFailed = "The conditional request failed"
 
 	// IdempotentParameterMismatchException: DynamoDB Local sends an empty
 	// message; no AWS text is on record.
-	msgIdempotentMismatch = ""
+	MsgIdempotentMismatch = ""
 )
 
 // Cancellation reason codes (the API reference's list for CancellationReason).
 const (
-	reasonNone                = "None"
-	reasonConditionalCheck    = "ConditionalCheckFailed"
-	reasonValidation          = "ValidationError"
-	reasonCollectionSizeLimit = "ItemCollectionSizeLimitExceeded"
+	ReasonNone                = "None"
+	ReasonConditionalCheck    = "ConditionalCheckFailed"
+	ReasonValidation          = "ValidationError"
+	ReasonCollectionSizeLimit = "ItemCollectionSizeLimitExceeded"
 	reasonTransactionConflict = "TransactionConflict"
 	// A PartiQL INSERT of an existing item in ExecuteTransaction: AWS's
 	// code (the INSERT reference names DuplicateItemException; Amazon's
 	// amzn/smoke-dynamodb maps the reason DuplicateItem). DynamoDB Local
 	// answers ValidationError with the same message.
-	reasonDuplicateItem = "DuplicateItem"
+	ReasonDuplicateItem = "DuplicateItem"
 )
