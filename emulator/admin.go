@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/gorilla/mux"
 )
 
@@ -144,5 +145,5 @@ func writeAdminError(w http.ResponseWriter, err error) {
 	ae := &apierr.Error{Class: apierr.ErrValidation, Msg: err.Error(), Cause: err}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(ae.Class.Status)
-	_, _ = w.Write(appendErrorBody(nil, ae))
+	_, _ = w.Write(wire.AppendErrorBody(nil, ae))
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // What the admin endpoints (admin.go, and every path but "/") take: only
@@ -66,5 +67,5 @@ func isJSONContentType(values []string) bool {
 // content type) with err's class and message, before any operation runs.
 func (e *Emulator) serveRefused(w http.ResponseWriter, r *http.Request, err error) {
 	ae, _ := apierr.Classify(err)
-	writeResponse(w, r, newRequestID(), ae.Class.Status, appendErrorBody(nil, ae))
+	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -86,7 +87,7 @@ func writeRequestEcho(b *strings.Builder, wr WriteRequest) {
 	b.WriteString(")")
 }
 
-func itemEcho(b *strings.Builder, it WireItem) {
+func itemEcho(b *strings.Builder, it wire.WireItem) {
 	if it == nil {
 		b.WriteString("null")
 		return
@@ -98,7 +99,7 @@ func itemEcho(b *strings.Builder, it WireItem) {
 		}
 		b.WriteString(name)
 		b.WriteString("=com.amazonaws.dynamodb.v20120810.AttributeValue@")
-		b.WriteString(strconv.FormatUint(uint64(crc32.ChecksumIEEE(appendValue(nil, storage.Value(it[name])))), 16))
+		b.WriteString(strconv.FormatUint(uint64(crc32.ChecksumIEEE(wire.AppendValue(nil, storage.Value(it[name])))), 16))
 	}
 	b.WriteString("}")
 }

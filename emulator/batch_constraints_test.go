@@ -4,12 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 func TestBatchWriteTableConstraint(t *testing.T) {
-	put := WriteRequest{PutRequest: &PutRequest{Item: WireItem{"id": storage.S("a")}}}
-	del := WriteRequest{DeleteRequest: &DeleteRequest{Key: WireItem{"id": storage.S("b")}}}
+	put := WriteRequest{PutRequest: &PutRequest{Item: wire.WireItem{"id": storage.S("a")}}}
+	del := WriteRequest{DeleteRequest: &DeleteRequest{Key: wire.WireItem{"id": storage.S("b")}}}
 	reqs := make([]WriteRequest, 26)
 	for i := range reqs {
 		reqs[i] = put

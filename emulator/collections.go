@@ -3,6 +3,7 @@ package emulator
 import (
 	"math"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -122,7 +123,7 @@ func (t *table) collectionMetrics(ret string, key storage.Key, ch storage.Change
 		return nil
 	}
 	return &ItemCollectionMetrics{
-		ItemCollectionKey:   WireItem{t.schema.Partition.Name: key.Partition},
+		ItemCollectionKey:   wire.WireItem{t.schema.Partition.Name: key.Partition},
 		SizeEstimateRangeGB: sizeEstimateRangeGB(ch.CollectionSize),
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -234,7 +235,7 @@ type exprParams struct {
 	// use :values, in AWS's order, for the "... is null" message.
 	valueExprs []string
 	names      map[string]string
-	values     ExpressionValues
+	values     wire.ExpressionValues
 	// loneConditionalOp: ConditionalOperator was given without Expected.
 	loneConditionalOp bool
 }
@@ -292,14 +293,14 @@ func (p exprParams) check() error {
 //
 // Then the maps' size (wire_placeholders.go): a map of more than 2 MB
 // arrives as a stand-in holding only what Err could report.
-func newCompiler(names map[string]string, values ExpressionValues) (*expr.Compiler, error) {
-	names, namesOver := withoutStandIn(names)
-	vals, valuesOver := withoutStandIn(values.Values())
+func newCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
+	names, namesOver := wire.WithoutStandIn(names)
+	vals, valuesOver := wire.WithoutStandIn(values.Values())
 	comp := expr.NewCompiler(names, vals)
 	if err := comp.Err(); err != nil {
 		return nil, err
 	}
-	if err := substitutionSizeError(names, namesOver, vals, valuesOver); err != nil {
+	if err := wire.SubstitutionSizeError(names, namesOver, vals, valuesOver); err != nil {
 		return nil, err
 	}
 	return comp, nil

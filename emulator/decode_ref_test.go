@@ -6,10 +6,11 @@ import (
 	"reflect"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // The request decoder as it was, on encoding/json: the reference the fuzz
-// targets hold decodeRequest to.
+// targets hold DecodeRequest to.
 
 // decodeRequestStd decodes a request body into in. Syntax errors and JSON values
 // of the wrong type become SerializationException with AWS's wording; errors
@@ -19,7 +20,7 @@ func decodeRequestStd(body []byte, in any) error {
 		// The SDKs always send at least {}; AWS treats an empty body as {}.
 		return nil
 	}
-	if !validJSONText(body) {
+	if !wire.ValidJSONText(body) {
 		// encoding/json replaces such text with U+FFFD; AWS refuses it
 		// (wire_text.go).
 		return apierr.Serialization("")

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // inputTypes returns a new zero value of every operation's input type.
@@ -86,7 +87,7 @@ func memberNames() map[string]bool {
 			for i := range t.NumField() {
 				f := t.Field(i)
 				name := f.Name
-				if tag, _, _ := cutComma(f.Tag.Get("json")); tag != "" {
+				if tag, _, _ := wire.CutComma(f.Tag.Get("json")); tag != "" {
 					name = tag
 				}
 				names[name] = true
@@ -102,7 +103,7 @@ func memberNames() map[string]bool {
 
 // foldsToMember reports whether body (valid JSON) has a member name that
 // differs from a known member name only in case: there encoding/json and
-// AWS (and so decodeRequest) disagree on purpose.
+// AWS (and so DecodeRequest) disagree on purpose.
 func foldsToMember(body []byte, names map[string]bool) bool {
 	var x any
 	if json.Unmarshal(body, &x) != nil {
@@ -136,7 +137,7 @@ func foldsToMember(body []byte, names map[string]bool) bool {
 	return walk(x)
 }
 
-// checkAgainstStd decodes body into every input type with decodeRequest
+// checkAgainstStd decodes body into every input type with DecodeRequest
 // and with the encoding/json reference and reports any difference.
 func checkAgainstStd(t *testing.T, body []byte, names map[string]bool) {
 	t.Helper()
@@ -153,7 +154,7 @@ func checkTypesAgainstStd(t *testing.T, body []byte, names map[string]bool, type
 		typ := reflect.TypeOf(in).Elem()
 		got := reflect.New(typ).Interface()
 		want := reflect.New(typ).Interface()
-		gotErr := decodeRequest(body, got)
+		gotErr := wire.DecodeRequest(body, got)
 		wantErr := decodeRequestStd(body, want)
 		if quotedNumber(wantErr) {
 			// The emulator accepts integers in strings, as DynamoDB Local
@@ -201,7 +202,7 @@ func TestDecodeQuotedIntegers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var in ScanInput
-		err := decodeRequest([]byte(tt.body), &in)
+		err := wire.DecodeRequest([]byte(tt.body), &in)
 		if tt.wantErr != "" {
 			if !errors.Is(err, apierr.ErrSerialization) || err.Error() != tt.wantErr {
 				t.Errorf("%s: got %v, want SerializationException %q", tt.body, err, tt.wantErr)
@@ -213,7 +214,7 @@ func TestDecodeQuotedIntegers(t *testing.T) {
 		}
 	}
 	var ct CreateTableInput
-	err := decodeRequest([]byte(`{"ProvisionedThroughput":{"ReadCapacityUnits":"5","WriteCapacityUnits":"6"}}`), &ct)
+	err := wire.DecodeRequest([]byte(`{"ProvisionedThroughput":{"ReadCapacityUnits":"5","WriteCapacityUnits":"6"}}`), &ct)
 	if err != nil || *ct.ProvisionedThroughput.ReadCapacityUnits != 5 || *ct.ProvisionedThroughput.WriteCapacityUnits != 6 {
 		t.Errorf("quoted throughput: got %v, %+v", err, ct.ProvisionedThroughput)
 	}
@@ -244,7 +245,7 @@ func TestDecodeRequestCaseSensitive(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := decodeRequest([]byte(tt.body), tt.in); err != nil {
+			if err := wire.DecodeRequest([]byte(tt.body), tt.in); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(tt.in, tt.want) {
@@ -263,7 +264,7 @@ func TestDecodeRequestCaseSensitive(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// TestDecodeRequestErrors pins the wording of the errors decodeRequest makes itself.
+// TestDecodeRequestErrors pins the wording of the errors DecodeRequest makes itself.
 func TestDecodeRequestErrors(t *testing.T) {
 	tests := []struct {
 		body string
@@ -285,14 +286,14 @@ func TestDecodeRequestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var in ScanInput
-		err := decodeRequest([]byte(tt.body), &in)
+		err := wire.DecodeRequest([]byte(tt.body), &in)
 		if !errors.Is(err, apierr.ErrSerialization) || err.Error() != tt.msg {
 			t.Errorf("%s: got %v, want SerializationException %q", tt.body, err, tt.msg)
 		}
 	}
 }
 
-// FuzzDecodeRequest: decodeRequest never panics and agrees with
+// FuzzDecodeRequest: DecodeRequest never panics and agrees with
 // encoding/json (apart from member names that differ only in case).
 func FuzzDecodeRequest(f *testing.F) {
 	for _, s := range decodeCorpus {
@@ -318,7 +319,7 @@ func BenchmarkDecodeRequest(b *testing.B) {
 		b.Run(name+"/decodeRequest", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := decodeRequest(body, bc.in()); err != nil {
+				if err := wire.DecodeRequest(body, bc.in()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -350,7 +351,7 @@ func TestDecodeRequestPrecedence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var in PutItemInput
-		err := decodeRequest([]byte(tt.body), &in)
+		err := wire.DecodeRequest([]byte(tt.body), &in)
 		if !errors.Is(err, tt.class) || (tt.msg != "" && err.Error() != tt.msg) {
 			t.Errorf("%s: got %v, want %s %q", tt.body, err, tt.class.Name, tt.msg)
 		}
@@ -373,7 +374,7 @@ func TestCodecOfConcurrent(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				v := reflect.New(typ)
-				if err := decodeRequest(body, v.Interface()); err != nil {
+				if err := wire.DecodeRequest(body, v.Interface()); err != nil {
 					t.Errorf("decode: %v", err)
 					return
 				}
@@ -407,7 +408,7 @@ func TestCodecConcurrentFirstUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var in raceNode
-			if err := decodeRequest(body, &in); err != nil {
+			if err := wire.DecodeRequest(body, &in); err != nil {
 				errs <- err
 				return
 			}

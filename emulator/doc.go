@@ -35,7 +35,7 @@
 // names match exactly, as AWS matches them. Data-plane outputs encode
 // themselves (appendJSON in encode.go) into pooled buffers; other outputs go
 // through encoding/json. GetItem, Query and Scan never decode the items they
-// return whole: appendStoredItem writes them straight from storage's records
+// return whole: AppendStoredItem writes them straight from storage's records
 // (storage.EncodedItem); a filter decodes only the attributes it reads, a
 // projection only those its paths start with. The benchmarks of the hot
 // operations are in emulator/benchmarks.

@@ -10,20 +10,21 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // echoInput/echoOutput belong to the test-only operation "TestEcho".
 type echoInput struct {
 	TableName string
-	Item      WireItem
+	Item      wire.WireItem
 	Limit     *int32
 	Panic     bool
 	Fail      string
 }
 
 type echoOutput struct {
-	TableName string   `json:",omitempty"`
-	Item      WireItem `json:",omitempty"`
+	TableName string        `json:",omitempty"`
+	Item      wire.WireItem `json:",omitempty"`
 	Region    string
 	Namespace string
 }

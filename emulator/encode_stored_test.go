@@ -3,6 +3,7 @@ package emulator
 import (
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -71,7 +72,7 @@ func TestAppendStoredItem(t *testing.T) {
 	for _, ks := range storedSchemas {
 		for i, it := range items {
 			e, full := storeItem(t, ks, it)
-			got, want := string(appendStoredItem([]byte("x"), e)), "x"+string(appendItem(nil, full))
+			got, want := string(wire.AppendStoredItem([]byte("x"), e)), "x"+string(wire.AppendItem(nil, full))
 			if got != want {
 				t.Errorf("schema %v item %d:\n got %s\nwant %s", ks, i, got, want)
 			}
@@ -80,7 +81,7 @@ func TestAppendStoredItem(t *testing.T) {
 }
 
 // FuzzAppendStoredItem: for any item DecodeItem accepts, stored under each
-// test key schema, appendStoredItem writes what appendItem writes for the
+// test key schema, AppendStoredItem writes what AppendItem writes for the
 // decoded item; and a filter or projection given by expr, evaluated on the
 // attributes decoded for it, gives what it gives on the whole item.
 func FuzzAppendStoredItem(f *testing.F) {
@@ -97,7 +98,7 @@ func FuzzAppendStoredItem(f *testing.F) {
 	names := map[string]string{"#a": "a"}
 	values := map[string]storage.Value{":v": storage.S("x"), ":n": storage.N("1")}
 	f.Fuzz(func(t *testing.T, data []byte, text string) {
-		it, err := DecodeItem(data)
+		it, err := wire.DecodeItem(data)
 		if err != nil {
 			return
 		}
@@ -105,7 +106,7 @@ func FuzzAppendStoredItem(f *testing.F) {
 		proj, perr := expr.NewCompiler(names, values).Projection(text)
 		for _, ks := range storedSchemas {
 			e, full := storeItem(t, ks, it)
-			if got, want := appendStoredItem(nil, e), appendItem(nil, full); string(got) != string(want) {
+			if got, want := wire.AppendStoredItem(nil, e), wire.AppendItem(nil, full); string(got) != string(want) {
 				t.Fatalf("schema %v:\n got %s\nwant %s", ks, got, want)
 			}
 			if cerr == nil {

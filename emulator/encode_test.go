@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -13,7 +14,7 @@ import (
 // writes for the same value, up to the HTML escaping encoding/json adds.
 func TestAppendJSONMatchesMarshal(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
-	item := WireItem{
+	item := wire.WireItem{
 		"s":    storage.S("a<b>&c\u2028d\xffe\"\\\n"),
 		"n":    storage.N("-12.5"),
 		"b":    storage.BString("\x00\xff<"),
@@ -37,14 +38,14 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 			GlobalSecondaryIndexes: map[string]Capacity{"g": {CapacityUnits: 1, WriteCapacityUnits: f(1)}}},
 	}
 	var outs []jsonAppender
-	icm := &ItemCollectionMetrics{ItemCollectionKey: WireItem{"pk": storage.S("a")}, SizeEstimateRangeGB: []float64{0, 1}}
+	icm := &ItemCollectionMetrics{ItemCollectionKey: wire.WireItem{"pk": storage.S("a")}, SizeEstimateRangeGB: []float64{0, 1}}
 	icms := []*ItemCollectionMetrics{
 		icm,
-		{ItemCollectionKey: WireItem{"n<&>": storage.N("-1.5E+10")}, SizeEstimateRangeGB: []float64{9, 10}},
-		{ItemCollectionKey: WireItem{"b": storage.BString("\x00\xff")}, SizeEstimateRangeGB: []float64{0.5, 1e-7, 1e21, 123456789.25}},
+		{ItemCollectionKey: wire.WireItem{"n<&>": storage.N("-1.5E+10")}, SizeEstimateRangeGB: []float64{9, 10}},
+		{ItemCollectionKey: wire.WireItem{"b": storage.BString("\x00\xff")}, SizeEstimateRangeGB: []float64{0.5, 1e-7, 1e21, 123456789.25}},
 		{SizeEstimateRangeGB: []float64{0}},
-		{ItemCollectionKey: WireItem{"pk": storage.S("x")}},
-		{ItemCollectionKey: WireItem{}, SizeEstimateRangeGB: []float64{}},
+		{ItemCollectionKey: wire.WireItem{"pk": storage.S("x")}},
+		{ItemCollectionKey: wire.WireItem{}, SizeEstimateRangeGB: []float64{}},
 		{},
 	}
 	for _, m := range icms {
@@ -53,8 +54,8 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 			&UpdateItemOutput{Attributes: item, ItemCollectionMetrics: m},
 			&DeleteItemOutput{ConsumedCapacity: &ConsumedCapacity{TableName: "t", CapacityUnits: 1}, ItemCollectionMetrics: m})
 	}
-	empty := WireItem{}
-	var nilItem WireItem
+	empty := wire.WireItem{}
+	var nilItem wire.WireItem
 	for _, cc := range caps {
 		outs = append(outs,
 			&GetItemOutput{ConsumedCapacity: cc},
@@ -104,7 +105,7 @@ func TestResponseHeaderNamesCanonical(t *testing.T) {
 }
 
 func BenchmarkEncodeGetItemOutput(b *testing.B) {
-	item := WireItem{"pk": storage.S("user#0000001"), "sk": storage.N("1"), "status": storage.S("active"),
+	item := wire.WireItem{"pk": storage.S("user#0000001"), "sk": storage.N("1"), "status": storage.S("active"),
 		"tags": storage.SS([]string{"red", "green"}), "price": storage.N("1234.5"), "flag": storage.Bool(true)}
 	out := &GetItemOutput{Item: &item}
 	b.Run("appendJSON", func(b *testing.B) {

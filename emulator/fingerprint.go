@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -197,13 +198,13 @@ func (f *fingerprinter) value(v reflect.Value) {
 // maps) without reflection, reporting false for any other.
 func (f *fingerprinter) typedMap(m any) bool {
 	switch m := m.(type) {
-	case WireItem:
+	case wire.WireItem:
 		f.attrMap(m)
-	case ExpressionValues:
+	case wire.ExpressionValues:
 		f.attrMap(m)
 	case map[string]storage.Value:
 		f.attrMap(m)
-	case ExpressionNames:
+	case wire.ExpressionNames:
 		f.stringMap(m)
 	case map[string]string:
 		f.stringMap(m)

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -77,7 +78,7 @@ func TestValidJSONText(t *testing.T) {
 		{`\\\ud800`, false}, {`\ud800\u0041`, false}, {`\ud800x`, false}, {`\ud800\`, false}, {`\ud83d\ude00\udc00`, false},
 	}
 	for _, tt := range tests {
-		if got := validJSONText([]byte(tt.raw)); got != tt.want {
+		if got := wire.ValidJSONText([]byte(tt.raw)); got != tt.want {
 			t.Errorf("validJSONText(%q): got %v, want %v", tt.raw, got, tt.want)
 		}
 	}

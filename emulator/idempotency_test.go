@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -152,14 +153,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 func TestFingerprint(t *testing.T) {
 	s := func(v string) *string { return &v }
-	item := func(kv ...string) WireItem {
-		w := WireItem{}
+	item := func(kv ...string) wire.WireItem {
+		w := wire.WireItem{}
 		for i := 0; i < len(kv); i += 2 {
 			w[kv[i]] = storage.S(kv[i+1])
 		}
 		return w
 	}
-	put := func(it WireItem) TransactWriteItemsInput {
+	put := func(it wire.WireItem) TransactWriteItemsInput {
 		return TransactWriteItemsInput{TransactItems: []TransactWriteItem{{Put: &TransactPut{TableName: s("t"), Item: it}}}}
 	}
 	tests := []struct {
@@ -170,15 +171,15 @@ func TestFingerprint(t *testing.T) {
 		{"other value", put(item("a", "1")), put(item("a", "2"))},
 		{"other name", put(item("a", "1")), put(item("b", "1"))},
 		{"value moved between names", put(item("a", "12", "b", "")), put(item("a", "1", "b", "2"))},
-		{"S and N", put(WireItem{"a": storage.S("1")}), put(WireItem{"a": storage.N("1")})},
-		{"nested", put(WireItem{"m": storage.M(map[string]storage.Value{"x": storage.L([]storage.Value{storage.Bool(true)})})}),
-			put(WireItem{"m": storage.M(map[string]storage.Value{"x": storage.L([]storage.Value{storage.Bool(false)})})})},
-		{"set order", put(WireItem{"s": storage.SS([]string{"a", "b"})}), put(WireItem{"s": storage.SS([]string{"b", "a"})})},
-		{"nil and empty map", put(nil), put(WireItem{})},
+		{"S and N", put(wire.WireItem{"a": storage.S("1")}), put(wire.WireItem{"a": storage.N("1")})},
+		{"nested", put(wire.WireItem{"m": storage.M(map[string]storage.Value{"x": storage.L([]storage.Value{storage.Bool(true)})})}),
+			put(wire.WireItem{"m": storage.M(map[string]storage.Value{"x": storage.L([]storage.Value{storage.Bool(false)})})})},
+		{"set order", put(wire.WireItem{"s": storage.SS([]string{"a", "b"})}), put(wire.WireItem{"s": storage.SS([]string{"b", "a"})})},
+		{"nil and empty map", put(nil), put(wire.WireItem{})},
 		{"absent and empty string", TransactWriteItemsInput{ReturnItemCollectionMetrics: nil}, TransactWriteItemsInput{ReturnItemCollectionMetrics: s("")}},
 		{"two operations", TransactWriteItemsInput{}, ExecuteTransactionInput{}},
-		{"statement parameters", ExecuteTransactionInput{TransactStatements: []ParameterizedStatement{{Statement: s("x"), Parameters: []AttributeValue{{storage.N("1")}}}}},
-			ExecuteTransactionInput{TransactStatements: []ParameterizedStatement{{Statement: s("x"), Parameters: []AttributeValue{{storage.N("2")}}}}}},
+		{"statement parameters", ExecuteTransactionInput{TransactStatements: []ParameterizedStatement{{Statement: s("x"), Parameters: []wire.AttributeValue{{Value: storage.N("1")}}}}},
+			ExecuteTransactionInput{TransactStatements: []ParameterizedStatement{{Statement: s("x"), Parameters: []wire.AttributeValue{{Value: storage.N("2")}}}}}},
 	}
 	for _, tt := range tests {
 		same := fingerprint(tt.a) == fingerprint(tt.b)
@@ -202,7 +203,7 @@ func BenchmarkFingerprint(b *testing.B) {
 		}
 		body.WriteString(`]}`)
 		var in TransactWriteItemsInput
-		if err := decodeRequest([]byte(body.String()), &in); err != nil {
+		if err := wire.DecodeRequest([]byte(body.String()), &in); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprint("bytes=", size), func(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -31,11 +32,11 @@ const (
 // KeysAndAttributes is one table's part of a BatchGetItem request (and of
 // its UnprocessedKeys).
 type KeysAndAttributes struct {
-	Keys                     []WireItem      `json:"Keys"`
-	AttributesToGet          []string        `json:"AttributesToGet,omitempty"`
-	ConsistentRead           *bool           `json:"ConsistentRead,omitempty"`
-	ProjectionExpression     *string         `json:"ProjectionExpression,omitempty"`
-	ExpressionAttributeNames ExpressionNames `json:"ExpressionAttributeNames,omitempty"`
+	Keys                     []wire.WireItem      `json:"Keys"`
+	AttributesToGet          []string             `json:"AttributesToGet,omitempty"`
+	ConsistentRead           *bool                `json:"ConsistentRead,omitempty"`
+	ProjectionExpression     *string              `json:"ProjectionExpression,omitempty"`
+	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames,omitempty"`
 }
 
 // BatchGetItemInput is the BatchGetItem request.
@@ -46,7 +47,7 @@ type BatchGetItemInput struct {
 
 // BatchGetItemOutput is the BatchGetItem response.
 type BatchGetItemOutput struct {
-	Responses        map[string][]WireItem         `json:"Responses"`
+	Responses        map[string][]wire.WireItem    `json:"Responses"`
 	UnprocessedKeys  map[string]*KeysAndAttributes `json:"UnprocessedKeys"`
 	ConsumedCapacity []*ConsumedCapacity           `json:"ConsumedCapacity,omitempty"`
 }
@@ -60,12 +61,12 @@ type WriteRequest struct {
 
 // PutRequest puts one item.
 type PutRequest struct {
-	Item WireItem `json:"Item"`
+	Item wire.WireItem `json:"Item"`
 }
 
 // DeleteRequest deletes the item with Key.
 type DeleteRequest struct {
-	Key WireItem `json:"Key"`
+	Key wire.WireItem `json:"Key"`
 }
 
 // BatchWriteItemInput is the BatchWriteItem request.
@@ -125,12 +126,12 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	}
 
 	out := &BatchGetItemOutput{
-		Responses:       make(map[string][]WireItem, len(tables)),
+		Responses:       make(map[string][]wire.WireItem, len(tables)),
 		UnprocessedKeys: map[string]*KeysAndAttributes{},
 	}
 	size := 0
 	for _, bt := range tables {
-		items := []WireItem{}
+		items := []wire.WireItem{}
 		units := 0.0
 		for i, k := range bt.keys {
 			it, ok := bt.t.data.Get(k)
@@ -145,7 +146,7 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 				if bt.projection != nil {
 					it = bt.projection.Apply(it)
 				}
-				items = append(items, ItemToWire(it))
+				items = append(items, wire.ItemToWire(it))
 			}
 			units += readUnits(n, bt.consistent)
 		}
@@ -234,7 +235,7 @@ func batchGetMixedParams(items map[string]*KeysAndAttributes) error {
 
 // unprocessed adds key to the table's UnprocessedKeys entry, which carries
 // the table's projection parameters as the request gave them.
-func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key WireItem) {
+func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key wire.WireItem) {
 	u := out.UnprocessedKeys[bt.name]
 	if u == nil {
 		u = &KeysAndAttributes{

@@ -3,6 +3,7 @@ package emulator
 import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -52,32 +53,32 @@ const (
 
 // ExpectedAttributeValue is one entry of the legacy Expected parameter.
 type ExpectedAttributeValue struct {
-	Value              *AttributeValue  `json:"Value,omitempty"`
-	Exists             *bool            `json:"Exists,omitempty"`
-	ComparisonOperator string           `json:"ComparisonOperator,omitempty"`
-	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+	Value              *wire.AttributeValue  `json:"Value,omitempty"`
+	Exists             *bool                 `json:"Exists,omitempty"`
+	ComparisonOperator string                `json:"ComparisonOperator,omitempty"`
+	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
 }
 
 // AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
 type AttributeValueUpdate struct {
-	Action string          `json:"Action,omitempty"`
-	Value  *AttributeValue `json:"Value,omitempty"`
+	Action string               `json:"Action,omitempty"`
+	Value  *wire.AttributeValue `json:"Value,omitempty"`
 }
 
 // ItemCollectionMetrics is reported for tables with local secondary indexes
 // when ReturnItemCollectionMetrics is SIZE.
 type ItemCollectionMetrics struct {
-	ItemCollectionKey   WireItem  `json:"ItemCollectionKey,omitempty"`
-	SizeEstimateRangeGB []float64 `json:"SizeEstimateRangeGB,omitempty"`
+	ItemCollectionKey   wire.WireItem `json:"ItemCollectionKey,omitempty"`
+	SizeEstimateRangeGB []float64     `json:"SizeEstimateRangeGB,omitempty"`
 }
 
 // PutItemInput is the PutItem request.
 type PutItemInput struct {
 	TableName                           *string
-	Item                                WireItem
+	Item                                wire.WireItem
 	ConditionExpression                 *string
-	ExpressionAttributeNames            ExpressionNames
-	ExpressionAttributeValues           ExpressionValues
+	ExpressionAttributeNames            wire.ExpressionNames
+	ExpressionAttributeValues           wire.ExpressionValues
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
 	ReturnValues                        string
@@ -88,7 +89,7 @@ type PutItemInput struct {
 
 // PutItemOutput is the PutItem response.
 type PutItemOutput struct {
-	Attributes            WireItem               `json:"Attributes,omitempty"`
+	Attributes            wire.WireItem          `json:"Attributes,omitempty"`
 	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
 }
@@ -96,10 +97,10 @@ type PutItemOutput struct {
 // GetItemInput is the GetItem request.
 type GetItemInput struct {
 	TableName                *string
-	Key                      WireItem
+	Key                      wire.WireItem
 	AttributesToGet          []string
 	ProjectionExpression     *string
-	ExpressionAttributeNames ExpressionNames
+	ExpressionAttributeNames wire.ExpressionNames
 	ConsistentRead           *bool
 	ReturnConsumedCapacity   string
 }
@@ -107,7 +108,7 @@ type GetItemInput struct {
 // GetItemOutput is the GetItem response. Item is absent when there is no
 // such item and {} when the item has none of the projected attributes.
 type GetItemOutput struct {
-	Item             *WireItem         `json:"Item,omitempty"`
+	Item             *wire.WireItem    `json:"Item,omitempty"`
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
 	// stored, when hasStored, is the whole item as storage keeps it, the
 	// Item that appendJSON writes straight from the record (Item is nil).
@@ -118,10 +119,10 @@ type GetItemOutput struct {
 // DeleteItemInput is the DeleteItem request.
 type DeleteItemInput struct {
 	TableName                           *string
-	Key                                 WireItem
+	Key                                 wire.WireItem
 	ConditionExpression                 *string
-	ExpressionAttributeNames            ExpressionNames
-	ExpressionAttributeValues           ExpressionValues
+	ExpressionAttributeNames            wire.ExpressionNames
+	ExpressionAttributeValues           wire.ExpressionValues
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
 	ReturnValues                        string
@@ -132,7 +133,7 @@ type DeleteItemInput struct {
 
 // DeleteItemOutput is the DeleteItem response.
 type DeleteItemOutput struct {
-	Attributes            WireItem               `json:"Attributes,omitempty"`
+	Attributes            wire.WireItem          `json:"Attributes,omitempty"`
 	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
 }
@@ -140,11 +141,11 @@ type DeleteItemOutput struct {
 // UpdateItemInput is the UpdateItem request.
 type UpdateItemInput struct {
 	TableName                           *string
-	Key                                 WireItem
+	Key                                 wire.WireItem
 	UpdateExpression                    *string
 	ConditionExpression                 *string
-	ExpressionAttributeNames            ExpressionNames
-	ExpressionAttributeValues           ExpressionValues
+	ExpressionAttributeNames            wire.ExpressionNames
+	ExpressionAttributeValues           wire.ExpressionValues
 	AttributeUpdates                    map[string]AttributeValueUpdate
 	Expected                            map[string]ExpectedAttributeValue
 	ConditionalOperator                 string
@@ -156,7 +157,7 @@ type UpdateItemInput struct {
 
 // UpdateItemOutput is the UpdateItem response.
 type UpdateItemOutput struct {
-	Attributes            WireItem               `json:"Attributes,omitempty"`
+	Attributes            wire.WireItem          `json:"Attributes,omitempty"`
 	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
 }
@@ -182,7 +183,7 @@ func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp
 // update (UpdateExpression or the legacy AttributeUpdates).
 type writeExprs struct {
 	names         map[string]string
-	values        ExpressionValues
+	values        wire.ExpressionValues
 	condition     *string
 	expected      map[string]ExpectedAttributeValue
 	conditionalOp string
@@ -360,7 +361,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize), change),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
-		out.Attributes = ItemToWire(change.Old)
+		out.Attributes = wire.ItemToWire(change.Old)
 	}
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
 	return out, nil
@@ -425,9 +426,9 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 		out.stored, out.hasStored = stored, true
 		return out, nil
 	}
-	w := ItemToWire(projectStored(proj, stored))
+	w := wire.ItemToWire(projectStored(proj, stored))
 	if w == nil {
-		w = WireItem{}
+		w = wire.WireItem{}
 	}
 	out.Item = &w
 	return out, nil
@@ -484,7 +485,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, change.OldSize, change),
 	}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
-		out.Attributes = ItemToWire(change.Old)
+		out.Attributes = wire.ItemToWire(change.Old)
 	}
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
 	return out, nil
@@ -610,7 +611,7 @@ func checkKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
 // UPDATED_OLD and UPDATED_NEW project the updated paths onto the old or new
 // item, as AWS does (a nested SET returns only the changed fragment); an
 // empty result leaves Attributes out.
-func updateReturnValues(rv string, upd *expr.Update, change storage.Change) WireItem {
+func updateReturnValues(rv string, upd *expr.Update, change storage.Change) wire.WireItem {
 	var item storage.Item
 	switch rv {
 	case returnAllOld:
@@ -630,17 +631,17 @@ func updateReturnValues(rv string, upd *expr.Update, change storage.Change) Wire
 	if len(item) == 0 {
 		return nil
 	}
-	return ItemToWire(item)
+	return wire.ItemToWire(item)
 }
 
 // checkUpdatedNesting rejects an updated item whose updated attributes nest
-// lists and maps beyond maxValueDepth levels.
+// lists and maps beyond MaxValueDepth levels.
 func checkUpdatedNesting(upd *expr.Update, item storage.Item) error {
 	if upd == nil {
 		return nil
 	}
 	for _, name := range upd.Attributes() {
-		if v, ok := item[name]; ok && valueDepth(v) > maxValueDepth {
+		if v, ok := item[name]; ok && valueDepth(v) > wire.MaxValueDepth {
 			return apierr.Validation(apierr.MsgUpdateNesting)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -28,7 +29,7 @@ const maxStatementLen = 8192
 // ExecuteStatementInput is the ExecuteStatement request.
 type ExecuteStatementInput struct {
 	Statement                           *string
-	Parameters                          []AttributeValue
+	Parameters                          []wire.AttributeValue
 	ConsistentRead                      *bool
 	NextToken                           *string
 	ReturnConsumedCapacity              string
@@ -51,18 +52,18 @@ func (o *ExecuteStatementOutput) appendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendItem(b, it)
+		b = wire.AppendItem(b, it)
 	}
 	for i, e := range o.stored {
 		if i > 0 || len(o.Items) > 0 {
 			b = append(b, ',')
 		}
-		b = appendStoredItem(b, e)
+		b = wire.AppendStoredItem(b, e)
 	}
 	b = append(b, ']')
 	if o.NextToken != "" {
 		b = append(b, `,"NextToken":`...)
-		b = appendString(b, o.NextToken)
+		b = wire.AppendString(b, o.NextToken)
 	}
 	if o.ConsumedCapacity != nil {
 		b = append(b, `,"ConsumedCapacity":`...)
@@ -127,13 +128,13 @@ func statementViolation(param string, s *string) string {
 }
 
 // parametersViolation: Parameters, when present, has at least one member.
-func parametersViolation(param string, p []AttributeValue) string {
+func parametersViolation(param string, p []wire.AttributeValue) string {
 	return apierr.EmptyListViolation(param, p)
 }
 
 // bindParams checks that the request gives a parameter for every ? of the
 // statement (DynamoDB Local ignores extra ones).
-func bindParams(st partiql.Statement, in []AttributeValue) ([]storage.Value, error) {
+func bindParams(st partiql.Statement, in []wire.AttributeValue) ([]storage.Value, error) {
 	if partiql.ParamCount(st) > len(in) {
 		return nil, apierr.Validation(apierr.MsgParamCount)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -23,7 +24,7 @@ const maxBatchStatements = 25
 // BatchStatementRequest is one statement of a BatchExecuteStatement.
 type BatchStatementRequest struct {
 	Statement                           *string
-	Parameters                          []AttributeValue
+	Parameters                          []wire.AttributeValue
 	ConsistentRead                      *bool
 	ReturnValuesOnConditionCheckFailure string
 }
@@ -36,16 +37,16 @@ type BatchExecuteStatementInput struct {
 
 // BatchStatementError is the Error of one statement's response.
 type BatchStatementError struct {
-	Code    string   `json:"Code"`
-	Message string   `json:"Message"`
-	Item    WireItem `json:"Item,omitempty"`
+	Code    string        `json:"Code"`
+	Message string        `json:"Message"`
+	Item    wire.WireItem `json:"Item,omitempty"`
 }
 
 // BatchStatementResponse answers one statement.
 type BatchStatementResponse struct {
 	Error     *BatchStatementError `json:"Error,omitempty"`
 	TableName string               `json:"TableName,omitempty"`
-	Item      WireItem             `json:"Item,omitempty"`
+	Item      wire.WireItem        `json:"Item,omitempty"`
 }
 
 // BatchExecuteStatementOutput is the BatchExecuteStatement response.
@@ -148,9 +149,9 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 	resp := BatchStatementResponse{TableName: table}
 	switch {
 	case len(out.Items) > 0:
-		resp.Item = ItemToWire(out.Items[0])
+		resp.Item = wire.ItemToWire(out.Items[0])
 	case len(out.stored) > 0:
-		resp.Item = ItemToWire(out.stored[0].Item())
+		resp.Item = wire.ItemToWire(out.stored[0].Item())
 	}
 	return resp
 }
@@ -167,7 +168,7 @@ func batchError(err error, table string) BatchStatementResponse {
 	case apierr.ErrConditionalCheckFailed:
 		e.Code = "ConditionalCheckFailed"
 		if ae.Item != nil {
-			e.Item = ItemToWire(ae.Item)
+			e.Item = wire.ItemToWire(ae.Item)
 		}
 	case apierr.ErrDuplicateItem:
 		e.Code = "DuplicateItem"

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -28,7 +29,7 @@ func init() {
 // ParameterizedStatement is one statement of an ExecuteTransaction.
 type ParameterizedStatement struct {
 	Statement                           *string
-	Parameters                          []AttributeValue
+	Parameters                          []wire.AttributeValue
 	ReturnValuesOnConditionCheckFailure string
 }
 

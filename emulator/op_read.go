@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -33,49 +34,49 @@ const (
 // Condition is one entry of the legacy KeyConditions, QueryFilter and
 // ScanFilter parameters.
 type Condition struct {
-	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
-	ComparisonOperator *string          `json:"ComparisonOperator"`
+	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
+	ComparisonOperator *string               `json:"ComparisonOperator"`
 }
 
 // QueryInput is the Query request.
 type QueryInput struct {
-	TableName                 *string              `json:"TableName"`
-	IndexName                 *string              `json:"IndexName"`
-	Select                    *string              `json:"Select"`
-	AttributesToGet           []string             `json:"AttributesToGet"`
-	Limit                     *int64               `json:"Limit"`
-	ConsistentRead            *bool                `json:"ConsistentRead"`
-	KeyConditions             map[string]Condition `json:"KeyConditions"`
-	QueryFilter               map[string]Condition `json:"QueryFilter"`
-	ConditionalOperator       *string              `json:"ConditionalOperator"`
-	ScanIndexForward          *bool                `json:"ScanIndexForward"`
-	ExclusiveStartKey         WireItem             `json:"ExclusiveStartKey"`
-	ReturnConsumedCapacity    string               `json:"ReturnConsumedCapacity"`
-	ProjectionExpression      *string              `json:"ProjectionExpression"`
-	FilterExpression          *string              `json:"FilterExpression"`
-	KeyConditionExpression    *string              `json:"KeyConditionExpression"`
-	ExpressionAttributeNames  ExpressionNames      `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues ExpressionValues     `json:"ExpressionAttributeValues"`
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	Select                    *string               `json:"Select"`
+	AttributesToGet           []string              `json:"AttributesToGet"`
+	Limit                     *int64                `json:"Limit"`
+	ConsistentRead            *bool                 `json:"ConsistentRead"`
+	KeyConditions             map[string]Condition  `json:"KeyConditions"`
+	QueryFilter               map[string]Condition  `json:"QueryFilter"`
+	ConditionalOperator       *string               `json:"ConditionalOperator"`
+	ScanIndexForward          *bool                 `json:"ScanIndexForward"`
+	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	FilterExpression          *string               `json:"FilterExpression"`
+	KeyConditionExpression    *string               `json:"KeyConditionExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
 }
 
 // ScanInput is the Scan request.
 type ScanInput struct {
-	TableName                 *string              `json:"TableName"`
-	IndexName                 *string              `json:"IndexName"`
-	AttributesToGet           []string             `json:"AttributesToGet"`
-	Limit                     *int64               `json:"Limit"`
-	Select                    *string              `json:"Select"`
-	ScanFilter                map[string]Condition `json:"ScanFilter"`
-	ConditionalOperator       *string              `json:"ConditionalOperator"`
-	ExclusiveStartKey         WireItem             `json:"ExclusiveStartKey"`
-	ReturnConsumedCapacity    string               `json:"ReturnConsumedCapacity"`
-	TotalSegments             *int64               `json:"TotalSegments"`
-	Segment                   *int64               `json:"Segment"`
-	ProjectionExpression      *string              `json:"ProjectionExpression"`
-	FilterExpression          *string              `json:"FilterExpression"`
-	ExpressionAttributeNames  ExpressionNames      `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues ExpressionValues     `json:"ExpressionAttributeValues"`
-	ConsistentRead            *bool                `json:"ConsistentRead"`
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	AttributesToGet           []string              `json:"AttributesToGet"`
+	Limit                     *int64                `json:"Limit"`
+	Select                    *string               `json:"Select"`
+	ScanFilter                map[string]Condition  `json:"ScanFilter"`
+	ConditionalOperator       *string               `json:"ConditionalOperator"`
+	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+	TotalSegments             *int64                `json:"TotalSegments"`
+	Segment                   *int64                `json:"Segment"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	FilterExpression          *string               `json:"FilterExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ConsistentRead            *bool                 `json:"ConsistentRead"`
 }
 
 // QueryOutput is the Query response; ScanOutput is the same shape.
@@ -492,7 +493,7 @@ func appendIf(list []string, ok bool, s string) []string {
 // valuesNeedValueExpr rejects ExpressionAttributeValues when none of the
 // expressions that can use them is present (a ProjectionExpression alone
 // cannot): "... FilterExpression is null".
-func valuesNeedValueExpr(values ExpressionValues, valueExprs ...*string) error {
+func valuesNeedValueExpr(values wire.ExpressionValues, valueExprs ...*string) error {
 	if values == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -53,43 +54,43 @@ type TransactWriteItem struct {
 
 // TransactConditionCheck checks a condition on one item without writing it.
 type TransactConditionCheck struct {
-	TableName                           *string          `json:"TableName"`
-	Key                                 WireItem         `json:"Key"`
-	ConditionExpression                 *string          `json:"ConditionExpression"`
-	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string               `json:"TableName"`
+	Key                                 wire.WireItem         `json:"Key"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactPut puts one item.
 type TransactPut struct {
-	TableName                           *string          `json:"TableName"`
-	Item                                WireItem         `json:"Item"`
-	ConditionExpression                 *string          `json:"ConditionExpression"`
-	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string               `json:"TableName"`
+	Item                                wire.WireItem         `json:"Item"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactDelete deletes one item.
 type TransactDelete struct {
-	TableName                           *string          `json:"TableName"`
-	Key                                 WireItem         `json:"Key"`
-	ConditionExpression                 *string          `json:"ConditionExpression"`
-	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string               `json:"TableName"`
+	Key                                 wire.WireItem         `json:"Key"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactUpdate updates one item.
 type TransactUpdate struct {
-	TableName                           *string          `json:"TableName"`
-	Key                                 WireItem         `json:"Key"`
-	UpdateExpression                    *string          `json:"UpdateExpression"`
-	ConditionExpression                 *string          `json:"ConditionExpression"`
-	ExpressionAttributeNames            ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           ExpressionValues `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string          `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string               `json:"TableName"`
+	Key                                 wire.WireItem         `json:"Key"`
+	UpdateExpression                    *string               `json:"UpdateExpression"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // TransactWriteItemsOutput is the TransactWriteItems response.
@@ -134,11 +135,11 @@ type txAction struct {
 type txParams struct {
 	kind      txKind
 	tableName *string
-	key       WireItem // Key, or Item for Put
+	key       wire.WireItem // Key, or Item for Put
 	cond      *string
 	upd       *string
 	names     map[string]string
-	values    ExpressionValues
+	values    wire.ExpressionValues
 	rvoccf    *string
 }
 
@@ -597,7 +598,7 @@ func (o *TransactWriteItemsOutput) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true
 	if len(o.ConsumedCapacity) > 0 {
-		b = append(appendMember(b, true, "ConsumedCapacity"), '[')
+		b = append(wire.AppendMember(b, true, "ConsumedCapacity"), '[')
 		for i, cc := range o.ConsumedCapacity {
 			if i > 0 {
 				b = append(b, ',')
@@ -608,12 +609,12 @@ func (o *TransactWriteItemsOutput) appendJSON(b []byte) []byte {
 		first = false
 	}
 	if len(o.ItemCollectionMetrics) > 0 {
-		b = append(appendMember(b, first, "ItemCollectionMetrics"), '{')
+		b = append(wire.AppendMember(b, first, "ItemCollectionMetrics"), '{')
 		for i, name := range sortedKeys(o.ItemCollectionMetrics) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(appendString(b, name), ":["...)
+			b = append(wire.AppendString(b, name), ":["...)
 			for j, m := range o.ItemCollectionMetrics[name] {
 				if j > 0 {
 					b = append(b, ',')

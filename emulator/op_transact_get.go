@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -33,10 +34,10 @@ type TransactGetItem struct {
 
 // TransactGet reads one item.
 type TransactGet struct {
-	TableName                *string         `json:"TableName"`
-	Key                      WireItem        `json:"Key"`
-	ProjectionExpression     *string         `json:"ProjectionExpression"`
-	ExpressionAttributeNames ExpressionNames `json:"ExpressionAttributeNames"`
+	TableName                *string              `json:"TableName"`
+	Key                      wire.WireItem        `json:"Key"`
+	ProjectionExpression     *string              `json:"ProjectionExpression"`
+	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames"`
 }
 
 // TransactGetItemsOutput is the TransactGetItems response.
@@ -47,7 +48,7 @@ type TransactGetItemsOutput struct {
 
 // ItemResponse is one Get's answer: no Item when there is no such item.
 type ItemResponse struct {
-	Item *WireItem `json:"Item,omitempty"`
+	Item *wire.WireItem `json:"Item,omitempty"`
 	// stored, when hasStored, is the whole item as storage keeps it,
 	// written straight from the record (Item is nil).
 	stored    storage.EncodedItem
@@ -65,9 +66,9 @@ func (o *TransactGetItemsOutput) appendJSON(b []byte) []byte {
 		b = append(b, '{')
 		switch {
 		case r.hasStored:
-			b = appendStoredItem(appendMember(b, true, "Item"), r.stored)
+			b = wire.AppendStoredItem(wire.AppendMember(b, true, "Item"), r.stored)
 		case r.Item != nil:
-			b = appendWireItem(appendMember(b, true, "Item"), *r.Item)
+			b = wire.AppendWireItem(wire.AppendMember(b, true, "Item"), *r.Item)
 		}
 		b = append(b, '}')
 	}
@@ -119,9 +120,9 @@ func runTransactGet(gets []*txGet, mode string) *TransactGetItemsOutput {
 			out.Responses[i].stored, out.Responses[i].hasStored = e, true
 			continue
 		}
-		w := ItemToWire(projectStored(g.proj, e))
+		w := wire.ItemToWire(projectStored(g.proj, e))
 		if w == nil {
-			w = WireItem{}
+			w = wire.WireItem{}
 		}
 		out.Responses[i].Item = &w
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -318,7 +319,7 @@ func (plan *selectPlan) firstPartition(in func(i int) bool) (int, error) {
 
 // A NextToken is the base64 of the last evaluated key's DynamoDB JSON.
 func encodeNextToken(key storage.Item) string {
-	return base64.StdEncoding.EncodeToString(appendItem(nil, key))
+	return base64.StdEncoding.EncodeToString(wire.AppendItem(nil, key))
 }
 
 func decodeNextToken(t *table, tok string) (storage.Key, error) {
@@ -339,7 +340,7 @@ func decodeTokenItem(tok string) (storage.Item, error) {
 	if err != nil {
 		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
 	}
-	it, err := DecodeItem(raw)
+	it, err := wire.DecodeItem(raw)
 	if err != nil {
 		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
 	}

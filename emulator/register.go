@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // call is what one request hands to an operation: the database it acts on and
@@ -69,7 +71,7 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 //	func init() { register("PutItem", putItem) }
 //	func putItem(c *call, in *putItemInput) (*putItemOutput, error)
 //
-// The adapter decodes the body into a new *In with decodeRequest (wrong JSON
+// The adapter decodes the body into a new *In with DecodeRequest (wrong JSON
 // types and malformed JSON become SerializationException), calls f, and
 // encodes *Out with its appendJSON method if it has one (encode.go) or else
 // encoding/json (a nil *Out encodes as {}), into c.out when there is room.
@@ -80,7 +82,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	}
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		in := new(In)
-		if err := decodeRequest(body, in); err != nil {
+		if err := wire.DecodeRequest(body, in); err != nil {
 			return nil, err
 		}
 		noteTable(c.ctx, in)

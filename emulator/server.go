@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).
@@ -249,7 +250,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
 		}
 		status = ae.Class.Status
-		body = appendErrorBody(body[:0], ae)
+		body = wire.AppendErrorBody(body[:0], ae)
 	}
 	writeResponse(w, r, reqID, status, body)
 	if cap(body) <= maxPooledBuffer {
@@ -413,14 +414,14 @@ func (e *Emulator) serveHealth(w http.ResponseWriter, r *http.Request) {
 		err = cerr
 	}
 	ae, _ := apierr.Classify(err)
-	writeResponse(w, r, newRequestID(), ae.Class.Status, appendErrorBody(nil, ae))
+	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }
 
 // serveOther answers other paths and methods like an unknown operation.
 func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
 	ae, _ := apierr.Classify(apierr.UnknownOperation())
-	writeResponse(w, r, newRequestID(), ae.Class.Status, appendErrorBody(nil, ae))
+	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }
 
 // servePreflight answers a CORS preflight OPTIONS request.

@@ -15,6 +15,7 @@ import (
 	"testing/iotest"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 const echo = "DynamoDB_20120810.TestEcho"
@@ -366,7 +367,7 @@ func FuzzRequest(f *testing.F) {
 
 func BenchmarkEchoRequest(b *testing.B) {
 	e := newTestEmulator(b, Options{})
-	body := []byte(`{"TableName":"orders","Item":` + benchItem + `}`)
+	body := []byte(`{"TableName":"orders","Item":` + testkit.Item240 + `}`)
 	h := e.Handler()
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))

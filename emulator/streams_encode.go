@@ -3,6 +3,7 @@ package emulator
 import (
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -26,7 +27,7 @@ func (o *GetRecordsOutput) appendJSON(b []byte) []byte {
 	b = append(b, ']')
 	if o.next != "" {
 		b = append(b, `,"NextShardIterator":`...)
-		b = appendString(b, o.next)
+		b = wire.AppendString(b, o.next)
 	}
 	return append(b, '}')
 }
@@ -39,18 +40,18 @@ func (s *stream) appendRecord(b []byte, r *streamRecord) []byte {
 	b = append(b, `","eventName":"`...)
 	b = append(b, eventNames[r.event]...)
 	b = append(b, `","eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":`...)
-	b = appendString(b, s.region)
+	b = wire.AppendString(b, s.region)
 	b = append(b, `,"dynamodb":{"ApproximateCreationDateTime":`...)
 	b = strconv.AppendInt(b, r.at, 10)
 	b = append(b, `,"Keys":`...)
 	b = s.appendKeys(b, r.key)
 	if r.hasNew {
 		b = append(b, `,"NewImage":`...)
-		b = appendStoredItem(b, r.newImg)
+		b = wire.AppendStoredItem(b, r.newImg)
 	}
 	if r.hasOld {
 		b = append(b, `,"OldImage":`...)
-		b = appendStoredItem(b, r.oldImg)
+		b = wire.AppendStoredItem(b, r.oldImg)
 	}
 	b = append(b, `,"SequenceNumber":"`...)
 	b = appendSequenceNumber(b, r.seq)
@@ -66,7 +67,7 @@ func (s *stream) appendRecord(b []byte, r *streamRecord) []byte {
 }
 
 // appendKeys writes a record's Keys: the key attributes in name order, as
-// appendItem writes an item.
+// AppendItem writes an item.
 func (s *stream) appendKeys(b []byte, k storage.Key) []byte {
 	names := [2]string{s.schema.Partition.Name, s.schema.Sort.Name}
 	vals := [2]storage.Value{k.Partition, k.Sort}
@@ -83,8 +84,8 @@ func (s *stream) appendKeys(b []byte, k storage.Key) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendString(b, names[i]), ':')
-		b = appendValue(b, vals[i])
+		b = append(wire.AppendString(b, names[i]), ':')
+		b = wire.AppendValue(b, vals[i])
 	}
 	return append(b, '}')
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -55,7 +56,7 @@ func manyNamesAs(letter string, n int) string {
 // comes among the other checks (DynamoDB Local's order).
 func TestPlaceholderSizeLimit(t *testing.T) {
 	env := newItemsEnv(t)
-	const max = maxSubstitutionBytes
+	const max = wire.MaxSubstitutionBytes
 	str := func(n int) string { return strings.Repeat("x", n) }
 	// A Scan filtered by filter, with the maps given.
 	scanBy := func(filter, values, names string) string {
@@ -140,8 +141,8 @@ func TestPlaceholderStandIn(t *testing.T) {
 	names := []string{"x", "", "y", strings.Repeat("n", expr.MaxAttributeNameBytes+1)}
 	for i := range 2000 {
 		n, v := map[string]string{}, map[string]storage.Value{}
-		var wn witnesses[string]
-		var wv witnesses[storage.Value]
+		var wn wire.Witnesses[string]
+		var wv wire.Witnesses[storage.Value]
 		for range r.IntN(6) {
 			k, name := keys[r.IntN(len(keys))], names[r.IntN(len(names))]
 			if k != "" && k[0] == ':' {
@@ -157,13 +158,13 @@ func TestPlaceholderStandIn(t *testing.T) {
 			v[k] = storage.N("1")
 		}
 		for k, name := range n {
-			wn.see('#', k, name, name)
+			wn.See('#', k, name, name)
 		}
 		for k := range v {
-			wv.see(':', k, storage.Null(), "")
+			wv.See(':', k, storage.Null(), "")
 		}
-		sn, _ := withoutStandIn(wn.standIn())
-		sv, _ := withoutStandIn(wv.standIn())
+		sn, _ := wire.WithoutStandIn(wn.StandIn())
+		sv, _ := wire.WithoutStandIn(wv.StandIn())
 		want, got := expr.NewCompiler(n, v).Err(), expr.NewCompiler(sn, sv).Err()
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("case %d: names %q values %v: stand-in gives %v, want %v", i, n, v, got, want)

@@ -31,10 +31,12 @@ var layers = []layer{
 	// the wire codec, the stream record log, the service. None imports
 	// the facade (emulator), and each only what is below it.
 	{pkg: "emulator/internal/apierr", may: []string{"storage", "expr"}, tests: true, internal: true},
+	{pkg: "emulator/internal/wire", may: []string{"storage", "expr", "emulator/internal/apierr"}, tests: true, internal: true},
+	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
 	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
 	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
-	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "storage"}, tests: true},
+	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "emulator/internal/wire", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},

@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ type ExpressionValues map[string]storage.Value
 
 // UnmarshalJSON decodes and validates the placeholders' values.
 func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
-	d := wireDecoder{data: data}
+	d := decoder{data: data}
 	if d.peek() == 'n' && d.consumeLiteral("null") {
 		*x = nil
 		return d.end()
@@ -25,16 +25,16 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 	if d.peek() != '{' {
 		return d.mapTypeError()
 	}
-	if len(data) > maxSubstitutionBytes {
+	if len(data) > MaxSubstitutionBytes {
 		// Measure first, keeping nothing (JSON is never shorter than what
 		// it measures, so a shorter map needs no such pass).
-		var w witnesses[storage.Value]
+		var w Witnesses[storage.Value]
 		size, err := decodeValues(data, nil, &w)
 		if err != nil {
 			return err
 		}
-		if size > maxSubstitutionBytes {
-			*x = w.standIn()
+		if size > MaxSubstitutionBytes {
+			*x = w.StandIn()
 			return nil
 		}
 	}
@@ -49,8 +49,8 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 // decodeValues reads an ExpressionAttributeValues object into out, or,
 // with out nil, only validates and measures its entries and shows them to
 // w. It returns their size.
-func decodeValues(data []byte, out ExpressionValues, w *witnesses[storage.Value]) (int, error) {
-	d := wireDecoder{data: data}
+func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]) (int, error) {
+	d := decoder{data: data}
 	d.skipSpace()
 	d.pos++ // '{'
 	// Keys are copied only when kept.
@@ -90,7 +90,7 @@ func decodeValues(data []byte, out ExpressionValues, w *witnesses[storage.Value]
 				if out != nil {
 					out[name] = v
 				} else {
-					w.see(':', name, storage.Null(), "")
+					w.See(':', name, storage.Null(), "")
 				}
 			}
 			switch d.peek() {

@@ -1,24 +1,24 @@
-package emulator
+package wire
 
 import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 
 // The JSON body of an error answer, which the edge writes.
 
-// appendErrorBody renders the JSON body of a classified error.
-func appendErrorBody(b []byte, e *apierr.Error) []byte {
+// AppendErrorBody renders the JSON body of a classified error.
+func AppendErrorBody(b []byte, e *apierr.Error) []byte {
 	b = append(b, `{"__type":`...)
-	b = appendString(b, e.Class.Prefix+"#"+e.Class.Name)
+	b = AppendString(b, e.Class.Prefix+"#"+e.Class.Name)
 	if e.Msg != "" {
 		if e.Class.CapitalMessage {
 			b = append(b, `,"Message":`...)
 		} else {
 			b = append(b, `,"message":`...)
 		}
-		b = appendString(b, e.Msg)
+		b = AppendString(b, e.Msg)
 	}
 	if e.Item != nil {
 		b = append(b, `,"Item":`...)
-		b = appendItem(b, e.Item)
+		b = AppendItem(b, e.Item)
 	}
 	if e.Reasons != nil {
 		b = appendCancellationReasons(b, e.Reasons)
@@ -35,14 +35,14 @@ func appendCancellationReasons(b []byte, reasons []apierr.CancellationReason) []
 			b = append(b, ',')
 		}
 		b = append(b, `{"Code":`...)
-		b = appendString(b, r.Code)
+		b = AppendString(b, r.Code)
 		if r.Message != "" {
 			b = append(b, `,"Message":`...)
-			b = appendString(b, r.Message)
+			b = AppendString(b, r.Message)
 		}
 		if r.Item != nil {
 			b = append(b, `,"Item":`...)
-			b = appendItem(b, r.Item)
+			b = AppendItem(b, r.Item)
 		}
 		b = append(b, '}')
 	}

@@ -1,12 +1,12 @@
-package emulator
+package wire
 
 import (
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// maxValueDepth is DynamoDB's nesting limit: an attribute's own value is level
+// MaxValueDepth is DynamoDB's nesting limit: an attribute's own value is level
 // 1, and a value nested in 32 levels of L or M is rejected.
-const maxValueDepth = 32
+const MaxValueDepth = 32
 
 // AttributeValue is one attribute value in DynamoDB's JSON form, such as
 // {"S":"a"} or {"L":[{"N":"1"}]}. Decoding validates it the way DynamoDB does
@@ -17,7 +17,7 @@ type AttributeValue struct{ storage.Value }
 
 // UnmarshalJSON decodes and validates one attribute value.
 func (a *AttributeValue) UnmarshalJSON(data []byte) error {
-	d := wireDecoder{data: data}
+	d := decoder{data: data}
 	d.skipSpace()
 	if d.consumeLiteral("null") {
 		if err := d.end(); err != nil {
@@ -36,7 +36,7 @@ func (a *AttributeValue) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value in DynamoDB's JSON form.
 func (a AttributeValue) MarshalJSON() ([]byte, error) {
-	return appendValue(nil, a.Value), nil
+	return AppendValue(nil, a.Value), nil
 }
 
 // WireItem is an item (or key) in DynamoDB's JSON form: attribute name to
@@ -47,7 +47,7 @@ type WireItem map[string]storage.Value
 
 // UnmarshalJSON decodes and validates a whole item.
 func (w *WireItem) UnmarshalJSON(data []byte) error {
-	d := wireDecoder{data: data}
+	d := decoder{data: data}
 	d.skipSpace()
 	if d.consumeLiteral("null") {
 		if err := d.end(); err != nil {
@@ -69,7 +69,7 @@ func (w WireItem) MarshalJSON() ([]byte, error) {
 	if w == nil {
 		return []byte("null"), nil
 	}
-	return appendItem(nil, w), nil
+	return AppendItem(nil, w), nil
 }
 
 // Item returns the item as storage values: the same map, not a copy. Values
@@ -82,16 +82,10 @@ func ItemToWire(it storage.Item) WireItem { return WireItem(it) }
 // DecodeItem decodes and validates an item in DynamoDB's JSON form straight
 // into storage values, without the WireItem map in between.
 func DecodeItem(data []byte) (storage.Item, error) {
-	d := wireDecoder{data: data}
+	d := decoder{data: data}
 	it, err := d.item()
 	if err = d.finish(err); err != nil {
 		return nil, err
 	}
 	return it, nil
 }
-
-// AppendItem appends the JSON form of an item (names sorted) to b.
-func AppendItem(b []byte, it storage.Item) []byte { return appendItem(b, it) }
-
-// AppendValue appends the JSON form of one attribute value to b.
-func AppendValue(b []byte, v storage.Value) []byte { return appendValue(b, v) }

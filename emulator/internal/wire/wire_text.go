@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import "unicode/utf8"
 
@@ -14,10 +14,10 @@ import "unicode/utf8"
 // same answer; AWS's answer to it is not on record, and DynamoDB Local stores
 // it as it is (it answers raw invalid bytes with a 500 InternalFailure).
 
-// validJSONText reports whether raw, the bytes between the quotes of a JSON
+// ValidJSONText reports whether raw, the bytes between the quotes of a JSON
 // string (escapes not yet decoded), is valid UTF-8 whose \u escapes pair
 // every UTF-16 surrogate.
-func validJSONText(raw []byte) bool {
+func ValidJSONText(raw []byte) bool {
 	if !utf8.Valid(raw) {
 		return false
 	}

@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"encoding/json"
@@ -7,11 +7,11 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// wireDecoder is a small JSON scanner specialised for attribute values. It
+// decoder is a small JSON scanner specialised for attribute values. It
 // checks the JSON syntax itself (it may be fed any bytes), stops at the first
 // serialization error, and remembers the first validation error (verr) while
 // it keeps scanning, because DynamoDB reports serialization errors first.
-type wireDecoder struct {
+type decoder struct {
 	data []byte
 	pos  int
 	verr error
@@ -24,7 +24,7 @@ type wireDecoder struct {
 	textOff int
 }
 
-func (d *wireDecoder) skipSpace() {
+func (d *decoder) skipSpace() {
 	for d.pos < len(d.data) {
 		switch d.data[d.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -36,7 +36,7 @@ func (d *wireDecoder) skipSpace() {
 }
 
 // peek returns the next non-space byte, or 0 at the end of input.
-func (d *wireDecoder) peek() byte {
+func (d *decoder) peek() byte {
 	d.skipSpace()
 	if d.pos < len(d.data) {
 		return d.data[d.pos]
@@ -44,16 +44,16 @@ func (d *wireDecoder) peek() byte {
 	return 0
 }
 
-func (d *wireDecoder) syntax() error { return apierr.Serialization("") }
+func (d *decoder) syntax() error { return apierr.Serialization("") }
 
-func (d *wireDecoder) validation(msg string) {
+func (d *decoder) validation(msg string) {
 	if d.verr == nil {
 		d.verr = apierr.Validation(msg)
 	}
 }
 
 // end checks that only white space follows.
-func (d *wireDecoder) end() error {
+func (d *decoder) end() error {
 	d.skipSpace()
 	if d.pos != len(d.data) {
 		return d.syntax()
@@ -64,7 +64,7 @@ func (d *wireDecoder) end() error {
 // finish is how decoding a whole input ends after its value was read with
 // err: that error, else a syntax error if more than white space follows, else
 // the first validation error.
-func (d *wireDecoder) finish(err error) error {
+func (d *decoder) finish(err error) error {
 	if err == nil {
 		err = d.end()
 	}
@@ -74,7 +74,7 @@ func (d *wireDecoder) finish(err error) error {
 	return err
 }
 
-func (d *wireDecoder) consumeLiteral(lit string) bool {
+func (d *decoder) consumeLiteral(lit string) bool {
 	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
 		d.pos += len(lit)
 		return true
@@ -83,7 +83,7 @@ func (d *wireDecoder) consumeLiteral(lit string) bool {
 }
 
 // expect consumes byte c after optional space.
-func (d *wireDecoder) expect(c byte) error {
+func (d *decoder) expect(c byte) error {
 	if d.peek() != c {
 		return d.syntax()
 	}
@@ -93,7 +93,7 @@ func (d *wireDecoder) expect(c byte) error {
 
 // typeError is the SerializationException for a JSON value of the wrong type
 // where a scalar of type want ("String", "Boolean") was expected.
-func (d *wireDecoder) typeError(want string) error {
+func (d *decoder) typeError(want string) error {
 	switch d.peek() {
 	case '[':
 		return apierr.Serialization(apierr.MsgSerListStart)
@@ -113,13 +113,13 @@ func (d *wireDecoder) typeError(want string) error {
 
 // mapTypeError is the SerializationException for a JSON value of the wrong
 // type where a map (JSON object) was expected.
-func (d *wireDecoder) mapTypeError() error {
+func (d *decoder) mapTypeError() error {
 	return d.containerTypeError('[', apierr.MsgSerListStart, apierr.MsgSerExpectedMap)
 }
 
 // listTypeError is the SerializationException for a JSON value of the wrong
 // type where a list (JSON array) was expected.
-func (d *wireDecoder) listTypeError() error {
+func (d *decoder) listTypeError() error {
 	return d.containerTypeError('{', apierr.MsgSerMapStart, apierr.MsgSerExpectedList)
 }
 
@@ -127,7 +127,7 @@ func (d *wireDecoder) listTypeError() error {
 // wrong type where a container was expected: the other kind of container
 // (starting with other) is refused at its start with otherMsg; any other
 // value is skipped and refused with msg.
-func (d *wireDecoder) containerTypeError(other byte, otherMsg, msg string) error {
+func (d *decoder) containerTypeError(other byte, otherMsg, msg string) error {
 	switch d.peek() {
 	case other:
 		return apierr.Serialization(otherMsg)
@@ -144,7 +144,7 @@ func (d *wireDecoder) containerTypeError(other byte, otherMsg, msg string) error
 // are; strings with escapes or non-ASCII bytes go through encoding/json,
 // after a check that they are Unicode: invalid UTF-8 and lone surrogate
 // escapes are a SerializationException (wire_text.go), never replaced.
-func (d *wireDecoder) readString() (string, error) {
+func (d *decoder) readString() (string, error) {
 	if d.peek() != '"' {
 		return "", d.typeError("String")
 	}
@@ -178,7 +178,7 @@ func (d *wireDecoder) readString() (string, error) {
 		}
 		return string(d.data[start:i]), nil
 	}
-	if !validJSONText(d.data[start:i]) {
+	if !ValidJSONText(d.data[start:i]) {
 		return "", d.syntax() // see wire_text.go
 	}
 	var s string
@@ -190,7 +190,7 @@ func (d *wireDecoder) readString() (string, error) {
 
 // skipString skips a JSON string, checking it as readString does; only a
 // string with escapes or non-ASCII bytes is built (to check it).
-func (d *wireDecoder) skipString() error {
+func (d *decoder) skipString() error {
 	if d.peek() != '"' {
 		return d.typeError("String")
 	}
@@ -210,14 +210,14 @@ func (d *wireDecoder) skipString() error {
 }
 
 // skipValue skips any JSON value (for members DynamoDB ignores), bounded in depth.
-func (d *wireDecoder) skipValue(depth int) error {
+func (d *decoder) skipValue(depth int) error {
 	_, err := d.skipCount(depth)
 	return err
 }
 
 // skipCount skips any JSON value, bounded in depth, and returns the number
 // of its members when it is an object (0 otherwise).
-func (d *wireDecoder) skipCount(depth int) (int, error) {
+func (d *decoder) skipCount(depth int) (int, error) {
 	if depth > 10000 {
 		return 0, d.syntax()
 	}
@@ -281,7 +281,7 @@ func (d *wireDecoder) skipCount(depth int) (int, error) {
 	}
 }
 
-func (d *wireDecoder) literal(lit string) error {
+func (d *decoder) literal(lit string) error {
 	if !d.consumeLiteral(lit) {
 		return d.syntax()
 	}
@@ -289,7 +289,7 @@ func (d *wireDecoder) literal(lit string) error {
 }
 
 // number skips a JSON number, checking its syntax.
-func (d *wireDecoder) number() error {
+func (d *decoder) number() error {
 	s := d.data
 	i := d.pos
 	if i < len(s) && s[i] == '-' {
@@ -333,11 +333,11 @@ func (d *wireDecoder) number() error {
 }
 
 // isNull consumes a null literal if one comes next.
-func (d *wireDecoder) isNull() bool {
+func (d *decoder) isNull() bool {
 	return d.peek() == 'n' && d.consumeLiteral("null")
 }
 
-func (d *wireDecoder) readBool() (bool, error) {
+func (d *decoder) readBool() (bool, error) {
 	switch d.peek() {
 	case 't':
 		return true, d.literal("true")

@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"encoding/base64"
@@ -12,7 +12,7 @@ import (
 )
 
 // item reads {"name": value, ...}: the attributes of an item or key.
-func (d *wireDecoder) item() (storage.Item, error) {
+func (d *decoder) item() (storage.Item, error) {
 	if d.peek() != '{' {
 		if d.peek() == '[' {
 			return nil, apierr.Serialization(apierr.MsgSerListStart)
@@ -24,7 +24,7 @@ func (d *wireDecoder) item() (storage.Item, error) {
 	}
 	// Scan the item once to size its map and make its text one string
 	// (see text); a malformed item is left to members to report.
-	probe := wireDecoder{data: d.data, pos: d.pos}
+	probe := decoder{data: d.data, pos: d.pos}
 	n, err := probe.skipCount(0)
 	if err != nil {
 		return d.members(0, 0)
@@ -37,7 +37,7 @@ func (d *wireDecoder) item() (storage.Item, error) {
 
 // members reads the entries of an M value, or of an item when lvl is 0;
 // size is a hint of their number.
-func (d *wireDecoder) members(lvl, size int) (map[string]storage.Value, error) {
+func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 	d.pos++ // '{'
 	m := make(map[string]storage.Value, size)
 	if d.peek() == '}' {
@@ -80,8 +80,8 @@ func (d *wireDecoder) members(lvl, size int) (map[string]storage.Value, error) {
 
 // attrValue reads one attribute value object at nesting level lvl (1 for an
 // attribute's own value).
-func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
-	if lvl > maxValueDepth {
+func (d *decoder) attrValue(lvl int) (storage.Value, error) {
+	if lvl > MaxValueDepth {
 		return storage.Value{}, apierr.Validation(apierr.MsgNestingExceeded)
 	}
 	if d.peek() != '{' {
@@ -202,7 +202,7 @@ func (d *wireDecoder) attrValue(lvl int) (storage.Value, error) {
 }
 
 // readBinary reads a base64 string (padding optional) and returns the raw bytes.
-func (d *wireDecoder) readBinary() (string, error) {
+func (d *decoder) readBinary() (string, error) {
 	s, err := d.readString()
 	if err != nil {
 		return "", err
@@ -223,7 +223,7 @@ func decodeBase64(s string) (string, error) {
 }
 
 // list reads the elements of an L value at level lvl.
-func (d *wireDecoder) list(lvl int) (storage.Value, error) {
+func (d *decoder) list(lvl int) (storage.Value, error) {
 	if d.peek() != '[' {
 		return storage.Value{}, d.listTypeError()
 	}
@@ -256,7 +256,7 @@ func (d *wireDecoder) list(lvl int) (storage.Value, error) {
 }
 
 // set reads the members of an SS, NS or BS value and validates them.
-func (d *wireDecoder) set(k storage.Kind) (storage.Value, error) {
+func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 	if d.peek() != '[' {
 		return storage.Value{}, d.listTypeError()
 	}

@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"encoding/base64"
@@ -10,9 +10,9 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// AppendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
 // encoding/json does.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -66,12 +66,12 @@ func appendBase64(b []byte, raw string) []byte {
 	return append(b, '"')
 }
 
-// appendValue appends the JSON form of v; an invalid Value encodes as null.
-func appendValue(b []byte, v storage.Value) []byte {
+// AppendValue appends the JSON form of v; an invalid Value encodes as null.
+func AppendValue(b []byte, v storage.Value) []byte {
 	switch v.Kind() {
 	case storage.KindS:
 		b = append(b, `{"S":`...)
-		b = appendString(b, v.Str())
+		b = AppendString(b, v.Str())
 	case storage.KindN:
 		b = append(b, `{"N":"`...)
 		b = append(b, v.Str()...) // canonical number text needs no escaping
@@ -93,12 +93,12 @@ func appendValue(b []byte, v storage.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendValue(b, e)
+			b = AppendValue(b, e)
 		}
 		b = append(b, ']')
 	case storage.KindM:
 		b = append(b, `{"M":`...)
-		b = appendItem(b, v.Map())
+		b = AppendItem(b, v.Map())
 	case storage.KindSS, storage.KindNS, storage.KindBS:
 		b = append(b, '{', '"')
 		b = append(b, v.Kind().String()...)
@@ -121,7 +121,7 @@ func appendValue(b []byte, v storage.Value) []byte {
 func appendSetMember(b []byte, k storage.Kind, m string) []byte {
 	switch k {
 	case storage.KindSS:
-		return appendString(b, m)
+		return AppendString(b, m)
 	case storage.KindNS:
 		b = append(b, '"')
 		b = append(b, m...)
@@ -130,9 +130,9 @@ func appendSetMember(b []byte, k storage.Kind, m string) []byte {
 	return appendBase64(b, m)
 }
 
-// appendItem appends {"name":value,...} with names in sorted order, so equal
+// AppendItem appends {"name":value,...} with names in sorted order, so equal
 // items always encode to equal bytes.
-func appendItem(b []byte, it map[string]storage.Value) []byte {
+func AppendItem(b []byte, it map[string]storage.Value) []byte {
 	var buf [16]string
 	names := buf[:0]
 	for k := range it {
@@ -144,9 +144,9 @@ func appendItem(b []byte, it map[string]storage.Value) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = AppendString(b, k)
 		b = append(b, ':')
-		b = appendValue(b, it[k])
+		b = AppendValue(b, it[k])
 	}
 	return append(b, '}')
 }

@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -100,7 +101,7 @@ func TestDecodeAttributeValue(t *testing.T) {
 					t.Fatalf("got error %v, want none", err)
 				}
 				if tt.want.IsValid() && !storage.Equal(av.Value, tt.want) {
-					t.Fatalf("got %s, want %s", appendValue(nil, av.Value), appendValue(nil, tt.want))
+					t.Fatalf("got %s, want %s", AppendValue(nil, av.Value), AppendValue(nil, tt.want))
 				}
 				return
 			}
@@ -135,7 +136,7 @@ func TestEncodeValue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := string(appendValue(nil, tt.v))
+			got := string(AppendValue(nil, tt.v))
 			if got != tt.want {
 				t.Fatalf("got %s, want %s", got, tt.want)
 			}
@@ -210,14 +211,8 @@ func FuzzDecodeItem(f *testing.F) {
 	})
 }
 
-// benchItem is a typical 240-byte item.
-const benchItem = `{"pk":{"S":"TENANT#acme#ORDER"},"sk":{"S":"ORDER#2026-01-01#000123@3"},` +
-	`"version":{"N":"3"},"amount":{"N":"1234.50"},"status":{"S":"SHIPPED"},` +
-	`"tags":{"SS":["gift","priority"]},"active":{"BOOL":true},` +
-	`"address":{"M":{"city":{"S":"Tokyo"},"zip":{"S":"100-0001"}}}}`
-
 func BenchmarkWireItemDecodeEncode(b *testing.B) {
-	data := []byte(strings.Repeat(" ", 0) + benchItem)
+	data := []byte(strings.Repeat(" ", 0) + testkit.Item240)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var out []byte
@@ -231,7 +226,7 @@ func BenchmarkWireItemDecodeEncode(b *testing.B) {
 }
 
 func BenchmarkWireItemDecode(b *testing.B) {
-	data := []byte(benchItem)
+	data := []byte(testkit.Item240)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -242,7 +237,7 @@ func BenchmarkWireItemDecode(b *testing.B) {
 }
 
 func BenchmarkWireItemEncode(b *testing.B) {
-	it, err := DecodeItem([]byte(benchItem))
+	it, err := DecodeItem([]byte(testkit.Item240))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -261,7 +256,7 @@ func BenchmarkWireItemJSON(b *testing.B) {
 		TableName string
 		Item      WireItem
 	}
-	data := []byte(`{"TableName":"orders","Item":` + benchItem + `}`)
+	data := []byte(`{"TableName":"orders","Item":` + testkit.Item240 + `}`)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 )
 
 // The request decoder: JSON bodies into the operations' input structs,
-// driven by a plan built once per Go type and run on wireDecoder's scanner.
+// driven by a plan built once per Go type and run on decoder's scanner.
 //
 // It gives the results encoding/json gave, with two differences that are
 // AWS's behaviour: member names match case-sensitively (encoding/json also
@@ -38,18 +38,18 @@ import (
 // maxJSONDepth is encoding/json's nesting limit; deeper input is a syntax error.
 const maxJSONDepth = 10000
 
-// decodeRequest decodes a request body into in (a pointer to an input
+// DecodeRequest decodes a request body into in (a pointer to an input
 // struct). Syntax errors and JSON values of the wrong type become
 // SerializationException with AWS's wording; errors from the wire types
 // (ValidationException, ...) pass through unchanged.
-func decodeRequest(body []byte, in any) error {
+func DecodeRequest(body []byte, in any) error {
 	if len(body) == 0 {
 		// The SDKs always send at least {}; AWS treats an empty body as {}.
 		return nil
 	}
 	v := reflect.ValueOf(in).Elem()
 	dec := codecOf(v.Type())
-	d := reqDecoder{wireDecoder: wireDecoder{data: body}}
+	d := reqDecoder{decoder: decoder{data: body}}
 	err := dec(&d, v, 0)
 	if err == nil {
 		err = d.end()
@@ -60,7 +60,7 @@ func decodeRequest(body []byte, in any) error {
 	if err != nil {
 		// A syntax error later in the body wins over what stopped us, and
 		// so does text that is not Unicode (wire_text.go).
-		if !json.Valid(body) || !validJSONText(body) {
+		if !json.Valid(body) || !ValidJSONText(body) {
 			return apierr.Serialization("")
 		}
 		if _, ok := apierr.Classify(err); ok {
@@ -81,7 +81,7 @@ func tooDeep(body []byte) bool {
 
 // reqDecoder is the scanner plus the first type mismatch seen.
 type reqDecoder struct {
-	wireDecoder
+	decoder
 	saved error // first JSON value of the wrong type, as SerializationException
 }
 
@@ -293,7 +293,7 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		}
 		name := f.Name
 		if tag, ok := f.Tag.Lookup("json"); ok {
-			tagName, opts, _ := cutComma(tag)
+			tagName, opts, _ := CutComma(tag)
 			if tagName == "-" && opts == "" {
 				continue
 			}
@@ -350,7 +350,7 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	}
 }
 
-func cutComma(s string) (before, after string, found bool) {
+func CutComma(s string) (before, after string, found bool) {
 	for i := 0; i < len(s); i++ {
 		if s[i] == ',' {
 			return s[:i], s[i+1:], true

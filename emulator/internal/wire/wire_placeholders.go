@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"reflect"
@@ -42,9 +42,9 @@ import (
 // 700k placeholders costs its body and a scan, not a map of 700k entries.
 // A key given twice in one map counts twice.
 
-// maxSubstitutionBytes is AWS's limit on the placeholder maps of one
+// MaxSubstitutionBytes is AWS's limit on the placeholder maps of one
 // expression set: 2 MB.
-const maxSubstitutionBytes = 2 << 20
+const MaxSubstitutionBytes = 2 << 20
 
 // oversizeKey marks a stand-in for a placeholder map of more than 2 MB.
 // No request can hold it: decoded strings are always valid UTF-8
@@ -69,18 +69,18 @@ const (
 	numRules
 )
 
-// witnesses gathers, over the entries of a map that is not kept, the
+// Witnesses gathers, over the entries of a map that is not kept, the
 // entry with the smallest key breaking each rule: the entries Err would
 // report, since it reports the smallest bad key of the first rule broken.
-type witnesses[V any] struct {
+type Witnesses[V any] struct {
 	have [numRules]bool
 	keys [numRules]string
 	vals [numRules]V
 }
 
-// see records an entry; key may be a view of the request body (it is
+// See records an entry; key may be a view of the request body (it is
 // copied when kept).
-func (w *witnesses[V]) see(sigil byte, key string, v V, name string) {
+func (w *Witnesses[V]) See(sigil byte, key string, v V, name string) {
 	w.note(ruleKeyTooLong, len(key) > maxPlaceholderKey, key, v)
 	w.note(ruleKeySyntax, !isPlaceholderKey(key, sigil), key, v)
 	if sigil == '#' {
@@ -89,14 +89,14 @@ func (w *witnesses[V]) see(sigil byte, key string, v V, name string) {
 	}
 }
 
-func (w *witnesses[V]) note(rule int, broken bool, key string, v V) {
+func (w *Witnesses[V]) note(rule int, broken bool, key string, v V) {
 	if broken && (!w.have[rule] || key < w.keys[rule]) {
 		w.have[rule], w.keys[rule], w.vals[rule] = true, strings.Clone(key), v
 	}
 }
 
-// standIn returns the stand-in map: the witnesses and oversizeKey.
-func (w *witnesses[V]) standIn() map[string]V {
+// StandIn returns the stand-in map: the witnesses and oversizeKey.
+func (w *Witnesses[V]) StandIn() map[string]V {
 	m := make(map[string]V, numRules+1)
 	for r := range numRules {
 		if w.have[r] {
@@ -123,8 +123,8 @@ func isPlaceholderKey(key string, sigil byte) bool {
 	return true
 }
 
-// withoutStandIn returns m without oversizeKey, and whether it had it.
-func withoutStandIn[V any](m map[string]V) (map[string]V, bool) {
+// WithoutStandIn returns m without oversizeKey, and whether it had it.
+func WithoutStandIn[V any](m map[string]V) (map[string]V, bool) {
 	if _, ok := m[oversizeKey]; !ok {
 		return m, false
 	}
@@ -154,24 +154,24 @@ func valuesSize(m map[string]storage.Value) int {
 	return n
 }
 
-// substitutionSizeError is the size limit's error for a request's maps,
+// SubstitutionSizeError is the size limit's error for a request's maps,
 // or nil. namesOver and valuesOver say a map was a stand-in.
-func substitutionSizeError(names map[string]string, namesOver bool, values map[string]storage.Value, valuesOver bool) error {
+func SubstitutionSizeError(names map[string]string, namesOver bool, values map[string]storage.Value, valuesOver bool) error {
 	n := 0
 	if !namesOver {
 		n = namesSize(names)
 	}
-	if namesOver || n > maxSubstitutionBytes {
+	if namesOver || n > MaxSubstitutionBytes {
 		return apierr.Validation(apierr.MsgNamesTooLarge)
 	}
 	v := 0
 	if !valuesOver {
 		v = valuesSize(values)
 	}
-	if valuesOver || v > maxSubstitutionBytes {
+	if valuesOver || v > MaxSubstitutionBytes {
 		return apierr.Validation(apierr.MsgValuesTooLarge)
 	}
-	if n+v > maxSubstitutionBytes {
+	if n+v > MaxSubstitutionBytes {
 		return apierr.Validation(apierr.MsgCombinedTooLarge)
 	}
 	return nil
@@ -195,8 +195,8 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 	}
 	m, _ := v.Interface().(ExpressionNames)
 	start := d.pos
-	probe := wireDecoder{data: d.data, pos: start}
-	if err := probe.skipValue(depth); err != nil || probe.pos-start+namesSize(m) <= maxSubstitutionBytes {
+	probe := decoder{data: d.data, pos: start}
+	if err := probe.skipValue(depth); err != nil || probe.pos-start+namesSize(m) <= MaxSubstitutionBytes {
 		// Short enough to keep (or malformed: the keeping pass reports it).
 		if m == nil {
 			m = make(ExpressionNames)
@@ -206,14 +206,14 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 		return err
 	}
 	// Scan without keeping, then keep only if it fits.
-	var w witnesses[string]
+	var w Witnesses[string]
 	size := 0
 	for k, name := range m {
 		if k != oversizeKey {
-			w.see('#', k, name, name)
+			w.See('#', k, name, name)
 			size += len(k) + len(name)
 		} else {
-			size = maxSubstitutionBytes + 1
+			size = MaxSubstitutionBytes + 1
 		}
 	}
 	saved := d.saved
@@ -221,8 +221,8 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 	if err != nil {
 		return err
 	}
-	if size += n; size > maxSubstitutionBytes {
-		v.Set(reflect.ValueOf(ExpressionNames(w.standIn())))
+	if size += n; size > MaxSubstitutionBytes {
+		v.Set(reflect.ValueOf(ExpressionNames(w.StandIn())))
 		return nil
 	}
 	d.pos, d.saved = start, saved
@@ -239,7 +239,7 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 // without a copy: for measuring and comparing while the input lives, never
 // to keep (witnesses copy what they keep). The measuring passes over maps
 // of millions of entries allocate nothing per entry this way.
-func (d *wireDecoder) stringView() (string, error) {
+func (d *decoder) stringView() (string, error) {
 	if d.peek() == '"' {
 		start := d.pos + 1
 		for i := start; i < len(d.data); i++ {
@@ -262,7 +262,7 @@ func (d *wireDecoder) stringView() (string, error) {
 // names reads the entries of an ExpressionAttributeNames object (at '{')
 // into m, or, with m nil, only measures them and shows them to w. It
 // returns their size.
-func (d *reqDecoder) names(m ExpressionNames, w *witnesses[string]) (int, error) {
+func (d *reqDecoder) names(m ExpressionNames, w *Witnesses[string]) (int, error) {
 	d.pos++ // '{'
 	if d.peek() == '}' {
 		d.pos++
@@ -303,7 +303,7 @@ func (d *reqDecoder) names(m ExpressionNames, w *witnesses[string]) (int, error)
 		if m != nil {
 			m[key] = name
 		} else {
-			w.see('#', key, name, name)
+			w.See('#', key, name, name)
 		}
 		switch d.peek() {
 		case ',':
