@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -36,8 +37,6 @@ const (
 	DefaultStreamRetention = 24 * time.Hour
 	// iteratorLifetime is how long a shard iterator can be used (AWS: 15 minutes).
 	iteratorLifetime = 15 * time.Minute
-	// firstSequenceNumber is the sequence number of a stream's first record.
-	firstSequenceNumber = 1
 )
 
 // StreamViewType values.
@@ -50,31 +49,6 @@ const (
 	streamDisabled = "DISABLED"
 )
 
-// streamEvent is a record's eventName.
-type streamEvent uint8
-
-const (
-	eventInsert streamEvent = iota
-	eventModify
-	eventRemove
-)
-
-var eventNames = [...]string{eventInsert: "INSERT", eventModify: "MODIFY", eventRemove: "REMOVE"}
-
-// streamRecord is one item change as the stream keeps it: the images its
-// view type shows, as stored records.
-type streamRecord struct {
-	seq     uint64
-	at      int64 // ApproximateCreationDateTime, epoch seconds
-	event   streamEvent
-	service bool // a deletion by TTL: userIdentity is the DynamoDB service
-	hasOld  bool // oldImg is shown (OLD_IMAGE, NEW_AND_OLD_IMAGES)
-	hasNew  bool // newImg is shown (NEW_IMAGE, NEW_AND_OLD_IMAGES)
-	key     storage.Key
-	oldImg  storage.EncodedItem
-	newImg  storage.EncodedItem
-}
-
 // stream is one table's stream. The fields above mu never change.
 type stream struct {
 	arn, label string
@@ -86,17 +60,10 @@ type stream struct {
 	shardID    string
 	created    time.Time
 	clock      func() time.Time
-	retention  time.Duration
 	idPrefix   string // the first half of every eventID
-
-	// mu guards the fields below. It is last in the lock order (doc.go):
-	// Observe takes it under storage's lock, and nothing is locked while
-	// it is held.
-	mu         sync.Mutex
-	recs       recordLog // oldest first; recs.at(i).seq == first+i
-	first      uint64    // sequence number of recs[0] (== next when empty)
-	next       uint64    // sequence number of the next record
-	disabledAt time.Time // zero while the stream is enabled
+	// log is the stream's records (its lock is last in the lock order,
+	// doc.go: Observe appends under storage's lock).
+	log *streamlog.Log
 }
 
 // streamID is what makes a stream itself: its label (and so its ARN),
@@ -121,122 +88,70 @@ func (s *service) newStream(t *table, id streamID, view string) *stream {
 		shardID:   id.shard,
 		created:   id.created,
 		clock:     s.clock,
-		retention: s.streamRetention(),
-		idPrefix:  eventIDPrefix(t.arn + "/stream/" + id.label),
-		first:     firstSequenceNumber,
-		next:      firstSequenceNumber,
+		idPrefix:  streamlog.EventIDPrefix(t.arn + "/stream/" + id.label),
+		log:       streamlog.New(s.streamRetention()),
 	}
 }
 
 // Observe records one committed item write (storage.Observer).
 func (s *stream) Observe(w storage.Committed) {
 	now := s.clock()
-	r := streamRecord{at: now.Unix(), key: w.Key, service: w.Origin == storage.OriginService}
+	r := streamlog.Record{At: now.Unix(), Key: w.Key, Service: w.Origin == storage.OriginService}
 	switch {
 	case !w.HadOld:
-		r.event = eventInsert
+		r.Event = streamlog.Insert
 	case !w.HasNew:
-		r.event = eventRemove
+		r.Event = streamlog.Remove
 	default:
-		r.event = eventModify
+		r.Event = streamlog.Modify
 	}
 	if s.viewType == viewNewImage || s.viewType == viewNewAndOld {
-		r.newImg, r.hasNew = w.New, w.HasNew
+		r.New, r.HasNew = w.New, w.HasNew
 	}
 	if s.viewType == viewOldImage || s.viewType == viewNewAndOld {
-		r.oldImg, r.hasOld = w.Old, w.HadOld
+		r.Old, r.HasOld = w.Old, w.HadOld
 	}
-	s.mu.Lock()
-	r.seq = s.next
-	s.next++
-	s.recs.push(r)
-	s.trimLocked(now)
-	s.mu.Unlock()
-}
-
-// trimLocked drops the records older than the retention period.
-func (s *stream) trimLocked(now time.Time) {
-	if s.recs.len() == 0 {
-		return
-	}
-	cutoff := now.Add(-s.retention).Unix()
-	if s.recs.at(0).at >= cutoff {
-		return
-	}
-	i := s.recs.firstAtOrAfter(cutoff)
-	s.recs.dropFront(i)
-	s.first += uint64(i)
+	s.log.Append(r, now)
 }
 
 // disable closes the stream's shard at now.
-func (s *stream) disable(now time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.disabledAt.IsZero() {
-		s.disabledAt = now
-	}
-}
+func (s *stream) disable(now time.Time) { s.log.Disable(now) }
 
 // state returns the stream's status, its last sequence number (0 while
 // open, or when it never had a record) and whether it is past its
 // retention (disabled that long ago: forgotten).
 func (s *stream) state(now time.Time) (status string, last uint64, gone bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.trimLocked(now)
-	if s.disabledAt.IsZero() {
+	open, last, gone := s.log.State(now)
+	if open {
 		return streamEnabled, 0, false
 	}
-	if s.next > firstSequenceNumber {
-		last = s.next - 1
-	}
-	return streamDisabled, last, !now.Before(s.disabledAt.Add(s.retention))
+	return streamDisabled, last, gone
 }
 
 // read returns up to limit records starting at sequence number pos (at
 // most maxBytes of SizeBytes, at least one record), the position after
 // them and whether the shard is closed with nothing after them. A pos
-// before the oldest record kept is ErrTrimmedDataAccess.
-func (s *stream) read(pos uint64, limit, maxBytes int, now time.Time) ([]streamRecord, uint64, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.trimLocked(now)
-	if pos < s.first {
+// before the oldest record kept is TrimmedDataAccessException.
+func (s *stream) read(pos uint64, limit, maxBytes int, now time.Time) ([]streamlog.Record, uint64, bool, error) {
+	recs, next, closed, err := s.log.Read(pos, limit, maxBytes, now, s.sizeBytes)
+	if err != nil {
 		return nil, 0, false, apierr.New(apierr.ErrTrimmedDataAccess, apierr.MsgTrimmedData)
 	}
-	var out []streamRecord
-	if pos < s.next {
-		i := int(pos - s.first)
-		n := min(limit, s.recs.len()-i)
-		out = make([]streamRecord, 0, n)
-		bytes := 0
-		for j := i; j < i+n; j++ {
-			r := s.recs.at(j)
-			size := s.sizeBytes(r)
-			if len(out) > 0 && bytes+size > maxBytes {
-				break
-			}
-			bytes += size
-			out = append(out, *r)
-		}
-		pos += uint64(len(out))
-	}
-	closed := !s.disabledAt.IsZero() && pos >= s.next
-	return out, pos, closed, nil
+	return recs, next, closed, nil
 }
 
 // sizeBytes is a record's SizeBytes: the key attributes plus the images it
 // shows (AWS's and DynamoDB Local's measure).
-func (s *stream) sizeBytes(r *streamRecord) int {
-	n := len(s.schema.Partition.Name) + storage.ValueSize(r.key.Partition)
+func (s *stream) sizeBytes(r *streamlog.Record) int {
+	n := len(s.schema.Partition.Name) + storage.ValueSize(r.Key.Partition)
 	if s.schema.HasSort() {
-		n += len(s.schema.Sort.Name) + storage.ValueSize(r.key.Sort)
+		n += len(s.schema.Sort.Name) + storage.ValueSize(r.Key.Sort)
 	}
-	if r.hasNew {
-		n += r.newImg.Size()
+	if r.HasNew {
+		n += r.New.Size()
 	}
-	if r.hasOld {
-		n += r.oldImg.Size()
+	if r.HasOld {
+		n += r.Old.Size()
 	}
 	return n
 }

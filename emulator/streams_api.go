@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 )
 
 // The DynamoDB Streams API (X-Amz-Target DynamoDBStreams_20120810.<Op>),
@@ -206,10 +207,10 @@ func describeStream(c *call, in *DescribeStreamInput) (*DescribeStreamOutput, er
 	// the children of any shard, or a start after it, lists none.
 	if in.ShardFilter == nil && (in.ExclusiveStartShardId == nil || *in.ExclusiveStartShardId < s.shardID) {
 		sh := Shard{ShardId: s.shardID, SequenceNumberRange: SequenceNumberRange{
-			StartingSequenceNumber: formatSequenceNumber(firstSequenceNumber),
+			StartingSequenceNumber: streamlog.FormatSequenceNumber(streamlog.FirstSequenceNumber),
 		}}
 		if status == streamDisabled && last > 0 {
-			sh.SequenceNumberRange.EndingSequenceNumber = formatSequenceNumber(last)
+			sh.SequenceNumberRange.EndingSequenceNumber = streamlog.FormatSequenceNumber(last)
 		}
 		d.Shards = append(d.Shards, sh)
 	}
@@ -261,8 +262,8 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 		if len(*n) < minSequenceLen {
 			cs.Add(apierr.Quote(*n), "sequenceNumber", apierr.LenGE(minSequenceLen))
 		}
-		if len(*n) > maxSequenceChars {
-			cs.Add(apierr.Quote(*n), "sequenceNumber", apierr.LenLE(maxSequenceChars))
+		if len(*n) > streamlog.MaxSequenceChars {
+			cs.Add(apierr.Quote(*n), "sequenceNumber", apierr.LenLE(streamlog.MaxSequenceChars))
 		}
 	}
 	if err := cs.Err(); err != nil {
@@ -281,7 +282,7 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 	case iterAtSequence, iterAfterSeq:
 		ok := in.SequenceNumber != nil
 		if ok {
-			seq, ok = parseSequenceNumber(*in.SequenceNumber)
+			seq, ok = streamlog.ParseSequenceNumber(*in.SequenceNumber)
 		}
 		if !ok {
 			return nil, apierr.Validation(apierr.MsgInvalidSequenceNumber)
@@ -292,28 +293,25 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 		}
 	}
 	now := c.Now()
-	s.mu.Lock()
-	s.trimLocked(now)
-	first, next := s.first, s.next
-	s.mu.Unlock()
-	it := shardIterator{arn: s.arn, made: now}
+	first, next := s.log.Bounds(now)
+	it := streamlog.Iterator{ARN: s.arn, Made: now}
 	switch typ {
 	case iterTrimHorizon:
-		it.pos = first
+		it.Pos = first
 	case iterLatest:
-		it.pos = next
+		it.Pos = next
 	case iterAtSequence:
-		it.pos = seq
+		it.Pos = seq
 	case iterAfterSeq:
 		if seq == ^uint64(0) {
 			return nil, apierr.Validation(apierr.MsgInvalidSequenceNumber)
 		}
-		it.pos = seq + 1
+		it.Pos = seq + 1
 	}
-	if it.pos < first {
+	if it.Pos < first {
 		return nil, apierr.New(apierr.ErrTrimmedDataAccess, apierr.MsgTrimmedData)
 	}
-	return &GetShardIteratorOutput{ShardIterator: it.encode()}, nil
+	return &GetShardIteratorOutput{ShardIterator: it.Encode()}, nil
 }
 
 // GetRecordsInput is the GetRecords request.
@@ -327,8 +325,8 @@ func getRecords(c *call, in *GetRecordsInput) (*GetRecordsOutput, error) {
 	if apierr.NotNull(&cs, in.ShardIterator, "shardIterator") {
 		if n := len(*in.ShardIterator); n < 1 {
 			cs.Add(apierr.Quote(*in.ShardIterator), "shardIterator", apierr.LenGE(1))
-		} else if n > maxIteratorLen {
-			cs.Add(apierr.Quote(*in.ShardIterator), "shardIterator", apierr.LenLE(maxIteratorLen))
+		} else if n > streamlog.MaxIteratorLen {
+			cs.Add(apierr.Quote(*in.ShardIterator), "shardIterator", apierr.LenLE(streamlog.MaxIteratorLen))
 		}
 	}
 	if in.Limit != nil && *in.Limit < 1 {
@@ -340,15 +338,15 @@ func getRecords(c *call, in *GetRecordsInput) (*GetRecordsOutput, error) {
 	if in.Limit != nil && *in.Limit > maxGetRecordsLimit {
 		return nil, apierr.Validation(apierr.MsgGetRecordsLimit)
 	}
-	it, ok := decodeShardIterator(*in.ShardIterator)
+	it, ok := streamlog.DecodeIterator(*in.ShardIterator)
 	if !ok {
 		return nil, apierr.Validation(apierr.MsgInvalidShardIterator)
 	}
 	now := c.Now()
-	if now.Sub(it.made) > iteratorLifetime {
+	if now.Sub(it.Made) > iteratorLifetime {
 		return nil, apierr.New(apierr.ErrExpiredIterator, apierr.MsgIteratorExpired)
 	}
-	s, err := c.lookupStream(it.arn)
+	s, err := c.lookupStream(it.ARN)
 	if err != nil {
 		return nil, err
 	}
@@ -356,13 +354,13 @@ func getRecords(c *call, in *GetRecordsInput) (*GetRecordsOutput, error) {
 	if in.Limit != nil {
 		limit = int(*in.Limit)
 	}
-	recs, pos, closed, err := s.read(it.pos, limit, maxGetRecordsBytes, now)
+	recs, pos, closed, err := s.read(it.Pos, limit, maxGetRecordsBytes, now)
 	if err != nil {
 		return nil, err
 	}
 	out := &GetRecordsOutput{s: s, recs: recs}
 	if !closed {
-		out.next = shardIterator{arn: s.arn, pos: pos, made: now}.encode()
+		out.next = streamlog.Iterator{ARN: s.arn, Pos: pos, Made: now}.Encode()
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package emulator
 import (
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -11,7 +12,7 @@ import (
 // appendJSON straight from what the stream keeps.
 type GetRecordsOutput struct {
 	s    *stream
-	recs []streamRecord
+	recs []streamlog.Record
 	next string // NextShardIterator; "" once a closed shard is read to its end
 }
 
@@ -33,34 +34,34 @@ func (o *GetRecordsOutput) appendJSON(b []byte) []byte {
 }
 
 // appendRecord writes one record as AWS shapes it.
-func (s *stream) appendRecord(b []byte, r *streamRecord) []byte {
+func (s *stream) appendRecord(b []byte, r *streamlog.Record) []byte {
 	b = append(b, `{"eventID":"`...)
 	b = append(b, s.idPrefix...)
-	b = appendHex16(b, r.seq)
+	b = streamlog.AppendHex16(b, r.Seq)
 	b = append(b, `","eventName":"`...)
-	b = append(b, eventNames[r.event]...)
+	b = append(b, r.Event.String()...)
 	b = append(b, `","eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":`...)
 	b = wire.AppendString(b, s.region)
 	b = append(b, `,"dynamodb":{"ApproximateCreationDateTime":`...)
-	b = strconv.AppendInt(b, r.at, 10)
+	b = strconv.AppendInt(b, r.At, 10)
 	b = append(b, `,"Keys":`...)
-	b = s.appendKeys(b, r.key)
-	if r.hasNew {
+	b = s.appendKeys(b, r.Key)
+	if r.HasNew {
 		b = append(b, `,"NewImage":`...)
-		b = wire.AppendStoredItem(b, r.newImg)
+		b = wire.AppendStoredItem(b, r.New)
 	}
-	if r.hasOld {
+	if r.HasOld {
 		b = append(b, `,"OldImage":`...)
-		b = wire.AppendStoredItem(b, r.oldImg)
+		b = wire.AppendStoredItem(b, r.Old)
 	}
 	b = append(b, `,"SequenceNumber":"`...)
-	b = appendSequenceNumber(b, r.seq)
+	b = streamlog.AppendSequenceNumber(b, r.Seq)
 	b = append(b, `","SizeBytes":`...)
 	b = strconv.AppendInt(b, int64(s.sizeBytes(r)), 10)
 	b = append(b, `,"StreamViewType":"`...)
 	b = append(b, s.viewType...)
 	b = append(b, `"}`...)
-	if r.service {
+	if r.Service {
 		b = append(b, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
 	}
 	return append(b, '}')

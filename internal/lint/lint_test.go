@@ -32,6 +32,7 @@ var layers = []layer{
 	// the facade (emulator), and each only what is below it.
 	{pkg: "emulator/internal/apierr", may: []string{"storage", "expr"}, tests: true, internal: true},
 	{pkg: "emulator/internal/wire", may: []string{"storage", "expr", "emulator/internal/apierr"}, tests: true, internal: true},
+	{pkg: "emulator/internal/streamlog", may: []string{"storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
 	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
 	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},

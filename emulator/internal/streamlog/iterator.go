@@ -1,4 +1,4 @@
-package emulator
+package streamlog
 
 import (
 	"encoding/base64"
@@ -23,27 +23,29 @@ import (
 // DynamoDB Local writes them (AWS's are 21 to 40 digit decimals too).
 
 const (
-	iteratorVersion  = "1"
-	iteratorPayload  = 20
-	maxIteratorLen   = 2048 // AWS's model constraint on ShardIterator
-	sequenceDigits   = 21
-	maxSequenceChars = 40
+	iteratorVersion = "1"
+	iteratorPayload = 20
+	// MaxIteratorLen is AWS's model constraint on ShardIterator.
+	MaxIteratorLen = 2048
+	sequenceDigits = 21
+	// MaxSequenceChars is the most digits a sequence number may have.
+	MaxSequenceChars = 40
 )
 
-// shardIterator is a decoded iterator.
-type shardIterator struct {
-	arn  string
-	pos  uint64    // sequence number of the next record
-	made time.Time // when GetShardIterator or GetRecords made it
+// Iterator is a decoded shard iterator.
+type Iterator struct {
+	ARN  string    // the stream's
+	Pos  uint64    // sequence number of the next record
+	Made time.Time // when GetShardIterator or GetRecords made it
 }
 
-// encode returns the iterator's wire form.
-func (it shardIterator) encode() string {
+// Encode returns the iterator's wire form.
+func (it Iterator) Encode() string {
 	var p [iteratorPayload]byte
-	binary.BigEndian.PutUint64(p[0:], it.pos)
-	binary.BigEndian.PutUint64(p[8:], uint64(it.made.UnixNano()))
-	binary.BigEndian.PutUint32(p[16:], iteratorCRC(it.arn, p[:16]))
-	return it.arn + "|" + iteratorVersion + "|" + base64.RawURLEncoding.EncodeToString(p[:])
+	binary.BigEndian.PutUint64(p[0:], it.Pos)
+	binary.BigEndian.PutUint64(p[8:], uint64(it.Made.UnixNano()))
+	binary.BigEndian.PutUint32(p[16:], iteratorCRC(it.ARN, p[:16]))
+	return it.ARN + "|" + iteratorVersion + "|" + base64.RawURLEncoding.EncodeToString(p[:])
 }
 
 func iteratorCRC(arn string, b []byte) uint32 {
@@ -53,43 +55,43 @@ func iteratorCRC(arn string, b []byte) uint32 {
 	return h.Sum32()
 }
 
-// decodeShardIterator parses an iterator made by encode; ok is false for
+// DecodeIterator parses an iterator made by Encode; ok is false for
 // anything else.
-func decodeShardIterator(s string) (shardIterator, bool) {
-	if len(s) > maxIteratorLen {
-		return shardIterator{}, false
+func DecodeIterator(s string) (Iterator, bool) {
+	if len(s) > MaxIteratorLen {
+		return Iterator{}, false
 	}
 	i := strings.LastIndexByte(s, '|')
 	if i < 0 {
-		return shardIterator{}, false
+		return Iterator{}, false
 	}
 	head, payload := s[:i], s[i+1:]
 	arn, version, ok := strings.Cut(head, "|")
 	if !ok || version != iteratorVersion || !strings.HasPrefix(arn, "arn:") {
-		return shardIterator{}, false
+		return Iterator{}, false
 	}
 	if base64.RawURLEncoding.DecodedLen(len(payload)) != iteratorPayload {
-		return shardIterator{}, false
+		return Iterator{}, false
 	}
 	var p [iteratorPayload]byte
 	if n, err := base64.RawURLEncoding.Decode(p[:], []byte(payload)); err != nil || n != iteratorPayload {
-		return shardIterator{}, false
+		return Iterator{}, false
 	}
 	if binary.BigEndian.Uint32(p[16:]) != iteratorCRC(arn, p[:16]) {
-		return shardIterator{}, false
+		return Iterator{}, false
 	}
-	return shardIterator{
-		arn:  arn,
-		pos:  binary.BigEndian.Uint64(p[0:]),
-		made: time.Unix(0, int64(binary.BigEndian.Uint64(p[8:]))),
+	return Iterator{
+		ARN:  arn,
+		Pos:  binary.BigEndian.Uint64(p[0:]),
+		Made: time.Unix(0, int64(binary.BigEndian.Uint64(p[8:]))),
 	}, true
 }
 
-// formatSequenceNumber writes n as a 21-digit sequence number.
-func formatSequenceNumber(n uint64) string { return string(appendSequenceNumber(nil, n)) }
+// FormatSequenceNumber writes n as a 21-digit sequence number.
+func FormatSequenceNumber(n uint64) string { return string(AppendSequenceNumber(nil, n)) }
 
-// appendSequenceNumber appends formatSequenceNumber(n) to b.
-func appendSequenceNumber(b []byte, n uint64) []byte {
+// AppendSequenceNumber appends FormatSequenceNumber(n) to b.
+func AppendSequenceNumber(b []byte, n uint64) []byte {
 	var d [20]byte // a uint64 has at most 20 digits
 	digits := strconv.AppendUint(d[:0], n, 10)
 	for i := len(digits); i < sequenceDigits; i++ {
@@ -98,10 +100,10 @@ func appendSequenceNumber(b []byte, n uint64) []byte {
 	return append(b, digits...)
 }
 
-// parseSequenceNumber reads a sequence number: 1 to 40 decimal digits
+// ParseSequenceNumber reads a sequence number: 1 to 40 decimal digits
 // whose value fits a uint64.
-func parseSequenceNumber(s string) (uint64, bool) {
-	if len(s) == 0 || len(s) > maxSequenceChars {
+func ParseSequenceNumber(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > MaxSequenceChars {
 		return 0, false
 	}
 	for i := 0; i < len(s); i++ {
@@ -120,18 +122,18 @@ func parseSequenceNumber(s string) (uint64, bool) {
 	return n, true
 }
 
-// eventIDPrefix is the first 16 hex digits of the eventIDs of the stream
+// EventIDPrefix is the first 16 hex digits of the eventIDs of the stream
 // with ARN arn; the sequence number makes the other 16.
-func eventIDPrefix(arn string) string {
+func EventIDPrefix(arn string) string {
 	h := fnv.New64a()
 	h.Write([]byte(arn))
 	return hex16(h.Sum64())
 }
 
-func hex16(v uint64) string { return string(appendHex16(nil, v)) }
+func hex16(v uint64) string { return string(AppendHex16(nil, v)) }
 
-// appendHex16 appends v as 16 lower-case hex digits.
-func appendHex16(b []byte, v uint64) []byte {
+// AppendHex16 appends v as 16 lower-case hex digits.
+func AppendHex16(b []byte, v uint64) []byte {
 	const digits = "0123456789abcdef"
 	for shift := 60; shift >= 0; shift -= 4 {
 		b = append(b, digits[v>>uint(shift)&0xf])
