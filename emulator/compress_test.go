@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func gzipped(t testing.TB, b []byte) []byte {
@@ -50,7 +51,7 @@ func doEncoded(t *testing.T, e *Emulator, body []byte, encodings ...string) (int
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 	req.Header.Set("X-Amz-Target", echo)
-	req.Header.Set("Authorization", testAuth)
+	req.Header.Set("Authorization", testkit.DefaultAuth)
 	for _, enc := range encodings {
 		req.Header.Add("Content-Encoding", enc)
 	}

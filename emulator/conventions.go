@@ -1,10 +1,8 @@
 package emulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -37,14 +35,6 @@ import (
 // kept in the report (Emulator.ConventionsReport, GET
 // /dynamoemu/conventions; Emulator.ResetConventionsReport, DELETE
 // /dynamoemu/conventions).
-
-// headerTenantCode names the caller's tenant, as the framework's
-// x-tenant-code request header does.
-const headerTenantCode = "X-Tenant-Code"
-
-// ConventionsPath is where the emulator's handler serves the conventions
-// report as JSON (GET).
-const ConventionsPath = "/dynamoemu/conventions"
 
 // convState is an Emulator's conventions layer: the configuration, the
 // rules and the report of the violations seen.
@@ -408,32 +398,4 @@ func (tp *tablePolicy) deny(c *call, v *conventions.Violation) error {
 		return apierr.AccessDenied(refusal.Error())
 	}
 	return nil
-}
-
-// ConventionsReport returns the conventions violations seen since the
-// emulator started or the report was last reset: totals, and per table (in
-// name order) the counts by rule and one entry per distinct violation,
-// most recently seen first.
-func (e *Emulator) ConventionsReport() conventions.Snapshot {
-	return e.svc.conv.report.Snapshot()
-}
-
-// ResetConventionsReport empties the report, so that a test can assert
-// that what it does next makes no violation.
-func (e *Emulator) ResetConventionsReport() {
-	e.svc.conv.report.Reset()
-}
-
-// serveConventions answers GET ConventionsPath with the report as JSON.
-func (e *Emulator) serveConventions(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
-	body, err := json.Marshal(e.ConventionsReport())
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // TestUpdateItemWhileTogglingStream is issue 16's interleaving: eight
@@ -21,7 +23,7 @@ func TestUpdateItemWhileTogglingStream(t *testing.T) {
 	)
 	e := newTestEmulator(t, Options{})
 	mustDo := func(op, body string) (int, string) {
-		res, out := do(t, e, "DynamoDB_20120810."+op, testAuth, body)
+		res, out := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 		return res.StatusCode, out
 	}
 	if status, out := mustDo("CreateTable", `{"TableName":"counters","BillingMode":"PAY_PER_REQUEST",
@@ -61,7 +63,7 @@ func TestUpdateItemWhileTogglingStream(t *testing.T) {
 			}
 		}
 	}()
-	waitOrDump(t, &wg)
+	testkit.WaitOrDump(t, &wg)
 	close(errs)
 	for err := range errs {
 		t.Error(err)

@@ -1,15 +1,14 @@
 package emulator
 
 import (
-	"bytes"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -78,8 +77,6 @@ func init() {
 	})
 }
 
-const testAuth = "AWS4-HMAC-SHA256 Credential=AKID1/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
-
 func newTestEmulator(t testing.TB, opts Options) *Emulator {
 	t.Helper()
 	e, err := New(opts)
@@ -89,27 +86,16 @@ func newTestEmulator(t testing.TB, opts Options) *Emulator {
 	return e
 }
 
-// do sends one request to e's handler and returns the status and body.
+// do sends one request to e's handler (testkit.Do) and returns the
+// response and its body.
 func do(t testing.TB, e *Emulator, target, auth, body string) (*http.Response, string) {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewBufferString(body))
-	if target != "" {
-		req.Header.Set("X-Amz-Target", target)
-	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
-	rec := httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, req)
-	res := rec.Result()
-	b, _ := io.ReadAll(res.Body)
-	return res, string(b)
+	return testkit.Do(t, e.Handler(), target, auth, body)
 }
 
 func TestSmoke(t *testing.T) {
 	e := newTestEmulator(t, Options{})
-	res, body := do(t, e, "DynamoDB_20120810.TestEcho", testAuth, `{"TableName":"t","Item":{"a":{"S":"x"}}}`)
+	res, body := do(t, e, "DynamoDB_20120810.TestEcho", testkit.DefaultAuth, `{"TableName":"t","Item":{"a":{"S":"x"}}}`)
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d body %s", res.StatusCode, body)
 	}

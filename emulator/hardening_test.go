@@ -17,6 +17,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -112,7 +113,7 @@ func TestAttributeNameLimits(t *testing.T) {
 	// Key attribute names are at most 255 bytes: CreateTable refuses more.
 	long := strings.Repeat("k", 256)
 	status, body := env.call("CreateTable", `{"TableName":"long","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"`+long+`","AttributeType":"S"}],"KeySchema":[{"AttributeName":"`+long+`","KeyType":"HASH"}]}`)
-	if typ, msg := errorOf(body); status != 400 || typ != vErr || !strings.Contains(msg, "Member must have length less than or equal to 255") {
+	if typ, msg := testkit.ErrorOf(body); status != 400 || typ != vErr || !strings.Contains(msg, "Member must have length less than or equal to 255") {
 		t.Errorf("256-byte key name: got %d %s %q", status, typ, msg)
 	}
 }
@@ -332,7 +333,7 @@ func TestSilentBodiesHoldNoMemory(t *testing.T) {
 	const conns = 100
 	for range conns {
 		c := h.dial(t)
-		if _, err := io.WriteString(c, rawRequest("PutItem", testAuth, DefaultMaxBodyBytes, `{"TableName":"t","Item":{"pk":{"S":"`)); err != nil {
+		if _, err := io.WriteString(c, rawRequest("PutItem", testkit.DefaultAuth, DefaultMaxBodyBytes, `{"TableName":"t","Item":{"pk":{"S":"`)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -350,7 +351,7 @@ func TestSilentBodiesHoldNoMemory(t *testing.T) {
 func TestBodyCutOff(t *testing.T) {
 	h := newHardServer(t, Options{}, ServerOptions{ReadTimeout: 300 * time.Millisecond})
 	c := h.dial(t)
-	if _, err := io.WriteString(c, rawRequest("PutItem", testAuth, 1000, `{"TableName":`)); err != nil {
+	if _, err := io.WriteString(c, rawRequest("PutItem", testkit.DefaultAuth, 1000, `{"TableName":`)); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := io.ReadAll(c) // until the server closes the connection
@@ -365,7 +366,7 @@ func TestBodyCutOff(t *testing.T) {
 func TestIdleConnectionClosed(t *testing.T) {
 	h := newHardServer(t, Options{}, ServerOptions{IdleTimeout: 300 * time.Millisecond})
 	c := h.dial(t)
-	if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 2, `{}`)); err != nil {
+	if _, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, `{}`)); err != nil {
 		t.Fatal(err)
 	}
 	br := bufio.NewReader(c)
@@ -400,7 +401,7 @@ func TestSlowHeadersCutOff(t *testing.T) {
 	h.logs.await(t, "connection cut off", "read timeout (request headers)")
 
 	c = h.dial(t)
-	if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 2, `{}`)+partial); err != nil {
+	if _, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, `{}`)+partial); err != nil {
 		t.Fatal(err)
 	}
 	br := bufio.NewReader(c)
@@ -417,7 +418,7 @@ func TestSlowHeadersCutOff(t *testing.T) {
 // response is cut off at the write timeout and the connection dropped.
 func TestUnreadResponseDropped(t *testing.T) {
 	h := newHardServer(t, Options{}, ServerOptions{WriteTimeout: time.Second})
-	res, body := do(t, h.e, "DynamoDB_20120810.CreateTable", testAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
+	res, body := do(t, h.e, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	if res.StatusCode != 200 {
 		t.Fatalf("CreateTable: %s", body)
@@ -430,7 +431,7 @@ func TestUnreadResponseDropped(t *testing.T) {
 	}
 	req := `{"RequestItems":{"big":{"Keys":[` + strings.Join(keys, ",") + `]}}}`
 	c := h.dial(t)
-	if _, err := io.WriteString(c, rawRequest("BatchGetItem", testAuth, len(req), req)); err != nil {
+	if _, err := io.WriteString(c, rawRequest("BatchGetItem", testkit.DefaultAuth, len(req), req)); err != nil {
 		t.Fatal(err)
 	}
 	// Read nothing until the server gives up writing.
@@ -453,7 +454,7 @@ func TestInFlightLimit(t *testing.T) {
 	var held []net.Conn
 	for range 2 {
 		c := h.dial(t)
-		if _, err := io.WriteString(c, rawRequest("TestBlock", testAuth, len(gate.body), gate.body)); err != nil {
+		if _, err := io.WriteString(c, rawRequest("TestBlock", testkit.DefaultAuth, len(gate.body), gate.body)); err != nil {
 			t.Fatal(err)
 		}
 		held = append(held, c)
@@ -462,7 +463,7 @@ func TestInFlightLimit(t *testing.T) {
 	call := func() (int, string) {
 		c := h.dial(t)
 		defer c.Close()
-		if _, err := io.WriteString(c, rawRequest("ListTables", testAuth, 2, `{}`)); err != nil {
+		if _, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, `{}`)); err != nil {
 			t.Fatal(err)
 		}
 		res, err := http.ReadResponse(bufio.NewReader(c), nil)
@@ -514,12 +515,12 @@ func TestDeleteTableReturnsMemory(t *testing.T) {
 	e := newTestEmulator(t, Options{})
 	released := make(chan struct{}, 1)
 	e.release.done = func() { released <- struct{}{} }
-	if res, body := do(t, e, "DynamoDB_20120810.CreateTable", testAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
+	if res, body := do(t, e, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`); res.StatusCode != 200 {
 		t.Fatalf("CreateTable: %s", body)
 	}
 	fillTable(t, e, "big", 120) // 46 MB of items
-	if res, body := do(t, e, "DynamoDB_20120810.DeleteTable", testAuth, `{"TableName":"big"}`); res.StatusCode != 200 {
+	if res, body := do(t, e, "DynamoDB_20120810.DeleteTable", testkit.DefaultAuth, `{"TableName":"big"}`); res.StatusCode != 200 {
 		t.Fatalf("DeleteTable: %s", body)
 	}
 	<-released
@@ -533,7 +534,7 @@ func TestDeleteTableReturnsMemory(t *testing.T) {
 }
 
 // fillTable stores n items of 390 KB, keys "k000", "k001", ..., in the
-// table called name of testAuth's namespace (pk S), straight into storage:
+// table called name of testkit.DefaultAuth's namespace (pk S), straight into storage:
 // decoding 16 MB of JSON takes long under the race detector.
 func fillTable(t *testing.T, e *Emulator, name string, n int) {
 	t.Helper()

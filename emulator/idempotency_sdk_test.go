@@ -15,6 +15,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // liveHeap is the heap in use after two full collections.
@@ -52,7 +53,7 @@ func TestSDKTransactionTokensHoldNoRequests(t *testing.T) {
 	// Three items of 340 KB, the same keys every time, so the table holds
 	// 1 MB whatever the number of transactions; each request differs.
 	itemBytes := 340 << 10
-	if !emulator.FullSize() {
+	if !testkit.FullSize() {
 		itemBytes = 34 << 10
 	}
 	tx := func(i int, token *string) error {

@@ -99,9 +99,7 @@ func (rl *releaser) maybeRelease() {
 // namespaceCount is the number of namespaces created (for tests and the
 // soak program's reports).
 func (e *Emulator) namespaceCount() int {
-	e.svc.dbs.mu.RLock()
-	defer e.svc.dbs.mu.RUnlock()
-	return len(e.svc.dbs.byKey)
+	return e.svc.namespaceCount()
 }
 
 // errBodyCutOff: the request body stopped arriving before the server's read

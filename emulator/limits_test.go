@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // TestTricklingBodiesDoNotThrottle (issue 16): more connections than
@@ -18,7 +20,7 @@ import (
 // the race detector 100 against 16 unless DYNAMOEMU_FULLSIZE=1.
 func TestTricklingBodiesDoNotThrottle(t *testing.T) {
 	limit, conns := DefaultMaxInFlight, 1100
-	if !FullSize() {
+	if !testkit.FullSize() {
 		limit, conns = 16, 100
 	}
 	h := newHardServer(t, Options{MaxInFlight: limit}, ServerOptions{})
@@ -27,7 +29,7 @@ func TestTricklingBodiesDoNotThrottle(t *testing.T) {
 	trickles := make([]net.Conn, conns)
 	for i := range trickles {
 		trickles[i] = h.dial(t)
-		if _, err := io.WriteString(trickles[i], rawRequest("PutItem", testAuth, 1<<20, `{"TableName":"trk","Item":{"pk":{"S":"`)); err != nil {
+		if _, err := io.WriteString(trickles[i], rawRequest("PutItem", testkit.DefaultAuth, 1<<20, `{"TableName":"trk","Item":{"pk":{"S":"`)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +63,7 @@ func TestTricklingBodiesDoNotThrottle(t *testing.T) {
 		}
 		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
 		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-		req.Header.Set("Authorization", testAuth)
+		req.Header.Set("Authorization", testkit.DefaultAuth)
 		res, err := client.Do(req)
 		if err != nil {
 			return 0, "", err

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // TestLockOrder holds the emulator to its lock order (doc.go, "Locks"):
@@ -110,7 +112,7 @@ func TestLockOrder(t *testing.T) {
 		work.Wait()
 		close(done)
 	}()
-	waitOrDump(t, &all)
+	testkit.WaitOrDump(t, &all)
 	env.logOutcomes()
 	env.reportErrors(maxErrors)
 	if t.Failed() {
@@ -160,10 +162,10 @@ func (env *lockOrderEnv) send(op, body string, allowed []string) {
 	if strings.HasPrefix(op, "DynamoDBStreams_") {
 		target = op
 	}
-	res, out := do(env.t, env.e, target, testAuth, body)
+	res, out := do(env.t, env.e, target, testkit.DefaultAuth, body)
 	typ := "OK"
 	if res.StatusCode != http.StatusOK {
-		typ = errorType(out)
+		typ = testkit.ErrorType(out)
 	}
 	env.mu.Lock()
 	defer env.mu.Unlock()
@@ -209,15 +211,6 @@ func (env *lockOrderEnv) reportErrors(n int) {
 	}
 }
 
-// errorType is the error type in an error answer ("" if none).
-func errorType(body string) string {
-	var v struct {
-		Type string `json:"__type"`
-	}
-	_ = json.Unmarshal([]byte(body), &v)
-	return v.Type[strings.LastIndexByte(v.Type, '#')+1:]
-}
-
 // createBody is the CreateTable request of table name.
 func createBody(name string) string {
 	return `{"TableName":"` + name + `","BillingMode":"PAY_PER_REQUEST",
@@ -230,7 +223,7 @@ func createBody(name string) string {
 
 func (env *lockOrderEnv) mustCreate(name string) {
 	env.t.Helper()
-	if res, out := do(env.t, env.e, "DynamoDB_20120810.CreateTable", testAuth, createBody(name)); res.StatusCode != http.StatusOK {
+	if res, out := do(env.t, env.e, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, createBody(name)); res.StatusCode != http.StatusOK {
 		env.t.Fatalf("CreateTable %s: status %d, %s", name, res.StatusCode, out)
 	}
 }
@@ -523,9 +516,9 @@ func (env *lockOrderEnv) changeOp(r *rand.Rand) (string, string, []string) {
 // is open).
 func (env *lockOrderEnv) checkTable(name string) {
 	t := env.t
-	res, out := do(t, env.e, "DynamoDB_20120810.DescribeTable", testAuth, `{"TableName":"`+name+`"}`)
+	res, out := do(t, env.e, "DynamoDB_20120810.DescribeTable", testkit.DefaultAuth, `{"TableName":"`+name+`"}`)
 	if res.StatusCode != http.StatusOK {
-		if errorType(out) != typeNotFound {
+		if testkit.ErrorType(out) != typeNotFound {
 			t.Errorf("DescribeTable %s: status %d, %s", name, res.StatusCode, out)
 		}
 		return
@@ -546,14 +539,14 @@ func (env *lockOrderEnv) checkTable(name string) {
 			}
 		}
 	}
-	mustUnmarshal(t, out, &d)
+	testkit.MustUnmarshal(t, out, &d)
 
-	res, out = do(t, env.e, "DynamoDB_20120810.Scan", testAuth, `{"TableName":"`+name+`","ConsistentRead":true}`)
+	res, out = do(t, env.e, "DynamoDB_20120810.Scan", testkit.DefaultAuth, `{"TableName":"`+name+`","ConsistentRead":true}`)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("Scan %s: status %d, %s", name, res.StatusCode, out)
 	}
 	var s struct{ Items []map[string]json.RawMessage }
-	mustUnmarshal(t, out, &s)
+	testkit.MustUnmarshal(t, out, &s)
 	withAttr := func(attr string) int64 {
 		n := int64(0)
 		for _, it := range s.Items {
@@ -581,20 +574,20 @@ func (env *lockOrderEnv) checkTable(name string) {
 	}
 
 	enabled := d.Table.StreamSpecification != nil && d.Table.StreamSpecification.StreamEnabled
-	res, out = do(t, env.e, "DynamoDBStreams_20120810.ListStreams", testAuth, `{"TableName":"`+name+`","Limit":100}`)
+	res, out = do(t, env.e, "DynamoDBStreams_20120810.ListStreams", testkit.DefaultAuth, `{"TableName":"`+name+`","Limit":100}`)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("ListStreams %s: status %d, %s", name, res.StatusCode, out)
 	}
 	var ls struct{ Streams []struct{ StreamArn string } }
-	mustUnmarshal(t, out, &ls)
+	testkit.MustUnmarshal(t, out, &ls)
 	var open []string
 	for _, st := range ls.Streams {
-		res, out := do(t, env.e, "DynamoDBStreams_20120810.DescribeStream", testAuth, `{"StreamArn":"`+st.StreamArn+`"}`)
+		res, out := do(t, env.e, "DynamoDBStreams_20120810.DescribeStream", testkit.DefaultAuth, `{"StreamArn":"`+st.StreamArn+`"}`)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("DescribeStream %s: status %d, %s", st.StreamArn, res.StatusCode, out)
 		}
 		var ds struct{ StreamDescription struct{ StreamStatus string } }
-		mustUnmarshal(t, out, &ds)
+		testkit.MustUnmarshal(t, out, &ds)
 		if ds.StreamDescription.StreamStatus == streamEnabled {
 			open = append(open, st.StreamArn)
 		}

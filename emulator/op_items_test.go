@@ -2,16 +2,14 @@ package emulator
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // itemsEnv is an emulator with the tables the item-operation tests use:
@@ -25,7 +23,7 @@ type itemsEnv struct {
 	emu *Emulator // nil when the test made the env from a handler alone
 }
 
-const itemsAuth = "AWS4-HMAC-SHA256 Credential=ITEMS/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
+var itemsAuth = testkit.Auth("ITEMS", "us-east-1")
 
 func newItemsEnv(t testing.TB) *itemsEnv {
 	t.Helper()
@@ -49,14 +47,8 @@ func newItemsEnv(t testing.TB) *itemsEnv {
 // call sends one request and returns the HTTP status and body.
 func (env *itemsEnv) call(op, body string) (int, string) {
 	env.t.Helper()
-	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("Authorization", itemsAuth)
-	rec := httptest.NewRecorder()
-	env.h.ServeHTTP(rec, req)
-	b, _ := io.ReadAll(rec.Result().Body)
-	return rec.Code, string(b)
+	res, out := testkit.Do(env.t, env.h, "DynamoDB_20120810."+op, itemsAuth, body)
+	return res.StatusCode, out
 }
 
 func (env *itemsEnv) mustOK(op, body string) string {
@@ -85,7 +77,7 @@ func (env *itemsEnv) run(t *testing.T, cases []itemCase) {
 	for _, tc := range cases {
 		status, body := env.call(tc.op, tc.body)
 		if tc.errType != "" {
-			gotType, gotMsg := errorOf(body)
+			gotType, gotMsg := testkit.ErrorOf(body)
 			if status != http.StatusBadRequest || gotType != tc.errType || gotMsg != tc.errMsg {
 				t.Errorf("%s: got %d %s %q, want 400 %s %q\nbody: %s", tc.name, status, gotType, gotMsg, tc.errType, tc.errMsg, body)
 			}
@@ -95,36 +87,10 @@ func (env *itemsEnv) run(t *testing.T, cases []itemCase) {
 			t.Errorf("%s: got status %d, body %s; want 200", tc.name, status, body)
 			continue
 		}
-		if tc.want != "" && !jsonEqual(body, tc.want) {
+		if tc.want != "" && !testkit.JSONEqual(body, tc.want) {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, body, tc.want)
 		}
 	}
-}
-
-// errorOf returns the error type (after '#') and message of an error body.
-func errorOf(body string) (typ, msg string) {
-	var m map[string]any
-	if json.Unmarshal([]byte(body), &m) != nil {
-		return "", ""
-	}
-	typ, _ = m["__type"].(string)
-	if i := strings.LastIndexByte(typ, '#'); i >= 0 {
-		typ = typ[i+1:]
-	}
-	if s, ok := m["message"].(string); ok {
-		msg = s
-	} else {
-		msg, _ = m["Message"].(string)
-	}
-	return typ, msg
-}
-
-func jsonEqual(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 const (
@@ -321,7 +287,7 @@ func TestItemConditions(t *testing.T) {
 	// The ALL_OLD item rides on the error body.
 	_, body := env.call("PutItem", `{"TableName":"tha","Item":{"pk":{"S":"c"}},"ConditionExpression":"attribute_not_exists(pk)","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}`)
 	want := `{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed","Item":{"pk":{"S":"c"},"v":{"N":"7"}}}`
-	if !jsonEqual(body, want) {
+	if !testkit.JSONEqual(body, want) {
 		t.Errorf("ALL_OLD on failure:\n got %s\nwant %s", body, want)
 	}
 	// Without ALL_OLD, or with no item, there is no Item.

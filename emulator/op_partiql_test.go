@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func stmtBody(stmt string, extra string) string {
@@ -153,7 +154,7 @@ func FuzzExecuteStatement(f *testing.F) {
 		if json.Unmarshal([]byte(params), &ps) == nil && ps != nil {
 			extra = `,"Parameters":` + params
 		}
-		res, body := do(t, e, "DynamoDB_20120810.ExecuteStatement", testAuth, stmtBody(stmt, extra))
+		res, body := do(t, e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, stmtBody(stmt, extra))
 		if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusBadRequest {
 			t.Fatalf("%q %s: status %d: %s", stmt, params, res.StatusCode, body)
 		}
@@ -233,7 +234,7 @@ func BenchmarkExecuteStatement(b *testing.B) {
 	body := stmtBody("SELECT * FROM rng WHERE pk = ? AND sk = 3", `,"Parameters":[{"S":"a"}]`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, out := do(b, r.e, "DynamoDB_20120810.ExecuteStatement", testAuth, body)
+		res, out := do(b, r.e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, body)
 		if res.StatusCode != http.StatusOK {
 			b.Fatal(out)
 		}

@@ -1,13 +1,14 @@
 package emulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // tablesClock is the fixed request time of the control-plane tests.
@@ -31,19 +32,12 @@ type tablesResult struct {
 
 func tablesDo(t *testing.T, e *Emulator, op, body string) tablesResult {
 	t.Helper()
-	res, b := do(t, e, "DynamoDB_20120810."+op, testAuth, body)
+	res, b := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 	r := tablesResult{status: res.StatusCode, body: b}
 	if res.StatusCode != 200 {
-		var eb struct {
-			Type    string `json:"__type"`
-			Msg     string `json:"message"`
-			MsgCaps string `json:"Message"`
-		}
-		if err := json.Unmarshal([]byte(b), &eb); err != nil {
+		if r.typ, r.msg = testkit.ErrorOf(b); r.typ == "" {
 			t.Fatalf("%s: undecodable error body %q", op, b)
 		}
-		_, r.typ, _ = strings.Cut(eb.Type, "#")
-		r.msg = eb.Msg + eb.MsgCaps
 	}
 	return r
 }
@@ -374,7 +368,7 @@ func TestListTables(t *testing.T) {
 func TestNamespacesAreSeparate(t *testing.T) {
 	e := newTablesEmulator(t)
 	mustTables(t, e, "CreateTable", `{"TableName":"mine",`+hashOnly+`,`+ppr+`}`)
-	other := strings.Replace(testAuth, "AKID1", "AKID2", 1)
+	other := strings.Replace(testkit.DefaultAuth, "AKID1", "AKID2", 1)
 	_, body := do(t, e, "DynamoDB_20120810.ListTables", other, `{}`)
 	if body != `{"TableNames":[]}` {
 		t.Errorf("other access key sees %s", body)
@@ -576,7 +570,7 @@ func FuzzCreateTable(f *testing.F) {
 	e := newTestEmulator(f, Options{Clock: func() time.Time { return tablesClock }})
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, op := range []string{"CreateTable", "UpdateTable"} {
-			res, b := do(t, e, "DynamoDB_20120810."+op, testAuth, body)
+			res, b := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 			if res.StatusCode != 200 && res.StatusCode != 400 && res.StatusCode != 413 {
 				t.Fatalf("%s %s: status %d %s", op, body, res.StatusCode, b)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 const tagARN = "arn:aws:dynamodb:us-east-1:000000000000:table/tagtab"
@@ -223,7 +224,7 @@ func TestDescribeEndpointsHost(t *testing.T) {
 		req := httptest.NewRequest(http.MethodPost, "http://"+host+"/", bytes.NewBufferString(`{}`))
 		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.DescribeEndpoints")
 		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-		req.Header.Set("Authorization", testAuth)
+		req.Header.Set("Authorization", testkit.DefaultAuth)
 		rec := httptest.NewRecorder()
 		e.Handler().ServeHTTP(rec, req)
 		body, _ := io.ReadAll(rec.Result().Body)

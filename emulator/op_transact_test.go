@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // newTxEnv returns an emulator with a controllable clock and two tables:
@@ -128,7 +130,7 @@ func TestTransactIdempotencyWindow(t *testing.T) {
 			t.Fatalf("%s: status %d %s", s.name, status, body)
 		}
 		if s.errType != "" {
-			if typ, _ := errorOf(body); typ != s.errType {
+			if typ, _ := testkit.ErrorOf(body); typ != s.errType {
 				t.Fatalf("%s: got %s, want %s", s.name, body, s.errType)
 			}
 		}
@@ -234,7 +236,7 @@ func TestTransactRandomized(t *testing.T) {
 					{"Update":{"TableName":%q,"Key":%s,"UpdateExpression":"SET bal = bal + :a","ExpressionAttributeValues":{":a":{"N":"%d"}}}}]}`,
 					ft, fk, amount, tt, tk, amount)
 				status, out := env.call("TransactWriteItems", body)
-				switch typ, _ := errorOf(out); {
+				switch typ, _ := testkit.ErrorOf(out); {
 				case status == http.StatusOK:
 					mu.Lock()
 					model[from] -= amount

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 	"time"
 
@@ -26,7 +27,8 @@ type call struct {
 	now       time.Time  // the clock read once when the request arrived
 	clock     func() time.Time
 	svc       *service
-	out       []byte // spare buffer for the response body (may be nil)
+	out       []byte  // spare buffer for the response body (may be nil)
+	tableName *string // where the request's TableName goes, for the request log; nil: nowhere
 }
 
 // logger returns the emulator's logger with the call's op and request id.
@@ -41,6 +43,9 @@ func (c *call) Now() time.Time { return c.now }
 
 // Context returns the request's context: long scans may stop when it is done.
 func (c *call) Context() context.Context { return c.ctx }
+
+// targetPrefix is the X-Amz-Target prefix of DynamoDB's API.
+const targetPrefix = "DynamoDB_20120810."
 
 // opFunc runs one operation on a raw JSON body and returns the JSON response.
 type opFunc func(c *call, body []byte) ([]byte, error)
@@ -85,7 +90,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		if err := wire.DecodeRequest(body, in); err != nil {
 			return nil, err
 		}
-		noteTable(c.ctx, in)
+		noteTable(c.tableName, in)
 		out, err := f(c, in)
 		if err != nil {
 			return nil, err
@@ -101,5 +106,27 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			return nil, fmt.Errorf("emulator: encoding %s output: %w", name, err)
 		}
 		return b, nil
+	}
+}
+
+// noteTable stores the TableName member of a decoded input in *table,
+// for the edge's request log (table nil: the request is not logged).
+func noteTable(table *string, in any) {
+	if table == nil {
+		return
+	}
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return
+	}
+	f := v.FieldByName("TableName")
+	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
+		f = f.Elem()
+	}
+	if f.IsValid() && f.Kind() == reflect.String {
+		*table = f.String()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -102,7 +103,7 @@ func (c *manualClock) advance(d time.Duration) {
 
 var replayTables = []string{"rt0", "rt1", "rt2"}
 
-var replayAuths = []string{testAuth,
+var replayAuths = []string{testkit.DefaultAuth,
 	"AWS4-HMAC-SHA256 Credential=AKID2/20260101/eu-west-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"}
 
 // replaySeed is the workload's seed: DYNAMOEMU_REPLAY_SEED, or the time.
@@ -132,7 +133,7 @@ func TestReplay(t *testing.T) {
 
 func replayRun(t *testing.T, seed uint64, failEvery int) {
 	steps := 600
-	if !FullSize() {
+	if !testkit.FullSize() {
 		steps = 250
 	}
 
@@ -163,7 +164,7 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 		res, out := do(t, e, "DynamoDB_20120810."+op, auth, body)
 		typ := "OK"
 		if res.StatusCode != http.StatusOK {
-			typ = errorType(out)
+			typ = testkit.ErrorType(out)
 		}
 		if res.StatusCode >= 500 && (failEvery == 0 || typ != "InternalServerError") {
 			t.Fatalf("%s %s: status %d, %s", op, body, res.StatusCode, out)
@@ -242,7 +243,7 @@ func TestReplayConcurrent(t *testing.T) {
 	seed := replaySeed(t)
 	const workers = 4
 	steps := 150
-	if !FullSize() {
+	if !testkit.FullSize() {
 		steps = 60
 	}
 	opts := Options{}
@@ -273,7 +274,7 @@ func TestReplayConcurrent(t *testing.T) {
 			}
 		}()
 	}
-	waitOrDump(t, &wg)
+	testkit.WaitOrDump(t, &wg)
 	e2 := replayInto(t, hooks, opts)
 	for _, auth := range replayAuths {
 		compareNamespaces(t, e, e2, auth, false)
@@ -332,7 +333,7 @@ func replayCreate(r *rand.Rand, name string) string {
 func replayChange(r *rand.Rand, auth string) (string, string) {
 	table := pick(r, replayTables...)
 	region := "us-east-1"
-	if auth != testAuth {
+	if auth != testkit.DefaultAuth {
 		region = "eu-west-1"
 	}
 	arn := "arn:aws:dynamodb:" + region + ":000000000000:table/" + table
@@ -405,7 +406,7 @@ func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords
 		return out1
 	}
 	var lt struct{ TableNames []string }
-	mustUnmarshal(t, same("ListTables", `{}`, nil), &lt)
+	testkit.MustUnmarshal(t, same("ListTables", `{}`, nil), &lt)
 	for _, name := range lt.TableNames {
 		var d struct {
 			Table struct {
@@ -414,7 +415,7 @@ func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords
 				GlobalSecondaryIndexes []struct{ IndexName, IndexStatus string }
 			}
 		}
-		mustUnmarshal(t, same("DescribeTable", `{"TableName":"`+name+`"}`, nil), &d)
+		testkit.MustUnmarshal(t, same("DescribeTable", `{"TableName":"`+name+`"}`, nil), &d)
 		same("Scan", `{"TableName":"`+name+`","ConsistentRead":true}`, nil)
 		same("Query", `{"TableName":"`+name+`","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"p1"}}}`, nil)
 		for _, x := range d.Table.LocalSecondaryIndexes {
@@ -433,7 +434,7 @@ func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords
 		same("DescribeTimeToLive", `{"TableName":"`+name+`"}`, nil)
 	}
 	var ls struct{ Streams []struct{ StreamArn string } }
-	mustUnmarshal(t, same("DynamoDBStreams_20120810.ListStreams", `{"Limit":100}`, nil), &ls)
+	testkit.MustUnmarshal(t, same("DynamoDBStreams_20120810.ListStreams", `{"Limit":100}`, nil), &ls)
 	if !streamRecords {
 		return
 	}
@@ -441,7 +442,7 @@ func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords
 		var ds struct {
 			StreamDescription struct{ Shards []struct{ ShardId string } }
 		}
-		mustUnmarshal(t, same("DynamoDBStreams_20120810.DescribeStream", `{"StreamArn":"`+st.StreamArn+`"}`, nil), &ds)
+		testkit.MustUnmarshal(t, same("DynamoDBStreams_20120810.DescribeStream", `{"StreamArn":"`+st.StreamArn+`"}`, nil), &ds)
 		for _, sh := range ds.StreamDescription.Shards {
 			it1 := shardIteratorOf(t, e, auth, st.StreamArn, sh.ShardId)
 			it2 := shardIteratorOf(t, e2, auth, st.StreamArn, sh.ShardId)
@@ -462,7 +463,7 @@ func shardIteratorOf(t *testing.T, e *Emulator, auth, arn, shard string) string 
 		t.Fatalf("GetShardIterator %s: %s", arn, out)
 	}
 	var v struct{ ShardIterator string }
-	mustUnmarshal(t, out, &v)
+	testkit.MustUnmarshal(t, out, &v)
 	return v.ShardIterator
 }
 
@@ -471,7 +472,7 @@ func shardIteratorOf(t *testing.T, e *Emulator, auth, arn, shard string) string 
 func recordsWithoutTime(t *testing.T, out string) string {
 	t.Helper()
 	var v struct{ Records []map[string]any }
-	mustUnmarshal(t, out, &v)
+	testkit.MustUnmarshal(t, out, &v)
 	for _, rec := range v.Records {
 		if d, ok := rec["dynamodb"].(map[string]any); ok {
 			delete(d, "ApproximateCreationDateTime")

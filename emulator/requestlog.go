@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"reflect"
 	"strings"
 	"time"
 
@@ -27,6 +26,15 @@ type requestLog struct {
 
 type requestLogKey struct{}
 
+// tableNote returns where the service is to note r's TableName: its
+// requestLog's table, or nil when r is not logged.
+func tableNote(r *http.Request) *string {
+	if rl, _ := r.Context().Value(requestLogKey{}).(*requestLog); rl != nil {
+		return &rl.table
+	}
+	return nil
+}
+
 // withRequestLog returns r with a requestLog in its context when debug
 // logging is on, and r unchanged (and nil) otherwise.
 func (e *Emulator) withRequestLog(r *http.Request) (*http.Request, *requestLog) {
@@ -35,29 +43,6 @@ func (e *Emulator) withRequestLog(r *http.Request) (*http.Request, *requestLog) 
 	}
 	rl := &requestLog{start: time.Now()}
 	return r.WithContext(context.WithValue(r.Context(), requestLogKey{}, rl)), rl
-}
-
-// noteTable records the TableName member of a decoded input, if the
-// request is being logged.
-func noteTable(ctx context.Context, in any) {
-	rl, _ := ctx.Value(requestLogKey{}).(*requestLog)
-	if rl == nil {
-		return
-	}
-	v := reflect.ValueOf(in)
-	for v.Kind() == reflect.Pointer && !v.IsNil() {
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return
-	}
-	f := v.FieldByName("TableName")
-	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
-		f = f.Elem()
-	}
-	if f.IsValid() && f.Kind() == reflect.String {
-		rl.table = f.String()
-	}
 }
 
 // logAnswer logs a request's answer: the debug line when rl is not nil, and

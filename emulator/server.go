@@ -24,8 +24,6 @@ import (
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).
 const DefaultMaxBodyBytes = 16 << 20
 
-const targetPrefix = "DynamoDB_20120810."
-
 // Options configure an Emulator. The zero value is ready to use.
 type Options struct {
 	// SharedDB makes every client use one database, whatever its access key
@@ -306,6 +304,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 		host:      r.Host,
 		body:      buf.Bytes(),
 		out:       outBuf,
+		tableName: tableNote(r),
 	})
 }
 

@@ -29,48 +29,48 @@ func TestRouting(t *testing.T) {
 		wantStatus int
 		wantBody   string
 	}{
-		{"ok", echo, testAuth, `{"TableName":"t"}`, 200,
+		{"ok", echo, testkit.DefaultAuth, `{"TableName":"t"}`, 200,
 			`{"TableName":"t","Region":"us-east-1","Namespace":"AKID1/us-east-1"}`},
-		{"empty body is {}", echo, testAuth, ``, 200,
+		{"empty body is {}", echo, testkit.DefaultAuth, ``, 200,
 			`{"Region":"us-east-1","Namespace":"AKID1/us-east-1"}`},
-		{"unknown op", "DynamoDB_20120810.Nope", testAuth, `{}`, 400,
+		{"unknown op", "DynamoDB_20120810.Nope", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
-		{"wrong service prefix", "DynamoDBStreams_20120810.TestEcho", testAuth, `{}`, 400,
+		{"wrong service prefix", "DynamoDBStreams_20120810.TestEcho", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
-		{"no target", "", testAuth, `{}`, 400,
+		{"no target", "", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
 		{"missing auth", echo, "", `{}`, 400,
 			`{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","Message":"Request is missing Authentication Token"}`},
 		{"auth without credential", echo, "AWS4-HMAC-SHA256 Signature=x", `{}`, 400, ""},
-		{"malformed json", echo, testAuth, `{"TableName":`, 400,
+		{"malformed json", echo, testkit.DefaultAuth, `{"TableName":`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException"}`},
-		{"string gets number", echo, testAuth, `{"TableName":5}`, 400,
+		{"string gets number", echo, testkit.DefaultAuth, `{"TableName":5}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
-		{"integer gets non-integer string", echo, testAuth, `{"Limit":"5x"}`, 400,
+		{"integer gets non-integer string", echo, testkit.DefaultAuth, `{"Limit":"5x"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
-		{"boolean gets true string", echo, testAuth, `{"Panic":"true"}`, 400,
+		{"boolean gets true string", echo, testkit.DefaultAuth, `{"Panic":"true"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Boolean"}`},
-		{"string gets true", echo, testAuth, `{"TableName":true}`, 400,
+		{"string gets true", echo, testkit.DefaultAuth, `{"TableName":true}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"TRUE_VALUE cannot be converted to String"}`},
-		{"string gets list", echo, testAuth, `{"TableName":[]}`, 400,
+		{"string gets list", echo, testkit.DefaultAuth, `{"TableName":[]}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of list found where not expected"}`},
-		{"body not an object", echo, testAuth, `[1]`, 400,
+		{"body not an object", echo, testkit.DefaultAuth, `[1]`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of list found where not expected"}`},
-		{"attribute value invalid", echo, testAuth, `{"Item":{"a":{}}}`, 400,
+		{"attribute value invalid", echo, testkit.DefaultAuth, `{"Item":{"a":{}}}`, 400,
 			`{"__type":"com.amazon.coral.validate#ValidationException","message":"` + apierr.MsgAVEmpty + `"}`},
-		{"validation error", echo, testAuth, `{"Fail":"validation"}`, 400,
+		{"validation error", echo, testkit.DefaultAuth, `{"Fail":"validation"}`, 400,
 			`{"__type":"com.amazon.coral.validate#ValidationException","message":"bad input"}`},
-		{"conditional check with item", echo, testAuth, `{"Fail":"condition","Item":{"b":{"N":"1"},"a":{"S":"x"}}}`, 400,
+		{"conditional check with item", echo, testkit.DefaultAuth, `{"Fail":"condition","Item":{"b":{"N":"1"},"a":{"S":"x"}}}`, 400,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed","Item":{"a":{"S":"x"},"b":{"N":"1"}}}`},
-		{"conditional check without item", echo, testAuth, `{"Fail":"condition"}`, 400,
+		{"conditional check without item", echo, testkit.DefaultAuth, `{"Fail":"condition"}`, 400,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"}`},
-		{"unimplemented operation", "DynamoDB_20120810.DescribeBackup", testAuth, `{}`, 400,
+		{"unimplemented operation", "DynamoDB_20120810.DescribeBackup", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested: the emulator does not implement DescribeBackup yet."}`},
-		{"misspelt operation", "DynamoDB_20120810.DescribeBackups", testAuth, `{}`, 400,
+		{"misspelt operation", "DynamoDB_20120810.DescribeBackups", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
-		{"unclassified error is 500", echo, testAuth, `{"Fail":"plain"}`, 500,
+		{"unclassified error is 500", echo, testkit.DefaultAuth, `{"Fail":"plain"}`, 500,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`},
-		{"panic is 500", echo, testAuth, `{"Panic":true}`, 500,
+		{"panic is 500", echo, testkit.DefaultAuth, `{"Panic":true}`, 500,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`},
 	}
 	e := newTestEmulator(t, Options{})
@@ -113,7 +113,7 @@ func TestContentType11(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
 	req.Header.Set("X-Amz-Target", echo)
 	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
-	req.Header.Set("Authorization", testAuth)
+	req.Header.Set("Authorization", testkit.DefaultAuth)
 	rec := httptest.NewRecorder()
 	e.Handler().ServeHTTP(rec, req)
 	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/x-amz-json-1.1" {
@@ -124,7 +124,7 @@ func TestContentType11(t *testing.T) {
 func TestPanicIsLogged(t *testing.T) {
 	var logs bytes.Buffer
 	e := newTestEmulator(t, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	res, _ := do(t, e, echo, testAuth, `{"Panic":true}`)
+	res, _ := do(t, e, echo, testkit.DefaultAuth, `{"Panic":true}`)
 	if res.StatusCode != 500 {
 		t.Fatalf("got status %d, want 500", res.StatusCode)
 	}
@@ -196,11 +196,11 @@ func TestPresignedCredential(t *testing.T) {
 func TestBodyLimit(t *testing.T) {
 	e := newTestEmulator(t, Options{MaxBodyBytes: 64})
 	small := `{"TableName":"` + strings.Repeat("x", 30) + `"}`
-	if res, body := do(t, e, echo, testAuth, small); res.StatusCode != 200 {
+	if res, body := do(t, e, echo, testkit.DefaultAuth, small); res.StatusCode != 200 {
 		t.Fatalf("small body: got %d %s", res.StatusCode, body)
 	}
 	big := `{"TableName":"` + strings.Repeat("x", 100) + `"}`
-	res, body := do(t, e, echo, testAuth, big)
+	res, body := do(t, e, echo, testkit.DefaultAuth, big)
 	want := `{"__type":"com.amazon.coral.service#RequestEntityTooLargeException","Message":"The request entity is too large"}`
 	if res.StatusCode != http.StatusRequestEntityTooLarge || body != want {
 		t.Fatalf("big body: got %d %s", res.StatusCode, body)
@@ -212,7 +212,7 @@ func TestBodyLimit(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "/", r)
 	req.ContentLength = -1
 	req.Header.Set("X-Amz-Target", echo)
-	req.Header.Set("Authorization", testAuth)
+	req.Header.Set("Authorization", testkit.DefaultAuth)
 	rec := httptest.NewRecorder()
 	e.Handler().ServeHTTP(rec, req)
 	if rec.Code != http.StatusRequestEntityTooLarge {
@@ -291,7 +291,7 @@ func TestCORS(t *testing.T) {
 			req = httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
 			req.Header.Set("Origin", tt.origin)
 			req.Header.Set("X-Amz-Target", echo)
-			req.Header.Set("Authorization", testAuth)
+			req.Header.Set("Authorization", testkit.DefaultAuth)
 			rec = httptest.NewRecorder()
 			e.Handler().ServeHTTP(rec, req)
 			if got := rec.Header().Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
@@ -357,7 +357,7 @@ func FuzzRequest(f *testing.F) {
 		if bytes.Contains(body, []byte(`"Panic"`)) || bytes.Contains(body, []byte(`"Fail"`)) {
 			return // the test op's deliberate failures
 		}
-		res, out := do(t, e, echo, testAuth, string(body))
+		res, out := do(t, e, echo, testkit.DefaultAuth, string(body))
 		if res.StatusCode >= 500 {
 			t.Fatalf("status %d for %q: %s", res.StatusCode, body, out)
 		}
@@ -374,7 +374,7 @@ func BenchmarkEchoRequest(b *testing.B) {
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 		req.Header.Set("X-Amz-Target", echo)
-		req.Header.Set("Authorization", testAuth)
+		req.Header.Set("Authorization", testkit.DefaultAuth)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != 200 {

@@ -103,6 +103,9 @@ type request struct {
 	host      string // the request's Host, for DescribeEndpoints
 	body      []byte
 	out       []byte // spare buffer for the response body (may be nil)
+	// tableName, when not nil, receives the request's TableName member
+	// once its body is decoded (the edge's request log).
+	tableName *string
 }
 
 // serve runs op on req and returns the response body (appended to
@@ -124,6 +127,7 @@ func (s *service) serve(op operation, req *request) (out []byte, err error) {
 		clock:     s.clock,
 		svc:       s,
 		out:       req.out,
+		tableName: req.tableName,
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -144,4 +148,17 @@ func (s *service) namespaceFor(accessKey, region string) *Namespace {
 		return s.dbs.lookup(nsKey{shared: true})
 	}
 	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region})
+}
+
+// conventionsReport returns the conventions report (Emulator.ConventionsReport).
+func (s *service) conventionsReport() conventions.Snapshot { return s.conv.report.Snapshot() }
+
+// resetConventionsReport empties the conventions report.
+func (s *service) resetConventionsReport() { s.conv.report.Reset() }
+
+// namespaceCount returns how many namespaces exist (tests: reads create none).
+func (s *service) namespaceCount() int {
+	s.dbs.mu.RLock()
+	defer s.dbs.mu.RUnlock()
+	return len(s.dbs.byKey)
 }

@@ -1,10 +1,11 @@
 package emulator
 
 import (
-	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // TestStreamARNNotReused: a table deleted and created again within the
@@ -17,12 +18,12 @@ func TestStreamARNNotReused(t *testing.T) {
 	e := newTestEmulator(t, Options{Clock: func() time.Time { return now }})
 	call := func(target, body string) map[string]any {
 		t.Helper()
-		res, out := do(t, e, target, testAuth, body)
+		res, out := do(t, e, target, testkit.DefaultAuth, body)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("%s %s: status %d, %s", target, body, res.StatusCode, out)
 		}
 		var v map[string]any
-		mustUnmarshal(t, out, &v)
+		testkit.MustUnmarshal(t, out, &v)
 		return v
 	}
 	latestARN := func() string {
@@ -69,12 +70,5 @@ func TestStreamARNNotReused(t *testing.T) {
 		if got := status(arn); got != want {
 			t.Errorf("stream %d (%s): got %s, want %s", i, arn, got, want)
 		}
-	}
-}
-
-func mustUnmarshal(t *testing.T, body string, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(body), v); err != nil {
-		t.Fatalf("%v: %s", err, body)
 	}
 }

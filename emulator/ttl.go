@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"context"
 	"errors"
 	"strconv"
 	"time"
@@ -167,11 +166,9 @@ func ttlExpired(v storage.Value, ok bool, now time.Time) bool {
 	return at < nowSec && at >= oldest
 }
 
-// SweepTTL deletes, now, every expired item of every table with TTL
-// enabled, in every database, and returns how many it deleted.
-func (e *Emulator) SweepTTL() int { return e.svc.sweepTTL() }
-
-// sweepTTL is SweepTTL.
+// sweepTTL deletes, now, every expired item of every table with TTL
+// enabled, in every namespace, and returns how many it deleted
+// (Emulator.SweepTTL).
 func (s *service) sweepTTL() int {
 	now := s.clock()
 	n := 0
@@ -181,25 +178,6 @@ func (s *service) sweepTTL() int {
 		}
 	}
 	return n
-}
-
-// RunTTLSweeper calls SweepTTL every interval until ctx is done.
-func (e *Emulator) RunTTLSweeper(ctx context.Context, interval time.Duration) {
-	if interval <= 0 {
-		return
-	}
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if n := e.SweepTTL(); n > 0 {
-				e.log.Debug("ttl sweep", "deleted", n)
-			}
-		}
-	}
 }
 
 // sweepTTL deletes t's expired items at now. It finds them with one scan

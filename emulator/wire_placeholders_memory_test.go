@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // goMapped is the memory the Go runtime holds from the operating system
@@ -80,7 +81,7 @@ func bigPlaceholderBody(size int, names bool) string {
 // detector the requests are 5 MB unless DYNAMOEMU_FULLSIZE=1.
 func TestLargePlaceholderRequestsMemory(t *testing.T) {
 	size := 16<<20 - 1000
-	if !FullSize() {
+	if !testkit.FullSize() {
 		size = 5 << 20
 	}
 	const concurrent = 8
@@ -127,7 +128,7 @@ func TestLargePlaceholderRequestsMemory(t *testing.T) {
 			if top-base > 4*sent {
 				t.Errorf("memory grew by %d MB for %d MB of requests, want at most 4x", (top-base)>>20, sent>>20)
 			}
-			if FullSize() && top > 300<<20 {
+			if testkit.FullSize() && top > 300<<20 {
 				t.Errorf("Go memory peaked at %d MB, want under 300 MB", top>>20)
 			}
 		})

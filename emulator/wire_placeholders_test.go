@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -126,7 +127,7 @@ func TestPlaceholderSizeLimit(t *testing.T) {
 	})
 	// Under the limit, the next check is the unused placeholders.
 	status, body := env.call("UpdateItem", placeholderBody("SET a = :a", manyValues(over/2), ""))
-	if typ, msg := errorOf(body); status != 400 || typ != vErr || !strings.HasPrefix(msg, "Value provided in ExpressionAttributeValues unused in expressions: keys: {") {
+	if typ, msg := testkit.ErrorOf(body); status != 400 || typ != vErr || !strings.HasPrefix(msg, "Value provided in ExpressionAttributeValues unused in expressions: keys: {") {
 		t.Errorf("values under the limit, unused: got %d %s %.100q, want the unused placeholders", status, typ, msg)
 	}
 }

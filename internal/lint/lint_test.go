@@ -37,7 +37,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
 	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
-	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "emulator/internal/wire", "storage"}, tests: true},
+	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},

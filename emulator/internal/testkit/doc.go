@@ -1,3 +1,19 @@
-// Package testkit is what the emulator's tests share: fixtures, and the
-// helpers that send requests and read answers.
+// Package testkit is what the emulator's tests share, so that no package
+// of tests defines its own: the one way to send a request (Do, given an
+// http.Handler: the Emulator's, or the service's test handler), the
+// Authorization headers (DefaultAuth, Auth, Credential), reading answers
+// (ErrorType, ErrorOf, JSONEqual, MustUnmarshal), sizing heavy tests
+// (FullSize, RaceEnabled), catching hangs (WaitOrDump) and fixtures
+// (Item240).
+//
+// # Files
+//
+//   - http.go: Do and the Authorization headers.
+//   - json.go: reading answers.
+//   - size.go, race_on.go, race_off.go: FullSize and RaceEnabled.
+//   - hang.go: WaitOrDump.
+//   - fixtures.go: items.
+//
+// It is imported only by tests (the lint test's layer table keeps it
+// below everything it serves).
 package testkit

@@ -1,4 +1,4 @@
-package emulator
+package testkit
 
 import "os"
 
@@ -6,6 +6,5 @@ import "os"
 // issue names (300 transactions of 1 MB, 8 requests of 16 MB): always
 // without the race detector, and with it when DYNAMOEMU_FULLSIZE=1. Under
 // the race detector they otherwise run scaled down, still large enough to
-// fail if the memory they bound were held. Exported for
-// the tests of package emulator_test.
-func FullSize() bool { return !raceEnabled || os.Getenv("DYNAMOEMU_FULLSIZE") == "1" }
+// fail if the memory they bound were held.
+func FullSize() bool { return !RaceEnabled || os.Getenv("DYNAMOEMU_FULLSIZE") == "1" }

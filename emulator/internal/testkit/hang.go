@@ -1,4 +1,4 @@
-package emulator
+package testkit
 
 import (
 	"runtime"
@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-// hangTimeout is how long a concurrency test's workload may take before
+// HangTimeout is how long a concurrency test's workload may take before
 // it counts as hung. It only detects a hang (a deadlock takes forever);
 // workloads are sized by operation counts, never by time.
-const hangTimeout = 60 * time.Second
+const HangTimeout = 60 * time.Second
 
-// waitOrDump waits for wg. If it has not finished within hangTimeout, the
+// WaitOrDump waits for wg. If it has not finished within HangTimeout, the
 // test fails with every goroutine's stack, so the cycle of locks shows.
-func waitOrDump(t testing.TB, wg *sync.WaitGroup) {
+func WaitOrDump(t testing.TB, wg *sync.WaitGroup) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() {
@@ -23,7 +23,7 @@ func waitOrDump(t testing.TB, wg *sync.WaitGroup) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(hangTimeout):
+	case <-time.After(HangTimeout):
 		buf := make([]byte, 1<<20)
 		for {
 			n := runtime.Stack(buf, true)
@@ -33,6 +33,6 @@ func waitOrDump(t testing.TB, wg *sync.WaitGroup) {
 			}
 			buf = make([]byte, 2*len(buf))
 		}
-		t.Fatalf("hung: not done after %v; all goroutines:\n%s", hangTimeout, buf)
+		t.Fatalf("hung: not done after %v; all goroutines:\n%s", HangTimeout, buf)
 	}
 }
