@@ -75,16 +75,16 @@ func TestLSIEntriesSize(t *testing.T) {
 //	tls: the same, with a local secondary index on l (S) projecting ALL
 type collectionsEnv struct {
 	*itemsEnv
-	e *Emulator
+	e *service
 }
 
 func newCollectionsEnv(t testing.TB) collectionsEnv {
 	t.Helper()
-	e, err := New(Options{})
+	e, err := newService(serviceConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := collectionsEnv{&itemsEnv{t: t, h: e.Handler()}, e}
+	env := collectionsEnv{&itemsEnv{t: t, h: serviceHandler(e)}, e}
 	env.mustOK("CreateTable", `{"TableName":"ths","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)
@@ -186,7 +186,7 @@ func TestItemCollectionSizeLimit(t *testing.T) {
 // collectionSize reads a collection's size straight from storage.
 func (env collectionsEnv) collectionSize(t *testing.T, table, pk string) int64 {
 	t.Helper()
-	tbl := env.e.svc.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable(table)
+	tbl := env.e.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable(table)
 	if tbl == nil {
 		t.Fatalf("no table %s in the ITEMS namespace", table)
 	}

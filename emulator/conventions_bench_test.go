@@ -17,11 +17,11 @@ func BenchmarkConventionsPutItem(b *testing.B) {
 	}}
 	for _, table := range []string{"app-order-plain", "app-order-command"} {
 		b.Run(table, func(b *testing.B) {
-			e, err := New(Options{Conventions: cfg})
+			e, err := newService(serviceConfig{Conventions: cfg})
 			if err != nil {
 				b.Fatal(err)
 			}
-			env := &itemsEnv{t: b, h: e.Handler()}
+			env := &itemsEnv{t: b, h: serviceHandler(e)}
 			env.mustOK("CreateTable", `{"TableName":"`+table+`","BillingMode":"PAY_PER_REQUEST",
 				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],
 				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
@@ -35,7 +35,7 @@ func BenchmarkConventionsPutItem(b *testing.B) {
 					b.Fatalf("PutItem: %d %s", status, out)
 				}
 			}
-			if n := e.svc.conv.report.Count(table, ""); n != 0 {
+			if n := e.conv.report.Count(table, ""); n != 0 {
 				b.Fatalf("%d violations", n)
 			}
 		})

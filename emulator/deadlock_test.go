@@ -21,9 +21,9 @@ func TestUpdateItemWhileTogglingStream(t *testing.T) {
 		updatesPerWriter = 200
 		toggles          = 100
 	)
-	e := newTestEmulator(t, Options{})
+	e := newTestService(t, serviceConfig{})
 	mustDo := func(op, body string) (int, string) {
-		res, out := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
+		res, out := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 		return res.StatusCode, out
 	}
 	if status, out := mustDo("CreateTable", `{"TableName":"counters","BillingMode":"PAY_PER_REQUEST",

@@ -77,23 +77,27 @@ func TestTokensExpireWhenTheClockMoves(t *testing.T) {
 	put("a")
 	*now = now.Add(5 * time.Minute)
 	put("b")
+	// The clock moves as the Emulator's Advance and SetNow move it: the
+	// service hears of each move (clockMoved).
+	base := *now
+	moveTo := func(at time.Time) { *now = at; e.clockMoved(at) }
 	steps := []struct {
 		name string
 		move func()
 		want int
 	}{
-		{"both kept", func() { e.Advance(4 * time.Minute) }, 2},
-		{"first window ends", func() { e.Advance(time.Minute) }, 1},
-		{"back in time keeps the rest", func() { e.Advance(-time.Hour) }, 1},
-		{"second window ends", func() { e.SetNow(now.Add(10 * time.Minute)) }, 0},
+		{"both kept", func() { moveTo(base.Add(4 * time.Minute)) }, 2},
+		{"first window ends", func() { moveTo(base.Add(5 * time.Minute)) }, 1},
+		{"back in time keeps the rest", func() { moveTo(base.Add(-55 * time.Minute)) }, 1},
+		{"second window ends", func() { moveTo(base.Add(10 * time.Minute)) }, 0},
 	}
 	for _, s := range steps {
 		s.move()
-		if got, _ := e.svc.tokens.stats(); got != s.want {
+		if got, _ := e.tokens.stats(); got != s.want {
 			t.Errorf("%s: got %d tokens kept, want %d", s.name, got, s.want)
 		}
 	}
-	if e.svc.tokens.running {
+	if e.tokens.running {
 		t.Error("a janitor runs with Options.Clock set")
 	}
 }
@@ -102,39 +106,39 @@ func TestTokensExpireWhenTheClockMoves(t *testing.T) {
 // window ends with no request and no clock move; the janitor stops when
 // none is left and on Close.
 func TestTokenJanitor(t *testing.T) {
-	e := newTestEmulator(t, Options{})
-	e.svc.tokens.window = 20 * time.Millisecond
+	e := newTestService(t, serviceConfig{})
+	e.tokens.window = 20 * time.Millisecond
 	ns := &Namespace{}
 	var c countingRun
 	for i := range 3 {
-		if _, err := e.svc.tokens.do(ns, e.Now(), fmt.Sprint("tok", i), fingerprint("req"), "", c.run); err != nil {
+		if _, err := e.tokens.do(ns, e.clock(), fmt.Sprint("tok", i), fingerprint("req"), "", c.run); err != nil {
 			t.Fatal(err)
 		}
 	}
 	waitFor(t, "the janitor to forget every token", func() bool {
-		n, b := e.svc.tokens.stats()
-		e.svc.tokens.mu.Lock()
-		defer e.svc.tokens.mu.Unlock()
-		return n == 0 && b == 0 && !e.svc.tokens.running
+		n, b := e.tokens.stats()
+		e.tokens.mu.Lock()
+		defer e.tokens.mu.Unlock()
+		return n == 0 && b == 0 && !e.tokens.running
 	})
 	// A new token starts it again; Close stops it and keeps it stopped.
-	e.svc.tokens.window = time.Hour
-	if _, err := e.svc.tokens.do(ns, e.Now(), "again", fingerprint("req"), "", c.run); err != nil {
+	e.tokens.window = time.Hour
+	if _, err := e.tokens.do(ns, e.clock(), "again", fingerprint("req"), "", c.run); err != nil {
 		t.Fatal(err)
 	}
-	e.svc.tokens.mu.Lock()
-	running := e.svc.tokens.running
-	e.svc.tokens.mu.Unlock()
+	e.tokens.mu.Lock()
+	running := e.tokens.running
+	e.tokens.mu.Unlock()
 	if !running {
 		t.Fatal("no janitor for a kept token")
 	}
-	e.Close()
-	e.Close()
-	if e.svc.tokens.running {
+	e.close()
+	e.close()
+	if e.tokens.running {
 		t.Error("janitor still running after Close")
 	}
-	if _, err := e.svc.tokens.do(ns, e.Now(), "after close", fingerprint("req"), "", c.run); err != nil || e.svc.tokens.running {
-		t.Errorf("after Close: err %v, janitor running %v; want nil, false", err, e.svc.tokens.running)
+	if _, err := e.tokens.do(ns, e.clock(), "after close", fingerprint("req"), "", c.run); err != nil || e.tokens.running {
+		t.Errorf("after Close: err %v, janitor running %v; want nil, false", err, e.tokens.running)
 	}
 }
 

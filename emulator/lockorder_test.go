@@ -56,7 +56,7 @@ func TestLockOrder(t *testing.T) {
 		maxChangesPer = 400
 		maxErrors     = 10
 	)
-	env := &lockOrderEnv{t: t, e: newTestEmulator(t, Options{}), seed: seed, outcomes: map[string]int{}}
+	env := &lockOrderEnv{t: t, e: newTestService(t, serviceConfig{}), seed: seed, outcomes: map[string]int{}}
 	for _, name := range lockOrderTables {
 		env.mustCreate(name)
 	}
@@ -99,7 +99,7 @@ func TestLockOrder(t *testing.T) {
 		// Writers sweep now and then: the TTL sweeper is a write path too.
 		start(3<<32|i, opsPerWriter, false, func(r *rand.Rand) {
 			if r.IntN(sweepOneIn) == 0 {
-				env.count("SweepTTL: items deleted", env.e.SweepTTL())
+				env.count("SweepTTL: items deleted", env.e.sweepTTL())
 				return
 			}
 			env.send(env.writeOp(r))
@@ -135,7 +135,7 @@ var lockOrderTables = []string{"lomain", "loside"}
 // met.
 type lockOrderEnv struct {
 	t    *testing.T
-	e    *Emulator
+	e    *service
 	seed uint64
 
 	mu       sync.Mutex // guards errs and outcomes
@@ -162,7 +162,7 @@ func (env *lockOrderEnv) send(op, body string, allowed []string) {
 	if strings.HasPrefix(op, "DynamoDBStreams_") {
 		target = op
 	}
-	res, out := do(env.t, env.e, target, testkit.DefaultAuth, body)
+	res, out := doService(env.t, env.e, target, testkit.DefaultAuth, body)
 	typ := "OK"
 	if res.StatusCode != http.StatusOK {
 		typ = testkit.ErrorType(out)
@@ -223,7 +223,7 @@ func createBody(name string) string {
 
 func (env *lockOrderEnv) mustCreate(name string) {
 	env.t.Helper()
-	if res, out := do(env.t, env.e, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, createBody(name)); res.StatusCode != http.StatusOK {
+	if res, out := doService(env.t, env.e, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, createBody(name)); res.StatusCode != http.StatusOK {
 		env.t.Fatalf("CreateTable %s: status %d, %s", name, res.StatusCode, out)
 	}
 }
@@ -516,7 +516,7 @@ func (env *lockOrderEnv) changeOp(r *rand.Rand) (string, string, []string) {
 // is open).
 func (env *lockOrderEnv) checkTable(name string) {
 	t := env.t
-	res, out := do(t, env.e, "DynamoDB_20120810.DescribeTable", testkit.DefaultAuth, `{"TableName":"`+name+`"}`)
+	res, out := doService(t, env.e, "DynamoDB_20120810.DescribeTable", testkit.DefaultAuth, `{"TableName":"`+name+`"}`)
 	if res.StatusCode != http.StatusOK {
 		if testkit.ErrorType(out) != typeNotFound {
 			t.Errorf("DescribeTable %s: status %d, %s", name, res.StatusCode, out)
@@ -541,7 +541,7 @@ func (env *lockOrderEnv) checkTable(name string) {
 	}
 	testkit.MustUnmarshal(t, out, &d)
 
-	res, out = do(t, env.e, "DynamoDB_20120810.Scan", testkit.DefaultAuth, `{"TableName":"`+name+`","ConsistentRead":true}`)
+	res, out = doService(t, env.e, "DynamoDB_20120810.Scan", testkit.DefaultAuth, `{"TableName":"`+name+`","ConsistentRead":true}`)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("Scan %s: status %d, %s", name, res.StatusCode, out)
 	}
@@ -574,7 +574,7 @@ func (env *lockOrderEnv) checkTable(name string) {
 	}
 
 	enabled := d.Table.StreamSpecification != nil && d.Table.StreamSpecification.StreamEnabled
-	res, out = do(t, env.e, "DynamoDBStreams_20120810.ListStreams", testkit.DefaultAuth, `{"TableName":"`+name+`","Limit":100}`)
+	res, out = doService(t, env.e, "DynamoDBStreams_20120810.ListStreams", testkit.DefaultAuth, `{"TableName":"`+name+`","Limit":100}`)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("ListStreams %s: status %d, %s", name, res.StatusCode, out)
 	}
@@ -582,7 +582,7 @@ func (env *lockOrderEnv) checkTable(name string) {
 	testkit.MustUnmarshal(t, out, &ls)
 	var open []string
 	for _, st := range ls.Streams {
-		res, out := do(t, env.e, "DynamoDBStreams_20120810.DescribeStream", testkit.DefaultAuth, `{"StreamArn":"`+st.StreamArn+`"}`)
+		res, out := doService(t, env.e, "DynamoDBStreams_20120810.DescribeStream", testkit.DefaultAuth, `{"StreamArn":"`+st.StreamArn+`"}`)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("DescribeStream %s: status %d, %s", st.StreamArn, res.StatusCode, out)
 		}

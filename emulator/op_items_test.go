@@ -20,18 +20,18 @@ import (
 type itemsEnv struct {
 	t   testing.TB
 	h   http.Handler
-	emu *Emulator // nil when the test made the env from a handler alone
+	emu *service // nil when the test made the env from a handler alone
 }
 
 var itemsAuth = testkit.Auth("ITEMS", "us-east-1")
 
 func newItemsEnv(t testing.TB) *itemsEnv {
 	t.Helper()
-	e, err := New(Options{})
+	e, err := newService(serviceConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &itemsEnv{t: t, h: e.Handler(), emu: e}
+	env := &itemsEnv{t: t, h: serviceHandler(e), emu: e}
 	env.mustOK("CreateTable", `{"TableName":"ths","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)

@@ -145,7 +145,7 @@ func FuzzExecuteStatement(f *testing.F) {
 		f.Add(s, `[{"S":"a"}]`)
 		f.Add(s, `[{"N":"1"},{"L":[]}]`)
 	}
-	e := newTestEmulator(f, Options{})
+	e := newTestService(f, serviceConfig{})
 	r := &readEnv{t: f, e: e}
 	r.fillRange()
 	f.Fuzz(func(t *testing.T, stmt, params string) {
@@ -154,7 +154,7 @@ func FuzzExecuteStatement(f *testing.F) {
 		if json.Unmarshal([]byte(params), &ps) == nil && ps != nil {
 			extra = `,"Parameters":` + params
 		}
-		res, body := do(t, e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, stmtBody(stmt, extra))
+		res, body := doService(t, e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, stmtBody(stmt, extra))
 		if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusBadRequest {
 			t.Fatalf("%q %s: status %d: %s", stmt, params, res.StatusCode, body)
 		}
@@ -234,7 +234,7 @@ func BenchmarkExecuteStatement(b *testing.B) {
 	body := stmtBody("SELECT * FROM rng WHERE pk = ? AND sk = 3", `,"Parameters":[{"S":"a"}]`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, out := do(b, r.e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, body)
+		res, out := doService(b, r.e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, body)
 		if res.StatusCode != http.StatusOK {
 			b.Fatal(out)
 		}

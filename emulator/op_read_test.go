@@ -15,18 +15,18 @@ import (
 // readEnv is an emulator and the helpers the Query/Scan/batch tests share.
 type readEnv struct {
 	t testing.TB
-	e *Emulator
+	e *service
 }
 
 func newReadEnv(t testing.TB) *readEnv {
 	t.Helper()
-	return &readEnv{t: t, e: newTestEmulator(t, Options{})}
+	return &readEnv{t: t, e: newTestService(t, serviceConfig{})}
 }
 
 // call sends op with body and returns the status and decoded JSON answer.
 func (r *readEnv) call(op, body string) (int, map[string]any) {
 	r.t.Helper()
-	resp, text := do(r.t, r.e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
+	resp, text := doService(r.t, r.e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 	var out map[string]any
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
 		r.t.Fatalf("%s: answer is not JSON: %v: %s", op, err, text)
@@ -579,7 +579,7 @@ func BenchmarkQueryPartition(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				resp, _ := do(b, r.e, "DynamoDB_20120810.Query", testkit.DefaultAuth, body)
+				resp, _ := doService(b, r.e, "DynamoDB_20120810.Query", testkit.DefaultAuth, body)
 				if resp.StatusCode != http.StatusOK {
 					b.Fatal(resp.Status)
 				}
@@ -599,7 +599,7 @@ func BenchmarkScanFiltered(b *testing.B) {
 	body := `{"TableName":"bst","FilterExpression":"n = :z","ExpressionAttributeValues":{":z":{"N":"0"}},"Limit":500}`
 	b.ReportAllocs()
 	for b.Loop() {
-		resp, _ := do(b, r.e, "DynamoDB_20120810.Scan", testkit.DefaultAuth, body)
+		resp, _ := doService(b, r.e, "DynamoDB_20120810.Scan", testkit.DefaultAuth, body)
 		if resp.StatusCode != http.StatusOK {
 			b.Fatal(resp.Status)
 		}

@@ -16,9 +16,9 @@ var tablesClock = time.Date(2026, 11, 22, 1, 2, 3, 456_000_000, time.UTC)
 
 const tablesEpoch = "1795309323.456" // tablesClock on the wire
 
-func newTablesEmulator(t *testing.T) *Emulator {
+func newTablesEmulator(t *testing.T) *service {
 	t.Helper()
-	return newTestEmulator(t, Options{Clock: func() time.Time { return tablesClock }})
+	return newTestService(t, serviceConfig{Clock: func() time.Time { return tablesClock }})
 }
 
 // tablesResult is one response: the status, the error class and message
@@ -30,9 +30,9 @@ type tablesResult struct {
 	body   string
 }
 
-func tablesDo(t *testing.T, e *Emulator, op, body string) tablesResult {
+func tablesDo(t *testing.T, e *service, op, body string) tablesResult {
 	t.Helper()
-	res, b := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
+	res, b := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 	r := tablesResult{status: res.StatusCode, body: b}
 	if res.StatusCode != 200 {
 		if r.typ, r.msg = testkit.ErrorOf(b); r.typ == "" {
@@ -43,7 +43,7 @@ func tablesDo(t *testing.T, e *Emulator, op, body string) tablesResult {
 }
 
 // mustTables runs op and fails the test unless it succeeds.
-func mustTables(t *testing.T, e *Emulator, op, body string) string {
+func mustTables(t *testing.T, e *service, op, body string) string {
 	t.Helper()
 	r := tablesDo(t, e, op, body)
 	if r.status != 200 {
@@ -369,7 +369,7 @@ func TestNamespacesAreSeparate(t *testing.T) {
 	e := newTablesEmulator(t)
 	mustTables(t, e, "CreateTable", `{"TableName":"mine",`+hashOnly+`,`+ppr+`}`)
 	other := strings.Replace(testkit.DefaultAuth, "AKID1", "AKID2", 1)
-	_, body := do(t, e, "DynamoDB_20120810.ListTables", other, `{}`)
+	_, body := doService(t, e, "DynamoDB_20120810.ListTables", other, `{}`)
 	if body != `{"TableNames":[]}` {
 		t.Errorf("other access key sees %s", body)
 	}
@@ -567,10 +567,10 @@ func FuzzCreateTable(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	e := newTestEmulator(f, Options{Clock: func() time.Time { return tablesClock }})
+	e := newTestService(f, serviceConfig{Clock: func() time.Time { return tablesClock }})
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, op := range []string{"CreateTable", "UpdateTable"} {
-			res, b := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
+			res, b := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 			if res.StatusCode != 200 && res.StatusCode != 400 && res.StatusCode != 413 {
 				t.Fatalf("%s %s: status %d %s", op, body, res.StatusCode, b)
 			}

@@ -17,7 +17,7 @@ const tagARN = "arn:aws:dynamodb:us-east-1:000000000000:table/tagtab"
 
 // newTagEmulator returns an emulator with the table tagtab, created with
 // the tag created=yes.
-func newTagEmulator(t *testing.T) *Emulator {
+func newTagEmulator(t *testing.T) *service {
 	t.Helper()
 	e := newTablesEmulator(t)
 	mustTables(t, e, "CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":[{"Key":"created","Value":"yes"}]}`)
@@ -226,7 +226,7 @@ func TestDescribeEndpointsHost(t *testing.T) {
 		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 		req.Header.Set("Authorization", testkit.DefaultAuth)
 		rec := httptest.NewRecorder()
-		e.Handler().ServeHTTP(rec, req)
+		serviceHandler(e).ServeHTTP(rec, req)
 		body, _ := io.ReadAll(rec.Result().Body)
 		want := `{"Endpoints":[{"Address":"` + host + `","CachePeriodInMinutes":1440}]}`
 		if rec.Code != 200 || string(body) != want {

@@ -19,11 +19,11 @@ func newTxEnv(t testing.TB) (*itemsEnv, *time.Time) {
 	t.Helper()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// Tests move the clock only between requests.
-	e, err := New(Options{Clock: func() time.Time { return now }})
+	e, err := newService(serviceConfig{Clock: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &itemsEnv{t: t, h: e.Handler(), emu: e}
+	env := &itemsEnv{t: t, h: serviceHandler(e), emu: e}
 	env.mustOK("CreateTable", `{"TableName":"txh","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)

@@ -72,7 +72,7 @@ func FuzzSelectIndex(f *testing.F) {
 		if token != "" {
 			extra += fmt.Sprintf(`,"NextToken":%q`, token)
 		}
-		res, body := do(t, e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, stmtBody(stmt, extra))
+		res, body := doService(t, e, "DynamoDB_20120810.ExecuteStatement", testkit.DefaultAuth, stmtBody(stmt, extra))
 		if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusBadRequest {
 			t.Fatalf("%q %q: status %d: %s", stmt, token, res.StatusCode, body)
 		}

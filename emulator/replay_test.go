@@ -139,10 +139,9 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 
 	// The real time, since the workload's TTL values are (ttlValue).
 	clock := &manualClock{now: time.Now().Truncate(time.Millisecond)}
-	opts := Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: 2 * time.Second}
+	opts := serviceConfig{Clock: clock.Now, TransientDelay: 2 * time.Second}
 	hooks := &recordingHooks{recs: map[string][][]byte{}, failEvery: failEvery}
-	e := newTestEmulator(t, opts)
-	e.svc.dbs.hooks = hooks.hookFor
+	e := newTestService(t, withHooks(opts, hooks))
 
 	r := rand.New(rand.NewPCG(seed, 0))
 	outcomes := map[string]int{}
@@ -158,10 +157,10 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 			clock.advance(time.Duration(r.IntN(3000)) * time.Millisecond)
 			continue
 		default:
-			outcomes["SweepTTL"] += e.SweepTTL()
+			outcomes["SweepTTL"] += e.sweepTTL()
 			continue
 		}
-		res, out := do(t, e, "DynamoDB_20120810."+op, auth, body)
+		res, out := doService(t, e, "DynamoDB_20120810."+op, auth, body)
 		typ := "OK"
 		if res.StatusCode != http.StatusOK {
 			typ = testkit.ErrorType(out)
@@ -177,10 +176,9 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 	}
 
 	again := &recordingHooks{recs: map[string][][]byte{}}
-	e2 := newTestEmulator(t, opts)
-	e2.svc.dbs.hooks = again.hookFor
+	e2 := newTestService(t, withHooks(opts, again))
 	for id, recs := range hooks.recs {
-		ns := e2.svc.namespace(id)
+		ns := e2.namespace(id)
 		if ns == nil {
 			t.Fatalf("namespace %q: not one of the emulator's", id)
 		}
@@ -211,13 +209,19 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 	}
 }
 
+// withHooks is cfg with every namespace's hook recording into h.
+func withHooks(cfg serviceConfig, h *recordingHooks) serviceConfig {
+	cfg.Hooks = h.hookFor
+	return cfg
+}
+
 // replayInto rebuilds every namespace hooks recorded in a new emulator
 // with options opts and returns it.
-func replayInto(t *testing.T, hooks *recordingHooks, opts Options) *Emulator {
+func replayInto(t *testing.T, hooks *recordingHooks, opts serviceConfig) *service {
 	t.Helper()
-	e2 := newTestEmulator(t, opts)
+	e2 := newTestService(t, opts)
 	for id, recs := range hooks.recs {
-		ns := e2.svc.namespace(id)
+		ns := e2.namespace(id)
 		for i, b := range recs {
 			rec, err := storage.ParseRecord(b)
 			if err != nil {
@@ -246,10 +250,9 @@ func TestReplayConcurrent(t *testing.T) {
 	if !testkit.FullSize() {
 		steps = 60
 	}
-	opts := Options{}
+	opts := serviceConfig{}
 	hooks := &recordingHooks{recs: map[string][][]byte{}}
-	e := newTestEmulator(t, opts)
-	e.svc.dbs.hooks = hooks.hookFor
+	e := newTestService(t, withHooks(opts, hooks))
 	var wg sync.WaitGroup
 	for w := range uint64(workers) {
 		wg.Add(1)
@@ -265,10 +268,10 @@ func TestReplayConcurrent(t *testing.T) {
 				case n < 19:
 					op, body = replayChange(r, auth)
 				default:
-					e.SweepTTL()
+					e.sweepTTL()
 					continue
 				}
-				if res, out := do(t, e, "DynamoDB_20120810."+op, auth, body); res.StatusCode >= 500 {
+				if res, out := doService(t, e, "DynamoDB_20120810."+op, auth, body); res.StatusCode >= 500 {
 					t.Errorf("%s %s: status %d, %s", op, body, res.StatusCode, out)
 				}
 			}
@@ -387,7 +390,7 @@ func replayChange(r *rand.Rand, auth string) (string, string) {
 // namespace of auth.
 // With streamRecords, the streams' shards and records must be the same
 // too.
-func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords bool) {
+func compareNamespaces(t *testing.T, e, e2 *service, auth string, streamRecords bool) {
 	t.Helper()
 	same := func(op, body string, strip func(string) string) string {
 		t.Helper()
@@ -395,8 +398,8 @@ func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords
 		if strings.HasPrefix(op, "DynamoDBStreams_") {
 			target = op
 		}
-		res1, out1 := do(t, e, target, auth, body)
-		res2, out2 := do(t, e2, target, auth, body)
+		res1, out1 := doService(t, e, target, auth, body)
+		res2, out2 := doService(t, e2, target, auth, body)
 		if strip != nil {
 			out1, out2 = strip(out1), strip(out2)
 		}
@@ -446,8 +449,8 @@ func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords
 		for _, sh := range ds.StreamDescription.Shards {
 			it1 := shardIteratorOf(t, e, auth, st.StreamArn, sh.ShardId)
 			it2 := shardIteratorOf(t, e2, auth, st.StreamArn, sh.ShardId)
-			_, out1 := do(t, e, "DynamoDBStreams_20120810.GetRecords", auth, `{"ShardIterator":"`+it1+`","Limit":1000}`)
-			_, out2 := do(t, e2, "DynamoDBStreams_20120810.GetRecords", auth, `{"ShardIterator":"`+it2+`","Limit":1000}`)
+			_, out1 := doService(t, e, "DynamoDBStreams_20120810.GetRecords", auth, `{"ShardIterator":"`+it1+`","Limit":1000}`)
+			_, out2 := doService(t, e2, "DynamoDBStreams_20120810.GetRecords", auth, `{"ShardIterator":"`+it2+`","Limit":1000}`)
 			if got, want := recordsWithoutTime(t, out2), recordsWithoutTime(t, out1); got != want {
 				t.Errorf("GetRecords of %s:\n got %s\nwant %s", st.StreamArn, got, want)
 			}
@@ -455,9 +458,9 @@ func compareNamespaces(t *testing.T, e, e2 *Emulator, auth string, streamRecords
 	}
 }
 
-func shardIteratorOf(t *testing.T, e *Emulator, auth, arn, shard string) string {
+func shardIteratorOf(t *testing.T, e *service, auth, arn, shard string) string {
 	t.Helper()
-	res, out := do(t, e, "DynamoDBStreams_20120810.GetShardIterator", auth,
+	res, out := doService(t, e, "DynamoDBStreams_20120810.GetShardIterator", auth,
 		`{"StreamArn":"`+arn+`","ShardId":"`+shard+`","ShardIteratorType":"TRIM_HORIZON"}`)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("GetShardIterator %s: %s", arn, out)

@@ -32,8 +32,8 @@ type service struct {
 // serviceConfig configures a service.
 type serviceConfig struct {
 	SharedDB bool
-	Logger   *slog.Logger     // not nil
-	Clock    func() time.Time // not nil
+	Logger   *slog.Logger     // nil: discard
+	Clock    func() time.Time // nil: time.Now (and RealClock)
 	// RealClock says that Clock may be called from the service's own
 	// goroutines (the token janitor): it is the real time, moved only by
 	// an offset.
@@ -53,6 +53,12 @@ type serviceConfig struct {
 
 // newService returns a service with no tables.
 func newService(cfg serviceConfig) (*service, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock, cfg.RealClock = time.Now, true
+	}
 	s := &service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks = s, cfg.Hooks
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)

@@ -15,10 +15,10 @@ import (
 // TestLockOrder found two tables sharing one ARN.
 func TestStreamARNNotReused(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	e := newTestEmulator(t, Options{Clock: func() time.Time { return now }})
+	e := newTestService(t, serviceConfig{Clock: func() time.Time { return now }})
 	call := func(target, body string) map[string]any {
 		t.Helper()
-		res, out := do(t, e, target, testkit.DefaultAuth, body)
+		res, out := doService(t, e, target, testkit.DefaultAuth, body)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("%s %s: status %d, %s", target, body, res.StatusCode, out)
 		}

@@ -103,7 +103,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 func TestUpdateTableGSIDelayedStatuses(t *testing.T) {
 	clock := &fakeClock{now: tablesClock}
-	e := newTestEmulator(t, Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: time.Second})
+	e := newTestService(t, serviceConfig{Clock: clock.Now, TransientDelay: time.Second})
 	mustTables(t, e, "CreateTable", gsiTable)
 	mustTables(t, e, "UpdateTable", createByG)
 	if body := mustTables(t, e, "DescribeTable", `{"TableName":"tb1"}`); !strings.Contains(body, `"IndexStatus":"CREATING","Backfilling":true`) {

@@ -91,7 +91,7 @@ func TestLargePlaceholderRequestsMemory(t *testing.T) {
 		msg   string
 	}{{"values", false, apierr.MsgValuesTooLarge}, {"names", true, apierr.MsgNamesTooLarge}} {
 		t.Run(tt.kind, func(t *testing.T) {
-			env := newItemsEnv(t)
+			h := newTestEmulator(t, Options{}).Handler()
 			body := bigPlaceholderBody(size, tt.names)
 			runtime.GC()
 			debug.FreeOSMemory()
@@ -107,9 +107,9 @@ func TestLargePlaceholderRequestsMemory(t *testing.T) {
 					req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
 					req.Header.Set("X-Amz-Target", "DynamoDB_20120810.UpdateItem")
 					req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-					req.Header.Set("Authorization", itemsAuth)
+					req.Header.Set("Authorization", testkit.DefaultAuth)
 					rec := httptest.NewRecorder()
-					env.h.ServeHTTP(rec, req)
+					h.ServeHTTP(rec, req)
 					answers[i] = strconv.Itoa(rec.Code) + " " + rec.Body.String()
 				}()
 			}

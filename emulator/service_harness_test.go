@@ -1,0 +1,66 @@
+package emulator
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// The service's tests send requests as clients do, through an
+// http.Handler (testkit.Do), but without the edge: serviceHandler reads
+// the access key and region with testkit.Credential, resolves
+// X-Amz-Target, hands the body to the service and writes its answer or
+// its error as the edge does (apierr.Classify, wire.AppendErrorBody). The
+// edge's own work (credentials, limits, compression, hosts, CORS) is
+// tested with the edge.
+
+// newTestService returns a service configured by cfg, closed when the
+// test ends.
+func newTestService(t testing.TB, cfg serviceConfig) *service {
+	t.Helper()
+	s, err := newService(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.close)
+	return s
+}
+
+// serviceHandler serves the DynamoDB API from s, for tests.
+func serviceHandler(s *service) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, region := testkit.Credential(r.Header.Get("Authorization"))
+		body, _ := io.ReadAll(r.Body)
+		out, err := serveForTest(s, r, key, region, body)
+		status := http.StatusOK
+		if err != nil {
+			ae, _ := apierr.Classify(err)
+			status, out = ae.Class.Status, wire.AppendErrorBody(nil, ae)
+		}
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.WriteHeader(status)
+		_, _ = io.Copy(w, bytes.NewReader(out))
+	})
+}
+
+func serveForTest(s *service, r *http.Request, key, region string, body []byte) ([]byte, error) {
+	op, err := s.lookup(r.Header.Get("X-Amz-Target"))
+	if err != nil {
+		return nil, err
+	}
+	return s.serve(op, &request{
+		ctx: r.Context(), accessKey: key, region: region, tenant: r.Header.Get("X-Tenant-Code"),
+		requestID: "test", host: r.Host, body: body,
+	})
+}
+
+// doService sends one request to s (testkit.Do on serviceHandler).
+func doService(t testing.TB, s *service, target, auth, body string) (*http.Response, string) {
+	t.Helper()
+	return testkit.Do(t, serviceHandler(s), target, auth, body)
+}
