@@ -9,137 +9,19 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // The tests of issue 13 ("Hardening"): each finding of a hostile client,
 // reproduced against the emulator and asserted on bytes and answers, never
 // on how long anything took.
-
-const serErr = "SerializationException"
-
-// TestInvalidUnicodeNeverStored: strings that are not Unicode are refused,
-// so two distinct invalid keys can never become one and overwrite it.
-func TestInvalidUnicodeNeverStored(t *testing.T) {
-	env := newItemsEnv(t)
-	put := func(key string) string {
-		return `{"TableName":"tha","Item":{"pk":{"S":"` + key + `"},"v":{"S":"` + key + `"}}}`
-	}
-	env.run(t, []itemCase{
-		{name: "raw 0xff in a key", op: "PutItem", body: put("k\xff"), errType: serErr},
-		{name: "raw 0xfe in a key", op: "PutItem", body: put("k\xfe"), errType: serErr},
-		{name: "truncated sequence", op: "PutItem", body: put("k\xe2\x82"), errType: serErr},
-		{name: "encoded surrogate", op: "PutItem", body: put("k\xed\xa0\x80"), errType: serErr},
-		{name: "lone high surrogate escape", op: "PutItem", body: put(`k\ud800`), errType: serErr},
-		{name: "lone low surrogate escape", op: "PutItem", body: put(`k\udc00`), errType: serErr},
-		{name: "reversed pair", op: "PutItem", body: put(`k\udc00\ud800`), errType: serErr},
-		{name: "invalid attribute name", op: "PutItem", body: "{\"TableName\":\"tha\",\"Item\":{\"pk\":{\"S\":\"a\"},\"n\xff\":{\"S\":\"x\"}}}", errType: serErr},
-		{name: "invalid nested name", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"a"},"m":{"M":{"\udfff":{"S":"x"}}}}}`, errType: serErr},
-		{name: "invalid set member", op: "PutItem", body: "{\"TableName\":\"tha\",\"Item\":{\"pk\":{\"S\":\"a\"},\"s\":{\"SS\":[\"a\",\"\xc0\"]}}}", errType: serErr},
-		{name: "invalid expression value", op: "UpdateItem", body: `{"TableName":"tha","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":{"S":"\ud800"}}}`, errType: serErr},
-		{name: "invalid expression text", op: "UpdateItem", body: "{\"TableName\":\"tha\",\"Key\":{\"pk\":{\"S\":\"a\"}},\"UpdateExpression\":\"SET v\xff = :v\"}", errType: serErr},
-		{name: "invalid table name", op: "GetItem", body: "{\"TableName\":\"th\xff\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", errType: serErr},
-		{name: "invalid unknown member", op: "GetItem", body: "{\"Nope\":\"\xff\",\"TableName\":\"tha\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", errType: serErr},
-		{name: "invalid after a type error", op: "GetItem", body: "{\"TableName\":5,\"Nope\":\"\xff\"}", errType: serErr},
-		// Valid text, including the replacement character itself and a
-		// surrogate pair, is stored as sent.
-		{name: "replacement character", op: "PutItem", body: put("k\uFFFD"), want: `{}`},
-		{name: "surrogate pair", op: "PutItem", body: put(`k\ud83d\ude00`), want: `{}`},
-		{name: "escaped backslash", op: "PutItem", body: put(`k\\ud800`), want: `{}`},
-		{name: "only the valid items", op: "Scan", body: `{"TableName":"tha","Select":"COUNT"}`, want: `{"Count":3,"ScannedCount":3}`},
-		{name: "replacement character as sent", op: "GetItem", body: `{"TableName":"tha","Key":{"pk":{"S":"k\ufffd"}}}`, want: `{"Item":{"pk":{"S":"k\ufffd"},"v":{"S":"k\ufffd"}}}`},
-		{name: "pair as sent", op: "GetItem", body: `{"TableName":"tha","Key":{"pk":{"S":"k\ud83d\ude00"}},"ProjectionExpression":"v"}`, want: `{"Item":{"v":{"S":"k\ud83d\ude00"}}}`},
-		{name: "escaped backslash as sent", op: "GetItem", body: `{"TableName":"tha","Key":{"pk":{"S":"k\\ud800"}},"ProjectionExpression":"v"}`, want: `{"Item":{"v":{"S":"k\\ud800"}}}`},
-	})
-	// The refusal is AWS's: a 400 SerializationException with no message.
-	status, body := env.call("PutItem", put("k\xff"))
-	if want := `{"__type":"com.amazon.coral.service#SerializationException"}`; status != 400 || body != want {
-		t.Errorf("got %d %s, want 400 %s", status, body, want)
-	}
-}
-
-func TestValidJSONText(t *testing.T) {
-	tests := []struct {
-		raw  string
-		want bool
-	}{
-		{"", true}, {"abc", true}, {"é😀", true}, {`\ud83d\ude00`, true}, {`\uD83D\uDE00`, true},
-		{`\\ud800`, true}, {`\\\\ud800`, true}, {`\u0041\n\"`, true}, {`\ufffd`, true},
-		{"\xff", false}, {"a\xc3", false}, {"\xed\xa0\x80", false}, {`\ud800`, false}, {`\udc00`, false},
-		{`\\\ud800`, false}, {`\ud800\u0041`, false}, {`\ud800x`, false}, {`\ud800\`, false}, {`\ud83d\ude00\udc00`, false},
-	}
-	for _, tt := range tests {
-		if got := wire.ValidJSONText([]byte(tt.raw)); got != tt.want {
-			t.Errorf("validJSONText(%q): got %v, want %v", tt.raw, got, tt.want)
-		}
-	}
-}
-
-// TestAttributeNameLimits: names of 64 KB or more are refused wherever a
-// name is given; 64 KB - 1 is fine.
-func TestAttributeNameLimits(t *testing.T) {
-	env := newItemsEnv(t)
-	max := strings.Repeat("n", 65535)
-	over := max + "n"
-	const tooLarge = "Attribute name is too large, must be less than 65536 bytes"
-	key := `"Key":{"pk":{"S":"a"}}`
-	env.run(t, []itemCase{
-		{name: "item name at limit", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"a"},"` + max + `":{"S":"x"}}}`, want: `{}`},
-		{name: "item name over limit", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"b"},"` + over + `":{"S":"x"}}}`, errType: vErr, errMsg: tooLarge},
-		{name: "nested name over limit", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"b"},"m":{"M":{"` + over + `":{"S":"x"}}}}}`, errType: vErr, errMsg: tooLarge},
-		{name: "key name over limit", op: "GetItem", body: `{"TableName":"tha","Key":{"` + over + `":{"S":"x"}}}`, errType: vErr, errMsg: tooLarge},
-		{name: "ExpressionAttributeNames at limit", op: "GetItem", body: `{"TableName":"tha",` + key + `,"ProjectionExpression":"#n","ExpressionAttributeNames":{"#n":"` + max + `"}}`,
-			want: `{"Item":{"` + max + `":{"S":"x"}}}`},
-		{name: "ExpressionAttributeNames over limit", op: "GetItem", body: `{"TableName":"tha",` + key + `,"ProjectionExpression":"#n","ExpressionAttributeNames":{"#n":"` + over + `"}}`,
-			errType: vErr, errMsg: "ExpressionAttributeNames contains invalid value: " + tooLarge + " for key #n"},
-		{name: "AttributesToGet over limit", op: "GetItem", body: `{"TableName":"tha",` + key + `,"AttributesToGet":["pk","` + over + `"]}`, errType: vErr, errMsg: tooLarge},
-		{name: "AttributesToGet empty name", op: "GetItem", body: `{"TableName":"tha",` + key + `,"AttributesToGet":[""]}`, errType: vErr, errMsg: "Empty attribute name"},
-		{name: "Query AttributesToGet over limit", op: "Query", body: `{"TableName":"tha","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},"AttributesToGet":["` + over + `"]}`,
-			errType: vErr, errMsg: tooLarge},
-		{name: "AttributeUpdates over limit", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"AttributeUpdates":{"` + over + `":{"Action":"PUT","Value":{"S":"y"}}}}`, errType: vErr, errMsg: tooLarge},
-		{name: "AttributeUpdates empty name", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"AttributeUpdates":{"":{"Action":"PUT","Value":{"S":"y"}}}}`, errType: vErr, errMsg: "Empty attribute name"},
-		{name: "nothing written", op: "Scan", body: `{"TableName":"tha","Select":"COUNT"}`, want: `{"Count":1,"ScannedCount":1}`},
-	})
-	// Key attribute names are at most 255 bytes: CreateTable refuses more.
-	long := strings.Repeat("k", 256)
-	status, body := env.call("CreateTable", `{"TableName":"long","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"`+long+`","AttributeType":"S"}],"KeySchema":[{"AttributeName":"`+long+`","KeyType":"HASH"}]}`)
-	if typ, msg := testkit.ErrorOf(body); status != 400 || typ != vErr || !strings.Contains(msg, "Member must have length less than or equal to 255") {
-		t.Errorf("256-byte key name: got %d %s %q", status, typ, msg)
-	}
-}
-
-// TestArithmeticOverflow: SET and ADD past the range answer the overflow
-// error, not the precision error.
-func TestArithmeticOverflow(t *testing.T) {
-	env := newItemsEnv(t)
-	max := strings.Repeat("9", 38) + "E88" // the largest number, 9.99...9E125
-	const overflow = "Number overflow. Attempting to store a number with magnitude larger than supported range"
-	key := `"Key":{"pk":{"S":"n"}}`
-	env.run(t, []itemCase{
-		{name: "put max", op: "PutItem", body: `{"TableName":"tha","Item":{"pk":{"S":"n"},"a":{"N":"` + max + `"}}}`, want: `{}`},
-		{name: "SET a + 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = a + :y","ExpressionAttributeValues":{":y":{"N":"9E100"}}}`, errType: vErr, errMsg: overflow},
-		{name: "SET -9E100 - a", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = :y - a","ExpressionAttributeValues":{":y":{"N":"-9E100"}}}`, errType: vErr, errMsg: overflow},
-		{name: "ADD 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"ADD a :y","ExpressionAttributeValues":{":y":{"N":"9E100"}}}`, errType: vErr, errMsg: overflow},
-		{name: "legacy ADD 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"AttributeUpdates":{"a":{"Action":"ADD","Value":{"N":"9E100"}}}}`, errType: vErr, errMsg: overflow},
-		{name: "SET a + 1 is a precision error", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = a + :y","ExpressionAttributeValues":{":y":{"N":"1"}}}`,
-			errType: vErr, errMsg: "Attempting to store more than 38 significant digits in a Number"},
-		{name: "unchanged", op: "GetItem", body: `{"TableName":"tha",` + key + `}`, want: `{"Item":{"pk":{"S":"n"},"a":{"N":"` + strings.Repeat("9", 38) + strings.Repeat("0", 88) + `"}}}`},
-	})
-}
-
-func authFor(key string) string {
-	return "AWS4-HMAC-SHA256 Credential=" + key + "/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
-}
 
 // TestAccessKeys: letters and digits, at most 128 of them.
 func TestAccessKeys(t *testing.T) {
@@ -154,7 +36,7 @@ func TestAccessKeys(t *testing.T) {
 		{"a-b", 400}, {"a_b", 400}, {"a.b", 400}, {"a+b", 400}, {"é", 400}, {"k\xff", 400},
 	}
 	for _, tt := range tests {
-		res, body := do(t, e, target, authFor(tt.key), `{}`)
+		res, body := do(t, e, target, testkit.Auth(tt.key, "us-east-1"), `{}`)
 		if res.StatusCode != tt.want {
 			t.Errorf("key %.20q (%d bytes): got %d %s, want %d", tt.key, len(tt.key), res.StatusCode, body, tt.want)
 			continue
@@ -164,60 +46,6 @@ func TestAccessKeys(t *testing.T) {
 				t.Errorf("key %.20q: got %s, want %s", tt.key, body, want)
 			}
 		}
-	}
-}
-
-// TestReadsCreateNoNamespace: 1000 distinct long access keys used only for
-// reads create no namespace; the first table does, and the namespace keeps
-// a copy of the key, not the header it came from.
-func TestReadsCreateNoNamespace(t *testing.T) {
-	e := newTestEmulator(t, Options{})
-	reads := []struct{ target, body string }{
-		{"ListTables", `{}`},
-		{"DescribeTable", `{"TableName":"orders"}`},
-		{"GetItem", `{"TableName":"orders","Key":{"pk":{"S":"a"}}}`},
-		{"Scan", `{"TableName":"orders"}`},
-		{"DeleteTable", `{"TableName":"orders"}`},
-		{"ListTagsOfResource", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/orders"}`},
-	}
-	for i := range 1000 {
-		key := fmt.Sprintf("%0128d", i)
-		r := reads[i%len(reads)]
-		res, body := do(t, e, "DynamoDB_20120810."+r.target, authFor(key), r.body)
-		if res.StatusCode >= 500 {
-			t.Fatalf("%s: %d %s", r.target, res.StatusCode, body)
-		}
-	}
-	if n := e.namespaceCount(); n != 0 {
-		t.Fatalf("reads created %d namespaces, want 0", n)
-	}
-
-	auth := authFor(strings.Repeat("Z", 128))
-	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"TableName":"orders","BillingMode":"PAY_PER_REQUEST",
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`))
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.CreateTable")
-	req.Header["Authorization"] = []string{auth}
-	rec := httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, req)
-	if rec.Code != 200 {
-		t.Fatalf("CreateTable: %d %s", rec.Code, rec.Body)
-	}
-	if n := e.namespaceCount(); n != 1 {
-		t.Fatalf("got %d namespaces after CreateTable, want 1", n)
-	}
-	start := uintptr(unsafe.Pointer(unsafe.StringData(auth)))
-	for k, ns := range e.svc.dbs.byKey {
-		p := uintptr(unsafe.Pointer(unsafe.StringData(k.accessKey)))
-		if p >= start && p < start+uintptr(len(auth)) {
-			t.Error("the namespace key points into the Authorization header")
-		}
-		if got := ns.getTable("orders"); got == nil {
-			t.Error("the table is not in the created namespace")
-		}
-	}
-	// The same key now reads its table.
-	if res, body := do(t, e, "DynamoDB_20120810.ListTables", auth, `{}`); res.StatusCode != 200 || body != `{"TableNames":["orders"]}` {
-		t.Errorf("ListTables: got %d %s", res.StatusCode, body)
 	}
 }
 
@@ -494,7 +322,7 @@ func TestInFlightLimit(t *testing.T) {
 func TestLargeHeadersRefused(t *testing.T) {
 	h := newHardServer(t, Options{}, ServerOptions{})
 	c := h.dial(t)
-	if _, err := io.WriteString(c, rawRequest("ListTables", authFor(strings.Repeat("k", 1<<20)), 2, `{}`)); err != nil {
+	if _, err := io.WriteString(c, rawRequest("ListTables", testkit.Auth(strings.Repeat("k", 1<<20), "us-east-1"), 2, `{}`)); err != nil {
 		t.Fatal(err)
 	}
 	res, err := http.ReadResponse(bufio.NewReader(c), nil)
@@ -538,18 +366,15 @@ func TestDeleteTableReturnsMemory(t *testing.T) {
 // decoding 16 MB of JSON takes long under the race detector.
 func fillTable(t *testing.T, e *Emulator, name string, n int) {
 	t.Helper()
-	tbl := e.svc.dbs.get(nsKey{accessKey: "AKID1", region: "us-east-1"}).getTable(name)
+	tbl := e.svc.namespace("AKID1/us-east-1").DB().Table(name)
 	if tbl == nil {
 		t.Fatalf("no table %s", name)
 	}
 	for i := range n {
 		// Each item its own string, as items decoded from requests are.
-		it := storage.Item{"pk": storage.S(fmt.Sprintf("k%03d", i)), "v": storage.S(strings.Repeat("v", 390<<10))}
-		k, err := tbl.keyFromItem(it)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tbl.data.Put(k, it); err != nil {
+		pk := storage.S(fmt.Sprintf("k%03d", i))
+		it := storage.Item{"pk": pk, "v": storage.S(strings.Repeat("v", 390<<10))}
+		if _, err := tbl.Put(storage.Key{Partition: pk}, it); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -59,6 +59,12 @@ func (k nsKey) keyString() string {
 	return k.accessKey + "/" + k.region
 }
 
+// DB returns the namespace's storage.DB (its tables, their items and
+// definitions, and its commit hook): for persistence and backups, which
+// read and snapshot it, and for tests. A namespace nobody has created
+// anything in is registered first.
+func (ns *Namespace) DB() *storage.DB { return ns.registered().db }
+
 // Region is the region whose requests select this namespace; for a shared
 // namespace it is empty: use the request's region (call.region) for ARNs.
 func (ns *Namespace) Region() string { return ns.region }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -129,6 +130,7 @@ type Emulator struct {
 	cors    corsPolicy
 	hosts   *hostPolicy // the Host names answered (hosts.go)
 	svc     *service    // everything behind the edge (service.go)
+	api     backend     // svc, as the edge calls it (tests wrap it)
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
@@ -175,6 +177,7 @@ func New(opts Options) (*Emulator, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.api = e.svc
 	e.bufs.New = func() any { return new(bytes.Buffer) }
 	e.outBufs.New = func() any { return new([]byte) }
 
@@ -261,15 +264,24 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// backend is what the edge needs of the service: resolve an X-Amz-Target,
+// serve a request. *service is the one implementation; tests wrap it to
+// add operations of their own.
+type backend interface {
+	lookup(target string) (operation, error)
+	serve(op operation, req *request) ([]byte, error)
+}
+
 // handle runs one request and returns the response body (appended to
 // outBuf) or an error: the credential, the operation, the body, the
-// in-flight limit, then the service.
-func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, outBuf []byte) ([]byte, error) {
+// in-flight limit, then the service. A panic in the service is a bug: it
+// is logged with its stack and answered with InternalServerError.
+func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, outBuf []byte) (out []byte, err error) {
 	cred, err := parseCredential(r)
 	if err != nil {
 		return nil, err
 	}
-	op, err := e.svc.lookup(r.Header.Get("X-Amz-Target"))
+	op, err := e.api.lookup(r.Header.Get("X-Amz-Target"))
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +307,16 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 		return nil, apierr.Throttling()
 	}
 	defer e.limit.leave()
-	return e.svc.serve(op, &request{
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			e.log.Error("panic in operation", "op", op.name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			out, err = nil, apierr.Internal()
+		}
+	}()
+	return e.api.serve(op, &request{
 		ctx:       r.Context(),
 		accessKey: cred.accessKey,
 		region:    cred.region,

@@ -136,52 +136,6 @@ func TestPanicIsLogged(t *testing.T) {
 	}
 }
 
-func TestNamespaces(t *testing.T) {
-	auth := func(key, region string) string {
-		return "AWS4-HMAC-SHA256 Credential=" + key + "/20260101/" + region + "/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
-	}
-	nsOf := func(e *Emulator, key, region string) string {
-		res, body := do(t, e, echo, auth(key, region), `{}`)
-		if res.StatusCode != 200 {
-			t.Fatalf("status %d: %s", res.StatusCode, body)
-		}
-		var out echoOutput
-		if err := json.Unmarshal([]byte(body), &out); err != nil {
-			t.Fatal(err)
-		}
-		return out.Namespace + " " + out.Region
-	}
-	e := newTestEmulator(t, Options{})
-	tests := []struct{ key, region, want string }{
-		{"A", "us-east-1", "A/us-east-1 us-east-1"},
-		{"B", "us-east-1", "B/us-east-1 us-east-1"},
-		{"A", "eu-west-1", "A/eu-west-1 eu-west-1"},
-	}
-	for _, tt := range tests {
-		if got := nsOf(e, tt.key, tt.region); got != tt.want {
-			t.Errorf("%s/%s: got %q, want %q", tt.key, tt.region, got, tt.want)
-		}
-	}
-	if n := e.namespaceCount(); n != 0 {
-		t.Errorf("reads created %d namespaces, want 0", n)
-	}
-	a1 := e.svc.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
-	if a1 != e.svc.namespaceFor("A", "us-east-1") || a1 == e.svc.namespaceFor("B", "us-east-1") {
-		t.Error("namespaces are not one per access key + region")
-	}
-	if a1.Region() != "us-east-1" || a1.AccountID() != "000000000000" {
-		t.Errorf("got region %q account %q", a1.Region(), a1.AccountID())
-	}
-
-	shared := newTestEmulator(t, Options{SharedDB: true})
-	if got := nsOf(shared, "A", "us-east-1"); got != "shared us-east-1" {
-		t.Errorf("shared: got %q", got)
-	}
-	if got := nsOf(shared, "B", "eu-west-1"); got != "shared eu-west-1" {
-		t.Errorf("shared: got %q", got)
-	}
-}
-
 func TestPresignedCredential(t *testing.T) {
 	e := newTestEmulator(t, Options{})
 	req := httptest.NewRequest(http.MethodPost, "/?X-Amz-Credential=Q%2F20260101%2Fap-northeast-1%2Fdynamodb%2Faws4_request", strings.NewReader(`{}`))

@@ -2,14 +2,10 @@ package emulator
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"net/http"
-	"runtime/debug"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -115,9 +111,9 @@ type request struct {
 }
 
 // serve runs op on req and returns the response body (appended to
-// req.out) or an error. A panic in an operation is a bug: it is logged
-// with its stack and answered with InternalServerError.
-func (s *service) serve(op operation, req *request) (out []byte, err error) {
+// req.out) or an error. A panic in an operation is a bug, which the
+// caller recovers (the edge logs it and answers InternalServerError).
+func (s *service) serve(op operation, req *request) ([]byte, error) {
 	now := s.clock()
 	c := &call{
 		ctx:       req.ctx,
@@ -135,15 +131,6 @@ func (s *service) serve(op operation, req *request) (out []byte, err error) {
 		out:       req.out,
 		tableName: req.tableName,
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p)
-			}
-			c.logger().Error("panic in operation", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			out, err = nil, apierr.Internal()
-		}
-	}()
 	return op.fn(c, req.body)
 }
 

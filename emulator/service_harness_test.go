@@ -64,3 +64,16 @@ func doService(t testing.TB, s *service, target, auth, body string) (*http.Respo
 	t.Helper()
 	return testkit.Do(t, serviceHandler(s), target, auth, body)
 }
+
+// echoedNamespace is the answer of the service's test-only operation
+// TestEcho: the region and the namespace a request acts on.
+type echoedNamespace struct {
+	Region    string
+	Namespace string
+}
+
+func init() {
+	register("TestEcho", func(c *call, in *struct{}) (*echoedNamespace, error) {
+		return &echoedNamespace{Region: c.region, Namespace: c.ns.key}, nil
+	})
+}

@@ -306,3 +306,20 @@ func TestExpressionValues(t *testing.T) {
 		}
 	}
 }
+
+func TestValidJSONText(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want bool
+	}{
+		{"", true}, {"abc", true}, {"é😀", true}, {`\ud83d\ude00`, true}, {`\uD83D\uDE00`, true},
+		{`\\ud800`, true}, {`\\\\ud800`, true}, {`\u0041\n\"`, true}, {`\ufffd`, true},
+		{"\xff", false}, {"a\xc3", false}, {"\xed\xa0\x80", false}, {`\ud800`, false}, {`\udc00`, false},
+		{`\\\ud800`, false}, {`\ud800\u0041`, false}, {`\ud800x`, false}, {`\ud800\`, false}, {`\ud83d\ude00\udc00`, false},
+	}
+	for _, tt := range tests {
+		if got := ValidJSONText([]byte(tt.raw)); got != tt.want {
+			t.Errorf("validJSONText(%q): got %v, want %v", tt.raw, got, tt.want)
+		}
+	}
+}
