@@ -1,0 +1,238 @@
+package storage
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Vectors on the way in: numbers to float32, and the check of an item's
+// vector and search schema attributes that the emulator makes before a
+// write (AWS rejects such writes; storage itself only leaves the item out
+// of the index).
+
+// Float32OfNumber rounds a number to the nearest float32 (ties to even, as
+// strconv.ParseFloat(s, 32) does): AWS stores vectors at 32-bit precision
+// and rounds higher-precision values on the way in. ok is false when the
+// number's magnitude rounds past the largest float32 (it would be
+// infinite); numbers too small for float32 round to zero or a subnormal.
+func Float32OfNumber(n Number) (f float32, ok bool) {
+	return parseFloat32(string(n))
+}
+
+// parseFloat32 is Float32OfNumber over text.
+func parseFloat32(s string) (float32, bool) {
+	if f, ok := fastFloat32(s); ok {
+		return f, true
+	}
+	f, err := strconv.ParseFloat(s, 32)
+	if err != nil {
+		return 0, false // out of float32's range, or not a number
+	}
+	return float32(f), true
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastFloat32 converts plain decimal text (an optional '-', digits, an
+// optional '.' and digits: a canonical Number) of at most 15 significant
+// digits and a small exponent without strconv; ok is false when it cannot,
+// and the caller falls back to strconv.
+//
+// Why it is exact: with a mantissa m < 2^53 and 10^|e| <= 10^22 both exact
+// in float64, one multiplication or division rounds m*10^e correctly to
+// float64 (Clinger's fast path). Rounding that float64 again to float32 is
+// then correct unless it landed exactly on a midpoint between two float32s
+// (rounding to nearest never crosses a midpoint, which float64 can
+// represent, but may land on one): that case goes to strconv. So the result
+// is always the correctly rounded float32.
+func fastFloat32(s string) (float32, bool) {
+	i, neg := 0, false
+	if i < len(s) && s[i] == '-' {
+		neg, i = true, i+1
+	}
+	var m uint64
+	digits, exp := 0, 0
+	dot, any := false, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			any = true
+			if dot {
+				exp--
+			}
+			if m == 0 && c == '0' {
+				continue // a leading zero
+			}
+			if digits == 15 {
+				return 0, false
+			}
+			m = m*10 + uint64(c-'0')
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if !any {
+		return 0, false
+	}
+	if m == 0 {
+		return 0, true
+	}
+	if exp < -22 || exp > 22 {
+		return 0, false
+	}
+	f := float64(m)
+	if exp < 0 {
+		f /= pow10[-exp]
+	} else {
+		f *= pow10[exp]
+	}
+	// Only normal float32 results, and no float32 midpoint: the 29 low
+	// mantissa bits that float32 drops must not be exactly one half.
+	if f < 0x1p-126 || f > math.MaxFloat32 || math.Float64bits(f)&(1<<29-1) == 1<<28 {
+		return 0, false
+	}
+	if neg {
+		f = -f
+	}
+	return float32(f), true
+}
+
+// vectorInto stores v's elements in dst, rounded to float32, when v is a
+// list of exactly len(dst) numbers each finite as float32; false if not
+// (dst is then partly written).
+func vectorInto(dst []float32, v Value) bool {
+	if v.kind != KindL {
+		return false
+	}
+	elems := v.c.list
+	if len(elems) != len(dst) {
+		return false
+	}
+	for i, e := range elems {
+		if e.kind != KindN {
+			return false
+		}
+		f, ok := parseFloat32(e.str)
+		if !ok {
+			return false
+		}
+		dst[i] = f
+	}
+	return true
+}
+
+// VectorProblem says what is wrong with an item for a vector index.
+type VectorProblem uint8
+
+// Vector problems, in the order CheckVectorItem looks for them.
+const (
+	// VectorNotList: the vector attribute is not a list (L); Kind says what it is.
+	VectorNotList VectorProblem = iota + 1
+	// VectorDimension: the list's length (Actual) is not Dimensions (Expected).
+	VectorDimension
+	// VectorElementNotNumber: element Element is not a number; Kind says what it is.
+	VectorElementNotNumber
+	// VectorElementRange: element Element is a number beyond float32's range.
+	VectorElementRange
+	// VectorSchemaKind: a search schema attribute (Attribute) is not of
+	// the kind its attribute definition declares (Expected Kind, Actual Kind).
+	VectorSchemaKind
+	// VectorHashEmpty: the HASH element's value is an empty string or binary.
+	VectorHashEmpty
+)
+
+// VectorItemError is CheckVectorItem's report: which index and attribute,
+// and what is wrong, with the figures an error message needs. The emulator
+// words it (VECTOR_SPEC.md lists what is known of AWS's wording).
+type VectorItemError struct {
+	Index     string // the vector index's name
+	Attribute string // the offending attribute
+	Problem   VectorProblem
+	Expected  int  // VectorDimension: Dimensions
+	Actual    int  // VectorDimension: the list's length
+	Element   int  // VectorElementNotNumber, VectorElementRange: the element's index
+	Kind      Kind // VectorNotList, VectorElementNotNumber: the kind found; VectorSchemaKind: the kind found
+	Want      Kind // VectorSchemaKind: the kind declared
+}
+
+func (e *VectorItemError) Error() string {
+	var what string
+	switch e.Problem {
+	case VectorNotList:
+		what = fmt.Sprintf("is %s, not a list of numbers", e.Kind)
+	case VectorDimension:
+		what = fmt.Sprintf("has %d elements, want %d", e.Actual, e.Expected)
+	case VectorElementNotNumber:
+		what = fmt.Sprintf("element %d is %s, not a number", e.Element, e.Kind)
+	case VectorElementRange:
+		what = fmt.Sprintf("element %d is beyond float32's range", e.Element)
+	case VectorSchemaKind:
+		what = fmt.Sprintf("is %s, want %s", e.Kind, e.Want)
+	case VectorHashEmpty:
+		what = "is empty"
+	}
+	return fmt.Sprintf("storage: vector index %q: attribute %q %s", e.Index, e.Attribute, what)
+}
+
+// CheckVectorItem reports the first reason, over defs in order, why AWS
+// would refuse to write item to a table with those vector indexes: a vector
+// attribute present but not a list of exactly Dimensions numbers each
+// finite as float32, a search schema attribute present with another kind,
+// or an empty HASH value. A missing attribute is no error (the item is
+// simply not indexed, or for an inline filter indexed without it). nil
+// when the item fits; otherwise a *VectorItemError.
+func CheckVectorItem(defs []VectorIndexDef, item Item) error {
+	for _, d := range defs {
+		if err := d.checkItem(item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d VectorIndexDef) checkItem(item Item) error {
+	fail := func(e VectorItemError) error {
+		e.Index = d.Name
+		if e.Attribute == "" {
+			e.Attribute = d.Attribute
+		}
+		return &e
+	}
+	if v, ok := item[d.Attribute]; ok {
+		if v.kind != KindL {
+			return fail(VectorItemError{Problem: VectorNotList, Kind: v.kind})
+		}
+		elems := v.c.list
+		if len(elems) != d.Dimensions {
+			return fail(VectorItemError{Problem: VectorDimension, Expected: d.Dimensions, Actual: len(elems)})
+		}
+		for i, e := range elems {
+			if e.kind != KindN {
+				return fail(VectorItemError{Problem: VectorElementNotNumber, Element: i, Kind: e.kind})
+			}
+			if _, ok := parseFloat32(e.str); !ok {
+				return fail(VectorItemError{Problem: VectorElementRange, Element: i})
+			}
+		}
+	}
+	for _, a := range d.schemaAttrs() {
+		v, ok := item[a.Name]
+		if !ok {
+			continue
+		}
+		if v.kind != a.Kind {
+			return fail(VectorItemError{Attribute: a.Name, Problem: VectorSchemaKind, Kind: v.kind, Want: a.Kind})
+		}
+		if a == d.Hash && v.str == "" && v.kind != KindN {
+			return fail(VectorItemError{Attribute: a.Name, Problem: VectorHashEmpty})
+		}
+	}
+	return nil
+}
