@@ -30,16 +30,16 @@ const vchunkRows = 1024
 type vindex struct {
 	def   VectorIndexDef
 	dims  int
-	nf    int                // len(def.Filters)
-	parts map[string]*vpart  // HASH value (Value.Str()) -> partition; "" without HASH
-	loc   map[vkey]vloc      // table key -> its row
-	codes []vcodes           // per inline filter: its values' codes
-	count int                // rows
-	psize int64              // sum of the rows' projected sizes
-	sized []string           // attributes a projected row holds (not for All)
-	reads []string           // attributes a backfill decodes
-	scr   []float32          // a scratch row for a vector that may not fit
-	_     [0]func()          // not comparable
+	nf    int               // len(def.Filters)
+	parts map[string]*vpart // HASH value (Value.Str()) -> partition; "" without HASH
+	loc   map[vkey]vloc     // table key -> its row
+	codes []vcodes          // per inline filter: its values' codes
+	count int               // rows
+	psize int64             // sum of the rows' projected sizes
+	sized []string          // attributes a projected row holds (not for All)
+	reads []string          // attributes a backfill decodes
+	scr   []float32         // a scratch row for a vector that may not fit
+	_     [0]func()         // not comparable
 }
 
 // vkey is a table key: the partition key's Str and the encoded sort key.
