@@ -49,8 +49,8 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 			return fmt.Errorf("key %q/%q: inverse norm %v, want %v", key.pk, key.sk, gc.inv[gi], wc.inv[wi])
 		}
 		for f := range x.nf {
-			gs := x.codes[f].vals[gc.codes[gi*x.nf+f]]
-			ws := want.codes[f].vals[wc.codes[wi*want.nf+f]]
+			gs := x.codes[f].value(gc.codes[gi*x.nf+f])
+			ws := want.codes[f].value(wc.codes[wi*want.nf+f])
 			if (gc.codes[gi*x.nf+f] == 0) != (wc.codes[wi*want.nf+f] == 0) || gs != ws {
 				return fmt.Errorf("key %q/%q: filter %d is %q, want %q", key.pk, key.sk, f, gs, ws)
 			}
@@ -67,7 +67,7 @@ func (x *vindex) checkShape() error {
 	rows := 0
 	used := make([][]int32, x.nf)
 	for f := range used {
-		used[f] = make([]int32, len(x.codes[f].vals))
+		used[f] = make([]int32, max(len(x.codes[f].vals), 1))
 	}
 	for hash, p := range x.parts {
 		if p.hash != hash || p.n == 0 {

@@ -109,6 +109,14 @@ func (c *vcodes) intern(s string) uint32 {
 	return id
 }
 
+// value returns the value Str of code id ("" for 0, absent).
+func (c *vcodes) value(id uint32) string {
+	if id == 0 {
+		return ""
+	}
+	return c.vals[id]
+}
+
 func (c *vcodes) release(id uint32) {
 	if id == 0 {
 		return
@@ -269,10 +277,11 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 	}
 	if had {
 		x.removeRow(at) // another partition: p's rows do not move
-	} else {
-		key.sk = strings.Clone(sk) // sk is a piece of the record, which a later write replaces
-		x.count++
 	}
+	// Clone: sk is a piece of the record, which a later write replaces,
+	// and assigning to a map replaces an existing string key too.
+	key.sk = strings.Clone(sk)
+	x.count++
 	if p.n == 0 {
 		x.parts[p.hash] = p
 	}
@@ -356,7 +365,7 @@ func (x *vindex) removeRow(at vloc) {
 		c.psize[i] = lc.psize[li]
 		c.refs[i] = lc.refs[li]
 		r := c.refs[i]
-		x.loc[vkey{r.part.pk, r.e.sortKey()}] = at
+		x.loc[vkey{r.part.pk, strings.Clone(r.e.sortKey())}] = at // clone: see replace
 	}
 	lc.refs[li] = vref{} // let the record go
 	lc.n--
