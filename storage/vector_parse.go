@@ -82,6 +82,9 @@ func fastFloat32(s string) (float32, bool) {
 		return 0, false
 	}
 	if m == 0 {
+		if neg {
+			return float32(math.Copysign(0, -1)), true // as strconv (not a canonical Number)
+		}
 		return 0, true
 	}
 	if exp < -22 || exp > 22 {
