@@ -1,0 +1,166 @@
+package storage
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+)
+
+// Vector index benchmarks: the search (TopK 10, exact) over 10k and 100k
+// vectors of 128 and 768 dimensions for each distance function, and over
+// 1M when VECTOR_BENCH_LARGE=1 (1M x 768 holds 3 GB of float32 and about
+// 6 GB of stored items: too much for a default run); Table.Put with one
+// vector index and without; the memory an indexed vector costs.
+
+// benchVectorItem returns an item with key pk and a dims-dimensional
+// vector of random values in (-1, 1) written with float32's shortest
+// decimal form, as an embedding serialised by an SDK looks.
+func benchVectorItem(r *rand.Rand, pk string, dims int) Item {
+	elems := make([]Value, dims)
+	for i := range elems {
+		f := float32(r.Float64()*2 - 1)
+		elems[i] = N(MustNumber(strconv.FormatFloat(float64(f), 'f', -1, 32)))
+	}
+	return Item{"pk": S(pk), "v": L(elems), "title": S("a title of some length"), "tenant": S(fmt.Sprint("t", r.IntN(10)))}
+}
+
+func benchVectorQuery(r *rand.Rand, dims int) []float32 {
+	q := make([]float32, dims)
+	for i := range q {
+		q[i] = float32(r.Float64()*2 - 1)
+	}
+	return q
+}
+
+// benchVectorTable stores n items of dims dimensions and adds one vector
+// index per distance function (named after it).
+func benchVectorTable(b *testing.B, n, dims int, dists []DistanceFunction) *Table {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(dims)))
+	tbl := NewTable(schemaS)
+	for i := range n {
+		it := benchVectorItem(r, fmt.Sprintf("item#%08d", i), dims)
+		if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, d := range dists {
+		def := VectorIndexDef{Name: d.String(), Attribute: "v", Dimensions: dims, Distance: d, Projection: Projection{All: true}}
+		if err := tbl.AddVectorIndex(def); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return tbl
+}
+
+func BenchmarkVectorSearch(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if os.Getenv("VECTOR_BENCH_LARGE") == "1" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		for _, dims := range []int{128, 768} {
+			dists := []DistanceFunction{Cosine, Euclidean, DotProduct}
+			if n >= 1_000_000 {
+				dists = dists[:1]
+			}
+			var tbl *Table
+			procsList := []int{1}
+			if p := runtime.GOMAXPROCS(0); p > 1 {
+				procsList = append(procsList, p) // the search splits a large partition among them
+			}
+			for _, d := range dists {
+				for _, procs := range procsList {
+					b.Run(fmt.Sprintf("n=%d/dims=%d/%s/procs=%d", n, dims, d, procs), func(b *testing.B) {
+						if tbl == nil {
+							tbl = benchVectorTable(b, n, dims, dists)
+						}
+						defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+						r := rand.New(rand.NewPCG(1, 2))
+						q := VectorQuery{Vector: benchVectorQuery(r, dims), TopK: 10}
+						for b.Loop() {
+							res, err := tbl.SearchVectors(d.String(), q)
+							if err != nil || len(res) != 10 {
+								b.Fatalf("%d results, %v", len(res), err)
+							}
+						}
+						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/op")
+					})
+				}
+			}
+			tbl = nil
+			runtime.GC()
+		}
+	}
+}
+
+// BenchmarkVectorPut overwrites items of 128 and 768 dimensions among
+// 10k keys, with no vector index and with one.
+func BenchmarkVectorPut(b *testing.B) {
+	const keys = 10_000
+	for _, dims := range []int{128, 768} {
+		r := rand.New(rand.NewPCG(5, uint64(dims)))
+		items := make([]Item, keys)
+		for i := range items {
+			items[i] = benchVectorItem(r, fmt.Sprintf("item#%08d", i), dims)
+		}
+		for _, indexes := range []int{0, 1} {
+			b.Run(fmt.Sprintf("dims=%d/vector-indexes=%d", dims, indexes), func(b *testing.B) {
+				tbl := NewTable(schemaS)
+				if indexes == 1 {
+					def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine,
+						Filters: []KeyAttr{{"tenant", KindS}}, Projection: Projection{All: true}}
+					if err := tbl.AddVectorIndex(def); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for _, it := range items {
+					if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+						b.Fatal(err)
+					}
+				}
+				i := 0
+				for b.Loop() {
+					it := items[i%keys]
+					i++
+					if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkVectorMemory reports the live heap an indexed vector costs
+// (the index alone: the table's items are stored before it is added),
+// against the 4 bytes a dimension of its float32s.
+func BenchmarkVectorMemory(b *testing.B) {
+	const n = 100_000
+	for _, dims := range []int{128, 768} {
+		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
+			for b.Loop() {
+				tbl := benchVectorTable(b, n, dims, nil)
+				before := liveHeap()
+				def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine, Projection: Projection{All: true}}
+				if err := tbl.AddVectorIndex(def); err != nil {
+					b.Fatal(err)
+				}
+				after := liveHeap()
+				runtime.KeepAlive(tbl)
+				b.ReportMetric(float64(after-before)/n, "B/vector")
+				b.ReportMetric(float64(after-before)/n-float64(4*dims), "B-overhead/vector")
+			}
+		})
+	}
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
