@@ -26,8 +26,8 @@ func parseFloat32(s string) (float32, bool) {
 		return f, true
 	}
 	f, err := strconv.ParseFloat(s, 32)
-	if err != nil {
-		return 0, false // out of float32's range, or not a number
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false // out of float32's range, or not a number ("Inf" parses)
 	}
 	return float32(f), true
 }

@@ -368,3 +368,54 @@ func TestVcodes(t *testing.T) {
 	}
 	c.release(0) // absent: nothing
 }
+
+// FuzzFloat32OfNumber checks the rounding against strconv on any text.
+func FuzzFloat32OfNumber(f *testing.F) {
+	for _, s := range []string{"0", "1", "-2.5", "0.1", "16777217", "340282356779733661637539395458142568448",
+		"0.000000000000000000000000000000000000000000001", "123456789012345678901234567890", "1.", ".5", "-", "", "1e5", "Inf", "NaN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseFloat32(s)
+		want, err := strconv.ParseFloat(s, 32)
+		if err != nil || math.IsInf(want, 0) || math.IsNaN(want) {
+			if ok {
+				t.Fatalf("%q: got %v, strconv refuses: %v", s, got, err)
+			}
+			return
+		}
+		if !ok || math.Float32bits(got) != math.Float32bits(float32(want)) {
+			t.Fatalf("%q: got %v (%v), want %v", s, got, ok, float32(want))
+		}
+	})
+}
+
+// TestSearchVectorsConcurrent runs searches beside writes, for the race detector.
+func TestSearchVectorsConcurrent(t *testing.T) {
+	tbl := NewTable(schemaS)
+	def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: 8, Distance: Cosine, Filters: []KeyAttr{{"f", KindS}}}
+	if err := tbl.AddVectorIndex(def); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	g := vgen{r: r, ks: schemaS, dims: 8}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		q := VectorQuery{Vector: []float32{1, 2, 3, 4, 5, 6, 7, 8}, TopK: 5, Filters: []VectorFilter{{"f", S("a1")}}}
+		for range 500 {
+			if _, err := tbl.SearchVectors("vx", q); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := range 2000 {
+		k := Key{Partition: S(strconv.Itoa(i % 50))}
+		it := g.item(k)
+		it["f"] = S("a" + strconv.Itoa(i%3))
+		put(t, tbl, it)
+	}
+	<-done
+	checkTable(t, tbl)
+}
