@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // Vector index benchmarks: the search (TopK 10, exact) over 10k and 100k
@@ -167,4 +168,46 @@ func liveHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
+}
+
+// BenchmarkVectorSearchApprox searches an approximate index (HNSW,
+// default options) over 10k and 100k vectors of 128 dimensions and 10k
+// of 768, reporting recall@10 against the exact answer and the graph's
+// build time (build-s); 100k x 768 and 1M on VECTOR_BENCH_LARGE=1 (the
+// graph takes minutes to build).
+func BenchmarkVectorSearchApprox(b *testing.B) {
+	large := os.Getenv("VECTOR_BENCH_LARGE") == "1"
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		for _, dims := range []int{128, 768} {
+			if !large && (n > 100_000 || n*dims > 100_000*128) {
+				continue
+			}
+			b.Run(fmt.Sprintf("n=%d/dims=%d/COSINE", n, dims), func(b *testing.B) {
+				tbl := benchVectorTable(b, n, dims, nil)
+				def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine, Projection: Projection{All: true}}
+				start := time.Now()
+				if err := tbl.AddVectorIndexWith(def, VectorIndexOptions{Approximate: true}); err != nil {
+					b.Fatal(err)
+				}
+				build := time.Since(start)
+				r := rand.New(rand.NewPCG(1, 2))
+				queries := make([]VectorQuery, 20)
+				for i := range queries {
+					queries[i] = VectorQuery{Vector: benchVectorQuery(r, dims), TopK: 10}
+				}
+				recall := recallAt(b, tbl, "vx", queries)
+				i := 0
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := tbl.SearchVectors("vx", queries[i%len(queries)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+				b.ReportMetric(recall, "recall@10")
+				b.ReportMetric(build.Seconds(), "build-s")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/op")
+			})
+		}
+	}
 }

@@ -23,7 +23,7 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 	if err := x.checkShape(); err != nil {
 		return err
 	}
-	want := newVindex(t.ks, x.def)
+	want := newVindex(t.ks, x.def, VectorIndexOptions{})
 	t.backfillLocked(want)
 	if want.count != x.count || want.psize != x.psize || len(want.loc) != len(x.loc) {
 		return fmt.Errorf("%d rows of %d projected bytes (%d keys), items give %d of %d (%d keys)",
@@ -73,6 +73,9 @@ func (x *vindex) checkShape() error {
 		if p.hash != hash || p.n == 0 {
 			return fmt.Errorf("partition %q: hash %q, %d rows", hash, p.hash, p.n)
 		}
+		if err := p.checkGraph(x.opts.Approximate); err != nil {
+			return fmt.Errorf("partition %q: %w", hash, err)
+		}
 		if need := (p.n + vchunkRows - 1) / vchunkRows; len(p.chunks) < need || len(p.chunks) > need+1 {
 			return fmt.Errorf("partition %q: %d chunks for %d rows", hash, len(p.chunks), p.n)
 		}
@@ -117,4 +120,46 @@ func (p *vpart) hashOr() string {
 		return "<none>"
 	}
 	return p.hash
+}
+
+// checkGraph verifies that the graph's nodes and the rows point at each
+// other and that live nodes link only to nodes of their level or above.
+func (p *vpart) checkGraph(approximate bool) error {
+	g := p.graph
+	if (g != nil) != approximate {
+		return fmt.Errorf("graph %v, approximate %v", g != nil, approximate)
+	}
+	if g == nil {
+		return nil
+	}
+	if g.live != p.n {
+		return fmt.Errorf("graph of %d live nodes for %d rows", g.live, p.n)
+	}
+	for r := range p.n {
+		c, i := p.at(r)
+		if id := c.node[i]; int(id) >= len(g.nodes) || g.nodes[id].row != int32(r) {
+			return fmt.Errorf("row %d's node %d points elsewhere", r, id)
+		}
+	}
+	top := -1
+	for id, n := range g.nodes {
+		if n.row < 0 {
+			continue
+		}
+		top = max(top, int(n.level))
+		for l, links := range n.links {
+			for _, nb := range links {
+				if int(g.nodes[nb].level) < l {
+					return fmt.Errorf("node %d links on level %d to node %d of level %d", id, l, nb, g.nodes[nb].level)
+				}
+			}
+			if len(links) > g.maxLinks(l) {
+				return fmt.Errorf("node %d has %d links on level %d", id, len(links), l)
+			}
+		}
+	}
+	if g.entry < 0 || g.nodes[g.entry].row < 0 || g.top != top || int(g.nodes[g.entry].level) != top {
+		return fmt.Errorf("entry %d at level %d, top level %d", g.entry, g.top, top)
+	}
+	return nil
 }

@@ -29,6 +29,7 @@ const vchunkRows = 1024
 // vindex is one vector index, guarded by its table's mu.
 type vindex struct {
 	def   VectorIndexDef
+	opts  VectorIndexOptions // with defaults when Approximate
 	dims  int
 	nf    int               // len(def.Filters)
 	parts map[string]*vpart // HASH value (Value.Str()) -> partition; "" without HASH
@@ -55,7 +56,8 @@ type vloc struct {
 type vpart struct {
 	hash   string // its HASH value's Str ("" without HASH)
 	chunks []*vchunk
-	n      int // rows
+	n      int   // rows
+	graph  *hnsw // the approximate index (vector_hnsw.go); nil unless Approximate
 }
 
 // vchunk holds up to cap rows of a partition, n of them used. Slices are
@@ -68,6 +70,7 @@ type vchunk struct {
 	codes  []uint32  // row i's inline filter codes: codes[i*nf : (i+1)*nf], 0 when absent
 	psize  []uint32  // projected size of each row
 	refs   []vref    // the table record of each row
+	node   []int32   // each row's graph node (vector_hnsw.go); nil unless Approximate
 }
 
 // vref is the table record a row belongs to: the table partition (for the
@@ -128,9 +131,13 @@ func (c *vcodes) release(id uint32) {
 	}
 }
 
-func newVindex(ks KeySchema, def VectorIndexDef) *vindex {
+func newVindex(ks KeySchema, def VectorIndexDef, opts VectorIndexOptions) *vindex {
+	if opts.Approximate {
+		opts = opts.withDefaults()
+	}
 	x := &vindex{
 		def:   def,
+		opts:  opts,
 		dims:  def.Dimensions,
 		nf:    len(def.Filters),
 		parts: make(map[string]*vpart),
@@ -196,6 +203,9 @@ func (x *vindex) newChunk(capRows int) *vchunk {
 	c.codes = make([]uint32, capRows*x.nf)
 	c.psize = make([]uint32, capRows)
 	c.refs = make([]vref, capRows)
+	if x.opts.Approximate {
+		c.node = make([]int32, capRows)
+	}
 	return c
 }
 
@@ -206,6 +216,7 @@ func (x *vindex) growChunk(c *vchunk, capRows int) {
 	copy(g.codes, c.codes)
 	copy(g.psize, c.psize)
 	copy(g.refs, c.refs)
+	copy(g.node, c.node)
 	g.n = c.n
 	*c = *g
 }
@@ -259,8 +270,15 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 			delete(x.loc, key)
 			return
 		}
-		copy(x.vec(c, i), x.scr)
+		old := x.vec(c, i)
+		moved := !slices.Equal(old, x.scr)
+		copy(old, x.scr)
 		x.fillRow(c, i, false, part, e, nu, nuSize)
+		if moved && at.p.graph != nil {
+			at.p.graph.remove(c.node[i])
+			c.node[i] = at.p.graph.insert(at.row)
+			at.p.graph.compact()
+		}
 		return
 	}
 	p := x.parts[hash]
@@ -289,6 +307,12 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 	p.n++
 	x.fillRow(c, i, true, part, e, nu, nuSize)
 	x.loc[key] = vloc{p: p, row: p.n - 1}
+	if x.opts.Approximate {
+		if p.graph == nil {
+			p.graph = newHNSW(x, p)
+		}
+		c.node[i] = p.graph.insert(p.n - 1)
+	}
 }
 
 // fillRow sets row i of c, whose vector is in place, from the new image;
@@ -354,6 +378,9 @@ func (x *vindex) removeRow(at vloc) {
 	p := at.p
 	c, i := p.at(at.row)
 	x.releaseRow(c, i)
+	if p.graph != nil {
+		p.graph.remove(c.node[i]) // before the rows move: it reads its neighbours' vectors
+	}
 	last := p.n - 1
 	lc, li := p.at(last)
 	if at.row != last {
@@ -364,6 +391,10 @@ func (x *vindex) removeRow(at vloc) {
 		copy(c.codes[i*x.nf:(i+1)*x.nf], lc.codes[li*x.nf:(li+1)*x.nf])
 		c.psize[i] = lc.psize[li]
 		c.refs[i] = lc.refs[li]
+		if p.graph != nil {
+			c.node[i] = lc.node[li]
+			p.graph.nodes[c.node[i]].row = int32(at.row)
+		}
 		r := c.refs[i]
 		x.loc[vkey{r.part.pk, strings.Clone(r.e.sortKey())}] = at // clone: see replace
 	}
@@ -378,6 +409,8 @@ func (x *vindex) removeRow(at vloc) {
 	}
 	if p.n == 0 {
 		delete(x.parts, p.hash)
+	} else if p.graph != nil {
+		p.graph.compact()
 	}
 	x.count--
 }
@@ -385,6 +418,11 @@ func (x *vindex) removeRow(at vloc) {
 // AddVectorIndex adds a vector index to t and fills it from the items
 // stored (a backfill, under the write lock). def must pass Validate.
 func (t *Table) AddVectorIndex(def VectorIndexDef) error {
+	return t.AddVectorIndexWith(def, VectorIndexOptions{})
+}
+
+// AddVectorIndexWith is AddVectorIndex with the emulator's options.
+func (t *Table) AddVectorIndexWith(def VectorIndexDef, opts VectorIndexOptions) error {
 	if err := def.Validate(); err != nil {
 		return err
 	}
@@ -394,7 +432,7 @@ func (t *Table) AddVectorIndex(def VectorIndexDef) error {
 	if t.vindexLocked(def.Name) != nil {
 		return fmt.Errorf("%w: %q", ErrVectorIndexExists, def.Name)
 	}
-	x := newVindex(t.ks, def)
+	x := newVindex(t.ks, def, opts)
 	t.backfillLocked(x)
 	t.vindexes = append(slices.Clip(t.vindexes), x)
 	return nil

@@ -252,7 +252,8 @@ func TestVectorModelRandom(t *testing.T) {
 			for _, exact := range []bool{true, false} {
 				for _, ks := range []KeySchema{schemaS, schemaSN} {
 					n++
-					name := fmt.Sprintf("%s/schema=%v/exact=%v/sort=%v", dist, schema, exact, ks.HasSort())
+					approx := n%3 == 0 // some runs keep an approximate index (VectorIndexOptions) in step too
+					name := fmt.Sprintf("%s/schema=%v/exact=%v/sort=%v/approx=%v", dist, schema, exact, ks.HasSort(), approx)
 					t.Run(name, func(t *testing.T) {
 						r := rand.New(rand.NewPCG(seed, n))
 						dims := []int{1, 3, 8, 13, 40}[r.IntN(5)]
@@ -262,7 +263,7 @@ func TestVectorModelRandom(t *testing.T) {
 							def.Filters = []KeyAttr{{"f1", KindS}, {"f2", KindN}}
 							def.Projection = Projection{NonKey: []string{"pad"}}
 						}
-						runVectorModel(t, seed, vgen{r: r, ks: ks, dims: dims, exact: exact}, def, 400)
+						runVectorModel(t, seed, vgen{r: r, ks: ks, dims: dims, exact: exact}, def, VectorIndexOptions{Approximate: approx, M: 4}, 400)
 					})
 				}
 			}
@@ -270,10 +271,10 @@ func TestVectorModelRandom(t *testing.T) {
 	}
 }
 
-func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, steps int) {
+func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, opts VectorIndexOptions, steps int) {
 	tbl := NewTable(g.ks)
 	m := &model{ks: g.ks}
-	if err := tbl.AddVectorIndex(def); err != nil {
+	if err := tbl.AddVectorIndexWith(def, opts); err != nil {
 		t.Fatal(err)
 	}
 	defs := []VectorIndexDef{def}
@@ -385,6 +386,7 @@ func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, steps
 		for _, d := range defs {
 			for range 2 {
 				q := g.query(d)
+				q.Exact = true // approximate answers are checked by TestVectorApproximateRecall
 				n, err := compareSearch(tbl, m, d, q, g.exact)
 				results, searches = results+n, searches+1
 				if err != nil {

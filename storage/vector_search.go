@@ -27,6 +27,9 @@ type VectorQuery struct {
 	// result satisfies. An item lacking the attribute never satisfies one;
 	// a value of another kind matches nothing.
 	Filters []VectorFilter
+	// Exact asks an approximate index (VectorIndexOptions) for the exact
+	// answer. Exact indexes always give it.
+	Exact bool
 }
 
 // VectorFilter is one equality on an inline filter attribute.
@@ -70,7 +73,13 @@ func (t *Table) SearchVectors(name string, q VectorQuery) ([]VectorResult, error
 	if err != nil || p == nil {
 		return []VectorResult{}, err
 	}
-	cands := s.run(p, q.TopK)
+	var cands []vcand
+	if p.graph != nil && !q.Exact && p.n >= approxMinRows {
+		cands = s.approx(p, q.TopK)
+	}
+	if cands == nil {
+		cands = s.run(p, q.TopK)
+	}
 	out := make([]VectorResult, len(cands))
 	for i, c := range cands {
 		r := c.c.refs[c.i]
@@ -146,6 +155,38 @@ func (x *vindex) prepare(q VectorQuery) (*vscan, *vpart, error) {
 	return s, x.parts[hash], nil
 }
 
+// invOf returns row i of c's inverse norm (COSINE; else 0).
+func (x *vindex) invOf(c *vchunk, i int) float64 {
+	if c.inv == nil {
+		return 0
+	}
+	return c.inv[i]
+}
+
+// key returns row i of c's key to q (qinv: 1/|q| for COSINE): the score,
+// or its negation for DOT_PRODUCT, so smaller is better.
+func (x *vindex) key(q []float32, qinv float64, c *vchunk, i int) float64 {
+	vec := c.vecs[i*x.dims : (i+1)*x.dims]
+	var key float64
+	switch x.def.Distance {
+	case Cosine:
+		key = 1 - float64(dot(q, vec))*qinv*c.inv[i]
+		if key < 0 {
+			key = 0
+		} else if key > 2 {
+			key = 2
+		}
+	case Euclidean:
+		key = float64(l2sq(q, vec))
+	case DotProduct:
+		key = -float64(dot(q, vec))
+	}
+	if key != key { // NaN: float32 overflow (Inf*0, Inf-Inf)
+		key = math.Inf(1)
+	}
+	return key
+}
+
 // score turns a candidate's key back into the score reported.
 func (x *vindex) score(key float64) float64 {
 	switch x.def.Distance {
@@ -201,30 +242,12 @@ func (s *vscan) run(p *vpart, k int) []vcand {
 
 // chunk offers each row of c that passes the filters to h.
 func (s *vscan) chunk(c *vchunk, h *topK) {
-	d, nf := s.x.dims, s.x.nf
-	q := s.q
+	nf := s.x.nf
 	for i := 0; i < c.n; i++ {
 		if s.any && !s.match(c.codes[i*nf:(i+1)*nf]) {
 			continue
 		}
-		vec := c.vecs[i*d : (i+1)*d]
-		var key float64
-		switch s.x.def.Distance {
-		case Cosine:
-			key = 1 - float64(dot(q, vec))*s.qinv*c.inv[i]
-			if key < 0 {
-				key = 0
-			} else if key > 2 {
-				key = 2
-			}
-		case Euclidean:
-			key = float64(l2sq(q, vec))
-		case DotProduct:
-			key = -float64(dot(q, vec))
-		}
-		if key != key { // NaN: float32 overflow (Inf*0, Inf-Inf)
-			key = math.Inf(1)
-		}
+		key := s.x.key(s.q, s.qinv, c, i)
 		if w, full := h.worst(); full && key > w {
 			continue
 		}
@@ -240,4 +263,32 @@ func (s *vscan) match(codes []uint32) bool {
 		}
 	}
 	return true
+}
+
+// approx asks p's graph for about EfSearch candidates and keeps the best k
+// that pass the filters, best first; nil when filters left fewer than k
+// (the caller then searches exactly).
+func (s *vscan) approx(p *vpart, k int) []vcand {
+	h := newTopK(k)
+	for _, hit := range p.graph.search(s.q, s.qinv, max(s.x.opts.EfSearch, k)) {
+		c, i := p.graph.rowOf(hit.id)
+		if s.any && !s.match(c.codes[i*s.x.nf:(i+1)*s.x.nf]) {
+			continue
+		}
+		h.offer(vcand{key: hit.key, c: c, i: i})
+	}
+	if len(h.heap) < k {
+		return nil
+	}
+	cands := h.heap
+	slices.SortFunc(cands, func(a, b vcand) int {
+		switch {
+		case a.before(b):
+			return -1
+		case b.before(a):
+			return 1
+		}
+		return 0
+	})
+	return cands
 }
