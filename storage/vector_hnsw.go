@@ -30,7 +30,7 @@ type VectorIndexOptions struct {
 	M int
 	// EfConstruction is the candidate list of an insertion; 64 when 0.
 	EfConstruction int
-	// EfSearch is the candidate list of a search, at least TopK; 64 when 0.
+	// EfSearch is the candidate list of a search, at least TopK; 100 when 0.
 	EfSearch int
 }
 
@@ -42,7 +42,7 @@ func (o VectorIndexOptions) withDefaults() VectorIndexOptions {
 		o.EfConstruction = 64
 	}
 	if o.EfSearch <= 0 {
-		o.EfSearch = 64
+		o.EfSearch = 100
 	}
 	return o
 }
@@ -120,13 +120,11 @@ func (g *hnsw) insert(r int) int32 {
 	}
 	for l := min(level, g.top); l >= 0; l-- {
 		w := g.searchLayer(q, qinv, ep, g.x.opts.EfConstruction, l)
-		nb := w[:min(len(w), g.x.opts.M)]
-		links := make([]int32, len(nb), g.maxLinks(l))
-		for j, n := range nb {
-			links[j] = n.id
-			g.link(n.id, id, l)
-		}
+		links := g.selectNeighbors(w, g.x.opts.M, make([]int32, 0, g.maxLinks(l)))
 		g.nodes[id].links[l] = links
+		for _, n := range links {
+			g.link(n, id, l)
+		}
 		ep = w
 	}
 	if level > g.top {
@@ -146,7 +144,8 @@ func (g *hnsw) link(a, b int32, l int) {
 	n.links[l] = g.closest(a, n.links[l], g.maxLinks(l))
 }
 
-// closest returns the m live nodes of ids nearest node a, nearest first.
+// closest returns up to m of the live nodes ids (a and repeats left
+// out) to link node a to, chosen by selectNeighbors.
 func (g *hnsw) closest(a int32, ids []int32, m int) []int32 {
 	c, i := g.rowOf(a)
 	q, qinv := g.x.vec(c, i), g.x.invOf(c, i)
@@ -157,9 +156,47 @@ func (g *hnsw) closest(a int32, ids []int32, m int) []int32 {
 		}
 	}
 	slices.SortFunc(cs, cmpHC)
-	out := make([]int32, 0, g.maxLinks(0))
-	for _, x := range cs[:min(m, len(cs))] {
-		out = append(out, x.id)
+	return g.selectNeighbors(cs, m, make([]int32, 0, g.maxLinks(0)))
+}
+
+// selectNeighbors appends to out up to m of the candidates cs (sorted
+// nearest first to the node being linked) by the paper's heuristic
+// (its algorithm 4): a candidate is taken when it is nearer the node
+// than any candidate already taken, so links spread in all directions
+// instead of crowding one cluster; the places left are filled with the
+// nearest of those passed over.
+func (g *hnsw) selectNeighbors(cs []hc, m int, out []int32) []int32 {
+	if len(cs) <= m {
+		for _, x := range cs {
+			out = append(out, x.id)
+		}
+		return out
+	}
+	var passed []int32
+	for _, x := range cs {
+		if len(out) == m {
+			break
+		}
+		c, i := g.rowOf(x.id)
+		v, inv := g.x.vec(c, i), g.x.invOf(c, i)
+		good := true
+		for _, y := range out {
+			if g.keyTo(v, inv, y) < x.key {
+				good = false
+				break
+			}
+		}
+		if good {
+			out = append(out, x.id)
+		} else {
+			passed = append(passed, x.id)
+		}
+	}
+	for _, id := range passed {
+		if len(out) == m {
+			break
+		}
+		out = append(out, id)
 	}
 	return out
 }
@@ -203,11 +240,17 @@ func (g *hnsw) remove(id int32) {
 // searchLayer returns the ef nodes nearest q found on level l from the
 // entry points ep, nearest first.
 func (g *hnsw) searchLayer(q []float32, qinv float64, ep []hc, ef, l int) []hc {
-	visited := make(map[int32]struct{}, 4*ef)
+	visited := make([]uint64, (len(g.nodes)+63)/64)
+	seen := func(id int32) bool {
+		w, b := id/64, uint64(1)<<(id%64)
+		s := visited[w]&b != 0
+		visited[w] |= b
+		return s
+	}
 	var cand, res hcHeap // cand: nearest first; res: farthest first
 	cand.max, res.max = false, true
 	for _, e := range ep {
-		visited[e.id] = struct{}{}
+		seen(e.id)
 		cand.push(e)
 		res.push(e)
 	}
@@ -220,10 +263,9 @@ func (g *hnsw) searchLayer(q []float32, qinv float64, ep []hc, ef, l int) []hc {
 			break
 		}
 		for _, nb := range g.nodes[c.id].links[l] {
-			if _, seen := visited[nb]; seen {
+			if seen(nb) {
 				continue
 			}
-			visited[nb] = struct{}{}
 			if g.nodes[nb].row < 0 {
 				continue // a dangling link to a deleted node
 			}
