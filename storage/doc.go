@@ -50,9 +50,11 @@
 //     slabs, per value of an optional HASH attribute, with optional inline
 //     filter attributes beside it. SearchVectors returns the TopK nearest
 //     by COSINE, EUCLIDEAN or DOT_PRODUCT, exactly (every vector scored, in
-//     AVX2/FMA assembly on amd64), ties in scan order. CheckVectorItem is
-//     the check AWS makes of a write to a table with vector indexes, for
-//     the emulator to word.
+//     AVX2/FMA assembly on amd64), ties in scan order; an index added with
+//     VectorIndexOptions{Approximate: true} also keeps an HNSW graph per
+//     partition and searches it instead, for large data sets.
+//     CheckVectorItem is the check AWS makes of a write to a table with
+//     vector indexes, for the emulator to word.
 //   - GetEncoded, QueryEncoded and ScanEncoded are Get, Query and Scan
 //     without the decoding: they hand out EncodedItems, views of the stored
 //     records. An ItemReader walks one (attributes in name order, key

@@ -23,9 +23,12 @@ import (
 //
 //   - vector.go: definitions, limits, errors.
 //   - vector_parse.go: numbers to float32, the write-side item check.
-//   - vector_kernel.go: the distance loops.
+//   - vector_kernel.go, vector_kernel_amd64.{go,s}, vector_kernel_other.go:
+//     the distance loops, in AVX2/FMA assembly where the CPU has it.
 //   - vector_index.go: the slabs and their maintenance.
-//   - vector_search.go, vector_topk.go: the search and its bounded heap.
+//   - vector_search.go, vector_topk.go: the exact search and its bounded heap.
+//   - vector_hnsw.go: the optional approximate index (VectorIndexOptions).
+//   - vector_check.go: invariant checks for tests.
 
 // DistanceFunction is a vector index's distance function.
 type DistanceFunction uint8
