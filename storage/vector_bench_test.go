@@ -282,3 +282,31 @@ func BenchmarkVectorSearchApprox(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFloat32OfNumber rounds 1024 numbers as an SDK writes float32
+// embeddings ("-0.80463094"), by the fast path and by strconv.
+func BenchmarkFloat32OfNumber(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	texts := make([]string, 1024)
+	for i := range texts {
+		texts[i] = strconv.FormatFloat(float64(float32(r.Float64()*2-1)), 'f', -1, 32)
+	}
+	var sink float32
+	b.Run("Float32OfNumber", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range texts {
+				f, _ := Float32OfNumber(Number(s))
+				sink += f
+			}
+		}
+	})
+	b.Run("strconv", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range texts {
+				f, _ := strconv.ParseFloat(s, 32)
+				sink += float32(f)
+			}
+		}
+	})
+	_ = sink
+}

@@ -37,9 +37,9 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // fastFloat32 converts plain decimal text (an optional '-', digits, an
-// optional '.' and digits: a canonical Number) of at most 15 significant
-// digits and a small exponent without strconv; ok is false when it cannot,
-// and the caller falls back to strconv.
+// optional '.' and digits: a canonical Number) whose digits make an
+// integer below 2^53 and that has at most 22 decimals without strconv; ok
+// is false when it cannot, and the caller falls back to strconv.
 //
 // Why it is exact: with a mantissa m < 2^53 and 10^|e| <= 10^22 both exact
 // in float64, one multiplication or division rounds m*10^e correctly to
@@ -50,36 +50,33 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // is always the correctly rounded float32.
 func fastFloat32(s string) (float32, bool) {
 	i, neg := 0, false
-	if i < len(s) && s[i] == '-' {
-		neg, i = true, i+1
+	if len(s) > 0 && s[0] == '-' {
+		neg, i = true, 1
 	}
-	var m uint64
-	digits, exp := 0, 0
-	dot, any := false, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			any = true
-			if dot {
-				exp--
-			}
-			if m == 0 && c == '0' {
-				continue // a leading zero
-			}
-			if digits == 15 {
-				return 0, false
-			}
-			m = m*10 + uint64(c-'0')
-			digits++
-		case c == '.' && !dot:
-			dot = true
-		default:
+	var m uint64 // every digit, in order
+	start := i
+	i, m = digitRun(s, i, m)
+	whole := i - start
+	exp := 0
+	if i < len(s) {
+		if s[i] != '.' {
 			return 0, false
 		}
+		i++
+		frac := i
+		i, m = digitRun(s, i, m)
+		if i != len(s) {
+			return 0, false
+		}
+		exp = frac - i
+		if whole == 0 && exp == 0 {
+			return 0, false // "." or "-."
+		}
+	} else if whole == 0 {
+		return 0, false // "" or "-"
 	}
-	if !any {
-		return 0, false
+	if whole-exp > 19 || m > 1<<53 || exp < -22 {
+		return 0, false // m may have wrapped, or is not exact in float64: strconv knows
 	}
 	if m == 0 {
 		if neg {
@@ -87,14 +84,9 @@ func fastFloat32(s string) (float32, bool) {
 		}
 		return 0, true
 	}
-	if exp < -22 || exp > 22 {
-		return 0, false
-	}
 	f := float64(m)
 	if exp < 0 {
 		f /= pow10[-exp]
-	} else {
-		f *= pow10[exp]
 	}
 	// Only normal float32 results, and no float32 midpoint: the 29 low
 	// mantissa bits that float32 drops must not be exactly one half.
@@ -105,6 +97,19 @@ func fastFloat32(s string) (float32, bool) {
 		f = -f
 	}
 	return float32(f), true
+}
+
+// digitRun appends the decimal digits of s from i to m and returns where
+// they end and m.
+func digitRun(s string, i int, m uint64) (int, uint64) {
+	for ; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			break
+		}
+		m = m*10 + uint64(c)
+	}
+	return i, m
 }
 
 // vectorInto stores v's elements in dst, rounded to float32, when v is a

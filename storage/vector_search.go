@@ -70,8 +70,11 @@ func (t *Table) SearchVectors(name string, q VectorQuery) ([]VectorResult, error
 		return nil, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
 	}
 	s, p, err := x.prepare(q)
-	if err != nil || p == nil {
-		return []VectorResult{}, err
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return []VectorResult{}, nil
 	}
 	var cands []vcand
 	if p.graph != nil && !q.Exact && p.n >= approxMinRows {
