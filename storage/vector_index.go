@@ -39,7 +39,7 @@ type vindex struct {
 	psize int64             // sum of the rows' projected sizes
 	sized []string          // attributes a projected row holds (not for All)
 	reads []string          // attributes a backfill decodes
-	scr   []float32         // a scratch row for a vector that may not fit
+	scr   []float32         // a scratch row: a rewritten vector, parsed before it replaces the old
 	_     [0]func()         // not comparable
 }
 
@@ -262,8 +262,8 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 		return
 	}
 	if had && at.p.hash == hash {
-		// Same partition: parse into scratch (the old vector stays if the
-		// new one does not fit), then overwrite the row in place.
+		// Same partition: parse into scratch, then overwrite the row in
+		// place; a graph node is rebuilt only when the vector changed.
 		c, i := at.p.at(at.row)
 		if !vectorInto(x.scr, v) {
 			x.removeRow(at)
