@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -309,4 +310,52 @@ func BenchmarkFloat32OfNumber(b *testing.B) {
 		}
 	})
 	_ = sink
+}
+
+// BenchmarkVectorPutRatio times Puts into a table without a vector index
+// and one with, in alternating rounds of 1000, and reports the fastest
+// round of each (µs per Put) and their ratio: on a shared machine, load
+// then falls on both alike.
+func BenchmarkVectorPutRatio(b *testing.B) {
+	const keys, round = 10_000, 1000
+	for _, dims := range []int{128, 768} {
+		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(5, uint64(dims)))
+			items := make([]Item, keys)
+			for i := range items {
+				items[i] = benchVectorItem(r, fmt.Sprintf("item#%08d", i), dims)
+			}
+			plain, indexed := NewTable(schemaS), NewTable(schemaS)
+			def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine,
+				Filters: []KeyAttr{{"tenant", KindS}}, Projection: Projection{All: true}}
+			if err := indexed.AddVectorIndex(def); err != nil {
+				b.Fatal(err)
+			}
+			next := 0
+			puts := func(tbl *Table) time.Duration {
+				start := time.Now()
+				for range round {
+					it := items[next%keys]
+					next++
+					if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+						b.Fatal(err)
+					}
+				}
+				return time.Since(start)
+			}
+			for range keys / round { // fill both
+				puts(plain)
+				puts(indexed)
+			}
+			best := [2]time.Duration{math.MaxInt64, math.MaxInt64}
+			for b.Loop() {
+				for j, tbl := range []*Table{plain, indexed} {
+					best[j] = min(best[j], puts(tbl))
+				}
+			}
+			b.ReportMetric(float64(best[0].Microseconds())/round, "µs/put-plain")
+			b.ReportMetric(float64(best[1].Microseconds())/round, "µs/put-indexed")
+			b.ReportMetric(float64(best[1])/float64(best[0]), "ratio")
+		})
+	}
 }

@@ -39,7 +39,7 @@ type vindex struct {
 	psize int64             // sum of the rows' projected sizes
 	sized []string          // attributes a projected row holds (not for All)
 	reads []string          // attributes a backfill decodes
-	scr   []float32         // a scratch row: a rewritten vector, parsed before it replaces the old
+	scr   []float32         // a scratch row: with a graph, a rewritten vector is parsed here first
 	_     [0]func()         // not comparable
 }
 
@@ -262,22 +262,30 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 		return
 	}
 	if had && at.p.hash == hash {
-		// Same partition: parse into scratch, then overwrite the row in
-		// place; a graph node is rebuilt only when the vector changed.
+		// Same partition: overwrite the row in place, parsing straight
+		// into it (a vector that does not fit removes the row anyway).
+		// With a graph, parse into scratch first: its node is rebuilt
+		// only when the vector changed.
 		c, i := at.p.at(at.row)
-		if !vectorInto(x.scr, v) {
+		g := at.p.graph
+		dst := x.vec(c, i)
+		if g != nil {
+			dst = x.scr
+		}
+		if !vectorInto(dst, v) {
 			x.removeRow(at)
 			delete(x.loc, key)
 			return
 		}
-		old := x.vec(c, i)
-		moved := !slices.Equal(old, x.scr)
-		copy(old, x.scr)
+		moved := g != nil && !sameBits(x.vec(c, i), x.scr)
+		if moved {
+			copy(x.vec(c, i), x.scr)
+		}
 		x.fillRow(c, i, false, part, e, nu, nuSize)
-		if moved && at.p.graph != nil {
-			at.p.graph.remove(c.node[i])
-			c.node[i] = at.p.graph.insert(at.row)
-			at.p.graph.compact()
+		if moved {
+			g.remove(c.node[i])
+			c.node[i] = g.insert(at.row)
+			g.compact()
 		}
 		return
 	}
@@ -313,6 +321,17 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 		}
 		c.node[i] = p.graph.insert(p.n - 1)
 	}
+}
+
+// sameBits reports whether a and b hold the same float32s bit for bit
+// (slices.Equal takes -0 for 0, and the row must hold what a backfill would).
+func sameBits(a, b []float32) bool {
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // fillRow sets row i of c, whose vector is in place, from the new image;

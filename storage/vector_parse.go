@@ -49,26 +49,51 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // represent, but may land on one): that case goes to strconv. So the result
 // is always the correctly rounded float32.
 func fastFloat32(s string) (float32, bool) {
+	// One function, no calls: this runs once per vector element on every
+	// write to an indexed table (BenchmarkFloat32OfNumber, BenchmarkVectorPutRatio).
+	n := len(s)
 	i, neg := 0, false
-	if len(s) > 0 && s[0] == '-' {
+	if n > 0 && s[0] == '-' {
 		neg, i = true, 1
 	}
 	var m uint64 // every digit, in order
-	start := i
-	i, m = digitRun(s, i, m)
-	whole := i - start
+	j := i
+	for j < n && s[j]-'0' <= 9 {
+		m = m*10 + uint64(s[j]-'0')
+		j++
+	}
+	whole := j - i
 	exp := 0
-	if i < len(s) {
-		if s[i] != '.' {
+	if j < n {
+		if s[j] != '.' {
 			return 0, false
 		}
-		i++
-		frac := i
-		i, m = digitRun(s, i, m)
-		if i != len(s) {
-			return 0, false
+		j++
+		k := j
+		// The decimals eight at a time: one 64-bit word, checked to be all
+		// digits (each high nibble 3, and adding 6 to each byte carries no
+		// low nibble past 15) and combined by SWAR arithmetic.
+		for k+8 <= n {
+			b := s[k : k+8]
+			v := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			if v&0xF0F0F0F0F0F0F0F0 != 0x3030303030303030 || (v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 != 0x3030303030303030 {
+				return 0, false
+			}
+			v -= 0x3030303030303030
+			v = v*10 + v>>8 // each even byte: two digits' value
+			v = ((v&0x000000FF000000FF)*(100+(1000000<<32)) + (v>>16&0x000000FF000000FF)*(1+(10000<<32))) >> 32
+			m = m*100000000 + v
+			k += 8
 		}
-		exp = frac - i
+		for ; k < n; k++ {
+			c := s[k] - '0'
+			if c > 9 {
+				return 0, false
+			}
+			m = m*10 + uint64(c)
+		}
+		exp = j - k
 		if whole == 0 && exp == 0 {
 			return 0, false // "." or "-."
 		}
@@ -99,19 +124,6 @@ func fastFloat32(s string) (float32, bool) {
 	return float32(f), true
 }
 
-// digitRun appends the decimal digits of s from i to m and returns where
-// they end and m.
-func digitRun(s string, i int, m uint64) (int, uint64) {
-	for ; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			break
-		}
-		m = m*10 + uint64(c)
-	}
-	return i, m
-}
-
 // vectorInto stores v's elements in dst, rounded to float32, when v is a
 // list of exactly len(dst) numbers each finite as float32; false if not
 // (dst is then partly written).
@@ -123,13 +135,17 @@ func vectorInto(dst []float32, v Value) bool {
 	if len(elems) != len(dst) {
 		return false
 	}
-	for i, e := range elems {
+	dst = dst[:len(elems)]
+	for i := range elems {
+		e := &elems[i]
 		if e.kind != KindN {
 			return false
 		}
-		f, ok := parseFloat32(e.str)
+		f, ok := fastFloat32(e.str) // one call per element on the common path
 		if !ok {
-			return false
+			if f, ok = parseFloat32(e.str); !ok {
+				return false
+			}
 		}
 		dst[i] = f
 	}
