@@ -42,6 +42,19 @@
 //     undoes every write (newest first) and releases them. BeginRead starts
 //     a ReadTx, a consistent snapshot of several tables for Get. See
 //     Transactions below.
+//   - AddIndex and DropIndex keep secondary indexes (index.go), read with
+//     QueryIndex and ScanIndex (index_read.go).
+//   - AddVectorIndex and DropVectorIndex keep vector indexes (vector.go;
+//     VECTOR_SPEC.md is their written spec): each item whose vector
+//     attribute is a list of Dimensions numbers is held as float32 in flat
+//     slabs, per value of an optional HASH attribute, with optional inline
+//     filter attributes beside it. SearchVectors returns the TopK nearest
+//     by COSINE, EUCLIDEAN or DOT_PRODUCT, exactly (every vector scored, in
+//     AVX2/FMA assembly on amd64), ties in scan order; an index added with
+//     VectorIndexOptions{Approximate: true} also keeps an HNSW graph per
+//     partition and searches it instead, for large data sets.
+//     CheckVectorItem is the check AWS makes of a write to a table with
+//     vector indexes, for the emulator to word.
 //   - GetEncoded, QueryEncoded and ScanEncoded are Get, Query and Scan
 //     without the decoding: they hand out EncodedItems, views of the stored
 //     records. An ItemReader walks one (attributes in name order, key
@@ -83,7 +96,7 @@
 // primitive under the locks of all its tables, plus an undo entry per write
 // (the stored record it replaced, an immutable string, so recording it
 // copies nothing). Anything a table maintains inside a write (counts,
-// sizes, item collection sizes, secondary indexes) is therefore kept for
+// sizes, item collection sizes, secondary and vector indexes) is therefore kept for
 // all three, and undone by Abort, which restores the old records through
 // the same primitive. The commit point is the same for all three too:
 // there, under the tables' locks, the DB's hook and then the tables'

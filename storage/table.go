@@ -42,6 +42,11 @@ type Table struct {
 	indexes    []*index
 	indexReads []string
 
+	// vindexes are the vector indexes (vector_index.go), replaced (never
+	// changed in place) by AddVectorIndex and DropVectorIndex. They read
+	// nothing of the replaced item: a row is found by its table key.
+	vindexes []*vindex
+
 	// obs is told of every committed write (observe.go).
 	obs Observer
 
@@ -231,6 +236,9 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 			if len(t.indexes) > 0 {
 				t.updateIndexesLocked(pkPivot(pk), oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
 			}
+			if len(t.vindexes) > 0 {
+				t.updateVectorIndexesLocked(pkPivot(pk), sk, entry{}, nil, 0)
+			}
 		}
 		if t.coll != nil {
 			ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
@@ -253,6 +261,9 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	t.putLocked(pk, e, oldE, found)
 	if len(t.indexes) > 0 {
 		t.updateIndexesLocked(t.parts[pk], oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
+	}
+	if len(t.vindexes) > 0 {
+		t.updateVectorIndexesLocked(t.parts[pk], sk, e, newItem, int(e.size))
 	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
@@ -403,5 +414,8 @@ func (t *Table) checkLocked() error {
 	if count != t.count || size != t.size {
 		return fmt.Errorf("counted %d items of %d bytes, table says %d items of %d bytes", count, size, t.count, t.size)
 	}
-	return t.checkIndexesLocked()
+	if err := t.checkIndexesLocked(); err != nil {
+		return err
+	}
+	return t.checkVectorIndexesLocked()
 }
