@@ -59,14 +59,14 @@ type resKey struct{ table, index string }
 
 // resStats is what the requests did to one table or index.
 type resStats struct {
-	ops                         map[string]*opStats
-	byAccess                    [numAccess]int64
-	itemsRead, itemsReturned    int64
-	filterRead, filterReturned  int64 // of requests with a filter
-	readUnits, writeUnits       float64
-	throttled                   int64
-	hotPK, hotKey               *topK // consumed throughput units per partition key, per full key
-	throttledPK, throttledKey *topK // throttled requests per partition key, per full key
+	ops                        map[string]*opStats
+	byAccess                   [numAccess]int64
+	itemsRead, itemsReturned   int64
+	filterRead, filterReturned int64 // of requests with a filter
+	readUnits, writeUnits      float64
+	throttled                  int64
+	hotPK, hotKey              *topK // consumed throughput units per partition key, per full key
+	throttledPK, throttledKey  *topK // throttled requests per partition key, per full key
 }
 
 // opStats is what the requests of one operation did to a table or index.
