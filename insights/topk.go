@@ -47,9 +47,9 @@ func valueText(s string, k storage.Kind) string {
 // and at least its count minus its overcount.
 type topK struct {
 	max   int
-	idx   map[itemKey]int // position in heap
-	heap  []counter       // a min-heap by count
-	total float64         // the weight of every key added
+	idx   map[itemKey]*counter
+	heap  []*counter // a min-heap by count
+	total float64    // the weight of every key added
 }
 
 // counter is one counted key.
@@ -57,9 +57,10 @@ type counter struct {
 	key       itemKey
 	count     float64
 	overcount float64
+	at        int // its position in heap
 }
 
-func newTopK(max int) *topK { return &topK{max: max, idx: map[itemKey]int{}} }
+func newTopK(max int) *topK { return &topK{max: max, idx: map[itemKey]*counter{}} }
 
 // add adds weight w (> 0) to key k.
 func (t *topK) add(k itemKey, w float64) {
@@ -67,27 +68,32 @@ func (t *topK) add(k itemKey, w float64) {
 		return
 	}
 	t.total += w
-	if i, ok := t.idx[k]; ok {
-		t.heap[i].count += w
-		t.down(i)
+	if c, ok := t.idx[k]; ok {
+		c.count += w
+		t.down(c.at)
 		return
 	}
 	if len(t.heap) < t.max {
-		t.heap = append(t.heap, counter{key: k, count: w})
-		t.idx[k] = len(t.heap) - 1
-		t.up(len(t.heap) - 1)
+		c := &counter{key: k, count: w, at: len(t.heap)}
+		t.heap = append(t.heap, c)
+		t.idx[k] = c
+		t.up(c.at)
 		return
 	}
-	least := t.heap[0]
-	delete(t.idx, least.key)
-	t.heap[0] = counter{key: k, count: least.count + w, overcount: least.count}
-	t.idx[k] = 0
+	c := t.heap[0]
+	delete(t.idx, c.key)
+	c.key, c.overcount = k, c.count
+	c.count += w
+	t.idx[k] = c
 	t.down(0)
 }
 
 // top returns the n most counted keys, by count then key.
 func (t *topK) top(n int) []counter {
-	out := slices.Clone(t.heap)
+	out := make([]counter, len(t.heap))
+	for i, c := range t.heap {
+		out[i] = *c
+	}
 	slices.SortFunc(out, func(a, b counter) int {
 		if c := cmp.Compare(b.count, a.count); c != 0 {
 			return c
@@ -104,8 +110,7 @@ func (t *topK) less(i, j int) bool { return t.heap[i].count < t.heap[j].count }
 
 func (t *topK) swap(i, j int) {
 	t.heap[i], t.heap[j] = t.heap[j], t.heap[i]
-	t.idx[t.heap[i].key] = i
-	t.idx[t.heap[j].key] = j
+	t.heap[i].at, t.heap[j].at = i, j
 }
 
 func (t *topK) up(i int) {
