@@ -91,13 +91,13 @@ func (k *keyValue) UnmarshalJSON(data []byte) error {
 		case "N":
 			n, err := storage.ParseNumber(s)
 			if err != nil {
-				return fmt.Errorf("N value %q: %v", s, err)
+				return fmt.Errorf("the N value %q: %v", s, err)
 			}
 			k.text = string(n)
 		case "B":
 			b, err := base64.StdEncoding.DecodeString(s)
 			if err != nil {
-				return fmt.Errorf("B value %q is not base64", s)
+				return fmt.Errorf("the B value %q is not base64", s)
 			}
 			k.text, k.b = string(b), true
 		default:

@@ -70,8 +70,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"rules": [{"fault": "Throttling", "partitionKey": 1}]}`, "a key value is a string or"},
 		{`{"rules": [{"fault": "Throttling", "partitionKey": {"S": "a", "N": "1"}}]}`, "exactly one of S, N, B"},
 		{`{"rules": [{"fault": "Throttling", "partitionKey": {"BOOL": "1"}}]}`, `kind "BOOL"`},
-		{`{"rules": [{"fault": "Throttling", "partitionKey": {"N": "one"}}]}`, `N value "one"`},
-		{`{"rules": [{"fault": "Throttling", "partitionKey": {"B": "!!"}}]}`, `B value "!!" is not base64`},
+		{`{"rules": [{"fault": "Throttling", "partitionKey": {"N": "one"}}]}`, `the N value "one"`},
+		{`{"rules": [{"fault": "Throttling", "partitionKey": {"B": "!!"}}]}`, `the B value "!!" is not base64`},
 		{`{"rules": []} {}`, "line 1, column 15: data after the document"},
 	}
 	for _, tc := range tests {

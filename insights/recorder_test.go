@@ -116,7 +116,7 @@ func TestUnmatched(t *testing.T) {
 		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s("p1"), SortOp: SortGT, Sort: s("A")}},
 		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s("p2"), SortOp: SortGT, Sort: s("B")}},
 		{Op: "Scan", Access: Scan, Table: "Other"},
-		{Op: "PutItem", Access: Put, Table: "Other", Key: KeyCondition{Partition: s("x")}}, // writes of undeclared tables are not checked
+		{Op: "PutItem", Access: Put, Table: "Other", Key: KeyCondition{Partition: s("x")}},              // writes of undeclared tables are not checked
 		{Op: "Query", Access: Query, Table: "Blog", Key: KeyCondition{Partition: s("x")}, Filter: true}, // a third shape: dropped
 	}
 	for _, q := range reqs {
