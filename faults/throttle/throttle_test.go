@@ -329,3 +329,45 @@ func TestConcurrent(t *testing.T) {
 	})
 	wg.Wait()
 }
+
+// TestBatchDrainLoop: a BatchWriteItem of 25 one-unit items on a table of
+// 5 WCU without burst, drained the standard way (send the unprocessed
+// items again after a back-off, here 200 ms on the emulator's clock):
+// each round writes what the bucket admits, the batch fails only when
+// nothing is admitted, and the same run gives the same rounds every time.
+func TestBatchDrainLoop(t *testing.T) {
+	run := func() []int {
+		clk := newClock()
+		th := New(Options{Clock: clk.Now, Burst: time.Second})
+		_ = th.Configure("T", Table{Mode: Provisioned, Table: Throughput{Read: 5, Write: 5}})
+		pending := 25
+		var rounds []int // items written per round; -1 for a round refused whole
+		for pending > 0 && len(rounds) < 100 {
+			written := 0
+			for range pending {
+				u := Use{Table: "T", Write: true}
+				if _, refused := th.Admit(u); refused {
+					continue // to UnprocessedItems
+				}
+				th.Charge(u, 1)
+				written++
+			}
+			if written == 0 {
+				rounds = append(rounds, -1) // ProvisionedThroughputExceededException
+			} else {
+				rounds = append(rounds, written)
+			}
+			pending -= written
+			clk.Advance(200 * time.Millisecond)
+		}
+		return rounds
+	}
+	first := run()
+	want := []int{5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	if fmt.Sprint(first) != fmt.Sprint(want) {
+		t.Errorf("rounds %v, want %v", first, want)
+	}
+	if again := run(); fmt.Sprint(again) != fmt.Sprint(first) {
+		t.Errorf("second run %v, first %v", again, first)
+	}
+}
