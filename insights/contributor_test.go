@@ -6,8 +6,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // movingClock is a clock tests move.
@@ -150,5 +148,4 @@ func TestContributors(t *testing.T) {
 	if rep := r.Report(nil); len(rep.Tables) != 1 || rep.Tables[0].Table != "Orders" || len(rep.Costliest) != 0 {
 		t.Errorf("with the report off, only the enabled table is counted and no request kept: %+v", rep)
 	}
-	_ = storage.Value{}
 }
