@@ -14,7 +14,8 @@ import (
 // Call is what the injector is told of a call before it runs: the
 // operation, the table, the index it reads, and its key when it has one
 // (an item operation, one action of a batch or transaction; a Query gives
-// only the partition key; a Scan none: the zero Values).
+// only the partition key of the table or index it reads; a Scan none:
+// the zero Values).
 type Call struct {
 	Op    string
 	Table string
