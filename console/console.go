@@ -109,6 +109,7 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w)
 	p := r.URL.Path
 	if p == strings.TrimSuffix(h.prefix, "/") {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -155,13 +156,11 @@ func setSecurityHeaders(w http.ResponseWriter) {
 }
 
 func notFound(w http.ResponseWriter) {
-	setSecurityHeaders(w)
 	w.Header().Set("Cache-Control", "no-store")
 	http.Error(w, "404 page not found", http.StatusNotFound)
 }
 
 func methodNotAllowed(w http.ResponseWriter) {
-	setSecurityHeaders(w)
 	w.Header().Set("Allow", "GET, HEAD")
 	http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 }

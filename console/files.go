@@ -83,7 +83,6 @@ func loadFiles() (map[string]*file, error) {
 // Modified while its ETag still matches: a new server version is seen at
 // once, an unchanged one costs no bytes.
 func (f *file) serve(w http.ResponseWriter, r *http.Request) {
-	setSecurityHeaders(w)
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Cache-Control", "no-cache")

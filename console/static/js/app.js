@@ -38,24 +38,32 @@ export function go(hash) {
   else location.hash = hash;
 }
 
+let generation = 0; // of the latest route: a view that ends after a newer one started is cleaned up
+
 async function route() {
+  const gen = ++generation;
   if (state.cleanup) { try { state.cleanup(); } catch { /* gone anyway */ } }
   state.cleanup = null;
   state.keys = {};
+  delete document.documentElement.dataset.route;
   const hash = location.hash || "#/";
   for (const [re, view] of routes) {
     const m = re.exec(hash);
     if (!m) continue;
     markNav(hash);
+    let out = null;
     try {
-      const out = await view(m);
-      if (out && typeof out === "object") {
-        state.cleanup = out.cleanup || null;
-        state.keys = out.keys || {};
-      }
+      out = await view(m);
     } catch (err) {
-      mount(main, h("div.page", h("div.note.error", `${err.type || "Error"}: ${err.message}`)));
+      if (gen === generation) mount(main, h("div.page", h("div.note.error", `${err.type || "Error"}: ${err.message}`)));
     }
+    if (gen !== generation) { out?.cleanup?.(); return; }
+    if (out && typeof out === "object") {
+      state.cleanup = out.cleanup || null;
+      state.keys = { ...state.keys, ...(out.keys || {}) };
+    }
+    // The view is drawn and its keys are live (the browser test waits for this).
+    document.documentElement.dataset.route = hash;
     return;
   }
   mount(main, h("div.page", h("h1", "Not here"), h("p", "This page of the console does not exist. "), h("a", { href: "#/" }, "Back to the tables")));
@@ -260,6 +268,9 @@ function showHelp() {
 
 document.getElementById("help-button").addEventListener("click", showHelp);
 
+// A blocked load (the page's Content-Security-Policy) is a bug of the console: say so.
+document.addEventListener("securitypolicyviolation", (e) => console.error(`blocked by the Content-Security-Policy: ${e.violatedDirective} ${e.blockedURI}`));
+
 // ---------------------------------------------------------------- start
 
 async function start() {
@@ -268,6 +279,7 @@ async function start() {
   renderNamespace();
   document.getElementById("foot-version").textContent = config.version ? `dynamoemu ${config.version}` : "dynamoemu";
   window.addEventListener("hashchange", route);
+  window.addEventListener("focus", () => { if (!document.hidden) readClock(); });
   await Promise.all([refreshTables(), readClock()]);
   route();
   document.documentElement.dataset.ready = "true";

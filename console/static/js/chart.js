@@ -21,16 +21,16 @@
 import { h, s } from "./ui.js";
 
 const TONES = ["accent", "warn", "info", "ok", "danger", "muted"];
-const W = 640; // the viewBox width; the SVG scales to its box
+const W = 560; // the viewBox width; the SVG scales to its box
 const ROW = 26;
-const LABEL = 190;
-const VALUE = 70;
+const LABEL = 170;
+const VALUE = 80;
 
 /** chart returns a <figure> drawing spec. A bad spec draws a message, never throws. */
 export function chart(spec) {
   const fig = h("figure.chart");
   const title = spec?.title || "";
-  fig.append(h("figcaption", h("span.chart-title", title), spec?.subtitle && h("span.chart-sub", spec.subtitle)));
+  fig.append(h("figcaption", h("span.chart-title", title), (spec?.subtitle || spec?.unit) && h("span.chart-sub", spec.subtitle || spec.unit)));
   let rows;
   try { rows = normalize(spec); } catch (err) {
     fig.append(h("p.chart-empty", `This chart's data is not usable: ${err.message}`));
@@ -84,8 +84,8 @@ function barChart(rows, series, spec, title) {
     let x = LABEL;
     series.forEach((ser) => {
       svg.append(s("rect", { x, y: 6, width: 10, height: 10, rx: 2, class: "tone-" + ser.tone }),
-        s("text", { x: x + 15, y: 15, class: "chart-legend" }, cut(ser.name, 22)));
-      x += 30 + Math.min(ser.name.length, 22) * 7;
+        s("text", { x: x + 15, y: 15, class: "chart-legend" }, cut(ser.name, 40)));
+      x += 34 + Math.min(ser.name.length, 40) * 6.2;
     });
   }
   const span = W - LABEL - VALUE;
@@ -102,7 +102,7 @@ function barChart(rows, series, spec, title) {
       if (w > 0) g.append(s("rect", { x, y: y + 4, width: Math.max(w, 1.5), height: ROW - 8, rx: 3, class: "tone-" + (series[j]?.tone || "muted") }));
       x += w;
     });
-    g.append(s("text", { x: LABEL + ((totals[i] / max) * span) + 6, y: y + 17, class: "chart-value" }, fmt(totals[i]) + (spec.unit && i === 0 ? " " + spec.unit : "")));
+    g.append(s("text", { x: LABEL + ((totals[i] / max) * span) + 6, y: y + 17, class: "chart-value" }, fmt(totals[i])));
     svg.append(g);
   });
   return svg;

@@ -5,7 +5,7 @@
 
 import { call } from "./api.js";
 import { h, dialog, segmented, confirmDialog, toast, errorToast } from "./ui.js";
-import { parseItem, formatItem, keyOf, sameValue, stringify } from "./ddb.js";
+import { parseItem, formatItem, keyOf, sameValue, stringify, short } from "./ddb.js";
 
 const FORMAT_KEY = "dynamoemu.console.format";
 
@@ -26,6 +26,7 @@ export async function editItem(table, item) {
     for (const k of keySchema) item[k.AttributeName] = { [types[k.AttributeName]]: types[k.AttributeName] === "N" ? "0" : "" };
   }
   const oldKey = adding ? null : keyOf(item, keySchema);
+  item = { ...keyOf(item, keySchema), ...item }; // the key first
   let format = savedFormat();
   const area = h("textarea.code-input", { spellcheck: "false", rows: "18", "aria-label": "Item", autofocus: true });
   const status = h("div.editor-status", { role: "status" });
@@ -112,7 +113,7 @@ export async function editItem(table, item) {
   }
   buttons.push({ label: "Cancel", value: null }, { label: adding ? "Add item" : "Save", value: "saved", kind: "primary", onclick: save });
   return dialog({
-    title: adding ? `New item in ${table.TableName}` : `Item of ${table.TableName}`,
+    title: adding ? `New item in ${table.TableName}` : `${table.TableName} · ${keySchema.map((k) => short(oldKey[k.AttributeName], 40)).join(" · ")}`,
     wide: true,
     body: [
       h("div.editor-bar", formats, h("span.hint", "Ctrl+Enter saves · Tab indents · numbers keep every digit")),

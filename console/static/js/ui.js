@@ -95,8 +95,8 @@ export function toast(message, kind = "info", detail = "") {
   const t = h("div.toast." + kind, { role: kind === "error" ? "alert" : "status" },
     h("div.toast-msg", message), detail && h("div.toast-detail", detail));
   box.append(t);
-  setTimeout(() => t.classList.add("leaving"), kind === "error" ? 7000 : 3500);
-  setTimeout(() => t.remove(), kind === "error" ? 7400 : 3900);
+  setTimeout(() => t.classList.add("leaving"), kind === "error" ? 7000 : 2500);
+  setTimeout(() => t.remove(), kind === "error" ? 7400 : 2900);
 }
 
 /** errorToast shows an ApiError or any error. */

@@ -64,7 +64,7 @@ export async function clockView(main) {
     h("section.panel.clock-panel",
       h("h2", "Emulator time"), big, offset,
       h("div.actions.steps", STEPS.map(([d, label]) => h("button", { type: "button", onclick: () => move({ advance: d }, `Clock advanced ${label.slice(1)}`) }, label))),
-      h("div.form-row",
+      h("div.clock-forms",
         h("form.inline-form", {
           onsubmit: (e) => { e.preventDefault(); if (custom.value.trim()) move({ advance: custom.value.trim() }, `Clock advanced ${custom.value.trim()}`); },
         }, field("Advance by (Go duration)", custom), h("button", { type: "submit" }, "Advance")),

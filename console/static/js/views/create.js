@@ -31,6 +31,7 @@ export async function createTable() {
       .map(([v, l]) => h("option", { value: v }, l)));
   const ttl = text("TTL attribute", "expiresAt (optional)");
   const gsiList = h("div.gsi-list");
+  const syncHead = () => gsiList.parentElement?.querySelector(".gsi-head")?.classList.toggle("hidden", gsis.length === 0);
   const gsis = [];
   const addGSI = () => {
     const row = {
@@ -41,9 +42,10 @@ export async function createTable() {
     };
     row.el = h("div.gsi-row",
       row.name, row.pk, row.pkType, row.sk, row.skType, row.projection, row.include,
-      h("button.icon-button", { type: "button", title: "Remove the index", "aria-label": "Remove the index", onclick: () => { gsis.splice(gsis.indexOf(row), 1); row.el.remove(); update(); } }, icon("x")));
+      h("button.icon-button", { type: "button", title: "Remove the index", "aria-label": "Remove the index", onclick: () => { gsis.splice(gsis.indexOf(row), 1); row.el.remove(); syncHead(); update(); } }, icon("x")));
     gsis.push(row);
     gsiList.append(row.el);
+    syncHead();
     row.name.focus();
     update();
   };
@@ -90,6 +92,7 @@ export async function createTable() {
   gsiList.addEventListener("input", update);
   gsiList.addEventListener("change", update);
   update();
+  queueMicrotask(syncHead);
 
   let created = null;
   await dialog({
@@ -99,7 +102,9 @@ export async function createTable() {
       h("div.form-row", field("Partition key", h("div.cond", pk, pkType)), field("Sort key", h("div.cond", sk, skType), "leave empty for none")),
       h("div.form-row", field("Billing", billingSwitch), field("Stream", stream), field("TTL attribute", ttl, "epoch seconds; optional")),
       provisioned,
-      h("div.field", h("span.field-label", "Global secondary indexes"), gsiList,
+      h("div.field", h("span.field-label", "Global secondary indexes"),
+        h("div.gsi-row.gsi-head", ["name", "partition key", "type", "sort key", "type", "projection", "included attributes", ""].map((c) => h("span", c))),
+        gsiList,
         h("button.small", { type: "button", onclick: addGSI }, icon("plus"), "Add an index")),
       preview, err,
     ],

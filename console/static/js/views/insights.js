@@ -50,12 +50,12 @@ export async function insightsView(main) {
   }, "Preview the charts with example data");
   mount(main, h("div.page",
     h("div.page-head", h("div", h("h1", icon("chart"), "Insights"), h("p.muted", "How your application uses its tables, and the faults you inject to test it."))),
-    h("section.panel.soon",
+    h("div.two-col", h("section.panel.soon",
       h("div.soon-head", h("h2", "Access patterns"), h("span.badge.warn", "not available yet")),
       h("p", "Hot partition keys, filter waste (items read and then dropped by a filter) and Query vs Scan, per table and index. The emulator does not report them yet: this tab shows them once it does.")),
     h("section.panel.soon",
       h("div.soon-head", h("h2", "Fault injection"), h("span.badge.warn", "not available yet")),
-      h("p", "Rules that make chosen requests fail (throttling, conditional failures, latency) to test an application's error handling. Not in the emulator yet: the rules will be listed and switched here.")),
+      h("p", "Rules that make chosen requests fail (throttling, conditional failures, latency) to test an application's error handling. Not in the emulator yet: the rules will be listed and switched here."))),
     h("section.panel", h("div.actions", toggle), preview)));
   return null;
 }

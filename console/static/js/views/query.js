@@ -20,6 +20,7 @@ export async function queryTab(body, info) {
   const st = forms.get(id) || {
     op: "Query", index: "", pk: "", skOp: "", sk: "", sk2: "", filter: "", projection: "",
     names: "", values: "", valuesFormat: "plain", limit: "", descending: false, consistent: false, capacity: "INDEXES",
+    last: null, // the last answer, drawn again when the tab is opened again
   };
   forms.set(id, st);
   const types = Object.fromEntries(t.AttributeDefinitions.map((d) => [d.AttributeName, d.AttributeType]));
@@ -152,6 +153,7 @@ export async function queryTab(body, info) {
   function changed() {
     starts = [undefined];
     page = 0;
+    st.last = null;
     showPreview();
   }
 
@@ -189,6 +191,7 @@ export async function queryTab(body, info) {
     }
     const ms = performance.now() - began;
     starts[page + 1] = out.LastEvaluatedKey;
+    st.last = { out, ms, page, starts: [...starts] };
     drawResult(out, ms);
   }
 
@@ -201,7 +204,7 @@ export async function queryTab(body, info) {
       h("div.summary",
         h("div.stat", h("span.stat-label", "Count"), h("span.stat-value", String(out.Count))),
         h("div.stat", h("span.stat-label", "Scanned"), h("span.stat-value", String(out.ScannedCount))),
-        h("div.stat" + (waste > 0.5 ? ".warn" : ""), h("span.stat-label", "Filtered out"), h("span.stat-value", `${Math.round(waste * 100)}%`)),
+        h("div.stat" + (waste > 0.5 ? ".warn" : ""), { title: "Items read and then dropped by the filter (paid for, not returned)" }, h("span.stat-label", "Dropped"), h("span.stat-value", `${Math.round(waste * 100)}%`)),
         h("div.stat", h("span.stat-label", "Consumed"), h("span.stat-value", cc ? `${cc.CapacityUnits} RCU` : "—")),
         h("div.stat", h("span.stat-label", "Time"), h("span.stat-value", `${Math.round(ms)} ms`))),
       cc && capacityDetail(cc),
@@ -217,7 +220,12 @@ export async function queryTab(body, info) {
   }
 
   drawForm();
-  mount(body, h("div.builder-layout", form, h("div.builder-out", preview, result)));
+  mount(body, h("div.builder-layout", form, h("div.builder-out", result, preview)));
+  if (st.last) {
+    ({ page } = st.last);
+    starts = [...st.last.starts];
+    drawResult(st.last.out, st.last.ms);
+  }
   showPreview();
   return {
     keys: {

@@ -50,7 +50,7 @@ export async function streamTab(body, info, reload) {
   const list = h("ol.records", { "aria-label": "Stream records, newest first" });
   const toggle = h("button.primary", { type: "button", title: "Start or pause (space)" });
   const positionSwitch = segmented([["LATEST", "From now (LATEST)"], ["TRIM_HORIZON", "From the oldest (TRIM_HORIZON)"]], position,
-    (v) => { position = v; if (running) { stop(); start(); } }, "Start position");
+    (v) => { position = v; stop(); clear(); start(); }, "Start position");
 
   const drawStatus = () => {
     mount(toggle, icon(running ? "pause" : "play"), running ? "Pause" : "Tail");

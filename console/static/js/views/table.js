@@ -2,7 +2,7 @@
 
 import { describe } from "../api.js";
 import { h, mount, badge, icon, empty } from "../ui.js";
-import { go } from "../app.js";
+import { go, state } from "../app.js";
 import { overviewTab } from "./overview.js";
 import { itemsTab } from "./items.js";
 import { queryTab } from "./query.js";
@@ -55,7 +55,8 @@ export async function tableView(main, name, tab) {
     info = await describe(name);
     return info;
   };
-  const sub = (await render(body, info, reload)) || {};
   const keys = Object.fromEntries(TABS.map(([id], i) => [String(i + 1), () => go(href(id))]));
+  Object.assign(state.keys, keys); // the tabs answer while the tab loads
+  const sub = (await render(body, info, reload)) || {};
   return { keys: { ...keys, ...(sub.keys || {}) }, cleanup: sub.cleanup };
 }
