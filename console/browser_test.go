@@ -575,9 +575,26 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.wait("the TTL table list", `document.querySelector(".ttl-tables")?.textContent.includes("Orders")`)
 	b.shotToasts("clock", "Clock & TTL: the emulator's time a day ahead of the machine's, the step buttons, a sweep that deleted the expired item", true)
 
-	// Conventions (empty here) and the insights tab with its chart preview.
+	// Conventions: a table that opts in by its tags (warn mode), writes
+	// that break the key rules, the report, its reset.
 	b.nav('v', "#/conventions")
-	b.wait("the conventions report", `document.querySelector("main .empty h3")?.textContent === "No violations"`)
+	b.wait("the empty conventions report", `document.querySelector("main .empty h3")?.textContent === "No violations"`)
+	s.api(t, "CreateTable", map[string]any{
+		"TableName": "Ledger", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": []map[string]string{{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}},
+		"KeySchema":            []map[string]string{{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}},
+		"Tags":                 []map[string]string{{"Key": "dynamoemu:conventions", "Value": "data"}, {"Key": "dynamoemu:conventions-mode", "Value": "warn"}},
+	})
+	for _, pk := range []string{"no-tenant", "ORDER#", "no-tenant"} {
+		s.api(t, "PutItem", map[string]any{"TableName": "Ledger", "Item": map[string]any{"pk": map[string]string{"S": pk}, "sk": map[string]string{"S": "x"}}})
+	}
+	b.press('r')
+	b.wait("the violations", `document.querySelector("main .chart svg") !== null && document.querySelector("main table.grid")?.textContent.includes("no-tenant")`)
+	b.shot("conventions", "the conventions report: totals, violations by rule as a chart, each distinct violation with its key, message and count")
+	b.click("Reset", button("Reset"))
+	b.click("Reset (confirm)", inDialog("Reset"))
+	b.wait("the reset report", `document.querySelector("main .empty h3")?.textContent === "No violations"`)
+	s.api(t, "DeleteTable", map[string]any{"TableName": "Ledger"})
 	b.nav('i', "#/insights")
 	b.wait("insights", `document.querySelectorAll(".panel.soon").length === 2`)
 	b.click("preview", button("Preview the charts with example data"))

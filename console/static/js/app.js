@@ -47,6 +47,7 @@ async function route() {
   state.keys = {};
   delete document.documentElement.dataset.route;
   const hash = location.hash || "#/";
+  if (hash !== "#/") refreshTables(); // tables made elsewhere (an SDK) show up; home refreshes itself
   for (const [re, view] of routes) {
     const m = re.exec(hash);
     if (!m) continue;
