@@ -435,6 +435,16 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	b.shot("table-overview", "the new table's overview: items, size, billing, stream, TTL, keys, the GSI with its projection, tags, delete")
 
+	// A tag, from the overview's form.
+	b.fill(`main input[aria-label="Tag key"]`, "team")
+	b.fill(`main input[aria-label="Tag value"]`, "payments")
+	b.click("Add tag", button("Add tag"))
+	b.wait("the tag", `document.querySelector("main .tags")?.textContent.includes("teampayments")`)
+	tags := s.api(t, "ListTagsOfResource", map[string]any{"ResourceArn": desc["TableArn"]})["Tags"].([]any)
+	if len(tags) != 1 || tags[0].(map[string]any)["Key"] != "team" || tags[0].(map[string]any)["Value"] != "payments" {
+		t.Errorf("got tags %v, want team=payments", tags)
+	}
+
 	// Tail the stream from now on, while the items are written.
 	b.nav('4', "#/t/Orders/stream")
 	b.wait("the stream tail", `document.querySelector(".tail-status")?.textContent.includes("tailing")`)
@@ -602,12 +612,68 @@ func TestConsoleInBrowser(t *testing.T) {
 	_ = eval[bool](b, `(document.querySelector(".chart-grid").scrollIntoView({block: "end"}), true)`)
 	b.shot("insights", "Insights: access patterns and fault injection marked not available yet; the SVG charts previewed with example data")
 
+	// A second table of 25 items, made from an SDK: the tables' cards.
+	s.api(t, "CreateTable", map[string]any{
+		"TableName": "Paged", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": []map[string]string{{"AttributeName": "id", "AttributeType": "N"}},
+		"KeySchema":            []map[string]string{{"AttributeName": "id", "KeyType": "HASH"}},
+	})
+	for i := 0; i < 25; i += 25 / 5 {
+		var puts []any
+		for j := i; j < i+5; j++ {
+			puts = append(puts, map[string]any{"PutRequest": map[string]any{"Item": map[string]any{
+				"id": map[string]string{"N": strconv.Itoa(j)}, "name": map[string]string{"S": fmt.Sprintf("item %02d", j)}}}})
+		}
+		s.api(t, "BatchWriteItem", map[string]any{"RequestItems": map[string]any{"Paged": puts}})
+	}
+	b.nav('t', "#/")
+	b.wait("two cards", `document.querySelectorAll("main .cards .card").length === 2`)
+	b.shot("tables", "all tables of the namespace as cards: keys, items, size, indexes, billing and stream badges")
+
+	// Paging, with the keyboard: 10 a page, ] and [.
+	b.do("open Paged", chromedp.Click(chromedp.CSS(`main .cards a.card[data-table="Paged"]`)))
+	b.wait("Paged's items", `document.documentElement.dataset.route === "#/t/Paged/items" && document.querySelectorAll("main table.grid tbody tr").length > 0`)
+	b.fill(`main select[aria-label="Items per page"]`, "10")
+	b.wait("10 a page", `document.querySelectorAll("main table.grid tbody tr").length === 10 && document.querySelector(".page-info").textContent.startsWith("Page 1")`)
+	page1 := eval[string](b, `document.querySelector("main table.grid tbody").textContent`)
+	b.do("focus the page", chromedp.Click(chromedp.CSS("main h1")))
+	b.press(']')
+	b.wait("page 2", `document.querySelector(".page-info").textContent.startsWith("Page 2") && document.querySelectorAll("main table.grid tbody tr").length === 10`)
+	if page2 := eval[string](b, `document.querySelector("main table.grid tbody").textContent`); page2 == page1 {
+		t.Errorf("page 2 shows page 1's items: %s", page2)
+	}
+	b.press(']')
+	b.wait("page 3", `document.querySelector(".page-info").textContent.startsWith("Page 3") && document.querySelectorAll("main table.grid tbody tr").length === 5`)
+	b.press('[')
+	b.press('[')
+	b.wait("page 1 again", `document.querySelector(".page-info").textContent.startsWith("Page 1")`)
+	if again := eval[string](b, `document.querySelector("main table.grid tbody").textContent`); again != page1 {
+		t.Errorf("page 1 again shows %s, want %s", again, page1)
+	}
+	s.api(t, "DeleteTable", map[string]any{"TableName": "Paged"})
+
 	// Dark theme, on the items.
 	b.do("back to the table", chromedp.Navigate(s.url+"/dynamoemu/console/#/t/Orders/items"))
 	b.wait("the grid", `document.documentElement.dataset.route === "#/t/Orders/items" && document.querySelectorAll("main table.grid tbody tr").length === 2`)
 	b.press('d')
 	b.wait("the dark theme", `document.documentElement.dataset.theme === "dark"`)
 	b.shot("items-dark", "the items grid in the dark theme")
+
+	// A changed key: the editor in DynamoDB JSON saves the new item and
+	// deletes the old one in one transaction.
+	b.do("open ORDER#9", chromedp.Click(`//main//table[contains(@class,"grid")]//td[normalize-space()="from-an-sdk"]`))
+	b.wait("the editor", `document.querySelector("dialog[open] textarea.code-input")?.value.includes("from-an-sdk")`)
+	b.click("DynamoDB JSON", `//dialog[@open]//button[normalize-space()="DynamoDB JSON"]`)
+	b.wait("DynamoDB JSON", `document.querySelector("dialog[open] textarea.code-input").value.includes('"S": "from-an-sdk"')`)
+	ddbText := eval[string](b, `document.querySelector("dialog[open] textarea.code-input").value`)
+	b.fill("dialog[open] textarea.code-input", strings.Replace(ddbText, `"from-an-sdk"`, `"renamed"`, 1))
+	b.click("Save", inDialog("Save"))
+	b.wait("the key-change question", `[...document.querySelectorAll("dialog[open] h2")].pop()?.textContent === "The key changed"`)
+	b.click("Save and delete the old one", inDialog("Save and delete the old one"))
+	b.wait("the renamed item", `!document.querySelector("dialog[open]") && document.querySelector("main table.grid").textContent.includes("renamed")`)
+	if s.getItem(t, "ORDER#9", "from-an-sdk") != nil || attr(s.getItem(t, "ORDER#9", "renamed"), "status", "S") != "open" {
+		t.Errorf("after the key change: want ORDER#9/from-an-sdk gone and ORDER#9/renamed with its attributes")
+	}
 	b.nav('3', "#/t/Orders/query")
 	b.wait("the builder", `document.querySelector("form.builder") !== null`)
 	b.shot("query-dark", "the Query builder in the dark theme, its form kept from before")
