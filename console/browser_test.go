@@ -72,6 +72,11 @@ type server struct {
 
 func startServer(t *testing.T) *server {
 	t.Helper()
+	return startServerWith(t, emulator.Options{}, console.Options{Version: "browser-test"})
+}
+
+func startServerWith(t *testing.T, eopts emulator.Options, copts console.Options) *server {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -81,12 +86,13 @@ func startServer(t *testing.T) *server {
 	// too, and the admin endpoints refuse an Origin that -cors does not
 	// allow (emulator/admin_guard.go). Until the edge lets the console's
 	// own origin through (phase 2), the test allows it with CORSOrigins.
-	emu, err := emulator.New(emulator.Options{CORSOrigins: []string{origin}})
+	eopts.CORSOrigins = append(eopts.CORSOrigins, origin)
+	emu, err := emulator.New(eopts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { emu.Close() })
-	con, err := console.Handler(console.Options{Version: "browser-test"})
+	con, err := console.Handler(copts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,6 +406,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.wait("the namespace dialog", `document.querySelector("dialog[open]")?.textContent.includes("Access key id")`)
 	b.fill("dialog[open] input", testAccessKey)
 	b.fill("dialog[open] input[list=regions]", testRegion)
+	b.shot("namespace", "switching the namespace: the access key and region pick the database, as in DynamoDB Local")
 	b.click("Switch", inDialog("Switch"))
 	b.wait("the namespace chip", fmt.Sprintf(`!document.querySelector("dialog[open]") && document.getElementById("ns-button").textContent.includes(%q)`, testAccessKey+"·"+testRegion))
 
@@ -688,6 +695,22 @@ func TestConsoleInBrowser(t *testing.T) {
 	if names := s.api(t, "ListTables", map[string]any{})["TableNames"].([]any); len(names) != 0 {
 		t.Errorf("after deleting the table, got tables %v, want none", names)
 	}
+
+	// -sharedDb: one database whatever the key; the page says so.
+	shared := startServerWith(t, emulator.Options{SharedDB: true}, console.Options{SharedDB: true, Version: "browser-test"})
+	if out, status := shared.apiStatus(t, "someoneelse", "CreateTable", map[string]any{
+		"TableName": "Shared", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": []map[string]string{{"AttributeName": "id", "AttributeType": "S"}},
+		"KeySchema":            []map[string]string{{"AttributeName": "id", "KeyType": "HASH"}},
+	}); status != 200 {
+		t.Fatalf("CreateTable on the shared server: %d %v", status, out)
+	}
+	b.do("open the shared server's console", chromedp.Navigate(shared.url+"/dynamoemu/console/"))
+	b.wait("the shared table", `document.documentElement.dataset.route === "#/" && document.querySelector("main .cards a.card[data-table=Shared]") !== null`)
+	if chip := eval[string](b, `document.getElementById("ns-button").textContent`); !strings.Contains(chip, "shared") {
+		t.Errorf("with -sharedDb the namespace chip says %q, want it to say shared", chip)
+	}
+	b.shot("shared-db", "a server with -sharedDb: the page's own key sees a table another key made, and says the database is shared")
 
 	if errs := b.pageErrors(); len(errs) > 0 {
 		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))
