@@ -31,9 +31,10 @@ export async function editItem(table, item) {
   const area = h("textarea.code-input", { spellcheck: "false", rows: "18", "aria-label": "Item", autofocus: true });
   const status = h("div.editor-status", { role: "status" });
   const lossNote = h("div.note.warn.hidden");
+  let lossy = []; // what the plain JSON shown cannot say
 
   const show = (it) => {
-    const lossy = [];
+    lossy = [];
     area.value = formatItem(it, format, lossy);
     lossNote.classList.toggle("hidden", lossy.length === 0);
     lossNote.textContent = lossy.length ? `Plain JSON cannot say what type these are, and saving from here would change them: ${lossy.join(", ")}. Edit them in DynamoDB JSON.` : "";
@@ -75,6 +76,10 @@ export async function editItem(table, item) {
   const save = async () => {
     const it = check();
     if (!it) return false;
+    if (format === "plain" && lossy.length > 0 && !(await confirmDialog("Change these types?",
+      `Saved from plain JSON, ${lossy.join(", ")} become lists and strings. Edit in DynamoDB JSON to keep their types.`, "Save anyway", true))) {
+      return false;
+    }
     const newKey = keyOf(it, keySchema);
     const names = { "#pk": keySchema[0].AttributeName };
     try {

@@ -43,7 +43,7 @@ export async function queryTab(body, info) {
   const indexSelect = bind(h("select", { "aria-label": "Index" },
     h("option", { value: "" }, `Table · ${t.KeySchema.map((k) => k.AttributeName).join(", ")}`),
     indexes.map((x) => h("option", { value: x.name }, `${x.kind} ${x.name} · ${x.keys.map((k) => k.AttributeName).join(", ")}`))), "index");
-  indexSelect.addEventListener("change", () => { st.skOp = ""; drawForm(); });
+  indexSelect.addEventListener("change", () => { st.skOp = ""; skOp.value = ""; drawForm(); });
   const pk = bind(h("input", { autocomplete: "off", spellcheck: "false", placeholder: "value" }), "pk");
   const skOp = bind(h("select", { "aria-label": "Sort key condition" }, SK_OPS.map(([v, l]) => h("option", { value: v }, l))), "skOp");
   skOp.addEventListener("change", drawForm);

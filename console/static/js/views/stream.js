@@ -38,6 +38,7 @@ export async function streamTab(body, info, reload) {
   const arn = t.LatestStreamArn;
   let position = "LATEST";
   let running = false;
+  let run = 0; // the tail's generation: a poll of a stopped tail ends there
   let timer = null;
   let polls = 0;
   let shards = new Map(); // shardId -> {iterator, lastSeq}
@@ -81,20 +82,22 @@ export async function streamTab(body, info, reload) {
   };
 
   const discover = async (type) => {
+    const into = shards; // this tail's: a restart makes a new map
     for (const s of await describeShards()) {
-      if (shards.has(s.ShardId) || finished.has(s.ShardId)) continue;
+      if (into.has(s.ShardId) || finished.has(s.ShardId)) continue;
       const closed = !!s.SequenceNumberRange?.EndingSequenceNumber;
       if (type === "LATEST" && closed) { finished.add(s.ShardId); continue; }
-      shards.set(s.ShardId, { iterator: await iterator(s.ShardId, type), lastSeq: null });
+      into.set(s.ShardId, { iterator: await iterator(s.ShardId, type), lastSeq: null });
     }
   };
 
-  const poll = async () => {
+  const poll = async (gen) => {
     timer = null;
-    if (!running) return;
+    if (!running || gen !== run) return;
     try {
       if (++polls % REDISCOVER_EVERY === 0) await discover("TRIM_HORIZON");
       for (const [id, sh] of shards) {
+        if (gen !== run) return;
         let out;
         try {
           out = await streams("GetRecords", { ShardIterator: sh.iterator, Limit: 1000 });
@@ -106,6 +109,7 @@ export async function streamTab(body, info, reload) {
           if (err.type === "TrimmedDataAccessException") { sh.iterator = await iterator(id, "TRIM_HORIZON"); continue; }
           throw err;
         }
+        if (gen !== run) return;
         for (const r of out.Records || []) add(r, id);
         if (out.Records?.length) sh.lastSeq = out.Records[out.Records.length - 1].dynamodb.SequenceNumber;
         if (out.NextShardIterator) sh.iterator = out.NextShardIterator;
@@ -113,11 +117,12 @@ export async function streamTab(body, info, reload) {
       }
       lastPoll = new Date();
     } catch (err) {
+      if (gen !== run) return;
       errorToast(err, "Reading the stream");
       running = false;
     }
     drawStatus();
-    if (running) timer = setTimeout(poll, POLL_MS);
+    if (running && gen === run) timer = setTimeout(() => poll(gen), POLL_MS);
   };
 
   const add = (r, shardId) => {
@@ -131,21 +136,24 @@ export async function streamTab(body, info, reload) {
   async function start() {
     if (running) return;
     running = true;
+    const gen = ++run;
     shards = new Map();
     finished.clear();
     drawStatus();
     try {
       await discover(position);
     } catch (err) {
+      if (gen !== run) return;
       errorToast(err, "Opening the stream");
       running = false;
       drawStatus();
       return;
     }
-    poll();
+    poll(gen);
   }
   function stop() {
     running = false;
+    run++;
     if (timer) clearTimeout(timer);
     timer = null;
     drawStatus();
