@@ -451,6 +451,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	if len(tags) != 1 || tags[0].(map[string]any)["Key"] != "team" || tags[0].(map[string]any)["Value"] != "payments" {
 		t.Errorf("got tags %v, want team=payments", tags)
 	}
+	_ = eval[bool](b, `(document.querySelector("main .tags").scrollIntoView({block: "center"}), true)`)
+	b.shot("table-overview-lower", "the overview, further down: the stream (view type, label, ARN), TTL, the tag just added from the form")
 
 	// Tail the stream from now on, while the items are written.
 	b.nav('4', "#/t/Orders/stream")

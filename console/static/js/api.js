@@ -151,7 +151,7 @@ export async function admin(method, path, body) {
   let out = {};
   try { out = text ? JSON.parse(text) : {}; } catch { out = { message: text }; }
   record({ op: `${method} ${path}`, status: res.status, ms: performance.now() - started, error: res.ok ? undefined : String(out.__type || res.status).split("#").pop() });
-  if (!res.ok) throw new ApiError(String(out.__type || `HTTP ${res.status}`).split("#").pop(), out.message || text, res.status);
+  if (!res.ok) throw new ApiError(String(out.__type || `HTTP ${res.status}`).split("#").pop(), out.message || out.Message || text, res.status);
   return out;
 }
 
