@@ -16,24 +16,30 @@ export async function itemsTab(body, info) {
   const starts = [undefined]; // starts[p] is the ExclusiveStartKey of page p
   let page = 0;
   let last = null; // the last answer
+  let seq = 0;      // of the latest Scan: an older answer that arrives later is dropped
 
   const bar = h("div.toolbar");
   const result = h("div.result");
   mount(body, bar, result);
 
   const load = async () => {
+    const mine = ++seq;
+    const p = page;
     const input = { TableName: t.TableName, Limit: size, ReturnConsumedCapacity: "TOTAL" };
-    if (starts[page]) input.ExclusiveStartKey = starts[page];
+    if (starts[p]) input.ExclusiveStartKey = starts[p];
+    let out;
     try {
-      last = await call("Scan", input);
+      out = await call("Scan", input);
     } catch (err) {
-      errorToast(err, "Scan");
+      if (mine === seq) errorToast(err, "Scan");
       return;
     }
-    starts[page + 1] = last.LastEvaluatedKey;
+    if (mine !== seq) return;
+    last = out;
+    starts[p + 1] = out.LastEvaluatedKey;
     draw();
   };
-  const next = () => { if (last?.LastEvaluatedKey) { page++; load(); } };
+  const next = () => { if (starts[page + 1]) { page++; load(); } }; // once this page has answered
   const prev = () => { if (page > 0) { page--; load(); } };
   const first = () => { if (page > 0) { page = 0; load(); } };
   const add = async () => { if ((await editItem(t, null)) === "saved") load(); };

@@ -31,6 +31,7 @@ export async function queryTab(body, info) {
   const keySchema = () => (st.index ? indexes.find((x) => x.name === st.index)?.keys : null) || t.KeySchema;
   let starts = [undefined];
   let page = 0;
+  let seq = 0; // of the latest run: an older answer that arrives later is dropped
 
   // Controls, bound to st.
   const bind = (el, prop, kind = "value") => {
@@ -180,17 +181,21 @@ export async function queryTab(body, info) {
     if (fromStart) { starts = [undefined]; page = 0; }
     const input = showPreview();
     if (!input) return;
+    const mine = ++seq;
+    const p = page;
     const began = performance.now();
     let out;
     try {
       out = await call(st.op, input);
     } catch (err) {
+      if (mine !== seq) return;
       mount(result, h("div.note.error", h("strong", err.type), ": ", err.message));
       errorToast(err, st.op);
       return;
     }
+    if (mine !== seq) return;
     const ms = performance.now() - began;
-    starts[page + 1] = out.LastEvaluatedKey;
+    starts[p + 1] = out.LastEvaluatedKey;
     st.last = { out, ms, page, starts: [...starts] };
     drawResult(out, ms);
   }
