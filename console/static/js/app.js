@@ -65,6 +65,8 @@ async function route() {
     }
     // The view is drawn and its keys are live (the browser test waits for this).
     document.documentElement.dataset.route = hash;
+    const title = main.querySelector("h1")?.textContent.trim();
+    document.title = title ? `${title} · dynamoemu console` : "dynamoemu console";
     return;
   }
   mount(main, h("div.page", h("h1", "Not here"), h("p", "This page of the console does not exist. "), h("a", { href: "#/" }, "Back to the tables")));
