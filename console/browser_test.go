@@ -519,7 +519,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 	}
 	_ = eval[bool](b, `(document.querySelector("main").scrollTop = 0) === 0`)
-	b.shot("query", "Query builder: key condition with begins_with, a filter with names/values, the request it sent, Count/Scanned/Filtered out and ConsumedCapacity (INDEXES)")
+	b.shot("query", "Query builder: key condition with begins_with, a filter with names/values, the request it sent, Count, Scanned, Dropped (by the filter) and ConsumedCapacity (INDEXES)")
 
 	// Query the index too.
 	b.fill(`form.builder select[aria-label="Index"]`, "byStatus")
@@ -685,7 +685,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	b.nav('3', "#/t/Orders/query")
 	b.wait("the builder", `document.querySelector("form.builder") !== null`)
-	b.shot("query-dark", "the Query builder in the dark theme, its form kept from before")
+	b.wait("the index query again", `document.querySelector(".result .summary")?.textContent.includes("Count1")`) // ORDER#2 expired
+	b.shot("query-dark", "the Query builder in the dark theme: the form kept from before and run again (the expired item is gone); index keys badged GSI PK")
 
 	// Delete the table from its overview.
 	b.nav('1', "#/t/Orders/overview")

@@ -9,10 +9,11 @@ const MAX_COLUMNS = 12;
 
 /**
  * itemGrid returns a table of items. keys are the key attribute names
- * (partition key first); onOpen(item) and onDelete(item) are called for a
- * row, onDelete may be omitted (no delete buttons).
+ * (partition key first), badges their labels (PK, SK by default);
+ * onOpen(item) and onDelete(item) are called for a row, onDelete may be
+ * omitted (no delete buttons).
  */
-export function itemGrid({ items, keys, onOpen, onDelete, label = "Items" }) {
+export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "Items" }) {
   const freq = new Map();
   for (const it of items) for (const k of Object.keys(it)) if (!keys.includes(k)) freq.set(k, (freq.get(k) || 0) + 1);
   const others = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k]) => k);
@@ -21,7 +22,7 @@ export function itemGrid({ items, keys, onOpen, onDelete, label = "Items" }) {
 
   const head = h("tr",
     shown.map((k, i) => h("th", { scope: "col", class: i < keys.length ? "key-col" : "" },
-      k, i < keys.length && badge(i === 0 ? "PK" : "SK", "key"))),
+      k, i < keys.length && badge(badges[i] || (i === 0 ? "PK" : "SK"), "key"))),
     hidden > 0 && h("th.more-col", { scope: "col" }, `+${hidden} more`),
     h("th.actions-col", { scope: "col" }, h("span.visually-hidden", "Actions")));
   const body = h("tbody");

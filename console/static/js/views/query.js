@@ -203,6 +203,8 @@ export async function queryTab(body, info) {
   function drawResult(out, ms) {
     const items = out.Items || [];
     const keys = [...new Set([...t.KeySchema, ...keySchema()].map((k) => k.AttributeName))];
+    const kind = indexes.find((x) => x.name === st.index)?.kind;
+    const badges = keys.map((k, i) => (i < t.KeySchema.length ? (i === 0 ? "PK" : "SK") : `${kind} ${keySchema()[0].AttributeName === k ? "PK" : "SK"}`));
     const waste = out.ScannedCount > 0 ? 1 - out.Count / out.ScannedCount : 0;
     const cc = out.ConsumedCapacity;
     mount(result,
@@ -220,18 +222,19 @@ export async function queryTab(body, info) {
         h("button", { type: "button", disabled: page === 0, onclick: () => { page--; run(false); }, title: "Previous page ([)" }, icon("left"), "Previous"),
         h("button", { type: "button", disabled: !out.LastEvaluatedKey, onclick: () => { page++; run(false); }, title: "Next page (])" }, "Next", icon("right"))),
       items.length
-        ? itemGrid({ items, keys, label: "Results", onOpen: async (it) => { if (await editItem(t, it)) run(false); }, onDelete: async (it) => { if (await deleteItem(t, it)) run(false); } })
+        ? itemGrid({ items, keys, badges, label: "Results", onOpen: async (it) => { if (await editItem(t, it)) run(false); }, onDelete: async (it) => { if (await deleteItem(t, it)) run(false); } })
         : empty("No items", out.ScannedCount > 0 ? "Items were read, and the filter dropped them all." : "Nothing matches the key condition."));
   }
 
   drawForm();
   mount(body, h("div.builder-layout", form, h("div.builder-out", result, preview)));
+  showPreview();
   if (st.last) {
+    // The form was run before: run it again (a read), so the answer shown is today's.
     ({ page } = st.last);
     starts = [...st.last.starts];
-    drawResult(st.last.out, st.last.ms);
+    await run(false);
   }
-  showPreview();
   return {
     keys: {
       r: () => run(false),
