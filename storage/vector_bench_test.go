@@ -43,15 +43,6 @@ func benchClusters(r *rand.Rand, k, dims int) [][]float32 {
 	return cs
 }
 
-// benchClusteredItem is benchVectorItem with a vector near one of the
-// centres (Gaussian noise of deviation 0.5 a dimension): data with the
-// structure embeddings have, on which approximate search is judged.
-func benchClusteredItem(r *rand.Rand, pk string, centres [][]float32) Item {
-	it := benchVectorItem(r, pk, 0)
-	it["v"] = benchVectorValue(benchNear(r, centres))
-	return it
-}
-
 // benchNear returns a point near a random one of the centres.
 func benchNear(r *rand.Rand, centres [][]float32) []float32 {
 	c := centres[r.IntN(len(centres))]
@@ -230,8 +221,8 @@ func liveHeap() uint64 {
 // BenchmarkVectorSearchApprox searches an approximate index (HNSW,
 // default options, COSINE) over 10k and 100k vectors of 128 dimensions
 // and 10k of 768, reporting recall@10 against the exact answer and the
-// graph's build time (build-s), on clustered data (benchClusteredItem: the
-// structure embeddings have) and on uniform random vectors (the worst
+// graph's build time (build-s), on clustered data (vectors near one of n/100
+// centres: the structure embeddings have) and on uniform random vectors (the worst
 // case: every point nearly as far as any other). 100k x 768 and 1M on
 // VECTOR_BENCH_LARGE=1 (the graph takes minutes to build).
 func BenchmarkVectorSearchApprox(b *testing.B) {
