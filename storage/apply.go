@@ -34,6 +34,11 @@ func (db *DB) Apply(r *Record, applied func(*Record) error) error {
 			return fmt.Errorf("%w: create-table record without a definition", ErrCorrupt)
 		}
 		_, err = db.CreateTable(*r.Def)
+	case RecordRestoreTable:
+		if r.Def == nil || r.From == nil {
+			return fmt.Errorf("%w: restore-table record without a definition or a snapshot", ErrCorrupt)
+		}
+		_, err = db.RestoreTable(r.Def.Name, r.Def.ID, r.From)
 	case RecordDropTable:
 		err = db.drop(func() *Table { return db.byID[r.Table] })
 	case RecordAddIndex, RecordDropIndex:
