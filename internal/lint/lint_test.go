@@ -27,6 +27,7 @@ var layers = []layer{
 	{pkg: "expr", may: []string{"storage"}},
 	{pkg: "conventions", may: []string{"storage"}},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
+	{pkg: "persist", may: []string{"storage"}},
 	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
 	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
