@@ -62,6 +62,11 @@ func segName(lsn uint64) string { return fmt.Sprintf("wal-%016x.log", lsn) }
 
 // Commit appends r to the log; see storage.Hook.
 func (w *wal) Commit(r *storage.Record) (uint64, error) {
+	if w.loading {
+		// Set before the DB is handed out and cleared before: no lock
+		// needed. Loading records what the files already hold.
+		return 0, nil
+	}
 	bp := w.pool.Get().(*[]byte)
 	buf := append((*bp)[:0], make([]byte, frameHeader)...)
 	buf, err := storage.AppendRecord(buf, r)
@@ -85,13 +90,11 @@ func (w *wal) Commit(r *storage.Record) (uint64, error) {
 }
 
 // appendLocked writes frame (header space first) as the next record and
-// returns its LSN (0 while loading). A failed write is cut off again, so
+// returns its LSN. A failed write is cut off again, so
 // the log never holds half a frame before a whole one; if that fails too
 // the log is broken.
 func (w *wal) appendLocked(frame []byte) (uint64, error) {
 	switch {
-	case w.loading:
-		return 0, nil
 	case w.broken != nil:
 		return 0, w.broken
 	case w.closed:
