@@ -123,7 +123,7 @@ func TestDamagedLogTail(t *testing.T) {
 			if rec.Cut == "" {
 				t.Errorf("no cut reported")
 			}
-			if lost := renders[k] != renders[300]; k < 200 || lost != (dm.name != "zeros after the end") {
+			if lost := renders[k] != renders[300]; k < 150 || lost != (dm.name != "zeros after the end") {
 				t.Errorf("the DB holds %d ops of 300 after damage near the end", k)
 			}
 			t.Logf("holds %d of 300 ops; %s", k, rec.Cut)
@@ -236,4 +236,59 @@ func TestNewerFormat(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMissingSegment: a segment gone from the middle of the log (or, what
+// looks the same, its end lost in a crash before it reached the disk)
+// ends the log there; with no snapshot and the log's start gone, the
+// namespace is refused.
+func TestMissingSegment(t *testing.T) {
+	seed := testSeed(t)
+	t.Run("middle", func(t *testing.T) {
+		dir := t.TempDir()
+		renders := buildStore(t, dir, seed, 400, 2<<10)
+		segs, _, _ := listDir(nsDir(dir))
+		if len(segs) < 3 {
+			t.Fatalf("%d segments", len(segs))
+		}
+		if err := os.Remove(filepath.Join(nsDir(dir), segs[1].name)); err != nil {
+			t.Fatal(err)
+		}
+		k, rec := openPrefix(t, dir, renders)
+		if !strings.Contains(rec.Cut, "missing") || renders[k] == renders[400] {
+			t.Errorf("holds %d of 400 ops; cut %q", k, rec.Cut)
+		}
+	})
+	t.Run("after the snapshot", func(t *testing.T) {
+		dir := t.TempDir()
+		renders := buildStore(t, dir, seed, 400, 2<<10, 200)
+		segs, snaps, _ := listDir(nsDir(dir))
+		for _, s := range segs {
+			if s.first == snaps[0].lsn+1 {
+				if err := os.Remove(filepath.Join(nsDir(dir), s.name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		k, rec := openPrefix(t, dir, renders)
+		if !strings.Contains(rec.Cut, "missing") || renders[k] != renders[200] {
+			t.Errorf("holds %d of 400 ops (want the snapshot's 200); cut %q", k, rec.Cut)
+		}
+	})
+	t.Run("the start, no snapshot", func(t *testing.T) {
+		dir := t.TempDir()
+		buildStore(t, dir, seed, 400, 2<<10)
+		segs, _, _ := listDir(nsDir(dir))
+		if err := os.Remove(filepath.Join(nsDir(dir), segs[0].name)); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := s.DB(SharedNamespace); err == nil || !strings.Contains(err.Error(), "refusing") {
+			t.Errorf("got %v, want a refusal", err)
+		}
+	})
 }

@@ -215,9 +215,12 @@ func (ns *namespace) progress(phase, name string, total int64) func(read, total,
 }
 
 // replay applies the records of segs after base to the DB and returns
-// the LSN of the last record the DB holds. A damaged or torn frame ends
-// the log there (cutLog); a gap in the log, a record that does not parse
-// although its checksum is right, or one that does not apply is an error.
+// the LSN of the last record the DB holds. A damaged or torn frame, or a
+// gap between segments (records lost in a crash before they reached the
+// disk, or a segment removed), ends the log there (cutLog). No usable
+// snapshot and a log that does not start at record 1 is an error, as is a
+// record that does not parse although its checksum is right, or that
+// does not apply.
 func (ns *namespace) replay(segs []segFile, base uint64) (uint64, error) {
 	// The first segment that may hold records after base.
 	first := 0
@@ -226,25 +229,34 @@ func (ns *namespace) replay(segs []segFile, base uint64) (uint64, error) {
 			first = i
 		}
 	}
-	if len(segs) > 0 && segs[first].first > base+1 {
+	if len(segs) > 0 && segs[first].first > base+1 && base == 0 {
+		why := "no snapshot"
 		if len(ns.rec.Skipped) > 0 {
-			return 0, fmt.Errorf("no usable snapshot (%s) and the log starts at record %d: refusing to open a namespace missing records 1 to %d; move the directory aside to start it empty",
-				strings.Join(ns.rec.Skipped, "; "), segs[first].first, segs[first].first-1)
+			why = "no usable snapshot (" + strings.Join(ns.rec.Skipped, "; ") + ")"
 		}
-		return 0, fmt.Errorf("the log starts at record %d but the snapshot holds up to %d: records are missing", segs[first].first, base)
+		return 0, fmt.Errorf("%s and the log starts at record %d: refusing to open a namespace missing records 1 to %d; move the directory aside to start it empty",
+			why, segs[first].first, segs[first].first-1)
 	}
 	last := base
 	for i := first; i < len(segs); i++ {
 		seg := segs[i]
 		if seg.first > last+1 {
-			return 0, fmt.Errorf("log segment %s starts at record %d, after %d: a segment is missing", seg.name, seg.first, last)
+			reason := fmt.Errorf("segment %s starts at record %d, after record %d: the records between are missing", seg.name, seg.first, last)
+			if i == first {
+				return last, ns.cutLog(nil, 0, reason, segs[i:])
+			}
+			st, err := os.Stat(filepath.Join(ns.dir, segs[i-1].name))
+			if err != nil {
+				return 0, err
+			}
+			return last, ns.cutLog(&segs[i-1], st.Size(), reason, segs[i:])
 		}
 		end, torn, err := ns.replaySegment(seg, base, &last)
 		if err != nil {
 			return 0, err
 		}
 		if torn != nil {
-			return last, ns.cutLog(seg, end, torn, segs[i+1:])
+			return last, ns.cutLog(&seg, end, torn, segs[i+1:])
 		}
 	}
 	return last, nil
@@ -318,36 +330,46 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int6
 	}
 }
 
-// cutLog ends the log at byte off of seg, where damage was found
-// (reason): the bytes from there on are kept in a file beside it
-// (<segment>.cut-<offset>), the segment is truncated, and the segments
-// after it are renamed <name>.cut. The log then ends with the last whole
-// record before the damage: every transaction in it is whole.
-func (ns *namespace) cutLog(seg segFile, off int64, reason error, later []segFile) error {
-	path := filepath.Join(ns.dir, seg.name)
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	kept := ""
-	switch {
-	case st.Size() == 0: // created, not yet written: nothing to keep
-		if err := os.Remove(path); err != nil {
+// cutLog ends the log at byte off of seg (nil: before every segment),
+// where damage was found (reason): the bytes from there on are kept in a
+// file beside it (<segment>.cut-<offset>), the segment is truncated, and
+// the segments after it are renamed <name>.cut. The log then ends with
+// the last whole record before the damage: every transaction in it is
+// whole.
+func (ns *namespace) cutLog(seg *segFile, off int64, reason error, later []segFile) error {
+	var msg string
+	if seg != nil {
+		path := filepath.Join(ns.dir, seg.name)
+		st, err := os.Stat(path)
+		if err != nil {
 			return err
 		}
-	case off < headerSize:
-		kept = seg.name + ".cut"
-		if err := os.Rename(path, filepath.Join(ns.dir, kept)); err != nil {
-			return err
+		kept := ""
+		switch {
+		case st.Size() == 0: // created, not yet written: nothing to keep
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+		case off < headerSize:
+			kept = seg.name + ".cut"
+			if err := os.Rename(path, filepath.Join(ns.dir, kept)); err != nil {
+				return err
+			}
+		case off < st.Size():
+			kept = fmt.Sprintf("%s.cut-%d", seg.name, off)
+			if err := saveTail(path, off, filepath.Join(ns.dir, kept)); err != nil {
+				return fmt.Errorf("keeping the damaged end of %s: %w", seg.name, err)
+			}
+			if err := truncateSync(path, off); err != nil {
+				return err
+			}
 		}
-	case off < st.Size():
-		kept = fmt.Sprintf("%s.cut-%d", seg.name, off)
-		if err := saveTail(path, off, filepath.Join(ns.dir, kept)); err != nil {
-			return fmt.Errorf("keeping the damaged end of %s: %w", seg.name, err)
+		msg = fmt.Sprintf("%s at byte %d: %v; %d bytes cut", seg.name, off, reason, st.Size()-off)
+		if kept != "" {
+			msg += ", kept in " + kept
 		}
-		if err := truncateSync(path, off); err != nil {
-			return err
-		}
+	} else {
+		msg = reason.Error()
 	}
 	var dropped []string
 	for _, s := range later {
@@ -358,10 +380,6 @@ func (ns *namespace) cutLog(seg segFile, off int64, reason error, later []segFil
 	}
 	if err := syncDir(ns.dir); err != nil {
 		return err
-	}
-	msg := fmt.Sprintf("%s at byte %d: %v; %d bytes cut", seg.name, off, reason, st.Size()-off)
-	if kept != "" {
-		msg += ", kept in " + kept
 	}
 	if len(dropped) > 0 {
 		msg += fmt.Sprintf("; later segments set aside as *.cut: %s", strings.Join(dropped, ", "))

@@ -262,3 +262,33 @@ func TestClosedStore(t *testing.T) {
 		t.Error("DB after Close succeeded")
 	}
 }
+
+// TestProgress: a load reports its progress through Options.Progress,
+// each phase to its end.
+func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	s, db := mustOpen(t, dir, Options{Durability: None, CompactBytes: -1})
+	runWorkload(t, db, newModel(), 11, 0, 300)
+	if err := s.Compact(SharedNamespace); err != nil {
+		t.Fatal(err)
+	}
+	runWorkload(t, db, newModel(), 12, 0, 100)
+	s.Close()
+	var got []Progress
+	s, _ = mustOpen(t, dir, Options{ProgressBytes: 1000, Progress: func(p Progress) { got = append(got, p) }})
+	defer s.Close()
+	done := map[string]bool{}
+	var last Progress
+	for _, p := range got {
+		if p.Namespace != SharedNamespace || p.Bytes > p.Total || (p.Phase == last.Phase && p.File == last.File && p.Bytes < last.Bytes) {
+			t.Errorf("progress %+v after %+v", p, last)
+		}
+		if p.Done {
+			done[p.Phase] = true
+		}
+		last = p
+	}
+	if len(got) < 3 || !done["snapshot"] || !done["log"] || last.Records == 0 {
+		t.Errorf("progress reports: %+v", got)
+	}
+}
