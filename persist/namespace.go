@@ -156,14 +156,13 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	if ns.db == nil {
 		ns.db = storage.NewDB(w)
 	}
-	ns.rec.Items = countItems(ns.db)
 
 	// The log after it.
 	last, err := ns.replay(segs, base)
 	if err != nil {
 		return fail(err)
 	}
-	ns.rec.LastLSN = last
+	ns.rec.LastLSN, ns.rec.Items = last, countItems(ns.db)
 	if err := ns.openActive(last); err != nil {
 		return fail(err)
 	}
@@ -175,6 +174,11 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	ns.compactMu.Lock()
 	ns.cleanupLocked()
 	ns.compactMu.Unlock()
+	w.mu.Lock()
+	if w.needsCompactionLocked() {
+		ns.kickCompaction() // a long log is folded now, not at the next write
+	}
+	w.mu.Unlock()
 	ns.rec.Took = time.Since(start)
 	if len(snaps) > 0 || len(segs) > 0 {
 		opts.Logger.Info("persist: namespace loaded", "namespace", name, "snapshot", ns.rec.Snapshot,

@@ -116,11 +116,17 @@ func (w *wal) appendLocked(frame []byte) (uint64, error) {
 	w.off += int64(len(frame))
 	w.next++
 	w.sinceSnap += int64(len(frame))
-	if w.compact != nil && w.opts.CompactBytes >= 0 && w.sinceSnap > w.opts.CompactBytes &&
-		float64(w.sinceSnap) > w.opts.CompactRatio*float64(w.snapSize) {
+	if w.needsCompactionLocked() {
 		w.compact()
 	}
 	return lsn, nil
+}
+
+// needsCompactionLocked reports whether the log since the last snapshot
+// has outgrown the thresholds (Options.CompactBytes, CompactRatio).
+func (w *wal) needsCompactionLocked() bool {
+	return w.compact != nil && w.opts.CompactBytes >= 0 && w.sinceSnap > w.opts.CompactBytes &&
+		float64(w.sinceSnap) > w.opts.CompactRatio*float64(w.snapSize)
 }
 
 // rotateLocked starts a new segment at the next LSN. The old one is left
