@@ -119,18 +119,19 @@
 //
 // A Table has one lock, Table.mu: shared for Get, Query, Scan, the
 // statistics and a ReadTx, exclusive for Write, Put, a WriteTx, AddIndex,
-// DropIndex, SetObserver and TrackCollections. Storage holds it while it
-// runs its caller's code: a Write callback, a WriteTx from Begin to
-// Commit or Abort, a Query or Scan visit, an Observer. That code must not
-// take a lock that anyone holds while calling into a Table, or the two
-// wait for each other for good. The rule for callers is therefore: locks
-// of the caller's own that are held across a call into storage (the
-// emulator's table.mu, for a change of a table's definition) come before
-// Table.mu; whatever runs under Table.mu reads such state without a lock
-// (the emulator keeps it in an atomic pointer to an immutable value) or
-// takes only locks that are never held across a call into storage. Several
-// tables are locked only by Begin and BeginRead, in ascending table id.
-// The emulator's doc.go writes down the whole order.
+// DropIndex, SetObserver, TrackCollections and Snapshot (DB.Snapshot takes
+// every table's, in ascending id, then the DB's catalog lock). Storage
+// holds it while it runs its caller's code: a Write callback, a WriteTx
+// from Begin to Commit or Abort, a Query or Scan visit, an Observer. That
+// code must not take a lock that anyone holds while calling into a Table,
+// or the two wait for each other for good. The rule for callers is
+// therefore: locks of the caller's own that are held across a call into
+// storage (the emulator's table.mu, for a change of a table's definition)
+// come before Table.mu; whatever runs under Table.mu reads such state
+// without a lock (the emulator keeps it in an atomic pointer to an
+// immutable value) or takes only locks that are never held across a call
+// into storage. Several tables are locked only by Begin and BeginRead, in
+// ascending table id. The emulator's doc.go writes down the whole order.
 //
 // # The commit hook
 //
@@ -139,8 +140,8 @@
 // Put and WriteFrom, WriteTx.Commit: single writes, batches, transactions,
 // TTL deletions) as one RecordCommit holding every item write (table ID,
 // key, stored records before and after, origin), and each catalog change
-// (create and drop table, add and drop index, metadata) as a record of
-// its own. This is the seam persistence (a write-ahead log), backups and
+// (create, restore and drop table, add and drop index, metadata) as a
+// record of its own. This is the seam persistence (a write-ahead log), backups and
 // replicas hang off; DB.Apply (apply.go) takes a Record back, and
 // AppendRecord and ParseRecord (record_codec.go) are its binary form.
 //
@@ -156,8 +157,24 @@
 // table dropped from its DB records nothing more. Without a hook a commit
 // pays one nil check.
 //
-// Tables' B-trees (github.com/tidwall/btree) copy in O(1), copy-on-write,
-// which is where consistent snapshots for backups will come from.
+// # Snapshots
+//
+// Table.Snapshot and DB.Snapshot (snapshot.go) freeze a table, or every
+// table of a DB consistently, in O(1) per table and index while writes
+// go on: a TableSnapshot is read-only and needs no lock (GetEncoded,
+// QueryEncoded, ScanEncoded, counts, sizes, index definitions and
+// statistics, metadata). DB.RestoreTable (restore.go) makes a writable
+// table of a snapshot, sharing its items and index entries (O(1) B-trees
+// plus one map entry per partition), and records it
+// (RecordRestoreTable, whose binary form carries the items); a
+// TableBuilder makes a snapshot of item images loaded from elsewhere,
+// checking them, without decoding them. The sharing is copy-on-write
+// (cow.go): the B-trees (github.com/tidwall/btree) copy in O(1) and copy
+// a node before they first change it, and a table copies a partition it
+// shares with a snapshot before it writes it, known by the generation
+// its partition map keeps beside each partition. A table that was never
+// snapshotted pays one comparison per write and no allocation.
+// snapshot.go says what a snapshot costs in memory.
 //
 // # Caveats
 //

@@ -55,7 +55,7 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 				return fmt.Errorf("key %q/%q: filter %d is %q, want %q", key.pk, key.sk, f, gs, ws)
 			}
 		}
-		if gc.psize[gi] != wc.psize[wi] || gc.refs[gi].e.rec != wc.refs[wi].e.rec || gc.refs[gi].part != wc.refs[wi].part {
+		if gc.psize[gi] != wc.psize[wi] || gc.refs[gi].e.rec != wc.refs[wi].e.rec || gc.refs[gi].pk != wc.refs[wi].pk {
 			return fmt.Errorf("key %q/%q: row's size or record differs from the item's", key.pk, key.sk)
 		}
 	}
@@ -85,7 +85,7 @@ func (x *vindex) checkShape() error {
 				return fmt.Errorf("partition %q: row %d beyond its chunk's %d", hash, r, c.n)
 			}
 			ref := c.refs[i]
-			key := vkey{ref.part.pk, ref.e.sortKey()}
+			key := vkey{ref.pk, ref.e.sortKey()}
 			if at := x.loc[key]; at.p != p || at.row != r {
 				return fmt.Errorf("partition %q: row %d's key %q/%q located at %q row %d", hash, r, key.pk, key.sk, at.p.hashOr(), at.row)
 			}

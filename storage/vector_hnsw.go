@@ -88,7 +88,7 @@ func (g *hnsw) keyTo(q []float32, qinv float64, id int32) float64 {
 // levelOf draws a node's level from its table key: floor(-ln(u) / ln(M)).
 func (g *hnsw) levelOf(r vref) int {
 	h := fnv.New64a()
-	h.Write([]byte(r.part.pk))
+	h.Write([]byte(r.pk))
 	h.Write([]byte{0})
 	h.Write([]byte(r.e.sortKey()))
 	u := (float64(h.Sum64()>>11) + 0.5) / (1 << 53)

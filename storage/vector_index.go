@@ -73,11 +73,13 @@ type vchunk struct {
 	node   []int32   // each row's graph node (vector_hnsw.go); nil unless Approximate
 }
 
-// vref is the table record a row belongs to: the table partition (for the
-// partition key) and the stored entry (the sort key and the item).
+// vref is the table record a row belongs to: the partition key's string
+// (Value.Str(), shared with the table's partition) and the stored entry
+// (the sort key and the item). It names no *partition: copy-on-write
+// snapshots (cow.go) replace a table's partitions, never their keys.
 type vref struct {
-	part *partition
-	e    entry
+	pk string
+	e  entry
 }
 
 // vcodes interns one inline filter attribute's values, so a row keeps a
@@ -242,11 +244,11 @@ func (x *vindex) place(it Item) (hash string, v Value, ok bool) {
 	return hash, v, true
 }
 
-// replace moves the vector of the item with table key (part's key, sk)
-// from its old image to its new one nu (nil: deleted); e is the new
-// stored entry and nuSize its size. part may be a pivot when nu is nil.
-func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize int) {
-	key := vkey{part.pk, sk}
+// replace moves the vector of the item with table key (pk, sk) from its
+// old image to its new one nu (nil: deleted); e is the new stored entry
+// and nuSize its size.
+func (x *vindex) replace(pk, sk string, e entry, nu Item, nuSize int) {
+	key := vkey{pk, sk}
 	at, had := x.loc[key]
 	var hash string
 	var v Value
@@ -281,7 +283,7 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 		if moved {
 			copy(x.vec(c, i), x.scr)
 		}
-		x.fillRow(c, i, false, part, e, nu, nuSize)
+		x.fillRow(c, i, false, pk, e, nu, nuSize)
 		if moved {
 			g.remove(c.node[i])
 			c.node[i] = g.insert(at.row)
@@ -313,7 +315,7 @@ func (x *vindex) replace(part *partition, sk string, e entry, nu Item, nuSize in
 	}
 	c.n++
 	p.n++
-	x.fillRow(c, i, true, part, e, nu, nuSize)
+	x.fillRow(c, i, true, pk, e, nu, nuSize)
 	x.loc[key] = vloc{p: p, row: p.n - 1}
 	if x.opts.Approximate {
 		if p.graph == nil {
@@ -337,7 +339,7 @@ func sameBits(a, b []float32) bool {
 // fillRow sets row i of c, whose vector is in place, from the new image;
 // fresh says the row held nothing before (else what it held is released,
 // after the new codes are taken, so an unchanged value keeps its code).
-func (x *vindex) fillRow(c *vchunk, i int, fresh bool, part *partition, e entry, nu Item, nuSize int) {
+func (x *vindex) fillRow(c *vchunk, i int, fresh bool, pk string, e entry, nu Item, nuSize int) {
 	if c.inv != nil {
 		vec := x.vec(c, i)
 		if n := math.Sqrt(float64(dot(vec, vec))); n > 0 {
@@ -362,7 +364,7 @@ func (x *vindex) fillRow(c *vchunk, i int, fresh bool, part *partition, e entry,
 	ps := uint32(x.projectedSize(nu, nuSize))
 	c.psize[i] = ps
 	x.psize += int64(ps)
-	c.refs[i] = vref{part: part, e: e}
+	c.refs[i] = vref{pk: pk, e: e}
 }
 
 // releaseRow gives up what row i of c holds beyond its vector: its filter
@@ -415,7 +417,7 @@ func (x *vindex) removeRow(at vloc) {
 			p.graph.nodes[c.node[i]].row = int32(at.row)
 		}
 		r := c.refs[i]
-		x.loc[vkey{r.part.pk, strings.Clone(r.e.sortKey())}] = at // clone: see replace
+		x.loc[vkey{r.pk, strings.Clone(r.e.sortKey())}] = at // clone: see replace
 	}
 	lc.refs[li] = vref{} // let the record go
 	lc.n--
@@ -462,7 +464,7 @@ func (t *Table) backfillLocked(x *vindex) {
 	t.order.Scan(func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
 			it := t.encodedOf(t.keyOf(p, e), e).Attributes(x.reads)
-			x.replace(p, e.sortKey(), e, it, int(e.size))
+			x.replace(p.pk, e.sortKey(), e, it, int(e.size))
 			return true
 		})
 		return true
@@ -516,8 +518,8 @@ func (t *Table) vindexLocked(name string) *vindex {
 }
 
 // updateVectorIndexesLocked applies one item write to every vector index.
-func (t *Table) updateVectorIndexesLocked(part *partition, sk string, e entry, nu Item, nuSize int) {
+func (t *Table) updateVectorIndexesLocked(pk, sk string, e entry, nu Item, nuSize int) {
 	for _, x := range t.vindexes {
-		x.replace(part, sk, e, nu, nuSize)
+		x.replace(pk, sk, e, nu, nuSize)
 	}
 }

@@ -86,7 +86,7 @@ func (t *Table) SearchVectors(name string, q VectorQuery) ([]VectorResult, error
 	out := make([]VectorResult, len(cands))
 	for i, c := range cands {
 		r := c.c.refs[c.i]
-		k := Key{Partition: Value{kind: t.ks.Partition.Kind, str: r.part.pk}}
+		k := Key{Partition: Value{kind: t.ks.Partition.Kind, str: r.pk}}
 		if t.ks.HasSort() {
 			k.Sort = sortKeyValue(t.ks.Sort.Kind, r.e.sortKey())
 		}

@@ -21,8 +21,11 @@ func (a vcand) before(b vcand) bool {
 		return a.key < b.key
 	}
 	ra, rb := a.c.refs[a.i], b.c.refs[b.i]
-	if ra.part != rb.part {
-		return partitionLess(ra.part, rb.part)
+	if ra.pk != rb.pk { // Scan's order of partitions (partitionLess); ties are rare
+		if ha, hb := partitionHash(ra.pk), partitionHash(rb.pk); ha != hb {
+			return ha < hb
+		}
+		return ra.pk < rb.pk
 	}
 	return ra.e.sortKey() < rb.e.sortKey()
 }

@@ -30,6 +30,7 @@ var layers = []layer{
 	{pkg: "faults", may: []string{"storage"}},
 	{pkg: "faults/...", may: []string{"storage", "faults"}},
 	{pkg: "insights", may: []string{"storage"}},
+	{pkg: "persist", may: []string{"storage"}},
 	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
 	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
