@@ -236,16 +236,13 @@ var treeOps = []Token{AND, OR, EQ, NE, LT, LE, GT, GE, PLUS, MINUS, SET}
 
 func (b *treeBuilder) path() *PathExpr {
 	p := &PathExpr{}
-	for n := b.next() % 4; n >= 0 && n < 4; n-- {
+	for n := int(b.next() % 4); n >= 0; n-- {
 		c := b.next()
 		switch {
 		case c%5 == 4:
 			p.Elems = append(p.Elems, PathElem{IsIndex: true, Index: int(c) - 128, Lit: "i"})
 		default:
 			p.Elems = append(p.Elems, PathElem{Name: treeNames[int(c)%len(treeNames)], Resolved: c%3 != 0})
-		}
-		if n == 0 {
-			break
 		}
 	}
 	return p

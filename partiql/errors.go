@@ -3,7 +3,8 @@ package partiql
 import (
 	"errors"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
 
 // ErrSyntax is wrapped by every *Error: the statement is not well formed.
@@ -86,33 +87,6 @@ func (e *Error) Unwrap() error { return ErrSyntax }
 // Position returns the 1-based line and column of byte offset off in src,
 // the column counted in UTF-16 code units as DynamoDB (a Java service)
 // counts them. Lines end at "\n".
-func Position(src string, off int) (line, col int) {
-	if off > len(src) {
-		off = len(src)
-	}
-	line, col = 1, 1
-	for _, r := range src[:off] {
-		switch {
-		case r == '\n':
-			line, col = line+1, 1
-		case r >= 0x10000:
-			col += 2
-		default:
-			col++
-		}
-	}
-	return line, col
-}
+func Position(src string, off int) (line, col int) { return lex.Position(src, off) }
 
-func utf16Len(s string) int {
-	n := 0
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		s = s[size:]
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
+func utf16Len(s string) int { return lex.UTF16Len(s) }

@@ -1,22 +1,17 @@
 package partiql
 
+import "github.com/dynamoemu/dynamoemu/internal/lex"
+
 // maxDepth caps the nesting of expressions. Statements within DynamoDB's
 // 8192-character limit that a person writes never come near it; it keeps a
 // hostile statement from exhausting the stack.
 const maxDepth = 1000
 
-type tokenInfo struct {
-	pos int
-	tok Token
-	lit string
-}
-
 // parser holds the whole token stream of one statement (DynamoDB caps a
 // statement at 8192 characters).
 type parser struct {
+	lex.Stream[Token]
 	src    string
-	toks   []tokenInfo
-	i      int
 	depth  int
 	params int // ? seen so far
 }
@@ -25,16 +20,10 @@ type parser struct {
 type bailout struct{ err *Error }
 
 func newParser(src string) *parser {
-	p := &parser{src: src, toks: make([]tokenInfo, 0, len(src)/4+2)}
+	p := &parser{src: src}
 	var s Scanner
 	s.Init(src)
-	for {
-		pos, tok, lit := s.Scan()
-		p.toks = append(p.toks, tokenInfo{pos, tok, lit})
-		if tok == EOF {
-			break
-		}
-	}
+	p.Fill(s.Scan, EOF, len(src)/4+2)
 	return p
 }
 
@@ -60,10 +49,10 @@ func parse(src string) (st Statement, err *Error) {
 		}
 	}()
 	st = p.parseStatement()
-	if p.tok() == SEMICOLON {
-		p.next()
+	if p.Tok() == SEMICOLON {
+		p.Next()
 	}
-	if p.tok() != EOF {
+	if p.Tok() != EOF {
 		p.fail("end of statement")
 	}
 	return st, nil
@@ -116,49 +105,35 @@ func forEachExpr(st Statement, f func(Expr)) {
 	}
 }
 
-func (p *parser) tok() Token     { return p.toks[p.i].tok }
-func (p *parser) cur() tokenInfo { return p.toks[p.i] }
-func (p *parser) peek(n int) Token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n].tok
-	}
-	return EOF
-}
-func (p *parser) next() {
-	if p.i < len(p.toks)-1 {
-		p.i++
-	}
-}
-
 // fail reports the current token as a syntax error; want says what the
 // grammar expected there.
 func (p *parser) fail(want string) {
-	t := p.cur()
+	t := p.Cur()
 	kind := KindUnexpectedToken
 	switch {
-	case t.tok == EOF:
+	case t.Tok == EOF:
 		kind = KindUnexpectedEnd
-	case t.tok == ILLEGAL:
+	case t.Tok == ILLEGAL:
 		kind = KindIllegal
-	case t.tok.IsKeyword():
+	case t.Tok.IsKeyword():
 		kind = KindUnexpectedKeyword
 	}
 	p.failKind(kind, want)
 }
 
 func (p *parser) failKind(kind ErrorKind, want string) {
-	t := p.cur()
-	line, col := Position(p.src, t.pos)
-	panic(bailout{&Error{Kind: kind, Pos: t.pos, Line: line, Column: col, Len: utf16Len(t.lit),
-		Tok: t.tok, Lit: t.lit, Want: want}})
+	t := p.Cur()
+	line, col := Position(p.src, t.Pos)
+	panic(bailout{&Error{Kind: kind, Pos: t.Pos, Line: line, Column: col, Len: utf16Len(t.Lit),
+		Tok: t.Tok, Lit: t.Lit, Want: want}})
 }
 
-func (p *parser) expect(t Token) tokenInfo {
-	if p.tok() != t {
+func (p *parser) expect(t Token) lex.Item[Token] {
+	if p.Tok() != t {
 		p.fail(t.String())
 	}
-	ti := p.cur()
-	p.next()
+	ti := p.Cur()
+	p.Next()
 	return ti
 }
 
@@ -173,7 +148,7 @@ func (p *parser) leave() { p.depth-- }
 
 // statement := select | insert | update | delete | exists
 func (p *parser) parseStatement() Statement {
-	switch p.tok() {
+	switch p.Tok() {
 	case SELECT:
 		return p.parseSelect()
 	case INSERT:
@@ -185,7 +160,7 @@ func (p *parser) parseStatement() Statement {
 	case EXISTS:
 		return p.parseExists()
 	}
-	if p.tok() == ILLEGAL {
+	if p.Tok() == ILLEGAL {
 		p.fail("SELECT, INSERT, UPDATE, DELETE or EXISTS")
 	}
 	p.failKind(KindNotStatement, "SELECT, INSERT, UPDATE, DELETE or EXISTS")
@@ -196,33 +171,33 @@ func (p *parser) parseStatement() Statement {
 //
 //	[ WHERE expr ] [ ORDER BY orderTerm { "," orderTerm } ]
 func (p *parser) parseSelect() *Select {
-	s := &Select{Offset: p.expect(SELECT).pos}
-	if p.tok() == STAR {
+	s := &Select{Offset: p.expect(SELECT).Pos}
+	if p.Tok() == STAR {
 		s.Star = true
-		p.next()
+		p.Next()
 	} else {
 		s.Projection = p.parseExprList()
 	}
 	p.expect(FROM)
 	s.From = p.parseTarget(true)
-	if p.tok() == WHERE {
-		p.next()
+	if p.Tok() == WHERE {
+		p.Next()
 		s.Where = p.parseExpr()
 	}
-	if p.tok() == ORDER {
-		p.next()
+	if p.Tok() == ORDER {
+		p.Next()
 		p.expect(BY)
 		for {
 			o := OrderTerm{Path: p.parsePath(), Dir: ILLEGAL}
-			if t := p.tok(); t == ASC || t == DESC {
+			if t := p.Tok(); t == ASC || t == DESC {
 				o.Dir = t
-				p.next()
+				p.Next()
 			}
 			s.OrderBy = append(s.OrderBy, o)
-			if p.tok() != COMMA {
+			if p.Tok() != COMMA {
 				break
 			}
-			p.next()
+			p.Next()
 		}
 	}
 	return s
@@ -232,8 +207,8 @@ func (p *parser) parseSelect() *Select {
 // name   := IDENT | QIDENT
 func (p *parser) parseTarget(index bool) Target {
 	t := Target{Table: p.parseName()}
-	if index && p.tok() == PERIOD {
-		p.next()
+	if index && p.Tok() == PERIOD {
+		p.Next()
 		n := p.parseName()
 		t.Index = &n
 	}
@@ -241,14 +216,14 @@ func (p *parser) parseTarget(index bool) Target {
 }
 
 func (p *parser) parseName() Name {
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case IDENT:
-		p.next()
-		return Name{Offset: t.pos, Text: t.lit}
+		p.Next()
+		return Name{Offset: t.Pos, Text: t.Lit}
 	case QIDENT:
-		p.next()
-		return Name{Offset: t.pos, Text: Unquote(t.lit), Quoted: true}
+		p.Next()
+		return Name{Offset: t.Pos, Text: Unquote(t.Lit), Quoted: true}
 	}
 	p.fail("identifier")
 	return Name{}
@@ -256,7 +231,7 @@ func (p *parser) parseName() Name {
 
 // insert := INSERT INTO target VALUE expr
 func (p *parser) parseInsert() *Insert {
-	s := &Insert{Offset: p.expect(INSERT).pos}
+	s := &Insert{Offset: p.expect(INSERT).Pos}
 	p.expect(INTO)
 	s.Into = p.parseTarget(false)
 	p.expect(VALUE)
@@ -267,26 +242,26 @@ func (p *parser) parseInsert() *Insert {
 // update := UPDATE target action { action } [ WHERE expr ] [ returning ]
 // action := SET path "=" expr { "," path "=" expr } | REMOVE path
 func (p *parser) parseUpdate() *Update {
-	s := &Update{Offset: p.expect(UPDATE).pos}
+	s := &Update{Offset: p.expect(UPDATE).Pos}
 	s.Table = p.parseTarget(false)
-	for p.tok() == SET || p.tok() == REMOVE {
-		t := p.cur()
-		p.next()
-		if t.tok == REMOVE {
-			s.Actions = append(s.Actions, &Action{Offset: t.pos, Op: REMOVE, Path: p.parsePath()})
+	for p.Tok() == SET || p.Tok() == REMOVE {
+		t := p.Cur()
+		p.Next()
+		if t.Tok == REMOVE {
+			s.Actions = append(s.Actions, &Action{Offset: t.Pos, Op: REMOVE, Path: p.parsePath()})
 			continue
 		}
 		comma := false
 		for {
-			a := &Action{Offset: t.pos, Op: SET, Comma: comma, Path: p.parsePath()}
+			a := &Action{Offset: t.Pos, Op: SET, Comma: comma, Path: p.parsePath()}
 			p.expect(EQ)
 			a.Value = p.parseExpr()
 			s.Actions = append(s.Actions, a)
-			if p.tok() != COMMA {
+			if p.Tok() != COMMA {
 				break
 			}
-			p.next()
-			comma, t = true, p.cur()
+			p.Next()
+			comma, t = true, p.Cur()
 		}
 	}
 	if len(s.Actions) == 0 {
@@ -299,7 +274,7 @@ func (p *parser) parseUpdate() *Update {
 
 // delete := DELETE FROM target [ WHERE expr ] [ returning ]
 func (p *parser) parseDelete() *Delete {
-	s := &Delete{Offset: p.expect(DELETE).pos}
+	s := &Delete{Offset: p.expect(DELETE).Pos}
 	p.expect(FROM)
 	s.From = p.parseTarget(false)
 	s.Where = p.parseWhere()
@@ -308,39 +283,39 @@ func (p *parser) parseDelete() *Delete {
 }
 
 func (p *parser) parseWhere() Expr {
-	if p.tok() != WHERE {
+	if p.Tok() != WHERE {
 		return nil
 	}
-	p.next()
+	p.Next()
 	return p.parseExpr()
 }
 
 // returning := RETURNING ( ALL | MODIFIED ) ( OLD | NEW ) "*"
 func (p *parser) parseReturning() *Returning {
-	if p.tok() != RETURNING {
+	if p.Tok() != RETURNING {
 		return nil
 	}
-	r := &Returning{Offset: p.cur().pos}
-	p.next()
-	if t := p.tok(); t != ALL && t != MODIFIED {
+	r := &Returning{Offset: p.Cur().Pos}
+	p.Next()
+	if t := p.Tok(); t != ALL && t != MODIFIED {
 		p.fail("ALL or MODIFIED")
 	}
-	r.Which = p.tok()
-	p.next()
-	if t := p.tok(); t != OLD && t != NEW {
+	r.Which = p.Tok()
+	p.Next()
+	if t := p.Tok(); t != OLD && t != NEW {
 		p.fail("OLD or NEW")
 	}
-	r.Image = p.tok()
-	p.next()
+	r.Image = p.Tok()
+	p.Next()
 	p.expect(STAR)
 	return r
 }
 
 // exists := EXISTS "(" select ")"
 func (p *parser) parseExists() *Exists {
-	s := &Exists{Offset: p.expect(EXISTS).pos}
+	s := &Exists{Offset: p.expect(EXISTS).Pos}
 	p.expect(LPAREN)
-	if p.tok() != SELECT {
+	if p.Tok() != SELECT {
 		p.fail("SELECT")
 	}
 	s.Query = p.parseSelect()
@@ -358,27 +333,27 @@ func (p *parser) parsePath() *Path {
 
 func (p *parser) parsePathRest(x *Path) {
 	for {
-		switch p.tok() {
+		switch p.Tok() {
 		case PERIOD:
-			p.next()
+			p.Next()
 			n := p.parseName()
 			x.Elems = append(x.Elems, PathElem{Offset: n.Offset, Name: n})
 		case LBRACK:
-			p.next()
-			t := p.cur()
-			switch t.tok {
+			p.Next()
+			t := p.Cur()
+			switch t.Tok {
 			case STRING:
-				p.next()
-				x.Elems = append(x.Elems, PathElem{Offset: t.pos, Bracket: true,
-					Name: Name{Offset: t.pos, Text: Unquote(t.lit)}})
+				p.Next()
+				x.Elems = append(x.Elems, PathElem{Offset: t.Pos, Bracket: true,
+					Name: Name{Offset: t.Pos, Text: Unquote(t.Lit)}})
 			case MINUS, NUMBER:
 				lit := ""
-				if t.tok == MINUS {
-					p.next()
+				if t.Tok == MINUS {
+					p.Next()
 					lit = "-"
 				}
-				lit += p.expect(NUMBER).lit
-				x.Elems = append(x.Elems, PathElem{Offset: t.pos, IsIndex: true, Index: lit})
+				lit += p.expect(NUMBER).Lit
+				x.Elems = append(x.Elems, PathElem{Offset: t.Pos, IsIndex: true, Index: lit})
 			default:
 				p.fail("list index")
 			}
@@ -392,8 +367,8 @@ func (p *parser) parsePathRest(x *Path) {
 // exprList := expr { "," expr }
 func (p *parser) parseExprList() []Expr {
 	xs := []Expr{p.parseExpr()}
-	for p.tok() == COMMA {
-		p.next()
+	for p.Tok() == COMMA {
+		p.Next()
 		xs = append(xs, p.parseExpr())
 	}
 	return xs
@@ -415,46 +390,46 @@ func (p *parser) parseBinary(minPrec int) Expr {
 	defer p.leave()
 	x := p.parseUnary()
 	for {
-		t := p.cur()
-		op := t.tok
+		t := p.Cur()
+		op := t.Tok
 		negated := false
-		if op == NOT && (p.peek(1) == IN || p.peek(1) == BETWEEN) {
+		if op == NOT && (p.Peek(1) == IN || p.Peek(1) == BETWEEN) {
 			negated = true
-			op = p.peek(1)
+			op = p.Peek(1)
 		}
 		prec := op.Precedence()
 		if prec < minPrec || prec == LowestPrec || (op == NOT && !negated) {
 			return x
 		}
-		p.next()
+		p.Next()
 		if negated {
-			p.next()
+			p.Next()
 		}
 		switch op {
 		case BETWEEN:
 			lo := p.parseBinary(precCmp + 1)
 			p.expect(AND)
 			hi := p.parseBinary(precCmp + 1)
-			x = &Between{OpPos: t.pos, Not: negated, X: x, Lo: lo, Hi: hi}
+			x = &Between{OpPos: t.Pos, Not: negated, X: x, Lo: lo, Hi: hi}
 		case IN:
-			x = p.parseIn(t.pos, negated, x)
+			x = p.parseIn(t.Pos, negated, x)
 		case IS:
-			is := &Is{OpPos: t.pos, X: x}
-			if p.tok() == NOT {
+			is := &Is{OpPos: t.Pos, X: x}
+			if p.Tok() == NOT {
 				is.Not = true
-				p.next()
+				p.Next()
 			}
-			switch w := p.tok(); w {
+			switch w := p.Tok(); w {
 			case MISSING, NULL, TRUE, FALSE:
 				is.What = w
-				p.next()
+				p.Next()
 			default:
 				p.fail("MISSING or NULL")
 			}
 			x = is
 		default:
 			y := p.parseBinary(prec + 1)
-			x = &Binary{OpPos: t.pos, Op: op, X: x, Y: y}
+			x = &Binary{OpPos: t.Pos, Op: op, X: x, Y: y}
 		}
 	}
 }
@@ -462,9 +437,9 @@ func (p *parser) parseBinary(minPrec int) Expr {
 // in := IN ( "(" exprList ")" | "[" exprList "]" | sum )
 func (p *parser) parseIn(pos int, negated bool, x Expr) Expr {
 	in := &In{OpPos: pos, Not: negated, X: x, Open: ILLEGAL}
-	switch open := p.tok(); open {
+	switch open := p.Tok(); open {
 	case LPAREN, LBRACK:
-		p.next()
+		p.Next()
 		in.Open = open
 		in.Elems = p.parseExprList()
 		if open == LPAREN {
@@ -482,18 +457,18 @@ func (p *parser) parseIn(pos int, negated bool, x Expr) Expr {
 func (p *parser) parseUnary() Expr {
 	p.enter()
 	defer p.leave()
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case NOT:
-		p.next()
-		return &Unary{Offset: t.pos, Op: NOT, X: p.parseBinary(precNot)}
+		p.Next()
+		return &Unary{Offset: t.Pos, Op: NOT, X: p.parseBinary(precNot)}
 	case MINUS, PLUS:
-		p.next()
-		if n := p.cur(); t.tok == MINUS && n.tok == NUMBER && n.pos == t.pos+1 {
-			p.next()
-			return &Literal{Offset: t.pos, Tok: NUMBER, Text: "-" + n.lit}
+		p.Next()
+		if n := p.Cur(); t.Tok == MINUS && n.Tok == NUMBER && n.Pos == t.Pos+1 {
+			p.Next()
+			return &Literal{Offset: t.Pos, Tok: NUMBER, Text: "-" + n.Lit}
 		}
-		return &Unary{Offset: t.pos, Op: t.tok, X: p.parseUnary()}
+		return &Unary{Offset: t.Pos, Op: t.Tok, X: p.parseUnary()}
 	}
 	return p.parsePrimary()
 }
@@ -506,45 +481,45 @@ func (p *parser) parseUnary() Expr {
 // call  := IDENT "(" [ exprList ] ")"
 // field := expr ":" expr
 func (p *parser) parsePrimary() Expr {
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case IDENT:
-		if p.peek(1) == LPAREN {
+		if p.Peek(1) == LPAREN {
 			return p.parseCall()
 		}
 		return p.parsePath()
 	case QIDENT:
 		return p.parsePath()
 	case STRING:
-		p.next()
-		return &Literal{Offset: t.pos, Tok: STRING, Text: Unquote(t.lit)}
+		p.Next()
+		return &Literal{Offset: t.Pos, Tok: STRING, Text: Unquote(t.Lit)}
 	case NUMBER:
-		p.next()
-		return &Literal{Offset: t.pos, Tok: NUMBER, Text: t.lit}
+		p.Next()
+		return &Literal{Offset: t.Pos, Tok: NUMBER, Text: t.Lit}
 	case TRUE, FALSE, NULL, MISSING:
-		p.next()
-		return &Literal{Offset: t.pos, Tok: t.tok}
+		p.Next()
+		return &Literal{Offset: t.Pos, Tok: t.Tok}
 	case PARAM:
-		p.next()
+		p.Next()
 		p.params++
-		return &Param{Offset: t.pos, N: p.params - 1}
+		return &Param{Offset: t.Pos, N: p.params - 1}
 	case LPAREN:
-		p.next()
+		p.Next()
 		x := p.parseExpr()
 		p.expect(RPAREN)
-		return &Paren{Offset: t.pos, X: x}
+		return &Paren{Offset: t.Pos, X: x}
 	case LBRACK:
-		p.next()
-		l := &ListLit{Offset: t.pos}
-		if p.tok() != RBRACK {
+		p.Next()
+		l := &ListLit{Offset: t.Pos}
+		if p.Tok() != RBRACK {
 			l.Elems = p.parseExprList()
 		}
 		p.expect(RBRACK)
 		return l
 	case LBAG:
-		p.next()
-		b := &BagLit{Offset: t.pos}
-		if p.tok() != RBAG {
+		p.Next()
+		b := &BagLit{Offset: t.Pos}
+		if p.Tok() != RBAG {
 			b.Elems = p.parseExprList()
 		}
 		p.expect(RBAG)
@@ -557,11 +532,11 @@ func (p *parser) parsePrimary() Expr {
 }
 
 func (p *parser) parseCall() Expr {
-	t := p.cur()
-	p.next()
+	t := p.Cur()
+	p.Next()
 	p.expect(LPAREN)
-	c := &Call{Offset: t.pos, Fun: t.lit}
-	if p.tok() != RPAREN {
+	c := &Call{Offset: t.Pos, Fun: t.Lit}
+	if p.Tok() != RPAREN {
 		c.Args = p.parseExprList()
 	}
 	p.expect(RPAREN)
@@ -570,17 +545,17 @@ func (p *parser) parseCall() Expr {
 }
 
 func (p *parser) parseTuple() Expr {
-	x := &TupleLit{Offset: p.expect(LBRACE).pos}
-	if p.tok() != RBRACE {
+	x := &TupleLit{Offset: p.expect(LBRACE).Pos}
+	if p.Tok() != RBRACE {
 		for {
 			k := p.parseExpr()
 			p.expect(COLON)
 			v := p.parseExpr()
 			x.Fields = append(x.Fields, Field{Key: k, Value: v})
-			if p.tok() != COMMA {
+			if p.Tok() != COMMA {
 				break
 			}
-			p.next()
+			p.Next()
 		}
 	}
 	p.expect(RBRACE)

@@ -23,8 +23,9 @@ const module = "github.com/dynamoemu/dynamoemu"
 // layers (tested alone), anything of ours.
 var layers = []layer{
 	{pkg: "storage"},
-	{pkg: "partiql"},
-	{pkg: "expr", may: []string{"storage"}},
+	{pkg: "internal/lex"}, // the token stream and text helpers expr and partiql share
+	{pkg: "partiql", may: []string{"internal/lex"}}, // not expr: partiql/lower joins the two
+	{pkg: "expr", may: []string{"storage", "internal/lex"}},
 	{pkg: "conventions", may: []string{"storage"}},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
