@@ -1,6 +1,10 @@
 package partiql
 
-import "github.com/dynamoemu/dynamoemu/internal/lex"
+import (
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
+)
 
 // maxDepth caps the nesting of expressions. Statements within DynamoDB's
 // 8192-character limit that a person writes never come near it; it keeps a
@@ -48,12 +52,13 @@ func parse(src string) (st Statement, err *Error) {
 			st, err = nil, b.err
 		}
 	}()
+	p.lexErrors()
 	st = p.parseStatement()
 	if p.Tok() == SEMICOLON {
 		p.Next()
 	}
 	if p.Tok() != EOF {
-		p.fail("end of statement")
+		p.failKind(KindLeftover, "end of statement")
 	}
 	return st, nil
 }
@@ -121,8 +126,11 @@ func (p *parser) fail(want string) {
 	p.failKind(kind, want)
 }
 
-func (p *parser) failKind(kind ErrorKind, want string) {
-	t := p.Cur()
+func (p *parser) failKind(kind ErrorKind, want string) { p.failAt(p.Index(), kind, want) }
+
+// failAt reports token i as a syntax error of the given kind.
+func (p *parser) failAt(i int, kind ErrorKind, want string) {
+	t := p.At(i)
 	line, col := Position(p.src, t.Pos)
 	panic(bailout{&Error{Kind: kind, Pos: t.Pos, Line: line, Column: col, Len: utf16Len(t.Lit),
 		Tok: t.Tok, Lit: t.Lit, Want: want}})
@@ -146,7 +154,7 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.depth-- }
 
-// statement := select | insert | update | delete | exists
+// statement := select | insert | update | fromUpdate | delete | exists
 func (p *parser) parseStatement() Statement {
 	switch p.Tok() {
 	case SELECT:
@@ -155,6 +163,8 @@ func (p *parser) parseStatement() Statement {
 		return p.parseInsert()
 	case UPDATE:
 		return p.parseUpdate()
+	case FROM:
+		return p.parseFromUpdate()
 	case DELETE:
 		return p.parseDelete()
 	case EXISTS:
@@ -170,16 +180,29 @@ func (p *parser) parseStatement() Statement {
 // select := SELECT ( "*" | expr { "," expr } ) FROM target
 //
 //	[ WHERE expr ] [ ORDER BY orderTerm { "," orderTerm } ]
+//
+// An alias (SELECT a AS b, FROM t x, FROM t AS x) is refused.
 func (p *parser) parseSelect() *Select {
 	s := &Select{Offset: p.expect(SELECT).Pos}
 	if p.Tok() == STAR {
 		s.Star = true
 		p.Next()
 	} else {
-		s.Projection = p.parseExprList()
+		for {
+			s.Projection = append(s.Projection, p.parseExpr())
+			p.refuseAlias()
+			if p.Tok() != COMMA {
+				break
+			}
+			p.Next()
+		}
 	}
 	p.expect(FROM)
+	if t := p.Tok(); t == EOF || t == SEMICOLON {
+		p.failKind(KindUnexpectedTerm, "table") // AWS: the source of a SELECT is an expression
+	}
 	s.From = p.parseTarget(true)
+	p.refuseAlias()
 	if p.Tok() == WHERE {
 		p.Next()
 		s.Where = p.parseExpr()
@@ -201,6 +224,24 @@ func (p *parser) parseSelect() *Select {
 		}
 	}
 	return s
+}
+
+// refuseAlias refuses an alias where one could follow: an identifier, or
+// AS.
+func (p *parser) refuseAlias() {
+	t := p.Cur()
+	if t.Tok == IDENT || t.Tok == QIDENT || t.Tok == RESERVED && strings.EqualFold(t.Lit, "AS") {
+		p.failKind(KindAliasing, "no alias")
+	}
+}
+
+// dmlTarget is the table of INSERT INTO, UPDATE, DELETE FROM and FROM ...
+// SET: a name must come (AWS: "Expected identifier for simple path").
+func (p *parser) dmlTarget() Target {
+	if t := p.Tok(); t != IDENT && t != QIDENT {
+		p.failKind(KindExpectedIdent, "table name")
+	}
+	return p.parseTarget(false)
 }
 
 // target := name [ "." name ]   (the second name, an index, only in SELECT)
@@ -230,25 +271,56 @@ func (p *parser) parseName() Name {
 }
 
 // insert := INSERT INTO target VALUE expr
+//
+// Anything but VALUE after the table is left over (AWS answers an alias
+// there with "Unexpected token after expression").
 func (p *parser) parseInsert() *Insert {
 	s := &Insert{Offset: p.expect(INSERT).Pos}
 	p.expect(INTO)
-	s.Into = p.parseTarget(false)
+	s.Into = p.dmlTarget()
+	if t := p.Tok(); t != VALUE && t != EOF {
+		p.failKind(KindLeftover, "VALUE")
+	}
 	p.expect(VALUE)
 	s.Value = p.parseExpr()
 	return s
 }
 
 // update := UPDATE target action { action } [ WHERE expr ] [ returning ]
-// action := SET path "=" expr { "," path "=" expr } | REMOVE path
 func (p *parser) parseUpdate() *Update {
 	s := &Update{Offset: p.expect(UPDATE).Pos}
-	s.Table = p.parseTarget(false)
+	s.Table = p.dmlTarget()
+	p.refuseAlias()
+	s.Actions = p.parseActions()
+	s.Where = p.parseWhere()
+	s.Returning = p.parseReturning()
+	return s
+}
+
+// fromUpdate := FROM target [ WHERE expr ] action { action } [ returning ]
+//
+// PartiQL's FROM-first form of UPDATE, which DynamoDB runs as an UPDATE
+// (public records of AWS answers); the WHERE clause comes before the
+// actions.
+func (p *parser) parseFromUpdate() *Update {
+	s := &Update{Offset: p.expect(FROM).Pos, From: true}
+	s.Table = p.dmlTarget()
+	p.refuseAlias()
+	s.Where = p.parseWhere()
+	s.Actions = p.parseActions()
+	s.Returning = p.parseReturning()
+	return s
+}
+
+// actions := action { action }
+// action  := SET path "=" expr { "," path "=" expr } | REMOVE path
+func (p *parser) parseActions() []*Action {
+	var actions []*Action
 	for p.Tok() == SET || p.Tok() == REMOVE {
 		t := p.Cur()
 		p.Next()
 		if t.Tok == REMOVE {
-			s.Actions = append(s.Actions, &Action{Offset: t.Pos, Op: REMOVE, Path: p.parsePath()})
+			actions = append(actions, &Action{Offset: t.Pos, Op: REMOVE, Path: p.parsePath()})
 			continue
 		}
 		comma := false
@@ -256,7 +328,7 @@ func (p *parser) parseUpdate() *Update {
 			a := &Action{Offset: t.Pos, Op: SET, Comma: comma, Path: p.parsePath()}
 			p.expect(EQ)
 			a.Value = p.parseExpr()
-			s.Actions = append(s.Actions, a)
+			actions = append(actions, a)
 			if p.Tok() != COMMA {
 				break
 			}
@@ -264,19 +336,18 @@ func (p *parser) parseUpdate() *Update {
 			comma, t = true, p.Cur()
 		}
 	}
-	if len(s.Actions) == 0 {
+	if len(actions) == 0 {
 		p.fail("SET or REMOVE")
 	}
-	s.Where = p.parseWhere()
-	s.Returning = p.parseReturning()
-	return s
+	return actions
 }
 
 // delete := DELETE FROM target [ WHERE expr ] [ returning ]
 func (p *parser) parseDelete() *Delete {
 	s := &Delete{Offset: p.expect(DELETE).Pos}
 	p.expect(FROM)
-	s.From = p.parseTarget(false)
+	s.From = p.dmlTarget()
+	p.refuseAlias()
 	s.Where = p.parseWhere()
 	s.Returning = p.parseReturning()
 	return s
@@ -336,6 +407,9 @@ func (p *parser) parsePathRest(x *Path) {
 		switch p.Tok() {
 		case PERIOD:
 			p.Next()
+			if t := p.Tok(); t != IDENT && t != QIDENT {
+				p.failKind(KindPathComponent, "name")
+			}
 			n := p.parseName()
 			x.Elems = append(x.Elems, PathElem{Offset: n.Offset, Name: n})
 		case LBRACK:
@@ -420,14 +494,17 @@ func (p *parser) parseBinary(minPrec int) Expr {
 				p.Next()
 			}
 			switch w := p.Tok(); w {
-			case MISSING, NULL, TRUE, FALSE:
+			case MISSING, NULL:
 				is.What = w
 				p.Next()
 			default:
-				p.fail("MISSING or NULL")
+				is.Type = p.parseTypeName()
 			}
 			x = is
 		default:
+			if t := p.Tok(); t == EOF || t == SEMICOLON {
+				p.failKind(KindMissingOperand, "right-hand operand")
+			}
 			y := p.parseBinary(prec + 1)
 			x = &Binary{OpPos: t.Pos, Op: op, X: x, Y: y}
 		}
@@ -478,16 +555,20 @@ func (p *parser) parseUnary() Expr {
 //	| "?" | "(" expr ")" | "[" [ exprList ] "]" | "<<" [ exprList ] ">>"
 //	| "{" [ field { "," field } ] "}"
 //
-// call  := IDENT "(" [ exprList ] ")"
+// call  := ( IDENT | RESERVED | EXISTS ) "(" [ exprList ] ")"
 // field := expr ":" expr
+//
+// A reserved word is a name only as a function's (size(a), EXISTS(a)).
 func (p *parser) parsePrimary() Expr {
 	t := p.Cur()
 	switch t.Tok {
-	case IDENT:
+	case IDENT, RESERVED, EXISTS:
 		if p.Peek(1) == LPAREN {
 			return p.parseCall()
 		}
-		return p.parsePath()
+		if t.Tok == IDENT {
+			return p.parsePath()
+		}
 	case QIDENT:
 		return p.parsePath()
 	case STRING:
@@ -526,9 +607,65 @@ func (p *parser) parsePrimary() Expr {
 		return b
 	case LBRACE:
 		return p.parseTuple()
+	case EOF, SEMICOLON:
+		p.failKind(KindUnexpectedTerm, "expression")
+	}
+	if t.Tok.Precedence() != LowestPrec && t.Tok != NOT {
+		p.failKind(KindUnexpectedOperator, "expression")
 	}
 	p.fail("expression")
 	return nil
+}
+
+// lexErrors refuses a statement with a token its lexer cannot read, the
+// first in the statement, before any syntax error (DynamoDB's lexer reads
+// the whole statement first): text that starts no token (a stray
+// character, an unterminated string, identifier or comment) and a number
+// DynamoDB cannot read.
+func (p *parser) lexErrors() {
+	for i := 0; i < p.Len(); i++ {
+		switch t := p.At(i); t.Tok {
+		case ILLEGAL:
+			p.failAt(i, KindIllegal, "a token")
+		case NUMBER:
+			if badNumber(t.Lit) {
+				p.failAt(i, KindBadNumber, "a number in range")
+			}
+		}
+	}
+}
+
+// badNumber reports a number DynamoDB's parser cannot read: its exponent,
+// or its scale (digits after the point less the exponent), does not fit a
+// 32-bit integer, as Java's BigDecimal requires (public records of AWS
+// answers: 1e2147483648, 1e99999999999 and 1.5e-2147483647 are not well
+// formed, with nothing after the colon). A number in that range but past
+// DynamoDB's limits (1e126) parses: the check of the statement's values
+// refuses it.
+func badNumber(lit string) bool {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	scale := int64(0)
+	if _, frac, ok := strings.Cut(mant, "."); ok {
+		scale = int64(len(frac))
+	}
+	if !hasExp {
+		return false
+	}
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(exp, "+-")
+	exp = strings.TrimLeft(exp, "0")
+	const maxInt32, minInt32 = 1<<31 - 1, -1 << 31
+	if len(exp) > 10 {
+		return true
+	}
+	e := int64(0)
+	for i := 0; i < len(exp); i++ {
+		e = e*10 + int64(exp[i]-'0')
+	}
+	if neg {
+		e = -e
+	}
+	return e > maxInt32 || e < minInt32 || scale-e > maxInt32 || scale-e < minInt32
 }
 
 func (p *parser) parseCall() Expr {
@@ -560,4 +697,77 @@ func (p *parser) parseTuple() Expr {
 	}
 	p.expect(RBRACE)
 	return x
+}
+
+// typeNames are the type names IS takes, by spelling (one word, or the
+// first of two): the type's name in DynamoDB's messages, the second word
+// it needs or may have, and how many integer parameters it may have
+// (VARCHAR(3), DECIMAL(5, 2)). The list is PartiQL's; DynamoDB Local 3.3.0
+// accepts each (DOUBLE PRECISION names DOUBLE_PRECISION, INT names
+// INTEGER, ...) but INT2, INT4, INT8, INTEGER2, INTEGER4, INTEGER8 and
+// BIGINT, which AWS's newer parser takes (a public record of AWS answers:
+// x IS INT4 parses).
+var typeNames = map[string]struct {
+	name     string
+	second   string // a second word: "PRECISION" (needed), "VARYING" (optional)
+	needed   bool   // the second word is needed
+	maxArgs  int
+	withWord string // the name with the second word
+}{
+	"BOOL": {name: "BOOLEAN"}, "BOOLEAN": {name: "BOOLEAN"},
+	"SMALLINT": {name: "SMALLINT"}, "INT2": {name: "SMALLINT"}, "INTEGER2": {name: "SMALLINT"},
+	"INT": {name: "INTEGER"}, "INTEGER": {name: "INTEGER"},
+	"INT4": {name: "INTEGER4"}, "INTEGER4": {name: "INTEGER4"},
+	"INT8": {name: "INTEGER8"}, "INTEGER8": {name: "INTEGER8"}, "BIGINT": {name: "INTEGER8"},
+	"FLOAT": {name: "FLOAT", maxArgs: 1}, "REAL": {name: "REAL"},
+	"DOUBLE":  {name: "DOUBLE_PRECISION", second: "PRECISION", needed: true, withWord: "DOUBLE_PRECISION"},
+	"DECIMAL": {name: "DECIMAL", maxArgs: 2}, "DEC": {name: "DECIMAL", maxArgs: 2},
+	"NUMERIC":   {name: "NUMERIC", maxArgs: 2},
+	"TIMESTAMP": {name: "TIMESTAMP"}, "DATE": {name: "DATE"}, "TIME": {name: "TIME", maxArgs: 1},
+	"CHAR": {name: "CHARACTER", maxArgs: 1}, "CHARACTER": {name: "CHARACTER", second: "VARYING", maxArgs: 1, withWord: "CHARACTER_VARYING"},
+	"VARCHAR": {name: "CHARACTER_VARYING", maxArgs: 1},
+	"STRING":  {name: "STRING"}, "SYMBOL": {name: "SYMBOL"}, "CLOB": {name: "CLOB"}, "BLOB": {name: "BLOB"},
+	"STRUCT": {name: "STRUCT"}, "TUPLE": {name: "TUPLE"}, "LIST": {name: "LIST"}, "SEXP": {name: "SEXP"},
+	"BAG": {name: "BAG"},
+}
+
+// typeName := word [ word ] [ "(" NUMBER { "," NUMBER } ")" ]
+func (p *parser) parseTypeName() *TypeName {
+	t := p.Cur()
+	word := strings.ToUpper(t.Lit)
+	spec, ok := typeNames[word]
+	if !ok || t.Tok != IDENT && t.Tok != RESERVED {
+		p.failKind(KindExpectedTypeName, "type name")
+	}
+	p.Next()
+	tn := &TypeName{Offset: t.Pos, Name: spec.name, Spelling: word}
+	if spec.second != "" {
+		if n := p.Cur(); (n.Tok == IDENT || n.Tok == RESERVED) && strings.EqualFold(n.Lit, spec.second) {
+			p.Next()
+			tn.Name, tn.Spelling = spec.withWord, word+" "+spec.second
+			spec.maxArgs = 1
+			if spec.needed {
+				spec.maxArgs = 0
+			}
+		} else if spec.needed {
+			p.failKind(KindExpectedTypeName, spec.second)
+		}
+	}
+	if spec.maxArgs > 0 && p.Tok() == LPAREN {
+		p.Next()
+		for {
+			n := p.Cur()
+			if n.Tok != NUMBER || strings.Trim(n.Lit, "0123456789") != "" || len(tn.Args) == spec.maxArgs {
+				p.fail("integer")
+			}
+			tn.Args = append(tn.Args, n.Lit)
+			p.Next()
+			if p.Tok() != COMMA {
+				break
+			}
+			p.Next()
+		}
+		p.expect(RPAREN)
+	}
+	return tn
 }
