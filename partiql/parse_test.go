@@ -24,6 +24,7 @@ var parseTests = []struct {
 	{"in bracket list", "SELECT * FROM t WHERE pk IN ['a', ?]", "SELECT * FROM t WHERE pk IN ['a', ?]"},
 	{"in param", "SELECT * FROM t WHERE x IN ?", "SELECT * FROM t WHERE x IN ?"},
 	{"not in", "SELECT * FROM t WHERE x NOT IN [1]", "SELECT * FROM t WHERE x NOT IN [1]"},
+	{"in nothing", "SELECT * FROM t WHERE x IN [] OR y IN ()", "SELECT * FROM t WHERE x IN [] OR y IN ()"},
 	{"between", "select * from t where sk between 1 and 2 and x = 3", "SELECT * FROM t WHERE sk BETWEEN 1 AND 2 AND x = 3"},
 	{"not between", "SELECT * FROM t WHERE sk NOT BETWEEN ? AND ?", "SELECT * FROM t WHERE sk NOT BETWEEN ? AND ?"},
 	{"functions", "SELECT * FROM t WHERE begins_with(pk, 'a') AND contains(x, 'y') AND attribute_type(x, 'S') AND size(x) > 1",

@@ -518,7 +518,9 @@ func (p *parser) parseIn(pos int, negated bool, x Expr) Expr {
 	case LPAREN, LBRACK:
 		p.Next()
 		in.Open = open
-		in.Elems = p.parseExprList()
+		if t := p.Tok(); t != RPAREN && t != RBRACK {
+			in.Elems = p.parseExprList() // x IN [] parses: DynamoDB refuses it for its meaning
+		}
 		if open == LPAREN {
 			p.expect(RPAREN)
 		} else {

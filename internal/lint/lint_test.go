@@ -26,10 +26,11 @@ var layers = []layer{
 	{pkg: "internal/lex"}, // the token stream and text helpers expr and partiql share
 	{pkg: "partiql", may: []string{"internal/lex"}}, // not expr: partiql/lower joins the two
 	{pkg: "expr", may: []string{"storage", "internal/lex"}},
+	{pkg: "partiql/lower", may: []string{"partiql", "expr", "storage", "internal/lex"}}, // PartiQL lowered into expr's AST
 	{pkg: "conventions", may: []string{"storage"}},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
-	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
-	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
+	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "partiql/lower", "conventions", "emulator/internal/..."}, tests: true, internal: true},
+	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "partiql/lower", "conventions", "emulator/internal/..."}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
 	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
