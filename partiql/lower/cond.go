@@ -311,6 +311,11 @@ var isTypes = map[string]storage.Kind{
 // STRING (DynamoDB Local). Another type names DynamoDB Local's refusal,
 // placed at IS; another left-hand side too.
 func (l *lowerer) is(e *partiql.Is) (expr.Expr, *Error) {
+	x := unparen(e.X)
+	path, isPath := x.(*partiql.Path)
+	if !isPath && !isScalarLiteral(x) {
+		return nil, errPlain(msgIsOperand) // before the type (DynamoDB Local)
+	}
 	kind := storage.KindNULL
 	switch {
 	case e.What == partiql.MISSING:
@@ -324,9 +329,8 @@ func (l *lowerer) is(e *partiql.Is) (expr.Expr, *Error) {
 		kind = k
 	}
 	var out expr.Expr
-	switch x := unparen(e.X).(type) {
-	case *partiql.Path:
-		p, err := l.path(x)
+	if isPath {
+		p, err := l.path(path)
 		if err != nil {
 			return nil, err
 		}
@@ -336,20 +340,29 @@ func (l *lowerer) is(e *partiql.Is) (expr.Expr, *Error) {
 			out = &expr.CallExpr{Offset: e.OpPos, Fun: "attribute_type", Args: []expr.Expr{p,
 				&expr.ValueExpr{Offset: e.OpPos, Value: storage.S(kind.String())}}}
 		}
-	case *partiql.Literal, *partiql.Unary:
-		if lit, ok := x.(*partiql.Literal); ok && lit.Tok == partiql.MISSING || !isValue(x) {
-			return nil, errPlain(msgIsOperand)
-		}
+	} else {
 		v, err := l.value(x, valuePath{})
 		if err != nil {
 			return nil, err
 		}
 		out = &expr.ConstExpr{Offset: e.OpPos, Value: kind != storage.KindInvalid && v.Kind() == kind}
-	default:
-		return nil, errPlain(msgIsOperand)
 	}
 	if e.Not {
 		return notOf(out, e.OpPos), nil
 	}
 	return out, nil
+}
+
+// isScalarLiteral reports whether e is a literal IS may test: a string,
+// a number (signed too), TRUE, FALSE or NULL; not MISSING, a parameter or
+// a collection (DynamoDB Local refuses those).
+func isScalarLiteral(e partiql.Expr) bool {
+	switch e := e.(type) {
+	case *partiql.Literal:
+		return e.Tok != partiql.MISSING
+	case *partiql.Unary:
+		lit, ok := e.X.(*partiql.Literal)
+		return ok && lit.Tok == partiql.NUMBER && (e.Op == partiql.MINUS || e.Op == partiql.PLUS)
+	}
+	return false
 }
