@@ -37,17 +37,23 @@ var ErrMalformedTree = errors.New("expr: malformed expression tree")
 // CompileCondition compiles a condition tree (a ConditionExpression or
 // FilterExpression) built by the caller.
 func (c *Compiler) CompileCondition(param string, x Expr) (*Condition, error) {
+	root, err := c.conditionTree(param, x)
+	if err != nil {
+		return nil, err
+	}
+	return &Condition{root: root}, nil
+}
+
+// conditionTree checks a condition tree's shape, then runs the checks of
+// a parsed condition on it.
+func (c *Compiler) conditionTree(param string, x Expr) (Expr, *Error) {
 	if c.err != nil {
 		return nil, c.err
 	}
 	if err := checkConditionShape(x, 0); err != nil {
 		return nil, err
 	}
-	root, err := c.checkCondition(param, x)
-	if err != nil {
-		return nil, err
-	}
-	return &Condition{root: root}, nil
+	return c.checkCondition(param, x)
 }
 
 // CompileKeyCondition compiles a key condition tree against the key schema
@@ -55,13 +61,7 @@ func (c *Compiler) CompileCondition(param string, x Expr) (*Condition, error) {
 // key condition's shape rules (one equality on the partition key, at most
 // one sort key condition, no OR, NOT, IN, ...) with KeyCondition's messages.
 func (c *Compiler) CompileKeyCondition(param string, x Expr, ks storage.KeySchema) (*KeyCondition, error) {
-	if c.err != nil {
-		return nil, c.err
-	}
-	if err := checkConditionShape(x, 0); err != nil {
-		return nil, err
-	}
-	root, err := c.checkCondition(param, x)
+	root, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
 	}
@@ -75,13 +75,7 @@ func (c *Compiler) CompileKeyCondition(param string, x Expr, ks storage.KeySchem
 // CompileMultiKeyCondition compiles a key condition tree against a
 // multi-attribute index key.
 func (c *Compiler) CompileMultiKeyCondition(param string, x Expr, ks MultiKeySchema) (*MultiKeyCondition, error) {
-	if c.err != nil {
-		return nil, c.err
-	}
-	if err := checkConditionShape(x, 0); err != nil {
-		return nil, err
-	}
-	root, err := c.checkCondition(param, x)
+	root, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
 	}
