@@ -159,6 +159,7 @@ func TestPartiQLSelectIndexErrors(t *testing.T) {
 }
 
 func TestPartiQLSelectMultiKeyIndex(t *testing.T) {
+	AWSDiffers(t, awsMultiKey)
 	t.Parallel()
 	c := newClient(t)
 	in := tableDef(keyDef{"pk", "S"}, keyDef{})
@@ -167,7 +168,7 @@ func TestPartiQLSelectMultiKeyIndex(t *testing.T) {
 	tbl := createTable(t, c, in)
 	mustPut(t, c, tbl, item{"pk": s("m1"), "t": s("W24"), "r": s("NA"), "rd": n("1")})
 	_, err := exec(t, c, "SELECT * FROM "+indexTarget(tbl, "byMatch")+" WHERE t = 'W24' AND r = 'NA'")
-	requireValidation(t, err, "PartiQL statements cannot be executed on tables with composite HASH keys or composite RANGE keys.")
+	requireValidation(t, err, "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys.")
 	// The table itself is read as usual.
 	if got := mustExec(t, c, "SELECT * FROM "+quoted(tbl)+" WHERE pk = 'm1'"); len(got) != 1 {
 		t.Errorf("got %d items, want 1", len(got))

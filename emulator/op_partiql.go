@@ -202,16 +202,16 @@ func syntaxError(text string, err error) error {
 
 // runStatement runs a parsed statement.
 func runStatement(c *call, st partiql.Statement, text string, params []storage.Value, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	x := newTranslator(text, params)
+	b := binding(text, params)
 	switch s := st.(type) {
 	case *partiql.Select:
-		return runSelect(c, x, s, opt)
+		return runSelect(c, b, s, opt)
 	case *partiql.Insert:
-		return runInsert(c, x, s, opt)
+		return runInsert(c, b, s, opt)
 	case *partiql.Update:
-		return runUpdate(c, x, s, opt)
+		return runUpdate(c, b, s, opt)
 	case *partiql.Delete:
-		return runDelete(c, x, s, opt)
+		return runDelete(c, b, s, opt)
 	}
 	return nil, apierr.Validation(apierr.MsgExistsOutsideTxn)
 }

@@ -21,7 +21,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 	t, ix := plan.t, plan.x
 	// The SELECT list is checked as a ProjectionExpression would be; the
 	// items are projected after the walk.
-	req.projection = plan.projExpr
+	req.projection = plan.sel.Projection
 	err := req.setIndex(ix, nil, "", false)
 	req.projection = nil
 	if err != nil {

@@ -51,9 +51,15 @@ type Column struct {
 }
 
 // Project builds the result item of a SELECT list from an item.
-func (s *Select) Project(it storage.Item) storage.Item {
+func (s *Select) Project(it storage.Item) storage.Item { return project(s.Columns, it) }
+
+// Names returns the top-level attributes the SELECT list reads (for
+// reading only those from a stored item).
+func (s *Select) Names() []string { return columnNames(s.Columns) }
+
+func project(cols []Column, it storage.Item) storage.Item {
 	out := storage.Item{}
-	for _, c := range s.Columns {
+	for _, c := range cols {
 		if v, ok := c.Path.Get(it); ok {
 			out[c.Name] = v
 		}
@@ -61,11 +67,9 @@ func (s *Select) Project(it storage.Item) storage.Item {
 	return out
 }
 
-// Names returns the top-level attributes the SELECT list reads (for
-// reading only those from a stored item).
-func (s *Select) Names() []string {
-	names := make([]string, len(s.Columns))
-	for i, c := range s.Columns {
+func columnNames(cols []Column) []string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
 		names[i] = c.Path[0].Name
 	}
 	return names
