@@ -379,7 +379,7 @@ func TestBatchExecuteStatement(t *testing.T) {
 	t.Run("partial key", func(t *testing.T) {
 		AWSDiffers(t, awsBatchSelectKey)
 		out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(
-			"SELECT * FROM "+q+" WHERE pk = 'p'",
+			"SELECT * FROM " + q + " WHERE pk = 'p'",
 		)})
 		mustNoError(t, err)
 		requireBatch(t, out.Responses,
