@@ -181,7 +181,8 @@ func parseStatement(text string) (partiql.Statement, error) {
 }
 
 // syntaxError words a parse error: AWS's reason where public records of
-// AWS answers give it, else DynamoDB Local's (the statement itself).
+// AWS answers give it, else DynamoDB Local's (the statement itself);
+// partiql.Error.Message knows which.
 func syntaxError(text string, err error) error {
 	if err == nil {
 		return nil
@@ -190,14 +191,7 @@ func syntaxError(text string, err error) error {
 	if !errors.As(err, &pe) {
 		return err
 	}
-	detail := text
-	switch pe.Kind {
-	case partiql.KindNotStatement:
-		detail = apierr.MsgExpectedDML
-	case partiql.KindUnexpectedKeyword:
-		detail = apierr.MsgUnexpectedKeyword
-	}
-	return &apierr.Error{Class: apierr.ErrValidation, Msg: apierr.MsgStatementMalformed + detail, Cause: err}
+	return &apierr.Error{Class: apierr.ErrValidation, Msg: pe.Message(text), Cause: err}
 }
 
 // runStatement runs a parsed statement.
