@@ -320,7 +320,7 @@ func TestPartiQLErrors(t *testing.T) {
 // AWS answers (partiql/lower/errors.go names each message's source).
 const (
 	awsUnknownFunction = "AWS places an unknown function (\"Unrecognized function: foo at 1:59:3\", the name in lower case); DynamoDB Local says \"Unrecognized function: foo\""
-	awsBatchSelectKey  = "AWS refuses a BatchExecuteStatement SELECT that is not a read of one item by its full key with \"Select statements within BatchExecuteStatement must specify the primary key in the where clause.\"; DynamoDB Local says \"Only single item select is supported\" or runs it"
+	awsBatchSelectKey  = "AWS refuses a BatchExecuteStatement SELECT that is not a read of one item by its full key with \"Select statements within BatchExecuteStatement must specify the primary key in the where clause.\"; DynamoDB Local says \"Only single item select is supported\""
 	awsMultiKey        = "AWS says \"multi-attribute HASH keys or multi-attribute RANGE keys\"; DynamoDB Local says \"composite HASH keys or composite RANGE keys\""
 )
 

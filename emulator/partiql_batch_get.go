@@ -7,7 +7,9 @@ import (
 )
 
 // runBatchGet runs a SELECT of BatchExecuteStatement: one item by its full
-// primary key, read as GetItem reads it (its capacity too). An item that
+// primary key, read as GetItem reads it (its capacity too), the SELECT
+// list applied as a ProjectionExpression (m.l[1] answers {m: {l: [..]}},
+// as DynamoDB Local answers, and as in ExecuteTransaction). An item that
 // exists is answered as Item, {} when the SELECT list selects none of its
 // attributes (as GetItem, ExecuteStatement and ExecuteTransaction answer
 // it); a missing item has no Item.
@@ -33,10 +35,10 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 	if found {
 		size = stored.Size()
 		var w wire.WireItem
-		if g.Columns == nil {
+		if g.Projection == nil {
 			w = wire.ItemToWire(stored.Item())
 		} else {
-			w = wire.ItemToWire(g.Project(stored.Attributes(g.Names())))
+			w = wire.ItemToWire(projectStored(g.Projection, stored))
 		}
 		if w == nil {
 			w = wire.WireItem{}

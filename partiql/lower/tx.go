@@ -39,13 +39,6 @@ type Get struct {
 	Columns    []Column         // nil for SELECT *
 }
 
-// Project builds the result item of the SELECT list from an item, as
-// ExecuteStatement names the values (Column).
-func (g *Get) Project(it storage.Item) storage.Item { return project(g.Columns, it) }
-
-// Names returns the top-level attributes the SELECT list reads.
-func (g *Get) Names() []string { return columnNames(g.Columns) }
-
 // LowerTxGet lowers a SELECT of a read ExecuteTransaction: a table (not an
 // index), the SELECT list, and a WHERE clause that is exactly the full
 // primary key. A key of the wrong type is an error of the item (Item: the
