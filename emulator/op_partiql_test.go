@@ -99,7 +99,7 @@ func TestExecuteStatementErrors(t *testing.T) {
 			"One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
 		{stmtBody("SELECT count(*) FROM rng", ""), "ValidationException", apierr.MsgStatementMalformed + "Unexpected operator"}, // AWS
 		{stmtBody("SELECT size(a) FROM rng", ""), "ValidationException", "Unexpected path component at 1:8:4"},
-		{stmtBody("SELECT * FROM rng.idx WHERE pk = 'a'", ""), "ValidationException", "The table does not have the specified index: idx"},
+		{stmtBody("SELECT * FROM rng.idx WHERE pk = 'a'", ""), "ValidationException", apierr.MsgPartiQLNoSuchIndex},
 		// Key values of another type, as DynamoDB Local answers.
 		{stmtBody("SELECT * FROM rng WHERE pk = 1", ""), "ValidationException", "Key attribute's data type should match its data type in table's schema: Key pk"},
 		{stmtBody("SELECT * FROM rng WHERE pk = 'a' AND sk = 'x'", ""), "ValidationException", "Key attribute's data type should match its data type in table's schema: Key sk"},

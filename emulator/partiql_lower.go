@@ -49,9 +49,9 @@ func (c *call) selectTarget(s *partiql.Select) (*table, *indexDef, lower.Target,
 	if s.From.Index == nil {
 		return t, nil, lower.Target{Keys: t.schema}, nil
 	}
-	_, x, err := c.readTable(t.name, &s.From.Index.Text)
-	if err != nil {
-		return nil, nil, lower.Target{}, err
+	x := partiqlIndex(t, s.From.Index.Text)
+	if x == nil {
+		return nil, nil, lower.Target{}, apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
 	}
 	if x.multi() {
 		return t, x, lower.Target{Multi: true}, nil
@@ -77,4 +77,18 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// partiqlIndex finds the table's index of that name; nil when there is
+// none.
+func partiqlIndex(t *table, name string) *indexDef {
+	gsis, lsis := t.indexes()
+	for _, defs := range [2][]*indexDef{gsis, lsis} {
+		for _, d := range defs {
+			if d.name == name {
+				return d
+			}
+		}
+	}
+	return nil
 }

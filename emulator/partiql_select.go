@@ -26,10 +26,13 @@ type selectPlan struct {
 	none bool                 // the key conditions match no partition: read nothing
 }
 
-func planSelect(c *call, b lower.Binding, s *partiql.Select) (*selectPlan, error) {
+func planSelect(c *call, b lower.Binding, s *partiql.Select, consistent bool) (*selectPlan, error) {
 	t, x, target, err := c.selectTarget(s)
 	if err != nil {
 		return nil, err
+	}
+	if x != nil && !x.local && consistent {
+		return nil, apierr.Validation(apierr.MsgPartiQLGSIConsistentRead)
 	}
 	sel, err := lower.LowerSelect(b, s, target)
 	if err != nil {
@@ -54,7 +57,7 @@ func planSelect(c *call, b lower.Binding, s *partiql.Select) (*selectPlan, error
 }
 
 func runSelect(c *call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	plan, err := planSelect(c, b, s)
+	plan, err := planSelect(c, b, s, opt.consistent)
 	if err != nil {
 		return nil, err
 	}

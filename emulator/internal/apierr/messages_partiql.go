@@ -21,6 +21,13 @@ const (
 	MsgParamCount       = "Number of parameters in request and statement don't match."
 	MsgDuplicateItem    = "Duplicate primary key exists in table"
 	MsgExistsOutsideTxn = "EXISTS can only be used in ExecuteTransaction write requests."
+	// AWS, for a SELECT from an index the table does not have (no name,
+	// where Query's message names it; DynamoDB Local names it) and from a
+	// GSI with ConsistentRead (Query says "Consistent reads are not
+	// supported on global secondary indexes", as DynamoDB Local does for
+	// PartiQL): public records of AWS answers.
+	MsgPartiQLNoSuchIndex       = "The table does not have the specified index"
+	MsgPartiQLGSIConsistentRead = "Strongly consistent read is not supported on Global Secondary Indexes"
 	// Not observed: the emulator's own words for an unreadable NextToken.
 	MsgInvalidNextToken = "The provided NextToken is invalid"
 )
