@@ -217,3 +217,51 @@ func TestPartiQLLoweringErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestPartiQLParameterValues(t *testing.T) {
+	c, _, q := partiqlFixture(t)
+	sel := "SELECT * FROM " + q + " WHERE pk = ? AND sk = ?"
+	tests := []struct {
+		name    string
+		stmt    string
+		params  []types.AttributeValue
+		want    string
+		differs string
+	}{
+		{"key of the wrong type", sel, []types.AttributeValue{n("1"), n("1")}, "Key attribute's data type should match its data type in table's schema: Key pk", ""},
+		{"empty string key", "INSERT INTO " + q + " VALUE {'pk': ?, 'sk': ?}", []types.AttributeValue{s(""), n("1")},
+			"One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk", ""},
+		{"number out of range", sel, []types.AttributeValue{s("p"), n("1e200")}, "Number overflow. Attempting to store a number with magnitude larger than supported range", ""},
+		{"not a number", sel, []types.AttributeValue{s("p"), n("abc")}, "The parameter cannot be converted to a numeric value: abc",
+			"DynamoDB Local says \"A value provided cannot be converted into a number\" (AWS's words: items_test.go, PutItem)"},
+		{"too few", sel, []types.AttributeValue{s("p")}, "Number of parameters in request and statement don't match.", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.differs != "" {
+				AWSDiffers(t, tc.differs)
+			}
+			_, err := exec(t, c, tc.stmt, tc.params...)
+			requireValidation(t, err, tc.want)
+		})
+	}
+	t.Run("transaction, key of the wrong type", func(t *testing.T) {
+		_, err := c.ExecuteTransaction(ctx(t), &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+			{Statement: aws.String(sel), Parameters: []types.AttributeValue{n("1"), n("1")}},
+		}})
+		reasons := requireCanceled(t, err, "ValidationError")
+		if got, want := aws.ToString(reasons[0].Message), "Key attribute's data type should match its data type in table's schema: Key pk"; got != want {
+			t.Errorf("reason: got %q, want %q", got, want)
+		}
+	})
+	t.Run("batch, key of the wrong type", func(t *testing.T) {
+		out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+			{Statement: aws.String(sel), Parameters: []types.AttributeValue{n("1"), n("1")}},
+			{Statement: aws.String(sel), Parameters: []types.AttributeValue{s("q"), n("1")}},
+		}})
+		mustNoError(t, err)
+		requireBatch(t, out.Responses,
+			"error ValidationError: Key attribute's data type should match its data type in table's schema: Key pk",
+			"ok "+renderItem(item{"pk": s("q"), "sk": n("1"), "v": n("7"), "nul": null()}))
+	})
+}
