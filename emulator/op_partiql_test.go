@@ -141,6 +141,10 @@ func FuzzExecuteStatement(f *testing.F) {
 		"DELETE FROM rng WHERE pk = 'a' AND sk = 2 AND begins_with(s, ?) RETURNING ALL OLD *",
 		"SELECT * FROM rng WHERE contains(s, ?) AND size(s) > 1 AND attribute_type(v, 'N')",
 		"EXISTS(SELECT * FROM rng WHERE pk = 'a')",
+		"FROM rng WHERE pk = 'a' AND sk = 1 AND (v = 10 OR v = 11) SET w = ? REMOVE s",
+		"SELECT * FROM rng WHERE pk = 'a' AND attribute_exists(v) = true AND s IS STRING AND v IS NOT NULL",
+		"DELETE FROM rng WHERE pk = 'b' AND sk = 9 AND v = ?",
+		"SELECT * FROM \"rng\".\"nope\" WHERE pk = 'a'",
 	} {
 		f.Add(s, `[{"S":"a"}]`)
 		f.Add(s, `[{"N":"1"},{"L":[]}]`)
