@@ -11,13 +11,15 @@ import (
 )
 
 // ExecuteStatement: one PartiQL statement, parsed once per distinct text
-// (a bounded cache), translated to expr's compiled forms and run on
-// storage as the item operations run: a SELECT that fixes the partition
-// key by equality is a Query (a seek into one partition), any other SELECT
-// a Scan with the WHERE clause as its filter (of the index for
-// "table"."index": partiql_select_index.go); INSERT, UPDATE and DELETE
-// are one Table.Write each on the full primary key, their conditions
-// checked inside the write. ExecuteTransaction: op_partiql_tx.go.
+// (a bounded cache), lowered into expr's compiled forms by partiql/lower
+// (partiql_lower.go) and run on storage as the item operations run: a
+// SELECT that fixes the partition key by equality is a Query (a seek into
+// one partition), any other SELECT a Scan with the WHERE clause as its
+// filter (of the index for "table"."index": partiql_select_index.go);
+// INSERT, UPDATE and DELETE are one Table.Write each on the full primary
+// key, their conditions checked inside the write. BatchExecuteStatement:
+// op_partiql_batch.go (its SELECTs: partiql_batch_get.go);
+// ExecuteTransaction: op_partiql_tx.go.
 
 func init() {
 	register("ExecuteStatement", executeStatement)
