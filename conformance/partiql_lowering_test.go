@@ -265,3 +265,47 @@ func TestPartiQLParameterValues(t *testing.T) {
 			"ok "+renderItem(item{"pk": s("q"), "sk": n("1"), "v": n("7"), "nul": null()}))
 	})
 }
+
+func TestPartiQLSingleItemWhereErrors(t *testing.T) {
+	// The WHERE clause of a single-item read is checked before its key:
+	// its own error, not "... must specify the primary key ...".
+	c, tbl, q := partiqlFixture(t)
+	const missing = "MISSING must be compared using IS operator"
+	t.Run("transaction", func(t *testing.T) {
+		_, err := execTx(t, c, "SELECT * FROM "+q+" WHERE pk = 'q' AND sk = MISSING")
+		requireValidation(t, err, "Validation failed in TransactStatements[0]: "+missing)
+	})
+	t.Run("batch", func(t *testing.T) {
+		const empty = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk"
+		reads, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(
+			"SELECT * FROM "+q+" WHERE pk = 'q' AND sk = MISSING",
+			"SELECT * FROM "+q+" WHERE pk = '' AND sk = 1",
+		)})
+		mustNoError(t, err)
+		requireBatch(t, reads.Responses, "error ValidationError: "+missing, "error ValidationError: "+empty)
+		writes, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(
+			"UPDATE " + q + " SET a = 1 WHERE pk = '' AND sk = 1",
+		)})
+		mustNoError(t, err)
+		requireBatch(t, writes.Responses, "error ValidationError: "+empty)
+		// As DynamoDB Local answers: the write names its table, the reads
+		// do not.
+		for i, r := range append(reads.Responses, writes.Responses...) {
+			want := ""
+			if i == 2 {
+				want = tbl
+			}
+			if got := aws.ToString(r.TableName); got != want {
+				t.Errorf("response %d: TableName %q, want %q", i, got, want)
+			}
+		}
+	})
+	t.Run("number out of range", func(t *testing.T) {
+		AWSDiffers(t, awsNumberPlace)
+		out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(
+			"SELECT * FROM " + q + " WHERE pk = 'q' AND sk = 1e200",
+		)})
+		mustNoError(t, err)
+		requireBatch(t, out.Responses, "error ValidationError: Number overflow. Attempting to store a number with magnitude larger than supported range under root")
+	})
+}

@@ -139,6 +139,10 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 		return runBatchGet(c, b, s, opt, caps)
 	}
 	out, err := runStatement(c, b.st, b.text, b.params, opt)
+	var le *lower.Error
+	if errors.As(err, &le) {
+		table = "" // refused before it ran: DynamoDB Local names no table
+	}
 	if err != nil {
 		return batchError(err, table)
 	}

@@ -23,10 +23,10 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 		return batchError(lowered(err), "")
 	}
 	key, err := statementKey(t, g.Key)
-	if err == nil {
-		err = c.guardKey(t, key)
-	}
 	if err != nil {
+		return batchError(err, "") // DynamoDB Local names no table here
+	}
+	if err := c.guardKey(t, key); err != nil {
 		return batchError(err, t.name)
 	}
 	resp := BatchStatementResponse{TableName: t.name}

@@ -41,10 +41,12 @@ type Get struct {
 
 // LowerTxGet lowers a SELECT of a read ExecuteTransaction: a table (not an
 // index), the SELECT list, and a WHERE clause that is exactly the full
-// primary key. A key of the wrong type is an error of the item (Item: the
-// transaction is cancelled with it as the statement's reason); any other
-// WHERE clause is "Select statements within ExecuteTransaction must
-// specify the primary key in the where clause."
+// primary key. The WHERE clause's own errors come first (a number out of
+// range, MISSING compared with =: DynamoDB Local); a key of the wrong type
+// is an error of the item (Item: the transaction is cancelled with it as
+// the statement's reason); any other WHERE clause is "Select statements
+// within ExecuteTransaction must specify the primary key in the where
+// clause."
 func LowerTxGet(b Binding, s *partiql.Select, ks storage.KeySchema) (*Get, error) {
 	if s.From.Index != nil {
 		return nil, errPlain(msgTxIndexRead)
@@ -86,9 +88,17 @@ func (l *lowerer) get(s *partiql.Select, ks storage.KeySchema, needKey string) (
 			return nil, err
 		}
 	}
+	// The WHERE clause is checked as a condition first, as DynamoDB Local
+	// does: a value it cannot store (sk = 1e200) or MISSING compared with
+	// = is that error, not the missing key's.
+	if s.Where != nil {
+		if _, err := l.condition(s.Where); err != nil {
+			return nil, err
+		}
+	}
 	key, rest, err := l.fullKey(ks, s.Where)
 	switch {
-	case err != nil && err.Item && err.Msg != msgKeyEquality:
+	case err != nil && err.Msg != msgKeyEquality:
 		return nil, err
 	case err != nil || len(rest) > 0:
 		return nil, errPlain(needKey)
