@@ -77,7 +77,7 @@ func (e *Emulator) SetNow(t time.Time) (time.Time, error) {
 // forgotten now, not at the next request (idempotency.go).
 func (e *Emulator) clockMoved() time.Time {
 	now := e.clock()
-	e.svc.clockMoved(now)
+	e.svc.ClockMoved(now)
 	return now
 }
 

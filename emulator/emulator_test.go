@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
@@ -61,32 +62,32 @@ type blockInput struct{ Gate string }
 // with the error or panic it is asked for; TestBlock waits for its gate.
 type testOps struct{ backend }
 
-func (b testOps) lookup(target string) (operation, error) {
-	if name, ok := strings.CutPrefix(target, targetPrefix); ok && (name == "TestEcho" || name == "TestBlock") {
-		return operation{name: name}, nil
+func (b testOps) Lookup(target string) (service.Operation, error) {
+	if name, ok := strings.CutPrefix(target, service.TargetPrefix); ok && (name == "TestEcho" || name == "TestBlock") {
+		return service.Operation{Name: name}, nil
 	}
-	return b.backend.lookup(target)
+	return b.backend.Lookup(target)
 }
 
-func (b testOps) serve(op operation, req *request) ([]byte, error) {
-	switch op.name {
+func (b testOps) Serve(op service.Operation, req *service.Request) ([]byte, error) {
+	switch op.Name {
 	case "TestBlock":
 		var in blockInput
-		if err := wire.DecodeRequest(req.body, &in); err != nil {
+		if err := wire.DecodeRequest(req.Body, &in); err != nil {
 			return nil, err
 		}
 		testGatesMu.Lock()
 		g := testGates[in.Gate]
 		testGatesMu.Unlock()
 		<-g.ch
-		return append(req.out, "{}"...), nil
+		return append(req.Out, "{}"...), nil
 	case "TestEcho":
 		var in echoInput
-		if err := wire.DecodeRequest(req.body, &in); err != nil {
+		if err := wire.DecodeRequest(req.Body, &in); err != nil {
 			return nil, err
 		}
-		if req.tableName != nil {
-			*req.tableName = in.TableName
+		if req.TableName != nil {
+			*req.TableName = in.TableName
 		}
 		if in.Panic {
 			panic("test panic")
@@ -99,9 +100,9 @@ func (b testOps) serve(op operation, req *request) ([]byte, error) {
 		case "plain":
 			return nil, io.ErrUnexpectedEOF
 		}
-		return json.Marshal(&echoOutput{TableName: in.TableName, Item: in.Item, Region: req.region, Namespace: req.accessKey + "/" + req.region})
+		return json.Marshal(&echoOutput{TableName: in.TableName, Item: in.Item, Region: req.Region, Namespace: req.AccessKey + "/" + req.Region})
 	}
-	return b.backend.serve(op, req)
+	return b.backend.Serve(op, req)
 }
 
 func newTestEmulator(t testing.TB, opts Options) *Emulator {

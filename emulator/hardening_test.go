@@ -366,7 +366,7 @@ func TestDeleteTableReturnsMemory(t *testing.T) {
 // decoding 16 MB of JSON takes long under the race detector.
 func fillTable(t *testing.T, e *Emulator, name string, n int) {
 	t.Helper()
-	tbl := e.svc.namespace("AKID1/us-east-1").DB().Table(name)
+	tbl := e.svc.Namespace("AKID1/us-east-1").DB().Table(name)
 	if tbl == nil {
 		t.Fatalf("no table %s", name)
 	}

@@ -99,7 +99,7 @@ func (rl *releaser) maybeRelease() {
 // namespaceCount is the number of namespaces created (for tests and the
 // soak program's reports).
 func (e *Emulator) namespaceCount() int {
-	return e.svc.namespaceCount()
+	return e.svc.NamespaceCount()
 }
 
 // errBodyCutOff: the request body stopped arriving before the server's read

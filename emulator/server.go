@@ -19,6 +19,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -72,6 +73,16 @@ type Options struct {
 	// means none, though a table may still opt in by its tags.
 	Conventions *conventions.Config
 }
+
+// DefaultIdempotencyBytes bounds the memory of the remembered
+// ClientRequestTokens of an emulator when Options.IdempotencyBytes is 0:
+// 32 MB.
+const DefaultIdempotencyBytes = service.DefaultIdempotencyBytes
+
+// DefaultStreamRetention is how long stream records, and disabled
+// streams, stay readable when Options.StreamRetention is 0: AWS's 24
+// hours.
+const DefaultStreamRetention = service.DefaultStreamRetention
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
 // create or delete an index of a small table.
@@ -128,9 +139,9 @@ type Emulator struct {
 	skew    clockSkew
 	maxBody int64
 	cors    corsPolicy
-	hosts   *hostPolicy // the Host names answered (hosts.go)
-	svc     *service    // everything behind the edge (service.go)
-	api     backend     // svc, as the edge calls it (tests wrap it)
+	hosts   *hostPolicy      // the Host names answered (hosts.go)
+	svc     *service.Service // everything behind the edge (internal/service)
+	api     backend          // svc, as the edge calls it (tests wrap it)
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
@@ -163,7 +174,7 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
-	e.svc, err = newService(serviceConfig{
+	e.svc, err = service.New(service.Config{
 		SharedDB:         opts.SharedDB,
 		Logger:           e.log,
 		Clock:            e.clock,
@@ -214,7 +225,7 @@ func New(opts Options) (*Emulator, error) {
 // expired ClientRequestTokens). The emulator still answers requests after
 // it. Close is safe to call more than once; it always returns nil.
 func (e *Emulator) Close() error {
-	e.svc.close()
+	e.svc.Close()
 	return nil
 }
 
@@ -265,11 +276,11 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 }
 
 // backend is what the edge needs of the service: resolve an X-Amz-Target,
-// serve a request. *service is the one implementation; tests wrap it to
-// add operations of their own.
+// serve a request. *service.Service is the one implementation; tests wrap
+// it to add operations of their own.
 type backend interface {
-	lookup(target string) (operation, error)
-	serve(op operation, req *request) ([]byte, error)
+	Lookup(target string) (service.Operation, error)
+	Serve(op service.Operation, req *service.Request) ([]byte, error)
 }
 
 // handle runs one request and returns the response body (appended to
@@ -281,7 +292,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	if err != nil {
 		return nil, err
 	}
-	op, err := e.api.lookup(r.Header.Get("X-Amz-Target"))
+	op, err := e.api.Lookup(r.Header.Get("X-Amz-Target"))
 	if err != nil {
 		return nil, err
 	}
@@ -312,20 +323,20 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
-			e.log.Error("panic in operation", "op", op.name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			e.log.Error("panic in operation", "op", op.Name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			out, err = nil, apierr.Internal()
 		}
 	}()
-	return e.api.serve(op, &request{
-		ctx:       r.Context(),
-		accessKey: cred.accessKey,
-		region:    cred.region,
-		tenant:    r.Header.Get(headerTenantCode),
-		requestID: reqID,
-		host:      r.Host,
-		body:      buf.Bytes(),
-		out:       outBuf,
-		tableName: tableNote(r),
+	return e.api.Serve(op, &service.Request{
+		Ctx:       r.Context(),
+		AccessKey: cred.accessKey,
+		Region:    cred.region,
+		Tenant:    r.Header.Get(headerTenantCode),
+		RequestID: reqID,
+		Host:      r.Host,
+		Body:      buf.Bytes(),
+		Out:       outBuf,
+		TableName: tableNote(r),
 	})
 }
 

@@ -389,3 +389,11 @@ func TestReadAtMostGrowsToWant(t *testing.T) {
 		}
 	}
 }
+
+func TestResponseHeaderNamesCanonical(t *testing.T) {
+	for name, want := range map[string]string{"x-amzn-RequestId": headerRequestID, "x-amz-crc32": headerCRC32} {
+		if got := http.CanonicalHeaderKey(name); got != want {
+			t.Errorf("CanonicalHeaderKey(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
