@@ -16,11 +16,8 @@ import (
 // their first table only, keeping no part of the request they came from.
 
 func TestNamespaces(t *testing.T) {
-	auth := func(key, region string) string {
-		return "AWS4-HMAC-SHA256 Credential=" + key + "/20260101/" + region + "/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
-	}
 	nsOf := func(e *Service, key, region string) string {
-		res, body := doService(t, e, "DynamoDB_20120810.TestEcho", auth(key, region), `{}`)
+		res, body := doService(t, e, "DynamoDB_20120810.TestEcho", testkit.Auth(key, region), `{}`)
 		if res.StatusCode != 200 {
 			t.Fatalf("status %d: %s", res.StatusCode, body)
 		}

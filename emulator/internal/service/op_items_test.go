@@ -1,102 +1,13 @@
 package service
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-)
-
-// itemsEnv is an emulator with the tables the item-operation tests use:
-//
-//	ths: pk S (HASH), sk N (RANGE)
-//	tha: pk S (HASH)
-//	tbi: pk B (HASH)
-type itemsEnv struct {
-	t   testing.TB
-	h   http.Handler
-	emu *Service // nil when the test made the env from a handler alone
-}
-
-var itemsAuth = testkit.Auth("ITEMS", "us-east-1")
-
-func newItemsEnv(t testing.TB) *itemsEnv {
-	t.Helper()
-	e, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &itemsEnv{t: t, h: serviceHandler(e), emu: e}
-	env.mustOK("CreateTable", `{"TableName":"ths","BillingMode":"PAY_PER_REQUEST",
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
-		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)
-	env.mustOK("CreateTable", `{"TableName":"tha","BillingMode":"PAY_PER_REQUEST",
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
-		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	env.mustOK("CreateTable", `{"TableName":"tbi","BillingMode":"PAY_PER_REQUEST",
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"B"}],
-		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	return env
-}
-
-// call sends one request and returns the HTTP status and body.
-func (env *itemsEnv) call(op, body string) (int, string) {
-	env.t.Helper()
-	res, out := testkit.Do(env.t, env.h, "DynamoDB_20120810."+op, itemsAuth, body)
-	return res.StatusCode, out
-}
-
-func (env *itemsEnv) mustOK(op, body string) string {
-	env.t.Helper()
-	status, out := env.call(op, body)
-	if status != http.StatusOK {
-		env.t.Fatalf("%s %s: status %d, body %s", op, body, status, out)
-	}
-	return out
-}
-
-// itemCase is one request and what must come back: either an error (its
-// type after '#' and its message) or, when errType is empty, a 200 whose
-// JSON body equals want (want "" skips the body check).
-type itemCase struct {
-	name    string
-	op      string
-	body    string
-	errType string
-	errMsg  string
-	want    string
-}
-
-func (env *itemsEnv) run(t *testing.T, cases []itemCase) {
-	t.Helper()
-	for _, tc := range cases {
-		status, body := env.call(tc.op, tc.body)
-		if tc.errType != "" {
-			gotType, gotMsg := testkit.ErrorOf(body)
-			if status != http.StatusBadRequest || gotType != tc.errType || gotMsg != tc.errMsg {
-				t.Errorf("%s: got %d %s %q, want 400 %s %q\nbody: %s", tc.name, status, gotType, gotMsg, tc.errType, tc.errMsg, body)
-			}
-			continue
-		}
-		if status != http.StatusOK {
-			t.Errorf("%s: got status %d, body %s; want 200", tc.name, status, body)
-			continue
-		}
-		if tc.want != "" && !testkit.JSONEqual(body, tc.want) {
-			t.Errorf("%s:\n got %s\nwant %s", tc.name, body, tc.want)
-		}
-	}
-}
-
-const (
-	vErr = "ValidationException"
-	cErr = "ConditionalCheckFailedException"
-	rErr = "ResourceNotFoundException"
 )
 
 func TestItemKeyValidation(t *testing.T) {
@@ -415,28 +326,6 @@ func TestItemBadInput(t *testing.T) {
 		status, body := env.call(b.op, b.body)
 		if status != http.StatusBadRequest {
 			t.Errorf("%s %s: status %d, body %s; want 400", b.op, b.body, status, body)
-		}
-	}
-}
-
-func newItemsBenchEnv(b *testing.B) *itemsEnv {
-	env := newItemsEnv(b)
-	env.mustOK("PutItem", `{"TableName":"ths","Item":{"pk":{"S":"bench"},"sk":{"N":"1"},"v":{"N":"0"},"name":{"S":"some text of a typical item"},"tags":{"SS":["a","b"]}}}`)
-	return env
-}
-
-// benchCall sends a prepared request; the body is rebuilt per call because
-// the handler consumes it.
-func benchCall(b *testing.B, h http.Handler, op string, body []byte) {
-	for b.Loop() {
-		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
-		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
-		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-		req.Header.Set("Authorization", itemsAuth)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			b.Fatalf("status %d: %s", rec.Code, rec.Body)
 		}
 	}
 }

@@ -11,47 +11,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// tablesClock is the fixed request time of the control-plane tests.
-var tablesClock = time.Date(2026, 11, 22, 1, 2, 3, 456_000_000, time.UTC)
-
-const tablesEpoch = "1795309323.456" // tablesClock on the wire
-
-func newTablesEmulator(t *testing.T) *Service {
-	t.Helper()
-	return newTestService(t, Config{Clock: func() time.Time { return tablesClock }})
-}
-
-// tablesResult is one response: the status, the error class and message
-// (empty on success) and the body.
-type tablesResult struct {
-	status int
-	typ    string
-	msg    string
-	body   string
-}
-
-func tablesDo(t *testing.T, e *Service, op, body string) tablesResult {
-	t.Helper()
-	res, b := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
-	r := tablesResult{status: res.StatusCode, body: b}
-	if res.StatusCode != 200 {
-		if r.typ, r.msg = testkit.ErrorOf(b); r.typ == "" {
-			t.Fatalf("%s: undecodable error body %q", op, b)
-		}
-	}
-	return r
-}
-
-// mustTables runs op and fails the test unless it succeeds.
-func mustTables(t *testing.T, e *Service, op, body string) string {
-	t.Helper()
-	r := tablesDo(t, e, op, body)
-	if r.status != 200 {
-		t.Fatalf("%s %s: %d %s: %s", op, body, r.status, r.typ, r.msg)
-	}
-	return r.body
-}
-
 const (
 	hashOnly  = `"AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"}],"KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]`
 	hashRange = `"AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"},{"AttributeName":"b","AttributeType":"N"}],` +

@@ -83,28 +83,10 @@ func (r *recordingHook) Commit(rec *storage.Record) (uint64, error) {
 
 func (r *recordingHook) Wait(uint64) error { return errRefused }
 
-// manualClock is a clock that only the test moves.
-type manualClock struct {
-	mu  sync.Mutex // guards now
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 var replayTables = []string{"rt0", "rt1", "rt2"}
 
 var replayAuths = []string{testkit.DefaultAuth,
-	"AWS4-HMAC-SHA256 Credential=AKID2/20260101/eu-west-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"}
+	testkit.Auth("AKID2", "eu-west-1")}
 
 // replaySeed is the workload's seed: DYNAMOEMU_REPLAY_SEED, or the time.
 func replaySeed(t *testing.T) uint64 {
@@ -138,7 +120,7 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 	}
 
 	// The real time, since the workload's TTL values are (ttlValue).
-	clock := &manualClock{now: time.Now().Truncate(time.Millisecond)}
+	clock := testkit.NewClock(time.Now().Truncate(time.Millisecond))
 	opts := Config{Clock: clock.Now, TransientDelay: 2 * time.Second}
 	hooks := &recordingHooks{recs: map[string][][]byte{}, failEvery: failEvery}
 	e := newTestService(t, withHooks(opts, hooks))
@@ -154,7 +136,7 @@ func replayRun(t *testing.T, seed uint64, failEvery int) {
 		case n < 18:
 			op, body = replayChange(r, auth)
 		case n < 19:
-			clock.advance(time.Duration(r.IntN(3000)) * time.Millisecond)
+			clock.Advance(time.Duration(r.IntN(3000)) * time.Millisecond)
 			continue
 		default:
 			outcomes["SweepTTL"] += e.SweepTTL()

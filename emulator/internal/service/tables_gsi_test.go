@@ -2,11 +2,11 @@ package service
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // GSIs created and deleted by UpdateTable: backfill, statuses, errors.
@@ -83,26 +83,8 @@ func TestUpdateTableGSIErrors(t *testing.T) {
 	}
 }
 
-// fakeClock is a clock a test advances.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 func TestUpdateTableGSIDelayedStatuses(t *testing.T) {
-	clock := &fakeClock{now: tablesClock}
+	clock := testkit.NewClock(tablesClock)
 	e := newTestService(t, Config{Clock: clock.Now, TransientDelay: time.Second})
 	mustTables(t, e, "CreateTable", gsiTable)
 	mustTables(t, e, "UpdateTable", createByG)

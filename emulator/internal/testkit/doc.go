@@ -3,8 +3,8 @@
 // http.Handler: the Emulator's, or the service's test handler), the
 // Authorization headers (DefaultAuth, Auth, Credential), reading answers
 // (ErrorType, ErrorOf, JSONEqual, MustUnmarshal), sizing heavy tests
-// (FullSize, RaceEnabled), catching hangs (WaitOrDump) and fixtures
-// (Item240).
+// (FullSize, RaceEnabled), catching hangs (WaitOrDump), a clock only the
+// test moves (Clock), the live heap (LiveHeap) and fixtures (Item240).
 //
 // # Files
 //
@@ -12,7 +12,15 @@
 //   - json.go: reading answers.
 //   - size.go, race_on.go, race_off.go: FullSize and RaceEnabled.
 //   - hang.go: WaitOrDump.
+//   - clock.go: Clock.
+//   - heap.go: LiveHeap.
 //   - fixtures.go: items.
+//
+// Each test package keeps its harness in harness_test.go: the Emulator
+// with test-only operations for the edge's tests (package emulator), the
+// Service behind a test handler and the per-subject fixtures (items,
+// tables) for the service's (package service). Both send requests with
+// Do.
 //
 // It is imported only by tests (the lint test's layer table keeps it
 // below everything it serves).

@@ -15,6 +15,10 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
+// The edge's tests send requests with testkit.Do to an Emulator
+// (newTestEmulator, do) whose service has two test-only operations in
+// front of it (testOps): TestEcho and TestBlock.
+
 // echoInput/echoOutput belong to the test-only operation "TestEcho".
 type echoInput struct {
 	TableName string
@@ -120,16 +124,4 @@ func newTestEmulator(t testing.TB, opts Options) *Emulator {
 func do(t testing.TB, e *Emulator, target, auth, body string) (*http.Response, string) {
 	t.Helper()
 	return testkit.Do(t, e.Handler(), target, auth, body)
-}
-
-func TestSmoke(t *testing.T) {
-	e := newTestEmulator(t, Options{})
-	res, body := do(t, e, "DynamoDB_20120810.TestEcho", testkit.DefaultAuth, `{"TableName":"t","Item":{"a":{"S":"x"}}}`)
-	if res.StatusCode != 200 {
-		t.Fatalf("status %d body %s", res.StatusCode, body)
-	}
-	want := `{"TableName":"t","Item":{"a":{"S":"x"}},"Region":"us-east-1","Namespace":"AKID1/us-east-1"}`
-	if body != want {
-		t.Fatalf("got %s, want %s", body, want)
-	}
 }
