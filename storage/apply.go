@@ -34,6 +34,11 @@ func (db *DB) Apply(r *Record, applied func(*Record) error) error {
 			return fmt.Errorf("%w: create-table record without a definition", ErrCorrupt)
 		}
 		_, err = db.CreateTable(*r.Def)
+	case RecordRestoreTable:
+		if r.Def == nil || r.From == nil {
+			return fmt.Errorf("%w: restore-table record without a definition or a snapshot", ErrCorrupt)
+		}
+		_, err = db.RestoreTable(r.Def.Name, r.Def.ID, r.From)
 	case RecordDropTable:
 		err = db.drop(func() *Table { return db.byID[r.Table] })
 	case RecordAddIndex, RecordDropIndex:
@@ -85,6 +90,12 @@ func (db *DB) applyCommit(r *Record) error {
 	defer tx.Abort()
 	for i, w := range r.Writes {
 		t := tables[i]
+		if w.HasNew && t.coll == nil && t.obs == nil && len(t.vindexes) == 0 {
+			if _, err := tx.writeImage(w.Origin, t, w.Key, w.New); err != nil {
+				return fmt.Errorf("%w: write %d of the record: %w", ErrCorrupt, i, err)
+			}
+			continue
+		}
 		var item Item
 		if w.HasNew {
 			var err error
@@ -121,4 +132,55 @@ func (e EncodedItem) itemOf(ks KeySchema, k Key) (Item, error) {
 		it[ks.Sort.Name] = k.Sort
 	}
 	return it, nil
+}
+
+// writeImage is WriteTx.Put of an item given as its image (a record
+// being applied) to a table that keeps no item collection sizes and has
+// no observer, which would need the item decoded: the image is checked
+// (checkImage, its size verified) and stored as it is, not decoded and
+// encoded again; only the attributes the indexes read are decoded.
+func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (Change, error) {
+	if err := tx.has(t); err != nil {
+		return Change{}, err
+	}
+	if err := t.ks.checkKey(k); err != nil {
+		return Change{}, err
+	}
+	size, err := checkImage(img.body, t.ks.Partition.Name, t.ks.Sort.Name)
+	if err != nil {
+		return Change{}, err
+	}
+	size += len(t.ks.Partition.Name) + ValueSize(k.Partition)
+	if t.ks.HasSort() {
+		size += len(t.ks.Sort.Name) + ValueSize(k.Sort)
+	}
+	sk := t.sortKeyOf(k)
+	if size != int(img.size) || len(sk) > maxSortKeyLen {
+		return Change{}, fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, img.size)
+	}
+	pk := k.Partition.str
+	var ch Change
+	var oldIdx Item
+	oldE, found := t.getLocked(pk, sk)
+	if found {
+		ch.OldSize, ch.oldE = int(oldE.size), oldE
+		if len(t.indexes) > 0 {
+			oldIdx = t.encodedOf(k, oldE).Attributes(t.indexReads)
+		}
+	}
+	buf := append(appendRecHeader(t.scratch[:0], sk), img.body...)
+	e := parseEntry(string(buf), uint32(size))
+	if cap(buf) <= maxScratch {
+		t.scratch = buf
+	}
+	p := t.putLocked(pk, e, oldE, found)
+	if len(t.indexes) > 0 {
+		t.updateIndexesLocked(p.pk, oldE, oldIdx, ch.OldSize, e, t.encodedOf(k, e).Attributes(t.indexReads), size)
+	}
+	ch.NewSize, ch.newE = size, e
+	ch.noop = found && e.rec == oldE.rec
+	ch.same = ch.noop
+	tx.undo = append(tx.undo, undoEntry{t: t, k: k, old: oldE, found: found, origin: origin})
+	tx.changes = append(tx.changes, ch)
+	return ch, nil
 }

@@ -88,7 +88,7 @@ func (c *collections) next(pk string, oldItem Item, oldSize int, newItem Item, n
 // may share memory with a request buffer, and assigning to a string key
 // replaces the stored key); an emptied partition drops its entry.
 func (t *Table) setCollectionLocked(pk string, size int64) {
-	p := t.parts[pk]
+	p := t.partLocked(pk)
 	if p == nil {
 		delete(t.coll.sizes, pk)
 		return

@@ -94,14 +94,16 @@ func (db *DB) CreateTable(def TableDef) (*Table, error) {
 	}
 	t.name, t.uid = strings.Clone(def.Name), strings.Clone(def.ID)
 	t.meta = cloneMeta(def.Meta)
-	t, res, err := db.createLocking(t, &def)
+	t, res, err := db.createLocking(t, &Record{Kind: RecordCreateTable, Table: t.uid, Def: &def})
 	if err != nil {
 		return nil, err
 	}
 	return t, res.finish()
 }
 
-func (db *DB) createLocking(t *Table, def *TableDef) (*Table, hookResult, error) {
+// createLocking adds t, a new table not yet shared, to the DB, recording
+// r (a RecordCreateTable or RecordRestoreTable).
+func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.byName[t.name] != nil || db.byID[t.uid] != nil {
@@ -110,7 +112,7 @@ func (db *DB) createLocking(t *Table, def *TableDef) (*Table, hookResult, error)
 	var res hookResult
 	if db.hook != nil {
 		var err error
-		if res, err = callHook(db.hook, &Record{Kind: RecordCreateTable, Table: t.uid, Def: def}); err != nil {
+		if res, err = callHook(db.hook, r); err != nil {
 			return nil, hookResult{}, err
 		}
 	}

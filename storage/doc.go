@@ -42,6 +42,19 @@
 //     undoes every write (newest first) and releases them. BeginRead starts
 //     a ReadTx, a consistent snapshot of several tables for Get. See
 //     Transactions below.
+//   - AddIndex and DropIndex keep secondary indexes (index.go), read with
+//     QueryIndex and ScanIndex (index_read.go).
+//   - AddVectorIndex and DropVectorIndex keep vector indexes (vector.go;
+//     VECTOR_SPEC.md is their written spec): each item whose vector
+//     attribute is a list of Dimensions numbers is held as float32 in flat
+//     slabs, per value of an optional HASH attribute, with optional inline
+//     filter attributes beside it. SearchVectors returns the TopK nearest
+//     by COSINE, EUCLIDEAN or DOT_PRODUCT, exactly (every vector scored, in
+//     AVX2/FMA assembly on amd64), ties in scan order; an index added with
+//     VectorIndexOptions{Approximate: true} also keeps an HNSW graph per
+//     partition and searches it instead, for large data sets.
+//     CheckVectorItem is the check AWS makes of a write to a table with
+//     vector indexes, for the emulator to word.
 //   - GetEncoded, QueryEncoded and ScanEncoded are Get, Query and Scan
 //     without the decoding: they hand out EncodedItems, views of the stored
 //     records. An ItemReader walks one (attributes in name order, key
@@ -83,7 +96,7 @@
 // primitive under the locks of all its tables, plus an undo entry per write
 // (the stored record it replaced, an immutable string, so recording it
 // copies nothing). Anything a table maintains inside a write (counts,
-// sizes, item collection sizes, secondary indexes) is therefore kept for
+// sizes, item collection sizes, secondary and vector indexes) is therefore kept for
 // all three, and undone by Abort, which restores the old records through
 // the same primitive. The commit point is the same for all three too:
 // there, under the tables' locks, the DB's hook and then the tables'
@@ -106,18 +119,19 @@
 //
 // A Table has one lock, Table.mu: shared for Get, Query, Scan, the
 // statistics and a ReadTx, exclusive for Write, Put, a WriteTx, AddIndex,
-// DropIndex, SetObserver and TrackCollections. Storage holds it while it
-// runs its caller's code: a Write callback, a WriteTx from Begin to
-// Commit or Abort, a Query or Scan visit, an Observer. That code must not
-// take a lock that anyone holds while calling into a Table, or the two
-// wait for each other for good. The rule for callers is therefore: locks
-// of the caller's own that are held across a call into storage (the
-// emulator's table.mu, for a change of a table's definition) come before
-// Table.mu; whatever runs under Table.mu reads such state without a lock
-// (the emulator keeps it in an atomic pointer to an immutable value) or
-// takes only locks that are never held across a call into storage. Several
-// tables are locked only by Begin and BeginRead, in ascending table id.
-// The emulator's doc.go writes down the whole order.
+// DropIndex, SetObserver, TrackCollections and Snapshot (DB.Snapshot takes
+// every table's, in ascending id, then the DB's catalog lock). Storage
+// holds it while it runs its caller's code: a Write callback, a WriteTx
+// from Begin to Commit or Abort, a Query or Scan visit, an Observer. That
+// code must not take a lock that anyone holds while calling into a Table,
+// or the two wait for each other for good. The rule for callers is
+// therefore: locks of the caller's own that are held across a call into
+// storage (the emulator's table.mu, for a change of a table's definition)
+// come before Table.mu; whatever runs under Table.mu reads such state
+// without a lock (the emulator keeps it in an atomic pointer to an
+// immutable value) or takes only locks that are never held across a call
+// into storage. Several tables are locked only by Begin and BeginRead, in
+// ascending table id. The emulator's doc.go writes down the whole order.
 //
 // # The commit hook
 //
@@ -126,8 +140,8 @@
 // Put and WriteFrom, WriteTx.Commit: single writes, batches, transactions,
 // TTL deletions) as one RecordCommit holding every item write (table ID,
 // key, stored records before and after, origin), and each catalog change
-// (create and drop table, add and drop index, metadata) as a record of
-// its own. This is the seam persistence (a write-ahead log), backups and
+// (create, restore and drop table, add and drop index, metadata) as a
+// record of its own. This is the seam persistence (a write-ahead log), backups and
 // replicas hang off; DB.Apply (apply.go) takes a Record back, and
 // AppendRecord and ParseRecord (record_codec.go) are its binary form.
 //
@@ -143,8 +157,24 @@
 // table dropped from its DB records nothing more. Without a hook a commit
 // pays one nil check.
 //
-// Tables' B-trees (github.com/tidwall/btree) copy in O(1), copy-on-write,
-// which is where consistent snapshots for backups will come from.
+// # Snapshots
+//
+// Table.Snapshot and DB.Snapshot (snapshot.go) freeze a table, or every
+// table of a DB consistently, in O(1) per table and index while writes
+// go on: a TableSnapshot is read-only and needs no lock (GetEncoded,
+// QueryEncoded, ScanEncoded, counts, sizes, index definitions and
+// statistics, metadata). DB.RestoreTable (restore.go) makes a writable
+// table of a snapshot, sharing its items and index entries (O(1) B-trees
+// plus one map entry per partition), and records it
+// (RecordRestoreTable, whose binary form carries the items); a
+// TableBuilder makes a snapshot of item images loaded from elsewhere,
+// checking them, without decoding them. The sharing is copy-on-write
+// (cow.go): the B-trees (github.com/tidwall/btree) copy in O(1) and copy
+// a node before they first change it, and a table copies a partition it
+// shares with a snapshot before it writes it, known by the generation
+// its partition map keeps beside each partition. A table that was never
+// snapshotted pays one comparison per write and no allocation.
+// snapshot.go says what a snapshot costs in memory.
 //
 // # Caveats
 //

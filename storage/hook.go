@@ -16,9 +16,9 @@ import (
 //     Table.Write, Table.Put and Table.WriteFrom (one write),
 //     WriteTx.Commit (every write of the transaction, in the order
 //     written), with a RecordCommit;
-//   - once per catalog change: DB.CreateTable, DB.DropTable,
-//     Table.AddIndex, Table.DropIndex and DB.SetMeta, with the record of
-//     that change.
+//   - once per catalog change: DB.CreateTable, DB.RestoreTable,
+//     DB.DropTable, Table.AddIndex, Table.DropIndex, Table.SetMeta and
+//     DB.SetMeta, with the record of that change.
 //
 // It is called at the commit point, under the write locks of the tables
 // the change touches (and the DB's catalog lock for CreateTable,
@@ -43,6 +43,7 @@ import (
 //
 // A Record handed to Commit, and its Writes slice, are valid only during
 // the call: the hook encodes what it needs (AppendRecord) or copies it.
+// A RecordRestoreTable's From is an immutable snapshot the hook may keep.
 // The item images inside it (Committed.Old and New) are immutable records
 // the hook may keep as long as it likes; a Key's strings may share memory
 // with the writer's request, so clone them to keep them.
@@ -99,9 +100,13 @@ const (
 	// RecordMeta: DB.SetMeta (Table, "" for the DB's own; Key; Value,
 	// nil when the key was deleted).
 	RecordMeta
+	// RecordRestoreTable: DB.RestoreTable (Def: the new table's name and
+	// ID, the snapshot's key schema, indexes and metadata; From: the
+	// snapshot, its items and index entries; Table is Def.ID).
+	RecordRestoreTable
 )
 
-var recordKindNames = [...]string{"", "commit", "create-table", "drop-table", "add-index", "drop-index", "meta"}
+var recordKindNames = [...]string{"", "commit", "create-table", "drop-table", "add-index", "drop-index", "meta", "restore-table"}
 
 func (k RecordKind) String() string {
 	if int(k) < len(recordKindNames) && k != 0 {
@@ -114,12 +119,13 @@ func (k RecordKind) String() string {
 // back. Which fields are set depends on Kind (see the kinds).
 type Record struct {
 	Kind   RecordKind
-	Table  string      // the table's ID (catalog records)
-	Writes []ItemWrite // RecordCommit, in the order written
-	Def    *TableDef   // RecordCreateTable
-	Index  *IndexDef   // RecordAddIndex; only Name for RecordDropIndex
-	Key    string      // RecordMeta
-	Value  []byte      // RecordMeta; nil: the key was deleted
+	Table  string         // the table's ID (catalog records)
+	Writes []ItemWrite    // RecordCommit, in the order written
+	Def    *TableDef      // RecordCreateTable, RecordRestoreTable
+	From   *TableSnapshot // RecordRestoreTable
+	Index  *IndexDef      // RecordAddIndex; only Name for RecordDropIndex
+	Key    string         // RecordMeta
+	Value  []byte         // RecordMeta; nil: the key was deleted
 }
 
 // ItemWrite is one item write of a RecordCommit: the ID of the table it

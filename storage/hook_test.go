@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tidwall/btree"
 )
 
 // recHook is a Hook that keeps every record it accepts, as a copy and in
@@ -389,27 +391,45 @@ func dumpDB(db *DB) string {
 func dumpTable(b *strings.Builder, t *Table) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	fmt.Fprintf(b, "table %q id %q schema %v: %d items, %d bytes\n", t.name, t.uid, t.ks, t.count, t.size)
-	for _, k := range t.MetaKeys() {
-		fmt.Fprintf(b, "  meta %q=%q\n", k, t.Meta(k))
+	dumpTableLocked(b, t)
+}
+
+// dumpTableLocked is dumpTable with t.mu held.
+func dumpTableLocked(b *strings.Builder, t *Table) {
+	t.metaMu.Lock()
+	meta := maps.Clone(t.meta)
+	t.metaMu.Unlock()
+	dumpState(b, t.name, t.uid, t.ks, t.count, t.size, meta, t.order, t.indexes)
+	if t.coll != nil {
+		for _, pk := range slices.Sorted(maps.Keys(t.coll.sizes)) {
+			fmt.Fprintf(b, "  collection %q %d\n", pk, t.coll.sizes[pk])
+		}
 	}
-	t.order.Scan(func(p *partition) bool {
+}
+
+// dumpSnapshot renders a table snapshot as dumpTable renders the table
+// (but for collection sizes, which a snapshot does not keep).
+func dumpSnapshot(b *strings.Builder, s *TableSnapshot) {
+	dumpState(b, s.name, s.id, s.ks, s.count, s.size, s.meta, s.order, s.indexes)
+}
+
+func dumpState(b *strings.Builder, name, id string, ks KeySchema, count int, size int64, meta map[string][]byte, order *btree.BTreeG[*partition], indexes []*index) {
+	fmt.Fprintf(b, "table %q id %q schema %v: %d items, %d bytes\n", name, id, ks, count, size)
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
+		fmt.Fprintf(b, "  meta %q=%q\n", k, meta[k])
+	}
+	order.Scan(func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
 			fmt.Fprintf(b, "  item %q %q size %d\n", p.pk, e.rec, e.size)
 			return true
 		})
 		return true
 	})
-	for _, x := range t.indexes {
+	for _, x := range indexes {
 		fmt.Fprintf(b, "  index %+v: %d entries, %d bytes\n", x.def, x.count, x.size)
 		x.tree.Scan(func(ie ientry) bool {
-			fmt.Fprintf(b, "    %q %q %q\n", ie.key, ie.part.pk, ie.e.rec)
+			fmt.Fprintf(b, "    %q %q %q\n", ie.key, ie.pk, ie.e.rec)
 			return true
 		})
-	}
-	if t.coll != nil {
-		for _, pk := range slices.Sorted(maps.Keys(t.coll.sizes)) {
-			fmt.Fprintf(b, "  collection %q %d\n", pk, t.coll.sizes[pk])
-		}
 	}
 }

@@ -103,28 +103,27 @@ type index struct {
 	sized []string // the attributes a projected entry holds (not for All)
 }
 
-// ientry is one index entry: the index key, the table's partition (for
-// its key; a pointer costs half a string header, and the partition's pk
-// never changes) and the table's stored entry, whose sort key ends the
-// order.
+// ientry is one index entry: the index key, the table's partition key
+// (the partition's own copy of it) and the table's stored entry, whose
+// sort key ends the order. The partition key is held as a string, not as
+// a pointer to the partition: a table copies a partition it shares with a
+// snapshot before writing it (cow.go), and an entry pointing at the old
+// copy would keep that copy's B-tree, old records and all, alive.
 type ientry struct {
-	key  string
-	part *partition
-	e    entry
+	key string
+	pk  string
+	e   entry
 }
 
 func ientryLess(a, b ientry) bool {
 	if a.key != b.key {
 		return a.key < b.key
 	}
-	if a.part.pk != b.part.pk {
-		return a.part.pk < b.part.pk
+	if a.pk != b.pk {
+		return a.pk < b.pk
 	}
 	return a.e.sortKey() < b.e.sortKey()
 }
-
-// pkPivot is a partition usable only in a search key: its pk.
-func pkPivot(pk string) *partition { return &partition{pk: pk} }
 
 func newIndex(ks KeySchema, def IndexDef) *index {
 	x := &index{def: def, tree: btree.NewBTreeGOptions(ientryLess, btree.Options{NoLocks: true})}
@@ -194,11 +193,12 @@ func (x *index) entrySize(it Item, itemSize int) int64 {
 	return n
 }
 
-// replace moves the entry of the item with table key (part's key, e's
-// sort key) from its old image (nil: absent) to its new one (nil:
-// deleted); e is the new stored entry. old and nu hold at least the
-// attributes reads names. part may be a pivot when nu is nil.
-func (x *index) replace(part *partition, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+// replace moves the entry of the item with table key (pk, e's sort key)
+// from its old image (nil: absent) to its new one (nil: deleted); e is
+// the new stored entry. old and nu hold at least the attributes reads
+// names. pk must be the partition's own copy when nu is not nil (the
+// entry keeps it).
+func (x *index) replace(pk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
 	var oldKey, newKey []byte
 	oldIn, newIn := false, false
 	if old != nil {
@@ -210,17 +210,17 @@ func (x *index) replace(part *partition, oldE entry, old Item, oldSize int, e en
 	if oldIn && newIn && bytes.Equal(oldKey, newKey) {
 		// The entry keeps its place: one Set replaces it (same index key,
 		// same table key) with the new record.
-		x.tree.Set(ientry{key: string(newKey), part: part, e: e})
+		x.tree.Set(ientry{key: string(newKey), pk: pk, e: e})
 		x.size += x.entrySize(nu, nuSize) - x.entrySize(old, oldSize)
 		return
 	}
 	if oldIn {
-		x.tree.Delete(ientry{key: string(oldKey), part: part, e: oldE})
+		x.tree.Delete(ientry{key: string(oldKey), pk: pk, e: oldE})
 		x.count--
 		x.size -= x.entrySize(old, oldSize)
 	}
 	if newIn {
-		x.tree.Set(ientry{key: string(newKey), part: part, e: e})
+		x.tree.Set(ientry{key: string(newKey), pk: pk, e: e})
 		x.count++
 		x.size += x.entrySize(nu, nuSize)
 	}
@@ -253,7 +253,7 @@ func (t *Table) addIndexLocking(def IndexDef) (hookResult, error) {
 	t.order.Scan(func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
 			it := t.encodedOf(t.keyOf(p, e), e).Attributes(reads)
-			x.replace(p, entry{}, nil, 0, e, it, int(e.size))
+			x.replace(p.pk, entry{}, nil, 0, e, it, int(e.size))
 			return true
 		})
 		return true
@@ -336,9 +336,9 @@ func (t *Table) indexReadsLocked() []string {
 
 // updateIndexesLocked applies one item write to every index: old (nil:
 // none) holds at least the indexes' reads of the replaced item.
-func (t *Table) updateIndexesLocked(part *partition, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+func (t *Table) updateIndexesLocked(pk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
 	for _, x := range t.indexes {
-		x.replace(part, oldE, old, oldSize, e, nu, nuSize)
+		x.replace(pk, oldE, old, oldSize, e, nu, nuSize)
 	}
 }
 
@@ -349,7 +349,7 @@ func (t *Table) checkIndexesLocked() error {
 		reads := want.reads()
 		t.order.Scan(func(p *partition) bool {
 			p.walk(bound{}, bound{}, true, func(e entry) bool {
-				want.replace(p, entry{}, nil, 0, e, t.encodedOf(t.keyOf(p, e), e).Attributes(reads), int(e.size))
+				want.replace(p.pk, entry{}, nil, 0, e, t.encodedOf(t.keyOf(p, e), e).Attributes(reads), int(e.size))
 				return true
 			})
 			return true
@@ -363,7 +363,7 @@ func (t *Table) checkIndexesLocked() error {
 		wantList := want.tree.Items()
 		x.tree.Scan(func(ie ientry) bool {
 			w := wantList[i]
-			if ie.key != w.key || ie.part.pk != w.part.pk || ie.e.rec != w.e.rec {
+			if ie.key != w.key || ie.pk != w.pk || ie.e.rec != w.e.rec {
 				err = fmt.Errorf("index %q: entry %d differs from the items", x.def.Name, i)
 				return false
 			}

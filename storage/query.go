@@ -59,18 +59,32 @@ func (t *Table) Query(r QueryRange, visit func(k Key, it Item) bool) {
 
 // QueryEncoded is Query without the decoding: each visit gets the item as stored.
 func (t *Table) QueryEncoded(r QueryRange, visit func(EncodedItem) bool) {
-	if r.Partition.Kind() != t.ks.Partition.Kind {
-		return
-	}
-	lo, hi, ok := t.sortBounds(r.Sort)
+	lo, hi, ok := t.ks.queryBounds(r)
 	if !ok {
 		return
 	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if p := t.partLocked(r.Partition.str); p != nil {
+		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&t.ks, p, e)) })
+	}
+}
+
+// queryBounds turns r into bounds on the encoded sort keys of its
+// partition; ok is false when r matches nothing.
+func (ks *KeySchema) queryBounds(r QueryRange) (lo, hi bound, ok bool) {
+	if r.Partition.Kind() != ks.Partition.Kind {
+		return bound{}, bound{}, false
+	}
+	lo, hi, ok = ks.sortBounds(r.Sort)
+	if !ok {
+		return bound{}, bound{}, false
+	}
 	if s := r.ExclusiveStart; s != nil {
-		if t.ks.checkKey(*s) != nil || s.Partition.str != r.Partition.str {
-			return
+		if ks.checkKey(*s) != nil || s.Partition.str != r.Partition.str {
+			return bound{}, bound{}, false
 		}
-		start := t.sortKeyOf(*s)
+		start := ks.sortKeyOf(*s)
 		if r.Forward {
 			if !lo.set || start >= lo.key {
 				lo = bound{key: start, set: true, excl: true}
@@ -79,24 +93,15 @@ func (t *Table) QueryEncoded(r QueryRange, visit func(EncodedItem) bool) {
 			hi = bound{key: start, set: true, excl: true}
 		}
 	}
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	p := t.parts[r.Partition.str]
-	if p == nil {
-		return
-	}
-	p.walk(lo, hi, r.Forward, func(e entry) bool {
-		k := t.keyOf(p, e)
-		return visit(t.encodedOf(k, e))
-	})
+	return lo, hi, true
 }
 
 // sortBounds turns a sort condition into bounds on encoded sort keys.
-func (t *Table) sortBounds(c SortCondition) (lo, hi bound, ok bool) {
+func (ks *KeySchema) sortBounds(c SortCondition) (lo, hi bound, ok bool) {
 	if c.Op == SortAny {
 		return bound{}, bound{}, true
 	}
-	if !t.ks.HasSort() || c.Values[0].Kind() != t.ks.Sort.Kind {
+	if !ks.HasSort() || c.Values[0].Kind() != ks.Sort.Kind {
 		return bound{}, bound{}, false
 	}
 	v := sortKeyBytes(c.Values[0])
@@ -112,12 +117,12 @@ func (t *Table) sortBounds(c SortCondition) (lo, hi bound, ok bool) {
 	case SortGE:
 		return bound{key: v, set: true}, bound{}, true
 	case SortBetween:
-		if c.Values[1].Kind() != t.ks.Sort.Kind {
+		if c.Values[1].Kind() != ks.Sort.Kind {
 			return bound{}, bound{}, false
 		}
 		return bound{key: v, set: true}, bound{key: sortKeyBytes(c.Values[1]), set: true}, true
 	case SortBeginsWith:
-		if t.ks.Sort.Kind == KindN {
+		if ks.Sort.Kind == KindN {
 			return bound{}, bound{}, false
 		}
 		lo = bound{key: v, set: true}

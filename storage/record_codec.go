@@ -18,6 +18,7 @@ import (
 //	                       [uvarint(size) str(image)] }
 //	create  = str(id) str(name) keyattr keyattr uvarint(n){index}
 //	          uvarint(n){str(key) str(value)}
+//	restore = create uvarint(n){ keyval [keyval] uvarint(size) str(image) }
 //	drop    = str(id)
 //	addidx  = str(id) index
 //	dropidx = str(id) str(name)
@@ -29,7 +30,9 @@ import (
 //	str     = uvarint(len) bytes
 //
 // flags holds 1 (HadOld), 2 (HasNew, an image follows) and 4 (a sort key
-// value follows). Old images are left out: a replay does not need them and
+// value follows). A restore holds the snapshot's items in scan order, a
+// sort key value with each when the key schema has a sort key: the whole
+// table, so its binary form is as large as the table's items. Old images are left out: a replay does not need them and
 // they would double a log; HadOld says whether the write replaced an item.
 // A table's metadata is written in key order, so equal records have equal
 // bytes. The form has no checksum or framing: the log that holds it adds
@@ -74,10 +77,10 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 				dst = appendStr(dst, w.New.body)
 			}
 		}
-	case RecordCreateTable:
+	case RecordCreateTable, RecordRestoreTable:
 		d := r.Def
-		if d == nil {
-			return nil, fmt.Errorf("storage: %s record without a definition", r.Kind)
+		if d == nil || (r.Kind == RecordRestoreTable && r.From == nil) {
+			return nil, fmt.Errorf("storage: %s record without a definition or a snapshot", r.Kind)
 		}
 		dst = appendStr(appendStr(dst, d.ID), d.Name)
 		dst = appendKeyAttr(appendKeyAttr(dst, d.Schema.Partition), d.Schema.Sort)
@@ -90,6 +93,9 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 		dst = binary.AppendUvarint(dst, uint64(len(keys)))
 		for _, k := range keys {
 			dst = appendStr(appendStr(dst, k), string(d.Meta[k]))
+		}
+		if r.Kind == RecordRestoreTable {
+			dst = appendSnapshotItems(dst, r.From)
 		}
 	case RecordDropTable:
 		dst = appendStr(dst, r.Table)
@@ -114,6 +120,21 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 		return nil, fmt.Errorf("storage: record kind %d", r.Kind)
 	}
 	return dst, nil
+}
+
+// appendSnapshotItems appends the count and the items of s, in scan order.
+func appendSnapshotItems(dst []byte, s *TableSnapshot) []byte {
+	dst = binary.AppendUvarint(dst, uint64(s.count))
+	s.ScanEncoded(ScanRange{}, func(e EncodedItem) bool {
+		dst = appendKeyValue(dst, e.key.Partition)
+		if s.ks.HasSort() {
+			dst = appendKeyValue(dst, e.key.Sort)
+		}
+		dst = binary.AppendUvarint(dst, uint64(e.size))
+		dst = appendStr(dst, e.body)
+		return true
+	})
+	return dst
 }
 
 func appendKeyValue(dst []byte, v Value) []byte {
@@ -187,7 +208,7 @@ func ParseRecord(b []byte) (*Record, error) {
 				}
 			}
 		}
-	case RecordCreateTable:
+	case RecordCreateTable, RecordRestoreTable:
 		def := &TableDef{ID: d.str(), Name: d.str()}
 		def.Schema.Partition, def.Schema.Sort = d.keyAttr(), d.keyAttr()
 		n := d.count()
@@ -208,6 +229,9 @@ func ParseRecord(b []byte) (*Record, error) {
 			def.Meta[k] = []byte(v)
 		}
 		r.Def, r.Table = def, def.ID
+		if r.Kind == RecordRestoreTable && d.err == nil {
+			r.From = d.snapshotItems(def)
+		}
 	case RecordDropTable:
 		r.Table = d.str()
 	case RecordAddIndex:
@@ -238,6 +262,41 @@ func ParseRecord(b []byte) (*Record, error) {
 	return r, nil
 }
 
+// snapshotItems reads a restore's items into a snapshot of the table def
+// defines (TableBuilder, which checks them).
+func (d *decoder) snapshotItems(def *TableDef) *TableSnapshot {
+	b, err := NewTableBuilder(*def)
+	if err != nil {
+		d.fail("restore-table definition: " + err.Error())
+		return nil
+	}
+	n := d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		e := EncodedItem{key: Key{Partition: d.keyValue()}}
+		if def.Schema.HasSort() {
+			e.key.Sort = d.keyValue()
+		}
+		size := d.uvarint()
+		if size > 1<<32-1 {
+			d.fail("item size")
+		}
+		e.size, e.body = uint32(size), d.str()
+		if d.err == nil {
+			if err := b.Add(e); err != nil {
+				d.fail(fmt.Sprintf("restore-table item %d: %v", i, err))
+			}
+		}
+	}
+	if d.err != nil {
+		return nil
+	}
+	s, err := b.Finish()
+	if err != nil {
+		d.fail("restore-table indexes: " + err.Error())
+	}
+	return s
+}
+
 // keyValue reads a key value: a scalar key kind, and canonical text for N.
 func (d *decoder) keyValue() Value {
 	k, s := Kind(d.byte()), d.str()
@@ -248,7 +307,7 @@ func (d *decoder) keyValue() Value {
 		d.fail("key value kind")
 		return Value{}
 	}
-	if k == KindN && !canonicalNumber(s) {
+	if k == KindN && !isCanonicalNumber(s) {
 		d.fail("key number not canonical")
 		return Value{}
 	}
@@ -282,41 +341,9 @@ func (d *decoder) indexDef() IndexDef {
 }
 
 // checkImage fails unless body is a well-formed item image whose numbers
-// are canonical, as the table stores them.
+// are canonical, as the table stores them (image.go).
 func (d *decoder) checkImage(body string) {
-	it, err := decodeItem(body, 0)
-	if err != nil {
+	if _, err := checkImage(body, "", ""); err != nil {
 		d.fail("item image: " + err.Error())
-		return
 	}
-	for _, v := range it {
-		if !canonicalValue(v) {
-			d.fail("item image: number not canonical")
-			return
-		}
-	}
-}
-
-// canonicalValue reports whether every number in v is in canonical form.
-func canonicalValue(v Value) bool {
-	switch v.kind {
-	case KindN:
-		return canonicalNumber(v.str)
-	case KindNS:
-		return !slices.ContainsFunc(v.Members(), func(m string) bool { return !canonicalNumber(m) })
-	case KindL:
-		return !slices.ContainsFunc(v.List(), func(e Value) bool { return !canonicalValue(e) })
-	case KindM:
-		for _, e := range v.Map() {
-			if !canonicalValue(e) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func canonicalNumber(s string) bool {
-	n, err := ParseNumber(s)
-	return err == nil && string(n) == s
 }

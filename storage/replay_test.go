@@ -206,6 +206,26 @@ func (w *replayWorld) step(t testing.TB, r *rand.Rand) {
 		k := g.key()
 		_, err := tb.Write(k, func(Item) (Item, error) { return g.item(k), []error{ErrNoWrite, errHookTest}[r.IntN(2)] })
 		ok(err)
+	case op < 74: // restore a snapshot of a table under a new name and ID
+		w.mu.Lock()
+		w.nextID++
+		id := fmt.Sprintf("id%d", w.nextID)
+		w.mu.Unlock()
+		nt, err := w.db.RestoreTable(fmt.Sprintf("t%d", r.IntN(5)), id, tb.Snapshot())
+		if errors.Is(err, ErrTableExists) {
+			return
+		}
+		ok(err)
+		if nt == nil {
+			return
+		}
+		if nt.Meta(replayColl) != nil {
+			nt.TrackCollections(collExtra, w.collLimit)
+		}
+		nt.SetObserver(replayObserver{w, id})
+		w.mu.Lock()
+		w.tables = append(w.tables, nt)
+		w.mu.Unlock()
 	default: // a transaction over one to three tables, committed or not
 		tables := []*Table{tb}
 		for range r.IntN(3) {
@@ -289,22 +309,42 @@ func TestReplay(t *testing.T) {
 			if len(h.recs) < tc.steps/2 {
 				t.Fatalf("only %d records of %d steps", len(h.recs), tc.steps*tc.workers)
 			}
+			seen := map[RecordKind]bool{}
+			for _, r := range h.recs {
+				seen[r.Kind] = true
+			}
+			for k := RecordCommit; k <= RecordRestoreTable; k++ {
+				if !seen[k] {
+					t.Errorf("no %s record in the workload", k)
+				}
+			}
 
-			for _, via := range []string{"records", "binary form"} {
+			// Without observers, Apply stores the images of a commit as
+			// they are (writeImage) rather than decode and encode them.
+			for _, via := range []string{"records", "binary form", "binary form, no observers"} {
 				t.Run(via, func(t *testing.T) {
 					h2 := &recHook{}
 					rw := &replayWorld{db: NewDB(h2), hook: h2, collLimit: limit, observed: map[string][]string{}}
+					observe := via != "binary form, no observers"
 					applied := func(r *Record) error {
 						switch {
-						case r.Kind == RecordCreateTable:
+						case r.Kind == RecordCreateTable && observe:
 							rw.db.TableByID(r.Table).SetObserver(replayObserver{rw, r.Table})
+						case r.Kind == RecordRestoreTable:
+							nt := rw.db.TableByID(r.Table)
+							if nt.Meta(replayColl) != nil {
+								nt.TrackCollections(collExtra, rw.collLimit)
+							}
+							if observe {
+								nt.SetObserver(replayObserver{rw, r.Table})
+							}
 						case r.Kind == RecordMeta && r.Key == replayColl && r.Value != nil:
 							rw.db.TableByID(r.Table).TrackCollections(collExtra, rw.collLimit)
 						}
 						return nil
 					}
 					for n, rec := range h.recs {
-						if via == "binary form" {
+						if via != "records" {
 							var err error
 							if rec, err = ParseRecord(h.log[n]); err != nil {
 								t.Fatalf("record %d: %v", n, err)
@@ -327,6 +367,9 @@ func TestReplay(t *testing.T) {
 						}
 					}
 					for _, tb := range w.db.Tables() { // a dropped table's observer may hear unrecorded writes
+						if !observe {
+							break
+						}
 						if got, want := rw.observed[tb.ID()], w.observed[tb.ID()]; !slices.Equal(got, want) {
 							t.Errorf("table %s: replay observed %q, want %q", tb.ID(), got, want)
 						}

@@ -1,5 +1,7 @@
 package storage
 
+import "github.com/tidwall/btree"
+
 // ScanRange selects what Scan visits.
 type ScanRange struct {
 	// Segment of TotalSegments for a parallel scan; TotalSegments 0 (or 1)
@@ -28,6 +30,14 @@ func (t *Table) Scan(r ScanRange, visit func(k Key, it Item) bool) {
 
 // ScanEncoded is Scan without the decoding: each visit gets the item as stored.
 func (t *Table) ScanEncoded(r ScanRange, visit func(EncodedItem) bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	scanOrder(&t.ks, t.order, r, visit)
+}
+
+// scanOrder is ScanEncoded over the partitions of order, a table's or a
+// snapshot's, whose key schema is ks.
+func scanOrder(ks *KeySchema, order *btree.BTreeG[*partition], r ScanRange, visit func(EncodedItem) bool) {
 	lo, hi, ok := segmentRange(r.Segment, r.TotalSegments)
 	if !ok {
 		return
@@ -35,18 +45,16 @@ func (t *Table) ScanEncoded(r ScanRange, visit func(EncodedItem) bool) {
 	start := &partition{hash: uint32(lo)}
 	var after bound
 	if s := r.ExclusiveStart; s != nil {
-		if t.ks.checkKey(*s) != nil {
+		if ks.checkKey(*s) != nil {
 			return
 		}
 		pk := s.Partition.str
 		if h := partitionHash(pk); uint64(h) >= lo {
 			start = &partition{pk: pk, hash: h}
-			after = bound{key: t.sortKeyOf(*s), set: true, excl: true}
+			after = bound{key: ks.sortKeyOf(*s), set: true, excl: true}
 		}
 	}
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	t.order.Ascend(start, func(p *partition) bool {
+	order.Ascend(start, func(p *partition) bool {
 		if uint64(p.hash) >= hi {
 			return false
 		}
@@ -55,8 +63,7 @@ func (t *Table) ScanEncoded(r ScanRange, visit func(EncodedItem) bool) {
 			from = after
 		}
 		return p.walk(from, bound{}, true, func(e entry) bool {
-			k := t.keyOf(p, e)
-			return visit(t.encodedOf(k, e))
+			return visit(encodedIn(ks, p, e))
 		})
 	})
 }

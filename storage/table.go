@@ -18,7 +18,7 @@ type Table struct {
 	ks KeySchema // immutable after NewTable
 	id uint64    // creation number, immutable: transactions lock tables in id order (tx.go)
 
-	// mu guards parts, order, count, size, scratch, coll, indexes,
+	// mu guards parts, order, count, size, scratch, coll, gen, indexes,
 	// indexReads and obs, and the partitions and B-trees they reach.
 	// Readers hold it shared for the whole of a Get, Query or Scan
 	// including the visits; Write holds it exclusively for the whole
@@ -28,12 +28,17 @@ type Table struct {
 	// callback, a visit, the observer) takes none of them. Several
 	// tables' mu are taken in ascending id only (tx.go).
 	mu      sync.RWMutex
-	parts   map[string]*partition     // partition key (Value.Str()) -> partition
+	parts   map[string]partRef        // partition key (Value.Str()) -> partition and its generation
 	order   *btree.BTreeG[*partition] // the same partitions, by partitionLess
 	count   int                       // items stored
 	size    int64                     // sum of the stored items' ItemSize
 	scratch []byte                    // encoding buffer reused by writes
 	coll    *collections              // item collection sizes; nil until TrackCollections
+
+	// gen is the table's generation (cow.go): the partitions of parts
+	// whose generation is gen are the table's own, the others may be
+	// shared with a snapshot and are copied before a write. Guarded by mu.
+	gen uint64
 
 	// indexes are the secondary indexes (index.go), replaced (never changed
 	// in place) by AddIndex and DropIndex; indexReads is the union of the
@@ -41,6 +46,11 @@ type Table struct {
 	// replaces.
 	indexes    []*index
 	indexReads []string
+
+	// vindexes are the vector indexes (vector_index.go), replaced (never
+	// changed in place) by AddVectorIndex and DropVectorIndex. They read
+	// nothing of the replaced item: a row is found by its table key.
+	vindexes []*vindex
 
 	// obs is told of every committed write (observe.go).
 	obs Observer
@@ -70,7 +80,7 @@ func NewTable(ks KeySchema) *Table {
 	return &Table{
 		ks:    ks,
 		id:    tableSeq.Add(1),
-		parts: make(map[string]*partition),
+		parts: make(map[string]partRef),
 		order: btree.NewBTreeGOptions(partitionLess, btree.Options{NoLocks: true}),
 	}
 }
@@ -229,7 +239,10 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		if found {
 			t.deleteLocked(pk, sk, oldE)
 			if len(t.indexes) > 0 {
-				t.updateIndexesLocked(pkPivot(pk), oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+				t.updateIndexesLocked(pk, oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+			}
+			if len(t.vindexes) > 0 {
+				t.updateVectorIndexesLocked(pk, sk, entry{}, nil, 0)
 			}
 		}
 		if t.coll != nil {
@@ -250,9 +263,12 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 			return Change{}, err
 		}
 	}
-	t.putLocked(pk, e, oldE, found)
+	p := t.putLocked(pk, e, oldE, found)
 	if len(t.indexes) > 0 {
-		t.updateIndexesLocked(t.parts[pk], oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
+		t.updateIndexesLocked(p.pk, oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
+	}
+	if len(t.vindexes) > 0 {
+		t.updateVectorIndexesLocked(p.pk, sk, e, newItem, int(e.size))
 	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
@@ -299,21 +315,22 @@ func (t *Table) encodeLocked(sk string, item Item) (entry, error) {
 }
 
 func (t *Table) getLocked(pk, sk string) (entry, bool) {
-	p := t.parts[pk]
+	p := t.partLocked(pk)
 	if p == nil {
 		return entry{}, false
 	}
 	return p.get(sk)
 }
 
-// putLocked stores e in partition pk, replacing old if found.
-func (t *Table) putLocked(pk string, e, old entry, found bool) {
-	p := t.parts[pk]
+// putLocked stores e in partition pk, replacing old if found, and
+// returns the partition (the table's own: cow.go).
+func (t *Table) putLocked(pk string, e, old entry, found bool) *partition {
+	p := t.ownPartLocked(pk)
 	if p == nil {
 		// Clone: the key may share memory with a large request buffer.
 		pk = strings.Clone(pk)
 		p = &partition{pk: pk, hash: partitionHash(pk)}
-		t.parts[pk] = p
+		t.parts[pk] = partRef{p: p, gen: t.gen}
 		t.order.Set(p)
 	}
 	p.set(e)
@@ -323,35 +340,47 @@ func (t *Table) putLocked(pk string, e, old entry, found bool) {
 		t.count++
 	}
 	t.size += int64(e.size)
+	return p
 }
 
 // deleteLocked removes the stored entry old from partition pk.
 func (t *Table) deleteLocked(pk, sk string, old entry) {
-	p := t.parts[pk]
-	p.delete(sk)
-	if p.len() == 0 {
+	if p := t.partLocked(pk); p.len() == 1 {
+		// The partition goes: it is not written, so not copied, if shared.
 		delete(t.parts, pk)
 		t.order.Delete(p)
+	} else {
+		t.ownPartLocked(pk).delete(sk)
 	}
 	t.count--
 	t.size -= int64(old.size)
 }
 
 // sortKeyOf returns k's encoded sort key ("" without a sort key).
-func (t *Table) sortKeyOf(k Key) string {
-	if !t.ks.HasSort() {
+func (t *Table) sortKeyOf(k Key) string { return t.ks.sortKeyOf(k) }
+
+func (ks *KeySchema) sortKeyOf(k Key) string {
+	if !ks.HasSort() {
 		return ""
 	}
 	return sortKeyBytes(k.Sort)
 }
 
 // keyOf rebuilds the key of entry e in partition p.
-func (t *Table) keyOf(p *partition, e entry) Key {
-	k := Key{Partition: Value{kind: t.ks.Partition.Kind, str: p.pk}}
-	if t.ks.HasSort() {
-		k.Sort = sortKeyValue(t.ks.Sort.Kind, e.sortKey())
+func (t *Table) keyOf(p *partition, e entry) Key { return t.ks.keyOf(p, e) }
+
+func (ks *KeySchema) keyOf(p *partition, e entry) Key {
+	k := Key{Partition: Value{kind: ks.Partition.Kind, str: p.pk}}
+	if ks.HasSort() {
+		k.Sort = sortKeyValue(ks.Sort.Kind, e.sortKey())
 	}
 	return k
+}
+
+// encodedIn returns the EncodedItem of entry e of partition p of a table
+// (or snapshot) whose key schema is *ks.
+func encodedIn(ks *KeySchema, p *partition, e entry) EncodedItem {
+	return EncodedItem{body: e.body(), key: ks.keyOf(p, e), ks: ks, size: e.size}
 }
 
 // itemOf decodes entry e, whose key is k, into a new Item.
@@ -366,8 +395,8 @@ func (t *Table) checkLocked() error {
 	var err error
 	prev := ""
 	t.order.Scan(func(p *partition) bool {
-		if t.parts[p.pk] != p {
-			err = fmt.Errorf("partition %q in the scan order but not the map", p.pk)
+		if r := t.parts[p.pk]; r.p != p || r.gen > t.gen {
+			err = fmt.Errorf("partition %q in the scan order but not the map (or of a later generation)", p.pk)
 			return false
 		}
 		if p.hash != partitionHash(p.pk) {
@@ -403,5 +432,8 @@ func (t *Table) checkLocked() error {
 	if count != t.count || size != t.size {
 		return fmt.Errorf("counted %d items of %d bytes, table says %d items of %d bytes", count, size, t.count, t.size)
 	}
-	return t.checkIndexesLocked()
+	if err := t.checkIndexesLocked(); err != nil {
+		return err
+	}
+	return t.checkVectorIndexesLocked()
 }

@@ -27,6 +27,10 @@ var layers = []layer{
 	{pkg: "expr", may: []string{"storage"}},
 	{pkg: "conventions", may: []string{"storage"}},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
+	{pkg: "faults", may: []string{"storage"}},
+	{pkg: "faults/...", may: []string{"storage", "faults"}},
+	{pkg: "insights", may: []string{"storage"}},
+	{pkg: "persist", may: []string{"storage"}},
 	// The emulator's internal packages, bottom up: errors and messages,
 	// the wire codec, the stream record log, the service. None imports
 	// the facade (emulator), and each only what is below it.
@@ -42,6 +46,7 @@ var layers = []layer{
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
 	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
+	{pkg: "console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},

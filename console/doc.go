@@ -1,0 +1,85 @@
+// Package console is dynamoemu's built-in web console: a page, served by
+// the emulator itself, to look at and change what an application stored,
+// without installing a separate GUI. It imports nothing of ours: it talks
+// to the emulator only as a browser does, through HTTP on the page's own
+// origin.
+//
+// # Basics
+//
+// Handler(Options) returns the http.Handler that serves the console's
+// files under Options.Prefix (DefaultPrefix, "/dynamoemu/console/"): the
+// page, its stylesheet and its JavaScript modules, embedded in the binary
+// with go:embed (static/), hand-written and served as they are: no build
+// step, no npm, no external font or CDN. config.json, made from Options,
+// tells the page where the API and the admin endpoints are, whether the
+// server shares one database (-sharedDb) and its version. The handler
+// answers GET and HEAD only; a directory, a file that is not there or a
+// path outside the prefix is 404 (no listing), another method 405, and
+// the prefix without its final slash redirects to it. Every file is
+// revalidated (Cache-Control: no-cache, a strong ETag, 304 when
+// unchanged), and every answer carries a Content-Security-Policy that
+// lets the page load and connect to its own origin only, nosniff, and
+// frame-ancestors 'none' / X-Frame-Options DENY (it can delete tables: no
+// clickjacking).
+//
+// The caller mounts the handler at the prefix (and at the prefix without
+// its slash) beside the emulator's handler, behind the same Host checks
+// as the admin endpoints (emulator/hosts.go): the console is as powerful
+// as the API.
+//
+// # The page
+//
+// The page (static/js) speaks to the emulator in two ways:
+//
+//   - the DynamoDB JSON protocol: POST to the API path with X-Amz-Target
+//     (DynamoDB_20120810.* and DynamoDBStreams_20120810.*) and an
+//     Authorization header of SigV4's shape whose credential scope names
+//     the access key and region chosen in the page. The emulator picks the
+//     namespace from them and verifies no signature, so no secret is asked
+//     for (api.js);
+//   - the admin endpoints: GET/POST clock, POST ttl/sweep, GET/DELETE
+//     conventions, each state-changing call with Content-Type
+//     application/json as the emulator requires (emulator/admin_guard.go).
+//
+// Its views: the tables as cards; a table's overview (keys, attribute
+// definitions, billing, indexes with projections and sizes, stream, TTL,
+// tags, delete) with switches for the stream, TTL and tags; its items a
+// page at a time (Scan with Limit and ExclusiveStartKey), added, edited
+// and deleted as DynamoDB JSON or plain JSON (ddb.js converts both ways
+// and keeps numbers as their text: 38 digits survive); a Query and Scan
+// builder that shows the request it sends and the answer's counts and
+// ConsumedCapacity; a live tail of the table's stream (GetRecords every
+// second on each open shard, from LATEST or TRIM_HORIZON); the clock and
+// the TTL sweep; the conventions report; and Insights, which holds the
+// place of the access-pattern report and the fault-injection rules that
+// the emulator does not have yet. chart.js draws bar, stacked-bar and
+// donut charts as SVG from a JSON spec (documented at its top), so a
+// report served as JSON needs no drawing code of its own.
+//
+// Everything works from the keyboard (? lists the keys), in a light and a
+// dark theme (the system's, or the one chosen), and with reduced motion.
+//
+// # Files
+//
+//	doc.go          this
+//	console.go      Options, Validate, Handler, the routing and the security headers
+//	files.go        the embedded files, their types and ETags, serving one
+//	static/         index.html, app.css, icon.svg, js/ (app, api, ddb, ui, grid,
+//	                editor, chart, views/*), served as they are
+//	console_test.go the handler: paths, types, caching, 404s, 405s, imports
+//	                that resolve, the size budget
+//	browser_test.go the console in headless Chromium (chromedp), against the
+//	                emulator, step by step, with screenshots
+//
+// # Caveats
+//
+// Browsers send Origin with a same-origin POST or DELETE, and the admin
+// endpoints refuse an Origin that -cors does not list: until the edge lets
+// the console's own origin through, moving the clock, sweeping and
+// resetting the report from the page need the page's origin in -cors
+// (the browser test sets Options.CORSOrigins so). The DynamoDB API itself
+// needs nothing.
+//
+// The embedded files are small (TestSize holds them to a budget and logs
+// their size) and are not compressed: the console is served on loopback.
+package console

@@ -1,0 +1,91 @@
+package console
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path"
+	"time"
+)
+
+// static is the console: hand-written HTML, CSS and JavaScript modules,
+// served as they are (no build step).
+//
+//go:embed static
+var static embed.FS
+
+// contentTypes are the types of the files the console has, by extension;
+// a file of another extension is not served (loadFiles fails, and
+// TestEveryFileHasAType says which).
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".json": "application/json",
+	".svg":  "image/svg+xml",
+}
+
+// file is one file the handler serves, with what its answer needs.
+type file struct {
+	name        string
+	body        []byte
+	contentType string
+	etag        string // a strong validator: the hash of body
+}
+
+func newFile(name string, body []byte) *file {
+	sum := sha256.Sum256(body)
+	return &file{
+		name:        name,
+		body:        body,
+		contentType: contentTypes[path.Ext(name)],
+		etag:        `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`,
+	}
+}
+
+// loadFiles returns the embedded files by their path below static/, and
+// index.html also under "" (the prefix itself). Directories are not
+// entries: a path naming one is 404, never a listing.
+func loadFiles() (map[string]*file, error) {
+	files := map[string]*file{}
+	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel := p[len("static/"):]
+		if contentTypes[path.Ext(rel)] == "" {
+			return fmt.Errorf("console: embedded file %s has no content type (console/files.go contentTypes)", rel)
+		}
+		body, err := static.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files[rel] = newFile(rel, body)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	files[""] = files["index.html"]
+	if files[""] == nil {
+		return nil, fmt.Errorf("console: no embedded index.html")
+	}
+	return files, nil
+}
+
+// serve answers a GET or HEAD of f. The files have no version in their
+// names (ES modules import each other by plain relative paths), so a
+// browser revalidates every one each time (no-cache) and gets 304 Not
+// Modified while its ETag still matches: a new server version is seen at
+// once, an unchanged one costs no bytes.
+func (f *file) serve(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", f.contentType)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", f.etag)
+	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(f.body))
+}

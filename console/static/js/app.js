@@ -1,0 +1,291 @@
+// The console's shell: the layout, the hash router, the sidebar of tables,
+// the namespace switch, the theme, the footer clock and the keyboard.
+
+import { config, loadConfig, namespace, setNamespace, recentNamespaces, validAccessKey, validRegion, listAllTables, admin, onActivity } from "./api.js";
+import { h, icon, mount, dialog, field, toast, errorToast, when, duration } from "./ui.js";
+import { homeView } from "./views/home.js";
+import { tableView } from "./views/table.js";
+import { clockView } from "./views/clock.js";
+import { conventionsView } from "./views/conventions.js";
+import { insightsView } from "./views/insights.js";
+import { createTable } from "./views/create.js";
+
+/** state is shared by the views: the table names of the namespace and the view's hooks. */
+export const state = {
+  tables: [],
+  keys: {},       // the current view's shortcuts: key -> function
+  cleanup: null,  // the current view's cleanup (stops polling)
+  clock: null,    // {emu: Date, at: performance.now()} of the last clock reading
+};
+
+const main = document.getElementById("main");
+const tableList = document.getElementById("table-list");
+const filter = document.getElementById("table-filter");
+
+// ---------------------------------------------------------------- routing
+
+const routes = [
+  [/^#?\/?$/, () => homeView(main)],
+  [/^#\/t\/([^/]+)(?:\/(overview|items|query|stream))?$/, (m) => tableView(main, decodeURIComponent(m[1]), m[2] || "overview")],
+  [/^#\/clock$/, () => clockView(main)],
+  [/^#\/conventions$/, () => conventionsView(main)],
+  [/^#\/insights$/, () => insightsView(main)],
+];
+
+/** go navigates to a hash route ("#/t/Orders/items"). */
+export function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+let generation = 0; // of the latest route: a view that ends after a newer one started is cleaned up
+
+async function route() {
+  const gen = ++generation;
+  if (state.cleanup) { try { state.cleanup(); } catch { /* gone anyway */ } }
+  state.cleanup = null;
+  state.keys = {};
+  delete document.documentElement.dataset.route;
+  const hash = location.hash || "#/";
+  if (hash !== "#/") refreshTables(); // tables made elsewhere (an SDK) show up; home refreshes itself
+  for (const [re, view] of routes) {
+    const m = re.exec(hash);
+    if (!m) continue;
+    markNav(hash);
+    let out = null;
+    try {
+      out = await view(m);
+    } catch (err) {
+      if (gen === generation) mount(main, h("div.page", h("div.note.error", `${err.type || "Error"}: ${err.message}`)));
+    }
+    if (gen !== generation) { out?.cleanup?.(); return; }
+    if (out && typeof out === "object") {
+      state.cleanup = out.cleanup || null;
+      state.keys = { ...state.keys, ...(out.keys || {}) };
+    }
+    // The view is drawn and its keys are live (the browser test waits for this).
+    document.documentElement.dataset.route = hash;
+    const title = main.querySelector("h1")?.textContent.trim();
+    document.title = title ? `${title} · dynamoemu console` : "dynamoemu console";
+    return;
+  }
+  mount(main, h("div.page", h("h1", "Not here"), h("p", "This page of the console does not exist. "), h("a", { href: "#/" }, "Back to the tables")));
+}
+
+function markNav(hash) {
+  for (const a of document.querySelectorAll("[data-nav]")) {
+    const on = a.dataset.nav === "tables" ? hash === "#/" || hash.startsWith("#/t/") : hash.startsWith("#/" + a.dataset.nav);
+    a.classList.toggle("active", on);
+    if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+  }
+  const m = /^#\/t\/([^/]+)/.exec(hash);
+  const current = m ? decodeURIComponent(m[1]) : null;
+  for (const a of tableList.querySelectorAll("a")) a.classList.toggle("active", a.dataset.table === current);
+}
+
+// ---------------------------------------------------------------- sidebar
+
+/** refreshTables reloads the table names of the namespace into the sidebar. */
+export async function refreshTables() {
+  try {
+    state.tables = await listAllTables();
+  } catch (err) {
+    state.tables = [];
+    mount(tableList, h("li.sidebar-error", `${err.type}: ${err.message}`));
+    return state.tables;
+  }
+  renderTableList();
+  return state.tables;
+}
+
+function renderTableList() {
+  const q = filter.value.trim().toLowerCase();
+  const names = state.tables.filter((n) => n.toLowerCase().includes(q));
+  mount(tableList, names.length
+    ? names.map((n) => h("li", h("a", { href: `#/t/${encodeURIComponent(n)}/items`, dataset: { table: n } }, icon("table"), h("span", n))))
+    : h("li.sidebar-empty", state.tables.length ? "No table matches." : "No tables yet."));
+  markNav(location.hash || "#/");
+}
+
+filter.addEventListener("input", renderTableList);
+filter.addEventListener("keydown", (e) => {
+  if (e.key === "Enter") {
+    const first = tableList.querySelector("a");
+    if (first) { first.click(); first.focus(); }
+  } else if (e.key === "Escape") {
+    filter.value = "";
+    renderTableList();
+    filter.blur();
+  }
+});
+
+document.getElementById("create-table").addEventListener("click", () => openCreate());
+
+async function openCreate() {
+  const name = await createTable();
+  if (name) {
+    await refreshTables();
+    go(`#/t/${encodeURIComponent(name)}/overview`);
+  }
+}
+
+// ---------------------------------------------------------------- namespace
+
+const nsButton = document.getElementById("ns-button");
+
+function renderNamespace() {
+  mount(nsButton, icon("key"), h("span.ns-key", namespace.accessKey), h("span.ns-sep", "·"), h("span.ns-region", namespace.region),
+    config.sharedDb && h("span.badge.info", "shared"));
+  nsButton.title = config.sharedDb
+    ? "This server runs with -sharedDb: every access key and region sees the same tables"
+    : "The access key and region pick the database, as in DynamoDB Local (n to change)";
+}
+
+async function openNamespace() {
+  const key = h("input", { value: namespace.accessKey, autocomplete: "off", spellcheck: "false", required: true, pattern: "[A-Za-z0-9]{1,128}" });
+  const region = h("input", { value: namespace.region, list: "regions", autocomplete: "off", spellcheck: "false", required: true });
+  const err = h("div.form-error", { role: "alert" });
+  const recent = recentNamespaces().filter((n) => n.accessKey !== namespace.accessKey || n.region !== namespace.region);
+  const apply = async (k, r) => {
+    if (!validAccessKey(k)) { err.textContent = "The access key is letters and digits (up to 128), as the emulator takes it."; return false; }
+    if (!validRegion(r)) { err.textContent = "The region is letters, digits and dashes (us-east-1)."; return false; }
+    setNamespace(k, r);
+    renderNamespace();
+    await refreshTables();
+    toast(`Namespace ${k} · ${r}`, "ok");
+    go("#/");
+    return true;
+  };
+  const body = [
+    h("p.muted", config.sharedDb
+      ? "This server runs with -sharedDb: every access key and region sees one database. The choice here only changes the credential the console sends."
+      : "The emulator keeps one database per access key and region, as DynamoDB Local does: use the key and region your application or the AWS CLI uses to see its tables."),
+    h("div.form-row", field("Access key id", key), field("Region", region)),
+    h("datalist#regions", ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-northeast-1", "ap-southeast-1", "local"].map((r) => h("option", { value: r }))),
+    err,
+    recent.length > 0 && h("div.recent", h("span.field-label", "Recently used"),
+      h("div.chips", recent.map((n) => h("button.chip", { type: "button", onclick: async () => { if (await apply(n.accessKey, n.region)) document.querySelector("dialog.dialog")?.close(); } },
+        `${n.accessKey} · ${n.region}`)))),
+  ];
+  await dialog({
+    title: "Namespace", body,
+    buttons: [{ label: "Cancel", value: null }, { label: "Switch", value: true, kind: "primary", onclick: () => apply(key.value.trim(), region.value.trim()) }],
+  });
+}
+
+nsButton.addEventListener("click", openNamespace);
+
+// ---------------------------------------------------------------- theme
+
+const THEME_KEY = "dynamoemu.console.theme";
+const themeButton = document.getElementById("theme-toggle");
+
+function effectiveTheme() {
+  const saved = (() => { try { return localStorage.getItem(THEME_KEY); } catch { return null; } })();
+  if (saved === "light" || saved === "dark") return saved;
+  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+/** setTheme switches to "light" or "dark" and remembers it. */
+export function setTheme(t) {
+  document.documentElement.dataset.theme = t;
+  try { localStorage.setItem(THEME_KEY, t); } catch { /* not remembered */ }
+  mount(themeButton, icon(t === "dark" ? "sun" : "moon"));
+  themeButton.title = t === "dark" ? "Light theme (d)" : "Dark theme (d)";
+}
+
+themeButton.addEventListener("click", () => setTheme(effectiveTheme() === "dark" ? "light" : "dark"));
+
+// ---------------------------------------------------------------- footer
+
+const footClock = document.getElementById("foot-clock");
+const footActivity = document.getElementById("foot-activity");
+
+/** readClock asks the emulator for its time and shows it. */
+export async function readClock() {
+  try {
+    const { now } = await admin("GET", "/clock");
+    state.clock = { emu: new Date(now), at: performance.now() };
+  } catch (err) {
+    state.clock = null;
+    footClock.textContent = `clock: ${err.message}`;
+  }
+  tickClock();
+  return state.clock;
+}
+
+/** emulatorNow is the emulator's time now, from the last reading. */
+export function emulatorNow() {
+  if (!state.clock) return null;
+  return new Date(state.clock.emu.getTime() + (performance.now() - state.clock.at));
+}
+
+function tickClock() {
+  const now = emulatorNow();
+  if (!now) return;
+  const off = now.getTime() - Date.now();
+  mount(footClock, icon("clock"), h("a", { href: "#/clock", title: "The emulator's clock (k)" }, when(now)),
+    Math.abs(off) > 2000 && h("span.badge.warn", (off > 0 ? "+" : "") + duration(off)));
+}
+
+setInterval(tickClock, 1000);
+setInterval(() => { if (!document.hidden) readClock(); }, 15000);
+
+onActivity((e) => {
+  mount(footActivity, h("span" + (e.error ? ".bad" : ".good"), e.op), " ", e.error ? e.error : String(e.status), ` · ${Math.round(e.ms)} ms`);
+});
+
+// ---------------------------------------------------------------- keyboard
+
+const GLOBAL_KEYS = {
+  "/": () => filter.focus(),
+  "?": () => showHelp(),
+  c: () => openCreate(),
+  t: () => go("#/"),
+  k: () => go("#/clock"),
+  v: () => go("#/conventions"),
+  i: () => go("#/insights"),
+  d: () => themeButton.click(),
+  N: () => openNamespace(),
+};
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const t = e.target;
+  if (t instanceof HTMLElement && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+  if (document.querySelector("dialog[open]")) return;
+  const fn = state.keys[e.key] || GLOBAL_KEYS[e.key];
+  if (fn) { e.preventDefault(); fn(); }
+});
+
+function showHelp() {
+  const rows = [
+    ["/", "find a table"], ["c", "create a table"], ["t", "all tables"], ["k", "clock and TTL"], ["v", "conventions report"],
+    ["i", "insights"], ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
+    ["1 – 4", "table: overview, items, query, stream"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
+    ["↑ ↓  j k", "move in a grid"], ["Enter", "open the item"], ["Del  x", "delete the item"],
+    ["Ctrl+Enter", "save, run, confirm"], ["Esc", "close a dialog"],
+  ];
+  dialog({ title: "Keyboard", body: h("table.keys", rows.map(([k, d]) => h("tr", h("td", h("kbd", k)), h("td", d)))) });
+}
+
+document.getElementById("help-button").addEventListener("click", showHelp);
+
+// A blocked load (the page's Content-Security-Policy) is a bug of the console: say so.
+document.addEventListener("securitypolicyviolation", (e) => console.error(`blocked by the Content-Security-Policy: ${e.violatedDirective} ${e.blockedURI}`));
+
+// ---------------------------------------------------------------- start
+
+async function start() {
+  setTheme(effectiveTheme());
+  await loadConfig();
+  renderNamespace();
+  document.getElementById("foot-version").textContent = config.version ? `dynamoemu ${config.version}` : "dynamoemu";
+  window.addEventListener("hashchange", route);
+  window.addEventListener("focus", () => { if (!document.hidden) readClock(); });
+  await Promise.all([refreshTables(), readClock()]);
+  route();
+  document.documentElement.dataset.ready = "true";
+}
+
+start().catch((err) => errorToast(err, "Starting the console"));

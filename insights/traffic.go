@@ -1,0 +1,179 @@
+package insights
+
+import (
+	"cmp"
+	"slices"
+)
+
+// CostlyRequest is one of the costliest requests.
+type CostlyRequest struct {
+	Op     string `json:"operation"`
+	Access string `json:"access"`
+	Table  string `json:"table"`
+	Index  string `json:"index,omitempty"`
+	// Key is the request's key condition ("pk=ORDER#1 sk begins_with 2024-").
+	Key           string  `json:"key,omitempty"`
+	Filter        bool    `json:"filter,omitempty"`
+	ItemsRead     int     `json:"itemsRead"`
+	ItemsReturned int     `json:"itemsReturned"`
+	ReadUnits     float64 `json:"readUnits"`
+	WriteUnits    float64 `json:"writeUnits"`
+	// Cost ranks requests as AWS bills on-demand tables: read request
+	// units plus write request units at their price ratio (us-east-1,
+	// standard table class: $0.125 per million read request units, $0.625
+	// per million write request units), in read request units.
+	Cost float64 `json:"cost"`
+	// Pattern is the design's pattern the request matched, if any.
+	Pattern string `json:"pattern,omitempty"`
+	seq     int64
+}
+
+// writePriceRatio is the price of a write request unit in read request
+// units (on-demand, us-east-1, standard table class).
+const writePriceRatio = 5
+
+// costHeap keeps the max costliest requests: a min-heap by cost, the
+// later request the lesser on a tie (so the earliest of equals stay).
+type costHeap struct {
+	max  int
+	reqs []CostlyRequest
+}
+
+func (h *costHeap) less(i, j int) bool {
+	a, b := &h.reqs[i], &h.reqs[j]
+	if a.Cost != b.Cost {
+		return a.Cost < b.Cost
+	}
+	return a.seq > b.seq
+}
+
+// offer keeps q if it is among the costliest; it builds the entry's text
+// only then.
+func (h *costHeap) offer(q *Request, seq int64) {
+	cost := q.ReadUnits + writePriceRatio*q.WriteUnits
+	if cost <= 0 || len(h.reqs) == h.max && cost <= h.reqs[0].Cost {
+		return
+	}
+	c := CostlyRequest{
+		Op: q.Op, Access: q.Access.String(), Table: q.Table, Index: q.Index, Key: conditionText(q.Key),
+		Filter: q.Filter, ItemsRead: q.Read, ItemsReturned: q.Returned,
+		ReadUnits: q.ReadUnits, WriteUnits: q.WriteUnits, Cost: cost, seq: seq,
+	}
+	if len(h.reqs) < h.max {
+		h.reqs = append(h.reqs, c)
+		for i := len(h.reqs) - 1; i > 0 && h.less(i, (i-1)/2); i = (i - 1) / 2 {
+			h.reqs[i], h.reqs[(i-1)/2] = h.reqs[(i-1)/2], h.reqs[i]
+		}
+		return
+	}
+	h.reqs[0] = c
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < len(h.reqs) && h.less(l, small) {
+			small = l
+		}
+		if r := l + 1; r < len(h.reqs) && h.less(r, small) {
+			small = r
+		}
+		if small == i {
+			return
+		}
+		h.reqs[i], h.reqs[small] = h.reqs[small], h.reqs[i]
+		i = small
+	}
+}
+
+// sorted returns the kept requests, costliest first, earlier first on a
+// tie.
+func (h *costHeap) sorted() []CostlyRequest {
+	out := slices.Clone(h.reqs)
+	slices.SortFunc(out, func(a, b CostlyRequest) int {
+		if c := cmp.Compare(b.Cost, a.Cost); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	return out
+}
+
+// patternStats is what the requests matched to one pattern did.
+type patternStats struct {
+	requests, itemsRead, itemsReturned, throttled int64
+	readUnits, writeUnits                         float64
+}
+
+// shapeKey groups unmatched requests.
+type shapeKey struct {
+	table, index string
+	access       Access
+	sortOp       SortOp
+	filter       bool
+}
+
+// unmatchedStats counts the unmatched requests of one shape.
+type unmatchedStats struct {
+	requests, itemsRead, itemsReturned int64
+	readUnits, writeUnits              float64
+	example                            string // the first one's key condition
+	op                                 string // the first one's operation
+}
+
+// matchLocked checks q against the design (r.mu held).
+func (r *Recorder) matchLocked(q *Request) {
+	if q.Access == AccessNone || q.Access >= numAccess {
+		return
+	}
+	t := r.design.table(q.Table)
+	if t != nil && q.Access.IsWrite() && !t.hasWritePatterns() {
+		return
+	}
+	if t != nil {
+		if i := t.match(q); i >= 0 {
+			pt := t.Patterns[i]
+			ps := r.patterns[pt]
+			if ps == nil {
+				ps = &patternStats{}
+				r.patterns[pt] = ps
+			}
+			ps.requests++
+			ps.itemsRead += int64(q.Read)
+			ps.itemsReturned += int64(q.Returned)
+			ps.readUnits += q.ReadUnits
+			ps.writeUnits += q.WriteUnits
+			if q.Throttled {
+				ps.throttled++
+			}
+			if c := r.costly.find(r.seq); c != nil {
+				c.Pattern = pt.Name
+			}
+			return
+		}
+	} else if q.Access.IsWrite() {
+		return // a table the design does not declare: only its reads are flagged
+	}
+	sk := shapeKey{q.Table, q.Index, q.Access, q.Key.SortOp, q.Filter}
+	u := r.unmatched[sk]
+	if u == nil {
+		if len(r.unmatched) >= r.opts.UnmatchedShapes {
+			r.dropped++
+			return
+		}
+		u = &unmatchedStats{example: conditionText(q.Key), op: q.Op}
+		r.unmatched[sk] = u
+	}
+	u.requests++
+	u.itemsRead += int64(q.Read)
+	u.itemsReturned += int64(q.Returned)
+	u.readUnits += q.ReadUnits
+	u.writeUnits += q.WriteUnits
+}
+
+// find returns the kept request numbered seq, or nil.
+func (h *costHeap) find(seq int64) *CostlyRequest {
+	for i := range h.reqs {
+		if h.reqs[i].seq == seq {
+			return &h.reqs[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package persist
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+)
+
+// The framing shared by log segments and snapshot files.
+//
+//	file   = header { frame }
+//	header = magic(6) "DYNEMU" kind(1) 0(1) version(4) base(8) 0(8) crc(4)
+//	frame  = length(4) crc(4) seq(8) payload(length)
+//
+// All integers are little-endian. kind is 'W' for a log segment, 'S' for
+// a snapshot file. version is the format version (formatVersion); a file
+// of a later version is refused (ErrNewerFormat), never guessed at. base
+// is the LSN of a segment's first record, or the LSN a snapshot holds
+// every record up to. A header's crc covers its first 28 bytes.
+//
+// A frame's crc is CRC-32C (Castagnoli) over its length, its seq and its
+// payload, so a torn write, a flipped bit, a zeroed page or a length that
+// points elsewhere all fail it. seq is the record's LSN in a segment (one
+// more than the frame before) and the frame's number in a snapshot file.
+// A frame's payload is never empty, so zeros read as a frame are invalid.
+
+// Format constants.
+const (
+	formatVersion = 1
+	headerSize    = 32
+	frameHeader   = 16
+	// maxFrame bounds a frame's payload (the length field is 32 bits). A
+	// record larger than this cannot be logged: RestoreTable of a table
+	// of more than 1 GiB of items fails when persisted.
+	maxFrame = 1 << 30
+)
+
+// File kinds.
+const (
+	kindSegment  = 'W'
+	kindSnapshot = 'S'
+)
+
+var (
+	magic  = [6]byte{'D', 'Y', 'N', 'E', 'M', 'U'}
+	crcTab = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// Format errors.
+var (
+	// ErrNewerFormat: a file was written by a later version of the format
+	// than this build reads.
+	ErrNewerFormat = errors.New("persist: file written by a newer dynamoemu (format version too new)")
+	// ErrCorrupt: a file does not hold what its checksums say.
+	ErrCorrupt = errors.New("persist: corrupt file")
+)
+
+// fileHeader is a file's header.
+type fileHeader struct {
+	kind    byte
+	version uint32
+	base    uint64
+}
+
+func appendHeader(dst []byte, h fileHeader) []byte {
+	dst = append(dst, magic[:]...)
+	dst = append(dst, h.kind, 0)
+	dst = binary.LittleEndian.AppendUint32(dst, h.version)
+	dst = binary.LittleEndian.AppendUint64(dst, h.base)
+	dst = binary.LittleEndian.AppendUint64(dst, 0)
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[len(dst)-28:], crcTab))
+}
+
+// parseHeader reads a file header of kind kind.
+func parseHeader(b []byte, kind byte) (fileHeader, error) {
+	if len(b) < headerSize {
+		return fileHeader{}, fmt.Errorf("%w: header of %d bytes", ErrCorrupt, len(b))
+	}
+	b = b[:headerSize]
+	if [6]byte(b[:6]) != magic || b[6] != kind {
+		return fileHeader{}, fmt.Errorf("%w: not a dynamoemu %s file (bad magic)", ErrCorrupt, kindName(kind))
+	}
+	if crc32.Checksum(b[:28], crcTab) != binary.LittleEndian.Uint32(b[28:]) {
+		return fileHeader{}, fmt.Errorf("%w: header checksum", ErrCorrupt)
+	}
+	h := fileHeader{kind: b[6], version: binary.LittleEndian.Uint32(b[8:]), base: binary.LittleEndian.Uint64(b[12:])}
+	if h.version > formatVersion {
+		return fileHeader{}, fmt.Errorf("%w: format version %d, this build reads up to %d", ErrNewerFormat, h.version, formatVersion)
+	}
+	if h.version == 0 {
+		return fileHeader{}, fmt.Errorf("%w: format version 0", ErrCorrupt)
+	}
+	return h, nil
+}
+
+func kindName(kind byte) string {
+	if kind == kindSnapshot {
+		return "snapshot"
+	}
+	return "log segment"
+}
+
+// frameCRC is the checksum of a frame: its length, seq and payload.
+func frameCRC(hdr []byte, payload []byte) uint32 {
+	c := crc32.Update(0, crcTab, hdr[0:4])
+	c = crc32.Update(c, crcTab, hdr[8:16])
+	return crc32.Update(c, crcTab, payload)
+}
+
+// sealFrame fills in the header of frame, whose first frameHeader bytes
+// are reserved for it and the rest is the payload.
+func sealFrame(frame []byte, seq uint64) {
+	binary.LittleEndian.PutUint32(frame[0:], uint32(len(frame)-frameHeader))
+	binary.LittleEndian.PutUint64(frame[8:], seq)
+	binary.LittleEndian.PutUint32(frame[4:], frameCRC(frame[:frameHeader], frame[frameHeader:]))
+}
+
+// frameReader reads frames from r, which is positioned after a header.
+type frameReader struct {
+	r    io.Reader
+	off  int64 // offset in the file of the next frame
+	size int64 // the file's size: no frame reaches past it
+	hdr  [frameHeader]byte
+	buf  []byte
+}
+
+// errTorn: the input ended inside a frame, or a frame is malformed or
+// fails its checksum. The frame reader cannot tell a torn write from
+// damage; the caller decides by where it happens.
+var errTorn = errors.New("torn or damaged frame")
+
+// next returns the next frame's seq and payload (valid until the next
+// call), io.EOF at a clean end, or an error wrapping errTorn with the
+// reason.
+func (fr *frameReader) next() (uint64, []byte, error) {
+	n, err := io.ReadFull(fr.r, fr.hdr[:])
+	if err == io.EOF {
+		return 0, nil, io.EOF
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w: %d bytes of a frame header", errTorn, n)
+	}
+	length := binary.LittleEndian.Uint32(fr.hdr[0:])
+	if length == 0 || length > maxFrame || fr.off+frameHeader+int64(length) > fr.size {
+		return 0, nil, fmt.Errorf("%w: frame length %d", errTorn, length)
+	}
+	if cap(fr.buf) < int(length) {
+		fr.buf = make([]byte, length)
+	}
+	fr.buf = fr.buf[:length]
+	if n, err := io.ReadFull(fr.r, fr.buf); err != nil {
+		return 0, nil, fmt.Errorf("%w: %d of %d bytes of a frame", errTorn, n, length)
+	}
+	if frameCRC(fr.hdr[:], fr.buf) != binary.LittleEndian.Uint32(fr.hdr[4:]) {
+		return 0, nil, fmt.Errorf("%w: checksum mismatch", errTorn)
+	}
+	fr.off += frameHeader + int64(length)
+	return binary.LittleEndian.Uint64(fr.hdr[8:]), fr.buf, nil
+}

@@ -1,0 +1,132 @@
+package storage
+
+import "strings"
+
+// Checking item images that come from elsewhere (a log, a snapshot file,
+// a record on the wire) without decoding them into Values: a loader
+// takes images as they are stored, so it must know they are well formed
+// before a read decodes them (a stored record that does not decode is a
+// panic), and their size.
+
+// checkImage walks body, the stored form of an item without its key
+// attributes (encode.go), building nothing. It fails with ErrCorrupt
+// unless body is well formed as a table stores it: version, names in
+// ascending order at every level, known tags, numbers canonical, nesting
+// bounded, nothing after it, and no top-level attribute named skip1 or
+// skip2 (the key attributes, which are stored beside it; "" skips
+// nothing). It returns ItemSize of the attributes it holds.
+func checkImage(body, skip1, skip2 string) (int, error) {
+	d := decoder{s: body}
+	if d.byte() != encodingVersion {
+		return 0, d.fail("unknown version")
+	}
+	n := d.count()
+	size, prev := 0, ""
+	for i := 0; i < n && d.err == nil; i++ {
+		name := d.str()
+		if i > 0 && name <= prev {
+			d.fail("attribute names out of order")
+		}
+		if (name == skip1 && skip1 != "") || (name == skip2 && skip2 != "") {
+			d.fail("key attribute in the image")
+		}
+		prev = name
+		size += len(name) + d.checkValue(1)
+	}
+	if d.err == nil && d.pos != len(d.s) {
+		d.fail("trailing bytes")
+	}
+	if d.err != nil {
+		return 0, d.err
+	}
+	return size, nil
+}
+
+// checkValue reads one value as value would, checking it, and returns
+// its ValueSize.
+func (d *decoder) checkValue(depth int) int {
+	switch tag := d.byte(); tag {
+	case tagS, tagB:
+		return len(d.str())
+	case tagN:
+		s := d.str()
+		if d.err == nil && !isCanonicalNumber(s) {
+			d.fail("number not canonical")
+		}
+		return numberSize(Number(s))
+	case tagFalse, tagTrue, tagNull:
+		return 1
+	case tagL, tagM:
+		if depth >= maxDepth {
+			d.fail("nesting too deep")
+			return 0
+		}
+		size, prev := 3, ""
+		for i, n := 0, d.count(); i < n && d.err == nil; i++ {
+			if tag == tagM {
+				name := d.str()
+				if i > 0 && name <= prev {
+					d.fail("map entries out of order")
+				}
+				prev = name
+				size += len(name)
+			}
+			size += 1 + d.checkValue(depth+1)
+		}
+		return size
+	case tagSS, tagNS, tagBS:
+		size := 0
+		for i, n := 0, d.count(); i < n && d.err == nil; i++ {
+			m := d.str()
+			if tag != tagNS {
+				size += len(m)
+			} else if d.err == nil && !isCanonicalNumber(m) {
+				d.fail("number not canonical")
+			} else {
+				size += numberSize(Number(m))
+			}
+		}
+		return size
+	default:
+		if d.err == nil {
+			d.fail("unknown tag")
+		}
+		return 0
+	}
+}
+
+// isCanonicalNumber reports whether s is a number in the canonical form
+// ParseNumber returns (ParseNumber(s) would return s), without
+// allocating: "0", or an optional '-', an integer part without leading
+// zeros, an optional fraction without trailing zeros, not zero, at most
+// 38 significant digits, within DynamoDB's range.
+func isCanonicalNumber(s string) bool {
+	if s == "0" {
+		return true
+	}
+	t := strings.TrimPrefix(s, "-")
+	intPart, frac, dot := strings.Cut(t, ".")
+	if intPart == "" || !allDigits(intPart) || !allDigits(frac) {
+		return false
+	}
+	if len(intPart) > 1 && intPart[0] == '0' {
+		return false // a leading zero
+	}
+	if dot && (frac == "" || frac[len(frac)-1] == '0') {
+		return false // "1." or a trailing fractional zero
+	}
+	if intPart == "0" && strings.Trim(frac, "0") == "" {
+		return false // zero written otherwise than "0"
+	}
+	_, hi, lo, adj := Number(s).digits()
+	return len(hi)+len(lo) <= maxSignificantDigits && adj <= maxAdjustedExponent && adj >= minAdjustedExponent
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,222 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/tidwall/btree"
+)
+
+// Tables from snapshots: DB.RestoreTable makes a writable table of a
+// snapshot without copying what it stores (copy-on-write, cow.go), and a
+// TableBuilder makes a snapshot from stored item images (a snapshot file
+// being loaded, a restore record being parsed) without decoding them.
+
+// RestoreTable creates a table called name with ID id holding what src
+// holds: its key schema, items, secondary indexes with their entries, and
+// metadata. The items and index entries are shared with src, not copied:
+// the B-trees in O(1), then one map entry per partition (the table's
+// partition map, which a snapshot does not keep), so a restore of a
+// million single-item partitions costs that map and nothing per item.
+// The new table copies what it writes, as a snapshotted table does; src
+// stays as it is. It records a RecordRestoreTable (Def and From: src) and
+// fails as CreateTable does (ErrTableExists, ErrInvalidSchema for an
+// empty name or ID).
+func (db *DB) RestoreTable(name, id string, src *TableSnapshot) (*Table, error) {
+	def := TableDef{Name: name, ID: id, Schema: src.ks, Indexes: src.Indexes(), Meta: src.meta}
+	if err := def.Validate(); err != nil {
+		return nil, err
+	}
+	t := src.newTable()
+	t.name, t.uid = strings.Clone(name), strings.Clone(id)
+	t, res, err := db.createLocking(t, &Record{Kind: RecordRestoreTable, Table: t.uid, Def: &def, From: src})
+	if err != nil {
+		return nil, err
+	}
+	return t, res.finish()
+}
+
+// newTable returns a table of no DB sharing everything s holds, in a
+// generation of its own, so that it copies a partition before writing it.
+func (s *TableSnapshot) newTable() *Table {
+	t := &Table{
+		ks:    s.ks,
+		id:    tableSeq.Add(1),
+		parts: make(map[string]partRef, s.order.Len()),
+		order: copyShared(s.order),
+		count: s.count,
+		size:  s.size,
+		gen:   genSeq.Add(1),
+		meta:  maps.Clone(s.meta),
+	}
+	s.order.Scan(func(p *partition) bool {
+		t.parts[p.pk] = partRef{p: p} // generation 0, never a restored table's: shared
+		return true
+	})
+	for _, x := range s.indexes {
+		t.indexes = append(t.indexes, &index{def: x.def, tree: copyShared(x.tree), count: x.count, size: x.size, sized: x.sized})
+	}
+	t.indexReads = t.indexReadsLocked()
+	return t
+}
+
+// TableBuilder builds a TableSnapshot from item images as a table stores
+// them (EncodedItems, such as ParseRecord's or another snapshot's), in
+// scan order, without decoding them: for loading a table written out
+// item by item. Each image is checked (checkImage) and its size
+// verified; indexes are filled by Finish. A TableBuilder is used by one
+// goroutine.
+type TableBuilder struct {
+	t    *Table // of no DB; only its order tree, count and size are kept
+	def  TableDef
+	last *partition // the partition being filled
+	err  error
+}
+
+// NewTableBuilder starts building a table defined by def (name, ID, key
+// schema, indexes and metadata). def must pass Validate, with name and
+// ID not empty.
+func NewTableBuilder(def TableDef) (*TableBuilder, error) {
+	if err := def.Validate(); err != nil {
+		return nil, err
+	}
+	def = cloneDef(def)
+	b := &TableBuilder{t: NewTable(def.Schema), def: def}
+	b.t.name, b.t.uid = def.Name, def.ID
+	b.t.meta = cloneMeta(def.Meta)
+	return b, nil
+}
+
+// cloneDef copies def's strings and slices, which may share memory with
+// a large buffer (a parsed record) that the table must not keep alive.
+func cloneDef(def TableDef) TableDef {
+	attr := func(a KeyAttr) KeyAttr { return KeyAttr{Name: strings.Clone(a.Name), Kind: a.Kind} }
+	attrs := func(as []KeyAttr) []KeyAttr {
+		if as == nil {
+			return nil
+		}
+		out := make([]KeyAttr, len(as))
+		for i, a := range as {
+			out[i] = attr(a)
+		}
+		return out
+	}
+	out := TableDef{Name: strings.Clone(def.Name), ID: strings.Clone(def.ID), Meta: def.Meta,
+		Schema: KeySchema{Partition: attr(def.Schema.Partition), Sort: attr(def.Schema.Sort)}}
+	for _, x := range def.Indexes {
+		y := IndexDef{Name: strings.Clone(x.Name), Projection: Projection{All: x.Projection.All}}
+		y.Schema.Partition, y.Schema.Sort = attrs(x.Schema.Partition), attrs(x.Schema.Sort)
+		for _, n := range x.Projection.NonKey {
+			y.Projection.NonKey = append(y.Projection.NonKey, strings.Clone(n))
+		}
+		out.Indexes = append(out.Indexes, y)
+	}
+	return out
+}
+
+// Add adds item e, which must come after the items added before it in
+// scan order (Table.Scan's: partitions by hash, then key; items by sort
+// key). Its key must fit the key schema, its image must be well formed
+// without the key attributes and its size must be the image's. Errors
+// wrap ErrCorrupt (ErrKeyKind for a key of other kinds); after one, the
+// builder refuses everything.
+func (b *TableBuilder) Add(e EncodedItem) error {
+	if b.err != nil {
+		return b.err
+	}
+	b.err = b.add(e)
+	return b.err
+}
+
+func (b *TableBuilder) add(e EncodedItem) error {
+	t := b.t
+	if err := t.ks.checkKey(e.key); err != nil {
+		return err
+	}
+	if (e.key.Partition.kind == KindN && !isCanonicalNumber(e.key.Partition.str)) ||
+		(e.key.Sort.kind == KindN && !isCanonicalNumber(e.key.Sort.str)) {
+		return fmt.Errorf("%w: key number not canonical", ErrCorrupt)
+	}
+	size, err := checkImage(e.body, t.ks.Partition.Name, t.ks.Sort.Name)
+	if err != nil {
+		return err
+	}
+	size += len(t.ks.Partition.Name) + ValueSize(e.key.Partition)
+	if t.ks.HasSort() {
+		size += len(t.ks.Sort.Name) + ValueSize(e.key.Sort)
+	}
+	if size != int(e.size) {
+		return fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, e.size)
+	}
+	sk := t.sortKeyOf(e.key)
+	if len(sk) > maxSortKeyLen {
+		return fmt.Errorf("%w: sort key of %d bytes", ErrCorrupt, len(sk))
+	}
+	rec := appendRecHeader(make([]byte, 0, 3+len(sk)+len(e.body)), sk)
+	ent := parseEntry(string(append(rec, e.body...)), e.size)
+	pk := e.key.Partition.str
+	p := b.last
+	if p == nil || p.pk != pk {
+		np := &partition{pk: strings.Clone(pk), hash: partitionHash(pk)}
+		if p != nil && !partitionLess(p, np) {
+			return fmt.Errorf("%w: items out of scan order", ErrCorrupt)
+		}
+		t.order.Load(np)
+		b.last, p = np, np
+	} else if last := p.lastEntry(); last.sortKey() >= sk {
+		return fmt.Errorf("%w: items out of scan order", ErrCorrupt)
+	}
+	p.load(ent)
+	t.count++
+	t.size += int64(e.size)
+	return nil
+}
+
+// errBuilt is what a TableBuilder returns after Finish.
+var errBuilt = errors.New("storage: table builder already finished")
+
+// lastEntry returns the entry with the greatest sort key of a partition
+// that is not empty.
+func (p *partition) lastEntry() entry {
+	if p.tree == nil {
+		return p.one()
+	}
+	e, _ := p.tree.Max()
+	return e
+}
+
+// load adds e, whose sort key is greater than every other's, to p.
+func (p *partition) load(e entry) {
+	switch {
+	case p.tree != nil:
+		p.tree.Load(e)
+	case p.oneRec == "":
+		p.setOne(e)
+	default:
+		p.tree = btree.NewBTreeGOptions(entryLess, btree.Options{NoLocks: true})
+		p.tree.Load(p.one())
+		p.tree.Load(e)
+		p.setOne(entry{})
+	}
+}
+
+// Finish fills the indexes and returns the snapshot of the table built.
+// The builder is done: Add fails after it.
+func (b *TableBuilder) Finish() (*TableSnapshot, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	t := b.t
+	for _, x := range b.def.Indexes {
+		if err := t.AddIndex(x); err != nil {
+			b.err = err
+			return nil, err
+		}
+	}
+	b.err = errBuilt
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.snapshotLocked(), nil
+}

@@ -1,0 +1,221 @@
+package storage
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tidwall/btree"
+)
+
+// Snapshots: a table, or every table of a DB, frozen at one instant, in
+// O(1) per table and index, while writes go on (copy-on-write, cow.go).
+// A snapshot is read-only and safe for concurrent use without locks: it
+// holds items, index entries, counts and sizes and metadata as they were,
+// and a table can be made from it again (DB.RestoreTable, restore.go).
+// Log compaction writes one out in the background (the persist package);
+// backups keep them.
+//
+// Memory. Taking a snapshot allocates a few small structs per table and
+// index and copies the metadata maps (their values are shared). It
+// copies no item and no B-tree node. From then on the table and the
+// snapshot share everything until the table writes: the first write to a
+// partition after a snapshot copies the partition's 48-byte header, and a
+// write copies each B-tree node on its path the first time it changes
+// it (in the partition's tree, the partitions' scan order and each index
+// touched; a node holds up to 63 entries). An item replaced or deleted
+// while a snapshot holds it stays in memory for the snapshot. So a
+// snapshot costs, beyond the small structs, the nodes and records the
+// table has changed since it was taken: at most about the table's own
+// size when every item is rewritten, nothing when none is. Dropping the
+// last reference to a snapshot frees whatever only it held; the table
+// does not keep it alive. The item collection sizes of TrackCollections
+// and the observer are not in a snapshot: they are the caller's, which it
+// installs again on a restored table.
+
+// TableSnapshot is one table frozen at one instant: see above.
+type TableSnapshot struct {
+	ks       KeySchema
+	name, id string
+	order    *btree.BTreeG[*partition]
+	count    int
+	size     int64
+	indexes  []*index // frozen copies
+	meta     map[string][]byte
+}
+
+// Snapshot is every table of a DB and the DB's metadata at one instant:
+// no transaction is in it by halves.
+type Snapshot struct {
+	tables []*TableSnapshot // in name order
+	meta   map[string][]byte
+}
+
+// Snapshot returns the table as it is now. It holds the table's write
+// lock for O(1) work per index.
+func (t *Table) Snapshot() *TableSnapshot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.snapshotLocked()
+}
+
+// snapshotLocked freezes t: the snapshot takes copies of its B-trees and
+// t moves to a new generation, so that from now on it copies a partition
+// before writing it. t.mu is held exclusively.
+func (t *Table) snapshotLocked() *TableSnapshot {
+	s := &TableSnapshot{ks: t.ks, name: t.name, id: t.uid, order: t.order.Copy(), count: t.count, size: t.size}
+	for _, x := range t.indexes {
+		s.indexes = append(s.indexes, &index{def: x.def, tree: x.tree.Copy(), count: x.count, size: x.size, sized: x.sized})
+	}
+	t.metaMu.Lock()
+	s.meta = maps.Clone(t.meta)
+	t.metaMu.Unlock()
+	t.gen = genSeq.Add(1)
+	return s
+}
+
+// Snapshot returns every table of the DB and its metadata as they are
+// now, consistent across tables: a transaction is in it wholly or not at
+// all. It takes the write locks of all the tables (in lock order) and the
+// DB's catalog lock for O(1) work per table and index, so writers pause
+// for about as long as it takes to get the locks: a long Query or Scan
+// of one table delays it, and so every writer of the tables already
+// locked. If at is not nil, it is called while every lock is held, when
+// no change is in flight: every change the DB's hook has been given is in
+// the snapshot and no other, so a hook reads its position there (the
+// persist package marks the log there). at must not call into the DB.
+func (db *DB) Snapshot(at func()) *Snapshot {
+	for {
+		db.mu.RLock()
+		tables := lockOrder(slices.Collect(maps.Values(db.byID)))
+		db.mu.RUnlock()
+		for _, t := range tables {
+			t.mu.Lock()
+		}
+		db.mu.RLock()
+		same := len(db.byID) == len(tables)
+		for _, t := range tables {
+			same = same && db.byID[t.uid] == t
+		}
+		var s *Snapshot
+		if same {
+			s = &Snapshot{meta: maps.Clone(db.meta)}
+			for _, t := range tables {
+				s.tables = append(s.tables, t.snapshotLocked())
+			}
+			if at != nil {
+				at()
+			}
+		}
+		db.mu.RUnlock()
+		for i := len(tables) - 1; i >= 0; i-- {
+			tables[i].mu.Unlock()
+		}
+		if s != nil {
+			slices.SortFunc(s.tables, func(a, b *TableSnapshot) int { return strings.Compare(a.name, b.name) })
+			return s
+		}
+		// A table was created or dropped meanwhile: again.
+	}
+}
+
+// Tables returns the snapshot's tables in name order.
+func (s *Snapshot) Tables() []*TableSnapshot { return slices.Clone(s.tables) }
+
+// Table returns the snapshot's table called name, or nil.
+func (s *Snapshot) Table(name string) *TableSnapshot {
+	i, ok := slices.BinarySearchFunc(s.tables, name, func(t *TableSnapshot, name string) int { return strings.Compare(t.name, name) })
+	if !ok {
+		return nil
+	}
+	return s.tables[i]
+}
+
+// Meta returns the value of the DB's metadata key (nil: none). It is
+// shared: the caller must not modify it.
+func (s *Snapshot) Meta(key string) []byte { return s.meta[key] }
+
+// MetaKeys returns the DB's metadata keys in order.
+func (s *Snapshot) MetaKeys() []string { return slices.Sorted(maps.Keys(s.meta)) }
+
+// Name returns the table's name ("" for a table of no DB).
+func (s *TableSnapshot) Name() string { return s.name }
+
+// ID returns the table's ID ("" for a table of no DB).
+func (s *TableSnapshot) ID() string { return s.id }
+
+// KeySchema returns the table's key schema.
+func (s *TableSnapshot) KeySchema() KeySchema { return s.ks }
+
+// ItemCount returns the number of items.
+func (s *TableSnapshot) ItemCount() int { return s.count }
+
+// SizeBytes returns the sum of the items' sizes (ItemSize).
+func (s *TableSnapshot) SizeBytes() int64 { return s.size }
+
+// Indexes returns the definitions of the table's secondary indexes, in
+// the order they were added.
+func (s *TableSnapshot) Indexes() []IndexDef {
+	defs := make([]IndexDef, len(s.indexes))
+	for i, x := range s.indexes {
+		defs[i] = x.def
+		defs[i].Projection.NonKey = slices.Clone(x.def.Projection.NonKey)
+	}
+	return defs
+}
+
+// IndexStats is Table.IndexStats of the snapshot.
+func (s *TableSnapshot) IndexStats(name string) (count int, size int64, err error) {
+	for _, x := range s.indexes {
+		if x.def.Name == name {
+			return x.count, x.size, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("%w: %q", ErrNoIndex, name)
+}
+
+// Meta returns the value of the table's metadata key (nil: none). It is
+// shared: the caller must not modify it.
+func (s *TableSnapshot) Meta(key string) []byte { return s.meta[key] }
+
+// MetaKeys returns the table's metadata keys in order.
+func (s *TableSnapshot) MetaKeys() []string { return slices.Sorted(maps.Keys(s.meta)) }
+
+// part returns partition pk of the snapshot, or nil.
+func (s *TableSnapshot) part(pk string) *partition {
+	p, _ := s.order.Get(&partition{pk: pk, hash: partitionHash(pk)})
+	return p
+}
+
+// GetEncoded is Table.GetEncoded of the snapshot.
+func (s *TableSnapshot) GetEncoded(k Key) (EncodedItem, bool) {
+	if s.ks.checkKey(k) != nil {
+		return EncodedItem{}, false
+	}
+	p := s.part(k.Partition.str)
+	if p == nil {
+		return EncodedItem{}, false
+	}
+	e, ok := p.get(s.ks.sortKeyOf(k))
+	if !ok {
+		return EncodedItem{}, false
+	}
+	return encodedIn(&s.ks, p, e), true
+}
+
+// QueryEncoded is Table.QueryEncoded of the snapshot.
+func (s *TableSnapshot) QueryEncoded(r QueryRange, visit func(EncodedItem) bool) {
+	lo, hi, ok := s.ks.queryBounds(r)
+	if !ok {
+		return
+	}
+	if p := s.part(r.Partition.str); p != nil {
+		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&s.ks, p, e)) })
+	}
+}
+
+// ScanEncoded is Table.ScanEncoded of the snapshot: the same order.
+func (s *TableSnapshot) ScanEncoded(r ScanRange, visit func(EncodedItem) bool) {
+	scanOrder(&s.ks, s.order, r, visit)
+}

@@ -1,0 +1,119 @@
+package storage
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// recallAt returns the share of the exact answer's items that the
+// approximate answer holds, over queries.
+func recallAt(t testing.TB, tbl *Table, name string, queries []VectorQuery) float64 {
+	t.Helper()
+	found, total := 0, 0
+	for _, q := range queries {
+		q.Exact = true
+		exact, err := tbl.SearchVectors(name, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Exact = false
+		approx, err := tbl.SearchVectors(name, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]bool{}
+		for _, r := range exact {
+			want[r.Item.Key().Partition.Str()] = true
+		}
+		for i, r := range approx {
+			if want[r.Item.Key().Partition.Str()] {
+				found++
+			}
+			if i > 0 && approx[i-1].Score != r.Score && (approx[i-1].Score < r.Score) != (tblDistance(tbl, name) != DotProduct) {
+				t.Fatalf("approximate answer out of order: %v then %v", approx[i-1].Score, r.Score)
+			}
+		}
+		total += len(exact)
+	}
+	return float64(found) / float64(total)
+}
+
+func tblDistance(tbl *Table, name string) DistanceFunction {
+	for _, d := range tbl.VectorIndexes() {
+		if d.Name == name {
+			return d.Distance
+		}
+	}
+	return 0
+}
+
+// TestVectorApproximateRecall builds an approximate index over random
+// vectors, measures its recall@10 against the exact answer, then updates
+// and deletes a third of the items and measures again.
+func TestVectorApproximateRecall(t *testing.T) {
+	const n, dims = 3000, 24
+	for _, dist := range []DistanceFunction{Cosine, Euclidean, DotProduct} {
+		t.Run(dist.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(11, uint64(dist)))
+			tbl := NewTable(schemaS)
+			def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: dist, Projection: Projection{All: true}}
+			if err := tbl.AddVectorIndexWith(def, VectorIndexOptions{Approximate: true}); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				it := benchVectorItem(r, fmt.Sprint("k", i), dims)
+				put(t, tbl, it)
+			}
+			queries := make([]VectorQuery, 50)
+			for i := range queries {
+				queries[i] = VectorQuery{Vector: benchVectorQuery(r, dims), TopK: 10}
+			}
+			if got := recallAt(t, tbl, "vx", queries); got < 0.9 {
+				t.Errorf("recall@10 %.3f, want at least 0.9", got)
+			}
+			for i := range n {
+				switch r.IntN(6) {
+				case 0:
+					put(t, tbl, benchVectorItem(r, fmt.Sprint("k", i), dims))
+				case 1:
+					if _, err := tbl.Put(Key{Partition: S(fmt.Sprint("k", i))}, nil); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			checkTable(t, tbl)
+			if got := recallAt(t, tbl, "vx", queries); got < 0.9 {
+				t.Errorf("after updates and deletes: recall@10 %.3f, want at least 0.9", got)
+			}
+		})
+	}
+}
+
+// TestVectorApproximateSmallPartitions checks that an approximate index
+// answers exactly below approxMinRows and with filters that leave too few.
+func TestVectorApproximateSmallPartitions(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	tbl := NewTable(schemaS)
+	def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: 8, Distance: Euclidean,
+		Filters: []KeyAttr{{"tenant", KindS}}, Projection: Projection{All: true}}
+	if err := tbl.AddVectorIndexWith(def, VectorIndexOptions{Approximate: true, EfSearch: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		put(t, tbl, benchVectorItem(r, fmt.Sprint("k", i), 8))
+	}
+	queries := []VectorQuery{{Vector: benchVectorQuery(r, 8), TopK: 10}}
+	if got := recallAt(t, tbl, "vx", queries); got != 1 {
+		t.Errorf("below approxMinRows: recall %.3f, want 1", got)
+	}
+	defer func(m int) { approxMinRows = m }(approxMinRows)
+	approxMinRows = 1
+	// One tenant in ten: the graph's ten candidates hold about one of them,
+	// so the search falls back to exact.
+	queries[0].Filters = []VectorFilter{{"tenant", S("t3")}}
+	if got := recallAt(t, tbl, "vx", queries); got != 1 {
+		t.Errorf("filtered: recall %.3f, want 1", got)
+	}
+	checkTable(t, tbl)
+}

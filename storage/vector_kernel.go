@@ -1,0 +1,65 @@
+package storage
+
+// The distance loops. Each works on float32 slices of equal length with
+// eight independent accumulators (so the adds pipeline instead of waiting
+// on one another) and slices re-cut to eight elements per step (so the
+// compiler drops the bounds checks). The order of the additions is fixed,
+// so a vector's score against a query is the same on every call, whatever
+// else is in the index: a search is deterministic.
+
+// dot32 returns the dot product of a and b (len(b) >= len(a)).
+func dot32(a, b []float32) float32 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	n := len(a)
+	b = b[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := a[i : i+8 : i+8]
+		y := b[i : i+8 : i+8]
+		s0 += x[0] * y[0]
+		s1 += x[1] * y[1]
+		s2 += x[2] * y[2]
+		s3 += x[3] * y[3]
+		s4 += x[4] * y[4]
+		s5 += x[5] * y[5]
+		s6 += x[6] * y[6]
+		s7 += x[7] * y[7]
+	}
+	for ; i < n; i++ {
+		s0 += a[i] * b[i]
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// l2sq32 returns the squared Euclidean distance between a and b (len(b) >= len(a)).
+func l2sq32(a, b []float32) float32 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	n := len(a)
+	b = b[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := a[i : i+8 : i+8]
+		y := b[i : i+8 : i+8]
+		d0 := x[0] - y[0]
+		d1 := x[1] - y[1]
+		d2 := x[2] - y[2]
+		d3 := x[3] - y[3]
+		d4 := x[4] - y[4]
+		d5 := x[5] - y[5]
+		d6 := x[6] - y[6]
+		d7 := x[7] - y[7]
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
+		s4 += d4 * d4
+		s5 += d5 * d5
+		s6 += d6 * d6
+		s7 += d7 * d7
+	}
+	for ; i < n; i++ {
+		d := a[i] - b[i]
+		s0 += d * d
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}

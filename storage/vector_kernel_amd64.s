@@ -1,0 +1,139 @@
+#include "textflag.h"
+
+// The distance loops with AVX2 and FMA (vector_kernel_amd64.go): four
+// 8-lane accumulators over 32 floats a step, then 8 a step, then one. The
+// order of operations is fixed, so results are repeatable.
+
+// func dotAVX2(a, b *float32, n int) float32
+TEXT ·dotAVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+dot32:
+	CMPQ CX, $32
+	JL dot8
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP dot32
+dot8:
+	CMPQ CX, $8
+	JL dotsum
+	VMOVUPS (SI), Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP dot8
+dotsum:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+dot1:
+	CMPQ CX, $0
+	JE dotdone
+	VMOVSS (SI), X1
+	VFMADD231SS (DI), X1, X0
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JMP dot1
+dotdone:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func l2sqAVX2(a, b *float32, n int) float32
+TEXT ·l2sqAVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+l232:
+	CMPQ CX, $32
+	JL l28
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VSUBPS (DI), Y4, Y4
+	VSUBPS 32(DI), Y5, Y5
+	VSUBPS 64(DI), Y6, Y6
+	VSUBPS 96(DI), Y7, Y7
+	VFMADD231PS Y4, Y4, Y0
+	VFMADD231PS Y5, Y5, Y1
+	VFMADD231PS Y6, Y6, Y2
+	VFMADD231PS Y7, Y7, Y3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP l232
+l28:
+	CMPQ CX, $8
+	JL l2sum
+	VMOVUPS (SI), Y4
+	VSUBPS (DI), Y4, Y4
+	VFMADD231PS Y4, Y4, Y0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP l28
+l2sum:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+l21:
+	CMPQ CX, $0
+	JE l2done
+	VMOVSS (SI), X1
+	VSUBSS (DI), X1, X1
+	VFMADD231SS X1, X1, X0
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JMP l21
+l2done:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xgetbv0() uint32
+TEXT ·xgetbv0(SB), NOSPLIT, $0-4
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, ret+0(FP)
+	RET
