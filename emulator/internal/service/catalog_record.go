@@ -27,7 +27,7 @@ import (
 //     change is one record and is recorded whole or not at all.
 //   - derived state, rebuilt from those by Namespace.Apply's callback
 //     (catalog_apply.go): the table's catalog entry, its conventions
-//     policy (its tags and Options.Conventions), its item collection
+//     policy (its tags and Config.Conventions), its item collection
 //     tracking (its LSIs) and its stream's observer.
 //   - volatile state, not recorded: a stream's records (a replay feeds
 //     the commits through the stream's observer again, so the records come

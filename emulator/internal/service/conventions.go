@@ -11,7 +11,7 @@ import (
 )
 
 // The conventions layer: the rules of package conventions on the write
-// path of the tables that opt in (Options.Conventions names them, or their
+// path of the tables that opt in (Config.Conventions names them, or their
 // tags do). A table keeps its resolved policy (table.conv); a table that
 // does not opt in has none, and its requests pay one nil check. The rules
 // run inside the storage write callback, where the current item is at hand

@@ -29,24 +29,25 @@ import (
 // answers as above.
 //
 // Bounds (the memory model in README.md):
-//   - all namespaces share one store of at most Options.IdempotencyBytes
+//   - all namespaces share one store of at most Config.IdempotencyBytes
 //     (DefaultIdempotencyBytes): past it the oldest tokens are forgotten
 //     early, and a replay of a forgotten token runs as a new request;
 //   - a token is forgotten when the emulator's clock passes the end of its
 //     window, without waiting for another request: Advance and SetNow
-//     expire tokens at once, and with the real clock (Options.Clock nil) a
+//     expire tokens at once, and with the real clock (Config.RealClock) a
 //     janitor goroutine sleeps until the oldest token's window ends. The
 //     janitor runs only while tokens are kept and stops on Close. With
-//     Options.Clock set, the emulator never calls that clock from a
-//     goroutine of its own (a test's clock, moved between requests, would
-//     race with it): tokens then expire when Advance or SetNow moves the
-//     clock, or at the next request with a token.
+//     a test's clock (Config.RealClock false), the service never calls
+//     that clock from a goroutine of its own (a clock moved between
+//     requests would race with it): tokens then expire when Advance or
+//     SetNow moves the clock (ClockMoved), or at the next request with a
+//     token.
 
 // idempotencyWindow is how long a completed token is remembered.
 const idempotencyWindow = 10 * time.Minute
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
-// ClientRequestTokens of an emulator when Options.IdempotencyBytes is 0:
+// ClientRequestTokens of an emulator when Config.IdempotencyBytes is 0:
 // about 100k tokens of single-table transactions, more than 150
 // transactions a second for the whole ten-minute window.
 const DefaultIdempotencyBytes = 32 << 20
@@ -62,7 +63,7 @@ type tokenStore struct {
 	maxBytes int64
 	window   time.Duration
 	// clock is the emulator's clock when it is safe to call from the
-	// janitor (the real clock); nil when Options.Clock is set.
+	// janitor (the real clock); nil unless Config.RealClock.
 	clock func() time.Time
 
 	mu      sync.Mutex             // guards everything below

@@ -47,8 +47,8 @@ func (n *namespaces) newNamespace(key, region string) *Namespace {
 }
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with
-// Options.SharedDB. Access key ids are letters and digits (the edge: emulator/auth.go), so
-// the ID names one namespace.
+// Config.SharedDB. Access key ids are letters and digits (the edge checks
+// them: emulator/auth.go), so the ID names one namespace.
 func (ns *Namespace) ID() string { return ns.key }
 
 // keyString is the Namespace.key of k.

@@ -24,12 +24,12 @@ import (
 // A stream has one shard, open while the stream is enabled and closed
 // (EndingSequenceNumber set) when it is disabled or its table deleted. A
 // disabled stream stays readable, and listed, for the retention period
-// (24 hours, as on AWS; Options.StreamRetention shortens it), after which
+// (24 hours, as on AWS; Config.StreamRetention shortens it), after which
 // it is forgotten. Records older than the retention are trimmed as new
 // ones arrive and before every read, so a stream's memory is bounded by
 // what its table wrote in one retention period. The emulator's clock
-// (the facade's clock.go) is the stream's clock, so a test that advances it sees
-// records trimmed and iterators expire.
+// (the facade's clock.go) is the stream's clock, so a test that advances
+// it sees records trimmed and iterators expire.
 
 // Stream constants.
 const (

@@ -13,8 +13,8 @@ import (
 // that deletes expired items.
 //
 // An item is expired when its TTL attribute is a Number of epoch seconds
-// earlier than the emulator's clock (the facade's clock.go), and not more than five
-// years earlier: AWS skips such items, and items whose TTL attribute is
+// earlier than the emulator's clock (the facade's clock.go), and not
+// more than five years earlier: AWS skips such items, and items whose TTL attribute is
 // missing or not a Number. The sweeper deletes each expired item through
 // the one write path, with a condition checked inside the write (still
 // expired at that moment), so a concurrent update that moves the TTL
