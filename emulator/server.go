@@ -55,7 +55,7 @@ type Options struct {
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
 	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
-	// emulator remembers for ten minutes (idempotency.go); past it the
+	// emulator remembers for ten minutes (internal/service); past it the
 	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
 	IdempotencyBytes int64
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to

@@ -291,7 +291,7 @@ func (p exprParams) check() error {
 // bad ExpressionAttributeValues value is reported by the decoder, before
 // any of these checks (there, after the maps' keys).
 //
-// Then the maps' size (wire_placeholders.go): a map of more than 2 MB
+// Then the maps' size (wire's wire_placeholders.go): a map of more than 2 MB
 // arrives as a stand-in holding only what Err could report.
 func newCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
 	names, namesOver := wire.WithoutStandIn(names)

@@ -78,7 +78,7 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 //
 // The adapter decodes the body into a new *In with DecodeRequest (wrong JSON
 // types and malformed JSON become SerializationException), calls f, and
-// encodes *Out with its appendJSON method if it has one (encode.go) or else
+// encodes *Out with its appendJSON method if it has one (encode_outputs.go) or else
 // encoding/json (a nil *Out encodes as {}), into c.out when there is room.
 // Registering a name twice panics.
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
