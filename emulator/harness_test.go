@@ -125,3 +125,21 @@ func do(t testing.TB, e *Emulator, target, auth, body string) (*http.Response, s
 	t.Helper()
 	return testkit.Do(t, e.Handler(), target, auth, body)
 }
+
+// newRecordedEmulator is newTestEmulator with the commit hooks of rec on
+// its namespaces' DBs: its service is replaced by one made with the same
+// configuration and rec's hooks (the facade has no option for hooks yet).
+func newRecordedEmulator(t testing.TB, opts Options, rec *testkit.Recorder) *Emulator {
+	t.Helper()
+	e := newTestEmulator(t, opts)
+	e.svc.Close()
+	cfg := e.serviceConfig()
+	cfg.Hooks = rec.Hook
+	svc, err := service.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	e.svc, e.api = svc, testOps{svc}
+	return e
+}

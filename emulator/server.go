@@ -174,17 +174,7 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
-	e.svc, err = service.New(service.Config{
-		SharedDB:         opts.SharedDB,
-		Logger:           e.log,
-		Clock:            e.clock,
-		RealClock:        opts.Clock == nil,
-		IdempotencyBytes: opts.IdempotencyBytes,
-		TransientDelay:   opts.transientDelay(),
-		StreamRetention:  opts.StreamRetention,
-		Conventions:      opts.Conventions,
-		TableDropped:     e.release.deleted,
-	})
+	e.svc, err = service.New(e.serviceConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +209,22 @@ func New(opts Options) (*Emulator, error) {
 		r.ServeHTTP(w, req)
 	})
 	return e, nil
+}
+
+// serviceConfig is the configuration of e's service: e's options, logger
+// and clock, and the memory releaser that hears of dropped tables.
+func (e *Emulator) serviceConfig() service.Config {
+	return service.Config{
+		SharedDB:         e.opts.SharedDB,
+		Logger:           e.log,
+		Clock:            e.clock,
+		RealClock:        e.opts.Clock == nil,
+		IdempotencyBytes: e.opts.IdempotencyBytes,
+		TransientDelay:   e.opts.transientDelay(),
+		StreamRetention:  e.opts.StreamRetention,
+		Conventions:      e.opts.Conventions,
+		TableDropped:     e.release.deleted,
+	}
 }
 
 // Close stops the emulator's background work (the janitor that forgets

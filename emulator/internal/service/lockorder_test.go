@@ -228,193 +228,10 @@ func (env *lockOrderEnv) mustCreate(name string) {
 	}
 }
 
-// pick returns one of list.
-func pick[T any](r *rand.Rand, list ...T) T { return list[r.IntN(len(list))] }
-
-// lockOrderKey is a key from a small space, so writers meet on items.
-func lockOrderKey(r *rand.Rand) (pk, sk string) {
-	return "p" + strconv.Itoa(r.IntN(3)), "s" + strconv.Itoa(r.IntN(6))
-}
-
-// keyJSON is the key pk, sk as a request's Key.
-func keyJSON(pk, sk string) string {
-	return `{"pk":{"S":"` + pk + `"},"sk":{"S":"` + sk + `"}}`
-}
-
-// itemJSON is an item with key pk, sk and random other attributes: n, and
-// maybe the LSI's l, the GSI's g, the TTL attribute exp (expired or not)
-// and a payload that makes some items larger than 1 KB.
-func itemJSON(r *rand.Rand, pk, sk string) string {
-	var b strings.Builder
-	b.WriteString(`{"pk":{"S":"` + pk + `"},"sk":{"S":"` + sk + `"},"n":{"N":"` + strconv.Itoa(r.IntN(100)) + `"}`)
-	if r.IntN(2) == 0 {
-		b.WriteString(`,"l":{"S":"l` + strconv.Itoa(r.IntN(4)) + `"}`)
-	}
-	if r.IntN(2) == 0 {
-		b.WriteString(`,"g":{"S":"g` + strconv.Itoa(r.IntN(4)) + `"}`)
-	}
-	if r.IntN(3) == 0 {
-		b.WriteString(`,"exp":{"N":"` + strconv.FormatInt(ttlValue(r), 10) + `"}`)
-	}
-	if r.IntN(4) == 0 {
-		b.WriteString(`,"big":{"S":"` + strings.Repeat("x", 1500) + `"}`)
-	}
-	b.WriteString(`}`)
-	return b.String()
-}
-
-// ttlValue is a TTL attribute value: expired a minute ago, or in a day.
-func ttlValue(r *rand.Rand) int64 {
-	if r.IntN(2) == 0 {
-		return time.Now().Add(-time.Minute).Unix()
-	}
-	return time.Now().Add(24 * time.Hour).Unix()
-}
-
-// writeOptions are the Return* members that make a write read the
-// definition inside its storage write: index capacity, item collection
-// metrics, old images.
-func writeOptions(r *rand.Rand) string {
-	return `,"ReturnConsumedCapacity":"` + pick(r, "NONE", "TOTAL", "INDEXES") +
-		`","ReturnItemCollectionMetrics":"` + pick(r, "NONE", "SIZE") + `"`
-}
-
-// writeErrors are the errors a write may meet.
-var writeErrors = []string{typeNotFound, typeCondition, typeTxCancelled, typeDuplicate}
-
 // writeOp returns a random write request: its operation, body and the
 // error types allowed.
 func (env *lockOrderEnv) writeOp(r *rand.Rand) (string, string, []string) {
-	return randomWrite(r, lockOrderTables)
-}
-
-// randomWrite returns a random write request to one of tables (each with
-// the key pk, sk, both S): its operation, body and the error types
-// allowed. Every write path: PutItem, UpdateItem, DeleteItem,
-// BatchWriteItem, TransactWriteItems, and PartiQL through
-// ExecuteStatement, ExecuteTransaction and BatchExecuteStatement.
-func randomWrite(r *rand.Rand, tables []string) (string, string, []string) {
-	table := pick(r, tables...)
-	pk, sk := lockOrderKey(r)
-	switch r.IntN(9) {
-	case 0:
-		cond := ""
-		if r.IntN(3) == 0 {
-			cond = `,"ConditionExpression":"attribute_not_exists(pk) OR n < :big","ExpressionAttributeValues":{":big":{"N":"1000"}}`
-		}
-		return "PutItem", `{"TableName":"` + table + `","Item":` + itemJSON(r, pk, sk) +
-			`,"ReturnValues":"` + pick(r, "NONE", "ALL_OLD") + `"` + cond + writeOptions(r) + `}`, writeErrors
-	case 1:
-		upd := pick(r,
-			`"UpdateExpression":"ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}}`,
-			`"UpdateExpression":"SET g = :g, l = :l ADD n :one","ExpressionAttributeValues":{":g":{"S":"g1"},":l":{"S":"l2"},":one":{"N":"1"}}`,
-			`"UpdateExpression":"SET exp = :e ADD n :one REMOVE g","ExpressionAttributeValues":{":e":{"N":"`+strconv.FormatInt(ttlValue(r), 10)+`"},":one":{"N":"1"}}`,
-			`"UpdateExpression":"REMOVE l SET n = if_not_exists(n, :z) + :one","ExpressionAttributeValues":{":z":{"N":"0"},":one":{"N":"1"}}`)
-		return "UpdateItem", `{"TableName":"` + table + `","Key":` + keyJSON(pk, sk) + `,` + upd +
-			`,"ReturnValues":"` + pick(r, "NONE", "ALL_NEW", "UPDATED_OLD") + `"` + writeOptions(r) + `}`, writeErrors
-	case 2:
-		return "DeleteItem", `{"TableName":"` + table + `","Key":` + keyJSON(pk, sk) +
-			`,"ReturnValues":"` + pick(r, "NONE", "ALL_OLD") + `"` + writeOptions(r) + `}`, writeErrors
-	case 3:
-		return "BatchWriteItem", `{"RequestItems":{` + batchWrites(r, tables) + `}` + writeOptions(r) + `}`, writeErrors
-	case 4:
-		token := ""
-		if r.IntN(4) == 0 {
-			token = `,"ClientRequestToken":"tok-` + strconv.Itoa(r.IntN(1000)) + `"`
-		}
-		// A replayed token with another request is IdempotentParameterMismatch.
-		return "TransactWriteItems", `{"TransactItems":[` + transactItems(r, tables) + `]` + token + writeOptions(r) + `}`,
-			append(slices.Clone(writeErrors), "IdempotentParameterMismatchException")
-	case 5:
-		return "ExecuteStatement", `{"Statement":` + strconv.Quote(partiQLWrite(r, table, pk, sk)) + `}`, writeErrors
-	case 6:
-		var stmts []string
-		for _, k := range distinctKeys(r, 1+r.IntN(3), tables) {
-			stmts = append(stmts, `{"Statement":`+strconv.Quote(partiQLWrite(r, k.table, k.pk, k.sk))+`}`)
-		}
-		return "ExecuteTransaction", `{"TransactStatements":[` + strings.Join(stmts, ",") + `]}`, writeErrors
-	case 7:
-		var stmts []string
-		for _, k := range distinctKeys(r, 1+r.IntN(3), tables) {
-			stmts = append(stmts, `{"Statement":`+strconv.Quote(partiQLWrite(r, k.table, k.pk, k.sk))+`}`)
-		}
-		return "BatchExecuteStatement", `{"Statements":[` + strings.Join(stmts, ",") + `]}`, writeErrors
-	default:
-		return "UpdateItem", `{"TableName":"` + table + `","Key":` + keyJSON(pk, sk) +
-			`,"UpdateExpression":"ADD n :one","ConditionExpression":"attribute_exists(pk)","ExpressionAttributeValues":{":one":{"N":"1"}}` +
-			writeOptions(r) + `}`, writeErrors
-	}
-}
-
-// tableKey is one item of one table.
-type tableKey struct{ table, pk, sk string }
-
-// distinctKeys returns n distinct items across tables (a transaction
-// may name an item once).
-func distinctKeys(r *rand.Rand, n int, tables []string) []tableKey {
-	var out []tableKey
-	for len(out) < n {
-		pk, sk := lockOrderKey(r)
-		k := tableKey{pick(r, tables...), pk, sk}
-		if !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// batchWrites is a BatchWriteItem's RequestItems members: puts and
-// deletes of distinct items, grouped by table.
-func batchWrites(r *rand.Rand, tables []string) string {
-	byTable := map[string][]string{}
-	for _, k := range distinctKeys(r, 1+r.IntN(4), tables) {
-		req := `{"DeleteRequest":{"Key":` + keyJSON(k.pk, k.sk) + `}}`
-		if r.IntN(3) > 0 {
-			req = `{"PutRequest":{"Item":` + itemJSON(r, k.pk, k.sk) + `}}`
-		}
-		byTable[k.table] = append(byTable[k.table], req)
-	}
-	var parts []string
-	for _, table := range tables {
-		if reqs := byTable[table]; len(reqs) > 0 {
-			parts = append(parts, `"`+table+`":[`+strings.Join(reqs, ",")+`]`)
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
-// transactItems is a TransactWriteItems's TransactItems: puts, updates,
-// deletes and condition checks of distinct items.
-func transactItems(r *rand.Rand, tables []string) string {
-	var acts []string
-	for _, k := range distinctKeys(r, 1+r.IntN(4), tables) {
-		key := `"TableName":"` + k.table + `","Key":` + keyJSON(k.pk, k.sk)
-		switch r.IntN(4) {
-		case 0:
-			acts = append(acts, `{"Put":{"TableName":"`+k.table+`","Item":`+itemJSON(r, k.pk, k.sk)+`}}`)
-		case 1:
-			acts = append(acts, `{"Update":{`+key+`,"UpdateExpression":"ADD n :one SET g = :g",
-				"ExpressionAttributeValues":{":one":{"N":"1"},":g":{"S":"g2"}}}}`)
-		case 2:
-			acts = append(acts, `{"Delete":{`+key+`}}`)
-		default:
-			acts = append(acts, `{"ConditionCheck":{`+key+`,"ConditionExpression":"attribute_not_exists(nope)"}}`)
-		}
-	}
-	return strings.Join(acts, ",")
-}
-
-// partiQLWrite is a PartiQL INSERT, UPDATE or DELETE of one item. Every
-// write leaves an item with n, so UPDATE's n + 1 always has an operand.
-func partiQLWrite(r *rand.Rand, table, pk, sk string) string {
-	where := ` WHERE pk = '` + pk + `' AND sk = '` + sk + `'`
-	switch r.IntN(3) {
-	case 0:
-		return `INSERT INTO ` + table + ` VALUE {'pk': '` + pk + `', 'sk': '` + sk + `', 'n': 1, 'g': 'g3', 'l': 'l3'}`
-	case 1:
-		return `UPDATE ` + table + ` SET n = n + 1 SET g = 'g0'` + where
-	}
-	return `DELETE FROM ` + table + where
+	return testkit.RandomWrite(r, lockOrderTables)
 }
 
 // readErrors are the errors a read may meet: its table deleted, or the
@@ -424,11 +241,11 @@ var readErrors = []string{typeNotFound, typeValidation}
 // readOp returns a random read: items, indexes, DescribeTable and the
 // other descriptions of a table's definition.
 func (env *lockOrderEnv) readOp(r *rand.Rand) (string, string, []string) {
-	table := pick(r, lockOrderTables...)
-	pk, sk := lockOrderKey(r)
+	table := testkit.Pick(r, lockOrderTables...)
+	pk, sk := testkit.SmallKey(r)
 	switch r.IntN(10) {
 	case 0:
-		return "GetItem", `{"TableName":"` + table + `","Key":` + keyJSON(pk, sk) + `,"ConsistentRead":true}`, readErrors
+		return "GetItem", `{"TableName":"` + table + `","Key":` + testkit.KeyJSON(pk, sk) + `,"ConsistentRead":true}`, readErrors
 	case 1:
 		return "Query", `{"TableName":"` + table + `","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"` + pk + `"}},"ReturnConsumedCapacity":"INDEXES"}`, readErrors
 	case 2:
@@ -438,9 +255,9 @@ func (env *lockOrderEnv) readOp(r *rand.Rand) (string, string, []string) {
 	case 4:
 		return "Scan", `{"TableName":"` + table + `","FilterExpression":"n > :z","ExpressionAttributeValues":{":z":{"N":"3"}}}`, readErrors
 	case 5:
-		return "TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"lomain","Key":` + keyJSON(pk, sk) + `}},{"Get":{"TableName":"loside","Key":` + keyJSON(pk, sk) + `}}]}`, readErrors
+		return "TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"lomain","Key":` + testkit.KeyJSON(pk, sk) + `}},{"Get":{"TableName":"loside","Key":` + testkit.KeyJSON(pk, sk) + `}}]}`, readErrors
 	case 6:
-		return "BatchGetItem", `{"RequestItems":{"` + table + `":{"Keys":[` + keyJSON(pk, sk) + `]}}}`, readErrors
+		return "BatchGetItem", `{"RequestItems":{"` + table + `":{"Keys":[` + testkit.KeyJSON(pk, sk) + `]}}}`, readErrors
 	case 7:
 		return "ExecuteStatement", `{"Statement":"SELECT * FROM ` + table + ` WHERE pk = '` + pk + `'"}`, readErrors
 	case 8:
@@ -459,7 +276,7 @@ var changeErrors = []string{typeNotFound, typeValidation, typeInUse, typeLimit}
 // DeleteTable it sends the DeleteTable itself and returns the CreateTable
 // that brings the table back.
 func (env *lockOrderEnv) changeOp(r *rand.Rand) (string, string, []string) {
-	table := pick(r, lockOrderTables...)
+	table := testkit.Pick(r, lockOrderTables...)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/" + table
 	update := func(members string) (string, string, []string) {
 		return "UpdateTable", `{"TableName":"` + table + `",` + members + `}`, changeErrors
@@ -480,15 +297,15 @@ func (env *lockOrderEnv) changeOp(r *rand.Rand) (string, string, []string) {
 		}
 		return update(`"AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],
 			"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"by-g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],
-			"Projection":{"ProjectionType":"` + pick(r, "ALL", "KEYS_ONLY") + `"}` + gsiThroughput + `}}]`)
+			"Projection":{"ProjectionType":"` + testkit.Pick(r, "ALL", "KEYS_ONLY") + `"}` + gsiThroughput + `}}]`)
 	case 1:
 		return update(`"GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"by-g"}}]`)
 	case 2:
-		return update(`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"` + pick(r, "NEW_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY") + `"}`)
+		return update(`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"` + testkit.Pick(r, "NEW_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY") + `"}`)
 	case 3:
 		return update(`"StreamSpecification":{"StreamEnabled":false}`)
 	case 4:
-		enabled := pick(r, "true", "false")
+		enabled := testkit.Pick(r, "true", "false")
 		return "UpdateTimeToLive", `{"TableName":"` + table + `","TimeToLiveSpecification":{"Enabled":` + enabled + `,"AttributeName":"exp"}}`, changeErrors
 	case 5:
 		// Tags, among them the conventions opt-in (warn mode: reported,
