@@ -115,7 +115,7 @@ func newTestEmulator(t testing.TB, opts Options) *Emulator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.api = testOps{e.api}
+	e.api = testOps{e.svc}
 	return e
 }
 
