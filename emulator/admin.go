@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/gorilla/mux"
 )
 
@@ -140,8 +142,8 @@ func writeAdmin(w http.ResponseWriter, status int, body string) {
 // out of range) with 400 and a ValidationException body, as the API
 // answers bad input.
 func writeAdminError(w http.ResponseWriter, err error) {
-	ae := &apiError{class: ErrValidation, msg: err.Error(), cause: err}
+	ae := &apierr.Error{Class: apierr.ErrValidation, Msg: err.Error(), Cause: err}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(ae.class.status)
-	_, _ = w.Write(appendErrorBody(nil, ae))
+	w.WriteHeader(ae.Class.Status)
+	_, _ = w.Write(wire.AppendErrorBody(nil, ae))
 }

@@ -1,9 +1,12 @@
 package emulator
 
 import (
+	"fmt"
 	"mime"
 	"net/http"
-	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // What the admin endpoints (admin.go, and every path but "/") take: only
@@ -37,8 +40,7 @@ import (
 func (e *Emulator) adminGuard(r *http.Request) error {
 	for _, origin := range r.Header.Values("Origin") {
 		if !e.cors.allowsOrigin(origin) {
-			return newError(ErrForbidden, "dynamoemu's admin endpoints do not answer web pages of origin "+strconv.Quote(origin)+
-				": allow the origin with -cors (emulator.Options.CORSOrigins) to let its pages use them.")
+			return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
 		}
 	}
 	switch r.Method {
@@ -46,8 +48,7 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 		return nil
 	}
 	if !isJSONContentType(r.Header.Values("Content-Type")) {
-		return newError(ErrUnsupportedMediaType, r.Method+" "+r.URL.Path+
-			" needs the header Content-Type: application/json (a web page cannot send that to another site without asking first).")
+		return apierr.New(apierr.ErrUnsupportedMediaType, fmt.Sprintf(apierr.MsgAdminContentType, r.Method, r.URL.Path))
 	}
 	return nil
 }
@@ -65,6 +66,6 @@ func isJSONContentType(values []string) bool {
 // serveRefused answers a request the edge refuses (a Host, an origin or a
 // content type) with err's class and message, before any operation runs.
 func (e *Emulator) serveRefused(w http.ResponseWriter, r *http.Request, err error) {
-	ae, _ := classify(err)
-	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+	ae, _ := apierr.Classify(err)
+	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }

@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // credential is what the emulator takes from SigV4: who and where. The
@@ -21,12 +23,12 @@ func parseCredential(r *http.Request) (credential, error) {
 	if auth == "" {
 		scope = r.URL.Query().Get("X-Amz-Credential")
 		if scope == "" {
-			return credential{}, errMissingAuthenticationToken()
+			return credential{}, apierr.MissingAuthenticationToken()
 		}
 	} else {
 		i := strings.Index(auth, "Credential=")
 		if i < 0 {
-			return credential{}, newError(ErrIncompleteSignature,
+			return credential{}, apierr.New(apierr.ErrIncompleteSignature,
 				"Authorization header requires 'Credential' parameter. Authorization="+auth)
 		}
 		scope = auth[i+len("Credential="):]
@@ -39,11 +41,11 @@ func parseCredential(r *http.Request) (credential, error) {
 	_, rest, ok2 := strings.Cut(rest, "/")
 	region, _, _ := strings.Cut(rest, "/")
 	if !ok1 || !ok2 || accessKey == "" {
-		return credential{}, newError(ErrIncompleteSignature,
+		return credential{}, apierr.New(apierr.ErrIncompleteSignature,
 			"Credential should be scoped to a valid region. ")
 	}
 	if !validAccessKey(accessKey) {
-		return credential{}, errUnrecognizedClient()
+		return credential{}, apierr.UnrecognizedClient()
 	}
 	return credential{accessKey: accessKey, region: region}, nil
 }

@@ -5,6 +5,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func TestParseCredential(t *testing.T) {
@@ -17,10 +20,10 @@ func TestParseCredential(t *testing.T) {
 			want: credential{accessKey: "AKID", region: "eu-west-1"}},
 		{name: "presigned", query: "X-Amz-Credential=K2%2F20260101%2Fus-east-2%2Fdynamodb%2Faws4_request",
 			want: credential{accessKey: "K2", region: "us-east-2"}},
-		{name: "missing", class: ErrMissingAuthenticationToken},
-		{name: "no credential", auth: "AWS4-HMAC-SHA256 Signature=x", class: ErrIncompleteSignature},
-		{name: "no region", auth: "AWS4-HMAC-SHA256 Credential=AKID, Signature=x", class: ErrIncompleteSignature},
-		{name: "empty key", auth: "AWS4-HMAC-SHA256 Credential=/d/r/dynamodb/aws4_request", class: ErrIncompleteSignature},
+		{name: "missing", class: apierr.ErrMissingAuthenticationToken},
+		{name: "no credential", auth: "AWS4-HMAC-SHA256 Signature=x", class: apierr.ErrIncompleteSignature},
+		{name: "no region", auth: "AWS4-HMAC-SHA256 Credential=AKID, Signature=x", class: apierr.ErrIncompleteSignature},
+		{name: "empty key", auth: "AWS4-HMAC-SHA256 Credential=/d/r/dynamodb/aws4_request", class: apierr.ErrIncompleteSignature},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,7 +57,7 @@ func FuzzParseCredential(f *testing.F) {
 		r.Header["Authorization"] = []string{auth}
 		c, err := parseCredential(r)
 		if err != nil {
-			if _, ok := classify(err); !ok {
+			if _, ok := apierr.Classify(err); !ok {
 				t.Fatalf("unclassified error %v", err)
 			}
 			return
@@ -63,4 +66,30 @@ func FuzzParseCredential(f *testing.F) {
 			t.Fatalf("credential %+v from %q", c, auth)
 		}
 	})
+}
+
+// TestAccessKeys: letters and digits, at most 128 of them.
+func TestAccessKeys(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	const target = "DynamoDB_20120810.ListTables"
+	tests := []struct {
+		key  string
+		want int
+	}{
+		{"local", 200}, {"fakeMyKeyId", 200}, {"a", 200}, {"AKIAIOSFODNN7EXAMPLE", 200}, {strings.Repeat("k", 128), 200},
+		{strings.Repeat("k", 129), 400}, {strings.Repeat("k", 1<<20), 400},
+		{"a-b", 400}, {"a_b", 400}, {"a.b", 400}, {"a+b", 400}, {"é", 400}, {"k\xff", 400},
+	}
+	for _, tt := range tests {
+		res, body := do(t, e, target, testkit.Auth(tt.key, "us-east-1"), `{}`)
+		if res.StatusCode != tt.want {
+			t.Errorf("key %.20q (%d bytes): got %d %s, want %d", tt.key, len(tt.key), res.StatusCode, body, tt.want)
+			continue
+		}
+		if tt.want == 400 {
+			if want := `{"__type":"com.amazon.coral.service#UnrecognizedClientException","message":"The Access Key ID or security token is invalid."}`; body != want {
+				t.Errorf("key %.20q: got %s, want %s", tt.key, body, want)
+			}
+		}
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // Compressed request bodies. AWS's SDKs may compress a request body and say
@@ -31,8 +33,8 @@ import (
 
 // errBadContentEncoding is DynamoDB's answer to a body that does not
 // decompress or an encoding it does not know: 500 InternalServerError.
-var errBadContentEncoding = &apiError{class: ErrInternalServer, msg: "Internal server error",
-	cause: errors.New("emulator: request body does not decode with its Content-Encoding")}
+var errBadContentEncoding = &apierr.Error{Class: apierr.ErrInternalServer, Msg: "Internal server error",
+	Cause: errors.New("emulator: request body does not decode with its Content-Encoding")}
 
 // contentCodings returns the codings of the request's Content-Encoding
 // headers in the order they were applied, without "identity".
@@ -93,7 +95,7 @@ func decompress(coding string, data []byte, max int64) ([]byte, error) {
 	var out bytes.Buffer
 	n, err := readAtMost(&out, r, max+1, 0)
 	if n > max {
-		return nil, errRequestEntityTooLarge()
+		return nil, apierr.RequestEntityTooLarge()
 	}
 	if err != nil {
 		return nil, errBadContentEncoding

@@ -10,6 +10,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func gzipped(t testing.TB, b []byte) []byte {
@@ -48,7 +51,7 @@ func doEncoded(t *testing.T, e *Emulator, body []byte, encodings ...string) (int
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 	req.Header.Set("X-Amz-Target", echo)
-	req.Header.Set("Authorization", testAuth)
+	req.Header.Set("Authorization", testkit.DefaultAuth)
 	for _, enc := range encodings {
 		req.Header.Add("Content-Encoding", enc)
 	}
@@ -122,7 +125,7 @@ func TestDecompressionBomb(t *testing.T) {
 	buf := bytes.NewBuffer(append([]byte{}, out.Bytes()...))
 	h := http.Header{"Content-Encoding": {"gzip"}}
 	err := decompressBody(h, buf, 1<<20)
-	if !errors.Is(err, ErrRequestEntityTooLarge) {
+	if !errors.Is(err, apierr.ErrRequestEntityTooLarge) {
 		t.Fatalf("got %v, want RequestEntityTooLargeException", err)
 	}
 	if buf.Cap() > 4<<20 {
@@ -151,7 +154,7 @@ func FuzzDecompressBody(f *testing.F) {
 			if buf.Len() > max {
 				t.Fatalf("decoded %d bytes, limit %d", buf.Len(), max)
 			}
-		case errors.Is(err, ErrRequestEntityTooLarge), errors.Is(err, ErrInternalServer):
+		case errors.Is(err, apierr.ErrRequestEntityTooLarge), errors.Is(err, apierr.ErrInternalServer):
 		default:
 			t.Fatalf("unexpected error %v", err)
 		}

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // The Host names the emulator answers: a defence against DNS rebinding.
@@ -255,13 +257,11 @@ func (e *Emulator) hostAllowed(r *http.Request) bool {
 // errHostRefused is the edge's answer to a Host it does not serve.
 func errHostRefused(host string) error {
 	name, ok := hostOfHeader(host)
-	hint := "start dynamoemu with -allowHost " + strings.TrimSuffix(strings.TrimPrefix(name, "["), "]") + " (emulator.Options.AllowHosts) to allow this name"
+	hint := fmt.Sprintf(apierr.MsgHostAllowHint, strings.TrimSuffix(strings.TrimPrefix(name, "["), "]"))
 	if !ok || name == "" {
-		hint = "send a Host header of the form name[:port]"
+		hint = apierr.MsgHostFormHint
 	}
-	return newError(ErrForbidden, fmt.Sprintf(
-		"dynamoemu does not answer requests for Host %q: it answers localhost, IP addresses and the names given with -allowHost, so that a web page cannot reach it through DNS rebinding; %s.",
-		host, hint))
+	return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgHostRefused, host, hint))
 }
 
 // maxRefusedHostsLogged bounds the Host names remembered as logged.

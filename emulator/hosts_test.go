@@ -9,6 +9,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func TestHostPolicy(t *testing.T) {
@@ -128,7 +130,7 @@ func TestHostCheckedOnlyOverNetwork(t *testing.T) {
 		}
 		req.Host = tt.host
 		req.Header.Set("X-Amz-Target", echo)
-		req.Header.Set("Authorization", testAuth)
+		req.Header.Set("Authorization", testkit.DefaultAuth)
 		rec := httptest.NewRecorder()
 		e.Handler().ServeHTTP(rec, req)
 		if rec.Code != tt.status {

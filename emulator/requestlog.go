@@ -4,9 +4,11 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"reflect"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // Request logging. At debug level every request is logged once it is
@@ -25,6 +27,15 @@ type requestLog struct {
 
 type requestLogKey struct{}
 
+// tableNote returns where the service is to note r's TableName: its
+// requestLog's table, or nil when r is not logged.
+func tableNote(r *http.Request) *string {
+	if rl, _ := r.Context().Value(requestLogKey{}).(*requestLog); rl != nil {
+		return &rl.table
+	}
+	return nil
+}
+
 // withRequestLog returns r with a requestLog in its context when debug
 // logging is on, and r unchanged (and nil) otherwise.
 func (e *Emulator) withRequestLog(r *http.Request) (*http.Request, *requestLog) {
@@ -35,42 +46,19 @@ func (e *Emulator) withRequestLog(r *http.Request) (*http.Request, *requestLog) 
 	return r.WithContext(context.WithValue(r.Context(), requestLogKey{}, rl)), rl
 }
 
-// noteTable records the TableName member of a decoded input, if the
-// request is being logged.
-func noteTable(ctx context.Context, in any) {
-	rl, _ := ctx.Value(requestLogKey{}).(*requestLog)
-	if rl == nil {
-		return
-	}
-	v := reflect.ValueOf(in)
-	for v.Kind() == reflect.Pointer && !v.IsNil() {
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return
-	}
-	f := v.FieldByName("TableName")
-	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
-		f = f.Elem()
-	}
-	if f.IsValid() && f.Kind() == reflect.String {
-		rl.table = f.String()
-	}
-}
-
 // logAnswer logs a request's answer: the debug line when rl is not nil, and
 // every 500 whatever the level.
-func (e *Emulator) logAnswer(r *http.Request, rl *requestLog, reqID string, status int, ae *apiError) {
-	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), targetPrefix)
+func (e *Emulator) logAnswer(r *http.Request, rl *requestLog, reqID string, status int, ae *apierr.Error) {
+	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), service.TargetPrefix)
 	if status >= 500 {
-		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.class.name, "message", ae.msg, "cause", ae.cause)
+		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.Class.Name, "message", ae.Msg, "cause", ae.Cause)
 	}
 	if rl == nil {
 		return
 	}
 	attrs := []any{"request_id", reqID, "op", op, "table", rl.table, "status", status}
 	if ae != nil {
-		attrs = append(attrs, "error", ae.class.name, "message", ae.msg)
+		attrs = append(attrs, "error", ae.Class.Name, "message", ae.Msg)
 	}
 	attrs = append(attrs, "duration", time.Since(rl.start))
 	e.log.Debug("request", attrs...)

@@ -5,13 +5,15 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func TestDebugRequestLog(t *testing.T) {
 	var logs bytes.Buffer
 	e := newTestEmulator(t, Options{Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	do(t, e, "DynamoDB_20120810.GetItem", testAuth, `{"TableName":"nope","Key":{"k":{"S":"a"}}}`)
-	do(t, e, echo, testAuth, `{"TableName":"fine"}`)
+	do(t, e, "DynamoDB_20120810.GetItem", testkit.DefaultAuth, `{"TableName":"nope","Key":{"k":{"S":"a"}}}`)
+	do(t, e, echo, testkit.DefaultAuth, `{"TableName":"fine"}`)
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("got %d log lines, want 2: %s", len(lines), logs.String())
@@ -34,7 +36,7 @@ func TestDebugRequestLog(t *testing.T) {
 func TestInfoLogsEvery500(t *testing.T) {
 	var logs bytes.Buffer
 	e := newTestEmulator(t, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	do(t, e, "DynamoDB_20120810.GetItem", testAuth, `{"TableName":"nope","Key":{"k":{"S":"a"}}}`)
+	do(t, e, "DynamoDB_20120810.GetItem", testkit.DefaultAuth, `{"TableName":"nope","Key":{"k":{"S":"a"}}}`)
 	if logs.Len() != 0 {
 		t.Fatalf("a 400 was logged at info: %s", logs.String())
 	}

@@ -18,12 +18,13 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).
 const DefaultMaxBodyBytes = 16 << 20
-
-const targetPrefix = "DynamoDB_20120810."
 
 // Options configure an Emulator. The zero value is ready to use.
 type Options struct {
@@ -54,7 +55,7 @@ type Options struct {
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
 	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
-	// emulator remembers for ten minutes (idempotency.go); past it the
+	// emulator remembers for ten minutes (internal/service); past it the
 	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
 	IdempotencyBytes int64
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
@@ -72,6 +73,16 @@ type Options struct {
 	// means none, though a table may still opt in by its tags.
 	Conventions *conventions.Config
 }
+
+// DefaultIdempotencyBytes bounds the memory of the remembered
+// ClientRequestTokens of an emulator when Options.IdempotencyBytes is 0:
+// 32 MB.
+const DefaultIdempotencyBytes = service.DefaultIdempotencyBytes
+
+// DefaultStreamRetention is how long stream records, and disabled
+// streams, stay readable when Options.StreamRetention is 0: AWS's 24
+// hours.
+const DefaultStreamRetention = service.DefaultStreamRetention
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
 // create or delete an index of a small table.
@@ -128,15 +139,14 @@ type Emulator struct {
 	skew    clockSkew
 	maxBody int64
 	cors    corsPolicy
-	hosts   *hostPolicy // the Host names answered (hosts.go)
-	dbs     namespaces
-	conv    *convState
+	hosts   *hostPolicy      // the Host names answered (hosts.go)
+	svc     *service.Service // everything behind the edge (internal/service)
+	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
 	limit   limiter   // requests in flight
 	release releaser  // returns memory to the OS after large deletes
-	tokens  *tokenStore
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -157,13 +167,6 @@ func New(opts Options) (*Emulator, error) {
 		e.clock = time.Now
 	}
 	e.skew.base, e.clock = e.clock, e.skew.now
-	e.tokens = newTokenStore(opts.IdempotencyBytes, nil)
-	if e.tokens.maxBytes == 0 {
-		e.tokens.maxBytes = DefaultIdempotencyBytes
-	}
-	if opts.Clock == nil {
-		e.tokens.clock = e.clock // safe to call from the janitor
-	}
 	if e.maxBody == 0 {
 		e.maxBody = DefaultMaxBodyBytes
 	}
@@ -171,7 +174,8 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
-	if e.conv, err = newConvState(opts.Conventions, e.log); err != nil {
+	e.svc, err = service.New(e.serviceConfig())
+	if err != nil {
 		return nil, err
 	}
 	e.bufs.New = func() any { return new(bytes.Buffer) }
@@ -206,11 +210,27 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
+// serviceConfig is the configuration of e's service: e's options, logger
+// and clock, and the memory releaser that hears of dropped tables.
+func (e *Emulator) serviceConfig() service.Config {
+	return service.Config{
+		SharedDB:         e.opts.SharedDB,
+		Logger:           e.log,
+		Clock:            e.clock,
+		RealClock:        e.opts.Clock == nil,
+		IdempotencyBytes: e.opts.IdempotencyBytes,
+		TransientDelay:   e.opts.transientDelay(),
+		StreamRetention:  e.opts.StreamRetention,
+		Conventions:      e.opts.Conventions,
+		TableDropped:     e.release.deleted,
+	}
+}
+
 // Close stops the emulator's background work (the janitor that forgets
 // expired ClientRequestTokens). The emulator still answers requests after
 // it. Close is safe to call more than once; it always returns nil.
 func (e *Emulator) Close() error {
-	e.tokens.close()
+	e.svc.Close()
 	return nil
 }
 
@@ -220,15 +240,6 @@ func (e *Emulator) Options() Options { return e.opts }
 // Handler returns the HTTP handler of the DynamoDB API: POST / with an
 // X-Amz-Target header naming the operation.
 func (e *Emulator) Handler() http.Handler { return e.handler }
-
-// namespaceFor returns the database a credential selects. One that does
-// not exist yet is created only when a table is added to it.
-func (e *Emulator) namespaceFor(cred credential) *Namespace {
-	if e.opts.SharedDB {
-		return e.dbs.lookup(nsKey{shared: true})
-	}
-	return e.dbs.lookup(nsKey{accessKey: cred.accessKey, region: cred.region})
-}
 
 // serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
 // It checks neither the Origin nor the Content-Type: the operation is named
@@ -242,7 +253,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	out := e.outBufs.Get().(*[]byte)
 	body, err := e.handle(w, r, reqID, (*out)[:0])
 	status := http.StatusOK
-	var ae *apiError
+	var ae *apierr.Error
 	if errors.Is(err, errBodyCutOff) {
 		// The body stopped arriving (the server's read deadline): there
 		// is nobody to answer. Drop the connection without a response.
@@ -251,12 +262,12 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		var known bool
-		ae, known = classify(err)
+		ae, known = apierr.Classify(err)
 		if !known {
 			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
 		}
-		status = ae.class.status
-		body = appendErrorBody(body[:0], ae)
+		status = ae.Class.Status
+		body = wire.AppendErrorBody(body[:0], ae)
 	}
 	writeResponse(w, r, reqID, status, body)
 	if cap(body) <= maxPooledBuffer {
@@ -269,17 +280,33 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// backend is what the edge needs of the service: resolve an X-Amz-Target,
+// serve a request. The edge calls *service.Service directly (through an
+// interface the request would escape to the heap: one allocation more per
+// request); tests set Emulator.api to a backend that adds operations of
+// their own in front of it.
+type backend interface {
+	Lookup(target string) (service.Operation, error)
+	Serve(op service.Operation, req *service.Request) ([]byte, error)
+}
+
 // handle runs one request and returns the response body (appended to
-// outBuf) or an error. A panic in an operation is a bug: it is logged with
-// its stack and answered with 500.
+// outBuf) or an error: the credential, the operation, the body, the
+// in-flight limit, then the service. A panic in the service is a bug: it
+// is logged with its stack and answered with InternalServerError.
 func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, outBuf []byte) (out []byte, err error) {
 	cred, err := parseCredential(r)
 	if err != nil {
 		return nil, err
 	}
-	name, op, ok := lookupOp(r.Header.Get("X-Amz-Target"))
-	if !ok {
-		return nil, errOperationNotFound(name)
+	var op service.Operation
+	if e.api != nil {
+		op, err = e.api.Lookup(r.Header.Get("X-Amz-Target"))
+	} else {
+		op, err = e.svc.Lookup(r.Header.Get("X-Amz-Target"))
+	}
+	if err != nil {
+		return nil, err
 	}
 
 	buf := e.bufs.Get().(*bytes.Buffer)
@@ -300,35 +327,34 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	// server's read timeout), never the slots of the requests that are
 	// ready to be served (limits.go).
 	if !e.limit.enter() {
-		return nil, errThrottling()
+		return nil, apierr.Throttling()
 	}
 	defer e.limit.leave()
-
-	c := &call{
-		ctx:       r.Context(),
-		ns:        e.namespaceFor(cred),
-		region:    cred.region,
-		account:   defaultAccountID,
-		accessKey: cred.accessKey,
-		tenantHdr: r.Header.Get(headerTenantCode),
-		op:        name,
-		requestID: reqID,
-		host:      r.Host,
-		now:       e.clock(),
-		clock:     e.clock,
-		emu:       e,
-		out:       outBuf,
-	}
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
-			c.logger().Error("panic in operation", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			out, err = nil, errInternal()
+			e.log.Error("panic in operation", "op", op.Name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			out, err = nil, apierr.Internal()
 		}
 	}()
-	return op(c, buf.Bytes())
+	req := service.Request{
+		Ctx:       r.Context(),
+		AccessKey: cred.accessKey,
+		Region:    cred.region,
+		Tenant:    r.Header.Get(headerTenantCode),
+		RequestID: reqID,
+		Host:      r.Host,
+		Body:      buf.Bytes(),
+		Out:       outBuf,
+		TableName: tableNote(r),
+	}
+	if e.api != nil {
+		testReq := req // only this copy escapes
+		return e.api.Serve(op, &testReq)
+	}
+	return e.svc.Serve(op, &req)
 }
 
 // readBody reads at most maxBody bytes of the body into buf; a longer body is
@@ -338,7 +364,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 // no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
 func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
 	if r.ContentLength > e.maxBody {
-		return errRequestEntityTooLarge()
+		return apierr.RequestEntityTooLarge()
 	}
 	want := int64(0) // the buffer a body that arrives as announced needs
 	if r.ContentLength > 0 {
@@ -347,13 +373,13 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 	}
 	n, err := readAtMost(buf, r.Body, e.maxBody+1, want)
 	if n > e.maxBody {
-		return errRequestEntityTooLarge()
+		return apierr.RequestEntityTooLarge()
 	}
 	if err != nil {
 		if isTimeout(err) {
 			return fmt.Errorf("%w: %w", errBodyCutOff, err)
 		}
-		return errSerialization("")
+		return apierr.Serialization("")
 	}
 	if r.Header["Content-Encoding"] != nil {
 		return decompressBody(r.Header, buf, e.maxBody)
@@ -431,19 +457,19 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 // any answer means the service is up. A signed GET names no operation.
 func (e *Emulator) serveHealth(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	err := errUnknownOperation()
+	err := apierr.UnknownOperation()
 	if _, cerr := parseCredential(r); cerr != nil {
 		err = cerr
 	}
-	ae, _ := classify(err)
-	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+	ae, _ := apierr.Classify(err)
+	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }
 
 // serveOther answers other paths and methods like an unknown operation.
 func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	ae, _ := classify(errUnknownOperation())
-	writeResponse(w, r, newRequestID(), ae.class.status, appendErrorBody(nil, ae))
+	ae, _ := apierr.Classify(apierr.UnknownOperation())
+	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }
 
 // servePreflight answers a CORS preflight OPTIONS request.

@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 const echo = "DynamoDB_20120810.TestEcho"
@@ -26,48 +29,48 @@ func TestRouting(t *testing.T) {
 		wantStatus int
 		wantBody   string
 	}{
-		{"ok", echo, testAuth, `{"TableName":"t"}`, 200,
+		{"ok", echo, testkit.DefaultAuth, `{"TableName":"t"}`, 200,
 			`{"TableName":"t","Region":"us-east-1","Namespace":"AKID1/us-east-1"}`},
-		{"empty body is {}", echo, testAuth, ``, 200,
+		{"empty body is {}", echo, testkit.DefaultAuth, ``, 200,
 			`{"Region":"us-east-1","Namespace":"AKID1/us-east-1"}`},
-		{"unknown op", "DynamoDB_20120810.Nope", testAuth, `{}`, 400,
+		{"unknown op", "DynamoDB_20120810.Nope", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
-		{"wrong service prefix", "DynamoDBStreams_20120810.TestEcho", testAuth, `{}`, 400,
+		{"wrong service prefix", "DynamoDBStreams_20120810.TestEcho", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
-		{"no target", "", testAuth, `{}`, 400,
+		{"no target", "", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
 		{"missing auth", echo, "", `{}`, 400,
 			`{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","Message":"Request is missing Authentication Token"}`},
 		{"auth without credential", echo, "AWS4-HMAC-SHA256 Signature=x", `{}`, 400, ""},
-		{"malformed json", echo, testAuth, `{"TableName":`, 400,
+		{"malformed json", echo, testkit.DefaultAuth, `{"TableName":`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException"}`},
-		{"string gets number", echo, testAuth, `{"TableName":5}`, 400,
+		{"string gets number", echo, testkit.DefaultAuth, `{"TableName":5}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"NUMBER_VALUE cannot be converted to String"}`},
-		{"integer gets non-integer string", echo, testAuth, `{"Limit":"5x"}`, 400,
+		{"integer gets non-integer string", echo, testkit.DefaultAuth, `{"Limit":"5x"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Integer"}`},
-		{"boolean gets true string", echo, testAuth, `{"Panic":"true"}`, 400,
+		{"boolean gets true string", echo, testkit.DefaultAuth, `{"Panic":"true"}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"STRING_VALUE cannot be converted to Boolean"}`},
-		{"string gets true", echo, testAuth, `{"TableName":true}`, 400,
+		{"string gets true", echo, testkit.DefaultAuth, `{"TableName":true}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"TRUE_VALUE cannot be converted to String"}`},
-		{"string gets list", echo, testAuth, `{"TableName":[]}`, 400,
+		{"string gets list", echo, testkit.DefaultAuth, `{"TableName":[]}`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of list found where not expected"}`},
-		{"body not an object", echo, testAuth, `[1]`, 400,
+		{"body not an object", echo, testkit.DefaultAuth, `[1]`, 400,
 			`{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of list found where not expected"}`},
-		{"attribute value invalid", echo, testAuth, `{"Item":{"a":{}}}`, 400,
-			`{"__type":"com.amazon.coral.validate#ValidationException","message":"` + msgAVEmpty + `"}`},
-		{"validation error", echo, testAuth, `{"Fail":"validation"}`, 400,
+		{"attribute value invalid", echo, testkit.DefaultAuth, `{"Item":{"a":{}}}`, 400,
+			`{"__type":"com.amazon.coral.validate#ValidationException","message":"` + apierr.MsgAVEmpty + `"}`},
+		{"validation error", echo, testkit.DefaultAuth, `{"Fail":"validation"}`, 400,
 			`{"__type":"com.amazon.coral.validate#ValidationException","message":"bad input"}`},
-		{"conditional check with item", echo, testAuth, `{"Fail":"condition","Item":{"b":{"N":"1"},"a":{"S":"x"}}}`, 400,
+		{"conditional check with item", echo, testkit.DefaultAuth, `{"Fail":"condition","Item":{"b":{"N":"1"},"a":{"S":"x"}}}`, 400,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed","Item":{"a":{"S":"x"},"b":{"N":"1"}}}`},
-		{"conditional check without item", echo, testAuth, `{"Fail":"condition"}`, 400,
+		{"conditional check without item", echo, testkit.DefaultAuth, `{"Fail":"condition"}`, 400,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"}`},
-		{"unimplemented operation", "DynamoDB_20120810.DescribeBackup", testAuth, `{}`, 400,
+		{"unimplemented operation", "DynamoDB_20120810.DescribeBackup", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested: the emulator does not implement DescribeBackup yet."}`},
-		{"misspelt operation", "DynamoDB_20120810.DescribeBackups", testAuth, `{}`, 400,
+		{"misspelt operation", "DynamoDB_20120810.DescribeBackups", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
-		{"unclassified error is 500", echo, testAuth, `{"Fail":"plain"}`, 500,
+		{"unclassified error is 500", echo, testkit.DefaultAuth, `{"Fail":"plain"}`, 500,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`},
-		{"panic is 500", echo, testAuth, `{"Panic":true}`, 500,
+		{"panic is 500", echo, testkit.DefaultAuth, `{"Panic":true}`, 500,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`},
 	}
 	e := newTestEmulator(t, Options{})
@@ -110,7 +113,7 @@ func TestContentType11(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
 	req.Header.Set("X-Amz-Target", echo)
 	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
-	req.Header.Set("Authorization", testAuth)
+	req.Header.Set("Authorization", testkit.DefaultAuth)
 	rec := httptest.NewRecorder()
 	e.Handler().ServeHTTP(rec, req)
 	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/x-amz-json-1.1" {
@@ -121,7 +124,7 @@ func TestContentType11(t *testing.T) {
 func TestPanicIsLogged(t *testing.T) {
 	var logs bytes.Buffer
 	e := newTestEmulator(t, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	res, _ := do(t, e, echo, testAuth, `{"Panic":true}`)
+	res, _ := do(t, e, echo, testkit.DefaultAuth, `{"Panic":true}`)
 	if res.StatusCode != 500 {
 		t.Fatalf("got status %d, want 500", res.StatusCode)
 	}
@@ -130,52 +133,6 @@ func TestPanicIsLogged(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %s: %s", want, out)
 		}
-	}
-}
-
-func TestNamespaces(t *testing.T) {
-	auth := func(key, region string) string {
-		return "AWS4-HMAC-SHA256 Credential=" + key + "/20260101/" + region + "/dynamodb/aws4_request, SignedHeaders=host, Signature=abc"
-	}
-	nsOf := func(e *Emulator, key, region string) string {
-		res, body := do(t, e, echo, auth(key, region), `{}`)
-		if res.StatusCode != 200 {
-			t.Fatalf("status %d: %s", res.StatusCode, body)
-		}
-		var out echoOutput
-		if err := json.Unmarshal([]byte(body), &out); err != nil {
-			t.Fatal(err)
-		}
-		return out.Namespace + " " + out.Region
-	}
-	e := newTestEmulator(t, Options{})
-	tests := []struct{ key, region, want string }{
-		{"A", "us-east-1", "A/us-east-1 us-east-1"},
-		{"B", "us-east-1", "B/us-east-1 us-east-1"},
-		{"A", "eu-west-1", "A/eu-west-1 eu-west-1"},
-	}
-	for _, tt := range tests {
-		if got := nsOf(e, tt.key, tt.region); got != tt.want {
-			t.Errorf("%s/%s: got %q, want %q", tt.key, tt.region, got, tt.want)
-		}
-	}
-	if n := e.namespaceCount(); n != 0 {
-		t.Errorf("reads created %d namespaces, want 0", n)
-	}
-	a1 := e.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
-	if a1 != e.namespaceFor(credential{"A", "us-east-1"}) || a1 == e.namespaceFor(credential{"B", "us-east-1"}) {
-		t.Error("namespaces are not one per access key + region")
-	}
-	if a1.Region() != "us-east-1" || a1.AccountID() != "000000000000" {
-		t.Errorf("got region %q account %q", a1.Region(), a1.AccountID())
-	}
-
-	shared := newTestEmulator(t, Options{SharedDB: true})
-	if got := nsOf(shared, "A", "us-east-1"); got != "shared us-east-1" {
-		t.Errorf("shared: got %q", got)
-	}
-	if got := nsOf(shared, "B", "eu-west-1"); got != "shared eu-west-1" {
-		t.Errorf("shared: got %q", got)
 	}
 }
 
@@ -193,11 +150,11 @@ func TestPresignedCredential(t *testing.T) {
 func TestBodyLimit(t *testing.T) {
 	e := newTestEmulator(t, Options{MaxBodyBytes: 64})
 	small := `{"TableName":"` + strings.Repeat("x", 30) + `"}`
-	if res, body := do(t, e, echo, testAuth, small); res.StatusCode != 200 {
+	if res, body := do(t, e, echo, testkit.DefaultAuth, small); res.StatusCode != 200 {
 		t.Fatalf("small body: got %d %s", res.StatusCode, body)
 	}
 	big := `{"TableName":"` + strings.Repeat("x", 100) + `"}`
-	res, body := do(t, e, echo, testAuth, big)
+	res, body := do(t, e, echo, testkit.DefaultAuth, big)
 	want := `{"__type":"com.amazon.coral.service#RequestEntityTooLargeException","Message":"The request entity is too large"}`
 	if res.StatusCode != http.StatusRequestEntityTooLarge || body != want {
 		t.Fatalf("big body: got %d %s", res.StatusCode, body)
@@ -209,7 +166,7 @@ func TestBodyLimit(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "/", r)
 	req.ContentLength = -1
 	req.Header.Set("X-Amz-Target", echo)
-	req.Header.Set("Authorization", testAuth)
+	req.Header.Set("Authorization", testkit.DefaultAuth)
 	rec := httptest.NewRecorder()
 	e.Handler().ServeHTTP(rec, req)
 	if rec.Code != http.StatusRequestEntityTooLarge {
@@ -288,7 +245,7 @@ func TestCORS(t *testing.T) {
 			req = httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
 			req.Header.Set("Origin", tt.origin)
 			req.Header.Set("X-Amz-Target", echo)
-			req.Header.Set("Authorization", testAuth)
+			req.Header.Set("Authorization", testkit.DefaultAuth)
 			rec = httptest.NewRecorder()
 			e.Handler().ServeHTTP(rec, req)
 			if got := rec.Header().Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
@@ -307,25 +264,25 @@ func TestErrorClasses(t *testing.T) {
 		class error
 		msg   string
 	}{
-		{errValidation("m"), ErrValidation, "m"},
-		{errValidationf("x %d", 1), ErrValidation, "x 1"},
-		{errResourceNotFound("m"), ErrResourceNotFound, "m"},
-		{errResourceInUse("m"), ErrResourceInUse, "m"},
-		{errConditionalCheckFailed(nil), ErrConditionalCheckFailed, "The conditional request failed"},
-		{errLimitExceeded("m"), ErrLimitExceeded, "m"},
-		{errItemCollectionSizeLimitExceeded("m"), ErrItemCollectionSizeLimitExceeded, "m"},
-		{errSerialization("m"), ErrSerialization, "m"},
+		{apierr.Validation("m"), apierr.ErrValidation, "m"},
+		{apierr.Validationf("x %d", 1), apierr.ErrValidation, "x 1"},
+		{apierr.ResourceNotFound("m"), apierr.ErrResourceNotFound, "m"},
+		{apierr.ResourceInUse("m"), apierr.ErrResourceInUse, "m"},
+		{apierr.ConditionalCheckFailed(nil), apierr.ErrConditionalCheckFailed, "The conditional request failed"},
+		{apierr.LimitExceeded("m"), apierr.ErrLimitExceeded, "m"},
+		{apierr.ItemCollectionSizeLimitExceeded("m"), apierr.ErrItemCollectionSizeLimitExceeded, "m"},
+		{apierr.Serialization("m"), apierr.ErrSerialization, "m"},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, tt.class) || tt.err.Error() != tt.msg {
 			t.Errorf("%v: want class %v message %q", tt.err, tt.class, tt.msg)
 		}
-		if errors.Is(tt.err, ErrInternalServer) {
+		if errors.Is(tt.err, apierr.ErrInternalServer) {
 			t.Errorf("%v is also InternalServerError", tt.err)
 		}
 	}
 	cause := errors.New("cause")
-	if err := errValidationf("wrapped: %w", cause); !errors.Is(err, cause) || !errors.Is(err, ErrValidation) {
+	if err := apierr.Validationf("wrapped: %w", cause); !errors.Is(err, cause) || !errors.Is(err, apierr.ErrValidation) {
 		t.Errorf("errValidationf does not wrap: %v", err)
 	}
 }
@@ -354,7 +311,7 @@ func FuzzRequest(f *testing.F) {
 		if bytes.Contains(body, []byte(`"Panic"`)) || bytes.Contains(body, []byte(`"Fail"`)) {
 			return // the test op's deliberate failures
 		}
-		res, out := do(t, e, echo, testAuth, string(body))
+		res, out := do(t, e, echo, testkit.DefaultAuth, string(body))
 		if res.StatusCode >= 500 {
 			t.Fatalf("status %d for %q: %s", res.StatusCode, body, out)
 		}
@@ -364,14 +321,14 @@ func FuzzRequest(f *testing.F) {
 
 func BenchmarkEchoRequest(b *testing.B) {
 	e := newTestEmulator(b, Options{})
-	body := []byte(`{"TableName":"orders","Item":` + benchItem + `}`)
+	body := []byte(`{"TableName":"orders","Item":` + testkit.Item240 + `}`)
 	h := e.Handler()
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 		req.Header.Set("X-Amz-Target", echo)
-		req.Header.Set("Authorization", testAuth)
+		req.Header.Set("Authorization", testkit.DefaultAuth)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != 200 {
@@ -430,5 +387,25 @@ func TestReadAtMostGrowsToWant(t *testing.T) {
 		if buf.Cap() != tt.wantCap {
 			t.Errorf("%s: buffer of %d bytes for %d, want %d", tt.name, buf.Cap(), size, tt.wantCap)
 		}
+	}
+}
+
+func TestResponseHeaderNamesCanonical(t *testing.T) {
+	for name, want := range map[string]string{"x-amzn-RequestId": headerRequestID, "x-amz-crc32": headerCRC32} {
+		if got := http.CanonicalHeaderKey(name); got != want {
+			t.Errorf("CanonicalHeaderKey(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestSmoke(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	res, body := do(t, e, "DynamoDB_20120810.TestEcho", testkit.DefaultAuth, `{"TableName":"t","Item":{"a":{"S":"x"}}}`)
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d body %s", res.StatusCode, body)
+	}
+	want := `{"TableName":"t","Item":{"a":{"S":"x"}},"Region":"us-east-1","Namespace":"AKID1/us-east-1"}`
+	if body != want {
+		t.Fatalf("got %s, want %s", body, want)
 	}
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -106,7 +107,7 @@ func benchItem(tb testing.TB, p, s int, sort bool) storage.Item {
 }
 
 func itemJSON(tb testing.TB, p, s int, sort bool) string {
-	return string(emulator.AppendItem(nil, benchItem(tb, p, s, sort)))
+	return string(wire.AppendItem(nil, benchItem(tb, p, s, sort)))
 }
 
 // toSDK converts a storage item to the SDK's attribute values (scalars and
@@ -794,7 +795,7 @@ func BenchmarkMemoryPerItem(b *testing.B) {
 				runtime.ReadMemStats(&before)
 				for i := range n {
 					r.data = append(append(append(r.data[:0], `{"TableName":"mem","Item":`...),
-						emulator.AppendItem(nil, benchItem(b, i/bc.perPartition, i%bc.perPartition, bc.sort))...), '}')
+						wire.AppendItem(nil, benchItem(b, i/bc.perPartition, i%bc.perPartition, bc.sort))...), '}')
 					r.req.ContentLength = int64(len(r.data))
 					if status := r.serve(h); status != http.StatusOK {
 						b.Fatalf("PutItem: %d %s", status, r.w.out.String())

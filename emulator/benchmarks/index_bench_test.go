@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -20,7 +20,7 @@ import (
 func indexedItemJSON(tb testing.TB, i int) string {
 	it := benchItem(tb, i/10, i%10, true)
 	it["grp"] = storage.S(fmt.Sprintf("g%07d", i/10))
-	return string(emulator.AppendItem(nil, it))
+	return string(wire.AppendItem(nil, it))
 }
 
 func BenchmarkIndexQuery(b *testing.B) {

@@ -31,10 +31,20 @@ var layers = []layer{
 	{pkg: "faults/...", may: []string{"storage", "faults"}},
 	{pkg: "insights", may: []string{"storage"}},
 	{pkg: "persist", may: []string{"storage"}},
-	{pkg: "emulator/internal/...", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true, internal: true},
-	{pkg: "emulator", may: []string{"storage", "expr", "partiql", "conventions", "emulator/internal/..."}, tests: true},
+	// The emulator's internal packages, bottom up: errors and messages,
+	// the wire codec, the stream record log, the service. None imports
+	// the facade (emulator), and each only what is below it.
+	{pkg: "emulator/internal/apierr", may: []string{"storage", "expr"}, tests: true, internal: true},
+	{pkg: "emulator/internal/wire", may: []string{"storage", "expr", "emulator/internal/apierr"}, tests: true, internal: true},
+	{pkg: "emulator/internal/streamlog", may: []string{"storage"}, tests: true, internal: true},
+	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
+	{pkg: "emulator/internal/service", may: []string{"storage", "expr", "partiql", "conventions",
+		"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
+	// The facade and the HTTP edge: the service behind it, the errors
+	// and the codec for the answers it writes itself.
+	{pkg: "emulator", may: []string{"conventions", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
-	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "storage"}, tests: true},
+	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage"}, tests: true},

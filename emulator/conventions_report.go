@@ -1,0 +1,49 @@
+package emulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+)
+
+// The conventions layer at the edge: the caller's tenant header, which the
+// service's tenant guard reads, and the report of violations over HTTP
+// (GET and DELETE ConventionsPath) and in Go.
+
+// headerTenantCode names the caller's tenant, as the framework's
+// x-tenant-code request header does.
+const headerTenantCode = "X-Tenant-Code"
+
+// ConventionsPath is where the emulator's handler serves the conventions
+// report as JSON (GET).
+const ConventionsPath = "/dynamoemu/conventions"
+
+// ConventionsReport returns the conventions violations seen since the
+// emulator started or the report was last reset: totals, and per table (in
+// name order) the counts by rule and one entry per distinct violation,
+// most recently seen first.
+func (e *Emulator) ConventionsReport() conventions.Snapshot {
+	return e.svc.ConventionsReport()
+}
+
+// ResetConventionsReport empties the report, so that a test can assert
+// that what it does next makes no violation.
+func (e *Emulator) ResetConventionsReport() {
+	e.svc.ResetConventionsReport()
+}
+
+// serveConventions answers GET ConventionsPath with the report as JSON.
+func (e *Emulator) serveConventions(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	body, err := json.Marshal(e.ConventionsReport())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}

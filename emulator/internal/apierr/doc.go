@@ -1,0 +1,53 @@
+// Package apierr is the emulator's errors and messages: the DynamoDB error
+// classes, the API error value, the one builder of AWS's constraint
+// messages, and the text of every message the emulator answers with.
+//
+// # Basics
+//
+// A Class is one DynamoDB error class (ValidationException,
+// ResourceNotFoundException, ...): its wire name, the namespace that
+// prefixes it in "__type", its HTTP status and the spelling of its message
+// member. Classes are sentinels (ErrValidation, ...): test an error with
+// errors.Is. An Error is an error of one class with AWS's message text,
+// and for some classes what their answer carries besides (the old Item of
+// a ConditionalCheckFailedException, the CancellationReasons of a
+// TransactionCanceledException). The constructors (Validation,
+// Validationf, ResourceNotFound, ...) build them; Classify turns any error
+// into one at the edge: errors of expr and storage's number errors carry
+// AWS's ValidationException text already, storage's collection limit is
+// ItemCollectionSizeLimitExceededException, a commit hook's failure is
+// InternalServerError, and an error of no class is a bug (500). Only the
+// edge (package emulator) turns an Error into a response: wire writes its
+// body.
+//
+// Model constraint violations ("Value 'x' at 'path' failed to satisfy
+// constraint: ...") are built by Violation alone, and "N validation
+// errors detected: ..." by Constraints.Err alone: a Constraints collects
+// the violations of one request (Add, AddViolation, and the helpers
+// NotNull, Enum, NameConstraints); ConstraintErrors does the same for a
+// list of texts. The one enum builder is EnumPtrViolation (EnumViolation
+// for members decoded as strings, Enum on a Constraints), the one limit
+// builder LimitViolation; the constraint texts are MemberNotNull,
+// EnumConstraint, LenGE, LenLE, ValGE, ValLE and NamePatternConstraint.
+//
+// # Files
+//
+//   - errors.go: classes, Error, the constructors, Classify.
+//   - constraints.go: Violation, Constraints, the constraint texts and
+//     the enum, limit, null, list and name helpers.
+//   - messages_*.go: every message constant (Msg...) and message
+//     function, by area: tables (control plane, tags, TTL, indexes),
+//     items (single-item operations, keys, item collections), read
+//     (Query, Scan, indexes, batches), transact, partiql, streams,
+//     conventions, wire (attribute values, JSON types, placeholder maps),
+//     edge (the HTTP edge's own answers) and awsexact (texts that follow
+//     AWS where DynamoDB Local words them otherwise).
+//
+// # Adding a message
+//
+// Put the text in the messages file of its area as a Msg constant (or a
+// Msg function when it needs arguments of several kinds), with a comment
+// naming its source: AWS's recorded answer, AWS's documentation, or
+// DynamoDB Local when AWS's wording is unknown. A constraint violation is
+// never a constant: build it with Violation and the constraint texts.
+package apierr

@@ -1,0 +1,16 @@
+package apierr
+
+// Messages of the HTTP edge and of the error classes raised outside any
+// operation.
+
+// MsgInternal is InternalServerError's message.
+const msgInternal = "Internal server error"
+
+// The edge's own refusals (hosts.go, admin_guard.go): not AWS answers.
+const (
+	MsgHostRefused      = "dynamoemu does not answer requests for Host %q: it answers localhost, IP addresses and the names given with -allowHost, so that a web page cannot reach it through DNS rebinding; %s."
+	MsgHostAllowHint    = "start dynamoemu with -allowHost %s (emulator.Options.AllowHosts) to allow this name"
+	MsgHostFormHint     = "send a Host header of the form name[:port]"
+	MsgAdminOrigin      = "dynamoemu's admin endpoints do not answer web pages of origin %q: allow the origin with -cors (emulator.Options.CORSOrigins) to let its pages use them."
+	MsgAdminContentType = "%s %s needs the header Content-Type: application/json (a web page cannot send that to another site without asking first)."
+)

@@ -1,0 +1,65 @@
+package apierr
+
+// Error message text of Query, Scan, BatchGetItem and BatchWriteItem, as AWS
+// words it. Where DynamoDB Local words a message differently, AWS wins and
+// the constant's comment gives DynamoDB Local's text.
+
+const (
+	// Query and Scan parameters.
+	MsgNoKeyCondition = "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."
+	// DynamoDB Local: "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName" (same).
+	MsgAllProjectedNoIndex     = "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"
+	MsgSpecificWithoutProj     = "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+	MsgProjectionWithSelect    = "Cannot specify the %s when choosing to get %s" // parameter, "only the Count" or "ALL_ATTRIBUTES"
+	MsgNoSuchIndex             = "The table does not have the specified index: %s"
+	MsgConditionalOperatorOnly = "ConditionalOperator cannot be used without Filter or Expected"
+	MsgFilterOnKey             = "%s can only contain non-primary key attributes: Primary key attribute: %s" // "Filter Expression" or "QueryFilter"
+
+	// ExclusiveStartKey of a Query (AWS; DynamoDB Local says "Exclusive Start
+	// Key must have same size as table's key schema" for a wrong count).
+	MsgStartKeyInvalid       = "The provided starting key is invalid"
+	MsgStartKeyInvalidReason = "The provided starting key is invalid: %s"
+	MsgStartKeyOutside       = "The provided starting key is outside query boundaries based on provided conditions"
+	MsgStartKeyRangePred     = "The provided starting key does not match the range key predicate"
+	MsgStartKeyOneRow        = "The query can return at most one row and cannot be restarted"
+	// A parallel Scan's start key must lie in its segment. DynamoDB Local:
+	// "Exclusive start key must lie within the segment".
+	MsgStartKeyWrongSegment = "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d"
+
+	// Parallel scan. DynamoDB Local: "If segment is specified, total segment
+	// must also be specified", "If total segments is specified, a particular
+	// segment must also be specified for this request", and a constraint
+	// message for Segment >= TotalSegments.
+	MsgSegmentWithoutTotal = "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"
+	MsgTotalWithoutSegment = "The Segment parameter is required but was not present in the request when parameter TotalSegments is present"
+	MsgSegmentTooLarge     = "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d"
+
+	// Batch operations.
+	MsgBatchGetTooMany   = "Too many items requested for the BatchGetItem call"
+	MsgBatchWriteTooMany = "Too many items requested for the BatchWriteItem call"
+	MsgBatchDuplicates   = "Provided list of item keys contains duplicates"
+	// A WriteRequest must hold exactly one of PutRequest and DeleteRequest;
+	// AWS (and DynamoDB Local) answer with the union-type message.
+	MsgWriteRequestNotOne = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	// AWS's constraint message renders the whole request map; DynamoDB
+	// Local's wording is used instead.
+	MsgBatchWriteEmptyList = "The batch write request list for a table cannot be null or empty: %s"
+	MsgBatchItemTooLarge   = "Item size has exceeded the maximum allowed size"
+)
+
+// Enum value sets in AWS's order, for "Member must satisfy enum value set".
+const (
+	EnumSelect = "SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES"
+)
+
+// Messages of reads on an index. Sources: AWS's wording as quoted in
+// public records of real AWS answers, which DynamoDB Local 3.3.0 gives
+// too, except where marked "DynamoDB Local" (AWS's text unknown).
+const (
+	MsgGSIConsistentRead   = "Consistent reads are not supported on global secondary indexes"
+	MsgGSINotProjected     = "One or more parameter values were invalid: Global secondary index %s does not project %s"
+	MsgGSISelectAll        = "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL"
+	MsgFilterNotProjected  = "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: %s" // DynamoDB Local
+	MsgStartKeySize        = "Exclusive Start Key must have same size as table's key schema"                                                    // DynamoDB Local
+	MsgAllProjectedWithExp = "Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES"                                              // DynamoDB Local
+)

@@ -1,0 +1,54 @@
+package apierr
+
+// Messages of the wire codec: attribute values, JSON types and the
+// placeholder maps, AWS's wording unless marked.
+
+// Messages of the attribute value checks, AWS's wording (checked against
+// DynamoDB Local). "An string set  may not be empty" has AWS's double space.
+const (
+	MsgAVEmpty            = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+	MsgAVMultiple         = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	MsgSSEmpty            = "One or more parameter values were invalid: An string set  may not be empty"
+	MsgNSEmpty            = "One or more parameter values were invalid: An number set  may not be empty"
+	MsgBSEmpty            = "One or more parameter values were invalid: Binary sets should not be empty"
+	MsgSSNullMember       = "One or more parameter values were invalid: An string set may not have a null string as a member"
+	MsgNullNotTrue        = "One or more parameter values were invalid: Null attribute value types must have the value of true"
+	MsgEmptyAttributeName = "Empty attribute name" // in an item, a key or a nested map (DynamoDB Local's wording)
+	MsgNestingExceeded    = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+	MsgNullInList         = "The supplied Item contains a null AttributeValue"
+	MsgSerListStart       = "Start of list found where not expected"
+	MsgSerMapStart        = "Start of structure or map found where not expected"
+	MsgSerExpectedList    = "Expected list or null"
+	MsgSerExpectedMap     = "Expected map or null"
+	MsgSerExpectedNull    = "Expected null"
+	MsgSerInvalidBase64   = "Base64 encoded string is invalid"
+)
+
+// MsgBSNullMember is not confirmed: DynamoDB Local fails with an internal error
+// on a null BS member. It follows the wording of the SS case.
+const MsgBSNullMember = "One or more parameter values were invalid: A binary set may not have a null binary as a member"
+
+// Messages of the size limit (DynamoDB Local's).
+const (
+	MsgNamesTooLarge    = "ExpressionAttributeNames exceeds max size"
+	MsgValuesTooLarge   = "ExpressionAttributeValues exceeds max size"
+	MsgCombinedTooLarge = "Combined size of ExpressionAttributeNames and ExpressionAttributeValues exceeds max size"
+)
+
+// Serialization messages of a member of the wrong JSON type: the JSON
+// type found, then the Java type wanted (AWS's current pattern; see
+// doc.go's Caveats for which are inferred).
+const (
+	MsgStringCannotConvert = "STRING_VALUE cannot be converted to "
+	MsgTrueCannotConvert   = "TRUE_VALUE cannot be converted to "
+	MsgFalseCannotConvert  = "FALSE_VALUE cannot be converted to "
+	MsgNumberCannotConvert = "NUMBER_VALUE cannot be converted to "
+)
+
+// MsgExprValueInvalid and MsgExprValueForKey frame the error of one
+// ExpressionAttributeValues entry: "ExpressionAttributeValues contains
+// invalid value: <error> for key <name>".
+const (
+	MsgExprValueInvalid = "ExpressionAttributeValues contains invalid value: "
+	MsgExprValueForKey  = " for key "
+)

@@ -1,0 +1,29 @@
+// Package streamlog is the record log of a DynamoDB stream's shard and
+// the Streams API's positions in it.
+//
+// A Log keeps a stream's Records (one item change each: event, key and
+// the stored images the stream's view type shows, never decoded or
+// copied), numbers them from FirstSequenceNumber as they are appended,
+// trims those older than its retention as new ones arrive and before
+// every read, and is closed by Disable. Read returns a page from a
+// position (ErrTrimmed before the oldest kept), Bounds the oldest and the
+// next position, State whether it is open and when it is to be
+// forgotten. Its records live in fixed-size chunks, so an append copies
+// nothing and trimming drops whole chunks.
+//
+// An Iterator is a shard iterator: a stream ARN, a position and the time
+// it was made, encoded as "<ARN>|1|<payload>" with a checksum, so it
+// holds no server state. Sequence numbers are 21-digit decimals
+// (FormatSequenceNumber, ParseSequenceNumber); EventIDPrefix gives the
+// first half of a stream's eventIDs.
+//
+// # Files
+//
+//   - log.go: Record, Log and its chunks.
+//   - iterator.go: Iterator, sequence numbers, event IDs.
+//
+// What a stream is (its ARN, label, view type, its table's key schema)
+// and how its records are written out belong to the service
+// (emulator/internal/service's streams files); the log knows only
+// storage's keys and images.
+package streamlog

@@ -1,0 +1,38 @@
+package testkit
+
+import (
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// HangTimeout is how long a concurrency test's workload may take before
+// it counts as hung. It only detects a hang (a deadlock takes forever);
+// workloads are sized by operation counts, never by time.
+const HangTimeout = 60 * time.Second
+
+// WaitOrDump waits for wg. If it has not finished within HangTimeout, the
+// test fails with every goroutine's stack, so the cycle of locks shows.
+func WaitOrDump(t testing.TB, wg *sync.WaitGroup) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(HangTimeout):
+		buf := make([]byte, 1<<20)
+		for {
+			n := runtime.Stack(buf, true)
+			if n < len(buf) {
+				buf = buf[:n]
+				break
+			}
+			buf = make([]byte, 2*len(buf))
+		}
+		t.Fatalf("hung: not done after %v; all goroutines:\n%s", HangTimeout, buf)
+	}
+}

@@ -1,0 +1,770 @@
+package wire
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The request decoder: JSON bodies into the operations' input structs,
+// driven by a plan built once per Go type and run on decoder's scanner.
+//
+// It gives the results encoding/json gave, with two differences that are
+// AWS's behaviour: member names match case-sensitively (encoding/json also
+// accepts "tablename" for TableName; AWS ignores such a member), and the
+// wire types (WireItem, AttributeValue) are decoded in place instead of
+// being scanned twice. Everything else follows encoding/json.Unmarshal:
+//
+//   - a syntax error anywhere wins over every other error;
+//   - an error of a wire type (a json.Unmarshaler) ends decoding and is
+//     returned as it is;
+//   - a JSON value of the wrong type is remembered (the first one) and
+//     decoding goes on; it is returned if nothing above happened, worded as
+//     AWS words SerializationException;
+//   - null leaves strings, numbers, booleans and structs alone and sets
+//     pointers, maps, slices and interfaces to nil;
+//   - a member given twice is decoded twice into the same place (maps and
+//     structs merge, slices are overwritten element by element);
+//   - unknown members are skipped.
+
+// maxJSONDepth is encoding/json's nesting limit; deeper input is a syntax error.
+const maxJSONDepth = 10000
+
+// DecodeRequest decodes a request body into in (a pointer to an input
+// struct). Syntax errors and JSON values of the wrong type become
+// SerializationException with AWS's wording; errors from the wire types
+// (ValidationException, ...) pass through unchanged.
+func DecodeRequest(body []byte, in any) error {
+	if len(body) == 0 {
+		// The SDKs always send at least {}; AWS treats an empty body as {}.
+		return nil
+	}
+	v := reflect.ValueOf(in).Elem()
+	dec := codecOf(v.Type())
+	d := reqDecoder{decoder: decoder{data: body}}
+	err := dec(&d, v, 0)
+	if err == nil {
+		err = d.end()
+	}
+	if err == nil && tooDeep(body) {
+		err = d.syntax()
+	}
+	if err != nil {
+		// A syntax error later in the body wins over what stopped us, and
+		// so does text that is not Unicode (wire_text.go).
+		if !json.Valid(body) || !ValidJSONText(body) {
+			return apierr.Serialization("")
+		}
+		if _, ok := apierr.Classify(err); ok {
+			return err
+		}
+		return apierr.Serialization("")
+	}
+	return d.saved
+}
+
+// tooDeep reports whether body might nest deeper than encoding/json allows
+// (which would make it a syntax error): only possible with that many brackets.
+func tooDeep(body []byte) bool {
+	return len(body) > maxJSONDepth &&
+		bytes.Count(body, []byte{'['})+bytes.Count(body, []byte{'{'}) > maxJSONDepth &&
+		!json.Valid(body)
+}
+
+// reqDecoder is the scanner plus the first type mismatch seen.
+type reqDecoder struct {
+	decoder
+	saved error // first JSON value of the wrong type, as SerializationException
+}
+
+// mismatch records a JSON value of the wrong type for t (the first one
+// wins) and skips it.
+func (d *reqDecoder) mismatch(t reflect.Type) error {
+	tok := d.peek()
+	if err := d.skipValue(0); err != nil {
+		return err
+	}
+	if d.saved == nil {
+		d.saved = apierr.Serialization(mismatchMessage(tok, t))
+	}
+	return nil
+}
+
+// setNull reads a null into v: pointers, maps and slices become nil, as
+// encoding/json sets them.
+func (d *reqDecoder) setNull(v reflect.Value) error {
+	if err := d.literal("null"); err != nil {
+		return err
+	}
+	v.SetZero()
+	return nil
+}
+
+// mismatchMessage words a JSON value starting with tok where a value of
+// type t was expected, as AWS's request layer does ("NUMBER_VALUE cannot be
+// converted to String").
+func mismatchMessage(tok byte, t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var token string
+	switch tok {
+	case '[':
+		return apierr.MsgSerListStart
+	case '{':
+		return apierr.MsgSerMapStart
+	case '"':
+		token = "STRING_VALUE"
+	case 't':
+		token = "TRUE_VALUE"
+	case 'f':
+		token = "FALSE_VALUE"
+	default:
+		token = "NUMBER_VALUE"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return token + " cannot be converted to String"
+	case reflect.Bool:
+		return token + " cannot be converted to Boolean"
+	case reflect.Int, reflect.Int32, reflect.Int16, reflect.Int8, reflect.Uint, reflect.Uint32, reflect.Uint16, reflect.Uint8:
+		return token + " cannot be converted to Integer"
+	case reflect.Int64, reflect.Uint64:
+		return token + " cannot be converted to Long"
+	case reflect.Float32, reflect.Float64:
+		return token + " cannot be converted to Double"
+	case reflect.Slice, reflect.Array:
+		return apierr.MsgSerExpectedList
+	case reflect.Map:
+		return apierr.MsgSerExpectedMap
+	}
+	return apierr.MsgSerExpectedNull
+}
+
+// readKey reads a member name. Names without escapes or non-ASCII bytes
+// come back as a view of the input (no copy: use it for lookups only);
+// others are unescaped as encoding/json does.
+func (d *reqDecoder) readKey() ([]byte, error) {
+	if d.peek() != '"' {
+		return nil, d.syntax()
+	}
+	start := d.pos + 1
+	for i := start; i < len(d.data); i++ {
+		c := d.data[i]
+		if c == '"' {
+			d.pos = i + 1
+			return d.data[start:i], nil
+		}
+		if c < 0x20 {
+			return nil, d.syntax()
+		}
+		if c == '\\' || c >= 0x80 {
+			s, err := d.readString()
+			if err != nil {
+				return nil, d.syntax()
+			}
+			return []byte(s), nil
+		}
+	}
+	return nil, d.syntax()
+}
+
+// codec decodes the next JSON value into v (settable); depth is the
+// nesting of v in the body. It returns syntax errors and errors of wire
+// types; type mismatches are saved in the decoder.
+type codec func(d *reqDecoder, v reflect.Value, depth int) error
+
+var (
+	codecs  sync.Map   // reflect.Type -> codec, complete codecs only
+	codecMu sync.Mutex // serializes building codecs
+)
+
+// codecOf returns the codec of t, building it on first use. It panics for
+// a type the decoder does not support: a bug in an input type. Codecs are
+// built under codecMu and published only when complete, so a request that
+// needs a codec another is still building waits for it.
+func codecOf(t reflect.Type) codec {
+	if c, ok := codecs.Load(t); ok {
+		return c.(codec)
+	}
+	codecMu.Lock()
+	defer codecMu.Unlock()
+	building := map[reflect.Type]codec{}
+	c := codecLocked(t, building)
+	for bt, bc := range building {
+		codecs.Store(bt, bc)
+	}
+	return c
+}
+
+// codecLocked returns the codec of t: a published one, or one built now
+// into building (codecMu held). A recursive type finds its own codec, while
+// it is being built, as a placeholder that calls the real one.
+func codecLocked(t reflect.Type, building map[reflect.Type]codec) codec {
+	if c, ok := codecs.Load(t); ok {
+		return c.(codec)
+	}
+	if c, ok := building[t]; ok {
+		return c
+	}
+	var real codec
+	building[t] = func(d *reqDecoder, v reflect.Value, depth int) error { return real(d, v, depth) }
+	real = buildCodec(t, building)
+	building[t] = real
+	return real
+}
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	switch t {
+	case reflect.TypeFor[WireItem]():
+		return decodeWireItem
+	case reflect.TypeFor[AttributeValue]():
+		return decodeAttributeValue
+	case reflect.TypeFor[ExpressionNames]():
+		return decodeExpressionNames
+	}
+	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
+		return decodeUnmarshaler
+	}
+	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
+		panic(fmt.Sprintf("emulator: request decoder does not support TextUnmarshaler %s", t))
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return pointerCodec(t, building)
+	case reflect.Struct:
+		return structCodec(t, building)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			break
+		}
+		return mapCodec(t, building)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			break // []byte is base64 in encoding/json; no input has one
+		}
+		return sliceCodec(t, building)
+	case reflect.String:
+		return decodeString
+	case reflect.Bool:
+		return decodeBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return decodeInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return decodeUint
+	case reflect.Float32, reflect.Float64:
+		return decodeFloat
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return decodeInterface
+		}
+	}
+	panic(fmt.Sprintf("emulator: request decoder does not support %s", t))
+}
+
+// field is one member of a struct plan.
+type field struct {
+	index int
+	dec   codec
+}
+
+func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	fields := map[string]field{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Anonymous {
+			if f.Anonymous {
+				panic(fmt.Sprintf("emulator: request decoder does not support embedded %s in %s", f.Type, t))
+			}
+			continue
+		}
+		name := f.Name
+		if tag, ok := f.Tag.Lookup("json"); ok {
+			tagName, opts, _ := CutComma(tag)
+			if tagName == "-" && opts == "" {
+				continue
+			}
+			if opts != "" && opts != "omitempty" && opts != "omitzero" {
+				panic(fmt.Sprintf("emulator: request decoder does not support tag %q in %s", tag, t))
+			}
+			if tagName != "" {
+				name = tagName
+			}
+		}
+		fields[name] = field{index: i, dec: codecLocked(f.Type, building)}
+	}
+	return func(d *reqDecoder, v reflect.Value, depth int) error {
+		switch d.peek() {
+		case '{':
+		case 'n':
+			return d.literal("null")
+		default:
+			return d.mismatch(v.Type())
+		}
+		if depth >= maxJSONDepth {
+			return d.syntax()
+		}
+		d.pos++
+		if d.peek() == '}' {
+			d.pos++
+			return nil
+		}
+		for {
+			key, err := d.readKey()
+			if err != nil {
+				return err
+			}
+			if err := d.expect(':'); err != nil {
+				return err
+			}
+			if f, ok := fields[string(key)]; ok {
+				if err := f.dec(d, v.Field(f.index), depth+1); err != nil {
+					return err
+				}
+			} else if err := d.skipValue(depth + 1); err != nil {
+				return err
+			}
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case '}':
+				d.pos++
+				return nil
+			default:
+				return d.syntax()
+			}
+		}
+	}
+}
+
+func CutComma(s string) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+func pointerCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	elem := codecLocked(t.Elem(), building)
+	return func(d *reqDecoder, v reflect.Value, depth int) error {
+		if d.peek() == 'n' {
+			return d.setNull(v)
+		}
+		if v.IsNil() {
+			v.Set(reflect.New(t.Elem()))
+		}
+		return elem(d, v.Elem(), depth)
+	}
+}
+
+func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	elem := codecLocked(t.Elem(), building)
+	return func(d *reqDecoder, v reflect.Value, depth int) error {
+		switch d.peek() {
+		case '{':
+		case 'n':
+			return d.setNull(v)
+		default:
+			return d.mismatch(t)
+		}
+		if depth >= maxJSONDepth {
+			return d.syntax()
+		}
+		d.pos++
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(t))
+		}
+		if d.peek() == '}' {
+			d.pos++
+			return nil
+		}
+		e := reflect.New(t.Elem()).Elem()
+		for {
+			key, err := d.readString()
+			if err != nil {
+				return d.syntax()
+			}
+			if err := d.expect(':'); err != nil {
+				return err
+			}
+			e.SetZero()
+			if err := elem(d, e, depth+1); err != nil {
+				return err
+			}
+			k := reflect.New(t.Key()).Elem()
+			k.SetString(key)
+			v.SetMapIndex(k, e)
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case '}':
+				d.pos++
+				return nil
+			default:
+				return d.syntax()
+			}
+		}
+	}
+}
+
+func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	elem := codecLocked(t.Elem(), building)
+	return func(d *reqDecoder, v reflect.Value, depth int) error {
+		switch d.peek() {
+		case '[':
+		case 'n':
+			return d.setNull(v)
+		default:
+			return d.mismatch(t)
+		}
+		if depth >= maxJSONDepth {
+			return d.syntax()
+		}
+		d.pos++
+		i := 0
+		if d.peek() != ']' {
+			for {
+				// As encoding/json: decode into the existing element, if any.
+				if i >= v.Cap() {
+					v.Grow(1)
+				}
+				if i >= v.Len() {
+					v.SetLen(i + 1)
+				}
+				if err := elem(d, v.Index(i), depth+1); err != nil {
+					return err
+				}
+				i++
+				if d.peek() == ',' {
+					d.pos++
+					continue
+				}
+				break
+			}
+		}
+		if d.peek() != ']' {
+			return d.syntax()
+		}
+		d.pos++
+		if i < v.Len() {
+			v.SetLen(i)
+		}
+		if i == 0 {
+			v.Set(reflect.MakeSlice(t, 0, 0))
+		}
+		return nil
+	}
+}
+
+func decodeString(d *reqDecoder, v reflect.Value, _ int) error {
+	switch d.peek() {
+	case '"':
+		s, err := d.readString()
+		if err != nil {
+			return err
+		}
+		v.SetString(s)
+		return nil
+	case 'n':
+		return d.literal("null")
+	}
+	return d.mismatch(v.Type())
+}
+
+func decodeBool(d *reqDecoder, v reflect.Value, _ int) error {
+	switch d.peek() {
+	case 't':
+		if err := d.literal("true"); err != nil {
+			return err
+		}
+		v.SetBool(true)
+		return nil
+	case 'f':
+		if err := d.literal("false"); err != nil {
+			return err
+		}
+		v.SetBool(false)
+		return nil
+	case 'n':
+		return d.literal("null")
+	}
+	return d.mismatch(v.Type())
+}
+
+// numberText reads a JSON number if one comes next; ok is false (and
+// nothing is read) when the next value is something else.
+func (d *reqDecoder) numberText() (text string, ok bool, err error) {
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		return "", false, nil
+	}
+	start := d.pos
+	if err := d.number(); err != nil {
+		return "", true, err
+	}
+	return string(d.data[start:d.pos]), true, nil
+}
+
+// numberFor reads the JSON number for a field of numeric type t. ok is false
+// when there is none: a null was read, or a value of another JSON type was
+// handled by mismatch, as for any other field; err is what either returned.
+func (d *reqDecoder) numberFor(t reflect.Type) (text string, ok bool, err error) {
+	text, ok, err = d.numberText()
+	if ok || err != nil {
+		return text, ok, err
+	}
+	switch d.peek() {
+	case 'n':
+		return "", false, d.literal("null")
+	case '"':
+		if t.Kind() != reflect.Float32 && t.Kind() != reflect.Float64 {
+			return d.quotedInteger(t)
+		}
+	}
+	return "", false, d.mismatch(t)
+}
+
+// quotedInteger reads a JSON string where an integer member is expected.
+// DynamoDB Local (AWS's own local DynamoDB) accepts a string that holds an
+// integer there ({"Limit":"10"}, {"ReadCapacityUnits":"5"}), and clients
+// such as dynamodb-admin depend on it; any other string is the
+// SerializationException of a value of the wrong type.
+func (d *reqDecoder) quotedInteger(t reflect.Type) (text string, ok bool, err error) {
+	s, err := d.readString()
+	if err != nil {
+		return "", false, err
+	}
+	if n, valid := integerText(s); valid {
+		return n, true, nil
+	}
+	if d.saved == nil {
+		d.saved = apierr.Serialization(mismatchMessage('"', t))
+	}
+	return "", false, nil
+}
+
+// integerText reports whether s, without surrounding spaces, is an optional
+// sign and decimal digits (as DynamoDB Local reads " 7", "+7" and "007"),
+// and returns that text for strconv.
+func integerText(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	digits := strings.TrimLeft(s, "+-")
+	if len(digits) == 0 || len(s)-len(digits) > 1 {
+		return "", false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+func (d *reqDecoder) numberMismatch(t reflect.Type) {
+	if d.saved == nil {
+		d.saved = apierr.Serialization(mismatchMessage('0', t))
+	}
+}
+
+func decodeInt(d *reqDecoder, v reflect.Value, _ int) error {
+	s, ok, err := d.numberFor(v.Type())
+	if !ok || err != nil {
+		return err
+	}
+	n, perr := strconv.ParseInt(s, 10, 64)
+	if perr != nil || v.OverflowInt(n) {
+		d.numberMismatch(v.Type())
+		return nil
+	}
+	v.SetInt(n)
+	return nil
+}
+
+func decodeUint(d *reqDecoder, v reflect.Value, _ int) error {
+	s, ok, err := d.numberFor(v.Type())
+	if !ok || err != nil {
+		return err
+	}
+	n, perr := strconv.ParseUint(s, 10, 64)
+	if perr != nil || v.OverflowUint(n) {
+		d.numberMismatch(v.Type())
+		return nil
+	}
+	v.SetUint(n)
+	return nil
+}
+
+func decodeFloat(d *reqDecoder, v reflect.Value, _ int) error {
+	s, ok, err := d.numberFor(v.Type())
+	if !ok || err != nil {
+		return err
+	}
+	n, perr := strconv.ParseFloat(s, v.Type().Bits())
+	if perr != nil || v.OverflowFloat(n) {
+		d.numberMismatch(v.Type())
+		return nil
+	}
+	v.SetFloat(n)
+	return nil
+}
+
+// decodeInterface decodes into an empty interface as encoding/json does:
+// map[string]any, []any, string, float64, bool or nil.
+func decodeInterface(d *reqDecoder, v reflect.Value, depth int) error {
+	x, err := d.anyValue(depth)
+	if err != nil {
+		return err
+	}
+	if x == nil {
+		v.SetZero()
+	} else {
+		v.Set(reflect.ValueOf(x))
+	}
+	return nil
+}
+
+func (d *reqDecoder) anyValue(depth int) (any, error) {
+	if depth >= maxJSONDepth {
+		return nil, d.syntax()
+	}
+	switch d.peek() {
+	case '{':
+		d.pos++
+		m := map[string]any{}
+		if d.peek() == '}' {
+			d.pos++
+			return m, nil
+		}
+		for {
+			key, err := d.readString()
+			if err != nil {
+				return nil, d.syntax()
+			}
+			if err := d.expect(':'); err != nil {
+				return nil, err
+			}
+			if m[key], err = d.anyValue(depth + 1); err != nil {
+				return nil, err
+			}
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case '}':
+				d.pos++
+				return m, nil
+			default:
+				return nil, d.syntax()
+			}
+		}
+	case '[':
+		d.pos++
+		a := []any{}
+		if d.peek() == ']' {
+			d.pos++
+			return a, nil
+		}
+		for {
+			x, err := d.anyValue(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, x)
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case ']':
+				d.pos++
+				return a, nil
+			default:
+				return nil, d.syntax()
+			}
+		}
+	case '"':
+		return d.readString()
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	case 'n':
+		return nil, d.literal("null")
+	}
+	s, ok, err := d.numberText()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, d.syntax()
+	}
+	f, perr := strconv.ParseFloat(s, 64)
+	if perr != nil {
+		d.numberMismatch(reflect.TypeFor[float64]())
+		return nil, nil
+	}
+	return f, nil
+}
+
+// decodeUnmarshaler hands the raw value to the type's UnmarshalJSON, as
+// encoding/json does (also for null).
+func decodeUnmarshaler(d *reqDecoder, v reflect.Value, depth int) error {
+	d.skipSpace()
+	start := d.pos
+	if err := d.skipValue(depth); err != nil {
+		return err
+	}
+	return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
+}
+
+// decodeWireItem is WireItem.UnmarshalJSON on the request's own scanner.
+func decodeWireItem(d *reqDecoder, v reflect.Value, _ int) error {
+	w := v.Addr().Interface().(*WireItem)
+	if d.peek() == 'n' && d.consumeLiteral("null") {
+		*w = nil
+		return nil
+	}
+	d.verr = nil
+	it, err := d.item()
+	if err == nil {
+		err = d.verr
+	}
+	d.verr = nil
+	if err != nil {
+		return err
+	}
+	*w = WireItem(it)
+	return nil
+}
+
+// decodeAttributeValue is AttributeValue.UnmarshalJSON on the request's own scanner.
+func decodeAttributeValue(d *reqDecoder, v reflect.Value, _ int) error {
+	a := v.Addr().Interface().(*AttributeValue)
+	if d.peek() == 'n' && d.consumeLiteral("null") {
+		a.Value = storage.Value{}
+		return nil
+	}
+	d.verr = nil
+	val, err := d.attrValue(1)
+	if err == nil {
+		err = d.verr
+	}
+	d.verr = nil
+	if err != nil {
+		return err
+	}
+	a.Value = val
+	return nil
+}

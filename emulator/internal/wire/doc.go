@@ -1,0 +1,43 @@
+// Package wire is the emulator's JSON codec: DynamoDB's attribute values
+// in their JSON form, the request decoder and the response appenders. It
+// knows storage's values and apierr's messages, nothing of tables or
+// operations.
+//
+// # Basics
+//
+// AttributeValue, WireItem (an item or key), ExpressionValues and
+// ExpressionNames (the placeholder maps) decode themselves with
+// DynamoDB's validation and messages; DecodeItem decodes an item straight
+// into storage values. DecodeRequest decodes a request body into an
+// operation's input struct (a pointer) without encoding/json: a plan per
+// Go type, built once from its fields and their json tags, runs on the
+// attribute-value scanner and gives encoding/json's results and error
+// precedence, except that member names match exactly, as AWS matches them.
+// Bad JSON, wrong JSON types and invalid values are apierr errors
+// (SerializationException, ValidationException).
+//
+// The Append functions write JSON into a caller's buffer: AppendString,
+// AppendValue, AppendItem (names sorted, so equal items encode to equal
+// bytes), AppendStoredItem (straight from a stored record, without
+// decoding it), AppendMember, AppendFloat, AppendMarshal, and
+// AppendErrorBody, the body of an error answer.
+//
+// # Files
+//
+//   - wire.go: AttributeValue, WireItem, DecodeItem.
+//   - wire_scan.go: the JSON scanner the decoders share.
+//   - wire_decode.go: decoding and validating attribute values.
+//   - wire_exprvalues.go, wire_placeholders.go: ExpressionAttributeValues
+//     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
+//     it are never built).
+//   - wire_text.go: text that is not Unicode (SerializationException).
+//   - decode.go: the request decoder's plans.
+//   - wire_encode.go, encode.go: the appenders; wire_error.go: error bodies.
+//
+// # Caveats
+//
+// See the emulator's doc.go: a body with both a member of the wrong JSON
+// type and an invalid attribute value reports the attribute value's
+// error; a JSON null where an AttributeValue is expected leaves it
+// invalid; some SerializationException texts are inferred.
+package wire

@@ -1,0 +1,91 @@
+package wire
+
+import (
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// MaxValueDepth is DynamoDB's nesting limit: an attribute's own value is level
+// 1, and a value nested in 32 levels of L or M is rejected.
+const MaxValueDepth = 32
+
+// AttributeValue is one attribute value in DynamoDB's JSON form, such as
+// {"S":"a"} or {"L":[{"N":"1"}]}. Decoding validates it the way DynamoDB does
+// (exactly one type, non-empty sets without duplicates, valid numbers and
+// base64) and stores numbers in canonical form. A JSON null leaves it invalid
+// (IsValid() false), so optional parameters can tell "absent" apart.
+type AttributeValue struct{ storage.Value }
+
+// UnmarshalJSON decodes and validates one attribute value.
+func (a *AttributeValue) UnmarshalJSON(data []byte) error {
+	d := decoder{data: data}
+	d.skipSpace()
+	if d.consumeLiteral("null") {
+		if err := d.end(); err != nil {
+			return err
+		}
+		a.Value = storage.Value{}
+		return nil
+	}
+	v, err := d.attrValue(1)
+	if err = d.finish(err); err != nil {
+		return err
+	}
+	a.Value = v
+	return nil
+}
+
+// MarshalJSON encodes the value in DynamoDB's JSON form.
+func (a AttributeValue) MarshalJSON() ([]byte, error) {
+	return AppendValue(nil, a.Value), nil
+}
+
+// WireItem is an item (or key) in DynamoDB's JSON form: attribute name to
+// value. Decoding validates every value; a null value is rejected as DynamoDB
+// does. It has storage.Item's underlying type, so converting between the two
+// (Item, ItemToWire) copies nothing.
+type WireItem map[string]storage.Value
+
+// UnmarshalJSON decodes and validates a whole item.
+func (w *WireItem) UnmarshalJSON(data []byte) error {
+	d := decoder{data: data}
+	d.skipSpace()
+	if d.consumeLiteral("null") {
+		if err := d.end(); err != nil {
+			return err
+		}
+		*w = nil
+		return nil
+	}
+	it, err := d.item()
+	if err = d.finish(err); err != nil {
+		return err
+	}
+	*w = WireItem(it)
+	return nil
+}
+
+// MarshalJSON encodes the item with its attribute names in sorted order.
+func (w WireItem) MarshalJSON() ([]byte, error) {
+	if w == nil {
+		return []byte("null"), nil
+	}
+	return AppendItem(nil, w), nil
+}
+
+// Item returns the item as storage values: the same map, not a copy. Values
+// are immutable; do not add or delete attributes through either.
+func (w WireItem) Item() storage.Item { return storage.Item(w) }
+
+// ItemToWire returns it in wire form: the same map, not a copy; nil for nil.
+func ItemToWire(it storage.Item) WireItem { return WireItem(it) }
+
+// DecodeItem decodes and validates an item in DynamoDB's JSON form straight
+// into storage values, without the WireItem map in between.
+func DecodeItem(data []byte) (storage.Item, error) {
+	d := decoder{data: data}
+	it, err := d.item()
+	if err = d.finish(err); err != nil {
+		return nil, err
+	}
+	return it, nil
+}

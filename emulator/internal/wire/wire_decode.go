@@ -1,0 +1,445 @@
+package wire
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// item reads {"name": value, ...}: the attributes of an item or key.
+func (d *decoder) item() (storage.Item, error) {
+	if d.peek() != '{' {
+		if d.peek() == '[' {
+			return nil, apierr.Serialization(apierr.MsgSerListStart)
+		}
+		if d.pos < len(d.data) && d.peek() != 0 {
+			return nil, apierr.Serialization(apierr.MsgSerExpectedMap)
+		}
+		return nil, d.syntax()
+	}
+	// Scan the item once to size its map and make its text one string
+	// (see text); a malformed item is left to members to report.
+	probe := decoder{data: d.data, pos: d.pos}
+	n, err := probe.skipCount(0)
+	if err != nil {
+		return d.members(0, 0)
+	}
+	d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
+	m, err := d.members(0, n)
+	d.text, d.textOff = "", 0
+	return m, err
+}
+
+// members reads the entries of an M value, or of an item when lvl is 0;
+// size is a hint of their number.
+func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
+	d.pos++ // '{'
+	m := make(map[string]storage.Value, size)
+	if d.peek() == '}' {
+		d.pos++
+		return m, nil
+	}
+	for {
+		name, err := d.readString()
+		if err != nil {
+			return nil, d.syntax()
+		}
+		if err := d.expect(':'); err != nil {
+			return nil, err
+		}
+		if name == "" {
+			d.validation(apierr.MsgEmptyAttributeName)
+		} else if len(name) > expr.MaxAttributeNameBytes {
+			d.validation(expr.MsgAttributeNameTooLarge)
+		}
+		if d.isNull() {
+			d.validation(apierr.MsgNullInList + ": " + name + " is null")
+		} else {
+			v, err := d.attrValue(lvl + 1)
+			if err != nil {
+				return nil, err
+			}
+			m[name] = v
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return m, nil
+		default:
+			return nil, d.syntax()
+		}
+	}
+}
+
+// attrValue reads one attribute value object at nesting level lvl (1 for an
+// attribute's own value).
+func (d *decoder) attrValue(lvl int) (storage.Value, error) {
+	if lvl > MaxValueDepth {
+		return storage.Value{}, apierr.Validation(apierr.MsgNestingExceeded)
+	}
+	if d.peek() != '{' {
+		return storage.Value{}, d.containerTypeError('[', apierr.MsgSerListStart, apierr.MsgSerExpectedNull)
+	}
+	d.pos++
+	hadErr := d.verr != nil
+	var (
+		set uint16
+		v   storage.Value
+	)
+	if d.peek() == '}' {
+		d.pos++
+	} else {
+		for {
+			key, err := d.readString()
+			if err != nil {
+				return storage.Value{}, d.syntax()
+			}
+			if err := d.expect(':'); err != nil {
+				return storage.Value{}, err
+			}
+			if d.isNull() {
+				// A null member is as good as absent.
+			} else {
+				k := kindOfKey(key)
+				var got storage.Value
+				switch k {
+				case storage.KindS:
+					s, err := d.readString()
+					if err != nil {
+						return storage.Value{}, err
+					}
+					got = storage.S(s)
+				case storage.KindN:
+					s, err := d.readString()
+					if err != nil {
+						return storage.Value{}, err
+					}
+					n, nerr := parseNumber(s)
+					if nerr != nil {
+						d.validation(nerr.Error())
+					}
+					got = storage.N(n)
+				case storage.KindB:
+					b, err := d.readBinary()
+					if err != nil {
+						return storage.Value{}, err
+					}
+					got = storage.BString(b)
+				case storage.KindBOOL, storage.KindNULL:
+					b, err := d.readBool()
+					if err != nil {
+						return storage.Value{}, err
+					}
+					if k == storage.KindBOOL {
+						got = storage.Bool(b)
+					} else {
+						if !b {
+							d.validation(apierr.MsgNullNotTrue)
+						}
+						got = storage.Null()
+					}
+				case storage.KindL:
+					got, err = d.list(lvl)
+					if err != nil {
+						return storage.Value{}, err
+					}
+				case storage.KindM:
+					if d.peek() != '{' {
+						return storage.Value{}, d.mapTypeError()
+					}
+					m, err := d.members(lvl, 0)
+					if err != nil {
+						return storage.Value{}, err
+					}
+					got = storage.M(m)
+				case storage.KindSS, storage.KindNS, storage.KindBS:
+					got, err = d.set(k)
+					if err != nil {
+						return storage.Value{}, err
+					}
+				default:
+					// DynamoDB ignores members it does not know.
+					if err := d.skipValue(0); err != nil {
+						return storage.Value{}, err
+					}
+				}
+				if k != storage.KindInvalid {
+					set |= 1 << (k - 1) // one bit per type key, to count them
+					v = got
+				}
+			}
+			switch d.peek() {
+			case ',':
+				d.pos++
+				continue
+			case '}':
+				d.pos++
+			default:
+				return storage.Value{}, d.syntax()
+			}
+			break
+		}
+	}
+	var countErr string
+	switch {
+	case set == 0:
+		countErr = apierr.MsgAVEmpty
+	case set&(set-1) != 0:
+		countErr = apierr.MsgAVMultiple
+	}
+	if countErr != "" && !hadErr {
+		// The value's own check comes before those of its contents.
+		d.verr = apierr.Validation(countErr)
+	}
+	return v, nil
+}
+
+// readBinary reads a base64 string (padding optional) and returns the raw bytes.
+func (d *decoder) readBinary() (string, error) {
+	s, err := d.readString()
+	if err != nil {
+		return "", err
+	}
+	return decodeBase64(s)
+}
+
+func decodeBase64(s string) (string, error) {
+	enc := base64.StdEncoding
+	if len(s)%4 != 0 {
+		enc = base64.RawStdEncoding
+	}
+	b, err := enc.DecodeString(s)
+	if err != nil {
+		return "", apierr.Serialization(apierr.MsgSerInvalidBase64)
+	}
+	return string(b), nil
+}
+
+// list reads the elements of an L value at level lvl.
+func (d *decoder) list(lvl int) (storage.Value, error) {
+	if d.peek() != '[' {
+		return storage.Value{}, d.listTypeError()
+	}
+	d.pos++
+	elems := []storage.Value{}
+	if d.peek() == ']' {
+		d.pos++
+		return storage.L(elems), nil
+	}
+	for {
+		if d.isNull() {
+			d.validation(apierr.MsgNullInList)
+		} else {
+			v, err := d.attrValue(lvl + 1)
+			if err != nil {
+				return storage.Value{}, err
+			}
+			elems = append(elems, v)
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return storage.L(elems), nil
+		default:
+			return storage.Value{}, d.syntax()
+		}
+	}
+}
+
+// set reads the members of an SS, NS or BS value and validates them.
+func (d *decoder) set(k storage.Kind) (storage.Value, error) {
+	if d.peek() != '[' {
+		return storage.Value{}, d.listTypeError()
+	}
+	d.pos++
+	var buf [8]string
+	members := buf[:0]
+	memberErr := false
+	if d.peek() == ']' {
+		d.pos++
+	} else {
+		for {
+			if d.isNull() {
+				switch k {
+				case storage.KindSS:
+					d.validation(apierr.MsgSSNullMember)
+				case storage.KindNS:
+					d.validation(storage.ErrNumberInvalid.Error())
+				case storage.KindBS:
+					d.validation(apierr.MsgBSNullMember)
+				}
+				memberErr = true
+			} else {
+				s, err := d.readString()
+				if err != nil {
+					return storage.Value{}, err
+				}
+				switch k {
+				case storage.KindSS:
+					members = append(members, s)
+				case storage.KindNS:
+					n, nerr := parseNumber(s)
+					if nerr != nil {
+						d.validation(nerr.Error())
+						memberErr = true
+					}
+					members = append(members, string(n))
+				case storage.KindBS:
+					b, err := decodeBase64(s)
+					if err != nil {
+						return storage.Value{}, err
+					}
+					members = append(members, b)
+				}
+			}
+			switch d.peek() {
+			case ',':
+				d.pos++
+				continue
+			case ']':
+				d.pos++
+			default:
+				return storage.Value{}, d.syntax()
+			}
+			break
+		}
+	}
+	members = slices.Clip(slices.Clone(members)) // off the stack buffer
+	if memberErr {
+		return storage.SetOf(k, members), nil
+	}
+	if len(members) == 0 {
+		switch k {
+		case storage.KindSS:
+			d.validation(apierr.MsgSSEmpty)
+		case storage.KindNS:
+			d.validation(apierr.MsgNSEmpty)
+		default:
+			d.validation(apierr.MsgBSEmpty)
+		}
+		return storage.SetOf(k, []string{}), nil
+	}
+	if hasDuplicates(members) {
+		d.validation(duplicatesMessage(k, members))
+	}
+	return storage.SetOf(k, members), nil
+}
+
+// duplicatesMessage is AWS's answer to a set with duplicate members, which
+// lists them: "One or more parameter values were invalid: Input collection
+// [a, a] contains duplicates." (AWS's recorded answers; DynamoDB Local drops
+// the final period, and for NS says only "Input collection contains
+// duplicates"). A binary set shows its members in base64 and its type, with
+// no space before "of" ("[Yg==, Yg==]of type BS", as recorded from AWS).
+func duplicatesMessage(k storage.Kind, members []string) string {
+	if k == storage.KindBS {
+		shown := make([]string, len(members))
+		for i, m := range members {
+			shown[i] = base64.StdEncoding.EncodeToString([]byte(m))
+		}
+		return fmt.Sprintf(apierr.MsgBinarySetDuplicates, strings.Join(shown, ", "))
+	}
+	return fmt.Sprintf(apierr.MsgSetDuplicates, strings.Join(members, ", "))
+}
+
+// kindOfKey maps a type key of an attribute value to its kind.
+func kindOfKey(key string) storage.Kind {
+	switch key {
+	case "S":
+		return storage.KindS
+	case "N":
+		return storage.KindN
+	case "B":
+		return storage.KindB
+	case "BOOL":
+		return storage.KindBOOL
+	case "NULL":
+		return storage.KindNULL
+	case "L":
+		return storage.KindL
+	case "M":
+		return storage.KindM
+	case "SS":
+		return storage.KindSS
+	case "NS":
+		return storage.KindNS
+	case "BS":
+		return storage.KindBS
+	}
+	return storage.KindInvalid
+}
+
+// parseNumber is storage.ParseNumber with a fast path for text that is
+// already canonical and short (most numbers on the wire: "3", "-12.5").
+func parseNumber(s string) (storage.Number, error) {
+	if isCanonicalShort(s) {
+		return storage.Number(s), nil
+	}
+	return storage.ParseNumber(s)
+}
+
+// isCanonicalShort reports whether s is at most 38 bytes (so within precision
+// and range) of canonical decimal text: an optional '-', an integer part with
+// no leading zero (or "0" when a fraction follows, or "0" alone), and an
+// optional fraction that does not end in '0'. "-0" is not canonical.
+func isCanonicalShort(s string) bool {
+	if len(s) == 0 || len(s) > 38 {
+		return false
+	}
+	i := 0
+	neg := s[0] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	intPart := s[start:i]
+	if len(intPart) == 0 || len(intPart) > 1 && intPart[0] == '0' {
+		return false
+	}
+	if i == len(s) {
+		return !(neg && intPart == "0")
+	}
+	if s[i] != '.' {
+		return false
+	}
+	i++
+	fracStart := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i != len(s) || i == fracStart || s[i-1] == '0' {
+		return false
+	}
+	return true
+}
+
+func hasDuplicates(ms []string) bool {
+	if len(ms) <= 16 {
+		for i := 1; i < len(ms); i++ {
+			if slices.Contains(ms[:i], ms[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(ms))
+	for _, m := range ms {
+		if _, ok := seen[m]; ok {
+			return true
+		}
+		seen[m] = struct{}{}
+	}
+	return false
+}

@@ -1,0 +1,50 @@
+package wire
+
+import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+
+// The JSON body of an error answer, which the edge writes.
+
+// AppendErrorBody renders the JSON body of a classified error.
+func AppendErrorBody(b []byte, e *apierr.Error) []byte {
+	b = append(b, `{"__type":`...)
+	b = AppendString(b, e.Class.Prefix+"#"+e.Class.Name)
+	if e.Msg != "" {
+		if e.Class.CapitalMessage {
+			b = append(b, `,"Message":`...)
+		} else {
+			b = append(b, `,"message":`...)
+		}
+		b = AppendString(b, e.Msg)
+	}
+	if e.Item != nil {
+		b = append(b, `,"Item":`...)
+		b = AppendItem(b, e.Item)
+	}
+	if e.Reasons != nil {
+		b = appendCancellationReasons(b, e.Reasons)
+	}
+	return append(b, '}')
+}
+
+// appendCancellationReasons writes the CancellationReasons member of an
+// error body (after another member).
+func appendCancellationReasons(b []byte, reasons []apierr.CancellationReason) []byte {
+	b = append(b, `,"CancellationReasons":[`...)
+	for i, r := range reasons {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"Code":`...)
+		b = AppendString(b, r.Code)
+		if r.Message != "" {
+			b = append(b, `,"Message":`...)
+			b = AppendString(b, r.Message)
+		}
+		if r.Item != nil {
+			b = append(b, `,"Item":`...)
+			b = AppendItem(b, r.Item)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}

@@ -1,0 +1,113 @@
+package wire
+
+import (
+	"errors"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// ExpressionValues is the ExpressionAttributeValues parameter: placeholder
+// (":v") to value. Its decoder words value errors as DynamoDB does for this
+// parameter: "ExpressionAttributeValues contains invalid value: <reason> for
+// key :v", and keeps no map of more than 2 MB (wire_placeholders.go). It
+// has the underlying type of the maps expr compiles against, so Values
+// copies nothing.
+type ExpressionValues map[string]storage.Value
+
+// UnmarshalJSON decodes and validates the placeholders' values.
+func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
+	d := decoder{data: data}
+	if d.peek() == 'n' && d.consumeLiteral("null") {
+		*x = nil
+		return d.end()
+	}
+	if d.peek() != '{' {
+		return d.mapTypeError()
+	}
+	if len(data) > MaxSubstitutionBytes {
+		// Measure first, keeping nothing (JSON is never shorter than what
+		// it measures, so a shorter map needs no such pass).
+		var w Witnesses[storage.Value]
+		size, err := decodeValues(data, nil, &w)
+		if err != nil {
+			return err
+		}
+		if size > MaxSubstitutionBytes {
+			*x = w.StandIn()
+			return nil
+		}
+	}
+	out := make(ExpressionValues)
+	if _, err := decodeValues(data, out, nil); err != nil {
+		return err
+	}
+	*x = out
+	return nil
+}
+
+// decodeValues reads an ExpressionAttributeValues object into out, or,
+// with out nil, only validates and measures its entries and shows them to
+// w. It returns their size.
+func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]) (int, error) {
+	d := decoder{data: data}
+	d.skipSpace()
+	d.pos++ // '{'
+	// Keys are copied only when kept.
+	read := func() (string, error) {
+		if out == nil {
+			return d.stringView()
+		}
+		return d.readString()
+	}
+	size := 0
+	if d.peek() == '}' {
+		d.pos++
+	} else {
+		for {
+			name, err := read()
+			if err != nil {
+				return 0, d.syntax()
+			}
+			if err := d.expect(':'); err != nil {
+				return 0, err
+			}
+			if d.isNull() {
+				d.validation(apierr.MsgExprValueInvalid + apierr.MsgNullInList + apierr.MsgExprValueForKey + name)
+			} else {
+				had := d.verr != nil
+				v, err := d.attrValue(1)
+				if err != nil {
+					if errors.Is(err, apierr.ErrValidation) && !had {
+						err = apierr.Validation(apierr.MsgExprValueInvalid + err.Error() + apierr.MsgExprValueForKey + name)
+					}
+					return 0, err
+				}
+				if !had && d.verr != nil {
+					d.verr = apierr.Validation(apierr.MsgExprValueInvalid + d.verr.Error() + apierr.MsgExprValueForKey + name)
+				}
+				size += len(name) + storage.ValueSize(v)
+				if out != nil {
+					out[name] = v
+				} else {
+					w.See(':', name, storage.Null(), "")
+				}
+			}
+			switch d.peek() {
+			case ',':
+				d.pos++
+				continue
+			case '}':
+				d.pos++
+			default:
+				return 0, d.syntax()
+			}
+			break
+		}
+	}
+	return size, d.finish(nil)
+}
+
+// Values returns the placeholders' values as storage values: the same
+// map, not a copy.
+func (x ExpressionValues) Values() map[string]storage.Value { return x }

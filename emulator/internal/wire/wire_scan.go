@@ -1,0 +1,348 @@
+package wire
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// decoder is a small JSON scanner specialised for attribute values. It
+// checks the JSON syntax itself (it may be fed any bytes), stops at the first
+// serialization error, and remembers the first validation error (verr) while
+// it keeps scanning, because DynamoDB reports serialization errors first.
+type decoder struct {
+	data []byte
+	pos  int
+	verr error
+	// text, while an item is decoded, is that item's JSON as one string
+	// (data[textOff:textOff+len(text)]): readString returns its names and
+	// values as substrings of it, one allocation per item instead of one
+	// per string. Keeping any of them keeps the item's text alive; storage
+	// copies what it stores.
+	text    string
+	textOff int
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte, or 0 at the end of input.
+func (d *decoder) peek() byte {
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+func (d *decoder) syntax() error { return apierr.Serialization("") }
+
+func (d *decoder) validation(msg string) {
+	if d.verr == nil {
+		d.verr = apierr.Validation(msg)
+	}
+}
+
+// end checks that only white space follows.
+func (d *decoder) end() error {
+	d.skipSpace()
+	if d.pos != len(d.data) {
+		return d.syntax()
+	}
+	return nil
+}
+
+// finish is how decoding a whole input ends after its value was read with
+// err: that error, else a syntax error if more than white space follows, else
+// the first validation error.
+func (d *decoder) finish(err error) error {
+	if err == nil {
+		err = d.end()
+	}
+	if err == nil {
+		err = d.verr
+	}
+	return err
+}
+
+func (d *decoder) consumeLiteral(lit string) bool {
+	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
+		d.pos += len(lit)
+		return true
+	}
+	return false
+}
+
+// expect consumes byte c after optional space.
+func (d *decoder) expect(c byte) error {
+	if d.peek() != c {
+		return d.syntax()
+	}
+	d.pos++
+	return nil
+}
+
+// typeError is the SerializationException for a JSON value of the wrong type
+// where a scalar of type want ("String", "Boolean") was expected.
+func (d *decoder) typeError(want string) error {
+	switch d.peek() {
+	case '[':
+		return apierr.Serialization(apierr.MsgSerListStart)
+	case '{':
+		return apierr.Serialization(apierr.MsgSerMapStart)
+	case '"':
+		return apierr.Serialization(apierr.MsgStringCannotConvert + want)
+	case 't':
+		return apierr.Serialization(apierr.MsgTrueCannotConvert + want)
+	case 'f':
+		return apierr.Serialization(apierr.MsgFalseCannotConvert + want)
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return apierr.Serialization(apierr.MsgNumberCannotConvert + want)
+	}
+	return d.syntax()
+}
+
+// mapTypeError is the SerializationException for a JSON value of the wrong
+// type where a map (JSON object) was expected.
+func (d *decoder) mapTypeError() error {
+	return d.containerTypeError('[', apierr.MsgSerListStart, apierr.MsgSerExpectedMap)
+}
+
+// listTypeError is the SerializationException for a JSON value of the wrong
+// type where a list (JSON array) was expected.
+func (d *decoder) listTypeError() error {
+	return d.containerTypeError('{', apierr.MsgSerMapStart, apierr.MsgSerExpectedList)
+}
+
+// containerTypeError is the SerializationException for a JSON value of the
+// wrong type where a container was expected: the other kind of container
+// (starting with other) is refused at its start with otherMsg; any other
+// value is skipped and refused with msg.
+func (d *decoder) containerTypeError(other byte, otherMsg, msg string) error {
+	switch d.peek() {
+	case other:
+		return apierr.Serialization(otherMsg)
+	case 0:
+		return d.syntax()
+	}
+	if err := d.skipValue(0); err != nil {
+		return err
+	}
+	return apierr.Serialization(msg)
+}
+
+// readString reads a JSON string. The fast path returns the bytes as they
+// are; strings with escapes or non-ASCII bytes go through encoding/json,
+// after a check that they are Unicode: invalid UTF-8 and lone surrogate
+// escapes are a SerializationException (wire_text.go), never replaced.
+func (d *decoder) readString() (string, error) {
+	if d.peek() != '"' {
+		return "", d.typeError("String")
+	}
+	start := d.pos + 1
+	i := start
+	simple := true
+	for ; i < len(d.data); i++ {
+		c := d.data[i]
+		if c == '"' {
+			break
+		}
+		if c < 0x20 {
+			return "", d.syntax()
+		}
+		if c == '\\' {
+			simple = false
+			i++ // skip the escaped byte; encoding/json validates the escape
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			simple = false
+		}
+	}
+	if i >= len(d.data) {
+		return "", d.syntax()
+	}
+	d.pos = i + 1
+	if simple {
+		if off := start - d.textOff; d.text != "" && off >= 0 && i-d.textOff <= len(d.text) {
+			return d.text[off : i-d.textOff], nil
+		}
+		return string(d.data[start:i]), nil
+	}
+	if !ValidJSONText(d.data[start:i]) {
+		return "", d.syntax() // see wire_text.go
+	}
+	var s string
+	if err := json.Unmarshal(d.data[start-1:i+1], &s); err != nil {
+		return "", d.syntax()
+	}
+	return s, nil
+}
+
+// skipString skips a JSON string, checking it as readString does; only a
+// string with escapes or non-ASCII bytes is built (to check it).
+func (d *decoder) skipString() error {
+	if d.peek() != '"' {
+		return d.typeError("String")
+	}
+	for i := d.pos + 1; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return nil
+		case c < 0x20:
+			return d.syntax()
+		case c == '\\' || c >= utf8.RuneSelf:
+			_, err := d.readString()
+			return err
+		}
+	}
+	return d.syntax()
+}
+
+// skipValue skips any JSON value (for members DynamoDB ignores), bounded in depth.
+func (d *decoder) skipValue(depth int) error {
+	_, err := d.skipCount(depth)
+	return err
+}
+
+// skipCount skips any JSON value, bounded in depth, and returns the number
+// of its members when it is an object (0 otherwise).
+func (d *decoder) skipCount(depth int) (int, error) {
+	if depth > 10000 {
+		return 0, d.syntax()
+	}
+	switch d.peek() {
+	case '"':
+		return 0, d.skipString()
+	case '{':
+		d.pos++
+		if d.peek() == '}' {
+			d.pos++
+			return 0, nil
+		}
+		for n := 1; ; n++ {
+			if err := d.skipString(); err != nil {
+				return 0, d.syntax()
+			}
+			if err := d.expect(':'); err != nil {
+				return 0, err
+			}
+			if _, err := d.skipCount(depth + 1); err != nil {
+				return 0, err
+			}
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case '}':
+				d.pos++
+				return n, nil
+			default:
+				return 0, d.syntax()
+			}
+		}
+	case '[':
+		d.pos++
+		if d.peek() == ']' {
+			d.pos++
+			return 0, nil
+		}
+		for {
+			if _, err := d.skipCount(depth + 1); err != nil {
+				return 0, err
+			}
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case ']':
+				d.pos++
+				return 0, nil
+			default:
+				return 0, d.syntax()
+			}
+		}
+	case 't':
+		return 0, d.literal("true")
+	case 'f':
+		return 0, d.literal("false")
+	case 'n':
+		return 0, d.literal("null")
+	default:
+		return 0, d.number()
+	}
+}
+
+func (d *decoder) literal(lit string) error {
+	if !d.consumeLiteral(lit) {
+		return d.syntax()
+	}
+	return nil
+}
+
+// number skips a JSON number, checking its syntax.
+func (d *decoder) number() error {
+	s := d.data
+	i := d.pos
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return d.syntax()
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		n := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == n {
+			return d.syntax()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		n := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == n {
+			return d.syntax()
+		}
+	}
+	d.pos = i
+	return nil
+}
+
+// isNull consumes a null literal if one comes next.
+func (d *decoder) isNull() bool {
+	return d.peek() == 'n' && d.consumeLiteral("null")
+}
+
+func (d *decoder) readBool() (bool, error) {
+	switch d.peek() {
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	}
+	return false, d.typeError("Boolean")
+}
