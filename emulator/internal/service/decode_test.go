@@ -1,9 +1,11 @@
 package service
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -105,8 +107,15 @@ func memberNames() map[string]bool {
 // differs from a known member name only in case: there encoding/json and
 // AWS (and so DecodeRequest) disagree on purpose.
 func foldsToMember(body []byte, names map[string]bool) bool {
+	// UseNumber: a number no float64 holds (10e700) must not hide the
+	// member names around it (the fuzzer found one).
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
 	var x any
-	if json.Unmarshal(body, &x) != nil {
+	if d.Decode(&x) != nil {
+		return false
+	}
+	if _, err := d.Token(); err != io.EOF { // trailing data: json.Unmarshal's refusal
 		return false
 	}
 	var walk func(x any) bool
