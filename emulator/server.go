@@ -20,6 +20,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).
@@ -71,6 +73,16 @@ type Options struct {
 	// conventions and how they are checked (see conventions.go); nil
 	// means none, though a table may still opt in by its tags.
 	Conventions *conventions.Config
+	// DataDir, when set, keeps every namespace in this directory, loaded
+	// by New and logged before each change is acknowledged
+	// (persistence.go; cmd/dynamoemu's -dbPath); "" keeps everything in
+	// memory only. The directory is locked until Close.
+	DataDir string
+	// Persist configures DataDir's store: durability (Sync, the default,
+	// Group or None: persist/doc.go states each one's guarantee), group
+	// commit window, compaction thresholds. A nil Logger or Progress
+	// logs to Logger.
+	Persist persist.Options
 }
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
@@ -128,9 +140,10 @@ type Emulator struct {
 	skew    clockSkew
 	maxBody int64
 	cors    corsPolicy
-	hosts   *hostPolicy // the Host names answered (hosts.go)
-	svc     *service    // everything behind the edge (service.go)
-	api     backend     // svc, as the edge calls it (tests wrap it)
+	hosts   *hostPolicy    // the Host names answered (hosts.go)
+	svc     *service       // everything behind the edge (service.go)
+	store   *persist.Store // Options.DataDir's; nil without one
+	api     backend        // svc, as the edge calls it (tests wrap it)
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
@@ -163,6 +176,13 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
+	var dbs func(string) (*storage.DB, error)
+	if opts.DataDir != "" {
+		if e.store, err = openStore(opts, e.log); err != nil {
+			return nil, err
+		}
+		dbs = storeDBs(e.store)
+	}
 	e.svc, err = newService(serviceConfig{
 		SharedDB:         opts.SharedDB,
 		Logger:           e.log,
@@ -173,9 +193,20 @@ func New(opts Options) (*Emulator, error) {
 		StreamRetention:  opts.StreamRetention,
 		Conventions:      opts.Conventions,
 		TableDropped:     e.release.deleted,
+		DBs:              dbs,
 	})
 	if err != nil {
+		if e.store != nil {
+			e.store.Close()
+		}
 		return nil, err
+	}
+	if e.store != nil {
+		if err := e.svc.loadNamespaces(e.store); err != nil {
+			e.svc.close()
+			e.store.Close()
+			return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
+		}
 	}
 	e.api = e.svc
 	e.bufs.New = func() any { return new(bytes.Buffer) }
@@ -211,10 +242,15 @@ func New(opts Options) (*Emulator, error) {
 }
 
 // Close stops the emulator's background work (the janitor that forgets
-// expired ClientRequestTokens). The emulator still answers requests after
-// it. Close is safe to call more than once; it always returns nil.
+// expired ClientRequestTokens) and, with Options.DataDir, makes every
+// change durable and unlocks the directory. The emulator still answers
+// requests after it (with DataDir, changes then fail). Close is safe to
+// call more than once; it returns the store's error, if any.
 func (e *Emulator) Close() error {
 	e.svc.close()
+	if e.store != nil {
+		return e.store.Close()
+	}
 	return nil
 }
 
