@@ -3,7 +3,9 @@ package emulator
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/dynamoemu/dynamoemu/persist"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -113,14 +115,44 @@ func (s *service) loadNamespaces(st *persist.Store) error {
 // rebuildCatalog makes the catalog of ns from the tables its DB holds,
 // as Apply does for each table a record creates: the table from its
 // definition record, its stream, conventions policy and item collection
-// tracking.
+// tracking. A restart ends every transient state (endTransient).
 func (ns *Namespace) rebuildCatalog() error {
+	now := ns.svc.clock()
 	for _, st := range ns.db.Tables() {
 		if err := ns.applied(&storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {
 			return fmt.Errorf("table %s: %w", st.Name(), err)
 		}
+		if t := ns.tableByID(st.ID()); t != nil {
+			t.endTransient(now)
+		}
 	}
 	return nil
+}
+
+// endTransient makes a GSI CREATING at now ACTIVE and forgets a GSI
+// DELETING: their times were set by a clock that is gone (the clock's
+// offset is not kept, so a GSI added while the clock was moved two hours
+// on would otherwise be CREATING for two hours), and DynamoDB Local too
+// comes back from a restart with no transient state. Only the published
+// definition changes; the recorded one follows at the next change.
+func (t *table) endTransient(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := *t.meta.Load()
+	changed := len(m.deleting) > 0
+	m.deleting = nil
+	gsis := slices.Clone(m.gsis)
+	for i, x := range gsis {
+		if now.Before(x.activeAt) {
+			y := *x
+			y.activeAt = time.Time{}
+			gsis[i], changed = &y, true
+		}
+	}
+	if changed {
+		m.gsis = gsis
+		t.meta.Store(&m)
+	}
 }
 
 // failingHook refuses every change with err: the hook of a namespace
