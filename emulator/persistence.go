@@ -124,6 +124,41 @@ func (ns *Namespace) rebuildCatalog() error {
 		}
 		if t := ns.tableByID(st.ID()); t != nil {
 			t.endTransient(now)
+			if err := t.reconcileIndexes(); err != nil {
+				return fmt.Errorf("table %s: %w", st.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// reconcileIndexes makes the table's storage indexes those of its
+// definition. UpdateTable records the definition with a GSI added or
+// dropped, then adds or drops the storage index (changeMeta): two
+// records, so a process killed between them comes back with the
+// definition ahead of storage. The change was not acknowledged (its
+// answer comes after both), so either outcome is allowed; this one rolls
+// it forward, as a second record that follows the first.
+func (t *table) reconcileIndexes() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := t.meta.Load()
+	want := slices.Concat(m.lsis, m.gsis)
+	have := t.data.IndexNames()
+	for _, name := range have {
+		if !slices.ContainsFunc(want, func(x *indexDef) bool { return x.name == name }) {
+			if err := t.data.DropIndex(name); err != nil {
+				return err
+			}
+			t.ns.svc.log.Warn("dropped an index its table's definition no longer has (a process killed within UpdateTable)", "table", t.name, "index", name)
+		}
+	}
+	for _, x := range want {
+		if !slices.Contains(have, x.name) {
+			if err := t.data.AddIndex(x.storageDef()); err != nil {
+				return err
+			}
+			t.ns.svc.log.Warn("built an index its table's definition has and storage had not (a process killed within UpdateTable)", "table", t.name, "index", x.name)
 		}
 	}
 	return nil

@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // openPersisted returns a service over a persist.Store of dir, with its
@@ -73,6 +75,9 @@ func TestPersistRestart(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// A restart ends the transient states (endTransient); let them end
+	// before it for the service it is compared with.
+	clock.advance(3 * time.Second)
 	// Each round reloads the directory and compares with the service
 	// before (whose store is closed: it still reads), then writes to the
 	// reloaded service for the next round to find.
@@ -198,5 +203,48 @@ func TestPersistOpenErrors(t *testing.T) {
 		if _, err := New(Options{DataDir: ro}); err == nil || !strings.Contains(err.Error(), "writable") {
 			t.Errorf("New on a read-only directory: got %v, want an error saying it must be writable", err)
 		}
+	}
+}
+
+// TestPersistReconcileIndexes: a process killed between UpdateTable's
+// two records (the definition with a GSI added or dropped, then the
+// storage index) comes back with the storage indexes its definitions
+// say, built or dropped at load.
+func TestPersistReconcileIndexes(t *testing.T) {
+	dir := t.TempDir()
+	e, st := openPersisted(t, dir, serviceConfig{}, persist.Options{})
+	for _, b := range []struct{ op, body string }{
+		{"CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
+			"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`},
+		{"PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"},"g":{"S":"x"}}}`},
+	} {
+		if res, out := doService(t, e, "DynamoDB_20120810."+b.op, testkit.DefaultAuth, b.body); res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %s", b.op, out)
+		}
+	}
+	// As if killed after the definition's record: storage lost byG and
+	// has an index the definition does not.
+	tb := e.namespaceFor("AKID", "us-east-1").getTable("tbl1")
+	if tb == nil {
+		tb = e.dbs.all()[0].getTable("tbl1")
+	}
+	if err := tb.data.DropIndex("byG"); err != nil {
+		t.Fatal(err)
+	}
+	extra := (&indexDef{name: "stale", schema: tb.schema, partAttrs: []storage.KeyAttr{tb.schema.Partition}, projection: projection{typ: "ALL"}}).storageDef()
+	if err := tb.data.AddIndex(extra); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e2, _ := openPersisted(t, dir, serviceConfig{}, persist.Options{})
+	t2 := e2.dbs.all()[0].getTable("tbl1")
+	if got, want := t2.data.IndexNames(), []string{"byG"}; !slices.Equal(got, want) {
+		t.Errorf("storage indexes after the restart: got %v, want %v", got, want)
+	}
+	res, out := doService(t, e2, "DynamoDB_20120810.Query", testkit.DefaultAuth, `{"TableName":"tbl1","IndexName":"byG","KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"x"}}}`)
+	if res.StatusCode != http.StatusOK || !strings.Contains(out, `"Count":1`) {
+		t.Errorf("Query of the rebuilt index: got %d %s, want 1 item", res.StatusCode, out)
 	}
 }
