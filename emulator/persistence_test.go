@@ -110,7 +110,9 @@ func TestPersistRestart(t *testing.T) {
 // stream has the stream e's table has, listed by ListStreams.
 func compareEnabledStreams(t *testing.T, e, e2 *service, auth string) {
 	t.Helper()
-	var ls1, ls2 struct{ Streams []struct{ StreamArn, TableName string } }
+	var ls1, ls2 struct {
+		Streams []struct{ StreamArn, TableName string }
+	}
 	_, out1 := doService(t, e, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
 	_, out2 := doService(t, e2, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
 	testkit.MustUnmarshal(t, out1, &ls1)
