@@ -153,7 +153,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	}
 	emu, err := emulator.New(opts)
 	if err != nil {
-		return err
+		return explainStoreError(err)
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {

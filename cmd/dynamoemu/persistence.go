@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -55,4 +57,14 @@ func (c *config) persistOptions(opts *emulator.Options) {
 	d, _ := persist.ParseDurability(c.store.durability) // validated
 	opts.DataDir = c.dbPath
 	opts.Persist = persist.Options{Durability: d, GroupWindow: c.store.groupCommitWindow, CompactBytes: c.store.compactBytes}
+}
+
+// explainStoreError adds to an error of opening -dbPath what to do about
+// a directory this process may not write: the common case in a container
+// whose volume is a host directory owned by another user.
+func explainStoreError(err error) error {
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w (this server runs as uid %d, gid %d: make the directory writable by them, e.g. chown; in a container see README, \"Keeping data: -dbPath\")", err, os.Getuid(), os.Getgid())
+	}
+	return err
 }
