@@ -70,6 +70,17 @@
 // The API needs no such check: X-Amz-Target cannot be sent cross-site
 // without a CORS preflight.
 //
+// # Persistence
+//
+// With Options.DataDir (cmd/dynamoemu's -dbPath) each namespace's
+// storage.DB is a persist.Store's (persistence.go): every change is
+// logged by the DB's commit hook before it is acknowledged, New loads the
+// namespaces and rebuilds their catalogs from their tables' definition
+// records (catalog_record.go), and a change the log refuses answers 500
+// InternalServerError with nothing applied. Stream records,
+// ClientRequestTokens and the clock's offset are not kept. Without
+// DataDir a namespace's DB has no hook.
+//
 // # Locks
 //
 // Every lock of the emulator and of storage in one order, top to bottom.
