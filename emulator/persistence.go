@@ -27,8 +27,9 @@ import (
 // (indexes, tags, TTL, stream settings and the stream's identity), from
 // which the conventions policies and item collection tracking are
 // rebuilt. Not kept: stream records (a stream comes back enabled, same
-// ARN and shard, with no records, its sequence numbers starting again
-// from the first), ClientRequestTokens (a transaction retried after a
+// ARN and shard, with no records, numbering new ones after every number
+// it handed out: restartStream; a disabled stream is not listed any
+// more), ClientRequestTokens (a transaction retried after a
 // restart runs again, its conditions decide), the clock's offset, the
 // conventions report.
 //
@@ -124,6 +125,7 @@ func (ns *Namespace) rebuildCatalog() error {
 		}
 		if t := ns.tableByID(st.ID()); t != nil {
 			t.endTransient(now)
+			t.restartStream()
 			if err := t.reconcileIndexes(); err != nil {
 				return fmt.Errorf("table %s: %w", st.Name(), err)
 			}
@@ -162,6 +164,20 @@ func (t *table) reconcileIndexes() error {
 		}
 	}
 	return nil
+}
+
+// restartStream numbers the records of t's stream, which come back
+// empty, after every number it handed out before the restart: from the
+// real time in nanoseconds, later than the previous start's plus one
+// per record since (while the wall clock does not go back). A consumer
+// that asks for a position of before the restart gets
+// TrimmedDataAccessException, not someone else's records.
+func (t *table) restartStream() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.liveStream; s != nil {
+		s.log.SkipTo(uint64(time.Now().UnixNano()))
+	}
 }
 
 // endTransient makes a GSI CREATING at now ACTIVE and forgets a GSI

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -248,5 +249,86 @@ func TestPersistReconcileIndexes(t *testing.T) {
 	res, out := doService(t, e2, "DynamoDB_20120810.Query", testkit.DefaultAuth, `{"TableName":"tbl1","IndexName":"byG","KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"x"}}}`)
 	if res.StatusCode != http.StatusOK || !strings.Contains(out, `"Count":1`) {
 		t.Errorf("Query of the rebuilt index: got %d %s, want 1 item", res.StatusCode, out)
+	}
+}
+
+// TestPersistStreamRestart: an enabled stream comes back from a restart
+// with its ARN and shard and no records; a position of before the
+// restart is TrimmedDataAccessException, and new records are numbered
+// after every record handed out before.
+func TestPersistStreamRestart(t *testing.T) {
+	dir := t.TempDir()
+	do := func(e *service, op, body string) (int, string) {
+		t.Helper()
+		target := "DynamoDB_20120810." + op
+		if strings.HasPrefix(op, "DynamoDBStreams_") {
+			target = op
+		}
+		res, out := doService(t, e, target, testkit.DefaultAuth, body)
+		return res.StatusCode, out
+	}
+	mustOK := func(e *service, op, body string) string {
+		t.Helper()
+		status, out := do(e, op, body)
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d %s", op, status, out)
+		}
+		return out
+	}
+	type recs struct {
+		Records []struct {
+			Dynamodb struct{ SequenceNumber string }
+		}
+	}
+	read := func(e *service, arn, shard, typ, seq string) (int, string) {
+		t.Helper()
+		body := `{"StreamArn":"` + arn + `","ShardId":"` + shard + `","ShardIteratorType":"` + typ + `"`
+		if seq != "" {
+			body += `,"SequenceNumber":"` + seq + `"`
+		}
+		status, out := do(e, "DynamoDBStreams_20120810.GetShardIterator", body+`}`)
+		if status != http.StatusOK {
+			return status, out
+		}
+		var it struct{ ShardIterator string }
+		testkit.MustUnmarshal(t, out, &it)
+		return do(e, "DynamoDBStreams_20120810.GetRecords", `{"ShardIterator":"`+it.ShardIterator+`"}`)
+	}
+
+	e, st := openPersisted(t, dir, serviceConfig{}, persist.Options{})
+	var ct struct{ TableDescription struct{ LatestStreamArn string } }
+	testkit.MustUnmarshal(t, mustOK(e, "CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
+		"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`), &ct)
+	arn := ct.TableDescription.LatestStreamArn
+	mustOK(e, "PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"}}}`)
+	var ds struct{ StreamDescription struct{ Shards []struct{ ShardId string } } }
+	testkit.MustUnmarshal(t, mustOK(e, "DynamoDBStreams_20120810.DescribeStream", `{"StreamArn":"`+arn+`"}`), &ds)
+	shard := ds.StreamDescription.Shards[0].ShardId
+	_, out := read(e, arn, shard, "TRIM_HORIZON", "")
+	var before recs
+	testkit.MustUnmarshal(t, out, &before)
+	if len(before.Records) != 1 {
+		t.Fatalf("records before the restart: %s", out)
+	}
+	oldSeq := before.Records[0].Dynamodb.SequenceNumber
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	e2, _ := openPersisted(t, dir, serviceConfig{}, persist.Options{})
+	if status, out := read(e2, arn, shard, "AT_SEQUENCE_NUMBER", oldSeq); status != http.StatusBadRequest || testkit.ErrorType(out) != "TrimmedDataAccessException" {
+		t.Errorf("GetShardIterator at a sequence number of before the restart: got %d %s, want TrimmedDataAccessException", status, out)
+	}
+	mustOK(e2, "PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"b"}}}`)
+	_, out = read(e2, arn, shard, "TRIM_HORIZON", "")
+	var after recs
+	testkit.MustUnmarshal(t, out, &after)
+	if len(after.Records) != 1 {
+		t.Fatalf("records after the restart: got %s, want the one written since", out)
+	}
+	o, _ := strconv.ParseUint(oldSeq, 10, 64)
+	n, _ := strconv.ParseUint(after.Records[0].Dynamodb.SequenceNumber, 10, 64)
+	if n <= o {
+		t.Errorf("sequence number after the restart: got %d, want more than %d (before it)", n, o)
 	}
 }
