@@ -296,12 +296,16 @@ func TestPersistStreamRestart(t *testing.T) {
 	}
 
 	e, st := openPersisted(t, dir, serviceConfig{}, persist.Options{})
-	var ct struct{ TableDescription struct{ LatestStreamArn string } }
+	var ct struct {
+		TableDescription struct{ LatestStreamArn string }
+	}
 	testkit.MustUnmarshal(t, mustOK(e, "CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
 		"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`), &ct)
 	arn := ct.TableDescription.LatestStreamArn
 	mustOK(e, "PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"}}}`)
-	var ds struct{ StreamDescription struct{ Shards []struct{ ShardId string } } }
+	var ds struct {
+		StreamDescription struct{ Shards []struct{ ShardId string } }
+	}
 	testkit.MustUnmarshal(t, mustOK(e, "DynamoDBStreams_20120810.DescribeStream", `{"StreamArn":"`+arn+`"}`), &ds)
 	shard := ds.StreamDescription.Shards[0].ShardId
 	_, out := read(e, arn, shard, "TRIM_HORIZON", "")
