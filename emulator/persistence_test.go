@@ -336,3 +336,32 @@ func TestPersistStreamRestart(t *testing.T) {
 		t.Errorf("sequence number after the restart: got %d, want more than %d (before it)", n, o)
 	}
 }
+
+// TestPersistEdge500: through the HTTP edge, a write the log refuses (the
+// store closed by Close) is 500 InternalServerError with AWS's body, the
+// table unchanged, and reads answer.
+func TestPersistEdge500(t *testing.T) {
+	e, err := New(Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := e.Handler()
+	for _, b := range []string{
+		`{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`,
+	} {
+		if res, out := testkit.Do(t, h, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, b); res.StatusCode != http.StatusOK {
+			t.Fatalf("CreateTable: %d %s", res.StatusCode, out)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res, out := testkit.Do(t, h, "DynamoDB_20120810.PutItem", testkit.DefaultAuth, `{"TableName":"tbl1","Item":{"pk":{"S":"a"}}}`)
+	if res.StatusCode != http.StatusInternalServerError || testkit.ErrorType(out) != "InternalServerError" {
+		t.Errorf("PutItem with the store closed: got %d %s, want 500 InternalServerError", res.StatusCode, out)
+	}
+	res, out = testkit.Do(t, h, "DynamoDB_20120810.Scan", testkit.DefaultAuth, `{"TableName":"tbl1"}`)
+	if res.StatusCode != http.StatusOK || !strings.Contains(out, `"Count":0`) {
+		t.Errorf("Scan after the refused write: got %d %s, want 200 with no items", res.StatusCode, out)
+	}
+}
