@@ -365,3 +365,39 @@ func TestPersistEdge500(t *testing.T) {
 		t.Errorf("Scan after the refused write: got %d %s, want 200 with no items", res.StatusCode, out)
 	}
 }
+
+// TestPersistSharedDB: a SharedDB emulator keeps its tables in the
+// shared namespace's directory and loads only it; one without SharedDB
+// loads the others, as DynamoDB Local picks its .db file.
+func TestPersistSharedDB(t *testing.T) {
+	dir := t.TempDir()
+	create := `{"TableName":"%s","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
+	tables := func(shared bool, make string) string {
+		t.Helper()
+		e, err := New(Options{DataDir: dir, SharedDB: shared})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if make != "" {
+			if res, out := testkit.Do(t, e.Handler(), "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, strings.Replace(create, "%s", make, 1)); res.StatusCode != http.StatusOK {
+				t.Fatalf("CreateTable: %s", out)
+			}
+		}
+		_, out := testkit.Do(t, e.Handler(), "DynamoDB_20120810.ListTables", testkit.DefaultAuth, `{}`)
+		return out
+	}
+	tables(true, "sharedTbl")
+	tables(false, "ownTbl")
+	if got, want := tables(true, ""), `{"TableNames":["sharedTbl"]}`; got != want {
+		t.Errorf("SharedDB after a restart: got %s, want %s", got, want)
+	}
+	if got, want := tables(false, ""), `{"TableNames":["ownTbl"]}`; got != want {
+		t.Errorf("without SharedDB after a restart: got %s, want %s", got, want)
+	}
+	for _, name := range []string{persist.SharedNamespace, persist.NamespaceName("AKID1", "us-east-1")} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("namespace directory %s: %v", name, err)
+		}
+	}
+}
