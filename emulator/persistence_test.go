@@ -372,15 +372,15 @@ func TestPersistEdge500(t *testing.T) {
 func TestPersistSharedDB(t *testing.T) {
 	dir := t.TempDir()
 	create := `{"TableName":"%s","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
-	tables := func(shared bool, make string) string {
+	tables := func(shared bool, name string) string {
 		t.Helper()
 		e, err := New(Options{DataDir: dir, SharedDB: shared})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer e.Close()
-		if make != "" {
-			if res, out := testkit.Do(t, e.Handler(), "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, strings.Replace(create, "%s", make, 1)); res.StatusCode != http.StatusOK {
+		if name != "" {
+			if res, out := testkit.Do(t, e.Handler(), "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, strings.Replace(create, "%s", name, 1)); res.StatusCode != http.StatusOK {
 				t.Fatalf("CreateTable: %s", out)
 			}
 		}
