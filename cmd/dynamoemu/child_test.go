@@ -26,9 +26,18 @@ import (
 
 var (
 	buildOnce sync.Once
+	buildDir  string // removed by TestMain
 	buildPath string
 	buildErr  error
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
 
 // serverBinary builds cmd/dynamoemu once (without -race, whatever the
 // tests' flags) and returns its path.
@@ -40,7 +49,7 @@ func serverBinary(t *testing.T) string {
 			buildErr = err
 			return
 		}
-		buildPath = filepath.Join(dir, "dynamoemu")
+		buildDir, buildPath = dir, filepath.Join(dir, "dynamoemu")
 		out, err := exec.Command("go", "build", "-o", buildPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
