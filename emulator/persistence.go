@@ -38,6 +38,10 @@ import (
 // storage.ErrHookFailed); a change made but whose fsync failed is
 // answered 500 too (storage.ErrNotDurable). Reads go on either way.
 
+// progressMinBytes is the size of a file below which its load is not
+// reported as it goes.
+const progressMinBytes = 32 << 20
+
 // openStore opens o.DataDir with o.Persist, logging to log.
 func openStore(o Options, log *slog.Logger) (*persist.Store, error) {
 	po := o.Persist
@@ -46,6 +50,9 @@ func openStore(o Options, log *slog.Logger) (*persist.Store, error) {
 	}
 	if po.Progress == nil {
 		po.Progress = func(p persist.Progress) {
+			if p.Total < progressMinBytes {
+				return // a short load: its "namespace loaded" line says it all
+			}
 			log.Info("loading namespace", "namespace", p.Namespace, "phase", p.Phase, "file", p.File,
 				"bytes", p.Bytes, "total", p.Total, "items", p.Items, "records", p.Records, "done", p.Done)
 		}
