@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,108 +13,111 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/persist"
-	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// openPersisted returns a service over a persist.Store of dir, with its
-// namespaces loaded, and the store.
-func openPersisted(t *testing.T, dir string, cfg serviceConfig, po persist.Options) (*service, *persist.Store) {
+// openPersisted returns an emulator on the data directory dir with
+// options opts.
+func openPersisted(t *testing.T, dir string, opts Options) *Emulator {
 	t.Helper()
-	st, err := persist.Open(dir, po)
+	opts.DataDir = dir
+	e, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.DBs = storeDBs(st)
-	s := newTestService(t, cfg)
-	if err := s.loadNamespaces(st); err != nil {
-		st.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return s, st
+	t.Cleanup(func() { e.Close() })
+	return e
 }
 
-// TestPersistRestart runs TestReplay's workload (every definition change,
-// every write path, two namespaces) on a service whose namespaces are
-// kept in a persist.Store compacting often, restarts it from the
-// directory twice, and compares every table, index, definition, tag and
-// TTL setting with the service that made them. Stream records are not
-// kept across a restart (persistence.go); enabled streams are, with
-// their ARNs.
+// TestPersistRestart runs the replay tests' workload (every definition
+// change, every write path, two namespaces) on an emulator whose
+// namespaces are kept in a data directory compacting often, restarts it
+// from the directory twice, and compares every table, index, definition,
+// tag and TTL setting with the emulator that made them. Stream records
+// are not kept across a restart (persistence.go); enabled streams are,
+// with their ARNs.
 func TestPersistRestart(t *testing.T) {
-	seed := replaySeed(t)
+	seed := testkit.ReplaySeed(t)
 	dir := t.TempDir()
-	clock := &manualClock{now: time.Now().Truncate(time.Millisecond)}
-	cfg := serviceConfig{Clock: clock.Now, TransientDelay: 2 * time.Second}
-	po := persist.Options{CompactBytes: 4 << 10, CompactRatio: 0.5}
-	e, st := openPersisted(t, dir, cfg, po)
+	tables := []string{"pt0", "pt1", "pt2"}
+	auths := []string{testkit.DefaultAuth, testkit.Auth("AKID2", "eu-west-1")}
+	regions := []string{"us-east-1", "eu-west-1"}
+	clock := testkit.NewClock(time.Now().Truncate(time.Millisecond))
+	opts := Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: 2 * time.Second,
+		Persist: persist.Options{CompactBytes: 4 << 10, CompactRatio: 0.5}}
+	e := openPersisted(t, dir, opts)
 
 	r := rand.New(rand.NewPCG(seed, 1))
 	steps := 300
 	if !testkit.FullSize() {
 		steps = 150
 	}
-	for i := 0; i < steps; i++ {
-		auth := pick(r, replayAuths...)
+	for range steps {
+		k := r.IntN(len(auths))
 		var op, body string
 		switch n := r.IntN(20); {
 		case n < 12:
-			op, body, _ = randomWrite(r, replayTables)
+			op, body, _ = testkit.RandomWrite(r, tables)
 		case n < 19:
-			op, body = replayChange(r, auth)
+			op, body = testkit.RandomCatalogChange(r, tables, regions[k])
 		default:
-			clock.advance(time.Duration(r.IntN(3000)) * time.Millisecond)
-			e.sweepTTL()
+			clock.Advance(time.Duration(r.IntN(3000)) * time.Millisecond)
+			e.SweepTTL()
 			continue
 		}
-		res, out := doService(t, e, "DynamoDB_20120810."+op, auth, body)
-		if res.StatusCode >= 500 {
+		if res, out := do(t, e, "DynamoDB_20120810."+op, auths[k], body); res.StatusCode >= 500 {
 			t.Fatalf("%s %s: status %d, %s", op, body, res.StatusCode, out)
 		}
 	}
-	if err := st.Close(); err != nil {
+	var lt struct{ TableNames []string }
+	_, out := do(t, e, "DynamoDB_20120810.ListTables", auths[0], `{}`)
+	testkit.MustUnmarshal(t, out, &lt)
+	if len(lt.TableNames) == 0 {
+		t.Fatalf("the workload left no table to compare")
+	}
+	t.Logf("tables: %v", lt.TableNames)
+	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// A restart ends the transient states (endTransient); let them end
-	// before it for the service it is compared with.
-	clock.advance(3 * time.Second)
-	// Each round reloads the directory and compares with the service
+	// A restart ends the transient states; let them end before it for
+	// the emulator it is compared with.
+	clock.Advance(3 * time.Second)
+	// Each round reloads the directory and compares with the emulator
 	// before (whose store is closed: it still reads), then writes to the
-	// reloaded service for the next round to find.
+	// reloaded one for the next round to find.
 	ref := e
 	for round := range 2 {
-		e2, st2 := openPersisted(t, dir, cfg, po)
-		for _, auth := range replayAuths {
-			compareCatalogs(t, ref, e2, auth)
+		e2 := openPersisted(t, dir, opts)
+		for _, auth := range auths {
+			testkit.CompareCatalogs(t, ref.Handler(), e2.Handler(), auth)
 			compareEnabledStreams(t, ref, e2, auth)
 		}
 		if round == 0 {
 			for range 30 {
-				op, body, _ := randomWrite(r, replayTables)
-				if res, out := doService(t, e2, "DynamoDB_20120810."+op, replayAuths[0], body); res.StatusCode >= 500 {
+				op, body, _ := testkit.RandomWrite(r, tables)
+				if res, out := do(t, e2, "DynamoDB_20120810."+op, auths[0], body); res.StatusCode >= 500 {
 					t.Fatalf("%s %s after a restart: %d %s", op, body, res.StatusCode, out)
 				}
 			}
 		}
-		if err := st2.Close(); err != nil {
+		if err := e2.Close(); err != nil {
 			t.Fatal(err)
 		}
 		ref = e2
 	}
 	if t.Failed() {
-		t.Logf("seed %d (replay: %s=%d)", seed, replaySeedEnv, seed)
+		t.Logf("seed %d (replay: %s=%d)", seed, testkit.ReplaySeedEnv, seed)
 	}
 }
 
 // compareEnabledStreams checks that every table of e2 with an enabled
 // stream has the stream e's table has, listed by ListStreams.
-func compareEnabledStreams(t *testing.T, e, e2 *service, auth string) {
+func compareEnabledStreams(t *testing.T, e, e2 *Emulator, auth string) {
 	t.Helper()
 	var ls1, ls2 struct {
 		Streams []struct{ StreamArn, TableName string }
 	}
-	_, out1 := doService(t, e, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
-	_, out2 := doService(t, e2, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
+	_, out1 := do(t, e, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
+	_, out2 := do(t, e2, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
 	testkit.MustUnmarshal(t, out1, &ls1)
 	testkit.MustUnmarshal(t, out2, &ls2)
 	listed := map[string]bool{}
@@ -123,22 +125,23 @@ func compareEnabledStreams(t *testing.T, e, e2 *service, auth string) {
 		listed[s.StreamArn] = true
 	}
 	for _, s := range ls1.Streams {
-		_, d := doService(t, e, "DynamoDB_20120810.DescribeTable", auth, `{"TableName":"`+s.TableName+`"}`)
+		_, d := do(t, e, "DynamoDB_20120810.DescribeTable", auth, `{"TableName":"`+s.TableName+`"}`)
 		if strings.Contains(d, `"LatestStreamArn":"`+s.StreamArn+`"`) && strings.Contains(d, `"StreamEnabled":true`) && !listed[s.StreamArn] {
 			t.Errorf("stream %s of %s: enabled before the restart, not listed after it", s.StreamArn, s.TableName)
 		}
 	}
 }
 
-// TestPersistLogFailure: a change the log refuses (here: the store is
-// closed, as after a failed fsync stops the log) is answered 500
-// InternalServerError with nothing applied, and reads go on.
+// TestPersistLogFailure: through the HTTP edge, a change the log refuses
+// (here: the store is closed by Close, as after a failed fsync stops the
+// log) is answered 500 InternalServerError with nothing applied, and
+// reads go on.
 func TestPersistLogFailure(t *testing.T) {
 	dir := t.TempDir()
-	e, st := openPersisted(t, dir, serviceConfig{}, persist.Options{})
+	e := openPersisted(t, dir, Options{})
 	mustOK := func(op, body string) string {
 		t.Helper()
-		res, out := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
+		res, out := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("%s: %d %s", op, res.StatusCode, out)
 		}
@@ -147,7 +150,7 @@ func TestPersistLogFailure(t *testing.T) {
 	mustOK("CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
 		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`)
 	mustOK("PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"},"g":{"S":"x"},"v":{"N":"1"}}}`)
-	if err := st.Close(); err != nil {
+	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []struct{ op, body string }{
@@ -160,7 +163,7 @@ func TestPersistLogFailure(t *testing.T) {
 		{"CreateTable", `{"TableName":"tbl2","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`},
 		{"DeleteTable", `{"TableName":"tbl1"}`},
 	} {
-		res, out := doService(t, e, "DynamoDB_20120810."+w.op, testkit.DefaultAuth, w.body)
+		res, out := do(t, e, "DynamoDB_20120810."+w.op, testkit.DefaultAuth, w.body)
 		if res.StatusCode != http.StatusInternalServerError || testkit.ErrorType(out) != "InternalServerError" {
 			t.Errorf("%s with the log closed: got %d %s, want 500 InternalServerError", w.op, res.StatusCode, out)
 		}
@@ -209,67 +212,24 @@ func TestPersistOpenErrors(t *testing.T) {
 	}
 }
 
-// TestPersistReconcileIndexes: a process killed between UpdateTable's
-// two records (the definition with a GSI added or dropped, then the
-// storage index) comes back with the storage indexes its definitions
-// say, built or dropped at load.
-func TestPersistReconcileIndexes(t *testing.T) {
-	dir := t.TempDir()
-	e, st := openPersisted(t, dir, serviceConfig{}, persist.Options{})
-	for _, b := range []struct{ op, body string }{
-		{"CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
-			"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`},
-		{"PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"},"g":{"S":"x"}}}`},
-	} {
-		if res, out := doService(t, e, "DynamoDB_20120810."+b.op, testkit.DefaultAuth, b.body); res.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %s", b.op, out)
-		}
-	}
-	// As if killed after the definition's record: storage lost byG and
-	// has an index the definition does not.
-	tb := e.namespaceFor("AKID", "us-east-1").getTable("tbl1")
-	if tb == nil {
-		tb = e.dbs.all()[0].getTable("tbl1")
-	}
-	if err := tb.data.DropIndex("byG"); err != nil {
-		t.Fatal(err)
-	}
-	extra := (&indexDef{name: "stale", schema: tb.schema, partAttrs: []storage.KeyAttr{tb.schema.Partition}, projection: projection{typ: "ALL"}}).storageDef()
-	if err := tb.data.AddIndex(extra); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
-	e2, _ := openPersisted(t, dir, serviceConfig{}, persist.Options{})
-	t2 := e2.dbs.all()[0].getTable("tbl1")
-	if got, want := t2.data.IndexNames(), []string{"byG"}; !slices.Equal(got, want) {
-		t.Errorf("storage indexes after the restart: got %v, want %v", got, want)
-	}
-	res, out := doService(t, e2, "DynamoDB_20120810.Query", testkit.DefaultAuth, `{"TableName":"tbl1","IndexName":"byG","KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"x"}}}`)
-	if res.StatusCode != http.StatusOK || !strings.Contains(out, `"Count":1`) {
-		t.Errorf("Query of the rebuilt index: got %d %s, want 1 item", res.StatusCode, out)
-	}
-}
-
 // TestPersistStreamRestart: an enabled stream comes back from a restart
 // with its ARN and shard and no records; a position of before the
 // restart is TrimmedDataAccessException, and new records are numbered
 // after every record handed out before.
 func TestPersistStreamRestart(t *testing.T) {
 	dir := t.TempDir()
-	do := func(e *service, op, body string) (int, string) {
+	call := func(e *Emulator, op, body string) (int, string) {
 		t.Helper()
 		target := "DynamoDB_20120810." + op
 		if strings.HasPrefix(op, "DynamoDBStreams_") {
 			target = op
 		}
-		res, out := doService(t, e, target, testkit.DefaultAuth, body)
+		res, out := do(t, e, target, testkit.DefaultAuth, body)
 		return res.StatusCode, out
 	}
-	mustOK := func(e *service, op, body string) string {
+	mustOK := func(e *Emulator, op, body string) string {
 		t.Helper()
-		status, out := do(e, op, body)
+		status, out := call(e, op, body)
 		if status != http.StatusOK {
 			t.Fatalf("%s: %d %s", op, status, out)
 		}
@@ -280,22 +240,22 @@ func TestPersistStreamRestart(t *testing.T) {
 			Dynamodb struct{ SequenceNumber string }
 		}
 	}
-	read := func(e *service, arn, shard, typ, seq string) (int, string) {
+	read := func(e *Emulator, arn, shard, typ, seq string) (int, string) {
 		t.Helper()
 		body := `{"StreamArn":"` + arn + `","ShardId":"` + shard + `","ShardIteratorType":"` + typ + `"`
 		if seq != "" {
 			body += `,"SequenceNumber":"` + seq + `"`
 		}
-		status, out := do(e, "DynamoDBStreams_20120810.GetShardIterator", body+`}`)
+		status, out := call(e, "DynamoDBStreams_20120810.GetShardIterator", body+`}`)
 		if status != http.StatusOK {
 			return status, out
 		}
 		var it struct{ ShardIterator string }
 		testkit.MustUnmarshal(t, out, &it)
-		return do(e, "DynamoDBStreams_20120810.GetRecords", `{"ShardIterator":"`+it.ShardIterator+`"}`)
+		return call(e, "DynamoDBStreams_20120810.GetRecords", `{"ShardIterator":"`+it.ShardIterator+`"}`)
 	}
 
-	e, st := openPersisted(t, dir, serviceConfig{}, persist.Options{})
+	e := openPersisted(t, dir, Options{})
 	var ct struct {
 		TableDescription struct{ LatestStreamArn string }
 	}
@@ -315,11 +275,11 @@ func TestPersistStreamRestart(t *testing.T) {
 		t.Fatalf("records before the restart: %s", out)
 	}
 	oldSeq := before.Records[0].Dynamodb.SequenceNumber
-	if err := st.Close(); err != nil {
+	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	e2, _ := openPersisted(t, dir, serviceConfig{}, persist.Options{})
+	e2 := openPersisted(t, dir, Options{})
 	if status, out := read(e2, arn, shard, "AT_SEQUENCE_NUMBER", oldSeq); status != http.StatusBadRequest || testkit.ErrorType(out) != "TrimmedDataAccessException" {
 		t.Errorf("GetShardIterator at a sequence number of before the restart: got %d %s, want TrimmedDataAccessException", status, out)
 	}
@@ -334,35 +294,6 @@ func TestPersistStreamRestart(t *testing.T) {
 	n, _ := strconv.ParseUint(after.Records[0].Dynamodb.SequenceNumber, 10, 64)
 	if n <= o {
 		t.Errorf("sequence number after the restart: got %d, want more than %d (before it)", n, o)
-	}
-}
-
-// TestPersistEdge500: through the HTTP edge, a write the log refuses (the
-// store closed by Close) is 500 InternalServerError with AWS's body, the
-// table unchanged, and reads answer.
-func TestPersistEdge500(t *testing.T) {
-	e, err := New(Options{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := e.Handler()
-	for _, b := range []string{
-		`{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`,
-	} {
-		if res, out := testkit.Do(t, h, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, b); res.StatusCode != http.StatusOK {
-			t.Fatalf("CreateTable: %d %s", res.StatusCode, out)
-		}
-	}
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-	res, out := testkit.Do(t, h, "DynamoDB_20120810.PutItem", testkit.DefaultAuth, `{"TableName":"tbl1","Item":{"pk":{"S":"a"}}}`)
-	if res.StatusCode != http.StatusInternalServerError || testkit.ErrorType(out) != "InternalServerError" {
-		t.Errorf("PutItem with the store closed: got %d %s, want 500 InternalServerError", res.StatusCode, out)
-	}
-	res, out = testkit.Do(t, h, "DynamoDB_20120810.Scan", testkit.DefaultAuth, `{"TableName":"tbl1"}`)
-	if res.StatusCode != http.StatusOK || !strings.Contains(out, `"Count":0`) {
-		t.Errorf("Scan after the refused write: got %d %s, want 200 with no items", res.StatusCode, out)
 	}
 }
 
