@@ -95,10 +95,10 @@
 // storage.DB is a persist.Store's (persistence.go): every change is
 // logged by the DB's commit hook before it is acknowledged, New loads the
 // namespaces and the service rebuilds their catalogs from their tables'
-// definition records (internal/service/persistence.go), and a change the log refuses answers 500
-// InternalServerError with nothing applied. Stream records,
-// ClientRequestTokens and the clock's offset are not kept. Without
-// DataDir a namespace's DB has no hook.
+// definition records (internal/service/persistence.go), and a change
+// the log refuses answers 500 InternalServerError with nothing applied.
+// Stream records, ClientRequestTokens and the clock's offset are not
+// kept. Without DataDir a namespace's DB has no hook.
 //
 // # Errors
 //

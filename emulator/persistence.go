@@ -10,25 +10,27 @@ import (
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// Persistence (Options.DataDir, cmd/dynamoemu's -dbPath): the namespaces'
-// storage.DBs come from a persist.Store, one directory per namespace named
-// as DynamoDB Local names its files (persist.NamespaceName(access key,
-// region), or persist.SharedNamespace with SharedDB). New opens the
-// directory, loads every namespace this emulator serves (a SharedDB
-// emulator the shared one, any other the others) and has the service
-// rebuild each one's catalog from its DB (internal/service/persistence.go); namespaces created later get
-// their directory when their first table is created. Without DataDir
-// nothing here runs: a namespace's DB has no hook and the write path is
+// Persistence (Options.DataDir, cmd/dynamoemu's -dbPath): the
+// namespaces' storage.DBs come from a persist.Store, one directory per
+// namespace named as DynamoDB Local names its files
+// (persist.NamespaceName(access key, region), or persist.SharedNamespace
+// with SharedDB). New opens the directory, loads every namespace this
+// emulator serves (a SharedDB emulator the shared one, any other the
+// others) and has the service rebuild each one's catalog from its DB
+// (internal/service/persistence.go); namespaces created later get their
+// directory when their first table is created. Without DataDir nothing
+// here runs: a namespace's DB has no hook and the write path is
 // untouched.
 //
 // What a DB holds, and so what survives a restart, is written down in
-// internal/service/catalog_record.go: items, tables and every part of their definitions
-// (indexes, tags, TTL, stream settings and the stream's identity), from
-// which the conventions policies and item collection tracking are
-// rebuilt. Not kept: stream records (a stream comes back enabled, same
-// ARN and shard, with no records, numbering new ones after every number
-// it handed out; a disabled stream is not listed any more), ClientRequestTokens (a transaction retried after a
-// restart runs again, its conditions decide), the clock's offset, the
+// internal/service/catalog_record.go: items, tables and every part of
+// their definitions (indexes, tags, TTL, stream settings and the
+// stream's identity), from which the conventions policies and item
+// collection tracking are rebuilt. Not kept: stream records (a stream
+// comes back enabled, same ARN and shard, with no records, numbering new
+// ones after every number it handed out; a disabled stream is not listed
+// any more), ClientRequestTokens (a transaction retried after a restart
+// runs again, its conditions decide), the clock's offset, the
 // conventions report.
 //
 // A change the log refuses (a full disk, an I/O error, the store closed)

@@ -35,10 +35,11 @@ import (
 //     replay's clock for ApproximateCreationDateTime, and a disabled
 //     stream is disabled at the replay's time; persistence loads a
 //     snapshot and the log since it, so an enabled stream comes back
-//     with no records and a disabled one not at all: persistence.go), the ClientRequestTokens (a ten-minute cache of
-//     answers shared by every namespace: after a restart a retried
-//     transaction runs again and its conditions decide), the conventions
-//     report, the clock's offset and the request limits' counters.
+//     with no records and a disabled one not at all: persistence.go),
+//     the ClientRequestTokens (a ten-minute cache of answers shared by
+//     every namespace: after a restart a retried transaction runs again
+//     and its conditions decide), the conventions report, the clock's
+//     offset and the request limits' counters.
 
 // metaKeyTable is the storage metadata key of a table's definition.
 const metaKeyTable = "emulator/table"
