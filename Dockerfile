@@ -19,11 +19,20 @@ WORKDIR /src
 ENV CGO_ENABLED=0 GOTOOLCHAIN=auto
 COPY . .
 RUN go build -trimpath -buildvcs=false -ldflags='-s -w' -o /out/dynamoemu ./cmd/dynamoemu
+# -dbPath's home, where DynamoDB Local's image keeps its data: compose files
+# written for it say "-dbPath ./data" with working_dir /home/dynamodblocal and
+# mount a volume on /home/dynamodblocal/data. It is made here, owned by the
+# image's user, so that a named volume mounted on it starts writable.
+RUN mkdir -p /out/home/dynamodblocal/data
 
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
+COPY --from=build --chown=65532:65532 /out/home/dynamodblocal /home/dynamodblocal
 # nobody-style numeric ids: no /etc/passwd needed on scratch.
 USER 65532:65532
+# A relative -dbPath (./data) lands in /home/dynamodblocal/data, as in
+# DynamoDB Local's image.
+WORKDIR /home/dynamodblocal
 EXPOSE 8000
 ENTRYPOINT ["/dynamoemu", "-host", "0.0.0.0"]
 # -healthcheck probes 127.0.0.1:8000; a container started with another -port

@@ -89,6 +89,17 @@
 // The API needs no such check: X-Amz-Target cannot be sent cross-site
 // without a CORS preflight.
 //
+// # Persistence
+//
+// With Options.DataDir (cmd/dynamoemu's -dbPath) each namespace's
+// storage.DB is a persist.Store's (persistence.go): every change is
+// logged by the DB's commit hook before it is acknowledged, New loads the
+// namespaces and the service rebuilds their catalogs from their tables'
+// definition records (internal/service/persistence.go), and a change
+// the log refuses answers 500 InternalServerError with nothing applied.
+// Stream records, ClientRequestTokens and the clock's offset are not
+// kept. Without DataDir a namespace's DB has no hook.
+//
 // # Errors
 //
 // The service answers errors of package apierr's classes; the edge turns

@@ -21,6 +21,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).
@@ -72,6 +74,16 @@ type Options struct {
 	// conventions and how they are checked (see conventions.go); nil
 	// means none, though a table may still opt in by its tags.
 	Conventions *conventions.Config
+	// DataDir, when set, keeps every namespace in this directory, loaded
+	// by New and logged before each change is acknowledged
+	// (persistence.go; cmd/dynamoemu's -dbPath); "" keeps everything in
+	// memory only. The directory is locked until Close.
+	DataDir string
+	// Persist configures DataDir's store: durability (Sync, the default,
+	// Group or None: persist/doc.go states each one's guarantee), group
+	// commit window, compaction thresholds. A nil Logger or Progress
+	// logs to Logger.
+	Persist persist.Options
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -141,6 +153,7 @@ type Emulator struct {
 	cors    corsPolicy
 	hosts   *hostPolicy      // the Host names answered (hosts.go)
 	svc     *service.Service // everything behind the edge (internal/service)
+	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
@@ -174,9 +187,28 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
-	e.svc, err = service.New(e.serviceConfig())
+	var dbs func(string) (*storage.DB, error)
+	if opts.DataDir != "" {
+		if e.store, err = openStore(opts, e.log); err != nil {
+			return nil, err
+		}
+		dbs = storeDBs(e.store)
+	}
+	cfg := e.serviceConfig()
+	cfg.DBs = dbs
+	e.svc, err = service.New(cfg)
 	if err != nil {
+		if e.store != nil {
+			e.store.Close()
+		}
 		return nil, err
+	}
+	if e.store != nil {
+		if err := loadNamespaces(e.svc, e.store, e.log); err != nil {
+			e.svc.Close()
+			e.store.Close()
+			return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
+		}
 	}
 	e.bufs.New = func() any { return new(bytes.Buffer) }
 	e.outBufs.New = func() any { return new([]byte) }
@@ -227,10 +259,15 @@ func (e *Emulator) serviceConfig() service.Config {
 }
 
 // Close stops the emulator's background work (the janitor that forgets
-// expired ClientRequestTokens). The emulator still answers requests after
-// it. Close is safe to call more than once; it always returns nil.
+// expired ClientRequestTokens) and, with Options.DataDir, makes every
+// change durable and unlocks the directory. The emulator still answers
+// requests after it (with DataDir, changes then fail). Close is safe to
+// call more than once; it returns the store's error, if any.
 func (e *Emulator) Close() error {
 	e.svc.Close()
+	if e.store != nil {
+		return e.store.Close()
+	}
 	return nil
 }
 

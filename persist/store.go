@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -193,4 +194,44 @@ func (s *Store) Close() error {
 	}
 	errs = append(errs, s.lock.Close())
 	return errors.Join(errs...)
+}
+
+// ParseNamespaceName is NamespaceName backwards: the access key and the
+// region a namespace name was made of, or shared for SharedNamespace; ok
+// is false for a name NamespaceName does not make.
+func ParseNamespaceName(name string) (accessKey, region string, shared, ok bool) {
+	if name == SharedNamespace {
+		return "", "", true, true
+	}
+	k, r, found := strings.Cut(name, "_")
+	if !found || strings.Contains(r, "_") {
+		return "", "", false, false
+	}
+	accessKey, ok1 := unescape(k)
+	region, ok2 := unescape(r)
+	if !ok1 || !ok2 || NamespaceName(accessKey, region) != name {
+		return "", "", false, false
+	}
+	return accessKey, region, false, true
+}
+
+// unescape undoes escape.
+func unescape(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", false
+		}
+		v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", false
+		}
+		b.WriteByte(byte(v))
+		i += 2
+	}
+	return b.String(), true
 }

@@ -292,3 +292,22 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress reports: %+v", got)
 	}
 }
+
+func TestParseNamespaceName(t *testing.T) {
+	for _, tc := range []struct{ key, region string }{
+		{"AKIDEXAMPLE", "us-east-1"}, {"a_b", "c"}, {"a", "b_c"}, {"../x", "é"}, {"", ""}, {"%", "_%_"},
+	} {
+		key, region, shared, ok := ParseNamespaceName(NamespaceName(tc.key, tc.region))
+		if !ok || shared || key != tc.key || region != tc.region {
+			t.Errorf("ParseNamespaceName(NamespaceName(%q, %q)): got %q, %q, %v, %v", tc.key, tc.region, key, region, shared, ok)
+		}
+	}
+	if _, _, shared, ok := ParseNamespaceName(SharedNamespace); !shared || !ok {
+		t.Errorf("ParseNamespaceName(SharedNamespace): got shared %v, ok %v, want true, true", shared, ok)
+	}
+	for _, bad := range []string{"nounderscore", "a_b_c", "a%4_b", "a%zz_b", "a%41_b", "a_b%"} {
+		if _, _, _, ok := ParseNamespaceName(bad); ok {
+			t.Errorf("ParseNamespaceName(%q): got ok, want not ok", bad)
+		}
+	}
+}

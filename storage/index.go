@@ -311,6 +311,18 @@ func (t *Table) IndexStats(name string) (count int, size int64, err error) {
 	return x.count, x.size, nil
 }
 
+// IndexNames returns the names of the table's secondary indexes, in the
+// order they were added.
+func (t *Table) IndexNames() []string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	names := make([]string, len(t.indexes))
+	for i, x := range t.indexes {
+		names[i] = x.def.Name
+	}
+	return names
+}
+
 func (t *Table) indexLocked(name string) *index {
 	for _, x := range t.indexes {
 		if x.def.Name == name {

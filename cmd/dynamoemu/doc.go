@@ -1,15 +1,18 @@
 // Command dynamoemu serves the DynamoDB API from memory, for local
 // development and CI, with the flags of DynamoDB Local:
 //
-//	dynamoemu [-port 8000] [-host 127.0.0.1] [-sharedDb] [-cors '*'] [-inMemory]
+//	dynamoemu [-port 8000] [-host 127.0.0.1] [-sharedDb] [-cors '*'] [-inMemory | -dbPath DIR]
 //
 // Point an AWS SDK at http://localhost:8000 with any credentials. Requests
 // for a Host name that a web page could rebind to the server's address are
 // refused with 403; -allowHost NAME (repeatable, comma-separated) answers
 // more names (see README, "Hosts and browsers"). Each
 // access key id + region is its own database unless -sharedDb is given. Data
-// lives in memory only (-inMemory is accepted and is the only mode) and is
-// gone when the process ends. SIGINT or SIGTERM shuts down gracefully.
+// lives in memory and, by default (-inMemory), is gone when the process
+// ends; -dbPath DIR keeps it in DIR, logged before each write is
+// acknowledged (-durability sync, group or none: persistence.go and README,
+// "Keeping data"), and loads it at start-up. SIGINT or SIGTERM shuts down
+// gracefully.
 //
 // With -conventions FILE the tables the file names follow the
 // mbc-cqrs-serverless conventions (package conventions): writes that break

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -44,11 +45,13 @@ type config struct {
 	allowHosts             hostList // -allowHost, repeatable
 	delayTransientStatuses bool
 	logLevel               string
-	conventions            string // conventions configuration file
-	healthcheck            bool   // probe a running server and exit (healthcheck.go)
-	// Accepted so DynamoDB Local command lines run unchanged; memory is the
-	// only storage and nothing is sent anywhere.
-	dbPath                  string
+	conventions            string     // conventions configuration file
+	healthcheck            bool       // probe a running server and exit (healthcheck.go)
+	inMemorySet            bool       // -inMemory given
+	dbPath                 string     // keep the data in this directory (persistence.go)
+	store                  storeFlags // -durability and the like (persistence.go)
+	// Accepted so DynamoDB Local command lines run unchanged; nothing is
+	// sent anywhere.
 	disableTelemetry        bool
 	optimizeDbBeforeStartup bool
 	limits                  limitFlags // limits.go
@@ -61,7 +64,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.SetOutput(out)
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
 	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces); by default both 127.0.0.1 and ::1")
-	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
+	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory only, lost at exit (the default; not with -dbPath)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list; their pages may also use the /dynamoemu/ admin endpoints`)
 	fs.Var(&c.allowHosts, "allowHost", "also answer requests whose Host is this name (repeatable or comma-separated; *.example.com: every name under example.com; *: any Host). Always answered: localhost, *.localhost, *.internal, IP addresses; on non-loopback interfaces also single-label names, *.local, *.home.arpa")
@@ -69,7 +72,10 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
-	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
+	fs.StringVar(&c.dbPath, "dbPath", "", "keep every table in this directory (created if need be; one subdirectory per database, as DynamoDB Local names its files) and load it at start-up; see -durability")
+	fs.StringVar(&c.store.durability, "durability", "sync", "with -dbPath, when a write is acknowledged: sync (its log record is fsync'd: survives kill -9, an OS crash and a power cut), group (the same, the fsync waits up to -groupCommitWindow to be shared by more writes) or none (written to the OS: survives kill -9, not an OS crash or power cut)")
+	fs.DurationVar(&c.store.groupCommitWindow, "groupCommitWindow", 2*time.Millisecond, "with -durability group, how long an fsync waits for more writes to share it")
+	fs.Int64Var(&c.store.compactBytes, "dbCompactBytes", 64<<20, "with -dbPath, fold a database's log into a new snapshot once it has grown past this many bytes and past the last snapshot's size")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
@@ -81,7 +87,10 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	fs.Visit(func(f *flag.Flag) { c.hostSet = c.hostSet || f.Name == "host" })
+	fs.Visit(func(f *flag.Flag) {
+		c.hostSet = c.hostSet || f.Name == "host"
+		c.inMemorySet = c.inMemorySet || f.Name == "inMemory"
+	})
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
@@ -89,6 +98,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, fmt.Errorf("-port %d out of range", c.port)
 	}
 	if err := c.limits.validate(); err != nil {
+		return c, err
+	}
+	if err := c.validatePersistence(); err != nil {
 		return c, err
 	}
 	if err := (emulator.Options{AllowHosts: c.allowHosts}).Validate(); err != nil {
@@ -106,6 +118,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		AllowHosts:             c.allowHosts,
 		IdempotencyBytes:       c.limits.tokenBytes,
 	}
+	c.persistOptions(&opts)
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			opts.CORSOrigins = append(opts.CORSOrigins, o)
@@ -140,7 +153,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	}
 	emu, err := emulator.New(opts)
 	if err != nil {
-		return err
+		return explainStoreError(err)
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
@@ -168,7 +181,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
 	}
 	if c.dbPath != "" {
-		log.Warn("-dbPath is ignored: data is kept in memory only and lost at exit", "dbPath", c.dbPath)
+		log.Info("keeping data in "+c.dbPath, "durability", c.store.durability)
+	} else {
+		log.Info("keeping data in memory only: it is lost at exit (-dbPath keeps it)")
 	}
 	if ready != nil {
 		ready <- addr
@@ -184,7 +199,10 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = srv.Shutdown(shutdownCtx)
-	emu.Close()
+	if cerr := emu.Close(); cerr != nil {
+		log.Error("closing the data directory", "err", cerr)
+		err = cmp.Or(err, cerr)
+	}
 	if err != nil {
 		return err
 	}

@@ -44,12 +44,12 @@ var layers = []layer{
 		"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
-	{pkg: "emulator", may: []string{"conventions", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
+	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
-	{pkg: "emulator/benchmarks", may: []string{"emulator", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
+	{pkg: "emulator/benchmarks", may: []string{"emulator", "persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage"}, tests: true},
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage", "persist"}, tests: true},
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	{pkg: "internal/lint"},

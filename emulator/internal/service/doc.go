@@ -46,7 +46,9 @@
 //     operations not implemented, named as such), enums.go.
 //   - Catalog: catalog.go (a namespace's tables, createTable,
 //     changeMeta), catalog_record.go (a definition as its metadata
-//     record), catalog_apply.go (Namespace.Apply).
+//     record), catalog_apply.go (Namespace.Apply), persistence.go
+//     (Namespace.RebuildCatalog: a namespace loaded from disk, and what
+//     a restart puts right).
 //   - Control plane: op_tables.go (CreateTable, DeleteTable,
 //     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
 //     tables_types.go (their wire shapes), tables_validate.go (a

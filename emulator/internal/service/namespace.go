@@ -36,14 +36,29 @@ type Namespace struct {
 	homeKey nsKey
 }
 
-// newNamespace returns the registered namespace of ID key, with its DB.
-func (n *namespaces) newNamespace(key, region string) *Namespace {
+// newNamespace returns the namespace of ID key, with its DB: a new one
+// (with the hook n.hooks gives), or the one n.dbs opens (persistence,
+// which may load tables into it). It returns false when n.dbs failed:
+// the namespace is then not to be registered; its DB refuses every
+// change with the cause (persistence.go).
+func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
+	ns := &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc, tables: make(map[string]*table)}
+	if n.dbs != nil {
+		db, err := n.dbs(key)
+		if err != nil {
+			n.svc.log.Error("cannot open the namespace's data", "namespace", key, "err", err)
+			ns.db = storage.NewDB(failingHook{err})
+			return ns, false
+		}
+		ns.db = db
+		return ns, true
+	}
 	var hook storage.Hook
 	if n.hooks != nil {
 		hook = n.hooks(key)
 	}
-	return &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc,
-		db: storage.NewDB(hook), tables: make(map[string]*table)}
+	ns.db = storage.NewDB(hook)
+	return ns, true
 }
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with
@@ -79,6 +94,9 @@ type namespaces struct {
 	// ID; nil (or a nil hook): none. Immutable after New: the seam for
 	// persistence (catalog_record.go says what the DB holds).
 	hooks func(id string) storage.Hook
+	// dbs, when set, opens the DB of a new namespace, given its ID,
+	// instead (persistence.go). Immutable after New.
+	dbs func(id string) (*storage.DB, error)
 
 	mu sync.RWMutex // guards byKey; a leaf of the lock order (doc.go)
 	// byKey maps access key id + region (or shared) to its namespace.
@@ -123,10 +141,13 @@ func (n *namespaces) get(k nsKey) *Namespace {
 			n.byKey = make(map[nsKey]*Namespace)
 		}
 		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+		id, region := k.keyString(), k.region
 		if k.shared {
-			ns = n.newNamespace("shared", "")
-		} else {
-			ns = n.newNamespace(k.keyString(), k.region)
+			id, region = "shared", ""
+		}
+		var ok bool
+		if ns, ok = n.newNamespace(id, region); !ok {
+			return ns // not registered: the next use tries again
 		}
 		n.byKey[k] = ns
 	}

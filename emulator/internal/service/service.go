@@ -42,6 +42,10 @@ type Config struct {
 	// namespace's ID (nil, or a nil hook: none): the seam for persistence
 	// (catalog_record.go says what a DB holds).
 	Hooks func(namespace string) storage.Hook
+	// DBs, when set, opens the DB of a new namespace, given its ID,
+	// instead of a new empty DB with Hooks' hook: persistence
+	// (persistence.go) hands out the namespace's stored DB.
+	DBs func(namespace string) (*storage.DB, error)
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
@@ -56,7 +60,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.Clock, cfg.RealClock = time.Now, true
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
-	s.dbs.svc, s.dbs.hooks = s, cfg.Hooks
+	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
 	if s.tokens.maxBytes == 0 {
 		s.tokens.maxBytes = DefaultIdempotencyBytes

@@ -65,6 +65,18 @@ func New(retention time.Duration) *Log {
 	return &Log{retention: retention, first: FirstSequenceNumber, next: FirstSequenceNumber}
 }
 
+// SkipTo makes an empty log's next sequence number seq, if that is
+// later: the records before it are gone (reads of them are ErrTrimmed).
+// A stream restored from disk, whose records were not kept, numbers its
+// new records after every number it handed out before.
+func (l *Log) SkipTo(seq uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.recs.len() == 0 && seq > l.next {
+		l.first, l.next = seq, seq
+	}
+}
+
 // Append numbers r, keeps it, and trims the records older than the
 // retention at now.
 func (l *Log) Append(r Record, now time.Time) {

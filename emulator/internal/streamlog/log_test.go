@@ -85,3 +85,25 @@ func TestLog(t *testing.T) {
 		t.Fatal("State a retention after Disable: not gone")
 	}
 }
+
+func TestSkipTo(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	l := New(time.Hour)
+	l.SkipTo(1000)
+	if first, next := l.Bounds(now); first != 1000 || next != 1000 {
+		t.Fatalf("Bounds after SkipTo(1000): got %d, %d, want 1000, 1000", first, next)
+	}
+	l.Append(Record{At: now.Unix()}, now)
+	l.SkipTo(5000) // not empty: no effect
+	if first, next := l.Bounds(now); first != 1000 || next != 1001 {
+		t.Errorf("Bounds after an append and SkipTo(5000): got %d, %d, want 1000, 1001", first, next)
+	}
+	if _, _, _, err := l.Read(999, 10, 1<<20, now, func(*Record) int { return 1 }); !errors.Is(err, ErrTrimmed) {
+		t.Errorf("Read(999): got %v, want ErrTrimmed", err)
+	}
+	l2 := New(time.Hour)
+	l2.SkipTo(0) // earlier: no effect
+	if first, _ := l2.Bounds(now); first != FirstSequenceNumber {
+		t.Errorf("SkipTo(0): first %d, want %d", first, FirstSequenceNumber)
+	}
+}

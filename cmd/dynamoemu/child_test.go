@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The server as a child process, for the tests that kill it
+// (crash_test.go) or damage its files (corrupt_test.go): built once per
+// test binary, started with -port 0, its address read from its log.
+
+var (
+	buildOnce sync.Once
+	buildDir  string // removed by TestMain
+	buildPath string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// serverBinary builds cmd/dynamoemu once (without -race, whatever the
+// tests' flags) and returns its path.
+func serverBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "dynamoemu-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		buildDir, buildPath = dir, filepath.Join(dir, "dynamoemu")
+		out, err := exec.Command("go", "build", "-o", buildPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return buildPath
+}
+
+// child is a running server.
+type child struct {
+	cmd  *exec.Cmd
+	url  string
+	logs *syncBuffer // its stderr
+	done chan struct{}
+}
+
+var listenRE = regexp.MustCompile(`msg="dynamoemu listening" addr=(\S+)`)
+
+// startChild starts the server with args (plus -host 127.0.0.1 -port 0)
+// and waits until it listens; it fails the test if it exits first.
+func startChild(t *testing.T, args ...string) *child {
+	t.Helper()
+	c, err := tryStartChild(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// tryStartChild is startChild returning its error, with the logs.
+func tryStartChild(t *testing.T, args ...string) (*child, error) {
+	t.Helper()
+	cmd := exec.Command(serverBinary(t), append([]string{"-host", "127.0.0.1", "-port", "0"}, args...)...)
+	pr, pw := io.Pipe()
+	c := &child{cmd: cmd, logs: &syncBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sent := false
+		for sc.Scan() {
+			line := sc.Text()
+			c.logs.Write([]byte(line + "\n"))
+			if m := listenRE.FindStringSubmatch(line); m != nil && !sent {
+				addr <- m[1]
+				sent = true
+			}
+		}
+	}()
+	go func() {
+		cmd.Wait()
+		pw.Close()
+		close(c.done)
+	}()
+	select {
+	case a := <-addr:
+		c.url = "http://" + a
+		return c, nil
+	case <-c.done:
+		return nil, fmt.Errorf("the server exited at start-up (%v); its log:\n%s", cmd.ProcessState, c.logs.String())
+	case <-time.After(60 * time.Second):
+		c.kill()
+		return nil, fmt.Errorf("the server did not start within 60s; its log:\n%s", c.logs.String())
+	}
+}
+
+// kill SIGKILLs the server and waits for it to be gone.
+func (c *child) kill() {
+	c.cmd.Process.Signal(syscall.SIGKILL)
+	<-c.done
+}
+
+// stop SIGTERMs the server (a clean shutdown) and waits for it.
+func (c *child) stop(t *testing.T) {
+	t.Helper()
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(30 * time.Second):
+		c.kill()
+		t.Fatalf("the server did not stop on SIGTERM; its log:\n%s", c.logs.String())
+	}
+	if !c.cmd.ProcessState.Success() {
+		t.Fatalf("the server exited with %v; its log:\n%s", c.cmd.ProcessState, c.logs.String())
+	}
+}
+
+// crashAuth is the credential of the tests' namespace.
+const crashAuth = "AWS4-HMAC-SHA256 Credential=crash/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00"
+
+// client sends API and admin requests to a child.
+type client struct {
+	url string
+	hc  *http.Client
+}
+
+func newClient(url string) *client {
+	return &client{url: url, hc: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+}
+
+// errHTTP is an answer other than 200.
+type errHTTP struct {
+	status int
+	body   string
+}
+
+func (e *errHTTP) Error() string { return fmt.Sprintf("status %d: %s", e.status, e.body) }
+
+// call sends op with body and decodes a 200 answer into out (nil: not).
+// A transport error (the server was killed) is returned as is: the
+// request may or may not have been applied. An answer other than 200 is
+// an *errHTTP.
+func (c *client) call(ctx context.Context, op, body string, out any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url+"/", strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("Authorization", crashAuth)
+	return c.do(req, out)
+}
+
+// admin sends a POST to an admin endpoint.
+func (c *client) admin(ctx context.Context, path, body string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url+path, strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return c.do(req, nil)
+}
+
+func (c *client) do(req *http.Request, out any) error {
+	res, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode != http.StatusOK {
+		return &errHTTP{res.StatusCode, string(b)}
+	}
+	if out != nil {
+		return json.Unmarshal(b, out)
+	}
+	return nil
+}
+
+// isTransport reports whether err is not an answer of the server's.
+func isTransport(err error) bool {
+	var he *errHTTP
+	return err != nil && !errors.As(err, &he)
+}
+
+// scanAll returns every item of table (or of its index), following
+// LastEvaluatedKey.
+func (c *client) scanAll(ctx context.Context, table, index string) ([]map[string]map[string]any, error) {
+	var items []map[string]map[string]any
+	var start json.RawMessage
+	for {
+		req := map[string]any{"TableName": table, "ConsistentRead": index == ""}
+		if index != "" {
+			req["IndexName"] = index
+		}
+		if start != nil {
+			req["ExclusiveStartKey"] = start
+		}
+		b, _ := json.Marshal(req)
+		var out struct {
+			Items            []map[string]map[string]any
+			LastEvaluatedKey json.RawMessage
+		}
+		if err := c.call(ctx, "Scan", string(b), &out); err != nil {
+			return nil, err
+		}
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 || bytes.Equal(out.LastEvaluatedKey, []byte("null")) {
+			return items, nil
+		}
+		start = out.LastEvaluatedKey
+	}
+}

@@ -1,0 +1,124 @@
+package service
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Loading a namespace from disk (the edge's persistence.go opens the
+// store; Config.DBs hands out each namespace's DB, with its tables and
+// their definition records already loaded): the catalog is rebuilt from
+// the tables (RebuildCatalog), as Apply rebuilds it record by record,
+// and what a process killed at any instant, or a restart, leaves behind
+// is put right: storage indexes the definitions do not match
+// (reconcileIndexes), transient GSI states (endTransient) and the
+// stream's sequence numbers (restartStream).
+
+// SharedDB reports whether the service has one namespace for everyone.
+func (s *Service) SharedDB() bool { return s.cfg.SharedDB }
+
+// RebuildCatalog makes the catalog of ns from the tables its DB holds,
+// as Apply does for each table a record creates: the table from its
+// definition record, its stream, conventions policy and item collection
+// tracking. A restart ends every transient state (endTransient).
+// It returns the number of tables.
+func (ns *Namespace) RebuildCatalog() (int, error) {
+	ns = ns.registered()
+	now := ns.svc.clock()
+	tables := ns.db.Tables()
+	for _, st := range tables {
+		if err := ns.applied(&storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {
+			return 0, fmt.Errorf("table %s: %w", st.Name(), err)
+		}
+		if t := ns.tableByID(st.ID()); t != nil {
+			t.endTransient(now)
+			t.restartStream()
+			if err := t.reconcileIndexes(); err != nil {
+				return 0, fmt.Errorf("table %s: %w", st.Name(), err)
+			}
+		}
+	}
+	return len(tables), nil
+}
+
+// reconcileIndexes makes the table's storage indexes those of its
+// definition. UpdateTable records the definition with a GSI added or
+// dropped, then adds or drops the storage index (changeMeta): two
+// records, so a process killed between them comes back with the
+// definition ahead of storage. The change was not acknowledged (its
+// answer comes after both), so either outcome is allowed; this one rolls
+// it forward, as a second record that follows the first.
+func (t *table) reconcileIndexes() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := t.meta.Load()
+	want := slices.Concat(m.lsis, m.gsis)
+	have := t.data.IndexNames()
+	for _, name := range have {
+		if !slices.ContainsFunc(want, func(x *indexDef) bool { return x.name == name }) {
+			if err := t.data.DropIndex(name); err != nil {
+				return err
+			}
+			t.ns.svc.log.Warn("dropped an index its table's definition no longer has (a process killed within UpdateTable)", "table", t.name, "index", name)
+		}
+	}
+	for _, x := range want {
+		if !slices.Contains(have, x.name) {
+			if err := t.data.AddIndex(x.storageDef()); err != nil {
+				return err
+			}
+			t.ns.svc.log.Warn("built an index its table's definition has and storage had not (a process killed within UpdateTable)", "table", t.name, "index", x.name)
+		}
+	}
+	return nil
+}
+
+// restartStream numbers the records of t's stream, which come back
+// empty, after every number it handed out before the restart: from the
+// real time in nanoseconds, later than the previous start's plus one
+// per record since (while the wall clock does not go back). A consumer
+// that asks for a position of before the restart gets
+// TrimmedDataAccessException, not someone else's records.
+func (t *table) restartStream() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.liveStream; s != nil {
+		s.log.SkipTo(uint64(time.Now().UnixNano()))
+	}
+}
+
+// endTransient makes a GSI CREATING at now ACTIVE and forgets a GSI
+// DELETING: their times were set by a clock that is gone (the clock's
+// offset is not kept, so a GSI added while the clock was moved two hours
+// on would otherwise be CREATING for two hours), and DynamoDB Local too
+// comes back from a restart with no transient state. Only the published
+// definition changes; the recorded one follows at the next change.
+func (t *table) endTransient(now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := *t.meta.Load()
+	changed := len(m.deleting) > 0
+	m.deleting = nil
+	gsis := slices.Clone(m.gsis)
+	for i, x := range gsis {
+		if now.Before(x.activeAt) {
+			y := *x
+			y.activeAt = time.Time{}
+			gsis[i], changed = &y, true
+		}
+	}
+	if changed {
+		m.gsis = gsis
+		t.meta.Store(&m)
+	}
+}
+
+// failingHook refuses every change with err: the hook of a namespace
+// whose stored DB could not be opened, so that nothing is created in it.
+type failingHook struct{ err error }
+
+func (h failingHook) Commit(*storage.Record) (uint64, error) { return 0, h.err }
+func (failingHook) Wait(uint64) error                        { return nil }

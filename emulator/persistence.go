@@ -1,0 +1,122 @@
+package emulator
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Persistence (Options.DataDir, cmd/dynamoemu's -dbPath): the
+// namespaces' storage.DBs come from a persist.Store, one directory per
+// namespace named as DynamoDB Local names its files
+// (persist.NamespaceName(access key, region), or persist.SharedNamespace
+// with SharedDB). New opens the directory, loads every namespace this
+// emulator serves (a SharedDB emulator the shared one, any other the
+// others) and has the service rebuild each one's catalog from its DB
+// (internal/service/persistence.go); namespaces created later get their
+// directory when their first table is created. Without DataDir nothing
+// here runs: a namespace's DB has no hook and the write path is
+// untouched.
+//
+// What a DB holds, and so what survives a restart, is written down in
+// internal/service/catalog_record.go: items, tables and every part of
+// their definitions (indexes, tags, TTL, stream settings and the
+// stream's identity), from which the conventions policies and item
+// collection tracking are rebuilt. Not kept: stream records (a stream
+// comes back enabled, same ARN and shard, with no records, numbering new
+// ones after every number it handed out; a disabled stream is not listed
+// any more), ClientRequestTokens (a transaction retried after a restart
+// runs again, its conditions decide), the clock's offset, the
+// conventions report.
+//
+// A change the log refuses (a full disk, an I/O error, the store closed)
+// is undone by storage and answered 500 InternalServerError (apierr:
+// storage.ErrHookFailed); a change made but whose fsync failed is
+// answered 500 too (storage.ErrNotDurable). Reads go on either way.
+
+// progressMinBytes is the size of a file below which its load is not
+// reported as it goes.
+const progressMinBytes = 32 << 20
+
+// openStore opens o.DataDir with o.Persist, logging to log.
+func openStore(o Options, log *slog.Logger) (*persist.Store, error) {
+	po := o.Persist
+	if po.Logger == nil {
+		po.Logger = log
+	}
+	if po.Progress == nil {
+		po.Progress = func(p persist.Progress) {
+			if p.Total < progressMinBytes {
+				return // a short load: its "namespace loaded" line says it all
+			}
+			log.Info("loading namespace", "namespace", p.Namespace, "phase", p.Phase, "file", p.File,
+				"bytes", p.Bytes, "total", p.Total, "items", p.Items, "records", p.Records, "done", p.Done)
+		}
+	}
+	st, err := persist.Open(o.DataDir, po)
+	if err != nil {
+		return nil, fmt.Errorf("-dbPath %s: %w", o.DataDir, err)
+	}
+	return st, nil
+}
+
+// persistName is the store's name of the namespace of ID id ("shared" or
+// "<access key id>/<region>").
+func persistName(id string) string {
+	if id == "shared" {
+		return persist.SharedNamespace
+	}
+	key, region, _ := strings.Cut(id, "/")
+	return persist.NamespaceName(key, region)
+}
+
+// storeDBs returns the service's DBs function over st.
+func storeDBs(st *persist.Store) func(id string) (*storage.DB, error) {
+	return func(id string) (*storage.DB, error) { return st.DB(persistName(id)) }
+}
+
+// loadNamespaces loads the namespaces of st that s serves and rebuilds
+// their catalogs. A namespace that does not load (persist refuses what it
+// cannot read whole) fails it: better no server than one missing data.
+func loadNamespaces(s *service.Service, st *persist.Store, log *slog.Logger) error {
+	names, err := st.Namespaces()
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		key, region, shared, ok := persist.ParseNamespaceName(name)
+		if !ok || shared != s.SharedDB() {
+			log.Info("not loading a namespace directory this server does not serve (see -sharedDb)", "namespace", name)
+			continue
+		}
+		if _, err := st.DB(name); err != nil {
+			return err
+		}
+		id := "shared"
+		if !shared {
+			id = key + "/" + region
+		}
+		ns := s.Namespace(id)
+		if ns == nil {
+			continue
+		}
+		tables, err := ns.RebuildCatalog()
+		if err != nil {
+			return fmt.Errorf("namespace %s: %w", name, err)
+		}
+		rec, _ := st.Recovery(name)
+		attrs := []any{"namespace", name, "tables", tables, "items", rec.Items, "snapshot", rec.Snapshot,
+			"records", rec.Records, "took", rec.Took}
+		if rec.Cut != "" || len(rec.Skipped) > 0 {
+			log.Warn("namespace loaded after recovery: data after the damage is lost, every transaction before it is whole",
+				append(attrs, "cut", rec.Cut, "skippedSnapshots", strings.Join(rec.Skipped, "; "))...)
+		} else {
+			log.Info("namespace loaded", attrs...)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,334 @@
+package emulator
+
+import (
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/persist"
+)
+
+// openPersisted returns an emulator on the data directory dir with
+// options opts.
+func openPersisted(t *testing.T, dir string, opts Options) *Emulator {
+	t.Helper()
+	opts.DataDir = dir
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// TestPersistRestart runs the replay tests' workload (every definition
+// change, every write path, two namespaces) on an emulator whose
+// namespaces are kept in a data directory compacting often, restarts it
+// from the directory twice, and compares every table, index, definition,
+// tag and TTL setting with the emulator that made them. Stream records
+// are not kept across a restart (persistence.go); enabled streams are,
+// with their ARNs.
+func TestPersistRestart(t *testing.T) {
+	seed := testkit.ReplaySeed(t)
+	dir := t.TempDir()
+	tables := []string{"pt0", "pt1", "pt2"}
+	auths := []string{testkit.DefaultAuth, testkit.Auth("AKID2", "eu-west-1")}
+	regions := []string{"us-east-1", "eu-west-1"}
+	clock := testkit.NewClock(time.Now().Truncate(time.Millisecond))
+	opts := Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: 2 * time.Second,
+		Persist: persist.Options{CompactBytes: 4 << 10, CompactRatio: 0.5}}
+	e := openPersisted(t, dir, opts)
+
+	r := rand.New(rand.NewPCG(seed, 1))
+	steps := 300
+	if !testkit.FullSize() {
+		steps = 150
+	}
+	for range steps {
+		k := r.IntN(len(auths))
+		var op, body string
+		switch n := r.IntN(20); {
+		case n < 12:
+			op, body, _ = testkit.RandomWrite(r, tables)
+		case n < 19:
+			op, body = testkit.RandomCatalogChange(r, tables, regions[k])
+		default:
+			clock.Advance(time.Duration(r.IntN(3000)) * time.Millisecond)
+			e.SweepTTL()
+			continue
+		}
+		if res, out := do(t, e, "DynamoDB_20120810."+op, auths[k], body); res.StatusCode >= 500 {
+			t.Fatalf("%s %s: status %d, %s", op, body, res.StatusCode, out)
+		}
+	}
+	var lt struct{ TableNames []string }
+	_, out := do(t, e, "DynamoDB_20120810.ListTables", auths[0], `{}`)
+	testkit.MustUnmarshal(t, out, &lt)
+	if len(lt.TableNames) == 0 {
+		t.Fatalf("the workload left no table to compare")
+	}
+	t.Logf("tables: %v", lt.TableNames)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A restart ends the transient states; let them end before it for
+	// the emulator it is compared with.
+	clock.Advance(3 * time.Second)
+	// Each round reloads the directory and compares with the emulator
+	// before (whose store is closed: it still reads), then writes to the
+	// reloaded one for the next round to find.
+	ref := e
+	for round := range 2 {
+		e2 := openPersisted(t, dir, opts)
+		for _, auth := range auths {
+			testkit.CompareCatalogs(t, ref.Handler(), e2.Handler(), auth)
+			compareEnabledStreams(t, ref, e2, auth)
+		}
+		if round == 0 {
+			for range 30 {
+				op, body, _ := testkit.RandomWrite(r, tables)
+				if res, out := do(t, e2, "DynamoDB_20120810."+op, auths[0], body); res.StatusCode >= 500 {
+					t.Fatalf("%s %s after a restart: %d %s", op, body, res.StatusCode, out)
+				}
+			}
+		}
+		if err := e2.Close(); err != nil {
+			t.Fatal(err)
+		}
+		ref = e2
+	}
+	if t.Failed() {
+		t.Logf("seed %d (replay: %s=%d)", seed, testkit.ReplaySeedEnv, seed)
+	}
+}
+
+// compareEnabledStreams checks that every table of e2 with an enabled
+// stream has the stream e's table has, listed by ListStreams.
+func compareEnabledStreams(t *testing.T, e, e2 *Emulator, auth string) {
+	t.Helper()
+	var ls1, ls2 struct {
+		Streams []struct{ StreamArn, TableName string }
+	}
+	_, out1 := do(t, e, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
+	_, out2 := do(t, e2, "DynamoDBStreams_20120810.ListStreams", auth, `{"Limit":100}`)
+	testkit.MustUnmarshal(t, out1, &ls1)
+	testkit.MustUnmarshal(t, out2, &ls2)
+	listed := map[string]bool{}
+	for _, s := range ls2.Streams {
+		listed[s.StreamArn] = true
+	}
+	for _, s := range ls1.Streams {
+		_, d := do(t, e, "DynamoDB_20120810.DescribeTable", auth, `{"TableName":"`+s.TableName+`"}`)
+		if strings.Contains(d, `"LatestStreamArn":"`+s.StreamArn+`"`) && strings.Contains(d, `"StreamEnabled":true`) && !listed[s.StreamArn] {
+			t.Errorf("stream %s of %s: enabled before the restart, not listed after it", s.StreamArn, s.TableName)
+		}
+	}
+}
+
+// TestPersistLogFailure: through the HTTP edge, a change the log refuses
+// (here: the store is closed by Close, as after a failed fsync stops the
+// log) is answered 500 InternalServerError with nothing applied, and
+// reads go on.
+func TestPersistLogFailure(t *testing.T) {
+	dir := t.TempDir()
+	e := openPersisted(t, dir, Options{})
+	mustOK := func(op, body string) string {
+		t.Helper()
+		res, out := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", op, res.StatusCode, out)
+		}
+		return out
+	}
+	mustOK("CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
+		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`)
+	mustOK("PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"},"g":{"S":"x"},"v":{"N":"1"}}}`)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct{ op, body string }{
+		{"PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"},"g":{"S":"y"},"v":{"N":"2"}}}`},
+		{"PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"b"},"g":{"S":"x"}}}`},
+		{"BatchWriteItem", `{"RequestItems":{"tbl1":[{"PutRequest":{"Item":{"pk":{"S":"c"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"a"}}}}]}}`},
+		{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"tbl1","Item":{"pk":{"S":"d"}}}},{"Delete":{"TableName":"tbl1","Key":{"pk":{"S":"a"}}}}]}`},
+		{"UpdateTable", `{"TableName":"tbl1","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"byG"}}]}`},
+		{"TagResource", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/tbl1","Tags":[{"Key":"k","Value":"v"}]}`},
+		{"CreateTable", `{"TableName":"tbl2","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`},
+		{"DeleteTable", `{"TableName":"tbl1"}`},
+	} {
+		res, out := do(t, e, "DynamoDB_20120810."+w.op, testkit.DefaultAuth, w.body)
+		if res.StatusCode != http.StatusInternalServerError || testkit.ErrorType(out) != "InternalServerError" {
+			t.Errorf("%s with the log closed: got %d %s, want 500 InternalServerError", w.op, res.StatusCode, out)
+		}
+	}
+	if got, want := mustOK("Scan", `{"TableName":"tbl1"}`), `"Items":[{"g":{"S":"x"},"pk":{"S":"a"},"v":{"N":"1"}}]`; !strings.Contains(got, want) {
+		t.Errorf("Scan after the refused writes: got %s, want %s", got, want)
+	}
+	if got, want := mustOK("Query", `{"TableName":"tbl1","IndexName":"byG","KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"x"}}}`), `"Count":1`; !strings.Contains(got, want) {
+		t.Errorf("Query of the index after the refused writes: got %s, want %s", got, want)
+	}
+	if got := mustOK("ListTables", `{}`); !strings.Contains(got, `["tbl1"]`) {
+		t.Errorf("ListTables after the refused changes: got %s, want tbl1 alone", got)
+	}
+	if got := mustOK("ListTagsOfResource", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/tbl1"}`); strings.Contains(got, `"k"`) {
+		t.Errorf("ListTagsOfResource after the refused TagResource: got %s", got)
+	}
+}
+
+// TestPersistOpenErrors: a locked directory and one that cannot be
+// written fail New with a message that says so.
+func TestPersistOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	e, err := New(Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := New(Options{DataDir: dir}); !errors.Is(err, persist.ErrLocked) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("New on a locked directory: got %v, want persist.ErrLocked naming %s", err, dir)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{DataDir: file}); err == nil || !strings.Contains(err.Error(), file) {
+		t.Errorf("New on a file: got %v, want an error naming it", err)
+	}
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(t.TempDir(), "ro")
+		if err := os.Mkdir(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := New(Options{DataDir: ro}); err == nil || !strings.Contains(err.Error(), "writable") {
+			t.Errorf("New on a read-only directory: got %v, want an error saying it must be writable", err)
+		}
+	}
+}
+
+// TestPersistStreamRestart: an enabled stream comes back from a restart
+// with its ARN and shard and no records; a position of before the
+// restart is TrimmedDataAccessException, and new records are numbered
+// after every record handed out before.
+func TestPersistStreamRestart(t *testing.T) {
+	dir := t.TempDir()
+	call := func(e *Emulator, op, body string) (int, string) {
+		t.Helper()
+		target := "DynamoDB_20120810." + op
+		if strings.HasPrefix(op, "DynamoDBStreams_") {
+			target = op
+		}
+		res, out := do(t, e, target, testkit.DefaultAuth, body)
+		return res.StatusCode, out
+	}
+	mustOK := func(e *Emulator, op, body string) string {
+		t.Helper()
+		status, out := call(e, op, body)
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d %s", op, status, out)
+		}
+		return out
+	}
+	type recs struct {
+		Records []struct {
+			Dynamodb struct{ SequenceNumber string }
+		}
+	}
+	read := func(e *Emulator, arn, shard, typ, seq string) (int, string) {
+		t.Helper()
+		body := `{"StreamArn":"` + arn + `","ShardId":"` + shard + `","ShardIteratorType":"` + typ + `"`
+		if seq != "" {
+			body += `,"SequenceNumber":"` + seq + `"`
+		}
+		status, out := call(e, "DynamoDBStreams_20120810.GetShardIterator", body+`}`)
+		if status != http.StatusOK {
+			return status, out
+		}
+		var it struct{ ShardIterator string }
+		testkit.MustUnmarshal(t, out, &it)
+		return call(e, "DynamoDBStreams_20120810.GetRecords", `{"ShardIterator":"`+it.ShardIterator+`"}`)
+	}
+
+	e := openPersisted(t, dir, Options{})
+	var ct struct {
+		TableDescription struct{ LatestStreamArn string }
+	}
+	testkit.MustUnmarshal(t, mustOK(e, "CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
+		"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`), &ct)
+	arn := ct.TableDescription.LatestStreamArn
+	mustOK(e, "PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"}}}`)
+	var ds struct {
+		StreamDescription struct{ Shards []struct{ ShardId string } }
+	}
+	testkit.MustUnmarshal(t, mustOK(e, "DynamoDBStreams_20120810.DescribeStream", `{"StreamArn":"`+arn+`"}`), &ds)
+	shard := ds.StreamDescription.Shards[0].ShardId
+	_, out := read(e, arn, shard, "TRIM_HORIZON", "")
+	var before recs
+	testkit.MustUnmarshal(t, out, &before)
+	if len(before.Records) != 1 {
+		t.Fatalf("records before the restart: %s", out)
+	}
+	oldSeq := before.Records[0].Dynamodb.SequenceNumber
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	e2 := openPersisted(t, dir, Options{})
+	if status, out := read(e2, arn, shard, "AT_SEQUENCE_NUMBER", oldSeq); status != http.StatusBadRequest || testkit.ErrorType(out) != "TrimmedDataAccessException" {
+		t.Errorf("GetShardIterator at a sequence number of before the restart: got %d %s, want TrimmedDataAccessException", status, out)
+	}
+	mustOK(e2, "PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"b"}}}`)
+	_, out = read(e2, arn, shard, "TRIM_HORIZON", "")
+	var after recs
+	testkit.MustUnmarshal(t, out, &after)
+	if len(after.Records) != 1 {
+		t.Fatalf("records after the restart: got %s, want the one written since", out)
+	}
+	o, _ := strconv.ParseUint(oldSeq, 10, 64)
+	n, _ := strconv.ParseUint(after.Records[0].Dynamodb.SequenceNumber, 10, 64)
+	if n <= o {
+		t.Errorf("sequence number after the restart: got %d, want more than %d (before it)", n, o)
+	}
+}
+
+// TestPersistSharedDB: a SharedDB emulator keeps its tables in the
+// shared namespace's directory and loads only it; one without SharedDB
+// loads the others, as DynamoDB Local picks its .db file.
+func TestPersistSharedDB(t *testing.T) {
+	dir := t.TempDir()
+	create := `{"TableName":"%s","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
+	tables := func(shared bool, name string) string {
+		t.Helper()
+		e, err := New(Options{DataDir: dir, SharedDB: shared})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if name != "" {
+			if res, out := testkit.Do(t, e.Handler(), "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, strings.Replace(create, "%s", name, 1)); res.StatusCode != http.StatusOK {
+				t.Fatalf("CreateTable: %s", out)
+			}
+		}
+		_, out := testkit.Do(t, e.Handler(), "DynamoDB_20120810.ListTables", testkit.DefaultAuth, `{}`)
+		return out
+	}
+	tables(true, "sharedTbl")
+	tables(false, "ownTbl")
+	if got, want := tables(true, ""), `{"TableNames":["sharedTbl"]}`; got != want {
+		t.Errorf("SharedDB after a restart: got %s, want %s", got, want)
+	}
+	if got, want := tables(false, ""), `{"TableNames":["ownTbl"]}`; got != want {
+		t.Errorf("without SharedDB after a restart: got %s, want %s", got, want)
+	}
+	for _, name := range []string{persist.SharedNamespace, persist.NamespaceName("AKID1", "us-east-1")} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("namespace directory %s: %v", name, err)
+		}
+	}
+}
