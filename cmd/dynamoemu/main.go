@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr, nil); err != nil {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
@@ -46,6 +46,8 @@ type config struct {
 	logLevel               string
 	conventions            string // conventions configuration file
 	healthcheck            bool   // probe a running server and exit (healthcheck.go)
+	version                bool   // print the version and exit
+	console                bool   // serve the web console at emulator.ConsolePath
 	// Accepted so DynamoDB Local command lines run unchanged; memory is the
 	// only storage and nothing is sent anywhere.
 	dbPath                  string
@@ -60,7 +62,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
-	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces); by default both 127.0.0.1 and ::1")
+	// No default in the flag: -help would print (default "127.0.0.1"),
+	// while without -host the server listens on both loopbacks.
+	fs.StringVar(&c.host, "host", "", "address to listen on, such as 0.0.0.0 (all interfaces, as in a container) or one address (default: both loopbacks, 127.0.0.1 and ::1, on the same port)")
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list; their pages may also use the /dynamoemu/ admin endpoints`)
@@ -68,6 +72,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
+	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "accepted for DynamoDB Local compatibility; ignored: data is kept in memory only")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
@@ -82,6 +88,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		return c, err
 	}
 	fs.Visit(func(f *flag.Flag) { c.hostSet = c.hostSet || f.Name == "host" })
+	if !c.hostSet {
+		c.host = "127.0.0.1" // and ::1 (listen.go)
+	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
@@ -114,15 +123,21 @@ func (c config) options(log *slog.Logger) emulator.Options {
 	return opts
 }
 
-// run serves until stop is closed or a signal arrives. ready, if not nil,
-// receives the listening address.
-func run(args []string, stderr io.Writer, ready chan<- string) error {
+// run serves until a signal arrives. ready, if not nil, receives the
+// listening address. Only -version writes to stdout; -help and the logs go
+// to stderr.
+func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if len(args) > 0 && args[0] == "conventions" {
 		return errConventionsMoved
 	}
 	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
 	if err != nil {
+		return err
+	}
+	if c.version {
+		// As DynamoDB Local's -version: the version alone, on stdout.
+		_, err := fmt.Fprintln(stdout, emulator.Version())
 		return err
 	}
 	if c.healthcheck {
@@ -136,6 +151,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 
 	opts := c.options(log)
 	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
+		return err
+	}
+	if opts.Console, err = consoleHandler(c); err != nil {
 		return err
 	}
 	emu, err := emulator.New(opts)
@@ -162,7 +180,11 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
 	}
 	for _, ln := range lns {
-		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String())
+		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "version", emulator.Version(),
+			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String())
+	}
+	if c.console {
+		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
 	}
 	if len(java) > 0 {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
