@@ -64,11 +64,14 @@
 // non-loopback address (a container, a LAN), also single-label names,
 // *.local and *.home.arpa. Requests that came through no net/http server
 // (an in-process transport) are not checked. The admin endpoints (every
-// path but "/", admin_guard.go) refuse an Origin that Options.CORSOrigins
-// does not allow (403) and a state-changing request without Content-Type
+// path but "/", admin_guard.go) refuse an Origin that is neither allowed
+// (cors.go: loopback origins, and Options.CORSOrigins) nor the server's
+// own (403), and a state-changing request without Content-Type
 // application/json (415), so that no web page can move the clock or sweep.
 // The API needs no such check: X-Amz-Target cannot be sent cross-site
-// without a CORS preflight.
+// without a CORS preflight. Options.Console, the web console, is served at
+// ConsolePath behind both checks (console_mount.go). Every answer of the
+// edge carries the Dynamoemu-Version header (version.go).
 //
 // # Locks
 //

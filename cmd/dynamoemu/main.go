@@ -67,7 +67,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.host, "host", "", "address to listen on, such as 0.0.0.0 (all interfaces, as in a container) or one address (default: both loopbacks, 127.0.0.1 and ::1, on the same port)")
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory (the only mode; accepted for DynamoDB Local compatibility)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
-	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list; their pages may also use the /dynamoemu/ admin endpoints`)
+	fs.StringVar(&c.cors, "cors", "", `more origins whose web pages may call the API and the /dynamoemu/ admin endpoints: a comma-separated list, or "*" for any (answered "Access-Control-Allow-Origin: *"); pages of http://localhost:*, http://127.0.0.1:* and http://[::1]:* are always allowed`)
 	fs.Var(&c.allowHosts, "allowHost", "also answer requests whose Host is this name (repeatable or comma-separated; *.example.com: every name under example.com; *: any Host). Always answered: localhost, *.localhost, *.internal, IP addresses; on non-loopback interfaces also single-label names, *.local, *.home.arpa")
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
