@@ -17,8 +17,12 @@ WORKDIR /src
 # it; without one, from the Go module proxy. GOTOOLCHAIN=auto: if the image's Go
 # is older than go.mod's go line, the go command fetches that release.
 ENV CGO_ENABLED=0 GOTOOLCHAIN=auto
+# VERSION (docker build --build-arg VERSION=$(git describe --tags --always))
+# is what -version, the start-up log and the Dynamoemu-Version header say;
+# without it they say "devel" (the build context carries no git history).
+ARG VERSION=
 COPY . .
-RUN go build -trimpath -buildvcs=false -ldflags='-s -w' -o /out/dynamoemu ./cmd/dynamoemu
+RUN go build -trimpath -buildvcs=false -ldflags="-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=${VERSION}" -o /out/dynamoemu ./cmd/dynamoemu
 # -dbPath's home, where DynamoDB Local's image keeps its data: compose files
 # written for it say "-dbPath ./data" with working_dir /home/dynamodblocal and
 # mount a volume on /home/dynamodblocal/data. It is made here, owned by the

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -62,12 +61,12 @@ const (
 	testRegion    = "eu-west-1"
 )
 
-// server is the emulator and the console on one origin, as phase 2's edge
-// will compose them: the console at its prefix, the emulator's handler for
-// everything else.
+// server is the emulator with the console mounted as dynamoemu mounts it
+// (emulator.Options.Console at emulator.ConsolePath), on 127.0.0.1.
 type server struct {
-	url string
-	emu *emulator.Emulator
+	url  string // http://127.0.0.1:port, for the test's own API calls
+	page string // http://console.localhost:port, the browser's origin
+	emu  *emulator.Emulator
 }
 
 func startServer(t *testing.T) *server {
@@ -75,37 +74,29 @@ func startServer(t *testing.T) *server {
 	return startServerWith(t, emulator.Options{}, console.Options{Version: "browser-test"})
 }
 
+// startServerWith starts the emulator with the console. The browser opens
+// it as console.localhost (Chromium resolves every *.localhost name to
+// loopback itself; the emulator answers that Host): an origin that is not
+// one of the loopback origins CORS allows by default, so the page's calls
+// to the admin endpoints pass the admin guard as the server's own origin,
+// which is what the edge lets through for the console on any Host.
 func startServerWith(t *testing.T, eopts emulator.Options, copts console.Options) *server {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	copts.Prefix = emulator.ConsolePath
+	con, err := console.Handler(copts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	origin := "http://" + l.Addr().String()
-	// Chromium sends Origin with every POST and DELETE, same-origin ones
-	// too, and the admin endpoints refuse an Origin that -cors does not
-	// allow (emulator/admin_guard.go). Until the edge lets the console's
-	// own origin through (phase 2), the test allows it with CORSOrigins.
-	eopts.CORSOrigins = append(eopts.CORSOrigins, origin)
+	eopts.Console = con
 	emu, err := emulator.New(eopts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { emu.Close() })
-	con, err := console.Handler(copts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/", emu.Handler())
-	mux.Handle(console.DefaultPrefix, con)
-	mux.Handle(strings.TrimSuffix(console.DefaultPrefix, "/"), con)
-	srv := httptest.NewUnstartedServer(mux)
-	srv.Listener.Close()
-	srv.Listener = l
-	srv.Start()
+	srv := httptest.NewServer(emu.Handler())
 	t.Cleanup(srv.Close)
-	return &server{url: srv.URL, emu: emu}
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':'):]
+	return &server{url: srv.URL, page: "http://console.localhost" + port, emu: emu}
 }
 
 // api calls the DynamoDB API of s with the test's namespace, as an SDK
@@ -394,7 +385,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	})
 
 	// The page, through the redirect from the prefix without its slash.
-	b.do("open the console", chromedp.Navigate(s.url+"/dynamoemu/console"))
+	b.do("open the console", chromedp.Navigate(s.page+"/dynamoemu/console"))
 	b.wait("the console to start", `document.documentElement.dataset.ready === "true" && document.documentElement.dataset.route === "#/"`)
 	b.wait("the empty state", `document.querySelector("main .empty h3")?.textContent.includes("No tables")`)
 
@@ -662,7 +653,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	s.api(t, "DeleteTable", map[string]any{"TableName": "Paged"})
 
 	// Dark theme, on the items.
-	b.do("back to the table", chromedp.Navigate(s.url+"/dynamoemu/console/#/t/Orders/items"))
+	b.do("back to the table", chromedp.Navigate(s.page+"/dynamoemu/console/#/t/Orders/items"))
 	b.wait("the grid", `document.documentElement.dataset.route === "#/t/Orders/items" && document.querySelectorAll("main table.grid tbody tr").length === 2`)
 	b.press('d')
 	b.wait("the dark theme", `document.documentElement.dataset.theme === "dark"`)
@@ -708,7 +699,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	}); status != 200 {
 		t.Fatalf("CreateTable on the shared server: %d %v", status, out)
 	}
-	b.do("open the shared server's console", chromedp.Navigate(shared.url+"/dynamoemu/console/"))
+	b.do("open the shared server's console", chromedp.Navigate(shared.page+"/dynamoemu/console/"))
 	b.wait("the shared table", `document.documentElement.dataset.route === "#/" && document.querySelector("main .cards a.card[data-table=Shared]") !== null`)
 	if chip := eval[string](b, `document.getElementById("ns-button").textContent`); !strings.Contains(chip, "shared") {
 		t.Errorf("with -sharedDb the namespace chip says %q, want it to say shared", chip)

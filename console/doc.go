@@ -22,10 +22,16 @@
 // frame-ancestors 'none' / X-Frame-Options DENY (it can delete tables: no
 // clickjacking).
 //
-// The caller mounts the handler at the prefix (and at the prefix without
-// its slash) beside the emulator's handler, behind the same Host checks
-// as the admin endpoints (emulator/hosts.go): the console is as powerful
-// as the API.
+// The emulator serves it: cmd/dynamoemu passes Handler (with Prefix
+// emulator.ConsolePath, the default) as emulator.Options.Console, and the
+// edge routes the prefix, and the prefix without its slash, to it behind
+// the same Host check and admin guard as the admin endpoints
+// (emulator/console_mount.go): the console is as powerful as the API. The
+// guard lets the page's own origin through (Chromium sends Origin with
+// same-origin POSTs, DELETEs and module script loads), so the page works
+// on whatever Host the server answers; pages of other origins are refused
+// unless they are loopback origins or -cors names them. dynamoemu
+// -console=false leaves it out.
 //
 // # The page
 //
@@ -68,17 +74,12 @@
 //	                editor, chart, views/*), served as they are
 //	console_test.go the handler: paths, types, caching, 404s, 405s, imports
 //	                that resolve, the size budget
-//	browser_test.go the console in headless Chromium (chromedp), against the
-//	                emulator, step by step, with screenshots
+//	browser_test.go the console in headless Chromium (chromedp), mounted in the
+//	                emulator as dynamoemu mounts it, step by step, with
+//	                screenshots ($DYNAMOEMU_CONSOLE_SCREENSHOTS; .ci/run keeps
+//	                them under its output directory)
 //
 // # Caveats
-//
-// Browsers send Origin with a same-origin POST or DELETE, and the admin
-// endpoints refuse an Origin that -cors does not list: until the edge lets
-// the console's own origin through, moving the clock, sweeping and
-// resetting the report from the page need the page's origin in -cors
-// (the browser test sets Options.CORSOrigins so). The DynamoDB API itself
-// needs nothing.
 //
 // The embedded files are small (TestSize holds them to a budget and logs
 // their size) and are not compressed: the console is served on loopback.

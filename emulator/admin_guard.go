@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
-// What the admin endpoints (admin.go, and every path but "/") take: only
-// requests that a web page cannot send cross-site without a CORS preflight,
-// and no request from a page that -cors does not name.
+// What the admin endpoints (admin.go, the console, and every path but "/")
+// take: only requests that a web page cannot send cross-site without a CORS
+// preflight, and no request from a page of an origin that is not allowed.
 //
 // A page can send a "simple" request to any address without asking: GET,
 // or POST with Content-Type text/plain, multipart/form-data or
@@ -20,10 +21,17 @@ import (
 // has its effect: a POST /dynamoemu/clock from a page the developer opens
 // would move the clock and a sweep would then delete items. So:
 //
-//   - A request with an Origin header that -cors does not allow is refused
-//     with 403, whatever its method. Browsers send Origin with every
-//     cross-origin request but navigations and images; tools (SDKs, the
-//     AWS CLI, curl) send none.
+//   - A request with an Origin header is refused with 403, whatever its
+//     method, unless the origin is allowed (cors.go: a loopback origin, or
+//     one -cors names) or is the server's own: the scheme and Host the
+//     request came with, as from the console's page (console_mount.go),
+//     which Chromium sends with its same-origin POSTs and DELETEs and
+//     module script loads. The Host check (hosts.go) has run before: a
+//     page that DNS rebinding made same-origin has a Host the server does
+//     not answer (unless -allowHost '*' gave up that defence, and with it
+//     the API too). Browsers send Origin with every cross-origin request
+//     but navigations and images; tools (SDKs, the AWS CLI, curl) send
+//     none.
 //   - A request that can change state (any method but GET, HEAD and
 //     OPTIONS) needs Content-Type application/json, which no simple request
 //     has; without it the answer is 415. A browser sends it cross-site only
@@ -39,7 +47,7 @@ import (
 // than "/", or nil.
 func (e *Emulator) adminGuard(r *http.Request) error {
 	for _, origin := range r.Header.Values("Origin") {
-		if !e.cors.allowsOrigin(origin) {
+		if !e.cors.allowsOrigin(origin) && !isSameOrigin(r, origin) {
 			return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
 		}
 	}
@@ -51,6 +59,18 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 		return apierr.New(apierr.ErrUnsupportedMediaType, fmt.Sprintf(apierr.MsgAdminContentType, r.Method, r.URL.Path))
 	}
 	return nil
+}
+
+// isSameOrigin reports whether origin is the origin r was sent to: its
+// scheme and its Host header (browsers write the origin in lower case and
+// leave out a default port, as in Host).
+func isSameOrigin(r *http.Request, origin string) bool {
+	scheme := "http://"
+	if r.TLS != nil {
+		scheme = "https://"
+	}
+	rest, ok := strings.CutPrefix(origin, scheme)
+	return ok && r.Host != "" && strings.EqualFold(rest, r.Host)
 }
 
 // isJSONContentType reports whether the Content-Type values of a request are

@@ -6,16 +6,40 @@ import (
 	"strings"
 )
 
-// corsPolicy answers browsers the way DynamoDB Local does with -cors: allowed
-// origins get Access-Control-* headers and preflight answers.
+// Which web pages may call the emulator from a browser (CORS), and what
+// they are told.
+//
+// The emulator checks no signature, so CORS is what keeps the pages a
+// developer happens to open from using it. It answers, without flags, the
+// pages served from loopback origins (http:// or https:// and localhost,
+// 127.0.0.1 or [::1], any port): the developer's own front end on
+// http://localhost:3000 works out of the box, and no page of the internet
+// has such an origin (DNS rebinding gives a page the emulator's address,
+// never a loopback origin: the origin is the name in the page's URL).
+// Options.CORSOrigins (-cors) adds origins; "*" allows any.
+//
+// The others: DynamoDB Local answers any origin by default ("-cors *"
+// unless given a list). AWS's DynamoDB endpoint answers browsers too (the
+// JavaScript SDK's browser build calls it directly), but every request
+// there is authorized by its signature, not by the page's origin, so its
+// CORS answer is no access control; here, with no signatures, the origin
+// is the only one, hence the narrower default.
+//
+// The answer: an allowed origin gets Access-Control-Allow-Origin with
+// itself (and Vary: Origin), or "*" when "*" was given (the same for every
+// page: no Vary needed, and no page may send cookies with it, which no
+// SDK does); a request without an Origin (SDKs, the AWS CLI, curl) gets
+// no CORS headers at all.
+
+// corsPolicy decides which origins are answered. Its fields are set by
+// newCORSPolicy and read-only after.
 type corsPolicy struct {
-	enabled bool
 	any     bool     // "*" was given
-	origins []string // exact origins otherwise
+	origins []string // exact origins given, besides the loopback ones
 }
 
 func newCORSPolicy(origins []string) corsPolicy {
-	p := corsPolicy{enabled: len(origins) > 0}
+	var p corsPolicy
 	for _, o := range origins {
 		o = strings.TrimSpace(o)
 		if o == "*" {
@@ -29,32 +53,50 @@ func newCORSPolicy(origins []string) corsPolicy {
 
 // allowed returns the Access-Control-Allow-Origin value for r, or "".
 func (p corsPolicy) allowed(r *http.Request) string {
-	if !p.enabled {
-		return ""
-	}
 	origin := r.Header.Get("Origin")
-	if p.any {
-		if origin != "" {
-			return origin
-		}
+	switch {
+	case origin == "":
+		return ""
+	case p.any:
 		return "*"
-	}
-	if origin != "" && slices.Contains(p.origins, origin) {
+	case isLoopbackOrigin(origin), slices.Contains(p.origins, origin):
 		return origin
 	}
 	return ""
 }
 
 // allowsOrigin reports whether a request from a page of origin may be
-// answered: -cors lists it, or says "*". Without -cors no origin is
-// allowed: a page's request carries Origin, a tool's (SDK, CLI, curl) does
+// answered: a loopback origin, one -cors lists, or any when -cors says
+// "*". A page's request carries Origin; a tool's (SDK, CLI, curl) does
 // not.
 func (p corsPolicy) allowsOrigin(origin string) bool {
-	return p.enabled && (p.any || slices.Contains(p.origins, origin))
+	return p.any || isLoopbackOrigin(origin) || slices.Contains(p.origins, origin)
 }
 
-// exposed are the response headers browsers may read (the SDKs need them).
-const corsExposed = "x-amzn-RequestId,x-amz-crc32,x-amz-id-2"
+// loopbackHosts are the hosts of the origins allowed by default, as
+// browsers write them in Origin.
+var loopbackHosts = []string{"localhost", "127.0.0.1", "[::1]"}
+
+// isLoopbackOrigin reports whether origin is http:// or https:// and a
+// loopback host, with a port or without.
+func isLoopbackOrigin(origin string) bool {
+	rest, ok := strings.CutPrefix(origin, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(origin, "https://"); !ok {
+			return false
+		}
+	}
+	for _, h := range loopbackHosts {
+		if port, ok := strings.CutPrefix(rest, h); ok && isPort(port) {
+			return true
+		}
+	}
+	return false
+}
+
+// exposed are the response headers browsers may read (the SDKs need them;
+// the version is for pages that show it).
+const corsExposed = "x-amzn-RequestId,x-amz-crc32,x-amz-id-2," + versionHeaderName
 
 // apply sets the CORS headers of an actual request.
 func (p corsPolicy) apply(w http.ResponseWriter, r *http.Request) {
@@ -78,7 +120,7 @@ func (p corsPolicy) preflight(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", origin)
-	h.Set("Access-Control-Allow-Methods", "GET,POST,OPTIONS")
+	h.Set("Access-Control-Allow-Methods", "GET,POST,DELETE,OPTIONS")
 	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
 		h.Set("Access-Control-Allow-Headers", req)
 	} else {

@@ -54,7 +54,8 @@
 //     names answered), admin.go and admin_guard.go (the admin endpoints
 //     and what guards them), requestlog.go (the debug request log),
 //     httpserver.go (NewServer: timeouts, header limit, connection
-//     counts).
+//     counts), console_mount.go (Options.Console at ConsolePath),
+//     version.go (Version, the Dynamoemu-Version header).
 //
 // # Routes
 //
@@ -62,8 +63,9 @@
 // router, which would cost two request copies per call), GET / the health
 // answer (MissingAuthenticationToken, as DynamoDB Local answers), GET and
 // DELETE ConventionsPath the conventions report, OPTIONS a CORS
-// preflight, and the admin endpoints (admin.go): the clock and a forced
-// TTL sweep. Anything else answers like an unknown operation.
+// preflight, the admin endpoints (admin.go): the clock and a forced TTL
+// sweep, and the console's paths when Options.Console is set
+// (console_mount.go). Anything else answers like an unknown operation.
 //
 // # The clock
 //
@@ -83,11 +85,14 @@
 // non-loopback address (a container, a LAN), also single-label names,
 // *.local and *.home.arpa. Requests that came through no net/http server
 // (an in-process transport) are not checked. The admin endpoints (every
-// path but "/", admin_guard.go) refuse an Origin that Options.CORSOrigins
-// does not allow (403) and a state-changing request without Content-Type
+// path but "/", admin_guard.go) refuse an Origin that is neither allowed
+// (cors.go: loopback origins, and Options.CORSOrigins) nor the server's
+// own (403), and a state-changing request without Content-Type
 // application/json (415), so that no web page can move the clock or sweep.
 // The API needs no such check: X-Amz-Target cannot be sent cross-site
-// without a CORS preflight.
+// without a CORS preflight. Options.Console, the web console, is served at
+// ConsolePath behind both checks (console_mount.go). Every answer of the
+// edge carries the Dynamoemu-Version header (version.go).
 //
 // # Persistence
 //

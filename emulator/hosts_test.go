@@ -242,13 +242,17 @@ func FuzzAdminContentType(f *testing.F) {
 }
 
 // FuzzAdminGuard: whatever the Origin and Content-Type, the guard answers
-// without panicking, refuses every origin that -cors does not list, and
-// lets a POST through only with a JSON content type.
+// without panicking, refuses every origin that is not loopback, the
+// request's own (http://example.com, httptest's Host) or listed by -cors,
+// and lets a POST through only with a JSON content type.
 func FuzzAdminGuard(f *testing.F) {
 	f.Add("http://evil.example", "text/plain", "POST")
 	f.Add("", "application/json", "POST")
 	f.Add("http://app.test", "application/json", "POST")
 	f.Add("null", "", "GET")
+	f.Add("http://localhost:3000", "application/json", "DELETE")
+	f.Add("http://example.com", "application/json", "POST")
+	f.Add("http://example.com.evil.example", "application/json", "POST")
 	e := newTestEmulator(f, Options{CORSOrigins: []string{"http://app.test"}})
 	f.Fuzz(func(t *testing.T, origin, ct, method string) {
 		req := httptest.NewRequest(http.MethodGet, AdminClockPath, nil)
@@ -260,7 +264,8 @@ func FuzzAdminGuard(f *testing.F) {
 			req.Header.Set("Content-Type", ct)
 		}
 		err := e.adminGuard(req)
-		if origin != "" && origin != "http://app.test" && err == nil {
+		allowed := origin == "http://app.test" || strings.EqualFold(origin, "http://example.com") || isLoopbackOrigin(origin)
+		if origin != "" && !allowed && err == nil {
 			t.Fatalf("origin %q allowed", origin)
 		}
 		safe := method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions

@@ -84,6 +84,10 @@ type Options struct {
 	// commit window, compaction thresholds. A nil Logger or Progress
 	// logs to Logger.
 	Persist persist.Options
+	// Console, if not nil, is served at ConsolePath behind the Host check
+	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
+	// console's handler.
+	Console http.Handler
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -219,9 +223,11 @@ func New(opts Options) (*Emulator, error) {
 	r.Methods(http.MethodGet).Path(ConventionsPath).HandlerFunc(e.serveConventions)
 	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
 	e.adminRoutes(r)
+	e.consoleRoutes(r)
 	r.NotFoundHandler = http.HandlerFunc(e.serveOther)
 	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveOther)
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		w.Header()[versionHeaderName] = versionHeader() // version.go
 		if !e.hostAllowed(req) {
 			e.serveRefused(w, req, errHostRefused(req.Host))
 			return

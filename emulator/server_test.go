@@ -206,23 +206,57 @@ func TestHealthCheck(t *testing.T) {
 	}
 }
 
+// TestCORS: loopback origins are answered without flags, -cors adds
+// origins, "*" answers "*" (not the echoed origin), and a request without
+// an Origin gets no CORS header whatever the options.
 func TestCORS(t *testing.T) {
 	tests := []struct {
 		name       string
 		origins    []string
 		origin     string
 		wantOrigin string
+		wantVary   bool
 	}{
-		{"disabled", nil, "http://a.test", ""},
-		{"any", []string{"*"}, "http://a.test", "http://a.test"},
-		{"listed", []string{"http://a.test", "http://b.test"}, "http://b.test", "http://b.test"},
-		{"not listed", []string{"http://a.test"}, "http://c.test", ""},
+		{"default foreign", nil, "http://a.test", "", false},
+		{"default localhost", nil, "http://localhost:3000", "http://localhost:3000", true},
+		{"default localhost no port", nil, "http://localhost", "http://localhost", true},
+		{"default 127.0.0.1", nil, "http://127.0.0.1:5173", "http://127.0.0.1:5173", true},
+		{"default ::1", nil, "http://[::1]:8080", "http://[::1]:8080", true},
+		{"default https localhost", nil, "https://localhost:8443", "https://localhost:8443", true},
+		{"default not a port", nil, "http://localhost.evil.example", "", false},
+		{"default other loopback name", nil, "http://127.0.0.2:3000", "", false},
+		{"default file page", nil, "null", "", false},
+		{"default no origin", nil, "", "", false},
+		{"any", []string{"*"}, "http://a.test", "*", false},
+		{"any no origin", []string{"*"}, "", "", false},
+		{"listed", []string{"http://a.test", "http://b.test"}, "http://b.test", "http://b.test", true},
+		{"listed keeps loopback", []string{"http://a.test"}, "http://localhost:3000", "http://localhost:3000", true},
+		{"not listed", []string{"http://a.test"}, "http://c.test", "", false},
+		{"listed no origin", []string{"http://a.test"}, "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEmulator(t, Options{CORSOrigins: tt.origins})
+			check := func(what string, h http.Header) {
+				t.Helper()
+				if got := h.Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
+					t.Errorf("%s: got Access-Control-Allow-Origin %q, want %q", what, got, tt.wantOrigin)
+				}
+				if got := h.Get("Vary") == "Origin"; got != tt.wantVary {
+					t.Errorf("%s: got Vary %q, want Origin: %v", what, h.Get("Vary"), tt.wantVary)
+				}
+				if tt.wantOrigin == "" {
+					for k := range h {
+						if strings.HasPrefix(k, "Access-Control-") {
+							t.Errorf("%s: got %s %q, want no CORS header", what, k, h.Get(k))
+						}
+					}
+				}
+			}
 			req := httptest.NewRequest(http.MethodOptions, "/", nil)
-			req.Header.Set("Origin", tt.origin)
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
 			req.Header.Set("Access-Control-Request-Method", "POST")
 			req.Header.Set("Access-Control-Request-Headers", "x-amz-target,content-type,authorization")
 			rec := httptest.NewRecorder()
@@ -230,9 +264,7 @@ func TestCORS(t *testing.T) {
 			if rec.Code != 200 {
 				t.Fatalf("preflight: got %d", rec.Code)
 			}
-			if got := rec.Header().Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
-				t.Fatalf("preflight: got origin %q, want %q", got, tt.wantOrigin)
-			}
+			check("preflight", rec.Header())
 			if tt.wantOrigin != "" {
 				if got := rec.Header().Get("Access-Control-Allow-Headers"); got != "x-amz-target,content-type,authorization" {
 					t.Errorf("got Allow-Headers %q", got)
@@ -243,14 +275,14 @@ func TestCORS(t *testing.T) {
 			}
 
 			req = httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
-			req.Header.Set("Origin", tt.origin)
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
 			req.Header.Set("X-Amz-Target", echo)
 			req.Header.Set("Authorization", testkit.DefaultAuth)
 			rec = httptest.NewRecorder()
 			e.Handler().ServeHTTP(rec, req)
-			if got := rec.Header().Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
-				t.Fatalf("request: got origin %q, want %q", got, tt.wantOrigin)
-			}
+			check("request", rec.Header())
 			if tt.wantOrigin != "" && !strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "x-amz-crc32") {
 				t.Errorf("crc32 not exposed: %q", rec.Header().Get("Access-Control-Expose-Headers"))
 			}

@@ -43,7 +43,7 @@ func TestLoadConventions(t *testing.T) {
 // TestConventionsMoved: "dynamoemu conventions ..." says where the check
 // went, and fails.
 func TestConventionsMoved(t *testing.T) {
-	err := run([]string{"conventions", "check", "--endpoint", "http://localhost:1"}, io.Discard, nil)
+	err := run([]string{"conventions", "check", "--endpoint", "http://localhost:1"}, io.Discard, io.Discard, nil)
 	if !errors.Is(err, errConventionsMoved) {
 		t.Errorf("got %v, want errConventionsMoved", err)
 	}

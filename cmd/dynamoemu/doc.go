@@ -3,7 +3,11 @@
 //
 //	dynamoemu [-port 8000] [-host 127.0.0.1] [-sharedDb] [-cors '*'] [-inMemory | -dbPath DIR]
 //
-// Point an AWS SDK at http://localhost:8000 with any credentials. Requests
+// Point an AWS SDK at http://localhost:8000 with any credentials, or a
+// browser at http://localhost:8000/dynamoemu/console/ for the built-in web
+// console (package console; -console=false turns it off). -version prints
+// the version (emulator.Version) and exits; the start-up log shows it and
+// the console's URL. Requests
 // for a Host name that a web page could rebind to the server's address are
 // refused with 403; -allowHost NAME (repeatable, comma-separated) answers
 // more names (see README, "Hosts and browsers"). Each

@@ -106,11 +106,11 @@ func TestRunHealthcheck(t *testing.T) {
 	srv := httptest.NewServer(emu.Handler())
 	c := configFor(t, srv.URL)
 	args := []string{"-healthcheck", "-host", c.host, "-port", strconv.Itoa(c.port)}
-	if err := run(args, io.Discard, nil); err != nil {
+	if err := run(args, io.Discard, io.Discard, nil); err != nil {
 		t.Fatalf("server up: got %v, want nil", err)
 	}
 	srv.Close()
-	if err := run(args, io.Discard, nil); !errors.Is(err, errUnhealthy) {
+	if err := run(args, io.Discard, io.Discard, nil); !errors.Is(err, errUnhealthy) {
 		t.Fatalf("server down: got %v, want errUnhealthy", err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"syscall"
@@ -16,7 +17,7 @@ func TestRunAllowHost(t *testing.T) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run([]string{"-port", "0", "-allowHost", "dynamodb.test,ddb.example", "-allowHost", "*.corp.example"}, &logs, ready)
+		done <- run([]string{"-port", "0", "-allowHost", "dynamodb.test,ddb.example", "-allowHost", "*.corp.example"}, io.Discard, &logs, ready)
 	}()
 	var addr string
 	select {

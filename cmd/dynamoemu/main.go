@@ -21,7 +21,7 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr, nil); err != nil {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
@@ -47,6 +47,8 @@ type config struct {
 	logLevel               string
 	conventions            string     // conventions configuration file
 	healthcheck            bool       // probe a running server and exit (healthcheck.go)
+	version                bool       // print the version and exit
+	console                bool       // serve the web console at emulator.ConsolePath
 	inMemorySet            bool       // -inMemory given
 	dbPath                 string     // keep the data in this directory (persistence.go)
 	store                  storeFlags // -durability and the like (persistence.go)
@@ -63,14 +65,18 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
-	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on (0.0.0.0 for all interfaces); by default both 127.0.0.1 and ::1")
+	// No default in the flag: -help would print (default "127.0.0.1"),
+	// while without -host the server listens on both loopbacks.
+	fs.StringVar(&c.host, "host", "", "address to listen on, such as 0.0.0.0 (all interfaces, as in a container) or one address (default: both loopbacks, 127.0.0.1 and ::1, on the same port)")
 	fs.BoolVar(&c.inMemory, "inMemory", true, "keep data in memory only, lost at exit (the default; not with -dbPath)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
-	fs.StringVar(&c.cors, "cors", "", `enable CORS for these origins: "*" or a comma-separated list; their pages may also use the /dynamoemu/ admin endpoints`)
+	fs.StringVar(&c.cors, "cors", "", `more origins whose web pages may call the API and the /dynamoemu/ admin endpoints: a comma-separated list, or "*" for any (answered "Access-Control-Allow-Origin: *"); pages of http://localhost:*, http://127.0.0.1:* and http://[::1]:* are always allowed`)
 	fs.Var(&c.allowHosts, "allowHost", "also answer requests whose Host is this name (repeatable or comma-separated; *.example.com: every name under example.com; *: any Host). Always answered: localhost, *.localhost, *.internal, IP addresses; on non-loopback interfaces also single-label names, *.local, *.home.arpa")
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
+	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "keep every table in this directory (created if need be; one subdirectory per database, as DynamoDB Local names its files) and load it at start-up; see -durability")
 	fs.StringVar(&c.store.durability, "durability", "sync", "with -dbPath, when a write is acknowledged: sync (its log record is fsync'd: survives kill -9, an OS crash and a power cut), group (the same, the fsync waits up to -groupCommitWindow to be shared by more writes) or none (written to the OS: survives kill -9, not an OS crash or power cut)")
@@ -91,6 +97,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		c.hostSet = c.hostSet || f.Name == "host"
 		c.inMemorySet = c.inMemorySet || f.Name == "inMemory"
 	})
+	if !c.hostSet {
+		c.host = "127.0.0.1" // and ::1 (listen.go)
+	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
@@ -127,15 +136,21 @@ func (c config) options(log *slog.Logger) emulator.Options {
 	return opts
 }
 
-// run serves until stop is closed or a signal arrives. ready, if not nil,
-// receives the listening address.
-func run(args []string, stderr io.Writer, ready chan<- string) error {
+// run serves until a signal arrives. ready, if not nil, receives the
+// listening address. Only -version writes to stdout; -help and the logs go
+// to stderr.
+func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if len(args) > 0 && args[0] == "conventions" {
 		return errConventionsMoved
 	}
 	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
 	if err != nil {
+		return err
+	}
+	if c.version {
+		// As DynamoDB Local's -version: the version alone, on stdout.
+		_, err := fmt.Fprintln(stdout, emulator.Version())
 		return err
 	}
 	if c.healthcheck {
@@ -149,6 +164,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 
 	opts := c.options(log)
 	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
+		return err
+	}
+	if opts.Console, err = consoleHandler(c); err != nil {
 		return err
 	}
 	emu, err := emulator.New(opts)
@@ -175,7 +193,11 @@ func run(args []string, stderr io.Writer, ready chan<- string) error {
 		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
 	}
 	for _, ln := range lns {
-		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String())
+		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "version", emulator.Version(),
+			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String())
+	}
+	if c.console {
+		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
 	}
 	if len(java) > 0 {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))

@@ -21,24 +21,28 @@ func TestParseFlags(t *testing.T) {
 		want    config
 		wantErr bool
 	}{
-		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
+		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local flags", []string{"-port", "9000", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses"},
-			config{port: 9000, host: "127.0.0.1", inMemory: true, inMemorySet: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
+			config{port: 9000, host: "127.0.0.1", inMemory: true, console: true, inMemorySet: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local storage and telemetry flags", []string{"-dbPath", "/tmp/x", "-disableTelemetry", "-optimizeDbBeforeStartup"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"limits", []string{"-readTimeout", "5s", "-writeTimeout", "6s", "-idleTimeout", "7s", "-maxHeaderBytes", "8192", "-maxInFlight", "10", "-memoryLimit", "1073741824", "-idempotencyBytes", "1048576"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: limitFlags{5 * time.Second, 6 * time.Second, 7 * time.Second, 8192, 10, 1 << 30, 1 << 20}, store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", limits: limitFlags{5 * time.Second, 6 * time.Second, 7 * time.Second, 8192, 10, 1 << 30, 1 << 20}, store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"allowHost repeated and listed", []string{"-allowHost", "a.example, b.example", "-allowHost", "*.c.example"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute,
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute,
 				allowHosts: hostList{"a.example", "b.example", "*.c.example"}}, false},
+		{"console off, version", []string{"-console=false", "-version"},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, version: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
+		{"host given", []string{"-host", "0.0.0.0"},
+			config{port: 8000, host: "0.0.0.0", hostSet: true, inMemory: true, console: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"allowHost with a port", []string{"-allowHost", "a.example:8000"}, config{}, true},
 		{"allowHost not a name", []string{"-allowHost", "http://a.example"}, config{}, true},
 		{"zero timeout", []string{"-readTimeout", "0s"}, config{}, true},
 		{"negative in-flight limit", []string{"-maxInFlight", "-1"}, config{}, true},
 		{"no room for tokens", []string{"-idempotencyBytes", "0"}, config{}, true},
-		{"ttl sweeper off", []string{"-ttlSweepInterval", "0"}, config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags()}, false},
+		{"ttl sweeper off", []string{"-ttlSweepInterval", "0"}, config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags()}, false},
 		{"dbPath and its flags", []string{"-dbPath", "/tmp/x", "-durability", "group", "-groupCommitWindow", "5ms", "-dbCompactBytes", "1024"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, logLevel: "info", dbPath: "/tmp/x", limits: defaultLimits(), ttlSweepInterval: time.Minute,
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", dbPath: "/tmp/x", limits: defaultLimits(), ttlSweepInterval: time.Minute,
 				store: storeFlags{durability: "group", groupCommitWindow: 5 * time.Millisecond, compactBytes: 1024}}, false},
 		{"dbPath and inMemory", []string{"-dbPath", "/tmp/x", "-inMemory"}, config{}, true},
 		{"inMemory false without dbPath", []string{"-inMemory=false"}, config{}, true},
@@ -73,7 +77,7 @@ func TestCORSOption(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
-	err := run([]string{"-help"}, &out, nil)
+	err := run([]string{"-help"}, io.Discard, &out, nil)
 	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "-sharedDb") {
 		t.Fatalf("got %v, %q", err, out.String())
 	}
@@ -101,7 +105,7 @@ func TestRunServesAndStops(t *testing.T) {
 	var logs syncBuffer
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- run([]string{"-port", "0"}, &logs, ready) }()
+	go func() { done <- run([]string{"-port", "0"}, io.Discard, &logs, ready) }()
 	var addr string
 	select {
 	case addr = <-ready:

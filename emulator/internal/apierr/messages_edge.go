@@ -11,6 +11,6 @@ const (
 	MsgHostRefused      = "dynamoemu does not answer requests for Host %q: it answers localhost, IP addresses and the names given with -allowHost, so that a web page cannot reach it through DNS rebinding; %s."
 	MsgHostAllowHint    = "start dynamoemu with -allowHost %s (emulator.Options.AllowHosts) to allow this name"
 	MsgHostFormHint     = "send a Host header of the form name[:port]"
-	MsgAdminOrigin      = "dynamoemu's admin endpoints do not answer web pages of origin %q: allow the origin with -cors (emulator.Options.CORSOrigins) to let its pages use them."
+	MsgAdminOrigin      = "dynamoemu's admin endpoints do not answer web pages of origin %q: they answer the server's own pages (the console) and loopback origins; allow the origin with -cors (emulator.Options.CORSOrigins) to let its pages use them."
 	MsgAdminContentType = "%s %s needs the header Content-Type: application/json (a web page cannot send that to another site without asking first)."
 )

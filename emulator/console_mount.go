@@ -1,0 +1,41 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+)
+
+// The built-in web console (package console) on the emulator's own port.
+//
+// Options.Console is its handler; the edge serves it at ConsolePath, and
+// redirects ConsolePath without its final slash, behind the same checks as
+// the admin endpoints: the Host check (hosts.go) and the admin guard
+// (admin_guard.go), which lets the page's own origin through. The console
+// is as powerful as the API (it deletes tables), so it gets no weaker
+// defence. Its page calls the API (POST /) and the admin endpoints on the
+// same origin; its answers carry the Dynamoemu-Version header like the
+// API's.
+//
+// The emulator does not import package console: the command (cmd/dynamoemu)
+// passes console.Handler with console.Options.Prefix = ConsolePath, so an
+// embedding test binary carries no console files it does not use.
+
+// ConsolePath is where Options.Console is served.
+const ConsolePath = "/dynamoemu/console/"
+
+// isConsolePath reports whether path is ConsolePath, below it, or
+// ConsolePath without its final slash.
+func isConsolePath(path string) bool {
+	return strings.HasPrefix(path, ConsolePath) || path == strings.TrimSuffix(ConsolePath, "/")
+}
+
+// consoleRoutes routes the console's paths to Options.Console, if any.
+func (e *Emulator) consoleRoutes(r *mux.Router) {
+	if e.opts.Console == nil {
+		return
+	}
+	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return isConsolePath(req.URL.Path) }).
+		Handler(e.opts.Console)
+}
