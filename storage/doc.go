@@ -60,6 +60,13 @@
 //     records. An ItemReader walks one (attributes in name order, key
 //     attributes included) without building Values, for a caller that only
 //     writes it out; Attributes decodes just the attributes a caller needs.
+//     Lookup finds a few attributes (names sorted, as the record is) in one
+//     walk as EncodedValues, views of single values that answer kind,
+//     scalar, map entry, list element, set member and equality without
+//     decoding (encoded_value.go): what a filter needs. AppendItemStart,
+//     AppendName, AppendMapStart, AppendListStart, EncodedValue.AppendTo
+//     and FinishCount write a record from parts of others (a projection),
+//     which EncodedItemOf reads back.
 //
 // A DB (db.go) is the tables of one namespace: CreateTable(TableDef) makes
 // a table under a name (unique among the tables that exist) and an ID the
