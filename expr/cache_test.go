@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -357,5 +358,79 @@ func TestCacheHitAllocs(t *testing.T) {
 		if got > tc.want {
 			t.Errorf("%s: a hit allocates %v times, want at most %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestCacheImmutable: using a shared program (evaluating, matching,
+// applying, projecting, reading its attributes and paths) leaves it
+// deeply equal to a fresh compilation of the same text: nothing a request
+// does writes into what the cache shares.
+func TestCacheImmutable(t *testing.T) {
+	g := exprGen{r: rand.New(rand.NewPCG(testSeed(t), 6))}
+	items := []storage.Item{g.item(), g.item(), g.item(), fuzzItem, nil}
+	encs := store(t, items[:3])
+	cache := NewCache(0, 0)
+	checked := 0
+	for range 300 {
+		c := g.condition()
+		shared, err := NewCachedCompiler(cache, c.names, c.values).Condition("FilterExpression", c.text)
+		if err != nil {
+			continue
+		}
+		for range 2 {
+			for _, it := range items {
+				shared.Eval(it)
+			}
+			m := shared.Matcher()
+			for _, e := range encs {
+				m.Match(e)
+			}
+			attrs := shared.Attributes()
+			for i := range attrs {
+				attrs[i] = "changed"
+			}
+			_ = shared.String()
+		}
+		fresh, _ := NewCompiler(c.names, c.values).Condition("FilterExpression", c.text)
+		if !reflect.DeepEqual(shared.condProgram, fresh.condProgram) {
+			t.Fatalf("%q: the shared program changed", c.text)
+		}
+		checked++
+	}
+	for _, c := range updateCases(t) {
+		shared, err := NewCachedCompiler(cache, c.names, c.values).Update(c.text)
+		if err != nil {
+			continue
+		}
+		for _, it := range items {
+			shared.Apply(it)
+			shared.UpdatedOld(it)
+		}
+		_ = shared.Attributes()
+		fresh, _ := NewCompiler(c.names, c.values).Update(c.text)
+		if !reflect.DeepEqual(shared.updateProgram, fresh.updateProgram) {
+			t.Fatalf("%q: the shared update changed", c.text)
+		}
+		checked++
+	}
+	for range 100 {
+		c := g.projection()
+		shared, err := NewCachedCompiler(cache, c.names, nil).Projection(c.text)
+		if err != nil {
+			continue
+		}
+		pr := shared.Projector()
+		for i, it := range items[:3] {
+			shared.Apply(it)
+			pr.Append(nil, encs[i])
+		}
+		fresh, _ := NewCompiler(c.names, nil).Projection(c.text)
+		if !reflect.DeepEqual(shared, fresh) {
+			t.Fatalf("%q: the shared projection changed", c.text)
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Fatalf("only %d programs checked", checked)
 	}
 }

@@ -66,7 +66,8 @@ func (c *Compiler) checkProjection(param string, x *ProjectionExpr) (*Projection
 	return proj, k, nil
 }
 
-// Paths returns the projected paths in source order.
+// Paths returns the projected paths in source order. They are shared (a
+// compiled projection may serve many requests): do not modify them.
 func (p *Projection) Paths() []Path { return p.paths }
 
 // String returns the canonical source of the projection.

@@ -229,7 +229,8 @@ func (u *Update) String() string {
 
 // UpdatedPaths returns the document paths the update writes or removes, in
 // source order. Project an item's old and new images on them (ProjectPaths)
-// for ReturnValues UPDATED_OLD and UPDATED_NEW.
+// for ReturnValues UPDATED_OLD and UPDATED_NEW. The paths are shared (a
+// compiled update may serve many requests): do not modify them.
 func (u *Update) UpdatedPaths() []Path { return u.paths }
 
 // Attributes returns the distinct top-level attribute names the update
