@@ -7,8 +7,8 @@
 // NULL, L, M, SS, NS, BS); an Item maps attribute names to Values. Number is a
 // decimal with 38 significant digits and DynamoDB's range, always held in
 // canonical plain text so equal numbers have equal text; arithmetic is exact
-// (github.com/cockroachdb/apd/v3) and fails with AWS's errors when a result
-// does not fit. ItemSize and ValueSize compute DynamoDB's item size (names
+// (decimal.go; github.com/cockroachdb/apd/v3 is the tests' reference) and
+// fails with AWS's errors when a result does not fit. ItemSize and ValueSize compute DynamoDB's item size (names
 // plus values, with its rules for numbers, lists and maps, checked against
 // DynamoDB Local).
 //
