@@ -214,7 +214,7 @@ func check(req request, body []byte, strict bool) error {
 			return fmt.Errorf("%s: %d items, want %d", req.op, n, want)
 		}
 		if strict && req.kind == "query" && other {
-			return fmt.Errorf("Query %s: an item of another partition", pkText(req.p))
+			return fmt.Errorf("%s %s: an item of another partition", req.op, pkText(req.p))
 		}
 		return nil
 	}
