@@ -3,11 +3,13 @@ package storage
 import (
 	"bufio"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -19,11 +21,24 @@ import (
 //	go test ./storage -run '^$' -bench 'BenchmarkScale' -benchtime 1x     (memory)
 //	go test ./storage -run '^$' -bench 'BenchmarkScaleOps' -benchmem        (operations)
 
-// scaleEnv adds the 10M-item size to the scale benchmarks.
-const scaleEnv = "DYNAMOEMU_SCALE_10M"
+// scaleEnv adds the 10M-item size to the scale benchmarks;
+// scaleSizesEnv replaces the sizes (comma-separated item counts).
+const (
+	scaleEnv      = "DYNAMOEMU_SCALE_10M"
+	scaleSizesEnv = "DYNAMOEMU_SCALE_SIZES"
+)
 
 // scaleSizes are the table sizes the scale benchmarks sweep.
 func scaleSizes(withSmall bool) []int {
+	if env := os.Getenv(scaleSizesEnv); env != "" {
+		var sizes []int
+		for _, f := range strings.Split(env, ",") {
+			if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+				sizes = append(sizes, n)
+			}
+		}
+		return sizes
+	}
 	sizes := []int{1_000_000}
 	if withSmall {
 		sizes = []int{10_000, 100_000, 1_000_000}
@@ -158,4 +173,121 @@ func BenchmarkScaleMemory(b *testing.B) {
 			})
 		}
 	}
+}
+
+// scaleOpsGSI is the index of BenchmarkScaleOps: 1000 index partitions
+// (group), sorted by the table's sort key.
+var scaleOpsGSI = IndexDef{
+	Name: "byGroup",
+	Schema: IndexSchema{
+		Partition: []KeyAttr{{Name: "group", Kind: KindS}},
+		Sort:      []KeyAttr{{Name: "sk", Kind: KindN}},
+	},
+	Projection: Projection{All: true},
+}
+
+// scaleOpsItem is scaleItem with the attribute the index keys on.
+func scaleOpsItem(p, s int) Item {
+	it := scaleItem(schemaSN, p, s)
+	it["group"] = S("group#" + strconv.Itoa(p%1000))
+	return it
+}
+
+// BenchmarkScaleOps measures Get, Put (replacing an item), Query of one
+// partition (10 items) and an index Query (the first 10 entries of one of
+// 1000 index partitions) on tables of growing size (10 items a partition,
+// one index), at random keys: the cost of an operation should not grow
+// with the table (issue 25: within 1.3x from 10k to 10M items).
+func BenchmarkScaleOps(b *testing.B) {
+	const per = 10
+	for _, n := range scaleSizes(true) {
+		tbl := NewTable(schemaSN)
+		if err := tbl.AddIndex(scaleOpsGSI); err != nil {
+			b.Fatal(err)
+		}
+		for i := range n {
+			it := scaleOpsItem(i/per, i%per)
+			if _, err := tbl.Put(schemaSN.KeyOf(it), it); err != nil {
+				b.Fatal(err)
+			}
+		}
+		parts := n / per
+		r := rand.New(rand.NewPCG(uint64(n), 1))
+		keys := make([]Key, 4096)
+		items := make([]Item, len(keys))
+		for i := range keys {
+			p, s := r.IntN(parts), r.IntN(per)
+			items[i] = scaleOpsItem(p, s)
+			keys[i] = schemaSN.KeyOf(items[i])
+		}
+		b.Run(fmt.Sprintf("%d/Get", n), func(b *testing.B) {
+			defer reportCPU(b)()
+			i := 0
+			for b.Loop() {
+				if _, ok := tbl.GetEncoded(keys[i%len(keys)]); !ok {
+					b.Fatal("missing")
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("%d/Put", n), func(b *testing.B) {
+			defer reportCPU(b)()
+			i := 0
+			for b.Loop() {
+				if _, err := tbl.Put(keys[i%len(keys)], items[i%len(items)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("%d/Query", n), func(b *testing.B) {
+			defer reportCPU(b)()
+			i := 0
+			for b.Loop() {
+				got := 0
+				tbl.QueryEncoded(QueryRange{Partition: keys[i%len(keys)].Partition, Forward: true}, func(EncodedItem) bool { got++; return true })
+				if got != per {
+					b.Fatalf("got %d items", got)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("%d/IndexQuery", n), func(b *testing.B) {
+			defer reportCPU(b)()
+			i := 0
+			for b.Loop() {
+				got := 0
+				q := IndexQuery{Partition: []Value{S("group#" + strconv.Itoa(i%1000))}, Forward: true}
+				if err := tbl.QueryIndex("byGroup", q, func(EncodedItem) bool { got++; return got < 10 }); err != nil {
+					b.Fatal(err)
+				}
+				if got != min(10, n/1000) {
+					b.Fatalf("got %d entries", got)
+				}
+				i++
+			}
+		})
+		runtime.KeepAlive(tbl)
+	}
+}
+
+// reportCPU, deferred at the start of a benchmark, reports the process's
+// CPU time per operation (cpu-ns/op, garbage collection included), which
+// a busy machine disturbs less than the wall clock.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+// cpuTime is the process's user and system time in nanoseconds.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
