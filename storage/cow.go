@@ -18,17 +18,19 @@ import (
 //
 //   - B-trees copy in O(1): Copy shares every node, and either copy then
 //     copies a node before it first changes it (path copying).
-//   - The partition table's arrays are shared by a snapshot as they are
-//     (ptable.share, O(1)) and copied whole by the table before its first
-//     change after the snapshot (ptable.unshare: about 13 bytes a slot).
+//   - The partition table's slots are shared by a snapshot as they are
+//     (ptable.share, O(1)); they are held in pages of 1024, and the table
+//     copies a page (13 KB) before it first changes a slot in it after
+//     the snapshot, and the page directory (8 bytes a page) once.
 //   - Partitions are small structs that the table changes in place (a
 //     lone item kept inline, the pointer to the partition's B-tree). The
 //     partition table keeps, per slot, whether the partition there is
-//     the table's own (made or copied since its arrays were last copied);
+//     the table's own (made or copied since its page was last copied);
 //     one that is not may be a snapshot's too and is never written: a
 //     write copies it first (ownPartLocked), its B-tree in O(1), and puts
-//     the copy in its slot. Copying the arrays after a snapshot clears
-//     every slot's flag, so every partition becomes shared at once.
+//     the copy in its slot. A copied page has no slot owned, and a
+//     snapshot makes every page shared, so every partition becomes
+//     shared at once.
 //
 // A table restored from a snapshot starts with the snapshot's partition
 // table, shared. A table never snapshotted pays one flag test per write
@@ -74,11 +76,10 @@ func (t *Table) ownPartLocked(pk string) *partition {
 	if !ok {
 		return nil
 	}
+	p := t.parts.part(i)
 	if t.parts.ownedAt(i) {
-		return t.parts.parts[i]
+		return p
 	}
-	t.parts.unshare()
-	p := t.parts.parts[i]
 	c := t.arena.alloc()
 	c.rec, c.size, c.hash = p.rec, p.size, p.hash
 	if p.tree != nil {

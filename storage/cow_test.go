@@ -33,14 +33,18 @@ type cowSnap struct {
 // that compactions, and partition copies, happened while snapshots were
 // held.
 func TestCopyOnWriteRandom(t *testing.T) {
-	for _, ks := range []KeySchema{schemaS, schemaSN} {
-		t.Run(fmt.Sprint("sort=", ks.HasSort()), func(t *testing.T) {
-			runCopyOnWrite(t, rand.New(rand.NewPCG(seedFromEnv(t), 11)), ks, 5000)
+	for _, c := range []struct {
+		ks    KeySchema
+		parts int
+	}{{schemaS, 30}, {schemaSN, 30}, {schemaS, 4000}} {
+		// 4000 partitions: the partition table spans pages (ptable.go).
+		t.Run(fmt.Sprint("sort=", c.ks.HasSort(), "/partitions=", c.parts), func(t *testing.T) {
+			runCopyOnWrite(t, rand.New(rand.NewPCG(seedFromEnv(t), 11)), c.ks, c.parts, 5000)
 		})
 	}
 }
 
-func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, steps int) {
+func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, parts, steps int) {
 	db := NewDB(nil)
 	gsi := IndexDef{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{Name: "g", Kind: KindS}}}, Projection: Projection{All: true}}
 	src, err := db.CreateTable(TableDef{Name: "src", ID: "src", Schema: ks, Indexes: []IndexDef{gsi}})
@@ -58,6 +62,7 @@ func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, steps int) {
 	var held []cowSnap
 	restored, compactionsHeld := 0, 0
 	var readers sync.WaitGroup
+	defer readers.Wait() // before the test ends, however it ends
 	checkSnaps := func() {
 		// Readers run while the writer goes on; joined at the next check.
 		readers.Wait()
@@ -72,7 +77,7 @@ func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, steps int) {
 		}
 	}
 	key := func() Key {
-		k := Key{Partition: S(fmt.Sprint("p", r.IntN(30)))}
+		k := Key{Partition: S(fmt.Sprint("p", r.IntN(parts)))}
 		if ks.HasSort() {
 			k.Sort = N(Number(fmt.Sprint(r.IntN(6))))
 		}

@@ -7,110 +7,155 @@ import (
 
 // ptable is a table's partitions: a hash table that is also their Scan
 // order. It is an open-addressing table with linear probing whose slots,
-// read in array order, hold the partitions sorted by (hash, partition
-// key), and a partition's home slot is its hash scaled to the number of
-// home slots (hash*homes>>32, which keeps the order of hashes). So one
-// array answers both a lookup by key (from the home slot, a few slots on)
-// and Scan (from a hash, in array order), where a Go map and a B-tree of
+// read in order, hold the partitions sorted by (hash, partition key), and
+// a partition's home slot is its hash scaled to the number of home slots
+// (hash*homes>>32, which keeps the order of hashes). So one array of
+// slots answers both a lookup by key (from the home slot, a few slots on)
+// and Scan (from a hash, in slot order), where a Go map and a B-tree of
 // the same partitions cost three to four times the memory (a map slot of
 // a string key and a pointer, at the map's load, plus a B-tree item).
 //
-// Invariants: the occupied slots in array order are sorted by (hash, pk);
-// every partition sits at or after its home slot, with no empty slot
-// between the two. An insert shifts the run after its place one slot
-// right; a delete shifts the displaced partitions after it one slot left
-// (backward-shift deletion); both keep the order. There is no wrap-around:
-// the array has spare slots past the last home slot, and a table that
-// would run past them grows. Growing makes half as many home slots again
-// (so the load stays between about 55% and 85%) and places the
-// partitions, in order, each at its home or just after the previous one.
+// Invariants: the occupied slots in order are sorted by (hash, pk); every
+// partition sits at or after its home slot, with no empty slot between
+// the two. An insert shifts the run after its place one slot right; a
+// delete shifts the displaced partitions after it one slot left
+// (backward-shift deletion); both keep the order. There is no
+// wrap-around: there are spare slots past the last home slot, and a
+// table that would run past them grows. Growing makes half as many home
+// slots again (so the load stays between about 55% and 85%) and places
+// the partitions, in order, each at its home or just after the previous
+// one.
 //
-// hashes keeps each slot's hash beside its pointer so a probe compares
-// hashes without loading partitions; a partition is loaded only when the
-// hashes are equal.
+// Each slot keeps its partition's hash beside the pointer so a probe
+// compares hashes without loading partitions; a partition is loaded only
+// when the hashes are equal.
 //
-// Copy-on-write (cow.go): a snapshot takes a copy of the ptable value,
-// sharing its arrays, and marks the table's shared; a shared ptable's
-// arrays are never written: the first change after a snapshot copies them
-// (unshare). owned says, per slot, that the partition there is the
-// table's own, made or copied since its arrays were last copied; a
-// partition that is not may be a snapshot's too, and is copied before it
-// is written. Copying the arrays clears every owned flag: all the
-// partitions they hold were there when the snapshot was taken.
+// Copy-on-write (cow.go). The slots are held in pages of ptPageSlots, so
+// that sharing them with a snapshot costs a write a page, not the whole
+// table: a snapshot takes a copy of the ptable value (share), sharing its
+// page directory and pages, and marks the table's shared; nothing shared
+// is written again. The table copies the directory (a pointer a page)
+// before its next change, and a page before it first changes a slot in it
+// (wpage); pown says which pages are the table's own. Per slot, owned
+// says that the partition there is the table's own, made or copied since
+// its page was: a partition that is not may be a snapshot's too, and is
+// copied before it is written (Table.ownPartLocked). A page or directory
+// that is copied starts with no slot or page owned: all it holds was
+// there when the snapshot was taken.
 type ptable struct {
+	pages  []*ppage // the slots, ptPageSlots a page (the last may be shorter)
+	pown   []bool   // pown[k]: page k is the table's own (see above)
+	n      int      // partitions
+	homes  int      // home slots (the rest are spare)
+	slots  int      // home and spare slots
+	shared bool     // pages and pown may be a snapshot's too: copy before writing
+}
+
+// ppage is ptPageSlots slots (fewer for a small table's only page).
+type ppage struct {
 	hashes []uint32
 	parts  []*partition // nil: an empty slot
-	owned  []bool       // the slot's partition is the table's own (see above)
-	n      int          // partitions
-	homes  int          // home slots (the rest are spare)
-	shared bool         // the arrays may be a snapshot's too: copy before writing
+	owned  []bool       // the slot's partition is the table's own (see ptable)
 }
 
 const (
+	ptPageBits  = 10
+	ptPageSlots = 1 << ptPageBits
+
 	ptableMinHomes = 16
 	// ptableMaxLoad is the load (in percent of the home slots) past which
 	// the table grows.
 	ptableMaxLoad = 85
 )
 
-// init makes an empty table of homes home slots.
+func newPpage(n int) *ppage {
+	return &ppage{hashes: make([]uint32, n), parts: make([]*partition, n), owned: make([]bool, n)}
+}
+
+// init makes an empty table of homes home slots, all its own.
 func (t *ptable) init(homes int) {
 	spare := 16 + homes/16
-	t.hashes = make([]uint32, homes+spare)
-	t.parts = make([]*partition, homes+spare)
-	t.owned = make([]bool, homes+spare)
+	t.slots = homes + spare
+	npages := (t.slots + ptPageSlots - 1) / ptPageSlots
+	t.pages = make([]*ppage, npages)
+	t.pown = make([]bool, npages)
+	for k := range t.pages {
+		t.pages[k] = newPpage(min(ptPageSlots, t.slots-k*ptPageSlots))
+		t.pown[k] = true
+	}
 	t.homes = homes
 	t.n = 0
 	t.shared = false
 }
 
-// share returns a copy of t for a snapshot: both share the arrays, which
-// neither writes again (t copies them before its next change).
+// share returns a copy of t for a snapshot: both share the directory and
+// the pages, which neither writes again (t copies what it changes).
 func (t *ptable) share() ptable {
 	t.shared = true
 	return *t
 }
 
-// unshare gives t arrays of its own if it shares them, none of whose
-// partitions are its own.
-func (t *ptable) unshare() {
-	if !t.shared {
-		return
+// wpage returns page k for writing: the directory and the page are
+// copied first if they may be shared.
+func (t *ptable) wpage(k int) *ppage {
+	if t.shared {
+		t.pages = append([]*ppage(nil), t.pages...)
+		t.pown = make([]bool, len(t.pages))
+		t.shared = false
 	}
-	t.hashes = append([]uint32(nil), t.hashes...)
-	t.parts = append([]*partition(nil), t.parts...)
-	t.owned = make([]bool, len(t.parts))
-	t.shared = false
+	if !t.pown[k] {
+		p := t.pages[k]
+		t.pages[k] = &ppage{
+			hashes: append([]uint32(nil), p.hashes...),
+			parts:  append([]*partition(nil), p.parts...),
+			owned:  make([]bool, len(p.parts)),
+		}
+		t.pown[k] = true
+	}
+	return t.pages[k]
 }
 
+func (t *ptable) hash(i int) uint32 { return t.pages[i>>ptPageBits].hashes[i&(ptPageSlots-1)] }
+
+func (t *ptable) part(i int) *partition { return t.pages[i>>ptPageBits].parts[i&(ptPageSlots-1)] }
+
 // ownedAt reports whether the partition in slot i is the table's own.
-func (t *ptable) ownedAt(i int) bool { return !t.shared && t.owned[i] }
+func (t *ptable) ownedAt(i int) bool {
+	k := i >> ptPageBits
+	return !t.shared && t.pown[k] && t.pages[k].owned[i&(ptPageSlots-1)]
+}
+
+// set puts p (nil: none), of hash h, in slot i, owned or not.
+func (t *ptable) set(i int, p *partition, h uint32, owned bool) {
+	pg, o := t.wpage(i>>ptPageBits), i&(ptPageSlots-1)
+	pg.parts[o], pg.hashes[o], pg.owned[o] = p, h, owned
+}
 
 // setOwned puts p, the table's own, in slot i, which holds a partition of
-// the same key; t is not shared.
-func (t *ptable) setOwned(i int, p *partition) { t.parts[i], t.owned[i] = p, true }
+// the same key.
+func (t *ptable) setOwned(i int, p *partition) { t.set(i, p, p.hash, true) }
 
 func (t *ptable) home(h uint32) int { return int(uint64(h) * uint64(t.homes) >> 32) }
 
 // compare orders slot i's partition against (h, pk).
 func (t *ptable) compare(i int, h uint32, pk string) int {
-	switch {
-	case t.hashes[i] < h:
+	switch hi := t.hash(i); {
+	case hi < h:
 		return -1
-	case t.hashes[i] > h:
+	case hi > h:
 		return 1
 	}
-	return strings.Compare(t.parts[i].pk(), pk)
+	return strings.Compare(t.part(i).pk(), pk)
 }
 
 // find returns the slot of the partition with key pk (hash h), or the
 // slot where it would go, and whether it is there.
 func (t *ptable) find(h uint32, pk string) (int, bool) {
-	if t.parts == nil {
+	if t.pages == nil {
 		return 0, false
 	}
 	i := t.home(h)
-	for ; i < len(t.parts) && t.parts[i] != nil; i++ {
+	for ; i < t.slots && t.part(i) != nil; i++ {
 		if c := t.compare(i, h, pk); c >= 0 {
 			return i, c == 0
 		}
@@ -121,34 +166,33 @@ func (t *ptable) find(h uint32, pk string) (int, bool) {
 // get returns the partition with key pk, or nil.
 func (t *ptable) get(pk string) *partition {
 	if i, ok := t.find(partitionHash(pk), pk); ok {
-		return t.parts[i]
+		return t.part(i)
 	}
 	return nil
 }
 
 // insert adds p, the table's own, whose key is not in the table.
 func (t *ptable) insert(p *partition) {
-	if t.parts == nil {
+	if t.pages == nil {
 		t.init(ptableMinHomes)
 	}
-	t.unshare()
 	for {
 		if (t.n+1)*100 > t.homes*ptableMaxLoad {
 			t.grow()
 		}
 		i, _ := t.find(p.hash, p.pk())
 		j := i
-		for j < len(t.parts) && t.parts[j] != nil {
+		for j < t.slots && t.part(j) != nil {
 			j++
 		}
-		if j == len(t.parts) {
+		if j == t.slots {
 			t.grow() // the run reaches the end: make room
 			continue
 		}
-		copy(t.parts[i+1:j+1], t.parts[i:j])
-		copy(t.hashes[i+1:j+1], t.hashes[i:j])
-		copy(t.owned[i+1:j+1], t.owned[i:j])
-		t.parts[i], t.hashes[i], t.owned[i] = p, p.hash, true
+		for k := j; k > i; k-- {
+			t.set(k, t.part(k-1), t.hash(k-1), t.ownedAt(k-1))
+		}
+		t.set(i, p, p.hash, true)
 		t.n++
 		return
 	}
@@ -157,52 +201,53 @@ func (t *ptable) insert(p *partition) {
 // remove takes out the partition with key pk, which is in the table, and
 // returns it and whether it was the table's own.
 func (t *ptable) remove(pk string) (*partition, bool) {
-	t.unshare()
 	i, ok := t.find(partitionHash(pk), pk)
 	if !ok {
 		panic("storage: removing a partition that is not there")
 	}
-	p, own := t.parts[i], t.owned[i]
+	p, own := t.part(i), t.ownedAt(i)
 	t.removeAt(i)
 	return p, own
 }
 
-// removeAt empties slot i; t is not shared.
+// removeAt empties slot i.
 func (t *ptable) removeAt(i int) {
 	// Backward shift: move the displaced partitions after i one slot left.
 	j := i + 1
-	for j < len(t.parts) && t.parts[j] != nil && t.home(t.hashes[j]) < j {
+	for j < t.slots && t.part(j) != nil && t.home(t.hash(j)) < j {
 		j++
 	}
-	copy(t.parts[i:j-1], t.parts[i+1:j])
-	copy(t.hashes[i:j-1], t.hashes[i+1:j])
-	copy(t.owned[i:j-1], t.owned[i+1:j])
-	t.parts[j-1], t.hashes[j-1], t.owned[j-1] = nil, 0, false
+	for k := i; k < j-1; k++ {
+		t.set(k, t.part(k+1), t.hash(k+1), t.ownedAt(k+1))
+	}
+	t.set(j-1, nil, 0, false)
 	t.n--
 }
 
-// grow makes half as many home slots again; t is not shared.
-func (t *ptable) grow() { t.rebuild(t.parts, t.owned, t.homes+t.homes/2) }
+// grow makes half as many home slots again.
+func (t *ptable) grow() { t.rebuild(t.homes + t.homes/2) }
 
-// rebuild makes the table of parts (in order, nil slots skipped; owned
-// their flags) with at least homes home slots, growing until they fit:
-// each at its home slot or just after the previous one. With the spare
-// slots beyond the longest run this fits at once unless the hashes are
-// badly skewed. It writes new arrays only.
-func (t *ptable) rebuild(parts []*partition, owned []bool, homes int) {
+// rebuild places the partitions anew in at least homes home slots,
+// growing until they fit: each at its home slot or just after the
+// previous one. With the spare slots beyond the longest run this fits at
+// once unless the hashes are badly skewed. It writes new pages only; a
+// partition keeps its owned flag.
+func (t *ptable) rebuild(homes int) {
+	old := *t
 	for ; ; homes += homes / 2 {
 		t.init(homes)
 		next, ok := 0, true
-		for k, p := range parts {
+		for k := 0; k < old.slots; k++ {
+			p := old.part(k)
 			if p == nil {
 				continue
 			}
 			i := max(t.home(p.hash), next)
-			if i >= len(t.parts) {
+			if i >= t.slots {
 				ok = false
 				break
 			}
-			t.parts[i], t.hashes[i], t.owned[i] = p, p.hash, owned[k]
+			t.set(i, p, p.hash, old.ownedAt(k))
 			t.n++
 			next = i + 1
 		}
@@ -215,14 +260,15 @@ func (t *ptable) rebuild(parts []*partition, owned []bool, homes int) {
 // ascend visits the partitions from (h, pk) on, (h, pk) included, in
 // scan order, until visit returns false.
 func (t *ptable) ascend(h uint32, pk string, visit func(*partition) bool) {
-	if t.parts == nil {
+	if t.pages == nil {
 		return
 	}
-	for i := t.home(h); i < len(t.parts); i++ {
-		if t.parts[i] == nil || t.compare(i, h, pk) < 0 {
+	for i := t.home(h); i < t.slots; i++ {
+		p := t.part(i)
+		if p == nil || t.compare(i, h, pk) < 0 {
 			continue
 		}
-		if !visit(t.parts[i]) {
+		if !visit(p) {
 			return
 		}
 	}
@@ -231,26 +277,30 @@ func (t *ptable) ascend(h uint32, pk string, visit func(*partition) bool) {
 // check verifies the invariants, for tests.
 func (t *ptable) check() error {
 	n := 0
-	for i, p := range t.parts {
+	if len(t.pages) != len(t.pown) {
+		return fmt.Errorf("%d pages, %d page flags", len(t.pages), len(t.pown))
+	}
+	for i := 0; i < t.slots; i++ {
+		p := t.part(i)
 		if p == nil {
 			continue
 		}
 		n++
-		if t.hashes[i] != p.hash {
-			return fmt.Errorf("slot %d: hash %d, partition's %d", i, t.hashes[i], p.hash)
+		if t.hash(i) != p.hash {
+			return fmt.Errorf("slot %d: hash %d, partition's %d", i, t.hash(i), p.hash)
 		}
 		if h := t.home(p.hash); h > i {
 			return fmt.Errorf("slot %d: before its home slot %d", i, h)
 		} else {
 			for k := h; k < i; k++ {
-				if t.parts[k] == nil {
+				if t.part(k) == nil {
 					return fmt.Errorf("slot %d: an empty slot %d after its home %d", i, k, h)
 				}
 			}
 		}
-		for k := i + 1; k < len(t.parts); k++ {
-			if t.parts[k] != nil {
-				if !partitionLess(p, t.parts[k]) {
+		for k := i + 1; k < t.slots; k++ {
+			if q := t.part(k); q != nil {
+				if !partitionLess(p, q) {
 					return fmt.Errorf("slots %d and %d out of order", i, k)
 				}
 				break
