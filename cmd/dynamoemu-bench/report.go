@@ -152,7 +152,7 @@ func formatTable(c config, targets []*target, results map[*target][]result) stri
 			idx++
 		}
 	}
-	b.WriteString("\nClient CPU per request (this tool's own cost, the same for every server): ")
+	b.WriteString("\nClient CPU per request (this tool's own cost, by server; larger answers cost more to check): ")
 	var parts []string
 	for _, t := range targets {
 		var cpu time.Duration
