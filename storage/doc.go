@@ -99,7 +99,7 @@
 // table's slab (slab.go): chunks of records back to back, compacted when
 // half dead, never overwritten, so a record costs its bytes and nothing
 // is rounded up to an allocator size class. A 240-byte item of 10
-// attributes costs about 330 bytes of heap and 340 of resident memory in
+// attributes costs about 335 bytes of heap and 350 of resident memory in
 // all at a million items, against about 1300 bytes for the same item held
 // as a map of Values (BenchmarkMemory, BenchmarkScaleMemory).
 //
