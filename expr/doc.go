@@ -55,9 +55,9 @@
 // are Eval's and Apply's; randomized tests and a fuzz target hold them
 // together.
 //
-// Files: token, scanner, parser, ast (syntax); compile, condition,
-// keycond, keycond_multi, update, projection, legacy, names, reserved
-// (compiling); eval, apply, path (evaluating decoded items);
+// Files: token, scanner, parser, ast (syntax); compile, compile_ast,
+// condition, keycond, keycond_multi, update, projection, legacy, names,
+// reserved (compiling); eval, apply, path (evaluating decoded items);
 // eval_encoded, projection_encoded (stored items); cache; errors.
 //
 // # Errors
