@@ -19,8 +19,8 @@ import (
 //   - B-trees copy in O(1): Copy shares every node, and either copy then
 //     copies a node before it first changes it (path copying).
 //   - The partition table's slots are shared by a snapshot as they are
-//     (ptable.share, O(1)); they are held in pages of 1024, and the table
-//     copies a page (13 KB) before it first changes a slot in it after
+//     (ptable.share, O(1)); they are held in pages of 128, and the table
+//     copies a page (1.7 KB) before it first changes a slot in it after
 //     the snapshot, and the page directory (8 bytes a page) once.
 //   - Partitions are small structs that the table changes in place (a
 //     lone item kept inline, the pointer to the partition's B-tree). The

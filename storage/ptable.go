@@ -30,9 +30,10 @@ import (
 // compares hashes without loading partitions; a partition is loaded only
 // when the hashes are equal.
 //
-// Copy-on-write (cow.go). The slots are held in pages of ptPageSlots, so
-// that sharing them with a snapshot costs a write a page, not the whole
-// table: a snapshot takes a copy of the ptable value (share), sharing its
+// Copy-on-write (cow.go). The slots are held in pages of ptPageSlots (128:
+// a page copy, 1.7 KB, costs a write after a snapshot about what copying
+// a B-tree path did; BenchmarkPutAfterSnapshot), so that sharing them
+// with a snapshot costs a write a page, not the whole table: a snapshot takes a copy of the ptable value (share), sharing its
 // page directory and pages, and marks the table's shared; nothing shared
 // is written again. The table copies the directory (a pointer a page)
 // before its next change, and a page before it first changes a slot in it
@@ -59,7 +60,7 @@ type ppage struct {
 }
 
 const (
-	ptPageBits  = 10
+	ptPageBits  = 7
 	ptPageSlots = 1 << ptPageBits
 
 	ptableMinHomes = 16

@@ -19,9 +19,9 @@ import (
 // index and copies the metadata maps (their values are shared). It
 // copies no item, no partition and no B-tree node. From then on the table
 // and the snapshot share everything until the table writes: the table's
-// first change after a snapshot copies its partition table's arrays
-// (about 13 bytes a slot, some 18 bytes a partition: 18 MB for a million
-// partitions, once per snapshot), the first write to a partition copies
+// first change after a snapshot copies its partition table's page
+// directory (8 bytes per 128 slots), the first change in a page of 128
+// slots copies the page (1.7 KB), the first write to a partition copies
 // the partition's 32-byte header, and a write copies each B-tree node on
 // its path the first time it changes it (in the partition's tree and each
 // index touched; a node holds up to 63 entries). An item replaced or
