@@ -114,6 +114,7 @@ func (n *updateNode) sortIndexes() {
 // operand reads it) and the first error in source order.
 type applyRun struct {
 	old    storage.Item
+	vals   []storage.Value // the update's values
 	err    *Error
 	errSeq int
 }
@@ -129,7 +130,7 @@ func (r *applyRun) fail(seq int, err *Error) {
 // Apply returns the item after the update; old (nil when the item does not
 // exist) is not modified. Errors are *Error with DynamoDB's messages.
 func (u *Update) Apply(old storage.Item) (storage.Item, error) {
-	r := &applyRun{old: old}
+	r := &applyRun{old: old, vals: u.vals}
 	out := make(storage.Item, len(old)+len(u.tree.names))
 	for k, v := range old {
 		out[k] = v
@@ -153,7 +154,7 @@ func (u *Update) Apply(old storage.Item) (storage.Item, error) {
 // records it and returns cur unchanged.
 func (r *applyRun) apply(n *updateNode, cur storage.Value, exists bool) (storage.Value, bool) {
 	if n.action != nil {
-		v, present, err := n.action.applyLeaf(r.old, cur, exists)
+		v, present, err := n.action.applyLeaf(r.old, r.vals, cur, exists)
 		if err != nil {
 			r.fail(n.seq, err)
 			return cur, exists
@@ -221,10 +222,10 @@ func (r *applyRun) applyList(n *updateNode, cur storage.Value) storage.Value {
 // applyLeaf applies one action to the value at its path (cur; exists: it
 // is there in the old item) and returns the new value and whether it is
 // there afterwards.
-func (a *compiledAction) applyLeaf(old storage.Item, cur storage.Value, exists bool) (storage.Value, bool, *Error) {
+func (a *compiledAction) applyLeaf(old storage.Item, vals []storage.Value, cur storage.Value, exists bool) (storage.Value, bool, *Error) {
 	switch a.op {
 	case SET:
-		v, err := evalUpdateValue(a.value, old)
+		v, err := evalUpdateValue(a.value, old, vals)
 		if err != nil {
 			return cur, exists, err
 		}
@@ -232,7 +233,7 @@ func (a *compiledAction) applyLeaf(old storage.Item, cur storage.Value, exists b
 	case REMOVE:
 		return storage.Value{}, false, nil
 	case ADD:
-		v, _ := evalOperand(a.value, old)
+		v, _ := evalOperand(a.value, old, vals)
 		if !exists {
 			return v, true, nil
 		}
@@ -245,7 +246,7 @@ func (a *compiledAction) applyLeaf(old storage.Item, cur storage.Value, exists b
 		if a.value == nil || !exists { // legacy DELETE without a value; nothing to delete from
 			return storage.Value{}, false, nil
 		}
-		v, _ := evalOperand(a.value, old)
+		v, _ := evalOperand(a.value, old, vals)
 		if cur.Kind() != v.Kind() {
 			if a.legacy {
 				return cur, exists, updateErr("Type mismatch for attribute to update")

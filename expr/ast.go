@@ -34,6 +34,7 @@ type PathElem struct {
 type PathExpr struct {
 	Elems    []PathElem
 	resolved Path // filled in by the compiler
+	attr     int  // resolved[0]'s index in its condition's attributes (condition.go)
 }
 
 // ValueExpr is a :placeholder, or (Name "") a value given by the caller
@@ -41,9 +42,12 @@ type PathExpr struct {
 type ValueExpr struct {
 	Offset int
 	Name   string // ":placeholder"; "" for a value the caller gives in Value
-	// Value is the value: the caller's when Name is "", else filled in by
-	// the compiler from the request's ExpressionAttributeValues.
+	// Value is the caller's value when Name is "". For a placeholder it is
+	// unset: the compiler binds the request's value to the node's slot,
+	// beside the program, so that the tree holds no request's values and
+	// can be shared (cache.go).
 	Value storage.Value
+	slot  int // the index of its value among the expression's values, set by the compiler
 }
 
 // ConstExpr is a condition that is always true or always false. The parser

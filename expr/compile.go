@@ -1,7 +1,7 @@
 package expr
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -13,11 +13,11 @@ import (
 // Compiler is not safe for concurrent use; the compiled results are
 // immutable and may be evaluated concurrently.
 type Compiler struct {
-	names      map[string]string
-	values     map[string]storage.Value
-	usedNames  map[string]bool // made on first use: most requests have no placeholders
-	usedValues map[string]bool // likewise
-	err        *Error          // the placeholder maps' own error, if any
+	names  map[string]string
+	values map[string]storage.Value
+	used   usedSet // the placeholders the compiled expressions used
+	err    *Error  // the placeholder maps' own error, if any
+	cache  *Cache  // compiled expressions to reuse; nil: none
 }
 
 // NewCompiler returns a Compiler for one request's placeholder maps (either
@@ -29,6 +29,15 @@ func NewCompiler(names map[string]string, values map[string]storage.Value) *Comp
 		values: values,
 		err:    checkPlaceholders(names, values),
 	}
+}
+
+// NewCachedCompiler is NewCompiler with a Cache: each expression is looked
+// up there first and compiled only when it is missing (see [Cache]). A nil
+// cache compiles every expression.
+func NewCachedCompiler(cache *Cache, names map[string]string, values map[string]storage.Value) *Compiler {
+	c := NewCompiler(names, values)
+	c.cache = cache
+	return c
 }
 
 // Err reports what is wrong with the placeholder maps themselves, as
@@ -110,23 +119,56 @@ func isPlaceholder(key string, sigil byte) bool {
 // Unused reports, after all of a request's expressions are compiled, the
 // placeholders nobody used, with DynamoDB's message; nil if all were used.
 func (c *Compiler) Unused() error {
-	if keys := unusedKeys(c.names, c.usedNames); len(keys) > 0 {
+	if keys := unusedKeys(c.names, &c.used); len(keys) > 0 {
 		return errPlain("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(keys, ", ") + "}")
 	}
-	if keys := unusedKeys(c.values, c.usedValues); len(keys) > 0 {
+	if keys := unusedKeys(c.values, &c.used); len(keys) > 0 {
 		return errPlain("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(keys, ", ") + "}")
 	}
 	return nil
 }
 
-func unusedKeys[V any](m map[string]V, used map[string]bool) []string {
+func unusedKeys[V any](m map[string]V, used *usedSet) []string {
 	var keys []string
 	for k := range m {
-		if !used[k] {
+		if !used.has(k) {
 			keys = append(keys, k)
 		}
 	}
 	return javaHashOrder(keys)
+}
+
+// usedSet is a set of placeholder keys (#names and :values, told apart by
+// their sigils): a few inline, so that most requests make no map, and a
+// map beyond.
+type usedSet struct {
+	few  [8]string
+	n    int
+	many map[string]bool
+}
+
+func (s *usedSet) add(k string) {
+	if s.has(k) {
+		return
+	}
+	if s.n < len(s.few) {
+		s.few[s.n] = k
+		s.n++
+		return
+	}
+	if s.many == nil {
+		s.many = make(map[string]bool)
+	}
+	s.many[k] = true
+}
+
+func (s *usedSet) has(k string) bool {
+	for _, x := range s.few[:s.n] {
+		if x == k {
+			return true
+		}
+	}
+	return s.many[k]
 }
 
 // context says which expression language a tree belongs to.
@@ -138,12 +180,46 @@ const (
 	ctxProjection
 )
 
-// checker runs the post-parse passes over one expression.
+// checker runs the post-parse passes over one expression. Pass B binds
+// each :value placeholder to a slot: the compiled tree holds slot numbers,
+// vals the values, so the tree never holds a request's values and can be
+// shared (cache.go).
 type checker struct {
 	c     *Compiler
 	param string
 	ctx   context
 	ops   int
+	// binding is what compiling binds (nil when rechecking).
+	*binding
+	// recheck: pass B runs again over a tree already resolved and bound
+	// (a cached one) with this request's values, rvals, for the checks
+	// that look at values; paths and placeholders are left as they are.
+	// (They are apart from binding so that a recheck's checker and its
+	// values stay on the stack.)
+	recheck bool
+	rvals   []storage.Value
+}
+
+// binding is what compiling an expression binds: vals are the values of
+// its placeholders by slot, and slots the placeholder each slot is for;
+// nameKeys are the #name placeholders it resolved, distinct, in order.
+type binding struct {
+	vals     []storage.Value
+	slots    []string
+	nameKeys []string
+}
+
+// newChecker returns a checker that compiles (resolves and binds).
+func newChecker(c *Compiler, param string, ctx context) *checker {
+	return &checker{c: c, param: param, ctx: ctx, binding: &binding{}}
+}
+
+// value returns the value of slot i.
+func (k *checker) value(i int) storage.Value {
+	if k.recheck {
+		return k.rvals[i]
+	}
+	return k.vals[i]
 }
 
 const (
@@ -255,6 +331,9 @@ func (k *checker) checkFunction(x *CallExpr, asCondition bool) *Error {
 
 // resolvePath is pass B for a path: placeholders and nesting depth.
 func (k *checker) resolvePath(p *PathExpr) *Error {
+	if k.recheck {
+		return nil
+	}
 	out := make(Path, len(p.Elems))
 	for i, e := range p.Elems {
 		switch {
@@ -267,10 +346,10 @@ func (k *checker) resolvePath(p *PathExpr) *Error {
 			if !ok {
 				return exprError(k.param, e.Offset, sprintf(msgUndefinedName, e.Name))
 			}
-			if k.c.usedNames == nil {
-				k.c.usedNames = make(map[string]bool, len(k.c.names))
+			k.c.used.add(e.Name)
+			if !slices.Contains(k.nameKeys, e.Name) {
+				k.nameKeys = append(k.nameKeys, e.Name)
 			}
-			k.c.usedNames[e.Name] = true
 			out[i] = PathStep{Name: name}
 		default:
 			out[i] = PathStep{Name: e.Name}
@@ -284,19 +363,40 @@ func (k *checker) resolvePath(p *PathExpr) *Error {
 }
 
 func (k *checker) resolveValue(v *ValueExpr) *Error {
+	if k.recheck {
+		return nil
+	}
 	if v.Name == "" {
-		return nil // the caller's value
+		v.slot = k.literal(v.Value) // the caller's value
+		return nil
 	}
 	val, ok := k.c.values[v.Name]
 	if !ok {
 		return exprError(k.param, v.Offset, sprintf(msgUndefinedValue, v.Name))
 	}
-	if k.c.usedValues == nil {
-		k.c.usedValues = make(map[string]bool, len(k.c.values))
-	}
-	k.c.usedValues[v.Name] = true
-	v.Value = val
+	k.c.used.add(v.Name)
+	v.slot = k.slot(v.Name, val)
 	return nil
+}
+
+// slot returns the slot of placeholder name (bound to val), adding one the
+// first time the expression names it.
+func (k *checker) slot(name string, val storage.Value) int {
+	if i := slices.Index(k.slots, name); i >= 0 {
+		return i
+	}
+	k.slots = append(k.slots, name)
+	k.vals = append(k.vals, val)
+	return len(k.slots) - 1
+}
+
+// literal returns a new slot for a value given by the caller that built
+// the tree (a ValueExpr with Name ""): each gets a slot of its own, named
+// "", which no request's placeholders can bind (see rebind).
+func (k *checker) literal(val storage.Value) int {
+	k.slots = append(k.slots, "")
+	k.vals = append(k.vals, val)
+	return len(k.slots) - 1
 }
 
 // passB resolves placeholders and checks each node's operands, children
@@ -351,13 +451,13 @@ func (k *checker) passB(x Expr) *Error {
 }
 
 // constant returns the value of x when x is a (parenthesized) placeholder.
-func constant(x Expr) (storage.Value, bool) {
+func (k *checker) constant(x Expr) (storage.Value, bool) {
 	for {
 		switch y := x.(type) {
 		case *ParenExpr:
 			x = y.X
 		case *ValueExpr:
-			return y.Value, true
+			return k.value(y.slot), true
 		default:
 			return storage.Value{}, false
 		}
@@ -388,13 +488,13 @@ func (k *checker) checkBinary(x *BinaryExpr) *Error {
 	switch x.Op {
 	case LT, LE, GT, GE:
 		for _, y := range []Expr{x.X, x.Y} {
-			if v, ok := constant(y); ok && !isScalarKey(v) {
+			if v, ok := k.constant(y); ok && !isScalarKey(v) {
 				return k.operandTypeError(x.OpPos, x.Op.String(), v)
 			}
 		}
 	case PLUS, MINUS:
 		for _, y := range []Expr{x.X, x.Y} {
-			if v, ok := constant(y); ok && v.Kind() != storage.KindN {
+			if v, ok := k.constant(y); ok && v.Kind() != storage.KindN {
 				return k.operandTypeError(x.OpPos, x.Op.String(), v)
 			}
 		}
@@ -420,12 +520,12 @@ func (k *checker) checkDistinct(op string, pos int, first Expr, rest ...Expr) *E
 
 func (k *checker) checkBetween(x *BetweenExpr) *Error {
 	for _, y := range []Expr{x.X, x.Lo, x.Hi} {
-		if v, ok := constant(y); ok && !isScalarKey(v) {
+		if v, ok := k.constant(y); ok && !isScalarKey(v) {
 			return k.operandTypeError(x.OpPos, "BETWEEN", v)
 		}
 	}
-	lo, okLo := constant(x.Lo)
-	hi, okHi := constant(x.Hi)
+	lo, okLo := k.constant(x.Lo)
+	hi, okHi := k.constant(x.Hi)
 	if okLo && okHi {
 		if lo.Kind() != hi.Kind() {
 			return exprError(k.param, x.OpPos, sprintf(msgBetweenTypes, describeValue(lo), describeValue(hi)))
@@ -454,7 +554,7 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 	}
 	switch x.Fun {
 	case fnType:
-		if v, ok := constant(x.Args[1]); ok {
+		if v, ok := k.constant(x.Args[1]); ok {
 			if v.Kind() != storage.KindS {
 				return k.operandTypeError(x.Offset, x.Fun, v)
 			}
@@ -474,7 +574,7 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 		}
 	case fnBeginsWith:
 		for _, a := range x.Args {
-			if v, ok := constant(a); ok && v.Kind() != storage.KindS && v.Kind() != storage.KindB {
+			if v, ok := k.constant(a); ok && v.Kind() != storage.KindS && v.Kind() != storage.KindB {
 				return k.operandTypeError(x.Offset, x.Fun, v)
 			}
 			if isSizeCall(a) {
@@ -485,7 +585,7 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 	case fnContains:
 		return k.checkDistinct(x.Fun, x.Offset, x.Args[0], x.Args[1])
 	case fnSize:
-		if v, ok := constant(x.Args[0]); ok {
+		if v, ok := k.constant(x.Args[0]); ok {
 			if _, ok := sizeOf(v); !ok {
 				return k.operandTypeError(x.Offset, x.Fun, v)
 			}
@@ -495,7 +595,7 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 		}
 	case fnListAppend:
 		for _, a := range x.Args {
-			if v, ok := constant(a); ok && v.Kind() != storage.KindL {
+			if v, ok := k.constant(a); ok && v.Kind() != storage.KindL {
 				return k.operandTypeError(x.Offset, x.Fun, v)
 			}
 			if c, ok := a.(*CallExpr); ok && c.Fun == fnListAppend {
@@ -504,71 +604,6 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 		}
 	}
 	return nil
-}
-
-// compileCondition parses a condition-language expression and runs every
-// check on it.
-func (c *Compiler) compileCondition(param, text string) (Expr, *Error) {
-	if c.err != nil {
-		return nil, c.err
-	}
-	x, err := parseCondition(param, text)
-	if err != nil {
-		return nil, err
-	}
-	return c.checkCondition(param, x)
-}
-
-// checkCondition runs the checks that follow parsing on a condition tree,
-// parsed or built by a caller (compile_ast.go), in DynamoDB's order.
-func (c *Compiler) checkCondition(param string, x Expr) (Expr, *Error) {
-	k := &checker{c: c, param: param, ctx: ctxCondition}
-	if err := k.passA(x, true); err != nil {
-		return nil, err
-	}
-	if k.ops > maxOperators {
-		return nil, exprError(param, 0, sprintf(msgTooManyOps, maxOperatorsMsg))
-	}
-	if err := k.passB(x); err != nil {
-		return nil, err
-	}
-	return x, nil
-}
-
-// Condition is a compiled ConditionExpression or FilterExpression.
-type Condition struct {
-	root Expr
-}
-
-// Condition compiles a ConditionExpression or FilterExpression; param is
-// the request parameter's name, used in messages ("Invalid <param>: ...").
-func (c *Compiler) Condition(param, text string) (*Condition, error) {
-	x, err := c.compileCondition(param, text)
-	if err != nil {
-		return nil, err
-	}
-	return &Condition{root: x}, nil
-}
-
-// String returns the canonical source of the condition.
-func (cond *Condition) String() string { return cond.root.String() }
-
-// Attributes returns the top-level attribute names the condition reads,
-// sorted (used to reject key attributes in a FilterExpression).
-func (cond *Condition) Attributes() []string {
-	seen := map[string]bool{}
-	walk(cond.root, func(x Expr) bool {
-		if p, ok := x.(*PathExpr); ok && len(p.resolved) > 0 {
-			seen[p.resolved[0].Name] = true
-		}
-		return true
-	})
-	out := make([]string, 0, len(seen))
-	for n := range seen {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // isSizeCall reports whether x is a size() call: a number whatever the

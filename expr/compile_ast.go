@@ -28,7 +28,19 @@ import (
 // be, paths that start with a name, ADD and DELETE with a value) a caller
 // might get wrong; such a tree gets an error wrapping ErrMalformedTree,
 // never a panic. The compiler keeps the tree (it fills in resolved paths
-// and placeholder values): a tree compiles once, into one result.
+// and value slots): a tree compiles once, into one result.
+//
+// The results are the programs text compiles to (cache.go): a resolved
+// tree and values bound by slot beside it, each of the caller's values (a
+// ValueExpr with Name "") in a slot of its own, so a Matcher or Projector
+// takes them alike. They do not go into the Compiler's Cache, which is
+// keyed by expression text and the #names it used and rebinds a hit to
+// the request's ExpressionAttributeValues: a tree has no text, and its
+// values are the tree's, not a placeholder map's (a slot of the caller's
+// is named "", which rebind never binds, so such a program could not be
+// reused with other values even if it were stored). A cache of the
+// caller's language (PartiQL statements by text, parameters as slots)
+// is its own design, for when the emulator uses one.
 
 // ErrMalformedTree is wrapped by the error for a tree the parser could not
 // have produced: a bug of the caller that built it, not of the request.
@@ -37,21 +49,21 @@ var ErrMalformedTree = errors.New("expr: malformed expression tree")
 // CompileCondition compiles a condition tree (a ConditionExpression or
 // FilterExpression) built by the caller.
 func (c *Compiler) CompileCondition(param string, x Expr) (*Condition, error) {
-	root, err := c.conditionTree(param, x)
+	root, k, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
 	}
-	return &Condition{root: root}, nil
+	return newCondProgram(root, k.slots, k.nameKeys).bind(k.vals), nil
 }
 
 // conditionTree checks a condition tree's shape, then runs the checks of
 // a parsed condition on it.
-func (c *Compiler) conditionTree(param string, x Expr) (Expr, *Error) {
+func (c *Compiler) conditionTree(param string, x Expr) (Expr, *checker, *Error) {
 	if c.err != nil {
-		return nil, c.err
+		return nil, nil, c.err
 	}
 	if err := checkConditionShape(x, 0); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return c.checkCondition(param, x)
 }
@@ -61,11 +73,15 @@ func (c *Compiler) conditionTree(param string, x Expr) (Expr, *Error) {
 // key condition's shape rules (one equality on the partition key, at most
 // one sort key condition, no OR, NOT, IN, ...) with KeyCondition's messages.
 func (c *Compiler) CompileKeyCondition(param string, x Expr, ks storage.KeySchema) (*KeyCondition, error) {
-	root, err := c.conditionTree(param, x)
+	root, k, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
 	}
-	kc, err := bindKeyCondition(root, ks)
+	terms, err := keyTerms(root, 2)
+	if err != nil {
+		return nil, err
+	}
+	kc, err := bindKeySchema(bindTerms(terms, k.vals), ks)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +91,15 @@ func (c *Compiler) CompileKeyCondition(param string, x Expr, ks storage.KeySchem
 // CompileMultiKeyCondition compiles a key condition tree against a
 // multi-attribute index key.
 func (c *Compiler) CompileMultiKeyCondition(param string, x Expr, ks MultiKeySchema) (*MultiKeyCondition, error) {
-	root, err := c.conditionTree(param, x)
+	root, k, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
 	}
-	kc, err := bindMultiKeyCondition(root, ks)
+	terms, err := keyTerms(root, len(ks.Partition)+len(ks.Sort))
+	if err != nil {
+		return nil, err
+	}
+	kc, err := bindMultiKeyTerms(bindTerms(terms, k.vals), ks, root.Pos())
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +117,7 @@ func (c *Compiler) CompileUpdate(param string, u *UpdateExpr, order []int) (*Upd
 	if err := checkUpdateShape(u, order); err != nil {
 		return nil, err
 	}
-	out, err := c.checkUpdate(param, u, order)
+	out, _, err := c.checkUpdate(param, u, order)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +137,7 @@ func (c *Compiler) CompileProjection(param string, p *ProjectionExpr) (*Projecti
 			return nil, err
 		}
 	}
-	proj, err := c.checkProjection(param, p)
+	proj, _, err := c.checkProjection(param, p)
 	if err != nil {
 		return nil, err
 	}

@@ -143,8 +143,8 @@ func TestConditionAttributes(t *testing.T) {
 }
 
 func TestReservedWords(t *testing.T) {
-	if len(reservedWords) != 573 {
-		t.Errorf("got %d reserved words, want 573", len(reservedWords))
+	if len(reservedWords()) != 573 {
+		t.Errorf("got %d reserved words, want 573", len(reservedWords()))
 	}
 	for _, w := range []string{"status", "STATUS", "Name", "missing"} {
 		if !IsReserved(w) {
@@ -258,6 +258,32 @@ func TestKeyConditionTypeBeforeOperator(t *testing.T) {
 	} {
 		if _, err := c.KeyCondition(src, oracleKeySchema); err == nil || err.Error() != want {
 			t.Errorf("%q: got %v, want %s", src, err, want)
+		}
+	}
+}
+
+// TestIsReservedCase: any case of a reserved word is reserved, ASCII on
+// the fast path and the non-ASCII letters that upper-case to ASCII ones
+// as strings.ToUpper has them.
+func TestIsReservedCase(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"count", true}, {"Count", true}, {"COUNT", true}, {"counts", false},
+		{"size", false}, {"SIZE", false}, {"", false}, {"a", false},
+		{"\u017Ftatus", true}, // ſtatus upper-cases to STATUS
+		{"t\u0131me", true},   // tıme: dotless i upper-cases to I
+		{"préfix", false},
+		{strings.Repeat("x", 40), false},
+		{"CHARACTERISTICS", false}, {"DETERMINISTIC", true},
+	}
+	for _, tc := range tests {
+		if got := IsReserved(tc.name); got != tc.want {
+			t.Errorf("IsReserved(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+		if got, want := IsReserved(tc.name), isReservedUpper(reservedWords(), strings.ToUpper(tc.name)); got != want {
+			t.Errorf("IsReserved(%q) = %v, strings.ToUpper gives %v", tc.name, got, want)
 		}
 	}
 }

@@ -34,6 +34,32 @@
 // tree the parser could not have produced gets an error wrapping
 // [ErrMalformedTree]. compile_ast.go has the details.
 //
+// # Values, the cache and stored items
+//
+// A compiled expression is a program and its values: the tree holds
+// resolved paths and, for each :value placeholder, a slot; the request's
+// values are bound beside it (condition.go, update.go). So the program of
+// a text compiled with the same #names serves every request, and a
+// [Cache] (cache.go) keeps programs by kind, text and what their #names
+// stood for: a [Compiler] made by [NewCachedCompiler] binds a hit to the
+// request's values after re-running the checks that look at values, and
+// compiles afresh whenever a value is missing or a check fails, so its
+// answers, errors included, are those of compiling. Programs are never
+// changed once built; evaluation only reads them.
+//
+// A [Matcher] (eval_encoded.go) evaluates a condition on stored items
+// (storage.EncodedItem) without decoding them: it reads the attributes the
+// condition names in one walk of the record, follows paths in place and
+// allocates nothing per item. A [Projector] (projection_encoded.go) copies
+// the projected parts of a stored item into a new record. Their answers
+// are Eval's and Apply's; randomized tests and a fuzz target hold them
+// together.
+//
+// Files: token, scanner, parser, ast (syntax); compile, compile_ast,
+// condition, keycond, keycond_multi, update, projection, legacy, names,
+// reserved (compiling); eval, apply, path (evaluating decoded items);
+// eval_encoded, projection_encoded (stored items); cache; errors.
+//
 // # Errors
 //
 // Every error is an [*Error] whose Error() is the exact message of

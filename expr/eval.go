@@ -11,29 +11,30 @@ import (
 // item). Type mismatches and missing attributes make a comparison false, as
 // in DynamoDB; evaluation itself cannot fail, the error is reserved.
 func (cond *Condition) Eval(item storage.Item) (bool, error) {
-	return evalCond(cond.root, item), nil
+	return evalCond(cond.root, item, cond.vals), nil
 }
 
-func evalCond(x Expr, item storage.Item) bool {
+// evalCond evaluates condition x on item; vals are its placeholders' values.
+func evalCond(x Expr, item storage.Item, vals []storage.Value) bool {
 	switch x := x.(type) {
 	case *ParenExpr:
-		return evalCond(x.X, item)
+		return evalCond(x.X, item, vals)
 	case *NotExpr:
-		return !evalCond(x.X, item)
+		return !evalCond(x.X, item, vals)
 	case *BinaryExpr:
 		switch x.Op {
 		case AND:
-			return evalCond(x.X, item) && evalCond(x.Y, item)
+			return evalCond(x.X, item, vals) && evalCond(x.Y, item, vals)
 		case OR:
-			return evalCond(x.X, item) || evalCond(x.Y, item)
+			return evalCond(x.X, item, vals) || evalCond(x.Y, item, vals)
 		}
-		a, okA := evalOperand(x.X, item)
-		b, okB := evalOperand(x.Y, item)
+		a, okA := evalOperand(x.X, item, vals)
+		b, okB := evalOperand(x.Y, item, vals)
 		return compare(x.Op, a, okA, b, okB)
 	case *BetweenExpr:
-		v, ok := evalOperand(x.X, item)
-		lo, okLo := evalOperand(x.Lo, item)
-		hi, okHi := evalOperand(x.Hi, item)
+		v, ok := evalOperand(x.X, item, vals)
+		lo, okLo := evalOperand(x.Lo, item, vals)
+		hi, okHi := evalOperand(x.Hi, item, vals)
 		if !ok || !okLo || !okHi {
 			return false
 		}
@@ -41,18 +42,18 @@ func evalCond(x Expr, item storage.Item) bool {
 		c2, ok2 := storage.Compare(v, hi)
 		return ok1 && ok2 && c1 <= 0 && c2 <= 0
 	case *InExpr:
-		v, ok := evalOperand(x.X, item)
+		v, ok := evalOperand(x.X, item, vals)
 		if !ok {
 			return false
 		}
 		for _, y := range x.List {
-			if w, ok := evalOperand(y, item); ok && storage.Equal(v, w) {
+			if w, ok := evalOperand(y, item, vals); ok && storage.Equal(v, w) {
 				return true
 			}
 		}
 		return false
 	case *CallExpr:
-		return evalPredicate(x, item)
+		return evalPredicate(x, item, vals)
 	case *ConstExpr:
 		return x.Value
 	}
@@ -89,19 +90,19 @@ func compare(op Token, a storage.Value, okA bool, b storage.Value, okB bool) boo
 	return false
 }
 
-func evalPredicate(x *CallExpr, item storage.Item) bool {
+func evalPredicate(x *CallExpr, item storage.Item, vals []storage.Value) bool {
 	switch x.Fun {
 	case fnExists, fnNotExists:
 		p, _ := pathOf(x.Args[0])
 		_, ok := p.resolved.Get(item)
 		return ok == (x.Fun == fnExists)
 	case fnType:
-		v, ok := evalOperand(x.Args[0], item)
-		t, okT := evalOperand(x.Args[1], item)
+		v, ok := evalOperand(x.Args[0], item, vals)
+		t, okT := evalOperand(x.Args[1], item, vals)
 		return ok && okT && t.Kind() == storage.KindS && v.Kind().String() == t.Str()
 	case fnBeginsWith:
-		a, okA := evalOperand(x.Args[0], item)
-		b, okB := evalOperand(x.Args[1], item)
+		a, okA := evalOperand(x.Args[0], item, vals)
+		b, okB := evalOperand(x.Args[1], item, vals)
 		if !okA || !okB || a.Kind() != b.Kind() {
 			return false
 		}
@@ -110,8 +111,8 @@ func evalPredicate(x *CallExpr, item storage.Item) bool {
 		}
 		return strings.HasPrefix(a.Str(), b.Str())
 	case fnContains:
-		a, okA := evalOperand(x.Args[0], item)
-		b, okB := evalOperand(x.Args[1], item)
+		a, okA := evalOperand(x.Args[0], item, vals)
+		b, okB := evalOperand(x.Args[1], item, vals)
 		return okA && okB && contains(a, b)
 	}
 	return false
@@ -140,17 +141,17 @@ func contains(a, b storage.Value) bool {
 }
 
 // evalOperand returns an operand's value and whether it has one.
-func evalOperand(x Expr, item storage.Item) (storage.Value, bool) {
+func evalOperand(x Expr, item storage.Item, vals []storage.Value) (storage.Value, bool) {
 	switch x := x.(type) {
 	case *PathExpr:
 		return x.resolved.Get(item)
 	case *ValueExpr:
-		return x.Value, true
+		return vals[x.slot], true
 	case *ParenExpr:
-		return evalOperand(x.X, item)
+		return evalOperand(x.X, item, vals)
 	case *CallExpr:
 		if x.Fun == fnSize {
-			v, ok := evalOperand(x.Args[0], item)
+			v, ok := evalOperand(x.Args[0], item, vals)
 			if !ok {
 				return storage.Value{}, false
 			}

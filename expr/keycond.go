@@ -35,6 +35,10 @@ type keyTerm struct {
 	name   string
 	op     storage.SortOp
 	values [2]storage.Value // values[0] invalid: none (legacy NULL, NOT_NULL)
+	// slots are, for a term of an expression, the slots of its values
+	// (nslots of them), which bind sets values from.
+	slots  [2]int
+	nslots int
 	// unindexable: a legacy KeyConditions operator no key can use (NE, IN,
 	// CONTAINS, ...); rejected once the term is bound to a key attribute.
 	unindexable bool
@@ -46,24 +50,21 @@ type keyTerm struct {
 // KeyCondition compiles a KeyConditionExpression against the key schema of
 // the table or index being queried.
 func (c *Compiler) KeyCondition(text string, ks storage.KeySchema) (*KeyCondition, error) {
-	x, err := c.compileCondition(paramKeyCondition, text)
+	var buf [4]keyTerm
+	terms, _, err := c.keyTerms(text, 2, buf[:0])
 	if err != nil {
 		return nil, err
 	}
-	kc, kerr := bindKeyCondition(x, ks)
+	kc, kerr := bindKeySchema(terms, ks)
 	if kerr != nil {
 		return nil, kerr
 	}
 	return kc, nil
 }
 
-// bindKeyCondition checks the shape of a checked key condition tree and
-// binds it to the key schema.
-func bindKeyCondition(x Expr, ks storage.KeySchema) (*KeyCondition, *Error) {
-	terms, kerr := keyTerms(x, 2)
-	if kerr != nil {
-		return nil, kerr
-	}
+// bindKeySchema binds the terms of a key condition, values bound, to the
+// key schema.
+func bindKeySchema(terms []keyTerm, ks storage.KeySchema) (*KeyCondition, *Error) {
 	kc, kerr := bindKeyTerms(terms, ks)
 	if kerr != nil {
 		if kerr.Msg == msgKeyMissed {
@@ -74,6 +75,57 @@ func bindKeyCondition(x Expr, ks storage.KeySchema) (*KeyCondition, *Error) {
 		return nil, kerr
 	}
 	return kc, nil
+}
+
+// keyProgram is a compiled KeyConditionExpression without its values:
+// its tree (for a cache hit's value checks) and its terms, whose values
+// are slots. Binding it to a key schema is cheap and done per request.
+type keyProgram struct {
+	root     Expr
+	terms    []keyTerm // values unset
+	slots    []string
+	nameKeys []string
+}
+
+// keyTerms compiles a KeyConditionExpression (from the cache when it is
+// there) into at most maxTerms terms bound to this request's values,
+// appended to dst, and the position of the expression.
+func (c *Compiler) keyTerms(text string, maxTerms int, dst []keyTerm) ([]keyTerm, int, error) {
+	if c.err != nil {
+		return nil, 0, c.err
+	}
+	key := cacheKey{kind: kindKeyCondition, text: text}
+	if e := c.lookup(key); e != nil {
+		p := e.prog.(*keyProgram)
+		var buf [8]storage.Value
+		if len(p.terms) <= maxTerms {
+			if vals, ok := c.rebind(e, buf[:0], paramKeyCondition, p.root, nil); ok {
+				return bindTerms(append(dst, p.terms...), vals), p.root.Pos(), nil
+			}
+		}
+	}
+	x, k, err := c.compileCondition(paramKeyCondition, text)
+	if err != nil {
+		return nil, 0, err
+	}
+	terms, kerr := keyTerms(x, maxTerms)
+	if kerr != nil {
+		return nil, 0, kerr
+	}
+	c.store(key, &keyProgram{root: x, terms: terms, slots: k.slots, nameKeys: k.nameKeys}, k.nameKeys, k.slots, programBytes(text, x))
+	return bindTerms(append(dst, terms...), k.vals), x.Pos(), nil
+}
+
+// bindTerms sets the values of terms (copies of a program's) from their
+// slots.
+func bindTerms(terms []keyTerm, vals []storage.Value) []keyTerm {
+	for i := range terms {
+		t := &terms[i]
+		for j := range t.nslots {
+			t.values[j] = vals[t.slots[j]]
+		}
+	}
+	return terms
 }
 
 // missedKey names the key schema element a key condition lacks: the
@@ -182,7 +234,6 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 		t.op = storage.SortBeginsWith
 	}
 	var path *PathExpr
-	var values []storage.Value
 	for i, o := range operands {
 		o = unparen(o)
 		switch o := o.(type) {
@@ -197,7 +248,10 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 				}
 			}
 		case *ValueExpr:
-			values = append(values, o.Value)
+			if t.nslots < len(t.slots) {
+				t.slots[t.nslots] = o.slot
+				t.nslots++
+			}
 		default:
 			return t, &Error{Pos: o.Pos(), Msg: msgKeyNested}
 		}
@@ -207,7 +261,6 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 	}
 	t.name = path.resolved[0].Name
 	t.nested = len(path.resolved) > 1
-	copy(t.values[:], values)
 	return t, nil
 }
 

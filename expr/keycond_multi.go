@@ -37,25 +37,16 @@ const (
 // MultiKeyCondition compiles a KeyConditionExpression against a
 // multi-attribute index key.
 func (c *Compiler) MultiKeyCondition(text string, ks MultiKeySchema) (*MultiKeyCondition, error) {
-	x, err := c.compileCondition(paramKeyCondition, text)
+	var buf [8]keyTerm
+	terms, pos, err := c.keyTerms(text, len(ks.Partition)+len(ks.Sort), buf[:0])
 	if err != nil {
 		return nil, err
 	}
-	kc, kerr := bindMultiKeyCondition(x, ks)
+	kc, kerr := bindMultiKeyTerms(terms, ks, pos)
 	if kerr != nil {
 		return nil, kerr
 	}
 	return kc, nil
-}
-
-// bindMultiKeyCondition checks the shape of a checked key condition tree
-// and binds it to the multi-attribute key.
-func bindMultiKeyCondition(x Expr, ks MultiKeySchema) (*MultiKeyCondition, *Error) {
-	terms, kerr := keyTerms(x, len(ks.Partition)+len(ks.Sort))
-	if kerr != nil {
-		return nil, kerr
-	}
-	return bindMultiKeyTerms(terms, ks, x.Pos())
 }
 
 func bindMultiKeyTerms(terms []keyTerm, ks MultiKeySchema, pos int) (*MultiKeyCondition, *Error) {

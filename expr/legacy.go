@@ -108,13 +108,23 @@ func checkLegacyOp(op string, args []storage.Value) *Error {
 }
 
 // legacyBuilder turns legacy conditions into the expression AST, inventing
-// placeholder names (:legacy0, ...) so the tree prints as source.
-type legacyBuilder struct{ n int }
+// placeholder names (:legacy0, ...) so the tree prints as source; each
+// value gets a slot of its own.
+type legacyBuilder struct {
+	vals  []storage.Value
+	slots []string
+}
 
 func (b *legacyBuilder) value(v storage.Value) *ValueExpr {
-	x := &ValueExpr{Offset: -1, Name: ":legacy" + strconv.Itoa(b.n), Value: v}
-	b.n++
+	x := &ValueExpr{Offset: -1, Name: ":legacy" + strconv.Itoa(len(b.vals)), slot: len(b.vals)}
+	b.vals = append(b.vals, v)
+	b.slots = append(b.slots, x.Name)
 	return x
+}
+
+// condition returns the Condition of a legacy tree.
+func (b *legacyBuilder) cond(root Expr) *Condition {
+	return newCondProgram(root, b.slots, nil).bind(b.vals)
 }
 
 func legacyPath(name string) *PathExpr {
@@ -258,7 +268,7 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 	if len(conds) == 0 {
 		return nil, nil
 	}
-	return &Condition{root: combine(conds, join)}, nil
+	return b.cond(combine(conds, join)), nil
 }
 
 // Filter compiles a legacy QueryFilter or ScanFilter with its
@@ -286,7 +296,7 @@ func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Con
 	if len(conds) == 0 {
 		return nil, nil
 	}
-	return &Condition{root: combine(conds, join)}, nil
+	return b.cond(combine(conds, join)), nil
 }
 
 var legacyKeyOps = map[string]storage.SortOp{
@@ -348,6 +358,7 @@ func AttributesToGet(names []string) (*Projection, error) {
 		p.paths = append(p.paths, Path{{Name: n}})
 		p.src.Paths = append(p.src.Paths, legacyPath(n))
 	}
+	p.trie = newProjTrie(p.paths)
 	return p, nil
 }
 
@@ -357,7 +368,7 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 		return nil, err
 	}
 	var b legacyBuilder
-	u := &Update{src: &UpdateExpr{}}
+	u := &Update{updateProgram: &updateProgram{src: &UpdateExpr{}}}
 	clauses := map[Token]*UpdateClause{}
 	for _, name := range sortedKeys(updates) {
 		if err := checkAttributeName(name); err != nil {
@@ -415,6 +426,7 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 		cl.Actions = append(cl.Actions, ua)
 	}
 	u.tree = buildTree(u.actions)
+	u.vals = b.vals
 	return u, nil
 }
 

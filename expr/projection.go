@@ -10,6 +10,7 @@ import (
 type Projection struct {
 	src   *ProjectionExpr
 	paths []Path
+	trie  *projTrie // the paths merged, for Projector (projection_encoded.go)
 }
 
 // Projection compiles a ProjectionExpression.
@@ -17,42 +18,56 @@ func (c *Compiler) Projection(text string) (*Projection, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	x, err := parseProjection(text)
+	key := cacheKey{kind: kindProjection, text: text}
+	if e := c.lookup(key); e != nil {
+		// A projection holds no values: a hit is the shared compiled one.
+		if _, ok := c.rebind(e, nil, paramProjection, nil, nil); ok {
+			return e.prog.(*Projection), nil
+		}
+	}
+	proj, k, err := c.compileProjection(text)
 	if err != nil {
 		return nil, err
 	}
-	proj, perr := c.checkProjection(paramProjection, x)
-	if perr != nil {
-		return nil, perr
-	}
+	c.store(key, proj, k.nameKeys, nil, programBytes(text)+int64(len(proj.paths))*128)
 	return proj, nil
+}
+
+func (c *Compiler) compileProjection(text string) (*Projection, *checker, *Error) {
+	x, err := parseProjection(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.checkProjection(paramProjection, x)
 }
 
 // checkProjection runs the checks that follow parsing on a projection
 // tree, parsed or built by a caller, and compiles it.
-func (c *Compiler) checkProjection(param string, x *ProjectionExpr) (*Projection, *Error) {
-	k := &checker{c: c, param: param, ctx: ctxProjection}
+func (c *Compiler) checkProjection(param string, x *ProjectionExpr) (*Projection, *checker, *Error) {
+	k := newChecker(c, param, ctxProjection)
 	for _, p := range x.Paths {
 		if err := k.checkPathSyntax(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	proj := &Projection{src: x}
 	pos := make([]int, len(x.Paths))
 	for i, p := range x.Paths {
 		if err := k.resolvePath(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		proj.paths = append(proj.paths, p.resolved)
 		pos[i] = p.Pos()
 	}
 	if err := checkOverlaps(param, proj.paths, pos); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return proj, nil
+	proj.trie = newProjTrie(proj.paths)
+	return proj, k, nil
 }
 
-// Paths returns the projected paths in source order.
+// Paths returns the projected paths in source order. They are shared (a
+// compiled projection may serve many requests): do not modify them.
 func (p *Projection) Paths() []Path { return p.paths }
 
 // String returns the canonical source of the projection.

@@ -1,6 +1,9 @@
 package expr
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // reservedWordList is DynamoDB's list of reserved words (developer guide,
 // "Reserved words in DynamoDB"). An attribute name that equals one of them,
@@ -64,23 +67,54 @@ const reservedWordList = "" +
 	"VARIANCE VARINT VARYING VIEW VIEWS VIRTUAL VOID WAIT WHEN WHENEVER WHERE " +
 	"WHILE WINDOW WITH WITHIN WITHOUT WORK WRAPPED WRITE YEAR ZONE "
 
-var reservedWords = func() map[string]struct{} {
+// reservedWords is the list as a set, built the first time a name is
+// checked rather than when the package is initialised: the server's
+// start-up pays for nothing it has not used yet.
+var reservedWords = sync.OnceValue(func() map[string]struct{} {
 	m := make(map[string]struct{}, 600)
 	for _, w := range strings.Fields(reservedWordList) {
 		m[w] = struct{}{}
+		maxReservedLen = max(maxReservedLen, len(w))
 	}
 	return m
-}()
+})
+
+// maxReservedLen is the length of the longest reserved word, set with
+// reservedWords.
+var maxReservedLen int
 
 // IsReserved reports whether name is a DynamoDB reserved word (any case).
 // SIZE is on AWS's published list, but the expression grammar reads the
 // function names first, so "size" (like "contains") works as a plain
 // attribute name: DynamoDB Local accepts "size = :v" and "SET size = :v".
 func IsReserved(name string) bool {
-	upper := strings.ToUpper(name)
+	words := reservedWords()
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			// A few non-ASCII letters upper-case to ASCII ones.
+			return isReservedUpper(words, strings.ToUpper(name))
+		}
+	}
+	// ASCII: upper-cased on the stack, without allocating.
+	var buf [32]byte
+	if len(name) > maxReservedLen || len(name) > len(buf) {
+		return false
+	}
+	upper := buf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		upper[i] = c
+	}
+	return isReservedUpper(words, string(upper))
+}
+
+func isReservedUpper(words map[string]struct{}, upper string) bool {
 	if upper == "SIZE" {
 		return false
 	}
-	_, ok := reservedWords[upper]
+	_, ok := words[upper]
 	return ok
 }

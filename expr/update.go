@@ -6,8 +6,18 @@ import (
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// Update is a compiled UpdateExpression (or AttributeUpdates).
+// Update is a compiled UpdateExpression (or AttributeUpdates): a program
+// and this request's values. It is immutable and may be applied
+// concurrently.
 type Update struct {
+	*updateProgram
+	vals   []storage.Value
+	inline [2]storage.Value // vals' storage when there are few
+}
+
+// updateProgram is a compiled update without its values (see
+// condProgram): immutable, shared through the cache.
+type updateProgram struct {
 	src     *UpdateExpr
 	actions []*compiledAction
 	paths   []Path      // target paths in source order
@@ -25,11 +35,62 @@ type compiledAction struct {
 
 // Update compiles an UpdateExpression.
 func (c *Compiler) Update(text string) (*Update, error) {
-	u, err := c.compileUpdate(text, nil)
+	if c.err != nil {
+		return nil, c.err
+	}
+	key := cacheKey{kind: kindUpdate, text: text}
+	if e := c.lookup(key); e != nil {
+		p := e.prog.(*updateProgram)
+		var buf [8]storage.Value
+		if vals, ok := c.rebind(e, buf[:0], paramUpdate, nil, p.src); ok {
+			u := &Update{updateProgram: p}
+			if len(vals) <= len(u.inline) {
+				u.vals = u.inline[:len(vals):len(vals)]
+			} else {
+				u.vals = make([]storage.Value, len(vals))
+			}
+			copy(u.vals, vals)
+			return u, nil
+		}
+	}
+	u, k, err := c.compileUpdate(text, nil)
 	if err != nil {
 		return nil, err
 	}
+	c.store(key, u.updateProgram, k.nameKeys, k.slots, programBytes(text, u.src.values()...))
 	return u, nil
+}
+
+// recheckUpdate runs the checks of compileUpdate that look at values, in
+// recheck mode: those of pass B and of ADD and DELETE operands.
+func (k *checker) recheckUpdate(u *UpdateExpr) *Error {
+	for _, cl := range u.Clauses {
+		for _, a := range cl.Actions {
+			if a.Value == nil {
+				continue
+			}
+			if err := k.passB(a.Value); err != nil {
+				return err
+			}
+			if err := k.checkAddDelete(a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// values returns the value expressions of the update's actions.
+func (u *UpdateExpr) values() []Expr {
+	var out []Expr
+	for _, cl := range u.Clauses {
+		for _, a := range cl.Actions {
+			if a.Value != nil {
+				out = append(out, a.Value)
+			}
+		}
+	}
+	return out
 }
 
 // UpdateInOrder compiles text as Update does, but takes its actions in
@@ -40,27 +101,27 @@ func (c *Compiler) Update(text string) (*Update, error) {
 // REMOVE actions one by one, in any mix) keeps their order this way.
 // order must be a permutation of the text's actions.
 func (c *Compiler) UpdateInOrder(text string, order []int) (*Update, error) {
-	u, err := c.compileUpdate(text, order)
+	u, _, err := c.compileUpdate(text, order)
 	if err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
-func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
+func (c *Compiler) compileUpdate(text string, order []int) (*Update, *checker, *Error) {
 	if c.err != nil {
-		return nil, c.err
+		return nil, nil, c.err
 	}
 	x, err := parseUpdate(text)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Each section once: a rule of the text (a tree built by a caller may
 	// list an action per clause, compile_ast.go).
 	seen := map[Token]bool{}
 	for _, cl := range x.Clauses {
 		if seen[cl.Op] {
-			return nil, exprError(paramUpdate, cl.Offset, sprintf(msgSectionTwice, cl.Op.String()))
+			return nil, nil, exprError(paramUpdate, cl.Offset, sprintf(msgSectionTwice, cl.Op.String()))
 		}
 		seen[cl.Op] = true
 	}
@@ -69,34 +130,34 @@ func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
 
 // checkUpdate runs the checks that follow parsing on an update tree,
 // parsed or built by a caller, and compiles it.
-func (c *Compiler) checkUpdate(param string, x *UpdateExpr, order []int) (*Update, *Error) {
-	k := &checker{c: c, param: param, ctx: ctxUpdate}
+func (c *Compiler) checkUpdate(param string, x *UpdateExpr, order []int) (*Update, *checker, *Error) {
+	k := newChecker(c, param, ctxUpdate)
 	for _, cl := range x.Clauses {
 		for _, a := range cl.Actions {
 			if err := k.checkPathSyntax(a.Path); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if a.Value != nil {
 				if err := k.passA(a.Value, false); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 		}
 	}
-	u := &Update{src: x}
+	u := &Update{updateProgram: &updateProgram{src: x}}
 	var pos []int
 	for _, cl := range x.Clauses {
 		for _, a := range cl.Actions {
 			if err := k.resolvePath(a.Path); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if a.Value != nil {
 				if err := k.passB(a.Value); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
-			if err := checkAddDelete(param, a); err != nil {
-				return nil, err
+			if err := k.checkAddDelete(a); err != nil {
+				return nil, nil, err
 			}
 			u.actions = append(u.actions, &compiledAction{op: a.Op, path: a.Path.resolved, value: a.Value})
 			u.paths = append(u.paths, a.Path.resolved)
@@ -107,10 +168,11 @@ func (c *Compiler) checkUpdate(param string, x *UpdateExpr, order []int) (*Updat
 		u.actions, u.paths, pos = reorder(u.actions, order), reorder(u.paths, order), reorder(pos, order)
 	}
 	if err := checkOverlaps(param, u.paths, pos); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	u.tree = buildTree(u.actions)
-	return u, nil
+	u.vals = k.vals
+	return u, k, nil
 }
 
 // reorder returns xs in order (order[k]: the index in xs of the k-th); it
@@ -139,19 +201,19 @@ var typeName = map[storage.Kind]string{
 	storage.KindBS: "BINARY_SET",
 }
 
-func checkAddDelete(param string, a *UpdateAction) *Error {
-	v, ok := constant(a.Value)
+func (k *checker) checkAddDelete(a *UpdateAction) *Error {
+	v, ok := k.constant(a.Value)
 	if !ok {
 		return nil
 	}
 	switch a.Op {
 	case ADD:
 		if v.Kind() != storage.KindN && !v.Kind().IsSet() {
-			return exprError(param, a.Value.Pos(), sprintf(msgUpdateOperand, "ADD", typeName[v.Kind()], typeSetAdd))
+			return exprError(k.param, a.Value.Pos(), sprintf(msgUpdateOperand, "ADD", typeName[v.Kind()], typeSetAdd))
 		}
 	case DELETE:
 		if !v.Kind().IsSet() {
-			return exprError(param, a.Value.Pos(), sprintf(msgUpdateOperand, "DELETE", typeName[v.Kind()], typeSetDelete))
+			return exprError(k.param, a.Value.Pos(), sprintf(msgUpdateOperand, "DELETE", typeName[v.Kind()], typeSetDelete))
 		}
 	}
 	return nil
@@ -167,7 +229,8 @@ func (u *Update) String() string {
 
 // UpdatedPaths returns the document paths the update writes or removes, in
 // source order. Project an item's old and new images on them (ProjectPaths)
-// for ReturnValues UPDATED_OLD and UPDATED_NEW.
+// for ReturnValues UPDATED_OLD and UPDATED_NEW. The paths are shared (a
+// compiled update may serve many requests): do not modify them.
 func (u *Update) UpdatedPaths() []Path { return u.paths }
 
 // Attributes returns the distinct top-level attribute names the update
@@ -224,12 +287,12 @@ func addValues(cur, v storage.Value, legacy bool) (storage.Value, *Error) {
 }
 
 // evalUpdateValue computes a SET right-hand side against the old item.
-func evalUpdateValue(x Expr, old storage.Item) (storage.Value, *Error) {
+func evalUpdateValue(x Expr, old storage.Item, vals []storage.Value) (storage.Value, *Error) {
 	switch x := x.(type) {
 	case *ParenExpr:
-		return evalUpdateValue(x.X, old)
+		return evalUpdateValue(x.X, old, vals)
 	case *ValueExpr:
-		return x.Value, nil
+		return vals[x.slot], nil
 	case *PathExpr:
 		v, ok := x.resolved.Get(old)
 		if !ok {
@@ -237,11 +300,11 @@ func evalUpdateValue(x Expr, old storage.Item) (storage.Value, *Error) {
 		}
 		return v, nil
 	case *BinaryExpr:
-		a, err := evalUpdateValue(x.X, old)
+		a, err := evalUpdateValue(x.X, old, vals)
 		if err != nil {
 			return a, err
 		}
-		b, err := evalUpdateValue(x.Y, old)
+		b, err := evalUpdateValue(x.Y, old, vals)
 		if err != nil {
 			return b, err
 		}
@@ -266,13 +329,13 @@ func evalUpdateValue(x Expr, old storage.Item) (storage.Value, *Error) {
 			if v, ok := p.resolved.Get(old); ok {
 				return v, nil
 			}
-			return evalUpdateValue(x.Args[1], old)
+			return evalUpdateValue(x.Args[1], old, vals)
 		case fnListAppend:
-			a, err := evalUpdateValue(x.Args[0], old)
+			a, err := evalUpdateValue(x.Args[0], old, vals)
 			if err != nil {
 				return a, err
 			}
-			b, err := evalUpdateValue(x.Args[1], old)
+			b, err := evalUpdateValue(x.Args[1], old, vals)
 			if err != nil {
 				return b, err
 			}

@@ -155,10 +155,10 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 		size += len(t.ks.Sort.Name) + ValueSize(k.Sort)
 	}
 	sk := t.sortKeyOf(k)
-	if size != int(img.size) || len(sk) > maxSortKeyLen {
+	pk := k.Partition.str
+	if size != int(img.size) {
 		return Change{}, fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, img.size)
 	}
-	pk := k.Partition.str
 	var ch Change
 	var oldIdx Item
 	oldE, found := t.getLocked(pk, sk)
@@ -168,14 +168,28 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 			oldIdx = t.encodedOf(k, oldE).Attributes(t.indexReads)
 		}
 	}
-	buf := append(appendRecHeader(t.scratch[:0], sk), img.body...)
-	e := parseEntry(string(buf), uint32(size))
+	buf := appendRecHeader(t.scratch[:0], pk, sk)
+	if len(buf) > maxRecordHeader {
+		return Change{}, fmt.Errorf("%w: keys of %d and %d bytes", ErrCorrupt, len(pk), len(sk))
+	}
+	buf = append(buf, img.body...)
+	rec := oldE.rec
+	if string(buf) != rec {
+		rec = t.storeLocked(buf)
+	}
+	e := parseEntry(rec, uint32(size))
 	if cap(buf) <= maxScratch {
 		t.scratch = buf
 	}
-	p := t.putLocked(pk, e, oldE, found)
+	t.putLocked(pk, e, oldE, found)
 	if len(t.indexes) > 0 {
-		t.updateIndexesLocked(p.pk, oldE, oldIdx, ch.OldSize, e, t.encodedOf(k, e).Attributes(t.indexReads), size)
+		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.encodedOf(k, e).Attributes(t.indexReads), size)
+	}
+	if found && !sameString(e.rec, oldE.rec) {
+		t.releaseLocked(oldE.rec)
+	}
+	if len(t.slab.pending) > 0 {
+		t.settleLocked()
 	}
 	ch.NewSize, ch.newE = size, e
 	ch.noop = found && e.rec == oldE.rec

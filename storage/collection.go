@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Item collections: all items of one partition key value. DynamoDB keeps
@@ -21,7 +22,11 @@ var ErrCollectionTooLarge = errors.New("storage: item collection size limit exce
 type collections struct {
 	extra func(Item) int64 // bytes an item adds beyond its ItemSize; may be nil
 	limit int64            // largest allowed collection size; <= 0: none
-	sizes map[string]int64 // partition key (Value.Str()) -> collection size; absent: 0
+	// sizes maps a partition key (Value.Str()) to its collection's size
+	// (absent: 0). Keys are the map's own copies, which assigning through
+	// the pointer never replaces (a key given to a map assignment would be,
+	// and may share memory with a request buffer).
+	sizes map[string]*int64
 }
 
 // TrackCollections makes t keep the size of every item collection: the sum
@@ -36,13 +41,14 @@ type collections struct {
 func (t *Table) TrackCollections(extra func(Item) int64, limit int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	c := &collections{extra: extra, limit: limit, sizes: make(map[string]int64)}
-	t.order.Scan(func(p *partition) bool {
+	c := &collections{extra: extra, limit: limit, sizes: make(map[string]*int64)}
+	t.parts.ascend(0, "", func(p *partition) bool {
+		var size int64
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
-			it := t.itemOf(t.keyOf(p, e), e)
-			c.sizes[p.pk] += c.weight(it, int(e.size))
+			size += c.weight(t.itemOf(t.keyOf(e), e), int(e.size))
 			return true
 		})
+		c.sizes[strings.Clone(p.pk())] = &size
 		return true
 	})
 	t.coll = c
@@ -57,7 +63,15 @@ func (t *Table) CollectionSize(pk Value) int64 {
 	if t.coll == nil {
 		return 0
 	}
-	return t.coll.sizes[pk.str]
+	return t.coll.size(pk.str)
+}
+
+// size returns the size of collection pk.
+func (c *collections) size(pk string) int64 {
+	if p := c.sizes[pk]; p != nil {
+		return *p
+	}
+	return 0
 }
 
 // weight is what item, of ItemSize size, adds to its collection; 0 for nil.
@@ -75,7 +89,7 @@ func (c *collections) weight(item Item, size int) int64 {
 // next returns the size collection pk would have after replacing oldItem
 // (nil: absent) by newItem (nil: delete), or ErrCollectionTooLarge. It changes nothing.
 func (c *collections) next(pk string, oldItem Item, oldSize int, newItem Item, newSize int) (int64, error) {
-	cur := c.sizes[pk]
+	cur := c.size(pk)
 	after := cur - c.weight(oldItem, oldSize) + c.weight(newItem, newSize)
 	if c.limit > 0 && after > c.limit && after > cur {
 		return 0, fmt.Errorf("%w: %d bytes, limit %d", ErrCollectionTooLarge, after, c.limit)
@@ -84,16 +98,17 @@ func (c *collections) next(pk string, oldItem Item, oldSize int, newItem Item, n
 }
 
 // setCollectionLocked records the size of collection pk after a write has
-// been applied. The map key is the partition's own copy of pk (pk itself
-// may share memory with a request buffer, and assigning to a string key
-// replaces the stored key); an emptied partition drops its entry.
+// been applied; an emptied partition drops its entry.
 func (t *Table) setCollectionLocked(pk string, size int64) {
-	p := t.partLocked(pk)
-	if p == nil {
+	if t.parts.get(pk) == nil {
 		delete(t.coll.sizes, pk)
 		return
 	}
-	t.coll.sizes[p.pk] = size
+	if p := t.coll.sizes[pk]; p != nil {
+		*p = size
+		return
+	}
+	t.coll.sizes[strings.Clone(pk)] = &size
 }
 
 // checkCollectionsLocked verifies the kept collection sizes against the
@@ -103,21 +118,21 @@ func (t *Table) checkCollectionsLocked() error {
 		return nil
 	}
 	want := make(map[string]int64)
-	t.order.Scan(func(p *partition) bool {
+	t.parts.ascend(0, "", func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
-			want[p.pk] += t.coll.weight(t.itemOf(t.keyOf(p, e), e), int(e.size))
+			want[p.pk()] += t.coll.weight(t.itemOf(t.keyOf(e), e), int(e.size))
 			return true
 		})
 		return true
 	})
 	for pk, n := range want {
-		if n != 0 && t.coll.sizes[pk] != n {
-			return fmt.Errorf("collection %q: kept size %d, items sum to %d", pk, t.coll.sizes[pk], n)
+		if n != 0 && t.coll.size(pk) != n {
+			return fmt.Errorf("collection %q: kept size %d, items sum to %d", pk, t.coll.size(pk), n)
 		}
 	}
 	for pk, n := range t.coll.sizes {
-		if want[pk] != n {
-			return fmt.Errorf("collection %q: kept size %d, items sum to %d", pk, n, want[pk])
+		if want[pk] != *n {
+			return fmt.Errorf("collection %q: kept size %d, items sum to %d", pk, *n, want[pk])
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/tidwall/btree"
 )
@@ -11,31 +10,39 @@ import (
 // (snapshot.go) and with the tables restored from them (restore.go),
 // and what a write pays for it.
 //
-// What a table stores is reached through B-trees (github.com/tidwall/btree):
-// the scan order of its partitions, each partition's items, each index's
-// entries. Those copy in O(1): Copy shares every node, and either copy
-// then copies a node before it first changes it (path copying), so a
-// snapshot is O(1) per tree. The partitions themselves are small structs
-// that the table changes in place (a lone item kept inline, the pointer
-// to the partition's B-tree), so they are shared by generation:
+// What a table stores is reached through its partition table (ptable.go:
+// the partitions by key and in scan order), each partition (a lone item
+// inline, or a B-tree of its items, github.com/tidwall/btree) and each
+// index's B-tree of entries. Records themselves (slab.go) are immutable
+// once stored, so sharing them costs nothing. The rest is shared so:
 //
-//   - A table has a generation, gen. Its partition map holds, beside each
-//     partition, the generation in which the table made it or last
-//     copied it. A partition whose generation is the table's is the
-//     table's own; any other may be shared with a snapshot and is never
-//     written: a write copies it first (ownPartLocked), copying its
-//     B-tree in O(1) too, and puts the copy in the map and the scan order.
-//   - A snapshot moves the table to a new generation (genSeq), so every
-//     partition it has becomes shared at once, in O(1). A table restored
-//     from a snapshot starts in a new generation with every partition
-//     shared.
+//   - B-trees copy in O(1): Copy shares every node, and either copy then
+//     copies a node before it first changes it (path copying).
+//   - The partition table's slots are shared by a snapshot as they are
+//     (ptable.share, O(1)); they are held in pages of 128, and the table
+//     copies a page (1.7 KB) before it first changes a slot in it after
+//     the snapshot, and the page directory (8 bytes a page) once.
+//   - Partitions are small structs that the table changes in place (a
+//     lone item kept inline, the pointer to the partition's B-tree). The
+//     partition table keeps, per slot, whether the partition there is
+//     the table's own (made or copied since its page was last copied);
+//     one that is not may be a snapshot's too and is never written: a
+//     write copies it first (ownPartLocked), its B-tree in O(1), and puts
+//     the copy in its slot. A copied page has no slot owned, and a
+//     snapshot makes every page shared, so every partition becomes
+//     shared at once.
 //
-// Generations come from one counter for all tables, so a generation is
-// never reused: a partition made by one table is never mistaken for
-// another's own. A table that was never snapshotted stays in generation
-// 0 with all its partitions, and a write pays one comparison for all
-// this; the partitions are the same 48 bytes, the generation lives in the
-// table's map, where the write looks the partition up anyway.
+// A table restored from a snapshot starts with the snapshot's partition
+// table, shared. A table never snapshotted pays one flag test per write
+// and no allocation for all this.
+//
+// What the table does to its own memory respects the sharing: a
+// partition goes back to the table's arena (partition.go) only when it
+// was the table's own, and slab compaction (slab.go), which moves live
+// records to a new chunk, points the table's own copies at them (copying
+// a shared partition as any write does; the index B-trees copy their
+// path), never a structure a snapshot may hold: the snapshot keeps the
+// old records, whose chunk stays in memory while it is referenced.
 //
 // Nothing shared is ever written, with one exception the B-tree library
 // imposes: Copy sets a new copy id in the tree it copies. A table copies
@@ -43,9 +50,6 @@ import (
 // snapshot's, a shared partition's) is copied under cowMu (copyShared),
 // since two tables restored from one snapshot may copy it at once.
 // Readers of a tree never read that id, so they may run meanwhile.
-
-// genSeq numbers generations; see above.
-var genSeq atomic.Uint64
 
 // cowMu serializes Copy of B-trees that may be shared; see above.
 var cowMu sync.Mutex
@@ -58,38 +62,37 @@ func copyShared[T any](tr *btree.BTreeG[T]) *btree.BTreeG[T] {
 	return tr.Copy()
 }
 
-// partRef is a partition in its table's map: the partition and the
-// generation in which the table made or copied it (see above).
-type partRef struct {
-	p   *partition
-	gen uint64
-}
-
 // partLocked returns partition pk for reading, or nil. t.mu is held,
 // shared or exclusive.
 func (t *Table) partLocked(pk string) *partition {
-	return t.parts[pk].p
+	return t.parts.get(pk)
 }
 
 // ownPartLocked returns partition pk for writing, or nil when there is
 // none: when the partition may be shared with a snapshot, it is copied
 // first, and the copy replaces it in the table. t.mu is held exclusively.
 func (t *Table) ownPartLocked(pk string) *partition {
-	r := t.parts[pk]
-	if r.p == nil || r.gen == t.gen {
-		return r.p
+	i, ok := t.parts.find(partitionHash(pk), pk)
+	if !ok {
+		return nil
 	}
-	c := r.p.clone()
-	t.parts[c.pk] = partRef{p: c, gen: t.gen}
-	t.order.Set(c) // replaces r.p: the same hash and key
-	return c
-}
-
-// clone copies a partition that may be shared: its B-tree in O(1).
-func (p *partition) clone() *partition {
-	c := &partition{pk: p.pk, oneRec: p.oneRec, oneSize: p.oneSize, hash: p.hash}
+	p := t.parts.part(i)
+	if t.parts.ownedAt(i) {
+		return p
+	}
+	c := t.arena.alloc()
+	c.rec, c.size, c.hash = p.rec, p.size, p.hash
 	if p.tree != nil {
 		c.tree = copyShared(p.tree)
 	}
+	t.parts.setOwned(i, c)
 	return c
+}
+
+// removePartLocked takes partition pk, which is in the table, out of it;
+// the table's own goes back to the arena. t.mu is held exclusively.
+func (t *Table) removePartLocked(pk string) {
+	if p, own := t.parts.remove(pk); own {
+		t.arena.release(p)
+	}
 }

@@ -7,8 +7,9 @@
 // NULL, L, M, SS, NS, BS); an Item maps attribute names to Values. Number is a
 // decimal with 38 significant digits and DynamoDB's range, always held in
 // canonical plain text so equal numbers have equal text; arithmetic is exact
-// (github.com/cockroachdb/apd/v3) and fails with AWS's errors when a result
-// does not fit. ItemSize and ValueSize compute DynamoDB's item size (names
+// (decimal.go; github.com/cockroachdb/apd/v3 is the tests' reference) and
+// fails with AWS's errors when a result does not fit. ItemSize and
+// ValueSize compute DynamoDB's item size (names
 // plus values, with its rules for numbers, lists and maps, checked against
 // DynamoDB Local).
 //
@@ -60,6 +61,13 @@
 //     records. An ItemReader walks one (attributes in name order, key
 //     attributes included) without building Values, for a caller that only
 //     writes it out; Attributes decodes just the attributes a caller needs.
+//     Lookup finds a few attributes (names sorted, as the record is) in one
+//     walk as EncodedValues, views of single values that answer kind,
+//     scalar, map entry, list element, set member and equality without
+//     decoding (encoded_value.go): what a filter needs. AppendItemStart,
+//     AppendName, AppendMapStart, AppendListStart, EncodedValue.AppendTo
+//     and FinishCount write a record from parts of others (a projection),
+//     which EncodedItemOf reads back.
 //
 // A DB (db.go) is the tables of one namespace: CreateTable(TableDef) makes
 // a table under a name (unique among the tables that exist) and an ID the
@@ -70,19 +78,30 @@
 // commit hook; see The commit hook below. A Table made by NewTable
 // belongs to no DB and records nothing.
 //
-// Inside, a map from partition key to partition gives Get, Write and Query
-// their partition; each partition keeps its items in a B-tree
+// Inside, the partitions are one open-addressing hash table whose slots,
+// in array order, are the partitions sorted by (hash of the partition
+// key, partition key) (ptable.go): a lookup probes from the key's home
+// slot, and Scan reads the array in order, so one array serves as both
+// the map and the scan order. Each partition keeps its items in a B-tree
 // (github.com/tidwall/btree, its own locks off) ordered by an
-// order-preserving encoding of the sort key, in which plain byte comparison
-// is DynamoDB's order (S by UTF-8 bytes, B as unsigned bytes, N numerically
-// with no decimal parsing). A partition of one item keeps it inline, without
-// a B-tree. A second B-tree orders the partitions for Scan.
+// order-preserving encoding of the sort key, in which plain byte
+// comparison is DynamoDB's order (S by UTF-8 bytes, B as unsigned bytes,
+// N numerically with no decimal parsing). A partition of one item keeps
+// it inline, without a B-tree; partitions come from chunks of their own
+// (partArena), not one allocation each.
 //
-// Items at rest are stored in a compact, versioned, length-prefixed binary
-// encoding without their key attributes, attributes and map entries sorted
-// by name, one allocation per item, with the item's size kept beside it. A 240-byte item of 10 attributes costs 300 to
-// 400 bytes of heap in all, index included, against about 1300 bytes for the
-// same item held as a map of Values (BenchmarkMemory).
+// Items at rest are records (partition.go): the partition key, the
+// encoded sort key and the item in a compact, versioned, length-prefixed
+// binary encoding without its key attributes, attributes and map entries
+// sorted by name (encode.go). A record names its own key, so a partition
+// of one item needs nothing beside it, and index entries and compaction
+// find the item again from the record. Records are packed into the
+// table's slab (slab.go): chunks of records back to back, compacted when
+// half dead, never overwritten, so a record costs its bytes and nothing
+// is rounded up to an allocator size class. A 240-byte item of 10
+// attributes costs about 335 bytes of heap and 350 of resident memory in
+// all at a million items, against about 1300 bytes for the same item held
+// as a map of Values (BenchmarkMemory, BenchmarkScaleMemory).
 //
 // # Transactions
 //
@@ -165,16 +184,21 @@
 // go on: a TableSnapshot is read-only and needs no lock (GetEncoded,
 // QueryEncoded, ScanEncoded, counts, sizes, index definitions and
 // statistics, metadata). DB.RestoreTable (restore.go) makes a writable
-// table of a snapshot, sharing its items and index entries (O(1) B-trees
-// plus one map entry per partition), and records it
+// table of a snapshot, sharing its items and index entries (its
+// partition table and B-trees in O(1)), and records it
 // (RecordRestoreTable, whose binary form carries the items); a
 // TableBuilder makes a snapshot of item images loaded from elsewhere,
 // checking them, without decoding them. The sharing is copy-on-write
 // (cow.go): the B-trees (github.com/tidwall/btree) copy in O(1) and copy
-// a node before they first change it, and a table copies a partition it
-// shares with a snapshot before it writes it, known by the generation
-// its partition map keeps beside each partition. A table that was never
-// snapshotted pays one comparison per write and no allocation.
+// a node before they first change it; the partition table's arrays are
+// shared and copied whole by the table before its first change after a
+// snapshot; and a table copies a partition it shares with a snapshot
+// before it writes it, known by a flag the partition table keeps beside
+// each slot. Slab compaction moves only the table's own view of a record
+// (copying a shared partition as any write does); a snapshot keeps the
+// old record, and its chunk stays in memory while it is referenced. A
+// table that was never snapshotted pays one flag test per write and no
+// allocation.
 // snapshot.go says what a snapshot costs in memory.
 //
 // # Caveats
@@ -213,12 +237,15 @@
 //
 // # Files
 //
-//   - Values: value.go (Value, Item, Kind), number.go (Number and its
-//     arithmetic), size.go (ItemSize, ValueSize), schema.go (KeySchema,
-//     Key), encode.go and decode.go (items at rest), encoded.go
-//     (EncodedItem, ItemReader), image.go (checking images from
+//   - Values: value.go (Value, Item, Kind), number.go and decimal.go
+//     (Number and its arithmetic), size.go (ItemSize, ValueSize),
+//     schema.go (KeySchema, Key), encode.go and decode.go (items at rest),
+//     encoded.go, encoded_lookup.go and encoded_value.go (EncodedItem,
+//     ItemReader, EncodedValue, the record writers), image.go (checking images from
 //     elsewhere), keyenc.go and tuplekey.go (order-preserving keys).
-//   - Tables: table.go (Table, Get, Write, Put), partition.go, query.go
+//   - Tables: table.go (Table, Get, Write, Put), partition.go (records,
+//     partitions, the arena), ptable.go (the partition table), slab.go
+//     (record memory and its compaction), query.go
 //     (Query, SortCondition), scan.go (Scan, SegmentOf), collection.go
 //     (item collections), observe.go (Observers), errors.go.
 //   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx).

@@ -10,7 +10,7 @@ package storage
 type EncodedItem struct {
 	body string     // the encoded item without its key attributes (encode.go)
 	key  Key        // the item's key
-	ks   *KeySchema // the table's key schema (immutable)
+	ks   *KeySchema // the table's key schema (immutable); nil: body holds the whole item (EncodedItemOf)
 	size uint32     // the item's DynamoDB size
 }
 
@@ -33,9 +33,11 @@ func (e EncodedItem) Item() Item {
 		// Records are only ever built by encodeLocked.
 		panic("storage: corrupt stored item: " + err.Error())
 	}
-	it[e.ks.Partition.Name] = e.key.Partition
-	if e.ks.HasSort() {
-		it[e.ks.Sort.Name] = e.key.Sort
+	if e.ks != nil {
+		it[e.ks.Partition.Name] = e.key.Partition
+		if e.ks.HasSort() {
+			it[e.ks.Sort.Name] = e.key.Sort
+		}
 	}
 	return it
 }
@@ -47,10 +49,8 @@ func (e EncodedItem) Item() Item {
 func (e EncodedItem) Attributes(names []string) Item {
 	it := make(Item, len(names))
 	for _, n := range names {
-		if n == e.ks.Partition.Name {
-			it[n] = e.key.Partition
-		} else if e.ks.HasSort() && n == e.ks.Sort.Name {
-			it[n] = e.key.Sort
+		if v, ok := e.keyAttr(n); ok {
+			it[n] = v
 		}
 	}
 	if len(it) == len(names) {
@@ -90,6 +90,9 @@ func (e EncodedItem) Reader() ItemReader {
 		r.d.fail("unknown version")
 	}
 	r.left = r.d.count()
+	if e.ks == nil {
+		return r // an item written whole (EncodedItemOf)
+	}
 	// The key attributes, in name order.
 	r.keys[0] = keyAttrValue{e.ks.Partition.Name, e.key.Partition}
 	r.nkeys = 1

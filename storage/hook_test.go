@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/tidwall/btree"
 )
 
 // recHook is a Hook that keeps every record it accepts, as a copy and in
@@ -399,10 +397,10 @@ func dumpTableLocked(b *strings.Builder, t *Table) {
 	t.metaMu.Lock()
 	meta := maps.Clone(t.meta)
 	t.metaMu.Unlock()
-	dumpState(b, t.name, t.uid, t.ks, t.count, t.size, meta, t.order, t.indexes)
+	dumpState(b, t.name, t.uid, t.ks, t.count, t.size, meta, &t.parts, t.indexes)
 	if t.coll != nil {
 		for _, pk := range slices.Sorted(maps.Keys(t.coll.sizes)) {
-			fmt.Fprintf(b, "  collection %q %d\n", pk, t.coll.sizes[pk])
+			fmt.Fprintf(b, "  collection %q %d\n", pk, t.coll.size(pk))
 		}
 	}
 }
@@ -410,17 +408,17 @@ func dumpTableLocked(b *strings.Builder, t *Table) {
 // dumpSnapshot renders a table snapshot as dumpTable renders the table
 // (but for collection sizes, which a snapshot does not keep).
 func dumpSnapshot(b *strings.Builder, s *TableSnapshot) {
-	dumpState(b, s.name, s.id, s.ks, s.count, s.size, s.meta, s.order, s.indexes)
+	dumpState(b, s.name, s.id, s.ks, s.count, s.size, s.meta, &s.parts, s.indexes)
 }
 
-func dumpState(b *strings.Builder, name, id string, ks KeySchema, count int, size int64, meta map[string][]byte, order *btree.BTreeG[*partition], indexes []*index) {
+func dumpState(b *strings.Builder, name, id string, ks KeySchema, count int, size int64, meta map[string][]byte, parts *ptable, indexes []*index) {
 	fmt.Fprintf(b, "table %q id %q schema %v: %d items, %d bytes\n", name, id, ks, count, size)
 	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		fmt.Fprintf(b, "  meta %q=%q\n", k, meta[k])
 	}
-	order.Scan(func(p *partition) bool {
+	parts.ascend(0, "", func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
-			fmt.Fprintf(b, "  item %q %q size %d\n", p.pk, e.rec, e.size)
+			fmt.Fprintf(b, "  item %q %q size %d\n", p.pk(), e.rec, e.size)
 			return true
 		})
 		return true
@@ -428,7 +426,7 @@ func dumpState(b *strings.Builder, name, id string, ks KeySchema, count int, siz
 	for _, x := range indexes {
 		fmt.Fprintf(b, "  index %+v: %d entries, %d bytes\n", x.def, x.count, x.size)
 		x.tree.Scan(func(ie ientry) bool {
-			fmt.Fprintf(b, "    %q %q %q\n", ie.key, ie.pk, ie.e.rec)
+			fmt.Fprintf(b, "    %q %q %q\n", ie.key, ie.e.pk(), ie.e.rec)
 			return true
 		})
 	}

@@ -21,9 +21,9 @@ import (
 // hash ranges as they are for the table.
 //
 // An entry does not copy the item: it points at the table's stored record
-// (immutable, shared) and the table's partition key string, and the table
-// key completes the order, so an entry costs its index key plus a few
-// words whatever the projection. Projections are applied by the reader;
+// (immutable, shared), which names the table key that completes the
+// order, so an entry costs its index key plus a few words whatever the
+// projection. Projections are applied by the reader;
 // storage keeps the projected size of each entry for IndexSizeBytes.
 //
 // Entries are maintained inside the table's write, under its write lock,
@@ -103,15 +103,11 @@ type index struct {
 	sized []string // the attributes a projected entry holds (not for All)
 }
 
-// ientry is one index entry: the index key, the table's partition key
-// (the partition's own copy of it) and the table's stored entry, whose
-// sort key ends the order. The partition key is held as a string, not as
-// a pointer to the partition: a table copies a partition it shares with a
-// snapshot before writing it (cow.go), and an entry pointing at the old
-// copy would keep that copy's B-tree, old records and all, alive.
+// ientry is one index entry: the index key and the table's stored entry,
+// whose record names the table key (partition key, then sort key) that
+// ends the order.
 type ientry struct {
 	key string
-	pk  string
 	e   entry
 }
 
@@ -119,11 +115,20 @@ func ientryLess(a, b ientry) bool {
 	if a.key != b.key {
 		return a.key < b.key
 	}
-	if a.pk != b.pk {
-		return a.pk < b.pk
+	if pa, pb := a.e.pk(), b.e.pk(); pa != pb {
+		return pa < pb
 	}
 	return a.e.sortKey() < b.e.sortKey()
 }
+
+// keyPivot is an entry usable only in an index search key: a record of
+// the table key (pk, sk) without a body.
+func keyPivot(pk, sk string) entry {
+	return parseEntry(string(appendRecHeader(nil, pk, sk)), 0)
+}
+
+// minKeyEntry orders before every entry of the same index key.
+var minKeyEntry = parseEntry("\x00\x00", 0)
 
 func newIndex(ks KeySchema, def IndexDef) *index {
 	x := &index{def: def, tree: btree.NewBTreeGOptions(ientryLess, btree.Options{NoLocks: true})}
@@ -193,12 +198,10 @@ func (x *index) entrySize(it Item, itemSize int) int64 {
 	return n
 }
 
-// replace moves the entry of the item with table key (pk, e's sort key)
-// from its old image (nil: absent) to its new one (nil: deleted); e is
-// the new stored entry. old and nu hold at least the attributes reads
-// names. pk must be the partition's own copy when nu is not nil (the
-// entry keeps it).
-func (x *index) replace(pk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+// replace moves the entry of the item from its old image (nil: absent;
+// oldE its stored entry) to its new one (nil: deleted; e its stored
+// entry). old and nu hold at least the attributes reads names.
+func (x *index) replace(oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
 	var oldKey, newKey []byte
 	oldIn, newIn := false, false
 	if old != nil {
@@ -210,17 +213,17 @@ func (x *index) replace(pk string, oldE entry, old Item, oldSize int, e entry, n
 	if oldIn && newIn && bytes.Equal(oldKey, newKey) {
 		// The entry keeps its place: one Set replaces it (same index key,
 		// same table key) with the new record.
-		x.tree.Set(ientry{key: string(newKey), pk: pk, e: e})
+		x.tree.Set(ientry{key: string(newKey), e: e})
 		x.size += x.entrySize(nu, nuSize) - x.entrySize(old, oldSize)
 		return
 	}
 	if oldIn {
-		x.tree.Delete(ientry{key: string(oldKey), pk: pk, e: oldE})
+		x.tree.Delete(ientry{key: string(oldKey), e: oldE})
 		x.count--
 		x.size -= x.entrySize(old, oldSize)
 	}
 	if newIn {
-		x.tree.Set(ientry{key: string(newKey), pk: pk, e: e})
+		x.tree.Set(ientry{key: string(newKey), e: e})
 		x.count++
 		x.size += x.entrySize(nu, nuSize)
 	}
@@ -250,10 +253,10 @@ func (t *Table) addIndexLocking(def IndexDef) (hookResult, error) {
 	}
 	x := newIndex(t.ks, def)
 	reads := x.reads()
-	t.order.Scan(func(p *partition) bool {
+	t.parts.ascend(0, "", func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
-			it := t.encodedOf(t.keyOf(p, e), e).Attributes(reads)
-			x.replace(p.pk, entry{}, nil, 0, e, it, int(e.size))
+			it := t.encodedOf(t.keyOf(e), e).Attributes(reads)
+			x.replace(entry{}, nil, 0, e, it, int(e.size))
 			return true
 		})
 		return true
@@ -348,9 +351,9 @@ func (t *Table) indexReadsLocked() []string {
 
 // updateIndexesLocked applies one item write to every index: old (nil:
 // none) holds at least the indexes' reads of the replaced item.
-func (t *Table) updateIndexesLocked(pk string, oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+func (t *Table) updateIndexesLocked(oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
 	for _, x := range t.indexes {
-		x.replace(pk, oldE, old, oldSize, e, nu, nuSize)
+		x.replace(oldE, old, oldSize, e, nu, nuSize)
 	}
 }
 
@@ -359,9 +362,9 @@ func (t *Table) checkIndexesLocked() error {
 	for _, x := range t.indexes {
 		want := newIndex(t.ks, x.def)
 		reads := want.reads()
-		t.order.Scan(func(p *partition) bool {
+		t.parts.ascend(0, "", func(p *partition) bool {
 			p.walk(bound{}, bound{}, true, func(e entry) bool {
-				want.replace(p.pk, entry{}, nil, 0, e, t.encodedOf(t.keyOf(p, e), e).Attributes(reads), int(e.size))
+				want.replace(entry{}, nil, 0, e, t.encodedOf(t.keyOf(e), e).Attributes(reads), int(e.size))
 				return true
 			})
 			return true
@@ -375,7 +378,7 @@ func (t *Table) checkIndexesLocked() error {
 		wantList := want.tree.Items()
 		x.tree.Scan(func(ie ientry) bool {
 			w := wantList[i]
-			if ie.key != w.key || ie.pk != w.pk || ie.e.rec != w.e.rec {
+			if ie.key != w.key || ie.e.rec != w.e.rec {
 				err = fmt.Errorf("index %q: entry %d differs from the items", x.def.Name, i)
 				return false
 			}

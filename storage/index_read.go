@@ -117,11 +117,7 @@ func (t *Table) IndexSegmentOf(name string, start Item, totalSegments int) (int,
 
 // encodedOfEntry returns the table item an index entry points at.
 func (t *Table) encodedOfEntry(ie ientry) EncodedItem {
-	k := Key{Partition: Value{kind: t.ks.Partition.Kind, str: ie.pk}}
-	if t.ks.HasSort() {
-		k.Sort = sortKeyValue(t.ks.Sort.Kind, ie.e.sortKey())
-	}
-	return t.encodedOf(k, ie.e)
+	return t.encodedOf(t.keyOf(ie.e), ie.e)
 }
 
 // indexPivot is the search key of the entry whose index and table key
@@ -143,7 +139,7 @@ func (t *Table) indexPivot(x *index, it Item) (ientry, bool) {
 		}
 		sk = sortKeyBytes(sv)
 	}
-	return ientry{key: string(key), pk: pv.str, e: pivot(sk)}, true
+	return ientry{key: string(key), e: keyPivot(pv.str, sk)}, true
 }
 
 // queryBounds turns q into the half-open range [lo, hi) of index keys
@@ -229,7 +225,7 @@ func (x *index) queryBounds(q IndexQuery) (lo, hi string, hiSet, ok bool) {
 // or descending, until visit returns false.
 func (x *index) walk(lo, hi string, hiSet bool, start *ientry, forward bool, visit func(ientry) bool) {
 	if forward {
-		from := ientry{key: lo}
+		from := ientry{key: lo, e: minKeyEntry}
 		if start != nil && ientryLess(from, *start) {
 			from = *start
 		}
@@ -247,7 +243,7 @@ func (x *index) walk(lo, hi string, hiSet bool, start *ientry, forward bool, vis
 	var from ientry
 	fromSet := hiSet
 	if hiSet {
-		from = ientry{key: hi}
+		from = ientry{key: hi, e: minKeyEntry}
 	}
 	if start != nil && (!fromSet || ientryLess(*start, from)) {
 		from, fromSet = *start, true

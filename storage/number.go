@@ -3,8 +3,6 @@ package storage
 import (
 	"errors"
 	"strings"
-
-	"github.com/cockroachdb/apd/v3"
 )
 
 // Number is a DynamoDB number in canonical text form: plain decimal notation
@@ -41,11 +39,14 @@ const (
 
 // ParseNumber validates DynamoDB number text and returns it in canonical form.
 func ParseNumber(s string) (Number, error) {
-	d, err := parseDecimal(s)
-	if err != nil {
-		return "", err
+	if !validNumberSyntax(s) {
+		return "", invalidNumber(s)
 	}
-	return fromDecimal(d)
+	d, ok := parseDecimalText(s)
+	if !ok {
+		return "", invalidNumber(s)
+	}
+	return d.canonical()
 }
 
 // MustNumber is ParseNumber for literals in tests and code; it panics on error.
@@ -55,19 +56,6 @@ func MustNumber(s string) Number {
 		panic(err)
 	}
 	return n
-}
-
-// parseDecimal accepts [+-]digits[.digits][(e|E)[+-]digits] with at least
-// one digit in the mantissa, as DynamoDB does ("1.", ".5" are fine).
-func parseDecimal(s string) (*apd.Decimal, error) {
-	if !validNumberSyntax(s) {
-		return nil, invalidNumber(s)
-	}
-	d, _, err := apd.NewFromString(s)
-	if err != nil {
-		return nil, invalidNumber(s)
-	}
-	return d, nil
 }
 
 // invalidNumberError is ErrNumberInvalid naming the rejected text.
@@ -84,6 +72,9 @@ func (e *invalidNumberError) Unwrap() error { return ErrNumberInvalid }
 
 func invalidNumber(text string) error { return &invalidNumberError{text: text} }
 
+// validNumberSyntax accepts [+-]digits[.digits][(e|E)[+-]digits] with at
+// least one digit in the mantissa, as DynamoDB does ("1.", ".5" are fine),
+// and at most 9 digits of exponent.
 func validNumberSyntax(s string) bool {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -119,66 +110,6 @@ func validNumberSyntax(s string) bool {
 		}
 	}
 	return i == len(s)
-}
-
-// fromDecimal checks DynamoDB's precision and range and renders canonical text.
-func fromDecimal(d *apd.Decimal) (Number, error) {
-	var r apd.Decimal
-	r.Reduce(d) // strip trailing zeros of the coefficient
-	if r.IsZero() {
-		return "0", nil
-	}
-	digits := r.NumDigits()
-	if digits > maxSignificantDigits {
-		return "", ErrNumberPrecision
-	}
-	adjusted := int64(r.Exponent) + digits - 1
-	if adjusted > maxAdjustedExponent {
-		return "", ErrNumberOverflow
-	}
-	if adjusted < minAdjustedExponent {
-		return "", ErrNumberUnderflow
-	}
-	return Number(plainText(&r)), nil
-}
-
-// plainText renders a reduced, non-zero decimal without an exponent.
-func plainText(d *apd.Decimal) string {
-	coeff := d.Coeff.String()
-	exp := int(d.Exponent)
-	var b strings.Builder
-	if d.Negative {
-		b.WriteByte('-')
-	}
-	switch {
-	case exp >= 0:
-		b.WriteString(coeff)
-		for i := 0; i < exp; i++ {
-			b.WriteByte('0')
-		}
-	case -exp < len(coeff):
-		point := len(coeff) + exp
-		b.WriteString(coeff[:point])
-		b.WriteByte('.')
-		b.WriteString(coeff[point:])
-	default:
-		b.WriteString("0.")
-		for i := 0; i < -exp-len(coeff); i++ {
-			b.WriteByte('0')
-		}
-		b.WriteString(coeff)
-	}
-	return b.String()
-}
-
-// Decimal returns n as an apd decimal. n must be canonical.
-func (n Number) Decimal() *apd.Decimal {
-	d, _, err := apd.NewFromString(string(n))
-	if err != nil {
-		// Canonical numbers always parse; anything else is a bug.
-		panic("storage: non-canonical Number " + string(n))
-	}
-	return d
 }
 
 // Sign returns -1, 0 or +1.
@@ -229,14 +160,6 @@ func compareMagnitude(a, b string) int {
 	return strings.Compare(af, bf)
 }
 
-var arith = apd.Context{
-	Precision:   maxSignificantDigits,
-	MaxExponent: apd.MaxExponent,
-	MinExponent: apd.MinExponent,
-	Traps:       apd.DefaultTraps,
-	Rounding:    apd.RoundHalfEven,
-}
-
 // AddNumbers returns a+b computed exactly; the result must fit DynamoDB's
 // precision and range.
 func AddNumbers(a, b Number) (Number, error) {
@@ -250,27 +173,19 @@ func SubNumbers(a, b Number) (Number, error) {
 }
 
 func arithmetic(a, b Number, sub bool) (Number, error) {
-	var r apd.Decimal
-	// Exact first (unbounded precision), then check it fits.
-	ctx := arith
-	ctx.Precision = 0
-	var err error
+	y := numberDecimal(b)
 	if sub {
-		_, err = ctx.Sub(&r, a.Decimal(), b.Decimal())
-	} else {
-		_, err = ctx.Add(&r, a.Decimal(), b.Decimal())
+		y.neg = !y.neg
 	}
-	if err != nil {
-		return "", ErrNumberOverflow
-	}
+	r := addDecimals(numberDecimal(a), y)
 	// A sum past the range is an overflow even when it also has more than
 	// 38 significant digits: AWS answers ErrNumberOverflow, so the range is
 	// checked before the precision here (DynamoDB Local answers "DynamoDB
 	// only supports precision up to 38 digits").
-	if !r.IsZero() && int64(r.Exponent)+r.NumDigits()-1 > maxAdjustedExponent {
+	if len(r.coeff) > 0 && r.adjusted() > maxAdjustedExponent {
 		return "", ErrNumberOverflow
 	}
-	return fromDecimal(&r)
+	return r.canonical()
 }
 
 // digits splits canonical number text into its sign, its significant digits

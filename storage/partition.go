@@ -7,56 +7,79 @@ import (
 	"github.com/tidwall/btree"
 )
 
-// entry is one stored item. rec holds, in one allocation, the length of the
-// encoded sort key as a uvarint, the encoded sort key (see keyenc.go), and
-// the encoded item without its key attributes (see encode.go); rec is
-// self-describing so a partition's lone item needs no more than rec and size.
-// size is the item's DynamoDB size. skLen and hdr cache where the sort key
-// lies in rec (they fit the padding of the struct), so B-tree comparisons
-// do not parse the header.
+// entry is one stored item. rec is its record, in one allocation (or one
+// place in a slab, slab.go):
+//
+//	record = uvarint(len(pk)) pk uvarint(len(sk)) sk body
+//
+// pk is the partition key's Value.Str(), sk the encoded sort key
+// (keyenc.go; empty without a sort key), body the encoded item without
+// its key attributes (encode.go). A record names its own key, so it is
+// found again from itself (index entries, compaction). size is the item's
+// DynamoDB size; skOff and bodyOff cache where sk and the body start
+// (they fit the padding of the struct), so B-tree comparisons do not
+// parse the header; bodyOff 0 marks a pivot, whose rec is a bare sort key.
 type entry struct {
-	rec   string
-	size  uint32
-	skLen uint16 // len of the encoded sort key
-	hdr   uint8  // len of the uvarint header; 0 marks a pivot
+	rec     string
+	size    uint32
+	skOff   uint16
+	bodyOff uint16
 }
 
-// maxSortKeyLen bounds an encoded sort key so its length fits entry.skLen.
-// DynamoDB's own limit, 1024 bytes, is enforced by the emulator.
-const maxSortKeyLen = math.MaxUint16
+// maxRecordHeader bounds the key part of a record (lengths, pk and sk) so
+// its offsets fit entry's fields. DynamoDB's own limits (2048 bytes of
+// partition key, 1024 of sort key) are enforced by the emulator.
+const maxRecordHeader = math.MaxUint16
 
 // pivot is an entry usable only as a B-tree search key: rec is the bare
 // encoded sort key, so building one does not allocate.
 func pivot(sk string) entry { return entry{rec: sk} }
 
-// appendRecHeader starts the stored form of an entry: len(sk), then sk.
-func appendRecHeader(dst []byte, sk string) []byte {
+// appendRecHeader starts a record: its partition and sort keys.
+func appendRecHeader(dst []byte, pk, sk string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(pk)))
+	dst = append(dst, pk...)
 	dst = binary.AppendUvarint(dst, uint64(len(sk)))
 	return append(dst, sk...)
 }
 
-// parseEntry rebuilds an entry from a rec built by appendRecHeader.
-func parseEntry(rec string, size uint32) entry {
-	n, i := 0, 0
+// recUvarint reads the uvarint at rec[i:] (a record's, well formed).
+func recUvarint(rec string, i int) (n, next int) {
 	for shift := 0; ; shift += 7 {
 		b := rec[i]
 		i++
 		n |= int(b&0x7f) << shift
 		if b < 0x80 {
-			break
+			return n, i
 		}
 	}
-	return entry{rec: rec, size: size, skLen: uint16(n), hdr: uint8(i)}
+}
+
+// parseEntry rebuilds an entry from a record built by appendRecHeader.
+func parseEntry(rec string, size uint32) entry {
+	pkLen, i := recUvarint(rec, 0)
+	skLen, j := recUvarint(rec, i+pkLen)
+	return entry{rec: rec, size: size, skOff: uint16(j), bodyOff: uint16(j + skLen)}
+}
+
+// recPK returns the partition key of a record (of an entry or a
+// partition's key record).
+func recPK(rec string) string {
+	n, i := recUvarint(rec, 0)
+	return rec[i : i+n]
 }
 
 func (e entry) sortKey() string {
-	if e.hdr == 0 {
+	if e.bodyOff == 0 {
 		return e.rec
 	}
-	return e.rec[e.hdr : int(e.hdr)+int(e.skLen)]
+	return e.rec[e.skOff:e.bodyOff]
 }
 
-func (e entry) body() string { return e.rec[int(e.hdr)+int(e.skLen):] }
+func (e entry) body() string { return e.rec[e.bodyOff:] }
+
+// pk returns the entry's partition key.
+func (e entry) pk() string { return recPK(e.rec) }
 
 func entryLess(a, b entry) bool { return a.sortKey() < b.sortKey() }
 
@@ -64,32 +87,36 @@ func entryLess(a, b entry) bool { return a.sortKey() < b.sortKey() }
 // partitions of most tables hold one item (every partition of a table
 // without a sort key does), so a lone item is kept inline in one and the
 // B-tree exists only while the partition holds two or more items. The lone
-// item's fields are inlined so that a partition is 48 bytes.
+// item's fields are inlined, and its record names the partition key, so
+// that a partition is 32 bytes and nothing else. With a tree, rec is a
+// record of the partition key alone.
 type partition struct {
-	pk      string // the partition key's Value.Str(): text, canonical number text or raw bytes
-	oneRec  string // the only item's rec when tree == nil; "" when the partition is empty
-	oneSize uint32 // the only item's size
-	hash    uint32 // partitionHash(pk)
-	tree    *btree.BTreeG[entry]
+	rec  string // the only item's record when tree == nil ("" when empty); else the key record
+	size uint32 // the only item's size
+	hash uint32 // partitionHash(pk)
+	tree *btree.BTreeG[entry]
 }
 
-func (p *partition) one() entry { return parseEntry(p.oneRec, p.oneSize) }
+// pk returns the partition key (its Value.Str()).
+func (p *partition) pk() string { return recPK(p.rec) }
 
-func (p *partition) setOne(e entry) { p.oneRec, p.oneSize = e.rec, e.size }
+func (p *partition) one() entry { return parseEntry(p.rec, p.size) }
+
+func (p *partition) setOne(e entry) { p.rec, p.size = e.rec, e.size }
 
 // partitionLess orders partitions for Scan: by hash, then by key.
 func partitionLess(a, b *partition) bool {
 	if a.hash != b.hash {
 		return a.hash < b.hash
 	}
-	return a.pk < b.pk
+	return a.pk() < b.pk()
 }
 
 func (p *partition) len() int {
 	if p.tree != nil {
 		return p.tree.Len()
 	}
-	if p.oneRec != "" {
+	if p.rec != "" {
 		return 1
 	}
 	return 0
@@ -99,7 +126,7 @@ func (p *partition) get(sk string) (entry, bool) {
 	if p.tree != nil {
 		return p.tree.Get(pivot(sk))
 	}
-	if p.oneRec != "" {
+	if p.rec != "" {
 		if e := p.one(); e.sortKey() == sk {
 			return e, true
 		}
@@ -112,14 +139,22 @@ func (p *partition) set(e entry) {
 	switch {
 	case p.tree != nil:
 		p.tree.Set(e)
-	case p.oneRec == "" || p.one().sortKey() == e.sortKey():
+	case p.rec == "" || p.one().sortKey() == e.sortKey():
 		p.setOne(e)
 	default:
 		p.tree = btree.NewBTreeGOptions(entryLess, btree.Options{NoLocks: true})
 		p.tree.Set(p.one())
 		p.tree.Set(e)
-		p.setOne(entry{})
+		// The key record: the partition key alone, a copy that keeps no
+		// item's record alive.
+		p.rec, p.size = keyRecord(e.pk()), 0
 	}
+}
+
+// keyRecord is the record of a partition key alone.
+func keyRecord(pk string) string {
+	b := binary.AppendUvarint(make([]byte, 0, len(pk)+binary.MaxVarintLen64), uint64(len(pk)))
+	return string(append(b, pk...))
 }
 
 // delete removes the item with sort key sk, which must be present.
@@ -158,7 +193,7 @@ func (b bound) above(sk string) bool {
 // when iter stopped it.
 func (p *partition) walk(lo, hi bound, forward bool, iter func(entry) bool) bool {
 	if p.tree == nil {
-		if p.oneRec == "" {
+		if p.rec == "" {
 			return true
 		}
 		e := p.one()
@@ -205,4 +240,36 @@ func (p *partition) walk(lo, hi bound, forward bool, iter func(entry) bool) bool
 		p.tree.Reverse(fn)
 	}
 	return more
+}
+
+// partArena hands out a table's partitions from chunks of partChunk,
+// reusing freed ones, so that a table's partitions are a few large
+// allocations of their own rather than one small allocation each among
+// the garbage of requests (which leaves the heap's spans half empty once
+// the garbage is collected). A freed partition is zeroed before reuse;
+// nothing may keep a pointer to a partition the table has removed.
+type partArena struct {
+	chunk []partition  // the unused tail of the newest chunk
+	free  []*partition // freed partitions
+}
+
+const partChunk = 256
+
+func (a *partArena) alloc() *partition {
+	if n := len(a.free); n > 0 {
+		p := a.free[n-1]
+		a.free = a.free[:n-1]
+		return p
+	}
+	if len(a.chunk) == 0 {
+		a.chunk = make([]partition, partChunk)
+	}
+	p := &a.chunk[0]
+	a.chunk = a.chunk[1:]
+	return p
+}
+
+func (a *partArena) release(p *partition) {
+	*p = partition{}
+	a.free = append(a.free, p)
 }

@@ -66,7 +66,7 @@ func (t *Table) QueryEncoded(r QueryRange, visit func(EncodedItem) bool) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	if p := t.partLocked(r.Partition.str); p != nil {
-		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&t.ks, p, e)) })
+		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&t.ks, e)) })
 	}
 }
 

@@ -17,10 +17,9 @@ import (
 // RestoreTable creates a table called name with ID id holding what src
 // holds: its key schema, items, secondary indexes with their entries, and
 // metadata. The items and index entries are shared with src, not copied:
-// the B-trees in O(1), then one map entry per partition (the table's
-// partition map, which a snapshot does not keep), so a restore of a
-// million single-item partitions costs that map and nothing per item.
-// The new table copies what it writes, as a snapshotted table does; src
+// the partition table and the B-trees in O(1), so a restore costs
+// nothing per item or partition until the new table writes. The new
+// table copies what it writes, as a snapshotted table does; src
 // stays as it is. It records a RecordRestoreTable (Def and From: src) and
 // fails as CreateTable does (ErrTableExists, ErrInvalidSchema for an
 // empty name or ID).
@@ -38,23 +37,21 @@ func (db *DB) RestoreTable(name, id string, src *TableSnapshot) (*Table, error) 
 	return t, res.finish()
 }
 
-// newTable returns a table of no DB sharing everything s holds, in a
-// generation of its own, so that it copies a partition before writing it.
+// newTable returns a table of no DB sharing everything s holds: its
+// partition table is shared, so that it copies the arrays, and then each
+// partition, before writing them (cow.go). Its slab starts empty: the
+// records it shares with s are in chunks it does not count, which it
+// never compacts.
 func (s *TableSnapshot) newTable() *Table {
 	t := &Table{
 		ks:    s.ks,
 		id:    tableSeq.Add(1),
-		parts: make(map[string]partRef, s.order.Len()),
-		order: copyShared(s.order),
+		parts: s.parts, // shared: see ptable.share
 		count: s.count,
 		size:  s.size,
-		gen:   genSeq.Add(1),
 		meta:  maps.Clone(s.meta),
+		slab:  slab{foreign: true},
 	}
-	s.order.Scan(func(p *partition) bool {
-		t.parts[p.pk] = partRef{p: p} // generation 0, never a restored table's: shared
-		return true
-	})
 	for _, x := range s.indexes {
 		t.indexes = append(t.indexes, &index{def: x.def, tree: copyShared(x.tree), count: x.count, size: x.size, sized: x.sized})
 	}
@@ -69,7 +66,7 @@ func (s *TableSnapshot) newTable() *Table {
 // verified; indexes are filled by Finish. A TableBuilder is used by one
 // goroutine.
 type TableBuilder struct {
-	t    *Table // of no DB; only its order tree, count and size are kept
+	t    *Table // of no DB; only its partitions, records, count and size are kept
 	def  TableDef
 	last *partition // the partition being filled
 	err  error
@@ -151,24 +148,37 @@ func (b *TableBuilder) add(e EncodedItem) error {
 		return fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, e.size)
 	}
 	sk := t.sortKeyOf(e.key)
-	if len(sk) > maxSortKeyLen {
-		return fmt.Errorf("%w: sort key of %d bytes", ErrCorrupt, len(sk))
-	}
-	rec := appendRecHeader(make([]byte, 0, 3+len(sk)+len(e.body)), sk)
-	ent := parseEntry(string(append(rec, e.body...)), e.size)
 	pk := e.key.Partition.str
+	rec := appendRecHeader(t.scratch[:0], pk, sk)
+	if len(rec) > maxRecordHeader {
+		return fmt.Errorf("%w: keys of %d and %d bytes", ErrCorrupt, len(pk), len(sk))
+	}
 	p := b.last
-	if p == nil || p.pk != pk {
-		np := &partition{pk: strings.Clone(pk), hash: partitionHash(pk)}
-		if p != nil && !partitionLess(p, np) {
+	if p == nil || p.pk() != pk {
+		h := partitionHash(pk)
+		if p != nil && (p.hash > h || p.hash == h && p.pk() >= pk) {
 			return fmt.Errorf("%w: items out of scan order", ErrCorrupt)
 		}
-		t.order.Load(np)
-		b.last, p = np, np
+		p = nil
 	} else if last := p.lastEntry(); last.sortKey() >= sk {
 		return fmt.Errorf("%w: items out of scan order", ErrCorrupt)
 	}
-	p.load(ent)
+	rec = append(rec, e.body...)
+	ent := parseEntry(t.storeLocked(rec), e.size)
+	if cap(rec) <= maxScratch {
+		t.scratch = rec
+	}
+	if p == nil {
+		// A new partition, after every other in scan order: it goes at
+		// the end of the partition table.
+		p = t.arena.alloc()
+		p.hash = partitionHash(pk)
+		p.load(ent)
+		t.parts.insert(p)
+		b.last = p
+	} else {
+		p.load(ent)
+	}
 	t.count++
 	t.size += int64(e.size)
 	return nil
@@ -192,13 +202,13 @@ func (p *partition) load(e entry) {
 	switch {
 	case p.tree != nil:
 		p.tree.Load(e)
-	case p.oneRec == "":
+	case p.rec == "":
 		p.setOne(e)
 	default:
 		p.tree = btree.NewBTreeGOptions(entryLess, btree.Options{NoLocks: true})
 		p.tree.Load(p.one())
 		p.tree.Load(e)
-		p.setOne(entry{})
+		p.rec, p.size = keyRecord(e.pk()), 0 // as partition.set does
 	}
 }
 

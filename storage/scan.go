@@ -1,7 +1,5 @@
 package storage
 
-import "github.com/tidwall/btree"
-
 // ScanRange selects what Scan visits.
 type ScanRange struct {
 	// Segment of TotalSegments for a parallel scan; TotalSegments 0 (or 1)
@@ -32,17 +30,17 @@ func (t *Table) Scan(r ScanRange, visit func(k Key, it Item) bool) {
 func (t *Table) ScanEncoded(r ScanRange, visit func(EncodedItem) bool) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	scanOrder(&t.ks, t.order, r, visit)
+	scanOrder(&t.ks, &t.parts, r, visit)
 }
 
-// scanOrder is ScanEncoded over the partitions of order, a table's or a
-// snapshot's, whose key schema is ks.
-func scanOrder(ks *KeySchema, order *btree.BTreeG[*partition], r ScanRange, visit func(EncodedItem) bool) {
+// scanOrder is ScanEncoded over parts, a table's or a snapshot's
+// partitions, whose key schema is ks.
+func scanOrder(ks *KeySchema, parts *ptable, r ScanRange, visit func(EncodedItem) bool) {
 	lo, hi, ok := segmentRange(r.Segment, r.TotalSegments)
 	if !ok {
 		return
 	}
-	start := &partition{hash: uint32(lo)}
+	startHash, startPK := uint32(lo), ""
 	var after bound
 	if s := r.ExclusiveStart; s != nil {
 		if ks.checkKey(*s) != nil {
@@ -50,20 +48,20 @@ func scanOrder(ks *KeySchema, order *btree.BTreeG[*partition], r ScanRange, visi
 		}
 		pk := s.Partition.str
 		if h := partitionHash(pk); uint64(h) >= lo {
-			start = &partition{pk: pk, hash: h}
+			startHash, startPK = h, pk
 			after = bound{key: ks.sortKeyOf(*s), set: true, excl: true}
 		}
 	}
-	order.Ascend(start, func(p *partition) bool {
+	parts.ascend(startHash, startPK, func(p *partition) bool {
 		if uint64(p.hash) >= hi {
 			return false
 		}
 		var from bound
-		if after.set && p.hash == start.hash && p.pk == start.pk {
+		if after.set && p.hash == startHash && p.pk() == startPK {
 			from = after
 		}
 		return p.walk(from, bound{}, true, func(e entry) bool {
-			return visit(encodedIn(ks, p, e))
+			return visit(encodedIn(ks, e))
 		})
 	})
 }

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/tidwall/btree"
 )
 
 // Snapshots: a table, or every table of a DB, frozen at one instant, in
@@ -19,26 +17,31 @@ import (
 //
 // Memory. Taking a snapshot allocates a few small structs per table and
 // index and copies the metadata maps (their values are shared). It
-// copies no item and no B-tree node. From then on the table and the
-// snapshot share everything until the table writes: the first write to a
-// partition after a snapshot copies the partition's 48-byte header, and a
-// write copies each B-tree node on its path the first time it changes
-// it (in the partition's tree, the partitions' scan order and each index
-// touched; a node holds up to 63 entries). An item replaced or deleted
-// while a snapshot holds it stays in memory for the snapshot. So a
-// snapshot costs, beyond the small structs, the nodes and records the
-// table has changed since it was taken: at most about the table's own
-// size when every item is rewritten, nothing when none is. Dropping the
-// last reference to a snapshot frees whatever only it held; the table
-// does not keep it alive. The item collection sizes of TrackCollections
-// and the observer are not in a snapshot: they are the caller's, which it
+// copies no item, no partition and no B-tree node. From then on the table
+// and the snapshot share everything until the table writes: the table's
+// first change after a snapshot copies its partition table's page
+// directory (8 bytes per 128 slots), the first change in a page of 128
+// slots copies the page (1.7 KB), the first write to a partition copies
+// the partition's 32-byte header, and a write copies each B-tree node on
+// its path the first time it changes it (in the partition's tree and each
+// index touched; a node holds up to 63 entries). An item replaced or
+// deleted while a snapshot holds it stays in memory for the snapshot, and
+// so does a slab chunk the table compacts (slab.go) while a snapshot
+// holds records in it: the table copies its live records out, the
+// snapshot keeps the chunk. So a snapshot costs, beyond the small structs
+// and the partition table, the nodes and records the table has changed
+// since it was taken: at most about the table's own size when every item
+// is rewritten, nothing when none is. Dropping the last reference to a
+// snapshot frees whatever only it held; the table does not keep it
+// alive. The item collection sizes of TrackCollections and the observer
+// are not in a snapshot: they are the caller's, which it
 // installs again on a restored table.
 
 // TableSnapshot is one table frozen at one instant: see above.
 type TableSnapshot struct {
 	ks       KeySchema
 	name, id string
-	order    *btree.BTreeG[*partition]
+	parts    ptable // shared with the table (ptable.share)
 	count    int
 	size     int64
 	indexes  []*index // frozen copies
@@ -61,17 +64,17 @@ func (t *Table) Snapshot() *TableSnapshot {
 }
 
 // snapshotLocked freezes t: the snapshot takes copies of its B-trees and
-// t moves to a new generation, so that from now on it copies a partition
-// before writing it. t.mu is held exclusively.
+// shares its partition table, which t copies before its next change, and
+// from then on t copies a partition before writing it (cow.go). t.mu is
+// held exclusively.
 func (t *Table) snapshotLocked() *TableSnapshot {
-	s := &TableSnapshot{ks: t.ks, name: t.name, id: t.uid, order: t.order.Copy(), count: t.count, size: t.size}
+	s := &TableSnapshot{ks: t.ks, name: t.name, id: t.uid, parts: t.parts.share(), count: t.count, size: t.size}
 	for _, x := range t.indexes {
 		s.indexes = append(s.indexes, &index{def: x.def, tree: x.tree.Copy(), count: x.count, size: x.size, sized: x.sized})
 	}
 	t.metaMu.Lock()
 	s.meta = maps.Clone(t.meta)
 	t.metaMu.Unlock()
-	t.gen = genSeq.Add(1)
 	return s
 }
 
@@ -184,8 +187,7 @@ func (s *TableSnapshot) MetaKeys() []string { return slices.Sorted(maps.Keys(s.m
 
 // part returns partition pk of the snapshot, or nil.
 func (s *TableSnapshot) part(pk string) *partition {
-	p, _ := s.order.Get(&partition{pk: pk, hash: partitionHash(pk)})
-	return p
+	return s.parts.get(pk)
 }
 
 // GetEncoded is Table.GetEncoded of the snapshot.
@@ -201,7 +203,7 @@ func (s *TableSnapshot) GetEncoded(k Key) (EncodedItem, bool) {
 	if !ok {
 		return EncodedItem{}, false
 	}
-	return encodedIn(&s.ks, p, e), true
+	return encodedIn(&s.ks, e), true
 }
 
 // QueryEncoded is Table.QueryEncoded of the snapshot.
@@ -211,11 +213,11 @@ func (s *TableSnapshot) QueryEncoded(r QueryRange, visit func(EncodedItem) bool)
 		return
 	}
 	if p := s.part(r.Partition.str); p != nil {
-		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&s.ks, p, e)) })
+		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&s.ks, e)) })
 	}
 }
 
 // ScanEncoded is Table.ScanEncoded of the snapshot: the same order.
 func (s *TableSnapshot) ScanEncoded(r ScanRange, visit func(EncodedItem) bool) {
-	scanOrder(&s.ks, s.order, r, visit)
+	scanOrder(&s.ks, &s.parts, r, visit)
 }

@@ -26,7 +26,7 @@ func dumpDBLocked(db *DB) map[string]string {
 		t.metaMu.Lock()
 		meta := maps.Clone(t.meta)
 		t.metaMu.Unlock()
-		dumpState(&b, t.name, t.uid, t.ks, t.count, t.size, meta, t.order, t.indexes)
+		dumpState(&b, t.name, t.uid, t.ks, t.count, t.size, meta, &t.parts, t.indexes)
 		out[id] = b.String()
 	}
 	return out

@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
-
-	"github.com/tidwall/btree"
 )
 
 // Table is one table's items: a map from partition key to partition (its
@@ -18,7 +15,7 @@ type Table struct {
 	ks KeySchema // immutable after NewTable
 	id uint64    // creation number, immutable: transactions lock tables in id order (tx.go)
 
-	// mu guards parts, order, count, size, scratch, coll, gen, indexes,
+	// mu guards parts, arena, slab, count, size, scratch, coll, indexes,
 	// indexReads and obs, and the partitions and B-trees they reach.
 	// Readers hold it shared for the whole of a Get, Query or Scan
 	// including the visits; Write holds it exclusively for the whole
@@ -28,17 +25,13 @@ type Table struct {
 	// callback, a visit, the observer) takes none of them. Several
 	// tables' mu are taken in ascending id only (tx.go).
 	mu      sync.RWMutex
-	parts   map[string]partRef        // partition key (Value.Str()) -> partition and its generation
-	order   *btree.BTreeG[*partition] // the same partitions, by partitionLess
-	count   int                       // items stored
-	size    int64                     // sum of the stored items' ItemSize
-	scratch []byte                    // encoding buffer reused by writes
-	coll    *collections              // item collection sizes; nil until TrackCollections
-
-	// gen is the table's generation (cow.go): the partitions of parts
-	// whose generation is gen are the table's own, the others may be
-	// shared with a snapshot and are copied before a write. Guarded by mu.
-	gen uint64
+	parts   ptable       // the partitions, by key and in scan order (ptable.go)
+	arena   partArena    // where partitions come from
+	slab    slab         // where records are stored (slab.go)
+	count   int          // items stored
+	size    int64        // sum of the stored items' ItemSize
+	scratch []byte       // encoding buffer reused by writes
+	coll    *collections // item collection sizes; nil until TrackCollections
 
 	// indexes are the secondary indexes (index.go), replaced (never changed
 	// in place) by AddIndex and DropIndex; indexReads is the union of the
@@ -77,12 +70,7 @@ func NewTable(ks KeySchema) *Table {
 	if err := ks.Validate(); err != nil {
 		panic(err)
 	}
-	return &Table{
-		ks:    ks,
-		id:    tableSeq.Add(1),
-		parts: make(map[string]partRef),
-		order: btree.NewBTreeGOptions(partitionLess, btree.Options{NoLocks: true}),
-	}
+	return &Table{ks: ks, id: tableSeq.Add(1)}
 }
 
 // KeySchema returns the table's key schema.
@@ -204,8 +192,17 @@ func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool
 	return ch, res, nil
 }
 
-// putItemLocked is Write (decodeOld, fn) and Put (item).
+// putItemLocked is Write (decodeOld, fn) and Put (item): the one write
+// path. It ends by compacting the slab's chunks that are due.
 func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old Item) (Item, error)) (Change, error) {
+	ch, err := t.writeItemLocked(k, newItem, decodeOld, fn)
+	if len(t.slab.pending) > 0 {
+		t.settleLocked()
+	}
+	return ch, err
+}
+
+func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old Item) (Item, error)) (Change, error) {
 	pk, sk := k.Partition.str, t.sortKeyOf(k)
 	var ch Change
 	var oldIdx Item // what the indexes need of the replaced item
@@ -227,7 +224,7 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		if errors.Is(err, ErrNoWrite) {
 			ch.New, ch.NewSize, ch.noop, ch.same = ch.Old, ch.OldSize, true, true
 			if t.coll != nil {
-				ch.CollectionSize = t.coll.sizes[pk]
+				ch.CollectionSize = t.coll.size(pk)
 			}
 			return ch, nil
 		}
@@ -239,11 +236,12 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 		if found {
 			t.deleteLocked(pk, sk, oldE)
 			if len(t.indexes) > 0 {
-				t.updateIndexesLocked(pk, oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+				t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
 			}
 			if len(t.vindexes) > 0 {
 				t.updateVectorIndexesLocked(pk, sk, entry{}, nil, 0)
 			}
+			t.releaseLocked(oldE.rec)
 		}
 		if t.coll != nil {
 			ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
@@ -254,27 +252,33 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 	if err := t.checkItemKey(k, newItem); err != nil {
 		return Change{}, err
 	}
-	e, err := t.encodeLocked(sk, newItem)
+	e, err := t.encodeLocked(pk, sk, newItem, oldE.rec)
 	if err != nil {
 		return Change{}, err
 	}
 	if t.coll != nil {
 		if ch.CollectionSize, err = t.coll.next(pk, ch.Old, ch.OldSize, newItem, int(e.size)); err != nil {
+			if !sameString(e.rec, oldE.rec) {
+				t.slab.release(e.rec) // stored, never used: dead at once
+			}
 			return Change{}, err
 		}
 	}
-	p := t.putLocked(pk, e, oldE, found)
+	t.putLocked(pk, e, oldE, found)
 	if len(t.indexes) > 0 {
-		t.updateIndexesLocked(p.pk, oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
+		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
 	}
 	if len(t.vindexes) > 0 {
-		t.updateVectorIndexesLocked(p.pk, sk, e, newItem, int(e.size))
+		t.updateVectorIndexesLocked(e.pk(), sk, e, newItem, int(e.size))
 	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
 	}
 	ch.New, ch.NewSize, ch.newE = newItem, int(e.size), e
 	ch.noop = found && e.rec == oldE.rec
+	if found && !sameString(e.rec, oldE.rec) {
+		t.releaseLocked(oldE.rec)
+	}
 	ch.same = ch.noop || found && t.obs != nil && t.sameSetsLocked(k, oldE, ch.Old, e, newItem)
 	return ch, nil
 }
@@ -294,18 +298,27 @@ func (t *Table) checkItemKey(k Key, it Item) error {
 // maxScratch caps the encoding buffer a table keeps between writes.
 const maxScratch = 64 << 10
 
-// encodeLocked builds the stored entry for item with encoded sort key sk.
-func (t *Table) encodeLocked(sk string, item Item) (entry, error) {
-	buf := appendRecHeader(t.scratch[:0], sk)
+// encodeLocked builds the stored entry for item with partition key pk
+// and encoded sort key sk, stored in the slab; when the record has the
+// bytes of old (the record it replaces), old itself.
+func (t *Table) encodeLocked(pk, sk string, item Item, old string) (entry, error) {
+	buf := appendRecHeader(t.scratch[:0], pk, sk)
+	if len(buf) > maxRecordHeader {
+		return entry{}, fmt.Errorf("storage: keys of %d and %d bytes too large to store", len(pk), len(sk))
+	}
 	buf, err := appendItem(buf, item, t.ks.Partition.Name, t.ks.Sort.Name)
 	if err != nil {
 		return entry{}, err
 	}
 	size := ItemSize(item)
-	if size > math.MaxUint32 || len(sk) > maxSortKeyLen {
-		return entry{}, fmt.Errorf("storage: item of %d bytes or sort key of %d bytes too large to store", size, len(sk))
+	if size > math.MaxUint32 {
+		return entry{}, fmt.Errorf("storage: item of %d bytes too large to store", size)
 	}
-	e := parseEntry(string(buf), uint32(size))
+	rec := old
+	if string(buf) != old {
+		rec = t.storeLocked(buf)
+	}
+	e := parseEntry(rec, uint32(size))
 	if cap(buf) <= maxScratch {
 		t.scratch = buf
 	} else {
@@ -322,33 +335,32 @@ func (t *Table) getLocked(pk, sk string) (entry, bool) {
 	return p.get(sk)
 }
 
-// putLocked stores e in partition pk, replacing old if found, and
-// returns the partition (the table's own: cow.go).
-func (t *Table) putLocked(pk string, e, old entry, found bool) *partition {
+// putLocked stores e in partition pk, replacing old if found. A new
+// partition's key is e's record's own, so no request buffer is kept; a
+// partition shared with a snapshot is copied first (cow.go).
+func (t *Table) putLocked(pk string, e, old entry, found bool) {
 	p := t.ownPartLocked(pk)
 	if p == nil {
-		// Clone: the key may share memory with a large request buffer.
-		pk = strings.Clone(pk)
-		p = &partition{pk: pk, hash: partitionHash(pk)}
-		t.parts[pk] = partRef{p: p, gen: t.gen}
-		t.order.Set(p)
+		p = t.arena.alloc()
+		p.hash = partitionHash(pk)
+		p.set(e)
+		t.parts.insert(p)
+	} else {
+		p.set(e)
 	}
-	p.set(e)
 	if found {
 		t.size -= int64(old.size)
 	} else {
 		t.count++
 	}
 	t.size += int64(e.size)
-	return p
 }
 
 // deleteLocked removes the stored entry old from partition pk.
 func (t *Table) deleteLocked(pk, sk string, old entry) {
 	if p := t.partLocked(pk); p.len() == 1 {
 		// The partition goes: it is not written, so not copied, if shared.
-		delete(t.parts, pk)
-		t.order.Delete(p)
+		t.removePartLocked(pk)
 	} else {
 		t.ownPartLocked(pk).delete(sk)
 	}
@@ -366,21 +378,21 @@ func (ks *KeySchema) sortKeyOf(k Key) string {
 	return sortKeyBytes(k.Sort)
 }
 
-// keyOf rebuilds the key of entry e in partition p.
-func (t *Table) keyOf(p *partition, e entry) Key { return t.ks.keyOf(p, e) }
+// keyOf rebuilds the key of entry e from its record.
+func (t *Table) keyOf(e entry) Key { return t.ks.keyOf(e) }
 
-func (ks *KeySchema) keyOf(p *partition, e entry) Key {
-	k := Key{Partition: Value{kind: ks.Partition.Kind, str: p.pk}}
+func (ks *KeySchema) keyOf(e entry) Key {
+	k := Key{Partition: Value{kind: ks.Partition.Kind, str: e.pk()}}
 	if ks.HasSort() {
 		k.Sort = sortKeyValue(ks.Sort.Kind, e.sortKey())
 	}
 	return k
 }
 
-// encodedIn returns the EncodedItem of entry e of partition p of a table
-// (or snapshot) whose key schema is *ks.
-func encodedIn(ks *KeySchema, p *partition, e entry) EncodedItem {
-	return EncodedItem{body: e.body(), key: ks.keyOf(p, e), ks: ks, size: e.size}
+// encodedIn returns the EncodedItem of entry e of a table (or snapshot)
+// whose key schema is *ks.
+func encodedIn(ks *KeySchema, e entry) EncodedItem {
+	return EncodedItem{body: e.body(), key: ks.keyOf(e), ks: ks, size: e.size}
 }
 
 // itemOf decodes entry e, whose key is k, into a new Item.
@@ -388,36 +400,40 @@ func (t *Table) itemOf(k Key, e entry) Item { return t.encodedOf(k, e).Item() }
 
 // checkLocked verifies the table's invariants, for tests.
 func (t *Table) checkLocked() error {
-	count, size := 0, int64(0)
-	if len(t.parts) != t.order.Len() {
-		return fmt.Errorf("%d partitions in the map, %d in the scan order", len(t.parts), t.order.Len())
+	if err := t.parts.check(); err != nil {
+		return err
 	}
+	count, size := 0, int64(0)
 	var err error
 	prev := ""
-	t.order.Scan(func(p *partition) bool {
-		if r := t.parts[p.pk]; r.p != p || r.gen > t.gen {
-			err = fmt.Errorf("partition %q in the scan order but not the map (or of a later generation)", p.pk)
+	t.parts.ascend(0, "", func(p *partition) bool {
+		if p.hash != partitionHash(p.pk()) {
+			err = fmt.Errorf("partition %q has a stale hash", p.pk())
 			return false
 		}
-		if p.hash != partitionHash(p.pk) {
-			err = fmt.Errorf("partition %q has a stale hash", p.pk)
+		if t.parts.get(p.pk()) != p {
+			err = fmt.Errorf("partition %q not found by its key", p.pk())
 			return false
 		}
 		n := p.len()
-		if n == 0 || (p.tree != nil && n < 2) || (p.tree != nil && p.oneRec != "") {
-			err = fmt.Errorf("partition %q: bad shape (len %d, tree %v)", p.pk, n, p.tree != nil)
+		if n == 0 || (p.tree != nil && n < 2) {
+			err = fmt.Errorf("partition %q: bad shape (len %d, tree %v)", p.pk(), n, p.tree != nil)
 			return false
 		}
 		first := true
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
 			if !first && e.sortKey() <= prev {
-				err = fmt.Errorf("partition %q: sort keys out of order", p.pk)
+				err = fmt.Errorf("partition %q: sort keys out of order", p.pk())
+				return false
+			}
+			if e.pk() != p.pk() {
+				err = fmt.Errorf("partition %q holds a record of partition %q", p.pk(), e.pk())
 				return false
 			}
 			first, prev = false, e.sortKey()
-			k := t.keyOf(p, e)
+			k := t.keyOf(e)
 			if got := ItemSize(t.itemOf(k, e)); got != int(e.size) {
-				err = fmt.Errorf("partition %q: kept size %d, item size %d", p.pk, e.size, got)
+				err = fmt.Errorf("partition %q: kept size %d, item size %d", p.pk(), e.size, got)
 				return false
 			}
 			count++
@@ -431,6 +447,9 @@ func (t *Table) checkLocked() error {
 	}
 	if count != t.count || size != t.size {
 		return fmt.Errorf("counted %d items of %d bytes, table says %d items of %d bytes", count, size, t.count, t.size)
+	}
+	if err := t.checkSlabLocked(); err != nil {
+		return err
 	}
 	if err := t.checkIndexesLocked(); err != nil {
 		return err

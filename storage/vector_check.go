@@ -55,7 +55,7 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 				return fmt.Errorf("key %q/%q: filter %d is %q, want %q", key.pk, key.sk, f, gs, ws)
 			}
 		}
-		if gc.psize[gi] != wc.psize[wi] || gc.refs[gi].e.rec != wc.refs[wi].e.rec || gc.refs[gi].pk != wc.refs[wi].pk {
+		if gc.psize[gi] != wc.psize[wi] || !sameString(gc.refs[gi].e.rec, wc.refs[wi].e.rec) || gc.refs[gi].pk != wc.refs[wi].pk {
 			return fmt.Errorf("key %q/%q: row's size or record differs from the item's", key.pk, key.sk)
 		}
 	}

@@ -74,9 +74,10 @@ type vchunk struct {
 }
 
 // vref is the table record a row belongs to: the partition key's string
-// (Value.Str(), shared with the table's partition) and the stored entry
-// (the sort key and the item). It names no *partition: copy-on-write
-// snapshots (cow.go) replace a table's partitions, never their keys.
+// (Value.Str(), a piece of the record, which names its key) and the
+// stored entry (the sort key and the item). It names no *partition:
+// copy-on-write snapshots (cow.go) replace a table's partitions, and slab
+// compaction (slab.go) moves records and repoints rows (repointRow).
 type vref struct {
 	pk string
 	e  entry
@@ -306,9 +307,10 @@ func (x *vindex) replace(pk, sk string, e entry, nu Item, nuSize int) {
 	if had {
 		x.removeRow(at) // another partition: p's rows do not move
 	}
-	// Clone: sk is a piece of the record, which a later write replaces,
-	// and assigning to a map replaces an existing string key too.
-	key.sk = strings.Clone(sk)
+	// Clone: pk and sk are pieces of the record (or of a request), which
+	// a later write replaces or compaction moves, and assigning to a map
+	// replaces an existing string key too.
+	key.pk, key.sk = strings.Clone(pk), strings.Clone(sk)
 	x.count++
 	if p.n == 0 {
 		x.parts[p.hash] = p
@@ -417,7 +419,7 @@ func (x *vindex) removeRow(at vloc) {
 			p.graph.nodes[c.node[i]].row = int32(at.row)
 		}
 		r := c.refs[i]
-		x.loc[vkey{r.pk, strings.Clone(r.e.sortKey())}] = at // clone: see replace
+		x.loc[vkey{strings.Clone(r.pk), strings.Clone(r.e.sortKey())}] = at // clone: see replace
 	}
 	lc.refs[li] = vref{} // let the record go
 	lc.n--
@@ -461,10 +463,10 @@ func (t *Table) AddVectorIndexWith(def VectorIndexDef, opts VectorIndexOptions) 
 
 // backfillLocked fills x from the stored items.
 func (t *Table) backfillLocked(x *vindex) {
-	t.order.Scan(func(p *partition) bool {
+	t.parts.ascend(0, "", func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
-			it := t.encodedOf(t.keyOf(p, e), e).Attributes(x.reads)
-			x.replace(p.pk, e.sortKey(), e, it, int(e.size))
+			it := t.encodedOf(t.keyOf(e), e).Attributes(x.reads)
+			x.replace(e.pk(), e.sortKey(), e, it, int(e.size))
 			return true
 		})
 		return true
@@ -515,6 +517,17 @@ func (t *Table) vindexLocked(name string) *vindex {
 		}
 	}
 	return nil
+}
+
+// repointRow points the row of the item with table key (pk, sk), if it
+// has one, at moved, the same record in another place (slab compaction).
+func (x *vindex) repointRow(pk, sk string, moved entry) {
+	at, ok := x.loc[vkey{pk, sk}]
+	if !ok {
+		return
+	}
+	c, i := at.p.at(at.row)
+	c.refs[i] = vref{pk: moved.pk(), e: moved}
 }
 
 // updateVectorIndexesLocked applies one item write to every vector index.

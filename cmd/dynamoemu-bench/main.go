@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if err := runMain(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "dynamoemu-bench:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the command line.
+type config struct {
+	endpoint    string
+	pid         int
+	ops         []string
+	concurrency []int
+	duration    time.Duration
+	warmup      time.Duration
+	partitions  int
+	strict      bool
+	accessKey   string
+
+	matrix      bool
+	targets     []string
+	emulatorBin string
+	ddbLocal    string
+	dynaliteDir string
+	out         string
+
+	serveFloor string // internal: run the floor server on this address
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	c := config{}
+	fs := flag.NewFlagSet("dynamoemu-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	ops := fs.String("ops", strings.Join(opNames, ","), "operations to run: "+strings.Join(opNames, ", "))
+	conc := fs.String("concurrency", "1,8", "concurrent clients, a comma-separated list (each a run)")
+	targets := fs.String("targets", "dynamoemu,dynamodb-local,dynalite,floor", "-matrix: servers to measure")
+	fs.StringVar(&c.endpoint, "endpoint", "", "the server to measure (http://host:port); or use -matrix")
+	fs.IntVar(&c.pid, "pid", 0, "the server's process id on this machine: report its CPU time per request (from /proc)")
+	fs.DurationVar(&c.duration, "duration", 5*time.Second, "measured time per operation and concurrency")
+	fs.DurationVar(&c.warmup, "warmup", time.Second, "unmeasured time before each measurement")
+	fs.IntVar(&c.partitions, "partitions", 100, "partitions of 10 items the table holds")
+	fs.BoolVar(&c.strict, "strict", true, "check that answers hold the keys asked for (off for canned answers)")
+	fs.StringVar(&c.accessKey, "accessKey", "", "access key to send (default: a fresh one, an empty namespace)")
+	fs.BoolVar(&c.matrix, "matrix", false, "start the servers of -targets here and measure them all, interleaved; print a Markdown table")
+	fs.StringVar(&c.emulatorBin, "emulator-bin", "", "-matrix: the dynamoemu binary (default: built from this module)")
+	fs.StringVar(&c.ddbLocal, "dynamodb-local", "private", "-matrix: private (start one, with conformance/oracle/dynamodb-local.sh) or shared (the running one; its CPU time includes other clients')")
+	fs.StringVar(&c.dynaliteDir, "dynalite-dir", filepath.Join(os.TempDir(), "dynamoemu-bench-dynalite"), "-matrix: where dynalite is installed with npm (outside the repository)")
+	fs.StringVar(&c.out, "out", "", "-matrix: also write the table to this file")
+	fs.StringVar(&c.serveFloor, "serve-floor", "", "run the floor server (canned answers) on this address and print its URL")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	for _, op := range strings.Split(*ops, ",") {
+		if op = strings.TrimSpace(op); op == "" {
+			continue
+		}
+		if !contains(opNames, op) {
+			return c, fmt.Errorf("-ops: unknown operation %q (known: %s)", op, strings.Join(opNames, ", "))
+		}
+		c.ops = append(c.ops, op)
+	}
+	for _, f := range strings.Split(*conc, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 1024 {
+			return c, fmt.Errorf("-concurrency: %q is not a number of clients from 1 to 1024", f)
+		}
+		c.concurrency = append(c.concurrency, n)
+	}
+	for _, t := range strings.Split(*targets, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			if !contains([]string{"dynamoemu", "dynamodb-local", "dynalite", "floor"}, t) {
+				return c, fmt.Errorf("-targets: unknown server %q", t)
+			}
+			c.targets = append(c.targets, t)
+		}
+	}
+	switch {
+	case c.serveFloor != "":
+	case c.matrix && c.endpoint != "":
+		return c, errors.New("-matrix starts its own servers: give -matrix or -endpoint, not both")
+	case !c.matrix && c.endpoint == "":
+		return c, errors.New("give -endpoint URL (a running server) or -matrix")
+	}
+	if c.ddbLocal != "private" && c.ddbLocal != "shared" {
+		return c, fmt.Errorf("-dynamodb-local: %q is neither private nor shared", c.ddbLocal)
+	}
+	if c.partitions < 10 || c.duration <= 0 || c.warmup < 0 {
+		return c, errors.New("-partitions must be at least 10 (Scan reads 100 items), -duration positive")
+	}
+	return c, nil
+}
+
+const usage = `Usage: dynamoemu-bench -endpoint URL [flags]
+       dynamoemu-bench -matrix [flags]
+
+Measures a DynamoDB-compatible server with the DynamoDB JSON protocol over
+HTTP: put, get, query, update, scan, batch and mixed requests at a fixed
+concurrency, every answer checked; it reports requests per second, the
+median and 99th percentile latency and, given the server's -pid, the
+server's CPU time per request. -matrix starts dynamoemu, DynamoDB Local,
+dynalite and a canned-answer floor here and prints one Markdown table.
+
+`
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func runMain(args []string, stdout, stderr io.Writer) error {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if c.serveFloor != "" {
+		return serveFloor(c.serveFloor)
+	}
+	if c.matrix {
+		return runMatrix(c, stdout, stderr)
+	}
+	t := &target{name: c.endpoint, url: c.endpoint, pid: c.pid, strict: c.strict, about: c.endpoint}
+	return measure(c, []*target{t}, stdout, stderr)
+}

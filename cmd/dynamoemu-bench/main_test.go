@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+func TestParseProcStat(t *testing.T) {
+	tests := []struct {
+		line string
+		want time.Duration
+		ok   bool
+	}{
+		{"1234 (dynamoemu) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 8 0 100 0 0", 3250 * time.Millisecond, true},
+		{"99 (a (b) c) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", 23 * 10 * time.Millisecond, true},
+		{"no parentheses", 0, false},
+		{"1 (x) S 1 2", 0, false},
+	}
+	for _, tc := range tests {
+		got, err := parseProcStat(tc.line)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseProcStat(%q) = %v, %v; want %v, ok %v", tc.line, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var ds []time.Duration
+	for i := 100; i >= 1; i-- {
+		ds = append(ds, time.Duration(i))
+	}
+	tests := []struct {
+		p    int
+		want time.Duration
+	}{{50, 50}, {99, 99}, {100, 100}, {1, 1}}
+	for _, tc := range tests {
+		if got := percentile(ds, tc.p); got != tc.want {
+			t.Errorf("percentile(1..100, %d) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+	if got := percentile(nil, 50); got != 0 {
+		t.Errorf("percentile of none = %v, want 0", got)
+	}
+}
+
+// TestItems: every item of the workload has 10 attributes and is 240
+// bytes by DynamoDB's rules.
+func TestItems(t *testing.T) {
+	for _, k := range [][2]int{{0, 0}, {7, 3}, {99, 9}, {12345, 5}} {
+		var raw map[string]map[string]json.RawMessage
+		if err := json.Unmarshal(appendItem(nil, k[0], k[1]), &raw); err != nil {
+			t.Fatal(err)
+		}
+		it := storage.Item{}
+		for name, av := range raw {
+			for kind, v := range av {
+				var s string
+				switch kind {
+				case "S":
+					json.Unmarshal(v, &s)
+					it[name] = storage.S(s)
+				case "N":
+					json.Unmarshal(v, &s)
+					it[name] = storage.N(storage.MustNumber(s))
+				case "BOOL":
+					var b bool
+					json.Unmarshal(v, &b)
+					it[name] = storage.Bool(b)
+				case "SS":
+					var ss []string
+					json.Unmarshal(v, &ss)
+					it[name] = storage.SS(ss)
+				}
+			}
+		}
+		if got := storage.ItemSize(it); got != itemSize || len(it) != 10 {
+			t.Errorf("item %v: %d bytes, %d attributes; want %d and 10", k, got, len(it), itemSize)
+		}
+	}
+}
+
+// TestCannedAnswersPass: the floor's answers pass the checks of shape
+// for every operation's requests.
+func TestCannedAnswersPass(t *testing.T) {
+	answers := cannedAnswers()
+	w := &workload{table: "t", partitions: 20}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, op := range opNames {
+		for range 20 {
+			req := w.next(op, r, nil)
+			if err := check(req, answers[req.op], false); err != nil {
+				t.Errorf("%s: the canned %s answer fails its check: %v", op, req.op, err)
+			}
+		}
+	}
+}
+
+// TestChecksCatch: wrong answers fail their checks.
+func TestChecksCatch(t *testing.T) {
+	tests := []struct {
+		req  request
+		body string
+	}{
+		{request{op: "GetItem", kind: "get", p: 1, s: 2}, `{"Item":` + string(appendItem(nil, 1, 3)) + `}`},
+		{request{op: "GetItem", kind: "get", p: 1, s: 2}, `{}`},
+		{request{op: "Query", kind: "query", p: 1}, `{"Count":10,"Items":[],"ScannedCount":10}`},
+		{request{op: "Query", kind: "query", p: 1}, string(cannedAnswers()["Query"])}, // partition 0's items
+		{request{op: "Scan", kind: "scan"}, `{"Count":99,"Items":[],"ScannedCount":99}`},
+		{request{op: "UpdateItem", kind: "update"}, `{"Attributes":{}}`},
+		{request{op: "BatchWriteItem", kind: "batch"}, `{"UnprocessedItems":{"t":[{}]}}`},
+		{request{op: "PutItem", kind: "put"}, `{"__type":"x#ValidationException","message":"no"}`},
+	}
+	for _, tc := range tests {
+		if err := check(tc.req, []byte(tc.body), true); err == nil {
+			t.Errorf("%s answered %.60s: passed its check", tc.req.op, tc.body)
+		}
+	}
+}
+
+// TestMeasureEmulator runs every operation against the emulator in this
+// process, briefly: nothing fails a check.
+func TestMeasureEmulator(t *testing.T) {
+	e, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	c := config{ops: opNames, concurrency: []int{1, 3}, duration: 150 * time.Millisecond, warmup: 20 * time.Millisecond, partitions: 12, strict: true}
+	var out bytes.Buffer
+	tgt := &target{name: "dynamoemu", url: srv.URL, strict: true, about: "in process"}
+	if err := measure(c, []*target{tgt}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	table := out.String()
+	if strings.Contains(table, "errors") || !strings.Contains(table, "| mixed |") {
+		t.Fatalf("table:\n%s", table)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"-endpoint", "http://x"}, true},
+		{[]string{"-matrix"}, true},
+		{[]string{}, false},
+		{[]string{"-matrix", "-endpoint", "http://x"}, false},
+		{[]string{"-endpoint", "http://x", "-ops", "put,nope"}, false},
+		{[]string{"-endpoint", "http://x", "-concurrency", "0"}, false},
+		{[]string{"-matrix", "-targets", "dynamoemu,mongo"}, false},
+		{[]string{"-matrix", "-dynamodb-local", "maybe"}, false},
+		{[]string{"-serve-floor", "127.0.0.1:0"}, true},
+	}
+	for _, tc := range tests {
+		_, err := parseFlags(tc.args, io.Discard)
+		if (err == nil) != tc.ok {
+			t.Errorf("parseFlags(%q): got error %v, want ok %v", tc.args, err, tc.ok)
+		}
+	}
+}

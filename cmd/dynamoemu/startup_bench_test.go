@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkStartup measures how long the server takes from exec to its
+// first answered request: it builds the binary once, then per iteration
+// starts it on a free port, dials until the port accepts, sends a
+// ListTables and reads the answer, and kills it. It reports the median
+// and the 90th percentile (ms-to-first-answer, p90-ms) over the
+// iterations, and the binary's package initialisation alone
+// (init-ms, from GODEBUG=inittrace=1, summed over packages). Wall-clock
+// figures suffer when the machine is busy; cpu-ms, the CPU time the
+// server used from exec to its first answer (killed at once, its rusage
+// read), does not as much: it is the work start-up costs.
+//
+// BenchmarkStartup/floor does the same with the smallest net/http server
+// that answers the request (built from startupFloor): the cost of
+// starting any Go HTTP server on this machine, which dynamoemu's figures
+// are to be read against.
+//
+// DYNAMOEMU_STARTUP_BIN=path measures that binary instead of building
+// dynamoemu (another build, to compare).
+//
+//	go test ./cmd/dynamoemu -run '^$' -bench Startup -benchtime 50x
+func BenchmarkStartup(b *testing.B) {
+	b.Run("dynamoemu", func(b *testing.B) {
+		bin := os.Getenv("DYNAMOEMU_STARTUP_BIN")
+		if bin == "" {
+			bin = buildBinary(b, ".", "")
+		}
+		benchStartup(b, bin)
+	})
+	b.Run("floor", func(b *testing.B) {
+		dir := b.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(startupFloor), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module floor\n\ngo 1.26\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		benchStartup(b, buildBinary(b, ".", dir))
+	})
+}
+
+// startupFloor is the smallest server that answers BenchmarkStartup's
+// request, with the flags it is given.
+const startupFloor = `package main
+
+import (
+	"flag"
+	"net"
+	"net/http"
+	"strconv"
+)
+
+func main() {
+	port := flag.Int("port", 8000, "")
+	host := flag.String("host", "127.0.0.1", "")
+	flag.String("logLevel", "", "")
+	flag.String("ttlSweepInterval", "", "")
+	flag.Parse()
+	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
+	if err != nil {
+		panic(err)
+	}
+	http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.Write([]byte(` + "`" + `{"TableNames":[]}` + "`" + `))
+	}))
+}
+`
+
+// buildBinary builds the package pkg (in directory dir, "" for this
+// module's) into a temporary file.
+func buildBinary(b *testing.B, pkg, dir string) string {
+	bin := filepath.Join(b.TempDir(), "server")
+	build := exec.Command("go", "build", "-o", bin, pkg)
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// benchStartup runs BenchmarkStartup's measurement on bin.
+func benchStartup(b *testing.B, bin string) {
+	var times, cpus, inits []time.Duration
+	for b.Loop() {
+		d, cpu, err := startOnce(bin)
+		if err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, d)
+		cpus = append(cpus, cpu)
+	}
+	for range 10 {
+		d, err := initTime(bin)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inits = append(inits, d)
+	}
+	slices.Sort(times)
+	slices.Sort(cpus)
+	slices.Sort(inits)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(times[len(times)/2]), "ms-to-first-answer")
+	b.ReportMetric(ms(times[len(times)*9/10]), "p90-ms")
+	b.ReportMetric(ms(cpus[len(cpus)/2]), "cpu-ms")
+	b.ReportMetric(ms(inits[len(inits)/2]), "init-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// freePort returns a port nothing listens on (as of now).
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// startOnce runs the server once and returns the time from exec to its
+// first answer and the CPU time it used until then.
+func startOnce(bin string) (wall, cpu time.Duration, err error) {
+	port, err := freePort()
+	if err != nil {
+		return 0, 0, err
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	cmd := exec.Command(bin, "-host", "127.0.0.1", "-port", strconv.Itoa(port), "-logLevel", "error", "-ttlSweepInterval", "0")
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && err == nil {
+			cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
+	}()
+	var conn net.Conn
+	for {
+		if conn, err = net.Dial("tcp", addr); err == nil {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			return 0, 0, fmt.Errorf("the server did not listen within 10s: %v", err)
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+	defer conn.Close()
+	req := "POST / HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/x-amz-json-1.0\r\n" +
+		"X-Amz-Target: DynamoDB_20120810.ListTables\r\n" +
+		"Authorization: AWS4-HMAC-SHA256 Credential=start/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\n" +
+		"Content-Length: 2\r\n\r\n{}"
+	if _, err := conn.Write([]byte(req)); err != nil {
+		return 0, 0, err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	resp.Body.Close()
+	wall = time.Since(start)
+	if resp.StatusCode != http.StatusOK {
+		return 0, 0, fmt.Errorf("ListTables: %s", resp.Status)
+	}
+	return wall, 0, nil
+}
+
+// initTime runs the binary with GODEBUG=inittrace=1 and -h (it exits
+// after its packages are initialised) and sums the clock time of every
+// package's initialisation.
+func initTime(bin string) (time.Duration, error) {
+	cmd := exec.Command(bin, "-h")
+	cmd.Env = append(cmd.Environ(), "GODEBUG=inittrace=1")
+	out, _ := cmd.CombinedOutput()
+	var total float64
+	for _, line := range strings.Split(string(out), "\n") {
+		// init <pkg> @<t> ms, <d> ms clock, <n> bytes, <m> allocs
+		f := strings.Fields(line)
+		if len(f) >= 7 && f[0] == "init" && f[5] == "ms" && f[6] == "clock," {
+			v, err := strconv.ParseFloat(f[4], 64)
+			if err != nil {
+				return 0, fmt.Errorf("inittrace line %q: %v", line, err)
+			}
+			total += v
+		}
+	}
+	return time.Duration(total * float64(time.Millisecond)), nil
+}

@@ -1,0 +1,263 @@
+package storage
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"unsafe"
+)
+
+// Records in slabs. A record allocated on its own costs its size rounded
+// up to the allocator's size class (a 273-byte record takes 288), and,
+// allocated among the garbage of requests, leaves the heap's spans
+// partly empty once that garbage is collected, which the process keeps
+// resident. A table's slab packs its records back to back into chunks
+// of its own instead: a record costs its bytes and a length prefix.
+//
+// Chunk memory is never written twice: a stored record is an immutable
+// string viewing its chunk, which stays valid for good (readers,
+// observers, the hook and undo entries may keep it), and the garbage
+// collector frees a chunk once no record of it is referenced. A record
+// replaced or deleted is dead weight in its chunk, counted: when a chunk
+// other than the one being filled holds less than half live bytes, the
+// table compacts it, copying its live records (found again by the key
+// each record names, and checked to be the stored one) into the chunk
+// being filled and pointing the table and its indexes at the copies; the
+// old chunk is then left to the collector. So a table's records take at
+// most about twice their bytes, and a table that is dropped leaves its
+// chunks to the collector at once.
+//
+// Chunks grow from slabFirstChunk to slabMaxChunk bytes, doubling, so a
+// small table takes little. Records larger than slabMaxRecord are
+// allocated on their own.
+
+const (
+	slabFirstChunk = 1 << 10
+	slabMaxChunk   = 256 << 10
+	slabMaxRecord  = 16 << 10
+)
+
+// slab is a table's record memory, guarded by the table's mu.
+type slab struct {
+	chunks      []*chunk // every chunk records are counted in, by address, ascending
+	active      *chunk   // the chunk being filled; nil before the first record
+	next        int      // the size of the next chunk
+	pending     []*chunk // chunks to compact at the end of the write
+	compactions int      // chunks compacted, for tests
+	// foreign: the table was restored from a snapshot and stores records
+	// that lie in chunks it does not count (the snapshot's), which it
+	// never compacts; they go as the table rewrites them.
+	foreign bool
+}
+
+// chunk is one block of records, each prefixed by its length (a uvarint).
+type chunk struct {
+	buf  []byte  // the records written so far; cap is the chunk's size
+	addr uintptr // where buf's memory starts
+	live int     // bytes (prefixes included) of records still stored
+}
+
+// store copies rec into the slab and returns the stored record.
+func (s *slab) store(rec []byte) string {
+	if len(rec) > slabMaxRecord {
+		return string(rec)
+	}
+	need := uvarintLen(len(rec)) + len(rec)
+	if s.active == nil || cap(s.active.buf)-len(s.active.buf) < need {
+		s.grow()
+	}
+	c := s.active
+	c.buf = binary.AppendUvarint(c.buf, uint64(len(rec)))
+	start := len(c.buf)
+	c.buf = append(c.buf, rec...) // within cap: never moves
+	c.live += need
+	return unsafe.String(&c.buf[start], len(rec))
+}
+
+// grow starts a new chunk. The chunk filled so far is compacted at the
+// end of the write if it is already mostly dead (its records replaced
+// while it was being filled), since no later release may come for it.
+func (s *slab) grow() {
+	if c := s.active; c != nil && 2*c.live < len(c.buf) {
+		s.pending = append(s.pending, c)
+	}
+	size := max(s.next, slabFirstChunk)
+	s.next = min(2*size, slabMaxChunk)
+	buf := make([]byte, 0, size)
+	c := &chunk{buf: buf, addr: uintptr(unsafe.Pointer(unsafe.SliceData(buf)))}
+	i, _ := slices.BinarySearchFunc(s.chunks, c.addr, func(x *chunk, a uintptr) int { return cmpAddr(x.addr, a) })
+	s.chunks = slices.Insert(s.chunks, i, c)
+	s.active = c
+}
+
+func cmpAddr(a, b uintptr) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// chunkOf returns the counted chunk rec lies in, or nil.
+func (s *slab) chunkOf(rec string) *chunk {
+	if len(rec) == 0 || len(rec) > slabMaxRecord {
+		return nil
+	}
+	a := uintptr(unsafe.Pointer(unsafe.StringData(rec)))
+	i, found := slices.BinarySearchFunc(s.chunks, a, func(x *chunk, a uintptr) int { return cmpAddr(x.addr, a) })
+	if !found {
+		i--
+	}
+	if i < 0 {
+		return nil
+	}
+	if c := s.chunks[i]; a < c.addr+uintptr(cap(c.buf)) {
+		return c
+	}
+	return nil
+}
+
+// release counts rec, which the table no longer stores, as dead, and
+// queues its chunk for compaction when that is due.
+func (s *slab) release(rec string) {
+	c := s.chunkOf(rec)
+	if c == nil {
+		return
+	}
+	c.live -= uvarintLen(len(rec)) + len(rec)
+	if c != s.active && 2*c.live < len(c.buf) && !slices.Contains(s.pending, c) {
+		s.pending = append(s.pending, c)
+	}
+}
+
+// drop stops counting chunk c (being compacted, then left to the
+// collector).
+func (s *slab) drop(c *chunk) {
+	if i := slices.Index(s.chunks, c); i >= 0 {
+		s.chunks = slices.Delete(s.chunks, i, i+1)
+	}
+}
+
+// records calls fn with every record written to chunk c, dead or live.
+func (c *chunk) records(fn func(rec string)) {
+	for off := 0; off < len(c.buf); {
+		n, w := binary.Uvarint(c.buf[off:])
+		off += w
+		fn(unsafe.String(&c.buf[off], int(n)))
+		off += int(n)
+	}
+}
+
+func uvarintLen(n int) int {
+	w := 1
+	for n >= 0x80 {
+		n >>= 7
+		w++
+	}
+	return w
+}
+
+// sameString reports whether a and b are the same bytes in memory.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
+// storeLocked stores a record built in scratch memory.
+func (t *Table) storeLocked(rec []byte) string { return t.slab.store(rec) }
+
+// releaseLocked counts rec, a record the table has stopped storing, as
+// dead.
+func (t *Table) releaseLocked(rec string) { t.slab.release(rec) }
+
+// settleLocked compacts the chunks that are due. It runs at the end of a
+// write, once the partition and the indexes are updated, so that every
+// record it finds stored is one to keep.
+func (t *Table) settleLocked() {
+	for len(t.slab.pending) > 0 {
+		c := t.slab.pending[len(t.slab.pending)-1]
+		t.slab.pending = t.slab.pending[:len(t.slab.pending)-1]
+		if c != t.slab.active && slices.Contains(t.slab.chunks, c) {
+			t.compactLocked(c)
+		}
+	}
+}
+
+// compactLocked moves the live records of chunk c into the chunk being
+// filled and stops counting c.
+func (t *Table) compactLocked(c *chunk) {
+	t.slab.compactions++
+	t.slab.drop(c)
+	c.records(func(rec string) {
+		if len(rec) > 0 {
+			t.relocateLocked(rec)
+		}
+	})
+}
+
+// relocateLocked copies rec, when it is the record the table stores for
+// its key, into the slab and points the table's partition and indexes at
+// the copy. It writes them as any write does (cow.go): a partition shared
+// with a snapshot is copied first, the index B-trees copy their path; the
+// snapshot keeps pointing at rec, in the old chunk, which the collector
+// keeps while it is referenced.
+func (t *Table) relocateLocked(rec string) {
+	e := parseEntry(rec, 0)
+	pk, sk := e.pk(), e.sortKey()
+	p := t.parts.get(pk)
+	if p == nil {
+		return
+	}
+	cur, ok := p.get(sk)
+	if !ok || !sameString(cur.rec, rec) {
+		return // dead
+	}
+	moved := parseEntry(t.slab.store(unsafe.Slice(unsafe.StringData(rec), len(rec))), cur.size)
+	t.ownPartLocked(pk).set(moved) // same sort key: replaces cur
+	if len(t.indexes) > 0 {
+		attrs := t.encodedOf(t.keyOf(cur), cur).Attributes(t.indexReads)
+		for _, x := range t.indexes {
+			key, in := x.indexKey(nil, attrs)
+			if !in {
+				continue
+			}
+			ie, found := x.tree.Get(ientry{key: string(key), e: cur})
+			if !found {
+				panic("storage: an item's index entry is missing")
+			}
+			ie.e = moved
+			x.tree.Set(ie)
+		}
+	}
+	for _, x := range t.vindexes {
+		x.repointRow(pk, sk, moved)
+	}
+}
+
+// checkSlabLocked verifies that every chunk's live count is the bytes of
+// the records the table stores in it, for tests.
+func (t *Table) checkSlabLocked() error {
+	live := make(map[*chunk]int)
+	var err error
+	t.parts.ascend(0, "", func(p *partition) bool {
+		p.walk(bound{}, bound{}, true, func(e entry) bool {
+			if c := t.slab.chunkOf(e.rec); c != nil {
+				live[c] += uvarintLen(len(e.rec)) + len(e.rec)
+			} else if len(e.rec) <= slabMaxRecord && !t.slab.foreign {
+				err = fmt.Errorf("record of %q outside the slab", e.pk())
+			}
+			return err == nil
+		})
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range t.slab.chunks {
+		if live[c] != c.live {
+			return fmt.Errorf("chunk at %#x: counts %d live bytes, holds %d", c.addr, c.live, live[c])
+		}
+	}
+	return nil
+}
