@@ -29,7 +29,7 @@ func (ns *Namespace) Apply(r *storage.Record) error {
 // applied rebuilds the emulator's state after storage applied r.
 func (ns *Namespace) applied(r *storage.Record) error {
 	switch r.Kind {
-	case storage.RecordCreateTable:
+	case storage.RecordCreateTable, storage.RecordRestoreTable:
 		st := ns.db.TableByID(r.Table)
 		if st == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
@@ -46,6 +46,7 @@ func (ns *Namespace) applied(r *storage.Record) error {
 			s = ns.restoreStream(t, m)
 		}
 		ns.publishTable(t, st, m, s)
+		ns.syncPITR(t, nil, m)
 	case storage.RecordMeta:
 		if r.Table == "" || r.Key != metaKeyTable {
 			return nil
@@ -100,6 +101,7 @@ func (t *table) restoreMeta(b []byte) error {
 	}
 	t.syncStreamLocked(old, m, s, t.now())
 	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
+	t.ns.syncPITR(t, old, m)
 	t.meta.Store(m)
 	return nil
 }

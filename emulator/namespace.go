@@ -29,6 +29,9 @@ type Namespace struct {
 
 	streams streamSet // the streams of its tables, disabled ones included (streams.go)
 
+	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
+	backups backupSet     // its on-demand backups (backups.go)
+
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
 	// (addTable), so reads with ever new access keys keep nothing.
@@ -42,8 +45,9 @@ func (n *namespaces) newNamespace(key, region string) *Namespace {
 	if n.hooks != nil {
 		hook = n.hooks(key)
 	}
+	rec := newPITRRecorder(hook, n.svc.clock)
 	return &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc,
-		db: storage.NewDB(hook), tables: make(map[string]*table)}
+		db: storage.NewDB(rec), pitr: rec, tables: make(map[string]*table)}
 }
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with

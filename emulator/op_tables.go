@@ -217,6 +217,7 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 const (
 	statusActive   = "ACTIVE"
 	statusDeleting = "DELETING"
+	statusCreating = "CREATING"
 )
 
 // Table quotas: AWS's defaults, which DescribeLimits reports.

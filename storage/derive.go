@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // Deriving snapshots: a snapshot as another would be after some changes,
@@ -131,3 +132,13 @@ func (t *Table) replay(writes []Committed) error {
 // MetaMap returns a copy of the snapshot's metadata (its values shared:
 // the caller must not modify them), for a Derivation that changes some.
 func (s *TableSnapshot) MetaMap() map[string][]byte { return maps.Clone(s.meta) }
+
+// Clone returns the write with its key's bytes copied: a hook keeps the
+// writes it is handed this way (their images are immutable already, but
+// their key may share memory with the writer's request).
+func (w Committed) Clone() Committed {
+	w.Key.Partition.str = strings.Clone(w.Key.Partition.str)
+	w.Key.Sort.str = strings.Clone(w.Key.Sort.str)
+	w.Old.key, w.New.key = w.Key, w.Key
+	return w
+}

@@ -1,0 +1,157 @@
+package emulator_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+)
+
+// pitrTable creates table name (pk S, GSI byColor on color) in c.
+func pitrTable(t *testing.T, c *dynamodb.Client, name string) {
+	t.Helper()
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            &name,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("color"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  aws.String("byColor"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("color"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scanRender renders every item of table as "pk=color" in pk order.
+func scanRender(t *testing.T, c *dynamodb.Client, table string) string {
+	t.Helper()
+	out, err := c.Scan(context.Background(), &dynamodb.ScanInput{TableName: &table})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range out.Items {
+		got = append(got, it["pk"].(*types.AttributeValueMemberS).Value+"="+it["color"].(*types.AttributeValueMemberS).Value)
+	}
+	slices.Sort(got)
+	return strings.Join(got, " ")
+}
+
+// indexRender renders the pks the byColor index holds under color.
+func indexRender(t *testing.T, c *dynamodb.Client, table, color string) string {
+	t.Helper()
+	out, err := c.Query(context.Background(), &dynamodb.QueryInput{
+		TableName: &table, IndexName: aws.String("byColor"),
+		KeyConditionExpression:    aws.String("color = :c"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":c": &types.AttributeValueMemberS{Value: color}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range out.Items {
+		got = append(got, it["pk"].(*types.AttributeValueMemberS).Value)
+	}
+	slices.Sort(got)
+	return strings.Join(got, " ")
+}
+
+// TestRestoreToPointInTimeBetweenWrites (issue 19): the test moves the
+// emulator's clock between writes and restores to instants between them:
+// each restored table holds exactly the items of that instant, and its
+// index answers for them.
+func TestRestoreToPointInTimeBetweenWrites(t *testing.T) {
+	e, c := emulatortest.NewWith(t, emulator.Options{})
+	ctx := context.Background()
+	pitrTable(t, c, "src")
+	put := func(pk, color string) {
+		t.Helper()
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("src"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: pk}, "color": &types.AttributeValueMemberS{Value: color}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("before", "red") // written before recovery is enabled: in the base
+	_, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("src"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	advance := func(d time.Duration) time.Time {
+		t.Helper()
+		now, err := e.Advance(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return now
+	}
+	t0 := advance(10 * time.Second)
+	put("a", "red")
+	put("b", "blue")
+	t1 := advance(10 * time.Second)
+	put("a", "blue") // a changes color: it moves in the index
+	_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("src"), Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "before"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{
+		TableName: aws.String("src"), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "c"}, "color": &types.AttributeValueMemberS{Value: "red"}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	advance(10 * time.Second)
+
+	cases := []struct {
+		name      string
+		at        time.Time
+		latest    bool
+		items     string
+		red, blue string
+	}{
+		{"before the first write", t0.Add(-5 * time.Second), false, "before=red", "before", ""},
+		{"between the first writes and the second", t0.Add(5 * time.Second), false, "a=red b=blue before=red", "a before", "b"},
+		{"after the second", t1.Add(5 * time.Second), false, "a=blue b=blue c=red", "c", "a b"},
+		{"latest", time.Time{}, true, "a=blue b=blue c=red", "c", "a b"},
+	}
+	for i, tc := range cases {
+		target := "restored" + string(rune('0'+i))
+		in := &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: &target}
+		if tc.latest {
+			in.UseLatestRestorableTime = aws.Bool(true)
+		} else {
+			in.RestoreDateTime = aws.Time(tc.at)
+		}
+		out, err := c.RestoreTableToPointInTime(ctx, in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := out.TableDescription.TableStatus; got != types.TableStatusActive {
+			t.Errorf("%s: got status %s, want ACTIVE", tc.name, got)
+		}
+		if got := scanRender(t, c, target); got != tc.items {
+			t.Errorf("%s: got items %q, want %q", tc.name, got, tc.items)
+		}
+		if got := indexRender(t, c, target, "red"); got != tc.red {
+			t.Errorf("%s: got red %q, want %q", tc.name, got, tc.red)
+		}
+		if got := indexRender(t, c, target, "blue"); got != tc.blue {
+			t.Errorf("%s: got blue %q, want %q", tc.name, got, tc.blue)
+		}
+	}
+	if got, want := scanRender(t, c, "src"), "a=blue b=blue c=red"; got != want {
+		t.Errorf("source: got %q, want %q", got, want)
+	}
+}
