@@ -34,19 +34,7 @@ func (ns *Namespace) applied(r *storage.Record) error {
 		if st == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
 		}
-		t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
-		if err != nil {
-			return err
-		}
-		t.clock = ns.svc.clock
-		t.meta.Store(m)
-		t.conv.Store(ns.svc.conv.restored(t, m.tags))
-		var s *stream
-		if m.streamOn() {
-			s = ns.restoreStream(t, m)
-		}
-		ns.publishTable(t, st, m, s)
-		ns.syncPITR(t, nil, m)
+		return ns.publishStored(st)
 	case storage.RecordMeta:
 		if r.Table == "" || r.Key != metaKeyTable {
 			return nil
@@ -61,6 +49,25 @@ func (ns *Namespace) applied(r *storage.Record) error {
 			t.restoreDrop()
 		}
 	}
+	return nil
+}
+
+// publishStored rebuilds the emulator's table of st, a storage table of
+// ns's DB, from its definition record, and publishes it.
+func (ns *Namespace) publishStored(st *storage.Table) error {
+	t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
+	if err != nil {
+		return err
+	}
+	t.clock = ns.svc.clock
+	t.meta.Store(m)
+	t.conv.Store(ns.svc.conv.restored(t, m.tags))
+	var s *stream
+	if m.streamOn() {
+		s = ns.restoreStream(t, m)
+	}
+	ns.publishTable(t, st, m, s)
+	ns.syncPITR(t, nil, m)
 	return nil
 }
 

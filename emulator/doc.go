@@ -91,8 +91,13 @@
 //	streamSet.mu      a namespace's list of streams (streams.go)
 //	stream.mu         one stream's records; Observe takes it under
 //	                  storage's lock
+//	pitrLog.mu        one table's point-in-time history (pitr.go); the
+//	                  DB's hook takes it under storage's locks, and
+//	                  rolls the history forward under it on a table of
+//	                  no DB, whose storage lock nobody else ever holds
 //	leaves            namespaces.mu, Namespace.mu, idempotency.mu,
-//	                  conventions.Report.mu, stmtCache.mu, codecMu, the
+//	                  conventions.Report.mu, stmtCache.mu, codecMu,
+//	                  pitrRecorder.mu, backupSet.mu, snapshotStore.mu, the
 //	                  logger's: held for their own work, nothing taken inside
 //
 // A table's definition is read under no lock at all: table.meta is an
@@ -107,6 +112,19 @@
 // (an item without its key attributes, or with the wrong types, is not
 // in it), and a reader that finds an index just dropped answers as if
 // it had not found it.
+//
+// # Backups, point-in-time recovery and snapshots
+//
+// On-demand backups (backups.go) are copy-on-write snapshots of a table
+// and its definition, kept per namespace in memory; restores
+// (restore.go) make a new table of a snapshot without copying its items.
+// Point-in-time recovery (pitr.go) keeps, per table, a base snapshot and
+// the log of the writes committed since, fed by the namespace's commit
+// hook (pitrRecorder wraps the hook persistence gives), so a restore to
+// any instant of the window rolls the base forward. Beyond AWS, the
+// whole emulator can be snapshotted and rewound for test suites
+// (ns_snapshot.go; Emulator.Snapshot, Restore and DropSnapshot, and
+// /dynamoemu/snapshots, snapshots.go).
 //
 // # Errors
 //
