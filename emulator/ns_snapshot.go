@@ -3,6 +3,7 @@ package emulator
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -19,7 +20,8 @@ import (
 // to one drops its tables (as DeleteTable does, deletion protection
 // notwithstanding) and restores the snapshot's under their names and
 // TableIds (DB.RestoreTable: the items and index entries are shared, not
-// copied, at one map entry per partition), then rebuilds each table as a
+// copied, at one map entry per partition; a table that has not changed
+// since the snapshot is left as it is), then rebuilds each table as a
 // replay does (catalog_apply.go: its stream, conventions policy, item
 // collection tracking and point-in-time recovery history, which starts
 // again at the rewind). Both are recorded in the namespace's DB like any
@@ -112,11 +114,22 @@ func (s *service) dropSnapshot(id string) error {
 	return nil
 }
 
-// rewind makes ns hold exactly the tables of snap (nil: none).
+// rewind makes ns hold exactly the tables of snap (nil: none). A table
+// that has not changed since the snapshot (storage.Table.Unchanged:
+// same name and TableId, no write, index or definition change) is left
+// as it is, with its stream's records and its point-in-time history;
+// the others are dropped and restored.
 func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	ns = ns.registered()
 	now := ns.svc.clock()
+	kept := map[string]bool{}
 	for _, t := range ns.allTables() {
+		if snap != nil {
+			if ts := snap.Table(t.name); ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive {
+				kept[t.name] = true
+				continue
+			}
+		}
 		_ = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			if m.status == statusDeleting {
 				return nil, nil
@@ -134,15 +147,21 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	// Tables of the DB outside the catalog (none, unless a change
 	// failed half way): dropped too.
 	for _, st := range ns.db.Tables() {
+		if kept[st.Name()] {
+			continue
+		}
 		if err := ns.db.DropTable(st.Name()); err != nil && !errors.Is(err, storage.ErrNoTable) {
 			return err
 		}
 	}
-	ns.streamSet().reset()
+	ns.streamSet().retain(kept)
 	if snap == nil {
 		return nil
 	}
 	for _, ts := range snap.Tables() {
+		if kept[ts.Name()] {
+			continue
+		}
 		st, err := ns.db.RestoreTable(ts.Name(), ts.ID(), ts)
 		if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 			return err
@@ -154,10 +173,10 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	return nil
 }
 
-// reset forgets every stream (a rewound namespace's tables register
-// theirs again).
-func (ss *streamSet) reset() {
+// retain forgets the streams of every table but those named in kept (a
+// rewound namespace's restored tables register theirs again).
+func (ss *streamSet) retain(kept map[string]bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	ss.list = nil
+	ss.list = slices.DeleteFunc(ss.list, func(s *stream) bool { return !kept[s.tableName] })
 }

@@ -48,11 +48,11 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 	keep, build := s.indexPlan(d.Indexes)
 	if len(d.Writes) == 0 && len(build) == 0 {
 		out := *s
-		out.meta, out.indexes = meta, keep
+		out.meta, out.indexes, out.stamp = meta, keep, 0
 		return &out, nil
 	}
 	t := s.newTable()
-	t.meta = meta
+	t.meta, t.stamp = meta, 0
 	if d.Indexes != nil {
 		t.indexes = nil
 		for _, x := range keep {

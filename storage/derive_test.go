@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -124,5 +125,59 @@ func mustNo(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnchanged: a table is Unchanged against a snapshot taken of it or
+// restored from it until anything changes it (an item write, even one
+// storing the same item, an index, metadata); a derived snapshot is
+// nobody's.
+func TestUnchanged(t *testing.T) {
+	db := NewDB(nil)
+	src := restoreFixture(t, db)
+	it := benchItem(t, schemaSN, 0, 0)
+	byStatus := IndexDef{Name: "byStatus", Schema: IndexSchema{Partition: []KeyAttr{{"status", KindS}}}, Projection: Projection{All: true}}
+	changes := []struct {
+		name   string
+		change func(*Table) error
+	}{
+		{"put", func(tb *Table) error { _, err := tb.Put(schemaSN.KeyOf(it), it); return err }},
+		{"delete", func(tb *Table) error { _, err := tb.Put(schemaSN.KeyOf(it), nil); return err }},
+		{"add index", func(tb *Table) error { return tb.AddIndex(byStatus) }},
+		{"drop index", func(tb *Table) error { return tb.DropIndex(emailIndex.Name) }},
+		{"meta", func(tb *Table) error { return tb.SetMeta("m", []byte("w")) }},
+		{"transaction", func(tb *Table) error {
+			tx := Begin(tb)
+			if _, err := tx.Put(tb, schemaSN.KeyOf(it), it); err != nil {
+				return err
+			}
+			_, err := tx.Commit()
+			return err
+		}},
+	}
+	for i, c := range changes {
+		s := src.Snapshot()
+		r, err := db.RestoreTable("r"+c.name, "r"+c.name, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tb := range []*Table{src, r} {
+			if !tb.Unchanged(s) {
+				t.Errorf("%s: %s unchanged: got false, want true", c.name, tb.Name())
+			}
+			if err := c.change(tb); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if tb.Unchanged(s) {
+				t.Errorf("%s: %s changed: got Unchanged, want not", c.name, tb.Name())
+			}
+		}
+		d, err := s.Derive(Derivation{Meta: map[string][]byte{"m": []byte(fmt.Sprint(i))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r2, err := db.RestoreTable("d"+c.name, "d"+c.name, d); err != nil || r2.Unchanged(s) {
+			t.Errorf("%s: a table restored from a derived snapshot: Unchanged %v (err %v), want false", c.name, r2.Unchanged(s), err)
+		}
 	}
 }

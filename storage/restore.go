@@ -50,6 +50,7 @@ func (s *TableSnapshot) newTable() *Table {
 		size:  s.size,
 		gen:   genSeq.Add(1),
 		meta:  maps.Clone(s.meta),
+		stamp: s.stamp,
 	}
 	s.order.Scan(func(p *partition) bool {
 		t.parts[p.pk] = partRef{p: p} // generation 0, never a restored table's: shared

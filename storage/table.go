@@ -40,6 +40,12 @@ type Table struct {
 	// shared with a snapshot and are copied before a write. Guarded by mu.
 	gen uint64
 
+	// stamp names what the table holds (items, indexes, metadata) for
+	// Unchanged (snapshot.go): 0 once anything changed, a fresh number
+	// from stampSeq when a snapshot is taken of it, the snapshot's when
+	// it is restored from one. Guarded by mu.
+	stamp uint64
+
 	// indexes are the secondary indexes (index.go), replaced (never changed
 	// in place) by AddIndex and DropIndex; indexReads is the union of the
 	// attributes they read of an item, which a write decodes of the item it
@@ -334,6 +340,7 @@ func (t *Table) putLocked(pk string, e, old entry, found bool) *partition {
 		t.order.Set(p)
 	}
 	p.set(e)
+	t.stamp = 0
 	if found {
 		t.size -= int64(old.size)
 	} else {
@@ -354,6 +361,7 @@ func (t *Table) deleteLocked(pk, sk string, old entry) {
 	}
 	t.count--
 	t.size -= int64(old.size)
+	t.stamp = 0
 }
 
 // sortKeyOf returns k's encoded sort key ("" without a sort key).
