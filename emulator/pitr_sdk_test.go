@@ -2,6 +2,8 @@ package emulator_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +155,76 @@ func TestRestoreToPointInTimeBetweenWrites(t *testing.T) {
 	}
 	if got, want := scanRender(t, c, "src"), "a=blue b=blue c=red"; got != want {
 		t.Errorf("source: got %q, want %q", got, want)
+	}
+}
+
+// TestPITRWindowRollsForward: with a recovery period of one day and the
+// clock moving 30 minutes per batch of 25 writes for 60 hours, the log
+// folds the writes that leave the window into its base, the earliest
+// restorable time follows the clock, and a restore to any instant inside
+// the window holds that instant's items: every key written up to then,
+// and the "hot" key's value of then.
+func TestPITRWindowRollsForward(t *testing.T) {
+	e, c := emulatortest.NewWith(t, emulator.Options{})
+	ctx := context.Background()
+	pitrTable(t, c, "src")
+	_, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("src"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true), RecoveryPeriodInDays: aws.Int32(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const batches = 120
+	var times []time.Time // times[i]: just after batch i
+	for i := range batches {
+		var reqs []types.WriteRequest
+		for j := range 24 {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("k%03d-%02d", i, j)}, "color": &types.AttributeValueMemberS{Value: "red"}}}})
+		}
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "hot"}, "color": &types.AttributeValueMemberS{Value: fmt.Sprint("v", i)}}}})
+		out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"src": reqs}})
+		if err != nil || len(out.UnprocessedItems) > 0 {
+			t.Fatalf("batch %d: %v %v", i, err, out.UnprocessedItems)
+		}
+		now, err := e.Advance(30 * time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		times = append(times, now.Add(-15*time.Minute))
+	}
+	d, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("src")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := d.ContinuousBackupsDescription.PointInTimeRecoveryDescription
+	if got, want := pd.LatestRestorableDateTime.Sub(*pd.EarliestRestorableDateTime), 24*time.Hour; got != want {
+		t.Errorf("window: got %v, want %v", got, want)
+	}
+	for _, i := range []int{batches - 47, batches - 30, batches - 1} {
+		target := fmt.Sprint("at", i)
+		_, err := c.RestoreTableToPointInTime(ctx, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: &target, RestoreDateTime: aws.Time(times[i])})
+		if err != nil {
+			t.Fatalf("restore to after batch %d: %v", i, err)
+		}
+		desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := aws.ToInt64(desc.Table.ItemCount), int64(24*(i+1)+1); got != want {
+			t.Errorf("after batch %d: got %d items, want %d", i, got, want)
+		}
+		g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: &target, Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "hot"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := g.Item["color"].(*types.AttributeValueMemberS).Value, fmt.Sprint("v", i); got != want {
+			t.Errorf("after batch %d: got hot=%s, want %s", i, got, want)
+		}
+	}
+	_, err = c.RestoreTableToPointInTime(ctx, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tooEarly"), RestoreDateTime: aws.Time(times[batches-50])})
+	var inv *types.InvalidRestoreTimeException
+	if !errors.As(err, &inv) {
+		t.Errorf("restore to before the window: got %v, want InvalidRestoreTimeException", err)
 	}
 }
