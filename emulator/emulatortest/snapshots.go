@@ -2,6 +2,7 @@ package emulatortest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -17,16 +18,16 @@ import (
 // them. See emulator.Emulator.Snapshot.
 
 // Checkpoint takes a snapshot of e now and returns a function that
-// rewinds e to it, as often as it is called. The snapshot is dropped
-// when t ends.
+// rewinds e to it, as often as it is called (from t's subtests too: a
+// failed rewind is reported with t.Errorf). The snapshot is dropped when
+// t ends.
 func Checkpoint(t testing.TB, e *emulator.Emulator) (rewind func()) {
 	t.Helper()
 	id := e.Snapshot()
 	t.Cleanup(func() { _ = e.DropSnapshot(id) })
 	return func() {
-		t.Helper()
 		if err := e.Restore(id); err != nil {
-			t.Fatalf("emulatortest: rewind to %s: %v", id, err)
+			t.Errorf("emulatortest: rewind to %s: %v", id, err)
 		}
 	}
 }
@@ -48,32 +49,41 @@ func CheckpointURL(t testing.TB, url string) (rewind func()) {
 		}
 	})
 	return func() {
-		t.Helper()
-		adminPost(t, http.MethodPost, url+emulator.AdminSnapshotsPath+"/"+took.ID+"/restore", nil)
+		if err := adminRequest(http.MethodPost, url+emulator.AdminSnapshotsPath+"/"+took.ID+"/restore", nil); err != nil {
+			t.Errorf("emulatortest: rewind to %s: %v", took.ID, err)
+		}
 	}
 }
 
-// adminPost sends an admin request with an empty JSON body and decodes
-// the answer into out (nil: not decoded).
+// adminPost is adminRequest, failing t on an error.
 func adminPost(t testing.TB, method, url string, out any) {
 	t.Helper()
+	if err := adminRequest(method, url, out); err != nil {
+		t.Fatalf("emulatortest: %v", err)
+	}
+}
+
+// adminRequest sends an admin request with an empty JSON body and
+// decodes the answer into out (nil: not decoded).
+func adminRequest(method, url string, out any) error {
 	req, err := http.NewRequest(method, url, strings.NewReader("{}"))
 	if err != nil {
-		t.Fatalf("emulatortest: %v", err)
+		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatalf("emulatortest: %s %s: %v", method, url, err)
+		return fmt.Errorf("%s %s: %w", method, url, err)
 	}
 	defer res.Body.Close()
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != http.StatusOK {
-		t.Fatalf("emulatortest: %s %s: %d %s", method, url, res.StatusCode, body)
+		return fmt.Errorf("%s %s: %d %s", method, url, res.StatusCode, body)
 	}
 	if out != nil {
 		if err := json.Unmarshal(body, out); err != nil {
-			t.Fatalf("emulatortest: %s %s: %v", method, url, err)
+			return fmt.Errorf("%s %s: %w", method, url, err)
 		}
 	}
+	return nil
 }
