@@ -33,7 +33,9 @@ import (
 // they are not recorded in the namespace's DB, so they do not survive a
 // restart even with persistence (not yet). A backup is CREATING for the
 // transient delay (-delayTransientStatuses; none by default), then
-// AVAILABLE; DeleteBackup answers it DELETED and forgets it.
+// AVAILABLE; DeleteBackup answers it DELETED and forgets it. Deleting a
+// table with point-in-time recovery keeps a SYSTEM backup of it for 35
+// days of the emulator's clock, as AWS does.
 
 func init() {
 	register("CreateBackup", createBackup)
@@ -48,7 +50,11 @@ const (
 	backupAvailable = "AVAILABLE"
 	backupDeleted   = "DELETED"
 	backupUser      = "USER"
+	backupSystem    = "SYSTEM"
 )
+
+// systemBackupRetention is how long a SYSTEM backup lives (AWS: 35 days).
+const systemBackupRetention = 35 * 24 * time.Hour
 
 // ListBackups' Limit bounds (AWS's model: 1 to 100).
 const maxListBackupsLimit = 100
@@ -66,6 +72,7 @@ type backup struct {
 	typ       string
 	created   time.Time
 	available time.Time // CREATING until then
+	expires   time.Time // a SYSTEM backup's end; zero: never
 	snap      *storage.TableSnapshot
 	// The table as it was: its fixed fields and definition.
 	table *table
@@ -85,15 +92,14 @@ func (s *backupSet) add(b *backup) {
 	s.list = append(s.list, b)
 }
 
-// find returns the backup of ARN arn, or nil.
-func (s *backupSet) find(arn string) *backup {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.list, func(b *backup) bool { return b.arn == arn })
-	if i < 0 {
-		return nil
+// find returns the backup of ARN arn at now, or nil.
+func (s *backupSet) find(arn string, now time.Time) *backup {
+	for _, b := range s.all(now) {
+		if b.arn == arn {
+			return b
+		}
 	}
-	return s.list[i]
+	return nil
 }
 
 // remove forgets b; false if it was gone already.
@@ -108,10 +114,12 @@ func (s *backupSet) remove(b *backup) bool {
 	return true
 }
 
-// all returns the backups in creation order.
-func (s *backupSet) all() []*backup {
+// all returns the backups at now in creation order, forgetting the
+// SYSTEM backups that have expired.
+func (s *backupSet) all(now time.Time) []*backup {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.list = slices.DeleteFunc(s.list, func(b *backup) bool { return !b.expires.IsZero() && !now.Before(b.expires) })
 	return slices.Clone(s.list)
 }
 
@@ -129,6 +137,24 @@ func (ns *Namespace) backupSet() *backupSet {
 		return &reg.backups
 	}
 	return &ns.backups
+}
+
+// systemBackupLocked keeps the SYSTEM backup AWS makes of a table with
+// point-in-time recovery when it is deleted: named
+// "<table>$DeletedTableBackup" and kept for 35 days (AWS's developer
+// guide, "Before you begin using point-in-time recovery"). t has just
+// left the namespace's DB; t.mu is held.
+func (ns *Namespace) systemBackupLocked(t *table, now time.Time) {
+	snap := t.data.Snapshot()
+	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+	if err != nil {
+		return
+	}
+	ns.backups.add(&backup{
+		arn: backupARN(t.arn, now), name: t.name + "$DeletedTableBackup", typ: backupSystem,
+		created: now, available: now, expires: now.Add(systemBackupRetention),
+		snap: snap, table: def, meta: dm,
+	})
 }
 
 func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
@@ -182,6 +208,7 @@ func (b *backup) details(now time.Time) *BackupDetails {
 	return &BackupDetails{
 		BackupArn: b.arn, BackupName: b.name, BackupSizeBytes: b.snap.SizeBytes(),
 		BackupStatus: b.status(now), BackupType: b.typ, BackupCreationDateTime: epochTime(b.created),
+		BackupExpiryDateTime: epochPtr(b.expires),
 	}
 }
 
@@ -245,7 +272,7 @@ func (c *call) lookupBackup(arn *string) (*backup, error) {
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	b := c.ns.backupSet().find(*arn)
+	b := c.ns.backupSet().find(*arn, c.Now())
 	if b == nil {
 		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(*arn))
 	}
@@ -310,7 +337,7 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	if in.BackupType != nil {
 		typ = *in.BackupType
 	}
-	list := c.ns.backupSet().all()
+	list := c.ns.backupSet().all(c.Now())
 	if in.ExclusiveStartBackupArn != nil {
 		i := slices.IndexFunc(list, func(b *backup) bool { return b.arn == *in.ExclusiveStartBackupArn })
 		if i < 0 {
@@ -336,6 +363,7 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 			TableName: b.table.name, TableId: b.table.id, TableArn: b.table.arn,
 			BackupArn: b.arn, BackupName: b.name, BackupCreationDateTime: epochTime(b.created),
 			BackupStatus: b.status(now), BackupType: b.typ, BackupSizeBytes: b.snap.SizeBytes(),
+			BackupExpiryDateTime: epochPtr(b.expires),
 		})
 	}
 	return out, nil

@@ -228,3 +228,65 @@ func TestPITRWindowRollsForward(t *testing.T) {
 		t.Errorf("restore to before the window: got %v, want InvalidRestoreTimeException", err)
 	}
 }
+
+// TestSystemBackupOfDeletedTable: deleting a table with point-in-time
+// recovery keeps a SYSTEM backup named <table>$DeletedTableBackup for 35
+// days (AWS's developer guide), listed with BackupType SYSTEM or ALL
+// only, restorable, and gone once the clock passes its expiry.
+func TestSystemBackupOfDeletedTable(t *testing.T) {
+	e, c := emulatortest.NewWith(t, emulator.Options{})
+	ctx := context.Background()
+	pitrTable(t, c, "gone")
+	pitrTable(t, c, "plain")
+	for _, name := range []string{"gone", "plain"} {
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(name), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "a"}, "color": &types.AttributeValueMemberS{Value: "red"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("gone"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gone", "plain"} {
+		if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func(typ types.BackupTypeFilter) []types.BackupSummary {
+		t.Helper()
+		out, err := c.ListBackups(ctx, &dynamodb.ListBackupsInput{BackupType: typ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.BackupSummaries
+	}
+	if got := list(""); len(got) != 0 {
+		t.Errorf("USER backups: got %d, want none", len(got))
+	}
+	got := list(types.BackupTypeFilterAll)
+	if len(got) != 1 {
+		t.Fatalf("ALL backups: got %d, want the one SYSTEM backup", len(got))
+	}
+	b := got[0]
+	if aws.ToString(b.BackupName) != "gone$DeletedTableBackup" || b.BackupType != types.BackupTypeSystem || aws.ToString(b.TableName) != "gone" {
+		t.Errorf("got %s %s of %s, want gone$DeletedTableBackup SYSTEM of gone", aws.ToString(b.BackupName), b.BackupType, aws.ToString(b.TableName))
+	}
+	if b.BackupExpiryDateTime == nil || b.BackupExpiryDateTime.Sub(*b.BackupCreationDateTime) != 35*24*time.Hour {
+		t.Errorf("got expiry %v for a backup of %v, want 35 days later", b.BackupExpiryDateTime, b.BackupCreationDateTime)
+	}
+	if _, err := c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: b.BackupArn, TargetTableName: aws.String("back")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := scanRender(t, c, "back"); got != "a=red" {
+		t.Errorf("restored: got %q, want a=red", got)
+	}
+	if _, err := e.Advance(35*24*time.Hour + time.Second); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: b.BackupArn})
+	var nf *types.BackupNotFoundException
+	if !errors.As(err, &nf) {
+		t.Errorf("after 35 days: got %v, want BackupNotFoundException", err)
+	}
+}
