@@ -99,7 +99,7 @@ func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*Re
 	at := last
 	if !latest {
 		at = epochSeconds(*in.RestoreDateTime)
-		if at.Before(earliest.Truncate(time.Second)) || at.After(last) {
+		if at.Before(earliest.Truncate(time.Millisecond)) || at.After(last) { // the wire has milliseconds
 			return nil, apierr.New(apierr.ErrInvalidRestoreTime, apierr.MsgInvalidRestoreTime)
 		}
 	}
