@@ -39,7 +39,9 @@ func TestBackupTransientStates(t *testing.T) {
 	}
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	var bk struct{ BackupDetails struct{ BackupArn, BackupStatus string } }
+	var bk struct {
+		BackupDetails struct{ BackupArn, BackupStatus string }
+	}
 	testkit.MustUnmarshal(t, must("CreateBackup", `{"TableName":"src","BackupName":"slow"}`), &bk)
 	arn := bk.BackupDetails.BackupArn
 	if got := bk.BackupDetails.BackupStatus; got != "CREATING" {
