@@ -116,6 +116,9 @@ func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*Re
 // constraints checks the overrides' model constraints.
 func (ov *restoreOverrides) constraints(cs *apierr.Constraints) {
 	apierr.Enum(cs, ov.BillingModeOverride, "billingModeOverride", "PROVISIONED", "PAY_PER_REQUEST")
+	if sse := ov.SSESpecificationOverride; sse != nil {
+		apierr.Enum(cs, sse.SSEType, "sSESpecificationOverride.sSEType", "AES256", "KMS")
+	}
 	if p := ov.ProvisionedThroughputOverride; p != nil {
 		for _, u := range []struct {
 			v    *int64
