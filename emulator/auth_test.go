@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func TestParseCredential(t *testing.T) {
@@ -65,4 +66,30 @@ func FuzzParseCredential(f *testing.F) {
 			t.Fatalf("credential %+v from %q", c, auth)
 		}
 	})
+}
+
+// TestAccessKeys: letters and digits, at most 128 of them.
+func TestAccessKeys(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	const target = "DynamoDB_20120810.ListTables"
+	tests := []struct {
+		key  string
+		want int
+	}{
+		{"local", 200}, {"fakeMyKeyId", 200}, {"a", 200}, {"AKIAIOSFODNN7EXAMPLE", 200}, {strings.Repeat("k", 128), 200},
+		{strings.Repeat("k", 129), 400}, {strings.Repeat("k", 1<<20), 400},
+		{"a-b", 400}, {"a_b", 400}, {"a.b", 400}, {"a+b", 400}, {"é", 400}, {"k\xff", 400},
+	}
+	for _, tt := range tests {
+		res, body := do(t, e, target, testkit.Auth(tt.key, "us-east-1"), `{}`)
+		if res.StatusCode != tt.want {
+			t.Errorf("key %.20q (%d bytes): got %d %s, want %d", tt.key, len(tt.key), res.StatusCode, body, tt.want)
+			continue
+		}
+		if tt.want == 400 {
+			if want := `{"__type":"com.amazon.coral.service#UnrecognizedClientException","message":"The Access Key ID or security token is invalid."}`; body != want {
+				t.Errorf("key %.20q: got %s, want %s", tt.key, body, want)
+			}
+		}
+	}
 }

@@ -74,10 +74,10 @@ func (e *Emulator) SetNow(t time.Time) (time.Time, error) {
 
 // clockMoved returns the new time after Advance or SetNow, having done
 // what the move makes due: ClientRequestTokens whose window it ends are
-// forgotten now, not at the next request (idempotency.go).
+// forgotten now, not at the next request (the service's idempotency.go).
 func (e *Emulator) clockMoved() time.Time {
 	now := e.clock()
-	e.svc.clockMoved(now)
+	e.svc.ClockMoved(now)
 	return now
 }
 

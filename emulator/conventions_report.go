@@ -25,13 +25,13 @@ const ConventionsPath = "/dynamoemu/conventions"
 // name order) the counts by rule and one entry per distinct violation,
 // most recently seen first.
 func (e *Emulator) ConventionsReport() conventions.Snapshot {
-	return e.svc.conventionsReport()
+	return e.svc.ConventionsReport()
 }
 
 // ResetConventionsReport empties the report, so that a test can assert
 // that what it does next makes no violation.
 func (e *Emulator) ResetConventionsReport() {
-	e.svc.resetConventionsReport()
+	e.svc.ResetConventionsReport()
 }
 
 // serveConventions answers GET ConventionsPath with the report as JSON.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,15 +16,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
-
-// liveHeap is the heap in use after two full collections.
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
 
 // TestSDKTransactionTokensHoldNoRequests (issue 16): aws-sdk-go-v2 fills a
 // ClientRequestToken on every TransactWriteItems, so each ordinary
@@ -74,7 +64,7 @@ func TestSDKTransactionTokensHoldNoRequests(t *testing.T) {
 	if err := tx(-1, nil); err != nil { // warm up the client and the pools
 		t.Fatal(err)
 	}
-	before := liveHeap()
+	before := testkit.LiveHeap()
 	const n = 300
 	for i := range n {
 		if err := tx(i, nil); err != nil {
@@ -92,9 +82,9 @@ func TestSDKTransactionTokensHoldNoRequests(t *testing.T) {
 	if err := tx(1001, aws.String("mine")); !errors.As(err, &mismatch) {
 		t.Fatalf("another request under the token within the window: %v, want IdempotentParameterMismatchException", err)
 	}
-	held := liveHeap()
+	held := testkit.LiveHeap()
 	e.Advance(10*time.Minute + time.Second)
-	after := liveHeap()
+	after := testkit.LiveHeap()
 	t.Logf("live heap: %d KB before, %d KB after %d transactions of %d KB, %d KB once the clock passed 10 minutes",
 		before>>10, held>>10, n+3, 3*itemBytes>>10, after>>10)
 	const slack = 10 << 20

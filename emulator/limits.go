@@ -6,11 +6,11 @@ package emulator
 //     Content-Length alone reserves at most initialBodyBytes, and a body
 //     that arrives as announced ends in a buffer of its size;
 //   - placeholder maps over AWS's 2 MB are refused after a scan that
-//     keeps nothing (wire_placeholders.go), so decoding never costs a map
+//     keeps nothing (internal/wire), so decoding never costs a map
 //     entry per placeholder of a huge request;
 //   - ClientRequestTokens keep a fingerprint and a replay's answer, at most
 //     Options.IdempotencyBytes in all, forgotten as the clock passes their
-//     window (idempotency.go);
+//     window (internal/service);
 //   - at most Options.MaxInFlight requests are served at once; the next
 //     gets AWS's ThrottlingException, which the SDKs retry with back-off,
 //     instead of queueing without bound. A request counts once its body
@@ -20,7 +20,7 @@ package emulator
 //     be served;
 //   - access keys are letters and digits, at most 128 of them (auth.go), and
 //     a namespace is created by the first table, not by a read
-//     (namespace.go);
+//     (internal/service);
 //   - after DeleteTable of a large table the freed heap is handed back to
 //     the operating system at once (releaseAfterDelete);
 //   - the HTTP server (httpserver.go) bounds headers and cuts off slow or
@@ -99,7 +99,7 @@ func (rl *releaser) maybeRelease() {
 // namespaceCount is the number of namespaces created (for tests and the
 // soak program's reports).
 func (e *Emulator) namespaceCount() int {
-	return e.svc.namespaceCount()
+	return e.svc.NamespaceCount()
 }
 
 // errBodyCutOff: the request body stopped arriving before the server's read

@@ -1,15 +1,19 @@
 package emulator
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // TestTricklingBodiesDoNotThrottle (issue 16): more connections than
@@ -100,5 +104,91 @@ func TestTricklingBodiesDoNotThrottle(t *testing.T) {
 	})
 	if got := h.e.limit.reading.Load(); got != int64(conns) {
 		t.Errorf("trickling bodies still being read: got %d, want %d", got, conns)
+	}
+}
+
+// TestInFlightLimit: past the limit, requests are answered with
+// ThrottlingException instead of queueing.
+func TestInFlightLimit(t *testing.T) {
+	h := newHardServer(t, Options{MaxInFlight: 2}, ServerOptions{})
+	gate := newTestGate()
+	var held []net.Conn
+	for range 2 {
+		c := h.dial(t)
+		if _, err := io.WriteString(c, rawRequest("TestBlock", testkit.DefaultAuth, len(gate.body), gate.body)); err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+	}
+	h.waitInFlight(t, 2)
+	call := func() (int, string) {
+		c := h.dial(t)
+		defer c.Close()
+		if _, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, `{}`)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	status, body := call()
+	if want := `{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`; status != 400 || body != want {
+		t.Fatalf("over the limit: got %d %s, want 400 %s", status, body, want)
+	}
+	gate.open()
+	for _, c := range held {
+		if res, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || res.StatusCode != 200 {
+			t.Fatalf("held request: %v, %v", res, err)
+		}
+	}
+	h.waitInFlight(t, 0)
+	if status, body := call(); status != 200 {
+		t.Fatalf("under the limit again: got %d %s", status, body)
+	}
+}
+
+// TestDeleteTableReturnsMemory: after DeleteTable of a large table the
+// heap it held is returned to the operating system.
+func TestDeleteTableReturnsMemory(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	released := make(chan struct{}, 1)
+	e.release.done = func() { released <- struct{}{} }
+	if res, body := do(t, e, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`); res.StatusCode != 200 {
+		t.Fatalf("CreateTable: %s", body)
+	}
+	fillTable(t, e, "big", 120) // 46 MB of items
+	if res, body := do(t, e, "DynamoDB_20120810.DeleteTable", testkit.DefaultAuth, `{"TableName":"big"}`); res.StatusCode != 200 {
+		t.Fatalf("DeleteTable: %s", body)
+	}
+	<-released
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	kept := ms.HeapIdle - ms.HeapReleased // free heap still held from the OS
+	t.Logf("heap in use %d, idle but not returned %d bytes", ms.HeapInuse, kept)
+	if kept >= 16<<20 {
+		t.Fatalf("%d bytes of free heap not returned to the OS", kept)
+	}
+}
+
+// fillTable stores n items of 390 KB, keys "k000", "k001", ..., in the
+// table called name of testkit.DefaultAuth's namespace (pk S), straight into storage:
+// decoding 16 MB of JSON takes long under the race detector.
+func fillTable(t *testing.T, e *Emulator, name string, n int) {
+	t.Helper()
+	tbl := e.svc.Namespace("AKID1/us-east-1").DB().Table(name)
+	if tbl == nil {
+		t.Fatalf("no table %s", name)
+	}
+	for i := range n {
+		// Each item its own string, as items decoded from requests are.
+		pk := storage.S(fmt.Sprintf("k%03d", i))
+		it := storage.Item{"pk": pk, "v": storage.S(strings.Repeat("v", 390<<10))}
+		if _, err := tbl.Put(storage.Key{Partition: pk}, it); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // Request logging. At debug level every request is logged once it is
@@ -48,7 +49,7 @@ func (e *Emulator) withRequestLog(r *http.Request) (*http.Request, *requestLog) 
 // logAnswer logs a request's answer: the debug line when rl is not nil, and
 // every 500 whatever the level.
 func (e *Emulator) logAnswer(r *http.Request, rl *requestLog, reqID string, status int, ae *apierr.Error) {
-	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), targetPrefix)
+	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), service.TargetPrefix)
 	if status >= 500 {
 		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.Class.Name, "message", ae.Msg, "cause", ae.Cause)
 	}

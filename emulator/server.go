@@ -19,6 +19,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -54,7 +55,7 @@ type Options struct {
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
 	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
-	// emulator remembers for ten minutes (idempotency.go); past it the
+	// emulator remembers for ten minutes (internal/service); past it the
 	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
 	IdempotencyBytes int64
 	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
@@ -72,6 +73,16 @@ type Options struct {
 	// means none, though a table may still opt in by its tags.
 	Conventions *conventions.Config
 }
+
+// DefaultIdempotencyBytes bounds the memory of the remembered
+// ClientRequestTokens of an emulator when Options.IdempotencyBytes is 0:
+// 32 MB.
+const DefaultIdempotencyBytes = service.DefaultIdempotencyBytes
+
+// DefaultStreamRetention is how long stream records, and disabled
+// streams, stay readable when Options.StreamRetention is 0: AWS's 24
+// hours.
+const DefaultStreamRetention = service.DefaultStreamRetention
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
 // create or delete an index of a small table.
@@ -128,9 +139,9 @@ type Emulator struct {
 	skew    clockSkew
 	maxBody int64
 	cors    corsPolicy
-	hosts   *hostPolicy // the Host names answered (hosts.go)
-	svc     *service    // everything behind the edge (service.go)
-	api     backend     // svc, as the edge calls it (tests wrap it)
+	hosts   *hostPolicy      // the Host names answered (hosts.go)
+	svc     *service.Service // everything behind the edge (internal/service)
+	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
 	bufs    sync.Pool // *bytes.Buffer for request bodies
 	outBufs sync.Pool // *[]byte for response bodies
@@ -163,21 +174,10 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
-	e.svc, err = newService(serviceConfig{
-		SharedDB:         opts.SharedDB,
-		Logger:           e.log,
-		Clock:            e.clock,
-		RealClock:        opts.Clock == nil,
-		IdempotencyBytes: opts.IdempotencyBytes,
-		TransientDelay:   opts.transientDelay(),
-		StreamRetention:  opts.StreamRetention,
-		Conventions:      opts.Conventions,
-		TableDropped:     e.release.deleted,
-	})
+	e.svc, err = service.New(e.serviceConfig())
 	if err != nil {
 		return nil, err
 	}
-	e.api = e.svc
 	e.bufs.New = func() any { return new(bytes.Buffer) }
 	e.outBufs.New = func() any { return new([]byte) }
 
@@ -210,11 +210,27 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
+// serviceConfig is the configuration of e's service: e's options, logger
+// and clock, and the memory releaser that hears of dropped tables.
+func (e *Emulator) serviceConfig() service.Config {
+	return service.Config{
+		SharedDB:         e.opts.SharedDB,
+		Logger:           e.log,
+		Clock:            e.clock,
+		RealClock:        e.opts.Clock == nil,
+		IdempotencyBytes: e.opts.IdempotencyBytes,
+		TransientDelay:   e.opts.transientDelay(),
+		StreamRetention:  e.opts.StreamRetention,
+		Conventions:      e.opts.Conventions,
+		TableDropped:     e.release.deleted,
+	}
+}
+
 // Close stops the emulator's background work (the janitor that forgets
 // expired ClientRequestTokens). The emulator still answers requests after
 // it. Close is safe to call more than once; it always returns nil.
 func (e *Emulator) Close() error {
-	e.svc.close()
+	e.svc.Close()
 	return nil
 }
 
@@ -265,11 +281,13 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 }
 
 // backend is what the edge needs of the service: resolve an X-Amz-Target,
-// serve a request. *service is the one implementation; tests wrap it to
-// add operations of their own.
+// serve a request. The edge calls *service.Service directly (through an
+// interface the request would escape to the heap: one allocation more per
+// request); tests set Emulator.api to a backend that adds operations of
+// their own in front of it.
 type backend interface {
-	lookup(target string) (operation, error)
-	serve(op operation, req *request) ([]byte, error)
+	Lookup(target string) (service.Operation, error)
+	Serve(op service.Operation, req *service.Request) ([]byte, error)
 }
 
 // handle runs one request and returns the response body (appended to
@@ -281,7 +299,12 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 	if err != nil {
 		return nil, err
 	}
-	op, err := e.api.lookup(r.Header.Get("X-Amz-Target"))
+	var op service.Operation
+	if e.api != nil {
+		op, err = e.api.Lookup(r.Header.Get("X-Amz-Target"))
+	} else {
+		op, err = e.svc.Lookup(r.Header.Get("X-Amz-Target"))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -312,21 +335,26 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
-			e.log.Error("panic in operation", "op", op.name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			e.log.Error("panic in operation", "op", op.Name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			out, err = nil, apierr.Internal()
 		}
 	}()
-	return e.api.serve(op, &request{
-		ctx:       r.Context(),
-		accessKey: cred.accessKey,
-		region:    cred.region,
-		tenant:    r.Header.Get(headerTenantCode),
-		requestID: reqID,
-		host:      r.Host,
-		body:      buf.Bytes(),
-		out:       outBuf,
-		tableName: tableNote(r),
-	})
+	req := service.Request{
+		Ctx:       r.Context(),
+		AccessKey: cred.accessKey,
+		Region:    cred.region,
+		Tenant:    r.Header.Get(headerTenantCode),
+		RequestID: reqID,
+		Host:      r.Host,
+		Body:      buf.Bytes(),
+		Out:       outBuf,
+		TableName: tableNote(r),
+	}
+	if e.api != nil {
+		testReq := req // only this copy escapes
+		return e.api.Serve(op, &testReq)
+	}
+	return e.svc.Serve(op, &req)
 }
 
 // readBody reads at most maxBody bytes of the body into buf; a longer body is

@@ -389,3 +389,23 @@ func TestReadAtMostGrowsToWant(t *testing.T) {
 		}
 	}
 }
+
+func TestResponseHeaderNamesCanonical(t *testing.T) {
+	for name, want := range map[string]string{"x-amzn-RequestId": headerRequestID, "x-amz-crc32": headerCRC32} {
+		if got := http.CanonicalHeaderKey(name); got != want {
+			t.Errorf("CanonicalHeaderKey(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestSmoke(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	res, body := do(t, e, "DynamoDB_20120810.TestEcho", testkit.DefaultAuth, `{"TableName":"t","Item":{"a":{"S":"x"}}}`)
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d body %s", res.StatusCode, body)
+	}
+	want := `{"TableName":"t","Item":{"a":{"S":"x"}},"Region":"us-east-1","Namespace":"AKID1/us-east-1"}`
+	if body != want {
+		t.Fatalf("got %s, want %s", body, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/gorilla/mux"
 )
@@ -26,21 +27,24 @@ import (
 // AdminSnapshotsPath is the admin endpoint of snapshots.
 const AdminSnapshotsPath = "/dynamoemu/snapshots"
 
+// ErrNoSnapshot: no snapshot has that ID (never taken, or dropped).
+var ErrNoSnapshot = service.ErrNoSnapshot
+
 // Snapshot takes a snapshot of every namespace (tables, items, indexes
 // and definitions), keeps it and returns its ID. It costs O(1) per table
 // and index, whatever their size; it then holds what the tables change
 // after it, until DropSnapshot.
-func (e *Emulator) Snapshot() string { return e.svc.takeSnapshot() }
+func (e *Emulator) Snapshot() string { return e.svc.TakeSnapshot() }
 
 // Restore rewinds every namespace to snapshot id: each holds the tables
 // it held then, as they were (namespaces made since hold none). Backups,
 // the clock and request tokens are left as they are; stream records are
 // not kept. Run it while no request is in flight. The snapshot is kept:
 // restore it as often as needed. An unknown id is ErrNoSnapshot.
-func (e *Emulator) Restore(id string) error { return e.svc.restoreSnapshot(id) }
+func (e *Emulator) Restore(id string) error { return e.svc.RestoreSnapshot(id) }
 
 // DropSnapshot forgets snapshot id; an unknown id is ErrNoSnapshot.
-func (e *Emulator) DropSnapshot(id string) error { return e.svc.dropSnapshot(id) }
+func (e *Emulator) DropSnapshot(id string) error { return e.svc.DropSnapshot(id) }
 
 func (e *Emulator) snapshotRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(e.serveSnapshotTake)

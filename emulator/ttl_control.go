@@ -11,7 +11,7 @@ import (
 
 // SweepTTL deletes, now, every expired item of every table with TTL
 // enabled, in every database, and returns how many it deleted.
-func (e *Emulator) SweepTTL() int { return e.svc.sweepTTL() }
+func (e *Emulator) SweepTTL() int { return e.svc.SweepTTL() }
 
 // RunTTLSweeper calls SweepTTL every interval until ctx is done.
 func (e *Emulator) RunTTLSweeper(ctx context.Context, interval time.Duration) {

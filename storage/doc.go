@@ -131,7 +131,8 @@
 // without a lock (the emulator keeps it in an atomic pointer to an
 // immutable value) or takes only locks that are never held across a call
 // into storage. Several tables are locked only by Begin and BeginRead, in
-// ascending table id. The emulator's doc.go writes down the whole order.
+// ascending table id. The service's doc.go (emulator/internal/service)
+// writes down the whole order.
 //
 // # The commit hook
 //
@@ -210,9 +211,34 @@
 // table's lock (ascending id) comes before the DB's catalog lock, which
 // comes before a table's metadata lock.
 //
-// Streams and TTL live in the emulator: a table's Observer
-// (observe.go) is handed each committed item write (Committed: the key
-// and the stored records before and after, never decoded for it) at
-// commit under the table's write lock, so they are fed by the one write
-// path; an aborted transaction hands over nothing.
+// Streams and TTL live in the emulator's service
+// (emulator/internal/service): a table's Observer (observe.go) is handed
+// each committed item write (Committed: the key and the stored records
+// before and after, never decoded for it) at commit under the table's
+// write lock, so they are fed by the one write path; an aborted
+// transaction hands over nothing.
+//
+// # Files
+//
+//   - Values: value.go (Value, Item, Kind), number.go (Number and its
+//     arithmetic), size.go (ItemSize, ValueSize), schema.go (KeySchema,
+//     Key), encode.go and decode.go (items at rest), encoded.go
+//     (EncodedItem, ItemReader), image.go (checking images from
+//     elsewhere), keyenc.go and tuplekey.go (order-preserving keys).
+//   - Tables: table.go (Table, Get, Write, Put), partition.go, query.go
+//     (Query, SortCondition), scan.go (Scan, SegmentOf), collection.go
+//     (item collections), observe.go (Observers), errors.go.
+//   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx).
+//   - Secondary indexes: index.go (AddIndex, DropIndex, index entries),
+//     index_read.go (QueryIndex, ScanIndex).
+//   - Vector indexes: vector.go (AddVectorIndex, DropVectorIndex),
+//     vector_index.go (entries), vector_parse.go and vector_check.go
+//     (vectors in, CheckVectorItem), vector_search.go and vector_topk.go
+//     (the exact search), vector_hnsw.go (the approximate one),
+//     vector_kernel*.go (distance loops, in assembly on amd64).
+//   - The DB and its hook: db.go (DB, CreateTable, DropTable), meta.go
+//     (opaque metadata), hook.go (Hook, Record, the contract), apply.go
+//     (DB.Apply), record_codec.go (AppendRecord, ParseRecord).
+//   - Snapshots: snapshot.go (Table.Snapshot, DB.Snapshot), restore.go
+//     (DB.RestoreTable, TableBuilder), cow.go (copy-on-write sharing).
 package storage

@@ -1,6 +1,7 @@
-// Package benchmarks measures the emulator's hot operations end to end. It
-// holds only benchmarks (bench_test.go); this file exists so the package
-// builds.
+// Package benchmarks measures the emulator's hot operations end to end,
+// through the facade's Handler (package emulator): the edge and the
+// service (emulator/internal/service) together. It holds only benchmarks;
+// this file exists so the package builds.
 //
 // Each of PutItem, GetItem, UpdateItem with a condition, Query of one
 // partition and a filtered Scan page runs through four transports
@@ -35,6 +36,19 @@
 //
 // BenchmarkMemoryPerItem PutItems 100,000 items of 240 bytes (DynamoDB size)
 // through the handler and reports the live heap per stored item.
+//
+// BenchmarkIndexQuery and BenchmarkIndexPutItem measure a GSI's Query
+// and the writes that keep indexes; BenchmarkStreamPutItem and
+// BenchmarkStreamGetRecords the writes to a table with a stream and the
+// reads of its records.
+//
+// # Files
+//
+//   - bench_test.go: BenchmarkOps, BenchmarkHTTPFloor,
+//     BenchmarkMemoryPerItem, the transports and the child server.
+//   - index_bench_test.go: the index benchmarks.
+//   - streams_bench_test.go: the stream benchmarks.
+//   - rusage_unix_test.go, rusage_other_test.go: the child's CPU time.
 //
 // Run them with
 //

@@ -27,4 +27,12 @@
 // Emulator a test controls time: Advance and SetNow move the emulator's
 // clock, SweepTTL deletes expired items at once, so TTL and stream
 // retention are tested without sleeping.
+//
+// # Files
+//
+//   - emulatortest.go: New, NewWith, NewServer, NewServerWith, Client,
+//     ConnectionRetryer.
+//   - streams.go: NewWithStreams, StreamsClient.
+//   - tenant.go: TenantClient and WithTenant (x-tenant-code, for the
+//     conventions layer's tenant guard).
 package emulatortest

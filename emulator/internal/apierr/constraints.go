@@ -1,6 +1,7 @@
 package apierr
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -120,9 +121,14 @@ func EmptyListViolation[T any](path string, list []T) string {
 	return Violation("'[]'", path, LenGE(1))
 }
 
-// Enum records a violation when *p is set and not one of values.
+// Enum records a violation when *p is set and not one of values. The
+// enum value set's text is built only for a violation: a valid request
+// allocates nothing here.
 func Enum(cs *Constraints, p *string, path string, values ...string) {
-	cs.AddViolation(EnumPtrViolation(path, p, strings.Join(values, ", ")))
+	if p == nil || slices.Contains(values, *p) {
+		return
+	}
+	cs.AddViolation(Violation(Quote(*p), path, EnumConstraint(strings.Join(values, ", "))))
 }
 
 // EnumPtrViolation is the violation of *p, the member at path, outside

@@ -3,8 +3,11 @@
 // http.Handler: the Emulator's, or the service's test handler), the
 // Authorization headers (DefaultAuth, Auth, Credential), reading answers
 // (ErrorType, ErrorOf, JSONEqual, MustUnmarshal), sizing heavy tests
-// (FullSize, RaceEnabled), catching hangs (WaitOrDump) and fixtures
-// (Item240).
+// (FullSize, RaceEnabled), catching hangs (WaitOrDump), a clock only the
+// test moves (Clock), the live heap (LiveHeap), fixtures (Item240), and
+// the random workload and replay checks of the tests that prove the
+// commit hook complete (RandomWrite, RandomCreateTable,
+// RandomCatalogChange; Recorder, ReplaySeed, CompareNamespaces).
 //
 // # Files
 //
@@ -12,8 +15,20 @@
 //   - json.go: reading answers.
 //   - size.go, race_on.go, race_off.go: FullSize and RaceEnabled.
 //   - hang.go: WaitOrDump.
+//   - clock.go: Clock.
+//   - heap.go: LiveHeap.
 //   - fixtures.go: items.
+//   - workload.go: random requests (writes through every write path,
+//     tables, changes of every part of a definition).
+//   - replay.go: recording a commit hook's records and comparing two
+//     handlers' answers.
+//
+// Each test package keeps its harness in harness_test.go: the Emulator
+// with test-only operations for the edge's tests (package emulator), the
+// Service behind a test handler and the per-subject fixtures (items,
+// tables) for the service's (package service). Both send requests with
+// Do.
 //
 // It is imported only by tests (the lint test's layer table keeps it
-// below everything it serves).
+// below everything it serves: it imports storage only).
 package testkit

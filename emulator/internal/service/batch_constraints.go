@@ -1,0 +1,105 @@
+package service
+
+import (
+	"hash/crc32"
+	"strconv"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// AWS's answers to batch requests with no tables or too many requests for
+// one table (AWS's recorded answers in us-east-1; DynamoDB Local answers
+// "BatchGetItem must have some requests set" and "Too many items requested
+// for the BatchGetItem call" instead).
+
+// batchGetTableKeysConstraint is the violation of one table's Keys list
+// longer than 100, as AWS words it (no echo, the member path in PascalCase):
+// "Value at 'RequestItems.T.member.Keys' failed to satisfy constraint: Member
+// must have length less than or equal to 100".
+func batchGetTableKeysConstraint(name string, keys int) string {
+	if keys <= maxBatchGetKeys {
+		return ""
+	}
+	return apierr.Violation("", "RequestItems."+name+".member.Keys", apierr.LenLE(maxBatchGetKeys))
+}
+
+// batchWriteTableConstraint is the violation of a table with more than 25
+// write requests: the whole RequestItems map echoed Java-style, as AWS
+// does:
+//
+//	Value '{T=[WriteRequest(putRequest=PutRequest(item={pk=com.amazonaws.dynamodb.v20120810.AttributeValue@483470e1},
+//	workloadProfileName=null), deleteRequest=null), ...]}' at 'requestItems' failed to satisfy constraint:
+//	Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have
+//	length greater than or equal to 1]
+//
+// AWS prints attribute values as Java object identities; the emulator
+// prints a stable hash of each value in their place.
+func batchWriteTableConstraint(items map[string][]WriteRequest) string {
+	over := false
+	for _, reqs := range items {
+		if len(reqs) > maxBatchWrites {
+			over = true
+		}
+	}
+	if !over {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("{")
+	for i, name := range sortedKeys(items) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(name)
+		b.WriteString("=[")
+		for j, wr := range items[name] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			writeRequestEcho(&b, wr)
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("}")
+	return apierr.Violation(apierr.Quote(b.String()), "requestItems", "Map value must satisfy constraint: ["+apierr.LenLE(maxBatchWrites)+", "+apierr.LenGE(1)+"]")
+}
+
+func writeRequestEcho(b *strings.Builder, wr WriteRequest) {
+	b.WriteString("WriteRequest(putRequest=")
+	if wr.PutRequest != nil {
+		b.WriteString("PutRequest(item=")
+		itemEcho(b, wr.PutRequest.Item)
+		b.WriteString(", workloadProfileName=null)")
+	} else {
+		b.WriteString("null")
+	}
+	b.WriteString(", deleteRequest=")
+	if wr.DeleteRequest != nil {
+		b.WriteString("DeleteRequest(key=")
+		itemEcho(b, wr.DeleteRequest.Key)
+		b.WriteString(")")
+	} else {
+		b.WriteString("null")
+	}
+	b.WriteString(")")
+}
+
+func itemEcho(b *strings.Builder, it wire.WireItem) {
+	if it == nil {
+		b.WriteString("null")
+		return
+	}
+	b.WriteString("{")
+	for i, name := range sortedKeys(it) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(name)
+		b.WriteString("=com.amazonaws.dynamodb.v20120810.AttributeValue@")
+		b.WriteString(strconv.FormatUint(uint64(crc32.ChecksumIEEE(wire.AppendValue(nil, storage.Value(it[name])))), 16))
+	}
+	b.WriteString("}")
+}

@@ -1,0 +1,373 @@
+package service
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The table catalog of a Namespace: its storage.DB holds the tables
+// (items, indexes, and each table's definition as a metadata record:
+// catalog_record.go), and ns.tables maps each name to the emulator's
+// table, which wraps the storage table. ns.mu guards only that map (a
+// leaf of the lock order in doc.go: nothing is locked while it is held);
+// each table keeps its own definition (an immutable snapshot, changed
+// under table.mu through changeMeta, the one funnel that records it) and
+// storage.Table guards its items, so a long Scan never blocks
+// CreateTable.
+
+// getTable returns the table called name, or nil.
+func (ns *Namespace) getTable(name string) *table {
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	return ns.tables[name]
+}
+
+// registered returns ns, or for a namespace nobody has created anything
+// in (see Namespace.home) the registered namespace of its key, which it
+// registers now.
+func (ns *Namespace) registered() *Namespace {
+	if ns.home != nil {
+		return ns.home.get(ns.homeKey)
+	}
+	return ns
+}
+
+// createTable creates t in the namespace's DB with its definition m and
+// stream s (nil: none), records it (one RecordCreateTable carrying the
+// definition), and makes t visible. It fails with ResourceInUseException
+// when a table of that name exists, and with the hook's error when the
+// record is refused (nothing is created then).
+func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
+	ns = ns.registered()
+	st, err := ns.db.CreateTable(storage.TableDef{
+		Name:    t.name,
+		ID:      t.id,
+		Schema:  t.schema,
+		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
+	})
+	if errors.Is(err, storage.ErrTableExists) {
+		// DynamoDB Local: "Cannot create preexisting table".
+		return apierr.ResourceInUse(apierr.MsgTableExistsPrefix + t.name)
+	}
+	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		return err
+	}
+	ns.publishTable(t, st, m, s)
+	return err
+}
+
+// publishTable attaches t to its storage table st (item collection
+// tracking for LSIs, stream s as the observer) and puts it in the
+// catalog, replacing a table of that name still being deleted: st's DB
+// has just accepted the name, so no other live table has it.
+func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *stream) {
+	t.data, t.ns = st, ns
+	t.trackCollections(m.lsis)
+	if s != nil {
+		t.data.SetObserver(s)
+		t.liveStream = s
+	}
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.tables == nil {
+		ns.tables = make(map[string]*table)
+	}
+	ns.tables[t.name] = t
+}
+
+// removeTable deletes t from the catalog if it is still there (a
+// concurrent DeleteTable + CreateTable must not remove the new table).
+func (ns *Namespace) removeTable(t *table) {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.tables[t.name] == t {
+		delete(ns.tables, t.name)
+	}
+}
+
+// tableNames returns the table names in ascending (UTF-8 byte) order.
+func (ns *Namespace) tableNames() []string {
+	ns.mu.RLock()
+	names := make([]string, 0, len(ns.tables))
+	for name := range ns.tables {
+		names = append(names, name)
+	}
+	ns.mu.RUnlock()
+	slices.Sort(names)
+	return names
+}
+
+// table is one table: its key schema and items, plus everything
+// DescribeTable reports. name, schema, keySchema, data, arn, id, created
+// and clock never change after creation and may be read without a lock.
+//
+// Its definition (meta) is an immutable snapshot that readers load
+// without any lock: the data-plane operations read it while they hold
+// storage's lock on the table's items (the index key checks of an update,
+// the capacity and item collection metrics of a batch), so reading it must
+// not wait for anything. A change of the definition (UpdateTable,
+// DeleteTable, UpdateTimeToLive, TagResource, UntagResource) holds mu,
+// copies the snapshot, changes the copy, makes the storage changes it
+// implies (an index added or dropped, the stream's observer attached or
+// detached) and then publishes the copy. See "Locks" in doc.go for the
+// order of every lock.
+type table struct {
+	name      string
+	schema    storage.KeySchema
+	keySchema []keyElem // as given, for DescribeTable
+	data      *storage.Table
+	arn       string // arn:aws:dynamodb:<region>:<account>:table/<name>
+	id        string // TableId, a UUID
+	created   time.Time
+	clock     func() time.Time // the emulator's clock, for transient states
+	ns        *Namespace       // the registered namespace whose DB holds data
+	// conv is the conventions policy; nil: not opted in (conventions.go).
+	// Replaced under mu (tags), read without a lock.
+	conv atomic.Pointer[tablePolicy]
+
+	// meta is the table's definition; never nil once the table is
+	// published. A *tableMeta, once stored, is never modified: load it
+	// with meta.Load() (or snapshot) anywhere, holding any lock or none.
+	meta atomic.Pointer[tableMeta]
+
+	// mu serializes the changes of meta and guards liveStream. It comes
+	// first in the lock order: a holder may take storage's table locks
+	// (AddIndex, DropIndex, SetObserver, ItemCount), the namespace's
+	// catalog and stream locks, and a stream's lock; nothing that holds
+	// any of those, and nothing running inside a storage callback, takes
+	// mu. Helpers named ...Locked expect it held.
+	mu sync.Mutex
+	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
+	liveStream *stream
+}
+
+// tableMeta is the part of a table's definition that UpdateTable,
+// UpdateTimeToLive, the tag operations or DeleteTable (for the status)
+// may change. A published tableMeta is immutable: a change copies it
+// (its slices are replaced, never modified in place) and stores the copy
+// in table.meta.
+type tableMeta struct {
+	status             string // TableStatus: ACTIVE, DELETING
+	attrDefs           []attrDef
+	billingMode        string     // PROVISIONED or PAY_PER_REQUEST
+	billingReported    bool       // BillingModeSummary is reported (mode given or changed)
+	payPerRequestSince time.Time  // LastUpdateToPayPerRequestDateTime; zero if never
+	throughput         throughput // zero while PAY_PER_REQUEST
+	onDemand           *OnDemandThroughput
+	stream             *StreamSpecification // nil or StreamEnabled false: no stream
+	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
+	sse                *SSEDescription      // nil: AWS-owned key (not reported)
+	tableClass         string               // "" means STANDARD (not reported)
+	deletionProtection bool
+	tags               []tagPair // in the order first added
+	gsis               []*indexDef
+	lsis               []*indexDef
+	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
+	ttl                ttlSpec     // TimeToLive (ttl.go)
+	// The latest stream's shard id, awsRegion and creation time (its
+	// label is streamLabel), recorded so that a replay rebuilds the same
+	// stream (catalog_record.go).
+	streamShard   string
+	streamRegion  string
+	streamCreated time.Time
+	// Point-in-time recovery (pitr.go): enabled, and the recovery
+	// period in days (1 to 35) while it is.
+	pitr     bool
+	pitrDays int
+	// A table restored from a backup or a point in time (restore.go) is
+	// CREATING until activeAt (zero: ACTIVE at once) and says where it
+	// came from.
+	activeAt time.Time
+	restored *restoreInfo
+}
+
+// throughput is a table's (or GSI's) provisioned throughput with the
+// history DescribeTable reports.
+type throughput struct {
+	read, write    int64
+	lastIncrease   time.Time // zero if never
+	lastDecrease   time.Time // zero if never
+	decreasesToday int64
+}
+
+// indexDef is a secondary index definition as DescribeTable reports it.
+// Its entries live in the table's storage under its name (indexes.go).
+type indexDef struct {
+	name       string
+	arn        string // <table arn>/index/<name>
+	local      bool   // a local secondary index
+	keySchema  []keyElem
+	schema     storage.KeySchema // the first HASH and RANGE attributes
+	partAttrs  []storage.KeyAttr // every HASH attribute, in order
+	sortAttrs  []storage.KeyAttr // every RANGE attribute, in order
+	activeAt   time.Time         // a GSI added by UpdateTable is CREATING until then
+	goneAt     time.Time         // a deleted GSI is DELETING until then
+	projection projection
+	throughput *throughput // GSI on a PROVISIONED table only
+	onDemand   *OnDemandThroughput
+}
+
+// keyElem is one KeySchema element; keyType is HASH or RANGE.
+type keyElem struct{ name, keyType string }
+
+// attrDef is one AttributeDefinitions element; typ is S, N or B.
+type attrDef struct{ name, typ string }
+
+// projection is an index's Projection.
+type projection struct {
+	typ    string // ALL, KEYS_ONLY or INCLUDE
+	nonKey []string
+}
+
+// snapshot returns the table's current definition, which the caller must
+// not modify. It takes no lock, so it may be called anywhere, inside a
+// storage callback included.
+func (t *table) snapshot() *tableMeta { return t.meta.Load() }
+
+// changeMeta is the one funnel through which every change of a table's
+// definition goes (UpdateTable, DeleteTable, UpdateTimeToLive,
+// TagResource, UntagResource): it applies fn to a copy of t's definition,
+// records the copy in the namespace's DB (one RecordMeta holding the
+// whole definition, or the table's RecordDropTable when fn marked it
+// DELETING), then lets fn's done finish the work the new definition
+// implies (storage indexes, the stream's observer, the conventions
+// policy) and publishes the copy. It holds t.mu throughout, so fn and
+// done may use the ...Locked helpers.
+//
+// fn's done (nil: none) is called once: with recorded false when fn's
+// definition could not be recorded (the hook refused it: done undoes what
+// fn prepared, such as a stream it registered, and nothing changed), or
+// with true once it is recorded. Its error is returned; the definition is
+// published anyway, since it is recorded (an index whose storage change
+// the hook then refused is answered as a missing index). An ErrNotDurable
+// from the record is returned after the change is made and published.
+func (t *table) changeMeta(fn func(m *tableMeta) (done func(recorded bool) error, err error)) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old := t.meta.Load()
+	m := *old
+	done, err := fn(&m)
+	if err != nil {
+		return err
+	}
+	rerr := t.recordLocked(old, &m)
+	if rerr != nil && !errors.Is(rerr, storage.ErrNotDurable) {
+		if done != nil {
+			_ = done(false)
+		}
+		return rerr
+	}
+	if done != nil {
+		err = done(true)
+	}
+	t.meta.Store(&m)
+	return cmp.Or(err, rerr)
+}
+
+// recordLocked records t's new definition m (old before the change):
+// the RecordMeta of its definition or, when m marks the table DELETING,
+// its RecordDropTable. A table already DELETING has left its DB (its
+// name may be another table's already) and records nothing more: a
+// TagResource or UpdateTimeToLive that found it before DeleteTable took
+// it out of the catalog changes only the definition it answers with. A
+// table that belongs to no DB (tests make some) records nothing.
+func (t *table) recordLocked(old, m *tableMeta) error {
+	switch {
+	case t.ns == nil || t.ns.db == nil || old.status == statusDeleting:
+		return nil
+	case m.status == statusDeleting:
+		return t.ns.db.DropTable(t.name)
+	}
+	return t.data.SetMeta(metaKeyTable, encodeTableMeta(t, m))
+}
+
+// lookupTable resolves a TableName request parameter (a name, or a table
+// ARN of this namespace) to the table, with AWS's validation and
+// ResourceNotFoundException. Tables being deleted are not found.
+func (c *call) lookupTable(name string) (*table, error) {
+	return c.lookupTableMsg(name, apierr.MsgResourceNotFound)
+}
+
+// lookupTableMsg is lookupTable with the ResourceNotFoundException message
+// notFound (control-plane operations name the table in it).
+func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
+	var cs apierr.Constraints
+	tableNameConstraints(&cs, name)
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	if strings.HasPrefix(name, "arn:") {
+		n, ok := c.tableNameFromARN(name)
+		if !ok {
+			return nil, apierr.ResourceNotFound(notFound)
+		}
+		name = n
+	}
+	t := c.ns.getTable(name)
+	if t == nil {
+		return nil, apierr.ResourceNotFound(notFound)
+	}
+	return t, nil
+}
+
+// tableNameConstraints checks a TableName parameter that names an existing
+// table: a name of 3..255 characters from [a-zA-Z0-9_.-], or a table ARN.
+// Since tables are addressable by ARN the parameter's model length is
+// 1..1024, but AWS still reports a bad name at 'tableName' like this
+// (observed on AWS for DescribeTable in 2026).
+func tableNameConstraints(cs *apierr.Constraints, name string) {
+	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
+		return
+	}
+	if name == "" {
+		// The model's minimum length (1, since ARNs are accepted) alone:
+		// AWS reports no pattern error for "" (records of AWS's PutItem
+		// and UpdateItem answers, e.g. moto's aws_verified tests).
+		cs.Add("''", "tableName", apierr.LenGE(1))
+		return
+	}
+	apierr.NameConstraints(cs, name, "tableName")
+}
+
+// tableARN returns the ARN of the table called name in this call's
+// namespace.
+func (c *call) tableARN(name string) string {
+	return "arn:aws:dynamodb:" + c.region + ":" + c.account + ":table/" + name
+}
+
+// tableNameFromARN returns the table name in a table ARN if the ARN belongs
+// to this call's region and account.
+func (c *call) tableNameFromARN(arn string) (string, bool) {
+	prefix := c.tableARN("")
+	if !strings.HasPrefix(arn, prefix) {
+		return "", false
+	}
+	name := arn[len(prefix):]
+	if !validTableName(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// validTableName reports whether s follows DynamoDB's rules for table and
+// index names: 3 to 255 characters from [a-zA-Z0-9_.-].
+func validTableName(s string) bool {
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !apierr.NameChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,146 @@
+package service
+
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Rebuilding a namespace from its records: what persistence does when it
+// loads a namespace's log, backups when they restore one, a replica as it
+// follows one. The records are those of the namespace's DB hook
+// (storage.Record; AppendRecord and ParseRecord are their binary form);
+// storage applies them (storage.DB.Apply) and hands each back to
+// applied, which rebuilds what storage keeps opaque: the emulator's table
+// from its definition record (catalog_record.go), its catalog entry, its
+// stream, its conventions policy and its item collection tracking.
+
+// Apply applies r, a record of the hook of a namespace's DB (this
+// namespace's or another's: a log being loaded, a backup being
+// restored), to ns. Like every change of ns's DB it reaches ns's own
+// hook too: a hook that is the log being loaded must skip the records it
+// is handed back. A namespace nobody has created anything in is
+// registered first.
+func (ns *Namespace) Apply(r *storage.Record) error {
+	ns = ns.registered()
+	return ns.db.Apply(r, ns.applied)
+}
+
+// applied rebuilds the emulator's state after storage applied r.
+func (ns *Namespace) applied(r *storage.Record) error {
+	switch r.Kind {
+	case storage.RecordCreateTable, storage.RecordRestoreTable:
+		st := ns.db.TableByID(r.Table)
+		if st == nil {
+			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
+		}
+		return ns.publishStored(st)
+	case storage.RecordMeta:
+		if r.Table == "" || r.Key != metaKeyTable {
+			return nil
+		}
+		t := ns.tableByID(r.Table)
+		if t == nil {
+			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
+		}
+		return t.restoreMeta(r.Value)
+	case storage.RecordDropTable:
+		if t := ns.tableByID(r.Table); t != nil {
+			t.restoreDrop()
+		}
+	}
+	return nil
+}
+
+// publishStored rebuilds the emulator's table of st, a storage table of
+// ns's DB, from its definition record, and publishes it.
+func (ns *Namespace) publishStored(st *storage.Table) error {
+	t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
+	if err != nil {
+		return err
+	}
+	t.clock = ns.svc.clock
+	t.meta.Store(m)
+	t.conv.Store(ns.svc.conv.restored(t, m.tags))
+	var s *stream
+	if m.streamOn() {
+		s = ns.restoreStream(t, m)
+	}
+	ns.publishTable(t, st, m, s)
+	ns.syncPITR(t, nil, m)
+	return nil
+}
+
+// tableByID returns the table of the catalog whose TableId is id, or nil.
+func (ns *Namespace) tableByID(id string) *table {
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	for _, t := range ns.tables {
+		if t.id == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// restoreStream registers t's stream as definition m describes it (its
+// label, shard, region and creation time as recorded).
+func (ns *Namespace) restoreStream(t *table, m *tableMeta) *stream {
+	s := ns.svc.newStream(t, streamID{label: m.streamLabel, shard: m.streamShard, region: m.streamRegion, created: m.streamCreated},
+		*m.stream.StreamViewType)
+	ns.streamSet().add(s)
+	return s
+}
+
+// restoreMeta publishes t's recorded definition b, starting or stopping
+// its stream and resolving its conventions policy as the change did.
+func (t *table) restoreMeta(b []byte) error {
+	_, m, err := decodeTableRecord(b, t.schema)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old := t.meta.Load()
+	var s *stream
+	if m.streamOn() && !old.streamOn() {
+		s = t.ns.restoreStream(t, m)
+	}
+	t.syncStreamLocked(old, m, s, t.now())
+	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
+	t.ns.syncPITR(t, old, m)
+	t.meta.Store(m)
+	return nil
+}
+
+// restoreDrop marks t DELETING, takes it out of the catalog and stops
+// its stream, as DeleteTable did.
+func (t *table) restoreDrop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := *t.meta.Load()
+	m.status = statusDeleting
+	t.ns.removeTable(t)
+	t.stopStreamLocked(t.now())
+	t.meta.Store(&m)
+}
+
+// Namespace returns the registered namespace of ID id ("<access key
+// id>/<region>" or "shared"), creating it, with its DB and its hook: the
+// namespace persistence loads records into. It is nil when id names no
+// namespace this emulator could serve (a shared ID without SharedDB, or
+// the other way round).
+func (s *Service) Namespace(id string) *Namespace {
+	if s.cfg.SharedDB {
+		if id != "shared" {
+			return nil
+		}
+		return s.dbs.get(nsKey{shared: true})
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] == '/' {
+			return s.dbs.get(nsKey{accessKey: id[:i], region: id[i+1:]})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,291 @@
+package service
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// What a namespace's storage.DB holds, and so what its commit hook
+// records and DB.Apply rebuilds (the seam persistence, backups and
+// replicas hang off):
+//
+//   - persisted state: the items (a record per committed storage
+//     transaction), the catalog (create and drop table, add and drop
+//     index) and, per table, one metadata key, metaKeyTable, holding the
+//     table's whole definition as a tableRecord: name, TableId, ARN,
+//     creation time, key schema, attribute definitions, billing mode and
+//     its history, provisioned throughput and its history, on-demand
+//     limits, SSE, table class, deletion protection, tags, the indexes
+//     (with their ARNs and the times that make them CREATING or
+//     DELETING, and the GSIs still shown as DELETING), TimeToLive, the
+//     StreamSpecification and the latest stream's label, shard id,
+//     region and creation time, point-in-time recovery's setting, and
+//     a restored table's RestoreSummary and end of CREATING. One key for the whole definition, so a
+//     change is one record and is recorded whole or not at all.
+//   - derived state, rebuilt from those by Namespace.Apply's callback
+//     (catalog_apply.go): the table's catalog entry, its conventions
+//     policy (its tags and Config.Conventions), its item collection
+//     tracking (its LSIs) and its stream's observer.
+//   - volatile state, not recorded: a stream's records (a replay feeds
+//     the commits through the stream's observer again, so the records come
+//     back with their sequence numbers but with the replay's clock for
+//     ApproximateCreationDateTime, and a disabled stream is disabled at
+//     the replay's time), the ClientRequestTokens (a ten-minute cache of
+//     answers shared by every namespace: after a restart a retried
+//     transaction runs again and its conditions decide), the conventions
+//     report, the clock's offset and the request limits' counters.
+
+// metaKeyTable is the storage metadata key of a table's definition.
+const metaKeyTable = "emulator/table"
+
+// tableRecordVersion is the version of tableRecord's encoding.
+const tableRecordVersion = 1
+
+// tableRecord is a table's definition as its metadata record keeps it:
+// JSON, versioned, independent of the in-memory types.
+type tableRecord struct {
+	V                  int                  `json:"v"`
+	Name               string               `json:"name"`
+	ID                 string               `json:"id"`
+	ARN                string               `json:"arn"`
+	Created            time.Time            `json:"created"`
+	KeySchema          []keyRecord          `json:"keySchema"`
+	AttrDefs           []keyRecord          `json:"attrDefs,omitempty"`
+	BillingMode        string               `json:"billingMode"`
+	BillingReported    bool                 `json:"billingReported,omitempty"`
+	PayPerRequestSince time.Time            `json:"payPerRequestSince,omitzero"`
+	Throughput         throughputRecord     `json:"throughput"`
+	OnDemand           *OnDemandThroughput  `json:"onDemand,omitempty"`
+	Stream             *StreamSpecification `json:"stream,omitempty"`
+	StreamLabel        string               `json:"streamLabel,omitempty"`
+	StreamShard        string               `json:"streamShard,omitempty"`
+	StreamRegion       string               `json:"streamRegion,omitempty"`
+	StreamCreated      time.Time            `json:"streamCreated,omitzero"`
+	SSE                *SSEDescription      `json:"sse,omitempty"`
+	TableClass         string               `json:"tableClass,omitempty"`
+	DeletionProtection bool                 `json:"deletionProtection,omitempty"`
+	Tags               []keyRecord          `json:"tags,omitempty"`
+	LSIs               []indexRecord        `json:"lsis,omitempty"`
+	GSIs               []indexRecord        `json:"gsis,omitempty"`
+	Deleting           []indexRecord        `json:"deleting,omitempty"`
+	TTLEnabled         bool                 `json:"ttlEnabled,omitempty"`
+	TTLAttr            string               `json:"ttlAttr,omitempty"`
+	PITR               bool                 `json:"pitr,omitempty"`
+	PITRDays           int                  `json:"pitrDays,omitempty"`
+	ActiveAt           time.Time            `json:"activeAt,omitzero"`
+	Restored           *restoreInfo         `json:"restored,omitempty"`
+}
+
+// keyRecord is a name and a second string: a key schema element (HASH
+// or RANGE), an attribute definition or a key attribute (S, N or B), or a
+// tag (its value).
+type keyRecord struct {
+	Name  string `json:"n"`
+	Value string `json:"v"`
+}
+
+type throughputRecord struct {
+	Read           int64     `json:"read,omitempty"`
+	Write          int64     `json:"write,omitempty"`
+	LastIncrease   time.Time `json:"lastIncrease,omitzero"`
+	LastDecrease   time.Time `json:"lastDecrease,omitzero"`
+	DecreasesToday int64     `json:"decreasesToday,omitempty"`
+}
+
+type indexRecord struct {
+	Name       string              `json:"name"`
+	ARN        string              `json:"arn"`
+	Local      bool                `json:"local,omitempty"`
+	KeySchema  []keyRecord         `json:"keySchema"`
+	Partition  []keyRecord         `json:"partition"`
+	Sort       []keyRecord         `json:"sort,omitempty"`
+	ActiveAt   time.Time           `json:"activeAt,omitzero"`
+	GoneAt     time.Time           `json:"goneAt,omitzero"`
+	Projection string              `json:"projection"`
+	NonKey     []string            `json:"nonKey,omitempty"`
+	Throughput *throughputRecord   `json:"throughput,omitempty"`
+	OnDemand   *OnDemandThroughput `json:"onDemand,omitempty"`
+}
+
+// encodeTableMeta returns the metadata record of t with definition m.
+func encodeTableMeta(t *table, m *tableMeta) []byte {
+	r := tableRecord{
+		V: tableRecordVersion, Name: t.name, ID: t.id, ARN: t.arn, Created: t.created,
+		KeySchema:          keyElemRecords(t.keySchema),
+		BillingMode:        m.billingMode,
+		BillingReported:    m.billingReported,
+		PayPerRequestSince: m.payPerRequestSince,
+		Throughput:         throughputRec(m.throughput),
+		OnDemand:           m.onDemand,
+		Stream:             m.stream,
+		StreamLabel:        m.streamLabel,
+		StreamShard:        m.streamShard,
+		StreamRegion:       m.streamRegion,
+		StreamCreated:      m.streamCreated,
+		SSE:                m.sse,
+		TableClass:         m.tableClass,
+		DeletionProtection: m.deletionProtection,
+		LSIs:               indexRecords(m.lsis),
+		GSIs:               indexRecords(m.gsis),
+		Deleting:           indexRecords(m.deleting),
+		TTLEnabled:         m.ttl.enabled,
+		TTLAttr:            m.ttl.attr,
+		PITR:               m.pitr,
+		PITRDays:           m.pitrDays,
+		ActiveAt:           m.activeAt,
+		Restored:           m.restored,
+	}
+	for _, a := range m.attrDefs {
+		r.AttrDefs = append(r.AttrDefs, keyRecord{a.name, a.typ})
+	}
+	for _, tp := range m.tags {
+		r.Tags = append(r.Tags, keyRecord{tp.key, tp.value})
+	}
+	b, err := json.Marshal(&r)
+	if err != nil {
+		panic("emulator: encoding a table record: " + err.Error()) // plain data: cannot fail
+	}
+	return b
+}
+
+func keyElemRecords(ks []keyElem) []keyRecord {
+	out := make([]keyRecord, len(ks))
+	for i, k := range ks {
+		out[i] = keyRecord{k.name, k.keyType}
+	}
+	return out
+}
+
+func keyAttrRecords(as []storage.KeyAttr) []keyRecord {
+	var out []keyRecord
+	for _, a := range as {
+		out = append(out, keyRecord{a.Name, a.Kind.String()})
+	}
+	return out
+}
+
+func throughputRec(tp throughput) throughputRecord {
+	return throughputRecord{tp.read, tp.write, tp.lastIncrease, tp.lastDecrease, tp.decreasesToday}
+}
+
+func indexRecords(xs []*indexDef) []indexRecord {
+	var out []indexRecord
+	for _, x := range xs {
+		r := indexRecord{
+			Name: x.name, ARN: x.arn, Local: x.local,
+			KeySchema: keyElemRecords(x.keySchema),
+			Partition: keyAttrRecords(x.partAttrs),
+			Sort:      keyAttrRecords(x.sortAttrs),
+			ActiveAt:  x.activeAt, GoneAt: x.goneAt,
+			Projection: x.projection.typ, NonKey: x.projection.nonKey,
+			OnDemand: x.onDemand,
+		}
+		if x.throughput != nil {
+			tp := throughputRec(*x.throughput)
+			r.Throughput = &tp
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// decodeTableRecord parses a table's metadata record: the table's fixed
+// fields and its definition (status ACTIVE). The key schema's kinds come
+// from ks, the storage table's.
+func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, error) {
+	var r tableRecord
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, nil, fmt.Errorf("%w: table record: %v", storage.ErrCorrupt, err)
+	}
+	if r.V != tableRecordVersion {
+		return nil, nil, fmt.Errorf("%w: table record version %d", storage.ErrCorrupt, r.V)
+	}
+	t := &table{name: r.Name, id: r.ID, arn: r.ARN, created: r.Created, schema: ks, keySchema: keyElems(r.KeySchema)}
+	m := &tableMeta{
+		status:             statusActive,
+		billingMode:        r.BillingMode,
+		billingReported:    r.BillingReported,
+		payPerRequestSince: r.PayPerRequestSince,
+		throughput:         throughputOf(r.Throughput),
+		onDemand:           r.OnDemand,
+		stream:             r.Stream,
+		streamLabel:        r.StreamLabel,
+		streamShard:        r.StreamShard,
+		streamRegion:       r.StreamRegion,
+		streamCreated:      r.StreamCreated,
+		sse:                r.SSE,
+		tableClass:         r.TableClass,
+		deletionProtection: r.DeletionProtection,
+		lsis:               indexDefs(r.LSIs),
+		gsis:               indexDefs(r.GSIs),
+		deleting:           indexDefs(r.Deleting),
+		ttl:                ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
+		pitr:               r.PITR,
+		pitrDays:           r.PITRDays,
+		activeAt:           r.ActiveAt,
+		restored:           r.Restored,
+	}
+	for _, a := range r.AttrDefs {
+		m.attrDefs = append(m.attrDefs, attrDef{a.Name, a.Value})
+	}
+	for _, tp := range r.Tags {
+		m.tags = append(m.tags, tagPair{tp.Name, tp.Value})
+	}
+	for _, x := range slices.Concat(m.lsis, m.gsis, m.deleting) {
+		if len(x.partAttrs) == 0 {
+			return nil, nil, fmt.Errorf("%w: table record: index %q without a partition key", storage.ErrCorrupt, x.name)
+		}
+	}
+	return t, m, nil
+}
+
+func keyElems(rs []keyRecord) []keyElem {
+	out := make([]keyElem, len(rs))
+	for i, r := range rs {
+		out[i] = keyElem{r.Name, r.Value}
+	}
+	return out
+}
+
+func keyAttrs(rs []keyRecord) []storage.KeyAttr {
+	var out []storage.KeyAttr
+	for _, r := range rs {
+		out = append(out, storage.KeyAttr{Name: r.Name, Kind: storage.KindFromString(r.Value)})
+	}
+	return out
+}
+
+func throughputOf(r throughputRecord) throughput {
+	return throughput{read: r.Read, write: r.Write, lastIncrease: r.LastIncrease, lastDecrease: r.LastDecrease, decreasesToday: r.DecreasesToday}
+}
+
+func indexDefs(rs []indexRecord) []*indexDef {
+	var out []*indexDef
+	for _, r := range rs {
+		x := &indexDef{
+			name: r.Name, arn: r.ARN, local: r.Local,
+			keySchema: keyElems(r.KeySchema),
+			partAttrs: keyAttrs(r.Partition),
+			sortAttrs: keyAttrs(r.Sort),
+			activeAt:  r.ActiveAt, goneAt: r.GoneAt,
+			projection: projection{typ: r.Projection, nonKey: r.NonKey},
+			onDemand:   r.OnDemand,
+		}
+		if len(x.partAttrs) > 0 {
+			x.schema.Partition = x.partAttrs[0]
+		}
+		if len(x.sortAttrs) > 0 {
+			x.schema.Sort = x.sortAttrs[0]
+		}
+		if r.Throughput != nil {
+			tp := throughputOf(*r.Throughput)
+			x.throughput = &tp
+		}
+		out = append(out, x)
+	}
+	return out
+}

@@ -1,0 +1,401 @@
+package service
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The conventions layer: the rules of package conventions on the write
+// path of the tables that opt in (Config.Conventions names them, or their
+// tags do). A table keeps its resolved policy (table.conv); a table that
+// does not opt in has none, and its requests pay one nil check. The rules
+// run inside the storage write callback, where the current item is at hand
+// and the table is locked, so what they judge is what is replaced: PutItem
+// and BatchWriteItem through a storage.WriteTx (whose reads inside the
+// callback let rule B5 ask whether the previous version exists),
+// UpdateItem and PartiQL's INSERT and UPDATE through their Table.Write
+// (without rule B5 for INSERT: no other item can be read there),
+// TransactWriteItems once all its conditions have passed (CheckTransaction
+// sees every write of it). The tenant guard runs before any of them, on
+// every key a request names, in reads too.
+//
+// Deletes (DeleteItem, PartiQL DELETE, BatchWriteItem and transaction
+// deletes) run the rules too, on the item they remove (rules B12 and L1).
+//
+// In ModeEnforce a write with error-severity violations fails with
+// ValidationException naming every one of them (conventions.Refusal:
+// "[conventions A3] ..." or "2 conventions violations: ...; ..."), and
+// nothing is written; the tenant guard (rule B10) fails with
+// AccessDeniedException. Every violation, refused or not, is logged and
+// kept in the report (Emulator.ConventionsReport, GET
+// /dynamoemu/conventions; Emulator.ResetConventionsReport, DELETE
+// /dynamoemu/conventions).
+
+// convState is an Emulator's conventions layer: the configuration, the
+// rules and the report of the violations seen.
+type convState struct {
+	cfg    conventions.Config
+	rules  *conventions.Rules
+	report *conventions.Report
+	log    *slog.Logger
+}
+
+func newConvState(cfg *conventions.Config, log *slog.Logger) (*convState, error) {
+	var c conventions.Config
+	if cfg != nil {
+		c = *cfg
+	}
+	rules, err := conventions.New(c)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: Conventions: %w", err)
+	}
+	return &convState{cfg: c, rules: rules, report: conventions.NewReport(0), log: log}, nil
+}
+
+// tablePolicy is the policy of a table that opted in.
+type tablePolicy struct {
+	p  conventions.Policy
+	st *convState
+}
+
+// convPolicy returns the table's conventions policy, nil when it has not
+// opted in.
+func (t *table) convPolicy() *tablePolicy { return t.conv.Load() }
+
+// attach resolves t's policy from tags and the configuration, checking
+// the key schema (rule A1) and the stream (rule A11): when the table is
+// created and when its tags change. It returns the policy (nil: t does
+// not opt in), which the caller stores in t.conv once the change is
+// recorded. A malformed conventions tag, or a key schema the enforced
+// policy refuses, is a ValidationException.
+func (st *convState) attach(c *call, t *table, tags []tagPair) (*tablePolicy, error) {
+	p, ok, err := st.lookup(t, tags)
+	if err != nil {
+		return nil, apierr.Validationf(apierr.MsgConvBadTags, t.name, err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	vs := st.rules.CheckTable(t.name, p, t.schema)
+	// The stream is read from the published definition: attach runs
+	// inside changeMeta (tags change, the stream does not) or after
+	// CreateTable stored the new table's definition.
+	vs = append(vs, st.streamViolations(t, p, t.snapshot().stream)...)
+	if err := st.settle(c, vs, func(string) conventions.Mode { return p.Mode }); err != nil {
+		return nil, err
+	}
+	return &tablePolicy{p: p, st: st}, nil
+}
+
+// lookup resolves t's policy from tags and the configuration: ok false
+// when t does not opt in.
+func (st *convState) lookup(t *table, tags []tagPair) (conventions.Policy, bool, error) {
+	m := make(map[string]string, len(tags))
+	for _, tp := range tags {
+		m[tp.key] = tp.value
+	}
+	p, ok, err := st.rules.Lookup(t.name, m)
+	if err != nil || !ok || !p.Active() {
+		return conventions.Policy{}, false, err
+	}
+	return p, true, nil
+}
+
+// restored is the policy of t, rebuilt from its recorded tags
+// (catalog_apply.go): attach without its checks, which the change passed
+// when it was made (nil: none, or tags the configuration now refuses).
+func (st *convState) restored(t *table, tags []tagPair) *tablePolicy {
+	p, ok, err := st.lookup(t, tags)
+	if err != nil || !ok {
+		return nil
+	}
+	return &tablePolicy{p: p, st: st}
+}
+
+// checkStream checks rule A11 (a command table's stream carries the new
+// image) when UpdateTable changes the stream: a warning by default, so it
+// refuses nothing unless the table makes A11 strict, and even then the
+// change is made (UpdateTable has no way back here); it is reported.
+func (st *convState) checkStream(c *call, t *table, p conventions.Policy, spec *StreamSpecification) {
+	_ = st.settle(c, st.streamViolations(t, p, spec), func(string) conventions.Mode { return p.Mode })
+}
+
+// streamViolations are rule A11's violations for t's stream spec.
+func (st *convState) streamViolations(t *table, p conventions.Policy, spec *StreamSpecification) []conventions.Violation {
+	enabled, view := false, ""
+	if spec != nil && spec.StreamEnabled != nil && *spec.StreamEnabled {
+		enabled = true
+		if spec.StreamViewType != nil {
+			view = *spec.StreamViewType
+		}
+	}
+	return st.rules.CheckStream(t.name, p, enabled, view)
+}
+
+// settle records and logs the violations of request c and returns the
+// error that refuses it: ValidationException naming every violation that
+// blocks under its table's mode, or nil. The report dates them by the
+// request's clock reading.
+func (st *convState) settle(c *call, vs []conventions.Violation, mode func(table string) conventions.Mode) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	refusal := conventions.Refuse(vs, mode)
+	st.report.Add(c.op, c.now, vs...)
+	for _, v := range vs {
+		c.logger().Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
+			"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
+	}
+	if refusal != nil {
+		return apierr.Validation(refusal.Error())
+	}
+	return nil
+}
+
+// write describes one item write of t for the rules.
+func (tp *tablePolicy) write(t *table, op conventions.Op, key storage.Key, old, nu storage.Item, guard bool, exists func(pk, sk string) bool) conventions.Write {
+	return conventions.Write{
+		Table: t.name, Policy: tp.p, Op: op, Key: convKey(key),
+		Names: conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name},
+		Old:   old, New: nu, NotExistsCondition: guard, Exists: exists,
+	}
+}
+
+// inTx completes w with the lookups of transaction tx over w's table:
+// Exists (rule B5) and, for a table that keeps a latest item, Get (rule L1
+// on deletes).
+func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write {
+	w.Exists = txExists(tx, t)
+	if w.Policy.Latest != "" {
+		w.Get = convTxGet(tx, t)
+	}
+	return w
+}
+
+// check runs the rules on one write (inside its storage callback) and
+// returns the error that refuses it, or nil.
+func (tp *tablePolicy) check(c *call, w conventions.Write) error {
+	return tp.st.settle(c, tp.st.rules.CheckWrite(w), func(string) conventions.Mode { return tp.p.Mode })
+}
+
+func convKey(k storage.Key) conventions.Key {
+	return conventions.Key{PK: k.Partition.Str(), SK: k.Sort.Str()}
+}
+
+// isCreateGuard reports whether a write's ConditionExpression is the
+// framework's attribute_not_exists(pk) AND attribute_not_exists(sk).
+func isCreateGuard(cond *string, names map[string]string) bool {
+	return cond != nil && conventions.IsNotExistsCondition(*cond, names)
+}
+
+// txExists answers rule B5's question inside tx: is there an item with this
+// key in t? It reads under the locks tx holds.
+func txExists(tx *storage.WriteTx, t *table) func(pk, sk string) bool {
+	return func(pk, sk string) bool {
+		_, ok := tx.GetEncoded(t.data, keyOfStrings(t, pk, sk))
+		return ok
+	}
+}
+
+// convTxGet returns rule L1's lookup inside tx: the item with this key in t,
+// nil when there is none.
+func convTxGet(tx *storage.WriteTx, t *table) func(pk, sk string) storage.Item {
+	return func(pk, sk string) storage.Item {
+		item, _ := tx.Get(t.data, keyOfStrings(t, pk, sk))
+		return item
+	}
+}
+
+// keyOfStrings is t's key with these string values.
+func keyOfStrings(t *table, pk, sk string) storage.Key {
+	k := storage.Key{Partition: storage.S(pk)}
+	if t.schema.HasSort() {
+		k.Sort = storage.S(sk)
+	}
+	return k
+}
+
+// putChecked is PutItem's write to a table with a policy: the condition,
+// then the rules, on the current item, in one storage transaction over the
+// table.
+func (c *call) putChecked(tp *tablePolicy, t *table, key storage.Key, item storage.Item, cond *expr.Condition, rvoccf string, guard bool) (storage.Change, error) {
+	tx := storage.Begin(t.data)
+	defer tx.Abort()
+	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		if err := tp.check(c, inTx(tp.write(t, conventions.OpPut, key, cur, item, guard, nil), tx, t)); err != nil {
+			return nil, err
+		}
+		return item, nil
+	})
+	if err != nil {
+		return storage.Change{}, err
+	}
+	if _, err := tx.Commit(); err != nil {
+		return storage.Change{}, err
+	}
+	return ch, nil
+}
+
+// deleteChecked is DeleteItem's (and PartiQL DELETE's) delete from a table
+// with a policy: the condition, then the rules (B12, L1), on the current
+// item, in one storage transaction over the table.
+func (c *call) deleteChecked(tp *tablePolicy, t *table, key storage.Key, cond *expr.Condition, rvoccf string) (storage.Change, error) {
+	tx := storage.Begin(t.data)
+	defer tx.Abort()
+	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		if err := tp.check(c, inTx(tp.write(t, conventions.OpDelete, key, cur, nil, false, nil), tx, t)); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return storage.Change{}, err
+	}
+	if _, err := tx.Commit(); err != nil {
+		return storage.Change{}, err
+	}
+	return ch, nil
+}
+
+// batchWriteChecked is one BatchWriteItem write (item nil: a delete) to a
+// table with a policy, inside the batch's transaction. A batch put carries
+// no condition, so a put that creates a command row breaks rule B6.
+func (c *call) batchWriteChecked(tp *tablePolicy, tx *storage.WriteTx, t *table, key storage.Key, item storage.Item) (storage.Change, error) {
+	return tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
+		op := conventions.OpPut
+		if item == nil {
+			if cur == nil {
+				return nil, nil // deletes nothing
+			}
+			op = conventions.OpDelete
+		}
+		if err := tp.check(c, inTx(tp.write(t, op, key, cur, item, false, nil), tx, t)); err != nil {
+			return nil, err
+		}
+		return item, nil
+	})
+}
+
+// checkTransactConventions runs the rules on the writes of a transaction
+// whose conditions all passed, before any is applied, under its locks:
+// CheckTransaction sees them together (rule L1, and B5 counting the
+// transaction's own puts). It returns the error that refuses the
+// transaction, or nil.
+func checkTransactConventions(c *call, tx *storage.WriteTx, acts []*txAction) error {
+	var ws []conventions.Write
+	var st *convState
+	var modes map[string]conventions.Mode // made for the first table with a policy
+	for _, a := range acts {
+		tp := a.t.convPolicy()
+		if tp == nil || a.kind == txCheck {
+			continue
+		}
+		if modes == nil {
+			st, modes = tp.st, map[string]conventions.Mode{}
+		}
+		op := conventions.OpPut
+		switch a.kind {
+		case txUpdate:
+			op = conventions.OpUpdate
+		case txDelete:
+			op = conventions.OpDelete
+		}
+		old, _ := tx.Get(a.t.data, a.key)
+		ws = append(ws, inTx(tp.write(a.t, op, a.key, old, a.item, a.createGuard, nil), tx, a.t))
+		modes[a.t.name] = tp.p.Mode
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return st.settle(c, st.rules.CheckTransaction(ws), func(table string) conventions.Mode { return modes[table] })
+}
+
+// guardKey is the tenant guard (rule B10) for one key a request touches:
+// AccessDeniedException when the caller is bound to a tenant that may not
+// use the key's (warn mode: reported only).
+func (c *call) guardKey(t *table, k storage.Key) error {
+	tp := t.convPolicy()
+	if tp == nil {
+		return nil
+	}
+	tenant, ok := c.guardedTenant()
+	if !ok {
+		return nil
+	}
+	v := tp.st.rules.CheckTenant(t.name, tp.p, tenant, convKey(k))
+	return tp.deny(c, v)
+}
+
+// guardScan is the tenant guard for a read that is not confined to one
+// partition of the table: a Scan (index "") or a Query of a secondary index.
+// Only cross-tenant callers, and callers bound to no tenant, may.
+func (c *call) guardScan(t *table, index string) error {
+	tp := t.convPolicy()
+	if tp == nil || tp.p.Roles == 0 || !tp.p.Enabled("B10") {
+		return nil
+	}
+	tenant, ok := c.guardedTenant()
+	if !ok {
+		return nil
+	}
+	msg := fmt.Sprintf(apierr.MsgConvScanGuarded, tenant, t.name)
+	if index != "" {
+		msg = fmt.Sprintf(apierr.MsgConvIndexGuarded, tenant, index, t.name)
+	}
+	return tp.deny(c, &conventions.Violation{Rule: "B10", Table: t.name, Severity: tp.p.Severity("B10"), Message: msg})
+}
+
+// guardSelect is the tenant guard for a PartiQL SELECT: each partition it
+// reads (kcs), or the whole table when scan.
+func (c *call) guardSelect(t *table, kcs []*expr.KeyCondition, scan bool) error {
+	if t.convPolicy() == nil {
+		return nil
+	}
+	if scan {
+		return c.guardScan(t, "")
+	}
+	for _, kc := range kcs {
+		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// guardedTenant returns the tenant the caller is bound to, false when it is
+// bound to none or is a cross-tenant caller.
+func (c *call) guardedTenant() (string, bool) {
+	tenant, cross := c.svc.conv.cfg.CallerTenant(c.accessKey, c.tenantHdr)
+	return tenant, !cross && tenant != ""
+}
+
+// deny records a tenant violation (nil: none) and refuses the request with
+// AccessDeniedException when it blocks (enforce mode, error severity).
+func (tp *tablePolicy) deny(c *call, v *conventions.Violation) error {
+	if v == nil {
+		return nil
+	}
+	vs := []conventions.Violation{*v}
+	refusal := conventions.Refuse(vs, func(string) conventions.Mode { return tp.p.Mode })
+	tp.st.report.Add(c.op, c.now, vs...)
+	c.logger().Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
+		"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
+	if refusal != nil {
+		return apierr.AccessDenied(refusal.Error())
+	}
+	return nil
+}

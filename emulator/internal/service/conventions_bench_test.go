@@ -1,0 +1,43 @@
+package service
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+)
+
+// BenchmarkConventionsPutItem is the framework's command-row create
+// (conditional PutItem of <sk>@<N>) through the handler, on a table that
+// does not opt in and on one enforced as a command table (streaming
+// NEW_IMAGE, as the framework's command tables do, so rule A11 is met).
+func BenchmarkConventionsPutItem(b *testing.B) {
+	cfg := &conventions.Config{Tables: []conventions.TableConfig{
+		{Match: "app-order-command", Policy: conventions.Policy{Roles: conventions.RoleCommand}},
+	}}
+	for _, table := range []string{"app-order-plain", "app-order-command"} {
+		b.Run(table, func(b *testing.B) {
+			e, err := New(Config{Conventions: cfg})
+			if err != nil {
+				b.Fatal(err)
+			}
+			env := &itemsEnv{t: b, h: serviceHandler(e)}
+			env.mustOK("CreateTable", `{"TableName":"`+table+`","BillingMode":"PAY_PER_REQUEST",
+				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],
+				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+				"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				body := fmt.Sprintf(`{"TableName":%q,"Item":{"pk":{"S":"ORDER#tenant001"},"sk":{"S":"ORDER#1@%d"},
+					"id":{"S":"ORDER#tenant001#ORDER#1"},"version":{"N":"%d"},"tenantCode":{"S":"tenant001"}},
+					"ConditionExpression":"attribute_not_exists(pk) AND attribute_not_exists(sk)"}`, table, i+1, i+1)
+				if status, out := env.call("PutItem", body); status != 200 {
+					b.Fatalf("PutItem: %d %s", status, out)
+				}
+			}
+			if n := e.conv.report.Count(table, ""); n != 0 {
+				b.Fatalf("%d violations", n)
+			}
+		})
+	}
+}

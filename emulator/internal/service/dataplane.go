@@ -1,0 +1,333 @@
+package service
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Shared helpers of the data-plane operations (PutItem, GetItem, DeleteItem,
+// UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): key validation,
+// capacity accounting and per-request expression compilation.
+
+// DynamoDB's key size limits, in bytes of the raw string or binary value.
+const (
+	maxPartitionKeyBytes = 2048
+	maxSortKeyBytes      = 1024
+	// maxItemBytes is DynamoDB's item size limit (400 KB).
+	maxItemBytes = 400 * 1024
+)
+
+// keyFromKeyParam validates a Key request parameter (GetItem, DeleteItem,
+// UpdateItem, BatchGetItem, BatchWriteItem DeleteRequest): exactly the
+// table's key attributes, each of the schema's type, non-empty and within
+// the size limits. Any shape mismatch is AWS's one generic message.
+func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
+	ks := t.schema
+	want := 1
+	if ks.HasSort() {
+		want = 2
+	}
+	if len(key) != want {
+		return storage.Key{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
+	}
+	var k storage.Key
+	var err error
+	if k.Partition, err = keyParamAttr(key, ks.Partition, true); err != nil {
+		return storage.Key{}, err
+	}
+	if ks.HasSort() {
+		if k.Sort, err = keyParamAttr(key, ks.Sort, false); err != nil {
+			return storage.Key{}, err
+		}
+	}
+	return k, nil
+}
+
+func keyParamAttr(key storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
+	v, ok := key[attr.Name]
+	if !ok || v.Kind() != attr.Kind {
+		return storage.Value{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
+	}
+	return v, checkKeyValue(attr.Name, v, partition)
+}
+
+// keyFromItem validates the key attributes of a whole item (PutItem,
+// BatchWriteItem PutRequest): present, of the schema's type, non-empty and
+// within the size limits. Other attributes are not looked at.
+func (t *table) keyFromItem(item storage.Item) (storage.Key, error) {
+	ks := t.schema
+	var k storage.Key
+	var err error
+	if k.Partition, err = itemKeyAttr(item, ks.Partition, true); err != nil {
+		return storage.Key{}, err
+	}
+	if ks.HasSort() {
+		if k.Sort, err = itemKeyAttr(item, ks.Sort, false); err != nil {
+			return storage.Key{}, err
+		}
+	}
+	return k, nil
+}
+
+// indexes returns the table's secondary index definitions, which the
+// caller must not modify. It takes no lock (see table.meta): writes call it
+// inside their storage callbacks.
+func (t *table) indexes() (gsis, lsis []*indexDef) {
+	m := t.meta.Load()
+	return m.gsis, m.lsis
+}
+
+// checkIndexKeys applies the rules for secondary index key attributes to
+// an item about to be written: where present, an index key attribute has
+// the type its definition gives and is not an empty string or binary.
+// updated selects UpdateItem's wording for the empty case.
+func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
+	gsis, lsis := t.indexes()
+	for _, list := range [2][]*indexDef{gsis, lsis} {
+		for _, idx := range list {
+			if err := idx.checkKeys(item, updated); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkKeys is checkIndexKeys for one index.
+func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
+	for _, attr := range slices.Concat(idx.partAttrs, idx.sortAttrs) {
+		v, ok := item[attr.Name]
+		if !ok {
+			continue
+		}
+		if v.Kind() != attr.Kind {
+			return apierr.Validationf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
+		}
+		if v.Kind() == storage.KindN || len(v.Str()) > 0 {
+			continue
+		}
+		what := "string"
+		if v.Kind() == storage.KindB {
+			what = "binary"
+		}
+		if updated {
+			return apierr.Validationf(apierr.MsgUpdateIndexKeyEmpty, what)
+		}
+		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.name, attr.Name)
+	}
+	return nil
+}
+
+func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
+	v, ok := item[attr.Name]
+	if !ok {
+		return storage.Value{}, apierr.Validationf(apierr.MsgKeyMissingInItem, attr.Name)
+	}
+	if v.Kind() != attr.Kind {
+		return storage.Value{}, apierr.Validationf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind())
+	}
+	return v, checkKeyValue(attr.Name, v, partition)
+}
+
+// checkKeyValue applies the rules every key value obeys once its type is
+// right: S and B non-empty, at most 2048 bytes (partition) or 1024 (sort).
+func checkKeyValue(name string, v storage.Value, partition bool) error {
+	if v.Kind() == storage.KindN {
+		return nil // canonical numbers are far below the limits
+	}
+	n := len(v.Str())
+	switch {
+	case n == 0 && v.Kind() == storage.KindS:
+		return apierr.Validationf(apierr.MsgKeyEmptyString, name)
+	case n == 0:
+		return apierr.Validationf(apierr.MsgKeyEmptyBinary, name)
+	case partition && n > maxPartitionKeyBytes:
+		return apierr.Validation(apierr.MsgHashKeyTooLong)
+	case !partition && n > maxSortKeyBytes:
+		return apierr.Validation(apierr.MsgRangeKeyTooLong)
+	}
+	return nil
+}
+
+// ReturnConsumedCapacity values.
+const (
+	capacityNone    = "NONE"
+	capacityTotal   = "TOTAL"
+	capacityIndexes = "INDEXES"
+)
+
+// ConsumedCapacity is the ConsumedCapacity member of a data-plane response.
+type ConsumedCapacity struct {
+	TableName              string              `json:"TableName,omitempty"`
+	CapacityUnits          float64             `json:"CapacityUnits"`
+	ReadCapacityUnits      *float64            `json:"ReadCapacityUnits,omitempty"`
+	WriteCapacityUnits     *float64            `json:"WriteCapacityUnits,omitempty"`
+	Table                  *Capacity           `json:"Table,omitempty"`
+	LocalSecondaryIndexes  map[string]Capacity `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitempty"`
+}
+
+// Capacity is the capacity consumed by a table or one index (INDEXES mode).
+type Capacity struct {
+	CapacityUnits      float64  `json:"CapacityUnits"`
+	ReadCapacityUnits  *float64 `json:"ReadCapacityUnits,omitempty"`
+	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitempty"`
+}
+
+// validateReturnConsumedCapacity returns the constraint violation text for a
+// bad ReturnConsumedCapacity value, or "" (for use with constraintErrors).
+func validateReturnConsumedCapacity(mode string) string {
+	switch mode {
+	case "", capacityNone, capacityTotal, capacityIndexes:
+		return ""
+	}
+	return apierr.EnumViolation(paramReturnConsumedCap, mode, enumReturnConsumedCap)
+}
+
+// readUnits is the read capacity of reading sizeBytes: one unit per 4 KB
+// (rounded up, at least one), half that when eventually consistent.
+func readUnits(sizeBytes int, consistent bool) float64 {
+	units := float64(max(1, (sizeBytes+4095)/4096))
+	if !consistent {
+		units /= 2
+	}
+	return units
+}
+
+// writeUnits is the write capacity of writing sizeBytes: one unit per 1 KB,
+// rounded up, at least one.
+func writeUnits(sizeBytes int) float64 {
+	return float64(max(1, (sizeBytes+1023)/1024))
+}
+
+// readCapacity is the ConsumedCapacity of reading sizeBytes from t (the
+// item's size for GetItem, 0 when absent; the total of the items read for
+// Query and Scan), or nil when mode asks for none.
+func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
+	return consumed(t, mode, readUnits(sizeBytes, consistent))
+}
+
+func consumed(t *table, mode string, units float64) *ConsumedCapacity {
+	switch mode {
+	case capacityTotal:
+		return &ConsumedCapacity{TableName: t.name, CapacityUnits: units}
+	case capacityIndexes:
+		return &ConsumedCapacity{TableName: t.name, CapacityUnits: units, Table: &Capacity{CapacityUnits: units}}
+	}
+	return nil
+}
+
+// exprParams says which expression-related parameters a request carries, for
+// the checks AWS runs before compiling anything.
+type exprParams struct {
+	// expressions are the expression parameters present, in AWS's order
+	// (e.g. "UpdateExpression", "ConditionExpression").
+	expressions []string
+	// legacy are the non-expression parameters present, in AWS's order
+	// (e.g. "AttributeUpdates", "Expected").
+	legacy []string
+	// valueExprs are the expression parameters of the operation that may
+	// use :values, in AWS's order, for the "... is null" message.
+	valueExprs []string
+	names      map[string]string
+	values     wire.ExpressionValues
+	// loneConditionalOp: ConditionalOperator was given without Expected.
+	loneConditionalOp bool
+}
+
+// addExpected records the legacy condition parameters of a write: Expected
+// and ConditionalOperator, in the order AWS lists them.
+func (p *exprParams) addExpected(expected bool, conditionalOperator string) {
+	if expected {
+		p.legacy = append(p.legacy, paramExpected)
+	}
+	if conditionalOperator != "" {
+		p.legacy = append(p.legacy, paramConditionalOp)
+		p.loneConditionalOp = !expected
+	}
+}
+
+// check runs AWS's checks on the mix of parameters: legacy and expression
+// parameters never together; placeholder maps only with expressions and
+// never empty.
+func (p exprParams) check() error {
+	if len(p.expressions) > 0 && len(p.legacy) > 0 {
+		return apierr.Validationf(apierr.MsgMixedExpressionParams,
+			strings.Join(p.legacy, ", "), strings.Join(p.expressions, ", "))
+	}
+	if p.loneConditionalOp {
+		return apierr.Validation(apierr.MsgConditionalOperatorOnly)
+	}
+	if p.names != nil && len(p.expressions) == 0 {
+		return apierr.Validation(apierr.MsgNamesWithoutExpr)
+	}
+	if p.values != nil && len(p.expressions) == 0 {
+		verb := " are null"
+		if len(p.valueExprs) == 1 {
+			verb = " is null"
+		}
+		return apierr.Validationf(apierr.MsgValuesWithoutExpr, strings.Join(p.valueExprs, " and ")+verb)
+	}
+	if p.names != nil && len(p.names) == 0 {
+		return apierr.Validation(apierr.MsgNamesEmpty)
+	}
+	if p.values != nil && len(p.values) == 0 {
+		return apierr.Validation(apierr.MsgValuesEmpty)
+	}
+	return nil
+}
+
+// newCompiler returns the request's expression compiler over its
+// ExpressionAttributeNames and ExpressionAttributeValues (either may be
+// nil), or the error of the maps themselves (a key that is no placeholder,
+// an empty name), which AWS reports before looking at any expression.
+// Two differences from DynamoDB Local remain: a name mapped to JSON null
+// decodes as "" and is reported as empty ("null for key #v" there), and a
+// bad ExpressionAttributeValues value is reported by the decoder, before
+// any of these checks (there, after the maps' keys).
+//
+// Then the maps' size (wire's wire_placeholders.go): a map of more than 2 MB
+// arrives as a stand-in holding only what Err could report.
+func newCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
+	names, namesOver := wire.WithoutStandIn(names)
+	vals, valuesOver := wire.WithoutStandIn(values.Values())
+	comp := expr.NewCompiler(names, vals)
+	if err := comp.Err(); err != nil {
+		return nil, err
+	}
+	if err := wire.SubstitutionSizeError(names, namesOver, vals, valuesOver); err != nil {
+		return nil, err
+	}
+	return comp, nil
+}
+
+// tableNameViolations are the constraint violations of an item operation's
+// TableName, first in the request's list as AWS lists them (AWS's
+// answers: "1 validation error detected: Value null at 'tableName' failed
+// to satisfy constraint: Member must not be null" for none, the length-1
+// constraint alone for "").
+//
+// A name has at most two violations (pattern and length), returned as two
+// strings ("" for none) so that the common case allocates nothing.
+func tableNameViolations(name *string) (string, string) {
+	if name == nil {
+		return apierr.NullViolation("tableName", true), ""
+	}
+	if validTableName(*name) {
+		return "", ""
+	}
+	var cs apierr.Constraints
+	tableNameConstraints(&cs, *name)
+	switch len(cs.Msgs) {
+	case 0:
+		return "", ""
+	case 1:
+		return cs.Msgs[0], ""
+	}
+	return cs.Msgs[0], cs.Msgs[1]
+}

@@ -1,0 +1,83 @@
+package service
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// The request decoder as it was, on encoding/json: the reference the fuzz
+// targets hold DecodeRequest to.
+
+// decodeRequestStd decodes a request body into in. Syntax errors and JSON values
+// of the wrong type become SerializationException with AWS's wording; errors
+// from the wire types (ValidationException, ...) pass through unchanged.
+func decodeRequestStd(body []byte, in any) error {
+	if len(body) == 0 {
+		// The SDKs always send at least {}; AWS treats an empty body as {}.
+		return nil
+	}
+	if !wire.ValidJSONText(body) {
+		// encoding/json replaces such text with U+FFFD; AWS refuses it
+		// (wire_text.go).
+		return apierr.Serialization("")
+	}
+	err := json.Unmarshal(body, in)
+	if err == nil {
+		return nil
+	}
+	if _, ok := apierr.Classify(err); ok {
+		return err
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return apierr.Serialization(typeErrorMessage(te, body))
+	}
+	return apierr.Serialization("")
+}
+
+// typeErrorMessage words a JSON type mismatch as AWS's request layer does
+// ("NUMBER_VALUE cannot be converted to String"). body is the request body,
+// to tell true from false.
+func typeErrorMessage(te *json.UnmarshalTypeError, body []byte) string {
+	t := te.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var token string
+	switch te.Value {
+	case "array":
+		return apierr.MsgSerListStart
+	case "object":
+		return apierr.MsgSerMapStart
+	case "string":
+		token = "STRING_VALUE"
+	case "bool":
+		token = "FALSE_VALUE"
+		if te.Offset >= 4 && te.Offset <= int64(len(body)) && string(body[te.Offset-4:te.Offset]) == "true" {
+			token = "TRUE_VALUE"
+		}
+	default:
+		token = "NUMBER_VALUE"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return token + " cannot be converted to String"
+	case reflect.Bool:
+		return token + " cannot be converted to Boolean"
+	case reflect.Int, reflect.Int32, reflect.Int16, reflect.Int8, reflect.Uint, reflect.Uint32, reflect.Uint16, reflect.Uint8:
+		return token + " cannot be converted to Integer"
+	case reflect.Int64, reflect.Uint64:
+		return token + " cannot be converted to Long"
+	case reflect.Float32, reflect.Float64:
+		return token + " cannot be converted to Double"
+	case reflect.Slice, reflect.Array:
+		return apierr.MsgSerExpectedList
+	case reflect.Map:
+		return apierr.MsgSerExpectedMap
+	}
+	return apierr.MsgSerExpectedNull
+}

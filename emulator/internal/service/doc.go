@@ -1,0 +1,223 @@
+// Package service is DynamoDB-the-service without HTTP: the namespaces
+// and their table catalogs on storage.DB, the control plane, the data
+// plane, transactions, the Streams API, TTL sweeping, and the PartiQL and
+// conventions glue. The HTTP edge (package emulator) authenticates a
+// request, reads its body and hands it to a Service: Lookup resolves the
+// X-Amz-Target, Serve runs the operation and returns the response body or
+// an error of an apierr class, which the edge turns into __type, status
+// and message. Nothing here knows HTTP, and nothing imports the facade.
+//
+// # Basics
+//
+// New returns a Service configured by Config (shared or per-key
+// namespaces, logger, clock, idempotency memory, transient delay, stream
+// retention, conventions, the commit hook of each namespace's DB). A
+// request selects the Namespace of its access key and region (one
+// isolated database, as DynamoDB Local does; Config.SharedDB gives
+// everyone one); a namespace is created by its first table, never by a
+// read. Each operation family lives in its own file and registers its
+// handler in init with register (register.go): a generic adapter that
+// decodes the body into the input struct (wire.DecodeRequest), calls the
+// handler with a *call (namespace, region, clock, logger, context) and
+// encodes the output struct (its appendJSON method, or encoding/json).
+// Input and output structs mirror AWS's JSON member names.
+//
+// # The catalog and the commit hook
+//
+// A Namespace's storage.DB holds its tables: their items, their indexes
+// and, per table, one metadata record with the table's whole definition
+// (catalog_record.go says what is persisted, what is derived and what is
+// volatile). Every change of a definition (UpdateTable, DeleteTable,
+// UpdateTimeToLive, TagResource, UntagResource) goes through one funnel,
+// table.changeMeta (catalog.go): it records the new definition with the
+// DB's commit hook (Config.Hooks) and only then makes the storage changes
+// it implies and publishes it; a record the hook refuses changes nothing. CreateTable and DeleteTable go through the DB's
+// CreateTable and DropTable, which record themselves. Items are recorded
+// by storage at each commit (single writes, batches, transactions, TTL
+// deletions). Namespace.Apply (catalog_apply.go) rebuilds a namespace
+// from its records: the seam persistence, backups and replicas hang off;
+// TestReplay proves it complete.
+//
+// # Files
+//
+//   - Service and namespaces: service.go (Service, Config, Lookup,
+//     Serve), namespace.go (Namespace, the registry of namespaces),
+//     register.go (the operation adapter, call), operations.go (the
+//     operations not implemented, named as such), enums.go.
+//   - Catalog: catalog.go (a namespace's tables, createTable,
+//     changeMeta), catalog_record.go (a definition as its metadata
+//     record), catalog_apply.go (Namespace.Apply).
+//   - Control plane: op_tables.go (CreateTable, DeleteTable,
+//     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
+//     tables_types.go (their wire shapes), tables_validate.go (a
+//     definition's limits and AWS's messages), tables_describe.go
+//     (TableDescription), tables_update.go and tables_gsi.go
+//     (UpdateTable, GSIs created and deleted), op_tags.go (TagResource,
+//     UntagResource, ListTagsOfResource).
+//   - Data plane: dataplane.go (shared helpers: keys, conditions,
+//     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
+//     op_read.go, op_read_index.go, read_params.go and query_bounds.go
+//     (Query and Scan, on tables and indexes), op_batch.go and
+//     batch_constraints.go (BatchGetItem, BatchWriteItem), indexes.go and
+//     indexes_multi.go (index entries, multi-attribute GSI keys),
+//     collections.go (item collections and their 10 GB limit),
+//     encode_outputs.go (the data-plane outputs' appenders).
+//   - Transactions: op_transact.go (TransactWriteItems),
+//     op_transact_get.go (TransactGetItems), idempotency.go and
+//     fingerprint.go (ClientRequestTokens: a bounded store keyed by a
+//     request's fingerprint, its janitor).
+//   - Streams: streams.go (a table's stream as the storage Observer of
+//     its data, over package streamlog's record log), streams_api.go and
+//     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
+//     GetRecords).
+//   - TTL: ttl.go (UpdateTimeToLive, DescribeTimeToLive, SweepTTL).
+//   - Backups and recovery: backups.go (CreateBackup, DescribeBackup,
+//     ListBackups, DeleteBackup; the SYSTEM backup of a deleted table),
+//     restore.go (RestoreTableFromBackup, RestoreTableToPointInTime),
+//     continuous_backups.go (DescribeContinuousBackups,
+//     UpdateContinuousBackups), pitr.go (a table's point-in-time history:
+//     a base snapshot and the log of its writes, fed by the namespace's
+//     commit hook), backups_types.go (their wire shapes), ns_snapshot.go
+//     (snapshots and rewinds of every namespace, for test suites).
+//   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go
+//     (BatchExecuteStatement), op_partiql_tx.go (ExecuteTransaction),
+//     partiql_translate.go (statements onto package expr),
+//     partiql_select.go, partiql_select_index.go, partiql_projection.go,
+//     partiql_write.go, partiql_values.go.
+//   - Conventions glue: conventions.go (package conventions' rules on the
+//     write path of the tables that opt in, the tenant guard, the report).
+//
+// # Why one package
+//
+// The service is one package, not one per concern: the PartiQL glue
+// plans its statements onto the data plane's and the transactions' own
+// helpers (about fifty of them: key extraction, conditions, index key
+// checks, the transaction runner, the page reader, capacity), and the
+// conventions and streams glue run inside the write path under storage's
+// lock on the same table type. A cut between them would export most of
+// the service to itself and add no boundary that holds. What has a clean
+// cut is its own package already: errors and messages (apierr), the JSON
+// codec (wire), the stream record log (streamlog).
+//
+// # Streams, TTL and the clock
+//
+// A table's stream (streams.go) is the storage Observer of its data:
+// storage hands it each committed item write, with the stored records
+// before and after, under the table's write lock, so every write path
+// produces its records and nothing re-reads a table. TimeToLive (ttl.go)
+// deletes expired items through the same write path. Every time the
+// service uses comes from Config.Clock, which the facade moves (its
+// Advance and SetNow); a move calls ClockMoved, which forgets the
+// ClientRequestTokens whose window it ends.
+//
+// # Locks
+//
+// Every lock of the service and of storage in one order, top to bottom.
+// A goroutine holding one of them takes only locks below it, never one
+// above (TestLockOrder runs every schema change against every write path
+// to hold the service to it):
+//
+//	table.mu          one table's definition changes: UpdateTable,
+//	                  DeleteTable, UpdateTimeToLive, TagResource,
+//	                  UntagResource, through changeMeta (catalog.go),
+//	                  which records each in the namespace's DB
+//	storage.Table.mu  one table's items, indexes and metadata record
+//	                  (SetMeta); several tables only through storage.Begin
+//	                  and BeginRead, which take them in ascending table id
+//	                  (storage/doc.go)
+//	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
+//	                  (DeleteTable holds table.mu and the table's
+//	                  storage lock while it drops it)
+//	streamSet.mu      a namespace's list of streams (streams.go)
+//	stream.mu         one stream's records; Observe takes it under
+//	                  storage's lock
+//	pitrLog.mu        one table's point-in-time history (pitr.go); the
+//	                  DB's hook takes it under storage's locks, and
+//	                  rolls the history forward under it on a table of
+//	                  no DB, whose storage lock nobody else ever holds
+//	leaves            namespaces.mu, Namespace.mu, idempotency.mu,
+//	                  conventions.Report.mu, stmtCache.mu, codecMu,
+//	                  pitrRecorder.mu, backupSet.mu, snapshotStore.mu, the
+//	                  logger's: held for their own work, nothing taken inside
+//
+// A table's definition is read under no lock at all: table.meta is an
+// atomic pointer to an immutable tableMeta, swapped whole by the changes
+// above. So code that runs under storage's lock (a Write callback, a
+// WriteTx before its Commit, a Query or Scan visit, an Observer) reads
+// index definitions, LSIs, TTL and the conventions policy without
+// waiting, and must never take table.mu; a definition change may hold
+// table.mu while it takes storage's lock (AddIndex, DropIndex,
+// SetObserver). A write that read the definition just before a change
+// is published acts on the one it read: an index being added is sparse
+// (an item without its key attributes, or with the wrong types, is not
+// in it), and a reader that finds an index just dropped answers as if
+// it had not found it.
+//
+// # Backups, point-in-time recovery and snapshots
+//
+// On-demand backups (backups.go) are copy-on-write snapshots of a table
+// and its definition, kept per namespace in memory; restores
+// (restore.go) make a new table of a snapshot without copying its items.
+// Point-in-time recovery (pitr.go) keeps, per table, a base snapshot and
+// the log of the writes committed since, fed by the namespace's commit
+// hook (pitrRecorder wraps the hook persistence gives), so a restore to
+// any instant of the window rolls the base forward. Beyond AWS, every
+// namespace can be snapshotted and rewound for test suites
+// (ns_snapshot.go; the facade's Snapshot, Restore and DropSnapshot).
+//
+// # Errors
+//
+// Operations return errors built by package apierr's constructors
+// (apierr.Validation, apierr.ResourceNotFound, ...) with its message
+// constants. Each belongs to a class (a sentinel such as
+// apierr.ErrValidation, tested with errors.Is); only the edge turns a
+// class into "__type", the message member and a status. An error of no
+// class is a bug and answers 500 InternalServerError, as does a panic,
+// which the edge recovers and logs with its stack. A commit the hook
+// refuses answers 500 as well, with nothing changed.
+//
+// # Caveats
+//
+//   - Java object identities that AWS prints in some constraint messages
+//     (BatchWriteItem's echo of its requests) are replaced by a stable hash
+//     of the value.
+//   - Control-plane changes take effect at once: no CREATING/UPDATING state,
+//     no ~2 s tag lag or tag lock, no 15 s deletion-protection cooldown and no
+//     daily limit on throughput decreases, all of which AWS has.
+//   - ItemCollectionMetrics (collections.go): a collection's size is the
+//     sum of its items' sizes plus their local secondary index entries
+//     (key and projected attributes + 100 bytes each), kept per partition
+//     by storage; SizeEstimateRangeGB brackets it by whole GB ([0, 1] below
+//     1 GB, as AWS documents; AWS's rule above that is not documented).
+//     A BatchWriteItem refused for the 10 GB limit writes none of the batch:
+//     its writes go through one storage transaction (AWS does not promise
+//     either way).
+//   - Transactions (op_transact.go, op_transact_get.go, idempotency.go):
+//     isolation is by locks, so a transaction waits instead of failing with
+//     TransactionConflict, and TransactionInProgressException never
+//     happens. Input errors (keys, expressions, sizes) are top-level
+//     ValidationExceptions as for the single-item operations; errors that
+//     depend on the stored item (an operand of the wrong type, an item grown
+//     past 400 KB, a full item collection) cancel the transaction with that
+//     action's reason, as AWS does (DynamoDB Local answers some of each the
+//     other way; the conformance suite marks them).
+//   - Streams have one shard each (AWS splits and rolls shards over
+//     time); sequence numbers are 21-digit decimals from 1 per stream.
+//     Records older than the retention are trimmed when the stream is next
+//     written or read, so an idle stream keeps its last records until
+//     then. A write that stores an equal item (byte for byte the same
+//     record, or the same sets in another member order) emits no record.
+//   - TTL: expired items are deleted at the next sweep (every
+//     -ttlSweepInterval, or SweepTTL), not within days as on AWS; AWS's one
+//     TTL change per hour is not enforced, as DynamoDB Local does not.
+//   - DescribeEndpoints answers the request's Host (as AWS answers its own
+//     host name, without a scheme), so endpoint discovery stays on the
+//     emulator; an SDK that adds https:// to it needs TLS in front.
+//   - Conventions (conventions.go): tables that opt in (Config.Conventions
+//     or their tags) have their writes and deletes checked against the
+//     mbc-cqrs-serverless conventions, with ValidationException naming every
+//     blocking violation (AccessDeniedException for the tenant guard) on
+//     enforced tables; DynamoDB has nothing like it. Tables that do not opt
+//     in are untouched. A violation inside TransactWriteItems is a top-level
+//     ValidationException, not a cancellation reason.
+package service

@@ -1,0 +1,160 @@
+package service
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// defaultAccountID is the account id in ARNs, as DynamoDB Local uses it
+// (arn:aws:dynamodb:REGION:000000000000:table/NAME).
+const defaultAccountID = "000000000000"
+
+// Namespace is one isolated database: its storage.DB (the tables, their
+// items and their definitions, and the one commit hook through which every
+// change of them leaves it) and the emulator's catalog of those tables.
+// DynamoDB Local keeps one per access key id + region; with SharedDB there
+// is one for everyone. The control-plane operations (op_tables.go) own the
+// catalog and may extend this struct and table.
+type Namespace struct {
+	key     string // "AKID/region", or "shared": the namespace's ID
+	region  string // region that created it; "" for the shared namespace
+	account string
+	svc     *Service
+	db      *storage.DB // nil while home is set
+
+	mu     sync.RWMutex      // guards tables; a leaf of the lock order (doc.go)
+	tables map[string]*table // by table name
+
+	streams streamSet // the streams of its tables, disabled ones included (streams.go)
+
+	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
+	backups backupSet     // its on-demand backups (backups.go)
+
+	// home is set for a namespace nobody has created anything in yet: it
+	// has no tables and is registered in home only when a table is added
+	// (addTable), so reads with ever new access keys keep nothing.
+	home    *namespaces
+	homeKey nsKey
+}
+
+// newNamespace returns the registered namespace of ID key, with its DB.
+func (n *namespaces) newNamespace(key, region string) *Namespace {
+	var hook storage.Hook
+	if n.hooks != nil {
+		hook = n.hooks(key)
+	}
+	rec := newPITRRecorder(hook, n.svc.clock)
+	return &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc,
+		db: storage.NewDB(rec), pitr: rec, tables: make(map[string]*table)}
+}
+
+// ID is the namespace's ID: "<access key id>/<region>", or "shared" with
+// Config.SharedDB. Access key ids are letters and digits (the edge checks
+// them: emulator/auth.go), so the ID names one namespace.
+func (ns *Namespace) ID() string { return ns.key }
+
+// keyString is the Namespace.key of k.
+func (k nsKey) keyString() string {
+	if k.shared {
+		return "shared"
+	}
+	return k.accessKey + "/" + k.region
+}
+
+// DB returns the namespace's storage.DB (its tables, their items and
+// definitions, and its commit hook): for persistence and backups, which
+// read and snapshot it, and for tests. A namespace nobody has created
+// anything in is registered first.
+func (ns *Namespace) DB() *storage.DB { return ns.registered().db }
+
+// Region is the region whose requests select this namespace; for a shared
+// namespace it is empty: use the request's region (call.region) for ARNs.
+func (ns *Namespace) Region() string { return ns.region }
+
+// AccountID is the account id for ARNs ("000000000000", as DynamoDB Local).
+func (ns *Namespace) AccountID() string { return ns.account }
+
+// namespaces holds the namespaces of an Emulator, created on first use.
+type namespaces struct {
+	svc *Service // immutable after newService
+	// hooks returns the commit hook of a new namespace's DB, given its
+	// ID; nil (or a nil hook): none. Immutable after New: the seam for
+	// persistence (catalog_record.go says what the DB holds).
+	hooks func(id string) storage.Hook
+
+	mu sync.RWMutex // guards byKey; a leaf of the lock order (doc.go)
+	// byKey maps access key id + region (or shared) to its namespace.
+	byKey map[nsKey]*Namespace
+}
+
+// nsKey selects a namespace: the shared one, or one access key id + region.
+type nsKey struct {
+	shared            bool
+	accessKey, region string
+}
+
+// lookup returns the namespace for k: the registered one, or else an
+// empty, unregistered one that registers itself when a table is added to
+// it (see Namespace.home). Reads never create a namespace.
+func (n *namespaces) lookup(k nsKey) *Namespace {
+	n.mu.RLock()
+	ns := n.byKey[k]
+	n.mu.RUnlock()
+	if ns != nil {
+		return ns
+	}
+	ns = &Namespace{key: k.keyString(), region: k.region, account: defaultAccountID, svc: n.svc, home: n}
+	ns.homeKey = k
+	return ns
+}
+
+// get returns the namespace for k, creating it on first use. The access
+// key and region are copied, so the namespace does not keep the request
+// header they were cut from.
+func (n *namespaces) get(k nsKey) *Namespace {
+	n.mu.RLock()
+	ns := n.byKey[k]
+	n.mu.RUnlock()
+	if ns != nil {
+		return ns
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if ns = n.byKey[k]; ns == nil {
+		if n.byKey == nil {
+			n.byKey = make(map[nsKey]*Namespace)
+		}
+		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+		if k.shared {
+			ns = n.newNamespace("shared", "")
+		} else {
+			ns = n.newNamespace(k.keyString(), k.region)
+		}
+		n.byKey[k] = ns
+	}
+	return ns
+}
+
+// all returns every namespace created so far.
+func (n *namespaces) all() []*Namespace {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	out := make([]*Namespace, 0, len(n.byKey))
+	for _, ns := range n.byKey {
+		out = append(out, ns)
+	}
+	return out
+}
+
+// allTables returns the namespace's tables.
+func (ns *Namespace) allTables() []*table {
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	out := make([]*table, 0, len(ns.tables))
+	for _, t := range ns.tables {
+		out = append(out, t)
+	}
+	return out
+}

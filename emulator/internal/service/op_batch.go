@@ -1,0 +1,445 @@
+package service
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// BatchGetItem and BatchWriteItem: every request is validated (limits,
+// tables, keys, duplicates) before anything is read or written, so a bad
+// request never writes part of a batch; the writes of a batch then go
+// through one storage transaction. Tables are visited in name order so
+// errors and responses are deterministic.
+
+func init() {
+	register("BatchGetItem", batchGetItem)
+	register("BatchWriteItem", batchWriteItem)
+}
+
+const (
+	maxBatchGetKeys   = 100
+	maxBatchWrites    = 25
+	maxBatchGetBytes  = 16 << 20 // response size after which keys are left unprocessed
+	returnMetricsSize = "SIZE"
+	returnMetricsNone = "NONE"
+)
+
+// KeysAndAttributes is one table's part of a BatchGetItem request (and of
+// its UnprocessedKeys).
+type KeysAndAttributes struct {
+	Keys                     []wire.WireItem      `json:"Keys"`
+	AttributesToGet          []string             `json:"AttributesToGet,omitempty"`
+	ConsistentRead           *bool                `json:"ConsistentRead,omitempty"`
+	ProjectionExpression     *string              `json:"ProjectionExpression,omitempty"`
+	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames,omitempty"`
+}
+
+// BatchGetItemInput is the BatchGetItem request.
+type BatchGetItemInput struct {
+	RequestItems           map[string]*KeysAndAttributes `json:"RequestItems"`
+	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
+}
+
+// BatchGetItemOutput is the BatchGetItem response.
+type BatchGetItemOutput struct {
+	Responses        map[string][]wire.WireItem    `json:"Responses"`
+	UnprocessedKeys  map[string]*KeysAndAttributes `json:"UnprocessedKeys"`
+	ConsumedCapacity []*ConsumedCapacity           `json:"ConsumedCapacity,omitempty"`
+}
+
+// WriteRequest is one entry of a BatchWriteItem request: exactly one of
+// PutRequest and DeleteRequest.
+type WriteRequest struct {
+	PutRequest    *PutRequest    `json:"PutRequest,omitempty"`
+	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitempty"`
+}
+
+// PutRequest puts one item.
+type PutRequest struct {
+	Item wire.WireItem `json:"Item"`
+}
+
+// DeleteRequest deletes the item with Key.
+type DeleteRequest struct {
+	Key wire.WireItem `json:"Key"`
+}
+
+// BatchWriteItemInput is the BatchWriteItem request.
+type BatchWriteItemInput struct {
+	RequestItems                map[string][]WriteRequest `json:"RequestItems"`
+	ReturnConsumedCapacity      string                    `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics string                    `json:"ReturnItemCollectionMetrics"`
+}
+
+// BatchWriteItemOutput is the BatchWriteItem response.
+type BatchWriteItemOutput struct {
+	UnprocessedItems      map[string][]WriteRequest           `json:"UnprocessedItems"`
+	ItemCollectionMetrics map[string][]*ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	ConsumedCapacity      []*ConsumedCapacity                 `json:"ConsumedCapacity,omitempty"`
+}
+
+// batchGetTable is one table's validated part of a BatchGetItem.
+type batchGetTable struct {
+	name       string
+	t          *table
+	req        *KeysAndAttributes
+	keys       []storage.Key
+	projection *expr.Projection
+	consistent bool
+}
+
+func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	violations := append([]string{
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+	}, batchGetKeysConstraints(in.RequestItems)...)
+	if err := apierr.ConstraintErrors(violations...); err != nil {
+		return nil, err
+	}
+	if len(in.RequestItems) == 0 {
+		return nil, apierr.NoRequestItems("BatchGetItem")
+	}
+	if err := batchGetMixedParams(in.RequestItems); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, req := range in.RequestItems {
+		total += len(req.Keys)
+	}
+	if total > maxBatchGetKeys {
+		return nil, apierr.Validation(apierr.MsgBatchGetTooMany)
+	}
+
+	names := sortedKeys(in.RequestItems)
+	tables := make([]*batchGetTable, 0, len(names))
+	for _, name := range names {
+		bt, err := c.prepareBatchGet(name, in.RequestItems[name])
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, bt)
+	}
+
+	out := &BatchGetItemOutput{
+		Responses:       make(map[string][]wire.WireItem, len(tables)),
+		UnprocessedKeys: map[string]*KeysAndAttributes{},
+	}
+	size := 0
+	for _, bt := range tables {
+		items := []wire.WireItem{}
+		units := 0.0
+		for i, k := range bt.keys {
+			it, ok := bt.t.data.Get(k)
+			n := 0
+			if ok {
+				n = storage.ItemSize(it)
+				if size+n > maxBatchGetBytes {
+					bt.unprocessed(out, bt.req.Keys[i])
+					continue
+				}
+				size += n
+				if bt.projection != nil {
+					it = bt.projection.Apply(it)
+				}
+				items = append(items, wire.ItemToWire(it))
+			}
+			units += readUnits(n, bt.consistent)
+		}
+		out.Responses[bt.name] = items
+		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		}
+	}
+	return out, nil
+}
+
+// prepareBatchGet validates one table's part of a BatchGetItem: its
+// parameters, projection, keys and duplicates.
+func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTable, error) {
+	p := exprParams{
+		names: req.ExpressionAttributeNames,
+	}
+	p.expressions = appendIf(p.expressions, req.ProjectionExpression != nil, "ProjectionExpression")
+	p.legacy = appendIf(p.legacy, req.AttributesToGet != nil, "AttributesToGet")
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	t, err := c.lookupTable(name)
+	if err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(req.ExpressionAttributeNames, nil)
+	if err != nil {
+		return nil, err
+	}
+	bt := &batchGetTable{
+		name:       name,
+		t:          t,
+		req:        req,
+		consistent: req.ConsistentRead != nil && *req.ConsistentRead,
+	}
+	if bt.projection, err = compileProjection(comp, req.ProjectionExpression, req.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(req.Keys))
+	bt.keys = make([]storage.Key, 0, len(req.Keys))
+	for _, wk := range req.Keys {
+		k, err := t.keyFromKeyParam(wk.Item())
+		if err != nil {
+			return nil, err
+		}
+		if err := c.guardKey(t, k); err != nil {
+			return nil, err
+		}
+		id := keyID(k)
+		if seen[id] {
+			return nil, apierr.Validation(apierr.MsgBatchDuplicates)
+		}
+		seen[id] = true
+		bt.keys = append(bt.keys, k)
+	}
+	return bt, nil
+}
+
+// batchGetMixedParams applies AWS's rule against mixing expression and
+// legacy parameters to the BatchGetItem request as a whole: a
+// ProjectionExpression in one table's entry and AttributesToGet in another's
+// is the same error as both in one entry, reported before any table is
+// looked at.
+func batchGetMixedParams(items map[string]*KeysAndAttributes) error {
+	var p exprParams
+	for _, req := range items {
+		if req == nil {
+			continue
+		}
+		if req.ProjectionExpression != nil && len(p.expressions) == 0 {
+			p.expressions = append(p.expressions, "ProjectionExpression")
+		}
+		if req.AttributesToGet != nil && len(p.legacy) == 0 {
+			p.legacy = append(p.legacy, "AttributesToGet")
+		}
+	}
+	if len(p.expressions) > 0 && len(p.legacy) > 0 {
+		return p.check()
+	}
+	return nil
+}
+
+// unprocessed adds key to the table's UnprocessedKeys entry, which carries
+// the table's projection parameters as the request gave them.
+func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key wire.WireItem) {
+	u := out.UnprocessedKeys[bt.name]
+	if u == nil {
+		u = &KeysAndAttributes{
+			AttributesToGet:          bt.req.AttributesToGet,
+			ConsistentRead:           bt.req.ConsistentRead,
+			ProjectionExpression:     bt.req.ProjectionExpression,
+			ExpressionAttributeNames: bt.req.ExpressionAttributeNames,
+		}
+		out.UnprocessedKeys[bt.name] = u
+	}
+	u.Keys = append(u.Keys, key)
+}
+
+// batchWrite is one validated write of a BatchWriteItem.
+type batchWrite struct {
+	key  storage.Key
+	item storage.Item // nil: delete
+}
+
+// batchWriteTable is one table's validated writes.
+type batchWriteTable struct {
+	t      *table
+	writes []batchWrite
+}
+
+func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	if err := apierr.ConstraintErrors(
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
+		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+		batchWriteTableConstraint(in.RequestItems),
+	); err != nil {
+		return nil, err
+	}
+	if len(in.RequestItems) == 0 {
+		return nil, apierr.NoRequestItems("BatchWriteItem")
+	}
+	names := sortedKeys(in.RequestItems)
+	total := 0
+	for _, name := range names {
+		reqs := in.RequestItems[name]
+		if len(reqs) == 0 {
+			return nil, apierr.Validationf(apierr.MsgBatchWriteEmptyList, name)
+		}
+		total += len(reqs)
+	}
+	if total > maxBatchWrites {
+		return nil, apierr.Validation(apierr.MsgBatchWriteTooMany)
+	}
+	// Request shape and item sizes first, as AWS checks them before tables.
+	for _, name := range names {
+		for _, wr := range in.RequestItems[name] {
+			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
+				return nil, apierr.Validation(apierr.MsgWriteRequestNotOne)
+			}
+			if wr.PutRequest != nil && storage.ItemSize(wr.PutRequest.Item.Item()) > maxItemBytes {
+				return nil, apierr.Validation(apierr.MsgBatchItemTooLarge)
+			}
+		}
+	}
+
+	tables := make([]batchWriteTable, 0, len(names))
+	for _, name := range names {
+		bt, err := c.prepareBatchWrite(name, in.RequestItems[name])
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, bt)
+	}
+
+	// Everything is valid: write, through one storage transaction (the one
+	// write path; it also means a refused write leaves none of the batch).
+	data := make([]*storage.Table, len(tables))
+	for i, bt := range tables {
+		data[i] = bt.t.data
+	}
+	tx := storage.Begin(data...)
+	defer tx.Abort()
+	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	for _, bt := range tables {
+		var cp capacity
+		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
+		decodeOld := needOld(bt.t, in.ReturnConsumedCapacity)
+		var defs []*indexDef
+		if decodeOld {
+			gsis, lsis := bt.t.indexes()
+			defs = slices.Concat(gsis, lsis)
+		}
+		tp := bt.t.convPolicy()
+		for _, w := range bt.writes {
+			var ch storage.Change
+			var err error
+			if tp != nil {
+				ch, err = c.batchWriteChecked(tp, tx, bt.t, w.key, w.item)
+			} else if decodeOld {
+				ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
+			} else {
+				ch, err = tx.Put(bt.t.data, w.key, w.item) // nil deletes
+			}
+			if err != nil {
+				return nil, err
+			}
+			cp.table += writeUnits(max(ch.OldSize, ch.NewSize))
+			if decodeOld {
+				cp.add(indexWriteUnits(bt.t.schema, defs, ch))
+			}
+			icm.add(w.key, ch)
+		}
+		out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
+		if cc := cp.report(bt.t, in.ReturnConsumedCapacity); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		}
+	}
+	if _, err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// prepareBatchWrite validates one table's writes: the table, each item's or
+// key's key attributes, and no two writes to one key.
+func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTable, error) {
+	t, err := c.lookupTable(name)
+	if err != nil {
+		return batchWriteTable{}, err
+	}
+	bt := batchWriteTable{t: t, writes: make([]batchWrite, 0, len(reqs))}
+	seen := make(map[string]bool, len(reqs))
+	for _, wr := range reqs {
+		var w batchWrite
+		if wr.PutRequest != nil {
+			w.item = wr.PutRequest.Item.Item()
+			if w.key, err = t.keyFromItem(w.item); err == nil {
+				err = t.checkIndexKeys(w.item, false)
+			}
+		} else {
+			w.key, err = t.keyFromKeyParam(wr.DeleteRequest.Key.Item())
+		}
+		if err != nil {
+			return batchWriteTable{}, err
+		}
+		if err := c.guardKey(t, w.key); err != nil {
+			return batchWriteTable{}, err
+		}
+		id := keyID(w.key)
+		if seen[id] {
+			return batchWriteTable{}, apierr.Validation(apierr.MsgBatchDuplicates)
+		}
+		seen[id] = true
+		bt.writes = append(bt.writes, w)
+	}
+	return bt, nil
+}
+
+// keyID is a comparable identity of a key: kind and bytes of each part.
+func keyID(k storage.Key) string {
+	b := make([]byte, 0, 16+len(k.Partition.Str())+len(k.Sort.Str()))
+	b = append(b, byte(k.Partition.Kind()))
+	b = strconv.AppendInt(b, int64(len(k.Partition.Str())), 10)
+	b = append(b, ':')
+	b = append(b, k.Partition.Str()...)
+	b = append(b, byte(k.Sort.Kind()))
+	b = append(b, k.Sort.Str()...)
+	return string(b)
+}
+
+// requestItemsConstraint checks that RequestItems is present and not empty.
+func requestItemsConstraint(isNil bool, n int) string {
+	switch {
+	case isNil:
+		return apierr.NullViolation("requestItems", true)
+	}
+	return "" // n == 0 is errNoRequestItems, after the constraints
+}
+
+// batchGetKeysConstraints checks each table's Keys list: present, not
+// empty, at most 100. (More than 100 over all tables is the "Too many
+// items" error.)
+func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
+	var list []string
+	for _, name := range sortedKeys(reqs) {
+		req := reqs[name]
+		path := "requestItems." + name + ".member.keys"
+		switch {
+		case req == nil || req.Keys == nil:
+			list = append(list, apierr.NullViolation(path, true))
+		case len(req.Keys) == 0:
+			list = append(list, apierr.EmptyListViolation(path, req.Keys))
+		case len(req.Keys) > maxBatchGetKeys:
+			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)))
+		}
+	}
+	return list
+}
+
+func returnItemCollectionMetricsConstraint(v string) string {
+	return apierr.EnumViolation(paramReturnICM, v, enumReturnICM)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,668 @@
+package service
+
+import (
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// The single-item operations: PutItem, GetItem, DeleteItem, UpdateItem.
+// Each validates in AWS's order (request constraints, expression parameters,
+// expressions, ReturnValues, item size, table, key) and then does exactly one
+// storage read or one storage Table.Write, evaluating any condition on the
+// current item inside the write so a failed condition writes nothing.
+
+func init() {
+	register("PutItem", putItem)
+	register("GetItem", getItem)
+	register("DeleteItem", deleteItem)
+	register("UpdateItem", updateItem)
+}
+
+// ReturnValues values.
+const (
+	returnNone       = "NONE"
+	returnAllOld     = "ALL_OLD"
+	returnUpdatedOld = "UPDATED_OLD"
+	returnAllNew     = "ALL_NEW"
+	returnUpdatedNew = "UPDATED_NEW"
+)
+
+// Enum value sets in the order AWS lists them in constraint messages.
+const (
+	enumReturnValues       = "ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW"
+	enumReturnICM          = "SIZE, NONE"
+	enumReturnOnCondFail   = "ALL_OLD, NONE"
+	enumConditionalOp      = "AND, OR"
+	enumReturnConsumedCap  = "INDEXES, TOTAL, NONE"
+	paramConditionExpr     = "ConditionExpression"
+	paramUpdateExpr        = "UpdateExpression"
+	paramProjectionExpr    = "ProjectionExpression"
+	paramExpected          = "Expected"
+	paramAttributeUpdates  = "AttributeUpdates"
+	paramAttributesToGet   = "AttributesToGet"
+	paramConditionalOp     = "ConditionalOperator"
+	paramReturnValues      = "returnValues"
+	paramReturnICM         = "returnItemCollectionMetrics"
+	paramReturnOnCondFail  = "returnValuesOnConditionCheckFailure"
+	paramReturnConsumedCap = "returnConsumedCapacity"
+	paramConditionalOpWire = "conditionalOperator"
+)
+
+// ExpectedAttributeValue is one entry of the legacy Expected parameter.
+type ExpectedAttributeValue struct {
+	Value              *wire.AttributeValue  `json:"Value,omitempty"`
+	Exists             *bool                 `json:"Exists,omitempty"`
+	ComparisonOperator string                `json:"ComparisonOperator,omitempty"`
+	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
+}
+
+// AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
+type AttributeValueUpdate struct {
+	Action string               `json:"Action,omitempty"`
+	Value  *wire.AttributeValue `json:"Value,omitempty"`
+}
+
+// ItemCollectionMetrics is reported for tables with local secondary indexes
+// when ReturnItemCollectionMetrics is SIZE.
+type ItemCollectionMetrics struct {
+	ItemCollectionKey   wire.WireItem `json:"ItemCollectionKey,omitempty"`
+	SizeEstimateRangeGB []float64     `json:"SizeEstimateRangeGB,omitempty"`
+}
+
+// PutItemInput is the PutItem request.
+type PutItemInput struct {
+	TableName                           *string
+	Item                                wire.WireItem
+	ConditionExpression                 *string
+	ExpressionAttributeNames            wire.ExpressionNames
+	ExpressionAttributeValues           wire.ExpressionValues
+	Expected                            map[string]ExpectedAttributeValue
+	ConditionalOperator                 string
+	ReturnValues                        string
+	ReturnConsumedCapacity              string
+	ReturnItemCollectionMetrics         string
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// PutItemOutput is the PutItem response.
+type PutItemOutput struct {
+	Attributes            wire.WireItem          `json:"Attributes,omitempty"`
+	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+}
+
+// GetItemInput is the GetItem request.
+type GetItemInput struct {
+	TableName                *string
+	Key                      wire.WireItem
+	AttributesToGet          []string
+	ProjectionExpression     *string
+	ExpressionAttributeNames wire.ExpressionNames
+	ConsistentRead           *bool
+	ReturnConsumedCapacity   string
+}
+
+// GetItemOutput is the GetItem response. Item is absent when there is no
+// such item and {} when the item has none of the projected attributes.
+type GetItemOutput struct {
+	Item             *wire.WireItem    `json:"Item,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	// stored, when hasStored, is the whole item as storage keeps it, the
+	// Item that appendJSON writes straight from the record (Item is nil).
+	stored    storage.EncodedItem
+	hasStored bool
+}
+
+// DeleteItemInput is the DeleteItem request.
+type DeleteItemInput struct {
+	TableName                           *string
+	Key                                 wire.WireItem
+	ConditionExpression                 *string
+	ExpressionAttributeNames            wire.ExpressionNames
+	ExpressionAttributeValues           wire.ExpressionValues
+	Expected                            map[string]ExpectedAttributeValue
+	ConditionalOperator                 string
+	ReturnValues                        string
+	ReturnConsumedCapacity              string
+	ReturnItemCollectionMetrics         string
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// DeleteItemOutput is the DeleteItem response.
+type DeleteItemOutput struct {
+	Attributes            wire.WireItem          `json:"Attributes,omitempty"`
+	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+}
+
+// UpdateItemInput is the UpdateItem request.
+type UpdateItemInput struct {
+	TableName                           *string
+	Key                                 wire.WireItem
+	UpdateExpression                    *string
+	ConditionExpression                 *string
+	ExpressionAttributeNames            wire.ExpressionNames
+	ExpressionAttributeValues           wire.ExpressionValues
+	AttributeUpdates                    map[string]AttributeValueUpdate
+	Expected                            map[string]ExpectedAttributeValue
+	ConditionalOperator                 string
+	ReturnValues                        string
+	ReturnConsumedCapacity              string
+	ReturnItemCollectionMetrics         string
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// UpdateItemOutput is the UpdateItem response.
+type UpdateItemOutput struct {
+	Attributes            wire.WireItem          `json:"Attributes,omitempty"`
+	ConsumedCapacity      *ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+}
+
+// writeConstraints checks TableName, the enum members the write operations
+// share and one more violation (or "") of the operation's own, reported
+// together in one message as AWS does.
+func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
+	name1, name2 := tableNameViolations(tableName)
+	return apierr.ConstraintErrors(name1, name2,
+		apierr.EnumViolation(paramReturnValues, returnValues, enumReturnValues),
+		apierr.EnumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
+		apierr.EnumViolation(paramReturnICM, ricm, enumReturnICM),
+		apierr.EnumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
+		apierr.EnumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
+		extra,
+	)
+}
+
+// writeExprs are the expression parameters of PutItem, DeleteItem and
+// UpdateItem: the placeholder maps, the condition (ConditionExpression or
+// the legacy Expected and ConditionalOperator) and, for UpdateItem, the
+// update (UpdateExpression or the legacy AttributeUpdates).
+type writeExprs struct {
+	names         map[string]string
+	values        wire.ExpressionValues
+	condition     *string
+	expected      map[string]ExpectedAttributeValue
+	conditionalOp string
+	isUpdate      bool // UpdateItem: the update members below count
+	update        *string
+	updates       map[string]AttributeValueUpdate
+}
+
+// compile runs AWS's checks on the mix of parameters, compiles the update
+// (UpdateItem only; nil when there is none) and the condition (nil when
+// there is none), and reports placeholders the expressions did not use, in
+// that order.
+func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
+	p := exprParams{names: w.names, values: w.values, valueExprs: []string{paramConditionExpr}}
+	if w.isUpdate {
+		p.valueExprs = []string{paramUpdateExpr, paramConditionExpr}
+		if w.updates != nil {
+			p.legacy = append(p.legacy, paramAttributeUpdates)
+		}
+	}
+	p.addExpected(w.expected != nil, w.conditionalOp)
+	if w.update != nil {
+		p.expressions = append(p.expressions, paramUpdateExpr)
+	}
+	if w.condition != nil {
+		p.expressions = append(p.expressions, paramConditionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, nil, err
+	}
+	comp, err := newCompiler(w.names, w.values)
+	if err != nil {
+		return nil, nil, err
+	}
+	var upd *expr.Update
+	if w.isUpdate {
+		if upd, err = compileUpdate(comp, w.update, w.updates); err != nil {
+			return nil, nil, err
+		}
+	}
+	cond, err := compileCondition(comp, w.condition, w.expected, w.conditionalOp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, nil, err
+	}
+	return upd, cond, nil
+}
+
+// compilePutDelete is compile for PutItem and DeleteItem, followed by their
+// ReturnValues check (only NONE and ALL_OLD).
+func (w writeExprs) compilePutDelete(returnValues string) (*expr.Condition, error) {
+	_, cond, err := w.compile()
+	if err != nil {
+		return nil, err
+	}
+	if rv := returnValues; rv != "" && rv != returnNone && rv != returnAllOld {
+		return nil, apierr.Validation(apierr.MsgReturnValuesPutDelete)
+	}
+	return cond, nil
+}
+
+// compileCondition compiles the request's condition from ConditionExpression
+// or the legacy Expected + ConditionalOperator; nil when there is none.
+func compileCondition(comp *expr.Compiler, text *string, expected map[string]ExpectedAttributeValue, op string) (*expr.Condition, error) {
+	if text != nil {
+		cond, err := comp.Condition(paramConditionExpr, *text)
+		return cond, err
+	}
+	if expected == nil {
+		return nil, nil
+	}
+	legacy := make(map[string]expr.LegacyCondition, len(expected))
+	for name, e := range expected {
+		lc := expr.LegacyCondition{ComparisonOperator: e.ComparisonOperator, Exists: e.Exists}
+		if e.Value != nil {
+			v := e.Value.Value
+			lc.Value = &v
+		}
+		if e.AttributeValueList != nil {
+			lc.AttributeValueList = make([]storage.Value, len(e.AttributeValueList))
+			for i, av := range e.AttributeValueList {
+				lc.AttributeValueList[i] = av.Value
+			}
+		}
+		legacy[name] = lc
+	}
+	cond, err := expr.Expected(legacy, op)
+	return cond, err
+}
+
+// checkCondition evaluates cond (nil: no condition) on the current item
+// inside a Write callback and returns ConditionalCheckFailedException, with
+// the current item when rvoccf is ALL_OLD, if it does not hold.
+func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error {
+	if cond == nil {
+		return nil
+	}
+	ok, err := cond.Eval(cur)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return nil
+	}
+	if rvoccf == returnAllOld && cur != nil {
+		return apierr.ConditionalCheckFailed(cur)
+	}
+	return apierr.ConditionalCheckFailed(nil)
+}
+
+// putOrDelete stores item under key, or deletes the item there when item
+// is nil, checking cond (nil: none) on the current item inside the write.
+// The current item is decoded only when cond or ReturnValues ALL_OLD needs
+// it; otherwise the Change has OldSize but no Old.
+func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condition, returnValues, rvoccf, capacityMode string) (storage.Change, error) {
+	if cond == nil && returnValues != returnAllOld && !needOld(t, capacityMode) {
+		return t.data.Put(key, item)
+	}
+	return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		if item == nil && cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		return item, nil
+	})
+}
+
+func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
+		apierr.NullViolation("item", in.Item == nil)); err != nil {
+		return nil, err
+	}
+	cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+	}.compilePutDelete(in.ReturnValues)
+	if err != nil {
+		return nil, err
+	}
+	item := in.Item.Item()
+	size := storage.ItemSize(item)
+	if size > maxItemBytes {
+		return nil, apierr.Validation(apierr.MsgItemTooLarge)
+	}
+	t, err := c.lookupTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromItem(item)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkIndexKeys(item, false); err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	var change storage.Change
+	if tp := t.convPolicy(); tp != nil {
+		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
+		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
+	} else {
+		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &PutItemOutput{
+		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize), change),
+	}
+	if in.ReturnValues == returnAllOld && change.Old != nil {
+		out.Attributes = wire.ItemToWire(change.Old)
+	}
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	return out, nil
+}
+
+func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2,
+		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
+		apierr.NullViolation("key", in.Key == nil),
+		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet),
+	); err != nil {
+		return nil, err
+	}
+	p := exprParams{names: in.ExpressionAttributeNames}
+	if in.AttributesToGet != nil {
+		p.legacy = append(p.legacy, paramAttributesToGet)
+	}
+	if in.ProjectionExpression != nil {
+		p.expressions = append(p.expressions, paramProjectionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
+	if err != nil {
+		return nil, err
+	}
+	var proj *expr.Projection
+	switch {
+	case in.ProjectionExpression != nil:
+		proj, err = comp.Projection(*in.ProjectionExpression)
+	case in.AttributesToGet != nil:
+		proj, err = expr.AttributesToGet(in.AttributesToGet)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	t, err := c.lookupTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromKeyParam(in.Key.Item())
+	if err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	stored, found := t.data.GetEncoded(key)
+	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	out := &GetItemOutput{}
+	if !found {
+		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
+		return out, nil
+	}
+	out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, stored.Size(), consistent)
+	if proj == nil {
+		out.stored, out.hasStored = stored, true
+		return out, nil
+	}
+	w := wire.ItemToWire(projectStored(proj, stored))
+	if w == nil {
+		w = wire.WireItem{}
+	}
+	out.Item = &w
+	return out, nil
+}
+
+// projectStored applies proj to a stored item, decoding only the
+// attributes the projection's paths start with.
+func projectStored(proj *expr.Projection, e storage.EncodedItem) storage.Item {
+	paths := proj.Paths()
+	var buf [8]string
+	names := buf[:0]
+	for _, p := range paths {
+		if len(p) > 0 {
+			names = append(names, p[0].Name)
+		}
+	}
+	return proj.Apply(e.Attributes(names))
+}
+
+func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
+		apierr.NullViolation("key", in.Key == nil)); err != nil {
+		return nil, err
+	}
+	cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+	}.compilePutDelete(in.ReturnValues)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.lookupTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromKeyParam(in.Key.Item())
+	if err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	var change storage.Change
+	if tp := t.convPolicy(); tp != nil {
+		change, err = c.deleteChecked(tp, t, key, cond, in.ReturnValuesOnConditionCheckFailure)
+	} else {
+		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &DeleteItemOutput{
+		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, change.OldSize, change),
+	}
+	if in.ReturnValues == returnAllOld && change.Old != nil {
+		out.Attributes = wire.ItemToWire(change.Old)
+	}
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	return out, nil
+}
+
+func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
+	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
+		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
+		apierr.NullViolation("key", in.Key == nil)); err != nil {
+		return nil, err
+	}
+	upd, cond, err := writeExprs{
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
+		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
+	}.compile()
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.lookupTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	key, err := t.keyFromKeyParam(in.Key.Item())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	tp := t.convPolicy()
+	var newSize int
+	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, err
+		}
+		next, size, err := t.updatedItem(key, upd, cur)
+		newSize = size
+		if err == nil && tp != nil {
+			err = tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, false, nil))
+		}
+		return next, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &UpdateItemOutput{
+		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize), change),
+	}
+	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
+	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	return out, nil
+}
+
+// updatedItem applies upd (nil: none) to the item cur with key (nil:
+// absent, so the update starts from the key attributes) and checks the
+// result as UpdateItem and a transaction's Update do: nesting, index key
+// attributes and the item size limit. It returns the new item and its size.
+func (t *table) updatedItem(key storage.Key, upd *expr.Update, cur storage.Item) (storage.Item, int, error) {
+	next := cur
+	if next == nil {
+		next = t.schema.KeyItem(key)
+	}
+	if upd != nil {
+		var err error
+		if next, err = upd.Apply(next); err != nil {
+			return nil, 0, err
+		}
+	}
+	if err := checkUpdatedNesting(upd, next); err != nil {
+		return nil, 0, err
+	}
+	if err := t.checkIndexKeys(next, true); err != nil {
+		return nil, 0, err
+	}
+	size := storage.ItemSize(next)
+	if size > maxItemBytes {
+		return nil, 0, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
+	}
+	return next, size, nil
+}
+
+// compileUpdate compiles UpdateExpression or the legacy AttributeUpdates;
+// nil when the request has neither (the item is still created or kept).
+func compileUpdate(comp *expr.Compiler, text *string, updates map[string]AttributeValueUpdate) (*expr.Update, error) {
+	if text != nil {
+		upd, err := comp.Update(*text)
+		return upd, err
+	}
+	if updates == nil {
+		return nil, nil
+	}
+	legacy := make(map[string]expr.AttributeUpdate, len(updates))
+	for name, u := range updates {
+		lu := expr.AttributeUpdate{Action: u.Action}
+		if u.Value != nil {
+			v := u.Value.Value
+			lu.Value = &v
+		}
+		legacy[name] = lu
+	}
+	upd, err := expr.AttributeUpdates(legacy)
+	return upd, err
+}
+
+// checkKeyNotUpdated rejects an update that touches a key attribute.
+func checkKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
+	if upd == nil {
+		return nil
+	}
+	for _, name := range upd.Attributes() {
+		if name == ks.Partition.Name || (ks.HasSort() && name == ks.Sort.Name) {
+			return apierr.Validationf(apierr.MsgCannotUpdateKey, name)
+		}
+	}
+	return nil
+}
+
+// updateReturnValues is the Attributes member of an UpdateItem response.
+// UPDATED_OLD and UPDATED_NEW project the updated paths onto the old or new
+// item, as AWS does (a nested SET returns only the changed fragment); an
+// empty result leaves Attributes out.
+func updateReturnValues(rv string, upd *expr.Update, change storage.Change) wire.WireItem {
+	var item storage.Item
+	switch rv {
+	case returnAllOld:
+		item = change.Old
+	case returnAllNew:
+		item = change.New
+	case returnUpdatedOld, returnUpdatedNew:
+		if upd == nil {
+			return nil
+		}
+		if rv == returnUpdatedOld {
+			item = upd.UpdatedOld(change.Old)
+		} else {
+			item = upd.UpdatedNew(change.New)
+		}
+	}
+	if len(item) == 0 {
+		return nil
+	}
+	return wire.ItemToWire(item)
+}
+
+// checkUpdatedNesting rejects an updated item whose updated attributes nest
+// lists and maps beyond MaxValueDepth levels.
+func checkUpdatedNesting(upd *expr.Update, item storage.Item) error {
+	if upd == nil {
+		return nil
+	}
+	for _, name := range upd.Attributes() {
+		if v, ok := item[name]; ok && valueDepth(v) > wire.MaxValueDepth {
+			return apierr.Validation(apierr.MsgUpdateNesting)
+		}
+	}
+	return nil
+}
+
+// valueDepth is the nesting level of v's deepest value: a scalar or set is
+// level 1, each enclosing list or map adds one.
+func valueDepth(v storage.Value) int {
+	deepest := 0
+	switch v.Kind() {
+	case storage.KindL:
+		for _, e := range v.List() {
+			deepest = max(deepest, valueDepth(e))
+		}
+	case storage.KindM:
+		for _, e := range v.Map() {
+			deepest = max(deepest, valueDepth(e))
+		}
+	default:
+		return 1
+	}
+	return deepest + 1
+}

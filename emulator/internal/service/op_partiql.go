@@ -1,0 +1,217 @@
+package service
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// ExecuteStatement: one PartiQL statement, parsed once per distinct text
+// (a bounded cache), translated to expr's compiled forms and run on
+// storage as the item operations run: a SELECT that fixes the partition
+// key by equality is a Query (a seek into one partition), any other SELECT
+// a Scan with the WHERE clause as its filter (of the index for
+// "table"."index": partiql_select_index.go); INSERT, UPDATE and DELETE
+// are one Table.Write each on the full primary key, their conditions
+// checked inside the write. ExecuteTransaction: op_partiql_tx.go.
+
+func init() {
+	register("ExecuteStatement", executeStatement)
+}
+
+// maxStatementLen is the model's limit on Statement.
+const maxStatementLen = 8192
+
+// ExecuteStatementInput is the ExecuteStatement request.
+type ExecuteStatementInput struct {
+	Statement                           *string
+	Parameters                          []wire.AttributeValue
+	ConsistentRead                      *bool
+	NextToken                           *string
+	ReturnConsumedCapacity              string
+	ReturnValuesOnConditionCheckFailure string
+	Limit                               *int64
+}
+
+// ExecuteStatementOutput is the ExecuteStatement response: items read
+// (projected, or whole from storage), the token of the next page.
+type ExecuteStatementOutput struct {
+	Items            []storage.Item
+	stored           []storage.EncodedItem
+	NextToken        string
+	ConsumedCapacity *ConsumedCapacity
+}
+
+func (o *ExecuteStatementOutput) appendJSON(b []byte) []byte {
+	b = append(b, `{"Items":[`...)
+	for i, it := range o.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendItem(b, it)
+	}
+	for i, e := range o.stored {
+		if i > 0 || len(o.Items) > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendStoredItem(b, e)
+	}
+	b = append(b, ']')
+	if o.NextToken != "" {
+		b = append(b, `,"NextToken":`...)
+		b = wire.AppendString(b, o.NextToken)
+	}
+	if o.ConsumedCapacity != nil {
+		b = append(b, `,"ConsumedCapacity":`...)
+		b = o.ConsumedCapacity.appendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// stmtOptions are the request members that shape how a statement runs.
+type stmtOptions struct {
+	consistent bool
+	limit      int // 0: none
+	nextToken  *string
+	capacity   string // ReturnConsumedCapacity
+	rvoccf     string // ReturnValuesOnConditionCheckFailure
+}
+
+func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
+	var tokenViolation string
+	if in.NextToken != nil && *in.NextToken == "" {
+		tokenViolation = apierr.Violation(apierr.Quote(""), "nextToken", apierr.LenGE(1))
+	}
+	if err := apierr.ConstraintErrors(
+		statementViolation("statement", in.Statement),
+		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
+		apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+		apierr.LimitViolation(in.Limit, "limit", 0, true),
+		tokenViolation,
+		parametersViolation("parameters", in.Parameters),
+	); err != nil {
+		return nil, err
+	}
+	st, err := parseStatement(*in.Statement)
+	if err != nil {
+		return nil, err
+	}
+	params, err := bindParams(st, in.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	return runStatement(c, st, *in.Statement, params, stmtOptions{
+		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
+		limit:      limitOf(in.Limit),
+		nextToken:  in.NextToken,
+		capacity:   in.ReturnConsumedCapacity,
+		rvoccf:     in.ReturnValuesOnConditionCheckFailure,
+	})
+}
+
+// statementViolation checks a Statement member (param: its place in
+// constraint messages): present, 1..8192 characters.
+func statementViolation(param string, s *string) string {
+	switch {
+	case s == nil:
+		return apierr.NullViolation(param, true)
+	case *s == "":
+		return apierr.Violation(apierr.Quote(""), param, apierr.LenGE(1))
+	case utf16Len(*s) > maxStatementLen: // characters, as Java counts them
+		return apierr.Violation(apierr.Quote(*s), param, apierr.LenLE(maxStatementLen))
+	}
+	return ""
+}
+
+// parametersViolation: Parameters, when present, has at least one member.
+func parametersViolation(param string, p []wire.AttributeValue) string {
+	return apierr.EmptyListViolation(param, p)
+}
+
+// bindParams checks that the request gives a parameter for every ? of the
+// statement (DynamoDB Local ignores extra ones).
+func bindParams(st partiql.Statement, in []wire.AttributeValue) ([]storage.Value, error) {
+	if partiql.ParamCount(st) > len(in) {
+		return nil, apierr.Validation(apierr.MsgParamCount)
+	}
+	out := make([]storage.Value, len(in))
+	for i, v := range in {
+		out[i] = v.Value
+	}
+	return out, nil
+}
+
+// stmtCache maps statement text to its parse, so a statement a program
+// sends again and again is parsed once. Parses are immutable and do not
+// depend on tables, so one cache serves every namespace.
+var stmtCache struct {
+	mu sync.Mutex // guards m; a leaf of the lock order (doc.go)
+	m  map[string]stmtParse
+}
+
+type stmtParse struct {
+	st  partiql.Statement
+	err error
+}
+
+// maxCachedStatements bounds the cache; when full it starts over.
+const maxCachedStatements = 4096
+
+// parseStatement parses text through the cache and words syntax errors as
+// DynamoDB does.
+func parseStatement(text string) (partiql.Statement, error) {
+	stmtCache.mu.Lock()
+	p, ok := stmtCache.m[text]
+	stmtCache.mu.Unlock()
+	if !ok {
+		st, err := partiql.Parse(text)
+		p = stmtParse{st: st, err: syntaxError(text, err)}
+		stmtCache.mu.Lock()
+		if stmtCache.m == nil || len(stmtCache.m) >= maxCachedStatements {
+			stmtCache.m = make(map[string]stmtParse)
+		}
+		stmtCache.m[text] = p
+		stmtCache.mu.Unlock()
+	}
+	return p.st, p.err
+}
+
+// syntaxError words a parse error: AWS's reason where public records of
+// AWS answers give it, else DynamoDB Local's (the statement itself).
+func syntaxError(text string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *partiql.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	detail := text
+	switch pe.Kind {
+	case partiql.KindNotStatement:
+		detail = apierr.MsgExpectedDML
+	case partiql.KindUnexpectedKeyword:
+		detail = apierr.MsgUnexpectedKeyword
+	}
+	return &apierr.Error{Class: apierr.ErrValidation, Msg: apierr.MsgStatementMalformed + detail, Cause: err}
+}
+
+// runStatement runs a parsed statement.
+func runStatement(c *call, st partiql.Statement, text string, params []storage.Value, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	x := newTranslator(text, params)
+	switch s := st.(type) {
+	case *partiql.Select:
+		return runSelect(c, x, s, opt)
+	case *partiql.Insert:
+		return runInsert(c, x, s, opt)
+	case *partiql.Update:
+		return runUpdate(c, x, s, opt)
+	case *partiql.Delete:
+		return runDelete(c, x, s, opt)
+	}
+	return nil, apierr.Validation(apierr.MsgExistsOutsideTxn)
+}

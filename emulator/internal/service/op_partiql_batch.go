@@ -1,0 +1,284 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// BatchExecuteStatement: up to 25 PartiQL statements, all single-item
+// reads or all writes, each answered on its own: an item, or an Error with
+// the code of what went wrong. Statements run one after another through
+// the same code as ExecuteStatement; the batch is not atomic.
+
+func init() {
+	register("BatchExecuteStatement", batchExecuteStatement)
+}
+
+const maxBatchStatements = 25
+
+// BatchStatementRequest is one statement of a BatchExecuteStatement.
+type BatchStatementRequest struct {
+	Statement                           *string
+	Parameters                          []wire.AttributeValue
+	ConsistentRead                      *bool
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// BatchExecuteStatementInput is the BatchExecuteStatement request.
+type BatchExecuteStatementInput struct {
+	Statements             []BatchStatementRequest
+	ReturnConsumedCapacity string
+}
+
+// BatchStatementError is the Error of one statement's response.
+type BatchStatementError struct {
+	Code    string        `json:"Code"`
+	Message string        `json:"Message"`
+	Item    wire.WireItem `json:"Item,omitempty"`
+}
+
+// BatchStatementResponse answers one statement.
+type BatchStatementResponse struct {
+	Error     *BatchStatementError `json:"Error,omitempty"`
+	TableName string               `json:"TableName,omitempty"`
+	Item      wire.WireItem        `json:"Item,omitempty"`
+}
+
+// BatchExecuteStatementOutput is the BatchExecuteStatement response.
+type BatchExecuteStatementOutput struct {
+	Responses        []BatchStatementResponse `json:"Responses"`
+	ConsumedCapacity []*ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+}
+
+// batchStatement is one statement after parsing.
+type batchStatement struct {
+	text   string
+	st     partiql.Statement
+	params []storage.Value
+	err    error // a parse or parameter error: the statement's answer
+}
+
+func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
+	violations := []string{
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.NullViolation("statements", in.Statements == nil),
+	}
+	violations = append(violations, apierr.EmptyListViolation("statements", in.Statements))
+	for i, r := range in.Statements {
+		member := fmt.Sprintf("statements.%d.member.", i+1)
+		violations = append(violations,
+			statementViolation(member+"statement", r.Statement),
+			apierr.EnumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+			parametersViolation(member+"parameters", r.Parameters))
+	}
+	if err := apierr.ConstraintErrors(violations...); err != nil {
+		return nil, err
+	}
+	stmts := make([]batchStatement, len(in.Statements))
+	reads, writes := 0, 0
+	for i, r := range in.Statements {
+		b := batchStatement{text: *r.Statement}
+		b.st, b.err = parseStatement(b.text)
+		var pe *partiql.Error
+		if errors.As(b.err, &pe) && pe.Kind == partiql.KindNotStatement {
+			b.err = apierr.Validation(apierr.MsgBatchInvalidOp)
+		}
+		if b.err == nil {
+			b.params, b.err = bindParams(b.st, r.Parameters)
+			if _, ok := b.st.(*partiql.Select); ok {
+				reads++
+			} else {
+				writes++
+			}
+		}
+		stmts[i] = b
+	}
+	switch {
+	case reads > 0 && writes > 0:
+		return nil, apierr.Validation(apierr.MsgBatchMixed)
+	case len(stmts) > maxBatchStatements && writes > 0:
+		return nil, apierr.Validation(apierr.MsgBatchWritesTooMany)
+	case len(stmts) > maxBatchStatements:
+		return nil, apierr.Validation(apierr.MsgBatchReadsTooMany)
+	}
+	if writes > 0 {
+		if err := checkBatchDuplicates(c, stmts); err != nil {
+			return nil, err
+		}
+	}
+	out := &BatchExecuteStatementOutput{Responses: make([]BatchStatementResponse, len(stmts))}
+	var caps capacityTotals
+	for i, b := range stmts {
+		r := in.Statements[i]
+		opt := stmtOptions{
+			consistent: r.ConsistentRead != nil && *r.ConsistentRead,
+			capacity:   in.ReturnConsumedCapacity,
+			rvoccf:     r.ReturnValuesOnConditionCheckFailure,
+		}
+		out.Responses[i] = runBatchStatement(c, b, opt, &caps)
+	}
+	out.ConsumedCapacity = caps.list
+	return out, nil
+}
+
+// runBatchStatement runs one statement of a batch and words its answer.
+func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacityTotals) BatchStatementResponse {
+	if b.err != nil {
+		return batchError(b.err, "")
+	}
+	table := statementTable(b.st)
+	if s, ok := b.st.(*partiql.Select); ok {
+		t, err := c.lookupTable(table)
+		if err != nil {
+			return batchError(err, "")
+		}
+		if _, _, err := newTranslator(b.text, b.params).fullKey(t, s.Where); err != nil || s.From.Index != nil {
+			return batchError(apierr.Validation(apierr.MsgBatchSingleSelect), "")
+		}
+	}
+	out, err := runStatement(c, b.st, b.text, b.params, opt)
+	if err != nil {
+		return batchError(err, table)
+	}
+	caps.add(out.ConsumedCapacity)
+	resp := BatchStatementResponse{TableName: table}
+	switch {
+	case len(out.Items) > 0:
+		resp.Item = wire.ItemToWire(out.Items[0])
+	case len(out.stored) > 0:
+		resp.Item = wire.ItemToWire(out.stored[0].Item())
+	}
+	return resp
+}
+
+// batchError turns an error into a statement's Error. Errors of a
+// statement that ran name its table (table; "" for one that did not run),
+// except for a missing table; a failed condition carries the item for
+// ALL_OLD. As DynamoDB Local answers.
+func batchError(err error, table string) BatchStatementResponse {
+	ae, _ := apierr.Classify(err)
+	e := &BatchStatementError{Message: ae.Msg}
+	resp := BatchStatementResponse{Error: e, TableName: table}
+	switch ae.Class {
+	case apierr.ErrConditionalCheckFailed:
+		e.Code = "ConditionalCheckFailed"
+		if ae.Item != nil {
+			e.Item = wire.ItemToWire(ae.Item)
+		}
+	case apierr.ErrDuplicateItem:
+		e.Code = "DuplicateItem"
+	case apierr.ErrResourceNotFound:
+		e.Code = "ResourceNotFound"
+		resp.TableName = ""
+	case apierr.ErrValidation:
+		e.Code = "ValidationError"
+	case apierr.ErrItemCollectionSizeLimitExceeded:
+		e.Code = "ItemCollectionSizeLimitExceeded"
+	default:
+		e.Code = "InternalServerError"
+	}
+	return resp
+}
+
+// statementTable is the table a statement names.
+func statementTable(st partiql.Statement) string {
+	switch s := st.(type) {
+	case *partiql.Select:
+		return s.From.Table.Text
+	case *partiql.Insert:
+		return s.Into.Table.Text
+	case *partiql.Update:
+		return s.Table.Table.Text
+	case *partiql.Delete:
+		return s.From.Table.Text
+	}
+	return ""
+}
+
+// checkBatchDuplicates rejects a batch of writes in which two statements
+// write the same item. Statements whose key cannot be worked out are left
+// to fail on their own.
+func checkBatchDuplicates(c *call, stmts []batchStatement) error {
+	type written struct {
+		table string
+		key   storage.Key
+	}
+	var seen []written
+	for _, b := range stmts {
+		if b.err != nil {
+			continue
+		}
+		name := statementTable(b.st)
+		t, err := c.lookupTable(name)
+		if err != nil {
+			continue
+		}
+		key, ok := writeKey(t, b)
+		if !ok {
+			continue
+		}
+		for _, w := range seen {
+			if w.table == name && storage.Equal(w.key.Partition, key.Partition) &&
+				(!t.schema.HasSort() || storage.Equal(w.key.Sort, key.Sort)) {
+				return apierr.Validation(apierr.MsgBatchDuplicates)
+			}
+		}
+		seen = append(seen, written{name, key})
+	}
+	return nil
+}
+
+// writeKey works out the primary key a write statement writes.
+func writeKey(t *table, b batchStatement) (storage.Key, bool) {
+	x := newTranslator(b.text, b.params)
+	var where partiql.Expr
+	switch s := b.st.(type) {
+	case *partiql.Insert:
+		it, err := x.item(s.Value)
+		if err != nil {
+			return storage.Key{}, false
+		}
+		k, err := t.keyFromItem(it)
+		return k, err == nil
+	case *partiql.Update:
+		where = s.Where
+	case *partiql.Delete:
+		where = s.Where
+	default:
+		return storage.Key{}, false
+	}
+	k, _, err := x.fullKey(t, where)
+	return k, err == nil
+}
+
+// capacityTotals sums the capacity of a batch per table, in the order the
+// tables first appear.
+type capacityTotals struct {
+	list []*ConsumedCapacity
+}
+
+func (ct *capacityTotals) add(cc *ConsumedCapacity) {
+	if cc == nil {
+		return
+	}
+	for _, have := range ct.list {
+		if have.TableName == cc.TableName {
+			have.CapacityUnits += cc.CapacityUnits
+			if have.Table != nil && cc.Table != nil {
+				have.Table.CapacityUnits += cc.Table.CapacityUnits
+			}
+			return
+		}
+	}
+	cp := *cc
+	if cc.Table != nil {
+		tc := *cc.Table
+		cp.Table = &tc
+	}
+	ct.list = append(ct.list, &cp)
+}

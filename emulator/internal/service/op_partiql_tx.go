@@ -1,0 +1,314 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// ExecuteTransaction: up to 100 PartiQL statements, all reads (SELECTs of
+// one item by its full primary key, as TransactGetItems reads) or all
+// writes (INSERT, UPDATE, DELETE and EXISTS condition checks, as
+// TransactWriteItems writes), all or nothing. Statements are parsed and
+// planned with ExecuteStatement's code, then turned into the actions of
+// TransactWriteItems or the Gets of TransactGetItems and run by the same
+// storage transaction code: the same locks, CancellationReasons,
+// capacity and ClientRequestToken idempotency (writes only: a read has
+// nothing to repeat). An INSERT of an existing item cancels with the
+// reason DuplicateItem.
+
+func init() {
+	register("ExecuteTransaction", executeTransaction)
+}
+
+// ParameterizedStatement is one statement of an ExecuteTransaction.
+type ParameterizedStatement struct {
+	Statement                           *string
+	Parameters                          []wire.AttributeValue
+	ReturnValuesOnConditionCheckFailure string
+}
+
+// ExecuteTransactionInput is the ExecuteTransaction request.
+type ExecuteTransactionInput struct {
+	TransactStatements     []ParameterizedStatement
+	ClientRequestToken     *string
+	ReturnConsumedCapacity string
+}
+
+// ExecuteTransactionOutput is the ExecuteTransaction response: a read
+// transaction's items, or for writes an empty Responses (as DynamoDB Local
+// answers) and the writes' capacity.
+type ExecuteTransactionOutput struct {
+	reads  *TransactGetItemsOutput
+	writes *TransactWriteItemsOutput
+}
+
+func (o *ExecuteTransactionOutput) appendJSON(b []byte) []byte {
+	if o.reads != nil {
+		return o.reads.appendJSON(b)
+	}
+	b = append(b, `{"Responses":[]`...)
+	if len(o.writes.ConsumedCapacity) > 0 {
+		b = append(b, `,"ConsumedCapacity":[`...)
+		for i, cc := range o.writes.ConsumedCapacity {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = cc.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// txStatement is one parsed statement of an ExecuteTransaction.
+type txStatement struct {
+	text   string
+	st     partiql.Statement
+	params []storage.Value
+	rvoccf string
+}
+
+func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
+	stmts, reads, err := parseTransaction(in)
+	if err != nil {
+		return nil, err
+	}
+	mode := in.ReturnConsumedCapacity
+	if reads {
+		gets, err := c.planTxReads(stmts)
+		if err != nil {
+			return nil, err
+		}
+		return &ExecuteTransactionOutput{reads: runTransactGet(gets, mode)}, nil
+	}
+	acts, err := c.planTxWrites(stmts)
+	if err != nil {
+		return nil, err
+	}
+	run := func() (*ExecuteTransactionOutput, error) {
+		changes, err := applyTx(c, acts)
+		if err != nil {
+			return nil, err
+		}
+		return &ExecuteTransactionOutput{writes: transactWriteOutput(mode, "", acts, changes)}, nil
+	}
+	if in.ClientRequestToken == nil {
+		return run()
+	}
+	req := *in
+	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, ""
+	// The token store keeps TransactWriteItems answers: a replay answers
+	// as TransactWriteItems does.
+	writes, err := c.svc.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), mode, func() (*TransactWriteItemsOutput, error) {
+		out, err := run()
+		if err != nil {
+			return nil, err
+		}
+		return out.writes, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ExecuteTransactionOutput{writes: writes}, nil
+}
+
+// parseTransaction validates the request's members and parses its
+// statements: the count, the model's constraints, each statement's syntax
+// and parameters, then reads and writes not mixed. reads reports a read
+// transaction.
+func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads bool, err error) {
+	if len(in.TransactStatements) > maxTransactItems {
+		return nil, false, apierr.Validation(apierr.MsgTxTooManyItems)
+	}
+	if len(in.TransactStatements) == 0 {
+		return nil, false, apierr.Validation(apierr.MsgExecTxEmpty)
+	}
+	var cs apierr.Constraints
+	for i, r := range in.TransactStatements {
+		member := "transactStatements." + strconv.Itoa(i+1) + ".member."
+		for _, v := range []string{
+			statementViolation(member+"statement", r.Statement),
+			apierr.EnumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+			parametersViolation(member+"parameters", r.Parameters),
+		} {
+			if v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
+				cs.Msgs = append(cs.Msgs, v)
+			}
+		}
+	}
+	if v := validateReturnConsumedCapacity(in.ReturnConsumedCapacity); v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
+		cs.Msgs = append(cs.Msgs, v)
+	}
+	tokenConstraints(&cs, in.ClientRequestToken)
+	if err := cs.Err(); err != nil {
+		return nil, false, err
+	}
+	stmts = make([]txStatement, len(in.TransactStatements))
+	nReads := 0
+	for i, r := range in.TransactStatements {
+		s := txStatement{text: *r.Statement, rvoccf: r.ReturnValuesOnConditionCheckFailure}
+		if s.st, err = parseStatement(s.text); err != nil {
+			return nil, false, err
+		}
+		if s.params, err = bindParams(s.st, r.Parameters); err != nil {
+			return nil, false, statementError(i, err)
+		}
+		if _, ok := s.st.(*partiql.Select); ok {
+			nReads++
+		}
+		stmts[i] = s
+	}
+	if nReads > 0 && nReads < len(stmts) {
+		return nil, false, apierr.Validation(apierr.MsgExecTxMixed)
+	}
+	return stmts, nReads > 0, nil
+}
+
+// statementError words a validation error of statement i as DynamoDB
+// Local does ("Validation failed in TransactStatements[i]: ..."); other
+// errors (a missing table) are answered as they are.
+func statementError(i int, err error) error {
+	ae, ok := apierr.Classify(err)
+	if !ok || ae.Class != apierr.ErrValidation {
+		return err
+	}
+	return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgExecTxStatement, i, ae.Msg), Cause: err}
+}
+
+// ruleReason turns an itemRuleError into the statement's cancellation
+// reason; ok is false for any other error.
+func ruleReason(err error) (apierr.CancellationReason, bool) {
+	var ir *itemRuleError
+	if !errors.As(err, &ir) {
+		return apierr.CancellationReason{}, false
+	}
+	ae, _ := apierr.Classify(ir.err)
+	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, true
+}
+
+// planTxReads plans a read transaction: each SELECT names a table (not an
+// index) and its WHERE clause is exactly the full primary key. A key of
+// the wrong shape cancels the transaction with that statement's reason.
+func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
+	gets := make([]*txGet, len(stmts))
+	var reasons []apierr.CancellationReason
+	for i, s := range stmts {
+		sel := s.st.(*partiql.Select)
+		x := newTranslator(s.text, s.params)
+		t, err := c.lookupTable(sel.From.Table.Text)
+		if err != nil {
+			return nil, err
+		}
+		if sel.From.Index != nil {
+			return nil, statementError(i, apierr.Validation(apierr.MsgExecTxIndexRead))
+		}
+		g := &txGet{t: t}
+		if !sel.Star {
+			if _, g.proj, err = x.projection(sel.Projection); err != nil {
+				return nil, statementError(i, err)
+			}
+		}
+		key, rest, err := x.fullKey(t, sel.Where)
+		if r, ok := ruleReason(err); ok && !isKeyEquality(err) {
+			reasons = setReason(reasons, len(stmts), i, r)
+			continue
+		}
+		if err != nil || len(rest) > 0 {
+			return nil, statementError(i, apierr.Validation(apierr.MsgExecTxSelectKey))
+		}
+		g.key = key
+		gets[i] = g
+	}
+	if reasons != nil {
+		return nil, apierr.TransactionCanceled(reasons)
+	}
+	var seen itemSet
+	for _, g := range gets {
+		if !seen.add(g.t, g.key) {
+			return nil, apierr.Validation(apierr.MsgTxSameItem)
+		}
+	}
+	return gets, nil
+}
+
+// isKeyEquality reports whether err is the missing key equality.
+func isKeyEquality(err error) bool {
+	ae, ok := apierr.Classify(err)
+	return ok && ae.Msg == apierr.MsgKeyEquality
+}
+
+// setReason sets reason i of a list of n (made on first use, None
+// elsewhere).
+func setReason(reasons []apierr.CancellationReason, n, i int, r apierr.CancellationReason) []apierr.CancellationReason {
+	if reasons == nil {
+		reasons = make([]apierr.CancellationReason, n)
+		for j := range reasons {
+			reasons[j].Code = apierr.ReasonNone
+		}
+	}
+	reasons[i] = r
+	return reasons
+}
+
+// planTxWrites plans a write transaction: each statement becomes a
+// TransactWriteItems action (INSERT a Put of an item that must not exist,
+// UPDATE an Update, DELETE a Delete, EXISTS a ConditionCheck). Errors of
+// the statement's text fail the request; errors of its item become its
+// ValidationError reason, the others evaluated as usual.
+func (c *call) planTxWrites(stmts []txStatement) ([]*txAction, error) {
+	acts := make([]*txAction, len(stmts))
+	for i, s := range stmts {
+		a, err := c.planTxWrite(i, s)
+		if r, ok := ruleReason(err); ok {
+			a = &txAction{kind: txCheck, preset: &r}
+		} else if err != nil {
+			return nil, statementError(i, err)
+		}
+		acts[i] = a
+	}
+	return acts, checkTxActions(acts)
+}
+
+// planTxWrite plans statement i of a write transaction.
+func (c *call) planTxWrite(i int, s txStatement) (*txAction, error) {
+	x := newTranslator(s.text, s.params)
+	a := &txAction{rvoccf: s.rvoccf}
+	var p *writePlan
+	var err error
+	switch st := s.st.(type) {
+	case *partiql.Insert:
+		a.kind, a.insert = txPut, true
+		p, err = planInsert(c, x, st)
+	case *partiql.Update:
+		a.kind = txUpdate
+		p, err = planUpdate(c, x, st)
+	case *partiql.Delete:
+		a.kind = txDelete
+		p, err = planDelete(c, x, st.From, st.Where)
+	case *partiql.Exists:
+		a.kind = txCheck
+		if st.Query.From.Index != nil {
+			return nil, apierr.Validation(apierr.MsgExecTxIndexOp)
+		}
+		p, err = planDelete(c, x, st.Query.From, st.Query.Where)
+		if err == nil && p.cond == nil || isKeyEquality(err) {
+			return nil, apierr.Validation(apierr.MsgExecTxExists)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.t, a.key, a.item, a.cond, a.upd = p.t, p.key, p.item, p.cond, p.upd
+	if a.kind == txPut {
+		a.size = p.size
+	} else {
+		a.size = storage.ItemSize(p.t.schema.KeyItem(p.key))
+	}
+	return a, nil
+}

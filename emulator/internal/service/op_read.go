@@ -1,0 +1,689 @@
+package service
+
+import (
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Query and Scan: validation in AWS's order, one page read through
+// storage.Table.Query (one partition, seeking by sort key) or
+// storage.Table.Scan, the filter applied to each item read, Limit and the
+// 1 MB page size counted on items read before filtering.
+
+func init() {
+	register("Query", query)
+	register("Scan", scan)
+}
+
+// maxPageBytes is the data one Query or Scan page reads at most: the page
+// stops after the item that brings the total to 1 MB or more.
+const maxPageBytes = 1 << 20
+
+// Select values.
+const (
+	selectAll          = "ALL_ATTRIBUTES"
+	selectAllProjected = "ALL_PROJECTED_ATTRIBUTES"
+	selectSpecific     = "SPECIFIC_ATTRIBUTES"
+	selectCount        = "COUNT"
+)
+
+// Condition is one entry of the legacy KeyConditions, QueryFilter and
+// ScanFilter parameters.
+type Condition struct {
+	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
+	ComparisonOperator *string               `json:"ComparisonOperator"`
+}
+
+// QueryInput is the Query request.
+type QueryInput struct {
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	Select                    *string               `json:"Select"`
+	AttributesToGet           []string              `json:"AttributesToGet"`
+	Limit                     *int64                `json:"Limit"`
+	ConsistentRead            *bool                 `json:"ConsistentRead"`
+	KeyConditions             map[string]Condition  `json:"KeyConditions"`
+	QueryFilter               map[string]Condition  `json:"QueryFilter"`
+	ConditionalOperator       *string               `json:"ConditionalOperator"`
+	ScanIndexForward          *bool                 `json:"ScanIndexForward"`
+	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	FilterExpression          *string               `json:"FilterExpression"`
+	KeyConditionExpression    *string               `json:"KeyConditionExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
+}
+
+// ScanInput is the Scan request.
+type ScanInput struct {
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	AttributesToGet           []string              `json:"AttributesToGet"`
+	Limit                     *int64                `json:"Limit"`
+	Select                    *string               `json:"Select"`
+	ScanFilter                map[string]Condition  `json:"ScanFilter"`
+	ConditionalOperator       *string               `json:"ConditionalOperator"`
+	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+	TotalSegments             *int64                `json:"TotalSegments"`
+	Segment                   *int64                `json:"Segment"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	FilterExpression          *string               `json:"FilterExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ConsistentRead            *bool                 `json:"ConsistentRead"`
+}
+
+// QueryOutput is the Query response; ScanOutput is the same shape.
+type QueryOutput = pageOutput
+
+// ScanOutput is the Scan response.
+type ScanOutput = pageOutput
+
+// pageOutput is one page of a Query or Scan. It encodes itself: items are
+// appended straight from storage values, without an intermediate wire map.
+type pageOutput struct {
+	Items            []storage.Item        // nil and omitted for Select COUNT
+	stored           []storage.EncodedItem // whole items written straight from storage, after Items
+	countOnly        bool
+	Count            int
+	ScannedCount     int
+	LastEvaluatedKey storage.Item // nil when the page reached the end
+	ConsumedCapacity *ConsumedCapacity
+}
+
+// MarshalJSON encodes the page in AWS's member order (see appendJSON).
+func (o *pageOutput) MarshalJSON() ([]byte, error) {
+	return o.appendJSON(make([]byte, 0, 64+len(o.Items)*128)), nil
+}
+
+// readRequest is what Query and Scan share once their parameters are
+// validated: the page rules and the compiled filter and projection.
+type readRequest struct {
+	t           *table
+	limit       int // 0: no Limit
+	countOnly   bool
+	consistent  bool
+	capacity    string // ReturnConsumedCapacity
+	filter      *expr.Condition
+	filterAttrs []string // the top-level attributes the filter reads
+	projection  *expr.Projection
+	index       *indexRead // nil: the read is of the table
+}
+
+// newReadRequest is a Query's or Scan's request before its filter,
+// projection and Select are compiled.
+func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity string) *readRequest {
+	return &readRequest{
+		t:          t,
+		limit:      limitOf(limit),
+		consistent: consistentRead != nil && *consistentRead,
+		capacity:   capacity,
+	}
+}
+
+// compileFilter sets the request's filter, from FilterExpression or else
+// from the legacy filter (QueryFilter, ScanFilter) and ConditionalOperator,
+// and the attributes it reads.
+func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy map[string]Condition, op *string) error {
+	var err error
+	switch {
+	case filterExpr != nil:
+		req.filter, err = comp.Condition("FilterExpression", *filterExpr)
+	case legacy != nil:
+		req.filter, err = legacyFilter(legacy, op)
+	}
+	if err != nil {
+		return err
+	}
+	if req.filter != nil {
+		req.filterAttrs = req.filter.Attributes()
+	}
+	return nil
+}
+
+// pageReader collects one page while storage walks the items. visit runs
+// under the table's read lock, so it only evaluates and collects; encoding
+// happens after the walk. Items are kept as storage holds them and written
+// out from their records; a filter decodes only the attributes it reads, a
+// projection only those its paths start with.
+type pageReader struct {
+	req       *readRequest
+	items     []storage.Item        // projected items
+	stored    []storage.EncodedItem // whole items, without a projection
+	count     int
+	scanned   int
+	readBytes int                 // total size of the items read, filtered or not
+	last      storage.EncodedItem // the last item read when the page stopped early
+	stopped   bool                // Limit or the 1 MB page size ended the page
+	fetched   float64             // read units of the items an LSI read fetched from the table
+	err       error               // a filter evaluation error; ends the walk
+}
+
+func (p *pageReader) visit(e storage.EncodedItem) bool {
+	p.scanned++
+	ir := p.req.index
+	if ir != nil {
+		p.readBytes += ir.entrySize(e)
+	} else {
+		p.readBytes += e.Size()
+	}
+	keep := true
+	if p.req.filter != nil {
+		ok, err := p.req.filter.Eval(e.Attributes(p.req.filterAttrs))
+		if err != nil {
+			p.err = err
+			return false
+		}
+		keep = ok
+	}
+	if keep {
+		p.count++
+		switch {
+		case p.req.countOnly:
+		case p.req.projection != nil:
+			p.items = append(p.items, projectStored(p.req.projection, e))
+		case ir != nil && ir.keep != nil:
+			p.items = append(p.items, e.Attributes(ir.keep))
+		default:
+			p.stored = append(p.stored, e)
+		}
+		if ir != nil && ir.fetch {
+			p.fetched += readUnits(e.Size(), p.req.consistent)
+		}
+	}
+	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {
+		p.last = e
+		p.stopped = true
+		return false
+	}
+	return true
+}
+
+// output builds the response of the page read.
+func (p *pageReader) output() (*pageOutput, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	out := &pageOutput{
+		Items:        p.items,
+		stored:       p.stored,
+		countOnly:    p.req.countOnly,
+		Count:        p.count,
+		ScannedCount: p.scanned,
+	}
+	if !out.countOnly && out.Items == nil && out.stored == nil {
+		out.Items = []storage.Item{}
+	}
+	ir := p.req.index
+	if p.stopped {
+		if ir != nil {
+			out.LastEvaluatedKey = p.last.Attributes(ir.keyNames)
+		} else {
+			out.LastEvaluatedKey = p.req.t.schema.KeyItem(p.last.Key())
+		}
+	}
+	if ir != nil {
+		out.ConsumedCapacity = readIndexCapacity(p.req.t, ir.x, p.req.capacity, readUnits(p.readBytes, p.req.consistent), p.fetched)
+	} else {
+		out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
+	}
+	return out, nil
+}
+
+func query(c *call, in *QueryInput) (*QueryOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2,
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.LimitViolation(in.Limit, "Limit", 0, false),
+		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
+		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		indexNameConstraint(in.IndexName),
+	); err != nil {
+		return nil, err
+	}
+	if err := queryExprParams(in).check(); err != nil {
+		return nil, err
+	}
+	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
+		return nil, err
+	}
+	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
+		return nil, apierr.Validation(apierr.MsgNoKeyCondition)
+	}
+	if in.ConditionalOperator != nil && in.QueryFilter == nil {
+		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
+	}
+	t, x, err := c.readTable(*in.TableName, in.IndexName)
+	if err != nil {
+		return nil, err
+	}
+
+	// As DynamoDB Local: the placeholder maps, the expressions and unused
+	// placeholders, the start key, and only then Select.
+	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	if x != nil {
+		if err := c.guardScan(t, x.name); err != nil {
+			return nil, err
+		}
+	}
+	if x != nil && x.multi() {
+		return queryMulti(t, x, comp, in)
+	}
+	ks := t.schema
+	if x != nil {
+		ks = indexKeySchema(x)
+	}
+	var kc *expr.KeyCondition
+	if in.KeyConditionExpression != nil {
+		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
+	} else {
+		kc, err = legacyKeyConditions(in.KeyConditions, ks)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeyConditionValues(kc, ks); err != nil {
+		return nil, err
+	}
+	if x == nil {
+		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
+			return nil, err
+		}
+	}
+	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
+	if err != nil {
+		return nil, err
+	}
+	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
+	if x != nil {
+		return queryIndexPage(t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
+			return indexStartKey(t, x, esk, kc)
+		})
+	}
+
+	r := storage.QueryRange{
+		Partition: kc.Partition,
+		Sort:      kc.Sort,
+		Forward:   forward,
+	}
+	if in.ExclusiveStartKey != nil {
+		start, err := queryStartKey(t, in.ExclusiveStartKey.Item(), kc)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkStartBeforeEnd(kc, r.Forward, start); err != nil {
+			return nil, err
+		}
+		r.ExclusiveStart = &start
+	}
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	p := &pageReader{req: req}
+	t.data.QueryEncoded(r, p.visit)
+	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.last.Key())
+	return p.output()
+}
+
+// queryRequest compiles a Query's filter and projection, refusing a filter
+// on a key attribute of what is queried (keyIn returns the first of the
+// filter's attributes that is one), and checks for unused placeholders.
+func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]string) (string, bool)) (*readRequest, error) {
+	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
+	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
+		return nil, err
+	}
+	if req.filter != nil {
+		if name, ok := keyIn(req.filterAttrs); ok {
+			filterParam := "Filter Expression"
+			if in.FilterExpression == nil {
+				filterParam = "QueryFilter"
+			}
+			return nil, apierr.Validationf(apierr.MsgFilterOnKey, filterParam, name)
+		}
+	}
+	var err error
+	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// projParam names the projection parameter a read gives, "" for none.
+func projParam(projection *string, attrs []string) string {
+	switch {
+	case projection != nil:
+		return "ProjectionExpression"
+	case attrs != nil:
+		return "AttributesToGet"
+	}
+	return ""
+}
+
+func scan(c *call, in *ScanInput) (*ScanOutput, error) {
+	in.Select = absentIfEmpty(in.Select)
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2,
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.LimitViolation(in.Limit, "limit", 0, true),
+		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
+		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		indexNameConstraint(in.IndexName),
+		segmentConstraint(in.Segment),
+		totalSegmentsConstraint(in.TotalSegments),
+	); err != nil {
+		return nil, err
+	}
+	if err := scanExprParams(in).check(); err != nil {
+		return nil, err
+	}
+	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
+		return nil, err
+	}
+	if err := checkSegments(in.Segment, in.TotalSegments); err != nil {
+		return nil, err
+	}
+	if in.ConditionalOperator != nil && in.ScanFilter == nil {
+		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
+	}
+	t, x, err := c.readTable(*in.TableName, in.IndexName)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.guardScan(t, ""); err != nil {
+		return nil, err
+	}
+
+	// As DynamoDB Local: the placeholder maps, the expressions and unused
+	// placeholders, the start key, and only then Select.
+	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
+	if err := req.compileFilter(comp, in.FilterExpression, in.ScanFilter, in.ConditionalOperator); err != nil {
+		return nil, err
+	}
+	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+
+	var r storage.ScanRange
+	if in.TotalSegments != nil {
+		r.Segment, r.TotalSegments = int(*in.Segment), int(*in.TotalSegments)
+	}
+	if x != nil {
+		return scanIndex(t, x, req, r, in)
+	}
+	if in.ExclusiveStartKey != nil {
+		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
+		if err != nil {
+			return nil, apierr.Validationf(apierr.MsgStartKeyInvalidReason, err.Error())
+		}
+		if r.TotalSegments > 1 && storage.SegmentOf(start.Partition, r.TotalSegments) != r.Segment {
+			return nil, apierr.Validationf(apierr.MsgStartKeyWrongSegment, r.TotalSegments, r.Segment)
+		}
+		r.ExclusiveStart = &start
+	}
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	p := &pageReader{req: req}
+	t.data.ScanEncoded(r, p.visit)
+	return p.output()
+}
+
+// queryExprParams lists Query's expression and legacy parameters in AWS's
+// order. KeyConditions counts as legacy only beside KeyConditionExpression:
+// AWS accepts KeyConditions with a FilterExpression or ProjectionExpression.
+func queryExprParams(in *QueryInput) exprParams {
+	p := exprParams{
+		valueExprs: []string{"FilterExpression", "KeyConditionExpression"},
+		names:      in.ExpressionAttributeNames,
+		values:     in.ExpressionAttributeValues,
+	}
+	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
+	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
+	p.expressions = appendIf(p.expressions, in.KeyConditionExpression != nil, "KeyConditionExpression")
+	p.legacy = appendIf(p.legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.legacy = appendIf(p.legacy, in.QueryFilter != nil, "QueryFilter")
+	p.legacy = appendIf(p.legacy, in.ConditionalOperator != nil, "ConditionalOperator")
+	p.legacy = appendIf(p.legacy, in.KeyConditions != nil && in.KeyConditionExpression != nil, "KeyConditions")
+	return p
+}
+
+// scanExprParams lists Scan's expression and legacy parameters in AWS's order.
+func scanExprParams(in *ScanInput) exprParams {
+	p := exprParams{
+		valueExprs: []string{"FilterExpression"},
+		names:      in.ExpressionAttributeNames,
+		values:     in.ExpressionAttributeValues,
+	}
+	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
+	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
+	p.legacy = appendIf(p.legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.legacy = appendIf(p.legacy, in.ScanFilter != nil, "ScanFilter")
+	p.legacy = appendIf(p.legacy, in.ConditionalOperator != nil, "ConditionalOperator")
+	return p
+}
+
+func appendIf(list []string, ok bool, s string) []string {
+	if ok {
+		return append(list, s)
+	}
+	return list
+}
+
+// valuesNeedValueExpr rejects ExpressionAttributeValues when none of the
+// expressions that can use them is present (a ProjectionExpression alone
+// cannot): "... FilterExpression is null".
+func valuesNeedValueExpr(values wire.ExpressionValues, valueExprs ...*string) error {
+	if values == nil {
+		return nil
+	}
+	for _, e := range valueExprs {
+		if e != nil {
+			return nil
+		}
+	}
+	names := []string{"FilterExpression", "KeyConditionExpression"}[:len(valueExprs)]
+	verb := " are null"
+	if len(names) == 1 {
+		verb = " is null"
+	}
+	return apierr.Validationf(apierr.MsgValuesWithoutExpr, strings.Join(names, " and ")+verb)
+}
+
+// readTable looks up the table a Query or Scan reads and the index its
+// IndexName names (nil without one), with AWS's error when the table has
+// no such index.
+func (c *call) readTable(name string, index *string) (*table, *indexDef, error) {
+	t, err := c.lookupTable(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if index == nil {
+		return t, nil, nil
+	}
+	gsis, lsis := t.indexes()
+	for _, defs := range [2][]*indexDef{gsis, lsis} {
+		for _, d := range defs {
+			if d.name == *index {
+				return t, d, nil
+			}
+		}
+	}
+	return nil, nil, apierr.Validationf(apierr.MsgNoSuchIndex, *index)
+}
+
+// scanIndex reads one Scan page of index x.
+func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), false); err != nil {
+		return nil, err
+	}
+	ir := storage.IndexScanRange{Segment: r.Segment, TotalSegments: r.TotalSegments}
+	if in.ExclusiveStartKey != nil {
+		esk, err := indexStartKey(t, x, in.ExclusiveStartKey.Item(), nil)
+		if err != nil {
+			return nil, err
+		}
+		if r.TotalSegments > 1 {
+			if seg, _ := t.data.IndexSegmentOf(x.name, esk, r.TotalSegments); seg != r.Segment {
+				return nil, apierr.Validationf(apierr.MsgStartKeyWrongSegment, r.TotalSegments, r.Segment)
+			}
+		}
+		ir.ExclusiveStart = esk
+	}
+	var err error
+	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+		return nil, err
+	}
+	p := &pageReader{req: req}
+	if err := t.data.ScanIndex(x.name, ir, p.visit); err != nil {
+		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
+	}
+	return p.output()
+}
+
+// compileProjection compiles a ProjectionExpression or AttributesToGet; nil
+// means whole items.
+func compileProjection(comp *expr.Compiler, projection *string, attrs []string) (*expr.Projection, error) {
+	switch {
+	case projection != nil:
+		return comp.Projection(*projection)
+	case attrs != nil:
+		return attributesToGet(attrs)
+	}
+	return nil, nil
+}
+
+// queryStartKey validates a Query's ExclusiveStartKey against the table's
+// key schema and the key condition, with AWS's messages.
+func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.Key, error) {
+	ks := t.schema
+	want := 1
+	if ks.HasSort() {
+		want = 2
+	}
+	if len(esk) != want {
+		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
+	}
+	attrs := []storage.KeyAttr{ks.Partition}
+	if ks.HasSort() {
+		attrs = append(attrs, ks.Sort)
+	}
+	for _, a := range attrs {
+		v, ok := esk[a.Name]
+		if !ok {
+			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
+		}
+		if v.Kind() != a.Kind {
+			return storage.Key{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
+		}
+	}
+	k, err := t.keyFromKeyParam(esk)
+	if err != nil {
+		return storage.Key{}, apierr.Validationf(apierr.MsgStartKeyInvalidReason, err.Error())
+	}
+	samePartition := storage.Equal(k.Partition, kc.Partition)
+	if !ks.HasSort() || kc.Sort.Op == storage.SortAny {
+		if !samePartition {
+			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyOutside)
+		}
+		return k, nil
+	}
+	if !kc.Match(kc.Partition, k.Sort) {
+		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyRangePred)
+	}
+	if !samePartition {
+		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyOneRow)
+	}
+	return k, nil
+}
+
+// Adapters to the expr package's legacy-parameter translation.
+
+// legacyConditions converts wire Conditions to expr's plain structs.
+func legacyConditions(m map[string]Condition) map[string]expr.LegacyCondition {
+	out := make(map[string]expr.LegacyCondition, len(m))
+	for name, c := range m {
+		lc := expr.LegacyCondition{AttributeValueList: make([]storage.Value, len(c.AttributeValueList))}
+		if c.ComparisonOperator != nil {
+			lc.ComparisonOperator = *c.ComparisonOperator
+		}
+		for i, v := range c.AttributeValueList {
+			lc.AttributeValueList[i] = v.Value
+		}
+		out[name] = lc
+	}
+	return out
+}
+
+// legacyKeyConditions compiles a KeyConditions parameter.
+func legacyKeyConditions(conds map[string]Condition, ks storage.KeySchema) (*expr.KeyCondition, error) {
+	return expr.KeyConditions(legacyConditions(conds), ks)
+}
+
+// legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.
+func legacyFilter(conds map[string]Condition, op *string) (*expr.Condition, error) {
+	cop := ""
+	if op != nil {
+		cop = *op
+	}
+	return expr.Filter(legacyConditions(conds), cop)
+}
+
+// attributesToGet compiles an AttributesToGet parameter into a projection.
+func attributesToGet(names []string) (*expr.Projection, error) {
+	return expr.AttributesToGet(names)
+}
+
+// keyAttrIn returns the first of names (a filter's attributes, sorted) that
+// is a key attribute, if any: a Query filter may not use the table's key
+// attributes.
+func keyAttrIn(names []string, ks storage.KeySchema) (string, bool) {
+	for _, n := range names {
+		if n == ks.Partition.Name || (ks.HasSort() && n == ks.Sort.Name) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// checkKeyConditionValues applies the key value rules (S and B not empty,
+// size limits) to the values a key condition compares keys with.
+func checkKeyConditionValues(kc *expr.KeyCondition, ks storage.KeySchema) error {
+	if err := checkKeyValue(ks.Partition.Name, kc.Partition, true); err != nil {
+		return err
+	}
+	n := 0
+	switch kc.Sort.Op {
+	case storage.SortAny:
+	case storage.SortBetween:
+		n = 2
+	default:
+		n = 1
+	}
+	for _, v := range kc.Sort.Values[:n] {
+		if err := checkKeyValue(ks.Sort.Name, v, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,629 @@
+package service
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// TransactWriteItems: up to 100 ConditionCheck, Put, Delete and Update
+// actions across tables, all or nothing. Every action is validated as its
+// single-item operation validates (same helpers, same messages) before any
+// table is locked. Then one storage.WriteTx locks the tables; each action's
+// condition is evaluated and each Update computed on the current items; if
+// any of them fails, the transaction is cancelled with one
+// CancellationReason per action and nothing is written. Otherwise the
+// writes are applied through the transaction and committed together.
+//
+// Isolation comes from storage: the transaction holds its tables' write
+// locks throughout, so it is serializable against other transactions and
+// single-item writes, and waits for its locks instead of failing.
+// TransactionConflict is never produced on its own; conflictReasons is the
+// place where a fault-injection feature will decide to produce it.
+
+func init() {
+	register("TransactWriteItems", transactWriteItems)
+}
+
+const (
+	maxTransactItems = 100
+	maxTransactBytes = 4 << 20 // aggregate size of a transaction's items
+	maxClientToken   = 36
+)
+
+// TransactWriteItemsInput is the TransactWriteItems request.
+type TransactWriteItemsInput struct {
+	TransactItems               []TransactWriteItem `json:"TransactItems"`
+	ReturnConsumedCapacity      *string             `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics *string             `json:"ReturnItemCollectionMetrics"`
+	ClientRequestToken          *string             `json:"ClientRequestToken"`
+}
+
+// TransactWriteItem is one action: exactly one member is set.
+type TransactWriteItem struct {
+	ConditionCheck *TransactConditionCheck `json:"ConditionCheck"`
+	Put            *TransactPut            `json:"Put"`
+	Delete         *TransactDelete         `json:"Delete"`
+	Update         *TransactUpdate         `json:"Update"`
+}
+
+// TransactConditionCheck checks a condition on one item without writing it.
+type TransactConditionCheck struct {
+	TableName                           *string               `json:"TableName"`
+	Key                                 wire.WireItem         `json:"Key"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
+}
+
+// TransactPut puts one item.
+type TransactPut struct {
+	TableName                           *string               `json:"TableName"`
+	Item                                wire.WireItem         `json:"Item"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
+}
+
+// TransactDelete deletes one item.
+type TransactDelete struct {
+	TableName                           *string               `json:"TableName"`
+	Key                                 wire.WireItem         `json:"Key"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
+}
+
+// TransactUpdate updates one item.
+type TransactUpdate struct {
+	TableName                           *string               `json:"TableName"`
+	Key                                 wire.WireItem         `json:"Key"`
+	UpdateExpression                    *string               `json:"UpdateExpression"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
+}
+
+// TransactWriteItemsOutput is the TransactWriteItems response.
+type TransactWriteItemsOutput struct {
+	ConsumedCapacity      []*ConsumedCapacity                 `json:"ConsumedCapacity,omitempty"`
+	ItemCollectionMetrics map[string][]*ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	replayReads           []txUnits                           // capacity a replay of the request reports
+}
+
+// txKind is what one transaction action does.
+type txKind int
+
+const (
+	txCheck txKind = iota
+	txPut
+	txDelete
+	txUpdate
+)
+
+// txParam is the lower-camel member name of each kind, for constraint paths.
+var txParam = [...]string{txCheck: "conditionCheck", txPut: "put", txDelete: "delete", txUpdate: "update"}
+
+// txAction is one validated action of a TransactWriteItems.
+type txAction struct {
+	kind   txKind
+	t      *table
+	key    storage.Key
+	item   storage.Item // Put: the item; after evaluate, the item to write (nil: delete)
+	cond   *expr.Condition
+	upd    *expr.Update
+	rvoccf string
+	insert bool                       // a PartiQL INSERT: the item must not exist (DuplicateItem)
+	preset *apierr.CancellationReason // a reason found in validation (no table, key, item)
+	size   int                        // bytes the action adds to the transaction's payload
+	cur    int                        // size of the current item, once evaluated (0: absent)
+	// createGuard: the condition is the conventions' create guard (set
+	// only for a table with a conventions policy).
+	createGuard bool
+}
+
+// txParams are the members every action kind has, as given.
+type txParams struct {
+	kind      txKind
+	tableName *string
+	key       wire.WireItem // Key, or Item for Put
+	cond      *string
+	upd       *string
+	names     map[string]string
+	values    wire.ExpressionValues
+	rvoccf    *string
+}
+
+// params returns the entry's action, or an error when it has none or more
+// than one.
+func (w *TransactWriteItem) params() (txParams, error) {
+	n := 0
+	var p txParams
+	if a := w.ConditionCheck; a != nil {
+		n++
+		p = txParams{txCheck, a.TableName, a.Key, a.ConditionExpression, nil, a.ExpressionAttributeNames, a.ExpressionAttributeValues, a.ReturnValuesOnConditionCheckFailure}
+	}
+	if a := w.Put; a != nil {
+		n++
+		p = txParams{txPut, a.TableName, a.Item, a.ConditionExpression, nil, a.ExpressionAttributeNames, a.ExpressionAttributeValues, a.ReturnValuesOnConditionCheckFailure}
+	}
+	if a := w.Delete; a != nil {
+		n++
+		p = txParams{txDelete, a.TableName, a.Key, a.ConditionExpression, nil, a.ExpressionAttributeNames, a.ExpressionAttributeValues, a.ReturnValuesOnConditionCheckFailure}
+	}
+	if a := w.Update; a != nil {
+		n++
+		p = txParams{txUpdate, a.TableName, a.Key, a.ConditionExpression, a.UpdateExpression, a.ExpressionAttributeNames, a.ExpressionAttributeValues, a.ReturnValuesOnConditionCheckFailure}
+	}
+	switch n {
+	case 0:
+		return p, apierr.Validation(apierr.MsgTxWriteNoAction)
+	case 1:
+		return p, nil
+	}
+	return p, apierr.Validation(apierr.MsgTxWriteManyActions)
+}
+
+func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	acts, err := c.prepareTransactWrite(in)
+	if err != nil {
+		return nil, err
+	}
+	if in.ClientRequestToken == nil {
+		return runTransactWrite(c, in, acts)
+	}
+	req := *in
+	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, nil
+	return c.svc.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
+		return runTransactWrite(c, in, acts)
+	})
+}
+
+// transactWriteConstraints collects the request's model constraint violations.
+func transactWriteConstraints(in *TransactWriteItemsInput) error {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
+		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
+	}
+	for i := range in.TransactItems {
+		p, err := in.TransactItems[i].params()
+		if err != nil {
+			continue // reported after the constraints
+		}
+		path := "transactItems." + strconv.Itoa(i+1) + ".member." + txParam[p.kind] + "."
+		apierr.NotNull(&cs, p.tableName, path+"tableName")
+		if p.key == nil {
+			what := "key"
+			if p.kind == txPut {
+				what = "item"
+			}
+			cs.Add("null", path+what, apierr.MemberNotNull)
+		}
+		switch p.kind {
+		case txCheck:
+			apierr.NotNull(&cs, p.cond, path+"conditionExpression")
+		case txUpdate:
+			apierr.NotNull(&cs, p.upd, path+"updateExpression")
+		}
+		apierr.Enum(&cs, p.rvoccf, path+"returnValuesOnConditionCheckFailure", returnAllOld, returnNone)
+	}
+	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
+	apierr.Enum(&cs, in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", returnMetricsSize, returnMetricsNone)
+	tokenConstraints(&cs, in.ClientRequestToken)
+	return cs.Err()
+}
+
+// tokenConstraints checks a ClientRequestToken's length.
+func tokenConstraints(cs *apierr.Constraints, tok *string) {
+	if tok == nil {
+		return
+	}
+	if len(*tok) < 1 {
+		cs.Add(apierr.Quote(*tok), "clientRequestToken", apierr.LenGE(1))
+	}
+	if len(*tok) > maxClientToken {
+		cs.Add(apierr.Quote(*tok), "clientRequestToken", apierr.LenLE(maxClientToken))
+	}
+}
+
+// itemsOrNil is a pointer that is nil exactly when the list was absent.
+func itemsOrNil[T any](list []T) *[]T {
+	if list == nil {
+		return nil
+	}
+	return &list
+}
+
+// prepareTransactWrite validates the whole request in AWS's order: model
+// constraints, the count, each entry's shape, then each action as its
+// single-item operation would be validated, the same item twice, and the
+// aggregate size. Nothing is locked or read.
+func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, error) {
+	if len(in.TransactItems) > maxTransactItems {
+		return nil, apierr.Validation(apierr.MsgTxTooManyItems)
+	}
+	if err := transactWriteConstraints(in); err != nil {
+		return nil, err
+	}
+	params := make([]txParams, len(in.TransactItems))
+	for i := range in.TransactItems {
+		p, err := in.TransactItems[i].params()
+		if err != nil {
+			return nil, err
+		}
+		params[i] = p
+	}
+	acts := make([]*txAction, len(params))
+	for i, p := range params {
+		a, err := c.prepareTxAction(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.guardKey(a.t, a.key); err != nil {
+			return nil, err
+		}
+		a.createGuard = a.t.convPolicy() != nil && isCreateGuard(p.cond, p.names)
+		acts[i] = a
+	}
+	return acts, checkTxActions(acts)
+}
+
+// checkTxActions makes the checks of a whole transaction's actions: the
+// same item twice, then the aggregate size.
+func checkTxActions(acts []*txAction) error {
+	var seen itemSet
+	total := 0
+	for _, a := range acts {
+		if a.preset != nil {
+			continue
+		}
+		if !seen.add(a.t, a.key) {
+			return apierr.Validation(apierr.MsgTxSameItem)
+		}
+		total += a.size
+	}
+	if total > maxTransactBytes {
+		return apierr.Validationf(apierr.MsgTxPayloadTooLarge, total)
+	}
+	return nil
+}
+
+// prepareTxAction validates one action with its single-item operation's
+// checks and messages: table name, expressions, ReturnValues-like members,
+// item size, table, key, index key attributes, key attributes not updated.
+func (c *call) prepareTxAction(p txParams) (*txAction, error) {
+	name := *p.tableName
+	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
+		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
+	}
+	a := &txAction{kind: p.kind}
+	if p.rvoccf != nil {
+		a.rvoccf = *p.rvoccf
+	}
+	var err error
+	a.upd, a.cond, err = writeExprs{
+		names: p.names, values: p.values, condition: p.cond,
+		isUpdate: p.kind == txUpdate, update: p.upd,
+	}.compile()
+	if err != nil {
+		return nil, err
+	}
+	if p.kind == txPut {
+		a.item = p.key.Item()
+		a.size = storage.ItemSize(a.item)
+		if a.size > maxItemBytes {
+			return nil, apierr.Validation(apierr.MsgItemTooLarge)
+		}
+	}
+	if a.t, err = c.lookupTable(name); err != nil {
+		return nil, err
+	}
+	if p.kind == txPut {
+		if a.key, err = a.t.keyFromItem(a.item); err != nil {
+			return nil, err
+		}
+		if err := a.t.checkIndexKeys(a.item, false); err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
+	keyItem := p.key.Item()
+	if a.key, err = a.t.keyFromKeyParam(keyItem); err != nil {
+		return nil, err
+	}
+	a.size = storage.ItemSize(keyItem)
+	if p.kind == txUpdate {
+		if err := checkKeyNotUpdated(a.t.schema, a.upd); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// itemSet is a set of items (table and key) of one transaction. The zero
+// value is ready.
+type itemSet map[*table]map[string]bool
+
+// add adds an item and reports whether it was new.
+func (s *itemSet) add(t *table, k storage.Key) bool {
+	if *s == nil {
+		*s = make(itemSet)
+	}
+	keys := (*s)[t]
+	if keys == nil {
+		keys = make(map[string]bool)
+		(*s)[t] = keys
+	}
+	id := keyID(k)
+	if keys[id] {
+		return false
+	}
+	keys[id] = true
+	return true
+}
+
+// runTransactWrite runs validated actions as one storage transaction.
+func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
+	changes, err := applyTx(c, acts)
+	if err != nil {
+		return nil, err
+	}
+	return transactWriteOutput(optString(in.ReturnConsumedCapacity), optString(in.ReturnItemCollectionMetrics), acts, changes), nil
+}
+
+// applyTx evaluates validated actions and applies their writes in one
+// storage transaction, all or nothing: it returns each action's change, or
+// TransactionCanceledException with one reason per action. The
+// conventions rules of opted-in tables see all of its writes at once.
+func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
+	tables := make([]*storage.Table, 0, len(acts))
+	for _, a := range acts {
+		if a.t != nil {
+			tables = append(tables, a.t.data)
+		}
+	}
+	tx := storage.Begin(tables...)
+	defer tx.Abort()
+
+	reasons := make([]apierr.CancellationReason, len(acts))
+	cancelled := false
+	for i, a := range acts {
+		r, err := a.evaluate(tx)
+		if err != nil {
+			return nil, err
+		}
+		reasons[i] = r
+		cancelled = cancelled || r.Code != apierr.ReasonNone
+	}
+	if conflict := conflictReasons(acts); conflict != nil {
+		reasons, cancelled = conflict, true
+	}
+	if cancelled {
+		return nil, apierr.TransactionCanceled(reasons)
+	}
+	if err := checkTransactConventions(c, tx, acts); err != nil {
+		return nil, err
+	}
+
+	changes := make([]storage.Change, len(acts))
+	for i, a := range acts {
+		if a.kind == txCheck {
+			continue
+		}
+		ch, err := tx.Put(a.t.data, a.key, a.item)
+		if errors.Is(err, storage.ErrCollectionTooLarge) {
+			reasons[i] = apierr.CancellationReason{Code: apierr.ReasonCollectionSizeLimit, Message: apierr.MsgCollectionSizeExceeded}
+			return nil, apierr.TransactionCanceled(reasons)
+		}
+		if err != nil {
+			return nil, err
+		}
+		changes[i] = ch
+	}
+	if _, err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return changes, nil
+}
+
+// evaluate reads the action's current item inside tx, checks its
+// condition and, for an Update, computes the new item (kept in a.item).
+// Failures become the action's CancellationReason; an error is returned
+// only for a bug.
+func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, error) {
+	if a.preset != nil {
+		return *a.preset, nil
+	}
+	if a.cond == nil && a.kind != txUpdate && !a.insert {
+		return apierr.CancellationReason{Code: apierr.ReasonNone}, nil // nothing to read
+	}
+	cur, found := tx.Get(a.t.data, a.key)
+	if found {
+		a.cur = storage.ItemSize(cur)
+	}
+	if a.insert && found {
+		return apierr.CancellationReason{Code: apierr.ReasonDuplicateItem, Message: apierr.MsgDuplicateItem}, nil
+	}
+	if a.cond != nil {
+		ok, err := a.cond.Eval(cur)
+		if err != nil {
+			return validationReason(err)
+		}
+		if !ok {
+			r := apierr.CancellationReason{Code: apierr.ReasonConditionalCheck, Message: apierr.MsgTxConditionFailed}
+			if a.rvoccf == returnAllOld && found {
+				r.Item = cur
+			}
+			return r, nil
+		}
+	}
+	if a.kind == txUpdate {
+		next, _, err := a.t.updatedItem(a.key, a.upd, cur)
+		if err != nil {
+			return validationReason(err)
+		}
+		a.item = next
+	}
+	return apierr.CancellationReason{Code: apierr.ReasonNone}, nil
+}
+
+// validationReason turns an error found while evaluating an action on the
+// current item (an update operand of the wrong type, an item grown past
+// 400 KB) into a ValidationError reason, as AWS cancels such transactions.
+// An error that is no API error is a bug and is returned as it is.
+func validationReason(err error) (apierr.CancellationReason, error) {
+	ae, ok := apierr.Classify(err)
+	if !ok {
+		return apierr.CancellationReason{}, err
+	}
+	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, nil
+}
+
+// conflictReasons is where transactions would be made to fail with
+// TransactionConflict, as a fault-injection feature will: it returns the
+// reasons to cancel with (TransactionConflict for the chosen actions, None
+// for the rest), or nil to go on. Without fault injection transactions
+// wait for their locks and never conflict, so it returns nil.
+func conflictReasons([]*txAction) []apierr.CancellationReason { return nil }
+
+// txUnits is the capacity a transaction took from one table.
+type txUnits struct {
+	table string // its name: a token's replay keeps it (idempotency.go), not the table
+	units float64
+}
+
+// addUnits adds units for t to list, keeping tables in the order they
+// first appear.
+func addUnits(list []txUnits, t *table, units float64) []txUnits {
+	for i := range list {
+		if list[i].table == t.name {
+			list[i].units += units
+			return list
+		}
+	}
+	return append(list, txUnits{t.name, units})
+}
+
+// txCapacity is a transaction's ConsumedCapacity list for mode: per table,
+// CapacityUnits and, as AWS reports for transactions only, the same figure
+// as WriteCapacityUnits (write) or ReadCapacityUnits, also under Table for
+// INDEXES. Nil when mode asks for none.
+func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
+	if mode != capacityTotal && mode != capacityIndexes {
+		return nil
+	}
+	out := make([]*ConsumedCapacity, 0, len(list))
+	for _, u := range list {
+		units := u.units
+		cc := &ConsumedCapacity{TableName: u.table, CapacityUnits: units}
+		if write {
+			cc.WriteCapacityUnits = &units
+		} else {
+			cc.ReadCapacityUnits = &units
+		}
+		if mode == capacityIndexes {
+			cc.Table = &Capacity{CapacityUnits: units, ReadCapacityUnits: cc.ReadCapacityUnits, WriteCapacityUnits: cc.WriteCapacityUnits}
+		}
+		out = append(out, cc)
+	}
+	return out
+}
+
+// transactWriteOutput builds the response. Capacity, per table in the order
+// tables first appear: a transactional write costs twice a plain one, 2
+// write units per KB of the larger of the old and new item, and a
+// ConditionCheck is billed the same way, as a write of the item it checks
+// (AWS's accounting as recorded in paritysuite/dynamodb-conformance#67; a
+// condition on a write adds nothing). Item collection metrics per table.
+// The output keeps what a replay of the same ClientRequestToken reports:
+// the read of each item written, 2 read units per 4 KB.
+func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.Change) *TransactWriteItemsOutput {
+	out := &TransactWriteItemsOutput{}
+	var writes []txUnits
+	icm := make(map[string]*batchCollectionMetrics) // by table name
+	for i, a := range acts {
+		if icm[a.t.name] == nil {
+			m := newBatchCollectionMetrics(a.t, ricm)
+			icm[a.t.name] = &m
+		}
+		if a.kind == txCheck {
+			writes = addUnits(writes, a.t, 2*writeUnits(a.cur))
+			out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(a.cur, true))
+			continue
+		}
+		ch := changes[i]
+		writes = addUnits(writes, a.t, 2*writeUnits(max(ch.OldSize, ch.NewSize)))
+		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
+		icm[a.t.name].add(a.key, ch)
+	}
+	out.ConsumedCapacity = txCapacity(writes, mode, true)
+	for _, u := range writes {
+		out.ItemCollectionMetrics = icm[u.table].addTo(out.ItemCollectionMetrics)
+	}
+	return out
+}
+
+// replay is the answer to a repeated request with the token of the
+// transaction that answered o: the same item collection metrics, and read
+// capacity for mode (AWS bills a replay as reading the items, as recorded
+// in paritysuite/dynamodb-conformance#67 and #74).
+func (o *TransactWriteItemsOutput) replay(mode string) *TransactWriteItemsOutput {
+	return &TransactWriteItemsOutput{
+		ConsumedCapacity:      txCapacity(o.replayReads, mode, false),
+		ItemCollectionMetrics: o.ItemCollectionMetrics,
+		replayReads:           o.replayReads,
+	}
+}
+
+// optString is *p, or "" when p is nil.
+func optString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// appendJSON encodes the response without reflection (map members in
+// name order, as encoding/json writes them).
+func (o *TransactWriteItemsOutput) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	first := true
+	if len(o.ConsumedCapacity) > 0 {
+		b = append(wire.AppendMember(b, true, "ConsumedCapacity"), '[')
+		for i, cc := range o.ConsumedCapacity {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = cc.appendJSON(b)
+		}
+		b = append(b, ']')
+		first = false
+	}
+	if len(o.ItemCollectionMetrics) > 0 {
+		b = append(wire.AppendMember(b, first, "ItemCollectionMetrics"), '{')
+		for i, name := range sortedKeys(o.ItemCollectionMetrics) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(wire.AppendString(b, name), ":["...)
+			for j, m := range o.ItemCollectionMetrics[name] {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = m.appendJSON(b)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,218 @@
+package service
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// TransactGetItems: up to 100 Gets across tables, validated first as
+// GetItem validates (table, projection, key; the same item twice is
+// refused), then read from one consistent snapshot: a storage.ReadTx holds
+// the read locks of all the tables at once, so no transaction or write is
+// seen in part. Each Get has an entry in Responses, in request order; a
+// missing item leaves its entry empty.
+
+func init() {
+	register("TransactGetItems", transactGetItems)
+}
+
+// TransactGetItemsInput is the TransactGetItems request.
+type TransactGetItemsInput struct {
+	TransactItems          []TransactGetItem `json:"TransactItems"`
+	ReturnConsumedCapacity *string           `json:"ReturnConsumedCapacity"`
+}
+
+// TransactGetItem is one entry: a Get.
+type TransactGetItem struct {
+	Get *TransactGet `json:"Get"`
+}
+
+// TransactGet reads one item.
+type TransactGet struct {
+	TableName                *string              `json:"TableName"`
+	Key                      wire.WireItem        `json:"Key"`
+	ProjectionExpression     *string              `json:"ProjectionExpression"`
+	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames"`
+}
+
+// TransactGetItemsOutput is the TransactGetItems response.
+type TransactGetItemsOutput struct {
+	Responses        []ItemResponse      `json:"Responses"`
+	ConsumedCapacity []*ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+}
+
+// ItemResponse is one Get's answer: no Item when there is no such item.
+type ItemResponse struct {
+	Item *wire.WireItem `json:"Item,omitempty"`
+	// stored, when hasStored, is the whole item as storage keeps it,
+	// written straight from the record (Item is nil).
+	stored    storage.EncodedItem
+	hasStored bool
+}
+
+// appendJSON encodes the response without reflection, whole items straight
+// from their stored records.
+func (o *TransactGetItemsOutput) appendJSON(b []byte) []byte {
+	b = append(b, `{"Responses":[`...)
+	for i, r := range o.Responses {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		switch {
+		case r.hasStored:
+			b = wire.AppendStoredItem(wire.AppendMember(b, true, "Item"), r.stored)
+		case r.Item != nil:
+			b = wire.AppendWireItem(wire.AppendMember(b, true, "Item"), *r.Item)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if o.ConsumedCapacity != nil {
+		b = append(b, `,"ConsumedCapacity":[`...)
+		for i, cc := range o.ConsumedCapacity {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = cc.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// txGet is one validated Get.
+type txGet struct {
+	t    *table
+	key  storage.Key
+	proj *expr.Projection
+}
+
+func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+	gets, err := c.prepareTransactGet(in)
+	if err != nil {
+		return nil, err
+	}
+	return runTransactGet(gets, optString(in.ReturnConsumedCapacity)), nil
+}
+
+// runTransactGet reads validated Gets from one consistent snapshot.
+func runTransactGet(gets []*txGet, mode string) *TransactGetItemsOutput {
+	tables := make([]*storage.Table, len(gets))
+	for i, g := range gets {
+		tables[i] = g.t.data
+	}
+	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(gets))}
+	sizes := make([]int, len(gets))
+	rtx := storage.BeginRead(tables...)
+	for i, g := range gets {
+		e, ok := rtx.GetEncoded(g.t.data, g.key)
+		if !ok {
+			continue
+		}
+		sizes[i] = e.Size()
+		if g.proj == nil {
+			out.Responses[i].stored, out.Responses[i].hasStored = e, true
+			continue
+		}
+		w := wire.ItemToWire(projectStored(g.proj, e))
+		if w == nil {
+			w = wire.WireItem{}
+		}
+		out.Responses[i].Item = &w
+	}
+	rtx.Close()
+	out.ConsumedCapacity = transactGetCapacity(mode, gets, sizes)
+	return out
+}
+
+// transactGetCapacity is the capacity per table, in the order tables first
+// appear: 2 read units per 4 KB of each item read (twice a strongly
+// consistent read), at least 2 per Get, a missing item included.
+func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCapacity {
+	var list []txUnits
+	for i, g := range gets {
+		list = addUnits(list, g.t, 2*readUnits(sizes[i], true))
+	}
+	return txCapacity(list, mode, false)
+}
+
+// prepareTransactGet validates the request: model constraints, the count,
+// then each Get as GetItem would be validated, and the same item twice.
+func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
+	if len(in.TransactItems) > maxTransactItems {
+		return nil, apierr.Validation(apierr.MsgTxTooManyItems)
+	}
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
+		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
+	}
+	for i, ti := range in.TransactItems {
+		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
+		if !apierr.NotNull(&cs, ti.Get, path) {
+			continue
+		}
+		apierr.NotNull(&cs, ti.Get.TableName, path+".tableName")
+		if ti.Get.Key == nil {
+			cs.Add("null", path+".key", apierr.MemberNotNull)
+		}
+	}
+	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	gets := make([]*txGet, len(in.TransactItems))
+	var seen itemSet
+	for i, ti := range in.TransactItems {
+		g, err := c.prepareTxGet(ti.Get)
+		if err != nil {
+			return nil, err
+		}
+		if !seen.add(g.t, g.key) {
+			return nil, apierr.Validation(apierr.MsgTxSameItem)
+		}
+		gets[i] = g
+	}
+	return gets, nil
+}
+
+// prepareTxGet validates one Get with GetItem's checks and messages.
+func (c *call) prepareTxGet(in *TransactGet) (*txGet, error) {
+	name := *in.TableName
+	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
+		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
+	}
+	p := exprParams{names: in.ExpressionAttributeNames}
+	if in.ProjectionExpression != nil {
+		p.expressions = append(p.expressions, paramProjectionExpr)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
+	if err != nil {
+		return nil, err
+	}
+	g := &txGet{}
+	if g.proj, err = compileProjection(comp, in.ProjectionExpression, nil); err != nil {
+		return nil, err
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	if g.t, err = c.lookupTable(name); err != nil {
+		return nil, err
+	}
+	if g.key, err = g.t.keyFromKeyParam(in.Key.Item()); err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(g.t, g.key); err != nil {
+		return nil, err
+	}
+	return g, nil
+}

@@ -1,0 +1,44 @@
+package service
+
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// dynamoDBOperations are the operation names of DynamoDB's API
+// (DynamoDB_20120810, from the AWS API reference). A name here that has no
+// handler is an operation the emulator does not implement yet: its
+// UnknownOperationException says so, so that a user can tell a gap from a
+// typo in X-Amz-Target.
+var dynamoDBOperations = map[string]bool{
+	"BatchExecuteStatement": true, "BatchGetItem": true, "BatchWriteItem": true,
+	"CreateBackup": true, "CreateGlobalTable": true, "CreateTable": true,
+	"DeleteBackup": true, "DeleteItem": true, "DeleteResourcePolicy": true, "DeleteTable": true,
+	"DescribeBackup": true, "DescribeContinuousBackups": true, "DescribeContributorInsights": true,
+	"DescribeEndpoints": true, "DescribeExport": true, "DescribeGlobalTable": true,
+	"DescribeGlobalTableSettings": true, "DescribeImport": true,
+	"DescribeKinesisStreamingDestination": true, "DescribeLimits": true, "DescribeTable": true,
+	"DescribeTableReplicaAutoScaling": true, "DescribeTimeToLive": true,
+	"DisableKinesisStreamingDestination": true, "EnableKinesisStreamingDestination": true,
+	"ExecuteStatement": true, "ExecuteTransaction": true, "ExportTableToPointInTime": true,
+	"GetItem": true, "GetResourcePolicy": true, "ImportTable": true,
+	"ListBackups": true, "ListContributorInsights": true, "ListExports": true,
+	"ListGlobalTables": true, "ListImports": true, "ListTables": true, "ListTagsOfResource": true,
+	"PutItem": true, "PutResourcePolicy": true, "Query": true,
+	"RestoreTableFromBackup": true, "RestoreTableToPointInTime": true, "Scan": true,
+	"TagResource": true, "TransactGetItems": true, "TransactWriteItems": true, "UntagResource": true,
+	"UpdateContinuousBackups": true, "UpdateContributorInsights": true, "UpdateGlobalTable": true,
+	"UpdateGlobalTableSettings": true, "UpdateItem": true, "UpdateKinesisStreamingDestination": true,
+	"UpdateTable": true, "UpdateTableReplicaAutoScaling": true, "UpdateTimeToLive": true,
+}
+
+// errOperationNotFound answers an X-Amz-Target without a handler: AWS's
+// UnknownOperationException, worded to tell a DynamoDB operation the emulator
+// lacks from a name DynamoDB does not have.
+func errOperationNotFound(name string) error {
+	if dynamoDBOperations[name] {
+		return apierr.New(apierr.ErrUnknownOperation, fmt.Sprintf(apierr.MsgOperationNotImplemented, name))
+	}
+	return apierr.UnknownOperation()
+}

@@ -1,0 +1,244 @@
+package service
+
+import (
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// PartiQL INSERT, UPDATE and DELETE: each is planned into the item write
+// it stands for (writePlan), which ExecuteStatement runs as one storage
+// Table.Write on the full primary key, conditions checked inside the
+// write as PutItem, UpdateItem and DeleteItem check theirs, and
+// ExecuteTransaction runs as one action of a storage transaction.
+
+// writePlan is a write statement compiled against its table.
+type writePlan struct {
+	t    *table
+	key  storage.Key
+	item storage.Item // INSERT: the item
+	size int          // INSERT: the item's size
+	upd  *expr.Update // UPDATE
+	cond *expr.Condition
+}
+
+// itemRuleError marks an error of the item a statement reads or writes
+// (its key, size or index keys) rather than of the statement's text.
+// ExecuteStatement answers it as it is; ExecuteTransaction cancels with it
+// as the statement's ValidationError reason, as DynamoDB Local does.
+type itemRuleError struct{ err error }
+
+func (e *itemRuleError) Error() string { return e.err.Error() }
+func (e *itemRuleError) Unwrap() error { return e.err }
+
+// itemRule marks err (nil stays nil) as an itemRuleError.
+func itemRule(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &itemRuleError{err}
+}
+
+func planInsert(c *call, x *translator, s *partiql.Insert) (*writePlan, error) {
+	t, err := c.lookupTable(s.Into.Table.Text)
+	if err != nil {
+		return nil, err
+	}
+	item, err := x.item(s.Value)
+	if err != nil {
+		return nil, err
+	}
+	p := &writePlan{t: t, item: item}
+	for _, a := range []storage.KeyAttr{t.schema.Partition, t.schema.Sort} {
+		if a.Name == "" {
+			continue
+		}
+		if _, ok := item[a.Name]; !ok {
+			return nil, itemRule(apierr.Validationf(apierr.MsgInsertKeyMissing, a.Name))
+		}
+	}
+	p.size = storage.ItemSize(item)
+	if p.size > maxItemBytes {
+		return nil, itemRule(apierr.Validation(apierr.MsgItemTooLarge))
+	}
+	if p.key, err = t.keyFromItem(item); err != nil {
+		return nil, itemRule(err)
+	}
+	if err := c.guardKey(t, p.key); err != nil {
+		return nil, err
+	}
+	return p, itemRule(t.checkIndexKeys(item, false))
+}
+
+func runInsert(c *call, x *translator, s *partiql.Insert, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	p, err := planInsert(c, x, s)
+	if err != nil {
+		return nil, err
+	}
+	tp := p.t.convPolicy()
+	change, err := p.t.data.Write(p.key, func(cur storage.Item) (storage.Item, error) {
+		if cur != nil {
+			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
+		}
+		if tp != nil { // INSERT creates only, as the create guard does
+			if err := tp.check(c, tp.write(p.t, conventions.OpPut, p.key, nil, p.item, true, nil)); err != nil {
+				return nil, err
+			}
+		}
+		return p.item, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(p.t, opt.capacity, p.size, change)}, nil
+}
+
+// planUpdate compiles an UPDATE: its actions, and its condition (the item
+// exists, and the WHERE clause's other conjuncts).
+func planUpdate(c *call, x *translator, s *partiql.Update) (*writePlan, error) {
+	t, err := c.lookupTable(s.Table.Table.Text)
+	if err != nil {
+		return nil, err
+	}
+	key, rest, err := x.fullKey(t, s.Where)
+	if err != nil {
+		return nil, err
+	}
+	updText, updOrder, err := x.update(s.Actions)
+	if err != nil {
+		return nil, err
+	}
+	restText, err := x.joinConditions(rest)
+	if err != nil {
+		return nil, err
+	}
+	// An UPDATE changes an existing item only.
+	condText := "attribute_exists(" + x.name(t.schema.Partition.Name) + ")"
+	if restText != "" {
+		condText += " AND " + restText
+	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	p := &writePlan{t: t, key: key}
+	comp := x.compiler()
+	if p.upd, err = comp.UpdateInOrder(updText, updOrder); err != nil {
+		return nil, exprError(err)
+	}
+	if p.cond, err = comp.Condition("ConditionExpression", condText); err != nil {
+		return nil, exprError(err)
+	}
+	return p, itemRule(checkKeyNotUpdated(t.schema, p.upd))
+}
+
+func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	p, err := planUpdate(c, x, s)
+	if err != nil {
+		return nil, err
+	}
+	t, upd := p.t, p.upd
+	tp := t.convPolicy()
+	var newSize int
+	change, err := t.data.Write(p.key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(p.cond, cur, opt.rvoccf); err != nil {
+			return nil, err
+		}
+		next, err := upd.Apply(cur)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkUpdatedNesting(upd, next); err != nil {
+			return nil, err
+		}
+		if err := t.checkIndexKeys(next, true); err != nil {
+			return nil, err
+		}
+		newSize = storage.ItemSize(next)
+		if newSize > maxItemBytes {
+			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
+		}
+		if tp != nil {
+			if err := tp.check(c, tp.write(t, conventions.OpUpdate, p.key, cur, next, false, nil)); err != nil {
+				return nil, err
+			}
+		}
+		return next, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(t, opt.capacity, max(newSize, change.OldSize), change)}
+	if s.Returning != nil {
+		if w := updateReturnValues(returningValues(s.Returning), upd, change); w != nil {
+			out.Items = []storage.Item{w.Item()}
+		}
+	}
+	return out, nil
+}
+
+// returningValues maps RETURNING to UpdateItem's ReturnValues.
+func returningValues(r *partiql.Returning) string {
+	switch {
+	case r.Which == partiql.ALL && r.Image == partiql.OLD:
+		return returnAllOld
+	case r.Which == partiql.ALL:
+		return returnAllNew
+	case r.Image == partiql.OLD:
+		return returnUpdatedOld
+	}
+	return returnUpdatedNew
+}
+
+// planDelete compiles a DELETE, or (check) the SELECT of an EXISTS: the
+// full key and the WHERE clause's other conjuncts as its condition.
+func planDelete(c *call, x *translator, from partiql.Target, where partiql.Expr) (*writePlan, error) {
+	t, err := c.lookupTable(from.Table.Text)
+	if err != nil {
+		return nil, err
+	}
+	key, rest, err := x.fullKey(t, where)
+	if err != nil {
+		return nil, err
+	}
+	restText, err := x.joinConditions(rest)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.guardKey(t, key); err != nil {
+		return nil, err
+	}
+	p := &writePlan{t: t, key: key}
+	if restText != "" {
+		if p.cond, err = x.compiler().Condition("ConditionExpression", restText); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	return p, nil
+}
+
+func runDelete(c *call, x *translator, s *partiql.Delete, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	p, err := planDelete(c, x, s.From, s.Where)
+	if err != nil {
+		return nil, err
+	}
+	rv := returnNone
+	if s.Returning != nil {
+		rv = returnAllOld
+	}
+	var change storage.Change
+	if tp := p.t.convPolicy(); tp != nil {
+		change, err = c.deleteChecked(tp, p.t, p.key, p.cond, opt.rvoccf)
+	} else {
+		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, opt.capacity)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(p.t, opt.capacity, change.OldSize, change)}
+	if s.Returning != nil && change.Old != nil {
+		out.Items = []storage.Item{change.Old}
+	}
+	return out, nil
+}

@@ -1,0 +1,107 @@
+package service
+
+import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+
+// The request parameters Query and Scan share: Limit, Select,
+// ConditionalOperator, IndexName, Segment and TotalSegments, checked with
+// AWS's constraint messages.
+
+func limitOf(limit *int64) int {
+	if limit == nil {
+		return 0
+	}
+	return int(min(*limit, 1<<31))
+}
+
+// indexNameConstraint checks an IndexName's length and characters.
+func indexNameConstraint(name *string) string {
+	if name == nil {
+		return ""
+	}
+	n := *name
+	switch {
+	case len(n) < 3:
+		return apierr.Violation(apierr.Quote(n), "indexName", apierr.LenGE(3))
+	case len(n) > 255:
+		return apierr.Violation(apierr.Quote(n), "indexName", apierr.LenLE(255))
+	}
+	for i := 0; i < len(n); i++ {
+		if !apierr.NameChar(n[i]) {
+			return apierr.Violation(apierr.Quote(n), "indexName", apierr.NamePatternConstraint)
+		}
+	}
+	return ""
+}
+
+// segmentConstraint checks Segment's range, 0..999999.
+func segmentConstraint(segment *int64) string {
+	switch {
+	case segment == nil:
+	case *segment < 0:
+		return apierr.Violation(apierr.QuoteInt(*segment), "segment", apierr.ValGE(0))
+	case *segment > 999999:
+		return apierr.Violation(apierr.QuoteInt(*segment), "segment", apierr.ValLE(999999))
+	}
+	return ""
+}
+
+// totalSegmentsConstraint checks TotalSegments' range, 1..1000000.
+func totalSegmentsConstraint(total *int64) string {
+	switch {
+	case total == nil:
+	case *total < 1:
+		return apierr.Violation(apierr.QuoteInt(*total), "totalSegments", apierr.ValGE(1))
+	case *total > 1000000:
+		return apierr.Violation(apierr.QuoteInt(*total), "totalSegments", apierr.ValLE(1000000))
+	}
+	return ""
+}
+
+// checkSegments requires Segment and TotalSegments together, Segment below
+// TotalSegments.
+func checkSegments(segment, total *int64) error {
+	switch {
+	case segment != nil && total == nil:
+		return apierr.Validation(apierr.MsgSegmentWithoutTotal)
+	case segment == nil && total != nil:
+		return apierr.Validation(apierr.MsgTotalWithoutSegment)
+	case segment != nil && *segment >= *total:
+		return apierr.Validationf(apierr.MsgSegmentTooLarge, *segment, *total)
+	}
+	return nil
+}
+
+// checkSelect applies the rules tying Select to the projection parameters
+// and reports whether only the count is wanted.
+func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool, err error) {
+	projParam := ""
+	switch {
+	case projection != nil:
+		projParam = "ProjectionExpression"
+	case attrs != nil:
+		projParam = "AttributesToGet"
+	}
+	if sel == nil {
+		return false, nil
+	}
+	switch *sel {
+	case selectAllProjected:
+		if index == nil {
+			return false, apierr.Validation(apierr.MsgAllProjectedNoIndex)
+		}
+	case selectSpecific:
+		if projParam == "" {
+			return false, apierr.Validation(apierr.MsgSpecificWithoutProj)
+		}
+	case selectCount:
+		if projParam != "" {
+			return false, apierr.Validationf(apierr.MsgProjectionWithSelect, projParam, "only the Count")
+		}
+		return true, nil
+	case selectAll:
+		if projParam != "" {
+			return false, apierr.Validationf(apierr.MsgProjectionWithSelect, projParam, selectAll)
+		}
+	}
+	return false, nil
+}

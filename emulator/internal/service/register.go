@@ -1,0 +1,132 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// call is what one request hands to an operation: the database it acts on and
+// the request's context, clock and logger.
+type call struct {
+	ctx       context.Context
+	ns        *Namespace // the database selected by access key + region (or shared)
+	region    string     // region from the request's credential scope
+	account   string     // account id for ARNs (DynamoDB Local's "000000000000")
+	accessKey string     // access key id from the request's credential
+	tenantHdr string     // the x-tenant-code header, for the conventions tenant guard
+	op        string     // operation name, e.g. "PutItem"
+	requestID string     // x-amzn-RequestId of this request
+	host      string     // the request's Host (host[:port]), for DescribeEndpoints
+	now       time.Time  // the clock read once when the request arrived
+	clock     func() time.Time
+	svc       *Service
+	out       []byte  // spare buffer for the response body (may be nil)
+	tableName *string // where the request's TableName goes, for the request log; nil: nowhere
+}
+
+// logger returns the emulator's logger with the call's op and request id.
+// It is built on demand: most requests log nothing.
+func (c *call) logger() *slog.Logger {
+	return c.svc.log.With("op", c.op, "request_id", c.requestID)
+}
+
+// Now returns the time the request arrived (one clock reading per request,
+// so every timestamp a request writes is the same).
+func (c *call) Now() time.Time { return c.now }
+
+// Context returns the request's context: long scans may stop when it is done.
+func (c *call) Context() context.Context { return c.ctx }
+
+// TargetPrefix is the X-Amz-Target prefix of DynamoDB's API.
+const TargetPrefix = "DynamoDB_20120810."
+
+// opFunc runs one operation on a raw JSON body and returns the JSON response.
+type opFunc func(c *call, body []byte) ([]byte, error)
+
+// ops maps operation names ("PutItem") to their handlers. Filled by register
+// from init functions only; read-only afterwards.
+var ops = map[string]opFunc{}
+
+// lookupOp finds the operation an X-Amz-Target names: DynamoDB's
+// ("DynamoDB_20120810.PutItem", registered as "PutItem") or the Streams
+// API's ("DynamoDBStreams_20120810.GetRecords", registered under the full
+// target so that DynamoDB's prefix cannot reach it).
+func lookupOp(target string) (name string, op opFunc, ok bool) {
+	if name, ok = strings.CutPrefix(target, TargetPrefix); ok {
+		op, ok = ops[name]
+		return name, op, ok
+	}
+	if strings.HasPrefix(target, streamsTargetPrefix) {
+		op, ok = ops[target]
+		return target[len(streamsTargetPrefix):], op, ok
+	}
+	return "", nil, false
+}
+
+// register installs the handler of one operation. Call it from an init
+// function of the operation's file:
+//
+//	func init() { register("PutItem", putItem) }
+//	func putItem(c *call, in *putItemInput) (*putItemOutput, error)
+//
+// The adapter decodes the body into a new *In with DecodeRequest (wrong JSON
+// types and malformed JSON become SerializationException), calls f, and
+// encodes *Out with its appendJSON method if it has one (encode_outputs.go) or else
+// encoding/json (a nil *Out encodes as {}), into c.out when there is room.
+// Registering a name twice panics.
+func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
+	if _, dup := ops[name]; dup {
+		panic("emulator: operation registered twice: " + name)
+	}
+	ops[name] = func(c *call, body []byte) ([]byte, error) {
+		in := new(In)
+		if err := wire.DecodeRequest(body, in); err != nil {
+			return nil, err
+		}
+		noteTable(c.tableName, in)
+		out, err := f(c, in)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			return append(c.out, "{}"...), nil
+		}
+		if a, ok := any(out).(jsonAppender); ok {
+			return a.appendJSON(c.out), nil
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("emulator: encoding %s output: %w", name, err)
+		}
+		return b, nil
+	}
+}
+
+// noteTable stores the TableName member of a decoded input in *table,
+// for the edge's request log (table nil: the request is not logged).
+func noteTable(table *string, in any) {
+	if table == nil {
+		return
+	}
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return
+	}
+	f := v.FieldByName("TableName")
+	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
+		f = f.Elem()
+	}
+	if f.IsValid() && f.Kind() == reflect.String {
+		*table = f.String()
+	}
+}

@@ -1,0 +1,159 @@
+package service
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Service is DynamoDB-the-service without HTTP: the namespaces and their
+// tables, the operations, streams, TTL, transactions' tokens and the
+// conventions layer. The edge (package emulator) authenticates a request,
+// reads its body and hands it over: Lookup resolves X-Amz-Target, Serve
+// runs the operation and returns the response body or an error of an
+// apierr class, which the edge turns into __type, status and message.
+type Service struct {
+	log   *slog.Logger
+	clock func() time.Time // the emulator's clock (moved by Advance and SetNow)
+	cfg   Config
+	dbs   namespaces
+	conv  *convState
+	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
+	tokens *tokenStore
+	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
+	snaps snapshotStore
+}
+
+// Config configures a service.
+type Config struct {
+	SharedDB bool
+	Logger   *slog.Logger     // nil: discard
+	Clock    func() time.Time // nil: time.Now (and RealClock)
+	// RealClock says that Clock may be called from the service's own
+	// goroutines (the token janitor): it is the real time, moved only by
+	// an offset.
+	RealClock        bool
+	IdempotencyBytes int64 // 0: DefaultIdempotencyBytes
+	TransientDelay   time.Duration
+	StreamRetention  time.Duration // 0: DefaultStreamRetention
+	Conventions      *conventions.Config
+	// Hooks returns the commit hook of a new namespace's DB, given the
+	// namespace's ID (nil, or a nil hook: none): the seam for persistence
+	// (catalog_record.go says what a DB holds).
+	Hooks func(namespace string) storage.Hook
+	// TableDropped is called with the size of each table DeleteTable
+	// drops (nil: not at all), so that the edge can return memory.
+	TableDropped func(sizeBytes int64)
+}
+
+// New returns a service with no tables.
+func New(cfg Config) (*Service, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock, cfg.RealClock = time.Now, true
+	}
+	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
+	s.dbs.svc, s.dbs.hooks = s, cfg.Hooks
+	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
+	if s.tokens.maxBytes == 0 {
+		s.tokens.maxBytes = DefaultIdempotencyBytes
+	}
+	if cfg.RealClock {
+		s.tokens.clock = s.clock // safe to call from the janitor
+	}
+	var err error
+	if s.conv, err = newConvState(cfg.Conventions, s.log); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops the service's background work (the token janitor).
+func (s *Service) Close() { s.tokens.close() }
+
+// ClockMoved does what a move of the clock to now makes due:
+// ClientRequestTokens whose window it ends are forgotten now, not at the
+// next request (idempotency.go).
+func (s *Service) ClockMoved(now time.Time) { s.tokens.expire(now) }
+
+// Operation is an operation Lookup found.
+type Operation struct {
+	Name string // "PutItem", or the Streams API's "GetRecords"
+	fn   opFunc
+}
+
+// Lookup returns the operation an X-Amz-Target names, or
+// UnknownOperationException.
+func (s *Service) Lookup(target string) (Operation, error) {
+	name, fn, ok := lookupOp(target)
+	if !ok {
+		return Operation{}, errOperationNotFound(name)
+	}
+	return Operation{Name: name, fn: fn}, nil
+}
+
+// Request is one API request as the edge hands it to Serve.
+type Request struct {
+	Ctx       context.Context
+	AccessKey string // from the request's credential
+	Region    string // from the request's credential scope
+	Tenant    string // the x-tenant-code header, for the conventions tenant guard
+	RequestID string // x-amzn-RequestId
+	Host      string // the request's Host, for DescribeEndpoints
+	Body      []byte
+	Out       []byte // spare buffer for the response body (may be nil)
+	// TableName, when not nil, receives the request's TableName member
+	// once its body is decoded (the edge's request log).
+	TableName *string
+}
+
+// Serve runs op on req and returns the response body (appended to
+// req.out) or an error. A panic in an operation is a bug, which the
+// caller recovers (the edge logs it and answers InternalServerError).
+func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
+	now := s.clock()
+	c := &call{
+		ctx:       req.Ctx,
+		ns:        s.namespaceFor(req.AccessKey, req.Region),
+		region:    req.Region,
+		account:   defaultAccountID,
+		accessKey: req.AccessKey,
+		tenantHdr: req.Tenant,
+		op:        op.Name,
+		requestID: req.RequestID,
+		host:      req.Host,
+		now:       now,
+		clock:     s.clock,
+		svc:       s,
+		out:       req.Out,
+		tableName: req.TableName,
+	}
+	return op.fn(c, req.Body)
+}
+
+// namespaceFor returns the database an access key and region select. One
+// that does not exist yet is created only when a table is added to it.
+func (s *Service) namespaceFor(accessKey, region string) *Namespace {
+	if s.cfg.SharedDB {
+		return s.dbs.lookup(nsKey{shared: true})
+	}
+	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region})
+}
+
+// ConventionsReport returns the conventions report (Emulator.ConventionsReport).
+func (s *Service) ConventionsReport() conventions.Snapshot { return s.conv.report.Snapshot() }
+
+// ResetConventionsReport empties the conventions report.
+func (s *Service) ResetConventionsReport() { s.conv.report.Reset() }
+
+// NamespaceCount returns how many namespaces exist (tests: reads create none).
+func (s *Service) NamespaceCount() int {
+	s.dbs.mu.RLock()
+	defer s.dbs.mu.RUnlock()
+	return len(s.dbs.byKey)
+}

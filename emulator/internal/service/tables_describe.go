@@ -1,0 +1,198 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+)
+
+// epochTime is a timestamp on the wire: seconds since the epoch with
+// millisecond precision, as a JSON number (1795307814.938).
+type epochTime time.Time
+
+func (t epochTime) MarshalJSON() ([]byte, error) {
+	ms := time.Time(t).UnixMilli()
+	sec, frac := ms/1000, ms%1000
+	if frac < 0 {
+		sec, frac = sec-1, frac+1000
+	}
+	return []byte(strconv.FormatInt(sec, 10) + "." + fmt.Sprintf("%03d", frac)), nil
+}
+
+func epochPtr(t time.Time) *epochTime {
+	if t.IsZero() {
+		return nil
+	}
+	e := epochTime(t)
+	return &e
+}
+
+// streamLabel formats a stream's creation time as AWS's LatestStreamLabel.
+func streamLabel(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000")
+}
+
+// newUUID returns a random version-4 UUID (TableId).
+func newUUID() string {
+	hi, lo := rand.Uint64(), rand.Uint64()
+	hi = hi&^0xf000 | 0x4000     // version 4
+	lo = lo&^(0xc<<60) | 0x8<<60 // RFC 4122 variant
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
+		hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
+}
+
+// describe builds the table's TableDescription from a consistent snapshot
+// of its metadata plus the current item count and size.
+func (t *table) describe() *TableDescription {
+	m := t.snapshot()
+	d := &TableDescription{
+		TableName:                 t.name,
+		TableStatus:               m.statusAt(t.now()),
+		CreationDateTime:          epochTime(t.created),
+		TableArn:                  t.arn,
+		TableId:                   t.id,
+		DeletionProtectionEnabled: m.deletionProtection,
+		OnDemandThroughput:        m.onDemand,
+	}
+	for _, a := range m.attrDefs {
+		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{a.name, a.typ})
+	}
+	d.KeySchema = keySchemaDesc(t.keySchema)
+	if t.data != nil {
+		d.ItemCount = int64(t.data.ItemCount())
+		d.TableSizeBytes = t.data.SizeBytes()
+	}
+	d.ProvisionedThroughput = throughputDesc(&m.throughput)
+	if m.billingReported {
+		d.BillingModeSummary = &BillingModeSummary{
+			BillingMode:                       m.billingMode,
+			LastUpdateToPayPerRequestDateTime: epochPtr(m.payPerRequestSince),
+		}
+	}
+	for _, x := range m.lsis {
+		count, size := t.indexStats(x)
+		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
+			IndexName:      x.name,
+			KeySchema:      keySchemaDesc(x.keySchema),
+			Projection:     projectionDesc(x.projection),
+			IndexArn:       x.arn,
+			ItemCount:      count,
+			IndexSizeBytes: size,
+		})
+	}
+	now := t.now()
+	for _, x := range m.gsis {
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.statusAt(now)))
+	}
+	for _, x := range m.deleting {
+		if now.Before(x.goneAt) {
+			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
+		}
+	}
+	if m.stream != nil && *m.stream.StreamEnabled {
+		d.StreamSpecification = m.stream
+	}
+	if m.streamLabel != "" { // the latest stream, enabled or not
+		d.LatestStreamLabel = m.streamLabel
+		d.LatestStreamArn = t.arn + "/stream/" + m.streamLabel
+	}
+	d.SSEDescription = m.sse
+	d.RestoreSummary = m.restoreSummaryAt(t.now())
+	if m.tableClass != "" {
+		d.TableClassSummary = &TableClassSummary{TableClass: m.tableClass}
+	}
+	return d
+}
+
+func keySchemaDesc(ks []keyElem) []KeySchemaElementDesc {
+	out := make([]KeySchemaElementDesc, len(ks))
+	for i, k := range ks {
+		out[i] = KeySchemaElementDesc{k.name, k.keyType}
+	}
+	return out
+}
+
+func projectionDesc(p projection) ProjectionDesc {
+	return ProjectionDesc{ProjectionType: p.typ, NonKeyAttributes: p.nonKey}
+}
+
+func throughputDesc(tp *throughput) *ProvisionedThroughputDescription {
+	return &ProvisionedThroughputDescription{
+		LastIncreaseDateTime:   epochPtr(tp.lastIncrease),
+		LastDecreaseDateTime:   epochPtr(tp.lastDecrease),
+		NumberOfDecreasesToday: tp.decreasesToday,
+		ReadCapacityUnits:      tp.read,
+		WriteCapacityUnits:     tp.write,
+	}
+}
+
+// indexStats returns the entry count and size of index x: DynamoDB Local
+// keeps them current; AWS refreshes them about every six hours, so a
+// current figure is one AWS could show.
+func (t *table) indexStats(x *indexDef) (count, size int64) {
+	if t.data == nil {
+		return 0, 0
+	}
+	n, sz, err := t.data.IndexStats(x.name)
+	if err != nil {
+		return 0, 0
+	}
+	return int64(n), sz
+}
+
+// describeGSI describes GSI x in status (ACTIVE, CREATING or DELETING).
+// AWS reports sizes and counts of an ACTIVE index only, and Backfilling
+// while an index is being created.
+func (t *table) describeGSI(x *indexDef, status string) GlobalSecondaryIndexDescription {
+	g := GlobalSecondaryIndexDescription{
+		IndexName:          x.name,
+		KeySchema:          keySchemaDesc(x.keySchema),
+		Projection:         projectionDesc(x.projection),
+		IndexStatus:        status,
+		IndexArn:           x.arn,
+		OnDemandThroughput: x.onDemand,
+	}
+	switch status {
+	case indexActive:
+		count, size := t.indexStats(x)
+		g.ItemCount, g.IndexSizeBytes = &count, &size
+	case indexCreating:
+		b := true
+		g.Backfilling = &b
+	}
+	// A GSI of an on-demand table reports zero throughput, as the table does.
+	tp := throughput{}
+	if x.throughput != nil {
+		tp = *x.throughput
+	}
+	g.ProvisionedThroughput = throughputDesc(&tp)
+	return g
+}
+
+// now reads the clock of the emulator that created t.
+func (t *table) now() time.Time {
+	if t.clock == nil {
+		return time.Now()
+	}
+	return t.clock()
+}
+
+// statusAt is the TableStatus at now: a restored table is CREATING
+// until its activeAt.
+func (m *tableMeta) statusAt(now time.Time) string {
+	if m.status == statusActive && now.Before(m.activeAt) {
+		return statusCreating
+	}
+	return m.status
+}
+
+// restoreSummaryAt is a restored table's RestoreSummary at now (nil for
+// a table not restored).
+func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
+	if m.restored == nil {
+		return nil
+	}
+	return &RestoreSummary{SourceBackupArn: m.restored.BackupArn, SourceTableArn: m.restored.TableArn,
+		RestoreDateTime: epochTime(m.restored.At), RestoreInProgress: now.Before(m.activeAt)}
+}

@@ -1,0 +1,116 @@
+package service
+
+import (
+	"slices"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// UpdateTable's GlobalSecondaryIndexUpdates Create and Delete: a new GSI
+// is validated like one of CreateTable, added to storage and backfilled
+// from the items at once; a deleted one leaves storage at once. What
+// DescribeTable shows follows AWS: CREATING (Backfilling) then ACTIVE,
+// DELETING then gone. Without -delayTransientStatuses the transient state
+// shows only in UpdateTable's own answer; with it, for the configured
+// delay (DynamoDB Local takes about half a second).
+
+// IndexStatus values.
+const (
+	indexActive   = "ACTIVE"
+	indexCreating = "CREATING"
+	indexDeleting = "DELETING"
+)
+
+// statusAt is the IndexStatus of GSI x at now.
+func (x *indexDef) statusAt(now time.Time) string {
+	if now.Before(x.activeAt) {
+		return indexCreating
+	}
+	return indexActive
+}
+
+// gsiChange is the storage work an UpdateTable's index change leaves for
+// after its metadata checks pass.
+type gsiChange struct {
+	added, dropped *indexDef
+}
+
+// checkOneOnlineIndex refuses more than one Create or Delete in one call,
+// and any while another index is still CREATING or DELETING.
+func (m *tableMeta) checkOneOnlineIndex(updates []GlobalSecondaryIndexUpdate, now time.Time) error {
+	n := 0
+	for _, u := range updates {
+		if u.Create != nil || u.Delete != nil {
+			n++
+		}
+	}
+	if n > 1 {
+		return apierr.LimitExceeded(apierr.MsgOneOnlineIndex)
+	}
+	if n == 0 {
+		return nil
+	}
+	for _, x := range m.gsis {
+		if x.statusAt(now) == indexCreating {
+			return apierr.ResourceInUse(apierr.MsgIndexBeingCreated)
+		}
+	}
+	for _, x := range m.deleting {
+		if now.Before(x.goneAt) {
+			return apierr.ResourceInUse(apierr.MsgIndexBeingDeleted)
+		}
+	}
+	return nil
+}
+
+// createGSI validates a GlobalSecondaryIndexUpdates Create against the
+// table (metadata m, billing mode after the request) and the request's
+// AttributeDefinitions, and returns the new index with the definitions
+// the table has afterwards.
+func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefinition, mode string, tableKeys []keyElem) (*indexDef, []attrDef, error) {
+	name := *cr.IndexName
+	if slices.ContainsFunc(slices.Concat(m.gsis, m.lsis), func(x *indexDef) bool { return x.name == name }) {
+		return nil, nil, apierr.Validation(apierr.MsgIndexExists)
+	}
+	if len(defs) == 0 {
+		return nil, nil, apierr.Validation(apierr.MsgNoAttributeSchema)
+	}
+	attrDefs := slices.Clone(m.attrDefs)
+	for _, d := range defs {
+		i := slices.IndexFunc(attrDefs, func(a attrDef) bool { return a.name == *d.AttributeName })
+		if i < 0 {
+			attrDefs = append(attrDefs, attrDef{name: *d.AttributeName, typ: *d.AttributeType})
+		} else {
+			attrDefs[i].typ = *d.AttributeType
+		}
+	}
+	for _, k := range cr.KeySchema {
+		if !slices.ContainsFunc(attrDefs, func(a attrDef) bool { return a.name == *k.AttributeName }) {
+			return nil, nil, apierr.Validationf(apierr.MsgAttrNotDefined, *k.AttributeName)
+		}
+	}
+	def := &tableDef{attrDefs: attrDefs, keySchema: tableKeys, billingMode: mode}
+	names := make([]string, len(attrDefs))
+	for i, a := range attrDefs {
+		names[i] = a.name
+	}
+	x, err := def.checkGSI(name, cr.KeySchema, names)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkProjection(x, cr.Projection); err != nil {
+		return nil, nil, err
+	}
+	if err := def.gsiThroughput(x, cr.ProvisionedThroughput); err != nil {
+		return nil, nil, err
+	}
+	x.onDemand = cr.OnDemandThroughput
+	if projectedNonKeyCount(m.lsis, m.gsis, []*indexDef{x}) > maxNonKeyPerTable {
+		return nil, nil, apierr.Validation(apierr.MsgTooManyProjected)
+	}
+	if len(m.gsis)+1 > maxGSIs {
+		return nil, nil, apierr.Validation(apierr.MsgGSILimit)
+	}
+	return x, attrDefs, nil
+}

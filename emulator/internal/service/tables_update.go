@@ -1,0 +1,423 @@
+package service
+
+import (
+	"slices"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// UpdateTable: billing mode, throughput (table and existing GSIs), streams,
+// SSE, table class, deletion protection and on-demand limits change the
+// metadata at once; GSIs are created and deleted as tables_gsi.go says.
+// Replicas are not supported yet and answer a ValidationException saying
+// so.
+
+func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
+	if in.TableName == nil {
+		return nil, apierr.Validation(apierr.MsgTableNameRequired)
+	}
+	if err := updateTableConstraints(in); err != nil {
+		return nil, err
+	}
+	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
+		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil && len(in.ReplicaUpdates) == 0 &&
+		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
+		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
+	}
+	if err := checkUpdateCombination(in); err != nil {
+		return nil, err
+	}
+	var newTP *throughput
+	if in.ProvisionedThroughput != nil {
+		tp, err := boundedThroughput(in.ProvisionedThroughput)
+		if err != nil {
+			return nil, err
+		}
+		newTP = tp
+	}
+	if err := validateStream(in.StreamSpecification, apierr.MsgUpdateStreamViewTypeRequired, apierr.MsgUpdateStreamViewTypeWhenDisabled); err != nil {
+		return nil, err
+	}
+	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
+		return nil, err
+	}
+	if len(in.ReplicaUpdates) > 0 {
+		return nil, apierr.Validation(apierr.MsgNotSupported("ReplicaUpdates"))
+	}
+	t, err := c.controlPlaneTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if newTP != nil {
+		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
+			return nil, err
+		}
+	}
+	change, err := t.update(c, in, newTP)
+	if err != nil {
+		return nil, err
+	}
+	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
+		tp.st.checkStream(c, t, tp.p, t.snapshot().stream)
+	}
+	d := t.describe()
+	// The answer shows the index change under way, as AWS's does, even
+	// when it has finished already.
+	if x := change.added; x != nil {
+		for i, g := range d.GlobalSecondaryIndexes {
+			if g.IndexName == x.name {
+				d.GlobalSecondaryIndexes[i] = t.describeGSI(x, indexCreating)
+			}
+		}
+	}
+	if x := change.dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
+		return g.IndexName == x.name
+	}) {
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
+	}
+	return &UpdateTableOutput{TableDescription: d}, nil
+}
+
+// update applies a validated UpdateTable request to t's metadata and,
+// for an index created or deleted, to its storage: all of it or, on
+// error, none of it. The new definition is recorded first (changeMeta),
+// then storage changes, then the definition is published: a GSI is in
+// storage before a reader can find it in the definition (a reader that
+// found a GSI about to be dropped meets storage.ErrNoIndex and answers
+// as if it had never found it).
+func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiChange, error) {
+	var change gsiChange
+	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		if m.status == statusDeleting {
+			// Found before a DeleteTable took it out of the catalog.
+			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
+		}
+		old := *m // m is a copy: nothing changes unless every check passes
+		m.gsis = slices.Clone(m.gsis)
+		var err error
+		if change, err = t.updateLocked(c, in, newTP, m, c.Now()); err != nil {
+			return nil, err
+		}
+		s := t.prepareStreamLocked(c, &old, m)
+		return func(recorded bool) error {
+			if !recorded {
+				c.forgetStream(s)
+				return nil
+			}
+			t.syncStreamLocked(&old, m, s, c.Now())
+			if x := change.added; x != nil {
+				if err := t.data.AddIndex(x.storageDef()); err != nil {
+					return err
+				}
+			}
+			if x := change.dropped; x != nil {
+				if err := t.data.DropIndex(x.name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil
+	})
+	if err != nil {
+		return gsiChange{}, err
+	}
+	return change, nil
+}
+
+// updateLocked applies the request to m, a copy of t's metadata.
+func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, mp *tableMeta, now time.Time) (gsiChange, error) {
+	m := *mp
+	defer func() { *mp = m }()
+	var none gsiChange
+
+	mode := m.billingMode
+	if in.BillingMode != nil {
+		mode = *in.BillingMode
+	}
+	switch {
+	case mode == "PAY_PER_REQUEST" && in.ProvisionedThroughput != nil:
+		return none, apierr.Validation(apierr.MsgPPRWithThroughput)
+	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
+		return none, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
+	case newTP != nil && m.billingMode == "PROVISIONED" && mode == "PROVISIONED" &&
+		newTP.read == m.throughput.read && newTP.write == m.throughput.write:
+		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
+	}
+	if err := m.checkOneOnlineIndex(in.GlobalSecondaryIndexUpdates, now); err != nil {
+		return none, err
+	}
+	change, err := m.applyGSIUpdates(in, mode, now, t, c.svc.cfg.TransientDelay)
+	if err != nil {
+		return none, err
+	}
+	if in.BillingMode != nil {
+		m.billingReported = true
+	}
+	switch {
+	case mode == "PAY_PER_REQUEST" && m.billingMode != "PAY_PER_REQUEST":
+		m.throughput = throughput{}
+		m.payPerRequestSince = now
+		for i, x := range m.gsis {
+			y := *x
+			y.throughput = nil
+			m.gsis[i] = &y
+		}
+	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST":
+		m.throughput = throughput{read: newTP.read, write: newTP.write}
+		// AWS requires each GSI's throughput in the same request; until
+		// GlobalSecondaryIndexUpdates.Update can carry it here, GSIs take
+		// the table's.
+		for i, x := range m.gsis {
+			if x.throughput == nil {
+				y := *x
+				y.throughput = &throughput{read: newTP.read, write: newTP.write}
+				m.gsis[i] = &y
+			}
+		}
+	case newTP != nil:
+		m.throughput.apply(newTP.read, newTP.write, now)
+	}
+	m.billingMode = mode
+
+	if s := in.StreamSpecification; s != nil {
+		enabled := m.stream != nil && *m.stream.StreamEnabled
+		switch {
+		case *s.StreamEnabled && enabled:
+			return none, apierr.Validation(apierr.MsgStreamAlreadyEnabled(t.name))
+		case !*s.StreamEnabled && !enabled:
+			return none, apierr.Validation(apierr.MsgStreamNotEnabled(t.name))
+		case *s.StreamEnabled:
+			m.stream = s // its label is chosen as it starts (syncStreamLocked)
+		default:
+			// The stream stays readable for 24 hours: DescribeTable keeps
+			// LatestStreamLabel and LatestStreamArn but drops
+			// StreamSpecification (AWS and DynamoDB Local agree).
+			m.stream = nil
+		}
+	}
+	if in.SSESpecification != nil {
+		m.sse = sseDescription(c, in.SSESpecification)
+	}
+	if in.TableClass != nil {
+		m.tableClass = *in.TableClass
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.deletionProtection = *in.DeletionProtectionEnabled
+	}
+	if in.OnDemandThroughput != nil {
+		m.onDemand = in.OnDemandThroughput
+	}
+	return change, nil
+}
+
+// checkUpdateCombination applies AWS's rule that an UpdateTable request
+// makes one kind of change: SSE, table class, deletion protection and
+// replicas each must come alone; on-demand limits may come only with
+// BillingMode; streams, table throughput and index creation or deletion
+// exclude each other. BillingMode with throughput (table and GSI updates)
+// and BillingMode with a stream change may be combined. DynamoDB Local
+// accepts most combinations; it refuses streams with throughput ("Cannot
+// change IOPS and Streams at the same time.").
+func checkUpdateCombination(in *UpdateTableInput) error {
+	others := func(exclude string) bool {
+		n := map[string]bool{
+			"BillingMode":                 in.BillingMode != nil,
+			"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
+			"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
+			"StreamSpecification":         in.StreamSpecification != nil,
+			"SSESpecification":            in.SSESpecification != nil,
+			"TableClass":                  in.TableClass != nil,
+			"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
+			"OnDemandThroughput":          in.OnDemandThroughput != nil,
+			"ReplicaUpdates":              len(in.ReplicaUpdates) > 0,
+		}
+		for name, present := range n {
+			if present && name != exclude {
+				return true
+			}
+		}
+		return false
+	}
+	indexCreateOrDelete := slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u GlobalSecondaryIndexUpdate) bool {
+		return u.Create != nil || u.Delete != nil
+	})
+	switch {
+	case in.SSESpecification != nil && others("SSESpecification"):
+		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
+	case len(in.ReplicaUpdates) > 0 && others("ReplicaUpdates"):
+		return apierr.Validation(apierr.MsgOnlyOperation("Replica"))
+	case in.TableClass != nil && others("TableClass"):
+		return apierr.Validation(apierr.MsgOnlyOperation("TableClass"))
+	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
+		return apierr.Validation(apierr.MsgOnlyOperation("DeletionProtection"))
+	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
+		len(in.GlobalSecondaryIndexUpdates) > 0):
+		return apierr.Validation(apierr.MsgOnDemandOnlyWithBillingMode)
+	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
+		return apierr.Validation(apierr.MsgStreamWithIOPS)
+	case indexCreateOrDelete && in.ProvisionedThroughput != nil:
+		return apierr.Validation(apierr.MsgIndexWithIOPS)
+	case indexCreateOrDelete && in.StreamSpecification != nil:
+		return apierr.Validation(apierr.MsgIndexWithStream)
+	}
+	return nil
+}
+
+// updateTableConstraints reports the model-constraint violations of an
+// UpdateTable request.
+func updateTableConstraints(in *UpdateTableInput) error {
+	var cs apierr.Constraints
+	for i, d := range in.AttributeDefinitions {
+		p := "attributeDefinitions." + itoa(i+1) + ".member."
+		if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
+			attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
+		}
+		if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
+			apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
+		}
+	}
+	tableNameConstraints(&cs, *in.TableName)
+	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
+	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
+	for i, u := range in.GlobalSecondaryIndexUpdates {
+		p := "globalSecondaryIndexUpdates." + itoa(i+1) + ".member."
+		if u.Update != nil {
+			if apierr.NotNull(&cs, u.Update.IndexName, p+"update.indexName") {
+				apierr.NameConstraints(&cs, *u.Update.IndexName, p+"update.indexName")
+			}
+			throughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
+		}
+		if u.Create != nil {
+			indexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", maxGSIKeyAttrs)
+			throughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
+		}
+		if u.Delete != nil && apierr.NotNull(&cs, u.Delete.IndexName, p+"delete.indexName") {
+			apierr.NameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
+		}
+	}
+	streamConstraints(&cs, in.StreamSpecification)
+	sseConstraints(&cs, in.SSESpecification)
+	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	return cs.Err()
+}
+
+// checkGSIUpdates applies the request-level rules of
+// GlobalSecondaryIndexUpdates (dynalite's tests against AWS).
+func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
+	seen := map[string]bool{}
+	for _, u := range updates {
+		var name string
+		switch {
+		case u.Update != nil:
+			name = *u.Update.IndexName
+		case u.Create != nil:
+			name = *u.Create.IndexName
+			if err := checkIncludeProjection(u.Create.Projection); err != nil {
+				return err
+			}
+		case u.Delete != nil:
+			name = *u.Delete.IndexName
+		default:
+			return apierr.Validation(apierr.MsgGSIUpdateEmpty)
+		}
+		if seen[name] {
+			return apierr.Validation(apierr.MsgGSIUpdateTwice(name))
+		}
+		seen[name] = true
+	}
+	return nil
+}
+
+// applyGSIUpdates applies GlobalSecondaryIndexUpdates to m: Update
+// (throughput) at once, Create and Delete as the returned change for
+// storage. mode is the table's billing mode after the request; delay is
+// how long CREATING and DELETING last.
+func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.Time, t *table, delay time.Duration) (gsiChange, error) {
+	var change gsiChange
+	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *indexDef) bool { return !now.Before(x.goneAt) })
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		switch {
+		case u.Create != nil:
+			x, defs, err := m.createGSI(u.Create, in.AttributeDefinitions, mode, t.keySchema)
+			if err != nil {
+				return change, err
+			}
+			x.arn = t.arn + "/index/" + x.name
+			x.activeAt = now.Add(delay)
+			m.gsis = append(m.gsis, x)
+			m.attrDefs = defs
+			change.added = x
+		case u.Update != nil:
+			i := m.gsiIndex(*u.Update.IndexName)
+			if i < 0 {
+				return change, apierr.Validation(apierr.MsgUpdateMissingIndex)
+			}
+			x := *m.gsis[i]
+			if pt := u.Update.ProvisionedThroughput; pt != nil {
+				if mode == "PAY_PER_REQUEST" {
+					return change, apierr.Validation(apierr.MsgGSIPPRWithThroughput(x.name))
+				}
+				tp, err := boundedThroughput(pt)
+				if err != nil {
+					return change, err
+				}
+				cur := throughput{}
+				if x.throughput != nil {
+					cur = *x.throughput
+				}
+				cur.apply(tp.read, tp.write, now)
+				x.throughput = &cur
+			}
+			if u.Update.OnDemandThroughput != nil {
+				x.onDemand = u.Update.OnDemandThroughput
+			}
+			m.gsis[i] = &x
+		case u.Delete != nil:
+			name := *u.Delete.IndexName
+			i := m.gsiIndex(name)
+			if i < 0 {
+				if slices.ContainsFunc(m.lsis, func(x *indexDef) bool { return x.name == name }) {
+					return change, apierr.Validation(apierr.MsgDeleteNotGSI)
+				}
+				return change, apierr.ResourceNotFound(apierr.MsgIndexNotFound(name))
+			}
+			x := *m.gsis[i]
+			x.goneAt = now.Add(delay)
+			m.gsis = slices.Delete(m.gsis, i, i+1)
+			m.deleting = append(m.deleting, &x)
+			m.pruneAttrDefs(t.keySchema)
+			change.dropped = &x
+		}
+	}
+	return change, nil
+}
+
+func (m *tableMeta) gsiIndex(name string) int {
+	return slices.IndexFunc(m.gsis, func(x *indexDef) bool { return x.name == name })
+}
+
+// pruneAttrDefs drops attribute definitions no key schema uses any more,
+// as AWS does after a GSI is deleted.
+func (m *tableMeta) pruneAttrDefs(tableKeys []keyElem) {
+	used := func(name string) bool {
+		if slices.ContainsFunc(tableKeys, func(k keyElem) bool { return k.name == name }) {
+			return true
+		}
+		for _, x := range slices.Concat(m.lsis, m.gsis) {
+			for _, k := range x.keySchema {
+				if k.name == name {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var keep []attrDef
+	for _, d := range m.attrDefs {
+		if used(d.name) {
+			keep = append(keep, d)
+		}
+	}
+	m.attrDefs = keep
+}

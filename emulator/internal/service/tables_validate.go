@@ -1,0 +1,551 @@
+package service
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Limits of a table definition.
+const (
+	maxNonKeyPerIndex = 20  // NonKeyAttributes of one index
+	maxNonKeyPerTable = 100 // NonKeyAttributes summed over a table's indexes (AWS's documented limit)
+	maxLSIs           = 5
+	maxGSIs           = 20
+	maxCapacityUnit   = 1_000_000_000_000 // larger values are "out of bounds"
+)
+
+// tableDef is a validated CreateTable request: everything a new table
+// needs, in the emulator's own types.
+type tableDef struct {
+	name               string
+	attrDefs           []attrDef
+	keySchema          []keyElem
+	schema             storage.KeySchema
+	billingMode        string // PROVISIONED or PAY_PER_REQUEST
+	billingExplicit    bool   // BillingMode was given
+	throughput         *throughput
+	onDemand           *OnDemandThroughput
+	lsis               []*indexDef
+	gsis               []*indexDef
+	stream             *StreamSpecification
+	sse                *SSESpecification
+	tableClass         string
+	deletionProtection bool
+	tags               []tagPair
+}
+
+// validateCreateTable checks a CreateTable request in AWS's order: the
+// required name, all model constraints at once (the name's among them), then
+// the semantic rules one at a time.
+func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
+	if in.TableName == nil {
+		return nil, apierr.Validation(apierr.MsgTableNameRequired)
+	}
+	if err := createTableConstraints(in); err != nil {
+		return nil, err
+	}
+	def := &tableDef{name: *in.TableName, billingMode: "PROVISIONED"}
+	if in.BillingMode != nil {
+		def.billingMode = *in.BillingMode
+		def.billingExplicit = true
+	}
+	if err := def.setThroughput(in.ProvisionedThroughput); err != nil {
+		return nil, err
+	}
+	if err := def.setKeys(in); err != nil {
+		return nil, err
+	}
+	if err := def.setIndexes(in); err != nil {
+		return nil, err
+	}
+	if err := validateStream(in.StreamSpecification, apierr.MsgCreateStreamViewTypeRequired, apierr.MsgCreateStreamViewTypeWhenDisabled); err != nil {
+		return nil, err
+	}
+	def.onDemand = in.OnDemandThroughput
+	def.stream = in.StreamSpecification
+	def.sse = in.SSESpecification
+	if in.TableClass != nil {
+		def.tableClass = *in.TableClass
+	}
+	if in.DeletionProtectionEnabled != nil {
+		def.deletionProtection = *in.DeletionProtectionEnabled
+	}
+	if len(in.Tags) > maxTags {
+		return nil, apierr.Validation(apierr.MsgTagLimit)
+	}
+	tags, err := validateTags(in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	def.tags = tags
+	return def, nil
+}
+
+// createTableConstraints reports every model-constraint violation of a
+// CreateTable request, in the order AWS lists them.
+func createTableConstraints(in *CreateTableInput) error {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
+		for i, d := range in.AttributeDefinitions {
+			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
+			if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
+				attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
+			}
+			if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
+				apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
+			}
+		}
+	}
+	// A bad name is a model constraint like the others, reported with them
+	// and before any semantic check of the key schema: "1 validation error
+	// detected: Value 'ab' at 'tableName' failed to satisfy constraint:
+	// Member must have length greater than or equal to 3" (AWS's recorded
+	// answers; DynamoDB Local answers "Invalid table/index name. ...").
+	apierr.NameConstraints(&cs, *in.TableName, "tableName")
+	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
+	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
+	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
+	for i, x := range in.LocalSecondaryIndexes {
+		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, 2)
+	}
+	for i, x := range in.GlobalSecondaryIndexes {
+		p := "globalSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, maxGSIKeyAttrs)
+		throughputConstraints(&cs, x.ProvisionedThroughput, p+"provisionedThroughput")
+	}
+	streamConstraints(&cs, in.StreamSpecification)
+	sseConstraints(&cs, in.SSESpecification)
+	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	// Tags are checked after the model, with their own messages (see
+	// validateTags), as AWS does.
+	return cs.Err()
+}
+
+// nilIfNoSlice turns "member absent" (a nil slice) into a nil pointer so
+// notNull can check it; an empty JSON list is present.
+func nilIfNoSlice[T any](s []T) *[]T {
+	if s == nil {
+		return nil
+	}
+	return &s
+}
+
+func throughputConstraints(cs *apierr.Constraints, pt *ProvisionedThroughput, path string) {
+	if pt == nil {
+		return
+	}
+	if apierr.NotNull(cs, pt.WriteCapacityUnits, path+".writeCapacityUnits") && *pt.WriteCapacityUnits < 1 {
+		cs.Add(apierr.QuoteInt(*pt.WriteCapacityUnits), path+".writeCapacityUnits", apierr.ValGE(1))
+	}
+	if apierr.NotNull(cs, pt.ReadCapacityUnits, path+".readCapacityUnits") && *pt.ReadCapacityUnits < 1 {
+		cs.Add(apierr.QuoteInt(*pt.ReadCapacityUnits), path+".readCapacityUnits", apierr.ValGE(1))
+	}
+}
+
+func keySchemaConstraints(cs *apierr.Constraints, ks []KeySchemaElement, path string) {
+	keySchemaConstraintsMax(cs, ks, path, 2)
+}
+
+// keySchemaConstraintsMax is keySchemaConstraints for a key schema of at
+// most maxLen elements: a GSI's may have 8 (four partition key and four
+// sort key attributes; AWS's API reference).
+func keySchemaConstraintsMax(cs *apierr.Constraints, ks []KeySchemaElement, path string, maxLen int) {
+	if !apierr.NotNull(cs, nilIfNoSlice(ks), path) {
+		return
+	}
+	if len(ks) < 1 {
+		cs.Add("'[]'", path, apierr.LenGE(1))
+	}
+	if len(ks) > maxLen {
+		cs.Add(keySchemaValue(ks), path, apierr.LenLE(maxLen))
+	}
+	for i, e := range ks {
+		p := path + "." + strconv.Itoa(i+1) + ".member."
+		if apierr.NotNull(cs, e.AttributeName, p+"attributeName") {
+			attrNameConstraints(cs, *e.AttributeName, p+"attributeName")
+		}
+		if apierr.NotNull(cs, e.KeyType, p+"keyType") {
+			apierr.Enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
+		}
+	}
+}
+
+// attrNameConstraints checks a key attribute name against the model:
+// 1 to 255 characters. (An empty name would otherwise reach storage, which
+// refuses a nameless key.) DynamoDB Local: "Names of key attributes and
+// attributes projected into an index must be between 1 and 255 characters,
+// inclusive".
+func attrNameConstraints(cs *apierr.Constraints, name, path string) {
+	n := utf8.RuneCountInString(name)
+	if n < 1 {
+		cs.Add(apierr.Quote(name), path, apierr.LenGE(1))
+	}
+	if n > 255 {
+		cs.Add(apierr.Quote(name), path, apierr.LenLE(255))
+	}
+}
+
+// keySchemaValue renders a KeySchema list for a constraint message as AWS
+// does, with camelCase field names: "[KeySchemaElement(attributeName=pk,
+// keyType=HASH), ...]" (AWS's recorded answers; AWS has also printed Java
+// object identities here, "KeySchemaElement@64f4fb9").
+func keySchemaValue(ks []KeySchemaElement) string {
+	items := make([]string, len(ks))
+	for i, e := range ks {
+		items[i] = "KeySchemaElement(attributeName=" + deref(e.AttributeName) + ", keyType=" + deref(e.KeyType) + ")"
+	}
+	return apierr.ListValue(items)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+func indexConstraints(cs *apierr.Constraints, name *string, ks []KeySchemaElement, proj *Projection, p string, maxKeys int) {
+	if apierr.NotNull(cs, name, p+"indexName") {
+		apierr.NameConstraints(cs, *name, p+"indexName")
+	}
+	keySchemaConstraintsMax(cs, ks, p+"keySchema", maxKeys)
+	if apierr.NotNull(cs, proj, p+"projection") {
+		apierr.Enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
+		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
+			cs.Add("'[]'", p+"projection.nonKeyAttributes", apierr.LenGE(1))
+		}
+		// AWS's API reference: "Array Members: ... Maximum number of 20
+		// items" (and public reports quote AWS's member constraint);
+		// DynamoDB Local lets longer lists through.
+		if len(proj.NonKeyAttributes) > maxNonKeyPerIndex {
+			cs.Add(apierr.Quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", apierr.LenLE(maxNonKeyPerIndex))
+		}
+	}
+}
+
+func streamConstraints(cs *apierr.Constraints, s *StreamSpecification) {
+	if s == nil {
+		return
+	}
+	apierr.NotNull(cs, s.StreamEnabled, "streamSpecification.streamEnabled")
+	apierr.Enum(cs, s.StreamViewType, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+}
+
+func sseConstraints(cs *apierr.Constraints, s *SSESpecification) {
+	if s == nil {
+		return
+	}
+	apierr.Enum(cs, s.SSEType, "sSESpecification.sSEType", "AES256", "KMS")
+}
+
+// validateStream checks the StreamSpecification rules beyond the model;
+// needType and typeWhenDisabled are the operation's messages for a stream
+// enabled without a view type and disabled with one.
+func validateStream(s *StreamSpecification, needType, typeWhenDisabled string) error {
+	if s == nil || s.StreamEnabled == nil {
+		return nil
+	}
+	if *s.StreamEnabled && s.StreamViewType == nil {
+		return apierr.Validation(needType)
+	}
+	if !*s.StreamEnabled && s.StreamViewType != nil {
+		return apierr.Validation(typeWhenDisabled)
+	}
+	return nil
+}
+
+// setThroughput applies the billing-mode rules to the table's throughput.
+func (def *tableDef) setThroughput(pt *ProvisionedThroughput) error {
+	if def.billingMode == "PAY_PER_REQUEST" {
+		if pt != nil {
+			return apierr.Validation(apierr.MsgPPRWithThroughput)
+		}
+		return nil
+	}
+	if pt == nil {
+		return apierr.Validation(apierr.MsgProvisionedNeedsThroughput)
+	}
+	tp, err := boundedThroughput(pt)
+	if err != nil {
+		return err
+	}
+	def.throughput = tp
+	return nil
+}
+
+// boundedThroughput converts a constraint-checked ProvisionedThroughput,
+// rejecting values above AWS's absolute bound. (AWS's default per-table
+// quota of 40,000 units is an account setting and is not enforced;
+// DynamoDB Local rejects more with "Cannot increase provisioned throughput
+// to more than 40,000 units per table".)
+func boundedThroughput(pt *ProvisionedThroughput) (*throughput, error) {
+	if r := *pt.ReadCapacityUnits; r > maxCapacityUnit {
+		return nil, apierr.Validation(apierr.MsgThroughputOutOfBounds(r, "ReadCapacityUnits"))
+	}
+	if w := *pt.WriteCapacityUnits; w > maxCapacityUnit {
+		return nil, apierr.Validation(apierr.MsgThroughputOutOfBounds(w, "WriteCapacityUnits"))
+	}
+	return &throughput{read: *pt.ReadCapacityUnits, write: *pt.WriteCapacityUnits}, nil
+}
+
+// setKeys validates the table's KeySchema against AttributeDefinitions.
+func (def *tableDef) setKeys(in *CreateTableInput) error {
+	defNames := make([]string, len(in.AttributeDefinitions))
+	for i, d := range in.AttributeDefinitions {
+		defNames[i] = *d.AttributeName
+		def.attrDefs = append(def.attrDefs, attrDef{name: *d.AttributeName, typ: *d.AttributeType})
+	}
+	for i, name := range defNames {
+		if slices.Contains(defNames[:i], name) {
+			return apierr.Validation(apierr.MsgDuplicateAttribute(name))
+		}
+	}
+	keys, err := checkKeySchema(in.KeySchema, defNames)
+	if err != nil {
+		return err
+	}
+	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil && len(keys) != len(defNames) {
+		return apierr.Validation(apierr.MsgKeyCountMismatch)
+	}
+	def.keySchema = keys
+	def.schema = def.storageSchema(keys)
+	return nil
+}
+
+// checkKeySchema applies the rules every KeySchema (table or index)
+// follows, in AWS's order, and returns it in the emulator's types.
+func checkKeySchema(ks []KeySchemaElement, defNames []string) ([]keyElem, error) {
+	keys := make([]keyElem, len(ks))
+	names := make([]string, len(ks))
+	for i, e := range ks {
+		keys[i] = keyElem{name: *e.AttributeName, keyType: *e.KeyType}
+		names[i] = *e.AttributeName
+	}
+	if len(names) > len(defNames) {
+		return nil, apierr.Validation(apierr.MsgKeyNoDefinition)
+	}
+	for _, n := range names {
+		if !slices.Contains(defNames, n) {
+			return nil, apierr.Validation(apierr.MsgKeysNotDefined(names, defNames))
+		}
+	}
+	if len(keys) == 2 && keys[0].name == keys[1].name {
+		return nil, apierr.Validation(apierr.MsgKeySameName)
+	}
+	if keys[0].keyType != "HASH" {
+		return nil, apierr.Validation(apierr.MsgKeyFirstNotHash)
+	}
+	if len(keys) == 2 && keys[1].keyType != "RANGE" {
+		return nil, apierr.Validation(apierr.MsgKeySecondNotRange)
+	}
+	return keys, nil
+}
+
+// storageSchema maps validated key elements to a storage.KeySchema.
+func (def *tableDef) storageSchema(keys []keyElem) storage.KeySchema {
+	kind := func(name string) storage.Kind {
+		for _, d := range def.attrDefs {
+			if d.name == name {
+				return storage.KindFromString(d.typ)
+			}
+		}
+		return storage.KindInvalid
+	}
+	var ks storage.KeySchema
+	ks.Partition = storage.KeyAttr{Name: keys[0].name, Kind: kind(keys[0].name)}
+	if len(keys) == 2 {
+		ks.Sort = storage.KeyAttr{Name: keys[1].name, Kind: kind(keys[1].name)}
+	}
+	return ks
+}
+
+// setIndexes validates LocalSecondaryIndexes and GlobalSecondaryIndexes.
+func (def *tableDef) setIndexes(in *CreateTableInput) error {
+	defNames := make([]string, len(def.attrDefs))
+	for i, d := range def.attrDefs {
+		defNames[i] = d.name
+	}
+	seen := map[string]bool{}
+	if in.LocalSecondaryIndexes != nil {
+		if len(in.LocalSecondaryIndexes) == 0 {
+			return apierr.Validation(apierr.MsgLSIListEmpty)
+		}
+		if len(def.keySchema) != 2 {
+			return apierr.Validation(apierr.MsgLSINeedsTableRange)
+		}
+		for _, x := range in.LocalSecondaryIndexes {
+			idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
+			if err != nil {
+				return err
+			}
+			if len(idx.keySchema) != 2 {
+				return apierr.Validation(apierr.MsgIndexNoRange(idx.name))
+			}
+			idx.local = true
+			if h := idx.keySchema[0].name; h != def.keySchema[0].name {
+				return apierr.Validation(apierr.MsgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
+			}
+			if err := checkProjection(idx, x.Projection); err != nil {
+				return err
+			}
+			if seen[idx.name] {
+				return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
+			}
+			seen[idx.name] = true
+			def.lsis = append(def.lsis, idx)
+		}
+		if len(def.lsis) > maxLSIs {
+			return apierr.Validation(apierr.MsgLSILimit)
+		}
+	}
+	if in.GlobalSecondaryIndexes != nil {
+		if len(in.GlobalSecondaryIndexes) == 0 {
+			return apierr.Validation(apierr.MsgGSIListEmpty)
+		}
+		for _, x := range in.GlobalSecondaryIndexes {
+			idx, err := def.checkGSI(*x.IndexName, x.KeySchema, defNames)
+			if err != nil {
+				return err
+			}
+			if err := checkProjection(idx, x.Projection); err != nil {
+				return err
+			}
+			if err := def.gsiThroughput(idx, x.ProvisionedThroughput); err != nil {
+				return err
+			}
+			idx.onDemand = x.OnDemandThroughput
+			if seen[idx.name] {
+				return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
+			}
+			seen[idx.name] = true
+			def.gsis = append(def.gsis, idx)
+		}
+		if len(def.gsis) > maxGSIs {
+			return apierr.Validation(apierr.MsgGSILimit)
+		}
+	}
+	if def.lsis == nil && def.gsis == nil {
+		return nil
+	}
+	if projectedNonKeyCount(def.lsis, def.gsis) > maxNonKeyPerTable {
+		return apierr.Validation(apierr.MsgTooManyProjected)
+	}
+	// With indexes, every definition must be used by some key schema.
+	var used []string
+	for _, ks := range def.allKeySchemas() {
+		for _, k := range ks {
+			if !slices.Contains(used, k.name) {
+				used = append(used, k.name)
+			}
+		}
+	}
+	if len(used) != len(defNames) {
+		// AWS lists "keys used" in hash-set order; this lists them in
+		// order of first use (table, then LSIs, then GSIs).
+		return apierr.Validation(apierr.MsgUnusedDefinitions(defNames, used))
+	}
+	return nil
+}
+
+// allKeySchemas returns the table's key schema followed by its indexes'.
+func (def *tableDef) allKeySchemas() [][]keyElem {
+	out := [][]keyElem{def.keySchema}
+	for _, x := range def.lsis {
+		out = append(out, x.keySchema)
+	}
+	for _, x := range def.gsis {
+		out = append(out, x.keySchema)
+	}
+	return out
+}
+
+// checkGSI validates a global secondary index's key schema, which may
+// have several partition and sort key attributes.
+func (def *tableDef) checkGSI(name string, ks []KeySchemaElement, defNames []string) (*indexDef, error) {
+	if !multiAttrKeySchema(ks) {
+		return def.checkIndex(name, ks, nil, defNames)
+	}
+	keys, err := checkMultiKeySchema(ks, defNames)
+	if err != nil {
+		return nil, err
+	}
+	x := &indexDef{name: name, keySchema: keys}
+	x.setAttrs(def.attrDefs)
+	x.schema = storage.KeySchema{Partition: x.partAttrs[0]}
+	if len(x.sortAttrs) > 0 {
+		x.schema.Sort = x.sortAttrs[0]
+	}
+	return x, nil
+}
+
+// checkIndex validates an index's key schema.
+func (def *tableDef) checkIndex(name string, ks []KeySchemaElement, proj *Projection, defNames []string) (*indexDef, error) {
+	keys, err := checkKeySchema(ks, defNames)
+	if err != nil {
+		return nil, err
+	}
+	x := &indexDef{name: name, keySchema: keys, schema: def.storageSchema(keys)}
+	x.setAttrs(def.attrDefs)
+	return x, nil
+}
+
+// checkProjection validates and records an index's Projection.
+func checkProjection(idx *indexDef, p *Projection) error {
+	if p.ProjectionType == nil {
+		return apierr.Validation(apierr.MsgUnknownProjection)
+	}
+	if p.NonKeyAttributes != nil && *p.ProjectionType != "INCLUDE" {
+		return apierr.Validation(apierr.MsgProjectionNonKey(*p.ProjectionType))
+	}
+	if err := checkIncludeProjection(p); err != nil {
+		return err
+	}
+	idx.projection = projection{typ: *p.ProjectionType, nonKey: slices.Clone(p.NonKeyAttributes)}
+	return nil
+}
+
+// checkIncludeProjection refuses an INCLUDE projection without
+// NonKeyAttributes (CreateTable's indexes and UpdateTable's Create).
+func checkIncludeProjection(p *Projection) error {
+	if p != nil && p.ProjectionType != nil && *p.ProjectionType == "INCLUDE" && len(p.NonKeyAttributes) == 0 {
+		return apierr.Validation(apierr.MsgIncludeWithoutNonKey)
+	}
+	return nil
+}
+
+// gsiThroughput applies the billing-mode rules to a GSI's throughput.
+func (def *tableDef) gsiThroughput(idx *indexDef, pt *ProvisionedThroughput) error {
+	if def.billingMode == "PAY_PER_REQUEST" {
+		if pt != nil {
+			return apierr.Validation(apierr.MsgGSIPPRWithThroughput(idx.name))
+		}
+		return nil
+	}
+	if pt == nil {
+		return apierr.Validation(apierr.MsgGSINeedsThroughput(idx.name))
+	}
+	tp, err := boundedThroughput(pt)
+	if err != nil {
+		return err
+	}
+	idx.throughput = tp
+	return nil
+}
+
+// projectedNonKeyCount sums the NonKeyAttributes of indexes, an attribute
+// projected into two indexes counting twice, as AWS counts them.
+func projectedNonKeyCount(lists ...[]*indexDef) int {
+	n := 0
+	for _, list := range lists {
+		for _, x := range list {
+			n += len(x.projection.nonKey)
+		}
+	}
+	return n
+}
