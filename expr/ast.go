@@ -20,9 +20,14 @@ type Expr interface {
 type PathElem struct {
 	Offset  int    // byte offset of the element
 	Name    string // identifier or "#placeholder"; "" for an index
-	Index   int    // list index when IsIndex
+	Index   int    // list index when IsIndex (negative: out of range)
 	IsIndex bool
 	Lit     string // index literal as written (for range errors)
+	// Resolved says Name is the attribute name itself, resolved by the
+	// caller that built the tree (see [Compiler.CompileCondition]): not a
+	// #placeholder, and not checked against DynamoDB's reserved words. The
+	// parser never sets it.
+	Resolved bool
 }
 
 // PathExpr is a document path such as a.#b[2].c.
@@ -31,11 +36,23 @@ type PathExpr struct {
 	resolved Path // filled in by the compiler
 }
 
-// ValueExpr is a :placeholder.
+// ValueExpr is a :placeholder, or (Name "") a value given by the caller
+// that built the tree.
 type ValueExpr struct {
 	Offset int
-	Name   string
-	val    storage.Value // filled in by the compiler
+	Name   string // ":placeholder"; "" for a value the caller gives in Value
+	// Value is the value: the caller's when Name is "", else filled in by
+	// the compiler from the request's ExpressionAttributeValues.
+	Value storage.Value
+}
+
+// ConstExpr is a condition that is always true or always false. The parser
+// never makes one (the expression languages have no such literal); a
+// caller that builds a tree uses it for a condition it has decided already
+// (PartiQL's 5 IS NUMERIC).
+type ConstExpr struct {
+	Offset int
+	Value  bool
 }
 
 // CallExpr is a function call: attribute_exists(a), size(a), ...
@@ -86,6 +103,7 @@ func (x *BinaryExpr) Pos() int  { return x.X.Pos() }
 func (x *NotExpr) Pos() int     { return x.Offset }
 func (x *BetweenExpr) Pos() int { return x.X.Pos() }
 func (x *InExpr) Pos() int      { return x.X.Pos() }
+func (x *ConstExpr) Pos() int   { return x.Offset }
 
 func (*PathExpr) exprNode()    {}
 func (*ValueExpr) exprNode()   {}
@@ -95,6 +113,7 @@ func (*BinaryExpr) exprNode()  {}
 func (*NotExpr) exprNode()     {}
 func (*BetweenExpr) exprNode() {}
 func (*InExpr) exprNode()      {}
+func (*ConstExpr) exprNode()   {}
 
 func (x *PathExpr) String() string {
 	var b strings.Builder
@@ -118,7 +137,23 @@ func (x *PathExpr) String() string {
 	return b.String()
 }
 
-func (x *ValueExpr) String() string { return x.Name }
+// String returns the placeholder, or for a value given by the caller its
+// DynamoDB JSON-like brief ({N:5}), which does not parse back.
+func (x *ValueExpr) String() string {
+	if x.Name == "" {
+		return "{" + valueBrief(x.Value) + "}"
+	}
+	return x.Name
+}
+
+// String returns TRUE or FALSE, which do not parse back: the expression
+// languages have no boolean literal.
+func (x *ConstExpr) String() string {
+	if x.Value {
+		return "TRUE"
+	}
+	return "FALSE"
+}
 
 func (x *CallExpr) String() string {
 	parts := make([]string, len(x.Args))

@@ -171,7 +171,7 @@ func (k *checker) checkPathSyntax(p *PathExpr) *Error {
 			if e.Index < 0 {
 				return exprError(k.param, e.Offset, sprintf(msgIndexRange, e.Lit))
 			}
-		case !strings.HasPrefix(e.Name, "#") && IsReserved(e.Name):
+		case !e.Resolved && !strings.HasPrefix(e.Name, "#") && IsReserved(e.Name):
 			return exprError(k.param, e.Offset, sprintf(msgReserved, e.Name))
 		}
 	}
@@ -186,7 +186,7 @@ func (k *checker) passA(x Expr, asCondition bool) *Error {
 	switch x := x.(type) {
 	case *PathExpr:
 		return k.checkPathSyntax(x)
-	case *ValueExpr:
+	case *ValueExpr, *ConstExpr:
 		return nil
 	case *ParenExpr:
 		return k.passA(x.X, asCondition)
@@ -260,6 +260,8 @@ func (k *checker) resolvePath(p *PathExpr) *Error {
 		switch {
 		case e.IsIndex:
 			out[i] = PathStep{Index: e.Index, IsIndex: true}
+		case e.Resolved:
+			out[i] = PathStep{Name: e.Name}
 		case strings.HasPrefix(e.Name, "#"):
 			name, ok := k.c.names[e.Name]
 			if !ok {
@@ -282,6 +284,9 @@ func (k *checker) resolvePath(p *PathExpr) *Error {
 }
 
 func (k *checker) resolveValue(v *ValueExpr) *Error {
+	if v.Name == "" {
+		return nil // the caller's value
+	}
 	val, ok := k.c.values[v.Name]
 	if !ok {
 		return exprError(k.param, v.Offset, sprintf(msgUndefinedValue, v.Name))
@@ -290,7 +295,7 @@ func (k *checker) resolveValue(v *ValueExpr) *Error {
 		k.c.usedValues = make(map[string]bool, len(k.c.values))
 	}
 	k.c.usedValues[v.Name] = true
-	v.val = val
+	v.Value = val
 	return nil
 }
 
@@ -352,7 +357,7 @@ func constant(x Expr) (storage.Value, bool) {
 		case *ParenExpr:
 			x = y.X
 		case *ValueExpr:
-			return y.val, true
+			return y.Value, true
 		default:
 			return storage.Value{}, false
 		}
@@ -501,7 +506,8 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 	return nil
 }
 
-// compileCondition runs every check on a condition-language expression.
+// compileCondition parses a condition-language expression and runs every
+// check on it.
 func (c *Compiler) compileCondition(param, text string) (Expr, *Error) {
 	if c.err != nil {
 		return nil, c.err
@@ -510,6 +516,12 @@ func (c *Compiler) compileCondition(param, text string) (Expr, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.checkCondition(param, x)
+}
+
+// checkCondition runs the checks that follow parsing on a condition tree,
+// parsed or built by a caller (compile_ast.go), in DynamoDB's order.
+func (c *Compiler) checkCondition(param string, x Expr) (Expr, *Error) {
 	k := &checker{c: c, param: param, ctx: ctxCondition}
 	if err := k.passA(x, true); err != nil {
 		return nil, err

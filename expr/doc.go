@@ -20,6 +20,20 @@
 // The results ([Condition], [Update], [Projection], [KeyCondition]) are
 // immutable and are evaluated per item without re-parsing.
 //
+// # Trees built by a caller
+//
+// A caller with a language of its own (PartiQL) builds expr's AST itself
+// and compiles it with [Compiler.CompileCondition],
+// [Compiler.CompileKeyCondition], [Compiler.CompileMultiKeyCondition],
+// [Compiler.CompileUpdate] and [Compiler.CompileProjection]: names and
+// values already resolved ([PathElem] Resolved, a [ValueExpr] with Name ""
+// and its Value, [ConstExpr] for a decided condition), nothing printed and
+// parsed again. The tree goes through the same passes as parsed text (the
+// text methods are parse-then-compile over them), except the rules of the
+// text alone: size, redundant parentheses, each update section once. A
+// tree the parser could not have produced gets an error wrapping
+// [ErrMalformedTree]. compile_ast.go has the details.
+//
 // # Errors
 //
 // Every error is an [*Error] whose Error() is the exact message of

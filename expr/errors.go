@@ -27,8 +27,12 @@ func (e *Error) Unwrap() error { return e.Err }
 func errPlain(msg string) *Error { return &Error{Pos: -1, Msg: msg} }
 
 // exprError prefixes msg with "Invalid <param>: " as DynamoDB does for
-// errors found in an expression.
+// errors found in an expression; with param "" (a tree compiled for a
+// caller whose messages have no prefix, such as PartiQL) msg stands alone.
 func exprError(param string, pos int, msg string) *Error {
+	if param == "" {
+		return &Error{Pos: pos, Msg: msg}
+	}
 	return &Error{Pos: pos, Msg: "Invalid " + param + ": " + msg}
 }
 

@@ -53,6 +53,8 @@ func evalCond(x Expr, item storage.Item) bool {
 		return false
 	case *CallExpr:
 		return evalPredicate(x, item)
+	case *ConstExpr:
+		return x.Value
 	}
 	return false
 }
@@ -143,7 +145,7 @@ func evalOperand(x Expr, item storage.Item) (storage.Value, bool) {
 	case *PathExpr:
 		return x.resolved.Get(item)
 	case *ValueExpr:
-		return x.val, true
+		return x.Value, true
 	case *ParenExpr:
 		return evalOperand(x.X, item)
 	case *CallExpr:

@@ -50,6 +50,16 @@ func (c *Compiler) KeyCondition(text string, ks storage.KeySchema) (*KeyConditio
 	if err != nil {
 		return nil, err
 	}
+	kc, kerr := bindKeyCondition(x, ks)
+	if kerr != nil {
+		return nil, kerr
+	}
+	return kc, nil
+}
+
+// bindKeyCondition checks the shape of a checked key condition tree and
+// binds it to the key schema.
+func bindKeyCondition(x Expr, ks storage.KeySchema) (*KeyCondition, *Error) {
 	terms, kerr := keyTerms(x, 2)
 	if kerr != nil {
 		return nil, kerr
@@ -187,7 +197,7 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 				}
 			}
 		case *ValueExpr:
-			values = append(values, o.val)
+			values = append(values, o.Value)
 		default:
 			return t, &Error{Pos: o.Pos(), Msg: msgKeyNested}
 		}

@@ -41,15 +41,21 @@ func (c *Compiler) MultiKeyCondition(text string, ks MultiKeySchema) (*MultiKeyC
 	if err != nil {
 		return nil, err
 	}
-	terms, kerr := keyTerms(x, len(ks.Partition)+len(ks.Sort))
-	if kerr != nil {
-		return nil, kerr
-	}
-	kc, kerr := bindMultiKeyTerms(terms, ks, x.Pos())
+	kc, kerr := bindMultiKeyCondition(x, ks)
 	if kerr != nil {
 		return nil, kerr
 	}
 	return kc, nil
+}
+
+// bindMultiKeyCondition checks the shape of a checked key condition tree
+// and binds it to the multi-attribute key.
+func bindMultiKeyCondition(x Expr, ks MultiKeySchema) (*MultiKeyCondition, *Error) {
+	terms, kerr := keyTerms(x, len(ks.Partition)+len(ks.Sort))
+	if kerr != nil {
+		return nil, kerr
+	}
+	return bindMultiKeyTerms(terms, ks, x.Pos())
 }
 
 func bindMultiKeyTerms(terms []keyTerm, ks MultiKeySchema, pos int) (*MultiKeyCondition, *Error) {

@@ -112,7 +112,7 @@ func checkLegacyOp(op string, args []storage.Value) *Error {
 type legacyBuilder struct{ n int }
 
 func (b *legacyBuilder) value(v storage.Value) *ValueExpr {
-	x := &ValueExpr{Offset: -1, Name: ":legacy" + strconv.Itoa(b.n), val: v}
+	x := &ValueExpr{Offset: -1, Name: ":legacy" + strconv.Itoa(b.n), Value: v}
 	b.n++
 	return x
 }

@@ -2,26 +2,21 @@ package expr
 
 import (
 	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
 
 // maxParseDepth caps recursion. Inputs within DynamoDB's 4 KB size limit
 // never reach it; it protects direct callers of the Parse functions.
 const maxParseDepth = 2500
 
-type tokenInfo struct {
-	pos int
-	tok Token
-	lit string
-}
-
 // parser holds the whole token stream of one expression (at most a few KB),
 // which lets syntax errors quote the neighbouring tokens as DynamoDB does.
 type parser struct {
+	lex.Stream[Token]
 	src   string
 	param string // "ConditionExpression", ... for messages
 	mode  Mode
-	toks  []tokenInfo
-	i     int
 	depth int
 }
 
@@ -32,13 +27,7 @@ func newParser(param, src string, mode Mode) *parser {
 	p := &parser{src: src, param: param, mode: mode}
 	var s Scanner
 	s.Init(src, mode)
-	for {
-		pos, tok, lit := s.Scan()
-		p.toks = append(p.toks, tokenInfo{pos, tok, lit})
-		if tok == EOF {
-			break
-		}
-	}
+	p.Fill(s.Scan, EOF, 0)
 	return p
 }
 
@@ -58,46 +47,33 @@ func (p *parser) run(f func()) (err *Error) {
 	return nil
 }
 
-func (p *parser) tok() Token     { return p.toks[p.i].tok }
-func (p *parser) cur() tokenInfo { return p.toks[p.i] }
-func (p *parser) peek(n int) Token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n].tok
-	}
-	return EOF
-}
-func (p *parser) next() {
-	if p.i < len(p.toks)-1 {
-		p.i++
-	}
-}
-
 // syntaxError reports the current token the way DynamoDB does: the token's
 // text and the source from the previous token through the next one.
 func (p *parser) syntaxError() {
-	t := p.toks[p.i]
+	i := p.Index()
+	t := p.Cur()
 	start := 0
-	if p.i > 0 {
-		start = p.toks[p.i-1].pos
+	if i > 0 {
+		start = p.At(i - 1).Pos
 	}
 	end := len(p.src)
-	if t.tok != EOF && p.i+1 < len(p.toks) && p.toks[p.i+1].tok != EOF {
-		n := p.toks[p.i+1]
-		end = n.pos + len(n.lit)
+	if t.Tok != EOF && i+1 < p.Len() && p.At(i+1).Tok != EOF {
+		n := p.At(i + 1)
+		end = n.Pos + len(n.Lit)
 	}
-	lit := t.lit
-	if t.tok == EOF {
+	lit := t.Lit
+	if t.Tok == EOF {
 		lit = "<EOF>"
 	}
-	panic(bailout{exprError(p.param, t.pos, sprintf(msgSyntax, lit, p.src[start:end]))})
+	panic(bailout{exprError(p.param, t.Pos, sprintf(msgSyntax, lit, p.src[start:end]))})
 }
 
 func (p *parser) expect(t Token) int {
-	if p.tok() != t {
+	if p.Tok() != t {
 		p.syntaxError()
 	}
-	pos := p.cur().pos
-	p.next()
+	pos := p.Cur().Pos
+	p.Next()
 	return pos
 }
 
@@ -137,34 +113,34 @@ func classOf(x Expr) class {
 
 // path := (IDENT | NAME) { "." (IDENT | NAME) | "[" INT "]" }
 func (p *parser) parsePath() *PathExpr {
-	t := p.cur()
-	if t.tok != IDENT && t.tok != NAME {
+	t := p.Cur()
+	if t.Tok != IDENT && t.Tok != NAME {
 		p.syntaxError()
 	}
-	x := &PathExpr{Elems: []PathElem{{Offset: t.pos, Name: t.lit}}}
-	p.next()
+	x := &PathExpr{Elems: []PathElem{{Offset: t.Pos, Name: t.Lit}}}
+	p.Next()
 	for {
-		switch p.tok() {
+		switch p.Tok() {
 		case PERIOD:
-			p.next()
-			t := p.cur()
-			if t.tok != IDENT && t.tok != NAME {
+			p.Next()
+			t := p.Cur()
+			if t.Tok != IDENT && t.Tok != NAME {
 				p.syntaxError()
 			}
-			x.Elems = append(x.Elems, PathElem{Offset: t.pos, Name: t.lit})
-			p.next()
+			x.Elems = append(x.Elems, PathElem{Offset: t.Pos, Name: t.Lit})
+			p.Next()
 		case LBRACK:
-			p.next()
-			t := p.cur()
-			if t.tok != INT {
+			p.Next()
+			t := p.Cur()
+			if t.Tok != INT {
 				p.syntaxError()
 			}
-			n, err := strconv.Atoi(t.lit)
+			n, err := strconv.Atoi(t.Lit)
 			if err != nil || n > maxListIndex {
 				n = -1 // out of range; reported by the checker
 			}
-			x.Elems = append(x.Elems, PathElem{Offset: t.pos, Index: n, IsIndex: true, Lit: t.lit})
-			p.next()
+			x.Elems = append(x.Elems, PathElem{Offset: t.Pos, Index: n, IsIndex: true, Lit: t.Lit})
+			p.Next()
 			p.expect(RBRACK)
 		default:
 			return x
@@ -179,36 +155,36 @@ const maxListIndex = 1<<31 - 1
 func (p *parser) parseOperand() Expr {
 	p.enter()
 	defer p.leave()
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case IDENT:
-		if p.peek(1) == LPAREN {
+		if p.Peek(1) == LPAREN {
 			return p.parseCall(p.parseOperand)
 		}
 		return p.parsePath()
 	case NAME:
 		return p.parsePath()
 	case VALUE:
-		p.next()
-		return &ValueExpr{Offset: t.pos, Name: t.lit}
+		p.Next()
+		return &ValueExpr{Offset: t.Pos, Name: t.Lit}
 	case LPAREN:
-		p.next()
+		p.Next()
 		x := p.parseOperand()
 		p.expect(RPAREN)
-		return &ParenExpr{Offset: t.pos, X: x}
+		return &ParenExpr{Offset: t.Pos, X: x}
 	}
 	p.syntaxError()
 	return nil
 }
 
 func (p *parser) parseCall(arg func() Expr) *CallExpr {
-	t := p.cur()
-	p.next()
+	t := p.Cur()
+	p.Next()
 	p.expect(LPAREN)
-	c := &CallExpr{Offset: t.pos, Fun: t.lit}
+	c := &CallExpr{Offset: t.Pos, Fun: t.Lit}
 	c.Args = append(c.Args, arg())
-	for p.tok() == COMMA {
-		p.next()
+	for p.Tok() == COMMA {
+		p.Next()
 		c.Args = append(c.Args, arg())
 	}
 	p.expect(RPAREN)
@@ -227,66 +203,66 @@ func (p *parser) parseBinary(minPrec int) Expr {
 	defer p.leave()
 	x := p.parseUnary()
 	for {
-		t := p.cur()
-		prec := t.tok.Precedence()
-		if prec < minPrec || prec == LowestPrec || t.tok == NOT || t.tok == PLUS || t.tok == MINUS {
+		t := p.Cur()
+		prec := t.Tok.Precedence()
+		if prec < minPrec || prec == LowestPrec || t.Tok == NOT || t.Tok == PLUS || t.Tok == MINUS {
 			return x
 		}
 		switch {
-		case t.tok == AND || t.tok == OR:
+		case t.Tok == AND || t.Tok == OR:
 			if classOf(x) == classOperand {
 				p.syntaxError()
 			}
-			p.next()
+			p.Next()
 			y := p.parseBinary(prec + 1)
 			if classOf(y) == classOperand {
 				p.syntaxError()
 			}
-			x = &BinaryExpr{OpPos: t.pos, Op: t.tok, X: x, Y: y}
+			x = &BinaryExpr{OpPos: t.Pos, Op: t.Tok, X: x, Y: y}
 		default: // comparison, BETWEEN, IN
 			if classOf(x) == classCondition {
 				p.syntaxError()
 			}
-			p.next()
-			switch t.tok {
+			p.Next()
+			switch t.Tok {
 			case BETWEEN:
 				lo := p.parseOperand()
 				p.expect(AND)
 				hi := p.parseOperand()
-				x = &BetweenExpr{OpPos: t.pos, X: x, Lo: lo, Hi: hi}
+				x = &BetweenExpr{OpPos: t.Pos, X: x, Lo: lo, Hi: hi}
 			case IN:
 				p.expect(LPAREN)
-				in := &InExpr{OpPos: t.pos, X: x}
+				in := &InExpr{OpPos: t.Pos, X: x}
 				in.List = append(in.List, p.parseOperand())
-				for p.tok() == COMMA {
-					p.next()
+				for p.Tok() == COMMA {
+					p.Next()
 					in.List = append(in.List, p.parseOperand())
 				}
 				p.expect(RPAREN)
 				x = in
 			default:
 				y := p.parseOperand()
-				x = &BinaryExpr{OpPos: t.pos, Op: t.tok, X: x, Y: y}
+				x = &BinaryExpr{OpPos: t.Pos, Op: t.Tok, X: x, Y: y}
 			}
 		}
 	}
 }
 
 func (p *parser) parseUnary() Expr {
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case NOT:
-		p.next()
+		p.Next()
 		x := p.parseBinary(precNot)
 		if classOf(x) == classOperand {
 			p.syntaxError()
 		}
-		return &NotExpr{Offset: t.pos, X: x}
+		return &NotExpr{Offset: t.Pos, X: x}
 	case LPAREN:
-		p.next()
+		p.Next()
 		x := p.parseBinary(precOr)
 		p.expect(RPAREN)
-		return &ParenExpr{Offset: t.pos, X: x}
+		return &ParenExpr{Offset: t.Pos, X: x}
 	}
 	return p.parseOperand()
 }
@@ -310,7 +286,7 @@ func parseCondition(param, src string) (Expr, *Error) {
 	var x Expr
 	if err := p.run(func() {
 		x = p.parseBinary(precOr)
-		if p.tok() != EOF || classOf(x) == classOperand {
+		if p.Tok() != EOF || classOf(x) == classOperand {
 			p.syntaxError()
 		}
 	}); err != nil {
@@ -341,16 +317,7 @@ func checkText(param, src string) *Error {
 // maxExpressionSize is DynamoDB's limit on an expression's length (4 KB).
 const maxExpressionSize = 4096
 
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
+func utf16Len(s string) int { return lex.UTF16Len(s) }
 
 // checkParens rejects a parenthesis directly around another one.
 func checkParens(param string, x Expr) *Error {
@@ -425,33 +392,33 @@ func parseUpdate(src string) (*UpdateExpr, *Error) {
 	u := &UpdateExpr{}
 	err := p.run(func() {
 		for {
-			t := p.cur()
-			switch t.tok {
+			t := p.Cur()
+			switch t.Tok {
 			case SET, REMOVE, ADD, DELETE:
 			default:
 				p.syntaxError()
 			}
-			p.next()
-			c := &UpdateClause{Offset: t.pos, Op: t.tok}
+			p.Next()
+			c := &UpdateClause{Offset: t.Pos, Op: t.Tok}
 			for {
-				a := &UpdateAction{Op: t.tok, Path: p.parsePath()}
-				switch t.tok {
+				a := &UpdateAction{Op: t.Tok, Path: p.parsePath()}
+				switch t.Tok {
 				case SET:
 					p.expect(EQ)
 					a.Value = p.parseSetValue()
 				case ADD, DELETE:
-					v := p.cur()
+					v := p.Cur()
 					p.expect(VALUE)
-					a.Value = &ValueExpr{Offset: v.pos, Name: v.lit}
+					a.Value = &ValueExpr{Offset: v.Pos, Name: v.Lit}
 				}
 				c.Actions = append(c.Actions, a)
-				if p.tok() != COMMA {
+				if p.Tok() != COMMA {
 					break
 				}
-				p.next()
+				p.Next()
 			}
 			u.Clauses = append(u.Clauses, c)
-			if p.tok() == EOF {
+			if p.Tok() == EOF {
 				return
 			}
 		}
@@ -475,10 +442,10 @@ func parseUpdate(src string) (*UpdateExpr, *Error) {
 // setOperand := path | VALUE | call | "(" value ")"
 func (p *parser) parseSetValue() Expr {
 	x := p.parseSetOperand()
-	if t := p.cur(); t.tok == PLUS || t.tok == MINUS {
-		p.next()
+	if t := p.Cur(); t.Tok == PLUS || t.Tok == MINUS {
+		p.Next()
 		y := p.parseSetOperand()
-		x = &BinaryExpr{OpPos: t.pos, Op: t.tok, X: x, Y: y}
+		x = &BinaryExpr{OpPos: t.Pos, Op: t.Tok, X: x, Y: y}
 	}
 	return x
 }
@@ -486,23 +453,23 @@ func (p *parser) parseSetValue() Expr {
 func (p *parser) parseSetOperand() Expr {
 	p.enter()
 	defer p.leave()
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case IDENT:
-		if p.peek(1) == LPAREN {
+		if p.Peek(1) == LPAREN {
 			return p.parseCall(p.parseSetOperand)
 		}
 		return p.parsePath()
 	case NAME:
 		return p.parsePath()
 	case VALUE:
-		p.next()
-		return &ValueExpr{Offset: t.pos, Name: t.lit}
+		p.Next()
+		return &ValueExpr{Offset: t.Pos, Name: t.Lit}
 	case LPAREN:
-		p.next()
+		p.Next()
 		x := p.parseSetValue()
 		p.expect(RPAREN)
-		return &ParenExpr{Offset: t.pos, X: x}
+		return &ParenExpr{Offset: t.Pos, X: x}
 	}
 	p.syntaxError()
 	return nil
@@ -527,11 +494,11 @@ func parseProjection(src string) (*ProjectionExpr, *Error) {
 	x := &ProjectionExpr{}
 	err := p.run(func() {
 		x.Paths = append(x.Paths, p.parsePath())
-		for p.tok() == COMMA {
-			p.next()
+		for p.Tok() == COMMA {
+			p.Next()
 			x.Paths = append(x.Paths, p.parsePath())
 		}
-		if p.tok() != EOF {
+		if p.Tok() != EOF {
 			p.syntaxError()
 		}
 	})

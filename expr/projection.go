@@ -21,7 +21,17 @@ func (c *Compiler) Projection(text string) (*Projection, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &checker{c: c, param: paramProjection, ctx: ctxProjection}
+	proj, perr := c.checkProjection(paramProjection, x)
+	if perr != nil {
+		return nil, perr
+	}
+	return proj, nil
+}
+
+// checkProjection runs the checks that follow parsing on a projection
+// tree, parsed or built by a caller, and compiles it.
+func (c *Compiler) checkProjection(param string, x *ProjectionExpr) (*Projection, *Error) {
+	k := &checker{c: c, param: param, ctx: ctxProjection}
 	for _, p := range x.Paths {
 		if err := k.checkPathSyntax(p); err != nil {
 			return nil, err
@@ -36,7 +46,7 @@ func (c *Compiler) Projection(text string) (*Projection, error) {
 		proj.paths = append(proj.paths, p.resolved)
 		pos[i] = p.Pos()
 	}
-	if err := checkOverlaps(paramProjection, proj.paths, pos); err != nil {
+	if err := checkOverlaps(param, proj.paths, pos); err != nil {
 		return nil, err
 	}
 	return proj, nil

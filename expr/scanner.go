@@ -3,6 +3,8 @@ package expr
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
 
 // Mode selects which words the scanner treats as keywords.
@@ -38,8 +40,8 @@ func (s *Scanner) Init(src string, mode Mode) {
 	}
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return lex.IsLetter(c) }
+func isDigit(c byte) bool  { return lex.IsDigit(c) }
 func isNameChar(c byte) bool {
 	return isLetter(c) || isDigit(c) || c == '_'
 }

@@ -55,6 +55,8 @@ func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	// Each section once: a rule of the text (a tree built by a caller may
+	// list an action per clause, compile_ast.go).
 	seen := map[Token]bool{}
 	for _, cl := range x.Clauses {
 		if seen[cl.Op] {
@@ -62,7 +64,13 @@ func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
 		}
 		seen[cl.Op] = true
 	}
-	k := &checker{c: c, param: paramUpdate, ctx: ctxUpdate}
+	return c.checkUpdate(paramUpdate, x, order)
+}
+
+// checkUpdate runs the checks that follow parsing on an update tree,
+// parsed or built by a caller, and compiles it.
+func (c *Compiler) checkUpdate(param string, x *UpdateExpr, order []int) (*Update, *Error) {
+	k := &checker{c: c, param: param, ctx: ctxUpdate}
 	for _, cl := range x.Clauses {
 		for _, a := range cl.Actions {
 			if err := k.checkPathSyntax(a.Path); err != nil {
@@ -87,7 +95,7 @@ func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
 					return nil, err
 				}
 			}
-			if err := checkAddDelete(a); err != nil {
+			if err := checkAddDelete(param, a); err != nil {
 				return nil, err
 			}
 			u.actions = append(u.actions, &compiledAction{op: a.Op, path: a.Path.resolved, value: a.Value})
@@ -98,7 +106,7 @@ func (c *Compiler) compileUpdate(text string, order []int) (*Update, *Error) {
 	if order != nil {
 		u.actions, u.paths, pos = reorder(u.actions, order), reorder(u.paths, order), reorder(pos, order)
 	}
-	if err := checkOverlaps(paramUpdate, u.paths, pos); err != nil {
+	if err := checkOverlaps(param, u.paths, pos); err != nil {
 		return nil, err
 	}
 	u.tree = buildTree(u.actions)
@@ -131,7 +139,7 @@ var typeName = map[storage.Kind]string{
 	storage.KindBS: "BINARY_SET",
 }
 
-func checkAddDelete(a *UpdateAction) *Error {
+func checkAddDelete(param string, a *UpdateAction) *Error {
 	v, ok := constant(a.Value)
 	if !ok {
 		return nil
@@ -139,11 +147,11 @@ func checkAddDelete(a *UpdateAction) *Error {
 	switch a.Op {
 	case ADD:
 		if v.Kind() != storage.KindN && !v.Kind().IsSet() {
-			return exprError(paramUpdate, a.Value.Pos(), sprintf(msgUpdateOperand, "ADD", typeName[v.Kind()], typeSetAdd))
+			return exprError(param, a.Value.Pos(), sprintf(msgUpdateOperand, "ADD", typeName[v.Kind()], typeSetAdd))
 		}
 	case DELETE:
 		if !v.Kind().IsSet() {
-			return exprError(paramUpdate, a.Value.Pos(), sprintf(msgUpdateOperand, "DELETE", typeName[v.Kind()], typeSetDelete))
+			return exprError(param, a.Value.Pos(), sprintf(msgUpdateOperand, "DELETE", typeName[v.Kind()], typeSetDelete))
 		}
 	}
 	return nil
@@ -221,7 +229,7 @@ func evalUpdateValue(x Expr, old storage.Item) (storage.Value, *Error) {
 	case *ParenExpr:
 		return evalUpdateValue(x.X, old)
 	case *ValueExpr:
-		return x.val, nil
+		return x.Value, nil
 	case *PathExpr:
 		v, ok := x.resolved.Get(old)
 		if !ok {

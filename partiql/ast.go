@@ -105,9 +105,12 @@ type Action struct {
 	Comma  bool // joined to the previous SET by "," rather than its own SET
 }
 
-// Update is UPDATE target actions [WHERE cond] [RETURNING ...].
+// Update is UPDATE target actions [WHERE cond] [RETURNING ...], or (From)
+// PartiQL's FROM-first form FROM target [WHERE cond] actions [RETURNING
+// ...], which DynamoDB runs the same way.
 type Update struct {
 	Offset    int
+	From      bool // written FROM target [WHERE ...] SET ...
 	Table     Target
 	Actions   []*Action
 	Where     Expr
@@ -189,8 +192,14 @@ func (a *Action) String() string {
 
 func (s *Update) String() string {
 	var b strings.Builder
-	b.WriteString("UPDATE ")
-	b.WriteString(s.Table.String())
+	if s.From {
+		b.WriteString("FROM ")
+		b.WriteString(s.Table.String())
+		writeTail(&b, s.Where, nil)
+	} else {
+		b.WriteString("UPDATE ")
+		b.WriteString(s.Table.String())
+	}
 	for _, a := range s.Actions {
 		switch {
 		case a.Comma:
@@ -202,7 +211,11 @@ func (s *Update) String() string {
 		}
 		b.WriteString(a.String())
 	}
-	writeTail(&b, s.Where, s.Returning)
+	if s.From {
+		writeTail(&b, nil, s.Returning)
+	} else {
+		writeTail(&b, s.Where, s.Returning)
+	}
 	return b.String()
 }
 
@@ -384,12 +397,14 @@ func (x *In) String() string {
 	return s + x.Right.String()
 }
 
-// Is is x IS [NOT] (MISSING | NULL | TRUE | FALSE).
+// Is is x IS [NOT] (MISSING | NULL | type). What is MISSING or NULL, or
+// ILLEGAL with Type set.
 type Is struct {
 	OpPos int
 	Not   bool
 	X     Expr
 	What  Token
+	Type  *TypeName
 }
 
 func (x *Is) String() string {
@@ -397,7 +412,26 @@ func (x *Is) String() string {
 	if x.Not {
 		s += "NOT "
 	}
+	if x.Type != nil {
+		return s + x.Type.String()
+	}
 	return s + x.What.String()
+}
+
+// TypeName is a type after IS: BOOL, STRING, DOUBLE PRECISION, DECIMAL(5,
+// 2), ...
+type TypeName struct {
+	Offset   int
+	Name     string   // the type as DynamoDB's messages name it: BOOLEAN, DOUBLE_PRECISION, ...
+	Spelling string   // as written, upper case: BOOL, DOUBLE PRECISION
+	Args     []string // integer parameters as written
+}
+
+func (t *TypeName) String() string {
+	if len(t.Args) == 0 {
+		return t.Spelling
+	}
+	return t.Spelling + "(" + strings.Join(t.Args, ", ") + ")"
 }
 
 // Call is a function call: begins_with(a, 'x'), size(a), ...

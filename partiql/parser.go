@@ -1,22 +1,21 @@
 package partiql
 
+import (
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
+)
+
 // maxDepth caps the nesting of expressions. Statements within DynamoDB's
 // 8192-character limit that a person writes never come near it; it keeps a
 // hostile statement from exhausting the stack.
 const maxDepth = 1000
 
-type tokenInfo struct {
-	pos int
-	tok Token
-	lit string
-}
-
 // parser holds the whole token stream of one statement (DynamoDB caps a
 // statement at 8192 characters).
 type parser struct {
+	lex.Stream[Token]
 	src    string
-	toks   []tokenInfo
-	i      int
 	depth  int
 	params int // ? seen so far
 }
@@ -25,16 +24,10 @@ type parser struct {
 type bailout struct{ err *Error }
 
 func newParser(src string) *parser {
-	p := &parser{src: src, toks: make([]tokenInfo, 0, len(src)/4+2)}
+	p := &parser{src: src}
 	var s Scanner
 	s.Init(src)
-	for {
-		pos, tok, lit := s.Scan()
-		p.toks = append(p.toks, tokenInfo{pos, tok, lit})
-		if tok == EOF {
-			break
-		}
-	}
+	p.Fill(s.Scan, EOF, len(src)/4+2)
 	return p
 }
 
@@ -59,12 +52,13 @@ func parse(src string) (st Statement, err *Error) {
 			st, err = nil, b.err
 		}
 	}()
+	p.lexErrors()
 	st = p.parseStatement()
-	if p.tok() == SEMICOLON {
-		p.next()
+	if p.Tok() == SEMICOLON {
+		p.Next()
 	}
-	if p.tok() != EOF {
-		p.fail("end of statement")
+	if p.Tok() != EOF {
+		p.failKind(KindLeftover, "end of statement")
 	}
 	return st, nil
 }
@@ -116,49 +110,38 @@ func forEachExpr(st Statement, f func(Expr)) {
 	}
 }
 
-func (p *parser) tok() Token     { return p.toks[p.i].tok }
-func (p *parser) cur() tokenInfo { return p.toks[p.i] }
-func (p *parser) peek(n int) Token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n].tok
-	}
-	return EOF
-}
-func (p *parser) next() {
-	if p.i < len(p.toks)-1 {
-		p.i++
-	}
-}
-
 // fail reports the current token as a syntax error; want says what the
 // grammar expected there.
 func (p *parser) fail(want string) {
-	t := p.cur()
+	t := p.Cur()
 	kind := KindUnexpectedToken
 	switch {
-	case t.tok == EOF:
+	case t.Tok == EOF:
 		kind = KindUnexpectedEnd
-	case t.tok == ILLEGAL:
+	case t.Tok == ILLEGAL:
 		kind = KindIllegal
-	case t.tok.IsKeyword():
+	case t.Tok.IsKeyword():
 		kind = KindUnexpectedKeyword
 	}
 	p.failKind(kind, want)
 }
 
-func (p *parser) failKind(kind ErrorKind, want string) {
-	t := p.cur()
-	line, col := Position(p.src, t.pos)
-	panic(bailout{&Error{Kind: kind, Pos: t.pos, Line: line, Column: col, Len: utf16Len(t.lit),
-		Tok: t.tok, Lit: t.lit, Want: want}})
+func (p *parser) failKind(kind ErrorKind, want string) { p.failAt(p.Index(), kind, want) }
+
+// failAt reports token i as a syntax error of the given kind.
+func (p *parser) failAt(i int, kind ErrorKind, want string) {
+	t := p.At(i)
+	line, col := Position(p.src, t.Pos)
+	panic(bailout{&Error{Kind: kind, Pos: t.Pos, Line: line, Column: col, Len: utf16Len(t.Lit),
+		Tok: t.Tok, Lit: t.Lit, Want: want}})
 }
 
-func (p *parser) expect(t Token) tokenInfo {
-	if p.tok() != t {
+func (p *parser) expect(t Token) lex.Item[Token] {
+	if p.Tok() != t {
 		p.fail(t.String())
 	}
-	ti := p.cur()
-	p.next()
+	ti := p.Cur()
+	p.Next()
 	return ti
 }
 
@@ -171,21 +154,23 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.depth-- }
 
-// statement := select | insert | update | delete | exists
+// statement := select | insert | update | fromUpdate | delete | exists
 func (p *parser) parseStatement() Statement {
-	switch p.tok() {
+	switch p.Tok() {
 	case SELECT:
 		return p.parseSelect()
 	case INSERT:
 		return p.parseInsert()
 	case UPDATE:
 		return p.parseUpdate()
+	case FROM:
+		return p.parseFromUpdate()
 	case DELETE:
 		return p.parseDelete()
 	case EXISTS:
 		return p.parseExists()
 	}
-	if p.tok() == ILLEGAL {
+	if p.Tok() == ILLEGAL {
 		p.fail("SELECT, INSERT, UPDATE, DELETE or EXISTS")
 	}
 	p.failKind(KindNotStatement, "SELECT, INSERT, UPDATE, DELETE or EXISTS")
@@ -195,45 +180,76 @@ func (p *parser) parseStatement() Statement {
 // select := SELECT ( "*" | expr { "," expr } ) FROM target
 //
 //	[ WHERE expr ] [ ORDER BY orderTerm { "," orderTerm } ]
+//
+// An alias (SELECT a AS b, FROM t x, FROM t AS x) is refused.
 func (p *parser) parseSelect() *Select {
-	s := &Select{Offset: p.expect(SELECT).pos}
-	if p.tok() == STAR {
+	s := &Select{Offset: p.expect(SELECT).Pos}
+	if p.Tok() == STAR {
 		s.Star = true
-		p.next()
+		p.Next()
 	} else {
-		s.Projection = p.parseExprList()
+		for {
+			s.Projection = append(s.Projection, p.parseExpr())
+			p.refuseAlias()
+			if p.Tok() != COMMA {
+				break
+			}
+			p.Next()
+		}
 	}
 	p.expect(FROM)
+	if t := p.Tok(); t == EOF || t == SEMICOLON {
+		p.failKind(KindUnexpectedTerm, "table") // AWS: the source of a SELECT is an expression
+	}
 	s.From = p.parseTarget(true)
-	if p.tok() == WHERE {
-		p.next()
+	p.refuseAlias()
+	if p.Tok() == WHERE {
+		p.Next()
 		s.Where = p.parseExpr()
 	}
-	if p.tok() == ORDER {
-		p.next()
+	if p.Tok() == ORDER {
+		p.Next()
 		p.expect(BY)
 		for {
 			o := OrderTerm{Path: p.parsePath(), Dir: ILLEGAL}
-			if t := p.tok(); t == ASC || t == DESC {
+			if t := p.Tok(); t == ASC || t == DESC {
 				o.Dir = t
-				p.next()
+				p.Next()
 			}
 			s.OrderBy = append(s.OrderBy, o)
-			if p.tok() != COMMA {
+			if p.Tok() != COMMA {
 				break
 			}
-			p.next()
+			p.Next()
 		}
 	}
 	return s
+}
+
+// refuseAlias refuses an alias where one could follow: an identifier, or
+// AS.
+func (p *parser) refuseAlias() {
+	t := p.Cur()
+	if t.Tok == IDENT || t.Tok == QIDENT || t.Tok == RESERVED && strings.EqualFold(t.Lit, "AS") {
+		p.failKind(KindAliasing, "no alias")
+	}
+}
+
+// dmlTarget is the table of INSERT INTO, UPDATE, DELETE FROM and FROM ...
+// SET: a name must come (AWS: "Expected identifier for simple path").
+func (p *parser) dmlTarget() Target {
+	if t := p.Tok(); t != IDENT && t != QIDENT {
+		p.failKind(KindExpectedIdent, "table name")
+	}
+	return p.parseTarget(false)
 }
 
 // target := name [ "." name ]   (the second name, an index, only in SELECT)
 // name   := IDENT | QIDENT
 func (p *parser) parseTarget(index bool) Target {
 	t := Target{Table: p.parseName()}
-	if index && p.tok() == PERIOD {
-		p.next()
+	if index && p.Tok() == PERIOD {
+		p.Next()
 		n := p.parseName()
 		t.Index = &n
 	}
@@ -241,106 +257,136 @@ func (p *parser) parseTarget(index bool) Target {
 }
 
 func (p *parser) parseName() Name {
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case IDENT:
-		p.next()
-		return Name{Offset: t.pos, Text: t.lit}
+		p.Next()
+		return Name{Offset: t.Pos, Text: t.Lit}
 	case QIDENT:
-		p.next()
-		return Name{Offset: t.pos, Text: Unquote(t.lit), Quoted: true}
+		p.Next()
+		return Name{Offset: t.Pos, Text: Unquote(t.Lit), Quoted: true}
 	}
 	p.fail("identifier")
 	return Name{}
 }
 
 // insert := INSERT INTO target VALUE expr
+//
+// Anything but VALUE after the table is left over (AWS answers an alias
+// there with "Unexpected token after expression").
 func (p *parser) parseInsert() *Insert {
-	s := &Insert{Offset: p.expect(INSERT).pos}
+	s := &Insert{Offset: p.expect(INSERT).Pos}
 	p.expect(INTO)
-	s.Into = p.parseTarget(false)
+	s.Into = p.dmlTarget()
+	if t := p.Tok(); t != VALUE && t != EOF {
+		p.failKind(KindLeftover, "VALUE")
+	}
 	p.expect(VALUE)
 	s.Value = p.parseExpr()
 	return s
 }
 
 // update := UPDATE target action { action } [ WHERE expr ] [ returning ]
-// action := SET path "=" expr { "," path "=" expr } | REMOVE path
 func (p *parser) parseUpdate() *Update {
-	s := &Update{Offset: p.expect(UPDATE).pos}
-	s.Table = p.parseTarget(false)
-	for p.tok() == SET || p.tok() == REMOVE {
-		t := p.cur()
-		p.next()
-		if t.tok == REMOVE {
-			s.Actions = append(s.Actions, &Action{Offset: t.pos, Op: REMOVE, Path: p.parsePath()})
-			continue
-		}
-		comma := false
-		for {
-			a := &Action{Offset: t.pos, Op: SET, Comma: comma, Path: p.parsePath()}
-			p.expect(EQ)
-			a.Value = p.parseExpr()
-			s.Actions = append(s.Actions, a)
-			if p.tok() != COMMA {
-				break
-			}
-			p.next()
-			comma, t = true, p.cur()
-		}
-	}
-	if len(s.Actions) == 0 {
-		p.fail("SET or REMOVE")
-	}
+	s := &Update{Offset: p.expect(UPDATE).Pos}
+	s.Table = p.dmlTarget()
+	p.refuseAlias()
+	s.Actions = p.parseActions()
 	s.Where = p.parseWhere()
 	s.Returning = p.parseReturning()
 	return s
 }
 
+// fromUpdate := FROM target [ WHERE expr ] action { action } [ returning ]
+//
+// PartiQL's FROM-first form of UPDATE, which DynamoDB runs as an UPDATE
+// (public records of AWS answers); the WHERE clause comes before the
+// actions.
+func (p *parser) parseFromUpdate() *Update {
+	s := &Update{Offset: p.expect(FROM).Pos, From: true}
+	s.Table = p.dmlTarget()
+	p.refuseAlias()
+	s.Where = p.parseWhere()
+	s.Actions = p.parseActions()
+	s.Returning = p.parseReturning()
+	return s
+}
+
+// actions := action { action }
+// action  := SET path "=" expr { "," path "=" expr } | REMOVE path
+func (p *parser) parseActions() []*Action {
+	var actions []*Action
+	for p.Tok() == SET || p.Tok() == REMOVE {
+		t := p.Cur()
+		p.Next()
+		if t.Tok == REMOVE {
+			actions = append(actions, &Action{Offset: t.Pos, Op: REMOVE, Path: p.parsePath()})
+			continue
+		}
+		comma := false
+		for {
+			a := &Action{Offset: t.Pos, Op: SET, Comma: comma, Path: p.parsePath()}
+			p.expect(EQ)
+			a.Value = p.parseExpr()
+			actions = append(actions, a)
+			if p.Tok() != COMMA {
+				break
+			}
+			p.Next()
+			comma, t = true, p.Cur()
+		}
+	}
+	if len(actions) == 0 {
+		p.fail("SET or REMOVE")
+	}
+	return actions
+}
+
 // delete := DELETE FROM target [ WHERE expr ] [ returning ]
 func (p *parser) parseDelete() *Delete {
-	s := &Delete{Offset: p.expect(DELETE).pos}
+	s := &Delete{Offset: p.expect(DELETE).Pos}
 	p.expect(FROM)
-	s.From = p.parseTarget(false)
+	s.From = p.dmlTarget()
+	p.refuseAlias()
 	s.Where = p.parseWhere()
 	s.Returning = p.parseReturning()
 	return s
 }
 
 func (p *parser) parseWhere() Expr {
-	if p.tok() != WHERE {
+	if p.Tok() != WHERE {
 		return nil
 	}
-	p.next()
+	p.Next()
 	return p.parseExpr()
 }
 
 // returning := RETURNING ( ALL | MODIFIED ) ( OLD | NEW ) "*"
 func (p *parser) parseReturning() *Returning {
-	if p.tok() != RETURNING {
+	if p.Tok() != RETURNING {
 		return nil
 	}
-	r := &Returning{Offset: p.cur().pos}
-	p.next()
-	if t := p.tok(); t != ALL && t != MODIFIED {
+	r := &Returning{Offset: p.Cur().Pos}
+	p.Next()
+	if t := p.Tok(); t != ALL && t != MODIFIED {
 		p.fail("ALL or MODIFIED")
 	}
-	r.Which = p.tok()
-	p.next()
-	if t := p.tok(); t != OLD && t != NEW {
+	r.Which = p.Tok()
+	p.Next()
+	if t := p.Tok(); t != OLD && t != NEW {
 		p.fail("OLD or NEW")
 	}
-	r.Image = p.tok()
-	p.next()
+	r.Image = p.Tok()
+	p.Next()
 	p.expect(STAR)
 	return r
 }
 
 // exists := EXISTS "(" select ")"
 func (p *parser) parseExists() *Exists {
-	s := &Exists{Offset: p.expect(EXISTS).pos}
+	s := &Exists{Offset: p.expect(EXISTS).Pos}
 	p.expect(LPAREN)
-	if p.tok() != SELECT {
+	if p.Tok() != SELECT {
 		p.fail("SELECT")
 	}
 	s.Query = p.parseSelect()
@@ -358,27 +404,30 @@ func (p *parser) parsePath() *Path {
 
 func (p *parser) parsePathRest(x *Path) {
 	for {
-		switch p.tok() {
+		switch p.Tok() {
 		case PERIOD:
-			p.next()
+			p.Next()
+			if t := p.Tok(); t != IDENT && t != QIDENT {
+				p.failKind(KindPathComponent, "name")
+			}
 			n := p.parseName()
 			x.Elems = append(x.Elems, PathElem{Offset: n.Offset, Name: n})
 		case LBRACK:
-			p.next()
-			t := p.cur()
-			switch t.tok {
+			p.Next()
+			t := p.Cur()
+			switch t.Tok {
 			case STRING:
-				p.next()
-				x.Elems = append(x.Elems, PathElem{Offset: t.pos, Bracket: true,
-					Name: Name{Offset: t.pos, Text: Unquote(t.lit)}})
+				p.Next()
+				x.Elems = append(x.Elems, PathElem{Offset: t.Pos, Bracket: true,
+					Name: Name{Offset: t.Pos, Text: Unquote(t.Lit)}})
 			case MINUS, NUMBER:
 				lit := ""
-				if t.tok == MINUS {
-					p.next()
+				if t.Tok == MINUS {
+					p.Next()
 					lit = "-"
 				}
-				lit += p.expect(NUMBER).lit
-				x.Elems = append(x.Elems, PathElem{Offset: t.pos, IsIndex: true, Index: lit})
+				lit += p.expect(NUMBER).Lit
+				x.Elems = append(x.Elems, PathElem{Offset: t.Pos, IsIndex: true, Index: lit})
 			default:
 				p.fail("list index")
 			}
@@ -392,8 +441,8 @@ func (p *parser) parsePathRest(x *Path) {
 // exprList := expr { "," expr }
 func (p *parser) parseExprList() []Expr {
 	xs := []Expr{p.parseExpr()}
-	for p.tok() == COMMA {
-		p.next()
+	for p.Tok() == COMMA {
+		p.Next()
 		xs = append(xs, p.parseExpr())
 	}
 	return xs
@@ -415,46 +464,49 @@ func (p *parser) parseBinary(minPrec int) Expr {
 	defer p.leave()
 	x := p.parseUnary()
 	for {
-		t := p.cur()
-		op := t.tok
+		t := p.Cur()
+		op := t.Tok
 		negated := false
-		if op == NOT && (p.peek(1) == IN || p.peek(1) == BETWEEN) {
+		if op == NOT && (p.Peek(1) == IN || p.Peek(1) == BETWEEN) {
 			negated = true
-			op = p.peek(1)
+			op = p.Peek(1)
 		}
 		prec := op.Precedence()
 		if prec < minPrec || prec == LowestPrec || (op == NOT && !negated) {
 			return x
 		}
-		p.next()
+		p.Next()
 		if negated {
-			p.next()
+			p.Next()
 		}
 		switch op {
 		case BETWEEN:
 			lo := p.parseBinary(precCmp + 1)
 			p.expect(AND)
 			hi := p.parseBinary(precCmp + 1)
-			x = &Between{OpPos: t.pos, Not: negated, X: x, Lo: lo, Hi: hi}
+			x = &Between{OpPos: t.Pos, Not: negated, X: x, Lo: lo, Hi: hi}
 		case IN:
-			x = p.parseIn(t.pos, negated, x)
+			x = p.parseIn(t.Pos, negated, x)
 		case IS:
-			is := &Is{OpPos: t.pos, X: x}
-			if p.tok() == NOT {
+			is := &Is{OpPos: t.Pos, X: x}
+			if p.Tok() == NOT {
 				is.Not = true
-				p.next()
+				p.Next()
 			}
-			switch w := p.tok(); w {
-			case MISSING, NULL, TRUE, FALSE:
+			switch w := p.Tok(); w {
+			case MISSING, NULL:
 				is.What = w
-				p.next()
+				p.Next()
 			default:
-				p.fail("MISSING or NULL")
+				is.Type = p.parseTypeName()
 			}
 			x = is
 		default:
+			if t := p.Tok(); t == EOF || t == SEMICOLON {
+				p.failKind(KindMissingOperand, "right-hand operand")
+			}
 			y := p.parseBinary(prec + 1)
-			x = &Binary{OpPos: t.pos, Op: op, X: x, Y: y}
+			x = &Binary{OpPos: t.Pos, Op: op, X: x, Y: y}
 		}
 	}
 }
@@ -462,11 +514,13 @@ func (p *parser) parseBinary(minPrec int) Expr {
 // in := IN ( "(" exprList ")" | "[" exprList "]" | sum )
 func (p *parser) parseIn(pos int, negated bool, x Expr) Expr {
 	in := &In{OpPos: pos, Not: negated, X: x, Open: ILLEGAL}
-	switch open := p.tok(); open {
+	switch open := p.Tok(); open {
 	case LPAREN, LBRACK:
-		p.next()
+		p.Next()
 		in.Open = open
-		in.Elems = p.parseExprList()
+		if t := p.Tok(); t != RPAREN && t != RBRACK {
+			in.Elems = p.parseExprList() // x IN [] parses: DynamoDB refuses it for its meaning
+		}
 		if open == LPAREN {
 			p.expect(RPAREN)
 		} else {
@@ -482,18 +536,18 @@ func (p *parser) parseIn(pos int, negated bool, x Expr) Expr {
 func (p *parser) parseUnary() Expr {
 	p.enter()
 	defer p.leave()
-	t := p.cur()
-	switch t.tok {
+	t := p.Cur()
+	switch t.Tok {
 	case NOT:
-		p.next()
-		return &Unary{Offset: t.pos, Op: NOT, X: p.parseBinary(precNot)}
+		p.Next()
+		return &Unary{Offset: t.Pos, Op: NOT, X: p.parseBinary(precNot)}
 	case MINUS, PLUS:
-		p.next()
-		if n := p.cur(); t.tok == MINUS && n.tok == NUMBER && n.pos == t.pos+1 {
-			p.next()
-			return &Literal{Offset: t.pos, Tok: NUMBER, Text: "-" + n.lit}
+		p.Next()
+		if n := p.Cur(); t.Tok == MINUS && n.Tok == NUMBER && n.Pos == t.Pos+1 {
+			p.Next()
+			return &Literal{Offset: t.Pos, Tok: NUMBER, Text: "-" + n.Lit}
 		}
-		return &Unary{Offset: t.pos, Op: t.tok, X: p.parseUnary()}
+		return &Unary{Offset: t.Pos, Op: t.Tok, X: p.parseUnary()}
 	}
 	return p.parsePrimary()
 }
@@ -503,65 +557,125 @@ func (p *parser) parseUnary() Expr {
 //	| "?" | "(" expr ")" | "[" [ exprList ] "]" | "<<" [ exprList ] ">>"
 //	| "{" [ field { "," field } ] "}"
 //
-// call  := IDENT "(" [ exprList ] ")"
+// call  := ( IDENT | RESERVED | EXISTS ) "(" [ exprList ] ")"
 // field := expr ":" expr
+//
+// A reserved word is a name only as a function's (size(a), EXISTS(a)).
 func (p *parser) parsePrimary() Expr {
-	t := p.cur()
-	switch t.tok {
-	case IDENT:
-		if p.peek(1) == LPAREN {
+	t := p.Cur()
+	switch t.Tok {
+	case IDENT, RESERVED, EXISTS:
+		if p.Peek(1) == LPAREN {
 			return p.parseCall()
 		}
-		return p.parsePath()
+		if t.Tok == IDENT {
+			return p.parsePath()
+		}
 	case QIDENT:
 		return p.parsePath()
 	case STRING:
-		p.next()
-		return &Literal{Offset: t.pos, Tok: STRING, Text: Unquote(t.lit)}
+		p.Next()
+		return &Literal{Offset: t.Pos, Tok: STRING, Text: Unquote(t.Lit)}
 	case NUMBER:
-		p.next()
-		return &Literal{Offset: t.pos, Tok: NUMBER, Text: t.lit}
+		p.Next()
+		return &Literal{Offset: t.Pos, Tok: NUMBER, Text: t.Lit}
 	case TRUE, FALSE, NULL, MISSING:
-		p.next()
-		return &Literal{Offset: t.pos, Tok: t.tok}
+		p.Next()
+		return &Literal{Offset: t.Pos, Tok: t.Tok}
 	case PARAM:
-		p.next()
+		p.Next()
 		p.params++
-		return &Param{Offset: t.pos, N: p.params - 1}
+		return &Param{Offset: t.Pos, N: p.params - 1}
 	case LPAREN:
-		p.next()
+		p.Next()
 		x := p.parseExpr()
 		p.expect(RPAREN)
-		return &Paren{Offset: t.pos, X: x}
+		return &Paren{Offset: t.Pos, X: x}
 	case LBRACK:
-		p.next()
-		l := &ListLit{Offset: t.pos}
-		if p.tok() != RBRACK {
+		p.Next()
+		l := &ListLit{Offset: t.Pos}
+		if p.Tok() != RBRACK {
 			l.Elems = p.parseExprList()
 		}
 		p.expect(RBRACK)
 		return l
 	case LBAG:
-		p.next()
-		b := &BagLit{Offset: t.pos}
-		if p.tok() != RBAG {
+		p.Next()
+		b := &BagLit{Offset: t.Pos}
+		if p.Tok() != RBAG {
 			b.Elems = p.parseExprList()
 		}
 		p.expect(RBAG)
 		return b
 	case LBRACE:
 		return p.parseTuple()
+	case EOF, SEMICOLON:
+		p.failKind(KindUnexpectedTerm, "expression")
+	}
+	if t.Tok.Precedence() != LowestPrec && t.Tok != NOT {
+		p.failKind(KindUnexpectedOperator, "expression")
 	}
 	p.fail("expression")
 	return nil
 }
 
+// lexErrors refuses a statement with a token its lexer cannot read, the
+// first in the statement, before any syntax error (DynamoDB's lexer reads
+// the whole statement first): text that starts no token (a stray
+// character, an unterminated string, identifier or comment) and a number
+// DynamoDB cannot read.
+func (p *parser) lexErrors() {
+	for i := 0; i < p.Len(); i++ {
+		switch t := p.At(i); t.Tok {
+		case ILLEGAL:
+			p.failAt(i, KindIllegal, "a token")
+		case NUMBER:
+			if badNumber(t.Lit) {
+				p.failAt(i, KindBadNumber, "a number in range")
+			}
+		}
+	}
+}
+
+// badNumber reports a number DynamoDB's parser cannot read: its exponent,
+// or its scale (digits after the point less the exponent), does not fit a
+// 32-bit integer, as Java's BigDecimal requires (public records of AWS
+// answers: 1e2147483648, 1e99999999999 and 1.5e-2147483647 are not well
+// formed, with nothing after the colon). A number in that range but past
+// DynamoDB's limits (1e126) parses: the check of the statement's values
+// refuses it.
+func badNumber(lit string) bool {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	scale := int64(0)
+	if _, frac, ok := strings.Cut(mant, "."); ok {
+		scale = int64(len(frac))
+	}
+	if !hasExp {
+		return false
+	}
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(exp, "+-")
+	exp = strings.TrimLeft(exp, "0")
+	const maxInt32, minInt32 = 1<<31 - 1, -1 << 31
+	if len(exp) > 10 {
+		return true
+	}
+	e := int64(0)
+	for i := 0; i < len(exp); i++ {
+		e = e*10 + int64(exp[i]-'0')
+	}
+	if neg {
+		e = -e
+	}
+	return e > maxInt32 || e < minInt32 || scale-e > maxInt32 || scale-e < minInt32
+}
+
 func (p *parser) parseCall() Expr {
-	t := p.cur()
-	p.next()
+	t := p.Cur()
+	p.Next()
 	p.expect(LPAREN)
-	c := &Call{Offset: t.pos, Fun: t.lit}
-	if p.tok() != RPAREN {
+	c := &Call{Offset: t.Pos, Fun: t.Lit}
+	if p.Tok() != RPAREN {
 		c.Args = p.parseExprList()
 	}
 	p.expect(RPAREN)
@@ -570,19 +684,92 @@ func (p *parser) parseCall() Expr {
 }
 
 func (p *parser) parseTuple() Expr {
-	x := &TupleLit{Offset: p.expect(LBRACE).pos}
-	if p.tok() != RBRACE {
+	x := &TupleLit{Offset: p.expect(LBRACE).Pos}
+	if p.Tok() != RBRACE {
 		for {
 			k := p.parseExpr()
 			p.expect(COLON)
 			v := p.parseExpr()
 			x.Fields = append(x.Fields, Field{Key: k, Value: v})
-			if p.tok() != COMMA {
+			if p.Tok() != COMMA {
 				break
 			}
-			p.next()
+			p.Next()
 		}
 	}
 	p.expect(RBRACE)
 	return x
+}
+
+// typeNames are the type names IS takes, by spelling (one word, or the
+// first of two): the type's name in DynamoDB's messages, the second word
+// it needs or may have, and how many integer parameters it may have
+// (VARCHAR(3), DECIMAL(5, 2)). The list is PartiQL's; DynamoDB Local 3.3.0
+// accepts each (DOUBLE PRECISION names DOUBLE_PRECISION, INT names
+// INTEGER, ...) but INT2, INT4, INT8, INTEGER2, INTEGER4, INTEGER8 and
+// BIGINT, which AWS's newer parser takes (a public record of AWS answers:
+// x IS INT4 parses).
+var typeNames = map[string]struct {
+	name     string
+	second   string // a second word: "PRECISION" (needed), "VARYING" (optional)
+	needed   bool   // the second word is needed
+	maxArgs  int
+	withWord string // the name with the second word
+}{
+	"BOOL": {name: "BOOLEAN"}, "BOOLEAN": {name: "BOOLEAN"},
+	"SMALLINT": {name: "SMALLINT"}, "INT2": {name: "SMALLINT"}, "INTEGER2": {name: "SMALLINT"},
+	"INT": {name: "INTEGER"}, "INTEGER": {name: "INTEGER"},
+	"INT4": {name: "INTEGER4"}, "INTEGER4": {name: "INTEGER4"},
+	"INT8": {name: "INTEGER8"}, "INTEGER8": {name: "INTEGER8"}, "BIGINT": {name: "INTEGER8"},
+	"FLOAT": {name: "FLOAT", maxArgs: 1}, "REAL": {name: "REAL"},
+	"DOUBLE":  {name: "DOUBLE_PRECISION", second: "PRECISION", needed: true, withWord: "DOUBLE_PRECISION"},
+	"DECIMAL": {name: "DECIMAL", maxArgs: 2}, "DEC": {name: "DECIMAL", maxArgs: 2},
+	"NUMERIC":   {name: "NUMERIC", maxArgs: 2},
+	"TIMESTAMP": {name: "TIMESTAMP"}, "DATE": {name: "DATE"}, "TIME": {name: "TIME", maxArgs: 1},
+	"CHAR": {name: "CHARACTER", maxArgs: 1}, "CHARACTER": {name: "CHARACTER", second: "VARYING", maxArgs: 1, withWord: "CHARACTER_VARYING"},
+	"VARCHAR": {name: "CHARACTER_VARYING", maxArgs: 1},
+	"STRING":  {name: "STRING"}, "SYMBOL": {name: "SYMBOL"}, "CLOB": {name: "CLOB"}, "BLOB": {name: "BLOB"},
+	"STRUCT": {name: "STRUCT"}, "TUPLE": {name: "TUPLE"}, "LIST": {name: "LIST"}, "SEXP": {name: "SEXP"},
+	"BAG": {name: "BAG"},
+}
+
+// typeName := word [ word ] [ "(" NUMBER { "," NUMBER } ")" ]
+func (p *parser) parseTypeName() *TypeName {
+	t := p.Cur()
+	word := strings.ToUpper(t.Lit)
+	spec, ok := typeNames[word]
+	if !ok || t.Tok != IDENT && t.Tok != RESERVED {
+		p.failKind(KindExpectedTypeName, "type name")
+	}
+	p.Next()
+	tn := &TypeName{Offset: t.Pos, Name: spec.name, Spelling: word}
+	if spec.second != "" {
+		if n := p.Cur(); (n.Tok == IDENT || n.Tok == RESERVED) && strings.EqualFold(n.Lit, spec.second) {
+			p.Next()
+			tn.Name, tn.Spelling = spec.withWord, word+" "+spec.second
+			spec.maxArgs = 1
+			if spec.needed {
+				spec.maxArgs = 0
+			}
+		} else if spec.needed {
+			p.failKind(KindExpectedTypeName, spec.second)
+		}
+	}
+	if spec.maxArgs > 0 && p.Tok() == LPAREN {
+		p.Next()
+		for {
+			n := p.Cur()
+			if n.Tok != NUMBER || strings.Trim(n.Lit, "0123456789") != "" || len(tn.Args) == spec.maxArgs {
+				p.fail("integer")
+			}
+			tn.Args = append(tn.Args, n.Lit)
+			p.Next()
+			if p.Tok() != COMMA {
+				break
+			}
+			p.Next()
+		}
+		p.expect(RPAREN)
+	}
+	return tn
 }

@@ -3,6 +3,8 @@ package partiql
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
 
 // A Scanner splits statement text into tokens. Scan always makes progress:
@@ -21,8 +23,8 @@ func (s *Scanner) Init(src string) {
 	s.offset = 0
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return lex.IsLetter(c) }
+func isDigit(c byte) bool  { return lex.IsDigit(c) }
 func isIdentStart(c byte) bool {
 	return isLetter(c) || c == '_'
 }

@@ -80,6 +80,7 @@ const (
 	NULL
 	TRUE
 	FALSE
+	RESERVED // any other reserved word (reserved.go): size, key, inner, string, ...
 	keywordEnd
 )
 
@@ -145,6 +146,7 @@ var tokens = [...]string{
 	NULL:      "NULL",
 	TRUE:      "TRUE",
 	FALSE:     "FALSE",
+	RESERVED:  "RESERVED",
 }
 
 // String returns the token's source text for operators and keywords and
@@ -202,16 +204,21 @@ func (t Token) IsComparison() bool { return t >= EQ && t <= GE }
 
 var keywords = func() map[string]Token {
 	m := make(map[string]Token, keywordEnd-keywordBeg)
-	for t := keywordBeg + 1; t < keywordEnd; t++ {
+	for t := keywordBeg + 1; t < RESERVED; t++ {
 		m[tokens[t]] = t
 	}
 	return m
 }()
 
-// Lookup maps an identifier to its keyword token, or IDENT.
+// Lookup maps an identifier to its keyword token, RESERVED for a reserved
+// word the grammar has no token for, or IDENT.
 func Lookup(word string) Token {
-	if t, ok := keywords[strings.ToUpper(word)]; ok {
+	up := strings.ToUpper(word)
+	if t, ok := keywords[up]; ok {
 		return t
+	}
+	if reservedWords[up] {
+		return RESERVED
 	}
 	return IDENT
 }

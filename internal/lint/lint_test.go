@@ -23,8 +23,10 @@ const module = "github.com/dynamoemu/dynamoemu"
 // layers (tested alone), anything of ours.
 var layers = []layer{
 	{pkg: "storage"},
-	{pkg: "partiql"},
-	{pkg: "expr", may: []string{"storage"}},
+	{pkg: "internal/lex"}, // the token stream and text helpers expr and partiql share
+	{pkg: "partiql", may: []string{"internal/lex"}}, // not expr: partiql/lower joins the two
+	{pkg: "expr", may: []string{"storage", "internal/lex"}},
+	{pkg: "partiql/lower", may: []string{"partiql", "expr", "storage", "internal/lex"}}, // PartiQL lowered into expr's AST
 	{pkg: "conventions", may: []string{"storage"}},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "faults", may: []string{"storage"}},
@@ -38,7 +40,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/wire", may: []string{"storage", "expr", "emulator/internal/apierr"}, tests: true, internal: true},
 	{pkg: "emulator/internal/streamlog", may: []string{"storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
-	{pkg: "emulator/internal/service", may: []string{"storage", "expr", "partiql", "conventions",
+	{pkg: "emulator/internal/service", may: []string{"storage", "expr", "partiql", "partiql/lower", "conventions",
 		"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.

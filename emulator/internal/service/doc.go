@@ -80,10 +80,10 @@
 //     commit hook), backups_types.go (their wire shapes), ns_snapshot.go
 //     (snapshots and rewinds of every namespace, for test suites).
 //   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go
-//     (BatchExecuteStatement), op_partiql_tx.go (ExecuteTransaction),
-//     partiql_translate.go (statements onto package expr),
-//     partiql_select.go, partiql_select_index.go, partiql_projection.go,
-//     partiql_write.go, partiql_values.go.
+//     (BatchExecuteStatement) and partiql_batch_get.go (its SELECTs),
+//     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
+//     lowered into package expr by partiql/lower), partiql_select.go,
+//     partiql_select_index.go, partiql_write.go.
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
 //

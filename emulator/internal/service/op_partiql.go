@@ -11,13 +11,15 @@ import (
 )
 
 // ExecuteStatement: one PartiQL statement, parsed once per distinct text
-// (a bounded cache), translated to expr's compiled forms and run on
-// storage as the item operations run: a SELECT that fixes the partition
-// key by equality is a Query (a seek into one partition), any other SELECT
-// a Scan with the WHERE clause as its filter (of the index for
-// "table"."index": partiql_select_index.go); INSERT, UPDATE and DELETE
-// are one Table.Write each on the full primary key, their conditions
-// checked inside the write. ExecuteTransaction: op_partiql_tx.go.
+// (a bounded cache), lowered into expr's compiled forms by partiql/lower
+// (partiql_lower.go) and run on storage as the item operations run: a
+// SELECT that fixes the partition key by equality is a Query (a seek into
+// one partition), any other SELECT a Scan with the WHERE clause as its
+// filter (of the index for "table"."index": partiql_select_index.go);
+// INSERT, UPDATE and DELETE are one Table.Write each on the full primary
+// key, their conditions checked inside the write. BatchExecuteStatement:
+// op_partiql_batch.go (its SELECTs: partiql_batch_get.go);
+// ExecuteTransaction: op_partiql_tx.go.
 
 func init() {
 	register("ExecuteStatement", executeStatement)
@@ -181,7 +183,8 @@ func parseStatement(text string) (partiql.Statement, error) {
 }
 
 // syntaxError words a parse error: AWS's reason where public records of
-// AWS answers give it, else DynamoDB Local's (the statement itself).
+// AWS answers give it, else DynamoDB Local's (the statement itself);
+// partiql.Error.Message knows which.
 func syntaxError(text string, err error) error {
 	if err == nil {
 		return nil
@@ -190,28 +193,21 @@ func syntaxError(text string, err error) error {
 	if !errors.As(err, &pe) {
 		return err
 	}
-	detail := text
-	switch pe.Kind {
-	case partiql.KindNotStatement:
-		detail = apierr.MsgExpectedDML
-	case partiql.KindUnexpectedKeyword:
-		detail = apierr.MsgUnexpectedKeyword
-	}
-	return &apierr.Error{Class: apierr.ErrValidation, Msg: apierr.MsgStatementMalformed + detail, Cause: err}
+	return &apierr.Error{Class: apierr.ErrValidation, Msg: pe.Message(text), Cause: err}
 }
 
 // runStatement runs a parsed statement.
 func runStatement(c *call, st partiql.Statement, text string, params []storage.Value, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	x := newTranslator(text, params)
+	b := binding(text, params)
 	switch s := st.(type) {
 	case *partiql.Select:
-		return runSelect(c, x, s, opt)
+		return runSelect(c, b, s, opt)
 	case *partiql.Insert:
-		return runInsert(c, x, s, opt)
+		return runInsert(c, b, s, opt)
 	case *partiql.Update:
-		return runUpdate(c, x, s, opt)
+		return runUpdate(c, b, s, opt)
 	case *partiql.Delete:
-		return runDelete(c, x, s, opt)
+		return runDelete(c, b, s, opt)
 	}
 	return nil, apierr.Validation(apierr.MsgExistsOutsideTxn)
 }

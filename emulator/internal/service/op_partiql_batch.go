@@ -7,6 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -46,7 +47,9 @@ type BatchStatementError struct {
 type BatchStatementResponse struct {
 	Error     *BatchStatementError `json:"Error,omitempty"`
 	TableName string               `json:"TableName,omitempty"`
-	Item      wire.WireItem        `json:"Item,omitempty"`
+	// Item is the item a SELECT read: {} for an item none of whose
+	// attributes the SELECT list selects, absent for a missing item.
+	Item *wire.WireItem `json:"Item,omitempty"`
 }
 
 // BatchExecuteStatementOutput is the BatchExecuteStatement response.
@@ -133,25 +136,21 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 	}
 	table := statementTable(b.st)
 	if s, ok := b.st.(*partiql.Select); ok {
-		t, err := c.lookupTable(table)
-		if err != nil {
-			return batchError(err, "")
-		}
-		if _, _, err := newTranslator(b.text, b.params).fullKey(t, s.Where); err != nil || s.From.Index != nil {
-			return batchError(apierr.Validation(apierr.MsgBatchSingleSelect), "")
-		}
+		return runBatchGet(c, b, s, opt, caps)
 	}
 	out, err := runStatement(c, b.st, b.text, b.params, opt)
+	var le *lower.Error
+	if errors.As(err, &le) {
+		table = "" // refused before it ran: DynamoDB Local names no table
+	}
 	if err != nil {
 		return batchError(err, table)
 	}
 	caps.add(out.ConsumedCapacity)
 	resp := BatchStatementResponse{TableName: table}
-	switch {
-	case len(out.Items) > 0:
-		resp.Item = wire.ItemToWire(out.Items[0])
-	case len(out.stored) > 0:
-		resp.Item = wire.ItemToWire(out.stored[0].Item())
+	if len(out.Items) > 0 {
+		w := wire.ItemToWire(out.Items[0])
+		resp.Item = &w
 	}
 	return resp
 }
@@ -235,24 +234,32 @@ func checkBatchDuplicates(c *call, stmts []batchStatement) error {
 
 // writeKey works out the primary key a write statement writes.
 func writeKey(t *table, b batchStatement) (storage.Key, bool) {
-	x := newTranslator(b.text, b.params)
-	var where partiql.Expr
+	bd := binding(b.text, b.params)
+	var key storage.Item
 	switch s := b.st.(type) {
 	case *partiql.Insert:
-		it, err := x.item(s.Value)
+		it, err := lower.LowerInsert(bd, s, t.schema)
 		if err != nil {
 			return storage.Key{}, false
 		}
 		k, err := t.keyFromItem(it)
 		return k, err == nil
 	case *partiql.Update:
-		where = s.Where
+		u, err := lower.LowerUpdate(bd, s, t.schema)
+		if err != nil {
+			return storage.Key{}, false
+		}
+		key = u.Key
 	case *partiql.Delete:
-		where = s.Where
+		d, err := lower.LowerDelete(bd, s, t.schema)
+		if err != nil {
+			return storage.Key{}, false
+		}
+		key = d.Key
 	default:
 		return storage.Key{}, false
 	}
-	k, _, err := x.fullKey(t, where)
+	k, err := t.keyFromKeyParam(key)
 	return k, err == nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -200,30 +201,24 @@ func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
 	var reasons []apierr.CancellationReason
 	for i, s := range stmts {
 		sel := s.st.(*partiql.Select)
-		x := newTranslator(s.text, s.params)
 		t, err := c.lookupTable(sel.From.Table.Text)
 		if err != nil {
 			return nil, err
 		}
-		if sel.From.Index != nil {
-			return nil, statementError(i, apierr.Validation(apierr.MsgExecTxIndexRead))
-		}
-		g := &txGet{t: t}
-		if !sel.Star {
-			if _, g.proj, err = x.projection(sel.Projection); err != nil {
-				return nil, statementError(i, err)
+		g, err := lower.LowerTxGet(binding(s.text, s.params), sel, t.schema)
+		if err == nil {
+			var key storage.Key
+			if key, err = statementKey(t, g.Key); err == nil {
+				gets[i] = &txGet{t: t, key: key, proj: g.Projection}
+				continue
 			}
 		}
-		key, rest, err := x.fullKey(t, sel.Where)
-		if r, ok := ruleReason(err); ok && !isKeyEquality(err) {
+		err = lowered(err)
+		if r, ok := ruleReason(err); ok {
 			reasons = setReason(reasons, len(stmts), i, r)
 			continue
 		}
-		if err != nil || len(rest) > 0 {
-			return nil, statementError(i, apierr.Validation(apierr.MsgExecTxSelectKey))
-		}
-		g.key = key
-		gets[i] = g
+		return nil, statementError(i, err)
 	}
 	if reasons != nil {
 		return nil, apierr.TransactionCanceled(reasons)
@@ -235,12 +230,6 @@ func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
 		}
 	}
 	return gets, nil
-}
-
-// isKeyEquality reports whether err is the missing key equality.
-func isKeyEquality(err error) bool {
-	ae, ok := apierr.Classify(err)
-	return ok && ae.Msg == apierr.MsgKeyEquality
 }
 
 // setReason sets reason i of a list of n (made on first use, None
@@ -277,29 +266,26 @@ func (c *call) planTxWrites(stmts []txStatement) ([]*txAction, error) {
 
 // planTxWrite plans statement i of a write transaction.
 func (c *call) planTxWrite(i int, s txStatement) (*txAction, error) {
-	x := newTranslator(s.text, s.params)
+	b := binding(s.text, s.params)
 	a := &txAction{rvoccf: s.rvoccf}
 	var p *writePlan
 	var err error
 	switch st := s.st.(type) {
 	case *partiql.Insert:
 		a.kind, a.insert = txPut, true
-		p, err = planInsert(c, x, st)
+		p, err = planInsert(c, b, st)
 	case *partiql.Update:
 		a.kind = txUpdate
-		p, err = planUpdate(c, x, st)
+		p, err = planUpdate(c, b, st)
 	case *partiql.Delete:
 		a.kind = txDelete
-		p, err = planDelete(c, x, st.From, st.Where)
+		p, err = planDelete(c, b, st)
 	case *partiql.Exists:
 		a.kind = txCheck
 		if st.Query.From.Index != nil {
 			return nil, apierr.Validation(apierr.MsgExecTxIndexOp)
 		}
-		p, err = planDelete(c, x, st.Query.From, st.Query.Where)
-		if err == nil && p.cond == nil || isKeyEquality(err) {
-			return nil, apierr.Validation(apierr.MsgExecTxExists)
-		}
+		p, err = planExists(c, b, st)
 	}
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -15,194 +16,55 @@ import (
 // SELECT list), then read as Query pages (seeking into each partition) or
 // a Scan, with Limit and a NextToken.
 
-// selectPlan is a SELECT compiled against its table or index.
+// selectPlan is a SELECT lowered against its table or index.
 type selectPlan struct {
-	t          *table
-	x          *indexDef            // the index read; nil: the table
-	kcs        []*expr.KeyCondition // one per partition read, in order; none: Scan
-	iqs        []storage.IndexQuery // for an index: kcs as index queries
-	filter     *expr.Condition
-	projection []projected      // nil: whole items
-	projExpr   *expr.Projection // projection as a ProjectionExpression
-	forward    bool
-	none       bool // the key conditions match no partition: read nothing
+	t    *table
+	x    *indexDef            // the index read; nil: the table
+	sel  *lower.Select        // key conditions, filter, SELECT list, direction
+	kcs  []*expr.KeyCondition // one per partition read, in order; none: Scan
+	iqs  []storage.IndexQuery // for an index: kcs as index queries
+	none bool                 // the key conditions match no partition: read nothing
 }
 
-func planSelect(c *call, x *translator, s *partiql.Select) (*selectPlan, error) {
-	t, err := c.lookupTable(s.From.Table.Text)
+func planSelect(c *call, b lower.Binding, s *partiql.Select, consistent bool) (*selectPlan, error) {
+	t, x, target, err := c.selectTarget(s)
 	if err != nil {
 		return nil, err
 	}
-	plan := &selectPlan{t: t, forward: true}
-	ks := t.schema
-	if s.From.Index != nil {
-		if _, plan.x, err = c.readTable(t.name, &s.From.Index.Text); err != nil {
-			return nil, err
-		}
-		if plan.x.multi() {
-			return nil, apierr.Validation(apierr.MsgPartiQLMultiKey)
-		}
-		ks = indexKeySchema(plan.x)
+	if x != nil && !x.local && consistent {
+		return nil, apierr.Validation(apierr.MsgPartiQLGSIConsistentRead)
 	}
-	var filterText string
-	if !s.Star {
-		if plan.projection, plan.projExpr, err = x.projection(s.Projection); err != nil {
-			return nil, err
-		}
-	}
-	if s.Where != nil {
-		if filterText, err = x.condition(s.Where); err != nil {
-			return nil, err
-		}
-	}
-	kcTexts, equality, err := keyConditionTexts(x, ks, s.Where)
+	sel, err := lower.LowerSelect(b, s, target)
 	if err != nil {
+		return nil, lowered(err)
+	}
+	ks := target.Keys
+	// Of an IN list, a key that holds an empty value matches no item of
+	// its partition; with pk = value it is the statement's error.
+	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return checkKeyConditionValues(kc, ks) }); err != nil {
 		return nil, err
 	}
-	if err := checkOrderBy(s, ks, equality); err != nil {
-		return nil, err
-	}
-	for _, o := range s.OrderBy {
-		if ks.HasSort() && isTopName(o.Path, ks.Sort.Name) && o.Dir == partiql.DESC {
-			plan.forward = false
+	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None}
+	if x != nil {
+		for _, kc := range sel.Keys {
+			plan.iqs = append(plan.iqs, indexQuery(x, kc, sel.Forward))
 		}
 	}
-	comp := x.compiler()
-	if err := plan.planKeys(comp, ks, kcTexts, equality); err != nil {
+	if err := c.guardSelect(t, plan.kcs, len(plan.kcs) == 0 && !plan.none); err != nil {
 		return nil, err
-	}
-	if err := c.guardSelect(t, plan.kcs, len(kcTexts) == 0); err != nil {
-		return nil, err
-	}
-	if filterText != "" {
-		if plan.filter, err = comp.Condition("FilterExpression", filterText); err != nil {
-			return nil, exprError(err)
-		}
 	}
 	return plan, nil
 }
 
-// keyConditionTexts finds, among the WHERE clause's top-level conjuncts,
-// an equality on the partition key (or else pk IN a list of values) and
-// at most one condition on the sort key that a key condition can express,
-// and translates them: one key condition per partition to read, none when
-// the partition key is not fixed. equality reports a pk = value.
-func keyConditionTexts(x *translator, ks storage.KeySchema, where partiql.Expr) (texts []string, equality bool, err error) {
-	if where == nil {
-		return nil, false, nil
-	}
-	cs := conjuncts(where)
-	var parts []string
-	for _, c := range cs {
-		if _, ok := keyEquality(c, ks.Partition.Name); ok {
-			if err := x.checkKeyKinds(c, ks.Partition); err != nil {
-				return nil, false, err
-			}
-			s, err := x.condition(c)
-			if err != nil {
-				return nil, false, err
-			}
-			parts, equality = []string{s}, true
-			break
-		}
-	}
-	if parts == nil {
-		for _, c := range cs {
-			in, ok := c.(*partiql.In)
-			if !ok || in.Not || in.Right != nil || !isTopName(in.X, ks.Partition.Name) || !allValues(in.Elems) {
-				continue
-			}
-			pk, err := x.operand(in.X)
-			if err != nil {
-				return nil, false, err
-			}
-			for _, v := range in.Elems {
-				s, err := x.operand(v)
-				if err != nil {
-					return nil, false, err
-				}
-				parts = append(parts, pk+" = "+s)
-			}
-			break
-		}
-	}
-	if parts == nil || !ks.HasSort() {
-		return parts, equality, nil
-	}
-	for _, c := range cs {
-		if sortKeyCondition(c, ks.Sort.Name) {
-			if err := x.checkKeyKinds(c, ks.Sort); err != nil {
-				return nil, false, err
-			}
-			s, err := x.condition(c)
-			if err != nil {
-				return nil, false, err
-			}
-			for i := range parts {
-				parts[i] += " AND " + s
-			}
-			break
-		}
-	}
-	return parts, equality, nil
-}
-
-func allValues(xs []partiql.Expr) bool {
-	for _, x := range xs {
-		if !isValue(x) {
-			return false
-		}
-	}
-	return true
-}
-
-// sortKeyCondition reports whether c is a key condition on the sort key:
-// sk op value (op one of = < <= > >=), sk BETWEEN value AND value, or
-// begins_with(sk, value).
-func sortKeyCondition(c partiql.Expr, name string) bool {
-	switch c := c.(type) {
-	case *partiql.Binary:
-		switch c.Op {
-		case partiql.EQ, partiql.LT, partiql.LE, partiql.GT, partiql.GE:
-			return isTopName(c.X, name) && isValue(c.Y)
-		}
-	case *partiql.Between:
-		return !c.Not && isTopName(c.X, name) && isValue(c.Lo) && isValue(c.Hi)
-	case *partiql.Call:
-		return c.Fun == "begins_with" && len(c.Args) == 2 && isTopName(c.Args[0], name) && isValue(c.Args[1])
-	}
-	return false
-}
-
-// checkOrderBy applies DynamoDB's rules: ORDER BY needs a WHERE clause
-// that fixes the partition key, and orders by key attributes only.
-func checkOrderBy(s *partiql.Select, ks storage.KeySchema, hasKey bool) error {
-	if len(s.OrderBy) == 0 {
-		return nil
-	}
-	if s.Where == nil {
-		return apierr.Validation(apierr.MsgOrderByNoWhere)
-	}
-	if !hasKey {
-		return apierr.Validation(apierr.MsgOrderByNoHashKey)
-	}
-	for _, o := range s.OrderBy {
-		if !isTopName(o.Path, ks.Partition.Name) && !(ks.HasSort() && isTopName(o.Path, ks.Sort.Name)) {
-			return apierr.Validationf(apierr.MsgOrderByNotKey, o.Path.String())
-		}
-	}
-	return nil
-}
-
-func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	plan, err := planSelect(c, x, s)
+func runSelect(c *call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	plan, err := planSelect(c, b, s, opt.consistent)
 	if err != nil {
 		return nil, err
 	}
 	req := &readRequest{t: plan.t, limit: opt.limit, consistent: opt.consistent, capacity: opt.capacity,
-		filter: plan.filter}
-	if plan.filter != nil {
-		req.filterAttrs = plan.filter.Attributes()
+		filter: plan.sel.Filter}
+	if plan.sel.Filter != nil {
+		req.filterAttrs = plan.sel.Filter.Attributes()
 	}
 	p := &pageReader{req: req}
 	if plan.x != nil {
@@ -218,15 +80,12 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 		return nil, err
 	}
 	out := &ExecuteStatementOutput{Items: page.Items, stored: page.stored, ConsumedCapacity: page.ConsumedCapacity}
-	if plan.projection != nil {
+	if plan.sel.Columns != nil {
 		// The stored items stay valid after the walk; project them now.
-		names := make([]string, len(plan.projection))
-		for i, p := range plan.projection {
-			names[i] = p.path.Elems[0].Name.Text
-		}
+		names := plan.sel.Names()
 		out.Items = make([]storage.Item, len(page.stored))
 		for i, e := range page.stored {
-			out.Items[i] = project(plan.projection, e.Attributes(names))
+			out.Items[i] = plan.sel.Project(e.Attributes(names))
 		}
 		out.stored = nil
 	}
@@ -234,39 +93,6 @@ func runSelect(c *call, x *translator, s *partiql.Select, opt stmtOptions) (*Exe
 		out.NextToken = encodeNextToken(page.LastEvaluatedKey)
 	}
 	return out, nil
-}
-
-// planKeys compiles the key conditions of the partitions to read
-// (equality: one, from pk = value). Of an IN list, one that does not
-// compile or holds an empty key matches no item of its partition; the
-// filter still decides.
-func (plan *selectPlan) planKeys(comp *expr.Compiler, ks storage.KeySchema, kcTexts []string, equality bool) error {
-	for _, text := range kcTexts {
-		kc, err := comp.KeyCondition(text, ks)
-		if err != nil {
-			continue // the filter, compiled next, words the error
-		}
-		if err := checkKeyConditionValues(kc, ks); err != nil {
-			if equality {
-				return err // one partition, and its key is bad (an empty string)
-			}
-			continue
-		}
-		dup := false
-		for _, have := range plan.kcs {
-			dup = dup || storage.Equal(have.Partition, kc.Partition)
-		}
-		if !dup {
-			plan.kcs = append(plan.kcs, kc)
-			if plan.x != nil {
-				plan.iqs = append(plan.iqs, indexQuery(plan.x, kc, plan.forward))
-			}
-		}
-	}
-	if len(kcTexts) > 0 && len(plan.kcs) == 0 {
-		plan.none = true
-	}
-	return nil
 }
 
 // readTable reads one page of the table into p: Query pages of the
@@ -290,7 +116,7 @@ func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
 	case len(plan.kcs) > 0:
 		for _, kc := range plan.kcs[first:] {
 			t.data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
-				Forward: plan.forward, ExclusiveStart: start}, p.visit)
+				Forward: plan.sel.Forward, ExclusiveStart: start}, p.visit)
 			if p.stopped || p.err != nil {
 				break
 			}

@@ -21,7 +21,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 	t, ix := plan.t, plan.x
 	// The SELECT list is checked as a ProjectionExpression would be; the
 	// items are projected after the walk.
-	req.projection = plan.projExpr
+	req.projection = plan.sel.Projection
 	err := req.setIndex(ix, nil, "", false)
 	req.projection = nil
 	if err != nil {
@@ -55,7 +55,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 		for _, q := range plan.iqs[first:] {
 			q.ExclusiveStart = start
 			if err := t.data.QueryIndex(ix.name, q, p.visit); err != nil {
-				return apierr.Validationf(apierr.MsgNoSuchIndex, ix.name) // deleted since the lookup
+				return apierr.Validation(apierr.MsgPartiQLNoSuchIndex) // deleted since the lookup
 			}
 			if p.stopped || p.err != nil {
 				break
@@ -64,7 +64,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 		}
 	default:
 		if err := t.data.ScanIndex(ix.name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
-			return apierr.Validationf(apierr.MsgNoSuchIndex, ix.name)
+			return apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
 		}
 	}
 	return nil

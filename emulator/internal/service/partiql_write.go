@@ -5,6 +5,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -41,24 +42,16 @@ func itemRule(err error) error {
 	return &itemRuleError{err}
 }
 
-func planInsert(c *call, x *translator, s *partiql.Insert) (*writePlan, error) {
+func planInsert(c *call, b lower.Binding, s *partiql.Insert) (*writePlan, error) {
 	t, err := c.lookupTable(s.Into.Table.Text)
 	if err != nil {
 		return nil, err
 	}
-	item, err := x.item(s.Value)
+	item, err := lower.LowerInsert(b, s, t.schema)
 	if err != nil {
-		return nil, err
+		return nil, lowered(err)
 	}
 	p := &writePlan{t: t, item: item}
-	for _, a := range []storage.KeyAttr{t.schema.Partition, t.schema.Sort} {
-		if a.Name == "" {
-			continue
-		}
-		if _, ok := item[a.Name]; !ok {
-			return nil, itemRule(apierr.Validationf(apierr.MsgInsertKeyMissing, a.Name))
-		}
-	}
 	p.size = storage.ItemSize(item)
 	if p.size > maxItemBytes {
 		return nil, itemRule(apierr.Validation(apierr.MsgItemTooLarge))
@@ -72,8 +65,8 @@ func planInsert(c *call, x *translator, s *partiql.Insert) (*writePlan, error) {
 	return p, itemRule(t.checkIndexKeys(item, false))
 }
 
-func runInsert(c *call, x *translator, s *partiql.Insert, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	p, err := planInsert(c, x, s)
+func runInsert(c *call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	p, err := planInsert(c, b, s)
 	if err != nil {
 		return nil, err
 	}
@@ -95,46 +88,30 @@ func runInsert(c *call, x *translator, s *partiql.Insert, opt stmtOptions) (*Exe
 	return &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(p.t, opt.capacity, p.size, change)}, nil
 }
 
-// planUpdate compiles an UPDATE: its actions, and its condition (the item
-// exists, and the WHERE clause's other conjuncts).
-func planUpdate(c *call, x *translator, s *partiql.Update) (*writePlan, error) {
+// planUpdate lowers an UPDATE: its key, its actions, and its condition
+// (the item exists, and the WHERE clause's other conjuncts).
+func planUpdate(c *call, b lower.Binding, s *partiql.Update) (*writePlan, error) {
 	t, err := c.lookupTable(s.Table.Table.Text)
 	if err != nil {
 		return nil, err
 	}
-	key, rest, err := x.fullKey(t, s.Where)
+	u, err := lower.LowerUpdate(b, s, t.schema)
+	if err != nil {
+		return nil, lowered(err)
+	}
+	key, err := statementKey(t, u.Key)
 	if err != nil {
 		return nil, err
-	}
-	updText, updOrder, err := x.update(s.Actions)
-	if err != nil {
-		return nil, err
-	}
-	restText, err := x.joinConditions(rest)
-	if err != nil {
-		return nil, err
-	}
-	// An UPDATE changes an existing item only.
-	condText := "attribute_exists(" + x.name(t.schema.Partition.Name) + ")"
-	if restText != "" {
-		condText += " AND " + restText
 	}
 	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
-	p := &writePlan{t: t, key: key}
-	comp := x.compiler()
-	if p.upd, err = comp.UpdateInOrder(updText, updOrder); err != nil {
-		return nil, exprError(err)
-	}
-	if p.cond, err = comp.Condition("ConditionExpression", condText); err != nil {
-		return nil, exprError(err)
-	}
+	p := &writePlan{t: t, key: key, upd: u.Update, cond: u.Cond}
 	return p, itemRule(checkKeyNotUpdated(t.schema, p.upd))
 }
 
-func runUpdate(c *call, x *translator, s *partiql.Update, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	p, err := planUpdate(c, x, s)
+func runUpdate(c *call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	p, err := planUpdate(c, b, s)
 	if err != nil {
 		return nil, err
 	}
@@ -191,35 +168,49 @@ func returningValues(r *partiql.Returning) string {
 	return returnUpdatedNew
 }
 
-// planDelete compiles a DELETE, or (check) the SELECT of an EXISTS: the
-// full key and the WHERE clause's other conjuncts as its condition.
-func planDelete(c *call, x *translator, from partiql.Target, where partiql.Expr) (*writePlan, error) {
-	t, err := c.lookupTable(from.Table.Text)
+// planDelete lowers a DELETE: the full key and the condition (true for a
+// missing item, as AWS documents; lower.Delete).
+func planDelete(c *call, b lower.Binding, s *partiql.Delete) (*writePlan, error) {
+	t, err := c.lookupTable(s.From.Table.Text)
 	if err != nil {
 		return nil, err
 	}
-	key, rest, err := x.fullKey(t, where)
+	d, err := lower.LowerDelete(b, s, t.schema)
+	if err != nil {
+		return nil, lowered(err)
+	}
+	return planKeyed(c, t, d)
+}
+
+// planExists lowers the SELECT of an EXISTS of ExecuteTransaction: the
+// full key and the condition (false for a missing item).
+func planExists(c *call, b lower.Binding, s *partiql.Exists) (*writePlan, error) {
+	t, err := c.lookupTable(s.Query.From.Table.Text)
 	if err != nil {
 		return nil, err
 	}
-	restText, err := x.joinConditions(rest)
+	d, err := lower.LowerExists(b, s, t.schema)
+	if err != nil {
+		return nil, lowered(err)
+	}
+	return planKeyed(c, t, d)
+}
+
+// planKeyed makes the plan of a lowered DELETE or EXISTS: the storage key,
+// the tenant guard, the condition.
+func planKeyed(c *call, t *table, d *lower.Delete) (*writePlan, error) {
+	key, err := statementKey(t, d.Key)
 	if err != nil {
 		return nil, err
 	}
 	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
-	p := &writePlan{t: t, key: key}
-	if restText != "" {
-		if p.cond, err = x.compiler().Condition("ConditionExpression", restText); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	return p, nil
+	return &writePlan{t: t, key: key, cond: d.Cond}, nil
 }
 
-func runDelete(c *call, x *translator, s *partiql.Delete, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	p, err := planDelete(c, x, s.From, s.Where)
+func runDelete(c *call, b lower.Binding, s *partiql.Delete, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	p, err := planDelete(c, b, s)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,94 @@
+package service
+
+import (
+	"errors"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// PartiQL runs on package expr through partiql/lower: a statement's WHERE
+// clause, SELECT list and SET and REMOVE actions are lowered straight into
+// expr's trees and compiled, as a ConditionExpression, KeyConditionExpression,
+// ProjectionExpression or UpdateExpression would be. Nothing is printed as
+// expression text and parsed again; there is no second evaluator. What
+// needs the table (the lookup, the key values' own rules, item sizes,
+// index keys, the conventions layer) stays here.
+
+// binding is a statement's text and parameters as the lowering takes them.
+func binding(text string, params []storage.Value) lower.Binding {
+	return lower.Binding{Src: text, Params: params}
+}
+
+// lowered words an error of the lowering as the API answers it: a
+// ValidationException with the lowering's message, an itemRuleError when
+// it is an error of the statement's item (ExecuteTransaction cancels with
+// those).
+func lowered(err error) error {
+	var le *lower.Error
+	if !errors.As(err, &le) {
+		return err
+	}
+	ae := &apierr.Error{Class: apierr.ErrValidation, Msg: le.Msg, Cause: err}
+	if le.Item {
+		return itemRule(ae)
+	}
+	return ae
+}
+
+// selectTarget looks up what a SELECT reads: the table, and the index of
+// a "table"."index" target (nil for the table), and their key schema as
+// the lowering takes it.
+func (c *call) selectTarget(s *partiql.Select) (*table, *indexDef, lower.Target, error) {
+	t, err := c.lookupTable(s.From.Table.Text)
+	if err != nil {
+		return nil, nil, lower.Target{}, err
+	}
+	if s.From.Index == nil {
+		return t, nil, lower.Target{Keys: t.schema}, nil
+	}
+	x := partiqlIndex(t, s.From.Index.Text)
+	if x == nil {
+		return nil, nil, lower.Target{}, apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
+	}
+	if x.multi() {
+		return t, x, lower.Target{Multi: true}, nil
+	}
+	return t, x, lower.Target{Keys: indexKeySchema(x)}, nil
+}
+
+// statementKey makes the storage key of the key attributes a statement
+// names, with the key values' own rules (an error of the item).
+func statementKey(t *table, key storage.Item) (storage.Key, error) {
+	k, err := t.keyFromKeyParam(key)
+	return k, itemRule(err)
+}
+
+// utf16Len counts s in UTF-16 code units, as Java (and so DynamoDB's
+// length constraints) counts characters.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+// partiqlIndex finds the table's index of that name; nil when there is
+// none.
+func partiqlIndex(t *table, name string) *indexDef {
+	gsis, lsis := t.indexes()
+	for _, defs := range [2][]*indexDef{gsis, lsis} {
+		for _, d := range defs {
+			if d.name == name {
+				return d
+			}
+		}
+	}
+	return nil
+}
