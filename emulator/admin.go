@@ -84,6 +84,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(e.serveClock)
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
+	e.snapshotRoutes(r)
 }
 
 // serveConventionsReset answers DELETE ConventionsPath: the conventions

@@ -47,6 +47,8 @@
 //   - Facade: server.go (Options, New, Emulator, the routes, serveOp:
 //     the request's path through the edge, writeResponse), clock.go (Now,
 //     Advance, SetNow), ttl_control.go (SweepTTL, RunTTLSweeper),
+//     snapshots.go (Snapshot, Restore, DropSnapshot: the whole emulator
+//     rewound for test suites, in Go and over HTTP),
 //     conventions_report.go (the report in Go and over HTTP).
 //   - HTTP edge: auth.go (credentials and access keys), limits.go (body
 //     growth, the in-flight limit, returning memory after large deletes),
@@ -63,9 +65,10 @@
 // router, which would cost two request copies per call), GET / the health
 // answer (MissingAuthenticationToken, as DynamoDB Local answers), GET and
 // DELETE ConventionsPath the conventions report, OPTIONS a CORS
-// preflight, the admin endpoints (admin.go): the clock and a forced TTL
-// sweep, and the console's paths when Options.Console is set
-// (console_mount.go). Anything else answers like an unknown operation.
+// preflight, the admin endpoints (admin.go): the clock, a forced TTL
+// sweep and snapshots (snapshots.go), and the console's paths when
+// Options.Console is set (console_mount.go). Anything else answers like
+// an unknown operation.
 //
 // # The clock
 //

@@ -188,7 +188,14 @@
 // partition table and B-trees in O(1)), and records it
 // (RecordRestoreTable, whose binary form carries the items); a
 // TableBuilder makes a snapshot of item images loaded from elsewhere,
-// checking them, without decoding them. The sharing is copy-on-write
+// checking them, without decoding them. TableSnapshot.Derive
+// (derive.go) makes a snapshot of another as it would be after item
+// writes a hook recorded (rolled forward: point-in-time recovery), with
+// other indexes or metadata (a restore with overrides), sharing what
+// those do not touch. Table.Unchanged tells whether a table still holds
+// exactly what a snapshot holds (taken of it or restored from it, and
+// nothing changed since), so a rewind can leave it alone; a write pays
+// one store for it. The sharing is copy-on-write
 // (cow.go): the B-trees (github.com/tidwall/btree) copy in O(1) and copy
 // a node before they first change it; the partition table's arrays are
 // shared and copied whole by the table before its first change after a

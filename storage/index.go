@@ -262,6 +262,7 @@ func (t *Table) addIndexLocking(def IndexDef) (hookResult, error) {
 		return true
 	})
 	prev, prevReads := t.indexes, t.indexReads
+	t.stamp = 0
 	t.indexes = append(slices.Clip(t.indexes), x)
 	t.indexReads = t.indexReadsLocked()
 	return t.hookIndexLocked(RecordAddIndex, &def, prev, prevReads)
@@ -284,6 +285,7 @@ func (t *Table) dropIndexLocking(name string) (hookResult, error) {
 		return hookResult{}, fmt.Errorf("%w: %q", ErrNoIndex, name)
 	}
 	prev, prevReads := t.indexes, t.indexReads
+	t.stamp = 0
 	t.indexes = slices.Delete(slices.Clone(t.indexes), i, i+1)
 	t.indexReads = t.indexReadsLocked()
 	return t.hookIndexLocked(RecordDropIndex, &IndexDef{Name: name}, prev, prevReads)

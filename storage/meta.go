@@ -43,6 +43,7 @@ func (t *Table) setMetaLocking(key string, value []byte) (hookResult, error) {
 	t.metaMu.Lock()
 	t.meta = setMeta(t.meta, key, value)
 	t.metaMu.Unlock()
+	t.stamp = 0
 	return res, nil
 }
 

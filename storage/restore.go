@@ -51,6 +51,7 @@ func (s *TableSnapshot) newTable() *Table {
 		size:  s.size,
 		meta:  maps.Clone(s.meta),
 		slab:  slab{foreign: true},
+		stamp: s.stamp,
 	}
 	for _, x := range s.indexes {
 		t.indexes = append(t.indexes, &index{def: x.def, tree: copyShared(x.tree), count: x.count, size: x.size, sized: x.sized})

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Snapshots: a table, or every table of a DB, frozen at one instant, in
@@ -46,6 +47,7 @@ type TableSnapshot struct {
 	size     int64
 	indexes  []*index // frozen copies
 	meta     map[string][]byte
+	stamp    uint64 // what it holds (Table.stamp); 0: no table is known to hold it
 }
 
 // Snapshot is every table of a DB and the DB's metadata at one instant:
@@ -75,7 +77,26 @@ func (t *Table) snapshotLocked() *TableSnapshot {
 	t.metaMu.Lock()
 	s.meta = maps.Clone(t.meta)
 	t.metaMu.Unlock()
+	if t.stamp == 0 {
+		t.stamp = stampSeq.Add(1)
+	}
+	s.stamp = t.stamp
 	return s
+}
+
+// stampSeq numbers the contents of tables for Unchanged.
+var stampSeq atomic.Uint64
+
+// Unchanged reports whether t holds exactly what s holds (items,
+// indexes, metadata): s was taken of t, or t restored from s, and
+// nothing has changed t since; its name and ID are not compared. False
+// does not mean that they differ. It holds t's read lock for O(1) work,
+// and a write pays for it one store: a rewind to a snapshot may leave
+// alone the tables that have not changed since.
+func (t *Table) Unchanged(s *TableSnapshot) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return s.stamp != 0 && t.stamp == s.stamp
 }
 
 // Snapshot returns every table of the DB and its metadata as they are

@@ -33,6 +33,12 @@ type Table struct {
 	scratch []byte       // encoding buffer reused by writes
 	coll    *collections // item collection sizes; nil until TrackCollections
 
+	// stamp names what the table holds (items, indexes, metadata) for
+	// Unchanged (snapshot.go): 0 once anything changed, a fresh number
+	// from stampSeq when a snapshot is taken of it, the snapshot's when
+	// it is restored from one. Guarded by mu.
+	stamp uint64
+
 	// indexes are the secondary indexes (index.go), replaced (never changed
 	// in place) by AddIndex and DropIndex; indexReads is the union of the
 	// attributes they read of an item, which a write decodes of the item it
@@ -348,6 +354,7 @@ func (t *Table) putLocked(pk string, e, old entry, found bool) {
 	} else {
 		p.set(e)
 	}
+	t.stamp = 0
 	if found {
 		t.size -= int64(old.size)
 	} else {
@@ -366,6 +373,7 @@ func (t *Table) deleteLocked(pk, sk string, old entry) {
 	}
 	t.count--
 	t.size -= int64(old.size)
+	t.stamp = 0
 }
 
 // sortKeyOf returns k's encoded sort key ("" without a sort key).

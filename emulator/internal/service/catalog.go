@@ -179,6 +179,15 @@ type tableMeta struct {
 	streamShard   string
 	streamRegion  string
 	streamCreated time.Time
+	// Point-in-time recovery (pitr.go): enabled, and the recovery
+	// period in days (1 to 35) while it is.
+	pitr     bool
+	pitrDays int
+	// A table restored from a backup or a point in time (restore.go) is
+	// CREATING until activeAt (zero: ACTIVE at once) and says where it
+	// came from.
+	activeAt time.Time
+	restored *restoreInfo
 }
 
 // throughput is a table's (or GSI's) provisioned throughput with the

@@ -29,23 +29,12 @@ func (ns *Namespace) Apply(r *storage.Record) error {
 // applied rebuilds the emulator's state after storage applied r.
 func (ns *Namespace) applied(r *storage.Record) error {
 	switch r.Kind {
-	case storage.RecordCreateTable:
+	case storage.RecordCreateTable, storage.RecordRestoreTable:
 		st := ns.db.TableByID(r.Table)
 		if st == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
 		}
-		t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
-		if err != nil {
-			return err
-		}
-		t.clock = ns.svc.clock
-		t.meta.Store(m)
-		t.conv.Store(ns.svc.conv.restored(t, m.tags))
-		var s *stream
-		if m.streamOn() {
-			s = ns.restoreStream(t, m)
-		}
-		ns.publishTable(t, st, m, s)
+		return ns.publishStored(st)
 	case storage.RecordMeta:
 		if r.Table == "" || r.Key != metaKeyTable {
 			return nil
@@ -60,6 +49,25 @@ func (ns *Namespace) applied(r *storage.Record) error {
 			t.restoreDrop()
 		}
 	}
+	return nil
+}
+
+// publishStored rebuilds the emulator's table of st, a storage table of
+// ns's DB, from its definition record, and publishes it.
+func (ns *Namespace) publishStored(st *storage.Table) error {
+	t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
+	if err != nil {
+		return err
+	}
+	t.clock = ns.svc.clock
+	t.meta.Store(m)
+	t.conv.Store(ns.svc.conv.restored(t, m.tags))
+	var s *stream
+	if m.streamOn() {
+		s = ns.restoreStream(t, m)
+	}
+	ns.publishTable(t, st, m, s)
+	ns.syncPITR(t, nil, m)
 	return nil
 }
 
@@ -100,6 +108,7 @@ func (t *table) restoreMeta(b []byte) error {
 	}
 	t.syncStreamLocked(old, m, s, t.now())
 	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
+	t.ns.syncPITR(t, old, m)
 	t.meta.Store(m)
 	return nil
 }

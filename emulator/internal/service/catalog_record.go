@@ -23,7 +23,8 @@ import (
 //     (with their ARNs and the times that make them CREATING or
 //     DELETING, and the GSIs still shown as DELETING), TimeToLive, the
 //     StreamSpecification and the latest stream's label, shard id,
-//     region and creation time. One key for the whole definition, so a
+//     region and creation time, point-in-time recovery's setting, and
+//     a restored table's RestoreSummary and end of CREATING. One key for the whole definition, so a
 //     change is one record and is recorded whole or not at all.
 //   - derived state, rebuilt from those by Namespace.Apply's callback
 //     (catalog_apply.go): the table's catalog entry, its conventions
@@ -76,6 +77,10 @@ type tableRecord struct {
 	Deleting           []indexRecord        `json:"deleting,omitempty"`
 	TTLEnabled         bool                 `json:"ttlEnabled,omitempty"`
 	TTLAttr            string               `json:"ttlAttr,omitempty"`
+	PITR               bool                 `json:"pitr,omitempty"`
+	PITRDays           int                  `json:"pitrDays,omitempty"`
+	ActiveAt           time.Time            `json:"activeAt,omitzero"`
+	Restored           *restoreInfo         `json:"restored,omitempty"`
 }
 
 // keyRecord is a name and a second string: a key schema element (HASH
@@ -132,6 +137,10 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		Deleting:           indexRecords(m.deleting),
 		TTLEnabled:         m.ttl.enabled,
 		TTLAttr:            m.ttl.attr,
+		PITR:               m.pitr,
+		PITRDays:           m.pitrDays,
+		ActiveAt:           m.activeAt,
+		Restored:           m.restored,
 	}
 	for _, a := range m.attrDefs {
 		r.AttrDefs = append(r.AttrDefs, keyRecord{a.name, a.typ})
@@ -218,6 +227,10 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		gsis:               indexDefs(r.GSIs),
 		deleting:           indexDefs(r.Deleting),
 		ttl:                ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
+		pitr:               r.PITR,
+		pitrDays:           r.PITRDays,
+		activeAt:           r.ActiveAt,
+		restored:           r.Restored,
 	}
 	for _, a := range r.AttrDefs {
 		m.attrDefs = append(m.attrDefs, attrDef{a.Name, a.Value})

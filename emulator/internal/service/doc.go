@@ -73,6 +73,14 @@
 //     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
 //     GetRecords).
 //   - TTL: ttl.go (UpdateTimeToLive, DescribeTimeToLive, SweepTTL).
+//   - Backups and recovery: backups.go (CreateBackup, DescribeBackup,
+//     ListBackups, DeleteBackup; the SYSTEM backup of a deleted table),
+//     restore.go (RestoreTableFromBackup, RestoreTableToPointInTime),
+//     continuous_backups.go (DescribeContinuousBackups,
+//     UpdateContinuousBackups), pitr.go (a table's point-in-time history:
+//     a base snapshot and the log of its writes, fed by the namespace's
+//     commit hook), backups_types.go (their wire shapes), ns_snapshot.go
+//     (snapshots and rewinds of every namespace, for test suites).
 //   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go
 //     (BatchExecuteStatement) and partiql_batch_get.go (its SELECTs),
 //     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
@@ -125,8 +133,13 @@
 //	streamSet.mu      a namespace's list of streams (streams.go)
 //	stream.mu         one stream's records; Observe takes it under
 //	                  storage's lock
+//	pitrLog.mu        one table's point-in-time history (pitr.go); the
+//	                  DB's hook takes it under storage's locks, and
+//	                  rolls the history forward under it on a table of
+//	                  no DB, whose storage lock nobody else ever holds
 //	leaves            namespaces.mu, Namespace.mu, idempotency.mu,
-//	                  conventions.Report.mu, stmtCache.mu, codecMu, the
+//	                  conventions.Report.mu, stmtCache.mu, codecMu,
+//	                  pitrRecorder.mu, backupSet.mu, snapshotStore.mu, the
 //	                  logger's: held for their own work, nothing taken inside
 //
 // A table's definition is read under no lock at all: table.meta is an
@@ -141,6 +154,18 @@
 // (an item without its key attributes, or with the wrong types, is not
 // in it), and a reader that finds an index just dropped answers as if
 // it had not found it.
+//
+// # Backups, point-in-time recovery and snapshots
+//
+// On-demand backups (backups.go) are copy-on-write snapshots of a table
+// and its definition, kept per namespace in memory; restores
+// (restore.go) make a new table of a snapshot without copying its items.
+// Point-in-time recovery (pitr.go) keeps, per table, a base snapshot and
+// the log of the writes committed since, fed by the namespace's commit
+// hook (pitrRecorder wraps the hook persistence gives), so a restore to
+// any instant of the window rolls the base forward. Beyond AWS, every
+// namespace can be snapshotted and rewound for test suites
+// (ns_snapshot.go; the facade's Snapshot, Restore and DropSnapshot).
 //
 // # Errors
 //

@@ -272,6 +272,11 @@ func (env *lockOrderEnv) readOp(r *rand.Rand) (string, string, []string) {
 // gone or back.
 var changeErrors = []string{typeNotFound, typeValidation, typeInUse, typeLimit}
 
+// backupErrors are the answers a backup or recovery operation may give
+// while its table is deleted, recreated or changed concurrently.
+var backupErrors = []string{"TableNotFoundException", "TableAlreadyExistsException", "PointInTimeRecoveryUnavailableException",
+	"ContinuousBackupsUnavailableException", typeValidation}
+
 // changeOp returns a random change of a table's definition. For a
 // DeleteTable it sends the DeleteTable itself and returns the CreateTable
 // that brings the table back.
@@ -318,11 +323,23 @@ func (env *lockOrderEnv) changeOp(r *rand.Rand) (string, string, []string) {
 	case 6:
 		return "UntagResource", `{"ResourceArn":"` + arn + `","TagKeys":["env","dynamoemu:conventions","dynamoemu:conventions-mode"]}`, changeErrors
 	}
-	switch r.IntN(3) {
+	switch r.IntN(6) {
 	case 0:
 		return update(`"BillingMode":"PAY_PER_REQUEST"`)
 	case 1:
 		return update(`"BillingMode":"PROVISIONED",` + throughput)
+	case 2:
+		// Point-in-time recovery on and off (its history is fed by the
+		// namespace's commit hook, under storage's locks: pitr.go).
+		return "UpdateContinuousBackups", `{"TableName":"` + table + `","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":` +
+			testkit.Pick(r, "true", "true", "false") + `}}`, backupErrors
+	case 3:
+		return "CreateBackup", `{"TableName":"` + table + `","BackupName":"lockorder"}`, backupErrors
+	case 4:
+		// A restore under a name of its own, which only one of the
+		// changers wins.
+		return "RestoreTableToPointInTime", `{"SourceTableName":"` + table + `","TargetTableName":"restored-` + table +
+			`-` + strconv.Itoa(r.IntN(1000)) + `","UseLatestRestorableTime":true}`, backupErrors
 	}
 	return update(throughput)
 }

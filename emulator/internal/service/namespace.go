@@ -29,6 +29,9 @@ type Namespace struct {
 
 	streams streamSet // the streams of its tables, disabled ones included (streams.go)
 
+	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
+	backups backupSet     // its on-demand backups (backups.go)
+
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
 	// (addTable), so reads with ever new access keys keep nothing.
@@ -57,7 +60,8 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	if n.hooks != nil {
 		hook = n.hooks(key)
 	}
-	ns.db = storage.NewDB(hook)
+	rec := newPITRRecorder(hook, n.svc.clock)
+	ns.db, ns.pitr = storage.NewDB(rec), rec
 	return ns, true
 }
 

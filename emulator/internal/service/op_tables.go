@@ -197,6 +197,9 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 			if recorded {
 				t.ns.removeTable(t)
 				t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
+				if m.pitr {
+					t.ns.systemBackupLocked(t, c.Now()) // backups.go
+				}
 			}
 			return nil
 		}, nil
@@ -217,6 +220,7 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 const (
 	statusActive   = "ACTIVE"
 	statusDeleting = "DELETING"
+	statusCreating = "CREATING"
 )
 
 // Table quotas: AWS's defaults, which DescribeLimits reports.

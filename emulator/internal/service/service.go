@@ -23,6 +23,8 @@ type Service struct {
 	conv  *convState
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
 	tokens *tokenStore
+	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
+	snaps snapshotStore
 }
 
 // Config configures a service.

@@ -48,7 +48,7 @@ func (t *table) describe() *TableDescription {
 	m := t.snapshot()
 	d := &TableDescription{
 		TableName:                 t.name,
-		TableStatus:               m.status,
+		TableStatus:               m.statusAt(t.now()),
 		CreationDateTime:          epochTime(t.created),
 		TableArn:                  t.arn,
 		TableId:                   t.id,
@@ -98,6 +98,7 @@ func (t *table) describe() *TableDescription {
 		d.LatestStreamArn = t.arn + "/stream/" + m.streamLabel
 	}
 	d.SSEDescription = m.sse
+	d.RestoreSummary = m.restoreSummaryAt(t.now())
 	if m.tableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.tableClass}
 	}
@@ -175,4 +176,23 @@ func (t *table) now() time.Time {
 		return time.Now()
 	}
 	return t.clock()
+}
+
+// statusAt is the TableStatus at now: a restored table is CREATING
+// until its activeAt.
+func (m *tableMeta) statusAt(now time.Time) string {
+	if m.status == statusActive && now.Before(m.activeAt) {
+		return statusCreating
+	}
+	return m.status
+}
+
+// restoreSummaryAt is a restored table's RestoreSummary at now (nil for
+// a table not restored).
+func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
+	if m.restored == nil {
+		return nil
+	}
+	return &RestoreSummary{SourceBackupArn: m.restored.BackupArn, SourceTableArn: m.restored.TableArn,
+		RestoreDateTime: epochTime(m.restored.At), RestoreInProgress: now.Before(m.activeAt)}
 }

@@ -212,6 +212,7 @@ type TableDescription struct {
 	TableClassSummary         *TableClassSummary                `json:"TableClassSummary,omitempty"`
 	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
 	OnDemandThroughput        *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
+	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
 }
 
 // AttributeDefinitionDesc is an AttributeDefinitions element in a description.

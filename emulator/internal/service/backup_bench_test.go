@@ -1,0 +1,137 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Benchmarks of issue 19: CreateBackup, and a snapshot and a rewind of a
+// whole namespace, over tables of 10k and (with DYNAMOEMU_BENCH_1M=1) 1M
+// items of about 200 bytes, ten items per partition, with a GSI. Each
+// costs O(1) per table and index (the rewind also one map entry per
+// partition: storage.DB.RestoreTable), so ns/op and B/op should not
+// grow with the table, but for the rewind's map.
+//
+//	go test ./emulator/internal/service -run '^$' -bench 'CreateBackup|NamespaceSnapshot|NamespaceRewind' -benchmem
+//	DYNAMOEMU_BENCH_1M=1 go test ./emulator/internal/service -run '^$' -bench 'CreateBackup|NamespaceSnapshot|NamespaceRewind' -benchmem
+
+// benchBackupSizes are the table sizes the benchmarks sweep.
+func benchBackupSizes() []int {
+	if os.Getenv("DYNAMOEMU_BENCH_1M") != "" {
+		return []int{10_000, 1_000_000}
+	}
+	return []int{10_000}
+}
+
+// benchBackupService returns a service whose namespace AKIDBENCH holds
+// table "bench" of n items, loaded straight into storage.
+func benchBackupService(b *testing.B, n int) (*Service, *Namespace) {
+	b.Helper()
+	s := newTestService(b, Config{})
+	benchServe(b, s, "CreateTable", `{"TableName":"bench","BillingMode":"PAY_PER_REQUEST",`+
+		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"status","AttributeType":"S"}],`+
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],`+
+		`"GlobalSecondaryIndexes":[{"IndexName":"byStatus","KeySchema":[{"AttributeName":"status","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
+	ns := s.namespaceFor("AKIDBENCH", "us-east-1").registered()
+	t := ns.getTable("bench")
+	for i := range n {
+		pk := storage.S(fmt.Sprintf("TENANT#acme#ORDER#%08d", i/10))
+		sk := mustNumber(b, strconv.Itoa(i%10))
+		it := storage.Item{
+			"pk": pk, "sk": sk,
+			"status": storage.S([]string{"NEW", "SHIPPED", "PAID"}[i%3]),
+			"amount": mustNumber(b, "1234.50"),
+			"note":   storage.S("a note of some length to make the item about two hundred bytes long, as items are"),
+			"active": storage.Bool(true),
+		}
+		if _, err := t.data.Put(storage.Key{Partition: pk, Sort: sk}, it); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s, ns
+}
+
+func mustNumber(b *testing.B, s string) storage.Value {
+	v, err := storage.ParseNumber(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return storage.N(v)
+}
+
+// benchServe runs one operation on s for namespace AKIDBENCH, failing b
+// on an error.
+func benchServe(b *testing.B, s *Service, op, body string) []byte {
+	o, err := s.Lookup(TargetPrefix + op)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := s.Serve(o, &Request{Ctx: context.Background(), AccessKey: "AKIDBENCH", Region: "us-east-1", Body: []byte(body)})
+	if err != nil {
+		b.Fatalf("%s: %v", op, err)
+	}
+	return out
+}
+
+func BenchmarkCreateBackup(b *testing.B) {
+	for _, n := range benchBackupSizes() {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			s, ns := benchBackupService(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				benchServe(b, s, "CreateBackup", `{"TableName":"bench","BackupName":"backup-`+strconv.Itoa(i)+`"}`)
+			}
+			b.StopTimer()
+			ns.backups.list = nil
+		})
+	}
+}
+
+func BenchmarkNamespaceSnapshot(b *testing.B) {
+	for _, n := range benchBackupSizes() {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			s, _ := benchBackupService(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := s.DropSnapshot(s.TakeSnapshot()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNamespaceRewind rewinds a namespace whose table has not
+// changed since the snapshot (left as it is) and one whose table took a
+// write (dropped and restored: one map entry per partition, n/10 here).
+func BenchmarkNamespaceRewind(b *testing.B) {
+	for _, n := range benchBackupSizes() {
+		for _, changed := range []bool{false, true} {
+			b.Run(fmt.Sprintf("items=%d/changed=%v", n, changed), func(b *testing.B) {
+				s, ns := benchBackupService(b, n)
+				id := s.TakeSnapshot()
+				k := storage.Key{Partition: storage.S("TENANT#acme#ORDER#00000000"), Sort: mustNumber(b, "0")}
+				it := storage.Item{"pk": k.Partition, "sk": k.Sort, "status": storage.S("CHANGED")}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if changed {
+						if _, err := ns.getTable("bench").data.Put(k, it); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if err := s.RestoreSnapshot(id); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,376 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// On-demand backups: CreateBackup, DescribeBackup, ListBackups and
+// DeleteBackup (RestoreTableFromBackup is restore.go's), after AWS's API
+// reference (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateBackup.html
+// and its siblings). DynamoDB Local has none of them.
+//
+// A backup is a copy-on-write snapshot of its table (storage's
+// Table.Snapshot: O(1) per table and index, whatever the table's size)
+// and the table's definition, which the snapshot carries as the
+// metadata record the catalog keeps (catalog_record.go). Memory: the
+// backup shares every item and B-tree node with the table; from then on
+// each node the table changes is copied once, and each item it
+// overwrites or deletes stays alive for the backup. So a backup costs
+// nothing while its table is unchanged and at most about the table's
+// size once every item has been rewritten; DeleteBackup (or dropping
+// the namespace) frees what only it held.
+//
+// Backups belong to the namespace (access key and region, or the shared
+// one), as AWS's belong to the account and region, and live in memory:
+// they are not recorded in the namespace's DB, so they do not survive a
+// restart even with persistence (not yet). A backup is CREATING for the
+// transient delay (-delayTransientStatuses; none by default), then
+// AVAILABLE; DeleteBackup answers it DELETED and forgets it. Deleting a
+// table with point-in-time recovery keeps a SYSTEM backup of it for 35
+// days of the emulator's clock, as AWS does.
+
+func init() {
+	register("CreateBackup", createBackup)
+	register("DescribeBackup", describeBackup)
+	register("ListBackups", listBackups)
+	register("DeleteBackup", deleteBackup)
+}
+
+// Backup states and types.
+const (
+	backupCreating  = "CREATING"
+	backupAvailable = "AVAILABLE"
+	backupDeleted   = "DELETED"
+	backupUser      = "USER"
+	backupSystem    = "SYSTEM"
+)
+
+// systemBackupRetention is how long a SYSTEM backup lives (AWS: 35 days).
+const systemBackupRetention = 35 * 24 * time.Hour
+
+// ListBackups' Limit bounds (AWS's model: 1 to 100).
+const maxListBackupsLimit = 100
+
+// backupSet is a namespace's backups.
+type backupSet struct {
+	mu sync.Mutex // guards the fields below; a leaf of the lock order
+	// list holds the backups in creation order (ListBackups' order).
+	list []*backup
+}
+
+// backup is one on-demand backup. Every field is fixed at creation.
+type backup struct {
+	arn, name string
+	typ       string
+	created   time.Time
+	available time.Time // CREATING until then
+	expires   time.Time // a SYSTEM backup's end; zero: never
+	snap      *storage.TableSnapshot
+	// The table as it was: its fixed fields and definition.
+	table *table
+	meta  *tableMeta
+}
+
+// backupARN returns a new backup ARN of the table at tableARN, as AWS
+// formats them: <table ARN>/backup/<13-digit epoch milliseconds>-<8 hex>.
+func backupARN(tableARN string, now time.Time) string {
+	return fmt.Sprintf("%s/backup/%013d-%08x", tableARN, now.UnixMilli(), rand.Uint32())
+}
+
+// add keeps b.
+func (s *backupSet) add(b *backup) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, b)
+}
+
+// find returns the backup of ARN arn at now, or nil.
+func (s *backupSet) find(arn string, now time.Time) *backup {
+	for _, b := range s.all(now) {
+		if b.arn == arn {
+			return b
+		}
+	}
+	return nil
+}
+
+// remove forgets b; false if it was gone already.
+func (s *backupSet) remove(b *backup) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.Index(s.list, b)
+	if i < 0 {
+		return false
+	}
+	s.list = slices.Delete(s.list, i, i+1)
+	return true
+}
+
+// all returns the backups at now in creation order, forgetting the
+// SYSTEM backups that have expired.
+func (s *backupSet) all(now time.Time) []*backup {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = slices.DeleteFunc(s.list, func(b *backup) bool { return !b.expires.IsZero() && !now.Before(b.expires) })
+	return slices.Clone(s.list)
+}
+
+// backupSet returns the namespace's backups (registering a namespace
+// nobody has created anything in only when add is called on it: a read
+// of an unregistered namespace finds none).
+func (ns *Namespace) backupSet() *backupSet {
+	if ns.home != nil {
+		ns.home.mu.RLock()
+		reg := ns.home.byKey[ns.homeKey]
+		ns.home.mu.RUnlock()
+		if reg == nil {
+			return &backupSet{}
+		}
+		return &reg.backups
+	}
+	return &ns.backups
+}
+
+// systemBackupLocked keeps the SYSTEM backup AWS makes of a table with
+// point-in-time recovery when it is deleted: named
+// "<table>$DeletedTableBackup" and kept for 35 days (AWS's developer
+// guide, "Before you begin using point-in-time recovery"). t has just
+// left the namespace's DB; t.mu is held.
+func (ns *Namespace) systemBackupLocked(t *table, now time.Time) {
+	snap := t.data.Snapshot()
+	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+	if err != nil {
+		return
+	}
+	ns.backups.add(&backup{
+		arn: backupARN(t.arn, now), name: t.name + "$DeletedTableBackup", typ: backupSystem,
+		created: now, available: now, expires: now.Add(systemBackupRetention),
+		snap: snap, table: def, meta: dm,
+	})
+}
+
+func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TableName, "tableName") {
+		tableNameConstraints(&cs, *in.TableName)
+	}
+	if apierr.NotNull(&cs, in.BackupName, "backupName") {
+		apierr.NameConstraints(&cs, *in.BackupName, "backupName")
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	t, err := c.backupSourceTable(in.TableName, "tableName")
+	if err != nil {
+		return nil, err
+	}
+	now := c.Now()
+	m := t.snapshot()
+	switch st := m.statusAt(now); {
+	case st == statusCreating:
+		// AWS's reference: "Backups have not yet been enabled for this table."
+		return nil, apierr.New(apierr.ErrContinuousBackupsUnavailable, apierr.MsgContinuousBackupsUnavailable(t.name))
+	case st != statusActive:
+		return nil, apierr.New(apierr.ErrTableInUse, apierr.MsgTableInUseBackup(t.name))
+	}
+	snap := t.data.Snapshot()
+	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+	if err != nil {
+		return nil, err
+	}
+	b := &backup{
+		arn: backupARN(t.arn, now), name: *in.BackupName, typ: backupUser,
+		created: now, available: now.Add(c.svc.cfg.TransientDelay),
+		snap: snap, table: def, meta: dm,
+	}
+	c.ns.registered().backups.add(b)
+	return &CreateBackupOutput{BackupDetails: b.details(now)}, nil
+}
+
+// status is b's BackupStatus at now.
+func (b *backup) status(now time.Time) string {
+	if now.Before(b.available) {
+		return backupCreating
+	}
+	return backupAvailable
+}
+
+// details is b's BackupDetails at now.
+func (b *backup) details(now time.Time) *BackupDetails {
+	return &BackupDetails{
+		BackupArn: b.arn, BackupName: b.name, BackupSizeBytes: b.snap.SizeBytes(),
+		BackupStatus: b.status(now), BackupType: b.typ, BackupCreationDateTime: epochTime(b.created),
+		BackupExpiryDateTime: epochPtr(b.expires),
+	}
+}
+
+// description is b's BackupDescription at now: its details and its
+// table as it was.
+func (b *backup) description(now time.Time) *BackupDescription {
+	t, m := b.table, b.meta
+	src := &SourceTableDetails{
+		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: b.snap.SizeBytes(),
+		KeySchema: keySchemaDesc(t.keySchema), TableCreationDateTime: epochTime(t.created),
+		ProvisionedThroughput: &sourceThroughput{m.throughput.read, m.throughput.write},
+		OnDemandThroughput:    m.onDemand,
+		ItemCount:             int64(b.snap.ItemCount()),
+		BillingMode:           cmpOr(m.billingMode, "PROVISIONED"),
+	}
+	f := &SourceTableFeatureDetails{SSEDescription: m.sse}
+	for _, x := range m.lsis {
+		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection)})
+	}
+	for _, x := range m.gsis {
+		ii := indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection), OnDemandThroughput: x.onDemand}
+		if x.throughput != nil {
+			ii.ProvisionedThroughput = &sourceThroughput{x.throughput.read, x.throughput.write}
+		}
+		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, ii)
+	}
+	if m.streamOn() {
+		f.StreamDescription = m.stream
+	}
+	if m.ttl.enabled {
+		f.TimeToLiveDescription = &TimeToLiveDesc{AttributeName: m.ttl.attr, TimeToLiveStatus: "ENABLED"}
+	}
+	return &BackupDescription{BackupDetails: b.details(now), SourceTableDetails: src, SourceTableFeatureDetails: f}
+}
+
+// cmpOr is cmp.Or for strings.
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// backupARNConstraints checks a BackupArn member: AWS's model bounds its
+// length to 37..1024.
+func backupARNConstraints(cs *apierr.Constraints, arn *string, path string) {
+	if !apierr.NotNull(cs, arn, path) {
+		return
+	}
+	if n := len(*arn); n < 37 {
+		cs.Add(apierr.Quote(*arn), path, apierr.LenGE(37))
+	} else if n > 1024 {
+		cs.Add(apierr.Quote(*arn), path, apierr.LenLE(1024))
+	}
+}
+
+// lookupBackup resolves a BackupArn member.
+func (c *call) lookupBackup(arn *string) (*backup, error) {
+	var cs apierr.Constraints
+	backupARNConstraints(&cs, arn, "backupArn")
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	b := c.ns.backupSet().find(*arn, c.Now())
+	if b == nil {
+		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(*arn))
+	}
+	return b, nil
+}
+
+func describeBackup(c *call, in *DescribeBackupInput) (*DescribeBackupOutput, error) {
+	b, err := c.lookupBackup(in.BackupArn)
+	if err != nil {
+		return nil, err
+	}
+	return &DescribeBackupOutput{BackupDescription: b.description(c.Now())}, nil
+}
+
+func deleteBackup(c *call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
+	b, err := c.lookupBackup(in.BackupArn)
+	if err != nil {
+		return nil, err
+	}
+	now := c.Now()
+	if b.status(now) == backupCreating {
+		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
+	}
+	if !c.ns.backupSet().remove(b) {
+		// A concurrent DeleteBackup won.
+		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(b.arn))
+	}
+	d := b.description(now)
+	d.BackupDetails.BackupStatus = backupDeleted
+	return &DeleteBackupOutput{BackupDescription: d}, nil
+}
+
+func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
+	var cs apierr.Constraints
+	if in.TableName != nil {
+		tableNameConstraints(&cs, *in.TableName)
+	}
+	cs.AddViolation(apierr.LimitViolation(in.Limit, "limit", maxListBackupsLimit, true))
+	if in.ExclusiveStartBackupArn != nil {
+		backupARNConstraints(&cs, in.ExclusiveStartBackupArn, "exclusiveStartBackupArn")
+	}
+	apierr.Enum(&cs, in.BackupType, "backupType", "USER", "SYSTEM", "AWS_BACKUP", "ALL")
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	limit := maxListBackupsLimit
+	if in.Limit != nil {
+		limit = int(*in.Limit)
+	}
+	tableName := ""
+	if in.TableName != nil {
+		tableName = *in.TableName
+		if strings.HasPrefix(tableName, "arn:") {
+			n, ok := c.tableNameFromARN(tableName)
+			if !ok {
+				return &ListBackupsOutput{BackupSummaries: []BackupSummary{}}, nil
+			}
+			tableName = n
+		}
+	}
+	typ := backupUser
+	if in.BackupType != nil {
+		typ = *in.BackupType
+	}
+	list := c.ns.backupSet().all(c.Now())
+	if in.ExclusiveStartBackupArn != nil {
+		i := slices.IndexFunc(list, func(b *backup) bool { return b.arn == *in.ExclusiveStartBackupArn })
+		if i < 0 {
+			return nil, apierr.Validation(apierr.MsgListBackupsStartArn)
+		}
+		list = list[i+1:]
+	}
+	now := c.Now()
+	out := &ListBackupsOutput{BackupSummaries: []BackupSummary{}}
+	for _, b := range list {
+		switch {
+		case tableName != "" && b.table.name != tableName,
+			typ != "ALL" && b.typ != typ,
+			in.TimeRangeLowerBound != nil && b.created.Before(epochSeconds(*in.TimeRangeLowerBound)),
+			in.TimeRangeUpperBound != nil && !b.created.Before(epochSeconds(*in.TimeRangeUpperBound)):
+			continue
+		}
+		if len(out.BackupSummaries) == limit {
+			out.LastEvaluatedBackupArn = out.BackupSummaries[limit-1].BackupArn
+			break
+		}
+		out.BackupSummaries = append(out.BackupSummaries, BackupSummary{
+			TableName: b.table.name, TableId: b.table.id, TableArn: b.table.arn,
+			BackupArn: b.arn, BackupName: b.name, BackupCreationDateTime: epochTime(b.created),
+			BackupStatus: b.status(now), BackupType: b.typ, BackupSizeBytes: b.snap.SizeBytes(),
+			BackupExpiryDateTime: epochPtr(b.expires),
+		})
+	}
+	return out, nil
+}
+
+// epochSeconds is a request timestamp (epoch seconds) as a time.
+func epochSeconds(s float64) time.Time {
+	sec := int64(s)
+	return time.Unix(sec, int64((s-float64(sec))*1e9)).Round(time.Millisecond)
+}

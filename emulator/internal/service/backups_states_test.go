@@ -1,0 +1,88 @@
+package service
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+)
+
+// TestBackupTransientStates: with a transient delay (the edge's
+// -delayTransientStatuses), a backup is CREATING, then AVAILABLE, and a
+// restored table CREATING (RestoreInProgress), then ACTIVE, on the
+// service's clock; meanwhile the backup can be neither deleted nor
+// restored (BackupInUseException) and the restored table neither backed
+// up nor given point-in-time recovery (ContinuousBackupsUnavailableException).
+func TestBackupTransientStates(t *testing.T) {
+	clock := testkit.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	e := newTestService(t, Config{Clock: clock.Now, TransientDelay: 2 * time.Second})
+	send := func(op, body string) (int, string) {
+		t.Helper()
+		res, out := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
+		return res.StatusCode, out
+	}
+	must := func(op, body string) string {
+		t.Helper()
+		status, out := send(op, body)
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d %s", op, status, out)
+		}
+		return out
+	}
+	refused := func(op, body, wantType string) {
+		t.Helper()
+		status, out := send(op, body)
+		if got := testkit.ErrorType(out); status != http.StatusBadRequest || got != wantType {
+			t.Errorf("%s: got %d %s, want 400 %s", op, status, got, wantType)
+		}
+	}
+	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	var bk struct {
+		BackupDetails struct{ BackupArn, BackupStatus string }
+	}
+	testkit.MustUnmarshal(t, must("CreateBackup", `{"TableName":"src","BackupName":"slow"}`), &bk)
+	arn := bk.BackupDetails.BackupArn
+	if got := bk.BackupDetails.BackupStatus; got != "CREATING" {
+		t.Errorf("new backup: got %s, want CREATING", got)
+	}
+	refused("DeleteBackup", `{"BackupArn":"`+arn+`"}`, "BackupInUseException")
+	refused("RestoreTableFromBackup", `{"BackupArn":"`+arn+`","TargetTableName":"early"}`, "BackupInUseException")
+	clock.Advance(2 * time.Second)
+	var d struct {
+		BackupDescription struct{ BackupDetails struct{ BackupStatus string } }
+	}
+	testkit.MustUnmarshal(t, must("DescribeBackup", `{"BackupArn":"`+arn+`"}`), &d)
+	if got := d.BackupDescription.BackupDetails.BackupStatus; got != "AVAILABLE" {
+		t.Errorf("after the delay: got %s, want AVAILABLE", got)
+	}
+
+	var rt struct {
+		TableDescription struct {
+			TableStatus    string
+			RestoreSummary struct {
+				SourceBackupArn   string
+				RestoreInProgress bool
+			}
+		}
+	}
+	testkit.MustUnmarshal(t, must("RestoreTableFromBackup", `{"BackupArn":"`+arn+`","TargetTableName":"copy"}`), &rt)
+	if got := rt.TableDescription; got.TableStatus != "CREATING" || !got.RestoreSummary.RestoreInProgress || got.RestoreSummary.SourceBackupArn != arn {
+		t.Errorf("restored: got %+v, want CREATING, in progress, from %s", got, arn)
+	}
+	refused("CreateBackup", `{"TableName":"copy","BackupName":"tooEarly"}`, "ContinuousBackupsUnavailableException")
+	refused("UpdateContinuousBackups", `{"TableName":"copy","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`, "ContinuousBackupsUnavailableException")
+	clock.Advance(2 * time.Second)
+	var dt struct {
+		Table struct {
+			TableStatus    string
+			RestoreSummary struct{ RestoreInProgress bool }
+		}
+	}
+	testkit.MustUnmarshal(t, must("DescribeTable", `{"TableName":"copy"}`), &dt)
+	if dt.Table.TableStatus != "ACTIVE" || dt.Table.RestoreSummary.RestoreInProgress {
+		t.Errorf("after the delay: got %+v, want ACTIVE, restore done", dt.Table)
+	}
+	must("CreateBackup", `{"TableName":"copy","BackupName":"nowFine"}`)
+}

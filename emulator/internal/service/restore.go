@@ -1,0 +1,300 @@
+package service
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// RestoreTableFromBackup and RestoreTableToPointInTime: a new table made
+// of a snapshot (a backup's, or a point in time's from pitr.go) with
+// storage's DB.RestoreTable, which shares the snapshot's items and index
+// entries instead of copying them (O(1) B-trees plus one map entry per
+// partition) and records the whole table in one RecordRestoreTable.
+//
+// What the restored table keeps, after AWS's reference
+// (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_RestoreTableToPointInTime.html):
+// the items, the key schema, the secondary indexes (all, or those the
+// overrides name), the billing mode and provisioned throughput (or the
+// overrides'), the encryption (or the override's) and the table class.
+// What it does not: tags, the stream, TimeToLive, point-in-time recovery
+// and deletion protection, which are set again by hand on AWS. It is
+// CREATING for the transient delay (-delayTransientStatuses; none by
+// default), with a RestoreSummary saying where it came from.
+
+func init() {
+	register("RestoreTableFromBackup", restoreTableFromBackup)
+	register("RestoreTableToPointInTime", restoreTableToPointInTime)
+}
+
+// MsgIndexOverride: an index override names no index of the source; ours.
+const msgIndexOverride = "One or more parameter values were invalid: The index override %s does not match any index of the source table"
+
+func restoreTableFromBackup(c *call, in *RestoreTableFromBackupInput) (*RestoreTableFromBackupOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TargetTableName, "targetTableName") {
+		apierr.NameConstraints(&cs, *in.TargetTableName, "targetTableName")
+	}
+	backupARNConstraints(&cs, in.BackupArn, "backupArn")
+	ov := in.overrides()
+	ov.constraints(&cs)
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	b, err := c.lookupBackup(in.BackupArn)
+	if err != nil {
+		return nil, err
+	}
+	if b.status(c.Now()) == backupCreating {
+		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
+	}
+	t, err := c.restoreTable(*in.TargetTableName, b.table, b.meta, &ov, &restoreInfo{BackupArn: b.arn, At: b.created},
+		func(d storage.Derivation) (*storage.TableSnapshot, error) { return b.snap.Derive(d) })
+	if err != nil {
+		return nil, err
+	}
+	return &RestoreTableFromBackupOutput{TableDescription: t.describe()}, nil
+}
+
+func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*RestoreTableToPointInTimeOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TargetTableName, "targetTableName") {
+		apierr.NameConstraints(&cs, *in.TargetTableName, "targetTableName")
+	}
+	if in.SourceTableName != nil {
+		apierr.NameConstraints(&cs, *in.SourceTableName, "sourceTableName")
+	}
+	if in.SourceTableArn != nil && (len(*in.SourceTableArn) < 1 || len(*in.SourceTableArn) > 1024) {
+		cs.Add(apierr.Quote(*in.SourceTableArn), "sourceTableArn", apierr.LenGE(1))
+	}
+	ov := in.overrides()
+	ov.constraints(&cs)
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	if (in.SourceTableName == nil) == (in.SourceTableArn == nil) {
+		return nil, apierr.Validation(apierr.MsgRestoreSourceConflict)
+	}
+	latest := in.UseLatestRestorableTime != nil && *in.UseLatestRestorableTime
+	if latest == (in.RestoreDateTime != nil) {
+		return nil, apierr.Validation(apierr.MsgRestoreTimeConflict)
+	}
+	src := in.SourceTableName
+	if src == nil {
+		src = in.SourceTableArn
+	}
+	t, err := c.backupSourceTable(src, "sourceTableName")
+	if err != nil {
+		return nil, err
+	}
+	m := t.snapshot()
+	l := t.ns.pitr.get(t.id)
+	if !m.pitr || l == nil {
+		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.name))
+	}
+	earliest, last := l.window(c.clock())
+	at := last
+	if !latest {
+		at = epochSeconds(*in.RestoreDateTime)
+		if at.Before(earliest.Truncate(time.Millisecond)) || at.After(last) { // the wire has milliseconds
+			return nil, apierr.New(apierr.ErrInvalidRestoreTime, apierr.MsgInvalidRestoreTime)
+		}
+	}
+	// The table's definition now (AWS: the indexes, capacity and
+	// encryption come from the source table's current settings).
+	nt, err := c.restoreTable(*in.TargetTableName, t, m, &ov, &restoreInfo{TableArn: t.arn, At: at},
+		func(d storage.Derivation) (*storage.TableSnapshot, error) { return l.at(at, d) })
+	if err != nil {
+		return nil, err
+	}
+	return &RestoreTableToPointInTimeOutput{TableDescription: nt.describe()}, nil
+}
+
+// constraints checks the overrides' model constraints.
+func (ov *restoreOverrides) constraints(cs *apierr.Constraints) {
+	apierr.Enum(cs, ov.BillingModeOverride, "billingModeOverride", "PROVISIONED", "PAY_PER_REQUEST")
+	if sse := ov.SSESpecificationOverride; sse != nil {
+		apierr.Enum(cs, sse.SSEType, "sSESpecificationOverride.sSEType", "AES256", "KMS")
+	}
+	if p := ov.ProvisionedThroughputOverride; p != nil {
+		for _, u := range []struct {
+			v    *int64
+			path string
+		}{{p.ReadCapacityUnits, "provisionedThroughputOverride.readCapacityUnits"}, {p.WriteCapacityUnits, "provisionedThroughputOverride.writeCapacityUnits"}} {
+			if apierr.NotNull(cs, u.v, u.path) && *u.v < 1 {
+				cs.Add(apierr.QuoteInt(*u.v), u.path, apierr.ValGE(1))
+			}
+		}
+	}
+	for i, x := range ov.GlobalSecondaryIndexOverride {
+		apierr.NotNull(cs, x.IndexName, "globalSecondaryIndexOverride."+itoa(i+1)+".member.indexName")
+	}
+	for i, x := range ov.LocalSecondaryIndexOverride {
+		apierr.NotNull(cs, x.IndexName, "localSecondaryIndexOverride."+itoa(i+1)+".member.indexName")
+	}
+}
+
+// restoreTable makes table name in the call's namespace from the source
+// table src (its fixed fields) with definition sm, changed by ov, and
+// the snapshot snapshot returns for the derivation it is given (the
+// restored table's indexes and definition record).
+func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *restoreOverrides, from *restoreInfo,
+	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (*table, error) {
+	if c.ns.getTable(name) != nil {
+		return nil, apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
+	}
+	now := c.Now()
+	t := &table{
+		name: name, schema: src.schema, keySchema: src.keySchema,
+		arn: c.tableARN(name), id: newUUID(), created: now, clock: c.clock,
+	}
+	m, err := restoredMeta(c, t, sm, ov, from)
+	if err != nil {
+		return nil, err
+	}
+	t.meta.Store(m)
+	snap, err := snapshot(storage.Derivation{
+		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
+	})
+	if err != nil {
+		return nil, err
+	}
+	ns := c.ns.registered()
+	st, err := ns.db.RestoreTable(name, t.id, snap)
+	if errors.Is(err, storage.ErrTableExists) {
+		return nil, apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
+	}
+	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		return nil, err
+	}
+	t.conv.Store(c.svc.conv.restored(t, nil))
+	ns.publishTable(t, st, m, nil)
+	return t, err
+}
+
+// restoredMeta is the definition of t restored from a table whose
+// definition was sm, with overrides ov.
+func restoredMeta(c *call, t *table, sm *tableMeta, ov *restoreOverrides, from *restoreInfo) (*tableMeta, error) {
+	now := c.Now()
+	m := &tableMeta{
+		status:          statusActive,
+		billingMode:     sm.billingMode,
+		billingReported: sm.billingReported,
+		throughput:      throughput{read: sm.throughput.read, write: sm.throughput.write},
+		onDemand:        sm.onDemand,
+		sse:             sm.sse,
+		tableClass:      sm.tableClass,
+		restored:        from,
+	}
+	if d := c.svc.cfg.TransientDelay; d > 0 {
+		m.activeAt = now.Add(d)
+	}
+	if b := ov.BillingModeOverride; b != nil {
+		m.billingMode, m.billingReported = *b, true
+	}
+	if p := ov.ProvisionedThroughputOverride; p != nil {
+		m.throughput = throughput{read: *p.ReadCapacityUnits, write: *p.WriteCapacityUnits}
+	}
+	if o := ov.OnDemandThroughputOverride; o != nil {
+		m.onDemand = o
+	}
+	if s := ov.SSESpecificationOverride; s != nil {
+		m.sse = sseDescription(c, s)
+	}
+	switch {
+	case m.billingMode == "PAY_PER_REQUEST":
+		m.throughput = throughput{}
+		if sm.billingMode != "PAY_PER_REQUEST" || sm.payPerRequestSince.IsZero() {
+			m.payPerRequestSince = now
+		} else {
+			m.payPerRequestSince = sm.payPerRequestSince
+		}
+	case m.throughput.read == 0 || m.throughput.write == 0:
+		return nil, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
+	}
+	var err error
+	if m.gsis, err = overrideIndexes(t, sm.gsis, ov.GlobalSecondaryIndexOverride != nil, gsiOverrides(ov.GlobalSecondaryIndexOverride), m.billingMode); err != nil {
+		return nil, err
+	}
+	if m.lsis, err = overrideIndexes(t, sm.lsis, ov.LocalSecondaryIndexOverride != nil, lsiOverrides(ov.LocalSecondaryIndexOverride), m.billingMode); err != nil {
+		return nil, err
+	}
+	// The attribute definitions the key schema and the indexes use.
+	for _, a := range sm.attrDefs {
+		used := a.name == t.schema.Partition.Name || a.name == t.schema.Sort.Name
+		for _, x := range slices.Concat(m.lsis, m.gsis) {
+			used = used || x.isKeyAttr(a.name)
+		}
+		if used {
+			m.attrDefs = append(m.attrDefs, a)
+		}
+	}
+	return m, nil
+}
+
+// indexOverride is an index override: its name and, for a GSI, its
+// provisioned throughput.
+type indexOverride struct {
+	name       string
+	throughput *ProvisionedThroughput
+}
+
+func gsiOverrides(xs []GlobalSecondaryIndex) []indexOverride {
+	out := make([]indexOverride, len(xs))
+	for i, x := range xs {
+		out[i] = indexOverride{*x.IndexName, x.ProvisionedThroughput}
+	}
+	return out
+}
+
+func lsiOverrides(xs []LocalSecondaryIndex) []indexOverride {
+	out := make([]indexOverride, len(xs))
+	for i, x := range xs {
+		out[i] = indexOverride{name: *x.IndexName}
+	}
+	return out
+}
+
+// overrideIndexes returns the indexes of the restored table t: those of
+// the source (src), or when given (set) only those the overrides name,
+// each with its new ARN and, on a provisioned table, its throughput (the
+// override's, or the source index's).
+func overrideIndexes(t *table, src []*indexDef, set bool, ovs []indexOverride, billing string) ([]*indexDef, error) {
+	pick := src
+	if set {
+		pick = nil
+		for _, o := range ovs {
+			i := slices.IndexFunc(src, func(x *indexDef) bool { return x.name == o.name })
+			if i < 0 {
+				return nil, apierr.Validationf(msgIndexOverride, o.name)
+			}
+			pick = append(pick, src[i])
+		}
+	}
+	var out []*indexDef
+	for _, x := range pick {
+		y := *x
+		y.arn = t.arn + "/index/" + x.name
+		y.activeAt, y.goneAt = time.Time{}, time.Time{}
+		y.throughput = nil
+		if !x.local && billing == "PROVISIONED" {
+			tp := throughput{read: 1, write: 1}
+			if x.throughput != nil {
+				tp = throughput{read: x.throughput.read, write: x.throughput.write}
+			}
+			if i := slices.IndexFunc(ovs, func(o indexOverride) bool { return o.name == x.name }); i >= 0 && ovs[i].throughput != nil {
+				p := ovs[i].throughput
+				if p.ReadCapacityUnits != nil && p.WriteCapacityUnits != nil {
+					tp = throughput{read: *p.ReadCapacityUnits, write: *p.WriteCapacityUnits}
+				}
+			}
+			y.throughput = &tp
+		}
+		out = append(out, &y)
+	}
+	return out, nil
+}

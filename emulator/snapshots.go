@@ -1,0 +1,93 @@
+package emulator
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/gorilla/mux"
+)
+
+// Snapshots of the whole emulator, for test suites (ns_snapshot.go says
+// what they hold and cost): from Go, and over HTTP for an emulator run
+// as a separate process.
+//
+//	POST   /dynamoemu/snapshots              {"id":"snap-1"}
+//	POST   /dynamoemu/snapshots/{id}/restore {"restored":"snap-1"}
+//	DELETE /dynamoemu/snapshots/{id}         {"deleted":"snap-1"}
+//
+// Like the other admin endpoints they need no signature and refuse what
+// a web page could send cross-site (admin_guard.go: a POST or DELETE
+// needs Content-Type application/json). An unknown ID answers 400 with
+// a ValidationException body.
+
+// AdminSnapshotsPath is the admin endpoint of snapshots.
+const AdminSnapshotsPath = "/dynamoemu/snapshots"
+
+// ErrNoSnapshot: no snapshot has that ID (never taken, or dropped).
+var ErrNoSnapshot = service.ErrNoSnapshot
+
+// Snapshot takes a snapshot of every namespace (tables, items, indexes
+// and definitions), keeps it and returns its ID. It costs O(1) per table
+// and index, whatever their size; it then holds what the tables change
+// after it, until DropSnapshot.
+func (e *Emulator) Snapshot() string { return e.svc.TakeSnapshot() }
+
+// Restore rewinds every namespace to snapshot id: each holds the tables
+// it held then, as they were (namespaces made since hold none). Backups,
+// the clock and request tokens are left as they are; stream records are
+// not kept. Run it while no request is in flight. The snapshot is kept:
+// restore it as often as needed. An unknown id is ErrNoSnapshot.
+func (e *Emulator) Restore(id string) error { return e.svc.RestoreSnapshot(id) }
+
+// DropSnapshot forgets snapshot id; an unknown id is ErrNoSnapshot.
+func (e *Emulator) DropSnapshot(id string) error { return e.svc.DropSnapshot(id) }
+
+func (e *Emulator) snapshotRoutes(r *mux.Router) {
+	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(e.serveSnapshotTake)
+	r.Methods(http.MethodPost).Path(AdminSnapshotsPath + "/{id}/restore").HandlerFunc(e.serveSnapshotRestore)
+	r.Methods(http.MethodDelete).Path(AdminSnapshotsPath + "/{id}").HandlerFunc(e.serveSnapshotDrop)
+}
+
+func (e *Emulator) serveSnapshotTake(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	writeAdmin(w, http.StatusOK, `{"id":`+strconv.Quote(e.Snapshot())+`}`)
+}
+
+func (e *Emulator) serveSnapshotRestore(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	id := mux.Vars(r)["id"]
+	if err := e.Restore(id); err != nil {
+		writeSnapshotError(w, err)
+		return
+	}
+	writeAdmin(w, http.StatusOK, `{"restored":`+strconv.Quote(id)+`}`)
+}
+
+func (e *Emulator) serveSnapshotDrop(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	id := mux.Vars(r)["id"]
+	if err := e.DropSnapshot(id); err != nil {
+		writeSnapshotError(w, err)
+		return
+	}
+	writeAdmin(w, http.StatusOK, `{"deleted":`+strconv.Quote(id)+`}`)
+}
+
+// writeSnapshotError answers a snapshot request that failed: 400 with
+// a ValidationException body for an unknown ID (as the other admin
+// endpoints answer bad input), 500 otherwise (a rewind the namespace's
+// hook refused).
+func writeSnapshotError(w http.ResponseWriter, err error) {
+	if errors.Is(err, ErrNoSnapshot) {
+		writeAdminError(w, err)
+		return
+	}
+	ae := &apierr.Error{Class: apierr.ErrInternalServer, Msg: err.Error(), Cause: err}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(ae.Class.Status)
+	_, _ = w.Write(wire.AppendErrorBody(nil, ae))
+}
