@@ -58,7 +58,7 @@ func (d *TableDef) Validate() error {
 // DB is a namespace's tables; see above. All methods are safe for
 // concurrent use.
 type DB struct {
-	hook Hook // immutable; nil: none
+	hook Hook // nil: none; changed only by WrapHook, under mu
 
 	// mu guards byName, byID and meta, the DB's own metadata (meta.go).
 	// CreateTable, DropTable and DB.SetMeta hold it exclusively across
@@ -72,8 +72,8 @@ type DB struct {
 }
 
 // NewDB returns an empty DB whose changes go to hook (nil: nowhere). The
-// hook is fixed for the DB's life: it is copied into every table, where a
-// write reads it under the table's lock alone.
+// hook is copied into every table, where a write reads it under the
+// table's lock alone; only WrapHook changes it.
 func NewDB(hook Hook) *DB {
 	return &DB{hook: hook, byName: make(map[string]*Table), byID: make(map[string]*Table), meta: make(map[string][]byte)}
 }
@@ -200,3 +200,27 @@ func (t *Table) Name() string { return t.name }
 
 // ID returns the table's ID in its DB ("" for a table made by NewTable).
 func (t *Table) ID() string { return t.uid }
+
+// WrapHook makes wrap(the DB's hook) the hook of the DB and of every table
+// in it: for a layer that must see every record of a DB someone else
+// opened (point-in-time recovery over a DB persistence loaded). Call it
+// before the DB is shared: a change already past its hook keeps the old
+// one. Lock order as everywhere: DB.mu is released before any Table.mu is
+// taken.
+func (db *DB) WrapHook(wrap func(Hook) Hook) {
+	db.mu.Lock()
+	db.hook = wrap(db.hook)
+	h := db.hook
+	tables := make([]*Table, 0, len(db.byID))
+	for _, t := range db.byID {
+		tables = append(tables, t)
+	}
+	db.mu.Unlock()
+	for _, t := range tables {
+		t.mu.Lock()
+		if t.db == db {
+			t.hook = h
+		}
+		t.mu.Unlock()
+	}
+}

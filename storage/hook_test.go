@@ -431,3 +431,38 @@ func dumpState(b *strings.Builder, name, id string, ks KeySchema, count int, siz
 		})
 	}
 }
+
+// wrapHook counts what it passes on to the hook it wraps.
+type wrapHook struct {
+	inner   Hook
+	commits int
+}
+
+func (w *wrapHook) Commit(r *Record) (uint64, error) { w.commits++; return w.inner.Commit(r) }
+func (w *wrapHook) Wait(tok uint64) error            { return w.inner.Wait(tok) }
+
+// TestWrapHook: after DB.WrapHook, writes to a table that existed before
+// and catalog changes of the DB both go through the wrapper, then to the
+// hook it wraps.
+func TestWrapHook(t *testing.T) {
+	h := &recHook{}
+	db, tb := newHookedTable(t, h)
+	w := &wrapHook{}
+	db.WrapHook(func(inner Hook) Hook { w.inner = inner; return w })
+	if w.inner != h {
+		t.Fatalf("wrap got %v, want the DB's hook", w.inner)
+	}
+	before := len(h.recs)
+	if _, err := tb.Put(sKey("a"), numItem("a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateTable(TableDef{Name: "t2", ID: "id-t2", Schema: schemaS}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := w.commits, 2; got != want {
+		t.Errorf("wrapper saw %d commits, want %d", got, want)
+	}
+	if got, want := len(h.recs)-before, 2; got != want {
+		t.Errorf("wrapped hook got %d records, want %d", got, want)
+	}
+}

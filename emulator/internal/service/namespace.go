@@ -53,7 +53,10 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 			ns.db = storage.NewDB(failingHook{err})
 			return ns, false
 		}
-		ns.db = db
+		// Point-in-time recovery sees every record the store logs.
+		rec := newPITRRecorder(nil, n.svc.clock)
+		db.WrapHook(func(h storage.Hook) storage.Hook { rec.inner = h; return rec })
+		ns.db, ns.pitr = db, rec
 		return ns, true
 	}
 	var hook storage.Hook

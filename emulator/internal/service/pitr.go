@@ -151,7 +151,7 @@ func (p *pitrRecorder) set(id string, l *pitrLog) {
 
 // get returns the history of table id, or nil.
 func (p *pitrRecorder) get(id string) *pitrLog {
-	if p == nil { // a namespace whose DB persistence opened keeps no histories yet
+	if p == nil { // a namespace whose data could not be opened (newNamespace)
 		return nil
 	}
 	if logs := p.logs.Load(); logs != nil {
