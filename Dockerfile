@@ -27,7 +27,8 @@ RUN go build -trimpath -buildvcs=false -ldflags="-s -w -X github.com/dynamoemu/d
 # written for it say "-dbPath ./data" with working_dir /home/dynamodblocal and
 # mount a volume on /home/dynamodblocal/data. It is made here, owned by the
 # image's user, so that a named volume mounted on it starts writable.
-RUN mkdir -p /out/home/dynamodblocal/data
+# WORKDIR makes it: no shell or mkdir needed in the builder image.
+WORKDIR /out/home/dynamodblocal/data
 
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
