@@ -105,11 +105,14 @@ func (p *partition) one() entry { return parseEntry(p.rec, p.size) }
 func (p *partition) setOne(e entry) { p.rec, p.size = e.rec, e.size }
 
 // partitionLess orders partitions for Scan: by hash, then by key.
-func partitionLess(a, b *partition) bool {
-	if a.hash != b.hash {
-		return a.hash < b.hash
+func partitionLess(a, b *partition) bool { return scanLess(a.hash, a.pk(), b.hash, b.pk()) }
+
+// scanLess is Scan's order of partitions given their hashes and keys.
+func scanLess(ha uint32, pka string, hb uint32, pkb string) bool {
+	if ha != hb {
+		return ha < hb
 	}
-	return a.pk() < b.pk()
+	return pka < pkb
 }
 
 func (p *partition) len() int {

@@ -21,11 +21,8 @@ func (a vcand) before(b vcand) bool {
 		return a.key < b.key
 	}
 	ra, rb := a.c.refs[a.i], b.c.refs[b.i]
-	if ra.pk != rb.pk { // Scan's order of partitions (partitionLess); ties are rare
-		if ha, hb := partitionHash(ra.pk), partitionHash(rb.pk); ha != hb {
-			return ha < hb
-		}
-		return ra.pk < rb.pk
+	if ra.pk != rb.pk { // ties are rare: hashing the keys here costs nothing measurable
+		return scanLess(partitionHash(ra.pk), ra.pk, partitionHash(rb.pk), rb.pk)
 	}
 	return ra.e.sortKey() < rb.e.sortKey()
 }

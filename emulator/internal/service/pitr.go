@@ -80,9 +80,11 @@ type pitrWrite struct {
 	w  storage.Committed
 }
 
-// newPITRRecorder wraps inner (nil: none).
-func newPITRRecorder(inner storage.Hook, clock func() time.Time) *pitrRecorder {
-	return &pitrRecorder{inner: inner, clock: clock}
+// wrapPITR puts a recorder in front of db's hook (storage.DB.WrapHook).
+func wrapPITR(db *storage.DB, clock func() time.Time) *pitrRecorder {
+	p := &pitrRecorder{clock: clock}
+	db.WrapHook(func(inner storage.Hook) storage.Hook { p.inner = inner; return p })
+	return p
 }
 
 // Commit hands r to the wrapped hook, then logs r's writes to tables
