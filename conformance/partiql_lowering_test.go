@@ -264,6 +264,44 @@ func TestPartiQLParameterValues(t *testing.T) {
 			"error ValidationError: Key attribute's data type should match its data type in table's schema: Key pk",
 			"ok "+renderItem(item{"pk": s("q"), "sk": n("1"), "v": n("7"), "nul": null()}))
 	})
+	// A parameter the value layer refuses fails only its statement: issue
+	// 22 records this from real DynamoDB (no public record was found).
+	// DynamoDB Local fails the whole request with the same message.
+	for _, tc := range []struct{ name, want string }{
+		{"1e200", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"abc", "The parameter cannot be converted to a numeric value: abc"},
+	} {
+		t.Run("batch, number parameter "+tc.name, func(t *testing.T) {
+			AWSDiffers(t, "DynamoDB Local fails the whole BatchExecuteStatement for a bad parameter value; AWS answers an Error for its statement only (issue 22's recording)")
+			out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+				{Statement: aws.String(sel), Parameters: []types.AttributeValue{s("p"), n(tc.name)}},
+				{Statement: aws.String(sel), Parameters: []types.AttributeValue{s("q"), n("1")}},
+			}})
+			mustNoError(t, err)
+			requireBatch(t, out.Responses,
+				"error ValidationError: "+tc.want,
+				"ok "+renderItem(item{"pk": s("q"), "sk": n("1"), "v": n("7"), "nul": null()}))
+		})
+	}
+	t.Run("batch, set parameter with duplicates", func(t *testing.T) {
+		// A value error of a parameter in the request's shape (not a
+		// statement's): still an Error of its statement on AWS (issue 22).
+		AWSDiffers(t, "DynamoDB Local fails the whole BatchExecuteStatement for a bad parameter value (issue 22's recording of AWS)")
+		out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+			{Statement: aws.String("UPDATE " + q + " SET ss = ? WHERE pk = 'q' AND sk = 1"), Parameters: []types.AttributeValue{&types.AttributeValueMemberSS{Value: []string{"a", "a"}}}},
+			{Statement: aws.String("UPDATE " + q + " SET v = 7 WHERE pk = 'q' AND sk = 1")},
+		}})
+		mustNoError(t, err)
+		if len(out.Responses) != 2 || out.Responses[0].Error == nil || out.Responses[1].Error != nil {
+			t.Fatalf("responses: got %s, want an Error for the first statement only", strings.Join(renderBatch(out.Responses), "; "))
+		}
+		if got, want := string(out.Responses[0].Error.Code), "ValidationError"; got != want {
+			t.Errorf("code: got %q, want %q", got, want)
+		}
+		if got := aws.ToString(out.Responses[0].Error.Message); !strings.Contains(got, "contains duplicates") {
+			t.Errorf("message: got %q, want the duplicates message", got)
+		}
+	})
 }
 
 func TestPartiQLSingleItemWhereErrors(t *testing.T) {

@@ -25,7 +25,7 @@ const maxBatchStatements = 25
 // BatchStatementRequest is one statement of a BatchExecuteStatement.
 type BatchStatementRequest struct {
 	Statement                           *string
-	Parameters                          []wire.AttributeValue
+	Parameters                          []batchParam
 	ConsistentRead                      *bool
 	ReturnValuesOnConditionCheckFailure string
 }
@@ -58,6 +58,43 @@ type BatchExecuteStatementOutput struct {
 	ConsumedCapacity []*ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
 }
 
+// batchParam is one parameter of a BatchExecuteStatement statement. A
+// value refused by the value layer (a number out of range or not a number,
+// a set with duplicates, an empty set, ...) fails only its statement, with
+// an Error of Code ValidationError, where ExecuteStatement fails the
+// request: issue 22 records this from real DynamoDB (no public record was
+// found; DynamoDB Local fails the whole request instead). A value that is
+// not JSON of the right shape is still a SerializationException of the
+// request.
+type batchParam struct {
+	wire.AttributeValue
+	err error // the value's ValidationException, kept for its statement
+}
+
+// UnmarshalJSON decodes the value and keeps a ValidationException for the
+// statement instead of ending the request's decoding.
+func (p *batchParam) UnmarshalJSON(data []byte) error {
+	err := p.AttributeValue.UnmarshalJSON(data)
+	if ae, ok := apierr.Classify(err); ok && ae.Class == apierr.ErrValidation {
+		p.err, p.AttributeValue = err, wire.AttributeValue{}
+		return nil
+	}
+	return err
+}
+
+// bindBatchParams binds a batch statement's parameters: the first value
+// refused on decoding is the statement's error; otherwise as bindParams.
+func bindBatchParams(st partiql.Statement, in []batchParam) ([]storage.Value, error) {
+	vals := make([]wire.AttributeValue, len(in))
+	for i, p := range in {
+		if p.err != nil {
+			return nil, p.err
+		}
+		vals[i] = p.AttributeValue
+	}
+	return bindParams(st, vals)
+}
+
 // batchStatement is one statement after parsing.
 type batchStatement struct {
 	text   string
@@ -77,7 +114,7 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 		violations = append(violations,
 			statementViolation(member+"statement", r.Statement),
 			apierr.EnumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
-			parametersViolation(member+"parameters", r.Parameters))
+			apierr.EmptyListViolation(member+"parameters", r.Parameters))
 	}
 	if err := apierr.ConstraintErrors(violations...); err != nil {
 		return nil, err
@@ -92,7 +129,7 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 			b.err = apierr.Validation(apierr.MsgBatchInvalidOp)
 		}
 		if b.err == nil {
-			b.params, b.err = bindParams(b.st, r.Parameters)
+			b.params, b.err = bindBatchParams(b.st, r.Parameters)
 			if _, ok := b.st.(*partiql.Select); ok {
 				reads++
 			} else {
