@@ -52,8 +52,8 @@
 // index lookup, the count of parameters, the key values' own rules such as
 // no empty string, item sizes, index keys, the key attributes an update
 // may not change, the conventions layer). A SELECT whose WHERE clause is
-// an OR of branches that each fix the partition key is a Scan with a
-// filter, where DynamoDB plans each branch and refuses overlapping sort
-// key ranges ("Overlapping conditions with range keys are not supported in
-// where clause", AWS); not done yet.
+// an OR of branches that each fix the partition key is read as a Scan with
+// a filter (same items; DynamoDB reads each branch's partition, so the
+// order of the items may differ); its refusal of branches that overlap is
+// built (overlap.go).
 package lower

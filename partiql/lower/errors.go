@@ -108,6 +108,9 @@ const (
 	msgTxIndexOp   = "Operations on indices are not supported in transactions"
 	// AWS: a BatchExecuteStatement SELECT reads one item by its key.
 	msgBatchSelectKey = "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
+	// AWS's words (overlap.go names the records); DynamoDB Local runs such
+	// statements.
+	msgOverlapping = "Overlapping conditions with range keys are not supported in where clause"
 )
 
 // place renders byte offset pos of src and a length as DynamoDB's line,

@@ -363,6 +363,57 @@ func TestDeleteAndExists(t *testing.T) {
 	}
 }
 
+// TestOverlap: a SELECT whose OR branches read the same sort keys of one
+// partition is refused (overlap.go); others lower.
+func TestOverlap(t *testing.T) {
+	tests := []struct {
+		where   string
+		refused bool
+	}{
+		{"pk = 'a' AND x = 1 OR pk = 'a' AND sk = 2", true},
+		{"pk = 'a' AND x <> 1 OR pk = 'a' AND sk = 2", true},
+		{"pk = 'a' AND (sk = 1 OR x = 2)", true},
+		{"pk = 'a' AND (sk > 0 OR sk < 5)", true},
+		{"pk = 'a' AND (sk >= 5 OR sk BETWEEN 1 AND 5)", true},
+		{"pk = 'a' OR pk = 'a'", true},
+		{"pk IN ['a', 'a']", true},
+		{"pk IN ['a', 'b'] OR pk = 'b' AND sk = 1", true},
+		{"(pk = 'a' AND x = 1) OR (pk = 'a' AND x = 2)", true},
+		{"pk = 'a' AND sk = 1 OR pk = 'a' AND sk = 2", false},
+		{"pk = 'a' AND (sk < 1 OR sk > 1 OR sk = 1)", false},
+		{"pk = 'a' AND (sk BETWEEN 1 AND 2 OR sk BETWEEN 3 AND 4)", false},
+		{"pk = 'a' AND (sk > 2 AND sk < 1 OR sk = 5)", false}, // an empty branch reads nothing
+		{"pk = 'a' OR pk = 'b'", false},
+		{"pk = 'a' OR sk = 1", false},                             // a Scan
+		{"pk = 'a' AND NOT sk = 1 OR pk = 'a' AND sk = 2", false}, // run as written
+		{"pk = 'a' AND sk <> 1 OR pk = 'a' AND sk = 2", false},
+		{"pk = 'a' AND (pk = 'b' OR x = 1)", false}, // pk = 'a' AND pk = 'b' reads nothing
+		{"pk = 'a' AND (x = 1 OR y = 2)", false},    // an OR of non-key conditions is a filter
+	}
+	for _, tt := range tests {
+		src := "SELECT * FROM t WHERE " + tt.where
+		_, err := LowerSelect(Binding{Src: src}, mustParse(t, src).(*partiql.Select), Target{Keys: rangeKeys})
+		if got := err != nil && err.Error() == msgOverlapping; got != tt.refused {
+			t.Errorf("%s: refused %v (%v), want %v", tt.where, got, err, tt.refused)
+		}
+		if !tt.refused && err != nil {
+			t.Errorf("%s: %v", tt.where, err)
+		}
+	}
+}
+
+func TestOverlapStrings(t *testing.T) {
+	src := "SELECT * FROM t WHERE pk = 'a' AND (begins_with(sk, 'ab') OR sk = 'ac')"
+	ks := storage.KeySchema{Partition: storage.KeyAttr{Name: "pk", Kind: storage.KindS}, Sort: storage.KeyAttr{Name: "sk", Kind: storage.KindS}}
+	if _, err := LowerSelect(Binding{Src: src}, mustParse(t, src).(*partiql.Select), Target{Keys: ks}); err != nil {
+		t.Errorf("%s: %v", src, err)
+	}
+	src = "SELECT * FROM t WHERE pk = 'a' AND (begins_with(sk, 'ab') OR sk = 'abz')"
+	if _, err := LowerSelect(Binding{Src: src}, mustParse(t, src).(*partiql.Select), Target{Keys: ks}); err == nil || err.Error() != msgOverlapping {
+		t.Errorf("%s: got %v, want %s", src, err, msgOverlapping)
+	}
+}
+
 // TestSelectKeys: the key conditions a SELECT reads with, and the order of
 // its refusals.
 func TestSelectKeys(t *testing.T) {
@@ -374,7 +425,7 @@ func TestSelectKeys(t *testing.T) {
 	}{
 		{"SELECT * FROM t WHERE pk = 'a'", "a", storage.SortAny, true},
 		{"SELECT * FROM t WHERE sk > 2 AND pk = 'a' ORDER BY sk DESC", "a", storage.SortGT, false},
-		{"SELECT * FROM t WHERE pk IN ['a', 'b', 'a'] AND sk BETWEEN 1 AND 3", "a,b", storage.SortBetween, true},
+		{"SELECT * FROM t WHERE pk IN ['a', 'b'] AND sk BETWEEN 1 AND 3", "a,b", storage.SortBetween, true},
 		{"SELECT * FROM t WHERE pk = 'a' AND BEGINS_WITH(x, 'p')", "a", storage.SortAny, true},
 		{"SELECT * FROM t WHERE pk = 'a' OR pk = 'b'", "", storage.SortAny, true},
 		{"SELECT * FROM t WHERE (pk = 'a' AND sk = 1)", "a", storage.SortEQ, true},

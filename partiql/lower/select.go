@@ -136,6 +136,9 @@ func (l *lowerer) lowerSelect(s *partiql.Select, t Target) (*Select, *Error) {
 		return nil, err
 	}
 	out.Equality = equality
+	if err := l.checkOverlap(ks, s.Where); err != nil {
+		return nil, err
+	}
 	if err := checkOrderBy(s, ks, equality); err != nil {
 		return nil, err
 	}
