@@ -8,90 +8,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/avtest"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
-// decodeAV turns DynamoDB JSON ({"N":"1"}, {"L":[...]}) into a Value.
-func decodeAV(t testing.TB, raw json.RawMessage) storage.Value {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || len(m) != 1 {
-		t.Fatalf("bad attribute value %s: %v", raw, err)
-	}
-	for k, v := range m {
-		switch k {
-		case "S":
-			var s string
-			json.Unmarshal(v, &s)
-			return storage.S(s)
-		case "N":
-			var s string
-			json.Unmarshal(v, &s)
-			return storage.N(storage.MustNumber(s))
-		case "B":
-			var s string
-			json.Unmarshal(v, &s)
-			b, _ := base64.StdEncoding.DecodeString(s)
-			return storage.B(b)
-		case "BOOL":
-			var b bool
-			json.Unmarshal(v, &b)
-			return storage.Bool(b)
-		case "NULL":
-			return storage.Null()
-		case "L":
-			var l []json.RawMessage
-			json.Unmarshal(v, &l)
-			out := make([]storage.Value, len(l))
-			for i, e := range l {
-				out[i] = decodeAV(t, e)
-			}
-			return storage.L(out)
-		case "M":
-			var mm map[string]json.RawMessage
-			json.Unmarshal(v, &mm)
-			out := map[string]storage.Value{}
-			for k, e := range mm {
-				out[k] = decodeAV(t, e)
-			}
-			return storage.M(out)
-		case "SS", "NS", "BS":
-			var l []string
-			json.Unmarshal(v, &l)
-			kind := storage.KindFromString(k)
-			for i := range l {
-				switch kind {
-				case storage.KindNS:
-					l[i] = string(storage.MustNumber(l[i]))
-				case storage.KindBS:
-					b, _ := base64.StdEncoding.DecodeString(l[i])
-					l[i] = string(b)
-				}
-			}
-			return storage.SetOf(kind, l)
-		}
-	}
-	return storage.Value{}
-}
-
 func decodeValues(t testing.TB, js string) map[string]storage.Value {
 	t.Helper()
-	if js == "" {
-		return nil
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(js), &raw); err != nil {
-		t.Fatalf("bad values %s: %v", js, err)
-	}
-	out := map[string]storage.Value{}
-	for k, v := range raw {
-		out[k] = decodeAV(t, v)
-	}
-	return out
+	return avtest.Item(t, []byte(js))
 }
 
 func decodeItem(t testing.TB, js string) storage.Item {
-	return decodeValues(t, js)
+	t.Helper()
+	return avtest.Item(t, []byte(js))
 }
 
 // encodeAV renders a Value as DynamoDB JSON with sorted keys and set
