@@ -168,7 +168,8 @@ func FuzzExecuteStatement(f *testing.F) {
 func TestExecuteStatementPartitionIn(t *testing.T) {
 	r := newReadEnv(t)
 	r.fillRange()
-	stmt := "SELECT * FROM rng WHERE pk IN ['b', 'zz', 'a', 'b'] AND sk >= 2"
+	// (A member given twice is refused: partiql/lower/overlap.go.)
+	stmt := "SELECT * FROM rng WHERE pk IN ['b', 'zz', 'a'] AND sk >= 2"
 	var got []string
 	tok := ""
 	for pages := 0; pages < 10; pages++ {
@@ -186,7 +187,7 @@ func TestExecuteStatementPartitionIn(t *testing.T) {
 			break
 		}
 	}
-	// Partitions in the order the list gives them, each once, seeking.
+	// Partitions in the order the list gives them, seeking.
 	if g, w := strings.Join(got, " "), "b2 b3 a2 a3 a4 a5"; g != w {
 		t.Errorf("got %q, want %q", g, w)
 	}
