@@ -30,8 +30,9 @@ import (
 //
 // Backups belong to the namespace (access key and region, or the shared
 // one), as AWS's belong to the account and region, and live in memory:
-// they are not recorded in the namespace's DB, so they do not survive a
-// restart even with persistence (not yet). A backup is CREATING for the
+// they are not recorded in the namespace's DB; with persistence each is
+// kept in a file of its own beside it (backups_keep.go) and survives a
+// restart. A backup is CREATING for the
 // transient delay (-delayTransientStatuses; none by default), then
 // AVAILABLE; DeleteBackup answers it DELETED and forgets it. Deleting a
 // table with point-in-time recovery keeps a SYSTEM backup of it for 35
@@ -64,6 +65,9 @@ type backupSet struct {
 	mu sync.Mutex // guards the fields below; a leaf of the lock order
 	// list holds the backups in creation order (ListBackups' order).
 	list []*backup
+	// keep keeps them on disk (backups_keep.go); nil: memory only. Set
+	// when the namespace is made.
+	keep Keeper
 }
 
 // backup is one on-demand backup. Every field is fixed at creation.
@@ -118,9 +122,20 @@ func (s *backupSet) remove(b *backup) bool {
 // SYSTEM backups that have expired.
 func (s *backupSet) all(now time.Time) []*backup {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.list = slices.DeleteFunc(s.list, func(b *backup) bool { return !b.expires.IsZero() && !now.Before(b.expires) })
-	return slices.Clone(s.list)
+	var gone []*backup
+	s.list = slices.DeleteFunc(s.list, func(b *backup) bool {
+		expired := !b.expires.IsZero() && !now.Before(b.expires)
+		if expired {
+			gone = append(gone, b)
+		}
+		return expired
+	})
+	list := slices.Clone(s.list)
+	s.mu.Unlock()
+	for _, b := range gone {
+		_ = s.forgetBackup(b) // a file left behind is read back and expires again
+	}
+	return list
 }
 
 // backupSet returns the namespace's backups (registering a namespace
@@ -150,11 +165,15 @@ func (ns *Namespace) systemBackupLocked(t *table, now time.Time) {
 	if err != nil {
 		return
 	}
-	ns.backups.add(&backup{
+	b := &backup{
 		arn: backupARN(t.arn, now), name: t.name + "$DeletedTableBackup", typ: backupSystem,
 		created: now, available: now, expires: now.Add(systemBackupRetention),
 		snap: snap, table: def, meta: dm,
-	})
+	}
+	if err := ns.backups.keepBackup(b); err != nil {
+		ns.svc.log.Error("the SYSTEM backup of a deleted table is kept in memory only", "table", t.name, "err", err)
+	}
+	ns.backups.add(b)
 }
 
 func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
@@ -191,7 +210,11 @@ func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
 		created: now, available: now.Add(c.svc.cfg.TransientDelay),
 		snap: snap, table: def, meta: dm,
 	}
-	c.ns.registered().backups.add(b)
+	set := &c.ns.registered().backups
+	if err := set.keepBackup(b); err != nil {
+		return nil, err
+	}
+	set.add(b)
 	return &CreateBackupOutput{BackupDetails: b.details(now)}, nil
 }
 
@@ -296,9 +319,14 @@ func deleteBackup(c *call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
 	if b.status(now) == backupCreating {
 		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
 	}
-	if !c.ns.backupSet().remove(b) {
+	set := c.ns.backupSet()
+	if !set.remove(b) {
 		// A concurrent DeleteBackup won.
 		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(b.arn))
+	}
+	if err := set.forgetBackup(b); err != nil {
+		set.add(b) // still on disk: still there
+		return nil, err
 	}
 	d := b.description(now)
 	d.BackupDetails.BackupStatus = backupDeleted
