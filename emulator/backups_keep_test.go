@@ -1,8 +1,8 @@
 package emulator
 
 import (
-	"log/slog"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -137,7 +137,9 @@ func TestKeepBackupsAndPITR(t *testing.T) {
 	if got := h.items("fromBackup", ""); got != backupItems {
 		t.Errorf("restored from the backup: got %q, want %q", got, backupItems)
 	}
-	var sys struct{ BackupSummaries []struct{ BackupArn, BackupType string } }
+	var sys struct {
+		BackupSummaries []struct{ BackupArn, BackupType string }
+	}
 	testkit.MustUnmarshal(t, h.ok("ListBackups", `{"BackupType":"SYSTEM"}`), &sys)
 	if len(sys.BackupSummaries) != 1 {
 		t.Fatalf("SYSTEM backups after the restart: got %d, want 1", len(sys.BackupSummaries))
