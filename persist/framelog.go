@@ -93,6 +93,9 @@ func (d *SideDir) OpenLog(prefix string, first uint64, replay func(seq uint64, p
 	if last+1 > l.next {
 		l.next = last + 1
 	}
+	if n := len(l.segs); n > 0 && l.segs[n-1].first == l.next {
+		l.segs = l.segs[:n-1] // empty: the new segment takes its name
+	}
 	f, name, err := l.create(l.next)
 	if err != nil {
 		return nil, err
