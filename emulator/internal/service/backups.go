@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -70,8 +71,14 @@ type backupSet struct {
 	keep Keeper
 }
 
-// backup is one on-demand backup. Every field is fixed at creation.
+// backup is one on-demand backup. Every field but restoring is fixed at
+// creation.
 type backup struct {
+	// restoring is when the restore it feeds leaves CREATING (guarded by
+	// its backupSet's mu): until then it feeds no other restore and is
+	// not deleted (restoreGuard).
+	restoring time.Time
+
 	arn, name string
 	typ       string
 	created   time.Time
@@ -106,16 +113,41 @@ func (s *backupSet) find(arn string, now time.Time) *backup {
 	return nil
 }
 
-// remove forgets b; false if it was gone already.
-func (s *backupSet) remove(b *backup) bool {
+// removeIdle forgets b unless it feeds a restore still CREATING at now:
+// BackupInUseException then, as AWS answers (ack-api-quirks
+// DDB-BACKUP-010); BackupNotFoundException if it was gone already (a
+// concurrent DeleteBackup won).
+func (s *backupSet) removeIdle(b *backup, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.Index(s.list, b)
-	if i < 0 {
-		return false
+	switch {
+	case i < 0:
+		return apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(b.arn))
+	case now.Before(b.restoring):
+		return apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupDeleteRestoring(b.arn))
 	}
 	s.list = slices.Delete(s.list, i, i+1)
-	return true
+	return nil
+}
+
+// restoreGuard marks b as feeding a restore whose table is CREATING until
+// until, unless it feeds one already at now (BackupInUseException, as AWS
+// answers: ack-api-quirks DDB-BACKUP-010). undo takes the mark back (the
+// restore failed).
+func (s *backupSet) restoreGuard(b *backup, now, until time.Time) (undo func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Before(b.restoring) {
+		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupRestoring(b.arn))
+	}
+	prev := b.restoring
+	b.restoring = until
+	return func() {
+		s.mu.Lock()
+		b.restoring = prev
+		s.mu.Unlock()
+	}, nil
 }
 
 // all returns the backups at now in creation order, forgetting the
@@ -191,15 +223,9 @@ func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A table CREATING is not found (backupSourceTable); AWS backs up a
+	// table UPDATING or DELETING too (ack-api-quirks DDB-BACKUP-001).
 	now := c.Now()
-	m := t.snapshot()
-	switch st := m.statusAt(now); {
-	case st == statusCreating:
-		// AWS's reference: "Backups have not yet been enabled for this table."
-		return nil, apierr.New(apierr.ErrContinuousBackupsUnavailable, apierr.MsgContinuousBackupsUnavailable(t.name))
-	case st != statusActive:
-		return nil, apierr.New(apierr.ErrTableInUse, apierr.MsgTableInUseBackup(t.name))
-	}
 	snap := t.data.Snapshot()
 	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
 	if err != nil {
@@ -295,6 +321,9 @@ func (c *call) lookupBackup(arn *string) (*backup, error) {
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
+	if _, ok := backupARNMillis(*arn); !ok || !strings.HasPrefix(*arn, "arn:") {
+		return nil, apierr.Validation(apierr.MsgInvalidBackupARN)
+	}
 	b := c.ns.backupSet().find(*arn, c.Now())
 	if b == nil {
 		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(*arn))
@@ -319,10 +348,13 @@ func deleteBackup(c *call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
 	if b.status(now) == backupCreating {
 		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
 	}
+	if b.typ == backupSystem {
+		// AWS keeps a SYSTEM backup until it expires (ack-api-quirks DDB-BACKUP-015).
+		return nil, apierr.Validation(apierr.MsgDeleteSystemBackup(b.arn, b.expires))
+	}
 	set := c.ns.backupSet()
-	if !set.remove(b) {
-		// A concurrent DeleteBackup won.
-		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(b.arn))
+	if err := set.removeIdle(b, now); err != nil {
+		return nil, err
 	}
 	if err := set.forgetBackup(b); err != nil {
 		set.add(b) // still on disk: still there
@@ -346,6 +378,9 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
+	if lo, hi := in.TimeRangeLowerBound, in.TimeRangeUpperBound; lo != nil && hi != nil && *lo > *hi {
+		return nil, apierr.Validation(apierr.MsgListBackupsTimeRange)
+	}
 	limit := maxListBackupsLimit
 	if in.Limit != nil {
 		limit = int(*in.Limit)
@@ -366,12 +401,8 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 		typ = *in.BackupType
 	}
 	list := c.ns.backupSet().all(c.Now())
-	if in.ExclusiveStartBackupArn != nil {
-		i := slices.IndexFunc(list, func(b *backup) bool { return b.arn == *in.ExclusiveStartBackupArn })
-		if i < 0 {
-			return nil, apierr.Validation(apierr.MsgListBackupsStartArn)
-		}
-		list = list[i+1:]
+	if start := in.ExclusiveStartBackupArn; start != nil {
+		list = backupsAfter(list, *start)
 	}
 	now := c.Now()
 	out := &ListBackupsOutput{BackupSummaries: []BackupSummary{}}
@@ -395,6 +426,48 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 		})
 	}
 	return out, nil
+}
+
+// backupsAfter returns the backups of list (in creation order) after the
+// position of the backup of ARN start. AWS's ExclusiveStartBackupArn is
+// a pure cursor (ack-api-quirks DDB-BACKUP-014): the ARN of a backup
+// deleted since, or of none, resumes after where it would be. A
+// backup's place is its creation time, which its ARN carries (epoch
+// milliseconds, backupARN), then its ARN; an ARN that carries none
+// resumes after the backups it equals (none: the whole list).
+func backupsAfter(list []*backup, start string) []*backup {
+	if i := slices.IndexFunc(list, func(b *backup) bool { return b.arn == start }); i >= 0 {
+		return list[i+1:]
+	}
+	ms, ok := backupARNMillis(start)
+	if !ok {
+		return list
+	}
+	i := 0
+	for i < len(list) {
+		bms := list[i].created.UnixMilli()
+		if bms > ms || bms == ms && list[i].arn > start {
+			break
+		}
+		i++
+	}
+	return list[i:]
+}
+
+// backupARNMillis returns the creation time in epoch milliseconds a
+// backup ARN carries (<table ARN>/backup/<ms>-<hex>).
+func backupARNMillis(arn string) (int64, bool) {
+	i := strings.LastIndex(arn, "/backup/")
+	if i < 0 {
+		return 0, false
+	}
+	id := arn[i+len("/backup/"):]
+	j := strings.IndexByte(id, '-')
+	if j <= 0 {
+		return 0, false
+	}
+	ms, err := strconv.ParseInt(id[:j], 10, 64)
+	return ms, err == nil
 }
 
 // epochSeconds is a request timestamp (epoch seconds) as a time.
