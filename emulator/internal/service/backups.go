@@ -69,7 +69,15 @@ type backupSet struct {
 	// keep keeps them on disk (backups_keep.go); nil: memory only. Set
 	// when the namespace is made.
 	keep Keeper
+	// seq numbers the backups added (backup.seq); gone maps the ARNs of
+	// backups deleted to their seq, so that ListBackups resumes after one
+	// (backupsAfter); at most maxGoneBackups are remembered.
+	seq  uint64
+	gone map[string]uint64
 }
+
+// maxGoneBackups bounds backupSet.gone.
+const maxGoneBackups = 1024
 
 // backup is one on-demand backup. Every field but restoring is fixed at
 // creation.
@@ -78,6 +86,7 @@ type backup struct {
 	// its backupSet's mu): until then it feeds no other restore and is
 	// not deleted (restoreGuard).
 	restoring time.Time
+	seq       uint64 // its place in creation order (backupSet.seq)
 
 	arn, name string
 	typ       string
@@ -100,7 +109,32 @@ func backupARN(tableARN string, now time.Time) string {
 func (s *backupSet) add(b *backup) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.seq++
+	b.seq = s.seq
 	s.list = append(s.list, b)
+}
+
+// goneSeq returns the seq of the deleted backup of ARN arn, if
+// remembered.
+func (s *backupSet) goneSeq(arn string) (uint64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seq, ok := s.gone[arn]
+	return seq, ok
+}
+
+// forgetLocked remembers that b is deleted (gone).
+func (s *backupSet) forgetLocked(b *backup) {
+	if s.gone == nil {
+		s.gone = make(map[string]uint64)
+	}
+	if len(s.gone) >= maxGoneBackups {
+		for k := range s.gone {
+			delete(s.gone, k)
+			break
+		}
+	}
+	s.gone[b.arn] = b.seq
 }
 
 // find returns the backup of ARN arn at now, or nil.
@@ -128,6 +162,7 @@ func (s *backupSet) removeIdle(b *backup, now time.Time) error {
 		return apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupDeleteRestoring(b.arn))
 	}
 	s.list = slices.Delete(s.list, i, i+1)
+	s.forgetLocked(b)
 	return nil
 }
 
@@ -400,9 +435,10 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	if in.BackupType != nil {
 		typ = *in.BackupType
 	}
-	list := c.ns.backupSet().all(c.Now())
+	set := c.ns.backupSet()
+	list := set.all(c.Now())
 	if start := in.ExclusiveStartBackupArn; start != nil {
-		list = backupsAfter(list, *start)
+		list = set.backupsAfter(list, *start)
 	}
 	now := c.Now()
 	out := &ListBackupsOutput{BackupSummaries: []BackupSummary{}}
@@ -431,13 +467,20 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 // backupsAfter returns the backups of list (in creation order) after the
 // position of the backup of ARN start. AWS's ExclusiveStartBackupArn is
 // a pure cursor (ack-api-quirks DDB-BACKUP-014): the ARN of a backup
-// deleted since, or of none, resumes after where it would be. A
-// backup's place is its creation time, which its ARN carries (epoch
-// milliseconds, backupARN), then its ARN; an ARN that carries none
-// resumes after the backups it equals (none: the whole list).
-func backupsAfter(list []*backup, start string) []*backup {
+// deleted since, or of none, resumes after where it would be. A deleted
+// backup's place is remembered (backupSet.gone); any other ARN's is the
+// creation time it carries (epoch milliseconds, backupARN), then the
+// ARN itself; an ARN that carries none resumes at the start.
+func (s *backupSet) backupsAfter(list []*backup, start string) []*backup {
 	if i := slices.IndexFunc(list, func(b *backup) bool { return b.arn == start }); i >= 0 {
 		return list[i+1:]
+	}
+	if seq, ok := s.goneSeq(start); ok {
+		i := slices.IndexFunc(list, func(b *backup) bool { return b.seq > seq })
+		if i < 0 {
+			return nil
+		}
+		return list[i:]
 	}
 	ms, ok := backupARNMillis(start)
 	if !ok {

@@ -123,9 +123,9 @@ func (ns *Namespace) loadBackups(k Keeper) {
 		list = append(list, b)
 	}
 	slices.SortStableFunc(list, func(a, b *backup) int { return a.created.Compare(b.created) })
-	s.mu.Lock()
-	s.list = append(list, s.list...)
-	s.mu.Unlock()
+	for _, b := range list {
+		s.add(b)
+	}
 }
 
 // readBackup reads the backup file name.
