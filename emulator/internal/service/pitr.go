@@ -60,6 +60,9 @@ type pitrRecorder struct {
 	keep Keeper
 	log  *slog.Logger
 	bg   sync.WaitGroup // the base files being rewritten in the background
+	// closed is set by close: a history whose append fails after it
+	// keeps its files (the namespace is shutting down, not failing).
+	closed atomic.Bool
 
 	// mu serializes the changes of logs; a leaf of the lock order,
 	// taken in the hook under storage's locks.

@@ -110,6 +110,10 @@ func (d *pitrDisk) appendLocked(l *pitrLog, now time.Time, w storage.Committed) 
 		seq, err = d.log.Append(b)
 	}
 	if err != nil {
+		if d.p.closed.Load() {
+			l.disk = nil // shutting down: the files stay as they are
+			return 0
+		}
 		d.p.log.Error("point-in-time history kept in memory only from now on", "table", l.id, "err", err)
 		l.dropDiskLocked()
 		return 0
@@ -313,6 +317,7 @@ func (p *pitrRecorder) close() {
 	if p == nil || p.keep == nil {
 		return
 	}
+	p.closed.Store(true)
 	p.bg.Wait()
 	if logs := p.logs.Load(); logs != nil {
 		for _, l := range *logs {
