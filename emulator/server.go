@@ -200,6 +200,9 @@ func New(opts Options) (*Emulator, error) {
 	}
 	cfg := e.serviceConfig()
 	cfg.DBs = dbs
+	if e.store != nil {
+		cfg.Keep = storeKeep(e.store) // backups_keep.go
+	}
 	e.svc, err = service.New(cfg)
 	if err != nil {
 		if e.store != nil {

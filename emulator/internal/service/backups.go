@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,8 +31,9 @@ import (
 //
 // Backups belong to the namespace (access key and region, or the shared
 // one), as AWS's belong to the account and region, and live in memory:
-// they are not recorded in the namespace's DB, so they do not survive a
-// restart even with persistence (not yet). A backup is CREATING for the
+// they are not recorded in the namespace's DB; with persistence each is
+// kept in a file of its own beside it (backups_keep.go) and survives a
+// restart. A backup is CREATING for the
 // transient delay (-delayTransientStatuses; none by default), then
 // AVAILABLE; DeleteBackup answers it DELETED and forgets it. Deleting a
 // table with point-in-time recovery keeps a SYSTEM backup of it for 35
@@ -64,10 +66,28 @@ type backupSet struct {
 	mu sync.Mutex // guards the fields below; a leaf of the lock order
 	// list holds the backups in creation order (ListBackups' order).
 	list []*backup
+	// keep keeps them on disk (backups_keep.go); nil: memory only. Set
+	// when the namespace is made.
+	keep Keeper
+	// seq numbers the backups added (backup.seq); gone maps the ARNs of
+	// backups deleted to their seq, so that ListBackups resumes after one
+	// (backupsAfter); at most maxGoneBackups are remembered.
+	seq  uint64
+	gone map[string]uint64
 }
 
-// backup is one on-demand backup. Every field is fixed at creation.
+// maxGoneBackups bounds backupSet.gone.
+const maxGoneBackups = 1024
+
+// backup is one on-demand backup. Every field but restoring is fixed at
+// creation.
 type backup struct {
+	// restoring is when the restore it feeds leaves CREATING (guarded by
+	// its backupSet's mu): until then it feeds no other restore and is
+	// not deleted (restoreGuard).
+	restoring time.Time
+	seq       uint64 // its place in creation order (backupSet.seq)
+
 	arn, name string
 	typ       string
 	created   time.Time
@@ -89,7 +109,32 @@ func backupARN(tableARN string, now time.Time) string {
 func (s *backupSet) add(b *backup) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.seq++
+	b.seq = s.seq
 	s.list = append(s.list, b)
+}
+
+// goneSeq returns the seq of the deleted backup of ARN arn, if
+// remembered.
+func (s *backupSet) goneSeq(arn string) (uint64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seq, ok := s.gone[arn]
+	return seq, ok
+}
+
+// forgetLocked remembers that b is deleted (gone).
+func (s *backupSet) forgetLocked(b *backup) {
+	if s.gone == nil {
+		s.gone = make(map[string]uint64)
+	}
+	if len(s.gone) >= maxGoneBackups {
+		for k := range s.gone {
+			delete(s.gone, k)
+			break
+		}
+	}
+	s.gone[b.arn] = b.seq
 }
 
 // find returns the backup of ARN arn at now, or nil.
@@ -102,25 +147,62 @@ func (s *backupSet) find(arn string, now time.Time) *backup {
 	return nil
 }
 
-// remove forgets b; false if it was gone already.
-func (s *backupSet) remove(b *backup) bool {
+// removeIdle forgets b unless it feeds a restore still CREATING at now:
+// BackupInUseException then, as AWS answers (ack-api-quirks
+// DDB-BACKUP-010); BackupNotFoundException if it was gone already (a
+// concurrent DeleteBackup won).
+func (s *backupSet) removeIdle(b *backup, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.Index(s.list, b)
-	if i < 0 {
-		return false
+	switch {
+	case i < 0:
+		return apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(b.arn))
+	case now.Before(b.restoring):
+		return apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupDeleteRestoring(b.arn))
 	}
 	s.list = slices.Delete(s.list, i, i+1)
-	return true
+	s.forgetLocked(b)
+	return nil
+}
+
+// restoreGuard marks b as feeding a restore whose table is CREATING until
+// until, unless it feeds one already at now (BackupInUseException, as AWS
+// answers: ack-api-quirks DDB-BACKUP-010). undo takes the mark back (the
+// restore failed).
+func (s *backupSet) restoreGuard(b *backup, now, until time.Time) (undo func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Before(b.restoring) {
+		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupRestoring(b.arn))
+	}
+	prev := b.restoring
+	b.restoring = until
+	return func() {
+		s.mu.Lock()
+		b.restoring = prev
+		s.mu.Unlock()
+	}, nil
 }
 
 // all returns the backups at now in creation order, forgetting the
 // SYSTEM backups that have expired.
 func (s *backupSet) all(now time.Time) []*backup {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.list = slices.DeleteFunc(s.list, func(b *backup) bool { return !b.expires.IsZero() && !now.Before(b.expires) })
-	return slices.Clone(s.list)
+	var gone []*backup
+	s.list = slices.DeleteFunc(s.list, func(b *backup) bool {
+		expired := !b.expires.IsZero() && !now.Before(b.expires)
+		if expired {
+			gone = append(gone, b)
+		}
+		return expired
+	})
+	list := slices.Clone(s.list)
+	s.mu.Unlock()
+	for _, b := range gone {
+		_ = s.forgetBackup(b) // a file left behind is read back and expires again
+	}
+	return list
 }
 
 // backupSet returns the namespace's backups (registering a namespace
@@ -150,11 +232,15 @@ func (ns *Namespace) systemBackupLocked(t *table, now time.Time) {
 	if err != nil {
 		return
 	}
-	ns.backups.add(&backup{
+	b := &backup{
 		arn: backupARN(t.arn, now), name: t.name + "$DeletedTableBackup", typ: backupSystem,
 		created: now, available: now, expires: now.Add(systemBackupRetention),
 		snap: snap, table: def, meta: dm,
-	})
+	}
+	if err := ns.backups.keepBackup(b); err != nil {
+		ns.svc.log.Error("the SYSTEM backup of a deleted table is kept in memory only", "table", t.name, "err", err)
+	}
+	ns.backups.add(b)
 }
 
 func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
@@ -172,15 +258,9 @@ func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A table CREATING is not found (backupSourceTable); AWS backs up a
+	// table UPDATING or DELETING too (ack-api-quirks DDB-BACKUP-001).
 	now := c.Now()
-	m := t.snapshot()
-	switch st := m.statusAt(now); {
-	case st == statusCreating:
-		// AWS's reference: "Backups have not yet been enabled for this table."
-		return nil, apierr.New(apierr.ErrContinuousBackupsUnavailable, apierr.MsgContinuousBackupsUnavailable(t.name))
-	case st != statusActive:
-		return nil, apierr.New(apierr.ErrTableInUse, apierr.MsgTableInUseBackup(t.name))
-	}
 	snap := t.data.Snapshot()
 	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
 	if err != nil {
@@ -191,7 +271,11 @@ func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
 		created: now, available: now.Add(c.svc.cfg.TransientDelay),
 		snap: snap, table: def, meta: dm,
 	}
-	c.ns.registered().backups.add(b)
+	set := &c.ns.registered().backups
+	if err := set.keepBackup(b); err != nil {
+		return nil, err
+	}
+	set.add(b)
 	return &CreateBackupOutput{BackupDetails: b.details(now)}, nil
 }
 
@@ -272,6 +356,9 @@ func (c *call) lookupBackup(arn *string) (*backup, error) {
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
+	if _, ok := backupARNMillis(*arn); !ok || !strings.HasPrefix(*arn, "arn:") {
+		return nil, apierr.Validation(apierr.MsgInvalidBackupARN)
+	}
 	b := c.ns.backupSet().find(*arn, c.Now())
 	if b == nil {
 		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(*arn))
@@ -296,9 +383,17 @@ func deleteBackup(c *call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
 	if b.status(now) == backupCreating {
 		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
 	}
-	if !c.ns.backupSet().remove(b) {
-		// A concurrent DeleteBackup won.
-		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(b.arn))
+	if b.typ == backupSystem {
+		// AWS keeps a SYSTEM backup until it expires (ack-api-quirks DDB-BACKUP-015).
+		return nil, apierr.Validation(apierr.MsgDeleteSystemBackup(b.arn, b.expires))
+	}
+	set := c.ns.backupSet()
+	if err := set.removeIdle(b, now); err != nil {
+		return nil, err
+	}
+	if err := set.forgetBackup(b); err != nil {
+		set.add(b) // still on disk: still there
+		return nil, err
 	}
 	d := b.description(now)
 	d.BackupDetails.BackupStatus = backupDeleted
@@ -317,6 +412,9 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	apierr.Enum(&cs, in.BackupType, "backupType", "USER", "SYSTEM", "AWS_BACKUP", "ALL")
 	if err := cs.Err(); err != nil {
 		return nil, err
+	}
+	if lo, hi := in.TimeRangeLowerBound, in.TimeRangeUpperBound; lo != nil && hi != nil && *lo > *hi {
+		return nil, apierr.Validation(apierr.MsgListBackupsTimeRange)
 	}
 	limit := maxListBackupsLimit
 	if in.Limit != nil {
@@ -337,13 +435,10 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	if in.BackupType != nil {
 		typ = *in.BackupType
 	}
-	list := c.ns.backupSet().all(c.Now())
-	if in.ExclusiveStartBackupArn != nil {
-		i := slices.IndexFunc(list, func(b *backup) bool { return b.arn == *in.ExclusiveStartBackupArn })
-		if i < 0 {
-			return nil, apierr.Validation(apierr.MsgListBackupsStartArn)
-		}
-		list = list[i+1:]
+	set := c.ns.backupSet()
+	list := set.all(c.Now())
+	if start := in.ExclusiveStartBackupArn; start != nil {
+		list = set.backupsAfter(list, *start)
 	}
 	now := c.Now()
 	out := &ListBackupsOutput{BackupSummaries: []BackupSummary{}}
@@ -367,6 +462,55 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 		})
 	}
 	return out, nil
+}
+
+// backupsAfter returns the backups of list (in creation order) after the
+// position of the backup of ARN start. AWS's ExclusiveStartBackupArn is
+// a pure cursor (ack-api-quirks DDB-BACKUP-014): the ARN of a backup
+// deleted since, or of none, resumes after where it would be. A deleted
+// backup's place is remembered (backupSet.gone); any other ARN's is the
+// creation time it carries (epoch milliseconds, backupARN), then the
+// ARN itself; an ARN that carries none resumes at the start.
+func (s *backupSet) backupsAfter(list []*backup, start string) []*backup {
+	if i := slices.IndexFunc(list, func(b *backup) bool { return b.arn == start }); i >= 0 {
+		return list[i+1:]
+	}
+	if seq, ok := s.goneSeq(start); ok {
+		i := slices.IndexFunc(list, func(b *backup) bool { return b.seq > seq })
+		if i < 0 {
+			return nil
+		}
+		return list[i:]
+	}
+	ms, ok := backupARNMillis(start)
+	if !ok {
+		return list
+	}
+	i := 0
+	for i < len(list) {
+		bms := list[i].created.UnixMilli()
+		if bms > ms || bms == ms && list[i].arn > start {
+			break
+		}
+		i++
+	}
+	return list[i:]
+}
+
+// backupARNMillis returns the creation time in epoch milliseconds a
+// backup ARN carries (<table ARN>/backup/<ms>-<hex>).
+func backupARNMillis(arn string) (int64, bool) {
+	i := strings.LastIndex(arn, "/backup/")
+	if i < 0 {
+		return 0, false
+	}
+	id := arn[i+len("/backup/"):]
+	j := strings.IndexByte(id, '-')
+	if j <= 0 {
+		return 0, false
+	}
+	ms, err := strconv.ParseInt(id[:j], 10, 64)
+	return ms, err == nil
 }
 
 // epochSeconds is a request timestamp (epoch seconds) as a time.

@@ -12,8 +12,10 @@ import (
 // -delayTransientStatuses), a backup is CREATING, then AVAILABLE, and a
 // restored table CREATING (RestoreInProgress), then ACTIVE, on the
 // service's clock; meanwhile the backup can be neither deleted nor
-// restored (BackupInUseException) and the restored table neither backed
-// up nor given point-in-time recovery (ContinuousBackupsUnavailableException).
+// restored (BackupInUseException), the restored table is not found by
+// the backup operations (TableNotFoundException, as on AWS), its backup
+// feeds no second restore and is not deleted (BackupInUseException), and
+// its name takes no other restore (TableInUseException).
 func TestBackupTransientStates(t *testing.T) {
 	clock := testkit.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	e := newTestService(t, Config{Clock: clock.Now, TransientDelay: 2 * time.Second})
@@ -71,8 +73,19 @@ func TestBackupTransientStates(t *testing.T) {
 	if got := rt.TableDescription; got.TableStatus != "CREATING" || !got.RestoreSummary.RestoreInProgress || got.RestoreSummary.SourceBackupArn != arn {
 		t.Errorf("restored: got %+v, want CREATING, in progress, from %s", got, arn)
 	}
-	refused("CreateBackup", `{"TableName":"copy","BackupName":"tooEarly"}`, "ContinuousBackupsUnavailableException")
-	refused("UpdateContinuousBackups", `{"TableName":"copy","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`, "ContinuousBackupsUnavailableException")
+	// AWS: a table CREATING is not found by the backup operations
+	// (ack-api-quirks DDB-BACKUP-001, DDB-TABLE-217).
+	refused("CreateBackup", `{"TableName":"copy","BackupName":"tooEarly"}`, "TableNotFoundException")
+	refused("UpdateContinuousBackups", `{"TableName":"copy","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`, "TableNotFoundException")
+	refused("DescribeContinuousBackups", `{"TableName":"copy"}`, "TableNotFoundException")
+	// One restore at a time from a backup, and it is not deleted meanwhile
+	// (ack-api-quirks DDB-BACKUP-010); a restore into a name being
+	// restored is TableInUseException (DDB-TABLE-219).
+	refused("RestoreTableFromBackup", `{"BackupArn":"`+arn+`","TargetTableName":"second"}`, "BackupInUseException")
+	refused("DeleteBackup", `{"BackupArn":"`+arn+`"}`, "BackupInUseException")
+	refused("RestoreTableToPointInTime", `{"SourceTableName":"src","TargetTableName":"copy","UseLatestRestorableTime":true}`, "PointInTimeRecoveryUnavailableException")
+	must("UpdateContinuousBackups", `{"TableName":"src","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
+	refused("RestoreTableToPointInTime", `{"SourceTableName":"src","TargetTableName":"copy","UseLatestRestorableTime":true}`, "TableInUseException")
 	clock.Advance(2 * time.Second)
 	var dt struct {
 		Table struct {
@@ -85,4 +98,5 @@ func TestBackupTransientStates(t *testing.T) {
 		t.Errorf("after the delay: got %+v, want ACTIVE, restore done", dt.Table)
 	}
 	must("CreateBackup", `{"TableName":"copy","BackupName":"nowFine"}`)
+	must("RestoreTableFromBackup", `{"BackupArn":"`+arn+`","TargetTableName":"second"}`)
 }

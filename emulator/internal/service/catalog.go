@@ -293,8 +293,25 @@ func (t *table) recordLocked(old, m *tableMeta) error {
 // lookupTable resolves a TableName request parameter (a name, or a table
 // ARN of this namespace) to the table, with AWS's validation and
 // ResourceNotFoundException. Tables being deleted are not found.
+//
+// A table still CREATING (a restore in progress: restore.go) serves no
+// item request: AWS answers a data-plane request to a table being
+// created ResourceNotFoundException "Requested resource not found", as
+// its API reference describes the exception ("The operation tried to
+// access a nonexistent table or index. The resource might not be
+// specified correctly, or its status might not be ACTIVE.") and public
+// records of AWS's answers show (github.com/cirello-io/dynamolock
+// issue 120: a PutItem right after CreateTable). DynamoDB Local has no
+// such state (its tables are ACTIVE at once).
 func (c *call) lookupTable(name string) (*table, error) {
-	return c.lookupTableMsg(name, apierr.MsgResourceNotFound)
+	t, err := c.lookupTableMsg(name, apierr.MsgResourceNotFound)
+	if err != nil {
+		return nil, err
+	}
+	if m := t.meta.Load(); !m.activeAt.IsZero() && m.statusAt(c.Now()) == statusCreating {
+		return nil, apierr.ResourceNotFound(apierr.MsgResourceNotFound)
+	}
+	return t, nil
 }
 
 // lookupTableMsg is lookupTable with the ResourceNotFoundException message

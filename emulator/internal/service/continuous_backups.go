@@ -67,8 +67,8 @@ func updateContinuousBackups(c *call, in *UpdateContinuousBackupsInput) (*Update
 		if m.status == statusDeleting {
 			return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(t.name))
 		}
-		if m.statusAt(c.Now()) != statusActive {
-			return nil, apierr.New(apierr.ErrContinuousBackupsUnavailable, apierr.MsgContinuousBackupsUnavailable(t.name))
+		if m.statusAt(c.Now()) == statusCreating {
+			return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(t.name))
 		}
 		old := *m
 		m.pitr = enable
@@ -106,7 +106,11 @@ func (c *call) continuousBackups(t *table) *ContinuousBackupsDescription {
 
 // backupSourceTable resolves the TableName of the backup and recovery
 // operations (a name or an ARN, at constraint path path): a missing
-// table is TableNotFoundException, as AWS's reference lists for them.
+// table is TableNotFoundException, as AWS's reference lists for them,
+// and so is a table still CREATING (a restore in progress), as AWS
+// answers CreateBackup, UpdateContinuousBackups and
+// DescribeContinuousBackups for one (ack-api-quirks DDB-BACKUP-001,
+// DDB-TABLE-217: "Table not found: <name>").
 func (c *call) backupSourceTable(name *string, path string) (*table, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, name, path) {
@@ -123,7 +127,7 @@ func (c *call) backupSourceTable(name *string, path string) (*table, error) {
 		}
 	}
 	t := c.ns.getTable(n)
-	if t == nil {
+	if t == nil || t.meta.Load().statusAt(c.Now()) == statusCreating {
 		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(n))
 	}
 	return t, nil

@@ -80,7 +80,9 @@
 //     UpdateContinuousBackups), pitr.go (a table's point-in-time history:
 //     a base snapshot and the log of its writes, fed by the namespace's
 //     commit hook), backups_types.go (their wire shapes), ns_snapshot.go
-//     (snapshots and rewinds of every namespace, for test suites).
+//     (snapshots and rewinds of every namespace, for test suites),
+//     backups_keep.go and pitr_keep.go (with persistence, backups and
+//     histories kept beside the DB through Config.Keep).
 //   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go
 //     (BatchExecuteStatement) and partiql_batch_get.go (its SELECTs),
 //     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
@@ -136,7 +138,9 @@
 //	pitrLog.mu        one table's point-in-time history (pitr.go); the
 //	                  DB's hook takes it under storage's locks, and
 //	                  rolls the history forward under it on a table of
-//	                  no DB, whose storage lock nobody else ever holds
+//	                  no DB, whose storage lock nobody else ever holds;
+//	                  with persistence it appends to the history's
+//	                  FrameLog (persist's lock, a leaf) under it
 //	leaves            namespaces.mu, Namespace.mu, idempotency.mu,
 //	                  conventions.Report.mu, stmtCache.mu, codecMu,
 //	                  pitrRecorder.mu, backupSet.mu, snapshotStore.mu, the

@@ -63,6 +63,9 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	// Point-in-time recovery sees every record, in front of whatever
 	// hook the DB has (the store's log, a test's recorder).
 	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
+	if keep := n.svc.cfg.Keep; keep != nil && n.dbs != nil {
+		ns.loadKept(keep) // backups_keep.go, pitr_keep.go
+	}
 	return ns, true
 }
 

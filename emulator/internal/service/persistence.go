@@ -41,6 +41,7 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
+	ns.pitr.dropUnclaimed() // pitr_keep.go
 	return len(tables), nil
 }
 

@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,10 +39,11 @@ import (
 // alive for the log. So a table's history costs about the records its
 // writes replaced within the window, plus about 80 bytes per write.
 //
-// The history lives in memory only: it is not recorded in the
-// namespace's DB, so after a restart with persistence (issue 18) or a
-// replay of a namespace's records, a table's window starts again at
-// the replay.
+// The history is not recorded in the namespace's DB: after a replay of
+// a namespace's records a table's window starts again at the replay.
+// With persistence (Config.Keep) each history is also kept on disk, a
+// base file and a log of its writes (pitr_keep.go), and survives a
+// restart.
 
 // pitrRollBatch is how many writes older than the window the log
 // gathers before it folds them into its base.
@@ -53,6 +55,14 @@ const pitrRollBatch = 1024
 type pitrRecorder struct {
 	inner storage.Hook     // nil: none
 	clock func() time.Time // the emulator's clock
+	// keep keeps the histories on disk (pitr_keep.go); nil: memory only.
+	// Set before the namespace is handed out, with log.
+	keep Keeper
+	log  *slog.Logger
+	bg   sync.WaitGroup // the base files being rewritten in the background
+	// closed is set by close: a history whose append fails after it
+	// keeps its files (the namespace is shutting down, not failing).
+	closed atomic.Bool
 
 	// mu serializes the changes of logs; a leaf of the lock order,
 	// taken in the hook under storage's locks.
@@ -68,16 +78,20 @@ type pitrLog struct {
 	// mu guards the fields below: a leaf of the lock order, taken in the
 	// hook under the table's storage lock, nothing taken inside it.
 	mu     sync.Mutex
+	id     string                 // the table's ID
 	since  time.Time              // when recovery was enabled: the window starts no earlier
 	period time.Duration          // RecoveryPeriodInDays
 	base   *storage.TableSnapshot // nil until enable has taken it
 	writes []pitrWrite            // committed after (or while) base was taken, in commit order
+	disk   *pitrDisk              // its files (pitr_keep.go); nil: memory only
+	loaded bool                   // read from disk, not yet claimed by its table (claim)
 }
 
 // pitrWrite is one logged item write and the clock at its commit.
 type pitrWrite struct {
-	at time.Time
-	w  storage.Committed
+	at  time.Time
+	w   storage.Committed
+	seq uint64 // its frame in the disk log (0: none)
 }
 
 // wrapPITR puts a recorder in front of db's hook (storage.DB.WrapHook).
@@ -121,8 +135,15 @@ func (p *pitrRecorder) Commit(r *storage.Record) (uint64, error) {
 	return wait, nil
 }
 
-// Wait is the wrapped hook's.
+// Wait is the wrapped hook's; the histories' disk logs are made durable
+// too, meanwhile (pitr_keep.go).
 func (p *pitrRecorder) Wait(wait uint64) error {
+	if logs := p.logs.Load(); p.keep != nil && logs != nil && len(*logs) > 0 {
+		// The two fdatasyncs at once, not one after the other.
+		done := make(chan struct{})
+		go func() { p.syncDisk(); close(done) }()
+		defer func() { <-done }()
+	}
 	if p.inner == nil {
 		return nil
 	}
@@ -149,6 +170,11 @@ func (p *pitrRecorder) set(id string, l *pitrLog) {
 		m[id] = l
 	}
 	p.logs.Store(&m)
+	if old != nil {
+		if prev := (*old)[id]; prev != nil && prev != l {
+			prev.forget() // its files go with it
+		}
+	}
 }
 
 // get returns the history of table id, or nil.
@@ -169,13 +195,22 @@ func (p *pitrRecorder) get(id string) *pitrLog {
 // the window's start (a repeated write changes nothing when rolled
 // forward: it stores the image the base already holds).
 func (p *pitrRecorder) start(id string, st *storage.Table, days int) {
-	l := &pitrLog{period: pitrPeriod(days)}
+	if l := p.get(id); l != nil && l.claim(days) {
+		return // read back from disk: it goes on
+	}
+	l := &pitrLog{id: id, period: pitrPeriod(days)}
+	if p.keep != nil {
+		l.disk = p.openDisk(id)
+	}
 	p.set(id, l)
 	base := st.Snapshot()
 	now := p.clock()
 	l.mu.Lock()
 	l.base, l.since = base, now
 	l.mu.Unlock()
+	if l.disk != nil {
+		l.disk.writeFirstBase(l, base, now)
+	}
 }
 
 // pitrPeriod is a recovery period of days.
@@ -195,7 +230,11 @@ func (l *pitrLog) add(now time.Time, w storage.Committed) {
 	w.Old, w.HadOld = storage.EncodedItem{}, false // not needed: let the replaced record go
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.writes = append(l.writes, pitrWrite{at: now, w: w})
+	var seq uint64
+	if l.disk != nil {
+		seq = l.disk.appendLocked(l, now, w)
+	}
+	l.writes = append(l.writes, pitrWrite{at: now, w: w, seq: seq})
 	if l.base == nil || len(l.writes) < 2*pitrRollBatch {
 		return
 	}
@@ -216,7 +255,11 @@ func (l *pitrLog) add(now time.Time, w storage.Committed) {
 		return // the writes stay in the log: the history is still whole
 	}
 	l.base = base
+	through := l.writes[n-1].seq
 	l.writes = append([]pitrWrite(nil), l.writes[n:]...)
+	if l.disk != nil {
+		l.disk.foldedLocked(l, n, through)
+	}
 }
 
 // window returns the earliest and latest restorable times at now.

@@ -30,9 +30,6 @@ func init() {
 	register("RestoreTableToPointInTime", restoreTableToPointInTime)
 }
 
-// MsgIndexOverride: an index override names no index of the source; ours.
-const msgIndexOverride = "One or more parameter values were invalid: The index override %s does not match any index of the source table"
-
 func restoreTableFromBackup(c *call, in *RestoreTableFromBackupInput) (*RestoreTableFromBackupOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.TargetTableName, "targetTableName") {
@@ -48,12 +45,20 @@ func restoreTableFromBackup(c *call, in *RestoreTableFromBackupInput) (*RestoreT
 	if err != nil {
 		return nil, err
 	}
-	if b.status(c.Now()) == backupCreating {
+	now := c.Now()
+	if b.status(now) == backupCreating {
 		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
+	}
+	// One restore at a time from a backup (AWS: ack-api-quirks
+	// DDB-BACKUP-010), until its table leaves CREATING.
+	undo, err := c.ns.registered().backups.restoreGuard(b, now, now.Add(c.svc.cfg.TransientDelay))
+	if err != nil {
+		return nil, err
 	}
 	t, err := c.restoreTable(*in.TargetTableName, b.table, b.meta, &ov, &restoreInfo{BackupArn: b.arn, At: b.created},
 		func(d storage.Derivation) (*storage.TableSnapshot, error) { return b.snap.Derive(d) })
 	if err != nil {
+		undo()
 		return nil, err
 	}
 	return &RestoreTableFromBackupOutput{TableDescription: t.describe()}, nil
@@ -75,12 +80,18 @@ func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*Re
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	if (in.SourceTableName == nil) == (in.SourceTableArn == nil) {
-		return nil, apierr.Validation(apierr.MsgRestoreSourceConflict)
-	}
+	// The time first, then the source: AWS checks "both time flags, or
+	// neither" before anything else (ack-api-quirks DDB-TABLE-100).
 	latest := in.UseLatestRestorableTime != nil && *in.UseLatestRestorableTime
-	if latest == (in.RestoreDateTime != nil) {
-		return nil, apierr.Validation(apierr.MsgRestoreTimeConflict)
+	switch {
+	case latest && in.RestoreDateTime != nil:
+		return nil, apierr.Validation(apierr.MsgRestoreTimeBoth)
+	case !latest && in.RestoreDateTime == nil:
+		return nil, apierr.Validation(apierr.MsgRestoreTimeNeither)
+	case in.SourceTableName != nil && in.SourceTableArn != nil:
+		return nil, apierr.Validation(apierr.MsgRestoreSourceBoth)
+	case in.SourceTableName == nil && in.SourceTableArn == nil:
+		return nil, apierr.Validation(apierr.MsgRestoreSourceNeither)
 	}
 	src := in.SourceTableName
 	if src == nil {
@@ -100,7 +111,7 @@ func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*Re
 	if !latest {
 		at = epochSeconds(*in.RestoreDateTime)
 		if at.Before(earliest.Truncate(time.Millisecond)) || at.After(last) { // the wire has milliseconds
-			return nil, apierr.New(apierr.ErrInvalidRestoreTime, apierr.MsgInvalidRestoreTime)
+			return nil, apierr.New(apierr.ErrInvalidRestoreTime, apierr.MsgInvalidRestoreTime(at, earliest, last))
 		}
 	}
 	// The table's definition now (AWS: the indexes, capacity and
@@ -143,10 +154,10 @@ func (ov *restoreOverrides) constraints(cs *apierr.Constraints) {
 // restored table's indexes and definition record).
 func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *restoreOverrides, from *restoreInfo,
 	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (*table, error) {
-	if c.ns.getTable(name) != nil {
-		return nil, apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
-	}
 	now := c.Now()
+	if err := c.restoreAdmissible(name, now); err != nil {
+		return nil, err
+	}
 	t := &table{
 		name: name, schema: src.schema, keySchema: src.keySchema,
 		arn: c.tableARN(name), id: newUUID(), created: now, clock: c.clock,
@@ -174,6 +185,44 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *restoreO
 	t.conv.Store(c.svc.conv.restored(t, nil))
 	ns.publishTable(t, st, m, nil)
 	return t, err
+}
+
+// maxConcurrentRestores is how many restores a namespace runs at once
+// (AWS's API reference, API_RestoreTableFromBackup: "up to 50 concurrent
+// restores (any type of restore) in a given account"). A restore runs
+// while its table is CREATING: with no transient delay, never.
+const maxConcurrentRestores = 50
+
+// restoreAdmissible checks that a restore into table name may start at
+// now: the name is free (TableAlreadyExistsException; a table whose own
+// restore is CREATING is TableInUseException, as AWS answers:
+// ack-api-quirks DDB-TABLE-219) and fewer than maxConcurrentRestores
+// restores are CREATING in the namespace (LimitExceededException). Two
+// restores racing past the count may make it one more.
+func (c *call) restoreAdmissible(name string, now time.Time) error {
+	if t := c.ns.getTable(name); t != nil {
+		if m := t.meta.Load(); m.restored != nil && m.statusAt(now) == statusCreating {
+			from := m.restored.BackupArn
+			if from == "" {
+				from = m.restored.TableArn
+			}
+			return apierr.New(apierr.ErrTableInUse, apierr.MsgTableBeingRestored(name, from))
+		}
+		return apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
+	}
+	if c.svc.cfg.TransientDelay <= 0 {
+		return nil
+	}
+	n := 0
+	for _, t := range c.ns.allTables() {
+		if m := t.meta.Load(); m.restored != nil && m.statusAt(now) == statusCreating {
+			n++
+		}
+	}
+	if n >= maxConcurrentRestores {
+		return apierr.LimitExceeded(apierr.MsgRestoreLimit)
+	}
+	return nil
 }
 
 // restoredMeta is the definition of t restored from a table whose
@@ -270,7 +319,7 @@ func overrideIndexes(t *table, src []*indexDef, set bool, ovs []indexOverride, b
 		for _, o := range ovs {
 			i := slices.IndexFunc(src, func(x *indexDef) bool { return x.name == o.name })
 			if i < 0 {
-				return nil, apierr.Validationf(msgIndexOverride, o.name)
+				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(o.name))
 			}
 			pick = append(pick, src[i])
 		}

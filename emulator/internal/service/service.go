@@ -48,6 +48,10 @@ type Config struct {
 	// instead of a new empty DB with Hooks' hook: persistence
 	// (persistence.go) hands out the namespace's stored DB.
 	DBs func(namespace string) (*storage.DB, error)
+	// Keep, when set (with DBs), returns where namespace keeps side
+	// files sub ("backups", "pitr"): its backups and point-in-time
+	// histories then survive restarts (backups_keep.go, pitr_keep.go).
+	Keep func(namespace, sub string) (Keeper, error)
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
@@ -78,7 +82,12 @@ func New(cfg Config) (*Service, error) {
 }
 
 // Close stops the service's background work (the token janitor).
-func (s *Service) Close() { s.tokens.close() }
+func (s *Service) Close() {
+	s.tokens.close()
+	for _, ns := range s.dbs.all() {
+		ns.pitr.close() // pitr_keep.go: its files made durable and closed
+	}
+}
 
 // ClockMoved does what a move of the clock to now makes due:
 // ClientRequestTokens whose window it ends are forgotten now, not at the

@@ -1,0 +1,157 @@
+package service
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Backups kept on disk (Config.Keep, with persistence): each on-demand
+// or SYSTEM backup is a table file of the namespace's "backups" side
+// directory (persist's side files: the snapshot file format, holding
+// the backed-up table, whose definition record is in its metadata as in
+// the DB, plus the backup's own fields under metaKeyBackup), written
+// and made durable before CreateBackup answers (or, for a SYSTEM
+// backup, before DeleteTable does), removed by DeleteBackup and when a
+// SYSTEM backup expires. A namespace loaded from disk reads them back
+// (loadBackups): ARNs, names, types, times, sizes, item counts and
+// items as they were. Without Keep nothing here runs.
+//
+// Cost: CreateBackup writes the whole table (at the speed of a
+// namespace snapshot), from its copy-on-write snapshot, so writers are
+// not held up meanwhile. After a restart each backup's items are its
+// own copy in memory (loaded from its file), no longer shared with the
+// table.
+
+// Keeper keeps files beside a namespace's DB (persist.SideDir, through
+// the edge): table files and frame logs, as persist writes them.
+type Keeper interface {
+	WriteTable(name string, ts *storage.TableSnapshot, meta map[string][]byte) (int64, error)
+	ReadTable(name string) (*storage.TableSnapshot, map[string][]byte, error)
+	List(suffix string) ([]string, error)
+	Remove(name string) error
+	OpenLog(prefix string, first uint64, replay func(seq uint64, payload []byte) error) (FrameLog, error)
+}
+
+// FrameLog is an append-only log of a Keeper (persist.FrameLog).
+type FrameLog interface {
+	Append(payload []byte) (uint64, error)
+	Sync() error
+	Rotate() error
+	DropThrough(seq uint64) error
+	Close() error
+	Remove() error
+}
+
+// The side directories of a namespace (Config.Keep's sub).
+const (
+	keepBackups = "backups"
+	keepPITR    = "pitr"
+)
+
+// metaKeyBackup is the metadata key of a backup file's own fields.
+const metaKeyBackup = "dynamoemu.backup"
+
+// backupFileSuffix ends the name of every backup file.
+const backupFileSuffix = ".backup"
+
+// backupRecord is a backup's own fields in its file.
+type backupRecord struct {
+	ARN       string `json:"arn"`
+	Name      string `json:"name"`
+	Type      string `json:"type"`
+	Created   int64  `json:"created"` // Unix nanoseconds
+	Available int64  `json:"available"`
+	Expires   int64  `json:"expires,omitempty"` // 0: never
+}
+
+// backupFile is the file name of the backup of ARN arn: the ARN's unique
+// suffix (<epoch ms>-<8 hex>).
+func backupFile(arn string) string {
+	i := strings.LastIndex(arn, "/backup/")
+	return arn[i+len("/backup/"):] + backupFileSuffix
+}
+
+// keepBackup writes b to disk, if the namespace keeps its backups.
+func (s *backupSet) keepBackup(b *backup) error {
+	if s.keep == nil {
+		return nil
+	}
+	rec := backupRecord{ARN: b.arn, Name: b.name, Type: b.typ, Created: b.created.UnixNano(), Available: b.available.UnixNano()}
+	if !b.expires.IsZero() {
+		rec.Expires = b.expires.UnixNano()
+	}
+	v, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if _, err := s.keep.WriteTable(backupFile(b.arn), b.snap, map[string][]byte{metaKeyBackup: v}); err != nil {
+		return fmt.Errorf("keeping backup %s: %w", b.arn, err)
+	}
+	return nil
+}
+
+// forgetBackup removes b's file, if the namespace keeps its backups.
+func (s *backupSet) forgetBackup(b *backup) error {
+	if s.keep == nil {
+		return nil
+	}
+	return s.keep.Remove(backupFile(b.arn))
+}
+
+// loadBackups reads the backups kept on disk into s, in creation order.
+// A file that does not read back is logged and left where it is.
+func (ns *Namespace) loadBackups(k Keeper) {
+	s := &ns.backups
+	s.keep = k
+	names, err := k.List(backupFileSuffix)
+	if err != nil {
+		ns.svc.log.Error("cannot list the namespace's backups", "namespace", ns.key, "err", err)
+		return
+	}
+	var list []*backup
+	for _, name := range names {
+		b, err := readBackup(k, name)
+		if err != nil {
+			ns.svc.log.Error("a backup file does not read back; left as it is", "namespace", ns.key, "file", name, "err", err)
+			continue
+		}
+		list = append(list, b)
+	}
+	slices.SortStableFunc(list, func(a, b *backup) int { return a.created.Compare(b.created) })
+	for _, b := range list {
+		s.add(b)
+	}
+}
+
+// readBackup reads the backup file name.
+func readBackup(k Keeper, name string) (*backup, error) {
+	snap, meta, err := k.ReadTable(name)
+	if err != nil {
+		return nil, err
+	}
+	var rec backupRecord
+	if err := json.Unmarshal(meta[metaKeyBackup], &rec); err != nil {
+		return nil, fmt.Errorf("its backup record: %w", err)
+	}
+	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+	if err != nil {
+		return nil, err
+	}
+	b := &backup{
+		arn: rec.ARN, name: rec.Name, typ: rec.Type,
+		created: time.Unix(0, rec.Created), available: time.Unix(0, rec.Available),
+		snap: snap, table: def, meta: dm,
+	}
+	if rec.Expires != 0 {
+		b.expires = time.Unix(0, rec.Expires)
+	}
+	if backupFile(b.arn) != name {
+		return nil, fmt.Errorf("holds backup %s", b.arn)
+	}
+	return b, nil
+}
