@@ -193,7 +193,7 @@ func New(opts Options) (*Emulator, error) {
 	var err error
 	var dbs func(string) (*storage.DB, error)
 	if opts.DataDir != "" {
-		if e.store, err = openStore(opts, e.log); err != nil {
+		if e.store, err = e.openStore(opts, e.log); err != nil {
 			return nil, err
 		}
 		dbs = storeDBs(e.store)

@@ -29,6 +29,11 @@ type Namespace struct {
 
 	streams streamSet // the streams of its tables, disabled ones included (streams.go)
 
+	// loadedStreams are the streams persistence rebuilt, by table name
+	// and label, until RebuildCatalog gives them to their tables
+	// (streams_persist.go); nil otherwise.
+	loadedStreams map[string]*stream
+
 	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
 	backups backupSet     // its on-demand backups (backups.go)
 
@@ -63,6 +68,9 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	// Point-in-time recovery sees every record, in front of whatever
 	// hook the DB has (the store's log, a test's recorder).
 	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
+	if sc := n.svc.sidecar(key); sc != nil {
+		ns.loadedStreams = sc.attach(ns) // streams_persist.go
+	}
 	return ns, true
 }
 
