@@ -49,7 +49,9 @@ func (sm *streamModel) nextV() int {
 
 // streamSetup creates the streamed table and notes its stream's ARN.
 func streamSetup(ctx context.Context, cl *client, m *crashModel, sm *streamModel) error {
-	var out struct{ TableDescription struct{ LatestStreamArn string } }
+	var out struct {
+		TableDescription struct{ LatestStreamArn string }
+	}
 	err := cl.call(ctx, "CreateTable", `{"TableName":"`+streamedTable+`","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`, &out)
 	if err != nil {
 		return err
