@@ -29,9 +29,9 @@ import (
 // collection tracking are rebuilt; and the streams (their records within
 // the retention, their sequence numbers, disabled streams still listed),
 // rebuilt from the log and kept in snapshots by the service's sidecar
-// (internal/service/streams_persist.go). Not kept: ClientRequestTokens
-// (a transaction retried after a restart runs again, its conditions
-// decide), the clock's offset, the conventions report.
+// (internal/service/streams_persist.go); ClientRequestTokens within their
+// window (internal/service/idempotency_persist.go); the clock's offset
+// (clock_persist.go). Not kept: the conventions report.
 //
 // A change the log refuses (a full disk, an I/O error, the store closed)
 // is undone by storage and answered 500 InternalServerError (apierr:

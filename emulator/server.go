@@ -196,6 +196,10 @@ func New(opts Options) (*Emulator, error) {
 		if e.store, err = e.openStore(opts, e.log); err != nil {
 			return nil, err
 		}
+		if err := e.loadClock(); err != nil { // before anything reads the clock
+			e.store.Close()
+			return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
+		}
 		dbs = storeDBs(e.store)
 	}
 	cfg := e.serviceConfig()

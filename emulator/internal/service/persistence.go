@@ -47,6 +47,7 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
+	ns.restoreTokens(now) // idempotency_persist.go
 	return len(tables), nil
 }
 
