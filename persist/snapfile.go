@@ -301,7 +301,14 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 	default:
 		return false, fmt.Errorf("payload type %d", p[0])
 	}
-	r, err := storage.ParseRecord(p[1:])
+	// Parsed without a copy (the frame's buffer is reused by the next
+	// frame): a commit's images go to the TableBuilder, which copies
+	// them; any other record, whose strings are kept, is parsed again
+	// with its own copy.
+	r, err := storage.ParseRecordTransient(p[1:])
+	if err == nil && r.Kind != storage.RecordCommit {
+		r, err = storage.ParseRecord(p[1:])
+	}
 	if err != nil {
 		return false, err
 	}
