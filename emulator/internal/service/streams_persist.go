@@ -43,8 +43,9 @@ import (
 //
 // What a restart does not give back exactly: a stream's
 // ApproximateCreationDateTime comes from the log record's time, read
-// from the clock a moment after the stream's own (the same second but
-// across a second's boundary); a write racing an UpdateTable that turns
+// from the clock a moment before the stream's own (storage calls the
+// hook, then the observer), so it is the same second but for a write
+// across a second's boundary, whose record comes back a second earlier; a write racing an UpdateTable that turns
 // the stream on or off, between the definition being recorded and the
 // stream being attached or detached, is observed on replay as the
 // definition says, which may be one record more or less than was served
