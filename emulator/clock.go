@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -20,6 +21,7 @@ import (
 type clockSkew struct {
 	base   func() time.Time
 	offset atomic.Int64 // nanoseconds added to base
+	saveMu sync.Mutex   // serializes saving offset (clock_persist.go)
 }
 
 // now is the emulator's current time.
@@ -76,6 +78,7 @@ func (e *Emulator) SetNow(t time.Time) (time.Time, error) {
 // what the move makes due: ClientRequestTokens whose window it ends are
 // forgotten now, not at the next request (the service's idempotency.go).
 func (e *Emulator) clockMoved() time.Time {
+	e.saveClock() // with a data directory (clock_persist.go)
 	now := e.clock()
 	e.svc.ClockMoved(now)
 	return now

@@ -26,12 +26,12 @@ import (
 // internal/service/catalog_record.go: items, tables and every part of
 // their definitions (indexes, tags, TTL, stream settings and the
 // stream's identity), from which the conventions policies and item
-// collection tracking are rebuilt. Not kept: stream records (a stream
-// comes back enabled, same ARN and shard, with no records, numbering new
-// ones after every number it handed out; a disabled stream is not listed
-// any more), ClientRequestTokens (a transaction retried after a restart
-// runs again, its conditions decide), the clock's offset, the
-// conventions report.
+// collection tracking are rebuilt; and the streams (their records within
+// the retention, their sequence numbers, disabled streams still listed),
+// rebuilt from the log and kept in snapshots by the service's sidecar
+// (internal/service/streams_persist.go); ClientRequestTokens within their
+// window (internal/service/idempotency_persist.go); the clock's offset
+// (clock_persist.go). Not kept: the conventions report.
 //
 // A change the log refuses (a full disk, an I/O error, the store closed)
 // is undone by storage and answered 500 InternalServerError (apierr:
@@ -42,9 +42,27 @@ import (
 // reported as it goes.
 const progressMinBytes = 32 << 20
 
-// openStore opens o.DataDir with o.Persist, logging to log.
-func openStore(o Options, log *slog.Logger) (*persist.Store, error) {
+// openStore opens o.DataDir with o.Persist, logging to log. The log's
+// records are stamped with the emulator's clock and each namespace's
+// streams are kept by the service's sidecar (internal/service's
+// streams_persist.go; e.svc is set before any namespace is opened).
+func (e *Emulator) openStore(o Options, log *slog.Logger) (*persist.Store, error) {
 	po := o.Persist
+	if po.Clock == nil {
+		po.Clock = e.clock
+	}
+	if po.Sidecar == nil {
+		po.Sidecar = func(name string) persist.Sidecar {
+			key, region, shared, ok := persist.ParseNamespaceName(name)
+			switch {
+			case !ok:
+				return nil
+			case shared:
+				return e.svc.StreamSidecar("shared")
+			}
+			return e.svc.StreamSidecar(key + "/" + region)
+		}
+	}
 	if po.Logger == nil {
 		po.Logger = log
 	}

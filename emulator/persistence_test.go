@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,9 +31,8 @@ func openPersisted(t *testing.T, dir string, opts Options) *Emulator {
 // change, every write path, two namespaces) on an emulator whose
 // namespaces are kept in a data directory compacting often, restarts it
 // from the directory twice, and compares every table, index, definition,
-// tag and TTL setting with the emulator that made them. Stream records
-// are not kept across a restart (persistence.go); enabled streams are,
-// with their ARNs.
+// tag and TTL setting with the emulator that made them, and every
+// stream, enabled or disabled, with its records (compareStreams).
 func TestPersistRestart(t *testing.T) {
 	seed := testkit.ReplaySeed(t)
 	dir := t.TempDir()
@@ -90,6 +88,7 @@ func TestPersistRestart(t *testing.T) {
 		for _, auth := range auths {
 			testkit.CompareCatalogs(t, ref.Handler(), e2.Handler(), auth)
 			compareEnabledStreams(t, ref, e2, auth)
+			compareStreams(t, ref, e2, auth)
 		}
 		if round == 0 {
 			for range 30 {
@@ -209,91 +208,6 @@ func TestPersistOpenErrors(t *testing.T) {
 		if _, err := New(Options{DataDir: ro}); err == nil || !strings.Contains(err.Error(), "writable") {
 			t.Errorf("New on a read-only directory: got %v, want an error saying it must be writable", err)
 		}
-	}
-}
-
-// TestPersistStreamRestart: an enabled stream comes back from a restart
-// with its ARN and shard and no records; a position of before the
-// restart is TrimmedDataAccessException, and new records are numbered
-// after every record handed out before.
-func TestPersistStreamRestart(t *testing.T) {
-	dir := t.TempDir()
-	call := func(e *Emulator, op, body string) (int, string) {
-		t.Helper()
-		target := "DynamoDB_20120810." + op
-		if strings.HasPrefix(op, "DynamoDBStreams_") {
-			target = op
-		}
-		res, out := do(t, e, target, testkit.DefaultAuth, body)
-		return res.StatusCode, out
-	}
-	mustOK := func(e *Emulator, op, body string) string {
-		t.Helper()
-		status, out := call(e, op, body)
-		if status != http.StatusOK {
-			t.Fatalf("%s: %d %s", op, status, out)
-		}
-		return out
-	}
-	type recs struct {
-		Records []struct {
-			Dynamodb struct{ SequenceNumber string }
-		}
-	}
-	read := func(e *Emulator, arn, shard, typ, seq string) (int, string) {
-		t.Helper()
-		body := `{"StreamArn":"` + arn + `","ShardId":"` + shard + `","ShardIteratorType":"` + typ + `"`
-		if seq != "" {
-			body += `,"SequenceNumber":"` + seq + `"`
-		}
-		status, out := call(e, "DynamoDBStreams_20120810.GetShardIterator", body+`}`)
-		if status != http.StatusOK {
-			return status, out
-		}
-		var it struct{ ShardIterator string }
-		testkit.MustUnmarshal(t, out, &it)
-		return call(e, "DynamoDBStreams_20120810.GetRecords", `{"ShardIterator":"`+it.ShardIterator+`"}`)
-	}
-
-	e := openPersisted(t, dir, Options{})
-	var ct struct {
-		TableDescription struct{ LatestStreamArn string }
-	}
-	testkit.MustUnmarshal(t, mustOK(e, "CreateTable", `{"TableName":"tbl1","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",
-		"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`), &ct)
-	arn := ct.TableDescription.LatestStreamArn
-	mustOK(e, "PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"a"}}}`)
-	var ds struct {
-		StreamDescription struct{ Shards []struct{ ShardId string } }
-	}
-	testkit.MustUnmarshal(t, mustOK(e, "DynamoDBStreams_20120810.DescribeStream", `{"StreamArn":"`+arn+`"}`), &ds)
-	shard := ds.StreamDescription.Shards[0].ShardId
-	_, out := read(e, arn, shard, "TRIM_HORIZON", "")
-	var before recs
-	testkit.MustUnmarshal(t, out, &before)
-	if len(before.Records) != 1 {
-		t.Fatalf("records before the restart: %s", out)
-	}
-	oldSeq := before.Records[0].Dynamodb.SequenceNumber
-	if err := e.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	e2 := openPersisted(t, dir, Options{})
-	if status, out := read(e2, arn, shard, "AT_SEQUENCE_NUMBER", oldSeq); status != http.StatusBadRequest || testkit.ErrorType(out) != "TrimmedDataAccessException" {
-		t.Errorf("GetShardIterator at a sequence number of before the restart: got %d %s, want TrimmedDataAccessException", status, out)
-	}
-	mustOK(e2, "PutItem", `{"TableName":"tbl1","Item":{"pk":{"S":"b"}}}`)
-	_, out = read(e2, arn, shard, "TRIM_HORIZON", "")
-	var after recs
-	testkit.MustUnmarshal(t, out, &after)
-	if len(after.Records) != 1 {
-		t.Fatalf("records after the restart: got %s, want the one written since", out)
-	}
-	o, _ := strconv.ParseUint(oldSeq, 10, 64)
-	n, _ := strconv.ParseUint(after.Records[0].Dynamodb.SequenceNumber, 10, 64)
-	if n <= o {
-		t.Errorf("sequence number after the restart: got %d, want more than %d (before it)", n, o)
 	}
 }
 

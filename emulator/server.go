@@ -193,8 +193,12 @@ func New(opts Options) (*Emulator, error) {
 	var err error
 	var dbs func(string) (*storage.DB, error)
 	if opts.DataDir != "" {
-		if e.store, err = openStore(opts, e.log); err != nil {
+		if e.store, err = e.openStore(opts, e.log); err != nil {
 			return nil, err
+		}
+		if err := e.loadClock(); err != nil { // before anything reads the clock
+			e.store.Close()
+			return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
 		}
 		dbs = storeDBs(e.store)
 	}

@@ -78,7 +78,13 @@ func (ns *namespace) compact() error {
 	start := time.Now()
 	var lsn uint64
 	var before int64
-	snap := ns.db.Snapshot(func() { lsn, before = ns.wal.mark() })
+	var side func(emit func([]byte) error) error
+	snap := ns.db.Snapshot(func() {
+		lsn, before = ns.wal.mark()
+		if ns.side != nil {
+			side = ns.side.Capture()
+		}
+	})
 	pause := time.Since(start)
 	if n := len(ns.snaps); n > 0 && ns.snaps[n-1].lsn == lsn {
 		return nil // nothing logged since the last one
@@ -87,7 +93,7 @@ func (ns *namespace) compact() error {
 	var name string
 	var size int64
 	if err == nil {
-		name, size, err = writeSnapshot(ns.opts, ns.dir, snap, lsn)
+		name, size, err = writeSnapshot(ns.opts, ns.dir, snap, lsn, side)
 	}
 	ns.stats.LastPause, ns.stats.LastWrite = pause, time.Since(start)-pause
 	if err != nil {

@@ -25,10 +25,25 @@ import (
 // points elsewhere all fail it. seq is the record's LSN in a segment (one
 // more than the frame before) and the frame's number in a snapshot file.
 // A frame's payload is never empty, so zeros read as a frame are invalid.
+//
+// A log segment's payload is, from version 2 on, varint(the record's
+// commit time in Unix milliseconds, Options.Clock) followed by the
+// record (storage.AppendRecord); in version 1 the record alone. A
+// snapshot file of version 2 may hold sidecar frames (snapfile.go);
+// version 1 has none. This build writes version 2 and reads both: a
+// segment of version 1 is never appended to (the log starts a new one),
+// so a segment is of one version throughout.
+
+// Format versions.
+const (
+	// versionTimes: log records carry their commit time; snapshots may
+	// carry sidecar frames.
+	versionTimes = 2
+)
 
 // Format constants.
 const (
-	formatVersion = 1
+	formatVersion = versionTimes
 	headerSize    = 32
 	frameHeader   = 16
 	// maxFrame bounds a frame's payload (the length field is 32 bits). A

@@ -2,6 +2,7 @@ package persist
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +24,9 @@ type namespace struct {
 	db        *storage.DB
 	wal       *wal
 	rec       Recovery
-	logEnd    uint64 // while loading: the last record found in the log
+	logEnd    uint64  // while loading: the last record found in the log
+	logV      uint32  // while loading: the format version of the last segment read
+	side      Sidecar // nil: none (sidecar.go)
 
 	// compactMu makes compactions one at a time; it guards snaps and stats.
 	compactMu sync.Mutex
@@ -126,18 +129,22 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	w := &wal{dir: dir, opts: opts, loading: true}
 	w.pool.New = func() any { b := make([]byte, 0, 4096); return &b }
 	ns := &namespace{name: name, dir: dir, opts: opts, wal: w}
+	if opts.Sidecar != nil {
+		ns.side = opts.Sidecar(name)
+	}
 	fail := func(err error) (*namespace, error) {
 		return nil, fmt.Errorf("persist: namespace %s: %w", name, err)
 	}
 
 	// The newest snapshot that loads.
 	var base uint64
+	var pieces [][]byte
 	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
 		db := storage.NewDB(w)
-		lsn, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), ns.progress("snapshot", snaps[i].name, snaps[i].size))
+		lsn, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), ns.progress("snapshot", snaps[i].name, snaps[i].size))
 		switch {
 		case err == nil:
-			ns.db, base = db, lsn
+			ns.db, base, pieces = db, lsn, pcs
 			ns.snaps = snaps[:i+1]
 			ns.rec.Snapshot, ns.rec.SnapshotLSN = snaps[i].name, lsn
 			w.snapSize = snaps[i].size
@@ -156,6 +163,12 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	if ns.db == nil {
 		ns.db = storage.NewDB(w)
 	}
+	if ns.side != nil {
+		if err := ns.side.Load(ns.db, pieces); err != nil {
+			return fail(fmt.Errorf("%s: its sidecar state: %w", ns.rec.Snapshot, err))
+		}
+	}
+	pieces = nil
 
 	// The log after it.
 	last, err := ns.replay(segs, base)
@@ -294,6 +307,7 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int6
 	if h.base != seg.first {
 		return 0, fmt.Errorf("header says first record %d", h.base), nil
 	}
+	ns.logV = h.version
 	report := ns.progress("log", seg.name, st.Size())
 	fr := &frameReader{r: bufio.NewReaderSize(f, 1<<20), off: headerSize, size: st.Size()}
 	want := seg.first
@@ -318,11 +332,25 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int6
 		if seq <= *last {
 			continue // in the snapshot
 		}
-		r, err := storage.ParseRecord(payload)
+		var when time.Time
+		body := payload
+		if h.version >= versionTimes {
+			ms, k := binary.Varint(payload)
+			if k <= 0 {
+				return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but its time does not parse (a bug)", seg.name, seq, at)
+			}
+			when, body = time.UnixMilli(ms), payload[k:]
+		}
+		r, err := storage.ParseRecord(body)
 		if err != nil {
 			return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but it does not parse (written by a newer version, or a bug): %w", seg.name, seq, at, err)
 		}
-		if err := ns.db.Apply(r, nil); err != nil {
+		apply := func() error { return ns.db.Apply(r, nil) }
+		if ns.side != nil {
+			side := apply
+			apply = func() error { return ns.side.Replay(r, when, side) }
+		}
+		if err := apply(); err != nil {
 			return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
 		}
 		*last = seq
@@ -444,7 +472,9 @@ func (ns *namespace) openActive(last uint64) error {
 	if err != nil {
 		return err
 	}
-	if n := len(segs); n > 0 && ns.logEnd == last {
+	// A segment of an earlier format version is not appended to: a
+	// segment is of one version throughout.
+	if n := len(segs); n > 0 && ns.logEnd == last && ns.logV == formatVersion {
 		s := segs[n-1]
 		f, err := ns.opts.newFile(filepath.Join(ns.dir, s.name), os.O_RDWR)
 		if err != nil {

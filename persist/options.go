@@ -67,6 +67,14 @@ type Options struct {
 	// ProgressBytes (default 32 MiB) read and when a phase ends.
 	Progress      func(Progress)
 	ProgressBytes int64
+	// Clock, if set, is the time each log record is stamped with (its
+	// commit time; time.Now when nil), handed back at replay
+	// (Sidecar.Replay).
+	Clock func() time.Time
+	// Sidecar, if set, gives each namespace's Sidecar (sidecar.go): state
+	// its owner rebuilds from the log and keeps in snapshots. nil, or a
+	// nil Sidecar: none.
+	Sidecar func(namespace string) Sidecar
 
 	// newFile opens a segment or snapshot file; tests replace it to fail
 	// writes (a full disk). nil: osFile.
@@ -111,6 +119,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
 	}
 	if o.newFile == nil {
 		o.newFile = openOSFile

@@ -79,7 +79,7 @@ func (d *SideDir) WriteTable(name string, ts *storage.TableSnapshot, meta map[st
 		return 0, fmt.Errorf("persist: table file %s: %w", name, err)
 	}
 	a := &appender{f: f}
-	err = a.writeAll(db.Snapshot(nil), 0)
+	err = a.writeAll(db.Snapshot(nil), 0, nil)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -107,7 +107,7 @@ func (d *SideDir) ReadTable(name string) (*storage.TableSnapshot, map[string][]b
 		return nil, nil, fmt.Errorf("%w: %q", ErrBadName, name)
 	}
 	db := storage.NewDB(nil)
-	if _, err := loadSnapshot(db, filepath.Join(d.dir, name), nil); err != nil {
+	if _, _, err := loadSnapshot(db, filepath.Join(d.dir, name), nil); err != nil {
 		return nil, nil, fmt.Errorf("persist: table file %s: %w", name, err)
 	}
 	tables := db.Tables()

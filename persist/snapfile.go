@@ -2,6 +2,7 @@ package persist
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,7 +17,7 @@ import (
 // storage.Snapshot in the background and loaded at start-up.
 //
 //	file    = header(kind 'S', base: the LSN) { frame }
-//	payload = 1 record | 2 end
+//	payload = 1 record | 3 piece | 2 end
 //	end     = uvarint(tables) uvarint(items) uvarint(frames before it)
 //
 // The records are storage's binary form (storage.AppendRecord): first
@@ -24,13 +25,16 @@ import (
 // order, a RecordCreateTable (name, ID, key schema, index definitions,
 // metadata) followed by RecordCommits of up to snapChunkItems of its
 // items, in scan order, each a write of the item's stored image. Index
-// entries are not written: loading fills the indexes from the items. A
-// file without its end frame, or whose counts differ, is not a snapshot.
+// entries are not written: loading fills the indexes from the items.
+// After the tables come the sidecar's pieces (sidecar.go; format version
+// 2), opaque bytes handed back to it at load. A file without its end
+// frame, or whose counts differ, is not a snapshot.
 
 // Snapshot payload types.
 const (
 	snapRecord = 1
 	snapEnd    = 2
+	snapPiece  = 3
 )
 
 // snapChunkItems and snapChunkBytes bound the items of one record.
@@ -89,7 +93,8 @@ func (a *appender) add(typ byte, fill func([]byte) ([]byte, error)) error {
 // dir/snapName(lsn): into a temporary file, made durable, then renamed
 // into place and the directory synced, so the file either is there whole
 // or is not. It returns the file's name and size.
-func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64) (string, int64, error) {
+// side, when not nil, writes the sidecar's pieces (Sidecar.Capture).
+func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64, side func(emit func([]byte) error) error) (string, int64, error) {
 	name := snapName(lsn)
 	tmp := filepath.Join(dir, name+".tmp")
 	f, err := opts.newFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC)
@@ -97,7 +102,7 @@ func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64
 		return "", 0, err
 	}
 	a := &appender{f: f}
-	err = a.writeAll(snap, lsn)
+	err = a.writeAll(snap, lsn, side)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -117,7 +122,7 @@ func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64
 	return name, a.off, nil
 }
 
-func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64) error {
+func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit func([]byte) error) error) error {
 	a.buf = appendHeader(a.buf, fileHeader{kind: kindSnapshot, version: formatVersion, base: lsn})
 	record := func(r *storage.Record) error {
 		return a.add(snapRecord, func(b []byte) ([]byte, error) { return storage.AppendRecord(b, r) })
@@ -160,6 +165,17 @@ func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64) error {
 			return err
 		}
 	}
+	if side != nil {
+		err := side(func(p []byte) error {
+			if len(p) == 0 {
+				return nil
+			}
+			return a.add(snapPiece, func(b []byte) ([]byte, error) { return append(b, p...), nil })
+		})
+		if err != nil {
+			return fmt.Errorf("sidecar: %w", err)
+		}
+	}
 	frames := a.seq
 	if err := a.add(snapEnd, func(b []byte) ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(len(tables)))
@@ -173,32 +189,39 @@ func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64) error {
 
 // snapLoad is a snapshot file being loaded into a DB.
 type snapLoad struct {
-	db     *storage.DB
-	b      *storage.TableBuilder
-	def    *storage.TableDef
-	tables uint64
-	items  uint64
+	db       *storage.DB
+	v        uint32   // the file's format version
+	pieces   [][]byte // the sidecar's
+	sideSeen bool     // a piece was read: no record may follow
+	b        *storage.TableBuilder
+	def      *storage.TableDef
+	tables   uint64
+	items    uint64
 }
 
 // loadSnapshot loads the snapshot file at path into db, which must be
-// empty, and returns the LSN it holds every record up to. Any damage
+// empty, and returns the LSN it holds every record up to and the
+// sidecar's pieces. Any damage
 // fails it (wrapping ErrCorrupt, or ErrNewerFormat), leaving db partly
 // loaded: the caller throws db away.
-func loadSnapshot(db *storage.DB, path string, progress func(read, total int64, items int64)) (uint64, error) {
+func loadSnapshot(db *storage.DB, path string, progress func(read, total int64, items int64)) (uint64, [][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return readSnapshot(db, f, st.Size(), progress)
+	var pieces [][]byte
+	lsn, err := readSnapshot(db, f, st.Size(), progress, &pieces)
+	return lsn, pieces, err
 }
 
 // readSnapshot is loadSnapshot of the size bytes of r.
-func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, total int64, items int64)) (uint64, error) {
+// The sidecar's pieces go to *pieces (nil: dropped).
+func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, total int64, items int64), pieces *[][]byte) (uint64, error) {
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 1<<20)
 	hb := make([]byte, headerSize)
@@ -210,7 +233,7 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, t
 		return 0, err
 	}
 	fr := &frameReader{r: br, off: headerSize, size: size}
-	l := &snapLoad{db: db}
+	l := &snapLoad{db: db, v: h.version}
 	for want := uint64(0); ; want++ {
 		seq, payload, err := fr.next()
 		if err == io.EOF {
@@ -232,6 +255,9 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, t
 		if done {
 			if fr.off != size {
 				return 0, fmt.Errorf("%w: %d bytes after the end frame", ErrCorrupt, size-fr.off)
+			}
+			if pieces != nil {
+				*pieces = l.pieces
 			}
 			return h.base, nil
 		}
@@ -258,11 +284,31 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 			return false, fmt.Errorf("end frame says %d tables, %d items, %d frames; read %d, %d, %d", v[0], v[1], v[2], l.tables, l.items, n)
 		}
 		return true, nil
+	case snapPiece:
+		if l.v < versionTimes || len(p) < 2 {
+			return false, fmt.Errorf("payload type %d", p[0])
+		}
+		if err := l.finishTable(); err != nil {
+			return false, err
+		}
+		l.sideSeen = true
+		l.pieces = append(l.pieces, bytes.Clone(p[1:]))
+		return false, nil
 	case snapRecord:
+		if l.sideSeen {
+			return false, errors.New("a record after the sidecar's pieces")
+		}
 	default:
 		return false, fmt.Errorf("payload type %d", p[0])
 	}
-	r, err := storage.ParseRecord(p[1:])
+	// Parsed without a copy (the frame's buffer is reused by the next
+	// frame): a commit's images go to the TableBuilder, which copies
+	// them; any other record, whose strings are kept, is parsed again
+	// with its own copy.
+	r, err := storage.ParseRecordTransient(p[1:])
+	if err == nil && r.Kind != storage.RecordCommit {
+		r, err = storage.ParseRecord(p[1:])
+	}
 	if err != nil {
 		return false, err
 	}

@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -69,6 +70,7 @@ func (w *wal) Commit(r *storage.Record) (uint64, error) {
 	}
 	bp := w.pool.Get().(*[]byte)
 	buf := append((*bp)[:0], make([]byte, frameHeader)...)
+	buf = binary.AppendVarint(buf, w.opts.Clock().UnixMilli())
 	buf, err := storage.AppendRecord(buf, r)
 	if err == nil && len(buf)-frameHeader > maxFrame {
 		err = fmt.Errorf("persist: a %s record of %d bytes is too large for the log (limit %d)", r.Kind, len(buf)-frameHeader, maxFrame)

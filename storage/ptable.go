@@ -225,6 +225,35 @@ func (t *ptable) removeAt(i int) {
 	t.n--
 }
 
+// placeSorted makes the table, which is empty, hold ps, the table's own
+// partitions in (hash, pk) order with distinct keys, at a load of about
+// 70%: each at its home slot or just after the previous one, as rebuild
+// places them, in one pass.
+func (t *ptable) placeSorted(ps []*partition) {
+	if len(ps) == 0 {
+		return
+	}
+	homes := max(ptableMinHomes, len(ps)*10/7+1)
+	for ; ; homes += homes / 2 {
+		t.init(homes)
+		next, ok := 0, true
+		for _, p := range ps {
+			i := max(t.home(p.hash), next)
+			if i >= t.slots {
+				ok = false
+				break
+			}
+			pg, o := t.pages[i>>ptPageBits], i&(ptPageSlots-1)
+			pg.parts[o], pg.hashes[o], pg.owned[o] = p, p.hash, true
+			next = i + 1
+		}
+		if ok {
+			t.n = len(ps)
+			return
+		}
+	}
+}
+
 // grow makes half as many home slots again.
 func (t *ptable) grow() { t.rebuild(t.homes + t.homes/2) }
 

@@ -171,8 +171,11 @@ func appendIndexDef(dst []byte, x *IndexDef) []byte {
 // the key attributes, which the table's key schema gives when they are
 // applied, so their Key and Size methods work and the others do not.
 // Old images are absent (see the binary form).
-func ParseRecord(b []byte) (*Record, error) {
-	d := decoder{s: string(b)}
+func ParseRecord(b []byte) (*Record, error) { return parseRecord(string(b)) }
+
+// parseRecord is ParseRecord of the binary form s.
+func parseRecord(s string) (*Record, error) {
+	d := decoder{s: s}
 	if v := d.byte(); d.err == nil && v != recordVersion {
 		return nil, d.fail(fmt.Sprintf("record version %d", v))
 	}

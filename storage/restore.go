@@ -70,7 +70,13 @@ type TableBuilder struct {
 	t    *Table // of no DB; only its partitions, records, count and size are kept
 	def  TableDef
 	last *partition // the partition being filled
-	err  error
+	// parts are the partitions made, in scan order: placed in the
+	// partition table at once by Finish (ptable.placeSorted), since
+	// inserting them one at a time in hash order piles them up at the
+	// front of a table sized for those so far, each insert scanning the
+	// pile (BenchmarkTableBuilder).
+	parts []*partition
+	err   error
 }
 
 // NewTableBuilder starts building a table defined by def (name, ID, key
@@ -175,7 +181,7 @@ func (b *TableBuilder) add(e EncodedItem) error {
 		p = t.arena.alloc()
 		p.hash = partitionHash(pk)
 		p.load(ent)
-		t.parts.insert(p)
+		b.parts = append(b.parts, p)
 		b.last = p
 	} else {
 		p.load(ent)
@@ -220,6 +226,8 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 		return nil, b.err
 	}
 	t := b.t
+	t.parts.placeSorted(b.parts)
+	b.parts = nil
 	for _, x := range b.def.Indexes {
 		if err := t.AddIndex(x); err != nil {
 			b.err = err

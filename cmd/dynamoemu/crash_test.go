@@ -25,8 +25,9 @@ import (
 // survives the process being killed), and checked: it starts, every
 // acknowledged change is there, every change sent without an answer is
 // there whole or not at all (a transaction all or nothing), nothing else
-// is, and main's GSI holds exactly what a Scan of main says it should
-// (Query per GSI partition). -dbCompactBytes is small, so the log is
+// is, main's GSI holds exactly what a Scan of main says it should
+// (Query per GSI partition), and the stream of the table "streamed" is
+// continuous (crash_stream_test.go). -dbCompactBytes is small, so the log is
 // folded into snapshots while all this goes on.
 //
 // DYNAMOEMU_CRASH_KILLS sets the number of kills (default 50, 10 with
@@ -63,6 +64,7 @@ func TestCrash(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(seed, 0))
 	m := newCrashModel()
+	sm := &streamModel{}
 	ctx := context.Background()
 	var total, unanswered int
 	for life := 0; life <= kills; life++ {
@@ -74,13 +76,18 @@ func TestCrash(t *testing.T) {
 		cl := newClient(c.url)
 		if life == 0 {
 			crashSetup(t, ctx, cl, m)
+			if err := streamSetup(ctx, cl, m, sm); err != nil {
+				t.Fatal(err)
+			}
 		} else {
 			got, err := readState(ctx, cl)
 			if err != nil {
 				c.kill()
 				t.Fatalf("life %d: reading back: %v\n%s", life, err, c.logs.String())
 			}
-			if bad := m.check(got); len(bad) > 0 {
+			bad := m.check(got)
+			bad = append(bad, sm.check(ctx, cl, got)...) // stream records are continuous (crash_stream_test.go)
+			if len(bad) > 0 {
 				c.kill()
 				t.Fatalf("life %d (durability %s before): %d discrepancies after the restart:\n%s", life, durability, len(bad), strings.Join(bad[:min(len(bad), 30)], "\n"))
 			}
@@ -100,7 +107,11 @@ func TestCrash(t *testing.T) {
 				errs <- itemWorker(wctx, cl, m, rand.New(rand.NewPCG(seed, uint64(life*16+w+1))), w)
 			}()
 		}
-		wg.Add(2)
+		wg.Add(3)
+		go func() {
+			defer wg.Done()
+			errs <- streamWorker(wctx, cl, m, sm, rand.New(rand.NewPCG(seed, uint64(life*16+10))))
+		}()
 		go func() {
 			defer wg.Done()
 			errs <- ttlWorker(wctx, cl, m, rand.New(rand.NewPCG(seed, uint64(life*16+8))))
@@ -122,7 +133,7 @@ func TestCrash(t *testing.T) {
 		total += m.acked
 		unanswered += len(m.pending)
 	}
-	t.Logf("%d kills, %d acknowledged changes, %d unanswered", kills, total, unanswered)
+	t.Logf("%d kills, %d acknowledged changes, %d unanswered, %d stream records checked after the last restart", kills, total, unanswered, len(sm.seen))
 	if total == 0 {
 		t.Errorf("no change was acknowledged")
 	}
@@ -356,16 +367,18 @@ func itemWorker(ctx context.Context, cl *client, m *crashModel, r *rand.Rand, w 
 	return nil
 }
 
-// ttlWorker puts the items ttl-<i> of main, expiring in an hour of the
-// real time, and now and then moves the clock two hours on and forces a
-// sweep, which deletes every one of them.
+// ttlWorker puts the items ttl-<i> of main, expired an hour ago, and now
+// and then moves the clock a minute on and forces a sweep, which deletes
+// every one of them. The clock moves by minutes so that it stays well
+// within the stream retention of the first records over a whole run
+// (streamModel expects every record).
 func ttlWorker(ctx context.Context, cl *client, m *crashModel, r *rand.Rand) error {
 	for ctx.Err() == nil {
 		if r.IntN(4) > 0 {
 			pk := fmt.Sprintf("ttl-%d", r.IntN(5))
 			k := itemKey("main", pk)
 			cur := m.get(k)
-			item, fp := itemJSON(pk, version(cur)+1, crashGroups[r.IntN(4)], time.Now().Add(time.Hour).Unix())
+			item, fp := itemJSON(pk, version(cur)+1, crashGroups[r.IntN(4)], time.Now().Add(-time.Hour).Unix())
 			cond, vals := condition(cur)
 			body := fmt.Sprintf(`{"TableName":"main","Item":%s,"ConditionExpression":%q%s}`, item, cond, vals)
 			if stop, err := settle(m, cl.call(ctx, "PutItem", body, nil), pendingChange{desc: "PutItem " + body, writes: map[string]string{k: fp}}); stop {
@@ -373,7 +386,7 @@ func ttlWorker(ctx context.Context, cl *client, m *crashModel, r *rand.Rand) err
 			}
 			continue
 		}
-		if err := cl.admin(ctx, "/dynamoemu/clock", `{"advance":"2h"}`); err != nil {
+		if err := cl.admin(ctx, "/dynamoemu/clock", `{"advance":"1m"}`); err != nil {
 			if isTransport(err) {
 				return nil
 			}
@@ -388,6 +401,7 @@ func ttlWorker(ctx context.Context, cl *client, m *crashModel, r *rand.Rand) err
 		if stop, err := settle(m, cl.admin(ctx, "/dynamoemu/ttl/sweep", `{}`), p); stop {
 			return err
 		}
+
 	}
 	return nil
 }

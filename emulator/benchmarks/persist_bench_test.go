@@ -120,7 +120,7 @@ func BenchmarkPersistStartup(b *testing.B) {
 }
 
 // fillPersisted writes n items into one table of a namespace of dir.
-func fillPersisted(b *testing.B, dir string, n int) {
+func fillPersisted(b testing.TB, dir string, n int) {
 	b.Helper()
 	e, err := emulator.New(emulator.Options{DataDir: dir, Persist: persist.Options{Durability: persist.None, CompactBytes: -1}})
 	if err != nil {
@@ -151,7 +151,7 @@ func fillPersisted(b *testing.B, dir string, n int) {
 }
 
 // compactAll folds every namespace's log in dir into a snapshot.
-func compactAll(b *testing.B, dir string) {
+func compactAll(b testing.TB, dir string) {
 	b.Helper()
 	st, err := persist.Open(dir, persist.Options{})
 	if err != nil {

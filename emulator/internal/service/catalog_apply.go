@@ -86,6 +86,10 @@ func (ns *Namespace) tableByID(id string) *table {
 // restoreStream registers t's stream as definition m describes it (its
 // label, shard, region and creation time as recorded).
 func (ns *Namespace) restoreStream(t *table, m *tableMeta) *stream {
+	if s := ns.loadedStreams[t.name+"\x00"+m.streamLabel]; s != nil {
+		delete(ns.loadedStreams, t.name+"\x00"+m.streamLabel)
+		return s // rebuilt by persistence, already in the streamSet
+	}
 	s := ns.svc.newStream(t, streamID{label: m.streamLabel, shard: m.streamShard, region: m.streamRegion, created: m.streamCreated},
 		*m.stream.StreamViewType)
 	ns.streamSet().add(s)

@@ -30,17 +30,14 @@ import (
 //     (catalog_apply.go): the table's catalog entry, its conventions
 //     policy (its tags and Config.Conventions), its item collection
 //     tracking (its LSIs) and its stream's observer.
-//   - volatile state, not recorded: a stream's records (a replay of
-//     every record feeds the commits through the stream's observer again,
-//     so the records come back with their sequence numbers but with the
-//     replay's clock for ApproximateCreationDateTime, and a disabled
-//     stream is disabled at the replay's time; persistence loads a
-//     snapshot and the log since it, so an enabled stream comes back
-//     with no records and a disabled one not at all: persistence.go),
-//     the ClientRequestTokens (a ten-minute cache of answers shared by
-//     every namespace: after a restart a retried transaction runs again
-//     and its conditions decide), the conventions report, the clock's
-//     offset and the request limits' counters.
+//   - persisted elsewhere: a stream's records are not recorded but
+//     rebuilt from the records (each commit's time comes with it) and
+//     kept in persistence's snapshots (streams_persist.go); a
+//     ClientRequestToken within its window is DB metadata
+//     (idempotency_persist.go).
+//   - volatile state, not recorded: the conventions report and the
+//     request limits' counters (the clock's offset is kept by the edge,
+//     clock_persist.go).
 
 // metaKeyTable is the storage metadata key of a table's definition.
 const metaKeyTable = "emulator/table"

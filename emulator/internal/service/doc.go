@@ -67,9 +67,12 @@
 //   - Transactions: op_transact.go (TransactWriteItems),
 //     op_transact_get.go (TransactGetItems), idempotency.go and
 //     fingerprint.go (ClientRequestTokens: a bounded store keyed by a
-//     request's fingerprint, its janitor).
+//     request's fingerprint, its janitor), idempotency_persist.go (tokens
+//     kept as DB metadata with -dbPath).
 //   - Streams: streams.go (a table's stream as the storage Observer of
-//     its data, over package streamlog's record log), streams_api.go and
+//     its data, over package streamlog's record log), streams_persist.go
+//     (streams across restarts: rebuilt from the log, kept in
+//     snapshots), streams_api.go and
 //     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
 //     GetRecords).
 //   - TTL: ttl.go (UpdateTimeToLive, DescribeTimeToLive, SweepTTL).
@@ -132,6 +135,9 @@
 //	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
 //	                  (DeleteTable holds table.mu and the table's
 //	                  storage lock while it drops it)
+//	StreamSidecar.mu  a namespace's streams kept for persistence
+//	                  (streams_persist.go); Capture takes it under
+//	                  storage's locks (a compaction's freeze)
 //	streamSet.mu      a namespace's list of streams (streams.go)
 //	stream.mu         one stream's records; Observe takes it under
 //	                  storage's lock

@@ -71,6 +71,7 @@ type tokenStore struct {
 	queue   []tokenRef             // completed tokens, in completion order, from head
 	head    int                    // queue[:head] are gone
 	bytes   int64                  // sizes of the completed tokens kept
+	dead    []tokenKey             // forgotten tokens whose saved copies are to be deleted
 	running bool                   // the janitor goroutine is running
 	closed  bool                   // Close was called: no janitor starts again
 
@@ -92,6 +93,7 @@ type tokenUse struct {
 	at     time.Time                 // when it completed; zero while running
 	size   int64                     // bytes counted for it once completed
 	done   chan struct{}             // closed when the running request ends
+	saved  bool                      // kept in its namespace's DB (idempotency_persist.go)
 }
 
 // tokenRef is a completed token in the expiry queue; use is compared to
@@ -126,7 +128,11 @@ func (s *tokenStore) do(ns *Namespace, now time.Time, token string, fp [32]byte,
 			u = &tokenUse{fp: fp, done: make(chan struct{})}
 			s.entries[key] = u
 			s.mu.Unlock()
-			return s.first(key, u, now, run)
+			out, err := s.first(key, u, now, run)
+			if err == nil {
+				s.save(key, u) // with persistence (idempotency_persist.go)
+			}
+			return out, err
 		}
 		if u.answer == nil {
 			done := u.done
@@ -204,6 +210,9 @@ func (s *tokenStore) dropHeadLocked() {
 	s.head++
 	if s.entries[r.key] == r.use {
 		delete(s.entries, r.key)
+		if r.use.saved {
+			s.dead = append(s.dead, r.key)
+		}
 	}
 	s.bytes -= r.use.size
 	if s.head == len(s.queue) {

@@ -29,6 +29,11 @@ type Namespace struct {
 
 	streams streamSet // the streams of its tables, disabled ones included (streams.go)
 
+	// loadedStreams are the streams persistence rebuilt, by table name
+	// and label, until RebuildCatalog gives them to their tables
+	// (streams_persist.go); nil otherwise.
+	loadedStreams map[string]*stream
+
 	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
 	backups backupSet     // its on-demand backups (backups.go)
 
@@ -65,6 +70,9 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
 	if keep := n.svc.cfg.Keep; keep != nil && n.dbs != nil {
 		ns.loadKept(keep) // backups_keep.go, pitr_keep.go
+	}
+	if sc := n.svc.sidecar(key); sc != nil {
+		ns.loadedStreams = sc.attach(ns) // streams_persist.go
 	}
 	return ns, true
 }

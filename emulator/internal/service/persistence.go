@@ -28,6 +28,10 @@ func (s *Service) SharedDB() bool { return s.cfg.SharedDB }
 func (ns *Namespace) RebuildCatalog() (int, error) {
 	ns = ns.registered()
 	now := ns.svc.clock()
+	// Streams persistence rebuilt (streams_persist.go) come back with
+	// their records; others with none.
+	rebuilt := ns.loadedStreams != nil
+	defer func() { ns.loadedStreams = nil }()
 	tables := ns.db.Tables()
 	for _, st := range tables {
 		if err := ns.applied(&storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {
@@ -35,13 +39,16 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 		}
 		if t := ns.tableByID(st.ID()); t != nil {
 			t.endTransient(now)
-			t.restartStream()
+			if !rebuilt {
+				t.restartStream()
+			}
 			if err := t.reconcileIndexes(); err != nil {
 				return 0, fmt.Errorf("table %s: %w", st.Name(), err)
 			}
 		}
 	}
 	ns.pitr.dropUnclaimed() // pitr_keep.go
+	ns.restoreTokens(now) // idempotency_persist.go
 	return len(tables), nil
 }
 

@@ -25,6 +25,8 @@ type Service struct {
 	tokens *tokenStore
 	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
 	snaps snapshotStore
+	// sidecars keep each namespace's streams across restarts (streams_persist.go).
+	sidecars sidecarSet
 }
 
 // Config configures a service.
