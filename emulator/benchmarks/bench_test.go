@@ -50,6 +50,10 @@ const childProfileEnv = "DYNAMOEMU_BENCH_CHILD_CPUPROFILE"
 // parent keeps its own).
 const childGOMAXPROCSEnv = "DYNAMOEMU_BENCH_CHILD_GOMAXPROCS"
 
+// childEnvEnv adds variables (space-separated K=V) to the child server's
+// environment alone.
+const childEnvEnv = "DYNAMOEMU_BENCH_CHILD_ENV"
+
 // rusagePath answers the child server's CPU time in nanoseconds.
 const rusagePath = "/debug/rusage"
 
@@ -617,6 +621,7 @@ func startChild(b *testing.B) string {
 		if n := os.Getenv(childGOMAXPROCSEnv); n != "" {
 			cmd.Env = append(cmd.Env, "GOMAXPROCS="+n)
 		}
+		cmd.Env = append(cmd.Env, strings.Fields(os.Getenv(childEnvEnv))...)
 		cmd.Stderr = os.Stderr
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
