@@ -16,7 +16,10 @@ import (
 // BenchmarkPreload is the scale run through the service: it preloads n
 // items of 240 bytes (itemSize) into one table by BatchWriteItem (25 items
 // a request, through the handler), reports the time the handler took
-// (preload-s; building the request bodies is not counted), the resident
+// (preload-s; building the request bodies is not counted) and the
+// process's CPU time while it ran (preload-cpu-s: on a busy machine the
+// steadier figure; the garbage collector's work during those calls
+// counts, whoever made the garbage), the resident
 // memory and the live heap the table added per item once garbage is
 // collected (rss-bytes/item, heap-bytes/item; the issue's bar: 350 bytes
 // of RSS per item), then deletes the table and reports how much of that
@@ -61,6 +64,7 @@ func preloadOnce(b *testing.B, n int) {
 	rss0, heap0 := processRSS(), liveHeap()
 
 	var loading time.Duration
+	var loadingCPU int64
 	var sb strings.Builder
 	r := newRawRequest(ak, "BatchWriteItem", "")
 	for i := 0; i < n; i += 25 {
@@ -77,9 +81,12 @@ func preloadOnce(b *testing.B, n int) {
 		sb.WriteString(`]}}`)
 		r.data = []byte(sb.String())
 		r.req.ContentLength = int64(len(r.data))
+		cpu0, _ := processCPU()
 		start := time.Now()
 		status := r.serve(h)
 		loading += time.Since(start)
+		cpu1, _ := processCPU()
+		loadingCPU += cpu1.user + cpu1.sys - cpu0.user - cpu0.sys
 		if status != http.StatusOK || strings.Contains(r.w.out.String(), `"PutRequest"`) {
 			b.Fatalf("BatchWriteItem: %d %.300s", status, r.w.out.String())
 		}
@@ -87,6 +94,7 @@ func preloadOnce(b *testing.B, n int) {
 	settleMemory()
 	rss1, heap1 := processRSS(), liveHeap()
 	b.ReportMetric(loading.Seconds(), "preload-s")
+	b.ReportMetric(float64(loadingCPU)/1e9, "preload-cpu-s")
 	b.ReportMetric(float64(rss1-rss0)/float64(n), "rss-bytes/item")
 	b.ReportMetric(float64(heap1-heap0)/float64(n), "heap-bytes/item")
 
