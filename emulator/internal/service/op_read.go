@@ -181,10 +181,10 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 		p.count++
 		switch {
 		case p.req.countOnly:
-		case p.req.projection != nil:
+		case p.eval.projects():
 			p.eval.project(e)
 		case ir != nil && ir.keep != nil:
-			p.items = append(p.items, e.Attributes(ir.keep))
+			p.items = append(p.items, e.Attributes(ir.keep)) // only if expr refused a name of keep
 		default:
 			p.stored = append(p.stored, e)
 		}
@@ -203,7 +203,7 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 // output builds the response of the page read.
 func (p *pageReader) output() (*pageOutput, error) {
 	stored := p.stored
-	if p.req.projection != nil {
+	if p.eval.projects() {
 		stored = p.eval.projected()
 	}
 	out := &pageOutput{

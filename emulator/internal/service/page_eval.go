@@ -15,7 +15,8 @@ import (
 // item on either side. expr's randomized tests hold Matcher to
 // Condition.Eval and Projector to Projection.Apply.
 
-// pageEval is a page's filter and projection, bound to the page (a
+// pageEval is a page's filter and projection (the request's, else the
+// attributes an index read keeps), bound to the page (a
 // Matcher and a Projector keep scratch space: one page, one goroutine).
 type pageEval struct {
 	match *expr.Matcher   // nil: no filter
@@ -30,11 +31,22 @@ func newPageEval(req *readRequest) pageEval {
 	if req.filter != nil {
 		pe.match = req.filter.Matcher()
 	}
-	if req.projection != nil {
+	switch {
+	case req.projection != nil:
 		pe.proj = req.projection.Projector()
+	case req.index != nil && req.index.keep != nil:
+		// An index's own projection: the attributes it holds, copied
+		// from the table's record as a projection is.
+		if keep, err := expr.AttributesToGet(req.index.keep); err == nil {
+			pe.proj = keep.Projector()
+		}
 	}
 	return pe
 }
+
+// projects reports whether the page's items are projected (by the
+// request's projection or the index's) into the page's buffer.
+func (pe *pageEval) projects() bool { return pe.proj != nil }
 
 // keep reports whether e passes the filter (true without one).
 func (pe *pageEval) keep(e storage.EncodedItem) bool {
