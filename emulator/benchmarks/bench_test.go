@@ -674,7 +674,7 @@ func serveChild() {
 		os.Exit(1)
 	}
 	api := e.Handler()
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == rusagePath {
 			t, _ := processCPU()
 			_, _ = fmt.Fprintf(w, "%d %d", t.user, t.sys)
@@ -686,6 +686,9 @@ func serveChild() {
 		}
 		api.ServeHTTP(w, r)
 	})
+	if os.Getenv(adaptiveEnv) != "" {
+		h = newAdaptiveProcs().wrap(h)
+	}
 	if path := os.Getenv(childProfileEnv); path != "" {
 		f, err := os.Create(path)
 		if err == nil {
