@@ -86,18 +86,16 @@ func Handler(opts Options) (http.Handler, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	cfg, err := json.Marshal(pageConfig{
-		Prefix: opts.Prefix, APIPath: opts.APIPath, AdminPath: opts.AdminPath,
-		SharedDB: opts.SharedDB, Version: opts.Version,
-	})
-	if err != nil {
-		return nil, err
-	}
 	files, err := loadFiles()
 	if err != nil {
 		return nil, err
 	}
-	files["config.json"] = newFile("config.json", cfg)
+	cfg := pageConfig{
+		Prefix: opts.Prefix, APIPath: opts.APIPath, AdminPath: opts.AdminPath,
+		SharedDB: opts.SharedDB, Version: opts.Version,
+	}
+	// Encoded when first asked for, as the files are read (files.go).
+	files["config.json"] = lazyFile("config.json", func() ([]byte, error) { return json.Marshal(cfg) })
 	return &handler{prefix: opts.Prefix, files: files}, nil
 }
 

@@ -180,7 +180,7 @@ func TestImportsResolve(t *testing.T) {
 		default:
 			continue
 		}
-		for _, m := range re.FindAllStringSubmatch(string(f.body), -1) {
+		for _, m := range re.FindAllStringSubmatch(string(f.content()), -1) {
 			target := path.Join(path.Dir(name), m[1])
 			if files[target] == nil {
 				t.Errorf("%s refers to %s (%s), which is not embedded", name, m[1], target)
@@ -200,7 +200,7 @@ func TestSize(t *testing.T) {
 	total := 0
 	for name, f := range files {
 		if name != "" {
-			total += len(f.body)
+			total += len(f.content())
 		}
 	}
 	t.Logf("embedded console: %d files, %d bytes", len(files)-1, total)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"sync"
 	"time"
 )
 
@@ -29,22 +30,43 @@ var contentTypes = map[string]string{
 	".svg":  "image/svg+xml",
 }
 
-// file is one file the handler serves, with what its answer needs.
+// file is one file the handler serves, with what its answer needs. Its
+// body and validator are made by the first request for it (content), not
+// at start-up: copying and hashing the whole console would cost every
+// server start for a page most runs never open.
 type file struct {
 	name        string
-	body        []byte
 	contentType string
-	etag        string // a strong validator: the hash of body
+	load        func() ([]byte, error) // makes the body
+
+	once sync.Once
+	body []byte
+	etag string // a strong validator: the hash of body
 }
 
-func newFile(name string, body []byte) *file {
-	sum := sha256.Sum256(body)
-	return &file{
-		name:        name,
-		body:        body,
-		contentType: contentTypes[path.Ext(name)],
-		etag:        `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`,
-	}
+// lazyFile is a file whose body load makes when first asked for.
+func lazyFile(name string, load func() ([]byte, error)) *file {
+	return &file{name: name, contentType: contentTypes[path.Ext(name)], load: load}
+}
+
+// staticFile is the embedded file at src, read when first served.
+func staticFile(name, src string) *file {
+	return lazyFile(name, func() ([]byte, error) { return static.ReadFile(src) })
+}
+
+// content returns the file's body, making and hashing it on first use.
+// Neither an embedded file loadFiles listed nor the page's configuration
+// can fail to load: a failure is a broken binary, and panics.
+func (f *file) content() []byte {
+	f.once.Do(func() {
+		body, err := f.load()
+		if err != nil {
+			panic("console: " + f.name + ": " + err.Error())
+		}
+		sum := sha256.Sum256(body)
+		f.body, f.etag = body, `"`+base64.RawURLEncoding.EncodeToString(sum[:12])+`"`
+	})
+	return f.body
 }
 
 // loadFiles returns the embedded files by their path below static/, and
@@ -60,11 +82,7 @@ func loadFiles() (map[string]*file, error) {
 		if contentTypes[path.Ext(rel)] == "" {
 			return fmt.Errorf("console: embedded file %s has no content type (console/files.go contentTypes)", rel)
 		}
-		body, err := static.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files[rel] = newFile(rel, body)
+		files[rel] = staticFile(rel, p)
 		return nil
 	})
 	if err != nil {
@@ -83,9 +101,10 @@ func loadFiles() (map[string]*file, error) {
 // Modified while its ETag still matches: a new server version is seen at
 // once, an unchanged one costs no bytes.
 func (f *file) serve(w http.ResponseWriter, r *http.Request) {
+	body := f.content()
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("ETag", f.etag)
-	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(f.body))
+	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(body))
 }

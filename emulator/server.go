@@ -15,8 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -224,15 +222,7 @@ func New(opts Options) (*Emulator, error) {
 	e.bufs.New = func() any { return new(bytes.Buffer) }
 	e.outBufs.New = func() any { return new([]byte) }
 
-	r := mux.NewRouter()
-	r.Methods(http.MethodPost).Path("/").HandlerFunc(e.serveOp)
-	r.Methods(http.MethodGet).Path("/").HandlerFunc(e.serveHealth)
-	r.Methods(http.MethodGet).Path(ConventionsPath).HandlerFunc(e.serveConventions)
-	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
-	e.adminRoutes(r)
-	e.consoleRoutes(r)
-	r.NotFoundHandler = http.HandlerFunc(e.serveOther)
-	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveOther)
+	r := sync.OnceValue(e.router) // routes.go: built by the first request that needs it
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		w.Header()[versionHeaderName] = versionHeader() // version.go
 		if !e.hostAllowed(req) {
@@ -250,7 +240,7 @@ func New(opts Options) (*Emulator, error) {
 			e.serveRefused(w, req, err)
 			return
 		}
-		r.ServeHTTP(w, req)
+		r().ServeHTTP(w, req)
 	})
 	return e, nil
 }

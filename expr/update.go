@@ -22,6 +22,8 @@ type updateProgram struct {
 	actions []*compiledAction
 	paths   []Path      // target paths in source order
 	tree    *updateNode // the actions merged by path (apply.go)
+
+	attrs []string // the top-level attributes of paths, in order, without repeats
 }
 
 type compiledAction struct {
@@ -171,6 +173,7 @@ func (c *Compiler) checkUpdate(param string, x *UpdateExpr, order []int) (*Updat
 		return nil, nil, err
 	}
 	u.tree = buildTree(u.actions)
+	u.attrs = topAttributes(u.paths)
 	u.vals = k.vals
 	return u, k, nil
 }
@@ -235,10 +238,15 @@ func (u *Update) UpdatedPaths() []Path { return u.paths }
 
 // Attributes returns the distinct top-level attribute names the update
 // targets, in source order (used to reject updates of key attributes).
-func (u *Update) Attributes() []string {
+// The slice is shared (made once per compiled program): do not modify it.
+func (u *Update) Attributes() []string { return u.attrs }
+
+// topAttributes returns the distinct top-level attribute names of paths,
+// in order.
+func topAttributes(paths []Path) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, p := range u.paths {
+	for _, p := range paths {
 		if !seen[p[0].Name] {
 			seen[p[0].Name] = true
 			out = append(out, p[0].Name)

@@ -1,6 +1,9 @@
 package partiql
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // reservedWords are the words DynamoDB's PartiQL parser reserves: a plain
 // (unquoted) identifier may not be one of them, neither as a name (WHERE
@@ -17,7 +20,7 @@ import "strings"
 // INT2, INT4, INT8, INTEGER2, INTEGER4, INTEGER8 and BIGINT as type names
 // after IS, which are not reserved here because DynamoDB Local accepts
 // them as names.
-var reservedWords = func() map[string]bool {
+var reservedWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range []string{
 		"absolute", "action", "add", "all", "allocate", "alter", "and", "any",
@@ -58,9 +61,9 @@ var reservedWords = func() map[string]bool {
 		m[strings.ToUpper(w)] = true
 	}
 	return m
-}()
+})
 
 // IsReserved reports whether word (any case) is reserved: as a plain
 // identifier it does not scan as IDENT but as a keyword token (RESERVED
 // when the grammar has no token of its own for it).
-func IsReserved(word string) bool { return reservedWords[strings.ToUpper(word)] }
+func IsReserved(word string) bool { return reservedWords()[strings.ToUpper(word)] }

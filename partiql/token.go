@@ -3,6 +3,7 @@ package partiql
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Token is the kind of a lexical token of DynamoDB's PartiQL.
@@ -202,22 +203,24 @@ func (t Token) IsLiteral() bool { return literalBeg < t && t < literalEnd }
 // IsComparison reports whether t is one of = <> < <= > >=.
 func (t Token) IsComparison() bool { return t >= EQ && t <= GE }
 
-var keywords = func() map[string]Token {
+// keywords maps a keyword's text to its token; built on first use, not
+// at start-up (a server that never sees PartiQL never needs it).
+var keywords = sync.OnceValue(func() map[string]Token {
 	m := make(map[string]Token, keywordEnd-keywordBeg)
 	for t := keywordBeg + 1; t < RESERVED; t++ {
 		m[tokens[t]] = t
 	}
 	return m
-}()
+})
 
 // Lookup maps an identifier to its keyword token, RESERVED for a reserved
 // word the grammar has no token for, or IDENT.
 func Lookup(word string) Token {
 	up := strings.ToUpper(word)
-	if t, ok := keywords[up]; ok {
+	if t, ok := keywords()[up]; ok {
 		return t
 	}
-	if reservedWords[up] {
+	if reservedWords()[up] {
 		return RESERVED
 	}
 	return IDENT

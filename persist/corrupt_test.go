@@ -215,7 +215,7 @@ func TestDamagedSnapshot(t *testing.T) {
 func setVersion(t *testing.T, path string, v uint32) {
 	b := readFile(t, path)
 	binary.LittleEndian.PutUint32(b[8:], v)
-	binary.LittleEndian.PutUint32(b[28:], crc32.Checksum(b[:28], crcTab))
+	binary.LittleEndian.PutUint32(b[28:], crc32.Checksum(b[:28], crcTab()))
 	writeFile(t, path, b)
 }
 

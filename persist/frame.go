@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"sync"
 )
 
 // The framing shared by log segments and snapshot files.
@@ -59,8 +60,10 @@ const (
 )
 
 var (
-	magic  = [6]byte{'D', 'Y', 'N', 'E', 'M', 'U'}
-	crcTab = crc32.MakeTable(crc32.Castagnoli)
+	magic = [6]byte{'D', 'Y', 'N', 'E', 'M', 'U'}
+	// crcTab is the Castagnoli table, made on first use: MakeTable builds
+	// the slicing tables, which a server without -dbPath never needs.
+	crcTab = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 )
 
 // Format errors.
@@ -85,7 +88,7 @@ func appendHeader(dst []byte, h fileHeader) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, h.version)
 	dst = binary.LittleEndian.AppendUint64(dst, h.base)
 	dst = binary.LittleEndian.AppendUint64(dst, 0)
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[len(dst)-28:], crcTab))
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[len(dst)-28:], crcTab()))
 }
 
 // parseHeader reads a file header of kind kind.
@@ -97,7 +100,7 @@ func parseHeader(b []byte, kind byte) (fileHeader, error) {
 	if [6]byte(b[:6]) != magic || b[6] != kind {
 		return fileHeader{}, fmt.Errorf("%w: not a dynamoemu %s file (bad magic)", ErrCorrupt, kindName(kind))
 	}
-	if crc32.Checksum(b[:28], crcTab) != binary.LittleEndian.Uint32(b[28:]) {
+	if crc32.Checksum(b[:28], crcTab()) != binary.LittleEndian.Uint32(b[28:]) {
 		return fileHeader{}, fmt.Errorf("%w: header checksum", ErrCorrupt)
 	}
 	h := fileHeader{kind: b[6], version: binary.LittleEndian.Uint32(b[8:]), base: binary.LittleEndian.Uint64(b[12:])}
@@ -119,9 +122,9 @@ func kindName(kind byte) string {
 
 // frameCRC is the checksum of a frame: its length, seq and payload.
 func frameCRC(hdr []byte, payload []byte) uint32 {
-	c := crc32.Update(0, crcTab, hdr[0:4])
-	c = crc32.Update(c, crcTab, hdr[8:16])
-	return crc32.Update(c, crcTab, payload)
+	c := crc32.Update(0, crcTab(), hdr[0:4])
+	c = crc32.Update(c, crcTab(), hdr[8:16])
+	return crc32.Update(c, crcTab(), payload)
 }
 
 // sealFrame fills in the header of frame, whose first frameHeader bytes

@@ -50,6 +50,10 @@ const childProfileEnv = "DYNAMOEMU_BENCH_CHILD_CPUPROFILE"
 // parent keeps its own).
 const childGOMAXPROCSEnv = "DYNAMOEMU_BENCH_CHILD_GOMAXPROCS"
 
+// childEnvEnv adds variables (space-separated K=V) to the child server's
+// environment alone.
+const childEnvEnv = "DYNAMOEMU_BENCH_CHILD_ENV"
+
 // rusagePath answers the child server's CPU time in nanoseconds.
 const rusagePath = "/debug/rusage"
 
@@ -470,12 +474,20 @@ func benchHandler(b *testing.B, o op) {
 	if status := r.serve(h); status != http.StatusOK {
 		b.Fatalf("status %d: %s", status, r.w.out.String())
 	}
+	before, _ := processCPU()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		if status := r.serve(h); status != http.StatusOK {
 			b.Fatalf("status %d: %s", status, r.w.out.String())
 		}
+	}
+	b.StopTimer()
+	// CPU time of the process per operation (the GC's included): on a
+	// shared machine, steadier than ns/op, which counts time waiting for
+	// a core.
+	if after, ok := processCPU(); ok {
+		b.ReportMetric(float64(after.user+after.sys-before.user-before.sys)/float64(b.N), "cpu-ns/op")
 	}
 }
 
@@ -609,6 +621,7 @@ func startChild(b *testing.B) string {
 		if n := os.Getenv(childGOMAXPROCSEnv); n != "" {
 			cmd.Env = append(cmd.Env, "GOMAXPROCS="+n)
 		}
+		cmd.Env = append(cmd.Env, strings.Fields(os.Getenv(childEnvEnv))...)
 		cmd.Stderr = os.Stderr
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
@@ -661,7 +674,7 @@ func serveChild() {
 		os.Exit(1)
 	}
 	api := e.Handler()
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == rusagePath {
 			t, _ := processCPU()
 			_, _ = fmt.Fprintf(w, "%d %d", t.user, t.sys)
@@ -673,6 +686,9 @@ func serveChild() {
 		}
 		api.ServeHTTP(w, r)
 	})
+	if os.Getenv(adaptiveEnv) != "" {
+		h = newAdaptiveProcs().wrap(h)
+	}
 	if path := os.Getenv(childProfileEnv); path != "" {
 		f, err := os.Create(path)
 		if err == nil {

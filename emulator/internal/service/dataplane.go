@@ -291,12 +291,14 @@ func (p exprParams) check() error {
 // bad ExpressionAttributeValues value is reported by the decoder, before
 // any of these checks (there, after the maps' keys).
 //
+// Expressions are looked up in the process's cache first (expr_cache.go).
+//
 // Then the maps' size (wire's wire_placeholders.go): a map of more than 2 MB
 // arrives as a stand-in holding only what Err could report.
 func newCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
 	names, namesOver := wire.WithoutStandIn(names)
 	vals, valuesOver := wire.WithoutStandIn(values.Values())
-	comp := expr.NewCompiler(names, vals)
+	comp := expr.NewCachedCompiler(exprCache(), names, vals)
 	if err := comp.Err(); err != nil {
 		return nil, err
 	}

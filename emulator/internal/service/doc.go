@@ -63,7 +63,10 @@
 //     batch_constraints.go (BatchGetItem, BatchWriteItem), indexes.go and
 //     indexes_multi.go (index entries, multi-attribute GSI keys),
 //     collections.go (item collections and their 10 GB limit),
-//     encode_outputs.go (the data-plane outputs' appenders).
+//     encode_outputs.go (the data-plane outputs' appenders),
+//     expr_cache.go (the compiled-expression cache every request's
+//     Compiler looks in), page_eval.go (filters and projections evaluated
+//     on stored records: expr.Matcher, expr.Projector).
 //   - Transactions: op_transact.go (TransactWriteItems),
 //     op_transact_get.go (TransactGetItems), idempotency.go and
 //     fingerprint.go (ClientRequestTokens: a bounded store keyed by a

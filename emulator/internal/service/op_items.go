@@ -422,15 +422,10 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 		return out, nil
 	}
 	out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, stored.Size(), consistent)
-	if proj == nil {
-		out.stored, out.hasStored = stored, true
-		return out, nil
+	if proj != nil {
+		stored = projectEncoded(proj, stored)
 	}
-	w := wire.ItemToWire(projectStored(proj, stored))
-	if w == nil {
-		w = wire.WireItem{}
-	}
-	out.Item = &w
+	out.stored, out.hasStored = stored, true
 	return out, nil
 }
 

@@ -150,11 +150,13 @@ func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, l
 // pageReader collects one page while storage walks the items. visit runs
 // under the table's read lock, so it only evaluates and collects; encoding
 // happens after the walk. Items are kept as storage holds them and written
-// out from their records; a filter decodes only the attributes it reads, a
-// projection only those its paths start with.
+// out from their records; the filter and the projection work on the
+// records too (page_eval.go).
 type pageReader struct {
 	req       *readRequest
-	items     []storage.Item        // projected items
+	eval      pageEval              // the filter and projection bound to this page
+	bound     bool                  // eval is set
+	items     []storage.Item        // items of an index's projection
 	stored    []storage.EncodedItem // whole items, without a projection
 	count     int
 	scanned   int
@@ -162,7 +164,6 @@ type pageReader struct {
 	last      storage.EncodedItem // the last item read when the page stopped early
 	stopped   bool                // Limit or the 1 MB page size ended the page
 	fetched   float64             // read units of the items an LSI read fetched from the table
-	err       error               // a filter evaluation error; ends the walk
 }
 
 func (p *pageReader) visit(e storage.EncodedItem) bool {
@@ -173,23 +174,17 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 	} else {
 		p.readBytes += e.Size()
 	}
-	keep := true
-	if p.req.filter != nil {
-		ok, err := p.req.filter.Eval(e.Attributes(p.req.filterAttrs))
-		if err != nil {
-			p.err = err
-			return false
-		}
-		keep = ok
+	if !p.bound {
+		p.eval, p.bound = newPageEval(p.req), true
 	}
-	if keep {
+	if p.eval.keep(e) {
 		p.count++
 		switch {
 		case p.req.countOnly:
-		case p.req.projection != nil:
-			p.items = append(p.items, projectStored(p.req.projection, e))
+		case p.eval.projects():
+			p.eval.project(e)
 		case ir != nil && ir.keep != nil:
-			p.items = append(p.items, e.Attributes(ir.keep))
+			p.items = append(p.items, e.Attributes(ir.keep)) // only if expr refused a name of keep
 		default:
 			p.stored = append(p.stored, e)
 		}
@@ -207,12 +202,13 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 
 // output builds the response of the page read.
 func (p *pageReader) output() (*pageOutput, error) {
-	if p.err != nil {
-		return nil, p.err
+	stored := p.stored
+	if p.eval.projects() {
+		stored = p.eval.projected()
 	}
 	out := &pageOutput{
 		Items:        p.items,
-		stored:       p.stored,
+		stored:       stored,
 		countOnly:    p.req.countOnly,
 		Count:        p.count,
 		ScannedCount: p.scanned,

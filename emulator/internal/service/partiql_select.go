@@ -117,7 +117,7 @@ func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
 		for _, kc := range plan.kcs[first:] {
 			t.data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
 				Forward: plan.sel.Forward, ExclusiveStart: start}, p.visit)
-			if p.stopped || p.err != nil {
+			if p.stopped {
 				break
 			}
 			start = nil

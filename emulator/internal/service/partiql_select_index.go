@@ -57,7 +57,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 			if err := t.data.QueryIndex(ix.name, q, p.visit); err != nil {
 				return apierr.Validation(apierr.MsgPartiQLNoSuchIndex) // deleted since the lookup
 			}
-			if p.stopped || p.err != nil {
+			if p.stopped {
 				break
 			}
 			start = nil
