@@ -41,10 +41,10 @@ var layers = []layer{
 	{pkg: "emulator/internal/streamlog", may: []string{"storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
 	{pkg: "emulator/internal/service", may: []string{"storage", "expr", "partiql", "partiql/lower", "conventions",
-		"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
+		"faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
-	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
+	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "faults", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
 	{pkg: "emulator/benchmarks", may: []string{"emulator", "persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/faults"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -25,6 +26,8 @@ type Service struct {
 	tokens *tokenStore
 	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
 	snaps snapshotStore
+	// fx is fault injection, throttling and the report's settings (fx.go).
+	fx fxState
 }
 
 // Config configures a service.
@@ -51,6 +54,10 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
+	// Faults is the fault injector (nil: a new one with no rules).
+	Faults *faults.Injector
+	// Throttle says which tables' capacity is enforced (fx.go).
+	Throttle ThrottleConfig
 }
 
 // New returns a service with no tables.
@@ -63,6 +70,10 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
+	s.fx.inj, s.fx.th = cfg.Faults, cfg.Throttle
+	if s.fx.inj == nil {
+		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
+	}
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
 	if s.tokens.maxBytes == 0 {
 		s.tokens.maxBytes = DefaultIdempotencyBytes
