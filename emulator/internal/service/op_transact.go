@@ -494,7 +494,6 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, nil
 }
 
-
 // txUnits is the capacity a transaction took from one table.
 type txUnits struct {
 	table string // its name: a token's replay keeps it (idempotency.go), not the table
