@@ -156,8 +156,8 @@ func TestReportSeed001(t *testing.T) {
 		t.Errorf("got table report %+v", tr)
 	}
 	res := tr.Resources[0]
-	if res.Scans != 1 || res.Gets != 2 || res.Writes != 6 || res.ItemsRead != 8 || res.ItemsReturned != 3 {
-		t.Errorf("table: got %d scans, %d gets, %d writes, read %d returned %d; want 1, 2, 6, 8, 3",
+	if res.Scans != 1 || res.Gets != 2 || res.Writes != 6 || res.ItemsRead != 8 || res.ItemsReturned != 4 {
+		t.Errorf("table: got %d scans, %d gets, %d writes, read %d returned %d; want 1, 2, 6, 8, 4",
 			res.Scans, res.Gets, res.Writes, res.ItemsRead, res.ItemsReturned)
 	}
 	if rec.Design() == nil {
