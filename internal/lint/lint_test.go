@@ -49,7 +49,7 @@ var layers = []layer{
 	{pkg: "emulator/benchmarks", may: []string{"emulator", "persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage", "persist", "console"}, tests: true}, // console: the server mounts the web console
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage", "persist", "console", "faults"}, tests: true}, // console: the server mounts the web console
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
