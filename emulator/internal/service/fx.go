@@ -153,7 +153,8 @@ func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access i
 	if !inj.Active() && !th && !rec.On() {
 		return nil, nil
 	}
-	u := &fxUse{c: c, t: t, write: access.IsWrite(), th: th, rec: rec}
+	u := c.newUse()
+	*u = fxUse{c: c, t: t, write: access.IsWrite(), th: th, rec: rec}
 	if x != nil {
 		u.index, u.gsi = x.name, !x.local
 	}
@@ -300,6 +301,8 @@ func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float6
 		u.q.ReadUnits, u.q.WriteUnits, u.q.Read, u.q.Returned = readUnits, writeUnits, read, returned
 		u.rec.Record(&u.q)
 	}
+	*u = fxUse{}
+	usePool.Put(u)
 }
 
 // capMode is the capacity mode a write reports in: the request's, or
@@ -388,3 +391,11 @@ func (ns *Namespace) forgetFx(table string) {
 		ns.rec.ForgetContributorInsights(table, "")
 	}
 }
+
+// usePool recycles uses: a use is put back by end, after which nothing
+// refers to it (a use never ended, of a request that failed, is left to
+// the collector). So a watched request allocates nothing for its hooks.
+var usePool = sync.Pool{New: func() any { return new(fxUse) }}
+
+// newUse returns a zero use from the pool.
+func (c *call) newUse() *fxUse { return usePool.Get().(*fxUse) }

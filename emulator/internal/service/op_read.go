@@ -237,6 +237,7 @@ func (p *pageReader) output() (*pageOutput, error) {
 	}
 	if p.req.fx != nil {
 		p.req.fx.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
+		p.req.fx = nil // back in the pool
 	}
 	return out, nil
 }
