@@ -7,6 +7,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/faults/lag"
 	"github.com/dynamoemu/dynamoemu/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/insights"
 )
@@ -134,4 +135,14 @@ func (e *Emulator) WriteReport(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// StreamLag returns the gate that delays the records of a table's enabled
+// stream (in the namespace an access key and region select): SetDelay(d)
+// delivers each record d after its write on the emulator's clock
+// (Advance moves it), Hold keeps them until Release. GetRecords stops at
+// the first record not shown yet; its iterator does not move past it.
+// GSI lag and stale eventually consistent reads are not there yet.
+func (e *Emulator) StreamLag(accessKey, region, table string) (*lag.Gate, error) {
+	return e.svc.StreamLag(accessKey, region, table)
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -27,7 +29,11 @@ import (
 //	POST   /dynamoemu/report/start    start collecting ({} body)
 //	POST   /dynamoemu/report/stop     stop collecting
 //	GET    /dynamoemu/contributors?table=T&index=I&n=10   Contributor Insights' top keys
+//	POST   /dynamoemu/lag             {"table":"T","stream":true,"delay":"250ms"} or "hold":true or "release":true
+//	                                  (optional "accessKey" and "region": the namespace; default the shared one,
+//	                                  or the only one there is)
 const (
+	AdminLagPath          = "/dynamoemu/lag"
 	AdminFaultsPath       = "/dynamoemu/faults"
 	AdminFaultStatsPath   = "/dynamoemu/faults/stats"
 	AdminReportPath       = "/dynamoemu/report"
@@ -49,6 +55,72 @@ func (e *Emulator) faultRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminReportPath + "/start").HandlerFunc(e.serveReportStart)
 	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(e.serveReportStop)
 	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(e.serveContributors)
+	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(e.serveLag)
+}
+
+// lagRequest is POST /dynamoemu/lag's body.
+type lagRequest struct {
+	Table     string `json:"table"`
+	Stream    bool   `json:"stream"`
+	Delay     string `json:"delay"`
+	Hold      bool   `json:"hold"`
+	Release   bool   `json:"release"`
+	AccessKey string `json:"accessKey"`
+	Region    string `json:"region"`
+}
+
+// errLagRequest: a lag request that is not one of the shapes above.
+var errLagRequest = errors.New(`want {"table":"T","stream":true} with one of "delay":"<duration>", "hold":true, "release":true`)
+
+func (e *Emulator) serveLag(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	err := func() error {
+		body, err := readFaultsBody(r)
+		if err != nil {
+			return err
+		}
+		var req lagRequest
+		if err := json.Unmarshal(body, &req); err != nil {
+			return fmt.Errorf("%w: %v", errLagRequest, err)
+		}
+		n := 0
+		for _, set := range []bool{req.Delay != "", req.Hold, req.Release} {
+			if set {
+				n++
+			}
+		}
+		if req.Table == "" || !req.Stream || n != 1 {
+			return errLagRequest
+		}
+		ak, region := req.AccessKey, req.Region
+		if ak == "" && region == "" {
+			if reps := e.Report(); len(reps) == 1 {
+				ak, region, _ = strings.Cut(reps[0].Namespace, "/")
+			}
+		}
+		g, err := e.StreamLag(ak, region, req.Table)
+		if err != nil {
+			return err
+		}
+		switch {
+		case req.Hold:
+			g.Hold()
+		case req.Release:
+			g.Release()
+		default:
+			d, err := time.ParseDuration(req.Delay)
+			if err != nil || d < 0 {
+				return fmt.Errorf("%w: delay %q", errLagRequest, req.Delay)
+			}
+			g.SetDelay(d)
+		}
+		return nil
+	}()
+	if err != nil {
+		writeAdminError(w, err)
+		return
+	}
+	writeAdmin(w, http.StatusOK, `{"lag":true}`)
 }
 
 // writeAdminJSON answers v as JSON.

@@ -50,6 +50,8 @@ func TestFaultsAdmin(t *testing.T) {
 		{"GET", emulator.AdminReportPath, "", 200, `"reporting":true,"design":true`},
 		{"GET", emulator.AdminContributorsPath, "", 400, "table is required"},
 		{"GET", emulator.AdminContributorsPath + "?table=tbl&n=x", "", 400, "positive"},
+		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"delay":"1s","hold":true}`, 400, "want"},
+		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"hold":true}`, 400, "no enabled stream"},
 	}
 	for _, tc := range tests {
 		status, body := do(tc.method, tc.path, tc.body)
