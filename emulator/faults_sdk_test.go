@@ -312,3 +312,20 @@ func TestThrottleSDKHotKey(t *testing.T) {
 		t.Errorf("a second later: %v", err)
 	}
 }
+
+// TestFaultsSDKExecuteStatement: a rule on a table reaches a PartiQL
+// statement naming it.
+func TestFaultsSDKExecuteStatement(t *testing.T) {
+	ctx := context.Background()
+	e, db := emulatortest.NewWith(t, emulator.Options{})
+	faultTable(t, db, "tbl", 0, 0)
+	emulatortest.Inject(t, e, faults.Rule{Table: "tbl", Operations: []string{"ExecuteStatement"}, Fault: faults.InternalServerError})
+	_, err := db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "tbl" WHERE pk = 'a'`)})
+	var ie *types.InternalServerError
+	if !errors.As(err, &ie) {
+		t.Errorf("got %v, want InternalServerError", err)
+	}
+	if _, err := db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "tbl" WHERE pk = `)}); err == nil || errors.As(err, &ie) {
+		t.Errorf("a syntax error: got %v, want its ValidationException first", err)
+	}
+}

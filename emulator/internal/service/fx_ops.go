@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/partiql"
 )
 
 // Fault rules on the operations that do not decide per table use (the
@@ -16,6 +17,7 @@ var fxHooked = map[string]bool{
 	"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true,
 	"Query": true, "Scan": true, "BatchGetItem": true, "BatchWriteItem": true,
 	"TransactWriteItems": true, "TransactGetItems": true, "ExecuteTransaction": true,
+	"ExecuteStatement": true, // fxStatement, once the statement is parsed
 }
 
 // fxOperation runs the fault rules on a call of an operation not in
@@ -44,4 +46,48 @@ func tableNameOf(in any) string {
 	var s string
 	noteTable(&s, in)
 	return s
+}
+
+// statementTarget is the table and index a PartiQL statement names.
+func statementTarget(st partiql.Statement) (table, index string) {
+	var t partiql.Target
+	switch s := st.(type) {
+	case *partiql.Select:
+		t = s.From
+	case *partiql.Insert:
+		t = s.Into
+	case *partiql.Update:
+		t = s.Table
+	case *partiql.Delete:
+		t = s.From
+	default:
+		return "", ""
+	}
+	if t.Index != nil {
+		index = t.Index.Text
+	}
+	return t.Table.Text, index
+}
+
+// fxStatement runs the fault rules on an ExecuteStatement or one
+// statement of a BatchExecuteStatement, once it is parsed: with the
+// table and index it names, and no key (rules by key do not match
+// PartiQL statements).
+func (c *call) fxStatement(st partiql.Statement) error {
+	inj := c.svc.fx.inj
+	if !inj.Active() {
+		return nil
+	}
+	name, index := statementTarget(st)
+	f := inj.Decide(faults.Call{Op: c.op, Table: name, Index: index})
+	if f.Delay > 0 {
+		if err := c.sleep(f.Delay); err != nil {
+			return err
+		}
+	}
+	if !f.Fails() {
+		return nil
+	}
+	u := &fxUse{c: c, t: &table{name: name, arn: c.tableARN(name)}, index: index, gsi: index != ""}
+	return u.faultError(f.Kind, f.Message)
 }
