@@ -31,7 +31,7 @@ import (
 // what a person does with it: switch namespace, create a table (stream,
 // TTL, an index), add items (plain JSON with a 38-digit number), query
 // with a key condition and a filter, edit, delete, tail the stream, move
-// the clock and sweep TTL, and the insights preview. Each step is checked
+// the clock and sweep TTL, and the insights report and fault rules. Each step is checked
 // in the page and, independently, through the DynamoDB API. It saves a
 // screenshot after each step in $DYNAMOEMU_CONSOLE_SCREENSHOTS (a
 // temporary directory if unset) and logs their paths.
@@ -605,12 +605,36 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.click("Reset (confirm)", inDialog("Reset"))
 	b.wait("the reset report", `document.querySelector("main .empty h3")?.textContent === "No violations"`)
 	s.api(t, "DeleteTable", map[string]any{"TableName": "Ledger"})
+	// Insights: the access-pattern report of this namespace and the
+	// fault rules, from the admin endpoints.
 	b.nav('i', "#/insights")
-	b.wait("insights", `document.querySelectorAll(".panel.soon").length === 2`)
-	b.click("preview", button("Preview the charts with example data"))
-	b.wait("the charts", `document.querySelectorAll(".chart-grid figure svg").length === 3`)
-	_ = eval[bool](b, `(document.querySelector(".chart-grid").scrollIntoView({block: "end"}), true)`)
-	b.shot("insights", "Insights: access patterns and fault injection marked not available yet; the SVG charts previewed with example data")
+	b.wait("insights, not collecting", `document.querySelector("main .report .empty") !== null && document.querySelector("main .faults")?.textContent.includes("no rules")`)
+	b.click("start collecting", button("Start collecting"))
+	b.wait("collecting", `document.querySelector("main button") && [...document.querySelectorAll("main button")].some((x) => x.textContent === "Stop collecting")`)
+	s.api(t, "CreateTable", map[string]any{
+		"TableName": "Hits", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": []map[string]string{{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}},
+		"KeySchema":            []map[string]string{{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}},
+	})
+	for i, pk := range []string{"user#1", "user#1", "user#1", "user#2", "user#2", "user#3"} {
+		s.api(t, "PutItem", map[string]any{"TableName": "Hits", "Item": map[string]any{"pk": map[string]string{"S": pk}, "sk": map[string]string{"S": strconv.Itoa(i)}}})
+	}
+	s.api(t, "Query", map[string]any{"TableName": "Hits", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": map[string]any{":p": map[string]string{"S": "user#1"}}})
+	s.api(t, "Scan", map[string]any{"TableName": "Hits", "FilterExpression": "sk = :s", "ExpressionAttributeValues": map[string]any{":s": map[string]string{"S": "4"}}})
+	_ = eval[bool](b, `(document.querySelector("details.rules-edit").open = true, true)`)
+	b.fill("textarea.rules-editor", `{"seed": 1, "rules": [{"name": "throttle-user1", "table": "Hits", "partitionKey": "user#1", "fault": "ProvisionedThroughputExceeded", "probability": 0.5}, {"name": "slow-scans", "operations": ["Scan"], "fault": "Delay", "delay": "250ms"}]}`)
+	b.click("save the rules", button("Save rules"))
+	b.wait("the report and the rules", `document.querySelectorAll("main .report .chart-grid figure svg").length === 3 && document.querySelector("main .faults table.grid")?.textContent.includes("slow-scans")`)
+	_ = eval[bool](b, `(document.querySelector("main .report .chart-grid").scrollIntoView({block: "start"}), true)`)
+	b.shot("insights", "Insights: this namespace's access-pattern report from GET /dynamoemu/report: hot partition keys, filter waste and reads by kind per table, the per-resource counts, the costliest requests")
+	_ = eval[bool](b, `(document.querySelector("main .faults").scrollIntoView({block: "end"}), true)`)
+	b.shot("insights-faults", "Insights: the fault rules from GET /dynamoemu/faults with their matched and fired counts (GET /dynamoemu/faults/stats), edited in place")
+	_ = eval[bool](b, `(document.querySelector("details.rules-edit").open = true, true)`)
+	b.click("clear the rules", button("Clear"))
+	b.wait("no rules", `document.querySelector("main .faults")?.textContent.includes("no rules")`)
+	b.click("stop collecting", button("Stop collecting"))
+	b.wait("not collecting", `[...document.querySelectorAll("main button")].some((x) => x.textContent === "Start collecting")`)
+	s.api(t, "DeleteTable", map[string]any{"TableName": "Hits"})
 
 	// A second table of 25 items, made from an SDK: the tables' cards.
 	s.api(t, "CreateTable", map[string]any{

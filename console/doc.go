@@ -56,9 +56,11 @@
 // builder that shows the request it sends and the answer's counts and
 // ConsumedCapacity; a live tail of the table's stream (GetRecords every
 // second on each open shard, from LATEST or TRIM_HORIZON); the clock and
-// the TTL sweep; the conventions report; and Insights, which holds the
-// place of the access-pattern report and the fault-injection rules that
-// the emulator does not have yet. chart.js draws bar, stacked-bar and
+// the TTL sweep; the conventions report; and Insights: the
+// namespace's access-pattern report (GET /dynamoemu/report: hot keys,
+// filter waste, reads by kind, the design's patterns and findings) and the
+// fault-injection rules with their counts, edited in place (PUT and
+// DELETE /dynamoemu/faults). chart.js draws bar, stacked-bar and
 // donut charts as SVG from a JSON spec (documented at its top), so a
 // report served as JSON needs no drawing code of its own.
 //

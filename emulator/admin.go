@@ -85,6 +85,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
 	e.snapshotRoutes(r)
+	e.faultRoutes(r) // faults_admin.go
 }
 
 // serveConventionsReset answers DELETE ConventionsPath: the conventions

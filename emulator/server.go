@@ -19,6 +19,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/faults"
 	"github.com/dynamoemu/dynamoemu/persist"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -86,6 +87,9 @@ type Options struct {
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
 	Console http.Handler
+	// Faults configures fault injection, capacity throttling and the
+	// access-pattern report (faults.go).
+	Faults FaultOptions
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -212,6 +216,13 @@ func New(opts Options) (*Emulator, error) {
 		}
 		return nil, err
 	}
+	if err := e.initFaults(); err != nil {
+		e.svc.Close()
+		if e.store != nil {
+			e.store.Close()
+		}
+		return nil, err
+	}
 	if e.store != nil {
 		if err := loadNamespaces(e.svc, e.store, e.log); err != nil {
 			e.svc.Close()
@@ -258,6 +269,8 @@ func (e *Emulator) serviceConfig() service.Config {
 		StreamRetention:  e.opts.StreamRetention,
 		Conventions:      e.opts.Conventions,
 		TableDropped:     e.release.deleted,
+		Faults:           faults.New(faults.Options{Clock: e.clock, Logger: e.log}),
+		Throttle:         service.ThrottleConfig(e.opts.Faults.Throttle),
 	}
 }
 

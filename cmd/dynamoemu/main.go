@@ -58,6 +58,7 @@ type config struct {
 	optimizeDbBeforeStartup bool
 	limits                  limitFlags // limits.go
 	ttlSweepInterval        time.Duration
+	faults                  faultFlags // faults.go
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -86,6 +87,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	addLimitFlags(fs, &c.limits)
+	addFaultFlags(fs, &c.faults)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
@@ -169,6 +171,9 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if opts.Console, err = consoleHandler(c); err != nil {
 		return err
 	}
+	if err := c.faults.apply(&opts); err != nil {
+		return err
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
@@ -221,6 +226,7 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = srv.Shutdown(shutdownCtx)
+	c.faults.printReport(emu, stderr)
 	if cerr := emu.Close(); cerr != nil {
 		log.Error("closing the data directory", "err", cerr)
 		err = cmp.Or(err, cerr)

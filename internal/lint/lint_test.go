@@ -42,15 +42,15 @@ var layers = []layer{
 	{pkg: "emulator/internal/streamlog", may: []string{"storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
 	{pkg: "emulator/internal/service", may: []string{"storage", "expr", "partiql", "partiql/lower", "conventions",
-		"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
+		"faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
-	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
-	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true},
+	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
+	{pkg: "emulator/emulatortest", may: []string{"emulator", "faults", "insights"}, tests: true},
 	{pkg: "emulator/benchmarks", may: []string{"emulator", "persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage", "persist", "console"}, tests: true}, // console: the server mounts the web console
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage", "persist", "console", "faults"}, tests: true}, // console: the server mounts the web console
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code

@@ -92,7 +92,9 @@ type Error struct {
 	Item  storage.Item // ConditionalCheckFailedException with ALL_OLD; else nil
 	// reasons are TransactionCanceledException's CancellationReasons; else nil.
 	Reasons []CancellationReason
-	Cause   error // what a %w verb wrapped, for errors.Is/As; may be nil
+	// Throttling are the ThrottlingReasons of a throughput error (faults.go); else nil.
+	Throttling []ThrottlingReason
+	Cause      error // what a %w verb wrapped, for errors.Is/As; may be nil
 }
 
 func (e *Error) Error() string        { return e.Msg }

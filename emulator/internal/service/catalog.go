@@ -148,6 +148,8 @@ type table struct {
 	mu sync.Mutex
 	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
 	liveStream *stream
+	// thState is what the throttler was last configured from (fx.go).
+	thState atomic.Pointer[tableThrottle]
 }
 
 // tableMeta is the part of a table's definition that UpdateTable,

@@ -96,6 +96,14 @@
 //     partiql_select_index.go, partiql_write.go.
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
+//   - Fault injection, throttling, the access-pattern report (issue 23;
+//     faults/WIRING.md): fx.go (fxBegin and fxUse.end around each use of
+//     a table or index, a table's throttling configured from its
+//     definition), fx_batch.go (per item, UnprocessedItems/Keys),
+//     fx_tx.go (per action, CancellationReasons), fx_ops.go (one rule
+//     check for the other operations), fx_api.go (what the facade
+//     reaches: reporting, design, reports, the report's catalog),
+//     op_contributor_insights.go (Update/Describe/ListContributorInsights).
 //
 // # Why one package
 //
@@ -151,6 +159,11 @@
 //	                  with persistence it appends to the history's
 //	                  FrameLog (persist's lock, a leaf) under it
 //	leaves            namespaces.mu, Namespace.mu, idempotency.mu,
+//	                  fxState.mu and a recorder's mutex (the one exception
+//	                  to "nothing inside": a namespace created under
+//	                  namespaces.mu takes the report's settings, fx.go),
+//	                  the fault injector's and throttler's mutexes (a
+//	                  batch's items are charged inside its transaction),
 //	                  conventions.Report.mu, stmtCache.mu, codecMu,
 //	                  pitrRecorder.mu, backupSet.mu, snapshotStore.mu, the
 //	                  logger's: held for their own work, nothing taken inside
@@ -210,7 +223,7 @@
 //   - Transactions (op_transact.go, op_transact_get.go, idempotency.go):
 //     isolation is by locks, so a transaction waits instead of failing with
 //     TransactionConflict, and TransactionInProgressException never
-//     happens. Input errors (keys, expressions, sizes) are top-level
+//     happens, unless a fault rule injects them (fx_tx.go). Input errors (keys, expressions, sizes) are top-level
 //     ValidationExceptions as for the single-item operations; errors that
 //     depend on the stored item (an operand of the wrong type, an item grown
 //     past 400 KB, a full item collection) cancel the transaction with that

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dynamoemu/dynamoemu/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/insights"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -42,6 +44,11 @@ type Namespace struct {
 	// (addTable), so reads with ever new access keys keep nothing.
 	home    *namespaces
 	homeKey nsKey
+
+	// th and rec are its capacity throttler and access-pattern recorder
+	// (fx.go); nil while home is set.
+	th  *throttle.Throttler
+	rec *insights.Recorder
 }
 
 // newNamespace returns the namespace of ID key, with its DB: a new one
@@ -68,6 +75,7 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	// Point-in-time recovery sees every record, in front of whatever
 	// hook the DB has (the store's log, a test's recorder).
 	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
+	n.svc.initFx(ns)
 	if keep := n.svc.cfg.Keep; keep != nil && n.dbs != nil {
 		ns.loadKept(keep) // backups_keep.go, pitr_keep.go
 	}

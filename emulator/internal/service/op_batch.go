@@ -1,12 +1,14 @@
 package service
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/insights"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -130,10 +132,21 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		UnprocessedKeys: map[string]*KeysAndAttributes{},
 	}
 	size := 0
+	refused, processed := error(nil), false
 	for _, bt := range tables {
 		items := []wire.WireItem{}
 		units := 0.0
 		for i, k := range bt.keys {
+			u, err := c.fxBeginBatchItem(bt.t, k, insights.Get)
+			if err != nil {
+				if !unprocessable(err) {
+					return nil, err
+				}
+				refused = cmp.Or(refused, err)
+				bt.unprocessed(out, bt.req.Keys[i])
+				continue
+			}
+			processed = true
 			it, ok := bt.t.data.Get(k)
 			n := 0
 			if ok {
@@ -149,11 +162,15 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 				items = append(items, wire.ItemToWire(it))
 			}
 			units += readUnits(n, bt.consistent)
+			u.endBatchItem(readUnits(n, bt.consistent), 0, nil, min(1, n))
 		}
 		out.Responses[bt.name] = items
 		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
+	}
+	if refused != nil && !processed {
+		return nil, refused // no key was admitted: the call fails
 	}
 	return out, nil
 }
@@ -306,6 +323,14 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		tables = append(tables, bt)
 	}
 
+	// The fault rules and the throttler, per item, before any lock: a
+	// refused item goes back in UnprocessedItems.
+	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	uses, err := c.batchWriteFaults(tables, in.RequestItems, names, out)
+	if err != nil {
+		return nil, err
+	}
+
 	// Everything is valid: write, through one storage transaction (the one
 	// write path; it also means a refused write leaves none of the batch).
 	data := make([]*storage.Table, len(tables))
@@ -314,18 +339,27 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	}
 	tx := storage.Begin(data...)
 	defer tx.Abort()
-	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
-	for _, bt := range tables {
+	for ti, bt := range tables {
 		var cp capacity
 		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
-		decodeOld := needOld(bt.t, in.ReturnConsumedCapacity)
+		mode := in.ReturnConsumedCapacity
+		if uses != nil {
+			mode = (&fxUse{}).capMode(mode)
+		}
+		decodeOld := needOld(bt.t, mode)
 		var defs []*indexDef
 		if decodeOld {
 			gsis, lsis := bt.t.indexes()
 			defs = slices.Concat(gsis, lsis)
 		}
 		tp := bt.t.convPolicy()
-		for _, w := range bt.writes {
+		for wi, w := range bt.writes {
+			var u *fxUse
+			if uses != nil {
+				if u = uses[ti][wi]; u == refusedUse {
+					continue
+				}
+			}
 			var ch storage.Change
 			var err error
 			if tp != nil {
@@ -339,9 +373,12 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 				return nil, err
 			}
 			cp.table += writeUnits(max(ch.OldSize, ch.NewSize))
+			var ixUnits map[*indexDef]float64
 			if decodeOld {
-				cp.add(indexWriteUnits(bt.t.schema, defs, ch))
+				ixUnits = indexWriteUnits(bt.t.schema, defs, ch)
+				cp.add(ixUnits)
 			}
+			u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
 			icm.add(w.key, ch)
 		}
 		out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)

@@ -5,6 +5,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/insights"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -347,16 +348,21 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
+	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Put, false)
+	if err != nil {
+		return nil, err
+	}
 	var change storage.Change
 	if tp := t.convPolicy(); tp != nil {
 		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
 		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
 	} else {
-		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, fx.capMode(in.ReturnConsumedCapacity))
 	}
 	if err != nil {
 		return nil, err
 	}
+	fx.endWrite(max(size, change.OldSize), change)
 	out := &PutItemOutput{
 		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize), change),
 	}
@@ -414,8 +420,19 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
+	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Get, false)
+	if err != nil {
+		return nil, err
+	}
 	stored, found := t.data.GetEncoded(key)
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	if fx != nil {
+		n := 0
+		if found {
+			n = 1
+		}
+		fx.end(readUnits(stored.Size(), consistent), 0, nil, n, n)
+	}
 	out := &GetItemOutput{}
 	if !found {
 		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
@@ -467,15 +484,20 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
+	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Delete, false)
+	if err != nil {
+		return nil, err
+	}
 	var change storage.Change
 	if tp := t.convPolicy(); tp != nil {
 		change, err = c.deleteChecked(tp, t, key, cond, in.ReturnValuesOnConditionCheckFailure)
 	} else {
-		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, fx.capMode(in.ReturnConsumedCapacity))
 	}
 	if err != nil {
 		return nil, err
 	}
+	fx.endWrite(change.OldSize, change)
 	out := &DeleteItemOutput{
 		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, change.OldSize, change),
 	}
@@ -514,6 +536,10 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := c.guardKey(t, key); err != nil {
 		return nil, err
 	}
+	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Update, false)
+	if err != nil {
+		return nil, err
+	}
 	tp := t.convPolicy()
 	var newSize int
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
@@ -530,6 +556,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	fx.endWrite(max(newSize, change.OldSize), change)
 	out := &UpdateItemOutput{
 		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize), change),
 	}

@@ -86,7 +86,11 @@ func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransacti
 		if err != nil {
 			return nil, err
 		}
-		return &ExecuteTransactionOutput{reads: runTransactGet(gets, mode)}, nil
+		uses, err := c.txGetFaults(gets)
+		if err != nil {
+			return nil, err
+		}
+		return &ExecuteTransactionOutput{reads: runTransactGet(gets, mode, uses)}, nil
 	}
 	acts, err := c.planTxWrites(stmts)
 	if err != nil {

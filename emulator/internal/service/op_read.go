@@ -6,6 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/insights"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -114,6 +115,7 @@ type readRequest struct {
 	filterAttrs []string // the top-level attributes the filter reads
 	projection  *expr.Projection
 	index       *indexRead // nil: the read is of the table
+	fx          *fxUse     // the report's and throttler's hook (fx.go); nil: none
 }
 
 // newReadRequest is a Query's or Scan's request before its filter,
@@ -229,6 +231,10 @@ func (p *pageReader) output() (*pageOutput, error) {
 	} else {
 		out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
 	}
+	if p.req.fx != nil {
+		p.req.fx.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
+		p.req.fx = nil // back in the pool
+	}
 	return out, nil
 }
 
@@ -298,6 +304,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
 	if err != nil {
+		return nil, err
+	}
+	if req.fx, err = c.fxBegin(t, x, queryKey(kc.Partition, kc.Sort), insights.Query, req.filter != nil); err != nil {
 		return nil, err
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
@@ -417,6 +426,9 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	if req.fx, err = c.fxBegin(t, x, insights.KeyCondition{}, insights.Scan, req.filter != nil); err != nil {
 		return nil, err
 	}
 

@@ -23,8 +23,8 @@ import (
 // Isolation comes from storage: the transaction holds its tables' write
 // locks throughout, so it is serializable against other transactions and
 // single-item writes, and waits for its locks instead of failing.
-// TransactionConflict is never produced on its own; conflictReasons is the
-// place where a fault-injection feature will decide to produce it.
+// TransactionConflict is never produced on its own; fault rules produce
+// it (txFaults, fx_tx.go).
 
 func init() {
 	register("TransactWriteItems", transactWriteItems)
@@ -385,6 +385,10 @@ func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*
 // TransactionCanceledException with one reason per action. The
 // conventions rules of opted-in tables see all of its writes at once.
 func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
+	refused, uses, err := c.txFaults(acts)
+	if err != nil {
+		return nil, err
+	}
 	tables := make([]*storage.Table, 0, len(acts))
 	for _, a := range acts {
 		if a.t != nil {
@@ -404,8 +408,9 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		reasons[i] = r
 		cancelled = cancelled || r.Code != apierr.ReasonNone
 	}
-	if conflict := conflictReasons(acts); conflict != nil {
-		reasons, cancelled = conflict, true
+	if refused != nil {
+		mergeReasons(reasons, refused)
+		cancelled = true
 	}
 	if cancelled {
 		return nil, apierr.TransactionCanceled(reasons)
@@ -432,6 +437,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	if _, err := tx.Commit(); err != nil {
 		return nil, err
 	}
+	endTx(uses, acts, changes)
 	return changes, nil
 }
 
@@ -487,13 +493,6 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 	}
 	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, nil
 }
-
-// conflictReasons is where transactions would be made to fail with
-// TransactionConflict, as a fault-injection feature will: it returns the
-// reasons to cancel with (TransactionConflict for the chosen actions, None
-// for the rest), or nil to go on. Without fault injection transactions
-// wait for their locks and never conflict, so it returns nil.
-func conflictReasons([]*txAction) []apierr.CancellationReason { return nil }
 
 // txUnits is the capacity a transaction took from one table.
 type txUnits struct {

@@ -98,11 +98,16 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 	if err != nil {
 		return nil, err
 	}
-	return runTransactGet(gets, optString(in.ReturnConsumedCapacity)), nil
+	uses, err := c.txGetFaults(gets)
+	if err != nil {
+		return nil, err
+	}
+	return runTransactGet(gets, optString(in.ReturnConsumedCapacity), uses), nil
 }
 
 // runTransactGet reads validated Gets from one consistent snapshot.
-func runTransactGet(gets []*txGet, mode string) *TransactGetItemsOutput {
+// uses are the Gets' report and throttler hooks (nil: none).
+func runTransactGet(gets []*txGet, mode string, uses []*fxUse) *TransactGetItemsOutput {
 	tables := make([]*storage.Table, len(gets))
 	for i, g := range gets {
 		tables[i] = g.t.data
@@ -127,6 +132,12 @@ func runTransactGet(gets []*txGet, mode string) *TransactGetItemsOutput {
 		out.Responses[i].Item = &w
 	}
 	rtx.Close()
+	for i, u := range uses {
+		if u != nil {
+			n := min(1, sizes[i])
+			u.end(2*readUnits(sizes[i], true), 0, nil, n, n)
+		}
+	}
 	out.ConsumedCapacity = transactGetCapacity(mode, gets, sizes)
 	return out
 }

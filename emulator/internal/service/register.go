@@ -91,6 +91,9 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			return nil, err
 		}
 		noteTable(c.tableName, in)
+		if err := c.fxOperation(name, in); err != nil {
+			return nil, err
+		}
 		out, err := f(c, in)
 		if err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/faults"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -27,6 +28,8 @@ type Service struct {
 	snaps snapshotStore
 	// sidecars keep each namespace's streams across restarts (streams_persist.go).
 	sidecars sidecarSet
+	// fx is fault injection, throttling and the report's settings (fx.go).
+	fx fxState
 }
 
 // Config configures a service.
@@ -57,6 +60,10 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
+	// Faults is the fault injector (nil: a new one with no rules).
+	Faults *faults.Injector
+	// Throttle says which tables' capacity is enforced (fx.go).
+	Throttle ThrottleConfig
 }
 
 // New returns a service with no tables.
@@ -69,6 +76,10 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
+	s.fx.inj, s.fx.th = cfg.Faults, cfg.Throttle
+	if s.fx.inj == nil {
+		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
+	}
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
 	if s.tokens.maxBytes == 0 {
 		s.tokens.maxBytes = DefaultIdempotencyBytes

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -64,6 +65,8 @@ type stream struct {
 	// log is the stream's records (its lock is last in the lock order,
 	// doc.go: Observe appends under storage's lock).
 	log *streamlog.Log
+	// lag delays the records' delivery (fx_lag.go); nil: none.
+	lag atomic.Pointer[streamGate]
 }
 
 // streamID is what makes a stream itself: its label (and so its ARN),
@@ -111,6 +114,7 @@ func (s *stream) Observe(w storage.Committed) {
 	if s.viewType == viewOldImage || s.viewType == viewNewAndOld {
 		r.Old, r.HasOld = w.Old, w.HadOld
 	}
+	s.stampLag()
 	s.log.Append(r, now)
 }
 
@@ -133,6 +137,17 @@ func (s *stream) state(now time.Time) (status string, last uint64, gone bool) {
 // them and whether the shard is closed with nothing after them. A pos
 // before the oldest record kept is TrimmedDataAccessException.
 func (s *stream) read(pos uint64, limit, maxBytes int, now time.Time) ([]streamlog.Record, uint64, bool, error) {
+	limit, visible := s.visibleLimit(pos, limit)
+	if !visible {
+		// Nothing the gate shows: no record, the position stays, and the
+		// shard is not closed while records wait (Read with limit 0 says
+		// only whether pos is trimmed).
+		_, _, _, err := s.log.Read(pos, 0, maxBytes, now, s.sizeBytes)
+		if err != nil {
+			return nil, 0, false, apierr.New(apierr.ErrTrimmedDataAccess, apierr.MsgTrimmedData)
+		}
+		return nil, pos, false, nil
+	}
 	recs, next, closed, err := s.log.Read(pos, limit, maxBytes, now, s.sizeBytes)
 	if err != nil {
 		return nil, 0, false, apierr.New(apierr.ErrTrimmedDataAccess, apierr.MsgTrimmedData)

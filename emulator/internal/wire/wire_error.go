@@ -23,6 +23,9 @@ func AppendErrorBody(b []byte, e *apierr.Error) []byte {
 	if e.Reasons != nil {
 		b = appendCancellationReasons(b, e.Reasons)
 	}
+	if e.Throttling != nil {
+		b = appendThrottlingReasons(b, e.Throttling)
+	}
 	return append(b, '}')
 }
 
@@ -44,6 +47,24 @@ func appendCancellationReasons(b []byte, reasons []apierr.CancellationReason) []
 			b = append(b, `,"Item":`...)
 			b = AppendItem(b, r.Item)
 		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendThrottlingReasons writes the ThrottlingReasons member of a
+// throughput error (after another member): AWS's ThrottlingReason shape,
+// lower-case "reason" and "resource".
+func appendThrottlingReasons(b []byte, reasons []apierr.ThrottlingReason) []byte {
+	b = append(b, `,"ThrottlingReasons":[`...)
+	for i, r := range reasons {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"reason":`...)
+		b = AppendString(b, r.Reason)
+		b = append(b, `,"resource":`...)
+		b = AppendString(b, r.Resource)
 		b = append(b, '}')
 	}
 	return append(b, ']')

@@ -1,0 +1,148 @@
+package emulator
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/faults/lag"
+	"github.com/dynamoemu/dynamoemu/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/insights"
+)
+
+// Fault injection, capacity throttling and the access-pattern report
+// (issue 23): what production hits, on demand, and whether the traffic
+// fits its design. faults/WIRING.md is the design; the service hangs the
+// hooks off each operation (emulator/internal/service/fx*.go).
+
+// FaultOptions configure fault injection, throttling and the report.
+type FaultOptions struct {
+	// Rules are the fault rules at start (cmd/dynamoemu's -faults file,
+	// parsed with faults.ParseConfig), Seed the seed of their
+	// probabilities.
+	Rules []faults.Rule
+	Seed  uint64
+	// Throttle enforces capacity (cmd/dynamoemu's -throttle).
+	Throttle Throttle
+	// Report collects the access-pattern report from the start
+	// (cmd/dynamoemu's -report).
+	Report bool
+	// Design is a design file (insights.ParseDesign's format;
+	// cmd/dynamoemu's -design) the traffic is checked against.
+	Design []byte
+}
+
+// Throttle says which tables' capacity is enforced. A table tagged
+// dynamoemu:throttle=on is throttled (its provisioned capacity) whatever
+// these say, one tagged dynamoemu:throttle=off never is.
+type Throttle struct {
+	// Provisioned enforces PROVISIONED tables' read and write capacity
+	// and their GSIs', with token buckets that keep Burst of unused
+	// capacity: ProvisionedThroughputExceededException, and
+	// UnprocessedItems/UnprocessedKeys in batches.
+	Provisioned bool
+	// HotKeys enforces the per-partition-key limits (3,000 RCU and 1,000
+	// WCU per second): ThrottlingException on an on-demand table.
+	HotKeys bool
+	// Burst is the unused capacity kept; 0 means AWS's 300 seconds.
+	Burst time.Duration
+}
+
+// ThrottleTag is the tag that turns throttling on or off for one table.
+const ThrottleTag = service.ThrottleTag
+
+// initFaults applies the fault options to a new emulator's service.
+func (e *Emulator) initFaults() error {
+	o := e.opts.Faults
+	if len(o.Rules) > 0 {
+		if err := e.svc.Faults().SetRules(o.Seed, o.Rules); err != nil {
+			return err
+		}
+	}
+	if len(o.Design) > 0 {
+		if err := e.SetDesign(o.Design); err != nil {
+			return err
+		}
+	}
+	if o.Report {
+		e.svc.SetReporting(true)
+	}
+	return nil
+}
+
+// Faults returns the fault injector: SetRules, Clear, Stats.
+func (e *Emulator) Faults() *faults.Injector { return e.svc.Faults() }
+
+// Throttler returns the capacity throttler of the namespace an access key
+// and region select (the shared one with SharedDB).
+func (e *Emulator) Throttler(accessKey, region string) *throttle.Throttler {
+	return e.svc.Throttler(accessKey, region)
+}
+
+// Insights returns the access-pattern recorder of the namespace an
+// access key and region select (Contributor Insights is per account and
+// region): Report, Contributors, Reset.
+func (e *Emulator) Insights(accessKey, region string) *insights.Recorder {
+	return e.svc.Recorder(accessKey, region)
+}
+
+// SetReporting starts or stops the access-pattern report in every
+// namespace.
+func (e *Emulator) SetReporting(on bool) { e.svc.SetReporting(on) }
+
+// SetDesign parses a design file and checks the traffic against it from
+// now on (nil or empty: no design). A bad design is an
+// *insights.DesignError with its line and column; nothing changes then.
+func (e *Emulator) SetDesign(src []byte) error {
+	if len(src) == 0 {
+		e.svc.SetDesign(nil)
+		return nil
+	}
+	d, err := insights.ParseDesign(src)
+	if err != nil {
+		return err
+	}
+	e.svc.SetDesign(d)
+	return nil
+}
+
+// NamespaceReport is one namespace's access-pattern report.
+type NamespaceReport = service.NamespaceReport
+
+// Report returns the access-pattern report of every namespace.
+func (e *Emulator) Report() []NamespaceReport { return e.svc.Reports() }
+
+// ResetReport forgets the report's counts (the design, reporting and
+// Contributor Insights' states stay).
+func (e *Emulator) ResetReport() { e.svc.ResetReport() }
+
+// WriteReport prints every namespace's report as text (cmd/dynamoemu
+// prints it at shutdown with -report). With one namespace, its report
+// alone.
+func (e *Emulator) WriteReport(w io.Writer) error {
+	reps := e.Report()
+	for i, r := range reps {
+		if len(reps) > 1 {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "Namespace %s\n", r.Namespace)
+		}
+		if err := r.Report.WriteText(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StreamLag returns the gate that delays the records of a table's enabled
+// stream (in the namespace an access key and region select): SetDelay(d)
+// delivers each record d after its write on the emulator's clock
+// (Advance moves it), Hold keeps them until Release. GetRecords stops at
+// the first record not shown yet; its iterator does not move past it.
+// GSI lag and stale eventually consistent reads are not there yet.
+func (e *Emulator) StreamLag(accessKey, region, table string) (*lag.Gate, error) {
+	return e.svc.StreamLag(accessKey, region, table)
+}

@@ -1,0 +1,58 @@
+package apierr
+
+import "net/http"
+
+// The errors of fault injection and capacity throttling (package faults
+// and faults/throttle, issue 23): classes the emulator never answered
+// before, because nothing conflicted or ran out of capacity.
+var (
+	// ErrTransactionConflict: an item operation on an item that a
+	// transaction is writing.
+	ErrTransactionConflict = &Class{"TransactionConflictException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrTransactionInProgress: a TransactWriteItems whose
+	// ClientRequestToken is still being processed.
+	ErrTransactionInProgress = &Class{"TransactionInProgressException", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrRequestLimitExceeded: the account's throughput quota.
+	ErrRequestLimitExceeded = &Class{"RequestLimitExceeded", nsDynamoDB, http.StatusBadRequest, false}
+	// ErrProvisionedThroughputExceeded: a provisioned table or GSI ran out
+	// of capacity.
+	ErrProvisionedThroughputExceeded = &Class{"ProvisionedThroughputExceededException", nsDynamoDB, http.StatusBadRequest, false}
+)
+
+// ThrottlingReason is one entry of the ThrottlingReasons member of
+// ProvisionedThroughputExceededException and ThrottlingException: AWS's
+// reason ("TableWriteProvisionedThroughputExceeded") and the ARN of the
+// table or index that ran out.
+type ThrottlingReason struct {
+	Reason, Resource string
+}
+
+// faultClasses maps an injected fault's error type (faults.Kind.ErrorType)
+// to its class. ThrottlingException is the class the in-flight limit
+// answers with already (AWS's coral availability namespace); SDKs key on
+// the part after '#'.
+var faultClasses = map[string]*Class{
+	"TransactionConflictException":           ErrTransactionConflict,
+	"TransactionInProgressException":         ErrTransactionInProgress,
+	"ConditionalCheckFailedException":        ErrConditionalCheckFailed,
+	"InternalServerError":                    ErrInternalServer,
+	"RequestLimitExceeded":                   ErrRequestLimitExceeded,
+	"ThrottlingException":                    ErrThrottling,
+	"ProvisionedThroughputExceededException": ErrProvisionedThroughputExceeded,
+}
+
+// Fault is the error of an injected fault or a throttled request: the
+// class whose wire name is errorType, AWS's message, and for the
+// throughput errors their ThrottlingReasons (nil: none). An unknown
+// errorType is an InternalServerError.
+func Fault(errorType, msg string, reasons []ThrottlingReason) error {
+	c := faultClasses[errorType]
+	if c == nil {
+		c = ErrInternalServer
+	}
+	return &Error{Class: c, Msg: msg, Throttling: reasons}
+}
+
+// MsgCINextToken answers a ListContributorInsights NextToken the emulator
+// did not give out (AWS's wording unknown: no captured answer).
+const MsgCINextToken = "The provided NextToken is not valid"

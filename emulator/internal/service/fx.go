@@ -1,0 +1,401 @@
+package service
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Fault injection, capacity throttling and the access-pattern report
+// (issue 23; faults/WIRING.md is the design). One hook pair wraps each
+// use of a table or index by a data-plane request: fxBegin after the
+// request is validated and before storage is touched (the fault rules,
+// then the throttler's Admit), fxUse.end once it ran (the throttler's
+// Charge and the recorder's Record). With no rule, no throttled table and
+// no report reader, fxBegin is three atomic loads and returns nil, and
+// end on a nil *fxUse does nothing: nothing is allocated.
+
+// ThrottleConfig says which tables' capacity is enforced (faults/throttle).
+type ThrottleConfig struct {
+	// Provisioned enforces the provisioned capacity of PROVISIONED tables
+	// and their GSIs (token buckets with Burst of unused capacity).
+	Provisioned bool
+	// HotKeys enforces the per-partition-key limits (3,000 RCU, 1,000 WCU
+	// per second) on every table: ThrottlingException on an on-demand
+	// table, ProvisionedThroughputExceededException on a provisioned one.
+	HotKeys bool
+	// Burst is the unused capacity kept (0: AWS's 300 s).
+	Burst time.Duration
+}
+
+// ThrottleTag is the tag that turns throttling on or off for one table
+// ("on": its provisioned capacity is enforced, whatever the emulator's
+// ThrottleConfig; "off": never throttled).
+const ThrottleTag = "dynamoemu:throttle"
+
+// fxState is the service's fault injector and the report's settings that
+// every namespace's recorder follows.
+type fxState struct {
+	inj *faults.Injector // never nil
+	th  ThrottleConfig
+
+	mu        sync.Mutex // guards reporting and design; a leaf
+	reporting bool
+	design    *insights.Design
+}
+
+// initFx gives a new namespace its throttler and recorder, with the
+// service's report settings.
+func (s *Service) initFx(ns *Namespace) {
+	ns.th = throttle.New(throttle.Options{Clock: s.clock, Burst: s.fx.th.Burst, PerKey: s.fx.th.HotKeys})
+	ns.rec = insights.New(insights.Options{Clock: s.clock})
+	s.fx.mu.Lock()
+	defer s.fx.mu.Unlock()
+	if s.fx.design != nil {
+		ns.rec.SetDesign(s.fx.design)
+	}
+	if s.fx.reporting {
+		ns.rec.SetReporting(true)
+	}
+}
+
+// tableThrottle is what a table's throttling was last configured from.
+type tableThrottle struct {
+	meta *tableMeta // the definition it was computed for
+	on   bool
+}
+
+// throttled reports whether t's capacity is enforced, configuring the
+// namespace's throttler when t's definition changed since it last looked
+// (CreateTable, UpdateTable, tags, a restore or a load all publish a new
+// definition). One atomic load when nothing changed.
+func (t *table) throttled() bool {
+	m := t.meta.Load()
+	if tt := t.thState.Load(); tt != nil && tt.meta == m {
+		return tt.on
+	}
+	return t.syncThrottle(m)
+}
+
+// syncThrottle configures the throttler for t's definition m.
+func (t *table) syncThrottle(m *tableMeta) bool {
+	ns := t.ns
+	if ns == nil || ns.th == nil || m == nil {
+		return false
+	}
+	cfg := ns.svc.fx.th
+	prev := t.thState.Load()
+	provisioned := m.billingMode != "PAY_PER_REQUEST" && m.throughput.read > 0 && m.throughput.write > 0
+	on := cfg.Provisioned && provisioned || cfg.HotKeys
+	for _, tg := range m.tags {
+		if tg.key == ThrottleTag {
+			on = tg.value == "on"
+		}
+	}
+	if prev == nil {
+		ns.th.Drop(t.name) // a table of the same name before this one
+	}
+	if on {
+		c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
+		if provisioned && (cfg.Provisioned || !cfg.HotKeys) {
+			c.Mode = throttle.Provisioned
+			c.Table = throttle.Throughput{Read: float64(m.throughput.read), Write: float64(m.throughput.write)}
+		}
+		for _, x := range m.gsis {
+			tp := throttle.Throughput{Read: 1, Write: 1}
+			if x.throughput != nil && x.throughput.read > 0 && x.throughput.write > 0 {
+				tp = throttle.Throughput{Read: float64(x.throughput.read), Write: float64(x.throughput.write)}
+			}
+			c.Indexes[x.name] = tp
+		}
+		if err := ns.th.Configure(t.name, c); err != nil {
+			ns.svc.log.Warn("throttling not configured", "table", t.name, "err", err)
+			on = false
+		}
+	}
+	if !on && prev != nil && prev.on {
+		ns.th.Drop(t.name)
+	}
+	t.thState.Store(&tableThrottle{meta: m, on: on})
+	return on
+}
+
+// fxUse is one use of a table or index by a request, between fxBegin and
+// end: what the throttler charges and the recorder records.
+type fxUse struct {
+	c     *call
+	t     *table
+	index string // the index read ("" the table; an LSI is named but charged to the table)
+	gsi   bool
+	write bool
+	th    bool // t is throttled
+	rec   *insights.Recorder
+	q     insights.Request
+	// charged is what was taken from the throttler ahead (a batch item).
+	charged float64
+}
+
+// fxBegin runs the fault rules and the throttler before a request uses
+// t: index is the index it reads (nil: the table), key its key condition
+// (a full key for an item, the partition for a Query, none for a Scan),
+// access what it does. It returns nil and no error when nothing is on,
+// and an error of AWS's (the injected fault's, or
+// ProvisionedThroughputExceeded/Throttling) when the use is refused.
+func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
+	inj, rec := c.svc.fx.inj, t.ns.recorder()
+	th := t.throttled()
+	if !inj.Active() && !th && !rec.On() {
+		return nil, nil
+	}
+	u := c.newUse()
+	*u = fxUse{c: c, t: t, write: access.IsWrite(), th: th, rec: rec}
+	if x != nil {
+		u.index, u.gsi = x.name, !x.local
+	}
+	u.q = insights.Request{Op: c.op, Access: access, Table: t.name, Index: u.index, Key: kc, Filter: filter}
+	if inj.Active() {
+		var key storage.Key
+		if kc.Partition.IsValid() {
+			key.Partition = kc.Partition
+			if kc.SortOp == insights.SortEQ {
+				key.Sort = kc.Sort
+			}
+		}
+		f := inj.Decide(faults.Call{Op: c.op, Table: t.name, Index: u.index, Key: key})
+		if f.Delay > 0 {
+			if err := c.sleep(f.Delay); err != nil {
+				return nil, err
+			}
+		}
+		if f.Fails() {
+			u.refused(f.Kind)
+			return nil, u.faultError(f.Kind, f.Message)
+		}
+	}
+	if th {
+		if err := u.admit(); err != nil {
+			return nil, err
+		}
+	}
+	return u, nil
+}
+
+// recorder returns the namespace's recorder (nil for a namespace not
+// registered).
+func (ns *Namespace) recorder() *insights.Recorder {
+	if ns == nil {
+		return nil
+	}
+	return ns.rec
+}
+
+// sleep holds the request for d of real time (an injected delay is the
+// client's latency), or until its context is done.
+func (c *call) sleep(d time.Duration) error {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	ctx := c.ctx
+	if ctx == nil {
+		<-tm.C
+		return nil
+	}
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// admit asks the throttler for the use: the table (or the GSI read),
+// and for a write every GSI of the table (AWS throttles a table's writes
+// when a GSI is out of write capacity).
+func (u *fxUse) admit() error {
+	th := u.t.ns.th
+	if r, refused := th.Admit(u.throttleUse()); refused {
+		u.refused(r.Kind)
+		return u.throttleError(r)
+	}
+	if u.write {
+		for _, x := range u.t.snapshot().gsis {
+			if r, refused := th.Admit(throttle.Use{Table: u.t.name, Index: x.name, Write: true}); refused {
+				u.refused(r.Kind)
+				return u.throttleError(r)
+			}
+		}
+	}
+	return nil
+}
+
+// refused records a use refused with a fault of kind k: a throttled one
+// for Contributor Insights' throttled keys when k is a throughput error.
+func (u *fxUse) refused(k faults.Kind) {
+	if !u.rec.On() {
+		return
+	}
+	q := u.q
+	q.Throttled = k == faults.Throttling || k == faults.ProvisionedThroughputExceeded || k == faults.RequestLimitExceeded
+	if q.Throttled {
+		u.rec.Record(&q)
+	}
+}
+
+// faultError is the error of an injected fault of kind k: its class,
+// message and, for the throughput errors, a ThrottlingReason naming the
+// table or index.
+func (u *fxUse) faultError(k faults.Kind, msg string) error {
+	var reasons []apierr.ThrottlingReason
+	switch k {
+	case faults.ProvisionedThroughputExceeded:
+		reasons = []apierr.ThrottlingReason{u.reason("ProvisionedThroughputExceeded")}
+	case faults.Throttling:
+		reasons = []apierr.ThrottlingReason{u.reason("KeyRangeThroughputExceeded")}
+	}
+	return apierr.Fault(k.ErrorType(), msg, reasons)
+}
+
+// reason is the ThrottlingReason of the use for a limit.
+func (u *fxUse) reason(limit string) apierr.ThrottlingReason {
+	res, arn, dir := "Table", u.t.arn, "Read"
+	if u.gsi {
+		res, arn = "Index", u.t.arn+"/index/"+u.index
+	}
+	if u.write {
+		dir = "Write"
+	}
+	return apierr.ThrottlingReason{Reason: res + dir + limit, Resource: arn}
+}
+
+// throttleError is the error of a use the throttler refused.
+func (u *fxUse) throttleError(r throttle.Throttle) error {
+	arn := u.t.arn
+	if r.Index != "" {
+		arn += "/index/" + r.Index
+	}
+	return apierr.Fault(r.Kind.ErrorType(), r.Message, []apierr.ThrottlingReason{{Reason: r.Reason, Resource: arn}})
+}
+
+// end tells the throttler and the recorder what the use consumed: read
+// and write units on the table (or the GSI read), the units of each GSI a
+// write updated (gsiUnits, nil: none), items read and returned. Nil-safe.
+func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float64, read, returned int) {
+	if u == nil {
+		return
+	}
+	if u.th {
+		th := u.t.ns.th
+		th.Charge(u.throttleUse(), readUnits+writeUnits-u.charged)
+		for x, units := range gsiUnits {
+			if !x.local {
+				th.Charge(throttle.Use{Table: u.t.name, Index: x.name, Write: true}, units)
+			}
+		}
+	}
+	if u.rec.On() {
+		u.q.ReadUnits, u.q.WriteUnits, u.q.Read, u.q.Returned = readUnits, writeUnits, read, returned
+		u.rec.Record(&u.q)
+	}
+	*u = fxUse{}
+	usePool.Put(u)
+}
+
+// capMode is the capacity mode a write reports in: the request's, or
+// INDEXES when the use is watched and the table has indexes, so that the
+// write decodes the item it replaces and its GSI units can be charged.
+func (u *fxUse) capMode(mode string) string {
+	if u != nil && (mode == "" || mode == capacityNone) {
+		return capacityIndexes
+	}
+	return mode
+}
+
+// itemKey is the key condition of an item operation on t.
+func itemKey(t *table, k storage.Key) insights.KeyCondition {
+	kc := insights.KeyCondition{Partition: k.Partition}
+	if t.schema.HasSort() {
+		kc.SortOp, kc.Sort = insights.SortEQ, k.Sort
+	}
+	return kc
+}
+
+// queryKey is the key condition of a Query.
+func queryKey(pk storage.Value, sc storage.SortCondition) insights.KeyCondition {
+	return insights.KeyCondition{Partition: pk, SortOp: insights.SortOp(sc.Op), Sort: sc.Values[0], Sort2: sc.Values[1]}
+}
+
+// unprocessable reports whether a batch item refused with err goes back
+// in UnprocessedItems or UnprocessedKeys (AWS's BatchWriteItem reference:
+// the items that fail because the provisioned throughput is exceeded or
+// an internal processing failure) rather than failing the call.
+func unprocessable(err error) bool {
+	return errors.Is(err, apierr.ErrProvisionedThroughputExceeded) || errors.Is(err, apierr.ErrThrottling) ||
+		errors.Is(err, apierr.ErrRequestLimitExceeded) || errors.Is(err, apierr.ErrInternalServer)
+}
+
+// cancellationCode is the CancellationReason code of a transaction's
+// action refused with err, or "" when err fails the whole call.
+func cancellationCode(err error) string {
+	switch {
+	case errors.Is(err, apierr.ErrTransactionConflict):
+		return "TransactionConflict"
+	case errors.Is(err, apierr.ErrConditionalCheckFailed):
+		return "ConditionalCheckFailed"
+	case errors.Is(err, apierr.ErrProvisionedThroughputExceeded):
+		return "ProvisionedThroughputExceeded"
+	case errors.Is(err, apierr.ErrThrottling):
+		return "ThrottlingError"
+	}
+	return ""
+}
+
+// endWrite is end for a single-item write of sizeBytes (the larger of the
+// old and new item) that made change: the table's write units and each
+// GSI's. Nil-safe.
+func (u *fxUse) endWrite(sizeBytes int, change storage.Change) {
+	if u == nil {
+		return
+	}
+	var gsiUnits map[*indexDef]float64
+	if u.th {
+		if gsis, _ := u.t.indexes(); len(gsis) > 0 {
+			gsiUnits = indexWriteUnits(u.t.schema, gsis, change)
+		}
+	}
+	u.end(0, writeUnits(sizeBytes), gsiUnits, 0, 0)
+}
+
+// throttleUse is the use as the throttler sees it.
+func (u *fxUse) throttleUse() throttle.Use {
+	use := throttle.Use{Table: u.t.name, Write: u.write}
+	if u.q.Key.Partition.IsValid() {
+		use.Partition = u.q.Key.Partition.Str()
+	}
+	if u.gsi {
+		use.Index = u.index
+	}
+	return use
+}
+
+// forgetFx drops a deleted table's buckets and Contributor Insights.
+func (ns *Namespace) forgetFx(table string) {
+	if ns.th != nil {
+		ns.th.Drop(table)
+	}
+	if ns.rec != nil {
+		ns.rec.ForgetContributorInsights(table, "")
+	}
+}
+
+// usePool recycles uses: a use is put back by end, after which nothing
+// refers to it (a use never ended, of a request that failed, is left to
+// the collector). So a watched request allocates nothing for its hooks.
+var usePool = sync.Pool{New: func() any { return new(fxUse) }}
+
+// newUse returns a zero use from the pool.
+func (c *call) newUse() *fxUse { return usePool.Get().(*fxUse) }

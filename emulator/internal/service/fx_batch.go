@@ -1,0 +1,99 @@
+package service
+
+import (
+	"cmp"
+
+	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Fault injection, throttling and the report in BatchGetItem and
+// BatchWriteItem (faults/WIRING.md §2 and §3): one decision per item. An
+// item refused for throughput or by an internal failure goes back in
+// UnprocessedKeys or UnprocessedItems, as AWS's references say, and the
+// call fails with that error only when no item was admitted; any other
+// injected fault (TransactionConflict, ConditionalCheckFailed) fails the
+// call.
+
+// refusedUse marks an item of a batch that was refused.
+var refusedUse = &fxUse{}
+
+// fxBeginBatchItem is fxBegin for one item of a batch. Its units are
+// taken from the throttler at once (an estimate: one unit, or the put
+// item's size), so that the items after it in the same batch see the
+// capacity it used, as on AWS, where a batch's items are separate
+// requests; endBatchItem charges the rest.
+func (c *call) fxBeginBatchItem(t *table, k storage.Key, access insights.Access) (*fxUse, error) {
+	u, err := c.fxBegin(t, nil, itemKey(t, k), access, false)
+	if u != nil && u.th {
+		units := 0.5
+		if access.IsWrite() {
+			units = 1
+		}
+		u.end0(units)
+	}
+	return u, err
+}
+
+// end0 charges units to the use's table ahead of the request (see
+// fxBeginBatchItem).
+func (u *fxUse) end0(units float64) {
+	th := u.t.ns.th
+	use := u.throttleUse()
+	th.Charge(use, units)
+	u.charged = units
+}
+
+// endBatchItem is end for one item of a batch: returned is 1 when an
+// item was read. Nil-safe.
+func (u *fxUse) endBatchItem(readUnits, writeUnits float64, ixUnits map[*indexDef]float64, returned int) {
+	if u == nil {
+		return
+	}
+	u.end(readUnits, writeUnits, ixUnits, returned, returned)
+}
+
+// batchWriteFaults decides each write of a BatchWriteItem: it returns the
+// uses per table and write (refusedUse for a refused write, which it puts
+// in out's UnprocessedItems; nil when nothing watches), or the error that
+// fails the call.
+func (c *call) batchWriteFaults(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) ([][]*fxUse, error) {
+	var uses [][]*fxUse
+	var refused error
+	processed := false
+	for ti, bt := range tables {
+		for wi, w := range bt.writes {
+			access := insights.Put
+			if w.item == nil {
+				access = insights.Delete
+			}
+			u, err := c.fxBeginBatchItem(bt.t, w.key, access)
+			if err != nil && !unprocessable(err) {
+				return nil, err
+			}
+			if u == nil && err == nil {
+				processed = true
+				continue
+			}
+			if uses == nil {
+				uses = make([][]*fxUse, len(tables))
+				for i := range uses {
+					uses[i] = make([]*fxUse, len(tables[i].writes))
+				}
+			}
+			if err != nil {
+				refused = cmp.Or(refused, err)
+				uses[ti][wi] = refusedUse
+				name := names[ti]
+				out.UnprocessedItems[name] = append(out.UnprocessedItems[name], reqs[name][wi])
+				continue
+			}
+			processed = true
+			uses[ti][wi] = u
+		}
+	}
+	if refused != nil && !processed {
+		return nil, refused
+	}
+	return uses, nil
+}
