@@ -237,7 +237,7 @@ func TestBatchLimitMessages(t *testing.T) {
 		return out
 	}
 	_, err := c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{}})
-	requireValidation(t, err, "The requestItems parameter is required for BatchGetItem")
+	requireValidation(t, err, "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	_, err = c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{}})
 	requireValidation(t, err, "The requestItems parameter is required for BatchWriteItem")
 	_, err = c.BatchGetItem(ctx(t), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {Keys: keys(101, "k")}}})
