@@ -35,7 +35,7 @@ const (
 	enumReturnValues       = "ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW"
 	enumReturnICM          = "SIZE, NONE"
 	enumReturnOnCondFail   = "ALL_OLD, NONE"
-	enumConditionalOp      = "AND, OR"
+	enumConditionalOp      = "OR, AND"
 	enumReturnConsumedCap  = "INDEXES, TOTAL, NONE"
 	paramConditionExpr     = "ConditionExpression"
 	paramUpdateExpr        = "UpdateExpression"
@@ -492,9 +492,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 }
 
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
-	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
-		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
-		apierr.NullViolation("key", in.Key == nil)); err != nil {
+	if err := updateItemConstraints(in); err != nil {
 		return nil, err
 	}
 	upd, cond, err := writeExprs{
