@@ -100,7 +100,7 @@ func TestPlaceholderSizeLimit(t *testing.T) {
 		{name: "bad name key rule first", op: "UpdateItem", body: placeholderBody("SET a = :a", "", manyNames(over)+`,"#e":"","n":"x"`),
 			errType: vErr, errMsg: `ExpressionAttributeNames contains invalid key: Syntax error; key: "n"`},
 		{name: "bad value in a map over", op: "UpdateItem", body: placeholderBody("SET a = :a", manyValues(over)+`,":z":{"N":"x"}`, ""),
-			errType: vErr, errMsg: "ExpressionAttributeValues contains invalid value: The parameter cannot be converted to a numeric value: x for key :z"},
+			errType: vErr, errMsg: "1 validation error detected: The parameter cannot be converted to a numeric value: x"}, // UpdateItem's layer (value_layers.go)
 		{name: "empty values map first", op: "UpdateItem", body: `{"TableName":"tha","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{},"ExpressionAttributeNames":{` + manyNames(over) + `}}`,
 			errType: vErr, errMsg: "ExpressionAttributeValues must not be empty"},
 		// The size comes before any expression is parsed.
