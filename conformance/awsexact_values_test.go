@@ -9,6 +9,8 @@ package conformance
 // tests/tier3/limits/numberExponent.test.ts.
 
 import (
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -125,4 +127,90 @@ func TestNumberExponents(t *testing.T) {
 	// In range: stored, zero as 0.
 	mustPut(t, c, h, item{"pk": s("nx0"), "v": n("0e125")})
 	requireItem(t, mustGet(t, c, h, item{"pk": s("nx0")}), item{"pk": s("nx0"), "v": n("0")})
+}
+
+// writeEnveloped is AWS's answer to a request-validation fault of PutItem,
+// UpdateItem or DeleteItem: msg inside the "1 validation error detected: "
+// envelope (AWS's records: paritysuite/dynamodb-conformance
+// tests/tier3/error-messages/putItem.test.ts, deleteItem.test.ts). Against
+// DynamoDB Local, which answers bare (local, or msg when local is ""),
+// that answer is expected instead and the difference is listed with
+// AWSDiffers' report, so that the rest of the test still runs there.
+func writeEnveloped(t testing.TB, msg, local string) string {
+	t.Helper()
+	if local == "" {
+		local = msg
+	}
+	differences.mu.Lock()
+	differences.list = append(differences.list, difference{t.Name(), "DynamoDB Local answers " + strconv.Quote(local) + " without the envelope"})
+	differences.mu.Unlock()
+	if os.Getenv(EnvOracle) == OracleDynamoDBLocal {
+		return local
+	}
+	return "1 validation error detected: " + msg
+}
+
+// enveloped marks a table's expected message as AWS's enveloped answer to
+// a write's request-validation fault (msg bare, local DynamoDB Local's
+// answer when it words it otherwise); expectMsg resolves it.
+func enveloped(msg, local string) string { return "\x00" + msg + "\x00" + local }
+
+// expectMsg is the message to expect for want: as it is, or for one made
+// by enveloped, writeEnveloped's answer.
+func expectMsg(t testing.TB, want string) string {
+	t.Helper()
+	rest, ok := strings.CutPrefix(want, "\x00")
+	if !ok {
+		return want
+	}
+	msg, local, _ := strings.Cut(rest, "\x00")
+	return writeEnveloped(t, msg, local)
+}
+
+// TestWriteRequestEnvelope: PutItem, DeleteItem and UpdateItem report their
+// request-validation faults inside the envelope, and the
+// ExpressionAttributeValues message without its ": ConditionExpression is
+// null" suffix (AWS's records in us-east-1 and eu-west-2, 2026-10-09; for
+// UpdateItem the DeleteItem record's "as PutItem and UpdateItem do").
+func TestWriteRequestEnvelope(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, "DynamoDB Local answers these bare, the values message with its suffix")
+	c := newClient(t)
+	h := hashTable(t, c)
+	const inv = "One or more parameter values were invalid: "
+	one := func(m string) string { return "1 validation error detected: " + m }
+	del := `"TableName":"` + h + `","Key":{"pk":{"S":"env"}}`
+	put := `"TableName":"` + h + `","Item":{"pk":{"S":"env"}}`
+	tests := []struct{ op, body, want string }{
+		{"DeleteItem", del + `,"ExpressionAttributeValues":{":v":{"S":"x"}}`, one("ExpressionAttributeValues can only be specified when using expressions")},
+		{"DeleteItem", del + `,"ExpressionAttributeNames":{"#a":"a"}`, one("ExpressionAttributeNames can only be specified when using expressions")},
+		{"DeleteItem", del + `,"Expected":{"a":{"Exists":false}},"ExpressionAttributeNames":{"#a":"a"}`, one("ExpressionAttributeNames can only be specified when using expressions")},
+		{"DeleteItem", del + `,"ConditionExpression":"attribute_exists(a)","ExpressionAttributeValues":{}`, one("ExpressionAttributeValues must not be empty")},
+		{"DeleteItem", del + `,"ConditionExpression":"attribute_exists(a)","ExpressionAttributeNames":{}`, one("ExpressionAttributeNames must not be empty")},
+		{"DeleteItem", del + `,"ConditionExpression":""`, one("Invalid ConditionExpression: The expression can not be empty;")},
+		{"DeleteItem", del + `,"ReturnValues":"ALL_NEW"`, one("ReturnValues can only be ALL_OLD or NONE")},
+		{"DeleteItem", del + `,"ReturnValues":"UPDATED_NEW"`, one("ReturnValues can only be ALL_OLD or NONE")},
+		{"DeleteItem", del + `,"Expected":{"a":{"Exists":true}}`, one(inv + "Value must be provided when Exists is true for Attribute: a")},
+		{"DeleteItem", del + `,"Expected":{"a":{"Exists":false,"Value":{"S":"x"}}}`, one(inv + "Value cannot be used when Exists is false for Attribute: a")},
+		{"DeleteItem", del + `,"Expected":{"a":{"Value":{"S":"x"},"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]}}`, one(inv + "Value and AttributeValueList cannot be used together for Attribute: a")},
+		{"DeleteItem", del + `,"Expected":{"a":{"ComparisonOperator":"EQ"}}`, one(inv + "Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a")},
+		{"DeleteItem", del + `,"Expected":{"a":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"S":"x"}]}}`, one(inv + "Invalid number of argument(s) for the BETWEEN ComparisonOperator")},
+		{"PutItem", put + `,"ExpressionAttributeValues":{":v":{"S":"x"}}`, one("ExpressionAttributeValues can only be specified when using expressions")},
+		{"PutItem", put + `,"ExpressionAttributeNames":{"#a":"a"}`, one("ExpressionAttributeNames can only be specified when using expressions")},
+		{"PutItem", put + `,"ConditionExpression":""`, one("Invalid ConditionExpression: The expression can not be empty;")},
+		{"PutItem", put + `,"Expected":{"a":{"Exists":true}}`, one(inv + "Value must be provided when Exists is true for Attribute: a")},
+		{"PutItem", put + `,"Expected":{"a":{"ComparisonOperator":"EQ"}}`, one(inv + "Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a")},
+		{"UpdateItem", del + `,"ExpressionAttributeValues":{":v":{"S":"x"}}`, one("ExpressionAttributeValues can only be specified when using expressions")},
+		// Not enveloped: the mix of expression and legacy members, syntax.
+		{"PutItem", put + `,"Expected":{"pk":{"Exists":false}},"ConditionExpression":"attribute_not_exists(pk)"`,
+			"Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}"},
+		{"DeleteItem", del + `,"ConditionExpression":"a = = b"`, `Invalid ConditionExpression: Syntax error; token: "=", near: "= = b"`},
+	}
+	for _, tt := range tests {
+		r := rawCall(t, tt.op, "{"+tt.body+"}")
+		if r.Type != "ValidationException" || r.Message != tt.want {
+			t.Errorf("%s %s: got %d %s %q, want ValidationException %q", tt.op, tt.body, r.Status, r.Type, r.Message, tt.want)
+		}
+	}
+	requireItem(t, mustGet(t, c, h, item{"pk": s("env")}), nil)
 }

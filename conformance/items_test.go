@@ -318,7 +318,7 @@ func TestPutItemReturnValues(t *testing.T) {
 		AWSDiffers(t, returnValuesDiffer)
 		for _, rv := range []types.ReturnValue{types.ReturnValueAllNew, types.ReturnValueUpdatedOld, types.ReturnValueUpdatedNew} {
 			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: newer, ReturnValues: rv})
-			requireValidation(t, err, "ReturnValues can only be ALL_OLD or NONE")
+			requireValidation(t, err, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 		}
 	})
 }
@@ -342,7 +342,7 @@ func TestDeleteItemReturnValues(t *testing.T) {
 	t.Run("aws message", func(t *testing.T) {
 		AWSDiffers(t, returnValuesDiffer)
 		_, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: item{"pk": s("a")}, ReturnValues: types.ReturnValueAllNew})
-		requireValidation(t, err, "ReturnValues can only be ALL_OLD or NONE")
+		requireValidation(t, err, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 	})
 	out, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: item{"pk": s("a")}, ReturnValues: types.ReturnValueAllOld})
 	mustNoError(t, err)

@@ -326,7 +326,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
-		return nil, err
+		return nil, writeRequestEnvelope(err)
 	}
 	item := in.Item.Item()
 	size := storage.ItemSize(item)
@@ -459,7 +459,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
-		return nil, err
+		return nil, writeRequestEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
@@ -501,7 +501,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
 	}.compile()
 	if err != nil {
-		return nil, err
+		return nil, writeRequestEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
