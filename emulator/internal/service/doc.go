@@ -63,7 +63,13 @@
 //     batch_constraints.go (BatchGetItem, BatchWriteItem), indexes.go and
 //     indexes_multi.go (index entries, multi-attribute GSI keys),
 //     collections.go (item collections and their 10 GB limit),
-//     encode_outputs.go (the data-plane outputs' appenders).
+//     encode_outputs.go (the data-plane outputs' appenders),
+//     batch_names.go (malformed and empty RequestItems), write_envelope.go
+//     (the single-item writes' request-validation envelope).
+//   - Validation: validation_order.go (the order each request kind is
+//     validated in, written down once; UpdateItem's constraints),
+//     value_layers.go (the layer each operation words malformed values
+//     in), key_shape.go (key faults that transactions cancel for).
 //   - Transactions: op_transact.go (TransactWriteItems),
 //     op_transact_get.go (TransactGetItems), idempotency.go and
 //     fingerprint.go (ClientRequestTokens: a bounded store keyed by a
