@@ -169,3 +169,20 @@ func TestValidationOrderQueryKeyCondition(t *testing.T) {
 			"ResourceNotFoundException", "Requested resource not found", `DynamoDB Local says "Cannot do operations on a non-existent table"`},
 	})
 }
+
+// TestConditionalOperatorEnumOrder: ConditionalOperator's enum is listed
+// as AWS lists it, [OR, AND] (AWS's records: validation-ordering/
+// updateItem.test.ts, deepRequests.test.ts).
+func TestConditionalOperatorEnumOrder(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	h := hashTable(t, c)
+	const filter = `{"a":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]},"b":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"y"}]}}`
+	dl := "DynamoDB Local checks the mix of members first, or the number of conditions"
+	runOrderCases(t, []orderCase{
+		{"Scan", "Scan", `{"TableName":"` + h + `","ScanFilter":` + filter + `,"ConditionalOperator":"XOR"}`,
+			"ValidationException", "1 validation error detected: " + xorEnum, dl},
+		{"PutItem", "PutItem", `{"TableName":"` + h + `","Item":{"pk":{"S":"x"}},"Expected":{"a":{"Exists":false},"b":{"Exists":false}},"ConditionalOperator":"XOR"}`,
+			"ValidationException", "1 validation error detected: " + xorEnum, dl},
+	})
+}
