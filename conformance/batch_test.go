@@ -225,10 +225,10 @@ func TestLegacyExpected(t *testing.T) {
 		{name: "exists false on present", expected: map[string]types.ExpectedAttributeValue{"v": {Exists: aws.Bool(false)}}},
 		{name: "exists false on absent", expected: map[string]types.ExpectedAttributeValue{"zz": {Exists: aws.Bool(false)}}, ok: true},
 		{name: "exists true without value", expected: map[string]types.ExpectedAttributeValue{"v": {Exists: aws.Bool(true)}},
-			msg: "One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: v"},
+			msg: enveloped("One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: v", "")},
 		{name: "comparison", expected: map[string]types.ExpectedAttributeValue{"s": {ComparisonOperator: types.ComparisonOperatorBeginsWith, AttributeValueList: []types.AttributeValue{s("ab")}}}, ok: true},
 		{name: "comparison without values", expected: map[string]types.ExpectedAttributeValue{"s": {ComparisonOperator: types.ComparisonOperatorEq}},
-			msg: "One or more parameter values were invalid: Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: s"},
+			msg: enveloped("One or more parameter values were invalid: Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: s", "")},
 		{name: "and fails", expected: map[string]types.ExpectedAttributeValue{
 			"v": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{n("1")}},
 			"s": {ComparisonOperator: types.ComparisonOperatorNull}}},
@@ -246,7 +246,7 @@ func TestLegacyExpected(t *testing.T) {
 			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: it, Expected: tc.expected, ConditionalOperator: tc.op})
 			switch {
 			case tc.msg != "":
-				requireValidation(t, err, tc.msg)
+				requireValidation(t, err, expectMsg(t, tc.msg))
 			case tc.ok:
 				mustNoError(t, err)
 			default:

@@ -134,18 +134,18 @@ func TestPutItemValidation(t *testing.T) {
 		{name: "empty binary set", table: hash, it: item{"pk": s("a"), "s": bs()},
 			msg: "One or more parameter values were invalid: Binary sets should not be empty"},
 		{name: "duplicate in string set", table: hash, it: item{"pk": s("a"), "s": ss("a", "a")},
-			msg: "One or more parameter values were invalid: Input collection [a, a] contains duplicates.", differ: "DynamoDB Local omits the final period"},
+			msg: "1 validation error detected: One or more parameter values were invalid: Input collection [\"a\", \"a\"] contains duplicates.", differ: "DynamoDB Local omits the envelope and the final period and quotes no members (AWS: paritysuite/dynamodb-conformance valueLayers.test.ts)"},
 		{name: "duplicate in string set code", table: hash, it: item{"pk": s("a"), "s": ss("a", "a")}},
 		{name: "duplicate in number set", table: hash, it: item{"pk": s("a"), "s": ns("1", "1.0")}},
 		{name: "not a number", table: hash, it: item{"pk": s("a"), "n": n("abc")},
-			msg: "The parameter cannot be converted to a numeric value: abc", differ: "DynamoDB Local says \"A value provided cannot be converted into a number\""},
+			msg: "1 validation error detected: The parameter cannot be converted to a numeric value: abc", differ: "DynamoDB Local says \"A value provided cannot be converted into a number\""},
 		{name: "not a number code", table: hash, it: item{"pk": s("a"), "n": n("abc")}},
 		{name: "number overflow", table: hash, it: item{"pk": s("a"), "n": n("1e126")},
-			msg: "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+			msg: "1 validation error detected: Number overflow. Attempting to store a number with magnitude larger than supported range", differ: "DynamoDB Local leaves out \"1 validation error detected: \" (AWS: the envelope on PutItem, valueLayers.test.ts)"},
 		{name: "number underflow", table: hash, it: item{"pk": s("a"), "n": n("1e-131")},
-			msg: "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
+			msg: "1 validation error detected: Number underflow. Attempting to store a number with magnitude smaller than supported range", differ: "DynamoDB Local leaves out \"1 validation error detected: \" (AWS: the envelope on PutItem, valueLayers.test.ts)"},
 		{name: "number precision", table: hash, it: item{"pk": s("a"), "n": n("12345678901234567890123456789012345678901")},
-			msg: "Attempting to store more than 38 significant digits in a Number", differ: "DynamoDB Local says \"DynamoDB only supports precision up to 38 digits\""},
+			msg: "1 validation error detected: Attempting to store more than 38 significant digits in a Number", differ: "DynamoDB Local says \"DynamoDB only supports precision up to 38 digits\""},
 		{name: "number precision code", table: hash, it: item{"pk": s("a"), "n": n("12345678901234567890123456789012345678901")}},
 		{name: "null false", table: hash, it: item{"pk": s("a"), "x": &types.AttributeValueMemberNULL{Value: false}},
 			msg: "One or more parameter values were invalid: Null attribute value types must have the value of true"},
@@ -318,7 +318,7 @@ func TestPutItemReturnValues(t *testing.T) {
 		AWSDiffers(t, returnValuesDiffer)
 		for _, rv := range []types.ReturnValue{types.ReturnValueAllNew, types.ReturnValueUpdatedOld, types.ReturnValueUpdatedNew} {
 			_, err := c.PutItem(ctx(t), &dynamodb.PutItemInput{TableName: &table, Item: newer, ReturnValues: rv})
-			requireValidation(t, err, "ReturnValues can only be ALL_OLD or NONE")
+			requireValidation(t, err, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 		}
 	})
 }
@@ -342,7 +342,7 @@ func TestDeleteItemReturnValues(t *testing.T) {
 	t.Run("aws message", func(t *testing.T) {
 		AWSDiffers(t, returnValuesDiffer)
 		_, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: item{"pk": s("a")}, ReturnValues: types.ReturnValueAllNew})
-		requireValidation(t, err, "ReturnValues can only be ALL_OLD or NONE")
+		requireValidation(t, err, "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 	})
 	out, err := c.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: &table, Key: item{"pk": s("a")}, ReturnValues: types.ReturnValueAllOld})
 	mustNoError(t, err)

@@ -151,6 +151,11 @@ func TestPartiQLSelectIndexErrors(t *testing.T) {
 		{"no such index", "SELECT * FROM " + indexTarget(tbl, "nope") + " WHERE g = 'x'", false,
 			"The table does not have the specified index",
 			"AWS does not name the index a PartiQL SELECT reads that the table does not have (public records of AWS answers); DynamoDB Local does (\"...: nope\")"},
+		// The index is resolved before the consistent-read check (AWS's
+		// record, paritysuite/dynamodb-conformance indexReads.test.ts).
+		{"no such index, consistent", "SELECT * FROM " + indexTarget(tbl, "nope"), true,
+			"The table does not have the specified index",
+			"AWS does not name the index a PartiQL SELECT reads that the table does not have; DynamoDB Local does (\"...: nope\")"},
 		{"order by a table key", "SELECT * FROM " + indexTarget(tbl, "byG") + " WHERE g = 'x' ORDER BY sk", false,
 			"Variable reference sk in ORDER BY clause must be part of the primary key", ""},
 		{"order by without index key", "SELECT * FROM " + indexTarget(tbl, "byG") + " WHERE pk = 'p' ORDER BY gs", false,

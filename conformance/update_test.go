@@ -285,9 +285,13 @@ func TestConditionExpressionErrors(t *testing.T) {
 		values item
 		names  map[string]string
 		msg    string
+		// enveloped: AWS answers msg inside the envelope (writeEnveloped);
+		// local is DynamoDB Local's bare answer when it differs from msg.
+		enveloped bool
+		local     string
 	}{
 		{name: "syntax", cond: "n = = :v", values: item{":v": n("5")}, msg: `Invalid ConditionExpression: Syntax error; token: "=", near: "= = :v"`},
-		{name: "empty", cond: "", values: item{":v": n("5")}, msg: "Invalid ConditionExpression: The expression can not be empty;"},
+		{name: "empty", cond: "", values: item{":v": n("5")}, msg: "Invalid ConditionExpression: The expression can not be empty;", enveloped: true},
 		{name: "unknown function", cond: "foo(n)", msg: "Invalid ConditionExpression: Invalid function name; function: foo"},
 		{name: "undefined value", cond: "n = :v", msg: "Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :v"},
 		{name: "undefined name", cond: "#n = :v", values: item{":v": n("5")}, msg: "Invalid ConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #n"},
@@ -298,7 +302,7 @@ func TestConditionExpressionErrors(t *testing.T) {
 		{name: "update function", cond: "if_not_exists(n, :v) = :v", values: item{":v": n("5")}, msg: "Invalid ConditionExpression: The function is not allowed in a condition expression; function: if_not_exists"},
 		{name: "wrong arity", cond: "begins_with(n)", msg: "Invalid ConditionExpression: Incorrect number of operands for operator or function; operator or function: begins_with, number of operands: 1"},
 		{name: "empty value", cond: "n = :v", values: item{":v": ss()}, msg: "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: An string set  may not be empty for key :v"},
-		{name: "values without expression", values: item{":v": n("5")}, msg: "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null"},
+		{name: "values without expression", values: item{":v": n("5")}, msg: "ExpressionAttributeValues can only be specified when using expressions", local: "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null", enveloped: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -313,6 +317,9 @@ func TestConditionExpressionErrors(t *testing.T) {
 				// condition parses, and fails on an item without it.
 				requireAPIError(t, err, "ConditionalCheckFailedException", "The conditional request failed")
 				return
+			}
+			if tc.enveloped {
+				tc.msg = writeEnveloped(t, tc.msg, tc.local)
 			}
 			requireValidation(t, err, tc.msg)
 		})

@@ -18,6 +18,11 @@ func refParseNumber(s string) (Number, error) {
 	if !validNumberSyntax(s) {
 		return "", invalidNumber(s)
 	}
+	// The written exponent's rule comes first (TestParseNumber holds it to
+	// AWS's answers); apd is the reference for the rest.
+	if err, decided := exponentRange(s); decided {
+		return "", err
+	}
 	d, _, err := apd.NewFromString(s)
 	if err != nil {
 		return "", invalidNumber(s)

@@ -42,6 +42,9 @@ func ParseNumber(s string) (Number, error) {
 	if !validNumberSyntax(s) {
 		return "", invalidNumber(s)
 	}
+	if err, decided := exponentRange(s); decided {
+		return "", err
+	}
 	d, ok := parseDecimalText(s)
 	if !ok {
 		return "", invalidNumber(s)
@@ -74,7 +77,7 @@ func invalidNumber(text string) error { return &invalidNumberError{text: text} }
 
 // validNumberSyntax accepts [+-]digits[.digits][(e|E)[+-]digits] with at
 // least one digit in the mantissa, as DynamoDB does ("1.", ".5" are fine),
-// and at most 9 digits of exponent.
+// and any number of exponent digits (exponentRange decides what they mean).
 func validNumberSyntax(s string) bool {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -105,7 +108,7 @@ func validNumberSyntax(s string) bool {
 			i++
 			exp++
 		}
-		if exp == 0 || exp > 9 {
+		if exp == 0 {
 			return false
 		}
 	}

@@ -35,6 +35,9 @@
 //   - errors.go: classes, Error, the constructors, Classify.
 //   - constraints.go: Violation, Constraints, the constraint texts and
 //     the enum, limit, null, list and name helpers.
+//   - value_faults.go: ValueFault, a malformed attribute value (a number,
+//     a set's duplicates) found while decoding, worded by the layer the
+//     operation checks values in (Layer, Relayer).
 //   - messages_*.go: every message constant (Msg...) and message
 //     function, by area: tables (control plane, tags, TTL, indexes),
 //     items (single-item operations, keys, item collections), read

@@ -28,10 +28,9 @@ const (
 	// than or equal to 1"): batch_constraints.go and LimitViolation.
 
 	// MsgSetDuplicates and MsgBinarySetDuplicates: a set with duplicate
-	// members, listed (binary ones in base64, with AWS's missing space before
-	// "of"). DynamoDB Local drops the final period and, for NS and BS, the
-	// members: "Input collection contains duplicates", "... Input collection
-	// of type BS contains duplicates.".
+	// members, listed (binary ones in base64, with AWS's missing space
+	// before "of"); how the members are listed depends on the layer
+	// (value_faults.go).
 	MsgSetDuplicates       = "One or more parameter values were invalid: Input collection [%s] contains duplicates."
 	MsgBinarySetDuplicates = "One or more parameter values were invalid: Input collection [%s]of type BS contains duplicates."
 

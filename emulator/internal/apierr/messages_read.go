@@ -41,10 +41,7 @@ const (
 	// A WriteRequest must hold exactly one of PutRequest and DeleteRequest;
 	// AWS (and DynamoDB Local) answer with the union-type message.
 	MsgWriteRequestNotOne = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
-	// AWS's constraint message renders the whole request map; DynamoDB
-	// Local's wording is used instead.
-	MsgBatchWriteEmptyList = "The batch write request list for a table cannot be null or empty: %s"
-	MsgBatchItemTooLarge   = "Item size has exceeded the maximum allowed size"
+	MsgBatchItemTooLarge  = "Item size has exceeded the maximum allowed size"
 )
 
 // Enum value sets in AWS's order, for "Member must satisfy enum value set".

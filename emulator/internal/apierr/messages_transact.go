@@ -11,8 +11,9 @@ const (
 	// DynamoDB Local (same text); also TransactGetItems in DynamoDB Local.
 	MsgTxSameItem = "Transaction request cannot include multiple operations on one item"
 
-	// DynamoDB Local; AWS words it as a constraint on transactItems whose
-	// rendering of the list is not on record.
+	// More than 100 statements of an ExecuteTransaction: DynamoDB Local's
+	// bare constraint. TransactWriteItems and TransactGetItems answer
+	// AWS's constraint violation echoing the list (transactItemsLimit).
 	MsgTxTooManyItems = "Member must have length less than or equal to 100"
 
 	// An entry with none of ConditionCheck, Put, Delete, Update: DynamoDB Local.

@@ -37,16 +37,25 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 //
 // AWS prints attribute values as Java object identities; the emulator
 // prints a stable hash of each value in their place.
+//
+// A table with no requests gets the same answer (AWS's record:
+// "Value '{T=[]}' at 'requestItems' ...").
 func batchWriteTableConstraint(items map[string][]WriteRequest) string {
 	over := false
 	for _, reqs := range items {
-		if len(reqs) > maxBatchWrites {
+		if len(reqs) > maxBatchWrites || len(reqs) == 0 {
 			over = true
 		}
 	}
 	if !over {
 		return ""
 	}
+	return apierr.Violation(apierr.Quote(writeRequestsEcho(items)), "requestItems", "Map value must satisfy constraint: ["+apierr.LenLE(maxBatchWrites)+", "+apierr.LenGE(1)+"]")
+}
+
+// writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS
+// echoes it, Java-style.
+func writeRequestsEcho(items map[string][]WriteRequest) string {
 	var b strings.Builder
 	b.WriteString("{")
 	for i, name := range sortedKeys(items) {
@@ -64,7 +73,7 @@ func batchWriteTableConstraint(items map[string][]WriteRequest) string {
 		b.WriteString("]")
 	}
 	b.WriteString("}")
-	return apierr.Violation(apierr.Quote(b.String()), "requestItems", "Map value must satisfy constraint: ["+apierr.LenLE(maxBatchWrites)+", "+apierr.LenGE(1)+"]")
+	return b.String()
 }
 
 func writeRequestEcho(b *strings.Builder, wr WriteRequest) {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -33,7 +34,7 @@ func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
 		want = 2
 	}
 	if len(key) != want {
-		return storage.Key{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
+		return storage.Key{}, keyShapeError(apierr.MsgKeySchemaMismatch)
 	}
 	var k storage.Key
 	var err error
@@ -51,7 +52,7 @@ func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
 func keyParamAttr(key storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
 	v, ok := key[attr.Name]
 	if !ok || v.Kind() != attr.Kind {
-		return storage.Value{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
+		return storage.Value{}, keyShapeError(apierr.MsgKeySchemaMismatch)
 	}
 	return v, checkKeyValue(attr.Name, v, partition)
 }
@@ -126,10 +127,10 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
 	v, ok := item[attr.Name]
 	if !ok {
-		return storage.Value{}, apierr.Validationf(apierr.MsgKeyMissingInItem, attr.Name)
+		return storage.Value{}, keyShapeError(fmt.Sprintf(apierr.MsgKeyMissingInItem, attr.Name))
 	}
 	if v.Kind() != attr.Kind {
-		return storage.Value{}, apierr.Validationf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind())
+		return storage.Value{}, keyShapeError(fmt.Sprintf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind()))
 	}
 	return v, checkKeyValue(attr.Name, v, partition)
 }

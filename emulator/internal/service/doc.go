@@ -66,7 +66,13 @@
 //     encode_outputs.go (the data-plane outputs' appenders),
 //     expr_cache.go (the compiled-expression cache every request's
 //     Compiler looks in), page_eval.go (filters and projections evaluated
-//     on stored records: expr.Matcher, expr.Projector).
+//     on stored records: expr.Matcher, expr.Projector),
+//     batch_names.go (malformed and empty RequestItems), write_envelope.go
+//     (the single-item writes' request-validation envelope).
+//   - Validation: validation_order.go (the order each request kind is
+//     validated in, written down once; UpdateItem's constraints),
+//     value_layers.go (the layer each operation words malformed values
+//     in), key_shape.go (key faults that transactions cancel for).
 //   - Transactions: op_transact.go (TransactWriteItems),
 //     op_transact_get.go (TransactGetItems), idempotency.go and
 //     fingerprint.go (ClientRequestTokens: a bounded store keyed by a

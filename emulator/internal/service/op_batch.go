@@ -96,10 +96,14 @@ type batchGetTable struct {
 }
 
 func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	// AWS's order: the RequestItems map (its names, then each table's
+	// Keys), then ReturnConsumedCapacity (validation_order.go).
 	violations := append([]string{
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+		batchGetEmptyConstraint(in.RequestItems),
+		batchGetNamesConstraint(in.RequestItems),
 	}, batchGetKeysConstraints(in.RequestItems)...)
+	violations = append(violations, validateReturnConsumedCapacity(in.ReturnConsumedCapacity))
 	if err := apierr.ConstraintErrors(violations...); err != nil {
 		return nil, err
 	}
@@ -287,17 +291,19 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	); err != nil {
 		return nil, err
 	}
+	// A malformed table name comes after the other member constraints
+	// and alone (AWS's record: an unknown ReturnConsumedCapacity is
+	// reported alone over it).
+	if err := apierr.ConstraintErrors(batchWriteNamesConstraint(in.RequestItems)); err != nil {
+		return nil, err
+	}
 	if len(in.RequestItems) == 0 {
 		return nil, apierr.NoRequestItems("BatchWriteItem")
 	}
 	names := sortedKeys(in.RequestItems)
 	total := 0
 	for _, name := range names {
-		reqs := in.RequestItems[name]
-		if len(reqs) == 0 {
-			return nil, apierr.Validationf(apierr.MsgBatchWriteEmptyList, name)
-		}
-		total += len(reqs)
+		total += len(in.RequestItems[name]) // none empty: batchWriteTableConstraint
 	}
 	if total > maxBatchWrites {
 		return nil, apierr.Validation(apierr.MsgBatchWriteTooMany)
@@ -407,6 +413,11 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 			w.item = wr.PutRequest.Item.Item()
 			if w.key, err = t.keyFromItem(w.item); err == nil {
 				err = t.checkIndexKeys(w.item, false)
+			} else if _, shape := keyShapeReason(err); shape {
+				// An item whose key attributes do not fit the schema
+				// (missing, another type): AWS's one generic message
+				// (its records, invariant over four regions).
+				err = apierr.Validation(apierr.MsgKeySchemaMismatch)
 			}
 		} else {
 			w.key, err = t.keyFromKeyParam(wr.DeleteRequest.Key.Item())
@@ -460,7 +471,8 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 		case req == nil || req.Keys == nil:
 			list = append(list, apierr.NullViolation(path, true))
 		case len(req.Keys) == 0:
-			list = append(list, apierr.EmptyListViolation(path, req.Keys))
+			// AWS's record: no echo, the path in PascalCase.
+			list = append(list, apierr.Violation("", "RequestItems."+name+".member.Keys", apierr.LenGE(1)))
 		case len(req.Keys) > maxBatchGetKeys:
 			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)))
 		}

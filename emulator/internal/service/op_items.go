@@ -36,7 +36,7 @@ const (
 	enumReturnValues       = "ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW"
 	enumReturnICM          = "SIZE, NONE"
 	enumReturnOnCondFail   = "ALL_OLD, NONE"
-	enumConditionalOp      = "AND, OR"
+	enumConditionalOp      = "OR, AND"
 	enumReturnConsumedCap  = "INDEXES, TOTAL, NONE"
 	paramConditionExpr     = "ConditionExpression"
 	paramUpdateExpr        = "UpdateExpression"
@@ -327,7 +327,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
-		return nil, err
+		return nil, writeRequestEnvelope(err)
 	}
 	item := in.Item.Item()
 	size := storage.ItemSize(item)
@@ -471,7 +471,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
-		return nil, err
+		return nil, writeRequestEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
@@ -509,9 +509,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 }
 
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
-	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
-		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
-		apierr.NullViolation("key", in.Key == nil)); err != nil {
+	if err := updateItemConstraints(in); err != nil {
 		return nil, err
 	}
 	upd, cond, err := writeExprs{
@@ -520,7 +518,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
 	}.compile()
 	if err != nil {
-		return nil, err
+		return nil, writeRequestEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {

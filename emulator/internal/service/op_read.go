@@ -262,16 +262,23 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if in.ConditionalOperator != nil && in.QueryFilter == nil {
 		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
 	}
+	// The key condition's own checks (syntax, placeholders, operand types)
+	// come before the table (validation_order.go); the placeholder maps'
+	// errors after it, as DynamoDB Local (AWS's order unknown); then the
+	// expressions and unused placeholders, the start key, and only then
+	// Select.
+	comp, cerr := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if cerr == nil && in.KeyConditionExpression != nil {
+		if err := comp.CheckKeyCondition(*in.KeyConditionExpression); err != nil {
+			return nil, err
+		}
+	}
 	t, x, err := c.readTable(*in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
-
-	// As DynamoDB Local: the placeholder maps, the expressions and unused
-	// placeholders, the start key, and only then Select.
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	if err != nil {
-		return nil, err
+	if cerr != nil {
+		return nil, cerr
 	}
 	if x != nil {
 		if err := c.guardScan(t, x.name); err != nil {

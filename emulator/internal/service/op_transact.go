@@ -194,6 +194,7 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
+	cs.AddViolation(transactItemsLimit(len(in.TransactItems), "TransactWriteItem"))
 	for i := range in.TransactItems {
 		p, err := in.TransactItems[i].params()
 		if err != nil {
@@ -243,14 +244,14 @@ func itemsOrNil[T any](list []T) *[]T {
 	return &list
 }
 
-// prepareTransactWrite validates the whole request in AWS's order: model
-// constraints, the count, each entry's shape, then each action as its
-// single-item operation would be validated, the same item twice, and the
-// aggregate size. Nothing is locked or read.
+// prepareTransactWrite validates the whole request in AWS's order
+// (txWriteOrder in validation_order.go): model constraints, each entry's
+// shape, each action's request-level checks (table name, expressions,
+// item size) in request order, then the tables, then each action's key
+// (a key that does not fit its table's schema cancels the transaction with
+// a ValidationError reason for that action and None for the others), the
+// same item twice, and the aggregate size. Nothing is locked or read.
 func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, error) {
-	if len(in.TransactItems) > maxTransactItems {
-		return nil, apierr.Validation(apierr.MsgTxTooManyItems)
-	}
 	if err := transactWriteConstraints(in); err != nil {
 		return nil, err
 	}
@@ -264,17 +265,41 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 	}
 	acts := make([]*txAction, len(params))
 	for i, p := range params {
-		a, err := c.prepareTxAction(p)
+		a, err := prepareTxRequest(p)
+		if err != nil {
+			return nil, err
+		}
+		acts[i] = a
+	}
+	for i, a := range acts {
+		var err error
+		if a.t, err = c.lookupTable(*params[i].tableName); err != nil {
+			return nil, err
+		}
+	}
+	var itemFaults map[int]apierr.CancellationReason
+	for i, a := range acts {
+		err := a.resolveKey(params[i])
+		if r, ok := keyShapeReason(err); ok {
+			if itemFaults == nil {
+				itemFaults = make(map[int]apierr.CancellationReason)
+			}
+			itemFaults[i] = r
+			a.preset = &r
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		if err := c.guardKey(a.t, a.key); err != nil {
 			return nil, err
 		}
-		a.createGuard = a.t.convPolicy() != nil && isCreateGuard(p.cond, p.names)
-		acts[i] = a
+		a.createGuard = a.t.convPolicy() != nil && isCreateGuard(params[i].cond, params[i].names)
 	}
-	return acts, checkTxActions(acts)
+	if err := checkTxActions(acts); err != nil {
+		return nil, err
+	}
+	return acts, cancelForReasons(len(acts), itemFaults)
 }
 
 // checkTxActions makes the checks of a whole transaction's actions: the
@@ -297,10 +322,10 @@ func checkTxActions(acts []*txAction) error {
 	return nil
 }
 
-// prepareTxAction validates one action with its single-item operation's
-// checks and messages: table name, expressions, ReturnValues-like members,
-// item size, table, key, index key attributes, key attributes not updated.
-func (c *call) prepareTxAction(p txParams) (*txAction, error) {
+// prepareTxRequest makes one action's checks that need no table, with
+// its single-item operation's messages: table name, expressions,
+// ReturnValues-like members, item size.
+func prepareTxRequest(p txParams) (*txAction, error) {
 	name := *p.tableName
 	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
 		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
@@ -324,29 +349,29 @@ func (c *call) prepareTxAction(p txParams) (*txAction, error) {
 			return nil, apierr.Validation(apierr.MsgItemTooLarge)
 		}
 	}
-	if a.t, err = c.lookupTable(name); err != nil {
-		return nil, err
-	}
+	return a, nil
+}
+
+// resolveKey checks the action's key (a Put's key attributes) against its
+// table (a.t, looked up): the key, index key attributes, key attributes
+// not updated.
+func (a *txAction) resolveKey(p txParams) error {
+	var err error
 	if p.kind == txPut {
 		if a.key, err = a.t.keyFromItem(a.item); err != nil {
-			return nil, err
+			return err
 		}
-		if err := a.t.checkIndexKeys(a.item, false); err != nil {
-			return nil, err
-		}
-		return a, nil
+		return a.t.checkIndexKeys(a.item, false)
 	}
 	keyItem := p.key.Item()
 	if a.key, err = a.t.keyFromKeyParam(keyItem); err != nil {
-		return nil, err
+		return err
 	}
 	a.size = storage.ItemSize(keyItem)
 	if p.kind == txUpdate {
-		if err := checkKeyNotUpdated(a.t.schema, a.upd); err != nil {
-			return nil, err
-		}
+		return checkKeyNotUpdated(a.t.schema, a.upd)
 	}
-	return a, nil
+	return nil
 }
 
 // itemSet is a set of items (table and key) of one transaction. The zero

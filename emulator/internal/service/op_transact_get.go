@@ -153,16 +153,18 @@ func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCap
 	return txCapacity(list, mode, false)
 }
 
-// prepareTransactGet validates the request: model constraints, the count,
-// then each Get as GetItem would be validated, and the same item twice.
+// prepareTransactGet validates the request in AWS's order (txGetOrder in
+// validation_order.go): model constraints (the count among them), each
+// Get's request-level checks as GetItem's, the tables, then each key (one
+// that does not fit its table's schema cancels the transaction with a
+// ValidationError reason for that Get and None for the others) and the
+// same item twice.
 func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
-	if len(in.TransactItems) > maxTransactItems {
-		return nil, apierr.Validation(apierr.MsgTxTooManyItems)
-	}
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
+	cs.AddViolation(transactItemsLimit(len(in.TransactItems), "TransactGetItem"))
 	for i, ti := range in.TransactItems {
 		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
 		if !apierr.NotNull(&cs, ti.Get, path) {
@@ -178,22 +180,47 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 		return nil, err
 	}
 	gets := make([]*txGet, len(in.TransactItems))
-	var seen itemSet
 	for i, ti := range in.TransactItems {
-		g, err := c.prepareTxGet(ti.Get)
+		g, err := prepareTxGetRequest(ti.Get)
 		if err != nil {
+			return nil, err
+		}
+		gets[i] = g
+	}
+	for i, g := range gets {
+		var err error
+		if g.t, err = c.lookupTable(*in.TransactItems[i].Get.TableName); err != nil {
+			return nil, err
+		}
+	}
+	var itemFaults map[int]apierr.CancellationReason
+	var seen itemSet
+	for i, g := range gets {
+		var err error
+		g.key, err = g.t.keyFromKeyParam(in.TransactItems[i].Get.Key.Item())
+		if r, ok := keyShapeReason(err); ok {
+			if itemFaults == nil {
+				itemFaults = make(map[int]apierr.CancellationReason)
+			}
+			itemFaults[i] = r
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := c.guardKey(g.t, g.key); err != nil {
 			return nil, err
 		}
 		if !seen.add(g.t, g.key) {
 			return nil, apierr.Validation(apierr.MsgTxSameItem)
 		}
-		gets[i] = g
 	}
-	return gets, nil
+	return gets, cancelForReasons(len(gets), itemFaults)
 }
 
-// prepareTxGet validates one Get with GetItem's checks and messages.
-func (c *call) prepareTxGet(in *TransactGet) (*txGet, error) {
+// prepareTxGetRequest makes one Get's checks that need no table, with
+// GetItem's messages: table name, projection.
+func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 	name := *in.TableName
 	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
 		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
@@ -214,15 +241,6 @@ func (c *call) prepareTxGet(in *TransactGet) (*txGet, error) {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
-		return nil, err
-	}
-	if g.t, err = c.lookupTable(name); err != nil {
-		return nil, err
-	}
-	if g.key, err = g.t.keyFromKeyParam(in.Key.Item()); err != nil {
-		return nil, err
-	}
-	if err := c.guardKey(g.t, g.key); err != nil {
 		return nil, err
 	}
 	return g, nil

@@ -175,7 +175,7 @@ func TestTransactGetItems(t *testing.T) {
 		{name: "no get", op: "TransactGetItems", body: `{"TransactItems":[{}]}`,
 			errType: vErr, errMsg: "1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null"},
 		{name: "too many", op: "TransactGetItems", body: `{"TransactItems":[` + strings.Repeat(`{"Get":{"TableName":"txh","Key":{"pk":{"S":"x"}}}},`, 100) + `{"Get":{"TableName":"txh","Key":{"pk":{"S":"x"}}}}]}`,
-			errType: vErr, errMsg: "Member must have length less than or equal to 100"},
+			errType: vErr, errMsg: "1 validation error detected: " + transactItemsLimit(101, "TransactGetItem")},
 		{name: "missing table", op: "TransactGetItems", body: `{"TransactItems":[{"Get":{"TableName":"nope","Key":{"pk":{"S":"x"}}}}]}`,
 			errType: "ResourceNotFoundException", errMsg: "Requested resource not found"},
 	})

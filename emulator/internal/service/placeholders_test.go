@@ -100,9 +100,9 @@ func TestPlaceholderSizeLimit(t *testing.T) {
 		{name: "bad name key rule first", op: "UpdateItem", body: placeholderBody("SET a = :a", "", manyNames(over)+`,"#e":"","n":"x"`),
 			errType: vErr, errMsg: `ExpressionAttributeNames contains invalid key: Syntax error; key: "n"`},
 		{name: "bad value in a map over", op: "UpdateItem", body: placeholderBody("SET a = :a", manyValues(over)+`,":z":{"N":"x"}`, ""),
-			errType: vErr, errMsg: "ExpressionAttributeValues contains invalid value: The parameter cannot be converted to a numeric value: x for key :z"},
+			errType: vErr, errMsg: "1 validation error detected: The parameter cannot be converted to a numeric value: x"}, // UpdateItem's layer (value_layers.go)
 		{name: "empty values map first", op: "UpdateItem", body: `{"TableName":"tha","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{},"ExpressionAttributeNames":{` + manyNames(over) + `}}`,
-			errType: vErr, errMsg: "ExpressionAttributeValues must not be empty"},
+			errType: vErr, errMsg: "1 validation error detected: ExpressionAttributeValues must not be empty"},
 		// The size comes before any expression is parsed.
 		{name: "before a syntax error", op: "UpdateItem", body: placeholderBody("SET a = = :a", manyValues(over), ""), errType: vErr, errMsg: tooManyValues},
 		{name: "before the expression size", op: "UpdateItem", body: placeholderBody("SET a = :a"+str(5000), manyValues(over), ""), errType: vErr, errMsg: tooManyValues},
@@ -226,7 +226,7 @@ func TestPlaceholderMapChecks(t *testing.T) {
 			errType: vErr, errMsg: emptyName},
 		// The rules about which maps may appear at all come first.
 		{name: "empty names map first", op: "PutItem", body: `{"TableName":"ths",` + it + `,"ConditionExpression":"a = :v","ExpressionAttributeNames":{},"ExpressionAttributeValues":{"v":{"N":"1"}}}`,
-			errType: vErr, errMsg: "ExpressionAttributeNames must not be empty"},
+			errType: vErr, errMsg: "1 validation error detected: ExpressionAttributeNames must not be empty"},
 		{name: "names without expression first", op: "GetItem", body: `{"TableName":"ths",` + k + `,"ExpressionAttributeNames":{"x":"a"}}`,
 			errType: vErr, errMsg: "ExpressionAttributeNames can only be specified when using expressions"},
 		{name: "update size", op: "UpdateItem", body: `{"TableName":"ths",` + k + `,"UpdateExpression":"SET a = :v` + strings.Repeat(" ", 4097-len("SET a = :v")) + `","ExpressionAttributeValues":{":v":{"N":"1"}}}`,

@@ -88,7 +88,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		in := new(In)
 		if err := wire.DecodeRequest(body, in); err != nil {
-			return nil, err
+			return nil, valueLayer(name, err)
 		}
 		noteTable(c.tableName, in)
 		if err := c.fxOperation(name, in); err != nil {

@@ -110,14 +110,16 @@ func createTableConstraints(in *CreateTableInput) error {
 	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
 	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
-	for i, x := range in.LocalSecondaryIndexes {
-		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
-		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, 2)
-	}
+	// Global secondary indexes before local ones, whatever order the
+	// request lists them in (AWS's record, validation_order.go).
 	for i, x := range in.GlobalSecondaryIndexes {
 		p := "globalSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
 		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, maxGSIKeyAttrs)
 		throughputConstraints(&cs, x.ProvisionedThroughput, p+"provisionedThroughput")
+	}
+	for i, x := range in.LocalSecondaryIndexes {
+		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
+		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, 2)
 	}
 	streamConstraints(&cs, in.StreamSpecification)
 	sseConstraints(&cs, in.SSESpecification)

@@ -2,9 +2,7 @@ package wire
 
 import (
 	"encoding/base64"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -123,7 +121,7 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 					}
 					n, nerr := parseNumber(s)
 					if nerr != nil {
-						d.validation(nerr.Error())
+						d.fault(&apierr.ValueFault{Number: s, NumberErr: nerr})
 					}
 					got = storage.N(n)
 				case storage.KindB:
@@ -289,7 +287,7 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 				case storage.KindNS:
 					n, nerr := parseNumber(s)
 					if nerr != nil {
-						d.validation(nerr.Error())
+						d.fault(&apierr.ValueFault{Number: s, NumberErr: nerr})
 						memberErr = true
 					}
 					members = append(members, string(n))
@@ -329,26 +327,9 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 		return storage.SetOf(k, []string{}), nil
 	}
 	if hasDuplicates(members) {
-		d.validation(duplicatesMessage(k, members))
+		d.fault(&apierr.ValueFault{SetKind: k, Members: slices.Clone(members)})
 	}
 	return storage.SetOf(k, members), nil
-}
-
-// duplicatesMessage is AWS's answer to a set with duplicate members, which
-// lists them: "One or more parameter values were invalid: Input collection
-// [a, a] contains duplicates." (AWS's recorded answers; DynamoDB Local drops
-// the final period, and for NS says only "Input collection contains
-// duplicates"). A binary set shows its members in base64 and its type, with
-// no space before "of" ("[Yg==, Yg==]of type BS", as recorded from AWS).
-func duplicatesMessage(k storage.Kind, members []string) string {
-	if k == storage.KindBS {
-		shown := make([]string, len(members))
-		for i, m := range members {
-			shown[i] = base64.StdEncoding.EncodeToString([]byte(m))
-		}
-		return fmt.Sprintf(apierr.MsgBinarySetDuplicates, strings.Join(shown, ", "))
-	}
-	return fmt.Sprintf(apierr.MsgSetDuplicates, strings.Join(members, ", "))
 }
 
 // kindOfKey maps a type key of an attribute value to its kind.

@@ -79,12 +79,12 @@ func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]
 				v, err := d.attrValue(1)
 				if err != nil {
 					if errors.Is(err, apierr.ErrValidation) && !had {
-						err = apierr.Validation(apierr.MsgExprValueInvalid + err.Error() + apierr.MsgExprValueForKey + name)
+						err = inExprValue(err, name)
 					}
 					return 0, err
 				}
 				if !had && d.verr != nil {
-					d.verr = apierr.Validation(apierr.MsgExprValueInvalid + d.verr.Error() + apierr.MsgExprValueForKey + name)
+					d.verr = inExprValue(d.verr, name)
 				}
 				size += len(name) + storage.ValueSize(v)
 				if out != nil {
@@ -111,3 +111,15 @@ func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]
 // Values returns the placeholders' values as storage values: the same
 // map, not a copy.
 func (x ExpressionValues) Values() map[string]storage.Value { return x }
+
+// inExprValue is err, the error of the expression value name, framed as
+// AWS's older layer frames it ("ExpressionAttributeValues contains invalid
+// value: <error> for key <name>"); a malformed value keeps its fault, for
+// apierr.Relayer.
+func inExprValue(err error, name string) error {
+	var f *apierr.ValueFault
+	if errors.As(err, &f) {
+		return f.InExprValue(name).Err()
+	}
+	return apierr.Validation(apierr.MsgExprValueInvalid + err.Error() + apierr.MsgExprValueForKey + name)
+}

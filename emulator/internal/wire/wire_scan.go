@@ -52,6 +52,14 @@ func (d *decoder) validation(msg string) {
 	}
 }
 
+// fault records a malformed value (the first validation error wins), in
+// the older layer's wording; apierr.Relayer words it for the operation.
+func (d *decoder) fault(f *apierr.ValueFault) {
+	if d.verr == nil {
+		d.verr = f.Err()
+	}
+}
+
 // end checks that only white space follows.
 func (d *decoder) end() error {
 	d.skipSpace()

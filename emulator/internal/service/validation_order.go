@@ -1,0 +1,93 @@
+package service
+
+import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+
+// The order in which each request kind is validated: when a request has
+// more than one fault, AWS answers the first layer's, and within the
+// member constraints it lists every violation together in one message
+// (except where said). Each operation's validate code follows its row;
+// conformance/validation_order_test.go sends pairs of faults and expects
+// the earlier layer's answer. Sources: AWS's answers recorded in
+// paritysuite/dynamodb-conformance (tests/tier3/validation-ordering/*,
+// captured in us-east-1 and eu-west-2, 2026-10-09).
+//
+// The layers, top to bottom:
+//
+//	constraints  the request's shape and member constraints (enums, lengths,
+//	             required members, table name patterns), listed together
+//	syntax       expression syntax, the mix of expression and legacy members
+//	size         expression sizes, unused and undefined placeholders
+//	values       attribute values: numbers, duplicate set members, nesting
+//	             depth (see "Not yet" below)
+//	table        the table (and index) lookup: ResourceNotFoundException
+//	item         per-item checks against the schema: keys, index keys, sizes
+//
+// Per request kind:
+//
+//	PutItem, DeleteItem   constraints (tableName, returnValues,
+//	                      returnConsumedCapacity, returnItemCollectionMetrics,
+//	                      returnValuesOnConditionCheckFailure,
+//	                      conditionalOperator, item/key) > syntax > size >
+//	                      table > item
+//	UpdateItem            as PutItem, but its constraints (updateItemConstraints):
+//	                      with Key absent every violation, member by member
+//	                      (returnConsumedCapacity, tableName, returnValues, ...,
+//	                      conditionalOperator, key); with Key present only the
+//	                      first one (tableName, returnValues,
+//	                      returnConsumedCapacity, ...)
+//	Query                 constraints > syntax > key condition operands and
+//	                      size > table > index > item
+//	TransactWriteItems    constraints (transactItems: null, empty, over 100;
+//	                      each action's required members and enums;
+//	                      returnConsumedCapacity, returnItemCollectionMetrics,
+//	                      clientRequestToken) > each entry's shape > each
+//	                      action in request order: table name, syntax, size,
+//	                      Put item size > every action's table > each action's
+//	                      key (an empty or over-long value: ValidationException;
+//	                      one that does not fit the schema: the action's
+//	                      ValidationError cancellation reason) > the same item
+//	                      twice > the payload size > cancellation for the
+//	                      item-level reasons (None for the other actions)
+//	TransactGetItems      as TransactWriteItems with Gets (projection for
+//	                      expressions)
+//	BatchGetItem          constraints (requestItems: null, empty, malformed
+//	                      table names, each table's Keys; then
+//	                      returnConsumedCapacity) > the mix of expression and
+//	                      legacy members > total keys > per table: table,
+//	                      projection, keys, duplicates
+//	BatchWriteItem        constraints (returnConsumedCapacity,
+//	                      returnItemCollectionMetrics, requestItems, each
+//	                      table's list: empty or over 25) > malformed table
+//	                      names, alone > total requests > request shape and item
+//	                      sizes > per table: table, keys, duplicates
+//	CreateTable           constraints (attributeDefinitions, tableName,
+//	                      billingMode, provisionedThroughput, keySchema, the
+//	                      global secondary indexes, then the local ones,
+//	                      streamSpecification, sseSpecification, tableClass) >
+//	                      tags > the key schema and indexes' semantics
+//
+// Not yet: the values layer. Attribute values are checked while the body
+// is decoded (package wire), so a malformed number, a duplicate set member
+// or a value nested too deep is answered before every layer above it,
+// where AWS answers an enum, syntax or size fault first.
+
+// updateItemConstraints is UpdateItem's constraints layer (see above):
+// AWS's records show every violation, member by member, when Key is
+// absent, and only the first when it is present.
+func updateItemConstraints(in *UpdateItemInput) error {
+	name1, name2 := tableNameViolations(in.TableName)
+	rv := apierr.EnumViolation(paramReturnValues, in.ReturnValues, enumReturnValues)
+	rcc := apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap)
+	ricm := apierr.EnumViolation(paramReturnICM, in.ReturnItemCollectionMetrics, enumReturnICM)
+	rvoccf := apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail)
+	condOp := apierr.EnumViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp)
+	if in.Key == nil {
+		return apierr.ConstraintErrors(rcc, name1, name2, rv, ricm, rvoccf, condOp, apierr.NullViolation("key", true))
+	}
+	for _, v := range []string{name1, name2, rv, rcc, ricm, rvoccf, condOp} {
+		if v != "" {
+			return apierr.ConstraintErrors(v)
+		}
+	}
+	return nil
+}

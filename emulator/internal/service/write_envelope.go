@@ -1,0 +1,58 @@
+package service
+
+import (
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// writeRequestEnvelope words the request-validation errors of PutItem,
+// DeleteItem and UpdateItem as AWS does: inside the "1 validation error
+// detected: " envelope, and the ExpressionAttributeValues message without
+// its ": ConditionExpression is null" suffix (AWS's answers in us-east-1
+// and eu-west-2, 2026-10-09, as recorded in paritysuite/
+// dynamodb-conformance tests/tier3/error-messages/putItem.test.ts and
+// deleteItem.test.ts; UpdateItem's "as PutItem and UpdateItem do" there).
+// Expression syntax, size and placeholder errors, and the mix of
+// expression and legacy members, stay bare. The transactions, which share
+// the checks, answer them bare. Any other error is returned as it is.
+func writeRequestEnvelope(err error) error {
+	ae, ok := apierr.Classify(err)
+	if !ok || ae.Class != apierr.ErrValidation {
+		return err
+	}
+	msg := ae.Msg
+	valuesWithoutExpr, _, _ := strings.Cut(apierr.MsgValuesWithoutExpr, ":")
+	switch {
+	case strings.HasPrefix(msg, valuesWithoutExpr):
+		msg = valuesWithoutExpr
+	case msg == apierr.MsgNamesWithoutExpr, msg == apierr.MsgNamesEmpty, msg == apierr.MsgValuesEmpty,
+		msg == apierr.MsgReturnValuesPutDelete, strings.HasSuffix(msg, "The expression can not be empty;"):
+	case legacyConditionFault(msg):
+	default:
+		return err
+	}
+	return apierr.ConstraintErrors(msg)
+}
+
+// legacyConditionFault reports whether msg is the error of a malformed
+// Expected condition (package expr's legacy.go words them).
+func legacyConditionFault(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "One or more parameter values were invalid: ")
+	if !ok {
+		return false
+	}
+	for _, p := range []string{
+		"Value must be provided when Exists is",
+		"Value cannot be used when Exists is false",
+		"Value and AttributeValueList cannot be used together",
+		"Value or AttributeValueList must be used with ComparisonOperator",
+		"Invalid number of argument(s) for the",
+		"Exists and ComparisonOperator cannot be used together",
+	} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,16 @@
+package expr
+
+// CheckKeyCondition makes the checks of a KeyConditionExpression that need
+// no key schema (syntax, placeholders, operand types, the shape of each
+// condition), in the order DynamoDB makes them, so that a caller can
+// report their errors before it looks up the table (AWS's order: a bad
+// operand is reported ahead of a missing table, as recorded in
+// paritysuite/dynamodb-conformance, tests/tier3/validation-ordering/
+// queryKeyCondition.test.ts). The number of conditions is left to
+// KeyCondition, which knows the key schema. A later KeyCondition of the
+// same text is a cache hit.
+func (c *Compiler) CheckKeyCondition(text string) error {
+	const anyTerms = 1 << 16
+	_, _, err := c.keyTerms(text, anyTerms, nil)
+	return err
+}
