@@ -48,7 +48,7 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 		}
 	}
 	ns.pitr.dropUnclaimed() // pitr_keep.go
-	ns.restoreTokens(now) // idempotency_persist.go
+	ns.restoreTokens(now)   // idempotency_persist.go
 	return len(tables), nil
 }
 
