@@ -525,6 +525,9 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
 			return nil, err
 		}
+		if cur == nil && upd.OnlyRemoves() {
+			return nil, storage.ErrNoWrite // AWS does not create the item (expr.Update.OnlyRemoves)
+		}
 		next, size, err := t.updatedItem(key, upd, cur)
 		newSize = size
 		if err == nil && tp != nil {
