@@ -17,8 +17,10 @@ import (
 // value over 2048 bytes, or a GSI sort key one over 1024, is refused with
 // AWS's message (recorded: "Size limit exceeded for Index Key componentId
 // Actual Size: 2175 bytes Max Size: 2048 bytes IndexName: work-sets-index";
-// the sort key form with 1024 follows it, no record found), on every
-// write surface; the limits themselves are accepted.
+// the sort key form with 1024 follows it, no record found), on the
+// single-item, batch and PartiQL surfaces (how a transaction reports it,
+// refused or cancelled, is issue 21's "Transactions" part); the limits
+// themselves are accepted.
 func TestExactGSIKeySizeOnWrite(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local answers \"One or more parameter values were invalid: Size limit exceeded\" without the key, sizes and index")
@@ -55,6 +57,10 @@ func TestExactGSIKeySizeOnWrite(t *testing.T) {
 		{"UpdateItem range", rangeMsg, func() error {
 			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("p1")},
 				UpdateExpression: aws.String("SET gr = :v"), ExpressionAttributeValues: item{":v": bigR}})
+			return err
+		}},
+		{"PartiQL INSERT", hashMsg, func() error {
+			_, err := exec(t, c, `INSERT INTO "`+table+`" VALUE {'pk': 'p1', 'gh': ?}`, bigH)
 			return err
 		}},
 		{"BatchWriteItem", hashMsg, func() error {
