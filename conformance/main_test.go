@@ -16,6 +16,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	ReportDifferences(os.Stdout)
 	ReportLacks(os.Stdout)
+	ReportUnknowns(os.Stdout)
 	if err := Shutdown(); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance: stop emulator:", err)
 	}

@@ -52,7 +52,8 @@
 //     conventions_report.go (the report in Go and over HTTP).
 //   - HTTP edge: auth.go (credentials and access keys), limits.go (body
 //     growth, the in-flight limit, returning memory after large deletes),
-//     compress.go (Content-Encoding), cors.go (CORS), hosts.go (the Host
+//     compress.go (Content-Encoding), compress_response.go (gzip or
+//     deflate answers for clients that accept them), cors.go (CORS), hosts.go (the Host
 //     names answered), admin.go and admin_guard.go (the admin endpoints
 //     and what guards them), requestlog.go (the debug request log),
 //     httpserver.go (NewServer: timeouts, header limit, connection

@@ -70,7 +70,9 @@ func TestPITRModel(t *testing.T) {
 				in.ExpressionAttributeValues = map[string]types.AttributeValue{":c": &types.AttributeValueMemberS{Value: color}}
 			}
 			_, err = c.UpdateItem(ctx, in)
-			model[pk] = color
+			if _, ok := model[pk]; ok || color != "" {
+				model[pk] = color // a REMOVE-only update leaves a missing item missing
+			}
 		case 3:
 			seen := map[string]bool{}
 			var reqs []types.WriteRequest

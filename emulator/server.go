@@ -487,12 +487,19 @@ var (
 )
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
-// x-amz-crc32 above all (they verify it).
+// x-amz-crc32 above all (they verify it), compressed when the client
+// allows it and the body is large enough (compress_response.go).
 func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status int, body []byte) {
 	h := w.Header()
 	ct := contentTypeJSON10
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-amz-json-1.1") {
 		ct = contentTypeJSON11
+	}
+	if len(body) >= minCompressedResponse { // compress_response.go
+		if coding := responseCoding(r.Header); coding != "" {
+			body = compressResponse(coding, body)
+			h["Content-Encoding"] = []string{coding}
+		}
 	}
 	// One allocation for the three values; each header gets a full slice.
 	vals := []string{reqID, strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10), strconv.Itoa(len(body))}

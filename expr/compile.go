@@ -547,7 +547,10 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 		return exprError(k.param, x.Offset, sprintf(msgOperandCount, x.Fun, len(x.Args)))
 	}
 	switch x.Fun {
-	case fnExists, fnNotExists, fnType, fnIfNotExists:
+	case fnExists, fnNotExists, fnIfNotExists:
+		// attribute_type takes a value as its first operand too, as
+		// DynamoDB Local does and suites recorded against AWS expect
+		// (issue 21); it is then true when the value has the type.
 		if _, ok := pathOf(x.Args[0]); !ok {
 			return exprError(k.param, x.Offset, sprintf(msgNeedsPath, x.Fun))
 		}

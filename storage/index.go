@@ -38,11 +38,29 @@ var (
 	ErrIndexExists = errors.New("storage: index already exists")
 )
 
-// Limits of an index key.
+// Limits of an index key: the attribute counts, and the bytes of one S or
+// B key value (DynamoDB's key limits: 2048 for a partition key, 1024 for
+// a sort key).
 const (
 	MaxIndexPartitionAttrs = 4
 	MaxIndexSortAttrs      = 4
+	MaxIndexPartitionBytes = 2048
+	MaxIndexSortBytes      = 1024
 )
+
+// indexable reports whether v, of an index key attribute's kind, can be
+// an index key value: a number, or a string or binary of 1 to limit
+// bytes. Writes that break the rule are refused before storage; items
+// stored before the index existed are left out of it by its backfill, as
+// AWS leaves them out (developer guide, "Detecting and correcting index
+// key violations").
+func indexable(v Value, limit int) bool {
+	if v.kind == KindN {
+		return true
+	}
+	n := len(v.Str())
+	return n > 0 && n <= limit
+}
 
 // IndexSchema is a secondary index's key: one to four partition key
 // attributes and up to four sort key attributes, each S, N or B, in the
@@ -167,7 +185,7 @@ func (x *index) indexKey(dst []byte, it Item) ([]byte, bool) {
 	dst = append(dst, 0, 0, 0, 0) // the hash, filled in below
 	for _, a := range x.def.Schema.Partition {
 		v, ok := it[a.Name]
-		if !ok || v.kind != a.Kind {
+		if !ok || v.kind != a.Kind || !indexable(v, MaxIndexPartitionBytes) {
 			return nil, false
 		}
 		dst = appendTupleComponent(dst, v)
@@ -175,7 +193,7 @@ func (x *index) indexKey(dst []byte, it Item) ([]byte, bool) {
 	binary.BigEndian.PutUint32(dst[start:], partitionHash(dst[start+4:]))
 	for _, a := range x.def.Schema.Sort {
 		v, ok := it[a.Name]
-		if !ok || v.kind != a.Kind {
+		if !ok || v.kind != a.Kind || !indexable(v, MaxIndexSortBytes) {
 			return nil, false
 		}
 		dst = appendTupleComponent(dst, v)

@@ -31,9 +31,17 @@ type indexModel struct {
 }
 
 func (m indexModel) member(it Item) bool {
-	for _, a := range m.def.Schema.attrs() {
-		if v, ok := it[a.Name]; !ok || v.Kind() != a.Kind {
+	for i, a := range m.def.Schema.attrs() {
+		v, ok := it[a.Name]
+		if !ok || v.Kind() != a.Kind {
 			return false
+		}
+		limit := MaxIndexSortBytes
+		if i < len(m.def.Schema.Partition) {
+			limit = MaxIndexPartitionBytes
+		}
+		if n := len(v.Str()); v.Kind() != KindN && (n == 0 || n > limit) {
+			return false // empty or over-long key values stay out
 		}
 	}
 	return true

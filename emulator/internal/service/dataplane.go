@@ -101,7 +101,7 @@ func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
 
 // checkKeys is checkIndexKeys for one index.
 func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
-	for _, attr := range slices.Concat(idx.partAttrs, idx.sortAttrs) {
+	for i, attr := range slices.Concat(idx.partAttrs, idx.sortAttrs) {
 		v, ok := item[attr.Name]
 		if !ok {
 			continue
@@ -109,7 +109,17 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 		if v.Kind() != attr.Kind {
 			return apierr.Validationf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
 		}
-		if v.Kind() == storage.KindN || len(v.Str()) > 0 {
+		if v.Kind() == storage.KindN {
+			continue
+		}
+		if n := len(v.Str()); n > 0 {
+			limit := maxSortKeyBytes
+			if i < len(idx.partAttrs) {
+				limit = maxPartitionKeyBytes
+			}
+			if n > limit {
+				return apierr.Validation(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.name))
+			}
 			continue
 		}
 		what := "string"

@@ -53,11 +53,14 @@
 //     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
 //     tables_types.go (their wire shapes), tables_validate.go (a
 //     definition's limits and AWS's messages), tables_describe.go
-//     (TableDescription), tables_update.go and tables_gsi.go
-//     (UpdateTable, GSIs created and deleted), op_tags.go (TagResource,
+//     (TableDescription), tables_update.go, tables_gsi.go and
+//     tables_redefine.go (UpdateTable, GSIs created and deleted, the
+//     AttributeDefinitions they bring), billing_summary.go (when
+//     BillingModeSummary shows), op_tags.go (TagResource,
 //     UntagResource, ListTagsOfResource).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
 //     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
+//     update_size.go (UpdateItem's item size accounting),
 //     op_read.go, op_read_index.go, read_params.go and query_bounds.go
 //     (Query and Scan, on tables and indexes), op_batch.go and
 //     batch_constraints.go (BatchGetItem, BatchWriteItem), indexes.go and
@@ -81,7 +84,7 @@
 //   - Streams: streams.go (a table's stream as the storage Observer of
 //     its data, over package streamlog's record log), streams_persist.go
 //     (streams across restarts: rebuilt from the log, kept in
-//     snapshots), streams_api.go and
+//     snapshots), streams_arn.go (malformed stream ARNs), streams_api.go and
 //     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
 //     GetRecords).
 //   - TTL: ttl.go (UpdateTimeToLive, DescribeTimeToLive, SweepTTL).

@@ -541,10 +541,21 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	tp := t.convPolicy()
 	var newSize int
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		// The item is sized before the condition is evaluated, other
+		// faults of the update after (update_size.go).
+		next, size, err := t.updatedItem(key, upd, cur)
+		if err == nil {
+			err = t.checkUpdateSize(key, upd, size)
+		}
+		if isUpdateTooLarge(err) {
+			return nil, err
+		}
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
 			return nil, err
 		}
-		next, size, err := t.updatedItem(key, upd, cur)
+		if cur == nil && upd.OnlyRemoves() {
+			return nil, storage.ErrNoWrite // AWS does not create the item (expr.Update.OnlyRemoves)
+		}
 		newSize = size
 		if err == nil && tp != nil {
 			err = tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, false, nil))

@@ -48,7 +48,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		status:             statusActive,
 		attrDefs:           def.attrDefs,
 		billingMode:        def.billingMode,
-		billingReported:    def.billingExplicit,
+		billingReported:    def.billingMode == "PAY_PER_REQUEST", // billing_summary.go
 		onDemand:           def.onDemand,
 		tableClass:         def.tableClass,
 		deletionProtection: def.deletionProtection,

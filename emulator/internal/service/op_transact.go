@@ -497,6 +497,10 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, err
 			return r, nil
 		}
 	}
+	if a.kind == txUpdate && !found && a.upd.OnlyRemoves() {
+		a.item = nil // as UpdateItem: the absent item stays absent
+		return apierr.CancellationReason{Code: apierr.ReasonNone}, nil
+	}
 	if a.kind == txUpdate {
 		next, _, err := a.t.updatedItem(a.key, a.upd, cur)
 		if err != nil {

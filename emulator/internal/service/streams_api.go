@@ -82,6 +82,11 @@ func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
+	if in.ExclusiveStartStreamArn != nil {
+		if err := checkStreamARN(*in.ExclusiveStartStreamArn); err != nil {
+			return nil, err
+		}
+	}
 	all := c.ns.streams.all(c.Now())
 	var list []*stream
 	for _, s := range all {
@@ -228,6 +233,9 @@ func shardIDConstraints(cs *apierr.Constraints, id, path string) {
 
 // lookupStream resolves a stream ARN of this call's namespace.
 func (c *call) lookupStream(arn string) (*stream, error) {
+	if err := checkStreamARN(arn); err != nil {
+		return nil, err
+	}
 	if s := c.ns.streams.find(arn, c.Now()); s != nil {
 		return s, nil
 	}

@@ -76,14 +76,9 @@ func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefiniti
 	if len(defs) == 0 {
 		return nil, nil, apierr.Validation(apierr.MsgNoAttributeSchema)
 	}
-	attrDefs := slices.Clone(m.attrDefs)
-	for _, d := range defs {
-		i := slices.IndexFunc(attrDefs, func(a attrDef) bool { return a.name == *d.AttributeName })
-		if i < 0 {
-			attrDefs = append(attrDefs, attrDef{name: *d.AttributeName, typ: *d.AttributeType})
-		} else {
-			attrDefs[i].typ = *d.AttributeType
-		}
+	attrDefs, err := m.mergeAttrDefs(defs, cr.KeySchema, tableKeys)
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, k := range cr.KeySchema {
 		if !slices.ContainsFunc(attrDefs, func(a attrDef) bool { return a.name == *k.AttributeName }) {

@@ -151,8 +151,8 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 	if err != nil {
 		return none, err
 	}
-	if in.BillingMode != nil {
-		m.billingReported = true
+	if mode == "PAY_PER_REQUEST" {
+		m.billingReported = true // billing_summary.go
 	}
 	switch {
 	case mode == "PAY_PER_REQUEST" && m.billingMode != "PAY_PER_REQUEST":
@@ -307,6 +307,9 @@ func updateTableConstraints(in *UpdateTableInput) error {
 func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
 	seen := map[string]bool{}
 	for _, u := range updates {
+		if countActions(u) > 1 {
+			return apierr.Validation(apierr.MsgGSIUpdateTwoActions)
+		}
 		var name string
 		switch {
 		case u.Update != nil:
@@ -327,6 +330,17 @@ func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
 		seen[name] = true
 	}
 	return nil
+}
+
+// countActions is how many of Create, Update and Delete u holds.
+func countActions(u GlobalSecondaryIndexUpdate) int {
+	n := 0
+	for _, set := range []bool{u.Create != nil, u.Update != nil, u.Delete != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
 }
 
 // applyGSIUpdates applies GlobalSecondaryIndexUpdates to m: Update

@@ -27,7 +27,6 @@ type tableDef struct {
 	keySchema          []keyElem
 	schema             storage.KeySchema
 	billingMode        string // PROVISIONED or PAY_PER_REQUEST
-	billingExplicit    bool   // BillingMode was given
 	throughput         *throughput
 	onDemand           *OnDemandThroughput
 	lsis               []*indexDef
@@ -52,7 +51,6 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	def := &tableDef{name: *in.TableName, billingMode: "PROVISIONED"}
 	if in.BillingMode != nil {
 		def.billingMode = *in.BillingMode
-		def.billingExplicit = true
 	}
 	if err := def.setThroughput(in.ProvisionedThroughput); err != nil {
 		return nil, err
@@ -227,6 +225,9 @@ func indexConstraints(cs *apierr.Constraints, name *string, ks []KeySchemaElemen
 		// DynamoDB Local lets longer lists through.
 		if len(proj.NonKeyAttributes) > maxNonKeyPerIndex {
 			cs.Add(apierr.Quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", apierr.LenLE(maxNonKeyPerIndex))
+		}
+		if slices.ContainsFunc(proj.NonKeyAttributes, func(n string) bool { return n == "" || utf8.RuneCountInString(n) > 255 }) {
+			cs.Add(apierr.Quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", apierr.NonKeyNameConstraint)
 		}
 	}
 }
@@ -507,6 +508,11 @@ func checkProjection(idx *indexDef, p *Projection) error {
 	}
 	if err := checkIncludeProjection(p); err != nil {
 		return err
+	}
+	for i, n := range p.NonKeyAttributes {
+		if slices.Contains(p.NonKeyAttributes[:i], n) {
+			return apierr.Validation(apierr.MsgDuplicateNonKey)
+		}
 	}
 	idx.projection = projection{typ: *p.ProjectionType, nonKey: slices.Clone(p.NonKeyAttributes)}
 	return nil

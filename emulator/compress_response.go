@@ -1,0 +1,145 @@
+package emulator
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Compressed responses. DynamoDB compresses a response body of 4 KB or more
+// when the request's Accept-Encoding allows gzip or deflate, says so with
+// Content-Encoding, and computes x-amz-crc32 over the bytes it sends, the
+// compressed ones. Sources: ScyllaDB's tests run against AWS
+// (test/alternator/test_compressed_response.py: the 4096-byte threshold,
+// gzip and deflate, and how Accept-Encoding is read, case by case), an AWS
+// engineer's answer on re:Post ("DynamoDB will gzip the response payload if
+// it exceeds a certain threshold"), and AWS's SDKs, which check the CRC
+// before they decompress ("The CRC is computed on the response after the
+// response is gziped", smithy-rs#129; aws-sdk-go-v2's DynamoDB client
+// option EnableAcceptEncodingGzip). The SDKs send "Accept-Encoding:
+// identity" unless told otherwise, so they get plain bodies. DynamoDB Local
+// never compresses.
+
+// minCompressedResponse is the smallest body DynamoDB compresses.
+const minCompressedResponse = 4096
+
+// Response codings.
+const (
+	codingGzip    = "gzip"
+	codingDeflate = "deflate" // the zlib format (RFC 9110 "deflate")
+)
+
+// responseCoding returns the coding to compress a response to r with ("":
+// none), reading its Accept-Encoding as DynamoDB does: of several headers
+// the last; entries split at commas, case-insensitive, blank ones skipped;
+// a coding's weight is its first q parameter (1 when absent or not a
+// number, clamped to 0..1); a coding named twice takes its highest weight;
+// "*" gives its weight to gzip and deflate when they are not named; the
+// highest weight above 0 wins, a named coding before one "*" stands for,
+// then the earlier named, then gzip. Anything else (identity, br, quoted or
+// malformed names) is ignored.
+func responseCoding(h http.Header) string {
+	vals := h.Values("Accept-Encoding")
+	if len(vals) == 0 {
+		return ""
+	}
+	type weight struct {
+		q     float64
+		pos   int // position of the first mention; -1: not named
+		named bool
+	}
+	ws := map[string]*weight{codingGzip: {pos: -1}, codingDeflate: {pos: -1}}
+	star, hasStar := 0.0, false
+	pos := 0
+	for entry := range strings.SplitSeq(vals[len(vals)-1], ",") {
+		name, params, _ := strings.Cut(entry, ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		q := qValue(params)
+		switch w := ws[name]; {
+		case name == "*":
+			if !hasStar {
+				star, hasStar = q, true
+			}
+		case w != nil:
+			if !w.named {
+				w.named, w.pos, w.q = true, pos, q
+			} else {
+				w.q = max(w.q, q)
+			}
+		}
+		pos++
+	}
+	best, bestQ, bestNamed, bestPos := "", 0.0, false, 0
+	for _, c := range []string{codingGzip, codingDeflate} {
+		w := ws[c]
+		q, named := w.q, w.named
+		if !named {
+			if !hasStar {
+				continue
+			}
+			q = star
+		}
+		if q <= 0 {
+			continue
+		}
+		better := q > bestQ ||
+			q == bestQ && named && !bestNamed ||
+			q == bestQ && named && bestNamed && w.pos < bestPos
+		if best == "" || better {
+			best, bestQ, bestNamed, bestPos = c, q, named, w.pos
+		}
+	}
+	return best
+}
+
+// qValue is the weight given by an Accept-Encoding entry's parameters
+// (";q=0.5;..."): the first q parameter's value, 1 when there is none or it
+// is no number, clamped to 0..1.
+func qValue(params string) float64 {
+	for p := range strings.SplitSeq(params, ";") {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "q") {
+			continue
+		}
+		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return 1
+		}
+		return min(max(q, 0), 1)
+	}
+	return 1
+}
+
+// Pools of compressors, reset onto each response's buffer.
+var (
+	gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+	zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
+)
+
+// compressResponse returns body compressed with coding (gzip or deflate).
+func compressResponse(coding string, body []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(body)/4 + 64)
+	switch coding {
+	case codingGzip:
+		zw := gzipWriters.Get().(*gzip.Writer)
+		zw.Reset(&out)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		gzipWriters.Put(zw)
+	default:
+		zw := zlibWriters.Get().(*zlib.Writer)
+		zw.Reset(&out)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		zlibWriters.Put(zw)
+	}
+	return out.Bytes()
+}
