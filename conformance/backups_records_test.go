@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 )
 
 // Backup and restore answers as public records of AWS's show them
@@ -207,10 +206,3 @@ func TestBackupFeedsOneRestore(t *testing.T) {
 }
 
 // apiMessage is the message of an API error ("" for another error).
-func apiMessage(err error) string {
-	var ae smithy.APIError
-	if asErr(err, &ae) {
-		return ae.ErrorMessage()
-	}
-	return ""
-}
