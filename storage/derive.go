@@ -68,6 +68,7 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 			return nil, err
 		}
 	}
+	t.buildVectorIndexes(s.vectors) // after the writes, which replay does not give them
 	if d.Indexes != nil {
 		order := make(map[string]int, len(d.Indexes))
 		for i, x := range d.Indexes {
