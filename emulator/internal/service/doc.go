@@ -56,6 +56,11 @@
 //     (TableDescription), tables_update.go and tables_gsi.go
 //     (UpdateTable, GSIs created and deleted), op_tags.go (TagResource,
 //     UntagResource, ListTagsOfResource).
+//   - Vector indexes (storage/VECTOR_SPEC.md): vector_types.go (wire
+//     shapes), vector_defs.go (definitions, CreateTable's checks,
+//     DescribeTable), tables_vector_update.go (UpdateTable's
+//     VectorIndexUpdates), vector_write.go (the write-side check, called
+//     by checkIndexKeys), op_search_vectors.go (SearchVectors).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
 //     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
 //     op_read.go, op_read_index.go, read_params.go and query_bounds.go
