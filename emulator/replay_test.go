@@ -80,11 +80,13 @@ func TestReplayThroughEdge(t *testing.T) {
 			t.Fatalf("namespace %q: not one of the emulator's", id)
 		}
 		recs := rec.Records(id)
+		kinds := map[string]int{}
 		for i, b := range recs {
 			r, err := storage.ParseRecord(b)
 			if err != nil {
 				t.Fatalf("namespace %q record %d: %v", id, i, err)
 			}
+			kinds[r.Kind.String()]++
 			if err := ns.Apply(r); err != nil {
 				t.Fatalf("namespace %q record %d (%s): %v", id, i, r.Kind, err)
 			}
@@ -92,7 +94,7 @@ func TestReplayThroughEdge(t *testing.T) {
 		if got, want := len(again.Records(id)), len(recs); got != want {
 			t.Errorf("namespace %q: the replay recorded %d records, want %d", id, got, want)
 		}
-		t.Logf("namespace %s: %d records replayed", id, len(recs))
+		t.Logf("namespace %s: %d records replayed: %v", id, len(recs), kinds)
 	}
 	for _, auth := range auths {
 		testkit.CompareNamespaces(t, e.Handler(), e2.Handler(), auth, true)

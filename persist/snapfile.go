@@ -135,7 +135,7 @@ func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit f
 	var items uint64
 	tables := snap.Tables()
 	for _, ts := range tables {
-		def := storage.TableDef{Name: ts.Name(), ID: ts.ID(), Schema: ts.KeySchema(), Indexes: ts.Indexes(), Meta: map[string][]byte{}}
+		def := storage.TableDef{Name: ts.Name(), ID: ts.ID(), Schema: ts.KeySchema(), Indexes: ts.Indexes(), VectorIndexes: ts.VectorIndexes(), Meta: map[string][]byte{}}
 		for _, k := range ts.MetaKeys() {
 			def.Meta[k] = ts.Meta(k)
 		}

@@ -22,7 +22,7 @@ import (
 // Records name tables by ID; a RecordCommit's images are stored as they
 // are, their key attributes named by the table's key schema. Apply fails
 // with ErrNoTable when a table is missing, ErrTableExists,
-// ErrIndexExists or ErrNoIndex when the catalog does not fit the record,
+// ErrIndexExists, ErrNoIndex, ErrVectorIndexExists or ErrNoVectorIndex when the catalog does not fit the record,
 // and ErrCorrupt when an image does not fit its table (key kinds, size).
 func (db *DB) Apply(r *Record, applied func(*Record) error) error {
 	var err error
@@ -52,6 +52,18 @@ func (db *DB) Apply(r *Record, applied func(*Record) error) error {
 			err = t.AddIndex(*r.Index)
 		default:
 			err = t.DropIndex(r.Index.Name)
+		}
+	case RecordAddVectorIndex, RecordDropVectorIndex:
+		t := db.TableByID(r.Table)
+		switch {
+		case t == nil:
+			err = fmt.Errorf("%w: ID %q", ErrNoTable, r.Table)
+		case r.VectorIndex == nil:
+			err = fmt.Errorf("%w: %s record without a vector index", ErrCorrupt, r.Kind)
+		case r.Kind == RecordAddVectorIndex:
+			err = t.AddVectorIndex(*r.VectorIndex)
+		default:
+			err = t.DropVectorIndex(r.VectorIndex.Name)
 		}
 	case RecordMeta:
 		if r.Table == "" {

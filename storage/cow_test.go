@@ -123,7 +123,9 @@ func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, parts, steps int) 
 				if err != nil {
 					t.Fatal(err)
 				}
-				addVector(tb) // vector indexes are not in snapshots
+				if got := tb.VectorIndexes(); len(got) != 1 || got[0].Name != vdef.Name {
+					t.Fatalf("restored table's vector indexes: got %+v, want %s", got, vdef.Name)
+				}
 				tables = append(tables, &cowTable{t: tb, model: maps.Clone(h.model)})
 			}
 		default:

@@ -26,13 +26,15 @@ var (
 )
 
 // TableDef defines a table of a DB: its name and ID, key schema, the
-// secondary indexes it starts with and its initial metadata (meta.go).
+// secondary and vector indexes it starts with and its initial metadata
+// (meta.go).
 type TableDef struct {
-	Name    string
-	ID      string
-	Schema  KeySchema
-	Indexes []IndexDef
-	Meta    map[string][]byte
+	Name          string
+	ID            string
+	Schema        KeySchema
+	Indexes       []IndexDef
+	VectorIndexes []VectorIndexDef
+	Meta          map[string][]byte
 }
 
 // Validate checks the name and ID (not empty), the key schema and the
@@ -50,6 +52,14 @@ func (d *TableDef) Validate() error {
 		}
 		if x.Name == "" || slices.ContainsFunc(d.Indexes[:i], func(y IndexDef) bool { return y.Name == x.Name }) {
 			return fmt.Errorf("%w: index name %q empty or twice", ErrInvalidSchema, x.Name)
+		}
+	}
+	for i, x := range d.VectorIndexes {
+		if err := x.Validate(); err != nil {
+			return fmt.Errorf("%w: vector index %q: %w", ErrInvalidSchema, x.Name, err)
+		}
+		if slices.ContainsFunc(d.VectorIndexes[:i], func(y VectorIndexDef) bool { return y.Name == x.Name }) {
+			return fmt.Errorf("%w: vector index name %q twice", ErrInvalidSchema, x.Name)
 		}
 	}
 	return nil
@@ -89,6 +99,11 @@ func (db *DB) CreateTable(def TableDef) (*Table, error) {
 	t := NewTable(def.Schema)
 	for _, x := range def.Indexes {
 		if err := t.AddIndex(x); err != nil { // no hook yet: not recorded apart
+			return nil, err
+		}
+	}
+	for _, x := range def.VectorIndexes {
+		if err := t.AddVectorIndex(x); err != nil { // likewise
 			return nil, err
 		}
 	}

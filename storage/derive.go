@@ -30,6 +30,11 @@ type Derivation struct {
 	// the snapshot's indexes not named are left out. Nil keeps the
 	// snapshot's.
 	Indexes []IndexDef
+	// VectorIndexes, if not nil, are the vector indexes of the result,
+	// in order: the snapshot's are left out unless named here, and all
+	// are built from the items (vector indexes are not shared, see
+	// vspec). Nil keeps the snapshot's.
+	VectorIndexes []VectorIndexDef
 	// Meta, if not nil, replaces the snapshot's metadata.
 	Meta map[string][]byte
 }
@@ -46,9 +51,25 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 		meta = cloneMeta(d.Meta)
 	}
 	keep, build := s.indexPlan(d.Indexes)
-	if len(d.Writes) == 0 && len(build) == 0 {
+	vectors, same := s.vectors, true
+	if d.VectorIndexes != nil {
+		vectors = nil
+		for _, def := range d.VectorIndexes {
+			if err := def.Validate(); err != nil {
+				return nil, err
+			}
+			i := slices.IndexFunc(s.vectors, func(v vspec) bool { return sameVectorDef(v.def, def) })
+			if i < 0 {
+				same = false
+				vectors = append(vectors, vspec{def: def.clone()})
+				continue
+			}
+			vectors = append(vectors, s.vectors[i])
+		}
+	}
+	if len(d.Writes) == 0 && len(build) == 0 && same {
 		out := *s
-		out.meta, out.indexes, out.stamp = meta, keep, 0
+		out.meta, out.indexes, out.vectors, out.stamp = meta, keep, vectors, 0
 		return &out, nil
 	}
 	t := s.newTable()
@@ -68,6 +89,7 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 			return nil, err
 		}
 	}
+	t.buildVectorIndexes(vectors) // after the writes, which replay does not give them
 	if d.Indexes != nil {
 		order := make(map[string]int, len(d.Indexes))
 		for i, x := range d.Indexes {
@@ -98,6 +120,13 @@ func (s *TableSnapshot) indexPlan(defs []IndexDef) (keep []*index, build []Index
 		keep = append(keep, s.indexes[i])
 	}
 	return keep, build
+}
+
+// sameVectorDef reports whether two vector index definitions are the same.
+func sameVectorDef(a, b VectorIndexDef) bool {
+	return a.Name == b.Name && a.Attribute == b.Attribute && a.Dimensions == b.Dimensions && a.Distance == b.Distance &&
+		a.Hash == b.Hash && slices.Equal(a.Filters, b.Filters) && a.Projection.All == b.Projection.All &&
+		slices.Equal(a.Projection.NonKey, b.Projection.NonKey)
 }
 
 // sameIndexDef reports whether two index definitions are the same.

@@ -160,8 +160,8 @@
 // Put and WriteFrom, WriteTx.Commit: single writes, batches, transactions,
 // TTL deletions) as one RecordCommit holding every item write (table ID,
 // key, stored records before and after, origin), and each catalog change
-// (create, restore and drop table, add and drop index, metadata) as a
-// record of its own. This is the seam persistence (a write-ahead log), backups and
+// (create, restore and drop table, add and drop index or vector index,
+// metadata) as a record of its own. This is the seam persistence (a write-ahead log), backups and
 // replicas hang off; DB.Apply (apply.go) takes a Record back, and
 // AppendRecord and ParseRecord (record_codec.go) are its binary form.
 //
@@ -185,7 +185,8 @@
 // QueryEncoded, ScanEncoded, counts, sizes, index definitions and
 // statistics, metadata). DB.RestoreTable (restore.go) makes a writable
 // table of a snapshot, sharing its items and index entries (its
-// partition table and B-trees in O(1)), and records it
+// partition table and B-trees in O(1)); vector indexes are not shared
+// but rebuilt from the items (a snapshot keeps their definitions), and records it
 // (RecordRestoreTable, whose binary form carries the items); a
 // TableBuilder makes a snapshot of item images loaded from elsewhere,
 // checking them, without decoding them. TableSnapshot.Derive

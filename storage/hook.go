@@ -17,7 +17,8 @@ import (
 //     WriteTx.Commit (every write of the transaction, in the order
 //     written), with a RecordCommit;
 //   - once per catalog change: DB.CreateTable, DB.RestoreTable,
-//     DB.DropTable, Table.AddIndex, Table.DropIndex, Table.SetMeta and
+//     DB.DropTable, Table.AddIndex, Table.DropIndex,
+//     Table.AddVectorIndex, Table.DropVectorIndex, Table.SetMeta and
 //     DB.SetMeta, with the record of that change.
 //
 // It is called at the commit point, under the write locks of the tables
@@ -104,9 +105,15 @@ const (
 	// ID, the snapshot's key schema, indexes and metadata; From: the
 	// snapshot, its items and index entries; Table is Def.ID).
 	RecordRestoreTable
+	// RecordAddVectorIndex: Table.AddVectorIndex (Table, VectorIndex).
+	RecordAddVectorIndex
+	// RecordDropVectorIndex: Table.DropVectorIndex (Table,
+	// VectorIndex.Name).
+	RecordDropVectorIndex
 )
 
-var recordKindNames = [...]string{"", "commit", "create-table", "drop-table", "add-index", "drop-index", "meta", "restore-table"}
+var recordKindNames = [...]string{"", "commit", "create-table", "drop-table", "add-index", "drop-index", "meta", "restore-table",
+	"add-vector-index", "drop-vector-index"}
 
 func (k RecordKind) String() string {
 	if int(k) < len(recordKindNames) && k != 0 {
@@ -124,8 +131,10 @@ type Record struct {
 	Def    *TableDef      // RecordCreateTable, RecordRestoreTable
 	From   *TableSnapshot // RecordRestoreTable
 	Index  *IndexDef      // RecordAddIndex; only Name for RecordDropIndex
-	Key    string         // RecordMeta
-	Value  []byte         // RecordMeta; nil: the key was deleted
+	// VectorIndex: RecordAddVectorIndex; only Name for RecordDropVectorIndex.
+	VectorIndex *VectorIndexDef
+	Key         string // RecordMeta
+	Value       []byte // RecordMeta; nil: the key was deleted
 }
 
 // ItemWrite is one item write of a RecordCommit: the ID of the table it

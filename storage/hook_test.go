@@ -398,6 +398,7 @@ func dumpTableLocked(b *strings.Builder, t *Table) {
 	meta := maps.Clone(t.meta)
 	t.metaMu.Unlock()
 	dumpState(b, t.name, t.uid, t.ks, t.count, t.size, meta, &t.parts, t.indexes)
+	dumpVectors(b, t.vspecsLocked())
 	if t.coll != nil {
 		for _, pk := range slices.Sorted(maps.Keys(t.coll.sizes)) {
 			fmt.Fprintf(b, "  collection %q %d\n", pk, t.coll.size(pk))
@@ -409,6 +410,7 @@ func dumpTableLocked(b *strings.Builder, t *Table) {
 // (but for collection sizes, which a snapshot does not keep).
 func dumpSnapshot(b *strings.Builder, s *TableSnapshot) {
 	dumpState(b, s.name, s.id, s.ks, s.count, s.size, s.meta, &s.parts, s.indexes)
+	dumpVectors(b, s.vectors)
 }
 
 func dumpState(b *strings.Builder, name, id string, ks KeySchema, count int, size int64, meta map[string][]byte, parts *ptable, indexes []*index) {

@@ -17,17 +17,26 @@ import (
 //	commit  = uvarint(n) { str(table) flags origin keyval [keyval]
 //	                       [uvarint(size) str(image)] }
 //	create  = str(id) str(name) keyattr keyattr uvarint(n){index}
-//	          uvarint(n){str(key) str(value)}
+//	          [uvarint(n){vindex}] uvarint(n){str(key) str(value)}
 //	restore = create uvarint(n){ keyval [keyval] uvarint(size) str(image) }
 //	drop    = str(id)
 //	addidx  = str(id) index
 //	dropidx = str(id) str(name)
+//	addvidx = str(id) vindex
+//	dropvidx = str(id) str(name)
 //	meta    = str(table) str(key) present [str(value)]
 //	keyval  = kind str
 //	keyattr = str(name) kind
 //	index   = str(name) uvarint(n){keyattr} uvarint(n){keyattr}
 //	          all uvarint(n){str}
+//	vindex  = str(name) str(attribute) uvarint(dimensions) distance
+//	          keyattr(hash) uvarint(n){keyattr} all uvarint(n){str}
 //	str     = uvarint(len) bytes
+//
+// The vector index list of a create or restore is there in version 2
+// only: a record of a table without vector indexes is written in version
+// 1, byte for byte as before vector indexes existed, and both versions
+// are read. A HASH keyattr with an empty name is none.
 //
 // flags holds 1 (HadOld), 2 (HasNew, an image follows) and 4 (a sort key
 // value follows). A restore holds the snapshot's items in scan order, a
@@ -38,8 +47,12 @@ import (
 // bytes. The form has no checksum or framing: the log that holds it adds
 // those.
 
-// recordVersion is the version byte of the binary form.
-const recordVersion = 1
+// recordVersion is the version byte of the binary form;
+// recordVersionVectors that of a create or restore with vector indexes.
+const (
+	recordVersion        = 1
+	recordVersionVectors = 2
+)
 
 // Flags of a commit's write.
 const (
@@ -82,11 +95,20 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 		if d == nil || (r.Kind == RecordRestoreTable && r.From == nil) {
 			return nil, fmt.Errorf("storage: %s record without a definition or a snapshot", r.Kind)
 		}
+		if len(d.VectorIndexes) > 0 {
+			dst[len(dst)-2] = recordVersionVectors
+		}
 		dst = appendStr(appendStr(dst, d.ID), d.Name)
 		dst = appendKeyAttr(appendKeyAttr(dst, d.Schema.Partition), d.Schema.Sort)
 		dst = binary.AppendUvarint(dst, uint64(len(d.Indexes)))
 		for i := range d.Indexes {
 			dst = appendIndexDef(dst, &d.Indexes[i])
+		}
+		if len(d.VectorIndexes) > 0 {
+			dst = binary.AppendUvarint(dst, uint64(len(d.VectorIndexes)))
+			for i := range d.VectorIndexes {
+				dst = appendVectorIndexDef(dst, &d.VectorIndexes[i])
+			}
 		}
 		keys := slices.Sorted(maps.Keys(d.Meta))
 		keys = slices.DeleteFunc(keys, func(k string) bool { return d.Meta[k] == nil })
@@ -108,6 +130,16 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 			dst = appendIndexDef(dst, r.Index)
 		} else {
 			dst = appendStr(dst, r.Index.Name)
+		}
+	case RecordAddVectorIndex, RecordDropVectorIndex:
+		if r.VectorIndex == nil {
+			return nil, fmt.Errorf("storage: %s record without a vector index", r.Kind)
+		}
+		dst = appendStr(dst, r.Table)
+		if r.Kind == RecordAddVectorIndex {
+			dst = appendVectorIndexDef(dst, r.VectorIndex)
+		} else {
+			dst = appendStr(dst, r.VectorIndex.Name)
 		}
 	case RecordMeta:
 		dst = appendStr(appendStr(dst, r.Table), r.Key)
@@ -164,6 +196,25 @@ func appendIndexDef(dst []byte, x *IndexDef) []byte {
 	return dst
 }
 
+func appendVectorIndexDef(dst []byte, x *VectorIndexDef) []byte {
+	dst = appendStr(appendStr(dst, x.Name), x.Attribute)
+	dst = append(binary.AppendUvarint(dst, uint64(x.Dimensions)), byte(x.Distance))
+	dst = appendKeyAttr(dst, x.Hash)
+	dst = binary.AppendUvarint(dst, uint64(len(x.Filters)))
+	for _, a := range x.Filters {
+		dst = appendKeyAttr(dst, a)
+	}
+	all := byte(0)
+	if x.Projection.All {
+		all = 1
+	}
+	dst = binary.AppendUvarint(append(dst, all), uint64(len(x.Projection.NonKey)))
+	for _, n := range x.Projection.NonKey {
+		dst = appendStr(dst, n)
+	}
+	return dst
+}
+
 // ParseRecord parses the binary form of a record (AppendRecord). It never
 // panics: malformed input gives an error wrapping ErrCorrupt. The
 // record's strings and images share one copy of b. Its item images are
@@ -176,10 +227,14 @@ func ParseRecord(b []byte) (*Record, error) { return parseRecord(string(b)) }
 // parseRecord is ParseRecord of the binary form s.
 func parseRecord(s string) (*Record, error) {
 	d := decoder{s: s}
-	if v := d.byte(); d.err == nil && v != recordVersion {
+	v := d.byte()
+	if d.err == nil && v != recordVersion && v != recordVersionVectors {
 		return nil, d.fail(fmt.Sprintf("record version %d", v))
 	}
 	r := &Record{Kind: RecordKind(d.byte())}
+	if v == recordVersionVectors && r.Kind != RecordCreateTable && r.Kind != RecordRestoreTable {
+		return nil, d.fail(fmt.Sprintf("record version %d of a %s record", v, r.Kind))
+	}
 	switch r.Kind {
 	case RecordCommit:
 		n := d.count()
@@ -218,6 +273,15 @@ func parseRecord(s string) (*Record, error) {
 		for i := 0; i < n && d.err == nil; i++ {
 			def.Indexes = append(def.Indexes, d.indexDef())
 		}
+		if v == recordVersionVectors {
+			n = d.count()
+			if n == 0 {
+				d.fail("version 2 record without vector indexes")
+			}
+			for i := 0; i < n && d.err == nil; i++ {
+				def.VectorIndexes = append(def.VectorIndexes, d.vectorIndexDef())
+			}
+		}
 		n = d.count()
 		prev := ""
 		for i := 0; i < n && d.err == nil; i++ {
@@ -244,6 +308,18 @@ func parseRecord(s string) (*Record, error) {
 	case RecordDropIndex:
 		r.Table = d.str()
 		r.Index = &IndexDef{Name: d.str()}
+	case RecordAddVectorIndex:
+		r.Table = d.str()
+		x := d.vectorIndexDef()
+		if d.err == nil {
+			if err := x.Validate(); err != nil {
+				d.fail(err.Error())
+			}
+		}
+		r.VectorIndex = &x
+	case RecordDropVectorIndex:
+		r.Table = d.str()
+		r.VectorIndex = &VectorIndexDef{Name: d.str()}
 	case RecordMeta:
 		r.Table, r.Key = d.str(), d.str()
 		switch d.byte() {
@@ -337,6 +413,33 @@ func (d *decoder) indexDef() IndexDef {
 		d.fail("bad projection flag")
 	}
 	n := d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		x.Projection.NonKey = append(x.Projection.NonKey, d.str())
+	}
+	return x
+}
+
+func (d *decoder) vectorIndexDef() VectorIndexDef {
+	x := VectorIndexDef{Name: d.str(), Attribute: d.str()}
+	dims := d.uvarint()
+	if dims > MaxVectorDimensions {
+		d.fail("vector dimensions")
+	}
+	x.Dimensions = int(dims)
+	x.Distance = DistanceFunction(d.byte())
+	x.Hash = d.keyAttr()
+	n := d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		x.Filters = append(x.Filters, d.keyAttr())
+	}
+	switch d.byte() {
+	case 0:
+	case 1:
+		x.Projection.All = true
+	default:
+		d.fail("bad projection flag")
+	}
+	n = d.count()
 	for i := 0; i < n && d.err == nil; i++ {
 		x.Projection.NonKey = append(x.Projection.NonKey, d.str())
 	}

@@ -27,7 +27,14 @@ func TestRecordRoundTrip(t *testing.T) {
 	tb.SetMeta("k", nil)
 	db.SetMeta("d", []byte{})
 	db.DropTable("t")
-	if got, want := len(h.log), 9; got != want {
+	// Vector indexes: a create record of version 2, add and drop records.
+	tv, err := db.CreateTable(TableDef{Name: "tv", ID: "id-tv", Schema: schemaSN, VectorIndexes: replayVectorIndexes[:2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv.AddVectorIndex(replayVectorIndexes[2])
+	tv.DropVectorIndex(replayVectorIndexes[0].Name)
+	if got, want := len(h.log), 12; got != want {
 		t.Fatalf("got %d records, want %d", got, want)
 	}
 	for i, b := range h.log {
@@ -39,6 +46,12 @@ func TestRecordRoundTrip(t *testing.T) {
 		if err != nil || string(again) != string(b) {
 			t.Errorf("record %d (%s): got %q, %v; want %q", i, r.Kind, again, err, b)
 		}
+	}
+	if r, _ := ParseRecord(h.log[9]); len(r.Def.VectorIndexes) != 2 || h.log[9][0] != recordVersionVectors || h.log[0][0] != recordVersion {
+		t.Errorf("vector create record: got %+v, version %d", r.Def.VectorIndexes, h.log[9][0])
+	}
+	if r, _ := ParseRecord(h.log[10]); r.Kind != RecordAddVectorIndex || r.VectorIndex.Name != "vd" || r.VectorIndex.Dimensions != 3 {
+		t.Errorf("add-vector-index record: got %+v", r)
 	}
 	r, _ := ParseRecord(h.log[0])
 	if r.Def.Meta["a"] == nil || len(r.Def.Meta) != 2 {

@@ -98,6 +98,11 @@ func (w *replayWorld) step(t testing.TB, r *rand.Rand) {
 				def.Indexes = append(def.Indexes, x)
 			}
 		}
+		for _, x := range replayVectorIndexes {
+			if r.IntN(3) == 0 {
+				def.VectorIndexes = append(def.VectorIndexes, x)
+			}
+		}
 		if r.IntN(2) == 0 {
 			def.Meta = map[string][]byte{"settings": []byte(id), "empty": {}}
 		}
@@ -123,7 +128,19 @@ func (w *replayWorld) step(t testing.TB, r *rand.Rand) {
 		} else if !errors.Is(err, ErrNoTable) {
 			ok(err)
 		}
-	case op < 8: // add or drop an index
+	case op < 8: // add or drop an index or a vector index
+		if r.IntN(2) == 0 {
+			x := replayVectorIndexes[r.IntN(len(replayVectorIndexes))]
+			if err := tb.AddVectorIndex(x); errors.Is(err, ErrVectorIndexExists) {
+				err = tb.DropVectorIndex(x.Name)
+				if !errors.Is(err, ErrNoVectorIndex) {
+					ok(err)
+				}
+			} else {
+				ok(err)
+			}
+			return
+		}
 		x := testIndexes[r.IntN(len(testIndexes))]
 		if err := tb.AddIndex(x); errors.Is(err, ErrIndexExists) {
 			err = tb.DropIndex(x.Name)
@@ -154,7 +171,7 @@ func (w *replayWorld) step(t testing.TB, r *rand.Rand) {
 	case op < 50: // put or write
 		g := gen{r: r, ks: tb.KeySchema()}
 		k := g.key()
-		it := g.indexItem(k)
+		it := vectorize(r, g.indexItem(k))
 		if r.IntN(2) == 0 {
 			_, err := tb.Put(k, it)
 			ok(err)
@@ -243,7 +260,7 @@ func (w *replayWorld) step(t testing.TB, r *rand.Rand) {
 			case 1:
 				_, err = tx.Write(x, k, func(Item) (Item, error) { return nil, errHookTest })
 			default:
-				_, err = tx.Put(x, k, g.indexItem(k))
+				_, err = tx.Put(x, k, vectorize(r, g.indexItem(k)))
 			}
 			ok(err)
 		}
@@ -313,7 +330,7 @@ func TestReplay(t *testing.T) {
 			for _, r := range h.recs {
 				seen[r.Kind] = true
 			}
-			for k := RecordCommit; k <= RecordRestoreTable; k++ {
+			for k := RecordCommit; k <= RecordDropVectorIndex; k++ {
 				if !seen[k] {
 					t.Errorf("no %s record in the workload", k)
 				}

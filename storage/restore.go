@@ -15,20 +15,22 @@ import (
 // being loaded, a restore record being parsed) without decoding them.
 
 // RestoreTable creates a table called name with ID id holding what src
-// holds: its key schema, items, secondary indexes with their entries, and
-// metadata. The items and index entries are shared with src, not copied:
-// the partition table and the B-trees in O(1), so a restore costs
-// nothing per item or partition until the new table writes. The new
+// holds: its key schema, items, secondary indexes with their entries,
+// vector indexes and metadata. The items and index entries are shared
+// with src, not copied: the partition table and the B-trees in O(1), so a
+// restore costs nothing per item or partition until the new table writes;
+// vector indexes alone are rebuilt from the items (see vspec). The new
 // table copies what it writes, as a snapshotted table does; src
 // stays as it is. It records a RecordRestoreTable (Def and From: src) and
 // fails as CreateTable does (ErrTableExists, ErrInvalidSchema for an
 // empty name or ID).
 func (db *DB) RestoreTable(name, id string, src *TableSnapshot) (*Table, error) {
-	def := TableDef{Name: name, ID: id, Schema: src.ks, Indexes: src.Indexes(), Meta: src.meta}
+	def := TableDef{Name: name, ID: id, Schema: src.ks, Indexes: src.Indexes(), VectorIndexes: src.VectorIndexes(), Meta: src.meta}
 	if err := def.Validate(); err != nil {
 		return nil, err
 	}
 	t := src.newTable()
+	t.buildVectorIndexes(src.vectors)
 	t.name, t.uid = strings.Clone(name), strings.Clone(id)
 	t, res, err := db.createLocking(t, &Record{Kind: RecordRestoreTable, Table: t.uid, Def: &def, From: src})
 	if err != nil {
@@ -58,6 +60,16 @@ func (s *TableSnapshot) newTable() *Table {
 	}
 	t.indexReads = t.indexReadsLocked()
 	return t
+}
+
+// buildVectorIndexes adds to t, a table of no DB not yet shared, the
+// vector indexes specs describe, each filled from t's items.
+func (t *Table) buildVectorIndexes(specs []vspec) {
+	for _, v := range specs {
+		x := newVindex(t.ks, v.def.clone(), v.opts)
+		t.backfillLocked(x) // t is not shared yet: no lock needed
+		t.vindexes = append(t.vindexes, x)
+	}
 }
 
 // TableBuilder builds a TableSnapshot from item images as a table stores
@@ -116,6 +128,16 @@ func cloneDef(def TableDef) TableDef {
 			y.Projection.NonKey = append(y.Projection.NonKey, strings.Clone(n))
 		}
 		out.Indexes = append(out.Indexes, y)
+	}
+	for _, x := range def.VectorIndexes {
+		y := x.clone()
+		y.Name, y.Attribute = strings.Clone(x.Name), strings.Clone(x.Attribute)
+		y.Hash = attr(x.Hash)
+		y.Filters = attrs(x.Filters)
+		for i, n := range y.Projection.NonKey {
+			y.Projection.NonKey[i] = strings.Clone(n)
+		}
+		out.VectorIndexes = append(out.VectorIndexes, y)
 	}
 	return out
 }
@@ -230,6 +252,12 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 	b.parts = nil
 	for _, x := range b.def.Indexes {
 		if err := t.AddIndex(x); err != nil {
+			b.err = err
+			return nil, err
+		}
+	}
+	for _, x := range b.def.VectorIndexes {
+		if err := t.AddVectorIndex(x); err != nil {
 			b.err = err
 			return nil, err
 		}

@@ -46,8 +46,21 @@ type TableSnapshot struct {
 	count    int
 	size     int64
 	indexes  []*index // frozen copies
+	vectors  []vspec  // vector index definitions; rebuilt by a table made of it
 	meta     map[string][]byte
 	stamp    uint64 // what it holds (Table.stamp); 0: no table is known to hold it
+}
+
+// vspec is a vector index as a snapshot keeps it: its definition, the
+// options it was built with and its statistics. A snapshot does not share
+// a vector index's slabs (they are not copy-on-write): a table made of the
+// snapshot (DB.RestoreTable, Derive) rebuilds the index from the items, a
+// pass over them that costs what AddVectorIndex's backfill costs.
+type vspec struct {
+	def   VectorIndexDef
+	opts  VectorIndexOptions
+	count int
+	size  int64
 }
 
 // Snapshot is every table of a DB and the DB's metadata at one instant:
@@ -73,6 +86,9 @@ func (t *Table) snapshotLocked() *TableSnapshot {
 	s := &TableSnapshot{ks: t.ks, name: t.name, id: t.uid, parts: t.parts.share(), count: t.count, size: t.size}
 	for _, x := range t.indexes {
 		s.indexes = append(s.indexes, &index{def: x.def, tree: x.tree.Copy(), count: x.count, size: x.size, sized: x.sized})
+	}
+	for _, x := range t.vindexes {
+		s.vectors = append(s.vectors, vspec{def: x.def, opts: x.opts, count: x.count, size: x.stats()})
 	}
 	t.metaMu.Lock()
 	s.meta = maps.Clone(t.meta)
@@ -187,6 +203,26 @@ func (s *TableSnapshot) Indexes() []IndexDef {
 		defs[i].Projection.NonKey = slices.Clone(x.def.Projection.NonKey)
 	}
 	return defs
+}
+
+// VectorIndexes returns the definitions of the table's vector indexes, in
+// the order they were added.
+func (s *TableSnapshot) VectorIndexes() []VectorIndexDef {
+	defs := make([]VectorIndexDef, len(s.vectors))
+	for i, v := range s.vectors {
+		defs[i] = v.def.clone()
+	}
+	return defs
+}
+
+// VectorIndexStats is Table.VectorIndexStats of the snapshot.
+func (s *TableSnapshot) VectorIndexStats(name string) (count int, size int64, err error) {
+	for _, v := range s.vectors {
+		if v.def.Name == name {
+			return v.count, v.size, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
 }
 
 // IndexStats is Table.IndexStats of the snapshot.

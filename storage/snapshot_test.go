@@ -27,6 +27,7 @@ func dumpDBLocked(db *DB) map[string]string {
 		meta := maps.Clone(t.meta)
 		t.metaMu.Unlock()
 		dumpState(&b, t.name, t.uid, t.ks, t.count, t.size, meta, &t.parts, t.indexes)
+		dumpVectors(&b, t.vspecsLocked())
 		out[id] = b.String()
 	}
 	return out

@@ -444,21 +444,34 @@ func (t *Table) AddVectorIndex(def VectorIndexDef) error {
 	return t.AddVectorIndexWith(def, VectorIndexOptions{})
 }
 
-// AddVectorIndexWith is AddVectorIndex with the emulator's options.
+// AddVectorIndexWith is AddVectorIndex with the emulator's options. The
+// index is recorded (RecordAddVectorIndex: the definition, not the
+// options, which are the caller's to give again on a replay) or, when the
+// hook refuses it, taken away again.
 func (t *Table) AddVectorIndexWith(def VectorIndexDef, opts VectorIndexOptions) error {
 	if err := def.Validate(); err != nil {
 		return err
 	}
 	def = def.clone()
+	res, err := t.addVectorIndexLocking(def, opts)
+	if err != nil {
+		return err
+	}
+	return res.finish()
+}
+
+func (t *Table) addVectorIndexLocking(def VectorIndexDef, opts VectorIndexOptions) (hookResult, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.vindexLocked(def.Name) != nil {
-		return fmt.Errorf("%w: %q", ErrVectorIndexExists, def.Name)
+		return hookResult{}, fmt.Errorf("%w: %q", ErrVectorIndexExists, def.Name)
 	}
 	x := newVindex(t.ks, def, opts)
 	t.backfillLocked(x)
+	prev := t.vindexes
 	t.vindexes = append(slices.Clip(t.vindexes), x)
-	return nil
+	rec := def.clone()
+	return t.hookVectorIndexLocked(RecordAddVectorIndex, &rec, prev)
 }
 
 // backfillLocked fills x from the stored items.
@@ -473,16 +486,40 @@ func (t *Table) backfillLocked(x *vindex) {
 	})
 }
 
-// DropVectorIndex removes the vector index called name and its entries.
+// DropVectorIndex removes the vector index called name and its entries,
+// and records it (RecordDropVectorIndex).
 func (t *Table) DropVectorIndex(name string) error {
+	res, err := t.dropVectorIndexLocking(name)
+	if err != nil {
+		return err
+	}
+	return res.finish()
+}
+
+func (t *Table) dropVectorIndexLocking(name string) (hookResult, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	i := slices.IndexFunc(t.vindexes, func(x *vindex) bool { return x.def.Name == name })
 	if i < 0 {
-		return fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
+		return hookResult{}, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
 	}
+	prev := t.vindexes
 	t.vindexes = slices.Delete(slices.Clone(t.vindexes), i, i+1)
-	return nil
+	return t.hookVectorIndexLocked(RecordDropVectorIndex, &VectorIndexDef{Name: name}, prev)
+}
+
+// hookVectorIndexLocked records a vector index change made under the
+// write lock, or when the hook fails puts back the vector indexes there
+// were before it.
+func (t *Table) hookVectorIndexLocked(kind RecordKind, def *VectorIndexDef, prev []*vindex) (hookResult, error) {
+	if t.hook == nil {
+		return hookResult{}, nil
+	}
+	res, err := callHook(t.hook, &Record{Kind: kind, Table: t.uid, VectorIndex: def})
+	if err != nil {
+		t.vindexes = prev
+	}
+	return res, err
 }
 
 // VectorIndexes returns the definitions of t's vector indexes, in the
@@ -507,8 +544,11 @@ func (t *Table) VectorIndexStats(name string) (count int, size int64, err error)
 	if x == nil {
 		return 0, 0, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
 	}
-	return x.count, int64(x.count)*int64(4*x.dims) + x.psize, nil
+	return x.count, x.stats(), nil
 }
+
+// stats is the index's size as VectorIndexStats reports it.
+func (x *vindex) stats() int64 { return int64(x.count)*int64(4*x.dims) + x.psize }
 
 func (t *Table) vindexLocked(name string) *vindex {
 	for _, x := range t.vindexes {

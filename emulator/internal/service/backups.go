@@ -319,6 +319,14 @@ func (b *backup) description(now time.Time) *BackupDescription {
 		}
 		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, ii)
 	}
+	for _, x := range m.vectors {
+		vi := VectorIndexInfo{IndexName: x.name, VectorAttribute: VectorAttributeDesc{AttributeName: x.attr}, Dimensions: x.dims,
+			DistanceFunction: x.distance, Projection: projectionDesc(x.projection)}
+		for _, e := range x.schema {
+			vi.SearchSchema = append(vi.SearchSchema, SearchSchemaElemDesc{AttributeName: e.name, SearchSchemaElementType: e.typ})
+		}
+		f.VectorIndexes = append(f.VectorIndexes, vi)
+	}
 	if m.streamOn() {
 		f.StreamDescription = m.stream
 	}

@@ -140,6 +140,17 @@ type SourceTableFeatureDetails struct {
 	StreamDescription      *StreamSpecification `json:"StreamDescription,omitempty"`
 	TimeToLiveDescription  *TimeToLiveDesc      `json:"TimeToLiveDescription,omitempty"`
 	SSEDescription         *SSEDescription      `json:"SSEDescription,omitempty"`
+	VectorIndexes          []VectorIndexInfo    `json:"VectorIndexes,omitempty"`
+}
+
+// VectorIndexInfo is a vector index in a backup's description.
+type VectorIndexInfo struct {
+	IndexName        string                 `json:"IndexName"`
+	VectorAttribute  VectorAttributeDesc    `json:"VectorAttribute"`
+	Dimensions       int64                  `json:"Dimensions"`
+	DistanceFunction string                 `json:"DistanceFunction"`
+	SearchSchema     []SearchSchemaElemDesc `json:"SearchSchema,omitempty"`
+	Projection       ProjectionDesc         `json:"Projection"`
 }
 
 // indexInfo is an index in a backup's description.
@@ -196,6 +207,7 @@ type restoreOverrides struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput
 	OnDemandThroughputOverride    *OnDemandThroughput
 	SSESpecificationOverride      *SSESpecification
+	VectorIndexOverride           []VectorIndex
 }
 
 // RestoreTableFromBackupInput is the RestoreTableFromBackup request.
@@ -208,11 +220,12 @@ type RestoreTableFromBackupInput struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput
 	OnDemandThroughputOverride    *OnDemandThroughput
 	SSESpecificationOverride      *SSESpecification
+	VectorIndexOverride           []VectorIndex
 }
 
 func (in *RestoreTableFromBackupInput) overrides() restoreOverrides {
 	return restoreOverrides{in.BillingModeOverride, in.GlobalSecondaryIndexOverride, in.LocalSecondaryIndexOverride,
-		in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride}
+		in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride, in.VectorIndexOverride}
 }
 
 // RestoreTableFromBackupOutput is the RestoreTableFromBackup response.
@@ -233,11 +246,12 @@ type RestoreTableToPointInTimeInput struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput
 	OnDemandThroughputOverride    *OnDemandThroughput
 	SSESpecificationOverride      *SSESpecification
+	VectorIndexOverride           []VectorIndex
 }
 
 func (in *RestoreTableToPointInTimeInput) overrides() restoreOverrides {
 	return restoreOverrides{in.BillingModeOverride, in.GlobalSecondaryIndexOverride, in.LocalSecondaryIndexOverride,
-		in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride}
+		in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride, in.VectorIndexOverride}
 }
 
 // RestoreTableToPointInTimeOutput is the RestoreTableToPointInTime response.

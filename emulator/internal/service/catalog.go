@@ -48,11 +48,12 @@ func (ns *Namespace) registered() *Namespace {
 func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 	ns = ns.registered()
 	st, err := ns.db.CreateTable(storage.TableDef{
-		Name:    t.name,
-		ID:      t.id,
-		Schema:  t.schema,
-		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
-		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
+		Name:          t.name,
+		ID:            t.id,
+		Schema:        t.schema,
+		Indexes:       storageDefs(slices.Concat(m.lsis, m.gsis)),
+		VectorIndexes: vectorStorageDefs(m.vectors),
+		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if errors.Is(err, storage.ErrTableExists) {
 		// DynamoDB Local: "Cannot create preexisting table".
@@ -174,7 +175,9 @@ type tableMeta struct {
 	gsis               []*indexDef
 	lsis               []*indexDef
 	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
-	ttl                ttlSpec     // TimeToLive (ttl.go)
+	vectors            []*vectorIndexDef
+	vdeleting          []*vectorIndexDef // vector indexes being deleted, DELETING until their goneAt
+	ttl                ttlSpec           // TimeToLive (ttl.go)
 	// The latest stream's shard id, awsRegion and creation time (its
 	// label is streamLabel), recorded so that a replay rebuilds the same
 	// stream (catalog_record.go).

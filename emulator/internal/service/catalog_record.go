@@ -21,7 +21,8 @@ import (
 //     its history, provisioned throughput and its history, on-demand
 //     limits, SSE, table class, deletion protection, tags, the indexes
 //     (with their ARNs and the times that make them CREATING or
-//     DELETING, and the GSIs still shown as DELETING), TimeToLive, the
+//     DELETING, and the GSIs still shown as DELETING), the vector
+//     indexes (likewise, with their search schemas), TimeToLive, the
 //     StreamSpecification and the latest stream's label, shard id,
 //     region and creation time, point-in-time recovery's setting, and
 //     a restored table's RestoreSummary and end of CREATING. One key for the whole definition, so a
@@ -72,6 +73,8 @@ type tableRecord struct {
 	LSIs               []indexRecord        `json:"lsis,omitempty"`
 	GSIs               []indexRecord        `json:"gsis,omitempty"`
 	Deleting           []indexRecord        `json:"deleting,omitempty"`
+	Vectors            []vectorRecord       `json:"vectors,omitempty"`
+	VDeleting          []vectorRecord       `json:"vdeleting,omitempty"`
 	TTLEnabled         bool                 `json:"ttlEnabled,omitempty"`
 	TTLAttr            string               `json:"ttlAttr,omitempty"`
 	PITR               bool                 `json:"pitr,omitempty"`
@@ -111,6 +114,55 @@ type indexRecord struct {
 	OnDemand   *OnDemandThroughput `json:"onDemand,omitempty"`
 }
 
+// vectorRecord is a vector index in a table record.
+type vectorRecord struct {
+	Name       string         `json:"name"`
+	ARN        string         `json:"arn"`
+	Attr       string         `json:"attr"`
+	Dims       int64          `json:"dims"`
+	Distance   string         `json:"distance"`
+	Schema     []searchRecord `json:"schema,omitempty"`
+	Projection string         `json:"projection"`
+	NonKey     []string       `json:"nonKey,omitempty"`
+	ActiveAt   time.Time      `json:"activeAt,omitzero"`
+	Backfill   bool           `json:"backfill,omitempty"`
+	GoneAt     time.Time      `json:"goneAt,omitzero"`
+}
+
+// searchRecord is a SearchSchema element: name, type and kind (S, N, B).
+type searchRecord struct {
+	Name string `json:"n"`
+	Type string `json:"t"`
+	Kind string `json:"k"`
+}
+
+func vectorRecords(xs []*vectorIndexDef) []vectorRecord {
+	var out []vectorRecord
+	for _, x := range xs {
+		r := vectorRecord{Name: x.name, ARN: x.arn, Attr: x.attr, Dims: x.dims, Distance: x.distance,
+			Projection: x.projection.typ, NonKey: x.projection.nonKey, ActiveAt: x.activeAt, Backfill: x.backfill, GoneAt: x.goneAt}
+		for _, e := range x.schema {
+			r.Schema = append(r.Schema, searchRecord{e.name, e.typ, e.kind.String()})
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func vectorDefs(rs []vectorRecord) []*vectorIndexDef {
+	var out []*vectorIndexDef
+	for _, r := range rs {
+		x := &vectorIndexDef{name: r.Name, arn: r.ARN, attr: r.Attr, dims: r.Dims, distance: r.Distance,
+			projection: projection{typ: r.Projection, nonKey: r.NonKey}, activeAt: r.ActiveAt, backfill: r.Backfill, goneAt: r.GoneAt}
+		for _, e := range r.Schema {
+			x.schema = append(x.schema, searchElem{name: e.Name, typ: e.Type, kind: storage.KindFromString(e.Kind)})
+		}
+		x.build()
+		out = append(out, x)
+	}
+	return out
+}
+
 // encodeTableMeta returns the metadata record of t with definition m.
 func encodeTableMeta(t *table, m *tableMeta) []byte {
 	r := tableRecord{
@@ -132,6 +184,8 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		LSIs:               indexRecords(m.lsis),
 		GSIs:               indexRecords(m.gsis),
 		Deleting:           indexRecords(m.deleting),
+		Vectors:            vectorRecords(m.vectors),
+		VDeleting:          vectorRecords(m.vdeleting),
 		TTLEnabled:         m.ttl.enabled,
 		TTLAttr:            m.ttl.attr,
 		PITR:               m.pitr,
@@ -223,6 +277,8 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		lsis:               indexDefs(r.LSIs),
 		gsis:               indexDefs(r.GSIs),
 		deleting:           indexDefs(r.Deleting),
+		vectors:            vectorDefs(r.Vectors),
+		vdeleting:          vectorDefs(r.VDeleting),
 		ttl:                ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
 		pitr:               r.PITR,
 		pitrDays:           r.PITRDays,

@@ -88,13 +88,16 @@ func (t *table) indexes() (gsis, lsis []*indexDef) {
 // the type its definition gives and is not an empty string or binary.
 // updated selects UpdateItem's wording for the empty case.
 func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
-	gsis, lsis := t.indexes()
-	for _, list := range [2][]*indexDef{gsis, lsis} {
+	m := t.meta.Load()
+	for _, list := range [2][]*indexDef{m.gsis, m.lsis} {
 		for _, idx := range list {
 			if err := idx.checkKeys(item, updated); err != nil {
 				return err
 			}
 		}
+	}
+	if len(m.vectors) > 0 {
+		return checkVectorItem(m.vectors, item, updated) // vector_write.go
 	}
 	return nil
 }

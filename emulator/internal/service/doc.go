@@ -58,6 +58,11 @@
 //     AttributeDefinitions they bring), billing_summary.go (when
 //     BillingModeSummary shows), op_tags.go (TagResource,
 //     UntagResource, ListTagsOfResource).
+//   - Vector indexes (storage/VECTOR_SPEC.md): vector_types.go (wire
+//     shapes), vector_defs.go (definitions, CreateTable's checks,
+//     DescribeTable), tables_vector_update.go (UpdateTable's
+//     VectorIndexUpdates), vector_write.go (the write-side check, called
+//     by checkIndexKeys), op_search_vectors.go (SearchVectors).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
 //     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
 //     update_size.go (UpdateItem's item size accounting),

@@ -544,6 +544,14 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 			}
 		}
 	}
+	if t.vectorIndex(*index) != nil {
+		// "Vector indexes do not support Query or Scan operations" (AWS's
+		// developer guide); Query's wording is AWS's, Scan's the same.
+		if c.op == "Scan" {
+			return nil, nil, apierr.Validation(apierr.MsgVectorIndexScan)
+		}
+		return nil, nil, apierr.Validation(apierr.MsgVectorIndexQuery)
+	}
 	return nil, nil, apierr.Validationf(apierr.MsgNoSuchIndex, *index)
 }
 

@@ -55,6 +55,7 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		tags:               def.tags,
 		lsis:               def.lsis,
 		gsis:               def.gsis,
+		vectors:            def.vectors,
 	}
 	if def.throughput != nil {
 		m.throughput = *def.throughput
@@ -63,6 +64,9 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		m.payPerRequestSince = now
 	}
 	for _, x := range slices.Concat(m.lsis, m.gsis) {
+		x.arn = t.arn + "/index/" + x.name
+	}
+	for _, x := range m.vectors {
 		x.arn = t.arn + "/index/" + x.name
 	}
 	var s *stream

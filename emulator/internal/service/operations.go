@@ -31,6 +31,7 @@ var dynamoDBOperations = map[string]bool{
 	"UpdateContinuousBackups": true, "UpdateContributorInsights": true, "UpdateGlobalTable": true,
 	"UpdateGlobalTableSettings": true, "UpdateItem": true, "UpdateKinesisStreamingDestination": true,
 	"UpdateTable": true, "UpdateTableReplicaAutoScaling": true, "UpdateTimeToLive": true,
+	"SearchVectors": true,
 }
 
 // errOperationNotFound answers an X-Amz-Target without a handler: AWS's

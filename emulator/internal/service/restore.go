@@ -167,9 +167,14 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *restoreO
 		return nil, err
 	}
 	t.meta.Store(m)
+	vdefs := vectorStorageDefs(m.vectors)
+	if vdefs == nil {
+		vdefs = []storage.VectorIndexDef{} // not nil: exactly these, none
+	}
 	snap, err := snapshot(storage.Derivation{
-		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
-		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
+		Indexes:       storageDefs(slices.Concat(m.lsis, m.gsis)),
+		VectorIndexes: vdefs,
+		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if err != nil {
 		return nil, err
@@ -272,17 +277,56 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *restoreOverrides, from *
 	if m.lsis, err = overrideIndexes(t, sm.lsis, ov.LocalSecondaryIndexOverride != nil, lsiOverrides(ov.LocalSecondaryIndexOverride), m.billingMode); err != nil {
 		return nil, err
 	}
+	if m.vectors, err = overrideVectors(t, sm.vectors, ov.VectorIndexOverride); err != nil {
+		return nil, err
+	}
+	if len(m.vectors) > 0 && m.billingMode != "PAY_PER_REQUEST" {
+		return nil, apierr.Validation(apierr.MsgVectorOnDemandOnly)
+	}
 	// The attribute definitions the key schema and the indexes use.
 	for _, a := range sm.attrDefs {
 		used := a.name == t.schema.Partition.Name || a.name == t.schema.Sort.Name
 		for _, x := range slices.Concat(m.lsis, m.gsis) {
 			used = used || x.isKeyAttr(a.name)
 		}
+		for _, x := range m.vectors {
+			used = used || x.schemaElem(a.name) != nil
+		}
 		if used {
 			m.attrDefs = append(m.attrDefs, a)
 		}
 	}
 	return m, nil
+}
+
+// overrideVectors returns the vector indexes of the restored table t:
+// those of the source (src), or when VectorIndexOverride is given
+// (ovs not nil) those it names (by IndexName: as for GSIs, the other
+// members are not compared), each with its new ARN and ACTIVE.
+func overrideVectors(t *table, src []*vectorIndexDef, ovs []VectorIndex) ([]*vectorIndexDef, error) {
+	pick := src
+	if ovs != nil {
+		pick = nil
+		for _, o := range ovs {
+			name := ""
+			if o.IndexName != nil {
+				name = *o.IndexName
+			}
+			i := slices.IndexFunc(src, func(x *vectorIndexDef) bool { return x.name == name })
+			if i < 0 {
+				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(name))
+			}
+			pick = append(pick, src[i])
+		}
+	}
+	var out []*vectorIndexDef
+	for _, x := range pick {
+		y := *x
+		y.arn = t.arn + "/index/" + x.name
+		y.activeAt, y.goneAt, y.backfill = time.Time{}, time.Time{}, false
+		out = append(out, &y)
+	}
+	return out, nil
 }
 
 // indexOverride is an index override: its name and, for a GSI, its

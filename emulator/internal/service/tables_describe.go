@@ -90,6 +90,14 @@ func (t *table) describe() *TableDescription {
 			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
 		}
 	}
+	for _, x := range m.vectors {
+		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, x.statusAt(now)))
+	}
+	for _, x := range m.vdeleting {
+		if now.Before(x.goneAt) {
+			d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, indexDeleting))
+		}
+	}
 	if m.stream != nil && *m.stream.StreamEnabled {
 		d.StreamSpecification = m.stream
 	}

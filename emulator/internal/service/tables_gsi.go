@@ -33,18 +33,14 @@ func (x *indexDef) statusAt(now time.Time) string {
 // gsiChange is the storage work an UpdateTable's index change leaves for
 // after its metadata checks pass.
 type gsiChange struct {
-	added, dropped *indexDef
+	added, dropped   *indexDef
+	vadded, vdropped *vectorIndexDef // tables_vector_update.go
 }
 
 // checkOneOnlineIndex refuses more than one Create or Delete in one call,
 // and any while another index is still CREATING or DELETING.
-func (m *tableMeta) checkOneOnlineIndex(updates []GlobalSecondaryIndexUpdate, now time.Time) error {
-	n := 0
-	for _, u := range updates {
-		if u.Create != nil || u.Delete != nil {
-			n++
-		}
-	}
+func (m *tableMeta) checkOneOnlineIndex(in *UpdateTableInput, now time.Time) error {
+	n := indexOps(in) // GSIs and vector indexes
 	if n > 1 {
 		return apierr.LimitExceeded(apierr.MsgOneOnlineIndex)
 	}
@@ -61,7 +57,7 @@ func (m *tableMeta) checkOneOnlineIndex(updates []GlobalSecondaryIndexUpdate, no
 			return apierr.ResourceInUse(apierr.MsgIndexBeingDeleted)
 		}
 	}
-	return nil
+	return m.vectorsBusy(now)
 }
 
 // createGSI validates a GlobalSecondaryIndexUpdates Create against the

@@ -85,6 +85,7 @@ type CreateTableInput struct {
 	OnDemandThroughput        *OnDemandThroughput    `json:"OnDemandThroughput"`
 	LocalSecondaryIndexes     []LocalSecondaryIndex  `json:"LocalSecondaryIndexes"`
 	GlobalSecondaryIndexes    []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes"`
+	VectorIndexes             []VectorIndex          `json:"VectorIndexes"`
 	StreamSpecification       *StreamSpecification   `json:"StreamSpecification"`
 	SSESpecification          *SSESpecification      `json:"SSESpecification"`
 	TableClass                *string                `json:"TableClass"`
@@ -151,6 +152,7 @@ type UpdateTableInput struct {
 	ProvisionedThroughput       *ProvisionedThroughput       `json:"ProvisionedThroughput"`
 	OnDemandThroughput          *OnDemandThroughput          `json:"OnDemandThroughput"`
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates"`
+	VectorIndexUpdates          []VectorIndexUpdate          `json:"VectorIndexUpdates"`
 	StreamSpecification         *StreamSpecification         `json:"StreamSpecification"`
 	SSESpecification            *SSESpecification            `json:"SSESpecification"`
 	TableClass                  *string                      `json:"TableClass"`
@@ -205,6 +207,7 @@ type TableDescription struct {
 	BillingModeSummary        *BillingModeSummary               `json:"BillingModeSummary,omitempty"`
 	LocalSecondaryIndexes     []LocalSecondaryIndexDescription  `json:"LocalSecondaryIndexes,omitempty"`
 	GlobalSecondaryIndexes    []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitempty"`
+	VectorIndexes             []VectorIndexDescription          `json:"VectorIndexes,omitempty"`
 	StreamSpecification       *StreamSpecification              `json:"StreamSpecification,omitempty"`
 	LatestStreamLabel         string                            `json:"LatestStreamLabel,omitempty"`
 	LatestStreamArn           string                            `json:"LatestStreamArn,omitempty"`

@@ -22,7 +22,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil && len(in.ReplicaUpdates) == 0 &&
-		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil {
+		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 {
 		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
@@ -40,6 +40,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
+		return nil, err
+	}
+	if err := checkVectorUpdates(in.VectorIndexUpdates); err != nil {
 		return nil, err
 	}
 	if len(in.ReplicaUpdates) > 0 {
@@ -76,6 +79,18 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}) {
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
 	}
+	if x := change.vadded; x != nil {
+		for i, v := range d.VectorIndexes {
+			if v.IndexName == x.name {
+				d.VectorIndexes[i] = t.describeVector(x, indexCreating)
+			}
+		}
+	}
+	if x := change.vdropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
+		return v.IndexName == x.name
+	}) {
+		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, indexDeleting))
+	}
 	return &UpdateTableOutput{TableDescription: d}, nil
 }
 
@@ -95,6 +110,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 		}
 		old := *m // m is a copy: nothing changes unless every check passes
 		m.gsis = slices.Clone(m.gsis)
+		m.vectors = slices.Clone(m.vectors)
 		var err error
 		if change, err = t.updateLocked(c, in, newTP, m, c.Now()); err != nil {
 			return nil, err
@@ -113,6 +129,16 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 			}
 			if x := change.dropped; x != nil {
 				if err := t.data.DropIndex(x.name); err != nil {
+					return err
+				}
+			}
+			if x := change.vadded; x != nil {
+				if err := t.data.AddVectorIndex(x.def); err != nil {
+					return err
+				}
+			}
+			if x := change.vdropped; x != nil {
+				if err := t.data.DropVectorIndex(x.name); err != nil {
 					return err
 				}
 			}
@@ -144,11 +170,14 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 		newTP.read == m.throughput.read && newTP.write == m.throughput.write:
 		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
 	}
-	if err := m.checkOneOnlineIndex(in.GlobalSecondaryIndexUpdates, now); err != nil {
+	if err := m.checkOneOnlineIndex(in, now); err != nil {
 		return none, err
 	}
 	change, err := m.applyGSIUpdates(in, mode, now, t, c.svc.cfg.TransientDelay)
 	if err != nil {
+		return none, err
+	}
+	if err := m.applyVectorUpdates(in, mode, now, t, c.svc.cfg.TransientDelay, &change); err != nil {
 		return none, err
 	}
 	if mode == "PAY_PER_REQUEST" {
@@ -225,6 +254,7 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 			"BillingMode":                 in.BillingMode != nil,
 			"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
 			"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
+			"VectorIndexUpdates":          len(in.VectorIndexUpdates) > 0,
 			"StreamSpecification":         in.StreamSpecification != nil,
 			"SSESpecification":            in.SSESpecification != nil,
 			"TableClass":                  in.TableClass != nil,
@@ -239,9 +269,7 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 		}
 		return false
 	}
-	indexCreateOrDelete := slices.ContainsFunc(in.GlobalSecondaryIndexUpdates, func(u GlobalSecondaryIndexUpdate) bool {
-		return u.Create != nil || u.Delete != nil
-	})
+	indexCreateOrDelete := indexOps(in) > 0
 	switch {
 	case in.SSESpecification != nil && others("SSESpecification"):
 		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
@@ -252,7 +280,7 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
 		return apierr.Validation(apierr.MsgOnlyOperation("DeletionProtection"))
 	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
-		len(in.GlobalSecondaryIndexUpdates) > 0):
+		len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.VectorIndexUpdates) > 0):
 		return apierr.Validation(apierr.MsgOnDemandOnlyWithBillingMode)
 	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
 		return apierr.Validation(apierr.MsgStreamWithIOPS)
@@ -296,6 +324,7 @@ func updateTableConstraints(in *UpdateTableInput) error {
 			apierr.NameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
 		}
 	}
+	vectorUpdateConstraints(&cs, in.VectorIndexUpdates)
 	streamConstraints(&cs, in.StreamSpecification)
 	sseConstraints(&cs, in.SSESpecification)
 	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
@@ -423,6 +452,11 @@ func (m *tableMeta) pruneAttrDefs(tableKeys []keyElem) {
 				if k.name == name {
 					return true
 				}
+			}
+		}
+		for _, x := range m.vectors {
+			if x.schemaElem(name) != nil {
+				return true
 			}
 		}
 		return false

@@ -31,6 +31,7 @@ type tableDef struct {
 	onDemand           *OnDemandThroughput
 	lsis               []*indexDef
 	gsis               []*indexDef
+	vectors            []*vectorIndexDef
 	stream             *StreamSpecification
 	sse                *SSESpecification
 	tableClass         string
@@ -118,6 +119,9 @@ func createTableConstraints(in *CreateTableInput) error {
 	for i, x := range in.LocalSecondaryIndexes {
 		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
 		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, 2)
+	}
+	for i := range in.VectorIndexes {
+		vectorIndexConstraints(&cs, &in.VectorIndexes[i], "vectorIndexes."+strconv.Itoa(i+1)+".member.")
 	}
 	streamConstraints(&cs, in.StreamSpecification)
 	sseConstraints(&cs, in.SSESpecification)
@@ -313,7 +317,7 @@ func (def *tableDef) setKeys(in *CreateTableInput) error {
 	if err != nil {
 		return err
 	}
-	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil && len(keys) != len(defNames) {
+	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil && in.VectorIndexes == nil && len(keys) != len(defNames) {
 		return apierr.Validation(apierr.MsgKeyCountMismatch)
 	}
 	def.keySchema = keys
@@ -433,7 +437,10 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 			return apierr.Validation(apierr.MsgGSILimit)
 		}
 	}
-	if def.lsis == nil && def.gsis == nil {
+	if err := def.setVectorIndexes(in, seen); err != nil {
+		return err
+	}
+	if def.lsis == nil && def.gsis == nil && def.vectors == nil {
 		return nil
 	}
 	if projectedNonKeyCount(def.lsis, def.gsis) > maxNonKeyPerTable {
@@ -464,6 +471,13 @@ func (def *tableDef) allKeySchemas() [][]keyElem {
 	}
 	for _, x := range def.gsis {
 		out = append(out, x.keySchema)
+	}
+	for _, x := range def.vectors { // search schema attributes use definitions too
+		var ks []keyElem
+		for _, e := range x.schema {
+			ks = append(ks, keyElem{name: e.name, keyType: e.typ})
+		}
+		out = append(out, ks)
 	}
 	return out
 }

@@ -149,6 +149,10 @@ func CompareCatalogs(t testing.TB, h, h2 http.Handler, auth string) func(op, bod
 				TableArn               string
 				LocalSecondaryIndexes  []struct{ IndexName string }
 				GlobalSecondaryIndexes []struct{ IndexName, IndexStatus string }
+				VectorIndexes          []struct {
+					IndexName    string
+					SearchSchema []struct{ AttributeName string }
+				}
 			}
 		}
 		MustUnmarshal(t, same("DescribeTable", `{"TableName":"`+name+`"}`, nil), &d)
@@ -165,6 +169,14 @@ func CompareCatalogs(t testing.TB, h, h2 http.Handler, auth string) func(op, bod
 				cond, vals = `g = :g AND n = :n`, `{":g":{"S":"g3"},":n":{"N":"1"}}`
 			}
 			same("Query", `{"TableName":"`+name+`","IndexName":"`+x.IndexName+`","KeyConditionExpression":"`+cond+`","ExpressionAttributeValues":`+vals+`}`, nil)
+		}
+		for _, x := range d.Table.VectorIndexes {
+			cond := ""
+			if len(x.SearchSchema) > 0 {
+				cond = `,"SearchConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"g1"}}`
+			}
+			same("SearchVectors", `{"TableName":"`+name+`","IndexName":"`+x.IndexName+`","TopK":100,`+
+				`"SearchVector":[{"N":"1"},{"N":"-1"},{"N":"0.5"}]`+cond+`}`, nil)
 		}
 		same("ListTagsOfResource", `{"ResourceArn":"`+d.Table.TableArn+`"}`, nil)
 		same("DescribeTimeToLive", `{"TableName":"`+name+`"}`, nil)

@@ -44,8 +44,36 @@ func itemJSON(r *rand.Rand, pk, sk string) string {
 	if r.IntN(4) == 0 {
 		b.WriteString(`,"big":{"S":"` + strings.Repeat("x", 1500) + `"}`)
 	}
+	if n := r.IntN(8); n < 5 {
+		b.WriteString(`,"v":` + VectorJSON(r, 3+n/4)) // sometimes 4 elements: a write a vector index refuses
+	}
 	b.WriteString(`}`)
 	return b.String()
+}
+
+// VectorJSON is a list of dims small numbers: a vector attribute value.
+func VectorJSON(r *rand.Rand, dims int) string {
+	var b strings.Builder
+	b.WriteString(`{"L":[`)
+	for i := range dims {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"N":"` + strconv.Itoa(r.IntN(7)-3) + `"}`)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+// vectorIndexJSON is a vector index on v (3 dimensions), by g or not.
+func vectorIndexJSON(r *rand.Rand, name string) string {
+	schema := ""
+	if r.IntN(2) == 0 {
+		schema = `,"SearchSchema":[{"AttributeName":"g","SearchSchemaElementType":"HASH"}]`
+	}
+	return `{"IndexName":"` + name + `","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,` +
+		`"DistanceFunction":"` + Pick(r, "COSINE", "EUCLIDEAN", "DOT_PRODUCT") + `",` +
+		`"Projection":{"ProjectionType":"` + Pick(r, "ALL", "KEYS_ONLY") + `"}` + schema + `}`
 }
 
 // TTLValue is a TTL attribute value: expired a minute ago, or in a day.
@@ -222,6 +250,9 @@ func RandomCreateTable(r *rand.Rand, name string) string {
 		{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"` + Pick(r, "ALL", "KEYS_ONLY") + `"}}]`)
 	b.WriteString(`,"GlobalSecondaryIndexes":[{"IndexName":"by-gn","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},
 		{"AttributeName":"n","KeyType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["exp"]}` + gsiTP + `}]`)
+	if !provisioned && r.IntN(2) == 0 {
+		b.WriteString(`,"VectorIndexes":[` + vectorIndexJSON(r, "by-v") + `]`)
+	}
 	if r.IntN(2) == 0 {
 		b.WriteString(`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"` + Pick(r, "NEW_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY", "OLD_IMAGE") + `"}`)
 	}
@@ -240,8 +271,8 @@ func RandomCreateTable(r *rand.Rand, name string) string {
 
 // RandomCatalogChange returns a random change of one of tables, in a
 // namespace of region (for ARNs): CreateTable, DeleteTable, UpdateTable
-// (billing, throughput, GSI create and delete, stream, SSE, class,
-// deletion protection), UpdateTimeToLive, TagResource, UntagResource.
+// (billing, throughput, GSI and vector index create and delete, stream,
+// SSE, class, deletion protection), UpdateTimeToLive, TagResource, UntagResource.
 func RandomCatalogChange(r *rand.Rand, tables []string, region string) (string, string) {
 	table := Pick(r, tables...)
 	arn := "arn:aws:dynamodb:" + region + ":000000000000:table/" + table
@@ -249,7 +280,7 @@ func RandomCatalogChange(r *rand.Rand, tables []string, region string) (string, 
 		return "UpdateTable", `{"TableName":"` + table + `",` + members + `}`
 	}
 	tp := `"ProvisionedThroughput":{"ReadCapacityUnits":` + strconv.Itoa(1+r.IntN(9)) + `,"WriteCapacityUnits":` + strconv.Itoa(1+r.IntN(9)) + `}`
-	switch r.IntN(16) {
+	switch r.IntN(18) {
 	case 0, 1, 2:
 		return "CreateTable", RandomCreateTable(r, table)
 	case 3:
@@ -284,6 +315,10 @@ func RandomCatalogChange(r *rand.Rand, tables []string, region string) (string, 
 		return update(`"BillingMode":"PROVISIONED",` + tp)
 	case 13:
 		return update(tp)
+	case 16:
+		return update(`"VectorIndexUpdates":[{"Create":` + vectorIndexJSON(r, Pick(r, "by-v", "by-v2")) + `}]`)
+	case 17:
+		return update(`"VectorIndexUpdates":[{"Delete":{"IndexName":"` + Pick(r, "by-v", "by-v2") + `"}}]`)
 	case 14:
 		return update(Pick(r, `"SSESpecification":{"Enabled":true,"SSEType":"KMS","KMSMasterKeyId":"k1"}`,
 			`"TableClass":"`+Pick(r, "STANDARD", "STANDARD_INFREQUENT_ACCESS")+`"`))

@@ -1,0 +1,144 @@
+package service
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// UpdateTable's VectorIndexUpdates: Create validates a vector index as
+// CreateTable does and backfills it from the items at once; Delete
+// drops it from storage at once. What DescribeTable shows follows the
+// GSIs (tables_gsi.go): CREATING with Backfilling true, then ACTIVE;
+// DELETING, then gone; with -delayTransientStatuses for the configured
+// delay, else only in UpdateTable's own answer. "You can add or remove
+// one vector index for each UpdateTable operation" (AWS's API
+// reference), and a vector index operation counts as an online index
+// operation with the GSIs' (VECTOR_SPEC.md).
+
+// vectorUpdateConstraints records the model-constraint violations of
+// VectorIndexUpdates.
+func vectorUpdateConstraints(cs *apierr.Constraints, updates []VectorIndexUpdate) {
+	for i, u := range updates {
+		p := "vectorIndexUpdates." + strconv.Itoa(i+1) + ".member."
+		if u.Create != nil {
+			vectorIndexConstraints(cs, u.Create, p+"create.")
+		}
+		if u.Delete != nil && apierr.NotNull(cs, u.Delete.IndexName, p+"delete.indexName") {
+			apierr.NameConstraints(cs, *u.Delete.IndexName, p+"delete.indexName")
+		}
+	}
+}
+
+// checkVectorUpdates applies the request-level rules: each update has
+// Create or Delete, and names an index once.
+func checkVectorUpdates(updates []VectorIndexUpdate) error {
+	seen := map[string]bool{}
+	for _, u := range updates {
+		var name string
+		switch {
+		case u.Create != nil && u.Delete == nil:
+			name = *u.Create.IndexName
+		case u.Delete != nil && u.Create == nil:
+			name = *u.Delete.IndexName
+		default:
+			return apierr.Validation(apierr.MsgVectorIndexUpdateEmpty)
+		}
+		if seen[name] {
+			return apierr.Validation(apierr.MsgGSIUpdateTwice(name))
+		}
+		seen[name] = true
+	}
+	return nil
+}
+
+// indexOps counts the index creations and deletions an UpdateTable asks
+// for, GSIs and vector indexes together.
+func indexOps(in *UpdateTableInput) int {
+	n := len(in.VectorIndexUpdates)
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Create != nil || u.Delete != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// vectorsBusy reports the ResourceInUseException of an index operation
+// while a vector index is still CREATING or DELETING (nil: none is).
+func (m *tableMeta) vectorsBusy(now time.Time) error {
+	for _, x := range m.vectors {
+		if x.statusAt(now) == indexCreating {
+			return apierr.ResourceInUse(apierr.MsgIndexBeingCreated)
+		}
+	}
+	for _, x := range m.vdeleting {
+		if now.Before(x.goneAt) {
+			return apierr.ResourceInUse(apierr.MsgIndexBeingDeleted)
+		}
+	}
+	return nil
+}
+
+// applyVectorUpdates applies VectorIndexUpdates to m (a copy of the
+// table's definition), returning the storage work in change. mode is the
+// billing mode after the request; delay how long CREATING and DELETING
+// last.
+func (m *tableMeta) applyVectorUpdates(in *UpdateTableInput, mode string, now time.Time, t *table, delay time.Duration, change *gsiChange) error {
+	m.vdeleting = slices.DeleteFunc(slices.Clone(m.vdeleting), func(x *vectorIndexDef) bool { return !now.Before(x.goneAt) })
+	if len(m.vectors) > 0 && mode != "PAY_PER_REQUEST" {
+		return apierr.Validation(apierr.MsgVectorOnDemandOnly)
+	}
+	for _, u := range in.VectorIndexUpdates {
+		if u.Delete != nil {
+			name := *u.Delete.IndexName
+			i := slices.IndexFunc(m.vectors, func(x *vectorIndexDef) bool { return x.name == name })
+			if i < 0 {
+				return apierr.ResourceNotFound(apierr.MsgIndexNotFound(name))
+			}
+			x := *m.vectors[i]
+			x.goneAt = now.Add(delay)
+			m.vectors = slices.Delete(slices.Clone(m.vectors), i, i+1)
+			m.vdeleting = append(m.vdeleting, &x)
+			m.pruneAttrDefs(t.keySchema)
+			change.vdropped = &x
+			continue
+		}
+		if mode != "PAY_PER_REQUEST" {
+			return apierr.Validation(apierr.MsgVectorOnDemandOnly)
+		}
+		attrDefs := slices.Clone(m.attrDefs)
+		for _, d := range in.AttributeDefinitions {
+			i := slices.IndexFunc(attrDefs, func(a attrDef) bool { return a.name == *d.AttributeName })
+			if i < 0 {
+				attrDefs = append(attrDefs, attrDef{name: *d.AttributeName, typ: *d.AttributeType})
+			} else {
+				attrDefs[i].typ = *d.AttributeType
+			}
+		}
+		x, err := checkVectorIndex(u.Create, attrDefs, t.keySchema)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(slices.Concat(m.gsis, m.lsis), func(y *indexDef) bool { return y.name == x.name }) ||
+			slices.ContainsFunc(m.vectors, func(y *vectorIndexDef) bool { return y.name == x.name }) {
+			return apierr.Validation(apierr.MsgIndexExists)
+		}
+		if len(m.vectors)+1 > maxVectorIndexes {
+			return apierr.Validation(apierr.MsgVectorIndexLimit)
+		}
+		vs := append(slices.Clone(m.vectors), x)
+		if err := checkVectorDims(vs); err != nil {
+			return err
+		}
+		x.arn = t.arn + "/index/" + x.name
+		x.activeAt = now.Add(delay)
+		x.backfill = true
+		m.vectors = vs
+		m.attrDefs = attrDefs
+		change.vadded = x
+	}
+	return nil
+}

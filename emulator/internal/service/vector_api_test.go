@@ -1,0 +1,135 @@
+package service
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+)
+
+// Vector indexes through the API: CreateTable, DescribeTable, writes,
+// SearchVectors and UpdateTable (the conformance suite covers the wire
+// shapes and AWS's messages; conformance/vector_test.go).
+
+const vecTable = `{"TableName":"vtab","BillingMode":"PAY_PER_REQUEST",` +
+	`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"tenant","AttributeType":"S"},{"AttributeName":"cat","AttributeType":"N"}],` +
+	`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],` +
+	`"VectorIndexes":[{"IndexName":"vidx","VectorAttribute":{"AttributeName":"emb"},"Dimensions":3,"DistanceFunction":"EUCLIDEAN",` +
+	`"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["title"]},` +
+	`"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"},{"AttributeName":"cat","SearchSchemaElementType":"INLINE_FILTER"}]}]}`
+
+func TestVectorSearchSmoke(t *testing.T) {
+	e := newTablesEmulator(t)
+	body := mustTables(t, e, "CreateTable", vecTable)
+	for _, want := range []string{`"VectorIndexes":[{"IndexName":"vidx"`, `"IndexStatus":"ACTIVE"`, `"DistanceFunction":"EUCLIDEAN"`, `"SearchSchema":[{"AttributeName":"tenant","SearchSchemaElementType":"HASH"}`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("CreateTable answer lacks %s: %s", want, body)
+		}
+	}
+	for _, it := range []string{
+		`{"pk":{"S":"a"},"tenant":{"S":"t1"},"cat":{"N":"1"},"title":{"S":"A"},"misc":{"S":"x"},"emb":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}`,
+		`{"pk":{"S":"b"},"tenant":{"S":"t1"},"cat":{"N":"2"},"title":{"S":"B"},"emb":{"L":[{"N":"2"},{"N":"0"},{"N":"0"}]}}`,
+		`{"pk":{"S":"c"},"tenant":{"S":"t2"},"cat":{"N":"1"},"emb":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}`,
+		`{"pk":{"S":"d"},"tenant":{"S":"t1"},"emb":{"L":[{"N":"0"},{"N":"0"},{"N":"0"}]}}`,
+	} {
+		mustTables(t, e, "PutItem", `{"TableName":"vtab","Item":`+it+`}`)
+	}
+	body = mustTables(t, e, "SearchVectors", `{"TableName":"vtab","IndexName":"vidx","SearchVector":[{"N":"1"},{"N":"0"},{"N":"0"}],"TopK":10,`+
+		`"SearchConditionExpression":"tenant = :t","ExpressionAttributeValues":{":t":{"S":"t1"}},"ReturnConsumedCapacity":"TOTAL"}`)
+	// b and d tie at 1: in Scan order (b's partition key hash is smaller).
+	want := `{"SearchResults":[{"Item":{"cat":{"N":"1"},"pk":{"S":"a"},"tenant":{"S":"t1"},"title":{"S":"A"}},"Score":0},` +
+		`{"Item":{"cat":{"N":"2"},"pk":{"S":"b"},"tenant":{"S":"t1"},"title":{"S":"B"}},"Score":1},` +
+		`{"Item":{"pk":{"S":"d"},"tenant":{"S":"t1"}},"Score":1}],"ConsumedCapacity":{"VectorSearchRequestBytes":1024}}`
+	if body != want {
+		t.Errorf("SearchVectors:\n got %s\nwant %s", body, want)
+	}
+	body = mustTables(t, e, "SearchVectors", `{"TableName":"vtab","IndexName":"vidx","SearchVector":[{"N":"1"},{"N":"0"},{"N":"0"}],"TopK":1,`+
+		`"SearchConditionExpression":"tenant = :t AND #c = :c","ExpressionAttributeNames":{"#c":"cat"},"ExpressionAttributeValues":{":t":{"S":"t1"},":c":{"N":"2"}},"ProjectionExpression":"emb, misc, pk"}`)
+	want = `{"SearchResults":[{"Item":{"emb":{"L":[{"N":"2"},{"N":"0"},{"N":"0"}]},"pk":{"S":"b"}},"Score":1}]}`
+	if body != want {
+		t.Errorf("SearchVectors with a filter and a projection:\n got %s\nwant %s", body, want)
+	}
+	r := tablesDo(t, e, "PutItem", `{"TableName":"vtab","Item":{"pk":{"S":"e"},"emb":{"L":[{"N":"1"}]}}}`)
+	if r.status != 400 || !strings.Contains(r.msg, "Invalid size for parameter emb, Expected: 3, Actual: 1. IndexName: vidx") {
+		t.Errorf("PutItem of a short vector: %d %s %s", r.status, r.typ, r.msg)
+	}
+	r = tablesDo(t, e, "Query", `{"TableName":"vtab","IndexName":"vidx","KeyConditionExpression":"tenant = :t","ExpressionAttributeValues":{":t":{"S":"t1"}}}`)
+	if r.status != 400 || r.msg != "Query operation not supported on this index type." {
+		t.Errorf("Query of a vector index: %d %s %s", r.status, r.typ, r.msg)
+	}
+	body = mustTables(t, e, "UpdateTable", `{"TableName":"vtab","VectorIndexUpdates":[{"Create":{"IndexName":"vcos","VectorAttribute":{"AttributeName":"emb"},"Dimensions":3,"DistanceFunction":"COSINE","Projection":{"ProjectionType":"KEYS_ONLY"}}}]}`)
+	if !strings.Contains(body, `"IndexName":"vcos","IndexArn":"arn:aws:dynamodb:us-east-1:000000000000:table/vtab/index/vcos"`) || !strings.Contains(body, `"IndexStatus":"CREATING","Backfilling":true`) {
+		t.Errorf("UpdateTable Create: %s", body)
+	}
+	body = mustTables(t, e, "SearchVectors", `{"TableName":"vtab","IndexName":"vcos","SearchVector":[{"N":"0"},{"N":"1"},{"N":"0"}],"TopK":2}`)
+	if !strings.Contains(body, `"Score":1`) || strings.Count(body, `"Item"`) != 2 {
+		t.Errorf("SearchVectors of the new index: %s", body)
+	}
+	body = mustTables(t, e, "UpdateTable", `{"TableName":"vtab","VectorIndexUpdates":[{"Delete":{"IndexName":"vcos"}}]}`)
+	if !strings.Contains(body, `"IndexStatus":"DELETING"`) {
+		t.Errorf("UpdateTable Delete: %s", body)
+	}
+	r = tablesDo(t, e, "SearchVectors", `{"TableName":"vtab","IndexName":"vcos","SearchVector":[{"N":"0"},{"N":"1"},{"N":"0"}],"TopK":2}`)
+	if r.msg != "The table does not have the specified index: vcos" {
+		t.Errorf("SearchVectors of a deleted index: %d %s %s", r.status, r.typ, r.msg)
+	}
+}
+
+// TestSearchVectorsAnswerLimit: an answer is at most 16 MB (AWS's limit,
+// without pagination): the best results that fit.
+func TestSearchVectorsAnswerLimit(t *testing.T) {
+	e := newTablesEmulator(t)
+	mustTables(t, e, "CreateTable", `{"TableName":"big","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],`+
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"VectorIndexes":[{"IndexName":"vidx","VectorAttribute":{"AttributeName":"v"},"Dimensions":2,`+
+		`"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"}}]}`)
+	pad := strings.Repeat("x", 390_000)
+	for i := range 50 {
+		mustTables(t, e, "PutItem", fmt.Sprintf(`{"TableName":"big","Item":{"pk":{"S":"k%02d"},"pad":{"S":"%s"},"v":{"L":[{"N":"%d"},{"N":"0"}]}}}`, i, pad, i))
+	}
+	body := mustTables(t, e, "SearchVectors", `{"TableName":"big","IndexName":"vidx","SearchVector":[{"N":"0"},{"N":"0"}],"TopK":100}`)
+	n := strings.Count(body, `"Score"`)
+	if n >= 50 || n < 40 || len(body) > 16<<20 {
+		t.Fatalf("got %d results in %d bytes, want the ~42 best that fit in 16 MB", n, len(body))
+	}
+	if !strings.Contains(body, `"k00"`) || strings.Contains(body, fmt.Sprintf(`"k%02d"`, n)) {
+		t.Errorf("the answer is not the %d best", n)
+	}
+}
+
+// TestVectorBackupRestore: a backup describes its vector indexes; a
+// restore carries them (rebuilt from the items, searchable at once), or
+// only those VectorIndexOverride names.
+func TestVectorBackupRestore(t *testing.T) {
+	e := newTablesEmulator(t)
+	mustTables(t, e, "CreateTable", vecTable)
+	mustTables(t, e, "PutItem", `{"TableName":"vtab","Item":{"pk":{"S":"a"},"tenant":{"S":"t1"},"emb":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}`)
+	body := mustTables(t, e, "CreateBackup", `{"TableName":"vtab","BackupName":"bk1"}`)
+	var cb struct{ BackupDetails struct{ BackupArn string } }
+	testkit.MustUnmarshal(t, body, &cb)
+	arn := cb.BackupDetails.BackupArn
+	body = mustTables(t, e, "DescribeBackup", `{"BackupArn":"`+arn+`"}`)
+	if !strings.Contains(body, `"VectorIndexes":[{"IndexName":"vidx","VectorAttribute":{"AttributeName":"emb"},"Dimensions":3`) {
+		t.Errorf("DescribeBackup: %s", body)
+	}
+	mustTables(t, e, "RestoreTableFromBackup", `{"TargetTableName":"vrest","BackupArn":"`+arn+`"}`)
+	body = mustTables(t, e, "DescribeTable", `{"TableName":"vrest"}`)
+	if !strings.Contains(body, `"IndexArn":"arn:aws:dynamodb:us-east-1:000000000000:table/vrest/index/vidx"`) {
+		t.Errorf("restored DescribeTable: %s", body)
+	}
+	body = mustTables(t, e, "SearchVectors", `{"TableName":"vrest","IndexName":"vidx","SearchVector":[{"N":"1"},{"N":"0"},{"N":"0"}],"TopK":3,`+
+		`"SearchConditionExpression":"tenant = :t","ExpressionAttributeValues":{":t":{"S":"t1"}}}`)
+	if !strings.Contains(body, `"pk":{"S":"a"}`) {
+		t.Errorf("search of the restored table: %s", body)
+	}
+	r := tablesDo(t, e, "PutItem", `{"TableName":"vrest","Item":{"pk":{"S":"b"},"emb":{"L":[{"N":"1"}]}}}`)
+	if r.status != 400 {
+		t.Errorf("a short vector on the restored table: %d %s", r.status, r.msg)
+	}
+	mustTables(t, e, "RestoreTableFromBackup", `{"TargetTableName":"vnone","BackupArn":"`+arn+`","VectorIndexOverride":[]}`)
+	body = mustTables(t, e, "DescribeTable", `{"TableName":"vnone"}`)
+	if strings.Contains(body, "VectorIndexes") {
+		t.Errorf("restore without vector indexes: %s", body)
+	}
+	mustTables(t, e, "PutItem", `{"TableName":"vnone","Item":{"pk":{"S":"b"},"emb":{"L":[{"N":"1"}]}}}`)
+}

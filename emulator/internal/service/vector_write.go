@@ -1,0 +1,54 @@
+package service
+
+import (
+	"errors"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Writes to a table with vector indexes: AWS refuses an item whose vector
+// attribute is there but not a list of Dimensions numbers, each a 32-bit
+// float, or whose search schema attribute has another type than its
+// definition (VECTOR_SPEC.md, "Writes and the index"). checkIndexKeys,
+// which every write path calls (PutItem, UpdateItem, BatchWriteItem,
+// TransactWriteItems, PartiQL), calls checkVectorItem; storage itself
+// only leaves items that do not fit out of the index.
+
+// checkVectorItem words storage.CheckVectorItem's report for item, about
+// to be written to a table with vector indexes xs. updated selects
+// UpdateItem's wording for an empty HASH value, as for GSI keys.
+func checkVectorItem(xs []*vectorIndexDef, item storage.Item, updated bool) error {
+	for _, x := range xs {
+		err := storage.CheckVectorItem(x.defs, item)
+		if err == nil {
+			continue
+		}
+		var ve *storage.VectorItemError
+		if !errors.As(err, &ve) {
+			return err
+		}
+		switch ve.Problem {
+		case storage.VectorNotList:
+			return apierr.Validationf(apierr.MsgVectorType, ve.Attribute, ve.Kind, ve.Index)
+		case storage.VectorDimension:
+			return apierr.Validationf(apierr.MsgVectorSize, ve.Attribute, ve.Expected, ve.Actual, ve.Index)
+		case storage.VectorElementNotNumber:
+			return apierr.Validationf(apierr.MsgVectorElementType, ve.Attribute, ve.Element, ve.Kind, ve.Index)
+		case storage.VectorElementRange:
+			return apierr.Validationf(apierr.MsgVectorElementFP32, ve.Attribute, ve.Element, ve.Index)
+		case storage.VectorSchemaKind:
+			return apierr.Validationf(apierr.MsgIndexKeyTypeMismatch, ve.Attribute, ve.Want, ve.Kind, ve.Index)
+		default: // VectorHashEmpty
+			what := "string"
+			if item[ve.Attribute].Kind() == storage.KindB {
+				what = "binary"
+			}
+			if updated {
+				return apierr.Validationf(apierr.MsgUpdateIndexKeyEmpty, what)
+			}
+			return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, ve.Index, ve.Attribute)
+		}
+	}
+	return nil
+}
