@@ -13,6 +13,8 @@ import (
 // typo in X-Amz-Target.
 var dynamoDBOperations = map[string]bool{
 	"BatchExecuteStatement": true, "BatchGetItem": true, "BatchWriteItem": true,
+	"CancelBulkOperation": true, "DescribeBulkOperation": true, "ListBulkOperations": true,
+	"StartBulkPutItems": true, "SearchVectors": true,
 	"CreateBackup": true, "CreateGlobalTable": true, "CreateTable": true,
 	"DeleteBackup": true, "DeleteItem": true, "DeleteResourcePolicy": true, "DeleteTable": true,
 	"DescribeBackup": true, "DescribeContinuousBackups": true, "DescribeContributorInsights": true,
