@@ -17,7 +17,9 @@ func TestResourcePolicies(t *testing.T) {
 	e := newAPI27Env(t, Config{})
 	e.must("CreateTable", `{"TableName":"pol",`+onDemand+`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	var d struct{ Table struct{ TableArn, LatestStreamArn string } }
+	var d struct {
+		Table struct{ TableArn, LatestStreamArn string }
+	}
 	testkit.MustUnmarshal(t, e.must("DescribeTable", `{"TableName":"pol"}`), &d)
 	arn, sarn := d.Table.TableArn, d.Table.LatestStreamArn
 	q := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

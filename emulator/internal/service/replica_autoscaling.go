@@ -126,9 +126,9 @@ type ReplicaGSIAutoScalingUpdate struct {
 
 // ReplicaAutoScalingUpdate is one replica's update.
 type ReplicaAutoScalingUpdate struct {
-	RegionName                                     *string                       `json:"RegionName"`
-	ReplicaGlobalSecondaryIndexUpdates             []ReplicaGSIAutoScalingUpdate `json:"ReplicaGlobalSecondaryIndexUpdates"`
-	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate   `json:"ReplicaProvisionedReadCapacityAutoScalingUpdate"`
+	RegionName                                      *string                       `json:"RegionName"`
+	ReplicaGlobalSecondaryIndexUpdates              []ReplicaGSIAutoScalingUpdate `json:"ReplicaGlobalSecondaryIndexUpdates"`
+	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate    `json:"ReplicaProvisionedReadCapacityAutoScalingUpdate"`
 }
 
 // UpdateTableReplicaAutoScalingInput is the Update request.
