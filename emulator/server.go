@@ -88,6 +88,11 @@ type Options struct {
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
 	Console http.Handler
+	// ExportDir is the directory standing for Amazon S3 in exports and
+	// imports (ExportTableToPointInTime writes its files there, ImportTable
+	// reads them): a bucket is a subdirectory, an object key a path below
+	// it. "" means dynamoemu-s3 in os.TempDir() (cmd/dynamoemu's -exportDir).
+	ExportDir string
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -261,6 +266,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		StreamRetention:  e.opts.StreamRetention,
 		Conventions:      e.opts.Conventions,
 		TableDropped:     e.release.deleted,
+		ExportDir:        e.opts.ExportDir,
 	}
 }
 

@@ -88,3 +88,11 @@ func (m *tableMeta) replicaStatus(region, own string, now time.Time) string {
 	}
 	return "ACTIVE"
 }
+
+// str returns *p, or "" for nil (deref, for messages, says "null").
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

@@ -31,6 +31,7 @@ type Namespace struct {
 
 	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
 	backups backupSet     // its on-demand backups (backups.go)
+	moves   transferSet   // its exports and imports (transfers.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added

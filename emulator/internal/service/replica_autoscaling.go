@@ -280,7 +280,7 @@ func (s *autoScalingSettings) apply(u *AutoScalingSettingsUpdate) error {
 		if tv < 20 || tv > 90 {
 			return apierr.Validation(apierr.MsgAutoScalingTarget)
 		}
-		n.PolicyName = deref(p.PolicyName)
+		n.PolicyName = str(p.PolicyName)
 		if n.PolicyName == "" {
 			n.PolicyName = "DynamoDBUtilization"
 		}

@@ -51,6 +51,9 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
+	// ExportDir is the directory standing for Amazon S3 in exports and
+	// imports (s3dir.go); "": <os.TempDir()>/dynamoemu-s3.
+	ExportDir string
 }
 
 // New returns a service with no tables.
