@@ -2,9 +2,9 @@ package service
 
 import (
 	"bytes"
-	"crypto/rand"
 	"compress/gzip"
 	"crypto/md5"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"

@@ -47,6 +47,13 @@ type replicaRec struct {
 	Status string    `json:"status"`
 	Until  time.Time `json:"until,omitzero"`
 	Next   string    `json:"next,omitempty"`
+	// Overrides (UpdateTable's replica Create and Update).
+	ReadOverride int64  `json:"read,omitempty"`
+	TableClass   string `json:"class,omitempty"`
+	KMS          string `json:"kms,omitempty"`
+	// Created is when a 2017.11.29 global table was created (kept by
+	// its members; zero for 2019.11.21).
+	Created time.Time `json:"created,omitzero"`
 }
 
 // statusAt is the replica's ReplicaStatus at now.

@@ -64,6 +64,7 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	// Point-in-time recovery sees every record, in front of whatever
 	// hook the DB has (the store's log, a test's recorder).
 	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
+	wrapReplication(db, &n.svc.repl, n.svc.clock) // global tables (global_tables_repl.go)
 	return ns, true
 }
 

@@ -25,6 +25,8 @@ type Service struct {
 	tokens *tokenStore
 	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
 	snaps snapshotStore
+	// repl replicates the writes of global tables (global_tables_repl.go).
+	repl replicator
 }
 
 // Config configures a service.
@@ -66,6 +68,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
+	s.repl.svc = s
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
 	if s.tokens.maxBytes == 0 {
 		s.tokens.maxBytes = DefaultIdempotencyBytes
@@ -124,6 +127,7 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
+	s.repl.drainDue(now) // replicated writes now due (global_tables_repl.go)
 	c := &call{
 		ctx:       req.Ctx,
 		ns:        s.namespaceFor(req.AccessKey, req.Region),
