@@ -22,6 +22,8 @@ type tableExt struct {
 	// added by UpdateTable) or "2017.11.29" (CreateGlobalTable); "" for
 	// a table that is no replica of anything.
 	GlobalVersion string `json:"globalVersion,omitempty"`
+	// GlobalCreated is when a 2017.11.29 global table was created.
+	GlobalCreated time.Time `json:"globalCreated,omitzero"`
 }
 
 // extCopy returns a copy of m.ext to change (a new one if m has none),
@@ -51,9 +53,6 @@ type replicaRec struct {
 	ReadOverride int64  `json:"read,omitempty"`
 	TableClass   string `json:"class,omitempty"`
 	KMS          string `json:"kms,omitempty"`
-	// Created is when a 2017.11.29 global table was created (kept by
-	// its members; zero for 2019.11.21).
-	Created time.Time `json:"created,omitzero"`
 }
 
 // statusAt is the replica's ReplicaStatus at now.

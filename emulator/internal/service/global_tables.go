@@ -41,12 +41,12 @@ type ReplicationGroupUpdate struct {
 // ReplicaAction is CreateReplicationGroupMemberAction,
 // UpdateReplicationGroupMemberAction or DeleteReplicationGroupMemberAction.
 type ReplicaAction struct {
-	RegionName                    *string                   `json:"RegionName"`
-	KMSMasterKeyId                *string                   `json:"KMSMasterKeyId"`
-	ProvisionedThroughputOverride *ReadThroughputOverride   `json:"ProvisionedThroughputOverride"`
-	OnDemandThroughputOverride    *OnDemandReadOverride     `json:"OnDemandThroughputOverride"`
-	GlobalSecondaryIndexes        []ReplicaGSIOverride      `json:"GlobalSecondaryIndexes"`
-	TableClassOverride            *string                   `json:"TableClassOverride"`
+	RegionName                    *string                 `json:"RegionName"`
+	KMSMasterKeyId                *string                 `json:"KMSMasterKeyId"`
+	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride"`
+	OnDemandThroughputOverride    *OnDemandReadOverride   `json:"OnDemandThroughputOverride"`
+	GlobalSecondaryIndexes        []ReplicaGSIOverride    `json:"GlobalSecondaryIndexes"`
+	TableClassOverride            *string                 `json:"TableClassOverride"`
 }
 
 // ReadThroughputOverride is ProvisionedThroughputOverride.
@@ -368,7 +368,9 @@ func (c *call) deleteReplica(t *table, region string) error {
 		c.route(mb, rest)
 	}
 	r.mu.Lock()
-	r.queue = slices.DeleteFunc(r.queue, func(op replOp) bool { return op.to.region == region && op.to.name == t.name && op.to.accessKey == c.accessKey })
+	r.queue = slices.DeleteFunc(r.queue, func(op replOp) bool {
+		return op.to.region == region && op.to.name == t.name && op.to.accessKey == c.accessKey
+	})
 	r.pending.Store(int64(len(r.queue)))
 	r.mu.Unlock()
 	tc := *c
