@@ -12,13 +12,13 @@ import (
 // tests of issue 27's operations (policies, Kinesis destinations, replica
 // auto scaling, exports and imports, global tables).
 type api27Env struct {
-	t     *testing.T
+	t     testing.TB
 	svc   *Service
 	clock *testkit.Clock
 	auth  string
 }
 
-func newAPI27Env(t *testing.T, cfg Config) *api27Env {
+func newAPI27Env(t testing.TB, cfg Config) *api27Env {
 	clock := testkit.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	cfg.Clock = clock.Now
 	return &api27Env{t: t, svc: newTestService(t, cfg), clock: clock, auth: testkit.DefaultAuth}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -295,4 +296,40 @@ func TestIncrementalExport(t *testing.T) {
 func epochJSON(t time.Time) string {
 	b, _ := epochTime(t).MarshalJSON()
 	return string(b)
+}
+
+// FuzzImportObject: any object, read as DynamoDB JSON or CSV, gives an
+// import that completes with its bad lines counted as errors, never a
+// panic or a failed request.
+func FuzzImportObject(f *testing.F) {
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}`+"\n"+`{"Item":{"pk":{"N":"x"}}}`), false)
+	f.Add([]byte("pk,v\na,1\n\"b,2\n"), true)
+	f.Add([]byte{0x1f, 0x8b, 0, 1}, false)
+	dir := f.TempDir()
+	e := newAPI27Env(f, Config{ExportDir: dir})
+	n := 0
+	f.Fuzz(func(t *testing.T, obj []byte, csv bool) {
+		n++
+		e.t = t
+		bucket := fmt.Sprintf("fz%d", n)
+		if err := writeFile(filepath.Join(dir, bucket, "obj"), obj); err != nil {
+			t.Fatal(err)
+		}
+		format := "DYNAMODB_JSON"
+		if csv {
+			format = "CSV"
+		}
+		var im struct {
+			ImportTableDescription struct {
+				ImportStatus                                      string
+				ProcessedItemCount, ImportedItemCount, ErrorCount int
+			}
+		}
+		testkit.MustUnmarshal(t, e.must("ImportTable", `{"S3BucketSource":{"S3Bucket":"`+bucket+`"},"InputFormat":"`+format+`",
+			"TableCreationParameters":{"TableName":"`+bucket+`","BillingMode":"PAY_PER_REQUEST",
+			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}}`), &im)
+		if d := im.ImportTableDescription; d.ImportStatus != "COMPLETED" || d.ImportedItemCount > d.ProcessedItemCount {
+			t.Errorf("got %+v", d)
+		}
+	})
 }
