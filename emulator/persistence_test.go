@@ -405,7 +405,9 @@ func TestPersistGlobalTable(t *testing.T) {
 	e2 := openPersisted(t, dir, Options{})
 	mustOK(e2, west, "GetItem", `{"TableName":"gtp","Key":{"pk":{"S":"before"}}}`) // loads eu-west-1
 	mustOK(e2, east, "GetResourcePolicy", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/gtp"}`)
-	var d struct{ Table struct{ Replicas []struct{ RegionName string } } }
+	var d struct {
+		Table struct{ Replicas []struct{ RegionName string } }
+	}
 	testkit.MustUnmarshal(t, mustOK(e2, east, "DescribeTable", `{"TableName":"gtp"}`), &d)
 	if len(d.Table.Replicas) != 1 || d.Table.Replicas[0].RegionName != "eu-west-1" {
 		t.Errorf("after the restart: got replicas %+v, want eu-west-1", d.Table.Replicas)
