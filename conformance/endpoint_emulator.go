@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -13,7 +14,11 @@ import (
 // startEmulator serves a fresh emulator on a free loopback port and returns its URL
 // and a function that shuts it down.
 func startEmulator() (string, func() error, error) {
-	emu, err := emulator.New(emulator.Options{})
+	s3dir, err := os.MkdirTemp("", "dynamoemu-conformance-s3-") // the exports' "S3"
+	if err != nil {
+		return "", nil, err
+	}
+	emu, err := emulator.New(emulator.Options{ExportDir: s3dir})
 	if err != nil {
 		return "", nil, err
 	}
@@ -29,6 +34,7 @@ func startEmulator() (string, func() error, error) {
 		defer cancel()
 		err := srv.Shutdown(ctx)
 		emu.Close()
+		_ = os.RemoveAll(s3dir)
 		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 			err = serr
 		}

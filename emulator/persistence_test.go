@@ -289,3 +289,54 @@ func TestPersistPITR(t *testing.T) {
 		t.Errorf("restored after the restart: got %d items, want 2", got)
 	}
 }
+
+// TestPersistGlobalTable: a global table's replicas, its resource policy
+// and its Kinesis destination survive a restart, and the replicas
+// replicate again after it.
+func TestPersistGlobalTable(t *testing.T) {
+	dir := t.TempDir()
+	east, west := testkit.Auth("persistgt", "us-east-1"), testkit.Auth("persistgt", "eu-west-1")
+	mustOK := func(e *Emulator, auth, op, body string) string {
+		t.Helper()
+		res, out := do(t, e, "DynamoDB_20120810."+op, auth, body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", op, res.StatusCode, out)
+		}
+		return out
+	}
+	e := openPersisted(t, dir, Options{})
+	mustOK(e, east, "CreateTable", `{"TableName":"gtp","BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"},
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]}`)
+	mustOK(e, east, "UpdateTable", `{"TableName":"gtp","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`)
+	mustOK(e, east, "PutResourcePolicy", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/gtp",
+		"Policy":"{\"Statement\":{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"dynamodb:DeleteTable\"}}"}`)
+	mustOK(e, east, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"before"}}}`)
+	e.DrainReplication()
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	e2 := openPersisted(t, dir, Options{})
+	mustOK(e2, west, "GetItem", `{"TableName":"gtp","Key":{"pk":{"S":"before"}}}`) // loads eu-west-1
+	mustOK(e2, east, "GetResourcePolicy", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/gtp"}`)
+	var d struct {
+		Table struct{ Replicas []struct{ RegionName string } }
+	}
+	testkit.MustUnmarshal(t, mustOK(e2, east, "DescribeTable", `{"TableName":"gtp"}`), &d)
+	if len(d.Table.Replicas) != 1 || d.Table.Replicas[0].RegionName != "eu-west-1" {
+		t.Errorf("after the restart: got replicas %+v, want eu-west-1", d.Table.Replicas)
+	}
+	mustOK(e2, east, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"after"}}}`)
+	mustOK(e2, west, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"fromwest"}}}`)
+	e2.DrainReplication()
+	var gi struct{ Item map[string]any }
+	testkit.MustUnmarshal(t, mustOK(e2, west, "GetItem", `{"TableName":"gtp","Key":{"pk":{"S":"after"}}}`), &gi)
+	if gi.Item == nil {
+		t.Errorf("after the restart: a write in us-east-1 did not reach eu-west-1")
+	}
+	gi.Item = nil
+	testkit.MustUnmarshal(t, mustOK(e2, east, "GetItem", `{"TableName":"gtp","Key":{"pk":{"S":"fromwest"}}}`), &gi)
+	if gi.Item == nil {
+		t.Errorf("after the restart: a write in eu-west-1 did not reach us-east-1")
+	}
+}

@@ -90,6 +90,11 @@ type Options struct {
 	// Faults configures fault injection, capacity throttling and the
 	// access-pattern report (faults.go).
 	Faults FaultOptions
+	// ExportDir is the directory standing for Amazon S3 in exports and
+	// imports (ExportTableToPointInTime writes its files there, ImportTable
+	// reads them): a bucket is a subdirectory, an object key a path below
+	// it. "" means dynamoemu-s3 in os.TempDir() (cmd/dynamoemu's -exportDir).
+	ExportDir string
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -271,6 +276,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		TableDropped:     e.release.deleted,
 		Faults:           faults.New(faults.Options{Clock: e.clock, Logger: e.log}),
 		Throttle:         service.ThrottleConfig(e.opts.Faults.Throttle),
+		ExportDir:        e.opts.ExportDir,
 	}
 }
 

@@ -43,6 +43,9 @@ const (
 	OriginUser Origin = iota
 	// OriginService is a write the service made on its own (TTL expiry).
 	OriginService
+	// OriginReplica is a write replicated from another replica of a
+	// global table (the service's global tables): not replicated again.
+	OriginReplica
 )
 
 // SetObserver installs o (nil removes it).

@@ -245,7 +245,7 @@ func parseRecord(s string) (*Record, error) {
 			w := &r.Writes[i]
 			w.Table = d.str()
 			flags, origin := d.byte(), d.byte()
-			if flags&^(wHadOld|wHasNew|wHasSort) != 0 || origin > byte(OriginService) {
+			if flags&^(wHadOld|wHasNew|wHasSort) != 0 || origin > byte(OriginReplica) {
 				d.fail("bad write flags")
 			}
 			w.HadOld, w.HasNew, w.Origin = flags&wHadOld != 0, flags&wHasNew != 0, Origin(origin)

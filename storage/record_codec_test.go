@@ -190,3 +190,23 @@ func TestRestoreRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordOriginReplica: a replicated write keeps its origin through
+// the binary form (persistence logs the writes global tables replicate).
+func TestRecordOriginReplica(t *testing.T) {
+	h := &recHook{}
+	db := NewDB(h)
+	tb, err := db.CreateTable(TableDef{Name: "t", ID: "id-t", Schema: schemaSN})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Key{Partition: S("p"), Sort: N("1")}
+	tb.WriteFrom(OriginReplica, k, func(Item) (Item, error) { return Item{"pk": S("p"), "sk": N("1")}, nil })
+	r, err := ParseRecord(h.log[len(h.log)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Writes[0].Origin; got != OriginReplica {
+		t.Errorf("got origin %d, want OriginReplica", got)
+	}
+}

@@ -193,6 +193,12 @@ type tableMeta struct {
 	// came from.
 	activeAt time.Time
 	restored *restoreInfo
+	// policies are the resource-based policies of the table and its
+	// stream (policies.go); a slice replaced whole on change.
+	policies []resourcePolicy
+	// ext holds the definitions of issue 27's features (Kinesis
+	// destinations, replica auto scaling, replicas): ext.go.
+	ext *tableExt
 }
 
 // throughput is a table's (or GSI's) provisioned throughput with the

@@ -68,6 +68,7 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 	}
 	ns.publishTable(t, st, m, s)
 	ns.syncPITR(t, nil, m)
+	ns.syncReplication(t, m) // global_tables.go
 	return nil
 }
 
@@ -113,6 +114,7 @@ func (t *table) restoreMeta(b []byte) error {
 	t.syncStreamLocked(old, m, s, t.now())
 	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
 	t.ns.syncPITR(t, old, m)
+	t.ns.syncReplication(t, m) // global_tables.go
 	t.meta.Store(m)
 	return nil
 }

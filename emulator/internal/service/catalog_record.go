@@ -81,6 +81,8 @@ type tableRecord struct {
 	PITRDays           int                  `json:"pitrDays,omitempty"`
 	ActiveAt           time.Time            `json:"activeAt,omitzero"`
 	Restored           *restoreInfo         `json:"restored,omitempty"`
+	Policies           []resourcePolicy     `json:"policies,omitempty"`
+	Ext                *tableExt            `json:"ext,omitempty"`
 }
 
 // keyRecord is a name and a second string: a key schema element (HASH
@@ -192,6 +194,8 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		PITRDays:           m.pitrDays,
 		ActiveAt:           m.activeAt,
 		Restored:           m.restored,
+		Policies:           m.policies,
+		Ext:                m.ext,
 	}
 	for _, a := range m.attrDefs {
 		r.AttrDefs = append(r.AttrDefs, keyRecord{a.name, a.typ})
@@ -284,6 +288,8 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		pitrDays:           r.PITRDays,
 		activeAt:           r.ActiveAt,
 		restored:           r.Restored,
+		policies:           r.Policies,
+		ext:                r.Ext,
 	}
 	for _, a := range r.AttrDefs {
 		m.attrDefs = append(m.attrDefs, attrDef{a.Name, a.Value})

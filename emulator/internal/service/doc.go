@@ -108,6 +108,15 @@
 //     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
 //     lowered into package expr by partiql/lower), partiql_select.go,
 //     partiql_select_index.go, partiql_write.go.
+//   - Issue 27's families: policies.go (resource-based policies),
+//     kinesis_dest.go (Kinesis streaming destinations, control plane),
+//     replica_autoscaling.go, ext.go (their part of a definition,
+//     tableExt), exports.go and imports.go (over the directory standing
+//     for S3: s3dir.go; transfers.go keeps them per namespace),
+//     global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
+//     Replicas), global_tables_legacy.go and global_tables_settings.go
+//     (the 2017.11.29 operations), global_tables_repl.go (replication
+//     from each namespace's commit hook, last writer wins).
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report (issue 23;
@@ -149,10 +158,17 @@
 // above (TestLockOrder runs every schema change against every write path
 // to hold the service to it):
 //
+//	replicator.globalMu  a change of a global table's membership
+//	                  (global_tables*.go): it may take the table.mu of
+//	                  every member, one after the other
 //	table.mu          one table's definition changes: UpdateTable,
 //	                  DeleteTable, UpdateTimeToLive, TagResource,
 //	                  UntagResource, through changeMeta (catalog.go),
 //	                  which records each in the namespace's DB
+//	replicator.drainMu  applying the replication queue: taken with no
+//	                  lock held (a request's start, DrainReplication) or
+//	                  under table.mu and globalMu (a replica's creation);
+//	                  it takes storage's locks of the replicas
 //	storage.Table.mu  one table's items, indexes and metadata record
 //	                  (SetMeta); several tables only through storage.Begin
 //	                  and BeginRead, which take them in ascending table id
@@ -172,7 +188,10 @@
 //	                  no DB, whose storage lock nobody else ever holds;
 //	                  with persistence it appends to the history's
 //	                  FrameLog (persist's lock, a leaf) under it
-//	leaves            namespaces.mu, Namespace.mu, idempotency.mu,
+//	replicator.mu     the replication routes, queue and write stamps;
+//	                  the tap takes it in the DB's hook under storage's
+//	                  locks, nothing taken inside it
+//	leaves            transferSet.mu, namespaces.mu, Namespace.mu, idempotency.mu,
 //	                  fxState.mu and a recorder's mutex (the one exception
 //	                  to "nothing inside": a namespace created under
 //	                  namespaces.mu takes the report's settings, fx.go),

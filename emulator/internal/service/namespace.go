@@ -38,6 +38,7 @@ type Namespace struct {
 
 	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
 	backups backupSet     // its on-demand backups (backups.go)
+	moves   transferSet   // its exports and imports (transfers.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
@@ -75,6 +76,7 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	// Point-in-time recovery sees every record, in front of whatever
 	// hook the DB has (the store's log, a test's recorder).
 	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
+	wrapReplication(db, &n.svc.repl, n.svc.clock) // global tables (global_tables_repl.go)
 	n.svc.initFx(ns)
 	if keep := n.svc.cfg.Keep; keep != nil && n.dbs != nil {
 		ns.loadKept(keep) // backups_keep.go, pitr_keep.go

@@ -7,12 +7,17 @@ import (
 )
 
 // dynamoDBOperations are the operation names of DynamoDB's API
-// (DynamoDB_20120810, from the AWS API reference). A name here that has no
-// handler is an operation the emulator does not implement yet: its
+// (DynamoDB_20120810, from the AWS API reference and the operations of
+// aws-sdk-go-v2's DynamoDB client). A name here that has no handler is an
+// operation the emulator does not implement yet (today the bulk
+// operations, StartBulkPutItems and its siblings): its
 // UnknownOperationException says so, so that a user can tell a gap from a
-// typo in X-Amz-Target.
+// typo in X-Amz-Target. TestEveryOperationAnswers holds this list and the
+// handlers to the SDK's client.
 var dynamoDBOperations = map[string]bool{
 	"BatchExecuteStatement": true, "BatchGetItem": true, "BatchWriteItem": true,
+	"CancelBulkOperation": true, "DescribeBulkOperation": true, "ListBulkOperations": true,
+	"StartBulkPutItems": true, "SearchVectors": true,
 	"CreateBackup": true, "CreateGlobalTable": true, "CreateTable": true,
 	"DeleteBackup": true, "DeleteItem": true, "DeleteResourcePolicy": true, "DeleteTable": true,
 	"DescribeBackup": true, "DescribeContinuousBackups": true, "DescribeContributorInsights": true,
@@ -31,7 +36,6 @@ var dynamoDBOperations = map[string]bool{
 	"UpdateContinuousBackups": true, "UpdateContributorInsights": true, "UpdateGlobalTable": true,
 	"UpdateGlobalTableSettings": true, "UpdateItem": true, "UpdateKinesisStreamingDestination": true,
 	"UpdateTable": true, "UpdateTableReplicaAutoScaling": true, "UpdateTimeToLive": true,
-	"SearchVectors": true,
 }
 
 // errOperationNotFound answers an X-Amz-Target without a handler: AWS's

@@ -30,6 +30,8 @@ type Service struct {
 	sidecars sidecarSet
 	// fx is fault injection, throttling and the report's settings (fx.go).
 	fx fxState
+	// repl replicates the writes of global tables (global_tables_repl.go).
+	repl replicator
 }
 
 // Config configures a service.
@@ -64,6 +66,9 @@ type Config struct {
 	Faults *faults.Injector
 	// Throttle says which tables' capacity is enforced (fx.go).
 	Throttle ThrottleConfig
+	// ExportDir is the directory standing for Amazon S3 in exports and
+	// imports (s3dir.go); "": <os.TempDir()>/dynamoemu-s3.
+	ExportDir string
 }
 
 // New returns a service with no tables.
@@ -80,6 +85,7 @@ func New(cfg Config) (*Service, error) {
 	if s.fx.inj == nil {
 		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
 	}
+	s.repl.svc = s
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
 	if s.tokens.maxBytes == 0 {
 		s.tokens.maxBytes = DefaultIdempotencyBytes
@@ -143,6 +149,7 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
+	s.repl.drainDue(now) // replicated writes now due (global_tables_repl.go)
 	c := &call{
 		ctx:       req.Ctx,
 		ns:        s.namespaceFor(req.AccessKey, req.Region),

@@ -107,6 +107,7 @@ func (t *table) describe() *TableDescription {
 	}
 	d.SSEDescription = m.sse
 	d.RestoreSummary = m.restoreSummaryAt(t.now())
+	d.Replicas, d.GlobalTableVersion = t.describeReplicas(m, t.now()) // global_tables.go
 	if m.tableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.tableClass}
 	}

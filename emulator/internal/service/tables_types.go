@@ -157,7 +157,7 @@ type UpdateTableInput struct {
 	SSESpecification            *SSESpecification            `json:"SSESpecification"`
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
-	ReplicaUpdates              []map[string]any             `json:"ReplicaUpdates"`
+	ReplicaUpdates              []ReplicationGroupUpdate     `json:"ReplicaUpdates"`
 	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
 }
 
@@ -216,6 +216,8 @@ type TableDescription struct {
 	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
 	OnDemandThroughput        *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
 	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
+	Replicas                  []ReplicaDescription              `json:"Replicas,omitempty"`           // global_tables.go
+	GlobalTableVersion        string                            `json:"GlobalTableVersion,omitempty"` // global_tables.go
 }
 
 // AttributeDefinitionDesc is an AttributeDefinitions element in a description.

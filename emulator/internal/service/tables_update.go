@@ -46,7 +46,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if len(in.ReplicaUpdates) > 0 {
-		return nil, apierr.Validation(apierr.MsgNotSupported("ReplicaUpdates"))
+		return c.updateReplicas(in) // global_tables.go
 	}
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {

@@ -1,0 +1,578 @@
+package service
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/md5"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Exports to S3: ExportTableToPointInTime, DescribeExport and ListExports
+// (AWS API reference, API_ExportTableToPointInTime; Developer Guide,
+// "DynamoDB table export output format"). The export directory stands
+// for S3 (s3dir.go): an export of table T to bucket B and prefix P
+// writes, as AWS does,
+//
+//	B/P/AWSDynamoDB/<ExportId>/_started
+//	B/P/AWSDynamoDB/<ExportId>/data/<name>.json.gz    lines {"Item":{...}}
+//	B/P/AWSDynamoDB/<ExportId>/manifest-files.json    a line per data file
+//	B/P/AWSDynamoDB/<ExportId>/manifest-files.md5
+//	B/P/AWSDynamoDB/<ExportId>/manifest-summary.json
+//	B/P/AWSDynamoDB/<ExportId>/manifest-summary.md5
+//
+// A full export is the table as of ExportTime (point-in-time recovery's
+// history, pitr.go; now when absent), which needs point-in-time recovery
+// enabled as on AWS. An incremental export writes, for each item changed
+// in (ExportFromTime, ExportToTime], a line with its keys and its images
+// at the two ends ({"Metadata":{"WriteTimestampMicros":...},"Keys":...,
+// "NewImage":...,"OldImage":...}). The files are written by the request
+// itself; the export is IN_PROGRESS for the transient delay, then
+// COMPLETED (or FAILED when a file could not be written). ION output is
+// not written yet (ValidationException).
+
+func init() {
+	register("ExportTableToPointInTime", exportTable)
+	register("DescribeExport", describeExport)
+	register("ListExports", listExports)
+}
+
+// exportItemsPerFile is how many items a data file holds at most.
+const exportItemsPerFile = 100_000
+
+// exportJob is one export.
+type exportJob struct {
+	desc    ExportDescription // as at the end of IN_PROGRESS
+	doneAt  time.Time         // IN_PROGRESS until then
+	request string            // the request's parameters, for ClientToken reuse
+}
+
+// IncrementalExportSpecification is AWS's IncrementalExportSpecification.
+type IncrementalExportSpecification struct {
+	ExportFromTime *float64 `json:"ExportFromTime,omitempty"`
+	ExportToTime   *float64 `json:"ExportToTime,omitempty"`
+	ExportViewType *string  `json:"ExportViewType,omitempty"`
+}
+
+// ExportTableToPointInTimeInput is the request.
+type ExportTableToPointInTimeInput struct {
+	TableArn                       *string                         `json:"TableArn"`
+	ExportTime                     *float64                        `json:"ExportTime"`
+	ClientToken                    *string                         `json:"ClientToken"`
+	S3Bucket                       *string                         `json:"S3Bucket"`
+	S3BucketOwner                  *string                         `json:"S3BucketOwner"`
+	S3Prefix                       *string                         `json:"S3Prefix"`
+	S3SseAlgorithm                 *string                         `json:"S3SseAlgorithm"`
+	S3SseKmsKeyId                  *string                         `json:"S3SseKmsKeyId"`
+	ExportFormat                   *string                         `json:"ExportFormat"`
+	ExportType                     *string                         `json:"ExportType"`
+	IncrementalExportSpecification *IncrementalExportSpecification `json:"IncrementalExportSpecification"`
+}
+
+// ExportDescription is AWS's ExportDescription.
+type ExportDescription struct {
+	ExportArn                      string                          `json:"ExportArn"`
+	ExportStatus                   string                          `json:"ExportStatus"`
+	StartTime                      epochTime                       `json:"StartTime"`
+	EndTime                        *epochTime                      `json:"EndTime,omitempty"`
+	ExportManifest                 string                          `json:"ExportManifest,omitempty"`
+	TableArn                       string                          `json:"TableArn"`
+	TableId                        string                          `json:"TableId"`
+	ExportTime                     epochTime                       `json:"ExportTime"`
+	ClientToken                    string                          `json:"ClientToken,omitempty"`
+	S3Bucket                       string                          `json:"S3Bucket"`
+	S3BucketOwner                  string                          `json:"S3BucketOwner,omitempty"`
+	S3Prefix                       string                          `json:"S3Prefix,omitempty"`
+	S3SseAlgorithm                 string                          `json:"S3SseAlgorithm"`
+	S3SseKmsKeyId                  string                          `json:"S3SseKmsKeyId,omitempty"`
+	FailureCode                    string                          `json:"FailureCode,omitempty"`
+	FailureMessage                 string                          `json:"FailureMessage,omitempty"`
+	ExportFormat                   string                          `json:"ExportFormat"`
+	BilledSizeBytes                *int64                          `json:"BilledSizeBytes,omitempty"`
+	ItemCount                      *int64                          `json:"ItemCount,omitempty"`
+	ExportType                     string                          `json:"ExportType"`
+	IncrementalExportSpecification *IncrementalExportSpecification `json:"IncrementalExportSpecification,omitempty"`
+}
+
+// ExportTableToPointInTimeOutput is the response.
+type ExportTableToPointInTimeOutput struct {
+	ExportDescription ExportDescription `json:"ExportDescription"`
+}
+
+// DescribeExportInput is the DescribeExport request.
+type DescribeExportInput struct {
+	ExportArn *string `json:"ExportArn"`
+}
+
+// DescribeExportOutput is the DescribeExport response.
+type DescribeExportOutput struct {
+	ExportDescription ExportDescription `json:"ExportDescription"`
+}
+
+// ListExportsInput is the ListExports request.
+type ListExportsInput struct {
+	TableArn   *string `json:"TableArn"`
+	MaxResults *int64  `json:"MaxResults"`
+	NextToken  *string `json:"NextToken"`
+}
+
+// ExportSummary is one export listed.
+type ExportSummary struct {
+	ExportArn    string `json:"ExportArn"`
+	ExportStatus string `json:"ExportStatus"`
+	ExportType   string `json:"ExportType"`
+}
+
+// ListExportsOutput is the ListExports response.
+type ListExportsOutput struct {
+	ExportSummaries []ExportSummary `json:"ExportSummaries"`
+	NextToken       string          `json:"NextToken,omitempty"`
+}
+
+// at is the export's description at now.
+func (j *exportJob) at(now time.Time) ExportDescription {
+	d := j.desc
+	if d.ExportStatus == "COMPLETED" && now.Before(j.doneAt) {
+		d.ExportStatus, d.EndTime, d.ItemCount, d.BilledSizeBytes, d.ExportManifest = "IN_PROGRESS", nil, nil, nil, ""
+	}
+	return d
+}
+
+func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPointInTimeOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TableArn, "tableArn") && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {
+		cs.Add(apierr.Quote(*in.TableArn), "tableArn", apierr.LenLE(1024))
+	}
+	var bucketDir string
+	if apierr.NotNull(&cs, in.S3Bucket, "s3Bucket") {
+		bucketDir = c.svc.s3Bucket(&cs, *in.S3Bucket, "s3Bucket")
+	}
+	prefixOK := in.S3Prefix == nil || s3Key(&cs, *in.S3Prefix, "s3Prefix")
+	apierr.Enum(&cs, in.S3SseAlgorithm, "s3SseAlgorithm", "AES256", "KMS")
+	apierr.Enum(&cs, in.ExportFormat, "exportFormat", "DYNAMODB_JSON", "ION")
+	apierr.Enum(&cs, in.ExportType, "exportType", "FULL_EXPORT", "INCREMENTAL_EXPORT")
+	if s := in.IncrementalExportSpecification; s != nil {
+		apierr.Enum(&cs, s.ExportViewType, "incrementalExportSpecification.exportViewType", "NEW_IMAGE", "NEW_AND_OLD_IMAGES")
+	}
+	if in.ClientToken != nil && len(*in.ClientToken) > 64 {
+		cs.Add(apierr.Quote(*in.ClientToken), "clientToken", apierr.LenLE(64))
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	if !prefixOK {
+		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3Prefix", *in.S3Prefix))
+	}
+	format := cmpOr(str(in.ExportFormat), "DYNAMODB_JSON")
+	if format != "DYNAMODB_JSON" {
+		return nil, apierr.Validation(apierr.MsgExportFormatUnsupported(format))
+	}
+	kind := cmpOr(str(in.ExportType), "FULL_EXPORT")
+	t, err := c.backupSourceTable(in.TableArn, "tableArn")
+	if err != nil {
+		return nil, err
+	}
+	req, _ := json.Marshal(in)
+	set := c.ns.moveSet()
+	if in.ClientToken != nil {
+		set.mu.Lock()
+		for _, j := range set.exports {
+			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
+				same := j.request == string(req)
+				set.mu.Unlock()
+				if !same {
+					return nil, apierr.New(apierr.ErrExportConflict, apierr.MsgExportConflict)
+				}
+				return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.now)}, nil
+			}
+		}
+		set.mu.Unlock()
+	}
+	m := t.snapshot()
+	l := t.ns.pitr.get(t.id)
+	if !m.pitr || l == nil {
+		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.name))
+	}
+	earliest, latest := l.window(c.clock())
+	inWindow := func(at time.Time) bool { return !at.Before(earliest.Truncate(time.Millisecond)) && !at.After(latest) }
+
+	id := transferID(c.now)
+	prefix := str(in.S3Prefix)
+	root := joinKey(prefix, "AWSDynamoDB", id)
+	j := &exportJob{request: string(req), doneAt: c.transientUntil(), desc: ExportDescription{
+		ExportArn: t.arn + "/export/" + id, ExportStatus: "COMPLETED", StartTime: epochTime(c.now),
+		TableArn: t.arn, TableId: t.id, ClientToken: str(in.ClientToken),
+		S3Bucket: *in.S3Bucket, S3BucketOwner: str(in.S3BucketOwner), S3Prefix: prefix,
+		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
+		ExportFormat: format, ExportType: kind,
+	}}
+	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket}
+	switch kind {
+	case "FULL_EXPORT":
+		at := latest
+		if in.ExportTime != nil {
+			at = epochSeconds(*in.ExportTime)
+			if !inWindow(at) {
+				return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportTimeInvalid)
+			}
+		}
+		j.desc.ExportTime = epochTime(at)
+		snap, err := l.at(at, storage.Derivation{})
+		if err != nil {
+			return nil, err
+		}
+		err = w.full(snap)
+		j.finish(w, err, c.now)
+	default:
+		s := in.IncrementalExportSpecification
+		if s == nil || s.ExportFromTime == nil || s.ExportToTime == nil {
+			return nil, apierr.Validation(apierr.MsgExportIncrementalSpec)
+		}
+		from, to := epochSeconds(*s.ExportFromTime), epochSeconds(*s.ExportToTime)
+		if d := to.Sub(from); d < 15*time.Minute || d > 24*time.Hour || !inWindow(from) || !inWindow(to) {
+			return nil, apierr.Validation(apierr.MsgExportIncrementalSpec)
+		}
+		view := cmpOr(str(s.ExportViewType), "NEW_AND_OLD_IMAGES")
+		j.desc.ExportTime = epochTime(to)
+		j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: s.ExportToTime, ExportViewType: &view}
+		err := w.incremental(l, t.keySchema, from, to, view == "NEW_AND_OLD_IMAGES")
+		j.finish(w, err, c.now)
+	}
+	if j.desc.ExportStatus == "COMPLETED" {
+		err := w.manifests(j, t.arn)
+		j.finish(w, err, c.now)
+	}
+	set = c.ns.moveSet()
+	set.mu.Lock()
+	set.exports = append(set.exports, j)
+	set.mu.Unlock()
+	return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.now)}, nil
+}
+
+// finish records the outcome of a step of the export: a write error
+// makes it FAILED (S3's answer would be an access or bucket error).
+func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
+	if j.desc.ExportStatus != "COMPLETED" {
+		return
+	}
+	if err != nil {
+		j.desc.ExportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "S3WriteFailed", err.Error()
+		j.desc.EndTime = epochPtr(now)
+		return
+	}
+	n, size := w.items, w.bytes
+	j.desc.ItemCount, j.desc.BilledSizeBytes = &n, &size
+	j.desc.EndTime = epochPtr(now)
+	j.desc.ExportManifest = joinKey(w.root, "manifest-summary.json")
+}
+
+// exportWriter writes an export's files under dir (the S3 key root).
+type exportWriter struct {
+	dir, root, bucket string
+	files             []exportFile
+	items, bytes      int64
+	cur               *bytes.Buffer
+	curItems          int64
+}
+
+// exportFile is a line of manifest-files.json.
+type exportFile struct {
+	ItemCount     int64  `json:"itemCount"`
+	MD5Checksum   string `json:"md5Checksum"`
+	ETag          string `json:"etag"`
+	DataFileS3Key string `json:"dataFileS3Key"`
+}
+
+// line adds one line to the current data file, starting a new file
+// every exportItemsPerFile lines.
+func (w *exportWriter) line(b []byte, size int) error {
+	if w.cur == nil {
+		w.cur = new(bytes.Buffer)
+	}
+	w.cur.Write(b)
+	w.cur.WriteByte('\n')
+	w.curItems++
+	w.items++
+	w.bytes += int64(size)
+	if w.curItems >= exportItemsPerFile {
+		return w.flush()
+	}
+	return nil
+}
+
+// flush writes the current data file, gzipped.
+func (w *exportWriter) flush() error {
+	if w.cur == nil || w.curItems == 0 {
+		return nil
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(w.cur.Bytes())
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	name := randomName() + ".json.gz"
+	key := joinKey(w.root, "data", name)
+	if err := writeFile(filepath.Join(w.dir, "data", name), gz.Bytes()); err != nil {
+		return err
+	}
+	sum := md5.Sum(gz.Bytes())
+	w.files = append(w.files, exportFile{ItemCount: w.curItems, MD5Checksum: base64.StdEncoding.EncodeToString(sum[:]),
+		ETag: hex.EncodeToString(sum[:]), DataFileS3Key: key})
+	w.cur.Reset()
+	w.curItems = 0
+	return nil
+}
+
+// full writes every item of snap.
+func (w *exportWriter) full(snap *storage.TableSnapshot) error {
+	if err := writeFile(filepath.Join(w.dir, "_started"), nil); err != nil {
+		return err
+	}
+	var err error
+	var b []byte
+	snap.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
+		b = append(b[:0], `{"Item":`...)
+		b = wire.AppendStoredItem(b, e)
+		b = append(b, '}')
+		err = w.line(b, e.Size())
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	return w.flush()
+}
+
+// incremental writes the items changed in (from, to]: their keys and
+// images at to (NewImage; absent when deleted) and, with old, at from
+// (OldImage; absent when created).
+func (w *exportWriter) incremental(l *pitrLog, ks []keyElem, from, to time.Time, old bool) error {
+	if err := writeFile(filepath.Join(w.dir, "_started"), nil); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	var changed []storage.Key
+	last := map[storage.Key]time.Time{} // keys are scalars: comparable
+	for _, pw := range l.writes {
+		if pw.at.After(from) && !pw.at.After(to) {
+			if _, seen := last[pw.w.Key]; !seen {
+				changed = append(changed, pw.w.Key)
+			}
+			last[pw.w.Key] = pw.at
+		}
+	}
+	l.mu.Unlock()
+	before, err := l.at(from, storage.Derivation{})
+	if err != nil {
+		return err
+	}
+	after, err := l.at(to, storage.Derivation{})
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = k.name
+	}
+	var b []byte
+	for _, k := range changed {
+		ne, hasNew := after.GetEncoded(k)
+		oe, hasOld := before.GetEncoded(k)
+		if !hasNew && !hasOld {
+			continue // created and deleted inside the window
+		}
+		keyOf := ne
+		if !hasNew {
+			keyOf = oe
+		}
+		b = append(b[:0], `{"Metadata":{"WriteTimestampMicros":{"N":"`...)
+		b = fmt.Appendf(b, "%d", last[k].UnixMicro())
+		b = append(b, `"}},"Keys":`...)
+		b = wire.AppendItem(b, keyOf.Attributes(names))
+		size := 0
+		if hasNew {
+			b = append(b, `,"NewImage":`...)
+			b = wire.AppendStoredItem(b, ne)
+			size = ne.Size()
+		}
+		if old && hasOld {
+			b = append(b, `,"OldImage":`...)
+			b = wire.AppendStoredItem(b, oe)
+		}
+		b = append(b, '}')
+		if err := w.line(b, size); err != nil {
+			return err
+		}
+	}
+	return w.flush()
+}
+
+// manifests writes manifest-files.json and manifest-summary.json with
+// their .md5 files.
+func (w *exportWriter) manifests(j *exportJob, tableArn string) error {
+	var files bytes.Buffer
+	for _, f := range w.files {
+		b, _ := json.Marshal(f)
+		files.Write(b)
+		files.WriteByte('\n')
+	}
+	filesKey := joinKey(w.root, "manifest-files.json")
+	if err := writeWithMD5(w.dir, "manifest-files", files.Bytes()); err != nil {
+		return err
+	}
+	d := j.desc
+	iso := func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+	summary := map[string]any{
+		"version": "2020-06-30", "exportArn": d.ExportArn,
+		"startTime": iso(d.StartTime.time()), "endTime": iso(d.StartTime.time()),
+		"tableArn": tableArn, "tableId": d.TableId, "exportTime": iso(d.ExportTime.time()),
+		"s3Bucket": w.bucket, "s3Prefix": nilIfEmpty(d.S3Prefix), "s3SseAlgorithm": d.S3SseAlgorithm,
+		"s3SseKmsKeyId": nilIfEmpty(d.S3SseKmsKeyId), "manifestFilesS3Key": filesKey,
+		"billedSizeBytes": w.bytes, "itemCount": w.items, "outputFormat": d.ExportFormat,
+		"exportType": d.ExportType,
+	}
+	if s := d.IncrementalExportSpecification; s != nil {
+		summary["outputView"] = str(s.ExportViewType)
+		summary["exportFromTime"] = iso(epochSeconds(*s.ExportFromTime))
+		summary["exportToTime"] = iso(epochSeconds(*s.ExportToTime))
+	}
+	b, _ := json.Marshal(summary)
+	return writeWithMD5(w.dir, "manifest-summary", b)
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// writeWithMD5 writes dir/name.json and dir/name.md5 (its MD5 in base64).
+func writeWithMD5(dir, name string, b []byte) error {
+	if err := writeFile(filepath.Join(dir, name+".json"), b); err != nil {
+		return err
+	}
+	sum := md5.Sum(b)
+	return writeFile(filepath.Join(dir, name+".md5"), []byte(base64.StdEncoding.EncodeToString(sum[:])))
+}
+
+// writeFile writes b to path, making its directories.
+func writeFile(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.ExportArn, "exportArn") {
+		if n := len(*in.ExportArn); n < 37 {
+			cs.Add(apierr.Quote(*in.ExportArn), "exportArn", apierr.LenGE(37))
+		} else if n > 1024 {
+			cs.Add(apierr.Quote(*in.ExportArn), "exportArn", apierr.LenLE(1024))
+		}
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	set := c.ns.moveSet()
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	for _, j := range set.exports {
+		if j.desc.ExportArn == *in.ExportArn {
+			return &DescribeExportOutput{ExportDescription: j.at(c.now)}, nil
+		}
+	}
+	return nil, apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(*in.ExportArn))
+}
+
+func listExports(c *call, in *ListExportsInput) (*ListExportsOutput, error) {
+	var cs apierr.Constraints
+	if in.MaxResults != nil {
+		if *in.MaxResults < 1 {
+			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValGE(1))
+		} else if *in.MaxResults > 25 {
+			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(25))
+		}
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	set := c.ns.moveSet()
+	set.mu.Lock()
+	var list []ExportSummary
+	for _, j := range set.exports {
+		if in.TableArn == nil || j.desc.TableArn == *in.TableArn {
+			d := j.at(c.now)
+			list = append(list, ExportSummary{ExportArn: d.ExportArn, ExportStatus: d.ExportStatus, ExportType: d.ExportType})
+		}
+	}
+	set.mu.Unlock()
+	max := 25
+	if in.MaxResults != nil {
+		max = int(*in.MaxResults)
+	}
+	pg, next, ok := page(list, func(s ExportSummary) string { return s.ExportArn }, decodePageToken(str(in.NextToken)), max)
+	if !ok {
+		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
+	}
+	if pg == nil {
+		pg = []ExportSummary{}
+	}
+	return &ListExportsOutput{ExportSummaries: pg, NextToken: encodePageToken(next)}, nil
+}
+
+// encodePageToken makes a NextToken of an ARN: hex, padded with zero
+// bytes to a multiple of 8 bytes (ListImports' model wants
+// ([0-9a-f]{16})+).
+func encodePageToken(arn string) string {
+	if arn == "" {
+		return ""
+	}
+	b := []byte(arn)
+	for len(b)%8 != 0 || len(b) < 56 {
+		b = append(b, 0)
+	}
+	return hex.EncodeToString(b)
+}
+
+// decodePageToken reverses encodePageToken ("" for a bad token, which
+// then matches nothing).
+func decodePageToken(tok string) string {
+	if tok == "" {
+		return ""
+	}
+	b, err := hex.DecodeString(tok)
+	if err != nil {
+		return "\x00bad"
+	}
+	return strings.TrimRight(string(b), "\x00")
+}
+
+// time returns t as a time.Time.
+func (t epochTime) time() time.Time { return time.Time(t) }
+
+// randomName returns a data file's name: 26 random characters of
+// [a-z2-7], as AWS's data file names look.
+func randomName() string {
+	var b [26]byte
+	_, _ = rand.Read(b[:])
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	for i := range b {
+		b[i] = alphabet[b[i]%32]
+	}
+	return string(b[:])
+}

@@ -1,0 +1,263 @@
+package service
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Replication between the replicas of a global table. A replica is the
+// table of the same name in another region's namespace of the same
+// access key. Each namespace's DB hook has a tap (replTap) in front of
+// it: every committed item write of a table with replicas (one write
+// path: single items, batches, transactions, TTL, PartiQL, imports) is
+// queued once per other replica with the clock at its commit, and the
+// key's last-write stamp is kept. Nothing re-reads a table.
+//
+// The queue is applied in commit order when its writes are due (their
+// commit time plus the replication delay, 0 by default): at the start of
+// the next request, or at once by Drain. A replicated write goes
+// through storage's write path with OriginReplica (indexes, the stream,
+// point-in-time recovery see it; the tap does not send it on), and only
+// if it is newer than the key's last write on that replica: last writer
+// wins by commit time, ties broken by region name, as AWS resolves
+// conflicting writes to global tables.
+//
+// Locks: drainMu serializes applying (it is taken with no lock held,
+// or under table.mu by a change of a global table's membership, which
+// holds globalMu first) and is held while storage's locks are taken;
+// mu guards the routes, the queue and the stamps and is a leaf, taken by
+// the tap under storage's locks. Order: globalMu -> table.mu -> drainMu
+// -> storage.Table.mu -> replicator.mu.
+
+// replicator is a service's replication state.
+type replicator struct {
+	svc      *Service
+	globalMu sync.Mutex // serializes changes of global tables' membership
+	drainMu  sync.Mutex // serializes applying the queue
+
+	mu       sync.Mutex
+	delay    time.Duration
+	routes   map[string]replRoute // by table ID: where its writes go
+	creating map[replTarget]bool  // replicas being created: their writes wait
+	queue    []replOp
+	stamps   map[string]map[storage.Key]replStamp // by table ID, the last write of each key
+	pending  atomic.Int64                         // len(queue), read without mu
+}
+
+// replTarget names a replica: access key, region, table name.
+type replTarget struct{ accessKey, region, name string }
+
+// replRoute is where a table's writes go.
+type replRoute struct {
+	from replTarget
+	to   []string // the other regions
+}
+
+// replStamp is a write's commit time and region, for last writer wins.
+type replStamp struct {
+	at     time.Time
+	region string
+}
+
+// newer reports whether s wins over o.
+func (s replStamp) newer(o replStamp) bool {
+	return s.at.After(o.at) || s.at.Equal(o.at) && s.region > o.region
+}
+
+// replOp is one write on its way to one replica.
+type replOp struct {
+	to    replTarget
+	stamp replStamp
+	due   time.Time
+	key   storage.Key
+	item  storage.EncodedItem // the new image; zero when deleted
+	put   bool
+}
+
+// setRoute makes table id's writes go to the regions to (none: nowhere).
+func (r *replicator) setRoute(id string, from replTarget, to []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(to) == 0 {
+		delete(r.routes, id)
+		return
+	}
+	if r.routes == nil {
+		r.routes = map[string]replRoute{}
+	}
+	r.routes[id] = replRoute{from: from, to: to}
+}
+
+// SetReplicationDelay sets how long a write takes to reach the other
+// replicas of a global table (0: the next request sees it).
+func (s *Service) SetReplicationDelay(d time.Duration) {
+	s.repl.mu.Lock()
+	s.repl.delay = d
+	s.repl.mu.Unlock()
+}
+
+// DrainReplication applies every queued replicated write now, whatever
+// the delay, and returns how many it applied.
+func (s *Service) DrainReplication() int {
+	s.repl.drainMu.Lock()
+	defer s.repl.drainMu.Unlock()
+	return s.repl.drainLocked(time.Time{}, true)
+}
+
+// drainDue applies the queued writes that are due at now (Serve calls
+// it first when the queue is not empty).
+func (r *replicator) drainDue(now time.Time) {
+	if r.pending.Load() == 0 {
+		return
+	}
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
+	r.drainLocked(now, false)
+}
+
+// drainLocked applies the due writes (all with force) in order; writes
+// to a replica being created wait for it. drainMu is held.
+func (r *replicator) drainLocked(now time.Time, force bool) int {
+	r.mu.Lock()
+	var ready, kept []replOp
+	for i, op := range r.queue {
+		switch {
+		case !force && op.due.After(now):
+			kept = append(kept, r.queue[i:]...)
+			r.queue = nil
+		case r.creating[op.to]:
+			kept = append(kept, op)
+			continue
+		default:
+			ready = append(ready, op)
+			continue
+		}
+		break
+	}
+	r.queue = kept
+	r.pending.Store(int64(len(kept)))
+	r.mu.Unlock()
+	n := 0
+	for _, op := range ready {
+		if r.apply(op) {
+			n++
+		}
+	}
+	return n
+}
+
+// apply writes op to its replica if it is newer than the key's last
+// write there; it reports whether it wrote.
+func (r *replicator) apply(op replOp) bool {
+	ns := r.svc.dbs.lookup(nsKey{accessKey: op.to.accessKey, region: op.to.region})
+	t := ns.getTable(op.to.name)
+	if t == nil || t.data == nil {
+		return false // the replica is gone
+	}
+	var item storage.Item
+	if op.put {
+		item = op.item.Item()
+	}
+	wrote := false
+	_, err := t.data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		last, seen := r.stamps[t.id][op.key]
+		if seen && !op.stamp.newer(last) {
+			return nil, storage.ErrNoWrite
+		}
+		r.stampLocked(t.id, op.key, op.stamp)
+		if !op.put && cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		wrote = true
+		return item, nil
+	})
+	return wrote && (err == nil || errors.Is(err, storage.ErrNotDurable))
+}
+
+// stampLocked records the last write of key in table id.
+func (r *replicator) stampLocked(id string, key storage.Key, s replStamp) {
+	if r.stamps == nil {
+		r.stamps = map[string]map[storage.Key]replStamp{}
+	}
+	m := r.stamps[id]
+	if m == nil {
+		m = map[storage.Key]replStamp{}
+		r.stamps[id] = m
+	}
+	m[key] = s
+}
+
+// forget drops table id's stamps (the table is gone).
+func (r *replicator) forget(id string) {
+	r.mu.Lock()
+	delete(r.stamps, id)
+	delete(r.routes, id)
+	r.mu.Unlock()
+}
+
+// replTap is a namespace's DB hook in front of the one it wraps: it
+// queues the committed writes of tables with replicas.
+type replTap struct {
+	r     *replicator
+	inner storage.Hook
+	clock func() time.Time
+}
+
+// wrapReplication puts a tap in front of db's hook.
+func wrapReplication(db *storage.DB, r *replicator, clock func() time.Time) {
+	db.WrapHook(func(inner storage.Hook) storage.Hook { return &replTap{r: r, inner: inner, clock: clock} })
+}
+
+// Commit hands rec to the wrapped hook, then queues its writes.
+func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
+	var wait uint64
+	if p.inner != nil {
+		w, err := p.inner.Commit(rec)
+		if err != nil {
+			return 0, err
+		}
+		wait = w
+	}
+	if rec.Kind != storage.RecordCommit {
+		return wait, nil
+	}
+	p.r.mu.Lock()
+	defer p.r.mu.Unlock()
+	if len(p.r.routes) == 0 {
+		return wait, nil
+	}
+	var now time.Time
+	for _, w := range rec.Writes {
+		route, ok := p.r.routes[w.Table]
+		if !ok || w.Origin == storage.OriginReplica {
+			continue
+		}
+		if now.IsZero() {
+			now = p.clock()
+		}
+		stamp := replStamp{at: now, region: route.from.region}
+		p.r.stampLocked(w.Table, w.Key, stamp)
+		for _, region := range route.to {
+			p.r.queue = append(p.r.queue, replOp{
+				to:    replTarget{route.from.accessKey, region, route.from.name},
+				stamp: stamp, due: now.Add(p.r.delay), key: w.Key, item: w.New, put: w.HasNew,
+			})
+		}
+	}
+	p.r.pending.Store(int64(len(p.r.queue)))
+	return wait, nil
+}
+
+// Wait is the wrapped hook's.
+func (p *replTap) Wait(wait uint64) error {
+	if p.inner == nil {
+		return nil
+	}
+	return p.inner.Wait(wait)
+}

@@ -1,0 +1,505 @@
+package service
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// Imports from S3: ImportTable, DescribeImport and ListImports (AWS API
+// reference, API_ImportTable; Developer Guide, "DynamoDB data import from
+// Amazon S3: formats"). ImportTable creates a new table from
+// TableCreationParameters (CreateTable's checks and errors) and writes
+// every item of the objects under S3KeyPrefix in the bucket's directory
+// (s3dir.go), in key order, through PutItem (so the table's indexes,
+// stream and conventions see them as any write). Formats: DYNAMODB_JSON
+// (a line {"Item":{...}} per item, as exports write), CSV (a header line,
+// or InputFormatOptions.Csv.HeaderList; key attributes typed by the
+// AttributeDefinitions, every other cell a string, empty cells left out).
+// Compression: NONE or GZIP; ZSTD and ION are not read yet (the import
+// FAILS, saying so). A line that is not an item, or an item PutItem
+// refuses, counts in ErrorCount and is skipped, as AWS logs it to
+// CloudWatch and goes on. The import runs inside the request; it is
+// IN_PROGRESS for the transient delay, then COMPLETED.
+
+func init() {
+	register("ImportTable", importTable)
+	register("DescribeImport", describeImport)
+	register("ListImports", listImports)
+}
+
+// importJob is one import.
+type importJob struct {
+	desc    ImportTableDescription // as at the end of IN_PROGRESS
+	doneAt  time.Time
+	request string
+}
+
+// S3BucketSource is AWS's S3BucketSource.
+type S3BucketSource struct {
+	S3Bucket      *string `json:"S3Bucket"`
+	S3BucketOwner *string `json:"S3BucketOwner,omitempty"`
+	S3KeyPrefix   *string `json:"S3KeyPrefix,omitempty"`
+}
+
+// CsvOptions is AWS's CsvOptions.
+type CsvOptions struct {
+	Delimiter  *string  `json:"Delimiter,omitempty"`
+	HeaderList []string `json:"HeaderList,omitempty"`
+}
+
+// InputFormatOptions is AWS's InputFormatOptions.
+type InputFormatOptions struct {
+	Csv *CsvOptions `json:"Csv,omitempty"`
+}
+
+// ImportTableInput is the ImportTable request.
+type ImportTableInput struct {
+	ClientToken             *string             `json:"ClientToken"`
+	S3BucketSource          *S3BucketSource     `json:"S3BucketSource"`
+	InputFormat             *string             `json:"InputFormat"`
+	InputFormatOptions      *InputFormatOptions `json:"InputFormatOptions"`
+	InputCompressionType    *string             `json:"InputCompressionType"`
+	TableCreationParameters *CreateTableInput   `json:"TableCreationParameters"`
+}
+
+// TableCreationParameters is the part of CreateTable an import takes,
+// as DescribeImport answers it.
+type TableCreationParameters struct {
+	TableName              string                 `json:"TableName"`
+	AttributeDefinitions   []AttributeDefinition  `json:"AttributeDefinitions"`
+	KeySchema              []KeySchemaElement     `json:"KeySchema"`
+	BillingMode            *string                `json:"BillingMode,omitempty"`
+	ProvisionedThroughput  *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput     *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
+	SSESpecification       *SSESpecification      `json:"SSESpecification,omitempty"`
+	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
+}
+
+// ImportTableDescription is AWS's ImportTableDescription.
+type ImportTableDescription struct {
+	ImportArn               string                   `json:"ImportArn"`
+	ImportStatus            string                   `json:"ImportStatus"`
+	TableArn                string                   `json:"TableArn"`
+	TableId                 string                   `json:"TableId"`
+	ClientToken             string                   `json:"ClientToken,omitempty"`
+	S3BucketSource          S3BucketSource           `json:"S3BucketSource"`
+	ErrorCount              int64                    `json:"ErrorCount"`
+	CloudWatchLogGroupArn   string                   `json:"CloudWatchLogGroupArn,omitempty"`
+	InputFormat             string                   `json:"InputFormat"`
+	InputFormatOptions      *InputFormatOptions      `json:"InputFormatOptions,omitempty"`
+	InputCompressionType    string                   `json:"InputCompressionType"`
+	TableCreationParameters *TableCreationParameters `json:"TableCreationParameters"`
+	StartTime               epochTime                `json:"StartTime"`
+	EndTime                 *epochTime               `json:"EndTime,omitempty"`
+	ProcessedSizeBytes      int64                    `json:"ProcessedSizeBytes"`
+	ProcessedItemCount      int64                    `json:"ProcessedItemCount"`
+	ImportedItemCount       int64                    `json:"ImportedItemCount"`
+	FailureCode             string                   `json:"FailureCode,omitempty"`
+	FailureMessage          string                   `json:"FailureMessage,omitempty"`
+}
+
+// ImportTableOutput is the ImportTable response.
+type ImportTableOutput struct {
+	ImportTableDescription ImportTableDescription `json:"ImportTableDescription"`
+}
+
+// DescribeImportInput is the DescribeImport request.
+type DescribeImportInput struct {
+	ImportArn *string `json:"ImportArn"`
+}
+
+// DescribeImportOutput is the DescribeImport response.
+type DescribeImportOutput struct {
+	ImportTableDescription ImportTableDescription `json:"ImportTableDescription"`
+}
+
+// ListImportsInput is the ListImports request.
+type ListImportsInput struct {
+	TableArn  *string `json:"TableArn"`
+	PageSize  *int64  `json:"PageSize"`
+	NextToken *string `json:"NextToken"`
+}
+
+// ImportSummary is one import listed.
+type ImportSummary struct {
+	ImportArn             string         `json:"ImportArn"`
+	ImportStatus          string         `json:"ImportStatus"`
+	TableArn              string         `json:"TableArn"`
+	S3BucketSource        S3BucketSource `json:"S3BucketSource"`
+	CloudWatchLogGroupArn string         `json:"CloudWatchLogGroupArn,omitempty"`
+	InputFormat           string         `json:"InputFormat"`
+	StartTime             epochTime      `json:"StartTime"`
+	EndTime               *epochTime     `json:"EndTime,omitempty"`
+}
+
+// ListImportsOutput is the ListImports response.
+type ListImportsOutput struct {
+	ImportSummaryList []ImportSummary `json:"ImportSummaryList"`
+	NextToken         string          `json:"NextToken,omitempty"`
+}
+
+// at is the import's description at now.
+func (j *importJob) at(now time.Time) ImportTableDescription {
+	d := j.desc
+	if d.ImportStatus != "IN_PROGRESS" && now.Before(j.doneAt) {
+		d.ImportStatus, d.EndTime = "IN_PROGRESS", nil
+	}
+	return d
+}
+
+func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
+	var cs apierr.Constraints
+	var bucketDir string
+	prefixOK := true
+	if apierr.NotNull(&cs, in.S3BucketSource, "s3BucketSource") {
+		src := in.S3BucketSource
+		if apierr.NotNull(&cs, src.S3Bucket, "s3BucketSource.s3Bucket") {
+			bucketDir = c.svc.s3Bucket(&cs, *src.S3Bucket, "s3BucketSource.s3Bucket")
+		}
+		prefixOK = src.S3KeyPrefix == nil || s3Key(&cs, *src.S3KeyPrefix, "s3BucketSource.s3KeyPrefix")
+	}
+	if apierr.NotNull(&cs, in.InputFormat, "inputFormat") {
+		apierr.Enum(&cs, in.InputFormat, "inputFormat", "DYNAMODB_JSON", "ION", "CSV")
+	}
+	apierr.Enum(&cs, in.InputCompressionType, "inputCompressionType", "GZIP", "ZSTD", "NONE")
+	apierr.NotNull(&cs, in.TableCreationParameters, "tableCreationParameters")
+	if o := in.InputFormatOptions; o != nil && o.Csv != nil {
+		if d := o.Csv.Delimiter; d != nil && len(*d) != 1 {
+			cs.Add(apierr.Quote(*d), "inputFormatOptions.csv.delimiter", apierr.LenLE(1))
+		}
+		if len(o.Csv.HeaderList) > 255 {
+			cs.Add("'"+strings.Join(o.Csv.HeaderList, ",")+"'", "inputFormatOptions.csv.headerList", "Member must have length less than or equal to 255")
+		}
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	if !prefixOK {
+		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3KeyPrefix", *in.S3BucketSource.S3KeyPrefix))
+	}
+	params := in.TableCreationParameters
+	req, _ := json.Marshal(in)
+	set := c.ns.moveSet()
+	if in.ClientToken != nil {
+		set.mu.Lock()
+		for _, j := range set.imports {
+			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
+				same := j.request == string(req)
+				set.mu.Unlock()
+				if !same {
+					return nil, apierr.New(apierr.ErrImportConflict, apierr.MsgImportConflict)
+				}
+				return &ImportTableOutput{ImportTableDescription: j.at(c.now)}, nil
+			}
+		}
+		set.mu.Unlock()
+	}
+	// TableCreationParameters has no LSIs, stream, tags, class or
+	// deletion protection: only what it has goes to CreateTable.
+	create := &CreateTableInput{
+		TableName: params.TableName, AttributeDefinitions: params.AttributeDefinitions, KeySchema: params.KeySchema,
+		BillingMode: params.BillingMode, ProvisionedThroughput: params.ProvisionedThroughput,
+		OnDemandThroughput: params.OnDemandThroughput, SSESpecification: params.SSESpecification,
+		GlobalSecondaryIndexes: params.GlobalSecondaryIndexes,
+	}
+	inner := *c
+	inner.out, inner.tableName = nil, nil
+	created, err := createTable(&inner, create)
+	if err != nil {
+		return nil, err
+	}
+	td := created.TableDescription
+	inner.ns = c.ns.registered() // a first table registers the namespace
+	id := transferID(c.now)
+	format := *in.InputFormat
+	j := &importJob{request: string(req), doneAt: c.transientUntil(), desc: ImportTableDescription{
+		ImportArn: td.TableArn + "/import/" + id, ImportStatus: "COMPLETED",
+		TableArn: td.TableArn, TableId: td.TableId, ClientToken: str(in.ClientToken),
+		S3BucketSource: *in.S3BucketSource, InputFormat: format, InputFormatOptions: in.InputFormatOptions,
+		InputCompressionType: cmpOr(str(in.InputCompressionType), "NONE"),
+		TableCreationParameters: &TableCreationParameters{
+			TableName: td.TableName, AttributeDefinitions: params.AttributeDefinitions, KeySchema: params.KeySchema,
+			BillingMode: params.BillingMode, ProvisionedThroughput: params.ProvisionedThroughput,
+			OnDemandThroughput: params.OnDemandThroughput, SSESpecification: params.SSESpecification,
+			GlobalSecondaryIndexes: params.GlobalSecondaryIndexes,
+		},
+		StartTime: epochTime(c.now),
+	}}
+	r := &importRun{c: &inner, table: td.TableName, d: &j.desc, params: params, opts: in.InputFormatOptions}
+	if err := r.run(bucketDir, str(in.S3BucketSource.S3KeyPrefix)); err != nil {
+		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "ValidationError", err.Error()
+	}
+	j.desc.EndTime = epochPtr(c.now)
+	set = c.ns.registered().moveSet()
+	set.mu.Lock()
+	set.imports = append(set.imports, j)
+	set.mu.Unlock()
+	return &ImportTableOutput{ImportTableDescription: j.at(c.now)}, nil
+}
+
+// importRun is one import's reading and writing.
+type importRun struct {
+	c      *call
+	table  string
+	d      *ImportTableDescription
+	params *CreateTableInput
+	opts   *InputFormatOptions
+}
+
+// run imports every object under prefix in the bucket's directory.
+func (r *importRun) run(bucketDir, prefix string) error {
+	switch {
+	case r.d.InputFormat == "ION":
+		return errors.New("the emulator does not read ION input yet")
+	case r.d.InputCompressionType == "ZSTD":
+		return errors.New("the emulator does not read ZSTD-compressed input yet")
+	}
+	var keys []string
+	err := filepath.WalkDir(bucketDir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if e.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(bucketDir, path)
+		if err != nil {
+			return err
+		}
+		if key := filepath.ToSlash(rel); strings.HasPrefix(key, prefix) {
+			keys = append(keys, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return errors.New("no objects found under the S3 key prefix " + prefix)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		if err := r.object(filepath.Join(bucketDir, filepath.FromSlash(key))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// object imports one object's items.
+func (r *importRun) object(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var in io.Reader = f
+	if r.d.InputCompressionType == "GZIP" {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			r.d.ErrorCount++ // not gzip: AWS skips the object, logging it
+			return nil
+		}
+		defer zr.Close()
+		in = zr
+	}
+	if r.d.InputFormat == "CSV" {
+		return r.csv(in)
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64*1024), 8<<20)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		r.d.ProcessedSizeBytes += int64(len(line))
+		r.d.ProcessedItemCount++
+		var rec struct {
+			Item json.RawMessage `json:"Item"`
+		}
+		if json.Unmarshal(line, &rec) != nil || len(rec.Item) == 0 {
+			r.d.ErrorCount++
+			continue
+		}
+		it, err := wire.DecodeItem(rec.Item)
+		if err != nil {
+			r.d.ErrorCount++
+			continue
+		}
+		r.put(wire.ItemToWire(it))
+	}
+	if err := sc.Err(); err != nil {
+		r.d.ErrorCount++
+	}
+	return nil
+}
+
+// csv imports a CSV object.
+func (r *importRun) csv(in io.Reader) error {
+	cr := csv.NewReader(in)
+	cr.FieldsPerRecord = -1
+	if o := r.opts; o != nil && o.Csv != nil && o.Csv.Delimiter != nil {
+		cr.Comma = rune((*o.Csv.Delimiter)[0])
+	}
+	var header []string
+	if o := r.opts; o != nil && o.Csv != nil && len(o.Csv.HeaderList) > 0 {
+		header = o.Csv.HeaderList
+	}
+	types := map[string]string{}
+	for _, a := range r.params.AttributeDefinitions {
+		if a.AttributeName != nil && a.AttributeType != nil {
+			types[*a.AttributeName] = *a.AttributeType
+		}
+	}
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			r.d.ErrorCount++
+			if errors.Is(err, csv.ErrFieldCount) || errors.As(err, new(*csv.ParseError)) {
+				continue
+			}
+			return nil
+		}
+		if header == nil {
+			header = row
+			continue
+		}
+		r.d.ProcessedItemCount++
+		var raw []byte
+		for i, cell := range row {
+			r.d.ProcessedSizeBytes += int64(len(cell))
+			if i >= len(header) || cell == "" {
+				continue
+			}
+			if raw == nil {
+				raw = append(raw, '{')
+			} else {
+				raw = append(raw, ',')
+			}
+			raw = append(raw, jsonString(header[i])...)
+			switch types[header[i]] {
+			case "N":
+				raw = append(raw, `:{"N":`...)
+				raw = append(raw, jsonString(cell)...)
+			case "B":
+				raw = append(raw, `:{"B":`...)
+				raw = append(raw, jsonString(base64.StdEncoding.EncodeToString([]byte(cell)))...)
+			default:
+				raw = append(raw, `:{"S":`...)
+				raw = append(raw, jsonString(cell)...)
+			}
+			raw = append(raw, '}')
+		}
+		if raw == nil {
+			r.d.ErrorCount++
+			continue
+		}
+		raw = append(raw, '}')
+		it, err := wire.DecodeItem(raw)
+		if err != nil {
+			r.d.ErrorCount++
+			continue
+		}
+		r.put(wire.ItemToWire(it))
+	}
+}
+
+// put writes one item through PutItem; a refusal counts as an error.
+func (r *importRun) put(item wire.WireItem) {
+	name := r.table
+	if _, err := putItem(r.c, &PutItemInput{TableName: &name, Item: item}); err != nil {
+		r.d.ErrorCount++
+		return
+	}
+	r.d.ImportedItemCount++
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func describeImport(c *call, in *DescribeImportInput) (*DescribeImportOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.ImportArn, "importArn") {
+		if n := len(*in.ImportArn); n < 37 {
+			cs.Add(apierr.Quote(*in.ImportArn), "importArn", apierr.LenGE(37))
+		} else if n > 1024 {
+			cs.Add(apierr.Quote(*in.ImportArn), "importArn", apierr.LenLE(1024))
+		}
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	set := c.ns.moveSet()
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	for _, j := range set.imports {
+		if j.desc.ImportArn == *in.ImportArn {
+			return &DescribeImportOutput{ImportTableDescription: j.at(c.now)}, nil
+		}
+	}
+	return nil, apierr.New(apierr.ErrImportNotFound, apierr.MsgImportNotFound(*in.ImportArn))
+}
+
+func listImports(c *call, in *ListImportsInput) (*ListImportsOutput, error) {
+	var cs apierr.Constraints
+	if in.PageSize != nil {
+		if *in.PageSize < 1 {
+			cs.Add(apierr.QuoteInt(*in.PageSize), "pageSize", apierr.ValGE(1))
+		} else if *in.PageSize > 25 {
+			cs.Add(apierr.QuoteInt(*in.PageSize), "pageSize", apierr.ValLE(25))
+		}
+	}
+	if in.TableArn != nil && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {
+		cs.Add(apierr.Quote(*in.TableArn), "tableArn", apierr.LenLE(1024))
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	set := c.ns.moveSet()
+	set.mu.Lock()
+	var list []ImportSummary
+	for _, j := range set.imports {
+		if in.TableArn == nil || j.desc.TableArn == *in.TableArn {
+			d := j.at(c.now)
+			list = append(list, ImportSummary{ImportArn: d.ImportArn, ImportStatus: d.ImportStatus, TableArn: d.TableArn,
+				S3BucketSource: d.S3BucketSource, InputFormat: d.InputFormat, StartTime: d.StartTime, EndTime: d.EndTime})
+		}
+	}
+	set.mu.Unlock()
+	max := 25
+	if in.PageSize != nil {
+		max = int(*in.PageSize)
+	}
+	pg, next, ok := page(list, func(s ImportSummary) string { return s.ImportArn }, decodePageToken(str(in.NextToken)), max)
+	if !ok {
+		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
+	}
+	if pg == nil {
+		pg = []ImportSummary{}
+	}
+	return &ListImportsOutput{ImportSummaryList: pg, NextToken: encodePageToken(next)}, nil
+}

@@ -1,0 +1,305 @@
+package service
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// Kinesis Data Streams for DynamoDB: EnableKinesisStreamingDestination,
+// DisableKinesisStreamingDestination, DescribeKinesisStreamingDestination
+// and UpdateKinesisStreamingDestination (AWS API reference,
+// API_EnableKinesisStreamingDestination and its siblings). The control
+// plane only: a destination goes ENABLING -> ACTIVE, UPDATING -> ACTIVE,
+// DISABLING -> DISABLED as on AWS (each transient state lasts the
+// service's TransientDelay), and is kept in the table's definition; no
+// record is ever delivered to Kinesis (README), and the stream ARN is
+// checked for its form only, since there is no Kinesis to ask.
+
+func init() {
+	register("EnableKinesisStreamingDestination", enableKinesisDest)
+	register("DisableKinesisStreamingDestination", disableKinesisDest)
+	register("DescribeKinesisStreamingDestination", describeKinesisDest)
+	register("UpdateKinesisStreamingDestination", updateKinesisDest)
+}
+
+// Destination states (API_KinesisDataStreamDestination).
+const (
+	destEnabling  = "ENABLING"
+	destActive    = "ACTIVE"
+	destDisabling = "DISABLING"
+	destDisabled  = "DISABLED"
+	destUpdating  = "UPDATING"
+)
+
+// maxKinesisDestinations is how many Kinesis streams a table streams to
+// at once (AWS Developer Guide, Kinesis Data Streams for DynamoDB: "you
+// can have up to two Kinesis data streams" per table is not documented;
+// AWS documents one destination per table being enabled at a time).
+// The emulator follows the Service Quotas page: 2 per table.
+const maxKinesisDestinations = 2
+
+// kinesisDest is one destination as recorded: its state is Status until
+// Until, then Next (an empty Next: Status for good).
+type kinesisDest struct {
+	StreamArn string    `json:"arn"`
+	Status    string    `json:"status"`
+	Until     time.Time `json:"until,omitzero"`
+	Next      string    `json:"next,omitempty"`
+	Precision string    `json:"precision,omitempty"` // MILLISECOND (default) or MICROSECOND
+}
+
+// statusAt is the destination's state at now.
+func (d kinesisDest) statusAt(now time.Time) string {
+	if d.Next != "" && !now.Before(d.Until) {
+		return d.Next
+	}
+	return d.Status
+}
+
+// KinesisStreamingConfiguration is Enable/UpdateKinesisStreamingConfiguration.
+type KinesisStreamingConfiguration struct {
+	ApproximateCreationDateTimePrecision *string `json:"ApproximateCreationDateTimePrecision,omitempty"`
+}
+
+// KinesisStreamingDestinationInput is the request of Enable and Disable.
+type KinesisStreamingDestinationInput struct {
+	TableName                           *string                        `json:"TableName"`
+	StreamArn                           *string                        `json:"StreamArn"`
+	EnableKinesisStreamingConfiguration *KinesisStreamingConfiguration `json:"EnableKinesisStreamingConfiguration"`
+}
+
+// KinesisStreamingDestinationOutput is the answer of Enable and Disable.
+type KinesisStreamingDestinationOutput struct {
+	TableName                           string                         `json:"TableName"`
+	StreamArn                           string                         `json:"StreamArn"`
+	DestinationStatus                   string                         `json:"DestinationStatus"`
+	EnableKinesisStreamingConfiguration *KinesisStreamingConfiguration `json:"EnableKinesisStreamingConfiguration,omitempty"`
+}
+
+// UpdateKinesisStreamingDestinationInput is the Update request.
+type UpdateKinesisStreamingDestinationInput struct {
+	TableName                           *string                        `json:"TableName"`
+	StreamArn                           *string                        `json:"StreamArn"`
+	UpdateKinesisStreamingConfiguration *KinesisStreamingConfiguration `json:"UpdateKinesisStreamingConfiguration"`
+}
+
+// UpdateKinesisStreamingDestinationOutput is the Update answer.
+type UpdateKinesisStreamingDestinationOutput struct {
+	TableName                           string                         `json:"TableName"`
+	StreamArn                           string                         `json:"StreamArn"`
+	DestinationStatus                   string                         `json:"DestinationStatus"`
+	UpdateKinesisStreamingConfiguration *KinesisStreamingConfiguration `json:"UpdateKinesisStreamingConfiguration,omitempty"`
+}
+
+// DescribeKinesisStreamingDestinationInput is the Describe request.
+type DescribeKinesisStreamingDestinationInput struct {
+	TableName *string `json:"TableName"`
+}
+
+// KinesisDataStreamDestination is one destination in Describe's answer.
+type KinesisDataStreamDestination struct {
+	StreamArn                            string `json:"StreamArn"`
+	DestinationStatus                    string `json:"DestinationStatus"`
+	DestinationStatusDescription         string `json:"DestinationStatusDescription,omitempty"`
+	ApproximateCreationDateTimePrecision string `json:"ApproximateCreationDateTimePrecision,omitempty"`
+}
+
+// DescribeKinesisStreamingDestinationOutput is the Describe answer.
+type DescribeKinesisStreamingDestinationOutput struct {
+	TableName                     string                         `json:"TableName"`
+	KinesisDataStreamDestinations []KinesisDataStreamDestination `json:"KinesisDataStreamDestinations"`
+}
+
+// kinesisRequest checks the members every Kinesis operation shares and
+// returns the table (ACTIVE: AWS answers ResourceInUseException
+// otherwise).
+func (c *call) kinesisRequest(tableName, streamArn *string, needArn bool) (*table, error) {
+	var cs apierr.Constraints
+	apierr.NotNull(&cs, tableName, "tableName")
+	if needArn {
+		apierr.NotNull(&cs, streamArn, "streamArn")
+		if streamArn != nil {
+			if n := len(*streamArn); n < 37 {
+				cs.Add(apierr.Quote(*streamArn), "streamArn", apierr.LenGE(37))
+			} else if n > 1024 {
+				cs.Add(apierr.Quote(*streamArn), "streamArn", apierr.LenLE(1024))
+			}
+		}
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	if needArn && !validKinesisARN(*streamArn) {
+		return nil, apierr.Validation(apierr.MsgKinesisARNInvalid(*streamArn))
+	}
+	t, err := c.lookupTableMsg(*tableName, apierr.MsgTableNotFound(*tableName))
+	if err != nil {
+		return nil, err
+	}
+	if st := t.snapshot().statusAt(c.now); st != statusActive {
+		return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(*tableName, st))
+	}
+	return t, nil
+}
+
+// validKinesisARN reports whether arn names a Kinesis data stream:
+// arn:<partition>:kinesis:<region>:<12-digit account>:stream/<name>.
+func validKinesisARN(arn string) bool {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[1] == "" || parts[2] != "kinesis" || parts[3] == "" {
+		return false
+	}
+	if len(parts[4]) != 12 || strings.Trim(parts[4], "0123456789") != "" {
+		return false
+	}
+	name, ok := strings.CutPrefix(parts[5], "stream/")
+	return ok && name != "" && len(name) <= 128
+}
+
+// precisionOf checks ApproximateCreationDateTimePrecision (nil: none).
+func precisionOf(cfg *KinesisStreamingConfiguration, path string) (string, error) {
+	if cfg == nil || cfg.ApproximateCreationDateTimePrecision == nil {
+		return "", nil
+	}
+	p := *cfg.ApproximateCreationDateTimePrecision
+	if p != "MILLISECOND" && p != "MICROSECOND" {
+		var cs apierr.Constraints
+		cs.Add(apierr.Quote(p), path, apierr.EnumConstraint("MILLISECOND, MICROSECOND"))
+		return "", cs.Err()
+	}
+	return p, nil
+}
+
+func enableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
+	t, err := c.kinesisRequest(in.TableName, in.StreamArn, true)
+	if err != nil {
+		return nil, err
+	}
+	prec, err := precisionOf(in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration.approximateCreationDateTimePrecision")
+	if err != nil {
+		return nil, err
+	}
+	arn := *in.StreamArn
+	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		e := m.extCopy()
+		live := 0
+		for _, d := range e.Kinesis {
+			switch st := d.statusAt(c.now); {
+			case d.StreamArn == arn && st != destDisabled:
+				return nil, apierr.Validation(apierr.MsgKinesisAlreadyEnabled(arn, st))
+			case st != destDisabled:
+				live++
+			}
+		}
+		if live >= maxKinesisDestinations {
+			return nil, apierr.LimitExceeded(apierr.MsgKinesisLimit)
+		}
+		d := kinesisDest{StreamArn: arn, Status: destEnabling, Until: c.transientUntil(), Next: destActive, Precision: prec}
+		e.Kinesis = slices.DeleteFunc(slices.Clone(e.Kinesis), func(x kinesisDest) bool { return x.StreamArn == arn })
+		e.Kinesis = append(e.Kinesis, d)
+		m.ext = e
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: arn, DestinationStatus: destEnabling,
+		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
+}
+
+func disableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
+	t, err := c.kinesisRequest(in.TableName, in.StreamArn, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := precisionOf(in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration.approximateCreationDateTimePrecision"); err != nil {
+		return nil, err
+	}
+	arn := *in.StreamArn
+	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		e := m.extCopy()
+		i := slices.IndexFunc(e.Kinesis, func(d kinesisDest) bool { return d.StreamArn == arn })
+		if i < 0 || e.Kinesis[i].statusAt(c.now) != destActive {
+			st := destDisabled
+			if i >= 0 {
+				st = e.Kinesis[i].statusAt(c.now)
+			}
+			return nil, apierr.Validation(apierr.MsgKinesisNotActive(arn, st))
+		}
+		e.Kinesis = slices.Clone(e.Kinesis)
+		d := &e.Kinesis[i]
+		d.Status, d.Until, d.Next = destDisabling, c.transientUntil(), destDisabled
+		m.ext = e
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: arn, DestinationStatus: destDisabling,
+		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
+}
+
+func updateKinesisDest(c *call, in *UpdateKinesisStreamingDestinationInput) (*UpdateKinesisStreamingDestinationOutput, error) {
+	t, err := c.kinesisRequest(in.TableName, in.StreamArn, true)
+	if err != nil {
+		return nil, err
+	}
+	prec, err := precisionOf(in.UpdateKinesisStreamingConfiguration, "updateKinesisStreamingConfiguration.approximateCreationDateTimePrecision")
+	if err != nil {
+		return nil, err
+	}
+	if prec == "" {
+		return nil, apierr.Validation(apierr.MsgKinesisUpdateEmpty)
+	}
+	arn := *in.StreamArn
+	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		e := m.extCopy()
+		i := slices.IndexFunc(e.Kinesis, func(d kinesisDest) bool { return d.StreamArn == arn })
+		if i < 0 || e.Kinesis[i].statusAt(c.now) != destActive {
+			st := destDisabled
+			if i >= 0 {
+				st = e.Kinesis[i].statusAt(c.now)
+			}
+			return nil, apierr.Validation(apierr.MsgKinesisNotActive(arn, st))
+		}
+		old := cmpOr(e.Kinesis[i].Precision, "MILLISECOND")
+		if old == prec {
+			return nil, apierr.Validation(apierr.MsgKinesisPrecisionSame(prec))
+		}
+		e.Kinesis = slices.Clone(e.Kinesis)
+		d := &e.Kinesis[i]
+		d.Status, d.Until, d.Next, d.Precision = destUpdating, c.transientUntil(), destActive, prec
+		m.ext = e
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &UpdateKinesisStreamingDestinationOutput{TableName: t.name, StreamArn: arn, DestinationStatus: destUpdating,
+		UpdateKinesisStreamingConfiguration: in.UpdateKinesisStreamingConfiguration}, nil
+}
+
+func describeKinesisDest(c *call, in *DescribeKinesisStreamingDestinationInput) (*DescribeKinesisStreamingDestinationOutput, error) {
+	var cs apierr.Constraints
+	apierr.NotNull(&cs, in.TableName, "tableName")
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTableNotFound(*in.TableName))
+	if err != nil {
+		return nil, err
+	}
+	out := &DescribeKinesisStreamingDestinationOutput{TableName: t.name, KinesisDataStreamDestinations: []KinesisDataStreamDestination{}}
+	if e := t.snapshot().ext; e != nil {
+		for _, d := range e.Kinesis {
+			out.KinesisDataStreamDestinations = append(out.KinesisDataStreamDestinations, KinesisDataStreamDestination{
+				StreamArn: d.StreamArn, DestinationStatus: d.statusAt(c.now),
+				ApproximateCreationDateTimePrecision: cmpOr(d.Precision, "MILLISECOND"),
+			})
+		}
+	}
+	return out, nil
+}

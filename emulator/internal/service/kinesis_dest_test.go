@@ -1,0 +1,146 @@
+package service
+
+import (
+	"testing"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+)
+
+// TestKinesisDestinationStates: ENABLING -> ACTIVE, UPDATING -> ACTIVE,
+// DISABLING -> DISABLED on the service's clock, and AWS's refusals.
+func TestKinesisDestinationStates(t *testing.T) {
+	e := newAPI27Env(t, Config{TransientDelay: 2 * time.Second})
+	e.table("kin", onDemand)
+	const ks = "arn:aws:kinesis:us-east-1:000000000000:stream/orders"
+	const ks2 = "arn:aws:kinesis:us-east-1:000000000000:stream/orders2"
+	const ks3 = "arn:aws:kinesis:us-east-1:000000000000:stream/orders3"
+	state := func() map[string]string {
+		t.Helper()
+		var d struct {
+			TableName                     string
+			KinesisDataStreamDestinations []struct{ StreamArn, DestinationStatus, ApproximateCreationDateTimePrecision string }
+		}
+		testkit.MustUnmarshal(t, e.must("DescribeKinesisStreamingDestination", `{"TableName":"kin"}`), &d)
+		out := map[string]string{}
+		for _, x := range d.KinesisDataStreamDestinations {
+			out[x.StreamArn] = x.DestinationStatus + "/" + x.ApproximateCreationDateTimePrecision
+		}
+		return out
+	}
+	if got := state(); len(got) != 0 {
+		t.Errorf("new table: got destinations %v, want none", got)
+	}
+	var en struct{ DestinationStatus string }
+	testkit.MustUnmarshal(t, e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`), &en)
+	if en.DestinationStatus != "ENABLING" {
+		t.Errorf("enable: got %s, want ENABLING", en.DestinationStatus)
+	}
+	if got := state()[ks]; got != "ENABLING/MILLISECOND" {
+		t.Errorf("during the delay: got %s, want ENABLING/MILLISECOND", got)
+	}
+	e.refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`, "ValidationException")
+	e.refused("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`, "ValidationException")
+	e.clock.Advance(2 * time.Second)
+	if got := state()[ks]; got != "ACTIVE/MILLISECOND" {
+		t.Errorf("after the delay: got %s, want ACTIVE/MILLISECOND", got)
+	}
+	e.refused("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MILLISECOND"}}`, "ValidationException")
+	e.refused("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"NANOSECOND"}}`, "ValidationException")
+	e.must("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`)
+	if got := state()[ks]; got != "UPDATING/MICROSECOND" {
+		t.Errorf("update: got %s, want UPDATING/MICROSECOND", got)
+	}
+	e.clock.Advance(2 * time.Second)
+	e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`)
+	e.refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`, "LimitExceededException")
+	e.must("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`)
+	if got := state()[ks]; got != "DISABLING/MICROSECOND" {
+		t.Errorf("disable: got %s, want DISABLING/MICROSECOND", got)
+	}
+	e.clock.Advance(2 * time.Second)
+	if got := state()[ks]; got != "DISABLED/MICROSECOND" {
+		t.Errorf("after disabling: got %s, want DISABLED/MICROSECOND", got)
+	}
+	e.refused("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`, "ValidationException")
+	e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`) // a disabled one frees its place
+	e.must("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`)
+	e.clock.Advance(2 * time.Second)
+	e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`) // re-enabled
+	for _, body := range []string{
+		`{"TableName":"kin"}`,
+		`{"StreamArn":"` + ks + `"}`,
+		`{"TableName":"kin","StreamArn":"arn:aws:sqs:us-east-1:000000000000:queue/orders1234"}`,
+		`{"TableName":"kin","StreamArn":"short"}`,
+	} {
+		e.refused("EnableKinesisStreamingDestination", body, "ValidationException")
+	}
+	e.refused("EnableKinesisStreamingDestination", `{"TableName":"nope","StreamArn":"`+ks+`"}`, "ResourceNotFoundException")
+	e.refused("DescribeKinesisStreamingDestination", `{"TableName":"nope"}`, "ResourceNotFoundException")
+}
+
+// TestReplicaAutoScaling: settings stored per replica and index and
+// described back; an on-demand table refuses them.
+func TestReplicaAutoScaling(t *testing.T) {
+	e := newAPI27Env(t, Config{})
+	e.must("CreateTable", `{"TableName":"asc",`+provisioned+`,
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},
+			"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}]}`)
+	type settings struct {
+		MinimumUnits, MaximumUnits int64
+		AutoScalingDisabled        bool
+		ScalingPolicies            []struct {
+			PolicyName                               string
+			TargetTrackingScalingPolicyConfiguration struct{ TargetValue float64 }
+		}
+	}
+	var d struct {
+		TableAutoScalingDescription struct {
+			TableName, TableStatus string
+			Replicas               []struct {
+				RegionName, ReplicaStatus                          string
+				ReplicaProvisionedReadCapacityAutoScalingSettings  settings
+				ReplicaProvisionedWriteCapacityAutoScalingSettings settings
+				GlobalSecondaryIndexes                             []struct {
+					IndexName                                  string
+					ProvisionedReadCapacityAutoScalingSettings settings
+				}
+			}
+		}
+	}
+	testkit.MustUnmarshal(t, e.must("DescribeTableReplicaAutoScaling", `{"TableName":"asc"}`), &d)
+	r := d.TableAutoScalingDescription.Replicas
+	if len(r) != 1 || r[0].RegionName != "us-east-1" || r[0].ReplicaStatus != "ACTIVE" || !r[0].ReplicaProvisionedReadCapacityAutoScalingSettings.AutoScalingDisabled {
+		t.Fatalf("before any update: got %+v, want one ACTIVE replica in us-east-1 without auto scaling", r)
+	}
+	testkit.MustUnmarshal(t, e.must("UpdateTableReplicaAutoScaling", `{"TableName":"asc",
+		"ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":5,"MaximumUnits":50,"ScalingPolicyUpdate":{"TargetTrackingScalingPolicyConfiguration":{"TargetValue":70}}},
+		"ReplicaUpdates":[{"RegionName":"us-east-1","ReplicaProvisionedReadCapacityAutoScalingUpdate":{"MinimumUnits":2,"MaximumUnits":20},
+			"ReplicaGlobalSecondaryIndexUpdates":[{"IndexName":"byG","ProvisionedReadCapacityAutoScalingUpdate":{"MinimumUnits":3,"MaximumUnits":30}}]}]}`), &d)
+	r = d.TableAutoScalingDescription.Replicas
+	w := r[0].ReplicaProvisionedWriteCapacityAutoScalingSettings
+	if w.MinimumUnits != 5 || w.MaximumUnits != 50 || w.AutoScalingDisabled || len(w.ScalingPolicies) != 1 || w.ScalingPolicies[0].TargetTrackingScalingPolicyConfiguration.TargetValue != 70 {
+		t.Errorf("write settings: got %+v", w)
+	}
+	if rd := r[0].ReplicaProvisionedReadCapacityAutoScalingSettings; rd.MinimumUnits != 2 || rd.MaximumUnits != 20 {
+		t.Errorf("read settings: got %+v", rd)
+	}
+	if g := r[0].GlobalSecondaryIndexes; len(g) != 1 || g[0].ProvisionedReadCapacityAutoScalingSettings.MaximumUnits != 30 {
+		t.Errorf("GSI settings: got %+v", g)
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"TableName":"asc"}`, "ValidationException"},
+		{`{"TableName":"asc","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":60}}`, "ValidationException"},
+		{`{"TableName":"asc","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":0}}`, "ValidationException"},
+		{`{"TableName":"asc","ProvisionedWriteCapacityAutoScalingUpdate":{"ScalingPolicyUpdate":{"TargetTrackingScalingPolicyConfiguration":{"TargetValue":95}}}}`, "ValidationException"},
+		{`{"TableName":"asc","ReplicaUpdates":[{"RegionName":"eu-west-1","ReplicaProvisionedReadCapacityAutoScalingUpdate":{"MinimumUnits":1}}]}`, "ValidationException"},
+		{`{"TableName":"asc","GlobalSecondaryIndexUpdates":[{"IndexName":"nope","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":1}}]}`, "ResourceNotFoundException"},
+		{`{"TableName":"nope","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":1}}`, "ResourceNotFoundException"},
+	} {
+		e.refused("UpdateTableReplicaAutoScaling", c.body, c.want)
+	}
+	e.table("odm", onDemand)
+	e.refused("UpdateTableReplicaAutoScaling", `{"TableName":"odm","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":1}}`, "ValidationException")
+}

@@ -1,0 +1,71 @@
+package service
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// The local directory that stands for Amazon S3 in exports and imports
+// (Config.ExportDir, cmd/dynamoemu's -exportDir): a bucket is a
+// sub-directory, an object key a path below it, with "/" as the
+// separator. "" means <os.TempDir()>/dynamoemu-s3.
+
+// s3Root returns the directory standing for S3.
+func (s *Service) s3Root() string {
+	if s.cfg.ExportDir != "" {
+		return s.cfg.ExportDir
+	}
+	return filepath.Join(os.TempDir(), "dynamoemu-s3")
+}
+
+// s3Bucket checks an S3Bucket member (AWS's model: at most 255
+// characters of [a-zA-Z0-9.-_], starting and ending with a letter or a
+// digit) and returns the bucket's directory.
+func (s *Service) s3Bucket(cs *apierr.Constraints, bucket, path string) string {
+	if len(bucket) > 255 {
+		cs.Add(apierr.Quote(bucket), path, apierr.LenLE(255))
+		return ""
+	}
+	ok := len(bucket) >= 2 && alnum(bucket[0]) && alnum(bucket[len(bucket)-1])
+	for i := 0; ok && i < len(bucket); i++ {
+		c := bucket[i]
+		ok = alnum(c) || c == '.' || c == '-' || c == '_'
+	}
+	if !ok {
+		cs.Add(apierr.Quote(bucket), path, "Member must satisfy regular expression pattern: ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$")
+		return ""
+	}
+	return filepath.Join(s.s3Root(), bucket)
+}
+
+func alnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// s3Key checks an object key or prefix for the directory mapping: no
+// "." or ".." segment and no NUL (S3 allows them; a directory cannot
+// hold them safely), at most 1024 bytes.
+func s3Key(cs *apierr.Constraints, key, path string) bool {
+	if len(key) > 1024 {
+		cs.Add(apierr.Quote(key), path, apierr.LenLE(1024))
+		return false
+	}
+	for _, seg := range strings.Split(key, "/") {
+		if seg == "." || seg == ".." || strings.ContainsRune(seg, 0) || strings.ContainsRune(seg, '\\') {
+			return false
+		}
+	}
+	return true
+}
+
+// joinKey joins S3 key parts with "/", skipping empty ones.
+func joinKey(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p = strings.Trim(p, "/"); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "/")
+}

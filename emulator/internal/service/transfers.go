@@ -1,0 +1,64 @@
+package service
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// transferSet is a namespace's exports and imports (exports.go,
+// imports.go), newest last. They live in memory only: the files an export
+// wrote stay in the export directory, but after a restart DescribeExport
+// and ListExports no longer know them (AWS keeps them for 90 days).
+type transferSet struct {
+	mu      sync.Mutex // guards the slices; a leaf of the lock order
+	exports []*exportJob
+	imports []*importJob
+}
+
+// moveSet returns the namespace's transfers (a namespace nobody has
+// created anything in has none, and keeps none).
+func (ns *Namespace) moveSet() *transferSet {
+	if ns.home != nil {
+		ns.home.mu.RLock()
+		reg := ns.home.byKey[ns.homeKey]
+		ns.home.mu.RUnlock()
+		if reg == nil {
+			return &transferSet{}
+		}
+		return &reg.moves
+	}
+	return &ns.moves
+}
+
+// transferID returns an export or import id as AWS forms them: the
+// epoch milliseconds in 14 digits, "-", 8 hex digits
+// ("01693509390000-a1b2c3d4").
+func transferID(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%014d-%s", now.UnixMilli(), hex.EncodeToString(b[:]))
+}
+
+// page returns the items of list after the one whose key is token
+// ("" : from the start), at most max of them, and the token of the next
+// page ("" : none).
+func page[T any](list []T, key func(T) string, token string, max int) ([]T, string, bool) {
+	start := 0
+	if token != "" {
+		i := slices.IndexFunc(list, func(x T) bool { return key(x) == token })
+		if i < 0 {
+			return nil, "", false
+		}
+		start = i + 1
+	}
+	end := min(start+max, len(list))
+	next := ""
+	if end < len(list) {
+		next = key(list[end-1])
+	}
+	return list[start:end], next, true
+}
