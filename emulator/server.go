@@ -87,6 +87,11 @@ type Options struct {
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
 	Console http.Handler
+	// ApproximateVectors makes vector indexes search approximately (an
+	// HNSW graph, recall@10 about 0.9 or better) instead of exactly, for
+	// large local data sets (cmd/dynamoemu's -approximateVectors). Exact,
+	// deterministic answers are the default.
+	ApproximateVectors bool
 	// Faults configures fault injection, capacity throttling and the
 	// access-pattern report (faults.go).
 	Faults FaultOptions
@@ -265,18 +270,19 @@ func New(opts Options) (*Emulator, error) {
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
 	return service.Config{
-		SharedDB:         e.opts.SharedDB,
-		Logger:           e.log,
-		Clock:            e.clock,
-		RealClock:        e.opts.Clock == nil,
-		IdempotencyBytes: e.opts.IdempotencyBytes,
-		TransientDelay:   e.opts.transientDelay(),
-		StreamRetention:  e.opts.StreamRetention,
-		Conventions:      e.opts.Conventions,
-		TableDropped:     e.release.deleted,
-		Faults:           faults.New(faults.Options{Clock: e.clock, Logger: e.log}),
-		Throttle:         service.ThrottleConfig(e.opts.Faults.Throttle),
-		ExportDir:        e.opts.ExportDir,
+		SharedDB:           e.opts.SharedDB,
+		Logger:             e.log,
+		Clock:              e.clock,
+		RealClock:          e.opts.Clock == nil,
+		IdempotencyBytes:   e.opts.IdempotencyBytes,
+		TransientDelay:     e.opts.transientDelay(),
+		StreamRetention:    e.opts.StreamRetention,
+		Conventions:        e.opts.Conventions,
+		TableDropped:       e.release.deleted,
+		Faults:             faults.New(faults.Options{Clock: e.clock, Logger: e.log}),
+		Throttle:           service.ThrottleConfig(e.opts.Faults.Throttle),
+		ExportDir:          e.opts.ExportDir,
+		ApproximateVectors: e.opts.ApproximateVectors,
 	}
 }
 

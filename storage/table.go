@@ -50,6 +50,8 @@ type Table struct {
 	// changed in place) by AddVectorIndex and DropVectorIndex. They read
 	// nothing of the replaced item: a row is found by its table key.
 	vindexes []*vindex
+	// vopts are the options AddVectorIndex builds with (vector_options.go).
+	vopts VectorIndexOptions
 
 	// obs is told of every committed write (observe.go).
 	obs Observer

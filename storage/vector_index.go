@@ -441,7 +441,7 @@ func (x *vindex) removeRow(at vloc) {
 // AddVectorIndex adds a vector index to t and fills it from the items
 // stored (a backfill, under the write lock). def must pass Validate.
 func (t *Table) AddVectorIndex(def VectorIndexDef) error {
-	return t.AddVectorIndexWith(def, VectorIndexOptions{})
+	return t.addVectorIndex(def, nil)
 }
 
 // AddVectorIndexWith is AddVectorIndex with the emulator's options. The
@@ -449,6 +449,12 @@ func (t *Table) AddVectorIndex(def VectorIndexDef) error {
 // options, which are the caller's to give again on a replay) or, when the
 // hook refuses it, taken away again.
 func (t *Table) AddVectorIndexWith(def VectorIndexDef, opts VectorIndexOptions) error {
+	return t.addVectorIndex(def, &opts)
+}
+
+// addVectorIndex is AddVectorIndexWith with opts, or with the table's
+// options (SetVectorIndexOptions) when opts is nil.
+func (t *Table) addVectorIndex(def VectorIndexDef, opts *VectorIndexOptions) error {
 	if err := def.Validate(); err != nil {
 		return err
 	}
@@ -460,13 +466,16 @@ func (t *Table) AddVectorIndexWith(def VectorIndexDef, opts VectorIndexOptions) 
 	return res.finish()
 }
 
-func (t *Table) addVectorIndexLocking(def VectorIndexDef, opts VectorIndexOptions) (hookResult, error) {
+func (t *Table) addVectorIndexLocking(def VectorIndexDef, opts *VectorIndexOptions) (hookResult, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.vindexLocked(def.Name) != nil {
 		return hookResult{}, fmt.Errorf("%w: %q", ErrVectorIndexExists, def.Name)
 	}
-	x := newVindex(t.ks, def, opts)
+	if opts == nil {
+		opts = &t.vopts
+	}
+	x := newVindex(t.ks, def, *opts)
 	t.backfillLocked(x)
 	prev := t.vindexes
 	t.vindexes = append(slices.Clip(t.vindexes), x)

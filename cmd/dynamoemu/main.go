@@ -52,6 +52,7 @@ type config struct {
 	inMemorySet            bool       // -inMemory given
 	dbPath                 string     // keep the data in this directory (persistence.go)
 	exportDir              string     // the directory standing for S3 in exports and imports
+	approximateVectors     bool       // vector indexes search approximately (HNSW)
 	store                  storeFlags // -durability and the like (persistence.go)
 	// Accepted so DynamoDB Local command lines run unchanged; nothing is
 	// sent anywhere.
@@ -80,6 +81,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
+	fs.BoolVar(&c.approximateVectors, "approximateVectors", false, "vector indexes search approximately (an HNSW graph) instead of exactly: faster on large local data sets, answers may miss true nearest neighbours")
 	fs.StringVar(&c.exportDir, "exportDir", "", "the directory standing for Amazon S3 in ExportTableToPointInTime and ImportTable: a bucket is a subdirectory, an object key a path below it (default: dynamoemu-s3 in the system's temporary directory)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "keep every table in this directory (created if need be; one subdirectory per database, as DynamoDB Local names its files) and load it at start-up; see -durability")
 	fs.StringVar(&c.store.durability, "durability", "sync", "with -dbPath, when a write is acknowledged: sync (its log record is fsync'd: survives kill -9, an OS crash and a power cut), group (the same, the fsync waits up to -groupCommitWindow to be shared by more writes) or none (written to the OS: survives kill -9, not an OS crash or power cut)")
@@ -131,6 +133,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		AllowHosts:             c.allowHosts,
 		IdempotencyBytes:       c.limits.tokenBytes,
 		ExportDir:              c.exportDir,
+		ApproximateVectors:     c.approximateVectors,
 	}
 	c.persistOptions(&opts)
 	for _, o := range strings.Split(c.cors, ",") {

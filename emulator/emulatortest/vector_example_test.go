@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
@@ -38,8 +39,19 @@ func vector(v []float32) []types.AttributeValue {
 }
 
 func TestSemanticSearch(t *testing.T) {
+	semanticSearch(t, emulatortest.New(t))
+}
+
+// TestSemanticSearchApproximate: the same with -approximateVectors
+// (Options.ApproximateVectors): HNSW graphs instead of exact search.
+func TestSemanticSearchApproximate(t *testing.T) {
+	_, client := emulatortest.NewWith(t, emulator.Options{ApproximateVectors: true})
+	semanticSearch(t, client)
+}
+
+func semanticSearch(t *testing.T, client *dynamodb.Client) {
+	t.Helper()
 	ctx := context.Background()
-	client := emulatortest.New(t)
 
 	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName: aws.String("Docs"),

@@ -66,6 +66,10 @@ type Config struct {
 	Faults *faults.Injector
 	// Throttle says which tables' capacity is enforced (fx.go).
 	Throttle ThrottleConfig
+	// ApproximateVectors makes every vector index search approximately
+	// (storage's HNSW graph) instead of exactly: for large local data
+	// sets; results may then differ from the true nearest neighbours.
+	ApproximateVectors bool
 	// ExportDir is the directory standing for Amazon S3 in exports and
 	// imports (s3dir.go); "": <os.TempDir()>/dynamoemu-s3.
 	ExportDir string
