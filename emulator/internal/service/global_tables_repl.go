@@ -242,6 +242,14 @@ func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
 			now = p.clock()
 		}
 		stamp := replStamp{at: now, region: route.from.region}
+		if last, seen := p.r.stamps[w.Table][w.Key]; seen && !stamp.newer(last) {
+			// This write replaced the key's last one here, so it is
+			// later, whatever the clock says: on a clock that has not
+			// moved (a test's), a replicated write stamped by a region
+			// that sorts after this one would otherwise win on the other
+			// replicas while this one stands here.
+			stamp.at = last.at.Add(time.Nanosecond)
+		}
 		p.r.stampLocked(w.Table, w.Key, stamp)
 		for _, region := range route.to {
 			p.r.queue = append(p.r.queue, replOp{
