@@ -70,6 +70,21 @@ func TestPersistRestart(t *testing.T) {
 	_, out := do(t, e, "DynamoDB_20120810.ListTables", auths[0], `{}`)
 	testkit.MustUnmarshal(t, out, &lt)
 	if len(lt.TableNames) == 0 {
+		// Some seeds delete every table of the first namespace at the
+		// end: give the comparison one to load (seed 1795383201902768675
+		// under -race).
+		for _, req := range [][2]string{
+			{"CreateTable", `{"TableName":"pt0","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`},
+			{"PutItem", `{"TableName":"pt0","Item":{"pk":{"S":"last"},"v":{"N":"1"}}}`},
+		} {
+			if res, out := do(t, e, "DynamoDB_20120810."+req[0], auths[0], req[1]); res.StatusCode != 200 {
+				t.Fatalf("%s: %d %s", req[0], res.StatusCode, out)
+			}
+		}
+		_, out = do(t, e, "DynamoDB_20120810.ListTables", auths[0], `{}`)
+		testkit.MustUnmarshal(t, out, &lt)
+	}
+	if len(lt.TableNames) == 0 {
 		t.Fatalf("the workload left no table to compare")
 	}
 	t.Logf("tables: %v", lt.TableNames)
