@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,7 +171,9 @@ func TestBulkPutErrorsAndConditions(t *testing.T) {
 			}
 		}
 	}
-	var manifest struct{ Files []struct{ OutputType, S3Key string } }
+	var manifest struct {
+		Files []struct{ OutputType, S3Key string }
+	}
 	b, _ := os.ReadFile(filepath.Join(root, "manifest.json"))
 	testkit.MustUnmarshal(t, string(b), &manifest)
 	if len(manifest.Files) != 2 || manifest.Files[0].S3Key != "reports/AWSDynamoDB/bulk/"+id+"/error.json" {
@@ -291,4 +294,33 @@ func TestBulkOperationsValidation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { e.t = t; e.refused(tc.op, tc.body, tc.want) })
 	}
+}
+
+// FuzzBulkPutObject: any object read as DynamoDB JSON lines gives a bulk
+// operation that completes (with its bad lines counted as failed), never
+// a panic or a failed request, and never writes more items than lines.
+func FuzzBulkPutObject(f *testing.F) {
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}` + "\n" + `{"Item":{"pk":{"N":"x"}}}`))
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(#n)","ExpressionAttributeNames":{"#n":"pk"}}`))
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":":v = :v","ExpressionAttributeValues":{":v":{"SS":[]}}}`))
+	f.Add([]byte("\n\n{}\n[1]\n"))
+	dir := f.TempDir()
+	e := newAPI27Env(f, Config{ExportDir: dir})
+	e.table("dst", onDemand)
+	n := 0
+	f.Fuzz(func(t *testing.T, obj []byte) {
+		n++
+		e.t = t
+		bucket := fmt.Sprintf("fz%d", n)
+		if err := writeFile(filepath.Join(dir, bucket, "obj"), obj); err != nil {
+			t.Fatal(err)
+		}
+		d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"` + bucket + `","InputFormat":"DYNAMODB_JSON"},
+			"OutputS3Configuration":{"S3Bucket":"` + bucket + `-out","OutputType":["ERROR","CONDITION_CHECK_FAILURE"]}}`)
+		ok := d.BulkOperationStatus == "COMPLETED" && d.FailedItemCount == 0 ||
+			d.BulkOperationStatus == "COMPLETED_WITH_ERRORS" && d.FailedItemCount > 0
+		if !ok || d.FailedItemCount > d.ProcessedItemCount {
+			t.Errorf("got %+v", d)
+		}
+	})
 }
