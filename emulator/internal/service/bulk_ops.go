@@ -367,8 +367,8 @@ func listBulkOperations(c *call, in *ListBulkOperationsInput) (*ListBulkOperatio
 	if in.MaxResults != nil {
 		if *in.MaxResults < 1 {
 			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValGE(1))
-		} else if *in.MaxResults > 100 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(100))
+		} else if *in.MaxResults > 25 {
+			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(25))
 		}
 	}
 	if err := cs.Err(); err != nil {
@@ -376,14 +376,21 @@ func listBulkOperations(c *call, in *ListBulkOperationsInput) (*ListBulkOperatio
 	}
 	set := c.ns.moveSet()
 	set.mu.Lock()
+	// AWS lists the operations of the last 90 days, the most recent
+	// first, 10 a page unless MaxResults (1 to 25) says otherwise
+	// (API_ListBulkOperations); NextToken is hex, as its pattern wants.
 	list := make([]BulkOperationSummary, 0, len(set.bulks))
-	for _, j := range set.bulks {
+	for i := len(set.bulks) - 1; i >= 0; i-- {
+		j := set.bulks[i]
+		if c.now.Sub(j.desc.StartTime.time()) > 90*24*time.Hour {
+			continue
+		}
 		d := j.at(c.now)
 		list = append(list, BulkOperationSummary{BulkOperationArn: d.BulkOperationArn, BulkOperationStatus: d.BulkOperationStatus,
 			StartTime: d.StartTime, EndTime: d.EndTime})
 	}
 	set.mu.Unlock()
-	max := 10 // AWS's default page (the SDK's MaxResults documentation)
+	max := 10
 	if in.MaxResults != nil {
 		max = int(*in.MaxResults)
 	}

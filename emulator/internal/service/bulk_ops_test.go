@@ -229,7 +229,8 @@ func TestBulkPutCancel(t *testing.T) {
 	e.refused("CancelBulkOperation", `{"BulkOperationArn":"`+d.BulkOperationArn+`"}`, "ValidationException")
 }
 
-// TestListBulkOperations pages through the namespace's operations.
+// TestListBulkOperations pages through the namespace's operations, the
+// most recent first.
 func TestListBulkOperations(t *testing.T) {
 	dir := t.TempDir()
 	e := newAPI27Env(t, Config{ExportDir: dir})
@@ -261,6 +262,7 @@ func TestListBulkOperations(t *testing.T) {
 			break
 		}
 	}
+	slices.Reverse(arns) // the most recent first
 	if !slices.Equal(got, arns) {
 		t.Errorf("listed:\n got %v\nwant %v", got, arns)
 	}
@@ -291,6 +293,7 @@ func TestBulkOperationsValidation(t *testing.T) {
 		{"describe no ARN", "DescribeBulkOperation", `{}`, "ValidationException"},
 		{"cancel unknown", "CancelBulkOperation", `{"BulkOperationArn":"` + unknown + `"}`, "ResourceNotFoundException"},
 		{"list MaxResults 0", "ListBulkOperations", `{"MaxResults":0}`, "ValidationException"},
+		{"list MaxResults 26", "ListBulkOperations", `{"MaxResults":26}`, "ValidationException"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { e.t = t; e.refused(tc.op, tc.body, tc.want) })
 	}
