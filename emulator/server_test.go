@@ -64,8 +64,6 @@ func TestRouting(t *testing.T) {
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed","Item":{"a":{"S":"x"},"b":{"N":"1"}}}`},
 		{"conditional check without item", echo, testkit.DefaultAuth, `{"Fail":"condition"}`, 400,
 			`{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"}`},
-		{"unimplemented operation", "DynamoDB_20120810.StartBulkPutItems", testkit.DefaultAuth, `{}`, 400,
-			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested: the emulator does not implement StartBulkPutItems yet."}`},
 		{"misspelt operation", "DynamoDB_20120810.DescribeBackups", testkit.DefaultAuth, `{}`, 400,
 			`{"__type":"com.amazon.coral.service#UnknownOperationException","Message":"An unknown operation was requested."}`},
 		{"unclassified error is 500", echo, testkit.DefaultAuth, `{"Fail":"plain"}`, 500,

@@ -113,6 +113,8 @@
 //     replica_autoscaling.go, ext.go (their part of a definition,
 //     tableExt), exports.go and imports.go (over the directory standing
 //     for S3: s3dir.go; transfers.go keeps them per namespace),
+//     bulk_ops.go, bulk_input.go and bulk_output.go (StartBulkPutItems
+//     and its siblings: the same directory into an existing table),
 //     global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
 //     Replicas), global_tables_legacy.go and global_tables_settings.go
 //     (the 2017.11.29 operations), global_tables_repl.go (replication

@@ -9,10 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -269,33 +267,10 @@ func (r *importRun) run(bucketDir, prefix string) error {
 	case r.d.InputCompressionType == "ZSTD":
 		return errors.New("the emulator does not read ZSTD-compressed input yet")
 	}
-	var keys []string
-	err := filepath.WalkDir(bucketDir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if e.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(bucketDir, path)
-		if err != nil {
-			return err
-		}
-		if key := filepath.ToSlash(rel); strings.HasPrefix(key, prefix) {
-			keys = append(keys, key)
-		}
-		return nil
-	})
+	keys, err := listObjects(bucketDir, prefix)
 	if err != nil {
 		return err
 	}
-	if len(keys) == 0 {
-		return errors.New("no objects found under the S3 key prefix " + prefix)
-	}
-	slices.Sort(keys)
 	for _, key := range keys {
 		if err := r.object(filepath.Join(bucketDir, filepath.FromSlash(key))); err != nil {
 			return err

@@ -9,8 +9,7 @@ import (
 // dynamoDBOperations are the operation names of DynamoDB's API
 // (DynamoDB_20120810, from the AWS API reference and the operations of
 // aws-sdk-go-v2's DynamoDB client). A name here that has no handler is an
-// operation the emulator does not implement yet (today the bulk
-// operations, StartBulkPutItems and its siblings): its
+// operation the emulator does not implement yet (today none): its
 // UnknownOperationException says so, so that a user can tell a gap from a
 // typo in X-Amz-Target. TestEveryOperationAnswers holds this list and the
 // handlers to the SDK's client.

@@ -1,8 +1,11 @@
 package service
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -68,4 +71,37 @@ func joinKey(parts ...string) string {
 		}
 	}
 	return strings.Join(kept, "/")
+}
+
+// listObjects returns the keys of the objects under prefix in the
+// bucket's directory, sorted; none is an error naming the prefix.
+func listObjects(bucketDir, prefix string) ([]string, error) {
+	var keys []string
+	err := filepath.WalkDir(bucketDir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if e.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(bucketDir, path)
+		if err != nil {
+			return err
+		}
+		if key := filepath.ToSlash(rel); strings.HasPrefix(key, prefix) {
+			keys = append(keys, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) == 0 {
+		return nil, errors.New("no objects found under the S3 key prefix " + prefix)
+	}
+	slices.Sort(keys)
+	return keys, nil
 }

@@ -9,14 +9,15 @@ import (
 	"time"
 )
 
-// transferSet is a namespace's exports and imports (exports.go,
-// imports.go), newest last. They live in memory only: the files an export
+// transferSet is a namespace's exports, imports and bulk operations
+// (exports.go, imports.go, bulk_ops.go), newest last. They live in memory only: the files an export
 // wrote stay in the export directory, but after a restart DescribeExport
 // and ListExports no longer know them (AWS keeps them for 90 days).
 type transferSet struct {
 	mu      sync.Mutex // guards the slices; a leaf of the lock order
 	exports []*exportJob
 	imports []*importJob
+	bulks   []*bulkJob
 }
 
 // moveSet returns the namespace's transfers (a namespace nobody has

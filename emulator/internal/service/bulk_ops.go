@@ -1,0 +1,405 @@
+package service
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// Bulk put items from S3: StartBulkPutItems, DescribeBulkOperation,
+// ListBulkOperations and CancelBulkOperation (AWS API reference,
+// API_StartBulkPutItems and its siblings; Developer Guide, "Amazon S3
+// input formats for bulk put items", "Running a bulk put items
+// operation", "Bulk put items output and reconciliation"). They came
+// with aws-sdk-go-v2/service/dynamodb v1.73 and are built like ImportTable
+// (imports.go): the bucket is a directory under the export directory
+// (s3dir.go), every object under S3KeyPrefix is read in key order, and
+// every item is written through PutItem into the EXISTING table, so its
+// indexes, stream, conventions and the commit hook see it as any write.
+//
+// Input (bulk_input.go): DYNAMODB_JSON, a line per item,
+// {"Item":{...}} as exports write it, optionally with PutItem's
+// ConditionExpression, ExpressionAttributeNames and
+// ExpressionAttributeValues members beside Item (AWS documents per-item
+// conditions in the input; the exact member names of its format were
+// not found, PutItem's are ours). Compression NONE or GZIP. ION and ZSTD
+// are not read yet: the operation FAILS, saying so, as ImportTable does.
+//
+// Counts as AWS defines them: ProcessedItemCount counts every line read
+// (written, failed or condition-check failed); FailedItemCount the lines
+// that are not items or that PutItem refuses (parsing and validation
+// errors); a false condition counts in neither failure count. Status:
+// COMPLETED, COMPLETED_WITH_ERRORS when FailedItemCount > 0, FAILED when
+// nothing could be read (no objects under the prefix, an unsupported
+// format), with FailureCode and FailureMessage.
+//
+// Output (OutputS3Configuration, bulk_output.go): the failed lines of the
+// OutputTypes asked for are written as DynamoDB JSON lines under
+// <S3KeyPrefix>/AWSDynamoDB/bulk/<operation id>/ in the output bucket's
+// directory (error.json, condition-check-failure.json, and a
+// manifest.json naming them); the layout is ours, AWS's documented
+// report layout was not found in detail.
+//
+// The operation runs inside the request; it is IN_PROGRESS for the
+// transient delay (Config.TransientDelay), then in its final status.
+// CancelBulkOperation within that window answers CANCELLING, the
+// operation ends CANCELLED (the items are already written: AWS's
+// cancellation does not remove written items either); cancelling a
+// finished operation is a ValidationException (ours). Operations live in
+// memory like exports and imports (transfers.go).
+
+func init() {
+	register("StartBulkPutItems", startBulkPutItems)
+	register("DescribeBulkOperation", describeBulkOperation)
+	register("ListBulkOperations", listBulkOperations)
+	register("CancelBulkOperation", cancelBulkOperation)
+}
+
+// Bulk operation statuses (AWS's BulkOperationStatus).
+const (
+	bulkInProgress          = "IN_PROGRESS"
+	bulkCompleted           = "COMPLETED"
+	bulkCompletedWithErrors = "COMPLETED_WITH_ERRORS"
+	bulkCancelling          = "CANCELLING"
+	bulkCancelled           = "CANCELLED"
+	bulkFailed              = "FAILED"
+)
+
+// bulkJob is one bulk operation.
+type bulkJob struct {
+	desc      BulkOperationDescription // the final description
+	doneAt    time.Time                // the end of IN_PROGRESS
+	cancelled bool                     // CancelBulkOperation accepted
+	request   string                   // the request, for ClientToken
+}
+
+// InputS3Configuration is AWS's InputS3Configuration.
+type InputS3Configuration struct {
+	InputFormat          *string `json:"InputFormat"`
+	S3Bucket             *string `json:"S3Bucket"`
+	InputCompressionType *string `json:"InputCompressionType,omitempty"`
+	S3BucketOwner        *string `json:"S3BucketOwner,omitempty"`
+	S3KeyPrefix          *string `json:"S3KeyPrefix,omitempty"`
+}
+
+// OutputS3Configuration is AWS's OutputS3Configuration.
+type OutputS3Configuration struct {
+	OutputType     []string `json:"OutputType"`
+	S3Bucket       *string  `json:"S3Bucket"`
+	S3BucketOwner  *string  `json:"S3BucketOwner,omitempty"`
+	S3KeyPrefix    *string  `json:"S3KeyPrefix,omitempty"`
+	S3SseAlgorithm *string  `json:"S3SseAlgorithm,omitempty"`
+	S3SseKmsKeyId  *string  `json:"S3SseKmsKeyId,omitempty"`
+}
+
+// StartBulkPutItemsInput is the StartBulkPutItems request.
+type StartBulkPutItemsInput struct {
+	InputS3Configuration  *InputS3Configuration  `json:"InputS3Configuration"`
+	OutputS3Configuration *OutputS3Configuration `json:"OutputS3Configuration"`
+	TableName             *string                `json:"TableName"`
+	ClientToken           *string                `json:"ClientToken"`
+	MaxWriteRequestUnits  *int64                 `json:"MaxWriteRequestUnits"`
+	PerformanceTier       *string                `json:"PerformanceTier"`
+}
+
+// BulkOperationBytes is AWS's BulkOperationBytes.
+type BulkOperationBytes struct {
+	BulkPutBytes int64 `json:"BulkPutBytes"`
+}
+
+// BulkOperationUsage is AWS's BulkOperationUsage: the bytes written to
+// the table (index and vector index bytes are not counted apart).
+type BulkOperationUsage struct {
+	TableName    string              `json:"TableName"`
+	BulkPutBytes int64               `json:"BulkPutBytes"`
+	Table        *BulkOperationBytes `json:"Table,omitempty"`
+}
+
+// BulkOperationTableDetail is AWS's BulkOperationTableDetail.
+type BulkOperationTableDetail struct {
+	TableId   string `json:"TableId"`
+	TableName string `json:"TableName"`
+}
+
+// BulkOperationDescription is AWS's BulkOperationDescription.
+type BulkOperationDescription struct {
+	BulkOperationArn      string                     `json:"BulkOperationArn"`
+	BulkOperationStatus   string                     `json:"BulkOperationStatus"`
+	BulkOperationUsage    []BulkOperationUsage       `json:"BulkOperationUsage,omitempty"`
+	ClientToken           string                     `json:"ClientToken,omitempty"`
+	EndTime               *epochTime                 `json:"EndTime,omitempty"`
+	FailedItemCount       int64                      `json:"FailedItemCount"`
+	FailureCode           string                     `json:"FailureCode,omitempty"`
+	FailureMessage        string                     `json:"FailureMessage,omitempty"`
+	InputS3Configuration  *InputS3Configuration      `json:"InputS3Configuration"`
+	MaxWriteRequestUnits  *int64                     `json:"MaxWriteRequestUnits,omitempty"`
+	OutputS3Configuration *OutputS3Configuration     `json:"OutputS3Configuration"`
+	PerformanceTier       string                     `json:"PerformanceTier"`
+	ProcessedInputBytes   *int64                     `json:"ProcessedInputBytes,omitempty"`
+	ProcessedItemCount    int64                      `json:"ProcessedItemCount"`
+	StartTime             epochTime                  `json:"StartTime"`
+	TableDetails          []BulkOperationTableDetail `json:"TableDetails"`
+	TotalInputBytes       *int64                     `json:"TotalInputBytes,omitempty"`
+}
+
+// StartBulkPutItemsOutput is the StartBulkPutItems response.
+type StartBulkPutItemsOutput struct {
+	BulkOperationDescription BulkOperationDescription `json:"BulkOperationDescription"`
+}
+
+// DescribeBulkOperationInput is the DescribeBulkOperation request.
+type DescribeBulkOperationInput struct {
+	BulkOperationArn *string `json:"BulkOperationArn"`
+}
+
+// DescribeBulkOperationOutput is the DescribeBulkOperation response.
+type DescribeBulkOperationOutput struct {
+	BulkOperationDescription BulkOperationDescription `json:"BulkOperationDescription"`
+}
+
+// ListBulkOperationsInput is the ListBulkOperations request.
+type ListBulkOperationsInput struct {
+	MaxResults *int64  `json:"MaxResults"`
+	NextToken  *string `json:"NextToken"`
+}
+
+// BulkOperationSummary is one bulk operation listed.
+type BulkOperationSummary struct {
+	BulkOperationArn    string     `json:"BulkOperationArn"`
+	BulkOperationStatus string     `json:"BulkOperationStatus"`
+	StartTime           epochTime  `json:"StartTime"`
+	EndTime             *epochTime `json:"EndTime,omitempty"`
+}
+
+// ListBulkOperationsOutput is the ListBulkOperations response.
+type ListBulkOperationsOutput struct {
+	BulkOperationsSummaryList []BulkOperationSummary `json:"BulkOperationsSummaryList"`
+	NextToken                 string                 `json:"NextToken,omitempty"`
+}
+
+// CancelBulkOperationInput is the CancelBulkOperation request.
+type CancelBulkOperationInput struct {
+	BulkOperationArn *string `json:"BulkOperationArn"`
+}
+
+// CancelBulkOperationOutput is the CancelBulkOperation response.
+type CancelBulkOperationOutput struct {
+	BulkOperationArn    string `json:"BulkOperationArn"`
+	BulkOperationStatus string `json:"BulkOperationStatus"`
+}
+
+// at is the operation's description at now.
+func (j *bulkJob) at(now time.Time) BulkOperationDescription {
+	d := j.desc
+	switch {
+	case now.Before(j.doneAt) && j.cancelled:
+		d.BulkOperationStatus, d.EndTime, d.FailureCode, d.FailureMessage = bulkCancelling, nil, "", ""
+	case now.Before(j.doneAt):
+		d.BulkOperationStatus, d.EndTime, d.FailureCode, d.FailureMessage = bulkInProgress, nil, "", ""
+	case j.cancelled:
+		d.BulkOperationStatus = bulkCancelled
+		d.FailureCode, d.FailureMessage = "BulkOperationCancelled", "The bulk operation was cancelled by request"
+	}
+	return d
+}
+
+func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsOutput, error) {
+	var cs apierr.Constraints
+	var inDir, outDir string
+	prefixOK := true
+	if apierr.NotNull(&cs, in.InputS3Configuration, "inputS3Configuration") {
+		src := in.InputS3Configuration
+		if apierr.NotNull(&cs, src.InputFormat, "inputS3Configuration.inputFormat") {
+			apierr.Enum(&cs, src.InputFormat, "inputS3Configuration.inputFormat", "DYNAMODB_JSON", "ION")
+		}
+		if apierr.NotNull(&cs, src.S3Bucket, "inputS3Configuration.s3Bucket") {
+			inDir = c.svc.s3Bucket(&cs, *src.S3Bucket, "inputS3Configuration.s3Bucket")
+		}
+		apierr.Enum(&cs, src.InputCompressionType, "inputS3Configuration.inputCompressionType", "GZIP", "ZSTD", "NONE")
+		prefixOK = src.S3KeyPrefix == nil || s3Key(&cs, *src.S3KeyPrefix, "inputS3Configuration.s3KeyPrefix")
+	}
+	if apierr.NotNull(&cs, in.OutputS3Configuration, "outputS3Configuration") {
+		out := in.OutputS3Configuration
+		if out.OutputType == nil {
+			apierr.NotNull(&cs, (*string)(nil), "outputS3Configuration.outputType")
+		}
+		for _, t := range out.OutputType {
+			apierr.Enum(&cs, &t, "outputS3Configuration.outputType", "ERROR", "CONDITION_CHECK_FAILURE")
+		}
+		if apierr.NotNull(&cs, out.S3Bucket, "outputS3Configuration.s3Bucket") {
+			outDir = c.svc.s3Bucket(&cs, *out.S3Bucket, "outputS3Configuration.s3Bucket")
+		}
+		apierr.Enum(&cs, out.S3SseAlgorithm, "outputS3Configuration.s3SseAlgorithm", "AES256", "KMS")
+		if out.S3KeyPrefix != nil && !s3Key(&cs, *out.S3KeyPrefix, "outputS3Configuration.s3KeyPrefix") {
+			prefixOK = false
+		}
+	}
+	apierr.NotNull(&cs, in.TableName, "tableName")
+	if in.MaxWriteRequestUnits != nil && *in.MaxWriteRequestUnits < 1024 {
+		cs.Add(apierr.QuoteInt(*in.MaxWriteRequestUnits), "maxWriteRequestUnits", apierr.ValGE(1024))
+	}
+	apierr.Enum(&cs, in.PerformanceTier, "performanceTier", "STANDARD", "ACCELERATED")
+	if in.ClientToken != nil && (len(*in.ClientToken) < 1 || len(*in.ClientToken) > 36) {
+		cs.Add(apierr.Quote(*in.ClientToken), "clientToken", apierr.LenLE(36))
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	if !prefixOK {
+		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3KeyPrefix", str(in.InputS3Configuration.S3KeyPrefix)+" "+str(in.OutputS3Configuration.S3KeyPrefix)))
+	}
+	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTableNotFound(*in.TableName))
+	if err != nil {
+		return nil, err
+	}
+	req, _ := json.Marshal(in)
+	set := c.ns.moveSet()
+	if in.ClientToken != nil {
+		set.mu.Lock()
+		for _, j := range set.bulks {
+			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
+				same := j.request == string(req)
+				d := j.at(c.now)
+				set.mu.Unlock()
+				if !same {
+					return nil, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgBulkClientTokenMismatch)
+				}
+				return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
+			}
+		}
+		set.mu.Unlock()
+	}
+	name := t.name
+	arn := c.tableARN(name)
+	id := transferID(c.now)
+	src := *in.InputS3Configuration
+	src.InputCompressionType = strPtr(cmpOr(str(src.InputCompressionType), "NONE"))
+	j := &bulkJob{request: string(req), doneAt: c.transientUntil(), desc: BulkOperationDescription{
+		BulkOperationArn: arn + "/bulk-operation/" + id, BulkOperationStatus: bulkCompleted,
+		ClientToken: str(in.ClientToken), InputS3Configuration: &src, OutputS3Configuration: in.OutputS3Configuration,
+		MaxWriteRequestUnits: in.MaxWriteRequestUnits, PerformanceTier: cmpOr(str(in.PerformanceTier), "STANDARD"),
+		StartTime: epochTime(c.now), TableDetails: []BulkOperationTableDetail{{TableId: t.id, TableName: name}},
+	}}
+	inner := *c
+	inner.out, inner.tableName = nil, nil
+	r := &bulkRun{c: &inner, table: name, d: &j.desc}
+	if err := r.run(inDir, str(src.S3KeyPrefix)); err != nil {
+		j.desc.BulkOperationStatus, j.desc.FailureCode, j.desc.FailureMessage = bulkFailed, "ValidationError", err.Error()
+	} else if j.desc.FailedItemCount > 0 {
+		j.desc.BulkOperationStatus = bulkCompletedWithErrors
+	}
+	if err := r.report(outDir, in.OutputS3Configuration, id); err != nil && j.desc.BulkOperationStatus != bulkFailed {
+		j.desc.BulkOperationStatus, j.desc.FailureCode, j.desc.FailureMessage = bulkFailed, "S3WriteError", err.Error()
+	}
+	j.desc.BulkOperationUsage = []BulkOperationUsage{{TableName: name, BulkPutBytes: r.putBytes, Table: &BulkOperationBytes{BulkPutBytes: r.putBytes}}}
+	j.desc.EndTime = epochPtr(c.now)
+	set = c.ns.registered().moveSet()
+	set.mu.Lock()
+	set.bulks = append(set.bulks, j)
+	d := j.at(c.now)
+	set.mu.Unlock()
+	return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
+}
+
+func strPtr(s string) *string { return &s }
+
+// bulkARN checks a BulkOperationArn member (AWS's model: 37 to 1024
+// characters).
+func bulkARN(arn *string) error {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, arn, "bulkOperationArn") {
+		if n := len(*arn); n < 37 {
+			cs.Add(apierr.Quote(*arn), "bulkOperationArn", apierr.LenGE(37))
+		} else if n > 1024 {
+			cs.Add(apierr.Quote(*arn), "bulkOperationArn", apierr.LenLE(1024))
+		}
+	}
+	return cs.Err()
+}
+
+// findBulkLocked returns the operation whose ARN is arn; set.mu is held.
+func (set *transferSet) findBulkLocked(arn string) *bulkJob {
+	for _, j := range set.bulks {
+		if j.desc.BulkOperationArn == arn {
+			return j
+		}
+	}
+	return nil
+}
+
+func describeBulkOperation(c *call, in *DescribeBulkOperationInput) (*DescribeBulkOperationOutput, error) {
+	if err := bulkARN(in.BulkOperationArn); err != nil {
+		return nil, err
+	}
+	set := c.ns.moveSet()
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if j := set.findBulkLocked(*in.BulkOperationArn); j != nil {
+		return &DescribeBulkOperationOutput{BulkOperationDescription: j.at(c.now)}, nil
+	}
+	return nil, apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(*in.BulkOperationArn))
+}
+
+func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOperationOutput, error) {
+	if err := bulkARN(in.BulkOperationArn); err != nil {
+		return nil, err
+	}
+	set := c.ns.moveSet()
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	j := set.findBulkLocked(*in.BulkOperationArn)
+	if j == nil {
+		return nil, apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(*in.BulkOperationArn))
+	}
+	switch st := j.at(c.now).BulkOperationStatus; st {
+	case bulkInProgress:
+		j.cancelled = true
+	case bulkCancelling:
+	default:
+		return nil, apierr.Validation(apierr.MsgBulkOperationNotCancellable(*in.BulkOperationArn, st))
+	}
+	return &CancelBulkOperationOutput{BulkOperationArn: j.desc.BulkOperationArn, BulkOperationStatus: bulkCancelling}, nil
+}
+
+func listBulkOperations(c *call, in *ListBulkOperationsInput) (*ListBulkOperationsOutput, error) {
+	var cs apierr.Constraints
+	if in.MaxResults != nil {
+		if *in.MaxResults < 1 {
+			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValGE(1))
+		} else if *in.MaxResults > 25 {
+			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(25))
+		}
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	set := c.ns.moveSet()
+	set.mu.Lock()
+	// AWS lists the operations of the last 90 days, the most recent
+	// first, 10 a page unless MaxResults (1 to 25) says otherwise
+	// (API_ListBulkOperations); NextToken is hex, as its pattern wants.
+	list := make([]BulkOperationSummary, 0, len(set.bulks))
+	for i := len(set.bulks) - 1; i >= 0; i-- {
+		j := set.bulks[i]
+		if c.now.Sub(j.desc.StartTime.time()) > 90*24*time.Hour {
+			continue
+		}
+		d := j.at(c.now)
+		list = append(list, BulkOperationSummary{BulkOperationArn: d.BulkOperationArn, BulkOperationStatus: d.BulkOperationStatus,
+			StartTime: d.StartTime, EndTime: d.EndTime})
+	}
+	set.mu.Unlock()
+	max := 10
+	if in.MaxResults != nil {
+		max = int(*in.MaxResults)
+	}
+	pg, next, ok := page(list, func(s BulkOperationSummary) string { return s.BulkOperationArn }, decodePageToken(str(in.NextToken)), max)
+	if !ok {
+		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
+	}
+	if pg == nil {
+		pg = []BulkOperationSummary{}
+	}
+	return &ListBulkOperationsOutput{BulkOperationsSummaryList: pg, NextToken: encodePageToken(next)}, nil
+}
