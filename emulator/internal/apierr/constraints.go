@@ -98,6 +98,19 @@ func Quote(s string) string { return "'" + s + "'" }
 
 func QuoteInt(n int64) string { return "'" + strconv.FormatInt(n, 10) + "'" }
 
+// ARN checks a required ARN member (a backup's, an export's, a stream's,
+// ...): AWS's models bound its length to 37..1024.
+func ARN(cs *Constraints, arn *string, path string) {
+	if !NotNull(cs, arn, path) {
+		return
+	}
+	if n := len(*arn); n < 37 {
+		cs.Add(Quote(*arn), path, LenGE(37))
+	} else if n > 1024 {
+		cs.Add(Quote(*arn), path, LenLE(1024))
+	}
+}
+
 // NotNull records a violation when p is nil and reports whether p is set.
 func NotNull[T any](cs *Constraints, p *T, path string) bool {
 	cs.AddViolation(NullViolation(path, p == nil))

@@ -344,17 +344,9 @@ func cmpOr(s, def string) string {
 	return s
 }
 
-// backupARNConstraints checks a BackupArn member: AWS's model bounds its
-// length to 37..1024.
+// backupARNConstraints checks a BackupArn member.
 func backupARNConstraints(cs *apierr.Constraints, arn *string, path string) {
-	if !apierr.NotNull(cs, arn, path) {
-		return
-	}
-	if n := len(*arn); n < 37 {
-		cs.Add(apierr.Quote(*arn), path, apierr.LenGE(37))
-	} else if n > 1024 {
-		cs.Add(apierr.Quote(*arn), path, apierr.LenLE(1024))
-	}
+	apierr.ARN(cs, arn, path)
 }
 
 // lookupBackup resolves a BackupArn member.

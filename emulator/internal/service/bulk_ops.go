@@ -308,13 +308,7 @@ func strPtr(s string) *string { return &s }
 // characters).
 func bulkARN(arn *string) error {
 	var cs apierr.Constraints
-	if apierr.NotNull(&cs, arn, "bulkOperationArn") {
-		if n := len(*arn); n < 37 {
-			cs.Add(apierr.Quote(*arn), "bulkOperationArn", apierr.LenGE(37))
-		} else if n > 1024 {
-			cs.Add(apierr.Quote(*arn), "bulkOperationArn", apierr.LenLE(1024))
-		}
-	}
+	apierr.ARN(&cs, arn, "bulkOperationArn")
 	return cs.Err()
 }
 

@@ -478,13 +478,7 @@ func writeFile(path string, b []byte) error {
 
 func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, error) {
 	var cs apierr.Constraints
-	if apierr.NotNull(&cs, in.ExportArn, "exportArn") {
-		if n := len(*in.ExportArn); n < 37 {
-			cs.Add(apierr.Quote(*in.ExportArn), "exportArn", apierr.LenGE(37))
-		} else if n > 1024 {
-			cs.Add(apierr.Quote(*in.ExportArn), "exportArn", apierr.LenLE(1024))
-		}
-	}
+	apierr.ARN(&cs, in.ExportArn, "exportArn")
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}

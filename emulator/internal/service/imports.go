@@ -418,13 +418,7 @@ func jsonString(s string) string {
 
 func describeImport(c *call, in *DescribeImportInput) (*DescribeImportOutput, error) {
 	var cs apierr.Constraints
-	if apierr.NotNull(&cs, in.ImportArn, "importArn") {
-		if n := len(*in.ImportArn); n < 37 {
-			cs.Add(apierr.Quote(*in.ImportArn), "importArn", apierr.LenGE(37))
-		} else if n > 1024 {
-			cs.Add(apierr.Quote(*in.ImportArn), "importArn", apierr.LenLE(1024))
-		}
-	}
+	apierr.ARN(&cs, in.ImportArn, "importArn")
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}

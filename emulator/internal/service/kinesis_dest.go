@@ -120,14 +120,7 @@ func (c *call) kinesisRequest(tableName, streamArn *string, needArn bool) (*tabl
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, tableName, "tableName")
 	if needArn {
-		apierr.NotNull(&cs, streamArn, "streamArn")
-		if streamArn != nil {
-			if n := len(*streamArn); n < 37 {
-				cs.Add(apierr.Quote(*streamArn), "streamArn", apierr.LenGE(37))
-			} else if n > 1024 {
-				cs.Add(apierr.Quote(*streamArn), "streamArn", apierr.LenLE(1024))
-			}
-		}
+		apierr.ARN(&cs, streamArn, "streamArn")
 	}
 	if err := cs.Err(); err != nil {
 		return nil, err
