@@ -159,31 +159,8 @@ func TestExportImportTable(t *testing.T) {
 	AWSDiffers(t, lacking("exports and imports", "API_ExportTableToPointInTime, API_ImportTable"))
 	t.Parallel()
 	c := newClient(t)
-	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{"sk", "N"}))
-	want := []item{
-		{"pk": s("a"), "sk": n("1"), "set": ss("x", "y"), "doc": m(item{"l": l(n("1.5"), null(), bl(true))})},
-		{"pk": s("a"), "sk": n("2"), "bin": b([]byte{0, 1, 2}), "nums": ns("1", "-2")},
-		{"pk": s("b"), "sk": n("-3")},
-	}
-	for _, it := range want {
-		mustPut(t, c, table, it)
-	}
-	_, err := c.UpdateContinuousBackups(ctx(t), &dynamodb.UpdateContinuousBackupsInput{TableName: &table,
-		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
-	mustNoError(t, err)
-	src := mustDescribe(t, c, table)
-	prefix := "conformance/" + uniqueKey(t)
-	ex, err := c.ExportTableToPointInTime(ctx(t), &dynamodb.ExportTableToPointInTimeInput{TableArn: src.TableArn,
-		S3Bucket: aws.String("dynamoemu-conformance"), S3Prefix: &prefix})
-	mustNoError(t, err)
-	exportArn := ex.ExportDescription.ExportArn
-	var desc *types.ExportDescription
-	eventually(t, "export COMPLETED", func() bool {
-		out, err := c.DescribeExport(ctx(t), &dynamodb.DescribeExportInput{ExportArn: exportArn})
-		mustNoError(t, err)
-		desc = out.ExportDescription
-		return desc.ExportStatus != types.ExportStatusInProgress
-	})
+	x := exportTable(t, c)
+	src, want, exportArn, desc := x.src, x.want, x.arn, x.desc
 	if desc.ExportStatus != types.ExportStatusCompleted || aws.ToInt64(desc.ItemCount) != 3 {
 		t.Fatalf("export: got %s with %d items (%s), want COMPLETED with 3", desc.ExportStatus, aws.ToInt64(desc.ItemCount), aws.ToString(desc.FailureMessage))
 	}
@@ -192,11 +169,10 @@ func TestExportImportTable(t *testing.T) {
 	if len(list.ExportSummaries) != 1 || aws.ToString(list.ExportSummaries[0].ExportArn) != aws.ToString(exportArn) {
 		t.Errorf("ListExports: got %+v", list.ExportSummaries)
 	}
-	id := aws.ToString(exportArn)[strings.LastIndex(aws.ToString(exportArn), "/")+1:]
 	dst := uniqueName(t)
 	t.Cleanup(func() { deleteTable(t, c, dst) })
 	im, err := c.ImportTable(ctx(t), &dynamodb.ImportTableInput{
-		S3BucketSource:       &types.S3BucketSource{S3Bucket: aws.String("dynamoemu-conformance"), S3KeyPrefix: aws.String(prefix + "/AWSDynamoDB/" + id + "/data/")},
+		S3BucketSource:       &types.S3BucketSource{S3Bucket: aws.String("dynamoemu-conformance"), S3KeyPrefix: aws.String(x.dataPrefix())},
 		InputFormat:          types.InputFormatDynamodbJson,
 		InputCompressionType: types.InputCompressionTypeGzip,
 		TableCreationParameters: &types.TableCreationParameters{TableName: &dst, BillingMode: types.BillingModePayPerRequest,

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -20,36 +19,14 @@ func TestBulkPutItemsFromExport(t *testing.T) {
 	AWSDiffers(t, lacking("bulk operations", "API_StartBulkPutItems, API_DescribeBulkOperation"))
 	t.Parallel()
 	c := newClient(t)
-	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{"sk", "N"}))
-	want := []item{
-		{"pk": s("a"), "sk": n("1"), "set": ss("x", "y"), "doc": m(item{"l": l(n("1.5"), null(), bl(true))})},
-		{"pk": s("a"), "sk": n("2"), "bin": b([]byte{0, 1, 2}), "nums": ns("1", "-2")},
-		{"pk": s("b"), "sk": n("-3")},
-	}
-	for _, it := range want {
-		mustPut(t, c, table, it)
-	}
-	_, err := c.UpdateContinuousBackups(ctx(t), &dynamodb.UpdateContinuousBackupsInput{TableName: &table,
-		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
-	mustNoError(t, err)
-	src := mustDescribe(t, c, table)
-	prefix := "conformance/" + uniqueKey(t)
-	ex, err := c.ExportTableToPointInTime(ctx(t), &dynamodb.ExportTableToPointInTimeInput{TableArn: src.TableArn,
-		S3Bucket: aws.String("dynamoemu-conformance"), S3Prefix: &prefix})
-	mustNoError(t, err)
-	eventually(t, "export COMPLETED", func() bool {
-		out, err := c.DescribeExport(ctx(t), &dynamodb.DescribeExportInput{ExportArn: ex.ExportDescription.ExportArn})
-		mustNoError(t, err)
-		return out.ExportDescription.ExportStatus != types.ExportStatusInProgress
-	})
-	exportArn := aws.ToString(ex.ExportDescription.ExportArn)
-	id := exportArn[strings.LastIndex(exportArn, "/")+1:]
+	x := exportTable(t, c)
+	src, want, prefix := x.src, x.want, x.prefix
 	dst := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{"sk", "N"}))
 
 	start, err := c.StartBulkPutItems(ctx(t), &dynamodb.StartBulkPutItemsInput{
 		TableName: &dst,
 		InputS3Configuration: &types.InputS3Configuration{S3Bucket: aws.String("dynamoemu-conformance"),
-			S3KeyPrefix: aws.String(prefix + "/AWSDynamoDB/" + id + "/data/"),
+			S3KeyPrefix: aws.String(x.dataPrefix()),
 			InputFormat: types.BulkOperationInputFormatDynamodbJson, InputCompressionType: types.InputCompressionTypeGzip},
 		OutputS3Configuration: &types.OutputS3Configuration{S3Bucket: aws.String("dynamoemu-conformance"),
 			S3KeyPrefix: aws.String(prefix + "/bulk"), OutputType: []types.OutputTypeEnum{types.OutputTypeEnumError}},
