@@ -75,6 +75,9 @@ func (e *Emulator) openStore(o Options, log *slog.Logger) (*persist.Store, error
 				"bytes", p.Bytes, "total", p.Total, "items", p.Items, "records", p.Records, "done", p.Done)
 		}
 	}
+	if o.ApproximateVectors {
+		po.VectorIndexes = storage.VectorIndexOptions{Approximate: true}
+	}
 	st, err := persist.Open(o.DataDir, po)
 	if err != nil {
 		return nil, fmt.Errorf("-dbPath %s: %w", o.DataDir, err)

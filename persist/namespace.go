@@ -141,6 +141,7 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	var pieces [][]byte
 	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
 		db := storage.NewDB(w)
+		db.SetVectorIndexOptions(opts.VectorIndexes)
 		lsn, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), ns.progress("snapshot", snaps[i].name, snaps[i].size))
 		switch {
 		case err == nil:
@@ -162,6 +163,7 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	}
 	if ns.db == nil {
 		ns.db = storage.NewDB(w)
+		ns.db.SetVectorIndexOptions(opts.VectorIndexes)
 	}
 	if ns.side != nil {
 		if err := ns.side.Load(ns.db, pieces); err != nil {

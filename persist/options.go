@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // Durability says when a commit is acknowledged; see doc.go for each
@@ -75,6 +77,10 @@ type Options struct {
 	// its owner rebuilds from the log and keeps in snapshots. nil, or a
 	// nil Sidecar: none.
 	Sidecar func(namespace string) Sidecar
+	// VectorIndexes are the options every namespace's DB builds vector
+	// indexes with (storage.DB.SetVectorIndexOptions), set before its
+	// tables load so that each index is built once.
+	VectorIndexes storage.VectorIndexOptions
 
 	// newFile opens a segment or snapshot file; tests replace it to fail
 	// writes (a full disk). nil: osFile.

@@ -79,6 +79,7 @@ type DB struct {
 	byName map[string]*Table
 	byID   map[string]*Table
 	meta   map[string][]byte
+	vopts  VectorIndexOptions // new tables' vector index options (vector_options.go)
 }
 
 // NewDB returns an empty DB whose changes go to hook (nil: nowhere). The
@@ -97,6 +98,7 @@ func (db *DB) CreateTable(def TableDef) (*Table, error) {
 		return nil, err
 	}
 	t := NewTable(def.Schema)
+	t.vopts = db.vectorOptions()
 	for _, x := range def.Indexes {
 		if err := t.AddIndex(x); err != nil { // no hook yet: not recorded apart
 			return nil, err

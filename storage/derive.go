@@ -89,7 +89,10 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 			return nil, err
 		}
 	}
-	t.buildVectorIndexes(vectors) // after the writes, which replay does not give them
+	// After the writes, which replay does not give them. Exact: what a
+	// snapshot keeps of them is the definition and statistics, and a table
+	// made of it builds them anew with its DB's options (RestoreTable).
+	t.buildVectorIndexes(vectors, &VectorIndexOptions{})
 	if d.Indexes != nil {
 		order := make(map[string]int, len(d.Indexes))
 		for i, x := range d.Indexes {

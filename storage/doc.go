@@ -53,7 +53,9 @@
 //     by COSINE, EUCLIDEAN or DOT_PRODUCT, exactly (every vector scored, in
 //     AVX2/FMA assembly on amd64), ties in scan order; an index added with
 //     VectorIndexOptions{Approximate: true} also keeps an HNSW graph per
-//     partition and searches it instead, for large data sets.
+//     partition and searches it instead, for large data sets. A DB's
+//     options (DB.SetVectorIndexOptions) reach every table it makes, so
+//     a created, restored or loaded table builds each index once.
 //     CheckVectorItem is the check AWS makes of a write to a table with
 //     vector indexes, for the emulator to word.
 //   - GetEncoded, QueryEncoded and ScanEncoded are Get, Query and Scan

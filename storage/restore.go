@@ -30,7 +30,8 @@ func (db *DB) RestoreTable(name, id string, src *TableSnapshot) (*Table, error) 
 		return nil, err
 	}
 	t := src.newTable()
-	t.buildVectorIndexes(src.vectors)
+	t.vopts = db.vectorOptions()
+	t.buildVectorIndexes(src.vectors, &t.vopts)
 	t.name, t.uid = strings.Clone(name), strings.Clone(id)
 	t, res, err := db.createLocking(t, &Record{Kind: RecordRestoreTable, Table: t.uid, Def: &def, From: src})
 	if err != nil {
@@ -63,10 +64,15 @@ func (s *TableSnapshot) newTable() *Table {
 }
 
 // buildVectorIndexes adds to t, a table of no DB not yet shared, the
-// vector indexes specs describe, each filled from t's items.
-func (t *Table) buildVectorIndexes(specs []vspec) {
+// vector indexes specs describe, each filled from t's items and built
+// with opts (nil: the options the spec's index had).
+func (t *Table) buildVectorIndexes(specs []vspec, opts *VectorIndexOptions) {
 	for _, v := range specs {
-		x := newVindex(t.ks, v.def.clone(), v.opts)
+		o := v.opts
+		if opts != nil {
+			o = *opts
+		}
+		x := newVindex(t.ks, v.def.clone(), o)
 		t.backfillLocked(x) // t is not shared yet: no lock needed
 		t.vindexes = append(t.vindexes, x)
 	}

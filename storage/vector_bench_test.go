@@ -350,3 +350,35 @@ func BenchmarkVectorPutRatio(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRestoreApproximate restores a table of 5,000 vectors into a
+// DB whose vector indexes are approximate, as a RestoreTableFromBackup
+// with -approximateVectors does, then sets the same options on the table
+// (what the emulator did when it published a table): each index is built
+// once.
+func BenchmarkRestoreApproximate(b *testing.B) {
+	const n, dims = 5000, 32
+	r := rand.New(rand.NewPCG(1, 2))
+	approx := VectorIndexOptions{Approximate: true}
+	src := NewDB(nil)
+	src.SetVectorIndexOptions(approx)
+	tbl, err := src.CreateTable(TableDef{Name: "src", ID: "id-src", Schema: schemaS,
+		VectorIndexes: []VectorIndexDef{{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Euclidean, Projection: Projection{All: true}}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		put(b, tbl, benchVectorItem(r, fmt.Sprint("k", i), dims))
+	}
+	snap := tbl.Snapshot()
+	b.ResetTimer()
+	for i := range b.N {
+		db := NewDB(nil)
+		db.SetVectorIndexOptions(approx)
+		t, err := db.RestoreTable("r", fmt.Sprint("id-", i), snap)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t.SetVectorIndexOptions(approx)
+	}
+}

@@ -135,9 +135,7 @@ func (c *vcodes) release(id uint32) {
 }
 
 func newVindex(ks KeySchema, def VectorIndexDef, opts VectorIndexOptions) *vindex {
-	if opts.Approximate {
-		opts = opts.withDefaults()
-	}
+	opts = opts.normal()
 	x := &vindex{
 		def:   def,
 		opts:  opts,

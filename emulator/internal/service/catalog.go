@@ -71,11 +71,6 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 // catalog, replacing a table of that name still being deleted: st's DB
 // has just accepted the name, so no other live table has it.
 func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *stream) {
-	if ns.svc.cfg.ApproximateVectors {
-		// Before anyone can search it: its vector indexes are rebuilt
-		// as HNSW graphs, and later ones are made so (Config).
-		st.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
-	}
 	t.data, t.ns = st, ns
 	t.trackCollections(m.lsis)
 	if s != nil {

@@ -75,6 +75,12 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	}
 	// Point-in-time recovery sees every record, in front of whatever
 	// hook the DB has (the store's log, a test's recorder).
+	if n.svc.cfg.ApproximateVectors {
+		// Tables made or loaded from now on build their vector indexes
+		// as HNSW graphs at once; a store built those it loaded so
+		// already (persist.Options.VectorIndexes), which this keeps.
+		db.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
+	}
 	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
 	wrapReplication(db, &n.svc.repl, n.svc.clock) // global tables (global_tables_repl.go)
 	n.svc.initFx(ns)
