@@ -1,7 +1,6 @@
 package service
 
 import (
-	"net/http"
 	"testing"
 	"time"
 
@@ -17,28 +16,9 @@ import (
 // feeds no second restore and is not deleted (BackupInUseException), and
 // its name takes no other restore (TableInUseException).
 func TestBackupTransientStates(t *testing.T) {
-	clock := testkit.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	e := newTestService(t, Config{Clock: clock.Now, TransientDelay: 2 * time.Second})
-	send := func(op, body string) (int, string) {
-		t.Helper()
-		res, out := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
-		return res.StatusCode, out
-	}
-	must := func(op, body string) string {
-		t.Helper()
-		status, out := send(op, body)
-		if status != http.StatusOK {
-			t.Fatalf("%s: %d %s", op, status, out)
-		}
-		return out
-	}
-	refused := func(op, body, wantType string) {
-		t.Helper()
-		status, out := send(op, body)
-		if got := testkit.ErrorType(out); status != http.StatusBadRequest || got != wantType {
-			t.Errorf("%s: got %d %s, want 400 %s", op, status, got, wantType)
-		}
-	}
+	env := newAPI27Env(t, Config{TransientDelay: 2 * time.Second})
+	clock, must := env.clock, env.must
+	refused := func(op, body, wantType string) { t.Helper(); env.refused(op, body, wantType) }
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	var bk struct {

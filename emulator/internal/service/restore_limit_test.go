@@ -14,21 +14,8 @@ import (
 // 51st, of either kind, is LimitExceededException with AWS's message,
 // and once they are ACTIVE restores start again.
 func TestConcurrentRestoreLimit(t *testing.T) {
-	clock := testkit.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	e := newTestService(t, Config{Clock: clock.Now, TransientDelay: 2 * time.Second})
-	send := func(op, body string) (int, string) {
-		t.Helper()
-		res, out := doService(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
-		return res.StatusCode, out
-	}
-	must := func(op, body string) string {
-		t.Helper()
-		status, out := send(op, body)
-		if status != http.StatusOK {
-			t.Fatalf("%s: %d %s", op, status, out)
-		}
-		return out
-	}
+	env := newAPI27Env(t, Config{TransientDelay: 2 * time.Second})
+	clock, send, must := env.clock, env.send, env.must
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	must("UpdateContinuousBackups", `{"TableName":"src","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
