@@ -329,6 +329,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err != nil {
 		return nil, writeRequestEnvelope(err)
 	}
+	if err := c.valuesLayer(); err != nil {
+		return nil, err
+	}
 	item := in.Item.Item()
 	size := storage.ItemSize(item)
 	if size > maxItemBytes {
