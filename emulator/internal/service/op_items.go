@@ -548,7 +548,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		// faults of the update after (update_size.go).
 		next, size, err := t.updatedItem(key, upd, cur)
 		if err == nil {
-			err = t.checkUpdateSize(key, upd, size)
+			err = checkUpdateSize(upd, cur, size)
 		}
 		if isUpdateTooLarge(err) {
 			return nil, err
