@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/base64"
 	"slices"
+	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -215,7 +216,8 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 	return v, nil
 }
 
-// readBinary reads a base64 string (padding optional) and returns the raw bytes.
+// readBinary reads a base64 string (padded, as AWS requires) and returns
+// the raw bytes.
 func (d *decoder) readBinary() (string, error) {
 	s, err := d.readString()
 	if err != nil {
@@ -225,11 +227,10 @@ func (d *decoder) readBinary() (string, error) {
 }
 
 func decodeBase64(s string) (string, error) {
-	enc := base64.StdEncoding
 	if len(s)%4 != 0 {
-		enc = base64.RawStdEncoding
+		return "", apierr.Serialization(apierr.MsgSerBase64Length + strconv.Itoa(len(s)))
 	}
-	b, err := enc.DecodeString(s)
+	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
 		return "", apierr.Serialization(apierr.MsgSerInvalidBase64)
 	}
