@@ -77,3 +77,36 @@ func TestTransactIndexKeyFaults(t *testing.T) {
 	})
 	requireItem(t, mustGet(t, c, table, item{"pk": s("txik-ok")}), nil)
 }
+
+// TestTransactUpdateIndexKeyFaults: a transaction Update that sets a
+// secondary index key to a value of another type cancels with a
+// ValidationError reason; one that sets it to an empty string is a
+// request-level ValidationException (AWS's record: transactIndexKeys.test.ts,
+// see above).
+func TestTransactUpdateIndexKeyFaults(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	in := tableDef(keyDef{"pk", "S"}, keyDef{})
+	in.AttributeDefinitions = append(in.AttributeDefinitions,
+		types.AttributeDefinition{AttributeName: aws.String("gh"), AttributeType: types.ScalarAttributeTypeS})
+	in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{gsiDef("byG", "gh", "", types.ProjectionTypeAll)}
+	table := createTable(t, c, in)
+	upd := func(v types.AttributeValue) error {
+		_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{
+			Update: &types.Update{TableName: &table, Key: item{"pk": s("txu")}, UpdateExpression: aws.String("SET gh = :v"),
+				ExpressionAttributeValues: item{":v": v}}}}})
+		return err
+	}
+	t.Run("another type", func(t *testing.T) {
+		AWSDiffers(t, `DynamoDB Local's reason message stops at "Type mismatch for Index Key"`)
+		reasons := requireCanceled(t, upd(n("5")), "ValidationError")
+		const want = "One or more parameter values were invalid: Type mismatch for Index Key gh Expected: S Actual: N IndexName: byG"
+		if got := aws.ToString(reasons[0].Message); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	})
+	t.Run("empty string", func(t *testing.T) {
+		requireValidation(t, upd(s("")), "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty string value.")
+	})
+	requireItem(t, mustGet(t, c, table, item{"pk": s("txu")}), nil)
+}

@@ -132,7 +132,7 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 			what = "binary"
 		}
 		if updated {
-			return apierr.Validationf(apierr.MsgUpdateIndexKeyEmpty, what)
+			return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgUpdateIndexKeyEmpty, what), Cause: errUpdateIndexKeyEmpty}
 		}
 		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.name, attr.Name)
 	}

@@ -26,6 +26,13 @@ import (
 // the answer found; the reason's message is PutItem's.
 var errKeyShape = errors.New("key does not fit the key schema")
 
+// errUpdateIndexKeyEmpty marks the ValidationException of an update that
+// sets a secondary index key to an empty value: a transaction's Update
+// answers it as a request-level ValidationException, not a cancellation
+// reason (AWS's record: dynamodb-conformance transactIndexKeys.test.ts,
+// "Update empty-string index key: top-level ValidationException").
+var errUpdateIndexKeyEmpty = errors.New("update sets an index key to an empty value")
+
 // keyShapeError is the ValidationException msg, marked as a key shape fault.
 func keyShapeError(msg string) error {
 	return &apierr.Error{Class: apierr.ErrValidation, Msg: msg, Cause: errKeyShape}

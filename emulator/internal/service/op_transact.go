@@ -516,6 +516,9 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, err
 	}
 	if a.kind == txUpdate {
 		next, _, err := a.t.updatedItem(a.key, a.upd, cur)
+		if errors.Is(err, errUpdateIndexKeyEmpty) {
+			return apierr.CancellationReason{}, err // request-level (key_shape.go)
+		}
 		if err != nil {
 			return validationReason(err)
 		}
