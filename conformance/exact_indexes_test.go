@@ -228,6 +228,25 @@ func TestExactMalformedStreamARN(t *testing.T) {
 			requireValidation(t, tc.call(), "Invalid StreamArn")
 		})
 	}
+	// A StreamArn under the model's 37 characters: AWS answers "Invalid
+	// StreamArn", not the length constraint (DescribeStream of
+	// "fake-stream" in aws-sdk-js's browser integration tests against
+	// AWS); GetShardIterator's and ListStreams' members are the same shape
+	// (StreamArn) in AWS's model, no record of their answer found. The
+	// SDK refuses such an ARN client-side, so these go raw.
+	short := map[string]string{
+		"DynamoDBStreams_20120810.DescribeStream":   `{"StreamArn":"fake-stream"}`,
+		"DynamoDBStreams_20120810.GetShardIterator": `{"StreamArn":"fake-stream","ShardId":"shardId-00000001700000000000-00000000","ShardIteratorType":"LATEST"}`,
+		"DynamoDBStreams_20120810.ListStreams":      `{"ExclusiveStartStreamArn":"fake-stream"}`,
+	}
+	for target, body := range short {
+		t.Run("short "+target, func(t *testing.T) {
+			r := rawSend(t, "", []byte(body), map[string]string{"X-Amz-Target": target}).rawResponse
+			if r.Type != "ValidationException" || r.Message != "Invalid StreamArn" {
+				t.Errorf("got %d %s %q, want ValidationException %q", r.Status, r.Type, r.Message, "Invalid StreamArn")
+			}
+		})
+	}
 	missing := "arn:aws:dynamodb:us-east-1:000000000000:table/" + uniqueName(t) + "/stream/2024-01-01T00:00:00.000"
 	_, err := sc.DescribeStream(ctx(t), &dynamodbstreams.DescribeStreamInput{StreamArn: &missing})
 	requireAPIError(t, err, "ResourceNotFoundException", "")

@@ -70,22 +70,26 @@ func TestExactItemSizeWrites(t *testing.T) {
 }
 
 // TestExactItemSizeUpdateItem: UpdateItem refuses an update whose
-// resulting item, less its key attributes, plus a charge of 3 bytes for the
-// update and 19 per SET or ADD action, 2 per REMOVE or DELETE, is over
-// 400 KB (or whose resulting item is): with a one-character key an item
-// PutItem takes may be too large for UpdateItem. AWS documents none of it;
-// the figures were captured against DynamoDB by two other projects
-// (dynoxide's item-size tests, floci's DynamoDbItemSizeServiceTest; see
-// expr.Update.SizeCharge). Each case writes the largest padding allowed,
-// then one byte more on another item. rest is the resulting item's bytes
-// besides the key attributes and the padding's characters. AWS's charge
-// for list_append is not known (no record found) and is not tested.
+// resulting item is over 400 KB, or whose statement figure is: what the
+// UpdateExpression writes, names and values, plus 3 bytes for the update
+// and a cost per clause (19 per SET or ADD, 1 per REMOVE or DELETE, plus
+// its target; list_append 37, if_not_exists 39 and a path operand 1 + 14
+// per element more), so the key attributes and the attributes the update
+// leaves alone are out of it: with a one-character key an item PutItem
+// takes may be too large for UpdateItem. AWS documents none of it; the
+// figures are AWS's as measured in paritysuite/dynamodb-conformance
+// tests/tier3/limits/itemSizeBySurface.test.ts (expr/update_accounting.go).
+// Each case writes the largest padding allowed, then one byte more on
+// another item. stmt is the statement figure besides the padding's
+// characters, item the resulting item's bytes besides them.
 func TestExactItemSizeUpdateItem(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local measures an update's resulting item as PutItem does (409,600 bytes with any key)")
 	c := newClient(t)
 	table := hashTable(t, c)
 	longKey := strings.Repeat("k", 100)
+	const set = 3 + 19 + 1 // SET b = :pad, besides the padding
+	const key1 = sizeTestPKLength + 1
 	cases := []struct {
 		name   string
 		expr   string
@@ -93,20 +97,22 @@ func TestExactItemSizeUpdateItem(t *testing.T) {
 		legacy bool   // AttributeUpdates b PUT :pad instead of expr
 		seed   item   // attributes of the item before the update
 		key    string // "" for a one-character key
-		charge int
-		rest   int
+		stmt   int
+		item   int
 	}{
-		{name: "SET", expr: "SET b = :pad", charge: 3 + 19, rest: 1},
-		{name: "second SET", expr: "SET b = :pad, c = :c", values: item{":c": s("y")}, charge: 3 + 2*19, rest: 1 + 2},
-		{name: "ADD", expr: "SET b = :pad ADD s :z", values: item{":z": ss("z")}, charge: 3 + 2*19, rest: 1 + 2},
-		{name: "REMOVE", expr: "SET b = :pad REMOVE r", seed: item{"r": s("z")}, charge: 3 + 19 + 2, rest: 1},
-		{name: "DELETE", expr: "SET b = :pad DELETE s :z", values: item{":z": ss("z")}, seed: item{"s": ss("z")}, charge: 3 + 19 + 2, rest: 1},
-		{name: "map path", expr: "SET d.leaf = :pad", seed: item{"d": m(item{"leaf": s("x")})}, charge: 3 + 19, rest: 1 + 3 + 1 + 4},
-		{name: "list index", expr: "SET d[0] = :pad", seed: item{"d": l(s("x"))}, charge: 3 + 19, rest: 1 + 3 + 1},
-		{name: "if_not_exists", expr: "SET b = if_not_exists(b, :pad)", charge: 3 + 19, rest: 1},
-		{name: "AttributeUpdates PUT", legacy: true, charge: 3 + 19, rest: 1},
-		{name: "untouched attribute", expr: "SET b = :pad", seed: item{"u": s(strings.Repeat("y", 10))}, charge: 3 + 19, rest: 1 + 11},
-		{name: "long key: 400 KB", expr: "SET b = :pad", key: longKey, charge: sizeTestPKLength + len(longKey), rest: 1},
+		{name: "SET", expr: "SET b = :pad", stmt: set, item: key1 + 1},
+		{name: "second SET", expr: "SET b = :pad, c = :c", values: item{":c": s("y")}, stmt: set + 19 + 1 + 1, item: key1 + 1 + 2},
+		{name: "ADD", expr: "SET b = :pad ADD s :z", values: item{":z": ss("z")}, stmt: set + 19 + 1 + 1, item: key1 + 1 + 2},
+		{name: "REMOVE", expr: "SET b = :pad REMOVE r", seed: item{"r": s("z")}, stmt: set + 1 + 1, item: key1 + 1},
+		{name: "DELETE", expr: "SET b = :pad DELETE s :z", values: item{":z": ss("z")}, seed: item{"s": ss("z")}, stmt: set + 1 + 1, item: key1 + 1},
+		{name: "map path", expr: "SET d.leaf = :pad", seed: item{"d": m(item{"leaf": s("x")})}, stmt: 3 + 19 + 1 + 4 + 4, item: key1 + 1 + 3 + 1 + 4},
+		{name: "list index", expr: "SET d[0] = :pad", seed: item{"d": l(s("x"))}, stmt: 3 + 19 + 1 + 4 + 1, item: key1 + 1 + 3 + 1},
+		{name: "if_not_exists", expr: "SET b = if_not_exists(b, :pad)", stmt: set + 39 + (1 + 14 + 1), item: key1 + 1},
+		{name: "list_append", expr: "SET b = :pad, l = list_append(l, :new)", seed: item{"l": l(s("e"))},
+			values: item{":new": l(s("yyyyyyyyyy"))}, stmt: set + 19 + 1 + 37 + (1 + 14 + 1) + (3 + 1 + 10), item: key1 + 1 + 1 + (3 + 2 + 11)},
+		{name: "AttributeUpdates PUT: the item alone", legacy: true, stmt: 0, item: key1 + 1},
+		{name: "untouched attribute", expr: "SET b = :pad", seed: item{"u": s(strings.Repeat("y", 10))}, stmt: set, item: key1 + 1 + 11},
+		{name: "long key: 400 KB", expr: "SET b = :pad", key: longKey, stmt: set, item: sizeTestPKLength + len(longKey) + 1},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,9 +141,9 @@ func TestExactItemSizeUpdateItem(t *testing.T) {
 			if tc.key != "" {
 				at, over = tc.key, strings.ToUpper(tc.key)
 			}
-			max := maxItemBytes - tc.charge - tc.rest
-			mustNoError(t, update(at, max))
-			requireValidation(t, update(over, max+1), msgUpdateTooBig)
+			most := maxItemBytes - max(tc.stmt, tc.item)
+			mustNoError(t, update(at, most))
+			requireValidation(t, update(over, most+1), msgUpdateTooBig)
 		})
 	}
 }

@@ -13,54 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// TestExactUpdatedValuesAfterListRemove: UPDATED_OLD and UPDATED_NEW of a
-// REMOVE of a list element. The API reference says only "the updated
-// attributes"; the emulator projects the removed path as it does a nested
-// SET's (AWS returns the changed fragment of a nested SET): the element
-// before, and what holds its index after (nothing when it was the last).
-func TestExactUpdatedValuesAfterListRemove(t *testing.T) {
-	t.Parallel()
-	AWSUnknown(t, "UPDATED_OLD/NEW after REMOVE l[1]: DynamoDB Local returns the whole list; no AWS record found")
-	c := newClient(t)
-	table := hashTable(t, c)
-	cases := []struct {
-		list []types.AttributeValue
-		rv   types.ReturnValue
-		want item
-	}{
-		{[]types.AttributeValue{s("a"), s("b"), s("c")}, types.ReturnValueUpdatedOld, item{"l": l(s("b"))}},
-		{[]types.AttributeValue{s("a"), s("b"), s("c")}, types.ReturnValueUpdatedNew, item{"l": l(s("c"))}},
-		{[]types.AttributeValue{s("a"), s("b")}, types.ReturnValueUpdatedNew, nil},
-	}
-	for _, tc := range cases {
-		mustPut(t, c, table, item{"pk": s("k"), "l": l(tc.list...)})
-		out, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("k")},
-			UpdateExpression: aws.String("REMOVE l[1]"), ReturnValues: tc.rv})
-		mustNoError(t, err)
-		if got, want := renderItem(out.Attributes), renderItem(tc.want); got != want {
-			t.Errorf("%d elements, %s: got %s, want %s", len(tc.list), tc.rv, got, want)
-		}
-	}
-}
-
-// TestExactUnpaddedBase64: a B value in base64 without its "=" padding is
-// accepted and read back padded. AWS's answer is not known (the API
-// reference says only "Base64-encoded binary data"); DynamoDB Local
-// answers 500 InternalFailure.
-func TestExactUnpaddedBase64(t *testing.T) {
-	t.Parallel()
-	AWSUnknown(t, "an unpadded base64 B value: DynamoDB Local answers 500 InternalFailure; no AWS record found")
-	c := newClient(t)
-	table := hashTable(t, c)
-	r := rawCall(t, "PutItem", `{"TableName":"`+table+`","Item":{"pk":{"S":"k"},"b":{"B":"YWI"}}}`)
-	if r.Status != 200 {
-		t.Fatalf("PutItem: got %d %s: %s, want 200", r.Status, r.Type, r.Message)
-	}
-	if got := render(mustGet(t, c, table, item{"pk": s("k")})["b"]); got != render(b([]byte("ab"))) {
-		t.Errorf("b: got %s, want %s", got, render(b([]byte("ab"))))
-	}
-}
-
 // TestExactReplayedTokenNoneOption: a TransactWriteItems replayed with its
 // ClientRequestToken and ReturnItemCollectionMetrics NONE where the first
 // request left it out. The API reference: "a change in other parameters"

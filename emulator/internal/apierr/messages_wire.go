@@ -24,6 +24,12 @@ const (
 	MsgSerInvalidBase64   = "Base64 encoded string is invalid"
 )
 
+// MsgSerBase64Length is the SerializationException of a B value whose
+// base64 text is not a multiple of 4 long (no "=" padding): AWS's answer as
+// recorded in scylladb/scylladb#6487 ("Base64 encoded length is expected a
+// multiple of 4 bytes but found: 11").
+const MsgSerBase64Length = "Base64 encoded length is expected a multiple of 4 bytes but found: "
+
 // MsgBSNullMember is not confirmed: DynamoDB Local fails with an internal error
 // on a null BS member. It follows the wording of the SS case.
 const MsgBSNullMember = "One or more parameter values were invalid: A binary set may not have a null binary as a member"

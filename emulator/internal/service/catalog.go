@@ -333,6 +333,9 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
+	if err := c.valuesLayer(); err != nil {
+		return nil, err // a value fault comes before the table (value_order.go)
+	}
 	if strings.HasPrefix(name, "arn:") {
 		n, ok := c.tableNameFromARN(name)
 		if !ok {

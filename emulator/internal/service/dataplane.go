@@ -109,8 +109,10 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 		if !ok {
 			continue
 		}
+		// A value of another type or over the key limits does not fit the
+		// index's key: the transactions cancel for it (key_shape.go).
 		if v.Kind() != attr.Kind {
-			return apierr.Validationf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name)
+			return keyShapeError(fmt.Sprintf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name))
 		}
 		if v.Kind() == storage.KindN {
 			continue
@@ -121,7 +123,7 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 				limit = maxPartitionKeyBytes
 			}
 			if n > limit {
-				return apierr.Validation(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.name))
+				return keyShapeError(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.name))
 			}
 			continue
 		}
@@ -130,7 +132,7 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 			what = "binary"
 		}
 		if updated {
-			return apierr.Validationf(apierr.MsgUpdateIndexKeyEmpty, what)
+			return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgUpdateIndexKeyEmpty, what), Cause: errUpdateIndexKeyEmpty}
 		}
 		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.name, attr.Name)
 	}

@@ -17,8 +17,21 @@ import (
 // recorded in paritysuite/dynamodb-conformance,
 // tests/tier3/error-messages/transactWriteItems.test.ts and
 // transactGetItems.test.ts), where an empty or over-long key value stays a
-// request-level ValidationException.
+// request-level ValidationException. A secondary index key value of
+// another type is one too (transactIndexKeys.test.ts in that suite's
+// history, captured against AWS), and so is one over the index key limits
+// (2048 bytes hash, 1024 range): AWS's API reference lists among the
+// cancellation reasons "a similar validation error occurs because of
+// changes made by the transaction" (API_TransactWriteItems), no record of
+// the answer found; the reason's message is PutItem's.
 var errKeyShape = errors.New("key does not fit the key schema")
+
+// errUpdateIndexKeyEmpty marks the ValidationException of an update that
+// sets a secondary index key to an empty value: a transaction's Update
+// answers it as a request-level ValidationException, not a cancellation
+// reason (AWS's record: dynamodb-conformance transactIndexKeys.test.ts,
+// "Update empty-string index key: top-level ValidationException").
+var errUpdateIndexKeyEmpty = errors.New("update sets an index key to an empty value")
 
 // keyShapeError is the ValidationException msg, marked as a key shape fault.
 func keyShapeError(msg string) error {

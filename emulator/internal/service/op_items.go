@@ -329,6 +329,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err != nil {
 		return nil, writeRequestEnvelope(err)
 	}
+	if err := c.valuesLayer(); err != nil {
+		return nil, err
+	}
 	item := in.Item.Item()
 	size := storage.ItemSize(item)
 	if size > maxItemBytes {
@@ -545,7 +548,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		// faults of the update after (update_size.go).
 		next, size, err := t.updatedItem(key, upd, cur)
 		if err == nil {
-			err = t.checkUpdateSize(key, upd, size)
+			err = checkUpdateSize(upd, cur, size)
 		}
 		if isUpdateTooLarge(err) {
 			return nil, err

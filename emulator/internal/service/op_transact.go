@@ -269,6 +269,12 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 		if err != nil {
 			return nil, err
 		}
+		if err := c.valuesLayerAt(i); err != nil {
+			return nil, err
+		}
+		if err := a.checkPutSize(p); err != nil {
+			return nil, err
+		}
 		acts[i] = a
 	}
 	for i, a := range acts {
@@ -324,7 +330,7 @@ func checkTxActions(acts []*txAction) error {
 
 // prepareTxRequest makes one action's checks that need no table, with
 // its single-item operation's messages: table name, expressions,
-// ReturnValues-like members, item size.
+// ReturnValues-like members (the Put's item size: checkPutSize).
 func prepareTxRequest(p txParams) (*txAction, error) {
 	name := *p.tableName
 	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
@@ -342,14 +348,21 @@ func prepareTxRequest(p txParams) (*txAction, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.kind == txPut {
-		a.item = p.key.Item()
-		a.size = storage.ItemSize(a.item)
-		if a.size > maxItemBytes {
-			return nil, apierr.Validation(apierr.MsgItemTooLarge)
-		}
-	}
 	return a, nil
+}
+
+// checkPutSize measures a Put's item (after the action's value faults,
+// value_order.go) and refuses it over 400 KB.
+func (a *txAction) checkPutSize(p txParams) error {
+	if p.kind != txPut {
+		return nil
+	}
+	a.item = p.key.Item()
+	a.size = storage.ItemSize(a.item)
+	if a.size > maxItemBytes {
+		return apierr.Validation(apierr.MsgItemTooLarge)
+	}
+	return nil
 }
 
 // resolveKey checks the action's key (a Put's key attributes) against its
@@ -503,6 +516,9 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, err
 	}
 	if a.kind == txUpdate {
 		next, _, err := a.t.updatedItem(a.key, a.upd, cur)
+		if errors.Is(err, errUpdateIndexKeyEmpty) {
+			return apierr.CancellationReason{}, err // request-level (key_shape.go)
+		}
 		if err != nil {
 			return validationReason(err)
 		}

@@ -185,6 +185,9 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := c.valuesLayerAt(i); err != nil {
+			return nil, err
+		}
 		gets[i] = g
 	}
 	for i, g := range gets {

@@ -27,8 +27,9 @@ type call struct {
 	now       time.Time  // the clock read once when the request arrived
 	clock     func() time.Time
 	svc       *Service
-	out       []byte  // spare buffer for the response body (may be nil)
-	tableName *string // where the request's TableName goes, for the request log; nil: nowhere
+	out       []byte         // spare buffer for the response body (may be nil)
+	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
+	values    *wire.Deferred // a value fault not yet reported (value_order.go)
 }
 
 // logger returns the emulator's logger with the call's op and request id.
@@ -87,8 +88,15 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	}
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		in := new(In)
-		if err := wire.DecodeRequest(body, in); err != nil {
+		deferred, err := wire.DecodeRequestDeferred(body, in)
+		if err != nil {
 			return nil, valueLayer(name, err)
+		}
+		if deferred != nil {
+			if !deferredValueOps[name] {
+				return nil, valueLayer(name, deferred.Err)
+			}
+			c.values = deferred
 		}
 		noteTable(c.tableName, in)
 		if err := c.fxOperation(name, in); err != nil {

@@ -43,14 +43,19 @@ const maxJSONDepth = 10000
 // SerializationException with AWS's wording; errors from the wire types
 // (ValidationException, ...) pass through unchanged.
 func DecodeRequest(body []byte, in any) error {
-	if len(body) == 0 {
-		// The SDKs always send at least {}; AWS treats an empty body as {}.
-		return nil
+	deferred, err := DecodeRequestDeferred(body, in)
+	if err == nil && deferred != nil {
+		err = deferred.Err
 	}
-	v := reflect.ValueOf(in).Elem()
-	dec := codecOf(v.Type())
-	d := reqDecoder{decoder: decoder{data: body}}
-	err := dec(&d, v, 0)
+	return err
+}
+
+// run decodes the whole body into v with dec and returns the error that
+// wins: a syntax error anywhere, text that is not Unicode, an error that
+// ended decoding, then the first JSON value of the wrong type.
+func (d *reqDecoder) run(dec codec, v reflect.Value) error {
+	body := d.data
+	err := dec(d, v, 0)
 	if err == nil {
 		err = d.end()
 	}
@@ -79,10 +84,13 @@ func tooDeep(body []byte) bool {
 		!json.Valid(body)
 }
 
-// reqDecoder is the scanner plus the first type mismatch seen.
+// reqDecoder is the scanner plus the first type mismatch and the first
+// value fault seen.
 type reqDecoder struct {
 	decoder
-	saved error // first JSON value of the wrong type, as SerializationException
+	saved    error     // first JSON value of the wrong type, as SerializationException
+	deferred *Deferred // first fault of an attribute value (wire_deferred.go)
+	top      int       // index in the top-level list member being decoded, or -1
 }
 
 // mismatch records a JSON value of the wrong type for t (the first one
@@ -446,6 +454,9 @@ func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 				if i >= v.Len() {
 					v.SetLen(i + 1)
 				}
+				if depth == 1 {
+					d.top = i
+				}
 				if err := elem(d, v.Index(i), depth+1); err != nil {
 					return err
 				}
@@ -461,6 +472,9 @@ func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 			return d.syntax()
 		}
 		d.pos++
+		if depth == 1 {
+			d.top = -1
+		}
 		if i < v.Len() {
 			v.SetLen(i)
 		}
@@ -726,7 +740,11 @@ func decodeUnmarshaler(d *reqDecoder, v reflect.Value, depth int) error {
 	if err := d.skipValue(depth); err != nil {
 		return err
 	}
-	return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
+	err := v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
+	if err != nil && d.deferUnmarshaler(err) {
+		return nil
+	}
+	return err
 }
 
 // decodeWireItem is WireItem.UnmarshalJSON on the request's own scanner.
@@ -738,12 +756,12 @@ func decodeWireItem(d *reqDecoder, v reflect.Value, _ int) error {
 	}
 	d.verr = nil
 	it, err := d.item()
-	if err == nil {
-		err = d.verr
-	}
-	d.verr = nil
 	if err != nil {
 		return err
+	}
+	if d.verr != nil {
+		d.deferValue(d.verr)
+		d.verr = nil
 	}
 	*w = WireItem(it)
 	return nil
@@ -758,12 +776,12 @@ func decodeAttributeValue(d *reqDecoder, v reflect.Value, _ int) error {
 	}
 	d.verr = nil
 	val, err := d.attrValue(1)
-	if err == nil {
-		err = d.verr
-	}
-	d.verr = nil
 	if err != nil {
 		return err
+	}
+	if d.verr != nil {
+		d.deferValue(d.verr)
+		d.verr = nil
 	}
 	a.Value = val
 	return nil

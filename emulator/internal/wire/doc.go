@@ -32,6 +32,9 @@
 //     it are never built).
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans.
+//   - wire_deferred.go: faults of attribute values the request decoder
+//     reads past (Deferred, DecodeRequestDeferred), for the operations to
+//     report at their place in AWS's order.
 //   - wire_encode.go, encode.go: the appenders; wire_error.go: error bodies.
 //
 // # Caveats

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/base64"
 	"slices"
+	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
@@ -50,10 +51,14 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		if err := d.expect(':'); err != nil {
 			return nil, err
 		}
+		rank := rankValue
+		if lvl == 0 {
+			rank = rankName
+		}
 		if name == "" {
-			d.validation(apierr.MsgEmptyAttributeName)
+			d.ranked(apierr.MsgEmptyAttributeName, rank)
 		} else if len(name) > expr.MaxAttributeNameBytes {
-			d.validation(expr.MsgAttributeNameTooLarge)
+			d.ranked(expr.MsgAttributeNameTooLarge, rank)
 		}
 		if d.isNull() {
 			d.validation(apierr.MsgNullInList + ": " + name + " is null")
@@ -77,10 +82,17 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 }
 
 // attrValue reads one attribute value object at nesting level lvl (1 for an
-// attribute's own value).
+// attribute's own value). A value nested past MaxValueDepth is recorded as
+// a fault and read on (to maxJSONDepth, where JSON itself stops), so that
+// the request's other faults can be ordered against it.
 func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 	if lvl > MaxValueDepth {
-		return storage.Value{}, apierr.Validation(apierr.MsgNestingExceeded)
+		if lvl > maxJSONDepth {
+			return storage.Value{}, d.syntax()
+		}
+		if lvl == MaxValueDepth+1 {
+			d.ranked(apierr.MsgNestingExceeded, rankDepth)
+		}
 	}
 	if d.peek() != '{' {
 		return storage.Value{}, d.containerTypeError('[', apierr.MsgSerListStart, apierr.MsgSerExpectedNull)
@@ -194,12 +206,18 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 	}
 	if countErr != "" && !hadErr {
 		// The value's own check comes before those of its contents.
-		d.verr = apierr.Validation(countErr)
+		d.verr, d.vrank = apierr.Validation(countErr), rankValue
+	}
+	if set == 0 {
+		// A stand-in for the value that is none, so that what reads the
+		// request before the fault is reported sees a valid value.
+		v = storage.Null()
 	}
 	return v, nil
 }
 
-// readBinary reads a base64 string (padding optional) and returns the raw bytes.
+// readBinary reads a base64 string (padded, as AWS requires) and returns
+// the raw bytes.
 func (d *decoder) readBinary() (string, error) {
 	s, err := d.readString()
 	if err != nil {
@@ -209,11 +227,10 @@ func (d *decoder) readBinary() (string, error) {
 }
 
 func decodeBase64(s string) (string, error) {
-	enc := base64.StdEncoding
 	if len(s)%4 != 0 {
-		enc = base64.RawStdEncoding
+		return "", apierr.Serialization(apierr.MsgSerBase64Length + strconv.Itoa(len(s)))
 	}
-	b, err := enc.DecodeString(s)
+	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
 		return "", apierr.Serialization(apierr.MsgSerInvalidBase64)
 	}

@@ -15,7 +15,10 @@ import (
 // copies nothing.
 type ExpressionValues map[string]storage.Value
 
-// UnmarshalJSON decodes and validates the placeholders' values.
+// UnmarshalJSON decodes and validates the placeholders' values. A map
+// that is whole JSON but holds a malformed value is kept, and the error
+// returned is a *ValueError: the request decoder records it and goes on
+// (see Deferred).
 func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 	d := decoder{data: data}
 	if d.peek() == 'n' && d.consumeLiteral("null") {
@@ -29,27 +32,34 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 		// Measure first, keeping nothing (JSON is never shorter than what
 		// it measures, so a shorter map needs no such pass).
 		var w Witnesses[storage.Value]
-		size, err := decodeValues(data, nil, &w)
+		size, verr, err := decodeValues(data, nil, &w)
 		if err != nil {
 			return err
 		}
 		if size > MaxSubstitutionBytes {
+			if verr != nil {
+				// A map over the limit answers its value's fault first,
+				// and at once (DynamoDB Local's order; AWS's unrecorded).
+				return verr
+			}
 			*x = w.StandIn()
 			return nil
 		}
 	}
 	out := make(ExpressionValues)
-	if _, err := decodeValues(data, out, nil); err != nil {
+	_, verr, err := decodeValues(data, out, nil)
+	if err != nil {
 		return err
 	}
 	*x = out
-	return nil
+	return valueError(verr)
 }
 
 // decodeValues reads an ExpressionAttributeValues object into out, or,
 // with out nil, only validates and measures its entries and shows them to
-// w. It returns their size.
-func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]) (int, error) {
+// w. It returns their size and the first validation error of a value
+// (verr); err is a syntax or serialization error.
+func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]) (size int, verr, err error) {
 	d := decoder{data: data}
 	d.skipSpace()
 	d.pos++ // '{'
@@ -60,30 +70,29 @@ func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]
 		}
 		return d.readString()
 	}
-	size := 0
 	if d.peek() == '}' {
 		d.pos++
 	} else {
 		for {
 			name, err := read()
 			if err != nil {
-				return 0, d.syntax()
+				return 0, nil, d.syntax()
 			}
 			if err := d.expect(':'); err != nil {
-				return 0, err
+				return 0, nil, err
 			}
 			if d.isNull() {
 				d.validation(apierr.MsgExprValueInvalid + apierr.MsgNullInList + apierr.MsgExprValueForKey + name)
 			} else {
-				had := d.verr != nil
+				before := d.verr
 				v, err := d.attrValue(1)
 				if err != nil {
-					if errors.Is(err, apierr.ErrValidation) && !had {
+					if errors.Is(err, apierr.ErrValidation) && before == nil {
 						err = inExprValue(err, name)
 					}
-					return 0, err
+					return 0, nil, err
 				}
-				if !had && d.verr != nil {
+				if d.verr != before {
 					d.verr = inExprValue(d.verr, name)
 				}
 				size += len(name) + storage.ValueSize(v)
@@ -100,12 +109,15 @@ func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]
 			case '}':
 				d.pos++
 			default:
-				return 0, d.syntax()
+				return 0, nil, d.syntax()
 			}
 			break
 		}
 	}
-	return size, d.finish(nil)
+	if err := d.end(); err != nil {
+		return 0, nil, err
+	}
+	return size, d.verr, nil
 }
 
 // Values returns the placeholders' values as storage values: the same

@@ -15,6 +15,9 @@ type decoder struct {
 	data []byte
 	pos  int
 	verr error
+	// vrank is verr's rank (faultRank): a later fault of a lower rank in
+	// the same value replaces it.
+	vrank faultRank
 	// text, while an item is decoded, is that item's JSON as one string
 	// (data[textOff:textOff+len(text)]): readString returns its names and
 	// values as substrings of it, one allocation per item instead of one
@@ -48,7 +51,7 @@ func (d *decoder) syntax() error { return apierr.Serialization("") }
 
 func (d *decoder) validation(msg string) {
 	if d.verr == nil {
-		d.verr = apierr.Validation(msg)
+		d.verr, d.vrank = apierr.Validation(msg), rankValue
 	}
 }
 
@@ -56,7 +59,30 @@ func (d *decoder) validation(msg string) {
 // the older layer's wording; apierr.Relayer words it for the operation.
 func (d *decoder) fault(f *apierr.ValueFault) {
 	if d.verr == nil {
-		d.verr = f.Err()
+		d.verr, d.vrank = f.Err(), rankValue
+	}
+}
+
+// faultRank orders the faults of one item or value: AWS checks an item's
+// own attribute names first, then the document's nesting depth, then
+// every value in it (paritysuite/dynamodb-conformance
+// tests/tier3/validation-ordering/deepRequests.test.ts, captured against
+// AWS: a top-level empty attribute name is answered before a value nested
+// too deep, and a value nested too deep before an empty name inside a
+// map, whichever comes first in the item).
+type faultRank uint8
+
+const (
+	rankName  faultRank = iota // an item's own attribute name: empty, too long
+	rankDepth                  // a value nested past MaxValueDepth
+	rankValue                  // anything else in a value
+)
+
+// ranked records the validation error msg of rank r: the first of the
+// lowest rank wins.
+func (d *decoder) ranked(msg string, r faultRank) {
+	if d.verr == nil || r < d.vrank {
+		d.verr, d.vrank = apierr.Validation(msg), r
 	}
 }
 

@@ -1,0 +1,88 @@
+package wire
+
+import (
+	"errors"
+	"reflect"
+)
+
+// Faults of attribute values that the request decoder reads past.
+//
+// AWS checks a request in layers (the service's validation_order.go): its
+// member constraints, expression syntax and sizes come before the values'
+// own faults (a malformed number, a duplicate set member, an empty
+// attribute name, a value nested too deep), and those before the table is
+// looked up. So the request decoder does not stop at such a fault: it
+// records the first one with where it was (Deferred), decodes the rest of
+// the body, and DecodeRequestDeferred hands it to the operation, which
+// reports it at its place. Syntax and serialization errors still end
+// decoding at once: they come before every layer.
+
+// Deferred is the first fault of an attribute value in a request body.
+type Deferred struct {
+	// Err is the ValidationException as the decoder words it (the older
+	// layer; apierr.Relayer rewords a malformed value's for an operation).
+	Err error
+	// Index is the position, in the body's top-level list member (such
+	// as TransactItems), of the element holding the value; -1 when the
+	// value is in no such list.
+	Index int
+}
+
+// ValueError is the error a wire type's UnmarshalJSON returns for a value
+// it decoded whole but found a fault in (the value is set): the request
+// decoder records it as Deferred and goes on; other callers see an error.
+type ValueError struct{ Err error }
+
+func (e *ValueError) Error() string { return e.Err.Error() }
+func (e *ValueError) Unwrap() error { return e.Err }
+
+// valueError wraps verr (nil: nil).
+func valueError(verr error) error {
+	if verr == nil {
+		return nil
+	}
+	return &ValueError{Err: verr}
+}
+
+// DecodeRequestDeferred is DecodeRequest that reads past the faults of
+// attribute values: err is a syntax, serialization or other error that
+// ended decoding; otherwise deferred, if not nil, is the first value fault
+// and in holds the whole request (a faulty value as read, or a NULL in
+// place of a value that names no type).
+func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) {
+	if len(body) == 0 {
+		// The SDKs always send at least {}; AWS treats an empty body as {}.
+		return nil, nil
+	}
+	v := reflect.ValueOf(in).Elem()
+	dec := codecOf(v.Type())
+	d := reqDecoder{decoder: decoder{data: body}, top: -1}
+	if err := d.run(dec, v); err != nil {
+		if d.deferred != nil && err == d.saved {
+			// A value's fault wins over a JSON value of the wrong type,
+			// as it did when it ended decoding (wire's doc.go, Caveats).
+			return nil, d.deferred.Err
+		}
+		return nil, err
+	}
+	return d.deferred, nil
+}
+
+// deferValue records verr, the fault of a value decoded whole, as the
+// request's Deferred if it is the first.
+func (d *reqDecoder) deferValue(verr error) {
+	if d.deferred == nil {
+		d.deferred = &Deferred{Err: verr, Index: d.top}
+	}
+}
+
+// deferUnmarshaler records the *ValueError of a wire type's UnmarshalJSON
+// and reports whether err was one.
+func (d *reqDecoder) deferUnmarshaler(err error) bool {
+	var ve *ValueError
+	if !errors.As(err, &ve) {
+		return false
+	}
+	d.deferValue(ve.Err)
+	return true
+}
