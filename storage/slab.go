@@ -223,6 +223,11 @@ func (t *Table) relocateLocked(rec string) {
 				continue
 			}
 			ie, found := x.tree.Get(ientry{key: string(key), e: cur})
+			if x.lag != nil && (!found || !sameString(ie.e.rec, rec)) {
+				// A lagged index holds an older entry, or none yet; its
+				// queued changes keep rec alive (index_lag.go).
+				continue
+			}
 			if !found {
 				panic("storage: an item's index entry is missing")
 			}

@@ -45,6 +45,9 @@ type Table struct {
 	// replaces.
 	indexes    []*index
 	indexReads []string
+	// lagged counts the indexes with a Lag (index_lag.go): a commit
+	// numbers their queued changes when it is not 0.
+	lagged int
 
 	// vindexes are the vector indexes (vector_index.go), replaced (never
 	// changed in place) by AddVectorIndex and DropVectorIndex. They read
@@ -193,8 +196,14 @@ func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool
 	if t.hook != nil && ch.recorded() {
 		if res, err = t.hookWriteLocked(k, &ch, origin); err != nil {
 			t.restoreLocked(undoEntry{t: t, k: k, old: ch.oldE, found: ch.OldSize > 0})
+			if t.lagged != 0 {
+				t.dropUnstampedLocked()
+			}
 			return Change{}, hookResult{}, err
 		}
+	}
+	if t.lagged != 0 {
+		t.stampLagLocked()
 	}
 	t.observeLocked(k, &ch, origin)
 	return ch, res, nil
