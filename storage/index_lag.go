@@ -93,13 +93,17 @@ func (t *Table) IndexLagPending(name string) int {
 	return len(x.lag.pending) - x.lag.head
 }
 
-// recountLagLocked counts the lagged indexes, which commits look at.
+// recountLagLocked counts the lagged indexes and the read lag, which
+// commits look at.
 func (t *Table) recountLagLocked() {
 	t.lagged = 0
 	for _, x := range t.indexes {
 		if x.lag != nil {
 			t.lagged++
 		}
+	}
+	if t.rlag.Load() != nil {
+		t.lagged++
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // Table is one table's items: a map from partition key to partition (its
@@ -45,9 +46,12 @@ type Table struct {
 	// replaces.
 	indexes    []*index
 	indexReads []string
-	// lagged counts the indexes with a Lag (index_lag.go): a commit
-	// numbers their queued changes when it is not 0.
+	// lagged counts the indexes with a Lag (index_lag.go), and the read
+	// lag rlag (read_lag.go) if set: a commit numbers and queues its
+	// writes for them when it is not 0. rlag is stored under mu and
+	// loaded with or without it.
 	lagged int
+	rlag   atomic.Pointer[readLag]
 
 	// vindexes are the vector indexes (vector_index.go), replaced (never
 	// changed in place) by AddVectorIndex and DropVectorIndex. They read
@@ -203,7 +207,7 @@ func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool
 		}
 	}
 	if t.lagged != 0 {
-		t.stampLagLocked()
+		t.commitLagOneLocked(k, &ch)
 	}
 	t.observeLocked(k, &ch, origin)
 	return ch, res, nil

@@ -176,7 +176,7 @@ func (tx *WriteTx) Commit() ([]Change, error) {
 	}
 	for _, t := range tx.tables {
 		if t.lagged != 0 {
-			t.stampLagLocked()
+			t.commitLagTxLocked(tx)
 		}
 	}
 	for i, u := range tx.undo { // undo[i] is the write changes[i] records
