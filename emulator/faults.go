@@ -142,7 +142,8 @@ func (e *Emulator) WriteReport(w io.Writer) error {
 // delivers each record d after its write on the emulator's clock
 // (Advance moves it), Hold keeps them until Release. GetRecords stops at
 // the first record not shown yet; its iterator does not move past it.
-// GSI lag and stale eventually consistent reads are not there yet.
+// IndexLag and TableReadLag (faults_lag.go) delay GSIs and eventually
+// consistent reads.
 func (e *Emulator) StreamLag(accessKey, region, table string) (*lag.Gate, error) {
 	return e.svc.StreamLag(accessKey, region, table)
 }

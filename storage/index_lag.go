@@ -240,3 +240,14 @@ func (x *index) snapshotIndex() *index {
 	}
 	return s
 }
+
+// IndexLag returns the Lag of the index called name (nil: none, or no
+// such index).
+func (t *Table) IndexLag(name string) Lag {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if x := t.indexLocked(name); x != nil && x.lag != nil {
+		return x.lag.lag
+	}
+	return nil
+}

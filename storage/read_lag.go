@@ -155,3 +155,11 @@ func (rl *readLag) drainLocked(t *Table, upTo uint64) {
 		rl.pending, rl.head = rl.pending[:n], 0
 	}
 }
+
+// ReadLag returns t's read lag (nil: none).
+func (t *Table) ReadLag() Lag {
+	if rl := t.rlag.Load(); rl != nil {
+		return rl.lag
+	}
+	return nil
+}
