@@ -258,7 +258,10 @@
 //     (item collections), observe.go (Observers), errors.go.
 //   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx).
 //   - Secondary indexes: index.go (AddIndex, DropIndex, index entries),
-//     index_read.go (QueryIndex, ScanIndex).
+//     index_read.go (QueryIndex, ScanIndex), index_lag.go (SetIndexLag:
+//     an index that sees commits late, the Lag interface).
+//   - Stale reads: read_lag.go (SetReadLag, Eventual: a copy-on-write
+//     shadow that eventually consistent reads read, commits applied late).
 //   - Vector indexes: vector.go (AddVectorIndex, DropVectorIndex),
 //     vector_index.go (entries), vector_parse.go and vector_check.go
 //     (vectors in, CheckVectorItem), vector_search.go and vector_topk.go
