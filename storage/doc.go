@@ -150,8 +150,10 @@
 // without a lock (the emulator keeps it in an atomic pointer to an
 // immutable value) or takes only locks that are never held across a call
 // into storage. Several tables are locked only by Begin and BeginRead, in
-// ascending table id. The service's doc.go (emulator/internal/service)
-// writes down the whole order.
+// ascending table id. Under Table.mu come a read lag's shadow's mu and
+// the Lag's own lock (Stamp at a commit, Visible on a lagged read;
+// index_lag.go, read_lag.go). The service's doc.go
+// (emulator/internal/service) writes down the whole order.
 //
 // # The commit hook
 //
