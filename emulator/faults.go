@@ -32,6 +32,9 @@ type FaultOptions struct {
 	// Design is a design file (insights.ParseDesign's format;
 	// cmd/dynamoemu's -design) the traffic is checked against.
 	Design []byte
+	// Lags lag tables' GSIs, eventually consistent reads or streams
+	// from their creation (cmd/dynamoemu's -lag; faults_lag.go).
+	Lags []LagSetting
 }
 
 // Throttle says which tables' capacity is enforced. A table tagged
@@ -68,6 +71,9 @@ func (e *Emulator) initFaults() error {
 	}
 	if o.Report {
 		e.svc.SetReporting(true)
+	}
+	if len(o.Lags) > 0 {
+		e.svc.SetLagSettings(o.Lags)
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package emulator
 
-import "github.com/dynamoemu/dynamoemu/faults/lag"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/faults/lag"
+)
 
 // IndexLag returns the gate that delays what a global secondary index
 // sees of its table's writes (in the namespace an access key and region
@@ -23,3 +26,11 @@ func (e *Emulator) IndexLag(accessKey, region, table, index string) (*lag.Gate, 
 func (e *Emulator) TableReadLag(accessKey, region, table string) (*lag.Gate, error) {
 	return e.svc.TableReadLag(accessKey, region, table)
 }
+
+// LagSetting lags one view of every table called Table (in every
+// namespace) from the moment it is created: its GSI Index ("*": every
+// GSI; a GSI added later too), its eventually consistent reads (Reads)
+// or its stream (Stream, once enabled); by Delay on the emulator's
+// clock, or Hold until a Release (IndexLag, TableReadLag and StreamLag
+// return the gates; POST /dynamoemu/lag releases them).
+type LagSetting = service.LagSetting

@@ -380,3 +380,111 @@ func TestLagSDKConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestLagSettingsSDK: Options.Faults.Lags (cmd/dynamoemu's -lag) lag the
+// tables of that name from their creation: a GSI held, the eventually
+// consistent reads delayed, and a GSI added later by UpdateTable lagged
+// too ("*"); the gates are the ones IndexLag and TableReadLag return.
+func TestLagSettingsSDK(t *testing.T) {
+	ctx := context.Background()
+	e, db := emulatortest.NewWith(t, emulator.Options{Clock: stillClock, Faults: emulator.FaultOptions{Lags: []emulator.LagSetting{
+		{Table: "tbl", Index: "*", Hold: true},
+		{Table: "tbl", Reads: true, Delay: time.Second},
+		{Table: "tbl", Stream: true, Hold: true},
+	}}})
+	lagTable(t, db, "tbl")
+	lagTable(t, db, "other")
+	for _, table := range []string{"tbl", "other"} {
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: lagItem("a", "1", "x", "v")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := queryG(t, db, "x"); got != "" {
+		t.Errorf("GSI of tbl, held from creation: got %q, want nothing", got)
+	}
+	out, err := db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("other"), IndexName: aws.String("byG"),
+		KeyConditionExpression:    aws.String("g = :g"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: "x"}}})
+	if err != nil || out.Count != 1 {
+		t.Errorf("GSI of another table: got %v items (%v), want 1", out.Count, err)
+	}
+	get := func() int {
+		out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: item("a", "1")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(out.Item)
+	}
+	if n := get(); n != 0 {
+		t.Errorf("eventually consistent GetItem, 1 s lag: got %d attributes, want no item", n)
+	}
+	if _, err := e.Advance(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if n := get(); n == 0 {
+		t.Error("eventually consistent GetItem 1 s later: got no item")
+	}
+	ak := emulatortest.AccessKeyOf(t, db)
+	g, err := e.IndexLag(ak, emulatortest.Region, "tbl", "byG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Release()
+	if got, want := queryG(t, db, "x"), "1=v"; got != want {
+		t.Errorf("GSI released: got %q, want %q", got, want)
+	}
+
+	// A GSI added later is held too.
+	_, err = db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("h"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName:  aws.String("byH"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("h"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Advance(time.Hour); err != nil { // the GSI's creation
+		t.Fatal(err)
+	}
+	it := lagItem("a", "2", "x", "v")
+	it["h"] = &types.AttributeValueMemberS{Value: "y"}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: it}); err != nil {
+		t.Fatal(err)
+	}
+	queryH := func() int32 {
+		out, err := db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"), IndexName: aws.String("byH"),
+			KeyConditionExpression:    aws.String("h = :h"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":h": &types.AttributeValueMemberS{Value: "y"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Count
+	}
+	if n := queryH(); n != 0 {
+		t.Errorf("GSI added later, held: got %d items, want 0", n)
+	}
+	gh, err := e.IndexLag(ak, emulatortest.Region, "tbl", "byH")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh.Release()
+	if n := queryH(); n != 1 {
+		t.Errorf("GSI added later, released: got %d items, want 1", n)
+	}
+	// A stream enabled later is held: its write waits for a Release.
+	if _, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: lagItem("a", "3", "x", "v")}); err != nil {
+		t.Fatal(err)
+	}
+	gs, err := e.StreamLag(ak, emulatortest.Region, "tbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := gs.Pending(); n != 1 {
+		t.Errorf("stream enabled later: got %d records held, want 1", n)
+	}
+}

@@ -131,7 +131,8 @@
 //     op_contributor_insights.go (Update/Describe/ListContributorInsights),
 //     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
 //     lag and stale reads), fx_lag_reads.go (which storage table a read
-//     reads: the table, or its eventual view).
+//     reads: the table, or its eventual view), fx_lag_settings.go (lags
+//     tables get from their creation).
 //
 // # Why one package
 //
