@@ -488,3 +488,51 @@ func TestLagSettingsSDK(t *testing.T) {
 		t.Errorf("stream enabled later: got %d records held, want 1", n)
 	}
 }
+
+// TestGSILagMultiAttributeSDK: a GSI keyed by two HASH attributes (the
+// multi-attribute query path) lags as a one-attribute GSI does.
+func TestGSILagMultiAttributeSDK(t *testing.T) {
+	ctx := context.Background()
+	e, db := emulatortest.NewWith(t, emulator.Options{Clock: stillClock})
+	s := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	hash := func(n string) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: types.KeyTypeHash}
+	}
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("multi"),
+		AttributeDefinitions: []types.AttributeDefinition{s("pk"), s("a"), s("b")},
+		KeySchema:            []types.KeySchemaElement{hash("pk")},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byAB"),
+			KeySchema:  []types.KeySchemaElement{hash("a"), hash("b")},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+		BillingMode: types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	emulatortest.IndexLag(t, e, db, "multi", "byAB").SetDelay(time.Second)
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("multi"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "1"}, "a": &types.AttributeValueMemberS{Value: "x"}, "b": &types.AttributeValueMemberS{Value: "y"}}}); err != nil {
+		t.Fatal(err)
+	}
+	query := func() int32 {
+		out, err := db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("multi"), IndexName: aws.String("byAB"),
+			KeyConditionExpression: aws.String("a = :a AND b = :b"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":a": &types.AttributeValueMemberS{Value: "x"},
+				":b": &types.AttributeValueMemberS{Value: "y"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Count
+	}
+	if n := query(); n != 0 {
+		t.Errorf("right after the write: got %d items, want 0", n)
+	}
+	if _, err := e.Advance(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if n := query(); n != 1 {
+		t.Errorf("1 s later: got %d items, want 1", n)
+	}
+}
