@@ -61,9 +61,17 @@ func TestReadLag(t *testing.T) {
 			t.Fatalf("step %d: got %q, want %q", i, got, s.want)
 		}
 	}
+	put("a", "4")
+	if got := tbl.ReadLagPending(); got != 1 {
+		t.Fatalf("ReadLagPending: got %d, want 1", got)
+	}
+	l.release()
+	if got := eventualV(tbl, "a") + " " + fmt.Sprint(tbl.ReadLagPending()); got != "4 0" {
+		t.Fatalf("released: got %q, want \"4 0\"", got)
+	}
 	// A consistent read reads the table.
-	if it, _ := tbl.Get(Key{Partition: S("a")}); it["v"].Str() != "3" {
-		t.Fatalf("consistent read: got %v, want v 3", it)
+	if it, _ := tbl.Get(Key{Partition: S("a")}); it["v"].Str() != "4" {
+		t.Fatalf("consistent read: got %v, want v 4", it)
 	}
 	tbl.SetReadLag(nil)
 	if got := tbl.Eventual(); got != tbl {
