@@ -32,6 +32,9 @@ type FaultOptions struct {
 	// Design is a design file (insights.ParseDesign's format;
 	// cmd/dynamoemu's -design) the traffic is checked against.
 	Design []byte
+	// Lags lag tables' GSIs, eventually consistent reads or streams
+	// from their creation (cmd/dynamoemu's -lag; faults_lag.go).
+	Lags []LagSetting
 }
 
 // Throttle says which tables' capacity is enforced. A table tagged
@@ -68,6 +71,9 @@ func (e *Emulator) initFaults() error {
 	}
 	if o.Report {
 		e.svc.SetReporting(true)
+	}
+	if len(o.Lags) > 0 {
+		e.svc.SetLagSettings(o.Lags)
 	}
 	return nil
 }
@@ -142,7 +148,8 @@ func (e *Emulator) WriteReport(w io.Writer) error {
 // delivers each record d after its write on the emulator's clock
 // (Advance moves it), Hold keeps them until Release. GetRecords stops at
 // the first record not shown yet; its iterator does not move past it.
-// GSI lag and stale eventually consistent reads are not there yet.
+// IndexLag and TableReadLag (faults_lag.go) delay GSIs and eventually
+// consistent reads.
 func (e *Emulator) StreamLag(accessKey, region, table string) (*lag.Gate, error) {
 	return e.svc.StreamLag(accessKey, region, table)
 }

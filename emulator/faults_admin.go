@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/faults/lag"
 )
 
 // The admin endpoints of fault injection and the access-pattern report
@@ -29,7 +30,8 @@ import (
 //	POST   /dynamoemu/report/start    start collecting ({} body)
 //	POST   /dynamoemu/report/stop     stop collecting
 //	GET    /dynamoemu/contributors?table=T&index=I&n=10   Contributor Insights' top keys
-//	POST   /dynamoemu/lag             {"table":"T","stream":true,"delay":"250ms"} or "hold":true or "release":true
+//	POST   /dynamoemu/lag             {"table":"T","stream":true,"delay":"250ms"} or "hold":true or "release":true;
+//	                                  "index":"G" for a GSI, "reads":true for eventually consistent reads, in place of "stream"
 //	                                  (optional "accessKey" and "region": the namespace; default the shared one,
 //	                                  or the only one there is)
 const (
@@ -62,6 +64,8 @@ func (e *Emulator) faultRoutes(r *mux.Router) {
 type lagRequest struct {
 	Table     string `json:"table"`
 	Stream    bool   `json:"stream"`
+	Index     string `json:"index"`
+	Reads     bool   `json:"reads"`
 	Delay     string `json:"delay"`
 	Hold      bool   `json:"hold"`
 	Release   bool   `json:"release"`
@@ -70,7 +74,7 @@ type lagRequest struct {
 }
 
 // errLagRequest: a lag request that is not one of the shapes above.
-var errLagRequest = errors.New(`want {"table":"T","stream":true} with one of "delay":"<duration>", "hold":true, "release":true`)
+var errLagRequest = errors.New(`want {"table":"T"} with one of "stream":true, "index":"G", "reads":true and one of "delay":"<duration>", "hold":true, "release":true`)
 
 func (e *Emulator) serveLag(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
@@ -89,7 +93,13 @@ func (e *Emulator) serveLag(w http.ResponseWriter, r *http.Request) {
 				n++
 			}
 		}
-		if req.Table == "" || !req.Stream || n != 1 {
+		views := 0
+		for _, set := range []bool{req.Stream, req.Index != "", req.Reads} {
+			if set {
+				views++
+			}
+		}
+		if req.Table == "" || views != 1 || n != 1 {
 			return errLagRequest
 		}
 		ak, region := req.AccessKey, req.Region
@@ -98,7 +108,15 @@ func (e *Emulator) serveLag(w http.ResponseWriter, r *http.Request) {
 				ak, region, _ = strings.Cut(reps[0].Namespace, "/")
 			}
 		}
-		g, err := e.StreamLag(ak, region, req.Table)
+		var g *lag.Gate
+		switch {
+		case req.Index != "":
+			g, err = e.IndexLag(ak, region, req.Table, req.Index)
+		case req.Reads:
+			g, err = e.TableReadLag(ak, region, req.Table)
+		default:
+			g, err = e.StreamLag(ak, region, req.Table)
+		}
 		if err != nil {
 			return err
 		}

@@ -52,6 +52,9 @@ func TestFaultsAdmin(t *testing.T) {
 		{"GET", emulator.AdminContributorsPath + "?table=tbl&n=x", "", 400, "positive"},
 		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"delay":"1s","hold":true}`, 400, "want"},
 		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"hold":true}`, 400, "no enabled stream"},
+		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"reads":true,"hold":true}`, 400, "want"},
+		{"POST", emulator.AdminLagPath, `{"table":"tbl","index":"nope","hold":true}`, 400, "no global secondary index"},
+		{"POST", emulator.AdminLagPath, `{"table":"tbl","reads":true,"delay":"250ms"}`, 200, `"lag":true`},
 	}
 	for _, tc := range tests {
 		status, body := do(tc.method, tc.path, tc.body)

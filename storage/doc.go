@@ -152,8 +152,10 @@
 // without a lock (the emulator keeps it in an atomic pointer to an
 // immutable value) or takes only locks that are never held across a call
 // into storage. Several tables are locked only by Begin and BeginRead, in
-// ascending table id. The service's doc.go (emulator/internal/service)
-// writes down the whole order.
+// ascending table id. Under Table.mu come a read lag's shadow's mu and
+// the Lag's own lock (Stamp at a commit, Visible on a lagged read;
+// index_lag.go, read_lag.go). The service's doc.go
+// (emulator/internal/service) writes down the whole order.
 //
 // # The commit hook
 //
@@ -260,7 +262,10 @@
 //     (item collections), observe.go (Observers), errors.go.
 //   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx).
 //   - Secondary indexes: index.go (AddIndex, DropIndex, index entries),
-//     index_read.go (QueryIndex, ScanIndex).
+//     index_read.go (QueryIndex, ScanIndex), index_lag.go (SetIndexLag:
+//     an index that sees commits late, the Lag interface).
+//   - Stale reads: read_lag.go (SetReadLag, Eventual: a copy-on-write
+//     shadow that eventually consistent reads read, commits applied late).
 //   - Vector indexes: vector.go (AddVectorIndex, DropVectorIndex),
 //     vector_index.go (entries), vector_parse.go and vector_check.go
 //     (vectors in, CheckVectorItem), vector_search.go and vector_topk.go

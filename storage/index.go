@@ -119,6 +119,7 @@ type index struct {
 	count int
 	size  int64    // sum of the entries' projected sizes
 	sized []string // the attributes a projected entry holds (not for All)
+	lag   *ilag    // nil: changes apply at once (index_lag.go)
 }
 
 // ientry is one index entry: the index key and the table's stored entry,
@@ -220,6 +221,10 @@ func (x *index) entrySize(it Item, itemSize int) int64 {
 // oldE its stored entry) to its new one (nil: deleted; e its stored
 // entry). old and nu hold at least the attributes reads names.
 func (x *index) replace(oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+	if x.lag != nil {
+		x.queueLocked(x.change(oldE, old, oldSize, e, nu, nuSize))
+		return
+	}
 	var oldKey, newKey []byte
 	oldIn, newIn := false, false
 	if old != nil {
@@ -306,6 +311,7 @@ func (t *Table) dropIndexLocking(name string) (hookResult, error) {
 	t.stamp = 0
 	t.indexes = slices.Delete(slices.Clone(t.indexes), i, i+1)
 	t.indexReads = t.indexReadsLocked()
+	t.recountLagLocked()
 	return t.hookIndexLocked(RecordDropIndex, &IndexDef{Name: name}, prev, prevReads)
 }
 
@@ -318,6 +324,7 @@ func (t *Table) hookIndexLocked(kind RecordKind, def *IndexDef, prev []*index, p
 	res, err := callHook(t.hook, &Record{Kind: kind, Table: t.uid, Index: def})
 	if err != nil {
 		t.indexes, t.indexReads = prev, prevReads
+		t.recountLagLocked()
 	}
 	return res, err
 }
@@ -325,9 +332,8 @@ func (t *Table) hookIndexLocked(kind RecordKind, def *IndexDef, prev []*index, p
 // IndexStats returns the number of entries of the index called name and
 // the sum of their projected sizes (ItemSize of the projected attributes).
 func (t *Table) IndexStats(name string) (count int, size int64, err error) {
-	t.mu.RLock()
+	x := t.readIndexLocking(name)
 	defer t.mu.RUnlock()
-	x := t.indexLocked(name)
 	if x == nil {
 		return 0, 0, fmt.Errorf("%w: %q", ErrNoIndex, name)
 	}
@@ -377,9 +383,13 @@ func (t *Table) updateIndexesLocked(oldE entry, old Item, oldSize int, e entry, 
 	}
 }
 
-// checkIndexesLocked verifies every index against the stored items, for tests.
+// checkIndexesLocked verifies every index against the stored items, for
+// tests; t.mu is held exclusively when an index lags.
 func (t *Table) checkIndexesLocked() error {
 	for _, x := range t.indexes {
+		if x.lag != nil {
+			x = x.snapshotIndex() // with its queued changes (index_lag.go)
+		}
 		want := newIndex(t.ks, x.def)
 		reads := want.reads()
 		t.parts.ascend(0, "", func(p *partition) bool {

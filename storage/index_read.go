@@ -34,9 +34,8 @@ type IndexScanRange struct {
 // (wrong kinds or counts) matches nothing; ErrNoIndex if there is no such
 // index.
 func (t *Table) QueryIndex(name string, q IndexQuery, visit func(EncodedItem) bool) error {
-	t.mu.RLock()
+	x := t.readIndexLocking(name)
 	defer t.mu.RUnlock()
-	x := t.indexLocked(name)
 	if x == nil {
 		return ErrNoIndex
 	}
@@ -61,9 +60,8 @@ func (t *Table) QueryIndex(name string, q IndexQuery, visit func(EncodedItem) bo
 // returns false; segment i of N is a contiguous hash range, as for Scan.
 // Each visit gets the table's item as stored, whole.
 func (t *Table) ScanIndex(name string, r IndexScanRange, visit func(EncodedItem) bool) error {
-	t.mu.RLock()
+	x := t.readIndexLocking(name)
 	defer t.mu.RUnlock()
-	x := t.indexLocked(name)
 	if x == nil {
 		return ErrNoIndex
 	}

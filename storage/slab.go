@@ -64,7 +64,7 @@ func (s *slab) store(rec []byte) string {
 	}
 	need := uvarintLen(len(rec)) + len(rec)
 	if s.active == nil || cap(s.active.buf)-len(s.active.buf) < need {
-		s.grow()
+		s.grow(need)
 	}
 	c := s.active
 	c.buf = binary.AppendUvarint(c.buf, uint64(len(rec)))
@@ -74,14 +74,17 @@ func (s *slab) store(rec []byte) string {
 	return unsafe.String(&c.buf[start], len(rec))
 }
 
-// grow starts a new chunk. The chunk filled so far is compacted at the
-// end of the write if it is already mostly dead (its records replaced
-// while it was being filled), since no later release may come for it.
-func (s *slab) grow() {
+// grow starts a new chunk of at least need bytes (a record larger than
+// the next chunk size gets a chunk of its size: appended to a smaller
+// one it would move out of the chunk, uncounted and never released).
+// The chunk filled so far is compacted at the end of the write if it is
+// already mostly dead (its records replaced while it was being filled),
+// since no later release may come for it.
+func (s *slab) grow(need int) {
 	if c := s.active; c != nil && 2*c.live < len(c.buf) {
 		s.pending = append(s.pending, c)
 	}
-	size := max(s.next, slabFirstChunk)
+	size := max(s.next, slabFirstChunk, need)
 	s.next = min(2*size, slabMaxChunk)
 	buf := make([]byte, 0, size)
 	c := &chunk{buf: buf, addr: uintptr(unsafe.Pointer(unsafe.SliceData(buf)))}
@@ -223,6 +226,11 @@ func (t *Table) relocateLocked(rec string) {
 				continue
 			}
 			ie, found := x.tree.Get(ientry{key: string(key), e: cur})
+			if x.lag != nil && (!found || !sameString(ie.e.rec, rec)) {
+				// A lagged index holds an older entry, or none yet; its
+				// queued changes keep rec alive (index_lag.go).
+				continue
+			}
 			if !found {
 				panic("storage: an item's index entry is missing")
 			}

@@ -85,7 +85,7 @@ func (t *Table) Snapshot() *TableSnapshot {
 func (t *Table) snapshotLocked() *TableSnapshot {
 	s := &TableSnapshot{ks: t.ks, name: t.name, id: t.uid, parts: t.parts.share(), count: t.count, size: t.size}
 	for _, x := range t.indexes {
-		s.indexes = append(s.indexes, &index{def: x.def, tree: x.tree.Copy(), count: x.count, size: x.size, sized: x.sized})
+		s.indexes = append(s.indexes, x.snapshotIndex())
 	}
 	for _, x := range t.vindexes {
 		s.vectors = append(s.vectors, vspec{def: x.def, opts: x.opts, count: x.count, size: x.stats()})

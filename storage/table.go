@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // Table is one table's items: a map from partition key to partition (its
@@ -45,6 +46,12 @@ type Table struct {
 	// replaces.
 	indexes    []*index
 	indexReads []string
+	// lagged counts the indexes with a Lag (index_lag.go), and the read
+	// lag rlag (read_lag.go) if set: a commit numbers and queues its
+	// writes for them when it is not 0. rlag is stored under mu and
+	// loaded with or without it.
+	lagged int
+	rlag   atomic.Pointer[readLag]
 
 	// vindexes are the vector indexes (vector_index.go), replaced (never
 	// changed in place) by AddVectorIndex and DropVectorIndex. They read
@@ -193,8 +200,14 @@ func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool
 	if t.hook != nil && ch.recorded() {
 		if res, err = t.hookWriteLocked(k, &ch, origin); err != nil {
 			t.restoreLocked(undoEntry{t: t, k: k, old: ch.oldE, found: ch.OldSize > 0})
+			if t.lagged != 0 {
+				t.dropUnstampedLocked()
+			}
 			return Change{}, hookResult{}, err
 		}
+	}
+	if t.lagged != 0 {
+		t.commitLagOneLocked(k, &ch)
 	}
 	t.observeLocked(k, &ch, origin)
 	return ch, res, nil

@@ -174,6 +174,11 @@ func (tx *WriteTx) Commit() ([]Change, error) {
 		tx.unlock()
 		return nil, err
 	}
+	for _, t := range tx.tables {
+		if t.lagged != 0 {
+			t.commitLagTxLocked(tx)
+		}
+	}
 	for i, u := range tx.undo { // undo[i] is the write changes[i] records
 		u.t.observeLocked(u.k, &tx.changes[i], u.origin)
 	}
@@ -233,6 +238,11 @@ func (tx *WriteTx) rollbackLocked() {
 	for i := len(tx.undo) - 1; i >= 0; i-- {
 		u := tx.undo[i]
 		u.t.restoreLocked(u)
+	}
+	for _, t := range tx.tables {
+		if t.lagged != 0 {
+			t.dropUnstampedLocked()
+		}
 	}
 	tx.changes, tx.undo = nil, nil
 }

@@ -18,12 +18,14 @@ type faultFlags struct {
 	throttle string // -throttle: provisioned,hotkeys
 	report   bool   // -report: collect from the start, print at shutdown
 	design   string // -design: a design file (insights.ParseDesign)
+	lag      string // -lag: lag_flag.go
 }
 
 func addFaultFlags(fs *flag.FlagSet, f *faultFlags) {
 	fs.StringVar(&f.file, "faults", "", `inject faults by the rules of this JSON file ({"seed":1,"rules":[{"table":"Orders","fault":"ProvisionedThroughputExceeded","probability":0.1}]}; see README); PUT /dynamoemu/faults replaces them`)
 	fs.StringVar(&f.throttle, "throttle", "", "enforce capacity: provisioned (PROVISIONED tables' and GSIs' read and write capacity, with 300 s of burst) and/or hotkeys (3,000 RCU / 1,000 WCU per partition key per second), comma-separated")
 	fs.BoolVar(&f.report, "report", false, "collect the access-pattern report from the start (GET /dynamoemu/report) and print it at shutdown")
+	fs.StringVar(&f.lag, "lag", "", lagUsage)
 	fs.StringVar(&f.design, "design", "", "check the traffic against the single-table design in this file (see README); the report shows each pattern's requests and what fits none")
 }
 
@@ -59,6 +61,11 @@ func (f faultFlags) apply(opts *emulator.Options) error {
 		opts.Faults.Design = src
 	}
 	opts.Faults.Report = f.report
+	lags, err := parseLag(f.lag)
+	if err != nil {
+		return err
+	}
+	opts.Faults.Lags = lags
 	return nil
 }
 

@@ -25,7 +25,7 @@
 // imports nothing of ours, keeps the same shapes behind a small interface
 // (below).
 //
-// # The design for the emulator (phase 2)
+// # The design for the emulator (phase 2; wired, faults/WIRING.md §5)
 //
 // One write path stays: every index entry is still computed inside the
 // table's write from the item's old and new images, and nothing makes a
@@ -55,23 +55,19 @@
 // queue holds keep their stored records alive until applied. The hook,
 // Apply and replay are unchanged: lag is a view, never recorded.
 //
-// Stale eventually consistent reads of a table, in the emulator. Every
-// committed write already reaches a table's Observer with its key and the
-// record it replaced (storage.Committed), under the table's lock, for
-// streams. A second observer (or the stream's, widened) stamps each
-// write on the table's gate and records it in a Versions keyed by the
-// encoded primary key, under a mutex of its own. GetItem, BatchGetItem
-// and PartiQL single-item reads with ConsistentRead false read the item
-// as today, then drain Versions up to Visible() and ask AsOf: if the key
-// changed after the watermark, they answer the old record (or no item)
-// instead; reading first and asking after makes a write that commits in
-// between answer as of the watermark too. Query and Scan with
-// ConsistentRead false merge the partition's (or segment's) current
-// items with the changed keys in range, taking each changed key's AsOf
-// value, in key order: storage must then expose the order (the sort key's
-// encoded form from EncodedItem) so the merge is a walk, not a sort.
-// ConsistentRead true, transactions and every write ignore the lag, as on
-// AWS.
+// Stale eventually consistent reads of a table, inside storage too (as
+// built: storage/read_lag.go). Setting a table's read lag makes an O(1)
+// copy-on-write shadow of it (a snapshot made writable); each commit's
+// item writes are queued at the commit point under one number from the
+// gate, and Table.Eventual applies the commits Visible() shows to the
+// shadow, in one hold of its lock, and returns it. Every eventually
+// consistent read (GetItem, BatchGetItem, Query, Scan, LSI reads,
+// PartiQL) reads the shadow with its unchanged code; ConsistentRead
+// true, transactions and every write read the table, as on AWS. (The
+// first sketch, an Observer-fed Versions answering AsOf per key and a
+// merge of changed keys into each Query and Scan walk, was set aside:
+// an observer sees a transaction's writes one by one, and the merge
+// needed every read path changed. Versions stays as a building block.)
 //
 // Late stream records, in the emulator. A stream's records are pushed at
 // commit (stream.Observe); each takes a number from the stream's gate

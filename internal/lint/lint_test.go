@@ -46,7 +46,7 @@ var layers = []layer{
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
 	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
-	{pkg: "emulator/emulatortest", may: []string{"emulator", "faults", "insights"}, tests: true},
+	{pkg: "emulator/emulatortest", may: []string{"emulator", "faults", "faults/lag", "insights"}, tests: true},
 	{pkg: "emulator/benchmarks", may: []string{"emulator", "persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator

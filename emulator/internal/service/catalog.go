@@ -77,6 +77,7 @@ func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *
 		t.data.SetObserver(s)
 		t.liveStream = s
 	}
+	ns.svc.applyLagSettingsLocked(t)
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
 	if ns.tables == nil {

@@ -128,7 +128,11 @@
 //     fx_tx.go (per action, CancellationReasons), fx_ops.go (one rule
 //     check for the other operations), fx_api.go (what the facade
 //     reaches: reporting, design, reports, the report's catalog),
-//     op_contributor_insights.go (Update/Describe/ListContributorInsights).
+//     op_contributor_insights.go (Update/Describe/ListContributorInsights),
+//     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
+//     lag and stale reads), fx_lag_reads.go (which storage table a read
+//     reads: the table, or its eventual view), fx_lag_settings.go (lags
+//     tables get from their creation).
 //
 // # Why one package
 //
@@ -174,7 +178,9 @@
 //	storage.Table.mu  one table's items, indexes and metadata record
 //	                  (SetMeta); several tables only through storage.Begin
 //	                  and BeginRead, which take them in ascending table id
-//	                  (storage/doc.go)
+//	                  (storage/doc.go); then a read lag's shadow's mu and
+//	                  a lag.Gate's mutex (a leaf), taken under it at a
+//	                  commit (Stamp) and by a lagged read (Visible)
 //	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
 //	                  (DeleteTable holds table.mu and the table's
 //	                  storage lock while it drops it)

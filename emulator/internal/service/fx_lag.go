@@ -13,7 +13,8 @@ import (
 // not: the shard iterator does not move past it, and the record is
 // delivered, in order, once the gate shows it (the clock advanced past
 // the delay, or Release). GSI propagation lag and stale eventually
-// consistent table reads are not wired in yet.
+// consistent table reads live in storage (index_lag.go, read_lag.go;
+// here fx_lag_gates.go and fx_lag_reads.go).
 
 // streamGate is a stream's gate and the sequence number of the last
 // record taken before it was set: the gate's commit k is the record

@@ -57,6 +57,7 @@ func TestLockOrder(t *testing.T) {
 		maxErrors     = 10
 	)
 	env := &lockOrderEnv{t: t, e: newTestService(t, Config{}), seed: seed, outcomes: map[string]int{}}
+	env.lagSettings() // fx_lag_lockorder_test.go
 	for _, name := range lockOrderTables {
 		env.mustCreate(name)
 	}
@@ -108,6 +109,7 @@ func TestLockOrder(t *testing.T) {
 	for i := range uint64(readers) {
 		start(4<<32|i, opsPerReader, false, request(env.readOp))
 	}
+	start(5<<32, maxChangesPer, true, env.lagStep)
 	go func() {
 		work.Wait()
 		close(done)
@@ -118,6 +120,7 @@ func TestLockOrder(t *testing.T) {
 	if t.Failed() {
 		return
 	}
+	env.unlag()
 	for _, name := range lockOrderTables {
 		env.checkTable(name)
 	}

@@ -151,7 +151,7 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 				continue
 			}
 			processed = true
-			it, ok := bt.t.data.Get(k)
+			it, ok := bt.t.readData(bt.consistent).Get(k)
 			n := 0
 			if ok {
 				n = storage.ItemSize(it)

@@ -427,8 +427,8 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	stored, found := t.data.GetEncoded(key)
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	stored, found := t.readData(consistent).GetEncoded(key)
 	if fx != nil {
 		n := 0
 		if found {

@@ -342,7 +342,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	t.data.QueryEncoded(r, p.visit)
+	t.readData(req.consistent).QueryEncoded(r, p.visit)
 	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.last.Key())
 	return p.output()
 }
@@ -460,7 +460,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	t.data.ScanEncoded(r, p.visit)
+	t.readData(req.consistent).ScanEncoded(r, p.visit)
 	return p.output()
 }
 
@@ -578,7 +578,7 @@ func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in 
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := t.data.ScanIndex(x.name, ir, p.visit); err != nil {
+	if err := t.indexData(x, req.consistent).ScanIndex(x.name, ir, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
 	return p.output()

@@ -173,7 +173,7 @@ func queryIndexPage(t *table, x *indexDef, req *readRequest, in *QueryInput, q s
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := t.data.QueryIndex(x.name, q, p.visit); err != nil {
+	if err := t.indexData(x, req.consistent).QueryIndex(x.name, q, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
 	return p.output()

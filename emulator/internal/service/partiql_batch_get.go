@@ -30,7 +30,7 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 		return batchError(err, t.name)
 	}
 	resp := BatchStatementResponse{TableName: t.name}
-	stored, found := t.data.GetEncoded(key)
+	stored, found := t.readData(opt.consistent).GetEncoded(key)
 	size := 0
 	if found {
 		size = stored.Size()

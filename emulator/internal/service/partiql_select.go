@@ -115,7 +115,7 @@ func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
 	case plan.none:
 	case len(plan.kcs) > 0:
 		for _, kc := range plan.kcs[first:] {
-			t.data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
+			t.readData(p.req.consistent).QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
 				Forward: plan.sel.Forward, ExclusiveStart: start}, p.visit)
 			if p.stopped {
 				break
@@ -123,7 +123,7 @@ func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
 			start = nil
 		}
 	default:
-		t.data.ScanEncoded(storage.ScanRange{ExclusiveStart: start}, p.visit)
+		t.readData(p.req.consistent).ScanEncoded(storage.ScanRange{ExclusiveStart: start}, p.visit)
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 	case len(plan.iqs) > 0:
 		for _, q := range plan.iqs[first:] {
 			q.ExclusiveStart = start
-			if err := t.data.QueryIndex(ix.name, q, p.visit); err != nil {
+			if err := t.indexData(ix, p.req.consistent).QueryIndex(ix.name, q, p.visit); err != nil {
 				return apierr.Validation(apierr.MsgPartiQLNoSuchIndex) // deleted since the lookup
 			}
 			if p.stopped {
@@ -63,7 +63,7 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 			start = nil
 		}
 	default:
-		if err := t.data.ScanIndex(ix.name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
+		if err := t.indexData(ix, p.req.consistent).ScanIndex(ix.name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
 			return apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
 		}
 	}

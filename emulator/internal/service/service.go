@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
@@ -32,6 +33,8 @@ type Service struct {
 	fx fxState
 	// repl replicates the writes of global tables (global_tables_repl.go).
 	repl replicator
+	// lagSet are the lags tables get when published (fx_lag_settings.go).
+	lagSet atomic.Pointer[[]LagSetting]
 }
 
 // Config configures a service.

@@ -254,6 +254,9 @@ func (t *table) registerStream(c *call, m *tableMeta, view, prev string) *stream
 func (t *table) attachStreamLocked(s *stream) {
 	t.data.SetObserver(s)
 	t.liveStream = s
+	if t.ns != nil {
+		t.ns.svc.applyLagSettingsLocked(t)
+	}
 }
 
 // stopStreamLocked detaches t's stream and closes its shard at now.

@@ -126,6 +126,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 				if err := t.data.AddIndex(x.storageDef()); err != nil {
 					return err
 				}
+				c.svc.applyIndexLagSetting(t, x.name)
 			}
 			if x := change.dropped; x != nil {
 				if err := t.data.DropIndex(x.name); err != nil {

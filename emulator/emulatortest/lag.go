@@ -1,0 +1,47 @@
+package emulatortest
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/faults/lag"
+)
+
+// Eventual consistency on demand (issue 23): the gates that make a GSI,
+// a table's eventually consistent reads or a stream lag behind the
+// writes. Each helper returns the gate for the rest of t (SetDelay,
+// Hold, Release; Advance the emulator's clock past a delay) and ends the
+// lag when t ends. A table or index that does not exist fails t.
+
+// IndexLag returns the gate of GSI index of table in c's namespace.
+func IndexLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table, index string) *lag.Gate {
+	t.Helper()
+	g, err := e.IndexLag(AccessKeyOf(t, c), c.Options().Region, table, index)
+	return lagGate(t, g, err)
+}
+
+// ReadLag returns the gate of table's eventually consistent reads in c's
+// namespace.
+func ReadLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) *lag.Gate {
+	t.Helper()
+	g, err := e.TableReadLag(AccessKeyOf(t, c), c.Options().Region, table)
+	return lagGate(t, g, err)
+}
+
+// StreamLag returns the gate of table's enabled stream in c's namespace.
+func StreamLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) *lag.Gate {
+	t.Helper()
+	g, err := e.StreamLag(AccessKeyOf(t, c), c.Options().Region, table)
+	return lagGate(t, g, err)
+}
+
+func lagGate(t testing.TB, g *lag.Gate, err error) *lag.Gate {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("emulatortest: %v", err)
+	}
+	t.Cleanup(func() { g.SetDelay(0) })
+	return g
+}
