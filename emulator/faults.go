@@ -44,7 +44,10 @@ type Throttle struct {
 	// UnprocessedItems/UnprocessedKeys in batches.
 	Provisioned bool
 	// HotKeys enforces the per-partition-key limits (3,000 RCU and 1,000
-	// WCU per second): ThrottlingException on an on-demand table.
+	// WCU per second): ThrottlingException on an on-demand table,
+	// ProvisionedThroughputExceededException (reason
+	// TableWriteKeyRangeThroughputExceeded, ...) on a provisioned one,
+	// whether or not Provisioned enforces its capacity.
 	HotKeys bool
 	// Burst is the unused capacity kept; 0 means AWS's 300 seconds.
 	Burst time.Duration

@@ -22,12 +22,13 @@ var fxHooked = map[string]bool{
 
 // fxOperation runs the fault rules on a call of an operation not in
 // fxHooked, with in its decoded input. Nil when nothing fires.
-func (c *call) fxOperation(name string, in any) error {
+func (c *call) fxOperation(op string, in any) error {
 	inj := c.svc.fx.inj
-	if !inj.Active() || fxHooked[name] {
+	if !inj.Active() || fxHooked[op] {
 		return nil
 	}
-	call := faults.Call{Op: name, Table: tableNameOf(in)}
+	name, index := fxTargetOf(in)
+	call := faults.Call{Op: op, Table: name, Index: index}
 	f := inj.Decide(call)
 	if f.Delay > 0 {
 		if err := c.sleep(f.Delay); err != nil {
@@ -37,15 +38,8 @@ func (c *call) fxOperation(name string, in any) error {
 	if !f.Fails() {
 		return nil
 	}
-	u := &fxUse{c: c, t: &table{name: call.Table, arn: c.tableARN(call.Table)}}
+	u := &fxUse{c: c, t: &table{name: call.Table, arn: c.tableARN(call.Table)}, index: index, gsi: index != ""}
 	return u.faultError(f.Kind, f.Message)
-}
-
-// tableNameOf returns the TableName member of a decoded input, or "".
-func tableNameOf(in any) string {
-	var s string
-	noteTable(&s, in)
-	return s
 }
 
 // statementTarget is the table and index a PartiQL statement names.
