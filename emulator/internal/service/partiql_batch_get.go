@@ -29,10 +29,15 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 	if err := c.guardKey(t, key); err != nil {
 		return batchError(err, t.name)
 	}
+	fx, err := c.fxBatchGet(t, key)
+	if err != nil {
+		return batchError(err, t.name)
+	}
 	resp := BatchStatementResponse{TableName: t.name}
 	stored, found := t.data.GetEncoded(key)
-	size := 0
+	size, n := 0, 0
 	if found {
+		n = 1
 		size = stored.Size()
 		var w wire.WireItem
 		if g.Projection == nil {
@@ -45,6 +50,7 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 		}
 		resp.Item = &w
 	}
+	fx.end(readUnits(size, opt.consistent), 0, nil, n, n)
 	caps.add(readCapacity(t, opt.capacity, size, opt.consistent))
 	return resp
 }
