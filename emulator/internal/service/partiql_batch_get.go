@@ -35,9 +35,8 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 	}
 	resp := BatchStatementResponse{TableName: t.name}
 	stored, found := t.data.GetEncoded(key)
-	size, n := 0, 0
+	size := 0
 	if found {
-		n = 1
 		size = stored.Size()
 		var w wire.WireItem
 		if g.Projection == nil {
@@ -49,6 +48,10 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 			w = wire.WireItem{}
 		}
 		resp.Item = &w
+	}
+	n := 0
+	if found {
+		n = 1
 	}
 	fx.end(readUnits(size, opt.consistent), 0, nil, n, n)
 	caps.add(readCapacity(t, opt.capacity, size, opt.consistent))
