@@ -63,6 +63,8 @@ func (e *Emulator) initFaults() error {
 		if err := e.svc.Faults().SetRules(o.Seed, o.Rules); err != nil {
 			return err
 		}
+	} else if err := e.loadFaults(); err != nil { // faults_persist.go
+		return err
 	}
 	if len(o.Design) > 0 {
 		if err := e.SetDesign(o.Design); err != nil {

@@ -49,6 +49,11 @@ type fxState struct {
 	mu        sync.Mutex // guards reporting and design; a leaf
 	reporting bool
 	design    *insights.Design
+
+	// saveMu serializes the saves of Contributor Insights configurations
+	// (fx_persist.go); held over a recorder's lock and a DB's SetMeta,
+	// never with a table's lock.
+	saveMu sync.Mutex
 }
 
 // initFx gives a new namespace its throttler and recorder, with the
@@ -395,6 +400,7 @@ func (ns *Namespace) forgetFx(table string) {
 	}
 	if ns.rec != nil {
 		ns.rec.ForgetContributorInsights(table, "")
+		ns.saveContributorInsights()
 	}
 }
 

@@ -123,6 +123,7 @@ func updateContributorInsights(c *call, in *UpdateContributorInsightsInput) (*Up
 		mode = insights.CIMode(*in.ContributorInsightsMode)
 	}
 	ci := t.ns.rec.UpdateContributorInsights(t.name, index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
+	t.ns.saveContributorInsights() // fx_persist.go
 	return &UpdateContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),

@@ -49,6 +49,8 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 	}
 	ns.pitr.dropUnclaimed() // pitr_keep.go
 	ns.restoreTokens(now)   // idempotency_persist.go
+	// Contributor Insights' configuration (fx_persist.go).
+	ns.restoreContributorInsights()
 	return len(tables), nil
 }
 
