@@ -135,3 +135,27 @@ func TestPersistFaultsSDK(t *testing.T) {
 		t.Errorf("rules given at start: got %+v, want them in place of the saved ones", got)
 	}
 }
+
+// TestContributorInsightsGSIDeletedSDK: a GSI deleted takes its
+// Contributor Insights with it: ListContributorInsights no longer lists
+// it (the recorder forgets it, and the saved configuration with it).
+func TestContributorInsightsGSIDeletedSDK(t *testing.T) {
+	ctx := context.Background()
+	_, db := emulatortest.NewWith(t, emulator.Options{})
+	multiKeyTable(t, db, "tbl", false)
+	if _, err := db.UpdateContributorInsights(ctx, &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("tbl"),
+		IndexName: aws.String("byMatch"), ContributorInsightsAction: types.ContributorInsightsActionEnable}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("byMatch")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := db.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{TableName: aws.String("tbl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.ContributorInsightsSummaries) != 0 {
+		t.Errorf("after the GSI's deletion: got %d summaries, want none", len(list.ContributorInsightsSummaries))
+	}
+}

@@ -86,3 +86,13 @@ func (ns *Namespace) restoreContributorInsights() {
 	}
 	ns.rec.RestoreContributorInsights(keep)
 }
+
+// forgetIndexFx drops a deleted GSI's Contributor Insights (and saves
+// the configuration without it).
+func (ns *Namespace) forgetIndexFx(table, index string) {
+	if ns.rec == nil {
+		return
+	}
+	ns.rec.ForgetContributorInsights(table, index)
+	ns.saveContributorInsights()
+}
