@@ -126,7 +126,10 @@
 //     a table or index, a table's throttling configured from its
 //     definition), fx_batch.go (per item, UnprocessedItems/Keys),
 //     fx_tx.go (per action, CancellationReasons), fx_ops.go (one rule
-//     check for the other operations), fx_api.go (what the facade
+//     check for the other operations; fx_target.go: the table they
+//     name, by name or ARN), fx_partiql.go (per PartiQL statement, with
+//     its key), fx_persist.go (Contributor Insights' configuration
+//     across restarts), fx_api.go (what the facade
 //     reaches: reporting, design, reports, the report's catalog),
 //     op_contributor_insights.go (Update/Describe/ListContributorInsights).
 //
