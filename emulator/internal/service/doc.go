@@ -196,6 +196,9 @@
 //	replicator.mu     the replication routes, queue and write stamps;
 //	                  the tap takes it in the DB's hook under storage's
 //	                  locks, nothing taken inside it
+//	fxState.saveMu    saving a namespace's Contributor Insights
+//	                  (fx_persist.go): taken with no other lock held; a
+//	                  recorder's mutex, then the DB's SetMeta, inside it
 //	leaves            transferSet.mu, namespaces.mu, Namespace.mu, idempotency.mu,
 //	                  fxState.mu and a recorder's mutex (the one exception
 //	                  to "nothing inside": a namespace created under

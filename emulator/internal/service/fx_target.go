@@ -66,8 +66,11 @@ func tableOfARN(arn string) (table, index string, ok bool) {
 		return "", "", false
 	}
 	table, sub, _ := strings.Cut(rest, "/")
+	if table == "" {
+		return "", "", false
+	}
 	if x, ok := strings.CutPrefix(sub, "index/"); ok {
 		index, _, _ = strings.Cut(x, "/")
 	}
-	return table, index, table != ""
+	return table, index, true
 }

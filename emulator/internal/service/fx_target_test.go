@@ -1,6 +1,9 @@
 package service
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFxTargetOf(t *testing.T) {
 	s := func(v string) *string { return &v }
@@ -28,4 +31,22 @@ func TestFxTargetOf(t *testing.T) {
 			t.Errorf("%s: got %q %q, want %q %q", tc.name, table, ix, tc.table, tc.ix)
 		}
 	}
+}
+
+// FuzzTableOfARN: any ARN reads as a table without '/' (and an index
+// without '/') or as none, never a panic.
+func FuzzTableOfARN(f *testing.F) {
+	for _, s := range []string{"arn:aws:dynamodb:us-east-1:1:table/T", "arn:aws:dynamodb:r:a:table/T/index/G/x",
+		"arn:aws:dynamodb:r:a:table/", "arn:aws:dynamodb:r:a:table//index/G", "arn:aws:kinesis:r:a:stream/S", "arn:::::", "arn"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, arn string) {
+		table, index, ok := tableOfARN(arn)
+		if !ok && (table != "" || index != "") {
+			t.Fatalf("%q: not ok but %q %q", arn, table, index)
+		}
+		if ok && (table == "" || strings.Contains(table, "/") || strings.Contains(index, "/")) {
+			t.Fatalf("%q: got %q %q", arn, table, index)
+		}
+	})
 }
