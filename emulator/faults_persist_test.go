@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,5 +70,51 @@ func TestPersistFaultsSnapshot(t *testing.T) {
 				t.Errorf("ci1 after restarts: got %s, want ENABLED", got)
 			}
 		})
+	}
+}
+
+// TestPersistContributorInsightsConcurrent: Contributor Insights changed
+// from several goroutines at once (and tables deleted meanwhile) come
+// back after a restart as they were last: the saves are serialized, the
+// last one saved is the latest.
+func TestPersistContributorInsightsConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	clock := testkit.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	opts := Options{Clock: clock.Now}
+	e := openPersisted(t, dir, opts)
+	tables := []string{"cc0", "cc1", "cc2", "cc3"}
+	for _, tbl := range tables {
+		mustDo(t, e, 200, "CreateTable", `{"TableName":"`+tbl+`","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				tbl := tables[(g+i)%len(tables)]
+				action := []string{"ENABLE", "DISABLE"}[(g*7+i)%2]
+				res, out := do(t, e, "DynamoDB_20120810.UpdateContributorInsights", testkit.DefaultAuth,
+					`{"TableName":"`+tbl+`","ContributorInsightsAction":"`+action+`"}`)
+				if res.StatusCode != 200 && testkit.ErrorType(out) != "ResourceNotFoundException" {
+					t.Errorf("UpdateContributorInsights: %d %s", res.StatusCode, out)
+				}
+				if g == 0 && i == 10 {
+					mustDo(t, e, 200, "DeleteTable", `{"TableName":"cc3"}`)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	want := mustDo(t, e, 200, "ListContributorInsights", `{}`)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e = openPersisted(t, dir, opts)
+	if got := mustDo(t, e, 200, "ListContributorInsights", `{}`); got != want {
+		t.Errorf("after a restart: got %s, want %s", got, want)
+	}
+	if strings.Contains(want, "cc3") {
+		t.Errorf("a deleted table listed: %s", want)
 	}
 }
