@@ -32,6 +32,9 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 	// their records; others with none.
 	rebuilt := ns.loadedStreams != nil
 	defer func() { ns.loadedStreams = nil }()
+	// Contributor Insights' configuration (fx_persist.go), for the tables
+	// rebuilt below: once they are all back.
+	defer ns.restoreContributorInsights()
 	tables := ns.db.Tables()
 	for _, st := range tables {
 		if err := ns.applied(&storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {
@@ -49,8 +52,6 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 	}
 	ns.pitr.dropUnclaimed() // pitr_keep.go
 	ns.restoreTokens(now)   // idempotency_persist.go
-	// Contributor Insights' configuration (fx_persist.go).
-	ns.restoreContributorInsights()
 	return len(tables), nil
 }
 
