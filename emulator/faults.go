@@ -47,7 +47,10 @@ type Throttle struct {
 	// UnprocessedItems/UnprocessedKeys in batches.
 	Provisioned bool
 	// HotKeys enforces the per-partition-key limits (3,000 RCU and 1,000
-	// WCU per second): ThrottlingException on an on-demand table.
+	// WCU per second): ThrottlingException on an on-demand table,
+	// ProvisionedThroughputExceededException (reason
+	// TableWriteKeyRangeThroughputExceeded, ...) on a provisioned one,
+	// whether or not Provisioned enforces its capacity.
 	HotKeys bool
 	// Burst is the unused capacity kept; 0 means AWS's 300 seconds.
 	Burst time.Duration
@@ -63,6 +66,8 @@ func (e *Emulator) initFaults() error {
 		if err := e.svc.Faults().SetRules(o.Seed, o.Rules); err != nil {
 			return err
 		}
+	} else if err := e.loadFaults(); err != nil { // faults_persist.go
+		return err
 	}
 	if len(o.Design) > 0 {
 		if err := e.SetDesign(o.Design); err != nil {

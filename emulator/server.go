@@ -19,7 +19,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/faults"
 	"github.com/dynamoemu/dynamoemu/persist"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -279,7 +278,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		StreamRetention:    e.opts.StreamRetention,
 		Conventions:        e.opts.Conventions,
 		TableDropped:       e.release.deleted,
-		Faults:             faults.New(faults.Options{Clock: e.clock, Logger: e.log}),
+		Faults:             e.newInjector(), // faults_persist.go
 		Throttle:           service.ThrottleConfig(e.opts.Faults.Throttle),
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,

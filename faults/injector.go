@@ -47,6 +47,11 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxEvents bounds the event log (the newest are kept); 0 means 1000.
 	MaxEvents int
+	// OnChange, if set, is called after each change of the rule list
+	// (SetRules that succeeded, Clear), with no lock held: the emulator
+	// saves the rules with -dbPath. It reads the rules with Rules, so
+	// that of two changes racing, the list it saves last is the latest.
+	OnChange func()
 }
 
 // Injector decides, for each call it is asked about, whether a rule
@@ -57,8 +62,10 @@ type Injector struct {
 	set    atomic.Pointer[ruleSet] // the rules; nil when there are none
 	clock  func() time.Time
 	logger *slog.Logger
-	events eventLog
-	byKind [numKinds]atomic.Int64 // faults injected per kind since New or ResetStats
+	// onChange is Options.OnChange.
+	onChange func()
+	events   eventLog
+	byKind   [numKinds]atomic.Int64 // faults injected per kind since New or ResetStats
 }
 
 // ruleSet is one rule list with its per-rule state; SetRules replaces it
@@ -80,7 +87,7 @@ type ruleState struct {
 
 // New returns an injector with no rules.
 func New(o Options) *Injector {
-	in := &Injector{clock: o.Clock, logger: o.Logger}
+	in := &Injector{clock: o.Clock, logger: o.Logger, onChange: o.OnChange}
 	if in.clock == nil {
 		in.clock = time.Now
 	}
@@ -103,7 +110,7 @@ func (in *Injector) SetRules(seed uint64, rules []Rule) error {
 		}
 	}
 	if len(rules) == 0 {
-		in.set.Store(nil)
+		in.Clear()
 		return nil
 	}
 	s := &ruleSet{seed: seed, rules: make([]ruleState, len(rules))}
@@ -120,11 +127,22 @@ func (in *Injector) SetRules(seed uint64, rules []Rule) error {
 		}
 	}
 	in.set.Store(s)
+	in.changed()
 	return nil
 }
 
 // Clear removes every rule.
-func (in *Injector) Clear() { in.set.Store(nil) }
+func (in *Injector) Clear() {
+	in.set.Store(nil)
+	in.changed()
+}
+
+// changed calls Options.OnChange, if set.
+func (in *Injector) changed() {
+	if in.onChange != nil {
+		in.onChange()
+	}
+}
 
 // Active reports whether there are rules: when it is false, Decide
 // returns the zero Fault and a caller need not build its Call.

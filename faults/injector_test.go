@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -346,4 +347,28 @@ func TestConcurrentReplace(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// TestOnChange: OnChange is called after each change of the rule list
+// (not after a SetRules that failed), and sees the new list.
+func TestOnChange(t *testing.T) {
+	var seen []int
+	var in *Injector
+	in = New(Options{OnChange: func() {
+		_, rules := in.Rules()
+		seen = append(seen, len(rules))
+	}})
+	steps := []func() error{
+		func() error { return in.SetRules(1, []Rule{{Fault: Throttling}, {Fault: InternalServerError}}) },
+		func() error { return in.SetRules(1, []Rule{{}}) }, // invalid: no change
+		func() error { in.Clear(); return nil },
+		func() error { return in.SetRules(2, []Rule{{Fault: Throttling}}) },
+		func() error { return in.SetRules(2, nil) },
+	}
+	for _, step := range steps {
+		_ = step()
+	}
+	if want := []int{2, 0, 1, 0}; !slices.Equal(seen, want) {
+		t.Errorf("got rule counts %v, want %v", seen, want)
+	}
 }

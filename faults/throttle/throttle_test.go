@@ -141,6 +141,7 @@ func TestBurst(t *testing.T) {
 func TestPerKey(t *testing.T) {
 	onDemand := Table{Mode: OnDemand, Indexes: map[string]Throughput{"byX": {}}}
 	provisioned := Table{Mode: Provisioned, Table: Throughput{Read: 10000, Write: 10000}}
+	keysOnly := Table{Mode: Provisioned, KeysOnly: true, Indexes: map[string]Throughput{"byX": {}}}
 	hot := Use{Table: "T", Partition: "hot", Write: true}
 	cold := Use{Table: "T", Partition: "cold", Write: true}
 	hotRead := Use{Table: "T", Partition: "hot"}
@@ -171,6 +172,13 @@ func TestPerKey(t *testing.T) {
 			{0, hotRead, 1, "TableReadKeyRangeThroughputExceeded"},
 			{500 * time.Millisecond, hotRead, 1, ""},
 		}},
+		{"provisioned keys only: capacity not enforced, hot keys refused", keysOnly, true, []step{
+			{0, scan, 50000, ""}, {0, scan, 1, ""}, // no table bucket
+			{0, hot, 1000, ""},
+			{0, hot, 1, "TableWriteKeyRangeThroughputExceeded"},
+			{0, gsiHot, 1000, ""},
+			{0, gsiHot, 1, "IndexWriteKeyRangeThroughputExceeded"},
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -180,6 +188,12 @@ func TestPerKey(t *testing.T) {
 				t.Fatal(err)
 			}
 			run(t, th, clk, tc.steps)
+			if tc.table.KeysOnly {
+				r, _ := th.Admit(hot)
+				if r.Kind != faults.ProvisionedThroughputExceeded {
+					t.Errorf("keys only: a hot key's kind %v, want ProvisionedThroughputExceeded", r.Kind)
+				}
+			}
 		})
 	}
 }

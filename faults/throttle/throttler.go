@@ -36,6 +36,15 @@ type Table struct {
 	Mode    Mode
 	Table   Throughput
 	Indexes map[string]Throughput
+	// KeysOnly, for a Provisioned table, leaves its provisioned capacity
+	// (and its GSIs') unenforced: only the per-partition-key limits apply
+	// (Options.PerKey), and a hot key is refused as a provisioned table's
+	// is, with ProvisionedThroughputExceeded. AWS's developer guide
+	// ("Troubleshooting throttling") lists key range throttling "in both
+	// modes", and a provisioned table's throttling exception is
+	// ProvisionedThroughputExceededException. Table and Indexes need not
+	// hold throughput then.
+	KeysOnly bool
 }
 
 // Options configure a Throttler.
@@ -140,7 +149,7 @@ func (t *Throttler) Configure(name string, c Table) error {
 	if c.Mode != Provisioned && c.Mode != OnDemand {
 		return fmt.Errorf("%w %q: mode %d", ErrTable, name, c.Mode)
 	}
-	if c.Mode == Provisioned {
+	if c.Mode == Provisioned && !c.KeysOnly {
 		if !validThroughput(c.Table.Read) || !validThroughput(c.Table.Write) {
 			return fmt.Errorf("%w %q: provisioned throughput %+v", ErrTable, name, c.Table)
 		}
@@ -167,7 +176,7 @@ func (t *Throttler) Configure(name string, c Table) error {
 	for ix := range c.Indexes {
 		ts.gsi[ix] = true
 	}
-	if c.Mode == OnDemand {
+	if c.Mode == OnDemand || c.KeysOnly {
 		ts.rw = nil
 		return nil
 	}

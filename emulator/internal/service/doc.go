@@ -126,7 +126,10 @@
 //     a table or index, a table's throttling configured from its
 //     definition), fx_batch.go (per item, UnprocessedItems/Keys),
 //     fx_tx.go (per action, CancellationReasons), fx_ops.go (one rule
-//     check for the other operations), fx_api.go (what the facade
+//     check for the other operations; fx_target.go: the table they
+//     name, by name or ARN), fx_partiql.go (per PartiQL statement, with
+//     its key), fx_persist.go (Contributor Insights' configuration
+//     across restarts), fx_api.go (what the facade
 //     reaches: reporting, design, reports, the report's catalog),
 //     op_contributor_insights.go (Update/Describe/ListContributorInsights),
 //     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
@@ -199,6 +202,9 @@
 //	replicator.mu     the replication routes, queue and write stamps;
 //	                  the tap takes it in the DB's hook under storage's
 //	                  locks, nothing taken inside it
+//	fxState.saveMu    saving a namespace's Contributor Insights
+//	                  (fx_persist.go): taken with no other lock held; a
+//	                  recorder's mutex, then the DB's SetMeta, inside it
 //	leaves            transferSet.mu, namespaces.mu, Namespace.mu, idempotency.mu,
 //	                  fxState.mu and a recorder's mutex (the one exception
 //	                  to "nothing inside": a namespace created under

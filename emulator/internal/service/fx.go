@@ -27,8 +27,9 @@ type ThrottleConfig struct {
 	// and their GSIs (token buckets with Burst of unused capacity).
 	Provisioned bool
 	// HotKeys enforces the per-partition-key limits (3,000 RCU, 1,000 WCU
-	// per second) on every table: ThrottlingException on an on-demand
-	// table, ProvisionedThroughputExceededException on a provisioned one.
+	// per second) on every table (but those tagged off): ThrottlingException
+	// on an on-demand table, ProvisionedThroughputExceededException on a
+	// provisioned one, whether or not its capacity is enforced.
 	HotKeys bool
 	// Burst is the unused capacity kept (0: AWS's 300 s).
 	Burst time.Duration
@@ -48,6 +49,11 @@ type fxState struct {
 	mu        sync.Mutex // guards reporting and design; a leaf
 	reporting bool
 	design    *insights.Design
+
+	// saveMu serializes the saves of Contributor Insights configurations
+	// (fx_persist.go); held over a recorder's lock and a DB's SetMeta,
+	// never with a table's lock.
+	saveMu sync.Mutex
 }
 
 // initFx gives a new namespace its throttler and recorder, with the
@@ -92,19 +98,24 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 	cfg := ns.svc.fx.th
 	prev := t.thState.Load()
 	provisioned := m.billingMode != "PAY_PER_REQUEST" && m.throughput.read > 0 && m.throughput.write > 0
-	on := cfg.Provisioned && provisioned || cfg.HotKeys
+	enforce := cfg.Provisioned // the provisioned capacity
+	tagged := false
 	for _, tg := range m.tags {
 		if tg.key == ThrottleTag {
-			on = tg.value == "on"
+			tagged, enforce = true, tg.value == "on"
 		}
 	}
+	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce)
 	if prev == nil {
 		ns.th.Drop(t.name) // a table of the same name before this one
 	}
 	if on {
+		// A provisioned table is in provisioned mode even when only its
+		// hot keys are limited: its hot keys are refused with
+		// ProvisionedThroughputExceededException (throttle.Table.KeysOnly).
 		c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
-		if provisioned && (cfg.Provisioned || !cfg.HotKeys) {
-			c.Mode = throttle.Provisioned
+		if provisioned {
+			c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
 			c.Table = throttle.Throughput{Read: float64(m.throughput.read), Write: float64(m.throughput.write)}
 		}
 		for _, x := range m.gsis {
@@ -389,6 +400,7 @@ func (ns *Namespace) forgetFx(table string) {
 	}
 	if ns.rec != nil {
 		ns.rec.ForgetContributorInsights(table, "")
+		ns.saveContributorInsights()
 	}
 }
 

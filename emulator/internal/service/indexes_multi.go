@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/insights"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -90,8 +91,10 @@ func multiStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.MultiKeyCon
 	return esk, nil
 }
 
-// queryMulti reads one Query page of a multi-attribute index.
-func queryMulti(t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*QueryOutput, error) {
+// queryMulti reads one Query page of a multi-attribute index, through the
+// same fault, throttling and report hooks as any Query (fxBegin; the key
+// condition as multiKey gives it).
+func queryMulti(c *call, t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*QueryOutput, error) {
 	var kc *expr.MultiKeyCondition
 	var err error
 	if in.KeyConditionExpression != nil {
@@ -118,6 +121,9 @@ func queryMulti(t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*Qu
 	if err != nil {
 		return nil, err
 	}
+	if req.fx, err = c.fxBegin(t, x, multiKey(kc), insights.Query, req.filter != nil); err != nil {
+		return nil, err
+	}
 	q := storage.IndexQuery{
 		Partition:  kc.Partition,
 		SortPrefix: kc.SortPrefix,
@@ -127,4 +133,33 @@ func queryMulti(t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*Qu
 	return queryIndexPage(t, x, req, in, q, func(esk storage.Item) (storage.Item, error) {
 		return multiStartKey(t, x, esk, kc)
 	})
+}
+
+// multiKey is the key condition of a Query of a multi-attribute index as
+// the fault rules, the throttler and the report see it: one partition
+// value (the attribute's own value when the partition key has one
+// attribute; with several, their text joined by "#", the way a
+// single-attribute design writes a composite key), and the condition on
+// the first sort key attribute when the query fixes no sort prefix
+// (none otherwise).
+func multiKey(kc *expr.MultiKeyCondition) insights.KeyCondition {
+	var pk storage.Value
+	switch len(kc.Partition) {
+	case 0:
+	case 1:
+		pk = kc.Partition[0]
+	default:
+		b := make([]byte, 0, 64)
+		for i, v := range kc.Partition {
+			if i > 0 {
+				b = append(b, '#')
+			}
+			b = append(b, v.Str()...)
+		}
+		pk = storage.S(string(b))
+	}
+	if len(kc.SortPrefix) > 0 {
+		return insights.KeyCondition{Partition: pk}
+	}
+	return queryKey(pk, kc.Sort)
 }

@@ -123,6 +123,12 @@ func updateContributorInsights(c *call, in *UpdateContributorInsightsInput) (*Up
 		mode = insights.CIMode(*in.ContributorInsightsMode)
 	}
 	ci := t.ns.rec.UpdateContributorInsights(t.name, index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
+	if t.ns.getTable(t.name) != t {
+		// Deleted meanwhile: its DeleteTable may have forgotten its
+		// Contributor Insights before this update recorded it.
+		t.ns.rec.ForgetContributorInsights(t.name, "")
+	}
+	t.ns.saveContributorInsights() // fx_persist.go
 	return &UpdateContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),

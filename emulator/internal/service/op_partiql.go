@@ -106,9 +106,6 @@ func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutp
 	if err != nil {
 		return nil, err
 	}
-	if err := c.fxStatement(st); err != nil {
-		return nil, err
-	}
 	return runStatement(c, st, *in.Statement, params, stmtOptions{
 		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
 		limit:      limitOf(in.Limit),

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -50,6 +51,8 @@ type BatchStatementResponse struct {
 	// Item is the item a SELECT read: {} for an item none of whose
 	// attributes the SELECT list selects, absent for a missing item.
 	Item *wire.WireItem `json:"Item,omitempty"`
+	// fatal is an error that fails the whole call instead (batchError).
+	fatal error
 }
 
 // BatchExecuteStatementOutput is the BatchExecuteStatement response.
@@ -161,6 +164,9 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 			rvoccf:     r.ReturnValuesOnConditionCheckFailure,
 		}
 		out.Responses[i] = runBatchStatement(c, b, opt, &caps)
+		if err := out.Responses[i].fatal; err != nil {
+			return nil, err // an injected fault with no statement code (fx_partiql.go)
+		}
 	}
 	out.ConsumedCapacity = caps.list
 	return out, nil
@@ -215,8 +221,10 @@ func batchError(err error, table string) BatchStatementResponse {
 		e.Code = "ValidationError"
 	case apierr.ErrItemCollectionSizeLimitExceeded:
 		e.Code = "ItemCollectionSizeLimitExceeded"
+	case apierr.ErrTransactionInProgress:
+		resp.fatal = err // no statement code for it (fx_partiql.go)
 	default:
-		e.Code = "InternalServerError"
+		e.Code = cmp.Or(batchFaultCode(ae), "InternalServerError")
 	}
 	return resp
 }

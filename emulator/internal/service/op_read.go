@@ -286,7 +286,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		}
 	}
 	if x != nil && x.multi() {
-		return queryMulti(t, x, comp, in)
+		return queryMulti(c, t, x, comp, in)
 	}
 	ks := t.schema
 	if x != nil {

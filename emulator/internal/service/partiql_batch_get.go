@@ -29,6 +29,10 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 	if err := c.guardKey(t, key); err != nil {
 		return batchError(err, t.name)
 	}
+	fx, err := c.fxBatchGet(t, key)
+	if err != nil {
+		return batchError(err, t.name)
+	}
 	resp := BatchStatementResponse{TableName: t.name}
 	stored, found := t.readData(opt.consistent).GetEncoded(key)
 	size := 0
@@ -45,6 +49,11 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 		}
 		resp.Item = &w
 	}
+	n := 0
+	if found {
+		n = 1
+	}
+	fx.end(readUnits(size, opt.consistent), 0, nil, n, n)
 	caps.add(readCapacity(t, opt.capacity, size, opt.consistent))
 	return resp
 }

@@ -68,9 +68,9 @@ func runSelect(c *call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*E
 	}
 	p := &pageReader{req: req}
 	if plan.x != nil {
-		err = plan.readIndex(req, p, opt.nextToken)
+		err = plan.readIndex(c, req, p, opt.nextToken)
 	} else {
-		err = plan.readTable(p, opt.nextToken)
+		err = plan.readTable(c, req, p, opt.nextToken)
 	}
 	if err != nil {
 		return nil, err
@@ -97,7 +97,8 @@ func runSelect(c *call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*E
 
 // readTable reads one page of the table into p: Query pages of the
 // partitions the plan fixes, or a Scan.
-func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
+// The hooks (fxSelect) run once the NextToken is read, before the read.
+func (plan *selectPlan) readTable(c *call, req *readRequest, p *pageReader, nextToken *string) error {
 	t := plan.t
 	var start *storage.Key
 	first := 0 // the first partition to read, of plan.kcs
@@ -110,6 +111,9 @@ func (plan *selectPlan) readTable(p *pageReader, nextToken *string) error {
 			return err
 		}
 		start = &k
+	}
+	if err := c.fxSelect(plan, req); err != nil {
+		return err
 	}
 	switch {
 	case plan.none:

@@ -16,8 +16,9 @@ import (
 // refused for naming attributes the index does not project. An index
 // with a multi-attribute key is refused, as DynamoDB Local refuses it.
 
-// readIndex reads one page of the plan's index into p.
-func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *string) error {
+// readIndex reads one page of the plan's index into p. The hooks
+// (fxSelect) run once the request is checked, before the read.
+func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, nextToken *string) error {
 	t, ix := plan.t, plan.x
 	// The SELECT list is checked as a ProjectionExpression would be; the
 	// items are projected after the walk.
@@ -48,6 +49,9 @@ func (plan *selectPlan) readIndex(req *readRequest, p *pageReader, nextToken *st
 		if err != nil {
 			return err
 		}
+	}
+	if err := c.fxSelect(plan, req); err != nil {
+		return err
 	}
 	switch {
 	case plan.none:

@@ -4,6 +4,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/insights"
 	"github.com/dynamoemu/dynamoemu/partiql"
 	"github.com/dynamoemu/dynamoemu/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -70,6 +71,10 @@ func runInsert(c *call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*E
 	if err != nil {
 		return nil, err
 	}
+	fx, err := c.fxWritePlan(p, insights.Put)
+	if err != nil {
+		return nil, err
+	}
 	tp := p.t.convPolicy()
 	change, err := p.t.data.Write(p.key, func(cur storage.Item) (storage.Item, error) {
 		if cur != nil {
@@ -85,6 +90,7 @@ func runInsert(c *call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*E
 	if err != nil {
 		return nil, err
 	}
+	fx.endWrite(p.size, change)
 	return &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(p.t, opt.capacity, p.size, change)}, nil
 }
 
@@ -116,6 +122,10 @@ func runUpdate(c *call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*E
 		return nil, err
 	}
 	t, upd := p.t, p.upd
+	fx, err := c.fxWritePlan(p, insights.Update)
+	if err != nil {
+		return nil, err
+	}
 	tp := t.convPolicy()
 	var newSize int
 	change, err := t.data.Write(p.key, func(cur storage.Item) (storage.Item, error) {
@@ -146,6 +156,7 @@ func runUpdate(c *call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*E
 	if err != nil {
 		return nil, err
 	}
+	fx.endWrite(max(newSize, change.OldSize), change)
 	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(t, opt.capacity, max(newSize, change.OldSize), change)}
 	if s.Returning != nil {
 		if w := updateReturnValues(returningValues(s.Returning), upd, change); w != nil {
@@ -218,15 +229,20 @@ func runDelete(c *call, b lower.Binding, s *partiql.Delete, opt stmtOptions) (*E
 	if s.Returning != nil {
 		rv = returnAllOld
 	}
+	fx, err := c.fxWritePlan(p, insights.Delete)
+	if err != nil {
+		return nil, err
+	}
 	var change storage.Change
 	if tp := p.t.convPolicy(); tp != nil {
 		change, err = c.deleteChecked(tp, p.t, p.key, p.cond, opt.rvoccf)
 	} else {
-		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, opt.capacity)
+		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, fx.capMode(opt.capacity))
 	}
 	if err != nil {
 		return nil, err
 	}
+	fx.endWrite(change.OldSize, change)
 	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(p.t, opt.capacity, change.OldSize, change)}
 	if s.Returning != nil && change.Old != nil {
 		out.Items = []storage.Item{change.Old}

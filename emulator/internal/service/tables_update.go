@@ -61,6 +61,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x := change.dropped; x != nil {
+		t.ns.forgetIndexFx(t.name, x.name) // fx_persist.go
+	}
 	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
 		tp.st.checkStream(c, t, tp.p, t.snapshot().stream)
 	}

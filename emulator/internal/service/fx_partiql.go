@@ -1,0 +1,69 @@
+package service
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Fault injection, throttling and the report in PartiQL's ExecuteStatement
+// and BatchExecuteStatement (faults/WIRING.md §2): each statement goes
+// through fxBegin and end as the operation it stands for, once it is
+// planned, so that the rules see the key the lowering found. A write
+// (INSERT, UPDATE, DELETE) names its item's full key; a SELECT that fixes
+// one partition names it and its sort key condition (a Query), one that
+// fixes several (an IN list) names none (a Query), and any other is a
+// Scan. The operation a rule matches is the API's (ExecuteStatement,
+// BatchExecuteStatement); ExecuteTransaction's statements are the actions
+// of a transaction and decided with them (fx_tx.go).
+//
+// In BatchExecuteStatement an injected fault, or a throttled statement,
+// fails its statement only: its Error's Code is the fault's
+// (batchFaultCode: BatchStatementErrorCodeEnum's TransactionConflict,
+// ConditionalCheckFailed, ProvisionedThroughputExceeded, ThrottlingError,
+// RequestLimitExceeded, InternalServerError), as BatchWriteItem leaves an
+// item unprocessed rather than fail the call. A fault the enum has no code
+// for (TransactionInProgress) fails the call.
+
+// fxSelect runs the hooks before a SELECT reads its table or index.
+func (c *call) fxSelect(plan *selectPlan, req *readRequest) error {
+	var kc insights.KeyCondition
+	access := insights.Scan
+	if len(plan.kcs) > 0 || plan.none {
+		access = insights.Query
+	}
+	if len(plan.kcs) == 1 {
+		kc = queryKey(plan.kcs[0].Partition, plan.kcs[0].Sort)
+	}
+	var err error
+	req.fx, err = c.fxBegin(plan.t, plan.x, kc, access, req.filter != nil)
+	return err
+}
+
+// fxWritePlan runs the hooks before a write statement writes its item.
+func (c *call) fxWritePlan(p *writePlan, access insights.Access) (*fxUse, error) {
+	return c.fxBegin(p.t, nil, itemKey(p.t, p.key), access, false)
+}
+
+// fxBatchGet runs the hooks before a SELECT of BatchExecuteStatement reads
+// its item.
+func (c *call) fxBatchGet(t *table, key storage.Key) (*fxUse, error) {
+	return c.fxBegin(t, nil, itemKey(t, key), insights.Get, false)
+}
+
+// batchFaultCode is the BatchStatementError code of an injected fault or
+// a throttled statement ("" for an error of another kind, and for a
+// fault that fails the whole call).
+func batchFaultCode(ae *apierr.Error) string {
+	switch ae.Class {
+	case apierr.ErrTransactionConflict:
+		return "TransactionConflict"
+	case apierr.ErrProvisionedThroughputExceeded:
+		return "ProvisionedThroughputExceeded"
+	case apierr.ErrThrottling:
+		return "ThrottlingError"
+	case apierr.ErrRequestLimitExceeded:
+		return "RequestLimitExceeded"
+	}
+	return ""
+}

@@ -1,0 +1,98 @@
+package service
+
+import (
+	"encoding/json"
+
+	"github.com/dynamoemu/dynamoemu/insights"
+)
+
+// Contributor Insights across restarts (-dbPath). Each change of a
+// namespace's Contributor Insights (UpdateContributorInsights, a table
+// deleted) saves the namespace's whole configuration (every table's and
+// GSI's status, mode and times, insights.CIState) as one DB metadata key,
+// metaKeyContributorInsights: a RecordMeta, logged and kept in snapshots
+// like the ClientRequestTokens (idempotency_persist.go). RebuildCatalog
+// puts it back (restoreContributorInsights), leaving out tables and GSIs
+// that are gone. The counters start afresh, as the report's do. The fault
+// rules, which are the service's and not a namespace's, are saved by the
+// emulator as a state of the store (emulator/faults_persist.go).
+
+// metaKeyContributorInsights is the DB metadata key of the configuration.
+const metaKeyContributorInsights = "emulator/contributor-insights"
+
+// ciRecordVersion is the version of ciRecord's encoding.
+const ciRecordVersion = 1
+
+// ciRecord is a namespace's saved Contributor Insights configuration.
+type ciRecord struct {
+	V      int                `json:"v"`
+	States []insights.CIState `json:"states"`
+}
+
+// saveContributorInsights saves ns's Contributor Insights configuration
+// in its DB, when the DB is kept on disk. Saves are serialized (fxState's
+// saveMu), each writing the configuration as it is when it runs, so the
+// last one saved is the latest. A failed save is logged: the change is
+// made all the same, and a restart forgets it.
+func (ns *Namespace) saveContributorInsights() {
+	ns = ns.registered()
+	if !ns.persisted() || ns.rec == nil {
+		return
+	}
+	fx := &ns.svc.fx
+	fx.saveMu.Lock()
+	defer fx.saveMu.Unlock()
+	var b []byte
+	states := ns.rec.ContributorInsightsState()
+	if len(states) == 0 && ns.db.Meta(metaKeyContributorInsights) == nil {
+		return // nothing saved, nothing to save (a DeleteTable of a table without it)
+	}
+	if len(states) > 0 {
+		var err error
+		if b, err = json.Marshal(ciRecord{V: ciRecordVersion, States: states}); err != nil {
+			ns.svc.log.Warn("cannot save Contributor Insights: a restart forgets this change", "err", err)
+			return
+		}
+	}
+	if err := ns.db.SetMeta(metaKeyContributorInsights, b); err != nil {
+		ns.svc.log.Warn("cannot save Contributor Insights: a restart forgets this change", "err", err)
+	}
+}
+
+// restoreContributorInsights puts back the configuration saved in ns's
+// DB, for the tables and GSIs that exist.
+func (ns *Namespace) restoreContributorInsights() {
+	b := ns.db.Meta(metaKeyContributorInsights)
+	if b == nil || ns.rec == nil {
+		return
+	}
+	var r ciRecord
+	if err := json.Unmarshal(b, &r); err != nil || r.V != ciRecordVersion {
+		ns.svc.log.Warn("the saved Contributor Insights configuration is not readable: left out", "err", err, "version", r.V)
+		return
+	}
+	keep := r.States[:0]
+	for _, s := range r.States {
+		t := ns.getTable(s.Table)
+		if t == nil {
+			continue
+		}
+		if s.Index != "" {
+			if x := partiqlIndex(t, s.Index); x == nil || x.local {
+				continue
+			}
+		}
+		keep = append(keep, s)
+	}
+	ns.rec.RestoreContributorInsights(keep)
+}
+
+// forgetIndexFx drops a deleted GSI's Contributor Insights (and saves
+// the configuration without it).
+func (ns *Namespace) forgetIndexFx(table, index string) {
+	if ns.rec == nil {
+		return
+	}
+	ns.rec.ForgetContributorInsights(table, index)
+	ns.saveContributorInsights()
+}
