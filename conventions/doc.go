@@ -27,9 +27,9 @@
 // with them, or with the builders of the guide's six patterns, which refuse
 // empty segments and separators inside segments: SimpleEntity, Hierarchy,
 // CompositeSK, CommonTenant, MasterData and TimeSeries (each returns Keys:
-// PK, SK and ID). IDGenerator makes ULIDs (github.com/oklog/ulid/v2) that
-// sort by creation, with an injectable clock and random source; NewULID
-// uses a process-wide one.
+// PK, SK and ID). Package conventions/ids makes ULIDs
+// (github.com/oklog/ulid/v2) that sort by creation, with an injectable
+// clock and random source.
 //
 // # Basics: the rules
 //

@@ -29,7 +29,7 @@ func EntityPK(prefix, tenant string) (string, error) {
 }
 
 // SimpleEntity builds the guide's simple entity: PK PREFIX#tenant, SK an id
-// (a ULID from an IDGenerator, so items sort by creation).
+// (a ULID from package conventions/ids, so items sort by creation).
 // Example: PRODUCT#tenant001 / 01HX7MBJK3V9WQBZ7XNDK5ZT2M.
 func SimpleEntity(prefix, tenant, id string) (Keys, error) {
 	return Hierarchy(prefix, tenant, id)

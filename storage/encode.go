@@ -51,10 +51,26 @@ const maxDepth = 256
 // appendItem appends the encoding of item, leaving out the attributes named
 // by skip (key attribute names; empty names skip nothing).
 func appendItem(dst []byte, item Item, skip1, skip2 string) ([]byte, error) {
+	dst, _, err := appendItemSized(dst, item, skip1, skip2)
+	return dst, err
+}
+
+// appendItemSized is appendItem that also returns the item's size
+// (ItemSize, keys included), counted in the same pass over the map: a
+// write ranges over the item once instead of twice (issue 25: preload).
+func appendItemSized(dst []byte, item Item, skip1, skip2 string) ([]byte, int, error) {
 	var buf [16]attr
-	attrs := sortedAttrs(buf[:0], item, skip1, skip2)
-	dst = append(dst, encodingVersion)
-	return appendAttrs(dst, attrs, 1)
+	attrs, size := buf[:0], 0
+	for name, v := range item {
+		size += len(name) + ValueSize(v)
+		if (name == skip1 && skip1 != "") || (name == skip2 && skip2 != "") {
+			continue
+		}
+		attrs = append(attrs, attr{name, v})
+	}
+	sortAttrs(attrs)
+	dst, err := appendAttrs(append(dst, encodingVersion), attrs, 1)
+	return dst, size, err
 }
 
 // attr is one attribute or M entry being encoded.
@@ -72,6 +88,12 @@ func sortedAttrs(dst []attr, m map[string]Value, skip1, skip2 string) []attr {
 		}
 		dst = append(dst, attr{name, v})
 	}
+	sortAttrs(dst)
+	return dst
+}
+
+// sortAttrs sorts attrs by name.
+func sortAttrs(dst []attr) {
 	if len(dst) <= 16 {
 		// Insertion sort: items and maps are mostly small.
 		for i := 1; i < len(dst); i++ {
@@ -82,7 +104,6 @@ func sortedAttrs(dst []attr, m map[string]Value, skip1, skip2 string) []attr {
 	} else {
 		slices.SortFunc(dst, func(a, b attr) int { return strings.Compare(a.name, b.name) })
 	}
-	return dst
 }
 
 // appendAttrs appends the count and the entries of an item or M value at

@@ -327,11 +327,10 @@ func (t *Table) encodeLocked(pk, sk string, item Item, old string) (entry, error
 	if len(buf) > maxRecordHeader {
 		return entry{}, fmt.Errorf("storage: keys of %d and %d bytes too large to store", len(pk), len(sk))
 	}
-	buf, err := appendItem(buf, item, t.ks.Partition.Name, t.ks.Sort.Name)
+	buf, size, err := appendItemSized(buf, item, t.ks.Partition.Name, t.ks.Sort.Name)
 	if err != nil {
 		return entry{}, err
 	}
-	size := ItemSize(item)
 	if size > math.MaxUint32 {
 		return entry{}, fmt.Errorf("storage: item of %d bytes too large to store", size)
 	}

@@ -54,6 +54,12 @@ const childGOMAXPROCSEnv = "DYNAMOEMU_BENCH_CHILD_GOMAXPROCS"
 // environment alone.
 const childEnvEnv = "DYNAMOEMU_BENCH_CHILD_ENV"
 
+// childBinEnv names another child server binary to start instead of this
+// test binary: one that prints its address on stdout, answers rusagePath
+// and noopPath like serveChild, and exits when stdin closes (httpexp/, the
+// HTTP-path experiment of issue 25, is one).
+const childBinEnv = "DYNAMOEMU_BENCH_CHILD_BIN"
+
 // rusagePath answers the child server's CPU time in nanoseconds.
 const rusagePath = "/debug/rusage"
 
@@ -617,6 +623,9 @@ var child struct {
 func startChild(b *testing.B) string {
 	child.once.Do(func() {
 		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^$")
+		if bin := os.Getenv(childBinEnv); bin != "" {
+			cmd = exec.Command(bin)
+		}
 		cmd.Env = append(os.Environ(), serveEnv+"=1")
 		if n := os.Getenv(childGOMAXPROCSEnv); n != "" {
 			cmd.Env = append(cmd.Env, "GOMAXPROCS="+n)

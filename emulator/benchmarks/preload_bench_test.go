@@ -31,7 +31,8 @@ import (
 //
 // It runs at 100k items; DYNAMOEMU_BENCH_1M=1 adds 1M and
 // DYNAMOEMU_SCALE_10M=1 adds 1M and 10M (about 4 GB and several minutes:
-// on demand only, never in CI):
+// on demand only, never in CI); DYNAMOEMU_BENCH_PRELOAD_N=n runs n items
+// alone:
 //
 //	DYNAMOEMU_SCALE_10M=1 go test ./emulator/benchmarks -run '^$' -bench Preload -benchtime 1x -timeout 60m
 func BenchmarkPreload(b *testing.B) {
@@ -41,6 +42,9 @@ func BenchmarkPreload(b *testing.B) {
 	}
 	if os.Getenv("DYNAMOEMU_SCALE_10M") != "" {
 		sizes = append(sizes, 10_000_000)
+	}
+	if n, err := strconv.Atoi(os.Getenv("DYNAMOEMU_BENCH_PRELOAD_N")); err == nil && n > 0 {
+		sizes = []int{n} // one size of one's choosing instead
 	}
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {

@@ -29,6 +29,8 @@ var layers = []layer{
 	{pkg: "expr", may: []string{"storage", "internal/lex"}, testMay: []string{"internal/avtest"}},
 	{pkg: "partiql/lower", may: []string{"partiql", "expr", "storage", "internal/lex"}, testMay: []string{"internal/avtest"}}, // PartiQL lowered into expr's AST
 	{pkg: "conventions", may: []string{"storage"}},
+	// conventions/ids: ULIDs, apart so that the server does not link oklog/ulid.
+	{pkg: "conventions/ids"},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "faults", may: []string{"storage"}},
 	{pkg: "faults/...", may: []string{"storage", "faults"}},

@@ -345,6 +345,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	}
 	tx := storage.Begin(data...)
 	defer tx.Abort()
+	tx.Grow(total)
 	for ti, bt := range tables {
 		var cp capacity
 		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)

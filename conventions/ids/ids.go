@@ -1,4 +1,9 @@
-package conventions
+// Package ids makes the ULIDs that the mbc-cqrs-serverless conventions use
+// as ids (package conventions' SimpleEntity and the other patterns take
+// them as segments). It is a package of its own so that programs checking
+// the conventions, the emulator's server among them, do not link
+// github.com/oklog/ulid/v2 and its initialisation (issue 25: start-up).
+package ids
 
 import (
 	"crypto/rand"
@@ -73,7 +78,7 @@ var defaultIDs = NewIDGenerator(nil, nil)
 func NewULID() string {
 	s, err := defaultIDs.NewString()
 	if err != nil {
-		panic("conventions: " + err.Error()) // crypto/rand does not fail
+		panic("ids: " + err.Error()) // crypto/rand does not fail
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package conventions
+package ids
 
 import (
 	"math/rand"

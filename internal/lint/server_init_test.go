@@ -1,0 +1,22 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestServerWithoutHeavyInit: the server links none of the packages whose
+// initialisation ran at every start for something the server never does
+// (issue 25, start-up): oklog/ulid (ULIDs are made by conventions/ids, for
+// tests and library users), apd (numbers are compared without it) and
+// database/sql.
+func TestServerWithoutHeavyInit(t *testing.T) {
+	banned := []string{"github.com/oklog/ulid", "github.com/cockroachdb/apd", "database/sql"}
+	for _, p := range goList(t, "-deps", "./cmd/dynamoemu") {
+		for _, b := range banned {
+			if strings.HasPrefix(p.ImportPath, b) {
+				t.Errorf("cmd/dynamoemu depends on %s (go list -deps ./cmd/dynamoemu)", p.ImportPath)
+			}
+		}
+	}
+}
