@@ -137,7 +137,7 @@ func (c *call) checkJoin(t, like *table, region string) error {
 func (c *call) setLegacyGroup(ms []member, gone []member, created time.Time) error {
 	regions := regionsOf(ms)
 	for _, g := range gone {
-		c.svc.repl.setRoute(g.t.id, replTarget{}, nil)
+		c.svc.repl.setRoute(g.t.id, replTarget{}, nil, true)
 		if err := g.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			e := m.extCopy()
 			e.Replicas, e.GlobalVersion, e.GlobalCreated = nil, "", time.Time{}
@@ -148,7 +148,7 @@ func (c *call) setLegacyGroup(ms []member, gone []member, created time.Time) err
 		}
 	}
 	for _, mb := range ms {
-		c.route(mb, regions)
+		c.route(mb, regions, true)
 		if err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			e := m.extCopy()
 			e.Replicas, e.GlobalVersion, e.GlobalCreated = nil, globalVersion2017, created

@@ -43,9 +43,13 @@ type replicator struct {
 	delay    time.Duration
 	routes   map[string]replRoute // by table ID: where its writes go
 	creating map[replTarget]bool  // replicas being created: their writes wait
+	applying string               // the table whose definition replication is changing (global_tables_sync.go)
 	queue    []replOp
 	stamps   map[string]map[storage.Key]replStamp // by table ID, the last write of each key
-	pending  atomic.Int64                         // len(queue), read without mu
+	// stampCount counts the stamps made since the last prune, from
+	// stampsKept, the number it left (global_tables_stamps.go).
+	stampCount, stampsKept int
+	pending                atomic.Int64 // len(queue), read without mu
 }
 
 // replTarget names a replica: access key, region, table name.
@@ -53,8 +57,9 @@ type replTarget struct{ accessKey, region, name string }
 
 // replRoute is where a table's writes go.
 type replRoute struct {
-	from replTarget
-	to   []string // the other regions
+	from   replTarget
+	to     []string // the other regions
+	legacy bool     // a 2017.11.29 global table (global_tables_legacy.go)
 }
 
 // replStamp is a write's commit time and region, for last writer wins.
@@ -68,18 +73,36 @@ func (s replStamp) newer(o replStamp) bool {
 	return s.at.After(o.at) || s.at.Equal(o.at) && s.region > o.region
 }
 
-// replOp is one write on its way to one replica.
+// replOp is one change on its way to one replica: an item write, a
+// definition (global_tables_sync.go), a member's table dropped
+// (global_tables_drop.go) or, for a 2017.11.29 table, the aws:rep:*
+// attributes of a local write (global_tables_legacy_attrs.go).
 type replOp struct {
-	to    replTarget
-	stamp replStamp
-	due   time.Time
-	key   storage.Key
-	item  storage.EncodedItem // the new image; zero when deleted
-	put   bool
+	kind   replOpKind
+	to     replTarget
+	stamp  replStamp
+	due    time.Time
+	key    storage.Key
+	item   storage.EncodedItem // the new image; zero when deleted
+	put    bool
+	legacy bool   // the route's: a 2017.11.29 global table
+	def    []byte // opDef: the source's whole definition record
+	from   string // opDef, opGone: the region the change comes from
 }
 
-// setRoute makes table id's writes go to the regions to (none: nowhere).
-func (r *replicator) setRoute(id string, from replTarget, to []string) {
+// replOpKind says what a replOp carries.
+type replOpKind uint8
+
+const (
+	opItem  replOpKind = iota // an item write
+	opDef                     // a definition change
+	opGone                    // the member in from dropped its table
+	opStamp                   // aws:rep:* of a local write (2017.11.29)
+)
+
+// setRoute makes table id's writes go to the regions to (none: nowhere);
+// legacy marks a 2017.11.29 global table.
+func (r *replicator) setRoute(id string, from replTarget, to []string, legacy bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(to) == 0 {
@@ -89,7 +112,7 @@ func (r *replicator) setRoute(id string, from replTarget, to []string) {
 	if r.routes == nil {
 		r.routes = map[string]replRoute{}
 	}
-	r.routes[id] = replRoute{from: from, to: to}
+	r.routes[id] = replRoute{from: from, to: to, legacy: legacy}
 }
 
 // SetReplicationDelay sets how long a write takes to reach the other
@@ -119,34 +142,40 @@ func (r *replicator) drainDue(now time.Time) {
 	r.drainLocked(now, false)
 }
 
-// drainLocked applies the due writes (all with force) in order; writes
-// to a replica being created wait for it. drainMu is held.
+// drainLocked applies the due changes (all with force) in order; those
+// to a replica being created wait for it. drainMu is held. (The queue
+// is in commit order; writes share one delay, so a key's writes to a
+// replica stay in order, and a 2017.11.29 table's aws:rep:* write,
+// due at once, need not wait behind other tables' writes.)
 func (r *replicator) drainLocked(now time.Time, force bool) int {
 	r.mu.Lock()
 	var ready, kept []replOp
-	for i, op := range r.queue {
-		switch {
-		case !force && op.due.After(now):
-			kept = append(kept, r.queue[i:]...)
-			r.queue = nil
-		case r.creating[op.to]:
+	for _, op := range r.queue {
+		if !force && op.due.After(now) || r.creating[op.to] {
 			kept = append(kept, op)
 			continue
-		default:
-			ready = append(ready, op)
-			continue
 		}
-		break
+		ready = append(ready, op)
 	}
 	r.queue = kept
 	r.pending.Store(int64(len(kept)))
 	r.mu.Unlock()
 	n := 0
 	for _, op := range ready {
-		if r.apply(op) {
-			n++
+		switch op.kind {
+		case opDef:
+			r.applyDef(op)
+		case opGone:
+			r.applyGone(op)
+		case opStamp:
+			r.applyStamp(op)
+		default:
+			if r.apply(op) {
+				n++
+			}
 		}
 	}
+	r.pruneStamps() // global_tables_stamps.go
 	return n
 }
 
@@ -158,9 +187,15 @@ func (r *replicator) apply(op replOp) bool {
 	if t == nil || t.data == nil {
 		return false // the replica is gone
 	}
+	if op.legacy && !op.put {
+		r.markRepDeleting(t, op) // global_tables_legacy_attrs.go
+	}
 	var item storage.Item
 	if op.put {
 		item = op.item.Item()
+		if op.legacy {
+			item = withRepAttrs(item, op.stamp, false) // global_tables_legacy_attrs.go
+		}
 	}
 	wrote := false
 	_, err := t.data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
@@ -191,6 +226,7 @@ func (r *replicator) stampLocked(id string, key storage.Key, s replStamp) {
 		r.stamps[id] = m
 	}
 	m[key] = s
+	r.stampCount++
 }
 
 // forget drops table id's stamps (the table is gone).
@@ -224,12 +260,18 @@ func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
 		}
 		wait = w
 	}
-	if rec.Kind != storage.RecordCommit {
+	switch rec.Kind {
+	case storage.RecordCommit, storage.RecordMeta, storage.RecordDropTable:
+	default:
 		return wait, nil
 	}
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
 	if len(p.r.routes) == 0 {
+		return wait, nil
+	}
+	if rec.Kind != storage.RecordCommit {
+		p.queueCatalogLocked(rec) // global_tables_sync.go
 		return wait, nil
 	}
 	var now time.Time
@@ -254,8 +296,13 @@ func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
 		for _, region := range route.to {
 			p.r.queue = append(p.r.queue, replOp{
 				to:    replTarget{route.from.accessKey, region, route.from.name},
-				stamp: stamp, due: now.Add(p.r.delay), key: w.Key, item: w.New, put: w.HasNew,
+				stamp: stamp, due: now.Add(p.r.delay), key: w.Key, item: w.New, put: w.HasNew, legacy: route.legacy,
 			})
+		}
+		if route.legacy && w.HasNew {
+			// 2017.11.29: DynamoDB adds aws:rep:* to the item in a write
+			// of its own, due at once (global_tables_legacy_attrs.go).
+			p.r.queue = append(p.r.queue, replOp{kind: opStamp, to: route.from, stamp: stamp, due: now, key: w.Key, legacy: true})
 		}
 	}
 	p.r.pending.Store(int64(len(p.r.queue)))
