@@ -44,6 +44,7 @@ type replicator struct {
 	routes   map[string]replRoute // by table ID: where its writes go
 	creating map[replTarget]bool  // replicas being created: their writes wait
 	applying string               // the table whose definition replication is changing (global_tables_sync.go)
+	defs     map[string][]byte    // by table ID: the last definition record of a table with replicas
 	queue    []replOp
 	stamps   map[string]map[storage.Key]replStamp // by table ID, the last write of each key
 	// stampCount counts the stamps made since the last prune, from
@@ -87,6 +88,7 @@ type replOp struct {
 	put    bool
 	legacy bool   // the route's: a 2017.11.29 global table
 	def    []byte // opDef: the source's whole definition record
+	prev   []byte // opDef: the one before it (nil: unknown, all is carried)
 	from   string // opDef, opGone: the region the change comes from
 }
 
@@ -234,6 +236,7 @@ func (r *replicator) forget(id string) {
 	r.mu.Lock()
 	delete(r.stamps, id)
 	delete(r.routes, id)
+	delete(r.defs, id)
 	r.mu.Unlock()
 }
 

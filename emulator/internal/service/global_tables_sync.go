@@ -57,17 +57,25 @@ func (p *replTap) queueCatalogLocked(rec *storage.Record) {
 	now := p.clock()
 	switch rec.Kind {
 	case storage.RecordMeta:
-		if rec.Key != metaKeyTable || rec.Value == nil || route.legacy || r.applying == rec.Table {
+		if rec.Key != metaKeyTable || rec.Value == nil || route.legacy {
 			return
 		}
-		def := bytes.Clone(rec.Value)
+		def, prev := bytes.Clone(rec.Value), r.defs[rec.Table]
+		if r.defs == nil {
+			r.defs = map[string][]byte{}
+		}
+		r.defs[rec.Table] = def
+		if r.applying == rec.Table {
+			return
+		}
 		for _, region := range route.to {
 			r.queue = append(r.queue, replOp{kind: opDef, to: replTarget{route.from.accessKey, region, route.from.name},
-				due: now.Add(r.delay), def: def, from: route.from.region})
+				due: now.Add(r.delay), def: def, prev: prev, from: route.from.region})
 		}
 	case storage.RecordDropTable:
 		delete(r.routes, rec.Table)
 		delete(r.stamps, rec.Table)
+		delete(r.defs, rec.Table)
 		gone := route.from
 		// Nothing goes to the dropped table any more: its queued writes
 		// are dropped and no member routes to its region (a table of the
@@ -134,6 +142,10 @@ func (r *replicator) applyDef(op replOp) {
 		return
 	}
 	_, sm, err := decodeTableRecord(op.def, t.schema)
+	var pm *tableMeta
+	if err == nil && op.prev != nil {
+		_, pm, err = decodeTableRecord(op.prev, t.schema)
+	}
 	if err != nil {
 		r.svc.log.Warn("replication: a definition record does not decode", "table", op.to.name, "error", err)
 		return
@@ -145,7 +157,7 @@ func (r *replicator) applyDef(op replOp) {
 			return nil, errNoSync
 		}
 		added, dropped = nil, nil
-		if !syncSettings(t, m, sm, op.to.region, c.now, c.svc.cfg.TransientDelay, &added, &dropped) {
+		if !syncSettings(t, m, sm, pm, op.to.region, c.now, c.svc.cfg.TransientDelay, &added, &dropped) {
 			return nil, errNoSync
 		}
 		return func(recorded bool) error {
@@ -200,11 +212,15 @@ func (r *replicator) applyDef(op replOp) {
 }
 
 // syncSettings makes m, the definition of t (a member in region), carry
-// the synchronized settings of sm, the source's; added and dropped
-// receive the GSIs it creates and deletes. It reports whether anything
-// changed.
-func syncSettings(t *table, m *tableMeta, sm *tableMeta, region string, now time.Time, delay time.Duration, added, dropped *[]*indexDef) bool {
+// the synchronized settings that changed from pm to sm, the source's
+// definitions before and after its change (pm nil: unknown, every
+// synchronized setting is carried). Carrying only what changed keeps two
+// members that change different settings at once from undoing each
+// other's change with a stale copy. added and dropped receive the GSIs
+// it creates and deletes. It reports whether anything changed.
+func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, delay time.Duration, added, dropped *[]*indexDef) bool {
 	changed := false
+	moved := func(f func(*tableMeta) bool) bool { return pm == nil || f(pm) }
 	var own replicaRec // the source's overrides for this member
 	if sm.ext != nil {
 		for _, x := range sm.ext.Replicas {
@@ -213,31 +229,39 @@ func syncSettings(t *table, m *tableMeta, sm *tableMeta, region string, now time
 			}
 		}
 	}
-	// GSIs: the source's set, each built here.
+	// GSIs: those the source created, built here; those it deleted,
+	// deleted here; write capacity changed.
+	gsi := func(xs []*indexDef, name string) *indexDef {
+		if i := slices.IndexFunc(xs, func(y *indexDef) bool { return y.name == name }); i >= 0 {
+			return xs[i]
+		}
+		return nil
+	}
 	gsis := slices.Clone(m.gsis)
 	for _, x := range sm.gsis {
-		i := slices.IndexFunc(gsis, func(y *indexDef) bool { return y.name == x.name })
-		if i < 0 {
+		had := pm == nil || gsi(pm.gsis, x.name) != nil
+		cur := gsi(gsis, x.name)
+		switch {
+		case cur == nil && !had || cur == nil && pm == nil:
 			y := *x
 			y.arn = t.arn + "/index/" + y.name
 			y.activeAt = now.Add(delay)
 			gsis = append(gsis, &y)
 			*added = append(*added, &y)
-			continue
-		}
-		if tp := x.throughput; tp != nil && gsis[i].throughput != nil && gsis[i].throughput.write != tp.write {
-			y := *gsis[i]
+		case cur != nil && x.throughput != nil && cur.throughput != nil && cur.throughput.write != x.throughput.write &&
+			(pm == nil || gsi(pm.gsis, x.name) != nil && gsi(pm.gsis, x.name).throughput != nil && gsi(pm.gsis, x.name).throughput.write != x.throughput.write):
+			y := *cur
 			w := *y.throughput
-			w.write = tp.write
+			w.write = x.throughput.write
 			y.throughput = &w
-			gsis[i] = &y
+			gsis[slices.Index(gsis, cur)] = &y
 			changed = true
 		}
 	}
 	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *indexDef) bool { return !now.Before(x.goneAt) })
 	gsis = slices.DeleteFunc(gsis, func(y *indexDef) bool {
-		if slices.ContainsFunc(sm.gsis, func(x *indexDef) bool { return x.name == y.name }) {
-			return false
+		if gsi(sm.gsis, y.name) != nil || pm != nil && gsi(pm.gsis, y.name) == nil {
+			return false // kept by the source, or never the source's to delete
 		}
 		z := *y
 		z.goneAt = now.Add(delay)
@@ -245,60 +269,74 @@ func syncSettings(t *table, m *tableMeta, sm *tableMeta, region string, now time
 		*dropped = append(*dropped, &z)
 		return true
 	})
+	m.gsis = gsis
 	if len(*added) > 0 || len(*dropped) > 0 {
-		m.gsis = gsis
-		m.attrDefs = sm.attrDefs
+		// The source's definitions of the new keys, then those no key
+		// schema uses any more dropped (as UpdateTable does).
+		defs := slices.Clone(m.attrDefs)
+		for _, a := range sm.attrDefs {
+			if !slices.ContainsFunc(defs, func(b attrDef) bool { return b.name == a.name }) {
+				defs = append(defs, a)
+			}
+		}
+		m.attrDefs = defs
+		m.pruneAttrDefs(t.keySchema)
 		changed = true
-	} else if changed {
-		m.gsis = gsis
 	}
 	// Capacity: the billing mode, write capacity, read capacity unless
 	// overridden here, on-demand limits.
-	if m.billingMode != sm.billingMode {
+	if m.billingMode != sm.billingMode && moved(func(p *tableMeta) bool { return p.billingMode != sm.billingMode }) {
 		m.billingMode, m.billingReported, m.payPerRequestSince = sm.billingMode, sm.billingReported, sm.payPerRequestSince
-		changed = true
-	}
-	tp := sm.throughput
-	if own.ReadOverride > 0 && sm.billingMode != "PAY_PER_REQUEST" {
-		tp.read = own.ReadOverride
-	}
-	if m.throughput.read != tp.read || m.throughput.write != tp.write {
-		m.throughput.apply(tp.read, tp.write, now)
 		if sm.billingMode == "PAY_PER_REQUEST" {
 			m.throughput = throughput{}
+			for i, x := range m.gsis {
+				y := *x
+				y.throughput = nil
+				m.gsis[i] = &y
+			}
 		}
 		changed = true
 	}
-	if !sameOnDemand(m.onDemand, sm.onDemand) {
+	if sm.billingMode != "PAY_PER_REQUEST" && moved(func(p *tableMeta) bool { return p.throughput.read != sm.throughput.read || p.throughput.write != sm.throughput.write }) {
+		tp := sm.throughput
+		if own.ReadOverride > 0 {
+			tp.read = own.ReadOverride
+		}
+		if m.throughput.read != tp.read || m.throughput.write != tp.write {
+			m.throughput.apply(tp.read, tp.write, now)
+			changed = true
+		}
+	}
+	if !sameOnDemand(m.onDemand, sm.onDemand) && moved(func(p *tableMeta) bool { return !sameOnDemand(p.onDemand, sm.onDemand) }) {
 		m.onDemand = sm.onDemand
 		changed = true
 	}
-	if m.ttl != sm.ttl {
+	if m.ttl != sm.ttl && moved(func(p *tableMeta) bool { return p.ttl != sm.ttl }) {
 		m.ttl = sm.ttl
 		changed = true
 	}
-	if !sameSSE(m.sse, sm.sse) {
+	if !sameSSE(m.sse, sm.sse) && moved(func(p *tableMeta) bool { return !sameSSE(p.sse, sm.sse) }) {
 		m.sse = sm.sse
 		changed = true
 	}
-	if own.TableClass == "" && m.tableClass != sm.tableClass {
+	if own.TableClass == "" && m.tableClass != sm.tableClass && moved(func(p *tableMeta) bool { return p.tableClass != sm.tableClass }) {
 		m.tableClass = sm.tableClass
 		changed = true
 	}
 	// Write auto scaling (read rules are per replica).
-	var srcRules, ownRules []autoScalingRule
-	if sm.ext != nil {
-		srcRules = sm.ext.AutoScaling
+	writeRules := func(x *tableMeta) []autoScalingRule {
+		if x == nil || x.ext == nil {
+			return nil
+		}
+		return slices.DeleteFunc(slices.Clone(x.ext.AutoScaling), func(r autoScalingRule) bool { return !r.Write })
 	}
-	if m.ext != nil {
-		ownRules = m.ext.AutoScaling
-	}
-	write := func(r autoScalingRule) bool { return r.Write }
-	if !slices.Equal(slices.DeleteFunc(slices.Clone(srcRules), func(r autoScalingRule) bool { return !write(r) }),
-		slices.DeleteFunc(slices.Clone(ownRules), func(r autoScalingRule) bool { return !write(r) })) {
+	if src := writeRules(sm); !slices.Equal(src, writeRules(m)) && moved(func(p *tableMeta) bool { return !slices.Equal(writeRules(p), src) }) {
 		e := m.extCopy()
-		e.AutoScaling = slices.Concat(slices.DeleteFunc(slices.Clone(ownRules), write),
-			slices.DeleteFunc(slices.Clone(srcRules), func(r autoScalingRule) bool { return !write(r) }))
+		var own []autoScalingRule
+		if m.ext != nil {
+			own = slices.DeleteFunc(slices.Clone(m.ext.AutoScaling), func(r autoScalingRule) bool { return r.Write })
+		}
+		e.AutoScaling = slices.Concat(own, src)
 		m.ext = e
 		changed = true
 	}
