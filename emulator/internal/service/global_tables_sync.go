@@ -297,7 +297,9 @@ func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, 
 		}
 		changed = true
 	}
-	if sm.billingMode != "PAY_PER_REQUEST" && moved(func(p *tableMeta) bool { return p.throughput.read != sm.throughput.read || p.throughput.write != sm.throughput.write }) {
+	if sm.billingMode != "PAY_PER_REQUEST" && moved(func(p *tableMeta) bool {
+		return p.throughput.read != sm.throughput.read || p.throughput.write != sm.throughput.write
+	}) {
 		tp := sm.throughput
 		if own.ReadOverride > 0 {
 			tp.read = own.ReadOverride
