@@ -369,7 +369,9 @@ func TestPersistGlobalTable(t *testing.T) {
 	}
 	mustOK(e2, west, "UpdateTimeToLive", `{"TableName":"gtp","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`)
 	e2.DrainReplication()
-	var ttl struct{ TimeToLiveDescription struct{ TimeToLiveStatus string } }
+	var ttl struct {
+		TimeToLiveDescription struct{ TimeToLiveStatus string }
+	}
 	testkit.MustUnmarshal(t, mustOK(e2, east, "DescribeTimeToLive", `{"TableName":"gtp"}`), &ttl)
 	if ttl.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
 		t.Errorf("after the restart: TTL set in eu-west-1 is %q in us-east-1, want ENABLED", ttl.TimeToLiveDescription.TimeToLiveStatus)
