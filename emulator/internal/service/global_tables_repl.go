@@ -15,7 +15,9 @@ import (
 // it: every committed item write of a table with replicas (one write
 // path: single items, batches, transactions, TTL, PartiQL, imports) is
 // queued once per other replica with the clock at its commit, and the
-// key's last-write stamp is kept. Nothing re-reads a table.
+// key's last-write stamp is kept (global_tables_stamps.go prunes them).
+// The same tap queues a member's definition changes and its table's
+// drop (global_tables_sync.go). Nothing re-reads a table.
 //
 // The queue is applied in commit order when its writes are due (their
 // commit time plus the replication delay, 0 by default): at the start of
@@ -27,11 +29,12 @@ import (
 // conflicting writes to global tables.
 //
 // Locks: drainMu serializes applying (it is taken with no lock held,
-// or under table.mu by a change of a global table's membership, which
-// holds globalMu first) and is held while storage's locks are taken;
-// mu guards the routes, the queue and the stamps and is a leaf, taken by
-// the tap under storage's locks. Order: globalMu -> table.mu -> drainMu
-// -> storage.Table.mu -> replicator.mu.
+// or by a change of a global table's membership, which holds globalMu
+// first) and is held while a member's table.mu (a definition change:
+// global_tables_sync.go) and storage's locks are taken; mu guards the
+// routes, the queue, the stamps and the last definitions and is a leaf,
+// taken by the tap under storage's locks. Order: globalMu -> drainMu ->
+// table.mu -> storage.Table.mu -> replicator.mu.
 
 // replicator is a service's replication state.
 type replicator struct {
