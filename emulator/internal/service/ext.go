@@ -60,6 +60,9 @@ type replicaRec struct {
 	Created time.Time `json:"created,omitzero"`
 	// Overrides (UpdateTable's replica Create and Update).
 	ReadOverride int64  `json:"read,omitempty"`
+	// GSIRead are the replica's GSI read capacity overrides
+	// (ReplicaGlobalSecondaryIndex: global_tables_gsi.go).
+	GSIRead []gsiReadOverride `json:"gsiRead,omitempty"`
 	TableClass   string `json:"class,omitempty"`
 	KMS          string `json:"kms,omitempty"`
 }

@@ -74,6 +74,7 @@ type ReplicaDescription struct {
 	KMSMasterKeyId                string                  `json:"KMSMasterKeyId,omitempty"`
 	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
 	ReplicaTableClassSummary      *TableClassSummary      `json:"ReplicaTableClassSummary,omitempty"`
+	GlobalSecondaryIndexes        []ReplicaGSIDescription `json:"GlobalSecondaryIndexes,omitempty"`
 }
 
 // describeReplicas returns DescribeTable's Replicas and
@@ -94,6 +95,7 @@ func (t *table) describeReplicas(m *tableMeta, now time.Time) ([]ReplicaDescript
 		if r.TableClass != "" {
 			d.ReplicaTableClassSummary = &TableClassSummary{TableClass: r.TableClass}
 		}
+		d.GlobalSecondaryIndexes = describeGSIReads(r.GSIRead)
 		out = append(out, d)
 	}
 	if len(out) == 0 {
@@ -294,6 +296,7 @@ func (c *call) createReplica(t *table, a *ReplicaAction) error {
 	if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil {
 		rec.ReadOverride = *o.ReadCapacityUnits
 	}
+	rec.GSIRead = mergeGSIReads(nil, a.GlobalSecondaryIndexes)
 	for _, mb := range ms {
 		if err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			e := m.extCopy()
@@ -351,6 +354,7 @@ func (c *call) replicaTable(src *table, sm *tableMeta, a *ReplicaAction, others 
 	if m.lsis, err = overrideIndexes(t, sm.lsis, false, nil, m.billingMode); err != nil {
 		return nil, err
 	}
+	m.gsis = withGSIReads(m.gsis, a.GlobalSecondaryIndexes) // global_tables_gsi.go
 	e := &tableExt{GlobalVersion: globalVersion2019}
 	if sm.ext != nil {
 		e.AutoScaling = sm.ext.AutoScaling
@@ -462,6 +466,7 @@ func (c *call) updateReplica(t *table, a *ReplicaAction) error {
 				if a.TableClassOverride != nil {
 					m.tableClass = *a.TableClassOverride
 				}
+				m.gsis = withGSIReads(m.gsis, a.GlobalSecondaryIndexes)
 				return nil, nil
 			}
 			e := m.extCopy()
@@ -479,6 +484,7 @@ func (c *call) updateReplica(t *table, a *ReplicaAction) error {
 				if a.KMSMasterKeyId != nil {
 					e.Replicas[i].KMS = *a.KMSMasterKeyId
 				}
+				e.Replicas[i].GSIRead = mergeGSIReads(e.Replicas[i].GSIRead, a.GlobalSecondaryIndexes)
 			}
 			m.ext = e
 			return nil, nil

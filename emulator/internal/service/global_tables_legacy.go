@@ -20,6 +20,15 @@ import (
 // 2017.11.29) and replicates as the 2019.11.21 version does
 // (global_tables_repl.go). Removing a replica leaves its table in place,
 // no longer replicated, as on AWS.
+//
+// AWS no longer creates 2017.11.29 global tables: public records of its
+// answers in 2026 (ack-api-quirks lab notes DDB-GLOBALTABLE-002) show
+// CreateGlobalTable, and UpdateGlobalTable's Create, refused everywhere
+// with "One or more parameter values were invalid: DynamoDB global
+// tables version 2017.11.29 is not supported. We recommend using DynamoDB
+// global tables version 2019.11.21, instead of version 2017.11.29
+// (Legacy).", while existing legacy groups are still described. The
+// emulator keeps creating them, for code written against such groups.
 
 func init() {
 	register("CreateGlobalTable", createGlobalTable)

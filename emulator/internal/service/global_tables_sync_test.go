@@ -1,6 +1,7 @@
 package service
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -155,10 +156,41 @@ func TestGlobalTableCapacitySync(t *testing.T) {
 	e := newAPI27Env(t, Config{})
 	p := &gtPair{api27Env: e, east: testkit.Auth("gt", "us-east-1"), west: testkit.Auth("gt", "eu-west-1")}
 	p.in(p.east, "CreateTable", `{"TableName":"gtab",`+provisioned+`,
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},
+			"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}}]}`)
 	p.in(p.east, "UpdateTableReplicaAutoScaling", `{"TableName":"gtab","ProvisionedWriteCapacityAutoScalingUpdate":{"MinimumUnits":5,"MaximumUnits":10,
 		"ScalingPolicyUpdate":{"TargetTrackingScalingPolicyConfiguration":{"TargetValue":70}}}}`)
-	p.in(p.east, "UpdateTable", `{"TableName":"gtab","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`)
+	p.in(p.east, "UpdateTable", `{"TableName":"gtab","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1",
+		"GlobalSecondaryIndexes":[{"IndexName":"byG","ProvisionedThroughputOverride":{"ReadCapacityUnits":4}},{"IndexName":"nope","ProvisionedThroughputOverride":{"ReadCapacityUnits":9}}]}}]}`)
+	gsiTP := func(auth string) string {
+		t.Helper()
+		var d struct {
+			Table struct {
+				GlobalSecondaryIndexes []struct {
+					ProvisionedThroughput struct{ ReadCapacityUnits, WriteCapacityUnits int }
+				}
+			}
+		}
+		testkit.MustUnmarshal(t, p.in(auth, "DescribeTable", `{"TableName":"gtab"}`), &d)
+		tp := d.Table.GlobalSecondaryIndexes[0].ProvisionedThroughput
+		return fmt.Sprintf("%d/%d", tp.ReadCapacityUnits, tp.WriteCapacityUnits)
+	}
+	if got := gsiTP(p.west); got != "4/5" {
+		t.Errorf("replica GSI with a read override: got %s, want 4/5", got)
+	}
+	if got := p.in(p.east, "DescribeTable", `{"TableName":"gtab"}`); !strings.Contains(got, `"GlobalSecondaryIndexes":[{"IndexName":"byG","ProvisionedThroughputOverride":{"ReadCapacityUnits":4}}`) {
+		t.Errorf("source's view of the replica: got %s, want byG's read override", got)
+	}
+	p.in(p.east, "UpdateTable", `{"TableName":"gtab","GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"byG","ProvisionedThroughput":{"ReadCapacityUnits":6,"WriteCapacityUnits":8}}}]}`)
+	p.svc.DrainReplication()
+	if got := gsiTP(p.west); got != "4/8" {
+		t.Errorf("replica GSI after the source's change: got %s, want its own read 4 and the source's write 8", got)
+	}
+	p.in(p.east, "UpdateTable", `{"TableName":"gtab","ReplicaUpdates":[{"Update":{"RegionName":"eu-west-1","GlobalSecondaryIndexes":[{"IndexName":"byG","ProvisionedThroughputOverride":{"ReadCapacityUnits":2}}]}}]}`)
+	if got := gsiTP(p.west); got != "2/8" {
+		t.Errorf("replica GSI after Update: got %s, want 2/8", got)
+	}
 	p.in(p.west, "UpdateTable", `{"TableName":"gtab","ProvisionedThroughput":{"ReadCapacityUnits":7,"WriteCapacityUnits":9}}`)
 	p.svc.DrainReplication()
 	if tp := p.describe(p.east).ProvisionedThroughput; tp.ReadCapacityUnits != 7 || tp.WriteCapacityUnits != 9 {
