@@ -59,12 +59,12 @@ type replicaRec struct {
 	Source  string    `json:"source,omitempty"`
 	Created time.Time `json:"created,omitzero"`
 	// Overrides (UpdateTable's replica Create and Update).
-	ReadOverride int64  `json:"read,omitempty"`
+	ReadOverride int64 `json:"read,omitempty"`
 	// GSIRead are the replica's GSI read capacity overrides
 	// (ReplicaGlobalSecondaryIndex: global_tables_gsi.go).
-	GSIRead []gsiReadOverride `json:"gsiRead,omitempty"`
-	TableClass   string `json:"class,omitempty"`
-	KMS          string `json:"kms,omitempty"`
+	GSIRead    []gsiReadOverride `json:"gsiRead,omitempty"`
+	TableClass string            `json:"class,omitempty"`
+	KMS        string            `json:"kms,omitempty"`
 }
 
 // statusAt is the replica's ReplicaStatus at now.
