@@ -112,6 +112,7 @@ func (r *replicator) setRoute(id string, from replTarget, to []string, legacy bo
 	defer r.mu.Unlock()
 	if len(to) == 0 {
 		delete(r.routes, id)
+		delete(r.defs, id)
 		return
 	}
 	if r.routes == nil {
