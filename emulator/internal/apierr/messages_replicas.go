@@ -46,3 +46,8 @@ const MsgReplicaSourceRecent = "Replica cannot be deleted because it has acted a
 // MsgReplicaStreamDisable: UpdateTable disabling the stream of a table
 // with replicas.
 const MsgReplicaStreamDisable = "One or more parameter values were invalid: Disabling Stream is not allowed for a Global Table replica."
+
+// MsgReplicaInFlight: UpdateTable's ReplicaUpdates, table class or
+// deletion protection while a replica of the table is being created,
+// deleted or updated (lab notes DDB-TABLE-227, -228, -224).
+const MsgReplicaInFlight = "The resource which you are attempting to change is in use."

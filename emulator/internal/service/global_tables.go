@@ -211,6 +211,9 @@ func (c *call) updateReplicas(in *UpdateTableInput) (*UpdateTableOutput, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkReplicasSettled(t); err != nil { // global_tables_delete.go
+		return nil, err
+	}
 	for _, u := range in.ReplicaUpdates {
 		switch {
 		case u.Create != nil:

@@ -56,3 +56,24 @@ func (c *call) checkReplicaDelete(t *table) error {
 	}
 	return nil
 }
+
+// checkReplicasSettled refuses a change of t's replicas while one of
+// them is being created, deleted or updated: AWS answers a second
+// replica action with ResourceInUseException until the first has
+// settled (lab notes DDB-TABLE-224, -227, -228; AWS refuses a table
+// class or deletion protection change then too, which is not done
+// here). With no transient delay (the default) a replica settles at
+// once.
+func (c *call) checkReplicasSettled(t *table) error {
+	m := t.snapshot()
+	if m.ext == nil {
+		return nil
+	}
+	for _, r := range m.ext.Replicas {
+		switch r.statusAt(c.now) {
+		case "CREATING", "DELETING", "UPDATING":
+			return apierr.ResourceInUse(apierr.MsgReplicaInFlight)
+		}
+	}
+	return nil
+}

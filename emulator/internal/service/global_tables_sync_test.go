@@ -290,3 +290,19 @@ func TestReplicaUpdatesMessages(t *testing.T) {
 		t.Errorf("Create over an existing table: got %s", out)
 	}
 }
+
+// TestReplicaActionInFlight: a second replica action while the first is
+// under way (the transient delay) is ResourceInUseException.
+func TestReplicaActionInFlight(t *testing.T) {
+	p := newGTPair(t, Config{TransientDelay: time.Second}, "")
+	p.auth = p.east
+	out := p.refused("UpdateTable", `{"TableName":"gtab","ReplicaUpdates":[{"Create":{"RegionName":"ap-south-1"}}]}`, "ResourceInUseException")
+	if !strings.Contains(out, "The resource which you are attempting to change is in use.") {
+		t.Errorf("a second replica action during CREATING: got %s", out)
+	}
+	p.clock.Advance(time.Second)
+	p.in(p.east, "UpdateTable", `{"TableName":"gtab","ReplicaUpdates":[{"Create":{"RegionName":"ap-south-1"}}]}`)
+	if got := p.describe(p.east).replicas(); got != "ap-south-1:CREATING eu-west-1:ACTIVE" {
+		t.Errorf("replicas: got %q", got)
+	}
+}
