@@ -294,6 +294,7 @@ func (c *call) createReplica(t *table, a *ReplicaAction) error {
 		return err
 	}
 	c.route(member{region, nt}, all, false)
+	r.seedDef(nt, nt.snapshot())
 	rec := replicaRec{Region: region, Status: "CREATING", Until: c.transientUntil(), Next: "ACTIVE", KMS: str(a.KMSMasterKeyId), TableClass: str(a.TableClassOverride),
 		Source: c.region, Created: c.now}
 	if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil {
@@ -512,4 +513,7 @@ func (ns *Namespace) syncReplication(t *table, m *tableMeta) {
 	}
 	to := liveRegions(m.ext.Replicas, ns.svc.clock())
 	ns.svc.repl.setRoute(t.id, replTarget{key, region, t.name}, to, m.ext.GlobalVersion == globalVersion2017)
+	if len(to) > 0 {
+		ns.svc.repl.seedDef(t, m)
+	}
 }

@@ -417,3 +417,17 @@ func sameSSE(a, b *SSEDescription) bool {
 	}
 	return *a == *b
 }
+
+// seedDef records t's definition m as the last one the tap saw of it, so
+// that t's first change is carried as a change (only what it changed),
+// not as its whole definition: a new replica and a member loaded from
+// disk are seeded as their routes are set.
+func (r *replicator) seedDef(t *table, m *tableMeta) {
+	b := encodeTableMeta(t, m)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.defs == nil {
+		r.defs = map[string][]byte{}
+	}
+	r.defs[t.id] = b
+}

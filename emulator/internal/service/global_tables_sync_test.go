@@ -306,3 +306,26 @@ func TestReplicaActionInFlight(t *testing.T) {
 		t.Errorf("replicas: got %q", got)
 	}
 }
+
+// TestGlobalTableConcurrentFirstChanges: a new replica's first change
+// (TTL) made while a GSI created in the source is still on its way
+// carries only the TTL, so the source keeps its GSI and both end with
+// both changes.
+func TestGlobalTableConcurrentFirstChanges(t *testing.T) {
+	p := newGTPair(t, Config{}, "")
+	p.svc.SetReplicationDelay(time.Second)
+	p.in(p.east, "UpdateTable", `{"TableName":"gtab","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],
+		"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`)
+	p.in(p.west, "UpdateTimeToLive", `{"TableName":"gtab","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`)
+	p.svc.DrainReplication()
+	for _, auth := range []string{p.east, p.west} {
+		if got := p.describe(auth).gsis(); got != "byG:ACTIVE" {
+			t.Errorf("GSIs: got %q, want byG:ACTIVE", got)
+		}
+		var ttl struct{ TimeToLiveDescription struct{ TimeToLiveStatus string } }
+		testkit.MustUnmarshal(t, p.in(auth, "DescribeTimeToLive", `{"TableName":"gtab"}`), &ttl)
+		if ttl.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
+			t.Errorf("TTL: got %q, want ENABLED", ttl.TimeToLiveDescription.TimeToLiveStatus)
+		}
+	}
+}
