@@ -322,7 +322,9 @@ func TestGlobalTableConcurrentFirstChanges(t *testing.T) {
 		if got := p.describe(auth).gsis(); got != "byG:ACTIVE" {
 			t.Errorf("GSIs: got %q, want byG:ACTIVE", got)
 		}
-		var ttl struct{ TimeToLiveDescription struct{ TimeToLiveStatus string } }
+		var ttl struct {
+			TimeToLiveDescription struct{ TimeToLiveStatus string }
+		}
 		testkit.MustUnmarshal(t, p.in(auth, "DescribeTimeToLive", `{"TableName":"gtab"}`), &ttl)
 		if ttl.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
 			t.Errorf("TTL: got %q, want ENABLED", ttl.TimeToLiveDescription.TimeToLiveStatus)
