@@ -307,7 +307,11 @@ func TestPersistPITR(t *testing.T) {
 
 // TestPersistGlobalTable: a global table's replicas, its resource policy
 // and its Kinesis destination survive a restart, and the replicas
-// replicate again after it.
+// replicate again after it: items and definition changes (a GSI made
+// before the restart, TTL set after it); where each replica came from
+// survives too (the 24-hour source rule), and a replica deleted with
+// DeleteTable stays gone from the other's Replicas after another
+// restart.
 func TestPersistGlobalTable(t *testing.T) {
 	dir := t.TempDir()
 	east, west := testkit.Auth("persistgt", "us-east-1"), testkit.Auth("persistgt", "eu-west-1")
@@ -326,6 +330,8 @@ func TestPersistGlobalTable(t *testing.T) {
 	mustOK(e, east, "PutResourcePolicy", `{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/gtp",
 		"Policy":"{\"Statement\":{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"dynamodb:DeleteTable\"}}"}`)
 	mustOK(e, east, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"before"}}}`)
+	mustOK(e, east, "UpdateTable", `{"TableName":"gtp","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],
+		"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`)
 	e.DrainReplication()
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
@@ -353,5 +359,40 @@ func TestPersistGlobalTable(t *testing.T) {
 	testkit.MustUnmarshal(t, mustOK(e2, east, "GetItem", `{"TableName":"gtp","Key":{"pk":{"S":"fromwest"}}}`), &gi)
 	if gi.Item == nil {
 		t.Errorf("after the restart: a write in eu-west-1 did not reach us-east-1")
+	}
+	var dw struct {
+		Table struct{ GlobalSecondaryIndexes []struct{ IndexName string } }
+	}
+	testkit.MustUnmarshal(t, mustOK(e2, west, "DescribeTable", `{"TableName":"gtp"}`), &dw)
+	if len(dw.Table.GlobalSecondaryIndexes) != 1 {
+		t.Errorf("after the restart: the replica's GSIs are %+v, want the byG made in us-east-1", dw.Table.GlobalSecondaryIndexes)
+	}
+	mustOK(e2, west, "UpdateTimeToLive", `{"TableName":"gtp","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`)
+	e2.DrainReplication()
+	var ttl struct {
+		TimeToLiveDescription struct{ TimeToLiveStatus string }
+	}
+	testkit.MustUnmarshal(t, mustOK(e2, east, "DescribeTimeToLive", `{"TableName":"gtp"}`), &ttl)
+	if ttl.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
+		t.Errorf("after the restart: TTL set in eu-west-1 is %q in us-east-1, want ENABLED", ttl.TimeToLiveDescription.TimeToLiveStatus)
+	}
+	if res, out := do(t, e2, "DynamoDB_20120810.DeleteTable", east, `{"TableName":"gtp"}`); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("DeleteTable of the source within 24 hours, after the restart: got %d %s, want the source rule's refusal", res.StatusCode, out)
+	}
+	mustOK(e2, west, "DeleteTable", `{"TableName":"gtp"}`)
+	e2.DrainReplication()
+	if err := e2.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	e3 := openPersisted(t, dir, Options{})
+	d.Table.Replicas = nil
+	testkit.MustUnmarshal(t, mustOK(e3, east, "DescribeTable", `{"TableName":"gtp"}`), &d)
+	if len(d.Table.Replicas) != 0 {
+		t.Errorf("after the replica's DeleteTable and a restart: got replicas %+v, want none", d.Table.Replicas)
+	}
+	mustOK(e3, east, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"alone"}}}`)
+	if n := e3.DrainReplication(); n != 0 {
+		t.Errorf("after the replica's DeleteTable and a restart: %d writes replicated, want none", n)
 	}
 }

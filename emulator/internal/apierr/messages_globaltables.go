@@ -36,15 +36,8 @@ func MsgReplicaRegionInvalid(region string) string {
 	return "Invalid replica region: " + region
 }
 
-// MsgReplicaExists: a Create of a region that is a replica already (ours).
-func MsgReplicaExists(region string) string {
-	return "Failed to create a replica in region " + region + ": the table is already replicated there"
-}
-
-// MsgReplicaTableExists: the table exists in the new replica's region (ours).
-func MsgReplicaTableExists(name, region string) string {
-	return "Failed to create a replica in region " + region + ": table " + name + " already exists there"
-}
+// MsgReplicaExists and MsgReplicaTableExists gave way to AWS's
+// MsgReplicaAlreadyTables (messages_replicas.go).
 
 // MsgReplicaVersionMix: a 2019.11.21 change to a 2017.11.29 global table, or the reverse (ours).
 const MsgReplicaVersionMix = "The table belongs to a global table of the other version (2017.11.29 or 2019.11.21)"

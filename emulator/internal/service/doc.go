@@ -118,7 +118,13 @@
 //     global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
 //     Replicas), global_tables_legacy.go and global_tables_settings.go
 //     (the 2017.11.29 operations), global_tables_repl.go (replication
-//     from each namespace's commit hook, last writer wins).
+//     from each namespace's commit hook, last writer wins),
+//     global_tables_sync.go (definition changes and dropped members
+//     carried the same way), global_tables_delete.go (a member's
+//     deletion, the 24-hour source rule), global_tables_stream.go (the
+//     stream of a global table), global_tables_legacy_attrs.go (the
+//     2017.11.29 aws:rep:* attributes), global_tables_stamps.go (the
+//     per-key write stamps pruned).
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report (issue 23;
@@ -170,14 +176,15 @@
 //	replicator.globalMu  a change of a global table's membership
 //	                  (global_tables*.go): it may take the table.mu of
 //	                  every member, one after the other
+//	replicator.drainMu  applying the replication queue: taken with no
+//	                  lock held (a request's start, DrainReplication) or
+//	                  under globalMu (a replica's creation); it takes the
+//	                  table.mu of a member whose definition it changes
+//	                  (global_tables_sync.go) and storage's locks
 //	table.mu          one table's definition changes: UpdateTable,
 //	                  DeleteTable, UpdateTimeToLive, TagResource,
 //	                  UntagResource, through changeMeta (catalog.go),
 //	                  which records each in the namespace's DB
-//	replicator.drainMu  applying the replication queue: taken with no
-//	                  lock held (a request's start, DrainReplication) or
-//	                  under table.mu and globalMu (a replica's creation);
-//	                  it takes storage's locks of the replicas
 //	storage.Table.mu  one table's items, indexes and metadata record
 //	                  (SetMeta); several tables only through storage.Begin
 //	                  and BeginRead, which take them in ascending table id

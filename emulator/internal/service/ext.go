@@ -22,6 +22,10 @@ type tableExt struct {
 	// added by UpdateTable) or "2017.11.29" (CreateGlobalTable); "" for
 	// a table that is no replica of anything.
 	GlobalVersion string `json:"globalVersion,omitempty"`
+	// Source is the region this table was created from as a replica
+	// (2019.11.21), SourceAt when: global_tables_delete.go.
+	Source   string    `json:"source,omitempty"`
+	SourceAt time.Time `json:"sourceAt,omitzero"`
 	// GlobalCreated is when a 2017.11.29 global table was created.
 	GlobalCreated time.Time `json:"globalCreated,omitzero"`
 }
@@ -49,10 +53,18 @@ type replicaRec struct {
 	Status string    `json:"status"`
 	Until  time.Time `json:"until,omitzero"`
 	Next   string    `json:"next,omitempty"`
+	// Source is the region the replica was created from and Created
+	// when (2019.11.21): that region cannot leave for 24 hours
+	// (global_tables_delete.go).
+	Source  string    `json:"source,omitempty"`
+	Created time.Time `json:"created,omitzero"`
 	// Overrides (UpdateTable's replica Create and Update).
-	ReadOverride int64  `json:"read,omitempty"`
-	TableClass   string `json:"class,omitempty"`
-	KMS          string `json:"kms,omitempty"`
+	ReadOverride int64 `json:"read,omitempty"`
+	// GSIRead are the replica's GSI read capacity overrides
+	// (ReplicaGlobalSecondaryIndex: global_tables_gsi.go).
+	GSIRead    []gsiReadOverride `json:"gsiRead,omitempty"`
+	TableClass string            `json:"class,omitempty"`
+	KMS        string            `json:"kms,omitempty"`
 }
 
 // statusAt is the replica's ReplicaStatus at now.
@@ -63,17 +75,20 @@ func (r replicaRec) statusAt(now time.Time) string {
 	return r.Status
 }
 
-// replicaRegions returns the regions of the global table m belongs to,
-// own (the table's region) first, the others in ascending order; just
-// own for a table with no replicas.
-func (m *tableMeta) replicaRegions(own string) []string {
+// replicaRegions returns the regions of the global table m belongs to
+// at now, own (the table's region) first, the others in ascending order
+// (a replica DELETING included, one gone not); just own for a table with
+// no replicas.
+func (m *tableMeta) replicaRegions(own string, now time.Time) []string {
 	out := []string{own}
 	if m.ext == nil {
 		return out
 	}
 	var others []string
 	for _, r := range m.ext.Replicas {
-		others = append(others, r.Region)
+		if r.statusAt(now) != replicaGone {
+			others = append(others, r.Region)
+		}
 	}
 	slices.Sort(others)
 	return append(out, others...)

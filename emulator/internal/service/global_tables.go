@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"errors"
 	"maps"
 	"slices"
@@ -25,9 +26,9 @@ import (
 // overrides. The legacy 2017.11.29 operations are in
 // global_tables_legacy.go.
 //
-// Not done: settings other than items (TTL, GSIs added later, stream and
-// billing changes) are not carried to the other replicas; a replica
-// deleted with DeleteTable stays listed by the others.
+// Definition changes made after a replica exists are carried to the
+// others (global_tables_sync.go); a replica deleted with DeleteTable in
+// its region leaves the others' lists (global_tables_delete.go).
 
 const globalVersion2019 = "2019.11.21"
 
@@ -73,6 +74,7 @@ type ReplicaDescription struct {
 	KMSMasterKeyId                string                  `json:"KMSMasterKeyId,omitempty"`
 	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
 	ReplicaTableClassSummary      *TableClassSummary      `json:"ReplicaTableClassSummary,omitempty"`
+	GlobalSecondaryIndexes        []ReplicaGSIDescription `json:"GlobalSecondaryIndexes,omitempty"`
 }
 
 // describeReplicas returns DescribeTable's Replicas and
@@ -83,6 +85,9 @@ func (t *table) describeReplicas(m *tableMeta, now time.Time) ([]ReplicaDescript
 	}
 	var out []ReplicaDescription
 	for _, r := range m.ext.Replicas {
+		if r.statusAt(now) == replicaGone {
+			continue
+		}
 		d := ReplicaDescription{RegionName: r.Region, ReplicaStatus: r.statusAt(now), KMSMasterKeyId: r.KMS}
 		if r.ReadOverride > 0 {
 			d.ProvisionedThroughputOverride = &ReadThroughputOverride{ReadCapacityUnits: &r.ReadOverride}
@@ -90,7 +95,11 @@ func (t *table) describeReplicas(m *tableMeta, now time.Time) ([]ReplicaDescript
 		if r.TableClass != "" {
 			d.ReplicaTableClassSummary = &TableClassSummary{TableClass: r.TableClass}
 		}
+		d.GlobalSecondaryIndexes = describeGSIReads(r.GSIRead)
 		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, "" // the last replica is gone: a table of one region
 	}
 	slices.SortFunc(out, func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
 	return out, m.ext.GlobalVersion
@@ -125,13 +134,17 @@ type member struct {
 }
 
 // members returns the replicas of t's global table as t's definition m
-// lists them, t first; a region whose table is gone is left out.
+// lists them, t first; a region whose table is gone, or that is leaving
+// (DELETING), is left out.
 func (c *call) members(t *table, m *tableMeta) []member {
 	out := []member{{c.region, t}}
 	if m.ext == nil {
 		return out
 	}
 	for _, r := range m.ext.Replicas {
+		if st := r.statusAt(c.now); st == "DELETING" || st == replicaGone {
+			continue
+		}
 		if rt := c.svc.dbs.lookup(nsKey{accessKey: c.accessKey, region: r.Region}).getTable(t.name); rt != nil {
 			out = append(out, member{r.Region, rt})
 		}
@@ -153,9 +166,10 @@ func without(regions []string, r string) []string {
 	return slices.DeleteFunc(slices.Clone(regions), func(x string) bool { return x == r })
 }
 
-// route makes member m's writes go to the other regions.
-func (c *call) route(m member, regions []string) {
-	c.svc.repl.setRoute(m.t.id, replTarget{c.accessKey, m.region, m.t.name}, without(regions, m.region))
+// route makes member m's writes go to the other regions; legacy marks
+// a 2017.11.29 global table.
+func (c *call) route(m member, regions []string, legacy bool) {
+	c.svc.repl.setRoute(m.t.id, replTarget{c.accessKey, m.region, m.t.name}, without(regions, m.region), legacy)
 }
 
 // updateReplicas runs UpdateTable's ReplicaUpdates (alone in the
@@ -164,6 +178,7 @@ func (c *call) updateReplicas(in *UpdateTableInput) (*UpdateTableOutput, error) 
 	if c.svc.cfg.SharedDB {
 		return nil, apierr.Validation(apierr.MsgReplicaSharedDB)
 	}
+	createsOrDeletes := 0
 	for _, u := range in.ReplicaUpdates {
 		n := 0
 		for _, a := range []*ReplicaAction{u.Create, u.Update, u.Delete} {
@@ -174,14 +189,29 @@ func (c *call) updateReplicas(in *UpdateTableInput) (*UpdateTableOutput, error) 
 				}
 			}
 		}
-		if n != 1 {
-			return nil, apierr.Validation(apierr.MsgReplicaOneAction)
+		switch {
+		case n == 0:
+			return nil, apierr.Validation(apierr.MsgReplicaNoAction)
+		case n > 1:
+			return nil, apierr.Validation(apierr.MsgReplicaMixedActions)
 		}
+		if u.Update == nil {
+			createsOrDeletes++
+		}
+		if a := cmp.Or(u.Create, u.Delete); a != nil && *a.RegionName == c.region {
+			return nil, apierr.Validation(apierr.MsgReplicaLocalRegion)
+		}
+	}
+	if createsOrDeletes > 1 {
+		return nil, apierr.Validation(apierr.MsgReplicaManyActions)
 	}
 	c.svc.repl.globalMu.Lock()
 	defer c.svc.repl.globalMu.Unlock()
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.checkReplicasSettled(t); err != nil { // global_tables_delete.go
 		return nil, err
 	}
 	for _, u := range in.ReplicaUpdates {
@@ -210,17 +240,24 @@ func (c *call) createReplica(t *table, a *ReplicaAction) error {
 		return apierr.ResourceInUse(apierr.MsgTableNotActive(t.name, m.statusAt(c.now)))
 	case m.ext != nil && m.ext.GlobalVersion != "" && m.ext.GlobalVersion != globalVersion2019:
 		return apierr.Validation(apierr.MsgReplicaVersionMix)
-	case region == c.region || slices.Contains(m.replicaRegions(c.region), region):
-		return apierr.Validation(apierr.MsgReplicaExists(region))
-	case !m.streamOn() || *m.stream.StreamViewType != "NEW_AND_OLD_IMAGES":
-		return apierr.Validation(apierr.MsgReplicaStreamRequired)
+	case slices.Contains(m.replicaRegions(c.region, c.now), region):
+		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.name))
 	case m.billingMode != "PAY_PER_REQUEST" && !m.writeAutoScaled():
 		return apierr.Validation(apierr.MsgReplicaWriteCapacity)
 	}
 	tc := *c
 	tc.ns, tc.region, tc.out, tc.tableName = c.svc.dbs.get(nsKey{accessKey: c.accessKey, region: region}), region, nil, nil
 	if tc.ns.getTable(t.name) != nil {
-		return apierr.Validation(apierr.MsgReplicaTableExists(t.name, region))
+		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.name))
+	}
+	// AWS needs no stream first: it enables NEW_AND_OLD_IMAGES on a
+	// table without one and keeps a stream of another view type
+	// (ack-api-quirks lab notes DDB-TABLE-305, -221).
+	if !m.streamOn() {
+		if err := c.enableReplicaStream(t); err != nil {
+			return err
+		}
+		m = t.snapshot()
 	}
 	ms := c.members(t, m)
 	all := append(regionsOf(ms), region)
@@ -236,7 +273,7 @@ func (c *call) createReplica(t *table, a *ReplicaAction) error {
 	r.creating[target] = true
 	r.mu.Unlock()
 	for _, mb := range ms {
-		c.route(mb, all)
+		c.route(mb, all, false)
 	}
 	r.drainMu.Lock()
 	r.drainLocked(time.Time{}, true)
@@ -252,19 +289,22 @@ func (c *call) createReplica(t *table, a *ReplicaAction) error {
 	r.drainMu.Unlock()
 	if err != nil {
 		for _, mb := range ms {
-			c.route(mb, regionsOf(ms))
+			c.route(mb, regionsOf(ms), false)
 		}
 		return err
 	}
-	c.route(member{region, nt}, all)
-	rec := replicaRec{Region: region, Status: "CREATING", Until: c.transientUntil(), Next: "ACTIVE", KMS: str(a.KMSMasterKeyId), TableClass: str(a.TableClassOverride)}
+	c.route(member{region, nt}, all, false)
+	r.seedDef(nt, nt.snapshot())
+	rec := replicaRec{Region: region, Status: "CREATING", Until: c.transientUntil(), Next: "ACTIVE", KMS: str(a.KMSMasterKeyId), TableClass: str(a.TableClassOverride),
+		Source: c.region, Created: c.now}
 	if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil {
 		rec.ReadOverride = *o.ReadCapacityUnits
 	}
+	rec.GSIRead = mergeGSIReads(nil, a.GlobalSecondaryIndexes)
 	for _, mb := range ms {
 		if err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			e := m.extCopy()
-			e.Replicas = append(slices.Clone(e.Replicas), rec)
+			e.Replicas = append(pruneGone(e.Replicas, c.now), rec)
 			e.GlobalVersion = globalVersion2019
 			m.ext = e
 			return nil, nil
@@ -318,13 +358,24 @@ func (c *call) replicaTable(src *table, sm *tableMeta, a *ReplicaAction, others 
 	if m.lsis, err = overrideIndexes(t, sm.lsis, false, nil, m.billingMode); err != nil {
 		return nil, err
 	}
+	m.gsis = withGSIReads(m.gsis, a.GlobalSecondaryIndexes) // global_tables_gsi.go
 	e := &tableExt{GlobalVersion: globalVersion2019}
 	if sm.ext != nil {
 		e.AutoScaling = sm.ext.AutoScaling
 	}
 	for _, r := range others {
-		e.Replicas = append(e.Replicas, replicaRec{Region: r, Status: "ACTIVE"})
+		rec := replicaRec{Region: r, Status: "ACTIVE"}
+		if sm.ext != nil {
+			// What the source knows of each other member's origin.
+			for _, x := range sm.ext.Replicas {
+				if x.Region == r {
+					rec.Source, rec.Created = x.Source, x.Created
+				}
+			}
+		}
+		e.Replicas = append(e.Replicas, rec)
 	}
+	e.Source, e.SourceAt = others[0], now // the region it is made from (global_tables_delete.go)
 	m.ext = e
 	s := t.registerStream(c, m, *sm.stream.StreamViewType, "")
 	t.meta.Store(m)
@@ -339,7 +390,7 @@ func (c *call) replicaTable(src *table, sm *tableMeta, a *ReplicaAction, others 
 	st, err := c.ns.db.RestoreTable(t.name, t.id, snap)
 	if errors.Is(err, storage.ErrTableExists) {
 		c.forgetStream(s)
-		return nil, apierr.Validation(apierr.MsgReplicaTableExists(t.name, c.region))
+		return nil, apierr.Validation(apierr.MsgReplicaAlreadyTables(t.name))
 	}
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		c.forgetStream(s)
@@ -351,11 +402,15 @@ func (c *call) replicaTable(src *table, sm *tableMeta, a *ReplicaAction, others 
 }
 
 // deleteReplica removes region from t's global table and deletes the
-// replica's table. globalMu is held.
+// replica's table; the others show it DELETING for the transient delay,
+// then no more. globalMu is held.
 func (c *call) deleteReplica(t *table, region string) error {
 	m := t.snapshot()
-	if region == c.region || !slices.Contains(m.replicaRegions(c.region), region) {
-		return apierr.Validation(apierr.MsgReplicaNotFound(region))
+	if !slices.Contains(m.replicaRegions(c.region, c.now), region) {
+		return apierr.Validation(apierr.MsgReplicaNotPart(region))
+	}
+	if m.sourcedRecently(region, c.region, c.now) {
+		return apierr.Validation(apierr.MsgReplicaSourceRecent)
 	}
 	ms := c.members(t, m)
 	rest := without(regionsOf(ms), region)
@@ -365,7 +420,7 @@ func (c *call) deleteReplica(t *table, region string) error {
 			r.forget(mb.t.id)
 			continue
 		}
-		c.route(mb, rest)
+		c.route(mb, rest, false)
 	}
 	r.mu.Lock()
 	r.queue = slices.DeleteFunc(r.queue, func(op replOp) bool {
@@ -381,16 +436,14 @@ func (c *call) deleteReplica(t *table, region string) error {
 			return err
 		}
 	}
+	until := c.transientUntil()
 	for _, mb := range ms {
 		if mb.region == region {
 			continue
 		}
 		if err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			e := m.extCopy()
-			e.Replicas = slices.DeleteFunc(slices.Clone(e.Replicas), func(x replicaRec) bool { return x.Region == region })
-			if len(e.Replicas) == 0 {
-				e.GlobalVersion = ""
-			}
+			e.Replicas = markDeleting(e.Replicas, region, c.now, until)
 			m.ext = e
 			return nil, nil
 		}); err != nil && !errors.Is(err, storage.ErrNotDurable) {
@@ -405,8 +458,8 @@ func (c *call) deleteReplica(t *table, region string) error {
 func (c *call) updateReplica(t *table, a *ReplicaAction) error {
 	region := *a.RegionName
 	m := t.snapshot()
-	if !slices.Contains(m.replicaRegions(c.region), region) {
-		return apierr.Validation(apierr.MsgReplicaNotFound(region))
+	if region == c.region || !slices.Contains(m.replicaRegions(c.region, c.now), region) {
+		return apierr.Validation(apierr.MsgReplicaNotPart(region))
 	}
 	for _, mb := range c.members(t, m) {
 		err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
@@ -417,6 +470,7 @@ func (c *call) updateReplica(t *table, a *ReplicaAction) error {
 				if a.TableClassOverride != nil {
 					m.tableClass = *a.TableClassOverride
 				}
+				m.gsis = withGSIReads(m.gsis, a.GlobalSecondaryIndexes)
 				return nil, nil
 			}
 			e := m.extCopy()
@@ -434,6 +488,7 @@ func (c *call) updateReplica(t *table, a *ReplicaAction) error {
 				if a.KMSMasterKeyId != nil {
 					e.Replicas[i].KMS = *a.KMSMasterKeyId
 				}
+				e.Replicas[i].GSIRead = mergeGSIReads(e.Replicas[i].GSIRead, a.GlobalSecondaryIndexes)
 			}
 			m.ext = e
 			return nil, nil
@@ -456,9 +511,9 @@ func (ns *Namespace) syncReplication(t *table, m *tableMeta) {
 	if !ok {
 		return
 	}
-	var to []string
-	for _, r := range m.ext.Replicas {
-		to = append(to, r.Region)
+	to := liveRegions(m.ext.Replicas, ns.svc.clock())
+	ns.svc.repl.setRoute(t.id, replTarget{key, region, t.name}, to, m.ext.GlobalVersion == globalVersion2017)
+	if len(to) > 0 {
+		ns.svc.repl.seedDef(t, m)
 	}
-	ns.svc.repl.setRoute(t.id, replTarget{key, region, t.name}, to)
 }

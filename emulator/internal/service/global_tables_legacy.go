@@ -20,6 +20,15 @@ import (
 // 2017.11.29) and replicates as the 2019.11.21 version does
 // (global_tables_repl.go). Removing a replica leaves its table in place,
 // no longer replicated, as on AWS.
+//
+// AWS no longer creates 2017.11.29 global tables: public records of its
+// answers in 2026 (ack-api-quirks lab notes DDB-GLOBALTABLE-002) show
+// CreateGlobalTable, and UpdateGlobalTable's Create, refused everywhere
+// with "One or more parameter values were invalid: DynamoDB global
+// tables version 2017.11.29 is not supported. We recommend using DynamoDB
+// global tables version 2019.11.21, instead of version 2017.11.29
+// (Legacy).", while existing legacy groups are still described. The
+// emulator keeps creating them, for code written against such groups.
 
 func init() {
 	register("CreateGlobalTable", createGlobalTable)
@@ -137,7 +146,7 @@ func (c *call) checkJoin(t, like *table, region string) error {
 func (c *call) setLegacyGroup(ms []member, gone []member, created time.Time) error {
 	regions := regionsOf(ms)
 	for _, g := range gone {
-		c.svc.repl.setRoute(g.t.id, replTarget{}, nil)
+		c.svc.repl.setRoute(g.t.id, replTarget{}, nil, true)
 		if err := g.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			e := m.extCopy()
 			e.Replicas, e.GlobalVersion, e.GlobalCreated = nil, "", time.Time{}
@@ -148,7 +157,7 @@ func (c *call) setLegacyGroup(ms []member, gone []member, created time.Time) err
 		}
 	}
 	for _, mb := range ms {
-		c.route(mb, regions)
+		c.route(mb, regions, true)
 		if err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			e := m.extCopy()
 			e.Replicas, e.GlobalVersion, e.GlobalCreated = nil, globalVersion2017, created

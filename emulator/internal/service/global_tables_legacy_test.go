@@ -36,7 +36,7 @@ func TestLegacyGlobalTables(t *testing.T) {
 	e.must("PutItem", `{"TableName":"leg","Item":{"pk":{"S":"k"},"v":{"S":"east"}}}`)
 	e.svc.DrainReplication()
 	e.auth = auth("us-west-2")
-	var gi struct{ Item map[string]map[string]string }
+	var gi struct{ Item map[string]map[string]any }
 	testkit.MustUnmarshal(t, e.must("GetItem", `{"TableName":"leg","Key":{"pk":{"S":"k"}}}`), &gi)
 	if gi.Item["v"]["S"] != "east" {
 		t.Errorf("replicated to us-west-2: got %v", gi.Item)

@@ -15,7 +15,9 @@ import (
 // it: every committed item write of a table with replicas (one write
 // path: single items, batches, transactions, TTL, PartiQL, imports) is
 // queued once per other replica with the clock at its commit, and the
-// key's last-write stamp is kept. Nothing re-reads a table.
+// key's last-write stamp is kept (global_tables_stamps.go prunes them).
+// The same tap queues a member's definition changes and its table's
+// drop (global_tables_sync.go). Nothing re-reads a table.
 //
 // The queue is applied in commit order when its writes are due (their
 // commit time plus the replication delay, 0 by default): at the start of
@@ -27,11 +29,12 @@ import (
 // conflicting writes to global tables.
 //
 // Locks: drainMu serializes applying (it is taken with no lock held,
-// or under table.mu by a change of a global table's membership, which
-// holds globalMu first) and is held while storage's locks are taken;
-// mu guards the routes, the queue and the stamps and is a leaf, taken by
-// the tap under storage's locks. Order: globalMu -> table.mu -> drainMu
-// -> storage.Table.mu -> replicator.mu.
+// or by a change of a global table's membership, which holds globalMu
+// first) and is held while a member's table.mu (a definition change:
+// global_tables_sync.go) and storage's locks are taken; mu guards the
+// routes, the queue, the stamps and the last definitions and is a leaf,
+// taken by the tap under storage's locks. Order: globalMu -> drainMu ->
+// table.mu -> storage.Table.mu -> replicator.mu.
 
 // replicator is a service's replication state.
 type replicator struct {
@@ -43,9 +46,14 @@ type replicator struct {
 	delay    time.Duration
 	routes   map[string]replRoute // by table ID: where its writes go
 	creating map[replTarget]bool  // replicas being created: their writes wait
+	applying string               // the table whose definition replication is changing (global_tables_sync.go)
+	defs     map[string][]byte    // by table ID: the last definition record of a table with replicas
 	queue    []replOp
 	stamps   map[string]map[storage.Key]replStamp // by table ID, the last write of each key
-	pending  atomic.Int64                         // len(queue), read without mu
+	// stampCount counts the stamps made since the last prune, from
+	// stampsKept, the number it left (global_tables_stamps.go).
+	stampCount, stampsKept int
+	pending                atomic.Int64 // len(queue), read without mu
 }
 
 // replTarget names a replica: access key, region, table name.
@@ -53,8 +61,9 @@ type replTarget struct{ accessKey, region, name string }
 
 // replRoute is where a table's writes go.
 type replRoute struct {
-	from replTarget
-	to   []string // the other regions
+	from   replTarget
+	to     []string // the other regions
+	legacy bool     // a 2017.11.29 global table (global_tables_legacy.go)
 }
 
 // replStamp is a write's commit time and region, for last writer wins.
@@ -68,28 +77,48 @@ func (s replStamp) newer(o replStamp) bool {
 	return s.at.After(o.at) || s.at.Equal(o.at) && s.region > o.region
 }
 
-// replOp is one write on its way to one replica.
+// replOp is one change on its way to one replica: an item write, a
+// definition (global_tables_sync.go), a member's table dropped
+// (global_tables_drop.go) or, for a 2017.11.29 table, the aws:rep:*
+// attributes of a local write (global_tables_legacy_attrs.go).
 type replOp struct {
-	to    replTarget
-	stamp replStamp
-	due   time.Time
-	key   storage.Key
-	item  storage.EncodedItem // the new image; zero when deleted
-	put   bool
+	kind   replOpKind
+	to     replTarget
+	stamp  replStamp
+	due    time.Time
+	key    storage.Key
+	item   storage.EncodedItem // the new image; zero when deleted
+	put    bool
+	legacy bool   // the route's: a 2017.11.29 global table
+	def    []byte // opDef: the source's whole definition record
+	prev   []byte // opDef: the one before it (nil: unknown, all is carried)
+	from   string // opDef, opGone: the region the change comes from
 }
 
-// setRoute makes table id's writes go to the regions to (none: nowhere).
-func (r *replicator) setRoute(id string, from replTarget, to []string) {
+// replOpKind says what a replOp carries.
+type replOpKind uint8
+
+const (
+	opItem  replOpKind = iota // an item write
+	opDef                     // a definition change
+	opGone                    // the member in from dropped its table
+	opStamp                   // aws:rep:* of a local write (2017.11.29)
+)
+
+// setRoute makes table id's writes go to the regions to (none: nowhere);
+// legacy marks a 2017.11.29 global table.
+func (r *replicator) setRoute(id string, from replTarget, to []string, legacy bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(to) == 0 {
 		delete(r.routes, id)
+		delete(r.defs, id)
 		return
 	}
 	if r.routes == nil {
 		r.routes = map[string]replRoute{}
 	}
-	r.routes[id] = replRoute{from: from, to: to}
+	r.routes[id] = replRoute{from: from, to: to, legacy: legacy}
 }
 
 // SetReplicationDelay sets how long a write takes to reach the other
@@ -119,34 +148,40 @@ func (r *replicator) drainDue(now time.Time) {
 	r.drainLocked(now, false)
 }
 
-// drainLocked applies the due writes (all with force) in order; writes
-// to a replica being created wait for it. drainMu is held.
+// drainLocked applies the due changes (all with force) in order; those
+// to a replica being created wait for it. drainMu is held. (The queue
+// is in commit order; writes share one delay, so a key's writes to a
+// replica stay in order, and a 2017.11.29 table's aws:rep:* write,
+// due at once, need not wait behind other tables' writes.)
 func (r *replicator) drainLocked(now time.Time, force bool) int {
 	r.mu.Lock()
 	var ready, kept []replOp
-	for i, op := range r.queue {
-		switch {
-		case !force && op.due.After(now):
-			kept = append(kept, r.queue[i:]...)
-			r.queue = nil
-		case r.creating[op.to]:
+	for _, op := range r.queue {
+		if !force && op.due.After(now) || r.creating[op.to] {
 			kept = append(kept, op)
 			continue
-		default:
-			ready = append(ready, op)
-			continue
 		}
-		break
+		ready = append(ready, op)
 	}
 	r.queue = kept
 	r.pending.Store(int64(len(kept)))
 	r.mu.Unlock()
 	n := 0
 	for _, op := range ready {
-		if r.apply(op) {
-			n++
+		switch op.kind {
+		case opDef:
+			r.applyDef(op)
+		case opGone:
+			r.applyGone(op)
+		case opStamp:
+			r.applyStamp(op)
+		default:
+			if r.apply(op) {
+				n++
+			}
 		}
 	}
+	r.pruneStamps() // global_tables_stamps.go
 	return n
 }
 
@@ -158,9 +193,15 @@ func (r *replicator) apply(op replOp) bool {
 	if t == nil || t.data == nil {
 		return false // the replica is gone
 	}
+	if op.legacy && !op.put {
+		r.markRepDeleting(t, op) // global_tables_legacy_attrs.go
+	}
 	var item storage.Item
 	if op.put {
 		item = op.item.Item()
+		if op.legacy {
+			item = withRepAttrs(item, op.stamp, false) // global_tables_legacy_attrs.go
+		}
 	}
 	wrote := false
 	_, err := t.data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
@@ -191,6 +232,7 @@ func (r *replicator) stampLocked(id string, key storage.Key, s replStamp) {
 		r.stamps[id] = m
 	}
 	m[key] = s
+	r.stampCount++
 }
 
 // forget drops table id's stamps (the table is gone).
@@ -198,6 +240,7 @@ func (r *replicator) forget(id string) {
 	r.mu.Lock()
 	delete(r.stamps, id)
 	delete(r.routes, id)
+	delete(r.defs, id)
 	r.mu.Unlock()
 }
 
@@ -224,12 +267,18 @@ func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
 		}
 		wait = w
 	}
-	if rec.Kind != storage.RecordCommit {
+	switch rec.Kind {
+	case storage.RecordCommit, storage.RecordMeta, storage.RecordDropTable:
+	default:
 		return wait, nil
 	}
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
 	if len(p.r.routes) == 0 {
+		return wait, nil
+	}
+	if rec.Kind != storage.RecordCommit {
+		p.queueCatalogLocked(rec) // global_tables_sync.go
 		return wait, nil
 	}
 	var now time.Time
@@ -254,8 +303,13 @@ func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
 		for _, region := range route.to {
 			p.r.queue = append(p.r.queue, replOp{
 				to:    replTarget{route.from.accessKey, region, route.from.name},
-				stamp: stamp, due: now.Add(p.r.delay), key: w.Key, item: w.New, put: w.HasNew,
+				stamp: stamp, due: now.Add(p.r.delay), key: w.Key, item: w.New, put: w.HasNew, legacy: route.legacy,
 			})
+		}
+		if route.legacy && w.HasNew {
+			// 2017.11.29: DynamoDB adds aws:rep:* to the item in a write
+			// of its own, due at once (global_tables_legacy_attrs.go).
+			p.r.queue = append(p.r.queue, replOp{kind: opStamp, to: route.from, stamp: stamp, due: now, key: w.Key, legacy: true})
 		}
 	}
 	p.r.pending.Store(int64(len(p.r.queue)))

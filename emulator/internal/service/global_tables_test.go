@@ -119,15 +119,32 @@ func TestGlobalTableReplication(t *testing.T) {
 	}
 }
 
-// TestReplicaPrerequisites: AWS's refusals of a replica: a stream of
-// another view type, a provisioned table without write auto scaling.
+// TestReplicaPrerequisites: AWS enables a NEW_AND_OLD_IMAGES stream on a
+// table without one that gets a replica, and keeps it on while the table
+// has replicas; it refuses a provisioned table without write auto
+// scaling.
 func TestReplicaPrerequisites(t *testing.T) {
 	e := newAPI27Env(t, Config{})
 	e.table("nostream", onDemand)
-	e.refused("UpdateTable", `{"TableName":"nostream","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`, "ValidationException")
+	var nd struct {
+		TableDescription struct {
+			StreamSpecification struct {
+				StreamEnabled  bool
+				StreamViewType string
+			}
+		}
+	}
+	testkit.MustUnmarshal(t, e.must("UpdateTable", `{"TableName":"nostream","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`), &nd)
+	if s := nd.TableDescription.StreamSpecification; !s.StreamEnabled || s.StreamViewType != "NEW_AND_OLD_IMAGES" {
+		t.Errorf("stream after the first replica: got %+v, want NEW_AND_OLD_IMAGES enabled", s)
+	}
+	out := e.refused("UpdateTable", `{"TableName":"nostream","StreamSpecification":{"StreamEnabled":false}}`, "ValidationException")
+	if !strings.Contains(out, "Disabling Stream is not allowed for a Global Table replica.") {
+		t.Errorf("disabling the stream of a replica: got %s", out)
+	}
 	e.must("CreateTable", `{"TableName":"prov",`+provisioned+`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"},
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	out := e.refused("UpdateTable", `{"TableName":"prov","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`, "ValidationException")
+	out = e.refused("UpdateTable", `{"TableName":"prov","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`, "ValidationException")
 	if !strings.Contains(out, "Pay-Per-Request or AutoScaled") {
 		t.Errorf("provisioned without auto scaling: got %s", out)
 	}

@@ -208,7 +208,7 @@ func updateReplicaAutoScaling(c *call, in *UpdateTableReplicaAutoScalingInput) (
 				return nil, err
 			}
 		}
-		regions := m.replicaRegions(c.region)
+		regions := m.replicaRegions(c.region, c.now)
 		for _, r := range in.ReplicaUpdates {
 			if r.RegionName == nil || !slices.Contains(regions, *r.RegionName) {
 				return nil, apierr.Validation(apierr.MsgReplicaNotFound(deref(r.RegionName)))
@@ -318,7 +318,7 @@ func (c *call) autoScalingDesc(t *table, m *tableMeta) *TableAutoScalingDescript
 		return &AutoScalingSettingsDescription{AutoScalingDisabled: true}
 	}
 	d := &TableAutoScalingDescription{TableName: t.name, TableStatus: m.statusAt(c.now), Replicas: []ReplicaAutoScalingDescription{}}
-	for _, region := range m.replicaRegions(c.region) {
+	for _, region := range m.replicaRegions(c.region, c.now) {
 		r := ReplicaAutoScalingDescription{
 			RegionName:    region,
 			ReplicaStatus: m.replicaStatus(region, c.region, c.now),

@@ -52,6 +52,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkReplicaStream(t, in); err != nil { // global_tables_stream.go
+		return nil, err
+	}
 	if newTP != nil {
 		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
 			return nil, err
