@@ -64,7 +64,7 @@ func (s *slab) store(rec []byte) string {
 	}
 	need := uvarintLen(len(rec)) + len(rec)
 	if s.active == nil || cap(s.active.buf)-len(s.active.buf) < need {
-		s.grow()
+		s.grow(need)
 	}
 	c := s.active
 	c.buf = binary.AppendUvarint(c.buf, uint64(len(rec)))
@@ -74,14 +74,19 @@ func (s *slab) store(rec []byte) string {
 	return unsafe.String(&c.buf[start], len(rec))
 }
 
-// grow starts a new chunk. The chunk filled so far is compacted at the
-// end of the write if it is already mostly dead (its records replaced
+// grow starts a new chunk, of at least need bytes (a record larger than
+// the next chunk would not fit, and appending it would move the chunk's
+// memory from under its address). The chunk filled so far is compacted at
+// the end of the write if it is already mostly dead (its records replaced
 // while it was being filled), since no later release may come for it.
-func (s *slab) grow() {
+func (s *slab) grow(need int) {
 	if c := s.active; c != nil && 2*c.live < len(c.buf) {
 		s.pending = append(s.pending, c)
 	}
 	size := max(s.next, slabFirstChunk)
+	for size < need {
+		size *= 2
+	}
 	s.next = min(2*size, slabMaxChunk)
 	buf := make([]byte, 0, size)
 	c := &chunk{buf: buf, addr: uintptr(unsafe.Pointer(unsafe.SliceData(buf)))}
