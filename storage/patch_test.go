@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -190,4 +191,43 @@ func TestWritePatchManyAttributes(t *testing.T) {
 		t.Fatalf("got %d attributes, want %d", got, want)
 	}
 	checkTable(t, tbl)
+}
+
+// BenchmarkUpdateOneAttribute changes one attribute of a 10-attribute
+// item: Write (decode the item, change the map, encode it) against
+// WritePatch (decode the attribute, copy the rest).
+func BenchmarkUpdateOneAttribute(b *testing.B) {
+	k := Key{Partition: S("user#0000001"), Sort: N("1")}
+	item := Item{"pk": k.Partition, "sk": k.Sort, "count": N("1"), "status": S("active"), "price": N("1234.5"),
+		"flag": Bool(true), "tags": SS([]string{"green", "red"}), "email": S("someone.1@example.com"),
+		"f0": S("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"), "f1": S("")}
+	names := []string{"count"}
+	for _, mode := range []string{"Write", "WritePatch"} {
+		b.Run(mode, func(b *testing.B) {
+			tbl := NewTable(schemaSN)
+			put(b, tbl, item)
+			n := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				n++
+				v := N(Number(strconv.Itoa(n % 100)))
+				var err error
+				if mode == "Write" {
+					_, err = tbl.Write(k, func(old Item) (Item, error) {
+						next := make(Item, len(old))
+						for name, w := range old {
+							next[name] = w
+						}
+						next["count"] = v
+						return next, nil
+					})
+				} else {
+					_, err = tbl.WritePatch(k, names, func(EncodedItem, bool) (Item, error) { return Item{"count": v}, nil })
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
