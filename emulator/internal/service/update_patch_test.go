@@ -320,3 +320,29 @@ func TestUpdatePatchCases(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdatePatchLegacy runs the legacy parameters (AttributeUpdates,
+// Expected) through both paths.
+func TestUpdatePatchLegacy(t *testing.T) {
+	env := newPatchEnv(t)
+	key := `"Key":{"pk":{"S":"p0"},"sk":{"N":"2"}}`
+	bodies := []struct {
+		body       string
+		wantStatus int
+	}{
+		{`{"TableName":"$T",` + key + `,"AttributeUpdates":{"a":{"Value":{"S":"x"}},"n":{"Action":"ADD","Value":{"N":"2"}}},"ReturnValues":"UPDATED_NEW"}`, 200},
+		{`{"TableName":"$T",` + key + `,"AttributeUpdates":{"l":{"Action":"ADD","Value":{"L":[{"N":"1"}]}},"a":{"Action":"DELETE"}},` +
+			`"Expected":{"n":{"Value":{"N":"2"}},"a":{"Exists":true,"Value":{"S":"x"}}},"ReturnValues":"UPDATED_OLD"}`, 200},
+		{`{"TableName":"$T",` + key + `,"AttributeUpdates":{"b":{"Value":{"S":"y"}}},"Expected":{"n":{"ComparisonOperator":"GT","AttributeValueList":[{"N":"5"}]}},` +
+			`"ReturnValuesOnConditionCheckFailure":"ALL_OLD"}`, 400},
+		{`{"TableName":"$T",` + key + `,"AttributeUpdates":{"s":{"Action":"ADD","Value":{"SS":["p"]}}},"Expected":{"zz2":{"Exists":false}},` +
+			`"ReturnConsumedCapacity":"TOTAL"}`, 200},
+	}
+	for i, b := range bodies {
+		status, out := env.twinCall(t, "UpdateItem", b.body)
+		if status != b.wantStatus {
+			t.Fatalf("request %d: got %d %s, want status %d", i, status, out, b.wantStatus)
+		}
+		compareTwins(t, env)
+	}
+}
