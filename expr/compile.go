@@ -69,6 +69,9 @@ const (
 // entry in request order; Go maps have none, so the first in sorted order
 // is reported.
 func checkPlaceholders(names map[string]string, values map[string]storage.Value) *Error {
+	if placeholdersFine(names, values) {
+		return nil // one walk of each map (compile_placeholders.go)
+	}
 	if k, bad := firstBad(names, func(k, _ string) bool { return len(k) > maxPlaceholderKey }); bad {
 		return errPlain(sprintf(msgNamesKeyTooLong, len(k)))
 	}

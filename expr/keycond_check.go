@@ -11,6 +11,7 @@ package expr
 // same text is a cache hit.
 func (c *Compiler) CheckKeyCondition(text string) error {
 	const anyTerms = 1 << 16
-	_, _, err := c.keyTerms(text, anyTerms, nil)
+	var buf [4]keyTerm // most conditions: no allocation
+	_, _, err := c.keyTerms(text, anyTerms, buf[:0])
 	return err
 }

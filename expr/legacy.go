@@ -426,7 +426,7 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 		cl.Actions = append(cl.Actions, ua)
 	}
 	u.tree = buildTree(u.actions)
-	u.attrs = topAttributes(u.paths)
+	u.setAttributes()
 	u.vals = b.vals
 	return u, nil
 }

@@ -24,6 +24,10 @@ type updateProgram struct {
 	tree    *updateNode // the actions merged by path (apply.go)
 
 	attrs []string // the top-level attributes of paths, in order, without repeats
+
+	// targets are attrs sorted; reads the top-level attributes the update
+	// writes or reads, sorted and distinct (update_reads.go).
+	targets, reads []string
 }
 
 type compiledAction struct {
@@ -173,7 +177,7 @@ func (c *Compiler) checkUpdate(param string, x *UpdateExpr, order []int) (*Updat
 		return nil, nil, err
 	}
 	u.tree = buildTree(u.actions)
-	u.attrs = topAttributes(u.paths)
+	u.setAttributes()
 	u.vals = k.vals
 	return u, k, nil
 }

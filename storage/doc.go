@@ -23,6 +23,9 @@
 //     their sizes), the record that ReturnValues and later streams, TTL and
 //     indexes consume. Put(Key, Item) is a Write that does not look at the
 //     current item, and so does not decode it (its Change has no Old).
+//     WritePatch(Key, names, fn) is a Write that changes only the
+//     top-level attributes names (patch.go): fn sees the stored record
+//     and returns their new values; the others are copied as bytes.
 //   - Query(QueryRange, visit) walks one partition in sort key order,
 //     bounded by a SortCondition, forwards or backwards, resuming strictly
 //     after an ExclusiveStart key. It seeks; it never walks other partitions.

@@ -196,21 +196,33 @@ func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool
 	if err != nil {
 		return Change{}, hookResult{}, err
 	}
+	res, err := t.commitWriteLocked(origin, k, &ch)
+	if err != nil {
+		return Change{}, hookResult{}, err
+	}
+	return ch, res, nil
+}
+
+// commitWriteLocked is the commit point of a single write made under
+// t.mu (Write, Put, WritePatch): the hook records it (or refuses, and the
+// write is undone), the lags number it, the observer sees it.
+func (t *Table) commitWriteLocked(origin Origin, k Key, ch *Change) (hookResult, error) {
 	var res hookResult
 	if t.hook != nil && ch.recorded() {
-		if res, err = t.hookWriteLocked(k, &ch, origin); err != nil {
+		var err error
+		if res, err = t.hookWriteLocked(k, ch, origin); err != nil {
 			t.restoreLocked(undoEntry{t: t, k: k, old: ch.oldE, found: ch.OldSize > 0})
 			if t.lagged != 0 {
 				t.dropUnstampedLocked()
 			}
-			return Change{}, hookResult{}, err
+			return hookResult{}, err
 		}
 	}
 	if t.lagged != 0 {
-		t.commitLagOneLocked(k, &ch)
+		t.commitLagOneLocked(k, ch)
 	}
-	t.observeLocked(k, &ch, origin)
-	return ch, res, nil
+	t.observeLocked(k, ch, origin)
+	return res, nil
 }
 
 // putItemLocked is Write (decodeOld, fn) and Put (item): the one write

@@ -66,6 +66,7 @@
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
 //     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
 //     update_size.go (UpdateItem's item size accounting),
+//     update_patch.go (UpdateItem on the stored record, storage.WritePatch),
 //     op_read.go, op_read_index.go, read_params.go and query_bounds.go
 //     (Query and Scan, on tables and indexes), op_batch.go and
 //     batch_constraints.go (BatchGetItem, BatchWriteItem), indexes.go and
@@ -107,7 +108,8 @@
 //     (BatchExecuteStatement) and partiql_batch_get.go (its SELECTs),
 //     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
 //     lowered into package expr by partiql/lower), partiql_select.go,
-//     partiql_select_index.go, partiql_write.go.
+//     partiql_select_index.go, partiql_columns.go (SELECT lists copied
+//     from the records), partiql_write.go.
 //   - Issue 27's families: policies.go (resource-based policies),
 //     kinesis_dest.go (Kinesis streaming destinations, control plane),
 //     replica_autoscaling.go, ext.go (their part of a definition,

@@ -193,14 +193,22 @@ type writeExprs struct {
 	updates       map[string]AttributeValueUpdate
 }
 
+// The expression parameters of the writes that may use :values.
+var (
+	valueExprsWrite  = []string{paramConditionExpr}
+	valueExprsUpdate = []string{paramUpdateExpr, paramConditionExpr}
+)
+
 // compile runs AWS's checks on the mix of parameters, compiles the update
 // (UpdateItem only; nil when there is none) and the condition (nil when
 // there is none), and reports placeholders the expressions did not use, in
 // that order.
 func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
-	p := exprParams{names: w.names, values: w.values, valueExprs: []string{paramConditionExpr}}
+	var exprsBuf, legacyBuf [2]string // no allocation for the lists
+	p := exprParams{names: w.names, values: w.values, valueExprs: valueExprsWrite,
+		expressions: exprsBuf[:0], legacy: legacyBuf[:0]}
 	if w.isUpdate {
-		p.valueExprs = []string{paramUpdateExpr, paramConditionExpr}
+		p.valueExprs = valueExprsUpdate
 		if w.updates != nil {
 			p.legacy = append(p.legacy, paramAttributeUpdates)
 		}
@@ -542,6 +550,9 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	tp := t.convPolicy()
+	if canPatch(t, upd, in.ReturnValues, tp) {
+		return updateItemPatched(c, t, in, key, upd, cond, fx) // update_patch.go
+	}
 	var newSize int
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		// The item is sized before the condition is evaluated, other

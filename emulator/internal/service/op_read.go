@@ -188,6 +188,9 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 		case ir != nil && ir.keep != nil:
 			p.items = append(p.items, e.Attributes(ir.keep)) // only if expr refused a name of keep
 		default:
+			if p.stored == nil {
+				p.stored = make([]storage.EncodedItem, 0, storedHint(p.req.limit))
+			}
 			p.stored = append(p.stored, e)
 		}
 		if ir != nil && ir.fetch {
@@ -200,6 +203,16 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 		return false
 	}
 	return true
+}
+
+// storedHint is the room a page first makes for whole items: its Limit,
+// up to 64, or 16 without one (one allocation for a small page instead of
+// one per doubling).
+func storedHint(limit int) int {
+	if limit > 0 {
+		return min(limit, 64)
+	}
+	return 16
 }
 
 // output builds the response of the page read.
@@ -250,7 +263,8 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	); err != nil {
 		return nil, err
 	}
-	if err := queryExprParams(in).check(); err != nil {
+	var paramsBuf [7]string // the lists' room: no allocation
+	if err := queryExprParams(in, &paramsBuf).check(); err != nil {
 		return nil, err
 	}
 	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
@@ -399,7 +413,8 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	); err != nil {
 		return nil, err
 	}
-	if err := scanExprParams(in).check(); err != nil {
+	var paramsBuf [7]string // the lists' room: no allocation
+	if err := scanExprParams(in, &paramsBuf).check(); err != nil {
 		return nil, err
 	}
 	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
@@ -467,11 +482,13 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 // queryExprParams lists Query's expression and legacy parameters in AWS's
 // order. KeyConditions counts as legacy only beside KeyConditionExpression:
 // AWS accepts KeyConditions with a FilterExpression or ProjectionExpression.
-func queryExprParams(in *QueryInput) exprParams {
+func queryExprParams(in *QueryInput, buf *[7]string) exprParams {
 	p := exprParams{
-		valueExprs: []string{"FilterExpression", "KeyConditionExpression"},
-		names:      in.ExpressionAttributeNames,
-		values:     in.ExpressionAttributeValues,
+		valueExprs:  valueExprsQuery,
+		names:       in.ExpressionAttributeNames,
+		values:      in.ExpressionAttributeValues,
+		expressions: buf[:0:3],
+		legacy:      buf[3:3:7],
 	}
 	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
 	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
@@ -484,11 +501,13 @@ func queryExprParams(in *QueryInput) exprParams {
 }
 
 // scanExprParams lists Scan's expression and legacy parameters in AWS's order.
-func scanExprParams(in *ScanInput) exprParams {
+func scanExprParams(in *ScanInput, buf *[7]string) exprParams {
 	p := exprParams{
-		valueExprs: []string{"FilterExpression"},
-		names:      in.ExpressionAttributeNames,
-		values:     in.ExpressionAttributeValues,
+		valueExprs:  valueExprsScan,
+		names:       in.ExpressionAttributeNames,
+		values:      in.ExpressionAttributeValues,
+		expressions: buf[:0:3],
+		legacy:      buf[3:3:7],
 	}
 	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
 	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
@@ -497,6 +516,12 @@ func scanExprParams(in *ScanInput) exprParams {
 	p.legacy = appendIf(p.legacy, in.ConditionalOperator != nil, "ConditionalOperator")
 	return p
 }
+
+// The expression parameters of Query and Scan that may use :values.
+var (
+	valueExprsQuery = []string{"FilterExpression", "KeyConditionExpression"}
+	valueExprsScan  = []string{"FilterExpression"}
+)
 
 func appendIf(list []string, ok bool, s string) []string {
 	if ok {

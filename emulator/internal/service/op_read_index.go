@@ -102,11 +102,7 @@ func (ir *indexRead) entrySize(e storage.EncodedItem) int {
 	if ir.projected == nil {
 		return e.Size()
 	}
-	n := 0
-	for name, v := range e.Attributes(ir.projected) {
-		n += len(name) + storage.ValueSize(v)
-	}
-	return n
+	return e.SizeOf(ir.projected) // from the record: no map per item read
 }
 
 // indexKeySchema is the key schema a Query's key condition on index x is

@@ -81,13 +81,9 @@ func runSelect(c *call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*E
 	}
 	out := &ExecuteStatementOutput{Items: page.Items, stored: page.stored, ConsumedCapacity: page.ConsumedCapacity}
 	if plan.sel.Columns != nil {
-		// The stored items stay valid after the walk; project them now.
-		names := plan.sel.Names()
-		out.Items = make([]storage.Item, len(page.stored))
-		for i, e := range page.stored {
-			out.Items[i] = plan.sel.Project(e.Attributes(names))
-		}
-		out.stored = nil
+		// The stored items stay valid after the walk; project them now,
+		// from their records (partiql_columns.go).
+		out.Items, out.stored = nil, projectColumns(plan.sel.Columns, page.stored)
 	}
 	if page.LastEvaluatedKey != nil {
 		out.NextToken = encodeNextToken(page.LastEvaluatedKey)

@@ -32,6 +32,9 @@ func checkUpdateSize(upd *expr.Update, cur storage.Item, size int) error {
 
 // isUpdateTooLarge reports whether err is UpdateItem's size refusal.
 func isUpdateTooLarge(err error) bool {
+	if err == nil {
+		return false // before ae, which escapes: no allocation per update
+	}
 	var ae *apierr.Error
 	return errors.As(err, &ae) && ae.Msg == apierr.MsgUpdatedItemTooLarge
 }

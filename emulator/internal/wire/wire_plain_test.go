@@ -1,0 +1,68 @@
+package wire
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// plainPrefixByte is plainPrefix one byte at a time: the reference.
+func plainPrefixByte(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+func TestPlainPrefix(t *testing.T) {
+	special := []byte{0, 0x1f, 0x20, 0x21, '"', '#', '\\', ']', 0x7f, 0x80, 0xff, 'a'}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := []byte(strings.Repeat("x", r.IntN(40)))
+		for range r.IntN(3) {
+			if len(b) > 0 {
+				b[r.IntN(len(b))] = special[r.IntN(len(special))]
+			}
+		}
+		s := string(b)
+		if got, want := plainPrefix(s), plainPrefixByte(s); got != want {
+			t.Fatalf("plainPrefix(%q): got %d, want %d", s, got, want)
+		}
+	}
+}
+
+// FuzzAppendString checks that AppendString's output is JSON that
+// decodes to s, each invalid UTF-8 byte replaced by U+FFFD.
+func FuzzAppendString(f *testing.F) {
+	f.Add("plain text of some length")
+	f.Add("quote\" slash\\ ctl\x01 é \u2028 \xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := AppendString(nil, s)
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("AppendString(%q) = %s: not JSON: %v", s, out, err)
+		}
+		var want strings.Builder // each invalid byte is one U+FFFD
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			want.WriteRune(r)
+			i += size
+		}
+		if back != want.String() {
+			t.Fatalf("AppendString(%q) = %s, decodes to %q, want %q", s, out, back, want.String())
+		}
+	})
+}
+
+func BenchmarkAppendString(b *testing.B) {
+	s := strings.Repeat("x", 150) + "someone.42@example.com"
+	buf := make([]byte, 0, 256)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = AppendString(buf[:0], s)
+	}
+}
