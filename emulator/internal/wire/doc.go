@@ -33,6 +33,9 @@
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans.
 //   - wire_encode.go, encode.go: the appenders; wire_error.go: error bodies.
+//   - ion_write.go, ion_read.go: items as Amazon Ion text, the second
+//     format of exports and imports (AppendIonStoredItem, ReadIonItems,
+//     which gives DynamoDB JSON for DecodeItem to check).
 //
 // # Caveats
 //
