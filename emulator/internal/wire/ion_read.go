@@ -135,10 +135,10 @@ type ionValue struct {
 	kind       ionKind
 	start, end int // where it is in the text, annotations included
 	annots     []string
-	text   string
-	b      bool
-	elems  []ionValue
-	fields []ionField
+	text       string
+	b          bool
+	elems      []ionValue
+	fields     []ionField
 }
 
 type ionField struct {
@@ -378,7 +378,9 @@ func (p *ionParser) bare(depth int) ionValue {
 	return ionValue{}
 }
 
-func identStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' }
+func identStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
+}
 
 func identPart(c byte) bool { return identStart(c) || c >= '0' && c <= '9' }
 
@@ -534,7 +536,7 @@ func (p *ionParser) shortText(quote byte) string {
 	}
 }
 
-// longText parses one or more adjacent long strings ('''...''').
+// longText parses one or more adjacent long strings (”'...”').
 func (p *ionParser) longText() string {
 	var sb strings.Builder
 	for p.at("'''") {
