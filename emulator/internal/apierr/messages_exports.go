@@ -44,10 +44,5 @@ func MsgS3PathInvalid(what, value string) string {
 	return "Invalid " + what + ": " + value
 }
 
-// MsgExportFormatUnsupported: an export format the emulator does not write (ours).
-func MsgExportFormatUnsupported(f string) string {
-	return "The emulator does not write exports in " + f + " yet; use DYNAMODB_JSON"
-}
-
 // MsgImportTableExists: ImportTable to an existing table.
 func MsgImportTableExists(name string) string { return "Table already exists: " + name }

@@ -23,8 +23,10 @@ import (
 // ConditionExpression, ExpressionAttributeNames and
 // ExpressionAttributeValues members beside Item (AWS documents per-item
 // conditions in the input; the exact member names of its format were
-// not found, PutItem's are ours). Compression NONE or GZIP. ION and ZSTD
-// are not read yet: the operation FAILS, saying so, as ImportTable does.
+// not found, PutItem's are ours). ION: each {Item:{...}} of the object
+// (wire/ion_read.go; an item only, no condition). Compression NONE, GZIP
+// or ZSTD (transfer_input.go); an object not compressed as said fails
+// the operation, naming it.
 //
 // Counts as AWS defines them: ProcessedItemCount counts every line read
 // (written, failed or condition-check failed); FailedItemCount the lines

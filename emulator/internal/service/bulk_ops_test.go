@@ -181,8 +181,8 @@ func TestBulkPutErrorsAndConditions(t *testing.T) {
 	}
 }
 
-// TestBulkPutFailed: nothing to read, or a format the emulator does not
-// read, ends FAILED with a FailureCode and FailureMessage.
+// TestBulkPutFailed: nothing to read, or objects not compressed as
+// said, ends FAILED with a FailureCode and FailureMessage.
 func TestBulkPutFailed(t *testing.T) {
 	dir := t.TempDir()
 	e := newAPI27Env(t, Config{ExportDir: dir})
@@ -191,7 +191,6 @@ func TestBulkPutFailed(t *testing.T) {
 	writeObject(t, dir, "in", "plain.json", `{"Item":{"pk":{"S":"a"}}}`)
 	for _, tc := range []struct{ name, input string }{
 		{"no objects", `"S3Bucket":"in","S3KeyPrefix":"nothing/","InputFormat":"DYNAMODB_JSON"`},
-		{"ION", `"S3Bucket":"in","InputFormat":"ION"`},
 		{"ZSTD", `"S3Bucket":"in","InputFormat":"DYNAMODB_JSON","InputCompressionType":"ZSTD"`},
 		{"not gzip", `"S3Bucket":"in","S3KeyPrefix":"plain","InputFormat":"DYNAMODB_JSON","InputCompressionType":"GZIP"`},
 	} {

@@ -37,10 +37,12 @@ import (
 // enabled as on AWS. An incremental export writes, for each item changed
 // in (ExportFromTime, ExportToTime], a line with its keys and its images
 // at the two ends ({"Metadata":{"WriteTimestampMicros":...},"Keys":...,
-// "NewImage":...,"OldImage":...}). The files are written by the request
-// itself; the export is IN_PROGRESS for the transient delay, then
-// COMPLETED (or FAILED when a file could not be written). ION output is
-// not written yet (ValidationException).
+// "NewImage":...,"OldImage":...}). ExportFormat ION writes the same
+// lines in Amazon Ion text (wire/ion_write.go: "$ion_1_0 {Item:{...}}",
+// data files <name>.ion.gz), as the same page shows. The files are
+// written by the request itself; the export is IN_PROGRESS for the
+// transient delay, then COMPLETED (or FAILED when a file could not be
+// written).
 
 func init() {
 	register("ExportTableToPointInTime", exportTable)
@@ -175,9 +177,6 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3Prefix", *in.S3Prefix))
 	}
 	format := cmpOr(str(in.ExportFormat), "DYNAMODB_JSON")
-	if format != "DYNAMODB_JSON" {
-		return nil, apierr.Validation(apierr.MsgExportFormatUnsupported(format))
-	}
 	kind := cmpOr(str(in.ExportType), "FULL_EXPORT")
 	t, err := c.backupSourceTable(in.TableArn, "tableArn")
 	if err != nil {
@@ -217,7 +216,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
 		ExportFormat: format, ExportType: kind,
 	}}
-	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket}
+	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, ion: format == "ION"}
 	switch kind {
 	case "FULL_EXPORT":
 		at := latest
@@ -280,6 +279,7 @@ func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 // exportWriter writes an export's files under dir (the S3 key root).
 type exportWriter struct {
 	dir, root, bucket string
+	ion               bool // ION lines (wire/ion_write.go), else DynamoDB JSON
 	files             []exportFile
 	items, bytes      int64
 	cur               *bytes.Buffer
@@ -323,6 +323,9 @@ func (w *exportWriter) flush() error {
 		return err
 	}
 	name := randomName() + ".json.gz"
+	if w.ion {
+		name = randomName() + ".ion.gz"
+	}
 	key := joinKey(w.root, "data", name)
 	if err := writeFile(filepath.Join(w.dir, "data", name), gz.Bytes()); err != nil {
 		return err
@@ -343,8 +346,13 @@ func (w *exportWriter) full(snap *storage.TableSnapshot) error {
 	var err error
 	var b []byte
 	snap.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
-		b = append(b[:0], `{"Item":`...)
-		b = wire.AppendStoredItem(b, e)
+		if w.ion {
+			b = append(b[:0], wire.IonVersionMarker+" {Item:"...)
+			b = wire.AppendIonStoredItem(b, e)
+		} else {
+			b = append(b[:0], `{"Item":`...)
+			b = wire.AppendStoredItem(b, e)
+		}
 		b = append(b, '}')
 		err = w.line(b, e.Size())
 		return err == nil
@@ -397,26 +405,49 @@ func (w *exportWriter) incremental(l *pitrLog, ks []keyElem, from, to time.Time,
 		if !hasNew {
 			keyOf = oe
 		}
-		b = append(b[:0], `{"Metadata":{"WriteTimestampMicros":{"N":"`...)
-		b = fmt.Appendf(b, "%d", last[k].UnixMicro())
-		b = append(b, `"}},"Keys":`...)
-		b = wire.AppendItem(b, keyOf.Attributes(names))
+		b = w.change(b[:0], last[k].UnixMicro(), keyOf.Attributes(names), ne, hasNew, oe, old && hasOld)
 		size := 0
 		if hasNew {
-			b = append(b, `,"NewImage":`...)
-			b = wire.AppendStoredItem(b, ne)
 			size = ne.Size()
 		}
-		if old && hasOld {
-			b = append(b, `,"OldImage":`...)
-			b = wire.AppendStoredItem(b, oe)
-		}
-		b = append(b, '}')
 		if err := w.line(b, size); err != nil {
 			return err
 		}
 	}
 	return w.flush()
+}
+
+// change appends an incremental export's line: the write's time, the
+// item's keys, and its images.
+func (w *exportWriter) change(b []byte, micros int64, keys map[string]storage.Value, ne storage.EncodedItem, hasNew bool, oe storage.EncodedItem, hasOld bool) []byte {
+	if w.ion {
+		b = append(b, wire.IonVersionMarker+" {Metadata:{WriteTimestampMicros:"...)
+		b = fmt.Appendf(b, "%d.", micros)
+		b = append(b, "},Keys:"...)
+		b = wire.AppendIonItem(b, keys)
+		if hasNew {
+			b = append(b, ",NewImage:"...)
+			b = wire.AppendIonStoredItem(b, ne)
+		}
+		if hasOld {
+			b = append(b, ",OldImage:"...)
+			b = wire.AppendIonStoredItem(b, oe)
+		}
+		return append(b, '}')
+	}
+	b = append(b, `{"Metadata":{"WriteTimestampMicros":{"N":"`...)
+	b = fmt.Appendf(b, "%d", micros)
+	b = append(b, `"}},"Keys":`...)
+	b = wire.AppendItem(b, keys)
+	if hasNew {
+		b = append(b, `,"NewImage":`...)
+		b = wire.AppendStoredItem(b, ne)
+	}
+	if hasOld {
+		b = append(b, `,"OldImage":`...)
+		b = wire.AppendStoredItem(b, oe)
+	}
+	return append(b, '}')
 }
 
 // manifests writes manifest-files.json and manifest-summary.json with

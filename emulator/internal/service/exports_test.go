@@ -194,7 +194,6 @@ func TestExportErrors(t *testing.T) {
 		{`{"TableArn":"` + arn + `","S3Bucket":"b/c"}`, "ValidationException"},
 		{`{"TableArn":"` + arn + `","S3Bucket":"bkt","S3Prefix":"a/../../etc"}`, "ValidationException"},
 		{`{"TableArn":"` + arn + `","S3Bucket":"bkt","ExportFormat":"CSV"}`, "ValidationException"},
-		{`{"TableArn":"` + arn + `","S3Bucket":"bkt","ExportFormat":"ION"}`, "ValidationException"},
 		{`{"TableArn":"` + arn + `","S3Bucket":"bkt","ExportTime":1000}`, "InvalidExportTimeException"},
 		{`{"TableArn":"` + arn + `","S3Bucket":"bkt","ExportType":"INCREMENTAL_EXPORT"}`, "ValidationException"},
 		{`{"TableArn":"` + strings.Replace(arn, "exp", "nope", 1) + `","S3Bucket":"bkt"}`, "TableNotFoundException"},
@@ -298,34 +297,35 @@ func epochJSON(t time.Time) string {
 	return string(b)
 }
 
-// FuzzImportObject: any object, read as DynamoDB JSON or CSV, gives an
+// FuzzImportObject: any object, read as DynamoDB JSON, CSV or ION, plain
+// or as ZSTD (the fuzzer's bytes are not compressed: a bad header), gives an
 // import that completes with its bad lines counted as errors, never a
 // panic or a failed request.
 func FuzzImportObject(f *testing.F) {
-	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}`+"\n"+`{"Item":{"pk":{"N":"x"}}}`), false)
-	f.Add([]byte("pk,v\na,1\n\"b,2\n"), true)
-	f.Add([]byte{0x1f, 0x8b, 0, 1}, false)
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}`+"\n"+`{"Item":{"pk":{"N":"x"}}}`), byte(0))
+	f.Add([]byte("pk,v\na,1\n\"b,2\n"), byte(1))
+	f.Add([]byte{0x1f, 0x8b, 0, 1}, byte(0))
+	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",v:$dynamodb_SS::[\"x\"]}}\n[{Item:{pk:1.}}]"), byte(2))
+	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}, byte(3))
 	dir := f.TempDir()
 	e := newAPI27Env(f, Config{ExportDir: dir})
 	n := 0
-	f.Fuzz(func(t *testing.T, obj []byte, csv bool) {
+	f.Fuzz(func(t *testing.T, obj []byte, kind byte) {
 		n++
 		e.t = t
 		bucket := fmt.Sprintf("fz%d", n)
 		if err := writeFile(filepath.Join(dir, bucket, "obj"), obj); err != nil {
 			t.Fatal(err)
 		}
-		format := "DYNAMODB_JSON"
-		if csv {
-			format = "CSV"
-		}
+		format := [...]string{"DYNAMODB_JSON", "CSV", "ION"}[kind%3]
+		compression := [...]string{"NONE", "ZSTD"}[kind/3%2]
 		var im struct {
 			ImportTableDescription struct {
 				ImportStatus                                      string
 				ProcessedItemCount, ImportedItemCount, ErrorCount int
 			}
 		}
-		testkit.MustUnmarshal(t, e.must("ImportTable", `{"S3BucketSource":{"S3Bucket":"`+bucket+`"},"InputFormat":"`+format+`",
+		testkit.MustUnmarshal(t, e.must("ImportTable", `{"S3BucketSource":{"S3Bucket":"`+bucket+`"},"InputFormat":"`+format+`","InputCompressionType":"`+compression+`",
 			"TableCreationParameters":{"TableName":"`+bucket+`","BillingMode":"PAY_PER_REQUEST",
 			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}}`), &im)
 		if d := im.ImportTableDescription; d.ImportStatus != "COMPLETED" || d.ImportedItemCount > d.ProcessedItemCount {
