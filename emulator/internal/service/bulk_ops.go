@@ -48,8 +48,8 @@ import (
 // CancelBulkOperation within that window answers CANCELLING, the
 // operation ends CANCELLED (the items are already written: AWS's
 // cancellation does not remove written items either); cancelling a
-// finished operation is a ValidationException (ours). Operations live in
-// memory like exports and imports (transfers.go).
+// finished operation is a ValidationException (ours). Operations are
+// kept like exports and imports (transfers.go, transfers_persist.go).
 
 func init() {
 	register("StartBulkPutItems", startBulkPutItems)
@@ -296,6 +296,7 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 	}
 	j.desc.BulkOperationUsage = []BulkOperationUsage{{TableName: name, BulkPutBytes: r.putBytes, Table: &BulkOperationBytes{BulkPutBytes: r.putBytes}}}
 	j.desc.EndTime = epochPtr(c.now)
+	c.ns.registered().saveTransfer("bulk", j.desc.BulkOperationArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
 	set = c.ns.registered().moveSet()
 	set.mu.Lock()
 	set.bulks = append(set.bulks, j)
@@ -343,16 +344,21 @@ func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOper
 	}
 	set := c.ns.moveSet()
 	set.mu.Lock()
-	defer set.mu.Unlock()
 	j := set.findBulkLocked(*in.BulkOperationArn)
 	if j == nil {
+		set.mu.Unlock()
 		return nil, apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(*in.BulkOperationArn))
 	}
 	switch st := j.at(c.now).BulkOperationStatus; st {
 	case bulkInProgress:
 		j.cancelled = true
+		save := j.saveLocked(c.ns)
+		set.mu.Unlock()
+		save()
 	case bulkCancelling:
+		set.mu.Unlock()
 	default:
+		set.mu.Unlock()
 		return nil, apierr.Validation(apierr.MsgBulkOperationNotCancellable(*in.BulkOperationArn, st))
 	}
 	return &CancelBulkOperationOutput{BulkOperationArn: j.desc.BulkOperationArn, BulkOperationStatus: bulkCancelling}, nil

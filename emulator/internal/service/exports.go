@@ -252,6 +252,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		err := w.manifests(j, t.arn)
 		j.finish(w, err, c.now)
 	}
+	c.ns.saveTransfer("export", j.desc.ExportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
 	set = c.ns.moveSet()
 	set.mu.Lock()
 	set.exports = append(set.exports, j)

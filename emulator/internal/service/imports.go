@@ -243,6 +243,7 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "ValidationError", err.Error()
 	}
 	j.desc.EndTime = epochPtr(c.now)
+	c.ns.registered().saveTransfer("import", j.desc.ImportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
 	set = c.ns.registered().moveSet()
 	set.mu.Lock()
 	set.imports = append(set.imports, j)
