@@ -53,7 +53,9 @@ func TestPersistTransfers(t *testing.T) {
 			"TableCreationParameters":{"TableName":"imp","BillingMode":"PAY_PER_REQUEST",
 			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}}`), &im)
 		clock.Advance(3 * time.Second)
-		var bo struct{ BulkOperationDescription struct{ BulkOperationArn string } }
+		var bo struct {
+			BulkOperationDescription struct{ BulkOperationArn string }
+		}
 		testkit.MustUnmarshal(t, mustOK(e, "StartBulkPutItems", `{"TableName":"trs","InputS3Configuration":{"S3Bucket":"bkt","S3KeyPrefix":"in.json","InputFormat":"DYNAMODB_JSON"},
 			"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}}`), &bo)
 		mustOK(e, "CancelBulkOperation", `{"BulkOperationArn":"`+bo.BulkOperationDescription.BulkOperationArn+`"}`)
@@ -85,7 +87,9 @@ func TestPersistTransfers(t *testing.T) {
 				t.Errorf("compact=%v, %s after the restart:\n got %s\nwant %s", compact, r.op, got, before[i])
 			}
 		}
-		var b1, b2 struct{ BulkOperationDescription struct{ BulkOperationStatus string } }
+		var b1, b2 struct {
+			BulkOperationDescription struct{ BulkOperationStatus string }
+		}
 		testkit.MustUnmarshal(t, bulkBefore, &b1)
 		if got := b1.BulkOperationDescription.BulkOperationStatus; got != "CANCELLING" {
 			t.Errorf("before the restart: got %s, want CANCELLING", got)
