@@ -256,21 +256,11 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 		return nil, err
 	}
 	req, _ := json.Marshal(in)
-	set := c.ns.moveSet()
-	if in.ClientToken != nil {
-		set.mu.Lock()
-		for _, j := range set.bulks {
-			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
-				same := j.request == string(req)
-				d := j.at(c.now)
-				set.mu.Unlock()
-				if !same {
-					return nil, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgBulkClientTokenMismatch)
-				}
-				return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
-			}
+	if d, found, err := bulkKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgBulkClientTokenMismatch)); found {
+		if err != nil {
+			return nil, err
 		}
-		set.mu.Unlock()
+		return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
 	}
 	name := t.name
 	arn := c.tableARN(name)
@@ -297,7 +287,7 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 	j.desc.BulkOperationUsage = []BulkOperationUsage{{TableName: name, BulkPutBytes: r.putBytes, Table: &BulkOperationBytes{BulkPutBytes: r.putBytes}}}
 	j.desc.EndTime = epochPtr(c.now)
 	c.ns.registered().saveTransfer("bulk", j.desc.BulkOperationArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
-	set = c.ns.registered().moveSet()
+	set := c.ns.registered().moveSet()
 	set.mu.Lock()
 	set.bulks = append(set.bulks, j)
 	d := j.at(c.now)
@@ -325,17 +315,23 @@ func (set *transferSet) findBulkLocked(arn string) *bulkJob {
 	return nil
 }
 
+// bulkKind is the bulk operations of a transferSet (transfers_list.go).
+var bulkKind = transferKind[*bulkJob, BulkOperationDescription]{
+	jobs: func(s *transferSet) []*bulkJob { return s.bulks },
+	arn:  func(j *bulkJob) string { return j.desc.BulkOperationArn },
+	at:   (*bulkJob).at,
+	token: func(j *bulkJob) (string, time.Time, string) {
+		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+	},
+	gone: func(arn string) error { return apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(arn)) },
+}
+
 func describeBulkOperation(c *call, in *DescribeBulkOperationInput) (*DescribeBulkOperationOutput, error) {
-	if err := bulkARN(in.BulkOperationArn); err != nil {
+	d, err := bulkKind.describe(c, in.BulkOperationArn, "bulkOperationArn")
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	if j := set.findBulkLocked(*in.BulkOperationArn); j != nil {
-		return &DescribeBulkOperationOutput{BulkOperationDescription: j.at(c.now)}, nil
-	}
-	return nil, apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(*in.BulkOperationArn))
+	return &DescribeBulkOperationOutput{BulkOperationDescription: d}, nil
 }
 
 func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOperationOutput, error) {
@@ -365,43 +361,18 @@ func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOper
 }
 
 func listBulkOperations(c *call, in *ListBulkOperationsInput) (*ListBulkOperationsOutput, error) {
-	var cs apierr.Constraints
-	if in.MaxResults != nil {
-		if *in.MaxResults < 1 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValGE(1))
-		} else if *in.MaxResults > 25 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(25))
-		}
-	}
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
 	// AWS lists the operations of the last 90 days, the most recent
 	// first, 10 a page unless MaxResults (1 to 25) says otherwise
 	// (API_ListBulkOperations); NextToken is hex, as its pattern wants.
-	list := make([]BulkOperationSummary, 0, len(set.bulks))
-	for i := len(set.bulks) - 1; i >= 0; i-- {
-		j := set.bulks[i]
-		if c.now.Sub(j.desc.StartTime.time()) > 90*24*time.Hour {
-			continue
-		}
-		d := j.at(c.now)
-		list = append(list, BulkOperationSummary{BulkOperationArn: d.BulkOperationArn, BulkOperationStatus: d.BulkOperationStatus,
-			StartTime: d.StartTime, EndTime: d.EndTime})
+	list, next, err := bulkKind.list(c, listPage{size: in.MaxResults, member: "maxResults", def: 10, token: in.NextToken, newestFirst: true},
+		func(j *bulkJob) bool { return c.now.Sub(j.desc.StartTime.time()) <= 90*24*time.Hour })
+	if err != nil {
+		return nil, err
 	}
-	set.mu.Unlock()
-	max := 10
-	if in.MaxResults != nil {
-		max = int(*in.MaxResults)
+	out := &ListBulkOperationsOutput{BulkOperationsSummaryList: make([]BulkOperationSummary, len(list)), NextToken: next}
+	for i, d := range list {
+		out.BulkOperationsSummaryList[i] = BulkOperationSummary{BulkOperationArn: d.BulkOperationArn, BulkOperationStatus: d.BulkOperationStatus,
+			StartTime: d.StartTime, EndTime: d.EndTime}
 	}
-	pg, next, ok := page(list, func(s BulkOperationSummary) string { return s.BulkOperationArn }, decodePageToken(str(in.NextToken)), max)
-	if !ok {
-		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
-	}
-	if pg == nil {
-		pg = []BulkOperationSummary{}
-	}
-	return &ListBulkOperationsOutput{BulkOperationsSummaryList: pg, NextToken: encodePageToken(next)}, nil
+	return out, nil
 }

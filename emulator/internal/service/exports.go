@@ -183,20 +183,11 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		return nil, err
 	}
 	req, _ := json.Marshal(in)
-	set := c.ns.moveSet()
-	if in.ClientToken != nil {
-		set.mu.Lock()
-		for _, j := range set.exports {
-			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
-				same := j.request == string(req)
-				set.mu.Unlock()
-				if !same {
-					return nil, apierr.New(apierr.ErrExportConflict, apierr.MsgExportConflict)
-				}
-				return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.now)}, nil
-			}
+	if d, found, err := exportKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrExportConflict, apierr.MsgExportConflict)); found {
+		if err != nil {
+			return nil, err
 		}
-		set.mu.Unlock()
+		return &ExportTableToPointInTimeOutput{ExportDescription: d}, nil
 	}
 	m := t.snapshot()
 	l := t.ns.pitr.get(t.id)
@@ -253,7 +244,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		j.finish(w, err, c.now)
 	}
 	c.ns.saveTransfer("export", j.desc.ExportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
-	set = c.ns.moveSet()
+	set := c.ns.moveSet()
 	set.mu.Lock()
 	set.exports = append(set.exports, j)
 	set.mu.Unlock()
@@ -508,57 +499,36 @@ func writeFile(path string, b []byte) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
+// exportKind is the exports of a transferSet (transfers_list.go).
+var exportKind = transferKind[*exportJob, ExportDescription]{
+	jobs: func(s *transferSet) []*exportJob { return s.exports },
+	arn:  func(j *exportJob) string { return j.desc.ExportArn },
+	at:   (*exportJob).at,
+	token: func(j *exportJob) (string, time.Time, string) {
+		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+	},
+	gone: func(arn string) error { return apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(arn)) },
+}
+
 func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, error) {
-	var cs apierr.Constraints
-	apierr.ARN(&cs, in.ExportArn, "exportArn")
-	if err := cs.Err(); err != nil {
+	d, err := exportKind.describe(c, in.ExportArn, "exportArn")
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	for _, j := range set.exports {
-		if j.desc.ExportArn == *in.ExportArn {
-			return &DescribeExportOutput{ExportDescription: j.at(c.now)}, nil
-		}
-	}
-	return nil, apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(*in.ExportArn))
+	return &DescribeExportOutput{ExportDescription: d}, nil
 }
 
 func listExports(c *call, in *ListExportsInput) (*ListExportsOutput, error) {
-	var cs apierr.Constraints
-	if in.MaxResults != nil {
-		if *in.MaxResults < 1 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValGE(1))
-		} else if *in.MaxResults > 25 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(25))
-		}
-	}
-	if err := cs.Err(); err != nil {
+	list, next, err := exportKind.list(c, listPage{size: in.MaxResults, member: "maxResults", def: 25, token: in.NextToken},
+		func(j *exportJob) bool { return in.TableArn == nil || j.desc.TableArn == *in.TableArn })
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	var list []ExportSummary
-	for _, j := range set.exports {
-		if in.TableArn == nil || j.desc.TableArn == *in.TableArn {
-			d := j.at(c.now)
-			list = append(list, ExportSummary{ExportArn: d.ExportArn, ExportStatus: d.ExportStatus, ExportType: d.ExportType})
-		}
+	out := &ListExportsOutput{ExportSummaries: make([]ExportSummary, len(list)), NextToken: next}
+	for i, d := range list {
+		out.ExportSummaries[i] = ExportSummary{ExportArn: d.ExportArn, ExportStatus: d.ExportStatus, ExportType: d.ExportType}
 	}
-	set.mu.Unlock()
-	max := 25
-	if in.MaxResults != nil {
-		max = int(*in.MaxResults)
-	}
-	pg, next, ok := page(list, func(s ExportSummary) string { return s.ExportArn }, decodePageToken(str(in.NextToken)), max)
-	if !ok {
-		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
-	}
-	if pg == nil {
-		pg = []ExportSummary{}
-	}
-	return &ListExportsOutput{ExportSummaries: pg, NextToken: encodePageToken(next)}, nil
+	return out, nil
 }
 
 // encodePageToken makes a NextToken of an ARN: hex, padded with zero

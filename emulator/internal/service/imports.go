@@ -192,20 +192,11 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	params := in.TableCreationParameters
 	req, _ := json.Marshal(in)
-	set := c.ns.moveSet()
-	if in.ClientToken != nil {
-		set.mu.Lock()
-		for _, j := range set.imports {
-			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
-				same := j.request == string(req)
-				set.mu.Unlock()
-				if !same {
-					return nil, apierr.New(apierr.ErrImportConflict, apierr.MsgImportConflict)
-				}
-				return &ImportTableOutput{ImportTableDescription: j.at(c.now)}, nil
-			}
+	if d, found, err := importKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrImportConflict, apierr.MsgImportConflict)); found {
+		if err != nil {
+			return nil, err
 		}
-		set.mu.Unlock()
+		return &ImportTableOutput{ImportTableDescription: d}, nil
 	}
 	// TableCreationParameters has no LSIs, stream, tags, class or
 	// deletion protection: only what it has goes to CreateTable.
@@ -244,7 +235,7 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	j.desc.EndTime = epochPtr(c.now)
 	c.ns.registered().saveTransfer("import", j.desc.ImportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
-	set = c.ns.registered().moveSet()
+	set := c.ns.registered().moveSet()
 	set.mu.Lock()
 	set.imports = append(set.imports, j)
 	set.mu.Unlock()
@@ -422,59 +413,40 @@ func jsonString(s string) string {
 	return string(b)
 }
 
+// importKind is the imports of a transferSet (transfers_list.go).
+var importKind = transferKind[*importJob, ImportTableDescription]{
+	jobs: func(s *transferSet) []*importJob { return s.imports },
+	arn:  func(j *importJob) string { return j.desc.ImportArn },
+	at:   (*importJob).at,
+	token: func(j *importJob) (string, time.Time, string) {
+		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+	},
+	gone: func(arn string) error { return apierr.New(apierr.ErrImportNotFound, apierr.MsgImportNotFound(arn)) },
+}
+
 func describeImport(c *call, in *DescribeImportInput) (*DescribeImportOutput, error) {
-	var cs apierr.Constraints
-	apierr.ARN(&cs, in.ImportArn, "importArn")
-	if err := cs.Err(); err != nil {
+	d, err := importKind.describe(c, in.ImportArn, "importArn")
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	for _, j := range set.imports {
-		if j.desc.ImportArn == *in.ImportArn {
-			return &DescribeImportOutput{ImportTableDescription: j.at(c.now)}, nil
-		}
-	}
-	return nil, apierr.New(apierr.ErrImportNotFound, apierr.MsgImportNotFound(*in.ImportArn))
+	return &DescribeImportOutput{ImportTableDescription: d}, nil
 }
 
 func listImports(c *call, in *ListImportsInput) (*ListImportsOutput, error) {
-	var cs apierr.Constraints
-	if in.PageSize != nil {
-		if *in.PageSize < 1 {
-			cs.Add(apierr.QuoteInt(*in.PageSize), "pageSize", apierr.ValGE(1))
-		} else if *in.PageSize > 25 {
-			cs.Add(apierr.QuoteInt(*in.PageSize), "pageSize", apierr.ValLE(25))
-		}
-	}
-	if in.TableArn != nil && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {
-		cs.Add(apierr.Quote(*in.TableArn), "tableArn", apierr.LenLE(1024))
-	}
-	if err := cs.Err(); err != nil {
+	list, next, err := importKind.list(c, listPage{size: in.PageSize, member: "pageSize", def: 25, token: in.NextToken,
+		more: func(cs *apierr.Constraints) {
+			if in.TableArn != nil && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {
+				cs.Add(apierr.Quote(*in.TableArn), "tableArn", apierr.LenLE(1024))
+			}
+		}},
+		func(j *importJob) bool { return in.TableArn == nil || j.desc.TableArn == *in.TableArn })
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	var list []ImportSummary
-	for _, j := range set.imports {
-		if in.TableArn == nil || j.desc.TableArn == *in.TableArn {
-			d := j.at(c.now)
-			list = append(list, ImportSummary{ImportArn: d.ImportArn, ImportStatus: d.ImportStatus, TableArn: d.TableArn,
-				S3BucketSource: d.S3BucketSource, InputFormat: d.InputFormat, StartTime: d.StartTime, EndTime: d.EndTime})
-		}
+	out := &ListImportsOutput{ImportSummaryList: make([]ImportSummary, len(list)), NextToken: next}
+	for i, d := range list {
+		out.ImportSummaryList[i] = ImportSummary{ImportArn: d.ImportArn, ImportStatus: d.ImportStatus, TableArn: d.TableArn,
+			S3BucketSource: d.S3BucketSource, InputFormat: d.InputFormat, StartTime: d.StartTime, EndTime: d.EndTime}
 	}
-	set.mu.Unlock()
-	max := 25
-	if in.PageSize != nil {
-		max = int(*in.PageSize)
-	}
-	pg, next, ok := page(list, func(s ImportSummary) string { return s.ImportArn }, decodePageToken(str(in.NextToken)), max)
-	if !ok {
-		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
-	}
-	if pg == nil {
-		pg = []ImportSummary{}
-	}
-	return &ListImportsOutput{ImportSummaryList: pg, NextToken: encodePageToken(next)}, nil
+	return out, nil
 }

@@ -633,24 +633,11 @@ func (p *ionParser) escape(sb *strings.Builder) {
 
 // hex reads n hex digits.
 func (p *ionParser) hex(n int) (rune, bool) {
-	if p.i+n > len(p.s) {
-		return 0, false
+	r, ok := hexN(p.s, p.i, n)
+	if ok {
+		p.i += n
 	}
-	var r rune
-	for _, c := range p.s[p.i : p.i+n] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	p.i += n
-	return r, true
+	return r, ok
 }
 
 // utf8 checks that s is UTF-8 (Ion text is).
