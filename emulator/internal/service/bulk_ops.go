@@ -323,7 +323,8 @@ var bulkKind = transferKind[*bulkJob, BulkOperationDescription]{
 	token: func(j *bulkJob) (string, time.Time, string) {
 		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
 	},
-	gone: func(arn string) error { return apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(arn)) },
+	gone:     func(arn string) error { return apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(arn)) },
+	badToken: func(string) error { return apierr.Validation(apierr.MsgInvalidNextToken) },
 }
 
 func describeBulkOperation(c *call, in *DescribeBulkOperationInput) (*DescribeBulkOperationOutput, error) {

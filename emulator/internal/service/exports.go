@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -178,7 +179,14 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 	}
 	format := cmpOr(str(in.ExportFormat), "DYNAMODB_JSON")
 	kind := cmpOr(str(in.ExportType), "FULL_EXPORT")
+	if err := exportRequestChecks(in, kind); err != nil {
+		return nil, err
+	}
 	t, err := c.backupSourceTable(in.TableArn, "tableArn")
+	if errors.Is(err, apierr.ErrTableNotFound) {
+		// AWS quotes the ARN asked for (ack-api-quirks DDB-EXPORT-001).
+		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(*in.TableArn))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +203,8 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.name))
 	}
 	earliest, latest := l.window(c.clock())
-	inWindow := func(at time.Time) bool { return !at.Before(earliest.Truncate(time.Millisecond)) && !at.After(latest) }
+	earliest = earliest.Truncate(time.Millisecond)
+	inWindow := func(at time.Time) bool { return !at.Before(earliest) && !at.After(latest) }
 
 	id := transferID(c.now)
 	prefix := str(in.S3Prefix)
@@ -226,16 +235,17 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		j.finish(w, err, c.now)
 	default:
 		s := in.IncrementalExportSpecification
-		if s == nil || s.ExportFromTime == nil || s.ExportToTime == nil {
-			return nil, apierr.Validation(apierr.MsgExportIncrementalSpec)
+		from, to := epochSeconds(*s.ExportFromTime), latest
+		if s.ExportToTime != nil {
+			to = epochSeconds(*s.ExportToTime)
 		}
-		from, to := epochSeconds(*s.ExportFromTime), epochSeconds(*s.ExportToTime)
-		if d := to.Sub(from); d < 15*time.Minute || d > 24*time.Hour || !inWindow(from) || !inWindow(to) {
-			return nil, apierr.Validation(apierr.MsgExportIncrementalSpec)
+		if err := incrementalWindowCheck(from, to, earliest, latest); err != nil {
+			return nil, err
 		}
+		toSec := float64(to.UnixMilli()) / 1000
 		view := cmpOr(str(s.ExportViewType), "NEW_AND_OLD_IMAGES")
 		j.desc.ExportTime = epochTime(to)
-		j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: s.ExportToTime, ExportViewType: &view}
+		j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: &toSec, ExportViewType: &view}
 		err := w.incremental(l, t.keySchema, from, to, view == "NEW_AND_OLD_IMAGES")
 		j.finish(w, err, c.now)
 	}
@@ -249,6 +259,50 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 	set.exports = append(set.exports, j)
 	set.mu.Unlock()
 	return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.now)}, nil
+}
+
+// exportRequestChecks makes the checks of a request AWS answers before
+// it looks the table up, in AWS's words (apierr's messages_exports.go
+// names the records).
+func exportRequestChecks(in *ExportTableToPointInTimeInput, kind string) error {
+	spec := in.IncrementalExportSpecification
+	switch {
+	case !strings.HasPrefix(*in.TableArn, "arn:"):
+		return apierr.Validation(apierr.MsgExportTableARNInvalid)
+	case in.S3SseKmsKeyId != nil && str(in.S3SseAlgorithm) != "KMS":
+		return apierr.Validation(apierr.MsgExportKMSKeyWithoutKMS)
+	case kind == "INCREMENTAL_EXPORT" && spec == nil:
+		return apierr.Validation(apierr.MsgExportIncrementalSpecMissing)
+	case spec != nil && in.ExportType == nil:
+		return apierr.Validation(apierr.MsgExportIncrementalTypeMissing)
+	case spec != nil && kind == "FULL_EXPORT":
+		return apierr.Validation(apierr.MsgExportFullWithIncremental)
+	case spec != nil && spec.ExportFromTime == nil:
+		return apierr.Validation(apierr.MsgExportFromTimeMissing)
+	}
+	return nil
+}
+
+// incrementalWindowCheck checks an incremental export's window (from,
+// to] against the table's history [earliest, latest], in AWS's order: a
+// start before the history (or not before the end) first, then an end in
+// the future, then the window's length (15 minutes to 24 hours); every
+// refusal is InvalidExportTimeException.
+func incrementalWindowCheck(from, to, earliest, latest time.Time) error {
+	var msg string
+	switch d := to.Sub(from); {
+	case from.Before(earliest) || !from.Before(to):
+		msg = apierr.MsgExportFromTimeEarly(earliest)
+	case to.After(latest):
+		msg = apierr.MsgExportToTimeLate(latest)
+	case d < 15*time.Minute:
+		msg = apierr.MsgExportPeriodTooShort
+	case d > 24*time.Hour:
+		msg = apierr.MsgExportPeriodTooLong
+	default:
+		return nil
+	}
+	return apierr.New(apierr.ErrInvalidExportTime, msg)
 }
 
 // finish records the outcome of a step of the export: a write error
@@ -507,7 +561,10 @@ var exportKind = transferKind[*exportJob, ExportDescription]{
 	token: func(j *exportJob) (string, time.Time, string) {
 		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
 	},
-	gone: func(arn string) error { return apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(arn)) },
+	gone:     func(arn string) error { return apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(arn)) },
+	shape:    transferARNShape("export"),
+	invalid:  apierr.MsgExportARNInvalid,
+	badToken: func(tok string) error { return apierr.Validation(apierr.MsgTransferNextTokenInvalid(tok)) },
 }
 
 func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, error) {

@@ -31,8 +31,10 @@ import (
 // (transfer_input.go); an object not compressed as said counts one
 // error and is skipped. A line that is not an item, or an item PutItem
 // refuses, counts in ErrorCount and is skipped, as AWS logs it to
-// CloudWatch and goes on. The import runs inside the request; it is
-// IN_PROGRESS for the transient delay, then COMPLETED.
+// CloudWatch and goes on; the import then ends FAILED
+// (ItemValidationError) with the other items imported, as AWS's does.
+// The import runs inside the request; it is IN_PROGRESS for the
+// transient delay, then COMPLETED or FAILED.
 
 func init() {
 	register("ImportTable", importTable)
@@ -180,6 +182,9 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 		if d := o.Csv.Delimiter; d != nil && len(*d) != 1 {
 			cs.Add(apierr.Quote(*d), "inputFormatOptions.csv.delimiter", apierr.LenLE(1))
 		}
+		if d := o.Csv.Delimiter; d != nil && (len(*d) != 1 || !strings.Contains(",;:|\t ", *d)) {
+			cs.Add(apierr.Quote(*d), "inputFormatOptions.csv.delimiter", apierr.ConstraintCsvDelimiter)
+		}
 		if len(o.Csv.HeaderList) > 255 {
 			cs.Add("'"+strings.Join(o.Csv.HeaderList, ",")+"'", "inputFormatOptions.csv.headerList", "Member must have length less than or equal to 255")
 		}
@@ -189,6 +194,10 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	if !prefixOK {
 		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3KeyPrefix", *in.S3BucketSource.S3KeyPrefix))
+	}
+	if o := in.InputFormatOptions; o != nil && o.Csv != nil && *in.InputFormat != "CSV" {
+		// ack-api-quirks DDB-IMPORT-009
+		return nil, apierr.Validation(apierr.MsgImportFormatOptionsUnsupported(*in.InputFormat))
 	}
 	params := in.TableCreationParameters
 	req, _ := json.Marshal(in)
@@ -232,6 +241,10 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	r := &importRun{c: &inner, table: td.TableName, d: &j.desc, params: params, opts: in.InputFormatOptions}
 	if err := r.run(bucketDir, str(in.S3BucketSource.S3KeyPrefix)); err != nil {
 		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "ValidationError", err.Error()
+	} else if j.desc.ErrorCount > 0 {
+		// AWS ends an import some of whose items it refused FAILED, the
+		// others imported (ack-api-quirks DDB-IMPORT-020).
+		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", apierr.ImportItemValidationError, apierr.MsgImportItemValidationError
 	}
 	j.desc.EndTime = epochPtr(c.now)
 	c.ns.registered().saveTransfer("import", j.desc.ImportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
@@ -421,7 +434,10 @@ var importKind = transferKind[*importJob, ImportTableDescription]{
 	token: func(j *importJob) (string, time.Time, string) {
 		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
 	},
-	gone: func(arn string) error { return apierr.New(apierr.ErrImportNotFound, apierr.MsgImportNotFound(arn)) },
+	gone:     func(arn string) error { return apierr.New(apierr.ErrImportNotFound, apierr.MsgImportNotFound(arn)) },
+	shape:    transferARNShape("import"),
+	invalid:  apierr.MsgImportARNInvalid,
+	badToken: func(tok string) error { return apierr.Validation(apierr.MsgTransferNextTokenInvalid(tok)) },
 }
 
 func describeImport(c *call, in *DescribeImportInput) (*DescribeImportOutput, error) {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -18,6 +19,12 @@ type transferKind[J, D any] struct {
 	arn  func(J) string         // a job's ARN
 	at   func(J, time.Time) D   // a job's description at a time
 	gone func(arn string) error // the answer for an unknown ARN
+	// shape, when set, tells an ARN of this kind from other ARNs, which
+	// are a ValidationException with message invalid.
+	shape   func(arn string) bool
+	invalid string
+	// badToken is the answer for a NextToken that names nothing.
+	badToken func(token string) error
 	// token returns a job's ClientToken, start time and request.
 	token func(J) (token string, start time.Time, request string)
 }
@@ -55,6 +62,9 @@ func (k transferKind[J, D]) describe(c *call, arn *string, member string) (D, er
 	apierr.ARN(&cs, arn, member)
 	if err := cs.Err(); err != nil {
 		return zero, err
+	}
+	if k.shape != nil && !k.shape(*arn) {
+		return zero, apierr.Validation(k.invalid)
 	}
 	set := c.ns.moveSet()
 	set.mu.Lock()
@@ -117,11 +127,29 @@ func (k transferKind[J, D]) list(c *call, p listPage, keep func(J) bool) ([]D, s
 	}
 	pg, next, ok := page(kept, k.arn, decodePageToken(str(p.token)), max)
 	if !ok {
-		return nil, "", apierr.Validation(apierr.MsgInvalidNextToken)
+		return nil, "", k.badToken(str(p.token))
 	}
 	out := make([]D, len(pg))
 	for i, j := range pg {
 		out[i] = k.at(j, c.now)
 	}
 	return out, encodePageToken(next), nil
+}
+
+// transferARNShape returns the test of an ARN of kind ("export",
+// "import"): arn:<partition>:dynamodb:<region>:<account>:table/<table
+// name, 3 to 255 characters>/<kind>/<id>.
+func transferARNShape(kind string) func(string) bool {
+	return func(arn string) bool {
+		parts := strings.SplitN(arn, ":", 6)
+		if len(parts) != 6 || parts[0] != "arn" || parts[2] != "dynamodb" {
+			return false
+		}
+		rest, ok := strings.CutPrefix(parts[5], "table/")
+		if !ok {
+			return false
+		}
+		name, id, ok := strings.Cut(rest, "/"+kind+"/")
+		return ok && len(name) >= 3 && len(name) <= 255 && !strings.Contains(name, "/") && id != "" && !strings.Contains(id, "/")
+	}
 }
