@@ -113,6 +113,10 @@ const (
 	MsgImportItemValidationError = "Some of the items failed validation checks and were not imported. Please check CloudWatch error logs for more details."
 )
 
+// ConstraintTransferClientToken is the ClientToken pattern of
+// ExportTableToPointInTime and ImportTable (AWS API reference).
+const ConstraintTransferClientToken = "Member must satisfy regular expression pattern: ^[^\\$]+$"
+
 // ConstraintCsvDelimiter is CsvOptions.Delimiter's pattern (AWS API
 // reference, CsvOptions).
 const ConstraintCsvDelimiter = "Member must satisfy regular expression pattern: [,;:|\\t ]"

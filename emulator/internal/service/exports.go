@@ -171,6 +171,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 	if in.ClientToken != nil && len(*in.ClientToken) > 64 {
 		cs.Add(apierr.Quote(*in.ClientToken), "clientToken", apierr.LenLE(64))
 	}
+	transferTokenPattern(&cs, in.ClientToken)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}

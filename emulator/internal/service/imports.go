@@ -178,6 +178,7 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	apierr.Enum(&cs, in.InputCompressionType, "inputCompressionType", "GZIP", "ZSTD", "NONE")
 	apierr.NotNull(&cs, in.TableCreationParameters, "tableCreationParameters")
+	transferTokenPattern(&cs, in.ClientToken)
 	if o := in.InputFormatOptions; o != nil && o.Csv != nil {
 		if d := o.Csv.Delimiter; d != nil && len(*d) != 1 {
 			cs.Add(apierr.Quote(*d), "inputFormatOptions.csv.delimiter", apierr.LenLE(1))

@@ -80,3 +80,15 @@ func TestTransferMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestTransferClientTokenPattern: an empty ClientToken, or one with '$',
+// fails the models' pattern ^[^\$]+$.
+func TestTransferClientTokenPattern(t *testing.T) {
+	e := newAPI27Env(t, Config{ExportDir: t.TempDir()})
+	for _, tok := range []string{"", "a$b"} {
+		out := e.refused("ExportTableToPointInTime", `{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/nope","S3Bucket":"bkt","ClientToken":"`+tok+`"}`, "ValidationException")
+		if want := `Value '` + tok + `' at 'clientToken' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[^\\$]+$`; !strings.Contains(out, want) {
+			t.Errorf("ClientToken %q: got %s, want %s", tok, out, want)
+		}
+	}
+}

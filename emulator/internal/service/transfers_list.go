@@ -153,3 +153,12 @@ func transferARNShape(kind string) func(string) bool {
 		return ok && len(name) >= 3 && len(name) <= 255 && !strings.Contains(name, "/") && id != "" && !strings.Contains(id, "/")
 	}
 }
+
+// transferTokenPattern checks an export's or import's ClientToken against
+// its model's pattern ^[^\$]+$ (AWS API reference; an empty token is
+// refused so, as a public test suite run against AWS records for exports).
+func transferTokenPattern(cs *apierr.Constraints, token *string) {
+	if token != nil && (*token == "" || strings.Contains(*token, "$")) {
+		cs.Add(apierr.Quote(*token), "clientToken", apierr.ConstraintTransferClientToken)
+	}
+}
