@@ -577,8 +577,19 @@ func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, er
 }
 
 func listExports(c *call, in *ListExportsInput) (*ListExportsOutput, error) {
+	// With TableArn, AWS lists the exports of the table that has that
+	// ARN now: none once it is deleted, none of an earlier table of the
+	// same name (ack-api-quirks DDB-EXPORT-020).
+	tableID := ""
+	if in.TableArn != nil {
+		if name, ok := c.tableNameFromARN(*in.TableArn); ok {
+			if t := c.ns.getTable(name); t != nil {
+				tableID = t.id
+			}
+		}
+	}
 	list, next, err := exportKind.list(c, listPage{size: in.MaxResults, member: "maxResults", def: 25, token: in.NextToken},
-		func(j *exportJob) bool { return in.TableArn == nil || j.desc.TableArn == *in.TableArn })
+		func(j *exportJob) bool { return in.TableArn == nil || tableID != "" && j.desc.TableId == tableID })
 	if err != nil {
 		return nil, err
 	}

@@ -92,3 +92,35 @@ func TestTransferClientTokenPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestListExportsOfDeletedTable: ListExports(TableArn) lists the exports
+// of the table that has the ARN now: none once it is deleted or
+// re-created (ack-api-quirks DDB-EXPORT-020); DescribeExport still
+// answers.
+func TestListExportsOfDeletedTable(t *testing.T) {
+	e := newAPI27Env(t, Config{ExportDir: t.TempDir()})
+	e.table("gone", onDemand)
+	e.must("UpdateContinuousBackups", `{"TableName":"gone","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
+	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/gone"
+	var ex struct{ ExportDescription struct{ ExportArn string } }
+	if err := json.Unmarshal([]byte(e.must("ExportTableToPointInTime", `{"TableArn":"`+arn+`","S3Bucket":"bkt"}`)), &ex); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		var le struct{ ExportSummaries []any }
+		_ = json.Unmarshal([]byte(e.must("ListExports", `{"TableArn":"`+arn+`"}`)), &le)
+		return len(le.ExportSummaries)
+	}
+	if got := count(); got != 1 {
+		t.Fatalf("before DeleteTable: got %d exports, want 1", got)
+	}
+	e.must("DeleteTable", `{"TableName":"gone"}`)
+	if got := count(); got != 0 {
+		t.Errorf("after DeleteTable: got %d exports, want 0", got)
+	}
+	e.table("gone", onDemand)
+	if got := count(); got != 0 {
+		t.Errorf("after a re-create: got %d exports, want 0", got)
+	}
+	e.must("DescribeExport", `{"ExportArn":"`+ex.ExportDescription.ExportArn+`"}`)
+}
