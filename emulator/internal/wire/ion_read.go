@@ -510,6 +510,16 @@ func (p *ionParser) strct(depth int) ionValue {
 // shortText parses a string or quoted symbol closed by quote.
 func (p *ionParser) shortText(quote byte) string {
 	p.i++
+	// Most text has no escape: one copy.
+	for j := p.i; j < len(p.s); j++ {
+		if c := p.s[j]; c == quote {
+			text := string(p.s[p.i:j])
+			p.i = j + 1
+			return p.utf8(text)
+		} else if c == '\\' || c == '\n' || c == '\r' {
+			break
+		}
+	}
 	var sb strings.Builder
 	for {
 		if p.i >= len(p.s) {

@@ -139,3 +139,51 @@ func FuzzIonItems(f *testing.F) {
 		})
 	})
 }
+
+// benchItem is an item of every type, for the benchmarks.
+func benchItem() storage.Item {
+	return storage.Item{
+		"pk": storage.S("customer#0001"), "sk": storage.N("1700000000"), "name": storage.S("Ünïcode name"),
+		"price": storage.N("12.5"), "tags": storage.SS([]string{"a", "b", "c"}), "nums": storage.NS([]storage.Number{"1", "20"}),
+		"bin": storage.B([]byte("0123456789")), "ok": storage.Bool(true), "nil": storage.Null(),
+		"addr": storage.M(map[string]storage.Value{"city": storage.S("Paris"), "zip": storage.N("75001")}),
+		"list": storage.L([]storage.Value{storage.N("1"), storage.S("two")}),
+	}
+}
+
+// BenchmarkItemText: an item written and read as an export line, Ion
+// against DynamoDB JSON (the read includes DecodeItem's checks).
+func BenchmarkItemText(b *testing.B) {
+	it := benchItem()
+	b.Run("ion/write", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf = AppendIonItem(buf[:0], it)
+		}
+	})
+	b.Run("json/write", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf = AppendItem(buf[:0], it)
+		}
+	})
+	ion := []byte("$ion_1_0 {Item:" + string(AppendIonItem(nil, it)) + "}\n")
+	js := AppendItem(nil, it)
+	b.Run("ion/read", func(b *testing.B) {
+		for b.Loop() {
+			ReadIonItems(ion, func(r IonRecord) bool {
+				if _, err := DecodeItem(r.Item); err != nil {
+					b.Fatal(err)
+				}
+				return true
+			})
+		}
+	})
+	b.Run("json/read", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := DecodeItem(js); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

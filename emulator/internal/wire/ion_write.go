@@ -59,7 +59,8 @@ func AppendIonStoredItem(b []byte, e storage.EncodedItem) []byte {
 
 // AppendIonItem appends the Ion struct of it, names sorted.
 func AppendIonItem(b []byte, it map[string]storage.Value) []byte {
-	names := make([]string, 0, len(it))
+	var buf [16]string
+	names := buf[:0]
 	for k := range it {
 		names = append(names, k)
 	}
