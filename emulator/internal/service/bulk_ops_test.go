@@ -298,26 +298,31 @@ func TestBulkOperationsValidation(t *testing.T) {
 	}
 }
 
-// FuzzBulkPutObject: any object read as DynamoDB JSON lines gives a bulk
+// FuzzBulkPutObject: any object read as DynamoDB JSON lines or as Ion gives a bulk
 // operation that completes (with its bad lines counted as failed), never
 // a panic or a failed request, and never writes more items than lines.
 func FuzzBulkPutObject(f *testing.F) {
-	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}` + "\n" + `{"Item":{"pk":{"N":"x"}}}`))
-	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(#n)","ExpressionAttributeNames":{"#n":"pk"}}`))
-	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":":v = :v","ExpressionAttributeValues":{":v":{"SS":[]}}}`))
-	f.Add([]byte("\n\n{}\n[1]\n"))
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}`+"\n"+`{"Item":{"pk":{"N":"x"}}}`), false)
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(#n)","ExpressionAttributeNames":{"#n":"pk"}}`), false)
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":":v = :v","ExpressionAttributeValues":{":v":{"SS":[]}}}`), false)
+	f.Add([]byte("\n\n{}\n[1]\n"), false)
+	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",s:$dynamodb_SS::[]}}\n[{Item:{pk:1.}}, sym]"), true)
 	dir := f.TempDir()
 	e := newAPI27Env(f, Config{ExportDir: dir})
 	e.table("dst", onDemand)
 	n := 0
-	f.Fuzz(func(t *testing.T, obj []byte) {
+	f.Fuzz(func(t *testing.T, obj []byte, ion bool) {
 		n++
 		e.t = t
 		bucket := fmt.Sprintf("fz%d", n)
 		if err := writeFile(filepath.Join(dir, bucket, "obj"), obj); err != nil {
 			t.Fatal(err)
 		}
-		d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"` + bucket + `","InputFormat":"DYNAMODB_JSON"},
+		format := "DYNAMODB_JSON"
+		if ion {
+			format = "ION"
+		}
+		d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"` + bucket + `","InputFormat":"` + format + `"},
 			"OutputS3Configuration":{"S3Bucket":"` + bucket + `-out","OutputType":["ERROR","CONDITION_CHECK_FAILURE"]}}`)
 		ok := d.BulkOperationStatus == "COMPLETED" && d.FailedItemCount == 0 ||
 			d.BulkOperationStatus == "COMPLETED_WITH_ERRORS" && d.FailedItemCount > 0

@@ -252,7 +252,7 @@ type ionParser struct {
 
 func (p *ionParser) fail(format string, args ...any) {
 	if p.err == nil {
-		p.err = fmt.Errorf("Ion text, offset %d: %s", p.i, fmt.Sprintf(format, args...))
+		p.err = fmt.Errorf("not Ion text at offset %d: %s", p.i, fmt.Sprintf(format, args...))
 	}
 }
 
