@@ -44,9 +44,7 @@ func exportTableAs(t *testing.T, c *dynamodb.Client, format types.ExportFormat) 
 	for _, it := range x.want {
 		mustPut(t, c, table, it)
 	}
-	_, err := c.UpdateContinuousBackups(ctx(t), &dynamodb.UpdateContinuousBackupsInput{TableName: &table,
-		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
-	mustNoError(t, err)
+	enablePITR(t, c, table)
 	x.src = mustDescribe(t, c, table)
 	x.prefix = "conformance/" + uniqueKey(t)
 	ex, err := c.ExportTableToPointInTime(ctx(t), &dynamodb.ExportTableToPointInTimeInput{TableArn: x.src.TableArn,
@@ -60,4 +58,12 @@ func exportTableAs(t *testing.T, c *dynamodb.Client, format types.ExportFormat) 
 		return x.desc.ExportStatus != types.ExportStatusInProgress
 	})
 	return x
+}
+
+// enablePITR turns point-in-time recovery on for table.
+func enablePITR(t *testing.T, c *dynamodb.Client, table string) {
+	t.Helper()
+	_, err := c.UpdateContinuousBackups(ctx(t), &dynamodb.UpdateContinuousBackupsInput{TableName: &table,
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
+	mustNoError(t, err)
 }

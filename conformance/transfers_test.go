@@ -62,13 +62,11 @@ func TestExportImportRefusals(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)
-	_, err := c.UpdateContinuousBackups(ctx(t), &dynamodb.UpdateContinuousBackupsInput{TableName: &table,
-		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
-	mustNoError(t, err)
+	enablePITR(t, c, table)
 	arn := aws.ToString(mustDescribe(t, c, table).TableArn)
 	const id = "01234567890123-abcdef01"
 
-	_, err = c.DescribeExport(ctx(t), &dynamodb.DescribeExportInput{ExportArn: &arn})
+	_, err := c.DescribeExport(ctx(t), &dynamodb.DescribeExportInput{ExportArn: &arn})
 	requireAPIError(t, err, "ValidationException", "Invalid Export ARN")
 	_, err = c.DescribeExport(ctx(t), &dynamodb.DescribeExportInput{ExportArn: aws.String(arn + "/export/" + id)})
 	requireAPIError(t, err, "ExportNotFoundException", "Export not found: Export not found: "+arn+"/export/"+id)
