@@ -200,6 +200,11 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 	}
 	m := t.snapshot()
 	l := t.ns.pitr.get(t.id)
+	if (!m.pitr || l == nil) && kind == "INCREMENTAL_EXPORT" {
+		// AWS answers an incremental export of a table without point-in-
+		// time recovery with its window check (ack-api-quirks DDB-EXPORT-001).
+		return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportFromTimeEarly(t.created))
+	}
 	if !m.pitr || l == nil {
 		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.name))
 	}

@@ -124,3 +124,21 @@ func TestListExportsOfDeletedTable(t *testing.T) {
 	}
 	e.must("DescribeExport", `{"ExportArn":"`+ex.ExportDescription.ExportArn+`"}`)
 }
+
+// TestIncrementalExportWithoutPITR: an incremental export of a table
+// without point-in-time recovery is InvalidExportTimeException, quoting
+// the table's creation (ack-api-quirks DDB-EXPORT-001); a full one is
+// PointInTimeRecoveryUnavailableException.
+func TestIncrementalExportWithoutPITR(t *testing.T) {
+	e := newAPI27Env(t, Config{ExportDir: t.TempDir()})
+	created := e.clock.Now()
+	e.table("nopitr", onDemand)
+	e.clock.Advance(time.Hour)
+	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/nopitr"
+	out := e.refused("ExportTableToPointInTime", `{"TableArn":"`+arn+`","S3Bucket":"bkt","ExportType":"INCREMENTAL_EXPORT",
+		"IncrementalExportSpecification":{"ExportFromTime":`+epochJSON(created.Add(10*time.Minute))+`}}`, "InvalidExportTimeException")
+	if want := "Incremental export period from time cannot be less than the table creation time : " + created.UTC().Format("2006-01-02T15:04:05Z"); !strings.Contains(out, want) {
+		t.Errorf("got %s, want %s", out, want)
+	}
+	e.refused("ExportTableToPointInTime", `{"TableArn":"`+arn+`","S3Bucket":"bkt"}`, "PointInTimeRecoveryUnavailableException")
+}
