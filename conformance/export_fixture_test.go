@@ -29,6 +29,12 @@ func (x exportedTable) dataPrefix() string {
 // bucket dynamoemu-conformance and waits for the export to finish.
 func exportTable(t *testing.T, c *dynamodb.Client) exportedTable {
 	t.Helper()
+	return exportTableAs(t, c, types.ExportFormatDynamodbJson)
+}
+
+// exportTableAs is exportTable in the export format format.
+func exportTableAs(t *testing.T, c *dynamodb.Client, format types.ExportFormat) exportedTable {
+	t.Helper()
 	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{"sk", "N"}))
 	x := exportedTable{want: []item{
 		{"pk": s("a"), "sk": n("1"), "set": ss("x", "y"), "doc": m(item{"l": l(n("1.5"), null(), bl(true))})},
@@ -38,13 +44,11 @@ func exportTable(t *testing.T, c *dynamodb.Client) exportedTable {
 	for _, it := range x.want {
 		mustPut(t, c, table, it)
 	}
-	_, err := c.UpdateContinuousBackups(ctx(t), &dynamodb.UpdateContinuousBackupsInput{TableName: &table,
-		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
-	mustNoError(t, err)
+	enablePITR(t, c, table)
 	x.src = mustDescribe(t, c, table)
 	x.prefix = "conformance/" + uniqueKey(t)
 	ex, err := c.ExportTableToPointInTime(ctx(t), &dynamodb.ExportTableToPointInTimeInput{TableArn: x.src.TableArn,
-		S3Bucket: aws.String("dynamoemu-conformance"), S3Prefix: &x.prefix})
+		S3Bucket: aws.String("dynamoemu-conformance"), S3Prefix: &x.prefix, ExportFormat: format})
 	mustNoError(t, err)
 	x.arn = ex.ExportDescription.ExportArn
 	eventually(t, "export COMPLETED", func() bool {
@@ -54,4 +58,12 @@ func exportTable(t *testing.T, c *dynamodb.Client) exportedTable {
 		return x.desc.ExportStatus != types.ExportStatusInProgress
 	})
 	return x
+}
+
+// enablePITR turns point-in-time recovery on for table.
+func enablePITR(t *testing.T, c *dynamodb.Client, table string) {
+	t.Helper()
+	_, err := c.UpdateContinuousBackups(ctx(t), &dynamodb.UpdateContinuousBackupsInput{TableName: &table,
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}})
+	mustNoError(t, err)
 }

@@ -3,10 +3,8 @@ package service
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -35,13 +33,6 @@ type bulkLine struct {
 
 // run writes every object under prefix in the bucket's directory.
 func (r *bulkRun) run(bucketDir, prefix string) error {
-	src := r.d.InputS3Configuration
-	switch {
-	case str(src.InputFormat) == "ION":
-		return errors.New("the emulator does not read ION input yet")
-	case str(src.InputCompressionType) == "ZSTD":
-		return errors.New("the emulator does not read ZSTD-compressed input yet")
-	}
 	keys, err := listObjects(bucketDir, prefix)
 	if err != nil {
 		return err
@@ -69,19 +60,22 @@ func (r *bulkRun) run(bucketDir, prefix string) error {
 
 // object writes one object's items.
 func (r *bulkRun) object(path string) error {
-	f, err := os.Open(path)
+	src := r.d.InputS3Configuration
+	in, err := openInput(path, str(src.InputCompressionType))
 	if err != nil {
-		return err
+		return err // not compressed as said: the operation fails, naming the object
 	}
-	defer f.Close()
-	var in io.Reader = f
-	if str(r.d.InputS3Configuration.InputCompressionType) == "GZIP" {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return errors.New("an input object is not GZIP-compressed: " + filepath.Base(path))
-		}
-		defer zr.Close()
-		in = zr
+	defer in.Close()
+	if str(src.InputFormat) == "ION" {
+		readIonObject(in, func(rec wire.IonRecord) {
+			r.d.ProcessedItemCount++
+			if rec.Err != nil {
+				r.fail(rec.Raw, rec.Err.Error())
+				return
+			}
+			r.put(bulkLine{Item: rec.Item})
+		})
+		return nil
 	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64*1024), 8<<20)
@@ -106,6 +100,11 @@ func (r *bulkRun) line(line []byte) {
 		r.fail(line, "the line is not a JSON object with an Item")
 		return
 	}
+	r.put(rec)
+}
+
+// put writes one input record through PutItem.
+func (r *bulkRun) put(rec bulkLine) {
 	it, err := wire.DecodeItem(rec.Item)
 	if err != nil {
 		r.fail(rec.Item, err.Error())

@@ -23,8 +23,10 @@ import (
 // ConditionExpression, ExpressionAttributeNames and
 // ExpressionAttributeValues members beside Item (AWS documents per-item
 // conditions in the input; the exact member names of its format were
-// not found, PutItem's are ours). Compression NONE or GZIP. ION and ZSTD
-// are not read yet: the operation FAILS, saying so, as ImportTable does.
+// not found, PutItem's are ours). ION: each {Item:{...}} of the object
+// (wire/ion_read.go; an item only, no condition). Compression NONE, GZIP
+// or ZSTD (transfer_input.go); an object not compressed as said fails
+// the operation, naming it.
 //
 // Counts as AWS defines them: ProcessedItemCount counts every line read
 // (written, failed or condition-check failed); FailedItemCount the lines
@@ -46,8 +48,8 @@ import (
 // CancelBulkOperation within that window answers CANCELLING, the
 // operation ends CANCELLED (the items are already written: AWS's
 // cancellation does not remove written items either); cancelling a
-// finished operation is a ValidationException (ours). Operations live in
-// memory like exports and imports (transfers.go).
+// finished operation is a ValidationException (ours). Operations are
+// kept like exports and imports (transfers.go, transfers_persist.go).
 
 func init() {
 	register("StartBulkPutItems", startBulkPutItems)
@@ -254,21 +256,11 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 		return nil, err
 	}
 	req, _ := json.Marshal(in)
-	set := c.ns.moveSet()
-	if in.ClientToken != nil {
-		set.mu.Lock()
-		for _, j := range set.bulks {
-			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
-				same := j.request == string(req)
-				d := j.at(c.now)
-				set.mu.Unlock()
-				if !same {
-					return nil, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgBulkClientTokenMismatch)
-				}
-				return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
-			}
+	if d, found, err := bulkKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgBulkClientTokenMismatch)); found {
+		if err != nil {
+			return nil, err
 		}
-		set.mu.Unlock()
+		return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
 	}
 	name := t.name
 	arn := c.tableARN(name)
@@ -294,7 +286,8 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 	}
 	j.desc.BulkOperationUsage = []BulkOperationUsage{{TableName: name, BulkPutBytes: r.putBytes, Table: &BulkOperationBytes{BulkPutBytes: r.putBytes}}}
 	j.desc.EndTime = epochPtr(c.now)
-	set = c.ns.registered().moveSet()
+	c.ns.registered().saveTransfer("bulk", j.desc.BulkOperationArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
+	set := c.ns.registered().moveSet()
 	set.mu.Lock()
 	set.bulks = append(set.bulks, j)
 	d := j.at(c.now)
@@ -322,17 +315,24 @@ func (set *transferSet) findBulkLocked(arn string) *bulkJob {
 	return nil
 }
 
+// bulkKind is the bulk operations of a transferSet (transfers_list.go).
+var bulkKind = transferKind[*bulkJob, BulkOperationDescription]{
+	jobs: func(s *transferSet) []*bulkJob { return s.bulks },
+	arn:  func(j *bulkJob) string { return j.desc.BulkOperationArn },
+	at:   (*bulkJob).at,
+	token: func(j *bulkJob) (string, time.Time, string) {
+		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+	},
+	gone:     func(arn string) error { return apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(arn)) },
+	badToken: func(string) error { return apierr.Validation(apierr.MsgInvalidNextToken) },
+}
+
 func describeBulkOperation(c *call, in *DescribeBulkOperationInput) (*DescribeBulkOperationOutput, error) {
-	if err := bulkARN(in.BulkOperationArn); err != nil {
+	d, err := bulkKind.describe(c, in.BulkOperationArn, "bulkOperationArn")
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	if j := set.findBulkLocked(*in.BulkOperationArn); j != nil {
-		return &DescribeBulkOperationOutput{BulkOperationDescription: j.at(c.now)}, nil
-	}
-	return nil, apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(*in.BulkOperationArn))
+	return &DescribeBulkOperationOutput{BulkOperationDescription: d}, nil
 }
 
 func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOperationOutput, error) {
@@ -341,59 +341,39 @@ func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOper
 	}
 	set := c.ns.moveSet()
 	set.mu.Lock()
-	defer set.mu.Unlock()
 	j := set.findBulkLocked(*in.BulkOperationArn)
 	if j == nil {
+		set.mu.Unlock()
 		return nil, apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(*in.BulkOperationArn))
 	}
 	switch st := j.at(c.now).BulkOperationStatus; st {
 	case bulkInProgress:
 		j.cancelled = true
+		save := j.saveLocked(c.ns)
+		set.mu.Unlock()
+		save()
 	case bulkCancelling:
+		set.mu.Unlock()
 	default:
+		set.mu.Unlock()
 		return nil, apierr.Validation(apierr.MsgBulkOperationNotCancellable(*in.BulkOperationArn, st))
 	}
 	return &CancelBulkOperationOutput{BulkOperationArn: j.desc.BulkOperationArn, BulkOperationStatus: bulkCancelling}, nil
 }
 
 func listBulkOperations(c *call, in *ListBulkOperationsInput) (*ListBulkOperationsOutput, error) {
-	var cs apierr.Constraints
-	if in.MaxResults != nil {
-		if *in.MaxResults < 1 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValGE(1))
-		} else if *in.MaxResults > 25 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(25))
-		}
-	}
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
 	// AWS lists the operations of the last 90 days, the most recent
 	// first, 10 a page unless MaxResults (1 to 25) says otherwise
 	// (API_ListBulkOperations); NextToken is hex, as its pattern wants.
-	list := make([]BulkOperationSummary, 0, len(set.bulks))
-	for i := len(set.bulks) - 1; i >= 0; i-- {
-		j := set.bulks[i]
-		if c.now.Sub(j.desc.StartTime.time()) > 90*24*time.Hour {
-			continue
-		}
-		d := j.at(c.now)
-		list = append(list, BulkOperationSummary{BulkOperationArn: d.BulkOperationArn, BulkOperationStatus: d.BulkOperationStatus,
-			StartTime: d.StartTime, EndTime: d.EndTime})
+	list, next, err := bulkKind.list(c, listPage{size: in.MaxResults, member: "maxResults", def: 10, token: in.NextToken, newestFirst: true},
+		func(j *bulkJob) bool { return c.now.Sub(j.desc.StartTime.time()) <= 90*24*time.Hour })
+	if err != nil {
+		return nil, err
 	}
-	set.mu.Unlock()
-	max := 10
-	if in.MaxResults != nil {
-		max = int(*in.MaxResults)
+	out := &ListBulkOperationsOutput{BulkOperationsSummaryList: make([]BulkOperationSummary, len(list)), NextToken: next}
+	for i, d := range list {
+		out.BulkOperationsSummaryList[i] = BulkOperationSummary{BulkOperationArn: d.BulkOperationArn, BulkOperationStatus: d.BulkOperationStatus,
+			StartTime: d.StartTime, EndTime: d.EndTime}
 	}
-	pg, next, ok := page(list, func(s BulkOperationSummary) string { return s.BulkOperationArn }, decodePageToken(str(in.NextToken)), max)
-	if !ok {
-		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
-	}
-	if pg == nil {
-		pg = []BulkOperationSummary{}
-	}
-	return &ListBulkOperationsOutput{BulkOperationsSummaryList: pg, NextToken: encodePageToken(next)}, nil
+	return out, nil
 }

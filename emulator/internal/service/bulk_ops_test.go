@@ -181,8 +181,8 @@ func TestBulkPutErrorsAndConditions(t *testing.T) {
 	}
 }
 
-// TestBulkPutFailed: nothing to read, or a format the emulator does not
-// read, ends FAILED with a FailureCode and FailureMessage.
+// TestBulkPutFailed: nothing to read, or objects not compressed as
+// said, ends FAILED with a FailureCode and FailureMessage.
 func TestBulkPutFailed(t *testing.T) {
 	dir := t.TempDir()
 	e := newAPI27Env(t, Config{ExportDir: dir})
@@ -191,7 +191,6 @@ func TestBulkPutFailed(t *testing.T) {
 	writeObject(t, dir, "in", "plain.json", `{"Item":{"pk":{"S":"a"}}}`)
 	for _, tc := range []struct{ name, input string }{
 		{"no objects", `"S3Bucket":"in","S3KeyPrefix":"nothing/","InputFormat":"DYNAMODB_JSON"`},
-		{"ION", `"S3Bucket":"in","InputFormat":"ION"`},
 		{"ZSTD", `"S3Bucket":"in","InputFormat":"DYNAMODB_JSON","InputCompressionType":"ZSTD"`},
 		{"not gzip", `"S3Bucket":"in","S3KeyPrefix":"plain","InputFormat":"DYNAMODB_JSON","InputCompressionType":"GZIP"`},
 	} {
@@ -299,26 +298,31 @@ func TestBulkOperationsValidation(t *testing.T) {
 	}
 }
 
-// FuzzBulkPutObject: any object read as DynamoDB JSON lines gives a bulk
+// FuzzBulkPutObject: any object read as DynamoDB JSON lines or as Ion gives a bulk
 // operation that completes (with its bad lines counted as failed), never
 // a panic or a failed request, and never writes more items than lines.
 func FuzzBulkPutObject(f *testing.F) {
-	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}` + "\n" + `{"Item":{"pk":{"N":"x"}}}`))
-	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(#n)","ExpressionAttributeNames":{"#n":"pk"}}`))
-	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":":v = :v","ExpressionAttributeValues":{":v":{"SS":[]}}}`))
-	f.Add([]byte("\n\n{}\n[1]\n"))
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}}}`+"\n"+`{"Item":{"pk":{"N":"x"}}}`), false)
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(#n)","ExpressionAttributeNames":{"#n":"pk"}}`), false)
+	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":":v = :v","ExpressionAttributeValues":{":v":{"SS":[]}}}`), false)
+	f.Add([]byte("\n\n{}\n[1]\n"), false)
+	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",s:$dynamodb_SS::[]}}\n[{Item:{pk:1.}}, sym]"), true)
 	dir := f.TempDir()
 	e := newAPI27Env(f, Config{ExportDir: dir})
 	e.table("dst", onDemand)
 	n := 0
-	f.Fuzz(func(t *testing.T, obj []byte) {
+	f.Fuzz(func(t *testing.T, obj []byte, ion bool) {
 		n++
 		e.t = t
 		bucket := fmt.Sprintf("fz%d", n)
 		if err := writeFile(filepath.Join(dir, bucket, "obj"), obj); err != nil {
 			t.Fatal(err)
 		}
-		d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"` + bucket + `","InputFormat":"DYNAMODB_JSON"},
+		format := "DYNAMODB_JSON"
+		if ion {
+			format = "ION"
+		}
+		d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"` + bucket + `","InputFormat":"` + format + `"},
 			"OutputS3Configuration":{"S3Bucket":"` + bucket + `-out","OutputType":["ERROR","CONDITION_CHECK_FAILURE"]}}`)
 		ok := d.BulkOperationStatus == "COMPLETED" && d.FailedItemCount == 0 ||
 			d.BulkOperationStatus == "COMPLETED_WITH_ERRORS" && d.FailedItemCount > 0

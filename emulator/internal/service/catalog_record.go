@@ -35,7 +35,8 @@ import (
 //     rebuilt from the records (each commit's time comes with it) and
 //     kept in persistence's snapshots (streams_persist.go); a
 //     ClientRequestToken within its window is DB metadata
-//     (idempotency_persist.go).
+//     (idempotency_persist.go), and so is each export, import and bulk
+//     operation (transfers_persist.go).
 //   - volatile state, not recorded: the conventions report and the
 //     request limits' counters (the clock's offset is kept by the edge,
 //     clock_persist.go).

@@ -114,7 +114,10 @@
 //     kinesis_dest.go (Kinesis streaming destinations, control plane),
 //     replica_autoscaling.go, ext.go (their part of a definition,
 //     tableExt), exports.go and imports.go (over the directory standing
-//     for S3: s3dir.go; transfers.go keeps them per namespace),
+//     for S3: s3dir.go; transfers.go keeps them per namespace,
+//     transfers_list.go has their one Describe/List/ClientToken lookup,
+//     transfers_persist.go keeps them across restarts,
+//     transfer_input.go opens input objects: NONE, GZIP, ZSTD, Ion),
 //     bulk_ops.go, bulk_input.go and bulk_output.go (StartBulkPutItems
 //     and its siblings: the same directory into an existing table),
 //     global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's

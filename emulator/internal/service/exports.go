@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,10 +38,12 @@ import (
 // enabled as on AWS. An incremental export writes, for each item changed
 // in (ExportFromTime, ExportToTime], a line with its keys and its images
 // at the two ends ({"Metadata":{"WriteTimestampMicros":...},"Keys":...,
-// "NewImage":...,"OldImage":...}). The files are written by the request
-// itself; the export is IN_PROGRESS for the transient delay, then
-// COMPLETED (or FAILED when a file could not be written). ION output is
-// not written yet (ValidationException).
+// "NewImage":...,"OldImage":...}). ExportFormat ION writes the same
+// lines in Amazon Ion text (wire/ion_write.go: "$ion_1_0 {Item:{...}}",
+// data files <name>.ion.gz), as the same page shows. The files are
+// written by the request itself; the export is IN_PROGRESS for the
+// transient delay, then COMPLETED (or FAILED when a file could not be
+// written).
 
 func init() {
 	register("ExportTableToPointInTime", exportTable)
@@ -168,6 +171,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 	if in.ClientToken != nil && len(*in.ClientToken) > 64 {
 		cs.Add(apierr.Quote(*in.ClientToken), "clientToken", apierr.LenLE(64))
 	}
+	transferTokenPattern(&cs, in.ClientToken)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
@@ -175,37 +179,38 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3Prefix", *in.S3Prefix))
 	}
 	format := cmpOr(str(in.ExportFormat), "DYNAMODB_JSON")
-	if format != "DYNAMODB_JSON" {
-		return nil, apierr.Validation(apierr.MsgExportFormatUnsupported(format))
-	}
 	kind := cmpOr(str(in.ExportType), "FULL_EXPORT")
+	if err := exportRequestChecks(in, kind); err != nil {
+		return nil, err
+	}
 	t, err := c.backupSourceTable(in.TableArn, "tableArn")
+	if errors.Is(err, apierr.ErrTableNotFound) {
+		// AWS quotes the ARN asked for (ack-api-quirks DDB-EXPORT-001).
+		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(*in.TableArn))
+	}
 	if err != nil {
 		return nil, err
 	}
 	req, _ := json.Marshal(in)
-	set := c.ns.moveSet()
-	if in.ClientToken != nil {
-		set.mu.Lock()
-		for _, j := range set.exports {
-			if j.desc.ClientToken == *in.ClientToken && c.now.Sub(j.desc.StartTime.time()) < 8*time.Hour {
-				same := j.request == string(req)
-				set.mu.Unlock()
-				if !same {
-					return nil, apierr.New(apierr.ErrExportConflict, apierr.MsgExportConflict)
-				}
-				return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.now)}, nil
-			}
+	if d, found, err := exportKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrExportConflict, apierr.MsgExportConflict)); found {
+		if err != nil {
+			return nil, err
 		}
-		set.mu.Unlock()
+		return &ExportTableToPointInTimeOutput{ExportDescription: d}, nil
 	}
 	m := t.snapshot()
 	l := t.ns.pitr.get(t.id)
+	if (!m.pitr || l == nil) && kind == "INCREMENTAL_EXPORT" {
+		// AWS answers an incremental export of a table without point-in-
+		// time recovery with its window check (ack-api-quirks DDB-EXPORT-001).
+		return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportFromTimeEarly(t.created))
+	}
 	if !m.pitr || l == nil {
 		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.name))
 	}
 	earliest, latest := l.window(c.clock())
-	inWindow := func(at time.Time) bool { return !at.Before(earliest.Truncate(time.Millisecond)) && !at.After(latest) }
+	earliest = earliest.Truncate(time.Millisecond)
+	inWindow := func(at time.Time) bool { return !at.Before(earliest) && !at.After(latest) }
 
 	id := transferID(c.now)
 	prefix := str(in.S3Prefix)
@@ -217,7 +222,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
 		ExportFormat: format, ExportType: kind,
 	}}
-	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket}
+	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, ion: format == "ION"}
 	switch kind {
 	case "FULL_EXPORT":
 		at := latest
@@ -236,16 +241,17 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		j.finish(w, err, c.now)
 	default:
 		s := in.IncrementalExportSpecification
-		if s == nil || s.ExportFromTime == nil || s.ExportToTime == nil {
-			return nil, apierr.Validation(apierr.MsgExportIncrementalSpec)
+		from, to := epochSeconds(*s.ExportFromTime), latest
+		if s.ExportToTime != nil {
+			to = epochSeconds(*s.ExportToTime)
 		}
-		from, to := epochSeconds(*s.ExportFromTime), epochSeconds(*s.ExportToTime)
-		if d := to.Sub(from); d < 15*time.Minute || d > 24*time.Hour || !inWindow(from) || !inWindow(to) {
-			return nil, apierr.Validation(apierr.MsgExportIncrementalSpec)
+		if err := incrementalWindowCheck(from, to, earliest, latest); err != nil {
+			return nil, err
 		}
+		toSec := float64(to.UnixMilli()) / 1000
 		view := cmpOr(str(s.ExportViewType), "NEW_AND_OLD_IMAGES")
 		j.desc.ExportTime = epochTime(to)
-		j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: s.ExportToTime, ExportViewType: &view}
+		j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: &toSec, ExportViewType: &view}
 		err := w.incremental(l, t.keySchema, from, to, view == "NEW_AND_OLD_IMAGES")
 		j.finish(w, err, c.now)
 	}
@@ -253,11 +259,56 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		err := w.manifests(j, t.arn)
 		j.finish(w, err, c.now)
 	}
-	set = c.ns.moveSet()
+	c.ns.saveTransfer("export", j.desc.ExportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
+	set := c.ns.moveSet()
 	set.mu.Lock()
 	set.exports = append(set.exports, j)
 	set.mu.Unlock()
 	return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.now)}, nil
+}
+
+// exportRequestChecks makes the checks of a request AWS answers before
+// it looks the table up, in AWS's words (apierr's messages_exports.go
+// names the records).
+func exportRequestChecks(in *ExportTableToPointInTimeInput, kind string) error {
+	spec := in.IncrementalExportSpecification
+	switch {
+	case !strings.HasPrefix(*in.TableArn, "arn:"):
+		return apierr.Validation(apierr.MsgExportTableARNInvalid)
+	case in.S3SseKmsKeyId != nil && str(in.S3SseAlgorithm) != "KMS":
+		return apierr.Validation(apierr.MsgExportKMSKeyWithoutKMS)
+	case kind == "INCREMENTAL_EXPORT" && spec == nil:
+		return apierr.Validation(apierr.MsgExportIncrementalSpecMissing)
+	case spec != nil && in.ExportType == nil:
+		return apierr.Validation(apierr.MsgExportIncrementalTypeMissing)
+	case spec != nil && kind == "FULL_EXPORT":
+		return apierr.Validation(apierr.MsgExportFullWithIncremental)
+	case spec != nil && spec.ExportFromTime == nil:
+		return apierr.Validation(apierr.MsgExportFromTimeMissing)
+	}
+	return nil
+}
+
+// incrementalWindowCheck checks an incremental export's window (from,
+// to] against the table's history [earliest, latest], in AWS's order: a
+// start before the history (or not before the end) first, then an end in
+// the future, then the window's length (15 minutes to 24 hours); every
+// refusal is InvalidExportTimeException.
+func incrementalWindowCheck(from, to, earliest, latest time.Time) error {
+	var msg string
+	switch d := to.Sub(from); {
+	case from.Before(earliest) || !from.Before(to):
+		msg = apierr.MsgExportFromTimeEarly(earliest)
+	case to.After(latest):
+		msg = apierr.MsgExportToTimeLate(latest)
+	case d < 15*time.Minute:
+		msg = apierr.MsgExportPeriodTooShort
+	case d > 24*time.Hour:
+		msg = apierr.MsgExportPeriodTooLong
+	default:
+		return nil
+	}
+	return apierr.New(apierr.ErrInvalidExportTime, msg)
 }
 
 // finish records the outcome of a step of the export: a write error
@@ -280,6 +331,7 @@ func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 // exportWriter writes an export's files under dir (the S3 key root).
 type exportWriter struct {
 	dir, root, bucket string
+	ion               bool // ION lines (wire/ion_write.go), else DynamoDB JSON
 	files             []exportFile
 	items, bytes      int64
 	cur               *bytes.Buffer
@@ -323,6 +375,9 @@ func (w *exportWriter) flush() error {
 		return err
 	}
 	name := randomName() + ".json.gz"
+	if w.ion {
+		name = randomName() + ".ion.gz"
+	}
 	key := joinKey(w.root, "data", name)
 	if err := writeFile(filepath.Join(w.dir, "data", name), gz.Bytes()); err != nil {
 		return err
@@ -343,8 +398,13 @@ func (w *exportWriter) full(snap *storage.TableSnapshot) error {
 	var err error
 	var b []byte
 	snap.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
-		b = append(b[:0], `{"Item":`...)
-		b = wire.AppendStoredItem(b, e)
+		if w.ion {
+			b = append(b[:0], wire.IonVersionMarker+" {Item:"...)
+			b = wire.AppendIonStoredItem(b, e)
+		} else {
+			b = append(b[:0], `{"Item":`...)
+			b = wire.AppendStoredItem(b, e)
+		}
 		b = append(b, '}')
 		err = w.line(b, e.Size())
 		return err == nil
@@ -397,26 +457,49 @@ func (w *exportWriter) incremental(l *pitrLog, ks []keyElem, from, to time.Time,
 		if !hasNew {
 			keyOf = oe
 		}
-		b = append(b[:0], `{"Metadata":{"WriteTimestampMicros":{"N":"`...)
-		b = fmt.Appendf(b, "%d", last[k].UnixMicro())
-		b = append(b, `"}},"Keys":`...)
-		b = wire.AppendItem(b, keyOf.Attributes(names))
+		b = w.change(b[:0], last[k].UnixMicro(), keyOf.Attributes(names), ne, hasNew, oe, old && hasOld)
 		size := 0
 		if hasNew {
-			b = append(b, `,"NewImage":`...)
-			b = wire.AppendStoredItem(b, ne)
 			size = ne.Size()
 		}
-		if old && hasOld {
-			b = append(b, `,"OldImage":`...)
-			b = wire.AppendStoredItem(b, oe)
-		}
-		b = append(b, '}')
 		if err := w.line(b, size); err != nil {
 			return err
 		}
 	}
 	return w.flush()
+}
+
+// change appends an incremental export's line: the write's time, the
+// item's keys, and its images.
+func (w *exportWriter) change(b []byte, micros int64, keys map[string]storage.Value, ne storage.EncodedItem, hasNew bool, oe storage.EncodedItem, hasOld bool) []byte {
+	if w.ion {
+		b = append(b, wire.IonVersionMarker+" {Metadata:{WriteTimestampMicros:"...)
+		b = fmt.Appendf(b, "%d.", micros)
+		b = append(b, "},Keys:"...)
+		b = wire.AppendIonItem(b, keys)
+		if hasNew {
+			b = append(b, ",NewImage:"...)
+			b = wire.AppendIonStoredItem(b, ne)
+		}
+		if hasOld {
+			b = append(b, ",OldImage:"...)
+			b = wire.AppendIonStoredItem(b, oe)
+		}
+		return append(b, '}')
+	}
+	b = append(b, `{"Metadata":{"WriteTimestampMicros":{"N":"`...)
+	b = fmt.Appendf(b, "%d", micros)
+	b = append(b, `"}},"Keys":`...)
+	b = wire.AppendItem(b, keys)
+	if hasNew {
+		b = append(b, `,"NewImage":`...)
+		b = wire.AppendStoredItem(b, ne)
+	}
+	if hasOld {
+		b = append(b, `,"OldImage":`...)
+		b = wire.AppendStoredItem(b, oe)
+	}
+	return append(b, '}')
 }
 
 // manifests writes manifest-files.json and manifest-summary.json with
@@ -476,57 +559,50 @@ func writeFile(path string, b []byte) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
+// exportKind is the exports of a transferSet (transfers_list.go).
+var exportKind = transferKind[*exportJob, ExportDescription]{
+	jobs: func(s *transferSet) []*exportJob { return s.exports },
+	arn:  func(j *exportJob) string { return j.desc.ExportArn },
+	at:   (*exportJob).at,
+	token: func(j *exportJob) (string, time.Time, string) {
+		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+	},
+	gone:     func(arn string) error { return apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(arn)) },
+	shape:    transferARNShape("export"),
+	invalid:  apierr.MsgExportARNInvalid,
+	badToken: func(tok string) error { return apierr.Validation(apierr.MsgTransferNextTokenInvalid(tok)) },
+}
+
 func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, error) {
-	var cs apierr.Constraints
-	apierr.ARN(&cs, in.ExportArn, "exportArn")
-	if err := cs.Err(); err != nil {
+	d, err := exportKind.describe(c, in.ExportArn, "exportArn")
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	for _, j := range set.exports {
-		if j.desc.ExportArn == *in.ExportArn {
-			return &DescribeExportOutput{ExportDescription: j.at(c.now)}, nil
-		}
-	}
-	return nil, apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(*in.ExportArn))
+	return &DescribeExportOutput{ExportDescription: d}, nil
 }
 
 func listExports(c *call, in *ListExportsInput) (*ListExportsOutput, error) {
-	var cs apierr.Constraints
-	if in.MaxResults != nil {
-		if *in.MaxResults < 1 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValGE(1))
-		} else if *in.MaxResults > 25 {
-			cs.Add(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(25))
+	// With TableArn, AWS lists the exports of the table that has that
+	// ARN now: none once it is deleted, none of an earlier table of the
+	// same name (ack-api-quirks DDB-EXPORT-020).
+	tableID := ""
+	if in.TableArn != nil {
+		if name, ok := c.tableNameFromARN(*in.TableArn); ok {
+			if t := c.ns.getTable(name); t != nil {
+				tableID = t.id
+			}
 		}
 	}
-	if err := cs.Err(); err != nil {
+	list, next, err := exportKind.list(c, listPage{size: in.MaxResults, member: "maxResults", def: 25, token: in.NextToken},
+		func(j *exportJob) bool { return in.TableArn == nil || tableID != "" && j.desc.TableId == tableID })
+	if err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
-	set.mu.Lock()
-	var list []ExportSummary
-	for _, j := range set.exports {
-		if in.TableArn == nil || j.desc.TableArn == *in.TableArn {
-			d := j.at(c.now)
-			list = append(list, ExportSummary{ExportArn: d.ExportArn, ExportStatus: d.ExportStatus, ExportType: d.ExportType})
-		}
+	out := &ListExportsOutput{ExportSummaries: make([]ExportSummary, len(list)), NextToken: next}
+	for i, d := range list {
+		out.ExportSummaries[i] = ExportSummary{ExportArn: d.ExportArn, ExportStatus: d.ExportStatus, ExportType: d.ExportType}
 	}
-	set.mu.Unlock()
-	max := 25
-	if in.MaxResults != nil {
-		max = int(*in.MaxResults)
-	}
-	pg, next, ok := page(list, func(s ExportSummary) string { return s.ExportArn }, decodePageToken(str(in.NextToken)), max)
-	if !ok {
-		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
-	}
-	if pg == nil {
-		pg = []ExportSummary{}
-	}
-	return &ListExportsOutput{ExportSummaries: pg, NextToken: encodePageToken(next)}, nil
+	return out, nil
 }
 
 // encodePageToken makes a NextToken of an ARN: hex, padded with zero

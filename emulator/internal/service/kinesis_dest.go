@@ -166,112 +166,109 @@ func precisionOf(cfg *KinesisStreamingConfiguration, path string) (string, error
 	return p, nil
 }
 
-func enableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
-	t, err := c.kinesisRequest(in.TableName, in.StreamArn, true)
+// changeKinesisDest is the body of Enable, Disable and Update: the
+// checks they share, then change, given a copy of the table's
+// destinations, the stream ARN and the precision asked for, returns
+// them changed (or the operation's error), inside changeMeta.
+func (c *call) changeKinesisDest(tableName, streamArn *string, cfg *KinesisStreamingConfiguration, cfgPath string,
+	change func(list []kinesisDest, arn, prec string) ([]kinesisDest, error)) (*table, error) {
+	t, err := c.kinesisRequest(tableName, streamArn, true)
 	if err != nil {
 		return nil, err
 	}
-	prec, err := precisionOf(in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration.approximateCreationDateTimePrecision")
+	prec, err := precisionOf(cfg, cfgPath+".approximateCreationDateTimePrecision")
 	if err != nil {
 		return nil, err
 	}
-	arn := *in.StreamArn
 	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		e := m.extCopy()
-		live := 0
-		for _, d := range e.Kinesis {
-			switch st := d.statusAt(c.now); {
-			case d.StreamArn == arn && st != destDisabled:
-				return nil, apierr.Validation(apierr.MsgKinesisAlreadyEnabled(arn, st))
-			case st != destDisabled:
-				live++
-			}
+		list, err := change(slices.Clone(e.Kinesis), *streamArn, prec)
+		if err != nil {
+			return nil, err
 		}
-		if live >= maxKinesisDestinations {
-			return nil, apierr.LimitExceeded(apierr.MsgKinesisLimit)
-		}
-		d := kinesisDest{StreamArn: arn, Status: destEnabling, Until: c.transientUntil(), Next: destActive, Precision: prec}
-		e.Kinesis = slices.DeleteFunc(slices.Clone(e.Kinesis), func(x kinesisDest) bool { return x.StreamArn == arn })
-		e.Kinesis = append(e.Kinesis, d)
+		e.Kinesis = list
 		m.ext = e
 		return nil, nil
 	})
+	return t, err
+}
+
+// activeDest returns the index of arn's destination in list, which must
+// be ACTIVE at now (AWS's ValidationException otherwise).
+func activeDest(list []kinesisDest, arn string, now time.Time) (int, error) {
+	i := slices.IndexFunc(list, func(d kinesisDest) bool { return d.StreamArn == arn })
+	if i < 0 || list[i].statusAt(now) != destActive {
+		st := destDisabled
+		if i >= 0 {
+			st = list[i].statusAt(now)
+		}
+		return 0, apierr.Validation(apierr.MsgKinesisNotActive(arn, st))
+	}
+	return i, nil
+}
+
+func enableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
+	t, err := c.changeKinesisDest(in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
+		func(list []kinesisDest, arn, prec string) ([]kinesisDest, error) {
+			live := 0
+			for _, d := range list {
+				switch st := d.statusAt(c.now); {
+				case d.StreamArn == arn && st != destDisabled:
+					return nil, apierr.Validation(apierr.MsgKinesisAlreadyEnabled(arn, st))
+				case st != destDisabled:
+					live++
+				}
+			}
+			if live >= maxKinesisDestinations {
+				return nil, apierr.LimitExceeded(apierr.MsgKinesisLimit)
+			}
+			list = slices.DeleteFunc(list, func(x kinesisDest) bool { return x.StreamArn == arn })
+			return append(list, kinesisDest{StreamArn: arn, Status: destEnabling, Until: c.transientUntil(), Next: destActive, Precision: prec}), nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: arn, DestinationStatus: destEnabling,
+	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: *in.StreamArn, DestinationStatus: destEnabling,
 		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
 }
 
 func disableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
-	t, err := c.kinesisRequest(in.TableName, in.StreamArn, true)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := precisionOf(in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration.approximateCreationDateTimePrecision"); err != nil {
-		return nil, err
-	}
-	arn := *in.StreamArn
-	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		e := m.extCopy()
-		i := slices.IndexFunc(e.Kinesis, func(d kinesisDest) bool { return d.StreamArn == arn })
-		if i < 0 || e.Kinesis[i].statusAt(c.now) != destActive {
-			st := destDisabled
-			if i >= 0 {
-				st = e.Kinesis[i].statusAt(c.now)
+	t, err := c.changeKinesisDest(in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
+		func(list []kinesisDest, arn, _ string) ([]kinesisDest, error) {
+			i, err := activeDest(list, arn, c.now)
+			if err != nil {
+				return nil, err
 			}
-			return nil, apierr.Validation(apierr.MsgKinesisNotActive(arn, st))
-		}
-		e.Kinesis = slices.Clone(e.Kinesis)
-		d := &e.Kinesis[i]
-		d.Status, d.Until, d.Next = destDisabling, c.transientUntil(), destDisabled
-		m.ext = e
-		return nil, nil
-	})
+			list[i].Status, list[i].Until, list[i].Next = destDisabling, c.transientUntil(), destDisabled
+			return list, nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: arn, DestinationStatus: destDisabling,
+	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: *in.StreamArn, DestinationStatus: destDisabling,
 		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
 }
 
 func updateKinesisDest(c *call, in *UpdateKinesisStreamingDestinationInput) (*UpdateKinesisStreamingDestinationOutput, error) {
-	t, err := c.kinesisRequest(in.TableName, in.StreamArn, true)
-	if err != nil {
-		return nil, err
-	}
-	prec, err := precisionOf(in.UpdateKinesisStreamingConfiguration, "updateKinesisStreamingConfiguration.approximateCreationDateTimePrecision")
-	if err != nil {
-		return nil, err
-	}
-	if prec == "" {
-		return nil, apierr.Validation(apierr.MsgKinesisUpdateEmpty)
-	}
-	arn := *in.StreamArn
-	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		e := m.extCopy()
-		i := slices.IndexFunc(e.Kinesis, func(d kinesisDest) bool { return d.StreamArn == arn })
-		if i < 0 || e.Kinesis[i].statusAt(c.now) != destActive {
-			st := destDisabled
-			if i >= 0 {
-				st = e.Kinesis[i].statusAt(c.now)
+	t, err := c.changeKinesisDest(in.TableName, in.StreamArn, in.UpdateKinesisStreamingConfiguration, "updateKinesisStreamingConfiguration",
+		func(list []kinesisDest, arn, prec string) ([]kinesisDest, error) {
+			if prec == "" {
+				return nil, apierr.Validation(apierr.MsgKinesisUpdateEmpty)
 			}
-			return nil, apierr.Validation(apierr.MsgKinesisNotActive(arn, st))
-		}
-		old := cmpOr(e.Kinesis[i].Precision, "MILLISECOND")
-		if old == prec {
-			return nil, apierr.Validation(apierr.MsgKinesisPrecisionSame(prec))
-		}
-		e.Kinesis = slices.Clone(e.Kinesis)
-		d := &e.Kinesis[i]
-		d.Status, d.Until, d.Next, d.Precision = destUpdating, c.transientUntil(), destActive, prec
-		m.ext = e
-		return nil, nil
-	})
+			i, err := activeDest(list, arn, c.now)
+			if err != nil {
+				return nil, err
+			}
+			if cmpOr(list[i].Precision, "MILLISECOND") == prec {
+				return nil, apierr.Validation(apierr.MsgKinesisPrecisionSame(prec))
+			}
+			list[i].Status, list[i].Until, list[i].Next, list[i].Precision = destUpdating, c.transientUntil(), destActive, prec
+			return list, nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	return &UpdateKinesisStreamingDestinationOutput{TableName: t.name, StreamArn: arn, DestinationStatus: destUpdating,
+	return &UpdateKinesisStreamingDestinationOutput{TableName: t.name, StreamArn: *in.StreamArn, DestinationStatus: destUpdating,
 		UpdateKinesisStreamingConfiguration: in.UpdateKinesisStreamingConfiguration}, nil
 }
 

@@ -50,8 +50,9 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
-	ns.pitr.dropUnclaimed() // pitr_keep.go
-	ns.restoreTokens(now)   // idempotency_persist.go
+	ns.pitr.dropUnclaimed()  // pitr_keep.go
+	ns.restoreTokens(now)    // idempotency_persist.go
+	ns.restoreTransfers(now) // transfers_persist.go
 	return len(tables), nil
 }
 

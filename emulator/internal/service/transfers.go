@@ -10,9 +10,9 @@ import (
 )
 
 // transferSet is a namespace's exports, imports and bulk operations
-// (exports.go, imports.go, bulk_ops.go), newest last. They live in memory only: the files an export
-// wrote stay in the export directory, but after a restart DescribeExport
-// and ListExports no longer know them (AWS keeps them for 90 days).
+// (exports.go, imports.go, bulk_ops.go), oldest first. With persistence
+// each is also saved in the namespace's DB and comes back after a
+// restart (transfers_persist.go).
 type transferSet struct {
 	mu      sync.Mutex // guards the slices; a leaf of the lock order
 	exports []*exportJob

@@ -36,6 +36,9 @@
 //     reads past (Deferred, DecodeRequestDeferred), for the operations to
 //     report at their place in AWS's order.
 //   - wire_encode.go, encode.go: the appenders; wire_error.go: error bodies.
+//   - ion_write.go, ion_read.go: items as Amazon Ion text, the second
+//     format of exports and imports (AppendIonStoredItem, ReadIonItems,
+//     which gives DynamoDB JSON for DecodeItem to check).
 //
 // # Caveats
 //

@@ -1,0 +1,82 @@
+package service
+
+import (
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// The input objects of ImportTable (imports.go) and StartBulkPutItems
+// (bulk_input.go): one opener for their three compressions (AWS's
+// InputCompressionType: NONE, GZIP, ZSTD) and one reader of Ion objects.
+// ZSTD is read with github.com/klauspost/compress/zstd: a Zstandard
+// decoder is thousands of lines, and the standard library has none.
+
+// zstdMaxMemory bounds what a ZSTD object's decoder may allocate (its
+// window and its blocks); an object that needs more is an error.
+const zstdMaxMemory = 256 << 20
+
+// errNotCompressed: an object is not in the compression asked for.
+var errNotCompressed = errors.New("not compressed as InputCompressionType says")
+
+// openInput opens the object at path, decompressed as compression
+// ("NONE", "GZIP", "ZSTD") says. An object whose header is not the
+// compression's is errNotCompressed, wrapped with its name.
+func openInput(path, compression string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	switch compression {
+	case "GZIP":
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, errors.Join(errNotCompressed, errors.New(filepath.Base(path)+" is not GZIP-compressed"))
+		}
+		return readCloser{zr, func() { zr.Close(); f.Close() }}, nil
+	case "ZSTD":
+		var magic [4]byte
+		if _, err := io.ReadFull(f, magic[:]); err != nil || magic != [4]byte{0x28, 0xb5, 0x2f, 0xfd} {
+			f.Close()
+			return nil, errors.Join(errNotCompressed, errors.New(filepath.Base(path)+" is not ZSTD-compressed"))
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		zr, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(zstdMaxMemory))
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return readCloser{zr, func() { zr.Close(); f.Close() }}, nil
+	}
+	return f, nil
+}
+
+// readCloser is a decompressing reader and what closes it and its file.
+type readCloser struct {
+	io.Reader
+	close func()
+}
+
+func (r readCloser) Close() error { r.close(); return nil }
+
+// readIonObject reads an Ion object whole (Ion's values may span lines,
+// and AWS's import docs show a whole file as one list) and calls fn for
+// each record, as wire.ReadIonItems does. A read error (a damaged
+// compressed object) is one record's error, after the records read.
+func readIonObject(in io.Reader, fn func(wire.IonRecord)) {
+	data, err := io.ReadAll(in)
+	wire.ReadIonItems(data, func(r wire.IonRecord) bool { fn(r); return true })
+	if err != nil {
+		fn(wire.IonRecord{Err: err})
+	}
+}
