@@ -3,7 +3,6 @@ package storage
 import (
 	"errors"
 	"fmt"
-	"math"
 )
 
 // Patching a stored item: a write that changes a few top-level attributes
@@ -165,20 +164,7 @@ func (t *Table) encodePatchLocked(k Key, pk, sk string, oldE entry, found bool, 
 	if err != nil {
 		return entry{}, err
 	}
-	if size > math.MaxUint32 {
-		return entry{}, fmt.Errorf("storage: item of %d bytes too large to store", size)
-	}
-	rec := oldE.rec
-	if string(buf) != rec {
-		rec = t.storeLocked(buf)
-	}
-	e := parseEntry(rec, uint32(size))
-	if cap(buf) <= maxScratch {
-		t.scratch = buf
-	} else {
-		t.scratch = nil
-	}
-	return e, nil
+	return t.storeRecordLocked(buf, size, oldE.rec)
 }
 
 // emptyItemBody is the encoding of an item without attributes.

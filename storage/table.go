@@ -343,6 +343,14 @@ func (t *Table) encodeLocked(pk, sk string, item Item, old string) (entry, error
 	if err != nil {
 		return entry{}, err
 	}
+	return t.storeRecordLocked(buf, size, old)
+}
+
+// storeRecordLocked stores buf, an encoded record of an item of size
+// bytes built in t.scratch, in the slab, unless it has the bytes of old
+// (the record it replaces), which is then kept; it returns the entry and
+// keeps buf as the scratch buffer when it is not too large.
+func (t *Table) storeRecordLocked(buf []byte, size int, old string) (entry, error) {
 	if size > math.MaxUint32 {
 		return entry{}, fmt.Errorf("storage: item of %d bytes too large to store", size)
 	}
