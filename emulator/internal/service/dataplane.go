@@ -256,16 +256,19 @@ type exprParams struct {
 	loneConditionalOp bool
 }
 
-// addExpected records the legacy condition parameters of a write: Expected
-// and ConditionalOperator, in the order AWS lists them.
-func (p *exprParams) addExpected(expected bool, conditionalOperator string) {
+// appendExpected appends to legacy the legacy condition parameters of a
+// write given (Expected and ConditionalOperator, in the order AWS lists
+// them) and says whether ConditionalOperator came without Expected. A
+// function of values, not a method on *exprParams: appending through a
+// pointer would move the caller's stack buffers to the heap.
+func appendExpected(legacy []string, expected bool, conditionalOperator string) ([]string, bool) {
 	if expected {
-		p.legacy = append(p.legacy, paramExpected)
+		legacy = append(legacy, paramExpected)
 	}
 	if conditionalOperator != "" {
-		p.legacy = append(p.legacy, paramConditionalOp)
-		p.loneConditionalOp = !expected
+		return append(legacy, paramConditionalOp), !expected
 	}
+	return legacy, false
 }
 
 // check runs AWS's checks on the mix of parameters: legacy and expression

@@ -213,7 +213,7 @@ func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
 			p.legacy = append(p.legacy, paramAttributeUpdates)
 		}
 	}
-	p.addExpected(w.expected != nil, w.conditionalOp)
+	p.legacy, p.loneConditionalOp = appendExpected(p.legacy, w.expected != nil, w.conditionalOp)
 	if w.update != nil {
 		p.expressions = append(p.expressions, paramUpdateExpr)
 	}
