@@ -112,7 +112,8 @@
 //
 // The key library: keys.go (the framework's helpers), keys_safe.go (their
 // checked counterparts), jsnumber.go (JavaScript's number reading and
-// printing), patterns.go (the guide's six patterns), ids.go (ULIDs). The
+// printing), patterns.go (the guide's six patterns); ULIDs are made by the
+// package conventions/ids, apart so that the server does not link them. The
 // rules: ruletable.go (the list), policy.go and config.go (who follows
 // which), write.go (a write as the rules see it), rules.go (Rules and the
 // dispatch by role), table.go (A1, A11), rules_keys.go (A2, A7, A10, A12,
