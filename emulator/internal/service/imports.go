@@ -202,7 +202,7 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	params := in.TableCreationParameters
 	req, _ := json.Marshal(in)
-	if d, found, err := importKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrImportConflict, apierr.MsgImportConflict)); found {
+	if d, found, err := importReplay(c, in, req); found { // imports_token.go
 		if err != nil {
 			return nil, err
 		}
