@@ -3,6 +3,8 @@ package service
 import (
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // TestReplicaInFlightRefusals: while a replica is being created or
@@ -27,6 +29,11 @@ func TestReplicaInFlightRefusals(t *testing.T) {
 		}
 		if got, want := p.describe(p.east).TableStatus, "UPDATING"; got != want {
 			t.Errorf("%s: source TableStatus: got %s, want %s", when, got, want)
+		}
+		var as struct{ TableAutoScalingDescription struct{ TableStatus string } }
+		testkit.MustUnmarshal(t, p.in(p.east, "DescribeTableReplicaAutoScaling", `{"TableName":"gtab"}`), &as)
+		if got, want := as.TableAutoScalingDescription.TableStatus, "UPDATING"; got != want {
+			t.Errorf("%s: DescribeTableReplicaAutoScaling TableStatus: got %s, want %s (as DescribeTable)", when, got, want)
 		}
 	}
 	if got, want := p.describe(p.east).replicas(), "eu-west-1:CREATING"; got != want {
