@@ -117,7 +117,9 @@
 //     for S3: s3dir.go; transfers.go keeps them per namespace,
 //     transfers_list.go has their one Describe/List/ClientToken lookup,
 //     transfers_persist.go keeps them across restarts,
-//     transfer_input.go opens input objects: NONE, GZIP, ZSTD, Ion),
+//     transfer_input.go opens input objects: NONE, GZIP, ZSTD, Ion;
+//     imports_token.go: ImportTable's ClientToken replays,
+//     imports_bucket.go: a missing bucket, an empty prefix),
 //     bulk_ops.go, bulk_input.go and bulk_output.go (StartBulkPutItems
 //     and its siblings: the same directory into an existing table),
 //     global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
@@ -129,7 +131,8 @@
 //     deletion, the 24-hour source rule), global_tables_stream.go (the
 //     stream of a global table), global_tables_legacy_attrs.go (the
 //     2017.11.29 aws:rep:* attributes), global_tables_stamps.go (the
-//     per-key write stamps pruned).
+//     per-key write stamps pruned), global_tables_status.go (UPDATING
+//     and what UpdateTable refuses while a replica comes or goes).
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report (issue 23;

@@ -85,27 +85,43 @@ type ExportTableToPointInTimeInput struct {
 
 // ExportDescription is AWS's ExportDescription.
 type ExportDescription struct {
-	ExportArn                      string                          `json:"ExportArn"`
-	ExportStatus                   string                          `json:"ExportStatus"`
-	StartTime                      epochTime                       `json:"StartTime"`
-	EndTime                        *epochTime                      `json:"EndTime,omitempty"`
-	ExportManifest                 string                          `json:"ExportManifest,omitempty"`
-	TableArn                       string                          `json:"TableArn"`
-	TableId                        string                          `json:"TableId"`
-	ExportTime                     epochTime                       `json:"ExportTime"`
-	ClientToken                    string                          `json:"ClientToken,omitempty"`
-	S3Bucket                       string                          `json:"S3Bucket"`
-	S3BucketOwner                  string                          `json:"S3BucketOwner,omitempty"`
-	S3Prefix                       string                          `json:"S3Prefix,omitempty"`
-	S3SseAlgorithm                 string                          `json:"S3SseAlgorithm"`
-	S3SseKmsKeyId                  string                          `json:"S3SseKmsKeyId,omitempty"`
-	FailureCode                    string                          `json:"FailureCode,omitempty"`
-	FailureMessage                 string                          `json:"FailureMessage,omitempty"`
-	ExportFormat                   string                          `json:"ExportFormat"`
-	BilledSizeBytes                *int64                          `json:"BilledSizeBytes,omitempty"`
-	ItemCount                      *int64                          `json:"ItemCount,omitempty"`
-	ExportType                     string                          `json:"ExportType"`
+	ExportArn       string     `json:"ExportArn"`
+	ExportStatus    string     `json:"ExportStatus"`
+	StartTime       epochTime  `json:"StartTime"`
+	EndTime         *epochTime `json:"EndTime,omitempty"`
+	ExportManifest  string     `json:"ExportManifest,omitempty"`
+	TableArn        string     `json:"TableArn"`
+	TableId         string     `json:"TableId"`
+	ExportTime      epochTime  `json:"ExportTime"`
+	ClientToken     string     `json:"ClientToken,omitempty"`
+	S3Bucket        string     `json:"S3Bucket"`
+	S3BucketOwner   string     `json:"S3BucketOwner,omitempty"`
+	S3Prefix        string     `json:"S3Prefix,omitempty"`
+	S3SseAlgorithm  string     `json:"S3SseAlgorithm"`
+	S3SseKmsKeyId   string     `json:"S3SseKmsKeyId,omitempty"`
+	FailureCode     string     `json:"FailureCode,omitempty"`
+	FailureMessage  string     `json:"FailureMessage,omitempty"`
+	ExportFormat    string     `json:"ExportFormat"`
+	BilledSizeBytes *int64     `json:"BilledSizeBytes,omitempty"`
+	ItemCount       *int64     `json:"ItemCount,omitempty"`
+	// ExportType is the request's, absent when the request gave none: AWS
+	// does not fill in its default here (ack-api-quirks DDB-EXPORT-017:
+	// a minimal request's DescribeExport has ExportType null). kindOf
+	// gives the kind the export is.
+	ExportType                     string                          `json:"ExportType,omitempty"`
 	IncrementalExportSpecification *IncrementalExportSpecification `json:"IncrementalExportSpecification,omitempty"`
+}
+
+// kindOf is the export's kind, FULL_EXPORT or INCREMENTAL_EXPORT, whether
+// or not the request named it. ListExports' summaries carry it for every
+// export, also one whose request gave no ExportType (ack-api-quirks
+// DDB-EXPORT-016: the summary of such an export has ExportArn,
+// ExportStatus and ExportType).
+func (d *ExportDescription) kindOf() string {
+	if d.IncrementalExportSpecification != nil {
+		return "INCREMENTAL_EXPORT"
+	}
+	return "FULL_EXPORT"
 }
 
 // ExportTableToPointInTimeOutput is the response.
@@ -220,7 +236,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		TableArn: t.arn, TableId: t.id, ClientToken: str(in.ClientToken),
 		S3Bucket: *in.S3Bucket, S3BucketOwner: str(in.S3BucketOwner), S3Prefix: prefix,
 		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
-		ExportFormat: format, ExportType: kind,
+		ExportFormat: format, ExportType: str(in.ExportType),
 	}}
 	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, ion: format == "ION"}
 	switch kind {
@@ -524,7 +540,7 @@ func (w *exportWriter) manifests(j *exportJob, tableArn string) error {
 		"s3Bucket": w.bucket, "s3Prefix": nilIfEmpty(d.S3Prefix), "s3SseAlgorithm": d.S3SseAlgorithm,
 		"s3SseKmsKeyId": nilIfEmpty(d.S3SseKmsKeyId), "manifestFilesS3Key": filesKey,
 		"billedSizeBytes": w.bytes, "itemCount": w.items, "outputFormat": d.ExportFormat,
-		"exportType": d.ExportType,
+		"exportType": d.kindOf(),
 	}
 	if s := d.IncrementalExportSpecification; s != nil {
 		summary["outputView"] = str(s.ExportViewType)
@@ -600,7 +616,7 @@ func listExports(c *call, in *ListExportsInput) (*ListExportsOutput, error) {
 	}
 	out := &ListExportsOutput{ExportSummaries: make([]ExportSummary, len(list)), NextToken: next}
 	for i, d := range list {
-		out.ExportSummaries[i] = ExportSummary{ExportArn: d.ExportArn, ExportStatus: d.ExportStatus, ExportType: d.ExportType}
+		out.ExportSummaries[i] = ExportSummary{ExportArn: d.ExportArn, ExportStatus: d.ExportStatus, ExportType: d.kindOf()}
 	}
 	return out, nil
 }

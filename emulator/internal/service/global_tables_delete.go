@@ -60,10 +60,10 @@ func (c *call) checkReplicaDelete(t *table) error {
 // checkReplicasSettled refuses a change of t's replicas while one of
 // them is being created, deleted or updated: AWS answers a second
 // replica action with ResourceInUseException until the first has
-// settled (lab notes DDB-TABLE-224, -227, -228; AWS refuses a table
-// class or deletion protection change then too, which is not done
-// here). With no transient delay (the default) a replica settles at
-// once.
+// settled (lab notes DDB-TABLE-224, -227, -228; a table class or
+// deletion protection change then is refused too:
+// global_tables_status.go). With no transient delay (the default) a
+// replica settles at once.
 func (c *call) checkReplicasSettled(t *table) error {
 	m := t.snapshot()
 	if m.ext == nil {

@@ -202,7 +202,7 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	params := in.TableCreationParameters
 	req, _ := json.Marshal(in)
-	if d, found, err := importKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrImportConflict, apierr.MsgImportConflict)); found {
+	if d, found, err := importReplay(c, in, req); found { // imports_token.go
 		if err != nil {
 			return nil, err
 		}
@@ -216,6 +216,9 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 		OnDemandThroughput: params.OnDemandThroughput, SSESpecification: params.SSESpecification,
 		GlobalSecondaryIndexes: params.GlobalSecondaryIndexes,
 	}
+	if out, done, err := importFromMissingBucket(c, in, create, bucketDir, req); done { // imports_bucket.go
+		return out, err
+	}
 	inner := *c
 	inner.out, inner.tableName = nil, nil
 	created, err := createTable(&inner, create)
@@ -224,21 +227,7 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	td := created.TableDescription
 	inner.ns = c.ns.registered() // a first table registers the namespace
-	id := transferID(c.now)
-	format := *in.InputFormat
-	j := &importJob{request: string(req), doneAt: c.transientUntil(), desc: ImportTableDescription{
-		ImportArn: td.TableArn + "/import/" + id, ImportStatus: "COMPLETED",
-		TableArn: td.TableArn, TableId: td.TableId, ClientToken: str(in.ClientToken),
-		S3BucketSource: *in.S3BucketSource, InputFormat: format, InputFormatOptions: in.InputFormatOptions,
-		InputCompressionType: cmpOr(str(in.InputCompressionType), "NONE"),
-		TableCreationParameters: &TableCreationParameters{
-			TableName: td.TableName, AttributeDefinitions: params.AttributeDefinitions, KeySchema: params.KeySchema,
-			BillingMode: params.BillingMode, ProvisionedThroughput: params.ProvisionedThroughput,
-			OnDemandThroughput: params.OnDemandThroughput, SSESpecification: params.SSESpecification,
-			GlobalSecondaryIndexes: params.GlobalSecondaryIndexes,
-		},
-		StartTime: epochTime(c.now),
-	}}
+	j := newImportJob(c, in, req, td.TableArn, td.TableId, td.TableName)
 	r := &importRun{c: &inner, table: td.TableName, d: &j.desc, params: params, opts: in.InputFormatOptions}
 	if err := r.run(bucketDir, str(in.S3BucketSource.S3KeyPrefix)); err != nil {
 		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "ValidationError", err.Error()
@@ -247,13 +236,38 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 		// others imported (ack-api-quirks DDB-IMPORT-020).
 		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", apierr.ImportItemValidationError, apierr.MsgImportItemValidationError
 	}
+	return c.recordImport(j), nil
+}
+
+// newImportJob is the COMPLETED import of in into the table tableArn,
+// tableID, name, started now.
+func newImportJob(c *call, in *ImportTableInput, req []byte, tableArn, tableID, name string) *importJob {
+	params := in.TableCreationParameters
+	return &importJob{request: string(req), doneAt: c.transientUntil(), desc: ImportTableDescription{
+		ImportArn: tableArn + "/import/" + transferID(c.now), ImportStatus: "COMPLETED",
+		TableArn: tableArn, TableId: tableID, ClientToken: str(in.ClientToken),
+		S3BucketSource: *in.S3BucketSource, InputFormat: *in.InputFormat, InputFormatOptions: in.InputFormatOptions,
+		InputCompressionType: cmpOr(str(in.InputCompressionType), "NONE"),
+		TableCreationParameters: &TableCreationParameters{
+			TableName: name, AttributeDefinitions: params.AttributeDefinitions, KeySchema: params.KeySchema,
+			BillingMode: params.BillingMode, ProvisionedThroughput: params.ProvisionedThroughput,
+			OnDemandThroughput: params.OnDemandThroughput, SSESpecification: params.SSESpecification,
+			GlobalSecondaryIndexes: params.GlobalSecondaryIndexes,
+		},
+		StartTime: epochTime(c.now),
+	}}
+}
+
+// recordImport ends j now, keeps it (and persists it) in the namespace's
+// transfers and answers it.
+func (c *call) recordImport(j *importJob) *ImportTableOutput {
 	j.desc.EndTime = epochPtr(c.now)
 	c.ns.registered().saveTransfer("import", j.desc.ImportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
 	set := c.ns.registered().moveSet()
 	set.mu.Lock()
 	set.imports = append(set.imports, j)
 	set.mu.Unlock()
-	return &ImportTableOutput{ImportTableDescription: j.at(c.now)}, nil
+	return &ImportTableOutput{ImportTableDescription: j.at(c.now)}
 }
 
 // importRun is one import's reading and writing.
@@ -268,6 +282,9 @@ type importRun struct {
 // run imports every object under prefix in the bucket's directory.
 func (r *importRun) run(bucketDir, prefix string) error {
 	keys, err := listObjects(bucketDir, prefix)
+	if errors.Is(err, errNoObjects) {
+		return nil // AWS: COMPLETED, the table empty (ack-api-quirks DDB-IMPORT-012)
+	}
 	if err != nil {
 		return err
 	}

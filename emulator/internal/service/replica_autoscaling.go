@@ -317,7 +317,7 @@ func (c *call) autoScalingDesc(t *table, m *tableMeta) *TableAutoScalingDescript
 		}
 		return &AutoScalingSettingsDescription{AutoScalingDisabled: true}
 	}
-	d := &TableAutoScalingDescription{TableName: t.name, TableStatus: m.statusAt(c.now), Replicas: []ReplicaAutoScalingDescription{}}
+	d := &TableAutoScalingDescription{TableName: t.name, TableStatus: m.describedStatusAt(c.now), Replicas: []ReplicaAutoScalingDescription{}} // as DescribeTable: global_tables_status.go
 	for _, region := range m.replicaRegions(c.region, c.now) {
 		r := ReplicaAutoScalingDescription{
 			RegionName:    region,

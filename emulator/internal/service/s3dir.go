@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -75,6 +76,10 @@ func joinKey(parts ...string) string {
 
 // listObjects returns the keys of the objects under prefix in the
 // bucket's directory, sorted; none is an error naming the prefix.
+// errNoObjects: no object has the prefix (an import then COMPLETES with
+// an empty table: imports_bucket.go).
+var errNoObjects = errors.New("no objects found")
+
 func listObjects(bucketDir, prefix string) ([]string, error) {
 	var keys []string
 	err := filepath.WalkDir(bucketDir, func(path string, e fs.DirEntry, err error) error {
@@ -100,7 +105,7 @@ func listObjects(bucketDir, prefix string) ([]string, error) {
 		return nil, err
 	}
 	if len(keys) == 0 {
-		return nil, errors.New("no objects found under the S3 key prefix " + prefix)
+		return nil, fmt.Errorf("%w under the S3 key prefix %s", errNoObjects, prefix)
 	}
 	slices.Sort(keys)
 	return keys, nil

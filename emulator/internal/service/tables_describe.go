@@ -48,7 +48,7 @@ func (t *table) describe() *TableDescription {
 	m := t.snapshot()
 	d := &TableDescription{
 		TableName:                 t.name,
-		TableStatus:               m.statusAt(t.now()),
+		TableStatus:               m.describedStatusAt(t.now()), // global_tables_status.go
 		CreationDateTime:          epochTime(t.created),
 		TableArn:                  t.arn,
 		TableId:                   t.id,

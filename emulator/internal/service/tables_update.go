@@ -114,6 +114,9 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 			// Found before a DeleteTable took it out of the catalog.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
 		}
+		if err := checkReplicaInFlightLocked(in, m, c.Now()); err != nil { // global_tables_status.go
+			return nil, err
+		}
 		old := *m // m is a copy: nothing changes unless every check passes
 		m.gsis = slices.Clone(m.gsis)
 		m.vectors = slices.Clone(m.vectors)
