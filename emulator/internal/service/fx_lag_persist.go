@@ -46,7 +46,7 @@ type LagState struct {
 	Stream    bool          `json:"stream,omitempty"`
 	Delay     time.Duration `json:"delayNs,omitempty"`
 	Hold      bool          `json:"hold,omitempty"`
-	Pending   int           `json:"-"` // item writes (GSI, reads) or records (stream) not visible yet
+	Pending   int           `json:"-"` // commits (a transaction is one) not visible now
 }
 
 // lagGate is a gate of a namespace and the view it lags.
@@ -56,7 +56,9 @@ type lagGate struct {
 }
 
 // lagGates lists the gates of ns's tables, by table and view, with the
-// commits each holds back.
+// commits each holds back now (the gate's count: storage's queues,
+// IndexLagPending and ReadLagPending, shrink only when a read applies
+// what the gate shows).
 func (ns *Namespace) lagGates() []lagGate {
 	var out []lagGate
 	for _, t := range ns.allTables() {
@@ -64,21 +66,22 @@ func (ns *Namespace) lagGates() []lagGate {
 		rg, st := t.readGate, t.liveStream
 		t.mu.Unlock()
 		if rg != nil {
-			out = append(out, lagGate{LagState{Table: t.name, Reads: true, Pending: t.data.ReadLagPending()}, rg})
+			out = append(out, lagGate{LagState{Table: t.name, Reads: true}, rg})
 		}
 		for _, x := range t.meta.Load().gsis {
 			if g, ok := t.data.IndexLag(x.name).(*lag.Gate); ok {
-				out = append(out, lagGate{LagState{Table: t.name, Index: x.name, Pending: t.data.IndexLagPending(x.name)}, g})
+				out = append(out, lagGate{LagState{Table: t.name, Index: x.name}, g})
 			}
 		}
 		if st != nil {
 			if sg := st.lag.Load(); sg != nil {
-				out = append(out, lagGate{LagState{Table: t.name, Stream: true, Pending: sg.gate.Pending()}, sg.gate})
+				out = append(out, lagGate{LagState{Table: t.name, Stream: true}, sg.gate})
 			}
 		}
 	}
 	for i := range out {
 		out[i].state.Delay, out[i].state.Hold = out[i].gate.Settings()
+		out[i].state.Pending = out[i].gate.Pending()
 	}
 	slices.SortStableFunc(out, func(a, b lagGate) int { return cmp.Compare(a.state.Table, b.state.Table) })
 	return out
