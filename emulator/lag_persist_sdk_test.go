@@ -37,10 +37,10 @@ func gsiTable(t *testing.T, db *dynamodb.Client, name string) {
 }
 
 // TestPersistLagsSDK (issue 23): with a data directory, lags set at run
-// time (a GSI held, a table's eventually consistent reads delayed) keep
-// their modes across a restart; what the held GSI held back when the
-// emulator stopped is visible after it, and what is written after it is
-// held. A lag set back to lag nothing, and lags of a deleted table, are
+// time (a GSI held, a table's eventually consistent reads and its stream
+// delayed) keep their modes across a restart; what the held GSI held back
+// when the emulator stopped is visible after it, and what is written
+// after it is held. A lag set back to lag nothing, and lags of a deleted table, are
 // not back. Lags given at start replace the saved ones.
 func TestPersistLagsSDK(t *testing.T) {
 	ctx := context.Background()
@@ -92,6 +92,11 @@ func TestPersistLagsSDK(t *testing.T) {
 		gsiTable(t, db, name)
 	}
 	put(db, "tbl", "a")
+	if _, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}}); err != nil {
+		t.Fatal(err)
+	}
+	emulatortest.StreamLag(t, e, db, "tbl").SetDelay(2 * time.Second)
 	emulatortest.IndexLag(t, e, db, "tbl", "byG").Hold()
 	emulatortest.ReadLag(t, e, db, "tbl").SetDelay(time.Hour)
 	off := emulatortest.ReadLag(t, e, db, "off")
@@ -133,6 +138,7 @@ func TestPersistLagsSDK(t *testing.T) {
 	}{
 		{"tbl byG", emulatortest.IndexLag(t, e, db, "tbl", "byG").Settings, mode{0, true}},
 		{"tbl reads", emulatortest.ReadLag(t, e, db, "tbl").Settings, mode{time.Hour, false}},
+		{"tbl stream", emulatortest.StreamLag(t, e, db, "tbl").Settings, mode{2 * time.Second, false}},
 		{"off reads", emulatortest.ReadLag(t, e, db, "off").Settings, mode{}},
 	} {
 		d, h := c.got()
