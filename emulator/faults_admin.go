@@ -30,6 +30,7 @@ import (
 //	POST   /dynamoemu/report/start    start collecting ({} body)
 //	POST   /dynamoemu/report/stop     stop collecting
 //	GET    /dynamoemu/contributors?table=T&index=I&n=10   Contributor Insights' top keys
+//	GET    /dynamoemu/lag             the gates: {"lags":[{"namespace","table","index"|"reads"|"stream","delay","hold","pending"}]}
 //	POST   /dynamoemu/lag             {"table":"T","stream":true,"delay":"250ms"} or "hold":true or "release":true;
 //	                                  "index":"G" for a GSI, "reads":true for eventually consistent reads, in place of "stream"
 //	                                  (optional "accessKey" and "region": the namespace; default the shared one,
@@ -58,6 +59,7 @@ func (e *Emulator) faultRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(e.serveReportStop)
 	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(e.serveContributors)
 	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(e.serveLag)
+	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(e.serveLagGet) // faults_lag_list.go
 }
 
 // lagRequest is POST /dynamoemu/lag's body.

@@ -31,6 +31,8 @@ type Gate struct {
 	visible uint64  // the highest number visible so far
 	stamps  []stamp // commits not yet visible, oldest first (a FIFO from head)
 	head    int
+	// onChange is called after a change of mode (settings.go).
+	onChange func()
 }
 
 // stamp is a commit's number and time (Unix nanoseconds).
@@ -96,18 +98,20 @@ func (g *Gate) Last() uint64 {
 // delay shows them sooner.
 func (g *Gate) SetDelay(d time.Duration) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.delay, g.held = max(d, 0), false
 	g.advanceLocked()
+	g.mu.Unlock()
+	g.changed()
 }
 
 // Hold stops commits from becoming visible until Release (or SetDelay).
 // What is visible when it is called stays visible.
 func (g *Gate) Hold() {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.advanceLocked()
 	g.held = true
+	g.mu.Unlock()
+	g.changed()
 }
 
 // Release makes every commit stamped so far visible; the gate stays held

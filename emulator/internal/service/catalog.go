@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/faults/lag"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -150,6 +151,9 @@ type table struct {
 	mu sync.Mutex
 	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
 	liveStream *stream
+	// readGate is the gate of the table's eventually consistent reads,
+	// guarded by mu; storage holds it only while it lags (fx_lag_gates.go).
+	readGate *lag.Gate
 	// thState is what the throttler was last configured from (fx.go).
 	thState atomic.Pointer[tableThrottle]
 }

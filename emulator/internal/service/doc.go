@@ -149,7 +149,8 @@
 //     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
 //     lag and stale reads), fx_lag_reads.go (which storage table a read
 //     reads: the table, or its eventual view), fx_lag_settings.go (lags
-//     tables get from their creation).
+//     tables get from their creation), fx_lag_persist.go (the gates'
+//     modes across restarts, and their listing).
 //
 // # Why one package
 //
@@ -218,8 +219,10 @@
 //	                  the tap takes it in the DB's hook under storage's
 //	                  locks, nothing taken inside it
 //	fxState.saveMu    saving a namespace's Contributor Insights
-//	                  (fx_persist.go): taken with no other lock held; a
-//	                  recorder's mutex, then the DB's SetMeta, inside it
+//	                  (fx_persist.go) or lags (fx_lag_persist.go): taken
+//	                  with no other lock held; a recorder's mutex, or
+//	                  table.mu then storage's and the gates' locks (one
+//	                  at a time), then the DB's SetMeta, inside it
 //	leaves            transferSet.mu, namespaces.mu, Namespace.mu, idempotency.mu,
 //	                  fxState.mu and a recorder's mutex (the one exception
 //	                  to "nothing inside": a namespace created under

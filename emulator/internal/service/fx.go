@@ -393,7 +393,7 @@ func (u *fxUse) throttleUse() throttle.Use {
 	return use
 }
 
-// forgetFx drops a deleted table's buckets and Contributor Insights.
+// forgetFx drops a deleted table's buckets, Contributor Insights and lags.
 func (ns *Namespace) forgetFx(table string) {
 	if ns.th != nil {
 		ns.th.Drop(table)
@@ -402,6 +402,7 @@ func (ns *Namespace) forgetFx(table string) {
 		ns.rec.ForgetContributorInsights(table, "")
 		ns.saveContributorInsights()
 	}
+	ns.saveLags() // without the table's (fx_lag_persist.go)
 }
 
 // usePool recycles uses: a use is put back by end, after which nothing

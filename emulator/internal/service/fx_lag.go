@@ -64,14 +64,21 @@ func (s *Service) StreamLag(accessKey, region, table string) (*lag.Gate, error) 
 	if st == nil {
 		return nil, ErrNoStream
 	}
+	g := s.streamGateOf(st)
+	g.OnChange(ns.registered().saveLags) // fx_lag_persist.go
+	return g, nil
+}
+
+// streamGateOf returns st's gate, setting one if it has none.
+func (s *Service) streamGateOf(st *stream) *lag.Gate {
 	for {
 		if g := st.lag.Load(); g != nil {
-			return g.gate, nil
+			return g.gate
 		}
 		_, next := st.log.Bounds(s.clock())
 		g := &streamGate{gate: lag.NewGate(s.clock), base: next - 1}
 		if st.lag.CompareAndSwap(nil, g) {
-			return g.gate, nil
+			return g.gate
 		}
 	}
 }

@@ -14,6 +14,13 @@ import (
 // time a test asks for it and lagging nothing until SetDelay or Hold.
 // A table or GSI created again (DeleteTable, a restore, a GSI deleted
 // and added) starts without one, as a stream enabled again does.
+//
+// A read gate is the table's (table.readGate); storage holds it only
+// while it lags (a delay, or held): set back to lag nothing, it is taken
+// out of storage (SetReadLag(nil)), which drops the shadow, so writes stop
+// paying for it; set to lag again, storage gets it back with a shadow
+// started then (syncReadLag, on the gate's OnChange). Every gate handed
+// out saves the namespace's lags on each change (fx_lag_persist.go).
 
 // ErrNoGSI: the table has no global secondary index of that name (an LSI
 // never lags: it is read as the table is).
@@ -27,6 +34,16 @@ func (s *Service) IndexLag(accessKey, region, table, index string) (*lag.Gate, e
 	if err != nil {
 		return nil, err
 	}
+	g, err := s.indexGate(t, index)
+	if err != nil {
+		return nil, err
+	}
+	g.OnChange(t.ns.saveLags)
+	return g, nil
+}
+
+// indexGate returns the gate of t's GSI index, setting one if it has none.
+func (s *Service) indexGate(t *table, index string) (*lag.Gate, error) {
 	gsi := false
 	for _, x := range t.meta.Load().gsis {
 		gsi = gsi || x.name == index
@@ -56,14 +73,48 @@ func (s *Service) TableReadLag(accessKey, region, table string) (*lag.Gate, erro
 	if err != nil {
 		return nil, err
 	}
+	g := s.readGate(t)
+	g.OnChange(func() {
+		t.syncReadLag(g)
+		t.ns.saveLags()
+	})
+	return g, nil
+}
+
+// readGate returns t's read gate, setting one (lagging nothing, so not in
+// storage yet) if it has none.
+func (s *Service) readGate(t *table) *lag.Gate {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if g, ok := t.data.ReadLag().(*lag.Gate); ok {
-		return g, nil
+	if t.readGate == nil {
+		t.readGate = lag.NewGate(s.clock)
 	}
-	g := lag.NewGate(s.clock)
-	t.data.SetReadLag(g)
-	return g, nil
+	return t.readGate
+}
+
+// syncReadLag gives storage t's read gate g while g lags, and takes it
+// back (dropping the shadow) while it lags nothing. It reads g's mode
+// under t.mu, so of concurrent changes the last to run sets the state.
+func (t *table) syncReadLag(g *lag.Gate) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.readGate != g {
+		return
+	}
+	t.syncReadLagLocked()
+}
+
+// syncReadLagLocked is syncReadLag with t.mu held.
+func (t *table) syncReadLagLocked() {
+	g := t.readGate
+	d, held := g.Settings()
+	on := d > 0 || held
+	switch cur := t.data.ReadLag(); {
+	case on && cur == nil:
+		t.data.SetReadLag(g)
+	case !on && cur != nil:
+		t.data.SetReadLag(nil)
+	}
 }
 
 // lagTable finds a table to lag.

@@ -57,8 +57,9 @@ func (s *Service) applyLagSettingsLocked(t *table) {
 		}
 		switch {
 		case l.Reads:
-			if t.data.ReadLag() == nil {
-				t.data.SetReadLag(s.newGate(l))
+			if t.readGate == nil {
+				t.readGate = s.newGate(l)
+				t.syncReadLagLocked() // fx_lag_gates.go
 			}
 		case l.Stream:
 			if st := t.liveStream; st != nil && st.lag.Load() == nil {
