@@ -425,7 +425,13 @@ func (ks *KeySchema) keyOf(e entry) Key {
 
 // encodedIn returns the EncodedItem of entry e of a table (or snapshot)
 // whose key schema is *ks.
+// A number sort key stays encoded (decoded by Key, or written straight
+// into a response by HeadLazy and AppendNumber): most visitors never need
+// its Value.
 func encodedIn(ks *KeySchema, e entry) EncodedItem {
+	if ks.HasSort() && ks.Sort.Kind == KindN {
+		return EncodedItem{body: e.body(), key: Key{Partition: Value{kind: ks.Partition.Kind, str: e.pk()}}, nsk: e.sortKey(), ks: ks, size: e.size}
+	}
 	return EncodedItem{body: e.body(), key: ks.keyOf(e), ks: ks, size: e.size}
 }
 
