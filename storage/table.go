@@ -70,8 +70,10 @@ type Table struct {
 	name, uid string
 	db        *DB
 	hook      Hook
+	hookSel   CommitSelector // hook, when it selects the item writes it hears of (hook_select.go)
 	hookRec   Record
 	hookW     [1]ItemWrite
+	hookTx    bool // scratch of WriteTx.hookLocked, under mu: the hook wants this commit's writes
 
 	// metaMu guards meta, the table's opaque metadata (meta.go), which is
 	// changed under mu too so the hook sees it in order with the writes.
@@ -208,7 +210,7 @@ func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool
 // write is undone), the lags number it, the observer sees it.
 func (t *Table) commitWriteLocked(origin Origin, k Key, ch *Change) (hookResult, error) {
 	var res hookResult
-	if t.hook != nil && ch.recorded() {
+	if ch.recorded() && t.hookWantsLocked() {
 		var err error
 		if res, err = t.hookWriteLocked(k, ch, origin); err != nil {
 			t.restoreLocked(undoEntry{t: t, k: k, old: ch.oldE, found: ch.OldSize > 0})
