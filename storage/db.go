@@ -133,7 +133,8 @@ func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 			return nil, hookResult{}, err
 		}
 	}
-	t.db, t.hook = db, db.hook // t is not shared yet: no lock needed
+	t.db = db
+	t.setHookLocked(db.hook) // t is not shared yet: no lock needed
 	db.byName[t.name], db.byID[t.uid] = t, t
 	return t, res, nil
 }
@@ -185,7 +186,8 @@ func (db *DB) dropLocking(t *Table, find func() *Table) (hookResult, bool, error
 	}
 	delete(db.byName, t.name)
 	delete(db.byID, t.uid)
-	t.db, t.hook = nil, nil
+	t.db = nil
+	t.setHookLocked(nil)
 	return res, true, nil
 }
 
@@ -236,7 +238,7 @@ func (db *DB) WrapHook(wrap func(Hook) Hook) {
 	for _, t := range tables {
 		t.mu.Lock()
 		if t.db == db {
-			t.hook = h
+			t.setHookLocked(h)
 		}
 		t.mu.Unlock()
 	}

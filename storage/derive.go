@@ -172,5 +172,6 @@ func (w Committed) Clone() Committed {
 	w.Key.Partition.str = strings.Clone(w.Key.Partition.str)
 	w.Key.Sort.str = strings.Clone(w.Key.Sort.str)
 	w.Old.key, w.New.key = w.Key, w.Key
+	w.Old.nsk, w.New.nsk = "", ""
 	return w
 }

@@ -182,7 +182,8 @@
 // Wait waits for the fsync); Wait's error comes back as ErrNotDurable,
 // the change applied. Writes that change nothing are not recorded; a
 // table dropped from its DB records nothing more. Without a hook a commit
-// pays one nil check.
+// pays one nil check; a hook that is a CommitSelector (hook_select.go)
+// is asked first whether it wants a table's item writes at all.
 //
 // # Snapshots
 //

@@ -9,7 +9,8 @@ package storage
 // the table does later; it is a few words, cheap to copy.
 type EncodedItem struct {
 	body string     // the encoded item without its key attributes (encode.go)
-	key  Key        // the item's key
+	key  Key        // the item's key; its Sort is zero while nsk holds it
+	nsk  string     // a number sort key still in its order-preserving encoding (keyenc.go), or ""
 	ks   *KeySchema // the table's key schema (immutable); nil: body holds the whole item (EncodedItemOf)
 	size uint32     // the item's DynamoDB size
 }
@@ -20,7 +21,14 @@ func (t *Table) encodedOf(k Key, e entry) EncodedItem {
 }
 
 // Key returns the item's key.
-func (e EncodedItem) Key() Key { return e.key }
+func (e EncodedItem) Key() Key {
+	if e.nsk != "" {
+		k := e.key
+		k.Sort = sortKeyValue(KindN, e.nsk)
+		return k
+	}
+	return e.key
+}
 
 // Size returns the item's DynamoDB size (ItemSize of its decoded form).
 func (e EncodedItem) Size() int { return int(e.size) }
@@ -34,9 +42,10 @@ func (e EncodedItem) Item() Item {
 		panic("storage: corrupt stored item: " + err.Error())
 	}
 	if e.ks != nil {
-		it[e.ks.Partition.Name] = e.key.Partition
+		k := e.Key()
+		it[e.ks.Partition.Name] = k.Partition
 		if e.ks.HasSort() {
-			it[e.ks.Sort.Name] = e.key.Sort
+			it[e.ks.Sort.Name] = k.Sort
 		}
 	}
 	return it
@@ -94,10 +103,10 @@ func (e EncodedItem) Reader() ItemReader {
 		return r // an item written whole (EncodedItemOf)
 	}
 	// The key attributes, in name order.
-	r.keys[0] = keyAttrValue{e.ks.Partition.Name, e.key.Partition}
+	r.keys[0] = keyAttrValue{name: e.ks.Partition.Name, v: e.key.Partition}
 	r.nkeys = 1
 	if e.ks.HasSort() {
-		r.keys[1] = keyAttrValue{e.ks.Sort.Name, e.key.Sort}
+		r.keys[1] = keyAttrValue{name: e.ks.Sort.Name, v: e.key.Sort, nsk: e.nsk}
 		r.nkeys = 2
 		if r.keys[1].name < r.keys[0].name {
 			r.keys[0], r.keys[1] = r.keys[1], r.keys[0]
@@ -129,24 +138,44 @@ type ItemReader struct {
 	read    int             // record attribute names read so far
 	keys    [2]keyAttrValue // the key attributes not yet returned, in name order
 	nkeys   int
-	key     Value // the value of the attribute Next returned, when it is a key
-	wantKey bool  // the next Head is that key's
+	key     Value  // the value of the attribute Next returned, when it is a key
+	keyNSK  string // or that key's encoded number, when it is a number sort key
+	wantKey bool   // the next Head is that key's
 }
 
-// keyAttrValue is a key attribute's name and value.
+// keyAttrValue is a key attribute's name and value: v, or for a number
+// sort key not yet decoded, nsk, its order-preserving encoding.
 type keyAttrValue struct {
 	name string
 	v    Value
+	nsk  string
 }
 
 // Head is the start of one value: its Kind, and Str (S text, N canonical
 // text, B raw bytes), Bool (BOOL) or Len (the elements of L, the entries of
-// M, the members of a set) as the kind has.
+// M, the members of a set) as the kind has. A Head from HeadLazy may
+// instead hold a number as its sort key encoding: AppendNumber writes the
+// text of every N Head.
 type Head struct {
 	Kind Kind
 	Str  string
 	Bool bool
 	Len  int
+	nsk  string // HeadLazy's number sort key, encoded (keyenc.go); Str is then ""
+}
+
+// AppendNumber appends the canonical text of an N Head to dst: Str, or the
+// text of the encoded sort key a HeadLazy left in it, rendered straight
+// into dst.
+func (h Head) AppendNumber(dst []byte) []byte {
+	if h.nsk == "" {
+		return append(dst, h.Str...)
+	}
+	out, ok := appendNumberKeyText(dst, h.nsk)
+	if !ok {
+		panic("storage: corrupt number key") // only ever built by appendNumberKey
+	}
+	return out
 }
 
 // Next returns the next attribute's name, or false after the last one.
@@ -174,7 +203,7 @@ func (r *ItemReader) Next() (string, bool) {
 		k := r.keys[0]
 		r.keys[0], r.keys[1] = r.keys[1], keyAttrValue{}
 		r.nkeys--
-		r.key, r.wantKey = k.v, true
+		r.key, r.keyNSK, r.wantKey = k.v, k.nsk, true
 		return k.name, true
 	}
 	if !r.peeked {
@@ -189,8 +218,23 @@ func (r *ItemReader) Next() (string, bool) {
 
 // Head reads the start of the next value.
 func (r *ItemReader) Head() Head {
+	h := r.HeadLazy()
+	if h.nsk != "" {
+		h.Str, h.nsk = sortKeyValue(KindN, h.nsk).str, ""
+	}
+	return h
+}
+
+// HeadLazy is Head for a writer of the item's text: for a number sort key,
+// kept in its order-preserving encoding, it leaves Str empty and the
+// encoding in the Head, so AppendNumber writes the text without building
+// it as a string first.
+func (r *ItemReader) HeadLazy() Head {
 	if r.wantKey {
 		r.wantKey = false
+		if r.keyNSK != "" {
+			return Head{Kind: KindN, nsk: r.keyNSK}
+		}
 		return Head{Kind: r.key.kind, Str: r.key.str}
 	}
 	switch tag := r.d.byte(); tag {

@@ -66,6 +66,9 @@ func (e EncodedItem) keyAttr(name string) (Value, bool) {
 		return e.key.Partition, true
 	}
 	if e.ks.HasSort() && name == e.ks.Sort.Name {
+		if e.nsk != "" {
+			return sortKeyValue(KindN, e.nsk), true
+		}
 		return e.key.Sort, true
 	}
 	return Value{}, false

@@ -51,8 +51,10 @@ import (
 //
 // Writes that change nothing (ErrNoWrite, the same record stored again,
 // a delete of a missing item) are not recorded, and a transaction that
-// changed nothing calls nothing. Changes to a table after DropTable are
-// not recorded either: the table has left its DB. SetObserver and
+// changed nothing calls nothing. Neither are the item writes of a table
+// a CommitSelector hook does not want now (hook_select.go). Changes to a
+// table after DropTable are not recorded either: the table has left its
+// DB. SetObserver and
 // TrackCollections are not recorded: they hold the caller's functions,
 // which the caller installs again (from its metadata, in DB.Apply's
 // callback) on a DB it rebuilds.

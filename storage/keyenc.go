@@ -1,7 +1,5 @@
 package storage
 
-import "strings"
-
 // Order-preserving key encoding.
 //
 // Sort keys are kept in the B-trees as byte strings whose plain byte order
@@ -66,27 +64,38 @@ func appendNumberKey(dst []byte, n Number) []byte {
 
 // decodeNumberKey reverses appendNumberKey. ok is false for malformed input.
 func decodeNumberKey(s string) (n Number, ok bool) {
+	var buf [192]byte // the longest text: "-0." and 129 zeros before 38 digits
+	text, ok := appendNumberKeyText(buf[:0], s)
+	if !ok {
+		return "", false
+	}
+	return Number(text), true
+}
+
+// appendNumberKeyText appends the canonical text of the number whose
+// encoding (appendNumberKey) is s. ok is false for malformed input.
+func appendNumberKeyText(dst []byte, s string) (out []byte, ok bool) {
 	if s == "\x02" { // numKeyZero
-		return "0", true
+		return append(dst, '0'), true
 	}
 	if len(s) < 3 {
-		return "", false
+		return dst, false
 	}
 	neg := s[0] == numKeyNeg
 	if !neg && s[0] != numKeyPos {
-		return "", false
+		return dst, false
 	}
 	e := s[1]
 	body := s[2:]
 	if neg {
 		if body[len(body)-1] != 0xFF {
-			return "", false
+			return dst, false
 		}
 		e = 255 - e
 		body = body[:len(body)-1]
 	}
 	if len(body) == 0 || len(body) > (maxSignificantDigits+1)/2 {
-		return "", false
+		return dst, false
 	}
 	var buf [maxSignificantDigits + 1]byte
 	digits := buf[:0]
@@ -96,7 +105,7 @@ func decodeNumberKey(s string) (n Number, ok bool) {
 			b = 255 - b
 		}
 		if b < 1 || b > 100 {
-			return "", false
+			return dst, false
 		}
 		p := b - 1
 		digits = append(digits, '0'+p/10, '0'+p%10)
@@ -105,38 +114,36 @@ func decodeNumberKey(s string) (n Number, ok bool) {
 		digits = digits[:len(digits)-1]
 	}
 	if len(digits) == 0 || digits[0] == '0' {
-		return "", false
+		return dst, false
 	}
-	return Number(renderDigits(neg, digits, int(e)-adjBias)), true
+	return appendDigits(dst, neg, digits, int(e)-adjBias), true
 }
 
-// renderDigits writes significant digits with the leading digit at 10^adj as
-// canonical plain decimal text.
-func renderDigits(neg bool, digits []byte, adj int) string {
-	var b strings.Builder
-	b.Grow(len(digits) + 4)
+// appendDigits appends significant digits with the leading digit at 10^adj
+// as canonical plain decimal text.
+func appendDigits(dst []byte, neg bool, digits []byte, adj int) []byte {
 	if neg {
-		b.WriteByte('-')
+		dst = append(dst, '-')
 	}
 	point := adj + 1 // digits before the decimal point
 	switch {
 	case point >= len(digits):
-		b.Write(digits)
+		dst = append(dst, digits...)
 		for i := len(digits); i < point; i++ {
-			b.WriteByte('0')
+			dst = append(dst, '0')
 		}
 	case point > 0:
-		b.Write(digits[:point])
-		b.WriteByte('.')
-		b.Write(digits[point:])
+		dst = append(dst, digits[:point]...)
+		dst = append(dst, '.')
+		dst = append(dst, digits[point:]...)
 	default:
-		b.WriteString("0.")
+		dst = append(dst, "0."...)
 		for i := point; i < 0; i++ {
-			b.WriteByte('0')
+			dst = append(dst, '0')
 		}
-		b.Write(digits)
+		dst = append(dst, digits...)
 	}
-	return b.String()
+	return dst
 }
 
 // sortKeyBytes returns the order-preserving encoding of a sort key value.

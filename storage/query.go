@@ -54,7 +54,7 @@ type QueryRange struct {
 // without a sort key, BEGINS_WITH on a number, a start key of another
 // partition) matches nothing.
 func (t *Table) Query(r QueryRange, visit func(k Key, it Item) bool) {
-	t.QueryEncoded(r, func(e EncodedItem) bool { return visit(e.key, e.Item()) })
+	t.QueryEncoded(r, func(e EncodedItem) bool { return visit(e.Key(), e.Item()) })
 }
 
 // QueryEncoded is Query without the decoding: each visit gets the item as stored.

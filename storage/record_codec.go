@@ -158,9 +158,10 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 func appendSnapshotItems(dst []byte, s *TableSnapshot) []byte {
 	dst = binary.AppendUvarint(dst, uint64(s.count))
 	s.ScanEncoded(ScanRange{}, func(e EncodedItem) bool {
-		dst = appendKeyValue(dst, e.key.Partition)
+		k := e.Key()
+		dst = appendKeyValue(dst, k.Partition)
 		if s.ks.HasSort() {
-			dst = appendKeyValue(dst, e.key.Sort)
+			dst = appendKeyValue(dst, k.Sort)
 		}
 		dst = binary.AppendUvarint(dst, uint64(e.size))
 		dst = appendStr(dst, e.body)

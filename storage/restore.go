@@ -164,26 +164,27 @@ func (b *TableBuilder) Add(e EncodedItem) error {
 
 func (b *TableBuilder) add(e EncodedItem) error {
 	t := b.t
-	if err := t.ks.checkKey(e.key); err != nil {
+	key := e.Key()
+	if err := t.ks.checkKey(key); err != nil {
 		return err
 	}
-	if (e.key.Partition.kind == KindN && !isCanonicalNumber(e.key.Partition.str)) ||
-		(e.key.Sort.kind == KindN && !isCanonicalNumber(e.key.Sort.str)) {
+	if (key.Partition.kind == KindN && !isCanonicalNumber(key.Partition.str)) ||
+		(key.Sort.kind == KindN && !isCanonicalNumber(key.Sort.str)) {
 		return fmt.Errorf("%w: key number not canonical", ErrCorrupt)
 	}
 	size, err := checkImage(e.body, t.ks.Partition.Name, t.ks.Sort.Name)
 	if err != nil {
 		return err
 	}
-	size += len(t.ks.Partition.Name) + ValueSize(e.key.Partition)
+	size += len(t.ks.Partition.Name) + ValueSize(key.Partition)
 	if t.ks.HasSort() {
-		size += len(t.ks.Sort.Name) + ValueSize(e.key.Sort)
+		size += len(t.ks.Sort.Name) + ValueSize(key.Sort)
 	}
 	if size != int(e.size) {
 		return fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, e.size)
 	}
-	sk := t.sortKeyOf(e.key)
-	pk := e.key.Partition.str
+	sk := t.sortKeyOf(key)
+	pk := key.Partition.str
 	rec := appendRecHeader(t.scratch[:0], pk, sk)
 	if len(rec) > maxRecordHeader {
 		return fmt.Errorf("%w: keys of %d and %d bytes", ErrCorrupt, len(pk), len(sk))

@@ -23,7 +23,7 @@ type ScanRange struct {
 // the segment's beginning, one in a later segment visits nothing (the
 // emulator rejects both first).
 func (t *Table) Scan(r ScanRange, visit func(k Key, it Item) bool) {
-	t.ScanEncoded(r, func(e EncodedItem) bool { return visit(e.key, e.Item()) })
+	t.ScanEncoded(r, func(e EncodedItem) bool { return visit(e.Key(), e.Item()) })
 }
 
 // ScanEncoded is Scan without the decoding: each visit gets the item as stored.

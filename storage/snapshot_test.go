@@ -363,8 +363,11 @@ func TestTableBuilder(t *testing.T) {
 		es[5].body = string(body)
 		return es
 	}, ErrCorrupt)
-	bad("key of another kind", func(es []EncodedItem) []EncodedItem { es[5].key.Sort = S("x"); return es }, ErrKeyKind)
-	bad("key number not canonical", func(es []EncodedItem) []EncodedItem { es[5].key.Sort = Value{kind: KindN, str: "05"}; return es }, ErrCorrupt)
+	bad("key of another kind", func(es []EncodedItem) []EncodedItem { es[5].key.Sort, es[5].nsk = S("x"), ""; return es }, ErrKeyKind)
+	bad("key number not canonical", func(es []EncodedItem) []EncodedItem {
+		es[5].key.Sort, es[5].nsk = Value{kind: KindN, str: "05"}, ""
+		return es
+	}, ErrCorrupt)
 }
 
 // TestCheckImage: checkImage accepts what the encoder writes and gives

@@ -70,8 +70,10 @@ type Table struct {
 	name, uid string
 	db        *DB
 	hook      Hook
+	hookSel   CommitSelector // hook, when it selects the item writes it hears of (hook_select.go)
 	hookRec   Record
 	hookW     [1]ItemWrite
+	hookTx    bool // scratch of WriteTx.hookLocked, under mu: the hook wants this commit's writes
 
 	// metaMu guards meta, the table's opaque metadata (meta.go), which is
 	// changed under mu too so the hook sees it in order with the writes.
@@ -208,7 +210,7 @@ func (t *Table) commitOneLocking(origin Origin, k Key, item Item, decodeOld bool
 // write is undone), the lags number it, the observer sees it.
 func (t *Table) commitWriteLocked(origin Origin, k Key, ch *Change) (hookResult, error) {
 	var res hookResult
-	if t.hook != nil && ch.recorded() {
+	if ch.recorded() && t.hookWantsLocked() {
 		var err error
 		if res, err = t.hookWriteLocked(k, ch, origin); err != nil {
 			t.restoreLocked(undoEntry{t: t, k: k, old: ch.oldE, found: ch.OldSize > 0})
@@ -433,7 +435,13 @@ func (ks *KeySchema) keyOf(e entry) Key {
 
 // encodedIn returns the EncodedItem of entry e of a table (or snapshot)
 // whose key schema is *ks.
+// A number sort key stays encoded (decoded by Key, or written straight
+// into a response by HeadLazy and AppendNumber): most visitors never need
+// its Value.
 func encodedIn(ks *KeySchema, e entry) EncodedItem {
+	if ks.HasSort() && ks.Sort.Kind == KindN {
+		return EncodedItem{body: e.body(), key: Key{Partition: Value{kind: ks.Partition.Kind, str: e.pk()}}, nsk: e.sortKey(), ks: ks, size: e.size}
+	}
 	return EncodedItem{body: e.body(), key: ks.keyOf(e), ks: ks, size: e.size}
 }
 

@@ -207,10 +207,18 @@ func (tx *WriteTx) hookLocked() (hookResult, error) {
 	if h == nil {
 		return hookResult{}, nil
 	}
+	wanted := false
+	for _, t := range tx.tables { // asked once per table (hook_select.go)
+		t.hookTx = t.hookWantsLocked()
+		wanted = wanted || t.hookTx
+	}
+	if !wanted {
+		return hookResult{}, nil
+	}
 	writes := make([]ItemWrite, 0, len(tx.undo))
 	for i, u := range tx.undo {
 		ch := &tx.changes[i]
-		if u.t.hook == nil || !ch.recorded() {
+		if !u.t.hookTx || !ch.recorded() {
 			continue
 		}
 		writes = append(writes, ItemWrite{Table: u.t.uid, Committed: u.t.committedLocked(u.k, ch, u.origin)})

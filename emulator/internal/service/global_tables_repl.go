@@ -54,6 +54,9 @@ type replicator struct {
 	// stampsKept, the number it left (global_tables_stamps.go).
 	stampCount, stampsKept int
 	pending                atomic.Int64 // len(queue), read without mu
+	// routed: some table has had a route; set (never cleared) before the
+	// first route is added, read without mu by the tap (hook_select.go).
+	routed atomic.Bool
 }
 
 // replTarget names a replica: access key, region, table name.
@@ -118,6 +121,7 @@ func (r *replicator) setRoute(id string, from replTarget, to []string, legacy bo
 	if r.routes == nil {
 		r.routes = map[string]replRoute{}
 	}
+	r.routed.Store(true) // before the route: hook_select.go
 	r.routes[id] = replRoute{from: from, to: to, legacy: legacy}
 }
 

@@ -309,12 +309,13 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		return nil, apierr.Validation(apierr.MsgBatchWriteTooMany)
 	}
 	// Request shape and item sizes first, as AWS checks them before tables.
+	sized := !c.itemsFitBody()
 	for _, name := range names {
 		for _, wr := range in.RequestItems[name] {
 			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
 				return nil, apierr.Validation(apierr.MsgWriteRequestNotOne)
 			}
-			if wr.PutRequest != nil && storage.ItemSize(wr.PutRequest.Item.Item()) > maxItemBytes {
+			if sized && wr.PutRequest != nil && storage.ItemSize(wr.PutRequest.Item.Item()) > maxItemBytes {
 				return nil, apierr.Validation(apierr.MsgBatchItemTooLarge)
 			}
 		}

@@ -30,6 +30,7 @@ type call struct {
 	out       []byte         // spare buffer for the response body (may be nil)
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value fault not yet reported (value_order.go)
+	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
 }
 
 // logger returns the emulator's logger with the call's op and request id.
@@ -88,6 +89,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	}
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		in := new(In)
+		c.inLen = len(body)
 		deferred, err := wire.DecodeRequestDeferred(body, in)
 		if err != nil {
 			return nil, valueLayer(name, err)

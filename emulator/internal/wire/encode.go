@@ -85,14 +85,14 @@ func AppendStoredItem(b []byte, e storage.EncodedItem) []byte {
 
 // appendStoredValue appends the next value of r as AppendValue does.
 func appendStoredValue(b []byte, r *storage.ItemReader) []byte {
-	h := r.Head()
+	h := r.HeadLazy()
 	switch h.Kind {
 	case storage.KindS:
 		b = append(b, `{"S":`...)
 		b = AppendString(b, h.Str)
 	case storage.KindN:
 		b = append(b, `{"N":"`...)
-		b = append(b, h.Str...) // canonical number text needs no escaping
+		b = h.AppendNumber(b) // canonical number text needs no escaping
 		b = append(b, '"')
 	case storage.KindB:
 		b = append(b, `{"B":`...)
