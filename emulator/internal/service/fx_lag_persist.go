@@ -121,20 +121,7 @@ func (ns *Namespace) saveLags() {
 			lags = append(lags, g.state)
 		}
 	}
-	if len(lags) == 0 && ns.db.Meta(metaKeyLags) == nil {
-		return // nothing saved, nothing to save
-	}
-	var b []byte
-	if len(lags) > 0 {
-		var err error
-		if b, err = json.Marshal(lagRecord{V: lagRecordVersion, Lags: lags}); err != nil {
-			ns.svc.log.Warn("cannot save the lags: a restart forgets this change", "err", err)
-			return
-		}
-	}
-	if err := ns.db.SetMeta(metaKeyLags, b); err != nil {
-		ns.svc.log.Warn("cannot save the lags: a restart forgets this change", "err", err)
-	}
+	ns.saveStateLocked(metaKeyLags, "the lags", lagRecord{V: lagRecordVersion, Lags: lags}, len(lags) == 0)
 }
 
 // restoreLags puts back the lags saved in ns's DB on the tables, GSIs

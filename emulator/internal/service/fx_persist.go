@@ -42,20 +42,29 @@ func (ns *Namespace) saveContributorInsights() {
 	fx := &ns.svc.fx
 	fx.saveMu.Lock()
 	defer fx.saveMu.Unlock()
-	var b []byte
 	states := ns.rec.ContributorInsightsState()
-	if len(states) == 0 && ns.db.Meta(metaKeyContributorInsights) == nil {
-		return // nothing saved, nothing to save (a DeleteTable of a table without it)
+	ns.saveStateLocked(metaKeyContributorInsights, "Contributor Insights", ciRecord{V: ciRecordVersion, States: states}, len(states) == 0)
+}
+
+// saveStateLocked saves v as JSON in ns's DB metadata under key, or
+// removes the key when none is true (nothing is left to keep; nothing is
+// written when nothing was saved either). A failure is logged with what
+// it was: the change stands, and a restart forgets it. fxState's saveMu
+// is held.
+func (ns *Namespace) saveStateLocked(key, what string, v any, none bool) {
+	if none && ns.db.Meta(key) == nil {
+		return
 	}
-	if len(states) > 0 {
+	var b []byte
+	if !none {
 		var err error
-		if b, err = json.Marshal(ciRecord{V: ciRecordVersion, States: states}); err != nil {
-			ns.svc.log.Warn("cannot save Contributor Insights: a restart forgets this change", "err", err)
+		if b, err = json.Marshal(v); err != nil {
+			ns.svc.log.Warn("cannot save "+what+": a restart forgets this change", "err", err)
 			return
 		}
 	}
-	if err := ns.db.SetMeta(metaKeyContributorInsights, b); err != nil {
-		ns.svc.log.Warn("cannot save Contributor Insights: a restart forgets this change", "err", err)
+	if err := ns.db.SetMeta(key, b); err != nil {
+		ns.svc.log.Warn("cannot save "+what+": a restart forgets this change", "err", err)
 	}
 }
 
