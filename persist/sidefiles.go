@@ -72,28 +72,12 @@ func (d *SideDir) WriteTable(name string, ts *storage.TableSnapshot, meta map[st
 	if err := os.MkdirAll(d.dir, 0o755); err != nil {
 		return 0, fmt.Errorf("persist: table file %s: %w", name, err)
 	}
-	path := filepath.Join(d.dir, name)
-	tmp := path + ".tmp"
-	f, err := d.opts.newFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC)
+	var a *appender
+	err := replaceFile(d.opts.newFile, d.dir, name, func(f file) error {
+		a = &appender{f: f}
+		return a.writeAll(db.Snapshot(nil), 0, nil)
+	})
 	if err != nil {
-		return 0, fmt.Errorf("persist: table file %s: %w", name, err)
-	}
-	a := &appender{f: f}
-	err = a.writeAll(db.Snapshot(nil), 0, nil)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDir(d.dir)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return 0, fmt.Errorf("persist: writing table file %s: %w", name, err)
 	}
 	return a.off, nil

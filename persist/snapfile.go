@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -96,27 +95,12 @@ func (a *appender) add(typ byte, fill func([]byte) ([]byte, error)) error {
 // side, when not nil, writes the sidecar's pieces (Sidecar.Capture).
 func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64, side func(emit func([]byte) error) error) (string, int64, error) {
 	name := snapName(lsn)
-	tmp := filepath.Join(dir, name+".tmp")
-	f, err := opts.newFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC)
+	var a *appender
+	err := replaceFile(opts.newFile, dir, name, func(f file) error {
+		a = &appender{f: f}
+		return a.writeAll(snap, lsn, side)
+	})
 	if err != nil {
-		return "", 0, err
-	}
-	a := &appender{f: f}
-	err = a.writeAll(snap, lsn, side)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err == nil {
-		err = syncDir(dir)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return "", 0, fmt.Errorf("persist: writing snapshot %s: %w", name, err)
 	}
 	return name, a.off, nil

@@ -20,26 +20,11 @@ func (s *Store) SaveState(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	err = replaceFile(openOSFile, s.dir, filepath.Base(path), func(f file) error {
+		_, err := f.WriteAt(data, 0)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("persist: state %s: %w", name, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDir(s.dir)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("persist: state %s: %w", name, err)
 	}
 	return nil
