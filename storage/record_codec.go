@@ -186,12 +186,18 @@ func appendIndexDef(dst []byte, x *IndexDef) []byte {
 			dst = appendKeyAttr(dst, a)
 		}
 	}
+	return appendProjection(dst, &x.Projection)
+}
+
+// appendProjection appends an index's projection: a byte for ALL, then
+// the non-key attributes.
+func appendProjection(dst []byte, p *Projection) []byte {
 	all := byte(0)
-	if x.Projection.All {
+	if p.All {
 		all = 1
 	}
-	dst = binary.AppendUvarint(append(dst, all), uint64(len(x.Projection.NonKey)))
-	for _, n := range x.Projection.NonKey {
+	dst = binary.AppendUvarint(append(dst, all), uint64(len(p.NonKey)))
+	for _, n := range p.NonKey {
 		dst = appendStr(dst, n)
 	}
 	return dst
@@ -205,15 +211,7 @@ func appendVectorIndexDef(dst []byte, x *VectorIndexDef) []byte {
 	for _, a := range x.Filters {
 		dst = appendKeyAttr(dst, a)
 	}
-	all := byte(0)
-	if x.Projection.All {
-		all = 1
-	}
-	dst = binary.AppendUvarint(append(dst, all), uint64(len(x.Projection.NonKey)))
-	for _, n := range x.Projection.NonKey {
-		dst = appendStr(dst, n)
-	}
-	return dst
+	return appendProjection(dst, &x.Projection)
 }
 
 // ParseRecord parses the binary form of a record (AppendRecord). It never
@@ -406,17 +404,7 @@ func (d *decoder) indexDef() IndexDef {
 			*attrs = append(*attrs, d.keyAttr())
 		}
 	}
-	switch d.byte() {
-	case 0:
-	case 1:
-		x.Projection.All = true
-	default:
-		d.fail("bad projection flag")
-	}
-	n := d.count()
-	for i := 0; i < n && d.err == nil; i++ {
-		x.Projection.NonKey = append(x.Projection.NonKey, d.str())
-	}
+	x.Projection = d.projection()
 	return x
 }
 
@@ -433,18 +421,25 @@ func (d *decoder) vectorIndexDef() VectorIndexDef {
 	for i := 0; i < n && d.err == nil; i++ {
 		x.Filters = append(x.Filters, d.keyAttr())
 	}
+	x.Projection = d.projection()
+	return x
+}
+
+// projection reads what appendProjection wrote.
+func (d *decoder) projection() Projection {
+	var p Projection
 	switch d.byte() {
 	case 0:
 	case 1:
-		x.Projection.All = true
+		p.All = true
 	default:
 		d.fail("bad projection flag")
 	}
-	n = d.count()
+	n := d.count()
 	for i := 0; i < n && d.err == nil; i++ {
-		x.Projection.NonKey = append(x.Projection.NonKey, d.str())
+		p.NonKey = append(p.NonKey, d.str())
 	}
-	return x
+	return p
 }
 
 // checkImage fails unless body is a well-formed item image whose numbers
