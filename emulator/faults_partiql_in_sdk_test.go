@@ -57,3 +57,38 @@ func TestFaultsSDKSelectIn(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultsSDKSelectInIndex: the same on a GSI target: a rule on one of
+// the GSI partitions an IN list names fails the SELECT.
+func TestFaultsSDKSelectInIndex(t *testing.T) {
+	ctx := context.Background()
+	e, db := emulatortest.NewWith(t, emulator.Options{})
+	if _, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("tbl"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byG"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+		BillingMode: types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	emulatortest.Inject(t, e, faults.Rule{Table: "tbl", Index: "byG", PartitionKeyPrefix: "b", Fault: faults.InternalServerError})
+	for _, tc := range []struct {
+		stmt string
+		fail bool
+	}{
+		{`SELECT * FROM "tbl"."byG" WHERE g IN ['a', 'b1']`, true},
+		{`SELECT * FROM "tbl"."byG" WHERE g IN ['a', 'c']`, false},
+	} {
+		_, err := db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(tc.stmt)})
+		var ie *types.InternalServerError
+		if got := errors.As(err, &ie); got != tc.fail {
+			t.Errorf("%s: got %v, want InternalServerError %v", tc.stmt, err, tc.fail)
+		}
+	}
+}
