@@ -270,6 +270,8 @@
 //     an index that sees commits late, the Lag interface).
 //   - Stale reads: read_lag.go (SetReadLag, Eventual: a copy-on-write
 //     shadow that eventually consistent reads read, commits applied late).
+//     lag_switch.go (SwitchLag, SwitchReadLag: a lag's change of mode
+//     between two commits; an index lag that lags nothing passes writes).
 //   - Vector indexes: vector.go (AddVectorIndex, DropVectorIndex),
 //     vector_index.go (entries), vector_parse.go and vector_check.go
 //     (vectors in, CheckVectorItem), vector_search.go and vector_topk.go

@@ -56,6 +56,11 @@ type ilag struct {
 	pending   []ichange // oldest first, from head
 	head      int
 	unstamped int // pending[unstamped:] await their commit's number
+	// idle is lag as an Idler (nil: it cannot say); direct is the choice
+	// of the commit in progress: 0 not made yet, 1 its writes pass to
+	// the tree, -1 they are queued (lag_switch.go).
+	idle   Idler
+	direct int8
 }
 
 // SetIndexLag makes the secondary index called name lag behind the
@@ -76,6 +81,7 @@ func (t *Table) SetIndexLag(name string, lag Lag) error {
 		x.lag = nil
 	} else {
 		x.lag = &ilag{lag: lag}
+		x.lag.idle, _ = lag.(Idler)
 	}
 	t.recountLagLocked()
 	return nil
@@ -157,7 +163,11 @@ func (x *index) apply(c *ichange) {
 func (t *Table) stampLagLocked() {
 	for _, x := range t.indexes {
 		l := x.lag
-		if l == nil || l.unstamped == len(l.pending) {
+		if l == nil {
+			continue
+		}
+		l.direct = 0
+		if l.unstamped == len(l.pending) {
 			continue
 		}
 		seq := l.lag.Stamp()
@@ -174,6 +184,7 @@ func (t *Table) stampLagLocked() {
 func (t *Table) dropUnstampedLocked() {
 	for _, x := range t.indexes {
 		if l := x.lag; l != nil {
+			l.direct = 0
 			clear(l.pending[l.unstamped:])
 			l.pending = l.pending[:l.unstamped]
 		}

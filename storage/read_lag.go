@@ -49,11 +49,18 @@ func (t *Table) SetReadLag(lag Lag) {
 	defer t.mu.Unlock()
 	if lag == nil {
 		t.rlag.Store(nil)
-	} else {
-		shadow := t.snapshotLocked().newTable()
-		shadow.name, shadow.uid = t.name, t.uid
-		t.rlag.Store(&readLag{lag: lag, shadow: shadow})
+		t.recountLagLocked()
+		return
 	}
+	t.setReadLagLocked(lag)
+}
+
+// setReadLagLocked makes lag t's read lag, with a shadow of what t holds
+// now; t.mu is held exclusively.
+func (t *Table) setReadLagLocked(lag Lag) {
+	shadow := t.snapshotLocked().newTable()
+	shadow.name, shadow.uid = t.name, t.uid
+	t.rlag.Store(&readLag{lag: lag, shadow: shadow})
 	t.recountLagLocked()
 }
 

@@ -33,6 +33,8 @@ type Gate struct {
 	head    int
 	// onChange is called after a change of mode (settings.go).
 	onChange func()
+	// onSwitch makes each change of mode (switch.go).
+	onSwitch func(change func())
 }
 
 // stamp is a commit's number and time (Unix nanoseconds).
@@ -97,20 +99,20 @@ func (g *Gate) Last() uint64 {
 // ends a Hold. Commits already stamped keep their times: shortening the
 // delay shows them sooner.
 func (g *Gate) SetDelay(d time.Duration) {
-	g.mu.Lock()
-	g.delay, g.held = max(d, 0), false
-	g.advanceLocked()
-	g.mu.Unlock()
+	g.switchMode(func() {
+		g.delay, g.held = max(d, 0), false
+		g.advanceLocked()
+	})
 	g.changed()
 }
 
 // Hold stops commits from becoming visible until Release (or SetDelay).
 // What is visible when it is called stays visible.
 func (g *Gate) Hold() {
-	g.mu.Lock()
-	g.advanceLocked()
-	g.held = true
-	g.mu.Unlock()
+	g.switchMode(func() {
+		g.advanceLocked()
+		g.held = true
+	})
 	g.changed()
 }
 

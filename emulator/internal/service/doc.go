@@ -139,7 +139,9 @@
 //     faults/WIRING.md): fx.go (fxBegin and fxUse.end around each use of
 //     a table or index, a table's throttling configured from its
 //     definition), fx_batch.go (per item, UnprocessedItems/Keys),
-//     fx_tx.go (per action, CancellationReasons), fx_ops.go (one rule
+//     fx_tx.go (per action, CancellationReasons), fx_condfail.go (a
+//     write refused by its condition, or a cancelled transaction, charged
+//     and counted as AWS charges it), fx_ops.go (one rule
 //     check for the other operations; fx_target.go: the table they
 //     name, by name or ARN), fx_partiql.go (per PartiQL statement, with
 //     its key), fx_persist.go (Contributor Insights' configuration
@@ -150,7 +152,8 @@
 //     lag and stale reads), fx_lag_reads.go (which storage table a read
 //     reads: the table, or its eventual view), fx_lag_settings.go (lags
 //     tables get from their creation), fx_lag_persist.go (the gates'
-//     modes across restarts, and their listing).
+//     modes across restarts, and their listing), fx_lag_switch.go (a
+//     gate's change of mode made between two commits of its table).
 //
 // # Why one package
 //
@@ -199,7 +202,10 @@
 //	                  and BeginRead, which take them in ascending table id
 //	                  (storage/doc.go); then a read lag's shadow's mu and
 //	                  a lag.Gate's mutex (a leaf), taken under it at a
-//	                  commit (Stamp) and by a lagged read (Visible)
+//	                  commit (Stamp), by a lagged read (Visible) and by a
+//	                  gate's change of mode (Hold, SetDelay), which takes
+//	                  table.mu (a read gate) and storage.Table.mu first
+//	                  (fx_lag_switch.go)
 //	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
 //	                  (DeleteTable holds table.mu and the table's
 //	                  storage lock while it drops it)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/faults"
 	"github.com/dynamoemu/dynamoemu/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/insights"
@@ -159,6 +160,14 @@ type fxUse struct {
 // and an error of AWS's (the injected fault's, or
 // ProvisionedThroughputExceeded/Throttling) when the use is refused.
 func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
+	return c.fxBeginParts(t, x, kc, nil, access, filter)
+}
+
+// fxBeginParts is fxBegin for a read of several partitions (parts, nil:
+// kc's one): the fault rules decide once per partition, in order, and the
+// first refused fails the read; the throttler and the report see one use
+// with key condition kc (fx_partiql.go).
+func (c *call) fxBeginParts(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
 	inj, rec := c.svc.fx.inj, t.ns.recorder()
 	th := t.throttled()
 	if !inj.Active() && !th && !rec.On() {
@@ -171,22 +180,15 @@ func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access i
 	}
 	u.q = insights.Request{Op: c.op, Access: access, Table: t.name, Index: u.index, Key: kc, Filter: filter}
 	if inj.Active() {
-		var key storage.Key
-		if kc.Partition.IsValid() {
-			key.Partition = kc.Partition
-			if kc.SortOp == insights.SortEQ {
-				key.Sort = kc.Sort
-			}
-		}
-		f := inj.Decide(faults.Call{Op: c.op, Table: t.name, Index: u.index, Key: key})
-		if f.Delay > 0 {
-			if err := c.sleep(f.Delay); err != nil {
+		if parts == nil {
+			if err := u.decide(inj, kc); err != nil {
 				return nil, err
 			}
 		}
-		if f.Fails() {
-			u.refused(f.Kind)
-			return nil, u.faultError(f.Kind, f.Message)
+		for _, p := range parts {
+			if err := u.decide(inj, queryKey(p.Partition, p.Sort)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if th {
@@ -195,6 +197,31 @@ func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access i
 		}
 	}
 	return u, nil
+}
+
+// decide puts the use of the partition (and sort key) kc names to the
+// fault rules: it sleeps a delay, and returns the error of a fault that
+// fails the use (recorded as refused, with kc's key).
+func (u *fxUse) decide(inj *faults.Injector, kc insights.KeyCondition) error {
+	var key storage.Key
+	if kc.Partition.IsValid() {
+		key.Partition = kc.Partition
+		if kc.SortOp == insights.SortEQ {
+			key.Sort = kc.Sort
+		}
+	}
+	f := inj.Decide(faults.Call{Op: u.c.op, Table: u.t.name, Index: u.index, Key: key})
+	if f.Delay > 0 {
+		if err := u.c.sleep(f.Delay); err != nil {
+			return err
+		}
+	}
+	if f.Fails() {
+		u.q.Key = kc
+		u.refused(f.Kind)
+		return u.faultError(f.Kind, f.Message)
+	}
+	return nil
 }
 
 // recorder returns the namespace's recorder (nil for a namespace not

@@ -17,9 +17,11 @@ import (
 //
 // A read gate is the table's (table.readGate); storage holds it only
 // while it lags (a delay, or held): set back to lag nothing, it is taken
-// out of storage (SetReadLag(nil)), which drops the shadow, so writes stop
-// paying for it; set to lag again, storage gets it back with a shadow
-// started then (syncReadLag, on the gate's OnChange). Every gate handed
+// out of storage, which drops the shadow, so writes stop paying for it;
+// set to lag again, storage gets it back with a shadow started then, at
+// the point of the table's commits where its mode changed (the gate's
+// OnSwitch, fx_lag_switch.go). A GSI gate that lags nothing passes writes
+// straight to the index. Every gate handed
 // out saves the namespace's lags on each change (fx_lag_persist.go).
 
 // ErrNoGSI: the table has no global secondary index of that name (an LSI
@@ -60,6 +62,7 @@ func (s *Service) indexGate(t *table, index string) (*lag.Gate, error) {
 	if err := t.data.SetIndexLag(index, g); err != nil {
 		return nil, fmt.Errorf("%w: %q", ErrNoGSI, index)
 	}
+	t.watchIndexGate(g) // fx_lag_switch.go
 	return g, nil
 }
 
@@ -74,10 +77,7 @@ func (s *Service) TableReadLag(accessKey, region, table string) (*lag.Gate, erro
 		return nil, err
 	}
 	g := s.readGate(t)
-	g.OnChange(func() {
-		t.syncReadLag(g)
-		t.ns.saveLags()
-	})
+	g.OnChange(t.ns.saveLags) // storage gets g at the switch (fx_lag_switch.go)
 	return g, nil
 }
 
@@ -88,6 +88,7 @@ func (s *Service) readGate(t *table) *lag.Gate {
 	defer t.mu.Unlock()
 	if t.readGate == nil {
 		t.readGate = lag.NewGate(s.clock)
+		t.watchReadGate(t.readGate) // fx_lag_switch.go
 	}
 	return t.readGate
 }

@@ -59,7 +59,8 @@ func (s *Service) applyLagSettingsLocked(t *table) {
 		case l.Reads:
 			if t.readGate == nil {
 				t.readGate = s.newGate(l)
-				t.syncReadLagLocked() // fx_lag_gates.go
+				t.watchReadGate(t.readGate) // fx_lag_switch.go
+				t.syncReadLagLocked()       // fx_lag_gates.go
 			}
 		case l.Stream:
 			if st := t.liveStream; st != nil && st.lag.Load() == nil {
@@ -84,7 +85,10 @@ func (s *Service) applyIndexLagSetting(t *table, index string) {
 	}
 	for _, l := range *ls {
 		if l.Table == t.name && !l.Reads && !l.Stream && (l.Index == "*" || l.Index == index) && t.data.IndexLag(index) == nil {
-			_ = t.data.SetIndexLag(index, s.newGate(l)) // ErrNoIndex: not in storage (yet)
+			g := s.newGate(l)
+			if t.data.SetIndexLag(index, g) == nil { // else ErrNoIndex: not in storage (yet)
+				t.watchIndexGate(g) // fx_lag_switch.go
+			}
 			return
 		}
 	}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/insights"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -12,8 +13,8 @@ import (
 // planned, so that the rules see the key the lowering found. A write
 // (INSERT, UPDATE, DELETE) names its item's full key; a SELECT that fixes
 // one partition names it and its sort key condition (a Query), one that
-// fixes several (an IN list) names none (a Query), and any other is a
-// Scan. The operation a rule matches is the API's (ExecuteStatement,
+// fixes several (an IN list) is decided per partition (fxSelect), and any
+// other is a Scan. The operation a rule matches is the API's (ExecuteStatement,
 // BatchExecuteStatement); ExecuteTransaction's statements are the actions
 // of a transaction and decided with them (fx_tx.go).
 //
@@ -25,18 +26,28 @@ import (
 // item unprocessed rather than fail the call. A fault the enum has no code
 // for (TransactionInProgress) fails the call.
 
-// fxSelect runs the hooks before a SELECT reads its table or index.
-func (c *call) fxSelect(plan *selectPlan, req *readRequest) error {
+// fxSelect runs the hooks before a SELECT reads its table or index, from
+// its first partition on (a NextToken's). A SELECT over several
+// partitions (WHERE pk IN [...]) is a read of each: the fault rules
+// decide on each partition it reads, with its key (so a key or key-prefix
+// rule on one of them fires), and the first refused fails the statement,
+// as that read would fail it; the throttler and the report see one Query
+// with no key.
+func (c *call) fxSelect(plan *selectPlan, req *readRequest, first int) error {
 	var kc insights.KeyCondition
 	access := insights.Scan
 	if len(plan.kcs) > 0 || plan.none {
 		access = insights.Query
 	}
-	if len(plan.kcs) == 1 {
+	var parts []*expr.KeyCondition
+	switch {
+	case len(plan.kcs) == 1:
 		kc = queryKey(plan.kcs[0].Partition, plan.kcs[0].Sort)
+	case len(plan.kcs) > 1:
+		parts = plan.kcs[first:]
 	}
 	var err error
-	req.fx, err = c.fxBegin(plan.t, plan.x, kc, access, req.filter != nil)
+	req.fx, err = c.fxBeginParts(plan.t, plan.x, kc, parts, access, req.filter != nil)
 	return err
 }
 

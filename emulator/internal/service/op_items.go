@@ -371,6 +371,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, fx.capMode(in.ReturnConsumedCapacity))
 	}
 	if err != nil {
+		fx.endRefused(err, key, size) // fx_condfail.go
 		return nil, err
 	}
 	fx.endWrite(max(size, change.OldSize), change)
@@ -506,6 +507,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, fx.capMode(in.ReturnConsumedCapacity))
 	}
 	if err != nil {
+		fx.endRefused(err, key, 0)
 		return nil, err
 	}
 	fx.endWrite(change.OldSize, change)
@@ -565,6 +567,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 			return nil, err
 		}
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
+			newSize = size // charged when the condition refuses the write (fx_condfail.go)
 			return nil, err
 		}
 		if cur == nil && upd.OnlyRemoves() {
@@ -577,6 +580,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return next, err
 	})
 	if err != nil {
+		fx.endRefused(err, key, newSize)
 		return nil, err
 	}
 	fx.endWrite(max(newSize, change.OldSize), change)

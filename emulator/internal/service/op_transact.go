@@ -451,6 +451,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		cancelled = true
 	}
 	if cancelled {
+		endTxCancelled(uses, acts) // cancelled transactions consume capacity (fx_condfail.go)
 		return nil, apierr.TransactionCanceled(reasons)
 	}
 	if err := checkTransactConventions(c, tx, acts); err != nil {

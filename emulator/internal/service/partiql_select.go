@@ -108,7 +108,7 @@ func (plan *selectPlan) readTable(c *call, req *readRequest, p *pageReader, next
 		}
 		start = &k
 	}
-	if err := c.fxSelect(plan, req); err != nil {
+	if err := c.fxSelect(plan, req, first); err != nil {
 		return err
 	}
 	switch {

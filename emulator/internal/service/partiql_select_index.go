@@ -50,7 +50,7 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 			return err
 		}
 	}
-	if err := c.fxSelect(plan, req); err != nil {
+	if err := c.fxSelect(plan, req, first); err != nil {
 		return err
 	}
 	switch {

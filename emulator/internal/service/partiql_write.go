@@ -88,6 +88,7 @@ func runInsert(c *call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*E
 		return p.item, nil
 	})
 	if err != nil {
+		fx.endRefused(err, p.key, p.size) // a DuplicateItem is charged as a refused condition (fx_condfail.go)
 		return nil, err
 	}
 	fx.endWrite(p.size, change)
@@ -154,6 +155,7 @@ func runUpdate(c *call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*E
 		return next, nil
 	})
 	if err != nil {
+		fx.endRefused(err, p.key, 0) // the new item is computed after the condition
 		return nil, err
 	}
 	fx.endWrite(max(newSize, change.OldSize), change)
@@ -240,6 +242,7 @@ func runDelete(c *call, b lower.Binding, s *partiql.Delete, opt stmtOptions) (*E
 		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, fx.capMode(opt.capacity))
 	}
 	if err != nil {
+		fx.endRefused(err, p.key, 0)
 		return nil, err
 	}
 	fx.endWrite(change.OldSize, change)

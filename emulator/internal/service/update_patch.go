@@ -66,6 +66,7 @@ func (t *table) patchUpdate(key storage.Key, upd *expr.Update, cond *expr.Condit
 			return nil, err
 		}
 		if cerr := checkConditionPatch(cond, old, found, enc, rvoccf); cerr != nil {
+			newSize = size // charged when the condition refuses the write (fx_condfail.go)
 			return nil, cerr
 		}
 		if !found && upd.OnlyRemoves() {
@@ -155,6 +156,7 @@ func mergeSorted(dst, a []string, cond *expr.Condition) []string {
 func updateItemPatched(c *call, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition, fx *fxUse) (*UpdateItemOutput, error) {
 	change, newSize, old, next, err := t.patchUpdate(key, upd, cond, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
+		fx.endRefused(err, key, newSize)
 		return nil, err
 	}
 	fx.endWrite(max(newSize, change.OldSize), change)
