@@ -22,3 +22,12 @@ func (in *UpdateItemInput) recycle() {
 	wire.RecycleValues(in.ExpressionAttributeValues)
 	in.Key, in.ExpressionAttributeNames, in.ExpressionAttributeValues = nil, nil, nil
 }
+
+// recycle gives back the Key and ExpressionAttributeNames maps: getItem
+// builds its storage.Key from Key, the compiled projection copies the
+// names it uses, and the answer is the stored record.
+func (in *GetItemInput) recycle() {
+	wire.RecycleItem(in.Key)
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	in.Key, in.ExpressionAttributeNames = nil, nil
+}
