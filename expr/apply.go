@@ -130,8 +130,14 @@ func (r *applyRun) fail(seq int, err *Error) {
 // Apply returns the item after the update; old (nil when the item does not
 // exist) is not modified. Errors are *Error with DynamoDB's messages.
 func (u *Update) Apply(old storage.Item) (storage.Item, error) {
+	return u.ApplyInto(make(storage.Item, len(old)+len(u.tree.names)), old)
+}
+
+// ApplyInto is Apply building the item after the update in out, which
+// must be empty and not old (a caller's scratch map, cleared and reused
+// across requests); it returns out, or nil and the error.
+func (u *Update) ApplyInto(out, old storage.Item) (storage.Item, error) {
 	r := &applyRun{old: old, vals: u.vals}
-	out := make(storage.Item, len(old)+len(u.tree.names))
 	for k, v := range old {
 		out[k] = v
 	}

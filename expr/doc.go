@@ -45,7 +45,9 @@
 // request's values after re-running the checks that look at values, and
 // compiles afresh whenever a value is missing or a check fails, so its
 // answers, errors included, are those of compiling. Programs are never
-// changed once built; evaluation only reads them.
+// changed once built; evaluation only reads them. A Compiler keeps nothing
+// its results need, so [NewPooledCompiler] and [Compiler.Release]
+// (compile_pool.go) reuse one across requests.
 //
 // A [Matcher] (eval_encoded.go) evaluates a condition on stored items
 // (storage.EncodedItem) without decoding them: it reads the attributes the

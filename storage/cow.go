@@ -83,7 +83,7 @@ func (t *Table) ownPartLocked(pk string) *partition {
 	c := t.arena.alloc()
 	c.rec, c.size, c.hash = p.rec, p.size, p.hash
 	if p.tree != nil {
-		c.tree = copyShared(p.tree)
+		c.tree = p.tree.copyShared()
 	}
 	t.parts.setOwned(i, c)
 	return c

@@ -92,8 +92,10 @@
 // order-preserving encoding of the sort key, in which plain byte
 // comparison is DynamoDB's order (S by UTF-8 bytes, B as unsigned bytes,
 // N numerically with no decimal parsing). A partition of one item keeps
-// it inline, without a B-tree; partitions come from chunks of their own
-// (partArena), not one allocation each.
+// it inline, without a B-tree, and one of a few (up to 32) a sorted slice
+// (ptree.go: a B-tree of ten items costs twice the slice's bytes);
+// partitions come from chunks of their own (partArena), not one
+// allocation each.
 //
 // Items at rest are records (partition.go): the partition key, the
 // encoded sort key and the item in a compact, versioned, length-prefixed
@@ -206,7 +208,8 @@
 // nothing changed since), so a rewind can leave it alone; a write pays
 // one store for it. The sharing is copy-on-write
 // (cow.go): the B-trees (github.com/tidwall/btree) copy in O(1) and copy
-// a node before they first change it; the partition table's arrays are
+// a node before they first change it, a small partition's slice is
+// copied whole; the partition table's arrays are
 // shared and copied whole by the table before its first change after a
 // snapshot; and a table copies a partition it shares with a snapshot
 // before it writes it, known by a flag the partition table keeps beside

@@ -56,7 +56,13 @@ func (e EncodedItem) Item() Item {
 // whose result depends on those attributes alone. names may be in any
 // order and repeat.
 func (e EncodedItem) Attributes(names []string) Item {
-	it := make(Item, len(names))
+	return e.AttributesInto(make(Item, len(names)), names)
+}
+
+// AttributesInto is Attributes decoding into it, which must be empty (a
+// caller's scratch map, cleared and reused across requests), and returns
+// it.
+func (e EncodedItem) AttributesInto(it Item, names []string) Item {
 	for _, n := range names {
 		if v, ok := e.keyAttr(n); ok {
 			it[n] = v

@@ -3,8 +3,6 @@ package storage
 import (
 	"encoding/binary"
 	"math"
-
-	"github.com/tidwall/btree"
 )
 
 // entry is one stored item. rec is its record, in one allocation (or one
@@ -94,7 +92,7 @@ type partition struct {
 	rec  string // the only item's record when tree == nil ("" when empty); else the key record
 	size uint32 // the only item's size
 	hash uint32 // partitionHash(pk)
-	tree *btree.BTreeG[entry]
+	tree *ptree // the items when there are two or more (ptree.go)
 }
 
 // pk returns the partition key (its Value.Str()).
@@ -127,7 +125,7 @@ func (p *partition) len() int {
 
 func (p *partition) get(sk string) (entry, bool) {
 	if p.tree != nil {
-		return p.tree.Get(pivot(sk))
+		return p.tree.Get(sk)
 	}
 	if p.rec != "" {
 		if e := p.one(); e.sortKey() == sk {
@@ -145,9 +143,11 @@ func (p *partition) set(e entry) {
 	case p.rec == "" || p.one().sortKey() == e.sortKey():
 		p.setOne(e)
 	default:
-		p.tree = btree.NewBTreeGOptions(entryLess, btree.Options{NoLocks: true})
-		p.tree.Set(p.one())
-		p.tree.Set(e)
+		if one := p.one(); one.sortKey() < e.sortKey() {
+			p.tree = newPtree(one, e)
+		} else {
+			p.tree = newPtree(e, one)
+		}
 		// The key record: the partition key alone, a copy that keeps no
 		// item's record alive.
 		p.rec, p.size = keyRecord(e.pk()), 0
@@ -166,10 +166,9 @@ func (p *partition) delete(sk string) {
 		p.setOne(entry{})
 		return
 	}
-	p.tree.Delete(pivot(sk))
+	p.tree.Delete(sk)
 	if p.tree.Len() == 1 {
-		e, _ := p.tree.Min()
-		p.setOne(e)
+		p.setOne(p.tree.Min())
 		p.tree = nil
 	}
 }
@@ -219,11 +218,11 @@ func (p *partition) walk(lo, hi bound, forward bool, iter func(entry) bool) bool
 			more = iter(e)
 			return more
 		}
+		var from *string
 		if lo.set {
-			p.tree.Ascend(pivot(lo.key), fn)
-		} else {
-			p.tree.Scan(fn)
+			from = &lo.key
 		}
+		p.tree.Ascend(from, fn)
 		return more
 	}
 	fn := func(e entry) bool {
@@ -237,11 +236,11 @@ func (p *partition) walk(lo, hi bound, forward bool, iter func(entry) bool) bool
 		more = iter(e)
 		return more
 	}
+	var from *string
 	if hi.set {
-		p.tree.Descend(pivot(hi.key), fn)
-	} else {
-		p.tree.Reverse(fn)
+		from = &hi.key
 	}
+	p.tree.Descend(from, fn)
 	return more
 }
 

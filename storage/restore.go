@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"strings"
-
-	"github.com/tidwall/btree"
 )
 
 // Tables from snapshots: DB.RestoreTable makes a writable table of a
@@ -229,8 +227,7 @@ func (p *partition) lastEntry() entry {
 	if p.tree == nil {
 		return p.one()
 	}
-	e, _ := p.tree.Max()
-	return e
+	return p.tree.Max()
 }
 
 // load adds e, whose sort key is greater than every other's, to p.
@@ -241,9 +238,7 @@ func (p *partition) load(e entry) {
 	case p.rec == "":
 		p.setOne(e)
 	default:
-		p.tree = btree.NewBTreeGOptions(entryLess, btree.Options{NoLocks: true})
-		p.tree.Load(p.one())
-		p.tree.Load(e)
+		p.tree = newPtree(p.one(), e)
 		p.rec, p.size = keyRecord(e.pk()), 0 // as partition.set does
 	}
 }

@@ -317,7 +317,7 @@ func (p exprParams) check() error {
 func newCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
 	names, namesOver := wire.WithoutStandIn(names)
 	vals, valuesOver := wire.WithoutStandIn(values.Values())
-	comp := expr.NewCachedCompiler(exprCache(), names, vals)
+	comp := expr.NewPooledCompiler(exprCache(), names, vals) // a caller done with it may Release it
 	if err := comp.Err(); err != nil {
 		return nil, err
 	}

@@ -67,6 +67,8 @@
 //     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
 //     update_size.go (UpdateItem's item size accounting),
 //     update_patch.go (UpdateItem on the stored record, storage.WritePatch),
+//     update_scratch.go (its pooled scratch maps), input_recycle.go
+//     (inputs whose maps go back to the decoder once answered),
 //     op_read.go, op_read_index.go, read_params.go and query_bounds.go
 //     (Query and Scan, on tables and indexes), op_batch.go and
 //     batch_constraints.go (BatchGetItem, BatchWriteItem), indexes.go and

@@ -227,6 +227,7 @@ func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	defer comp.Release() // the update and condition keep nothing of it
 	var upd *expr.Update
 	if w.isUpdate {
 		if upd, err = compileUpdate(comp, w.update, w.updates); err != nil {

@@ -89,6 +89,9 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	}
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		in := new(In)
+		if r, ok := any(in).(recycler); ok {
+			defer r.recycle() // input_recycle.go
+		}
 		c.inLen = len(body)
 		deferred, err := wire.DecodeRequestDeferred(body, in)
 		if err != nil {

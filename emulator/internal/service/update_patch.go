@@ -41,16 +41,19 @@ func canPatch(t *table, upd *expr.Update, returnValues string, tp *tablePolicy) 
 
 // patchUpdate is updateItem's write on the patch path: it returns the
 // Change, the new item's size and the update's old and new values of the
-// attributes read (for UPDATED_OLD and UPDATED_NEW).
-func (t *table) patchUpdate(key storage.Key, upd *expr.Update, cond *expr.Condition, rvoccf string) (ch storage.Change, newSize int, old, next storage.Item, err error) {
+// attributes read (for UPDATED_OLD and UPDATED_NEW), which are sc's maps
+// (update_scratch.go).
+func (t *table) patchUpdate(key storage.Key, upd *expr.Update, cond *expr.Condition, rvoccf string, sc *patchScratch) (ch storage.Change, newSize int, old, next storage.Item, err error) {
 	var buf [8]string
 	reads := mergeSorted(buf[:0], upd.Reads(), cond)
 	ch, err = t.data.WritePatch(key, upd.SortedAttributes(), func(enc storage.EncodedItem, found bool) (storage.Item, error) {
 		old, next = nil, nil
+		clear(sc.old)
+		clear(sc.next)
 		var start storage.Item
 		var base int
 		if found {
-			old = enc.Attributes(reads)
+			old = enc.AttributesInto(sc.old, reads)
 			start, base = old, enc.Size()
 		} else {
 			start = t.schema.KeyItem(key)
@@ -58,7 +61,7 @@ func (t *table) patchUpdate(key storage.Key, upd *expr.Update, cond *expr.Condit
 		}
 		// As updatedItem and updateItem's callback, in their order.
 		var size int
-		next, size, err = t.patchedItem(upd, start, base)
+		next, size, err = t.patchedItem(upd, start, base, sc.next)
 		if err == nil {
 			err = checkUpdateSize(upd, old, size) // old holds what an ADD's target had
 		}
@@ -80,10 +83,10 @@ func (t *table) patchUpdate(key storage.Key, upd *expr.Update, cond *expr.Condit
 }
 
 // patchedItem is updatedItem on the attributes start holds of an item of
-// size base: the update applied, its nesting and index keys checked, and
-// the item's size afterwards.
-func (t *table) patchedItem(upd *expr.Update, start storage.Item, base int) (storage.Item, int, error) {
-	next, err := upd.Apply(start)
+// size base: the update applied (into out, an empty map), its nesting and
+// index keys checked, and the item's size afterwards.
+func (t *table) patchedItem(upd *expr.Update, start storage.Item, base int, out storage.Item) (storage.Item, int, error) {
+	next, err := upd.ApplyInto(out, start)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -154,7 +157,9 @@ func mergeSorted(dst, a []string, cond *expr.Condition) []string {
 
 // updateItemPatched is the rest of updateItem on the patch path.
 func updateItemPatched(c *call, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition, fx *fxUse) (*UpdateItemOutput, error) {
-	change, newSize, old, next, err := t.patchUpdate(key, upd, cond, in.ReturnValuesOnConditionCheckFailure)
+	sc := getPatchScratch()
+	defer sc.put() // old and next die here: the answer copies what it returns
+	change, newSize, old, next, err := t.patchUpdate(key, upd, cond, in.ReturnValuesOnConditionCheckFailure, sc)
 	if err != nil {
 		fx.endRefused(err, key, newSize)
 		return nil, err

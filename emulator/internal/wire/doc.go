@@ -35,6 +35,8 @@
 //   - wire_deferred.go: faults of attribute values the request decoder
 //     reads past (Deferred, DecodeRequestDeferred), for the operations to
 //     report at their place in AWS's order.
+//   - wire_recycle.go: small item and placeholder maps an operation gives
+//     back (Recycle*) for the decoder to reuse.
 //   - wire_encode.go, encode.go: the appenders; wire_error.go: error bodies.
 //   - ion_write.go, ion_read.go: items as Amazon Ion text, the second
 //     format of exports and imports (AppendIonStoredItem, ReadIonItems,

@@ -38,7 +38,12 @@ func (d *decoder) item() (storage.Item, error) {
 // size is a hint of their number.
 func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 	d.pos++ // '{'
-	m := make(map[string]storage.Value, size)
+	var m map[string]storage.Value
+	if lvl == 0 {
+		m = valueMap(size) // an item's or key's map may be reused (wire_recycle.go)
+	} else {
+		m = make(map[string]storage.Value, size)
+	}
 	if d.peek() == '}' {
 		d.pos++
 		return m, nil

@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"reflect"
+	"sync"
 )
 
 // Faults of attribute values that the request decoder reads past.
@@ -56,7 +57,9 @@ func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) 
 	}
 	v := reflect.ValueOf(in).Elem()
 	dec := codecOf(v.Type())
-	d := reqDecoder{decoder: decoder{data: body}, top: -1}
+	d := reqDecoders.Get().(*reqDecoder)
+	defer d.release()
+	*d = reqDecoder{decoder: decoder{data: body}, top: -1}
 	if err := d.run(dec, v); err != nil {
 		if d.deferred != nil && err == d.saved {
 			// A value's fault wins over a JSON value of the wrong type,
@@ -66,6 +69,16 @@ func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) 
 		return nil, err
 	}
 	return d.deferred, nil
+}
+
+// reqDecoders are reused request decoders: one escapes to the heap (the
+// codecs are function values), and a request should not pay for it.
+var reqDecoders = sync.Pool{New: func() any { return new(reqDecoder) }}
+
+// release forgets the request and gives d back to reqDecoders.
+func (d *reqDecoder) release() {
+	*d = reqDecoder{}
+	reqDecoders.Put(d)
 }
 
 // deferValue records verr, the fault of a value decoded whole, as the

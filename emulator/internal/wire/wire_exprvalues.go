@@ -46,7 +46,7 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 			return nil
 		}
 	}
-	out := make(ExpressionValues)
+	out := ExpressionValues(valueMap(0)) // may be reused (wire_recycle.go)
 	_, verr, err := decodeValues(data, out, nil)
 	if err != nil {
 		return err

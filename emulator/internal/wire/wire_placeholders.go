@@ -199,7 +199,7 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 	if err := probe.skipValue(depth); err != nil || probe.pos-start+namesSize(m) <= MaxSubstitutionBytes {
 		// Short enough to keep (or malformed: the keeping pass reports it).
 		if m == nil {
-			m = make(ExpressionNames)
+			m = nameMap() // may be reused (wire_recycle.go)
 			v.Set(reflect.ValueOf(m))
 		}
 		_, err := d.names(m, nil)

@@ -1,0 +1,33 @@
+package service
+
+import "github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+
+// Inputs whose decoded maps go back to the request decoder once the
+// operation is done (wire/wire_recycle.go). register's adapter calls
+// recycle after the answer is encoded, whatever the outcome. An input
+// type implements recycler only when no map of it outlives the request:
+// the operation copies the values it keeps (storage.Key, compiled
+// expressions' values and names, records) and no error, output, hook,
+// report or goroutine holds the maps themselves.
+type recycler interface{ recycle() }
+
+// recycle gives back the Key, ExpressionAttributeNames and
+// ExpressionAttributeValues maps: updateItem builds its storage.Key from
+// Key, the compiled update and condition copy the values and names they
+// use (expr.Cache keeps copies of the names), and the answer is made from
+// stored items.
+func (in *UpdateItemInput) recycle() {
+	wire.RecycleItem(in.Key)
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	wire.RecycleValues(in.ExpressionAttributeValues)
+	in.Key, in.ExpressionAttributeNames, in.ExpressionAttributeValues = nil, nil, nil
+}
+
+// recycle gives back the Key and ExpressionAttributeNames maps: getItem
+// builds its storage.Key from Key, the compiled projection copies the
+// names it uses, and the answer is the stored record.
+func (in *GetItemInput) recycle() {
+	wire.RecycleItem(in.Key)
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	in.Key, in.ExpressionAttributeNames = nil, nil
+}

@@ -1,0 +1,77 @@
+package wire
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// recycleInput has the members whose maps the decoder may reuse.
+type recycleInput struct {
+	Key                       WireItem
+	ExpressionAttributeNames  ExpressionNames
+	ExpressionAttributeValues ExpressionValues
+}
+
+// TestRecycleReuse decodes requests one after another, giving each one's
+// maps back, and checks every request decodes as it would into new maps:
+// nothing of an earlier request shows through.
+func TestRecycleReuse(t *testing.T) {
+	bodies := []struct {
+		name string
+		body string
+		want recycleInput
+	}{
+		{"first", `{"Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"ExpressionAttributeNames":{"#c":"count","#d":"d"},"ExpressionAttributeValues":{":one":{"N":"1"},":s":{"S":"x"}}}`,
+			recycleInput{
+				Key:                       WireItem{"pk": storage.S("a"), "sk": storage.N("1")},
+				ExpressionAttributeNames:  ExpressionNames{"#c": "count", "#d": "d"},
+				ExpressionAttributeValues: ExpressionValues{":one": storage.N("1"), ":s": storage.S("x")},
+			}},
+		{"fewer entries", `{"Key":{"pk":{"S":"b"}},"ExpressionAttributeNames":{"#e":"e"},"ExpressionAttributeValues":{":z":{"N":"0"}}}`,
+			recycleInput{
+				Key:                       WireItem{"pk": storage.S("b")},
+				ExpressionAttributeNames:  ExpressionNames{"#e": "e"},
+				ExpressionAttributeValues: ExpressionValues{":z": storage.N("0")},
+			}},
+		{"empty maps", `{"Key":{},"ExpressionAttributeNames":{},"ExpressionAttributeValues":{}}`,
+			recycleInput{Key: WireItem{}, ExpressionAttributeNames: ExpressionNames{}, ExpressionAttributeValues: ExpressionValues{}}},
+		{"none", `{}`, recycleInput{}},
+	}
+	for round := range 3 {
+		for _, tc := range bodies {
+			var in recycleInput
+			if _, err := DecodeRequestDeferred([]byte(tc.body), &in); err != nil {
+				t.Fatalf("round %d %s: %v", round, tc.name, err)
+			}
+			if !reflect.DeepEqual(in, tc.want) {
+				t.Errorf("round %d %s: got %#v, want %#v", round, tc.name, in, tc.want)
+			}
+			RecycleItem(in.Key)
+			RecycleNames(in.ExpressionAttributeNames)
+			RecycleValues(in.ExpressionAttributeValues)
+		}
+	}
+}
+
+// TestRecycleKeepsOnlySmall checks a map of more than recycleMax entries
+// is not kept for reuse, and that nil maps are ignored.
+func TestRecycleKeepsOnlySmall(t *testing.T) {
+	big := make(map[string]storage.Value)
+	for i := range recycleMax + 1 {
+		big[string(rune('a'+i))] = storage.N("1")
+	}
+	RecycleItem(big)
+	RecycleItem(nil)
+	RecycleNames(nil)
+	RecycleValues(nil)
+	if len(big) != recycleMax+1 {
+		t.Errorf("got %d entries in a map too large to recycle, want %d (left as it was)", len(big), recycleMax+1)
+	}
+	small := WireItem{"a": storage.S("x")}
+	RecycleItem(small)
+	if len(small) != 0 {
+		t.Errorf("got %d entries in a recycled map, want 0 (cleared)", len(small))
+	}
+}

@@ -1,0 +1,199 @@
+package storage
+
+import (
+	"slices"
+
+	"github.com/tidwall/btree"
+)
+
+// ptree is the entries of a partition of two or more items, in sort key
+// order: a sorted slice while there are few, a B-tree beyond.
+//
+// Most partitions with a sort key hold a few items. A B-tree of ten costs
+// 528 bytes besides its entries' records: the tree (96), its one node
+// (48) and the node's items grown by doubling to 16 places (384), six of
+// them empty; and the arrays it grew through are garbage among the
+// table's long-lived memory. A slice of ten grown a quarter at a time
+// costs 288 and the ptree 32. A partition past ptreeSmallMax entries
+// moves to a B-tree, where inserting in the middle costs a logarithm, not
+// a copy of the entries after it; it stays one until a single item is left
+// (the partition then holds it inline, as before).
+//
+// Copy-on-write: a ptree a snapshot may share is copied before it is
+// written (copyShared: the slice whole, a B-tree in O(1) as before); a
+// slice is never written in place once shared.
+type ptree struct {
+	small []entry              // the entries, sorted, while big is nil
+	big   *btree.BTreeG[entry] // the entries once there are more than ptreeSmallMax
+}
+
+// ptreeSmallMax is the most entries kept in a slice: inserting copies up
+// to this many 24-byte entries (768 bytes), about what a B-tree insert
+// costs.
+const ptreeSmallMax = 32
+
+// newPtree returns the ptree of entries a and b, a's sort key the lower.
+func newPtree(a, b entry) *ptree {
+	s := make([]entry, 2, 4)
+	s[0], s[1] = a, b
+	return &ptree{small: s}
+}
+
+// copyShared returns a copy of t that may be written while t is read.
+func (t *ptree) copyShared() *ptree {
+	if t.big != nil {
+		return &ptree{big: copyShared(t.big)}
+	}
+	return &ptree{small: slices.Clip(slices.Clone(t.small))}
+}
+
+// Len returns the number of entries.
+func (t *ptree) Len() int {
+	if t.big != nil {
+		return t.big.Len()
+	}
+	return len(t.small)
+}
+
+// search returns the index of the first entry whose sort key is not below
+// sk, and whether that entry's sort key is sk.
+func (t *ptree) search(sk string) (int, bool) {
+	return slices.BinarySearchFunc(t.small, sk, func(e entry, sk string) int {
+		switch k := e.sortKey(); {
+		case k < sk:
+			return -1
+		case k > sk:
+			return 1
+		}
+		return 0
+	})
+}
+
+// Get returns the entry with sort key sk.
+func (t *ptree) Get(sk string) (entry, bool) {
+	if t.big != nil {
+		return t.big.Get(pivot(sk))
+	}
+	if i, ok := t.search(sk); ok {
+		return t.small[i], true
+	}
+	return entry{}, false
+}
+
+// Set inserts or replaces e.
+func (t *ptree) Set(e entry) {
+	if t.big != nil {
+		t.big.Set(e)
+		return
+	}
+	i, ok := t.search(e.sortKey())
+	if ok {
+		t.small[i] = e
+		return
+	}
+	if len(t.small) == ptreeSmallMax {
+		t.big = btree.NewBTreeGOptions(entryLess, btree.Options{NoLocks: true})
+		for _, x := range t.small {
+			t.big.Load(x)
+		}
+		t.small = nil
+		t.big.Set(e)
+		return
+	}
+	if len(t.small) == cap(t.small) {
+		// Grow by a quarter (at least 2), not double: a partition's
+		// entries are long-lived, and most partitions stop growing.
+		n := len(t.small)
+		grown := make([]entry, n, n+max(2, n/4))
+		copy(grown, t.small)
+		t.small = grown
+	}
+	t.small = slices.Insert(t.small, i, e)
+}
+
+// Load adds e, whose sort key is greater than every other's.
+func (t *ptree) Load(e entry) {
+	if t.big == nil && len(t.small) < ptreeSmallMax && len(t.small) < cap(t.small) {
+		t.small = append(t.small, e)
+		return
+	}
+	t.Set(e)
+}
+
+// Delete removes the entry with sort key sk, if there is one.
+func (t *ptree) Delete(sk string) {
+	if t.big != nil {
+		t.big.Delete(pivot(sk))
+		return
+	}
+	if i, ok := t.search(sk); ok {
+		t.small = slices.Delete(t.small, i, i+1)
+	}
+}
+
+// Min and Max return the entries with the lowest and the greatest sort
+// key; the ptree is not empty.
+func (t *ptree) Min() entry {
+	if t.big != nil {
+		e, _ := t.big.Min()
+		return e
+	}
+	return t.small[0]
+}
+
+func (t *ptree) Max() entry {
+	if t.big != nil {
+		e, _ := t.big.Max()
+		return e
+	}
+	return t.small[len(t.small)-1]
+}
+
+// Ascend calls fn on the entries from the first whose sort key is not
+// below from (every entry when from is nil), in ascending order, until
+// fn returns false.
+func (t *ptree) Ascend(from *string, fn func(entry) bool) {
+	if t.big != nil {
+		if from != nil {
+			t.big.Ascend(pivot(*from), fn)
+		} else {
+			t.big.Scan(fn)
+		}
+		return
+	}
+	i := 0
+	if from != nil {
+		i, _ = t.search(*from)
+	}
+	for ; i < len(t.small); i++ {
+		if !fn(t.small[i]) {
+			return
+		}
+	}
+}
+
+// Descend calls fn on the entries from the last whose sort key is not
+// above from (every entry when from is nil), in descending order, until
+// fn returns false.
+func (t *ptree) Descend(from *string, fn func(entry) bool) {
+	if t.big != nil {
+		if from != nil {
+			t.big.Descend(pivot(*from), fn)
+		} else {
+			t.big.Reverse(fn)
+		}
+		return
+	}
+	i := len(t.small) - 1
+	if from != nil {
+		j, found := t.search(*from)
+		if i = j - 1; found {
+			i = j
+		}
+	}
+	for ; i >= 0; i-- {
+		if !fn(t.small[i]) {
+			return
+		}
+	}
+}
