@@ -331,12 +331,12 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 		return false
 	}
 	keep = !h.close && !h.http10 && !l.stopping.Load()
-	// A body the answer did not read (an error found before it): read it
-	// away when small, as net/http does, else close after the answer.
-	if lc.body.n > 0 {
-		if lc.body.n > maxDiscardBytes {
-			keep = false
-		}
+	// A body the answer did not read (an error found before it): read
+	// away before the answer when small, as net/http does, else close
+	// after the answer.
+	if keep && lc.body.n > 0 {
+		n, err := io.CopyN(io.Discard, &lc.body, maxDiscardBytes+1)
+		keep = err == io.EOF && n <= maxDiscardBytes
 	}
 	coding := ""
 	if len(ans.body) >= minCompressedResponse && h.acceptEncoding != "" {
@@ -344,15 +344,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	}
 	err := writeAnswer(lc.bw, h, coding, &ans, keep)
 	e.afterAPI(&in, &ans, out)
-	if err != nil {
-		return false
-	}
-	if keep && lc.body.n > 0 {
-		if _, err := io.Copy(io.Discard, &lc.body); err != nil {
-			return false
-		}
-	}
-	return keep
+	return err == nil && keep
 }
 
 // stop is the loop's part of Shutdown and Close: no more accepts, no more

@@ -77,7 +77,7 @@ func fieldOf(name []byte) int {
 		if asciiEqualFold(name, "authorization") {
 			return fieldAuth
 		}
-		if asciiEqualFold(name, headerTenantCode) {
+		if asciiEqualFold(name, "x-tenant-code") { // headerTenantCode
 			return fieldTenant
 		}
 	case 14:

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bufio"
+	"fmt"
 	"hash/crc32"
 	"net/http"
 	"strconv"
@@ -20,7 +21,7 @@ func writeAnswer(bw *bufio.Writer, h *requestHead, coding string, ans *apiAnswer
 		body = compressResponse(coding, body)
 	}
 	var num [20]byte
-	_, _ = bw.WriteString(statusLine(ans.status))
+	_, _ = bw.WriteString(statusLine(ans.status, h.http10))
 	if coding != "" {
 		_, _ = bw.WriteString("Content-Encoding: ")
 		_, _ = bw.WriteString(coding)
@@ -46,19 +47,24 @@ func writeAnswer(bw *bufio.Writer, h *requestHead, coding string, ans *apiAnswer
 	return bw.Flush()
 }
 
-// statusLine is net/http's status line for code.
-func statusLine(code int) string {
-	switch code {
-	case http.StatusOK:
+// statusLine is net/http's status line for code, in the request's
+// version (HTTP/1.0 to an HTTP/1.0 request).
+func statusLine(code int, http10 bool) string {
+	switch {
+	case code == http.StatusOK && !http10:
 		return "HTTP/1.1 200 OK\r\n"
-	case http.StatusBadRequest:
+	case code == http.StatusBadRequest && !http10:
 		return "HTTP/1.1 400 Bad Request\r\n"
+	}
+	proto := "HTTP/1.1 "
+	if http10 {
+		proto = "HTTP/1.0 "
 	}
 	text := http.StatusText(code)
 	if text == "" {
-		text = "status code " + strconv.Itoa(code)
+		return fmt.Sprintf("%s%03d status code %d\r\n", proto, code, code)
 	}
-	return "HTTP/1.1 " + strconv.Itoa(code) + " " + text + "\r\n"
+	return proto + strconv.Itoa(code) + " " + text + "\r\n"
 }
 
 // cachedDate is a Date header line and the second it is for.
