@@ -118,10 +118,10 @@ func apiCall(op, body string) string { return rawRequest(op, testkit.DefaultAuth
 
 // answer is what TestLoopMatchesStd compares of a response.
 type answer struct {
-	status                                  int
+	status                             int
 	contentType, encoding, crc, length string
-	closed                                  bool
-	body                                    string
+	closed                             bool
+	body                               string
 }
 
 // exchange writes reqs on one connection at once and reads their answers
