@@ -342,8 +342,9 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	if len(ans.body) >= minCompressedResponse && h.acceptEncoding != "" {
 		coding = acceptedCoding(h.acceptEncoding)
 	}
+	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
 	err := writeAnswer(lc.bw, h, coding, &ans, keep)
-	e.afterAPI(&in, &ans, out)
+	e.recycleAPI(&ans, out)
 	return err == nil && keep
 }
 

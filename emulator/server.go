@@ -341,7 +341,8 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		coding = responseCoding(r.Header)
 	}
 	writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body)
-	e.afterAPI(&in, &ans, out)
+	e.recycleAPI(&ans, out)
+	e.logAPI(&in, &ans) // before net/http flushes the answer
 }
 
 // apiRequest is what the API's POST / needs of a request, on either path
@@ -404,14 +405,19 @@ func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
 	return ans
 }
 
-// afterAPI is what follows an answer once written: its buffer back to the
-// pool, memory released after large deletes, the request logged.
-func (e *Emulator) afterAPI(in *apiRequest, ans *apiAnswer, out *[]byte) {
+// recycleAPI is what follows an answer once written: its buffer back to
+// the pool, memory released after large deletes.
+func (e *Emulator) recycleAPI(ans *apiAnswer, out *[]byte) {
 	if cap(ans.body) <= maxPooledBuffer {
 		*out = ans.body[:0]
 		e.outBufs.Put(out)
 	}
 	e.release.maybeRelease()
+}
+
+// logAPI logs an answer (logAnswer) when debug logging is on or it is a
+// 500. Both paths log before the client can read the answer.
+func (e *Emulator) logAPI(in *apiRequest, ans *apiAnswer) {
 	if in.rl != nil || ans.status >= 500 {
 		e.logAnswer(in.target, in.rl, ans.reqID, ans.status, ans.ae)
 	}
