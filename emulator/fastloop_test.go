@@ -163,12 +163,22 @@ func exchange(t *testing.T, addr string, reqs []string) []answer {
 	return out
 }
 
-// randomRequest builds one request: mostly API calls (eligible or not by
-// a header or two), some requests of other forms.
+// randomRequest builds one request: half of them well-formed API calls
+// (answered 200, compressed when large and asked to be), the others API
+// calls with a header or two wrong or unusual, and requests of other forms.
 func randomRequest(rnd *rand.Rand) string {
-	pick := func(s ...string) string { return s[rnd.IntN(len(s))] }
-	targets := []string{"GetItem", "PutItem", "Query", "ListTables", "UpdateItem", "NoSuchOp", ""}
-	target := pick(targets...)
+	clean := rnd.IntN(2) == 0
+	pick := func(s ...string) string {
+		if clean {
+			return s[0]
+		}
+		return s[rnd.IntN(len(s))]
+	}
+	any := func(s ...string) string { return s[rnd.IntN(len(s))] }
+	target := any("GetItem", "PutItem", "Query", "ListTables", "UpdateItem")
+	if !clean && rnd.IntN(4) == 0 {
+		target = any("NoSuchOp", "")
+	}
 	sk := strconv.Itoa(rnd.IntN(15))
 	body := map[string]string{
 		"GetItem":    `{"TableName":"loop","Key":{"pk":{"S":"big"},"sk":{"N":"` + sk + `"}}}`,
@@ -179,10 +189,10 @@ func randomRequest(rnd *rand.Rand) string {
 		"NoSuchOp":   `{}`,
 		"":           `{}`,
 	}[target]
-	if rnd.IntN(10) == 0 {
+	if !clean && rnd.IntN(10) == 0 {
 		body = `{"TableName":` // not JSON
 	}
-	proto := pick("HTTP/1.1", "HTTP/1.1", "HTTP/1.1", "HTTP/1.0")
+	proto := any("HTTP/1.1", "HTTP/1.1", "HTTP/1.1", "HTTP/1.0")
 	line := "POST / " + proto
 	switch rnd.IntN(14) {
 	case 0:
@@ -194,6 +204,9 @@ func randomRequest(rnd *rand.Rand) string {
 	case 3:
 		line = "post / " + proto
 	}
+	if clean {
+		line = "POST / " + proto
+	}
 	var h []string
 	if proto == "HTTP/1.1" || rnd.IntN(2) == 0 {
 		h = append(h, "Host: "+pick("localhost:8000", "127.0.0.1", "evil.example", "[::1]:8000", "dynamodb"))
@@ -201,14 +214,18 @@ func randomRequest(rnd *rand.Rand) string {
 	if target != "" {
 		h = append(h, "X-Amz-Target: DynamoDB_20120810."+target)
 	}
-	h = append(h, pick("Content-Type: application/x-amz-json-1.0", "Content-Type: application/x-amz-json-1.1", ""))
+	h = append(h, any("Content-Type: application/x-amz-json-1.0", "Content-Type: application/x-amz-json-1.1", pick("Content-Type: application/x-amz-json-1.0", "")))
 	h = append(h, pick("Authorization: "+testkit.DefaultAuth, "Authorization: "+testkit.DefaultAuth, "Authorization: "+testkit.Auth("bad-key", "us-east-1"),
 		"Authorization: AWS4-HMAC-SHA256 nothing", ""))
-	h = append(h, pick("", "", "Accept-Encoding: gzip", "Accept-Encoding: deflate;q=0.5, gzip;q=0.1", "Accept-Encoding: identity"))
-	h = append(h, pick("", "", "", "Connection: close", "Connection: keep-alive", "Origin: http://localhost:3000", "Origin: http://evil.example",
-		"X-Tenant-Code: t1", "Expect: 100-continue", "Upgrade: websocket"))
+	h = append(h, any("", "", "Accept-Encoding: gzip", "Accept-Encoding: deflate;q=0.5, gzip;q=0.1", "Accept-Encoding: identity"))
+	h = append(h, any("", "", "", "Connection: close", "Connection: keep-alive", "X-Tenant-Code: t1"))
+	h = append(h, pick("", "", "", "Origin: http://localhost:3000", "Origin: http://evil.example", "Expect: 100-continue", "Upgrade: websocket"))
 	coded := []byte(body)
-	switch rnd.IntN(8) {
+	c := rnd.IntN(8)
+	if clean && c > 0 {
+		c = 7
+	}
+	switch c {
 	case 0:
 		var zb bytes.Buffer
 		zw := gzip.NewWriter(&zb)
@@ -228,7 +245,11 @@ func randomRequest(rnd *rand.Rand) string {
 			b.WriteString(v + "\r\n")
 		}
 	}
-	switch rnd.IntN(12) {
+	c = rnd.IntN(12)
+	if clean {
+		c = 11
+	}
+	switch c {
 	case 0: // chunked
 		fmt.Fprintf(&b, "Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n", len(coded), coded)
 		return b.String()
