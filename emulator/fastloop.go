@@ -63,14 +63,14 @@ type connLoop struct {
 	ctx      context.Context // the service's request context; cancelled by Close
 	cancel   context.CancelFunc
 	handoff  *handoffListener
-	stdOnce  sync.Once // starts the net/http Server on the hand-off listener
-	stopping atomic.Bool
+	stdOnce  sync.Once     // starts the net/http Server on the hand-off listener
+	stopping atomic.Bool   // set (under mu) by stop
+	done     chan struct{} // closed when stopping is set
+	once     sync.Once     // runs stop's first part once
 
 	mu    sync.Mutex                // guards conns and lns
 	conns map[*loopConn]struct{}    // connections the loop serves now
 	lns   map[net.Listener]struct{} // listeners being served
-	done  chan struct{}             // closed when stopping is set
-	once  sync.Once                 // closes done
 }
 
 func newConnLoop(e *Emulator, opts ServerOptions) *connLoop {

@@ -61,9 +61,12 @@ func (o ServerOptions) withDefaults() ServerOptions {
 }
 
 // Server is an http.Server for an Emulator with the limits of
-// ServerOptions. Serve wraps the listener so that connections are counted
-// and every cut-off (a read, write or idle deadline passing) is logged at
-// debug level. Shutdown and the other http.Server methods work as usual.
+// ServerOptions. Serve counts connections and logs every cut-off (a read,
+// write or idle deadline passing) at debug level; with the connection loop
+// (ServerOptions.Loop, fastloop.go) it accepts connections itself and hands
+// to the http.Server those that send anything but API calls. Serve,
+// Shutdown and Close are Server's own; the other http.Server methods
+// (ListenAndServe among them) bypass the loop and the counts.
 type Server struct {
 	*http.Server
 	loop  *connLoop // nil with LoopStd (fastloop.go)
