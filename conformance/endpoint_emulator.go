@@ -26,7 +26,9 @@ func startEmulator() (string, func() error, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{Handler: emu.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Served as cmd/dynamoemu serves: emulator.Server, with its connection
+	// loop unless DYNAMOEMU_HTTP_LOOP=std.
+	srv := emu.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	stop := func() error {

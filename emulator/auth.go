@@ -19,9 +19,18 @@ type credential struct {
 // SignedHeaders=..., Signature=...") or from a presigned X-Amz-Credential.
 func parseCredential(r *http.Request) (credential, error) {
 	auth := r.Header.Get("Authorization")
+	if auth != "" {
+		return credentialOf(auth, "")
+	}
+	return credentialOf("", r.URL.Query().Get("X-Amz-Credential"))
+}
+
+// credentialOf is parseCredential of an Authorization header auth and, when
+// auth is "", a presigned X-Amz-Credential value.
+func credentialOf(auth, presigned string) (credential, error) {
 	var scope string
 	if auth == "" {
-		scope = r.URL.Query().Get("X-Amz-Credential")
+		scope = presigned
 		if scope == "" {
 			return credential{}, apierr.MissingAuthenticationToken()
 		}

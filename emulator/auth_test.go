@@ -82,6 +82,10 @@ func TestAccessKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		res, body := do(t, e, target, testkit.Auth(tt.key, "us-east-1"), `{}`)
+		if len(tt.key) > DefaultMaxHeaderBytes {
+			// A Server answers 431 to such a head; the handler checks the key.
+			res, body = testkit.Do(t, e.Handler(), target, testkit.Auth(tt.key, "us-east-1"), `{}`)
+		}
 		if res.StatusCode != tt.want {
 			t.Errorf("key %.20q (%d bytes): got %d %s, want %d", tt.key, len(tt.key), res.StatusCode, body, tt.want)
 			continue

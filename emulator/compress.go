@@ -7,7 +7,6 @@ import (
 	"compress/zlib"
 	"errors"
 	"io"
-	"net/http"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -37,9 +36,8 @@ var errBadContentEncoding = &apierr.Error{Class: apierr.ErrInternalServer, Msg: 
 	Cause: errors.New("emulator: request body does not decode with its Content-Encoding")}
 
 // contentCodings returns the codings of the request's Content-Encoding
-// headers in the order they were applied, without "identity".
-func contentCodings(h http.Header) []string {
-	vals := h.Values("Content-Encoding")
+// headers (vals) in the order they were applied, without "identity".
+func contentCodings(vals []string) []string {
 	if len(vals) == 0 {
 		return nil
 	}
@@ -55,11 +53,11 @@ func contentCodings(h http.Header) []string {
 	return codings
 }
 
-// decompressBody undoes the request's Content-Encoding on buf, last coding
-// first. Each stage reads at most max+1 bytes, so a decompression bomb costs
-// no more than max bytes of memory.
-func decompressBody(h http.Header, buf *bytes.Buffer, max int64) error {
-	codings := contentCodings(h)
+// decompressBody undoes the request's Content-Encoding headers (vals) on
+// buf, last coding first. Each stage reads at most max+1 bytes, so a
+// decompression bomb costs no more than max bytes of memory.
+func decompressBody(vals []string, buf *bytes.Buffer, max int64) error {
+	codings := contentCodings(vals)
 	for i := len(codings) - 1; i >= 0; i-- {
 		out, err := decompress(codings[i], buf.Bytes(), max)
 		if err != nil {

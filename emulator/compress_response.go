@@ -47,6 +47,12 @@ func responseCoding(h http.Header) string {
 	if len(vals) == 0 {
 		return ""
 	}
+	return acceptedCoding(vals[len(vals)-1])
+}
+
+// acceptedCoding is responseCoding of the last Accept-Encoding header's
+// value.
+func acceptedCoding(accept string) string {
 	type weight struct {
 		q     float64
 		pos   int // position of the first mention; -1: not named
@@ -55,7 +61,7 @@ func responseCoding(h http.Header) string {
 	ws := map[string]*weight{codingGzip: {pos: -1}, codingDeflate: {pos: -1}}
 	star, hasStar := 0.0, false
 	pos := 0
-	for entry := range strings.SplitSeq(vals[len(vals)-1], ",") {
+	for entry := range strings.SplitSeq(accept, ",") {
 		name, params, _ := strings.Cut(entry, ";")
 		name = strings.ToLower(strings.TrimSpace(name))
 		if name == "" {

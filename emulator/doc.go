@@ -57,7 +57,9 @@
 //     names answered), admin.go and admin_guard.go (the admin endpoints
 //     and what guards them), requestlog.go (the debug request log),
 //     httpserver.go (NewServer: timeouts, header limit, connection
-//     counts), console_mount.go (Options.Console at ConsolePath),
+//     counts), fastloop*.go (the connection loop that serves API calls
+//     below net/http, handing other requests' connections to it),
+//     console_mount.go (Options.Console at ConsolePath),
 //     version.go (Version, the Dynamoemu-Version header).
 //
 // # Routes

@@ -123,7 +123,7 @@ func newTestEmulator(t testing.TB, opts Options) *Emulator {
 // response and its body.
 func do(t testing.TB, e *Emulator, target, auth, body string) (*http.Response, string) {
 	t.Helper()
-	return testkit.Do(t, e.Handler(), target, auth, body)
+	return testkit.Do(t, overServer(t, e), target, auth, body)
 }
 
 // newRecordedEmulator is newTestEmulator with the commit hooks of rec on

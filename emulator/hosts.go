@@ -232,10 +232,16 @@ func arrivedPublic(r *http.Request) (public, checked bool) {
 	if !ok {
 		return false, false
 	}
+	return arrivedAtPublic(addr), true
+}
+
+// arrivedAtPublic reports whether a connection's local address addr is a
+// TCP address other than a loopback one.
+func arrivedAtPublic(addr net.Addr) bool {
 	if tcp, ok := addr.(*net.TCPAddr); ok {
-		return !tcp.IP.IsLoopback(), true
+		return !tcp.IP.IsLoopback()
 	}
-	return false, true
+	return false
 }
 
 // hostAllowed reports whether the edge answers r (see the top of this file),

@@ -26,6 +26,9 @@ type ServerOptions struct {
 	// MaxHeaderBytes bounds a request's headers (a larger request gets
 	// 431 from net/http).
 	MaxHeaderBytes int
+	// Loop chooses how connections are read (fastloop.go): LoopOwn (the
+	// default, also for "") or LoopStd (net/http alone).
+	Loop HTTPLoop
 }
 
 // Defaults of ServerOptions: generous enough for a 16 MB request or
@@ -58,11 +61,15 @@ func (o ServerOptions) withDefaults() ServerOptions {
 }
 
 // Server is an http.Server for an Emulator with the limits of
-// ServerOptions. Serve wraps the listener so that connections are counted
-// and every cut-off (a read, write or idle deadline passing) is logged at
-// debug level. Shutdown and the other http.Server methods work as usual.
+// ServerOptions. Serve counts connections and logs every cut-off (a read,
+// write or idle deadline passing) at debug level; with the connection loop
+// (ServerOptions.Loop, fastloop.go) it accepts connections itself and hands
+// to the http.Server those that send anything but API calls. Serve,
+// Shutdown and Close are Server's own; the other http.Server methods
+// (ListenAndServe among them) bypass the loop and the counts.
 type Server struct {
 	*http.Server
+	loop  *connLoop // nil with LoopStd (fastloop.go)
 	log   *slog.Logger
 	open  atomic.Int64 // connections open now
 	total atomic.Int64 // connections accepted
@@ -81,16 +88,25 @@ func (e *Emulator) NewServer(opts ServerOptions) *Server {
 		MaxHeaderBytes:    opts.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(e.log.Handler(), slog.LevelWarn),
 		ConnState: func(c net.Conn, st http.ConnState) {
-			if tc, ok := c.(*trackedConn); ok {
+			switch tc := c.(type) {
+			case *trackedConn:
+				tc.state.Store(int32(st))
+			case *handoffConn:
 				tc.state.Store(int32(st))
 			}
 		},
+	}
+	if opts.Loop != LoopStd {
+		s.loop = newConnLoop(e, opts)
 	}
 	return s
 }
 
 // Serve accepts connections on ln until the server is shut down.
 func (s *Server) Serve(ln net.Listener) error {
+	if s.loop != nil {
+		return s.serveLoop(ln)
+	}
 	return s.Server.Serve(&trackedListener{Listener: ln, s: s})
 }
 
@@ -143,6 +159,24 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// setReadDeadline sets the read deadline t ("noDeadline": none) for the
+// phase it bounds (the loop's, fastloop.go: it knows the phase).
+func (c *trackedConn) setReadDeadline(t time.Time, phase int32) {
+	if t.IsZero() {
+		c.readBy.Store(0)
+	} else {
+		c.readBy.Store(t.UnixNano())
+	}
+	c.readFor.Store(phase)
+	_ = c.Conn.SetReadDeadline(t)
+}
+
+// setWriteDeadline sets the write deadline (the loop's).
+func (c *trackedConn) setWriteDeadline(t time.Time) { _ = c.Conn.SetWriteDeadline(t) }
+
+// noDeadline clears a deadline.
+var noDeadline time.Time
 
 // abortDeadline: read deadlines before it (Unix nanoseconds, 2001) are
 // net/http interrupting a read, not a timeout.

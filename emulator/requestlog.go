@@ -3,7 +3,6 @@ package emulator
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 
@@ -18,38 +17,35 @@ import (
 // Nothing of this costs a request anything when debug is off: the record is
 // made only then.
 
-// requestLog is what a request's debug line reports; it travels in the
-// request's context from serveOp to the operation's adapter.
+// requestLog is what a request's debug line reports; answerAPI passes it
+// from the edge to the service, which notes the table in it.
 type requestLog struct {
 	start time.Time
 	table string
 }
 
-type requestLogKey struct{}
-
-// tableNote returns where the service is to note r's TableName: its
-// requestLog's table, or nil when r is not logged.
-func tableNote(r *http.Request) *string {
-	if rl, _ := r.Context().Value(requestLogKey{}).(*requestLog); rl != nil {
-		return &rl.table
+// tableNote returns where the service is to note the request's TableName:
+// rl's table, or nil when the request is not logged (rl is nil).
+func (rl *requestLog) tableNote() *string {
+	if rl == nil {
+		return nil
 	}
-	return nil
+	return &rl.table
 }
 
-// withRequestLog returns r with a requestLog in its context when debug
-// logging is on, and r unchanged (and nil) otherwise.
-func (e *Emulator) withRequestLog(r *http.Request) (*http.Request, *requestLog) {
-	if !e.log.Enabled(r.Context(), slog.LevelDebug) {
-		return r, nil
+// newRequestLog returns a requestLog when debug logging is on, nil
+// otherwise.
+func (e *Emulator) newRequestLog(ctx context.Context) *requestLog {
+	if !e.log.Enabled(ctx, slog.LevelDebug) {
+		return nil
 	}
-	rl := &requestLog{start: time.Now()}
-	return r.WithContext(context.WithValue(r.Context(), requestLogKey{}, rl)), rl
+	return &requestLog{start: time.Now()}
 }
 
 // logAnswer logs a request's answer: the debug line when rl is not nil, and
-// every 500 whatever the level.
-func (e *Emulator) logAnswer(r *http.Request, rl *requestLog, reqID string, status int, ae *apierr.Error) {
-	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), service.TargetPrefix)
+// every 500 whatever the level. target is the request's X-Amz-Target.
+func (e *Emulator) logAnswer(target string, rl *requestLog, reqID string, status int, ae *apierr.Error) {
+	op := strings.TrimPrefix(target, service.TargetPrefix)
 	if status >= 500 {
 		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.Class.Name, "message", ae.Msg, "cause", ae.Cause)
 	}

@@ -2,12 +2,14 @@ package emulator
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -305,42 +307,119 @@ func (e *Emulator) Options() Options { return e.opts }
 // X-Amz-Target header naming the operation.
 func (e *Emulator) Handler() http.Handler { return e.handler }
 
-// serveOp is POST /: authenticate, read the body, dispatch on X-Amz-Target.
-// It checks neither the Origin nor the Content-Type: the operation is named
-// by X-Amz-Target alone, a header that a web page cannot send to another
-// site without a CORS preflight, which only -cors origins pass
-// (admin_guard.go).
+// serveOp is POST / on the net/http path: the request's few header values
+// go to answerAPI, the answer to writeResponse. It checks neither the
+// Origin nor the Content-Type: the operation is named by X-Amz-Target
+// alone, a header that a web page cannot send to another site without a
+// CORS preflight, which only -cors origins pass (admin_guard.go).
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	r, rl := e.withRequestLog(r)
-	reqID := newRequestID()
+	in := apiRequest{
+		ctx:             r.Context(),
+		target:          r.Header.Get("X-Amz-Target"),
+		auth:            r.Header.Get("Authorization"),
+		host:            r.Host,
+		tenant:          r.Header.Get(headerTenantCode),
+		contentEncoding: r.Header["Content-Encoding"],
+		contentLength:   r.ContentLength,
+		body:            r.Body,
+		remote:          r.RemoteAddr,
+	}
+	if in.auth == "" {
+		in.presigned = r.URL.Query().Get("X-Amz-Credential")
+	}
+	in.rl = e.newRequestLog(in.ctx)
 	e.cors.apply(w, r)
 	out := e.outBufs.Get().(*[]byte)
-	body, err := e.handle(w, r, reqID, (*out)[:0])
-	status := http.StatusOK
-	var ae *apierr.Error
-	if errors.Is(err, errBodyCutOff) {
+	ans := e.answerAPI(&in, (*out)[:0])
+	if ans.cutOff {
 		// The body stopped arriving (the server's read deadline): there
 		// is nobody to answer. Drop the connection without a response.
-		e.log.Debug("request body cut off", "request_id", reqID, "remote", r.RemoteAddr, "err", err)
 		panic(http.ErrAbortHandler)
 	}
+	ct, coding := r.Header.Get("Content-Type"), ""
+	if len(ans.body) >= minCompressedResponse {
+		coding = responseCoding(r.Header)
+	}
+	writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body)
+	e.recycleAPI(&ans, out)
+	e.logAPI(&in, &ans) // before net/http flushes the answer
+}
+
+// apiRequest is what the API's POST / needs of a request, on either path
+// (net/http's serveOp, the connection loop of fastloop.go): a few header
+// values, where it came from, and its body.
+type apiRequest struct {
+	ctx             context.Context
+	target          string   // X-Amz-Target
+	auth            string   // Authorization
+	presigned       string   // the X-Amz-Credential query parameter, read when auth is ""
+	host            string   // Host
+	tenant          string   // headerTenantCode
+	contentEncoding []string // the Content-Encoding headers
+	contentLength   int64    // -1: unknown
+	body            io.Reader
+	remote          string      // the client's address, for logs; "" with conn set
+	conn            net.Conn    // the loop's connection (remote read from it when logged)
+	rl              *requestLog // nil unless debug logging is on
+}
+
+// remoteAddr is the client's address, for logs.
+func (in *apiRequest) remoteAddr() string {
+	if in.remote == "" && in.conn != nil {
+		return in.conn.RemoteAddr().String()
+	}
+	return in.remote
+}
+
+// apiAnswer is answerAPI's answer: a status and JSON body, or cutOff when
+// the body stopped arriving and the connection is to be dropped unanswered.
+type apiAnswer struct {
+	reqID  string
+	status int
+	body   []byte
+	ae     *apierr.Error // the error answered; nil for 200
+	cutOff bool
+}
+
+// answerAPI serves one API call: authenticate, read the body, dispatch on
+// X-Amz-Target (handle). The answer's body is appended to outBuf.
+func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
+	ans := apiAnswer{reqID: newRequestID(), status: http.StatusOK}
+	body, err := e.handle(in, ans.reqID, outBuf)
+	if errors.Is(err, errBodyCutOff) {
+		e.log.Debug("request body cut off", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
+		ans.cutOff = true
+		ans.body = outBuf
+		return ans
+	}
 	if err != nil {
-		var known bool
-		ae, known = apierr.Classify(err)
+		ae, known := apierr.Classify(err)
 		if !known {
-			e.log.Error("unclassified error", "request_id", reqID, "target", r.Header.Get("X-Amz-Target"), "err", err)
+			e.log.Error("unclassified error", "request_id", ans.reqID, "target", in.target, "err", err)
 		}
-		status = ae.Class.Status
+		ans.ae = ae
+		ans.status = ae.Class.Status
 		body = wire.AppendErrorBody(body[:0], ae)
 	}
-	writeResponse(w, r, reqID, status, body)
-	if cap(body) <= maxPooledBuffer {
-		*out = body[:0]
+	ans.body = body
+	return ans
+}
+
+// recycleAPI is what follows an answer once written: its buffer back to
+// the pool, memory released after large deletes.
+func (e *Emulator) recycleAPI(ans *apiAnswer, out *[]byte) {
+	if cap(ans.body) <= maxPooledBuffer {
+		*out = ans.body[:0]
 		e.outBufs.Put(out)
 	}
 	e.release.maybeRelease()
-	if rl != nil || status >= 500 {
-		e.logAnswer(r, rl, reqID, status, ae)
+}
+
+// logAPI logs an answer (logAnswer) when debug logging is on or it is a
+// 500. Both paths log before the client can read the answer.
+func (e *Emulator) logAPI(in *apiRequest, ans *apiAnswer) {
+	if in.rl != nil || ans.status >= 500 {
+		e.logAnswer(in.target, in.rl, ans.reqID, ans.status, ans.ae)
 	}
 }
 
@@ -358,16 +437,16 @@ type backend interface {
 // outBuf) or an error: the credential, the operation, the body, the
 // in-flight limit, then the service. A panic in the service is a bug: it
 // is logged with its stack and answered with InternalServerError.
-func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, outBuf []byte) (out []byte, err error) {
-	cred, err := parseCredential(r)
+func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []byte, err error) {
+	cred, err := credentialOf(in.auth, in.presigned)
 	if err != nil {
 		return nil, err
 	}
 	var op service.Operation
 	if e.api != nil {
-		op, err = e.api.Lookup(r.Header.Get("X-Amz-Target"))
+		op, err = e.api.Lookup(in.target)
 	} else {
-		op, err = e.svc.Lookup(r.Header.Get("X-Amz-Target"))
+		op, err = e.svc.Lookup(in.target)
 	}
 	if err != nil {
 		return nil, err
@@ -381,7 +460,7 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 		}
 	}()
 	e.limit.reading.Add(1)
-	err = e.readBody(w, r, buf)
+	err = e.readBody(in, buf)
 	e.limit.reading.Add(-1)
 	if err != nil {
 		return nil, err
@@ -404,15 +483,15 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 		}
 	}()
 	req := service.Request{
-		Ctx:       r.Context(),
+		Ctx:       in.ctx,
 		AccessKey: cred.accessKey,
 		Region:    cred.region,
-		Tenant:    r.Header.Get(headerTenantCode),
+		Tenant:    in.tenant,
 		RequestID: reqID,
-		Host:      r.Host,
+		Host:      in.host,
 		Body:      buf.Bytes(),
 		Out:       outBuf,
-		TableName: tableNote(r),
+		TableName: in.rl.tableNote(),
 	}
 	if e.api != nil {
 		testReq := req // only this copy escapes
@@ -426,16 +505,16 @@ func (e *Emulator) handle(w http.ResponseWriter, r *http.Request, reqID string, 
 // The buffer grows as the bytes arrive: Content-Length reserves at most
 // initialBodyBytes, so a client announcing 16 MB and sending nothing holds
 // no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
-func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer) error {
-	if r.ContentLength > e.maxBody {
+func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer) error {
+	if in.contentLength > e.maxBody {
 		return apierr.RequestEntityTooLarge()
 	}
 	want := int64(0) // the buffer a body that arrives as announced needs
-	if r.ContentLength > 0 {
-		buf.Grow(int(min(r.ContentLength, initialBodyBytes)))
-		want = r.ContentLength + 1 // + 1: room to read its end
+	if in.contentLength > 0 {
+		buf.Grow(int(min(in.contentLength, initialBodyBytes)))
+		want = in.contentLength + 1 // + 1: room to read its end
 	}
-	n, err := readAtMost(buf, r.Body, e.maxBody+1, want)
+	n, err := readAtMost(buf, in.body, e.maxBody+1, want)
 	if n > e.maxBody {
 		return apierr.RequestEntityTooLarge()
 	}
@@ -445,8 +524,8 @@ func (e *Emulator) readBody(w http.ResponseWriter, r *http.Request, buf *bytes.B
 		}
 		return apierr.Serialization("")
 	}
-	if r.Header["Content-Encoding"] != nil {
-		return decompressBody(r.Header, buf, e.maxBody)
+	if in.contentEncoding != nil {
+		return decompressBody(in.contentEncoding, buf, e.maxBody)
 	}
 	return nil
 }
@@ -501,20 +580,33 @@ var (
 // x-amz-crc32 above all (they verify it), compressed when the client
 // allows it and the body is large enough (compress_response.go).
 func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status int, body []byte) {
-	h := w.Header()
-	ct := contentTypeJSON10
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-amz-json-1.1") {
-		ct = contentTypeJSON11
+	coding := ""
+	if len(body) >= minCompressedResponse {
+		coding = responseCoding(r.Header)
 	}
-	if len(body) >= minCompressedResponse { // compress_response.go
-		if coding := responseCoding(r.Header); coding != "" {
-			body = compressResponse(coding, body)
-			h["Content-Encoding"] = []string{coding}
-		}
+	writeResponseCoded(w, r.Header.Get("Content-Type"), coding, reqID, status, body)
+}
+
+// responseContentType is the Content-Type answered to a request of
+// Content-Type reqType: JSON 1.1 to 1.1, else 1.0.
+func responseContentType(reqType string) []string {
+	if strings.HasPrefix(reqType, "application/x-amz-json-1.1") {
+		return contentTypeJSON11
+	}
+	return contentTypeJSON10
+}
+
+// writeResponseCoded is writeResponse for a request of Content-Type
+// reqType, the body compressed with coding ("": none).
+func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, status int, body []byte) {
+	h := w.Header()
+	if coding != "" {
+		body = compressResponse(coding, body)
+		h["Content-Encoding"] = []string{coding}
 	}
 	// One allocation for the three values; each header gets a full slice.
 	vals := []string{reqID, strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10), strconv.Itoa(len(body))}
-	h["Content-Type"] = ct
+	h["Content-Type"] = responseContentType(reqType)
 	h["Server"] = serverHeader
 	h[headerRequestID] = vals[0:1:1]
 	h[headerCRC32] = vals[1:2:2]

@@ -61,6 +61,7 @@ type config struct {
 	limits                  limitFlags // limits.go
 	ttlSweepInterval        time.Duration
 	faults                  faultFlags // faults.go
+	httpLoop                string     // -httpLoop: own or std (emulator.HTTPLoop)
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -91,6 +92,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	addLimitFlags(fs, &c.limits)
+	fs.StringVar(&c.httpLoop, "httpLoop", string(emulator.LoopOwn), "how API calls are read off connections: own (the emulator's connection loop; other requests go to net/http) or std (net/http for everything)")
 	addFaultFlags(fs, &c.faults)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
@@ -114,6 +116,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if err := c.limits.validate(); err != nil {
 		return c, err
+	}
+	if l := emulator.HTTPLoop(c.httpLoop); l != emulator.LoopOwn && l != emulator.LoopStd {
+		return c, fmt.Errorf("-httpLoop %q: want own or std", c.httpLoop)
 	}
 	if err := c.validatePersistence(); err != nil {
 		return c, err
@@ -189,7 +194,9 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		return err
 	}
 	c.limits.applyMemoryLimit()
-	srv := emu.NewServer(c.limits.serverOptions())
+	so := c.limits.serverOptions()
+	so.Loop = emulator.HTTPLoop(c.httpLoop)
+	srv := emu.NewServer(so)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

@@ -51,9 +51,15 @@ func TestParseFlags(t *testing.T) {
 		{"bad port", []string{"-port", "70000"}, config{}, true},
 		{"stray argument", []string{"x"}, config{}, true},
 		{"unknown flag", []string{"-nope"}, config{}, true},
+		{"net/http alone", []string{"-httpLoop", "std"},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, httpLoop: "std"}, false},
+		{"unknown loop", []string{"-httpLoop", "fast"}, config{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.want.httpLoop == "" {
+				tt.want.httpLoop = "own" // the default
+			}
 			got, err := parseFlags(tt.args, io.Discard)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("got error %v, want error %v", err, tt.wantErr)

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -714,11 +713,19 @@ func serveChild() {
 		os.Exit(0)
 	}()
 	fmt.Println(ln.Addr().String())
-	// Served like cmd/dynamoemu serves: its ReadHeaderTimeout arms a read
-	// deadline for every request.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Served as cmd/dynamoemu serves: emulator.Server with its default
+	// options and connection loop (fastloop.go), or net/http alone with
+	// DYNAMOEMU_HTTP_LOOP=std in the child's environment
+	// (DYNAMOEMU_BENCH_CHILD_ENV=DYNAMOEMU_HTTP_LOOP=std). The API's
+	// POST / is the loop's; rusagePath and noopPath (the floor) are
+	// handed to net/http with their connection, which net/http keeps.
+	srv := e.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv(httpLoopEnv))})
+	srv.Handler = h
 	_ = srv.Serve(ln)
 }
+
+// httpLoopEnv chooses the child server's connection loop (own or std).
+const httpLoopEnv = "DYNAMOEMU_HTTP_LOOP"
 
 // replayer answers each request with the emulator's response to the first
 // request with the same X-Amz-Target and body.
@@ -767,9 +774,14 @@ func (p *replayer) serve(w http.ResponseWriter, r *http.Request, api http.Handle
 // cpuTime is a process's CPU time so far, in nanoseconds.
 type cpuTime struct{ user, sys int64 }
 
+// rusageClient asks the child for its CPU time on connections of its own:
+// a GET on one of the benchmark's connections would move that connection
+// from the connection loop to net/http for good.
+var rusageClient = &http.Client{Transport: &http.Transport{}}
+
 // childCPU returns the child server's CPU time so far.
-func childCPU(b *testing.B, hc *http.Client, url string) cpuTime {
-	res, err := hc.Get(url + rusagePath)
+func childCPU(b *testing.B, _ *http.Client, url string) cpuTime {
+	res, err := rusageClient.Get(url + rusagePath)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,8 +16,10 @@
 //   - http: the same client over real HTTP on loopback to a server in this
 //     process.
 //   - http-child: the same client over loopback HTTP to a server in a child
-//     process (this test binary re-executed, served with cmd/dynamoemu's
-//     http.Server settings). Besides the usual figures it reports
+//     process (this test binary re-executed, served as cmd/dynamoemu
+//     serves: emulator.Server with its default options and connection
+//     loop; DYNAMOEMU_BENCH_CHILD_ENV=DYNAMOEMU_HTTP_LOOP=std serves it
+//     with net/http alone, for comparison). Besides the usual figures it reports
 //     server-user-ns/op and server-sys-ns/op, the child's CPU time
 //     (getrusage(RUSAGE_SELF), read over HTTP before and after the loop)
 //     divided by the operations: the server's whole CPU per request,
@@ -28,7 +30,9 @@
 // and response bytes, but the child answers with a replay of the emulator's
 // response instead of running the emulator. It is the floor under
 // http-child: the server CPU that the SDK's traffic costs net/http, the
-// runtime and the kernel. http-child minus the floor is the emulator's own
+// runtime and the kernel (the floor's path is not the API's POST /, so
+// the loop hands its connection to net/http: the floor stays net/http's,
+// and with the loop http-child can go below it). http-child minus the floor is the emulator's own
 // share over HTTP.
 //
 // DYNAMOEMU_BENCH_CHILD_CPUPROFILE=file writes a CPU profile of the child;

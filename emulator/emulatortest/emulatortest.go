@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -81,9 +83,21 @@ func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emula
 		t.Fatalf("emulatortest: %v", err)
 	}
 	t.Cleanup(func() { e.Close() })
-	srv := httptest.NewServer(e.Handler())
-	t.Cleanup(srv.Close)
-	return srv.URL, e, newClient(srv.URL, uniqueAccessKey(t), srv.Client())
+	// Served as cmd/dynamoemu serves: emulator.Server, its connection loop
+	// (or net/http alone with DYNAMOEMU_HTTP_LOOP=std).
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("emulatortest: %v", err)
+	}
+	srv := e.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))})
+	go func() { _ = srv.Serve(ln) }()
+	hc := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(func() {
+		hc.CloseIdleConnections()
+		_ = srv.Close()
+	})
+	url := "http://" + ln.Addr().String()
+	return url, e, newClient(url, uniqueAccessKey(t), hc)
 }
 
 func newClient(endpoint, accessKey string, hc *http.Client) *dynamodb.Client {

@@ -1,0 +1,319 @@
+package emulator
+
+import (
+	"bytes"
+)
+
+// The request head as the connection loop (fastloop.go) reads it. The loop
+// serves a request itself only when it is an API call of the plainest form,
+// which is what the SDKs and the AWS CLI send: POST / over HTTP/1.1 (or
+// HTTP/1.0 without keep-alive) with a Content-Length, and none of the
+// headers that ask for more of HTTP (Transfer-Encoding, Expect, Upgrade)
+// or come from a browser (Origin: CORS). Anything else, and anything the
+// parser is not sure about (obsolete line folding, bare LF line ends,
+// repeated headers it reads, bytes net/http refuses), is not eligible: the
+// connection goes to net/http, which answers it as it always did.
+
+// requestHead is what the loop reads of an eligible request's head. Its
+// strings alias nothing: they are copied out of the read buffer (one
+// allocation for all of them).
+type requestHead struct {
+	http10          bool // HTTP/1.0: the connection closes after the answer
+	close           bool // Connection: close
+	contentLength   int64
+	host            string
+	target          string // X-Amz-Target
+	auth            string // Authorization
+	contentType     string
+	contentEncoding string // "" when absent
+	acceptEncoding  string // "" when absent
+	tenant          string // headerTenantCode
+}
+
+// headFields are the header names the parser reads, lower case, and what
+// each is.
+const (
+	fieldOther = iota
+	fieldHost
+	fieldTarget
+	fieldAuth
+	fieldContentType
+	fieldContentEncoding
+	fieldAcceptEncoding
+	fieldTenant
+	fieldContentLength
+	fieldConnection
+	fieldRefused // Transfer-Encoding, Expect, Upgrade, Origin: net/http's
+	fieldCount
+)
+
+// fieldOf returns which header name is (ASCII, any case).
+func fieldOf(name []byte) int {
+	switch len(name) {
+	case 4:
+		if asciiEqualFold(name, "host") {
+			return fieldHost
+		}
+	case 6:
+		if asciiEqualFold(name, "expect") || asciiEqualFold(name, "origin") {
+			return fieldRefused
+		}
+	case 7:
+		if asciiEqualFold(name, "upgrade") {
+			return fieldRefused
+		}
+	case 10:
+		if asciiEqualFold(name, "connection") {
+			return fieldConnection
+		}
+	case 12:
+		if asciiEqualFold(name, "x-amz-target") {
+			return fieldTarget
+		}
+		if asciiEqualFold(name, "content-type") {
+			return fieldContentType
+		}
+	case 13:
+		if asciiEqualFold(name, "authorization") {
+			return fieldAuth
+		}
+		if asciiEqualFold(name, "x-tenant-code") { // headerTenantCode
+			return fieldTenant
+		}
+	case 14:
+		if asciiEqualFold(name, "content-length") {
+			return fieldContentLength
+		}
+	case 15:
+		if asciiEqualFold(name, "accept-encoding") {
+			return fieldAcceptEncoding
+		}
+	case 16:
+		if asciiEqualFold(name, "content-encoding") {
+			return fieldContentEncoding
+		}
+	case 17:
+		if asciiEqualFold(name, "transfer-encoding") {
+			return fieldRefused
+		}
+	}
+	return fieldOther
+}
+
+// asciiEqualFold reports whether b is s (lower case) in any ASCII case.
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// headEnd returns the length of the head at the start of b (through the
+// empty line that ends it), or -1 when b holds no complete head. Only CRLF
+// line ends count; a head with a bare LF is found by net/http, not here.
+func headEnd(b []byte) int {
+	if i := bytes.Index(b, crlfcrlf); i >= 0 {
+		return i + 4
+	}
+	return -1
+}
+
+var crlfcrlf = []byte("\r\n\r\n")
+
+// parseHead parses a complete head (as headEnd delimits it). ok is false
+// when the request is not eligible for the loop.
+func parseHead(b []byte, h *requestHead) (ok bool) {
+	line, rest, found := bytes.Cut(b, crlf)
+	if !found {
+		return false
+	}
+	switch string(line) {
+	case "POST / HTTP/1.1":
+	case "POST / HTTP/1.0":
+		h.http10 = true
+	default:
+		return false
+	}
+	var vals [fieldCount][]byte
+	var seen [fieldCount]bool
+	for {
+		line, rest, found = bytes.Cut(rest, crlf)
+		if !found {
+			return false
+		}
+		if len(line) == 0 {
+			break
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon <= 0 {
+			return false // no name, or a continuation line (starts with a blank)
+		}
+		name := line[:colon]
+		for _, c := range name {
+			if !isTokenChar(c) {
+				return false
+			}
+		}
+		val := trimBlanks(line[colon+1:])
+		for _, c := range val {
+			if c < ' ' && c != '\t' || c == 0x7f {
+				return false
+			}
+		}
+		f := fieldOf(name)
+		switch {
+		case f == fieldRefused:
+			return false
+		case f == fieldOther:
+			continue
+		case seen[f]:
+			return false // repeated: net/http decides what it means
+		}
+		seen[f] = true
+		vals[f] = val
+	}
+	if !seen[fieldContentLength] || !h.http10 && !seen[fieldHost] {
+		return false
+	}
+	n, ok := parseContentLength(vals[fieldContentLength])
+	if !ok {
+		return false
+	}
+	h.contentLength = n
+	if !validHost(vals[fieldHost]) {
+		return false
+	}
+	if seen[fieldConnection] {
+		c := connectionTokens(vals[fieldConnection])
+		switch {
+		case c&connUnknown != 0:
+			return false
+		case c&connKeepAlive != 0 && h.http10:
+			return false // HTTP/1.0 keep-alive: net/http's
+		}
+		h.close = c&connClose != 0
+	}
+	// One string for all the values, sliced.
+	size := 0
+	for f := fieldHost; f <= fieldTenant; f++ {
+		size += len(vals[f])
+	}
+	all := make([]byte, 0, size)
+	for f := fieldHost; f <= fieldTenant; f++ {
+		all = append(all, vals[f]...)
+	}
+	s := string(all)
+	pos := 0
+	take := func(f int) string {
+		v := s[pos : pos+len(vals[f])]
+		pos += len(vals[f])
+		return v
+	}
+	h.host = take(fieldHost)
+	h.target = take(fieldTarget)
+	h.auth = take(fieldAuth)
+	h.contentType = take(fieldContentType)
+	h.contentEncoding = take(fieldContentEncoding)
+	h.acceptEncoding = take(fieldAcceptEncoding)
+	h.tenant = take(fieldTenant)
+	return true
+}
+
+var crlf = []byte("\r\n")
+
+// trimBlanks drops leading and trailing spaces and tabs.
+func trimBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// isTokenChar reports whether c may appear in a header name (RFC 9110's
+// tchar).
+func isTokenChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
+		return true
+	}
+	return false
+}
+
+// parseContentLength reads a Content-Length: 1 to 15 digits (a body over
+// the limit is refused long before).
+func parseContentLength(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// validHost reports whether a Host value is one the loop takes: the bytes
+// of a name, an IPv4 address or a bracketed IPv6 address and a port. Any
+// other byte (net/http refuses some) sends the request to net/http.
+func validHost(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.', c == '-', c == ':', c == '[', c == ']', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Connection header tokens.
+const (
+	connClose = 1 << iota
+	connKeepAlive
+	connUnknown
+)
+
+// connectionTokens returns the tokens of a Connection value: close,
+// keep-alive, anything else (connUnknown).
+func connectionTokens(b []byte) int {
+	out := 0
+	for len(b) > 0 {
+		tok := b
+		if i := bytes.IndexByte(b, ','); i >= 0 {
+			tok, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		tok = trimBlanks(tok)
+		switch {
+		case len(tok) == 0:
+		case asciiEqualFold(tok, "close"):
+			out |= connClose
+		case asciiEqualFold(tok, "keep-alive"):
+			out |= connKeepAlive
+		default:
+			out |= connUnknown
+		}
+	}
+	return out
+}
