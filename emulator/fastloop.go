@@ -99,6 +99,9 @@ type loopConn struct {
 	public bool  // the connection arrived at a non-loopback address (hosts.go)
 	head   requestHead
 	body   bodyReader
+	// headBuf holds the head of the answer being written (fastloop_write.go),
+	// reused from answer to answer.
+	headBuf []byte
 }
 
 // bodyReader reads the n bytes left of a request body from br.
@@ -343,7 +346,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 		coding = acceptedCoding(h.acceptEncoding)
 	}
 	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
-	err := writeAnswer(lc.bw, h, coding, &ans, keep)
+	err := writeAnswer(lc, h, coding, &ans, keep)
 	e.recycleAPI(&ans, out)
 	return err == nil && keep
 }
