@@ -28,7 +28,8 @@
 // below. It runs every operation against every server in turn and prints
 // a Markdown table naming the machine (report.go).
 //
-// Files: main.go (flags), client.go (the protocol), workload.go (requests
+// Files: main.go (flags), client.go (the protocol), rawclient.go (the
+// preload's lean HTTP/1.1 connection), workload.go (requests
 // and checks), run.go (clients, latency), preload.go, procstat.go (CPU times, the
 // machine), floor.go, targets.go (starting servers), report.go.
 package main

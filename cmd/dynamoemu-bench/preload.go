@@ -76,7 +76,7 @@ func batchBody(b []byte, table string, from, to int) []byte {
 var emptyBatchAnswer = []byte(`{"UnprocessedItems":{}}`)
 
 // preload writes n items into w's table (created by the caller) from conc
-// clients and checks every answer.
+// clients, each on its own connection (rawConn), and checks every answer.
 func preload(c *client, w *workload, n, conc, pid int) preloadResult {
 	batches := (n + batchSize - 1) / batchSize
 	var next atomic.Int64
@@ -95,13 +95,19 @@ func preload(c *client, w *workload, n, conc, pid int) preloadResult {
 			var b []byte
 			var resp bytes.Buffer
 			res := &results[i]
+			rc, err := newRawConn(c.url, c.accessKey)
+			if err != nil {
+				res.errors, res.firstErr = 1, err
+				return
+			}
+			defer rc.close()
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= batches {
 					return
 				}
 				b = batchBody(b[:0], w.table, k*batchSize, min((k+1)*batchSize, n))
-				body, err := c.call("BatchWriteItem", b, &resp)
+				body, err := rc.call("BatchWriteItem", b, &resp)
 				if err == nil && !bytes.Equal(body, emptyBatchAnswer) {
 					err = check(request{op: "BatchWriteItem", kind: "batch"}, body, true)
 				}
