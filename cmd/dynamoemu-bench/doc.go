@@ -29,7 +29,7 @@
 // a Markdown table naming the machine (report.go).
 //
 // Files: main.go (flags), client.go (the protocol), rawclient.go (the
-// preload's lean HTTP/1.1 connection), workload.go (requests
-// and checks), run.go (clients, latency), preload.go, procstat.go (CPU times, the
+// preload's lean HTTP/1.1 connection), workload.go (requests and checks),
+// run.go (clients, latency), preload.go, procstat.go (CPU times, the
 // machine), floor.go, targets.go (starting servers), report.go.
 package main
