@@ -11,8 +11,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -188,7 +190,7 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	}
 	c.limits.applyMemoryLimit()
 	srv := emu.NewServer(c.limits.serverOptions())
-	ctx, installed, stop := shutdownSignals() // signals.go
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	errc := make(chan error, len(lns))
@@ -196,7 +198,6 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		go func() { errc <- srv.Serve(ln) }()
 	}
 	go emu.RunTTLSweeper(ctx, c.ttlSweepInterval)
-	<-installed
 	addr := lns[0].Addr().String()
 	url := "http://" + addr
 	if len(lns) > 1 {
