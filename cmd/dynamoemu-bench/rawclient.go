@@ -44,8 +44,9 @@ func newRawConn(endpoint, accessKey string) (*rawConn, error) {
 }
 
 // call sends body to operation op and returns the answer's body (valid
-// until the next call), or an *apiError for a non-200 answer. A broken
-// connection is dialled again once.
+// until the next call), or an *apiError for a non-200 answer. A kept
+// connection found closed is dialled again once and the request sent
+// again: op must be one that may be repeated.
 func (c *rawConn) call(op string, body []byte, buf *bytes.Buffer) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
 		fresh := c.conn == nil
@@ -61,8 +62,10 @@ func (c *rawConn) call(op string, body []byte, buf *bytes.Buffer) ([]byte, error
 			c.close()
 		}
 		if err != nil {
-			// A kept connection the server closed meanwhile fails at once:
-			// send again on a new one (the request was not read).
+			// A kept connection the server closed meanwhile ends at once:
+			// send again on a new one. The server may have read the
+			// request first, so this is only for requests that may be
+			// repeated, as the preload's puts of fixed items may.
 			if !fresh && attempt == 0 && errors.Is(err, io.EOF) {
 				continue
 			}
