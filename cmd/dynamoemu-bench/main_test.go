@@ -212,7 +212,7 @@ func TestPreloadCatches(t *testing.T) {
 	defer srv.Close()
 	c := config{preload: 50, concurrency: []int{2}}
 	var out bytes.Buffer
-	if err := measure(c, []*target{{name: "x", url: srv.URL}}, &out, io.Discard); err == nil {
+	if err := measure(c, []*target{{name: "x", url: srv.URL, strict: true}}, &out, io.Discard); err == nil {
 		t.Fatalf("unprocessed items passed:\n%s", out.String())
 	}
 }
