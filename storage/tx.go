@@ -135,7 +135,6 @@ func (tx *WriteTx) write(origin Origin, t *Table, k Key, item Item, decodeOld bo
 	if err := t.ks.checkKey(k); err != nil {
 		return Change{}, err
 	}
-	old, found := t.getLocked(k.Partition.str, t.sortKeyOf(k))
 	kept := false
 	if fn != nil {
 		inner := fn
@@ -146,6 +145,11 @@ func (tx *WriteTx) write(origin Origin, t *Table, k Key, item Item, decodeOld bo
 		}
 	}
 	ch, err := t.putItemLocked(k, item, decodeOld, fn)
+	// The write looked the stored item up: its entry comes back in
+	// ch.oldE, set when there was one (a record is never empty), so it
+	// is not looked up (nor its sort key encoded) twice (issue 25:
+	// preload).
+	old, found := ch.oldE, ch.oldE.rec != ""
 	if err != nil || kept || (!found && ch.New == nil) { // nothing changed
 		return ch, err
 	}

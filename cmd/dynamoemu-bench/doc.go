@@ -15,6 +15,10 @@
 // per request from /proc/<pid>/stat, which is what a busy machine
 // disturbs least.
 //
+// -preload N instead writes N items into a fresh table by BatchWriteItem
+// of 25 from -concurrency clients and reports the wall time, items per
+// second and the server's CPU time per item (preload.go).
+//
 // -matrix starts each server here: dynamoemu (built from this module, or
 // -emulator-bin), DynamoDB Local (a private instance started with
 // conformance/oracle/dynamodb-local.sh, or the shared one), dynalite
@@ -24,7 +28,8 @@
 // below. It runs every operation against every server in turn and prints
 // a Markdown table naming the machine (report.go).
 //
-// Files: main.go (flags), client.go (the protocol), workload.go (requests
-// and checks), run.go (clients, latency), procstat.go (CPU times, the
+// Files: main.go (flags), client.go (the protocol), rawclient.go (the
+// preload's lean HTTP/1.1 connection), workload.go (requests and checks),
+// run.go (clients, latency), preload.go, procstat.go (CPU times, the
 // machine), floor.go, targets.go (starting servers), report.go.
 package main

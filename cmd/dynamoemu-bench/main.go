@@ -33,6 +33,7 @@ type config struct {
 	partitions  int
 	strict      bool
 	accessKey   string
+	preload     int // load this many items by BatchWriteItem instead of -ops (preload.go)
 
 	matrix      bool
 	targets     []string
@@ -58,6 +59,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.partitions, "partitions", 100, "partitions of 10 items the table holds")
 	fs.BoolVar(&c.strict, "strict", true, "check that answers hold the keys asked for (off for canned answers)")
 	fs.StringVar(&c.accessKey, "accessKey", "", "access key to send (default: a fresh one, an empty namespace)")
+	fs.IntVar(&c.preload, "preload", 0, "instead of -ops: write this many items into a fresh table by BatchWriteItem of 25 from each -concurrency clients, check every answer, report the time, items/s and server CPU per item")
 	fs.BoolVar(&c.matrix, "matrix", false, "start the servers of -targets here and measure them all, interleaved; print a Markdown table")
 	fs.StringVar(&c.emulatorBin, "emulator-bin", "", "-matrix: the dynamoemu binary (default: built from this module)")
 	fs.StringVar(&c.ddbLocal, "dynamodb-local", "private", "-matrix: private (start one, with conformance/oracle/dynamodb-local.sh) or shared (the running one; its CPU time includes other clients')")
@@ -107,6 +109,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.ddbLocal != "private" && c.ddbLocal != "shared" {
 		return c, fmt.Errorf("-dynamodb-local: %q is neither private nor shared", c.ddbLocal)
+	}
+	if c.preload < 0 {
+		return c, errors.New("-preload: a number of items")
 	}
 	if c.partitions < 10 || c.duration <= 0 || c.warmup < 0 {
 		return c, errors.New("-partitions must be at least 10 (Scan reads 100 items), -duration positive")

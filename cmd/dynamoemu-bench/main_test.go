@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -168,5 +169,50 @@ func TestParseFlags(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("parseFlags(%q): got error %v, want ok %v", tc.args, err, tc.ok)
 		}
+	}
+}
+
+// TestPreloadEmulator preloads a few batches' worth (the last one short)
+// into the emulator in this process: every answer passes and the table
+// holds them all.
+func TestPreloadEmulator(t *testing.T) {
+	e, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	c := config{preload: 1010, concurrency: []int{1, 4}}
+	var out bytes.Buffer
+	tgt := &target{name: "dynamoemu", url: srv.URL, strict: true}
+	if err := measure(c, []*target{tgt}, &out, io.Discard); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got := strings.Count(out.String(), "1010 items in"); got != 2 {
+		t.Errorf("got %d preload lines, want 2:\n%s", got, out.String())
+	}
+}
+
+// TestPreloadCatches: a server that leaves items unprocessed fails the
+// preload.
+func TestPreloadCatches(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("X-Amz-Target") {
+		case "DynamoDB_20120810.BatchWriteItem":
+			io.WriteString(w, `{"UnprocessedItems":{"t":[{"PutRequest":{"Item":{}}}]}}`)
+		case "DynamoDB_20120810.DescribeTable":
+			io.WriteString(w, `{"Table":{"TableStatus":"ACTIVE"}}`)
+		case "DynamoDB_20120810.Scan":
+			io.WriteString(w, `{"Count":50}`)
+		default:
+			io.WriteString(w, `{}`)
+		}
+	}))
+	defer srv.Close()
+	c := config{preload: 50, concurrency: []int{2}}
+	var out bytes.Buffer
+	if err := measure(c, []*target{{name: "x", url: srv.URL, strict: true}}, &out, io.Discard); err == nil {
+		t.Fatalf("unprocessed items passed:\n%s", out.String())
 	}
 }

@@ -49,6 +49,9 @@ func runMatrix(c config, stdout, stderr io.Writer) error {
 // for each operation, the targets one after the other, so that a busy
 // machine disturbs them alike), prints the table and deletes the tables.
 func measure(c config, targets []*target, stdout, stderr io.Writer) error {
+	if c.preload > 0 {
+		return runPreload(c, targets, stdout, stderr)
+	}
 	suffix := fmt.Sprintf("%08x", rand.Uint32())
 	type prepared struct {
 		t *target

@@ -273,6 +273,26 @@ func isKey(it map[string]attr, p, s int) bool {
 
 // setup creates the table (ACTIVE) and loads its items with BatchWriteItem.
 func (w *workload) setup(c *client) error {
+	if err := w.create(c); err != nil {
+		return err
+	}
+	var b []byte
+	n := w.partitions * itemsPerPartition
+	for i := 0; i < n; i += batchSize {
+		b = batchBody(b[:0], w.table, i, min(i+batchSize, n))
+		body, err := c.call("BatchWriteItem", b, nil)
+		if err != nil {
+			return fmt.Errorf("loading items: %w", err)
+		}
+		if err := check(request{op: "BatchWriteItem", kind: "batch"}, body, true); err != nil {
+			return fmt.Errorf("loading items: %w", err)
+		}
+	}
+	return nil
+}
+
+// create creates the table and waits until it is ACTIVE.
+func (w *workload) create(c *client) error {
 	create := map[string]any{
 		"TableName": w.table,
 		"AttributeDefinitions": []map[string]string{
@@ -295,28 +315,6 @@ func (w *workload) setup(c *client) error {
 			break
 		}
 		sleepMillis(100)
-	}
-	var b []byte
-	n := w.partitions * itemsPerPartition
-	for i := 0; i < n; i += batchSize {
-		b = append(b[:0], `{"RequestItems":{"`...)
-		b = append(b, w.table...)
-		b = append(b, `":[`...)
-		for j := i; j < min(i+batchSize, n); j++ {
-			if j > i {
-				b = append(b, ',')
-			}
-			b = appendItem(append(b, `{"PutRequest":{"Item":`...), j/itemsPerPartition, j%itemsPerPartition)
-			b = append(b, "}}"...)
-		}
-		b = append(b, "]}}"...)
-		body, err := c.call("BatchWriteItem", b, nil)
-		if err != nil {
-			return fmt.Errorf("loading items: %w", err)
-		}
-		if err := check(request{op: "BatchWriteItem", kind: "batch"}, body, true); err != nil {
-			return fmt.Errorf("loading items: %w", err)
-		}
 	}
 	return nil
 }

@@ -442,7 +442,10 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 
 // keyID is a comparable identity of a key: kind and bytes of each part.
 func keyID(k storage.Key) string {
-	b := make([]byte, 0, 16+len(k.Partition.Str())+len(k.Sort.Str()))
+	// Built on the stack when it fits (one allocation, the string; issue
+	// 25: preload).
+	var buf [96]byte
+	b := buf[:0]
 	b = append(b, byte(k.Partition.Kind()))
 	b = strconv.AppendInt(b, int64(len(k.Partition.Str())), 10)
 	b = append(b, ':')
