@@ -158,7 +158,7 @@ func countItems(c *client, table string) (int, error) {
 			return total, err
 		}
 		if err := json.Unmarshal(resp, &page); err != nil {
-			return total, fmt.Errorf("Scan: answer is not JSON: %v", err)
+			return total, fmt.Errorf("the Scan answer is not JSON: %v", err)
 		}
 		total += page.Count
 		if len(page.LastEvaluatedKey) == 0 || string(page.LastEvaluatedKey) == "null" {
