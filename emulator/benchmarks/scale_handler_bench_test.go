@@ -1,0 +1,118 @@
+package benchmarks
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// BenchmarkScaleHandler is issue 25's flatness check through the handler
+// (the edge and the service, as a request meets them): GetItem, PutItem
+// (replacing an item), Query of one partition (10 items) and Query of a
+// global secondary index (10 entries) at random keys of a table of n items
+// of 240 bytes (10 a partition, one GSI), for n = 10k and 1M, and 10M with
+// DYNAMOEMU_SCALE_10M=1 (about 7 GB and minutes to load: on demand only).
+// The table is loaded by BatchWriteItem through the handler, untimed.
+// storage's BenchmarkScaleOps measures the same operations on the bare
+// table, where a random key's cache and TLB misses are all there is.
+//
+//	DYNAMOEMU_SCALE_10M=1 go test ./emulator/benchmarks -run '^$' -bench ScaleHandler -benchtime 20000x -timeout 60m
+func BenchmarkScaleHandler(b *testing.B) {
+	sizes := []int{10_000, 1_000_000}
+	if os.Getenv("DYNAMOEMU_SCALE_10M") != "" {
+		sizes = append(sizes, 10_000_000)
+	}
+	for _, n := range sizes {
+		e := newEmulator(b)
+		h := e.Handler()
+		ak := newAccessKey()
+		loadScaleTable(b, h, ak, n)
+		parts := n / 10
+		ops := []struct {
+			name, op string
+			body     func(r *rand.Rand) string
+		}{
+			{"GetItem", "GetItem", func(r *rand.Rand) string {
+				p := r.IntN(parts)
+				return fmt.Sprintf(`{"TableName":"scale","Key":{"pk":{"S":"user#%07d"},"sk":{"N":"%d"}}}`, p, r.IntN(10))
+			}},
+			{"PutItem", "PutItem", func(r *rand.Rand) string {
+				return `{"TableName":"scale","Item":` + itemJSON(b, r.IntN(parts), r.IntN(10), true) + `}`
+			}},
+			{"Query", "Query", func(r *rand.Rand) string {
+				return fmt.Sprintf(`{"TableName":"scale","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"user#%07d"}}}`, r.IntN(parts))
+			}},
+			{"IndexQuery", "Query", func(r *rand.Rand) string {
+				return fmt.Sprintf(`{"TableName":"scale","IndexName":"byEmail","KeyConditionExpression":"email = :e","ExpressionAttributeValues":{":e":{"S":"someone.%d@example.com"}}}`, r.IntN(parts))
+			}},
+		}
+		for _, o := range ops {
+			b.Run(fmt.Sprintf("items=%d/%s", n, o.name), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(uint64(n), 7))
+				reqs := make([]*rawRequest, 4096)
+				for i := range reqs {
+					reqs[i] = newRawRequest(ak, o.op, o.body(r))
+				}
+				want := `"Count":10,`
+				cpu0, _ := processCPU()
+				i := 0
+				for b.Loop() {
+					req := reqs[i%len(reqs)]
+					i++
+					if status := req.serve(h); status != http.StatusOK {
+						b.Fatalf("%s: %d %.300s", o.name, status, req.w.out.String())
+					}
+					if o.op == "Query" && !strings.Contains(req.w.out.String(), want) {
+						b.Fatalf("%s: %.300s, want 10 items", o.name, req.w.out.String())
+					}
+				}
+				cpu1, _ := processCPU()
+				b.ReportMetric(float64(cpu1.user+cpu1.sys-cpu0.user-cpu0.sys)/float64(b.N), "cpu-ns/op")
+			})
+		}
+		if status, out, _ := handlerPoster(h, ak)("DeleteTable", `{"TableName":"scale"}`); status != http.StatusOK {
+			b.Fatalf("DeleteTable: %d %s", status, out)
+		}
+		e.Close()
+		settleMemory()
+	}
+}
+
+// loadScaleTable creates BenchmarkScaleHandler's table and writes n items
+// into it, 25 to a BatchWriteItem.
+func loadScaleTable(b *testing.B, h http.Handler, ak string, n int) {
+	post := handlerPoster(h, ak)
+	if status, out, _ := post("CreateTable", `{"TableName":"scale","BillingMode":"PAY_PER_REQUEST",`+
+		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"email","AttributeType":"S"}],`+
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],`+
+		`"GlobalSecondaryIndexes":[{"IndexName":"byEmail","KeySchema":[{"AttributeName":"email","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]}`); status != http.StatusOK {
+		b.Fatalf("CreateTable: %d %s", status, out)
+	}
+	var sb strings.Builder
+	r := newRawRequest(ak, "BatchWriteItem", "")
+	for i := 0; i < n; i += 25 {
+		sb.Reset()
+		sb.WriteString(`{"RequestItems":{"scale":[`)
+		for j := i; j < min(i+25, n); j++ {
+			if j > i {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(`{"PutRequest":{"Item":`)
+			sb.WriteString(itemJSON(b, j/10, j%10, true))
+			sb.WriteString(`}}`)
+		}
+		sb.WriteString(`]}}`)
+		r.data = []byte(sb.String())
+		r.req.ContentLength = int64(len(r.data))
+		if status := r.serve(h); status != http.StatusOK || strings.Contains(r.w.out.String(), `"PutRequest"`) {
+			b.Fatalf("BatchWriteItem: %d %.300s", status, r.w.out.String())
+		}
+	}
+	if status, out, _ := post("DescribeTable", `{"TableName":"scale"}`); status != http.StatusOK || !strings.Contains(out, `"ItemCount":`+strconv.Itoa(n)) {
+		b.Fatalf("DescribeTable: %d %.300s", status, out)
+	}
+}
