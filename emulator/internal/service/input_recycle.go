@@ -31,3 +31,15 @@ func (in *GetItemInput) recycle() {
 	wire.RecycleNames(in.ExpressionAttributeNames)
 	in.Key, in.ExpressionAttributeNames = nil, nil
 }
+
+// recycle gives back the ExpressionAttributeNames,
+// ExpressionAttributeValues and ExclusiveStartKey maps: the key condition,
+// filter and projection copy the values and names they use, the start key
+// becomes a storage.Key (or, for an index, is only read during the walk),
+// and the page, its LastEvaluatedKey included, is made from stored items.
+func (in *QueryInput) recycle() {
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	wire.RecycleValues(in.ExpressionAttributeValues)
+	wire.RecycleItem(in.ExclusiveStartKey)
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ExclusiveStartKey = nil, nil, nil
+}

@@ -282,6 +282,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	// expressions and unused placeholders, the start key, and only then
 	// Select.
 	comp, cerr := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if cerr == nil {
+		defer comp.Release() // the key condition, filter and projection keep nothing of it
+	}
 	if cerr == nil && in.KeyConditionExpression != nil {
 		if err := comp.CheckKeyCondition(*in.KeyConditionExpression); err != nil {
 			return nil, err
