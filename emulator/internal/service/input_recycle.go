@@ -8,7 +8,9 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 // type implements recycler only when no map of it outlives the request:
 // the operation copies the values it keeps (storage.Key, compiled
 // expressions' values and names, records) and no error, output, hook,
-// report or goroutine holds the maps themselves.
+// report or goroutine holds the maps themselves. An output type (a Query
+// or Scan page, page_pool.go) implements it too: the adapter calls its
+// recycle once the output is encoded.
 type recycler interface{ recycle() }
 
 // recycle gives back the Key, ExpressionAttributeNames and

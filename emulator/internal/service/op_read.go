@@ -89,8 +89,9 @@ type ScanOutput = pageOutput
 // pageOutput is one page of a Query or Scan. It encodes itself: items are
 // appended straight from storage values, without an intermediate wire map.
 type pageOutput struct {
-	Items            []storage.Item        // nil and omitted for Select COUNT
-	stored           []storage.EncodedItem // whole items written straight from storage, after Items
+	Items            []storage.Item         // nil and omitted for Select COUNT
+	stored           []storage.EncodedItem  // whole items written straight from storage, after Items
+	storedBox        *[]storage.EncodedItem // the pool's box stored came from (page_pool.go); nil: not pooled
 	countOnly        bool
 	Count            int
 	ScannedCount     int
@@ -156,10 +157,11 @@ func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, l
 // records too (page_eval.go).
 type pageReader struct {
 	req       *readRequest
-	eval      pageEval              // the filter and projection bound to this page
-	bound     bool                  // eval is set
-	items     []storage.Item        // items of an index's projection
-	stored    []storage.EncodedItem // whole items, without a projection
+	eval      pageEval               // the filter and projection bound to this page
+	bound     bool                   // eval is set
+	items     []storage.Item         // items of an index's projection
+	stored    []storage.EncodedItem  // whole items, without a projection
+	storedBox *[]storage.EncodedItem // the pool's box of stored (page_pool.go)
 	count     int
 	scanned   int
 	readBytes int                 // total size of the items read, filtered or not
@@ -188,8 +190,9 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 		case ir != nil && ir.keep != nil:
 			p.items = append(p.items, e.Attributes(ir.keep)) // only if expr refused a name of keep
 		default:
-			if p.stored == nil {
-				p.stored = make([]storage.EncodedItem, 0, storedHint(p.req.limit))
+			if p.storedBox == nil {
+				p.storedBox = getStored(storedHint(p.req.limit))
+				p.stored = *p.storedBox
 			}
 			p.stored = append(p.stored, e)
 		}
@@ -227,6 +230,9 @@ func (p *pageReader) output() (*pageOutput, error) {
 		countOnly:    p.req.countOnly,
 		Count:        p.count,
 		ScannedCount: p.scanned,
+	}
+	if p.storedBox != nil && !p.eval.projects() {
+		out.storedBox = p.storedBox // given back by out.recycle once encoded
 	}
 	if !out.countOnly && out.Items == nil && out.stored == nil {
 		out.Items = []storage.Item{}

@@ -115,7 +115,11 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			return append(c.out, "{}"...), nil
 		}
 		if a, ok := any(out).(jsonAppender); ok {
-			return a.appendJSON(c.out), nil
+			b := a.appendJSON(c.out)
+			if r, ok := any(out).(recycler); ok {
+				r.recycle() // encoded: nothing uses out any more (page_pool.go)
+			}
+			return b, nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
