@@ -41,10 +41,13 @@ func TestRecycledQueryConcurrent(t *testing.T) {
 				esk := i%2 == 1   // start after sk = lo
 				limit := i%4 == 0 // Limit 2
 				body := fmt.Sprintf(`{"TableName":"ths","KeyConditionExpression":"#p%d = :p%d AND sk >= :lo%d",`+
-					`"FilterExpression":"begins_with(#v%d, :w%d)","ProjectionExpression":"#p%d, sk, #v%d",`+
+					`"FilterExpression":"begins_with(#v%d, :w%d)",`+
 					`"ExpressionAttributeNames":{"#p%d":"pk","#v%d":"v%d"},`+
 					`"ExpressionAttributeValues":{":p%d":{"S":"q%d"},":lo%d":{"N":"%d"},":w%d":{"S":"w%d-"}}`,
-					g, g, g, g, g, g, g, g, g, g, g, g, g, lo, g, g)
+					g, g, g, g, g, g, g, g, g, g, g, lo, g, g)
+				if i%5 < 2 { // else whole items: the page's pooled slice (page_pool.go)
+					body += fmt.Sprintf(`,"ProjectionExpression":"#p%d, sk, #v%d"`, g, g)
+				}
 				if esk {
 					body += fmt.Sprintf(`,"ExclusiveStartKey":{"pk":{"S":"q%d"},"sk":{"N":"%d"}}`, g, lo)
 				}
