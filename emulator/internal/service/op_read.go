@@ -97,6 +97,7 @@ type pageOutput struct {
 	ScannedCount     int
 	LastEvaluatedKey storage.Item // nil when the page reached the end
 	ConsumedCapacity *ConsumedCapacity
+	req              *readRequest // the request whose out this is, pooled (page_pool.go); nil: not pooled
 }
 
 // MarshalJSON encodes the page in AWS's member order (see appendJSON).
@@ -117,17 +118,22 @@ type readRequest struct {
 	projection  *expr.Projection
 	index       *indexRead // nil: the read is of the table
 	fx          *fxUse     // the report's and throttler's hook (fx.go); nil: none
+	pooled      bool       // from readRequests: its page's recycle gives it back (page_pool.go)
+	out         pageOutput // the page's answer, in the request's allocation
 }
 
 // newReadRequest is a Query's or Scan's request before its filter,
 // projection and Select are compiled.
 func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity string) *readRequest {
-	return &readRequest{
+	req := readRequests.Get().(*readRequest)
+	*req = readRequest{
+		pooled:     true,
 		t:          t,
 		limit:      limitOf(limit),
 		consistent: consistentRead != nil && *consistentRead,
 		capacity:   capacity,
 	}
+	return req
 }
 
 // compileFilter sets the request's filter, from FilterExpression or else
@@ -224,12 +230,16 @@ func (p *pageReader) output() (*pageOutput, error) {
 	if p.eval.projects() {
 		stored = p.eval.projected()
 	}
-	out := &pageOutput{
+	out := &p.req.out
+	*out = pageOutput{
 		Items:        p.items,
 		stored:       stored,
 		countOnly:    p.req.countOnly,
 		Count:        p.count,
 		ScannedCount: p.scanned,
+	}
+	if p.req.pooled {
+		out.req = p.req // given back by out.recycle once encoded
 	}
 	if p.storedBox != nil && !p.eval.projects() {
 		out.storedBox = p.storedBox // given back by out.recycle once encoded

@@ -44,13 +44,23 @@ func putStored(b *[]storage.EncodedItem) {
 	storedPool.Put(b)
 }
 
-// recycle gives back the page's slice of whole items once the page is
-// encoded (register's adapter); the page is empty afterwards.
+// readRequests are Query's and Scan's requests, each with room for its
+// page's answer (readRequest.out): one allocation for both, given back
+// with the page once it is encoded. A request whose page is never encoded
+// by the adapter (an error, PartiQL's SELECT) is left to the collector.
+var readRequests = sync.Pool{New: func() any { return new(readRequest) }}
+
+// recycle gives back the page's slice of whole items and its request
+// (which holds the page itself) once the page is encoded (register's
+// adapter). Nothing may use the page afterwards.
 func (o *pageOutput) recycle() {
-	if o.storedBox == nil {
-		return
+	if o.storedBox != nil {
+		*o.storedBox = o.stored
+		putStored(o.storedBox)
+		o.stored, o.storedBox = nil, nil
 	}
-	*o.storedBox = o.stored
-	putStored(o.storedBox)
-	o.stored, o.storedBox = nil, nil
+	if req := o.req; req != nil {
+		*req = readRequest{} // o is req.out: zeroed too
+		readRequests.Put(req)
+	}
 }
