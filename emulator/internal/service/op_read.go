@@ -334,6 +334,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer kc.Release() // the range, start key checks and fx key copy its values
 	if err := checkKeyConditionValues(kc, ks); err != nil {
 		return nil, err
 	}
