@@ -45,3 +45,13 @@ func (in *QueryInput) recycle() {
 	wire.RecycleItem(in.ExclusiveStartKey)
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ExclusiveStartKey = nil, nil, nil
 }
+
+// pooledInput is an input type whose structs register's adapter takes from
+// a pool and gives back, zeroed, once the answer is encoded: no operation,
+// output, error, hook or goroutine keeps a pointer to the input or into it
+// past the request (the strings and slices it points to are left alone).
+type pooledInput interface{ pooledInput() }
+
+// pooledInput: query reads its input only while it runs; queryMulti,
+// queryRequest and the start key checks too.
+func (*QueryInput) pooledInput() {}
