@@ -14,9 +14,9 @@ import (
 // at once, each worker with its own partition, names, values and start
 // key, and checks every page: the maps a QueryInput gives back to the
 // decoder (input_recycle.go), the pooled QueryInput structs and the page
-// slices given back after the
-// answer go from request to request across goroutines, so a key, value or
-// item of one worker's request that showed in another's page is caught.
+// slices given back after the answer go from request to request across
+// goroutines, so a key, value, parameter or item of one worker's request
+// that showed in another's page is caught.
 func TestRecycledQueryConcurrent(t *testing.T) {
 	env := newItemsEnv(t)
 	const workers, items = 4, 6
