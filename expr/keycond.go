@@ -303,7 +303,7 @@ func bindKeyTerms(terms []keyTerm, ks storage.KeySchema) (*KeyCondition, *Error)
 	if part.op != storage.SortEQ || part.unindexable {
 		return nil, &Error{Pos: part.pos, Msg: msgKeyNotSupported}
 	}
-	kc := &KeyCondition{Partition: part.values[0]}
+	kc := newKeyCondition(part.values[0]) // keycond_pool.go
 	if sort != nil {
 		if !sort.values[0].IsValid() {
 			return nil, &Error{Pos: sort.pos, Msg: msgLegacyRangeScalar}

@@ -8,7 +8,9 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 // type implements recycler only when no map of it outlives the request:
 // the operation copies the values it keeps (storage.Key, compiled
 // expressions' values and names, records) and no error, output, hook,
-// report or goroutine holds the maps themselves.
+// report or goroutine holds the maps themselves. An output type (a Query
+// or Scan page, page_pool.go) implements it too: the adapter calls its
+// recycle once the output is encoded.
 type recycler interface{ recycle() }
 
 // recycle gives back the Key, ExpressionAttributeNames and
@@ -31,3 +33,25 @@ func (in *GetItemInput) recycle() {
 	wire.RecycleNames(in.ExpressionAttributeNames)
 	in.Key, in.ExpressionAttributeNames = nil, nil
 }
+
+// recycle gives back the ExpressionAttributeNames,
+// ExpressionAttributeValues and ExclusiveStartKey maps: the key condition,
+// filter and projection copy the values and names they use, the start key
+// becomes a storage.Key (or, for an index, is only read during the walk),
+// and the page, its LastEvaluatedKey included, is made from stored items.
+func (in *QueryInput) recycle() {
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	wire.RecycleValues(in.ExpressionAttributeValues)
+	wire.RecycleItem(in.ExclusiveStartKey)
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ExclusiveStartKey = nil, nil, nil
+}
+
+// pooledInput is an input type whose structs register's adapter takes from
+// a pool and gives back, zeroed, once the answer is encoded: no operation,
+// output, error, hook or goroutine keeps a pointer to the input or into it
+// past the request (the strings and slices it points to are left alone).
+type pooledInput interface{ pooledInput() }
+
+// pooledInput: query reads its input only while it runs; queryMulti,
+// queryRequest and the start key checks too.
+func (*QueryInput) pooledInput() {}

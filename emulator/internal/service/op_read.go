@@ -89,13 +89,15 @@ type ScanOutput = pageOutput
 // pageOutput is one page of a Query or Scan. It encodes itself: items are
 // appended straight from storage values, without an intermediate wire map.
 type pageOutput struct {
-	Items            []storage.Item        // nil and omitted for Select COUNT
-	stored           []storage.EncodedItem // whole items written straight from storage, after Items
+	Items            []storage.Item         // nil and omitted for Select COUNT
+	stored           []storage.EncodedItem  // whole items written straight from storage, after Items
+	storedBox        *[]storage.EncodedItem // the pool's box stored came from (page_pool.go); nil: not pooled
 	countOnly        bool
 	Count            int
 	ScannedCount     int
 	LastEvaluatedKey storage.Item // nil when the page reached the end
 	ConsumedCapacity *ConsumedCapacity
+	req              *readRequest // the request whose out this is, pooled (page_pool.go); nil: not pooled
 }
 
 // MarshalJSON encodes the page in AWS's member order (see appendJSON).
@@ -116,17 +118,22 @@ type readRequest struct {
 	projection  *expr.Projection
 	index       *indexRead // nil: the read is of the table
 	fx          *fxUse     // the report's and throttler's hook (fx.go); nil: none
+	pooled      bool       // from readRequests: its page's recycle gives it back (page_pool.go)
+	out         pageOutput // the page's answer, in the request's allocation
 }
 
 // newReadRequest is a Query's or Scan's request before its filter,
 // projection and Select are compiled.
 func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity string) *readRequest {
-	return &readRequest{
+	req := readRequests.Get().(*readRequest)
+	*req = readRequest{
+		pooled:     true,
 		t:          t,
 		limit:      limitOf(limit),
 		consistent: consistentRead != nil && *consistentRead,
 		capacity:   capacity,
 	}
+	return req
 }
 
 // compileFilter sets the request's filter, from FilterExpression or else
@@ -156,10 +163,11 @@ func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, l
 // records too (page_eval.go).
 type pageReader struct {
 	req       *readRequest
-	eval      pageEval              // the filter and projection bound to this page
-	bound     bool                  // eval is set
-	items     []storage.Item        // items of an index's projection
-	stored    []storage.EncodedItem // whole items, without a projection
+	eval      pageEval               // the filter and projection bound to this page
+	bound     bool                   // eval is set
+	items     []storage.Item         // items of an index's projection
+	stored    []storage.EncodedItem  // whole items, without a projection
+	storedBox *[]storage.EncodedItem // the pool's box of stored (page_pool.go)
 	count     int
 	scanned   int
 	readBytes int                 // total size of the items read, filtered or not
@@ -188,8 +196,9 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 		case ir != nil && ir.keep != nil:
 			p.items = append(p.items, e.Attributes(ir.keep)) // only if expr refused a name of keep
 		default:
-			if p.stored == nil {
-				p.stored = make([]storage.EncodedItem, 0, storedHint(p.req.limit))
+			if p.storedBox == nil {
+				p.storedBox = getStored(storedHint(p.req.limit))
+				p.stored = *p.storedBox
 			}
 			p.stored = append(p.stored, e)
 		}
@@ -221,12 +230,19 @@ func (p *pageReader) output() (*pageOutput, error) {
 	if p.eval.projects() {
 		stored = p.eval.projected()
 	}
-	out := &pageOutput{
+	out := &p.req.out
+	*out = pageOutput{
 		Items:        p.items,
 		stored:       stored,
 		countOnly:    p.req.countOnly,
 		Count:        p.count,
 		ScannedCount: p.scanned,
+	}
+	if p.req.pooled {
+		out.req = p.req // given back by out.recycle once encoded
+	}
+	if p.storedBox != nil && !p.eval.projects() {
+		out.storedBox = p.storedBox // given back by out.recycle once encoded
 	}
 	if !out.countOnly && out.Items == nil && out.stored == nil {
 		out.Items = []storage.Item{}
@@ -282,6 +298,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	// expressions and unused placeholders, the start key, and only then
 	// Select.
 	comp, cerr := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if cerr == nil {
+		defer comp.Release() // the key condition, filter and projection keep nothing of it
+	}
 	if cerr == nil && in.KeyConditionExpression != nil {
 		if err := comp.CheckKeyCondition(*in.KeyConditionExpression); err != nil {
 			return nil, err
@@ -315,6 +334,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer kc.Release() // the range, start key checks and fx key copy its values
 	if err := checkKeyConditionValues(kc, ks); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -78,7 +79,8 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 //	func init() { register("PutItem", putItem) }
 //	func putItem(c *call, in *putItemInput) (*putItemOutput, error)
 //
-// The adapter decodes the body into a new *In with DecodeRequest (wrong JSON
+// The adapter decodes the body into a new *In (a pooled one for a
+// pooledInput, input_recycle.go) with DecodeRequest (wrong JSON
 // types and malformed JSON become SerializationException), calls f, and
 // encodes *Out with its appendJSON method if it has one (encode_outputs.go) or else
 // encoding/json (a nil *Out encodes as {}), into c.out when there is room.
@@ -87,8 +89,22 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
+	var inputs *sync.Pool // of *In, for a pooledInput (input_recycle.go)
+	if _, ok := any(new(In)).(pooledInput); ok {
+		inputs = &sync.Pool{New: func() any { return new(In) }}
+	}
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
-		in := new(In)
+		var in *In
+		if inputs != nil {
+			in = inputs.Get().(*In)
+			defer func() {
+				var zero In
+				*in = zero
+				inputs.Put(in)
+			}()
+		} else {
+			in = new(In)
+		}
 		if r, ok := any(in).(recycler); ok {
 			defer r.recycle() // input_recycle.go
 		}
@@ -115,7 +131,11 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			return append(c.out, "{}"...), nil
 		}
 		if a, ok := any(out).(jsonAppender); ok {
-			return a.appendJSON(c.out), nil
+			b := a.appendJSON(c.out)
+			if r, ok := any(out).(recycler); ok {
+				r.recycle() // encoded: nothing uses out any more (page_pool.go)
+			}
+			return b, nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {

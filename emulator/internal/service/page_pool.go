@@ -1,0 +1,66 @@
+package service
+
+import (
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// Pooled page slices. A Query or Scan page of whole items collects them
+// in a []storage.EncodedItem (about 120 bytes an entry: a page of ten
+// items made room for 16, 1.9 KB, more than half of what a Query
+// allocated). The slice dies with the answer: register's adapter encodes
+// the page and then calls its recycle, which clears the entries (they
+// point into the table's records) and gives the slice back for the next
+// page. A page handed to anything else (PartiQL's SELECT wraps it in its
+// own output) is never given back and is left to the collector.
+
+// storedPoolMax is the most entries a slice may have room for to be kept:
+// a pool of pages of a thousand items would hold their memory for small
+// pages.
+const storedPoolMax = 256
+
+var storedPool sync.Pool // *[]storage.EncodedItem of length 0
+
+// getStored returns an empty slice, with room for about hint items when
+// it is a new one, in a box that putStored takes back.
+func getStored(hint int) *[]storage.EncodedItem {
+	if b, ok := storedPool.Get().(*[]storage.EncodedItem); ok {
+		return b
+	}
+	s := make([]storage.EncodedItem, 0, hint)
+	return &s
+}
+
+// putStored gives back the slice in b. Nothing may use the slice
+// afterwards.
+func putStored(b *[]storage.EncodedItem) {
+	s := *b
+	if cap(s) > storedPoolMax {
+		return
+	}
+	clear(s)
+	*b = s[:0]
+	storedPool.Put(b)
+}
+
+// readRequests are Query's and Scan's requests, each with room for its
+// page's answer (readRequest.out): one allocation for both, given back
+// with the page once it is encoded. A request whose page is never encoded
+// by the adapter (an error, PartiQL's SELECT) is left to the collector.
+var readRequests = sync.Pool{New: func() any { return new(readRequest) }}
+
+// recycle gives back the page's slice of whole items and its request
+// (which holds the page itself) once the page is encoded (register's
+// adapter). Nothing may use the page afterwards.
+func (o *pageOutput) recycle() {
+	if o.storedBox != nil {
+		*o.storedBox = o.stored
+		putStored(o.storedBox)
+		o.stored, o.storedBox = nil, nil
+	}
+	if req := o.req; req != nil {
+		*req = readRequest{} // o is req.out: zeroed too
+		readRequests.Put(req)
+	}
+}
