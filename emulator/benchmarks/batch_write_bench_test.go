@@ -27,18 +27,7 @@ func BenchmarkBatchWrite(b *testing.B) {
 	bodies := make([][]byte, b.N)
 	var sb strings.Builder
 	for i := range bodies {
-		sb.Reset()
-		sb.WriteString(`{"RequestItems":{"pre":[`)
-		for j := i * 25; j < i*25+25; j++ {
-			if j > i*25 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(`{"PutRequest":{"Item":`)
-			sb.WriteString(itemJSON(b, j/10, j%10, true))
-			sb.WriteString(`}}`)
-		}
-		sb.WriteString(`]}}`)
-		bodies[i] = []byte(sb.String())
+		bodies[i] = []byte(batchPutBody(b, &sb, "pre", i*25, i*25+25))
 	}
 	r := newRawRequest(ak, "BatchWriteItem", "")
 	b.ReportAllocs()
@@ -55,4 +44,21 @@ func BenchmarkBatchWrite(b *testing.B) {
 	if cpu1, ok := processCPU(); ok {
 		b.ReportMetric(float64(cpu1.user+cpu1.sys-cpu0.user-cpu0.sys)/float64(b.N*25), "cpu-ns/item")
 	}
+}
+
+// batchPutBody is a BatchWriteItem body putting the bench items from to
+// to-1 (itemJSON: ten to a partition) into table, built in sb.
+func batchPutBody(tb testing.TB, sb *strings.Builder, table string, from, to int) string {
+	sb.Reset()
+	sb.WriteString(`{"RequestItems":{"` + table + `":[`)
+	for j := from; j < to; j++ {
+		if j > from {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`{"PutRequest":{"Item":`)
+		sb.WriteString(itemJSON(tb, j/10, j%10, true))
+		sb.WriteString(`}}`)
+	}
+	sb.WriteString(`]}}`)
+	return sb.String()
 }

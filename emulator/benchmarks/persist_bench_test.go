@@ -132,16 +132,7 @@ func fillPersisted(b testing.TB, dir string, n int) {
 	}
 	var sb strings.Builder
 	for i := 0; i < n; i += 25 {
-		sb.Reset()
-		sb.WriteString(`{"RequestItems":{"str":[`)
-		for j := i; j < min(i+25, n); j++ {
-			if j > i {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(`{"PutRequest":{"Item":` + itemJSON(b, j/10, j%10, true) + `}}`)
-		}
-		sb.WriteString(`]}}`)
-		if status, out, _ := post("BatchWriteItem", sb.String()); status != http.StatusOK {
+		if status, out, _ := post("BatchWriteItem", batchPutBody(b, &sb, "str", i, min(i+25, n))); status != http.StatusOK {
 			b.Fatalf("BatchWriteItem: %d %s", status, out)
 		}
 	}

@@ -73,18 +73,7 @@ func preloadOnce(b *testing.B, n int) {
 	var sb strings.Builder
 	r := newRawRequest(ak, "BatchWriteItem", "")
 	for i := 0; i < n; i += 25 {
-		sb.Reset()
-		sb.WriteString(`{"RequestItems":{"pre":[`)
-		for j := i; j < min(i+25, n); j++ {
-			if j > i {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(`{"PutRequest":{"Item":`)
-			sb.WriteString(itemJSON(b, j/10, j%10, true))
-			sb.WriteString(`}}`)
-		}
-		sb.WriteString(`]}}`)
-		r.data = []byte(sb.String())
+		r.data = []byte(batchPutBody(b, &sb, "pre", i, min(i+25, n)))
 		r.req.ContentLength = int64(len(r.data))
 		cpu0, _ := processCPU()
 		start := time.Now()

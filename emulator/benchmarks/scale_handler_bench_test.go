@@ -95,18 +95,7 @@ func loadScaleTable(b *testing.B, h http.Handler, ak string, n int) {
 	var sb strings.Builder
 	r := newRawRequest(ak, "BatchWriteItem", "")
 	for i := 0; i < n; i += 25 {
-		sb.Reset()
-		sb.WriteString(`{"RequestItems":{"scale":[`)
-		for j := i; j < min(i+25, n); j++ {
-			if j > i {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(`{"PutRequest":{"Item":`)
-			sb.WriteString(itemJSON(b, j/10, j%10, true))
-			sb.WriteString(`}}`)
-		}
-		sb.WriteString(`]}}`)
-		r.data = []byte(sb.String())
+		r.data = []byte(batchPutBody(b, &sb, "scale", i, min(i+25, n)))
 		r.req.ContentLength = int64(len(r.data))
 		if status := r.serve(h); status != http.StatusOK || strings.Contains(r.w.out.String(), `"PutRequest"`) {
 			b.Fatalf("BatchWriteItem: %d %.300s", status, r.w.out.String())
