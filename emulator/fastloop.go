@@ -48,8 +48,9 @@ const (
 // call's head is under 2 KB; a larger one goes to net/http).
 const readBufferSize = 8 << 10
 
-// writeBufferSize is the loop's write buffer: the head and a small body go
-// out in one write; a larger body is written from its own buffer.
+// writeBufferSize is the most of an answer (head and body) the loop copies
+// into its answer buffer to send in one write; a larger one goes out as a
+// writev of the head and the body (fastloop_write.go).
 const writeBufferSize = 4 << 10
 
 // maxDiscardBytes is the most of an unread request body the loop reads
@@ -93,15 +94,12 @@ const (
 type loopConn struct {
 	c      *trackedConn
 	br     *bufio.Reader
-	bw     *bufio.Writer
+	out    *[]byte // the answer being written: its head, and a small body (fastloop_write.go)
 	state  atomic.Int32
 	since  int64 // Unix seconds of the accept, for Shutdown's treatment of new connections
 	public bool  // the connection arrived at a non-loopback address (hosts.go)
 	head   requestHead
 	body   bodyReader
-	// headBuf holds the head of the answer being written (fastloop_write.go),
-	// reused from answer to answer.
-	headBuf []byte
 }
 
 // bodyReader reads the n bytes left of a request body from br.
@@ -126,8 +124,11 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 }
 
 var (
-	readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
-	writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, writeBufferSize) }}
+	readers    = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
+	answerBufs = sync.Pool{New: func() any {
+		b := make([]byte, 0, writeBufferSize)
+		return &b
+	}}
 )
 
 // serveLoop is Serve with the loop: accept until the server stops.
@@ -208,16 +209,17 @@ func (s *Server) serveConn(lc *loopConn) {
 	l := s.loop
 	lc.br = readers.Get().(*bufio.Reader)
 	lc.br.Reset(lc.c)
-	lc.bw = writers.Get().(*bufio.Writer)
-	lc.bw.Reset(lc.c)
+	lc.out = answerBufs.Get().(*[]byte)
 	handedOff := false
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving a connection", "remote", lc.c.RemoteAddr().String(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 		l.remove(lc)
-		lc.bw.Reset(nil)
-		writers.Put(lc.bw)
+		if cap(*lc.out) <= 2*writeBufferSize {
+			*lc.out = (*lc.out)[:0]
+			answerBufs.Put(lc.out)
+		}
 		if !handedOff {
 			lc.br.Reset(nil)
 			readers.Put(lc.br)

@@ -17,27 +17,22 @@ import (
 // HTTP/1.1 request, Connection: close), then the body, compressed with
 // coding when it is not "".
 //
-// Head and body leave in one system call: through the connection's write
-// buffer when both fit in it, else (a Query page of ten 240-byte items
-// does not) as one writev of the head and the body, which the buffer
-// would have split into two writes. Syscalls are most of what a request
+// Head and body leave in one system call: copied together into the
+// connection's answer buffer when they fit in writeBufferSize, else as one
+// writev of the head and the body. Syscalls are most of what a request
 // costs the server here (issue 25, perf6b's profile: 40% at c=8).
 func writeAnswer(lc *loopConn, h *requestHead, coding string, ans *apiAnswer, keep bool) error {
 	body := ans.body
 	if coding != "" {
 		body = compressResponse(coding, body)
 	}
-	head := appendAnswerHead(lc.headBuf[:0], h, coding, ans, body, keep)
-	lc.headBuf = head
-	bw := lc.bw
-	if len(head)+len(body) <= bw.Available() {
-		_, _ = bw.Write(head)
-		_, _ = bw.Write(body)
-		return bw.Flush()
-	}
-	if err := bw.Flush(); err != nil { // empty between answers; kept for safety
+	head := appendAnswerHead((*lc.out)[:0], h, coding, ans, body, keep)
+	if len(head)+len(body) <= writeBufferSize {
+		*lc.out = append(head, body...)
+		_, err := lc.c.Write(*lc.out)
 		return err
 	}
+	*lc.out = head
 	return lc.c.writeBuffers(net.Buffers{head, body})
 }
 
