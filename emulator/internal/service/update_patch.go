@@ -157,9 +157,9 @@ func mergeSorted(dst, a []string, cond *expr.Condition) []string {
 
 // updateItemPatched is the rest of updateItem on the patch path.
 func updateItemPatched(c *call, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition, fx *fxUse) (*UpdateItemOutput, error) {
-	sc := getPatchScratch()
+	sc := newPatchScratch()
 	defer sc.put() // old and next die here: the answer copies what it returns
-	change, newSize, old, next, err := t.patchUpdate(key, upd, cond, in.ReturnValuesOnConditionCheckFailure, sc)
+	change, newSize, old, next, err := t.patchUpdate(key, upd, cond, in.ReturnValuesOnConditionCheckFailure, &sc)
 	if err != nil {
 		fx.endRefused(err, key, newSize)
 		return nil, err
