@@ -365,3 +365,52 @@ func exchangeOn(t *testing.T, c net.Conn, req string) answer {
 	body, _ := io.ReadAll(res.Body)
 	return answer{status: res.StatusCode, closed: res.Close, body: string(body)}
 }
+
+// TestLoopListenAndServe: Server.ListenAndServe serves API calls with the
+// connection loop, as Serve does (the embedded http.Server's method would
+// bypass it), and returns http.ErrServerClosed after Shutdown.
+func TestLoopListenAndServe(t *testing.T) {
+	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
+		t.Run(string(loop), func(t *testing.T) {
+			e := newTestEmulator(t, Options{})
+			srv := e.NewServer(ServerOptions{Loop: loop})
+			free, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv.Addr = free.Addr().String()
+			free.Close()
+			served := make(chan error, 1)
+			go func() { served <- srv.ListenAndServe() }()
+			var c net.Conn
+			for deadline := time.Now().Add(10 * time.Second); ; {
+				if c, err = net.Dial("tcp", srv.Addr); err == nil || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if got := exchangeOn(t, c, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}")); got.status != 200 {
+				t.Fatalf("ListTables: %+v", got)
+			}
+			inLoop := 0
+			if srv.loop != nil {
+				srv.loop.mu.Lock()
+				inLoop = len(srv.loop.conns)
+				srv.loop.mu.Unlock()
+			}
+			if want := map[HTTPLoop]int{LoopOwn: 1, LoopStd: 0}[loop]; inLoop != want {
+				t.Fatalf("connections the loop serves: got %d, want %d", inLoop, want)
+			}
+			if err := srv.Shutdown(context.Background()); err != nil {
+				t.Fatalf("Shutdown: %v", err)
+			}
+			if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+				t.Fatalf("ListenAndServe returned %v, want http.ErrServerClosed", err)
+			}
+		})
+	}
+}

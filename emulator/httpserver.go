@@ -65,8 +65,9 @@ func (o ServerOptions) withDefaults() ServerOptions {
 // write or idle deadline passing) at debug level; with the connection loop
 // (ServerOptions.Loop, fastloop.go) it accepts connections itself and hands
 // to the http.Server those that send anything but API calls. Serve,
-// Shutdown and Close are Server's own; the other http.Server methods
-// (ListenAndServe among them) bypass the loop and the counts.
+// ListenAndServe, Shutdown and Close are Server's own; the other
+// http.Server methods (ServeTLS and ListenAndServeTLS) bypass the loop and
+// the counts.
 type Server struct {
 	*http.Server
 	loop  *connLoop // nil with LoopStd (fastloop.go)
@@ -108,6 +109,22 @@ func (s *Server) Serve(ln net.Listener) error {
 		return s.serveLoop(ln)
 	}
 	return s.Server.Serve(&trackedListener{Listener: ln, s: s})
+}
+
+// ListenAndServe listens on s.Addr (":http" when it is empty) and serves
+// the listener as Serve does, the connection loop included; it closes the
+// listener when it returns.
+func (s *Server) ListenAndServe() error {
+	addr := s.Addr
+	if addr == "" {
+		addr = ":http"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	return s.Serve(ln)
 }
 
 // OpenConns is the number of connections open now.
