@@ -24,7 +24,9 @@ import (
 // admin API, the console, CORS, GET /, chunked bodies and Expect keep
 // net/http's behaviour. What net/http costs per request and the loop does
 // not: a background read goroutine aborted by a past deadline, an
-// http.Request, a header map, a context, a response writer.
+// http.Request, a header map, a context, a response writer. The request's
+// context still ends when its client goes away, watched only while
+// something waits on it (fastloop_ctx.go).
 //
 // The loop keeps net/http's limits: the read deadline of an idle
 // connection is IdleTimeout, of a head ReadHeaderTimeout, of a body
@@ -100,6 +102,7 @@ type loopConn struct {
 	public bool  // the connection arrived at a non-loopback address (hosts.go)
 	head   requestHead
 	body   bodyReader
+	ctx    connContext // the request's context (fastloop_ctx.go)
 }
 
 // bodyReader reads the n bytes left of a request body from br.
@@ -316,8 +319,9 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	h := &lc.head
 	tHead := time.Now()
 	lc.c.setWriteDeadline(tHead.Add(l.opts.WriteTimeout))
+	lc.ctx.reset(l.ctx, lc)
 	in := apiRequest{
-		ctx:           l.ctx,
+		ctx:           &lc.ctx,
 		target:        h.target,
 		auth:          h.auth,
 		host:          h.host,
@@ -332,6 +336,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	in.rl = e.newRequestLog(in.ctx)
 	out := e.outBufs.Get().(*[]byte)
 	ans := e.answerAPI(&in, (*out)[:0])
+	lc.ctx.finish()
 	if ans.cutOff {
 		return false
 	}
