@@ -26,6 +26,10 @@ import (
 // One connContext lives in each loopConn and serves its requests one after
 // another: reset before a request, finish after the answer is computed and
 // before it is written.
+//
+// Locks: mu is a leaf. Nothing else is locked while it is held (context's
+// AfterFunc runs its function on a goroutine of its own), and finish waits
+// for the watch without it, so the watch's cancel can take it.
 type connContext struct {
 	parent  context.Context
 	lc      *loopConn
