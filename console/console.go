@@ -153,18 +153,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // securityHeaders are set on every answer: the page loads nothing from
 // elsewhere, runs no inline script and may not be framed (it can delete
-// tables: no clickjacking), and no type is sniffed.
-var securityHeaders = map[string]string{
-	"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-		"connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-	"X-Content-Type-Options": "nosniff",
-	"X-Frame-Options":        "DENY",
-	"Referrer-Policy":        "no-referrer",
-}
+// tables: no clickjacking), and no type is sniffed. Built at the first
+// request, not at the server's start (issue 25).
+var securityHeaders = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+			"connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+		"X-Content-Type-Options": "nosniff",
+		"X-Frame-Options":        "DENY",
+		"Referrer-Policy":        "no-referrer",
+	}
+})
 
 func setSecurityHeaders(w http.ResponseWriter) {
 	h := w.Header()
-	for k, v := range securityHeaders {
+	for k, v := range securityHeaders() {
 		h.Set(k, v)
 	}
 }
