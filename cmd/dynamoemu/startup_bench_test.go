@@ -40,7 +40,10 @@ import (
 // them) from exec to the answer.
 //
 // DYNAMOEMU_STARTUP_BIN=path measures that binary instead of building
-// dynamoemu (another build, to compare). Both binaries are built with
+// dynamoemu (another build, to compare). DYNAMOEMU_STARTUP_BASE=path
+// measures that binary too, started in turn with the other at every
+// iteration so that both meet the same load; its figures are reported
+// as base-cpu-ms, base-faults, and so on. Both binaries are built with
 // CGO_ENABLED=0, as the container image is (buildBinary).
 //
 //	go test ./cmd/dynamoemu -run '^$' -bench Startup -benchtime 50x
@@ -50,7 +53,11 @@ func BenchmarkStartup(b *testing.B) {
 		if bin == "" {
 			bin = buildBinary(b, ".", "")
 		}
-		benchStartup(b, bin)
+		bins := []string{bin}
+		if base := os.Getenv("DYNAMOEMU_STARTUP_BASE"); base != "" {
+			bins = append(bins, base)
+		}
+		benchStartup(b, bins...)
 	})
 	b.Run("floor", func(b *testing.B) {
 		benchStartup(b, buildProgram(b, startupFloor))
@@ -139,36 +146,51 @@ func buildBinary(b *testing.B, pkg, dir string) string {
 }
 
 // benchStartup runs BenchmarkStartup's measurement on bin.
-func benchStartup(b *testing.B, bin string) {
-	var times, cpus, inits []time.Duration
-	var faults, ctxsw []float64
+// benchStartup runs BenchmarkStartup's measurement on bins, each started
+// once per iteration, in turn; the first's figures are reported plainly,
+// a second's with "base-" before each unit.
+func benchStartup(b *testing.B, bins ...string) {
+	type figures struct {
+		times, cpus, inits []float64 // ms
+		faults, ctxsw      []float64
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	fs := make([]figures, len(bins))
 	for b.Loop() {
-		d, ru, err := startOnce(bin)
-		if err != nil {
-			b.Fatal(err)
+		for i, bin := range bins {
+			d, ru, err := startOnce(bin)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f := &fs[i]
+			f.times = append(f.times, ms(d))
+			f.cpus = append(f.cpus, ms(time.Duration(ru.Utime.Nano()+ru.Stime.Nano())))
+			f.faults = append(f.faults, float64(ru.Minflt))
+			f.ctxsw = append(f.ctxsw, float64(ru.Nvcsw+ru.Nivcsw))
 		}
-		times = append(times, d)
-		cpus = append(cpus, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
-		faults = append(faults, float64(ru.Minflt))
-		ctxsw = append(ctxsw, float64(ru.Nvcsw+ru.Nivcsw))
 	}
 	for range 10 {
-		d, err := initTime(bin)
-		if err != nil {
-			b.Fatal(err)
+		for i, bin := range bins {
+			d, err := initTime(bin)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fs[i].inits = append(fs[i].inits, ms(d))
 		}
-		inits = append(inits, d)
 	}
-	slices.Sort(times)
-	slices.Sort(cpus)
-	slices.Sort(inits)
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	b.ReportMetric(ms(times[len(times)/2]), "ms-to-first-answer")
-	b.ReportMetric(ms(times[len(times)*9/10]), "p90-ms")
-	b.ReportMetric(ms(cpus[len(cpus)/2]), "cpu-ms")
-	b.ReportMetric(ms(inits[len(inits)/2]), "init-ms")
-	b.ReportMetric(median(faults), "faults")
-	b.ReportMetric(median(ctxsw), "ctxsw")
+	for i, f := range fs {
+		prefix := ""
+		if i > 0 {
+			prefix = "base-"
+		}
+		b.ReportMetric(median(f.times), prefix+"ms-to-first-answer")
+		slices.Sort(f.times)
+		b.ReportMetric(f.times[len(f.times)*9/10], prefix+"p90-ms")
+		b.ReportMetric(median(f.cpus), prefix+"cpu-ms")
+		b.ReportMetric(median(f.inits), prefix+"init-ms")
+		b.ReportMetric(median(f.faults), prefix+"faults")
+		b.ReportMetric(median(f.ctxsw), prefix+"ctxsw")
+	}
 	b.ReportMetric(0, "ns/op")
 }
 
