@@ -92,7 +92,7 @@ func TestPaths(t *testing.T) {
 			if tc.method == "HEAD" && w.Body.Len() != 0 {
 				t.Errorf("HEAD: got a body of %d bytes, want none", w.Body.Len())
 			}
-			for k, want := range securityHeaders {
+			for k, want := range securityHeaders() {
 				if got := w.Header().Get(k); got != want {
 					t.Errorf("got %s %q, want %q", k, got, want)
 				}
@@ -141,7 +141,7 @@ func TestEveryFileServed(t *testing.T) {
 		}
 		n++
 		rel := strings.TrimPrefix(p, "static/")
-		want := contentTypes[path.Ext(rel)]
+		want := contentTypes()[path.Ext(rel)]
 		if want == "" {
 			t.Errorf("%s: no content type for %q in contentTypes", rel, path.Ext(rel))
 			return nil

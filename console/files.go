@@ -21,14 +21,17 @@ var static embed.FS
 
 // contentTypes are the types of the files the console has, by extension;
 // a file of another extension is not served (loadFiles fails, and
-// TestEveryFileHasAType says which).
-var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".json": "application/json",
-	".svg":  "image/svg+xml",
-}
+// TestEveryFileHasAType says which). Built at the console's first
+// request, not at the server's start (issue 25).
+var contentTypes = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".html": "text/html; charset=utf-8",
+		".css":  "text/css; charset=utf-8",
+		".js":   "text/javascript; charset=utf-8",
+		".json": "application/json",
+		".svg":  "image/svg+xml",
+	}
+})
 
 // file is one file the handler serves, with what its answer needs. Its
 // body and validator are made by the first request for it (content), not
@@ -46,7 +49,7 @@ type file struct {
 
 // lazyFile is a file whose body load makes when first asked for.
 func lazyFile(name string, load func() ([]byte, error)) *file {
-	return &file{name: name, contentType: contentTypes[path.Ext(name)], load: load}
+	return &file{name: name, contentType: contentTypes()[path.Ext(name)], load: load}
 }
 
 // staticFile is the embedded file at src, read when first served.
@@ -79,7 +82,7 @@ func loadFiles() (map[string]*file, error) {
 			return err
 		}
 		rel := p[len("static/"):]
-		if contentTypes[path.Ext(rel)] == "" {
+		if contentTypes()[path.Ext(rel)] == "" {
 			return fmt.Errorf("console: embedded file %s has no content type (console/files.go contentTypes)", rel)
 		}
 		files[rel] = staticFile(rel, p)

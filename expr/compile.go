@@ -540,13 +540,22 @@ func (k *checker) checkBetween(x *BetweenExpr) *Error {
 	return k.checkDistinct("BETWEEN", x.OpPos, x.X, x.Lo, x.Hi)
 }
 
-var arity = map[string]int{
-	fnExists: 1, fnNotExists: 1, fnType: 2, fnBeginsWith: 2, fnContains: 2,
-	fnSize: 1, fnIfNotExists: 2, fnListAppend: 2,
+// arity is the number of operands function fun takes (0: no such
+// function). This package's small lookup tables are switches, not
+// package-level maps: nothing to build at the server's start (issue 25,
+// internal/lint TestServerInitLazy).
+func arity(fun string) int {
+	switch fun {
+	case fnExists, fnNotExists, fnSize:
+		return 1
+	case fnType, fnBeginsWith, fnContains, fnIfNotExists, fnListAppend:
+		return 2
+	}
+	return 0
 }
 
 func (k *checker) checkCall(x *CallExpr) *Error {
-	if n := arity[x.Fun]; len(x.Args) != n {
+	if n := arity(x.Fun); len(x.Args) != n {
 		return exprError(k.param, x.Offset, sprintf(msgOperandCount, x.Fun, len(x.Args)))
 	}
 	switch x.Fun {

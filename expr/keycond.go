@@ -214,9 +214,40 @@ func keyTerms(x Expr, maxTerms int) ([]keyTerm, *Error) {
 	return terms, nil
 }
 
-var flipped = map[Token]Token{EQ: EQ, LT: GT, LE: GE, GT: LT, GE: LE}
-var sortOps = map[Token]storage.SortOp{
-	EQ: storage.SortEQ, LT: storage.SortLT, LE: storage.SortLE, GT: storage.SortGT, GE: storage.SortGE,
+// flipped is comparison op with its operands swapped (a < b is b > a);
+// ILLEGAL for an operator a key condition does not take.
+func flipped(op Token) Token {
+	switch op {
+	case EQ:
+		return EQ
+	case LT:
+		return GT
+	case LE:
+		return GE
+	case GT:
+		return LT
+	case GE:
+		return LE
+	}
+	return ILLEGAL
+}
+
+// sortOp is the sort key condition of comparison op (SortAny for an
+// operator a key condition does not take).
+func sortOp(op Token) storage.SortOp {
+	switch op {
+	case EQ:
+		return storage.SortEQ
+	case LT:
+		return storage.SortLT
+	case LE:
+		return storage.SortLE
+	case GT:
+		return storage.SortGT
+	case GE:
+		return storage.SortGE
+	}
+	return storage.SortAny
 }
 
 func keyTermOf(e Expr) (keyTerm, *Error) {
@@ -225,7 +256,7 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 	switch e := e.(type) {
 	case *BinaryExpr:
 		operands = []Expr{e.X, e.Y}
-		t.op = sortOps[e.Op]
+		t.op = sortOp(e.Op)
 	case *BetweenExpr:
 		operands = []Expr{e.X, e.Lo, e.Hi}
 		t.op = storage.SortBetween
@@ -244,7 +275,7 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 			path = o
 			if i == 1 && len(operands) == 2 {
 				if b, ok := e.(*BinaryExpr); ok {
-					t.op = sortOps[flipped[b.Op]]
+					t.op = sortOp(flipped(b.Op))
 				}
 			}
 		case *ValueExpr:

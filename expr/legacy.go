@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -58,15 +59,20 @@ type legacyOp struct {
 
 var scalarKinds = []storage.Kind{storage.KindS, storage.KindN, storage.KindB}
 
-var legacyOps = map[string]legacyOp{
-	"EQ": {1, nil}, "NE": {1, nil},
-	"LE": {1, scalarKinds}, "LT": {1, scalarKinds}, "GE": {1, scalarKinds}, "GT": {1, scalarKinds},
-	"NOT_NULL": {0, nil}, "NULL": {0, nil},
-	"CONTAINS": {1, append(scalarKinds, storage.KindBOOL, storage.KindNULL)}, "NOT_CONTAINS": {1, append(scalarKinds, storage.KindBOOL, storage.KindNULL)},
-	"BEGINS_WITH": {1, []storage.Kind{storage.KindS, storage.KindB}},
-	"IN":          {-1, scalarKinds},
-	"BETWEEN":     {2, scalarKinds},
-}
+// legacyOps are the legacy comparison operators by name, built at their
+// first use rather than at the server's start (issue 25).
+var legacyOps = sync.OnceValue(func() map[string]legacyOp {
+	containable := append(scalarKinds[:len(scalarKinds):len(scalarKinds)], storage.KindBOOL, storage.KindNULL)
+	return map[string]legacyOp{
+		"EQ": {1, nil}, "NE": {1, nil},
+		"LE": {1, scalarKinds}, "LT": {1, scalarKinds}, "GE": {1, scalarKinds}, "GT": {1, scalarKinds},
+		"NOT_NULL": {0, nil}, "NULL": {0, nil},
+		"CONTAINS": {1, containable}, "NOT_CONTAINS": {1, containable},
+		"BEGINS_WITH": {1, []storage.Kind{storage.KindS, storage.KindB}},
+		"IN":          {-1, scalarKinds},
+		"BETWEEN":     {2, scalarKinds},
+	}
+})
 
 func kindIn(k storage.Kind, ks []storage.Kind) bool {
 	if ks == nil {
@@ -82,7 +88,7 @@ func kindIn(k storage.Kind, ks []storage.Kind) bool {
 
 // checkLegacyOp validates operator, argument count and argument types.
 func checkLegacyOp(op string, args []storage.Value) *Error {
-	spec, ok := legacyOps[op]
+	spec, ok := legacyOps()[op]
 	if !ok {
 		return errPlain(msgLegacyUnknownOp)
 	}
@@ -241,7 +247,7 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 			if e.Value != nil {
 				args = []storage.Value{*e.Value}
 			}
-			if spec, ok := legacyOps[e.ComparisonOperator]; ok && args == nil && spec.args != 0 {
+			if spec, ok := legacyOps()[e.ComparisonOperator]; ok && args == nil && spec.args != 0 {
 				return nil, errPlain(sprintf(msgLegacyNeedValue, e.ComparisonOperator, name))
 			}
 			if err := checkLegacyOp(e.ComparisonOperator, args); err != nil {
@@ -299,9 +305,26 @@ func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Con
 	return b.cond(combine(conds, join)), nil
 }
 
-var legacyKeyOps = map[string]storage.SortOp{
-	"EQ": storage.SortEQ, "LE": storage.SortLE, "LT": storage.SortLT, "GE": storage.SortGE,
-	"GT": storage.SortGT, "BEGINS_WITH": storage.SortBeginsWith, "BETWEEN": storage.SortBetween,
+// legacyKeyOp is the sort key condition of a legacy KeyConditions
+// operator; ok is false for one a key condition does not take.
+func legacyKeyOp(op string) (storage.SortOp, bool) {
+	switch op {
+	case "EQ":
+		return storage.SortEQ, true
+	case "LE":
+		return storage.SortLE, true
+	case "LT":
+		return storage.SortLT, true
+	case "GE":
+		return storage.SortGE, true
+	case "GT":
+		return storage.SortGT, true
+	case "BEGINS_WITH":
+		return storage.SortBeginsWith, true
+	case "BETWEEN":
+		return storage.SortBetween, true
+	}
+	return storage.SortAny, false
 }
 
 // legacyKeyTerms turns a KeyConditions map into key terms, in name order.
@@ -315,7 +338,7 @@ func legacyKeyTerms(conds map[string]LegacyCondition) ([]keyTerm, error) {
 		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
 			return nil, err
 		}
-		op, ok := legacyKeyOps[c.ComparisonOperator]
+		op, ok := legacyKeyOp(c.ComparisonOperator)
 		t := keyTerm{pos: -1, name: name, op: op, unindexable: !ok}
 		copy(t.values[:], c.AttributeValueList)
 		terms = append(terms, t)
@@ -394,7 +417,7 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 		case "ADD":
 			k := au.Value.Kind()
 			if k != storage.KindN && k != storage.KindL && !k.IsSet() {
-				return nil, errPlain(sprintf(msgLegacyAddType, typeName[k]))
+				return nil, errPlain(sprintf(msgLegacyAddType, typeName(k)))
 			}
 			ca.op = ADD
 			ca.value = b.value(*au.Value)
@@ -402,7 +425,7 @@ func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
 			ca.op = DELETE
 			if au.Value != nil {
 				if !au.Value.Kind().IsSet() {
-					return nil, errPlain(sprintf(msgLegacyDeleteType, typeName[au.Value.Kind()]))
+					return nil, errPlain(sprintf(msgLegacyDeleteType, typeName(au.Value.Kind())))
 				}
 				ca.value = b.value(*au.Value)
 			} else {

@@ -201,11 +201,30 @@ func reorder[T any](xs []T, order []int) []T {
 }
 
 // typeName is the operand type wording of ADD/DELETE errors.
-var typeName = map[storage.Kind]string{
-	storage.KindS: "STRING", storage.KindN: "NUMBER", storage.KindB: "BINARY",
-	storage.KindBOOL: "BOOLEAN", storage.KindNULL: "NULL", storage.KindL: "LIST",
-	storage.KindM: "MAP", storage.KindSS: "STRING_SET", storage.KindNS: "NUMBER_SET",
-	storage.KindBS: "BINARY_SET",
+func typeName(k storage.Kind) string {
+	switch k {
+	case storage.KindS:
+		return "STRING"
+	case storage.KindN:
+		return "NUMBER"
+	case storage.KindB:
+		return "BINARY"
+	case storage.KindBOOL:
+		return "BOOLEAN"
+	case storage.KindNULL:
+		return "NULL"
+	case storage.KindL:
+		return "LIST"
+	case storage.KindM:
+		return "MAP"
+	case storage.KindSS:
+		return "STRING_SET"
+	case storage.KindNS:
+		return "NUMBER_SET"
+	case storage.KindBS:
+		return "BINARY_SET"
+	}
+	return ""
 }
 
 func (k *checker) checkAddDelete(a *UpdateAction) *Error {
@@ -216,11 +235,11 @@ func (k *checker) checkAddDelete(a *UpdateAction) *Error {
 	switch a.Op {
 	case ADD:
 		if v.Kind() != storage.KindN && !v.Kind().IsSet() {
-			return exprError(k.param, a.Value.Pos(), sprintf(msgUpdateOperand, "ADD", typeName[v.Kind()], typeSetAdd))
+			return exprError(k.param, a.Value.Pos(), sprintf(msgUpdateOperand, "ADD", typeName(v.Kind()), typeSetAdd))
 		}
 	case DELETE:
 		if !v.Kind().IsSet() {
-			return exprError(k.param, a.Value.Pos(), sprintf(msgUpdateOperand, "DELETE", typeName[v.Kind()], typeSetDelete))
+			return exprError(k.param, a.Value.Pos(), sprintf(msgUpdateOperand, "DELETE", typeName(v.Kind()), typeSetDelete))
 		}
 	}
 	return nil

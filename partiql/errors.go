@@ -3,6 +3,7 @@ package partiql
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
@@ -135,20 +136,23 @@ const MsgMalformed = "Statement wasn't well formed, can't be processed: "
 
 // reasons are AWS's words after MsgMalformed, by kind, as public records of
 // AWS answers give them. "" is a real answer: AWS puts nothing after the
-// colon for a literal or comment its lexer cannot read.
-var reasons = map[ErrorKind]string{
-	KindNotStatement:       "Expected data manipulation",
-	KindUnexpectedKeyword:  "Unexpected keyword",
-	KindLeftover:           "Unexpected token after expression",
-	KindUnexpectedTerm:     "Unexpected term",
-	KindUnexpectedOperator: "Unexpected operator",
-	KindMissingOperand:     "Missing right-hand side expression of infix operator",
-	KindExpectedTypeName:   "Expected type name",
-	KindExpectedIdent:      "Expected identifier for simple path",
-	KindPathComponent:      "Invalid path dot component",
-	KindIllegal:            "",
-	KindBadNumber:          "",
-}
+// colon for a literal or comment its lexer cannot read. The table is built
+// at its first use, not at the server's start (issue 25).
+var reasons = sync.OnceValue(func() map[ErrorKind]string {
+	return map[ErrorKind]string{
+		KindNotStatement:       "Expected data manipulation",
+		KindUnexpectedKeyword:  "Unexpected keyword",
+		KindLeftover:           "Unexpected token after expression",
+		KindUnexpectedTerm:     "Unexpected term",
+		KindUnexpectedOperator: "Unexpected operator",
+		KindMissingOperand:     "Missing right-hand side expression of infix operator",
+		KindExpectedTypeName:   "Expected type name",
+		KindExpectedIdent:      "Expected identifier for simple path",
+		KindPathComponent:      "Invalid path dot component",
+		KindIllegal:            "",
+		KindBadNumber:          "",
+	}
+})
 
 // msgAliasing is AWS's whole message for an alias (no MsgMalformed before
 // it; DynamoDB Local says the same).
@@ -163,7 +167,7 @@ func (e *Error) Message(src string) string {
 	if e.Kind == KindAliasing {
 		return msgAliasing
 	}
-	if r, ok := reasons[e.Kind]; ok {
+	if r, ok := reasons()[e.Kind]; ok {
 		return MsgMalformed + r
 	}
 	return MsgMalformed + src

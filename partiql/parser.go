@@ -2,6 +2,7 @@ package partiql
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
@@ -709,35 +710,43 @@ func (p *parser) parseTuple() Expr {
 // INTEGER, ...) but INT2, INT4, INT8, INTEGER2, INTEGER4, INTEGER8 and
 // BIGINT, which AWS's newer parser takes (a public record of AWS answers:
 // x IS INT4 parses).
-var typeNames = map[string]struct {
+//
+// The table is built at its first use, not at the server's start (issue
+// 25; internal/lint TestServerInitLazy).
+var typeNames = sync.OnceValue(func() map[string]typeSpec {
+	return map[string]typeSpec{
+		"BOOL": {name: "BOOLEAN"}, "BOOLEAN": {name: "BOOLEAN"},
+		"SMALLINT": {name: "SMALLINT"}, "INT2": {name: "SMALLINT"}, "INTEGER2": {name: "SMALLINT"},
+		"INT": {name: "INTEGER"}, "INTEGER": {name: "INTEGER"},
+		"INT4": {name: "INTEGER4"}, "INTEGER4": {name: "INTEGER4"},
+		"INT8": {name: "INTEGER8"}, "INTEGER8": {name: "INTEGER8"}, "BIGINT": {name: "INTEGER8"},
+		"FLOAT": {name: "FLOAT", maxArgs: 1}, "REAL": {name: "REAL"},
+		"DOUBLE":  {name: "DOUBLE_PRECISION", second: "PRECISION", needed: true, withWord: "DOUBLE_PRECISION"},
+		"DECIMAL": {name: "DECIMAL", maxArgs: 2}, "DEC": {name: "DECIMAL", maxArgs: 2},
+		"NUMERIC":   {name: "NUMERIC", maxArgs: 2},
+		"TIMESTAMP": {name: "TIMESTAMP"}, "DATE": {name: "DATE"}, "TIME": {name: "TIME", maxArgs: 1},
+		"CHAR": {name: "CHARACTER", maxArgs: 1}, "CHARACTER": {name: "CHARACTER", second: "VARYING", maxArgs: 1, withWord: "CHARACTER_VARYING"},
+		"VARCHAR": {name: "CHARACTER_VARYING", maxArgs: 1},
+		"STRING":  {name: "STRING"}, "SYMBOL": {name: "SYMBOL"}, "CLOB": {name: "CLOB"}, "BLOB": {name: "BLOB"},
+		"STRUCT": {name: "STRUCT"}, "TUPLE": {name: "TUPLE"}, "LIST": {name: "LIST"}, "SEXP": {name: "SEXP"},
+		"BAG": {name: "BAG"},
+	}
+})
+
+// typeSpec is one entry of typeNames.
+type typeSpec struct {
 	name     string
 	second   string // a second word: "PRECISION" (needed), "VARYING" (optional)
 	needed   bool   // the second word is needed
 	maxArgs  int
 	withWord string // the name with the second word
-}{
-	"BOOL": {name: "BOOLEAN"}, "BOOLEAN": {name: "BOOLEAN"},
-	"SMALLINT": {name: "SMALLINT"}, "INT2": {name: "SMALLINT"}, "INTEGER2": {name: "SMALLINT"},
-	"INT": {name: "INTEGER"}, "INTEGER": {name: "INTEGER"},
-	"INT4": {name: "INTEGER4"}, "INTEGER4": {name: "INTEGER4"},
-	"INT8": {name: "INTEGER8"}, "INTEGER8": {name: "INTEGER8"}, "BIGINT": {name: "INTEGER8"},
-	"FLOAT": {name: "FLOAT", maxArgs: 1}, "REAL": {name: "REAL"},
-	"DOUBLE":  {name: "DOUBLE_PRECISION", second: "PRECISION", needed: true, withWord: "DOUBLE_PRECISION"},
-	"DECIMAL": {name: "DECIMAL", maxArgs: 2}, "DEC": {name: "DECIMAL", maxArgs: 2},
-	"NUMERIC":   {name: "NUMERIC", maxArgs: 2},
-	"TIMESTAMP": {name: "TIMESTAMP"}, "DATE": {name: "DATE"}, "TIME": {name: "TIME", maxArgs: 1},
-	"CHAR": {name: "CHARACTER", maxArgs: 1}, "CHARACTER": {name: "CHARACTER", second: "VARYING", maxArgs: 1, withWord: "CHARACTER_VARYING"},
-	"VARCHAR": {name: "CHARACTER_VARYING", maxArgs: 1},
-	"STRING":  {name: "STRING"}, "SYMBOL": {name: "SYMBOL"}, "CLOB": {name: "CLOB"}, "BLOB": {name: "BLOB"},
-	"STRUCT": {name: "STRUCT"}, "TUPLE": {name: "TUPLE"}, "LIST": {name: "LIST"}, "SEXP": {name: "SEXP"},
-	"BAG": {name: "BAG"},
 }
 
 // typeName := word [ word ] [ "(" NUMBER { "," NUMBER } ")" ]
 func (p *parser) parseTypeName() *TypeName {
 	t := p.Cur()
 	word := strings.ToUpper(t.Lit)
-	spec, ok := typeNames[word]
+	spec, ok := typeNames()[word]
 	if !ok || t.Tok != IDENT && t.Tok != RESERVED {
 		p.failKind(KindExpectedTypeName, "type name")
 	}

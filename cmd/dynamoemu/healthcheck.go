@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,8 +48,7 @@ func healthcheck(c config) error {
 	// The emulator reads the access key and region from the scope and does not
 	// verify the signature.
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=healthcheck/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
-	client := &http.Client{Timeout: healthcheckTimeout}
-	res, err := client.Do(req)
+	res, err := roundTrip(req)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errUnhealthy, err)
 	}
@@ -65,4 +65,46 @@ func healthcheck(c config) error {
 		return fmt.Errorf("%w: ListTables at %s answered no TableNames: %.200s", errUnhealthy, url, body)
 	}
 	return nil
+}
+
+// roundTrip sends req on a connection of its own and reads the answer,
+// all within healthcheckTimeout. It stands for an http.Client: the
+// client's Transport (HTTP/2, proxies, connection pools) is not linked
+// into the server for one probe, which keeps it out of every start
+// (issue 25: its types, itabs and package initialisation).
+func roundTrip(req *http.Request) (*http.Response, error) {
+	conn, err := net.DialTimeout("tcp", req.URL.Host, healthcheckTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := conn.SetDeadline(time.Now().Add(healthcheckTimeout)); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	req.Close = true
+	if err := req.Write(conn); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	res.Body = connBody{res.Body, conn}
+	return res, nil
+}
+
+// connBody closes the probe's connection with the answer's body.
+type connBody struct {
+	io.ReadCloser
+	conn net.Conn
+}
+
+func (b connBody) Close() error {
+	err := b.ReadCloser.Close()
+	if cerr := b.conn.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

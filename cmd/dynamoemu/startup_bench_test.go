@@ -30,10 +30,20 @@ import (
 // BenchmarkStartup/floor does the same with the smallest net/http server
 // that answers the request (built from startupFloor): the cost of
 // starting any Go HTTP server on this machine, which dynamoemu's figures
-// are to be read against.
+// are to be read against. BenchmarkStartup/empty runs an empty Go
+// program (func main() {}) to its exit: the cost of starting any Go
+// program here, below which no server can start.
+//
+// Besides time, each reports the median page faults (faults: minor
+// faults, each a trap to the kernel, expensive on a virtual machine) and
+// context switches (ctxsw, voluntary and not; threads started add to
+// them) from exec to the answer.
 //
 // DYNAMOEMU_STARTUP_BIN=path measures that binary instead of building
-// dynamoemu (another build, to compare). Both binaries are built with
+// dynamoemu (another build, to compare). DYNAMOEMU_STARTUP_BASE=path
+// measures that binary too, started in turn with the other at every
+// iteration so that both meet the same load; its figures are reported
+// as base-cpu-ms, base-faults, and so on. Both binaries are built with
 // CGO_ENABLED=0, as the container image is (buildBinary).
 //
 //	go test ./cmd/dynamoemu -run '^$' -bench Startup -benchtime 50x
@@ -43,18 +53,52 @@ func BenchmarkStartup(b *testing.B) {
 		if bin == "" {
 			bin = buildBinary(b, ".", "")
 		}
-		benchStartup(b, bin)
+		bins := []string{bin}
+		if base := os.Getenv("DYNAMOEMU_STARTUP_BASE"); base != "" {
+			bins = append(bins, base)
+		}
+		benchStartup(b, bins...)
 	})
 	b.Run("floor", func(b *testing.B) {
-		dir := b.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(startupFloor), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module floor\n\ngo 1.26\n"), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		benchStartup(b, buildBinary(b, ".", dir))
+		benchStartup(b, buildProgram(b, startupFloor))
 	})
+	b.Run("empty", func(b *testing.B) {
+		bin := buildProgram(b, "package main\n\nfunc main() {}\n")
+		var cpus, faults, ctxsw []float64
+		for b.Loop() {
+			cmd := exec.Command(bin)
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			cpus = append(cpus, float64(ru.Utime.Nano()+ru.Stime.Nano())/1e6)
+			faults = append(faults, float64(ru.Minflt))
+			ctxsw = append(ctxsw, float64(ru.Nvcsw+ru.Nivcsw))
+		}
+		b.ReportMetric(median(cpus), "cpu-ms")
+		b.ReportMetric(median(faults), "faults")
+		b.ReportMetric(median(ctxsw), "ctxsw")
+		b.ReportMetric(0, "ns/op")
+	})
+}
+
+// buildProgram builds the package main of source src (one file, a module
+// of its own) as buildBinary does.
+func buildProgram(b *testing.B, src string) string {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module floor\n\ngo 1.26\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return buildBinary(b, ".", dir)
+}
+
+// median returns the middle of vs (sorting it).
+func median(vs []float64) float64 {
+	slices.Sort(vs)
+	return vs[len(vs)/2]
 }
 
 // startupFloor is the smallest server that answers BenchmarkStartup's
@@ -102,31 +146,51 @@ func buildBinary(b *testing.B, pkg, dir string) string {
 }
 
 // benchStartup runs BenchmarkStartup's measurement on bin.
-func benchStartup(b *testing.B, bin string) {
-	var times, cpus, inits []time.Duration
+// benchStartup runs BenchmarkStartup's measurement on bins, each started
+// once per iteration, in turn; the first's figures are reported plainly,
+// a second's with "base-" before each unit.
+func benchStartup(b *testing.B, bins ...string) {
+	type figures struct {
+		times, cpus, inits []float64 // ms
+		faults, ctxsw      []float64
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	fs := make([]figures, len(bins))
 	for b.Loop() {
-		d, cpu, err := startOnce(bin)
-		if err != nil {
-			b.Fatal(err)
+		for i, bin := range bins {
+			d, ru, err := startOnce(bin)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f := &fs[i]
+			f.times = append(f.times, ms(d))
+			f.cpus = append(f.cpus, ms(time.Duration(ru.Utime.Nano()+ru.Stime.Nano())))
+			f.faults = append(f.faults, float64(ru.Minflt))
+			f.ctxsw = append(f.ctxsw, float64(ru.Nvcsw+ru.Nivcsw))
 		}
-		times = append(times, d)
-		cpus = append(cpus, cpu)
 	}
 	for range 10 {
-		d, err := initTime(bin)
-		if err != nil {
-			b.Fatal(err)
+		for i, bin := range bins {
+			d, err := initTime(bin)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fs[i].inits = append(fs[i].inits, ms(d))
 		}
-		inits = append(inits, d)
 	}
-	slices.Sort(times)
-	slices.Sort(cpus)
-	slices.Sort(inits)
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	b.ReportMetric(ms(times[len(times)/2]), "ms-to-first-answer")
-	b.ReportMetric(ms(times[len(times)*9/10]), "p90-ms")
-	b.ReportMetric(ms(cpus[len(cpus)/2]), "cpu-ms")
-	b.ReportMetric(ms(inits[len(inits)/2]), "init-ms")
+	for i, f := range fs {
+		prefix := ""
+		if i > 0 {
+			prefix = "base-"
+		}
+		b.ReportMetric(median(f.times), prefix+"ms-to-first-answer")
+		slices.Sort(f.times)
+		b.ReportMetric(f.times[len(f.times)*9/10], prefix+"p90-ms")
+		b.ReportMetric(median(f.cpus), prefix+"cpu-ms")
+		b.ReportMetric(median(f.inits), prefix+"init-ms")
+		b.ReportMetric(median(f.faults), prefix+"faults")
+		b.ReportMetric(median(f.ctxsw), prefix+"ctxsw")
+	}
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -141,23 +205,23 @@ func freePort() (int, error) {
 }
 
 // startOnce runs the server once and returns the time from exec to its
-// first answer and the CPU time it used until then.
-func startOnce(bin string) (wall, cpu time.Duration, err error) {
+// first answer and its resource usage until then (killed at once).
+func startOnce(bin string) (wall time.Duration, ru *syscall.Rusage, err error) {
 	port, err := freePort()
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	cmd := exec.Command(bin, "-host", "127.0.0.1", "-port", strconv.Itoa(port), "-logLevel", "error", "-ttlSweepInterval", "0")
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	defer func() {
 		cmd.Process.Kill()
 		cmd.Wait()
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && err == nil {
-			cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		if r, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && err == nil {
+			ru = r
 		}
 	}()
 	var conn net.Conn
@@ -166,7 +230,7 @@ func startOnce(bin string) (wall, cpu time.Duration, err error) {
 			break
 		}
 		if time.Since(start) > 10*time.Second {
-			return 0, 0, fmt.Errorf("the server did not listen within 10s: %v", err)
+			return 0, nil, fmt.Errorf("the server did not listen within 10s: %v", err)
 		}
 		time.Sleep(50 * time.Microsecond)
 	}
@@ -176,18 +240,18 @@ func startOnce(bin string) (wall, cpu time.Duration, err error) {
 		"Authorization: AWS4-HMAC-SHA256 Credential=start/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\n" +
 		"Content-Length: 2\r\n\r\n{}"
 	if _, err := conn.Write([]byte(req)); err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	resp.Body.Close()
 	wall = time.Since(start)
 	if resp.StatusCode != http.StatusOK {
-		return 0, 0, fmt.Errorf("ListTables: %s", resp.Status)
+		return 0, nil, fmt.Errorf("ListTables: %s", resp.Status)
 	}
-	return wall, 0, nil
+	return wall, nil, nil
 }
 
 // initTime runs the binary with GODEBUG=inittrace=1 and -h (it exits

@@ -11,17 +11,36 @@ import (
 
 // A WHERE clause lowered into expr's condition tree.
 
-// conditionFuncs are the functions a WHERE clause may call (any case:
-// ATTRIBUTE_EXISTS works on AWS), by their expr names.
-var conditionFuncs = map[string]string{
-	"begins_with": "begins_with", "contains": "contains", "attribute_type": "attribute_type",
-	"size": "size", "attribute_exists": "attribute_exists", "attribute_not_exists": "attribute_not_exists",
+// conditionFunc reports whether name (lower case) is a function a WHERE
+// clause may call (any case: ATTRIBUTE_EXISTS works on AWS); expr knows
+// it by the same name. The lookup tables of this package are switches,
+// not package-level maps: nothing to build at the server's start (issue 25,
+// internal/lint TestServerInitLazy).
+func conditionFunc(name string) bool {
+	switch name {
+	case "begins_with", "contains", "attribute_type", "size", "attribute_exists", "attribute_not_exists":
+		return true
+	}
+	return false
 }
 
-// comparisons maps PartiQL's comparison operators to expr's.
-var comparisons = map[partiql.Token]expr.Token{
-	partiql.EQ: expr.EQ, partiql.NE: expr.NE, partiql.LT: expr.LT,
-	partiql.LE: expr.LE, partiql.GT: expr.GT, partiql.GE: expr.GE,
+// comparison maps a PartiQL comparison operator to expr's.
+func comparison(op partiql.Token) expr.Token {
+	switch op {
+	case partiql.EQ:
+		return expr.EQ
+	case partiql.NE:
+		return expr.NE
+	case partiql.LT:
+		return expr.LT
+	case partiql.LE:
+		return expr.LE
+	case partiql.GT:
+		return expr.GT
+	case partiql.GE:
+		return expr.GE
+	}
+	return expr.ILLEGAL
 }
 
 // isCondition reports whether e stands where a condition may (the
@@ -48,7 +67,7 @@ func isCondition(e partiql.Expr) bool {
 func isPredicate(e partiql.Expr) bool {
 	if c, ok := unparen(e).(*partiql.Call); ok {
 		name := strings.ToLower(c.Fun)
-		return name != "size" && conditionFuncs[name] != ""
+		return name != "size" && conditionFunc(name)
 	}
 	return isCondition(e)
 }
@@ -88,7 +107,7 @@ func (l *lowerer) condition(e partiql.Expr) (expr.Expr, *Error) {
 			if err != nil {
 				return nil, err
 			}
-			return &expr.BinaryExpr{OpPos: e.OpPos, Op: comparisons[e.Op], X: x, Y: y}, nil
+			return &expr.BinaryExpr{OpPos: e.OpPos, Op: comparison(e.Op), X: x, Y: y}, nil
 		}
 		return nil, errPlain(sprintf(msgUnsupportedOp, strings.ToLower(e.Op.String())))
 	case *partiql.Unary:
@@ -189,15 +208,14 @@ func (l *lowerer) operands(es ...partiql.Expr) ([]expr.Expr, *Error) {
 // function: exists at 1:41:6" for EXISTS(a)).
 func (l *lowerer) call(c *partiql.Call) (expr.Expr, *Error) {
 	name := strings.ToLower(c.Fun)
-	fn, ok := conditionFuncs[name]
-	if !ok {
+	if !conditionFunc(name) {
 		return nil, l.errAt(msgUnrecognizedFunc, c, lex.UTF16Len(c.Fun), name)
 	}
 	args, err := l.operands(c.Args...)
 	if err != nil {
 		return nil, err
 	}
-	return &expr.CallExpr{Offset: c.Offset, Fun: fn, Args: args}, nil
+	return &expr.CallExpr{Offset: c.Offset, Fun: name, Args: args}, nil
 }
 
 // compareBool lowers a comparison one of whose sides has a boolean value
@@ -298,11 +316,25 @@ func notOf(x expr.Expr, pos int) expr.Expr {
 	return &expr.NotExpr{Offset: pos, X: x}
 }
 
-// isTypes maps the types IS tests (DynamoDB Local's list: MISSING, NULL,
-// BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST) to attribute types.
-var isTypes = map[string]storage.Kind{
-	"BOOLEAN": storage.KindBOOL, "BLOB": storage.KindB, "STRING": storage.KindS, "NUMERIC": storage.KindN,
-	"STRUCT": storage.KindM, "TUPLE": storage.KindM, "LIST": storage.KindL,
+// isType maps a type IS tests (DynamoDB Local's list: MISSING, NULL,
+// BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST) to its attribute
+// type; ok is false for another name (MISSING and NULL are tested apart).
+func isType(name string) (k storage.Kind, ok bool) {
+	switch name {
+	case "BOOLEAN":
+		return storage.KindBOOL, true
+	case "BLOB":
+		return storage.KindB, true
+	case "STRING":
+		return storage.KindS, true
+	case "NUMERIC":
+		return storage.KindN, true
+	case "STRUCT", "TUPLE":
+		return storage.KindM, true
+	case "LIST":
+		return storage.KindL, true
+	}
+	return 0, false
 }
 
 // is lowers x IS [NOT] MISSING | NULL | type: for a path, attribute_not_exists
@@ -321,7 +353,7 @@ func (l *lowerer) is(e *partiql.Is) (expr.Expr, *Error) {
 	case e.What == partiql.MISSING:
 		kind = storage.KindInvalid
 	case e.Type != nil:
-		k, ok := isTypes[e.Type.Name]
+		k, ok := isType(e.Type.Name)
 		if !ok {
 			line, col, ln := l.at(e.OpPos, 2)
 			return nil, errf(e.OpPos, msgIsType, e.Type.Name, line, col, ln)

@@ -81,9 +81,17 @@ func LowerUpdate(b Binding, s *partiql.Update, ks storage.KeySchema) (*Update, e
 	return out, nil
 }
 
-// setFuncs are the functions SET path = f(path, set) turns into ADD and
-// DELETE.
-var setFuncs = map[string]expr.Token{"set_add": expr.ADD, "set_delete": expr.DELETE}
+// setFunc is the action of a function SET path = f(path, set) turns into
+// ADD or DELETE (name in lower case), or ILLEGAL for another name.
+func setFunc(name string) expr.Token {
+	switch name {
+	case "set_add":
+		return expr.ADD
+	case "set_delete":
+		return expr.DELETE
+	}
+	return expr.ILLEGAL
+}
 
 // update lowers an UPDATE's actions into an update tree: each action a
 // clause of its own, in the statement's order.
@@ -118,7 +126,7 @@ func (l *lowerer) update(actions []*partiql.Action) (*expr.UpdateExpr, *Error) {
 
 func isSetFunc(e partiql.Expr) bool {
 	c, ok := e.(*partiql.Call)
-	return ok && setFuncs[strings.ToLower(c.Fun)] != 0
+	return ok && setFunc(strings.ToLower(c.Fun)) != expr.ILLEGAL
 }
 
 // setFunc lowers SET path = set_add(path, set) (or set_delete) into ADD
@@ -162,7 +170,7 @@ func (l *lowerer) setFunc(a *partiql.Action, target *expr.PathExpr) (expr.Token,
 		}
 		return 0, nil, notSet()
 	}
-	return setFuncs[strings.ToLower(c.Fun)], &expr.ValueExpr{Offset: c.Args[1].Pos(), Value: v}, nil
+	return setFunc(strings.ToLower(c.Fun)), &expr.ValueExpr{Offset: c.Args[1].Pos(), Value: v}, nil
 }
 
 // samePath reports whether two paths are written the same (names and
@@ -180,8 +188,9 @@ func samePath(a, b *partiql.Path) bool {
 	return true
 }
 
-// updateFuncs are the functions a SET value may call.
-var updateFuncs = map[string]string{"list_append": "list_append", "if_not_exists": "if_not_exists"}
+// updateFunc reports whether name (lower case) is a function a SET value
+// may call; expr knows it by the same name.
+func updateFunc(name string) bool { return name == "list_append" || name == "if_not_exists" }
 
 // setValue lowers the value of SET path = value: a path, a value, x + y,
 // x - y, list_append(...), if_not_exists(...).
@@ -210,8 +219,7 @@ func (l *lowerer) setValue(e partiql.Expr) (expr.Expr, *Error) {
 		return &expr.BinaryExpr{OpPos: e.OpPos, Op: op, X: x, Y: y}, nil
 	case *partiql.Call:
 		name := strings.ToLower(e.Fun)
-		fn, ok := updateFuncs[name]
-		if !ok {
+		if !updateFunc(name) {
 			return nil, l.errAt(msgUnrecognizedFunc, e, lex.UTF16Len(e.Fun), name)
 		}
 		args := make([]expr.Expr, len(e.Args))
@@ -222,7 +230,7 @@ func (l *lowerer) setValue(e partiql.Expr) (expr.Expr, *Error) {
 			}
 			args[i] = x
 		}
-		return &expr.CallExpr{Offset: e.Offset, Fun: fn, Args: args}, nil
+		return &expr.CallExpr{Offset: e.Offset, Fun: name, Args: args}, nil
 	}
 	if isValue(e) {
 		v, err := l.value(e, valuePath{})

@@ -27,18 +27,29 @@ type ThrottlingReason struct {
 	Reason, Resource string
 }
 
-// faultClasses maps an injected fault's error type (faults.Kind.ErrorType)
+// faultClass maps an injected fault's error type (faults.Kind.ErrorType)
 // to its class. ThrottlingException is the class the in-flight limit
 // answers with already (AWS's coral availability namespace); SDKs key on
-// the part after '#'.
-var faultClasses = map[string]*Class{
-	"TransactionConflictException":           ErrTransactionConflict,
-	"TransactionInProgressException":         ErrTransactionInProgress,
-	"ConditionalCheckFailedException":        ErrConditionalCheckFailed,
-	"InternalServerError":                    ErrInternalServer,
-	"RequestLimitExceeded":                   ErrRequestLimitExceeded,
-	"ThrottlingException":                    ErrThrottling,
-	"ProvisionedThroughputExceededException": ErrProvisionedThroughputExceeded,
+// the part after '#'. Nil for another error type. A switch, not a
+// package-level map: nothing to build at the server's start (issue 25).
+func faultClass(errorType string) *Class {
+	switch errorType {
+	case "TransactionConflictException":
+		return ErrTransactionConflict
+	case "TransactionInProgressException":
+		return ErrTransactionInProgress
+	case "ConditionalCheckFailedException":
+		return ErrConditionalCheckFailed
+	case "InternalServerError":
+		return ErrInternalServer
+	case "RequestLimitExceeded":
+		return ErrRequestLimitExceeded
+	case "ThrottlingException":
+		return ErrThrottling
+	case "ProvisionedThroughputExceededException":
+		return ErrProvisionedThroughputExceeded
+	}
+	return nil
 }
 
 // Fault is the error of an injected fault or a throttled request: the
@@ -46,7 +57,7 @@ var faultClasses = map[string]*Class{
 // throughput errors their ThrottlingReasons (nil: none). An unknown
 // errorType is an InternalServerError.
 func Fault(errorType, msg string, reasons []ThrottlingReason) error {
-	c := faultClasses[errorType]
+	c := faultClass(errorType)
 	if c == nil {
 		c = ErrInternalServer
 	}

@@ -16,7 +16,10 @@ import (
 
 // mapKeysConstraint is the constraint AWS reports for a RequestItems key
 // that is no table name: all three name rules, listed in AWS's order.
-var mapKeysConstraint = "Map keys must satisfy constraint: [" + apierr.LenLE(255) + ", " + apierr.LenGE(3) + ", " + apierr.NamePatternConstraint + "]"
+// It is worded when needed, not at the server's start (issue 25).
+func mapKeysConstraint() string {
+	return "Map keys must satisfy constraint: [" + apierr.LenLE(255) + ", " + apierr.LenGE(3) + ", " + apierr.NamePatternConstraint + "]"
+}
 
 // badRequestItemsName reports whether one of names is neither a table name
 // nor a table ARN.
@@ -42,7 +45,7 @@ func batchGetNamesConstraint(items map[string]*KeysAndAttributes) string {
 	if err != nil {
 		echo = []byte("{}")
 	}
-	return apierr.Violation(apierr.Quote(string(echo)), "requestItems", mapKeysConstraint)
+	return apierr.Violation(apierr.Quote(string(echo)), "requestItems", mapKeysConstraint())
 }
 
 // batchWriteNamesConstraint is the violation of a BatchWriteItem
@@ -52,7 +55,7 @@ func batchWriteNamesConstraint(items map[string][]WriteRequest) string {
 	if !badRequestItemsName(items) {
 		return ""
 	}
-	return apierr.Violation(apierr.Quote(writeRequestsEcho(items)), "requestItems", mapKeysConstraint)
+	return apierr.Violation(apierr.Quote(writeRequestsEcho(items)), "requestItems", mapKeysConstraint())
 }
 
 // batchGetEmptyConstraint is the violation of RequestItems {} of a

@@ -1,6 +1,10 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/faults"
+import (
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/faults"
+)
 
 // Fault rules on the operations that do not decide per table use (the
 // control plane, the Streams API): one decision per call, with the table
@@ -10,19 +14,22 @@ import "github.com/dynamoemu/dynamoemu/faults"
 // data-plane operations and PartiQL's (fxHooked) decide after validation,
 // per item or statement.
 
-// fxHooked are the operations that call fxBegin themselves.
-var fxHooked = map[string]bool{
-	"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true,
-	"Query": true, "Scan": true, "BatchGetItem": true, "BatchWriteItem": true,
-	"TransactWriteItems": true, "TransactGetItems": true, "ExecuteTransaction": true,
-	"ExecuteStatement": true, "BatchExecuteStatement": true, // per statement, once planned (fx_partiql.go)
-}
+// fxHooked are the operations that call fxBegin themselves (built at
+// its first use, not at the server's start: issue 25).
+var fxHooked = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true,
+		"Query": true, "Scan": true, "BatchGetItem": true, "BatchWriteItem": true,
+		"TransactWriteItems": true, "TransactGetItems": true, "ExecuteTransaction": true,
+		"ExecuteStatement": true, "BatchExecuteStatement": true, // per statement, once planned (fx_partiql.go)
+	}
+})
 
 // fxOperation runs the fault rules on a call of an operation not in
 // fxHooked, with in its decoded input. Nil when nothing fires.
 func (c *call) fxOperation(op string, in any) error {
 	inj := c.svc.fx.inj
-	if !inj.Active() || fxHooked[op] {
+	if !inj.Active() || fxHooked()[op] {
 		return nil
 	}
 	name, index := fxTargetOf(in)

@@ -55,7 +55,7 @@ type opFunc func(c *call, body []byte) ([]byte, error)
 
 // ops maps operation names ("PutItem") to their handlers. Filled by register
 // from init functions only; read-only afterwards.
-var ops = map[string]opFunc{}
+var ops = make(map[string]opFunc, 96) // room for every operation: no growth at init
 
 // lookupOp finds the operation an X-Amz-Target names: DynamoDB's
 // ("DynamoDB_20120810.PutItem", registered as "PutItem") or the Streams
@@ -114,7 +114,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			return nil, valueLayer(name, err)
 		}
 		if deferred != nil {
-			if !deferredValueOps[name] {
+			if !deferredValueOps()[name] {
 				return nil, valueLayer(name, deferred.Err)
 			}
 			c.values = deferred

@@ -1,5 +1,7 @@
 package service
 
+import "sync"
+
 // The values layer of validation_order.go: a fault of an attribute value
 // (a malformed number, a duplicate set member, an empty attribute name, a
 // value nested too deep, ...) is read past by the request decoder
@@ -13,17 +15,20 @@ package service
 // Scan is not one: in us-east-1 it answers a ScanFilter value nested too
 // deep before the misuse of ConditionalOperator (paritysuite/dynamodb-
 // conformance tests/tier3/validation-ordering/deepRequests.test.ts).
-var deferredValueOps = map[string]bool{
-	"PutItem":            true,
-	"UpdateItem":         true,
-	"DeleteItem":         true,
-	"GetItem":            true,
-	"Query":              true,
-	"BatchGetItem":       true,
-	"BatchWriteItem":     true,
-	"TransactWriteItems": true,
-	"TransactGetItems":   true,
-}
+// Built at its first use, not at the server's start (issue 25).
+var deferredValueOps = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PutItem":            true,
+		"UpdateItem":         true,
+		"DeleteItem":         true,
+		"GetItem":            true,
+		"Query":              true,
+		"BatchGetItem":       true,
+		"BatchWriteItem":     true,
+		"TransactWriteItems": true,
+		"TransactGetItems":   true,
+	}
+})
 
 // valuesLayer returns the request's value fault worded for the operation
 // (valueLayer), once; nil when there is none.
