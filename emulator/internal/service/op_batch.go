@@ -347,6 +347,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	tx := storage.Begin(data...)
 	defer tx.Abort()
 	tx.Grow(total)
+	keep := make([]bool, len(tables)) // the table's maps stay (op_batch_recycle.go)
 	for ti, bt := range tables {
 		var cp capacity
 		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
@@ -361,6 +362,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			defs = slices.Concat(gsis, lsis)
 		}
 		tp := bt.t.convPolicy()
+		keep[ti] = tp != nil
 		for wi, w := range bt.writes {
 			var u *fxUse
 			if uses != nil {
@@ -397,6 +399,15 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	if _, err := tx.Commit(); err != nil {
 		return nil, err
 	}
+	for ti, name := range names {
+		if !keep[ti] {
+			var tu []*fxUse
+			if uses != nil {
+				tu = uses[ti]
+			}
+			recycleBatchWrites(in.RequestItems[name], tu)
+		}
+	}
 	return out, nil
 }
 
@@ -408,7 +419,6 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		return batchWriteTable{}, err
 	}
 	bt := batchWriteTable{t: t, writes: make([]batchWrite, 0, len(reqs))}
-	seen := make(map[string]bool, len(reqs))
 	for _, wr := range reqs {
 		var w batchWrite
 		if wr.PutRequest != nil {
@@ -430,11 +440,9 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		if err := c.guardKey(t, w.key); err != nil {
 			return batchWriteTable{}, err
 		}
-		id := keyID(w.key)
-		if seen[id] {
+		if duplicateKey(bt.writes, w.key) {
 			return batchWriteTable{}, apierr.Validation(apierr.MsgBatchDuplicates)
 		}
-		seen[id] = true
 		bt.writes = append(bt.writes, w)
 	}
 	return bt, nil

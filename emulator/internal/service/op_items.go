@@ -365,7 +365,8 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	var change storage.Change
-	if tp := t.convPolicy(); tp != nil {
+	tp := t.convPolicy()
+	if tp != nil {
 		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
 		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
 	} else {
@@ -374,6 +375,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err != nil {
 		fx.endRefused(err, key, size) // fx_condfail.go
 		return nil, err
+	}
+	if tp == nil {
+		recyclePutItem(in) // op_batch_recycle.go
 	}
 	fx.endWrite(max(size, change.OldSize), change)
 	out := &PutItemOutput{
