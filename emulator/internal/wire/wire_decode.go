@@ -22,13 +22,22 @@ func (d *decoder) item() (storage.Item, error) {
 		return nil, d.syntax()
 	}
 	// Scan the item once to size its map and make its text one string
-	// (see text); a malformed item is left to members to report.
+	// (see text: the request's when it is small, see body); a malformed
+	// item is left to members to report.
 	probe := decoder{data: d.data, pos: d.pos}
 	n, err := probe.skipCount(0)
 	if err != nil {
 		return d.members(0, 0)
 	}
-	d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
+	switch {
+	case d.body != "":
+		d.text, d.textOff = d.body, 0
+	case len(d.data) <= maxBodyText:
+		d.body = string(d.data)
+		d.text, d.textOff = d.body, 0
+	default:
+		d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
+	}
 	m, err := d.members(0, n)
 	d.text, d.textOff = "", 0
 	return m, err
