@@ -55,3 +55,19 @@ type pooledInput interface{ pooledInput() }
 // pooledInput: query reads its input only while it runs; queryMulti,
 // queryRequest and the start key checks too.
 func (*QueryInput) pooledInput() {}
+
+// recycle gives back the ExpressionAttributeNames, ExpressionAttributeValues
+// and ExclusiveStartKey maps, as Query's: the filter and projection copy
+// the values and names they use, the start key becomes a storage.Key (or,
+// for an index, is only read during the walk), and the page, its
+// LastEvaluatedKey included, is made from stored items.
+func (in *ScanInput) recycle() {
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	wire.RecycleValues(in.ExpressionAttributeValues)
+	wire.RecycleItem(in.ExclusiveStartKey)
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ExclusiveStartKey = nil, nil, nil
+}
+
+// pooledInput: scan reads its input only while it runs; scanIndex and the
+// start key and segment checks too.
+func (*ScanInput) pooledInput() {}
