@@ -47,11 +47,14 @@ type BatchGetItemInput struct {
 	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
 }
 
-// BatchGetItemOutput is the BatchGetItem response.
+// BatchGetItemOutput is the BatchGetItem response. It encodes itself
+// (op_batch_get_encode.go): Responses, one entry per table in name order,
+// are the items as stored (projected when the table's request projects),
+// written straight from their records.
 type BatchGetItemOutput struct {
-	Responses        map[string][]wire.WireItem    `json:"Responses"`
-	UnprocessedKeys  map[string]*KeysAndAttributes `json:"UnprocessedKeys"`
-	ConsumedCapacity []*ConsumedCapacity           `json:"ConsumedCapacity,omitempty"`
+	Responses        []batchGetResponse
+	UnprocessedKeys  map[string]*KeysAndAttributes
+	ConsumedCapacity []*ConsumedCapacity
 }
 
 // WriteRequest is one entry of a BatchWriteItem request: exactly one of
@@ -132,13 +135,13 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	}
 
 	out := &BatchGetItemOutput{
-		Responses:       make(map[string][]wire.WireItem, len(tables)),
+		Responses:       make([]batchGetResponse, 0, len(tables)),
 		UnprocessedKeys: map[string]*KeysAndAttributes{},
 	}
 	size := 0
 	refused, processed := error(nil), false
 	for _, bt := range tables {
-		items := []wire.WireItem{}
+		var items []storage.EncodedItem
 		units := 0.0
 		for i, k := range bt.keys {
 			u, err := c.fxBeginBatchItem(bt.t, k, insights.Get)
@@ -151,24 +154,24 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 				continue
 			}
 			processed = true
-			it, ok := bt.t.readData(bt.consistent).Get(k)
+			e, ok := bt.t.readData(bt.consistent).GetEncoded(k)
 			n := 0
 			if ok {
-				n = storage.ItemSize(it)
+				n = e.Size()
 				if size+n > maxBatchGetBytes {
 					bt.unprocessed(out, bt.req.Keys[i])
 					continue
 				}
 				size += n
 				if bt.projection != nil {
-					it = bt.projection.Apply(it)
+					e = projectEncoded(bt.projection, e) // page_eval.go
 				}
-				items = append(items, wire.ItemToWire(it))
+				items = append(items, e)
 			}
 			units += readUnits(n, bt.consistent)
 			u.endBatchItem(readUnits(n, bt.consistent), 0, nil, min(1, n))
 		}
-		out.Responses[bt.name] = items
+		out.Responses = append(out.Responses, batchGetResponse{name: bt.name, items: items})
 		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
