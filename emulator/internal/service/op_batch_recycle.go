@@ -9,8 +9,9 @@ import (
 // Item is a decoded map of about 1 KB for ten attributes, the largest
 // garbage of a batch. Once the batch is committed nothing holds the maps:
 // storage encoded each item into its record (the hook, the observer and
-// the indexes see records), the capacity and collection metrics are made
-// from the Change's sizes and the key, and the key was copied out. So
+// the indexes see records), the capacity (whose index units read the
+// Change's New item, this map) and the collection metrics are made in the
+// write loop, before the commit, and the key was copied out. So
 // the written items' maps, and the deleted keys', go back to the decoder
 // (wire.RecycleItem). Two kinds of write keep theirs:
 //   - a write the fault rules or the throttler refused: its WriteRequest
@@ -39,10 +40,12 @@ func recycleBatchWrites(reqs []WriteRequest, uses []*fxUse) {
 }
 
 // recyclePutItem gives back a PutItem's Item once it is written to a table
-// without a conventions policy, for the same reasons: storage holds the
+// without a conventions policy and the answer is made: storage holds the
 // record, the answer's ALL_OLD item is decoded from the replaced record,
-// and the capacity, insights and collection metrics come from sizes and
-// the key. A refused or failed put keeps its map.
+// and the collection metrics come from the key. The capacity and the
+// insights read the index key attributes of the Change's New item, which
+// is this map: putItem calls this last. A refused or failed put keeps its
+// map.
 func recyclePutItem(in *PutItemInput) {
 	wire.RecycleItem(in.Item)
 	in.Item = nil

@@ -376,9 +376,6 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		fx.endRefused(err, key, size) // fx_condfail.go
 		return nil, err
 	}
-	if tp == nil {
-		recyclePutItem(in) // op_batch_recycle.go
-	}
 	fx.endWrite(max(size, change.OldSize), change)
 	out := &PutItemOutput{
 		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize), change),
@@ -387,6 +384,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		out.Attributes = wire.ItemToWire(change.Old)
 	}
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	if tp == nil {
+		recyclePutItem(in) // op_batch_recycle.go; change.New is this map: unused from here
+	}
 	return out, nil
 }
 
