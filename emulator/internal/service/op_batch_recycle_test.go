@@ -60,9 +60,10 @@ func TestRecycledBatchWritesConcurrent(t *testing.T) {
 					t.Errorf("worker %d round %d: BatchWriteItem: status %d, body %s", g, i, res.StatusCode, out)
 					return
 				}
-				put := fmt.Sprintf(`{"TableName":"%s","Item":%s}`, table, recycleItemJSON(g, i, perBatch))
-				if res, out := testkit.Do(t, env.h, "DynamoDB_20120810.PutItem", itemsAuth, put); res.StatusCode != http.StatusOK {
-					t.Errorf("worker %d round %d: PutItem: status %d, body %s", g, i, res.StatusCode, out)
+				put := fmt.Sprintf(`{"TableName":"%s","Item":%s,"ReturnConsumedCapacity":"INDEXES"}`, table, recycleItemJSON(g, i, perBatch))
+				res, out = testkit.Do(t, env.h, "DynamoDB_20120810.PutItem", itemsAuth, put)
+				if res.StatusCode != http.StatusOK || table == "tgs" && !strings.Contains(out, `"GlobalSecondaryIndexes":{"byg":{"CapacityUnits":1}}`) {
+					t.Errorf("worker %d round %d: PutItem: status %d, body %s, want the GSI's unit", g, i, res.StatusCode, out)
 					return
 				}
 				for j := range perBatch + 1 {
