@@ -342,11 +342,13 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 			break
 		}
 	}
-	members = slices.Clip(slices.Clone(members)) // off the stack buffer
+	// Off the stack buffer, into a variable of its own: assigned back to
+	// members, the copy would make buf escape (one more allocation per set).
+	set := slices.Clip(slices.Clone(members))
 	if memberErr {
-		return storage.SetOf(k, members), nil
+		return storage.SetOf(k, set), nil
 	}
-	if len(members) == 0 {
+	if len(set) == 0 {
 		switch k {
 		case storage.KindSS:
 			d.validation(apierr.MsgSSEmpty)
@@ -357,10 +359,10 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 		}
 		return storage.SetOf(k, []string{}), nil
 	}
-	if hasDuplicates(members) {
-		d.fault(&apierr.ValueFault{SetKind: k, Members: slices.Clone(members)})
+	if hasDuplicates(set) {
+		d.fault(&apierr.ValueFault{SetKind: k, Members: slices.Clone(set)})
 	}
-	return storage.SetOf(k, members), nil
+	return storage.SetOf(k, set), nil
 }
 
 // kindOfKey maps a type key of an attribute value to its kind.
