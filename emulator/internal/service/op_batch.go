@@ -142,6 +142,10 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	refused, processed := error(nil), false
 	for _, bt := range tables {
 		var items []storage.EncodedItem
+		var proj batchProjector // op_batch_get_encode.go
+		if bt.projection != nil {
+			proj.pj = bt.projection.Projector()
+		}
 		units := 0.0
 		for i, k := range bt.keys {
 			u, err := c.fxBeginBatchItem(bt.t, k, insights.Get)
@@ -163,13 +167,17 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 					continue
 				}
 				size += n
-				if bt.projection != nil {
-					e = projectEncoded(bt.projection, e) // page_eval.go
+				if proj.pj != nil {
+					proj.add(e)
+				} else {
+					items = append(items, e)
 				}
-				items = append(items, e)
 			}
 			units += readUnits(n, bt.consistent)
 			u.endBatchItem(readUnits(n, bt.consistent), 0, nil, min(1, n))
+		}
+		if proj.pj != nil {
+			items = proj.items()
 		}
 		out.Responses = append(out.Responses, batchGetResponse{name: bt.name, items: items})
 		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {

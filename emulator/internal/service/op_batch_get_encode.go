@@ -2,12 +2,14 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/expr"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // BatchGetItem's answer without reflection or item maps (issue 25): each
 // item is written straight from its record, or from the record its
-// projection made (projectEncoded), as GetItem's is. The request's Keys
+// projection made (as GetItem's is; a table's projected records are made
+// into one buffer, batchProjector). The request's Keys
 // and ExpressionAttributeNames maps go back to the decoder once the answer
 // is encoded.
 
@@ -68,4 +70,35 @@ func (in *BatchGetItemInput) recycle() {
 		wire.RecycleNames(req.ExpressionAttributeNames)
 		req.ExpressionAttributeNames = nil
 	}
+}
+
+// batchProjector projects one table's items of a BatchGetItem: one
+// Projector for all of them, their records appended to one buffer that
+// becomes one string, instead of a Projector, a buffer and a string per
+// item.
+type batchProjector struct {
+	pj   *expr.Projector // nil: the table's items are whole
+	buf  []byte          // the projected records, back to back
+	ends []int           // where each record ends in buf
+}
+
+// add appends the projection of the stored item e.
+func (p *batchProjector) add(e storage.EncodedItem) {
+	p.buf = p.pj.Append(p.buf, e)
+	p.ends = append(p.ends, len(p.buf))
+}
+
+// items returns the projected records added, in order (nil: none).
+func (p *batchProjector) items() []storage.EncodedItem {
+	if len(p.ends) == 0 {
+		return nil
+	}
+	s := string(p.buf)
+	out := make([]storage.EncodedItem, len(p.ends))
+	start := 0
+	for i, end := range p.ends {
+		out[i] = storage.EncodedItemOf(s[start:end])
+		start = end
+	}
+	return out
 }
