@@ -23,23 +23,31 @@ func (d *decoder) item() (storage.Item, error) {
 	}
 	// Scan the item once to size its map and make its text one string
 	// (see text: the request's when it is small, see body); a malformed
-	// item is left to members to report.
-	probe := decoder{data: d.data, pos: d.pos}
-	n, err := probe.skipCount(0)
-	if err != nil {
-		return d.members(0, 0)
-	}
-	switch {
-	case d.body != "":
+	// item is left to members to report. Once the request's body is one
+	// string, the scan would only count: the item before's size is the
+	// hint instead (the items of a batch are alike; issue 25: preload).
+	n := d.hint
+	if d.body != "" && n > 0 {
 		d.text, d.textOff = d.body, 0
-	case len(d.data) <= maxBodyText:
-		d.body = string(d.data)
-		d.text, d.textOff = d.body, 0
-	default:
-		d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
+	} else {
+		probe := decoder{data: d.data, pos: d.pos}
+		var err error
+		if n, err = probe.skipCount(0); err != nil {
+			return d.members(0, 0)
+		}
+		switch {
+		case d.body != "":
+			d.text, d.textOff = d.body, 0
+		case len(d.data) <= maxBodyText:
+			d.body = string(d.data)
+			d.text, d.textOff = d.body, 0
+		default:
+			d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
+		}
 	}
 	m, err := d.members(0, n)
 	d.text, d.textOff = "", 0
+	d.hint = len(m)
 	return m, err
 }
 

@@ -30,6 +30,9 @@ type decoder struct {
 	// BatchWriteItem then share one allocation instead of one each
 	// (wire_decode.go item; issue 25: preload).
 	body string
+	// hint is the number of attributes of the item decoded last: the
+	// size hint of the next one's map once body is made.
+	hint int
 }
 
 // maxBodyText is the largest request whose items share one string of the
