@@ -264,7 +264,8 @@
 //     elsewhere), keyenc.go and tuplekey.go (order-preserving keys).
 //   - Tables: table.go (Table, Get, Write, Put), partition.go (records,
 //     partitions, the arena), ptable.go (the partition table), slab.go
-//     (record memory and its compaction), query.go
+//     (record memory and its compaction; slab_populate_linux.go backs a
+//     large new chunk in one call instead of a fault per page), query.go
 //     (Query, SortCondition), scan.go (Scan, SegmentOf), collection.go
 //     (item collections), observe.go (Observers), errors.go.
 //   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx).

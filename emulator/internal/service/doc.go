@@ -71,7 +71,10 @@
 //     (inputs whose maps go back to the decoder once answered),
 //     op_read.go, op_read_index.go, read_params.go and query_bounds.go
 //     (Query and Scan, on tables and indexes), op_batch.go and
-//     batch_constraints.go (BatchGetItem, BatchWriteItem), indexes.go and
+//     batch_constraints.go (BatchGetItem, BatchWriteItem),
+//     op_batch_recycle.go (the item maps written items give back),
+//     op_batch_get_encode.go (BatchGetItem's answer from stored records),
+//     call_pool.go (pooled calls), indexes.go and
 //     indexes_multi.go (index entries, multi-attribute GSI keys),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),

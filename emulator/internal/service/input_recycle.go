@@ -55,3 +55,55 @@ type pooledInput interface{ pooledInput() }
 // pooledInput: query reads its input only while it runs; queryMulti,
 // queryRequest and the start key checks too.
 func (*QueryInput) pooledInput() {}
+
+// recycle gives back the ExpressionAttributeNames, ExpressionAttributeValues
+// and ExclusiveStartKey maps, as Query's: the filter and projection copy
+// the values and names they use, the start key becomes a storage.Key (or,
+// for an index, is only read during the walk), and the page, its
+// LastEvaluatedKey included, is made from stored items.
+func (in *ScanInput) recycle() {
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	wire.RecycleValues(in.ExpressionAttributeValues)
+	wire.RecycleItem(in.ExclusiveStartKey)
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ExclusiveStartKey = nil, nil, nil
+}
+
+// pooledInput: scan reads its input only while it runs; scanIndex and the
+// start key and segment checks too.
+func (*ScanInput) pooledInput() {}
+
+// recycle gives back the ExpressionAttributeNames and
+// ExpressionAttributeValues maps (putItem gives back Item itself, when
+// nothing else may hold it: op_batch_recycle.go): the compiled condition
+// copies the values and names it uses, the conventions' create-guard test
+// only reads the names, and the answer is made from stored items.
+func (in *PutItemInput) recycle() {
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	wire.RecycleValues(in.ExpressionAttributeValues)
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues = nil, nil
+}
+
+// recycle gives back the Key, ExpressionAttributeNames and
+// ExpressionAttributeValues maps: deleteItem builds its storage.Key from
+// Key (the conventions rules, the capacity and the collection metrics see
+// that), the compiled condition copies what it uses, and ALL_OLD is the
+// stored item.
+func (in *DeleteItemInput) recycle() {
+	wire.RecycleItem(in.Key)
+	wire.RecycleNames(in.ExpressionAttributeNames)
+	wire.RecycleValues(in.ExpressionAttributeValues)
+	in.Key, in.ExpressionAttributeNames, in.ExpressionAttributeValues = nil, nil, nil
+}
+
+// recycle gives back each Get's Key and ExpressionAttributeNames maps:
+// transactGetItems builds a storage.Key from every Key, the compiled
+// projections copy the names they use, and the answers are stored items.
+func (in *TransactGetItemsInput) recycle() {
+	for _, ti := range in.TransactItems {
+		if g := ti.Get; g != nil {
+			wire.RecycleItem(g.Key)
+			wire.RecycleNames(g.ExpressionAttributeNames)
+			g.Key, g.ExpressionAttributeNames = nil, nil
+		}
+	}
+}

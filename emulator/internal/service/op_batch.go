@@ -47,11 +47,14 @@ type BatchGetItemInput struct {
 	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
 }
 
-// BatchGetItemOutput is the BatchGetItem response.
+// BatchGetItemOutput is the BatchGetItem response. It encodes itself
+// (op_batch_get_encode.go): Responses, one entry per table in name order,
+// are the items as stored (projected when the table's request projects),
+// written straight from their records.
 type BatchGetItemOutput struct {
-	Responses        map[string][]wire.WireItem    `json:"Responses"`
-	UnprocessedKeys  map[string]*KeysAndAttributes `json:"UnprocessedKeys"`
-	ConsumedCapacity []*ConsumedCapacity           `json:"ConsumedCapacity,omitempty"`
+	Responses        []batchGetResponse
+	UnprocessedKeys  map[string]*KeysAndAttributes
+	ConsumedCapacity []*ConsumedCapacity
 }
 
 // WriteRequest is one entry of a BatchWriteItem request: exactly one of
@@ -132,13 +135,17 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	}
 
 	out := &BatchGetItemOutput{
-		Responses:       make(map[string][]wire.WireItem, len(tables)),
+		Responses:       make([]batchGetResponse, 0, len(tables)),
 		UnprocessedKeys: map[string]*KeysAndAttributes{},
 	}
 	size := 0
 	refused, processed := error(nil), false
 	for _, bt := range tables {
-		items := []wire.WireItem{}
+		var items []storage.EncodedItem
+		var proj batchProjector // op_batch_get_encode.go
+		if bt.projection != nil {
+			proj.pj = bt.projection.Projector()
+		}
 		units := 0.0
 		for i, k := range bt.keys {
 			u, err := c.fxBeginBatchItem(bt.t, k, insights.Get)
@@ -151,24 +158,28 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 				continue
 			}
 			processed = true
-			it, ok := bt.t.readData(bt.consistent).Get(k)
+			e, ok := bt.t.readData(bt.consistent).GetEncoded(k)
 			n := 0
 			if ok {
-				n = storage.ItemSize(it)
+				n = e.Size()
 				if size+n > maxBatchGetBytes {
 					bt.unprocessed(out, bt.req.Keys[i])
 					continue
 				}
 				size += n
-				if bt.projection != nil {
-					it = bt.projection.Apply(it)
+				if proj.pj != nil {
+					proj.add(e)
+				} else {
+					items = append(items, e)
 				}
-				items = append(items, wire.ItemToWire(it))
 			}
 			units += readUnits(n, bt.consistent)
 			u.endBatchItem(readUnits(n, bt.consistent), 0, nil, min(1, n))
 		}
-		out.Responses[bt.name] = items
+		if proj.pj != nil {
+			items = proj.items()
+		}
+		out.Responses = append(out.Responses, batchGetResponse{name: bt.name, items: items})
 		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 		}
@@ -347,6 +358,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	tx := storage.Begin(data...)
 	defer tx.Abort()
 	tx.Grow(total)
+	keep := make([]bool, len(tables)) // the table's maps stay (op_batch_recycle.go)
 	for ti, bt := range tables {
 		var cp capacity
 		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
@@ -361,6 +373,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 			defs = slices.Concat(gsis, lsis)
 		}
 		tp := bt.t.convPolicy()
+		keep[ti] = tp != nil
 		for wi, w := range bt.writes {
 			var u *fxUse
 			if uses != nil {
@@ -397,6 +410,15 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	if _, err := tx.Commit(); err != nil {
 		return nil, err
 	}
+	for ti, name := range names {
+		if !keep[ti] {
+			var tu []*fxUse
+			if uses != nil {
+				tu = uses[ti]
+			}
+			recycleBatchWrites(in.RequestItems[name], tu)
+		}
+	}
 	return out, nil
 }
 
@@ -408,7 +430,6 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		return batchWriteTable{}, err
 	}
 	bt := batchWriteTable{t: t, writes: make([]batchWrite, 0, len(reqs))}
-	seen := make(map[string]bool, len(reqs))
 	for _, wr := range reqs {
 		var w batchWrite
 		if wr.PutRequest != nil {
@@ -430,11 +451,9 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		if err := c.guardKey(t, w.key); err != nil {
 			return batchWriteTable{}, err
 		}
-		id := keyID(w.key)
-		if seen[id] {
+		if duplicateKey(bt.writes, w.key) {
 			return batchWriteTable{}, apierr.Validation(apierr.MsgBatchDuplicates)
 		}
-		seen[id] = true
 		bt.writes = append(bt.writes, w)
 	}
 	return bt, nil

@@ -365,7 +365,8 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	var change storage.Change
-	if tp := t.convPolicy(); tp != nil {
+	tp := t.convPolicy()
+	if tp != nil {
 		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
 		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
 	} else {
@@ -383,6 +384,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		out.Attributes = wire.ItemToWire(change.Old)
 	}
 	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	if tp == nil {
+		recyclePutItem(in) // op_batch_recycle.go; change.New is this map: unused from here
+	}
 	return out, nil
 }
 

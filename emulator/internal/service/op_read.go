@@ -98,6 +98,7 @@ type pageOutput struct {
 	LastEvaluatedKey storage.Item // nil when the page reached the end
 	ConsumedCapacity *ConsumedCapacity
 	req              *readRequest // the request whose out this is, pooled (page_pool.go); nil: not pooled
+	lekPooled        bool         // LastEvaluatedKey is the decoder's map (pooledKeyItem), given back by recycle
 }
 
 // MarshalJSON encodes the page in AWS's member order (see appendJSON).
@@ -252,7 +253,8 @@ func (p *pageReader) output() (*pageOutput, error) {
 		if ir != nil {
 			out.LastEvaluatedKey = p.last.Attributes(ir.keyNames)
 		} else {
-			out.LastEvaluatedKey = p.req.t.schema.KeyItem(p.last.Key())
+			out.LastEvaluatedKey = pooledKeyItem(p.req.t.schema, p.last.Key()) // given back by out.recycle (page_pool.go)
+			out.lekPooled = true
 		}
 	}
 	if ir != nil {

@@ -3,6 +3,7 @@ package service
 import (
 	"sync"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/storage"
 )
 
@@ -50,10 +51,15 @@ func putStored(b *[]storage.EncodedItem) {
 // by the adapter (an error, PartiQL's SELECT) is left to the collector.
 var readRequests = sync.Pool{New: func() any { return new(readRequest) }}
 
-// recycle gives back the page's slice of whole items and its request
-// (which holds the page itself) once the page is encoded (register's
-// adapter). Nothing may use the page afterwards.
+// recycle gives back the page's slice of whole items, its table's
+// LastEvaluatedKey map and its request (which holds the page itself) once
+// the page is encoded (register's adapter). Nothing may use the page
+// afterwards.
 func (o *pageOutput) recycle() {
+	if o.lekPooled {
+		wire.RecycleItem(o.LastEvaluatedKey)
+		o.LastEvaluatedKey, o.lekPooled = nil, false
+	}
 	if o.storedBox != nil {
 		*o.storedBox = o.stored
 		putStored(o.storedBox)
@@ -63,4 +69,15 @@ func (o *pageOutput) recycle() {
 		*req = readRequest{} // o is req.out: zeroed too
 		readRequests.Put(req)
 	}
+}
+
+// pooledKeyItem is ks.KeyItem(k) in a map of the decoder's pool
+// (wire.ItemMap): a page's LastEvaluatedKey, given back with the page.
+func pooledKeyItem(ks storage.KeySchema, k storage.Key) storage.Item {
+	it := wire.ItemMap(2)
+	it[ks.Partition.Name] = k.Partition
+	if ks.HasSort() {
+		it[ks.Sort.Name] = k.Sort
+	}
+	return it
 }

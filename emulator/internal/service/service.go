@@ -156,8 +156,9 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
-	s.repl.drainDue(now) // replicated writes now due (global_tables_repl.go)
-	c := &call{
+	s.repl.drainDue(now)     // replicated writes now due (global_tables_repl.go)
+	c := calls.Get().(*call) // call_pool.go
+	*c = call{
 		ctx:       req.Ctx,
 		ns:        s.namespaceFor(req.AccessKey, req.Region),
 		region:    req.Region,
@@ -173,7 +174,9 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 		out:       req.Out,
 		tableName: req.TableName,
 	}
-	return op.fn(c, req.Body)
+	out, err := op.fn(c, req.Body)
+	putCall(c) // not on a panic: that call is left to the collector
+	return out, err
 }
 
 // namespaceFor returns the database an access key and region select. One

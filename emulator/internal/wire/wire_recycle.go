@@ -14,24 +14,36 @@ import (
 // decoder reuses them, cleared, for the next request's small maps. A map
 // not given back is left to the collector as before.
 //
-// Only maps of at most recycleMax entries are kept: a pool of large maps
-// would hold their memory for small requests.
+// Only maps of at most recycleMax entries are kept among the small ones: a
+// pool of large maps would hold their memory for small requests. Item
+// maps of up to itemRecycleMax attributes (PutItem's Item, BatchWriteItem's
+// items: about 1 KB each for ten attributes, the largest garbage of a
+// preload; issue 25) have a pool of their own, so a key never takes an
+// item's map.
 
-// recycleMax is the most entries a map may hold to be reused.
-const recycleMax = 8
+const (
+	recycleMax     = 8  // the most entries of a map reused for small maps
+	itemRecycleMax = 64 // the most entries of an item map reused for items
+)
 
 var (
-	valueMaps sync.Pool // empty map[string]storage.Value
+	valueMaps sync.Pool // empty map[string]storage.Value, at most recycleMax entries used
+	itemMaps  sync.Pool // empty map[string]storage.Value, recycleMax+1 to itemRecycleMax used
 	nameMaps  sync.Pool // empty ExpressionNames
 )
 
 // valueMap returns an empty map for about size values: a reused one when
-// size is small and one is there.
+// size is at most itemRecycleMax and one is there.
 func valueMap(size int) map[string]storage.Value {
-	if size <= recycleMax {
-		if m, ok := valueMaps.Get().(map[string]storage.Value); ok {
-			return m
-		}
+	pool := &valueMaps
+	switch {
+	case size > itemRecycleMax:
+		return make(map[string]storage.Value, size)
+	case size > recycleMax:
+		pool = &itemMaps
+	}
+	if m, ok := pool.Get().(map[string]storage.Value); ok {
+		return m
 	}
 	return make(map[string]storage.Value, size)
 }
@@ -58,11 +70,15 @@ func RecycleItem(m WireItem) { recycleValues(m) }
 func RecycleValues(m ExpressionValues) { recycleValues(m) }
 
 func recycleValues(m map[string]storage.Value) {
-	if m == nil || len(m) > recycleMax {
-		return
+	switch n := len(m); {
+	case m == nil || n > itemRecycleMax:
+	case n > recycleMax:
+		clear(m)
+		itemMaps.Put(m)
+	default:
+		clear(m)
+		valueMaps.Put(m)
 	}
-	clear(m)
-	valueMaps.Put(m)
 }
 
 // RecycleNames gives back a decoded ExpressionAttributeNames map, as

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -38,6 +39,12 @@ func TestRecycleReuse(t *testing.T) {
 		{"empty maps", `{"Key":{},"ExpressionAttributeNames":{},"ExpressionAttributeValues":{}}`,
 			recycleInput{Key: WireItem{}, ExpressionAttributeNames: ExpressionNames{}, ExpressionAttributeValues: ExpressionValues{}}},
 		{"none", `{}`, recycleInput{}},
+		{"item map", `{"Key":{"a":{"S":"1"},"b":{"S":"2"},"c":{"S":"3"},"d":{"S":"4"},"e":{"S":"5"},"f":{"S":"6"},"g":{"S":"7"},"h":{"S":"8"},"i":{"N":"9"},"j":{"BOOL":true}}}`,
+			recycleInput{Key: WireItem{"a": storage.S("1"), "b": storage.S("2"), "c": storage.S("3"), "d": storage.S("4"), "e": storage.S("5"),
+				"f": storage.S("6"), "g": storage.S("7"), "h": storage.S("8"), "i": storage.N("9"), "j": storage.Bool(true)}}},
+		{"item map, other names", `{"Key":{"k":{"S":"1"},"b":{"S":"x"},"c":{"S":"3"},"d":{"S":"4"},"e":{"S":"5"},"f":{"S":"6"},"g":{"S":"7"},"h":{"S":"8"},"i":{"N":"10"}}}`,
+			recycleInput{Key: WireItem{"k": storage.S("1"), "b": storage.S("x"), "c": storage.S("3"), "d": storage.S("4"), "e": storage.S("5"),
+				"f": storage.S("6"), "g": storage.S("7"), "h": storage.S("8"), "i": storage.N("10")}}},
 	}
 	for round := range 3 {
 		for _, tc := range bodies {
@@ -55,19 +62,28 @@ func TestRecycleReuse(t *testing.T) {
 	}
 }
 
-// TestRecycleKeepsOnlySmall checks a map of more than recycleMax entries
-// is not kept for reuse, and that nil maps are ignored.
+// TestRecycleKeepsOnlySmall checks a map of more than itemRecycleMax
+// entries is not kept for reuse, that an item's map of more than
+// recycleMax is, and that nil maps are ignored.
 func TestRecycleKeepsOnlySmall(t *testing.T) {
 	big := make(map[string]storage.Value)
-	for i := range recycleMax + 1 {
-		big[string(rune('a'+i))] = storage.N("1")
+	for i := range itemRecycleMax + 1 {
+		big["a"+strconv.Itoa(i)] = storage.N("1")
 	}
 	RecycleItem(big)
 	RecycleItem(nil)
 	RecycleNames(nil)
 	RecycleValues(nil)
-	if len(big) != recycleMax+1 {
-		t.Errorf("got %d entries in a map too large to recycle, want %d (left as it was)", len(big), recycleMax+1)
+	if len(big) != itemRecycleMax+1 {
+		t.Errorf("got %d entries in a map too large to recycle, want %d (left as it was)", len(big), itemRecycleMax+1)
+	}
+	item := make(WireItem)
+	for i := range recycleMax + 1 {
+		item["a"+strconv.Itoa(i)] = storage.N("1")
+	}
+	RecycleItem(item)
+	if len(item) != 0 {
+		t.Errorf("got %d entries in a recycled item map, want 0 (cleared)", len(item))
 	}
 	small := WireItem{"a": storage.S("x")}
 	RecycleItem(small)

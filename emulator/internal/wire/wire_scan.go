@@ -25,7 +25,20 @@ type decoder struct {
 	// copies what it stores.
 	text    string
 	textOff int
+	// body, once an item of a request of at most maxBodyText bytes is
+	// decoded, is the whole request as one string: the items of a
+	// BatchWriteItem then share one allocation instead of one each
+	// (wire_decode.go item; issue 25: preload).
+	body string
+	// hint is the number of attributes of the item decoded last: the
+	// size hint of the next one's map once body is made.
+	hint int
 }
+
+// maxBodyText is the largest request whose items share one string of the
+// whole body: a larger one copies each item's text on its own, so that a
+// small key of a large request neither copies nor keeps the rest of it.
+const maxBodyText = 64 << 10
 
 func (d *decoder) skipSpace() {
 	for d.pos < len(d.data) {

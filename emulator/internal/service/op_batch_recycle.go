@@ -1,0 +1,66 @@
+package service
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/storage"
+)
+
+// What a BatchWriteItem gives back (issue 25: preload). Each PutRequest's
+// Item is a decoded map of about 1 KB for ten attributes, the largest
+// garbage of a batch. Once the batch is committed nothing holds the maps:
+// storage encoded each item into its record (the hook, the observer and
+// the indexes see records), the capacity (whose index units read the
+// Change's New item, this map) and the collection metrics are made in the
+// write loop, before the commit, and the key was copied out. So
+// the written items' maps, and the deleted keys', go back to the decoder
+// (wire.RecycleItem). Two kinds of write keep theirs:
+//   - a write the fault rules or the throttler refused: its WriteRequest
+//     is in the answer's UnprocessedItems, encoded after the operation
+//     returns;
+//   - a write to a table with a conventions policy: the rules see the item
+//     itself (conventions.Write.New) and are not promised to drop it.
+// A batch that fails gives nothing back.
+
+// recycleBatchWrites gives back the maps of one table's writes reqs once
+// they are committed; uses are the table's fault uses (nil: none refused).
+func recycleBatchWrites(reqs []WriteRequest, uses []*fxUse) {
+	for wi := range reqs {
+		if uses != nil && uses[wi] == refusedUse {
+			continue
+		}
+		switch wr := &reqs[wi]; {
+		case wr.PutRequest != nil:
+			wire.RecycleItem(wr.PutRequest.Item)
+			wr.PutRequest.Item = nil
+		case wr.DeleteRequest != nil:
+			wire.RecycleItem(wr.DeleteRequest.Key)
+			wr.DeleteRequest.Key = nil
+		}
+	}
+}
+
+// recyclePutItem gives back a PutItem's Item once it is written to a table
+// without a conventions policy and the answer is made: storage holds the
+// record, the answer's ALL_OLD item is decoded from the replaced record,
+// and the collection metrics come from the key. The capacity and the
+// insights read the index key attributes of the Change's New item, which
+// is this map: putItem calls this last. A refused or failed put keeps its
+// map.
+func recyclePutItem(in *PutItemInput) {
+	wire.RecycleItem(in.Item)
+	in.Item = nil
+}
+
+// duplicateKey reports whether k is the key of one of writes: the same
+// kind and bytes of each part, as keyID tells keys apart, without building
+// an identity string per write (a batch has at most 25 writes).
+func duplicateKey(writes []batchWrite, k storage.Key) bool {
+	for i := range writes {
+		w := &writes[i].key
+		if w.Partition.Kind() == k.Partition.Kind() && w.Partition.Str() == k.Partition.Str() &&
+			w.Sort.Kind() == k.Sort.Kind() && w.Sort.Str() == k.Sort.Str() {
+			return true
+		}
+	}
+	return false
+}
