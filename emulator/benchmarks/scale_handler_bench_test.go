@@ -8,11 +8,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // BenchmarkScaleHandler is issue 25's flatness check through the handler
 // (the edge and the service, as a request meets them): GetItem, PutItem
-// (replacing an item), Query of one partition (10 items) and Query of a
+// (replacing an item with the same item, which storage keeps as it is),
+// PutItemChanged (replacing an item with a changed one, whose index key
+// stays), Query of one partition (10 items) and Query of a
 // global secondary index (10 entries) at random keys of a table of n items
 // of 240 bytes (10 a partition, one GSI), for n = 10k and 1M, and 10M with
 // DYNAMOEMU_SCALE_10M=1 (about 7 GB and minutes to load: on demand only).
@@ -43,6 +48,7 @@ func BenchmarkScaleHandler(b *testing.B) {
 			{"PutItem", "PutItem", func(r *rand.Rand) string {
 				return `{"TableName":"scale","Item":` + itemJSON(b, r.IntN(parts), r.IntN(10), true) + `}`
 			}},
+			{"PutItemChanged", "PutItem", nil}, // changedPuts: every write changes its item
 			{"Query", "Query", func(r *rand.Rand) string {
 				return fmt.Sprintf(`{"TableName":"scale","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"user#%07d"}}}`, r.IntN(parts))
 			}},
@@ -53,9 +59,14 @@ func BenchmarkScaleHandler(b *testing.B) {
 		for _, o := range ops {
 			b.Run(fmt.Sprintf("items=%d/%s", n, o.name), func(b *testing.B) {
 				r := rand.New(rand.NewPCG(uint64(n), 7))
-				reqs := make([]*rawRequest, 4096)
-				for i := range reqs {
-					reqs[i] = newRawRequest(ak, o.op, o.body(r))
+				var reqs []*rawRequest
+				if o.body == nil {
+					reqs = changedPuts(b, r, ak, parts)
+				} else {
+					reqs = make([]*rawRequest, 4096)
+					for i := range reqs {
+						reqs[i] = newRawRequest(ak, o.op, o.body(r))
+					}
 				}
 				want := `"Count":10,`
 				cpu0, _ := processCPU()
@@ -80,6 +91,33 @@ func BenchmarkScaleHandler(b *testing.B) {
 		e.Close()
 		settleMemory()
 	}
+}
+
+// changedPuts returns PutItem requests of 2048 distinct random items of
+// BenchmarkScaleHandler's table, with "status" "paused", then the same
+// items with "status" "active" (as loaded, and as long): cycled, every
+// write changes its item, but neither its size nor its index key.
+func changedPuts(b *testing.B, r *rand.Rand, ak string, parts int) []*rawRequest {
+	const n = 2048
+	type key struct{ p, s int }
+	seen := make(map[key]bool, n)
+	keys := make([]key, 0, n)
+	for len(keys) < n {
+		k := key{r.IntN(parts), r.IntN(10)}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	reqs := make([]*rawRequest, 0, 2*n)
+	for _, status := range []string{"paused", "active"} {
+		for _, k := range keys {
+			it := benchItem(b, k.p, k.s, true)
+			it["status"] = storage.S(status)
+			reqs = append(reqs, newRawRequest(ak, "PutItem", `{"TableName":"scale","Item":`+string(wire.AppendItem(nil, it))+`}`))
+		}
+	}
+	return reqs
 }
 
 // loadScaleTable creates BenchmarkScaleHandler's table and writes n items
