@@ -70,6 +70,9 @@ const (
 )
 
 func newPpage(n int) *ppage {
+	if n == ptPageSlots {
+		return newFullPage()
+	}
 	return &ppage{hashes: make([]uint32, n), parts: make([]*partition, n), owned: make([]bool, n)}
 }
 
@@ -106,11 +109,10 @@ func (t *ptable) wpage(k int) *ppage {
 	}
 	if !t.pown[k] {
 		p := t.pages[k]
-		t.pages[k] = &ppage{
-			hashes: append([]uint32(nil), p.hashes...),
-			parts:  append([]*partition(nil), p.parts...),
-			owned:  make([]bool, len(p.parts)),
-		}
+		c := newPpage(len(p.parts))
+		copy(c.hashes, p.hashes)
+		copy(c.parts, p.parts)
+		t.pages[k] = c
 		t.pown[k] = true
 	}
 	return t.pages[k]

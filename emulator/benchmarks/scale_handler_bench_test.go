@@ -26,10 +26,21 @@ import (
 // table, where a random key's cache and TLB misses are all there is.
 //
 //	DYNAMOEMU_SCALE_10M=1 go test ./emulator/benchmarks -run '^$' -bench ScaleHandler -benchtime 20000x -timeout 60m
+//
+// DYNAMOEMU_SCALE_SIZES (comma-separated item counts) replaces the sizes;
+// DYNAMOEMU_SCALE_ROUNDS=k runs the operations k times in turn on each
+// table (sub-benchmarks .../round=i), for a busy machine's noise.
 func BenchmarkScaleHandler(b *testing.B) {
 	sizes := []int{10_000, 1_000_000}
 	if os.Getenv("DYNAMOEMU_SCALE_10M") != "" {
 		sizes = append(sizes, 10_000_000)
+	}
+	if env := os.Getenv("DYNAMOEMU_SCALE_SIZES"); env != "" {
+		sizes = envInts(env)
+	}
+	rounds := 1
+	if env := os.Getenv("DYNAMOEMU_SCALE_ROUNDS"); env != "" {
+		rounds = max(1, envInts(env)[0])
 	}
 	for _, n := range sizes {
 		e := newEmulator(b)
@@ -56,8 +67,13 @@ func BenchmarkScaleHandler(b *testing.B) {
 				return fmt.Sprintf(`{"TableName":"scale","IndexName":"byEmail","KeyConditionExpression":"email = :e","ExpressionAttributeValues":{":e":{"S":"someone.%d@example.com"}}}`, r.IntN(parts))
 			}},
 		}
-		for _, o := range ops {
-			b.Run(fmt.Sprintf("items=%d/%s", n, o.name), func(b *testing.B) {
+		for round := range rounds * len(ops) {
+			o := ops[round%len(ops)]
+			name := fmt.Sprintf("items=%d/%s", n, o.name)
+			if rounds > 1 {
+				name += fmt.Sprintf("/round=%d", round/len(ops))
+			}
+			b.Run(name, func(b *testing.B) {
 				r := rand.New(rand.NewPCG(uint64(n), 7))
 				var reqs []*rawRequest
 				if o.body == nil {
@@ -93,12 +109,28 @@ func BenchmarkScaleHandler(b *testing.B) {
 	}
 }
 
-// changedPuts returns PutItem requests of 2048 distinct random items of
+// envInts parses a comma-separated list of positive integers (others are
+// skipped).
+func envInts(env string) []int {
+	var out []int
+	for _, f := range strings.Split(env, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, 1)
+	}
+	return out
+}
+
+// changedPuts returns PutItem requests of 2048 distinct random items (at
+// most half the table's) of
 // BenchmarkScaleHandler's table, with "status" "paused", then the same
 // items with "status" "active" (as loaded, and as long): cycled, every
 // write changes its item, but neither its size nor its index key.
 func changedPuts(b *testing.B, r *rand.Rand, ak string, parts int) []*rawRequest {
-	const n = 2048
+	n := min(2048, parts*10/2)
 	type key struct{ p, s int }
 	seen := make(map[key]bool, n)
 	keys := make([]key, 0, n)
