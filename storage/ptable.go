@@ -70,9 +70,6 @@ const (
 )
 
 func newPpage(n int) *ppage {
-	if n == ptPageSlots {
-		return newFullPage()
-	}
 	return &ppage{hashes: make([]uint32, n), parts: make([]*partition, n), owned: make([]bool, n)}
 }
 
@@ -109,10 +106,11 @@ func (t *ptable) wpage(k int) *ppage {
 	}
 	if !t.pown[k] {
 		p := t.pages[k]
-		c := newPpage(len(p.parts))
-		copy(c.hashes, p.hashes)
-		copy(c.parts, p.parts)
-		t.pages[k] = c
+		t.pages[k] = &ppage{
+			hashes: append([]uint32(nil), p.hashes...),
+			parts:  append([]*partition(nil), p.parts...),
+			owned:  make([]bool, len(p.parts)),
+		}
 		t.pown[k] = true
 	}
 	return t.pages[k]
