@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/tidwall/btree"
 )
@@ -120,24 +121,10 @@ type index struct {
 	size  int64    // sum of the entries' projected sizes
 	sized []string // the attributes a projected entry holds (not for All)
 	lag   *ilag    // nil: changes apply at once (index_lag.go)
-}
 
-// ientry is one index entry: the index key and the table's stored entry,
-// whose record names the table key (partition key, then sort key) that
-// ends the order.
-type ientry struct {
-	key string
-	e   entry
-}
-
-func ientryLess(a, b ientry) bool {
-	if a.key != b.key {
-		return a.key < b.key
-	}
-	if pa, pb := a.e.pk(), b.e.pk(); pa != pb {
-		return pa < pb
-	}
-	return a.e.sortKey() < b.e.sortKey()
+	// oldBuf and newBuf are replace's scratch for the two index keys it
+	// encodes, kept between writes (under the table's write lock).
+	oldBuf, newBuf []byte
 }
 
 // keyPivot is an entry usable only in an index search key: a record of
@@ -228,25 +215,30 @@ func (x *index) replace(oldE entry, old Item, oldSize int, e entry, nu Item, nuS
 	var oldKey, newKey []byte
 	oldIn, newIn := false, false
 	if old != nil {
-		oldKey, oldIn = x.indexKey(nil, old)
+		if oldKey, oldIn = x.indexKey(x.oldBuf[:0], old); oldIn {
+			x.oldBuf = oldKey
+		}
 	}
 	if nu != nil {
-		newKey, newIn = x.indexKey(nil, nu)
+		if newKey, newIn = x.indexKey(x.newBuf[:0], nu); newIn {
+			x.newBuf = newKey
+		}
 	}
 	if oldIn && newIn && bytes.Equal(oldKey, newKey) {
 		// The entry keeps its place: one Set replaces it (same index key,
 		// same table key) with the new record.
-		x.tree.Set(ientry{key: string(newKey), e: e})
+		x.tree.Set(newIentry(string(newKey), e))
 		x.size += x.entrySize(nu, nuSize) - x.entrySize(old, oldSize)
 		return
 	}
 	if oldIn {
-		x.tree.Delete(ientry{key: string(oldKey), e: oldE})
+		// The search key is not kept: it may view the scratch buffer.
+		x.tree.Delete(newIentry(unsafe.String(unsafe.SliceData(oldKey), len(oldKey)), oldE))
 		x.count--
 		x.size -= x.entrySize(old, oldSize)
 	}
 	if newIn {
-		x.tree.Set(ientry{key: string(newKey), e: e})
+		x.tree.Set(newIentry(string(newKey), e))
 		x.count++
 		x.size += x.entrySize(nu, nuSize)
 	}

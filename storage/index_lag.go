@@ -142,17 +142,17 @@ func (x *index) queueLocked(c ichange) {
 // apply makes change c in x's tree, count and size.
 func (x *index) apply(c *ichange) {
 	if c.oldIn && c.newIn && c.oldKey == c.newKey {
-		x.tree.Set(ientry{key: c.newKey, e: c.e})
+		x.tree.Set(newIentry(c.newKey, c.e))
 		x.size += c.newSize - c.oldSize
 		return
 	}
 	if c.oldIn {
-		x.tree.Delete(ientry{key: c.oldKey, e: c.oldE})
+		x.tree.Delete(newIentry(c.oldKey, c.oldE))
 		x.count--
 		x.size -= c.oldSize
 	}
 	if c.newIn {
-		x.tree.Set(ientry{key: c.newKey, e: c.e})
+		x.tree.Set(newIentry(c.newKey, c.e))
 		x.count++
 		x.size += c.newSize
 	}

@@ -137,7 +137,7 @@ func (t *Table) indexPivot(x *index, it Item) (ientry, bool) {
 		}
 		sk = sortKeyBytes(sv)
 	}
-	return ientry{key: string(key), e: keyPivot(pv.str, sk)}, true
+	return newIentry(string(key), keyPivot(pv.str, sk)), true
 }
 
 // queryBounds turns q into the half-open range [lo, hi) of index keys
@@ -223,7 +223,7 @@ func (x *index) queryBounds(q IndexQuery) (lo, hi string, hiSet, ok bool) {
 // or descending, until visit returns false.
 func (x *index) walk(lo, hi string, hiSet bool, start *ientry, forward bool, visit func(ientry) bool) {
 	if forward {
-		from := ientry{key: lo, e: minKeyEntry}
+		from := newIentry(lo, minKeyEntry)
 		if start != nil && ientryLess(from, *start) {
 			from = *start
 		}
@@ -241,7 +241,7 @@ func (x *index) walk(lo, hi string, hiSet bool, start *ientry, forward bool, vis
 	var from ientry
 	fromSet := hiSet
 	if hiSet {
-		from = ientry{key: hi, e: minKeyEntry}
+		from = newIentry(hi, minKeyEntry)
 	}
 	if start != nil && (!fromSet || ientryLess(*start, from)) {
 		from, fromSet = *start, true

@@ -226,7 +226,7 @@ func (t *Table) relocateLocked(rec string) {
 			if !in {
 				continue
 			}
-			ie, found := x.tree.Get(ientry{key: string(key), e: cur})
+			ie, found := x.tree.Get(newIentry(string(key), cur))
 			if x.lag != nil && (!found || !sameString(ie.e.rec, rec)) {
 				// A lagged index holds an older entry, or none yet; its
 				// queued changes keep rec alive (index_lag.go).

@@ -240,7 +240,6 @@ func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old I
 func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old Item) (Item, error)) (Change, error) {
 	pk, sk := k.Partition.str, t.sortKeyOf(k)
 	var ch Change
-	var oldIdx Item // what the indexes need of the replaced item
 	oldE, found := t.getLocked(pk, sk)
 	if found {
 		ch.OldSize = int(oldE.size)
@@ -248,9 +247,6 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 		// Collection sizes need the old item to take its weight away.
 		if decodeOld || t.coll != nil {
 			ch.Old = t.itemOf(k, oldE)
-		}
-		if oldIdx = ch.Old; oldIdx == nil && len(t.indexes) > 0 {
-			oldIdx = t.encodedOf(k, oldE).Attributes(t.indexReads)
 		}
 	}
 	if fn != nil {
@@ -271,7 +267,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 		if found {
 			t.deleteLocked(pk, sk, oldE)
 			if len(t.indexes) > 0 {
-				t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, entry{}, nil, 0)
+				t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, entry{}, nil, 0)
 			}
 			if len(t.vindexes) > 0 {
 				t.updateVectorIndexesLocked(pk, sk, entry{}, nil, 0)
@@ -299,12 +295,20 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 			return Change{}, err
 		}
 	}
-	t.putLocked(pk, e, oldE, found)
-	if len(t.indexes) > 0 {
-		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, newItem, int(e.size))
-	}
-	if len(t.vindexes) > 0 {
-		t.updateVectorIndexesLocked(e.pk(), sk, e, newItem, int(e.size))
+	if found && sameString(e.rec, oldE.rec) && e.size == oldE.size {
+		// The item is stored as it was (storeRecordLocked kept its record):
+		// the partition and every index already hold this very entry, so
+		// none is searched again (issue 25: a B-tree search of a large GSI
+		// costs a cache and TLB miss a level).
+		t.stamp = 0
+	} else {
+		t.putLocked(pk, e, oldE, found)
+		if len(t.indexes) > 0 {
+			t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, e, newItem, int(e.size))
+		}
+		if len(t.vindexes) > 0 {
+			t.updateVectorIndexesLocked(e.pk(), sk, e, newItem, int(e.size))
+		}
 	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
@@ -316,6 +320,20 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 	}
 	ch.same = ch.noop || found && t.obs != nil && t.sameSetsLocked(k, oldE, ch.Old, e, newItem)
 	return ch, nil
+}
+
+// oldIndexedLocked returns what the indexes need of the replaced item,
+// stored as oldE (nil when not found): old, its decoded image, when the
+// write has it (nil: not decoded), else the indexes' reads of its record
+// (immutable, so read after the partition let it go as well as before).
+func (t *Table) oldIndexedLocked(k Key, oldE entry, found bool, old Item) Item {
+	if !found {
+		return nil
+	}
+	if old != nil {
+		return old
+	}
+	return t.encodedOf(k, oldE).Attributes(t.indexReads)
 }
 
 func (t *Table) checkItemKey(k Key, it Item) error {

@@ -8,11 +8,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/storage"
 )
 
 // BenchmarkScaleHandler is issue 25's flatness check through the handler
 // (the edge and the service, as a request meets them): GetItem, PutItem
-// (replacing an item), Query of one partition (10 items) and Query of a
+// (replacing an item with the same item, which storage keeps as it is),
+// PutItemChanged (replacing an item with a changed one, whose index key
+// stays), Query of one partition (10 items) and Query of a
 // global secondary index (10 entries) at random keys of a table of n items
 // of 240 bytes (10 a partition, one GSI), for n = 10k and 1M, and 10M with
 // DYNAMOEMU_SCALE_10M=1 (about 7 GB and minutes to load: on demand only).
@@ -21,10 +26,21 @@ import (
 // table, where a random key's cache and TLB misses are all there is.
 //
 //	DYNAMOEMU_SCALE_10M=1 go test ./emulator/benchmarks -run '^$' -bench ScaleHandler -benchtime 20000x -timeout 60m
+//
+// DYNAMOEMU_SCALE_SIZES (comma-separated item counts) replaces the sizes;
+// DYNAMOEMU_SCALE_ROUNDS=k runs the operations k times in turn on each
+// table (sub-benchmarks .../round=i), for a busy machine's noise.
 func BenchmarkScaleHandler(b *testing.B) {
 	sizes := []int{10_000, 1_000_000}
 	if os.Getenv("DYNAMOEMU_SCALE_10M") != "" {
 		sizes = append(sizes, 10_000_000)
+	}
+	if env := os.Getenv("DYNAMOEMU_SCALE_SIZES"); env != "" {
+		sizes = envInts(env)
+	}
+	rounds := 1
+	if env := os.Getenv("DYNAMOEMU_SCALE_ROUNDS"); env != "" {
+		rounds = max(1, envInts(env)[0])
 	}
 	for _, n := range sizes {
 		e := newEmulator(b)
@@ -43,6 +59,7 @@ func BenchmarkScaleHandler(b *testing.B) {
 			{"PutItem", "PutItem", func(r *rand.Rand) string {
 				return `{"TableName":"scale","Item":` + itemJSON(b, r.IntN(parts), r.IntN(10), true) + `}`
 			}},
+			{"PutItemChanged", "PutItem", nil}, // changedPuts: every write changes its item
 			{"Query", "Query", func(r *rand.Rand) string {
 				return fmt.Sprintf(`{"TableName":"scale","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"user#%07d"}}}`, r.IntN(parts))
 			}},
@@ -50,12 +67,22 @@ func BenchmarkScaleHandler(b *testing.B) {
 				return fmt.Sprintf(`{"TableName":"scale","IndexName":"byEmail","KeyConditionExpression":"email = :e","ExpressionAttributeValues":{":e":{"S":"someone.%d@example.com"}}}`, r.IntN(parts))
 			}},
 		}
-		for _, o := range ops {
-			b.Run(fmt.Sprintf("items=%d/%s", n, o.name), func(b *testing.B) {
+		for round := range rounds * len(ops) {
+			o := ops[round%len(ops)]
+			name := fmt.Sprintf("items=%d/%s", n, o.name)
+			if rounds > 1 {
+				name += fmt.Sprintf("/round=%d", round/len(ops))
+			}
+			b.Run(name, func(b *testing.B) {
 				r := rand.New(rand.NewPCG(uint64(n), 7))
-				reqs := make([]*rawRequest, 4096)
-				for i := range reqs {
-					reqs[i] = newRawRequest(ak, o.op, o.body(r))
+				var reqs []*rawRequest
+				if o.body == nil {
+					reqs = changedPuts(b, r, ak, parts)
+				} else {
+					reqs = make([]*rawRequest, 4096)
+					for i := range reqs {
+						reqs[i] = newRawRequest(ak, o.op, o.body(r))
+					}
 				}
 				want := `"Count":10,`
 				cpu0, _ := processCPU()
@@ -80,6 +107,49 @@ func BenchmarkScaleHandler(b *testing.B) {
 		e.Close()
 		settleMemory()
 	}
+}
+
+// envInts parses a comma-separated list of positive integers (others are
+// skipped).
+func envInts(env string) []int {
+	var out []int
+	for _, f := range strings.Split(env, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, 1)
+	}
+	return out
+}
+
+// changedPuts returns PutItem requests of 2048 distinct random items (at
+// most half the table's) of
+// BenchmarkScaleHandler's table, with "status" "paused", then the same
+// items with "status" "active" (as loaded, and as long): cycled, every
+// write changes its item, but neither its size nor its index key.
+func changedPuts(b *testing.B, r *rand.Rand, ak string, parts int) []*rawRequest {
+	n := min(2048, parts*10/2)
+	type key struct{ p, s int }
+	seen := make(map[key]bool, n)
+	keys := make([]key, 0, n)
+	for len(keys) < n {
+		k := key{r.IntN(parts), r.IntN(10)}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	reqs := make([]*rawRequest, 0, 2*n)
+	for _, status := range []string{"paused", "active"} {
+		for _, k := range keys {
+			it := benchItem(b, k.p, k.s, true)
+			it["status"] = storage.S(status)
+			reqs = append(reqs, newRawRequest(ak, "PutItem", `{"TableName":"scale","Item":`+string(wire.AppendItem(nil, it))+`}`))
+		}
+	}
+	return reqs
 }
 
 // loadScaleTable creates BenchmarkScaleHandler's table and writes n items
