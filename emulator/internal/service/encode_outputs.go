@@ -31,6 +31,18 @@ func (c *Capacity) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
+// appendCapacityList appends ccs as a JSON array.
+func appendCapacityList(b []byte, ccs []*ConsumedCapacity) []byte {
+	b = append(b, '[')
+	for i, cc := range ccs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = cc.appendJSON(b)
+	}
+	return append(b, ']')
+}
+
 func (c *ConsumedCapacity) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true

@@ -41,14 +41,7 @@ func (o *BatchGetItemOutput) appendJSON(b []byte) []byte {
 	b = append(b, '}')
 	b = wire.AppendMarshal(wire.AppendMember(b, false, "UnprocessedKeys"), o.UnprocessedKeys)
 	if len(o.ConsumedCapacity) > 0 {
-		b = append(wire.AppendMember(b, false, "ConsumedCapacity"), '[')
-		for i, cc := range o.ConsumedCapacity {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = cc.appendJSON(b)
-		}
-		b = append(b, ']')
+		b = appendCapacityList(wire.AppendMember(b, false, "ConsumedCapacity"), o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

@@ -55,14 +55,7 @@ func (o *ExecuteTransactionOutput) appendJSON(b []byte) []byte {
 	}
 	b = append(b, `{"Responses":[]`...)
 	if len(o.writes.ConsumedCapacity) > 0 {
-		b = append(b, `,"ConsumedCapacity":[`...)
-		for i, cc := range o.writes.ConsumedCapacity {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = cc.appendJSON(b)
-		}
-		b = append(b, ']')
+		b = appendCapacityList(append(b, `,"ConsumedCapacity":`...), o.writes.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

@@ -643,14 +643,7 @@ func (o *TransactWriteItemsOutput) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true
 	if len(o.ConsumedCapacity) > 0 {
-		b = append(wire.AppendMember(b, true, "ConsumedCapacity"), '[')
-		for i, cc := range o.ConsumedCapacity {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = cc.appendJSON(b)
-		}
-		b = append(b, ']')
+		b = appendCapacityList(wire.AppendMember(b, true, "ConsumedCapacity"), o.ConsumedCapacity)
 		first = false
 	}
 	if len(o.ItemCollectionMetrics) > 0 {

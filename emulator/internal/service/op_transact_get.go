@@ -74,14 +74,7 @@ func (o *TransactGetItemsOutput) appendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if o.ConsumedCapacity != nil {
-		b = append(b, `,"ConsumedCapacity":[`...)
-		for i, cc := range o.ConsumedCapacity {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = cc.appendJSON(b)
-		}
-		b = append(b, ']')
+		b = appendCapacityList(append(b, `,"ConsumedCapacity":`...), o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }
