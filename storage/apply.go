@@ -139,10 +139,7 @@ func (e EncodedItem) itemOf(ks KeySchema, k Key) (Item, error) {
 	if _, ok := it[ks.Partition.Name]; ok || (ks.HasSort() && it[ks.Sort.Name].IsValid()) {
 		return nil, fmt.Errorf("%w: image holds a key attribute", ErrCorrupt)
 	}
-	it[ks.Partition.Name] = k.Partition
-	if ks.HasSort() {
-		it[ks.Sort.Name] = k.Sort
-	}
+	ks.SetKey(it, k)
 	return it, nil
 }
 

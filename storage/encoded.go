@@ -42,11 +42,7 @@ func (e EncodedItem) Item() Item {
 		panic("storage: corrupt stored item: " + err.Error())
 	}
 	if e.ks != nil {
-		k := e.Key()
-		it[e.ks.Partition.Name] = k.Partition
-		if e.ks.HasSort() {
-			it[e.ks.Sort.Name] = k.Sort
-		}
+		e.ks.SetKey(it, e.Key())
 	}
 	return it
 }

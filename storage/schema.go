@@ -61,11 +61,17 @@ func (ks KeySchema) KeyOf(item Item) Key {
 // KeyItem returns the key as an item holding only the key attributes, the
 // shape of LastEvaluatedKey.
 func (ks KeySchema) KeyItem(k Key) Item {
-	it := Item{ks.Partition.Name: k.Partition}
+	it := make(Item, 2)
+	ks.SetKey(it, k)
+	return it
+}
+
+// SetKey sets k's values in it under the schema's key attribute names.
+func (ks KeySchema) SetKey(it Item, k Key) {
+	it[ks.Partition.Name] = k.Partition
 	if ks.HasSort() {
 		it[ks.Sort.Name] = k.Sort
 	}
-	return it
 }
 
 // checkKey reports whether k's values have the schema's kinds.

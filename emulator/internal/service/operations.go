@@ -1,9 +1,8 @@
 package service
 
 import (
-	"sync"
-
 	"fmt"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )

@@ -75,9 +75,6 @@ func (o *pageOutput) recycle() {
 // (wire.ItemMap): a page's LastEvaluatedKey, given back with the page.
 func pooledKeyItem(ks storage.KeySchema, k storage.Key) storage.Item {
 	it := wire.ItemMap(2)
-	it[ks.Partition.Name] = k.Partition
-	if ks.HasSort() {
-		it[ks.Sort.Name] = k.Sort
-	}
+	ks.SetKey(it, k)
 	return it
 }
