@@ -197,7 +197,7 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 	if found && !sameString(e.rec, oldE.rec) {
 		t.releaseLocked(oldE.rec)
 	}
-	if len(t.slab.pending) > 0 {
+	if t.slab.due() {
 		t.settleLocked()
 	}
 	ch.NewSize, ch.newE = size, e

@@ -61,7 +61,7 @@ func (t *Table) commitPatchLocking(k Key, names []string, fn func(EncodedItem, b
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ch, err := t.patchItemLocked(k, names, fn)
-	if len(t.slab.pending) > 0 {
+	if t.slab.due() {
 		t.settleLocked()
 	}
 	if err != nil {

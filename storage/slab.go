@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -18,14 +19,25 @@ import (
 // string viewing its chunk, which stays valid for good (readers,
 // observers, the hook and undo entries may keep it), and the garbage
 // collector frees a chunk once no record of it is referenced. A record
-// replaced or deleted is dead weight in its chunk, counted: when a chunk
-// other than the one being filled holds less than half live bytes, the
-// table compacts it, copying its live records (found again by the key
-// each record names, and checked to be the stored one) into the chunk
-// being filled and pointing the table and its indexes at the copies; the
-// old chunk is then left to the collector. So a table's records take at
-// most about twice their bytes, and a table that is dropped leaves its
-// chunks to the collector at once.
+// replaced or deleted is dead weight in its chunk, counted.
+//
+// Compaction copies a chunk's live records (found again by the key each
+// record names, and checked to be the stored one) into the chunk being
+// filled, points the table and its indexes at the copies and leaves the
+// old chunk to the collector. It runs by the table's dead bytes, not by
+// one chunk's: once the dead records of the chunks no longer being filled
+// (sealed) pass half the live bytes, the table compacts its sealed chunks
+// emptiest first, one with live records a write (and any number with
+// none), until the dead bytes are down to a quarter of the live ones.
+// So a table's records take at most about one and a half times their
+// bytes, plus the chunk being filled; a chunk whose records all die
+// (overwritten or deleted items, the usual case of a churning table)
+// goes without a record looked up; and a chunk is not compacted while
+// its records are still dying, which would copy records that are about
+// to be replaced (each such copy is a lookup of the partition and an
+// index search, costly in a table far larger than the caches:
+// BenchmarkScaleHandler's PutItemChanged). A table that is dropped
+// leaves its chunks to the collector at once.
 //
 // Chunks grow from slabFirstChunk to slabMaxChunk bytes, doubling, so a
 // small table takes little. Records larger than slabMaxRecord are
@@ -39,11 +51,17 @@ const (
 
 // slab is a table's record memory, guarded by the table's mu.
 type slab struct {
-	chunks      []*chunk // every chunk records are counted in, by address, ascending
-	active      *chunk   // the chunk being filled; nil before the first record
-	next        int      // the size of the next chunk
-	pending     []*chunk // chunks to compact at the end of the write
-	compactions int      // chunks compacted, for tests
+	chunks []*chunk // every chunk records are counted in, by address, ascending
+	active *chunk   // the chunk being filled; nil before the first record
+	next   int      // the size of the next chunk
+	live   int      // bytes (prefixes included) of stored records in counted chunks
+	dead   int      // bytes of dead records in counted chunks other than active (sealed)
+	// cleaning: compacting sealed chunks, a few a write, until dead is
+	// down to a quarter of live; queue holds the chunks to compact next,
+	// emptiest first, taken when cleaning began (or ran out).
+	cleaning    bool
+	queue       []*chunk
+	compactions int // chunks compacted, for tests
 	// foreign: the table was restored from a snapshot and stores records
 	// that lie in chunks it does not count (the snapshot's), which it
 	// never compacts; they go as the table rewrites them.
@@ -52,9 +70,10 @@ type slab struct {
 
 // chunk is one block of records, each prefixed by its length (a uvarint).
 type chunk struct {
-	buf  []byte  // the records written so far; cap is the chunk's size
-	addr uintptr // where buf's memory starts
-	live int     // bytes (prefixes included) of records still stored
+	buf     []byte  // the records written so far; cap is the chunk's size
+	addr    uintptr // where buf's memory starts
+	live    int     // bytes (prefixes included) of records still stored
+	dropped bool    // no longer counted (compacted)
 }
 
 // store copies rec into the slab and returns the stored record.
@@ -71,18 +90,18 @@ func (s *slab) store(rec []byte) string {
 	start := len(c.buf)
 	c.buf = append(c.buf, rec...) // within cap: never moves
 	c.live += need
+	s.live += need
 	return unsafe.String(&c.buf[start], len(rec))
 }
 
 // grow starts a new chunk of at least need bytes (a record larger than
 // the next chunk size gets a chunk of its size: appended to a smaller
 // one it would move out of the chunk, uncounted and never released).
-// The chunk filled so far is compacted at the end of the write if it is
-// already mostly dead (its records replaced while it was being filled),
-// since no later release may come for it.
+// The chunk filled so far is sealed: its dead records (replaced while it
+// was being filled) count toward compaction from now on.
 func (s *slab) grow(need int) {
-	if c := s.active; c != nil && 2*c.live < len(c.buf) {
-		s.pending = append(s.pending, c)
+	if c := s.active; c != nil {
+		s.dead += len(c.buf) - c.live
 	}
 	size := max(s.next, slabFirstChunk, need)
 	s.next = min(2*size, slabMaxChunk)
@@ -130,18 +149,46 @@ func (s *slab) release(rec string) {
 	if c == nil {
 		return
 	}
-	c.live -= uvarintLen(len(rec)) + len(rec)
-	if c != s.active && 2*c.live < len(c.buf) && !slices.Contains(s.pending, c) {
-		s.pending = append(s.pending, c)
+	n := uvarintLen(len(rec)) + len(rec)
+	c.live -= n
+	s.live -= n
+	if c != s.active {
+		s.dead += n
 	}
 }
 
-// drop stops counting chunk c (being compacted, then left to the
-// collector).
+// due reports whether the write should end by compacting
+// (settleLocked): cleaning is under way, or the sealed chunks' dead
+// records have passed half the live bytes.
+func (s *slab) due() bool { return s.cleaning || 2*s.dead > s.live }
+
+// drop stops counting chunk c, which is sealed (being compacted, then
+// left to the collector).
 func (s *slab) drop(c *chunk) {
-	if i := slices.Index(s.chunks, c); i >= 0 {
-		s.chunks = slices.Delete(s.chunks, i, i+1)
+	i, found := slices.BinarySearchFunc(s.chunks, c.addr, func(x *chunk, a uintptr) int { return cmpAddr(x.addr, a) })
+	if !found || s.chunks[i] != c {
+		return
 	}
+	s.chunks = slices.Delete(s.chunks, i, i+1)
+	s.dead -= len(c.buf) - c.live
+	s.live -= c.live
+	c.dropped = true
+}
+
+// candidates returns the sealed chunks holding dead records, emptiest
+// (least live in proportion) first.
+func (s *slab) candidates() []*chunk {
+	q := s.queue[:0]
+	for _, c := range s.chunks {
+		if c != s.active && c.live < len(c.buf) {
+			q = append(q, c)
+		}
+	}
+	slices.SortFunc(q, func(a, b *chunk) int {
+		// a.live/len(a) against b.live/len(b), without division.
+		return cmp.Compare(a.live*len(b.buf), b.live*len(a.buf))
+	})
+	return q
 }
 
 // records calls fn with every record written to chunk c, dead or live.
@@ -175,17 +222,38 @@ func (t *Table) storeLocked(rec []byte) string { return t.slab.store(rec) }
 // dead.
 func (t *Table) releaseLocked(rec string) { t.slab.release(rec) }
 
-// settleLocked compacts the chunks that are due. It runs at the end of a
-// write, once the partition and the indexes are updated, so that every
-// record it finds stored is one to keep.
+// settleLocked compacts sealed chunks, emptiest first, when the slab is
+// due: every chunk without a live record in the queue's order and at most
+// one with live records a write, until the dead bytes are down to a
+// quarter of the live ones. It runs at the end of a write, once the
+// partition and the indexes are updated, so that every record it finds
+// stored is one to keep.
 func (t *Table) settleLocked() {
-	for len(t.slab.pending) > 0 {
-		c := t.slab.pending[len(t.slab.pending)-1]
-		t.slab.pending = t.slab.pending[:len(t.slab.pending)-1]
-		if c != t.slab.active && slices.Contains(t.slab.chunks, c) {
+	s := &t.slab
+	if !s.cleaning {
+		s.cleaning, s.queue = true, s.queue[:0]
+	}
+	compacted := false
+	for 4*s.dead > s.live {
+		if len(s.queue) == 0 {
+			if s.queue = s.candidates(); len(s.queue) == 0 {
+				break
+			}
+		}
+		c := s.queue[0]
+		if !c.dropped && c != s.active && c.live < len(c.buf) {
+			if c.live > 0 {
+				if compacted {
+					return // the next write goes on
+				}
+				compacted = true
+			}
 			t.compactLocked(c)
 		}
+		s.queue[0], s.queue = nil, s.queue[1:] // a compacted chunk is not kept alive
 	}
+	clear(s.queue)
+	s.cleaning, s.queue = false, s.queue[:0]
 }
 
 // compactLocked moves the live records of chunk c into the chunk being
@@ -193,6 +261,9 @@ func (t *Table) settleLocked() {
 func (t *Table) compactLocked(c *chunk) {
 	t.slab.compactions++
 	t.slab.drop(c)
+	if c.live == 0 {
+		return // every record is dead: none to look up
+	}
 	c.records(func(rec string) {
 		if len(rec) > 0 {
 			t.relocateLocked(rec)
@@ -263,10 +334,18 @@ func (t *Table) checkSlabLocked() error {
 	if err != nil {
 		return err
 	}
+	total, dead := 0, 0
 	for _, c := range t.slab.chunks {
 		if live[c] != c.live {
 			return fmt.Errorf("chunk at %#x: counts %d live bytes, holds %d", c.addr, c.live, live[c])
 		}
+		total += c.live
+		if c != t.slab.active {
+			dead += len(c.buf) - c.live
+		}
+	}
+	if total != t.slab.live || dead != t.slab.dead {
+		return fmt.Errorf("slab counts %d live and %d dead bytes, chunks hold %d and %d", t.slab.live, t.slab.dead, total, dead)
 	}
 	return nil
 }

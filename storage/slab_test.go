@@ -93,3 +93,41 @@ func TestSlabOverwriteOne(t *testing.T) {
 		t.Fatalf("%d chunks of %d bytes in all after overwriting one item", len(tbl.slab.chunks), total)
 	}
 }
+
+// TestSlabDeadBound overwrites and deletes random items of random sizes:
+// after every write the slab's chunks hold at most about one and a half
+// times the live records' bytes (dead records past half the live bytes
+// start compaction, a chunk a write), and chunks whose records all died
+// went without a record looked up.
+func TestSlabDeadBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(seedFromEnv(t), 10))
+	tbl := NewTable(schemaS)
+	for step := range 30_000 {
+		k := Key{Partition: S(fmt.Sprint("p", r.IntN(3000)))}
+		var it Item
+		if r.IntN(8) > 0 {
+			it = schemaS.KeyItem(k)
+			it["v"] = S(strings.Repeat("x", r.IntN(900)))
+		}
+		if _, err := tbl.Put(k, it); err != nil {
+			t.Fatal(err)
+		}
+		tbl.mu.Lock()
+		held := 0
+		for _, c := range tbl.slab.chunks {
+			held += len(c.buf)
+		}
+		live := tbl.slab.live
+		tbl.mu.Unlock()
+		if limit := live + live/2 + 2*slabMaxChunk; held > limit {
+			t.Fatalf("step %d: chunks hold %d bytes for %d live (limit %d)", step, held, live, limit)
+		}
+		if step%1000 == 0 {
+			checkTable(t, tbl)
+		}
+	}
+	checkTable(t, tbl)
+	if tbl.slab.compactions == 0 {
+		t.Fatal("no chunk was compacted: the test tests nothing")
+	}
+}

@@ -231,7 +231,7 @@ func (t *Table) commitWriteLocked(origin Origin, k Key, ch *Change) (hookResult,
 // path. It ends by compacting the slab's chunks that are due.
 func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old Item) (Item, error)) (Change, error) {
 	ch, err := t.writeItemLocked(k, newItem, decodeOld, fn)
-	if len(t.slab.pending) > 0 {
+	if t.slab.due() {
 		t.settleLocked()
 	}
 	return ch, err
