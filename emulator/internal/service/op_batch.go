@@ -209,6 +209,7 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 	if err != nil {
 		return nil, err
 	}
+	defer comp.Release() // the projection keeps nothing of it
 	bt := &batchGetTable{
 		name:       name,
 		t:          t,

@@ -413,6 +413,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer comp.Release() // the projection keeps nothing of it
 	var proj *expr.Projection
 	switch {
 	case in.ProjectionExpression != nil:

@@ -462,6 +462,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer comp.Release() // the filter and projection keep nothing of it
 	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
 	if err := req.compileFilter(comp, in.FilterExpression, in.ScanFilter, in.ConditionalOperator); err != nil {
 		return nil, err

@@ -232,6 +232,7 @@ func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer comp.Release() // the projection keeps nothing of it
 	g := &txGet{}
 	if g.proj, err = compileProjection(comp, in.ProjectionExpression, nil); err != nil {
 		return nil, err
