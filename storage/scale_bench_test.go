@@ -3,6 +3,7 @@ package storage
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -193,7 +194,9 @@ func scaleOpsItem(p, s int) Item {
 	return it
 }
 
-// BenchmarkScaleOps measures Get, Put (replacing an item), Query of one
+// BenchmarkScaleOps measures Get, Put (replacing an item with the same
+// item), PutChanged (replacing it with a changed one of the same size and
+// index key, then back), Query of one
 // partition (10 items) and an index Query (the first 10 entries of one of
 // 1000 index partitions) on tables of growing size (10 items a partition,
 // one index), at random keys: the cost of an operation should not grow
@@ -235,6 +238,25 @@ func BenchmarkScaleOps(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				if _, err := tbl.Put(keys[i%len(keys)], items[i%len(items)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		changed := make([]Item, len(items))
+		for i, it := range items {
+			changed[i] = maps.Clone(it)
+			changed[i]["status"] = S("paused") // as long as "active"
+		}
+		b.Run(fmt.Sprintf("%d/PutChanged", n), func(b *testing.B) {
+			defer reportCPU(b)()
+			i := 0
+			for b.Loop() {
+				it := items[i%len(items)]
+				if (i/len(items))%2 == 0 {
+					it = changed[i%len(items)]
+				}
+				if _, err := tbl.Put(keys[i%len(keys)], it); err != nil {
 					b.Fatal(err)
 				}
 				i++

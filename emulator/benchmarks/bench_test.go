@@ -772,7 +772,9 @@ func (p *replayer) serve(w http.ResponseWriter, r *http.Request, api http.Handle
 }
 
 // cpuTime is a process's CPU time so far, in nanoseconds.
-type cpuTime struct{ user, sys int64 }
+// cpuTime is a process's CPU time (nanoseconds) and its minor page
+// faults (processCPU's; a child's figures leave faults 0).
+type cpuTime struct{ user, sys, faults int64 }
 
 // rusageClient asks the child for its CPU time on connections of its own:
 // a GET on one of the benchmark's connections would move that connection
