@@ -103,8 +103,9 @@
 // sorted by name (encode.go). A record names its own key, so a partition
 // of one item needs nothing beside it, and index entries and compaction
 // find the item again from the record. Records are packed into the
-// table's slab (slab.go): chunks of records back to back, compacted when
-// half dead, never overwritten, so a record costs its bytes and nothing
+// table's slab (slab.go): chunks of records back to back, never
+// overwritten, compacted emptiest first once the table's dead records pass
+// half its live ones, so a record costs its bytes and nothing
 // is rounded up to an allocator size class. A 240-byte item of 10
 // attributes costs about 335 bytes of heap and 350 of resident memory in
 // all at a million items, against about 1300 bytes for the same item held
