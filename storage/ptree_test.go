@@ -16,7 +16,7 @@ func TestPtreeModel(t *testing.T) {
 	for round := range 40 {
 		keys := 8 + r.IntN(3*ptreeSmallMax) // some rounds stay small, some go big
 		model := map[string]uint32{}
-		mk := func() string { return fmt.Sprintf("k%03d", r.IntN(keys)) }
+		mk := func() string { return ptreeTestKey(r.IntN(keys)) }
 		a, b := mk(), mk()
 		for a == b {
 			b = mk()
@@ -24,7 +24,7 @@ func TestPtreeModel(t *testing.T) {
 		if b < a {
 			a, b = b, a
 		}
-		tr := newPtree(entry{rec: a, size: 1}, entry{rec: b, size: 2})
+		tr := newPtree(ptreeTestEntry(a, 1), ptreeTestEntry(b, 2))
 		model[a], model[b] = 1, 2
 		var frozen *ptree
 		var frozenModel map[string]uint32
@@ -32,7 +32,7 @@ func TestPtreeModel(t *testing.T) {
 			switch op := r.IntN(10); {
 			case op < 6:
 				k, size := mk(), uint32(step+3)
-				tr.Set(entry{rec: k, size: size})
+				tr.Set(ptreeTestEntry(k, size))
 				model[k] = size
 			case op < 9 && len(model) > 2:
 				k := mk()
@@ -51,6 +51,28 @@ func TestPtreeModel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// ptreeTestKey is the i-th sort key of TestPtreeModel: keys that differ
+// in their first 4 bytes, keys that share them (compared in their
+// records), and keys shorter than 4 bytes with zero and 0xff bytes (whose
+// prefixes are padded with zero bytes: "a" and "a\x00" share one).
+func ptreeTestKey(i int) string {
+	switch i % 4 {
+	case 0:
+		return fmt.Sprintf("k%03d", i)
+	case 1:
+		return fmt.Sprintf("same-%03d", i)
+	case 2:
+		return string([]byte{"a\x00\xff"[i/4%3], "\x00a\xff"[i/12%3], "a\x00\xff"[i/36%3]})[:1+i/4%3]
+	}
+	return fmt.Sprintf("k%03d\x00", i)
+}
+
+// ptreeTestEntry is the entry of an item of sort key sk, its record built
+// as a table builds it.
+func ptreeTestEntry(sk string, size uint32) entry {
+	return parseEntry(string(append(appendRecHeader(nil, "pk", sk), "body"...)), size)
 }
 
 func cloneModel(m map[string]uint32) map[string]uint32 {
@@ -82,7 +104,7 @@ func checkPtree(t *testing.T, where string, tr *ptree, model map[string]uint32, 
 	if got, want := tr.Max().sortKey(), keys[len(keys)-1]; got != want {
 		t.Errorf("%s: got Max %q, want %q", where, got, want)
 	}
-	probe := fmt.Sprintf("k%03d", r.IntN(200))
+	probe := ptreeTestKey(r.IntN(200))
 	e, ok := tr.Get(probe)
 	if size, want := model[probe]; ok != want || (ok && e.size != size) {
 		t.Errorf("%s: got Get(%q) = %d, %v, want %d, %v", where, probe, e.size, ok, size, want)
@@ -117,9 +139,9 @@ func checkPtree(t *testing.T, where string, tr *ptree, model map[string]uint32, 
 // TestPtreeLoad checks Load, the restore path's in-order append, through
 // the change of form.
 func TestPtreeLoad(t *testing.T) {
-	tr := newPtree(entry{rec: "k000"}, entry{rec: "k001"})
+	tr := newPtree(ptreeTestEntry("k000", 0), ptreeTestEntry("k001", 0))
 	for i := 2; i < 3*ptreeSmallMax; i++ {
-		tr.Load(entry{rec: fmt.Sprintf("k%03d", i), size: uint32(i)})
+		tr.Load(ptreeTestEntry(fmt.Sprintf("k%03d", i), uint32(i)))
 		if got := tr.Len(); got != i+1 {
 			t.Fatalf("after %d loads: got Len %d, want %d", i+1, got, i+1)
 		}
