@@ -57,21 +57,10 @@ func (s sentry) sortKey() string {
 }
 
 // skPrefix is the first 4 bytes of sk as a big-endian number, zero bytes
-// standing in for those past its end: if a <= b then skPrefix(a) <=
-// skPrefix(b), so different prefixes order two keys alone.
-func skPrefix(sk string) uint32 {
-	if len(sk) >= 4 {
-		return uint32(sk[0])<<24 | uint32(sk[1])<<16 | uint32(sk[2])<<8 | uint32(sk[3])
-	}
-	var p uint32
-	for i := 0; i < 4; i++ {
-		p <<= 8
-		if i < len(sk) {
-			p |= uint32(sk[i])
-		}
-	}
-	return p
-}
+// standing in for those past its end (the upper half of keyPrefix, in
+// index_entry.go): if a <= b then skPrefix(a) <= skPrefix(b), so
+// different prefixes order two keys alone.
+func skPrefix(sk string) uint32 { return uint32(keyPrefix(sk) >> 32) }
 
 // ptreeSmallMax is the most entries kept in a slice: inserting copies up
 // to this many 24-byte sentries (768 bytes), about what a B-tree insert
