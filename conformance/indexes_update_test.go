@@ -238,8 +238,19 @@ func TestIndexUpdateTableErrors(t *testing.T) {
 			// One at a time: concurrent UpdateTable calls on one table make
 			// DynamoDB Local answer InternalFailure now and then under load.
 			t.Run(tc.name, func(t *testing.T) {
-				_, err := c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: aws.String(tc.table),
-					AttributeDefinitions: tc.defs, GlobalSecondaryIndexUpdates: tc.updates})
+				in := &dynamodb.UpdateTableInput{TableName: aws.String(tc.table),
+					AttributeDefinitions: tc.defs, GlobalSecondaryIndexUpdates: tc.updates}
+				_, err := c.UpdateTable(ctx(t), in)
+				// Even one at a time, DynamoDB Local answers these with
+				// InternalFailure now and then under load, past the SDK's
+				// own retries (three helpers saw it, and a CI rehearsal of
+				// stop 33 on two_creates): asked again a while later it
+				// answers as AWS does. The emulator is asked once.
+				for try := 0; try < 5 && target(t).Oracle != "" && apiErrorCode(err) == "InternalFailure"; try++ {
+					t.Logf("DynamoDB Local answered InternalFailure; asking again")
+					time.Sleep(time.Second)
+					_, err = c.UpdateTable(ctx(t), in)
+				}
 				requireAPIError(t, err, tc.code, tc.msg)
 			})
 		}

@@ -353,6 +353,15 @@ func mustNoError(t testing.TB, err error) {
 
 // requireAPIError fails the test unless err is an API error with this code and,
 // when message is not "", exactly this message.
+// apiErrorCode is err's API error code, "" when err is none.
+func apiErrorCode(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
+
 func requireAPIError(t testing.TB, err error, code, message string) {
 	t.Helper()
 	if err == nil {
