@@ -50,11 +50,7 @@ func toSentry(e entry) sentry { return sentry{rec: e.rec, pre: skPrefix(e.sortKe
 func (s sentry) entry() entry { return parseEntry(s.rec, s.size) }
 
 // sortKey returns the sort key, read from the record.
-func (s sentry) sortKey() string {
-	pkLen, i := recUvarint(s.rec, 0)
-	skLen, j := recUvarint(s.rec, i+pkLen)
-	return s.rec[j : j+skLen]
-}
+func (s sentry) sortKey() string { return s.entry().sortKey() }
 
 // skPrefix is the first 4 bytes of sk as a big-endian number, zero bytes
 // standing in for those past its end (the upper half of keyPrefix, in

@@ -56,10 +56,9 @@ type slab struct {
 	next   int      // the size of the next chunk
 	live   int      // bytes (prefixes included) of stored records in counted chunks
 	dead   int      // bytes of dead records in counted chunks other than active (sealed)
-	// cleaning: compacting sealed chunks, a few a write, until dead is
-	// down to a quarter of live; queue holds the chunks to compact next,
-	// emptiest first, taken when cleaning began (or ran out).
-	cleaning    bool
+	// queue holds the chunks to compact next, emptiest first, while a
+	// compaction spread over writes is under way (until dead is down to
+	// a quarter of live): taken when it began, or ran out.
 	queue       []*chunk
 	compactions int // chunks compacted, for tests
 	// foreign: the table was restored from a snapshot and stores records
@@ -158,9 +157,9 @@ func (s *slab) release(rec string) {
 }
 
 // due reports whether the write should end by compacting
-// (settleLocked): cleaning is under way, or the sealed chunks' dead
-// records have passed half the live bytes.
-func (s *slab) due() bool { return s.cleaning || 2*s.dead > s.live }
+// (settleLocked): a compaction is under way (chunks are queued), or the
+// sealed chunks' dead records have passed half the live bytes.
+func (s *slab) due() bool { return len(s.queue) > 0 || 2*s.dead > s.live }
 
 // drop stops counting chunk c, which is sealed (being compacted, then
 // left to the collector).
@@ -230,9 +229,6 @@ func (t *Table) releaseLocked(rec string) { t.slab.release(rec) }
 // stored is one to keep.
 func (t *Table) settleLocked() {
 	s := &t.slab
-	if !s.cleaning {
-		s.cleaning, s.queue = true, s.queue[:0]
-	}
 	compacted := false
 	for 4*s.dead > s.live {
 		if len(s.queue) == 0 {
@@ -244,7 +240,7 @@ func (t *Table) settleLocked() {
 		if !c.dropped && c != s.active && c.live < len(c.buf) {
 			if c.live > 0 {
 				if compacted {
-					return // the next write goes on
+					return // the next write goes on (c stays queued)
 				}
 				compacted = true
 			}
@@ -253,7 +249,7 @@ func (t *Table) settleLocked() {
 		s.queue[0], s.queue = nil, s.queue[1:] // a compacted chunk is not kept alive
 	}
 	clear(s.queue)
-	s.cleaning, s.queue = false, s.queue[:0]
+	s.queue = s.queue[:0]
 }
 
 // compactLocked moves the live records of chunk c into the chunk being
