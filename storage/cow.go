@@ -62,20 +62,20 @@ func copyShared[T any](tr *btree.BTreeG[T]) *btree.BTreeG[T] {
 	return tr.Copy()
 }
 
-// partLocked returns partition pk for reading, or nil. t.mu is held,
-// shared or exclusive.
-func (t *Table) partLocked(pk string) *partition {
-	return t.parts.get(pk)
-}
-
 // ownPartLocked returns partition pk for writing, or nil when there is
 // none: when the partition may be shared with a snapshot, it is copied
-// first, and the copy replaces it in the table. t.mu is held exclusively.
-func (t *Table) ownPartLocked(pk string) *partition {
-	i, ok := t.parts.find(partitionHash(pk), pk)
+// first, and the copy replaces it in the table. present says the caller
+// knows pk is in the table (ptable.locate). t.mu is held exclusively.
+func (t *Table) ownPartLocked(pk string, present bool) *partition {
+	i, ok := t.parts.locate(partitionHash(pk), pk, present)
 	if !ok {
 		return nil
 	}
+	return t.ownSlotLocked(i)
+}
+
+// ownSlotLocked is ownPartLocked of the partition in slot i.
+func (t *Table) ownSlotLocked(i int) *partition {
 	p := t.parts.part(i)
 	if t.parts.ownedAt(i) {
 		return p
@@ -87,12 +87,4 @@ func (t *Table) ownPartLocked(pk string) *partition {
 	}
 	t.parts.setOwned(i, c)
 	return c
-}
-
-// removePartLocked takes partition pk, which is in the table, out of it;
-// the table's own goes back to the arena. t.mu is held exclusively.
-func (t *Table) removePartLocked(pk string) {
-	if p, own := t.parts.remove(pk); own {
-		t.arena.release(p)
-	}
 }

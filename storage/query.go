@@ -65,9 +65,7 @@ func (t *Table) QueryEncoded(r QueryRange, visit func(EncodedItem) bool) {
 	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	if p := t.partLocked(r.Partition.str); p != nil {
-		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&t.ks, e)) })
-	}
+	t.parts.walk(r.Partition.str, lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&t.ks, e)) })
 }
 
 // queryBounds turns r into bounds on the encoded sort keys of its

@@ -276,16 +276,12 @@ func (t *Table) compactLocked(c *chunk) {
 func (t *Table) relocateLocked(rec string) {
 	e := parseEntry(rec, 0)
 	pk, sk := e.pk(), e.sortKey()
-	p := t.parts.get(pk)
-	if p == nil {
-		return
-	}
-	cur, ok := p.get(sk)
+	cur, ok := t.parts.getEntry(pk, sk)
 	if !ok || !sameString(cur.rec, rec) {
 		return // dead
 	}
 	moved := parseEntry(t.slab.store(unsafe.Slice(unsafe.StringData(rec), len(rec))), cur.size)
-	t.ownPartLocked(pk).set(moved) // same sort key: replaces cur
+	t.ownPartLocked(pk, true).set(moved) // same sort key: replaces cur
 	if len(t.indexes) > 0 {
 		attrs := t.encodedOf(t.keyOf(cur), cur).Attributes(t.indexReads)
 		for _, x := range t.indexes {

@@ -242,21 +242,12 @@ func (s *TableSnapshot) Meta(key string) []byte { return s.meta[key] }
 // MetaKeys returns the table's metadata keys in order.
 func (s *TableSnapshot) MetaKeys() []string { return slices.Sorted(maps.Keys(s.meta)) }
 
-// part returns partition pk of the snapshot, or nil.
-func (s *TableSnapshot) part(pk string) *partition {
-	return s.parts.get(pk)
-}
-
 // GetEncoded is Table.GetEncoded of the snapshot.
 func (s *TableSnapshot) GetEncoded(k Key) (EncodedItem, bool) {
 	if s.ks.checkKey(k) != nil {
 		return EncodedItem{}, false
 	}
-	p := s.part(k.Partition.str)
-	if p == nil {
-		return EncodedItem{}, false
-	}
-	e, ok := p.get(s.ks.sortKeyOf(k))
+	e, ok := s.parts.getEntry(k.Partition.str, s.ks.sortKeyOf(k))
 	if !ok {
 		return EncodedItem{}, false
 	}
@@ -269,9 +260,7 @@ func (s *TableSnapshot) QueryEncoded(r QueryRange, visit func(EncodedItem) bool)
 	if !ok {
 		return
 	}
-	if p := s.part(r.Partition.str); p != nil {
-		p.walk(lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&s.ks, e)) })
-	}
+	s.parts.walk(r.Partition.str, lo, hi, r.Forward, func(e entry) bool { return visit(encodedIn(&s.ks, e)) })
 }
 
 // ScanEncoded is Table.ScanEncoded of the snapshot: the same order.

@@ -388,18 +388,14 @@ func (t *Table) storeRecordLocked(buf []byte, size int, old string) (entry, erro
 }
 
 func (t *Table) getLocked(pk, sk string) (entry, bool) {
-	p := t.partLocked(pk)
-	if p == nil {
-		return entry{}, false
-	}
-	return p.get(sk)
+	return t.parts.getEntry(pk, sk)
 }
 
 // putLocked stores e in partition pk, replacing old if found. A new
 // partition's key is e's record's own, so no request buffer is kept; a
 // partition shared with a snapshot is copied first (cow.go).
 func (t *Table) putLocked(pk string, e, old entry, found bool) {
-	p := t.ownPartLocked(pk)
+	p := t.ownPartLocked(pk, found)
 	if p == nil {
 		p = t.arena.alloc()
 		p.hash = partitionHash(pk)
@@ -419,11 +415,16 @@ func (t *Table) putLocked(pk string, e, old entry, found bool) {
 
 // deleteLocked removes the stored entry old from partition pk.
 func (t *Table) deleteLocked(pk, sk string, old entry) {
-	if p := t.partLocked(pk); p.len() == 1 {
+	i, _ := t.parts.locate(partitionHash(pk), pk, true)
+	if p := t.parts.part(i); p.len() == 1 {
 		// The partition goes: it is not written, so not copied, if shared.
-		t.removePartLocked(pk)
+		own := t.parts.ownedAt(i)
+		t.parts.removeAt(i)
+		if own {
+			t.arena.release(p)
+		}
 	} else {
-		t.ownPartLocked(pk).delete(sk)
+		t.ownSlotLocked(i).delete(sk)
 	}
 	t.count--
 	t.size -= int64(old.size)

@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,6 +30,11 @@ import (
 // table, where a random key's cache and TLB misses are all there is.
 //
 //	DYNAMOEMU_SCALE_10M=1 go test ./emulator/benchmarks -run '^$' -bench ScaleHandler -benchtime 20000x -timeout 60m
+//
+// DYNAMOEMU_SCALE_PROFILE=dir writes a CPU profile of each operation's
+// loop alone (not the load) to dir/scale-<items>-<op>.pprof, the last
+// round's when there are several: the difference between two sizes'
+// profiles is where the growth goes.
 //
 // DYNAMOEMU_SCALE_SIZES (comma-separated item counts) replaces the sizes;
 // DYNAMOEMU_SCALE_ROUNDS=k runs the operations k times in turn on each
@@ -100,6 +107,7 @@ func BenchmarkScaleHandler(b *testing.B) {
 				// own misses at 10M items, not at 10k.
 				req := newRawRequest(ak, o.op, "")
 				want := `"Count":10,`
+				stop := scaleProfile(b, fmt.Sprintf("%d-%s", n, o.name))
 				cpu0, _ := processCPU()
 				i := 0
 				for b.Loop() {
@@ -114,6 +122,7 @@ func BenchmarkScaleHandler(b *testing.B) {
 					}
 				}
 				cpu1, _ := processCPU()
+				stop()
 				b.ReportMetric(float64(cpu1.user+cpu1.sys-cpu0.user-cpu0.sys)/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(float64(cpu1.faults-cpu0.faults)/float64(b.N), "faults/op")
 			})
@@ -123,6 +132,28 @@ func BenchmarkScaleHandler(b *testing.B) {
 		}
 		e.Close()
 		settleMemory()
+	}
+}
+
+// scaleProfile starts a CPU profile of one operation's loop when
+// DYNAMOEMU_SCALE_PROFILE names a directory, and returns what stops it.
+func scaleProfile(b *testing.B, name string) func() {
+	dir := os.Getenv("DYNAMOEMU_SCALE_PROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(dir, "scale-"+name+".pprof"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
