@@ -286,7 +286,6 @@ func (t *ptable) insert(p *partition) {
 	}
 }
 
-
 // removeAt empties slot i.
 func (t *ptable) removeAt(i int) {
 	// Backward shift: move the displaced partitions after i one slot left.
