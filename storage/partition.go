@@ -139,7 +139,7 @@ func (p *partition) get(sk string) (entry, bool) {
 func (p *partition) set(e entry) {
 	switch {
 	case p.tree != nil:
-		p.tree.Set(e)
+		p.tree = p.tree.Set(e)
 	case p.rec == "" || p.one().sortKey() == e.sortKey():
 		p.setOne(e)
 	default:

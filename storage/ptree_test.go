@@ -32,7 +32,7 @@ func TestPtreeModel(t *testing.T) {
 			switch op := r.IntN(10); {
 			case op < 6:
 				k, size := mk(), uint32(step+3)
-				tr.Set(ptreeTestEntry(k, size))
+				tr = tr.Set(ptreeTestEntry(k, size))
 				model[k] = size
 			case op < 9 && len(model) > 2:
 				k := mk()
@@ -141,7 +141,7 @@ func checkPtree(t *testing.T, where string, tr *ptree, model map[string]uint32, 
 func TestPtreeLoad(t *testing.T) {
 	tr := newPtree(ptreeTestEntry("k000", 0), ptreeTestEntry("k001", 0))
 	for i := 2; i < 3*ptreeSmallMax; i++ {
-		tr.Load(ptreeTestEntry(fmt.Sprintf("k%03d", i), uint32(i)))
+		tr = tr.Load(ptreeTestEntry(fmt.Sprintf("k%03d", i), uint32(i)))
 		if got := tr.Len(); got != i+1 {
 			t.Fatalf("after %d loads: got Len %d, want %d", i+1, got, i+1)
 		}

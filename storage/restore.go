@@ -234,7 +234,7 @@ func (p *partition) lastEntry() entry {
 func (p *partition) load(e entry) {
 	switch {
 	case p.tree != nil:
-		p.tree.Load(e)
+		p.tree = p.tree.Load(e)
 	case p.rec == "":
 		p.setOne(e)
 	default:
