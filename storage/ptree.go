@@ -93,30 +93,31 @@ func withSentries[A sentryArray](n int) *ptree {
 	return &b.ptree
 }
 
+// smallPtreeClass is a capacity of small ptrees and what makes one.
+type smallPtreeClass struct {
+	cap  int
+	make func(n int) *ptree
+}
+
+// smallPtrees are the capacities of small ptrees, ascending, and what
+// makes each.
+var smallPtrees = []smallPtreeClass{
+	{4, withSentries[[4]sentry]}, {6, withSentries[[6]sentry]},
+	{8, withSentries[[8]sentry]}, {10, withSentries[[10]sentry]},
+	{12, withSentries[[12]sentry]}, {15, withSentries[[15]sentry]},
+	{18, withSentries[[18]sentry]}, {22, withSentries[[22]sentry]},
+	{27, withSentries[[27]sentry]}, {ptreeSmallMax, withSentries[[ptreeSmallMax]sentry]},
+}
+
 // smallPtree returns a ptree of n zero sentries and room for at least c
 // (at most ptreeSmallMax).
 func smallPtree(n, c int) *ptree {
-	switch {
-	case c <= 4:
-		return withSentries[[4]sentry](n)
-	case c <= 6:
-		return withSentries[[6]sentry](n)
-	case c <= 8:
-		return withSentries[[8]sentry](n)
-	case c <= 10:
-		return withSentries[[10]sentry](n)
-	case c <= 12:
-		return withSentries[[12]sentry](n)
-	case c <= 15:
-		return withSentries[[15]sentry](n)
-	case c <= 18:
-		return withSentries[[18]sentry](n)
-	case c <= 22:
-		return withSentries[[22]sentry](n)
-	case c <= 27:
-		return withSentries[[27]sentry](n)
+	for _, s := range smallPtrees[:len(smallPtrees)-1] {
+		if c <= s.cap {
+			return s.make(n)
+		}
 	}
-	return withSentries[[ptreeSmallMax]sentry](n)
+	return smallPtrees[len(smallPtrees)-1].make(n)
 }
 
 // copyShared returns a copy of t that may be written while t is read.

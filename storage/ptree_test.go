@@ -152,3 +152,26 @@ func TestPtreeLoad(t *testing.T) {
 		t.Errorf("got %d entries (sorted %v, big %v), want %d sorted in a B-tree", len(got), slices.IsSorted(got), tr.big != nil, 3*ptreeSmallMax)
 	}
 }
+
+// TestSmallPtrees checks the table of small ptree capacities: ascending,
+// each making the capacity it names, and smallPtree choosing the least
+// that holds what is asked.
+func TestSmallPtrees(t *testing.T) {
+	for i, s := range smallPtrees {
+		if i > 0 && s.cap <= smallPtrees[i-1].cap {
+			t.Fatalf("capacity %d after %d", s.cap, smallPtrees[i-1].cap)
+		}
+		if tr := s.make(1); len(tr.small) != 1 || cap(tr.small) != s.cap {
+			t.Fatalf("make(1) for %d: len %d cap %d", s.cap, len(tr.small), cap(tr.small))
+		}
+	}
+	if last := smallPtrees[len(smallPtrees)-1].cap; last != ptreeSmallMax {
+		t.Fatalf("largest capacity %d, want ptreeSmallMax %d", last, ptreeSmallMax)
+	}
+	for c := 1; c <= ptreeSmallMax; c++ {
+		got := cap(smallPtree(0, c).small)
+		if got < c || got > c && slices.ContainsFunc(smallPtrees, func(s smallPtreeClass) bool { return s.cap >= c && s.cap < got }) {
+			t.Fatalf("smallPtree(0, %d) has capacity %d", c, got)
+		}
+	}
+}
