@@ -135,23 +135,39 @@ func (p *partition) get(sk string) (entry, bool) {
 	return entry{}, false
 }
 
-// set inserts or replaces e.
-func (p *partition) set(e entry) {
+// set inserts or replaces e, and returns the partition to keep: p, or
+// the one that replaces it when its entries no longer fit (a partition
+// of several items shares an allocation with its ptree).
+func (p *partition) set(e entry) *partition {
 	switch {
 	case p.tree != nil:
-		p.tree = p.tree.Set(e)
+		t := p.tree
+		if t.big == nil && len(t.small) == cap(t.small) && len(t.small) < ptreeSmallMax {
+			if _, ok := t.search(e.sortKey()); !ok {
+				n := len(t.small)
+				np := smallPart(n, n+max(2, n/4))
+				np.rec, np.size, np.hash = p.rec, p.size, p.hash
+				copy(np.tree.small, t.small)
+				np.tree.Set(e) // there is room: np.tree stays
+				return np
+			}
+		}
+		p.tree = t.Set(e)
 	case p.rec == "" || p.one().sortKey() == e.sortKey():
 		p.setOne(e)
 	default:
+		np := smallPart(2, 4)
 		if one := p.one(); one.sortKey() < e.sortKey() {
-			p.tree = newPtree(one, e)
+			np.tree.small[0], np.tree.small[1] = toSentry(one), toSentry(e)
 		} else {
-			p.tree = newPtree(e, one)
+			np.tree.small[0], np.tree.small[1] = toSentry(e), toSentry(one)
 		}
 		// The key record: the partition key alone, a copy that keeps no
 		// item's record alive.
-		p.rec, p.size = keyRecord(e.pk()), 0
+		np.rec, np.size, np.hash = keyRecord(e.pk()), 0, p.hash
+		return np
 	}
+	return p
 }
 
 // keyRecord is the record of a partition key alone.

@@ -16,7 +16,10 @@ import (
 // (48) and the node's items grown by doubling to 16 places (384), six of
 // them empty; and the arrays it grew through are garbage among the
 // table's long-lived memory. A slice of ten grown a quarter at a time,
-// in one allocation with the ptree (withSentries), costs 288 in all. A
+// in one allocation with the ptree (withSentries), costs 288 in all; a
+// write makes the partition, its ptree and the slice one allocation
+// (partWithSentries, partition.set), so that a read goes from the slot
+// to the partition's entries in one cache and TLB miss, not two. A
 // partition past ptreeSmallMax entries
 // moves to a B-tree, where inserting in the middle costs a logarithm, not
 // a copy of the entries after it; it stays one until a single item is left
@@ -97,16 +100,40 @@ func withSentries[A sentryArray](n int) *ptree {
 type smallPtreeClass struct {
 	cap  int
 	make func(n int) *ptree
+	part func(n int) *partition
 }
 
 // smallPtrees are the capacities of small ptrees, ascending, and what
 // makes each.
 var smallPtrees = []smallPtreeClass{
-	{4, withSentries[[4]sentry]}, {6, withSentries[[6]sentry]},
-	{8, withSentries[[8]sentry]}, {10, withSentries[[10]sentry]},
-	{12, withSentries[[12]sentry]}, {15, withSentries[[15]sentry]},
-	{18, withSentries[[18]sentry]}, {22, withSentries[[22]sentry]},
-	{27, withSentries[[27]sentry]}, {ptreeSmallMax, withSentries[[ptreeSmallMax]sentry]},
+	{4, withSentries[[4]sentry], partWithSentries[[4]sentry]}, {6, withSentries[[6]sentry], partWithSentries[[6]sentry]},
+	{8, withSentries[[8]sentry], partWithSentries[[8]sentry]}, {10, withSentries[[10]sentry], partWithSentries[[10]sentry]},
+	{12, withSentries[[12]sentry], partWithSentries[[12]sentry]}, {15, withSentries[[15]sentry], partWithSentries[[15]sentry]},
+	{18, withSentries[[18]sentry], partWithSentries[[18]sentry]}, {22, withSentries[[22]sentry], partWithSentries[[22]sentry]},
+	{27, withSentries[[27]sentry], partWithSentries[[27]sentry]}, {ptreeSmallMax, withSentries[[ptreeSmallMax]sentry], partWithSentries[[ptreeSmallMax]sentry]},
+}
+
+// partWithSentries returns a partition whose ptree holds n zero
+// sentries, the partition, the ptree and the array in one allocation.
+func partWithSentries[A sentryArray](n int) *partition {
+	b := new(struct {
+		partition
+		ptree
+		arr A
+	})
+	b.small = unsafe.Slice((*sentry)(unsafe.Pointer(&b.arr)), len(b.arr))[:n]
+	b.tree = &b.ptree
+	return &b.partition
+}
+
+// smallPart is smallPtree's partition (partWithSentries).
+func smallPart(n, c int) *partition {
+	for _, s := range smallPtrees[:len(smallPtrees)-1] {
+		if c <= s.cap {
+			return s.part(n)
+		}
+	}
+	return smallPtrees[len(smallPtrees)-1].part(n)
 }
 
 // smallPtree returns a ptree of n zero sentries and room for at least c

@@ -281,7 +281,7 @@ func (t *Table) relocateLocked(rec string) {
 		return // dead
 	}
 	moved := parseEntry(t.slab.store(unsafe.Slice(unsafe.StringData(rec), len(rec))), cur.size)
-	t.ownPartLocked(pk, true).set(moved) // same sort key: replaces cur
+	t.ownPartLocked(pk, true).set(moved) // same sort key: replaces cur, in place
 	if len(t.indexes) > 0 {
 		attrs := t.encodedOf(t.keyOf(cur), cur).Attributes(t.indexReads)
 		for _, x := range t.indexes {

@@ -395,14 +395,21 @@ func (t *Table) getLocked(pk, sk string) (entry, bool) {
 // partition's key is e's record's own, so no request buffer is kept; a
 // partition shared with a snapshot is copied first (cow.go).
 func (t *Table) putLocked(pk string, e, old entry, found bool) {
-	p := t.ownPartLocked(pk, found)
-	if p == nil {
-		p = t.arena.alloc()
-		p.hash = partitionHash(pk)
-		p.set(e)
+	h := partitionHash(pk)
+	i, ok := t.parts.locate(h, pk, found)
+	if !ok {
+		p := t.arena.alloc()
+		p.hash = h
+		p.setOne(e)
 		t.parts.insert(p)
 	} else {
-		p.set(e)
+		p := t.ownSlotLocked(i)
+		if np := p.set(e); np != p {
+			// p moved into an allocation with its entries (partition.set).
+			// It is not given back to the arena: it may be one of those,
+			// whose reuse as a lone partition would keep its array.
+			t.parts.setOwned(i, np)
+		}
 	}
 	t.stamp = 0
 	if found {
