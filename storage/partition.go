@@ -145,7 +145,7 @@ func (p *partition) set(e entry) *partition {
 		if t.big == nil && len(t.small) == cap(t.small) && len(t.small) < ptreeSmallMax {
 			if _, ok := t.search(e.sortKey()); !ok {
 				n := len(t.small)
-				np := smallPart(n, n+max(2, n/4))
+				np := smallPart(n, grownCap(n))
 				np.rec, np.size, np.hash = p.rec, p.size, p.hash
 				copy(np.tree.small, t.small)
 				np.tree.Set(e) // there is room: np.tree stays

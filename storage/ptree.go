@@ -126,26 +126,28 @@ func partWithSentries[A sentryArray](n int) *partition {
 	return &b.partition
 }
 
-// smallPart is smallPtree's partition (partWithSentries).
-func smallPart(n, c int) *partition {
+// smallClass returns the least capacity that holds c sentries (the
+// largest, ptreeSmallMax, for more).
+func smallClass(c int) smallPtreeClass {
 	for _, s := range smallPtrees[:len(smallPtrees)-1] {
 		if c <= s.cap {
-			return s.part(n)
+			return s
 		}
 	}
-	return smallPtrees[len(smallPtrees)-1].part(n)
+	return smallPtrees[len(smallPtrees)-1]
 }
 
 // smallPtree returns a ptree of n zero sentries and room for at least c
 // (at most ptreeSmallMax).
-func smallPtree(n, c int) *ptree {
-	for _, s := range smallPtrees[:len(smallPtrees)-1] {
-		if c <= s.cap {
-			return s.make(n)
-		}
-	}
-	return smallPtrees[len(smallPtrees)-1].make(n)
-}
+func smallPtree(n, c int) *ptree { return smallClass(c).make(n) }
+
+// smallPart is smallPtree's partition (partWithSentries).
+func smallPart(n, c int) *partition { return smallClass(c).part(n) }
+
+// grownCap is the capacity a full slice of n sentries grows to: a
+// quarter more (at least 2), not double, since a partition's entries are
+// long-lived and most partitions stop growing.
+func grownCap(n int) int { return n + max(2, n/4) }
 
 // copyShared returns a copy of t that may be written while t is read.
 func (t *ptree) copyShared() *ptree {
@@ -212,10 +214,8 @@ func (t *ptree) Set(e entry) *ptree {
 		return big
 	}
 	if len(t.small) == cap(t.small) {
-		// Grow by a quarter (at least 2), not double: a partition's
-		// entries are long-lived, and most partitions stop growing.
 		n := len(t.small)
-		grown := smallPtree(n, n+max(2, n/4))
+		grown := smallPtree(n, grownCap(n))
 		copy(grown.small, t.small)
 		t = grown
 	}
