@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
@@ -55,7 +56,7 @@ func BenchmarkIndexQuery(b *testing.B) {
 			flush()
 			r := newRawRequest(ak, "Query", fmt.Sprintf(`{"TableName":"idx","IndexName":"byGroup","KeyConditionExpression":"grp = :g",`+
 				`"ExpressionAttributeValues":{":g":{"S":"g%07d"}}}`, n/20))
-			if status := r.serve(h); status != http.StatusOK || !strings.Contains(r.w.out.String(), `"Count":10,`) {
+			if status := r.serve(h); status != http.StatusOK || !bytes.Contains(r.w.out.Bytes(), []byte(`"Count":10,`)) {
 				b.Fatalf("status %d: %.200s", status, r.w.out.String())
 			}
 			b.ReportAllocs()

@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"net/http"
 	"os"
@@ -81,7 +82,7 @@ func preloadOnce(b *testing.B, n int) {
 		loading += time.Since(start)
 		cpu1, _ := processCPU()
 		loadingCPU += cpu1.user + cpu1.sys - cpu0.user - cpu0.sys
-		if status != http.StatusOK || strings.Contains(r.w.out.String(), `"PutRequest"`) {
+		if status != http.StatusOK || bytes.Contains(r.w.out.Bytes(), []byte(`"PutRequest"`)) {
 			b.Fatalf("BatchWriteItem: %d %.300s", status, r.w.out.String())
 		}
 	}
