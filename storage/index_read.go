@@ -1,6 +1,9 @@
 package storage
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // IndexQuery selects entries of one index partition for QueryIndex.
 type IndexQuery struct {
@@ -51,7 +54,8 @@ func (t *Table) QueryIndex(name string, q IndexQuery, visit func(EncodedItem) bo
 		}
 		start = &s
 	}
-	x.walk(lo, hi, hiSet, start, q.Forward, func(ie ientry) bool { return visit(t.encodedOfEntry(ie)) })
+	whole := q.Sort.Op == SortAny && len(q.SortPrefix) == 0
+	x.walk(lo, hi, hiSet, whole, start, q.Forward, func(ie ientry) bool { return visit(t.encodedOfEntry(ie)) })
 	return nil
 }
 
@@ -88,7 +92,7 @@ func (t *Table) ScanIndex(name string, r IndexScanRange, visit func(EncodedItem)
 		}
 		start = &s
 	}
-	x.walk(lo, hi, hiSet, start, true, func(ie ientry) bool { return visit(t.encodedOfEntry(ie)) })
+	x.walk(lo, hi, hiSet, false, start, true, func(ie ientry) bool { return visit(t.encodedOfEntry(ie)) })
 	return nil
 }
 
@@ -220,47 +224,126 @@ func (x *index) queryBounds(q IndexQuery) (lo, hi string, hiSet, ok bool) {
 
 // walk visits the entries with lo <= key < hi (hi unbounded when !hiSet),
 // strictly after start in the walk direction when start is set, ascending
-// or descending, until visit returns false.
-func (x *index) walk(lo, hi string, hiSet bool, start *ientry, forward bool, visit func(ientry) bool) {
+// or descending, until visit returns false. whole says that [lo, hi) is a
+// whole index partition (its prefix and the prefix's end), which lets the
+// search start at the first entry of lo's prefix (keyPrefix) or the last
+// of hi's: the entries about the partition's first or last then sort by
+// their prefixes alone, and the search reads no key of them.
+func (x *index) walk(lo, hi string, hiSet, whole bool, start *ientry, forward bool, visit func(ientry) bool) {
+	b := ientryWalk{lo: lo, hi: hi, hiSet: hiSet, start: start, forward: forward, visit: visit,
+		loPre: keyPrefix(lo), hiPre: keyPrefix(hi)}
 	if forward {
 		from := newIentry(lo, minKeyEntry)
 		if start != nil && ientryLess(from, *start) {
 			from = *start
+		} else if whole {
+			from, b.skipLow = ientry{pre: b.loPre, e: minKeyEntry}, true
 		}
-		x.tree.Ascend(from, func(ie ientry) bool {
-			if start != nil && !ientryLess(*start, ie) {
-				return true // the start entry itself
-			}
-			if hiSet && ie.key >= hi {
-				return false
-			}
-			return visit(ie)
-		})
+		x.tree.Ascend(from, b.add)
+		b.flush()
 		return
 	}
 	var from ientry
 	fromSet := hiSet
 	if hiSet {
 		from = newIentry(hi, minKeyEntry)
+		if whole && b.hiPre < math.MaxUint64 {
+			from = ientry{pre: b.hiPre + 1, e: minKeyEntry}
+		}
 	}
 	if start != nil && (!fromSet || ientryLess(*start, from)) {
 		from, fromSet = *start, true
 	}
-	iter := func(ie ientry) bool {
-		if start != nil && !ientryLess(ie, *start) {
-			return true
-		}
-		if hiSet && ie.key >= hi {
-			return true
-		}
-		if ie.key < lo {
+	if fromSet {
+		x.tree.Descend(from, b.add)
+	} else {
+		x.tree.Reverse(b.add)
+	}
+	b.flush()
+}
+
+// ientryWalk is index.walk's visit of the entries the tree gives it, a
+// batch at a time: it collects up to walkBatch entries, asks for their
+// keys and records at once (prefetch.go), and then checks and visits
+// them. In an index of millions of entries each key and record is a
+// cache miss; read one entry at a time, a page of 10 entries costs ten
+// misses one after another, and asked for together about one.
+type ientryWalk struct {
+	lo, hi       string
+	loPre, hiPre uint64 // keyPrefix(lo), keyPrefix(hi)
+	hiSet        bool
+	skipLow      bool // the walk starts before lo: skip the entries below it
+	start        *ientry
+	forward      bool
+	visit        func(ientry) bool
+	stopped      bool // visit returned false, or the walk left [lo, hi)
+	n            int
+	batch        [walkBatch]ientry
+}
+
+// walkBatch is how many entries ientryWalk collects: a Query's page of
+// 10 entries and the one that ends it.
+const walkBatch = 16
+
+// add collects ie, and checks and visits the batch when it is full. It
+// stops the tree's walk at an entry past the range by its prefix alone:
+// keyPrefix is monotone, so a prefix above hi's (forward) or below lo's
+// (backward) means a key outside the range.
+func (w *ientryWalk) add(ie ientry) bool {
+	if w.forward && w.hiSet && ie.pre > w.hiPre || !w.forward && ie.pre < w.loPre {
+		return false
+	}
+	w.batch[w.n] = ie
+	if w.n++; w.n < walkBatch {
+		return true
+	}
+	return w.flush()
+}
+
+// flush checks and visits the collected entries; false when the walk is
+// over.
+func (w *ientryWalk) flush() bool {
+	batch := w.batch[:w.n]
+	w.n = 0
+	if w.stopped {
+		return false
+	}
+	for i := range batch {
+		prefetchString(batch[i].key)
+		prefetchString(batch[i].e.rec)
+	}
+	for _, ie := range batch {
+		if !w.check(ie) {
+			w.stopped = true
 			return false
 		}
-		return visit(ie)
 	}
-	if fromSet {
-		x.tree.Descend(from, iter)
-	} else {
-		x.tree.Reverse(iter)
+	return true
+}
+
+// check visits ie if it is in the range and after start; false when the
+// walk is over. A key is read only when its prefix cannot decide.
+func (w *ientryWalk) check(ie ientry) bool {
+	if w.forward {
+		if w.start != nil && !ientryLess(*w.start, ie) {
+			return true // the start entry itself
+		}
+		if w.skipLow && ie.pre == w.loPre && ie.key < w.lo {
+			return true
+		}
+		if w.hiSet && ie.pre >= w.hiPre && ie.key >= w.hi {
+			return false
+		}
+		return w.visit(ie)
 	}
+	if w.start != nil && !ientryLess(ie, *w.start) {
+		return true
+	}
+	if w.hiSet && ie.pre >= w.hiPre && ie.key >= w.hi {
+		return true
+	}
+	if ie.pre <= w.loPre && ie.key < w.lo {
+		return false
+	}
+	return w.visit(ie)
 }

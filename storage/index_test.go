@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -107,7 +108,8 @@ func (m indexModel) startOf(it Item) Item {
 func (g gen) indexItem(k Key) Item {
 	it := g.item(k)
 	if g.r.IntN(5) > 0 {
-		it["g"] = S([]string{"x", "y", "x\x00", "x\x00y"}[g.r.IntN(4)])
+		c := indexCollision()
+		it["g"] = S([]string{"x", "y", "x\x00", "x\x00y", c[0], c[1]}[g.r.IntN(6)])
 	}
 	switch n := g.r.IntN(6); {
 	case n < 4:
@@ -121,12 +123,29 @@ func (g gen) indexItem(k Key) Item {
 	return it
 }
 
+// indexCollision returns two values of g whose index partition keys share
+// their hash and the 4 bytes after it: the entries of the two partitions
+// have the same keyPrefix, so index.walk must tell them apart by their
+// keys (found by search, as collidingKeys does).
+var indexCollision = sync.OnceValue(func() [2]string {
+	seen := map[uint32]string{}
+	for i := 0; ; i++ {
+		v := fmt.Sprint("coll#", i)
+		h := partitionHash(appendTupleComponent(nil, S(v)))
+		if w, ok := seen[h]; ok {
+			return [2]string{w, v}
+		}
+		seen[h] = v
+	}
+})
+
 func (g gen) indexQuery(def IndexDef) IndexQuery {
 	q := IndexQuery{Forward: g.r.IntN(2) == 0}
 	for _, a := range def.Schema.Partition {
 		switch a.Name {
 		case "g":
-			q.Partition = append(q.Partition, S([]string{"x", "y", "x\x00", "z"}[g.r.IntN(4)]))
+			c := indexCollision()
+			q.Partition = append(q.Partition, S([]string{"x", "y", "x\x00", "z", c[0], c[1], c[0] + "!"}[g.r.IntN(7)]))
 		case "h":
 			q.Partition = append(q.Partition, N(MustNumber(genNumbers[g.r.IntN(6)])))
 		default:

@@ -201,8 +201,13 @@ func (t *ptable) getEntry(pk, sk string) (entry, bool) {
 	if p == nil {
 		return entry{}, false
 	}
+	prefetchPart(p)
 	e, ok := p.get(sk)
-	if !ok || !sure && e.pk() != pk {
+	if !ok {
+		return entry{}, false
+	}
+	prefetchString(e.rec) // the record's lines after the first, read next
+	if !sure && e.pk() != pk {
 		return entry{}, false
 	}
 	return e, true
@@ -215,6 +220,7 @@ func (t *ptable) walk(pk string, lo, hi bound, forward bool, visit func(entry) b
 	if p == nil {
 		return
 	}
+	prefetchPart(p)
 	p.walk(lo, hi, forward, func(e entry) bool {
 		if !sure {
 			if e.pk() != pk {

@@ -278,10 +278,25 @@ func (t *ptree) Ascend(from *string, fn func(entry) bool) {
 	if from != nil {
 		i, _ = t.search(*from)
 	}
+	t.prefetchAhead(i, 1, recordsAhead)
 	for ; i < len(t.small); i++ {
+		t.prefetchAhead(i+recordsAhead, 1, 1)
 		if !fn(t.small[i].entry()) {
 			return
 		}
+	}
+}
+
+// recordsAhead is how many records a walk of a small ptree asks for
+// before it reads them (prefetch.go): a Query's page of 10 items reads
+// them in the time of about one miss, not ten.
+const recordsAhead = 8
+
+// prefetchAhead asks for the records of n entries from entry i in
+// direction step (1 or -1), those that exist.
+func (t *ptree) prefetchAhead(i, step, n int) {
+	for ; n > 0 && i >= 0 && i < len(t.small); n, i = n-1, i+step {
+		prefetchString(t.small[i].rec)
 	}
 }
 
@@ -304,7 +319,9 @@ func (t *ptree) Descend(from *string, fn func(entry) bool) {
 			i = j
 		}
 	}
+	t.prefetchAhead(i, -1, recordsAhead)
 	for ; i >= 0; i-- {
+		t.prefetchAhead(i-recordsAhead, -1, 1)
 		if !fn(t.small[i].entry()) {
 			return
 		}

@@ -83,12 +83,24 @@ func BenchmarkScaleHandler(b *testing.B) {
 				return fmt.Sprintf(`{"TableName":"scale","IndexName":"byEmail","KeyConditionExpression":"email = :e","ExpressionAttributeValues":{":e":{"S":"someone.%d@example.com"}}}`, r.IntN(parts))
 			}},
 		}
-		for round := range rounds * len(ops) {
-			o := ops[round%len(ops)]
+		// DYNAMOEMU_SCALE_PREFETCH_AB runs each round twice, with storage's
+		// prefetching on and then off (storage.SetPrefetching), on the same
+		// table: what it gains, free of the noise between two runs.
+		modes := []string{""}
+		if os.Getenv("DYNAMOEMU_SCALE_PREFETCH_AB") != "" {
+			modes = []string{"on", "off"}
+		}
+		for round := range rounds * len(ops) * len(modes) {
+			mode := modes[round%len(modes)]
+			o := ops[round/len(modes)%len(ops)]
 			name := fmt.Sprintf("items=%d/%s", n, o.name)
 			if rounds > 1 {
-				name += fmt.Sprintf("/round=%d", round/len(ops))
+				name += fmt.Sprintf("/round=%d", round/len(modes)/len(ops))
 			}
+			if mode != "" {
+				name += "/prefetch=" + mode
+			}
+			storage.SetPrefetching(mode != "off")
 			b.Run(name, func(b *testing.B) {
 				r := rand.New(rand.NewPCG(uint64(n), 7))
 				var bodies [][]byte
