@@ -77,7 +77,7 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 	if d.Indexes != nil {
 		t.indexes = nil
 		for _, x := range keep {
-			t.indexes = append(t.indexes, &index{def: x.def, tree: copyShared(x.tree), count: x.count, size: x.size, sized: x.sized})
+			t.indexes = append(t.indexes, &index{def: x.def, tree: x.tree.copyShared(), count: x.count, size: x.size, sized: x.sized})
 		}
 		t.indexReads = t.indexReadsLocked()
 	}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"unsafe"
-
-	"github.com/tidwall/btree"
 )
 
 // Secondary indexes.
@@ -116,7 +114,7 @@ type IndexDef struct {
 // index is one secondary index's entries, guarded by its table's mu.
 type index struct {
 	def   IndexDef
-	tree  *btree.BTreeG[ientry]
+	tree  *itree
 	count int
 	size  int64    // sum of the entries' projected sizes
 	sized []string // the attributes a projected entry holds (not for All)
@@ -137,7 +135,7 @@ func keyPivot(pk, sk string) entry {
 var minKeyEntry = parseEntry("\x00\x00", 0)
 
 func newIndex(ks KeySchema, def IndexDef) *index {
-	x := &index{def: def, tree: btree.NewBTreeGOptions(ientryLess, btree.Options{NoLocks: true})}
+	x := &index{def: def, tree: newItree()}
 	if !def.Projection.All {
 		add := func(name string) {
 			if name != "" && !slices.Contains(x.sized, name) {

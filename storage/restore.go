@@ -55,7 +55,7 @@ func (s *TableSnapshot) newTable() *Table {
 		stamp: s.stamp,
 	}
 	for _, x := range s.indexes {
-		t.indexes = append(t.indexes, &index{def: x.def, tree: copyShared(x.tree), count: x.count, size: x.size, sized: x.sized})
+		t.indexes = append(t.indexes, &index{def: x.def, tree: x.tree.copyShared(), count: x.count, size: x.size, sized: x.sized})
 	}
 	t.indexReads = t.indexReadsLocked()
 	return t

@@ -1,0 +1,277 @@
+package storage
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// itree against a sorted slice: random inserts, replaces and deletes on
+// a tree and on copies of it (each written on its own afterwards), with
+// every read compared and the tree's shape checked.
+
+// itreeModel is a tree and the sorted entries it must hold.
+type itreeModel struct {
+	t    *itree
+	want []ientry
+}
+
+func (m *itreeModel) find(k ientry) (int, bool) {
+	return slices.BinarySearchFunc(m.want, k, func(a, b ientry) int {
+		switch {
+		case ientryLess(a, b):
+			return -1
+		case ientryLess(b, a):
+			return 1
+		}
+		return 0
+	})
+}
+
+// randIentry draws keys from a small alphabet so that many share their
+// 8-byte prefix (ties the prefixes cannot decide) and many are equal
+// (ties the table key decides).
+func randIentry(r *rand.Rand) ientry {
+	key := make([]byte, r.IntN(13))
+	for i := range key {
+		key[i] = "\x00ab"[r.IntN(3)]
+	}
+	e := keyPivot(fmt.Sprint("p", r.IntN(4)), fmt.Sprint(r.IntN(3)))
+	return newIentry(string(key), e)
+}
+
+// sameIentry reports whether a and b are the same entry, record included.
+func sameIentry(a, b ientry) bool {
+	return a.key == b.key && a.pre == b.pre && a.e.rec == b.e.rec && a.e.size == b.e.size
+}
+
+func TestItreeModel(t *testing.T) {
+	seeds := []uint64{1, 2, 3}
+	heights := map[int]bool{}
+	defer func() {
+		// The trees must have had three levels and more, or the test
+		// did not reach the branches' splits and refills.
+		if !heights[3] {
+			t.Errorf("heights seen %v: no tree of three levels", heights)
+		}
+	}()
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 9))
+			trees := []*itreeModel{{t: newItree()}}
+			for step := range 150000 {
+				m := trees[r.IntN(len(trees))]
+				k := randIentry(r)
+				if len(m.want) > 0 && r.IntN(4) >= []int{3, 1, 1}[step/50000] {
+					k = m.want[r.IntN(len(m.want))] // present: deletes and reads find it
+				}
+				// Three phases: growth, churn, shrinking.
+				sets := []int{85, 50, 25}[step/50000]
+				switch op := r.IntN(100); {
+				case op < sets:
+					k.e.size = uint32(step) // a replace must keep the new entry
+					m.t.Set(k)
+					if i, ok := m.find(k); ok {
+						m.want[i] = k
+					} else {
+						m.want = slices.Insert(m.want, i, k)
+					}
+				case op < 90 || step >= 100000 && op < 97:
+					old, ok := m.t.Delete(k)
+					i, wantOK := m.find(k)
+					if ok != wantOK || ok && !sameIentry(old, m.want[i]) {
+						t.Fatalf("step %d: Delete = %v %v, want %v", step, old, ok, wantOK)
+					}
+					if ok {
+						m.want = slices.Delete(m.want, i, i+1)
+					}
+				case op < 97:
+					got, ok := m.t.Get(k)
+					i, wantOK := m.find(k)
+					if ok != wantOK || ok && !sameIentry(got, m.want[i]) {
+						t.Fatalf("step %d: Get = %v %v, want %v", step, got, ok, wantOK)
+					}
+					checkItreeReads(t, step, m, k, r)
+				case op < 99:
+					if len(trees) < 4 && r.IntN(20) == 0 {
+						trees = append(trees, &itreeModel{t: m.t.Copy(), want: slices.Clone(m.want)})
+					}
+				default:
+					// Empty a tree by deletes now and then, so that the tree
+					// shrinks to nothing and grows again.
+					if step >= 100000 && r.IntN(30) == 0 {
+						for _, ie := range slices.Clone(m.want) {
+							if _, ok := m.t.Delete(ie); !ok {
+								t.Fatalf("step %d: Delete of a present entry failed", step)
+							}
+						}
+						m.want = nil
+					}
+				}
+				if step%4999 == 0 || step > 149800 {
+					for _, m := range trees {
+						heights[checkItree(t, step, m)] = true
+					}
+				}
+			}
+		})
+	}
+}
+
+// checkItreeReads compares Ascend, Descend, Scan and Reverse from k (and
+// stopping early) with the model.
+func checkItreeReads(t *testing.T, step int, m *itreeModel, k ientry, r *rand.Rand) {
+	t.Helper()
+	limit := 1 + r.IntN(200)
+	collect := func(walk func(func(ientry) bool)) []ientry {
+		var out []ientry
+		walk(func(ie ientry) bool {
+			out = append(out, ie)
+			return len(out) < limit
+		})
+		return out
+	}
+	i, found := m.find(k)
+	if found {
+		i++ // Descend includes k
+	}
+	// reversed returns the last up to limit entries before end, last first.
+	reversed := func(end int) []ientry {
+		out := slices.Clone(m.want[max(0, end-limit):end])
+		slices.Reverse(out)
+		return out
+	}
+	j, _ := m.find(k)
+	asc := m.want[j:min(len(m.want), j+limit)]
+	desc := reversed(i)
+	all := m.want[:min(len(m.want), limit)]
+	rev := reversed(len(m.want))
+	for _, c := range []struct {
+		name string
+		walk func(func(ientry) bool)
+		want []ientry
+	}{
+		{"Ascend", func(fn func(ientry) bool) { m.t.Ascend(k, fn) }, asc},
+		{"Descend", func(fn func(ientry) bool) { m.t.Descend(k, fn) }, desc},
+		{"Scan", m.t.Scan, all},
+		{"Reverse", m.t.Reverse, rev},
+	} {
+		if got := collect(c.walk); !slices.EqualFunc(got, c.want, sameIentry) {
+			t.Fatalf("step %d: %s from %q gives %d entries, want %d", step, c.name, k.key, len(got), len(c.want))
+		}
+	}
+}
+
+// checkItree checks m's tree against its entries and its shape: leaves
+// at one depth, nodes sorted and at least itreeMin full (but the root),
+// prefixes equal to their entries', separators between their neighbours'
+// entries, unused slots zero.
+func checkItree(t *testing.T, step int, m *itreeModel) (height int) {
+	t.Helper()
+	if m.t.Len() != len(m.want) {
+		t.Fatalf("step %d: Len %d, want %d", step, m.t.Len(), len(m.want))
+	}
+	if got := m.t.Items(); !slices.EqualFunc(got, m.want, sameIentry) {
+		t.Fatalf("step %d: Items differ (%d, want %d)", step, len(got), len(m.want))
+	}
+	if m.t.root == nil {
+		if len(m.want) != 0 {
+			t.Fatalf("step %d: no root for %d entries", step, len(m.want))
+		}
+		return 0
+	}
+	leafDepth := -1
+	var walk func(n *inode, depth int, lo, hi *ientry)
+	walk = func(n *inode, depth int, lo, hi *ientry) {
+		if n != m.t.root && int(n.n) < itreeMin || n.n < 1 || int(n.n) > itreeWidth {
+			t.Fatalf("step %d: node of %d at depth %d", step, n.n, depth)
+		}
+		for i := int(n.n); i < itreeWidth; i++ {
+			if n.ents[i] != (ientry{}) || !n.leaf && n.kids[i] != nil {
+				t.Fatalf("step %d: slot %d past %d not cleared", step, i, n.n)
+			}
+		}
+		first := 0
+		if !n.leaf {
+			first = 1
+		}
+		for i := first; i < int(n.n); i++ {
+			e := n.ents[i]
+			if n.pres[i] != e.pre || e.pre != keyPrefix(e.key) {
+				t.Fatalf("step %d: prefix of entry %d differs", step, i)
+			}
+			if i > first && !ientryLess(n.ents[i-1], e) {
+				t.Fatalf("step %d: entries %d and %d out of order", step, i-1, i)
+			}
+			if lo != nil && ientryLess(e, *lo) || hi != nil && !ientryLess(e, *hi) {
+				t.Fatalf("step %d: entry %d outside its parent's separators", step, i)
+			}
+		}
+		if n.leaf {
+			if leafDepth == -1 {
+				leafDepth = depth
+			} else if depth != leafDepth {
+				t.Fatalf("step %d: leaves at depths %d and %d", step, leafDepth, depth)
+			}
+			return
+		}
+		for i := 0; i < int(n.n); i++ {
+			clo, chi := lo, hi
+			if i > 0 {
+				clo = &n.ents[i]
+			}
+			if i+1 < int(n.n) {
+				chi = &n.ents[i+1]
+			}
+			walk(n.kids[i], depth+1, clo, chi)
+		}
+	}
+	walk(m.t.root, 0, nil, nil)
+	return leafDepth + 1
+}
+
+// TestItreeShrink empties trees of random entries by deletes in
+// ascending, descending and random order, which mend nodes in every way
+// refill can (merges, and moves from either neighbour, of leaves and of
+// branches), checking the tree as it shrinks.
+func TestItreeShrink(t *testing.T) {
+	for _, order := range []string{"ascending", "descending", "random"} {
+		t.Run(order, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(7, uint64(len(order))))
+			m := &itreeModel{t: newItree()}
+			for i := range 30000 {
+				k := newIentry(fmt.Sprintf("%08x/%d", r.Uint32(), i), keyPivot("p", ""))
+				m.t.Set(k)
+				m.want = append(m.want, k)
+			}
+			slices.SortFunc(m.want, func(a, b ientry) int {
+				if ientryLess(a, b) {
+					return -1
+				}
+				return 1
+			})
+			checkItree(t, 0, m)
+			dels := slices.Clone(m.want)
+			switch order {
+			case "descending":
+				slices.Reverse(dels)
+			case "random":
+				r.Shuffle(len(dels), func(i, j int) { dels[i], dels[j] = dels[j], dels[i] })
+			}
+			snap := &itreeModel{t: m.t.Copy(), want: slices.Clone(m.want)}
+			for step, k := range dels {
+				if _, ok := m.t.Delete(k); !ok {
+					t.Fatalf("delete %d: not found", step)
+				}
+				i, _ := m.find(k)
+				m.want = slices.Delete(m.want, i, i+1)
+				if step%1499 == 0 {
+					checkItree(t, step, m)
+				}
+			}
+			checkItree(t, len(dels), m)
+			checkItree(t, len(dels), snap) // the copy kept every entry
+		})
+	}
+}
