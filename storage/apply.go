@@ -174,7 +174,7 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 	if found {
 		ch.OldSize, ch.oldE = int(oldE.size), oldE
 		if len(t.indexes) > 0 {
-			oldIdx = t.encodedOf(k, oldE).Attributes(t.indexReads)
+			oldIdx = t.indexAttrsLocked(0, t.encodedOf(k, oldE))
 		}
 	}
 	buf := appendRecHeader(t.scratch[:0], pk, sk)
@@ -192,7 +192,7 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 	}
 	t.putLocked(pk, e, oldE, found)
 	if len(t.indexes) > 0 {
-		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.encodedOf(k, e).Attributes(t.indexReads), size)
+		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.indexAttrsLocked(1, t.encodedOf(k, e)), size)
 	}
 	if found && !sameString(e.rec, oldE.rec) {
 		t.releaseLocked(oldE.rec)

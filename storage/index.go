@@ -371,6 +371,10 @@ func (t *Table) updateIndexesLocked(oldE entry, old Item, oldSize int, e entry, 
 	for _, x := range t.indexes {
 		x.replace(oldE, old, oldSize, e, nu, nuSize)
 	}
+	// The values may view records that a compaction is about to leave
+	// (indexAttrsLocked).
+	clear(t.indexAttrs[0])
+	clear(t.indexAttrs[1])
 }
 
 // checkIndexesLocked verifies every index against the stored items, for

@@ -120,9 +120,9 @@ func (t *Table) patchItemLocked(k Key, names []string, fn func(EncodedItem, bool
 	if len(t.indexes) > 0 {
 		var oldIdx Item
 		if found {
-			oldIdx = old.Attributes(t.indexReads)
+			oldIdx = t.indexAttrsLocked(0, old)
 		}
-		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.encodedOf(k, e).Attributes(t.indexReads), int(e.size))
+		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.indexAttrsLocked(1, t.encodedOf(k, e)), int(e.size))
 	}
 	if len(t.vindexes) > 0 {
 		t.updateVectorIndexesLocked(e.pk(), sk, e, newItem, int(e.size))

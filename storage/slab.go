@@ -283,7 +283,7 @@ func (t *Table) relocateLocked(rec string) {
 	moved := parseEntry(t.slab.store(unsafe.Slice(unsafe.StringData(rec), len(rec))), cur.size)
 	t.ownPartLocked(pk, true).set(moved) // same sort key: replaces cur, in place
 	if len(t.indexes) > 0 {
-		attrs := t.encodedOf(t.keyOf(cur), cur).Attributes(t.indexReads)
+		attrs := t.indexAttrsLocked(0, t.encodedOf(t.keyOf(cur), cur))
 		for _, x := range t.indexes {
 			key, in := x.indexKey(nil, attrs)
 			if !in {
@@ -301,6 +301,7 @@ func (t *Table) relocateLocked(rec string) {
 			ie.e = moved
 			x.tree.Set(ie)
 		}
+		clear(attrs) // its values view rec, in the chunk being left
 	}
 	for _, x := range t.vindexes {
 		x.repointRow(pk, sk, moved)

@@ -46,6 +46,10 @@ type Table struct {
 	// replaces.
 	indexes    []*index
 	indexReads []string
+	// indexAttrs are two maps that writes decode indexReads into (the
+	// replaced item's and the new one's), reused from write to write: an
+	// index's replace keeps neither (indexAttrsLocked).
+	indexAttrs [2]Item
 	// lagged counts the indexes with a Lag (index_lag.go), and the read
 	// lag rlag (read_lag.go) if set: a commit numbers and queues its
 	// writes for them when it is not 0. rlag is stored under mu and
@@ -333,7 +337,23 @@ func (t *Table) oldIndexedLocked(k Key, oldE entry, found bool, old Item) Item {
 	if old != nil {
 		return old
 	}
-	return t.encodedOf(k, oldE).Attributes(t.indexReads)
+	return t.indexAttrsLocked(0, t.encodedOf(k, oldE))
+}
+
+// indexAttrsLocked decodes the attributes the indexes read of e into
+// the table's map indexAttrs[i], emptied first: two maps a table rather
+// than two a write, which in a table of millions of items would be fresh
+// memory each time (issue 25). The map is good until the next call with
+// i; t.mu is held exclusively.
+func (t *Table) indexAttrsLocked(i int, e EncodedItem) Item {
+	m := t.indexAttrs[i]
+	if m == nil {
+		m = make(Item, len(t.indexReads))
+		t.indexAttrs[i] = m
+	} else {
+		clear(m)
+	}
+	return e.AttributesInto(m, t.indexReads)
 }
 
 func (t *Table) checkItemKey(k Key, it Item) error {
