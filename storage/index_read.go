@@ -230,8 +230,12 @@ func (x *index) queryBounds(q IndexQuery) (lo, hi string, hiSet, ok bool) {
 // of hi's: the entries about the partition's first or last then sort by
 // their prefixes alone, and the search reads no key of them.
 func (x *index) walk(lo, hi string, hiSet, whole bool, start *ientry, forward bool, visit func(ientry) bool) {
-	b := ientryWalk{lo: lo, hi: hi, hiSet: hiSet, start: start, forward: forward, visit: visit,
+	b := ientryWalk{lo: lo, hi: hi, hiSet: hiSet, start: start, forward: forward,
 		loPre: keyPrefix(lo), hiPre: keyPrefix(hi)}
+	// visit is passed to each call, not kept in b: a function kept in a
+	// struct whose entries are handed to it counts as escaping, and the
+	// caller's visit (a Query's page reader) would be allocated.
+	add := func(ie ientry) bool { return b.add(ie, visit) }
 	if forward {
 		from := newIentry(lo, minKeyEntry)
 		if start != nil && ientryLess(from, *start) {
@@ -239,8 +243,8 @@ func (x *index) walk(lo, hi string, hiSet, whole bool, start *ientry, forward bo
 		} else if whole {
 			from, b.skipLow = ientry{pre: b.loPre, e: minKeyEntry}, true
 		}
-		x.tree.Ascend(from, b.add)
-		b.flush()
+		x.tree.Ascend(from, add)
+		b.flush(visit)
 		return
 	}
 	var from ientry
@@ -255,11 +259,11 @@ func (x *index) walk(lo, hi string, hiSet, whole bool, start *ientry, forward bo
 		from, fromSet = *start, true
 	}
 	if fromSet {
-		x.tree.Descend(from, b.add)
+		x.tree.Descend(from, add)
 	} else {
-		x.tree.Reverse(b.add)
+		x.tree.Reverse(add)
 	}
-	b.flush()
+	b.flush(visit)
 }
 
 // ientryWalk is index.walk's visit of the entries the tree gives it, a
@@ -275,7 +279,6 @@ type ientryWalk struct {
 	skipLow      bool // the walk starts before lo: skip the entries below it
 	start        *ientry
 	forward      bool
-	visit        func(ientry) bool
 	stopped      bool // visit returned false, or the walk left [lo, hi)
 	n            int
 	batch        [walkBatch]ientry
@@ -289,7 +292,7 @@ const walkBatch = 16
 // stops the tree's walk at an entry past the range by its prefix alone:
 // keyPrefix is monotone, so a prefix above hi's (forward) or below lo's
 // (backward) means a key outside the range.
-func (w *ientryWalk) add(ie ientry) bool {
+func (w *ientryWalk) add(ie ientry, visit func(ientry) bool) bool {
 	if w.forward && w.hiSet && ie.pre > w.hiPre || !w.forward && ie.pre < w.loPre {
 		return false
 	}
@@ -297,12 +300,12 @@ func (w *ientryWalk) add(ie ientry) bool {
 	if w.n++; w.n < walkBatch {
 		return true
 	}
-	return w.flush()
+	return w.flush(visit)
 }
 
 // flush checks and visits the collected entries; false when the walk is
 // over.
-func (w *ientryWalk) flush() bool {
+func (w *ientryWalk) flush(visit func(ientry) bool) bool {
 	batch := w.batch[:w.n]
 	w.n = 0
 	if w.stopped {
@@ -313,7 +316,7 @@ func (w *ientryWalk) flush() bool {
 		prefetchString(batch[i].e.rec)
 	}
 	for _, ie := range batch {
-		if !w.check(ie) {
+		if !w.check(ie, visit) {
 			w.stopped = true
 			return false
 		}
@@ -323,7 +326,7 @@ func (w *ientryWalk) flush() bool {
 
 // check visits ie if it is in the range and after start; false when the
 // walk is over. A key is read only when its prefix cannot decide.
-func (w *ientryWalk) check(ie ientry) bool {
+func (w *ientryWalk) check(ie ientry, visit func(ientry) bool) bool {
 	if w.forward {
 		if w.start != nil && !ientryLess(*w.start, ie) {
 			return true // the start entry itself
@@ -334,7 +337,7 @@ func (w *ientryWalk) check(ie ientry) bool {
 		if w.hiSet && ie.pre >= w.hiPre && ie.key >= w.hi {
 			return false
 		}
-		return w.visit(ie)
+		return visit(ie)
 	}
 	if w.start != nil && !ientryLess(ie, *w.start) {
 		return true
@@ -345,5 +348,5 @@ func (w *ientryWalk) check(ie ientry) bool {
 	if ie.pre <= w.loPre && ie.key < w.lo {
 		return false
 	}
-	return w.visit(ie)
+	return visit(ie)
 }

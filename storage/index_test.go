@@ -443,3 +443,33 @@ func BenchmarkIndexMemory(b *testing.B) {
 	runtime.KeepAlive(items)
 	b.ReportMetric(perEntry, "bytes/entry")
 }
+
+// TestQueryIndexVisitDoesNotEscape checks that QueryIndex keeps its
+// visit function on the caller's stack: index.walk once kept it in a
+// struct whose entries it hands to visit, which made every caller's
+// visitor (a Query's page reader) a heap allocation.
+func TestQueryIndexVisitDoesNotEscape(t *testing.T) {
+	tbl := NewTable(schemaS)
+	def := IndexDef{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}}}, Projection: Projection{All: true}}
+	if err := tbl.AddIndex(def); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		put(t, tbl, Item{"pk": S(fmt.Sprint("p", i)), "g": S("x")})
+	}
+	q := IndexQuery{Partition: []Value{S("x")}, Forward: true}
+	count := func() int {
+		n := 0
+		if err := tbl.QueryIndex("byG", q, func(EncodedItem) bool { n++; return true }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 20 {
+		t.Fatalf("%d entries, want 20", n)
+	}
+	// The query's bounds (two strings) are its only allocations.
+	if allocs := testing.AllocsPerRun(100, func() { count() }); allocs > 2 {
+		t.Errorf("QueryIndex allocates %v times, want at most 2", allocs)
+	}
+}
