@@ -1,6 +1,10 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+import (
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
 
 // Inputs whose decoded maps go back to the request decoder once the
 // operation is done (wire/wire_recycle.go). register's adapter calls
@@ -51,6 +55,20 @@ func (in *QueryInput) recycle() {
 // output, error, hook or goroutine keeps a pointer to the input or into it
 // past the request (the strings and slices it points to are left alone).
 type pooledInput interface{ pooledInput() }
+
+// pooledInput: getItem reads its input only while it runs (the table name
+// and ReturnConsumedCapacity strings it passes on are not the struct).
+func (*GetItemInput) pooledInput() {}
+
+// getItemOutputs are getItem's answers, given back once encoded.
+var getItemOutputs = sync.Pool{New: func() any { return new(GetItemOutput) }}
+
+// recycle gives back an encoded GetItem answer (register's adapter is
+// the only reader of one): zeroed, so it keeps no record alive.
+func (o *GetItemOutput) recycle() {
+	*o = GetItemOutput{}
+	getItemOutputs.Put(o)
+}
 
 // pooledInput: query reads its input only while it runs; queryMulti,
 // queryRequest and the start key checks too.
