@@ -52,6 +52,13 @@ func keyPrefix(key string) uint64 {
 	return p
 }
 
+// leastOfPrefix reports whether ie is a search key before every entry of
+// its prefix: an empty key with a prefix that is not an empty key's (0).
+// index.walk seeks with one to start at a prefix, and itree's search
+// then orders it against the entries of that prefix without reading
+// them: each has a key, longer than ie's.
+func (ie *ientry) leastOfPrefix() bool { return len(ie.key) == 0 && ie.pre != 0 }
+
 // ientryLess orders index entries by index key, then table partition key,
 // then table sort key. Equal prefixes of keys of at most 8 bytes mean one
 // key is the other plus zero bytes, so their lengths order them without

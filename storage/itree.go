@@ -99,6 +99,9 @@ func (n *inode) less(i int, k *ientry) bool {
 	if p := n.pres[i]; p != k.pre {
 		return p < k.pre
 	}
+	if k.leastOfPrefix() {
+		return false
+	}
 	return ientryLess(n.ents[i], *k)
 }
 
@@ -106,6 +109,9 @@ func (n *inode) less(i int, k *ientry) bool {
 func (n *inode) greater(i int, k *ientry) bool {
 	if p := n.pres[i]; p != k.pre {
 		return p > k.pre
+	}
+	if k.leastOfPrefix() {
+		return true
 	}
 	return ientryLess(*k, n.ents[i])
 }
