@@ -40,6 +40,9 @@ import (
 // DYNAMOEMU_SCALE_SIZES (comma-separated item counts) replaces the sizes;
 // DYNAMOEMU_SCALE_ROUNDS=k runs the operations k times in turn on each
 // table (sub-benchmarks .../round=i), for a busy machine's noise.
+// DYNAMOEMU_SCALE_PREFETCH_AB=1 runs each op twice in a round, with
+// storage's prefetching on and then off (.../prefetch=on|off), on the
+// same table.
 func BenchmarkScaleHandler(b *testing.B) {
 	sizes := []int{10_000, 1_000_000}
 	if os.Getenv("DYNAMOEMU_SCALE_10M") != "" {
@@ -83,9 +86,6 @@ func BenchmarkScaleHandler(b *testing.B) {
 				return fmt.Sprintf(`{"TableName":"scale","IndexName":"byEmail","KeyConditionExpression":"email = :e","ExpressionAttributeValues":{":e":{"S":"someone.%d@example.com"}}}`, r.IntN(parts))
 			}},
 		}
-		// DYNAMOEMU_SCALE_PREFETCH_AB runs each round twice, with storage's
-		// prefetching on and then off (storage.SetPrefetching), on the same
-		// table: what it gains, free of the noise between two runs.
 		modes := []string{""}
 		if os.Getenv("DYNAMOEMU_SCALE_PREFETCH_AB") != "" {
 			modes = []string{"on", "off"}
