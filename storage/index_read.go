@@ -279,7 +279,6 @@ type ientryWalk struct {
 	skipLow      bool // the walk starts before lo: skip the entries below it
 	start        *ientry
 	forward      bool
-	stopped      bool // visit returned false, or the walk left [lo, hi)
 	n            int
 	batch        [walkBatch]ientry
 }
@@ -304,20 +303,16 @@ func (w *ientryWalk) add(ie ientry, visit func(ientry) bool) bool {
 }
 
 // flush checks and visits the collected entries; false when the walk is
-// over.
+// over (the tree then gives no more, so a later flush finds none).
 func (w *ientryWalk) flush(visit func(ientry) bool) bool {
 	batch := w.batch[:w.n]
 	w.n = 0
-	if w.stopped {
-		return false
-	}
 	for i := range batch {
 		prefetchString(batch[i].key)
 		prefetchString(batch[i].e.rec)
 	}
 	for _, ie := range batch {
 		if !w.check(ie, visit) {
-			w.stopped = true
 			return false
 		}
 	}

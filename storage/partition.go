@@ -128,7 +128,6 @@ func (p *partition) get(sk string) (entry, bool) {
 		return p.tree.Get(sk)
 	}
 	if p.rec != "" {
-		prefetchString(p.rec) // the whole record (prefetch.go)
 		if e := p.one(); e.sortKey() == sk {
 			return e, true
 		}
