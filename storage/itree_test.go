@@ -17,16 +17,19 @@ type itreeModel struct {
 	want []ientry
 }
 
+// cmpIentry is ientryLess as a three-way comparison.
+func cmpIentry(a, b ientry) int {
+	switch {
+	case ientryLess(a, b):
+		return -1
+	case ientryLess(b, a):
+		return 1
+	}
+	return 0
+}
+
 func (m *itreeModel) find(k ientry) (int, bool) {
-	return slices.BinarySearchFunc(m.want, k, func(a, b ientry) int {
-		switch {
-		case ientryLess(a, b):
-			return -1
-		case ientryLess(b, a):
-			return 1
-		}
-		return 0
-	})
+	return slices.BinarySearchFunc(m.want, k, cmpIentry)
 }
 
 // randIentry draws keys from a small alphabet so that many share their
@@ -249,12 +252,7 @@ func TestItreeShrink(t *testing.T) {
 				m.t.Set(k)
 				m.want = append(m.want, k)
 			}
-			slices.SortFunc(m.want, func(a, b ientry) int {
-				if ientryLess(a, b) {
-					return -1
-				}
-				return 1
-			})
+			slices.SortFunc(m.want, cmpIentry)
 			checkItree(t, 0, m)
 			dels := slices.Clone(m.want)
 			switch order {
