@@ -7,20 +7,15 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/zstdread"
 )
 
 // The input objects of ImportTable (imports.go) and StartBulkPutItems
 // (bulk_input.go): one opener for their three compressions (AWS's
 // InputCompressionType: NONE, GZIP, ZSTD) and one reader of Ion objects.
-// ZSTD is read with github.com/klauspost/compress/zstd: a Zstandard
-// decoder is thousands of lines, and the standard library has none.
-
-// zstdMaxMemory bounds what a ZSTD object's decoder may allocate (its
-// window and its blocks); an object that needs more is an error.
-const zstdMaxMemory = 256 << 20
+// ZSTD is read with the standard library's decoder (zstdread), whose
+// memory is bounded: a frame that refers back more than 8 MB is an error.
 
 // errNotCompressed: an object is not in the compression asked for.
 var errNotCompressed = errors.New("not compressed as InputCompressionType says")
@@ -43,20 +38,21 @@ func openInput(path, compression string) (io.ReadCloser, error) {
 		return readCloser{zr, func() { zr.Close(); f.Close() }}, nil
 	case "ZSTD":
 		var magic [4]byte
-		if _, err := io.ReadFull(f, magic[:]); err != nil || magic != [4]byte{0x28, 0xb5, 0x2f, 0xfd} {
+		if _, err := f.ReadAt(magic[:], 0); err != nil || magic != zstdread.Magic {
 			f.Close()
 			return nil, errors.Join(errNotCompressed, errors.New(filepath.Base(path)+" is not ZSTD-compressed"))
 		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			f.Close()
-			return nil, err
-		}
-		zr, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(zstdMaxMemory))
+		st, err := f.Stat()
 		if err != nil {
 			f.Close()
 			return nil, err
 		}
-		return readCloser{zr, func() { zr.Close(); f.Close() }}, nil
+		zr, err := zstdread.NewReader(f, st.Size())
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return readCloser{zr, func() { f.Close() }}, nil
 	}
 	return f, nil
 }
