@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -604,15 +605,28 @@ func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, st
 		body = compressResponse(coding, body)
 		h["Content-Encoding"] = []string{coding}
 	}
-	// One allocation for the three values; each header gets a full slice.
-	vals := []string{reqID, strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10), strconv.Itoa(len(body))}
+	// One allocation for the three values and the digits of two of them;
+	// each header gets a full slice.
+	hv := new(respHeaderVals)
+	digits := strconv.AppendUint(hv.digits[:0], uint64(crc32.ChecksumIEEE(body)), 10)
+	nc := len(digits)
+	digits = strconv.AppendInt(digits, int64(len(body)), 10)
+	hv.vals = [3]string{reqID, unsafe.String(&digits[0], nc), unsafe.String(&digits[nc], len(digits)-nc)}
 	h["Content-Type"] = responseContentType(reqType)
 	h["Server"] = serverHeader
-	h[headerRequestID] = vals[0:1:1]
-	h[headerCRC32] = vals[1:2:2]
-	h["Content-Length"] = vals[2:3:3]
+	h[headerRequestID] = hv.vals[0:1:1]
+	h[headerCRC32] = hv.vals[1:2:2]
+	h["Content-Length"] = hv.vals[2:3:3]
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// respHeaderVals is writeResponseCoded's header values: the request ID,
+// and the CRC32 and length of the body, whose text is in digits (written
+// once, then only read through the strings).
+type respHeaderVals struct {
+	vals   [3]string
+	digits [10 + 20]byte // a uint32 and an int in decimal
 }
 
 // serveHealth is GET /. DynamoDB Local answers an unsigned GET with a 400
