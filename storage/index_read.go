@@ -165,12 +165,17 @@ func (x *index) queryBounds(q IndexQuery) (lo, hi string, hiSet, ok bool) {
 		}
 		buf = appendTupleComponent(buf, v)
 	}
+	if q.Sort.Op == SortAny {
+		// The prefix and its end in one string (one allocation, not two:
+		// this is every index Query of a whole partition).
+		n := len(buf)
+		buf = append(buf, buf...)
+		end, hiSet := bytesPrefixEnd(buf[n:])
+		both := string(buf[:n+len(end)])
+		return both[:n], both[n:], hiSet, true
+	}
 	prefix := string(buf)
 	end := func(p string) (string, bool) { return prefixEnd(p) }
-	if q.Sort.Op == SortAny {
-		hi, hiSet = end(prefix)
-		return prefix, hi, hiSet, true
-	}
 	if len(q.SortPrefix) >= len(s.Sort) {
 		return "", "", false, false
 	}

@@ -135,12 +135,19 @@ func (ks *KeySchema) sortBounds(c SortCondition) (lo, hi bound, ok bool) {
 // prefixEnd returns the least string greater than every string that starts
 // with prefix; ok is false when there is none (prefix is empty or all 0xFF).
 func prefixEnd(prefix string) (string, bool) {
-	b := []byte(prefix)
+	end, ok := bytesPrefixEnd([]byte(prefix))
+	return string(end), ok
+}
+
+// bytesPrefixEnd is prefixEnd in place: b becomes the least key above
+// every key that starts with it, returned as a prefix of b (empty and
+// false when there is none).
+func bytesPrefixEnd(b []byte) ([]byte, bool) {
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] != 0xFF {
 			b[i]++
-			return string(b[:i+1]), true
+			return b[:i+1], true
 		}
 	}
-	return "", false
+	return b[:0], false
 }
