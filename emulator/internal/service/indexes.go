@@ -56,7 +56,12 @@ func (x *indexDef) setAttrs(defs []attrDef) {
 // table's key attributes that are not among them: the attributes of an
 // index page's LastEvaluatedKey and of every projection.
 func (x *indexDef) keyNames(ks storage.KeySchema) []string {
-	names := make([]string, 0, 6)
+	return x.keyNamesInto(make([]string, 0, 6), ks)
+}
+
+// keyNamesInto is keyNames, in buf's array while it has room.
+func (x *indexDef) keyNamesInto(buf []string, ks storage.KeySchema) []string {
+	names := buf[:0]
 	for _, a := range x.partAttrs {
 		names = append(names, a.Name)
 	}

@@ -95,3 +95,85 @@ func TestRecycledQueryConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRecycledIndexQueryConcurrent: Query of two indexes whose keys have
+// other attributes (byA: a and sk, ALL; byB: b alone, KEYS_ONLY) from
+// several goroutines at once, a page of 2 each: a request's indexRead and
+// key names live in the pooled readRequest (setIndex), so a page whose
+// items or LastEvaluatedKey show another index's attributes is caught.
+func TestRecycledIndexQueryConcurrent(t *testing.T) {
+	env := newItemsEnv(t)
+	env.mustOK("CreateTable", `{"TableName":"tix","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},
+			{"AttributeName":"a","AttributeType":"S"},{"AttributeName":"b","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"GlobalSecondaryIndexes":[
+			{"IndexName":"byA","KeySchema":[{"AttributeName":"a","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},
+			{"IndexName":"byB","KeySchema":[{"AttributeName":"b","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
+	const workers, items = 4, 5
+	for g := range workers {
+		for s := range items {
+			env.mustOK("PutItem", fmt.Sprintf(`{"TableName":"tix","Item":{"pk":{"S":"p%d-%d"},"sk":{"N":"%d"},"a":{"S":"a%d"},"b":{"S":"b%d"},"v":{"S":"x"}}}`, g, s, s, g, g))
+		}
+	}
+	rounds := 150
+	if !testkit.FullSize() {
+		rounds = 60
+	}
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			index, attr := "byA", "a"
+			// byA's pages: the whole item; its LastEvaluatedKey a, sk and pk.
+			wantItem := []string{"a", "b", "pk", "sk", "v"}
+			wantKey := []string{"a", "pk", "sk"}
+			if g%2 == 1 {
+				// byB's: the index and table keys, the same in its LastEvaluatedKey.
+				index, attr = "byB", "b"
+				wantItem = []string{"b", "pk", "sk"}
+				wantKey = wantItem
+			}
+			body := fmt.Sprintf(`{"TableName":"tix","IndexName":%q,"KeyConditionExpression":"%s = :v","ExpressionAttributeValues":{":v":{"S":"%s%d"}},"Limit":2}`, index, attr, attr, g)
+			for i := range rounds {
+				res, out := testkit.Do(t, env.h, "DynamoDB_20120810.Query", itemsAuth, body)
+				if res.StatusCode != http.StatusOK {
+					t.Errorf("worker %d round %d: status %d, body %s", g, i, res.StatusCode, out)
+					return
+				}
+				var got struct {
+					Items            []map[string]map[string]string
+					LastEvaluatedKey map[string]map[string]string
+				}
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
+					return
+				}
+				if len(got.Items) != 2 || got.LastEvaluatedKey == nil {
+					t.Errorf("worker %d round %d: want 2 items and a LastEvaluatedKey: %s", g, i, out)
+					return
+				}
+				for _, it := range append(got.Items, got.LastEvaluatedKey) {
+					want := wantItem
+					if len(it) != len(want) && len(it) == len(wantKey) {
+						want = wantKey
+					}
+					if len(it) != len(want) || it[attr]["S"] != fmt.Sprintf("%s%d", attr, g) {
+						t.Errorf("worker %d round %d: %v, want the attributes %v with %s %s%d: %s", g, i, it, want, attr, attr, g, out)
+						return
+					}
+					for _, n := range want {
+						if _, ok := it[n]; !ok {
+							t.Errorf("worker %d round %d: %v lacks %s: %s", g, i, it, n, out)
+							return
+						}
+					}
+				}
+				if lek := got.LastEvaluatedKey; len(lek) != len(wantKey) {
+					t.Errorf("worker %d round %d: LastEvaluatedKey %v, want the attributes %v", g, i, lek, wantKey)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -117,10 +117,14 @@ type readRequest struct {
 	filter      *expr.Condition
 	filterAttrs []string // the top-level attributes the filter reads
 	projection  *expr.Projection
-	index       *indexRead // nil: the read is of the table
+	index       *indexRead // nil: the read is of the table; else indexBuf
 	fx          *fxUse     // the report's and throttler's hook (fx.go); nil: none
 	pooled      bool       // from readRequests: its page's recycle gives it back (page_pool.go)
 	out         pageOutput // the page's answer, in the request's allocation
+	// A read of an index: index and its keyNames, in the request's
+	// allocation too (setIndex).
+	indexBuf    indexRead
+	keyNamesBuf [6]string
 }
 
 // newReadRequest is a Query's or Scan's request before its filter,

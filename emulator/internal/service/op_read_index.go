@@ -34,7 +34,8 @@ func (req *readRequest) setIndex(x *indexDef, sel *string, projParam string, isQ
 		return apierr.Validation(apierr.MsgGSIConsistentRead)
 	}
 	projected := x.projected(ks)
-	ir := &indexRead{x: x, keyNames: x.keyNames(ks), projected: projected}
+	ir := &req.indexBuf
+	*ir = indexRead{x: x, keyNames: x.keyNamesInto(req.keyNamesBuf[:], ks), projected: projected}
 	selectAllAttrs := sel != nil && *sel == selectAll
 	if sel != nil && *sel == selectAllProjected && projParam != "" {
 		return apierr.Validationf(apierr.MsgAllProjectedWithExp, projParam)
