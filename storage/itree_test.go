@@ -277,3 +277,56 @@ func TestItreeShrink(t *testing.T) {
 		})
 	}
 }
+
+// TestItreeOrderedFill: entries written in the order of their index
+// partition's sort key (each the last, or each the first, of its
+// partition, 50 partitions in turn) leave the leaves at least 70% (65%)
+// full (splitAt: 74% and 70% when written), where splits in halves left
+// them half full; entries in no order keep the fill they had (69%).
+func TestItreeOrderedFill(t *testing.T) {
+	const parts, per = 50, 2000
+	key := func(p, s int) string {
+		// An index key as index_entry.go makes one: the partition's hash
+		// (here its number) first, then the sort key.
+		return fmt.Sprintf("%04d%010d", p*7919%10000, s)
+	}
+	fill := func(keys func(i int) string) float64 {
+		tr := newItree()
+		for i := range parts * per {
+			tr.Set(newIentry(keys(i), keyPivot("t", fmt.Sprint(i))))
+		}
+		leaves, n := 0, 0
+		var walk func(*inode)
+		walk = func(nd *inode) {
+			if nd.leaf {
+				leaves++
+				n += int(nd.n)
+				return
+			}
+			for _, k := range nd.kids[:nd.n] {
+				walk(k)
+			}
+		}
+		walk(tr.root)
+		if n != parts*per {
+			t.Fatalf("%d entries in the leaves, want %d", n, parts*per)
+		}
+		return float64(n) / float64(leaves*itreeWidth)
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, c := range []struct {
+		name string
+		key  func(i int) string
+		min  float64
+	}{
+		{"ascending", func(i int) string { return key(i%parts, i/parts) }, 0.7},
+		{"descending", func(i int) string { return key(i%parts, per-i/parts) }, 0.65},
+		{"no order", func(int) string { return key(r.IntN(parts), r.IntN(1_000_000_000)) }, 0.6},
+	} {
+		if f := fill(c.key); f < c.min {
+			t.Errorf("%s: leaves %.0f%% full, want at least %.0f%%", c.name, 100*f, 100*c.min)
+		} else {
+			t.Logf("%s: leaves %.0f%% full", c.name, 100*f)
+		}
+	}
+}
