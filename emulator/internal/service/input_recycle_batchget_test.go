@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
@@ -29,53 +28,50 @@ func TestRecycledBatchGetConcurrent(t *testing.T) {
 	if !testkit.FullSize() {
 		rounds = 40
 	}
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			for i := range rounds {
-				var keys []string
-				for s := range items {
-					keys = append(keys, fmt.Sprintf(`{"pk":{"S":"b%d"},"sk":{"N":"%d"}}`, g, s))
-				}
-				keys = append(keys, fmt.Sprintf(`{"pk":{"S":"b%d"},"sk":{"N":"99"}}`, g)) // none
-				proj := ""
-				if i%2 == 1 {
-					proj = fmt.Sprintf(`,"ProjectionExpression":"#k%d, sk, #v%d","ExpressionAttributeNames":{"#k%d":"pk","#v%d":"v%d"}`, g, g, g, g, g)
-				}
-				body := fmt.Sprintf(`{"RequestItems":{"ths":{"Keys":[%s]%s}}}`, strings.Join(keys, ","), proj)
-				res, out := testkit.Do(t, env.h, "DynamoDB_20120810.BatchGetItem", itemsAuth, body)
-				if res.StatusCode != http.StatusOK {
-					t.Errorf("worker %d round %d: BatchGetItem: status %d, body %s", g, i, res.StatusCode, out)
-					return
-				}
-				var got struct {
-					Responses       map[string][]map[string]map[string]string
-					UnprocessedKeys map[string]any
-				}
-				if err := json.Unmarshal([]byte(out), &got); err != nil {
-					t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
-					return
-				}
-				its := got.Responses["ths"]
-				if len(its) != items || len(got.UnprocessedKeys) != 0 {
-					t.Errorf("worker %d round %d: got %d items, unprocessed %v, want %d and none: %s", g, i, len(its), got.UnprocessedKeys, items, out)
-					return
-				}
-				seen := map[string]bool{}
-				for _, it := range its {
-					s := it["sk"]["N"]
-					want := 4
-					if proj != "" {
-						want = 3
-					}
-					if it["pk"]["S"] != fmt.Sprintf("b%d", g) || it[fmt.Sprintf("v%d", g)]["S"] != fmt.Sprintf("w%d-%s", g, s) || len(it) != want || seen[s] {
-						t.Errorf("worker %d round %d: item %v, want the worker's with %d attributes", g, i, it, want)
-						return
-					}
-					seen[s] = true
-				}
+	concurrentRounds(workers, rounds, func(g int) func(i int) bool {
+		return func(i int) bool {
+			var keys []string
+			for s := range items {
+				keys = append(keys, fmt.Sprintf(`{"pk":{"S":"b%d"},"sk":{"N":"%d"}}`, g, s))
 			}
-		})
-	}
-	wg.Wait()
+			keys = append(keys, fmt.Sprintf(`{"pk":{"S":"b%d"},"sk":{"N":"99"}}`, g)) // none
+			proj := ""
+			if i%2 == 1 {
+				proj = fmt.Sprintf(`,"ProjectionExpression":"#k%d, sk, #v%d","ExpressionAttributeNames":{"#k%d":"pk","#v%d":"v%d"}`, g, g, g, g, g)
+			}
+			body := fmt.Sprintf(`{"RequestItems":{"ths":{"Keys":[%s]%s}}}`, strings.Join(keys, ","), proj)
+			res, out := testkit.Do(t, env.h, "DynamoDB_20120810.BatchGetItem", itemsAuth, body)
+			if res.StatusCode != http.StatusOK {
+				t.Errorf("worker %d round %d: BatchGetItem: status %d, body %s", g, i, res.StatusCode, out)
+				return false
+			}
+			var got struct {
+				Responses       map[string][]map[string]map[string]string
+				UnprocessedKeys map[string]any
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
+				return false
+			}
+			its := got.Responses["ths"]
+			if len(its) != items || len(got.UnprocessedKeys) != 0 {
+				t.Errorf("worker %d round %d: got %d items, unprocessed %v, want %d and none: %s", g, i, len(its), got.UnprocessedKeys, items, out)
+				return false
+			}
+			seen := map[string]bool{}
+			for _, it := range its {
+				s := it["sk"]["N"]
+				want := 4
+				if proj != "" {
+					want = 3
+				}
+				if it["pk"]["S"] != fmt.Sprintf("b%d", g) || it[fmt.Sprintf("v%d", g)]["S"] != fmt.Sprintf("w%d-%s", g, s) || len(it) != want || seen[s] {
+					t.Errorf("worker %d round %d: item %v, want the worker's with %d attributes", g, i, it, want)
+					return false
+				}
+				seen[s] = true
+			}
+			return true
+		}
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
@@ -34,66 +33,63 @@ func TestRecycledQueryConcurrent(t *testing.T) {
 		Count            int
 		LastEvaluatedKey map[string]map[string]string
 	}
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			for i := range rounds {
-				lo := i % 3       // sk >= lo
-				esk := i%2 == 1   // start after sk = lo
-				limit := i%4 == 0 // Limit 2
-				body := fmt.Sprintf(`{"TableName":"ths","KeyConditionExpression":"#p%d = :p%d AND sk >= :lo%d",`+
-					`"FilterExpression":"begins_with(#v%d, :w%d)",`+
-					`"ExpressionAttributeNames":{"#p%d":"pk","#v%d":"v%d"},`+
-					`"ExpressionAttributeValues":{":p%d":{"S":"q%d"},":lo%d":{"N":"%d"},":w%d":{"S":"w%d-"}}`,
-					g, g, g, g, g, g, g, g, g, g, g, lo, g, g)
-				if i%5 < 2 { // else whole items: the page's pooled slice (page_pool.go)
-					body += fmt.Sprintf(`,"ProjectionExpression":"#p%d, sk, #v%d"`, g, g)
-				}
-				if esk {
-					body += fmt.Sprintf(`,"ExclusiveStartKey":{"pk":{"S":"q%d"},"sk":{"N":"%d"}}`, g, lo)
-				}
-				if limit {
-					body += `,"Limit":2`
-				}
-				body += "}"
-				res, out := testkit.Do(t, env.h, "DynamoDB_20120810.Query", itemsAuth, body)
-				if res.StatusCode != http.StatusOK {
-					t.Errorf("worker %d round %d: Query: status %d, body %s", g, i, res.StatusCode, out)
-					return
-				}
-				var got page
-				if err := json.Unmarshal([]byte(out), &got); err != nil {
-					t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
-					return
-				}
-				first := lo
-				if esk {
-					first++
-				}
-				want := items - first
-				if limit {
-					want = min(want, 2)
-				}
-				if got.Count != want || len(got.Items) != want {
-					t.Errorf("worker %d round %d: Count %d, %d items, want %d: %s", g, i, got.Count, len(got.Items), want, out)
-					return
-				}
-				for k, it := range got.Items {
-					s := first + k
-					if it["pk"]["S"] != fmt.Sprintf("q%d", g) || it["sk"]["N"] != fmt.Sprint(s) ||
-						it[fmt.Sprintf("v%d", g)]["S"] != fmt.Sprintf("w%d-%d", g, s) || len(it) != 3 {
-						t.Errorf("worker %d round %d: item %d is %v, want q%d/%d/w%d-%d", g, i, k, it, g, s, g, s)
-						return
-					}
-				}
-				if lek := got.LastEvaluatedKey; lek != nil && lek["pk"]["S"] != fmt.Sprintf("q%d", g) {
-					t.Errorf("worker %d round %d: LastEvaluatedKey %v", g, i, lek)
-					return
+	concurrentRounds(workers, rounds, func(g int) func(i int) bool {
+		return func(i int) bool {
+			lo := i % 3       // sk >= lo
+			esk := i%2 == 1   // start after sk = lo
+			limit := i%4 == 0 // Limit 2
+			body := fmt.Sprintf(`{"TableName":"ths","KeyConditionExpression":"#p%d = :p%d AND sk >= :lo%d",`+
+				`"FilterExpression":"begins_with(#v%d, :w%d)",`+
+				`"ExpressionAttributeNames":{"#p%d":"pk","#v%d":"v%d"},`+
+				`"ExpressionAttributeValues":{":p%d":{"S":"q%d"},":lo%d":{"N":"%d"},":w%d":{"S":"w%d-"}}`,
+				g, g, g, g, g, g, g, g, g, g, g, lo, g, g)
+			if i%5 < 2 { // else whole items: the page's pooled slice (page_pool.go)
+				body += fmt.Sprintf(`,"ProjectionExpression":"#p%d, sk, #v%d"`, g, g)
+			}
+			if esk {
+				body += fmt.Sprintf(`,"ExclusiveStartKey":{"pk":{"S":"q%d"},"sk":{"N":"%d"}}`, g, lo)
+			}
+			if limit {
+				body += `,"Limit":2`
+			}
+			body += "}"
+			res, out := testkit.Do(t, env.h, "DynamoDB_20120810.Query", itemsAuth, body)
+			if res.StatusCode != http.StatusOK {
+				t.Errorf("worker %d round %d: Query: status %d, body %s", g, i, res.StatusCode, out)
+				return false
+			}
+			var got page
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
+				return false
+			}
+			first := lo
+			if esk {
+				first++
+			}
+			want := items - first
+			if limit {
+				want = min(want, 2)
+			}
+			if got.Count != want || len(got.Items) != want {
+				t.Errorf("worker %d round %d: Count %d, %d items, want %d: %s", g, i, got.Count, len(got.Items), want, out)
+				return false
+			}
+			for k, it := range got.Items {
+				s := first + k
+				if it["pk"]["S"] != fmt.Sprintf("q%d", g) || it["sk"]["N"] != fmt.Sprint(s) ||
+					it[fmt.Sprintf("v%d", g)]["S"] != fmt.Sprintf("w%d-%d", g, s) || len(it) != 3 {
+					t.Errorf("worker %d round %d: item %d is %v, want q%d/%d/w%d-%d", g, i, k, it, g, s, g, s)
+					return false
 				}
 			}
-		})
-	}
-	wg.Wait()
+			if lek := got.LastEvaluatedKey; lek != nil && lek["pk"]["S"] != fmt.Sprintf("q%d", g) {
+				t.Errorf("worker %d round %d: LastEvaluatedKey %v", g, i, lek)
+				return false
+			}
+			return true
+		}
+	})
 }
 
 // TestRecycledIndexQueryConcurrent: Query of two indexes whose keys have
@@ -120,60 +116,57 @@ func TestRecycledIndexQueryConcurrent(t *testing.T) {
 	if !testkit.FullSize() {
 		rounds = 60
 	}
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			index, attr := "byA", "a"
-			// byA's pages: the whole item; its LastEvaluatedKey a, sk and pk.
-			wantItem := []string{"a", "b", "pk", "sk", "v"}
-			wantKey := []string{"a", "pk", "sk"}
-			if g%2 == 1 {
-				// byB's: the index and table keys, the same in its LastEvaluatedKey.
-				index, attr = "byB", "b"
-				wantItem = []string{"b", "pk", "sk"}
-				wantKey = wantItem
+	concurrentRounds(workers, rounds, func(g int) func(i int) bool {
+		index, attr := "byA", "a"
+		// byA's pages: the whole item; its LastEvaluatedKey a, sk and pk.
+		wantItem := []string{"a", "b", "pk", "sk", "v"}
+		wantKey := []string{"a", "pk", "sk"}
+		if g%2 == 1 {
+			// byB's: the index and table keys, the same in its LastEvaluatedKey.
+			index, attr = "byB", "b"
+			wantItem = []string{"b", "pk", "sk"}
+			wantKey = wantItem
+		}
+		body := fmt.Sprintf(`{"TableName":"tix","IndexName":%q,"KeyConditionExpression":"%s = :v","ExpressionAttributeValues":{":v":{"S":"%s%d"}},"Limit":2}`, index, attr, attr, g)
+		return func(i int) bool {
+			res, out := testkit.Do(t, env.h, "DynamoDB_20120810.Query", itemsAuth, body)
+			if res.StatusCode != http.StatusOK {
+				t.Errorf("worker %d round %d: status %d, body %s", g, i, res.StatusCode, out)
+				return false
 			}
-			body := fmt.Sprintf(`{"TableName":"tix","IndexName":%q,"KeyConditionExpression":"%s = :v","ExpressionAttributeValues":{":v":{"S":"%s%d"}},"Limit":2}`, index, attr, attr, g)
-			for i := range rounds {
-				res, out := testkit.Do(t, env.h, "DynamoDB_20120810.Query", itemsAuth, body)
-				if res.StatusCode != http.StatusOK {
-					t.Errorf("worker %d round %d: status %d, body %s", g, i, res.StatusCode, out)
-					return
+			var got struct {
+				Items            []map[string]map[string]string
+				LastEvaluatedKey map[string]map[string]string
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
+				return false
+			}
+			if len(got.Items) != 2 || got.LastEvaluatedKey == nil {
+				t.Errorf("worker %d round %d: want 2 items and a LastEvaluatedKey: %s", g, i, out)
+				return false
+			}
+			for _, it := range append(got.Items, got.LastEvaluatedKey) {
+				want := wantItem
+				if len(it) != len(want) && len(it) == len(wantKey) {
+					want = wantKey
 				}
-				var got struct {
-					Items            []map[string]map[string]string
-					LastEvaluatedKey map[string]map[string]string
+				if len(it) != len(want) || it[attr]["S"] != fmt.Sprintf("%s%d", attr, g) {
+					t.Errorf("worker %d round %d: %v, want the attributes %v with %s %s%d: %s", g, i, it, want, attr, attr, g, out)
+					return false
 				}
-				if err := json.Unmarshal([]byte(out), &got); err != nil {
-					t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
-					return
-				}
-				if len(got.Items) != 2 || got.LastEvaluatedKey == nil {
-					t.Errorf("worker %d round %d: want 2 items and a LastEvaluatedKey: %s", g, i, out)
-					return
-				}
-				for _, it := range append(got.Items, got.LastEvaluatedKey) {
-					want := wantItem
-					if len(it) != len(want) && len(it) == len(wantKey) {
-						want = wantKey
+				for _, n := range want {
+					if _, ok := it[n]; !ok {
+						t.Errorf("worker %d round %d: %v lacks %s: %s", g, i, it, n, out)
+						return false
 					}
-					if len(it) != len(want) || it[attr]["S"] != fmt.Sprintf("%s%d", attr, g) {
-						t.Errorf("worker %d round %d: %v, want the attributes %v with %s %s%d: %s", g, i, it, want, attr, attr, g, out)
-						return
-					}
-					for _, n := range want {
-						if _, ok := it[n]; !ok {
-							t.Errorf("worker %d round %d: %v lacks %s: %s", g, i, it, n, out)
-							return
-						}
-					}
-				}
-				if lek := got.LastEvaluatedKey; len(lek) != len(wantKey) {
-					t.Errorf("worker %d round %d: LastEvaluatedKey %v, want the attributes %v", g, i, lek, wantKey)
-					return
 				}
 			}
-		})
-	}
-	wg.Wait()
+			if lek := got.LastEvaluatedKey; len(lek) != len(wantKey) {
+				t.Errorf("worker %d round %d: LastEvaluatedKey %v, want the attributes %v", g, i, lek, wantKey)
+				return false
+			}
+			return true
+		}
+	})
 }

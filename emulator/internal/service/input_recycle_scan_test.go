@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"sync"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
@@ -36,57 +35,54 @@ func TestRecycledScanConcurrent(t *testing.T) {
 		Count            int
 		LastEvaluatedKey json.RawMessage
 	}
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			for i := range rounds {
-				var got []string
-				esk := ""
-				for pages := 0; ; pages++ {
-					if pages > 4*workers*items {
-						t.Errorf("worker %d round %d: the walk does not end", g, i)
-						return
-					}
-					body := fmt.Sprintf(`{"TableName":"ths","FilterExpression":"begins_with(#v%d, :w%d)",`+
-						`"ExpressionAttributeNames":{"#v%d":"v%d"},"ExpressionAttributeValues":{":w%d":{"S":"w%d-"}},"Limit":%d`,
-						g, g, g, g, g, g, 2+i%3)
-					if i%2 == 1 { // else whole items: the page's pooled slice
-						body = fmt.Sprintf(`%s,"ProjectionExpression":"pk, sk, #v%d"`, body, g)
-					}
-					if esk != "" {
-						body += `,"ExclusiveStartKey":` + esk
-					}
-					body += "}"
-					res, out := testkit.Do(t, env.h, "DynamoDB_20120810.Scan", itemsAuth, body)
-					if res.StatusCode != http.StatusOK {
-						t.Errorf("worker %d round %d: Scan: status %d, body %s", g, i, res.StatusCode, out)
-						return
-					}
-					var p page
-					if err := json.Unmarshal([]byte(out), &p); err != nil {
-						t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
-						return
-					}
-					for _, it := range p.Items {
-						s := it["sk"]["N"]
-						if it["pk"]["S"] != fmt.Sprintf("s%d-%s", g, s) || it[fmt.Sprintf("v%d", g)]["S"] != fmt.Sprintf("w%d-%s", g, s) || len(it) != 3 {
-							t.Errorf("worker %d round %d: item %v is not the worker's", g, i, it)
-							return
-						}
-						got = append(got, s)
-					}
-					if p.LastEvaluatedKey == nil {
-						break
-					}
-					esk = string(p.LastEvaluatedKey)
+	concurrentRounds(workers, rounds, func(g int) func(i int) bool {
+		return func(i int) bool {
+			var got []string
+			esk := ""
+			for pages := 0; ; pages++ {
+				if pages > 4*workers*items {
+					t.Errorf("worker %d round %d: the walk does not end", g, i)
+					return false
 				}
-				sort.Strings(got)
-				if want := []string{"0", "1", "2", "3", "4", "5"}; fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("worker %d round %d: the walk found items %v, want %v", g, i, got, want)
-					return
+				body := fmt.Sprintf(`{"TableName":"ths","FilterExpression":"begins_with(#v%d, :w%d)",`+
+					`"ExpressionAttributeNames":{"#v%d":"v%d"},"ExpressionAttributeValues":{":w%d":{"S":"w%d-"}},"Limit":%d`,
+					g, g, g, g, g, g, 2+i%3)
+				if i%2 == 1 { // else whole items: the page's pooled slice
+					body = fmt.Sprintf(`%s,"ProjectionExpression":"pk, sk, #v%d"`, body, g)
 				}
+				if esk != "" {
+					body += `,"ExclusiveStartKey":` + esk
+				}
+				body += "}"
+				res, out := testkit.Do(t, env.h, "DynamoDB_20120810.Scan", itemsAuth, body)
+				if res.StatusCode != http.StatusOK {
+					t.Errorf("worker %d round %d: Scan: status %d, body %s", g, i, res.StatusCode, out)
+					return false
+				}
+				var p page
+				if err := json.Unmarshal([]byte(out), &p); err != nil {
+					t.Errorf("worker %d round %d: %v in %s", g, i, err, out)
+					return false
+				}
+				for _, it := range p.Items {
+					s := it["sk"]["N"]
+					if it["pk"]["S"] != fmt.Sprintf("s%d-%s", g, s) || it[fmt.Sprintf("v%d", g)]["S"] != fmt.Sprintf("w%d-%s", g, s) || len(it) != 3 {
+						t.Errorf("worker %d round %d: item %v is not the worker's", g, i, it)
+						return false
+					}
+					got = append(got, s)
+				}
+				if p.LastEvaluatedKey == nil {
+					break
+				}
+				esk = string(p.LastEvaluatedKey)
 			}
-		})
-	}
-	wg.Wait()
+			sort.Strings(got)
+			if want := []string{"0", "1", "2", "3", "4", "5"}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("worker %d round %d: the walk found items %v, want %v", g, i, got, want)
+				return false
+			}
+			return true
+		}
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
@@ -24,43 +23,40 @@ func TestRecycledWritesConcurrent(t *testing.T) {
 	if !testkit.FullSize() {
 		rounds = 40
 	}
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			do := func(op, body string) (int, string) {
-				res, out := testkit.Do(t, env.h, "DynamoDB_20120810."+op, itemsAuth, body)
-				return res.StatusCode, out
-			}
-			for i := range rounds {
-				for s := range 2 {
-					put := fmt.Sprintf(`{"TableName":"ths","Item":{"pk":{"S":"d%d"},"sk":{"N":"%d"},"v%d":{"S":"x%d-%d-%d"}},`+
-						`"ConditionExpression":"attribute_not_exists(#k%d) OR #v%d <> :v%d",`+
-						`"ExpressionAttributeNames":{"#k%d":"pk","#v%d":"v%d"},"ExpressionAttributeValues":{":v%d":{"S":"x%d-%d-%d"}}}`,
-						g, s, g, g, i, s, g, g, g, g, g, g, g, g, i, s)
-					if status, out := do("PutItem", put); status != http.StatusOK {
-						t.Errorf("worker %d round %d: PutItem: status %d, body %s", g, i, status, out)
-						return
-					}
-				}
-				get := fmt.Sprintf(`{"TransactItems":[`+
-					`{"Get":{"TableName":"ths","Key":{"pk":{"S":"d%d"},"sk":{"N":"0"}},"ProjectionExpression":"#v%d","ExpressionAttributeNames":{"#v%d":"v%d"}}},`+
-					`{"Get":{"TableName":"ths","Key":{"pk":{"S":"d%d"},"sk":{"N":"1"}}}}]}`, g, g, g, g, g)
-				status, out := do("TransactGetItems", get)
-				want := fmt.Sprintf(`{"Responses":[{"Item":{"v%d":{"S":"x%d-%d-0"}}},{"Item":{"pk":{"S":"d%d"},"sk":{"N":"1"},"v%d":{"S":"x%d-%d-1"}}}]}`, g, g, i, g, g, g, i)
-				if status != http.StatusOK || !sameItemJSON(t, out, want) {
-					t.Errorf("worker %d round %d: TransactGetItems: status %d, got %s, want %s", g, i, status, out, want)
-					return
-				}
-				del := fmt.Sprintf(`{"TableName":"ths","Key":{"pk":{"S":"d%d"},"sk":{"N":"%d"}},"ConditionExpression":"#v%d = :v%d",`+
-					`"ExpressionAttributeNames":{"#v%d":"v%d"},"ExpressionAttributeValues":{":v%d":{"S":"x%d-%d-%d"}},"ReturnValues":"ALL_OLD"}`,
-					g, i%2, g, g, g, g, g, g, i, i%2)
-				status, out = do("DeleteItem", del)
-				if want := fmt.Sprintf(`"v%d":{"S":"x%d-%d-%d"}`, g, g, i, i%2); status != http.StatusOK || !strings.Contains(out, want) {
-					t.Errorf("worker %d round %d: DeleteItem: status %d, body %s, want %s", g, i, status, out, want)
-					return
+	concurrentRounds(workers, rounds, func(g int) func(i int) bool {
+		do := func(op, body string) (int, string) {
+			res, out := testkit.Do(t, env.h, "DynamoDB_20120810."+op, itemsAuth, body)
+			return res.StatusCode, out
+		}
+		return func(i int) bool {
+			for s := range 2 {
+				put := fmt.Sprintf(`{"TableName":"ths","Item":{"pk":{"S":"d%d"},"sk":{"N":"%d"},"v%d":{"S":"x%d-%d-%d"}},`+
+					`"ConditionExpression":"attribute_not_exists(#k%d) OR #v%d <> :v%d",`+
+					`"ExpressionAttributeNames":{"#k%d":"pk","#v%d":"v%d"},"ExpressionAttributeValues":{":v%d":{"S":"x%d-%d-%d"}}}`,
+					g, s, g, g, i, s, g, g, g, g, g, g, g, g, i, s)
+				if status, out := do("PutItem", put); status != http.StatusOK {
+					t.Errorf("worker %d round %d: PutItem: status %d, body %s", g, i, status, out)
+					return false
 				}
 			}
-		})
-	}
-	wg.Wait()
+			get := fmt.Sprintf(`{"TransactItems":[`+
+				`{"Get":{"TableName":"ths","Key":{"pk":{"S":"d%d"},"sk":{"N":"0"}},"ProjectionExpression":"#v%d","ExpressionAttributeNames":{"#v%d":"v%d"}}},`+
+				`{"Get":{"TableName":"ths","Key":{"pk":{"S":"d%d"},"sk":{"N":"1"}}}}]}`, g, g, g, g, g)
+			status, out := do("TransactGetItems", get)
+			want := fmt.Sprintf(`{"Responses":[{"Item":{"v%d":{"S":"x%d-%d-0"}}},{"Item":{"pk":{"S":"d%d"},"sk":{"N":"1"},"v%d":{"S":"x%d-%d-1"}}}]}`, g, g, i, g, g, g, i)
+			if status != http.StatusOK || !sameItemJSON(t, out, want) {
+				t.Errorf("worker %d round %d: TransactGetItems: status %d, got %s, want %s", g, i, status, out, want)
+				return false
+			}
+			del := fmt.Sprintf(`{"TableName":"ths","Key":{"pk":{"S":"d%d"},"sk":{"N":"%d"}},"ConditionExpression":"#v%d = :v%d",`+
+				`"ExpressionAttributeNames":{"#v%d":"v%d"},"ExpressionAttributeValues":{":v%d":{"S":"x%d-%d-%d"}},"ReturnValues":"ALL_OLD"}`,
+				g, i%2, g, g, g, g, g, g, i, i%2)
+			status, out = do("DeleteItem", del)
+			if want := fmt.Sprintf(`"v%d":{"S":"x%d-%d-%d"}`, g, g, i, i%2); status != http.StatusOK || !strings.Contains(out, want) {
+				t.Errorf("worker %d round %d: DeleteItem: status %d, body %s, want %s", g, i, status, out, want)
+				return false
+			}
+			return true
+		}
+	})
 }

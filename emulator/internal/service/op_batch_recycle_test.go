@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
@@ -41,43 +40,40 @@ func TestRecycledBatchWritesConcurrent(t *testing.T) {
 	if !testkit.FullSize() {
 		rounds = 15
 	}
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			for i := range rounds {
-				table := []string{"ths", "tgs"}[i%2]
-				var sb strings.Builder
-				fmt.Fprintf(&sb, `{"RequestItems":{"%s":[`, table)
-				for j := range perBatch {
-					if j > 0 {
-						sb.WriteByte(',')
-					}
-					fmt.Fprintf(&sb, `{"PutRequest":{"Item":%s}}`, recycleItemJSON(g, i, j))
+	concurrentRounds(workers, rounds, func(g int) func(i int) bool {
+		return func(i int) bool {
+			table := []string{"ths", "tgs"}[i%2]
+			var sb strings.Builder
+			fmt.Fprintf(&sb, `{"RequestItems":{"%s":[`, table)
+			for j := range perBatch {
+				if j > 0 {
+					sb.WriteByte(',')
 				}
-				sb.WriteString(`]}}`)
-				res, out := testkit.Do(t, env.h, "DynamoDB_20120810.BatchWriteItem", itemsAuth, sb.String())
-				if res.StatusCode != http.StatusOK || out != `{"UnprocessedItems":{}}` {
-					t.Errorf("worker %d round %d: BatchWriteItem: status %d, body %s", g, i, res.StatusCode, out)
-					return
-				}
-				put := fmt.Sprintf(`{"TableName":"%s","Item":%s,"ReturnConsumedCapacity":"INDEXES"}`, table, recycleItemJSON(g, i, perBatch))
-				res, out = testkit.Do(t, env.h, "DynamoDB_20120810.PutItem", itemsAuth, put)
-				if res.StatusCode != http.StatusOK || table == "tgs" && !strings.Contains(out, `"GlobalSecondaryIndexes":{"byg":{"CapacityUnits":1}}`) {
-					t.Errorf("worker %d round %d: PutItem: status %d, body %s, want the GSI's unit", g, i, res.StatusCode, out)
-					return
-				}
-				for j := range perBatch + 1 {
-					get := fmt.Sprintf(`{"TableName":"%s","Key":{"pk":{"S":"w%d"},"sk":{"N":"%d"}}}`, table, g, i*100+j)
-					res, out := testkit.Do(t, env.h, "DynamoDB_20120810.GetItem", itemsAuth, get)
-					if want := `{"Item":` + recycleItemJSON(g, i, j) + `}`; res.StatusCode != http.StatusOK || !sameItemJSON(t, out, want) {
-						t.Errorf("worker %d round %d item %d: GetItem: status %d, got %s, want %s", g, i, j, res.StatusCode, out, want)
-						return
-					}
+				fmt.Fprintf(&sb, `{"PutRequest":{"Item":%s}}`, recycleItemJSON(g, i, j))
+			}
+			sb.WriteString(`]}}`)
+			res, out := testkit.Do(t, env.h, "DynamoDB_20120810.BatchWriteItem", itemsAuth, sb.String())
+			if res.StatusCode != http.StatusOK || out != `{"UnprocessedItems":{}}` {
+				t.Errorf("worker %d round %d: BatchWriteItem: status %d, body %s", g, i, res.StatusCode, out)
+				return false
+			}
+			put := fmt.Sprintf(`{"TableName":"%s","Item":%s,"ReturnConsumedCapacity":"INDEXES"}`, table, recycleItemJSON(g, i, perBatch))
+			res, out = testkit.Do(t, env.h, "DynamoDB_20120810.PutItem", itemsAuth, put)
+			if res.StatusCode != http.StatusOK || table == "tgs" && !strings.Contains(out, `"GlobalSecondaryIndexes":{"byg":{"CapacityUnits":1}}`) {
+				t.Errorf("worker %d round %d: PutItem: status %d, body %s, want the GSI's unit", g, i, res.StatusCode, out)
+				return false
+			}
+			for j := range perBatch + 1 {
+				get := fmt.Sprintf(`{"TableName":"%s","Key":{"pk":{"S":"w%d"},"sk":{"N":"%d"}}}`, table, g, i*100+j)
+				res, out := testkit.Do(t, env.h, "DynamoDB_20120810.GetItem", itemsAuth, get)
+				if want := `{"Item":` + recycleItemJSON(g, i, j) + `}`; res.StatusCode != http.StatusOK || !sameItemJSON(t, out, want) {
+					t.Errorf("worker %d round %d item %d: GetItem: status %d, got %s, want %s", g, i, j, res.StatusCode, out, want)
+					return false
 				}
 			}
-		})
-	}
-	wg.Wait()
+			return true
+		}
+	})
 	// Each worker's items in the GSI: every odd round's, whole.
 	for g := range workers {
 		q := fmt.Sprintf(`{"TableName":"tgs","IndexName":"byg","KeyConditionExpression":"g = :g","ExpressionAttributeValues":{":g":{"S":"gw%d"}}}`, g)
