@@ -37,14 +37,16 @@ var layers = []layer{
 	{pkg: "insights", may: []string{"storage"}},
 	{pkg: "persist", may: []string{"storage"}},
 	// The emulator's internal packages, bottom up: errors and messages,
-	// the wire codec, the stream record log, the service. None imports
-	// the facade (emulator), and each only what is below it.
+	// the wire codec, the stream record log, the ZSTD reader, the
+	// service. None imports the facade (emulator), and each only what is
+	// below it.
 	{pkg: "emulator/internal/apierr", may: []string{"storage", "expr"}, tests: true, internal: true},
 	{pkg: "emulator/internal/wire", may: []string{"storage", "expr", "emulator/internal/apierr"}, tests: true, internal: true},
 	{pkg: "emulator/internal/streamlog", may: []string{"storage"}, tests: true, internal: true},
+	{pkg: "emulator/internal/zstdread", internal: true},                          // ZSTD objects through the standard library's decoder
 	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
 	{pkg: "emulator/internal/service", may: []string{"storage", "expr", "partiql", "partiql/lower", "conventions",
-		"faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog"}, tests: true, internal: true},
+		"faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
 	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
