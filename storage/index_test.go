@@ -410,7 +410,7 @@ func TestTupleKeyOrder(t *testing.T) {
 
 // BenchmarkIndexMemory stores 100k items of 240 bytes in a table with one
 // KEYS_ONLY index and reports the live heap the index adds per entry, for
-// two orders of the index's keys:
+// four kinds of index keys:
 //   - random: keyed on (email S, count N), every item its own index
 //     partition, written in no order of the index;
 //   - ascending: keyed on (group S, at N), 100 index partitions written
