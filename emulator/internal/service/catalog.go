@@ -142,6 +142,13 @@ type table struct {
 	// with meta.Load() (or snapshot) anywhere, holding any lock or none.
 	meta atomic.Pointer[tableMeta]
 
+	// indexProjections holds each KEYS_ONLY or INCLUDE index's own
+	// projection, compiled at its first read (page_eval.go): an
+	// *indexDef's *expr.Projection. An index definition never changes
+	// its key schema or projection; one replaced by UpdateTable leaves
+	// its entry until the table goes.
+	indexProjections sync.Map
+
 	// mu serializes the changes of meta and guards liveStream. It comes
 	// first in the lock order: a holder may take storage's table locks
 	// (AddIndex, DropIndex, SetObserver, ItemCount), the namespace's

@@ -170,3 +170,29 @@ func TestRecycledIndexQueryConcurrent(t *testing.T) {
 		}
 	})
 }
+
+// TestIndexProjectionCache: an index's own projection is compiled once
+// per index definition and table (table.indexProjection): the same
+// definition gets the same projection again, another definition of the
+// same name (an index deleted and created anew) its own. What the
+// projections keep is checked end to end (TestRecycledIndexQueryConcurrent,
+// the conformance suite's index projections).
+func TestIndexProjectionCache(t *testing.T) {
+	env := newItemsEnv(t)
+	env.mustOK("CreateTable", `{"TableName":"tpc","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
+	tb := env.emu.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable("tpc")
+	x := tb.meta.Load().gsis[0]
+	keysOnly := &indexRead{x: x, keep: x.projected(tb.schema)}
+	p := tb.indexProjection(keysOnly)
+	if p == nil || tb.indexProjection(&indexRead{x: x, keep: x.projected(tb.schema)}) != p {
+		t.Fatalf("the same index definition compiled twice (or not at all): %p", p)
+	}
+	other := *x
+	other.projection = projection{typ: projectionInclude, nonKey: []string{"v"}}
+	if q := tb.indexProjection(&indexRead{x: &other, keep: other.projected(tb.schema)}); q == nil || q == p {
+		t.Fatalf("another definition of the index: %p, the first's %p", q, p)
+	}
+}

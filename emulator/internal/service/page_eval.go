@@ -36,8 +36,10 @@ func newPageEval(req *readRequest) pageEval {
 		pe.proj = req.projection.Projector()
 	case req.index != nil && req.index.keep != nil:
 		// An index's own projection: the attributes it holds, copied
-		// from the table's record as a projection is.
-		if keep, err := expr.AttributesToGet(req.index.keep); err == nil {
+		// from the table's record as a projection is. Compiled once per
+		// index definition (a map, a trie and their slices at every page
+		// before).
+		if keep := req.t.indexProjection(req.index); keep != nil {
 			pe.proj = keep.Projector()
 		}
 	}
@@ -79,4 +81,19 @@ func (pe *pageEval) projected() []storage.EncodedItem {
 // record of its own, copied without decoding.
 func projectEncoded(proj *expr.Projection, e storage.EncodedItem) storage.EncodedItem {
 	return storage.EncodedItemOf(string(proj.Projector().Append(nil, e)))
+}
+
+// indexProjection returns the compiled projection of the attributes
+// index read ir keeps (its keep list), from the table's cache
+// (table.indexProjections); nil if they do not compile.
+func (t *table) indexProjection(ir *indexRead) *expr.Projection {
+	if p, ok := t.indexProjections.Load(ir.x); ok {
+		return p.(*expr.Projection)
+	}
+	keep, err := expr.AttributesToGet(ir.keep)
+	if err != nil {
+		return nil
+	}
+	p, _ := t.indexProjections.LoadOrStore(ir.x, keep)
+	return p.(*expr.Projection)
 }
