@@ -45,7 +45,7 @@ func NewReader(r io.ReaderAt, size int64) (io.Reader, error) {
 	if size < 0 {
 		return nil, errors.New("zstdread: negative size")
 	}
-	f, err := elf.NewFile(&prefixed{head: header(size), r: r, size: size})
+	f, err := elf.NewFile(&prefixed{head: header(size), tail: io.NewSectionReader(r, 0, size)})
 	if err != nil {
 		return nil, err // not for any object: the header is ours
 	}
@@ -89,11 +89,10 @@ func header(size int64) []byte {
 	return h
 }
 
-// prefixed is head followed by the size bytes of r.
+// prefixed is head followed by tail.
 type prefixed struct {
 	head []byte
-	r    io.ReaderAt
-	size int64
+	tail *io.SectionReader // the object: its size bytes, io.EOF past them
 }
 
 func (p *prefixed) ReadAt(b []byte, off int64) (int, error) {
@@ -103,23 +102,10 @@ func (p *prefixed) ReadAt(b []byte, off int64) (int, error) {
 	n := 0
 	if off < int64(len(p.head)) {
 		n = copy(b, p.head[off:])
-		off += int64(n)
+		if n == len(b) {
+			return n, nil
+		}
 	}
-	if n == len(b) {
-		return n, nil
-	}
-	off -= int64(len(p.head))
-	if off >= p.size {
-		return n, io.EOF
-	}
-	rest := b[n:]
-	if int64(len(rest)) > p.size-off {
-		rest = rest[:p.size-off]
-	}
-	m, err := p.r.ReadAt(rest, off)
-	n += m
-	if err == nil && n < len(b) {
-		err = io.EOF
-	}
-	return n, err
+	m, err := p.tail.ReadAt(b[n:], off+int64(n)-int64(len(p.head)))
+	return n + m, err
 }
