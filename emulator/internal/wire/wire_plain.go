@@ -8,20 +8,11 @@ package wire
 // made of are copied, not walked byte by byte; AppendString walks only
 // from the first eight bytes that need care.
 func plainPrefix(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		quote, slash := w^(ones*'"'), w^(ones*'\\')
-		special := (w-ones*0x20)&^w | // a byte below 0x20
-			(quote-ones)&^quote | // a '"'
-			(slash-ones)&^slash | // a '\\'
-			w // a byte of 0x80 or more
-		if special&highs != 0 {
+		if !plainWord(w) {
 			break
 		}
 	}
@@ -31,4 +22,19 @@ func plainPrefix(s string) int {
 		}
 	}
 	return i
+}
+
+// plainWord reports whether all eight bytes of w (a little-endian load) are
+// plain in plainPrefix's sense.
+func plainWord(w uint64) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	quote, slash := w^(ones*'"'), w^(ones*'\\')
+	special := (w-ones*0x20)&^w | // a byte below 0x20
+		(quote-ones)&^quote | // a '"'
+		(slash-ones)&^slash | // a '\\'
+		w // a byte of 0x80 or more
+	return special&highs == 0
 }

@@ -66,3 +66,36 @@ func BenchmarkAppendString(b *testing.B) {
 		buf = AppendString(buf[:0], s)
 	}
 }
+
+// FuzzReadString checks the decoder's string scan (readString and
+// skipString, which test eight bytes at a time) against encoding/json:
+// what readString accepts, encoding/json reads to the same string, and
+// skipString accepts the same strings and stops at the same place. The
+// seeds put a special byte at each place around the eight-byte steps.
+func FuzzReadString(f *testing.F) {
+	for n := range 20 {
+		for _, c := range []string{`"`, `\"`, `\n`, "\x00", "\x1f", "\x7f", "\x80", "é", `\u00e9`, `\`} {
+			f.Add(strings.Repeat("x", n) + c + strings.Repeat("y", 9) + `"`)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		data := []byte(`"` + in)
+		d := decoder{data: data}
+		s, err := d.readString()
+		sk := decoder{data: data}
+		skErr := sk.skipString()
+		if (err == nil) != (skErr == nil) {
+			t.Fatalf("%q: readString error %v, skipString error %v", data, err, skErr)
+		}
+		if err != nil {
+			return
+		}
+		if sk.pos != d.pos {
+			t.Fatalf("%q: readString ends at %d, skipString at %d", data, d.pos, sk.pos)
+		}
+		var want string
+		if jerr := json.Unmarshal(data[:d.pos], &want); jerr != nil || want != s {
+			t.Fatalf("%q: readString read %q, encoding/json %q (%v)", data[:d.pos], s, want, jerr)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"unicode/utf8"
 
@@ -53,6 +54,9 @@ func (d *decoder) skipSpace() {
 
 // peek returns the next non-space byte, or 0 at the end of input.
 func (d *decoder) peek() byte {
+	if d.pos < len(d.data) && d.data[d.pos] > ' ' {
+		return d.data[d.pos] // no space to skip: the common case
+	}
 	d.skipSpace()
 	if d.pos < len(d.data) {
 		return d.data[d.pos]
@@ -197,6 +201,9 @@ func (d *decoder) readString() (string, error) {
 	}
 	start := d.pos + 1
 	i := start
+	for i+8 <= len(d.data) && plainWord(binary.LittleEndian.Uint64(d.data[i:])) {
+		i += 8 // eight plain bytes at a time (wire_plain.go)
+	}
 	simple := true
 	for ; i < len(d.data); i++ {
 		c := d.data[i]
@@ -241,7 +248,11 @@ func (d *decoder) skipString() error {
 	if d.peek() != '"' {
 		return d.typeError("String")
 	}
-	for i := d.pos + 1; i < len(d.data); i++ {
+	i := d.pos + 1
+	for i+8 <= len(d.data) && plainWord(binary.LittleEndian.Uint64(d.data[i:])) {
+		i += 8
+	}
+	for ; i < len(d.data); i++ {
 		switch c := d.data[i]; {
 		case c == '"':
 			d.pos = i + 1

@@ -226,14 +226,24 @@ func BenchmarkWireItemDecodeEncode(b *testing.B) {
 	}
 }
 
+// BenchmarkWireItemDecode decodes Item240 (short strings) and an item of
+// the preload's shape (dynamoemu-bench -preload: ten attributes, one of
+// them a string of 130 bytes), where the string scan's speed shows.
 func BenchmarkWireItemDecode(b *testing.B) {
-	data := []byte(testkit.Item240)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := DecodeItem(data); err != nil {
-			b.Fatal(err)
-		}
+	long := `{"pk":{"S":"user#0000001"},"sk":{"N":"7"},"status":{"S":"active"},"count":{"N":"7"},` +
+		`"price":{"N":"1234.5"},"flag":{"BOOL":false},"tags":{"SS":["red","green"]},` +
+		`"email":{"S":"someone.1@example.com"},"f0":{"S":"` + strings.Repeat("x", 130) + `"},"f1":{"S":""}}`
+	for _, c := range []struct{ name, item string }{{"Item240", testkit.Item240}, {"LongString", long}} {
+		b.Run(c.name, func(b *testing.B) {
+			data := []byte(c.item)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DecodeItem(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
