@@ -18,7 +18,7 @@ type credential struct {
 // Authorization header ("AWS4-HMAC-SHA256 Credential=AKID/DATE/REGION/SERVICE/aws4_request,
 // SignedHeaders=..., Signature=...") or from a presigned X-Amz-Credential.
 func parseCredential(r *http.Request) (credential, error) {
-	auth := r.Header.Get("Authorization")
+	auth := headerGet(r.Header, hdrAuthorization)
 	if auth != "" {
 		return credentialOf(auth, "")
 	}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -95,5 +96,23 @@ func TestAccessKeys(t *testing.T) {
 				t.Errorf("key %.20q: got %s, want %s", tt.key, body, want)
 			}
 		}
+	}
+}
+
+// TestHeaderKeysCanonical: headerGet looks a key up as it is, which finds
+// what net/http stored only when the key is canonical.
+func TestHeaderKeysCanonical(t *testing.T) {
+	for _, k := range []string{hdrTarget, hdrAuthorization, hdrContentType, hdrOrigin, headerTenantCode} {
+		if c := http.CanonicalHeaderKey(k); c != k {
+			t.Errorf("header key %q is not canonical (%q)", k, c)
+		}
+	}
+	h := http.Header{}
+	h.Set("x-amz-target", "DynamoDB_20120810.GetItem")
+	if got := headerGet(h, hdrTarget); got != "DynamoDB_20120810.GetItem" {
+		t.Errorf("headerGet: %q", got)
+	}
+	if got := headerGet(h, hdrOrigin); got != "" {
+		t.Errorf("headerGet of a missing header: %q", got)
 	}
 }

@@ -53,7 +53,7 @@ func newCORSPolicy(origins []string) corsPolicy {
 
 // allowed returns the Access-Control-Allow-Origin value for r, or "".
 func (p corsPolicy) allowed(r *http.Request) string {
-	origin := r.Header.Get("Origin")
+	origin := headerGet(r.Header, hdrOrigin)
 	switch {
 	case origin == "":
 		return ""

@@ -316,10 +316,10 @@ func (e *Emulator) Handler() http.Handler { return e.handler }
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	in := apiRequest{
 		ctx:             r.Context(),
-		target:          r.Header.Get("X-Amz-Target"),
-		auth:            r.Header.Get("Authorization"),
+		target:          headerGet(r.Header, hdrTarget),
+		auth:            headerGet(r.Header, hdrAuthorization),
 		host:            r.Host,
-		tenant:          r.Header.Get(headerTenantCode),
+		tenant:          headerGet(r.Header, headerTenantCode),
 		contentEncoding: r.Header["Content-Encoding"],
 		contentLength:   r.ContentLength,
 		body:            r.Body,
@@ -337,13 +337,33 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		// is nobody to answer. Drop the connection without a response.
 		panic(http.ErrAbortHandler)
 	}
-	ct, coding := r.Header.Get("Content-Type"), ""
+	ct, coding := headerGet(r.Header, hdrContentType), ""
 	if len(ans.body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
 	}
 	writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body)
 	e.recycleAPI(&ans, out)
 	e.logAPI(&in, &ans) // before net/http flushes the answer
+}
+
+// The request headers serveOp reads, in their canonical form: net/http
+// keeps a request's header keys canonical, so headerGet looks them up as
+// they are (TestHeaderKeysCanonical).
+const (
+	hdrTarget        = "X-Amz-Target"
+	hdrAuthorization = "Authorization"
+	hdrContentType   = "Content-Type"
+	hdrOrigin        = "Origin"
+)
+
+// headerGet is h.Get(key) for a key already canonical, without Get's
+// canonicalising of the key: a few hundred instructions a header on every
+// request (issue 25).
+func headerGet(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // apiRequest is what the API's POST / needs of a request, on either path
@@ -585,7 +605,7 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 	if len(body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
 	}
-	writeResponseCoded(w, r.Header.Get("Content-Type"), coding, reqID, status, body)
+	writeResponseCoded(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
 }
 
 // responseContentType is the Content-Type answered to a request of
