@@ -122,6 +122,9 @@ func isPlaceholder(key string, sigil byte) bool {
 // Unused reports, after all of a request's expressions are compiled, the
 // placeholders nobody used, with DynamoDB's message; nil if all were used.
 func (c *Compiler) Unused() error {
+	if c.used.names == len(c.names) && c.used.values == len(c.values) {
+		return nil // every key used: no walk of the maps (usedSet)
+	}
 	if keys := unusedKeys(c.names, &c.used); len(keys) > 0 {
 		return errPlain("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(keys, ", ") + "}")
 	}
@@ -138,21 +141,33 @@ func unusedKeys[V any](m map[string]V, used *usedSet) []string {
 			keys = append(keys, k)
 		}
 	}
+	if len(keys) == 0 {
+		return nil
+	}
 	return javaHashOrder(keys)
 }
 
 // usedSet is a set of placeholder keys (#names and :values, told apart by
 // their sigils): a few inline, so that most requests make no map, and a
-// map beyond.
+// map beyond. It counts the #names and the :values it holds; a key is
+// added only once the request's map is known to hold it (a compile
+// resolves it, or a cache entry's names match and its slots are bound),
+// so equal counts mean that nothing in the maps went unused.
 type usedSet struct {
-	few  [8]string
-	n    int
-	many map[string]bool
+	few           [8]string
+	n             int
+	many          map[string]bool
+	names, values int
 }
 
 func (s *usedSet) add(k string) {
 	if s.has(k) {
 		return
+	}
+	if strings.HasPrefix(k, "#") {
+		s.names++
+	} else {
+		s.values++
 	}
 	if s.n < len(s.few) {
 		s.few[s.n] = k
