@@ -41,8 +41,11 @@ func credentialOf(auth, presigned string) (credential, error) {
 				"Authorization header requires 'Credential' parameter. Authorization="+auth)
 		}
 		scope = auth[i+len("Credential="):]
-		if j := strings.IndexAny(scope, ", "); j >= 0 {
-			scope = scope[:j]
+		for j := 0; j < len(scope); j++ {
+			if scope[j] == ',' || scope[j] == ' ' { // strings.IndexAny builds a set per call
+				scope = scope[:j]
+				break
+			}
 		}
 	}
 	// scope is AKID/DATE/REGION/...: the first and third parts.

@@ -680,23 +680,16 @@ func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
 
 // newRequestID returns a random UUID-formatted request id.
 func newRequestID() string {
-	var b [36]byte
-	hi, lo := rand.Uint64(), rand.Uint64()
 	const hex = "0123456789abcdef"
-	j := 0
-	for i := 0; i < 32; i++ {
-		if i == 8 || i == 12 || i == 16 || i == 20 {
-			b[j] = '-'
+	b := [36]byte{8: '-', 13: '-', 18: '-', 23: '-'}
+	hi, lo := rand.Uint64(), rand.Uint64()
+	for i, j := 0, 0; i < 32; i, j = i+1, j+1 {
+		if b[j] == '-' {
 			j++
 		}
-		var nib uint64
-		if i < 16 {
-			nib = hi >> (60 - 4*i) & 0xf
-		} else {
-			nib = lo >> (60 - 4*(i-16)) & 0xf
-		}
-		b[j] = hex[nib]
-		j++
+		b[j] = hex[hi>>60]
+		hi = hi<<4 | lo>>60
+		lo <<= 4
 	}
 	return string(b[:])
 }
