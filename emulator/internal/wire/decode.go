@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -165,7 +166,11 @@ func (d *reqDecoder) readKey() ([]byte, error) {
 		return nil, d.syntax()
 	}
 	start := d.pos + 1
-	for i := start; i < len(d.data); i++ {
+	i := start
+	for i+8 <= len(d.data) && plainWord(binary.LittleEndian.Uint64(d.data[i:])) {
+		i += 8 // member names are long ("ExpressionAttributeValues")
+	}
+	for ; i < len(d.data); i++ {
 		c := d.data[i]
 		if c == '"' {
 			d.pos = i + 1

@@ -67,10 +67,11 @@ func BenchmarkAppendString(b *testing.B) {
 	}
 }
 
-// FuzzReadString checks the decoder's string scan (readString and
-// skipString, which test eight bytes at a time) against encoding/json:
-// what readString accepts, encoding/json reads to the same string, and
-// skipString accepts the same strings and stops at the same place. The
+// FuzzReadString checks the decoder's string scans (readString,
+// skipString and the request decoder's readKey, which test eight bytes at
+// a time) against encoding/json: what readString accepts, encoding/json
+// reads to the same string, and skipString and readKey accept the same
+// strings, stop at the same place and (readKey) read the same string. The
 // seeds put a special byte at each place around the eight-byte steps.
 func FuzzReadString(f *testing.F) {
 	for n := range 20 {
@@ -84,14 +85,19 @@ func FuzzReadString(f *testing.F) {
 		s, err := d.readString()
 		sk := decoder{data: data}
 		skErr := sk.skipString()
-		if (err == nil) != (skErr == nil) {
-			t.Fatalf("%q: readString error %v, skipString error %v", data, err, skErr)
+		rk := reqDecoder{decoder: decoder{data: data}}
+		key, rkErr := rk.readKey()
+		if (err == nil) != (skErr == nil) || (err == nil) != (rkErr == nil) {
+			t.Fatalf("%q: readString error %v, skipString error %v, readKey error %v", data, err, skErr, rkErr)
 		}
 		if err != nil {
 			return
 		}
 		if sk.pos != d.pos {
 			t.Fatalf("%q: readString ends at %d, skipString at %d", data, d.pos, sk.pos)
+		}
+		if string(key) != s || rk.pos != d.pos {
+			t.Fatalf("%q: readKey read %q to %d, readString %q to %d", data, key, rk.pos, s, d.pos)
 		}
 		var want string
 		if jerr := json.Unmarshal(data[:d.pos], &want); jerr != nil || want != s {
