@@ -248,6 +248,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeAttributeValue
 	case reflect.TypeFor[ExpressionNames]():
 		return decodeExpressionNames
+	case reflect.TypeFor[ExpressionValues]():
+		return decodeExpressionValues
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler

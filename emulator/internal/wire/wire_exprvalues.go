@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"reflect"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/storage"
@@ -62,6 +63,19 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]) (size int, verr, err error) {
 	d := decoder{data: data}
 	d.skipSpace()
+	if size, err = d.values(out, w); err != nil {
+		return 0, nil, err
+	}
+	if err := d.end(); err != nil {
+		return 0, nil, err
+	}
+	return size, d.verr, nil
+}
+
+// values is decodeValues on d, at the object's '{': it reads the object
+// and no further, and leaves the first validation error of a value in
+// d.verr.
+func (d *decoder) values(out ExpressionValues, w *Witnesses[storage.Value]) (size int, err error) {
 	d.pos++ // '{'
 	// Keys are copied only when kept.
 	read := func() (string, error) {
@@ -76,10 +90,10 @@ func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]
 		for {
 			name, err := read()
 			if err != nil {
-				return 0, nil, d.syntax()
+				return 0, d.syntax()
 			}
 			if err := d.expect(':'); err != nil {
-				return 0, nil, err
+				return 0, err
 			}
 			if d.isNull() {
 				d.validation(apierr.MsgExprValueInvalid + apierr.MsgNullInList + apierr.MsgExprValueForKey + name)
@@ -90,7 +104,7 @@ func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]
 					if errors.Is(err, apierr.ErrValidation) && before == nil {
 						err = inExprValue(err, name)
 					}
-					return 0, nil, err
+					return 0, err
 				}
 				if d.verr != before {
 					d.verr = inExprValue(d.verr, name)
@@ -109,15 +123,45 @@ func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]
 			case '}':
 				d.pos++
 			default:
-				return 0, nil, d.syntax()
+				return 0, d.syntax()
 			}
 			break
 		}
 	}
-	if err := d.end(); err != nil {
-		return 0, nil, err
+	return size, nil
+}
+
+// decodeExpressionValues is the request decoder's codec for
+// ExpressionValues: UnmarshalJSON's answers without its first pass. When
+// what is left of the request is within the size limit, so is the map:
+// it is read on the request's scanner (its strings views of the request
+// body, as an item's are). Anything else (null, another JSON type, a map
+// that may be over the limit, or one that ends in an error, whose
+// error is to be the one UnmarshalJSON finds after skipping the whole
+// value) goes through UnmarshalJSON as before.
+func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
+	if d.peek() != '{' || len(d.data)-d.pos > MaxSubstitutionBytes || depth >= maxJSONDepth {
+		return decodeUnmarshaler(d, v, depth)
 	}
-	return size, d.verr, nil
+	start := d.pos
+	if d.body == "" && len(d.data) <= maxBodyText {
+		d.body = string(d.data)
+	}
+	d.text, d.textOff = d.body, 0
+	d.verr, d.vrank = nil, 0
+	out := ExpressionValues(valueMap(0)) // may be reused (wire_recycle.go)
+	_, err := d.values(out, nil)
+	verr := d.verr
+	d.text, d.textOff, d.verr, d.vrank = "", 0, nil, 0
+	if err != nil {
+		d.pos = start
+		return decodeUnmarshaler(d, v, depth)
+	}
+	v.Set(reflect.ValueOf(out))
+	if verr != nil {
+		d.deferValue(verr)
+	}
+	return nil
 }
 
 // Values returns the placeholders' values as storage values: the same
