@@ -195,9 +195,13 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 	}
 	m, _ := v.Interface().(ExpressionNames)
 	start := d.pos
+	// Short enough to keep: what is left of the request is within the
+	// limit (no probe needed), or the probe says the map is; or
+	// malformed: the keeping pass reports it.
+	held := namesSize(m)
 	probe := decoder{data: d.data, pos: start}
-	if err := probe.skipValue(depth); err != nil || probe.pos-start+namesSize(m) <= MaxSubstitutionBytes {
-		// Short enough to keep (or malformed: the keeping pass reports it).
+	if len(d.data)-start+held <= MaxSubstitutionBytes ||
+		probe.skipValue(depth) != nil || probe.pos-start+held <= MaxSubstitutionBytes {
 		if m == nil {
 			m = nameMap() // may be reused (wire_recycle.go)
 			v.Set(reflect.ValueOf(m))
