@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -175,6 +176,40 @@ func TestDecimalAgainstAPD(t *testing.T) {
 	}
 }
 
+// TestIntegerArithmeticAgainstAPD holds arithmetic's integer path (two
+// integers of at most 18 digits) to the apd reference, around its bounds:
+// 18 and 19 digits, zero, signs, sums that carry into a 19th digit or end
+// in zeros; and shows that text it must not read as an integer (leading
+// zeros, "-0", fractions) still gets the general path's answer.
+func TestIntegerArithmeticAgainstAPD(t *testing.T) {
+	r := rand.New(rand.NewPCG(seedFromEnv(t), 11))
+	ints := []string{"0", "1", "-1", "10", "-10", "999999999999999999", "-999999999999999999",
+		"1000000000000000000", "-1000000000000000000", "500000000000000000", "123456789012345678"}
+	for range 2000 {
+		n := strconv.FormatInt(r.Int64N(1_000_000_000_000_000_000), 10)
+		n = n[:1+r.IntN(len(n))]
+		if r.IntN(2) == 0 && n != "0" {
+			n = "-" + n
+		}
+		ints = append(ints, n)
+	}
+	for _, a := range ints {
+		for range 5 {
+			b := ints[r.IntN(len(ints))]
+			for _, sub := range []bool{false, true} {
+				got, err := arithmetic(Number(a), Number(b), sub)
+				want, wantErr := refArithmetic(Number(a), Number(b), sub)
+				sameResult(t, fmt.Sprintf("%s %v %s", a, sub, b), got, err, want, wantErr)
+			}
+		}
+	}
+	for _, s := range []string{"007", "-0", "1.5", "", "-", "12a"} {
+		if _, ok := smallInt(Number(s)); ok {
+			t.Errorf("smallInt(%q) read it as an integer", s)
+		}
+	}
+}
+
 func FuzzParseNumberAgainstAPD(f *testing.F) {
 	for _, s := range []string{"1", "-0.000", "1e100000", "1e100001", "0e99999999", "00012.3400", ".5", "1.", "+5E-3"} {
 		f.Add(s)
@@ -199,11 +234,17 @@ func BenchmarkParseNumber(b *testing.B) {
 	}
 }
 
+// BenchmarkAddNumbers adds a fraction (the decimal path) and a counter's
+// increment (the integer path).
 func BenchmarkAddNumbers(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := AddNumbers("1234.5", "1"); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range [][2]Number{{"1234.5", "1"}, {"41", "1"}} {
+		b.Run(string(c[0])+"+"+string(c[1]), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := AddNumbers(c[0], c[1]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -176,6 +177,16 @@ func SubNumbers(a, b Number) (Number, error) {
 }
 
 func arithmetic(a, b Number, sub bool) (Number, error) {
+	if x, ok := smallInt(a); ok {
+		if y, ok := smallInt(b); ok {
+			// Counters: two integers of at most 18 digits add exactly in an
+			// int64, and the result's canonical text is its decimal form.
+			if sub {
+				y = -y
+			}
+			return Number(strconv.FormatInt(x+y, 10)), nil
+		}
+	}
 	y := numberDecimal(b)
 	if sub {
 		y.neg = !y.neg
@@ -189,6 +200,31 @@ func arithmetic(a, b Number, sub bool) (Number, error) {
 		return "", ErrNumberOverflow
 	}
 	return r.canonical()
+}
+
+// smallInt reads canonical integer text of at most 18 digits ("0", "42",
+// "-7"); ok is false for anything else, which arithmetic's general path
+// handles.
+func smallInt(n Number) (v int64, ok bool) {
+	s := string(n)
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 18 || s[0] == '0' && (len(s) > 1 || neg) {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // digits splits canonical number text into its sign, its significant digits
