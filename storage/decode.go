@@ -68,6 +68,17 @@ func (d *decoder) byte() byte {
 }
 
 func (d *decoder) uvarint() uint64 {
+	if p := d.pos; d.err == nil && p < len(d.s) {
+		if b := d.s[p]; b < 0x80 { // one byte: most lengths and counts (inlined)
+			d.pos = p + 1
+			return uint64(b)
+		}
+	}
+	return d.uvarintLong()
+}
+
+// uvarintLong is uvarint of several bytes, or at an error or the end.
+func (d *decoder) uvarintLong() uint64 {
 	if d.err != nil {
 		return 0
 	}
