@@ -7,9 +7,33 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
+
+// TestTopKCopiesKeys: a key that enters a top-K list keeps none of the
+// string it was cut from (a request's body, in the emulator), whether it
+// fills a free place or replaces the smallest counter.
+func TestTopKCopiesKeys(t *testing.T) {
+	body := strings.Repeat("x", 1<<16) + "pk-one" + "pk-two"
+	inBody := func(v string) bool {
+		p, b := uintptr(unsafe.Pointer(unsafe.StringData(v))), uintptr(unsafe.Pointer(unsafe.StringData(body)))
+		return p >= b && p < b+uintptr(len(body))
+	}
+	tk := newTopK(1)
+	one, two := body[1<<16:1<<16+6], body[1<<16+6:]
+	tk.add(keyOf(s(one), s(one)), 1)
+	tk.add(keyOf(s(two), storage.Value{}), 1) // replaces "pk-one"
+	for _, c := range tk.heap {
+		if inBody(c.key.pk) || c.key.sk != "" && inBody(c.key.sk) {
+			t.Fatalf("top-K key %q shares the body's memory", c.key.pk)
+		}
+	}
+	if got := tk.top(1); len(got) != 1 || got[0].key.pk != "pk-two" {
+		t.Fatalf("top = %v", got)
+	}
+}
 
 func TestTopK(t *testing.T) {
 	// Under capacity: exact counts, by count then key.

@@ -3,6 +3,7 @@ package insights
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/storage"
 )
@@ -73,6 +74,9 @@ func (t *topK) add(k itemKey, w float64) {
 		t.down(c.at)
 		return
 	}
+	// A key that enters the list is copied: its strings may be views of a
+	// request's body, which the list would otherwise keep alive.
+	k.pk, k.sk = strings.Clone(k.pk), strings.Clone(k.sk)
 	if len(t.heap) < t.max {
 		c := &counter{key: k, count: w, at: len(t.heap)}
 		t.heap = append(t.heap, c)
