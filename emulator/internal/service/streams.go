@@ -99,6 +99,10 @@ func (s *Service) newStream(t *table, id streamID, view string) *stream {
 // Observe records one committed item write (storage.Observer).
 func (s *stream) Observe(w storage.Committed) {
 	now := s.clock()
+	// The record lives for the stream's retention (a day): it keeps its
+	// own copy of the key, which may be a view of the request's body
+	// (and so may the images' own key; Clone repoints them).
+	w = w.Clone()
 	r := streamlog.Record{At: now.Unix(), Key: w.Key, Service: w.Origin == storage.OriginService}
 	switch {
 	case !w.HadOld:
