@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"encoding"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -166,11 +165,7 @@ func (d *reqDecoder) readKey() ([]byte, error) {
 		return nil, d.syntax()
 	}
 	start := d.pos + 1
-	i := start
-	for i+8 <= len(d.data) && plainWord(binary.LittleEndian.Uint64(d.data[i:])) {
-		i += 8 // member names are long ("ExpressionAttributeValues")
-	}
-	for ; i < len(d.data); i++ {
+	for i := plainWords(d.data, start); i < len(d.data); i++ { // member names are long ("ExpressionAttributeValues")
 		c := d.data[i]
 		if c == '"' {
 			d.pos = i + 1

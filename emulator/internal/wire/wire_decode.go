@@ -35,13 +35,9 @@ func (d *decoder) item() (storage.Item, error) {
 		if n, err = probe.skipCount(0); err != nil {
 			return d.members(0, 0)
 		}
-		switch {
-		case d.body != "":
+		if d.keepBody() {
 			d.text, d.textOff = d.body, 0
-		case len(d.data) <= maxBodyText:
-			d.body = string(d.data)
-			d.text, d.textOff = d.body, 0
-		default:
+		} else {
 			d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
 		}
 	}
@@ -49,6 +45,15 @@ func (d *decoder) item() (storage.Item, error) {
 	d.text, d.textOff = "", 0
 	d.hint = len(m)
 	return m, err
+}
+
+// keepBody makes the request's body one string (body) when it is at most
+// maxBodyText bytes and not one already, and reports whether it is one.
+func (d *decoder) keepBody() bool {
+	if d.body == "" && len(d.data) <= maxBodyText {
+		d.body = string(d.data)
+	}
+	return d.body != ""
 }
 
 // members reads the entries of an M value, or of an item when lvl is 0;

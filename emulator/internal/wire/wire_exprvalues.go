@@ -144,10 +144,8 @@ func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
 		return decodeUnmarshaler(d, v, depth)
 	}
 	start := d.pos
-	if d.body == "" && len(d.data) <= maxBodyText {
-		d.body = string(d.data)
-	}
-	d.text, d.textOff = d.body, 0
+	d.keepBody()
+	d.text, d.textOff = d.body, 0 // "" (strings of their own) when the body is too large
 	d.verr, d.vrank = nil, 0
 	out := ExpressionValues(valueMap(0)) // may be reused (wire_recycle.go)
 	_, err := d.values(out, nil)

@@ -1,5 +1,7 @@
 package wire
 
+import "encoding/binary"
+
 // plainPrefix returns how many leading bytes of s a JSON string holds as
 // they are: ASCII, not a control character, not '"' or '\\'. It tests
 // eight bytes at a time (the "has a zero byte" and "has a byte less than
@@ -37,4 +39,14 @@ func plainWord(w uint64) bool {
 		(slash-ones)&^slash | // a '\\'
 		w // a byte of 0x80 or more
 	return special&highs == 0
+}
+
+// plainWords returns where, from i, the run of whole plain eight-byte
+// words of b ends: the decoder's string scans start their byte-by-byte
+// walk there.
+func plainWords(b []byte, i int) int {
+	for i+8 <= len(b) && plainWord(binary.LittleEndian.Uint64(b[i:])) {
+		i += 8
+	}
+	return i
 }

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"unicode/utf8"
 
@@ -200,10 +199,7 @@ func (d *decoder) readString() (string, error) {
 		return "", d.typeError("String")
 	}
 	start := d.pos + 1
-	i := start
-	for i+8 <= len(d.data) && plainWord(binary.LittleEndian.Uint64(d.data[i:])) {
-		i += 8 // eight plain bytes at a time (wire_plain.go)
-	}
+	i := plainWords(d.data, start) // eight plain bytes at a time (wire_plain.go)
 	simple := true
 	for ; i < len(d.data); i++ {
 		c := d.data[i]
@@ -248,11 +244,7 @@ func (d *decoder) skipString() error {
 	if d.peek() != '"' {
 		return d.typeError("String")
 	}
-	i := d.pos + 1
-	for i+8 <= len(d.data) && plainWord(binary.LittleEndian.Uint64(d.data[i:])) {
-		i += 8
-	}
-	for ; i < len(d.data); i++ {
+	for i := plainWords(d.data, d.pos+1); i < len(d.data); i++ {
 		switch c := d.data[i]; {
 		case c == '"':
 			d.pos = i + 1
