@@ -69,7 +69,7 @@ func (d *decoder) byte() byte {
 
 func (d *decoder) uvarint() uint64 {
 	if p := d.pos; d.err == nil && p < len(d.s) {
-		if b := d.s[p]; b < 0x80 { // one byte: most lengths and counts (inlined)
+		if b := d.s[p]; b < 0x80 { // one byte: most lengths and counts, without the loop
 			d.pos = p + 1
 			return uint64(b)
 		}
