@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 const sampleConfig = `{

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 func Example() {

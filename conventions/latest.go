@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Rule L1, the 'latest' pattern (seed 002): a table that keeps a copy of its

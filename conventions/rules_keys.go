@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // tenantOf reads the tenant of pk under p: the last segment of a

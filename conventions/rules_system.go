@@ -3,7 +3,7 @@ package conventions
 import (
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Rule B11: the key shapes of the framework's own system tables, which its

@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // sequence checks a sequences row (A8): SEQ#<tenant>, seq a Number that

@@ -3,7 +3,7 @@ package conventions
 import (
 	"fmt"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // CheckTable checks rule A1 for a table of the given roles: the framework's

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 func TestCheckTable(t *testing.T) {

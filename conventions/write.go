@@ -1,6 +1,6 @@
 package conventions
 
-import "github.com/dynamoemu/dynamoemu/storage"
+import "github.com/dynamoemu/dynamoemu/internal/storage"
 
 // Op is the kind of item write.
 type Op uint8

@@ -2,7 +2,7 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // With Options.DataDir the service keeps each namespace's backups and

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // keepHarness drives an emulator kept in dir, reopened on the same

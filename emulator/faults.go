@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/faults"
-	"github.com/dynamoemu/dynamoemu/faults/lag"
-	"github.com/dynamoemu/dynamoemu/faults/throttle"
-	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Fault injection, capacity throttling and the access-pattern report

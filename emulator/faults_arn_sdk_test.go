@@ -11,7 +11,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestFaultsSDKByARN: a rule by table name matches the control-plane

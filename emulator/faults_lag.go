@@ -2,7 +2,7 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // IndexLag returns the gate that delays what a global secondary index

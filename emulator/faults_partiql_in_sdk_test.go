@@ -11,7 +11,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestFaultsSDKSelectIn: a PartiQL SELECT over an IN list of partition

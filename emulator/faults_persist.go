@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // The fault rules across restarts (Options.DataDir): every change of the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestPersistFaultsSDK: with a data directory, the fault rules (with

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestPersistFaultsSnapshot: Contributor Insights' configuration is back

@@ -14,7 +14,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // Issue 23: each injected fault, and each throttled request, reaches

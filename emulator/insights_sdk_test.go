@@ -15,7 +15,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Issue 23: the access-pattern report of real requests, checked against
@@ -53,7 +53,7 @@ func seed001Table(t *testing.T, db *dynamodb.Client) {
 // key for: the comments of one author) is flagged.
 func TestReportSeed001(t *testing.T) {
 	ctx := context.Background()
-	design, err := os.ReadFile("../insights/testdata/seed001.design")
+	design, err := os.ReadFile("../internal/insights/testdata/seed001.design")
 	if err != nil {
 		t.Fatal(err)
 	}

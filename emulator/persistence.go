@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/persist"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Persistence (Options.DataDir, cmd/dynamoemu's -dbPath): the

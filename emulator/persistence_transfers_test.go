@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // TestPersistTransfers: exports, imports and bulk operations are listed

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // TestReplayThroughEdge is the service's TestReplay through the whole

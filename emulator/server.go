@@ -22,8 +22,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/persist"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // DefaultMaxBodyBytes is AWS's request size limit (16 MB).

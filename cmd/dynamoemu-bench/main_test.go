@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 func TestParseProcStat(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/console"
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/console"
 )
 
 // consoleHandler returns the web console's handler for emulator.Options,

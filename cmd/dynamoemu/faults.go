@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // faultFlags are the flags of fault injection, capacity throttling and

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestFaultFlags: -faults, -throttle, -report and -design reach

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // -dbPath and its flags: the emulator keeps every database in the

@@ -27,7 +27,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 const targetPrefix = "DynamoDB_20120810."

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // BenchmarkFaultsCost (issue 23): what fault injection, throttling and

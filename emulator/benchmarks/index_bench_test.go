@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Secondary indexes through the handler (server work only): a Query of one

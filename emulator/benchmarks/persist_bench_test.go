@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/persist"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // Persistence (-dbPath) through the handler (server work only).

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // BenchmarkScaleHandler is issue 25's flatness check through the handler

@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/faults"
-	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Fault injection and the access-pattern report in tests (issue 23).

@@ -6,7 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // Eventual consistency on demand (issue 23): the gates that make a GSI,

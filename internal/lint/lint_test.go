@@ -22,40 +22,40 @@ const module = "github.com/dynamoemu/dynamoemu"
 // tests may import the same, and, except for the packages of the bottom
 // layers (tested alone), anything of ours.
 var layers = []layer{
-	{pkg: "storage"},
+	{pkg: "internal/storage"},
 	{pkg: "internal/lex"}, // the token stream and text helpers expr and partiql share
-	{pkg: "internal/avtest", may: []string{"storage"}}, // DynamoDB JSON into storage values, for expr's and partiql/lower's tests
-	{pkg: "partiql", may: []string{"internal/lex"}},    // not expr: partiql/lower joins the two
-	{pkg: "expr", may: []string{"storage", "internal/lex"}, testMay: []string{"internal/avtest"}},
-	{pkg: "partiql/lower", may: []string{"partiql", "expr", "storage", "internal/lex"}, testMay: []string{"internal/avtest"}}, // PartiQL lowered into expr's AST
-	{pkg: "conventions", may: []string{"storage"}},
+	{pkg: "internal/avtest", may: []string{"internal/storage"}}, // DynamoDB JSON into storage values, for expr's and partiql/lower's tests
+	{pkg: "internal/partiql", may: []string{"internal/lex"}},    // not expr: partiql/lower joins the two
+	{pkg: "internal/expr", may: []string{"internal/storage", "internal/lex"}, testMay: []string{"internal/avtest"}},
+	{pkg: "internal/partiql/lower", may: []string{"internal/partiql", "internal/expr", "internal/storage", "internal/lex"}, testMay: []string{"internal/avtest"}}, // PartiQL lowered into expr's AST
+	{pkg: "conventions", may: []string{"internal/storage"}},
 	// conventions/ids: ULIDs, apart so that the server does not link oklog/ulid.
 	{pkg: "conventions/ids"},
 	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
-	{pkg: "faults", may: []string{"storage"}},
-	{pkg: "faults/...", may: []string{"storage", "faults"}},
-	{pkg: "insights", may: []string{"storage"}},
-	{pkg: "persist", may: []string{"storage"}},
+	{pkg: "internal/faults", may: []string{"internal/storage"}},
+	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
+	{pkg: "internal/insights", may: []string{"internal/storage"}},
+	{pkg: "internal/persist", may: []string{"internal/storage"}},
 	// The emulator's internal packages, bottom up: errors and messages,
 	// the wire codec, the stream record log, the ZSTD reader, the
 	// service. None imports the facade (emulator), and each only what is
 	// below it.
-	{pkg: "emulator/internal/apierr", may: []string{"storage", "expr"}, tests: true, internal: true},
-	{pkg: "emulator/internal/wire", may: []string{"storage", "expr", "emulator/internal/apierr"}, tests: true, internal: true},
-	{pkg: "emulator/internal/streamlog", may: []string{"storage"}, tests: true, internal: true},
-	{pkg: "emulator/internal/zstdread", internal: true},                          // ZSTD objects through the standard library's decoder
-	{pkg: "emulator/internal/testkit", may: []string{"storage"}, internal: true}, // what the emulator's tests share
-	{pkg: "emulator/internal/service", may: []string{"storage", "expr", "partiql", "partiql/lower", "conventions",
-		"faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread"}, tests: true, internal: true},
+	{pkg: "emulator/internal/apierr", may: []string{"internal/storage", "internal/expr"}, tests: true, internal: true},
+	{pkg: "emulator/internal/wire", may: []string{"internal/storage", "internal/expr", "emulator/internal/apierr"}, tests: true, internal: true},
+	{pkg: "emulator/internal/streamlog", may: []string{"internal/storage"}, tests: true, internal: true},
+	{pkg: "emulator/internal/zstdread", internal: true},                                   // ZSTD objects through the standard library's decoder
+	{pkg: "emulator/internal/testkit", may: []string{"internal/storage"}, internal: true}, // what the emulator's tests share
+	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
+		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
-	{pkg: "emulator", may: []string{"storage", "persist", "conventions", "faults", "faults/throttle", "faults/lag", "insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
-	{pkg: "emulator/emulatortest", may: []string{"emulator", "faults", "faults/lag", "insights"}, tests: true},
-	{pkg: "emulator/benchmarks", may: []string{"emulator", "persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "storage"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
+	{pkg: "emulator/emulatortest", may: []string{"emulator", "internal/faults", "internal/faults/lag", "internal/insights"}, tests: true},
+	{pkg: "emulator/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
-	{pkg: "console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "storage", "persist", "console", "faults"}, tests: true}, // console: the server mounts the web console
-	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "storage"}, tests: true},
+	{pkg: "internal/console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/storage", "internal/persist", "internal/console", "internal/faults"}, tests: true}, // console: the server mounts the web console
+	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "internal/storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
 	{pkg: "internal/lint"},

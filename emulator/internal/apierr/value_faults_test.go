@@ -3,7 +3,7 @@ package apierr
 import (
 	"testing"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 func TestValueFaultRender(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Benchmarks of issue 19: CreateBackup, and a snapshot and a rewind of a

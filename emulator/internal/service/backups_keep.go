@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Backups kept on disk (Config.Keep, with persistence): each on-demand

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 func TestBatchWriteTableConstraint(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/faults/lag"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The table catalog of a Namespace: its storage.DB holds the tables

@@ -3,7 +3,7 @@ package service
 import (
 	"fmt"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Rebuilding a namespace from its records: what persistence does when it

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // What a namespace's storage.DB holds, and so what its commit hook

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Item collections: the items of one partition key value in a table with

@@ -6,8 +6,8 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The conventions layer: the rules of package conventions on the write

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // TestAppendJSONMatchesMarshal: every appendJSON writes what encoding/json

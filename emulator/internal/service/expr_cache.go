@@ -3,7 +3,7 @@ package service
 import (
 	"sync"
 
-	"github.com/dynamoemu/dynamoemu/expr"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // The compiled-expression cache of the data plane. Every request's

@@ -13,7 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // fingerprint is a SHA-256 hash of a decoded request, for ClientRequestToken

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/faults"
-	"github.com/dynamoemu/dynamoemu/faults/throttle"
-	"github.com/dynamoemu/dynamoemu/insights"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Fault injection, capacity throttling and the access-pattern report

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/dynamoemu/dynamoemu/faults"
-	"github.com/dynamoemu/dynamoemu/faults/throttle"
-	"github.com/dynamoemu/dynamoemu/insights"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // What the facade (and its admin endpoints) reach of fault injection,

@@ -3,8 +3,8 @@ package service
 import (
 	"cmp"
 
-	"github.com/dynamoemu/dynamoemu/insights"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Fault injection, throttling and the report in BatchGetItem and

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // A write refused by its condition is charged and counted (issue 23).

@@ -3,7 +3,7 @@ package service
 import (
 	"errors"
 
-	"github.com/dynamoemu/dynamoemu/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // Late stream records (faults/lag, faults/WIRING.md §5): a stream may

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dynamoemu/dynamoemu/faults/lag"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The gates of GSI propagation lag and of stale eventually consistent

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // Lags across restarts (-dbPath) and their listing. Each change of the

@@ -1,6 +1,6 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/storage"
+import "github.com/dynamoemu/dynamoemu/internal/storage"
 
 // Eventually consistent reads under a lag (faults/lag, faults/WIRING.md
 // §5). A table's eventually consistent reads (GetItem, BatchGetItem,

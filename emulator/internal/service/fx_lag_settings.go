@@ -3,7 +3,7 @@ package service
 import (
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // Lags set before the tables exist (emulator.FaultOptions.Lags,

@@ -1,7 +1,7 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // A lag gate's changes of mode are made between two commits of its

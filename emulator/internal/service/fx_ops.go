@@ -3,7 +3,7 @@ package service
 import (
 	"sync"
 
-	"github.com/dynamoemu/dynamoemu/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // Fault rules on the operations that do not decide per table use (the

@@ -2,9 +2,9 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/insights"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Fault injection, throttling and the report in PartiQL's ExecuteStatement

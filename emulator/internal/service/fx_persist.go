@@ -3,7 +3,7 @@ package service
 import (
 	"encoding/json"
 
-	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Contributor Insights across restarts (-dbPath). Each change of a

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Global tables, version 2017.11.29 (legacy): CreateGlobalTable,

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // DescribeGlobalTableSettings and UpdateGlobalTableSettings (AWS API

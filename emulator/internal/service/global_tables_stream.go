@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // A global table's stream. AWS asks for no stream before a replica is

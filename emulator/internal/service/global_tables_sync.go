@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Definition changes and dropped members of a global table, carried

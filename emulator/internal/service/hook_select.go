@@ -1,6 +1,6 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/storage"
+import "github.com/dynamoemu/dynamoemu/internal/storage"
 
 // The namespace's hook chain selects the item writes it hears of
 // (storage.CommitSelector): the replication tap, then the point-in-time

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // countingRun is a transaction body for the token store's tests: each run

@@ -3,7 +3,7 @@ package service
 import (
 	"slices"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Secondary index data: each index definition has its entries in the

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dynamoemu/dynamoemu/faults/throttle"
-	"github.com/dynamoemu/dynamoemu/insights"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // defaultAccountID is the account id in ARNs, as DynamoDB Local uses it

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Snapshots of whole namespaces, which DynamoDB does not have: for test

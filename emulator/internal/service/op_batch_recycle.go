@@ -2,7 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // What a BatchWriteItem gives back (issue 25: preload). Each PutRequest's

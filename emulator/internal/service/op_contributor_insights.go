@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/insights"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Contributor Insights: UpdateContributorInsights,

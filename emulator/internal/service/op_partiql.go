@@ -6,8 +6,8 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/partiql"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // ExecuteStatement: one PartiQL statement, parsed once per distinct text

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The control-plane operations. Tables are ACTIVE as soon as CreateTable

@@ -7,8 +7,8 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // TransactWriteItems: up to 100 ConditionCheck, Put, Delete and Update

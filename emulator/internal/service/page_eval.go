@@ -1,8 +1,8 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Evaluating a Query's or Scan's filter and projection on stored items,

@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Pooled page slices. A Query or Scan page of whole items collects them

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/partiql"
 )
 
 // FuzzBatchExecuteStatement sends two arbitrary statements, the first with

@@ -2,8 +2,8 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/partiql"
-	"github.com/dynamoemu/dynamoemu/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
 )
 
 // runBatchGet runs a SELECT of BatchExecuteStatement: one item by its full

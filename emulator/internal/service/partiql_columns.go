@@ -1,9 +1,9 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/partiql/lower"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // A SELECT list on stored items. Each column is the value at a path of

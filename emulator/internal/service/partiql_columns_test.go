@@ -7,9 +7,9 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/partiql/lower"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // TestPartiQLColumnsEncoded holds projectColumns (on records) to

@@ -4,9 +4,9 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/partiql"
-	"github.com/dynamoemu/dynamoemu/partiql/lower"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // PartiQL runs on package expr through partiql/lower: a statement's WHERE

@@ -5,10 +5,10 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/partiql"
-	"github.com/dynamoemu/dynamoemu/partiql/lower"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // PartiQL SELECT: planned against the table (key conditions for the

@@ -2,7 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // PartiQL SELECT from an index target ("table"."index"): planned as a

@@ -3,11 +3,11 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/insights"
-	"github.com/dynamoemu/dynamoemu/partiql"
-	"github.com/dynamoemu/dynamoemu/partiql/lower"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // PartiQL INSERT, UPDATE and DELETE: each is planned into the item write

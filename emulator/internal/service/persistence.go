@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Loading a namespace from disk (the edge's persistence.go opens the

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/persist"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // openPersisted returns a service over a persist.Store of dir, with its

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Point-in-time histories kept on disk (Config.Keep, with persistence),

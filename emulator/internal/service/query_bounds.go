@@ -2,8 +2,8 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Pagination at an inclusive bound. When a key condition has an inclusive

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The proof that a namespace's DB and its commit hook hold the whole

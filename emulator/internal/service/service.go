@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
-	"github.com/dynamoemu/dynamoemu/faults"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Service is DynamoDB-the-service without HTTP: the namespaces and their

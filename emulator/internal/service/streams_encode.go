@@ -5,7 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // GetRecordsOutput is the GetRecords response: the records, encoded by

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // TestStreamRecordKeyCopied: a stream record keeps its own copy of the

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Limits of a table definition.

@@ -2,7 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Scratch maps of UpdateItem's patch path (update_patch.go). The path

@@ -4,8 +4,8 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/expr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // UpdateItem's item size limit. UpdateItem refuses, with "Item size to

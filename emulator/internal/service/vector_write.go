@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Writes to a table with vector indexes: AWS refuses an item whose vector

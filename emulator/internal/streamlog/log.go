@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // FirstSequenceNumber is the sequence number of a log's first record.

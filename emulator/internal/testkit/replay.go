@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Replaying a commit hook's records: the tests that prove a namespace's

@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The request decoder: JSON bodies into the operations' input structs,

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The JSON appenders the outputs' appendJSON methods (encode_outputs.go)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // ionItems reads text and returns its items (as DynamoDB JSON) and errors.

@@ -1,7 +1,7 @@
 package wire
 
 import (
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // MaxValueDepth is DynamoDB's nesting limit: an attribute's own value is level

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 const hexDigits = "0123456789abcdef"

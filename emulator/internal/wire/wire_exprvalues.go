@@ -5,7 +5,7 @@ import (
 	"reflect"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // ExpressionValues is the ExpressionAttributeValues parameter: placeholder

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // refValues decodes as ExpressionValues did before decodeExpressionValues:

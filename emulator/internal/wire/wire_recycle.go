@@ -3,7 +3,7 @@ package wire
 import (
 	"sync"
 
-	"github.com/dynamoemu/dynamoemu/storage"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Maps a decoded request gives back. A map of a few entries (a Key, a

@@ -1,0 +1,467 @@
+package expr
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// LegacyCondition is one entry of the legacy Expected, QueryFilter,
+// ScanFilter or KeyConditions maps (the wire's ExpectedAttributeValue and
+// Condition shapes).
+type LegacyCondition struct {
+	ComparisonOperator string
+	AttributeValueList []storage.Value
+	Exists             *bool
+	Value              *storage.Value
+}
+
+// AttributeUpdate is one entry of the legacy AttributeUpdates map.
+type AttributeUpdate struct {
+	Action string // PUT (default), ADD or DELETE
+	Value  *storage.Value
+}
+
+// Legacy validation messages.
+const (
+	msgInvalidParams     = "One or more parameter values were invalid: "
+	msgLegacyArgCount    = msgInvalidParams + "Invalid number of argument(s) for the %s ComparisonOperator"
+	msgLegacyType        = msgInvalidParams + "ComparisonOperator %s is not valid for %s AttributeValue type"
+	msgLegacySameType    = msgInvalidParams + "AttributeValues inside AttributeValueList must be of same type"
+	msgLegacyBetween     = "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"
+	msgLegacyUnknownOp   = "Comparison type does not exist in DynamoDB"
+	msgLegacyNeedValue   = msgInvalidParams + "Value or AttributeValueList must be used with ComparisonOperator: %s for Attribute: %s"
+	msgLegacyExistsTrue  = msgInvalidParams + "Value must be provided when Exists is true for Attribute: %s"
+	msgLegacyExistsFalse = msgInvalidParams + "Value cannot be used when Exists is false for Attribute: %s"
+	msgLegacyExistsNull  = msgInvalidParams + "Value must be provided when Exists is null for Attribute: %s"
+	msgLegacyExistsOp    = msgInvalidParams + "Exists and ComparisonOperator cannot be used together for Attribute: %s"
+	msgLegacyValueList   = msgInvalidParams + "Value and AttributeValueList cannot be used together for Attribute: %s"
+	msgLegacyCondOp      = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+	msgLegacyCondOpAlone = "ConditionalOperator cannot be used without Filter or Expected"
+	msgLegacyListNoOp    = msgInvalidParams + "AttributeValueList can only be used with a ComparisonOperator for Attribute: %s"
+	msgLegacyHashScalar  = "Only scalar types can be used as Hash Key values"
+	msgLegacyRangeScalar = "Only scalar types can be used as Range Key values"
+	msgLegacyNotIndexed  = "Attempted conditional constraint is not an indexable operation"
+	msgLegacyDupAttr     = "Cannot have two attributes with the same name"
+	msgLegacyNoValue     = msgInvalidParams + "Only DELETE action is allowed when no attribute value is specified"
+	msgLegacyAddType     = msgInvalidParams + "ADD action is not supported for the type %s"
+	msgLegacyDeleteType  = msgInvalidParams + "DELETE action with value is not supported for the type %s"
+	msgLegacyActionEnum  = "Member must satisfy enum value set: [ADD, DELETE, PUT]"
+)
+
+type legacyOp struct {
+	args  int            // -1: one or more
+	kinds []storage.Kind // allowed value kinds; nil = any
+}
+
+var scalarKinds = []storage.Kind{storage.KindS, storage.KindN, storage.KindB}
+
+// legacyOps are the legacy comparison operators by name, built at their
+// first use rather than at the server's start (issue 25).
+var legacyOps = sync.OnceValue(func() map[string]legacyOp {
+	containable := append(scalarKinds[:len(scalarKinds):len(scalarKinds)], storage.KindBOOL, storage.KindNULL)
+	return map[string]legacyOp{
+		"EQ": {1, nil}, "NE": {1, nil},
+		"LE": {1, scalarKinds}, "LT": {1, scalarKinds}, "GE": {1, scalarKinds}, "GT": {1, scalarKinds},
+		"NOT_NULL": {0, nil}, "NULL": {0, nil},
+		"CONTAINS": {1, containable}, "NOT_CONTAINS": {1, containable},
+		"BEGINS_WITH": {1, []storage.Kind{storage.KindS, storage.KindB}},
+		"IN":          {-1, scalarKinds},
+		"BETWEEN":     {2, scalarKinds},
+	}
+})
+
+func kindIn(k storage.Kind, ks []storage.Kind) bool {
+	if ks == nil {
+		return true
+	}
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// checkLegacyOp validates operator, argument count and argument types.
+func checkLegacyOp(op string, args []storage.Value) *Error {
+	spec, ok := legacyOps()[op]
+	if !ok {
+		return errPlain(msgLegacyUnknownOp)
+	}
+	if spec.args >= 0 && len(args) != spec.args || spec.args < 0 && len(args) == 0 {
+		return errPlain(sprintf(msgLegacyArgCount, op))
+	}
+	for _, a := range args {
+		if !kindIn(a.Kind(), spec.kinds) {
+			return errPlain(sprintf(msgLegacyType, op, a.Kind().String()))
+		}
+	}
+	for _, a := range args[min(1, len(args)):] {
+		if a.Kind() != args[0].Kind() {
+			return errPlain(msgLegacySameType)
+		}
+	}
+	if op == "BETWEEN" {
+		if c, _ := storage.Compare(args[0], args[1]); c > 0 {
+			return errPlain(msgLegacyBetween)
+		}
+	}
+	return nil
+}
+
+// legacyBuilder turns legacy conditions into the expression AST, inventing
+// placeholder names (:legacy0, ...) so the tree prints as source; each
+// value gets a slot of its own.
+type legacyBuilder struct {
+	vals  []storage.Value
+	slots []string
+}
+
+func (b *legacyBuilder) value(v storage.Value) *ValueExpr {
+	x := &ValueExpr{Offset: -1, Name: ":legacy" + strconv.Itoa(len(b.vals)), slot: len(b.vals)}
+	b.vals = append(b.vals, v)
+	b.slots = append(b.slots, x.Name)
+	return x
+}
+
+// condition returns the Condition of a legacy tree.
+func (b *legacyBuilder) cond(root Expr) *Condition {
+	return newCondProgram(root, b.slots, nil).bind(b.vals)
+}
+
+func legacyPath(name string) *PathExpr {
+	return &PathExpr{Elems: []PathElem{{Offset: -1, Name: name}}, resolved: Path{{Name: name}}}
+}
+
+func (b *legacyBuilder) condition(name, op string, args []storage.Value) Expr {
+	p := legacyPath(name)
+	vals := make([]Expr, len(args))
+	for i, a := range args {
+		vals[i] = b.value(a)
+	}
+	switch op {
+	case "EQ", "NE", "LE", "LT", "GE", "GT":
+		tok := map[string]Token{"EQ": EQ, "NE": NE, "LE": LE, "LT": LT, "GE": GE, "GT": GT}[op]
+		return &BinaryExpr{OpPos: -1, Op: tok, X: p, Y: vals[0]}
+	case "NULL":
+		return &CallExpr{Offset: -1, Fun: fnNotExists, Args: []Expr{p}}
+	case "NOT_NULL":
+		return &CallExpr{Offset: -1, Fun: fnExists, Args: []Expr{p}}
+	case "CONTAINS":
+		return &CallExpr{Offset: -1, Fun: fnContains, Args: []Expr{p, vals[0]}}
+	case "NOT_CONTAINS":
+		return &BinaryExpr{OpPos: -1, Op: AND,
+			X: &CallExpr{Offset: -1, Fun: fnExists, Args: []Expr{p}},
+			Y: &NotExpr{Offset: -1, X: &CallExpr{Offset: -1, Fun: fnContains, Args: []Expr{p, vals[0]}}}}
+	case "BEGINS_WITH":
+		return &CallExpr{Offset: -1, Fun: fnBeginsWith, Args: []Expr{p, vals[0]}}
+	case "IN":
+		return &InExpr{OpPos: -1, X: p, List: vals}
+	case "BETWEEN":
+		return &BetweenExpr{OpPos: -1, X: p, Lo: vals[0], Hi: vals[1]}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// combine joins conditions with AND or OR, parenthesizing each so the tree
+// prints unambiguously. Nil for no conditions.
+func combine(conds []Expr, op Token) Expr {
+	var out Expr
+	for _, c := range conds {
+		c = &ParenExpr{Offset: -1, X: c}
+		if out == nil {
+			out = c
+			continue
+		}
+		out = &BinaryExpr{OpPos: -1, Op: op, X: out, Y: c}
+	}
+	return out
+}
+
+// conditionalOp maps ConditionalOperator to AND or OR. The enum is checked
+// first; the number of conditions (see checkConditionCount) only once each
+// condition is found valid.
+func conditionalOp(op string) (Token, *Error) {
+	switch op {
+	case "", "AND":
+		return AND, nil
+	case "OR":
+		return OR, nil
+	}
+	return AND, errPlain("Member must satisfy enum value set: [AND, OR]")
+}
+
+// checkConditionCount applies DynamoDB's rule that a ConditionalOperator
+// (AND as much as OR) needs two or more conditions; an empty map counts as
+// no map at all.
+func checkConditionCount(op string, n int) *Error {
+	switch {
+	case op == "":
+		return nil
+	case n == 0:
+		return errPlain(msgLegacyCondOpAlone)
+	case n == 1:
+		return errPlain(msgLegacyCondOp)
+	}
+	return nil
+}
+
+// Expected compiles the legacy Expected map and ConditionalOperator of
+// PutItem, UpdateItem and DeleteItem. Returns nil (no condition) for an
+// empty map.
+func Expected(expected map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
+	if err := emptyNameIn(expected); err != nil {
+		return nil, err
+	}
+	join, err := conditionalOp(conditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	var b legacyBuilder
+	var conds []Expr
+	for _, name := range sortedKeys(expected) {
+		e := expected[name]
+		var x Expr
+		switch {
+		case e.Value != nil && e.AttributeValueList != nil:
+			return nil, errPlain(sprintf(msgLegacyValueList, name))
+		case e.Exists != nil && e.ComparisonOperator != "":
+			return nil, errPlain(sprintf(msgLegacyExistsOp, name))
+		case e.AttributeValueList != nil && e.ComparisonOperator == "":
+			return nil, errPlain(sprintf(msgLegacyListNoOp, name))
+		case e.ComparisonOperator != "":
+			args := e.AttributeValueList
+			if e.Value != nil {
+				args = []storage.Value{*e.Value}
+			}
+			if spec, ok := legacyOps()[e.ComparisonOperator]; ok && args == nil && spec.args != 0 {
+				return nil, errPlain(sprintf(msgLegacyNeedValue, e.ComparisonOperator, name))
+			}
+			if err := checkLegacyOp(e.ComparisonOperator, args); err != nil {
+				return nil, err
+			}
+			x = b.condition(name, e.ComparisonOperator, args)
+		case e.Exists != nil && !*e.Exists:
+			if e.Value != nil {
+				return nil, errPlain(sprintf(msgLegacyExistsFalse, name))
+			}
+			x = b.condition(name, "NULL", nil)
+		case e.Value != nil:
+			x = b.condition(name, "EQ", []storage.Value{*e.Value})
+		case e.Exists != nil:
+			return nil, errPlain(sprintf(msgLegacyExistsTrue, name))
+		default:
+			return nil, errPlain(sprintf(msgLegacyExistsNull, name))
+		}
+		conds = append(conds, x)
+	}
+	if err := checkConditionCount(conditionalOperator, len(conds)); err != nil {
+		return nil, err
+	}
+	if len(conds) == 0 {
+		return nil, nil
+	}
+	return b.cond(combine(conds, join)), nil
+}
+
+// Filter compiles a legacy QueryFilter or ScanFilter with its
+// ConditionalOperator. Returns nil (no filter) for an empty map.
+func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
+	if err := emptyNameIn(filter); err != nil {
+		return nil, err
+	}
+	join, err := conditionalOp(conditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	var b legacyBuilder
+	var conds []Expr
+	for _, name := range sortedKeys(filter) {
+		f := filter[name]
+		if err := checkLegacyOp(f.ComparisonOperator, f.AttributeValueList); err != nil {
+			return nil, err
+		}
+		conds = append(conds, b.condition(name, f.ComparisonOperator, f.AttributeValueList))
+	}
+	if err := checkConditionCount(conditionalOperator, len(conds)); err != nil {
+		return nil, err
+	}
+	if len(conds) == 0 {
+		return nil, nil
+	}
+	return b.cond(combine(conds, join)), nil
+}
+
+// legacyKeyOp is the sort key condition of a legacy KeyConditions
+// operator; ok is false for one a key condition does not take.
+func legacyKeyOp(op string) (storage.SortOp, bool) {
+	switch op {
+	case "EQ":
+		return storage.SortEQ, true
+	case "LE":
+		return storage.SortLE, true
+	case "LT":
+		return storage.SortLT, true
+	case "GE":
+		return storage.SortGE, true
+	case "GT":
+		return storage.SortGT, true
+	case "BEGINS_WITH":
+		return storage.SortBeginsWith, true
+	case "BETWEEN":
+		return storage.SortBetween, true
+	}
+	return storage.SortAny, false
+}
+
+// legacyKeyTerms turns a KeyConditions map into key terms, in name order.
+func legacyKeyTerms(conds map[string]LegacyCondition) ([]keyTerm, error) {
+	if err := emptyNameIn(conds); err != nil {
+		return nil, err
+	}
+	var terms []keyTerm
+	for _, name := range sortedKeys(conds) {
+		c := conds[name]
+		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
+			return nil, err
+		}
+		op, ok := legacyKeyOp(c.ComparisonOperator)
+		t := keyTerm{pos: -1, name: name, op: op, unindexable: !ok}
+		copy(t.values[:], c.AttributeValueList)
+		terms = append(terms, t)
+	}
+	return terms, nil
+}
+
+// KeyConditions compiles the legacy KeyConditions map of Query.
+func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*KeyCondition, error) {
+	terms, err := legacyKeyTerms(conds)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) == 0 || len(terms) > 2 {
+		return nil, errPlain(msgKeyLength)
+	}
+	kc, kerr := bindKeyTerms(terms, ks)
+	if kerr != nil {
+		return nil, kerr
+	}
+	return kc, nil
+}
+
+// AttributesToGet compiles the legacy AttributesToGet list into a
+// projection of top-level attributes.
+func AttributesToGet(names []string) (*Projection, error) {
+	if slices.Contains(names, "") {
+		return nil, errPlain(MsgEmptyAttributeName)
+	}
+	seen := map[string]bool{}
+	p := &Projection{src: &ProjectionExpr{}}
+	for _, n := range names {
+		if err := checkAttributeName(n); err != nil {
+			return nil, err
+		}
+		if seen[n] {
+			return nil, errPlain(msgLegacyDupAttr)
+		}
+		seen[n] = true
+		p.paths = append(p.paths, Path{{Name: n}})
+		p.src.Paths = append(p.src.Paths, legacyPath(n))
+	}
+	p.trie = newProjTrie(p.paths)
+	return p, nil
+}
+
+// AttributeUpdates compiles the legacy AttributeUpdates map of UpdateItem.
+func AttributeUpdates(updates map[string]AttributeUpdate) (*Update, error) {
+	if err := emptyNameIn(updates); err != nil {
+		return nil, err
+	}
+	var b legacyBuilder
+	u := &Update{updateProgram: &updateProgram{src: &UpdateExpr{}}}
+	clauses := map[Token]*UpdateClause{}
+	for _, name := range sortedKeys(updates) {
+		if err := checkAttributeName(name); err != nil {
+			return nil, err
+		}
+		au := updates[name]
+		action := au.Action
+		if action == "" {
+			action = "PUT"
+		}
+		p := Path{{Name: name}}
+		ca := &compiledAction{path: p, legacy: true}
+		if au.Value == nil && action != "DELETE" {
+			if action != "PUT" && action != "ADD" {
+				return nil, errPlain(msgLegacyActionEnum)
+			}
+			return nil, errPlain(msgLegacyNoValue)
+		}
+		switch action {
+		case "PUT":
+			ca.op = SET
+			ca.value = b.value(*au.Value)
+		case "ADD":
+			k := au.Value.Kind()
+			if k != storage.KindN && k != storage.KindL && !k.IsSet() {
+				return nil, errPlain(sprintf(msgLegacyAddType, typeName(k)))
+			}
+			ca.op = ADD
+			ca.value = b.value(*au.Value)
+		case "DELETE":
+			ca.op = DELETE
+			if au.Value != nil {
+				if !au.Value.Kind().IsSet() {
+					return nil, errPlain(sprintf(msgLegacyDeleteType, typeName(au.Value.Kind())))
+				}
+				ca.value = b.value(*au.Value)
+			} else {
+				ca.op = REMOVE
+			}
+		default:
+			return nil, errPlain(msgLegacyActionEnum)
+		}
+		u.actions = append(u.actions, ca)
+		u.paths = append(u.paths, p)
+		cl := clauses[ca.op]
+		if cl == nil {
+			cl = &UpdateClause{Offset: -1, Op: ca.op}
+			clauses[ca.op] = cl
+			u.src.Clauses = append(u.src.Clauses, cl)
+		}
+		ua := &UpdateAction{Op: ca.op, Path: legacyPath(name)}
+		if ca.value != nil {
+			ua.Value = ca.value
+		}
+		cl.Actions = append(cl.Actions, ua)
+	}
+	u.tree = buildTree(u.actions)
+	u.setAttributes()
+	u.vals = b.vals
+	return u, nil
+}
+
+// MsgEmptyAttributeName (names.go) is also the answer to an attribute named
+// "" in a legacy parameter (Expected, KeyConditions, QueryFilter,
+// ScanFilter): AWS's and DynamoDB Local's wording.
+
+// emptyNameIn reports an attribute named "" among the keys of m.
+func emptyNameIn[V any](m map[string]V) *Error {
+	if _, ok := m[""]; ok {
+		return errPlain(MsgEmptyAttributeName)
+	}
+	return nil
+}

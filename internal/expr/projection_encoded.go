@@ -1,0 +1,167 @@
+package expr
+
+import (
+	"slices"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// Projecting stored items without decoding them: a Projector copies the
+// projected parts of a record into a new record (storage's encoding),
+// which the caller writes out as it writes a stored item (an
+// storage.ItemReader over storage.EncodedItemOf). The result is what
+// Apply gives for the decoded item (ProjectPaths' rules: missing paths
+// are skipped, maps keep only their projected entries, lists their
+// projected elements in index order, a path that is a prefix of another
+// takes the whole value).
+
+// projTrie is a projection's paths merged into a tree, built at
+// compilation and immutable: at each node, the names (sorted) and list
+// indexes (ascending) the paths continue with; leaf when a path ends
+// there, which takes the whole value whatever continues.
+type projTrie struct {
+	leaf   bool
+	names  []string
+	fields []*projTrie // fields[i] continues with names[i]
+	elems  []projElem
+}
+
+type projElem struct {
+	index int
+	node  *projTrie
+}
+
+// newProjTrie merges paths into a trie.
+func newProjTrie(paths []Path) *projTrie {
+	root := &projTrie{}
+	for _, p := range paths {
+		n := root
+		for _, s := range p {
+			n = n.child(s)
+		}
+		n.leaf = true
+	}
+	return root
+}
+
+func (n *projTrie) child(s PathStep) *projTrie {
+	if s.IsIndex {
+		i, found := slices.BinarySearchFunc(n.elems, s.Index, func(e projElem, idx int) int { return e.index - idx })
+		if !found {
+			n.elems = slices.Insert(n.elems, i, projElem{index: s.Index, node: &projTrie{}})
+		}
+		return n.elems[i].node
+	}
+	i, found := slices.BinarySearch(n.names, s.Name)
+	if !found {
+		n.names = slices.Insert(n.names, i, s.Name)
+		n.fields = slices.Insert(n.fields, i, &projTrie{})
+	}
+	return n.fields[i]
+}
+
+// Projector applies one Projection to stored items, keeping scratch space
+// between items; it is for one goroutine (one per request).
+type Projector struct {
+	trie   *projTrie
+	vals   []storage.EncodedValue
+	inline [8]storage.EncodedValue
+}
+
+// Projector returns a Projector for the projection.
+func (p *Projection) Projector() *Projector {
+	pr := &Projector{trie: p.trie}
+	if n := len(p.trie.names); n <= len(pr.inline) {
+		pr.vals = pr.inline[:n]
+	} else {
+		pr.vals = make([]storage.EncodedValue, n)
+	}
+	return pr
+}
+
+// Append appends to dst the projection of the stored item e in storage's
+// item encoding, key attributes among the others: read it with
+// storage.EncodedItemOf. It is Apply(e.Item()), encoded, and allocates
+// nothing but dst's growth.
+func (pr *Projector) Append(dst []byte, e storage.EncodedItem) []byte {
+	root := pr.trie
+	e.Lookup(root.names, pr.vals)
+	dst, mark := storage.AppendItemStart(dst)
+	count := 0
+	for i, name := range root.names {
+		if !pr.vals[i].IsValid() {
+			continue
+		}
+		start := len(dst)
+		var ok bool
+		if dst, ok = appendProjected(storage.AppendName(dst, name), root.fields[i], pr.vals[i]); ok {
+			count++
+		} else {
+			dst = dst[:start]
+		}
+	}
+	return storage.FinishCount(dst, mark, count)
+}
+
+// appendProjected appends the parts of v under trie node n; false (and
+// dst as it was) when nothing of v is projected.
+func appendProjected(dst []byte, n *projTrie, v storage.EncodedValue) ([]byte, bool) {
+	if n.leaf {
+		return v.AppendTo(dst), true
+	}
+	start := len(dst)
+	switch {
+	case v.Kind() == storage.KindM && len(n.names) > 0:
+		dst, mark := storage.AppendMapStart(dst)
+		count, j := 0, 0
+		parts := v.Parts()
+		for j < len(n.names) {
+			name, w, ok := parts.Next()
+			if !ok {
+				break
+			}
+			for j < len(n.names) && n.names[j] < name {
+				j++
+			}
+			if j == len(n.names) || n.names[j] != name {
+				continue
+			}
+			entry := len(dst)
+			var wrote bool
+			if dst, wrote = appendProjected(storage.AppendName(dst, name), n.fields[j], w); wrote {
+				count++
+			} else {
+				dst = dst[:entry]
+			}
+			j++
+		}
+		if count > 0 {
+			return storage.FinishCount(dst, mark, count), true
+		}
+	case v.Kind() == storage.KindL && len(n.elems) > 0:
+		dst, mark := storage.AppendListStart(dst)
+		count, j := 0, 0
+		parts := v.Parts()
+		for i := 0; j < len(n.elems); i++ {
+			_, w, ok := parts.Next()
+			if !ok {
+				break
+			}
+			if n.elems[j].index != i {
+				continue
+			}
+			var wrote bool
+			elem := len(dst)
+			if dst, wrote = appendProjected(dst, n.elems[j].node, w); wrote {
+				count++
+			} else {
+				dst = dst[:elem]
+			}
+			j++
+		}
+		if count > 0 {
+			return storage.FinishCount(dst, mark, count), true
+		}
+	}
+	return dst[:start], false
+}

@@ -1,0 +1,509 @@
+package persist
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// namespace is one namespace's directory: its DB, its log, its
+// snapshots and their compaction.
+type namespace struct {
+	name, dir string
+	opts      *Options
+	db        *storage.DB
+	wal       *wal
+	rec       Recovery
+	logEnd    uint64  // while loading: the last record found in the log
+	logV      uint32  // while loading: the format version of the last segment read
+	side      Sidecar // nil: none (sidecar.go)
+
+	// compactMu makes compactions one at a time; it guards snaps and stats.
+	compactMu sync.Mutex
+	snaps     []snapFile // the snapshots kept, oldest first
+	stats     Stats
+	kick      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+}
+
+// Recovery says how a namespace was loaded.
+type Recovery struct {
+	// Snapshot is the snapshot file loaded ("" for none), which holds
+	// every record up to SnapshotLSN.
+	Snapshot    string
+	SnapshotLSN uint64
+	// Skipped lists the snapshots passed over, newest first, with why;
+	// each was renamed with the suffix ".corrupt".
+	Skipped []string
+	// Records is the number of log records replayed after the snapshot,
+	// up to LastLSN.
+	Records int
+	LastLSN uint64
+	// Cut says what was cut off the end of the log and why ("" when
+	// nothing was); the bytes are kept beside it.
+	Cut string
+	// Items is the number of items loaded, Took how long it all took.
+	Items int64
+	Took  time.Duration
+}
+
+// segFile and snapFile are a segment and a snapshot on disk.
+type segFile struct {
+	name  string
+	first uint64
+}
+
+type snapFile struct {
+	name string
+	lsn  uint64
+	size int64
+}
+
+// listDir returns the segments and snapshots in dir, each in LSN order,
+// and removes unfinished snapshots (*.tmp).
+func listDir(dir string) ([]segFile, []snapFile, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var segs []segFile
+	var snaps []snapFile
+	for _, e := range ents {
+		n := e.Name()
+		var lsn uint64
+		switch {
+		case strings.HasSuffix(n, ".tmp"):
+			os.Remove(filepath.Join(dir, n))
+		case len(n) == len("wal-0000000000000000.log") && scanHex(n, "wal-%016x.log", &lsn) && segName(lsn) == n:
+			segs = append(segs, segFile{name: n, first: lsn})
+		case len(n) == len("snap-0000000000000000.snap") && scanHex(n, "snap-%016x.snap", &lsn) && snapName(lsn) == n:
+			info, err := e.Info()
+			if err != nil {
+				return nil, nil, err
+			}
+			snaps = append(snaps, snapFile{name: n, lsn: lsn, size: info.Size()})
+		}
+	}
+	slices.SortFunc(segs, func(a, b segFile) int { return cmpU64(a.first, b.first) })
+	slices.SortFunc(snaps, func(a, b snapFile) int { return cmpU64(a.lsn, b.lsn) })
+	return segs, snaps, nil
+}
+
+func scanHex(s, format string, v *uint64) bool {
+	_, err := fmt.Sscanf(s, format, v)
+	return err == nil
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// openNamespace loads (or creates) the namespace in dir: the newest
+// snapshot that loads, then the log after it; see doc.go, Recovery.
+func openNamespace(name, dir string, opts *Options) (*namespace, error) {
+	start := time.Now()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("persist: namespace %s: %w", name, err)
+	}
+	segs, snaps, err := listDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("persist: namespace %s: %w", name, err)
+	}
+	w := &wal{dir: dir, opts: opts, loading: true}
+	w.pool.New = func() any { b := make([]byte, 0, 4096); return &b }
+	ns := &namespace{name: name, dir: dir, opts: opts, wal: w}
+	if opts.Sidecar != nil {
+		ns.side = opts.Sidecar(name)
+	}
+	fail := func(err error) (*namespace, error) {
+		return nil, fmt.Errorf("persist: namespace %s: %w", name, err)
+	}
+
+	// The newest snapshot that loads.
+	var base uint64
+	var pieces [][]byte
+	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
+		db := storage.NewDB(w)
+		db.SetVectorIndexOptions(opts.VectorIndexes)
+		lsn, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), ns.progress("snapshot", snaps[i].name, snaps[i].size))
+		switch {
+		case err == nil:
+			ns.db, base, pieces = db, lsn, pcs
+			ns.snaps = snaps[:i+1]
+			ns.rec.Snapshot, ns.rec.SnapshotLSN = snaps[i].name, lsn
+			w.snapSize = snaps[i].size
+		case errors.Is(err, ErrNewerFormat):
+			return fail(fmt.Errorf("%s: %w", snaps[i].name, err))
+		case errors.Is(err, ErrCorrupt):
+			ns.rec.Skipped = append(ns.rec.Skipped, fmt.Sprintf("%s: %v", snaps[i].name, err))
+			opts.Logger.Warn("persist: snapshot unusable, trying an older one", "namespace", name, "snapshot", snaps[i].name, "err", err)
+			if err := os.Rename(filepath.Join(dir, snaps[i].name), filepath.Join(dir, snaps[i].name+".corrupt")); err != nil {
+				return fail(err)
+			}
+		default:
+			return fail(fmt.Errorf("%s: %w", snaps[i].name, err))
+		}
+	}
+	if ns.db == nil {
+		ns.db = storage.NewDB(w)
+		ns.db.SetVectorIndexOptions(opts.VectorIndexes)
+	}
+	if ns.side != nil {
+		if err := ns.side.Load(ns.db, pieces); err != nil {
+			return fail(fmt.Errorf("%s: its sidecar state: %w", ns.rec.Snapshot, err))
+		}
+	}
+	pieces = nil
+
+	// The log after it.
+	last, err := ns.replay(segs, base)
+	if err != nil {
+		return fail(err)
+	}
+	ns.rec.LastLSN, ns.rec.Items = last, countItems(ns.db)
+	if err := ns.openActive(last); err != nil {
+		return fail(err)
+	}
+	w.loading = false
+	w.compact = ns.kickCompaction
+	w.startSyncer()
+	ns.kick, ns.stop, ns.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	go ns.compactLoop()
+	ns.compactMu.Lock()
+	ns.cleanupLocked()
+	ns.compactMu.Unlock()
+	w.mu.Lock()
+	if w.needsCompactionLocked() {
+		ns.kickCompaction() // a long log is folded now, not at the next write
+	}
+	w.mu.Unlock()
+	ns.rec.Took = time.Since(start)
+	if len(snaps) > 0 || len(segs) > 0 {
+		opts.Logger.Info("persist: namespace loaded", "namespace", name, "snapshot", ns.rec.Snapshot,
+			"records", ns.rec.Records, "lsn", last, "took", ns.rec.Took)
+	}
+	return ns, nil
+}
+
+// countItems returns the number of items in db's tables.
+func countItems(db *storage.DB) int64 {
+	var n int64
+	for _, t := range db.Tables() {
+		n += int64(t.ItemCount())
+	}
+	return n
+}
+
+// progress returns the function that reports a phase's progress to
+// Options.Progress, every ProgressBytes and at its end.
+func (ns *namespace) progress(phase, name string, total int64) func(read, total, items int64) {
+	if ns.opts.Progress == nil {
+		return nil
+	}
+	next := int64(0)
+	return func(read, _, items int64) {
+		if read < next && read < total {
+			return
+		}
+		next = read + ns.opts.ProgressBytes
+		p := Progress{Namespace: ns.name, Phase: phase, File: name, Bytes: read, Total: total, Done: read >= total}
+		if phase == "snapshot" {
+			p.Items = items
+		} else {
+			p.Records = items
+		}
+		ns.opts.Progress(p)
+	}
+}
+
+// replay applies the records of segs after base to the DB and returns
+// the LSN of the last record the DB holds. A damaged or torn frame, or a
+// gap between segments (records lost in a crash before they reached the
+// disk, or a segment removed), ends the log there (cutLog). No usable
+// snapshot and a log that does not start at record 1 is an error, as is a
+// record that does not parse although its checksum is right, or that
+// does not apply.
+func (ns *namespace) replay(segs []segFile, base uint64) (uint64, error) {
+	// The first segment that may hold records after base.
+	first := 0
+	for i := range segs {
+		if segs[i].first <= base+1 {
+			first = i
+		}
+	}
+	if len(segs) > 0 && segs[first].first > base+1 && base == 0 {
+		why := "no snapshot"
+		if len(ns.rec.Skipped) > 0 {
+			why = "no usable snapshot (" + strings.Join(ns.rec.Skipped, "; ") + ")"
+		}
+		return 0, fmt.Errorf("%s and the log starts at record %d: refusing to open a namespace missing records 1 to %d; move the directory aside to start it empty",
+			why, segs[first].first, segs[first].first-1)
+	}
+	last := base
+	for i := first; i < len(segs); i++ {
+		seg := segs[i]
+		if seg.first > last+1 {
+			reason := fmt.Errorf("segment %s starts at record %d, after record %d: the records between are missing", seg.name, seg.first, last)
+			if i == first {
+				return last, ns.cutLog(nil, 0, reason, segs[i:])
+			}
+			st, err := os.Stat(filepath.Join(ns.dir, segs[i-1].name))
+			if err != nil {
+				return 0, err
+			}
+			return last, ns.cutLog(&segs[i-1], st.Size(), reason, segs[i:])
+		}
+		end, torn, err := ns.replaySegment(seg, base, &last)
+		if err != nil {
+			return 0, err
+		}
+		if torn != nil {
+			return last, ns.cutLog(&seg, end, torn, segs[i+1:])
+		}
+	}
+	return last, nil
+}
+
+// replaySegment applies the records of seg after base (and *last),
+// advancing *last. It returns where the segment's good frames end and,
+// if it ends in damage rather than at its end, why.
+func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int64, error, error) {
+	path := filepath.Join(ns.dir, seg.name)
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, nil, err
+	}
+	hb := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, hb); err != nil {
+		return 0, fmt.Errorf("header: %v", err), nil
+	}
+	h, err := parseHeader(hb, kindSegment)
+	if errors.Is(err, ErrNewerFormat) {
+		return 0, nil, fmt.Errorf("%s: %w", seg.name, err)
+	}
+	if err != nil {
+		return 0, err, nil
+	}
+	if h.base != seg.first {
+		return 0, fmt.Errorf("header says first record %d", h.base), nil
+	}
+	ns.logV = h.version
+	report := ns.progress("log", seg.name, st.Size())
+	fr := &frameReader{r: bufio.NewReaderSize(f, 1<<20), off: headerSize, size: st.Size()}
+	want := seg.first
+	ns.logEnd = seg.first - 1
+	for {
+		at := fr.off
+		seq, payload, err := fr.next()
+		if err == io.EOF {
+			if report != nil {
+				report(st.Size(), st.Size(), int64(ns.rec.Records))
+			}
+			return fr.off, nil, nil
+		}
+		if err != nil {
+			return at, err, nil
+		}
+		if seq != want {
+			return at, fmt.Errorf("record numbered %d where %d belongs", seq, want), nil
+		}
+		want++
+		ns.logEnd = seq
+		if seq <= *last {
+			continue // in the snapshot
+		}
+		var when time.Time
+		body := payload
+		if h.version >= versionTimes {
+			ms, k := binary.Varint(payload)
+			if k <= 0 {
+				return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but its time does not parse (a bug)", seg.name, seq, at)
+			}
+			when, body = time.UnixMilli(ms), payload[k:]
+		}
+		r, err := storage.ParseRecord(body)
+		if err != nil {
+			return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but it does not parse (written by a newer version, or a bug): %w", seg.name, seq, at, err)
+		}
+		apply := func() error { return ns.db.Apply(r, nil) }
+		if ns.side != nil {
+			side := apply
+			apply = func() error { return ns.side.Replay(r, when, side) }
+		}
+		if err := apply(); err != nil {
+			return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
+		}
+		*last = seq
+		ns.rec.Records++
+		ns.wal.sinceSnap += frameHeader + int64(len(payload))
+		if report != nil {
+			report(fr.off, st.Size(), int64(ns.rec.Records))
+		}
+	}
+}
+
+// cutLog ends the log at byte off of seg (nil: before every segment),
+// where damage was found (reason): the bytes from there on are kept in a
+// file beside it (<segment>.cut-<offset>), the segment is truncated, and
+// the segments after it are renamed <name>.cut. The log then ends with
+// the last whole record before the damage: every transaction in it is
+// whole.
+func (ns *namespace) cutLog(seg *segFile, off int64, reason error, later []segFile) error {
+	var msg string
+	if seg != nil {
+		path := filepath.Join(ns.dir, seg.name)
+		st, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		kept := ""
+		switch {
+		case st.Size() == 0: // created, not yet written: nothing to keep
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+		case off < headerSize:
+			kept = seg.name + ".cut"
+			if err := os.Rename(path, filepath.Join(ns.dir, kept)); err != nil {
+				return err
+			}
+		case off < st.Size():
+			kept = fmt.Sprintf("%s.cut-%d", seg.name, off)
+			if err := saveTail(path, off, filepath.Join(ns.dir, kept)); err != nil {
+				return fmt.Errorf("keeping the damaged end of %s: %w", seg.name, err)
+			}
+			if err := truncateSync(path, off); err != nil {
+				return err
+			}
+		}
+		msg = fmt.Sprintf("%s at byte %d: %v; %d bytes cut", seg.name, off, reason, st.Size()-off)
+		if kept != "" {
+			msg += ", kept in " + kept
+		}
+	} else {
+		msg = reason.Error()
+	}
+	var dropped []string
+	for _, s := range later {
+		if err := os.Rename(filepath.Join(ns.dir, s.name), filepath.Join(ns.dir, s.name+".cut")); err != nil {
+			return err
+		}
+		dropped = append(dropped, s.name)
+	}
+	if err := syncDir(ns.dir); err != nil {
+		return err
+	}
+	if len(dropped) > 0 {
+		msg += fmt.Sprintf("; later segments set aside as *.cut: %s", strings.Join(dropped, ", "))
+	}
+	ns.rec.Cut = msg
+	ns.opts.Logger.Warn("persist: log cut at damage; the namespace holds every whole record before it", "namespace", ns.name, "cut", msg)
+	return nil
+}
+
+// saveTail copies the bytes of path from off on into a new file, durably.
+func saveTail(path string, off int64, to string) error {
+	src, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if _, err := src.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if err == nil {
+		err = dst.Sync()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func truncateSync(path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Truncate(size)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// openActive opens the last segment to append to, or creates one, so
+// that the next record is last+1. It creates one when the log ends
+// before last: a snapshot may hold records the log lost (they were
+// written, not yet synced, when the system crashed), and a segment's
+// records follow each other without a gap.
+func (ns *namespace) openActive(last uint64) error {
+	w := ns.wal
+	w.next = last + 1
+	segs, _, err := listDir(ns.dir)
+	if err != nil {
+		return err
+	}
+	// A segment of an earlier format version is not appended to: a
+	// segment is of one version throughout.
+	if n := len(segs); n > 0 && ns.logEnd == last && ns.logV == formatVersion {
+		s := segs[n-1]
+		f, err := ns.opts.newFile(filepath.Join(ns.dir, s.name), os.O_RDWR)
+		if err != nil {
+			return err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return err
+		}
+		w.f, w.fname, w.off = f, s.name, st.Size()
+		return nil
+	}
+	f, name, err := w.createSegment(last + 1)
+	if err != nil {
+		return err
+	}
+	w.f, w.fname, w.off = f, name, headerSize
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return syncDir(ns.dir)
+}
+
+// close stops the namespace's compaction and closes its log.
+func (ns *namespace) close() error {
+	close(ns.stop)
+	<-ns.done
+	return ns.wal.close()
+}

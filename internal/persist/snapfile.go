@@ -1,0 +1,359 @@
+package persist
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// Snapshot files: a namespace's DB at one LSN, written from a
+// storage.Snapshot in the background and loaded at start-up.
+//
+//	file    = header(kind 'S', base: the LSN) { frame }
+//	payload = 1 record | 3 piece | 2 end
+//	end     = uvarint(tables) uvarint(items) uvarint(frames before it)
+//
+// The records are storage's binary form (storage.AppendRecord): first
+// the DB's metadata, one RecordMeta per key; then per table, in name
+// order, a RecordCreateTable (name, ID, key schema, index definitions,
+// metadata) followed by RecordCommits of up to snapChunkItems of its
+// items, in scan order, each a write of the item's stored image. Index
+// entries are not written: loading fills the indexes from the items.
+// After the tables come the sidecar's pieces (sidecar.go; format version
+// 2), opaque bytes handed back to it at load. A file without its end
+// frame, or whose counts differ, is not a snapshot.
+
+// Snapshot payload types.
+const (
+	snapRecord = 1
+	snapEnd    = 2
+	snapPiece  = 3
+)
+
+// snapChunkItems and snapChunkBytes bound the items of one record.
+const (
+	snapChunkItems = 1024
+	snapChunkBytes = 256 << 10
+)
+
+// snapName is the file name of the snapshot that holds every record up
+// to lsn.
+func snapName(lsn uint64) string { return fmt.Sprintf("snap-%016x.snap", lsn) }
+
+// appender writes frames to a file through a buffer.
+type appender struct {
+	f     file
+	off   int64
+	buf   []byte
+	seq   uint64
+	frame []byte
+}
+
+func (a *appender) flush() error {
+	if len(a.buf) == 0 {
+		return nil
+	}
+	if _, err := a.f.WriteAt(a.buf, a.off); err != nil {
+		return err
+	}
+	a.off += int64(len(a.buf))
+	a.buf = a.buf[:0]
+	return nil
+}
+
+// frame appends one frame of payload type typ; fill appends the rest.
+func (a *appender) add(typ byte, fill func([]byte) ([]byte, error)) error {
+	fr := append(a.frame[:0], make([]byte, frameHeader)...)
+	fr = append(fr, typ)
+	fr, err := fill(fr)
+	if err != nil {
+		return err
+	}
+	if len(fr)-frameHeader > maxFrame {
+		return fmt.Errorf("persist: snapshot frame of %d bytes", len(fr)-frameHeader)
+	}
+	sealFrame(fr, a.seq)
+	a.seq++
+	a.buf = append(a.buf, fr...)
+	a.frame = fr
+	if len(a.buf) >= 1<<20 {
+		return a.flush()
+	}
+	return nil
+}
+
+// writeSnapshot writes snap, which holds every record up to lsn, as
+// dir/snapName(lsn): into a temporary file, made durable, then renamed
+// into place and the directory synced, so the file either is there whole
+// or is not. It returns the file's name and size.
+// side, when not nil, writes the sidecar's pieces (Sidecar.Capture).
+func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64, side func(emit func([]byte) error) error) (string, int64, error) {
+	name := snapName(lsn)
+	var a *appender
+	err := replaceFile(opts.newFile, dir, name, func(f file) error {
+		a = &appender{f: f}
+		return a.writeAll(snap, lsn, side)
+	})
+	if err != nil {
+		return "", 0, fmt.Errorf("persist: writing snapshot %s: %w", name, err)
+	}
+	return name, a.off, nil
+}
+
+func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit func([]byte) error) error) error {
+	a.buf = appendHeader(a.buf, fileHeader{kind: kindSnapshot, version: formatVersion, base: lsn})
+	record := func(r *storage.Record) error {
+		return a.add(snapRecord, func(b []byte) ([]byte, error) { return storage.AppendRecord(b, r) })
+	}
+	for _, k := range snap.MetaKeys() {
+		if err := record(&storage.Record{Kind: storage.RecordMeta, Key: k, Value: snap.Meta(k)}); err != nil {
+			return err
+		}
+	}
+	var items uint64
+	tables := snap.Tables()
+	for _, ts := range tables {
+		def := storage.TableDef{Name: ts.Name(), ID: ts.ID(), Schema: ts.KeySchema(), Indexes: ts.Indexes(), VectorIndexes: ts.VectorIndexes(), Meta: map[string][]byte{}}
+		for _, k := range ts.MetaKeys() {
+			def.Meta[k] = ts.Meta(k)
+		}
+		if err := record(&storage.Record{Kind: storage.RecordCreateTable, Table: def.ID, Def: &def}); err != nil {
+			return err
+		}
+		chunk := &storage.Record{Kind: storage.RecordCommit}
+		size := 0
+		var err error
+		flush := func() {
+			if len(chunk.Writes) > 0 && err == nil {
+				err = record(chunk)
+				chunk.Writes, size = chunk.Writes[:0], 0
+			}
+		}
+		ts.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
+			chunk.Writes = append(chunk.Writes, storage.ItemWrite{Table: def.ID, Committed: storage.Committed{Key: e.Key(), New: e, HasNew: true}})
+			size += e.Size()
+			items++
+			if len(chunk.Writes) >= snapChunkItems || size >= snapChunkBytes {
+				flush()
+			}
+			return err == nil
+		})
+		flush()
+		if err != nil {
+			return err
+		}
+	}
+	if side != nil {
+		err := side(func(p []byte) error {
+			if len(p) == 0 {
+				return nil
+			}
+			return a.add(snapPiece, func(b []byte) ([]byte, error) { return append(b, p...), nil })
+		})
+		if err != nil {
+			return fmt.Errorf("sidecar: %w", err)
+		}
+	}
+	frames := a.seq
+	if err := a.add(snapEnd, func(b []byte) ([]byte, error) {
+		b = binary.AppendUvarint(b, uint64(len(tables)))
+		b = binary.AppendUvarint(b, items)
+		return binary.AppendUvarint(b, frames), nil
+	}); err != nil {
+		return err
+	}
+	return a.flush()
+}
+
+// snapLoad is a snapshot file being loaded into a DB.
+type snapLoad struct {
+	db       *storage.DB
+	v        uint32   // the file's format version
+	pieces   [][]byte // the sidecar's
+	sideSeen bool     // a piece was read: no record may follow
+	b        *storage.TableBuilder
+	def      *storage.TableDef
+	tables   uint64
+	items    uint64
+}
+
+// loadSnapshot loads the snapshot file at path into db, which must be
+// empty, and returns the LSN it holds every record up to and the
+// sidecar's pieces. Any damage
+// fails it (wrapping ErrCorrupt, or ErrNewerFormat), leaving db partly
+// loaded: the caller throws db away.
+func loadSnapshot(db *storage.DB, path string, progress func(read, total int64, items int64)) (uint64, [][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, nil, err
+	}
+	var pieces [][]byte
+	lsn, err := readSnapshot(db, f, st.Size(), progress, &pieces)
+	return lsn, pieces, err
+}
+
+// readSnapshot is loadSnapshot of the size bytes of r.
+// The sidecar's pieces go to *pieces (nil: dropped).
+func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, total int64, items int64), pieces *[][]byte) (uint64, error) {
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 1<<20)
+	hb := make([]byte, headerSize)
+	if _, err := io.ReadFull(br, hb); err != nil {
+		return 0, fmt.Errorf("%w: snapshot header: %v", ErrCorrupt, err)
+	}
+	h, err := parseHeader(hb, kindSnapshot)
+	if err != nil {
+		return 0, err
+	}
+	fr := &frameReader{r: br, off: headerSize, size: size}
+	l := &snapLoad{db: db, v: h.version}
+	for want := uint64(0); ; want++ {
+		seq, payload, err := fr.next()
+		if err == io.EOF {
+			return 0, fmt.Errorf("%w: snapshot ends without its end frame (%d frames)", ErrCorrupt, want)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
+		}
+		if seq != want {
+			return 0, fmt.Errorf("%w: frame %d numbered %d", ErrCorrupt, want, seq)
+		}
+		done, err := l.frame(payload, want)
+		if err != nil {
+			return 0, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
+		}
+		if progress != nil {
+			progress(cr.n-int64(br.Buffered()), size, int64(l.items))
+		}
+		if done {
+			if fr.off != size {
+				return 0, fmt.Errorf("%w: %d bytes after the end frame", ErrCorrupt, size-fr.off)
+			}
+			if pieces != nil {
+				*pieces = l.pieces
+			}
+			return h.base, nil
+		}
+	}
+}
+
+// frame loads one frame's payload; done after the end frame.
+func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
+	switch p[0] {
+	case snapEnd:
+		if err := l.finishTable(); err != nil {
+			return false, err
+		}
+		var v [3]uint64
+		rest := p[1:]
+		for i := range v {
+			x, k := binary.Uvarint(rest)
+			if k <= 0 {
+				return false, errors.New("bad end frame")
+			}
+			v[i], rest = x, rest[k:]
+		}
+		if len(rest) != 0 || v[0] != l.tables || v[1] != l.items || v[2] != n {
+			return false, fmt.Errorf("end frame says %d tables, %d items, %d frames; read %d, %d, %d", v[0], v[1], v[2], l.tables, l.items, n)
+		}
+		return true, nil
+	case snapPiece:
+		if l.v < versionTimes || len(p) < 2 {
+			return false, fmt.Errorf("payload type %d", p[0])
+		}
+		if err := l.finishTable(); err != nil {
+			return false, err
+		}
+		l.sideSeen = true
+		l.pieces = append(l.pieces, bytes.Clone(p[1:]))
+		return false, nil
+	case snapRecord:
+		if l.sideSeen {
+			return false, errors.New("a record after the sidecar's pieces")
+		}
+	default:
+		return false, fmt.Errorf("payload type %d", p[0])
+	}
+	// Parsed without a copy (the frame's buffer is reused by the next
+	// frame): a commit's images go to the TableBuilder, which copies
+	// them; any other record, whose strings are kept, is parsed again
+	// with its own copy.
+	r, err := storage.ParseRecordTransient(p[1:])
+	if err == nil && r.Kind != storage.RecordCommit {
+		r, err = storage.ParseRecord(p[1:])
+	}
+	if err != nil {
+		return false, err
+	}
+	switch r.Kind {
+	case storage.RecordMeta:
+		if r.Table != "" || l.def != nil {
+			return false, errors.New("table metadata record in a snapshot")
+		}
+		return false, l.db.SetMeta(r.Key, r.Value)
+	case storage.RecordCreateTable:
+		if err := l.finishTable(); err != nil {
+			return false, err
+		}
+		if l.b, err = storage.NewTableBuilder(*r.Def); err != nil {
+			return false, err
+		}
+		l.def = r.Def
+		return false, nil
+	case storage.RecordCommit:
+		if l.b == nil {
+			return false, errors.New("items before their table")
+		}
+		for _, w := range r.Writes {
+			if w.Table != l.def.ID || !w.HasNew || w.HadOld {
+				return false, fmt.Errorf("item write of table %q in table %q's items", w.Table, l.def.ID)
+			}
+			if err := l.b.Add(w.New); err != nil {
+				return false, err
+			}
+			l.items++
+		}
+		return false, nil
+	}
+	return false, fmt.Errorf("%s record in a snapshot", r.Kind)
+}
+
+// finishTable makes the table being built a table of the DB.
+func (l *snapLoad) finishTable() error {
+	if l.b == nil {
+		return nil
+	}
+	snap, err := l.b.Finish()
+	if err != nil {
+		return err
+	}
+	if _, err := l.db.RestoreTable(l.def.Name, l.def.ID, snap); err != nil {
+		return err
+	}
+	l.b, l.def = nil, nil
+	l.tables++
+	return nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
+}

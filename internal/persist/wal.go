@@ -1,0 +1,324 @@
+package persist
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// The log: a namespace's storage.Hook. Commit appends one frame per
+// record to the active segment with one write (pwrite) under the log's
+// lock, so records are in the log in the order the DB commits them and a
+// failed write is undone before anyone else appends; Wait waits for the
+// syncer's fdatasync to cover the record (Sync and Group). A segment past
+// Options.SegmentBytes is closed for a new one; the syncer makes the old
+// one durable and closes it.
+
+// errClosed: the store was closed; the DB accepts no more writes.
+var errClosed = errors.New("persist: store closed")
+
+// wal is a namespace's log and the hook of its DB.
+type wal struct {
+	dir  string
+	opts *Options
+	pool sync.Pool // *[]byte frame buffers
+
+	// mu guards the fields up to syncMu. Commit takes it under the locks
+	// of the tables it commits (and the DB's catalog lock), so the lock
+	// order is Table.mu, DB.mu, wal.mu; nothing holding mu calls into
+	// the DB. No fsync runs under mu.
+	mu        sync.Mutex
+	f         file   // the active segment
+	fname     string // its name
+	off       int64  // its size: where the next frame goes
+	next      uint64 // the LSN the next record gets
+	loading   bool   // records are being loaded: Commit logs nothing
+	closed    bool
+	broken    error  // set when the log cannot go on; every Commit returns it
+	sinceSnap int64  // bytes logged since the last snapshot's mark
+	snapSize  int64  // the last snapshot's size, for the compaction threshold
+	closing   []file // rotated segments the syncer has to sync and close
+	dirDirty  bool   // a segment was created since the directory was synced
+	compact   func() // asks for a compaction (non-blocking)
+
+	// syncMu guards synced, syncErr and want; syncCond signals changes.
+	syncMu   sync.Mutex
+	syncCond *sync.Cond
+	synced   uint64 // every record up to this LSN is durable
+	syncErr  error  // the fdatasync that failed; every later Wait returns it
+	want     uint64 // the highest LSN a Wait is waiting for
+	kick     chan struct{}
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+// segName is the file name of the segment whose first record is lsn.
+func segName(lsn uint64) string { return fmt.Sprintf("wal-%016x.log", lsn) }
+
+// Commit appends r to the log; see storage.Hook.
+func (w *wal) Commit(r *storage.Record) (uint64, error) {
+	if w.loading {
+		// Set before the DB is handed out and cleared before: no lock
+		// needed. Loading records what the files already hold.
+		return 0, nil
+	}
+	bp := w.pool.Get().(*[]byte)
+	buf := append((*bp)[:0], make([]byte, frameHeader)...)
+	buf = binary.AppendVarint(buf, w.opts.Clock().UnixMilli())
+	buf, err := storage.AppendRecord(buf, r)
+	if err == nil && len(buf)-frameHeader > maxFrame {
+		err = fmt.Errorf("persist: a %s record of %d bytes is too large for the log (limit %d)", r.Kind, len(buf)-frameHeader, maxFrame)
+	}
+	var lsn uint64
+	if err == nil {
+		w.mu.Lock()
+		lsn, err = w.appendLocked(buf)
+		w.mu.Unlock()
+	}
+	if cap(buf) <= 1<<20 {
+		*bp = buf
+		w.pool.Put(bp)
+	}
+	if err != nil || w.opts.Durability == None {
+		return 0, err
+	}
+	return lsn, nil
+}
+
+// appendLocked writes frame (header space first) as the next record and
+// returns its LSN. A failed write is cut off again, so
+// the log never holds half a frame before a whole one; if that fails too
+// the log is broken.
+func (w *wal) appendLocked(frame []byte) (uint64, error) {
+	switch {
+	case w.broken != nil:
+		return 0, w.broken
+	case w.closed:
+		return 0, errClosed
+	}
+	if w.off > headerSize && w.off+int64(len(frame)) > w.opts.SegmentBytes {
+		if err := w.rotateLocked(); err != nil {
+			return 0, err
+		}
+	}
+	lsn := w.next
+	sealFrame(frame, lsn)
+	if _, err := w.f.WriteAt(frame, w.off); err != nil {
+		if terr := w.f.Truncate(w.off); terr != nil {
+			w.broken = fmt.Errorf("persist: log segment %s: a failed append (%v) could not be undone (%v); no more writes are accepted until restart", w.fname, err, terr)
+		}
+		return 0, fmt.Errorf("persist: appending to log segment %s: %w", w.fname, err)
+	}
+	w.off += int64(len(frame))
+	w.next++
+	w.sinceSnap += int64(len(frame))
+	if w.needsCompactionLocked() {
+		w.compact()
+	}
+	return lsn, nil
+}
+
+// needsCompactionLocked reports whether the log since the last snapshot
+// has outgrown the thresholds (Options.CompactBytes, CompactRatio).
+func (w *wal) needsCompactionLocked() bool {
+	return w.compact != nil && w.opts.CompactBytes >= 0 && w.sinceSnap > w.opts.CompactBytes &&
+		float64(w.sinceSnap) > w.opts.CompactRatio*float64(w.snapSize)
+}
+
+// rotateLocked starts a new segment at the next LSN. The old one is left
+// to the syncer (Sync, Group) to make durable and close; with None it is
+// closed now.
+func (w *wal) rotateLocked() error {
+	f, name, err := w.createSegment(w.next)
+	if err != nil {
+		return err
+	}
+	if w.opts.Durability == None {
+		w.f.Close()
+	} else {
+		w.closing = append(w.closing, w.f)
+	}
+	w.f, w.fname, w.off, w.dirDirty = f, name, headerSize, true
+	return nil
+}
+
+// rotate is rotateLocked for a caller without the lock (compaction), if
+// the active segment holds any record.
+func (w *wal) rotate() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.off == headerSize || w.broken != nil || w.closed {
+		return nil
+	}
+	return w.rotateLocked()
+}
+
+// createSegment creates the segment file whose first record is first,
+// with its header written (not yet synced).
+func (w *wal) createSegment(first uint64) (file, string, error) {
+	name := segName(first)
+	path := filepath.Join(w.dir, name)
+	f, err := w.opts.newFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL)
+	if err != nil {
+		return nil, "", fmt.Errorf("persist: creating log segment: %w", err)
+	}
+	hdr := appendHeader(nil, fileHeader{kind: kindSegment, version: formatVersion, base: first})
+	if _, err := f.WriteAt(hdr, 0); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, "", fmt.Errorf("persist: creating log segment %s: %w", name, err)
+	}
+	return f, name, nil
+}
+
+// mark is called in DB.Snapshot's callback, with no commit in flight: it
+// returns the LSN the snapshot holds every record up to, and restarts the
+// count of bytes logged since (returning the count before, for unmark).
+func (w *wal) mark() (uint64, int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	before := w.sinceSnap
+	w.sinceSnap = 0
+	return w.next - 1, before
+}
+
+// unmark adds back the bytes a failed compaction's mark took away.
+func (w *wal) unmark(before int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sinceSnap += before
+}
+
+// setSnapSize records the size of the newest snapshot.
+func (w *wal) setSnapSize(size int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.snapSize = size
+}
+
+// Wait waits until record lsn is durable; see storage.Hook.
+func (w *wal) Wait(lsn uint64) error {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	for w.synced < lsn && w.syncErr == nil {
+		if lsn > w.want {
+			w.want = lsn
+			select {
+			case w.kick <- struct{}{}:
+			default:
+			}
+		}
+		w.syncCond.Wait()
+	}
+	if w.synced >= lsn {
+		return nil
+	}
+	return w.syncErr
+}
+
+// startSyncer starts the goroutine that makes the log durable for Wait.
+func (w *wal) startSyncer() {
+	w.syncCond = sync.NewCond(&w.syncMu)
+	w.kick = make(chan struct{}, 1)
+	w.stop = make(chan struct{})
+	w.done = make(chan struct{})
+	if w.opts.Durability == None {
+		close(w.done)
+		return
+	}
+	go w.syncer()
+}
+
+func (w *wal) syncer() {
+	defer close(w.done)
+	for {
+		select {
+		case <-w.kick:
+		case <-w.stop:
+			w.syncPass()
+			return
+		}
+		if w.opts.Durability == Group {
+			select {
+			case <-time.After(w.opts.GroupWindow):
+			case <-w.stop:
+			}
+		}
+		w.syncPass()
+	}
+}
+
+// syncPass makes every record written so far durable: the rotated
+// segments, the active one, the directory when a segment was created.
+// A failure breaks the log: after a failed fdatasync the kernel may have
+// dropped the pages it could not write, so nothing later can be trusted
+// to follow them.
+func (w *wal) syncPass() {
+	w.mu.Lock()
+	target, cur, closing, dirty := w.next-1, w.f, w.closing, w.dirDirty
+	w.closing, w.dirDirty = nil, false
+	w.mu.Unlock()
+	var err error
+	for _, f := range closing {
+		if e := f.Sync(); e != nil && err == nil {
+			err = e
+		}
+		f.Close()
+	}
+	if err == nil && cur != nil {
+		err = cur.Sync()
+	}
+	if err == nil && dirty {
+		err = syncDir(w.dir)
+	}
+	if err != nil {
+		err = fmt.Errorf("persist: syncing the log: %w; no more writes are accepted until restart", err)
+		w.mu.Lock()
+		if w.broken == nil {
+			w.broken = err
+		}
+		w.mu.Unlock()
+	}
+	w.syncMu.Lock()
+	if err != nil && w.syncErr == nil {
+		w.syncErr = err
+	} else if err == nil && target > w.synced {
+		w.synced = target
+	}
+	w.syncCond.Broadcast()
+	w.syncMu.Unlock()
+}
+
+// close stops the log: no more commits, everything written made durable
+// (whatever the mode) and the files closed.
+func (w *wal) close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil
+	}
+	w.closed = true
+	w.mu.Unlock()
+	close(w.stop)
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var err error
+	for _, f := range append(w.closing, w.f) {
+		if e := f.Sync(); e != nil && err == nil && w.broken == nil {
+			err = e
+		}
+		f.Close()
+	}
+	w.closing = nil
+	if e := syncDir(w.dir); e != nil && err == nil {
+		err = e
+	}
+	return err
+}
