@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // module is the module's path; ours are the packages under it.
@@ -169,9 +171,7 @@ func TestMatches(t *testing.T) {
 		{"emulator/internal/...", "emulator/internalx/y", false},
 	}
 	for _, tc := range tests {
-		if got := matches(tc.pattern, tc.p); got != tc.want {
-			t.Errorf("matches(%q, %q) = %v, want %v", tc.pattern, tc.p, got, tc.want)
-		}
+		require.Equal(t, tc.want, matches(tc.pattern, tc.p), "matches(%q, %q)", tc.pattern, tc.p)
 	}
 }
 
