@@ -45,7 +45,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/apierr", may: []string{"internal/storage", "internal/expr"}, tests: true, internal: true},
 	{pkg: "emulator/internal/wire", may: []string{"internal/storage", "internal/expr", "emulator/internal/apierr"}, tests: true, internal: true},
 	{pkg: "emulator/internal/streamlog", may: []string{"internal/storage"}, tests: true, internal: true},
-	{pkg: "emulator/internal/zstdread", internal: true},                                   // ZSTD objects through the standard library's decoder
+	{pkg: "emulator/internal/zstdread", internal: true},                                   // ZSTD objects through klauspost/compress's decoder
 	{pkg: "emulator/internal/testkit", may: []string{"internal/storage"}, internal: true}, // what the emulator's tests share
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread"}, tests: true, internal: true},

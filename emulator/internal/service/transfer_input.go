@@ -14,7 +14,7 @@ import (
 // The input objects of ImportTable (imports.go) and StartBulkPutItems
 // (bulk_input.go): one opener for their three compressions (AWS's
 // InputCompressionType: NONE, GZIP, ZSTD) and one reader of Ion objects.
-// ZSTD is read with the standard library's decoder (zstdread), whose
+// ZSTD is read with klauspost/compress's decoder (zstdread), whose
 // memory is bounded: a frame that refers back more than 8 MB is an error.
 
 // errNotCompressed: an object is not in the compression asked for.

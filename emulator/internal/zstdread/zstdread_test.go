@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/stretchr/testify/require"
 )
 
 // compress encodes data as one frame at level l, with a checksum or not
@@ -181,4 +182,44 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("decoded %d bytes, klauspost %d, differing", len(got), len(want))
 		}
 	})
+}
+
+// TestLargerThanWindow: an object larger than the window bound, in
+// frames that do not declare more, decodes whole: the bound is on the
+// window, not on the content.
+func TestLargerThanWindow(t *testing.T) {
+	data := sample(rand.New(rand.NewPCG(9, 10)), 12<<20)
+	got, err := decompress(compress(t, data, zstd.SpeedFastest, true))
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(got, data), "got %d bytes, want the %d of the data", len(got), len(data))
+}
+
+// TestReadAfterEnd: the reader answers its end again after releasing
+// its decoder.
+func TestReadAfterEnd(t *testing.T) {
+	obj := compress(t, []byte("once"), zstd.SpeedDefault, true)
+	r, err := NewReader(bytes.NewReader(obj), int64(len(obj)))
+	require.NoError(t, err)
+	got, err := io.ReadAll(r)
+	require.NoError(t, err)
+	require.Equal(t, "once", string(got))
+	n, err := r.Read(make([]byte, 8))
+	require.Equal(t, 0, n)
+	require.ErrorIs(t, err, io.EOF)
+}
+
+// BenchmarkStart is the decoder's start-up cost: a reader made and a
+// 1 KB object read through it, as an import of one small object pays.
+func BenchmarkStart(b *testing.B) {
+	obj := compress(b, sample(rand.New(rand.NewPCG(11, 12)), 1<<10), zstd.SpeedDefault, true)
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(obj), int64(len(obj)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadAll(r); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
