@@ -26,6 +26,8 @@ const module = "github.com/dynamoemu/dynamoemu"
 var layers = []layer{
 	{pkg: "internal/storage"},
 	{pkg: "internal/lex"}, // the token stream and text helpers expr and partiql share
+	// internal/lease: typed pools with a checked mode under -race.
+	{pkg: "internal/lease"},
 	{pkg: "internal/avtest", may: []string{"internal/storage"}}, // DynamoDB JSON into storage values, for expr's and partiql/lower's tests
 	{pkg: "internal/partiql", may: []string{"internal/lex"}},    // not expr: partiql/lower joins the two
 	{pkg: "internal/expr", may: []string{"internal/storage", "internal/lex"}, testMay: []string{"internal/avtest"}},

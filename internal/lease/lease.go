@@ -1,0 +1,131 @@
+package lease
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// Config says how a Pool makes, readies and poisons its values.
+type Config[T any] struct {
+	// New makes a value when none is there; nil: Get is not used, only
+	// TryGet.
+	New func() T
+	// Reset readies a given-back value for its next borrower (clears it)
+	// and reports whether it is worth keeping; nil: every value is kept
+	// as given back.
+	Reset func(T) bool
+	// Poison, in the checked mode, overwrites a given-back value so that
+	// a borrower that kept it reads garbage; nil: Reset alone.
+	Poison func(T)
+}
+
+// Pool lends values of T (a pointer or a map: a value that fits an
+// interface without an allocation) and takes them back.
+type Pool[T any] struct {
+	p sync.Pool
+	c Config[T]
+}
+
+// NewPool returns a pool of values made, readied and poisoned as c says.
+func NewPool[T any](c Config[T]) *Pool[T] { return &Pool[T]{c: c} }
+
+// Get lends a value: a given-back one when there is one (never in the
+// checked mode), else a new one. The Config must have New.
+func (p *Pool[T]) Get() T {
+	if !checked {
+		if v, ok := p.p.Get().(T); ok {
+			return v
+		}
+	}
+	return p.c.New()
+}
+
+// TryGet lends a given-back value, if there is one (never in the checked
+// mode); the caller makes one otherwise.
+func (p *Pool[T]) TryGet() (T, bool) {
+	if !checked {
+		v, ok := p.p.Get().(T)
+		return v, ok
+	}
+	var zero T
+	return zero, false
+}
+
+// Put takes v back: the caller and whatever it gave v to must not use v
+// again. A v that Reset declines is left to the collector.
+func (p *Pool[T]) Put(v T) {
+	keep := p.c.Reset == nil || p.c.Reset(v)
+	if checked {
+		if p.c.Poison != nil {
+			p.c.Poison(v)
+		}
+		released(v)
+		return
+	}
+	if keep {
+		p.p.Put(v)
+	}
+}
+
+// Owned, embedded in a struct a Pool lends, marks the struct given back
+// in the checked mode, so that Check finds a use after release.
+type Owned struct {
+	released bool // given back, in the checked mode
+}
+
+// owned is a struct that embeds Owned.
+type owned interface{ leaseOwned() *Owned }
+
+func (o *Owned) leaseOwned() *Owned { return o }
+
+// Check panics, in the checked mode, when v (a struct that embeds Owned)
+// was given back to its pool: the caller uses a value it no longer owns.
+func Check(v owned) {
+	if checked && v.leaseOwned().released {
+		panic("lease: use of a value given back to its pool")
+	}
+}
+
+// recent remembers the values last given back in the checked mode, so
+// that a second Put of one panics; holding them keeps their addresses
+// from being reused meanwhile.
+var recent struct {
+	mu   sync.Mutex // guards the fields below
+	set  map[unsafe.Pointer]bool
+	ring [4096]any // the values, oldest overwritten first
+	keys [4096]unsafe.Pointer
+	next int
+}
+
+// released marks v given back (checked mode): Owned's flag, or a place
+// in recent. A second release panics.
+func released(v any) {
+	if o, ok := v.(owned); ok {
+		if o.leaseOwned().released {
+			panic("lease: value given back twice")
+		}
+		o.leaseOwned().released = true
+		return
+	}
+	rv := reflect.ValueOf(v)
+	if k := rv.Kind(); k != reflect.Pointer && k != reflect.Map || rv.IsNil() {
+		return
+	}
+	key := rv.UnsafePointer()
+	recent.mu.Lock()
+	defer recent.mu.Unlock()
+	if recent.set[key] {
+		panic("lease: value given back twice")
+	}
+	if recent.set == nil {
+		recent.set = make(map[unsafe.Pointer]bool)
+	}
+	i := recent.next % len(recent.ring)
+	if old := recent.keys[i]; old != nil {
+		delete(recent.set, old)
+	}
+	recent.ring[i], recent.keys[i] = v, key
+	recent.set[key] = true
+	recent.next++
+}
