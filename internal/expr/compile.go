@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"slices"
 	"strings"
 
@@ -13,11 +14,12 @@ import (
 // Compiler is not safe for concurrent use; the compiled results are
 // immutable and may be evaluated concurrently.
 type Compiler struct {
-	names  map[string]string
-	values map[string]storage.Value
-	used   usedSet // the placeholders the compiled expressions used
-	err    *Error  // the placeholder maps' own error, if any
-	cache  *Cache  // compiled expressions to reuse; nil: none
+	lease.Owned // a pooled one (NewPooledCompiler) is used until Release
+	names       map[string]string
+	values      map[string]storage.Value
+	used        usedSet // the placeholders the compiled expressions used
+	err         *Error  // the placeholder maps' own error, if any
+	cache       *Cache  // compiled expressions to reuse; nil: none
 }
 
 // NewCompiler returns a Compiler for one request's placeholder maps (either
@@ -47,6 +49,7 @@ func NewCachedCompiler(cache *Cache, names map[string]string, values map[string]
 // 255 bytes in all (names' keys first, then values'), then no name maps to
 // "". Nil when they are fine.
 func (c *Compiler) Err() error {
+	lease.Check(c)
 	if c.err == nil {
 		return nil
 	}
@@ -122,6 +125,7 @@ func isPlaceholder(key string, sigil byte) bool {
 // Unused reports, after all of a request's expressions are compiled, the
 // placeholders nobody used, with DynamoDB's message; nil if all were used.
 func (c *Compiler) Unused() error {
+	lease.Check(c)
 	if c.used.names == len(c.names) && c.used.values == len(c.values) {
 		return nil // every key used: no walk of the maps (usedSet)
 	}

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -49,6 +50,7 @@ var ErrMalformedTree = errors.New("expr: malformed expression tree")
 // CompileCondition compiles a condition tree (a ConditionExpression or
 // FilterExpression) built by the caller.
 func (c *Compiler) CompileCondition(param string, x Expr) (*Condition, error) {
+	lease.Check(c)
 	root, k, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
@@ -73,6 +75,7 @@ func (c *Compiler) conditionTree(param string, x Expr) (Expr, *checker, *Error) 
 // key condition's shape rules (one equality on the partition key, at most
 // one sort key condition, no OR, NOT, IN, ...) with KeyCondition's messages.
 func (c *Compiler) CompileKeyCondition(param string, x Expr, ks storage.KeySchema) (*KeyCondition, error) {
+	lease.Check(c)
 	root, k, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
@@ -91,6 +94,7 @@ func (c *Compiler) CompileKeyCondition(param string, x Expr, ks storage.KeySchem
 // CompileMultiKeyCondition compiles a key condition tree against a
 // multi-attribute index key.
 func (c *Compiler) CompileMultiKeyCondition(param string, x Expr, ks MultiKeySchema) (*MultiKeyCondition, error) {
+	lease.Check(c)
 	root, k, err := c.conditionTree(param, x)
 	if err != nil {
 		return nil, err
@@ -111,6 +115,7 @@ func (c *Compiler) CompileMultiKeyCondition(param string, x Expr, ks MultiKeySch
 // UpdateInOrder; nil: the tree's): overlapping paths are looked for, and
 // the failing action to report chosen, in that order.
 func (c *Compiler) CompileUpdate(param string, u *UpdateExpr, order []int) (*Update, error) {
+	lease.Check(c)
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -126,6 +131,7 @@ func (c *Compiler) CompileUpdate(param string, u *UpdateExpr, order []int) (*Upd
 
 // CompileProjection compiles a projection tree.
 func (c *Compiler) CompileProjection(param string, p *ProjectionExpr) (*Projection, error) {
+	lease.Check(c)
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -99,6 +100,7 @@ func (c *Compiler) checkCondition(param string, x Expr) (Expr, *checker, *Error)
 // Condition compiles a ConditionExpression or FilterExpression; param is
 // the request parameter's name, used in messages ("Invalid <param>: ...").
 func (c *Compiler) Condition(param, text string) (*Condition, error) {
+	lease.Check(c)
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -1,14 +1,16 @@
 package expr
 
 import (
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // KeyCondition is a compiled KeyConditionExpression (or KeyConditions): an
 // equality on the partition key and an optional sort-key range.
 type KeyCondition struct {
-	Partition storage.Value
-	Sort      storage.SortCondition // Op == SortAny when there is none
+	lease.Owned // a pooled one is used until Release
+	Partition   storage.Value
+	Sort        storage.SortCondition // Op == SortAny when there is none
 }
 
 const paramKeyCondition = "KeyConditionExpression"
@@ -50,6 +52,7 @@ type keyTerm struct {
 // KeyCondition compiles a KeyConditionExpression against the key schema of
 // the table or index being queried.
 func (c *Compiler) KeyCondition(text string, ks storage.KeySchema) (*KeyCondition, error) {
+	lease.Check(c)
 	var buf [4]keyTerm
 	terms, _, err := c.keyTerms(text, 2, buf[:0])
 	if err != nil {
@@ -355,6 +358,7 @@ func bindKeyTerms(terms []keyTerm, ks storage.KeySchema) (*KeyCondition, *Error)
 // Match reports whether a key (partition and sort values) satisfies the
 // condition; handy for index scans and tests.
 func (kc *KeyCondition) Match(partition, sortKey storage.Value) bool {
+	lease.Check(kc)
 	if !storage.Equal(partition, kc.Partition) {
 		return false
 	}

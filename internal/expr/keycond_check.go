@@ -1,5 +1,7 @@
 package expr
 
+import "github.com/dynamoemu/dynamoemu/internal/lease"
+
 // CheckKeyCondition makes the checks of a KeyConditionExpression that need
 // no key schema (syntax, placeholders, operand types, the shape of each
 // condition), in the order DynamoDB makes them, so that a caller can
@@ -10,6 +12,7 @@ package expr
 // KeyCondition, which knows the key schema. A later KeyCondition of the
 // same text is a cache hit.
 func (c *Compiler) CheckKeyCondition(text string) error {
+	lease.Check(c)
 	const anyTerms = 1 << 16
 	var buf [4]keyTerm // most conditions: no allocation
 	_, _, err := c.keyTerms(text, anyTerms, buf[:0])

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -37,6 +38,7 @@ const (
 // MultiKeyCondition compiles a KeyConditionExpression against a
 // multi-attribute index key.
 func (c *Compiler) MultiKeyCondition(text string, ks MultiKeySchema) (*MultiKeyCondition, error) {
+	lease.Check(c)
 	var buf [8]keyTerm
 	terms, pos, err := c.keyTerms(text, len(ks.Partition)+len(ks.Sort), buf[:0])
 	if err != nil {

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"sort"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -15,6 +16,7 @@ type Projection struct {
 
 // Projection compiles a ProjectionExpression.
 func (c *Compiler) Projection(text string) (*Projection, error) {
+	lease.Check(c)
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -41,6 +42,7 @@ type compiledAction struct {
 
 // Update compiles an UpdateExpression.
 func (c *Compiler) Update(text string) (*Update, error) {
+	lease.Check(c)
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -107,6 +109,7 @@ func (u *UpdateExpr) values() []Expr {
 // REMOVE actions one by one, in any mix) keeps their order this way.
 // order must be a permutation of the text's actions.
 func (c *Compiler) UpdateInOrder(text string, order []int) (*Update, error) {
+	lease.Check(c)
 	u, _, err := c.compileUpdate(text, order)
 	if err != nil {
 		return nil, err

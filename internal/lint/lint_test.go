@@ -30,7 +30,7 @@ var layers = []layer{
 	{pkg: "internal/lease"},
 	{pkg: "internal/avtest", may: []string{"internal/storage"}}, // DynamoDB JSON into storage values, for expr's and partiql/lower's tests
 	{pkg: "internal/partiql", may: []string{"internal/lex"}},    // not expr: partiql/lower joins the two
-	{pkg: "internal/expr", may: []string{"internal/storage", "internal/lex"}, testMay: []string{"internal/avtest"}},
+	{pkg: "internal/expr", may: []string{"internal/storage", "internal/lex", "internal/lease"}, testMay: []string{"internal/avtest"}},
 	{pkg: "internal/partiql/lower", may: []string{"internal/partiql", "internal/expr", "internal/storage", "internal/lex"}, testMay: []string{"internal/avtest"}}, // PartiQL lowered into expr's AST
 	{pkg: "conventions", may: []string{"internal/storage"}},
 	// conventions/ids: ULIDs, apart so that the server does not link oklog/ulid.
