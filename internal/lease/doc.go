@@ -21,7 +21,7 @@
 //
 // Under the race detector (go test -race: the build tag race) the pools
 // check their borrowers. Put does not keep the value: it poisons it (the
-// Config's Poison, such as overwriting a buffer's bytes or a map's values,
+// Config's Poison in place of Reset, such as overwriting a buffer's bytes or a map's values,
 // so a reader that kept it sees garbage instead of the next request's
 // data), marks an Owned value released, and remembers the last values
 // given back; Get always makes a new one. So a use after release reads

@@ -15,8 +15,9 @@ type Config[T any] struct {
 	// and reports whether it is worth keeping; nil: every value is kept
 	// as given back.
 	Reset func(T) bool
-	// Poison, in the checked mode, overwrites a given-back value so that
-	// a borrower that kept it reads garbage; nil: Reset alone.
+	// Poison, in the checked mode, overwrites a given-back value (in
+	// place of Reset) so that a borrower that kept it reads garbage; nil:
+	// Reset.
 	Poison func(T)
 }
 
@@ -55,15 +56,16 @@ func (p *Pool[T]) TryGet() (T, bool) {
 // Put takes v back: the caller and whatever it gave v to must not use v
 // again. A v that Reset declines is left to the collector.
 func (p *Pool[T]) Put(v T) {
-	keep := p.c.Reset == nil || p.c.Reset(v)
 	if checked {
 		if p.c.Poison != nil {
 			p.c.Poison(v)
+		} else if p.c.Reset != nil {
+			p.c.Reset(v)
 		}
 		released(v)
 		return
 	}
-	if keep {
+	if p.c.Reset == nil || p.c.Reset(v) {
 		p.p.Put(v)
 	}
 }
@@ -129,3 +131,7 @@ func released(v any) {
 	recent.set[key] = true
 	recent.next++
 }
+
+// Checked reports whether the pools check their borrowers (the race
+// detector is on): a test of what a given-back value becomes asks.
+func Checked() bool { return checked }

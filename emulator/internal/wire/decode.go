@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -54,6 +55,7 @@ func DecodeRequest(body []byte, in any) error {
 // wins: a syntax error anywhere, text that is not Unicode, an error that
 // ended decoding, then the first JSON value of the wrong type.
 func (d *reqDecoder) run(dec codec, v reflect.Value) error {
+	lease.Check(d)
 	body := d.data
 	err := dec(d, v, 0)
 	if err == nil {
@@ -87,6 +89,7 @@ func tooDeep(body []byte) bool {
 // reqDecoder is the scanner plus the first type mismatch and the first
 // value fault seen.
 type reqDecoder struct {
+	lease.Owned // lent by reqDecoders for one request
 	decoder
 	saved    error     // first JSON value of the wrong type, as SerializationException
 	deferred *Deferred // first fault of an attribute value (wire_deferred.go)

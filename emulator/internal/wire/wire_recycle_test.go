@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/stretchr/testify/require"
 )
 
 // recycleInput has the members whose maps the decoder may reuse.
@@ -64,7 +66,8 @@ func TestRecycleReuse(t *testing.T) {
 
 // TestRecycleKeepsOnlySmall checks a map of more than itemRecycleMax
 // entries is not kept for reuse, that an item's map of more than
-// recycleMax is, and that nil maps are ignored.
+// recycleMax is (cleared; under the race detector, poisoned: its values
+// invalid), and that nil maps are ignored.
 func TestRecycleKeepsOnlySmall(t *testing.T) {
 	big := make(map[string]storage.Value)
 	for i := range itemRecycleMax + 1 {
@@ -74,20 +77,32 @@ func TestRecycleKeepsOnlySmall(t *testing.T) {
 	RecycleItem(nil)
 	RecycleNames(nil)
 	RecycleValues(nil)
-	if len(big) != itemRecycleMax+1 {
-		t.Errorf("got %d entries in a map too large to recycle, want %d (left as it was)", len(big), itemRecycleMax+1)
+	require.Len(t, big, itemRecycleMax+1, "a map too large to recycle is left as it was")
+	given := func(m WireItem, n int) {
+		t.Helper()
+		if !lease.Checked() {
+			require.Empty(t, m, "a recycled map is cleared")
+			return
+		}
+		require.Len(t, m, n, "a recycled map keeps its keys under the race detector")
+		for k, v := range m {
+			require.False(t, v.IsValid(), "value of %s in a recycled map: got %v, want the invalid Value", k, v)
+		}
 	}
 	item := make(WireItem)
 	for i := range recycleMax + 1 {
 		item["a"+strconv.Itoa(i)] = storage.N("1")
 	}
 	RecycleItem(item)
-	if len(item) != 0 {
-		t.Errorf("got %d entries in a recycled item map, want 0 (cleared)", len(item))
-	}
+	given(item, recycleMax+1)
 	small := WireItem{"a": storage.S("x")}
 	RecycleItem(small)
-	if len(small) != 0 {
-		t.Errorf("got %d entries in a recycled map, want 0 (cleared)", len(small))
+	given(small, 1)
+	names := ExpressionNames{"#a": "a"}
+	RecycleNames(names)
+	if lease.Checked() {
+		require.Equal(t, ExpressionNames{"#a": poisonName}, names)
+	} else {
+		require.Empty(t, names)
 	}
 }
