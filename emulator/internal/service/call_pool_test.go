@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCallPoolZeroed serves requests, an error among them, and checks that
@@ -14,14 +15,11 @@ import (
 func TestCallPoolZeroed(t *testing.T) {
 	env := newItemsEnv(t)
 	env.mustOK("PutItem", `{"TableName":"ths","Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}`)
-	if res, _ := testkit.Do(t, env.h, "DynamoDB_20120810.GetItem", itemsAuth, `{"TableName":"nope","Key":{"pk":{"S":"a"}}}`); res.StatusCode != http.StatusBadRequest {
-		t.Fatalf("GetItem of a missing table: status %d, want 400", res.StatusCode)
-	}
+	res, _ := testkit.Do(t, env.h, "DynamoDB_20120810.GetItem", itemsAuth, `{"TableName":"nope","Key":{"pk":{"S":"a"}}}`)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, "GetItem of a missing table")
 	for i := range 4 {
-		c := calls.Get().(*call)
-		if !reflect.ValueOf(c).Elem().IsZero() {
-			t.Errorf("pooled call %d: got %+v, want a zero call", i, *c)
-		}
+		c := calls.Get()
+		require.True(t, reflect.ValueOf(c).Elem().IsZero(), "pooled call %d: got %+v, want a zero call", i, *c)
 		defer calls.Put(c)
 	}
 }

@@ -9,10 +9,10 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -30,10 +30,8 @@ import (
 // arrays, maps with string keys, strings, booleans, numbers and interfaces.
 // Anything else (a func, a channel) is a bug and panics.
 func fingerprint(v any) [32]byte {
-	f := fingerprinters.Get().(*fingerprinter)
+	f := fingerprinters.Get()
 	defer fingerprinters.Put(f)
-	f.h.Reset()
-	f.buf = f.buf[:0]
 	t := reflect.TypeOf(v)
 	f.str(t.PkgPath())
 	f.str(t.Name())
@@ -50,10 +48,22 @@ type fingerprinter struct {
 	buf []byte
 }
 
-// fingerprinters are reused: a hash and a buffer each.
-var fingerprinters = sync.Pool{New: func() any {
-	return &fingerprinter{h: sha256.New(), buf: make([]byte, 0, 4096+512)}
-}}
+// fingerprinters are reused: a hash and a buffer each, given back reset.
+//
+// The pool pays on every request with a ClientRequestToken.
+// BenchmarkFingerprint, 200x -count 5, medians, pool on -> off: a
+// 100-byte transaction 433 -> 5473 B/op, 14 -> 17 allocs, 4.2 -> 10.4
+// us/op; 100 KB and 1 MB ones 433 -> 5473 B/op (time alike: hashing).
+var fingerprinters = lease.NewPool(lease.Config[*fingerprinter]{
+	New: func() *fingerprinter {
+		return &fingerprinter{h: sha256.New(), buf: make([]byte, 0, 4096+512)}
+	},
+	Reset: func(f *fingerprinter) bool {
+		f.h.Reset()
+		f.buf = f.buf[:0]
+		return true
+	},
+})
 
 // Kind markers written before each part.
 const (

@@ -10,6 +10,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -151,6 +152,8 @@ type fxUse struct {
 	q     insights.Request
 	// charged is what was taken from the throttler ahead (a batch item).
 	charged float64
+
+	lease.Owned // lent by usePool until end
 }
 
 // fxBegin runs the fault rules and the throttler before a request uses
@@ -339,7 +342,6 @@ func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float6
 		u.q.ReadUnits, u.q.WriteUnits, u.q.Read, u.q.Returned = readUnits, writeUnits, read, returned
 		u.rec.Record(&u.q)
 	}
-	*u = fxUse{}
 	usePool.Put(u)
 }
 
@@ -432,10 +434,22 @@ func (ns *Namespace) forgetFx(table string) {
 	ns.saveLags() // without the table's (fx_lag_persist.go)
 }
 
-// usePool recycles uses: a use is put back by end, after which nothing
-// refers to it (a use never ended, of a request that failed, is left to
-// the collector). So a watched request allocates nothing for its hooks.
-var usePool = sync.Pool{New: func() any { return new(fxUse) }}
+// usePool recycles uses: a use is put back, zeroed, by end, after which
+// nothing refers to it (a use never ended, of a request that failed, is
+// left to the collector; under the race detector a second end panics).
+// So a watched request allocates nothing for its hooks.
+//
+// The pool pays on every watched operation. BenchmarkFaultsCost, 2000x
+// -count 5, medians, pool on -> off: PutItem with the report, a rule or
+// throttling 817 -> 1105 B/op (+35%), 10 -> 11 allocs; GetItem so
+// 233 -> 521 B/op (+124%), 6 -> 7 allocs.
+var usePool = lease.NewPool(lease.Config[*fxUse]{
+	New:   func() *fxUse { return new(fxUse) },
+	Reset: func(u *fxUse) bool { *u = fxUse{}; return true },
+})
 
 // newUse returns a zero use from the pool.
-func (c *call) newUse() *fxUse { return usePool.Get().(*fxUse) }
+func (c *call) newUse() *fxUse {
+	lease.Check(c)
+	return usePool.Get()
+}

@@ -451,7 +451,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 		}
 		fx.end(readUnits(stored.Size(), consistent), 0, nil, n, n)
 	}
-	out := getItemOutputs.Get().(*GetItemOutput)
+	out := getItemOutputs.Get()
 	if !found {
 		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
 		return out, nil

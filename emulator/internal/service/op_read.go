@@ -130,7 +130,7 @@ type readRequest struct {
 // newReadRequest is a Query's or Scan's request before its filter,
 // projection and Select are compiled.
 func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity string) *readRequest {
-	req := readRequests.Get().(*readRequest)
+	req := readRequests.Get()
 	*req = readRequest{
 		pooled:     true,
 		t:          t,

@@ -7,10 +7,10 @@ import (
 	"log/slog"
 	"reflect"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
 
 // call is what one request hands to an operation: the database it acts on and
@@ -32,6 +32,8 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value fault not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
+
+	lease.Owned // lent by calls for one request (call_pool.go)
 }
 
 // logger returns the emulator's logger with the call's op and request id.
@@ -89,19 +91,18 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
-	var inputs *sync.Pool // of *In, for a pooledInput (input_recycle.go)
+	var inputs *lease.Pool[*In] // for a pooledInput (input_recycle.go)
 	if _, ok := any(new(In)).(pooledInput); ok {
-		inputs = &sync.Pool{New: func() any { return new(In) }}
+		inputs = lease.NewPool(lease.Config[*In]{
+			New:   func() *In { return new(In) },
+			Reset: func(in *In) bool { var zero In; *in = zero; return true },
+		})
 	}
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		var in *In
 		if inputs != nil {
-			in = inputs.Get().(*In)
-			defer func() {
-				var zero In
-				*in = zero
-				inputs.Put(in)
-			}()
+			in = inputs.Get()
+			defer inputs.Put(in)
 		} else {
 			in = new(In)
 		}

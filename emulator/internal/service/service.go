@@ -156,8 +156,8 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
-	s.repl.drainDue(now)     // replicated writes now due (global_tables_repl.go)
-	c := calls.Get().(*call) // call_pool.go
+	s.repl.drainDue(now) // replicated writes now due (global_tables_repl.go)
+	c := calls.Get()     // call_pool.go
 	*c = call{
 		ctx:       req.Ctx,
 		ns:        s.namespaceFor(req.AccessKey, req.Region),
