@@ -15,7 +15,7 @@ import (
 // per item or statement.
 
 // fxHooked are the operations that call fxBegin themselves (built at
-// its first use, not at the server's start: issue 25).
+// its first use, not at the server's start).
 var fxHooked = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true,
