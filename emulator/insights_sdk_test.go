@@ -18,7 +18,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
-// Issue 23: the access-pattern report of real requests, checked against
+// The access-pattern report of real requests, checked against
 // a declared design, and Contributor Insights through the SDK.
 
 // seed001Table creates shared/seeds/001's table Blog: PK and SK_GSI1PK,
