@@ -271,7 +271,7 @@ var ops = []op{
 		},
 	},
 	{
-		// Seed 002's pattern: write a new version and keep "latest" in step,
+		// The versioned-document pattern: write a new version and keep "latest" in step,
 		// in two tables, the second write conditional.
 		name:   "TransactWrite2",
 		target: "TransactWriteItems",
