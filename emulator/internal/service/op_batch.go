@@ -19,8 +19,8 @@ import (
 // errors and responses are deterministic.
 
 func init() {
-	register("BatchGetItem", batchGetItem)
-	register("BatchWriteItem", batchWriteItem)
+	registerDataPlane("BatchGetItem", batchGetItem)
+	registerDataPlane("BatchWriteItem", batchWriteItem)
 }
 
 const (

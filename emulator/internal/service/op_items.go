@@ -16,10 +16,10 @@ import (
 // current item inside the write so a failed condition writes nothing.
 
 func init() {
-	register("PutItem", putItem)
-	register("GetItem", getItem)
-	register("DeleteItem", deleteItem)
-	register("UpdateItem", updateItem)
+	registerDataPlane("PutItem", putItem)
+	registerDataPlane("GetItem", getItem)
+	registerDataPlane("DeleteItem", deleteItem)
+	registerDataPlane("UpdateItem", updateItem)
 }
 
 // ReturnValues values.

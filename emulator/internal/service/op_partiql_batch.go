@@ -18,7 +18,7 @@ import (
 // the same code as ExecuteStatement; the batch is not atomic.
 
 func init() {
-	register("BatchExecuteStatement", batchExecuteStatement)
+	registerDataPlane("BatchExecuteStatement", batchExecuteStatement)
 }
 
 const maxBatchStatements = 25

@@ -24,7 +24,7 @@ import (
 // reason DuplicateItem.
 
 func init() {
-	register("ExecuteTransaction", executeTransaction)
+	registerDataPlane("ExecuteTransaction", executeTransaction)
 }
 
 // ParameterizedStatement is one statement of an ExecuteTransaction.

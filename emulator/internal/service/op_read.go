@@ -16,8 +16,8 @@ import (
 // 1 MB page size counted on items read before filtering.
 
 func init() {
-	register("Query", query)
-	register("Scan", scan)
+	registerDataPlane("Query", query)
+	registerDataPlane("Scan", scan)
 }
 
 // maxPageBytes is the data one Query or Scan page reads at most: the page

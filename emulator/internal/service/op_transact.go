@@ -27,7 +27,7 @@ import (
 // it (txFaults, fx_tx.go).
 
 func init() {
-	register("TransactWriteItems", transactWriteItems)
+	registerDataPlane("TransactWriteItems", transactWriteItems)
 }
 
 const (

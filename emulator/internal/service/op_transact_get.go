@@ -18,7 +18,7 @@ import (
 // missing item leaves its entry empty.
 
 func init() {
-	register("TransactGetItems", transactGetItems)
+	registerDataPlane("TransactGetItems", transactGetItems)
 }
 
 // TransactGetItemsInput is the TransactGetItems request.
