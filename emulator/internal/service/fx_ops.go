@@ -15,7 +15,7 @@ import "github.com/dynamoemu/dynamoemu/internal/faults"
 // fires.
 func (c *call) fxOperation(op string, in any) error {
 	inj := c.svc.fx.inj
-	if !inj.Active() || isDataPlane(op) {
+	if !inj.Active() {
 		return nil
 	}
 	name, index := fxTargetOf(in)
