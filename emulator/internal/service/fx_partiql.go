@@ -47,9 +47,7 @@ func (c *call) fxSelect(plan *selectPlan, req *readRequest, first int) error {
 	case len(plan.kcs) > 1:
 		parts = plan.kcs[first:]
 	}
-	var err error
-	req.fx, err = c.fxBeginParts(plan.t, plan.x, kc, parts, access, req.filter != nil)
-	return err
+	return c.beginRead(plan.t, plan.x, kc, parts, access, req.filter != nil)
 }
 
 // batchFaultCode is the BatchStatementError code of an injected fault or

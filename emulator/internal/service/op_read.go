@@ -118,7 +118,6 @@ type readRequest struct {
 	filterAttrs []string // the top-level attributes the filter reads
 	projection  *expr.Projection
 	index       *indexRead // nil: the read is of the table; else indexBuf
-	fx          *fxUse     // the report's and throttler's hook (fx.go); nil: none
 	pooled      bool       // from readRequests: its page's recycle gives it back (page_pool.go)
 	out         pageOutput // the page's answer, in the request's allocation
 	// A read of an index: index and its keyNames, in the request's
@@ -266,10 +265,6 @@ func (p *pageReader) output() (*pageOutput, error) {
 	} else {
 		out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
 	}
-	if p.req.fx != nil {
-		p.req.fx.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
-		p.req.fx = nil // back in the pool
-	}
 	return out, nil
 }
 
@@ -353,12 +348,12 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req.fx, err = c.fxBegin(t, x, queryKey(kc.Partition, kc.Sort), insights.Query, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, queryKey(kc.Partition, kc.Sort), nil, insights.Query, req.filter != nil); err != nil {
 		return nil, err
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
 	if x != nil {
-		return queryIndexPage(t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
+		return queryIndexPage(c, t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
 			return indexStartKey(t, x, esk, kc)
 		})
 	}
@@ -384,7 +379,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	p := &pageReader{req: req}
 	t.readData(req.consistent).QueryEncoded(r, p.visit)
 	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.last.Key())
-	return p.output()
+	return c.readPage(p)
 }
 
 // queryRequest compiles a Query's filter and projection, refusing a filter
@@ -477,7 +472,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	if req.fx, err = c.fxBegin(t, x, insights.KeyCondition{}, insights.Scan, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, insights.KeyCondition{}, nil, insights.Scan, req.filter != nil); err != nil {
 		return nil, err
 	}
 
@@ -486,7 +481,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		r.Segment, r.TotalSegments = int(*in.Segment), int(*in.TotalSegments)
 	}
 	if x != nil {
-		return scanIndex(t, x, req, r, in)
+		return scanIndex(c, t, x, req, r, in)
 	}
 	if in.ExclusiveStartKey != nil {
 		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
@@ -503,7 +498,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	}
 	p := &pageReader{req: req}
 	t.readData(req.consistent).ScanEncoded(r, p.visit)
-	return p.output()
+	return c.readPage(p)
 }
 
 // queryExprParams lists Query's expression and legacy parameters in AWS's
@@ -608,7 +603,7 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 }
 
 // scanIndex reads one Scan page of index x.
-func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+func scanIndex(c *call, t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), false); err != nil {
 		return nil, err
 	}
@@ -633,7 +628,7 @@ func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in 
 	if err := t.indexData(x, req.consistent).ScanIndex(x.name, ir, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
-	return p.output()
+	return c.readPage(p)
 }
 
 // compileProjection compiles a ProjectionExpression or AttributesToGet; nil

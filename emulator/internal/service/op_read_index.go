@@ -156,7 +156,7 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 // queryIndexPage reads one Query page of index x with the storage query q:
 // the index's read rules, the ExclusiveStartKey (checked by start), Select,
 // then the seek.
-func queryIndexPage(t *table, x *indexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
+func queryIndexPage(c *call, t *table, x *indexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func queryIndexPage(t *table, x *indexDef, req *readRequest, in *QueryInput, q s
 	if err := t.indexData(x, req.consistent).QueryIndex(x.name, q, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
-	return p.output()
+	return c.readPage(p)
 }
 
 // indexQuery is the storage query of a key condition on index x.

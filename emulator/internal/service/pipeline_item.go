@@ -1,6 +1,7 @@
 package service
 
 import (
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -107,4 +108,31 @@ func (c *call) writeCapacity(mode string) *ConsumedCapacity {
 // reported (wrote), for ReturnItemCollectionMetrics ret.
 func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
 	return c.pipe.t.collectionMetrics(ret, c.pipe.key, c.pipe.change)
+}
+
+// beginRead opens the request's read of t, or of its index x (nil: the
+// table), through the fault rules and the throttler's admission: kc is
+// the read's key condition (a Query's partition and sort condition, none
+// for a Scan), parts the partitions a read of several decides the fault
+// rules on one by one (nil: kc's), filter whether a filter drops items
+// read. The tenant guard of a read runs where its validation order puts
+// it (guardKey, guardScan, guardSelect: conventions.go).
+func (c *call) beginRead(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
+	u, err := c.fxBeginParts(t, x, kc, parts, access, filter)
+	if err != nil {
+		return err
+	}
+	c.pipe = pipe{use: u, open: true, t: t}
+	return nil
+}
+
+// readPage reports the page p read to the open use (its read units,
+// the items it read and returned), ending it, and builds its answer.
+func (c *call) readPage(p *pageReader) (*pageOutput, error) {
+	pp := &c.pipe
+	if pp.use != nil {
+		pp.use.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
+	}
+	pp.use, pp.open = nil, false
+	return p.output()
 }
