@@ -347,7 +347,16 @@ func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float6
 // INDEXES when the use is watched and the table has indexes, so that the
 // write decodes the item it replaces and its GSI units can be charged.
 func (u *fxUse) capMode(mode string) string {
-	if u != nil && (mode == "" || mode == capacityNone) {
+	if u == nil {
+		return mode
+	}
+	return watchedCapMode(mode)
+}
+
+// watchedCapMode is the capacity mode of a watched write: INDEXES when
+// the request asks for none.
+func watchedCapMode(mode string) string {
+	if mode == "" || mode == capacityNone {
 		return capacityIndexes
 	}
 	return mode
