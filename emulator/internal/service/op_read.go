@@ -269,29 +269,8 @@ func (p *pageReader) output() (*pageOutput, error) {
 }
 
 func query(c *call, in *QueryInput) (*QueryOutput, error) {
-	in.Select = absentIfEmpty(in.Select)
-	name1, name2 := tableNameViolations(in.TableName)
-	if err := apierr.ConstraintErrors(name1, name2,
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		apierr.LimitViolation(in.Limit, "Limit", 0, false),
-		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
-		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
-		indexNameConstraint(in.IndexName),
-	); err != nil {
+	if err := checkQuery(in); err != nil {
 		return nil, err
-	}
-	var paramsBuf [7]string // the lists' room: no allocation
-	if err := queryExprParams(in, &paramsBuf).check(); err != nil {
-		return nil, err
-	}
-	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
-		return nil, err
-	}
-	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
-		return nil, apierr.Validation(apierr.MsgNoKeyCondition)
-	}
-	if in.ConditionalOperator != nil && in.QueryFilter == nil {
-		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
 	}
 	// The key condition's own checks (syntax, placeholders, operand types)
 	// come before the table (validation_order.go); the placeholder maps'
@@ -326,19 +305,11 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if x != nil {
 		ks = indexKeySchema(x)
 	}
-	var kc *expr.KeyCondition
-	if in.KeyConditionExpression != nil {
-		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
-	} else {
-		kc, err = legacyKeyConditions(in.KeyConditions, ks)
-	}
+	kc, err := queryKeyCondition(comp, in, ks)
 	if err != nil {
 		return nil, err
 	}
-	defer kc.Release() // the range, start key checks and fx key copy its values
-	if err := checkKeyConditionValues(kc, ks); err != nil {
-		return nil, err
-	}
+	defer kc.Release() // the range, start key checks and the pipeline's key copy its values
 	if x == nil {
 		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
 			return nil, err
@@ -357,7 +328,65 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 			return indexStartKey(t, x, esk, kc)
 		})
 	}
+	return queryTablePage(c, t, req, in, kc, forward)
+}
 
+// checkQuery runs a Query's checks that come before its table: the
+// member constraints, the mix of expression and legacy parameters, the
+// placeholder values' use, a key condition given, ConditionalOperator
+// only with QueryFilter.
+func checkQuery(in *QueryInput) error {
+	in.Select = absentIfEmpty(in.Select)
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2,
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.LimitViolation(in.Limit, "Limit", 0, false),
+		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
+		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		indexNameConstraint(in.IndexName),
+	); err != nil {
+		return err
+	}
+	var paramsBuf [7]string // the lists' room: no allocation
+	if err := queryExprParams(in, &paramsBuf).check(); err != nil {
+		return err
+	}
+	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
+		return err
+	}
+	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
+		return apierr.Validation(apierr.MsgNoKeyCondition)
+	}
+	if in.ConditionalOperator != nil && in.QueryFilter == nil {
+		return apierr.Validation(apierr.MsgConditionalOperatorOnly)
+	}
+	return nil
+}
+
+// queryKeyCondition compiles a Query's key condition on key schema ks
+// (KeyConditionExpression, or the legacy KeyConditions) and checks its
+// values. The caller releases it.
+func queryKeyCondition(comp *expr.Compiler, in *QueryInput, ks storage.KeySchema) (*expr.KeyCondition, error) {
+	var kc *expr.KeyCondition
+	var err error
+	if in.KeyConditionExpression != nil {
+		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
+	} else {
+		kc, err = legacyKeyConditions(in.KeyConditions, ks)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeyConditionValues(kc, ks); err != nil {
+		kc.Release()
+		return nil, err
+	}
+	return kc, nil
+}
+
+// queryTablePage reads one Query page of table t: the start key, Select,
+// then the seek.
+func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *expr.KeyCondition, forward bool) (*QueryOutput, error) {
 	r := storage.QueryRange{
 		Partition: kc.Partition,
 		Sort:      kc.Sort,
@@ -373,12 +402,13 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		}
 		r.ExclusiveStart = &start
 	}
+	var err error
 	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
 	t.readData(req.consistent).QueryEncoded(r, p.visit)
-	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.last.Key())
+	p.stopped = p.stopped && !queryExhausted(t.schema, kc, r.Forward, p.last.Key())
 	return c.readPage(p)
 }
 
