@@ -3,11 +3,13 @@ package service
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/stretchr/testify/require"
@@ -109,8 +111,9 @@ var pipelineExempt = map[string]string{
 // and shows that each stage of the pipeline sees it: a fault rule naming
 // the operation fires on it, the access-pattern report counts it, the
 // throttler charges it (a provisioned table of one unit refuses it once
-// its capacity is spent), its consumed capacity is answered, and a
-// request refused by its condition is charged.
+// its capacity is spent), the tenant guard checks the keys it touches,
+// its consumed capacity is answered, and a request refused by its
+// condition is charged.
 func TestPipeline(t *testing.T) {
 	var registered []string
 	for name := range ops {
@@ -170,6 +173,22 @@ func TestPipeline(t *testing.T) {
 				}
 				require.Failf(t, "not throttled", "8 calls of %s on a table of 1 RCU and 1 WCU: %s", op, strings.Join(bodies, "\n"))
 			})
+			t.Run("tenant guard", func(t *testing.T) {
+				p := newPipelineEnv(t, Config{Conventions: &conventions.Config{Tables: []conventions.TableConfig{
+					{Match: "pipe", Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}},
+				}}})
+				p.tenant = "tenant002" // the key's tenant is "a"
+				p.do(op, tc.body)
+				var ops []string
+				for _, tr := range p.s.ConventionsReport().Tables {
+					for _, e := range tr.Entries {
+						if e.Rule == "B10" {
+							ops = append(ops, e.Operation)
+						}
+					}
+				}
+				require.Contains(t, ops, op, "the tenant guard did not see %s", op)
+			})
 			t.Run("capacity", func(t *testing.T) {
 				p := newPipelineEnv(t, Config{})
 				status, body := p.do(op, tc.body)
@@ -196,9 +215,10 @@ func TestPipeline(t *testing.T) {
 // read and one write unit) holding item {pk: "a", v: "x"}, on a fixed
 // clock (a throttled table's capacity never refills).
 type pipelineEnv struct {
-	t testing.TB
-	s *Service
-	h http.Handler
+	t      testing.TB
+	s      *Service
+	h      http.Handler
+	tenant string // the X-Tenant-Code header of the requests ("": none)
 }
 
 const pipelineAuthKey, pipelineRegion = "AKIDPIPELINE", "us-east-1"
@@ -227,8 +247,16 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 // do sends one request and returns the status and body.
 func (p *pipelineEnv) do(op, body string) (int, string) {
 	p.t.Helper()
-	res, out := testkit.Do(p.t, p.h, TargetPrefix+op, testkit.Auth(pipelineAuthKey, pipelineRegion), body)
-	return res.StatusCode, out
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	req.Header.Set("X-Amz-Target", TargetPrefix+op)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("Authorization", testkit.Auth(pipelineAuthKey, pipelineRegion))
+	if p.tenant != "" {
+		req.Header.Set("X-Tenant-Code", p.tenant)
+	}
+	rec := httptest.NewRecorder()
+	p.h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
 }
 
 // opReport returns the report's counts of op on table pipe (any of its
