@@ -22,6 +22,9 @@ import (
 type pipelineCase struct {
 	body     string // asks for ReturnConsumedCapacity TOTAL when the operation has it
 	condFail string // "": the operation has no condition
+	// eventual: body is an eventually consistent read of item a, which a
+	// table's read lag holds back from a write.
+	eventual bool
 }
 
 // pipelineCases are the requests of every data-plane operation. TestPipeline
@@ -29,7 +32,7 @@ type pipelineCase struct {
 // without a case here, or a case of an operation not registered as
 // data-plane, fails it.
 var pipelineCases = map[string]pipelineCase{
-	"GetItem": {body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`},
+	"GetItem": {body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
 	"PutItem": {
 		body:     `{"TableName":"pipe","Item":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TableName":"pipe","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
@@ -46,9 +49,10 @@ var pipelineCases = map[string]pipelineCase{
 			`"ExpressionAttributeValues":{":no":{"S":"no"}}}`,
 	},
 	"Query": {body: `{"TableName":"pipe","KeyConditionExpression":"pk = :p",` +
-		`"ExpressionAttributeValues":{":p":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`},
-	"Scan":         {body: `{"TableName":"pipe","ReturnConsumedCapacity":"TOTAL"}`},
-	"BatchGetItem": {body: `{"RequestItems":{"pipe":{"Keys":[{"pk":{"S":"a"}}]}},"ReturnConsumedCapacity":"TOTAL"}`},
+		`"ExpressionAttributeValues":{":p":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
+	"Scan": {body: `{"TableName":"pipe","ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
+	"BatchGetItem": {body: `{"RequestItems":{"pipe":{"Keys":[{"pk":{"S":"a"}}]}},"ReturnConsumedCapacity":"TOTAL"}`,
+		eventual: true},
 	"BatchWriteItem": {body: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]},` +
 		`"ReturnConsumedCapacity":"TOTAL"}`},
 	"TransactGetItems": {body: `{"TransactItems":[{"Get":{"TableName":"pipe","Key":{"pk":{"S":"a"}}}}],` +
@@ -61,10 +65,12 @@ var pipelineCases = map[string]pipelineCase{
 	"ExecuteStatement": {
 		body:     `{"Statement":"SELECT * FROM pipe WHERE pk = 'a'","ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}`,
+		eventual: true,
 	},
 	"BatchExecuteStatement": {
 		body:     `{"Statements":[{"Statement":"SELECT * FROM pipe WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"Statements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
+		eventual: true,
 	},
 	"ExecuteTransaction": {
 		body:     `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
@@ -112,6 +118,7 @@ var pipelineExempt = map[string]string{
 // the operation fires on it, the access-pattern report counts it, the
 // throttler charges it (a provisioned table of one unit refuses it once
 // its capacity is spent), the tenant guard checks the keys it touches,
+// an eventually consistent read sees the table's read lag,
 // its consumed capacity is answered, and a request refused by its
 // condition is charged.
 func TestPipeline(t *testing.T) {
@@ -189,6 +196,21 @@ func TestPipeline(t *testing.T) {
 				}
 				require.Contains(t, ops, op, "the tenant guard did not see %s", op)
 			})
+			if tc.eventual {
+				t.Run("lag", func(t *testing.T) {
+					p := newPipelineEnv(t, Config{})
+					g, err := p.s.TableReadLag(pipelineAuthKey, pipelineRegion, "pipe")
+					require.NoError(t, err)
+					g.Hold()
+					status, body := p.do("UpdateItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET v = :y",`+
+						`"ExpressionAttributeValues":{":y":{"S":"y"}}}`)
+					require.Equal(t, http.StatusOK, status, body)
+					status, body = p.do(op, tc.body)
+					require.Equal(t, http.StatusOK, status, body)
+					require.Contains(t, body, `{"S":"x"}`, "the read did not go through the table's read lag")
+					require.NotContains(t, body, `{"S":"y"}`, "the read did not go through the table's read lag")
+				})
+			}
 			t.Run("capacity", func(t *testing.T) {
 				p := newPipelineEnv(t, Config{})
 				status, body := p.do(op, tc.body)
