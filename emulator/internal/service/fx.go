@@ -20,7 +20,9 @@ import (
 // then the throttler's Admit), fxUse.end once it ran (the throttler's
 // Charge and the recorder's Record). With no rule, no throttled table and
 // no report reader, fxBegin is three atomic loads and returns nil, and
-// end on a nil *fxUse does nothing: nothing is allocated.
+// end on a nil *fxUse does nothing: nothing is allocated. The handlers
+// reach these hooks through the request pipeline (pipeline.go), not
+// directly.
 
 // ThrottleConfig says which tables' capacity is enforced (faults/throttle).
 type ThrottleConfig struct {
