@@ -79,11 +79,10 @@ func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransacti
 		if err != nil {
 			return nil, err
 		}
-		uses, err := c.txGetFaults(gets)
-		if err != nil {
+		if err := c.beginTxGets(gets); err != nil {
 			return nil, err
 		}
-		return &ExecuteTransactionOutput{reads: runTransactGet(gets, mode, uses)}, nil
+		return &ExecuteTransactionOutput{reads: runTransactGet(c, gets, mode)}, nil
 	}
 	acts, err := c.planTxWrites(stmts)
 	if err != nil {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -27,6 +28,12 @@ type pipe struct {
 	// and new item), change what it did.
 	size   int
 	change storage.Change
+	// A write transaction's actions and their uses (beginTx; txUses nil:
+	// nothing watches); cancelled: its evaluation cancelled it, so
+	// finishItem charges what each admitted action would have cost.
+	acts      []*txAction
+	txUses    []*fxUse
+	cancelled bool
 }
 
 // beginItem opens the request's use of the item with key in t, through
@@ -89,6 +96,10 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 // data-plane handler.
 func (c *call) finishItem(err error) {
 	p := &c.pipe
+	if p.cancelled {
+		endTxCancelled(p.txUses, p.acts) // fx_condfail.go
+		p.acts, p.txUses, p.cancelled = nil, nil, false
+	}
 	if !p.open {
 		return
 	}
@@ -96,6 +107,58 @@ func (c *call) finishItem(err error) {
 		p.use.endRefused(err, p.key, p.newSize)
 	}
 	p.use, p.open = nil, false
+}
+
+// beginTx puts each action of a write transaction to the fault rules
+// and the throttler (txFaults) and keeps their uses in the call's
+// pipeline context. It returns the reasons to cancel with (nil: none
+// refused), or the error that fails the call.
+func (c *call) beginTx(acts []*txAction) ([]apierr.CancellationReason, error) {
+	refused, uses, err := c.txFaults(acts)
+	if err != nil {
+		return nil, err
+	}
+	c.pipe.acts, c.pipe.txUses = acts, uses
+	return refused, nil
+}
+
+// txCancelled reports that the transaction's evaluation cancelled it (a
+// condition, a conflict): the pipeline charges its actions when the
+// request finishes (fx_condfail.go).
+func (c *call) txCancelled() { c.pipe.cancelled = true }
+
+// beginTxGets puts each Get of a read transaction to the fault rules
+// and the throttler (txGetFaults) and keeps their uses in the call's
+// pipeline context. It returns the error that refuses the transaction.
+func (c *call) beginTxGets(gets []*txGet) error {
+	uses, err := c.txGetFaults(gets)
+	if err != nil {
+		return err
+	}
+	c.pipe.txUses = uses
+	return nil
+}
+
+// txRead reports the reads of a read transaction (sizes: each Get's
+// item, 0 when missing): each Get's use is charged its transactional
+// units.
+func (c *call) txRead(sizes []int) {
+	p := &c.pipe
+	for i, u := range p.txUses {
+		if u != nil {
+			n := min(1, sizes[i])
+			u.end(2*readUnits(sizes[i], true), 0, nil, n, n)
+		}
+	}
+	p.txUses = nil
+}
+
+// txApplied reports the committed transaction's changes (one per
+// action): each action's use is charged its transactional units.
+func (c *call) txApplied(changes []storage.Change) {
+	p := &c.pipe
+	endTx(p.txUses, p.acts, changes)
+	p.acts, p.txUses = nil, nil
 }
 
 // writeCapacity is the ConsumedCapacity of the write the request
