@@ -1,5 +1,7 @@
 package service
 
+import "slices"
+
 // The request pipeline of the data plane. An operation that reads or
 // writes a table's items registers with registerDataPlane; the registry
 // then runs its stages around the handler, so that no data path can skip
@@ -25,17 +27,19 @@ package service
 // A control-plane operation (register) gets one fault decision per call,
 // with the table it names (fx_ops.go).
 
-// dataPlane are the operations registered with registerDataPlane. Filled
-// by init functions only; read-only afterwards.
-var dataPlane = make(map[string]bool, 16)
+// dataPlane are the operations registered with registerDataPlane, in
+// registration order. Filled by init functions only; read-only
+// afterwards, and read only when an operation registers (its adapter
+// keeps the answer) and by tests: a slice, not a map built at start-up.
+var dataPlane []string
 
 // registerDataPlane registers a data-plane operation: register's adapter,
 // with the pipeline's stages around f.
 func registerDataPlane[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
-	dataPlane[name] = true
+	dataPlane = append(dataPlane, name)
 	register(name, f)
 }
 
 // isDataPlane reports whether the operation registered as name is a
 // data-plane operation (registerDataPlane).
-func isDataPlane(name string) bool { return dataPlane[name] }
+func isDataPlane(name string) bool { return slices.Contains(dataPlane, name) }
