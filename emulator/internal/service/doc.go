@@ -159,6 +159,14 @@
 //     tables get from their creation), fx_lag_persist.go (the gates'
 //     modes across restarts, and their listing), fx_lag_switch.go (a
 //     gate's change of mode made between two commits of its table).
+//   - The request pipeline: pipeline.go (registerDataPlane: the
+//     operations that read or write items, which the registry runs
+//     inside the stages above, in one order), pipeline_item.go (the
+//     call's pipeline context: beginItem and beginRead open a use,
+//     wrote, readItem and readPage report it, finishItem charges a
+//     refused condition; consumed capacity and item-collection metrics
+//     come from what was reported). pipeline_test.go walks every
+//     registered data-plane operation through every stage.
 //
 // # Why one package
 //

@@ -18,7 +18,7 @@ import (
 // the same code as ExecuteStatement; the batch is not atomic.
 
 func init() {
-	register("BatchExecuteStatement", batchExecuteStatement)
+	registerDataPlane("BatchExecuteStatement", batchExecuteStatement)
 }
 
 const maxBatchStatements = 25
@@ -182,6 +182,7 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 		return runBatchGet(c, b, s, opt, caps)
 	}
 	out, err := runStatement(c, b.st, b.text, b.params, opt)
+	c.finishItem(err) // each statement is a use of its own: a refused condition is charged now
 	var le *lower.Error
 	if errors.As(err, &le) {
 		table = "" // refused before it ran: DynamoDB Local names no table
