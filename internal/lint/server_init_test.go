@@ -7,7 +7,7 @@ import (
 
 // TestServerWithoutHeavyInit: the server links none of the packages whose
 // initialisation ran at every start for something the server never does
-// (issue 25, start-up): oklog/ulid (ULIDs are made by conventions/ids, for
+// (start-up time): oklog/ulid (ULIDs are made by conventions/ids, for
 // tests and library users), apd (numbers are compared without it),
 // and database/sql. klauspost/compress is linked for zstdread, the ZSTD
 // objects of imports: 0.2 to 0.3 ms of initialisation a start, measured

@@ -12,8 +12,9 @@ import (
 )
 
 // Shared helpers of the data-plane operations (PutItem, GetItem, DeleteItem,
-// UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): key validation,
-// capacity accounting and per-request expression compilation.
+// UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): key validation
+// and per-request expression compilation (capacity accounting is in
+// capacity.go).
 
 // DynamoDB's key size limits, in bytes of the raw string or binary value.
 const (
@@ -166,74 +167,6 @@ func checkKeyValue(name string, v storage.Value, partition bool) error {
 		return apierr.Validation(apierr.MsgHashKeyTooLong)
 	case !partition && n > maxSortKeyBytes:
 		return apierr.Validation(apierr.MsgRangeKeyTooLong)
-	}
-	return nil
-}
-
-// ReturnConsumedCapacity values.
-const (
-	capacityNone    = "NONE"
-	capacityTotal   = "TOTAL"
-	capacityIndexes = "INDEXES"
-)
-
-// ConsumedCapacity is the ConsumedCapacity member of a data-plane response.
-type ConsumedCapacity struct {
-	TableName              string              `json:"TableName,omitempty"`
-	CapacityUnits          float64             `json:"CapacityUnits"`
-	ReadCapacityUnits      *float64            `json:"ReadCapacityUnits,omitempty"`
-	WriteCapacityUnits     *float64            `json:"WriteCapacityUnits,omitempty"`
-	Table                  *Capacity           `json:"Table,omitempty"`
-	LocalSecondaryIndexes  map[string]Capacity `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitempty"`
-}
-
-// Capacity is the capacity consumed by a table or one index (INDEXES mode).
-type Capacity struct {
-	CapacityUnits      float64  `json:"CapacityUnits"`
-	ReadCapacityUnits  *float64 `json:"ReadCapacityUnits,omitempty"`
-	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitempty"`
-}
-
-// validateReturnConsumedCapacity returns the constraint violation text for a
-// bad ReturnConsumedCapacity value, or "" (for use with constraintErrors).
-func validateReturnConsumedCapacity(mode string) string {
-	switch mode {
-	case "", capacityNone, capacityTotal, capacityIndexes:
-		return ""
-	}
-	return apierr.EnumViolation(paramReturnConsumedCap, mode, enumReturnConsumedCap)
-}
-
-// readUnits is the read capacity of reading sizeBytes: one unit per 4 KB
-// (rounded up, at least one), half that when eventually consistent.
-func readUnits(sizeBytes int, consistent bool) float64 {
-	units := float64(max(1, (sizeBytes+4095)/4096))
-	if !consistent {
-		units /= 2
-	}
-	return units
-}
-
-// writeUnits is the write capacity of writing sizeBytes: one unit per 1 KB,
-// rounded up, at least one.
-func writeUnits(sizeBytes int) float64 {
-	return float64(max(1, (sizeBytes+1023)/1024))
-}
-
-// readCapacity is the ConsumedCapacity of reading sizeBytes from t (the
-// item's size for GetItem, 0 when absent; the total of the items read for
-// Query and Scan), or nil when mode asks for none.
-func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
-	return consumed(t, mode, readUnits(sizeBytes, consistent))
-}
-
-func consumed(t *table, mode string, units float64) *ConsumedCapacity {
-	switch mode {
-	case capacityTotal:
-		return &ConsumedCapacity{TableName: t.name, CapacityUnits: units}
-	case capacityIndexes:
-		return &ConsumedCapacity{TableName: t.name, CapacityUnits: units, Table: &Capacity{CapacityUnits: units}}
 	}
 	return nil
 }

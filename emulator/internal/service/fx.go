@@ -15,13 +15,15 @@ import (
 )
 
 // Fault injection, capacity throttling and the access-pattern report
-// (issue 23; faults/WIRING.md is the design). One hook pair wraps each
+// (faults/WIRING.md is the design). One hook pair wraps each
 // use of a table or index by a data-plane request: fxBegin after the
 // request is validated and before storage is touched (the fault rules,
 // then the throttler's Admit), fxUse.end once it ran (the throttler's
 // Charge and the recorder's Record). With no rule, no throttled table and
 // no report reader, fxBegin is three atomic loads and returns nil, and
-// end on a nil *fxUse does nothing: nothing is allocated.
+// end on a nil *fxUse does nothing: nothing is allocated. The handlers
+// reach these hooks through the request pipeline (pipeline.go), not
+// directly.
 
 // ThrottleConfig says which tables' capacity is enforced (faults/throttle).
 type ThrottleConfig struct {
@@ -349,7 +351,16 @@ func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float6
 // INDEXES when the use is watched and the table has indexes, so that the
 // write decodes the item it replaces and its GSI units can be charged.
 func (u *fxUse) capMode(mode string) string {
-	if u != nil && (mode == "" || mode == capacityNone) {
+	if u == nil {
+		return mode
+	}
+	return watchedCapMode(mode)
+}
+
+// watchedCapMode is the capacity mode of a watched write: INDEXES when
+// the request asks for none.
+func watchedCapMode(mode string) string {
+	if mode == "" || mode == capacityNone {
 		return capacityIndexes
 	}
 	return mode

@@ -18,12 +18,13 @@ import (
 // refusedUse marks an item of a batch that was refused.
 var refusedUse = &fxUse{}
 
-// fxBeginBatchItem is fxBegin for one item of a batch. Its units are
-// taken from the throttler at once (an estimate: one unit, or the put
-// item's size), so that the items after it in the same batch see the
-// capacity it used, as on AWS, where a batch's items are separate
+// beginBatchItem is the pipeline's per-item stage of a batch: fxBegin
+// for one item (the tenant guard ran when the batch was validated). Its
+// units are taken from the throttler at once (an estimate: one unit, or
+// the put item's size), so that the items after it in the same batch see
+// the capacity it used, as on AWS, where a batch's items are separate
 // requests; endBatchItem charges the rest.
-func (c *call) fxBeginBatchItem(t *table, k storage.Key, access insights.Access) (*fxUse, error) {
+func (c *call) beginBatchItem(t *table, k storage.Key, access insights.Access) (*fxUse, error) {
 	u, err := c.fxBegin(t, nil, itemKey(t, k), access, false)
 	if u != nil && u.th {
 		units := 0.5
@@ -36,7 +37,7 @@ func (c *call) fxBeginBatchItem(t *table, k storage.Key, access insights.Access)
 }
 
 // end0 charges units to the use's table ahead of the request (see
-// fxBeginBatchItem).
+// beginBatchItem).
 func (u *fxUse) end0(units float64) {
 	th := u.t.ns.th
 	use := u.throttleUse()
@@ -53,12 +54,34 @@ func (u *fxUse) endBatchItem(readUnits, writeUnits float64, ixUnits map[*indexDe
 	u.end(readUnits, writeUnits, ixUnits, returned, returned)
 }
 
-// batchWriteFaults decides each write of a BatchWriteItem: it returns the
-// uses per table and write (refusedUse for a refused write, which it puts
-// in out's UnprocessedItems; nil when nothing watches), or the error that
-// fails the call.
-func (c *call) batchWriteFaults(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) ([][]*fxUse, error) {
-	var uses [][]*fxUse
+// batchUses are a BatchWriteItem's uses, per table and write (refusedUse
+// for a refused write); nil when nothing watches.
+type batchUses [][]*fxUse
+
+// table returns the uses of table ti's writes (nil: none watched).
+func (b batchUses) table(ti int) []*fxUse {
+	if b == nil {
+		return nil
+	}
+	return b[ti]
+}
+
+// capMode is the capacity mode the batch's writes report in: the
+// request's, or INDEXES when its uses are watched (fxUse.capMode).
+func (b batchUses) capMode(mode string) string {
+	if b == nil {
+		return mode
+	}
+	return watchedCapMode(mode)
+}
+
+// batchWriteFaults decides each write of a BatchWriteItem through the
+// pipeline's per-item stage: it returns the uses per table and write
+// (refusedUse for a refused write, which it puts in out's
+// UnprocessedItems; nil when nothing watches), or the error that fails
+// the call.
+func (c *call) batchWriteFaults(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) (batchUses, error) {
+	var uses batchUses
 	var refused error
 	processed := false
 	for ti, bt := range tables {
@@ -67,7 +90,7 @@ func (c *call) batchWriteFaults(tables []batchWriteTable, reqs map[string][]Writ
 			if w.item == nil {
 				access = insights.Delete
 			}
-			u, err := c.fxBeginBatchItem(bt.t, w.key, access)
+			u, err := c.beginBatchItem(bt.t, w.key, access)
 			if err != nil && !unprocessable(err) {
 				return nil, err
 			}

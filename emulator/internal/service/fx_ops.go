@@ -1,35 +1,21 @@
 package service
 
-import (
-	"sync"
-
-	"github.com/dynamoemu/dynamoemu/internal/faults"
-)
+import "github.com/dynamoemu/dynamoemu/internal/faults"
 
 // Fault rules on the operations that do not decide per table use (the
 // control plane, the Streams API): one decision per call, with the table
 // it names (by name or ARN: fx_target.go) and no key, after the body is
 // decoded and before the operation validates it. So a rule can fail a
 // CreateTable with InternalServerError or hold a DescribeTable; the
-// data-plane operations and PartiQL's (fxHooked) decide after validation,
-// per item or statement.
+// data-plane operations (registerDataPlane, pipeline.go) decide after
+// validation, per item or statement.
 
-// fxHooked are the operations that call fxBegin themselves (built at
-// its first use, not at the server's start: issue 25).
-var fxHooked = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true,
-		"Query": true, "Scan": true, "BatchGetItem": true, "BatchWriteItem": true,
-		"TransactWriteItems": true, "TransactGetItems": true, "ExecuteTransaction": true,
-		"ExecuteStatement": true, "BatchExecuteStatement": true, // per statement, once planned (fx_partiql.go)
-	}
-})
-
-// fxOperation runs the fault rules on a call of an operation not in
-// fxHooked, with in its decoded input. Nil when nothing fires.
+// fxOperation runs the fault rules on a call of an operation not
+// registered as data-plane, with in its decoded input. Nil when nothing
+// fires.
 func (c *call) fxOperation(op string, in any) error {
 	inj := c.svc.fx.inj
-	if !inj.Active() || fxHooked()[op] {
+	if !inj.Active() {
 		return nil
 	}
 	name, index := fxTargetOf(in)

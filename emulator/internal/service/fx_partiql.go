@@ -4,13 +4,14 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Fault injection, throttling and the report in PartiQL's ExecuteStatement
 // and BatchExecuteStatement (faults/WIRING.md §2): each statement goes
-// through fxBegin and end as the operation it stands for, once it is
-// planned, so that the rules see the key the lowering found. A write
+// through the pipeline as the operation it stands for, once it is
+// planned, so that the rules see the key the lowering found (a write or
+// a batch's SELECT through beginItem, pipeline_item.go; BatchExecuteStatement
+// finishes each statement's use before the next begins). A write
 // (INSERT, UPDATE, DELETE) names its item's full key; a SELECT that fixes
 // one partition names it and its sort key condition (a Query), one that
 // fixes several (an IN list) is decided per partition (fxSelect), and any
@@ -46,20 +47,7 @@ func (c *call) fxSelect(plan *selectPlan, req *readRequest, first int) error {
 	case len(plan.kcs) > 1:
 		parts = plan.kcs[first:]
 	}
-	var err error
-	req.fx, err = c.fxBeginParts(plan.t, plan.x, kc, parts, access, req.filter != nil)
-	return err
-}
-
-// fxWritePlan runs the hooks before a write statement writes its item.
-func (c *call) fxWritePlan(p *writePlan, access insights.Access) (*fxUse, error) {
-	return c.fxBegin(p.t, nil, itemKey(p.t, p.key), access, false)
-}
-
-// fxBatchGet runs the hooks before a SELECT of BatchExecuteStatement reads
-// its item.
-func (c *call) fxBatchGet(t *table, key storage.Key) (*fxUse, error) {
-	return c.fxBegin(t, nil, itemKey(t, key), insights.Get, false)
+	return c.beginRead(plan.t, plan.x, kc, parts, access, req.filter != nil)
 }
 
 // batchFaultCode is the BatchStatementError code of an injected fault or

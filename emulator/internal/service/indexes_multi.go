@@ -92,7 +92,7 @@ func multiStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.MultiKeyCon
 }
 
 // queryMulti reads one Query page of a multi-attribute index, through the
-// same fault, throttling and report hooks as any Query (fxBegin; the key
+// same pipeline stages as any Query (beginRead; the key
 // condition as multiKey gives it).
 func queryMulti(c *call, t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*QueryOutput, error) {
 	var kc *expr.MultiKeyCondition
@@ -121,7 +121,7 @@ func queryMulti(c *call, t *table, x *indexDef, comp *expr.Compiler, in *QueryIn
 	if err != nil {
 		return nil, err
 	}
-	if req.fx, err = c.fxBegin(t, x, multiKey(kc), insights.Query, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, multiKey(kc), nil, insights.Query, req.filter != nil); err != nil {
 		return nil, err
 	}
 	q := storage.IndexQuery{
@@ -130,7 +130,7 @@ func queryMulti(c *call, t *table, x *indexDef, comp *expr.Compiler, in *QueryIn
 		Sort:       kc.Sort,
 		Forward:    in.ScanIndexForward == nil || *in.ScanIndexForward,
 	}
-	return queryIndexPage(t, x, req, in, q, func(esk storage.Item) (storage.Item, error) {
+	return queryIndexPage(c, t, x, req, in, q, func(esk storage.Item) (storage.Item, error) {
 		return multiStartKey(t, x, esk, kc)
 	})
 }

@@ -19,8 +19,8 @@ import (
 // errors and responses are deterministic.
 
 func init() {
-	register("BatchGetItem", batchGetItem)
-	register("BatchWriteItem", batchWriteItem)
+	registerDataPlane("BatchGetItem", batchGetItem)
+	registerDataPlane("BatchWriteItem", batchWriteItem)
 }
 
 const (
@@ -134,60 +134,77 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		tables = append(tables, bt)
 	}
 
-	out := &BatchGetItemOutput{
+	r := batchGetRun{out: &BatchGetItemOutput{
 		Responses:       make([]batchGetResponse, 0, len(tables)),
 		UnprocessedKeys: map[string]*KeysAndAttributes{},
-	}
-	size := 0
-	refused, processed := error(nil), false
+	}}
 	for _, bt := range tables {
-		var items []storage.EncodedItem
-		var proj batchProjector // op_batch_get_encode.go
-		if bt.projection != nil {
-			proj.pj = bt.projection.Projector()
+		if err := c.readBatchTable(&r, bt, in.ReturnConsumedCapacity); err != nil {
+			return nil, err
 		}
-		units := 0.0
-		for i, k := range bt.keys {
-			u, err := c.fxBeginBatchItem(bt.t, k, insights.Get)
-			if err != nil {
-				if !unprocessable(err) {
-					return nil, err
-				}
-				refused = cmp.Or(refused, err)
-				bt.unprocessed(out, bt.req.Keys[i])
+	}
+	if r.refused != nil && !r.processed {
+		return nil, r.refused // no key was admitted: the call fails
+	}
+	return r.out, nil
+}
+
+// batchGetRun is a BatchGetItem's reads so far.
+type batchGetRun struct {
+	out       *BatchGetItemOutput
+	size      int   // bytes of the items answered
+	refused   error // the first key refused for throughput (unprocessable)
+	processed bool  // a key was admitted
+}
+
+// readBatchTable reads one table's keys of a BatchGetItem into r: each
+// key through the pipeline's per-item stages (beginBatchItem), a key
+// refused for throughput or past the answer's size left unprocessed. It
+// returns the error that fails the call.
+func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) error {
+	var items []storage.EncodedItem
+	var proj batchProjector // op_batch_get_encode.go
+	if bt.projection != nil {
+		proj.pj = bt.projection.Projector()
+	}
+	units := 0.0
+	for i, k := range bt.keys {
+		u, err := c.beginBatchItem(bt.t, k, insights.Get)
+		if err != nil {
+			if !unprocessable(err) {
+				return err
+			}
+			r.refused = cmp.Or(r.refused, err)
+			bt.unprocessed(r.out, bt.req.Keys[i])
+			continue
+		}
+		r.processed = true
+		e, ok := bt.t.readData(bt.consistent).GetEncoded(k)
+		n := 0
+		if ok {
+			n = e.Size()
+			if r.size+n > maxBatchGetBytes {
+				bt.unprocessed(r.out, bt.req.Keys[i])
 				continue
 			}
-			processed = true
-			e, ok := bt.t.readData(bt.consistent).GetEncoded(k)
-			n := 0
-			if ok {
-				n = e.Size()
-				if size+n > maxBatchGetBytes {
-					bt.unprocessed(out, bt.req.Keys[i])
-					continue
-				}
-				size += n
-				if proj.pj != nil {
-					proj.add(e)
-				} else {
-					items = append(items, e)
-				}
+			r.size += n
+			if proj.pj != nil {
+				proj.add(e)
+			} else {
+				items = append(items, e)
 			}
-			units += readUnits(n, bt.consistent)
-			u.endBatchItem(readUnits(n, bt.consistent), 0, nil, min(1, n))
 		}
-		if proj.pj != nil {
-			items = proj.items()
-		}
-		out.Responses = append(out.Responses, batchGetResponse{name: bt.name, items: items})
-		if cc := consumed(bt.t, in.ReturnConsumedCapacity, units); cc != nil {
-			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
-		}
+		units += readUnits(n, bt.consistent)
+		u.endBatchItem(readUnits(n, bt.consistent), 0, nil, min(1, n))
 	}
-	if refused != nil && !processed {
-		return nil, refused // no key was admitted: the call fails
+	if proj.pj != nil {
+		items = proj.items()
 	}
-	return out, nil
+	r.out.Responses = append(r.out.Responses, batchGetResponse{name: bt.name, items: items})
+	if cc := consumed(bt.t, rcc, units); cc != nil {
+		r.out.ConsumedCapacity = append(r.out.ConsumedCapacity, cc)
+	}
+	return nil
 }
 
 // prepareBatchGet validates one table's part of a BatchGetItem: its
@@ -295,44 +312,10 @@ type batchWriteTable struct {
 }
 
 func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
-	if err := apierr.ConstraintErrors(
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
-		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
-		batchWriteTableConstraint(in.RequestItems),
-	); err != nil {
+	names, total, err := c.checkBatchWrite(in)
+	if err != nil {
 		return nil, err
 	}
-	// A malformed table name comes after the other member constraints
-	// and alone (AWS's record: an unknown ReturnConsumedCapacity is
-	// reported alone over it).
-	if err := apierr.ConstraintErrors(batchWriteNamesConstraint(in.RequestItems)); err != nil {
-		return nil, err
-	}
-	if len(in.RequestItems) == 0 {
-		return nil, apierr.NoRequestItems("BatchWriteItem")
-	}
-	names := sortedKeys(in.RequestItems)
-	total := 0
-	for _, name := range names {
-		total += len(in.RequestItems[name]) // none empty: batchWriteTableConstraint
-	}
-	if total > maxBatchWrites {
-		return nil, apierr.Validation(apierr.MsgBatchWriteTooMany)
-	}
-	// Request shape and item sizes first, as AWS checks them before tables.
-	sized := !c.itemsFitBody()
-	for _, name := range names {
-		for _, wr := range in.RequestItems[name] {
-			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
-				return nil, apierr.Validation(apierr.MsgWriteRequestNotOne)
-			}
-			if sized && wr.PutRequest != nil && storage.ItemSize(wr.PutRequest.Item.Item()) > maxItemBytes {
-				return nil, apierr.Validation(apierr.MsgBatchItemTooLarge)
-			}
-		}
-	}
-
 	tables := make([]batchWriteTable, 0, len(names))
 	for _, name := range names {
 		bt, err := c.prepareBatchWrite(name, in.RequestItems[name])
@@ -349,9 +332,62 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	if err != nil {
 		return nil, err
 	}
+	if err := c.writeBatch(names, tables, uses, total, in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
 
-	// Everything is valid: write, through one storage transaction (the one
-	// write path; it also means a refused write leaves none of the batch).
+// checkBatchWrite runs a BatchWriteItem's checks that come before its
+// tables: the member constraints, the number of writes, each request's
+// shape and item size. It returns the table names in order and the
+// number of writes.
+func (c *call) checkBatchWrite(in *BatchWriteItemInput) ([]string, int, error) {
+	if err := apierr.ConstraintErrors(
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
+		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
+		batchWriteTableConstraint(in.RequestItems),
+	); err != nil {
+		return nil, 0, err
+	}
+	// A malformed table name comes after the other member constraints
+	// and alone (AWS's record: an unknown ReturnConsumedCapacity is
+	// reported alone over it).
+	if err := apierr.ConstraintErrors(batchWriteNamesConstraint(in.RequestItems)); err != nil {
+		return nil, 0, err
+	}
+	if len(in.RequestItems) == 0 {
+		return nil, 0, apierr.NoRequestItems("BatchWriteItem")
+	}
+	names := sortedKeys(in.RequestItems)
+	total := 0
+	for _, name := range names {
+		total += len(in.RequestItems[name]) // none empty: batchWriteTableConstraint
+	}
+	if total > maxBatchWrites {
+		return nil, 0, apierr.Validation(apierr.MsgBatchWriteTooMany)
+	}
+	// Request shape and item sizes first, as AWS checks them before tables.
+	sized := !c.itemsFitBody()
+	for _, name := range names {
+		for _, wr := range in.RequestItems[name] {
+			if (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
+				return nil, 0, apierr.Validation(apierr.MsgWriteRequestNotOne)
+			}
+			if sized && wr.PutRequest != nil && storage.ItemSize(wr.PutRequest.Item.Item()) > maxItemBytes {
+				return nil, 0, apierr.Validation(apierr.MsgBatchItemTooLarge)
+			}
+		}
+	}
+	return names, total, nil
+}
+
+// writeBatch writes a validated BatchWriteItem's tables (names, in
+// order; the writes uses admitted) through one storage transaction: the
+// one write path, and a refused write leaves none of the batch. Once
+// committed, the request's maps are given back (op_batch_recycle.go).
+func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUses, total int, in *BatchWriteItemInput, out *BatchWriteItemOutput) error {
 	data := make([]*storage.Table, len(tables))
 	for i, bt := range tables {
 		data[i] = bt.t.data
@@ -361,66 +397,69 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	tx.Grow(total)
 	keep := make([]bool, len(tables)) // the table's maps stay (op_batch_recycle.go)
 	for ti, bt := range tables {
-		var cp capacity
-		icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
-		mode := in.ReturnConsumedCapacity
-		if uses != nil {
-			mode = (&fxUse{}).capMode(mode)
-		}
-		decodeOld := needOld(bt.t, mode)
-		var defs []*indexDef
-		if decodeOld {
-			gsis, lsis := bt.t.indexes()
-			defs = slices.Concat(gsis, lsis)
-		}
-		tp := bt.t.convPolicy()
-		keep[ti] = tp != nil
-		for wi, w := range bt.writes {
-			var u *fxUse
-			if uses != nil {
-				if u = uses[ti][wi]; u == refusedUse {
-					continue
-				}
-			}
-			var ch storage.Change
-			var err error
-			if tp != nil {
-				ch, err = c.batchWriteChecked(tp, tx, bt.t, w.key, w.item)
-			} else if decodeOld {
-				ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
-			} else {
-				ch, err = tx.Put(bt.t.data, w.key, w.item) // nil deletes
-			}
-			if err != nil {
-				return nil, err
-			}
-			cp.table += writeUnits(max(ch.OldSize, ch.NewSize))
-			var ixUnits map[*indexDef]float64
-			if decodeOld {
-				ixUnits = indexWriteUnits(bt.t.schema, defs, ch)
-				cp.add(ixUnits)
-			}
-			u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
-			icm.add(w.key, ch)
-		}
-		out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
-		if cc := cp.report(bt.t, in.ReturnConsumedCapacity); cc != nil {
-			out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+		var err error
+		if keep[ti], err = c.writeBatchTable(tx, bt, uses.table(ti), uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
+			return err
 		}
 	}
 	if _, err := tx.Commit(); err != nil {
-		return nil, err
+		return err
 	}
 	for ti, name := range names {
 		if !keep[ti] {
-			var tu []*fxUse
-			if uses != nil {
-				tu = uses[ti]
-			}
-			recycleBatchWrites(in.RequestItems[name], tu)
+			recycleBatchWrites(in.RequestItems[name], uses.table(ti))
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// writeBatchTable writes one table's admitted writes inside tx: each
+// write's units to its use (uses nil: none watched; refusedUse: left
+// unprocessed), the table's consumed capacity (in mode, the request's or
+// the one the uses need) and item-collection metrics to out. keep says
+// that the writes' maps must stay: a conventions policy saw them.
+func (c *call) writeBatchTable(tx *storage.WriteTx, bt batchWriteTable, uses []*fxUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
+	var cp capacity
+	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
+	decodeOld := needOld(bt.t, mode)
+	var defs []*indexDef
+	if decodeOld {
+		gsis, lsis := bt.t.indexes()
+		defs = slices.Concat(gsis, lsis)
+	}
+	tp := bt.t.convPolicy()
+	for wi, w := range bt.writes {
+		var u *fxUse
+		if uses != nil {
+			if u = uses[wi]; u == refusedUse {
+				continue
+			}
+		}
+		var ch storage.Change
+		if tp != nil {
+			ch, err = c.batchWriteChecked(tp, tx, bt.t, w.key, w.item)
+		} else if decodeOld {
+			ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
+		} else {
+			ch, err = tx.Put(bt.t.data, w.key, w.item) // nil deletes
+		}
+		if err != nil {
+			return false, err
+		}
+		cp.table += writeUnits(max(ch.OldSize, ch.NewSize))
+		var ixUnits map[*indexDef]float64
+		if decodeOld {
+			ixUnits = indexWriteUnits(bt.t.schema, defs, ch)
+			cp.add(ixUnits)
+		}
+		u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
+		icm.add(w.key, ch)
+	}
+	out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
+	if cc := cp.report(bt.t, in.ReturnConsumedCapacity); cc != nil {
+		out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+	}
+	return tp != nil, nil
 }
 
 // prepareBatchWrite validates one table's writes: the table, each item's or

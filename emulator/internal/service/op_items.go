@@ -16,10 +16,10 @@ import (
 // current item inside the write so a failed condition writes nothing.
 
 func init() {
-	register("PutItem", putItem)
-	register("GetItem", getItem)
-	register("DeleteItem", deleteItem)
-	register("UpdateItem", updateItem)
+	registerDataPlane("PutItem", putItem)
+	registerDataPlane("GetItem", getItem)
+	registerDataPlane("DeleteItem", deleteItem)
+	registerDataPlane("UpdateItem", updateItem)
 }
 
 // ReturnValues values.
@@ -357,33 +357,27 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	if err := c.guardKey(t, key); err != nil {
+	if err := c.beginItem(t, key, insights.Put); err != nil {
 		return nil, err
 	}
-	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Put, false)
-	if err != nil {
-		return nil, err
-	}
+	c.writing(size)
 	var change storage.Change
 	tp := t.convPolicy()
 	if tp != nil {
 		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
 		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
 	} else {
-		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, fx.capMode(in.ReturnConsumedCapacity))
+		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, c.capMode(in.ReturnConsumedCapacity))
 	}
 	if err != nil {
-		fx.endRefused(err, key, size) // fx_condfail.go
-		return nil, err
+		return nil, err // a refusal by the condition is charged by the pipeline
 	}
-	fx.endWrite(max(size, change.OldSize), change)
-	out := &PutItemOutput{
-		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(size, change.OldSize), change),
-	}
+	c.wrote(max(size, change.OldSize), change)
+	out := &PutItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = wire.ItemToWire(change.Old)
 	}
-	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
 	if tp == nil {
 		recyclePutItem(in) // op_batch_recycle.go; change.New is this map: unused from here
 	}
@@ -435,22 +429,12 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.guardKey(t, key); err != nil {
-		return nil, err
-	}
-	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Get, false)
-	if err != nil {
+	if err := c.beginItem(t, key, insights.Get); err != nil {
 		return nil, err
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	stored, found := t.readData(consistent).GetEncoded(key)
-	if fx != nil {
-		n := 0
-		if found {
-			n = 1
-		}
-		fx.end(readUnits(stored.Size(), consistent), 0, nil, n, n)
-	}
+	c.readItem(stored.Size(), consistent, found)
 	out := getItemOutputs.Get()
 	if !found {
 		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
@@ -499,31 +483,24 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.guardKey(t, key); err != nil {
-		return nil, err
-	}
-	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Delete, false)
-	if err != nil {
+	if err := c.beginItem(t, key, insights.Delete); err != nil {
 		return nil, err
 	}
 	var change storage.Change
 	if tp := t.convPolicy(); tp != nil {
 		change, err = c.deleteChecked(tp, t, key, cond, in.ReturnValuesOnConditionCheckFailure)
 	} else {
-		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, fx.capMode(in.ReturnConsumedCapacity))
+		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, c.capMode(in.ReturnConsumedCapacity))
 	}
 	if err != nil {
-		fx.endRefused(err, key, 0)
-		return nil, err
+		return nil, err // a refusal by the condition is charged by the pipeline
 	}
-	fx.endWrite(change.OldSize, change)
-	out := &DeleteItemOutput{
-		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, change.OldSize, change),
-	}
+	c.wrote(change.OldSize, change)
+	out := &DeleteItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
 	if in.ReturnValues == returnAllOld && change.Old != nil {
 		out.Attributes = wire.ItemToWire(change.Old)
 	}
-	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
 	return out, nil
 }
 
@@ -550,16 +527,12 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
 	}
-	if err := c.guardKey(t, key); err != nil {
-		return nil, err
-	}
-	fx, err := c.fxBegin(t, nil, itemKey(t, key), insights.Update, false)
-	if err != nil {
+	if err := c.beginItem(t, key, insights.Update); err != nil {
 		return nil, err
 	}
 	tp := t.convPolicy()
 	if canPatch(t, upd, in.ReturnValues, tp) {
-		return updateItemPatched(c, t, in, key, upd, cond, fx) // update_patch.go
+		return updateItemPatched(c, t, in, key, upd, cond) // update_patch.go
 	}
 	var newSize int
 	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
@@ -573,7 +546,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 			return nil, err
 		}
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
-			newSize = size // charged when the condition refuses the write (fx_condfail.go)
+			c.writing(size) // charged when the condition refuses the write (fx_condfail.go)
 			return nil, err
 		}
 		if cur == nil && upd.OnlyRemoves() {
@@ -586,15 +559,12 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return next, err
 	})
 	if err != nil {
-		fx.endRefused(err, key, newSize)
-		return nil, err
+		return nil, err // a refusal by the condition is charged by the pipeline
 	}
-	fx.endWrite(max(newSize, change.OldSize), change)
-	out := &UpdateItemOutput{
-		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize), change),
-	}
+	c.wrote(max(newSize, change.OldSize), change)
+	out := &UpdateItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
-	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
 	return out, nil
 }
 

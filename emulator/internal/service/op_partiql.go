@@ -22,7 +22,7 @@ import (
 // ExecuteTransaction: op_partiql_tx.go.
 
 func init() {
-	register("ExecuteStatement", executeStatement)
+	registerDataPlane("ExecuteStatement", executeStatement)
 }
 
 // maxStatementLen is the model's limit on Statement.

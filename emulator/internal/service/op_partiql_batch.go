@@ -18,7 +18,7 @@ import (
 // the same code as ExecuteStatement; the batch is not atomic.
 
 func init() {
-	register("BatchExecuteStatement", batchExecuteStatement)
+	registerDataPlane("BatchExecuteStatement", batchExecuteStatement)
 }
 
 const maxBatchStatements = 25
@@ -65,7 +65,7 @@ type BatchExecuteStatementOutput struct {
 // value refused by the value layer (a number out of range or not a number,
 // a set with duplicates, an empty set, ...) fails only its statement, with
 // an Error of Code ValidationError, where ExecuteStatement fails the
-// request: issue 22 records this from real DynamoDB (no public record was
+// request: recorded from real DynamoDB by the PartiQL work (no public record was
 // found; DynamoDB Local fails the whole request instead). A value that is
 // not JSON of the right shape is still a SerializationException of the
 // request.
@@ -182,6 +182,7 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 		return runBatchGet(c, b, s, opt, caps)
 	}
 	out, err := runStatement(c, b.st, b.text, b.params, opt)
+	c.finishItem(err) // each statement is a use of its own: a refused condition is charged now
 	var le *lower.Error
 	if errors.As(err, &le) {
 		table = "" // refused before it ran: DynamoDB Local names no table

@@ -24,7 +24,7 @@ import (
 // reason DuplicateItem.
 
 func init() {
-	register("ExecuteTransaction", executeTransaction)
+	registerDataPlane("ExecuteTransaction", executeTransaction)
 }
 
 // ParameterizedStatement is one statement of an ExecuteTransaction.
@@ -79,11 +79,10 @@ func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransacti
 		if err != nil {
 			return nil, err
 		}
-		uses, err := c.txGetFaults(gets)
-		if err != nil {
+		if err := c.beginTxGets(gets); err != nil {
 			return nil, err
 		}
-		return &ExecuteTransactionOutput{reads: runTransactGet(gets, mode, uses)}, nil
+		return &ExecuteTransactionOutput{reads: runTransactGet(c, gets, mode)}, nil
 	}
 	acts, err := c.planTxWrites(stmts)
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 // 1 MB page size counted on items read before filtering.
 
 func init() {
-	register("Query", query)
-	register("Scan", scan)
+	registerDataPlane("Query", query)
+	registerDataPlane("Scan", scan)
 }
 
 // maxPageBytes is the data one Query or Scan page reads at most: the page
@@ -118,7 +118,6 @@ type readRequest struct {
 	filterAttrs []string // the top-level attributes the filter reads
 	projection  *expr.Projection
 	index       *indexRead // nil: the read is of the table; else indexBuf
-	fx          *fxUse     // the report's and throttler's hook (fx.go); nil: none
 	pooled      bool       // from readRequests: its page's recycle gives it back (page_pool.go)
 	out         pageOutput // the page's answer, in the request's allocation
 	// A read of an index: index and its keyNames, in the request's
@@ -266,37 +265,12 @@ func (p *pageReader) output() (*pageOutput, error) {
 	} else {
 		out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
 	}
-	if p.req.fx != nil {
-		p.req.fx.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
-		p.req.fx = nil // back in the pool
-	}
 	return out, nil
 }
 
 func query(c *call, in *QueryInput) (*QueryOutput, error) {
-	in.Select = absentIfEmpty(in.Select)
-	name1, name2 := tableNameViolations(in.TableName)
-	if err := apierr.ConstraintErrors(name1, name2,
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		apierr.LimitViolation(in.Limit, "Limit", 0, false),
-		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
-		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
-		indexNameConstraint(in.IndexName),
-	); err != nil {
+	if err := checkQuery(in); err != nil {
 		return nil, err
-	}
-	var paramsBuf [7]string // the lists' room: no allocation
-	if err := queryExprParams(in, &paramsBuf).check(); err != nil {
-		return nil, err
-	}
-	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
-		return nil, err
-	}
-	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
-		return nil, apierr.Validation(apierr.MsgNoKeyCondition)
-	}
-	if in.ConditionalOperator != nil && in.QueryFilter == nil {
-		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
 	}
 	// The key condition's own checks (syntax, placeholders, operand types)
 	// come before the table (validation_order.go); the placeholder maps'
@@ -331,19 +305,11 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if x != nil {
 		ks = indexKeySchema(x)
 	}
-	var kc *expr.KeyCondition
-	if in.KeyConditionExpression != nil {
-		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
-	} else {
-		kc, err = legacyKeyConditions(in.KeyConditions, ks)
-	}
+	kc, err := queryKeyCondition(comp, in, ks)
 	if err != nil {
 		return nil, err
 	}
-	defer kc.Release() // the range, start key checks and fx key copy its values
-	if err := checkKeyConditionValues(kc, ks); err != nil {
-		return nil, err
-	}
+	defer kc.Release() // the range, start key checks and the pipeline's key copy its values
 	if x == nil {
 		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
 			return nil, err
@@ -353,16 +319,74 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req.fx, err = c.fxBegin(t, x, queryKey(kc.Partition, kc.Sort), insights.Query, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, queryKey(kc.Partition, kc.Sort), nil, insights.Query, req.filter != nil); err != nil {
 		return nil, err
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
 	if x != nil {
-		return queryIndexPage(t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
+		return queryIndexPage(c, t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
 			return indexStartKey(t, x, esk, kc)
 		})
 	}
+	return queryTablePage(c, t, req, in, kc, forward)
+}
 
+// checkQuery runs a Query's checks that come before its table: the
+// member constraints, the mix of expression and legacy parameters, the
+// placeholder values' use, a key condition given, ConditionalOperator
+// only with QueryFilter.
+func checkQuery(in *QueryInput) error {
+	in.Select = absentIfEmpty(in.Select)
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2,
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.LimitViolation(in.Limit, "Limit", 0, false),
+		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
+		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		indexNameConstraint(in.IndexName),
+	); err != nil {
+		return err
+	}
+	var paramsBuf [7]string // the lists' room: no allocation
+	if err := queryExprParams(in, &paramsBuf).check(); err != nil {
+		return err
+	}
+	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
+		return err
+	}
+	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
+		return apierr.Validation(apierr.MsgNoKeyCondition)
+	}
+	if in.ConditionalOperator != nil && in.QueryFilter == nil {
+		return apierr.Validation(apierr.MsgConditionalOperatorOnly)
+	}
+	return nil
+}
+
+// queryKeyCondition compiles a Query's key condition on key schema ks
+// (KeyConditionExpression, or the legacy KeyConditions) and checks its
+// values. The caller releases it.
+func queryKeyCondition(comp *expr.Compiler, in *QueryInput, ks storage.KeySchema) (*expr.KeyCondition, error) {
+	var kc *expr.KeyCondition
+	var err error
+	if in.KeyConditionExpression != nil {
+		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
+	} else {
+		kc, err = legacyKeyConditions(in.KeyConditions, ks)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeyConditionValues(kc, ks); err != nil {
+		kc.Release()
+		return nil, err
+	}
+	return kc, nil
+}
+
+// queryTablePage reads one Query page of table t: the start key, Select,
+// then the seek.
+func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *expr.KeyCondition, forward bool) (*QueryOutput, error) {
 	r := storage.QueryRange{
 		Partition: kc.Partition,
 		Sort:      kc.Sort,
@@ -378,13 +402,14 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		}
 		r.ExclusiveStart = &start
 	}
+	var err error
 	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
 	t.readData(req.consistent).QueryEncoded(r, p.visit)
-	p.stopped = p.stopped && !queryExhausted(ks, kc, r.Forward, p.last.Key())
-	return p.output()
+	p.stopped = p.stopped && !queryExhausted(t.schema, kc, r.Forward, p.last.Key())
+	return c.readPage(p)
 }
 
 // queryRequest compiles a Query's filter and projection, refusing a filter
@@ -477,7 +502,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	if req.fx, err = c.fxBegin(t, x, insights.KeyCondition{}, insights.Scan, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, insights.KeyCondition{}, nil, insights.Scan, req.filter != nil); err != nil {
 		return nil, err
 	}
 
@@ -486,7 +511,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		r.Segment, r.TotalSegments = int(*in.Segment), int(*in.TotalSegments)
 	}
 	if x != nil {
-		return scanIndex(t, x, req, r, in)
+		return scanIndex(c, t, x, req, r, in)
 	}
 	if in.ExclusiveStartKey != nil {
 		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
@@ -503,7 +528,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	}
 	p := &pageReader{req: req}
 	t.readData(req.consistent).ScanEncoded(r, p.visit)
-	return p.output()
+	return c.readPage(p)
 }
 
 // queryExprParams lists Query's expression and legacy parameters in AWS's
@@ -608,7 +633,7 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 }
 
 // scanIndex reads one Scan page of index x.
-func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+func scanIndex(c *call, t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), false); err != nil {
 		return nil, err
 	}
@@ -633,7 +658,7 @@ func scanIndex(t *table, x *indexDef, req *readRequest, r storage.ScanRange, in 
 	if err := t.indexData(x, req.consistent).ScanIndex(x.name, ir, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
-	return p.output()
+	return c.readPage(p)
 }
 
 // compileProjection compiles a ProjectionExpression or AttributesToGet; nil

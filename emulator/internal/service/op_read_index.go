@@ -156,7 +156,7 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 // queryIndexPage reads one Query page of index x with the storage query q:
 // the index's read rules, the ExclusiveStartKey (checked by start), Select,
 // then the seek.
-func queryIndexPage(t *table, x *indexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
+func queryIndexPage(c *call, t *table, x *indexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func queryIndexPage(t *table, x *indexDef, req *readRequest, in *QueryInput, q s
 	if err := t.indexData(x, req.consistent).QueryIndex(x.name, q, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
 	}
-	return p.output()
+	return c.readPage(p)
 }
 
 // indexQuery is the storage query of a key condition on index x.
@@ -183,79 +183,4 @@ func indexQuery(x *indexDef, kc *expr.KeyCondition, forward bool) storage.IndexQ
 		Sort:      kc.Sort,
 		Forward:   forward,
 	}
-}
-
-// readIndexCapacity is the ConsumedCapacity of an index read of
-// indexUnits, plus the table reads of the items an LSI read fetched.
-func readIndexCapacity(t *table, x *indexDef, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
-	cp := capacity{table: tableUnits, indexes: map[*indexDef]float64{x: indexUnits}}
-	return cp.report(t, mode)
-}
-
-// capacity adds up the units one request consumes on a table and on each
-// of its indexes.
-type capacity struct {
-	table   float64
-	indexes map[*indexDef]float64
-}
-
-// add adds units consumed on indexes.
-func (cp *capacity) add(units map[*indexDef]float64) {
-	for x, u := range units {
-		if cp.indexes == nil {
-			cp.indexes = make(map[*indexDef]float64)
-		}
-		cp.indexes[x] += u
-	}
-}
-
-// report is the ConsumedCapacity member for mode (nil for NONE).
-func (cp capacity) report(t *table, mode string) *ConsumedCapacity {
-	total := cp.table
-	for _, u := range cp.indexes {
-		total += u
-	}
-	switch mode {
-	case capacityTotal:
-		return &ConsumedCapacity{TableName: t.name, CapacityUnits: total}
-	case capacityIndexes:
-		cc := &ConsumedCapacity{TableName: t.name, CapacityUnits: total, Table: &Capacity{CapacityUnits: cp.table}}
-		for x, u := range cp.indexes {
-			m := &cc.GlobalSecondaryIndexes
-			if x.local {
-				m = &cc.LocalSecondaryIndexes
-			}
-			if *m == nil {
-				*m = make(map[string]Capacity)
-			}
-			(*m)[x.name] = Capacity{CapacityUnits: u}
-		}
-		return cc
-	}
-	return nil
-}
-
-// writeChangeCapacity is the ConsumedCapacity of a write of sizeBytes to
-// t whose Change is ch, its index writes included; ch.Old must be decoded
-// when t has indexes (see needOld).
-func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change) *ConsumedCapacity {
-	if mode == "" || mode == capacityNone {
-		return nil
-	}
-	cp := capacity{table: writeUnits(sizeBytes)}
-	if gsis, lsis := t.indexes(); len(gsis)+len(lsis) > 0 {
-		cp.add(indexWriteUnits(t.schema, slices.Concat(gsis, lsis), ch))
-	}
-	return cp.report(t, mode)
-}
-
-// needOld reports whether a write to t must decode the item it replaces
-// to report capacity in mode: when t has indexes, their writes depend on
-// the old image.
-func needOld(t *table, mode string) bool {
-	if mode == "" || mode == capacityNone {
-		return false
-	}
-	gsis, lsis := t.indexes()
-	return len(gsis)+len(lsis) > 0
 }

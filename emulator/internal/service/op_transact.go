@@ -27,7 +27,7 @@ import (
 // it (txFaults, fx_tx.go).
 
 func init() {
-	register("TransactWriteItems", transactWriteItems)
+	registerDataPlane("TransactWriteItems", transactWriteItems)
 }
 
 const (
@@ -423,7 +423,7 @@ func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*
 // TransactionCanceledException with one reason per action. The
 // conventions rules of opted-in tables see all of its writes at once.
 func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
-	refused, uses, err := c.txFaults(acts)
+	refused, err := c.beginTx(acts)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +451,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		cancelled = true
 	}
 	if cancelled {
-		endTxCancelled(uses, acts) // cancelled transactions consume capacity (fx_condfail.go)
+		c.txCancelled() // cancelled transactions consume capacity: the pipeline charges them
 		return nil, apierr.TransactionCanceled(reasons)
 	}
 	if err := checkTransactConventions(c, tx, acts); err != nil {
@@ -476,7 +476,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	if _, err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	endTx(uses, acts, changes)
+	c.txApplied(changes)
 	return changes, nil
 }
 

@@ -18,7 +18,7 @@ import (
 // missing item leaves its entry empty.
 
 func init() {
-	register("TransactGetItems", transactGetItems)
+	registerDataPlane("TransactGetItems", transactGetItems)
 }
 
 // TransactGetItemsInput is the TransactGetItems request.
@@ -91,16 +91,15 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 	if err != nil {
 		return nil, err
 	}
-	uses, err := c.txGetFaults(gets)
-	if err != nil {
+	if err := c.beginTxGets(gets); err != nil {
 		return nil, err
 	}
-	return runTransactGet(gets, optString(in.ReturnConsumedCapacity), uses), nil
+	return runTransactGet(c, gets, optString(in.ReturnConsumedCapacity)), nil
 }
 
-// runTransactGet reads validated Gets from one consistent snapshot.
-// uses are the Gets' report and throttler hooks (nil: none).
-func runTransactGet(gets []*txGet, mode string, uses []*fxUse) *TransactGetItemsOutput {
+// runTransactGet reads validated Gets from one consistent snapshot, and
+// reports each read to its use (beginTxGets).
+func runTransactGet(c *call, gets []*txGet, mode string) *TransactGetItemsOutput {
 	tables := make([]*storage.Table, len(gets))
 	for i, g := range gets {
 		tables[i] = g.t.data
@@ -125,12 +124,7 @@ func runTransactGet(gets []*txGet, mode string, uses []*fxUse) *TransactGetItems
 		out.Responses[i].Item = &w
 	}
 	rtx.Close()
-	for i, u := range uses {
-		if u != nil {
-			n := min(1, sizes[i])
-			u.end(2*readUnits(sizes[i], true), 0, nil, n, n)
-		}
-	}
+	c.txRead(sizes)
 	out.ConsumedCapacity = transactGetCapacity(mode, gets, sizes)
 	return out
 }

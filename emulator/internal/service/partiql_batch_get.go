@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
 )
@@ -26,11 +27,7 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 	if err != nil {
 		return batchError(err, "") // DynamoDB Local names no table here
 	}
-	if err := c.guardKey(t, key); err != nil {
-		return batchError(err, t.name)
-	}
-	fx, err := c.fxBatchGet(t, key)
-	if err != nil {
+	if err := c.beginItem(t, key, insights.Get); err != nil {
 		return batchError(err, t.name)
 	}
 	resp := BatchStatementResponse{TableName: t.name}
@@ -49,11 +46,7 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 		}
 		resp.Item = &w
 	}
-	n := 0
-	if found {
-		n = 1
-	}
-	fx.end(readUnits(size, opt.consistent), 0, nil, n, n)
+	c.readItem(size, opt.consistent, found)
 	caps.add(readCapacity(t, opt.capacity, size, opt.consistent))
 	return resp
 }

@@ -75,7 +75,7 @@ func runSelect(c *call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*E
 	if err != nil {
 		return nil, err
 	}
-	page, err := p.output()
+	page, err := c.readPage(p)
 	if err != nil {
 		return nil, err
 	}

@@ -71,10 +71,10 @@ func runInsert(c *call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*E
 	if err != nil {
 		return nil, err
 	}
-	fx, err := c.fxWritePlan(p, insights.Put)
-	if err != nil {
+	if err := c.beginGuarded(p.t, p.key, insights.Put); err != nil {
 		return nil, err
 	}
+	c.writing(p.size) // a DuplicateItem is charged as a refused condition (fx_condfail.go)
 	tp := p.t.convPolicy()
 	change, err := p.t.data.Write(p.key, func(cur storage.Item) (storage.Item, error) {
 		if cur != nil {
@@ -88,11 +88,10 @@ func runInsert(c *call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*E
 		return p.item, nil
 	})
 	if err != nil {
-		fx.endRefused(err, p.key, p.size) // a DuplicateItem is charged as a refused condition (fx_condfail.go)
-		return nil, err
+		return nil, err // a refusal is charged by the pipeline
 	}
-	fx.endWrite(p.size, change)
-	return &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(p.t, opt.capacity, p.size, change)}, nil
+	c.wrote(p.size, change)
+	return &ExecuteStatementOutput{ConsumedCapacity: c.writeCapacity(opt.capacity)}, nil
 }
 
 // planUpdate lowers an UPDATE: its key, its actions, and its condition
@@ -123,8 +122,7 @@ func runUpdate(c *call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*E
 		return nil, err
 	}
 	t, upd := p.t, p.upd
-	fx, err := c.fxWritePlan(p, insights.Update)
-	if err != nil {
+	if err := c.beginGuarded(t, p.key, insights.Update); err != nil {
 		return nil, err
 	}
 	tp := t.convPolicy()
@@ -155,11 +153,10 @@ func runUpdate(c *call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*E
 		return next, nil
 	})
 	if err != nil {
-		fx.endRefused(err, p.key, 0) // the new item is computed after the condition
-		return nil, err
+		return nil, err // a refusal is charged by the pipeline (the new item is computed after the condition)
 	}
-	fx.endWrite(max(newSize, change.OldSize), change)
-	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(t, opt.capacity, max(newSize, change.OldSize), change)}
+	c.wrote(max(newSize, change.OldSize), change)
+	out := &ExecuteStatementOutput{ConsumedCapacity: c.writeCapacity(opt.capacity)}
 	if s.Returning != nil {
 		if w := updateReturnValues(returningValues(s.Returning), upd, change); w != nil {
 			out.Items = []storage.Item{w.Item()}
@@ -231,22 +228,20 @@ func runDelete(c *call, b lower.Binding, s *partiql.Delete, opt stmtOptions) (*E
 	if s.Returning != nil {
 		rv = returnAllOld
 	}
-	fx, err := c.fxWritePlan(p, insights.Delete)
-	if err != nil {
+	if err := c.beginGuarded(p.t, p.key, insights.Delete); err != nil {
 		return nil, err
 	}
 	var change storage.Change
 	if tp := p.t.convPolicy(); tp != nil {
 		change, err = c.deleteChecked(tp, p.t, p.key, p.cond, opt.rvoccf)
 	} else {
-		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, fx.capMode(opt.capacity))
+		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, c.capMode(opt.capacity))
 	}
 	if err != nil {
-		fx.endRefused(err, p.key, 0)
-		return nil, err
+		return nil, err // a refusal is charged by the pipeline
 	}
-	fx.endWrite(change.OldSize, change)
-	out := &ExecuteStatementOutput{ConsumedCapacity: writeChangeCapacity(p.t, opt.capacity, change.OldSize, change)}
+	c.wrote(change.OldSize, change)
+	out := &ExecuteStatementOutput{ConsumedCapacity: c.writeCapacity(opt.capacity)}
 	if s.Returning != nil && change.Old != nil {
 		out.Items = []storage.Item{change.Old}
 	}

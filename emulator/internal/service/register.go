@@ -32,6 +32,7 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value fault not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
+	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
 
 	lease.Owned // lent by calls for one request (call_pool.go)
 }
@@ -86,7 +87,9 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 // types and malformed JSON become SerializationException), calls f, and
 // encodes *Out with its appendJSON method if it has one (encode_outputs.go) or else
 // encoding/json (a nil *Out encodes as {}), into c.out when there is room.
-// Registering a name twice panics.
+// A data-plane operation (registerDataPlane) runs inside the request
+// pipeline's stages (pipeline.go); any other gets one fault decision per
+// call (fx_ops.go). Registering a name twice panics.
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
@@ -98,6 +101,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			Reset: func(in *In) bool { var zero In; *in = zero; return true },
 		})
 	}
+	data := isDataPlane(name) // registerDataPlane marks it before it registers
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		var in *In
 		if inputs != nil {
@@ -121,10 +125,15 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			c.values = deferred
 		}
 		noteTable(c.tableName, in)
-		if err := c.fxOperation(name, in); err != nil {
-			return nil, err
+		if !data {
+			if err := c.fxOperation(name, in); err != nil {
+				return nil, err
+			}
 		}
 		out, err := f(c, in)
+		if data {
+			c.finishItem(err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -156,21 +156,19 @@ func mergeSorted(dst, a []string, cond *expr.Condition) []string {
 }
 
 // updateItemPatched is the rest of updateItem on the patch path.
-func updateItemPatched(c *call, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition, fx *fxUse) (*UpdateItemOutput, error) {
+func updateItemPatched(c *call, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition) (*UpdateItemOutput, error) {
 	sc := newPatchScratch()
 	defer sc.put() // old and next die here: the answer copies what it returns
 	change, newSize, old, next, err := t.patchUpdate(key, upd, cond, in.ReturnValuesOnConditionCheckFailure, &sc)
 	if err != nil {
-		fx.endRefused(err, key, newSize)
-		return nil, err
+		c.writing(newSize)
+		return nil, err // a refusal by the condition is charged by the pipeline
 	}
-	fx.endWrite(max(newSize, change.OldSize), change)
-	out := &UpdateItemOutput{
-		ConsumedCapacity: writeChangeCapacity(t, in.ReturnConsumedCapacity, max(newSize, change.OldSize), change),
-	}
+	c.wrote(max(newSize, change.OldSize), change)
+	out := &UpdateItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
 	// The Change has no items: UPDATED_* project the attributes decoded.
 	change.Old, change.New = old, next
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
-	out.ItemCollectionMetrics = t.collectionMetrics(in.ReturnItemCollectionMetrics, key, change)
+	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
 	return out, nil
 }

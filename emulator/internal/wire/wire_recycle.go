@@ -17,7 +17,8 @@ import (
 // pool of large maps would hold their memory for small requests. Item
 // maps of up to itemRecycleMax attributes (PutItem's Item, BatchWriteItem's
 // items: about 1 KB each for ten attributes, the largest garbage of a
-// preload) have a pool of their own, so a key never takes an item's map.
+// preload: BenchmarkPreload) have a pool of their own, so a key never
+// takes an item's map.
 //
 // Under the race detector (lease's checked mode) a map given back keeps
 // its keys and every value becomes the invalid storage.Value (names:

@@ -1,0 +1,201 @@
+package service
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// pipe is a data-plane request's context in the pipeline: the use of one
+// item the handler opened (beginItem) and what the handler reported of it
+// (the item a refused write would have stored, what the write did). The
+// stages read it: the throttler and the report are charged from it, a
+// refusal by the write's condition is charged from it when the registry's
+// adapter finishes the request (a batch of statements finishes it per
+// statement), and the consumed capacity and item-collection metrics of
+// the answer are computed from it. It lives in the call (zero between
+// requests, call_pool.go), so a request allocates nothing for it.
+type pipe struct {
+	use  *fxUse // the throttler's and the report's hook; nil: nothing watches
+	open bool   // a use began and its end was not reported
+	t    *table
+	key  storage.Key
+	// newSize is the size of the item the write would store, charged
+	// when its condition refuses it (0: a delete, or not known).
+	newSize int
+	// size is the size the write is charged for (the larger of the old
+	// and new item), change what it did.
+	size   int
+	change storage.Change
+	// A write transaction's actions and their uses (beginTx; txUses nil:
+	// nothing watches); cancelled: its evaluation cancelled it, so
+	// finishItem charges what each admitted action would have cost.
+	acts      []*txAction
+	txUses    []*fxUse
+	cancelled bool
+}
+
+// beginItem opens the request's use of the item with key in t, through
+// the pipeline's stages in order: the tenant guard, the fault rules, the
+// throttler's admission. It returns the error that refuses the use.
+func (c *call) beginItem(t *table, key storage.Key, access insights.Access) error {
+	if err := c.guardKey(t, key); err != nil {
+		return err
+	}
+	return c.beginGuarded(t, key, access)
+}
+
+// beginGuarded is beginItem for a key the tenant guard has passed (a
+// PartiQL statement's, guarded when it was planned).
+func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) error {
+	u, err := c.fxBegin(t, nil, itemKey(t, key), access, false)
+	if err != nil {
+		return err
+	}
+	c.pipe = pipe{use: u, open: true, t: t, key: key}
+	return nil
+}
+
+// capMode is the capacity mode the open use's write reports in (fxUse.capMode).
+func (c *call) capMode(mode string) string { return c.pipe.use.capMode(mode) }
+
+// writing reports the size of the item the write would store: what a
+// refusal by its condition is charged for (fx_condfail.go).
+func (c *call) writing(newSize int) { c.pipe.newSize = newSize }
+
+// wrote reports the write of the open use: charged for sizeBytes (the
+// larger of the old and new item), its change what it did. It ends the
+// use: the throttler and the report are charged now, before the handler
+// gives anything of the change back.
+func (c *call) wrote(sizeBytes int, change storage.Change) {
+	p := &c.pipe
+	p.use.endWrite(sizeBytes, change)
+	p.use, p.open = nil, false
+	p.size, p.change = sizeBytes, change
+}
+
+// readItem reports the read of the open use: an item of sizeBytes when
+// found (0: none), read consistently or not. It ends the use.
+func (c *call) readItem(sizeBytes int, consistent, found bool) {
+	p := &c.pipe
+	if p.use != nil {
+		n := 0
+		if found {
+			n = 1
+		}
+		p.use.end(readUnits(sizeBytes, consistent), 0, nil, n, n)
+	}
+	p.use, p.open = nil, false
+}
+
+// finishItem closes the open use of a request (or of one statement of a
+// batch) that ended with err: a write refused by its condition is charged
+// and recorded as AWS charges it (fx_condfail.go); any other error
+// charges nothing. Called by the registry's adapter after every
+// data-plane handler.
+func (c *call) finishItem(err error) {
+	p := &c.pipe
+	if p.cancelled {
+		endTxCancelled(p.txUses, p.acts) // fx_condfail.go
+		p.acts, p.txUses, p.cancelled = nil, nil, false
+	}
+	if !p.open {
+		return
+	}
+	if err != nil {
+		p.use.endRefused(err, p.key, p.newSize)
+	}
+	p.use, p.open = nil, false
+}
+
+// beginTx puts each action of a write transaction to the fault rules
+// and the throttler (txFaults) and keeps their uses in the call's
+// pipeline context. It returns the reasons to cancel with (nil: none
+// refused), or the error that fails the call.
+func (c *call) beginTx(acts []*txAction) ([]apierr.CancellationReason, error) {
+	refused, uses, err := c.txFaults(acts)
+	if err != nil {
+		return nil, err
+	}
+	c.pipe.acts, c.pipe.txUses = acts, uses
+	return refused, nil
+}
+
+// txCancelled reports that the transaction's evaluation cancelled it (a
+// condition, a conflict): the pipeline charges its actions when the
+// request finishes (fx_condfail.go).
+func (c *call) txCancelled() { c.pipe.cancelled = true }
+
+// beginTxGets puts each Get of a read transaction to the fault rules
+// and the throttler (txGetFaults) and keeps their uses in the call's
+// pipeline context. It returns the error that refuses the transaction.
+func (c *call) beginTxGets(gets []*txGet) error {
+	uses, err := c.txGetFaults(gets)
+	if err != nil {
+		return err
+	}
+	c.pipe.txUses = uses
+	return nil
+}
+
+// txRead reports the reads of a read transaction (sizes: each Get's
+// item, 0 when missing): each Get's use is charged its transactional
+// units.
+func (c *call) txRead(sizes []int) {
+	p := &c.pipe
+	for i, u := range p.txUses {
+		if u != nil {
+			n := min(1, sizes[i])
+			u.end(2*readUnits(sizes[i], true), 0, nil, n, n)
+		}
+	}
+	p.txUses = nil
+}
+
+// txApplied reports the committed transaction's changes (one per
+// action): each action's use is charged its transactional units.
+func (c *call) txApplied(changes []storage.Change) {
+	p := &c.pipe
+	endTx(p.txUses, p.acts, changes)
+	p.acts, p.txUses = nil, nil
+}
+
+// writeCapacity is the ConsumedCapacity of the write the request
+// reported (wrote), in mode.
+func (c *call) writeCapacity(mode string) *ConsumedCapacity {
+	return writeChangeCapacity(c.pipe.t, mode, c.pipe.size, c.pipe.change)
+}
+
+// itemCollection is the ItemCollectionMetrics of the write the request
+// reported (wrote), for ReturnItemCollectionMetrics ret.
+func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
+	return c.pipe.t.collectionMetrics(ret, c.pipe.key, c.pipe.change)
+}
+
+// beginRead opens the request's read of t, or of its index x (nil: the
+// table), through the fault rules and the throttler's admission: kc is
+// the read's key condition (a Query's partition and sort condition, none
+// for a Scan), parts the partitions a read of several decides the fault
+// rules on one by one (nil: kc's), filter whether a filter drops items
+// read. The tenant guard of a read runs where its validation order puts
+// it (guardKey, guardScan, guardSelect: conventions.go).
+func (c *call) beginRead(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
+	u, err := c.fxBeginParts(t, x, kc, parts, access, filter)
+	if err != nil {
+		return err
+	}
+	c.pipe = pipe{use: u, open: true, t: t}
+	return nil
+}
+
+// readPage reports the page p read to the open use (its read units,
+// the items it read and returned), ending it, and builds its answer.
+func (c *call) readPage(p *pageReader) (*pageOutput, error) {
+	pp := &c.pipe
+	if pp.use != nil {
+		pp.use.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
+	}
+	pp.use, pp.open = nil, false
+	return p.output()
+}

@@ -1,0 +1,316 @@
+package service
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/stretchr/testify/require"
+)
+
+// pipelineCase is a data-plane operation's requests for TestPipeline: a
+// valid request that reads or writes table pipe (which holds item
+// {pk: "a", v: "x"}), and, for an operation that has conditions, one whose
+// condition fails.
+type pipelineCase struct {
+	body     string // asks for ReturnConsumedCapacity TOTAL when the operation has it
+	condFail string // "": the operation has no condition
+	// eventual: body is an eventually consistent read of item a, which a
+	// table's read lag holds back from a write.
+	eventual bool
+}
+
+// pipelineCases are the requests of every data-plane operation. TestPipeline
+// holds this list to the registry: an operation registered as data-plane
+// without a case here, or a case of an operation not registered as
+// data-plane, fails it.
+var pipelineCases = map[string]pipelineCase{
+	"GetItem": {body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
+	"PutItem": {
+		body:     `{"TableName":"pipe","Item":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail: `{"TableName":"pipe","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
+	},
+	"UpdateItem": {
+		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w",` +
+			`"ExpressionAttributeValues":{":w":{"S":"w"}},"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w","ConditionExpression":"v = :no",` +
+			`"ExpressionAttributeValues":{":w":{"S":"w"},":no":{"S":"no"}}}`,
+	},
+	"DeleteItem": {
+		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ConditionExpression":"v = :no",` +
+			`"ExpressionAttributeValues":{":no":{"S":"no"}}}`,
+	},
+	"Query": {body: `{"TableName":"pipe","KeyConditionExpression":"pk = :p",` +
+		`"ExpressionAttributeValues":{":p":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
+	"Scan": {body: `{"TableName":"pipe","ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
+	"BatchGetItem": {body: `{"RequestItems":{"pipe":{"Keys":[{"pk":{"S":"a"}}]}},"ReturnConsumedCapacity":"TOTAL"}`,
+		eventual: true},
+	"BatchWriteItem": {body: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]},` +
+		`"ReturnConsumedCapacity":"TOTAL"}`},
+	"TransactGetItems": {body: `{"TransactItems":[{"Get":{"TableName":"pipe","Key":{"pk":{"S":"a"}}}}],` +
+		`"ReturnConsumedCapacity":"TOTAL"}`},
+	"TransactWriteItems": {
+		body: `{"TransactItems":[{"Put":{"TableName":"pipe","Item":{"pk":{"S":"b"}}}}],"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail: `{"TransactItems":[{"ConditionCheck":{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ConditionExpression":"v = :no",` +
+			`"ExpressionAttributeValues":{":no":{"S":"no"}}}}]}`,
+	},
+	"ExecuteStatement": {
+		body:     `{"Statement":"SELECT * FROM pipe WHERE pk = 'a'","ReturnConsumedCapacity":"TOTAL"}`,
+		condFail: `{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}`,
+		eventual: true,
+	},
+	"BatchExecuteStatement": {
+		body:     `{"Statements":[{"Statement":"SELECT * FROM pipe WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail: `{"Statements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
+		eventual: true,
+	},
+	"ExecuteTransaction": {
+		body:     `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail: `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
+	},
+}
+
+// controlPlaneOps are the registered operations that read or write no
+// item: the fault rules decide them once per call (fx_ops.go), and
+// nothing else of the pipeline applies. TestPipeline fails on a
+// registered operation that is in neither this list nor pipelineCases,
+// so that a new operation is classified when it is added.
+var controlPlaneOps = []string{
+	"CancelBulkOperation", "CreateBackup", "CreateGlobalTable", "CreateTable", "DeleteBackup",
+	"DeleteResourcePolicy", "DeleteTable", "DescribeBackup", "DescribeBulkOperation",
+	"DescribeContinuousBackups", "DescribeContributorInsights", "DescribeEndpoints", "DescribeExport",
+	"DescribeGlobalTable", "DescribeGlobalTableSettings", "DescribeImport",
+	"DescribeKinesisStreamingDestination", "DescribeLimits", "DescribeTable",
+	"DescribeTableReplicaAutoScaling", "DescribeTimeToLive", "DisableKinesisStreamingDestination",
+	"EnableKinesisStreamingDestination", "ExportTableToPointInTime", "GetResourcePolicy", "ImportTable",
+	"ListBackups", "ListBulkOperations", "ListContributorInsights", "ListExports", "ListGlobalTables",
+	"ListImports", "ListTables", "ListTagsOfResource", "PutResourcePolicy", "RestoreTableFromBackup",
+	"RestoreTableToPointInTime", "TagResource", "UntagResource", "UpdateContinuousBackups",
+	"UpdateContributorInsights", "UpdateGlobalTable", "UpdateGlobalTableSettings",
+	"UpdateKinesisStreamingDestination", "UpdateTable", "UpdateTableReplicaAutoScaling", "UpdateTimeToLive",
+	// StartBulkPutItems starts a job: its writes run after the call
+	// answers, as an import's do, outside any request.
+	"StartBulkPutItems",
+	// The Streams API reads a table's stream, not its items.
+	streamsTargetPrefix + "DescribeStream", streamsTargetPrefix + "GetRecords",
+	streamsTargetPrefix + "GetShardIterator", streamsTargetPrefix + "ListStreams",
+	"TestEcho", // the tests' own (harness_test.go)
+}
+
+// pipelineExempt are the operations that read items but are not
+// data-plane operations, and why: the fault rules decide them once per
+// call, as a control-plane operation's.
+var pipelineExempt = map[string]string{
+	"SearchVectors": "its capacity is request bytes (VectorSearchRequestBytes), not read units: " +
+		"neither the throttler nor the report has a unit for it",
+}
+
+// TestPipeline walks every operation the registry marks as data-plane
+// and shows that each stage of the pipeline sees it: a fault rule naming
+// the operation fires on it, the access-pattern report counts it, the
+// throttler charges it (a provisioned table of one unit refuses it once
+// its capacity is spent), the tenant guard checks the keys it touches,
+// an eventually consistent read sees the table's read lag,
+// its consumed capacity is answered, and a request refused by its
+// condition is charged.
+func TestPipeline(t *testing.T) {
+	var registered []string
+	for name := range ops {
+		registered = append(registered, name)
+	}
+	slices.Sort(registered)
+	for _, name := range registered {
+		_, hasCase := pipelineCases[name]
+		_, exempt := pipelineExempt[name]
+		switch {
+		case isDataPlane(name):
+			require.Truef(t, hasCase, "data-plane operation %s has no case in pipelineCases", name)
+		case hasCase:
+			require.Failf(t, "not data-plane", "%s has a case in pipelineCases but is not registered with registerDataPlane", name)
+		default:
+			require.Truef(t, exempt || slices.Contains(controlPlaneOps, name),
+				"operation %s is neither data-plane (registerDataPlane and pipelineCases), "+
+					"control-plane (controlPlaneOps) nor exempt (pipelineExempt)", name)
+		}
+	}
+	for name := range pipelineCases {
+		require.Truef(t, isDataPlane(name), "%s has a case in pipelineCases but is not registered", name)
+	}
+	for _, op := range registered {
+		if !isDataPlane(op) {
+			continue
+		}
+		tc := pipelineCases[op]
+		t.Run(op, func(t *testing.T) {
+			t.Run("fault", func(t *testing.T) {
+				const marker = "fault injected by TestPipeline"
+				p := newPipelineEnv(t, Config{})
+				require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},
+					Fault: faults.InternalServerError, Message: marker}}))
+				_, body := p.do(op, tc.body)
+				require.Contains(t, body, marker, "the fault rule did not fire")
+			})
+			t.Run("report", func(t *testing.T) {
+				p := newPipelineEnv(t, Config{})
+				p.s.SetReporting(true)
+				status, body := p.do(op, tc.body)
+				require.Equal(t, http.StatusOK, status, body)
+				o := p.opReport(op)
+				require.NotNil(t, o, "the report did not count %s", op)
+				require.Positive(t, o.Requests)
+				require.Positive(t, o.ReadUnits+o.WriteUnits, "the report counted no units")
+			})
+			t.Run("throttle", func(t *testing.T) {
+				p := newPipelineEnv(t, Config{Throttle: ThrottleConfig{Provisioned: true, Burst: time.Second}})
+				var bodies []string
+				for range 8 {
+					_, body := p.do(op, tc.body)
+					if strings.Contains(body, "ProvisionedThroughputExceeded") {
+						return
+					}
+					bodies = append(bodies, body)
+				}
+				require.Failf(t, "not throttled", "8 calls of %s on a table of 1 RCU and 1 WCU: %s", op, strings.Join(bodies, "\n"))
+			})
+			t.Run("tenant guard", func(t *testing.T) {
+				p := newPipelineEnv(t, Config{Conventions: &conventions.Config{Tables: []conventions.TableConfig{
+					{Match: "pipe", Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}},
+				}}})
+				p.tenant = "tenant002" // the key's tenant is "a"
+				p.do(op, tc.body)
+				var ops []string
+				for _, tr := range p.s.ConventionsReport().Tables {
+					for _, e := range tr.Entries {
+						if e.Rule == "B10" {
+							ops = append(ops, e.Operation)
+						}
+					}
+				}
+				require.Contains(t, ops, op, "the tenant guard did not see %s", op)
+			})
+			if tc.eventual {
+				t.Run("lag", func(t *testing.T) {
+					p := newPipelineEnv(t, Config{})
+					g, err := p.s.TableReadLag(pipelineAuthKey, pipelineRegion, "pipe")
+					require.NoError(t, err)
+					g.Hold()
+					status, body := p.do("UpdateItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET v = :y",`+
+						`"ExpressionAttributeValues":{":y":{"S":"y"}}}`)
+					require.Equal(t, http.StatusOK, status, body)
+					status, body = p.do(op, tc.body)
+					require.Equal(t, http.StatusOK, status, body)
+					require.Contains(t, body, `{"S":"x"}`, "the read did not go through the table's read lag")
+					require.NotContains(t, body, `{"S":"y"}`, "the read did not go through the table's read lag")
+				})
+			}
+			t.Run("capacity", func(t *testing.T) {
+				p := newPipelineEnv(t, Config{})
+				status, body := p.do(op, tc.body)
+				require.Equal(t, http.StatusOK, status, body)
+				require.Contains(t, body, `"CapacityUnits":`, "no consumed capacity answered")
+			})
+			if tc.condFail == "" {
+				return
+			}
+			t.Run("condition", func(t *testing.T) {
+				p := newPipelineEnv(t, Config{})
+				p.s.SetReporting(true)
+				_, body := p.do(op, tc.condFail)
+				require.Contains(t, body, "ConditionalCheckFailed", "the condition did not fail")
+				o := p.opReport(op)
+				require.NotNil(t, o, "the report did not count the refused %s", op)
+				require.Positive(t, o.ReadUnits+o.WriteUnits, "the refused %s was not charged", op)
+			})
+		})
+	}
+}
+
+// pipelineEnv is a service with table pipe (pk S, provisioned with one
+// read and one write unit) holding item {pk: "a", v: "x"}, on a fixed
+// clock (a throttled table's capacity never refills).
+type pipelineEnv struct {
+	t      testing.TB
+	s      *Service
+	h      http.Handler
+	tenant string // the X-Tenant-Code header of the requests ("": none)
+}
+
+const pipelineAuthKey, pipelineRegion = "AKIDPIPELINE", "us-east-1"
+
+func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
+	t.Helper()
+	cfg.Clock = func() time.Time { return tablesClock }
+	p := &pipelineEnv{t: t, s: newTestService(t, cfg)}
+	p.h = serviceHandler(p.s)
+	for _, r := range [][2]string{
+		{"CreateTable", `{"TableName":"pipe","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},` +
+			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`},
+		{"PutItem", `{"TableName":"pipe","Item":{"pk":{"S":"a"},"v":{"S":"x"}}}`},
+	} {
+		status, body := p.do(r[0], r[1])
+		require.Equal(t, http.StatusOK, status, "%s: %s", r[0], body)
+	}
+	if th := p.s.Throttler(pipelineAuthKey, pipelineRegion); th.Active() {
+		// The seeding PutItem spent the write capacity: start each check
+		// with full buckets.
+		p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe").thState.Store(nil)
+	}
+	return p
+}
+
+// do sends one request and returns the status and body.
+func (p *pipelineEnv) do(op, body string) (int, string) {
+	p.t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	req.Header.Set("X-Amz-Target", TargetPrefix+op)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("Authorization", testkit.Auth(pipelineAuthKey, pipelineRegion))
+	if p.tenant != "" {
+		req.Header.Set("X-Tenant-Code", p.tenant)
+	}
+	rec := httptest.NewRecorder()
+	p.h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
+}
+
+// opReport returns the report's counts of op on table pipe (any of its
+// resources), or nil.
+func (p *pipelineEnv) opReport(op string) *opCounts {
+	rep := p.s.ReportOf(pipelineAuthKey, pipelineRegion)
+	var got *opCounts
+	for _, tr := range rep.Tables {
+		if tr.Table != "pipe" {
+			continue
+		}
+		for _, r := range tr.Resources {
+			for _, o := range r.Operations {
+				if o.Op == op {
+					if got == nil {
+						got = &opCounts{}
+					}
+					got.Requests += o.Requests
+					got.ReadUnits += o.ReadUnits
+					got.WriteUnits += o.WriteUnits
+				}
+			}
+		}
+	}
+	if got == nil {
+		p.t.Logf("report: %s", fmt.Sprint(rep))
+	}
+	return got
+}
+
+// opCounts are an operation's counts summed over a table's resources.
+type opCounts struct {
+	Requests              int64
+	ReadUnits, WriteUnits float64
+}
