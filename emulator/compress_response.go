@@ -2,12 +2,9 @@ package emulator
 
 import (
 	"bytes"
-	"compress/gzip"
-	"compress/zlib"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Compressed responses. DynamoDB compresses a response body of 4 KB or more
@@ -123,25 +120,19 @@ func qValue(params string) float64 {
 	return 1
 }
 
-// Pools of compressors, reset onto each response's buffer.
-var (
-	gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
-	zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
-)
-
 // compressResponse returns body compressed with coding (gzip or deflate).
 func compressResponse(coding string, body []byte) []byte {
 	var out bytes.Buffer
 	out.Grow(len(body)/4 + 64)
 	switch coding {
 	case codingGzip:
-		zw := gzipWriters.Get().(*gzip.Writer)
+		zw := gzipWriters.Get() // pools.go
 		zw.Reset(&out)
 		_, _ = zw.Write(body)
 		_ = zw.Close()
 		gzipWriters.Put(zw)
 	default:
-		zw := zlibWriters.Get().(*zlib.Writer)
+		zw := zlibWriters.Get()
 		zw.Reset(&out)
 		_, _ = zw.Write(body)
 		_ = zw.Close()

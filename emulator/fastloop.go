@@ -126,14 +126,6 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-var (
-	readers    = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferSize) }}
-	answerBufs = sync.Pool{New: func() any {
-		b := make([]byte, 0, writeBufferSize)
-		return &b
-	}}
-)
-
 // serveLoop is Serve with the loop: accept until the server stops.
 func (s *Server) serveLoop(ln net.Listener) error {
 	l := s.loop
@@ -210,21 +202,17 @@ func (l *connLoop) remove(lc *loopConn) {
 // serveConn serves one connection until it closes or is handed off.
 func (s *Server) serveConn(lc *loopConn) {
 	l := s.loop
-	lc.br = readers.Get().(*bufio.Reader)
+	lc.br = readers.Get() // pools.go
 	lc.br.Reset(lc.c)
-	lc.out = answerBufs.Get().(*[]byte)
+	lc.out = answerBufs.Get()
 	handedOff := false
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic serving a connection", "remote", lc.c.RemoteAddr().String(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 		l.remove(lc)
-		if cap(*lc.out) <= 2*writeBufferSize {
-			*lc.out = (*lc.out)[:0]
-			answerBufs.Put(lc.out)
-		}
+		answerBufs.Put(lc.out)
 		if !handedOff {
-			lc.br.Reset(nil)
 			readers.Put(lc.br)
 			_ = lc.c.Close()
 		}
@@ -334,7 +322,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 		in.contentEncoding = []string{h.contentEncoding}
 	}
 	in.rl = e.newRequestLog(in.ctx)
-	out := e.outBufs.Get().(*[]byte)
+	out := answerBodies.Get()
 	ans := e.answerAPI(&in, (*out)[:0])
 	lc.ctx.finish()
 	if ans.cutOff {

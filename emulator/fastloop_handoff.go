@@ -61,7 +61,6 @@ func (c *handoffConn) Read(p []byte) (int, error) {
 		if c.br.Buffered() > 0 {
 			return c.br.Read(p)
 		}
-		c.br.Reset(nil)
 		readers.Put(c.br)
 		c.br = nil
 	}

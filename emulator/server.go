@@ -174,10 +174,8 @@ type Emulator struct {
 	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
-	bufs    sync.Pool // *bytes.Buffer for request bodies
-	outBufs sync.Pool // *[]byte for response bodies
-	limit   limiter   // requests in flight
-	release releaser  // returns memory to the OS after large deletes
+	limit   limiter  // requests in flight
+	release releaser // returns memory to the OS after large deletes
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -242,8 +240,6 @@ func New(opts Options) (*Emulator, error) {
 			return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
 		}
 	}
-	e.bufs.New = func() any { return new(bytes.Buffer) }
-	e.outBufs.New = func() any { return new([]byte) }
 
 	r := sync.OnceValue(e.router) // routes.go: built by the first request that needs it
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -330,7 +326,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	}
 	in.rl = e.newRequestLog(in.ctx)
 	e.cors.apply(w, r)
-	out := e.outBufs.Get().(*[]byte)
+	out := answerBodies.Get() // pools.go
 	ans := e.answerAPI(&in, (*out)[:0])
 	if ans.cutOff {
 		// The body stopped arriving (the server's read deadline): there
@@ -429,10 +425,8 @@ func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
 // recycleAPI is what follows an answer once written: its buffer back to
 // the pool, memory released after large deletes.
 func (e *Emulator) recycleAPI(ans *apiAnswer, out *[]byte) {
-	if cap(ans.body) <= maxPooledBuffer {
-		*out = ans.body[:0]
-		e.outBufs.Put(out)
-	}
+	*out = ans.body
+	answerBodies.Put(out)
 	e.release.maybeRelease()
 }
 
@@ -473,13 +467,8 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 		return nil, err
 	}
 
-	buf := e.bufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer func() {
-		if buf.Cap() <= maxPooledBuffer {
-			e.bufs.Put(buf)
-		}
-	}()
+	buf := requestBodies.Get() // pools.go
+	defer requestBodies.Put(buf)
 	e.limit.reading.Add(1)
 	err = e.readBody(in, buf)
 	e.limit.reading.Add(-1)

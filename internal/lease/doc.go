@@ -23,7 +23,7 @@
 // check their borrowers. Put does not keep the value: it poisons it (the
 // Config's Poison in place of Reset, such as overwriting a buffer's bytes or a map's values,
 // so a reader that kept it sees garbage instead of the next request's
-// data), marks an Owned value released, and remembers the last values
+// data), marks an Owned value released, and remembers the last pointers
 // given back; Get always makes a new one. So a use after release reads
 // poison or panics in Check, and a second Put panics, in a unit test run
 // with -race, instead of corrupting another request in production.
@@ -33,8 +33,9 @@
 // A value given back must not be used again: what it pointed to (strings,
 // records) may still be, the value itself may not. A borrower that fails
 // or panics may simply not give the value back: the collector takes it.
-// Only the last 4096 values given back are remembered for the double-Put
-// check of values that do not embed Owned.
+// Only the last 4096 pointers given back are remembered (weakly: the
+// checked mode keeps no memory alive) for the double-Put check of values
+// that do not embed Owned; a map given back twice is not caught there.
 //
 // # What is pooled, and why
 //

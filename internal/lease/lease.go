@@ -3,7 +3,7 @@ package lease
 import (
 	"reflect"
 	"sync"
-	"unsafe"
+	"weak"
 )
 
 // Config says how a Pool makes, readies and poisons its values.
@@ -89,19 +89,20 @@ func Check(v owned) {
 	}
 }
 
-// recent remembers the values last given back in the checked mode, so
-// that a second Put of one panics; holding them keeps their addresses
-// from being reused meanwhile.
+// recent remembers the pointers last given back in the checked mode, so
+// that a second Put of one panics. It holds them weakly: a value given
+// back is still the collector's, and a new value at a reclaimed one's
+// address is another weak pointer.
 var recent struct {
 	mu   sync.Mutex // guards the fields below
-	set  map[unsafe.Pointer]bool
-	ring [4096]any // the values, oldest overwritten first
-	keys [4096]unsafe.Pointer
+	set  map[weak.Pointer[byte]]bool
+	ring [4096]weak.Pointer[byte] // oldest overwritten first
 	next int
 }
 
 // released marks v given back (checked mode): Owned's flag, or a place
-// in recent. A second release panics.
+// in recent for another pointer. A second release panics. A map is not
+// remembered (its Poison may tell).
 func released(v any) {
 	if o, ok := v.(owned); ok {
 		if o.leaseOwned().released {
@@ -111,23 +112,21 @@ func released(v any) {
 		return
 	}
 	rv := reflect.ValueOf(v)
-	if k := rv.Kind(); k != reflect.Pointer && k != reflect.Map || rv.IsNil() {
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return
 	}
-	key := rv.UnsafePointer()
+	key := weak.Make((*byte)(rv.UnsafePointer()))
 	recent.mu.Lock()
 	defer recent.mu.Unlock()
 	if recent.set[key] {
 		panic("lease: value given back twice")
 	}
 	if recent.set == nil {
-		recent.set = make(map[unsafe.Pointer]bool)
+		recent.set = make(map[weak.Pointer[byte]]bool)
 	}
 	i := recent.next % len(recent.ring)
-	if old := recent.keys[i]; old != nil {
-		delete(recent.set, old)
-	}
-	recent.ring[i], recent.keys[i] = v, key
+	delete(recent.set, recent.ring[i])
+	recent.ring[i] = key
 	recent.set[key] = true
 	recent.next++
 }

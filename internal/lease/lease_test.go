@@ -52,9 +52,9 @@ func TestUseAfterRelease(t *testing.T) {
 	require.NotSame(t, v, p.Get(), "a value given back is never lent again")
 }
 
-// TestDoubleReleaseOfMap: a map given back twice panics in the checked
-// mode (maps cannot embed Owned: recent remembers them).
-func TestDoubleReleaseOfMap(t *testing.T) {
+// TestPoisonedMap: a map given back is poisoned in the checked mode, and
+// TryGet lends nothing.
+func TestPoisonedMap(t *testing.T) {
 	setChecked(t, true)
 	p := NewPool(Config[map[string]int]{
 		New:    func() map[string]int { return map[string]int{} },
@@ -65,9 +65,22 @@ func TestDoubleReleaseOfMap(t *testing.T) {
 	m["a"] = 1
 	p.Put(m)
 	require.Equal(t, map[string]int{"a": 1, "released": -1}, m, "poisoned in place of Reset")
-	require.Panics(t, func() { p.Put(m) })
 	_, ok := p.TryGet()
 	require.False(t, ok, "TryGet lends nothing in the checked mode")
+}
+
+// TestDoubleReleaseOfPointer: a pointer that does not embed Owned, given
+// back twice, panics in the checked mode; one given back once and then
+// reclaimed does not hold its address against a new value.
+func TestDoubleReleaseOfPointer(t *testing.T) {
+	setChecked(t, true)
+	p := NewPool(Config[*[]byte]{New: func() *[]byte { b := make([]byte, 0, 64); return &b }})
+	b := p.Get()
+	p.Put(b)
+	require.PanicsWithValue(t, "lease: value given back twice", func() { p.Put(b) })
+	for range 10000 { // more than recent remembers: addresses are reused
+		p.Put(p.Get())
+	}
 }
 
 // TestUnchecked: without the checked mode a value given back is reset,

@@ -53,7 +53,7 @@ var layers = []layer{
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "internal/lease"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator", "internal/faults", "internal/faults/lag", "internal/insights"}, tests: true},
 	{pkg: "emulator/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
