@@ -39,7 +39,7 @@ var layers = []layer{
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
 	{pkg: "internal/insights", may: []string{"internal/storage"}},
-	{pkg: "internal/persist", may: []string{"internal/storage"}},
+	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// The emulator's internal packages, bottom up: errors and messages,
 	// the wire codec, the stream record log, the ZSTD reader, the
 	// service. None imports the facade (emulator), and each only what is

@@ -127,7 +127,6 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 		return nil, fmt.Errorf("persist: namespace %s: %w", name, err)
 	}
 	w := &wal{dir: dir, opts: opts, loading: true}
-	w.pool.New = func() any { b := make([]byte, 0, 4096); return &b }
 	ns := &namespace{name: name, dir: dir, opts: opts, wal: w}
 	if opts.Sidecar != nil {
 		ns.side = opts.Sidecar(name)

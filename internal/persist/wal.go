@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -27,7 +28,6 @@ var errClosed = errors.New("persist: store closed")
 type wal struct {
 	dir  string
 	opts *Options
-	pool sync.Pool // *[]byte frame buffers
 
 	// mu guards the fields up to syncMu. Commit takes it under the locks
 	// of the tables it commits (and the DB's catalog lock), so the lock
@@ -61,6 +61,27 @@ type wal struct {
 // segName is the file name of the segment whose first record is lsn.
 func segName(lsn uint64) string { return fmt.Sprintf("wal-%016x.log", lsn) }
 
+// frames are the buffers a record is framed in before it is written;
+// one grown past 1 MB is left to the collector. Under the race detector
+// a buffer given back is overwritten (lease's checked mode).
+//
+// The pool pays on every logged write. BenchmarkPut, writers=1/none,
+// 20000x -count 5, medians, pool on -> off: 317 -> 4437 B/op, 0 -> 2
+// allocs, 4.1 -> 11.8 us/op (writers=16: 318 -> 4438 B/op).
+var frames = lease.NewPool(lease.Config[*[]byte]{
+	New: func() *[]byte { b := make([]byte, 0, 4096); return &b },
+	Reset: func(b *[]byte) bool {
+		*b = (*b)[:0]
+		return cap(*b) <= 1<<20
+	},
+	Poison: func(b *[]byte) {
+		s := (*b)[:cap(*b)]
+		for i := range s {
+			s[i] = 0xdb
+		}
+	},
+})
+
 // Commit appends r to the log; see storage.Hook.
 func (w *wal) Commit(r *storage.Record) (uint64, error) {
 	if w.loading {
@@ -68,7 +89,7 @@ func (w *wal) Commit(r *storage.Record) (uint64, error) {
 		// needed. Loading records what the files already hold.
 		return 0, nil
 	}
-	bp := w.pool.Get().(*[]byte)
+	bp := frames.Get()
 	buf := append((*bp)[:0], make([]byte, frameHeader)...)
 	buf = binary.AppendVarint(buf, w.opts.Clock().UnixMilli())
 	buf, err := storage.AppendRecord(buf, r)
@@ -81,10 +102,8 @@ func (w *wal) Commit(r *storage.Record) (uint64, error) {
 		lsn, err = w.appendLocked(buf)
 		w.mu.Unlock()
 	}
-	if cap(buf) <= 1<<20 {
-		*bp = buf
-		w.pool.Put(bp)
-	}
+	*bp = buf
+	frames.Put(bp) // appendLocked wrote buf out: nothing keeps it
 	if err != nil || w.opts.Durability == None {
 		return 0, err
 	}
