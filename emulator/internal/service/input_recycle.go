@@ -99,14 +99,24 @@ func (in *ScanInput) recycle() {
 func (*ScanInput) pooledInput() {}
 
 // recycle gives back the ExpressionAttributeNames and
-// ExpressionAttributeValues maps (putItem gives back Item itself, when
-// nothing else may hold it: op_batch_recycle.go): the compiled condition
-// copies the values and names it uses, the conventions' create-guard test
-// only reads the names, and the answer is made from stored items.
+// ExpressionAttributeValues maps: the compiled condition copies the values
+// and names it uses, the conventions' create-guard test only reads the
+// names, and the answer is made from stored items. It gives back Item too
+// when putItem wrote it to a table without a conventions policy
+// (itemWritten): storage holds the record, the answer's ALL_OLD item is
+// decoded from the replaced record, and the capacity, the insights and
+// the collection metrics, which read the Change's New item (this map),
+// are done: the adapter calls recycle once the answer is encoded. A
+// refused or failed put, or one the conventions rules saw (they are not
+// promised to drop the item), keeps its map.
 func (in *PutItemInput) recycle() {
 	wire.RecycleNames(in.ExpressionAttributeNames)
 	wire.RecycleValues(in.ExpressionAttributeValues)
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = nil, nil
+	if in.itemWritten {
+		wire.RecycleItem(in.Item)
+		in.Item, in.itemWritten = nil, false
+	}
 }
 
 // recycle gives back the Key, ExpressionAttributeNames and

@@ -39,18 +39,6 @@ func recycleBatchWrites(reqs []WriteRequest, uses []*fxUse) {
 	}
 }
 
-// recyclePutItem gives back a PutItem's Item once it is written to a table
-// without a conventions policy and the answer is made: storage holds the
-// record, the answer's ALL_OLD item is decoded from the replaced record,
-// and the collection metrics come from the key. The capacity and the
-// insights read the index key attributes of the Change's New item, which
-// is this map: putItem calls this last. A refused or failed put keeps its
-// map.
-func recyclePutItem(in *PutItemInput) {
-	wire.RecycleItem(in.Item)
-	in.Item = nil
-}
-
 // duplicateKey reports whether k is the key of one of writes: the same
 // kind and bytes of each part, as keyID tells keys apart, without building
 // an identity string per write (a batch has at most 25 writes).

@@ -86,6 +86,8 @@ type PutItemInput struct {
 	ReturnConsumedCapacity              string
 	ReturnItemCollectionMetrics         string
 	ReturnValuesOnConditionCheckFailure string
+
+	itemWritten bool // Item is written and nobody keeps it: recycle gives it back
 }
 
 // PutItemOutput is the PutItem response.
@@ -378,9 +380,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		out.Attributes = wire.ItemToWire(change.Old)
 	}
 	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
-	if tp == nil {
-		recyclePutItem(in) // op_batch_recycle.go; change.New is this map: unused from here
-	}
+	in.itemWritten = tp == nil // its map is given back with the input (input_recycle.go)
 	return out, nil
 }
 
