@@ -25,6 +25,10 @@ type pipelineCase struct {
 	// eventual: body is an eventually consistent read of item a, which a
 	// table's read lag holds back from a write.
 	eventual bool
+	// collection: a write to table lsi (which has a local secondary
+	// index) asking for its item-collection metrics; "": the operation
+	// has none.
+	collection string
 }
 
 // pipelineCases are the requests of every data-plane operation. TestPipeline
@@ -34,33 +38,42 @@ type pipelineCase struct {
 var pipelineCases = map[string]pipelineCase{
 	"GetItem": {body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
 	"PutItem": {
-		body:     `{"TableName":"pipe","Item":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL"}`,
-		condFail: `{"TableName":"pipe","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
+		body:       `{"TableName":"pipe","Item":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail:   `{"TableName":"pipe","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
+		collection: `{"TableName":"lsi","Item":{"pk":{"S":"a"},"sk":{"S":"1"}},"ReturnItemCollectionMetrics":"SIZE"}`,
 	},
 	"UpdateItem": {
 		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w",` +
 			`"ExpressionAttributeValues":{":w":{"S":"w"}},"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w","ConditionExpression":"v = :no",` +
 			`"ExpressionAttributeValues":{":w":{"S":"w"},":no":{"S":"no"}}}`,
+		collection: `{"TableName":"lsi","Key":{"pk":{"S":"a"},"sk":{"S":"1"}},"UpdateExpression":"SET w = :w",` +
+			`"ExpressionAttributeValues":{":w":{"S":"w"}},"ReturnItemCollectionMetrics":"SIZE"}`,
 	},
 	"DeleteItem": {
 		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ConditionExpression":"v = :no",` +
 			`"ExpressionAttributeValues":{":no":{"S":"no"}}}`,
+		collection: `{"TableName":"lsi","Key":{"pk":{"S":"a"},"sk":{"S":"1"}},"ReturnItemCollectionMetrics":"SIZE"}`,
 	},
 	"Query": {body: `{"TableName":"pipe","KeyConditionExpression":"pk = :p",` +
 		`"ExpressionAttributeValues":{":p":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
 	"Scan": {body: `{"TableName":"pipe","ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
 	"BatchGetItem": {body: `{"RequestItems":{"pipe":{"Keys":[{"pk":{"S":"a"}}]}},"ReturnConsumedCapacity":"TOTAL"}`,
 		eventual: true},
-	"BatchWriteItem": {body: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]},` +
-		`"ReturnConsumedCapacity":"TOTAL"}`},
+	"BatchWriteItem": {
+		body: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`,
+		collection: `{"RequestItems":{"lsi":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}}]},` +
+			`"ReturnItemCollectionMetrics":"SIZE"}`,
+	},
 	"TransactGetItems": {body: `{"TransactItems":[{"Get":{"TableName":"pipe","Key":{"pk":{"S":"a"}}}}],` +
 		`"ReturnConsumedCapacity":"TOTAL"}`},
 	"TransactWriteItems": {
 		body: `{"TransactItems":[{"Put":{"TableName":"pipe","Item":{"pk":{"S":"b"}}}}],"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TransactItems":[{"ConditionCheck":{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ConditionExpression":"v = :no",` +
 			`"ExpressionAttributeValues":{":no":{"S":"no"}}}}]}`,
+		collection: `{"TransactItems":[{"Put":{"TableName":"lsi","Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}}],` +
+			`"ReturnItemCollectionMetrics":"SIZE"}`,
 	},
 	"ExecuteStatement": {
 		body:     `{"Statement":"SELECT * FROM pipe WHERE pk = 'a'","ReturnConsumedCapacity":"TOTAL"}`,
@@ -118,7 +131,8 @@ var pipelineExempt = map[string]string{
 // the operation fires on it, the access-pattern report counts it, the
 // throttler charges it (a provisioned table of one unit refuses it once
 // its capacity is spent), the tenant guard checks the keys it touches,
-// an eventually consistent read sees the table's read lag,
+// an eventually consistent read sees the table's read lag, a write
+// answers its item-collection metrics,
 // its consumed capacity is answered, and a request refused by its
 // condition is charged.
 func TestPipeline(t *testing.T) {
@@ -217,6 +231,14 @@ func TestPipeline(t *testing.T) {
 				require.Equal(t, http.StatusOK, status, body)
 				require.Contains(t, body, `"CapacityUnits":`, "no consumed capacity answered")
 			})
+			if tc.collection != "" {
+				t.Run("collection", func(t *testing.T) {
+					p := newPipelineEnv(t, Config{})
+					status, body := p.do(op, tc.collection)
+					require.Equal(t, http.StatusOK, status, body)
+					require.Contains(t, body, `"SizeEstimateRangeGB":`, "no item-collection metrics answered")
+				})
+			}
 			if tc.condFail == "" {
 				return
 			}
@@ -234,8 +256,9 @@ func TestPipeline(t *testing.T) {
 }
 
 // pipelineEnv is a service with table pipe (pk S, provisioned with one
-// read and one write unit) holding item {pk: "a", v: "x"}, on a fixed
-// clock (a throttled table's capacity never refills).
+// read and one write unit) holding item {pk: "a", v: "x"}, and table lsi
+// (pk S, sk S, an LSI), on a fixed clock (a throttled table's capacity
+// never refills).
 type pipelineEnv struct {
 	t      testing.TB
 	s      *Service
@@ -254,6 +277,12 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 		{"CreateTable", `{"TableName":"pipe","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},` +
 			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`},
 		{"PutItem", `{"TableName":"pipe","Item":{"pk":{"S":"a"},"v":{"S":"x"}}}`},
+		{"CreateTable", `{"TableName":"lsi","BillingMode":"PAY_PER_REQUEST",` +
+			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},` +
+			`{"AttributeName":"l","AttributeType":"S"}],` +
+			`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],` +
+			`"LocalSecondaryIndexes":[{"IndexName":"byl","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},` +
+			`{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`},
 	} {
 		status, body := p.do(r[0], r[1])
 		require.Equal(t, http.StatusOK, status, "%s: %s", r[0], body)
