@@ -29,6 +29,9 @@ type pipelineCase struct {
 	// index) asking for its item-collection metrics; "": the operation
 	// has none.
 	collection string
+	// write: a write to table pipe, which the conventions rules check;
+	// "": the operation writes nothing.
+	write string
 }
 
 // pipelineCases are the requests of every data-plane operation. TestPipeline
@@ -41,6 +44,7 @@ var pipelineCases = map[string]pipelineCase{
 		body:       `{"TableName":"pipe","Item":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail:   `{"TableName":"pipe","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
 		collection: `{"TableName":"lsi","Item":{"pk":{"S":"a"},"sk":{"S":"1"}},"ReturnItemCollectionMetrics":"SIZE"}`,
+		write:      `{"TableName":"pipe","Item":{"pk":{"S":"b"}}}`,
 	},
 	"UpdateItem": {
 		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w",` +
@@ -49,12 +53,14 @@ var pipelineCases = map[string]pipelineCase{
 			`"ExpressionAttributeValues":{":w":{"S":"w"},":no":{"S":"no"}}}`,
 		collection: `{"TableName":"lsi","Key":{"pk":{"S":"a"},"sk":{"S":"1"}},"UpdateExpression":"SET w = :w",` +
 			`"ExpressionAttributeValues":{":w":{"S":"w"}},"ReturnItemCollectionMetrics":"SIZE"}`,
+		write: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w","ExpressionAttributeValues":{":w":{"S":"w"}}}`,
 	},
 	"DeleteItem": {
 		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ConditionExpression":"v = :no",` +
 			`"ExpressionAttributeValues":{":no":{"S":"no"}}}`,
 		collection: `{"TableName":"lsi","Key":{"pk":{"S":"a"},"sk":{"S":"1"}},"ReturnItemCollectionMetrics":"SIZE"}`,
+		write:      `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`,
 	},
 	"Query": {body: `{"TableName":"pipe","KeyConditionExpression":"pk = :p",` +
 		`"ExpressionAttributeValues":{":p":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
@@ -65,6 +71,7 @@ var pipelineCases = map[string]pipelineCase{
 		body: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`,
 		collection: `{"RequestItems":{"lsi":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}}]},` +
 			`"ReturnItemCollectionMetrics":"SIZE"}`,
+		write: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}}`,
 	},
 	"TransactGetItems": {body: `{"TransactItems":[{"Get":{"TableName":"pipe","Key":{"pk":{"S":"a"}}}}],` +
 		`"ReturnConsumedCapacity":"TOTAL"}`},
@@ -74,20 +81,24 @@ var pipelineCases = map[string]pipelineCase{
 			`"ExpressionAttributeValues":{":no":{"S":"no"}}}}]}`,
 		collection: `{"TransactItems":[{"Put":{"TableName":"lsi","Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}}],` +
 			`"ReturnItemCollectionMetrics":"SIZE"}`,
+		write: `{"TransactItems":[{"Put":{"TableName":"pipe","Item":{"pk":{"S":"b"}}}}]}`,
 	},
 	"ExecuteStatement": {
 		body:     `{"Statement":"SELECT * FROM pipe WHERE pk = 'a'","ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}`,
 		eventual: true,
+		write:    `{"Statement":"INSERT INTO pipe VALUE {'pk':'b'}"}`,
 	},
 	"BatchExecuteStatement": {
 		body:     `{"Statements":[{"Statement":"SELECT * FROM pipe WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"Statements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
 		eventual: true,
+		write:    `{"Statements":[{"Statement":"INSERT INTO pipe VALUE {'pk':'b'}"}]}`,
 	},
 	"ExecuteTransaction": {
 		body:     `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
+		write:    `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a'"}]}`,
 	},
 }
 
@@ -131,8 +142,9 @@ var pipelineExempt = map[string]string{
 // the operation fires on it, the access-pattern report counts it, the
 // throttler charges it (a provisioned table of one unit refuses it once
 // its capacity is spent), the tenant guard checks the keys it touches,
-// an eventually consistent read sees the table's read lag, a write
-// answers its item-collection metrics,
+// an eventually consistent read sees the table's read lag, the
+// conventions rules check a write, a write answers its item-collection
+// metrics,
 // its consumed capacity is answered, and a request refused by its
 // condition is charged.
 func TestPipeline(t *testing.T) {
@@ -231,6 +243,25 @@ func TestPipeline(t *testing.T) {
 				require.Equal(t, http.StatusOK, status, body)
 				require.Contains(t, body, `"CapacityUnits":`, "no consumed capacity answered")
 			})
+			if tc.write != "" {
+				t.Run("conventions", func(t *testing.T) {
+					p := newPipelineEnv(t, Config{Conventions: &conventions.Config{Tables: []conventions.TableConfig{
+						{Match: "pipe", Policy: conventions.Policy{Roles: conventions.RoleCommand, Mode: conventions.ModeWarn}},
+					}}})
+					p.s.ResetConventionsReport() // the seeding write's
+					status, body := p.do(op, tc.write)
+					require.Equal(t, http.StatusOK, status, body)
+					var rules []string
+					for _, tr := range p.s.ConventionsReport().Tables {
+						for _, e := range tr.Entries {
+							if e.Operation == op && e.Rule != "B10" {
+								rules = append(rules, e.Rule)
+							}
+						}
+					}
+					require.NotEmpty(t, rules, "the conventions rules did not check the write of %s", op)
+				})
+			}
 			if tc.collection != "" {
 				t.Run("collection", func(t *testing.T) {
 					p := newPipelineEnv(t, Config{})
