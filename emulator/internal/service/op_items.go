@@ -361,14 +361,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	c.writing(size)
-	var change storage.Change
-	tp := t.convPolicy()
-	if tp != nil {
-		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
-		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
-	} else {
-		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, c.capMode(in.ReturnConsumedCapacity))
-	}
+	change, kept, err := c.store(itemWrite{item: item, cond: cond, returnValues: in.ReturnValues,
+		rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity,
+		condText: in.ConditionExpression, names: in.ExpressionAttributeNames})
 	if err != nil {
 		return nil, err // a refusal by the condition is charged by the pipeline
 	}
@@ -378,7 +373,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		out.Attributes = wire.ItemToWire(change.Old)
 	}
 	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
-	if tp == nil {
+	if !kept {
 		recyclePutItem(in) // op_batch_recycle.go; change.New is this map: unused from here
 	}
 	return out, nil
@@ -486,12 +481,8 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := c.beginItem(t, key, insights.Delete); err != nil {
 		return nil, err
 	}
-	var change storage.Change
-	if tp := t.convPolicy(); tp != nil {
-		change, err = c.deleteChecked(tp, t, key, cond, in.ReturnValuesOnConditionCheckFailure)
-	} else {
-		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, c.capMode(in.ReturnConsumedCapacity))
-	}
+	change, _, err := c.store(itemWrite{cond: cond, returnValues: in.ReturnValues,
+		rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity})
 	if err != nil {
 		return nil, err // a refusal by the condition is charged by the pipeline
 	}

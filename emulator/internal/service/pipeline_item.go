@@ -57,8 +57,37 @@ func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) e
 	return nil
 }
 
-// capMode is the capacity mode the open use's write reports in (fxUse.capMode).
-func (c *call) capMode(mode string) string { return c.pipe.use.capMode(mode) }
+// itemWrite is a put or delete of the open use's item.
+type itemWrite struct {
+	item         storage.Item // nil: a delete
+	cond         *expr.Condition
+	returnValues string
+	rvoccf       string // ReturnValuesOnConditionCheckFailure
+	capacity     string // ReturnConsumedCapacity
+	// condText and names are the request's ConditionExpression and its
+	// names, for the conventions' create guard (nil: none).
+	condText *string
+	names    map[string]string
+}
+
+// store runs the write w of the open use, its condition checked on the
+// current item inside the write, through the conventions stage: on a
+// table with a policy, the rules check it in the same storage
+// transaction (putChecked, deleteChecked). kept reports that the rules
+// saw w's item, which must then stay the caller's (op_batch_recycle.go).
+func (c *call) store(w itemWrite) (change storage.Change, kept bool, err error) {
+	p := &c.pipe
+	if tp := p.t.convPolicy(); tp != nil {
+		if w.item == nil {
+			change, err = c.deleteChecked(tp, p.t, p.key, w.cond, w.rvoccf)
+		} else {
+			change, err = c.putChecked(tp, p.t, p.key, w.item, w.cond, w.rvoccf, isCreateGuard(w.condText, w.names))
+		}
+		return change, true, err
+	}
+	change, err = putOrDelete(p.t, p.key, w.item, w.cond, w.returnValues, w.rvoccf, p.use.capMode(w.capacity))
+	return change, false, err
+}
 
 // writing reports the size of the item the write would store: what a
 // refusal by its condition is charged for (fx_condfail.go).
