@@ -1,6 +1,6 @@
 package conformance
 
-// Hostile input (issue 13): text that is not Unicode, oversized attribute
+// Hostile input: text that is not Unicode, oversized attribute
 // names, arithmetic overflow, malformed access keys.
 
 import (

@@ -1,6 +1,6 @@
 package conformance
 
-// What Query and Scan refuse on secondary indexes (issue 6): consistent
+// What Query and Scan refuse on secondary indexes: consistent
 // reads on a GSI, unknown indexes, attributes a GSI does not project,
 // filters on attributes an index does not project or on its keys, key
 // conditions on the wrong key, malformed ExclusiveStartKeys.

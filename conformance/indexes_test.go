@@ -1,6 +1,6 @@
 package conformance
 
-// Reading secondary indexes (issue 6): Query and Scan on GSIs and LSIs, their
+// Reading secondary indexes: Query and Scan on GSIs and LSIs, their
 // order, paging and LastEvaluatedKey shape, sparse indexes, index upkeep on
 // every kind of write, projections, Select and counts, parallel scans and
 // the counters DescribeTable reports. Every expectation is DynamoDB Local's

@@ -1,6 +1,6 @@
 package conformance
 
-// Adding and dropping global secondary indexes with UpdateTable (issue 6):
+// Adding and dropping global secondary indexes with UpdateTable:
 // the index goes CREATING then ACTIVE and is backfilled from the table's
 // items; a deleted index goes DELETING then disappears; and what
 // GlobalSecondaryIndexUpdates refuses.

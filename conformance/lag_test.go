@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Eventual consistency on demand (issue 23): a GSI that sees writes late
+// Eventual consistency on demand: a GSI that sees writes late
 // and a table whose eventually consistent reads answer the previous
 // version, held and released through the emulator's admin endpoint
 // (POST /dynamoemu/lag). On AWS both lags happen on their own, briefly

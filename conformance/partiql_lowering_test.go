@@ -1,6 +1,6 @@
 package conformance
 
-// PartiQL statements lowered straight into expressions (issue 22): a
+// PartiQL statements lowered straight into expressions: a
 // user's parentheses, the FROM-first UPDATE, IS with MISSING, NULL and
 // types, comparisons of a condition with TRUE, DELETE and EXISTS of a
 // missing item, BatchExecuteStatement's items, and the messages AWS sends
@@ -272,7 +272,7 @@ func TestPartiQLParameterValues(t *testing.T) {
 		{"abc", "The parameter cannot be converted to a numeric value: abc"},
 	} {
 		t.Run("batch, number parameter "+tc.name, func(t *testing.T) {
-			AWSDiffers(t, "DynamoDB Local fails the whole BatchExecuteStatement for a bad parameter value; AWS answers an Error for its statement only (issue 22's recording)")
+			AWSDiffers(t, "DynamoDB Local fails the whole BatchExecuteStatement for a bad parameter value; AWS answers an Error for its statement only (recorded against AWS)")
 			out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 				{Statement: aws.String(sel), Parameters: []types.AttributeValue{s("p"), n(tc.name)}},
 				{Statement: aws.String(sel), Parameters: []types.AttributeValue{s("q"), n("1")}},
@@ -285,8 +285,8 @@ func TestPartiQLParameterValues(t *testing.T) {
 	}
 	t.Run("batch, set parameter with duplicates", func(t *testing.T) {
 		// A value error of a parameter in the request's shape (not a
-		// statement's): still an Error of its statement on AWS (issue 22).
-		AWSDiffers(t, "DynamoDB Local fails the whole BatchExecuteStatement for a bad parameter value (issue 22's recording of AWS)")
+		// statement's): still an Error of its statement on AWS (recorded).
+		AWSDiffers(t, "DynamoDB Local fails the whole BatchExecuteStatement for a bad parameter value (recorded against AWS)")
 		out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 			{Statement: aws.String("UPDATE " + q + " SET ss = ? WHERE pk = 'q' AND sk = 1"), Parameters: []types.AttributeValue{&types.AttributeValueMemberSS{Value: []string{"a", "a"}}}},
 			{Statement: aws.String("UPDATE " + q + " SET v = 7 WHERE pk = 'q' AND sk = 1")},

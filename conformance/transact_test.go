@@ -383,7 +383,7 @@ func TestTransactWriteRequiredMembers(t *testing.T) {
 	}
 }
 
-// TestTransactLatestVersion is seed 002's pattern: every new document
+// TestTransactLatestVersion is the versioned-document pattern: every new document
 // version is written together with a "latest" item that points at it, in
 // one TransactWriteItems, the latest item guarded by a condition so an
 // older version never replaces a newer one (optimistic locking). Writers

@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, transactions and index keys: a Put whose item gives a
+// Transactions and index keys: a Put whose item gives a
 // secondary index key a value of another type, or one over the index key
 // limits (2048 bytes hash, 1024 range), cancels the transaction with a
 // ValidationError reason for that action (PutItem's message) and None for
@@ -11,7 +11,7 @@ package conformance
 // by AWS's API reference for TransactWriteItems, which lists among the
 // cancellation reasons "a similar validation error occurs because of
 // changes made by the transaction" (no recorded answer found; the
-// message is PutItem's, TestExactGSIKeySizeOnWrite).
+// message is PutItem's, TestGSIKeySizeOnWrite).
 
 import (
 	"strings"

@@ -1,6 +1,6 @@
 package conformance
 
-// Updates of list elements and map paths (issue 16 §2): every action of an
+// Updates of list elements and map paths: every action of an
 // update is resolved against the item as it was before the update. A
 // named case from the issue through the three ways to update an item, and
 // a generated test that checks random updates against the reference model
@@ -22,11 +22,11 @@ import (
 	"github.com/aws/smithy-go"
 )
 
-// TestUpdateListPathsIssueCase: SET l[3] = :v REMOVE l[1] on l = [1] gives
+// TestUpdateListPathsPastTheEnd: SET l[3] = :v REMOVE l[1] on l = [1] gives
 // [1, 6]: l[3] is past the end and appends, l[1] is past the end of the
 // original list and removes nothing. Also the developer guide's REMOVE
 // example (original positions) and its appends in element order.
-func TestUpdateListPathsIssueCase(t *testing.T) {
+func TestUpdateListPathsPastTheEnd(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)
@@ -38,7 +38,7 @@ func TestUpdateListPathsIssueCase(t *testing.T) {
 		values  []types.AttributeValue
 		want    types.AttributeValue
 	}{
-		{"issue 16", l(n("1")), "SET l[3] = :v0 REMOVE l[1]", "SET l[3] = ? REMOVE l[1]", []types.AttributeValue{n("6")}, l(n("1"), n("6"))},
+		{"set past the end, remove before", l(n("1")), "SET l[3] = :v0 REMOVE l[1]", "SET l[3] = ? REMOVE l[1]", []types.AttributeValue{n("6")}, l(n("1"), n("6"))},
 		{"remove names original positions", l(s("Chisel"), s("Hammer"), s("Nails"), s("Screwdriver"), s("Hacksaw")),
 			"REMOVE l[1], l[2]", "REMOVE l[1] REMOVE l[2]", nil, l(s("Chisel"), s("Screwdriver"), s("Hacksaw"))},
 		{"appends in element order", l(s("a")), "SET l[7] = :v0, l[4] = :v1", "SET l[7] = ?, l[4] = ?", []types.AttributeValue{s("seven"), s("four")},

@@ -104,7 +104,7 @@ type modelOutcome struct {
 	item     item
 	messages []string // sorted; empty when the update succeeds
 	before   bool     // the error comes before the item is read (overlapping paths)
-	mixed    bool     // a list had actions past its end and removals (the case of issue 16)
+	mixed    bool     // a list had actions past its end and removals (a case once answered wrong)
 }
 
 func (o modelOutcome) String() string {

@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, validation order: requests with two faults, each answered with
+// Validation order: requests with two faults, each answered with
 // the fault of the earlier layer, as AWS answers them (records captured
 // against AWS in us-east-1 and eu-west-2, 2026-10-09, in
 // paritysuite/dynamodb-conformance tests/tier3/validation-ordering/).

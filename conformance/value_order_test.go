@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, validation order of attribute-value faults: a malformed
+// Validation order of attribute-value faults: a malformed
 // number, a duplicate set member, an empty attribute name or a value
 // nested too deep is answered after the request's member constraints,
 // expression syntax and expression sizes (and unused placeholders), and

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Vector indexes and SearchVectors (issue 20). DynamoDB Local 3.3.0 does
+// Vector indexes and SearchVectors. DynamoDB Local 3.3.0 does
 // not have them, so every test follows AWS and is marked AWSDiffers with
 // the page its expectation comes from; storage/VECTOR_SPEC.md gathers the
 // sources. Where AWS's wording is not documented, the emulator's is

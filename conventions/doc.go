@@ -73,7 +73,7 @@
 // Policy validation, severities, this list and README.md's table follow
 // it (TestRuleTableDocumented). Numbering follows the study (§6): A from
 // the guide and the framework, B inferred from the framework's code, plus
-// B12 and L1 (seed 002). A4, a create of an existing version failing, is
+// B12 and L1 (the versioned-document design). A4, a create of an existing version failing, is
 // not a rule here: DynamoDB's own condition does it.
 //
 //	A1   error table                    pk (S, HASH) and sk (S, RANGE)

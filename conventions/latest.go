@@ -7,7 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Rule L1, the 'latest' pattern (seed 002): a table that keeps a copy of its
+// Rule L1, the 'latest' pattern of versioned documents: a table that keeps a copy of its
 // newest item under a fixed key (Policy.Latest, "latest") writes the new item
 // and the latest item in one TransactWriteItems, the latest item naming the
 // new item's key in its pointer attribute (Policy.LatestPointer,

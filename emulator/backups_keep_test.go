@@ -71,7 +71,7 @@ const keepTableBody = `{"TableName":"%s","KeySchema":[{"AttributeName":"pk","Key
 	`"GlobalSecondaryIndexes":[{"IndexName":"byV","KeySchema":[{"AttributeName":"v","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],` +
 	`"BillingMode":"PAY_PER_REQUEST"}`
 
-// TestKeepBackupsAndPITR is issue 19's persistence test: backups (USER
+// TestKeepBackupsAndPITR is the backups' persistence test: backups (USER
 // and SYSTEM) and a point-in-time history survive Close + New on the
 // same directory: ListBackups and DescribeBackup answer the same,
 // RestoreTableFromBackup restores the same items, and a restore to each

@@ -127,7 +127,7 @@ func TestConventionsTenantGuard(t *testing.T) {
 }
 
 // latestEnv has a partition-key-only table "docs" that keeps the 'latest'
-// item of seed 002, opted in by its tags.
+// item of versioned documents, opted in by its tags.
 func latestEnv(t *testing.T) *convEnv {
 	env := newConvEnv(t)
 	_, err := env.db.CreateTable(env.ctx, &dynamodb.CreateTableInput{
@@ -156,7 +156,7 @@ func latestPut(actual, content string) types.TransactWriteItem {
 		Item: map[string]av{"documentVersion": s("latest"), "content": s(content), "actualVersion": s(actual)}}}
 }
 
-// TestConventionsLatest: seed 002's pattern. A new version and the latest
+// TestConventionsLatest: the 'latest' pattern of versioned documents. A new version and the latest
 // item go together in one TransactWriteItems; a new version alone, or a
 // latest item that copies something else, is refused.
 func TestConventionsLatest(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// The data-plane connection loop (issue 25): Server.Serve accepts the
+// The data-plane connection loop: Server.Serve accepts the
 // connections itself and serves each with one goroutine that reads request
 // heads into a requestHead (fastloop_head.go), serves the eligible ones
 // with the same answerAPI as net/http's path (server.go) and writes the

@@ -20,7 +20,7 @@ import (
 // Head and body leave in one system call: copied together into the
 // connection's answer buffer when they fit in writeBufferSize, else as one
 // writev of the head and the body. Syscalls are most of what a request
-// costs the server here (issue 25, perf6b's profile: 40% at c=8).
+// costs the server here (40% in a CPU profile at c=8).
 func writeAnswer(lc *loopConn, h *requestHead, coding string, ans *apiAnswer, keep bool) error {
 	body := ans.body
 	if coding != "" {

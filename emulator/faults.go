@@ -12,9 +12,9 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
-// Fault injection, capacity throttling and the access-pattern report
-// (issue 23): what production hits, on demand, and whether the traffic
-// fits its design. faults/WIRING.md is the design; the service hangs the
+// Fault injection, capacity throttling and the access-pattern report:
+// what production hits, on demand, and whether the traffic fits its
+// design. faults/WIRING.md is the design; the service hangs the
 // hooks off each operation (emulator/internal/service/fx*.go).
 
 // FaultOptions configure fault injection, throttling and the report.

@@ -16,7 +16,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
-// TestLagListAdmin (issue 23): GET /dynamoemu/lag lists the gates set,
+// TestLagListAdmin: GET /dynamoemu/lag lists the gates set,
 // by namespace and table, with their modes and what each holds back;
 // behind the admin guard as the other admin GETs (a page of a foreign
 // origin is refused).

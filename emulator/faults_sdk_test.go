@@ -17,7 +17,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
-// Issue 23: each injected fault, and each throttled request, reaches
+// Each injected fault, and each throttled request, reaches
 // aws-sdk-go-v2 as AWS's would: its typed error, retried by the standard
 // retryer when AWS's would be and given up after MaxAttempts, batches'
 // UnprocessedItems drained by a standard loop, a TransactionConflict in

@@ -17,7 +17,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// The HTTP server against hostile clients (issue 13): silent and slow
+// The HTTP server against hostile clients: silent and slow
 // bodies and headers, idle connections, unread responses, huge headers,
 // each reproduced on a real connection and asserted on bytes and answers,
 // never on how long anything took. The access keys are in auth_test.go,

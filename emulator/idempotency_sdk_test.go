@@ -17,7 +17,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// TestSDKTransactionTokensHoldNoRequests (issue 16): aws-sdk-go-v2 fills a
+// TestSDKTransactionTokensHoldNoRequests: aws-sdk-go-v2 fills a
 // ClientRequestToken on every TransactWriteItems, so each ordinary
 // transaction leaves a token behind for ten minutes. 300 transactions of
 // about 1 MB each leave the heap within 10 MB of where it started, and

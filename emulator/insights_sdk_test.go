@@ -18,12 +18,12 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
-// Issue 23: the access-pattern report of real requests, checked against
+// The access-pattern report of real requests, checked against
 // a declared design, and Contributor Insights through the SDK.
 
-// seed001Table creates shared/seeds/001's table Blog: PK and SK_GSI1PK,
+// blogTable creates the blog design's table Blog: PK and SK_GSI1PK,
 // and three GSIs on the overloaded attributes.
-func seed001Table(t *testing.T, db *dynamodb.Client) {
+func blogTable(t *testing.T, db *dynamodb.Client) {
 	t.Helper()
 	attr := func(n string) types.AttributeDefinition {
 		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
@@ -47,18 +47,18 @@ func seed001Table(t *testing.T, db *dynamodb.Client) {
 	}
 }
 
-// TestReportSeed001: seed 001's access patterns, sent as real requests
+// TestReportBlogDesign: the blog design's access patterns, sent as real requests
 // through the SDK to its table with its declared design, are each served
 // by the table's key or a GSI; the one Scan (a pattern the design has no
 // key for: the comments of one author) is flagged.
-func TestReportSeed001(t *testing.T) {
+func TestReportBlogDesign(t *testing.T) {
 	ctx := context.Background()
-	design, err := os.ReadFile("../internal/insights/testdata/seed001.design")
+	design, err := os.ReadFile("../internal/insights/testdata/blog.design")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e, db := emulatortest.NewWith(t, emulator.Options{})
-	seed001Table(t, db)
+	blogTable(t, db)
 	rec := emulatortest.Report(t, e, db, design)
 
 	const p1, p2, p3 = "77fcab6b", "8a1b2c3d", "9e8f7a6b"
@@ -171,7 +171,7 @@ func TestReportSeed001(t *testing.T) {
 func TestContributorInsightsSDK(t *testing.T) {
 	ctx := context.Background()
 	e, db := emulatortest.NewWith(t, emulator.Options{Clock: stillClock})
-	seed001Table(t, db)
+	blogTable(t, db)
 	faultTable(t, db, "Other", 0, 0)
 	blog := aws.String("Blog")
 

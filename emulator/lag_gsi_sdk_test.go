@@ -17,7 +17,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
-// Eventual consistency on demand (issue 23, faults/WIRING.md §5): GSI
+// Eventual consistency on demand (faults/WIRING.md §5): GSI
 // propagation lag and stale eventually consistent table reads, through
 // aws-sdk-go-v2, moved by the emulator's clock or by Release.
 

@@ -36,7 +36,7 @@ func gsiTable(t *testing.T, db *dynamodb.Client, name string) {
 	}
 }
 
-// TestPersistLagsSDK (issue 23): with a data directory, lags set at run
+// TestPersistLagsSDK: with a data directory, lags set at run
 // time (a GSI held, a table's eventually consistent reads and its stream
 // delayed) keep their modes across a restart; what the held GSI held back
 // when the emulator stopped is visible after it, and what is written

@@ -15,7 +15,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
-// TestStreamLagSDK (issue 23): a stream's records delivered late, on
+// TestStreamLagSDK: a stream's records delivered late, on
 // demand and deterministically: with a 200 ms delay a GetRecords right
 // after a write returns nothing and keeps its position, and after
 // Advance(200ms) the record comes; held, records come only after Release,

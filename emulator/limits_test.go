@@ -16,7 +16,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// TestTricklingBodiesDoNotThrottle (issue 16): more connections than
+// TestTricklingBodiesDoNotThrottle: more connections than
 // MaxInFlight, each trickling a body, do not take the in-flight slots, so
 // well-behaved clients are all served meanwhile (they used to get
 // ThrottlingException until the read timeout cut the trickles off). At

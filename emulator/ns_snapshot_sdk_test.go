@@ -39,7 +39,7 @@ func nsState(t *testing.T, c *dynamodb.Client) string {
 	return b.String()
 }
 
-// TestSnapshotRewind (issue 19): fixtures loaded once, changed by a
+// TestSnapshotRewind: fixtures loaded once, changed by a
 // test in every way (items, tables created and deleted, a new index),
 // and rewound: the namespace is as it was, as often as it is rewound,
 // and its tables take writes again.

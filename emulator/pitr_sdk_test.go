@@ -70,7 +70,7 @@ func indexRender(t *testing.T, c *dynamodb.Client, table, color string) string {
 	return strings.Join(got, " ")
 }
 
-// TestRestoreToPointInTimeBetweenWrites (issue 19): the test moves the
+// TestRestoreToPointInTimeBetweenWrites: the test moves the
 // emulator's clock between writes and restores to instants between them:
 // each restored table holds exactly the items of that instant, and its
 // index answers for them.

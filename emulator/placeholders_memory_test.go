@@ -70,7 +70,7 @@ func bigPlaceholderBody(size int, names bool) string {
 	return b.String()
 }
 
-// TestLargePlaceholderRequestsMemory (issue 16): 8 concurrent 16 MB
+// TestLargePlaceholderRequestsMemory: 8 concurrent 16 MB
 // requests of tiny placeholders (about 800k values, or 1.1M names) are
 // all answered with the size error, and the memory they take stays
 // proportional to their bodies: under 4x the bytes sent (each body's

@@ -358,7 +358,7 @@ const (
 
 // headerGet is h.Get(key) for a key already canonical, without Get's
 // canonicalising of the key: a few hundred instructions a header on every
-// request (issue 25).
+// request.
 func headerGet(h http.Header, key string) string {
 	if v := h[key]; len(v) > 0 {
 		return v[0]

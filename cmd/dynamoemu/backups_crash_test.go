@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// TestCrashBackups is issue 19's kill test: the server with -dbPath
+// TestCrashBackups kills the server mid-backup: the server with -dbPath
 // takes an on-demand backup, a SYSTEM backup (a table with point-in-time
 // recovery deleted) and a point-in-time history of writes, and is killed
 // with SIGKILL; restarted on the same directory it lists the same

@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// TestCrash is issue 18's crash test: the server runs as a child process
+// TestCrash is the persistence crash test: the server runs as a child process
 // with -dbPath while workers drive conditional puts, updates and deletes,
 // batches, transactions across two tables, TTL deletions (the clock moved
 // and a sweep forced through the admin endpoints), GSIs added and

@@ -12,7 +12,7 @@ import (
 )
 
 // faultFlags are the flags of fault injection, capacity throttling and
-// the access-pattern report (issue 23).
+// the access-pattern report.
 type faultFlags struct {
 	file     string // -faults: a rules file (faults.ParseConfig's JSON)
 	throttle string // -throttle: provisioned,hotkeys

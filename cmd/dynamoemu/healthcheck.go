@@ -71,7 +71,7 @@ func healthcheck(c config) error {
 // all within healthcheckTimeout. It stands for an http.Client: the
 // client's Transport (HTTP/2, proxies, connection pools) is not linked
 // into the server for one probe, which keeps it out of every start
-// (issue 25: its types, itabs and package initialisation).
+// (its types, itabs and package initialisation).
 func roundTrip(req *http.Request) (*http.Response, error) {
 	conn, err := net.DialTimeout("tcp", req.URL.Host, healthcheckTimeout)
 	if err != nil {

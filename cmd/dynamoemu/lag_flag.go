@@ -8,7 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator"
 )
 
-// -lag: eventual consistency on demand from the start (issue 23).
+// -lag: eventual consistency on demand from the start.
 // Comma-separated settings, each VIEW=MODE:
 //
 //	Orders/byStatus=250ms   the GSI byStatus of every table Orders sees writes 250 ms late

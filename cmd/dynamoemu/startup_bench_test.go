@@ -133,7 +133,7 @@ func main() {
 // module's) into a temporary file, statically linked (CGO_ENABLED=0) as
 // the container image is built (Dockerfile): a binary linked against the
 // C library also pays the dynamic loader at every start, about 6 ms of
-// CPU here (issue 25), which says nothing about the server.
+// CPU here, which says nothing about the server.
 func buildBinary(b *testing.B, pkg, dir string) string {
 	bin := filepath.Join(b.TempDir(), "server")
 	build := exec.Command("go", "build", "-o", bin, pkg)

@@ -2,7 +2,7 @@
 // as ids (package conventions' SimpleEntity and the other patterns take
 // them as segments). It is a package of its own so that programs checking
 // the conventions, the emulator's server among them, do not link
-// github.com/oklog/ulid/v2 and its initialisation (issue 25: start-up).
+// github.com/oklog/ulid/v2 and its initialisation (start-up time).
 package ids
 
 import (

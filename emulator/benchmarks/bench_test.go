@@ -56,7 +56,7 @@ const childEnvEnv = "DYNAMOEMU_BENCH_CHILD_ENV"
 // childBinEnv names another child server binary to start instead of this
 // test binary: one that prints its address on stdout, answers rusagePath
 // and noopPath like serveChild, and exits when stdin closes (httpexp/, the
-// HTTP-path experiment of issue 25, is one).
+// HTTP-path experiment, is one).
 const childBinEnv = "DYNAMOEMU_BENCH_CHILD_BIN"
 
 // rusagePath answers the child server's CPU time in nanoseconds.
@@ -271,7 +271,7 @@ var ops = []op{
 		},
 	},
 	{
-		// Seed 002's pattern: write a new version and keep "latest" in step,
+		// The versioned-document pattern: write a new version and keep "latest" in step,
 		// in two tables, the second write conditional.
 		name:   "TransactWrite2",
 		target: "TransactWriteItems",

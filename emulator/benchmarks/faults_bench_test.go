@@ -8,7 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
-// BenchmarkFaultsCost (issue 23): what fault injection, throttling and
+// BenchmarkFaultsCost: what fault injection, throttling and
 // the access-pattern report cost PutItem and GetItem through the handler:
 //
 //   - off: nothing turned on (the hooks are atomic loads; compare with

@@ -17,7 +17,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// BenchmarkScaleHandler is issue 25's flatness check through the handler
+// BenchmarkScaleHandler is the scale flatness check through the handler
 // (the edge and the service, as a request meets them): GetItem, PutItem
 // (replacing an item with the same item, which storage keeps as it is),
 // PutItemChanged (replacing an item with a changed one, whose index key

@@ -15,7 +15,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
-// Fault injection and the access-pattern report in tests (issue 23).
+// Fault injection and the access-pattern report in tests.
 
 // Inject sets e's fault rules (seed 1) for the rest of t: they are
 // removed when t ends. A rule that is not valid fails t.

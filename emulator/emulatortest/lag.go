@@ -9,7 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
-// Eventual consistency on demand (issue 23): the gates that make a GSI,
+// Eventual consistency on demand: the gates that make a GSI,
 // a table's eventually consistent reads or a stream lag behind the
 // writes. Each helper returns the gate for the rest of t (SetDelay,
 // Hold, Release; Advance the emulator's clock past a delay) and ends the

@@ -92,7 +92,7 @@ func Handler(opts Options) (http.Handler, error) {
 		SharedDB: opts.SharedDB, Version: opts.Version,
 	}
 	// The table of files is built at the console's first request, not at
-	// the server's start (issue 25: walking the embedded directory was
+	// the server's start (walking the embedded directory was
 	// about 0.2 ms of every start-up, for a page most runs never open).
 	// Its errors are those of a broken build, which TestImportsResolve and
 	// TestEveryFileServed catch.
@@ -154,7 +154,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // securityHeaders are set on every answer: the page loads nothing from
 // elsewhere, runs no inline script and may not be framed (it can delete
 // tables: no clickjacking), and no type is sniffed. Built at the first
-// request, not at the server's start (issue 25).
+// request, not at the server's start.
 var securityHeaders = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +

@@ -22,7 +22,7 @@ var static embed.FS
 // contentTypes are the types of the files the console has, by extension;
 // a file of another extension is not served (loadFiles fails, and
 // TestEveryFileHasAType says which). Built at the console's first
-// request, not at the server's start (issue 25).
+// request, not at the server's start.
 var contentTypes = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		".html": "text/html; charset=utf-8",

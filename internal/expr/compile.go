@@ -557,8 +557,8 @@ func (k *checker) checkBetween(x *BetweenExpr) *Error {
 
 // arity is the number of operands function fun takes (0: no such
 // function). This package's small lookup tables are switches, not
-// package-level maps: nothing to build at the server's start (issue 25,
-// internal/lint TestServerInitLazy).
+// package-level maps: nothing to build at the server's start
+// (internal/lint TestServerInitLazy).
 func arity(fun string) int {
 	switch fun {
 	case fnExists, fnNotExists, fnSize:
@@ -576,8 +576,8 @@ func (k *checker) checkCall(x *CallExpr) *Error {
 	switch x.Fun {
 	case fnExists, fnNotExists, fnIfNotExists:
 		// attribute_type takes a value as its first operand too, as
-		// DynamoDB Local does and suites recorded against AWS expect
-		// (issue 21); it is then true when the value has the type.
+		// DynamoDB Local does and suites recorded against AWS expect; it
+		// is then true when the value has the type.
 		if _, ok := pathOf(x.Args[0]); !ok {
 			return exprError(k.param, x.Offset, sprintf(msgNeedsPath, x.Fun))
 		}

@@ -60,7 +60,7 @@ type legacyOp struct {
 var scalarKinds = []storage.Kind{storage.KindS, storage.KindN, storage.KindB}
 
 // legacyOps are the legacy comparison operators by name, built at their
-// first use rather than at the server's start (issue 25).
+// first use rather than at the server's start.
 var legacyOps = sync.OnceValue(func() map[string]legacyOp {
 	containable := append(scalarKinds[:len(scalarKinds):len(scalarKinds)], storage.KindBOOL, storage.KindNULL)
 	return map[string]legacyOp{

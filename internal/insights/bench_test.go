@@ -10,7 +10,7 @@ import (
 // BenchmarkRecord: the hook after a request ("if r.On() { r.Record(&q) }")
 // with the report off (the cost every request pays: one atomic load),
 // with the report on over 10 keys and over 1000 (more than the 64 keys
-// counted: every request evicts one, the worst case), on with seed 001's
+// counted: every request evicts one, the worst case), on with the blog
 // design to match against, and with only Contributor Insights on.
 func BenchmarkRecord(b *testing.B) {
 	keys := make([]storage.Value, 1000)
@@ -66,7 +66,7 @@ func TestRecordAllocs(t *testing.T) {
 		t.Errorf("off: %v allocations, want 0", n)
 	}
 	r.SetReporting(true)
-	r.SetDesign(loadDesign(t, "seed001.design"))
+	r.SetDesign(loadDesign(t, "blog.design"))
 	hook()
 	if n := testing.AllocsPerRun(100, hook); n != 0 {
 		t.Errorf("on, key counted: %v allocations, want 0", n)

@@ -18,7 +18,7 @@ entity Like    PK={id} SK_GSI1PK={post_id} GSI1SK_GSI2SK_GSI3SK=Like_{created_at
 `
 
 func TestParseDesign(t *testing.T) {
-	d := loadDesign(t, "seed001.design")
+	d := loadDesign(t, "blog.design")
 	blog := d.Tables[0]
 	if blog.Name != "Blog" || blog.Key != (KeyDef{"PK", "SK_GSI1PK"}) || len(blog.Indexes) != 3 || len(blog.Entities) != 3 || len(blog.Patterns) != 8 {
 		t.Fatalf("table %+v", blog)
@@ -196,7 +196,7 @@ pattern scan scan Post`))
 // FuzzParseDesign: any input is a design or a *DesignError; a design
 // checks and renders without trouble.
 func FuzzParseDesign(f *testing.F) {
-	seed, err := os.ReadFile("testdata/seed001.design")
+	seed, err := os.ReadFile("testdata/blog.design")
 	if err != nil {
 		f.Fatal(err)
 	}

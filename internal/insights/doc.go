@@ -32,10 +32,10 @@
 // SetDesign, each request is matched to the most specific pattern it
 // fits, and the report adds per pattern its traffic, and the requests
 // that fit none (Scans flagged apart) and the patterns nothing used.
-// testdata/seed001.design is shared/seeds/001's design (its final table
-// and its six access patterns, plus its writes); TestSeed001 drives its
+// testdata/blog.design is a blog in one table (its final table
+// and its six access patterns, plus its writes); TestBlogDesign drives its
 // patterns' requests and gets every pattern served by a key or an index
-// and the one Scan flagged (testdata/seed001.report.txt).
+// and the one Scan flagged (testdata/blog.report.txt).
 //
 // Contributor Insights (contributor.go): UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights keep each

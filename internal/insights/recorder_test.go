@@ -133,7 +133,7 @@ func TestCostliest(t *testing.T) {
 
 func TestUnmatched(t *testing.T) {
 	r := New(Options{Clock: fixedClock, UnmatchedShapes: 2})
-	r.SetDesign(loadDesign(t, "seed001.design"))
+	r.SetDesign(loadDesign(t, "blog.design"))
 	r.SetReporting(true)
 	reqs := []Request{
 		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s("p1"), SortOp: SortGT, Sort: s("A")}},
@@ -212,9 +212,9 @@ func TestReportWithCatalog(t *testing.T) {
 // Insights changes at once (-race).
 func TestRecorderConcurrent(t *testing.T) {
 	r := New(Options{Clock: fixedClock, TopKeys: 8})
-	r.SetDesign(loadDesign(t, "seed001.design"))
+	r.SetDesign(loadDesign(t, "blog.design"))
 	r.SetReporting(true)
-	traffic := seed001Traffic()
+	traffic := blogTraffic()
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
@@ -237,14 +237,14 @@ func TestRecorderConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestReadmeReport: once the README shows seed 001's report (issue 23's
-// phase 2 adds it), it shows it as TestSeed001 produces it.
+// TestReadmeReport: once the README shows the blog design's report, it
+// shows it as TestBlogDesign produces it.
 func TestReadmeReport(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Skip("no README")
 	}
-	report, err := os.ReadFile("testdata/seed001.report.txt")
+	report, err := os.ReadFile("testdata/blog.report.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,6 +252,6 @@ func TestReadmeReport(t *testing.T) {
 		t.Skip("the README does not show the report yet")
 	}
 	if !strings.Contains(string(readme), string(report)) {
-		t.Errorf("README.md shows another report than testdata/seed001.report.txt")
+		t.Errorf("README.md shows another report than testdata/blog.report.txt")
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // Catalog is what the report reads from the emulator's tables when it is
 // built: the tables and their indexes, their sizes, and their largest
-// partitions. The emulator implements it over storage (phase 2).
+// partitions. The emulator implements it over storage.
 type Catalog interface {
 	// Tables returns every table with its indexes (GSIs and LSIs).
 	Tables() []CatalogTable

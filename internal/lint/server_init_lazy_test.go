@@ -28,7 +28,7 @@ var initHeavyCalls = []string{"regexp.MustCompile", "regexp.Compile", "crc32.Mak
 // TestServerInitLazy: the packages of ours that the server links build no
 // map and compile no pattern in package-level variables, except those of
 // initAllowed. Every start of the server pays for its packages'
-// initialisation before it answers anything (issue 25, start-up); a table
+// initialisation before it answers anything (start-up time); a table
 // only some requests read is built at its first use (sync.OnceValue) or
 // is a switch. TestServerWithoutHeavyInit keeps whole packages out.
 func TestServerInitLazy(t *testing.T) {

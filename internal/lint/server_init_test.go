@@ -7,7 +7,7 @@ import (
 
 // TestServerWithoutHeavyInit: the server links none of the packages whose
 // initialisation ran at every start for something the server never does
-// (issue 25, start-up): oklog/ulid (ULIDs are made by conventions/ids, for
+// (start-up time): oklog/ulid (ULIDs are made by conventions/ids, for
 // tests and library users), apd (numbers are compared without it),
 // database/sql, and klauspost/compress (its zstd builds a Castagnoli CRC
 // table at init, 0.43 ms a start; ZSTD objects are read by zstdread).

@@ -137,7 +137,7 @@ const MsgMalformed = "Statement wasn't well formed, can't be processed: "
 // reasons are AWS's words after MsgMalformed, by kind, as public records of
 // AWS answers give them. "" is a real answer: AWS puts nothing after the
 // colon for a literal or comment its lexer cannot read. The table is built
-// at its first use, not at the server's start (issue 25).
+// at its first use, not at the server's start.
 var reasons = sync.OnceValue(func() map[ErrorKind]string {
 	return map[ErrorKind]string{
 		KindNotStatement:       "Expected data manipulation",

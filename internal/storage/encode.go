@@ -57,7 +57,7 @@ func appendItem(dst []byte, item Item, skip1, skip2 string) ([]byte, error) {
 
 // appendItemSized is appendItem that also returns the item's size
 // (ItemSize, keys included), counted in the same pass over the map: a
-// write ranges over the item once instead of twice (issue 25: preload).
+// write ranges over the item once instead of twice (BenchmarkPreload).
 func appendItemSized(dst []byte, item Item, skip1, skip2 string) ([]byte, int, error) {
 	var buf [16]attr
 	attrs, size := buf[:0], 0

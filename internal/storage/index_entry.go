@@ -7,7 +7,7 @@ package storage
 // node, and the table key is read from the item's record in the slab, so
 // comparing two entries by those alone reads two places in memory far
 // from the node: in a tree of millions of entries each comparison of a
-// search is a cache miss and a TLB miss (issue 25: about 25 of them for
+// search is a cache miss and a TLB miss (about 25 of them for
 // each write to a GSI of 10M entries).
 //
 // So an entry also keeps the first 8 bytes of its index key inline (pre),

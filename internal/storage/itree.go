@@ -10,8 +10,8 @@ import (
 // It replaces a general B-tree (tidwall/btree) for one reason: the reads
 // of a search. In an index of millions of entries nearly every node a
 // search reads is a cache miss and a TLB miss (about 0.4-0.5 µs each on
-// the VM issue 25 was measured on), and a general B-tree's node is a
-// header, a slice of up to 255 entries of 48 bytes (12 KB, three pages)
+// the VM the scale benchmarks were measured on), and a general
+// B-tree's node is a header, a slice of up to 255 entries of 48 bytes (12 KB, three pages)
 // and a pointer to a slice of children: its binary search reads seven or
 // eight lines of the entries one after another, then the children's
 // slice header, then the child. Here a node keeps the 8-byte prefixes of

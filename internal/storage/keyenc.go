@@ -149,7 +149,7 @@ func appendDigits(dst []byte, neg bool, digits []byte, adj int) []byte {
 // sortKeyBytes returns the order-preserving encoding of a sort key value.
 // A number's is built on the stack (38 digits take 2 + 19 + 1 bytes), so
 // that it costs one allocation, the string, not two: every write of a
-// table with a numeric sort key makes it twice (issue 25: preload).
+// table with a numeric sort key makes it twice (BenchmarkPreload).
 func sortKeyBytes(v Value) string {
 	if v.kind == KindN {
 		var buf [24]byte

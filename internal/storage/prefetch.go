@@ -7,9 +7,9 @@ import (
 
 // Prefetching. In a table of millions of items nearly every read of a
 // partition, an item's record or an index entry's key is a cache miss
-// and a TLB miss: about 0.4-0.5 µs each on the VM issue 25 was measured
-// on, against 20 ns for a working set of a few MB. A lookup is a chain of
-// such reads, each address read from the one before, so they cannot
+// and a TLB miss: about 0.4-0.5 µs each on the VM the scale
+// benchmarks were measured on, against 20 ns for a working set of a
+// few MB. A lookup is a chain of such reads, each address read from the one before, so they cannot
 // overlap; but where the next few addresses are known at once (the lines
 // of a partition's sorted slice, the lines of a record, the records of
 // the next entries of a Query), asking for all of them first lets their

@@ -56,7 +56,7 @@ type ptable struct {
 // slices of their own: a lookup's first read of a table of millions of
 // partitions goes from the directory (a few hundred KB, in cache)
 // straight to the slot, where slices would add a read of the page's
-// slice headers first, a cache and TLB miss of its own (issue 25: about
+// slice headers first, a cache and TLB miss of its own (about
 // 0.4 µs at 10M items on the VM it was measured on). A table's last page
 // may hold slots past t.slots, which stay empty.
 type ppage struct {
@@ -173,7 +173,7 @@ func (t *ptable) get(pk string) *partition {
 
 // Reading a partition's key costs a read of its key record, which in a
 // table of millions of partitions is a cache and TLB miss of its own
-// (issue 25: about 0.45 µs of GetItem at 10M items). A reader that goes on
+// (about 0.45 µs of GetItem at 10M items). A reader that goes on
 // to read one of the partition's items can do without it: when a single
 // slot holds hash h, the partition there is pk's if pk is in the table at
 // all, and whether it is shows in the key of any item of it, read anyway.

@@ -35,7 +35,7 @@ import (
 // record only to tell apart sort keys with the same 4 first bytes, and
 // the one it finds. Each record is elsewhere in memory; in a table of
 // millions of items each read is a cache miss and often a TLB miss
-// (issue 25: the search was most of what GetItem's cost grew by from 10k
+// (the search was most of what GetItem's cost grew by from 10k
 // to 10M items). Same size as an entry: 24 bytes.
 type ptree struct {
 	small []sentry             // the entries, sorted, while big is nil
@@ -78,7 +78,7 @@ func newPtree(a, b entry) *ptree {
 // A small ptree and its slice's array are one allocation (withSentries),
 // so that a read of the partition goes from the ptree to its first
 // sentries without a second cache and TLB miss in a table of millions of
-// partitions (issue 25). Its capacity is one of these, the sizes the
+// partitions. Its capacity is one of these, the sizes the
 // slice grows through (a quarter at a time); growing past it makes a new
 // ptree, which the partition keeps (Set and Load return it).
 type sentryArray interface {

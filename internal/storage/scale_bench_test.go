@@ -200,7 +200,7 @@ func scaleOpsItem(p, s int) Item {
 // partition (10 items) and an index Query (the first 10 entries of one of
 // 1000 index partitions) on tables of growing size (10 items a partition,
 // one index), at random keys: the cost of an operation should not grow
-// with the table (issue 25: within 1.3x from 10k to 10M items).
+// with the table (within 1.3x from 10k to 10M items).
 func BenchmarkScaleOps(b *testing.B) {
 	const per = 10
 	for _, n := range scaleSizes(true) {

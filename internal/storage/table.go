@@ -302,7 +302,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 	if found && sameString(e.rec, oldE.rec) && e.size == oldE.size {
 		// The item is stored as it was (storeRecordLocked kept its record):
 		// the partition and every index already hold this very entry, so
-		// none is searched again (issue 25: a B-tree search of a large GSI
+		// none is searched again (a B-tree search of a large GSI
 		// costs a cache and TLB miss a level).
 		t.stamp = 0
 	} else {
@@ -343,7 +343,7 @@ func (t *Table) oldIndexedLocked(k Key, oldE entry, found bool, old Item) Item {
 // indexAttrsLocked decodes the attributes the indexes read of e into
 // the table's map indexAttrs[i], emptied first: two maps a table rather
 // than two a write, which in a table of millions of items would be fresh
-// memory each time (issue 25). The map is good until the next call with
+// memory each time. The map is good until the next call with
 // i; t.mu is held exclusively.
 func (t *Table) indexAttrsLocked(i int, e EncodedItem) Item {
 	m := t.indexAttrs[i]

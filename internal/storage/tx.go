@@ -147,8 +147,8 @@ func (tx *WriteTx) write(origin Origin, t *Table, k Key, item Item, decodeOld bo
 	ch, err := t.putItemLocked(k, item, decodeOld, fn)
 	// The write looked the stored item up: its entry comes back in
 	// ch.oldE, set when there was one (a record is never empty), so it
-	// is not looked up (nor its sort key encoded) twice (issue 25:
-	// preload).
+	// is not looked up (nor its sort key encoded) twice
+	// (BenchmarkPreload).
 	old, found := ch.oldE, ch.oldE.rec != ""
 	if err != nil || kept || (!found && ch.New == nil) { // nothing changed
 		return ch, err

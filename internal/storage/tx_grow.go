@@ -2,7 +2,7 @@ package storage
 
 // Grow makes room for n more writes in the transaction, so that a caller
 // that knows how many it will make (a BatchWriteItem of 25) does not grow
-// the transaction's lists write by write (issue 25: preload). It changes
+// the transaction's lists write by write (BenchmarkPreload). It changes
 // nothing else.
 func (tx *WriteTx) Grow(n int) {
 	if n <= 0 || tx.done {

@@ -1,4 +1,4 @@
-// Command httpexp is the HTTP-path experiment of issue 25: a child server
+// Command httpexp is the HTTP-path experiment: a child server
 // for emulator/benchmarks' BenchmarkServerCPU (DYNAMOEMU_BENCH_CHILD_BIN
 // names it) that serves the emulator, or canned answers (the floor), under
 // another server loop than cmd/dynamoemu's net/http one, so that the

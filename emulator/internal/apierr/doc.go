@@ -30,21 +30,19 @@
 // builder LimitViolation; the constraint texts are MemberNotNull,
 // EnumConstraint, LenGE, LenLE, ValGE, ValLE and NamePatternConstraint.
 //
-// # Files
+// # Messages
 //
-//   - errors.go: classes, Error, the constructors, Classify.
-//   - constraints.go: Violation, Constraints, the constraint texts and
-//     the enum, limit, null, list and name helpers.
-//   - value_faults.go: ValueFault, a malformed attribute value (a number,
-//     a set's duplicates) found while decoding, worded by the layer the
-//     operation checks values in (Layer, Relayer).
-//   - messages_*.go: every message constant (Msg...) and message
-//     function, by area: tables (control plane, tags, TTL, indexes),
-//     items (single-item operations, keys, item collections), read
-//     (Query, Scan, indexes, batches), transact, partiql, streams,
-//     conventions, wire (attribute values, JSON types, placeholder maps),
-//     edge (the HTTP edge's own answers) and awsexact (texts that follow
-//     AWS where DynamoDB Local words them otherwise).
+// Every text the emulator answers with is a Msg constant or a Msg function
+// in a messages file named by its area (messages_tables.go,
+// messages_indexes.go, messages_read.go, ...): the control plane, index
+// definitions, items, reads and batches, transactions, PartiQL, streams,
+// the wire codec's attribute values, the HTTP edge, and each table-level
+// feature (backups, exports and imports, global tables, replicas,
+// policies, Kinesis destinations, vector indexes). Where DynamoDB Local
+// words a message otherwise, AWS's wording wins and the comment gives
+// DynamoDB Local's. Injected faults and throttling have classes of their
+// own (ErrTransactionConflict, ErrThrottling, ...), which AWS answers but
+// nothing in an unfaulted emulator does.
 //
 // # Adding a message
 //

@@ -3,7 +3,7 @@ package apierr
 import "net/http"
 
 // The errors of fault injection and capacity throttling (package faults
-// and faults/throttle, issue 23): classes the emulator never answered
+// and faults/throttle): classes the emulator never answered
 // before, because nothing conflicted or ran out of capacity.
 var (
 	// ErrTransactionConflict: an item operation on an item that a
@@ -31,7 +31,7 @@ type ThrottlingReason struct {
 // to its class. ThrottlingException is the class the in-flight limit
 // answers with already (AWS's coral availability namespace); SDKs key on
 // the part after '#'. Nil for another error type. A switch, not a
-// package-level map: nothing to build at the server's start (issue 25).
+// package-level map: nothing to build at the server's start.
 func faultClass(errorType string) *Class {
 	switch errorType {
 	case "TransactionConflictException":

@@ -14,3 +14,8 @@ const (
 	MsgAdminOrigin      = "dynamoemu's admin endpoints do not answer web pages of origin %q: they answer the server's own pages (the console) and loopback origins; allow the origin with -cors (emulator.Options.CORSOrigins) to let its pages use them."
 	MsgAdminContentType = "%s %s needs the header Content-Type: application/json (a web page cannot send that to another site without asking first)."
 )
+
+// MsgOperationNotImplemented: an operation of DynamoDB's API the emulator
+// lacks (UnknownOperationException, as AWS answers unknown names; the
+// emulator's own wording, so that a gap is told from a typo).
+const MsgOperationNotImplemented = "An unknown operation was requested: the emulator does not implement %s yet."

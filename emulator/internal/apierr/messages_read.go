@@ -60,3 +60,18 @@ const (
 	MsgStartKeySize        = "Exclusive Start Key must have same size as table's key schema"                                                    // DynamoDB Local
 	MsgAllProjectedWithExp = "Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES"                                              // DynamoDB Local
 )
+
+// msgNoRequestItems: RequestItems {} of BatchGetItem or BatchWriteItem.
+// DynamoDB Local: "BatchGetItem must have some requests set" and
+// "BatchWriteItem cannot have a null or no requests set".
+const msgNoRequestItems = "The requestItems parameter is required for %s"
+
+// Three constraint violations whose texts Violation builds (AWS's
+// wording; DynamoDB Local's differs): more than 100 keys for one table
+// of a BatchGetItem (no echoed value, the path in PascalCase;
+// DynamoDB Local: "Too many items requested for the BatchGetItem
+// call"), more than 25 requests for one table of a BatchWriteItem (the
+// Java-style dump of RequestItems; DynamoDB Local: "Too many items
+// requested for the BatchWriteItem call"), and Query's Limit below 1
+// (no echoed value, 'Limit'; DynamoDB Local: "Limit must be greater
+// than or equal to 1"): batch_constraints.go and LimitViolation.

@@ -35,3 +35,9 @@ const (
 func MsgStreamNotFound(arn string) string {
 	return "Requested resource not found: Stream: " + arn + " not found"
 }
+
+// MsgInvalidStreamArn: a StreamArn (or ExclusiveStartStreamArn) that is not
+// a DynamoDB stream ARN. AWS's answer in aws-sdk-js's integration tests
+// against AWS (DescribeStream of "fake-stream"); DynamoDB Local answers
+// ResourceNotFoundException.
+const MsgInvalidStreamArn = "Invalid StreamArn"

@@ -183,7 +183,7 @@ func MsgGSIUpdateTwice(index string) string {
 // DynamoDB Local does.
 func MsgIndexNotFound(string) string { return MsgResourceNotFound }
 
-// Stream toggles, as AWS words them (ScyllaDB issue #6939 quotes the first
+// Stream toggles, as AWS words them (scylladb/scylladb issue #6939 quotes the first
 // from AWS; both in the ack-api-quirks lab notes, DDB-TABLE-442). Changing
 // the view type of an enabled stream is "already has an enabled stream"
 // too. DynamoDB Local leaves out ": TableName: <name>".

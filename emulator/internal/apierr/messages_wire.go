@@ -58,3 +58,13 @@ const (
 	MsgExprValueInvalid = "ExpressionAttributeValues contains invalid value: "
 	MsgExprValueForKey  = " for key "
 )
+
+// AWS's wording where DynamoDB Local and dynalite word it otherwise.
+const (
+	// MsgSetDuplicates and MsgBinarySetDuplicates: a set with duplicate
+	// members, listed (binary ones in base64, with AWS's missing space
+	// before "of"); how the members are listed depends on the layer
+	// (value_faults.go).
+	MsgSetDuplicates       = "One or more parameter values were invalid: Input collection [%s] contains duplicates."
+	MsgBinarySetDuplicates = "One or more parameter values were invalid: Input collection [%s]of type BS contains duplicates."
+)

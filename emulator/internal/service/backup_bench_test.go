@@ -10,7 +10,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Benchmarks of issue 19: CreateBackup, and a snapshot and a rewind of a
+// Benchmarks of backups and snapshots: CreateBackup, and a snapshot and a rewind of a
 // whole namespace, over tables of 10k and (with DYNAMOEMU_BENCH_1M=1) 1M
 // items of about 200 bytes, ten items per partition, with a GSI. Each
 // costs O(1) per table and index (the rewind also one map entry per

@@ -16,7 +16,7 @@ import (
 
 // mapKeysConstraint is the constraint AWS reports for a RequestItems key
 // that is no table name: all three name rules, listed in AWS's order.
-// It is worded when needed, not at the server's start (issue 25).
+// It is worded when needed, not at the server's start.
 func mapKeysConstraint() string {
 	return "Map keys must satisfy constraint: [" + apierr.LenLE(255) + ", " + apierr.LenGE(3) + ", " + apierr.NamePatternConstraint + "]"
 }

@@ -26,14 +26,14 @@ type bulkDesc struct {
 	}
 }
 
-func (e *api27Env) bulkStart(body string) bulkDesc {
+func (e *clockEnv) bulkStart(body string) bulkDesc {
 	e.t.Helper()
 	var out struct{ BulkOperationDescription bulkDesc }
 	testkit.MustUnmarshal(e.t, e.must("StartBulkPutItems", body), &out)
 	return out.BulkOperationDescription
 }
 
-func (e *api27Env) bulkDescribe(arn string) bulkDesc {
+func (e *clockEnv) bulkDescribe(arn string) bulkDesc {
 	e.t.Helper()
 	var out struct{ BulkOperationDescription bulkDesc }
 	testkit.MustUnmarshal(e.t, e.must("DescribeBulkOperation", `{"BulkOperationArn":"`+arn+`"}`), &out)
@@ -57,7 +57,7 @@ func writeObject(t *testing.T, dir, bucket, key, data string) {
 // serves too (the items went through the normal write path).
 func TestBulkPutRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	e := newAPI27Env(t, Config{ExportDir: dir, TransientDelay: time.Second})
+	e := newClockEnv(t, Config{ExportDir: dir, TransientDelay: time.Second})
 	schema := `"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]`
 	e.must("CreateTable", `{"TableName":"src",`+onDemand+`,`+schema+`}`)
@@ -125,7 +125,7 @@ func TestBulkPutRoundTrip(t *testing.T) {
 // condition-check-failure.json.
 func TestBulkPutErrorsAndConditions(t *testing.T) {
 	dir := t.TempDir()
-	e := newAPI27Env(t, Config{ExportDir: dir})
+	e := newClockEnv(t, Config{ExportDir: dir})
 	e.table("dst", onDemand)
 	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
 	writeObject(t, dir, "in", "batch/part-1.json", strings.Join([]string{
@@ -185,7 +185,7 @@ func TestBulkPutErrorsAndConditions(t *testing.T) {
 // said, ends FAILED with a FailureCode and FailureMessage.
 func TestBulkPutFailed(t *testing.T) {
 	dir := t.TempDir()
-	e := newAPI27Env(t, Config{ExportDir: dir})
+	e := newClockEnv(t, Config{ExportDir: dir})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "x.ion", "{pk:\"a\"}")
 	writeObject(t, dir, "in", "plain.json", `{"Item":{"pk":{"S":"a"}}}`)
@@ -208,7 +208,7 @@ func TestBulkPutFailed(t *testing.T) {
 // the operation ends CANCELLED.
 func TestBulkPutCancel(t *testing.T) {
 	dir := t.TempDir()
-	e := newAPI27Env(t, Config{ExportDir: dir, TransientDelay: time.Minute})
+	e := newClockEnv(t, Config{ExportDir: dir, TransientDelay: time.Minute})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "a.json", `{"Item":{"pk":{"S":"a"}}}`)
 	d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"in","InputFormat":"DYNAMODB_JSON"},"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}}`)
@@ -232,7 +232,7 @@ func TestBulkPutCancel(t *testing.T) {
 // most recent first.
 func TestListBulkOperations(t *testing.T) {
 	dir := t.TempDir()
-	e := newAPI27Env(t, Config{ExportDir: dir})
+	e := newClockEnv(t, Config{ExportDir: dir})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "a.json", `{"Item":{"pk":{"S":"a"}}}`)
 	var arns []string
@@ -270,7 +270,7 @@ func TestListBulkOperations(t *testing.T) {
 
 // TestBulkOperationsValidation: AWS's errors for bad requests.
 func TestBulkOperationsValidation(t *testing.T) {
-	e := newAPI27Env(t, Config{ExportDir: t.TempDir()})
+	e := newClockEnv(t, Config{ExportDir: t.TempDir()})
 	e.table("dst", onDemand)
 	const in = `"InputS3Configuration":{"S3Bucket":"in","InputFormat":"DYNAMODB_JSON"}`
 	const out = `"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}`
@@ -308,7 +308,7 @@ func FuzzBulkPutObject(f *testing.F) {
 	f.Add([]byte("\n\n{}\n[1]\n"), false)
 	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",s:$dynamodb_SS::[]}}\n[{Item:{pk:1.}}, sym]"), true)
 	dir := f.TempDir()
-	e := newAPI27Env(f, Config{ExportDir: dir})
+	e := newClockEnv(f, Config{ExportDir: dir})
 	e.table("dst", onDemand)
 	n := 0
 	f.Fuzz(func(t *testing.T, obj []byte, ion bool) {

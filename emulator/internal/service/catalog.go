@@ -208,7 +208,7 @@ type tableMeta struct {
 	// policies are the resource-based policies of the table and its
 	// stream (policies.go); a slice replaced whole on change.
 	policies []resourcePolicy
-	// ext holds the definitions of issue 27's features (Kinesis
+	// ext holds the definitions of the table-level features (Kinesis
 	// destinations, replica auto scaling, replicas): ext.go.
 	ext *tableExt
 }
@@ -323,8 +323,8 @@ func (t *table) recordLocked(old, m *tableMeta) error {
 // its API reference describes the exception ("The operation tried to
 // access a nonexistent table or index. The resource might not be
 // specified correctly, or its status might not be ACTIVE.") and public
-// records of AWS's answers show (github.com/cirello-io/dynamolock
-// issue 120: a PutItem right after CreateTable). DynamoDB Local has no
+// records of AWS's answers show (cirello-io/dynamolock issue 120: a
+// PutItem right after CreateTable). DynamoDB Local has no
 // such state (its tables are ACTIVE at once).
 func (c *call) lookupTable(name string) (*table, error) {
 	t, err := c.lookupTableMsg(name, apierr.MsgResourceNotFound)

@@ -115,7 +115,7 @@
 //     lowered into package expr by partiql/lower), partiql_select.go,
 //     partiql_select_index.go, partiql_columns.go (SELECT lists copied
 //     from the records), partiql_write.go.
-//   - Issue 27's families: policies.go (resource-based policies),
+//   - Table-level features: policies.go (resource-based policies),
 //     kinesis_dest.go (Kinesis streaming destinations, control plane),
 //     replica_autoscaling.go, ext.go (their part of a definition,
 //     tableExt), exports.go and imports.go (over the directory standing
@@ -140,8 +140,8 @@
 //     and what UpdateTable refuses while a replica comes or goes).
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
-//   - Fault injection, throttling, the access-pattern report (issue 23;
-//     faults/WIRING.md): fx.go (fxBegin and fxUse.end around each use of
+//   - Fault injection, throttling, the access-pattern report
+//     (faults/WIRING.md): fx.go (fxBegin and fxUse.end around each use of
 //     a table or index, a table's throttling configured from its
 //     definition), fx_batch.go (per item, UnprocessedItems/Keys),
 //     fx_tx.go (per action, CancellationReasons), fx_condfail.go (a

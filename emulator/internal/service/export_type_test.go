@@ -10,7 +10,7 @@ import (
 // DDB-EXPORT-017), while ListExports' summary carries the kind for every
 // export (DDB-EXPORT-016), and the manifest's exportType is the kind.
 func TestExportTypeEcho(t *testing.T) {
-	e := newAPI27Env(t, Config{ExportDir: t.TempDir()})
+	e := newClockEnv(t, Config{ExportDir: t.TempDir()})
 	e.table("kinds", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"kinds","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/kinds"

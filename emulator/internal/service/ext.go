@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// tableExt is the part of a table's definition that issue 27's features
+// tableExt is the part of a table's definition that the table-level features
 // add: Kinesis streaming destinations (kinesis_dest.go), replica auto
 // scaling (replica_autoscaling.go) and global table replicas
 // (global_tables*.go). It is recorded with the rest of the definition

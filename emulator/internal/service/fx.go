@@ -14,7 +14,7 @@ import (
 )
 
 // Fault injection, capacity throttling and the access-pattern report
-// (issue 23; faults/WIRING.md is the design). One hook pair wraps each
+// (faults/WIRING.md is the design). One hook pair wraps each
 // use of a table or index by a data-plane request: fxBegin after the
 // request is validated and before storage is touched (the fault rules,
 // then the throttler's Admit), fxUse.end once it ran (the throttler's

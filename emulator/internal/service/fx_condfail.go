@@ -7,7 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// A write refused by its condition is charged and counted (issue 23).
+// A write refused by its condition is charged and counted.
 //
 // AWS's developer guide, "Capacity units consumed by conditional writes"
 // (WorkingWithItems.html#WorkingWithItems.ConditionalWrites.ReturnConsumedCapacity):

@@ -32,8 +32,8 @@ func BenchmarkReplicatedPut(b *testing.B) {
 // newGTPairB is newGTPair for a benchmark.
 func newGTPairB(b *testing.B) *gtPair {
 	b.Helper()
-	e := newAPI27Env(b, Config{})
-	p := &gtPair{api27Env: e, east: testkit.Auth("gt", "us-east-1"), west: testkit.Auth("gt", "eu-west-1")}
+	e := newClockEnv(b, Config{})
+	p := &gtPair{clockEnv: e, east: testkit.Auth("gt", "us-east-1"), west: testkit.Auth("gt", "eu-west-1")}
 	p.auth = p.east
 	p.must("CreateTable", `{"TableName":"gtab","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)

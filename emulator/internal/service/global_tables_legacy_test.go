@@ -10,7 +10,7 @@ import (
 // region, replication between them, Describe/List, UpdateGlobalTable
 // adding and removing regions, the settings operations, and AWS's errors.
 func TestLegacyGlobalTables(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	auth := func(region string) string { return testkit.Auth("legacy", region) }
 	mk := func(region string) {
 		e.auth = auth(region)

@@ -14,7 +14,7 @@ import (
 // lock order of global_tables_repl.go (run with -race; a deadlock hangs
 // the test) and leave the replicas equal once drained.
 func TestGlobalTableConcurrency(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	east, west := testkit.Auth("race", "us-east-1"), testkit.Auth("race", "eu-west-1")
 	send := func(auth, op, body string) (int, string) {
 		res, out := doService(t, e.svc, "DynamoDB_20120810."+op, auth, body)
@@ -124,9 +124,9 @@ func TestGlobalTableConcurrentDefinitions(t *testing.T) {
 		t.Errorf("table class after the drain: east %+v, west %+v", e.TableClassSummary, w.TableClassSummary)
 	}
 	p.auth = p.east
-	ge := scanItems(t, p.api27Env, "gtab")
+	ge := scanItems(t, p.clockEnv, "gtab")
 	p.auth = p.west
-	gw := scanItems(t, p.api27Env, "gtab")
+	gw := scanItems(t, p.clockEnv, "gtab")
 	if fmt.Sprint(ge) != fmt.Sprint(gw) {
 		t.Errorf("replicas differ after the drain:\neast %v\nwest %v", ge, gw)
 	}

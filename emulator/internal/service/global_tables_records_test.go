@@ -13,7 +13,7 @@ import (
 // streamEvents returns the records of table's latest stream in the
 // region of auth, each as "EVENT pk[ +rep]" (+rep: the new image has
 // aws:rep:*; ~identity: the record has a userIdentity).
-func streamEvents(t *testing.T, e *api27Env, auth, table string) []string {
+func streamEvents(t *testing.T, e *clockEnv, auth, table string) []string {
 	t.Helper()
 	call := func(op, body string, out any) {
 		t.Helper()
@@ -76,10 +76,10 @@ func TestReplicatedStreamRecords2019(t *testing.T) {
 	p.in(p.east, "DeleteItem", `{"TableName":"gtab","Key":{"pk":{"S":"a"}}}`)
 	p.svc.DrainReplication()
 	want := []string{"INSERT a", "MODIFY a", "REMOVE a"}
-	if got := streamEvents(t, p.api27Env, p.east, "gtab"); !slices.Equal(got, want) {
+	if got := streamEvents(t, p.clockEnv, p.east, "gtab"); !slices.Equal(got, want) {
 		t.Errorf("source stream: got %q, want %q", got, want)
 	}
-	if got := streamEvents(t, p.api27Env, p.west, "gtab"); !slices.Equal(got, want) {
+	if got := streamEvents(t, p.clockEnv, p.west, "gtab"); !slices.Equal(got, want) {
 		t.Errorf("replica stream: got %q, want %q", got, want)
 	}
 }
@@ -90,7 +90,7 @@ func TestReplicatedStreamRecords2019(t *testing.T) {
 // there) and carried by the replicated write (one record in the
 // replica); a replicated delete marks the item deleting, then deletes it.
 func TestLegacyRepAttributes(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	east, west := testkit.Auth("leg", "us-east-1"), testkit.Auth("leg", "us-west-2")
 	for _, auth := range []string{east, west} {
 		e.auth = auth

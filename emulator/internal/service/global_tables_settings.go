@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -178,76 +179,22 @@ func updateGlobalTableSettings(c *call, in *UpdateGlobalTableSettingsInput) (*Gl
 
 // applyGlobalSettings applies in to the definition m of the replica in region.
 func (c *call) applyGlobalSettings(m *tableMeta, region string, in *UpdateGlobalTableSettingsInput) error {
-	if b := in.GlobalTableBillingMode; b != nil && *b != m.billingMode {
-		m.billingMode, m.billingReported = *b, true
-		if *b == "PAY_PER_REQUEST" {
-			m.throughput, m.payPerRequestSince = throughput{}, c.now
-		} else if m.throughput.read == 0 {
-			m.throughput = throughput{read: 1, write: 1}
-		}
-	}
-	provisioned := m.billingMode != "PAY_PER_REQUEST"
+	applyGlobalBillingMode(m, in.GlobalTableBillingMode, c.now)
+	ed := &globalSettingsEdit{m: m, region: region, provisioned: m.billingMode != "PAY_PER_REQUEST"}
 	if w := in.GlobalTableProvisionedWriteCapacityUnits; w != nil {
-		if !provisioned {
+		if !ed.provisioned {
 			return apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
 		m.throughput.write = *w
 	}
-	e := m.extCopy()
-	e.AutoScaling = slices.Clone(e.AutoScaling)
-	set := func(index string, write bool, u *AutoScalingSettingsUpdate) error {
-		if u == nil {
-			return nil
-		}
-		if !provisioned {
-			return apierr.Validation(apierr.MsgAutoScalingOnDemand)
-		}
-		rg := region
-		if write {
-			rg = ""
-		}
-		i := slices.IndexFunc(e.AutoScaling, func(r autoScalingRule) bool { return r.Region == rg && r.Index == index && r.Write == write })
-		var s autoScalingSettings
-		if i >= 0 {
-			s = e.AutoScaling[i].Settings
-		}
-		if err := s.apply(u); err != nil {
-			return err
-		}
-		rule := autoScalingRule{Region: rg, Index: index, Write: write, Settings: s}
-		if i >= 0 {
-			e.AutoScaling[i] = rule
-		} else {
-			e.AutoScaling = append(e.AutoScaling, rule)
-		}
-		return nil
-	}
-	if err := set("", true, in.GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate); err != nil {
+	ed.e = m.extCopy()
+	ed.e.AutoScaling = slices.Clone(ed.e.AutoScaling)
+	if err := ed.setScaling("", true, in.GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate); err != nil {
 		return err
 	}
-	gsis := slices.Clone(m.gsis)
-	gsi := func(name *string) (*indexDef, error) {
-		i := slices.IndexFunc(gsis, func(x *indexDef) bool { return name != nil && x.name == *name })
-		if i < 0 {
-			return nil, apierr.ResourceNotFound(apierr.MsgIndexNotFound(str(name)))
-		}
-		x := *gsis[i]
-		if x.throughput != nil {
-			tp := *x.throughput
-			x.throughput = &tp
-		}
-		gsis[i] = &x
-		return &x, nil
-	}
+	ed.gsis = slices.Clone(m.gsis)
 	for _, g := range in.GlobalTableGlobalSecondaryIndexSettingsUpdate {
-		x, err := gsi(g.IndexName)
-		if err != nil {
-			return err
-		}
-		if g.ProvisionedWriteCapacityUnits != nil && x.throughput != nil {
-			x.throughput.write = *g.ProvisionedWriteCapacityUnits
-		}
-		if err := set(x.name, true, g.ProvisionedWriteCapacityAutoScalingSettingsUpdate); err != nil {
+		if err := ed.gsiWrite(g); err != nil {
 			return err
 		}
 	}
@@ -255,32 +202,126 @@ func (c *call) applyGlobalSettings(m *tableMeta, region string, in *UpdateGlobal
 		if *r.RegionName != region {
 			continue
 		}
-		if u := r.ReplicaProvisionedReadCapacityUnits; u != nil {
-			if !provisioned {
-				return apierr.Validation(apierr.MsgAutoScalingOnDemand)
-			}
-			m.throughput.read = *u
-		}
-		if err := set("", false, r.ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
+		if err := ed.replica(r); err != nil {
 			return err
 		}
-		if r.ReplicaTableClass != nil {
-			m.tableClass = *r.ReplicaTableClass
+	}
+	m.gsis = ed.gsis
+	m.ext = ed.e
+	return nil
+}
+
+// applyGlobalBillingMode switches m to billing mode b, if given and
+// another: on-demand since now, or provisioned with 1 and 1 when m had
+// no capacity.
+func applyGlobalBillingMode(m *tableMeta, b *string, now time.Time) {
+	if b == nil || *b == m.billingMode {
+		return
+	}
+	m.billingMode, m.billingReported = *b, true
+	if *b == "PAY_PER_REQUEST" {
+		m.throughput, m.payPerRequestSince = throughput{}, now
+	} else if m.throughput.read == 0 {
+		m.throughput = throughput{read: 1, write: 1}
+	}
+}
+
+// globalSettingsEdit is an UpdateGlobalTableSettings being applied to the
+// definition m of the replica in region: e and gsis are m's extension
+// and GSIs, copied, and become m's when every update applied.
+type globalSettingsEdit struct {
+	m           *tableMeta
+	region      string
+	provisioned bool // m's billing mode is PROVISIONED
+	e           *tableExt
+	gsis        []*indexDef
+}
+
+// setScaling applies u, if given, to the auto scaling rule of index (""
+// the table) for writes (every region) or reads (ed's region).
+func (ed *globalSettingsEdit) setScaling(index string, write bool, u *AutoScalingSettingsUpdate) error {
+	if u == nil {
+		return nil
+	}
+	if !ed.provisioned {
+		return apierr.Validation(apierr.MsgAutoScalingOnDemand)
+	}
+	rg := ed.region
+	if write {
+		rg = ""
+	}
+	i := slices.IndexFunc(ed.e.AutoScaling, func(r autoScalingRule) bool { return r.Region == rg && r.Index == index && r.Write == write })
+	var s autoScalingSettings
+	if i >= 0 {
+		s = ed.e.AutoScaling[i].Settings
+	}
+	if err := s.apply(u); err != nil {
+		return err
+	}
+	rule := autoScalingRule{Region: rg, Index: index, Write: write, Settings: s}
+	if i >= 0 {
+		ed.e.AutoScaling[i] = rule
+	} else {
+		ed.e.AutoScaling = append(ed.e.AutoScaling, rule)
+	}
+	return nil
+}
+
+// gsi returns a copy of the GSI named name (and of its throughput), put
+// in ed.gsis in its place to be changed, or ResourceNotFound.
+func (ed *globalSettingsEdit) gsi(name *string) (*indexDef, error) {
+	i := slices.IndexFunc(ed.gsis, func(x *indexDef) bool { return name != nil && x.name == *name })
+	if i < 0 {
+		return nil, apierr.ResourceNotFound(apierr.MsgIndexNotFound(str(name)))
+	}
+	x := *ed.gsis[i]
+	if x.throughput != nil {
+		tp := *x.throughput
+		x.throughput = &tp
+	}
+	ed.gsis[i] = &x
+	return &x, nil
+}
+
+// gsiWrite applies a GSI's write capacity and write auto scaling, which
+// every replica shares.
+func (ed *globalSettingsEdit) gsiWrite(g GlobalGSISettingsUpdate) error {
+	x, err := ed.gsi(g.IndexName)
+	if err != nil {
+		return err
+	}
+	if g.ProvisionedWriteCapacityUnits != nil && x.throughput != nil {
+		x.throughput.write = *g.ProvisionedWriteCapacityUnits
+	}
+	return ed.setScaling(x.name, true, g.ProvisionedWriteCapacityAutoScalingSettingsUpdate)
+}
+
+// replica applies the update r of ed's own region: read capacity and its
+// auto scaling, table class, and its GSIs' read settings.
+func (ed *globalSettingsEdit) replica(r ReplicaSettingsUpdate) error {
+	if u := r.ReplicaProvisionedReadCapacityUnits; u != nil {
+		if !ed.provisioned {
+			return apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
-		for _, g := range r.ReplicaGlobalSecondaryIndexSettingsUpdate {
-			x, err := gsi(g.IndexName)
-			if err != nil {
-				return err
-			}
-			if g.ProvisionedReadCapacityUnits != nil && x.throughput != nil {
-				x.throughput.read = *g.ProvisionedReadCapacityUnits
-			}
-			if err := set(x.name, false, g.ProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
-				return err
-			}
+		ed.m.throughput.read = *u
+	}
+	if err := ed.setScaling("", false, r.ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
+		return err
+	}
+	if r.ReplicaTableClass != nil {
+		ed.m.tableClass = *r.ReplicaTableClass
+	}
+	for _, g := range r.ReplicaGlobalSecondaryIndexSettingsUpdate {
+		x, err := ed.gsi(g.IndexName)
+		if err != nil {
+			return err
+		}
+		if g.ProvisionedReadCapacityUnits != nil && x.throughput != nil {
+			x.throughput.read = *g.ProvisionedReadCapacityUnits
+		}
+		if err := ed.setScaling(x.name, false, g.ProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
+			return err
 		}
 	}
-	m.gsis = gsis
-	m.ext = e
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 // stood in eu-west-1: the replicas differed; TestGlobalTableConcurrency
 // caught it once).
 func TestGlobalTableLocalWriteWins(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	east, west := testkit.Auth("stamp", "us-east-1"), testkit.Auth("stamp", "eu-west-1")
 	do := func(auth, op, body string) string {
 		t.Helper()

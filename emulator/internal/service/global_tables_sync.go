@@ -219,9 +219,29 @@ func (r *replicator) applyDef(op replOp) {
 // other's change with a stale copy. added and dropped receive the GSIs
 // it creates and deletes. It reports whether anything changed.
 func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, delay time.Duration, added, dropped *[]*indexDef) bool {
-	changed := false
-	moved := func(f func(*tableMeta) bool) bool { return pm == nil || f(pm) }
-	var own replicaRec // the source's overrides for this member
+	own := sourceOverrides(sm, region)
+	changed := syncGSIs(t, m, sm, pm, now, delay, added, dropped)
+	if syncCapacity(m, sm, pm, own, now) {
+		changed = true
+	}
+	if syncTableSettings(m, sm, pm, own) {
+		changed = true
+	}
+	if syncWriteAutoScaling(m, sm, pm) {
+		changed = true
+	}
+	return changed
+}
+
+// movedAtSource reports whether a synchronized setting changed at the
+// source: f says whether pm, the source's definition before its change,
+// differs from the one after; with pm nil (unknown) every setting moved.
+func movedAtSource(pm *tableMeta, f func(*tableMeta) bool) bool { return pm == nil || f(pm) }
+
+// sourceOverrides returns the source's overrides for the member in
+// region (its replica record in sm), or none.
+func sourceOverrides(sm *tableMeta, region string) replicaRec {
+	var own replicaRec
 	if sm.ext != nil {
 		for _, x := range sm.ext.Replicas {
 			if x.Region == region {
@@ -229,18 +249,28 @@ func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, 
 			}
 		}
 	}
-	// GSIs: those the source created, built here; those it deleted,
-	// deleted here; write capacity changed.
-	gsi := func(xs []*indexDef, name string) *indexDef {
-		if i := slices.IndexFunc(xs, func(y *indexDef) bool { return y.name == name }); i >= 0 {
-			return xs[i]
-		}
-		return nil
+	return own
+}
+
+// gsiNamed returns the index of xs named name, or nil.
+func gsiNamed(xs []*indexDef, name string) *indexDef {
+	if i := slices.IndexFunc(xs, func(y *indexDef) bool { return y.name == name }); i >= 0 {
+		return xs[i]
 	}
+	return nil
+}
+
+// syncGSIs carries the source's GSIs to m: those the source created,
+// built here; those it deleted, deleted here; write capacity changed.
+// added and dropped receive the GSIs it creates and deletes; the
+// attribute definitions follow the key schemas. It reports whether
+// anything changed.
+func syncGSIs(t *table, m, sm, pm *tableMeta, now time.Time, delay time.Duration, added, dropped *[]*indexDef) bool {
+	changed := false
 	gsis := slices.Clone(m.gsis)
 	for _, x := range sm.gsis {
-		had := pm == nil || gsi(pm.gsis, x.name) != nil
-		cur := gsi(gsis, x.name)
+		had := pm == nil || gsiNamed(pm.gsis, x.name) != nil
+		cur := gsiNamed(gsis, x.name)
 		switch {
 		case cur == nil && !had || cur == nil && pm == nil:
 			y := *x
@@ -248,8 +278,7 @@ func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, 
 			y.activeAt = now.Add(delay)
 			gsis = append(gsis, &y)
 			*added = append(*added, &y)
-		case cur != nil && x.throughput != nil && cur.throughput != nil && cur.throughput.write != x.throughput.write &&
-			(pm == nil || gsi(pm.gsis, x.name) != nil && gsi(pm.gsis, x.name).throughput != nil && gsi(pm.gsis, x.name).throughput.write != x.throughput.write):
+		case cur != nil && gsiWriteMoved(cur, x, pm):
 			y := *cur
 			w := *y.throughput
 			w.write = x.throughput.write
@@ -260,7 +289,7 @@ func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, 
 	}
 	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *indexDef) bool { return !now.Before(x.goneAt) })
 	gsis = slices.DeleteFunc(gsis, func(y *indexDef) bool {
-		if gsi(sm.gsis, y.name) != nil || pm != nil && gsi(pm.gsis, y.name) == nil {
+		if gsiNamed(sm.gsis, y.name) != nil || pm != nil && gsiNamed(pm.gsis, y.name) == nil {
 			return false // kept by the source, or never the source's to delete
 		}
 		z := *y
@@ -283,9 +312,29 @@ func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, 
 		m.pruneAttrDefs(t.keySchema)
 		changed = true
 	}
-	// Capacity: the billing mode, write capacity, read capacity unless
-	// overridden here, on-demand limits.
-	if m.billingMode != sm.billingMode && moved(func(p *tableMeta) bool { return p.billingMode != sm.billingMode }) {
+	return changed
+}
+
+// gsiWriteMoved reports whether the source's GSI x has a write capacity
+// other than cur, the member's, and changed it (pm nil: unknown, taken
+// as changed).
+func gsiWriteMoved(cur, x *indexDef, pm *tableMeta) bool {
+	if x.throughput == nil || cur.throughput == nil || cur.throughput.write == x.throughput.write {
+		return false
+	}
+	if pm == nil {
+		return true
+	}
+	p := gsiNamed(pm.gsis, x.name)
+	return p != nil && p.throughput != nil && p.throughput.write != x.throughput.write
+}
+
+// syncCapacity carries the source's capacity to m: the billing mode,
+// write capacity, read capacity unless the member overrides it (own),
+// on-demand limits. It reports whether anything changed.
+func syncCapacity(m, sm, pm *tableMeta, own replicaRec, now time.Time) bool {
+	changed := false
+	if m.billingMode != sm.billingMode && movedAtSource(pm, func(p *tableMeta) bool { return p.billingMode != sm.billingMode }) {
 		m.billingMode, m.billingReported, m.payPerRequestSince = sm.billingMode, sm.billingReported, sm.payPerRequestSince
 		if sm.billingMode == "PAY_PER_REQUEST" {
 			m.throughput = throughput{}
@@ -297,7 +346,7 @@ func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, 
 		}
 		changed = true
 	}
-	if sm.billingMode != "PAY_PER_REQUEST" && moved(func(p *tableMeta) bool {
+	if sm.billingMode != "PAY_PER_REQUEST" && movedAtSource(pm, func(p *tableMeta) bool {
 		return p.throughput.read != sm.throughput.read || p.throughput.write != sm.throughput.write
 	}) {
 		tp := sm.throughput
@@ -309,40 +358,57 @@ func syncSettings(t *table, m, sm, pm *tableMeta, region string, now time.Time, 
 			changed = true
 		}
 	}
-	if !sameOnDemand(m.onDemand, sm.onDemand) && moved(func(p *tableMeta) bool { return !sameOnDemand(p.onDemand, sm.onDemand) }) {
+	if !sameOnDemand(m.onDemand, sm.onDemand) && movedAtSource(pm, func(p *tableMeta) bool { return !sameOnDemand(p.onDemand, sm.onDemand) }) {
 		m.onDemand = sm.onDemand
 		changed = true
 	}
-	if m.ttl != sm.ttl && moved(func(p *tableMeta) bool { return p.ttl != sm.ttl }) {
+	return changed
+}
+
+// syncTableSettings carries the source's TTL, encryption and table class
+// (unless the member overrides the class, own) to m. It reports whether
+// anything changed.
+func syncTableSettings(m, sm, pm *tableMeta, own replicaRec) bool {
+	changed := false
+	if m.ttl != sm.ttl && movedAtSource(pm, func(p *tableMeta) bool { return p.ttl != sm.ttl }) {
 		m.ttl = sm.ttl
 		changed = true
 	}
-	if !sameSSE(m.sse, sm.sse) && moved(func(p *tableMeta) bool { return !sameSSE(p.sse, sm.sse) }) {
+	if !sameSSE(m.sse, sm.sse) && movedAtSource(pm, func(p *tableMeta) bool { return !sameSSE(p.sse, sm.sse) }) {
 		m.sse = sm.sse
 		changed = true
 	}
-	if own.TableClass == "" && m.tableClass != sm.tableClass && moved(func(p *tableMeta) bool { return p.tableClass != sm.tableClass }) {
+	if own.TableClass == "" && m.tableClass != sm.tableClass && movedAtSource(pm, func(p *tableMeta) bool { return p.tableClass != sm.tableClass }) {
 		m.tableClass = sm.tableClass
 		changed = true
 	}
-	// Write auto scaling (read rules are per replica).
-	writeRules := func(x *tableMeta) []autoScalingRule {
-		if x == nil || x.ext == nil {
-			return nil
-		}
-		return slices.DeleteFunc(slices.Clone(x.ext.AutoScaling), func(r autoScalingRule) bool { return !r.Write })
-	}
-	if src := writeRules(sm); !slices.Equal(src, writeRules(m)) && moved(func(p *tableMeta) bool { return !slices.Equal(writeRules(p), src) }) {
-		e := m.extCopy()
-		var own []autoScalingRule
-		if m.ext != nil {
-			own = slices.DeleteFunc(slices.Clone(m.ext.AutoScaling), func(r autoScalingRule) bool { return r.Write })
-		}
-		e.AutoScaling = slices.Concat(own, src)
-		m.ext = e
-		changed = true
-	}
 	return changed
+}
+
+// writeScalingRules returns the write auto scaling rules of x (read rules
+// are per replica).
+func writeScalingRules(x *tableMeta) []autoScalingRule {
+	if x == nil || x.ext == nil {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(x.ext.AutoScaling), func(r autoScalingRule) bool { return !r.Write })
+}
+
+// syncWriteAutoScaling carries the source's write auto scaling rules to
+// m, keeping m's own read rules. It reports whether anything changed.
+func syncWriteAutoScaling(m, sm, pm *tableMeta) bool {
+	src := writeScalingRules(sm)
+	if slices.Equal(src, writeScalingRules(m)) || !movedAtSource(pm, func(p *tableMeta) bool { return !slices.Equal(writeScalingRules(p), src) }) {
+		return false
+	}
+	e := m.extCopy()
+	var own []autoScalingRule
+	if m.ext != nil {
+		own = slices.DeleteFunc(slices.Clone(m.ext.AutoScaling), func(r autoScalingRule) bool { return r.Write })
+	}
+	e.AutoScaling = slices.Concat(own, src)
+	m.ext = e
+	return true
 }
 
 // sameOnDemand reports whether two OnDemandThroughput settings are equal.

@@ -13,13 +13,13 @@ import (
 // "gt" (pk S, NEW_AND_OLD_IMAGES stream) made in us-east-1 and replicated
 // to eu-west-1.
 type gtPair struct {
-	*api27Env
+	*clockEnv
 	east, west string
 }
 
 func newGTPair(t *testing.T, cfg Config, create string) *gtPair {
 	t.Helper()
-	p := &gtPair{api27Env: newAPI27Env(t, cfg), east: testkit.Auth("gt", "us-east-1"), west: testkit.Auth("gt", "eu-west-1")}
+	p := &gtPair{clockEnv: newClockEnv(t, cfg), east: testkit.Auth("gt", "us-east-1"), west: testkit.Auth("gt", "eu-west-1")}
 	if create == "" {
 		create = `{"TableName":"gtab","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`
@@ -153,8 +153,8 @@ func TestGlobalTableDefinitionSync(t *testing.T) {
 // replica's read override stays its own, and a change of billing mode
 // reaches every replica.
 func TestGlobalTableCapacitySync(t *testing.T) {
-	e := newAPI27Env(t, Config{})
-	p := &gtPair{api27Env: e, east: testkit.Auth("gt", "us-east-1"), west: testkit.Auth("gt", "eu-west-1")}
+	e := newClockEnv(t, Config{})
+	p := &gtPair{clockEnv: e, east: testkit.Auth("gt", "us-east-1"), west: testkit.Auth("gt", "eu-west-1")}
 	p.in(p.east, "CreateTable", `{"TableName":"gtab",`+provisioned+`,
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
 		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},

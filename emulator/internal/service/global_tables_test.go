@@ -13,7 +13,7 @@ import (
 // every replica after the replication delay (or a drain), last writer
 // winning; DescribeTable lists the replicas; Delete removes one.
 func TestGlobalTableReplication(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	east, west := testkit.Auth("gtkey", "us-east-1"), testkit.Auth("gtkey", "eu-west-1")
 	in := func(auth string) func(op, body string) string {
 		return func(op, body string) string {
@@ -124,7 +124,7 @@ func TestGlobalTableReplication(t *testing.T) {
 // has replicas; it refuses a provisioned table without write auto
 // scaling.
 func TestReplicaPrerequisites(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	e.table("nostream", onDemand)
 	var nd struct {
 		TableDescription struct {
@@ -163,7 +163,7 @@ func TestReplicaPrerequisites(t *testing.T) {
 	if len(d.Table.Replicas) != 1 || d.Table.Replicas[0].ProvisionedThroughputOverride.ReadCapacityUnits != 9 {
 		t.Errorf("got %+v, want the eu-west-1 replica with read override 9", d.Table.Replicas)
 	}
-	s := newAPI27Env(t, Config{SharedDB: true})
+	s := newClockEnv(t, Config{SharedDB: true})
 	s.must("CreateTable", `{"TableName":"shr",`+onDemand+`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"},
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	s.refused("UpdateTable", `{"TableName":"shr","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`, "ValidationException")

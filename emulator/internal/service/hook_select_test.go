@@ -19,7 +19,7 @@ import (
 // restore to the latest time holds exactly the table's items. Run under
 // -race; each round interleaves differently.
 func TestPITRSwitchOnDuringWrites(t *testing.T) {
-	env := newAPI27Env(t, Config{})
+	env := newClockEnv(t, Config{})
 	const writers, writes, keys = 4, 60, 20
 	for round := range 4 {
 		src, dst := fmt.Sprintf("src%d", round), fmt.Sprintf("dst%d", round)
@@ -72,7 +72,7 @@ func TestPITRSwitchOnDuringWrites(t *testing.T) {
 }
 
 // scanAll returns the items of table name as pk -> n.
-func scanAll(t *testing.T, env *api27Env, name string) map[string]string {
+func scanAll(t *testing.T, env *clockEnv, name string) map[string]string {
 	t.Helper()
 	var out struct {
 		Items []struct {

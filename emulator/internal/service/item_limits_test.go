@@ -7,7 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// Hardening of the item operations (issue 13): each finding of a hostile
+// Hardening of the item operations: each finding of a hostile
 // client, reproduced and asserted on bytes and answers.
 
 const serErr = "SerializationException"

@@ -10,7 +10,7 @@ import (
 // TestKinesisDestinationStates: ENABLING -> ACTIVE, UPDATING -> ACTIVE,
 // DISABLING -> DISABLED on the service's clock, and AWS's refusals.
 func TestKinesisDestinationStates(t *testing.T) {
-	e := newAPI27Env(t, Config{TransientDelay: 2 * time.Second})
+	e := newClockEnv(t, Config{TransientDelay: 2 * time.Second})
 	e.table("kin", onDemand)
 	const ks = "arn:aws:kinesis:us-east-1:000000000000:stream/orders"
 	const ks2 = "arn:aws:kinesis:us-east-1:000000000000:stream/orders2"
@@ -82,7 +82,7 @@ func TestKinesisDestinationStates(t *testing.T) {
 // TestReplicaAutoScaling: settings stored per replica and index and
 // described back; an on-demand table refuses them.
 func TestReplicaAutoScaling(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	e.must("CreateTable", `{"TableName":"asc",`+provisioned+`,
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],

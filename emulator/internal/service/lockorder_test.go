@@ -438,7 +438,7 @@ func (env *lockOrderEnv) checkTable(name string) {
 	}
 }
 
-// TestUpdateItemWhileTogglingStream is issue 16's interleaving: eight
+// TestUpdateItemWhileTogglingStream is a lock-order interleaving: eight
 // writers doing UpdateItem ADD n :one while UpdateTable turns the table's
 // stream on and off. UpdateItem checked index keys under the table's
 // storage lock by taking the metadata lock, while UpdateTable held the

@@ -6,7 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// BatchGetItem's answer without reflection or item maps (issue 25): each
+// BatchGetItem's answer without reflection or item maps: each
 // item is written straight from its record, or from the record its
 // projection made (as GetItem's is; a table's projected records are made
 // into one buffer, batchProjector). The request's Keys

@@ -65,7 +65,7 @@ type BatchExecuteStatementOutput struct {
 // value refused by the value layer (a number out of range or not a number,
 // a set with duplicates, an empty set, ...) fails only its statement, with
 // an Error of Code ValidationError, where ExecuteStatement fails the
-// request: issue 22 records this from real DynamoDB (no public record was
+// request: recorded from real DynamoDB by the PartiQL work (no public record was
 // found; DynamoDB Local fails the whole request instead). A value that is
 // not JSON of the right shape is still a SerializationException of the
 // request.

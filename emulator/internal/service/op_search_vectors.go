@@ -12,7 +12,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// SearchVectors (issue 20; storage/VECTOR_SPEC.md is the spec): the TopK
+// SearchVectors (storage/VECTOR_SPEC.md is the spec): the TopK
 // items of a vector index nearest a search vector, best first, with their
 // scores. The search is exact (storage scores every vector of the
 // partition searched: the true nearest neighbours, where AWS's search is

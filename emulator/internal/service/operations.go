@@ -14,7 +14,7 @@ import (
 // UnknownOperationException says so, so that a user can tell a gap from a
 // typo in X-Amz-Target. TestEveryOperationAnswers holds this list and the
 // handlers to the SDK's client. Built at its first use, not at the
-// server's start (issue 25).
+// server's start.
 var dynamoDBOperations = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"BatchExecuteStatement": true, "BatchGetItem": true, "BatchWriteItem": true,

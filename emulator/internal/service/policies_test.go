@@ -14,7 +14,7 @@ const testPolicy = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Prin
 // TestResourcePolicies: put, get, delete on a table and its stream, the
 // revision ids and ExpectedRevisionId, and the checks of the document.
 func TestResourcePolicies(t *testing.T) {
-	e := newAPI27Env(t, Config{})
+	e := newClockEnv(t, Config{})
 	e.must("CreateTable", `{"TableName":"pol",`+onDemand+`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	var d struct {

@@ -16,7 +16,7 @@ import (
 // lookupTable); once ACTIVE the same requests succeed with its items.
 // Control-plane reads (DescribeTable) answer throughout.
 func TestRestoredTableCreatingServesNoItems(t *testing.T) {
-	env := newAPI27Env(t, Config{TransientDelay: 2 * time.Second})
+	env := newClockEnv(t, Config{TransientDelay: 2 * time.Second})
 	clock, send, must := env.clock, env.send, env.must
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"v","AttributeType":"S"}],

@@ -379,63 +379,11 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 		defNames[i] = d.name
 	}
 	seen := map[string]bool{}
-	if in.LocalSecondaryIndexes != nil {
-		if len(in.LocalSecondaryIndexes) == 0 {
-			return apierr.Validation(apierr.MsgLSIListEmpty)
-		}
-		if len(def.keySchema) != 2 {
-			return apierr.Validation(apierr.MsgLSINeedsTableRange)
-		}
-		for _, x := range in.LocalSecondaryIndexes {
-			idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
-			if err != nil {
-				return err
-			}
-			if len(idx.keySchema) != 2 {
-				return apierr.Validation(apierr.MsgIndexNoRange(idx.name))
-			}
-			idx.local = true
-			if h := idx.keySchema[0].name; h != def.keySchema[0].name {
-				return apierr.Validation(apierr.MsgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
-			}
-			if err := checkProjection(idx, x.Projection); err != nil {
-				return err
-			}
-			if seen[idx.name] {
-				return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
-			}
-			seen[idx.name] = true
-			def.lsis = append(def.lsis, idx)
-		}
-		if len(def.lsis) > maxLSIs {
-			return apierr.Validation(apierr.MsgLSILimit)
-		}
+	if err := def.setLSIs(in, defNames, seen); err != nil {
+		return err
 	}
-	if in.GlobalSecondaryIndexes != nil {
-		if len(in.GlobalSecondaryIndexes) == 0 {
-			return apierr.Validation(apierr.MsgGSIListEmpty)
-		}
-		for _, x := range in.GlobalSecondaryIndexes {
-			idx, err := def.checkGSI(*x.IndexName, x.KeySchema, defNames)
-			if err != nil {
-				return err
-			}
-			if err := checkProjection(idx, x.Projection); err != nil {
-				return err
-			}
-			if err := def.gsiThroughput(idx, x.ProvisionedThroughput); err != nil {
-				return err
-			}
-			idx.onDemand = x.OnDemandThroughput
-			if seen[idx.name] {
-				return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
-			}
-			seen[idx.name] = true
-			def.gsis = append(def.gsis, idx)
-		}
-		if len(def.gsis) > maxGSIs {
-			return apierr.Validation(apierr.MsgGSILimit)
-		}
+	if err := def.setGSIs(in, defNames, seen); err != nil {
+		return err
 	}
 	if err := def.setVectorIndexes(in, seen); err != nil {
 		return err
@@ -446,7 +394,84 @@ func (def *tableDef) setIndexes(in *CreateTableInput) error {
 	if projectedNonKeyCount(def.lsis, def.gsis) > maxNonKeyPerTable {
 		return apierr.Validation(apierr.MsgTooManyProjected)
 	}
-	// With indexes, every definition must be used by some key schema.
+	return def.checkDefinitionsUsed(defNames)
+}
+
+// setLSIs validates LocalSecondaryIndexes, if given, and adds them to
+// def; seen holds the index names taken.
+func (def *tableDef) setLSIs(in *CreateTableInput, defNames []string, seen map[string]bool) error {
+	if in.LocalSecondaryIndexes == nil {
+		return nil
+	}
+	if len(in.LocalSecondaryIndexes) == 0 {
+		return apierr.Validation(apierr.MsgLSIListEmpty)
+	}
+	if len(def.keySchema) != 2 {
+		return apierr.Validation(apierr.MsgLSINeedsTableRange)
+	}
+	for _, x := range in.LocalSecondaryIndexes {
+		idx, err := def.checkIndex(*x.IndexName, x.KeySchema, x.Projection, defNames)
+		if err != nil {
+			return err
+		}
+		if len(idx.keySchema) != 2 {
+			return apierr.Validation(apierr.MsgIndexNoRange(idx.name))
+		}
+		idx.local = true
+		if h := idx.keySchema[0].name; h != def.keySchema[0].name {
+			return apierr.Validation(apierr.MsgLSIHashMismatch(idx.name, h, def.keySchema[0].name))
+		}
+		if err := checkProjection(idx, x.Projection); err != nil {
+			return err
+		}
+		if seen[idx.name] {
+			return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
+		}
+		seen[idx.name] = true
+		def.lsis = append(def.lsis, idx)
+	}
+	if len(def.lsis) > maxLSIs {
+		return apierr.Validation(apierr.MsgLSILimit)
+	}
+	return nil
+}
+
+// setGSIs validates GlobalSecondaryIndexes, if given, and adds them to
+// def; seen holds the index names taken.
+func (def *tableDef) setGSIs(in *CreateTableInput, defNames []string, seen map[string]bool) error {
+	if in.GlobalSecondaryIndexes == nil {
+		return nil
+	}
+	if len(in.GlobalSecondaryIndexes) == 0 {
+		return apierr.Validation(apierr.MsgGSIListEmpty)
+	}
+	for _, x := range in.GlobalSecondaryIndexes {
+		idx, err := def.checkGSI(*x.IndexName, x.KeySchema, defNames)
+		if err != nil {
+			return err
+		}
+		if err := checkProjection(idx, x.Projection); err != nil {
+			return err
+		}
+		if err := def.gsiThroughput(idx, x.ProvisionedThroughput); err != nil {
+			return err
+		}
+		idx.onDemand = x.OnDemandThroughput
+		if seen[idx.name] {
+			return apierr.Validation(apierr.MsgDuplicateIndex(idx.name))
+		}
+		seen[idx.name] = true
+		def.gsis = append(def.gsis, idx)
+	}
+	if len(def.gsis) > maxGSIs {
+		return apierr.Validation(apierr.MsgGSILimit)
+	}
+	return nil
+}
+
+// checkDefinitionsUsed refuses a table with indexes whose attribute
+// definitions (defNames) are not all used by some key schema.
+func (def *tableDef) checkDefinitionsUsed(defNames []string) error {
 	var used []string
 	for _, ks := range def.allKeySchemas() {
 		for _, k := range ks {

@@ -15,7 +15,7 @@ import "sync"
 // Scan is not one: in us-east-1 it answers a ScanFilter value nested too
 // deep before the misuse of ConditionalOperator (paritysuite/dynamodb-
 // conformance tests/tier3/validation-ordering/deepRequests.test.ts).
-// Built at its first use, not at the server's start (issue 25).
+// Built at its first use, not at the server's start.
 var deferredValueOps = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"PutItem":            true,

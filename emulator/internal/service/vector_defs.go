@@ -9,7 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Vector index definitions (issue 20; storage/VECTOR_SPEC.md is the
+// Vector index definitions (storage/VECTOR_SPEC.md is the
 // spec): CreateTable's VectorIndexes and UpdateTable's VectorIndexUpdates
 // Create are validated here, in AWS's model-constraint form first, then
 // one rule at a time; the result is a vectorIndexDef in the table's

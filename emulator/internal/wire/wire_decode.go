@@ -25,7 +25,7 @@ func (d *decoder) item() (storage.Item, error) {
 	// (see text: the request's when it is small, see body); a malformed
 	// item is left to members to report. Once the request's body is one
 	// string, the scan would only count: the item before's size is the
-	// hint instead (the items of a batch are alike; issue 25: preload).
+	// hint instead (the items of a batch are alike; BenchmarkPreload).
 	n := d.hint
 	if d.body != "" && n > 0 {
 		d.text, d.textOff = d.body, 0

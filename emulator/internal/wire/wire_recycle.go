@@ -18,8 +18,8 @@ import (
 // pool of large maps would hold their memory for small requests. Item
 // maps of up to itemRecycleMax attributes (PutItem's Item, BatchWriteItem's
 // items: about 1 KB each for ten attributes, the largest garbage of a
-// preload; issue 25) have a pool of their own, so a key never takes an
-// item's map.
+// BenchmarkPreload) have a pool of their own, so a key never takes
+// an item's map.
 
 const (
 	recycleMax     = 8  // the most entries of a map reused for small maps

@@ -28,7 +28,7 @@ type decoder struct {
 	// body, once an item of a request of at most maxBodyText bytes is
 	// decoded, is the whole request as one string: the items of a
 	// BatchWriteItem then share one allocation instead of one each
-	// (wire_decode.go item; issue 25: preload).
+	// (wire_decode.go item; BenchmarkPreload).
 	body string
 	// hint is the number of attributes of the item decoded last: the
 	// size hint of the next one's map once body is made.

@@ -8,8 +8,8 @@
 //
 // Why not github.com/klauspost/compress/zstd, which the project used
 // before: its packages build a Castagnoli CRC table at initialisation
-// (0.43 ms of the server's 5.8 ms start-up on the machine issue 25 was
-// measured on), paid at every start of the server for a decoder that
+// (0.43 ms of the server's 5.8 ms start-up on the machine the start-up
+// was measured on), paid at every start of the server for a decoder that
 // only ImportTable and StartBulkPutItems' ZSTD objects use.
 // internal/lint's TestServerWithoutHeavyInit keeps it out of the server.
 // The tests still use it, to make objects and to check this decoder's

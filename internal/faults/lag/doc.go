@@ -25,7 +25,7 @@
 // imports nothing of ours, keeps the same shapes behind a small interface
 // (below).
 //
-// # The design for the emulator (phase 2; wired, faults/WIRING.md §5)
+// # The design for the emulator (wired, faults/WIRING.md §5)
 //
 // One write path stays: every index entry is still computed inside the
 // table's write from the item's old and new images, and nothing makes a

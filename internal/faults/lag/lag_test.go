@@ -166,7 +166,7 @@ func TestVersions(t *testing.T) {
 	}
 }
 
-// laggedIndex models phase 2's lagged GSI: the write path computes each
+// laggedIndex models the emulator's lagged GSI: the write path computes each
 // index change and, instead of applying it, queues it under the gate's
 // number; a reader first applies what the gate makes visible. So a GSI
 // read sees writes late, never half of one, and nothing makes a second

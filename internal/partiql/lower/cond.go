@@ -14,8 +14,8 @@ import (
 // conditionFunc reports whether name (lower case) is a function a WHERE
 // clause may call (any case: ATTRIBUTE_EXISTS works on AWS); expr knows
 // it by the same name. The lookup tables of this package are switches,
-// not package-level maps: nothing to build at the server's start (issue 25,
-// internal/lint TestServerInitLazy).
+// not package-level maps: nothing to build at the server's start
+// (internal/lint TestServerInitLazy).
 func conditionFunc(name string) bool {
 	switch name {
 	case "begins_with", "contains", "attribute_type", "size", "attribute_exists", "attribute_not_exists":

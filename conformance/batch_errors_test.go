@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, batches: keys that do not fit the schema, malformed table
+// Batch errors: keys that do not fit the schema, malformed table
 // names, empty request lists, and which fault wins. AWS's answers as
 // recorded against AWS in paritysuite/dynamodb-conformance
 // (tests/tier3/error-messages/batchGetItem.test.ts, batchWriteItem.test.ts,

@@ -1,6 +1,6 @@
 package conformance
 
-// Expressions and their legacy counterparts, second part: every legacy
+// Expressions and their legacy counterparts: every legacy
 // ComparisonOperator in Expected, QueryFilter, ScanFilter and KeyConditions,
 // AttributeUpdates actions, AttributesToGet, every legacy/expression mixing error;
 // condition semantics on nested paths, functions on every type, precedence,

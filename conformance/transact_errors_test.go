@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, transactions: an item-level fault of one action cancels the
+// Transaction errors: an item-level fault of one action cancels the
 // transaction with a ValidationError reason for that action and None for
 // the others; request-level faults stay ValidationExceptions. AWS's
 // answers as recorded in paritysuite/dynamodb-conformance (captured

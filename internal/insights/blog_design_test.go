@@ -33,12 +33,12 @@ func loadDesign(t *testing.T, name string) *Design {
 // s is an S value.
 func s(text string) storage.Value { return storage.S(text) }
 
-// seed001Traffic is the requests seed 001's access patterns make against
+// blogTraffic is the requests the blog design's access patterns make against
 // its table Blog, as the emulator describes them to the recorder: three
 // posts, two comments and a like on the first post, each read pattern
 // once, and one Scan that serves no pattern (the comments of one author,
 // which the design has no key for).
-func seed001Traffic() []Request {
+func blogTraffic() []Request {
 	const p1, p2, p3 = "77fcab6b", "8a1b2c3d", "9e8f7a6b"
 	writes := []Request{
 		{Op: "PutItem", Access: Put, Table: "Blog", Key: KeyCondition{Partition: s(p1), SortOp: SortEQ, Sort: s("post")}, WriteUnits: 1},
@@ -68,14 +68,14 @@ func seed001Traffic() []Request {
 	return append(writes, reads...)
 }
 
-// TestSeed001: seed 001's access patterns, run against its declared
+// TestBlogDesign: the blog design's access patterns, run against its declared
 // design, are each served by the table's key or a GSI, and the one Scan
 // is flagged.
-func TestSeed001(t *testing.T) {
+func TestBlogDesign(t *testing.T) {
 	r := New(Options{Clock: fixedClock})
-	r.SetDesign(loadDesign(t, "seed001.design"))
+	r.SetDesign(loadDesign(t, "blog.design"))
 	r.SetReporting(true)
-	for _, q := range seed001Traffic() {
+	for _, q := range blogTraffic() {
 		r.Record(&q)
 	}
 	rep := r.Report(nil)
@@ -111,7 +111,7 @@ func TestSeed001(t *testing.T) {
 	if table.Scans != 1 || table.Gets != 2 || table.Writes != 6 || table.FilterWaste != 5.0/6 {
 		t.Errorf("table resource %+v: want 1 scan, 2 gets, 6 writes, filter waste 5/6", table)
 	}
-	checkGolden(t, "seed001.report.txt", rep)
+	checkGolden(t, "blog.report.txt", rep)
 }
 
 // checkGolden compares the report's text with a golden file (-rewrite

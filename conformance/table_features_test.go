@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Issue 27's operations, after AWS's API reference: resource-based
+// The table-level features' operations, after AWS's API reference: resource-based
 // policies (API_PutResourcePolicy, API_GetResourcePolicy,
 // API_DeleteResourcePolicy), Kinesis streaming destinations
 // (API_EnableKinesisStreamingDestination, API_DescribeKinesisStreamingDestination,

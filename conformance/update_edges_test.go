@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, "Expressions and updates": updates that only take away on a
+// Update edges: updates that only take away on a
 // missing item, attribute_type with a value operand.
 
 import (
@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// TestExactRemoveOnlyUpdateOfMissingItem: an UpdateItem (or a
+// TestRemoveOnlyUpdateOfMissingItem: an UpdateItem (or a
 // transaction's Update) whose actions only take away (REMOVE, DELETE,
 // AttributeUpdates DELETE) leaves a missing item missing, returns no
 // Attributes for ALL_NEW, and accepts a nested REMOVE (REMOVE a.b) since
@@ -20,7 +20,7 @@ import (
 // it" (AttributeUpdates DELETE and REMOVE a); the API reference of
 // AttributeUpdates: "DELETE - Nothing happens; there is no attribute to
 // delete". An update that sets something, or none at all, creates the item.
-func TestExactRemoveOnlyUpdateOfMissingItem(t *testing.T) {
+func TestRemoveOnlyUpdateOfMissingItem(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local creates the item holding its key, and refuses REMOVE a.b on a missing item (\"The document path provided in the update expression is invalid for update\")")
 	c := newClient(t)
@@ -68,11 +68,10 @@ func TestExactRemoveOnlyUpdateOfMissingItem(t *testing.T) {
 	})
 }
 
-// TestExactAttributeTypeOfValue: attribute_type takes a value as its first
+// TestAttributeTypeOfValue: attribute_type takes a value as its first
 // operand and is true when the value has the type (DynamoDB Local accepts
-// it; the suites recorded against AWS that issue 21 was measured with
-// expect AWS to accept it too; AWS's documentation shows only a path).
-func TestExactAttributeTypeOfValue(t *testing.T) {
+// it; the suites recorded against AWS expect AWS to accept it too; AWS's documentation shows only a path).
+func TestAttributeTypeOfValue(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)

@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, "Expressions and updates": answers once pinned as unknown
+// Expressions and updates: answers once pinned as unknown
 // (AWSUnknown) for which a record of AWS's answer has been found since.
 
 import (
@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// TestExactUpdatedValuesAfterListRemove: UPDATED_OLD and UPDATED_NEW of a
+// TestUpdatedValuesAfterListRemove: UPDATED_OLD and UPDATED_NEW of a
 // REMOVE of a list element: the element before, and what holds its index
 // after (the next element shifted back; nothing when it was the last), a
 // removed index that did not exist left out. AWS's answers as recorded by
@@ -19,7 +19,7 @@ import (
 // test_returnvalues.py, test_update_item_returnvalues_nested: "REMOVE
 // a.c[1], a.c[3]" answers UPDATED_OLD {a: {c: [3]}}, and "REMOVE a.c[1]"
 // UPDATED_NEW the element shifted into a.c[1]).
-func TestExactUpdatedValuesAfterListRemove(t *testing.T) {
+func TestUpdatedValuesAfterListRemove(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local returns the whole list")
 	c := newClient(t)
@@ -46,11 +46,11 @@ func TestExactUpdatedValuesAfterListRemove(t *testing.T) {
 	}
 }
 
-// TestExactUnpaddedBase64: a B value in base64 without its "=" padding is
+// TestUnpaddedBase64: a B value in base64 without its "=" padding is
 // refused: SerializationException "Base64 encoded length is expected a
 // multiple of 4 bytes but found: 11", AWS's answer as recorded in
 // scylladb/scylladb#6487.
-func TestExactUnpaddedBase64(t *testing.T) {
+func TestUnpaddedBase64(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local answers 500 InternalFailure")
 	c := newClient(t)

@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, "HTTP": compressed responses.
+// HTTP: compressed responses.
 
 import (
 	"bytes"
@@ -15,11 +15,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
-// TestExactCompressedResponseSDK: an SDK that asks for gzip
+// TestCompressedResponseSDK: an SDK that asks for gzip
 // (aws-sdk-go-v2's EnableAcceptEncodingGzip) checks x-amz-crc32 over the
 // compressed bytes and then decompresses; a large answer arrives whole and
 // a small one too. Passes whether or not the endpoint compresses.
-func TestExactCompressedResponseSDK(t *testing.T) {
+func TestCompressedResponseSDK(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)
@@ -41,12 +41,12 @@ func TestExactCompressedResponseSDK(t *testing.T) {
 	}
 }
 
-// TestExactCompressedResponseRaw: DynamoDB gzips an answer of 4096 bytes or
+// TestCompressedResponseRaw: DynamoDB gzips an answer of 4096 bytes or
 // more for a client that accepts gzip, with Content-Encoding: gzip and
 // x-amz-crc32 of the compressed bytes; a smaller answer is not compressed
 // (ScyllaDB's tests run against AWS, test_compressed_response.py; the CRC
 // over the sent bytes: the SDKs' DynamoDB customizations, smithy-rs#129).
-func TestExactCompressedResponseRaw(t *testing.T) {
+func TestCompressedResponseRaw(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local never compresses a response")
 	c := newClient(t)

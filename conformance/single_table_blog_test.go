@@ -1,6 +1,6 @@
 package conformance
 
-// Seed 001 (/work/shared/seeds/001_b5a0a82e1ba5e17f.txt): a Japanese
+// The single-table blog design, after a Japanese
 // walkthrough of single-table design for a Qiita-like service. Posts,
 // comments and likes share one table; attribute names are overloaded and
 // three GSIs serve the access patterns the primary key cannot:
@@ -24,53 +24,53 @@ import (
 )
 
 const (
-	seed001SK    = "SK_GSI1PK"
-	seed001Sort  = "GSI1SK_GSI2SK_GSI3SK"
-	seed001Posts = "post"
+	blogSK    = "SK_GSI1PK"
+	blogSort  = "GSI1SK_GSI2SK_GSI3SK"
+	blogPosts = "post"
 )
 
-func seed001Post(id, author, genre, title, content, created string) item {
-	return item{"PK": s(id), seed001SK: s(seed001Posts), seed001Sort: s("Post_" + created), "GSI2PK": s(author), "GSI3PK": s(genre),
+func blogPost(id, author, genre, title, content, created string) item {
+	return item{"PK": s(id), blogSK: s(blogPosts), blogSort: s("Post_" + created), "GSI2PK": s(author), "GSI3PK": s(genre),
 		"title": s(title), "content": s(content), "updated_at": s(created)}
 }
 
-func seed001Comment(id, post, author, content, created string) item {
-	return item{"PK": s(id), seed001SK: s(post), seed001Sort: s("Comment_" + created), "comment_author": s(author),
+func blogComment(id, post, author, content, created string) item {
+	return item{"PK": s(id), blogSK: s(post), blogSort: s("Comment_" + created), "comment_author": s(author),
 		"content": s(content), "updated_at": s(created)}
 }
 
-func seed001Like(id, post, author, created string) item {
-	return item{"PK": s(id), seed001SK: s(post), seed001Sort: s("Like_" + created), "like_author": s(author)}
+func blogLike(id, post, author, created string) item {
+	return item{"PK": s(id), blogSK: s(post), blogSort: s("Like_" + created), "like_author": s(author)}
 }
 
-func TestSeed001SingleTableBlog(t *testing.T) {
+func TestSingleTableBlog(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
-	in := tableDef(keyDef{"PK", "S"}, keyDef{seed001SK, "S"})
-	in.AttributeDefinitions = append(in.AttributeDefinitions, ads(seed001Sort, "S", "GSI2PK", "S", "GSI3PK", "S")...)
+	in := tableDef(keyDef{"PK", "S"}, keyDef{blogSK, "S"})
+	in.AttributeDefinitions = append(in.AttributeDefinitions, ads(blogSort, "S", "GSI2PK", "S", "GSI3PK", "S")...)
 	in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{
-		gsiDef("GSI1", seed001SK, seed001Sort, types.ProjectionTypeAll),
-		gsiDef("GSI2", "GSI2PK", seed001Sort, types.ProjectionTypeAll),
-		gsiDef("GSI3", "GSI3PK", seed001Sort, types.ProjectionTypeAll),
+		gsiDef("GSI1", blogSK, blogSort, types.ProjectionTypeAll),
+		gsiDef("GSI2", "GSI2PK", blogSort, types.ProjectionTypeAll),
+		gsiDef("GSI3", "GSI3PK", blogSort, types.ProjectionTypeAll),
 	}
 	table := createTable(t, c, in)
 
 	const wada, yamada, sato = "和田哲也", "山田太郎", "佐藤花子"
 	const db, front, infra = "データベース", "フロントエンド", "インフラ"
-	design := seed001Post("77fcab6b", wada, db, "DynamoDBのテーブル設計", "この記事の目的は…", "2021-12-03T10:06:57.650Z")
+	design := blogPost("77fcab6b", wada, db, "DynamoDBのテーブル設計", "この記事の目的は…", "2021-12-03T10:06:57.650Z")
 	data := []item{
 		design,
-		seed001Post("a1b2c3d4", yamada, db, "RDBとの違い", "RDBでは…", "2021-12-01T09:00:00.000Z"),
-		seed001Post("e5f6a7b8", wada, front, "Reactの状態管理", "状態管理とは…", "2021-12-05T15:30:00.000Z"),
-		seed001Post("c9d0e1f2", sato, front, "CSSの小技", "今日は…", "2021-11-28T08:15:00.000Z"),
-		seed001Post("0a1b2c3d", yamada, infra, "Terraform入門", "まずは…", "2021-12-04T12:00:00.000Z"),
-		seed001Comment("81fcab6a", "77fcab6b", yamada, "面白いですね", "2021-12-03T10:11:44.137Z"),
-		seed001Comment("82aaaa01", "77fcab6b", sato, "参考になりました", "2021-12-03T11:00:00.000Z"),
-		seed001Comment("83bbbb02", "77fcab6b", wada, "ありがとうございます", "2021-12-03T10:30:00.000Z"),
-		seed001Comment("84cccc03", "a1b2c3d4", wada, "なるほど", "2021-12-02T08:00:00.000Z"),
-		seed001Like("6b9b9319", "77fcab6b", yamada, "2021-12-03T10:12:45.033Z"),
-		seed001Like("6c000001", "77fcab6b", sato, "2021-12-03T12:00:00.000Z"),
-		seed001Like("6d000002", "e5f6a7b8", yamada, "2021-12-05T16:00:00.000Z"),
+		blogPost("a1b2c3d4", yamada, db, "RDBとの違い", "RDBでは…", "2021-12-01T09:00:00.000Z"),
+		blogPost("e5f6a7b8", wada, front, "Reactの状態管理", "状態管理とは…", "2021-12-05T15:30:00.000Z"),
+		blogPost("c9d0e1f2", sato, front, "CSSの小技", "今日は…", "2021-11-28T08:15:00.000Z"),
+		blogPost("0a1b2c3d", yamada, infra, "Terraform入門", "まずは…", "2021-12-04T12:00:00.000Z"),
+		blogComment("81fcab6a", "77fcab6b", yamada, "面白いですね", "2021-12-03T10:11:44.137Z"),
+		blogComment("82aaaa01", "77fcab6b", sato, "参考になりました", "2021-12-03T11:00:00.000Z"),
+		blogComment("83bbbb02", "77fcab6b", wada, "ありがとうございます", "2021-12-03T10:30:00.000Z"),
+		blogComment("84cccc03", "a1b2c3d4", wada, "なるほど", "2021-12-02T08:00:00.000Z"),
+		blogLike("6b9b9319", "77fcab6b", yamada, "2021-12-03T10:12:45.033Z"),
+		blogLike("6c000001", "77fcab6b", sato, "2021-12-03T12:00:00.000Z"),
+		blogLike("6d000002", "e5f6a7b8", yamada, "2021-12-05T16:00:00.000Z"),
 	}
 	var reqs []types.WriteRequest
 	for _, it := range data {
@@ -92,10 +92,10 @@ func TestSeed001SingleTableBlog(t *testing.T) {
 		want string // PK of the items, in order
 	}{
 		{"投稿一覧を新しい順で取得する (posts, newest first)",
-			query("GSI1", "SK_GSI1PK = :post", item{":post": s(seed001Posts)}, false),
+			query("GSI1", "SK_GSI1PK = :post", item{":post": s(blogPosts)}, false),
 			"e5f6a7b8 0a1b2c3d 77fcab6b a1b2c3d4 c9d0e1f2"},
 		{"指定されたidの投稿を一件取得する (one post by id)",
-			query("", "PK = :id AND SK_GSI1PK = :post", item{":id": s("77fcab6b"), ":post": s(seed001Posts)}, true),
+			query("", "PK = :id AND SK_GSI1PK = :post", item{":id": s("77fcab6b"), ":post": s(blogPosts)}, true),
 			"77fcab6b"},
 		{"指定されたidの投稿に紐づくコメントを古い順で全て取得する (a post's comments, oldest first)",
 			query("GSI1", "SK_GSI1PK = :id AND begins_with(GSI1SK_GSI2SK_GSI3SK, :type)", item{":id": s("77fcab6b"), ":type": s("Comment_")}, true),
@@ -137,7 +137,7 @@ func TestSeed001SingleTableBlog(t *testing.T) {
 	}
 	t.Run("the post read by id is the whole item", func(t *testing.T) {
 		t.Parallel()
-		out, err := c.Query(ctx(t), query("", "PK = :id AND SK_GSI1PK = :post", item{":id": s("77fcab6b"), ":post": s(seed001Posts)}, true))
+		out, err := c.Query(ctx(t), query("", "PK = :id AND SK_GSI1PK = :post", item{":id": s("77fcab6b"), ":post": s(blogPosts)}, true))
 		mustNoError(t, err)
 		requireItems(t, out.Items, []item{design})
 	})

@@ -1,6 +1,6 @@
 package conformance
 
-// Data plane, second part: ReturnConsumedCapacity for every data operation, item
+// Data plane edges: ReturnConsumedCapacity for every data operation, item
 // validation edges (nesting depth, sets, empty values, key ordering), Query and Scan
 // paging details, BatchGetItem and BatchWriteItem across tables.
 

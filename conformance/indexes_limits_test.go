@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, "Indexes and streams": index key value sizes, UpdateTable's
+// Index and stream limits: index key value sizes, UpdateTable's
 // index refusals, malformed stream ARNs, BillingModeSummary.
 
 import (
@@ -13,15 +13,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 )
 
-// TestExactGSIKeySizeOnWrite: a write that gives a GSI partition key a
+// TestGSIKeySizeOnWrite: a write that gives a GSI partition key a
 // value over 2048 bytes, or a GSI sort key one over 1024, is refused with
 // AWS's message (recorded: "Size limit exceeded for Index Key componentId
 // Actual Size: 2175 bytes Max Size: 2048 bytes IndexName: work-sets-index";
 // the sort key form with 1024 follows it, no record found), on the
 // single-item, batch and PartiQL surfaces (how a transaction reports it,
-// refused or cancelled, is issue 21's "Transactions" part); the limits
+// refused or cancelled, is tx_index_keys_test.go's); the limits
 // themselves are accepted.
-func TestExactGSIKeySizeOnWrite(t *testing.T) {
+func TestGSIKeySizeOnWrite(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local answers \"One or more parameter values were invalid: Size limit exceeded\" without the key, sizes and index")
 	c := newClient(t)
@@ -79,13 +79,13 @@ func TestExactGSIKeySizeOnWrite(t *testing.T) {
 	}
 }
 
-// TestExactGSIBackfillLeavesOutUnindexable: an index created on a table
+// TestGSIBackfillLeavesOutUnindexable: an index created on a table
 // whose items hold key values it cannot index (empty strings, values over
 // the key limits, the wrong type) leaves those items out, as AWS's
 // developer guide says of index key violations ("Detecting and correcting
 // index key violations") and ScyllaDB's tests against AWS observe
 // (test_gsi_backfill_key_limits, test_gsi_backfill_empty_string).
-func TestExactGSIBackfillLeavesOutUnindexable(t *testing.T) {
+func TestGSIBackfillLeavesOutUnindexable(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local's backfill indexes values over the key limits and of the wrong type")
 	c := newClient(t)
@@ -122,11 +122,11 @@ func TestExactGSIBackfillLeavesOutUnindexable(t *testing.T) {
 	}
 }
 
-// TestExactUpdateTableIndexRefusals: UpdateTable's refusals of a GSI
+// TestUpdateTableIndexRefusals: UpdateTable's refusals of a GSI
 // Create that redefines an attribute's type, projects attributes with bad
 // or repeated names, or shares its GlobalSecondaryIndexUpdate with a
 // Delete, in AWS's words (sources at each message in apierr).
-func TestExactUpdateTableIndexRefusals(t *testing.T) {
+func TestUpdateTableIndexRefusals(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local words the type redefinition and the NonKeyAttributes name length otherwise and answers a Create with a Delete LimitExceededException")
 	c := newClient(t)
@@ -171,11 +171,11 @@ func TestExactUpdateTableIndexRefusals(t *testing.T) {
 	}
 }
 
-// TestExactUpdateTableIgnoresOtherRedefinition: an AttributeDefinitions
+// TestUpdateTableIgnoresOtherRedefinition: an AttributeDefinitions
 // entry giving another type to an attribute the new index does not key on
 // (here the table's key) is ignored, and the stored type stays (a
 // characterisation of AWS for the ACK DynamoDB controller, DDB-TABLE-162).
-func TestExactUpdateTableIgnoresOtherRedefinition(t *testing.T) {
+func TestUpdateTableIgnoresOtherRedefinition(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local refuses any type redefinition: \"invalid attribute, SchemaElement redefined should be of same type as previously defined\"")
 	c := newClient(t)
@@ -195,12 +195,12 @@ func TestExactUpdateTableIgnoresOtherRedefinition(t *testing.T) {
 	mustPut(t, c, table, item{"pk": s("still a string"), "g": s("x")})
 }
 
-// TestExactMalformedStreamARN: a StreamArn of the right length that is not
+// TestMalformedStreamARN: a StreamArn of the right length that is not
 // a stream ARN is a ValidationException "Invalid StreamArn" (AWS's answer
 // in aws-sdk-js's integration tests against AWS), in DescribeStream,
 // GetShardIterator and ListStreams' ExclusiveStartStreamArn; a well-formed
 // ARN of no stream stays ResourceNotFoundException.
-func TestExactMalformedStreamARN(t *testing.T) {
+func TestMalformedStreamARN(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local answers a malformed stream ARN ResourceNotFoundException (ListStreams: an empty list)")
 	_, sc := clients(t)
@@ -252,13 +252,13 @@ func TestExactMalformedStreamARN(t *testing.T) {
 	requireAPIError(t, err, "ResourceNotFoundException", "")
 }
 
-// TestExactBillingModeSummary: DescribeTable has no BillingModeSummary on
+// TestBillingModeSummary: DescribeTable has no BillingModeSummary on
 // a table that has always been PROVISIONED, whether CreateTable named the
 // mode or not (AWS users' reports: gravitational/teleport#29557,
 // crossplane-contrib/provider-aws#946), and has one once the table has
 // been PAY_PER_REQUEST, kept after a switch back
 // (awslabs/emr-dynamodb-connector#89).
-func TestExactBillingModeSummary(t *testing.T) {
+func TestBillingModeSummary(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	pt := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}

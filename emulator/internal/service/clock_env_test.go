@@ -8,29 +8,30 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// api27Env is a service on a fixed clock with a transient delay, for the
-// tests of issue 27's operations (policies, Kinesis destinations, replica
-// auto scaling, exports and imports, global tables).
-type api27Env struct {
+// clockEnv is a service on a fixed clock with a transient delay, for the
+// tests of the table-level features whose states change with time
+// (policies, Kinesis destinations, replica auto scaling, exports and
+// imports, global tables).
+type clockEnv struct {
 	t     testing.TB
 	svc   *Service
 	clock *testkit.Clock
 	auth  string
 }
 
-func newAPI27Env(t testing.TB, cfg Config) *api27Env {
+func newClockEnv(t testing.TB, cfg Config) *clockEnv {
 	clock := testkit.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	cfg.Clock = clock.Now
-	return &api27Env{t: t, svc: newTestService(t, cfg), clock: clock, auth: testkit.DefaultAuth}
+	return &clockEnv{t: t, svc: newTestService(t, cfg), clock: clock, auth: testkit.DefaultAuth}
 }
 
-func (e *api27Env) send(op, body string) (int, string) {
+func (e *clockEnv) send(op, body string) (int, string) {
 	e.t.Helper()
 	res, out := doService(e.t, e.svc, "DynamoDB_20120810."+op, e.auth, body)
 	return res.StatusCode, out
 }
 
-func (e *api27Env) must(op, body string) string {
+func (e *clockEnv) must(op, body string) string {
 	e.t.Helper()
 	status, out := e.send(op, body)
 	if status != http.StatusOK {
@@ -40,7 +41,7 @@ func (e *api27Env) must(op, body string) string {
 }
 
 // refused sends op and wants a 400 of type wantType.
-func (e *api27Env) refused(op, body, wantType string) string {
+func (e *clockEnv) refused(op, body, wantType string) string {
 	e.t.Helper()
 	status, out := e.send(op, body)
 	if got := testkit.ErrorType(out); status != http.StatusBadRequest || got != wantType {
@@ -51,7 +52,7 @@ func (e *api27Env) refused(op, body, wantType string) string {
 
 // table creates a table with a string partition key pk (billing: mode's
 // BillingMode and throughput JSON members).
-func (e *api27Env) table(name, billing string) {
+func (e *clockEnv) table(name, billing string) {
 	e.t.Helper()
 	e.must("CreateTable", `{"TableName":"`+name+`",`+billing+`,
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)

@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, "Item size": the 400 KB limit on every write surface, and
+// Item size: the 400 KB limit on every write surface, and
 // UpdateItem's own accounting of an update.
 
 import (
@@ -21,13 +21,13 @@ const (
 
 func padding(n int) types.AttributeValue { return s(strings.Repeat("x", n)) }
 
-// TestExactItemSizeWrites: an item of exactly 400 KB (409,600 bytes by
+// TestItemSizeWrites: an item of exactly 400 KB (409,600 bytes by
 // DynamoDB's sizing: names plus values) is written and one byte more is
 // refused with ValidationException "Item size has exceeded the maximum
 // allowed size", nothing written, on PutItem, BatchWriteItem, a
 // transaction's Put (a ValidationException for the request, not a
 // cancellation: dynoxide's capture against AWS) and PartiQL's INSERT.
-func TestExactItemSizeWrites(t *testing.T) {
+func TestItemSizeWrites(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)
@@ -69,7 +69,7 @@ func TestExactItemSizeWrites(t *testing.T) {
 	}
 }
 
-// TestExactItemSizeUpdateItem: UpdateItem refuses an update whose
+// TestItemSizeUpdateItem: UpdateItem refuses an update whose
 // resulting item is over 400 KB, or whose statement figure is: what the
 // UpdateExpression writes, names and values, plus 3 bytes for the update
 // and a cost per clause (19 per SET or ADD, 1 per REMOVE or DELETE, plus
@@ -82,7 +82,7 @@ func TestExactItemSizeWrites(t *testing.T) {
 // Each case writes the largest padding allowed, then one byte more on
 // another item. stmt is the statement figure besides the padding's
 // characters, item the resulting item's bytes besides them.
-func TestExactItemSizeUpdateItem(t *testing.T) {
+func TestItemSizeUpdateItem(t *testing.T) {
 	t.Parallel()
 	AWSDiffers(t, "DynamoDB Local measures an update's resulting item as PutItem does (409,600 bytes with any key)")
 	c := newClient(t)
@@ -148,10 +148,10 @@ func TestExactItemSizeUpdateItem(t *testing.T) {
 	}
 }
 
-// TestExactItemSizeBeforeCondition: UpdateItem checks the item's size
+// TestItemSizeBeforeCondition: UpdateItem checks the item's size
 // before its ConditionExpression: an over-size update whose condition
-// fails answers the size error (issue 21, measured against AWS).
-func TestExactItemSizeBeforeCondition(t *testing.T) {
+// fails answers the size error (measured against AWS).
+func TestItemSizeBeforeCondition(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)
@@ -162,12 +162,12 @@ func TestExactItemSizeBeforeCondition(t *testing.T) {
 	requireValidation(t, err, msgUpdateTooBig)
 }
 
-// TestExactItemSizeTransactUpdate: a transaction's Update is measured on
+// TestItemSizeTransactUpdate: a transaction's Update is measured on
 // its resulting item alone, without UpdateItem's charges, and an over-size
 // one cancels the transaction with a ValidationError reason "Item size to
 // update has exceeded the maximum allowed size" (dynoxide's capture
 // against AWS).
-func TestExactItemSizeTransactUpdate(t *testing.T) {
+func TestItemSizeTransactUpdate(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)
@@ -187,10 +187,10 @@ func TestExactItemSizeTransactUpdate(t *testing.T) {
 	}
 }
 
-// TestExactItemSizePartiQLUpdate: PartiQL's UPDATE is measured on its
+// TestItemSizePartiQLUpdate: PartiQL's UPDATE is measured on its
 // resulting item, as PutItem is. AWS's accounting for it is not known (no
 // record found); this pins the emulator's, which DynamoDB Local shares.
-func TestExactItemSizePartiQLUpdate(t *testing.T) {
+func TestItemSizePartiQLUpdate(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)
 	table := hashTable(t, c)

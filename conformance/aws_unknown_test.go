@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, "Expressions and updates": where AWS and DynamoDB Local
+// Expressions and updates: where AWS and DynamoDB Local
 // disagree and no record of AWS's answer was found. Each test pins the
 // emulator's answer and says what is unknown (AWSUnknown).
 
@@ -13,14 +13,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// TestExactReplayedTokenNoneOption: a TransactWriteItems replayed with its
+// TestReplayedTokenNoneOption: a TransactWriteItems replayed with its
 // ClientRequestToken and ReturnItemCollectionMetrics NONE where the first
 // request left it out. The API reference: "a change in other parameters"
 // answers IdempotentParameterMismatchException, which the emulator reads
 // literally (ReturnConsumedCapacity alone is left out of the comparison,
 // as AWS's recorded answers show); whether AWS counts an explicit NONE as
 // a change is not known. DynamoDB Local accepts the replay.
-func TestExactReplayedTokenNoneOption(t *testing.T) {
+func TestReplayedTokenNoneOption(t *testing.T) {
 	t.Parallel()
 	AWSUnknown(t, "a replay adding ReturnItemCollectionMetrics NONE: DynamoDB Local accepts it; no AWS record found")
 	c := newClient(t)
@@ -39,13 +39,13 @@ func TestExactReplayedTokenNoneOption(t *testing.T) {
 	}
 }
 
-// TestExactAddToStringSetOrder: the order of a string set's members after
+// TestAddToStringSetOrder: the order of a string set's members after
 // ADD. Sets have no order (developer guide: "the order of the values
 // within a set is not preserved"), and AWS's answers are recorded both
 // sorted (fake_dynamo#9, 2013) and not (aws-sdk-php-laravel#46: [1, 2, 3]
 // came back {2, 3, 1}); the emulator keeps the members in the order they
 // were added, DynamoDB Local sorts them.
-func TestExactAddToStringSetOrder(t *testing.T) {
+func TestAddToStringSetOrder(t *testing.T) {
 	t.Parallel()
 	AWSUnknown(t, "the member order of a set after ADD: DynamoDB Local sorts; AWS's records disagree")
 	c := newClient(t)

@@ -1,12 +1,12 @@
 package conformance
 
-// Control plane, second part: UpdateTable (billing mode, throughput, deletion
+// Control plane updates: UpdateTable (billing mode, throughput, deletion
 // protection, streams, combinations, errors), DescribeTable after updates,
 // DescribeLimits, DescribeEndpoints and ListTables paging edge cases.
 //
 // AWS texts asserted under AWSDiffers come from AWS responses recorded by others:
 // the ack-api-quirks DynamoDB lab notes (AWS, us-west-2 and us-east-1, 2026;
-// findings DDB-TABLE-070 and DDB-TABLE-442), ScyllaDB issue #6939 ("Table already
+// findings DDB-TABLE-070 and DDB-TABLE-442), scylladb/scylladb issue #6939 ("Table already
 // has an enabled stream: TableName: ...") and ScyllaDB PR #31553 (a disabled stream
 // keeps LatestStreamArn but loses StreamSpecification, tested on DynamoDB).
 

@@ -1,6 +1,6 @@
 package conformance
 
-// Issue 21, value-layer errors: a malformed number or a duplicate set
+// Value-layer errors: a malformed number or a duplicate set
 // member is worded by the layer the operation checks values in, PutItem,
 // UpdateItem and DeleteItem inside the "1 validation error detected: "
 // envelope. AWS's answers captured in four regions (us-east-1 among them),

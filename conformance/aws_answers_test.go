@@ -1,6 +1,6 @@
 package conformance
 
-// AWS's answers where the emulator once answered otherwise (issue 11):
+// AWS's answers where DynamoDB Local or dynalite answer otherwise:
 // numbers in strings, the Server header, constraint envelopes, fixed sentences.
 
 import (

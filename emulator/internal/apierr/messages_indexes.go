@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// Messages of issue 21's third pass (index key sizes, UpdateTable's index
-// refusals, stream ARNs): AWS's wording with the source of each.
+// Error message text of secondary index definitions and index keys: index
+// key sizes, projections, UpdateTable's index refusals. AWS's wording with
+// the source of each.
 
 // MsgIndexKeyTooLarge: a write gives a secondary index key attribute a
 // value longer than an index key may be (2048 bytes for a partition key,
@@ -65,8 +66,6 @@ func SchemaElement(name, typ, keyType string) string {
 	return "SchemaElement: key{" + strings.Join([]string{name, typ, keyType}, ":") + "}"
 }
 
-// MsgInvalidStreamArn: a StreamArn (or ExclusiveStartStreamArn) that is not
-// a DynamoDB stream ARN. AWS's answer in aws-sdk-js's integration tests
-// against AWS (DescribeStream of "fake-stream"); DynamoDB Local answers
-// ResourceNotFoundException.
-const MsgInvalidStreamArn = "Invalid StreamArn"
+// MsgIncludeWithoutNonKey: an index projection of type INCLUDE without
+// NonKeyAttributes (AWS's and DynamoDB Local's wording).
+const MsgIncludeWithoutNonKey = "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be specified as well"
