@@ -2,8 +2,12 @@ package service
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -373,4 +377,54 @@ func (p *pipelineEnv) opReport(op string) *opCounts {
 type opCounts struct {
 	Requests              int64
 	ReadUnits, WriteUnits float64
+}
+
+// pipelineHooks are the hooks under the pipeline's entry points, and the
+// files that may call them: the pipeline's own and the hooks'. A handler
+// that called one directly would run a stage out of the pipeline's order,
+// or without the others.
+var pipelineHooks = map[string][]string{
+	"fxBegin":        {"fx.go", "fx_batch.go", "fx_tx.go", "pipeline_item.go"},
+	"fxBeginParts":   {"fx.go", "pipeline_item.go"},
+	"endRefused":     {"fx_condfail.go", "pipeline_item.go"},
+	"endWrite":       {"fx.go", "pipeline_item.go"},
+	"endTx":          {"fx_tx.go", "pipeline_item.go"},
+	"endTxCancelled": {"fx_condfail.go", "pipeline_item.go"},
+	"txFaults":       {"fx_tx.go", "pipeline_item.go"},
+	"txGetFaults":    {"fx_tx.go", "pipeline_item.go"},
+	"putChecked":     {"conventions.go", "pipeline_item.go"},
+	"deleteChecked":  {"conventions.go", "pipeline_item.go"},
+	"finishItem":     {"register.go", "op_partiql_batch.go", "pipeline_item.go"},
+}
+
+// TestPipelineEntryPoints: the handlers reach the pipeline's hooks only
+// through its entry points (beginItem, beginRead, store, wrote, ...).
+func TestPipelineEntryPoints(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var fn string
+			switch e := call.Fun.(type) {
+			case *ast.Ident:
+				fn = e.Name
+			case *ast.SelectorExpr:
+				fn = e.Sel.Name
+			}
+			if allowed, hook := pipelineHooks[fn]; hook && !slices.Contains(allowed, name) {
+				t.Errorf("%s: %s called outside the pipeline (allowed in %v)", fset.Position(call.Pos()), fn, allowed)
+			}
+			return true
+		})
+	}
 }
