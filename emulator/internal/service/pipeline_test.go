@@ -428,3 +428,29 @@ func TestPipelineEntryPoints(t *testing.T) {
 		})
 	}
 }
+
+// TestControlPlaneFaults: every registered operation that is not a
+// data-plane one gets the fault rules' one decision per call: a rule
+// naming it (a Streams operation by its own name, as rules name it)
+// fails it before it validates its input.
+func TestControlPlaneFaults(t *testing.T) {
+	const marker = "fault injected by TestControlPlaneFaults"
+	p := newPipelineEnv(t, Config{})
+	for name := range ops {
+		if isDataPlane(name) {
+			continue
+		}
+		if name == "TestEcho" {
+			continue // the tests' own: no rule may name it
+		}
+		target, op := TargetPrefix+name, name
+		if short, ok := strings.CutPrefix(name, streamsTargetPrefix); ok {
+			target, op = name, short // a rule names a Streams operation by its own name
+		}
+		require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},
+			Fault: faults.InternalServerError, Message: marker}}))
+		res, body := testkit.Do(t, p.h, target, testkit.Auth(pipelineAuthKey, pipelineRegion), `{}`)
+		require.Equal(t, http.StatusInternalServerError, res.StatusCode, "%s: %s", name, body)
+		require.Contains(t, body, marker, "the fault rule did not fire on %s", name)
+	}
+}
