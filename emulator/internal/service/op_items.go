@@ -16,7 +16,7 @@ import (
 // current item inside the write so a failed condition writes nothing.
 
 func init() {
-	registerDataPlane("PutItem", putItem)
+	registerDataPlane("PutItem", handlePutItem)
 	registerDataPlane("GetItem", getItem)
 	registerDataPlane("DeleteItem", deleteItem)
 	registerDataPlane("UpdateItem", updateItem)
@@ -325,7 +325,18 @@ func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condit
 	})
 }
 
+// putItem is PutItem for the service's own writers (bulk puts, imports),
+// which call it without the registry's adapter: it finishes the call's
+// pipeline context as the adapter does, so that a put refused by its
+// condition is charged as a request's is.
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
+	out, err := handlePutItem(c, in)
+	c.finishItem(err)
+	return out, err
+}
+
+// handlePutItem is PutItem's handler.
+func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("item", in.Item == nil)); err != nil {
