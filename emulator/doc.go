@@ -39,7 +39,7 @@
 //   - emulator/internal/streamlog: the stream record log.
 //   - emulator/internal/testkit: what the emulator's tests share.
 //   - emulator/emulatortest: SDK clients on an in-process emulator, for
-//     tests of other packages; emulator/benchmarks: the hot operations'
+//     tests of other packages; emulator/internal/benchmarks: the hot operations'
 //     benchmarks.
 //
 // # Files
