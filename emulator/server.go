@@ -80,11 +80,10 @@ type Options struct {
 	// (persistence.go; cmd/dynamoemu's -dbPath); "" keeps everything in
 	// memory only. The directory is locked until Close.
 	DataDir string
-	// Persist configures DataDir's store: durability (Sync, the default,
-	// Group or None: persist/doc.go states each one's guarantee), group
-	// commit window, compaction thresholds. A nil Logger or Progress
-	// logs to Logger.
-	Persist persist.Options
+	// Persist configures DataDir's store: durability (DurabilitySync,
+	// the default, DurabilityGroup or DurabilityNone), group commit
+	// window, compaction thresholds. A nil Logger logs to Logger.
+	Persist PersistOptions
 	// Console, if not nil, is served at ConsolePath behind the Host check
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
