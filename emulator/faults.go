@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -54,7 +53,7 @@ type Throttle struct {
 }
 
 // ThrottleTag is the tag that turns throttling on or off for one table.
-const ThrottleTag = service.ThrottleTag
+const ThrottleTag = "dynamoemu:throttle"
 
 // initFaults applies the fault options to a new emulator's service.
 func (e *Emulator) initFaults() error {

@@ -106,12 +106,12 @@ type Options struct {
 // DefaultIdempotencyBytes bounds the memory of the remembered
 // ClientRequestTokens of an emulator when Options.IdempotencyBytes is 0:
 // 32 MB.
-const DefaultIdempotencyBytes = service.DefaultIdempotencyBytes
+const DefaultIdempotencyBytes = 32 << 20
 
 // DefaultStreamRetention is how long stream records, and disabled
 // streams, stay readable when Options.StreamRetention is 0: AWS's 24
 // hours.
-const DefaultStreamRetention = service.DefaultStreamRetention
+const DefaultStreamRetention = 24 * time.Hour
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
 // create or delete an index of a small table.

@@ -112,9 +112,9 @@ func TestPublicAPIDocumented(t *testing.T) {
 	}
 }
 
-// TestPublicAPINoInternalTypes: no exported function, method, type or
-// field of a public package mentions a type of an internal/ package, but
-// for the listed exceptions.
+// TestPublicAPINoInternalTypes: no exported function, method, type,
+// field or constant of a public package mentions an internal/ package,
+// but for the listed exceptions.
 func TestPublicAPINoInternalTypes(t *testing.T) {
 	used := map[string]bool{}
 	for _, p := range publicPackages(t) {
@@ -130,7 +130,7 @@ func TestPublicAPINoInternalTypes(t *testing.T) {
 						used[strings.TrimPrefix(strings.TrimPrefix(key, module), "/")] = true
 						continue
 					}
-					t.Errorf("%s: %s mentions a type of %s", p.ImportPath, name, path)
+					t.Errorf("%s: %s mentions package %s", p.ImportPath, name, path)
 				}
 			}
 			for _, d := range f.Decls {
@@ -147,9 +147,16 @@ func TestPublicAPINoInternalTypes(t *testing.T) {
 								check(s.Name.Name, exportedPart(s.Type))
 							}
 						case *ast.ValueSpec:
-							for _, n := range s.Names {
-								if n.IsExported() {
-									check(n.Name, s.Type)
+							for i, n := range s.Names {
+								if !n.IsExported() {
+									continue
+								}
+								check(n.Name, s.Type)
+								// godoc shows a constant's expression, not
+								// its value: one naming an internal
+								// package's constant shows nothing.
+								if d.Tok == token.CONST && i < len(s.Values) {
+									check(n.Name, s.Values[i])
 								}
 							}
 						}
