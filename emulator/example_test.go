@@ -211,3 +211,33 @@ func ExampleEmulator_Report() {
 	}
 	// Output: Orders: 1 gets, 1 scans, 1 writes
 }
+
+// A lag gate shows a GSI's queries the table's writes late, as
+// DynamoDB's asynchronous index updates do; the emulator's clock, not
+// the wall clock, lets them through.
+func ExampleEmulator_IndexLag() {
+	emu, _ := emulator.New(emulator.Options{})
+	defer emu.Close()
+	h := emu.Handler()
+	call(h, "CreateTable", `{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"status","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+		"GlobalSecondaryIndexes":[{"IndexName":"byStatus","KeySchema":[{"AttributeName":"status","KeyType":"HASH"}],
+			"Projection":{"ProjectionType":"ALL"}}]}`)
+	gate, err := emu.IndexLag("demo", "us-east-1", "Orders", "byStatus")
+	if err != nil {
+		panic(err)
+	}
+	gate.SetDelay(time.Second)
+
+	call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"},"status":{"S":"SHIPPED"}}}`)
+	shipped := `{"TableName":"Orders","IndexName":"byStatus","Select":"COUNT",
+		"KeyConditionExpression":"#s = :s","ExpressionAttributeNames":{"#s":"status"},
+		"ExpressionAttributeValues":{":s":{"S":"SHIPPED"}}}`
+	fmt.Println(call(h, "Query", shipped), gate.Pending())
+	emu.Advance(time.Second)
+	fmt.Println(call(h, "Query", shipped), gate.Pending())
+	// Output:
+	// {"Count":0,"ScannedCount":0} 1
+	// {"Count":1,"ScannedCount":1} 0
+}
