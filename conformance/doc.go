@@ -2,6 +2,17 @@
 // with aws-sdk-go-v2 exactly as a user writes them: a real *dynamodb.Client talking
 // HTTP to an endpoint.
 //
+// # Why it is public
+//
+// Its users run it, they do not import it: whoever keeps a DynamoDB-compatible
+// endpoint (another emulator, a proxy, a cache in front of DynamoDB, a build of
+// this one) checks it against the same expectations the emulator is held to, with
+//
+//	DYNAMODB_ENDPOINT=http://localhost:4566 go test github.com/dynamoemu/dynamoemu/conformance
+//
+// Its few exported names (Target, AWSDiffers and kin) serve its own tests and such
+// runs; nothing else in the module depends on them.
+//
 // # Endpoints
 //
 // DYNAMODB_ENDPOINT=http://host:port runs the suite against that endpoint; unset, the

@@ -164,7 +164,7 @@ func New0(t *testing.T) *Rules {
 // (frameworktest/testdata/conventions.json) verbatim, and it does what
 // README.md says: the most specific entry wins whatever the order.
 func TestReadmeConfig(t *testing.T) {
-	file, err := os.ReadFile("frameworktest/testdata/conventions.json")
+	file, err := os.ReadFile("internal/frameworktest/testdata/conventions.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,26 @@
 // Package conventions knows the key, version and tenant conventions of the
-// mbc-cqrs-serverless framework (its key design guide, shared/seeds/000, and
-// the study shared/mbc-conventions.md) and checks writes against them for
-// the tables that opt in. It imports storage for values only.
+// mbc-cqrs-serverless framework (its key design guide and its code) and
+// checks writes against them for the tables that opt in.
 //
 // It is two things: a plain Go library for building and reading keys as
 // the framework does, and a rule engine the emulator calls on its write
 // path. Neither does I/O or keeps items.
 //
+// # Where to start
+//
+// A Go program that writes the framework's items builds their keys with
+// the pattern builders (Hierarchy, SimpleEntity, ...; the package
+// Example). A test that wants its writes checked gives the emulator a
+// Config (emulator.Options.Conventions, read by ParseConfig) and reads
+// the emulator's ConventionsReport; cmd/dynamoemu-conventions checks the
+// tables of any endpoint. CheckTable and Rules.CheckWrite show the rules
+// alone.
+//
 // # Basics: the key library
 //
 // The constants and helpers mirror @mbc-cqrs-serverless/core exactly,
-// including its edge cases (the study's §1 table is a test):
+// including its edge cases (a table of the framework's own answers is a
+// test):
 // KeySeparator "#", VerSeparator "@", VersionFirst 0, VersionLatest -1,
 // TenantCommon "common", DefaultTenantCode "single"; GenerateID,
 // TenantCode, AddSortKeyVersion, RemoveSortKeyVersion, SortKeyVersion,
@@ -53,7 +63,8 @@
 // writes of one TransactWriteItems, CheckTable and CheckStream when a
 // table is created or opts in, and CheckTenant when it was told the
 // caller's tenant. A Write carries the table's Policy, the operation, the
-// key as strings, the old and new items as storage.Items, whether the
+// key as strings, the old and new items (the emulator's stored items:
+// the one internal type this API names, see Write), whether the
 // request's condition was the framework's create guard
 // (IsNotExistsCondition recognises it) and Exists and Get lookups. Each
 // broken rule is a Violation: rule id, table, key, Severity and a message;
@@ -71,9 +82,9 @@
 // RuleTable (ruletable.go) is the one list of the rules: id, default
 // severity, checkpoint, what it asks and why its default is what it is.
 // Policy validation, severities, this list and README.md's table follow
-// it (TestRuleTableDocumented). Numbering follows the study (§6): A from
-// the guide and the framework, B inferred from the framework's code, plus
-// B12 and L1 (the versioned-document design). A4, a create of an existing version failing, is
+// it (TestRuleTableDocumented). A rules come from the guide and the
+// framework, B rules are inferred from the framework's code, plus B12
+// and L1 (the versioned-document design). A4, a create of an existing version failing, is
 // not a rule here: DynamoDB's own condition does it.
 //
 //	A1   error table                    pk (S, HASH) and sk (S, RANGE)
@@ -108,21 +119,6 @@
 // every command table and a row under pk "test" into tasks, so a
 // configuration for local development exempts "test".
 //
-// # Files
-//
-// The key library: keys.go (the framework's helpers), keys_safe.go (their
-// checked counterparts), jsnumber.go (JavaScript's number reading and
-// printing), patterns.go (the guide's six patterns); ULIDs are made by the
-// package conventions/ids, apart so that the server does not link them. The
-// rules: ruletable.go (the list), policy.go and config.go (who follows
-// which), write.go (a write as the rules see it), rules.go (Rules and the
-// dispatch by role), table.go (A1, A11), rules_keys.go (A2, A7, A10, A12,
-// B1, B2, B9), rules_version.go (A3, A5, A6, B3 to B8, B12),
-// rules_tables.go (A8, A9), rules_system.go (B11), latest.go (L1),
-// tenant.go (B10),
-// condition.go (recognising the create guard), violation.go (Violation,
-// Severity, Refusal), report.go, messages.go, errors.go.
-//
 // # Caveats
 //
 // The rules see one write at a time, before it is stored, after the
@@ -139,10 +135,9 @@
 // sk@1 and sk@2 together does not break B5.
 //
 // Old must be the current item for the rules that compare (A8, B6, B7, B8,
-// B12): storage.Table.Put does not read it, so the emulator uses
-// Table.Write for every table with a policy. Exists and Get are called
-// during CheckWrite; inside Table.Write's fn the table's lock is held, so
-// they must not call the table's locking methods.
+// B12): the emulator reads it under the table's lock for every table
+// with a policy. Exists and Get are called during CheckWrite, with that
+// lock held, so they must not take it again.
 //
 // CheckTenant lets through, besides exempt keys, a master table's TTL
 // setting (TTL#<table>) of a table whose configured policy declares a
@@ -157,8 +152,7 @@
 // regard to case.
 //
 // A Violation's message is English detail for logs and error messages; the
-// emulator chooses the DynamoDB error it answers with (the study suggests
-// ValidationException for malformed keys).
+// emulator chooses the DynamoDB error it answers with.
 //
 // The framework's newer helpers (sortKeyBaseFromId,
 // parseTwoSegmentPkSkFromId) and its environment-derived tenant lists

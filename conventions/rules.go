@@ -3,8 +3,6 @@ package conventions
 import (
 	"fmt"
 	"strings"
-
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Rules checks writes against the policies of a Config. It holds no state
@@ -69,7 +67,7 @@ func existsWithin(ws []Write, table string, exists func(pk, sk string) bool) fun
 
 // CheckTable checks a table's key schema for its policy (rule A1), when
 // the table is created or when it opts in.
-func (r *Rules) CheckTable(table string, p Policy, ks storage.KeySchema) []Violation {
+func (r *Rules) CheckTable(table string, p Policy, ks KeySchema) []Violation {
 	if !p.Active() || !p.enabled("A1") {
 		return nil
 	}

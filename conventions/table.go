@@ -2,25 +2,38 @@ package conventions
 
 import (
 	"fmt"
-
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
+
+// KeySchema is a table's primary key, as CheckTable reads it.
+type KeySchema struct {
+	// Partition is the partition (HASH) key; Sort the sort (RANGE) key,
+	// its Name "" when the table has none.
+	Partition, Sort KeyAttribute
+}
+
+// KeyAttribute names one key attribute and its type: "S", "N" or "B".
+type KeyAttribute struct {
+	// Name is the attribute's name.
+	Name string
+	// Type is its DynamoDB type descriptor (AttributeType).
+	Type string
+}
 
 // CheckTable checks rule A1 for a table of the given roles: the framework's
 // tables are keyed by pk (String, HASH) and sk (String, RANGE). Roles 0
 // checks nothing. The violations carry no table name or key.
-func CheckTable(roles Roles, ks storage.KeySchema) []Violation {
+func CheckTable(roles Roles, ks KeySchema) []Violation {
 	if roles == 0 {
 		return nil
 	}
 	var out []Violation
-	check := func(what string, got storage.KeyAttr, want string) {
-		if got.Name == want && got.Kind == storage.KindS {
+	check := func(what string, got KeyAttribute, want string) {
+		if got.Name == want && got.Type == "S" {
 			return
 		}
 		desc := "none"
 		if got.Name != "" {
-			desc = got.Name + " (" + got.Kind.String() + ")"
+			desc = got.Name + " (" + got.Type + ")"
 		}
 		out = append(out, Violation{Rule: "A1", Severity: severityOf("A1"),
 			Message: fmt.Sprintf(msgTableKey, roleName(roles), what, desc, want)})

@@ -8,19 +8,19 @@ import (
 )
 
 func TestCheckTable(t *testing.T) {
-	key := func(name string, k storage.Kind) storage.KeyAttr { return storage.KeyAttr{Name: name, Kind: k} }
+	key := func(name string, k storage.Kind) KeyAttribute { return KeyAttribute{Name: name, Type: k.String()} }
 	tests := []struct {
 		name  string
 		roles Roles
-		ks    storage.KeySchema
+		ks    KeySchema
 		want  int
 	}{
-		{"pass", RoleCommand, storage.KeySchema{Partition: key("pk", storage.KindS), Sort: key("sk", storage.KindS)}, 0},
-		{"no roles", 0, storage.KeySchema{Partition: key("id", storage.KindS)}, 0},
-		{"id hash key", RoleData, storage.KeySchema{Partition: key("id", storage.KindS), Sort: key("sk", storage.KindS)}, 1},
-		{"no sort key", RoleKeys, storage.KeySchema{Partition: key("pk", storage.KindS)}, 1},
-		{"number sort key", RoleSequences, storage.KeySchema{Partition: key("pk", storage.KindS), Sort: key("sk", storage.KindN)}, 1},
-		{"swapped", RoleHistory, storage.KeySchema{Partition: key("sk", storage.KindS), Sort: key("pk", storage.KindS)}, 2},
+		{"pass", RoleCommand, KeySchema{Partition: key("pk", storage.KindS), Sort: key("sk", storage.KindS)}, 0},
+		{"no roles", 0, KeySchema{Partition: key("id", storage.KindS)}, 0},
+		{"id hash key", RoleData, KeySchema{Partition: key("id", storage.KindS), Sort: key("sk", storage.KindS)}, 1},
+		{"no sort key", RoleKeys, KeySchema{Partition: key("pk", storage.KindS)}, 1},
+		{"number sort key", RoleSequences, KeySchema{Partition: key("pk", storage.KindS), Sort: key("sk", storage.KindN)}, 1},
+		{"swapped", RoleHistory, KeySchema{Partition: key("sk", storage.KindS), Sort: key("pk", storage.KindS)}, 2},
 	}
 	for _, tt := range tests {
 		vs := CheckTable(tt.roles, tt.ks)
@@ -34,7 +34,7 @@ func TestCheckTable(t *testing.T) {
 		}
 	}
 	r, _ := New(Config{})
-	vs := r.CheckTable("app-x-data", Policy{Roles: RoleData}, storage.KeySchema{Partition: key("id", storage.KindS)})
+	vs := r.CheckTable("app-x-data", Policy{Roles: RoleData}, KeySchema{Partition: key("id", storage.KindS)})
 	if len(vs) != 2 || vs[0].Table != "app-x-data" {
 		t.Errorf("Rules.CheckTable: got %v, want two violations naming the table", vs)
 	}
@@ -42,7 +42,7 @@ func TestCheckTable(t *testing.T) {
 	if got := vs[0].Error(); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if vs := r.CheckTable("t", Policy{Roles: RoleData, Disabled: []string{"A1"}}, storage.KeySchema{}); vs != nil {
+	if vs := r.CheckTable("t", Policy{Roles: RoleData, Disabled: []string{"A1"}}, KeySchema{}); vs != nil {
 		t.Errorf("A1 disabled: got %v, want none", vs)
 	}
 }

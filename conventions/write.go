@@ -24,6 +24,14 @@ func (o Op) String() string {
 }
 
 // Write is one item write as the rules see it, before it is applied.
+//
+// Its items (Old, New, Get's) are the emulator's stored item type, from
+// an internal package: the one listed exception to this package's rule
+// that its API names only its own types. The emulator hands every
+// data-plane write to the rules, and copying each item into a public
+// type would cost an allocation and a walk per write. A Go program
+// outside this module checks its writes through the emulator
+// (emulator.Options.Conventions) or cmd/dynamoemu-conventions instead.
 type Write struct {
 	Table  string
 	Policy Policy

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestLoopDelayEndsWhenClientLeaves: a request held by an injected delay
@@ -20,7 +19,7 @@ import (
 func TestLoopDelayEndsWhenClientLeaves(t *testing.T) {
 	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
 		t.Run(string(loop), func(t *testing.T) {
-			e, addr := serveWithDelay(t, loop, faults.Rule{Operations: []string{"ListTables"}, Fault: faults.Delay, Delay: time.Minute})
+			e, addr := serveWithDelay(t, loop, FaultRule{Operations: []string{"ListTables"}, Fault: FaultDelay, Delay: time.Minute})
 			c, err := net.Dial("tcp", addr)
 			if err != nil {
 				t.Fatal(err)
@@ -41,7 +40,7 @@ func TestLoopDelayEndsWhenClientLeaves(t *testing.T) {
 func TestLoopDelayKeepsPipelinedRequest(t *testing.T) {
 	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
 		t.Run(string(loop), func(t *testing.T) {
-			_, addr := serveWithDelay(t, loop, faults.Rule{Operations: []string{"ListTables"}, Fault: faults.Delay, Delay: 300 * time.Millisecond, Count: 1})
+			_, addr := serveWithDelay(t, loop, FaultRule{Operations: []string{"ListTables"}, Fault: FaultDelay, Delay: 300 * time.Millisecond, Count: 1})
 			c, err := net.Dial("tcp", addr)
 			if err != nil {
 				t.Fatal(err)
@@ -80,10 +79,10 @@ func TestLoopDelayKeepsPipelinedRequest(t *testing.T) {
 
 // serveWithDelay serves a test emulator with rule set, on a loopback
 // listener with loop, and returns it and its address.
-func serveWithDelay(t *testing.T, loop HTTPLoop, rule faults.Rule) (*Emulator, string) {
+func serveWithDelay(t *testing.T, loop HTTPLoop, rule FaultRule) (*Emulator, string) {
 	t.Helper()
 	e := newTestEmulator(t, Options{})
-	if err := e.Faults().SetRules(1, []faults.Rule{rule}); err != nil {
+	if err := e.Faults().SetRules(1, []FaultRule{rule}); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

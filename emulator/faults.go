@@ -5,10 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
-	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -20,16 +16,16 @@ import (
 // FaultOptions configure fault injection, throttling and the report.
 type FaultOptions struct {
 	// Rules are the fault rules at start (cmd/dynamoemu's -faults file,
-	// parsed with faults.ParseConfig), Seed the seed of their
-	// probabilities.
-	Rules []faults.Rule
-	Seed  uint64
+	// parsed with ParseFaultRules).
+	Rules []FaultRule
+	// Seed is the seed of the rules' probabilities.
+	Seed uint64
 	// Throttle enforces capacity (cmd/dynamoemu's -throttle).
 	Throttle Throttle
 	// Report collects the access-pattern report from the start
 	// (cmd/dynamoemu's -report).
 	Report bool
-	// Design is a design file (insights.ParseDesign's format;
+	// Design is a design file (SetDesign's format;
 	// cmd/dynamoemu's -design) the traffic is checked against.
 	Design []byte
 	// Lags lag tables' GSIs, eventually consistent reads or streams
@@ -57,13 +53,13 @@ type Throttle struct {
 }
 
 // ThrottleTag is the tag that turns throttling on or off for one table.
-const ThrottleTag = service.ThrottleTag
+const ThrottleTag = "dynamoemu:throttle"
 
 // initFaults applies the fault options to a new emulator's service.
 func (e *Emulator) initFaults() error {
 	o := e.opts.Faults
 	if len(o.Rules) > 0 {
-		if err := e.svc.Faults().SetRules(o.Seed, o.Rules); err != nil {
+		if err := e.svc.Faults().SetRules(o.Seed, internalRules(o.Rules)); err != nil {
 			return err
 		}
 	} else if err := e.loadFaults(); err != nil { // faults_persist.go
@@ -78,34 +74,21 @@ func (e *Emulator) initFaults() error {
 		e.svc.SetReporting(true)
 	}
 	if len(o.Lags) > 0 {
-		e.svc.SetLagSettings(o.Lags)
+		e.svc.SetLagSettings(lagSettings(o.Lags))
 	}
 	return nil
 }
 
 // Faults returns the fault injector: SetRules, Clear, Stats.
-func (e *Emulator) Faults() *faults.Injector { return e.svc.Faults() }
-
-// Throttler returns the capacity throttler of the namespace an access key
-// and region select (the shared one with SharedDB).
-func (e *Emulator) Throttler(accessKey, region string) *throttle.Throttler {
-	return e.svc.Throttler(accessKey, region)
-}
-
-// Insights returns the access-pattern recorder of the namespace an
-// access key and region select (Contributor Insights is per account and
-// region): Report, Contributors, Reset.
-func (e *Emulator) Insights(accessKey, region string) *insights.Recorder {
-	return e.svc.Recorder(accessKey, region)
-}
+func (e *Emulator) Faults() Faults { return Faults{in: e.svc.Faults()} }
 
 // SetReporting starts or stops the access-pattern report in every
 // namespace.
 func (e *Emulator) SetReporting(on bool) { e.svc.SetReporting(on) }
 
 // SetDesign parses a design file and checks the traffic against it from
-// now on (nil or empty: no design). A bad design is an
-// *insights.DesignError with its line and column; nothing changes then.
+// now on (nil or empty: no design). A bad design is an error with its
+// line and column; nothing changes then.
 func (e *Emulator) SetDesign(src []byte) error {
 	if len(src) == 0 {
 		e.svc.SetDesign(nil)
@@ -119,11 +102,15 @@ func (e *Emulator) SetDesign(src []byte) error {
 	return nil
 }
 
-// NamespaceReport is one namespace's access-pattern report.
-type NamespaceReport = service.NamespaceReport
-
 // Report returns the access-pattern report of every namespace.
-func (e *Emulator) Report() []NamespaceReport { return e.svc.Reports() }
+func (e *Emulator) Report() []NamespaceReport {
+	reps := e.svc.Reports()
+	out := make([]NamespaceReport, len(reps))
+	for i, r := range reps {
+		out[i] = NamespaceReport{Namespace: r.Namespace, Report: accessReportOf(r.Report)}
+	}
+	return out
+}
 
 // ResetReport forgets the report's counts (the design, reporting and
 // Contributor Insights' states stay).
@@ -155,6 +142,6 @@ func (e *Emulator) WriteReport(w io.Writer) error {
 // the first record not shown yet; its iterator does not move past it.
 // IndexLag and TableReadLag (faults_lag.go) delay GSIs and eventually
 // consistent reads.
-func (e *Emulator) StreamLag(accessKey, region, table string) (*lag.Gate, error) {
-	return e.svc.StreamLag(accessKey, region, table)
+func (e *Emulator) StreamLag(accessKey, region, table string) (LagGate, error) {
+	return lagGate(e.svc.StreamLag(accessKey, region, table))
 }

@@ -13,8 +13,8 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // The admin endpoints of fault injection and the access-pattern report
@@ -106,11 +106,11 @@ func (e *Emulator) serveLag(w http.ResponseWriter, r *http.Request) {
 		}
 		ak, region := req.AccessKey, req.Region
 		if ak == "" && region == "" {
-			if reps := e.Report(); len(reps) == 1 {
+			if reps := e.svc.Reports(); len(reps) == 1 {
 				ak, region, _ = strings.Cut(reps[0].Namespace, "/")
 			}
 		}
-		var g *lag.Gate
+		var g LagGate
 		switch {
 		case req.Index != "":
 			g, err = e.IndexLag(ak, region, req.Table, req.Index)
@@ -167,7 +167,7 @@ func readFaultsBody(r *http.Request) ([]byte, error) {
 
 func (e *Emulator) serveFaultsGet(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	seed, rules := e.Faults().Rules()
+	seed, rules := e.svc.Faults().Rules()
 	b, err := faults.MarshalConfig(faults.Config{Seed: seed, Rules: rules})
 	if err != nil {
 		writeAdminError(w, err)
@@ -182,7 +182,7 @@ func (e *Emulator) serveFaultsPut(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var c faults.Config
 		if c, err = faults.ParseConfig(body); err == nil {
-			err = e.Faults().SetRules(c.Seed, c.Rules)
+			err = e.svc.Faults().SetRules(c.Seed, c.Rules)
 		}
 	}
 	if err != nil {
@@ -194,20 +194,20 @@ func (e *Emulator) serveFaultsPut(w http.ResponseWriter, r *http.Request) {
 
 func (e *Emulator) serveFaultsDelete(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	e.Faults().Clear()
+	e.svc.Faults().Clear()
 	writeAdmin(w, http.StatusOK, `{"cleared":true}`)
 }
 
 func (e *Emulator) serveFaultStats(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	writeAdminJSON(w, e.Faults().Stats())
+	writeAdminJSON(w, e.svc.Faults().Stats())
 }
 
 // reportBody is GET /dynamoemu/report's answer.
 type reportBody struct {
-	Reporting  bool              `json:"reporting"`
-	Design     bool              `json:"design"`
-	Namespaces []NamespaceReport `json:"namespaces"`
+	Reporting  bool                      `json:"reporting"`
+	Design     bool                      `json:"design"`
+	Namespaces []service.NamespaceReport `json:"namespaces"`
 }
 
 func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
@@ -222,7 +222,7 @@ func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(buf.Bytes())
 		return
 	}
-	writeAdminJSON(w, reportBody{Reporting: e.svc.Reporting(), Design: e.svc.Design() != nil, Namespaces: e.Report()})
+	writeAdminJSON(w, reportBody{Reporting: e.svc.Reporting(), Design: e.svc.Design() != nil, Namespaces: e.svc.Reports()})
 }
 
 func (e *Emulator) serveReportReset(w http.ResponseWriter, r *http.Request) {

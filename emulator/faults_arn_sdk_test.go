@@ -11,7 +11,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestFaultsSDKByARN: a rule by table name matches the control-plane
@@ -28,7 +27,7 @@ func TestFaultsSDKByARN(t *testing.T) {
 	}
 	arn := aws.ToString(desc.Table.TableArn)
 	otherARN := arn[:len(arn)-len("tbl")] + "other"
-	emulatortest.Inject(t, e, faults.Rule{Table: "tbl", Fault: faults.InternalServerError,
+	emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", Fault: emulator.FaultInternalServerError,
 		Operations: []string{"DescribeTable", "UpdateTable", "TagResource", "ListTagsOfResource", "DescribeTimeToLive",
 			"DescribeContinuousBackups", "DeleteTable"}})
 	calls := []struct {

@@ -74,7 +74,7 @@ func TestThrottleSDKConditionFailedCharged(t *testing.T) {
 	if writes != 6 || units != 5 {
 		t.Errorf("report: got %d writes of %v units, want 6 of 5", writes, units)
 	}
-	rules := e.Insights(emulatortest.AccessKeyOf(t, db), emulatortest.Region).Contributors("tbl", "", 10)
+	rules := e.Contributors(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "tbl", "", 10)
 	var pkc, pkt float64
 	for _, r := range rules {
 		if len(r.Contributors) == 0 || r.Contributors[0].Keys[0] != "a" {

@@ -1,8 +1,9 @@
 package emulator
 
 import (
+	"time"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // IndexLag returns the gate that delays what a global secondary index
@@ -13,8 +14,8 @@ import (
 // together, commits in order, deletes and updates as late as puts. A
 // new gate lags nothing. Errors: no such table, or no GSI of that name
 // (an LSI is read as its table is: see TableReadLag).
-func (e *Emulator) IndexLag(accessKey, region, table, index string) (*lag.Gate, error) {
-	return e.svc.IndexLag(accessKey, region, table, index)
+func (e *Emulator) IndexLag(accessKey, region, table, index string) (LagGate, error) {
+	return lagGate(e.svc.IndexLag(accessKey, region, table, index))
 }
 
 // TableReadLag returns the gate that delays what a table's eventually
@@ -23,8 +24,8 @@ func (e *Emulator) IndexLag(accessKey, region, table, index string) (*lag.Gate, 
 // until the gate shows a write, they answer the item as it was before
 // it. Strongly consistent reads, transactions and conditions see every
 // write, as on DynamoDB. A new gate lags nothing.
-func (e *Emulator) TableReadLag(accessKey, region, table string) (*lag.Gate, error) {
-	return e.svc.TableReadLag(accessKey, region, table)
+func (e *Emulator) TableReadLag(accessKey, region, table string) (LagGate, error) {
+	return lagGate(e.svc.TableReadLag(accessKey, region, table))
 }
 
 // LagSetting lags one view of every table called Table (in every
@@ -33,4 +34,25 @@ func (e *Emulator) TableReadLag(accessKey, region, table string) (*lag.Gate, err
 // or its stream (Stream, once enabled); by Delay on the emulator's
 // clock, or Hold until a Release (IndexLag, TableReadLag and StreamLag
 // return the gates; POST /dynamoemu/lag releases them).
-type LagSetting = service.LagSetting
+type LagSetting struct {
+	// Table names the tables lagged.
+	Table string
+	// Index is the GSI lagged ("*": every GSI); Reads lags the
+	// eventually consistent reads, Stream the stream. One of the three.
+	Index  string
+	Reads  bool
+	Stream bool
+	// Delay is the lag on the emulator's clock; Hold holds every write
+	// until a Release instead.
+	Delay time.Duration
+	Hold  bool
+}
+
+// lagSettings converts settings for the service.
+func lagSettings(ls []LagSetting) []service.LagSetting {
+	out := make([]service.LagSetting, len(ls))
+	for i, l := range ls {
+		out[i] = service.LagSetting(l)
+	}
+	return out
+}

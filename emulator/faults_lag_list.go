@@ -2,8 +2,7 @@ package emulator
 
 import (
 	"net/http"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"time"
 )
 
 // LagState is one lag gate of a namespace: the view it lags (a table's
@@ -11,12 +10,34 @@ import (
 // (Delay, Hold; neither: it lags nothing now) and Pending, the commits
 // it holds back now (a transaction's writes are one commit; for a stream,
 // its records).
-type LagState = service.LagState
+type LagState struct {
+	// Namespace is the access key and region of the gate's namespace.
+	Namespace string
+	// Table is the table lagged; Index the GSI lagged, or Reads its
+	// eventually consistent reads, or Stream its stream.
+	Table  string
+	Index  string
+	Reads  bool
+	Stream bool
+	// Delay and Hold are the gate's mode.
+	Delay time.Duration
+	Hold  bool
+	// Pending counts the commits the gate holds back now.
+	Pending int
+}
 
 // Lags lists the lag gates of every namespace (set by IndexLag,
 // TableReadLag, StreamLag, the admin endpoint or FaultOptions.Lags), by
 // namespace and table.
-func (e *Emulator) Lags() []LagState { return e.svc.Lags() }
+func (e *Emulator) Lags() []LagState {
+	ls := e.svc.Lags()
+	out := make([]LagState, len(ls))
+	for i, l := range ls {
+		out[i] = LagState{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,
+			Delay: l.Delay, Hold: l.Hold, Pending: l.Pending}
+	}
+	return out
+}
 
 // lagView is one gate in GET /dynamoemu/lag's answer.
 type lagView struct {

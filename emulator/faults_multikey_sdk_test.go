@@ -12,7 +12,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // multiKeyTable creates table name (pk S) with the GSI byMatch keyed on
@@ -78,8 +77,8 @@ func TestFaultsSDKMultiKeyQuery(t *testing.T) {
 		e, db := emulatortest.NewWith(t, emulator.Options{})
 		multiKeyTable(t, db, "tbl", false)
 		e.SetReporting(true)
-		emulatortest.Inject(t, e, faults.Rule{Table: "tbl", Index: "byMatch", PartitionKeyPrefix: "W24#",
-			Operations: []string{"Query"}, Fault: faults.ConditionalCheckFailed})
+		emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", Index: "byMatch", PartitionKeyPrefix: "W24#",
+			Operations: []string{"Query"}, Fault: emulator.FaultConditionalCheckFailed})
 		var ce *types.ConditionalCheckFailedException
 		if _, err := queryMatch(db, "tbl", "W24", "NA"); !errors.As(err, &ce) {
 			t.Errorf("W24/NA: got %v, want the injected fault", err)

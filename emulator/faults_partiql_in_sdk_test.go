@@ -11,7 +11,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestFaultsSDKSelectIn: a PartiQL SELECT over an IN list of partition
@@ -24,10 +23,10 @@ func TestFaultsSDKSelectIn(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name string
-		rule faults.Rule
+		rule emulator.FaultRule
 	}{
-		{"exact key", faults.Rule{Table: "tbl", PartitionKey: "b", Fault: faults.ProvisionedThroughputExceeded}},
-		{"key prefix", faults.Rule{Table: "tbl", PartitionKeyPrefix: "b", Fault: faults.ProvisionedThroughputExceeded}},
+		{"exact key", emulator.FaultRule{Table: "tbl", PartitionKey: "b", Fault: emulator.FaultProvisionedThroughputExceeded}},
+		{"key prefix", emulator.FaultRule{Table: "tbl", PartitionKeyPrefix: "b", Fault: emulator.FaultProvisionedThroughputExceeded}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,7 +76,7 @@ func TestFaultsSDKSelectInIndex(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	emulatortest.Inject(t, e, faults.Rule{Table: "tbl", Index: "byG", PartitionKeyPrefix: "b", Fault: faults.InternalServerError})
+	emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", Index: "byG", PartitionKeyPrefix: "b", Fault: emulator.FaultInternalServerError})
 	for _, tc := range []struct {
 		stmt string
 		fail bool

@@ -40,21 +40,21 @@ func batchCodes(out *dynamodb.BatchExecuteStatementOutput) []string {
 func TestFaultsSDKBatchExecuteStatement(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
-		kind faults.Kind
+		kind emulator.FaultKind
 		code types.BatchStatementErrorCodeEnum
 	}{
-		{faults.TransactionConflict, types.BatchStatementErrorCodeEnumTransactionConflict},
-		{faults.ConditionalCheckFailed, types.BatchStatementErrorCodeEnumConditionalCheckFailed},
-		{faults.ProvisionedThroughputExceeded, types.BatchStatementErrorCodeEnumProvisionedThroughputExceeded},
-		{faults.Throttling, types.BatchStatementErrorCodeEnumThrottlingError},
-		{faults.RequestLimitExceeded, types.BatchStatementErrorCodeEnumRequestLimitExceeded},
-		{faults.InternalServerError, types.BatchStatementErrorCodeEnumInternalServerError},
+		{emulator.FaultTransactionConflict, types.BatchStatementErrorCodeEnumTransactionConflict},
+		{emulator.FaultConditionalCheckFailed, types.BatchStatementErrorCodeEnumConditionalCheckFailed},
+		{emulator.FaultProvisionedThroughputExceeded, types.BatchStatementErrorCodeEnumProvisionedThroughputExceeded},
+		{emulator.FaultThrottling, types.BatchStatementErrorCodeEnumThrottlingError},
+		{emulator.FaultRequestLimitExceeded, types.BatchStatementErrorCodeEnumRequestLimitExceeded},
+		{emulator.FaultInternalServerError, types.BatchStatementErrorCodeEnumInternalServerError},
 	}
 	for _, tc := range tests {
-		t.Run(tc.kind.String(), func(t *testing.T) {
+		t.Run(string(tc.kind), func(t *testing.T) {
 			e, db := emulatortest.NewWith(t, emulator.Options{})
 			faultTable(t, db, "tbl", 0, 0)
-			emulatortest.Inject(t, e, faults.Rule{Table: "tbl", PartitionKey: "b", Operations: []string{"BatchExecuteStatement"}, Fault: tc.kind})
+			emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", PartitionKey: "b", Operations: []string{"BatchExecuteStatement"}, Fault: tc.kind})
 			writes, err := db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 				stmt(`INSERT INTO "tbl" VALUE {'pk': 'a', 'sk': '1'}`),
 				stmt(`INSERT INTO "tbl" VALUE {'pk': 'b', 'sk': '1'}`),
@@ -67,8 +67,8 @@ func TestFaultsSDKBatchExecuteStatement(t *testing.T) {
 			if got := batchCodes(writes); !equalStrings(got, want) {
 				t.Errorf("writes: got codes %q, want %q", got, want)
 			}
-			if r := writes.Responses[1]; r.Error != nil && (aws.ToString(r.Error.Message) != tc.kind.Message() || aws.ToString(r.TableName) != "tbl") {
-				t.Errorf("got message %q table %q, want %q on tbl", aws.ToString(r.Error.Message), aws.ToString(r.TableName), tc.kind.Message())
+			if r := writes.Responses[1]; r.Error != nil && (aws.ToString(r.Error.Message) != kindMessage(tc.kind) || aws.ToString(r.TableName) != "tbl") {
+				t.Errorf("got message %q table %q, want %q on tbl", aws.ToString(r.Error.Message), aws.ToString(r.TableName), kindMessage(tc.kind))
 			}
 			reads, err := db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 				stmt(`SELECT * FROM "tbl" WHERE pk = 'b' AND sk = '1'`),
@@ -90,7 +90,7 @@ func TestFaultsSDKBatchExecuteStatement(t *testing.T) {
 	t.Run("TransactionInProgress", func(t *testing.T) {
 		e, db := emulatortest.NewWith(t, emulator.Options{})
 		faultTable(t, db, "tbl", 0, 0)
-		emulatortest.Inject(t, e, faults.Rule{Table: "tbl", PartitionKey: "b", Fault: faults.TransactionInProgress})
+		emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", PartitionKey: "b", Fault: emulator.FaultTransactionInProgress})
 		_, err := db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 			stmt(`INSERT INTO "tbl" VALUE {'pk': 'b', 'sk': '1'}`),
 		}})
@@ -156,8 +156,8 @@ func TestFaultsSDKPartiQLKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	emulatortest.Inject(t, e, faults.Rule{Table: "tbl", PartitionKey: "b", SortKeyPrefix: "1",
-		Operations: []string{"ExecuteStatement", "ExecuteTransaction"}, Fault: faults.TransactionConflict})
+	emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", PartitionKey: "b", SortKeyPrefix: "1",
+		Operations: []string{"ExecuteStatement", "ExecuteTransaction"}, Fault: emulator.FaultTransactionConflict})
 	exec := func(text string) error {
 		_, err := db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(text)})
 		return err
@@ -194,3 +194,12 @@ func TestFaultsSDKPartiQLKeys(t *testing.T) {
 		t.Errorf("ExecuteTransaction: got %v, want reasons [None TransactionConflict]", err)
 	}
 }
+
+// internalKind is the injector's form of k.
+func internalKind(k emulator.FaultKind) faults.Kind {
+	fk, _ := faults.KindOf(string(k))
+	return fk
+}
+
+// kindMessage is the message a fault of kind k answers by default.
+func kindMessage(k emulator.FaultKind) string { return internalKind(k).Message() }

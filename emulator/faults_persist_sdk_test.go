@@ -13,7 +13,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestPersistFaultsSDK: with a data directory, the fault rules (with
@@ -45,8 +44,8 @@ func TestPersistFaultsSDK(t *testing.T) {
 	for _, name := range []string{"tbl", "gone"} {
 		multiKeyTable(t, db, name, false) // a GSI, byMatch
 	}
-	rules := []faults.Rule{{Name: "hot-b", Table: "tbl", PartitionKey: "b", Fault: faults.Throttling},
-		{Name: "half", Table: "other", Probability: 0.5, Fault: faults.InternalServerError}}
+	rules := []emulator.FaultRule{{Name: "hot-b", Table: "tbl", PartitionKey: "b", Fault: emulator.FaultThrottling},
+		{Name: "half", Table: "other", Probability: 0.5, Fault: emulator.FaultInternalServerError}}
 	if err := e.Faults().SetRules(7, rules); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +114,7 @@ func TestPersistFaultsSDK(t *testing.T) {
 	if len(list.ContributorInsightsSummaries) != 2 {
 		t.Errorf("ListContributorInsights after a restart: got %d summaries, want tbl's 2 (not the deleted table's)", len(list.ContributorInsightsSummaries))
 	}
-	if cs := e.Insights(ak, "us-east-1").Contributors("tbl", "", 10); len(cs) == 0 || len(cs[0].Contributors) == 0 {
+	if cs := e.Contributors(ak, "us-east-1", "tbl", "", 10); len(cs) == 0 || len(cs[0].Contributors) == 0 {
 		t.Errorf("tbl's Contributor Insights collect nothing after a restart: %+v", cs)
 	}
 	e.Faults().Clear()
@@ -129,7 +128,7 @@ func TestPersistFaultsSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	closeE(e)
-	start := []faults.Rule{{Name: "start", Fault: faults.Delay, Delay: 1}}
+	start := []emulator.FaultRule{{Name: "start", Fault: emulator.FaultDelay, Delay: 1}}
 	e, _ = open(emulator.Options{Faults: emulator.FaultOptions{Rules: start}})
 	if _, got := e.Faults().Rules(); len(got) != 1 || got[0].Name != "start" {
 		t.Errorf("rules given at start: got %+v, want them in place of the saved ones", got)

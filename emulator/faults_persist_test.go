@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestPersistFaultsSnapshot: Contributor Insights' configuration is back
@@ -44,7 +43,7 @@ func TestPersistFaultsSnapshot(t *testing.T) {
 				mustDo(t, e, 200, "CreateTable", `{"TableName":"`+tbl+`","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
 				mustDo(t, e, 200, "UpdateContributorInsights", `{"TableName":"`+tbl+`","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"THROTTLED_KEYS"}`)
 			}
-			if err := e.Faults().SetRules(3, []faults.Rule{{Name: "r", Table: "ci1", Operations: []string{"DescribeTable"}, Fault: faults.InternalServerError}}); err != nil {
+			if err := e.Faults().SetRules(3, []FaultRule{{Name: "r", Table: "ci1", Operations: []string{"DescribeTable"}, Fault: FaultInternalServerError}}); err != nil {
 				t.Fatal(err)
 			}
 			clock.Advance(time.Minute)

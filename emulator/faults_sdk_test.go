@@ -14,7 +14,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // Each injected fault, and each throttled request, reaches
@@ -69,35 +68,35 @@ func item(pk, sk string) map[string]types.AttributeValue {
 func TestFaultsSDKRetries(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
-		kind  faults.Kind
+		kind  emulator.FaultKind
 		op    string
 		isErr func(error) bool
 	}{
-		{faults.InternalServerError, "PutItem", func(err error) bool { var e *types.InternalServerError; return errors.As(err, &e) }},
-		{faults.Throttling, "PutItem", func(err error) bool { var e *types.ThrottlingException; return errors.As(err, &e) }},
-		{faults.ProvisionedThroughputExceeded, "PutItem", func(err error) bool {
+		{emulator.FaultInternalServerError, "PutItem", func(err error) bool { var e *types.InternalServerError; return errors.As(err, &e) }},
+		{emulator.FaultThrottling, "PutItem", func(err error) bool { var e *types.ThrottlingException; return errors.As(err, &e) }},
+		{emulator.FaultProvisionedThroughputExceeded, "PutItem", func(err error) bool {
 			var e *types.ProvisionedThroughputExceededException
 			return errors.As(err, &e) && len(e.ThrottlingReasons) == 1 &&
 				aws.ToString(e.ThrottlingReasons[0].Reason) == "TableWriteProvisionedThroughputExceeded" &&
 				strings.HasSuffix(aws.ToString(e.ThrottlingReasons[0].Resource), ":table/tbl")
 		}},
-		{faults.RequestLimitExceeded, "PutItem", func(err error) bool { var e *types.RequestLimitExceeded; return errors.As(err, &e) }},
-		{faults.TransactionInProgress, "TransactWriteItems", func(err error) bool {
+		{emulator.FaultRequestLimitExceeded, "PutItem", func(err error) bool { var e *types.RequestLimitExceeded; return errors.As(err, &e) }},
+		{emulator.FaultTransactionInProgress, "TransactWriteItems", func(err error) bool {
 			var e *types.TransactionInProgressException
 			return errors.As(err, &e)
 		}},
-		{faults.TransactionConflict, "PutItem", func(err error) bool {
+		{emulator.FaultTransactionConflict, "PutItem", func(err error) bool {
 			var e *types.TransactionConflictException
 			return errors.As(err, &e) && strings.Contains(e.ErrorMessage(), "Transaction is ongoing")
 		}},
-		{faults.ConditionalCheckFailed, "PutItem", func(err error) bool {
+		{emulator.FaultConditionalCheckFailed, "PutItem", func(err error) bool {
 			var e *types.ConditionalCheckFailedException
 			return errors.As(err, &e)
 		}},
 	}
 	const attempts = 3
 	for _, tc := range tests {
-		t.Run(tc.kind.String(), func(t *testing.T) {
+		t.Run(string(tc.kind), func(t *testing.T) {
 			e, db := emulatortest.NewWith(t, emulator.Options{})
 			faultTable(t, db, "tbl", 0, 0)
 			client := emulatortest.RetryingClient(t, e, emulatortest.AccessKeyOf(t, db), attempts)
@@ -112,11 +111,11 @@ func TestFaultsSDKRetries(t *testing.T) {
 				return err
 			}
 			for _, count := range []int{0, 2} {
-				emulatortest.Inject(t, e, faults.Rule{Name: "r", Table: "tbl", Operations: []string{tc.op}, Fault: tc.kind, Count: count})
+				emulatortest.Inject(t, e, emulator.FaultRule{Name: "r", Table: "tbl", Operations: []string{tc.op}, Fault: tc.kind, Count: count})
 				err := call()
 				matched := e.Faults().Stats().Rules[0].Matched
 				wantCalls := int64(1)
-				if tc.kind.Retried() {
+				if internalKind(tc.kind).Retried() {
 					wantCalls = attempts
 				}
 				switch {
@@ -127,7 +126,7 @@ func TestFaultsSDKRetries(t *testing.T) {
 					if matched != wantCalls {
 						t.Errorf("got %d calls, want %d", matched, wantCalls)
 					}
-				case tc.kind.Retried():
+				case internalKind(tc.kind).Retried():
 					if err != nil {
 						t.Errorf("Count 2: got %v, want the third attempt to pass", err)
 					}
@@ -152,7 +151,7 @@ func TestFaultsSDKTransactionConflict(t *testing.T) {
 	ctx := context.Background()
 	e, db := emulatortest.NewWith(t, emulator.Options{})
 	faultTable(t, db, "tbl", 0, 0)
-	emulatortest.Inject(t, e, faults.Rule{Table: "tbl", PartitionKey: "b", Fault: faults.TransactionConflict})
+	emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", PartitionKey: "b", Fault: emulator.FaultTransactionConflict})
 	_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 		{Put: &types.Put{TableName: aws.String("tbl"), Item: item("a", "1")}},
 		{Put: &types.Put{TableName: aws.String("tbl"), Item: item("b", "1")}},
@@ -319,7 +318,7 @@ func TestFaultsSDKExecuteStatement(t *testing.T) {
 	ctx := context.Background()
 	e, db := emulatortest.NewWith(t, emulator.Options{})
 	faultTable(t, db, "tbl", 0, 0)
-	emulatortest.Inject(t, e, faults.Rule{Table: "tbl", Operations: []string{"ExecuteStatement"}, Fault: faults.InternalServerError})
+	emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", Operations: []string{"ExecuteStatement"}, Fault: emulator.FaultInternalServerError})
 	_, err := db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "tbl" WHERE pk = 'a'`)})
 	var ie *types.InternalServerError
 	if !errors.As(err, &ie) {

@@ -47,33 +47,27 @@ const progressMinBytes = 32 << 20
 // streams are kept by the service's sidecar (internal/service's
 // streams_persist.go; e.svc is set before any namespace is opened).
 func (e *Emulator) openStore(o Options, log *slog.Logger) (*persist.Store, error) {
-	po := o.Persist
-	if po.Clock == nil {
-		po.Clock = e.clock
-	}
-	if po.Sidecar == nil {
-		po.Sidecar = func(name string) persist.Sidecar {
-			key, region, shared, ok := persist.ParseNamespaceName(name)
-			switch {
-			case !ok:
-				return nil
-			case shared:
-				return e.svc.StreamSidecar("shared")
-			}
-			return e.svc.StreamSidecar(key + "/" + region)
+	po := o.Persist.store()
+	po.Clock = e.clock
+	po.Sidecar = func(name string) persist.Sidecar {
+		key, region, shared, ok := persist.ParseNamespaceName(name)
+		switch {
+		case !ok:
+			return nil
+		case shared:
+			return e.svc.StreamSidecar("shared")
 		}
+		return e.svc.StreamSidecar(key + "/" + region)
 	}
 	if po.Logger == nil {
 		po.Logger = log
 	}
-	if po.Progress == nil {
-		po.Progress = func(p persist.Progress) {
-			if p.Total < progressMinBytes {
-				return // a short load: its "namespace loaded" line says it all
-			}
-			log.Info("loading namespace", "namespace", p.Namespace, "phase", p.Phase, "file", p.File,
-				"bytes", p.Bytes, "total", p.Total, "items", p.Items, "records", p.Records, "done", p.Done)
+	po.Progress = func(p persist.Progress) {
+		if p.Total < progressMinBytes {
+			return // a short load: its "namespace loaded" line says it all
 		}
+		log.Info("loading namespace", "namespace", p.Namespace, "phase", p.Phase, "file", p.File,
+			"bytes", p.Bytes, "total", p.Total, "items", p.Items, "records", p.Records, "done", p.Done)
 	}
 	if o.ApproximateVectors {
 		po.VectorIndexes = storage.VectorIndexOptions{Approximate: true}

@@ -104,7 +104,7 @@ func TestPersistStreamRestart(t *testing.T) {
 		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
 			dir := t.TempDir()
 			clock := testkit.NewClock(time.Now().Truncate(time.Second))
-			opts := Options{Clock: clock.Now, Persist: persist.Options{CompactBytes: -1}}
+			opts := Options{Clock: clock.Now, Persist: PersistOptions{CompactBytes: -1}}
 			mustOK := func(e *Emulator, op, body string) string {
 				t.Helper()
 				res, out := do(t, e, "DynamoDB_20120810."+op, testkit.DefaultAuth, body)
@@ -191,7 +191,7 @@ func TestPersistStreamRestart(t *testing.T) {
 // -race, it holds Capture to the lock order.
 func TestPersistStreamsCompactConcurrent(t *testing.T) {
 	dir := t.TempDir()
-	opts := Options{Persist: persist.Options{CompactBytes: -1, Durability: persist.None}}
+	opts := Options{Persist: PersistOptions{CompactBytes: -1, Durability: DurabilityNone}}
 	e := openPersisted(t, dir, opts)
 	for i := range 3 {
 		mustDo(t, e, 200, "CreateTable", fmt.Sprintf(`{"TableName":"cc%d","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`, i))

@@ -41,7 +41,7 @@ func TestPersistRestart(t *testing.T) {
 	regions := []string{"us-east-1", "eu-west-1"}
 	clock := testkit.NewClock(time.Now().Truncate(time.Millisecond))
 	opts := Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: 2 * time.Second,
-		Persist: persist.Options{CompactBytes: 4 << 10, CompactRatio: 0.5}}
+		Persist: PersistOptions{CompactBytes: 4 << 10, CompactRatio: 0.5}}
 	e := openPersisted(t, dir, opts)
 
 	r := rand.New(rand.NewPCG(seed, 1))

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // TestPersistTransfers: exports, imports and bulk operations are listed
@@ -22,7 +21,7 @@ func TestPersistTransfers(t *testing.T) {
 		clock := testkit.NewClock(time.Now().Truncate(time.Millisecond))
 		opts := Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: 2 * time.Second, ExportDir: s3}
 		if compact {
-			opts.Persist = persist.Options{CompactBytes: 1 << 10, CompactRatio: 0.1}
+			opts.Persist = PersistOptions{CompactBytes: 1 << 10, CompactRatio: 0.1}
 		}
 		mustOK := func(e *Emulator, op, body string) string {
 			t.Helper()

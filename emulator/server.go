@@ -80,11 +80,10 @@ type Options struct {
 	// (persistence.go; cmd/dynamoemu's -dbPath); "" keeps everything in
 	// memory only. The directory is locked until Close.
 	DataDir string
-	// Persist configures DataDir's store: durability (Sync, the default,
-	// Group or None: persist/doc.go states each one's guarantee), group
-	// commit window, compaction thresholds. A nil Logger or Progress
-	// logs to Logger.
-	Persist persist.Options
+	// Persist configures DataDir's store: durability (DurabilitySync,
+	// the default, DurabilityGroup or DurabilityNone), group commit
+	// window, compaction thresholds. A nil Logger logs to Logger.
+	Persist PersistOptions
 	// Console, if not nil, is served at ConsolePath behind the Host check
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
@@ -107,12 +106,12 @@ type Options struct {
 // DefaultIdempotencyBytes bounds the memory of the remembered
 // ClientRequestTokens of an emulator when Options.IdempotencyBytes is 0:
 // 32 MB.
-const DefaultIdempotencyBytes = service.DefaultIdempotencyBytes
+const DefaultIdempotencyBytes = 32 << 20
 
 // DefaultStreamRetention is how long stream records, and disabled
 // streams, stay readable when Options.StreamRetention is 0: AWS's 24
 // hours.
-const DefaultStreamRetention = service.DefaultStreamRetention
+const DefaultStreamRetention = 24 * time.Hour
 
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
 // create or delete an index of a small table.

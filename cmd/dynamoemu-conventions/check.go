@@ -160,7 +160,9 @@ func checkTable(ctx context.Context, db *dynamodb.Client, rules *conventions.Rul
 		return nil, nil
 	}
 	ks := keySchemaOf(desc.Table)
-	vs := rules.CheckTable(name, p, ks)
+	vs := rules.CheckTable(name, p, conventions.KeySchema{
+		Partition: conventions.KeyAttribute{Name: ks.Partition.Name, Type: ks.Partition.Kind.String()},
+		Sort:      conventions.KeyAttribute{Name: ks.Sort.Name, Type: ks.Sort.Kind.String()}})
 
 	items, err := scanAll(ctx, db, name)
 	if err != nil {

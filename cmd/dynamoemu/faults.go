@@ -8,13 +8,12 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // faultFlags are the flags of fault injection, capacity throttling and
 // the access-pattern report.
 type faultFlags struct {
-	file     string // -faults: a rules file (faults.ParseConfig's JSON)
+	file     string // -faults: a rules file (emulator.ParseFaultRules's JSON)
 	throttle string // -throttle: provisioned,hotkeys
 	report   bool   // -report: collect from the start, print at shutdown
 	design   string // -design: a design file (insights.ParseDesign)
@@ -36,11 +35,11 @@ func (f faultFlags) apply(opts *emulator.Options) error {
 		if err != nil {
 			return fmt.Errorf("-faults: %w", err)
 		}
-		c, err := faults.ParseConfig(src)
+		seed, rules, err := emulator.ParseFaultRules(src)
 		if err != nil {
 			return fmt.Errorf("-faults %s: %w", f.file, err)
 		}
-		opts.Faults.Rules, opts.Faults.Seed = c.Rules, c.Seed
+		opts.Faults.Rules, opts.Faults.Seed = rules, seed
 	}
 	for _, w := range strings.Split(f.throttle, ",") {
 		switch strings.TrimSpace(w) {

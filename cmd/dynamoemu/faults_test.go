@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // TestFaultFlags: -faults, -throttle, -report and -design reach
@@ -32,7 +31,7 @@ func TestFaultFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := opts.Faults
-	if f.Seed != 7 || len(f.Rules) != 1 || f.Rules[0].Fault != faults.Throttling || !f.Throttle.Provisioned || !f.Throttle.HotKeys || !f.Report || len(f.Design) == 0 {
+	if f.Seed != 7 || len(f.Rules) != 1 || f.Rules[0].Fault != emulator.FaultThrottling || !f.Throttle.Provisioned || !f.Throttle.HotKeys || !f.Report || len(f.Design) == 0 {
 		t.Errorf("got %+v", f)
 	}
 	if _, err := emulator.New(opts); err != nil {

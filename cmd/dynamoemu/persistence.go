@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // -dbPath and its flags: the emulator keeps every database in the
@@ -37,7 +36,7 @@ func (c *config) validatePersistence() error {
 	if c.dbPath == "" && c.inMemorySet && !c.inMemory {
 		return errors.New("-inMemory=false needs -dbPath")
 	}
-	if _, err := persist.ParseDurability(c.store.durability); err != nil {
+	if _, err := emulator.ParseDurability(c.store.durability); err != nil {
 		return fmt.Errorf("-durability: %w", err)
 	}
 	if c.store.groupCommitWindow <= 0 {
@@ -54,9 +53,9 @@ func (c *config) persistOptions(opts *emulator.Options) {
 	if c.dbPath == "" {
 		return
 	}
-	d, _ := persist.ParseDurability(c.store.durability) // validated
+	d, _ := emulator.ParseDurability(c.store.durability) // validated
 	opts.DataDir = c.dbPath
-	opts.Persist = persist.Options{Durability: d, GroupWindow: c.store.groupCommitWindow, CompactBytes: c.store.compactBytes}
+	opts.Persist = emulator.PersistOptions{Durability: d, GroupWindow: c.store.groupCommitWindow, CompactBytes: c.store.compactBytes}
 }
 
 // explainStoreError adds to an error of opening -dbPath what to do about

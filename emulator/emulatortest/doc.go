@@ -1,4 +1,6 @@
-// Package emulatortest starts a DynamoDB emulator for a Go test in one line.
+// Package emulatortest gives a Go test a DynamoDB of its own in one line:
+// an aws-sdk-go-v2 client of an in-process emulator (package emulator),
+// isolated from every other test and cleaned up when the test ends.
 //
 //	func TestOrders(t *testing.T) {
 //		t.Parallel()
@@ -6,33 +8,46 @@
 //		_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{...})
 //	}
 //
-// New returns an aws-sdk-go-v2 DynamoDB client whose HTTP transport calls an
-// in-process emulator's handler directly: no socket, no port, no container.
-// Each call makes a fresh emulator and signs with an access key unique to the
-// test, so tests are isolated and safe with t.Parallel. Only failed connections
-// are retried (ConnectionRetryer), so a test sees the first error the
-// emulator answers. The region is us-east-1.
+// # Clients
 //
-// NewServer does the same over real HTTP: it listens on 127.0.0.1:0 (an
-// httptest.Server) and returns the URL, for code that takes an endpoint
-// rather than a client, and a client pointed at it.
+// New returns a client whose HTTP transport calls a fresh emulator's
+// handler directly: no socket, no port, no container. It signs with an
+// access key unique to the test, so tests are isolated (each key is a
+// database of its own) and safe with t.Parallel. The region is Region.
+// Only failed connections are retried (ConnectionRetryer), so a test sees
+// the first error the emulator answers; RetryingClient retries as the
+// SDK does in production, without its sleeps. NewWith takes
+// emulator.Options (a fixed clock, SharedDB, conventions) and also
+// returns the Emulator, the handle on everything below; Client makes more
+// clients of it (another access key, another namespace), AccessKeyOf
+// tells the key a client signs with.
 //
-// Both release everything with t.Cleanup, the emulator's Close included.
-// NewWith and NewServerWith take emulator.Options (a fixed clock, a logger, SharedDB) and also return the
-// Emulator; Client makes more clients (say, with another access key) for an
-// existing emulator.
+// NewServer and NewServerWith do the same over real HTTP on
+// 127.0.0.1:0, for code that takes an endpoint URL rather than a client.
+// NewWithStreams also returns a DynamoDB Streams client of the same
+// database (StreamsClient makes one for an existing emulator).
+// TenantClient and WithTenant send the x-tenant-code header the
+// conventions' tenant guard reads.
 //
-// NewWithStreams also returns a DynamoDB Streams client on the same
-// database (StreamsClient makes one for an existing emulator). With the
-// Emulator a test controls time: Advance and SetNow move the emulator's
-// clock, SweepTTL deletes expired items at once, so TTL and stream
-// retention are tested without sleeping.
+// Everything is released with t.Cleanup, the emulator's Close included.
 //
-// # Files
+// # Controlling the emulator
 //
-//   - emulatortest.go: New, NewWith, NewServer, NewServerWith, Client,
-//     ConnectionRetryer.
-//   - streams.go: NewWithStreams, StreamsClient.
-//   - tenant.go: TenantClient and WithTenant (x-tenant-code, for the
-//     conventions layer's tenant guard).
+// With the Emulator a test controls what production leaves to chance:
+//
+//   - Time: Advance and SetNow move the emulator's clock and SweepTTL
+//     deletes expired items at once, so TTL and stream retention are
+//     tested without sleeping.
+//   - Faults: Inject sets fault rules (throttling, conflicts, 500s,
+//     delays) for the rest of the test.
+//   - Eventual consistency: IndexLag, ReadLag and StreamLag return the
+//     gate that delays what a GSI, eventually consistent reads or a
+//     stream see of the writes; the lag ends with the test.
+//   - The access-pattern report: Report turns it on for the test and
+//     writes it to the test's log at the end.
+//   - Fixtures: Checkpoint snapshots the emulator after a suite's
+//     fixtures and returns the rewind each test calls;
+//     CheckpointURL does the same for a dynamoemu at a URL.
+//
+// The Examples show each of these in a few lines.
 package emulatortest

@@ -11,15 +11,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Fault injection and the access-pattern report in tests.
 
 // Inject sets e's fault rules (seed 1) for the rest of t: they are
 // removed when t ends. A rule that is not valid fails t.
-func Inject(t testing.TB, e *emulator.Emulator, rules ...faults.Rule) {
+func Inject(t testing.TB, e *emulator.Emulator, rules ...emulator.FaultRule) {
 	t.Helper()
 	if err := e.Faults().SetRules(1, rules); err != nil {
 		t.Fatalf("emulatortest: %v", err)
@@ -61,15 +59,14 @@ func AccessKeyOf(t testing.TB, c *dynamodb.Client) string {
 }
 
 // Report turns on e's access-pattern report with design (nil: none) for
-// the rest of t and returns the recorder of c's namespace; when t ends
-// the report is written to t's log (go test -v shows it).
-func Report(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, design []byte) *insights.Recorder {
+// the rest of t; when t ends the report is written to t's log (go test
+// -v shows it). Emulator.Report returns it meanwhile.
+func Report(t testing.TB, e *emulator.Emulator, design []byte) {
 	t.Helper()
 	if err := e.SetDesign(design); err != nil {
 		t.Fatalf("emulatortest: design: %v", err)
 	}
 	e.SetReporting(true)
-	rec := e.Insights(AccessKeyOf(t, c), Region)
 	t.Cleanup(func() {
 		var b strings.Builder
 		if err := e.WriteReport(&b); err == nil {
@@ -77,5 +74,4 @@ func Report(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, design []byt
 		}
 		e.SetReporting(false)
 	})
-	return rec
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
 // Eventual consistency on demand: the gates that make a GSI,
@@ -16,7 +15,7 @@ import (
 // lag when t ends. A table or index that does not exist fails t.
 
 // IndexLag returns the gate of GSI index of table in c's namespace.
-func IndexLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table, index string) *lag.Gate {
+func IndexLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table, index string) emulator.LagGate {
 	t.Helper()
 	g, err := e.IndexLag(AccessKeyOf(t, c), c.Options().Region, table, index)
 	return lagGate(t, g, err)
@@ -24,20 +23,21 @@ func IndexLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table, ind
 
 // ReadLag returns the gate of table's eventually consistent reads in c's
 // namespace.
-func ReadLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) *lag.Gate {
+func ReadLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) emulator.LagGate {
 	t.Helper()
 	g, err := e.TableReadLag(AccessKeyOf(t, c), c.Options().Region, table)
 	return lagGate(t, g, err)
 }
 
 // StreamLag returns the gate of table's enabled stream in c's namespace.
-func StreamLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) *lag.Gate {
+func StreamLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) emulator.LagGate {
 	t.Helper()
 	g, err := e.StreamLag(AccessKeyOf(t, c), c.Options().Region, table)
 	return lagGate(t, g, err)
 }
 
-func lagGate(t testing.TB, g *lag.Gate, err error) *lag.Gate {
+// lagGate fails t on err, and ends g's lag when t ends.
+func lagGate(t testing.TB, g emulator.LagGate, err error) emulator.LagGate {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)

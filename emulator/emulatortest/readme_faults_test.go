@@ -11,7 +11,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // The README's fault-injection example, kept compiling and passing here.
@@ -37,8 +36,8 @@ func TestReadmeFaults(t *testing.T) {
 	// The next two PutItems on orders fail as a table out of capacity
 	// answers; a client with the SDK's standard retryer (3 attempts, no
 	// back-off sleeps in tests) gets through on the third.
-	emulatortest.Inject(t, e, faults.Rule{Table: "orders", Operations: []string{"PutItem"},
-		Fault: faults.ProvisionedThroughputExceeded, Count: 2})
+	emulatortest.Inject(t, e, emulator.FaultRule{Table: "orders", Operations: []string{"PutItem"},
+		Fault: emulator.FaultProvisionedThroughputExceeded, Count: 2})
 	retrying := emulatortest.RetryingClient(t, e, emulatortest.AccessKeyOf(t, db), 3)
 	if _, err := retrying.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: order("o-1")}); err != nil {
 		t.Fatalf("the third attempt should pass: %v", err)
@@ -49,7 +48,7 @@ func TestReadmeFaults(t *testing.T) {
 
 	// Another transaction holds o-2: this one is cancelled with the
 	// reason the application must handle.
-	emulatortest.Inject(t, e, faults.Rule{Table: "orders", PartitionKey: "o-2", Fault: faults.TransactionConflict})
+	emulatortest.Inject(t, e, emulator.FaultRule{Table: "orders", PartitionKey: "o-2", Fault: emulator.FaultTransactionConflict})
 	_, err = db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 		{Put: &types.Put{TableName: aws.String("orders"), Item: order("o-2")}},
 	}})

@@ -46,7 +46,7 @@ func BenchmarkCompile(b *testing.B) {
 }
 
 // scanBenchItem is the emulator benchmarks' 10-attribute, 240-byte item
-// (emulator/benchmarks benchItem) of partition p: count is p%10.
+// (emulator/internal/benchmarks benchItem) of partition p: count is p%10.
 func scanBenchItem(p int) storage.Item {
 	it := storage.Item{"pk": storage.S(fmt.Sprintf("user#%07d", p))}
 	it["status"] = storage.S("active")
@@ -63,7 +63,7 @@ func scanBenchItem(p int) storage.Item {
 }
 
 // BenchmarkFilteredScan is the storage and expr share of the emulator's
-// filtered Scan (emulator/benchmarks BenchmarkOps/ScanFiltered): a page
+// filtered Scan (emulator/internal/benchmarks BenchmarkOps/ScanFiltered): a page
 // of 500 items of a 1000-item table, filter #c = :z (one in ten passes),
 // compiled per request from a warm cache. decode-eval is what the emulator
 // does today (decode the filter's attributes into a map, Eval); match

@@ -35,7 +35,7 @@ var layers = []layer{
 	{pkg: "conventions", may: []string{"internal/storage"}},
 	// conventions/ids: ULIDs, apart so that the server does not link oklog/ulid.
 	{pkg: "conventions/ids"},
-	{pkg: "conventions/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
+	{pkg: "conventions/internal/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
 	{pkg: "internal/insights", may: []string{"internal/storage"}},
@@ -53,12 +53,12 @@ var layers = []layer{
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease"}, tests: true, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "internal/lease"}, tests: true},
-	{pkg: "emulator/emulatortest", may: []string{"emulator", "internal/faults", "internal/faults/lag", "internal/insights"}, tests: true},
-	{pkg: "emulator/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "internal/lease"}, tests: true},
+	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
+	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "internal/console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/storage", "internal/persist", "internal/console", "internal/faults"}, tests: true}, // console: the server mounts the web console
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console"}, tests: true}, // console: the server mounts the web console
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "internal/storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code

@@ -16,7 +16,7 @@ import (
 // internal/lease, which every other pool goes through (so that a use
 // after release is caught under the race detector), and the HTTP
 // experiment, whose adaptor's pool is part of what it measures.
-var poolsAllowed = []string{"internal/lease", "emulator/benchmarks/httpexp"}
+var poolsAllowed = []string{"internal/lease", "emulator/internal/benchmarks/httpexp"}
 
 // TestPoolsThroughLease: no code outside poolsAllowed names sync.Pool; a
 // new pool is a lease.Pool, with its figures (pool on and off) in its

@@ -81,7 +81,9 @@ func (st *convState) attach(c *call, t *table, tags []tagPair) (*tablePolicy, er
 	if !ok {
 		return nil, nil
 	}
-	vs := st.rules.CheckTable(t.name, p, t.schema)
+	vs := st.rules.CheckTable(t.name, p, conventions.KeySchema{
+		Partition: conventions.KeyAttribute{Name: t.schema.Partition.Name, Type: t.schema.Partition.Kind.String()},
+		Sort:      conventions.KeyAttribute{Name: t.schema.Sort.Name, Type: t.schema.Sort.Kind.String()}})
 	// The stream is read from the published definition: attach runs
 	// inside changeMeta (tags change, the stream does not) or after
 	// CreateTable stored the new table's definition.

@@ -14,6 +14,6 @@
 //
 // The test runs only with FRAMEWORK_TEST=1 (.ci/run sets it after npm ci):
 //
-//	cd conventions/frameworktest/testdata && npm ci
-//	FRAMEWORK_TEST=1 go test -count=1 -v ./conventions/frameworktest
+//	cd conventions/internal/frameworktest/testdata && npm ci
+//	FRAMEWORK_TEST=1 go test -count=1 -v ./conventions/internal/frameworktest
 package frameworktest

@@ -22,7 +22,7 @@ import (
 // checks the emulator's own report of the last case.
 func TestFramework(t *testing.T) {
 	if os.Getenv("FRAMEWORK_TEST") == "" {
-		t.Skip("set FRAMEWORK_TEST=1 after npm ci in conventions/frameworktest/testdata (doc.go)")
+		t.Skip("set FRAMEWORK_TEST=1 after npm ci in conventions/internal/frameworktest/testdata (doc.go)")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {

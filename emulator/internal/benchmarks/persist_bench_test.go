@@ -34,12 +34,12 @@ func persistEmulator(tb testing.TB, durability string) *emulator.Emulator {
 	tb.Helper()
 	opts := emulator.Options{}
 	if durability != "memory" {
-		d, err := persist.ParseDurability(durability)
+		d, err := emulator.ParseDurability(durability)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		opts.DataDir = tb.TempDir()
-		opts.Persist = persist.Options{Durability: d}
+		opts.Persist = emulator.PersistOptions{Durability: d}
 	}
 	e, err := emulator.New(opts)
 	if err != nil {
@@ -122,7 +122,7 @@ func BenchmarkPersistStartup(b *testing.B) {
 // fillPersisted writes n items into one table of a namespace of dir.
 func fillPersisted(b testing.TB, dir string, n int) {
 	b.Helper()
-	e, err := emulator.New(emulator.Options{DataDir: dir, Persist: persist.Options{Durability: persist.None, CompactBytes: -1}})
+	e, err := emulator.New(emulator.Options{DataDir: dir, Persist: emulator.PersistOptions{Durability: emulator.DurabilityNone, CompactBytes: -1}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func benchStartup(b *testing.B, dir string, n int) {
 	})
 	for b.Loop() {
 		// Compaction off: the log variant replays the log every time.
-		e, err := emulator.New(emulator.Options{DataDir: dir, Persist: persist.Options{CompactBytes: -1}})
+		e, err := emulator.New(emulator.Options{DataDir: dir, Persist: emulator.PersistOptions{CompactBytes: -1}})
 		if err != nil {
 			b.Fatal(err)
 		}

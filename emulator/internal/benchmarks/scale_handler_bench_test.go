@@ -30,7 +30,7 @@ import (
 // storage's BenchmarkScaleOps measures the same operations on the bare
 // table, where a random key's cache and TLB misses are all there is.
 //
-//	DYNAMOEMU_SCALE_10M=1 go test ./emulator/benchmarks -run '^$' -bench ScaleHandler -benchtime 20000x -timeout 60m
+//	DYNAMOEMU_SCALE_10M=1 go test ./emulator/internal/benchmarks -run '^$' -bench ScaleHandler -benchtime 20000x -timeout 60m
 //
 // DYNAMOEMU_SCALE_PROFILE=dir writes a CPU profile of each operation's
 // loop alone (not the load) to dir/scale-<items>-<op>.pprof, the last

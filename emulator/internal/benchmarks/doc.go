@@ -56,5 +56,5 @@
 //
 // Run them with
 //
-//	go test ./emulator/benchmarks -run '^$' -bench . -benchmem
+//	go test ./emulator/internal/benchmarks -run '^$' -bench . -benchmem
 package benchmarks

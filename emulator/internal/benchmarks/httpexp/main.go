@@ -1,5 +1,5 @@
 // Command httpexp is the HTTP-path experiment: a child server
-// for emulator/benchmarks' BenchmarkServerCPU (DYNAMOEMU_BENCH_CHILD_BIN
+// for emulator/internal/benchmarks' BenchmarkServerCPU (DYNAMOEMU_BENCH_CHILD_BIN
 // names it) that serves the emulator, or canned answers (the floor), under
 // another server loop than cmd/dynamoemu's net/http one, so that the
 // server CPU per request of each loop can be compared with the same client

@@ -14,7 +14,7 @@ import (
 // load; cpu-ns/item is the process's CPU time (the garbage collector's
 // work included) per item written.
 //
-//	go test ./emulator/benchmarks -run '^$' -bench BatchWrite -benchtime 4000x -count 3 -benchmem
+//	go test ./emulator/internal/benchmarks -run '^$' -bench BatchWrite -benchtime 4000x -count 3 -benchmem
 func BenchmarkBatchWrite(b *testing.B) {
 	e := newEmulator(b)
 	h := e.Handler()

@@ -35,7 +35,7 @@ import (
 // on demand only, never in CI); DYNAMOEMU_BENCH_PRELOAD_N=n runs n items
 // alone:
 //
-//	DYNAMOEMU_SCALE_10M=1 go test ./emulator/benchmarks -run '^$' -bench Preload -benchtime 1x -timeout 60m
+//	DYNAMOEMU_SCALE_10M=1 go test ./emulator/internal/benchmarks -run '^$' -bench Preload -benchtime 1x -timeout 60m
 func BenchmarkPreload(b *testing.B) {
 	sizes := []int{100_000}
 	if os.Getenv("DYNAMOEMU_BENCH_1M") != "" || os.Getenv("DYNAMOEMU_SCALE_10M") != "" {

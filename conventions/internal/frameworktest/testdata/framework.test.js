@@ -6,7 +6,7 @@
 // master data with TTL settings, sequences, tasks, a time-series module,
 // reads by a tenant-bound caller) must make no violation at all; each
 // deliberate violation must be refused, naming its rule. Run by
-// ../framework_test.go (FRAMEWORK_TEST=1 go test ./conventions/frameworktest),
+// ../framework_test.go (FRAMEWORK_TEST=1 go test ./conventions/internal/frameworktest),
 // which starts the emulator with conventions.json; alone:
 // DYNAMODB_ENDPOINT=http://127.0.0.1:8000 node framework.test.js.
 

@@ -1,4 +1,4 @@
-module github.com/dynamoemu/dynamoemu/emulator/benchmarks/httpexp
+module github.com/dynamoemu/dynamoemu/emulator/internal/benchmarks/httpexp
 
 go 1.26.8
 
@@ -16,4 +16,4 @@ require (
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 )
 
-replace github.com/dynamoemu/dynamoemu => ../../..
+replace github.com/dynamoemu/dynamoemu => ../../../..

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
 // BenchmarkFaultsCost: what fault injection, throttling and
@@ -30,7 +29,7 @@ func BenchmarkFaultsCost(b *testing.B) {
 		{"off", emulator.Options{}, nil},
 		{"report", emulator.Options{Faults: emulator.FaultOptions{Report: true}}, nil},
 		{"rule", emulator.Options{}, func(e *emulator.Emulator) {
-			_ = e.Faults().SetRules(1, []faults.Rule{{Table: "other", Fault: faults.InternalServerError}})
+			_ = e.Faults().SetRules(1, []emulator.FaultRule{{Table: "other", Fault: emulator.FaultInternalServerError}})
 		}},
 		{"throttled", emulator.Options{Faults: emulator.FaultOptions{Throttle: emulator.Throttle{Provisioned: true}}}, nil},
 	}

@@ -14,7 +14,7 @@ import (
 // machine's load; cpu-ns/op is the process's CPU time per request, the
 // garbage collector's work included.
 //
-//	go test ./emulator/benchmarks -run '^$' -bench BatchGet -benchtime 20000x -benchmem
+//	go test ./emulator/internal/benchmarks -run '^$' -bench BatchGet -benchtime 20000x -benchmem
 func BenchmarkBatchGet(b *testing.B) {
 	e := newEmulator(b)
 	h := e.Handler()

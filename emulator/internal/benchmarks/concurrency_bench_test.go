@@ -25,7 +25,7 @@ import (
 // bytes answered from a replay (BenchmarkHTTPFloor's), without the
 // emulator's work.
 //
-//	go test ./emulator/benchmarks -run '^$' -bench ServerCPU -benchtime 4000x -count 3
+//	go test ./emulator/internal/benchmarks -run '^$' -bench ServerCPU -benchtime 4000x -count 3
 func BenchmarkServerCPU(b *testing.B) {
 	for _, name := range []string{"GetItem", "PutItem", "QueryPartition10"} {
 		o := opNamed(b, name)
