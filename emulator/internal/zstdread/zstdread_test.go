@@ -119,8 +119,9 @@ func TestDamaged(t *testing.T) {
 }
 
 // TestWindowBound: a frame that refers back further than 8 MB is an
-// error (the bound on a decoder's memory), and one that does not is
-// read whatever window it declares.
+// error (the bound on a decoder's memory), one within 8 MB is read, and
+// one that declares a window over 8 MB is an error even if it refers
+// back less far (the standard library's reader, used before, read it).
 func TestWindowBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	block := make([]byte, 1<<20)
@@ -154,6 +155,17 @@ func TestWindowBound(t *testing.T) {
 	if got, err := decompress(near); err != nil || !bytes.Equal(got, data[:6<<20]) {
 		t.Fatalf("6 MB object: %v, %d bytes", err, len(got))
 	}
+	wide, err := zstd.NewWriter(nil, zstd.WithWindowSize(16<<20), zstd.WithSingleSegment(false), zstd.WithEncoderConcurrency(1))
+	require.NoError(t, err)
+	// 9 MB of a repeated line: every match is a line back, but the
+	// encoder declares a window the size of the object.
+	declared := wide.EncodeAll(bytes.Repeat([]byte("a line that repeats, matched a line back\n"), 9<<20/41), nil)
+	wide.Close()
+	var h zstd.Header
+	require.NoError(t, h.Decode(declared))
+	require.Greater(t, h.WindowSize, uint64(8<<20), "the frame's declared window")
+	_, err = decompress(declared)
+	require.Error(t, err, "a frame declaring a window over 8 MB")
 }
 
 // FuzzRead: any bytes read as an object give an error or content, never
