@@ -57,6 +57,10 @@ func (p *Pool[T]) TryGet() (T, bool) {
 // again. A v that Reset declines is left to the collector.
 func (p *Pool[T]) Put(v T) {
 	if checked {
+		o, owns := any(v).(owned)
+		if owns && o.leaseOwned().released {
+			panic("lease: value given back twice") // before Reset zeroes the flag
+		}
 		if p.c.Poison != nil {
 			p.c.Poison(v)
 		} else if p.c.Reset != nil {

@@ -23,8 +23,9 @@ func thingPool() *Pool[*thing] {
 	return NewPool(Config[*thing]{
 		New: func() *thing { return &thing{buf: make([]byte, 0, 8)} },
 		Reset: func(t *thing) bool {
-			t.n, t.buf = 0, t.buf[:0]
-			return cap(t.buf) <= 64
+			buf := t.buf[:0]
+			*t = thing{buf: buf} // zeroes Owned too, as most Resets do
+			return cap(buf) <= 64
 		},
 		Poison: func(t *thing) {
 			b := t.buf[:cap(t.buf)]
@@ -105,4 +106,19 @@ func TestUnchecked(t *testing.T) {
 // the -race run of every package's tests checks its pools.
 func TestCheckedUnderRace(t *testing.T) {
 	require.Equal(t, raceEnabled, checked)
+}
+
+// TestDoubleReleaseThroughReset: a second Put panics even when Reset
+// zeroes the whole struct, Owned included (the checked mode looks before
+// it resets).
+func TestDoubleReleaseThroughReset(t *testing.T) {
+	setChecked(t, true)
+	p := NewPool(Config[*thing]{
+		New:   func() *thing { return new(thing) },
+		Reset: func(t *thing) bool { *t = thing{}; return true },
+	})
+	v := p.Get()
+	p.Put(v)
+	require.Panics(t, func() { Check(v) })
+	require.PanicsWithValue(t, "lease: value given back twice", func() { p.Put(v) })
 }
