@@ -8,10 +8,12 @@
 // Start-up cost, under the 1 ms an import can spare: making a decoder
 // and reading a 1 KB object through it takes 0.01 ms, 10.9 KB and 20
 // allocations when warm (BenchmarkStart) and 0.16 to 0.21 ms the first
-// time in a process; linking the package adds 0.2 to 0.3 ms to every
-// start of the server (GODEBUG=inittrace=1: klauspost's internal/snapref
-// 0.18 to 0.27 ms, internal/cpuinfo 0.02 ms), all on a shared 2-core
-// AMD EPYC build machine.
+// time in a process. Linking the package adds about 0.4 ms to every start
+// of the server: cmd/dynamoemu's BenchmarkStartup, 40x -count 3, against
+// the binary without it, init-ms 0.94-1.27 -> 1.36-1.64, cpu-ms 6.3-7.2
+// -> 6.9-7.5 (GODEBUG=inittrace=1: klauspost's internal/snapref 0.18 to
+// 0.27 ms, internal/cpuinfo 0.02 ms). All on a shared 2-core AMD EPYC
+// build machine.
 //
 // Limits: a frame's window is at most 8 MB (RFC 8878 3.1.1.1.1.2 lets a
 // decoder set that bound), so a decoder takes at most about 16 MB of
