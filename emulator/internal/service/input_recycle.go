@@ -109,6 +109,11 @@ func (*ScanInput) pooledInput() {}
 // are done: the adapter calls recycle once the answer is encoded. A
 // refused or failed put, or one the conventions rules saw (they are not
 // promised to drop the item), keeps its map.
+// pooledInput: putItem reads its input only while it runs: the pipeline
+// keeps the table, key and change, the conventions stage the names map
+// and the ConditionExpression pointer, not the struct.
+func (*PutItemInput) pooledInput() {}
+
 func (in *PutItemInput) recycle() {
 	wire.RecycleNames(in.ExpressionAttributeNames)
 	wire.RecycleValues(in.ExpressionAttributeValues)
