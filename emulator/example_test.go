@@ -241,3 +241,32 @@ func ExampleEmulator_IndexLag() {
 	// {"Count":0,"ScannedCount":0} 1
 	// {"Count":1,"ScannedCount":1} 0
 }
+
+// A rules file (cmd/dynamoemu -faults FILE) holds a seed and the rules,
+// in the shape GET /dynamoemu/faults answers; FaultOptions take them at
+// start.
+func ExampleParseFaultRules() {
+	seed, rules, err := emulator.ParseFaultRules([]byte(`{"seed": 7, "rules": [
+		{"name": "slow-writes", "table": "Orders", "operations": ["PutItem"],
+		 "fault": "Delay", "delay": "250ms", "every": 10},
+		{"name": "hot-order", "partitionKey": "ORDER#1", "probability": 0.5,
+		 "fault": "ProvisionedThroughputExceeded"}]}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(seed)
+	for _, r := range rules {
+		fmt.Println(r.Name, r.Fault, r.Delay, r.Every, r.Probability)
+	}
+	emu, err := emulator.New(emulator.Options{Faults: emulator.FaultOptions{Seed: seed, Rules: rules}})
+	if err != nil {
+		panic(err)
+	}
+	defer emu.Close()
+	fmt.Println(emu.Faults().Active())
+	// Output:
+	// 7
+	// slow-writes Delay 250ms 10 0
+	// hot-order ProvisionedThroughputExceeded 0s 0 0.5
+	// true
+}
