@@ -270,3 +270,25 @@ func ExampleParseFaultRules() {
 	// hot-order ProvisionedThroughputExceeded 0s 0 0.5
 	// true
 }
+
+// TTL runs on the emulator's clock: move it past an item's expiry and
+// sweep, and the item is gone, without a test waiting for it.
+func ExampleEmulator_SweepTTL() {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	emu, _ := emulator.New(emulator.Options{Clock: func() time.Time { return start }})
+	defer emu.Close()
+	h := emu.Handler()
+	createOrders(h)
+	call(h, "UpdateTimeToLive", `{"TableName":"Orders","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"expires"}}`)
+	expires := start.Add(time.Hour).Unix()
+	call(h, "PutItem", fmt.Sprintf(`{"TableName":"Orders","Item":{"pk":{"S":"CART#1"},"expires":{"N":"%d"}}}`, expires))
+
+	fmt.Println(emu.SweepTTL())
+	emu.Advance(2 * time.Hour)
+	fmt.Println(emu.SweepTTL())
+	fmt.Println(call(h, "GetItem", `{"TableName":"Orders","Key":{"pk":{"S":"CART#1"}}}`))
+	// Output:
+	// 0
+	// 1
+	// {}
+}
