@@ -87,7 +87,7 @@ func ExampleNew() {
 func ExampleEmulator_Handler() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	fmt.Println(call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"}}}`))
 	fmt.Println(call(h, "GetItem", `{"TableName":"Orders","Key":{"pk":{"S":"ORDER#1"}}}`))
@@ -146,7 +146,7 @@ func ExampleEmulator_Advance() {
 func ExampleEmulator_Snapshot() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	id := emu.Snapshot()
 
@@ -168,7 +168,7 @@ func ExampleEmulator_Snapshot() {
 func ExampleEmulator_Faults() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	err := emu.Faults().SetRules(1, []emulator.FaultRule{{
 		Name:       "first-read-throttled",
@@ -197,7 +197,7 @@ func ExampleEmulator_Faults() {
 func ExampleEmulator_Report() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	emu.SetReporting(true)
 	call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"}}}`)
@@ -218,7 +218,7 @@ func ExampleEmulator_Report() {
 func ExampleEmulator_IndexLag() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	call(h, "CreateTable", `{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"status","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
@@ -277,7 +277,7 @@ func ExampleEmulator_SweepTTL() {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	emu, _ := emulator.New(emulator.Options{Clock: func() time.Time { return start }})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	call(h, "UpdateTimeToLive", `{"TableName":"Orders","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"expires"}}`)
 	expires := start.Add(time.Hour).Unix()
