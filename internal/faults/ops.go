@@ -12,6 +12,7 @@ var operations = []string{
 	"BatchGetItem", "BatchWriteItem",
 	"TransactGetItems", "TransactWriteItems",
 	"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
+	"SearchVectors",
 	// Control plane.
 	"CreateTable", "DeleteTable", "DescribeTable", "UpdateTable", "ListTables",
 	"DescribeTimeToLive", "UpdateTimeToLive",
@@ -25,6 +26,7 @@ var operations = []string{
 	"CreateGlobalTable", "DescribeGlobalTable", "DescribeGlobalTableSettings", "ListGlobalTables", "UpdateGlobalTable", "UpdateGlobalTableSettings",
 	"ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable", "DescribeImport", "ListImports",
 	"GetResourcePolicy", "PutResourcePolicy", "DeleteResourcePolicy",
+	"StartBulkPutItems", "DescribeBulkOperation", "ListBulkOperations", "CancelBulkOperation",
 	// DynamoDB Streams.
 	"DescribeStream", "GetRecords", "GetShardIterator", "ListStreams",
 }

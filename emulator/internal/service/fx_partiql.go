@@ -14,7 +14,7 @@ import (
 // finishes each statement's use before the next begins). A write
 // (INSERT, UPDATE, DELETE) names its item's full key; a SELECT that fixes
 // one partition names it and its sort key condition (a Query), one that
-// fixes several (an IN list) is decided per partition (fxSelect), and any
+// fixes several (an IN list) is decided per partition (beginSelect), and any
 // other is a Scan. The operation a rule matches is the API's (ExecuteStatement,
 // BatchExecuteStatement); ExecuteTransaction's statements are the actions
 // of a transaction and decided with them (fx_tx.go).
@@ -27,14 +27,14 @@ import (
 // item unprocessed rather than fail the call. A fault the enum has no code
 // for (TransactionInProgress) fails the call.
 
-// fxSelect runs the hooks before a SELECT reads its table or index, from
+// beginSelect runs the hooks before a SELECT reads its table or index, from
 // its first partition on (a NextToken's). A SELECT over several
 // partitions (WHERE pk IN [...]) is a read of each: the fault rules
 // decide on each partition it reads, with its key (so a key or key-prefix
 // rule on one of them fires), and the first refused fails the statement,
 // as that read would fail it; the throttler and the report see one Query
 // with no key.
-func (c *call) fxSelect(plan *selectPlan, req *readRequest, first int) error {
+func (c *call) beginSelect(plan *selectPlan, req *readRequest, first int) error {
 	var kc insights.KeyCondition
 	access := insights.Scan
 	if len(plan.kcs) > 0 || plan.none {

@@ -16,7 +16,7 @@ import (
 // current item inside the write so a failed condition writes nothing.
 
 func init() {
-	registerDataPlane("PutItem", putItem)
+	registerDataPlane("PutItem", handlePutItem)
 	registerDataPlane("GetItem", getItem)
 	registerDataPlane("DeleteItem", deleteItem)
 	registerDataPlane("UpdateItem", updateItem)
@@ -325,7 +325,18 @@ func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condit
 	})
 }
 
+// putItem is PutItem for the service's own writers (bulk puts, imports),
+// which call it without the registry's adapter: it finishes the call's
+// pipeline context as the adapter does, so that a put refused by its
+// condition is charged as a request's is.
 func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
+	out, err := handlePutItem(c, in)
+	c.finishItem(err)
+	return out, err
+}
+
+// handlePutItem is PutItem's handler.
+func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("item", in.Item == nil)); err != nil {
@@ -361,14 +372,9 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	c.writing(size)
-	var change storage.Change
-	tp := t.convPolicy()
-	if tp != nil {
-		guard := isCreateGuard(in.ConditionExpression, in.ExpressionAttributeNames)
-		change, err = c.putChecked(tp, t, key, item, cond, in.ReturnValuesOnConditionCheckFailure, guard)
-	} else {
-		change, err = putOrDelete(t, key, item, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, c.capMode(in.ReturnConsumedCapacity))
-	}
+	change, kept, err := c.store(itemWrite{item: item, cond: cond, returnValues: in.ReturnValues,
+		rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity,
+		condText: in.ConditionExpression, names: in.ExpressionAttributeNames})
 	if err != nil {
 		return nil, err // a refusal by the condition is charged by the pipeline
 	}
@@ -378,7 +384,7 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		out.Attributes = wire.ItemToWire(change.Old)
 	}
 	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
-	if tp == nil {
+	if !kept {
 		recyclePutItem(in) // op_batch_recycle.go; change.New is this map: unused from here
 	}
 	return out, nil
@@ -486,12 +492,8 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := c.beginItem(t, key, insights.Delete); err != nil {
 		return nil, err
 	}
-	var change storage.Change
-	if tp := t.convPolicy(); tp != nil {
-		change, err = c.deleteChecked(tp, t, key, cond, in.ReturnValuesOnConditionCheckFailure)
-	} else {
-		change, err = putOrDelete(t, key, nil, cond, in.ReturnValues, in.ReturnValuesOnConditionCheckFailure, c.capMode(in.ReturnConsumedCapacity))
-	}
+	change, _, err := c.store(itemWrite{cond: cond, returnValues: in.ReturnValues,
+		rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity})
 	if err != nil {
 		return nil, err // a refusal by the condition is charged by the pipeline
 	}

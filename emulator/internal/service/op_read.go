@@ -451,31 +451,8 @@ func projParam(projection *string, attrs []string) string {
 }
 
 func scan(c *call, in *ScanInput) (*ScanOutput, error) {
-	in.Select = absentIfEmpty(in.Select)
-	name1, name2 := tableNameViolations(in.TableName)
-	if err := apierr.ConstraintErrors(name1, name2,
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		apierr.LimitViolation(in.Limit, "limit", 0, true),
-		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
-		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
-		indexNameConstraint(in.IndexName),
-		segmentConstraint(in.Segment),
-		totalSegmentsConstraint(in.TotalSegments),
-	); err != nil {
+	if err := checkScan(in); err != nil {
 		return nil, err
-	}
-	var paramsBuf [7]string // the lists' room: no allocation
-	if err := scanExprParams(in, &paramsBuf).check(); err != nil {
-		return nil, err
-	}
-	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
-		return nil, err
-	}
-	if err := checkSegments(in.Segment, in.TotalSegments); err != nil {
-		return nil, err
-	}
-	if in.ConditionalOperator != nil && in.ScanFilter == nil {
-		return nil, apierr.Validation(apierr.MsgConditionalOperatorOnly)
 	}
 	t, x, err := c.readTable(*in.TableName, in.IndexName)
 	if err != nil {
@@ -513,6 +490,46 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if x != nil {
 		return scanIndex(c, t, x, req, r, in)
 	}
+	return scanTablePage(c, t, req, r, in)
+}
+
+// checkScan runs a Scan's checks that come before its table: the member
+// constraints, the mix of expression and legacy parameters, the
+// placeholder values' use, the segments, ConditionalOperator only with
+// ScanFilter.
+func checkScan(in *ScanInput) error {
+	in.Select = absentIfEmpty(in.Select)
+	name1, name2 := tableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2,
+		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.LimitViolation(in.Limit, "limit", 0, true),
+		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
+		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		indexNameConstraint(in.IndexName),
+		segmentConstraint(in.Segment),
+		totalSegmentsConstraint(in.TotalSegments),
+	); err != nil {
+		return err
+	}
+	var paramsBuf [7]string // the lists' room: no allocation
+	if err := scanExprParams(in, &paramsBuf).check(); err != nil {
+		return err
+	}
+	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
+		return err
+	}
+	if err := checkSegments(in.Segment, in.TotalSegments); err != nil {
+		return err
+	}
+	if in.ConditionalOperator != nil && in.ScanFilter == nil {
+		return apierr.Validation(apierr.MsgConditionalOperatorOnly)
+	}
+	return nil
+}
+
+// scanTablePage reads one Scan page of table t (segment r): the start
+// key, Select, then the walk.
+func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
 	if in.ExclusiveStartKey != nil {
 		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
 		if err != nil {
@@ -523,6 +540,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		}
 		r.ExclusiveStart = &start
 	}
+	var err error
 	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}

@@ -93,7 +93,7 @@ func runSelect(c *call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*E
 
 // readTable reads one page of the table into p: Query pages of the
 // partitions the plan fixes, or a Scan.
-// The hooks (fxSelect) run once the NextToken is read, before the read.
+// The hooks (beginSelect) run once the NextToken is read, before the read.
 func (plan *selectPlan) readTable(c *call, req *readRequest, p *pageReader, nextToken *string) error {
 	t := plan.t
 	var start *storage.Key
@@ -108,7 +108,7 @@ func (plan *selectPlan) readTable(c *call, req *readRequest, p *pageReader, next
 		}
 		start = &k
 	}
-	if err := c.fxSelect(plan, req, first); err != nil {
+	if err := c.beginSelect(plan, req, first); err != nil {
 		return err
 	}
 	switch {

@@ -17,7 +17,7 @@ import (
 // with a multi-attribute key is refused, as DynamoDB Local refuses it.
 
 // readIndex reads one page of the plan's index into p. The hooks
-// (fxSelect) run once the request is checked, before the read.
+// (beginSelect) run once the request is checked, before the read.
 func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, nextToken *string) error {
 	t, ix := plan.t, plan.x
 	// The SELECT list is checked as a ProjectionExpression would be; the
@@ -50,7 +50,7 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 			return err
 		}
 	}
-	if err := c.fxSelect(plan, req, first); err != nil {
+	if err := c.beginSelect(plan, req, first); err != nil {
 		return err
 	}
 	switch {

@@ -231,12 +231,7 @@ func runDelete(c *call, b lower.Binding, s *partiql.Delete, opt stmtOptions) (*E
 	if err := c.beginGuarded(p.t, p.key, insights.Delete); err != nil {
 		return nil, err
 	}
-	var change storage.Change
-	if tp := p.t.convPolicy(); tp != nil {
-		change, err = c.deleteChecked(tp, p.t, p.key, p.cond, opt.rvoccf)
-	} else {
-		change, err = putOrDelete(p.t, p.key, nil, p.cond, rv, opt.rvoccf, c.capMode(opt.capacity))
-	}
+	change, _, err := c.store(itemWrite{cond: p.cond, returnValues: rv, rvoccf: opt.rvoccf, capacity: opt.capacity})
 	if err != nil {
 		return nil, err // a refusal is charged by the pipeline
 	}

@@ -3,29 +3,41 @@ package service
 import "slices"
 
 // The request pipeline of the data plane. An operation that reads or
-// writes a table's items registers with registerDataPlane; the registry
-// then runs its stages around the handler, so that no data path can skip
-// one:
+// writes a table's items registers with registerDataPlane. Its handler
+// validates the request in AWS's order and then reaches storage only
+// through the pipeline, which runs the stages in one order for every
+// such operation:
 //
-//   - faults: the fault rules decide each use of a table or index (per
-//     item in a batch or transaction, per statement in PartiQL), after
-//     the request is validated and before storage is touched;
-//   - the tenant guard: every key a request touches is checked against
-//     the caller's tenant (conventions rule B10);
-//   - throttling: the throttler admits each use before it runs and is
-//     charged what it consumed once it ran;
-//   - the access-pattern report and Contributor Insights record each use
-//     with its units and items;
-//   - conditional failures: a write refused by its condition is charged
-//     and recorded as AWS charges it (fx_condfail.go).
+//  1. the tenant guard (conventions rule B10): each key the request
+//     touches, against the caller's tenant; beginItem runs it, and the
+//     reads and the batches run it where their validation order puts
+//     it (guardKey, guardScan, guardSelect: conventions.go);
+//  2. the fault rules: each use of a table or index (per item of a
+//     batch, per action of a transaction, per partition of a PartiQL IN
+//     list) before storage is touched; a delay is slept here;
+//  3. throttling: the throttler admits the use (fx.go);
+//  4. lag: an eventually consistent read takes the table's eventual
+//     view (readData, fx_lag_reads.go);
+//  5. the conventions check: a write runs inside one storage transaction
+//     with the table's rules (store, conventions.go);
+//  6. the report and throttling, charged: the handler reports what the
+//     use did (wrote, readItem, readPage, txApplied, txRead; a batch's
+//     item through its fxUse), and the throttler and the access-pattern
+//     report with Contributor Insights are charged from it;
+//  7. capacity accounting and item-collection metrics: the answer's
+//     ConsumedCapacity and ItemCollectionMetrics are computed from what
+//     the handler reported (writeCapacity, itemCollection, capacity.go).
 //
-// Lag (eventually consistent reads of a lagging table) is a property of
-// the storage view a read takes (fx_lag_reads.go); the conventions check
-// of a write is the table's policy (conventions.go); capacity accounting
-// and item-collection metrics are what the handler reports back.
+// Once the handler returns, the registry's adapter finishes the request
+// (finishItem): a write refused by its condition, or a transaction
+// cancelled, is charged and recorded as AWS charges it (fx_condfail.go).
+// The handler's entry points (beginItem, beginRead, beginBatchItem,
+// beginTx, beginTxGets) are the only way in: TestPipeline walks every
+// operation registered here through every stage, and fails on a
+// registered operation it cannot classify.
 //
-// A control-plane operation (register) gets one fault decision per call,
-// with the table it names (fx_ops.go).
+// Any other operation (register) gets one fault decision per call, with
+// the table it names, before its handler runs (fx_ops.go).
 
 // dataPlane are the operations registered with registerDataPlane, in
 // registration order. Filled by init functions only; read-only

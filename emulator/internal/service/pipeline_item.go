@@ -7,15 +7,17 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// pipe is a data-plane request's context in the pipeline: the use of one
-// item the handler opened (beginItem) and what the handler reported of it
-// (the item a refused write would have stored, what the write did). The
+// pipe is a data-plane request's context in the pipeline (pipeline.go):
+// the use the handler opened (beginItem, beginRead; a transaction's
+// uses, beginTx, beginTxGets) and what the handler reported of it (the
+// item a refused write would have stored, what the write did). The
 // stages read it: the throttler and the report are charged from it, a
-// refusal by the write's condition is charged from it when the registry's
-// adapter finishes the request (a batch of statements finishes it per
-// statement), and the consumed capacity and item-collection metrics of
-// the answer are computed from it. It lives in the call (zero between
-// requests, call_pool.go), so a request allocates nothing for it.
+// refusal by the write's condition or a cancelled transaction is charged
+// from it when the registry's adapter finishes the request (a batch of
+// statements finishes it per statement), and the consumed capacity and
+// item-collection metrics of the answer are computed from it. It lives
+// in the call (zero between requests, call_pool.go), so a request
+// allocates nothing for it.
 type pipe struct {
 	use  *fxUse // the throttler's and the report's hook; nil: nothing watches
 	open bool   // a use began and its end was not reported
@@ -57,8 +59,53 @@ func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) e
 	return nil
 }
 
-// capMode is the capacity mode the open use's write reports in (fxUse.capMode).
-func (c *call) capMode(mode string) string { return c.pipe.use.capMode(mode) }
+// beginRead opens the request's read of t, or of its index x (nil: the
+// table), through the fault rules and the throttler's admission: kc is
+// the read's key condition (a Query's partition and sort condition, none
+// for a Scan), parts the partitions a read of several decides the fault
+// rules on one by one (nil: kc's), filter whether a filter drops items
+// read. The tenant guard of a read runs where its validation order puts
+// it (guardKey, guardScan, guardSelect: conventions.go).
+func (c *call) beginRead(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
+	u, err := c.fxBeginParts(t, x, kc, parts, access, filter)
+	if err != nil {
+		return err
+	}
+	c.pipe = pipe{use: u, open: true, t: t}
+	return nil
+}
+
+// itemWrite is a put or delete of the open use's item.
+type itemWrite struct {
+	item         storage.Item // nil: a delete
+	cond         *expr.Condition
+	returnValues string
+	rvoccf       string // ReturnValuesOnConditionCheckFailure
+	capacity     string // ReturnConsumedCapacity
+	// condText and names are the request's ConditionExpression and its
+	// names, for the conventions' create guard (nil: none).
+	condText *string
+	names    map[string]string
+}
+
+// store runs the write w of the open use, its condition checked on the
+// current item inside the write, through the conventions stage: on a
+// table with a policy, the rules check it in the same storage
+// transaction (putChecked, deleteChecked). kept reports that the rules
+// saw w's item, which must then stay the caller's (op_batch_recycle.go).
+func (c *call) store(w itemWrite) (change storage.Change, kept bool, err error) {
+	p := &c.pipe
+	if tp := p.t.convPolicy(); tp != nil {
+		if w.item == nil {
+			change, err = c.deleteChecked(tp, p.t, p.key, w.cond, w.rvoccf)
+		} else {
+			change, err = c.putChecked(tp, p.t, p.key, w.item, w.cond, w.rvoccf, isCreateGuard(w.condText, w.names))
+		}
+		return change, true, err
+	}
+	change, err = putOrDelete(p.t, p.key, w.item, w.cond, w.returnValues, w.rvoccf, p.use.capMode(w.capacity))
+	return change, false, err
+}
 
 // writing reports the size of the item the write would store: what a
 // refusal by its condition is charged for (fx_condfail.go).
@@ -89,24 +136,15 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 	p.use, p.open = nil, false
 }
 
-// finishItem closes the open use of a request (or of one statement of a
-// batch) that ended with err: a write refused by its condition is charged
-// and recorded as AWS charges it (fx_condfail.go); any other error
-// charges nothing. Called by the registry's adapter after every
-// data-plane handler.
-func (c *call) finishItem(err error) {
-	p := &c.pipe
-	if p.cancelled {
-		endTxCancelled(p.txUses, p.acts) // fx_condfail.go
-		p.acts, p.txUses, p.cancelled = nil, nil, false
+// readPage reports the page p read to the open use (its read units,
+// the items it read and returned), ending it, and builds its answer.
+func (c *call) readPage(p *pageReader) (*pageOutput, error) {
+	pp := &c.pipe
+	if pp.use != nil {
+		pp.use.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
 	}
-	if !p.open {
-		return
-	}
-	if err != nil {
-		p.use.endRefused(err, p.key, p.newSize)
-	}
-	p.use, p.open = nil, false
+	pp.use, pp.open = nil, false
+	return p.output()
 }
 
 // beginTx puts each action of a write transaction to the fault rules
@@ -126,6 +164,14 @@ func (c *call) beginTx(acts []*txAction) ([]apierr.CancellationReason, error) {
 // condition, a conflict): the pipeline charges its actions when the
 // request finishes (fx_condfail.go).
 func (c *call) txCancelled() { c.pipe.cancelled = true }
+
+// txApplied reports the committed transaction's changes (one per
+// action): each action's use is charged its transactional units.
+func (c *call) txApplied(changes []storage.Change) {
+	p := &c.pipe
+	endTx(p.txUses, p.acts, changes)
+	p.acts, p.txUses = nil, nil
+}
 
 // beginTxGets puts each Get of a read transaction to the fault rules
 // and the throttler (txGetFaults) and keeps their uses in the call's
@@ -153,12 +199,24 @@ func (c *call) txRead(sizes []int) {
 	p.txUses = nil
 }
 
-// txApplied reports the committed transaction's changes (one per
-// action): each action's use is charged its transactional units.
-func (c *call) txApplied(changes []storage.Change) {
+// finishItem closes the open uses of a request (or of one statement of a
+// batch) that ended with err: a write refused by its condition, or a
+// transaction its evaluation cancelled, is charged and recorded as AWS
+// charges it (fx_condfail.go); any other error charges nothing. Called
+// by the registry's adapter after every data-plane handler.
+func (c *call) finishItem(err error) {
 	p := &c.pipe
-	endTx(p.txUses, p.acts, changes)
-	p.acts, p.txUses = nil, nil
+	if p.cancelled {
+		endTxCancelled(p.txUses, p.acts) // fx_condfail.go
+		p.acts, p.txUses, p.cancelled = nil, nil, false
+	}
+	if !p.open {
+		return
+	}
+	if err != nil {
+		p.use.endRefused(err, p.key, p.newSize)
+	}
+	p.use, p.open = nil, false
 }
 
 // writeCapacity is the ConsumedCapacity of the write the request
@@ -171,31 +229,4 @@ func (c *call) writeCapacity(mode string) *ConsumedCapacity {
 // reported (wrote), for ReturnItemCollectionMetrics ret.
 func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
 	return c.pipe.t.collectionMetrics(ret, c.pipe.key, c.pipe.change)
-}
-
-// beginRead opens the request's read of t, or of its index x (nil: the
-// table), through the fault rules and the throttler's admission: kc is
-// the read's key condition (a Query's partition and sort condition, none
-// for a Scan), parts the partitions a read of several decides the fault
-// rules on one by one (nil: kc's), filter whether a filter drops items
-// read. The tenant guard of a read runs where its validation order puts
-// it (guardKey, guardScan, guardSelect: conventions.go).
-func (c *call) beginRead(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
-	u, err := c.fxBeginParts(t, x, kc, parts, access, filter)
-	if err != nil {
-		return err
-	}
-	c.pipe = pipe{use: u, open: true, t: t}
-	return nil
-}
-
-// readPage reports the page p read to the open use (its read units,
-// the items it read and returned), ending it, and builds its answer.
-func (c *call) readPage(p *pageReader) (*pageOutput, error) {
-	pp := &c.pipe
-	if pp.use != nil {
-		pp.use.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
-	}
-	pp.use, pp.open = nil, false
-	return p.output()
 }

@@ -2,8 +2,12 @@ package service
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -25,6 +29,13 @@ type pipelineCase struct {
 	// eventual: body is an eventually consistent read of item a, which a
 	// table's read lag holds back from a write.
 	eventual bool
+	// collection: a write to table lsi (which has a local secondary
+	// index) asking for its item-collection metrics; "": the operation
+	// has none.
+	collection string
+	// write: a write to table pipe, which the conventions rules check;
+	// "": the operation writes nothing.
+	write string
 }
 
 // pipelineCases are the requests of every data-plane operation. TestPipeline
@@ -34,47 +45,64 @@ type pipelineCase struct {
 var pipelineCases = map[string]pipelineCase{
 	"GetItem": {body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
 	"PutItem": {
-		body:     `{"TableName":"pipe","Item":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL"}`,
-		condFail: `{"TableName":"pipe","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
+		body:       `{"TableName":"pipe","Item":{"pk":{"S":"b"}},"ReturnConsumedCapacity":"TOTAL"}`,
+		condFail:   `{"TableName":"pipe","Item":{"pk":{"S":"a"}},"ConditionExpression":"attribute_not_exists(pk)"}`,
+		collection: `{"TableName":"lsi","Item":{"pk":{"S":"a"},"sk":{"S":"1"}},"ReturnItemCollectionMetrics":"SIZE"}`,
+		write:      `{"TableName":"pipe","Item":{"pk":{"S":"b"}}}`,
 	},
 	"UpdateItem": {
 		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w",` +
 			`"ExpressionAttributeValues":{":w":{"S":"w"}},"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w","ConditionExpression":"v = :no",` +
 			`"ExpressionAttributeValues":{":w":{"S":"w"},":no":{"S":"no"}}}`,
+		collection: `{"TableName":"lsi","Key":{"pk":{"S":"a"},"sk":{"S":"1"}},"UpdateExpression":"SET w = :w",` +
+			`"ExpressionAttributeValues":{":w":{"S":"w"}},"ReturnItemCollectionMetrics":"SIZE"}`,
+		write: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET w = :w","ExpressionAttributeValues":{":w":{"S":"w"}}}`,
 	},
 	"DeleteItem": {
 		body: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ConditionExpression":"v = :no",` +
 			`"ExpressionAttributeValues":{":no":{"S":"no"}}}`,
+		collection: `{"TableName":"lsi","Key":{"pk":{"S":"a"},"sk":{"S":"1"}},"ReturnItemCollectionMetrics":"SIZE"}`,
+		write:      `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`,
 	},
 	"Query": {body: `{"TableName":"pipe","KeyConditionExpression":"pk = :p",` +
 		`"ExpressionAttributeValues":{":p":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
 	"Scan": {body: `{"TableName":"pipe","ReturnConsumedCapacity":"TOTAL"}`, eventual: true},
 	"BatchGetItem": {body: `{"RequestItems":{"pipe":{"Keys":[{"pk":{"S":"a"}}]}},"ReturnConsumedCapacity":"TOTAL"}`,
 		eventual: true},
-	"BatchWriteItem": {body: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]},` +
-		`"ReturnConsumedCapacity":"TOTAL"}`},
+	"BatchWriteItem": {
+		body: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`,
+		collection: `{"RequestItems":{"lsi":[{"PutRequest":{"Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}}]},` +
+			`"ReturnItemCollectionMetrics":"SIZE"}`,
+		write: `{"RequestItems":{"pipe":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}}`,
+	},
 	"TransactGetItems": {body: `{"TransactItems":[{"Get":{"TableName":"pipe","Key":{"pk":{"S":"a"}}}}],` +
 		`"ReturnConsumedCapacity":"TOTAL"}`},
 	"TransactWriteItems": {
 		body: `{"TransactItems":[{"Put":{"TableName":"pipe","Item":{"pk":{"S":"b"}}}}],"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TransactItems":[{"ConditionCheck":{"TableName":"pipe","Key":{"pk":{"S":"a"}},"ConditionExpression":"v = :no",` +
 			`"ExpressionAttributeValues":{":no":{"S":"no"}}}}]}`,
+		collection: `{"TransactItems":[{"Put":{"TableName":"lsi","Item":{"pk":{"S":"a"},"sk":{"S":"1"}}}}],` +
+			`"ReturnItemCollectionMetrics":"SIZE"}`,
+		write: `{"TransactItems":[{"Put":{"TableName":"pipe","Item":{"pk":{"S":"b"}}}}]}`,
 	},
 	"ExecuteStatement": {
 		body:     `{"Statement":"SELECT * FROM pipe WHERE pk = 'a'","ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}`,
 		eventual: true,
+		write:    `{"Statement":"INSERT INTO pipe VALUE {'pk':'b'}"}`,
 	},
 	"BatchExecuteStatement": {
 		body:     `{"Statements":[{"Statement":"SELECT * FROM pipe WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"Statements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
 		eventual: true,
+		write:    `{"Statements":[{"Statement":"INSERT INTO pipe VALUE {'pk':'b'}"}]}`,
 	},
 	"ExecuteTransaction": {
 		body:     `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a'"}],"ReturnConsumedCapacity":"TOTAL"}`,
 		condFail: `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
+		write:    `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a'"}]}`,
 	},
 }
 
@@ -118,7 +146,9 @@ var pipelineExempt = map[string]string{
 // the operation fires on it, the access-pattern report counts it, the
 // throttler charges it (a provisioned table of one unit refuses it once
 // its capacity is spent), the tenant guard checks the keys it touches,
-// an eventually consistent read sees the table's read lag,
+// an eventually consistent read sees the table's read lag, the
+// conventions rules check a write, a write answers its item-collection
+// metrics,
 // its consumed capacity is answered, and a request refused by its
 // condition is charged.
 func TestPipeline(t *testing.T) {
@@ -217,6 +247,33 @@ func TestPipeline(t *testing.T) {
 				require.Equal(t, http.StatusOK, status, body)
 				require.Contains(t, body, `"CapacityUnits":`, "no consumed capacity answered")
 			})
+			if tc.write != "" {
+				t.Run("conventions", func(t *testing.T) {
+					p := newPipelineEnv(t, Config{Conventions: &conventions.Config{Tables: []conventions.TableConfig{
+						{Match: "pipe", Policy: conventions.Policy{Roles: conventions.RoleCommand, Mode: conventions.ModeWarn}},
+					}}})
+					p.s.ResetConventionsReport() // the seeding write's
+					status, body := p.do(op, tc.write)
+					require.Equal(t, http.StatusOK, status, body)
+					var rules []string
+					for _, tr := range p.s.ConventionsReport().Tables {
+						for _, e := range tr.Entries {
+							if e.Operation == op && e.Rule != "B10" {
+								rules = append(rules, e.Rule)
+							}
+						}
+					}
+					require.NotEmpty(t, rules, "the conventions rules did not check the write of %s", op)
+				})
+			}
+			if tc.collection != "" {
+				t.Run("collection", func(t *testing.T) {
+					p := newPipelineEnv(t, Config{})
+					status, body := p.do(op, tc.collection)
+					require.Equal(t, http.StatusOK, status, body)
+					require.Contains(t, body, `"SizeEstimateRangeGB":`, "no item-collection metrics answered")
+				})
+			}
 			if tc.condFail == "" {
 				return
 			}
@@ -234,8 +291,9 @@ func TestPipeline(t *testing.T) {
 }
 
 // pipelineEnv is a service with table pipe (pk S, provisioned with one
-// read and one write unit) holding item {pk: "a", v: "x"}, on a fixed
-// clock (a throttled table's capacity never refills).
+// read and one write unit) holding item {pk: "a", v: "x"}, and table lsi
+// (pk S, sk S, an LSI), on a fixed clock (a throttled table's capacity
+// never refills).
 type pipelineEnv struct {
 	t      testing.TB
 	s      *Service
@@ -254,6 +312,12 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 		{"CreateTable", `{"TableName":"pipe","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},` +
 			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`},
 		{"PutItem", `{"TableName":"pipe","Item":{"pk":{"S":"a"},"v":{"S":"x"}}}`},
+		{"CreateTable", `{"TableName":"lsi","BillingMode":"PAY_PER_REQUEST",` +
+			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},` +
+			`{"AttributeName":"l","AttributeType":"S"}],` +
+			`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],` +
+			`"LocalSecondaryIndexes":[{"IndexName":"byl","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},` +
+			`{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`},
 	} {
 		status, body := p.do(r[0], r[1])
 		require.Equal(t, http.StatusOK, status, "%s: %s", r[0], body)
@@ -313,4 +377,106 @@ func (p *pipelineEnv) opReport(op string) *opCounts {
 type opCounts struct {
 	Requests              int64
 	ReadUnits, WriteUnits float64
+}
+
+// pipelineHooks are the hooks under the pipeline's entry points, and the
+// files that may call them: the pipeline's own and the hooks'. A handler
+// that called one directly would run a stage out of the pipeline's order,
+// or without the others.
+var pipelineHooks = map[string][]string{
+	"fxBegin":        {"fx.go", "fx_batch.go", "fx_tx.go", "pipeline_item.go"},
+	"fxBeginParts":   {"fx.go", "pipeline_item.go"},
+	"endRefused":     {"fx_condfail.go", "pipeline_item.go"},
+	"endWrite":       {"fx.go", "pipeline_item.go"},
+	"endTx":          {"fx_tx.go", "pipeline_item.go"},
+	"endTxCancelled": {"fx_condfail.go", "pipeline_item.go"},
+	"txFaults":       {"fx_tx.go", "pipeline_item.go"},
+	"txGetFaults":    {"fx_tx.go", "pipeline_item.go"},
+	"putChecked":     {"conventions.go", "pipeline_item.go"},
+	"deleteChecked":  {"conventions.go", "pipeline_item.go"},
+	"finishItem":     {"register.go", "op_partiql_batch.go", "op_items.go", "pipeline_item.go"},
+}
+
+// TestPipelineEntryPoints: the handlers reach the pipeline's hooks only
+// through its entry points (beginItem, beginRead, store, wrote, ...).
+func TestPipelineEntryPoints(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var fn string
+			switch e := call.Fun.(type) {
+			case *ast.Ident:
+				fn = e.Name
+			case *ast.SelectorExpr:
+				fn = e.Sel.Name
+			}
+			if allowed, hook := pipelineHooks[fn]; hook && !slices.Contains(allowed, name) {
+				t.Errorf("%s: %s called outside the pipeline (allowed in %v)", fset.Position(call.Pos()), fn, allowed)
+			}
+			return true
+		})
+	}
+}
+
+// TestControlPlaneFaults: every registered operation that is not a
+// data-plane one gets the fault rules' one decision per call: a rule
+// naming it (a Streams operation by its own name, as rules name it)
+// fails it before it validates its input.
+func TestControlPlaneFaults(t *testing.T) {
+	const marker = "fault injected by TestControlPlaneFaults"
+	p := newPipelineEnv(t, Config{})
+	for name := range ops {
+		if isDataPlane(name) {
+			continue
+		}
+		if name == "TestEcho" {
+			continue // the tests' own: no rule may name it
+		}
+		target, op := TargetPrefix+name, name
+		if short, ok := strings.CutPrefix(name, streamsTargetPrefix); ok {
+			target, op = name, short // a rule names a Streams operation by its own name
+		}
+		require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},
+			Fault: faults.InternalServerError, Message: marker}}))
+		res, body := testkit.Do(t, p.h, target, testkit.Auth(pipelineAuthKey, pipelineRegion), `{}`)
+		require.Equal(t, http.StatusInternalServerError, res.StatusCode, "%s: %s", name, body)
+		require.Contains(t, body, marker, "the fault rule did not fire on %s", name)
+	}
+}
+
+// TestBulkPutConditionCharged: a bulk put refused by its condition is
+// charged as PutItem's is: StartBulkPutItems writes each item through
+// PutItem's handler, outside the registry's adapter.
+func TestBulkPutConditionCharged(t *testing.T) {
+	dir := t.TempDir()
+	e := newClockEnv(t, Config{ExportDir: dir})
+	e.table("dst", onDemand)
+	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
+	writeObject(t, dir, "in", "batch/part-1.json",
+		`{"Item":{"pk":{"S":"kept"},"v":{"N":"2"}},"ConditionExpression":"attribute_not_exists(pk)"}`+"\n")
+	e.svc.SetReporting(true)
+	d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"in","S3KeyPrefix":"batch/","InputFormat":"DYNAMODB_JSON"},` +
+		`"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}}`)
+	require.Equal(t, 1, d.ProcessedItemCount, "%+v", d)
+	key, region := testkit.Credential(e.auth)
+	var writes int64
+	var units float64
+	for _, tr := range e.svc.ReportOf(key, region).Tables {
+		for _, r := range tr.Resources {
+			writes, units = writes+r.Writes, units+r.WriteUnits
+		}
+	}
+	require.Equal(t, int64(1), writes, "the refused bulk put was not counted")
+	require.Equal(t, 1.0, units, "the refused bulk put was not charged")
 }

@@ -125,7 +125,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		}
 		noteTable(c.tableName, in)
 		if !data {
-			if err := c.fxOperation(name, in); err != nil {
+			if err := c.fxOperation(c.op, in); err != nil { // c.op: a Streams operation by its own name
 				return nil, err
 			}
 		}
