@@ -87,7 +87,7 @@ func ExampleNew() {
 func ExampleEmulator_Handler() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	fmt.Println(call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"}}}`))
 	fmt.Println(call(h, "GetItem", `{"TableName":"Orders","Key":{"pk":{"S":"ORDER#1"}}}`))
@@ -146,7 +146,7 @@ func ExampleEmulator_Advance() {
 func ExampleEmulator_Snapshot() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	id := emu.Snapshot()
 
@@ -168,7 +168,7 @@ func ExampleEmulator_Snapshot() {
 func ExampleEmulator_Faults() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	err := emu.Faults().SetRules(1, []emulator.FaultRule{{
 		Name:       "first-read-throttled",
@@ -197,7 +197,7 @@ func ExampleEmulator_Faults() {
 func ExampleEmulator_Report() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
 	emu.SetReporting(true)
 	call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"}}}`)
@@ -218,7 +218,7 @@ func ExampleEmulator_Report() {
 func ExampleEmulator_IndexLag() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
-	h := emu.Handler()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
 	call(h, "CreateTable", `{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"status","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
@@ -240,4 +240,55 @@ func ExampleEmulator_IndexLag() {
 	// Output:
 	// {"Count":0,"ScannedCount":0} 1
 	// {"Count":1,"ScannedCount":1} 0
+}
+
+// A rules file (cmd/dynamoemu -faults FILE) holds a seed and the rules,
+// in the shape GET /dynamoemu/faults answers; FaultOptions take them at
+// start.
+func ExampleParseFaultRules() {
+	seed, rules, err := emulator.ParseFaultRules([]byte(`{"seed": 7, "rules": [
+		{"name": "slow-writes", "table": "Orders", "operations": ["PutItem"],
+		 "fault": "Delay", "delay": "250ms", "every": 10},
+		{"name": "hot-order", "partitionKey": "ORDER#1", "probability": 0.5,
+		 "fault": "ProvisionedThroughputExceeded"}]}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(seed)
+	for _, r := range rules {
+		fmt.Println(r.Name, r.Fault, r.Delay, r.Every, r.Probability)
+	}
+	emu, err := emulator.New(emulator.Options{Faults: emulator.FaultOptions{Seed: seed, Rules: rules}})
+	if err != nil {
+		panic(err)
+	}
+	defer emu.Close()
+	fmt.Println(emu.Faults().Active())
+	// Output:
+	// 7
+	// slow-writes Delay 250ms 10 0
+	// hot-order ProvisionedThroughputExceeded 0s 0 0.5
+	// true
+}
+
+// TTL runs on the emulator's clock: move it past an item's expiry and
+// sweep, and the item is gone, without a test waiting for it.
+func ExampleEmulator_SweepTTL() {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	emu, _ := emulator.New(emulator.Options{Clock: func() time.Time { return start }})
+	defer emu.Close()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
+	createOrders(h)
+	call(h, "UpdateTimeToLive", `{"TableName":"Orders","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"expires"}}`)
+	expires := start.Add(time.Hour).Unix()
+	call(h, "PutItem", fmt.Sprintf(`{"TableName":"Orders","Item":{"pk":{"S":"CART#1"},"expires":{"N":"%d"}}}`, expires))
+
+	fmt.Println(emu.SweepTTL())
+	emu.Advance(2 * time.Hour)
+	fmt.Println(emu.SweepTTL())
+	fmt.Println(call(h, "GetItem", `{"TableName":"Orders","Key":{"pk":{"S":"CART#1"}}}`))
+	// Output:
+	// 0
+	// 1
+	// {}
 }

@@ -75,7 +75,7 @@ func tableNames(db *dynamodb.Client) []string {
 // New gives a test a client of an in-process emulator of its own: no
 // server, no port, nothing to clean up. In a test, pass its t.
 func ExampleNew() {
-	t := &exampleT{}
+	t := &exampleT{} // in a test: its *testing.T
 	defer t.done()
 
 	db := emulatortest.New(t)
@@ -88,7 +88,7 @@ func ExampleNew() {
 // NewServer serves the emulator on a loopback port, for code under test
 // that takes an endpoint URL rather than a client.
 func ExampleNewServer() {
-	t := &exampleT{}
+	t := &exampleT{} // in a test: its *testing.T
 	defer t.done()
 
 	url, db := emulatortest.NewServer(t)
@@ -99,7 +99,7 @@ func ExampleNewServer() {
 
 // NewWithStreams adds a DynamoDB Streams client of the same database.
 func ExampleNewWithStreams() {
-	t := &exampleT{}
+	t := &exampleT{} // in a test: its *testing.T
 	defer t.done()
 	ctx := context.Background()
 
@@ -124,7 +124,7 @@ func ExampleNewWithStreams() {
 // Inject sets fault rules for the rest of a test; RetryingClient retries
 // as the SDK does in production, without its sleeps.
 func ExampleInject() {
-	t := &exampleT{}
+	t := &exampleT{} // in a test: its *testing.T
 	defer t.done()
 
 	e, db := emulatortest.NewWith(t, emulator.Options{})
@@ -142,7 +142,7 @@ func ExampleInject() {
 // Checkpoint snapshots the emulator after a suite's fixtures; each test
 // rewinds to it.
 func ExampleCheckpoint() {
-	t := &exampleT{}
+	t := &exampleT{} // in a test: its *testing.T
 	defer t.done()
 	ctx := context.Background()
 
