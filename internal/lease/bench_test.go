@@ -7,7 +7,7 @@ import (
 
 type benchThing struct {
 	Owned
-	a, b int
+	a int
 }
 
 // BenchmarkGetPut: a Get and a Put of a lease.Pool against sync.Pool's
