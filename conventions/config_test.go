@@ -160,20 +160,20 @@ func New0(t *testing.T) *Rules {
 	return r
 }
 
-// TestReadmeConfig: README.md shows the framework test's configuration
+// TestDocsConfig: docs/conventions.md shows the framework test's configuration
 // (frameworktest/testdata/conventions.json) verbatim, and it does what
-// README.md says: the most specific entry wins whatever the order.
-func TestReadmeConfig(t *testing.T) {
+// docs/conventions.md says: the most specific entry wins whatever the order.
+func TestDocsConfig(t *testing.T) {
 	file, err := os.ReadFile("internal/frameworktest/testdata/conventions.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/conventions.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "```json\n"+string(file)+"```") {
-		t.Fatalf("README.md no longer shows frameworktest/testdata/conventions.json; update one or the other")
+		t.Fatalf("docs/conventions.md no longer shows frameworktest/testdata/conventions.json; update one or the other")
 	}
 	c, err := ParseConfig(file)
 	if err != nil {

@@ -81,7 +81,7 @@
 //
 // RuleTable (ruletable.go) is the one list of the rules: id, default
 // severity, checkpoint, what it asks and why its default is what it is.
-// Policy validation, severities, this list and README.md's table follow
+// Policy validation, severities, this list and docs/conventions.md's table follow
 // it (TestRuleTableDocumented). A rules come from the guide and the
 // framework, B rules are inferred from the framework's code, plus B12
 // and L1 (the versioned-document design). A4, a create of an existing version failing, is

@@ -42,7 +42,7 @@ func (c Checkpoint) String() string {
 // RuleInfo describes one rule: the rule table below is the one place that
 // says which rules exist, their default severity, when they are checked
 // and why the default is what it is. Policy validation, severities,
-// doc.go and README.md all follow it (a test keeps the two documents in
+// doc.go and docs/conventions.md all follow it (a test keeps the two documents in
 // step).
 type RuleInfo struct {
 	ID         string

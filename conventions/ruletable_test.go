@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestRuleTableDocumented: doc.go's rule list and README.md's rule table
-// name exactly the rules of ruleTable, README with each rule's default
+// TestRuleTableDocumented: doc.go's rule list and docs/conventions.md's rule table
+// name exactly the rules of ruleTable, docs/conventions.md with each rule's default
 // severity, so that neither can forget a rule (A11 once was missing from
 // the list of rule names and could not be disabled).
 func TestRuleTableDocumented(t *testing.T) {
@@ -39,21 +39,21 @@ func TestRuleTableDocumented(t *testing.T) {
 		t.Errorf("doc.go lists rules %v, want %v", docIDs, ids)
 	}
 
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/conventions.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// README's table: "| A1 | error | table | ... | ... |"
+	// docs/conventions.md's table: "| A1 | error | table | ... | ... |"
 	readmeRow := regexp.MustCompile(`(?m)^\| ([A-Z][0-9]+) \| (error|warn) \| ([a-z+]+) \|`)
 	var readmeIDs []string
 	for _, m := range readmeRow.FindAllStringSubmatch(string(readme), -1) {
 		readmeIDs = append(readmeIDs, m[1])
 		if r, ok := LookupRule(m[1]); ok && (m[2] != r.Severity.String() || m[3] != r.Checkpoint.String()) {
-			t.Errorf("README.md lists %s as %s at %s, want %s at %s", m[1], m[2], m[3], r.Severity, r.Checkpoint)
+			t.Errorf("docs/conventions.md lists %s as %s at %s, want %s at %s", m[1], m[2], m[3], r.Severity, r.Checkpoint)
 		}
 	}
 	if !slices.Equal(readmeIDs, ids) {
-		t.Errorf("README.md lists rules %v, want %v", readmeIDs, ids)
+		t.Errorf("docs/conventions.md lists rules %v, want %v", readmeIDs, ids)
 	}
 }
 
@@ -71,7 +71,7 @@ func TestRuleTableWellFormed(t *testing.T) {
 			t.Errorf("rule %s: summary, why and checkpoint are required: %+v", r.ID, r)
 		}
 		if strings.Contains(r.Summary, "|") || strings.Contains(r.Why, "|") {
-			t.Errorf("rule %s: '|' would break README's table", r.ID)
+			t.Errorf("rule %s: '|' would break docs/conventions.md's table", r.ID)
 		}
 		p := Policy{Roles: RoleCommand, Disabled: []string{r.ID}, Strict: []string{r.ID}}
 		if err := p.Validate(); err != nil {

@@ -321,10 +321,10 @@ func TestConventionsOptIn(t *testing.T) {
 	}
 }
 
-// TestREADMEConventionsExample keeps the README's copy of
+// TestDocsConventionsExample keeps docs/conventions.md's copy of
 // Example_conventions and its output in step with the example.
-func TestREADMEConventionsExample(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+func TestDocsConventionsExample(t *testing.T) {
+	readme, err := os.ReadFile("../docs/conventions.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestREADMEConventionsExample(t *testing.T) {
 	ex := string(src)
 	body := ex[strings.Index(ex, "func Example_conventions() {"):strings.Index(ex, "\t// Output:")] + "}\n"
 	if !strings.Contains(string(readme), body) {
-		t.Error("README.md does not hold Example_conventions as in example_conventions_test.go")
+		t.Error("docs/conventions.md does not hold Example_conventions as in example_conventions_test.go")
 	}
 	var out []string
 	for _, l := range strings.Split(ex[strings.Index(ex, "\t// Output:\n")+len("\t// Output:\n"):], "\n") {
@@ -344,7 +344,7 @@ func TestREADMEConventionsExample(t *testing.T) {
 		}
 	}
 	if !strings.Contains(string(readme), "```\n"+strings.Join(out, "\n")+"\n```") {
-		t.Error("README.md does not hold Example_conventions's output")
+		t.Error("docs/conventions.md does not hold Example_conventions's output")
 	}
 }
 

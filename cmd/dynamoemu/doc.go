@@ -10,11 +10,11 @@
 // the console's URL. Requests
 // for a Host name that a web page could rebind to the server's address are
 // refused with 403; -allowHost NAME (repeatable, comma-separated) answers
-// more names (see README, "Hosts and browsers"). Each
+// more names (see docs/server.md, "Hosts and browsers"). Each
 // access key id + region is its own database unless -sharedDb is given. Data
 // lives in memory and, by default (-inMemory), is gone when the process
 // ends; -dbPath DIR keeps it in DIR, logged before each write is
-// acknowledged (-durability sync, group or none: persistence.go and README,
+// acknowledged (-durability sync, group or none: persistence.go and docs/persistence.md,
 // "Keeping data"), and loads it at start-up. SIGINT or SIGTERM shuts down
 // gracefully.
 //

@@ -21,11 +21,11 @@ type faultFlags struct {
 }
 
 func addFaultFlags(fs *flag.FlagSet, f *faultFlags) {
-	fs.StringVar(&f.file, "faults", "", `inject faults by the rules of this JSON file ({"seed":1,"rules":[{"table":"Orders","fault":"ProvisionedThroughputExceeded","probability":0.1}]}; see README); PUT /dynamoemu/faults replaces them`)
+	fs.StringVar(&f.file, "faults", "", `inject faults by the rules of this JSON file ({"seed":1,"rules":[{"table":"Orders","fault":"ProvisionedThroughputExceeded","probability":0.1}]}; see docs/faults.md); PUT /dynamoemu/faults replaces them`)
 	fs.StringVar(&f.throttle, "throttle", "", "enforce capacity: provisioned (PROVISIONED tables' and GSIs' read and write capacity, with 300 s of burst) and/or hotkeys (3,000 RCU / 1,000 WCU per partition key per second), comma-separated")
 	fs.BoolVar(&f.report, "report", false, "collect the access-pattern report from the start (GET /dynamoemu/report) and print it at shutdown")
 	fs.StringVar(&f.lag, "lag", "", lagUsage)
-	fs.StringVar(&f.design, "design", "", "check the traffic against the single-table design in this file (see README); the report shows each pattern's requests and what fits none")
+	fs.StringVar(&f.design, "design", "", "check the traffic against the single-table design in this file (see docs/faults.md); the report shows each pattern's requests and what fits none")
 }
 
 // apply puts the flags into opts, reading the files.

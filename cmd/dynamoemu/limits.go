@@ -10,7 +10,7 @@ import (
 )
 
 // limitFlags bound what clients can make the server hold (see the memory
-// model in README.md).
+// model in docs/performance.md).
 type limitFlags struct {
 	readTimeout    time.Duration
 	writeTimeout   time.Duration

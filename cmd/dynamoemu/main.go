@@ -78,7 +78,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.Var(&c.allowHosts, "allowHost", "also answer requests whose Host is this name (repeatable or comma-separated; *.example.com: every name under example.com; *: any Host). Always answered: localhost, *.localhost, *.internal, IP addresses; on non-loopback interfaces also single-label names, *.local, *.home.arpa")
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
-	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see README)")
+	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md)")
 	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")

@@ -63,7 +63,7 @@ func (c *config) persistOptions(opts *emulator.Options) {
 // whose volume is a host directory owned by another user.
 func explainStoreError(err error) error {
 	if errors.Is(err, fs.ErrPermission) {
-		return fmt.Errorf("%w (this server runs as uid %d, gid %d: make the directory writable by them, e.g. chown; in a container see README, \"Keeping data: -dbPath\")", err, os.Getuid(), os.Getgid())
+		return fmt.Errorf("%w (this server runs as uid %d, gid %d: make the directory writable by them, e.g. chown; in a container see docs/containers.md)", err, os.Getuid(), os.Getgid())
 	}
 	return err
 }

@@ -63,6 +63,7 @@ var layers = []layer{
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
 	{pkg: "internal/lint"},
+	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API
 }
 
 // layer is a row of the layer table.

@@ -1,6 +1,6 @@
 // Package frameworktest runs the mbc-cqrs-serverless framework's published
 // npm package, @mbc-cqrs-serverless/core, against the emulator with the
-// conventions rules enforced (README.md, "The framework test"). It has no
+// conventions rules enforced (docs/conventions.md, "The framework test"). It has no
 // Go API; its test starts an emulator with testdata/conventions.json and
 // runs testdata/framework.test.js with Node.js.
 //

@@ -28,7 +28,7 @@ import (
 // token whose first request is still running waits for it and then
 // answers as above.
 //
-// Bounds (the memory model in README.md):
+// Bounds (the memory model in docs/performance.md):
 //   - all namespaces share one store of at most Config.IdempotencyBytes
 //     (DefaultIdempotencyBytes): past it the oldest tokens are forgotten
 //     early, and a replay of a forgotten token runs as a new request;

@@ -15,7 +15,7 @@ import (
 // plane only: a destination goes ENABLING -> ACTIVE, UPDATING -> ACTIVE,
 // DISABLING -> DISABLED as on AWS (each transient state lasts the
 // service's TransientDelay), and is kept in the table's definition; no
-// record is ever delivered to Kinesis (README), and the stream ARN is
+// record is ever delivered to Kinesis (docs/global-tables.md), and the stream ARN is
 // checked for its form only, since there is no Kinesis to ask.
 
 func init() {

@@ -18,7 +18,7 @@ import (
 // table's definition (tableMeta.policies), so it is recorded with it:
 // replay, persistence and backups carry it, and it goes with the table.
 // Documents are checked as JSON policy documents of at most 20 KB; they
-// are never enforced (the emulator has no IAM: README). AWS applies a
+// are never enforced (the emulator has no IAM: docs/global-tables.md). AWS applies a
 // policy asynchronously; the emulator at once.
 
 func init() {

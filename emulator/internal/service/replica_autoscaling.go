@@ -11,7 +11,7 @@ import (
 // API_UpdateTableReplicaAutoScaling). The settings (minimum, maximum,
 // target tracking policy) are kept per replica region and GSI in the
 // table's definition and described back; the emulator never scales
-// anything (there is no throughput to scale: README). A table's own
+// anything (there is no throughput to scale: docs/global-tables.md). A table's own
 // region counts as a replica, as it does in a 2019.11.21 global table;
 // the regions of its replicas (global_tables*.go) follow it.
 

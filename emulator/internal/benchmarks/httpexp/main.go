@@ -6,7 +6,7 @@
 // and the same bytes on the wire.
 //
 // It is a module of its own so that fasthttp stays out of dynamoemu's
-// go.mod: the experiment did not meet the bar for adoption (see README.md
+// go.mod: the experiment did not meet the bar for adoption (see docs/performance.md
 // beside this file for the figures and the commands).
 //
 // HTTPEXP_SERVER chooses the loop:
