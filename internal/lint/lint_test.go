@@ -51,9 +51,14 @@ var layers = []layer{
 	{pkg: "emulator/internal/testkit", may: []string{"internal/storage"}, internal: true}, // what the emulator's tests share
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease"}, tests: true, internal: true},
+	// The table-level features: each plugs into the service through its
+	// seam (feature.go) and is wired by the facade (emulator/features.go);
+	// the service imports none (internal/lint/seam_test.go).
+	{pkg: "emulator/internal/resources", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/service/servicetest", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/testkit"}, internal: true}, // tests only: a service for a feature's tests
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "internal/lease"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "internal/lease"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},

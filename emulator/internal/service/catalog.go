@@ -2,6 +2,7 @@ package service
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -205,9 +206,10 @@ type tableMeta struct {
 	// came from.
 	activeAt time.Time
 	restored *restoreInfo
-	// policies are the resource-based policies of the table and its
-	// stream (policies.go); a slice replaced whole on change.
-	policies []resourcePolicy
+	// features are the slots of the table-level features (feature.go),
+	// by feature name: JSON the core carries without reading; a map
+	// replaced whole on change.
+	features map[string]json.RawMessage
 	// ext holds the definitions of the table-level features (Kinesis
 	// destinations, replica auto scaling, replicas): ext.go.
 	ext *tableExt

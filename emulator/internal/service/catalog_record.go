@@ -3,7 +3,9 @@ package service
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -82,7 +84,6 @@ type tableRecord struct {
 	PITRDays           int                  `json:"pitrDays,omitempty"`
 	ActiveAt           time.Time            `json:"activeAt,omitzero"`
 	Restored           *restoreInfo         `json:"restored,omitempty"`
-	Policies           []resourcePolicy     `json:"policies,omitempty"`
 	Ext                *tableExt            `json:"ext,omitempty"`
 }
 
@@ -195,7 +196,6 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		PITRDays:           m.pitrDays,
 		ActiveAt:           m.activeAt,
 		Restored:           m.restored,
-		Policies:           m.policies,
 		Ext:                m.ext,
 	}
 	for _, a := range m.attrDefs {
@@ -208,7 +208,45 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 	if err != nil {
 		panic("emulator: encoding a table record: " + err.Error()) // plain data: cannot fail
 	}
-	return b
+	return appendFeatureSlots(b, m.features)
+}
+
+// appendFeatureSlots adds the features' slots to the encoded record b
+// (one JSON object), each a member named by its feature, in name order.
+func appendFeatureSlots(b []byte, slots map[string]json.RawMessage) []byte {
+	if len(slots) == 0 {
+		return b
+	}
+	b = b[:len(b)-1] // the record's closing brace
+	for _, name := range slices.Sorted(maps.Keys(slots)) {
+		b = append(b, ',')
+		b = strconv.AppendQuote(b, name)
+		b = append(b, ':')
+		b = append(b, slots[name]...)
+	}
+	return append(b, '}')
+}
+
+// featureSlots returns the slots of the features in use that the
+// encoded record b holds (nil: none).
+func featureSlots(b []byte) (map[string]json.RawMessage, error) {
+	if len(features) == 0 {
+		return nil, nil
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	var slots map[string]json.RawMessage
+	for _, name := range features {
+		if s, ok := all[name]; ok {
+			if slots == nil {
+				slots = map[string]json.RawMessage{}
+			}
+			slots[name] = s
+		}
+	}
+	return slots, nil
 }
 
 func keyElemRecords(ks []keyElem) []keyRecord {
@@ -289,9 +327,13 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		pitrDays:           r.PITRDays,
 		activeAt:           r.ActiveAt,
 		restored:           r.Restored,
-		policies:           r.Policies,
 		ext:                r.Ext,
 	}
+	slots, err := featureSlots(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: table record: %v", storage.ErrCorrupt, err)
+	}
+	m.features = slots
 	for _, a := range r.AttrDefs {
 		m.attrDefs = append(m.attrDefs, attrDef{a.Name, a.Value})
 	}

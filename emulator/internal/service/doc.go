@@ -115,7 +115,13 @@
 //     lowered into package expr by partiql/lower), partiql_select.go,
 //     partiql_select_index.go, partiql_columns.go (SELECT lists copied
 //     from the records), partiql_write.go.
-//   - Table-level features: policies.go (resource-based policies),
+//   - The table-feature seam: feature.go (Feature, Use, Op, Call, Table
+//     and a table's feature slots, recorded by catalog_record.go). A
+//     feature behind it lives in its own package and names nothing of
+//     the core's but the seam: resource-based policies are in
+//     emulator/internal/resources; the emulator wires it
+//     (emulator/features.go).
+//   - Table-level features not yet behind the seam:
 //     kinesis_dest.go (Kinesis streaming destinations, control plane),
 //     replica_autoscaling.go, ext.go (their part of a definition,
 //     tableExt), exports.go and imports.go (over the directory standing

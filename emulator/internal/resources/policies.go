@@ -1,4 +1,4 @@
-package service
+package resources
 
 import (
 	"bytes"
@@ -9,22 +9,65 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // Resource-based policies: PutResourcePolicy, GetResourcePolicy and
 // DeleteResourcePolicy (AWS API reference, API_PutResourcePolicy,
 // API_GetResourcePolicy, API_DeleteResourcePolicy). A policy is attached
 // to a table or to its latest stream, addressed by ARN, and kept in the
-// table's definition (tableMeta.policies), so it is recorded with it:
+// table's definition (the feature's slot: service.Table.Slot), so it is
+// recorded with it:
 // replay, persistence and backups carry it, and it goes with the table.
 // Documents are checked as JSON policy documents of at most 20 KB; they
 // are never enforced (the emulator has no IAM: docs/global-tables.md). AWS applies a
 // policy asynchronously; the emulator at once.
 
-func init() {
-	register("PutResourcePolicy", putResourcePolicy)
-	register("GetResourcePolicy", getResourcePolicy)
-	register("DeleteResourcePolicy", deleteResourcePolicy)
+// Policies is the feature of resource-based policies (service.Use).
+type Policies struct{}
+
+// Name is the key of the policies in a table's definition and record.
+func (Policies) Name() string { return policiesSlot }
+
+// policiesSlot is the feature's slot: a JSON list of resourcePolicy.
+const policiesSlot = "policies"
+
+// Register installs PutResourcePolicy, GetResourcePolicy and
+// DeleteResourcePolicy.
+func (Policies) Register(r service.Registrar) {
+	service.Op(r, "PutResourcePolicy", putResourcePolicy)
+	service.Op(r, "GetResourcePolicy", getResourcePolicy)
+	service.Op(r, "DeleteResourcePolicy", deleteResourcePolicy)
+}
+
+// policiesOf decodes the table's policies from its slot.
+func policiesOf(slot json.RawMessage) ([]resourcePolicy, error) {
+	if slot == nil {
+		return nil, nil
+	}
+	var ps []resourcePolicy
+	if err := json.Unmarshal(slot, &ps); err != nil {
+		return nil, fmt.Errorf("resource policies of a table: %w", err)
+	}
+	return ps, nil
+}
+
+// changePolicies applies fn to the table's policies and stores what it
+// returns (none: the slot goes).
+func changePolicies(t service.Table, fn func(ps []resourcePolicy) ([]resourcePolicy, error)) error {
+	return t.ChangeSlot(policiesSlot, func(old json.RawMessage) (json.RawMessage, error) {
+		ps, err := policiesOf(old)
+		if err != nil {
+			return nil, err
+		}
+		if ps, err = fn(ps); err != nil {
+			return nil, err
+		}
+		if len(ps) == 0 {
+			return nil, nil
+		}
+		return json.Marshal(ps)
+	})
 }
 
 // noPolicyRevision is the ExpectedRevisionId that asks for a resource
@@ -75,12 +118,12 @@ type DeleteResourcePolicyOutput struct {
 	RevisionId string `json:"RevisionId,omitempty"`
 }
 
-func putResourcePolicy(c *call, in *PutResourcePolicyInput) (*PutResourcePolicyOutput, error) {
+func putResourcePolicy(c service.Call, in *PutResourcePolicyInput) (*PutResourcePolicyOutput, error) {
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.ResourceArn, "resourceArn")
 	apierr.NotNull(&cs, in.Policy, "policy")
 	if in.ResourceArn != nil {
-		arnConstraints(&cs, *in.ResourceArn)
+		service.ARNConstraints(&cs, *in.ResourceArn)
 	}
 	if in.ExpectedRevisionId != nil {
 		revisionConstraints(&cs, *in.ExpectedRevisionId, "expectedRevisionId")
@@ -92,29 +135,28 @@ func putResourcePolicy(c *call, in *PutResourcePolicyInput) (*PutResourcePolicyO
 		return nil, err
 	}
 	arn := *in.ResourceArn
-	t, label, err := c.policyResource(arn)
+	t, label, err := policyResource(c, arn)
 	if err != nil {
 		return nil, err
 	}
 	var rev string
-	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		i := slices.IndexFunc(m.policies, func(p resourcePolicy) bool { return p.Stream == label })
-		if err := checkExpectedRevision(arn, in.ExpectedRevisionId, m.policies, i); err != nil {
+	err = changePolicies(t, func(ps []resourcePolicy) ([]resourcePolicy, error) {
+		i := slices.IndexFunc(ps, func(p resourcePolicy) bool { return p.Stream == label })
+		if err := checkExpectedRevision(arn, in.ExpectedRevisionId, ps, i); err != nil {
 			return nil, err
 		}
-		if i >= 0 && m.policies[i].Document == *in.Policy {
-			rev = m.policies[i].Revision // idempotent: the same revision
-			return nil, nil
+		if i >= 0 && ps[i].Document == *in.Policy {
+			rev = ps[i].Revision // idempotent: the same revision
+			return ps, nil
 		}
-		rev = nextRevision(c, m.policies, i)
+		rev = nextRevision(c, ps, i)
 		p := resourcePolicy{Stream: label, Document: *in.Policy, Revision: rev}
-		m.policies = slices.Clone(m.policies)
 		if i >= 0 {
-			m.policies[i] = p
+			ps[i] = p
 		} else {
-			m.policies = append(m.policies, p)
+			ps = append(ps, p)
 		}
-		return nil, nil
+		return ps, nil
 	})
 	if err != nil {
 		return nil, err
@@ -122,32 +164,35 @@ func putResourcePolicy(c *call, in *PutResourcePolicyInput) (*PutResourcePolicyO
 	return &PutResourcePolicyOutput{RevisionId: rev}, nil
 }
 
-func getResourcePolicy(c *call, in *GetResourcePolicyInput) (*GetResourcePolicyOutput, error) {
+func getResourcePolicy(c service.Call, in *GetResourcePolicyInput) (*GetResourcePolicyOutput, error) {
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.ResourceArn, "resourceArn")
 	if in.ResourceArn != nil {
-		arnConstraints(&cs, *in.ResourceArn)
+		service.ARNConstraints(&cs, *in.ResourceArn)
 	}
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, label, err := c.policyResource(*in.ResourceArn)
+	t, label, err := policyResource(c, *in.ResourceArn)
 	if err != nil {
 		return nil, err
 	}
-	m := t.snapshot()
-	i := slices.IndexFunc(m.policies, func(p resourcePolicy) bool { return p.Stream == label })
+	ps, err := policiesOf(t.Slot(policiesSlot))
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(ps, func(p resourcePolicy) bool { return p.Stream == label })
 	if i < 0 {
 		return nil, apierr.New(apierr.ErrPolicyNotFound, apierr.MsgPolicyNotFound(*in.ResourceArn))
 	}
-	return &GetResourcePolicyOutput{Policy: m.policies[i].Document, RevisionId: m.policies[i].Revision}, nil
+	return &GetResourcePolicyOutput{Policy: ps[i].Document, RevisionId: ps[i].Revision}, nil
 }
 
-func deleteResourcePolicy(c *call, in *DeleteResourcePolicyInput) (*DeleteResourcePolicyOutput, error) {
+func deleteResourcePolicy(c service.Call, in *DeleteResourcePolicyInput) (*DeleteResourcePolicyOutput, error) {
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.ResourceArn, "resourceArn")
 	if in.ResourceArn != nil {
-		arnConstraints(&cs, *in.ResourceArn)
+		service.ARNConstraints(&cs, *in.ResourceArn)
 	}
 	if in.ExpectedRevisionId != nil {
 		revisionConstraints(&cs, *in.ExpectedRevisionId, "expectedRevisionId")
@@ -156,22 +201,21 @@ func deleteResourcePolicy(c *call, in *DeleteResourcePolicyInput) (*DeleteResour
 		return nil, err
 	}
 	arn := *in.ResourceArn
-	t, label, err := c.policyResource(arn)
+	t, label, err := policyResource(c, arn)
 	if err != nil {
 		return nil, err
 	}
 	var rev string
-	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		i := slices.IndexFunc(m.policies, func(p resourcePolicy) bool { return p.Stream == label })
+	err = changePolicies(t, func(ps []resourcePolicy) ([]resourcePolicy, error) {
+		i := slices.IndexFunc(ps, func(p resourcePolicy) bool { return p.Stream == label })
 		if i < 0 {
 			return nil, apierr.New(apierr.ErrPolicyNotFound, apierr.MsgPolicyNotFound(arn))
 		}
-		if err := checkExpectedRevision(arn, in.ExpectedRevisionId, m.policies, i); err != nil {
+		if err := checkExpectedRevision(arn, in.ExpectedRevisionId, ps, i); err != nil {
 			return nil, err
 		}
-		rev = m.policies[i].Revision
-		m.policies = slices.Delete(slices.Clone(m.policies), i, i+1)
-		return nil, nil
+		rev = ps[i].Revision
+		return slices.Delete(ps, i, i+1), nil
 	})
 	if err != nil {
 		return nil, err
@@ -213,8 +257,8 @@ func checkExpectedRevision(arn string, expected *string, ps []resourcePolicy, i 
 // nextRevision returns a new RevisionId: AWS's are decimal strings of
 // the epoch milliseconds of the change (e.g. "1709841168699"); one is
 // never reused for the same resource, even within a millisecond.
-func nextRevision(c *call, ps []resourcePolicy, i int) string {
-	n := c.now.UnixMilli()
+func nextRevision(c service.Call, ps []resourcePolicy, i int) string {
+	n := c.Now().UnixMilli()
 	if i >= 0 {
 		if prev, err := strconv.ParseInt(ps[i].Revision, 10, 64); err == nil && prev >= n {
 			n = prev + 1
@@ -227,25 +271,25 @@ func nextRevision(c *call, ps []resourcePolicy, i int) string {
 // namespace ("arn:aws:dynamodb:<region>:<account>:table/<name>") or its
 // latest stream (".../stream/<label>"). It returns the table and the
 // stream's label ("" for the table).
-func (c *call) policyResource(arn string) (*table, string, error) {
+func policyResource(c service.Call, arn string) (service.Table, string, error) {
 	notFound := apierr.ResourceNotFound(apierr.MsgPolicyARNNotFound(arn))
-	name, sub, _ := strings.Cut(strings.TrimPrefix(arn, c.tableARN("")), "/")
+	name, sub, _ := strings.Cut(strings.TrimPrefix(arn, c.TableARN("")), "/")
 	if !strings.HasPrefix(arn, "arn:") {
-		return nil, "", apierr.Validation(apierr.MsgARNNoPrefix(arn))
+		return service.Table{}, "", apierr.Validation(apierr.MsgARNNoPrefix(arn))
 	}
-	if !strings.HasPrefix(arn, c.tableARN("")) || !validTableName(name) {
-		return nil, "", notFound
+	if !strings.HasPrefix(arn, c.TableARN("")) {
+		return service.Table{}, "", notFound
 	}
-	t := c.ns.getTable(name)
-	if t == nil {
-		return nil, "", notFound
+	t, ok := c.Table(name) // an invalid name names no table
+	if !ok {
+		return service.Table{}, "", notFound
 	}
 	if sub == "" {
 		return t, "", nil
 	}
 	label, ok := strings.CutPrefix(sub, "stream/")
-	if !ok || label == "" || label != t.snapshot().streamLabel {
-		return nil, "", notFound
+	if !ok || label == "" || label != t.StreamLabel() {
+		return service.Table{}, "", notFound
 	}
 	return t, label, nil
 }

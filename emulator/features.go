@@ -1,0 +1,14 @@
+package emulator
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+)
+
+// The table-level features the emulator links, plugged into the service
+// core through its seam (emulator/internal/service/feature.go). The core
+// names none of them; internal/lint's seam test keeps every feature
+// package listed here.
+func init() {
+	service.Use(resources.Policies{})
+}

@@ -1,0 +1,143 @@
+package service
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// The table-feature seam. A table-level feature (resource policies
+// today) lives in a package of its own and plugs into the core here: it
+// registers its operations and keeps its part of a table's definition in
+// a slot the core carries without reading. The core never names a
+// feature: the emulator wires the features it links
+// (emulator/features.go), and internal/lint's seam test keeps the core
+// free of their names.
+//
+// A feature's slot is JSON of its own making, kept in the table's
+// definition (tableMeta.features) and in the table's record under the
+// feature's name (catalog_record.go), so replay, persistence, snapshots
+// and backups carry it with the rest of the definition and it goes with
+// the table.
+
+// Feature is a table-level feature.
+type Feature interface {
+	// Name is the key of the feature's slot in a table's definition and
+	// record: stable, since records on disk hold it.
+	Name() string
+	// Register installs the feature's operations with Op.
+	Register(r Registrar)
+}
+
+// Registrar is what Use hands a feature's Register: the way to add
+// operations to the operation table.
+type Registrar struct{ feature string }
+
+// features are the names of the features in use, in the order Use got
+// them. Filled by init functions only; read-only afterwards.
+var features []string
+
+// Use plugs f into the core. Call it from an init function (the
+// operation table is filled before any request is served); using two
+// features of one name, or registering an operation twice, panics.
+func Use(f Feature) {
+	name := f.Name()
+	if name == "" || slices.Contains(features, name) {
+		panic("emulator: feature without a name or used twice: " + name)
+	}
+	features = append(features, name)
+	f.Register(Registrar{feature: name})
+}
+
+// Features returns the names of the features in use.
+func Features() []string { return slices.Clone(features) }
+
+// Op registers a feature's operation: the core's adapter decodes its
+// input, gives it one fault decision per call as any control-plane
+// operation (fx_ops.go) and encodes its output.
+func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
+	register(name, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
+}
+
+// Call is one request as a feature's operation sees it.
+type Call struct{ c *call }
+
+// Now is the time the request arrived.
+func (c Call) Now() time.Time { return c.c.now }
+
+// TableARN is the ARN of the table name in the request's region and
+// account ("" names the prefix every table ARN of the request's
+// namespace starts with).
+func (c Call) TableARN(name string) string { return c.c.tableARN(name) }
+
+// Table returns the table name of the request's namespace, or false.
+func (c Call) Table(name string) (Table, bool) {
+	t := c.c.ns.getTable(name)
+	return Table{t: t}, t != nil
+}
+
+// Table is a table as a feature sees it.
+type Table struct{ t *table }
+
+// StreamLabel is the label of the table's latest stream ("" if it never
+// had one).
+func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
+
+// Slot returns the feature's slot in the table's definition (nil: none).
+// The bytes are shared: read them, never change them.
+func (t Table) Slot(feature string) json.RawMessage { return t.t.snapshot().features[feature] }
+
+// ChangeSlot changes the feature's slot in the table's definition: fn
+// gets the slot (nil: none) and returns the new one (nil: remove it) or
+// an error, which leaves the definition as it was. The change is
+// recorded as any change of the definition (changeMeta).
+func (t Table) ChangeSlot(feature string, fn func(old json.RawMessage) (json.RawMessage, error)) error {
+	return t.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		slot, err := fn(m.features[feature])
+		if err != nil {
+			return nil, err
+		}
+		fs := maps.Clone(m.features)
+		if slot == nil {
+			delete(fs, feature)
+		} else {
+			if fs == nil {
+				fs = map[string]json.RawMessage{}
+			}
+			fs[feature] = slot
+		}
+		if len(fs) == 0 {
+			fs = nil
+		}
+		m.features = fs
+		return nil, nil
+	})
+}
+
+// ARNConstraints adds the constraints of a ResourceArn member (1 to 1283
+// characters) to cs, as the core's operations check theirs.
+func ARNConstraints(cs *apierr.Constraints, arn string) { arnConstraints(cs, arn) }
+
+// StreamsTargetPrefix is the X-Amz-Target prefix of the DynamoDB Streams
+// API; its operations are registered under the whole target.
+const StreamsTargetPrefix = streamsTargetPrefix
+
+// Registered reports whether an operation is registered under name (a
+// Streams operation under StreamsTargetPrefix and its name), by the core
+// or a feature in use.
+func Registered(name string) bool {
+	_, ok := ops[name]
+	return ok
+}
+
+// Operations returns the names every operation is registered under, in
+// ascending order.
+func Operations() []string { return slices.Sorted(maps.Keys(ops)) }
+
+// KnownOperation reports whether name is an operation of DynamoDB's API,
+// registered or not (one not registered answers that the emulator does
+// not implement it yet).
+func KnownOperation(name string) bool { return dynamoDBOperations()[name] }
