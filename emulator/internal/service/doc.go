@@ -186,6 +186,15 @@
 // cut is its own package already: errors and messages (apierr), the JSON
 // codec (wire), the stream record log (streamlog).
 //
+// That argument holds for the data plane and its glue, not for the
+// table-level features: exports and imports, Kinesis destinations,
+// backups and point-in-time recovery, global tables touch a table
+// through its definition and its lifecycle, not through the write path.
+// They belong behind the table-feature seam (feature.go), each in a
+// package of its own, as resource-based policies already are
+// (emulator/internal/resources); the rest still live here and are the
+// next to move (docs/architecture.md, "Features").
+//
 // # Streams, TTL and the clock
 //
 // A table's stream (streams.go) is the storage Observer of its data:
