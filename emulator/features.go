@@ -11,4 +11,5 @@ import (
 // package listed here.
 func init() {
 	service.Use(resources.Policies{})
+	service.Use(resources.KinesisDestinations{})
 }

@@ -23,7 +23,9 @@ const corePkg = "emulator/internal/service"
 // core is a feature and belongs here, unless featureExempt says why not.
 var featurePackages = map[string][]string{
 	"emulator/internal/resources": {"resourcePolicy", "resourcePolicies", "policiesSlot", "Policies",
-		"putResourcePolicy", "getResourcePolicy", "deleteResourcePolicy", "PutResourcePolicyInput", "validatePolicyDocument"},
+		"putResourcePolicy", "getResourcePolicy", "deleteResourcePolicy", "PutResourcePolicyInput", "validatePolicyDocument",
+		"kinesisDest", "kinesisSlot", "KinesisDestinations", "enableKinesisDest", "disableKinesisDest", "updateKinesisDest",
+		"describeKinesisDest", "KinesisStreamingDestinationInput", "kinesisRequest", "changeKinesisDest"},
 }
 
 // featureExempt are the packages below emulator/ that import the core

@@ -14,8 +14,11 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Policies{}) }
+// The features in use in this package's tests, as the emulator uses it.
+func init() {
+	service.Use(Policies{})
+	service.Use(KinesisDestinations{})
+}
 
 const onDemand = `"BillingMode":"PAY_PER_REQUEST"`
 

@@ -228,7 +228,9 @@ func appendFeatureSlots(b []byte, slots map[string]json.RawMessage) []byte {
 }
 
 // featureSlots returns the slots of the features in use that the
-// encoded record b holds (nil: none).
+// encoded record b holds (nil: none). A slot is a member of the record
+// named by its feature or, in a record written before its feature moved
+// behind the seam, a member of that name in the record's "ext" object.
 func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 	if len(features) == 0 {
 		return nil, nil
@@ -237,9 +239,19 @@ func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 	if err := json.Unmarshal(b, &all); err != nil {
 		return nil, err
 	}
+	var legacy map[string]json.RawMessage
+	if ext, ok := all["ext"]; ok {
+		if err := json.Unmarshal(ext, &legacy); err != nil {
+			return nil, err
+		}
+	}
 	var slots map[string]json.RawMessage
 	for _, name := range features {
-		if s, ok := all[name]; ok {
+		s, ok := all[name]
+		if !ok {
+			s, ok = legacy[name]
+		}
+		if ok {
 			if slots == nil {
 				slots = map[string]json.RawMessage{}
 			}

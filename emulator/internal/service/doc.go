@@ -118,11 +118,10 @@
 //   - The table-feature seam: feature.go (Feature, Use, Op, Call, Table
 //     and a table's feature slots, recorded by catalog_record.go). A
 //     feature behind it lives in its own package and names nothing of
-//     the core's but the seam: resource-based policies are in
-//     emulator/internal/resources; the emulator wires it
-//     (emulator/features.go).
+//     the core's but the seam: resource-based policies and Kinesis
+//     streaming destinations are in emulator/internal/resources; the
+//     emulator wires them (emulator/features.go).
 //   - Table-level features not yet behind the seam:
-//     kinesis_dest.go (Kinesis streaming destinations, control plane),
 //     replica_autoscaling.go, ext.go (their part of a definition,
 //     tableExt), exports.go and imports.go (over the directory standing
 //     for S3: s3dir.go; transfers.go keeps them per namespace,
@@ -191,9 +190,10 @@
 // backups and point-in-time recovery, global tables touch a table
 // through its definition and its lifecycle, not through the write path.
 // They belong behind the table-feature seam (feature.go), each in a
-// package of its own, as resource-based policies already are
-// (emulator/internal/resources); the rest still live here and are the
-// next to move (docs/architecture.md, "Features").
+// package of its own, as resource-based policies and Kinesis
+// destinations already are (emulator/internal/resources); the rest
+// still live here and are the next to move (docs/architecture.md,
+// "Features").
 //
 // # Streams, TTL and the clock
 //

@@ -6,14 +6,14 @@ import (
 )
 
 // tableExt is the part of a table's definition that the table-level features
-// add: Kinesis streaming destinations (kinesis_dest.go), replica auto
-// scaling (replica_autoscaling.go) and global table replicas
-// (global_tables*.go). It is recorded with the rest of the definition
-// (catalog_record.go), in the record's "ext" member. Like tableMeta it is
+// still in the core add: replica auto scaling (replica_autoscaling.go)
+// and global table replicas (global_tables*.go). It is recorded with the
+// rest of the definition (catalog_record.go), in the record's "ext"
+// member; a record written before a feature moved behind the seam
+// (feature.go) may hold that feature's slot there too. Like tableMeta it is
 // immutable once published: a change copies it (extCopy) and replaces
 // its slices whole.
 type tableExt struct {
-	Kinesis     []kinesisDest     `json:"kinesis,omitempty"`
 	AutoScaling []autoScalingRule `json:"autoScaling,omitempty"`
 	// Replicas are the other regions of the global table this table
 	// belongs to (global_tables.go); none for a table that is not one.

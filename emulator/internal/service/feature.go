@@ -79,8 +79,32 @@ func (c Call) Table(name string) (Table, bool) {
 	return Table{t: t}, t != nil
 }
 
+// LookupTable returns the table a control-plane request names (its
+// name or ARN), with the checks and ResourceNotFoundException
+// ("Requested resource not found: Table: <name> not found") the core's
+// own control-plane operations give.
+func (c Call) LookupTable(name string) (Table, error) {
+	t, err := c.c.lookupTableMsg(name, apierr.MsgTableNotFound(name))
+	if err != nil {
+		return Table{}, err
+	}
+	return Table{t: t}, nil
+}
+
+// TransientUntil is when a state that AWS keeps for a while (ENABLING,
+// UPDATING, ...) and that starts now ends, by the service's
+// TransientDelay.
+func (c Call) TransientUntil() time.Time { return c.c.transientUntil() }
+
 // Table is a table as a feature sees it.
 type Table struct{ t *table }
+
+// Name is the table's name.
+func (t Table) Name() string { return t.t.name }
+
+// StatusAt is the table's TableStatus at now (ACTIVE, CREATING,
+// UPDATING, DELETING, ...).
+func (t Table) StatusAt(now time.Time) string { return t.t.snapshot().statusAt(now) }
 
 // StreamLabel is the label of the table's latest stream ("" if it never
 // had one).

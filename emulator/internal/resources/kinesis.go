@@ -1,11 +1,15 @@
-package service
+package resources
 
 import (
+	"cmp"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // Kinesis Data Streams for DynamoDB: EnableKinesisStreamingDestination,
@@ -14,15 +18,42 @@ import (
 // API_EnableKinesisStreamingDestination and its siblings). The control
 // plane only: a destination goes ENABLING -> ACTIVE, UPDATING -> ACTIVE,
 // DISABLING -> DISABLED as on AWS (each transient state lasts the
-// service's TransientDelay), and is kept in the table's definition; no
+// service's TransientDelay), and is kept in the table's definition (the
+// feature's slot: service.Table.Slot); no
 // record is ever delivered to Kinesis (docs/global-tables.md), and the stream ARN is
 // checked for its form only, since there is no Kinesis to ask.
 
-func init() {
-	register("EnableKinesisStreamingDestination", enableKinesisDest)
-	register("DisableKinesisStreamingDestination", disableKinesisDest)
-	register("DescribeKinesisStreamingDestination", describeKinesisDest)
-	register("UpdateKinesisStreamingDestination", updateKinesisDest)
+// KinesisDestinations is the feature of Kinesis streaming destinations
+// (service.Use).
+type KinesisDestinations struct{}
+
+// kinesisSlot is the feature's slot: a JSON list of kinesisDest. Records
+// written while the feature was in the core hold it in their "ext"
+// member under the same name, which the core reads as the slot.
+const kinesisSlot = "kinesis"
+
+// Name is the key of the destinations in a table's definition and record.
+func (KinesisDestinations) Name() string { return kinesisSlot }
+
+// Register installs Enable, Disable, Describe and
+// UpdateKinesisStreamingDestination.
+func (KinesisDestinations) Register(r service.Registrar) {
+	service.Op(r, "EnableKinesisStreamingDestination", enableKinesisDest)
+	service.Op(r, "DisableKinesisStreamingDestination", disableKinesisDest)
+	service.Op(r, "DescribeKinesisStreamingDestination", describeKinesisDest)
+	service.Op(r, "UpdateKinesisStreamingDestination", updateKinesisDest)
+}
+
+// destinationsOf decodes the table's destinations from its slot.
+func destinationsOf(slot json.RawMessage) ([]kinesisDest, error) {
+	if slot == nil {
+		return nil, nil
+	}
+	var ds []kinesisDest
+	if err := json.Unmarshal(slot, &ds); err != nil {
+		return nil, fmt.Errorf("kinesis destinations of a table: %w", err)
+	}
+	return ds, nil
 }
 
 // Destination states (API_KinesisDataStreamDestination).
@@ -116,24 +147,24 @@ type DescribeKinesisStreamingDestinationOutput struct {
 // kinesisRequest checks the members every Kinesis operation shares and
 // returns the table (ACTIVE: AWS answers ResourceInUseException
 // otherwise).
-func (c *call) kinesisRequest(tableName, streamArn *string, needArn bool) (*table, error) {
+func kinesisRequest(c service.Call, tableName, streamArn *string, needArn bool) (service.Table, error) {
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, tableName, "tableName")
 	if needArn {
 		apierr.ARN(&cs, streamArn, "streamArn")
 	}
 	if err := cs.Err(); err != nil {
-		return nil, err
+		return service.Table{}, err
 	}
 	if needArn && !validKinesisARN(*streamArn) {
-		return nil, apierr.Validation(apierr.MsgKinesisARNInvalid(*streamArn))
+		return service.Table{}, apierr.Validation(apierr.MsgKinesisARNInvalid(*streamArn))
 	}
-	t, err := c.lookupTableMsg(*tableName, apierr.MsgTableNotFound(*tableName))
+	t, err := c.LookupTable(*tableName)
 	if err != nil {
-		return nil, err
+		return service.Table{}, err
 	}
-	if st := t.snapshot().statusAt(c.now); st != statusActive {
-		return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(*tableName, st))
+	if st := t.StatusAt(c.Now()); st != "ACTIVE" {
+		return service.Table{}, apierr.ResourceInUse(apierr.MsgTableNotActive(*tableName, st))
 	}
 	return t, nil
 }
@@ -169,26 +200,30 @@ func precisionOf(cfg *KinesisStreamingConfiguration, path string) (string, error
 // changeKinesisDest is the body of Enable, Disable and Update: the
 // checks they share, then change, given a copy of the table's
 // destinations, the stream ARN and the precision asked for, returns
-// them changed (or the operation's error), inside changeMeta.
-func (c *call) changeKinesisDest(tableName, streamArn *string, cfg *KinesisStreamingConfiguration, cfgPath string,
-	change func(list []kinesisDest, arn, prec string) ([]kinesisDest, error)) (*table, error) {
-	t, err := c.kinesisRequest(tableName, streamArn, true)
+// them changed (or the operation's error), inside the change of the
+// table's slot.
+func changeKinesisDest(c service.Call, tableName, streamArn *string, cfg *KinesisStreamingConfiguration, cfgPath string,
+	change func(list []kinesisDest, arn, prec string) ([]kinesisDest, error)) (service.Table, error) {
+	t, err := kinesisRequest(c, tableName, streamArn, true)
 	if err != nil {
-		return nil, err
+		return service.Table{}, err
 	}
 	prec, err := precisionOf(cfg, cfgPath+".approximateCreationDateTimePrecision")
 	if err != nil {
-		return nil, err
+		return service.Table{}, err
 	}
-	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		e := m.extCopy()
-		list, err := change(slices.Clone(e.Kinesis), *streamArn, prec)
+	err = t.ChangeSlot(kinesisSlot, func(old json.RawMessage) (json.RawMessage, error) {
+		list, err := destinationsOf(old)
 		if err != nil {
 			return nil, err
 		}
-		e.Kinesis = list
-		m.ext = e
-		return nil, nil
+		if list, err = change(list, *streamArn, prec); err != nil {
+			return nil, err
+		}
+		if len(list) == 0 {
+			return nil, nil
+		}
+		return json.Marshal(list)
 	})
 	return t, err
 }
@@ -207,12 +242,12 @@ func activeDest(list []kinesisDest, arn string, now time.Time) (int, error) {
 	return i, nil
 }
 
-func enableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
-	t, err := c.changeKinesisDest(in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
+func enableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
+	t, err := changeKinesisDest(c, in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
 		func(list []kinesisDest, arn, prec string) ([]kinesisDest, error) {
 			live := 0
 			for _, d := range list {
-				switch st := d.statusAt(c.now); {
+				switch st := d.statusAt(c.Now()); {
 				case d.StreamArn == arn && st != destDisabled:
 					return nil, apierr.Validation(apierr.MsgKinesisAlreadyEnabled(arn, st))
 				case st != destDisabled:
@@ -223,73 +258,75 @@ func enableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisS
 				return nil, apierr.LimitExceeded(apierr.MsgKinesisLimit)
 			}
 			list = slices.DeleteFunc(list, func(x kinesisDest) bool { return x.StreamArn == arn })
-			return append(list, kinesisDest{StreamArn: arn, Status: destEnabling, Until: c.transientUntil(), Next: destActive, Precision: prec}), nil
+			return append(list, kinesisDest{StreamArn: arn, Status: destEnabling, Until: c.TransientUntil(), Next: destActive, Precision: prec}), nil
 		})
 	if err != nil {
 		return nil, err
 	}
-	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: *in.StreamArn, DestinationStatus: destEnabling,
+	return &KinesisStreamingDestinationOutput{TableName: t.Name(), StreamArn: *in.StreamArn, DestinationStatus: destEnabling,
 		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
 }
 
-func disableKinesisDest(c *call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
-	t, err := c.changeKinesisDest(in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
+func disableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
+	t, err := changeKinesisDest(c, in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
 		func(list []kinesisDest, arn, _ string) ([]kinesisDest, error) {
-			i, err := activeDest(list, arn, c.now)
+			i, err := activeDest(list, arn, c.Now())
 			if err != nil {
 				return nil, err
 			}
-			list[i].Status, list[i].Until, list[i].Next = destDisabling, c.transientUntil(), destDisabled
+			list[i].Status, list[i].Until, list[i].Next = destDisabling, c.TransientUntil(), destDisabled
 			return list, nil
 		})
 	if err != nil {
 		return nil, err
 	}
-	return &KinesisStreamingDestinationOutput{TableName: t.name, StreamArn: *in.StreamArn, DestinationStatus: destDisabling,
+	return &KinesisStreamingDestinationOutput{TableName: t.Name(), StreamArn: *in.StreamArn, DestinationStatus: destDisabling,
 		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
 }
 
-func updateKinesisDest(c *call, in *UpdateKinesisStreamingDestinationInput) (*UpdateKinesisStreamingDestinationOutput, error) {
-	t, err := c.changeKinesisDest(in.TableName, in.StreamArn, in.UpdateKinesisStreamingConfiguration, "updateKinesisStreamingConfiguration",
+func updateKinesisDest(c service.Call, in *UpdateKinesisStreamingDestinationInput) (*UpdateKinesisStreamingDestinationOutput, error) {
+	t, err := changeKinesisDest(c, in.TableName, in.StreamArn, in.UpdateKinesisStreamingConfiguration, "updateKinesisStreamingConfiguration",
 		func(list []kinesisDest, arn, prec string) ([]kinesisDest, error) {
 			if prec == "" {
 				return nil, apierr.Validation(apierr.MsgKinesisUpdateEmpty)
 			}
-			i, err := activeDest(list, arn, c.now)
+			i, err := activeDest(list, arn, c.Now())
 			if err != nil {
 				return nil, err
 			}
-			if cmpOr(list[i].Precision, "MILLISECOND") == prec {
+			if cmp.Or(list[i].Precision, "MILLISECOND") == prec {
 				return nil, apierr.Validation(apierr.MsgKinesisPrecisionSame(prec))
 			}
-			list[i].Status, list[i].Until, list[i].Next, list[i].Precision = destUpdating, c.transientUntil(), destActive, prec
+			list[i].Status, list[i].Until, list[i].Next, list[i].Precision = destUpdating, c.TransientUntil(), destActive, prec
 			return list, nil
 		})
 	if err != nil {
 		return nil, err
 	}
-	return &UpdateKinesisStreamingDestinationOutput{TableName: t.name, StreamArn: *in.StreamArn, DestinationStatus: destUpdating,
+	return &UpdateKinesisStreamingDestinationOutput{TableName: t.Name(), StreamArn: *in.StreamArn, DestinationStatus: destUpdating,
 		UpdateKinesisStreamingConfiguration: in.UpdateKinesisStreamingConfiguration}, nil
 }
 
-func describeKinesisDest(c *call, in *DescribeKinesisStreamingDestinationInput) (*DescribeKinesisStreamingDestinationOutput, error) {
+func describeKinesisDest(c service.Call, in *DescribeKinesisStreamingDestinationInput) (*DescribeKinesisStreamingDestinationOutput, error) {
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.TableName, "tableName")
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTableNotFound(*in.TableName))
+	t, err := c.LookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	out := &DescribeKinesisStreamingDestinationOutput{TableName: t.name, KinesisDataStreamDestinations: []KinesisDataStreamDestination{}}
-	if e := t.snapshot().ext; e != nil {
-		for _, d := range e.Kinesis {
-			out.KinesisDataStreamDestinations = append(out.KinesisDataStreamDestinations, KinesisDataStreamDestination{
-				StreamArn: d.StreamArn, DestinationStatus: d.statusAt(c.now),
-				ApproximateCreationDateTimePrecision: cmpOr(d.Precision, "MILLISECOND"),
-			})
-		}
+	list, err := destinationsOf(t.Slot(kinesisSlot))
+	if err != nil {
+		return nil, err
+	}
+	out := &DescribeKinesisStreamingDestinationOutput{TableName: t.Name(), KinesisDataStreamDestinations: []KinesisDataStreamDestination{}}
+	for _, d := range list {
+		out.KinesisDataStreamDestinations = append(out.KinesisDataStreamDestinations, KinesisDataStreamDestination{
+			StreamArn: d.StreamArn, DestinationStatus: d.statusAt(c.Now()),
+			ApproximateCreationDateTimePrecision: cmp.Or(d.Precision, "MILLISECOND"),
+		})
 	}
 	return out, nil
 }

@@ -2,82 +2,9 @@ package service
 
 import (
 	"testing"
-	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
-
-// TestKinesisDestinationStates: ENABLING -> ACTIVE, UPDATING -> ACTIVE,
-// DISABLING -> DISABLED on the service's clock, and AWS's refusals.
-func TestKinesisDestinationStates(t *testing.T) {
-	e := newClockEnv(t, Config{TransientDelay: 2 * time.Second})
-	e.table("kin", onDemand)
-	const ks = "arn:aws:kinesis:us-east-1:000000000000:stream/orders"
-	const ks2 = "arn:aws:kinesis:us-east-1:000000000000:stream/orders2"
-	const ks3 = "arn:aws:kinesis:us-east-1:000000000000:stream/orders3"
-	state := func() map[string]string {
-		t.Helper()
-		var d struct {
-			TableName                     string
-			KinesisDataStreamDestinations []struct{ StreamArn, DestinationStatus, ApproximateCreationDateTimePrecision string }
-		}
-		testkit.MustUnmarshal(t, e.must("DescribeKinesisStreamingDestination", `{"TableName":"kin"}`), &d)
-		out := map[string]string{}
-		for _, x := range d.KinesisDataStreamDestinations {
-			out[x.StreamArn] = x.DestinationStatus + "/" + x.ApproximateCreationDateTimePrecision
-		}
-		return out
-	}
-	if got := state(); len(got) != 0 {
-		t.Errorf("new table: got destinations %v, want none", got)
-	}
-	var en struct{ DestinationStatus string }
-	testkit.MustUnmarshal(t, e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`), &en)
-	if en.DestinationStatus != "ENABLING" {
-		t.Errorf("enable: got %s, want ENABLING", en.DestinationStatus)
-	}
-	if got := state()[ks]; got != "ENABLING/MILLISECOND" {
-		t.Errorf("during the delay: got %s, want ENABLING/MILLISECOND", got)
-	}
-	e.refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`, "ValidationException")
-	e.refused("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`, "ValidationException")
-	e.clock.Advance(2 * time.Second)
-	if got := state()[ks]; got != "ACTIVE/MILLISECOND" {
-		t.Errorf("after the delay: got %s, want ACTIVE/MILLISECOND", got)
-	}
-	e.refused("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MILLISECOND"}}`, "ValidationException")
-	e.refused("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"NANOSECOND"}}`, "ValidationException")
-	e.must("UpdateKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`","UpdateKinesisStreamingConfiguration":{"ApproximateCreationDateTimePrecision":"MICROSECOND"}}`)
-	if got := state()[ks]; got != "UPDATING/MICROSECOND" {
-		t.Errorf("update: got %s, want UPDATING/MICROSECOND", got)
-	}
-	e.clock.Advance(2 * time.Second)
-	e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`)
-	e.refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`, "LimitExceededException")
-	e.must("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`)
-	if got := state()[ks]; got != "DISABLING/MICROSECOND" {
-		t.Errorf("disable: got %s, want DISABLING/MICROSECOND", got)
-	}
-	e.clock.Advance(2 * time.Second)
-	if got := state()[ks]; got != "DISABLED/MICROSECOND" {
-		t.Errorf("after disabling: got %s, want DISABLED/MICROSECOND", got)
-	}
-	e.refused("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`, "ValidationException")
-	e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`) // a disabled one frees its place
-	e.must("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`)
-	e.clock.Advance(2 * time.Second)
-	e.must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`) // re-enabled
-	for _, body := range []string{
-		`{"TableName":"kin"}`,
-		`{"StreamArn":"` + ks + `"}`,
-		`{"TableName":"kin","StreamArn":"arn:aws:sqs:us-east-1:000000000000:queue/orders1234"}`,
-		`{"TableName":"kin","StreamArn":"short"}`,
-	} {
-		e.refused("EnableKinesisStreamingDestination", body, "ValidationException")
-	}
-	e.refused("EnableKinesisStreamingDestination", `{"TableName":"nope","StreamArn":"`+ks+`"}`, "ResourceNotFoundException")
-	e.refused("DescribeKinesisStreamingDestination", `{"TableName":"nope"}`, "ResourceNotFoundException")
-}
 
 // TestReplicaAutoScaling: settings stored per replica and index and
 // described back; an on-demand table refuses them.
