@@ -1,0 +1,71 @@
+package lint
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// goFileRE is a Go file named in prose: "op_items.go", "storage/itree.go".
+var goFileRE = regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_]+\.go\b`)
+
+// TestDocFilesExist: every Go file a package's doc.go names exists: in
+// the package, at the path it gives (from the repository's root or from
+// one of the roots packages live under), or, named bare, somewhere in
+// the repository. A doc.go explains concepts and points at the files
+// that hold them; a file renamed or removed fails here, not in a
+// reader's hands.
+func TestDocFilesExist(t *testing.T) {
+	r := root(t)
+	all := map[string]bool{} // base names of every Go file
+	require.NoError(t, filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(p, ".go") {
+			all[d.Name()] = true
+		}
+		return nil
+	}))
+	docs, err := filepath.Glob(filepath.Join(r, "*", "doc.go"))
+	require.NoError(t, err)
+	for _, pattern := range []string{"*/*/doc.go", "*/*/*/doc.go", "*/*/*/*/doc.go"} {
+		more, err := filepath.Glob(filepath.Join(r, pattern))
+		require.NoError(t, err)
+		docs = append(docs, more...)
+	}
+	require.NotEmpty(t, docs)
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	for _, doc := range docs {
+		src, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		dir := filepath.Dir(doc)
+		for _, name := range goFileRE.FindAllString(string(src), -1) {
+			name = strings.TrimLeft(name, "./")
+			if !strings.Contains(name, "/") {
+				if !exists(filepath.Join(dir, name)) && !all[name] {
+					t.Errorf("%s names %s, which is no Go file of the repository", doc, name)
+				}
+				continue
+			}
+			found := false
+			for _, base := range []string{r, filepath.Join(r, "internal"), filepath.Join(r, "emulator"), filepath.Join(r, "emulator", "internal"), dir, filepath.Dir(dir)} {
+				if exists(filepath.Join(base, name)) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("%s names %s, which does not exist", doc, name)
+			}
+		}
+	}
+}
