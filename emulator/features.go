@@ -3,6 +3,7 @@ package emulator
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 )
 
 // The table-level features the emulator links, plugged into the service
@@ -12,4 +13,5 @@ import (
 func init() {
 	service.Use(resources.Policies{})
 	service.Use(resources.KinesisDestinations{})
+	service.Use(transfers.Feature{})
 }

@@ -15,7 +15,7 @@ import (
 // notYet lists operations of the SDK the emulator does not answer yet,
 // each with why; every entry is a gap to close (the report of the branch
 // that added the list names them). Empty since the bulk operations
-// (emulator/internal/service/bulk_ops.go).
+// (emulator/internal/transfers/bulk_ops.go).
 var notYet = map[string]string{}
 
 // sdkOperations returns the operation names of an aws-sdk-go-v2 client:

@@ -26,6 +26,9 @@ var featurePackages = map[string][]string{
 		"putResourcePolicy", "getResourcePolicy", "deleteResourcePolicy", "PutResourcePolicyInput", "validatePolicyDocument",
 		"kinesisDest", "kinesisSlot", "KinesisDestinations", "enableKinesisDest", "disableKinesisDest", "updateKinesisDest",
 		"describeKinesisDest", "KinesisStreamingDestinationInput", "kinesisRequest", "changeKinesisDest"},
+	"emulator/internal/transfers": {"transferSet", "exportJob", "importJob", "bulkJob", "exportTable", "importTable",
+		"startBulkPutItems", "saveTransfer", "restoreTransfers", "moveSet", "s3Bucket", "s3Root", "exportWriter", "importRun", "bulkRun",
+		"ExportTableToPointInTimeInput", "ImportTableInput", "StartBulkPutItemsInput", "ExportDescription", "ImportTableDescription"},
 }
 
 // featureExempt are the packages below emulator/ that import the core

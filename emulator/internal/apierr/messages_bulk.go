@@ -1,6 +1,6 @@
 package apierr
 
-// Bulk operations (service/bulk_ops.go), after AWS's API reference
+// Bulk operations (emulator/internal/transfers), after AWS's API reference
 // (API_StartBulkPutItems, API_DescribeBulkOperation,
 // API_ListBulkOperations, API_CancelBulkOperation). The reference lists
 // no error of their own: an unknown operation ARN is a

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Exports and imports (service/exports.go, service/imports.go), after
+// Exports and imports (emulator/internal/transfers), after
 // AWS's API reference (API_ExportTableToPointInTime, API_DescribeExport,
 // API_ListExports, API_ImportTable, API_DescribeImport, API_ListImports).
 // DynamoDB Local has none of these operations; each message says its

@@ -8,8 +8,8 @@ import "github.com/dynamoemu/dynamoemu/internal/lease"
 // goroutines the service starts (the idempotency janitor, PITR's disk
 // sync) do not see it; a fault use (fxUse.c) is ended, and given back to
 // its own pool, before the answer, and one of a failed request is never
-// used again; bulk writes and imports run on a copy (bulk_ops.go,
-// imports.go); the replicator makes its own calls (replicaCall); errors
+// used again; bulk writes and imports run on a copy (Call.Detached:
+// emulator/internal/transfers); the replicator makes its own calls (replicaCall); errors
 // and outputs hold no call. An operation that panics does not give its
 // call back. Under the race detector (lease's checked mode) a use of a
 // call given back panics in newUse.

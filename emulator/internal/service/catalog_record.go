@@ -38,7 +38,7 @@ import (
 //     kept in persistence's snapshots (streams_persist.go); a
 //     ClientRequestToken within its window is DB metadata
 //     (idempotency_persist.go), and so is each export, import and bulk
-//     operation (transfers_persist.go).
+//     operation (emulator/internal/transfers).
 //   - volatile state, not recorded: the conventions report and the
 //     request limits' counters (the clock's offset is kept by the edge,
 //     clock_persist.go).

@@ -1,7 +1,9 @@
 package service
 
 import (
+	"encoding/json"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -62,3 +64,17 @@ const (
 	onDemand    = `"BillingMode":"PAY_PER_REQUEST"`
 	provisioned = `"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}`
 )
+
+// scanItems returns a table's items as canonical JSON, sorted.
+func scanItems(t *testing.T, e *clockEnv, table string) []string {
+	t.Helper()
+	var out struct{ Items []map[string]any }
+	testkit.MustUnmarshal(t, e.must("Scan", `{"TableName":"`+table+`"}`), &out)
+	var s []string
+	for _, it := range out.Items {
+		b, _ := json.Marshal(it)
+		s = append(s, string(b))
+	}
+	slices.Sort(s)
+	return s
+}

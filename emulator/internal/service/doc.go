@@ -119,20 +119,16 @@
 //     and a table's feature slots, recorded by catalog_record.go). A
 //     feature behind it lives in its own package and names nothing of
 //     the core's but the seam: resource-based policies and Kinesis
-//     streaming destinations are in emulator/internal/resources; the
-//     emulator wires them (emulator/features.go).
+//     streaming destinations are in emulator/internal/resources,
+//     exports, imports and bulk operations in
+//     emulator/internal/transfers; the emulator wires them
+//     (emulator/features.go). feature_state.go gives a feature its
+//     per-namespace state and its part in loading a namespace;
+//     feature_calls.go the core's checks and writes a feature's
+//     operation may ask for.
 //   - Table-level features not yet behind the seam:
 //     replica_autoscaling.go, ext.go (their part of a definition,
-//     tableExt), exports.go and imports.go (over the directory standing
-//     for S3: s3dir.go; transfers.go keeps them per namespace,
-//     transfers_list.go has their one Describe/List/ClientToken lookup,
-//     transfers_persist.go keeps them across restarts,
-//     transfer_input.go opens input objects: NONE, GZIP, ZSTD, Ion;
-//     imports_token.go: ImportTable's ClientToken replays,
-//     imports_bucket.go: a missing bucket, an empty prefix),
-//     bulk_ops.go, bulk_input.go and bulk_output.go (StartBulkPutItems
-//     and its siblings: the same directory into an existing table),
-//     global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
+//     tableExt), global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
 //     Replicas), global_tables_legacy.go and global_tables_settings.go
 //     (the 2017.11.29 operations), global_tables_repl.go (replication
 //     from each namespace's commit hook, last writer wins),
@@ -257,7 +253,7 @@
 //	                  with no other lock held; a recorder's mutex, or
 //	                  table.mu then storage's and the gates' locks (one
 //	                  at a time), then the DB's SetMeta, inside it
-//	leaves            transferSet.mu, namespaces.mu, Namespace.mu, idempotency.mu,
+//	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, Namespace.mu, idempotency.mu,
 //	                  fxState.mu and a recorder's mutex (the one exception
 //	                  to "nothing inside": a namespace created under
 //	                  namespaces.mu takes the report's settings, fx.go),

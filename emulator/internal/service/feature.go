@@ -50,6 +50,9 @@ func Use(f Feature) {
 	}
 	features = append(features, name)
 	f.Register(Registrar{feature: name})
+	if l, ok := f.(Loader); ok {
+		loaders = append(loaders, l)
+	}
 }
 
 // Features returns the names of the features in use.

@@ -38,7 +38,7 @@ type Namespace struct {
 
 	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
 	backups backupSet     // its on-demand backups (backups.go)
-	moves   transferSet   // its exports and imports (transfers.go)
+	states  []any         // the features' per-namespace states (feature_state.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
@@ -58,7 +58,7 @@ type Namespace struct {
 // the namespace is then not to be registered; its DB refuses every
 // change with the cause (persistence.go).
 func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
-	ns := &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc, tables: make(map[string]*table)}
+	ns := &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc, tables: make(map[string]*table), states: newStates()}
 	var db *storage.DB
 	switch {
 	case n.dbs != nil:

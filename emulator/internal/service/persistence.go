@@ -51,9 +51,11 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
-	ns.pitr.dropUnclaimed()  // pitr_keep.go
-	ns.restoreTokens(now)    // idempotency_persist.go
-	ns.restoreTransfers(now) // transfers_persist.go
+	ns.pitr.dropUnclaimed() // pitr_keep.go
+	ns.restoreTokens(now)   // idempotency_persist.go
+	for _, l := range loaders {
+		l.Loaded(Space{ns: ns}, now) // the features' state (feature_state.go)
+	}
 	return len(tables), nil
 }
 

@@ -454,29 +454,3 @@ func TestControlPlaneFaults(t *testing.T) {
 		require.Contains(t, body, marker, "the fault rule did not fire on %s", name)
 	}
 }
-
-// TestBulkPutConditionCharged: a bulk put refused by its condition is
-// charged as PutItem's is: StartBulkPutItems writes each item through
-// PutItem's handler, outside the registry's adapter.
-func TestBulkPutConditionCharged(t *testing.T) {
-	dir := t.TempDir()
-	e := newClockEnv(t, Config{ExportDir: dir})
-	e.table("dst", onDemand)
-	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
-	writeObject(t, dir, "in", "batch/part-1.json",
-		`{"Item":{"pk":{"S":"kept"},"v":{"N":"2"}},"ConditionExpression":"attribute_not_exists(pk)"}`+"\n")
-	e.svc.SetReporting(true)
-	d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"in","S3KeyPrefix":"batch/","InputFormat":"DYNAMODB_JSON"},` +
-		`"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}}`)
-	require.Equal(t, 1, d.ProcessedItemCount, "%+v", d)
-	key, region := testkit.Credential(e.auth)
-	var writes int64
-	var units float64
-	for _, tr := range e.svc.ReportOf(key, region).Tables {
-		for _, r := range tr.Resources {
-			writes, units = writes+r.Writes, units+r.WriteUnits
-		}
-	}
-	require.Equal(t, int64(1), writes, "the refused bulk put was not counted")
-	require.Equal(t, 1.0, units, "the refused bulk put was not charged")
-}

@@ -74,7 +74,7 @@ type Config struct {
 	// sets; results may then differ from the true nearest neighbours.
 	ApproximateVectors bool
 	// ExportDir is the directory standing for Amazon S3 in exports and
-	// imports (s3dir.go); "": <os.TempDir()>/dynamoemu-s3.
+	// imports (emulator/internal/transfers); "": <os.TempDir()>/dynamoemu-s3.
 	ExportDir string
 }
 

@@ -20,6 +20,17 @@ func (t epochTime) MarshalJSON() ([]byte, error) {
 	return []byte(strconv.FormatInt(sec, 10) + "." + fmt.Sprintf("%03d", frac)), nil
 }
 
+// UnmarshalJSON reads an epoch time as MarshalJSON writes it (seconds,
+// fraction), for operations restored from disk.
+func (t *epochTime) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return err
+	}
+	*t = epochTime(epochSeconds(f))
+	return nil
+}
+
 func epochPtr(t time.Time) *epochTime {
 	if t.IsZero() {
 		return nil

@@ -1,6 +1,7 @@
-package service
+package transfers
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"strings"
 	"time"
 
@@ -36,19 +37,19 @@ const clientTokenWindow = 8 * time.Hour
 // reused returns the description of the job started within the window
 // with ClientToken token (nil: none asked): found; conflict when its
 // request was not req.
-func (k transferKind[J, D]) reused(c *call, token *string, req []byte, conflict error) (d D, found bool, err error) {
+func (k transferKind[J, D]) reused(c service.Call, token *string, req []byte, conflict error) (d D, found bool, err error) {
 	if token == nil {
 		return d, false, nil
 	}
-	set := c.ns.moveSet()
+	set := moves.Of(c)
 	set.mu.Lock()
 	defer set.mu.Unlock()
 	for _, j := range k.jobs(set) {
-		if tok, start, r := k.token(j); tok == *token && c.now.Sub(start) < clientTokenWindow {
+		if tok, start, r := k.token(j); tok == *token && c.Now().Sub(start) < clientTokenWindow {
 			if r != string(req) {
 				return d, true, conflict
 			}
-			return k.at(j, c.now), true, nil
+			return k.at(j, c.Now()), true, nil
 		}
 	}
 	return d, false, nil
@@ -56,7 +57,7 @@ func (k transferKind[J, D]) reused(c *call, token *string, req []byte, conflict 
 
 // describe checks the ARN member (AWS's 37..1024 characters) and
 // returns the description of the job it names.
-func (k transferKind[J, D]) describe(c *call, arn *string, member string) (D, error) {
+func (k transferKind[J, D]) describe(c service.Call, arn *string, member string) (D, error) {
 	var zero D
 	var cs apierr.Constraints
 	apierr.ARN(&cs, arn, member)
@@ -66,12 +67,12 @@ func (k transferKind[J, D]) describe(c *call, arn *string, member string) (D, er
 	if k.shape != nil && !k.shape(*arn) {
 		return zero, apierr.Validation(k.invalid)
 	}
-	set := c.ns.moveSet()
+	set := moves.Of(c)
 	set.mu.Lock()
 	defer set.mu.Unlock()
 	for _, j := range k.jobs(set) {
 		if k.arn(j) == *arn {
-			return k.at(j, c.now), nil
+			return k.at(j, c.Now()), nil
 		}
 	}
 	return zero, k.gone(*arn)
@@ -92,7 +93,7 @@ type listPage struct {
 // now of the jobs keep takes, with the next page's token ("" at the
 // end); a token that names no job is AWS's invalid-token
 // ValidationException.
-func (k transferKind[J, D]) list(c *call, p listPage, keep func(J) bool) ([]D, string, error) {
+func (k transferKind[J, D]) list(c service.Call, p listPage, keep func(J) bool) ([]D, string, error) {
 	var cs apierr.Constraints
 	if p.size != nil {
 		if *p.size < 1 {
@@ -111,7 +112,7 @@ func (k transferKind[J, D]) list(c *call, p listPage, keep func(J) bool) ([]D, s
 	if p.size != nil {
 		max = int(*p.size)
 	}
-	set := c.ns.moveSet()
+	set := moves.Of(c)
 	set.mu.Lock()
 	defer set.mu.Unlock()
 	jobs := k.jobs(set)
@@ -131,7 +132,7 @@ func (k transferKind[J, D]) list(c *call, p listPage, keep func(J) bool) ([]D, s
 	}
 	out := make([]D, len(pg))
 	for i, j := range pg {
-		out[i] = k.at(j, c.now)
+		out[i] = k.at(j, c.Now())
 	}
 	return out, encodePageToken(next), nil
 }

@@ -1,4 +1,4 @@
-package service
+package transfers
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"io"
 	"path/filepath"
 	"strings"
@@ -36,12 +37,6 @@ import (
 // The import runs inside the request; it is IN_PROGRESS for the
 // transient delay, then COMPLETED or FAILED.
 
-func init() {
-	register("ImportTable", importTable)
-	register("DescribeImport", describeImport)
-	register("ListImports", listImports)
-}
-
 // importJob is one import.
 type importJob struct {
 	desc    ImportTableDescription // as at the end of IN_PROGRESS
@@ -69,25 +64,25 @@ type InputFormatOptions struct {
 
 // ImportTableInput is the ImportTable request.
 type ImportTableInput struct {
-	ClientToken             *string             `json:"ClientToken"`
-	S3BucketSource          *S3BucketSource     `json:"S3BucketSource"`
-	InputFormat             *string             `json:"InputFormat"`
-	InputFormatOptions      *InputFormatOptions `json:"InputFormatOptions"`
-	InputCompressionType    *string             `json:"InputCompressionType"`
-	TableCreationParameters *CreateTableInput   `json:"TableCreationParameters"`
+	ClientToken             *string                   `json:"ClientToken"`
+	S3BucketSource          *S3BucketSource           `json:"S3BucketSource"`
+	InputFormat             *string                   `json:"InputFormat"`
+	InputFormatOptions      *InputFormatOptions       `json:"InputFormatOptions"`
+	InputCompressionType    *string                   `json:"InputCompressionType"`
+	TableCreationParameters *service.CreateTableInput `json:"TableCreationParameters"`
 }
 
 // TableCreationParameters is the part of CreateTable an import takes,
 // as DescribeImport answers it.
 type TableCreationParameters struct {
-	TableName              string                 `json:"TableName"`
-	AttributeDefinitions   []AttributeDefinition  `json:"AttributeDefinitions"`
-	KeySchema              []KeySchemaElement     `json:"KeySchema"`
-	BillingMode            *string                `json:"BillingMode,omitempty"`
-	ProvisionedThroughput  *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
-	OnDemandThroughput     *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
-	SSESpecification       *SSESpecification      `json:"SSESpecification,omitempty"`
-	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
+	TableName              string                         `json:"TableName"`
+	AttributeDefinitions   []service.AttributeDefinition  `json:"AttributeDefinitions"`
+	KeySchema              []service.KeySchemaElement     `json:"KeySchema"`
+	BillingMode            *string                        `json:"BillingMode,omitempty"`
+	ProvisionedThroughput  *service.ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput     *service.OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
+	SSESpecification       *service.SSESpecification      `json:"SSESpecification,omitempty"`
+	GlobalSecondaryIndexes []service.GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
 }
 
 // ImportTableDescription is AWS's ImportTableDescription.
@@ -104,8 +99,8 @@ type ImportTableDescription struct {
 	InputFormatOptions      *InputFormatOptions      `json:"InputFormatOptions,omitempty"`
 	InputCompressionType    string                   `json:"InputCompressionType"`
 	TableCreationParameters *TableCreationParameters `json:"TableCreationParameters"`
-	StartTime               epochTime                `json:"StartTime"`
-	EndTime                 *epochTime               `json:"EndTime,omitempty"`
+	StartTime               service.EpochTime        `json:"StartTime"`
+	EndTime                 *service.EpochTime       `json:"EndTime,omitempty"`
 	ProcessedSizeBytes      int64                    `json:"ProcessedSizeBytes"`
 	ProcessedItemCount      int64                    `json:"ProcessedItemCount"`
 	ImportedItemCount       int64                    `json:"ImportedItemCount"`
@@ -137,14 +132,14 @@ type ListImportsInput struct {
 
 // ImportSummary is one import listed.
 type ImportSummary struct {
-	ImportArn             string         `json:"ImportArn"`
-	ImportStatus          string         `json:"ImportStatus"`
-	TableArn              string         `json:"TableArn"`
-	S3BucketSource        S3BucketSource `json:"S3BucketSource"`
-	CloudWatchLogGroupArn string         `json:"CloudWatchLogGroupArn,omitempty"`
-	InputFormat           string         `json:"InputFormat"`
-	StartTime             epochTime      `json:"StartTime"`
-	EndTime               *epochTime     `json:"EndTime,omitempty"`
+	ImportArn             string             `json:"ImportArn"`
+	ImportStatus          string             `json:"ImportStatus"`
+	TableArn              string             `json:"TableArn"`
+	S3BucketSource        S3BucketSource     `json:"S3BucketSource"`
+	CloudWatchLogGroupArn string             `json:"CloudWatchLogGroupArn,omitempty"`
+	InputFormat           string             `json:"InputFormat"`
+	StartTime             service.EpochTime  `json:"StartTime"`
+	EndTime               *service.EpochTime `json:"EndTime,omitempty"`
 }
 
 // ListImportsOutput is the ListImports response.
@@ -162,14 +157,14 @@ func (j *importJob) at(now time.Time) ImportTableDescription {
 	return d
 }
 
-func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
+func importTable(c service.Call, in *ImportTableInput) (*ImportTableOutput, error) {
 	var cs apierr.Constraints
 	var bucketDir string
 	prefixOK := true
 	if apierr.NotNull(&cs, in.S3BucketSource, "s3BucketSource") {
 		src := in.S3BucketSource
 		if apierr.NotNull(&cs, src.S3Bucket, "s3BucketSource.s3Bucket") {
-			bucketDir = c.svc.s3Bucket(&cs, *src.S3Bucket, "s3BucketSource.s3Bucket")
+			bucketDir = s3Bucket(c, &cs, *src.S3Bucket, "s3BucketSource.s3Bucket")
 		}
 		prefixOK = src.S3KeyPrefix == nil || s3Key(&cs, *src.S3KeyPrefix, "s3BucketSource.s3KeyPrefix")
 	}
@@ -210,7 +205,7 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	}
 	// TableCreationParameters has no LSIs, stream, tags, class or
 	// deletion protection: only what it has goes to CreateTable.
-	create := &CreateTableInput{
+	create := &service.CreateTableInput{
 		TableName: params.TableName, AttributeDefinitions: params.AttributeDefinitions, KeySchema: params.KeySchema,
 		BillingMode: params.BillingMode, ProvisionedThroughput: params.ProvisionedThroughput,
 		OnDemandThroughput: params.OnDemandThroughput, SSESpecification: params.SSESpecification,
@@ -219,16 +214,14 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 	if out, done, err := importFromMissingBucket(c, in, create, bucketDir, req); done { // imports_bucket.go
 		return out, err
 	}
-	inner := *c
-	inner.out, inner.tableName = nil, nil
-	created, err := createTable(&inner, create)
+	inner := c.Detached()
+	created, err := inner.CreateTable(create) // a first table registers the namespace
 	if err != nil {
 		return nil, err
 	}
 	td := created.TableDescription
-	inner.ns = c.ns.registered() // a first table registers the namespace
 	j := newImportJob(c, in, req, td.TableArn, td.TableId, td.TableName)
-	r := &importRun{c: &inner, table: td.TableName, d: &j.desc, params: params, opts: in.InputFormatOptions}
+	r := &importRun{c: inner, table: td.TableName, d: &j.desc, params: params, opts: in.InputFormatOptions}
 	if err := r.run(bucketDir, str(in.S3BucketSource.S3KeyPrefix)); err != nil {
 		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "ValidationError", err.Error()
 	} else if j.desc.ErrorCount > 0 {
@@ -236,15 +229,15 @@ func importTable(c *call, in *ImportTableInput) (*ImportTableOutput, error) {
 		// others imported (ack-api-quirks DDB-IMPORT-020).
 		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", apierr.ImportItemValidationError, apierr.MsgImportItemValidationError
 	}
-	return c.recordImport(j), nil
+	return recordImport(c, j), nil
 }
 
 // newImportJob is the COMPLETED import of in into the table tableArn,
 // tableID, name, started now.
-func newImportJob(c *call, in *ImportTableInput, req []byte, tableArn, tableID, name string) *importJob {
+func newImportJob(c service.Call, in *ImportTableInput, req []byte, tableArn, tableID, name string) *importJob {
 	params := in.TableCreationParameters
-	return &importJob{request: string(req), doneAt: c.transientUntil(), desc: ImportTableDescription{
-		ImportArn: tableArn + "/import/" + transferID(c.now), ImportStatus: "COMPLETED",
+	return &importJob{request: string(req), doneAt: c.TransientUntil(), desc: ImportTableDescription{
+		ImportArn: tableArn + "/import/" + transferID(c.Now()), ImportStatus: "COMPLETED",
 		TableArn: tableArn, TableId: tableID, ClientToken: str(in.ClientToken),
 		S3BucketSource: *in.S3BucketSource, InputFormat: *in.InputFormat, InputFormatOptions: in.InputFormatOptions,
 		InputCompressionType: cmpOr(str(in.InputCompressionType), "NONE"),
@@ -254,28 +247,28 @@ func newImportJob(c *call, in *ImportTableInput, req []byte, tableArn, tableID, 
 			OnDemandThroughput: params.OnDemandThroughput, SSESpecification: params.SSESpecification,
 			GlobalSecondaryIndexes: params.GlobalSecondaryIndexes,
 		},
-		StartTime: epochTime(c.now),
+		StartTime: service.EpochTime(c.Now()),
 	}}
 }
 
 // recordImport ends j now, keeps it (and persists it) in the namespace's
 // transfers and answers it.
-func (c *call) recordImport(j *importJob) *ImportTableOutput {
-	j.desc.EndTime = epochPtr(c.now)
-	c.ns.registered().saveTransfer("import", j.desc.ImportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
-	set := c.ns.registered().moveSet()
+func recordImport(c service.Call, j *importJob) *ImportTableOutput {
+	j.desc.EndTime = service.EpochPtr(c.Now())
+	saveTransfer(c.Space(), "import", j.desc.ImportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
+	set := moves.Kept(c)
 	set.mu.Lock()
 	set.imports = append(set.imports, j)
 	set.mu.Unlock()
-	return &ImportTableOutput{ImportTableDescription: j.at(c.now)}
+	return &ImportTableOutput{ImportTableDescription: j.at(c.Now())}
 }
 
 // importRun is one import's reading and writing.
 type importRun struct {
-	c      *call
+	c      service.Call
 	table  string
 	d      *ImportTableDescription
-	params *CreateTableInput
+	params *service.CreateTableInput
 	opts   *InputFormatOptions
 }
 
@@ -432,7 +425,7 @@ func (r *importRun) csv(in io.Reader) error {
 // put writes one item through PutItem; a refusal counts as an error.
 func (r *importRun) put(item wire.WireItem) {
 	name := r.table
-	if _, err := putItem(r.c, &PutItemInput{TableName: &name, Item: item}); err != nil {
+	if err := r.c.PutItem(&service.PutItemInput{TableName: &name, Item: item}); err != nil {
 		r.d.ErrorCount++
 		return
 	}
@@ -450,7 +443,7 @@ var importKind = transferKind[*importJob, ImportTableDescription]{
 	arn:  func(j *importJob) string { return j.desc.ImportArn },
 	at:   (*importJob).at,
 	token: func(j *importJob) (string, time.Time, string) {
-		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+		return j.desc.ClientToken, j.desc.StartTime.Time(), j.request
 	},
 	gone:     func(arn string) error { return apierr.New(apierr.ErrImportNotFound, apierr.MsgImportNotFound(arn)) },
 	shape:    transferARNShape("import"),
@@ -458,7 +451,7 @@ var importKind = transferKind[*importJob, ImportTableDescription]{
 	badToken: func(tok string) error { return apierr.Validation(apierr.MsgTransferNextTokenInvalid(tok)) },
 }
 
-func describeImport(c *call, in *DescribeImportInput) (*DescribeImportOutput, error) {
+func describeImport(c service.Call, in *DescribeImportInput) (*DescribeImportOutput, error) {
 	d, err := importKind.describe(c, in.ImportArn, "importArn")
 	if err != nil {
 		return nil, err
@@ -466,7 +459,7 @@ func describeImport(c *call, in *DescribeImportInput) (*DescribeImportOutput, er
 	return &DescribeImportOutput{ImportTableDescription: d}, nil
 }
 
-func listImports(c *call, in *ListImportsInput) (*ListImportsOutput, error) {
+func listImports(c service.Call, in *ListImportsInput) (*ListImportsOutput, error) {
 	list, next, err := importKind.list(c, listPage{size: in.PageSize, member: "pageSize", def: 25, token: in.NextToken,
 		more: func(cs *apierr.Constraints) {
 			if in.TableArn != nil && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {

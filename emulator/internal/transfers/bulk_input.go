@@ -1,10 +1,11 @@
-package service
+package transfers
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"os"
 	"path/filepath"
 
@@ -15,7 +16,7 @@ import (
 // bulkRun is one bulk operation's reading and writing (bulk_ops.go has
 // the format and the counts).
 type bulkRun struct {
-	c        *call
+	c        service.Call
 	table    string
 	d        *BulkOperationDescription
 	putBytes int64             // the bytes of the lines written
@@ -110,7 +111,7 @@ func (r *bulkRun) put(rec bulkLine) {
 		r.fail(rec.Item, err.Error())
 		return
 	}
-	put := &PutItemInput{TableName: &r.table, Item: wire.ItemToWire(it), ConditionExpression: rec.ConditionExpression,
+	put := &service.PutItemInput{TableName: &r.table, Item: wire.ItemToWire(it), ConditionExpression: rec.ConditionExpression,
 		ExpressionAttributeNames: rec.ExpressionAttributeNames}
 	if len(rec.ExpressionAttributeValues) > 0 {
 		vals, err := wire.DecodeItem(rec.ExpressionAttributeValues)
@@ -120,7 +121,7 @@ func (r *bulkRun) put(rec bulkLine) {
 		}
 		put.ExpressionAttributeValues = wire.ExpressionValues(vals)
 	}
-	if _, err := putItem(r.c, put); err != nil {
+	if err := r.c.PutItem(put); err != nil {
 		if errors.Is(err, apierr.ErrConditionalCheckFailed) {
 			r.unmet = append(r.unmet, reportLine(rec.Item, err.Error()))
 			return

@@ -1,7 +1,8 @@
-package service
+package transfers
 
 import (
 	"encoding/json"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -50,13 +51,6 @@ import (
 // cancellation does not remove written items either); cancelling a
 // finished operation is a ValidationException (ours). Operations are
 // kept like exports and imports (transfers.go, transfers_persist.go).
-
-func init() {
-	register("StartBulkPutItems", startBulkPutItems)
-	register("DescribeBulkOperation", describeBulkOperation)
-	register("ListBulkOperations", listBulkOperations)
-	register("CancelBulkOperation", cancelBulkOperation)
-}
 
 // Bulk operation statuses (AWS's BulkOperationStatus).
 const (
@@ -130,7 +124,7 @@ type BulkOperationDescription struct {
 	BulkOperationStatus   string                     `json:"BulkOperationStatus"`
 	BulkOperationUsage    []BulkOperationUsage       `json:"BulkOperationUsage,omitempty"`
 	ClientToken           string                     `json:"ClientToken,omitempty"`
-	EndTime               *epochTime                 `json:"EndTime,omitempty"`
+	EndTime               *service.EpochTime         `json:"EndTime,omitempty"`
 	FailedItemCount       int64                      `json:"FailedItemCount"`
 	FailureCode           string                     `json:"FailureCode,omitempty"`
 	FailureMessage        string                     `json:"FailureMessage,omitempty"`
@@ -140,7 +134,7 @@ type BulkOperationDescription struct {
 	PerformanceTier       string                     `json:"PerformanceTier"`
 	ProcessedInputBytes   *int64                     `json:"ProcessedInputBytes,omitempty"`
 	ProcessedItemCount    int64                      `json:"ProcessedItemCount"`
-	StartTime             epochTime                  `json:"StartTime"`
+	StartTime             service.EpochTime          `json:"StartTime"`
 	TableDetails          []BulkOperationTableDetail `json:"TableDetails"`
 	TotalInputBytes       *int64                     `json:"TotalInputBytes,omitempty"`
 }
@@ -168,10 +162,10 @@ type ListBulkOperationsInput struct {
 
 // BulkOperationSummary is one bulk operation listed.
 type BulkOperationSummary struct {
-	BulkOperationArn    string     `json:"BulkOperationArn"`
-	BulkOperationStatus string     `json:"BulkOperationStatus"`
-	StartTime           epochTime  `json:"StartTime"`
-	EndTime             *epochTime `json:"EndTime,omitempty"`
+	BulkOperationArn    string             `json:"BulkOperationArn"`
+	BulkOperationStatus string             `json:"BulkOperationStatus"`
+	StartTime           service.EpochTime  `json:"StartTime"`
+	EndTime             *service.EpochTime `json:"EndTime,omitempty"`
 }
 
 // ListBulkOperationsOutput is the ListBulkOperations response.
@@ -206,7 +200,7 @@ func (j *bulkJob) at(now time.Time) BulkOperationDescription {
 	return d
 }
 
-func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsOutput, error) {
+func startBulkPutItems(c service.Call, in *StartBulkPutItemsInput) (*StartBulkPutItemsOutput, error) {
 	var cs apierr.Constraints
 	var inDir, outDir string
 	prefixOK := true
@@ -216,7 +210,7 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 			apierr.Enum(&cs, src.InputFormat, "inputS3Configuration.inputFormat", "DYNAMODB_JSON", "ION")
 		}
 		if apierr.NotNull(&cs, src.S3Bucket, "inputS3Configuration.s3Bucket") {
-			inDir = c.svc.s3Bucket(&cs, *src.S3Bucket, "inputS3Configuration.s3Bucket")
+			inDir = s3Bucket(c, &cs, *src.S3Bucket, "inputS3Configuration.s3Bucket")
 		}
 		apierr.Enum(&cs, src.InputCompressionType, "inputS3Configuration.inputCompressionType", "GZIP", "ZSTD", "NONE")
 		prefixOK = src.S3KeyPrefix == nil || s3Key(&cs, *src.S3KeyPrefix, "inputS3Configuration.s3KeyPrefix")
@@ -230,7 +224,7 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 			apierr.Enum(&cs, &t, "outputS3Configuration.outputType", "ERROR", "CONDITION_CHECK_FAILURE")
 		}
 		if apierr.NotNull(&cs, out.S3Bucket, "outputS3Configuration.s3Bucket") {
-			outDir = c.svc.s3Bucket(&cs, *out.S3Bucket, "outputS3Configuration.s3Bucket")
+			outDir = s3Bucket(c, &cs, *out.S3Bucket, "outputS3Configuration.s3Bucket")
 		}
 		apierr.Enum(&cs, out.S3SseAlgorithm, "outputS3Configuration.s3SseAlgorithm", "AES256", "KMS")
 		if out.S3KeyPrefix != nil && !s3Key(&cs, *out.S3KeyPrefix, "outputS3Configuration.s3KeyPrefix") {
@@ -251,7 +245,7 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 	if !prefixOK {
 		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3KeyPrefix", str(in.InputS3Configuration.S3KeyPrefix)+" "+str(in.OutputS3Configuration.S3KeyPrefix)))
 	}
-	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTableNotFound(*in.TableName))
+	t, err := c.LookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -262,20 +256,18 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 		}
 		return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
 	}
-	name := t.name
-	arn := c.tableARN(name)
-	id := transferID(c.now)
+	name := t.Name()
+	arn := c.TableARN(name)
+	id := transferID(c.Now())
 	src := *in.InputS3Configuration
 	src.InputCompressionType = strPtr(cmpOr(str(src.InputCompressionType), "NONE"))
-	j := &bulkJob{request: string(req), doneAt: c.transientUntil(), desc: BulkOperationDescription{
+	j := &bulkJob{request: string(req), doneAt: c.TransientUntil(), desc: BulkOperationDescription{
 		BulkOperationArn: arn + "/bulk-operation/" + id, BulkOperationStatus: bulkCompleted,
 		ClientToken: str(in.ClientToken), InputS3Configuration: &src, OutputS3Configuration: in.OutputS3Configuration,
 		MaxWriteRequestUnits: in.MaxWriteRequestUnits, PerformanceTier: cmpOr(str(in.PerformanceTier), "STANDARD"),
-		StartTime: epochTime(c.now), TableDetails: []BulkOperationTableDetail{{TableId: t.id, TableName: name}},
+		StartTime: service.EpochTime(c.Now()), TableDetails: []BulkOperationTableDetail{{TableId: t.ID(), TableName: name}},
 	}}
-	inner := *c
-	inner.out, inner.tableName = nil, nil
-	r := &bulkRun{c: &inner, table: name, d: &j.desc}
+	r := &bulkRun{c: c.Detached(), table: name, d: &j.desc}
 	if err := r.run(inDir, str(src.S3KeyPrefix)); err != nil {
 		j.desc.BulkOperationStatus, j.desc.FailureCode, j.desc.FailureMessage = bulkFailed, "ValidationError", err.Error()
 	} else if j.desc.FailedItemCount > 0 {
@@ -285,12 +277,12 @@ func startBulkPutItems(c *call, in *StartBulkPutItemsInput) (*StartBulkPutItemsO
 		j.desc.BulkOperationStatus, j.desc.FailureCode, j.desc.FailureMessage = bulkFailed, "S3WriteError", err.Error()
 	}
 	j.desc.BulkOperationUsage = []BulkOperationUsage{{TableName: name, BulkPutBytes: r.putBytes, Table: &BulkOperationBytes{BulkPutBytes: r.putBytes}}}
-	j.desc.EndTime = epochPtr(c.now)
-	c.ns.registered().saveTransfer("bulk", j.desc.BulkOperationArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
-	set := c.ns.registered().moveSet()
+	j.desc.EndTime = service.EpochPtr(c.Now())
+	saveTransfer(c.Space(), "bulk", j.desc.BulkOperationArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
+	set := moves.Kept(c)
 	set.mu.Lock()
 	set.bulks = append(set.bulks, j)
-	d := j.at(c.now)
+	d := j.at(c.Now())
 	set.mu.Unlock()
 	return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
 }
@@ -321,13 +313,13 @@ var bulkKind = transferKind[*bulkJob, BulkOperationDescription]{
 	arn:  func(j *bulkJob) string { return j.desc.BulkOperationArn },
 	at:   (*bulkJob).at,
 	token: func(j *bulkJob) (string, time.Time, string) {
-		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+		return j.desc.ClientToken, j.desc.StartTime.Time(), j.request
 	},
 	gone:     func(arn string) error { return apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(arn)) },
 	badToken: func(string) error { return apierr.Validation(apierr.MsgInvalidNextToken) },
 }
 
-func describeBulkOperation(c *call, in *DescribeBulkOperationInput) (*DescribeBulkOperationOutput, error) {
+func describeBulkOperation(c service.Call, in *DescribeBulkOperationInput) (*DescribeBulkOperationOutput, error) {
 	d, err := bulkKind.describe(c, in.BulkOperationArn, "bulkOperationArn")
 	if err != nil {
 		return nil, err
@@ -335,21 +327,21 @@ func describeBulkOperation(c *call, in *DescribeBulkOperationInput) (*DescribeBu
 	return &DescribeBulkOperationOutput{BulkOperationDescription: d}, nil
 }
 
-func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOperationOutput, error) {
+func cancelBulkOperation(c service.Call, in *CancelBulkOperationInput) (*CancelBulkOperationOutput, error) {
 	if err := bulkARN(in.BulkOperationArn); err != nil {
 		return nil, err
 	}
-	set := c.ns.moveSet()
+	set := moves.Of(c)
 	set.mu.Lock()
 	j := set.findBulkLocked(*in.BulkOperationArn)
 	if j == nil {
 		set.mu.Unlock()
 		return nil, apierr.ResourceNotFound(apierr.MsgBulkOperationNotFound(*in.BulkOperationArn))
 	}
-	switch st := j.at(c.now).BulkOperationStatus; st {
+	switch st := j.at(c.Now()).BulkOperationStatus; st {
 	case bulkInProgress:
 		j.cancelled = true
-		save := j.saveLocked(c.ns)
+		save := j.saveLocked(c.Space())
 		set.mu.Unlock()
 		save()
 	case bulkCancelling:
@@ -361,12 +353,12 @@ func cancelBulkOperation(c *call, in *CancelBulkOperationInput) (*CancelBulkOper
 	return &CancelBulkOperationOutput{BulkOperationArn: j.desc.BulkOperationArn, BulkOperationStatus: bulkCancelling}, nil
 }
 
-func listBulkOperations(c *call, in *ListBulkOperationsInput) (*ListBulkOperationsOutput, error) {
+func listBulkOperations(c service.Call, in *ListBulkOperationsInput) (*ListBulkOperationsOutput, error) {
 	// AWS lists the operations of the last 90 days, the most recent
 	// first, 10 a page unless MaxResults (1 to 25) says otherwise
 	// (API_ListBulkOperations); NextToken is hex, as its pattern wants.
 	list, next, err := bulkKind.list(c, listPage{size: in.MaxResults, member: "maxResults", def: 10, token: in.NextToken, newestFirst: true},
-		func(j *bulkJob) bool { return c.now.Sub(j.desc.StartTime.time()) <= 90*24*time.Hour })
+		func(j *bulkJob) bool { return c.Now().Sub(j.desc.StartTime.Time()) <= 90*24*time.Hour })
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
-package service
+package transfers
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,7 +20,7 @@ func TestImportMissingBucketAndEmptyPrefix(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "bkt", "other"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e := newClockEnv(t, Config{ExportDir: dir, TransientDelay: time.Second})
+	e := newClockEnv(t, service.Config{ExportDir: dir, TransientDelay: time.Second})
 	type desc struct {
 		ImportArn, ImportStatus, TableArn, TableId, FailureCode, FailureMessage string
 		ImportedItemCount, ErrorCount                                           int

@@ -1,9 +1,10 @@
-package service
+package transfers
 
 import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"slices"
 	"sync"
 	"time"
@@ -18,21 +19,6 @@ type transferSet struct {
 	exports []*exportJob
 	imports []*importJob
 	bulks   []*bulkJob
-}
-
-// moveSet returns the namespace's transfers (a namespace nobody has
-// created anything in has none, and keeps none).
-func (ns *Namespace) moveSet() *transferSet {
-	if ns.home != nil {
-		ns.home.mu.RLock()
-		reg := ns.home.byKey[ns.homeKey]
-		ns.home.mu.RUnlock()
-		if reg == nil {
-			return &transferSet{}
-		}
-		return &reg.moves
-	}
-	return &ns.moves
 }
 
 // transferID returns an export or import id as AWS forms them: the
@@ -62,4 +48,10 @@ func page[T any](list []T, key func(T) string, token string, max int) ([]T, stri
 		next = key(list[end-1])
 	}
 	return list[start:end], next, true
+}
+
+// hasTable reports whether the request's namespace has a table name.
+func hasTable(c service.Call, name string) bool {
+	_, ok := c.Table(name)
+	return ok
 }

@@ -1,7 +1,8 @@
-package service
+package transfers
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // importReplay answers an ImportTable whose ClientToken an import of the
@@ -20,17 +21,17 @@ import (
 // The record leaves other members (InputFormat, the bucket, the key
 // schema) untested; they are treated as S3KeyPrefix is. found is false
 // when no import has the token.
-func importReplay(c *call, in *ImportTableInput, req []byte) (d ImportTableDescription, found bool, err error) {
+func importReplay(c service.Call, in *ImportTableInput, req []byte) (d ImportTableDescription, found bool, err error) {
 	if in.ClientToken == nil {
 		return d, false, nil
 	}
 	name := str(in.TableCreationParameters.TableName)
 	var j *importJob
-	set := c.ns.moveSet()
+	set := moves.Of(c)
 	set.mu.Lock()
 	for _, x := range set.imports {
-		if x.desc.ClientToken == *in.ClientToken && c.now.Sub(x.desc.StartTime.time()) < clientTokenWindow {
-			j, d = x, x.at(c.now)
+		if x.desc.ClientToken == *in.ClientToken && c.Now().Sub(x.desc.StartTime.Time()) < clientTokenWindow {
+			j, d = x, x.at(c.Now())
 			break
 		}
 	}
@@ -41,7 +42,7 @@ func importReplay(c *call, in *ImportTableInput, req []byte) (d ImportTableDescr
 	if p := j.desc.TableCreationParameters; p == nil || p.TableName != name {
 		return d, true, apierr.New(apierr.ErrImportConflict, apierr.MsgImportConflict)
 	}
-	if j.request == string(req) && d.ImportStatus != "IN_PROGRESS" && c.ns.getTable(name) != nil {
+	if j.request == string(req) && d.ImportStatus != "IN_PROGRESS" && hasTable(c, name) {
 		return d, true, apierr.New(apierr.ErrResourceInUse, apierr.MsgImportTableExists(name))
 	}
 	return d, true, nil

@@ -1,10 +1,11 @@
-package service
+package transfers
 
 import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,7 +21,7 @@ import (
 // item for item, and the export's layout is AWS's.
 func TestExportImportRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, Config{ExportDir: dir, TransientDelay: time.Second})
+	e := newClockEnv(t, service.Config{ExportDir: dir, TransientDelay: time.Second})
 	e.must("CreateTable", `{"TableName":"src",`+onDemand+`,
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)
@@ -161,7 +162,7 @@ func TestImportCSV(t *testing.T) {
 	if err := writeFile(filepath.Join(dir, "in", "csv", "part1.csv"), []byte("pk;n;note\na;1;hello\nb;2;\nc;x;bad number\n")); err != nil {
 		t.Fatal(err)
 	}
-	e := newClockEnv(t, Config{ExportDir: dir})
+	e := newClockEnv(t, service.Config{ExportDir: dir})
 	var im struct {
 		ImportTableDescription struct {
 			ImportStatus                  string
@@ -185,7 +186,7 @@ func TestImportCSV(t *testing.T) {
 // TestExportErrors: AWS's refusals of ExportTableToPointInTime and the
 // Describe/List operations.
 func TestExportErrors(t *testing.T) {
-	e := newClockEnv(t, Config{ExportDir: t.TempDir()})
+	e := newClockEnv(t, service.Config{ExportDir: t.TempDir()})
 	e.table("exp", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"exp","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/exp"
@@ -239,7 +240,7 @@ func TestExportErrors(t *testing.T) {
 // keys and both images.
 func TestIncrementalExport(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, Config{ExportDir: dir})
+	e := newClockEnv(t, service.Config{ExportDir: dir})
 	e.table("inc", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"inc","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	e.must("PutItem", `{"TableName":"inc","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
@@ -294,7 +295,7 @@ func TestIncrementalExport(t *testing.T) {
 
 // epochJSON is t as a wire timestamp (seconds, fraction).
 func epochJSON(t time.Time) string {
-	b, _ := epochTime(t).MarshalJSON()
+	b, _ := service.EpochTime(t).MarshalJSON()
 	return string(b)
 }
 
@@ -309,7 +310,7 @@ func FuzzImportObject(f *testing.F) {
 	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",v:$dynamodb_SS::[\"x\"]}}\n[{Item:{pk:1.}}]"), byte(2))
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}, byte(3))
 	dir := f.TempDir()
-	e := newClockEnv(f, Config{ExportDir: dir})
+	e := newClockEnv(f, service.Config{ExportDir: dir})
 	n := 0
 	f.Fuzz(func(t *testing.T, obj []byte, kind byte) {
 		n++

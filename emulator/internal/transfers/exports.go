@@ -1,4 +1,4 @@
-package service
+package transfers
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,12 +46,6 @@ import (
 // transient delay, then COMPLETED (or FAILED when a file could not be
 // written).
 
-func init() {
-	register("ExportTableToPointInTime", exportTable)
-	register("DescribeExport", describeExport)
-	register("ListExports", listExports)
-}
-
 // exportItemsPerFile is how many items a data file holds at most.
 const exportItemsPerFile = 100_000
 
@@ -85,25 +80,25 @@ type ExportTableToPointInTimeInput struct {
 
 // ExportDescription is AWS's ExportDescription.
 type ExportDescription struct {
-	ExportArn       string     `json:"ExportArn"`
-	ExportStatus    string     `json:"ExportStatus"`
-	StartTime       epochTime  `json:"StartTime"`
-	EndTime         *epochTime `json:"EndTime,omitempty"`
-	ExportManifest  string     `json:"ExportManifest,omitempty"`
-	TableArn        string     `json:"TableArn"`
-	TableId         string     `json:"TableId"`
-	ExportTime      epochTime  `json:"ExportTime"`
-	ClientToken     string     `json:"ClientToken,omitempty"`
-	S3Bucket        string     `json:"S3Bucket"`
-	S3BucketOwner   string     `json:"S3BucketOwner,omitempty"`
-	S3Prefix        string     `json:"S3Prefix,omitempty"`
-	S3SseAlgorithm  string     `json:"S3SseAlgorithm"`
-	S3SseKmsKeyId   string     `json:"S3SseKmsKeyId,omitempty"`
-	FailureCode     string     `json:"FailureCode,omitempty"`
-	FailureMessage  string     `json:"FailureMessage,omitempty"`
-	ExportFormat    string     `json:"ExportFormat"`
-	BilledSizeBytes *int64     `json:"BilledSizeBytes,omitempty"`
-	ItemCount       *int64     `json:"ItemCount,omitempty"`
+	ExportArn       string             `json:"ExportArn"`
+	ExportStatus    string             `json:"ExportStatus"`
+	StartTime       service.EpochTime  `json:"StartTime"`
+	EndTime         *service.EpochTime `json:"EndTime,omitempty"`
+	ExportManifest  string             `json:"ExportManifest,omitempty"`
+	TableArn        string             `json:"TableArn"`
+	TableId         string             `json:"TableId"`
+	ExportTime      service.EpochTime  `json:"ExportTime"`
+	ClientToken     string             `json:"ClientToken,omitempty"`
+	S3Bucket        string             `json:"S3Bucket"`
+	S3BucketOwner   string             `json:"S3BucketOwner,omitempty"`
+	S3Prefix        string             `json:"S3Prefix,omitempty"`
+	S3SseAlgorithm  string             `json:"S3SseAlgorithm"`
+	S3SseKmsKeyId   string             `json:"S3SseKmsKeyId,omitempty"`
+	FailureCode     string             `json:"FailureCode,omitempty"`
+	FailureMessage  string             `json:"FailureMessage,omitempty"`
+	ExportFormat    string             `json:"ExportFormat"`
+	BilledSizeBytes *int64             `json:"BilledSizeBytes,omitempty"`
+	ItemCount       *int64             `json:"ItemCount,omitempty"`
 	// ExportType is the request's, absent when the request gave none: AWS
 	// does not fill in its default here (ack-api-quirks DDB-EXPORT-017:
 	// a minimal request's DescribeExport has ExportType null). kindOf
@@ -168,14 +163,14 @@ func (j *exportJob) at(now time.Time) ExportDescription {
 	return d
 }
 
-func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPointInTimeOutput, error) {
+func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTableToPointInTimeOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.TableArn, "tableArn") && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {
 		cs.Add(apierr.Quote(*in.TableArn), "tableArn", apierr.LenLE(1024))
 	}
 	var bucketDir string
 	if apierr.NotNull(&cs, in.S3Bucket, "s3Bucket") {
-		bucketDir = c.svc.s3Bucket(&cs, *in.S3Bucket, "s3Bucket")
+		bucketDir = s3Bucket(c, &cs, *in.S3Bucket, "s3Bucket")
 	}
 	prefixOK := in.S3Prefix == nil || s3Key(&cs, *in.S3Prefix, "s3Prefix")
 	apierr.Enum(&cs, in.S3SseAlgorithm, "s3SseAlgorithm", "AES256", "KMS")
@@ -199,7 +194,7 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 	if err := exportRequestChecks(in, kind); err != nil {
 		return nil, err
 	}
-	t, err := c.backupSourceTable(in.TableArn, "tableArn")
+	t, err := c.BackupSourceTable(in.TableArn, "tableArn")
 	if errors.Is(err, apierr.ErrTableNotFound) {
 		// AWS quotes the ARN asked for (ack-api-quirks DDB-EXPORT-001).
 		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(*in.TableArn))
@@ -214,26 +209,25 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 		}
 		return &ExportTableToPointInTimeOutput{ExportDescription: d}, nil
 	}
-	m := t.snapshot()
-	l := t.ns.pitr.get(t.id)
-	if (!m.pitr || l == nil) && kind == "INCREMENTAL_EXPORT" {
+	l, recovering := t.History()
+	if !recovering && kind == "INCREMENTAL_EXPORT" {
 		// AWS answers an incremental export of a table without point-in-
 		// time recovery with its window check (ack-api-quirks DDB-EXPORT-001).
-		return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportFromTimeEarly(t.created))
+		return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportFromTimeEarly(t.Created()))
 	}
-	if !m.pitr || l == nil {
-		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.name))
+	if !recovering {
+		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.Name()))
 	}
-	earliest, latest := l.window(c.clock())
+	earliest, latest := l.Window(c.Clock())
 	earliest = earliest.Truncate(time.Millisecond)
 	inWindow := func(at time.Time) bool { return !at.Before(earliest) && !at.After(latest) }
 
-	id := transferID(c.now)
+	id := transferID(c.Now())
 	prefix := str(in.S3Prefix)
 	root := joinKey(prefix, "AWSDynamoDB", id)
-	j := &exportJob{request: string(req), doneAt: c.transientUntil(), desc: ExportDescription{
-		ExportArn: t.arn + "/export/" + id, ExportStatus: "COMPLETED", StartTime: epochTime(c.now),
-		TableArn: t.arn, TableId: t.id, ClientToken: str(in.ClientToken),
+	j := &exportJob{request: string(req), doneAt: c.TransientUntil(), desc: ExportDescription{
+		ExportArn: t.ARN() + "/export/" + id, ExportStatus: "COMPLETED", StartTime: service.EpochTime(c.Now()),
+		TableArn: t.ARN(), TableId: t.ID(), ClientToken: str(in.ClientToken),
 		S3Bucket: *in.S3Bucket, S3BucketOwner: str(in.S3BucketOwner), S3Prefix: prefix,
 		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
 		ExportFormat: format, ExportType: str(in.ExportType),
@@ -243,44 +237,44 @@ func exportTable(c *call, in *ExportTableToPointInTimeInput) (*ExportTableToPoin
 	case "FULL_EXPORT":
 		at := latest
 		if in.ExportTime != nil {
-			at = epochSeconds(*in.ExportTime)
+			at = service.EpochSeconds(*in.ExportTime)
 			if !inWindow(at) {
 				return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportTimeInvalid)
 			}
 		}
-		j.desc.ExportTime = epochTime(at)
-		snap, err := l.at(at, storage.Derivation{})
+		j.desc.ExportTime = service.EpochTime(at)
+		snap, err := l.At(at)
 		if err != nil {
 			return nil, err
 		}
 		err = w.full(snap)
-		j.finish(w, err, c.now)
+		j.finish(w, err, c.Now())
 	default:
 		s := in.IncrementalExportSpecification
-		from, to := epochSeconds(*s.ExportFromTime), latest
+		from, to := service.EpochSeconds(*s.ExportFromTime), latest
 		if s.ExportToTime != nil {
-			to = epochSeconds(*s.ExportToTime)
+			to = service.EpochSeconds(*s.ExportToTime)
 		}
 		if err := incrementalWindowCheck(from, to, earliest, latest); err != nil {
 			return nil, err
 		}
 		toSec := float64(to.UnixMilli()) / 1000
 		view := cmpOr(str(s.ExportViewType), "NEW_AND_OLD_IMAGES")
-		j.desc.ExportTime = epochTime(to)
+		j.desc.ExportTime = service.EpochTime(to)
 		j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: &toSec, ExportViewType: &view}
-		err := w.incremental(l, t.keySchema, from, to, view == "NEW_AND_OLD_IMAGES")
-		j.finish(w, err, c.now)
+		err := w.incremental(l, t.KeyNames(), from, to, view == "NEW_AND_OLD_IMAGES")
+		j.finish(w, err, c.Now())
 	}
 	if j.desc.ExportStatus == "COMPLETED" {
-		err := w.manifests(j, t.arn)
-		j.finish(w, err, c.now)
+		err := w.manifests(j, t.ARN())
+		j.finish(w, err, c.Now())
 	}
-	c.ns.saveTransfer("export", j.desc.ExportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
-	set := c.ns.moveSet()
+	saveTransfer(c.Space(), "export", j.desc.ExportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
+	set := moves.Of(c)
 	set.mu.Lock()
 	set.exports = append(set.exports, j)
 	set.mu.Unlock()
-	return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.now)}, nil
+	return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.Now())}, nil
 }
 
 // exportRequestChecks makes the checks of a request AWS answers before
@@ -335,12 +329,12 @@ func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 	}
 	if err != nil {
 		j.desc.ExportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "S3WriteFailed", err.Error()
-		j.desc.EndTime = epochPtr(now)
+		j.desc.EndTime = service.EpochPtr(now)
 		return
 	}
 	n, size := w.items, w.bytes
 	j.desc.ItemCount, j.desc.BilledSizeBytes = &n, &size
-	j.desc.EndTime = epochPtr(now)
+	j.desc.EndTime = service.EpochPtr(now)
 	j.desc.ExportManifest = joinKey(w.root, "manifest-summary.json")
 }
 
@@ -434,33 +428,18 @@ func (w *exportWriter) full(snap *storage.TableSnapshot) error {
 // incremental writes the items changed in (from, to]: their keys and
 // images at to (NewImage; absent when deleted) and, with old, at from
 // (OldImage; absent when created).
-func (w *exportWriter) incremental(l *pitrLog, ks []keyElem, from, to time.Time, old bool) error {
+func (w *exportWriter) incremental(l service.History, names []string, from, to time.Time, old bool) error {
 	if err := writeFile(filepath.Join(w.dir, "_started"), nil); err != nil {
 		return err
 	}
-	l.mu.Lock()
-	var changed []storage.Key
-	last := map[storage.Key]time.Time{} // keys are scalars: comparable
-	for _, pw := range l.writes {
-		if pw.at.After(from) && !pw.at.After(to) {
-			if _, seen := last[pw.w.Key]; !seen {
-				changed = append(changed, pw.w.Key)
-			}
-			last[pw.w.Key] = pw.at
-		}
-	}
-	l.mu.Unlock()
-	before, err := l.at(from, storage.Derivation{})
+	changed, last := l.Changed(from, to)
+	before, err := l.At(from)
 	if err != nil {
 		return err
 	}
-	after, err := l.at(to, storage.Derivation{})
+	after, err := l.At(to)
 	if err != nil {
 		return err
-	}
-	names := make([]string, len(ks))
-	for i, k := range ks {
-		names[i] = k.name
 	}
 	var b []byte
 	for _, k := range changed {
@@ -535,8 +514,8 @@ func (w *exportWriter) manifests(j *exportJob, tableArn string) error {
 	iso := func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 	summary := map[string]any{
 		"version": "2020-06-30", "exportArn": d.ExportArn,
-		"startTime": iso(d.StartTime.time()), "endTime": iso(d.StartTime.time()),
-		"tableArn": tableArn, "tableId": d.TableId, "exportTime": iso(d.ExportTime.time()),
+		"startTime": iso(d.StartTime.Time()), "endTime": iso(d.StartTime.Time()),
+		"tableArn": tableArn, "tableId": d.TableId, "exportTime": iso(d.ExportTime.Time()),
 		"s3Bucket": w.bucket, "s3Prefix": nilIfEmpty(d.S3Prefix), "s3SseAlgorithm": d.S3SseAlgorithm,
 		"s3SseKmsKeyId": nilIfEmpty(d.S3SseKmsKeyId), "manifestFilesS3Key": filesKey,
 		"billedSizeBytes": w.bytes, "itemCount": w.items, "outputFormat": d.ExportFormat,
@@ -544,8 +523,8 @@ func (w *exportWriter) manifests(j *exportJob, tableArn string) error {
 	}
 	if s := d.IncrementalExportSpecification; s != nil {
 		summary["outputView"] = str(s.ExportViewType)
-		summary["exportFromTime"] = iso(epochSeconds(*s.ExportFromTime))
-		summary["exportToTime"] = iso(epochSeconds(*s.ExportToTime))
+		summary["exportFromTime"] = iso(service.EpochSeconds(*s.ExportFromTime))
+		summary["exportToTime"] = iso(service.EpochSeconds(*s.ExportToTime))
 	}
 	b, _ := json.Marshal(summary)
 	return writeWithMD5(w.dir, "manifest-summary", b)
@@ -581,7 +560,7 @@ var exportKind = transferKind[*exportJob, ExportDescription]{
 	arn:  func(j *exportJob) string { return j.desc.ExportArn },
 	at:   (*exportJob).at,
 	token: func(j *exportJob) (string, time.Time, string) {
-		return j.desc.ClientToken, j.desc.StartTime.time(), j.request
+		return j.desc.ClientToken, j.desc.StartTime.Time(), j.request
 	},
 	gone:     func(arn string) error { return apierr.New(apierr.ErrExportNotFound, apierr.MsgExportNotFound(arn)) },
 	shape:    transferARNShape("export"),
@@ -589,7 +568,7 @@ var exportKind = transferKind[*exportJob, ExportDescription]{
 	badToken: func(tok string) error { return apierr.Validation(apierr.MsgTransferNextTokenInvalid(tok)) },
 }
 
-func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, error) {
+func describeExport(c service.Call, in *DescribeExportInput) (*DescribeExportOutput, error) {
 	d, err := exportKind.describe(c, in.ExportArn, "exportArn")
 	if err != nil {
 		return nil, err
@@ -597,15 +576,15 @@ func describeExport(c *call, in *DescribeExportInput) (*DescribeExportOutput, er
 	return &DescribeExportOutput{ExportDescription: d}, nil
 }
 
-func listExports(c *call, in *ListExportsInput) (*ListExportsOutput, error) {
+func listExports(c service.Call, in *ListExportsInput) (*ListExportsOutput, error) {
 	// With TableArn, AWS lists the exports of the table that has that
 	// ARN now: none once it is deleted, none of an earlier table of the
 	// same name (ack-api-quirks DDB-EXPORT-020).
 	tableID := ""
 	if in.TableArn != nil {
-		if name, ok := c.tableNameFromARN(*in.TableArn); ok {
-			if t := c.ns.getTable(name); t != nil {
-				tableID = t.id
+		if name, ok := c.TableNameFromARN(*in.TableArn); ok {
+			if t, ok := c.Table(name); ok {
+				tableID = t.ID()
 			}
 		}
 	}
@@ -647,9 +626,6 @@ func decodePageToken(tok string) string {
 	}
 	return strings.TrimRight(string(b), "\x00")
 }
-
-// time returns t as a time.Time.
-func (t epochTime) time() time.Time { return time.Time(t) }
 
 // randomName returns a data file's name: 26 random characters of
 // [a-z2-7], as AWS's data file names look.

@@ -1,9 +1,9 @@
-package service
+package transfers
 
 import (
 	"encoding/json"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -16,7 +16,7 @@ import (
 // operation is recorded (before it is listed, so a CancelBulkOperation
 // cannot be overtaken by the first save) and again when a bulk
 // operation is cancelled. RebuildCatalog puts them back
-// (restoreTransfers), in start order, with their states, counts and
+// (Feature.Loaded), in start order, with their states, counts and
 // ClientTokens; those started more than 90 days ago (AWS lists 90 days
 // of them) are deleted instead. The files an export wrote were always
 // kept: they are in the export directory. A failed save is logged: the
@@ -47,9 +47,9 @@ type transferRecord struct {
 func arnID(arn string) string { return arn[strings.LastIndexByte(arn, '/')+1:] }
 
 // saveTransfer saves an operation of kind ("export", "import", "bulk")
-// in ns's DB, if it is kept on disk. Called with no lock held.
-func (ns *Namespace) saveTransfer(kind, arn string, desc any, doneAt time.Time, request string, cancelled bool) {
-	if !ns.persisted() {
+// in the namespace's DB, if it is kept on disk. Called with no lock held.
+func saveTransfer(s service.Space, kind, arn string, desc any, doneAt time.Time, request string, cancelled bool) {
+	if !s.Persisted() {
 		return
 	}
 	d, err := json.Marshal(desc)
@@ -58,45 +58,45 @@ func (ns *Namespace) saveTransfer(kind, arn string, desc any, doneAt time.Time, 
 		b, err = json.Marshal(transferRecord{V: transferRecordVersion, Desc: d, DoneAt: doneAt.UnixNano(), Request: request, Cancelled: cancelled})
 	}
 	if err == nil {
-		err = ns.registered().db.SetMeta(metaKeyTransferPrefix+kind+"/"+arnID(arn), b)
+		err = s.SetMeta(metaKeyTransferPrefix+kind+"/"+arnID(arn), b)
 	}
 	if err != nil {
-		ns.svc.log.Warn("cannot save an operation: it is not listed after a restart", "kind", kind, "arn", arn, "err", err)
+		s.Log().Warn("cannot save an operation: it is not listed after a restart", "kind", kind, "arn", arn, "err", err)
 	}
 }
 
 // saveLocked returns the function that saves j (set.mu is held: the
 // job's fields are read now, the save runs after the unlock).
-func (j *bulkJob) saveLocked(ns *Namespace) func() {
+func (j *bulkJob) saveLocked(s service.Space) func() {
 	d, doneAt, req, cancelled := j.desc, j.doneAt, j.request, j.cancelled
-	return func() { ns.saveTransfer("bulk", d.BulkOperationArn, d, doneAt, req, cancelled) }
+	return func() { saveTransfer(s, "bulk", d.BulkOperationArn, d, doneAt, req, cancelled) }
 }
 
-// restoreTransfers puts back the operations saved in ns's DB that
+// Loaded puts back the operations saved in the namespace's DB that
 // started within transferKeep of now, and deletes the others (and any
 // that does not read back, which is logged).
-func (ns *Namespace) restoreTransfers(now time.Time) {
+func (Feature) Loaded(s service.Space, now time.Time) {
 	var stale []string
-	set := &ns.moves
+	set := moves.In(s)
 	set.mu.Lock()
-	for _, k := range ns.db.MetaKeys() {
+	for _, k := range s.MetaKeys() {
 		rest, ok := strings.CutPrefix(k, metaKeyTransferPrefix)
 		if !ok {
 			continue
 		}
 		kind, _, _ := strings.Cut(rest, "/")
 		var r transferRecord
-		if err := json.Unmarshal(ns.db.Meta(k), &r); err != nil || r.V != transferRecordVersion {
-			ns.svc.log.Warn("a saved operation does not read back; dropped", "key", k, "err", err)
+		if err := json.Unmarshal(s.Meta(k), &r); err != nil || r.V != transferRecordVersion {
+			s.Log().Warn("a saved operation does not read back; dropped", "key", k, "err", err)
 			stale = append(stale, k)
 			continue
 		}
 		doneAt := time.Unix(0, r.DoneAt)
-		keep := func(err error, start epochTime) bool {
+		keep := func(err error, start service.EpochTime) bool {
 			if err != nil {
-				ns.svc.log.Warn("a saved operation does not read back; dropped", "key", k, "err", err)
+				s.Log().Warn("a saved operation does not read back; dropped", "key", k, "err", err)
 			}
-			if err != nil || now.Sub(start.time()) > transferKeep {
+			if err != nil || now.Sub(start.Time()) > transferKeep {
 				stale = append(stale, k)
 				return false
 			}
@@ -120,22 +120,11 @@ func (ns *Namespace) restoreTransfers(now time.Time) {
 			}
 		} // another kind (a later version's) is left as it is
 	}
-	slices.SortStableFunc(set.exports, func(a, b *exportJob) int { return a.desc.StartTime.time().Compare(b.desc.StartTime.time()) })
-	slices.SortStableFunc(set.imports, func(a, b *importJob) int { return a.desc.StartTime.time().Compare(b.desc.StartTime.time()) })
-	slices.SortStableFunc(set.bulks, func(a, b *bulkJob) int { return a.desc.StartTime.time().Compare(b.desc.StartTime.time()) })
+	slices.SortStableFunc(set.exports, func(a, b *exportJob) int { return a.desc.StartTime.Time().Compare(b.desc.StartTime.Time()) })
+	slices.SortStableFunc(set.imports, func(a, b *importJob) int { return a.desc.StartTime.Time().Compare(b.desc.StartTime.Time()) })
+	slices.SortStableFunc(set.bulks, func(a, b *bulkJob) int { return a.desc.StartTime.Time().Compare(b.desc.StartTime.Time()) })
 	set.mu.Unlock()
 	for _, k := range stale {
-		_ = ns.db.SetMeta(k, nil)
+		_ = s.SetMeta(k, nil)
 	}
-}
-
-// UnmarshalJSON reads an epoch time as MarshalJSON writes it (seconds,
-// fraction), for operations restored from disk.
-func (t *epochTime) UnmarshalJSON(b []byte) error {
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return err
-	}
-	*t = epochTime(epochSeconds(f))
-	return nil
 }

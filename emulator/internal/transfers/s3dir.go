@@ -1,8 +1,9 @@
-package service
+package transfers
 
 import (
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,9 +19,9 @@ import (
 // separator. "" means <os.TempDir()>/dynamoemu-s3.
 
 // s3Root returns the directory standing for S3.
-func (s *Service) s3Root() string {
-	if s.cfg.ExportDir != "" {
-		return s.cfg.ExportDir
+func s3Root(c service.Call) string {
+	if d := c.ExportDir(); d != "" {
+		return d
 	}
 	return filepath.Join(os.TempDir(), "dynamoemu-s3")
 }
@@ -28,7 +29,7 @@ func (s *Service) s3Root() string {
 // s3Bucket checks an S3Bucket member (AWS's model: at most 255
 // characters of [a-zA-Z0-9.-_], starting and ending with a letter or a
 // digit) and returns the bucket's directory.
-func (s *Service) s3Bucket(cs *apierr.Constraints, bucket, path string) string {
+func s3Bucket(c service.Call, cs *apierr.Constraints, bucket, path string) string {
 	if len(bucket) > 255 {
 		cs.Add(apierr.Quote(bucket), path, apierr.LenLE(255))
 		return ""
@@ -42,7 +43,7 @@ func (s *Service) s3Bucket(cs *apierr.Constraints, bucket, path string) string {
 		cs.Add(apierr.Quote(bucket), path, "Member must satisfy regular expression pattern: ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$")
 		return ""
 	}
-	return filepath.Join(s.s3Root(), bucket)
+	return filepath.Join(s3Root(c), bucket)
 }
 
 func alnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -1,11 +1,10 @@
-package service
+package transfers
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"io/fs"
 	"os"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // What AWS does with an ImportTable from a bucket that does not exist or
@@ -28,23 +27,15 @@ const (
 // not exist: the table's definition is checked as CreateTable checks it,
 // then the import is recorded FAILED without a table. done is false when
 // the bucket exists.
-func importFromMissingBucket(c *call, in *ImportTableInput, create *CreateTableInput, bucketDir string, req []byte) (out *ImportTableOutput, done bool, err error) {
+func importFromMissingBucket(c service.Call, in *ImportTableInput, create *service.CreateTableInput, bucketDir string, req []byte) (out *ImportTableOutput, done bool, err error) {
 	if st, err := os.Stat(bucketDir); err == nil && st.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
-	def, err := validateCreateTable(create)
+	name, err := c.CheckCreateTable(create)
 	if err != nil {
 		return nil, true, err
 	}
-	if def.throughput != nil {
-		if err := c.checkTableMaxThroughput(def.throughput.read, def.throughput.write); err != nil {
-			return nil, true, err
-		}
-	}
-	if c.ns.getTable(def.name) != nil {
-		return nil, true, apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.name)
-	}
-	j := newImportJob(c, in, req, c.tableARN(def.name), newUUID(), def.name)
+	j := newImportJob(c, in, req, c.TableARN(name), service.NewTableID(), name)
 	j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", s3NoSuchBucket, msgS3NoSuchBucket
-	return c.recordImport(j), true, nil
+	return recordImport(c, j), true, nil
 }

@@ -1,0 +1,157 @@
+package service
+
+import (
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// What a feature's operation may ask of the core beyond naming tables
+// (feature.go): the core's own checks and writes, so a feature answers
+// as the core's operations do and writes through the same path.
+
+// Clock reads the service's clock now (Now is the request's arrival).
+func (c Call) Clock() time.Time { return c.c.clock() }
+
+// ExportDir is the directory standing for Amazon S3 (Config.ExportDir;
+// "" : the default).
+func (c Call) ExportDir() string { return c.c.svc.cfg.ExportDir }
+
+// TableNameFromARN returns the table name a table ARN of the request's
+// region and account names, or false.
+func (c Call) TableNameFromARN(arn string) (string, bool) { return c.c.tableNameFromARN(arn) }
+
+// BackupSourceTable resolves the table of a backup or recovery
+// operation (a name or an ARN, at constraint path path) as the core's
+// backup operations do: a missing table, or one still CREATING, is
+// TableNotFoundException.
+func (c Call) BackupSourceTable(name *string, path string) (Table, error) {
+	t, err := c.c.backupSourceTable(name, path)
+	if err != nil {
+		return Table{}, err
+	}
+	return Table{t: t}, nil
+}
+
+// CheckCreateTable checks in as CreateTable does before it creates
+// anything (the definition, the account's throughput limits, a table of
+// that name) and returns the table's name.
+func (c Call) CheckCreateTable(in *CreateTableInput) (string, error) {
+	def, err := validateCreateTable(in)
+	if err != nil {
+		return "", err
+	}
+	if def.throughput != nil {
+		if err := c.c.checkTableMaxThroughput(def.throughput.read, def.throughput.write); err != nil {
+			return "", err
+		}
+	}
+	if c.c.ns.getTable(def.name) != nil {
+		return "", apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.name)
+	}
+	return def.name, nil
+}
+
+// Detached returns a copy of the call for a feature's own writes (an
+// import's table and items): what they do is not this request's answer,
+// its table or its capacity.
+func (c Call) Detached() Call {
+	inner := *c.c
+	inner.out, inner.tableName = nil, nil
+	return Call{c: &inner}
+}
+
+// CreateTable creates a table as CreateTable does. Afterwards the call's
+// namespace is the registered one (a first table registers it).
+func (c Call) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
+	out, err := createTable(c.c, in)
+	if err != nil {
+		return nil, err
+	}
+	c.c.ns = c.c.ns.registered()
+	return out, nil
+}
+
+// PutItem writes an item as PutItem does (its checks, condition, indexes
+// and streams), without the request pipeline's stages: the feature's
+// operation went through them once.
+func (c Call) PutItem(in *PutItemInput) error {
+	_, err := putItem(c.c, in)
+	return err
+}
+
+// NewTableID returns a new TableId (a random version-4 UUID).
+func NewTableID() string { return newUUID() }
+
+// ID is the table's TableId.
+func (t Table) ID() string { return t.t.id }
+
+// ARN is the table's ARN.
+func (t Table) ARN() string { return t.t.arn }
+
+// Created is when the table was created.
+func (t Table) Created() time.Time { return t.t.created }
+
+// KeyNames are the names of the table's key attributes, partition key
+// first.
+func (t Table) KeyNames() []string {
+	names := make([]string, len(t.t.keySchema))
+	for i, k := range t.t.keySchema {
+		names[i] = k.name
+	}
+	return names
+}
+
+// History is a table's point-in-time recovery history.
+type History struct{ l *pitrLog }
+
+// History returns the table's point-in-time recovery history, or false
+// when recovery is off (or just being enabled).
+func (t Table) History() (History, bool) {
+	l := t.t.ns.pitr.get(t.t.id)
+	if !t.t.snapshot().pitr || l == nil {
+		return History{}, false
+	}
+	return History{l: l}, true
+}
+
+// Window returns the earliest and latest restorable times at now.
+func (h History) Window(now time.Time) (earliest, latest time.Time) { return h.l.window(now) }
+
+// At returns the table's items as of at (in the window).
+func (h History) At(at time.Time) (*storage.TableSnapshot, error) {
+	return h.l.at(at, storage.Derivation{})
+}
+
+// Changed returns the keys of the items written in (from, to], in the
+// order of their first write there, and the time of each one's last.
+func (h History) Changed(from, to time.Time) ([]storage.Key, map[storage.Key]time.Time) {
+	h.l.mu.Lock()
+	defer h.l.mu.Unlock()
+	var changed []storage.Key
+	last := map[storage.Key]time.Time{} // keys are scalars: comparable
+	for _, pw := range h.l.writes {
+		if pw.at.After(from) && !pw.at.After(to) {
+			if _, seen := last[pw.w.Key]; !seen {
+				changed = append(changed, pw.w.Key)
+			}
+			last[pw.w.Key] = pw.at
+		}
+	}
+	return changed, last
+}
+
+// EpochTime is a timestamp on the wire: seconds since the epoch with
+// millisecond precision, as a JSON number.
+type EpochTime = epochTime
+
+// EpochPtr returns t as an EpochTime, nil for the zero time.
+func EpochPtr(t time.Time) *EpochTime { return epochPtr(t) }
+
+// EpochSeconds is the time s seconds after the epoch.
+func EpochSeconds(s float64) time.Time { return epochSeconds(s) }
+
+// Time is t as a time.Time.
+func (t EpochTime) Time() time.Time { return time.Time(t) }

@@ -1,0 +1,100 @@
+package service
+
+import (
+	"log/slog"
+	"time"
+)
+
+// A feature's per-namespace state and its part in loading a namespace.
+// A feature that keeps something per namespace (a list of operations,
+// say) declares it with NewState in its Register; each namespace then
+// holds one value of it, made with the namespace. A feature that keeps
+// that state on disk implements Loader: RebuildCatalog calls it once the
+// namespace's tables are back, and the feature reads its DB metadata
+// (Space.Meta) there.
+
+// State is a feature's per-namespace state: a *T in every namespace.
+type State[T any] struct{ i int }
+
+// stateMakers make the states of a new namespace, in NewState's order.
+// Filled by init functions only (Use); read-only afterwards.
+var stateMakers []func() any
+
+// NewState declares a per-namespace state of type T, zero in a new
+// namespace. Call it from the feature's Register.
+func NewState[T any](r Registrar) State[T] {
+	stateMakers = append(stateMakers, func() any { return new(T) })
+	return State[T]{i: len(stateMakers) - 1}
+}
+
+// Of returns the state in the request's namespace. A namespace nobody
+// has created anything in keeps nothing: it gets a zero T that nothing
+// keeps (use Kept to keep what the request adds).
+func (s State[T]) Of(c Call) *T { return s.in(c.c.ns) }
+
+// Kept returns the state in the request's namespace, registering the
+// namespace first if nobody has created anything in it yet (as adding a
+// table does).
+func (s State[T]) Kept(c Call) *T { return s.in(c.c.ns.registered()) }
+
+// In returns the state in the namespace s.
+func (s State[T]) In(sp Space) *T { return s.in(sp.ns) }
+
+func (s State[T]) in(ns *Namespace) *T {
+	if ns.home != nil {
+		ns.home.mu.RLock()
+		reg := ns.home.byKey[ns.homeKey]
+		ns.home.mu.RUnlock()
+		if reg == nil {
+			return new(T)
+		}
+		ns = reg
+	}
+	return ns.states[s.i].(*T)
+}
+
+// newStates makes a new namespace's feature states.
+func newStates() []any {
+	if len(stateMakers) == 0 {
+		return nil
+	}
+	out := make([]any, len(stateMakers))
+	for i, mk := range stateMakers {
+		out[i] = mk()
+	}
+	return out
+}
+
+// Loader is a feature that puts back state kept on disk when its
+// namespace is loaded (-dbPath): Loaded runs once the namespace's tables
+// are back, at now.
+type Loader interface {
+	Loaded(s Space, now time.Time)
+}
+
+// loaders are the features in use that implement Loader, in Use's order.
+var loaders []Loader
+
+// Space is a namespace as a feature sees it: its DB metadata (kept with
+// the namespace: logged, in snapshots, back after a restart) and its
+// logger. A feature keeps its metadata under keys of its own prefix.
+type Space struct{ ns *Namespace }
+
+// Space is the request's namespace.
+func (c Call) Space() Space { return Space{ns: c.c.ns} }
+
+// Persisted reports whether the namespace is kept on disk.
+func (s Space) Persisted() bool { return s.ns.persisted() }
+
+// MetaKeys returns the keys of the namespace's DB metadata.
+func (s Space) MetaKeys() []string { return s.ns.registered().db.MetaKeys() }
+
+// Meta returns the DB metadata under key (nil: none).
+func (s Space) Meta(key string) []byte { return s.ns.registered().db.Meta(key) }
+
+// SetMeta sets the DB metadata under key (nil: deletes it), registering
+// the namespace first if nobody has created anything in it yet.
+func (s Space) SetMeta(key string, v []byte) error { return s.ns.registered().db.SetMeta(key, v) }
+
+// Log is the service's logger.
+func (s Space) Log() *slog.Logger { return s.ns.svc.log }
