@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
@@ -14,4 +15,5 @@ func init() {
 	service.Use(resources.Policies{})
 	service.Use(resources.KinesisDestinations{})
 	service.Use(transfers.Feature{})
+	service.Use(backups.Feature{})
 }

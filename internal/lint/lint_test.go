@@ -55,11 +55,12 @@ var layers = []layer{
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/resources", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/service/servicetest", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/testkit"}, internal: true}, // tests only: a service for a feature's tests
+	{pkg: "emulator/internal/service/servicetest", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, internal: true}, // tests only: a service for a feature's tests
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
+	{pkg: "emulator/internal/backups", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/transfers", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/zstdread", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "internal/lease"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "internal/lease"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},

@@ -3,7 +3,8 @@ package service
 import "time"
 
 // Wire shapes of the backup and point-in-time recovery operations
-// (backups.go, restore.go, pitr.go), after AWS's API reference.
+// (restore.go, pitr.go, continuous_backups.go; the on-demand backups'
+// are emulator/internal/backups'), after AWS's API reference.
 // Timestamps in requests are epoch seconds (JSON numbers).
 
 // PointInTimeRecoverySpecification is UpdateContinuousBackups' setting.
@@ -63,55 +64,6 @@ type restoreInfo struct {
 	At        time.Time `json:"at"`
 }
 
-// CreateBackupInput is the CreateBackup request.
-type CreateBackupInput struct {
-	TableName  *string
-	BackupName *string
-}
-
-// CreateBackupOutput is the CreateBackup response.
-type CreateBackupOutput struct {
-	BackupDetails *BackupDetails `json:"BackupDetails"`
-}
-
-// BackupDetails describes one backup.
-type BackupDetails struct {
-	BackupArn              string     `json:"BackupArn"`
-	BackupName             string     `json:"BackupName"`
-	BackupSizeBytes        int64      `json:"BackupSizeBytes"`
-	BackupStatus           string     `json:"BackupStatus"`
-	BackupType             string     `json:"BackupType"`
-	BackupCreationDateTime epochTime  `json:"BackupCreationDateTime"`
-	BackupExpiryDateTime   *epochTime `json:"BackupExpiryDateTime,omitempty"`
-}
-
-// DescribeBackupInput is the DescribeBackup request.
-type DescribeBackupInput struct {
-	BackupArn *string
-}
-
-// DescribeBackupOutput is the DescribeBackup response.
-type DescribeBackupOutput struct {
-	BackupDescription *BackupDescription `json:"BackupDescription"`
-}
-
-// DeleteBackupInput is the DeleteBackup request.
-type DeleteBackupInput struct {
-	BackupArn *string
-}
-
-// DeleteBackupOutput is the DeleteBackup response.
-type DeleteBackupOutput struct {
-	BackupDescription *BackupDescription `json:"BackupDescription"`
-}
-
-// BackupDescription is a backup with its source table as it was.
-type BackupDescription struct {
-	BackupDetails             *BackupDetails             `json:"BackupDetails"`
-	SourceTableDetails        *SourceTableDetails        `json:"SourceTableDetails"`
-	SourceTableFeatureDetails *SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitempty"`
-}
-
 // SourceTableDetails is the backed-up table's key schema, size and capacity.
 type SourceTableDetails struct {
 	TableName             string                 `json:"TableName"`
@@ -168,39 +120,8 @@ type TimeToLiveDesc struct {
 	TimeToLiveStatus string `json:"TimeToLiveStatus"`
 }
 
-// ListBackupsInput is the ListBackups request.
-type ListBackupsInput struct {
-	TableName               *string
-	Limit                   *int64
-	TimeRangeLowerBound     *float64
-	TimeRangeUpperBound     *float64
-	ExclusiveStartBackupArn *string
-	BackupType              *string
-}
-
-// ListBackupsOutput is the ListBackups response.
-type ListBackupsOutput struct {
-	BackupSummaries        []BackupSummary `json:"BackupSummaries"`
-	LastEvaluatedBackupArn string          `json:"LastEvaluatedBackupArn,omitempty"`
-}
-
-// BackupSummary is one backup in ListBackups.
-type BackupSummary struct {
-	TableName              string     `json:"TableName"`
-	TableId                string     `json:"TableId"`
-	TableArn               string     `json:"TableArn"`
-	BackupArn              string     `json:"BackupArn"`
-	BackupName             string     `json:"BackupName"`
-	BackupCreationDateTime epochTime  `json:"BackupCreationDateTime"`
-	BackupExpiryDateTime   *epochTime `json:"BackupExpiryDateTime,omitempty"`
-	BackupStatus           string     `json:"BackupStatus"`
-	BackupType             string     `json:"BackupType"`
-	BackupSizeBytes        int64      `json:"BackupSizeBytes"`
-}
-
-// restoreOverrides are the members RestoreTableFromBackup and
 // RestoreTableToPointInTime share: what the restored table changes.
-type restoreOverrides struct {
+type RestoreOverrides struct {
 	BillingModeOverride           *string
 	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex
 	LocalSecondaryIndexOverride   []LocalSecondaryIndex
@@ -208,29 +129,6 @@ type restoreOverrides struct {
 	OnDemandThroughputOverride    *OnDemandThroughput
 	SSESpecificationOverride      *SSESpecification
 	VectorIndexOverride           []VectorIndex
-}
-
-// RestoreTableFromBackupInput is the RestoreTableFromBackup request.
-type RestoreTableFromBackupInput struct {
-	TargetTableName               *string
-	BackupArn                     *string
-	BillingModeOverride           *string
-	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex
-	LocalSecondaryIndexOverride   []LocalSecondaryIndex
-	ProvisionedThroughputOverride *ProvisionedThroughput
-	OnDemandThroughputOverride    *OnDemandThroughput
-	SSESpecificationOverride      *SSESpecification
-	VectorIndexOverride           []VectorIndex
-}
-
-func (in *RestoreTableFromBackupInput) overrides() restoreOverrides {
-	return restoreOverrides{in.BillingModeOverride, in.GlobalSecondaryIndexOverride, in.LocalSecondaryIndexOverride,
-		in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride, in.VectorIndexOverride}
-}
-
-// RestoreTableFromBackupOutput is the RestoreTableFromBackup response.
-type RestoreTableFromBackupOutput struct {
-	TableDescription *TableDescription `json:"TableDescription"`
 }
 
 // RestoreTableToPointInTimeInput is the RestoreTableToPointInTime request.
@@ -249,8 +147,8 @@ type RestoreTableToPointInTimeInput struct {
 	VectorIndexOverride           []VectorIndex
 }
 
-func (in *RestoreTableToPointInTimeInput) overrides() restoreOverrides {
-	return restoreOverrides{in.BillingModeOverride, in.GlobalSecondaryIndexOverride, in.LocalSecondaryIndexOverride,
+func (in *RestoreTableToPointInTimeInput) overrides() RestoreOverrides {
+	return RestoreOverrides{in.BillingModeOverride, in.GlobalSecondaryIndexOverride, in.LocalSecondaryIndexOverride,
 		in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride, in.VectorIndexOverride}
 }
 

@@ -99,16 +99,20 @@
 //     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
 //     GetRecords).
 //   - TTL: ttl.go (UpdateTimeToLive, DescribeTimeToLive, SweepTTL).
-//   - Backups and recovery: backups.go (CreateBackup, DescribeBackup,
-//     ListBackups, DeleteBackup; the SYSTEM backup of a deleted table),
-//     restore.go (RestoreTableFromBackup, RestoreTableToPointInTime),
+//   - Recovery: on-demand backups are a feature
+//     (emulator/internal/backups: CreateBackup and its siblings,
+//     RestoreTableFromBackup, the SYSTEM backup of a deleted table),
+//     which keeps a TableCopy and restores it through
+//     Call.RestoreFromCopy (feature_table.go); restore.go
+//     (RestoreTableToPointInTime, and the restore both share),
 //     continuous_backups.go (DescribeContinuousBackups,
 //     UpdateContinuousBackups), pitr.go (a table's point-in-time history:
 //     a base snapshot and the log of its writes, fed by the namespace's
 //     commit hook), backups_types.go (their wire shapes), ns_snapshot.go
 //     (snapshots and rewinds of every namespace, for test suites),
-//     backups_keep.go and pitr_keep.go (with persistence, backups and
-//     histories kept beside the DB through Config.Keep).
+//     pitr_keep.go (with persistence, histories kept beside the DB
+//     through Config.Keep, as the backups feature keeps its backups:
+//     Space.Keep).
 //   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go
 //     (BatchExecuteStatement) and partiql_batch_get.go (its SELECTs),
 //     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
@@ -260,7 +264,7 @@
 //	                  the fault injector's and throttler's mutexes (a
 //	                  batch's items are charged inside its transaction),
 //	                  conventions.Report.mu, stmtCache.mu, codecMu,
-//	                  pitrRecorder.mu, backupSet.mu, snapshotStore.mu, the
+//	                  pitrRecorder.mu, the backups feature's backupSet.mu, snapshotStore.mu, the
 //	                  logger's: held for their own work, nothing taken inside
 //
 // A table's definition is read under no lock at all: table.meta is an
@@ -278,9 +282,10 @@
 //
 // # Backups, point-in-time recovery and snapshots
 //
-// On-demand backups (backups.go) are copy-on-write snapshots of a table
-// and its definition, kept per namespace in memory; restores
-// (restore.go) make a new table of a snapshot without copying its items.
+// On-demand backups (emulator/internal/backups) are copy-on-write
+// snapshots of a table and its definition (TableCopy), kept per
+// namespace in memory; restores (restore.go) make a new table of a
+// snapshot without copying its items.
 // Point-in-time recovery (pitr.go) keeps, per table, a base snapshot and
 // the log of the writes committed since, fed by the namespace's commit
 // hook (pitrRecorder wraps the hook persistence gives), so a restore to

@@ -53,6 +53,12 @@ func Use(f Feature) {
 	if l, ok := f.(Loader); ok {
 		loaders = append(loaders, l)
 	}
+	if o, ok := f.(Opener); ok {
+		openers = append(openers, o)
+	}
+	if d, ok := f.(Dropper); ok {
+		droppers = append(droppers, d)
+	}
 }
 
 // Features returns the names of the features in use.

@@ -18,7 +18,7 @@ func TestFxTargetOf(t *testing.T) {
 		{"resource ARN", &TagResourceInput{ResourceArn: s(arn + "T2")}, "T2", ""},
 		{"index ARN", &TagResourceInput{ResourceArn: s(arn + "T2/index/G")}, "T2", "G"},
 		{"stream ARN", &DescribeStreamInput{StreamArn: s(arn + "T3/stream/2026-01-01T00:00:00.000")}, "T3", ""},
-		{"backup ARN", &DescribeBackupInput{BackupArn: s(arn + "T4/backup/01700000000000-abcdef12")}, "T4", ""},
+		{"backup ARN", &struct{ BackupArn *string }{BackupArn: s(arn + "T4/backup/01700000000000-abcdef12")}, "T4", ""},
 		{"another service", &TagResourceInput{ResourceArn: s("arn:aws:kinesis:us-east-1:000000000000:stream/T5")}, "", ""},
 		{"not a table", &TagResourceInput{ResourceArn: s("arn:aws:dynamodb:us-east-1:000000000000:global-table/T6")}, "", ""},
 		{"short", &TagResourceInput{ResourceArn: s("arn:aws:dynamodb")}, "", ""},

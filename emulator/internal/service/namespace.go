@@ -36,9 +36,8 @@ type Namespace struct {
 	// (streams_persist.go); nil otherwise.
 	loadedStreams map[string]*stream
 
-	pitr    *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
-	backups backupSet     // its on-demand backups (backups.go)
-	states  []any         // the features' per-namespace states (feature_state.go)
+	pitr   *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
+	states []any         // the features' per-namespace states (feature_state.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
@@ -85,7 +84,10 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	wrapReplication(db, &n.svc.repl, n.svc.clock) // global tables (global_tables_repl.go)
 	n.svc.initFx(ns)
 	if keep := n.svc.cfg.Keep; keep != nil && n.dbs != nil {
-		ns.loadKept(keep) // backups_keep.go, pitr_keep.go
+		ns.loadKept(keep) // pitr_keep.go
+	}
+	for _, o := range openers {
+		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
 	}
 	if sc := n.svc.sidecar(key); sc != nil {
 		ns.loadedStreams = sc.attach(ns) // streams_persist.go

@@ -27,7 +27,7 @@ import (
 // again at the rewind). Both are recorded in the namespace's DB like any
 // other change.
 //
-// What a rewind leaves as it is: the namespace's backups (backups.go),
+// What a rewind leaves as it is: the namespace's backups (emulator/internal/backups),
 // the clock, ClientRequestTokens and the conventions report. Stream
 // records are volatile (catalog_record.go): after a rewind each enabled
 // stream is the table's recorded stream, with no records. A rewind is

@@ -203,9 +203,9 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 		return func(recorded bool) error {
 			if recorded {
 				t.ns.removeTable(t)
-				t.stopStreamLocked(c.Now()) // readable for its retention, as on AWS
-				if m.pitr {
-					t.ns.systemBackupLocked(t, c.Now()) // backups.go
+				t.stopStreamLocked(c.Now())  // readable for its retention, as on AWS
+				for _, d := range droppers { // the features (feature_table.go)
+					d.Dropped(Dropped{s: Space{ns: t.ns}, t: t, m: m, now: c.Now()})
 				}
 			}
 			return nil

@@ -332,14 +332,33 @@ func (p *pitrRecorder) close() {
 	}
 }
 
-// loadKept reads what the namespace keeps beside its DB (its backups and
-// point-in-time histories) and keeps them there from now on.
+// Keeper keeps files beside a namespace's DB (persist.SideDir, through
+// the edge): table files and frame logs, as persist writes them.
+type Keeper interface {
+	WriteTable(name string, ts *storage.TableSnapshot, meta map[string][]byte) (int64, error)
+	ReadTable(name string) (*storage.TableSnapshot, map[string][]byte, error)
+	List(suffix string) ([]string, error)
+	Remove(name string) error
+	OpenLog(prefix string, first uint64, replay func(seq uint64, payload []byte) error) (FrameLog, error)
+}
+
+// FrameLog is an append-only log of a Keeper (persist.FrameLog).
+type FrameLog interface {
+	Append(payload []byte) (uint64, error)
+	Sync() error
+	Rotate() error
+	DropThrough(seq uint64) error
+	Close() error
+	Remove() error
+}
+
+// keepPITR is the side directory of a namespace's point-in-time
+// histories (Config.Keep's sub).
+const keepPITR = "pitr"
+
+// loadKept reads the point-in-time histories the namespace keeps beside
+// its DB and keeps them there from now on.
 func (ns *Namespace) loadKept(keep func(namespace, sub string) (Keeper, error)) {
-	if k, err := keep(ns.key, keepBackups); err != nil {
-		ns.svc.log.Error("the namespace's backups are kept in memory only", "namespace", ns.key, "err", err)
-	} else {
-		ns.loadBackups(k)
-	}
 	if k, err := keep(ns.key, keepPITR); err != nil {
 		ns.svc.log.Error("the namespace's point-in-time histories are kept in memory only", "namespace", ns.key, "err", err)
 	} else {

@@ -26,42 +26,7 @@ import (
 // default), with a RestoreSummary saying where it came from.
 
 func init() {
-	register("RestoreTableFromBackup", restoreTableFromBackup)
 	register("RestoreTableToPointInTime", restoreTableToPointInTime)
-}
-
-func restoreTableFromBackup(c *call, in *RestoreTableFromBackupInput) (*RestoreTableFromBackupOutput, error) {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, in.TargetTableName, "targetTableName") {
-		apierr.NameConstraints(&cs, *in.TargetTableName, "targetTableName")
-	}
-	backupARNConstraints(&cs, in.BackupArn, "backupArn")
-	ov := in.overrides()
-	ov.constraints(&cs)
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	b, err := c.lookupBackup(in.BackupArn)
-	if err != nil {
-		return nil, err
-	}
-	now := c.Now()
-	if b.status(now) == backupCreating {
-		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
-	}
-	// One restore at a time from a backup (AWS: ack-api-quirks
-	// DDB-BACKUP-010), until its table leaves CREATING.
-	undo, err := c.ns.registered().backups.restoreGuard(b, now, now.Add(c.svc.cfg.TransientDelay))
-	if err != nil {
-		return nil, err
-	}
-	t, err := c.restoreTable(*in.TargetTableName, b.table, b.meta, &ov, &restoreInfo{BackupArn: b.arn, At: b.created},
-		func(d storage.Derivation) (*storage.TableSnapshot, error) { return b.snap.Derive(d) })
-	if err != nil {
-		undo()
-		return nil, err
-	}
-	return &RestoreTableFromBackupOutput{TableDescription: t.describe()}, nil
 }
 
 func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*RestoreTableToPointInTimeOutput, error) {
@@ -125,7 +90,7 @@ func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*Re
 }
 
 // constraints checks the overrides' model constraints.
-func (ov *restoreOverrides) constraints(cs *apierr.Constraints) {
+func (ov *RestoreOverrides) constraints(cs *apierr.Constraints) {
 	apierr.Enum(cs, ov.BillingModeOverride, "billingModeOverride", "PROVISIONED", "PAY_PER_REQUEST")
 	if sse := ov.SSESpecificationOverride; sse != nil {
 		apierr.Enum(cs, sse.SSEType, "sSESpecificationOverride.sSEType", "AES256", "KMS")
@@ -152,7 +117,7 @@ func (ov *restoreOverrides) constraints(cs *apierr.Constraints) {
 // table src (its fixed fields) with definition sm, changed by ov, and
 // the snapshot snapshot returns for the derivation it is given (the
 // restored table's indexes and definition record).
-func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *restoreOverrides, from *restoreInfo,
+func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *RestoreOverrides, from *restoreInfo,
 	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (*table, error) {
 	now := c.Now()
 	if err := c.restoreAdmissible(name, now); err != nil {
@@ -232,7 +197,7 @@ func (c *call) restoreAdmissible(name string, now time.Time) error {
 
 // restoredMeta is the definition of t restored from a table whose
 // definition was sm, with overrides ov.
-func restoredMeta(c *call, t *table, sm *tableMeta, ov *restoreOverrides, from *restoreInfo) (*tableMeta, error) {
+func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *restoreInfo) (*tableMeta, error) {
 	now := c.Now()
 	m := &tableMeta{
 		status:          statusActive,

@@ -60,7 +60,7 @@ type Config struct {
 	DBs func(namespace string) (*storage.DB, error)
 	// Keep, when set (with DBs), returns where namespace keeps side
 	// files sub ("backups", "pitr"): its backups and point-in-time
-	// histories then survive restarts (backups_keep.go, pitr_keep.go).
+	// histories then survive restarts (emulator/internal/backups, pitr_keep.go).
 	Keep func(namespace, sub string) (Keeper, error)
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.

@@ -216,3 +216,17 @@ func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
 	return &RestoreSummary{SourceBackupArn: m.restored.BackupArn, SourceTableArn: m.restored.TableArn,
 		RestoreDateTime: epochTime(m.restored.At), RestoreInProgress: now.Before(m.activeAt)}
 }
+
+// epochSeconds is a request timestamp (epoch seconds) as a time.
+func epochSeconds(s float64) time.Time {
+	sec := int64(s)
+	return time.Unix(sec, int64((s-float64(sec))*1e9)).Round(time.Millisecond)
+}
+
+// cmpOr is cmp.Or for strings.
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

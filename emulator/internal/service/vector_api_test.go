@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // Vector indexes through the API: CreateTable, DescribeTable, writes,
@@ -95,41 +93,4 @@ func TestSearchVectorsAnswerLimit(t *testing.T) {
 	if !strings.Contains(body, `"k00"`) || strings.Contains(body, fmt.Sprintf(`"k%02d"`, n)) {
 		t.Errorf("the answer is not the %d best", n)
 	}
-}
-
-// TestVectorBackupRestore: a backup describes its vector indexes; a
-// restore carries them (rebuilt from the items, searchable at once), or
-// only those VectorIndexOverride names.
-func TestVectorBackupRestore(t *testing.T) {
-	e := newTablesEmulator(t)
-	mustTables(t, e, "CreateTable", vecTable)
-	mustTables(t, e, "PutItem", `{"TableName":"vtab","Item":{"pk":{"S":"a"},"tenant":{"S":"t1"},"emb":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}`)
-	body := mustTables(t, e, "CreateBackup", `{"TableName":"vtab","BackupName":"bk1"}`)
-	var cb struct{ BackupDetails struct{ BackupArn string } }
-	testkit.MustUnmarshal(t, body, &cb)
-	arn := cb.BackupDetails.BackupArn
-	body = mustTables(t, e, "DescribeBackup", `{"BackupArn":"`+arn+`"}`)
-	if !strings.Contains(body, `"VectorIndexes":[{"IndexName":"vidx","VectorAttribute":{"AttributeName":"emb"},"Dimensions":3`) {
-		t.Errorf("DescribeBackup: %s", body)
-	}
-	mustTables(t, e, "RestoreTableFromBackup", `{"TargetTableName":"vrest","BackupArn":"`+arn+`"}`)
-	body = mustTables(t, e, "DescribeTable", `{"TableName":"vrest"}`)
-	if !strings.Contains(body, `"IndexArn":"arn:aws:dynamodb:us-east-1:000000000000:table/vrest/index/vidx"`) {
-		t.Errorf("restored DescribeTable: %s", body)
-	}
-	body = mustTables(t, e, "SearchVectors", `{"TableName":"vrest","IndexName":"vidx","SearchVector":[{"N":"1"},{"N":"0"},{"N":"0"}],"TopK":3,`+
-		`"SearchConditionExpression":"tenant = :t","ExpressionAttributeValues":{":t":{"S":"t1"}}}`)
-	if !strings.Contains(body, `"pk":{"S":"a"}`) {
-		t.Errorf("search of the restored table: %s", body)
-	}
-	r := tablesDo(t, e, "PutItem", `{"TableName":"vrest","Item":{"pk":{"S":"b"},"emb":{"L":[{"N":"1"}]}}}`)
-	if r.status != 400 {
-		t.Errorf("a short vector on the restored table: %d %s", r.status, r.msg)
-	}
-	mustTables(t, e, "RestoreTableFromBackup", `{"TargetTableName":"vnone","BackupArn":"`+arn+`","VectorIndexOverride":[]}`)
-	body = mustTables(t, e, "DescribeTable", `{"TableName":"vnone"}`)
-	if strings.Contains(body, "VectorIndexes") {
-		t.Errorf("restore without vector indexes: %s", body)
-	}
-	mustTables(t, e, "PutItem", `{"TableName":"vnone","Item":{"pk":{"S":"b"},"emb":{"L":[{"N":"1"}]}}}`)
 }

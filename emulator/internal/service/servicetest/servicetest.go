@@ -15,6 +15,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Start is the test clock's first reading: 2026-11-22 12:00 UTC.
@@ -100,4 +101,35 @@ func (e *Env) Refused(op, body, wantType string) string {
 		e.T.Errorf("%s %s: got %d %s, want 400 %s", op, body, status, out, wantType)
 	}
 	return out
+}
+
+// Recorded starts a service as New does whose namespaces' records are
+// kept by the returned recorder, for Replay.
+func Recorded(t testing.TB, cfg service.Config) (*Env, *testkit.Recorder) {
+	t.Helper()
+	rec := &testkit.Recorder{}
+	cfg.Hooks = rec.Hook
+	return New(t, cfg), rec
+}
+
+// Replay rebuilds every namespace rec recorded in a new service with
+// cfg, record by record, as persistence replays a log, on a clock at
+// now (the recording service's, so both read alike).
+func Replay(t testing.TB, rec *testkit.Recorder, cfg service.Config, now time.Time) *Env {
+	t.Helper()
+	e := New(t, cfg)
+	e.Clock.Advance(now.Sub(e.Clock.Now()))
+	for _, id := range rec.Namespaces() {
+		ns := e.Svc.Namespace(id)
+		for i, b := range rec.Records(id) {
+			r, err := storage.ParseRecord(b)
+			if err != nil {
+				t.Fatalf("namespace %q record %d: %v", id, i, err)
+			}
+			if err := ns.Apply(r); err != nil {
+				t.Fatalf("namespace %q record %d (%s): %v", id, i, r.Kind, err)
+			}
+		}
+	}
+	return e
 }

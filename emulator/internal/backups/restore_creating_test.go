@@ -1,8 +1,10 @@
-package service
+package backups
 
 import (
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 // lookupTable); once ACTIVE the same requests succeed with its items.
 // Control-plane reads (DescribeTable) answer throughout.
 func TestRestoredTableCreatingServesNoItems(t *testing.T) {
-	env := newClockEnv(t, Config{TransientDelay: 2 * time.Second})
+	env := newClockEnv(t, service.Config{TransientDelay: 2 * time.Second})
 	clock, send, must := env.clock, env.send, env.must
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"v","AttributeType":"S"}],
@@ -48,7 +50,7 @@ func TestRestoredTableCreatingServesNoItems(t *testing.T) {
 		{"RestoreTableToPointInTime", `{"SourceTableName":"src","TargetTableName":"%s","UseLatestRestorableTime":true}`},
 	}
 	for i, r := range restores {
-		target := "restored" + itoa(i)
+		target := "restored" + strconv.Itoa(i)
 		must(r.op, fmt.Sprintf(r.body, target))
 		var dt struct{ Table struct{ TableStatus string } }
 		testkit.MustUnmarshal(t, must("DescribeTable", `{"TableName":"`+target+`"}`), &dt)

@@ -1,7 +1,8 @@
-package service
+package backups
 
 import (
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"net/http"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 // 51st, of either kind, is LimitExceededException with AWS's message,
 // and once they are ACTIVE restores start again.
 func TestConcurrentRestoreLimit(t *testing.T) {
-	env := newClockEnv(t, Config{TransientDelay: 2 * time.Second})
+	env := newClockEnv(t, service.Config{TransientDelay: 2 * time.Second})
 	clock, send, must := env.clock, env.send, env.must
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)

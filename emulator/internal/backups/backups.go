@@ -1,7 +1,8 @@
-package service
+package backups
 
 import (
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // On-demand backups: CreateBackup, DescribeBackup, ListBackups and
@@ -39,11 +39,24 @@ import (
 // table with point-in-time recovery keeps a SYSTEM backup of it for 35
 // days of the emulator's clock, as AWS does.
 
-func init() {
-	register("CreateBackup", createBackup)
-	register("DescribeBackup", describeBackup)
-	register("ListBackups", listBackups)
-	register("DeleteBackup", deleteBackup)
+// Feature is the on-demand backups feature (service.Use).
+type Feature struct{}
+
+// Name is the feature's name.
+func (Feature) Name() string { return "backups" }
+
+// sets is every namespace's backups, declared by Register.
+var sets service.State[backupSet]
+
+// Register installs CreateBackup, DescribeBackup, ListBackups,
+// DeleteBackup and RestoreTableFromBackup.
+func (Feature) Register(r service.Registrar) {
+	sets = service.NewState[backupSet](r)
+	service.Op(r, "CreateBackup", createBackup)
+	service.Op(r, "DescribeBackup", describeBackup)
+	service.Op(r, "ListBackups", listBackups)
+	service.Op(r, "DeleteBackup", deleteBackup)
+	service.Op(r, "RestoreTableFromBackup", restoreTableFromBackup)
 }
 
 // Backup states and types.
@@ -68,7 +81,7 @@ type backupSet struct {
 	list []*backup
 	// keep keeps them on disk (backups_keep.go); nil: memory only. Set
 	// when the namespace is made.
-	keep Keeper
+	keep service.Keeper
 	// seq numbers the backups added (backup.seq); gone maps the ARNs of
 	// backups deleted to their seq, so that ListBackups resumes after one
 	// (backupsAfter); at most maxGoneBackups are remembered.
@@ -93,10 +106,9 @@ type backup struct {
 	created   time.Time
 	available time.Time // CREATING until then
 	expires   time.Time // a SYSTEM backup's end; zero: never
-	snap      *storage.TableSnapshot
-	// The table as it was: its fixed fields and definition.
-	table *table
-	meta  *tableMeta
+	// copy is the table as it was: its items, fixed fields and
+	// definition.
+	copy service.TableCopy
 }
 
 // backupARN returns a new backup ARN of the table at tableARN, as AWS
@@ -205,48 +217,35 @@ func (s *backupSet) all(now time.Time) []*backup {
 	return list
 }
 
-// backupSet returns the namespace's backups (registering a namespace
-// nobody has created anything in only when add is called on it: a read
-// of an unregistered namespace finds none).
-func (ns *Namespace) backupSet() *backupSet {
-	if ns.home != nil {
-		ns.home.mu.RLock()
-		reg := ns.home.byKey[ns.homeKey]
-		ns.home.mu.RUnlock()
-		if reg == nil {
-			return &backupSet{}
-		}
-		return &reg.backups
-	}
-	return &ns.backups
-}
-
-// systemBackupLocked keeps the SYSTEM backup AWS makes of a table with
+// Dropped keeps the SYSTEM backup AWS makes of a table with
 // point-in-time recovery when it is deleted: named
 // "<table>$DeletedTableBackup" and kept for 35 days (AWS's developer
-// guide, "Before you begin using point-in-time recovery"). t has just
-// left the namespace's DB; t.mu is held.
-func (ns *Namespace) systemBackupLocked(t *table, now time.Time) {
-	snap := t.data.Snapshot()
-	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+// guide, "Before you begin using point-in-time recovery"). The table has
+// just left the namespace's DB; its lock is held.
+func (Feature) Dropped(d service.Dropped) {
+	if !d.PointInTimeRecovery() {
+		return
+	}
+	t, now := d.Table(), d.Now()
+	tc, err := t.Copy()
 	if err != nil {
 		return
 	}
 	b := &backup{
-		arn: backupARN(t.arn, now), name: t.name + "$DeletedTableBackup", typ: backupSystem,
-		created: now, available: now, expires: now.Add(systemBackupRetention),
-		snap: snap, table: def, meta: dm,
+		arn: backupARN(t.ARN(), now), name: t.Name() + "$DeletedTableBackup", typ: backupSystem,
+		created: now, available: now, expires: now.Add(systemBackupRetention), copy: tc,
 	}
-	if err := ns.backups.keepBackup(b); err != nil {
-		ns.svc.log.Error("the SYSTEM backup of a deleted table is kept in memory only", "table", t.name, "err", err)
+	set := sets.In(d.Space())
+	if err := set.keepBackup(b); err != nil {
+		d.Space().Log().Error("the SYSTEM backup of a deleted table is kept in memory only", "table", t.Name(), "err", err)
 	}
-	ns.backups.add(b)
+	set.add(b)
 }
 
-func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
+func createBackup(c service.Call, in *CreateBackupInput) (*CreateBackupOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.TableName, "tableName") {
-		tableNameConstraints(&cs, *in.TableName)
+		service.TableNameConstraints(&cs, *in.TableName)
 	}
 	if apierr.NotNull(&cs, in.BackupName, "backupName") {
 		apierr.NameConstraints(&cs, *in.BackupName, "backupName")
@@ -254,24 +253,22 @@ func createBackup(c *call, in *CreateBackupInput) (*CreateBackupOutput, error) {
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, err := c.backupSourceTable(in.TableName, "tableName")
+	t, err := c.BackupSourceTable(in.TableName, "tableName")
 	if err != nil {
 		return nil, err
 	}
 	// A table CREATING is not found (backupSourceTable); AWS backs up a
 	// table UPDATING or DELETING too (ack-api-quirks DDB-BACKUP-001).
 	now := c.Now()
-	snap := t.data.Snapshot()
-	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+	tc, err := t.Copy()
 	if err != nil {
 		return nil, err
 	}
 	b := &backup{
-		arn: backupARN(t.arn, now), name: *in.BackupName, typ: backupUser,
-		created: now, available: now.Add(c.svc.cfg.TransientDelay),
-		snap: snap, table: def, meta: dm,
+		arn: backupARN(t.ARN(), now), name: *in.BackupName, typ: backupUser,
+		created: now, available: c.TransientUntil(), copy: tc,
 	}
-	set := &c.ns.registered().backups
+	set := sets.Kept(c)
 	if err := set.keepBackup(b); err != nil {
 		return nil, err
 	}
@@ -290,58 +287,17 @@ func (b *backup) status(now time.Time) string {
 // details is b's BackupDetails at now.
 func (b *backup) details(now time.Time) *BackupDetails {
 	return &BackupDetails{
-		BackupArn: b.arn, BackupName: b.name, BackupSizeBytes: b.snap.SizeBytes(),
-		BackupStatus: b.status(now), BackupType: b.typ, BackupCreationDateTime: epochTime(b.created),
-		BackupExpiryDateTime: epochPtr(b.expires),
+		BackupArn: b.arn, BackupName: b.name, BackupSizeBytes: b.copy.Snapshot().SizeBytes(),
+		BackupStatus: b.status(now), BackupType: b.typ, BackupCreationDateTime: service.EpochTime(b.created),
+		BackupExpiryDateTime: service.EpochPtr(b.expires),
 	}
 }
 
 // description is b's BackupDescription at now: its details and its
 // table as it was.
 func (b *backup) description(now time.Time) *BackupDescription {
-	t, m := b.table, b.meta
-	src := &SourceTableDetails{
-		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: b.snap.SizeBytes(),
-		KeySchema: keySchemaDesc(t.keySchema), TableCreationDateTime: epochTime(t.created),
-		ProvisionedThroughput: &sourceThroughput{m.throughput.read, m.throughput.write},
-		OnDemandThroughput:    m.onDemand,
-		ItemCount:             int64(b.snap.ItemCount()),
-		BillingMode:           cmpOr(m.billingMode, "PROVISIONED"),
-	}
-	f := &SourceTableFeatureDetails{SSEDescription: m.sse}
-	for _, x := range m.lsis {
-		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection)})
-	}
-	for _, x := range m.gsis {
-		ii := indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection), OnDemandThroughput: x.onDemand}
-		if x.throughput != nil {
-			ii.ProvisionedThroughput = &sourceThroughput{x.throughput.read, x.throughput.write}
-		}
-		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, ii)
-	}
-	for _, x := range m.vectors {
-		vi := VectorIndexInfo{IndexName: x.name, VectorAttribute: VectorAttributeDesc{AttributeName: x.attr}, Dimensions: x.dims,
-			DistanceFunction: x.distance, Projection: projectionDesc(x.projection)}
-		for _, e := range x.schema {
-			vi.SearchSchema = append(vi.SearchSchema, SearchSchemaElemDesc{AttributeName: e.name, SearchSchemaElementType: e.typ})
-		}
-		f.VectorIndexes = append(f.VectorIndexes, vi)
-	}
-	if m.streamOn() {
-		f.StreamDescription = m.stream
-	}
-	if m.ttl.enabled {
-		f.TimeToLiveDescription = &TimeToLiveDesc{AttributeName: m.ttl.attr, TimeToLiveStatus: "ENABLED"}
-	}
+	src, f := b.copy.Source()
 	return &BackupDescription{BackupDetails: b.details(now), SourceTableDetails: src, SourceTableFeatureDetails: f}
-}
-
-// cmpOr is cmp.Or for strings.
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // backupARNConstraints checks a BackupArn member.
@@ -350,7 +306,7 @@ func backupARNConstraints(cs *apierr.Constraints, arn *string, path string) {
 }
 
 // lookupBackup resolves a BackupArn member.
-func (c *call) lookupBackup(arn *string) (*backup, error) {
+func lookupBackup(c service.Call, arn *string) (*backup, error) {
 	var cs apierr.Constraints
 	backupARNConstraints(&cs, arn, "backupArn")
 	if err := cs.Err(); err != nil {
@@ -359,23 +315,23 @@ func (c *call) lookupBackup(arn *string) (*backup, error) {
 	if _, ok := backupARNMillis(*arn); !ok || !strings.HasPrefix(*arn, "arn:") {
 		return nil, apierr.Validation(apierr.MsgInvalidBackupARN)
 	}
-	b := c.ns.backupSet().find(*arn, c.Now())
+	b := sets.Of(c).find(*arn, c.Now())
 	if b == nil {
 		return nil, apierr.New(apierr.ErrBackupNotFound, apierr.MsgBackupNotFound(*arn))
 	}
 	return b, nil
 }
 
-func describeBackup(c *call, in *DescribeBackupInput) (*DescribeBackupOutput, error) {
-	b, err := c.lookupBackup(in.BackupArn)
+func describeBackup(c service.Call, in *DescribeBackupInput) (*DescribeBackupOutput, error) {
+	b, err := lookupBackup(c, in.BackupArn)
 	if err != nil {
 		return nil, err
 	}
 	return &DescribeBackupOutput{BackupDescription: b.description(c.Now())}, nil
 }
 
-func deleteBackup(c *call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
-	b, err := c.lookupBackup(in.BackupArn)
+func deleteBackup(c service.Call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
+	b, err := lookupBackup(c, in.BackupArn)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +343,7 @@ func deleteBackup(c *call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
 		// AWS keeps a SYSTEM backup until it expires (ack-api-quirks DDB-BACKUP-015).
 		return nil, apierr.Validation(apierr.MsgDeleteSystemBackup(b.arn, b.expires))
 	}
-	set := c.ns.backupSet()
+	set := sets.Of(c)
 	if err := set.removeIdle(b, now); err != nil {
 		return nil, err
 	}
@@ -400,10 +356,10 @@ func deleteBackup(c *call, in *DeleteBackupInput) (*DeleteBackupOutput, error) {
 	return &DeleteBackupOutput{BackupDescription: d}, nil
 }
 
-func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
+func listBackups(c service.Call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	var cs apierr.Constraints
 	if in.TableName != nil {
-		tableNameConstraints(&cs, *in.TableName)
+		service.TableNameConstraints(&cs, *in.TableName)
 	}
 	cs.AddViolation(apierr.LimitViolation(in.Limit, "limit", maxListBackupsLimit, true))
 	if in.ExclusiveStartBackupArn != nil {
@@ -424,7 +380,7 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	if in.TableName != nil {
 		tableName = *in.TableName
 		if strings.HasPrefix(tableName, "arn:") {
-			n, ok := c.tableNameFromARN(tableName)
+			n, ok := c.TableNameFromARN(tableName)
 			if !ok {
 				return &ListBackupsOutput{BackupSummaries: []BackupSummary{}}, nil
 			}
@@ -435,7 +391,7 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	if in.BackupType != nil {
 		typ = *in.BackupType
 	}
-	set := c.ns.backupSet()
+	set := sets.Of(c)
 	list := set.all(c.Now())
 	if start := in.ExclusiveStartBackupArn; start != nil {
 		list = set.backupsAfter(list, *start)
@@ -444,10 +400,10 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	out := &ListBackupsOutput{BackupSummaries: []BackupSummary{}}
 	for _, b := range list {
 		switch {
-		case tableName != "" && b.table.name != tableName,
+		case tableName != "" && b.copy.Name() != tableName,
 			typ != "ALL" && b.typ != typ,
-			in.TimeRangeLowerBound != nil && b.created.Before(epochSeconds(*in.TimeRangeLowerBound)),
-			in.TimeRangeUpperBound != nil && !b.created.Before(epochSeconds(*in.TimeRangeUpperBound)):
+			in.TimeRangeLowerBound != nil && b.created.Before(service.EpochSeconds(*in.TimeRangeLowerBound)),
+			in.TimeRangeUpperBound != nil && !b.created.Before(service.EpochSeconds(*in.TimeRangeUpperBound)):
 			continue
 		}
 		if len(out.BackupSummaries) == limit {
@@ -455,10 +411,10 @@ func listBackups(c *call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 			break
 		}
 		out.BackupSummaries = append(out.BackupSummaries, BackupSummary{
-			TableName: b.table.name, TableId: b.table.id, TableArn: b.table.arn,
-			BackupArn: b.arn, BackupName: b.name, BackupCreationDateTime: epochTime(b.created),
-			BackupStatus: b.status(now), BackupType: b.typ, BackupSizeBytes: b.snap.SizeBytes(),
-			BackupExpiryDateTime: epochPtr(b.expires),
+			TableName: b.copy.Name(), TableId: b.copy.ID(), TableArn: b.copy.ARN(),
+			BackupArn: b.arn, BackupName: b.name, BackupCreationDateTime: service.EpochTime(b.created),
+			BackupStatus: b.status(now), BackupType: b.typ, BackupSizeBytes: b.copy.Snapshot().SizeBytes(),
+			BackupExpiryDateTime: service.EpochPtr(b.expires),
 		})
 	}
 	return out, nil
@@ -511,10 +467,4 @@ func backupARNMillis(arn string) (int64, bool) {
 	}
 	ms, err := strconv.ParseInt(id[:j], 10, 64)
 	return ms, err == nil
-}
-
-// epochSeconds is a request timestamp (epoch seconds) as a time.
-func epochSeconds(s float64) time.Time {
-	sec := int64(s)
-	return time.Unix(sec, int64((s-float64(sec))*1e9)).Round(time.Millisecond)
 }

@@ -1,13 +1,12 @@
-package service
+package backups
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Backups kept on disk (Config.Keep, with persistence): each on-demand
@@ -27,31 +26,9 @@ import (
 // own copy in memory (loaded from its file), no longer shared with the
 // table.
 
-// Keeper keeps files beside a namespace's DB (persist.SideDir, through
-// the edge): table files and frame logs, as persist writes them.
-type Keeper interface {
-	WriteTable(name string, ts *storage.TableSnapshot, meta map[string][]byte) (int64, error)
-	ReadTable(name string) (*storage.TableSnapshot, map[string][]byte, error)
-	List(suffix string) ([]string, error)
-	Remove(name string) error
-	OpenLog(prefix string, first uint64, replay func(seq uint64, payload []byte) error) (FrameLog, error)
-}
-
-// FrameLog is an append-only log of a Keeper (persist.FrameLog).
-type FrameLog interface {
-	Append(payload []byte) (uint64, error)
-	Sync() error
-	Rotate() error
-	DropThrough(seq uint64) error
-	Close() error
-	Remove() error
-}
-
-// The side directories of a namespace (Config.Keep's sub).
-const (
-	keepBackups = "backups"
-	keepPITR    = "pitr"
-)
+// keepBackups is the namespace's side directory of backups
+// (Config.Keep's sub).
+const keepBackups = "backups"
 
 // metaKeyBackup is the metadata key of a backup file's own fields.
 const metaKeyBackup = "dynamoemu.backup"
@@ -89,7 +66,7 @@ func (s *backupSet) keepBackup(b *backup) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.keep.WriteTable(backupFile(b.arn), b.snap, map[string][]byte{metaKeyBackup: v}); err != nil {
+	if _, err := s.keep.WriteTable(backupFile(b.arn), b.copy.Snapshot(), map[string][]byte{metaKeyBackup: v}); err != nil {
 		return fmt.Errorf("keeping backup %s: %w", b.arn, err)
 	}
 	return nil
@@ -103,21 +80,30 @@ func (s *backupSet) forgetBackup(b *backup) error {
 	return s.keep.Remove(backupFile(b.arn))
 }
 
-// loadBackups reads the backups kept on disk into s, in creation order.
-// A file that does not read back is logged and left where it is.
-func (ns *Namespace) loadBackups(k Keeper) {
-	s := &ns.backups
+// Opened reads the backups a namespace kept on disk, in creation order,
+// and keeps its backups there from now on. A file that does not read
+// back is logged and left where it is.
+func (Feature) Opened(sp service.Space) {
+	k, err := sp.Keep(keepBackups)
+	if err != nil {
+		sp.Log().Error("the namespace's backups are kept in memory only", "namespace", sp.ID(), "err", err)
+		return
+	}
+	if k == nil {
+		return // not kept on disk
+	}
+	s := sets.In(sp)
 	s.keep = k
 	names, err := k.List(backupFileSuffix)
 	if err != nil {
-		ns.svc.log.Error("cannot list the namespace's backups", "namespace", ns.key, "err", err)
+		sp.Log().Error("cannot list the namespace's backups", "namespace", sp.ID(), "err", err)
 		return
 	}
 	var list []*backup
 	for _, name := range names {
 		b, err := readBackup(k, name)
 		if err != nil {
-			ns.svc.log.Error("a backup file does not read back; left as it is", "namespace", ns.key, "file", name, "err", err)
+			sp.Log().Error("a backup file does not read back; left as it is", "namespace", sp.ID(), "file", name, "err", err)
 			continue
 		}
 		list = append(list, b)
@@ -129,7 +115,7 @@ func (ns *Namespace) loadBackups(k Keeper) {
 }
 
 // readBackup reads the backup file name.
-func readBackup(k Keeper, name string) (*backup, error) {
+func readBackup(k service.Keeper, name string) (*backup, error) {
 	snap, meta, err := k.ReadTable(name)
 	if err != nil {
 		return nil, err
@@ -138,14 +124,13 @@ func readBackup(k Keeper, name string) (*backup, error) {
 	if err := json.Unmarshal(meta[metaKeyBackup], &rec); err != nil {
 		return nil, fmt.Errorf("its backup record: %w", err)
 	}
-	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+	tc, err := service.CopyOf(snap)
 	if err != nil {
 		return nil, err
 	}
 	b := &backup{
 		arn: rec.ARN, name: rec.Name, typ: rec.Type,
-		created: time.Unix(0, rec.Created), available: time.Unix(0, rec.Available),
-		snap: snap, table: def, meta: dm,
+		created: time.Unix(0, rec.Created), available: time.Unix(0, rec.Available), copy: tc,
 	}
 	if rec.Expires != 0 {
 		b.expires = time.Unix(0, rec.Expires)

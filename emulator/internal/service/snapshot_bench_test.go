@@ -10,15 +10,15 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Benchmarks of backups and snapshots: CreateBackup, and a snapshot and a rewind of a
-// whole namespace, over tables of 10k and (with DYNAMOEMU_BENCH_1M=1) 1M
+// Benchmarks of snapshots: a snapshot and a rewind of a whole namespace
+// (CreateBackup's is emulator/internal/backups'), over tables of 10k and (with DYNAMOEMU_BENCH_1M=1) 1M
 // items of about 200 bytes, ten items per partition, with a GSI. Each
 // costs O(1) per table and index (the rewind also one map entry per
 // partition: storage.DB.RestoreTable), so ns/op and B/op should not
 // grow with the table, but for the rewind's map.
 //
-//	go test ./emulator/internal/service -run '^$' -bench 'CreateBackup|NamespaceSnapshot|NamespaceRewind' -benchmem
-//	DYNAMOEMU_BENCH_1M=1 go test ./emulator/internal/service -run '^$' -bench 'CreateBackup|NamespaceSnapshot|NamespaceRewind' -benchmem
+//	go test ./emulator/internal/service -run '^$' -bench 'NamespaceSnapshot|NamespaceRewind' -benchmem
+//	DYNAMOEMU_BENCH_1M=1 go test ./emulator/internal/service -run '^$' -bench 'NamespaceSnapshot|NamespaceRewind' -benchmem
 
 // benchBackupSizes are the table sizes the benchmarks sweep.
 func benchBackupSizes() []int {
@@ -76,21 +76,6 @@ func benchServe(b *testing.B, s *Service, op, body string) []byte {
 		b.Fatalf("%s: %v", op, err)
 	}
 	return out
-}
-
-func BenchmarkCreateBackup(b *testing.B) {
-	for _, n := range benchBackupSizes() {
-		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
-			s, ns := benchBackupService(b, n)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
-				benchServe(b, s, "CreateBackup", `{"TableName":"bench","BackupName":"backup-`+strconv.Itoa(i)+`"}`)
-			}
-			b.StopTimer()
-			ns.backups.list = nil
-		})
-	}
 }
 
 func BenchmarkNamespaceSnapshot(b *testing.B) {

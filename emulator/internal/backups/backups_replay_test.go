@@ -1,9 +1,11 @@
-package service
+package backups
 
 import (
-	"net/http"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
@@ -14,18 +16,11 @@ import (
 // items, drops for the rewind), so a second service rebuilt from the
 // records alone answers every read the same.
 func TestReplayRestores(t *testing.T) {
-	clock := testkit.NewClock(time.Now().Truncate(time.Millisecond))
-	opts := Config{Clock: clock.Now}
-	hooks := &testkit.Recorder{}
-	e := newTestService(t, withHooks(opts, hooks))
-	auth := testkit.DefaultAuth
+	env, hooks := servicetest.Recorded(t, service.Config{})
+	clock, e, auth := env.Clock, env.Svc, env.Auth
 	send := func(op, body string) string {
 		t.Helper()
-		res, out := doService(t, e, "DynamoDB_20120810."+op, auth, body)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: %d %s", op, body, res.StatusCode, out)
-		}
-		return out
+		return env.Must(op, body)
 	}
 	send("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
@@ -49,6 +44,6 @@ func TestReplayRestores(t *testing.T) {
 	if err := e.RestoreSnapshot(id); err != nil {
 		t.Fatal(err)
 	}
-	e2 := replayInto(t, hooks, opts)
-	testkit.CompareNamespaces(t, serviceHandler(e), serviceHandler(e2), auth, false)
+	e2 := servicetest.Replay(t, hooks, service.Config{}, clock.Now())
+	testkit.CompareNamespaces(t, env.Handler(), e2.Handler(), auth, false)
 }

@@ -1,0 +1,42 @@
+package backups
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+)
+
+// RestoreTableFromBackup: a new table made of a backup's copy of its
+// table (service.Call.RestoreFromCopy), sharing its items.
+
+func restoreTableFromBackup(c service.Call, in *RestoreTableFromBackupInput) (*RestoreTableFromBackupOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TargetTableName, "targetTableName") {
+		apierr.NameConstraints(&cs, *in.TargetTableName, "targetTableName")
+	}
+	backupARNConstraints(&cs, in.BackupArn, "backupArn")
+	ov := in.overrides()
+	service.RestoreConstraints(&cs, &ov)
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	b, err := lookupBackup(c, in.BackupArn)
+	if err != nil {
+		return nil, err
+	}
+	now := c.Now()
+	if b.status(now) == backupCreating {
+		return nil, apierr.New(apierr.ErrBackupInUse, apierr.MsgBackupInUse(b.arn))
+	}
+	// One restore at a time from a backup (AWS: ack-api-quirks
+	// DDB-BACKUP-010), until its table leaves CREATING.
+	undo, err := sets.Kept(c).restoreGuard(b, now, c.TransientUntil())
+	if err != nil {
+		return nil, err
+	}
+	d, err := c.RestoreFromCopy(*in.TargetTableName, b.copy, &ov, b.arn, b.created)
+	if err != nil {
+		undo()
+		return nil, err
+	}
+	return &RestoreTableFromBackupOutput{TableDescription: d}, nil
+}

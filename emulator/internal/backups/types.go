@@ -1,0 +1,113 @@
+package backups
+
+import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
+
+// Wire shapes of the on-demand backup operations, after AWS's API
+// reference. Timestamps in requests are epoch seconds (JSON numbers).
+
+// CreateBackupInput is the CreateBackup request.
+type CreateBackupInput struct {
+	TableName  *string
+	BackupName *string
+}
+
+// CreateBackupOutput is the CreateBackup response.
+type CreateBackupOutput struct {
+	BackupDetails *BackupDetails `json:"BackupDetails"`
+}
+
+// BackupDetails describes one backup.
+type BackupDetails struct {
+	BackupArn              string             `json:"BackupArn"`
+	BackupName             string             `json:"BackupName"`
+	BackupSizeBytes        int64              `json:"BackupSizeBytes"`
+	BackupStatus           string             `json:"BackupStatus"`
+	BackupType             string             `json:"BackupType"`
+	BackupCreationDateTime service.EpochTime  `json:"BackupCreationDateTime"`
+	BackupExpiryDateTime   *service.EpochTime `json:"BackupExpiryDateTime,omitempty"`
+}
+
+// DescribeBackupInput is the DescribeBackup request.
+type DescribeBackupInput struct {
+	BackupArn *string
+}
+
+// DescribeBackupOutput is the DescribeBackup response.
+type DescribeBackupOutput struct {
+	BackupDescription *BackupDescription `json:"BackupDescription"`
+}
+
+// DeleteBackupInput is the DeleteBackup request.
+type DeleteBackupInput struct {
+	BackupArn *string
+}
+
+// DeleteBackupOutput is the DeleteBackup response.
+type DeleteBackupOutput struct {
+	BackupDescription *BackupDescription `json:"BackupDescription"`
+}
+
+// BackupDescription is a backup with its source table as it was.
+type BackupDescription struct {
+	BackupDetails             *BackupDetails                     `json:"BackupDetails"`
+	SourceTableDetails        *service.SourceTableDetails        `json:"SourceTableDetails"`
+	SourceTableFeatureDetails *service.SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitempty"`
+}
+
+// ListBackupsInput is the ListBackups request.
+type ListBackupsInput struct {
+	TableName               *string
+	Limit                   *int64
+	TimeRangeLowerBound     *float64
+	TimeRangeUpperBound     *float64
+	ExclusiveStartBackupArn *string
+	BackupType              *string
+}
+
+// ListBackupsOutput is the ListBackups response.
+type ListBackupsOutput struct {
+	BackupSummaries        []BackupSummary `json:"BackupSummaries"`
+	LastEvaluatedBackupArn string          `json:"LastEvaluatedBackupArn,omitempty"`
+}
+
+// BackupSummary is one backup in ListBackups.
+type BackupSummary struct {
+	TableName              string             `json:"TableName"`
+	TableId                string             `json:"TableId"`
+	TableArn               string             `json:"TableArn"`
+	BackupArn              string             `json:"BackupArn"`
+	BackupName             string             `json:"BackupName"`
+	BackupCreationDateTime service.EpochTime  `json:"BackupCreationDateTime"`
+	BackupExpiryDateTime   *service.EpochTime `json:"BackupExpiryDateTime,omitempty"`
+	BackupStatus           string             `json:"BackupStatus"`
+	BackupType             string             `json:"BackupType"`
+	BackupSizeBytes        int64              `json:"BackupSizeBytes"`
+}
+
+// service.RestoreOverrides are the members RestoreTableFromBackup and
+// RestoreTableFromBackupInput is the RestoreTableFromBackup request.
+type RestoreTableFromBackupInput struct {
+	TargetTableName               *string
+	BackupArn                     *string
+	BillingModeOverride           *string
+	GlobalSecondaryIndexOverride  []service.GlobalSecondaryIndex
+	LocalSecondaryIndexOverride   []service.LocalSecondaryIndex
+	ProvisionedThroughputOverride *service.ProvisionedThroughput
+	OnDemandThroughputOverride    *service.OnDemandThroughput
+	SSESpecificationOverride      *service.SSESpecification
+	VectorIndexOverride           []service.VectorIndex
+}
+
+func (in *RestoreTableFromBackupInput) overrides() service.RestoreOverrides {
+	return service.RestoreOverrides{
+		BillingModeOverride: in.BillingModeOverride, GlobalSecondaryIndexOverride: in.GlobalSecondaryIndexOverride,
+		LocalSecondaryIndexOverride: in.LocalSecondaryIndexOverride, ProvisionedThroughputOverride: in.ProvisionedThroughputOverride,
+		OnDemandThroughputOverride: in.OnDemandThroughputOverride, SSESpecificationOverride: in.SSESpecificationOverride,
+		VectorIndexOverride: in.VectorIndexOverride,
+	}
+}
+
+// RestoreTableFromBackupOutput is the RestoreTableFromBackup response.
+type RestoreTableFromBackupOutput struct {
+	TableDescription *service.TableDescription `json:"TableDescription"`
+}
