@@ -1,5 +1,6 @@
 # dynamoemu's container image: the static binary on an empty (scratch) base,
-# run as a non-root user, listening on 0.0.0.0:8000.
+# listening on 0.0.0.0:8000, running as the owner of its data directory
+# (never as root unless that directory is root's and holds files).
 #
 #   docker build -t dynamoemu .
 #   docker run --rm -p 8000:8000 dynamoemu -sharedDb
@@ -33,8 +34,14 @@ WORKDIR /out/home/dynamodblocal/data
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
 COPY --from=build --chown=65532:65532 /out/home/dynamodblocal /home/dynamodblocal
-# nobody-style numeric ids: no /etc/passwd needed on scratch.
-USER 65532:65532
+# The server starts as root only to choose whom to run as: the owner of
+# -dbPath (a host directory bind-mounted by a compose file written for
+# amazon/dynamodb-local keeps the host user's uid), or 65532 (no -dbPath, the
+# image's own data directory, or one the engine just made, which it is given).
+# It drops root before it opens anything (cmd/dynamoemu/runas.go). Numeric ids:
+# no /etc/passwd needed on scratch.
+USER 0:0
+ENV DYNAMOEMU_RUN_AS_DATA_OWNER=1
 # A relative -dbPath (./data) lands in /home/dynamodblocal/data, as in
 # DynamoDB Local's image.
 WORKDIR /home/dynamodblocal

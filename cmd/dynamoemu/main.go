@@ -174,6 +174,9 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		return fmt.Errorf("-logLevel: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if err := adoptDataOwner(c.dbPath, log); err != nil { // the container image's start (runas.go)
+		return err
+	}
 
 	opts := c.options(log)
 	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
