@@ -8,7 +8,7 @@ import (
 // With Options.DataDir the service keeps each namespace's backups and
 // point-in-time histories beside its DB, in side directories of the
 // namespace's directory (persist.SideDir: "backups" and "pitr"), so
-// they survive restarts (emulator/internal/backups, internal/service/pitr_keep.go).
+// they survive restarts (emulator/internal/backups, emulator/internal/pitr).
 
 // storeKeep returns the service's Keep function over st.
 func storeKeep(st *persist.Store) func(id, sub string) (service.Keeper, error) {

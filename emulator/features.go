@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
@@ -16,4 +17,5 @@ func init() {
 	service.Use(resources.KinesisDestinations{})
 	service.Use(transfers.Feature{})
 	service.Use(backups.Feature{})
+	service.Use(pitr.Feature{})
 }

@@ -216,7 +216,7 @@ func New(opts Options) (*Emulator, error) {
 	cfg := e.serviceConfig()
 	cfg.DBs = dbs
 	if e.store != nil {
-		cfg.Keep = storeKeep(e.store) // the backups feature and pitr_keep.go
+		cfg.Keep = storeKeep(e.store) // the backups and pitr features
 	}
 	e.svc, err = service.New(cfg)
 	if err != nil {

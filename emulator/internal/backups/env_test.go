@@ -3,13 +3,18 @@ package backups
 import (
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+// The features in use in this package's tests, as the emulator uses
+// them: this one, and point-in-time recovery, which it reads.
+func init() {
+	service.Use(Feature{})
+	service.Use(pitr.Feature{})
+}
 
 // clockEnv is a service on a test clock (servicetest.Env) with the
 // short names this package's tests use.

@@ -2,51 +2,11 @@ package service
 
 import "time"
 
-// Wire shapes of the backup and point-in-time recovery operations
-// (restore.go, pitr.go, continuous_backups.go; the on-demand backups'
-// are emulator/internal/backups'), after AWS's API reference.
+// Wire shapes the core keeps for restores (restore.go) and for a
+// backup's description of its source table, after AWS's API reference
+// (the operations' own are emulator/internal/backups' and
+// emulator/internal/pitr's).
 // Timestamps in requests are epoch seconds (JSON numbers).
-
-// PointInTimeRecoverySpecification is UpdateContinuousBackups' setting.
-type PointInTimeRecoverySpecification struct {
-	PointInTimeRecoveryEnabled *bool  `json:"PointInTimeRecoveryEnabled"`
-	RecoveryPeriodInDays       *int64 `json:"RecoveryPeriodInDays"`
-}
-
-// UpdateContinuousBackupsInput is the UpdateContinuousBackups request.
-type UpdateContinuousBackupsInput struct {
-	TableName                        *string
-	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification
-}
-
-// UpdateContinuousBackupsOutput is the UpdateContinuousBackups response.
-type UpdateContinuousBackupsOutput struct {
-	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription"`
-}
-
-// DescribeContinuousBackupsInput is the DescribeContinuousBackups request.
-type DescribeContinuousBackupsInput struct {
-	TableName *string
-}
-
-// DescribeContinuousBackupsOutput is the DescribeContinuousBackups response.
-type DescribeContinuousBackupsOutput struct {
-	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription"`
-}
-
-// ContinuousBackupsDescription is a table's continuous backups.
-type ContinuousBackupsDescription struct {
-	ContinuousBackupsStatus        string                          `json:"ContinuousBackupsStatus"`
-	PointInTimeRecoveryDescription *PointInTimeRecoveryDescription `json:"PointInTimeRecoveryDescription"`
-}
-
-// PointInTimeRecoveryDescription is a table's point-in-time recovery.
-type PointInTimeRecoveryDescription struct {
-	PointInTimeRecoveryStatus  string     `json:"PointInTimeRecoveryStatus"`
-	RecoveryPeriodInDays       int64      `json:"RecoveryPeriodInDays,omitempty"`
-	EarliestRestorableDateTime *epochTime `json:"EarliestRestorableDateTime,omitempty"`
-	LatestRestorableDateTime   *epochTime `json:"LatestRestorableDateTime,omitempty"`
-}
 
 // RestoreSummary is the RestoreSummary of a restored table's description.
 type RestoreSummary struct {
@@ -129,30 +89,4 @@ type RestoreOverrides struct {
 	OnDemandThroughputOverride    *OnDemandThroughput
 	SSESpecificationOverride      *SSESpecification
 	VectorIndexOverride           []VectorIndex
-}
-
-// RestoreTableToPointInTimeInput is the RestoreTableToPointInTime request.
-type RestoreTableToPointInTimeInput struct {
-	SourceTableArn                *string
-	SourceTableName               *string
-	TargetTableName               *string
-	UseLatestRestorableTime       *bool
-	RestoreDateTime               *float64
-	BillingModeOverride           *string
-	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex
-	LocalSecondaryIndexOverride   []LocalSecondaryIndex
-	ProvisionedThroughputOverride *ProvisionedThroughput
-	OnDemandThroughputOverride    *OnDemandThroughput
-	SSESpecificationOverride      *SSESpecification
-	VectorIndexOverride           []VectorIndex
-}
-
-func (in *RestoreTableToPointInTimeInput) overrides() RestoreOverrides {
-	return RestoreOverrides{in.BillingModeOverride, in.GlobalSecondaryIndexOverride, in.LocalSecondaryIndexOverride,
-		in.ProvisionedThroughputOverride, in.OnDemandThroughputOverride, in.SSESpecificationOverride, in.VectorIndexOverride}
-}
-
-// RestoreTableToPointInTimeOutput is the RestoreTableToPointInTime response.
-type RestoreTableToPointInTimeOutput struct {
-	TableDescription *TableDescription `json:"TableDescription"`
 }

@@ -197,7 +197,7 @@ type tableMeta struct {
 	streamShard   string
 	streamRegion  string
 	streamCreated time.Time
-	// Point-in-time recovery (pitr.go): enabled, and the recovery
+	// Point-in-time recovery (the pitr feature): enabled, and the recovery
 	// period in days (1 to 35) while it is.
 	pitr     bool
 	pitrDays int
@@ -415,4 +415,33 @@ func validTableName(s string) bool {
 		}
 	}
 	return true
+}
+
+// backupSourceTable resolves the TableName of the backup and recovery
+// operations (a name or an ARN, at constraint path path): a missing
+// table is TableNotFoundException, as AWS's reference lists for them,
+// and so is a table still CREATING (a restore in progress), as AWS
+// answers CreateBackup, UpdateContinuousBackups and
+// DescribeContinuousBackups for one (ack-api-quirks DDB-BACKUP-001,
+// DDB-TABLE-217: "Table not found: <name>").
+func (c *call) backupSourceTable(name *string, path string) (*table, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, name, path) {
+		tableNameConstraints(&cs, *name)
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	n := *name
+	if strings.HasPrefix(n, "arn:") {
+		var ok bool
+		if n, ok = c.tableNameFromARN(n); !ok {
+			return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(*name))
+		}
+	}
+	t := c.ns.getTable(n)
+	if t == nil || t.meta.Load().statusAt(c.Now()) == statusCreating {
+		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(n))
+	}
+	return t, nil
 }

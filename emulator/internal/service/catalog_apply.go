@@ -67,7 +67,7 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 		s = ns.restoreStream(t, m)
 	}
 	ns.publishTable(t, st, m, s)
-	ns.syncPITR(t, nil, m)
+	ns.defined(t, nil, m)    // feature_lifecycle.go
 	ns.syncReplication(t, m) // global_tables.go
 	return nil
 }
@@ -113,7 +113,7 @@ func (t *table) restoreMeta(b []byte) error {
 	}
 	t.syncStreamLocked(old, m, s, t.now())
 	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
-	t.ns.syncPITR(t, old, m)
+	t.ns.defined(t, old, m)    // feature_lifecycle.go
 	t.ns.syncReplication(t, m) // global_tables.go
 	t.meta.Store(m)
 	return nil

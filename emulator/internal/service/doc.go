@@ -103,16 +103,15 @@
 //     (emulator/internal/backups: CreateBackup and its siblings,
 //     RestoreTableFromBackup, the SYSTEM backup of a deleted table),
 //     which keeps a TableCopy and restores it through
-//     Call.RestoreFromCopy (feature_table.go); restore.go
-//     (RestoreTableToPointInTime, and the restore both share),
-//     continuous_backups.go (DescribeContinuousBackups,
-//     UpdateContinuousBackups), pitr.go (a table's point-in-time history:
-//     a base snapshot and the log of its writes, fed by the namespace's
-//     commit hook), backups_types.go (their wire shapes), ns_snapshot.go
-//     (snapshots and rewinds of every namespace, for test suites),
-//     pitr_keep.go (with persistence, histories kept beside the DB
-//     through Config.Keep, as the backups feature keeps its backups:
-//     Space.Keep).
+//     Call.RestoreFromCopy (feature_table.go); point-in-time recovery
+//     is a feature too (emulator/internal/pitr: its recorder in the
+//     commit hook chain, service.Hooker and Definer,
+//     feature_lifecycle.go), which restores through Call.RestoreAt;
+//     restore.go is the one restore both share, backups_types.go the
+//     wire shapes the core keeps (RestoreSummary, RestoreOverrides,
+//     a backup's source description), keep.go the files beside a
+//     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
+//     and rewinds of every namespace, for test suites).
 //   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go
 //     (BatchExecuteStatement) and partiql_batch_get.go (its SELECTs),
 //     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
@@ -243,7 +242,7 @@
 //	streamSet.mu      a namespace's list of streams (streams.go)
 //	stream.mu         one stream's records; Observe takes it under
 //	                  storage's lock
-//	pitrLog.mu        one table's point-in-time history (pitr.go); the
+//	pitrLog.mu        one table's point-in-time history (the pitr feature's); the
 //	                  DB's hook takes it under storage's locks, and
 //	                  rolls the history forward under it on a table of
 //	                  no DB, whose storage lock nobody else ever holds;
@@ -264,7 +263,7 @@
 //	                  the fault injector's and throttler's mutexes (a
 //	                  batch's items are charged inside its transaction),
 //	                  conventions.Report.mu, stmtCache.mu, codecMu,
-//	                  pitrRecorder.mu, the backups feature's backupSet.mu, snapshotStore.mu, the
+//	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, snapshotStore.mu, the
 //	                  logger's: held for their own work, nothing taken inside
 //
 // A table's definition is read under no lock at all: table.meta is an
@@ -286,9 +285,10 @@
 // snapshots of a table and its definition (TableCopy), kept per
 // namespace in memory; restores (restore.go) make a new table of a
 // snapshot without copying its items.
-// Point-in-time recovery (pitr.go) keeps, per table, a base snapshot and
-// the log of the writes committed since, fed by the namespace's commit
-// hook (pitrRecorder wraps the hook persistence gives), so a restore to
+// Point-in-time recovery (emulator/internal/pitr) keeps, per table, a
+// base snapshot and the log of the writes committed since, fed by the
+// namespace's commit hook (its recorder wraps the hook persistence
+// gives: service.Hooker), so a restore to
 // any instant of the window rolls the base forward. Beyond AWS, every
 // namespace can be snapshotted and rewound for test suites
 // (ns_snapshot.go; the facade's Snapshot, Restore and DropSnapshot).

@@ -59,6 +59,15 @@ func Use(f Feature) {
 	if d, ok := f.(Dropper); ok {
 		droppers = append(droppers, d)
 	}
+	if h, ok := f.(Hooker); ok {
+		hookers = append(hookers, h)
+	}
+	if d, ok := f.(Definer); ok {
+		definers = append(definers, d)
+	}
+	if c, ok := f.(Closer); ok {
+		closers = append(closers, c)
+	}
 }
 
 // Features returns the names of the features in use.
@@ -174,3 +183,6 @@ func Operations() []string { return slices.Sorted(maps.Keys(ops)) }
 // registered or not (one not registered answers that the emulator does
 // not implement it yet).
 func KnownOperation(name string) bool { return dynamoDBOperations()[name] }
+
+// Space is the table's namespace.
+func (t Table) Space() Space { return Space{ns: t.t.ns} }

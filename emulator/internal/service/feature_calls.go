@@ -4,8 +4,6 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // What a feature's operation may ask of the core beyond naming tables
@@ -102,45 +100,6 @@ func (t Table) KeyNames() []string {
 		names[i] = k.name
 	}
 	return names
-}
-
-// History is a table's point-in-time recovery history.
-type History struct{ l *pitrLog }
-
-// History returns the table's point-in-time recovery history, or false
-// when recovery is off (or just being enabled).
-func (t Table) History() (History, bool) {
-	l := t.t.ns.pitr.get(t.t.id)
-	if !t.t.snapshot().pitr || l == nil {
-		return History{}, false
-	}
-	return History{l: l}, true
-}
-
-// Window returns the earliest and latest restorable times at now.
-func (h History) Window(now time.Time) (earliest, latest time.Time) { return h.l.window(now) }
-
-// At returns the table's items as of at (in the window).
-func (h History) At(at time.Time) (*storage.TableSnapshot, error) {
-	return h.l.at(at, storage.Derivation{})
-}
-
-// Changed returns the keys of the items written in (from, to], in the
-// order of their first write there, and the time of each one's last.
-func (h History) Changed(from, to time.Time) ([]storage.Key, map[storage.Key]time.Time) {
-	h.l.mu.Lock()
-	defer h.l.mu.Unlock()
-	var changed []storage.Key
-	last := map[storage.Key]time.Time{} // keys are scalars: comparable
-	for _, pw := range h.l.writes {
-		if pw.at.After(from) && !pw.at.After(to) {
-			if _, seen := last[pw.w.Key]; !seen {
-				changed = append(changed, pw.w.Key)
-			}
-			last[pw.w.Key] = pw.at
-		}
-	}
-	return changed, last
 }
 
 // EpochTime is a timestamp on the wire: seconds since the epoch with

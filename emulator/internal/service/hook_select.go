@@ -12,16 +12,16 @@ import "github.com/dynamoemu/dynamoemu/internal/storage"
 // Ordering: a selector's answer turns true only by an atomic store made
 // before whatever must include the writes it did not hear of reads the
 // table under its lock (storage/hook_select.go has the argument):
-//   - point-in-time recovery: pitrRecorder.start stores the table's log
+//   - point-in-time recovery (emulator/internal/pitr): its recorder's start stores the table's log
 //     (set) before it takes the base snapshot (Table.Snapshot takes the
 //     table's write lock), so a write not logged is in the base;
 //   - replication: setRoute sets routed before it adds the route, under
 //     the replicator's lock; a write not heard of was answered before
 //     the route existed, when the tap would have queued nothing either.
 
-// innerWants reports whether hook inner (nil: none) wants the item writes
+// HookWants reports whether hook inner (nil: none) wants the item writes
 // of table id: a hook that is no selector wants them all.
-func innerWants(inner storage.Hook, id string) bool {
+func HookWants(inner storage.Hook, id string) bool {
 	if inner == nil {
 		return false
 	}
@@ -29,18 +29,9 @@ func innerWants(inner storage.Hook, id string) bool {
 	return !ok || s.WantsCommits(id)
 }
 
-// WantsCommits reports whether the recorder, or the hook it wraps, logs
-// the item writes of table id: the table has a history.
-func (p *pitrRecorder) WantsCommits(id string) bool {
-	if logs := p.logs.Load(); logs != nil && (*logs)[id] != nil {
-		return true
-	}
-	return innerWants(p.inner, id)
-}
-
 // WantsCommits reports whether the tap, or the hook it wraps, wants the
 // item writes of table id: once any table of the service has had a
 // replica, the tap hears every write (it checks the routes itself).
 func (p *replTap) WantsCommits(id string) bool {
-	return p.r.routed.Load() || innerWants(p.inner, id)
+	return p.r.routed.Load() || HookWants(p.inner, id)
 }

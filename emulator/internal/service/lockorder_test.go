@@ -275,11 +275,6 @@ func (env *lockOrderEnv) readOp(r *rand.Rand) (string, string, []string) {
 // gone or back.
 var changeErrors = []string{typeNotFound, typeValidation, typeInUse, typeLimit}
 
-// backupErrors are the answers a backup or recovery operation may give
-// while its table is deleted, recreated or changed concurrently.
-var backupErrors = []string{"TableNotFoundException", "TableAlreadyExistsException", "PointInTimeRecoveryUnavailableException",
-	"ContinuousBackupsUnavailableException", typeValidation}
-
 // changeOp returns a random change of a table's definition. For a
 // DeleteTable it sends the DeleteTable itself and returns the CreateTable
 // that brings the table back.
@@ -331,20 +326,14 @@ func (env *lockOrderEnv) changeOp(r *rand.Rand) (string, string, []string) {
 		return update(`"BillingMode":"PAY_PER_REQUEST"`)
 	case 1:
 		return update(`"BillingMode":"PROVISIONED",` + throughput)
-	case 2:
-		// Point-in-time recovery on and off (its history is fed by the
-		// namespace's commit hook, under storage's locks: pitr.go).
-		return "UpdateContinuousBackups", `{"TableName":"` + table + `","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":` +
-			testkit.Pick(r, "true", "true", "false") + `}}`, backupErrors
-	case 3:
-		// (On-demand backups are a feature: emulator/internal/backups
-		// runs them under concurrency in its own tests.)
-		return "DescribeContinuousBackups", `{"TableName":"` + table + `"}`, backupErrors
-	case 4:
-		// A restore under a name of its own, which only one of the
-		// changers wins.
-		return "RestoreTableToPointInTime", `{"SourceTableName":"` + table + `","TargetTableName":"restored-` + table +
-			`-` + strconv.Itoa(r.IntN(1000)) + `","UseLatestRestorableTime":true}`, backupErrors
+	case 2, 3, 4:
+		// Point-in-time recovery and backups are features
+		// (emulator/internal/pitr, emulator/internal/backups): their
+		// locks, taken in the commit hook under storage's, run under
+		// concurrency in their own packages' tests
+		// (TestPITRConcurrent, TestBackupsConcurrent).
+		return "UpdateTimeToLive", `{"TableName":"` + table + `","TimeToLiveSpecification":{"AttributeName":"ttl","Enabled":` +
+			testkit.Pick(r, "true", "false") + `}}`, changeErrors
 	}
 	return update(throughput)
 }

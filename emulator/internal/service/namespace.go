@@ -36,8 +36,7 @@ type Namespace struct {
 	// (streams_persist.go); nil otherwise.
 	loadedStreams map[string]*stream
 
-	pitr   *pitrRecorder // its DB's hook: point-in-time recovery's histories (pitr.go)
-	states []any         // the features' per-namespace states (feature_state.go)
+	states []any // the features' per-namespace states (feature_state.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
@@ -80,12 +79,12 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 		// already (persist.Options.VectorIndexes), which this keeps.
 		db.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
 	}
-	ns.db, ns.pitr = db, wrapPITR(db, n.svc.clock)
+	ns.db = db
+	for _, h := range hookers {
+		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
+	}
 	wrapReplication(db, &n.svc.repl, n.svc.clock) // global tables (global_tables_repl.go)
 	n.svc.initFx(ns)
-	if keep := n.svc.cfg.Keep; keep != nil && n.dbs != nil {
-		ns.loadKept(keep) // pitr_keep.go
-	}
 	for _, o := range openers {
 		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
 	}

@@ -51,8 +51,7 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
-	ns.pitr.dropUnclaimed() // pitr_keep.go
-	ns.restoreTokens(now)   // idempotency_persist.go
+	ns.restoreTokens(now) // idempotency_persist.go
 	for _, l := range loaders {
 		l.Loaded(Space{ns: ns}, now) // the features' state (feature_state.go)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // RestoreTableFromBackup and RestoreTableToPointInTime: a new table made
-// of a snapshot (a backup's, or a point in time's from pitr.go) with
+// of a snapshot (a backup's, or a point in time's from the pitr feature) with
 // storage's DB.RestoreTable, which shares the snapshot's items and index
 // entries instead of copying them (O(1) B-trees plus one map entry per
 // partition) and records the whole table in one RecordRestoreTable.
@@ -24,70 +24,6 @@ import (
 // and deletion protection, which are set again by hand on AWS. It is
 // CREATING for the transient delay (-delayTransientStatuses; none by
 // default), with a RestoreSummary saying where it came from.
-
-func init() {
-	register("RestoreTableToPointInTime", restoreTableToPointInTime)
-}
-
-func restoreTableToPointInTime(c *call, in *RestoreTableToPointInTimeInput) (*RestoreTableToPointInTimeOutput, error) {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, in.TargetTableName, "targetTableName") {
-		apierr.NameConstraints(&cs, *in.TargetTableName, "targetTableName")
-	}
-	if in.SourceTableName != nil {
-		apierr.NameConstraints(&cs, *in.SourceTableName, "sourceTableName")
-	}
-	if in.SourceTableArn != nil && (len(*in.SourceTableArn) < 1 || len(*in.SourceTableArn) > 1024) {
-		cs.Add(apierr.Quote(*in.SourceTableArn), "sourceTableArn", apierr.LenGE(1))
-	}
-	ov := in.overrides()
-	ov.constraints(&cs)
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	// The time first, then the source: AWS checks "both time flags, or
-	// neither" before anything else (ack-api-quirks DDB-TABLE-100).
-	latest := in.UseLatestRestorableTime != nil && *in.UseLatestRestorableTime
-	switch {
-	case latest && in.RestoreDateTime != nil:
-		return nil, apierr.Validation(apierr.MsgRestoreTimeBoth)
-	case !latest && in.RestoreDateTime == nil:
-		return nil, apierr.Validation(apierr.MsgRestoreTimeNeither)
-	case in.SourceTableName != nil && in.SourceTableArn != nil:
-		return nil, apierr.Validation(apierr.MsgRestoreSourceBoth)
-	case in.SourceTableName == nil && in.SourceTableArn == nil:
-		return nil, apierr.Validation(apierr.MsgRestoreSourceNeither)
-	}
-	src := in.SourceTableName
-	if src == nil {
-		src = in.SourceTableArn
-	}
-	t, err := c.backupSourceTable(src, "sourceTableName")
-	if err != nil {
-		return nil, err
-	}
-	m := t.snapshot()
-	l := t.ns.pitr.get(t.id)
-	if !m.pitr || l == nil {
-		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.name))
-	}
-	earliest, last := l.window(c.clock())
-	at := last
-	if !latest {
-		at = epochSeconds(*in.RestoreDateTime)
-		if at.Before(earliest.Truncate(time.Millisecond)) || at.After(last) { // the wire has milliseconds
-			return nil, apierr.New(apierr.ErrInvalidRestoreTime, apierr.MsgInvalidRestoreTime(at, earliest, last))
-		}
-	}
-	// The table's definition now (AWS: the indexes, capacity and
-	// encryption come from the source table's current settings).
-	nt, err := c.restoreTable(*in.TargetTableName, t, m, &ov, &restoreInfo{TableArn: t.arn, At: at},
-		func(d storage.Derivation) (*storage.TableSnapshot, error) { return l.at(at, d) })
-	if err != nil {
-		return nil, err
-	}
-	return &RestoreTableToPointInTimeOutput{TableDescription: nt.describe()}, nil
-}
 
 // constraints checks the overrides' model constraints.
 func (ov *RestoreOverrides) constraints(cs *apierr.Constraints) {

@@ -60,7 +60,7 @@ type Config struct {
 	DBs func(namespace string) (*storage.DB, error)
 	// Keep, when set (with DBs), returns where namespace keeps side
 	// files sub ("backups", "pitr"): its backups and point-in-time
-	// histories then survive restarts (emulator/internal/backups, pitr_keep.go).
+	// histories then survive restarts (emulator/internal/backups, emulator/internal/pitr).
 	Keep func(namespace, sub string) (Keeper, error)
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
@@ -111,7 +111,9 @@ func New(cfg Config) (*Service, error) {
 func (s *Service) Close() {
 	s.tokens.close()
 	for _, ns := range s.dbs.all() {
-		ns.pitr.close() // pitr_keep.go: its files made durable and closed
+		for _, c := range closers {
+			c.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
+		}
 	}
 }
 

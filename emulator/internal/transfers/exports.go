@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ import (
 //	B/P/AWSDynamoDB/<ExportId>/manifest-summary.md5
 //
 // A full export is the table as of ExportTime (point-in-time recovery's
-// history, pitr.go; now when absent), which needs point-in-time recovery
+// history, emulator/internal/pitr; now when absent), which needs point-in-time recovery
 // enabled as on AWS. An incremental export writes, for each item changed
 // in (ExportFromTime, ExportToTime], a line with its keys and its images
 // at the two ends ({"Metadata":{"WriteTimestampMicros":...},"Keys":...,
@@ -209,7 +210,7 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 		}
 		return &ExportTableToPointInTimeOutput{ExportDescription: d}, nil
 	}
-	l, recovering := t.History()
+	l, recovering := pitr.HistoryOf(t)
 	if !recovering && kind == "INCREMENTAL_EXPORT" {
 		// AWS answers an incremental export of a table without point-in-
 		// time recovery with its window check (ack-api-quirks DDB-EXPORT-001).
@@ -428,7 +429,7 @@ func (w *exportWriter) full(snap *storage.TableSnapshot) error {
 // incremental writes the items changed in (from, to]: their keys and
 // images at to (NewImage; absent when deleted) and, with old, at from
 // (OldImage; absent when created).
-func (w *exportWriter) incremental(l service.History, names []string, from, to time.Time, old bool) error {
+func (w *exportWriter) incremental(l pitr.History, names []string, from, to time.Time, old bool) error {
 	if err := writeFile(filepath.Join(w.dir, "_started"), nil); err != nil {
 		return err
 	}

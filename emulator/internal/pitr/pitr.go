@@ -1,7 +1,8 @@
-package service
+package pitr
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -57,7 +58,7 @@ type pitrRecorder struct {
 	clock func() time.Time // the emulator's clock
 	// keep keeps the histories on disk (pitr_keep.go); nil: memory only.
 	// Set before the namespace is handed out, with log.
-	keep Keeper
+	keep service.Keeper
 	log  *slog.Logger
 	bg   sync.WaitGroup // the base files being rewritten in the background
 	// closed is set by close: a history whose append fails after it
@@ -293,22 +294,25 @@ func (l *pitrLog) at(t time.Time, d storage.Derivation) (*storage.TableSnapshot,
 // errPITRStarting: a restore raced the enabling of the history.
 var errPITRStarting = errors.New("emulator: point-in-time recovery is being enabled")
 
-// syncPITR starts, changes or stops table t's history as its new
-// definition m says (old: the one before, nil for a new table), when a
-// definition is published by a change or a replay.
-func (ns *Namespace) syncPITR(t *table, old, m *tableMeta) {
-	p := ns.pitr
-	if p == nil || t.data == nil {
+// Defined starts, changes or stops the history of the table whose
+// definition d is published (old: the one before), when a definition is
+// published by a change or a replay.
+func (Feature) Defined(old, d service.Definition) {
+	p := recorders.In(d.Space()).p
+	if p == nil {
 		return
 	}
+	on, days := d.Recovery()
+	wasOn, _ := old.Recovery()
+	id := d.Table().ID()
 	switch {
-	case m.pitr && (old == nil || !old.pitr):
-		p.start(t.id, t.data, m.pitrDays)
-	case m.pitr:
-		if l := p.get(t.id); l != nil {
-			l.setPeriod(m.pitrDays)
+	case on && !wasOn:
+		p.start(id, d.Storage(), days)
+	case on:
+		if l := p.get(id); l != nil {
+			l.setPeriod(days)
 		}
-	case old != nil && old.pitr:
-		p.set(t.id, nil)
+	case wasOn:
+		p.set(id, nil)
 	}
 }

@@ -1,4 +1,4 @@
-package service
+package pitr
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ import (
 // restore to the latest time holds exactly the table's items. Run under
 // -race; each round interleaves differently.
 func TestPITRSwitchOnDuringWrites(t *testing.T) {
-	env := newClockEnv(t, Config{})
+	env := newEnv(t)
 	const writers, writes, keys = 4, 60, 20
 	for round := range 4 {
 		src, dst := fmt.Sprintf("src%d", round), fmt.Sprintf("dst%d", round)

@@ -1,10 +1,11 @@
-package service
+package pitr
 
 import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"strings"
 	"time"
 
@@ -57,11 +58,11 @@ type pitrBaseRecord struct {
 // pitrDisk is one history's files. Its fields are guarded by the
 // history's pitrLog.mu, but for the fixed ones.
 type pitrDisk struct {
-	p      *pitrRecorder // fixed
-	prefix string        // "<table ID>_<gen>"; fixed
-	log    FrameLog      // fixed
-	folded int           // writes folded into the base since its file was written
-	busy   bool          // a base file is being written in the background
+	p      *pitrRecorder    // fixed
+	prefix string           // "<table ID>_<gen>"; fixed
+	log    service.FrameLog // fixed
+	folded int              // writes folded into the base since its file was written
+	busy   bool             // a base file is being written in the background
 }
 
 // openDisk starts the files of a new history of table id: an empty log.
@@ -332,37 +333,37 @@ func (p *pitrRecorder) close() {
 	}
 }
 
-// Keeper keeps files beside a namespace's DB (persist.SideDir, through
-// the edge): table files and frame logs, as persist writes them.
-type Keeper interface {
-	WriteTable(name string, ts *storage.TableSnapshot, meta map[string][]byte) (int64, error)
-	ReadTable(name string) (*storage.TableSnapshot, map[string][]byte, error)
-	List(suffix string) ([]string, error)
-	Remove(name string) error
-	OpenLog(prefix string, first uint64, replay func(seq uint64, payload []byte) error) (FrameLog, error)
-}
-
-// FrameLog is an append-only log of a Keeper (persist.FrameLog).
-type FrameLog interface {
-	Append(payload []byte) (uint64, error)
-	Sync() error
-	Rotate() error
-	DropThrough(seq uint64) error
-	Close() error
-	Remove() error
-}
-
 // keepPITR is the side directory of a namespace's point-in-time
 // histories (Config.Keep's sub).
 const keepPITR = "pitr"
 
-// loadKept reads the point-in-time histories the namespace keeps beside
-// its DB and keeps them there from now on.
-func (ns *Namespace) loadKept(keep func(namespace, sub string) (Keeper, error)) {
-	if k, err := keep(ns.key, keepPITR); err != nil {
-		ns.svc.log.Error("the namespace's point-in-time histories are kept in memory only", "namespace", ns.key, "err", err)
-	} else {
-		ns.pitr.keep, ns.pitr.log = k, ns.svc.log
-		ns.pitr.loadPITR()
+// Opened reads the point-in-time histories a namespace keeps beside its
+// DB and keeps them there from now on.
+func (Feature) Opened(s service.Space) {
+	p := recorders.In(s).p
+	k, err := s.Keep(keepPITR)
+	if err != nil {
+		s.Log().Error("the namespace's point-in-time histories are kept in memory only", "namespace", s.ID(), "err", err)
+		return
+	}
+	if k == nil || p == nil {
+		return // not kept on disk
+	}
+	p.keep, p.log = k, s.Log()
+	p.loadPITR()
+}
+
+// Loaded forgets the histories read back from disk that no table
+// claimed once the namespace's tables are back.
+func (Feature) Loaded(s service.Space, _ time.Time) {
+	if p := recorders.In(s).p; p != nil {
+		p.dropUnclaimed()
+	}
+}
+
+// Closed makes the namespace's history files durable and closes them.
+func (Feature) Closed(s service.Space) {
+	if p := recorders.In(s).p; p != nil {
+		p.close()
 	}
 }

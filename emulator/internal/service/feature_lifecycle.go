@@ -1,0 +1,136 @@
+package service
+
+import (
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// The notifications a feature that follows every write and every
+// definition of a namespace's tables takes (point-in-time recovery): its
+// hook in the namespace's commit hook chain, the publication of each
+// table definition, and the service's close. And the table setting such
+// a feature owns in the definition record (the recovery setting: the
+// record keeps it where it always was, so records on disk read as
+// before).
+
+// Hooker is a feature that puts a hook in front of a namespace's DB hook
+// when the namespace is made (storage.DB.WrapHook), before anything is
+// loaded into it: it hears every record the DB commits, in commit order,
+// on the one write path. Its hook may implement storage.CommitSelector
+// (HookWants helps it ask the hook it wraps).
+type Hooker interface {
+	Hooked(s Space, db *storage.DB)
+}
+
+// Definer is a feature told each time a table's definition is published:
+// a table made or rebuilt from its record (old is then the zero
+// Definition), a definition change replayed, and a recovery setting
+// changed (Table.ChangeRecovery). It runs under the table's lock.
+type Definer interface {
+	Defined(old, d Definition)
+}
+
+// Closer is a feature told when the service closes, once per namespace:
+// its files made durable and closed.
+type Closer interface {
+	Closed(s Space)
+}
+
+var (
+	hookers  []Hooker
+	definers []Definer
+	closers  []Closer
+)
+
+// Definition is a table's definition as a feature that follows it sees
+// it.
+type Definition struct {
+	t *table
+	m *tableMeta // nil: none (a table just made)
+}
+
+// Exists reports whether there was a definition (false: the table was
+// just made).
+func (d Definition) Exists() bool { return d.m != nil }
+
+// Table is the table.
+func (d Definition) Table() Table { return Table{t: d.t} }
+
+// Space is the table's namespace.
+func (d Definition) Space() Space { return Space{ns: d.t.ns} }
+
+// Storage is the table's storage table (its items and indexes).
+func (d Definition) Storage() *storage.Table { return d.t.data }
+
+// Recovery is the point-in-time recovery setting: on, and its period in
+// days.
+func (d Definition) Recovery() (on bool, days int) {
+	if d.m == nil {
+		return false, 0
+	}
+	return d.m.pitr, d.m.pitrDays
+}
+
+// defined tells the definers that t's definition m is published (old:
+// the one before, nil for a table just made or rebuilt). A table with no
+// storage (being made) is not told of.
+func (ns *Namespace) defined(t *table, old, m *tableMeta) {
+	if t.data == nil {
+		return
+	}
+	for _, d := range definers {
+		d.Defined(Definition{t: t, m: old}, Definition{t: t, m: m})
+	}
+}
+
+// Recovery is the table's point-in-time recovery setting now.
+func (t Table) Recovery() (on bool, days int) {
+	m := t.t.snapshot()
+	return m.pitr, m.pitrDays
+}
+
+// ChangeRecovery sets the table's point-in-time recovery (days: its
+// period, when on), recorded as any change of the definition, and tells
+// the definers once it is recorded. A table DELETING, or still CREATING
+// at now, is TableNotFoundException ("Table not found: <name>"), as AWS
+// answers UpdateContinuousBackups for one.
+func (t Table) ChangeRecovery(now time.Time, on bool, days int) error {
+	tt := t.t
+	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		if m.status == statusDeleting || m.statusAt(now) == statusCreating {
+			return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(tt.name))
+		}
+		old := *m
+		m.pitr = on
+		m.pitrDays = 0
+		if on {
+			m.pitrDays = days
+		}
+		return func(recorded bool) error {
+			if recorded {
+				tt.ns.defined(tt, &old, m)
+			}
+			return nil
+		}, nil
+	})
+}
+
+// RestoreAt makes table name in the request's namespace of src as it
+// was at at, changed by ov, as RestoreTableToPointInTime does (restore.go's
+// restoreTable): with src's definition now (AWS: the indexes, capacity
+// and encryption come from the source table's current settings) and
+// the items snapshot gives for the derivation it is handed. It answers
+// the new table's description.
+func (c Call) RestoreAt(name string, src Table, ov *RestoreOverrides, at time.Time,
+	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (*TableDescription, error) {
+	t, err := c.c.restoreTable(name, src.t, src.t.snapshot(), ov, &restoreInfo{TableArn: src.t.arn, At: at}, snapshot)
+	if err != nil {
+		return nil, err
+	}
+	return t.describe(), nil
+}
+
+// Clock is the service's clock.
+func (s Space) Clock() func() time.Time { return s.ns.svc.clock }
