@@ -3,11 +3,13 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/format"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -241,8 +243,62 @@ func TestStaticcheck(t *testing.T) {
 	}
 	cmd := exec.Command("go", "tool", "staticcheck", "./...")
 	cmd.Dir = root(t)
-	out, err := cmd.CombinedOutput()
-	if err != nil || len(out) > 0 {
-		t.Errorf("go tool staticcheck ./...: %v\n%s", err, out)
+	findings, err := runChecker(cmd)
+	require.NoError(t, err, "go tool staticcheck ./...")
+	require.Empty(t, findings, "go tool staticcheck ./...")
+}
+
+// findingRE matches a checker's finding: "path:line:col: message".
+var findingRE = regexp.MustCompile(`^[^\s:][^:]*:\d+:\d+: \S`)
+
+// runChecker runs a checker that prints its findings on stdout, one per
+// line as path:line:col: message, and exits non-zero when it has any
+// (staticcheck, go vet). What the go command prints on its way (stderr:
+// "go: downloading ..." on a cold module cache) is not a finding. err
+// is the tool's failure: a non-zero exit with no finding to show for it
+// (it says why on stderr), or a finding-free stdout that is not empty.
+func runChecker(cmd *exec.Cmd) (findings []string, err error) {
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	findings, other := parseFindings(stdout.Bytes())
+	switch {
+	case len(other) > 0:
+		return findings, fmt.Errorf("unexpected output: %s", strings.Join(other, "\n"))
+	case runErr != nil && len(findings) == 0:
+		return nil, fmt.Errorf("%v: %s", runErr, stderr.String())
 	}
+	return findings, nil
+}
+
+// parseFindings splits a checker's stdout into its findings and any
+// other non-empty lines.
+func parseFindings(out []byte) (findings, other []string) {
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.TrimSpace(line) == "":
+		case findingRE.MatchString(line):
+			findings = append(findings, line)
+		default:
+			other = append(other, line)
+		}
+	}
+	return findings, other
+}
+
+// TestRunCheckerIgnoresChatter: the go command's download lines (on
+// stderr, as on a cold module cache) are no finding; a finding on stdout
+// is one; a failure with nothing on stdout is the tool's error.
+func TestRunCheckerIgnoresChatter(t *testing.T) {
+	chatter := `echo "go: downloading honnef.co/go/tools v0.8.2" >&2; echo "go: downloading golang.org/x/tools v0.30.0" >&2`
+	findings, err := runChecker(exec.Command("sh", "-c", chatter))
+	require.NoError(t, err)
+	require.Empty(t, findings)
+
+	findings, err = runChecker(exec.Command("sh", "-c", chatter+`; echo "emulator/x.go:12:3: func f is unused (U1000)"; exit 1`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"emulator/x.go:12:3: func f is unused (U1000)"}, findings)
+
+	_, err = runChecker(exec.Command("sh", "-c", chatter+`; echo "go: module lookup disabled" >&2; exit 1`))
+	require.ErrorContains(t, err, "module lookup disabled")
 }
