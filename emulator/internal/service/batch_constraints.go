@@ -40,7 +40,8 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 //
 // A table with no requests gets the same answer (AWS's record:
 // "Value '{T=[]}' at 'requestItems' ...").
-func batchWriteTableConstraint(items map[string][]WriteRequest) string {
+func batchWriteTableConstraint(in *BatchWriteItemInput) string {
+	items := in.RequestItems
 	over := false
 	for _, reqs := range items {
 		if len(reqs) > maxBatchWrites || len(reqs) == 0 {
@@ -50,7 +51,20 @@ func batchWriteTableConstraint(items map[string][]WriteRequest) string {
 	if !over {
 		return ""
 	}
-	return apierr.Violation(apierr.Quote(writeRequestsEcho(items)), "requestItems", "Map value must satisfy constraint: ["+apierr.LenLE(maxBatchWrites)+", "+apierr.LenGE(1)+"]")
+	echo := in.echo
+	if echo == "" {
+		echo = writeRequestsEcho(items)
+	}
+	// apierr.Violation(apierr.Quote(echo), ...) in one copy: the echo of
+	// thousands of write requests is the size of the request.
+	tail := "' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [" +
+		apierr.LenLE(maxBatchWrites) + ", " + apierr.LenGE(1) + "]"
+	var b strings.Builder
+	b.Grow(len("Value '") + len(echo) + len(tail))
+	b.WriteString("Value '")
+	b.WriteString(echo)
+	b.WriteString(tail)
+	return b.String()
 }
 
 // writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS
@@ -65,15 +79,21 @@ func writeRequestsEcho(items map[string][]WriteRequest) string {
 		b.WriteString(name)
 		b.WriteString("=[")
 		for j, wr := range items[name] {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			writeRequestEcho(&b, wr)
+			writeRequestEchoAt(&b, j, wr)
 		}
 		b.WriteString("]")
 	}
 	b.WriteString("}")
 	return b.String()
+}
+
+// writeRequestEchoAt renders the write request at position j of its
+// table's list (a separator before all but the first).
+func writeRequestEchoAt(b *strings.Builder, j int, wr WriteRequest) {
+	if j > 0 {
+		b.WriteString(", ")
+	}
+	writeRequestEcho(b, wr)
 }
 
 func writeRequestEcho(b *strings.Builder, wr WriteRequest) {

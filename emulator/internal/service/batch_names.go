@@ -51,11 +51,15 @@ func batchGetNamesConstraint(items map[string]*KeysAndAttributes) string {
 // batchWriteNamesConstraint is the violation of a BatchWriteItem
 // RequestItems map with a malformed table name, or "": the map echoed
 // Java-style, as for a table with too many requests.
-func batchWriteNamesConstraint(items map[string][]WriteRequest) string {
-	if !badRequestItemsName(items) {
+func batchWriteNamesConstraint(in *BatchWriteItemInput) string {
+	if !badRequestItemsName(in.RequestItems) {
 		return ""
 	}
-	return apierr.Violation(apierr.Quote(writeRequestsEcho(items)), "requestItems", mapKeysConstraint())
+	echo := in.echo // rendered while the body was read (oversize.go)
+	if echo == "" {
+		echo = writeRequestsEcho(in.RequestItems)
+	}
+	return apierr.Violation(apierr.Quote(echo), "requestItems", mapKeysConstraint())
 }
 
 // batchGetEmptyConstraint is the violation of RequestItems {} of a

@@ -42,6 +42,9 @@ type TransactWriteItemsInput struct {
 	ReturnConsumedCapacity      *string             `json:"ReturnConsumedCapacity"`
 	ReturnItemCollectionMetrics *string             `json:"ReturnItemCollectionMetrics"`
 	ClientRequestToken          *string             `json:"ClientRequestToken"`
+	// past is the number of actions past the limit that the body read
+	// held and the body decoded does not (oversize.go).
+	past int `json:"-"`
 }
 
 // TransactWriteItem is one action: exactly one member is set.
@@ -194,7 +197,7 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
-	cs.AddViolation(transactItemsLimit(len(in.TransactItems), "TransactWriteItem"))
+	cs.AddViolation(transactItemsLimit(len(in.TransactItems)+in.past, "TransactWriteItem"))
 	for i := range in.TransactItems {
 		p, err := in.TransactItems[i].params()
 		if err != nil {

@@ -25,6 +25,9 @@ func init() {
 type TransactGetItemsInput struct {
 	TransactItems          []TransactGetItem `json:"TransactItems"`
 	ReturnConsumedCapacity *string           `json:"ReturnConsumedCapacity"`
+	// past is the number of actions past the limit that the body read
+	// held and the body decoded does not (oversize.go).
+	past int `json:"-"`
 }
 
 // TransactGetItem is one entry: a Get.
@@ -147,23 +150,7 @@ func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCap
 // ValidationError reason for that Get and None for the others) and the
 // same item twice.
 func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
-		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
-	}
-	cs.AddViolation(transactItemsLimit(len(in.TransactItems), "TransactGetItem"))
-	for i, ti := range in.TransactItems {
-		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
-		if !apierr.NotNull(&cs, ti.Get, path) {
-			continue
-		}
-		apierr.NotNull(&cs, ti.Get.TableName, path+".tableName")
-		if ti.Get.Key == nil {
-			cs.Add("null", path+".key", apierr.MemberNotNull)
-		}
-	}
-	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
-	if err := cs.Err(); err != nil {
+	if err := transactGetConstraints(in); err != nil {
 		return nil, err
 	}
 	gets := make([]*txGet, len(in.TransactItems))
@@ -235,4 +222,25 @@ func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// transactGetConstraints collects the request's model constraint violations.
+func transactGetConstraints(in *TransactGetItemsInput) error {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
+		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
+	}
+	cs.AddViolation(transactItemsLimit(len(in.TransactItems)+in.past, "TransactGetItem"))
+	for i, ti := range in.TransactItems {
+		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
+		if !apierr.NotNull(&cs, ti.Get, path) {
+			continue
+		}
+		apierr.NotNull(&cs, ti.Get.TableName, path+".tableName")
+		if ti.Get.Key == nil {
+			cs.Add("null", path+".key", apierr.MemberNotNull)
+		}
+	}
+	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
+	return cs.Err()
 }

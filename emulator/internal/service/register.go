@@ -102,6 +102,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		})
 	}
 	data := isDataPlane(name) // registerDataPlane marks it before it registers
+	pre := prescanOf(name)
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		var in *In
 		if inputs != nil {
@@ -114,9 +115,18 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			defer r.recycle() // input_recycle.go
 		}
 		c.inLen = len(body)
+		var fill func(any)
+		if pre != nil && !prescanOff.Load() {
+			if reduced, f := pre(body); reduced != nil {
+				body, fill = reduced, f // a list far over its limit (oversize.go)
+			}
+		}
 		deferred, err := wire.DecodeRequestDeferred(body, in)
 		if err != nil {
 			return nil, valueLayer(name, err)
+		}
+		if fill != nil {
+			fill(in)
 		}
 		if deferred != nil {
 			if !deferredValueOps()[name] {

@@ -1,0 +1,244 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+)
+
+// oversizeBody makes a random request of op with a list over its limit
+// (sometimes just over, sometimes far over) and, now and then, faults
+// the answer must report the same way: an element with a serialization
+// error or a value fault before or past the limit, an element with a
+// constraint violation of its own, a malformed top-level member, a
+// member named twice or in another case.
+func oversizeBody(r *rand.Rand, op string) string {
+	n := func(limit int) int {
+		return testkit.Pick(r, limit+1, limit+2, limit+r.IntN(50)+1, limit*10+r.IntN(500))
+	}
+	defect := func() int { return r.IntN(12) } // 0..5: a fault; others: none
+	value := func() string {
+		return testkit.Pick(r, `{"S":"x"}`, `{"N":"12.5"}`, `{"B":"AAEC"}`, `{"SS":["a","b"]}`, `{"NS":["1","2"]}`,
+			`{"L":[{"S":"a"},{"BOOL":true}]}`, `{"M":{"k":{"NULL":true}}}`, `{"BOOL":false}`)
+	}
+	item := func(i int) string {
+		return fmt.Sprintf(`{"pk":{"S":"k%d"},"v":%s}`, i, value())
+	}
+	var b strings.Builder
+	switch op {
+	case "BatchGetItem":
+		b.WriteString(`{"RequestItems":{`)
+		tables := 1 + r.IntN(2)
+		for t := range tables {
+			if t > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"%s%d":{"Keys":[`, testkit.Pick(r, "tab", "tab", "tab", "t!"), t) // "t!0": no table name
+			keys := n(maxBatchGetKeys)
+			if t > 0 && r.IntN(2) == 0 {
+				keys = 1 + r.IntN(maxBatchGetKeys)
+			}
+			bad, at := defect(), r.IntN(keys)
+			for i := range keys {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				switch {
+				case i == at && bad == 0:
+					b.WriteString(`{"pk":{"S":5}}`) // serialization
+				case i == at && bad == 1:
+					b.WriteString(`{"pk":{"N":"x1"}}`) // a value fault
+				default:
+					fmt.Fprintf(&b, `{"pk":{"S":"k%d"}}`, i)
+				}
+			}
+			b.WriteString(`]`)
+			if r.IntN(4) == 0 {
+				b.WriteString(`,"ProjectionExpression":"pk","AttributesToGet":["pk"]`)
+			}
+			b.WriteString(`}`)
+		}
+		b.WriteString(`}`)
+		if r.IntN(4) == 0 {
+			b.WriteString(`,"ReturnConsumedCapacity":"SOME"`)
+		}
+		if r.IntN(10) == 0 {
+			b.WriteString(`,"requestItems":{}`)
+		}
+		b.WriteString(`}`)
+	case "BatchWriteItem":
+		b.WriteString(`{"RequestItems":{`)
+		tables := 1 + r.IntN(3)
+		for t := range tables {
+			if t > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"%s%d":[`, testkit.Pick(r, "tab", "tab", "tab", "t!"), (t*7)%3)
+			writes := n(maxBatchWrites)
+			if t > 0 && r.IntN(2) == 0 {
+				writes = r.IntN(maxBatchWrites + 1)
+			}
+			bad, at := defect(), r.IntN(writes+1)
+			for i := range writes {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				switch {
+				case i == at && bad == 0:
+					b.WriteString(`7`)
+				case i == at && bad == 1:
+					b.WriteString(`{"PutRequest":{"Item":{"pk":{"N":"1e99999"}}}}`)
+				case i == at && bad == 2:
+					b.WriteString(`{"PutRequest":{}}`)
+				case i%5 == 4:
+					fmt.Fprintf(&b, `{"DeleteRequest":{"Key":{"pk":{"S":"k%d"}}}}`, i)
+				default:
+					fmt.Fprintf(&b, `{"PutRequest":{"Item":%s}}`, item(i))
+				}
+			}
+			b.WriteString(`]`)
+		}
+		b.WriteString(`}`)
+		if r.IntN(4) == 0 {
+			b.WriteString(`,"ReturnItemCollectionMetrics":"ALL"`)
+		}
+		b.WriteString(`}`)
+	case "TransactWriteItems", "TransactGetItems":
+		b.WriteString(`{"TransactItems":[`)
+		actions := n(maxTransactItems)
+		bad, at := defect(), r.IntN(actions)
+		for i := range actions {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			switch {
+			case i == at && bad == 0:
+				b.WriteString(`[]`)
+			case i == at && bad == 1:
+				b.WriteString(`{"Put":{"Item":{"pk":{"S":"a"}}}}`) // no TableName
+			case i == at && bad == 2:
+				b.WriteString(`{}`)
+			case i == at && bad == 3:
+				b.WriteString(`{"Get":{"TableName":"tab0"}}`) // no Key
+			case op == "TransactGetItems":
+				fmt.Fprintf(&b, `{"Get":{"TableName":"tab0","Key":{"pk":{"S":"k%d"}}}}`, i)
+			case i%3 == 0:
+				fmt.Fprintf(&b, `{"Update":{"TableName":"tab0","Key":{"pk":{"S":"k%d"}},"UpdateExpression":"SET v = :v","ExpressionAttributeValues":{":v":%s}}}`, i, value())
+			default:
+				fmt.Fprintf(&b, `{"Put":{"TableName":"tab0","Item":%s}}`, item(i))
+			}
+		}
+		b.WriteString(`]`)
+		if r.IntN(4) == 0 {
+			b.WriteString(`,"ReturnConsumedCapacity":"SOME"`)
+		}
+		if r.IntN(4) == 0 && op == "TransactWriteItems" {
+			b.WriteString(`,"ClientRequestToken":"` + strings.Repeat("t", 40) + `"`)
+		}
+		b.WriteString(`}`)
+	}
+	return b.String()
+}
+
+// TestOversizeSameAnswer: a request whose list is over its limit gets,
+// through the prescan (oversize.go), exactly the answer the whole body
+// decoded gets: random requests of each operation, with and without
+// faults before and past the limit.
+func TestOversizeSameAnswer(t *testing.T) {
+	s := newTestService(t, Config{})
+	for _, name := range []string{"tab0", "tab1", "tab2"} {
+		_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
+			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+		require.Contains(t, out, "TableDescription")
+	}
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("DYNAMOEMU_OVERSIZE_SEED"); v != "" {
+		var err error
+		seed, err = strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err, "DYNAMOEMU_OVERSIZE_SEED")
+	}
+	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 3))
+	reduced := 0
+	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems"} {
+		for i := range 40 {
+			body := oversizeBody(r, op)
+			if b, _ := prescanOf(op)([]byte(body)); b != nil {
+				reduced++
+			}
+			prescanOff.Store(false)
+			res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+			prescanOff.Store(true)
+			wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+			prescanOff.Store(false)
+			require.Equal(t, wantRes.StatusCode, res.StatusCode, "%s case %d", op, i)
+			require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
+		}
+	}
+	require.Greater(t, reduced, 80, "the prescans reduced too few of the requests: the test misses them")
+}
+
+// TestOversizeReduced: a request far over its list limit is decoded
+// from a body that no longer grows with the list (the elements past the
+// limit are checked and left out), so what it costs is its bytes and a
+// run of elements at a time.
+func TestOversizeReduced(t *testing.T) {
+	const n = 20_000
+	list := func(elem func(i int) string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = elem(i)
+		}
+		return strings.Join(parts, ",")
+	}
+	bodies := map[string]string{
+		"BatchGetItem": `{"RequestItems":{"tab0":{"Keys":[` + list(func(i int) string { return fmt.Sprintf(`{"pk":{"S":"k%d"}}`, i) }) + `]}}}`,
+		"BatchWriteItem": `{"RequestItems":{"tab0":[` + list(func(i int) string {
+			return fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"k%d"},"v":{"S":"some text"}}}}`, i)
+		}) + `]}}`,
+		"TransactWriteItems": `{"TransactItems":[` + list(func(i int) string {
+			return fmt.Sprintf(`{"Put":{"TableName":"tab0","Item":{"pk":{"S":"k%d"}}}}`, i)
+		}) + `]}`,
+		"TransactGetItems": `{"TransactItems":[` + list(func(i int) string {
+			return fmt.Sprintf(`{"Get":{"TableName":"tab0","Key":{"pk":{"S":"k%d"}}}}`, i)
+		}) + `]}`,
+	}
+	for op, body := range bodies {
+		reduced, _ := prescanOf(op)([]byte(body))
+		require.NotNil(t, reduced, op)
+		require.Less(t, len(reduced), 64<<10, "%s: %d bytes reduced to %d", op, len(body), len(reduced))
+		t.Logf("%s: %d bytes decoded as %d", op, len(body), len(reduced))
+	}
+}
+
+// FuzzOversizePrescan: any body of the four operations reads through
+// the prescan without a panic, and gets the answer the whole body
+// decoded gets.
+func FuzzOversizePrescan(f *testing.F) {
+	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems"}
+	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"N":"1"}}]}}}`)
+	f.Add(uint8(3), `{"TransactItems":[`+strings.Repeat(`{"Get":{"TableName":"tab","Key":{}}},`, 101)+`{"Get":{}}]}`)
+	f.Add(uint8(1), `{"RequestItems":{"t":[`+strings.Repeat(`{"PutRequest":{"Item":{"pk":{"S":"a"}}}},`, 26)+`7]}}`)
+	f.Add(uint8(2), `{"TransactItems":[`+strings.Repeat(`{},`, 101)+`{"Put":[]}]}`)
+	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"S":"\ud800"}}]}}}`)
+	s := newTestService(f, Config{})
+	f.Fuzz(func(t *testing.T, which uint8, body string) {
+		op := ops[int(which)%len(ops)]
+		_, _ = prescanOf(op)([]byte(body)) // never a panic
+		prescanOff.Store(false)
+		res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+		prescanOff.Store(true)
+		wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+		prescanOff.Store(false)
+		require.Equal(t, wantRes.StatusCode, res.StatusCode)
+		require.Equal(t, want, got)
+	})
+}
