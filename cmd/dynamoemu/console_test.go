@@ -27,7 +27,7 @@ func startRun(t *testing.T, args ...string) (addr string, stop func() string) {
 	case addr = <-ready:
 	case err := <-done:
 		t.Fatalf("run: %v", err)
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangBound):
 		t.Fatal("server did not start")
 	}
 	return addr, func() string {
@@ -40,7 +40,7 @@ func startRun(t *testing.T, args ...string) (addr string, stop func() string) {
 			if err != nil {
 				t.Fatalf("run: %v", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangBound):
 			t.Fatal("server did not stop on SIGTERM")
 		}
 		return logs.String()

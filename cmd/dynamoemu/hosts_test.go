@@ -24,7 +24,7 @@ func TestRunAllowHost(t *testing.T) {
 	case addr = <-ready:
 	case err := <-done:
 		t.Fatalf("run: %v", err)
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangBound):
 		t.Fatal("server did not start")
 	}
 	port := addr[strings.LastIndexByte(addr, ':'):]
@@ -62,7 +62,7 @@ func TestRunAllowHost(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangBound):
 		t.Fatal("server did not stop on SIGTERM")
 	}
 	out := logs.String()

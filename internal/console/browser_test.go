@@ -176,7 +176,7 @@ func (b *browser) fatal(format string, args ...any) {
 // wait polls a JavaScript predicate until it is truthy.
 func (b *browser) wait(what, predicate string) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(waitScale(time.Minute)), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 		b.fatal("waiting for %s (%s): %v", what, predicate, err)
 	}
 }
@@ -293,7 +293,10 @@ func newBrowser(t *testing.T, exe string) *browser {
 	t.Cleanup(cancelAlloc)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	t.Cleanup(cancelTab)
-	ctx, cancelTime := context.WithTimeout(ctx, 4*time.Minute)
+	// A bound for a browser that hangs, generous for a loaded machine
+	// (waitScale): the test takes about a minute and a half on a quiet
+	// 2-core machine.
+	ctx, cancelTime := context.WithTimeout(ctx, waitScale(8*time.Minute))
 	t.Cleanup(cancelTime)
 	b := &browser{t: t, ctx: ctx, dir: dir}
 	// Start the browser, then listen to the page's errors.
@@ -796,4 +799,18 @@ func checkConversions(t *testing.T, b *browser) {
 			}
 		})
 	}
+}
+
+// timeScaleEnv scales the browser test's bounds: on a machine slower or
+// busier than a quiet 2-core one, set it above 1 (DYNAMOEMU_TEST_TIMEOUT_SCALE=3).
+const timeScaleEnv = "DYNAMOEMU_TEST_TIMEOUT_SCALE"
+
+// waitScale is d times the scale timeScaleEnv gives (1 when unset or not
+// a positive number). The bounds catch a hang; a condition is waited
+// for, never a fixed time.
+func waitScale(d time.Duration) time.Duration {
+	if f, err := strconv.ParseFloat(os.Getenv(timeScaleEnv), 64); err == nil && f > 0 {
+		return time.Duration(float64(d) * f)
+	}
+	return d
 }
