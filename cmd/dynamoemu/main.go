@@ -45,12 +45,13 @@ type config struct {
 	allowHosts             hostList // -allowHost, repeatable
 	delayTransientStatuses bool
 	logLevel               string
-	conventions            string     // conventions configuration file
-	healthcheck            bool       // probe a running server and exit (healthcheck.go)
-	version                bool       // print the version and exit
-	console                bool       // serve the web console at emulator.ConsolePath
-	inMemorySet            bool       // -inMemory given
-	dbPath                 string     // keep the data in this directory (persistence.go)
+	conventions            string // conventions configuration file
+	healthcheck            bool   // probe a running server and exit (healthcheck.go)
+	version                bool   // print the version and exit
+	console                bool   // serve the web console at emulator.ConsolePath
+	inMemorySet            bool   // -inMemory given
+	dbPath                 string // keep the data in this directory (persistence.go)
+	shutdownGrace          time.Duration
 	exportDir              string     // the directory standing for S3 in exports and imports
 	approximateVectors     bool       // vector indexes search approximately (HNSW)
 	store                  storeFlags // -durability and the like (persistence.go)
@@ -89,6 +90,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.store.groupCommitWindow, "groupCommitWindow", 2*time.Millisecond, "with -durability group, how long an fsync waits for more writes to share it")
 	fs.Int64Var(&c.store.compactBytes, "dbCompactBytes", 64<<20, "with -dbPath, fold a database's log into a new snapshot once it has grown past this many bytes and past the last snapshot's size")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
+	fs.DurationVar(&c.shutdownGrace, "shutdownGrace", 5*time.Second, "on SIGTERM or SIGINT, how long requests still running may finish; those still running then get no answer, and the server exits 0 (a process supervisor's stop timeout should be longer: Docker's is 10s)")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	addLimitFlags(fs, &c.limits)
@@ -239,9 +241,16 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	}
 	stop()
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), c.shutdownGrace)
 	defer cancel()
 	err = srv.Shutdown(shutdownCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// A stop asked for is a clean exit: a supervisor (systemd,
+		// Docker, Kubernetes) reads a non-zero status as a failure. What
+		// was cut was never answered, so never acknowledged.
+		log.Warn("requests were still running after -shutdownGrace: they are cut, unanswered", "shutdownGrace", c.shutdownGrace)
+		err = srv.Close()
+	}
 	c.faults.printReport(emu, stderr)
 	if cerr := emu.Close(); cerr != nil {
 		log.Error("closing the data directory", "err", cerr)
