@@ -83,7 +83,7 @@
 // severity, checkpoint, what it asks and why its default is what it is.
 // Policy validation, severities, this list and docs/conventions.md's table follow
 // it (TestRuleTableDocumented). A rules come from the guide and the
-// framework, B rules are inferred from the framework's code, plus B12
+// framework, B rules are inferred from the framework's code, plus B12, B13
 // and L1 (the versioned-document design). A4, a create of an existing version failing, is
 // not a rule here: DynamoDB's own condition does it.
 //
@@ -110,6 +110,7 @@
 //	B10  error request                  a tenant-bound caller uses only its tenant and common ones
 //	B11  error write                    tasks and session key shapes
 //	B12  error delete                   command rows are never deleted
+//	B13  error write+delete             history rows are written once, never edited or deleted
 //	L1   error write+delete+transaction the 'latest' item moves with its item; its target is not deleted
 //
 // A table's Policy.Strict (tag TagStrict, JSON "strict") makes a warning

@@ -101,6 +101,10 @@ const (
 	// B12
 	msgCommandDeleted = "%s deletes a command row; the command table keeps every version"
 
+	msgHistoryDeleted     = "%s deletes a history row; the history keeps what each version was"
+	msgHistoryUpdated     = "UpdateItem edits a history row; a history version is written once, by PutItem"
+	msgHistoryOverwritten = "PutItem overwrites an existing history version and changes %s; a history version is written once"
+
 	// L1
 	msgLatestMissing   = "new item written without its latest item (%s %q) in the same transaction"
 	msgLatestNoPointer = "latest item has no String attribute %s naming the item it copies"

@@ -164,6 +164,7 @@ func checkItem(out []Violation, w *Write) []Violation {
 		c.commandWrite()
 	case p.Roles.Has(RoleHistory):
 		c.versionedSK("history", "A6")
+		c.historyWrite()
 	case p.Roles.Has(RoleData):
 		c.dataItem()
 	case p.Roles.Has(RoleSequences):

@@ -226,6 +226,13 @@ func TestRulesHistory(t *testing.T) {
 		{name: "B3 history", roles: "history", pk: pk, sk: "ORDER#1@007", new: cmd, want: []string{"B3"}},
 		{name: "B4 history", roles: "history", pk: pk, sk: "ORDER#1@0", new: cmd, want: []string{"B4"}},
 		{name: "history puts need no condition", roles: "history", pk: pk, sk: "ORDER#1@2", new: cmd},
+		{name: "B13 retried publish rewrites the same row", roles: "history", pk: pk, sk: "ORDER#1@2", old: cmd, new: cmd},
+		{name: "B13 overwrite changes only ttl", roles: "history", pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "ttl", n("1767225600"))},
+		{name: "B13 overwrite changes name", roles: "history", pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "name", s("other")), want: []string{"B13"}},
+		{name: "B13 update", roles: "history", op: OpUpdate, pk: pk, sk: "ORDER#1@2", old: cmd, new: with(cmd, "status", s("x")), want: []string{"B13"}},
+		{name: "B13 delete", roles: "history", op: OpDelete, pk: pk, sk: "ORDER#1@2", old: cmd, want: []string{"B13"}},
+		{name: "B13 delete of nothing", roles: "history", op: OpDelete, pk: pk, sk: "ORDER#1@2"},
+		{name: "B13 master history delete", roles: "master+history", op: OpDelete, pk: "MASTER#t1", sk: "CAT#x@1", old: cmd, want: []string{"B13"}},
 	})
 }
 

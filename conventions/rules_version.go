@@ -175,15 +175,34 @@ func (c *checker) dataItem() {
 	}
 }
 
-// deleted checks a delete: command rows are never deleted (B12). A delete
-// of an item that is not there deletes nothing and is not checked. The
-// 'latest' item's side (L1) is checkLatest's.
+// deleted checks a delete: command rows are never deleted (B12), nor
+// history rows (B13). A delete of an item that is not there deletes
+// nothing and is not checked. The 'latest' item's side (L1) is
+// checkLatest's.
 func (c *checker) deleted() {
 	if c.w.Old == nil {
 		return
 	}
 	if c.w.Policy.Roles.Has(RoleCommand) {
 		c.add("B12", msgCommandDeleted, c.w.Op)
+	}
+	if c.w.Policy.Roles.Has(RoleHistory) {
+		c.add("B13", msgHistoryDeleted, c.w.Op)
+	}
+}
+
+// historyWrite checks that a history row is written once (B13): a
+// PutItem over an existing version changes nothing but ttl (a retried
+// publish rewrites the same row), and no UpdateItem edits one.
+func (c *checker) historyWrite() {
+	w := c.w
+	switch {
+	case w.Op == OpUpdate:
+		c.add("B13", msgHistoryUpdated)
+	case w.Old != nil:
+		if name, ok := overwriteChanges(w.Old, w.New); ok {
+			c.add("B13", msgHistoryOverwritten, name)
+		}
 	}
 }
 

@@ -53,7 +53,7 @@ type RuleInfo struct {
 }
 
 // ruleTable lists every rule, in the study's numbering (§6 of
-// shared/mbc-conventions.md) with the emulator's additions (B12, L1).
+// shared/mbc-conventions.md) with the emulator's additions (B12, B13, L1).
 // A4 (a create of an existing version fails) is not here: DynamoDB's own
 // condition attribute_not_exists(pk) AND attribute_not_exists(sk) does it.
 var ruleTable = []RuleInfo{
@@ -103,6 +103,8 @@ var ruleTable = []RuleInfo{
 		"TaskService and SessionService write exactly these shapes; the stream warm-up row goes through Policy.Exempt"},
 	{"B12", SeverityError, AtDelete, "command rows are never deleted",
 		"the command table is the log of every version; the framework never deletes from it (TTL expiry is not a client delete)"},
+	{"B13", SeverityError, AtWrite | AtDelete, "history rows are written once: no PutItem over a version (but its ttl), no UpdateItem, no delete",
+		"HistoryService.publish puts each version once and nothing in the framework changes or deletes it: the history is the record of what each version was (TTL expiry is not a client delete)"},
 	{"L1", SeverityError, AtWrite | AtDelete | AtTransaction, "the 'latest' item is written with its item in one transaction and never points at a deleted item",
 		"seed 002: the latest item is a copy kept in step by TransactWriteItems; an item it points at must stay"},
 }

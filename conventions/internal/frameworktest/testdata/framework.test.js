@@ -334,6 +334,10 @@ async function main() {
     }))
   await refused('DeleteItem of a command row', 'B12', () =>
     asTenant(T1, () => fw.ddb.client.send(new DeleteItemCommand({ TableName: order.commandTable, Key: marshall({ pk: orderPk, sk: `${orderSk}@1` }) }))))
+  await refused('DeleteItem of a history row', 'B13', () =>
+    asTenant(T1, () => fw.ddb.client.send(new DeleteItemCommand({ TableName: order.historyTable, Key: marshall({ pk: orderPk, sk: `${orderSk}@1` }) }))))
+  await refused('an UpdateItem editing a history row', 'B13', () =>
+    asTenant(T1, () => fw.ddb.updateItem(order.historyTable, { pk: orderPk, sk: `${orderSk}@1` }, { set: { name: 'rewritten history' } })))
   await refused('deleting the version the \'latest\' item points at (seed 002)', 'L1', () =>
     raw.send(new DeleteItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'v2' }) })))
   await refused('a non-atomic jump of a sequence counter (3 -> 99)', 'A8', () =>
