@@ -38,7 +38,7 @@ COPY --from=build --chown=65532:65532 /out/home/dynamodblocal /home/dynamodbloca
 # -dbPath (a host directory bind-mounted by a compose file written for
 # amazon/dynamodb-local keeps the host user's uid), or 65532 (no -dbPath, the
 # image's own data directory, or one the engine just made, which it is given).
-# It drops root before it opens anything (cmd/dynamoemu/runas.go). Numeric ids:
+# It drops root before it opens anything (cmd/dynamoemu/runas_unix.go). Numeric ids:
 # no /etc/passwd needed on scratch.
 USER 0:0
 ENV DYNAMOEMU_RUN_AS_DATA_OWNER=1

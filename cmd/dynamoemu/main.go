@@ -176,7 +176,7 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		return fmt.Errorf("-logLevel: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	if err := adoptDataOwner(c.dbPath, log); err != nil { // the container image's start (runas.go)
+	if err := adoptDataOwner(c.dbPath, log); err != nil { // the container image's start (runas_unix.go)
 		return err
 	}
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the npm packages into npm/dist: dynamoemu (the JS API, its types
+# and the npx bin) and one package per platform holding cmd/dynamoemu
+# cross-compiled for it (platforms.json), every package at one version,
+# which the server's -version also says.
+#
+#   npm/build.sh [VERSION]        # default: dynamoemu/package.json's
+#   DYNAMOEMU_NPM_PLATFORMS="linux-x64" npm/build.sh   # only these
+set -euo pipefail
+cd "$(dirname "$0")"
+version=${1:-$(node -p 'require("./dynamoemu/package.json").version')}
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] || { echo "npm/build.sh: $version is not a semver version" >&2; exit 1; }
+only=${DYNAMOEMU_NPM_PLATFORMS:-}
+rm -rf dist
+mkdir -p dist/dynamoemu/bin
+cp dynamoemu/index.js dynamoemu/index.d.ts dynamoemu/platform.js dynamoemu/README.md dist/dynamoemu/
+cp dynamoemu/bin/dynamoemu.js dist/dynamoemu/bin/
+n=$(node -p 'require("./platforms.json").length')
+for ((i = 0; i < n; i++)); do
+	read -r pkg os cpu goos goarch < <(node -p "const p=require('./platforms.json')[$i]; [p.package,p.os,p.cpu,p.goos,p.goarch].join(' ')")
+	short=${pkg#@dynamoemu/}
+	if [[ -n $only && " $only " != *" $short "* ]]; then
+		continue
+	fi
+	dir=dist/$short
+	mkdir -p "$dir/bin"
+	exe=dynamoemu
+	[[ $goos == windows ]] && exe=dynamoemu.exe
+	(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
+		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$version" -o "npm/$dir/bin/$exe" ./cmd/dynamoemu)
+	node -e '
+		const [pkg, os, cpu, version, dir] = process.argv.slice(1)
+		require("fs").writeFileSync(dir + "/package.json", JSON.stringify({
+			name: pkg, version, description: `The dynamoemu server for ${os}-${cpu}: installed by the dynamoemu package`,
+			license: "Apache-2.0", os: [os], cpu: [cpu], files: ["bin"], preferUnplugged: true,
+		}, null, 2) + "\n")' "$pkg" "$os" "$cpu" "$version" "$dir"
+	echo "npm/build.sh: $pkg $version ($(du -k "$dir/bin/$exe" | cut -f1) kB)"
+done
+node -e '
+	const fs = require("fs")
+	const [version] = process.argv.slice(1)
+	const p = JSON.parse(fs.readFileSync("dynamoemu/package.json", "utf8"))
+	p.version = version
+	p.optionalDependencies = Object.fromEntries(require("./platforms.json").map((x) => [x.package, version]))
+	fs.writeFileSync("dist/dynamoemu/package.json", JSON.stringify(p, null, 2) + "\n")' "$version"
+echo "npm/build.sh: dynamoemu $version in npm/dist"

@@ -1,0 +1,45 @@
+import type { ChildProcess } from 'node:child_process'
+
+/** Options of start(). */
+export interface StartOptions {
+  /** The port to listen on; 0 (the default) picks a free one. */
+  port?: number
+  /** The address to listen on (default 127.0.0.1). */
+  host?: string
+  /** Keep the data in this directory (the server's -dbPath). */
+  dbPath?: string
+  /** One database for every access key and region (-sharedDb). */
+  sharedDb?: boolean
+  /** A conventions configuration file (-conventions). */
+  conventions?: string
+  /** More flags, as the server takes them: ['-delayTransientStatuses']. */
+  args?: string[]
+  /** Environment of the server, added to this process's. */
+  env?: Record<string, string>
+  /** How long the server may take to start (default 60000). */
+  timeoutMs?: number
+}
+
+/** A running server. */
+export interface Emulator {
+  /** Its URL: the endpoint of a DynamoDB client. */
+  endpoint: string
+  port: number
+  process: ChildProcess
+  /** What the server has logged so far. */
+  log(): string
+  /** Takes a snapshot of every table; resolves its id. */
+  snapshot(): Promise<string>
+  /** Rewinds every table to a snapshot. */
+  restore(id: string): Promise<void>
+  /** Rewinds to the server as it started: no tables. */
+  reset(): Promise<void>
+  /** Stops the server (SIGTERM) and resolves once it exited. */
+  stop(): Promise<void>
+}
+
+/** Starts a server as a child process; it is killed when this process exits. */
+export function start(options?: StartOptions): Promise<Emulator>
+
+/** The path of the server's binary for this machine (or DYNAMOEMU_BINARY). */
+export function binaryPath(): string

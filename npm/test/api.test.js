@@ -1,0 +1,69 @@
+'use strict'
+// The dynamoemu package as a user installs it (npm/test.sh installs the
+// packed tarballs in a scratch project and runs this with node --test):
+// start() against the AWS SDK v3, snapshots, and start()'s failures.
+const test = require('node:test')
+const assert = require('node:assert')
+const net = require('node:net')
+const fs = require('node:fs')
+const path = require('node:path')
+const { start } = require('dynamoemu')
+const { DynamoDBClient, CreateTableCommand, ListTablesCommand } = require('@aws-sdk/client-dynamodb')
+const { DynamoDBDocumentClient, PutCommand, GetCommand } = require('@aws-sdk/lib-dynamodb')
+
+const credentials = { accessKeyId: 'test', secretAccessKey: 'test' }
+
+test('start() serves the AWS SDK, and snapshots rewind it', async () => {
+  const emu = await start()
+  try {
+    const client = new DynamoDBClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials })
+    const doc = DynamoDBDocumentClient.from(client)
+    await client.send(new CreateTableCommand({
+      TableName: 'tenant001-demo-command', BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+    }))
+    const snap = await emu.snapshot()
+    await doc.send(new PutCommand({ TableName: 'tenant001-demo-command', Item: { pk: 'ORDER#tenant001', sk: 'ORDER#1@1', version: 1 } }))
+    const got = await doc.send(new GetCommand({ TableName: 'tenant001-demo-command', Key: { pk: 'ORDER#tenant001', sk: 'ORDER#1@1' } }))
+    assert.strictEqual(got.Item.version, 1)
+    await emu.restore(snap)
+    const gone = await doc.send(new GetCommand({ TableName: 'tenant001-demo-command', Key: { pk: 'ORDER#tenant001', sk: 'ORDER#1@1' } }))
+    assert.strictEqual(gone.Item, undefined)
+    await emu.reset()
+    assert.deepStrictEqual((await client.send(new ListTablesCommand({}))).TableNames, [])
+  } finally {
+    await emu.stop()
+  }
+  assert.notStrictEqual(emu.process.exitCode ?? emu.process.signalCode, null)
+})
+
+test('start() on a port that is taken says so', async () => {
+  const srv = net.createServer()
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))
+  const port = srv.address().port
+  try {
+    await assert.rejects(start({ port }), (err) => {
+      assert.match(err.message, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is taken`))
+      return true
+    })
+  } finally {
+    srv.close()
+  }
+})
+
+test('without the platform package, start() names the package to install', async () => {
+  const pkg = `@dynamoemu/${process.platform}-${process.arch}`
+  const dir = path.dirname(require.resolve(`${pkg}/package.json`))
+  const aside = dir + '.aside'
+  fs.renameSync(dir, aside)
+  try {
+    delete require.cache[require.resolve('dynamoemu/platform.js')]
+    await assert.rejects(start(), (err) => {
+      assert.match(err.message, new RegExp(`the package ${pkg.replace('/', '\\/')}, which is not installed: install it \\(npm install --save-dev ${pkg.replace('/', '\\/')}\\)`))
+      return true
+    })
+  } finally {
+    fs.renameSync(aside, dir)
+  }
+})
