@@ -26,3 +26,12 @@ got=$(npx --no-install dynamoemu -version)
 echo "npm/test.sh: npx dynamoemu -version: $got"
 cp "$OLDPWD/test/api.test.js" .
 node --test api.test.js
+
+# Jest and Vitest through the package's set-up files: one server for the
+# run, two workers, each in a namespace of its own, the tables of
+# DYNAMOEMU_TABLES made in each.
+npm install --no-audit --no-fund --loglevel=error jest@29 vitest@3 >/dev/null
+cp "$OLDPWD"/test/runners/* .
+export DYNAMOEMU_TABLES=$PWD/tables.json
+npx --no-install jest --ci
+npx --no-install vitest run

@@ -1,0 +1,5 @@
+const commandRow = require('./worker.shared.js')
+test('a command row in this worker\'s own namespace (b)', async () => {
+  await new Promise((r) => setTimeout(r, 300)) // let the other file's worker write first
+  await commandRow('b', process.env.JEST_WORKER_ID, expect)
+})

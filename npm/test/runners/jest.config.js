@@ -1,0 +1,1 @@
+module.exports = { preset: 'dynamoemu', testMatch: ['**/*.jest.test.js'], maxWorkers: 2 }

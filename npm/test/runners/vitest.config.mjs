@@ -1,0 +1,9 @@
+export default {
+  test: {
+    include: ['**/*.vitest.test.mjs'],
+    globalSetup: ['dynamoemu/vitest'],
+    setupFiles: ['dynamoemu/vitest-setup'],
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 2 } },
+  },
+}
