@@ -167,6 +167,8 @@ func TestOversizeSameAnswer(t *testing.T) {
 	}
 	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
 	r := rand.New(rand.NewPCG(seed, 3))
+	prescanEvery.Store(true)
+	defer prescanEvery.Store(false)
 	reduced := 0
 	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems"} {
 		for i := range 40 {
@@ -230,6 +232,8 @@ func FuzzOversizePrescan(f *testing.F) {
 	f.Add(uint8(2), `{"TransactItems":[`+strings.Repeat(`{},`, 101)+`{"Put":[]}]}`)
 	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"S":"\ud800"}}]}}}`)
 	s := newTestService(f, Config{})
+	prescanEvery.Store(true)
+	f.Cleanup(func() { prescanEvery.Store(false) })
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		op := ops[int(which)%len(ops)]
 		_, _ = prescanOf(op)([]byte(body)) // never a panic
