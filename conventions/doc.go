@@ -111,7 +111,7 @@
 //	B11  error write                    tasks and session key shapes
 //	B12  error delete                   command rows are never deleted
 //	B13  error write+delete             history rows are written once, never edited or deleted
-//	L1   error write+delete+transaction the 'latest' item moves with its item; its target is not deleted
+//	L1   error write+delete+transaction the 'latest' item moves with its item; neither is deleted alone
 //
 // A table's Policy.Strict (tag TagStrict, JSON "strict") makes a warning
 // an error on that table; Policy.Disabled turns a rule off. Policy.Exempt
@@ -128,7 +128,7 @@
 // removed; the framework lets TTL remove a version only after the next one
 // exists), nor the update expression that produced New (A8 and B7 judge
 // by the old and new items, so an UpdateItem that leaves seq alone is not
-// judged). Deletes are checked by B12 and L1 only; TTL's own deletions are
+// judged). Deletes are checked by B12, B13 and L1 only; TTL's own deletions are
 // not client writes and are never checked.
 //
 // Exists answers for the table as it is before the write; CheckTransaction

@@ -42,6 +42,29 @@ func checkLatest(out []Violation, ws []Write) []Violation {
 	return out
 }
 
+// checkLatestItemDelete appends the L1 violation of a delete of the
+// latest item itself while the item it points at stays: the versions
+// would be left without their latest item. A transaction that deletes
+// the item it points at too (the document goes) may delete it.
+func checkLatestItemDelete(out []Violation, ws []Write, w *Write) []Violation {
+	ptr, ok := w.Old[w.Policy.latestPointer()]
+	if !ok || ptr.Kind() != storage.KindS {
+		return out
+	}
+	target := Key{PK: w.Key.PK, SK: ptr.Str()}
+	if w.Key.SK == "" {
+		target = Key{PK: ptr.Str()}
+	}
+	for i := range ws {
+		if o := &ws[i]; o.Table == w.Table && o.Key == target && (o.Op == OpDelete || o.New == nil) {
+			return out
+		}
+	}
+	c := checker{w: w, out: out}
+	c.add("L1", msgLatestItemDeleted, w.Op, latestSlot(w), w.Policy.Latest, ptr.Str())
+	return c.out
+}
+
 // latestItem checks a write of the latest item against the write it copies.
 func (c *checker) latestItem(ws []Write) {
 	w, pointer := c.w, c.w.Policy.latestPointer()
@@ -142,8 +165,11 @@ func findLatestFor(ws []Write, w *Write) *Write {
 // latest item points at: the latest item as this transaction leaves it
 // (its own write of it, else the stored one, read by w.Get).
 func checkLatestDelete(out []Violation, ws []Write, w *Write) []Violation {
-	if w.Old == nil || isLatestKey(w) {
+	if w.Old == nil {
 		return out
+	}
+	if isLatestKey(w) {
+		return checkLatestItemDelete(out, ws, w)
 	}
 	lk := Key{PK: w.Key.PK, SK: w.Policy.Latest}
 	if w.Key.SK == "" {

@@ -52,7 +52,14 @@ func TestLatestRule(t *testing.T) {
 		{"delete of the version latest points at", []Write{del(p, "v2", "v2")}, 1},
 		{"delete of it while latest moves back", []Write{del(p, "v2", "v2"), latest("v1", "a"), overwrite(doc("v1", "a"))}, 0},
 		{"delete of it with latest", []Write{del(p, "v2", "v2"), {Table: "docs", Policy: p, Op: OpDelete, Key: Key{PK: "latest"}, Old: storage.Item{}}}, 0},
-		{"delete of latest itself", []Write{del(p, "latest", "v2")}, 0},
+		{"delete of latest itself, pointing nowhere", []Write{del(p, "latest", "v2")}, 0},
+		{"delete of latest itself while its version stays", []Write{latestGone(p, "v2")}, 1},
+		{"delete of latest with the version it points at", []Write{latestGone(p, "v2"), del(p, "v2", "v2")}, 0},
+		{"delete of the latest row (sort key) while its version stays", []Write{func() Write {
+			w := delRow(pq, "ORDER#t1", "latest", "")
+			w.Old = storage.Item{"actualVersion": s("01HX")}
+			return w
+		}()}, 1},
 		{"delete of nothing", []Write{func() Write { w := del(p, "v2", "v2"); w.Old = nil; return w }()}, 0},
 		{"delete without Get", []Write{func() Write { w := del(p, "v2", "v2"); w.Get = nil; return w }()}, 0},
 		{"sort key delete pointed at", []Write{delRow(pq, "ORDER#t1", "01HX", "01HX")}, 1},
@@ -106,6 +113,13 @@ func del(p Policy, key, ptr string) Write {
 			}
 			return nil
 		}}
+}
+
+// latestGone is a delete of the seed table's latest item, which points
+// at ptr.
+func latestGone(p Policy, ptr string) Write {
+	return Write{Table: "docs", Policy: p, Op: OpDelete, Key: Key{PK: "latest"},
+		Old: storage.Item{"documentVersion": s("latest"), "actualVersion": s(ptr)}}
 }
 
 // delRow is a delete of pk/sk from a table keyed pk and sk whose latest

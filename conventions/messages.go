@@ -112,4 +112,6 @@ const (
 	msgLatestDiffers   = "latest item's %s differs from the item it copies (%q)"
 	msgLatestExtra     = "latest item has %s, which the item it copies (%q) has not"
 	msgLatestDeleted   = "%s deletes %s %q, which the latest item (%s %q) points at"
+
+	msgLatestItemDeleted = "%s deletes the latest item (%s %q) while the item it points at (%q) stays; delete both in one transaction, or neither"
 )

@@ -105,7 +105,7 @@ var ruleTable = []RuleInfo{
 		"the command table is the log of every version; the framework never deletes from it (TTL expiry is not a client delete)"},
 	{"B13", SeverityError, AtWrite | AtDelete, "history rows are written once: no PutItem over a version (but its ttl), no UpdateItem, no delete",
 		"HistoryService.publish puts each version once and nothing in the framework changes or deletes it: the history is the record of what each version was (TTL expiry is not a client delete)"},
-	{"L1", SeverityError, AtWrite | AtDelete | AtTransaction, "the 'latest' item is written with its item in one transaction and never points at a deleted item",
+	{"L1", SeverityError, AtWrite | AtDelete | AtTransaction, "the 'latest' item is written with its item in one transaction, never points at a deleted item, and is not deleted while that item stays",
 		"seed 002: the latest item is a copy kept in step by TransactWriteItems; an item it points at must stay"},
 }
 

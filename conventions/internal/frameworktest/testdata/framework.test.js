@@ -340,6 +340,8 @@ async function main() {
     asTenant(T1, () => fw.ddb.updateItem(order.historyTable, { pk: orderPk, sk: `${orderSk}@1` }, { set: { name: 'rewritten history' } })))
   await refused('deleting the version the \'latest\' item points at (seed 002)', 'L1', () =>
     raw.send(new DeleteItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'v2' }) })))
+  await refused('deleting the \'latest\' item while the version it points at stays (seed 002)', 'L1', () =>
+    raw.send(new DeleteItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'latest' }) })))
   await refused('a non-atomic jump of a sequence counter (3 -> 99)', 'A8', () =>
     asTenant(T1, () => fw.ddb.updateItem(seqTable, seqKey, { set: { seq: 99 } })))
   await refused('a tenant002 caller reading tenant001\'s order', 'B10', () =>
