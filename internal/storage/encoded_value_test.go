@@ -41,6 +41,14 @@ func seedFromEnv(t *testing.T) uint64 {
 	return seed
 }
 
+// heavyTestsEnv, set (CI sets it), runs the long versions of the
+// randomized tests: more seeds, larger tables. Without it they run a
+// short version that covers every path once.
+const heavyTestsEnv = "DYNAMOEMU_HEAVY_TESTS"
+
+// heavyTests reports whether heavyTestsEnv is set.
+func heavyTests() bool { return os.Getenv(heavyTestsEnv) != "" }
+
 // checkEncodedValue checks every view of v against w, its decoded form.
 func checkEncodedValue(t *testing.T, where string, v EncodedValue, w Value, other Value) {
 	t.Helper()

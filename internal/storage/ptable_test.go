@@ -19,6 +19,9 @@ func TestPtableRandom(t *testing.T) {
 		mode string
 		keys int
 	}{{"real", 600}, {"crowded", 600}, {"equal", 600}, {"real", 8000}} {
+		if c.keys > 600 && !heavyTests() {
+			continue // the long version (heavyTestsEnv)
+		}
 		mode, keys := c.mode, c.keys
 		t.Run(fmt.Sprint(mode, keys), func(t *testing.T) {
 			var pt ptable
