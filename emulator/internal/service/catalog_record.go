@@ -230,7 +230,8 @@ func appendFeatureSlots(b []byte, slots map[string]json.RawMessage) []byte {
 // featureSlots returns the slots of the features in use that the
 // encoded record b holds (nil: none). A slot is a member of the record
 // named by its feature or, in a record written before its feature moved
-// behind the seam, a member of that name in the record's "ext" object.
+// behind the seam, a member of that name in the record's "ext" object,
+// or the object of the feature's members there (ExtMembered).
 func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 	if len(features) == 0 {
 		return nil, nil
@@ -251,6 +252,9 @@ func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 		if !ok {
 			s, ok = legacy[name]
 		}
+		if !ok {
+			s, ok = extObject(legacy, extMembers[name])
+		}
 		if ok {
 			if slots == nil {
 				slots = map[string]json.RawMessage{}
@@ -259,6 +263,30 @@ func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 		}
 	}
 	return slots, nil
+}
+
+// extObject returns the object of the members names of ext (an old
+// record's "ext" object), or false when it has none of them.
+func extObject(ext map[string]json.RawMessage, names []string) (json.RawMessage, bool) {
+	var b []byte
+	for _, n := range names {
+		v, ok := ext[n]
+		if !ok {
+			continue
+		}
+		if b == nil {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, n)
+		b = append(b, ':')
+		b = append(b, v...)
+	}
+	if b == nil {
+		return nil, false
+	}
+	return append(b, '}'), true
 }
 
 func keyElemRecords(ks []keyElem) []keyRecord {

@@ -68,6 +68,24 @@ func Use(f Feature) {
 	if c, ok := f.(Closer); ok {
 		closers = append(closers, c)
 	}
+	if s, ok := f.(Starter); ok {
+		starters = append(starters, s)
+	}
+	if d, ok := f.(Describer); ok {
+		describers = append(describers, d)
+	}
+	if d, ok := f.(DropChecker); ok {
+		dropCheckers = append(dropCheckers, d)
+	}
+	if u, ok := f.(UpdateChecker); ok {
+		updateCheckers = append(updateCheckers, u)
+	}
+	if x, ok := f.(ExtMembered); ok {
+		if extMembers == nil {
+			extMembers = map[string][]string{}
+		}
+		extMembers[name] = x.ExtMembers()
+	}
 }
 
 // Features returns the names of the features in use.

@@ -35,6 +35,8 @@ type Service struct {
 	repl replicator
 	// lagSet are the lags tables get when published (fx_lag_settings.go).
 	lagSet atomic.Pointer[[]LagSetting]
+	// states are the features' per-service states (feature_service.go).
+	states []any
 }
 
 // Config configures a service.
@@ -104,6 +106,7 @@ func New(cfg Config) (*Service, error) {
 	if s.conv, err = newConvState(cfg.Conventions, s.log); err != nil {
 		return nil, err
 	}
+	s.states = newServiceStates(s)
 	return s, nil
 }
 
@@ -158,8 +161,11 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
-	s.repl.drainDue(now) // replicated writes now due (global_tables_repl.go)
-	c := calls.Get()     // call_pool.go
+	s.repl.drainDue(now)          // replicated writes now due (global_tables_repl.go)
+	for _, st := range starters { // the features' work now due (feature_service.go)
+		st.Starting(s, now)
+	}
+	c := calls.Get() // call_pool.go
 	*c = call{
 		ctx:       req.Ctx,
 		ns:        s.namespaceFor(req.AccessKey, req.Region),

@@ -122,6 +122,9 @@ func (t *table) describe() *TableDescription {
 	if m.tableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.tableClass}
 	}
+	for _, ds := range describers { // the features' parts (feature_update.go)
+		ds.Describe(Definition{t: t, m: m}, now, d)
+	}
 	return d
 }
 

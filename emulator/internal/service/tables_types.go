@@ -159,6 +159,9 @@ type UpdateTableInput struct {
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
 	ReplicaUpdates              []ReplicationGroupUpdate     `json:"ReplicaUpdates"`
 	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
+	// Owned are the members of the request that features own
+	// (UpdateTableMember).
+	Owned OwnedMembers `json:"-"`
 }
 
 // UpdateTableOutput is the UpdateTable response.
@@ -218,6 +221,8 @@ type TableDescription struct {
 	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
 	Replicas                  []ReplicaDescription              `json:"Replicas,omitempty"`           // global_tables.go
 	GlobalTableVersion        string                            `json:"GlobalTableVersion,omitempty"` // global_tables.go
+
+	more []describedMember // the members the features add (Add)
 }
 
 // AttributeDefinitionDesc is an AttributeDefinitions element in a description.

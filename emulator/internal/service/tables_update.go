@@ -22,7 +22,8 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil && len(in.ReplicaUpdates) == 0 &&
-		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 {
+		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 &&
+		len(in.Owned.given()) == 0 {
 		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
@@ -48,12 +49,24 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if len(in.ReplicaUpdates) > 0 {
 		return c.updateReplicas(in) // global_tables.go
 	}
+	if owned := in.Owned.given(); len(owned) > 0 { // a feature's member: alone in the request (feature_update.go)
+		d, err := owned[0].run(Call{c: c}, *in.TableName, in.Owned.vals[owned[0].name])
+		if err != nil {
+			return nil, err
+		}
+		return &UpdateTableOutput{TableDescription: d}, nil
+	}
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	if err := c.checkReplicaStream(t, in); err != nil { // global_tables_stream.go
 		return nil, err
+	}
+	for _, u := range updateCheckers { // the features' refusals (feature_update.go)
+		if err := u.CheckUpdate(Call{c: c}, Table{t: t}, in); err != nil {
+			return nil, err
+		}
 	}
 	if newTP != nil {
 		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
@@ -116,6 +129,11 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 		}
 		if err := checkReplicaInFlightLocked(in, m, c.Now()); err != nil { // global_tables_status.go
 			return nil, err
+		}
+		for _, u := range updateCheckers { // the features' refusals (feature_update.go)
+			if err := u.CheckUpdateLocked(Call{c: c}, Definition{t: t, m: m}, in); err != nil {
+				return nil, err
+			}
 		}
 		old := *m // m is a copy: nothing changes unless every check passes
 		m.gsis = slices.Clone(m.gsis)
@@ -259,6 +277,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 // accepts most combinations; it refuses streams with throughput ("Cannot
 // change IOPS and Streams at the same time.").
 func checkUpdateCombination(in *UpdateTableInput) error {
+	owned := in.Owned.given()
 	others := func(exclude string) bool {
 		n := map[string]bool{
 			"BillingMode":                 in.BillingMode != nil,
@@ -272,6 +291,9 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 			"OnDemandThroughput":          in.OnDemandThroughput != nil,
 			"ReplicaUpdates":              len(in.ReplicaUpdates) > 0,
 		}
+		for _, o := range owned {
+			n[o.name] = true
+		}
 		for name, present := range n {
 			if present && name != exclude {
 				return true
@@ -280,9 +302,15 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 		return false
 	}
 	indexCreateOrDelete := indexOps(in) > 0
-	switch {
-	case in.SSESpecification != nil && others("SSESpecification"):
+	if in.SSESpecification != nil && others("SSESpecification") {
 		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
+	}
+	for _, o := range owned { // a feature's member comes alone
+		if others(o.name) {
+			return o.alone
+		}
+	}
+	switch {
 	case len(in.ReplicaUpdates) > 0 && others("ReplicaUpdates"):
 		return apierr.Validation(apierr.MsgOnlyOperation("Replica"))
 	case in.TableClass != nil && others("TableClass"):
