@@ -68,7 +68,6 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 	}
 	ns.publishTable(t, st, m, s)
 	ns.defined(t, nil, m, true) // feature_lifecycle.go
-	ns.syncReplication(t, m)    // global_tables.go
 	return nil
 }
 
@@ -114,7 +113,6 @@ func (t *table) restoreMeta(b []byte) error {
 	t.syncStreamLocked(old, m, s, t.now())
 	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
 	t.ns.defined(t, old, m, true) // feature_lifecycle.go
-	t.ns.syncReplication(t, m)    // global_tables.go
 	t.meta.Store(m)
 	return nil
 }

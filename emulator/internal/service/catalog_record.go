@@ -84,7 +84,9 @@ type tableRecord struct {
 	PITRDays           int                  `json:"pitrDays,omitempty"`
 	ActiveAt           time.Time            `json:"activeAt,omitzero"`
 	Restored           *restoreInfo         `json:"restored,omitempty"`
-	Ext                *tableExt            `json:"ext,omitempty"`
+	// The features' slots follow as members named by their features
+	// (appendFeatureSlots); a record of an earlier version may hold
+	// some in an "ext" member (featureSlots).
 }
 
 // keyRecord is a name and a second string: a key schema element (HASH
@@ -196,7 +198,6 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		PITRDays:           m.pitrDays,
 		ActiveAt:           m.activeAt,
 		Restored:           m.restored,
-		Ext:                m.ext,
 	}
 	for _, a := range m.attrDefs {
 		r.AttrDefs = append(r.AttrDefs, keyRecord{a.name, a.typ})
@@ -367,7 +368,6 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		pitrDays:           r.PITRDays,
 		activeAt:           r.ActiveAt,
 		restored:           r.Restored,
-		ext:                r.Ext,
 	}
 	slots, err := featureSlots(b)
 	if err != nil {

@@ -132,6 +132,11 @@ func (c Call) LookupTable(name string) (Table, error) {
 // TransientDelay.
 func (c Call) TransientUntil() time.Time { return c.c.transientUntil() }
 
+// transientUntil is when a state that AWS keeps for a while (ENABLING,
+// UPDATING, ...) ends: now plus the configured TransientDelay (0: the
+// state is answered once, by the request that starts it).
+func (c *call) transientUntil() time.Time { return c.now.Add(c.svc.cfg.TransientDelay) }
+
 // Table is a table as a feature sees it.
 type Table struct{ t *table }
 

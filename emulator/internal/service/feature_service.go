@@ -115,9 +115,9 @@ func (c Call) AccessKey() string { return c.c.accessKey }
 func (c Call) Account() string { return c.c.account }
 
 // InRegion returns the call as if its request had come to region: in
-// the namespace of the request's access key there (a read creates none:
-// Registered does), for the feature's own work there, which is not this
-// request's answer or table.
+// the namespace of the request's access key there (a read creates none;
+// CopyTable registers it), for the feature's own work there, which is
+// not this request's answer or table.
 func (c Call) InRegion(region string) Call {
 	inner := *c.c
 	inner.ns = c.c.svc.dbs.lookup(nsKey{accessKey: c.c.accessKey, region: region})
@@ -126,9 +126,9 @@ func (c Call) InRegion(region string) Call {
 	return Call{c: &inner}
 }
 
-// Registered returns the call in its namespace registered (created if
+// registered returns the call in its namespace registered (created if
 // nobody has created anything in it yet, as adding a table does).
-func (c Call) Registered() Call {
+func (c Call) registered() Call {
 	inner := *c.c
 	inner.ns = c.c.ns.registered()
 	return Call{c: &inner}
@@ -183,7 +183,7 @@ func (c Call) EnableStream(t Table, view string) error {
 // recorded (one RecordRestoreTable) and published; an ErrNotDurable is
 // not returned.
 func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
-	c = c.Registered()
+	c = c.registered()
 	cc, s := c.c, src.t
 	sm := s.snapshot()
 	now := cc.Now()

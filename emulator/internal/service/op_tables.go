@@ -183,9 +183,6 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkReplicaDelete(t); err != nil { // global_tables_delete.go
-		return nil, err
-	}
 	for _, d := range dropCheckers { // the features' refusals (feature_update.go)
 		if err := d.CheckDrop(Call{c: c}, Table{t: t}); err != nil {
 			return nil, err

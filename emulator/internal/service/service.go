@@ -31,8 +31,6 @@ type Service struct {
 	sidecars sidecarSet
 	// fx is fault injection, throttling and the report's settings (fx.go).
 	fx fxState
-	// repl replicates the writes of global tables (global_tables_repl.go).
-	repl replicator
 	// lagSet are the lags tables get when published (fx_lag_settings.go).
 	lagSet atomic.Pointer[[]LagSetting]
 	// states are the features' per-service states (feature_service.go).
@@ -94,7 +92,6 @@ func New(cfg Config) (*Service, error) {
 	if s.fx.inj == nil {
 		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
 	}
-	s.repl.svc = s
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
 	if s.tokens.maxBytes == 0 {
 		s.tokens.maxBytes = DefaultIdempotencyBytes
@@ -161,7 +158,6 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
-	s.repl.drainDue(now)          // replicated writes now due (global_tables_repl.go)
 	for _, st := range starters { // the features' work now due (feature_service.go)
 		st.Starting(s, now)
 	}

@@ -59,7 +59,7 @@ func (t *table) describe() *TableDescription {
 	m := t.snapshot()
 	d := &TableDescription{
 		TableName:                 t.name,
-		TableStatus:               m.describedStatusAt(t.now()), // global_tables_status.go
+		TableStatus:               m.statusAt(t.now()),
 		CreationDateTime:          epochTime(t.created),
 		TableArn:                  t.arn,
 		TableId:                   t.id,
@@ -118,7 +118,6 @@ func (t *table) describe() *TableDescription {
 	}
 	d.SSEDescription = m.sse
 	d.RestoreSummary = m.restoreSummaryAt(t.now())
-	d.Replicas, d.GlobalTableVersion = t.describeReplicas(m, t.now()) // global_tables.go
 	if m.tableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.tableClass}
 	}
