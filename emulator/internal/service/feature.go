@@ -9,11 +9,15 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// The table-feature seam. A table-level feature (resource policies
-// today) lives in a package of its own and plugs into the core here: it
-// registers its operations and keeps its part of a table's definition in
-// a slot the core carries without reading. The core never names a
-// feature: the emulator wires the features it links
+// The table-feature seam. A table-level feature (resource policies,
+// Kinesis destinations, transfers, backups, point-in-time recovery,
+// global tables) lives in a package of its own and plugs into the core
+// here: it registers its operations and keeps its part of a table's
+// definition in a slot the core carries without reading. What else it
+// may take part in is an optional interface, looked up once in Use
+// (feature_*.go): only a Starter runs on every request (one call, nothing
+// per item), and a Hooker's hook on every commit it selects. The core
+// never names a feature: the emulator wires the features it links
 // (emulator/features.go), and internal/lint's seam test keeps the core
 // free of their names.
 //
