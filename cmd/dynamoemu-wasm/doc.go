@@ -34,14 +34,17 @@
 //
 // # Options
 //
-// The WASI arguments after the program name take the server's -sharedDb.
-// Everything else is the in-memory emulator's default; every Host is
-// answered (there is no network to defend).
+// The WASI arguments after the program name take two of the server's
+// flags: -sharedDb and -ttlSweepInterval (a minute by default, as on the
+// server). Everything else is the in-memory emulator's default; every
+// Host is answered (there is no network to defend).
 //
 // # Caveats
 //
 // Go runs only inside a call: the emulator's background goroutines (the
-// janitor of ClientRequestTokens) get their turn at the end of each call.
+// TTL sweeper, the janitor of ClientRequestTokens) get their turn at the
+// end of each call, so an expired item is deleted at the first call's end
+// after its sweep is due.
 // A call that waits on a timer (the transient states of
 // -delayTransientStatuses, fault delays) holds the JavaScript thread while
 // it waits; none of these is on by default.

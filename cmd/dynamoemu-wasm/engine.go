@@ -4,28 +4,35 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 )
 
 // engine is one in-memory emulator answering frames (doc.go).
 type engine struct {
-	emu *emulator.Emulator
-	h   http.Handler
+	emu      *emulator.Emulator
+	h        http.Handler
+	ttlSweep time.Duration // how often expired TTL items are deleted; 0: never
 }
 
 // newEngine makes the engine the arguments (the server's flags that apply
-// here) describe.
+// here: -sharedDb, -ttlSweepInterval) describe.
 func newEngine(args []string) (*engine, error) {
 	fs := flag.NewFlagSet("dynamoemu-wasm", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	shared := fs.Bool("sharedDb", false, "one database for every access key and region")
+	sweep := fs.Duration("ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if *sweep < 0 {
+		return nil, fmt.Errorf("dynamoemu-wasm: -ttlSweepInterval %v is negative", *sweep)
 	}
 	if fs.NArg() > 0 {
 		return nil, errors.New("dynamoemu-wasm: unexpected argument " + strconv.Quote(fs.Arg(0)))
@@ -34,7 +41,7 @@ func newEngine(args []string) (*engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &engine{emu: emu, h: emu.Handler()}, nil
+	return &engine{emu: emu, h: emu.Handler(), ttlSweep: *sweep}, nil
 }
 
 // errFrame is a request frame that does not parse.

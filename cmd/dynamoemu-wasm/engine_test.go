@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -142,10 +143,13 @@ func TestEngineArgs(t *testing.T) {
 			require.JSONEq(t, tc.want, string(parseResponse(t, e.serve(otherKey(list), nil)).body))
 		})
 	}
-	for _, args := range [][]string{{"-port", "8000"}, {"extra"}} {
+	for _, args := range [][]string{{"-port", "8000"}, {"extra"}, {"-ttlSweepInterval", "-1s"}, {"-ttlSweepInterval", "soon"}} {
 		_, err := newEngine(args)
 		require.Error(t, err, "args %q", args)
 	}
+	e := mustEngine(t, "-ttlSweepInterval", "10ms")
+	require.Equal(t, 10*time.Millisecond, e.ttlSweep)
+	require.Equal(t, time.Minute, mustEngine(t).ttlSweep, "the server's default")
 }
 
 func FuzzServeFrame(f *testing.F) {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -30,6 +31,8 @@ func open() int32 {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	// As on the server: its ticker's turns come at the end of calls.
+	go eng.emu.RunTTLSweeper(context.Background(), eng.ttlSweep)
 	return 0
 }
 

@@ -9,6 +9,8 @@ export interface WasmStartOptions {
   wasm?: WebAssembly.Module | BufferSource | Response | URL | string
   /** One database for every access key and region (-sharedDb). */
   sharedDb?: boolean
+  /** More of the server's flags the engine takes: ['-ttlSweepInterval', '1s'] (a minute by default). */
+  args?: string[]
   /** Gets each line the engine logs (default console.error). */
   log?: (line: string) => void
 }

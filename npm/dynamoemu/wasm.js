@@ -259,8 +259,9 @@ function queryString(query) {
 // start makes an engine: a new emulator with no tables. Options: wasm
 // (the engine: a WebAssembly.Module, its bytes, a Response or a URL;
 // wasm-node.js defaults to @dynamoemu/wasm's file), sharedDb (one database
-// for every access key and region), log (gets each line the engine logs;
-// console.error by default).
+// for every access key and region), args (more of the server's flags that
+// the engine takes: ['-ttlSweepInterval', '1s']), log (gets each line the
+// engine logs; console.error by default).
 async function start(opts = {}) {
   if (opts.wasm === undefined) {
     throw new TypeError("dynamoemu/wasm: in a page, start({ wasm }) takes the engine's URL (the file dynamoemu.wasm of @dynamoemu/wasm)")
@@ -275,6 +276,7 @@ async function start(opts = {}) {
   }
   const args = ['dynamoemu']
   if (opts.sharedDb) args.push('-sharedDb')
+  args.push(...(opts.args ?? []))
   let instance = null
   instance = await WebAssembly.instantiate(module, {
     wasi_snapshot_preview1: wasi(module, () => instance.exports.memory, args, keep),

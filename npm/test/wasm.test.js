@@ -6,7 +6,9 @@
 const test = require('node:test')
 const assert = require('node:assert')
 const { start, wasmPath } = require('dynamoemu/wasm')
-const { DynamoDBClient, CreateTableCommand, PutItemCommand, QueryCommand, ListTablesCommand, GetItemCommand } = require('@aws-sdk/client-dynamodb')
+const {
+  DynamoDBClient, CreateTableCommand, PutItemCommand, QueryCommand, ListTablesCommand, GetItemCommand, UpdateTimeToLiveCommand,
+} = require('@aws-sdk/client-dynamodb')
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' }
 const client = (emu, key = 'test') => new DynamoDBClient({
@@ -94,12 +96,37 @@ test('snapshots rewind the engine, and fetch() reaches it too', async () => {
   assert.deepStrictEqual((await db.send(new ListTablesCommand({}))).TableNames, [])
 })
 
+test('expired items are swept as on the server (-ttlSweepInterval)', async () => {
+  const Key = { pk: { S: 'tenant#1' }, sk: { S: 'order#1' } }
+  const past = String(Math.floor(Date.now() / 1000) - 60) // a minute ago (AWS skips TTLs over five years old)
+  const cases = [
+    { name: 'swept every 10ms', args: ['-ttlSweepInterval', '10ms'], kept: false },
+    { name: 'the default: every minute', args: [], kept: true },
+  ]
+  for (const c of cases) {
+    const emu = await start({ args: c.args })
+    const db = client(emu)
+    await db.send(createTable)
+    await db.send(new UpdateTimeToLiveCommand({ TableName: 'orders', TimeToLiveSpecification: { Enabled: true, AttributeName: 'expires' } }))
+    await db.send(new PutItemCommand({ TableName: 'orders', Item: { ...Key, expires: { N: past } } }))
+    // Go runs only in calls: a sweep comes at the end of the first call
+    // after it is due, and the next call sees it done.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await db.send(new ListTablesCommand({}))
+    const got = await db.send(new GetItemCommand({ TableName: 'orders', Key }))
+    assert.strictEqual(got.Item !== undefined, c.kept, c.name)
+  }
+})
+
 test('start() says what is wrong with the engine it is given', async () => {
   const cases = [
     { name: 'not a module', wasm: new Uint8Array([1, 2, 3]), want: /WebAssembly|magic/i },
     { name: 'not an engine', wasm: 42, want: /options\.wasm is the engine/ },
   ]
   for (const c of cases) await assert.rejects(start({ wasm: c.wasm }), c.want, c.name)
+  const logged = []
+  await assert.rejects(start({ args: ['-port', '8000'], log: (line) => logged.push(line) }), /the engine did not start: .*-port/)
+  assert.match(logged.join('\n'), /-port/)
   const saved = process.env.DYNAMOEMU_WASM
   process.env.DYNAMOEMU_WASM = '/nonexistent/dynamoemu.wasm'
   try {
