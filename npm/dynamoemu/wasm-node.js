@@ -3,6 +3,7 @@
 // default, the dynamoemu.wasm of the @dynamoemu/wasm package (or the file
 // DYNAMOEMU_WASM names), compiled once a process.
 const fs = require('node:fs')
+const { webcrypto } = require('node:crypto')
 const core = require('./wasm.js')
 const { version } = require('./package.json')
 
@@ -20,6 +21,7 @@ const compiled = new Map() // file -> a promise of its module
 
 // start is wasm.js's start, the engine defaulting to wasmPath()'s.
 async function start(opts = {}) {
+  opts = { random: (b) => webcrypto.getRandomValues(b), ...opts }
   if (opts.wasm !== undefined) return core.start(opts)
   const file = wasmPath()
   if (!compiled.has(file)) {

@@ -55,8 +55,9 @@ class ExitError extends Error {
 // wasi returns the WASI preview 1 functions the Go runtime calls, over
 // the memory that memory() returns; the module's other WASI imports (files,
 // directories) answer ENOSYS. args are the program's arguments; log gets
-// what the engine writes to stdout and stderr, a line at a time.
-function wasi(module, memory, args, log) {
+// what the engine writes to stdout and stderr, a line at a time; random
+// fills a Uint8Array with random bytes (Web Crypto's getRandomValues).
+function wasi(module, memory, args, log, random) {
   const argv = args.map((a) => encoder.encode(a + '\0'))
   const view = () => new DataView(memory().buffer)
   const bytes = () => new Uint8Array(memory().buffer)
@@ -94,7 +95,7 @@ function wasi(module, memory, args, log) {
     },
     random_get(ptr, len) {
       for (let i = 0; i < len; i += 65536) { // getRandomValues' limit a call
-        crypto.getRandomValues(bytes().subarray(ptr + i, ptr + Math.min(len, i + 65536)))
+        random(bytes().subarray(ptr + i, ptr + Math.min(len, i + 65536)))
       }
       return ESUCCESS
     },
@@ -279,7 +280,8 @@ async function start(opts = {}) {
   args.push(...(opts.args ?? []))
   let instance = null
   instance = await WebAssembly.instantiate(module, {
-    wasi_snapshot_preview1: wasi(module, () => instance.exports.memory, args, keep),
+    // opts.random: wasm-node.js's Web Crypto where Node has no global one (18).
+    wasi_snapshot_preview1: wasi(module, () => instance.exports.memory, args, keep, opts.random ?? ((b) => crypto.getRandomValues(b))),
   })
   instance.exports._initialize()
   if (instance.exports.dynamoemu_open() !== 0) {
