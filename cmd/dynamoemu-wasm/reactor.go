@@ -10,7 +10,8 @@ import (
 	"unsafe"
 )
 
-// The reactor's exports, in the order the host calls them (doc.go).
+// The reactor's exports (GOOS=wasip1, -buildmode=c-shared), in the order
+// the host calls them (doc.go).
 
 var (
 	eng    *engine // made by dynamoemu_open
