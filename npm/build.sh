@@ -43,4 +43,25 @@ node -e '
 	p.version = version
 	p.optionalDependencies = Object.fromEntries(require("./platforms.json").map((x) => [x.package, version]))
 	fs.writeFileSync("dist/dynamoemu/package.json", JSON.stringify(p, null, 2) + "\n")' "$version"
+# @dynamoemu/wasm: the engine in WebAssembly (cmd/dynamoemu-wasm, a WASI
+# reactor) for dynamoemu/wasm, which the main package lists as an
+# optional peer at the same version; "wasm" in DYNAMOEMU_NPM_PLATFORMS
+# selects it like a platform.
+if [[ -z $only || " $only " == *" wasm "* ]]; then
+	mkdir -p dist/wasm
+	(cd .. && CGO_ENABLED=0 GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -buildvcs=false \
+		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$version" -o npm/dist/wasm/dynamoemu.wasm ./cmd/dynamoemu-wasm)
+	node -e '
+		const fs = require("fs")
+		const [version] = process.argv.slice(1)
+		fs.writeFileSync("dist/wasm/package.json", JSON.stringify({
+			name: "@dynamoemu/wasm", version, description: "The dynamoemu engine in WebAssembly (WASI): loaded by dynamoemu/wasm",
+			license: "Apache-2.0", files: ["dynamoemu.wasm"],
+		}, null, 2) + "\n")
+		const p = JSON.parse(fs.readFileSync("dist/dynamoemu/package.json", "utf8"))
+		p.peerDependencies = { ...p.peerDependencies, "@dynamoemu/wasm": version }
+		p.peerDependenciesMeta = { ...p.peerDependenciesMeta, "@dynamoemu/wasm": { optional: true } }
+		fs.writeFileSync("dist/dynamoemu/package.json", JSON.stringify(p, null, 2) + "\n")' "$version"
+	echo "npm/build.sh: @dynamoemu/wasm $version ($(du -k dist/wasm/dynamoemu.wasm | cut -f1) kB, $(gzip -9c dist/wasm/dynamoemu.wasm | wc -c) bytes gzipped)"
+fi
 echo "npm/build.sh: dynamoemu $version in npm/dist"

@@ -4,7 +4,10 @@
 # them, installs the tarballs in a scratch project (no registry publish;
 # the AWS SDK v3 comes from the npm registry), then runs there
 # `npx dynamoemu -version` (it must say the packages' version) and
-# npm/test/api.test.js with node --test.
+# npm/test/api.test.js with node --test; then the engine in WebAssembly
+# (@dynamoemu/wasm through dynamoemu/wasm) in Node and in a page of
+# headless Chromium, and its cost against the native server
+# (npm/test/wasm-bench.js).
 set -euo pipefail
 cd "$(dirname "$0")"
 version=0.0.0-ci
@@ -35,3 +38,15 @@ cp "$OLDPWD"/test/runners/* .
 export DYNAMOEMU_TABLES=$PWD/tables.json
 npx --no-install jest --ci
 npx --no-install vitest run
+
+# The engine in WebAssembly: the SDK against dynamoemu/wasm in this
+# process with no native binary (wasm.test.js), then in a page of
+# headless Chromium (Debian's chromium, driven by playwright-core; the
+# page bundled by esbuild), then its cost a call against the native
+# server's (wasm-bench.js; DYNAMOEMU_WASM_BENCH_CALLS calls of each kind).
+npm install --no-audit --no-fund --loglevel=error "$work/dynamoemu-wasm-$version.tgz" esbuild@0.28 playwright-core@1 >/dev/null
+cp "$OLDPWD"/test/wasm.test.js "$OLDPWD"/test/wasm.browser.test.js "$OLDPWD"/test/wasm-page.mjs "$OLDPWD"/test/wasm-bench.js .
+node --test wasm.test.js wasm.browser.test.js
+node --no-warnings wasm-bench.js
+f=$OLDPWD/dist/wasm/dynamoemu.wasm
+echo "wasm-bench: @dynamoemu/wasm's dynamoemu.wasm: $(wc -c <"$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"

@@ -72,6 +72,8 @@ var layers = []layer{
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console"}, tests: true}, // console: the server mounts the web console
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "internal/storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
+	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
+	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
 	{pkg: "internal/lint"},
 	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API
