@@ -3,8 +3,10 @@
 # every platform cross-compiled, the checks run on linux-x64), packs
 # them, installs the tarballs in a scratch project (no registry publish;
 # the AWS SDK v3 comes from the npm registry), then runs there
-# `npx dynamoemu -version` (it must say the packages' version) and
-# npm/test/api.test.js with node --test.
+# `npx dynamoemu -version` (it must say the packages' version),
+# npm/test/api.test.js with node --test, Jest and Vitest through the
+# package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
+# npm/test/reset), and the README's Jest test as the README writes it.
 set -euo pipefail
 cd "$(dirname "$0")"
 version=0.0.0-ci
@@ -30,8 +32,32 @@ node --test api.test.js
 # Jest and Vitest through the package's set-up files: one server for the
 # run, two workers, each in a namespace of its own, the tables of
 # DYNAMOEMU_TABLES made in each.
+src=$OLDPWD
 npm install --no-audit --no-fund --loglevel=error jest@29 vitest@3 >/dev/null
-cp "$OLDPWD"/test/runners/* .
+cp "$src"/test/runners/* .
 export DYNAMOEMU_TABLES=$PWD/tables.json
 npx --no-install jest --ci
 npx --no-install vitest run
+
+# DYNAMOEMU_RESET=1: a server per worker, rewound before each test file
+# (four files on two workers: one worker runs two or more, each must start
+# with the table empty).
+mkdir reset
+cp "$src"/test/reset/* reset/
+(cd reset && npx --no-install jest --ci && npx --no-install vitest run)
+
+# The README's Jest test, as the README writes it: each ```js block whose
+# first line is "// NAME.js" becomes that file, beside the framework's
+# table files (prisma/dynamodbs: cqrs.json, cqrs_desc.json, tasks.json).
+unset DYNAMOEMU_TABLES
+mkdir readme
+cp -r "$src"/test/readme/prisma readme/
+awk '
+	/^```js$/ { inblock = 1; file = ""; next }
+	/^```$/ { inblock = 0; if (file != "") close(file); file = ""; next }
+	inblock && file == "" && /^\/\/ [A-Za-z0-9._-]+\.js$/ { file = "readme/" $2 }
+	inblock && file != "" { print > file }
+' "$src/../README.md"
+[[ -f readme/jest.config.js && -f readme/order.test.js ]] || { echo "npm/test.sh: README.md has no jest.config.js and order.test.js blocks" >&2; exit 1; }
+echo "npm/test.sh: README's order.test.js ($(wc -l <readme/order.test.js) lines) and jest.config.js"
+(cd readme && npx --no-install jest --ci)
