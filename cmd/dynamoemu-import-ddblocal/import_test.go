@@ -77,3 +77,21 @@ func TestFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestImportShared: -sharedDb's file goes into the shared database, which
+// a server started with -sharedDb serves to any access key.
+func TestImportShared(t *testing.T) {
+	from, dbPath := t.TempDir(), t.TempDir()
+	ddblocaltest.WriteFile(t, filepath.Join(from, ddblocal.SharedFileName))
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-from", filepath.Join(from, ddblocal.SharedFileName), "-dbPath", dbPath}, &out, &out))
+	require.Contains(t, out.String(), "shared: Orders: 1 items")
+
+	emu, err := emulator.New(emulator.Options{DataDir: dbPath, SharedDB: true})
+	require.NoError(t, err)
+	defer emu.Close()
+	c := client{h: emu.Handler(), ns: ddblocal.Namespace{AccessKey: "anyone", Region: "eu-west-1"}}
+	var lt struct{ TableNames []string }
+	require.NoError(t, c.call("ListTables", map[string]any{}, &lt))
+	require.Equal(t, []string{"Orders", "Plain"}, lt.TableNames)
+}
