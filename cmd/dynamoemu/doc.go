@@ -15,8 +15,11 @@
 // lives in memory and, by default (-inMemory), is gone when the process
 // ends; -dbPath DIR keeps it in DIR, logged before each write is
 // acknowledged (-durability sync, group or none: persistence.go and docs/persistence.md,
-// "Keeping data"), and loads it at start-up. SIGINT or SIGTERM shuts down
-// gracefully.
+// "Keeping data"), and loads it at start-up. A -dbPath holding DynamoDB
+// Local's SQLite files and no data of dynamoemu's gets a warning at start
+// naming the command that imports them, dynamoemu-import-ddblocal
+// (ddblocal_files.go; the server links no SQLite). SIGINT or SIGTERM shuts
+// down gracefully.
 //
 // With -conventions FILE the tables the file names follow the
 // mbc-cqrs-serverless conventions (package conventions): writes that break

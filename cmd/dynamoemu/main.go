@@ -179,6 +179,7 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if err := adoptDataOwner(c.dbPath, log); err != nil { // the container image's start (runas_unix.go)
 		return err
 	}
+	warnDDBLocalFiles(c.dbPath, log) // before the store makes its own files (ddblocal_files.go)
 
 	opts := c.options(log)
 	if opts.Conventions, err = loadConventions(c.conventions); err != nil {

@@ -42,6 +42,10 @@ var layers = []layer{
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
 	{pkg: "internal/insights", may: []string{"internal/storage"}},
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
+	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
+	// (never linked by the server: TestServerWithoutHeavyInit).
+	{pkg: "internal/ddblocal", testMay: []string{"internal/ddblocal/ddblocaltest"}},
+	{pkg: "internal/ddblocal/ddblocaltest"}, // test support: DynamoDB Local files written for tests
 	// The emulator's internal packages, bottom up: errors and messages,
 	// the wire codec, the stream record log, the ZSTD reader, the
 	// service. None imports the facade (emulator), and each only what is
@@ -74,6 +78,7 @@ var layers = []layer{
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
 	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},
+	{pkg: "cmd/dynamoemu-import-ddblocal", may: []string{"emulator", "internal/ddblocal"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
 	{pkg: "internal/lint"},
 	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API

@@ -9,10 +9,30 @@
 const { spawn } = require('node:child_process')
 const { binaryPath } = require('./platform.js')
 
+// The servers this process started: killed when it exits, normally or by
+// SIGINT, SIGTERM or SIGHUP (then, if nothing else handles the signal,
+// it is raised again so that the process ends as it would have). A
+// SIGKILL of this process cannot be seen: its servers stay.
 const children = new Set()
-process.once('exit', () => {
+let watching = false
+function watchExit() {
+  if (watching) return
+  watching = true
+  process.once('exit', killAll)
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    const onSignal = () => {
+      killAll()
+      if (process.listenerCount(sig) === 1) {
+        process.removeListener(sig, onSignal)
+        process.kill(process.pid, sig)
+      }
+    }
+    process.on(sig, onSignal)
+  }
+}
+function killAll() {
   for (const c of children) c.kill('SIGKILL') // never leave a server behind
-})
+}
 
 // start runs the server and resolves once it listens. Options: port (0:
 // a free one), host ('127.0.0.1'), dbPath, sharedDb, conventions (a
@@ -29,6 +49,7 @@ async function start(opts = {}) {
   const bin = binaryPath()
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(opts.env ?? {}) } })
   children.add(child)
+  watchExit()
   let log = ''
   const addr = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
