@@ -87,6 +87,9 @@ func (e *Emulator) Faults() Faults { return Faults{in: e.svc.Faults()} }
 // namespace.
 func (e *Emulator) SetReporting(on bool) { e.svc.SetReporting(on) }
 
+// Reporting reports whether the access-pattern report is collecting.
+func (e *Emulator) Reporting() bool { return e.svc.Reporting() }
+
 // SetDesign parses a design and checks the traffic against it from now
 // on (nil or empty: no design). The design is a design file
 // (docs/faults.md), a NoSQL Workbench data model or a OneTable schema

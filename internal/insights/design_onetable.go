@@ -40,10 +40,25 @@ var oneTableFieldProps = []string{"type", "value", "map", "required", "default",
 	"enum", "hidden", "crypt", "filter", "nulls", "reference", "unique", "encode", "isoDates", "items",
 	"partial", "scale", "schema", "timestamp", "ttl"}
 
-// oneTableSortOps maps a saved query's operation to a sort key condition.
-var oneTableSortOps = map[string]SortOp{
-	"Equal": SortEQ, "Less than": SortLT, "Less than or equal": SortLE, "Greater than": SortGT,
-	"Greater than or equal": SortGE, "Begins with": SortBeginsWith, "Between": SortBetween,
+// oneTableSortOp is the sort key condition of a saved query's operation.
+func oneTableSortOp(op string) (SortOp, bool) {
+	switch op {
+	case "Equal":
+		return SortEQ, true
+	case "Less than":
+		return SortLT, true
+	case "Less than or equal":
+		return SortLE, true
+	case "Greater than":
+		return SortGT, true
+	case "Greater than or equal":
+		return SortGE, true
+	case "Begins with":
+		return SortBeginsWith, true
+	case "Between":
+		return SortBetween, true
+	}
+	return SortNone, false
 }
 
 func parseOneTable(top *object) (*Design, error) {
@@ -347,7 +362,7 @@ func readOneTableKeyCondition(q *object, pt *Pattern) error {
 	if raw == nil {
 		return nil // an operation without a sort value selects the whole partition
 	}
-	so, ok := oneTableSortOps[op]
+	so, ok := oneTableSortOp(op)
 	if !ok {
 		return q.errf("operation", "%q is not Equal, Less than, Less than or equal, Greater than, Greater than or equal, Begins with or Between", op)
 	}
