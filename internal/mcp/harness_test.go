@@ -188,5 +188,5 @@ func (f *fixture) stateOf(snapshots bool) string {
 	return string(b)
 }
 
-// t0 is a test's context.
-func t0(t *testing.T) context.Context { return t.Context() }
+// testCtx is a test's context.
+func testCtx(t *testing.T) context.Context { return t.Context() }

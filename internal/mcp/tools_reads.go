@@ -92,12 +92,12 @@ func (s *Server) page(op string) func(context.Context, json.RawMessage) (any, er
 			return nil, err
 		}
 		var probe struct {
-			Count            int
+			ScannedCount     int
 			LastEvaluatedKey json.RawMessage
 		}
 		_ = json.Unmarshal(ans, &probe)
-		if probe.LastEvaluatedKey == nil || probe.Count < s.opts.MaxItems {
-			limitNote = "" // the cap did not cut this page
+		if probe.LastEvaluatedKey == nil || probe.ScannedCount < s.opts.MaxItems {
+			limitNote = "" // the cap did not end this page (Limit counts the items read, filter or not)
 		}
 		ans, byteNote, err := s.fitPage(ctx, in.TableName, in.IndexName, ans)
 		if err != nil {
@@ -157,13 +157,10 @@ func (s *Server) executeStatement(ctx context.Context, args json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	var probe struct {
-		Items     []json.RawMessage
-		NextToken *string
-	}
+	var probe struct{ NextToken *string }
 	_ = json.Unmarshal(ans, &probe)
-	if probe.NextToken == nil || len(probe.Items) < s.opts.MaxItems {
-		limitNote = ""
+	if probe.NextToken == nil {
+		limitNote = "" // the last page: the cap cut nothing
 	}
 	ans, byteNote, err := s.fitItemList(ans, "Items", "run the statement again with a smaller Limit, paging with NextToken")
 	if err != nil {

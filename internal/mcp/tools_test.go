@@ -167,7 +167,7 @@ func TestEveryTool(t *testing.T) {
 // toolNames lists the server's tools through the client.
 func (f *fixture) toolNames() []string {
 	f.t.Helper()
-	res, err := f.session.ListTools(t0(f.t), nil)
+	res, err := f.session.ListTools(testCtx(f.t), nil)
 	require.NoError(f.t, err)
 	var names []string
 	for _, tl := range res.Tools {
