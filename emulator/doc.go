@@ -71,8 +71,9 @@
 // read and returned, capacity units, hot keys, unused indexes and the
 // costliest requests. Report returns it as NamespaceReports (AccessReport
 // and the types below it); WriteReport prints it. SetDesign checks the
-// traffic against a declared design's access patterns. Contributors
-// answers Contributor Insights' top keys.
+// traffic against a declared design's access patterns (a design file, a
+// NoSQL Workbench model or a OneTable schema); DesignSource returns it.
+// Contributors answers Contributor Insights' top keys.
 //
 // # Conventions
 //
@@ -100,8 +101,9 @@
 // rebinding it answers only Host names a web page cannot rebind
 // (addresses, localhost, Options.AllowHosts and kin); the admin
 // endpoints (the clock, TTL sweeps, snapshots, faults, lag, the reports,
-// Options.Console at ConsolePath) also refuse foreign origins and
-// state-changing requests without Content-Type application/json.
+// Options.Console at ConsolePath, Options.MCP at MCPPath) also refuse
+// foreign origins and state-changing requests without Content-Type
+// application/json.
 // Options.CORSOrigins enables CORS.
 //
 // # Caveats

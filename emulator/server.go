@@ -88,6 +88,10 @@ type Options struct {
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
 	Console http.Handler
+	// MCP, if not nil, is served at MCPPath behind the Host check and the
+	// admin guard (console_mount.go): cmd/dynamoemu passes its MCP
+	// server's streamable HTTP handler, which checks its bearer token.
+	MCP http.Handler
 	// ApproximateVectors makes vector indexes search approximately (an
 	// HNSW graph, recall@10 about 0.9 or better) instead of exactly, for
 	// large local data sets (cmd/dynamoemu's -approximateVectors). Exact,
@@ -175,6 +179,9 @@ type Emulator struct {
 	handler http.Handler
 	limit   limiter  // requests in flight
 	release releaser // returns memory to the OS after large deletes
+
+	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
+	designSrc []byte     // the design last set, as given (faults.go)
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request

@@ -63,6 +63,7 @@ type config struct {
 	ttlSweepInterval        time.Duration
 	faults                  faultFlags // faults.go
 	httpLoop                string     // -httpLoop: own or std (emulator.HTTPLoop)
+	mcp                     mcpFlags   // -mcp and its kin, -load (mcp.go)
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -96,8 +97,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	addLimitFlags(fs, &c.limits)
 	fs.StringVar(&c.httpLoop, "httpLoop", string(emulator.LoopOwn), "how API calls are read off connections: own (the emulator's connection loop; other requests go to net/http) or std (net/http for everything)")
 	addFaultFlags(fs, &c.faults)
+	addMCPFlags(fs, &c.mcp, "mcp")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
+		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n       dynamoemu mcp [flags]  (an MCP server on stdin and stdout: dynamoemu mcp -help)\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -128,6 +130,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if err := (emulator.Options{AllowHosts: c.allowHosts}).Validate(); err != nil {
 		return c, fmt.Errorf("-allowHost: %w", err)
 	}
+	if err := c.mcp.validate("mcp"); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -157,6 +162,9 @@ func (c config) options(log *slog.Logger) emulator.Options {
 func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if len(args) > 0 && args[0] == "conventions" {
 		return errConventionsMoved
+	}
+	if len(args) > 0 && args[0] == "mcp" {
+		return runMCP(args[1:], os.Stdin, stdout, stderr)
 	}
 	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
@@ -191,9 +199,20 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if err := c.faults.apply(&opts); err != nil {
 		return err
 	}
+	mount, token := mcpMount(c, log)
+	if mount != nil {
+		opts.MCP = mount
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
+	}
+	if mount != nil {
+		startMCP(c, emu, mount, token, log)
+	}
+	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
+		emu.Close()
+		return err
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
@@ -222,6 +241,9 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	}
 	if c.console {
 		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
+	}
+	if mount != nil {
+		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), emulator.ConsolePath)+emulator.MCPPath)
 	}
 	if len(java) > 0 {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))

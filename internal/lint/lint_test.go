@@ -73,7 +73,11 @@ var layers = []layer{
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "internal/console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console"}, tests: true}, // console: the server mounts the web console
+	// The MCP server: the emulator's public API and its DynamoDB JSON
+	// handler; insights for designs and the report's matching, expr and
+	// storage to read a request's key condition as the report does.
+	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage"}, tests: true},
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp"}, tests: true}, // console, mcp: the server mounts the web console and the MCP endpoint
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "internal/storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
