@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -551,4 +552,38 @@ func TestCredentialsServeWithNetHTTP(t *testing.T) {
 	e := newTestEmulator(t, sigOptions())
 	require.Nil(t, e.NewServer(ServerOptions{}).loop)
 	require.NotNil(t, newTestEmulator(t, Options{}).NewServer(ServerOptions{}).loop)
+}
+
+// FuzzCanonicalQuery: any raw query gives a canonical query of encoded
+// pairs only (no byte a signer would not send), the same whatever the
+// order of its pairs, and the canonical URI of any path keeps to the same
+// alphabet.
+func FuzzCanonicalQuery(f *testing.F) {
+	f.Add("Action=ListUsers&Version=2010-05-08", "/")
+	f.Add("b=2&a=1&a=0&flag", "/a%20b/c")
+	f.Add("X-Amz-Signature=ab&X-Amz-Date=1&%zz=1&k=a+b", "/%2F..//x")
+	f.Add("&&=&==", "")
+	f.Fuzz(func(t *testing.T, raw, path string) {
+		allowed := func(s string, extra string) bool {
+			for i := 0; i < len(s); i++ {
+				c := s[i]
+				if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.~%"+extra, c) >= 0) {
+					return false
+				}
+			}
+			return true
+		}
+		got := canonicalQuery(raw, true)
+		if !allowed(got, "=&") {
+			t.Fatalf("canonicalQuery(%q) = %q: a byte outside the encoded alphabet", raw, got)
+		}
+		parts := strings.Split(raw, "&")
+		slices.Reverse(parts)
+		if again := canonicalQuery(strings.Join(parts, "&"), true); again != got {
+			t.Fatalf("canonicalQuery depends on the order: %q vs %q", got, again)
+		}
+		if u := canonicalURI(path); !allowed(u, "/") {
+			t.Fatalf("canonicalURI(%q) = %q", path, u)
+		}
+	})
 }
