@@ -464,3 +464,26 @@ func TestSmoke(t *testing.T) {
 		t.Fatalf("got %s, want %s", body, want)
 	}
 }
+
+// TestPostAnyPath: a POST to any path but the emulator's own is an API
+// call, as on AWS (which signs the path with the rest): no 415 from the
+// admin guard, whatever the path's length.
+func TestPostAnyPath(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	for _, path := range []string{"/prefix", "/a/b/", "/" + strings.Repeat("p", 3000)} {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(`{}`))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+		req.Header.Set("Authorization", testkit.DefaultAuth)
+		rec := httptest.NewRecorder()
+		e.Handler().ServeHTTP(rec, req)
+		require.Equal(t, 200, rec.Code, "POST %.20s: %s", path, rec.Body)
+		require.JSONEq(t, `{"TableNames":[]}`, rec.Body.String())
+	}
+	// Under /dynamoemu/ the path is the emulator's: unknown there, 404.
+	req := httptest.NewRequest(http.MethodPost, "/dynamoemu/nothing", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, req)
+	require.Equal(t, 404, rec.Code)
+	require.Equal(t, notFoundBody, rec.Body.String())
+}
