@@ -37,7 +37,7 @@ func TestConsoleMount(t *testing.T) {
 		{"no slash", "GET", "/dynamoemu/console", "", "", 200, "console /dynamoemu/console"},
 		{"module load from the page", "GET", "/dynamoemu/console/js/app.js", "", base, 200, "console /dynamoemu/console/js/app.js"},
 		{"page by an allowed name", "GET", "/dynamoemu/console/", "dynamodb.test" + port, "http://dynamodb.test" + port, 200, "console /dynamoemu/console/"},
-		{"not the console", "GET", "/dynamoemu/consolex", "", "", 400, "UnknownOperationException"},
+		{"not the console", "GET", "/dynamoemu/consolex", "", "", 404, "<UnknownOperationException/>"},
 		{"rebinding Host", "GET", "/dynamoemu/console/", "evil.example" + port, "", 403, "-allowHost"},
 		{"rebinding Host, same origin", "GET", "/dynamoemu/console/", "evil.example" + port, "http://evil.example" + port, 403, "-allowHost"},
 		{"foreign origin", "GET", "/dynamoemu/console/js/app.js", "", "http://evil.example", 403, "AccessDeniedException"},
@@ -59,8 +59,8 @@ func TestConsoleMount(t *testing.T) {
 	}
 
 	plain, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
-	if status, body := send(t, plain, rawRequest{method: "GET", path: emulator.ConsolePath}); status != 400 || !strings.Contains(body, "UnknownOperationException") {
-		t.Errorf("no console: got %d %s, want 400 UnknownOperationException", status, body)
+	if status, body := send(t, plain, rawRequest{method: "GET", path: emulator.ConsolePath}); status != 404 || body != "<UnknownOperationException/>\n" {
+		t.Errorf("no console: got %d %s, want 404 <UnknownOperationException/>", status, body)
 	}
 }
 

@@ -31,7 +31,17 @@
 // Each access key and region is a database of its own (a namespace), as
 // on DynamoDB Local: two tests that sign with different keys never see
 // each other's tables. The signature is parsed for the key and region,
-// never verified. Options.SharedDB gives every client one database.
+// not verified. Options.SharedDB gives every client one database.
+//
+// # Signed requests
+//
+// Options.Credentials (cmd/dynamoemu's -credentials) turns signature
+// checks on: the emulator then accepts only the keys listed, verifies
+// every request's SigV4 signature as AWS does and answers a bad one with
+// AWS's error (InvalidSignatureException, UnrecognizedClientException,
+// MissingAuthenticationTokenException, IncompleteSignatureException); the
+// admin endpoints need one of the keys or one of Options.AdminTokens. A
+// Credential's Namespace lets several keys share a database.
 //
 // # Time
 //
@@ -122,7 +132,9 @@
 // # Reading the source
 //
 // server.go holds Options, New and a request's path through the edge;
-// routes.go the routes; the service behind the edge (tables, operations,
-// streams, transactions, PartiQL) is emulator/internal/service, whose
-// doc.go is the map of the rest.
+// edge.go what the edge answers before any operation (health, unknown
+// paths, head limits); credentials.go and signature.go the signature
+// checks; routes.go the routes of the emulator's own paths; the service
+// behind the edge (tables, operations, streams, transactions, PartiQL) is
+// emulator/internal/service, whose doc.go is the map of the rest.
 package emulator

@@ -4,7 +4,8 @@
 # them, installs the tarballs in a scratch project (no registry publish;
 # the AWS SDK v3 comes from the npm registry), then runs there
 # `npx dynamoemu -version` (it must say the packages' version),
-# npm/test/api.test.js with node --test, Jest and Vitest through the
+# npm/test/api.test.js and npm/test/signatures.test.js (signed requests
+# through the SDK with and without -credentials) with node --test, Jest and Vitest through the
 # package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
 # npm/test/reset), the README's Jest test as the README writes it;
 # then the engine in WebAssembly (@dynamoemu/wasm through
@@ -25,12 +26,12 @@ cd "$work/project"
 npm init -y >/dev/null
 host=$(node -p 'process.platform + "-" + process.arch')
 npm install --no-audit --no-fund --loglevel=error "$work/dynamoemu-$version.tgz" "$work/dynamoemu-$host-$version.tgz" \
-	@aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3
+	@aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3 @smithy/signature-v4 @aws-crypto/sha256-js
 got=$(npx --no-install dynamoemu -version)
 [[ $got == "$version" ]] || { echo "npm/test.sh: npx dynamoemu -version says '$got', want $version" >&2; exit 1; }
 echo "npm/test.sh: npx dynamoemu -version: $got"
-cp "$OLDPWD/test/api.test.js" .
-node --test api.test.js
+cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" .
+node --test api.test.js signatures.test.js
 
 # Jest and Vitest through the package's set-up files: one server for the
 # run, two workers, each in a namespace of its own, the tables of

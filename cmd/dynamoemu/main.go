@@ -64,6 +64,7 @@ type config struct {
 	faults                  faultFlags // faults.go
 	httpLoop                string     // -httpLoop: own or std (emulator.HTTPLoop)
 	mcp                     mcpFlags   // -mcp and its kin, -load (mcp.go)
+	credentials             string     // -credentials: the keys whose signatures are verified (credentials.go)
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -81,6 +82,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md)")
+	fs.StringVar(&c.credentials, "credentials", "", "accept only the access keys this JSON file lists and verify every request's SigV4 signature as AWS does; the admin endpoints then need one of these keys or an admin token of the file (see docs/server.md). Default: any credentials work, as in DynamoDB Local")
 	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
@@ -193,6 +195,9 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
 		return err
 	}
+	if err := loadCredentials(c.credentials, &opts); err != nil {
+		return err
+	}
 	if opts.Console, err = consoleHandler(c); err != nil {
 		return err
 	}
@@ -237,7 +242,7 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	}
 	for _, ln := range lns {
 		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "version", emulator.Version(),
-			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String())
+			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String(), "signatures", len(opts.Credentials) > 0)
 	}
 	if c.console {
 		log.Info("console", "url", consoleURL(url, lns[0].Addr()))

@@ -134,8 +134,8 @@ func TestRunServesAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if res.StatusCode != 400 {
-		t.Fatalf("GET /: got %d", res.StatusCode)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET /: got %d, want 200 (healthy)", res.StatusCode)
 	}
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)

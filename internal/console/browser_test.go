@@ -814,3 +814,45 @@ func waitScale(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// TestConsoleSignedInBrowser: against a server that verifies signatures
+// (emulator.Options.Credentials, dynamoemu -credentials) the page asks for
+// the key's secret at start and signs every call in the browser: the API
+// (a table created and shown) and the admin endpoints (the clock). A wrong
+// secret shows AWS's InvalidSignatureException.
+func TestConsoleSignedInBrowser(t *testing.T) {
+	exe := findChromium()
+	if exe == "" {
+		t.Skip("\n" + strings.Repeat("!", 72) + "\nSKIPPED: the console's browser test needs Chromium and none is installed\n(apt-get install -y chromium, or DYNAMOEMU_CHROMIUM=/path/to/chrome).\n" + strings.Repeat("!", 72))
+	}
+	const secret = "console-secret/with+symbols"
+	s := startServerWith(t, emulator.Options{Credentials: []emulator.Credential{{AccessKeyID: testAccessKey, SecretAccessKey: secret}}},
+		console.Options{Version: "browser-test", Signatures: true})
+	b := newBrowser(t, exe)
+
+	b.do("open the console", chromedp.Navigate(s.page+"/dynamoemu/console/"))
+	b.wait("the namespace dialog asking for the secret", `document.querySelector("dialog[open]")?.textContent.includes("Secret access key")`)
+	b.fill("dialog[open] input", testAccessKey)
+	b.fill("dialog[open] input[list=regions]", testRegion)
+	b.fill("dialog[open] input[type=password]", "not-the-secret")
+	b.click("Switch", inDialog("Switch"))
+	b.wait("AWS's answer to a wrong secret", `document.body.textContent.includes("InvalidSignatureException: The request signature we calculated")`)
+	b.shotToasts("signed-wrong-secret", "a wrong secret: the server's InvalidSignatureException, as AWS words it", true)
+
+	b.press('N')
+	b.wait("the namespace dialog", `document.querySelector("dialog[open]")?.textContent.includes("Secret access key")`)
+	b.fill("dialog[open] input[type=password]", secret)
+	b.click("Switch", inDialog("Switch"))
+	b.wait("the signed ListTables", `document.querySelector("main .empty h3")?.textContent.includes("No tables")`)
+	b.wait("the signed clock", `document.getElementById("foot-clock")?.querySelector("a") !== null`)
+
+	b.press('c')
+	b.wait("the create dialog", `document.querySelector("dialog[open] h2")?.textContent === "Create a table"`)
+	b.do("type the table name", chromedp.SendKeys(chromedp.CSS(`dialog[open] input[aria-label="Table name"]`), "Signed"))
+	b.click("Create table", inDialog("Create table"))
+	b.wait("the overview", `document.documentElement.dataset.route === "#/t/Signed/overview" && document.querySelector(".stats") !== null`)
+	b.shot("signed-table", "with -credentials: the table created and described by signed calls from the page")
+	if errs := b.pageErrors(); len(errs) > 0 {
+		t.Errorf("page errors: %v", errs)
+	}
+}

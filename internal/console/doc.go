@@ -12,7 +12,8 @@
 // with go:embed (static/), hand-written and served as they are: no build
 // step, no npm, no external font or CDN. config.json, made from Options,
 // tells the page where the API and the admin endpoints are, whether the
-// server shares one database (-sharedDb) and its version. The handler
+// server shares one database (-sharedDb), whether it verifies signatures
+// (-credentials) and its version. The handler
 // answers GET and HEAD only; a directory, a file that is not there or a
 // path outside the prefix is 404 (no listing), another method 405, and
 // the prefix without its final slash redirects to it. Every file is
@@ -41,8 +42,13 @@
 //     (DynamoDB_20120810.* and DynamoDBStreams_20120810.*) and an
 //     Authorization header of SigV4's shape whose credential scope names
 //     the access key and region chosen in the page. The emulator picks the
-//     namespace from them and verifies no signature, so no secret is asked
-//     for (api.js);
+//     namespace from them and by default verifies no signature, so no
+//     secret is asked for (api.js). Against a server that verifies them
+//     (Options.Signatures: dynamoemu -credentials) the page asks for the
+//     key's secret, keeps it in sessionStorage (the tab only) and signs
+//     every call, the admin endpoints' too, with its own SigV4 (sigv4.js:
+//     SHA-256 and HMAC written out, as crypto.subtle exists only on https
+//     and localhost pages);
 //   - the admin endpoints: GET/POST clock, POST ttl/sweep, GET/DELETE
 //     conventions, each state-changing call with Content-Type
 //     application/json as the emulator requires (emulator/admin_guard.go).
@@ -79,7 +85,8 @@
 //	browser_test.go the console in headless Chromium (chromedp), mounted in the
 //	                emulator as dynamoemu mounts it, step by step, with
 //	                screenshots ($DYNAMOEMU_CONSOLE_SCREENSHOTS; .ci/run keeps
-//	                them under its output directory)
+//	                them under its output directory), and against a server
+//	                that verifies signatures
 //
 // # Caveats
 //

@@ -144,12 +144,16 @@ function renderNamespace() {
 async function openNamespace() {
   const key = h("input", { value: namespace.accessKey, autocomplete: "off", spellcheck: "false", required: true, pattern: "[A-Za-z0-9]{1,128}" });
   const region = h("input", { value: namespace.region, list: "regions", autocomplete: "off", spellcheck: "false", required: true });
+  // With -credentials the server verifies signatures: the key's secret signs every call.
+  const secret = config.signatures && h("input", { type: "password", value: namespace.secret, autocomplete: "off", spellcheck: "false", required: true });
   const err = h("div.form-error", { role: "alert" });
   const recent = recentNamespaces().filter((n) => n.accessKey !== namespace.accessKey || n.region !== namespace.region);
   const apply = async (k, r) => {
     if (!validAccessKey(k)) { err.textContent = "The access key is letters and digits (up to 128), as the emulator takes it."; return false; }
     if (!validRegion(r)) { err.textContent = "The region is letters, digits and dashes (us-east-1)."; return false; }
-    setNamespace(k, r);
+    const s = secret ? secret.value : "";
+    if (secret && !s) { err.textContent = "This server verifies signatures (-credentials): enter the key's secret access key."; return false; }
+    setNamespace(k, r, s);
     renderNamespace();
     await refreshTables();
     toast(`Namespace ${k} · ${r}`, "ok");
@@ -160,11 +164,16 @@ async function openNamespace() {
     h("p.muted", config.sharedDb
       ? "This server runs with -sharedDb: every access key and region sees one database. The choice here only changes the credential the console sends."
       : "The emulator keeps one database per access key and region, as DynamoDB Local does: use the key and region your application or the AWS CLI uses to see its tables."),
+    config.signatures && h("p.muted", "This server verifies signatures (-credentials): the console signs every call with the key's secret, which it keeps for this tab only."),
     h("div.form-row", field("Access key id", key), field("Region", region)),
+    secret && h("div.form-row", field("Secret access key", secret)),
     h("datalist#regions", ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-northeast-1", "ap-southeast-1", "local"].map((r) => h("option", { value: r }))),
     err,
     recent.length > 0 && h("div.recent", h("span.field-label", "Recently used"),
-      h("div.chips", recent.map((n) => h("button.chip", { type: "button", onclick: async () => { if (await apply(n.accessKey, n.region)) document.querySelector("dialog.dialog")?.close(); } },
+      h("div.chips", recent.map((n) => h("button.chip", { type: "button", onclick: async () => {
+        if (secret) { key.value = n.accessKey; region.value = n.region; secret.focus(); return; } // its secret is not kept
+        if (await apply(n.accessKey, n.region)) document.querySelector("dialog.dialog")?.close();
+      } },
         `${n.accessKey} · ${n.region}`)))),
   ];
   await dialog({
@@ -280,6 +289,7 @@ async function start() {
   setTheme(effectiveTheme());
   await loadConfig();
   renderNamespace();
+  if (config.signatures && !namespace.secret) await openNamespace(); // nothing works unsigned
   document.getElementById("foot-version").textContent = config.version ? `dynamoemu ${config.version}` : "dynamoemu";
   window.addEventListener("hashchange", route);
   window.addEventListener("focus", () => { if (!document.hidden) readClock(); });
