@@ -49,4 +49,4 @@ func (e *Emulator) consoleRoutes(r *mux.Router) {
 // behind the Host check and the admin guard: no page of a foreign origin
 // reaches it, and a POST needs Content-Type application/json, which MCP
 // clients send.
-const MCPPath = "/mcp"
+const MCPPath = ownPrefix + "mcp"

@@ -162,7 +162,7 @@ func TestMCPMount(t *testing.T) {
 	}{
 		{"JSON POST", "POST", emulator.MCPPath, "", json, 200, "mcp POST"},
 		{"GET", "GET", emulator.MCPPath, "", nil, 200, "mcp GET"},
-		{"below the path", "POST", emulator.MCPPath + "/x", "", json, 400, "UnknownOperationException"},
+		{"below the path", "POST", emulator.MCPPath + "/x", "", json, 404, "UnknownOperationException"},
 		{"form POST", "POST", emulator.MCPPath, "", nil, 415, "Content-Type"},
 		{"foreign origin", "POST", emulator.MCPPath, "", map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "AccessDeniedException"},
 		{"rebinding Host", "POST", emulator.MCPPath, "evil.example" + port, json, 403, "-allowHost"},
@@ -174,5 +174,5 @@ func TestMCPMount(t *testing.T) {
 	}
 	plain, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
 	status, body := send(t, plain, rawRequest{method: "POST", path: emulator.MCPPath, header: json})
-	require.Equal(t, 400, status, "no MCP server: %s", body)
+	require.Equal(t, 404, status, "no MCP server: %s", body)
 }

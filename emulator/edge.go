@@ -96,7 +96,8 @@ func (e *Emulator) edgeHandler() http.Handler {
 				e.serveRefused(w, r, err)
 				return
 			}
-			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) {
+			// The MCP endpoint checks its own bearer token (docs/mcp.md).
+			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != MCPPath {
 				if err := e.keys.adminAuth(r); err != nil {
 					e.serveRefused(w, r, err)
 					return

@@ -128,7 +128,7 @@ func startServer(t *testing.T, args ...string) (string, *syncBuffer) {
 	return addr, &logs
 }
 
-// TestMCPOverServer: the server serves MCP at /mcp with the token given,
+// TestMCPOverServer: the server serves MCP at /dynamoemu/mcp with the token given,
 // behind the Host check; -load puts the model's tables in the namespace
 // the API's clients use.
 func TestMCPOverServer(t *testing.T) {
