@@ -3,7 +3,9 @@ package service
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -42,11 +44,16 @@ var features []string
 
 // Use plugs f into the core. Call it from an init function (the
 // operation table is filled before any request is served); using two
-// features of one name, or registering an operation twice, panics.
+// features of one name, a feature named as a member of the table record
+// (its slot would be read from it), or registering an operation twice,
+// panics.
 func Use(f Feature) {
 	name := f.Name()
 	if name == "" || slices.Contains(features, name) {
 		panic("emulator: feature without a name or used twice: " + name)
+	}
+	if recordMember(name) {
+		panic("emulator: a feature named as a member of the table record: " + name)
 	}
 	features = append(features, name)
 	f.Register(Registrar{feature: name})
@@ -68,6 +75,19 @@ func Use(f Feature) {
 	if c, ok := f.(Closer); ok {
 		closers = append(closers, c)
 	}
+}
+
+// recordMember reports whether name is a member of the table record
+// (catalog_record.go): a feature's slot is read from the member of its
+// feature's name, so a feature may not be named as one.
+func recordMember(name string) bool {
+	typ := reflect.TypeFor[tableRecord]()
+	for i := range typ.NumField() {
+		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Features returns the names of the features in use.
