@@ -5,6 +5,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 )
 
@@ -18,4 +19,5 @@ func init() {
 	service.Use(transfers.Feature{})
 	service.Use(backups.Feature{})
 	service.Use(pitr.Feature{})
+	service.Use(tagging.Feature{})
 }

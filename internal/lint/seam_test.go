@@ -36,6 +36,8 @@ var featurePackages = map[string][]string{
 	"emulator/internal/transfers": {"transferSet", "exportJob", "importJob", "bulkJob", "exportTable", "importTable",
 		"startBulkPutItems", "saveTransfer", "restoreTransfers", "moveSet", "s3Bucket", "s3Root", "exportWriter", "importRun", "bulkRun",
 		"ExportTableToPointInTimeInput", "ImportTableInput", "StartBulkPutItemsInput", "ExportDescription", "ImportTableDescription"},
+	"emulator/internal/tagging": {"tagResource", "untagResource", "listTagsOfResource", "TagResourceInput", "UntagResourceInput",
+		"ListTagsOfResourceInput", "ListTagsOfResourceOutput", "tableNameFromResourceARN", "mergeTags"},
 }
 
 // featureExempt are the packages below emulator/ that import the core

@@ -56,8 +56,10 @@
 //     (TableDescription), tables_update.go, tables_gsi.go and
 //     tables_redefine.go (UpdateTable, GSIs created and deleted, the
 //     AttributeDefinitions they bring), billing_summary.go (when
-//     BillingModeSummary shows), op_tags.go (TagResource,
-//     UntagResource, ListTagsOfResource).
+//     BillingModeSummary shows), tags.go (a table's tags and their
+//     checks; the tagging operations are a feature,
+//     emulator/internal/tagging), feature_definition.go (the parts of a
+//     definition the core keeps that features read and change).
 //   - Vector indexes (storage/VECTOR_SPEC.md): vector_types.go (wire
 //     shapes), vector_defs.go (definitions, CreateTable's checks,
 //     DescribeTable), tables_vector_update.go (UpdateTable's

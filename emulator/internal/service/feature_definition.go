@@ -1,0 +1,69 @@
+package service
+
+// The parts of a table's definition the core keeps because the core's
+// own operations need them (CreateTable sets them, DescribeTable shows
+// them, the write path or the conventions read them), and which a
+// feature's operations read and change: tags. Each change goes through
+// the core's one funnel of definition changes (changeMeta), so it is
+// recorded where it always was and records on disk read as before.
+
+// Region is the region of the request's credential scope.
+func (c Call) Region() string { return c.c.region }
+
+// Account is the account id of the request's ARNs.
+func (c Call) Account() string { return c.c.account }
+
+// ValidTableName reports whether s follows DynamoDB's rules for table
+// and index names: 3 to 255 characters from [a-zA-Z0-9_.-].
+func ValidTableName(s string) bool { return validTableName(s) }
+
+// Tags returns the table's tags, in the order first added.
+func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
+
+// CheckTags applies AWS's tag rules (CreateTable's) to tags, tag by tag,
+// and returns them in request order. It does not count them (MaxTags).
+func CheckTags(tags []Tag) ([]TagDesc, error) {
+	ps, err := validateTags(tags)
+	if err != nil {
+		return nil, err
+	}
+	return tagDescs(ps), nil
+}
+
+// ValidTagKey reports whether k is a tag key AWS accepts: 1 to 128
+// Unicode characters of its pattern.
+func ValidTagKey(k string) bool { return validTagText(k, 1, maxTagKeyLen) }
+
+// ChangeTags changes the table's tags: fn gets them and returns the new
+// ones or an error, which leaves the definition as it was. The table's
+// conventions policy is resolved from the new tags (a malformed
+// conventions tag, or a key schema its policy refuses, is a
+// ValidationException) and takes effect once the change is recorded.
+func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) error {
+	tt := t.t
+	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		next, err := fn(tagDescs(m.tags))
+		if err != nil {
+			return nil, err
+		}
+		var tags []tagPair // a new slice: snapshots keep the old one
+		for _, d := range next {
+			tags = append(tags, tagPair{d.Key, d.Value})
+		}
+		p, err := c.c.svc.conv.attach(c.c, tt, tags)
+		if err != nil {
+			return nil, err
+		}
+		m.tags = tags
+		return tt.storePolicy(p), nil
+	})
+}
+
+// tagDescs returns tags as a feature sees them.
+func tagDescs(tags []tagPair) []TagDesc {
+	out := make([]TagDesc, len(tags))
+	for i, tp := range tags {
+		out[i] = TagDesc{Key: tp.key, Value: tp.value}
+	}
+	return out
+}

@@ -1,0 +1,16 @@
+package service_test
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
+)
+
+// The core's tests run with the features whose operations its
+// cross-cutting tests send (TestReplay compares tags and TTL settings
+// and streams, TestLockOrder races them with every write path, the
+// global tables' tests replicate them), wired as the emulator wires
+// them (emulator/features.go). A feature's own tests live in its
+// package.
+func init() {
+	service.Use(tagging.Feature{})
+}
