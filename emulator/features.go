@@ -7,6 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
 )
 
 // The table-level features the emulator links, plugged into the service
@@ -20,4 +21,5 @@ func init() {
 	service.Use(backups.Feature{})
 	service.Use(pitr.Feature{})
 	service.Use(tagging.Feature{})
+	service.Use(ttl.Feature{})
 }

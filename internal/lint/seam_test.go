@@ -38,6 +38,8 @@ var featurePackages = map[string][]string{
 		"ExportTableToPointInTimeInput", "ImportTableInput", "StartBulkPutItemsInput", "ExportDescription", "ImportTableDescription"},
 	"emulator/internal/tagging": {"tagResource", "untagResource", "listTagsOfResource", "TagResourceInput", "UntagResourceInput",
 		"ListTagsOfResourceInput", "ListTagsOfResourceOutput", "tableNameFromResourceARN", "mergeTags"},
+	"emulator/internal/ttl": {"updateTimeToLive", "describeTimeToLive", "UpdateTimeToLiveInput", "UpdateTimeToLiveOutput",
+		"DescribeTimeToLiveInput", "DescribeTimeToLiveOutput", "TimeToLiveSpecification", "maxTTLAttrLen"},
 }
 
 // featureExempt are the packages below emulator/ that import the core

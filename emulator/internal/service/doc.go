@@ -100,7 +100,8 @@
 //     snapshots), streams_arn.go (malformed stream ARNs), streams_api.go and
 //     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
 //     GetRecords).
-//   - TTL: ttl.go (UpdateTimeToLive, DescribeTimeToLive, SweepTTL).
+//   - TTL: ttl.go (a table's setting, SweepTTL); UpdateTimeToLive and
+//     DescribeTimeToLive are a feature (emulator/internal/ttl).
 //   - Recovery: on-demand backups are a feature
 //     (emulator/internal/backups: CreateBackup and its siblings,
 //     RestoreTableFromBackup, the SYSTEM backup of a deleted table),

@@ -3,7 +3,7 @@ package service
 // The parts of a table's definition the core keeps because the core's
 // own operations need them (CreateTable sets them, DescribeTable shows
 // them, the write path or the conventions read them), and which a
-// feature's operations read and change: tags. Each change goes through
+// feature's operations read and change: tags, Time to Live. Each change goes through
 // the core's one funnel of definition changes (changeMeta), so it is
 // recorded where it always was and records on disk read as before.
 
@@ -16,6 +16,17 @@ func (c Call) Account() string { return c.c.account }
 // ValidTableName reports whether s follows DynamoDB's rules for table
 // and index names: 3 to 255 characters from [a-zA-Z0-9_.-].
 func ValidTableName(s string) bool { return validTableName(s) }
+
+// LookupTableMsg returns the table a control-plane request names (its
+// name or ARN), as LookupTable does, with notFound the message of its
+// ResourceNotFoundException.
+func (c Call) LookupTableMsg(name, notFound string) (Table, error) {
+	t, err := c.c.lookupTableMsg(name, notFound)
+	if err != nil {
+		return Table{}, err
+	}
+	return Table{t: t}, nil
+}
 
 // Tags returns the table's tags, in the order first added.
 func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
@@ -66,4 +77,34 @@ func tagDescs(tags []tagPair) []TagDesc {
 		out[i] = TagDesc{Key: tp.key, Value: tp.value}
 	}
 	return out
+}
+
+// TimeToLive is a table's Time to Live setting: on, and the attribute
+// it reads while on.
+type TimeToLive struct {
+	Enabled   bool
+	Attribute string
+}
+
+// TimeToLive returns the table's Time to Live setting.
+func (t Table) TimeToLive() TimeToLive {
+	spec := t.t.snapshot().ttl
+	return TimeToLive{Enabled: spec.enabled, Attribute: spec.attr}
+}
+
+// ChangeTimeToLive changes the table's Time to Live setting: fn gets it
+// and returns the new one (its Attribute kept only while Enabled) or an
+// error, which leaves the definition as it was.
+func (t Table) ChangeTimeToLive(fn func(cur TimeToLive) (TimeToLive, error)) error {
+	return t.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		next, err := fn(TimeToLive{Enabled: m.ttl.enabled, Attribute: m.ttl.attr})
+		if err != nil {
+			return nil, err
+		}
+		m.ttl = ttlSpec{enabled: next.Enabled}
+		if next.Enabled {
+			m.ttl.attr = next.Attribute
+		}
+		return nil, nil
+	})
 }

@@ -3,6 +3,7 @@ package service_test
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
 )
 
 // The core's tests run with the features whose operations its
@@ -13,4 +14,5 @@ import (
 // package.
 func init() {
 	service.Use(tagging.Feature{})
+	service.Use(ttl.Feature{})
 }
