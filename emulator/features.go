@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/contributorinsights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -22,4 +23,5 @@ func init() {
 	service.Use(pitr.Feature{})
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})
+	service.Use(contributorinsights.Feature{})
 }

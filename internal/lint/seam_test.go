@@ -40,6 +40,9 @@ var featurePackages = map[string][]string{
 		"ListTagsOfResourceInput", "ListTagsOfResourceOutput", "tableNameFromResourceARN", "mergeTags"},
 	"emulator/internal/ttl": {"updateTimeToLive", "describeTimeToLive", "UpdateTimeToLiveInput", "UpdateTimeToLiveOutput",
 		"DescribeTimeToLiveInput", "DescribeTimeToLiveOutput", "TimeToLiveSpecification", "maxTTLAttrLen"},
+	"emulator/internal/contributorinsights": {"updateContributorInsights", "describeContributorInsights", "listContributorInsights",
+		"ciTarget", "UpdateContributorInsightsInput", "DescribeContributorInsightsInput", "ListContributorInsightsInput",
+		"ListContributorInsightsOutput", "ContributorInsightsSummary", "enumCIAction", "enumCIMode", "maxCIList"},
 }
 
 // featureExempt are the packages below emulator/ that import the core

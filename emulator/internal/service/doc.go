@@ -159,7 +159,10 @@
 //     its key), fx_persist.go (Contributor Insights' configuration
 //     across restarts), fx_api.go (what the facade
 //     reaches: reporting, design, reports, the report's catalog),
-//     op_contributor_insights.go (Update/Describe/ListContributorInsights),
+//     feature_reads.go (what a feature reading tables as the data
+//     plane does asks: name checks, the lookup, GSIs, the insights
+//     recorder; Contributor Insights' operations are a feature,
+//     emulator/internal/contributorinsights),
 //     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
 //     lag and stale reads), fx_lag_reads.go (which storage table a read
 //     reads: the table, or its eventual view), fx_lag_settings.go (lags
