@@ -6,6 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
@@ -23,5 +24,6 @@ func init() {
 	service.Use(pitr.Feature{})
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})
+	service.Use(streamsapi.Feature{})
 	service.Use(contributorinsights.Feature{})
 }

@@ -1,7 +1,8 @@
 // Package service is DynamoDB-the-service without HTTP: the namespaces
 // and their table catalogs on storage.DB, the control plane, the data
-// plane, transactions, the Streams API, TTL sweeping, and the PartiQL and
-// conventions glue. The HTTP edge (package emulator) authenticates a
+// plane, transactions, streams, TTL sweeping, and the PartiQL and
+// conventions glue; table-level features plug in through its seam
+// (feature*.go). The HTTP edge (package emulator) authenticates a
 // request, reads its body and hands it to a Service: Lookup resolves the
 // X-Amz-Target, Serve runs the operation and returns the response body or
 // an error of an apierr class, which the edge turns into __type, status
@@ -97,9 +98,8 @@
 //   - Streams: streams.go (a table's stream as the storage Observer of
 //     its data, over package streamlog's record log), streams_persist.go
 //     (streams across restarts: rebuilt from the log, kept in
-//     snapshots), streams_arn.go (malformed stream ARNs), streams_api.go and
-//     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
-//     GetRecords).
+//     snapshots), feature_streams.go (the streams as the Streams API
+//     reads them; the API is a feature, emulator/internal/streamsapi).
 //   - TTL: ttl.go (a table's setting, SweepTTL); UpdateTimeToLive and
 //     DescribeTimeToLive are a feature (emulator/internal/ttl).
 //   - Recovery: on-demand backups are a feature

@@ -183,12 +183,25 @@ func (t Table) ChangeSlot(feature string, fn func(old json.RawMessage) (json.Raw
 // characters) to cs, as the core's operations check theirs.
 func ARNConstraints(cs *apierr.Constraints, arn string) { arnConstraints(cs, arn) }
 
-// StreamsTargetPrefix is the X-Amz-Target prefix of the DynamoDB Streams
-// API; its operations are registered under the whole target.
-const StreamsTargetPrefix = streamsTargetPrefix
+// APIOp registers a feature's operation of another API served on the
+// same port (the DynamoDB Streams API), under its whole X-Amz-Target:
+// prefix and name. Lookup finds it by that target and names it by name
+// (the fault rules name it so); DynamoDB's own operations keep their
+// prefix.
+func APIOp[In, Out any](r Registrar, prefix, name string, f func(c Call, in *In) (*Out, error)) {
+	if !slices.Contains(apiPrefixes, prefix) {
+		apiPrefixes = append(apiPrefixes, prefix)
+	}
+	Op(r, prefix+name, f)
+}
 
-// Registered reports whether an operation is registered under name (a
-// Streams operation under StreamsTargetPrefix and its name), by the core
+// apiPrefixes are the X-Amz-Target prefixes of the other APIs the
+// features in use serve (APIOp). Filled by init functions only;
+// read-only afterwards.
+var apiPrefixes []string
+
+// Registered reports whether an operation is registered under name
+// (another API's operation under its whole target: APIOp), by the core
 // or a feature in use.
 func Registered(name string) bool {
 	_, ok := ops[name]

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
 )
@@ -15,4 +16,5 @@ import (
 func init() {
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})
+	service.Use(streamsapi.Feature{})
 }

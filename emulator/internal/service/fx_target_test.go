@@ -21,7 +21,7 @@ func TestFxTargetOf(t *testing.T) {
 		{"table ARN", &DescribeTableInput{TableName: s(arn + "T1")}, "T1", ""},
 		{"resource ARN", &arnInput{ResourceArn: s(arn + "T2")}, "T2", ""},
 		{"index ARN", &arnInput{ResourceArn: s(arn + "T2/index/G")}, "T2", "G"},
-		{"stream ARN", &DescribeStreamInput{StreamArn: s(arn + "T3/stream/2026-01-01T00:00:00.000")}, "T3", ""},
+		{"stream ARN", &struct{ StreamArn *string }{StreamArn: s(arn + "T3/stream/2026-01-01T00:00:00.000")}, "T3", ""},
 		{"backup ARN", &struct{ BackupArn *string }{BackupArn: s(arn + "T4/backup/01700000000000-abcdef12")}, "T4", ""},
 		{"another service", &arnInput{ResourceArn: s("arn:aws:kinesis:us-east-1:000000000000:stream/T5")}, "", ""},
 		{"not a table", &arnInput{ResourceArn: s("arn:aws:dynamodb:us-east-1:000000000000:global-table/T6")}, "", ""},
