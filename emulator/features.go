@@ -10,6 +10,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
 )
 
 // The table-level features the emulator links, plugged into the service
@@ -25,5 +26,6 @@ func init() {
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})
 	service.Use(streamsapi.Feature{})
+	service.Use(vectorsearch.Feature{})
 	service.Use(contributorinsights.Feature{})
 }

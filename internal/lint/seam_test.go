@@ -44,6 +44,8 @@ var featurePackages = map[string][]string{
 		"ListStreamsOutput", "DescribeStreamInput", "DescribeStreamOutput", "GetShardIteratorInput", "GetRecordsInput",
 		"GetRecordsOutput", "StreamSummary", "ShardFilter", "SequenceNumberRange", "lookupStream", "checkStreamARN",
 		"wellFormedStreamARN", "appendRecord", "iteratorLifetime", "streamARNConstraints", "shardIDConstraints"},
+	"emulator/internal/vectorsearch": {"searchVectors", "SearchVectorsInput", "SearchVectorsOutput", "searchCondition", "searchTerm",
+		"searchProjector", "searchResult", "bindTerms", "flattenAnd", "float32Of", "maxSearchBytes", "minSearchBytes", "newProjector"},
 	"emulator/internal/contributorinsights": {"updateContributorInsights", "describeContributorInsights", "listContributorInsights",
 		"ciTarget", "UpdateContributorInsightsInput", "DescribeContributorInsightsInput", "ListContributorInsightsInput",
 		"ListContributorInsightsOutput", "ContributorInsightsSummary", "enumCIAction", "enumCIMode", "maxCIList"},

@@ -65,7 +65,9 @@
 //     shapes), vector_defs.go (definitions, CreateTable's checks,
 //     DescribeTable), tables_vector_update.go (UpdateTable's
 //     VectorIndexUpdates), vector_write.go (the write-side check, called
-//     by checkIndexKeys), op_search_vectors.go (SearchVectors).
+//     by checkIndexKeys), feature_vectors.go (an index as SearchVectors
+//     reads it; SearchVectors is a feature,
+//     emulator/internal/vectorsearch).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
 //     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
 //     update_size.go (UpdateItem's item size accounting),

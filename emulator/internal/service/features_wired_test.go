@@ -5,6 +5,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
 )
 
 // The core's tests run with the features whose operations its
@@ -17,4 +18,5 @@ func init() {
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})
 	service.Use(streamsapi.Feature{})
+	service.Use(vectorsearch.Feature{})
 }
