@@ -129,24 +129,24 @@
 //     the core's but the seam: resource-based policies and Kinesis
 //     streaming destinations are in emulator/internal/resources,
 //     exports, imports and bulk operations in
-//     emulator/internal/transfers; the emulator wires them
+//     emulator/internal/transfers, on-demand backups in
+//     emulator/internal/backups, point-in-time recovery in
+//     emulator/internal/pitr, global tables and replica auto scaling in
+//     emulator/internal/globaltables; the emulator wires them
 //     (emulator/features.go). feature_state.go gives a feature its
 //     per-namespace state and its part in loading a namespace;
 //     feature_calls.go the core's checks and writes a feature's
-//     operation may ask for.
-//   - Table-level features not yet behind the seam:
-//     replica_autoscaling.go, ext.go (their part of a definition,
-//     tableExt), global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
-//     Replicas), global_tables_legacy.go and global_tables_settings.go
-//     (the 2017.11.29 operations), global_tables_repl.go (replication
-//     from each namespace's commit hook, last writer wins),
-//     global_tables_sync.go (definition changes and dropped members
-//     carried the same way), global_tables_delete.go (a member's
-//     deletion, the 24-hour source rule), global_tables_stream.go (the
-//     stream of a global table), global_tables_legacy_attrs.go (the
-//     2017.11.29 aws:rep:* attributes), global_tables_stamps.go (the
-//     per-key write stamps pruned), global_tables_status.go (UPDATING
-//     and what UpdateTable refuses while a replica comes or goes).
+//     operation may ask for; feature_table.go a table as it was (a
+//     backup) and the lifecycle notifications (Opener, Dropper);
+//     feature_lifecycle.go the commit hook chain and the definitions
+//     published (Hooker, Definer, Closer); feature_define.go a
+//     definition read and changed (Definition, Table.Change and its
+//     Edit); feature_update.go a feature's part in DescribeTable,
+//     UpdateTable and DeleteTable (Describer, UpdateTableMember,
+//     UpdateChecker, DropChecker) and old records' "ext" members
+//     (ExtMembered); feature_service.go per-service state, each
+//     request's start (Starter) and the namespaces of other regions
+//     (Service.Space, Call.InRegion, CopyTable).
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report
@@ -195,11 +195,9 @@
 // That argument holds for the data plane and its glue, not for the
 // table-level features: exports and imports, Kinesis destinations,
 // backups and point-in-time recovery, global tables touch a table
-// through its definition and its lifecycle, not through the write path.
-// They belong behind the table-feature seam (feature.go), each in a
-// package of its own, as resource-based policies and Kinesis
-// destinations already are (emulator/internal/resources); the rest
-// still live here and are the next to move (docs/architecture.md,
+// through its definition, its lifecycle and the commit hook, not
+// through the write path. They live behind the table-feature seam
+// (feature*.go), each in a package of its own (docs/architecture.md,
 // "Features").
 //
 // # Streams, TTL and the clock
@@ -220,14 +218,15 @@
 // above (TestLockOrder runs every schema change against every write path
 // to hold the service to it):
 //
-//	replicator.globalMu  a change of a global table's membership
-//	                  (global_tables*.go): it may take the table.mu of
-//	                  every member, one after the other
-//	replicator.drainMu  applying the replication queue: taken with no
-//	                  lock held (a request's start, DrainReplication) or
+//	replicator.globalMu  a change of a global table's membership (the
+//	                  globaltables feature's): it may take the table.mu
+//	                  of every member, one after the other
+//	replicator.drainMu  applying the replication queue (the globaltables
+//	                  feature's): taken with no lock held (a request's
+//	                  start: Starter; the facade's DrainReplication) or
 //	                  under globalMu (a replica's creation); it takes the
 //	                  table.mu of a member whose definition it changes
-//	                  (global_tables_sync.go) and storage's locks
+//	                  (Table.Change) and storage's locks
 //	table.mu          one table's definition changes: UpdateTable,
 //	                  DeleteTable, UpdateTimeToLive, TagResource,
 //	                  UntagResource, through changeMeta (catalog.go),
@@ -256,9 +255,10 @@
 //	                  no DB, whose storage lock nobody else ever holds;
 //	                  with persistence it appends to the history's
 //	                  FrameLog (persist's lock, a leaf) under it
-//	replicator.mu     the replication routes, queue and write stamps;
-//	                  the tap takes it in the DB's hook under storage's
-//	                  locks, nothing taken inside it
+//	replicator.mu     the replication routes, queue and write stamps
+//	                  (the globaltables feature's); the tap takes it in
+//	                  the DB's hook under storage's locks, nothing taken
+//	                  inside it
 //	fxState.saveMu    saving a namespace's Contributor Insights
 //	                  (fx_persist.go) or lags (fx_lag_persist.go): taken
 //	                  with no other lock held; a recorder's mutex, or

@@ -11,11 +11,19 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// The table-feature seam. A table-level feature (resource policies
-// today) lives in a package of its own and plugs into the core here: it
-// registers its operations and keeps its part of a table's definition in
-// a slot the core carries without reading. The core never names a
-// feature: the emulator wires the features it links
+// The table-feature seam. A table-level feature (resource policies,
+// Kinesis destinations, transfers, backups, point-in-time recovery,
+// global tables, tagging, Time to Live's operations, the Streams API,
+// SearchVectors, Contributor Insights' operations) lives in a package of
+// its own and plugs into the core here: it registers its operations and
+// keeps its part of a table's definition in a slot the core carries
+// without reading, or reads and changes a part the core keeps for its
+// own operations through accessors (feature_definition.go and its
+// siblings). What else it
+// may take part in is an optional interface, looked up once in Use
+// (feature_*.go): only a Starter runs on every request (one call, nothing
+// per item), and a Hooker's hook on every commit it selects. The core
+// never names a feature: the emulator wires the features it links
 // (emulator/features.go), and internal/lint's seam test keeps the core
 // free of their names.
 //
@@ -75,12 +83,34 @@ func Use(f Feature) {
 	if c, ok := f.(Closer); ok {
 		closers = append(closers, c)
 	}
+	if s, ok := f.(Starter); ok {
+		starters = append(starters, s)
+	}
+	if d, ok := f.(Describer); ok {
+		describers = append(describers, d)
+	}
+	if d, ok := f.(DropChecker); ok {
+		dropCheckers = append(dropCheckers, d)
+	}
+	if u, ok := f.(UpdateChecker); ok {
+		updateCheckers = append(updateCheckers, u)
+	}
+	if x, ok := f.(ExtMembered); ok {
+		if extMembers == nil {
+			extMembers = map[string][]string{}
+		}
+		extMembers[name] = x.ExtMembers()
+	}
 }
 
 // recordMember reports whether name is a member of the table record
-// (catalog_record.go): a feature's slot is read from the member of its
-// feature's name, so a feature may not be named as one.
+// (catalog_record.go), or "ext", the object old records kept features'
+// parts in: a feature's slot is read from the member of its feature's
+// name, so a feature may not be named as one.
 func recordMember(name string) bool {
+	if name == "ext" {
+		return true
+	}
 	typ := reflect.TypeFor[tableRecord]()
 	for i := range typ.NumField() {
 		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag == name {
@@ -133,6 +163,11 @@ func (c Call) LookupTable(name string) (Table, error) {
 // UPDATING, ...) and that starts now ends, by the service's
 // TransientDelay.
 func (c Call) TransientUntil() time.Time { return c.c.transientUntil() }
+
+// transientUntil is when a state that AWS keeps for a while (ENABLING,
+// UPDATING, ...) ends: now plus the configured TransientDelay (0: the
+// state is answered once, by the request that starts it).
+func (c *call) transientUntil() time.Time { return c.now.Add(c.svc.cfg.TransientDelay) }
 
 // Table is a table as a feature sees it.
 type Table struct{ t *table }

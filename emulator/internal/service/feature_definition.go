@@ -7,12 +7,6 @@ package service
 // the core's one funnel of definition changes (changeMeta), so it is
 // recorded where it always was and records on disk read as before.
 
-// Region is the region of the request's credential scope.
-func (c Call) Region() string { return c.c.region }
-
-// Account is the account id of the request's ARNs.
-func (c Call) Account() string { return c.c.account }
-
 // ValidTableName reports whether s follows DynamoDB's rules for table
 // and index names: 3 to 255 characters from [a-zA-Z0-9_.-].
 func ValidTableName(s string) bool { return validTableName(s) }

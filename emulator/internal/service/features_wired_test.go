@@ -9,11 +9,11 @@ import (
 )
 
 // The core's tests run with the features whose operations its
-// cross-cutting tests send (TestReplay compares tags and TTL settings
-// and streams, TestLockOrder races them with every write path, the
-// global tables' tests replicate them), wired as the emulator wires
-// them (emulator/features.go). A feature's own tests live in its
-// package.
+// cross-cutting tests send (TestReplay compares tags, TTL settings and
+// streams; TestLockOrder races them with every write path; the vector
+// tests check the indexes every write path keeps with SearchVectors),
+// wired as the emulator wires them (emulator/features.go). A feature's
+// own tests live in its package.
 func init() {
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})

@@ -157,8 +157,10 @@ type UpdateTableInput struct {
 	SSESpecification            *SSESpecification            `json:"SSESpecification"`
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
-	ReplicaUpdates              []ReplicationGroupUpdate     `json:"ReplicaUpdates"`
 	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
+	// Owned are the members of the request that features own
+	// (UpdateTableMember).
+	Owned OwnedMembers `json:"-"`
 }
 
 // UpdateTableOutput is the UpdateTable response.
@@ -216,8 +218,8 @@ type TableDescription struct {
 	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
 	OnDemandThroughput        *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
 	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
-	Replicas                  []ReplicaDescription              `json:"Replicas,omitempty"`           // global_tables.go
-	GlobalTableVersion        string                            `json:"GlobalTableVersion,omitempty"` // global_tables.go
+
+	more []describedMember // the members the features add (Add)
 }
 
 // AttributeDefinitionDesc is an AttributeDefinitions element in a description.

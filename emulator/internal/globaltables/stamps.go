@@ -1,6 +1,6 @@
-package service
+package globaltables
 
-// Per-key write stamps (global_tables_repl.go) are what last writer wins
+// Per-key write stamps (replication.go) are what last writer wins
 // compares, and they are pruned so that they do not grow with every key
 // ever written. A stamp may go once it can no longer decide anything:
 // when it is older than every change still queued and than the clock.
@@ -28,7 +28,7 @@ func (r *replicator) pruneStamps() {
 	if r.stampCount < max(pruneMinStamps, 2*r.stampsKept) {
 		return
 	}
-	now := r.svc.clock()
+	now := r.svc.Now()
 	mark := now
 	for _, op := range r.queue {
 		if op.stamp.at.Before(mark) && !op.stamp.at.IsZero() {
@@ -50,13 +50,13 @@ func (r *replicator) pruneStamps() {
 	r.stampCount, r.stampsKept = kept, kept
 }
 
-// StampCount returns how many per-key write stamps the service keeps
+// stampsHeld returns how many per-key write stamps the replicator keeps
 // (tests: they are pruned).
-func (s *Service) StampCount() int {
-	s.repl.mu.Lock()
-	defer s.repl.mu.Unlock()
+func (r *replicator) stampsHeld() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	n := 0
-	for _, keys := range s.repl.stamps {
+	for _, keys := range r.stamps {
 		n += len(keys)
 	}
 	return n

@@ -1,19 +1,21 @@
-package service
+package globaltables
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // DescribeGlobalTableSettings and UpdateGlobalTableSettings (AWS API
 // reference) for 2017.11.29 global tables: each replica's billing mode,
 // provisioned capacity and auto scaling settings (kept in the replica
-// tables' definitions, as replica_autoscaling.go keeps them), its GSIs'
+// tables' definitions, as autoscaling.go keeps them), its GSIs'
 // and its table class. Capacity is recorded and described, never
 // enforced.
 
@@ -31,13 +33,13 @@ type ReplicaGSISettingsDescription struct {
 type ReplicaSettingsDescription struct {
 	RegionName                                         string                          `json:"RegionName"`
 	ReplicaStatus                                      string                          `json:"ReplicaStatus"`
-	ReplicaBillingModeSummary                          *BillingModeSummary             `json:"ReplicaBillingModeSummary,omitempty"`
+	ReplicaBillingModeSummary                          *service.BillingModeSummary     `json:"ReplicaBillingModeSummary,omitempty"`
 	ReplicaProvisionedReadCapacityUnits                int64                           `json:"ReplicaProvisionedReadCapacityUnits"`
 	ReplicaProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings"`
 	ReplicaProvisionedWriteCapacityUnits               int64                           `json:"ReplicaProvisionedWriteCapacityUnits"`
 	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings"`
 	ReplicaGlobalSecondaryIndexSettings                []ReplicaGSISettingsDescription `json:"ReplicaGlobalSecondaryIndexSettings,omitempty"`
-	ReplicaTableClassSummary                           *TableClassSummary              `json:"ReplicaTableClassSummary,omitempty"`
+	ReplicaTableClassSummary                           *service.TableClassSummary      `json:"ReplicaTableClassSummary,omitempty"`
 }
 
 // GlobalTableSettingsOutput is both operations' response.
@@ -79,58 +81,53 @@ type UpdateGlobalTableSettingsInput struct {
 	ReplicaSettingsUpdate                                        []ReplicaSettingsUpdate    `json:"ReplicaSettingsUpdate"`
 }
 
-func init() {
-	register("DescribeGlobalTableSettings", describeGlobalTableSettings)
-	register("UpdateGlobalTableSettings", updateGlobalTableSettings)
-}
-
-func describeGlobalTableSettings(c *call, in *GlobalTableNameInput) (*GlobalTableSettingsOutput, error) {
+func describeGlobalTableSettings(c service.Call, in *GlobalTableNameInput) (*GlobalTableSettingsOutput, error) {
 	var cs apierr.Constraints
 	globalNameConstraints(&cs, in.GlobalTableName)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	ms, _, err := c.legacyGroup(*in.GlobalTableName)
+	ms, _, err := legacyGroup(c, *in.GlobalTableName)
 	if err != nil {
 		return nil, err
 	}
-	return c.globalSettings(*in.GlobalTableName, ms), nil
+	return globalSettings(c, *in.GlobalTableName, ms), nil
 }
 
 // globalSettings describes the settings of members ms.
-func (c *call) globalSettings(name string, ms []member) *GlobalTableSettingsOutput {
+func globalSettings(c service.Call, name string, ms []member) *GlobalTableSettingsOutput {
 	out := &GlobalTableSettingsOutput{GlobalTableName: name}
 	for _, mb := range ms {
-		m := mb.t.snapshot()
+		m := mb.t.Definition()
+		x, _ := partOf(m)
 		find := func(index string, write bool) *AutoScalingSettingsDescription {
-			if m.ext != nil {
-				for _, r := range m.ext.AutoScaling {
-					if r.Index == index && r.Write == write && (write || r.Region == "" || r.Region == mb.region) {
-						return r.Settings.describe()
-					}
+			for _, r := range x.AutoScaling {
+				if r.Index == index && r.Write == write && (write || r.Region == "" || r.Region == mb.region) {
+					return r.Settings.describe()
 				}
 			}
 			return &AutoScalingSettingsDescription{AutoScalingDisabled: true}
 		}
+		b, tp := m.Billing(), m.Capacity()
 		d := ReplicaSettingsDescription{
 			RegionName: mb.region, ReplicaStatus: "ACTIVE",
-			ReplicaBillingModeSummary:                          &BillingModeSummary{BillingMode: cmpOr(m.billingMode, "PROVISIONED"), LastUpdateToPayPerRequestDateTime: epochPtr(m.payPerRequestSince)},
-			ReplicaProvisionedReadCapacityUnits:                m.throughput.read,
-			ReplicaProvisionedWriteCapacityUnits:               m.throughput.write,
+			ReplicaBillingModeSummary:                          &service.BillingModeSummary{BillingMode: cmp.Or(b.Mode, "PROVISIONED"), LastUpdateToPayPerRequestDateTime: service.EpochPtr(b.PayPerRequestSince)},
+			ReplicaProvisionedReadCapacityUnits:                tp.Read(),
+			ReplicaProvisionedWriteCapacityUnits:               tp.Write(),
 			ReplicaProvisionedReadCapacityAutoScalingSettings:  find("", false),
 			ReplicaProvisionedWriteCapacityAutoScalingSettings: find("", true),
 		}
-		if m.tableClass != "" {
-			d.ReplicaTableClassSummary = &TableClassSummary{TableClass: m.tableClass}
+		if m.TableClass() != "" {
+			d.ReplicaTableClassSummary = &service.TableClassSummary{TableClass: m.TableClass()}
 		}
-		for _, x := range m.gsis {
-			g := ReplicaGSISettingsDescription{IndexName: x.name, IndexStatus: x.statusAt(c.now),
-				ProvisionedReadCapacityAutoScalingSettings:  find(x.name, false),
-				ProvisionedWriteCapacityAutoScalingSettings: find(x.name, true)}
-			if x.throughput != nil {
-				g.ProvisionedReadCapacityUnits, g.ProvisionedWriteCapacityUnits = x.throughput.read, x.throughput.write
+		for _, g := range m.GSIs() {
+			gd := ReplicaGSISettingsDescription{IndexName: g.Name(), IndexStatus: g.StatusAt(c.Now()),
+				ProvisionedReadCapacityAutoScalingSettings:  find(g.Name(), false),
+				ProvisionedWriteCapacityAutoScalingSettings: find(g.Name(), true)}
+			if gc, ok := g.Capacity(); ok {
+				gd.ProvisionedReadCapacityUnits, gd.ProvisionedWriteCapacityUnits = gc.Read(), gc.Write()
 			}
-			d.ReplicaGlobalSecondaryIndexSettings = append(d.ReplicaGlobalSecondaryIndexSettings, g)
+			d.ReplicaGlobalSecondaryIndexSettings = append(d.ReplicaGlobalSecondaryIndexSettings, gd)
 		}
 		out.ReplicaSettings = append(out.ReplicaSettings, d)
 	}
@@ -138,7 +135,7 @@ func (c *call) globalSettings(name string, ms []member) *GlobalTableSettingsOutp
 	return out
 }
 
-func updateGlobalTableSettings(c *call, in *UpdateGlobalTableSettingsInput) (*GlobalTableSettingsOutput, error) {
+func updateGlobalTableSettings(c service.Call, in *UpdateGlobalTableSettingsInput) (*GlobalTableSettingsOutput, error) {
 	var cs apierr.Constraints
 	globalNameConstraints(&cs, in.GlobalTableName)
 	apierr.Enum(&cs, in.GlobalTableBillingMode, "globalTableBillingMode", "PROVISIONED", "PAY_PER_REQUEST")
@@ -155,9 +152,10 @@ func updateGlobalTableSettings(c *call, in *UpdateGlobalTableSettingsInput) (*Gl
 		return nil, err
 	}
 	name := *in.GlobalTableName
-	c.svc.repl.globalMu.Lock()
-	defer c.svc.repl.globalMu.Unlock()
-	ms, _, err := c.legacyGroup(name)
+	rp := replicators.Of(c)
+	rp.globalMu.Lock()
+	defer rp.globalMu.Unlock()
+	ms, _, err := legacyGroup(c, name)
 	if err != nil {
 		return nil, err
 	}
@@ -167,32 +165,32 @@ func updateGlobalTableSettings(c *call, in *UpdateGlobalTableSettingsInput) (*Gl
 		}
 	}
 	for _, mb := range ms {
-		err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-			return nil, c.applyGlobalSettings(m, mb.region, in)
+		err := mb.t.Change(func(e *service.Edit) (func(bool) error, error) {
+			return nil, applyGlobalSettings(e, mb.region, in, c.Now())
 		})
 		if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 			return nil, err
 		}
 	}
-	return c.globalSettings(name, ms), nil
+	return globalSettings(c, name, ms), nil
 }
 
-// applyGlobalSettings applies in to the definition m of the replica in region.
-func (c *call) applyGlobalSettings(m *tableMeta, region string, in *UpdateGlobalTableSettingsInput) error {
-	applyGlobalBillingMode(m, in.GlobalTableBillingMode, c.now)
-	ed := &globalSettingsEdit{m: m, region: region, provisioned: m.billingMode != "PAY_PER_REQUEST"}
+// applyGlobalSettings applies in to the definition e of the replica in
+// region, at now.
+func applyGlobalSettings(e *service.Edit, region string, in *UpdateGlobalTableSettingsInput, now time.Time) error {
+	applyGlobalBillingMode(e, in.GlobalTableBillingMode, now)
+	x, _ := partOf(e.Definition)
+	ed := &globalSettingsEdit{e: e, region: region, provisioned: e.Billing().Mode != "PAY_PER_REQUEST", x: x}
 	if w := in.GlobalTableProvisionedWriteCapacityUnits; w != nil {
 		if !ed.provisioned {
 			return apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
-		m.throughput.write = *w
+		e.SetCapacity(e.Capacity().WithWrite(*w))
 	}
-	ed.e = m.extCopy()
-	ed.e.AutoScaling = slices.Clone(ed.e.AutoScaling)
+	ed.x.AutoScaling = slices.Clone(ed.x.AutoScaling)
 	if err := ed.setScaling("", true, in.GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate); err != nil {
 		return err
 	}
-	ed.gsis = slices.Clone(m.gsis)
 	for _, g := range in.GlobalTableGlobalSecondaryIndexSettingsUpdate {
 		if err := ed.gsiWrite(g); err != nil {
 			return err
@@ -206,35 +204,37 @@ func (c *call) applyGlobalSettings(m *tableMeta, region string, in *UpdateGlobal
 			return err
 		}
 	}
-	m.gsis = ed.gsis
-	m.ext = ed.e
+	setPart(e, ed.x)
 	return nil
 }
 
-// applyGlobalBillingMode switches m to billing mode b, if given and
-// another: on-demand since now, or provisioned with 1 and 1 when m had
+// applyGlobalBillingMode switches e to billing mode b, if given and
+// another: on-demand since now, or provisioned with 1 and 1 when e had
 // no capacity.
-func applyGlobalBillingMode(m *tableMeta, b *string, now time.Time) {
-	if b == nil || *b == m.billingMode {
+func applyGlobalBillingMode(e *service.Edit, b *string, now time.Time) {
+	cur := e.Billing()
+	if b == nil || *b == cur.Mode {
 		return
 	}
-	m.billingMode, m.billingReported = *b, true
+	cur.Mode, cur.Reported = *b, true
 	if *b == "PAY_PER_REQUEST" {
-		m.throughput, m.payPerRequestSince = throughput{}, now
-	} else if m.throughput.read == 0 {
-		m.throughput = throughput{read: 1, write: 1}
+		cur.PayPerRequestSince = now
+		e.SetCapacity(service.Provisioned{})
+	} else if e.Capacity().Read() == 0 {
+		e.SetCapacity(service.NewProvisioned(1, 1))
 	}
+	e.SetBilling(cur)
 }
 
 // globalSettingsEdit is an UpdateGlobalTableSettings being applied to the
-// definition m of the replica in region: e and gsis are m's extension
-// and GSIs, copied, and become m's when every update applied.
+// definition e of the replica in region: x is e's part, copied, which
+// becomes e's once every update applied (the rest changes in e at once;
+// nothing is recorded unless every update applied).
 type globalSettingsEdit struct {
-	m           *tableMeta
+	e           *service.Edit
 	region      string
-	provisioned bool // m's billing mode is PROVISIONED
-	e           *tableExt
-	gsis        []*indexDef
+	provisioned bool // e's billing mode is PROVISIONED
+	x           part
 }
 
 // setScaling applies u, if given, to the auto scaling rule of index (""
@@ -250,37 +250,31 @@ func (ed *globalSettingsEdit) setScaling(index string, write bool, u *AutoScalin
 	if write {
 		rg = ""
 	}
-	i := slices.IndexFunc(ed.e.AutoScaling, func(r autoScalingRule) bool { return r.Region == rg && r.Index == index && r.Write == write })
+	i := slices.IndexFunc(ed.x.AutoScaling, func(r autoScalingRule) bool { return r.Region == rg && r.Index == index && r.Write == write })
 	var s autoScalingSettings
 	if i >= 0 {
-		s = ed.e.AutoScaling[i].Settings
+		s = ed.x.AutoScaling[i].Settings
 	}
 	if err := s.apply(u); err != nil {
 		return err
 	}
 	rule := autoScalingRule{Region: rg, Index: index, Write: write, Settings: s}
 	if i >= 0 {
-		ed.e.AutoScaling[i] = rule
+		ed.x.AutoScaling[i] = rule
 	} else {
-		ed.e.AutoScaling = append(ed.e.AutoScaling, rule)
+		ed.x.AutoScaling = append(ed.x.AutoScaling, rule)
 	}
 	return nil
 }
 
-// gsi returns a copy of the GSI named name (and of its throughput), put
-// in ed.gsis in its place to be changed, or ResourceNotFound.
-func (ed *globalSettingsEdit) gsi(name *string) (*indexDef, error) {
-	i := slices.IndexFunc(ed.gsis, func(x *indexDef) bool { return name != nil && x.name == *name })
-	if i < 0 {
-		return nil, apierr.ResourceNotFound(apierr.MsgIndexNotFound(str(name)))
+// gsi returns the GSI named name, or ResourceNotFound.
+func (ed *globalSettingsEdit) gsi(name *string) (service.GSI, error) {
+	if name != nil {
+		if x, ok := ed.e.GSI(*name); ok {
+			return x, nil
+		}
 	}
-	x := *ed.gsis[i]
-	if x.throughput != nil {
-		tp := *x.throughput
-		x.throughput = &tp
-	}
-	ed.gsis[i] = &x
-	return &x, nil
+	return service.GSI{}, apierr.ResourceNotFound(apierr.MsgIndexNotFound(str(name)))
 }
 
 // gsiWrite applies a GSI's write capacity and write auto scaling, which
@@ -290,10 +284,11 @@ func (ed *globalSettingsEdit) gsiWrite(g GlobalGSISettingsUpdate) error {
 	if err != nil {
 		return err
 	}
-	if g.ProvisionedWriteCapacityUnits != nil && x.throughput != nil {
-		x.throughput.write = *g.ProvisionedWriteCapacityUnits
+	if c, ok := x.Capacity(); ok && g.ProvisionedWriteCapacityUnits != nil {
+		c = c.WithWrite(*g.ProvisionedWriteCapacityUnits)
+		ed.e.SetGSICapacity(x.Name(), &c)
 	}
-	return ed.setScaling(x.name, true, g.ProvisionedWriteCapacityAutoScalingSettingsUpdate)
+	return ed.setScaling(x.Name(), true, g.ProvisionedWriteCapacityAutoScalingSettingsUpdate)
 }
 
 // replica applies the update r of ed's own region: read capacity and its
@@ -303,23 +298,24 @@ func (ed *globalSettingsEdit) replica(r ReplicaSettingsUpdate) error {
 		if !ed.provisioned {
 			return apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
-		ed.m.throughput.read = *u
+		ed.e.SetCapacity(ed.e.Capacity().WithRead(*u))
 	}
 	if err := ed.setScaling("", false, r.ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
 		return err
 	}
 	if r.ReplicaTableClass != nil {
-		ed.m.tableClass = *r.ReplicaTableClass
+		ed.e.SetTableClass(*r.ReplicaTableClass)
 	}
 	for _, g := range r.ReplicaGlobalSecondaryIndexSettingsUpdate {
 		x, err := ed.gsi(g.IndexName)
 		if err != nil {
 			return err
 		}
-		if g.ProvisionedReadCapacityUnits != nil && x.throughput != nil {
-			x.throughput.read = *g.ProvisionedReadCapacityUnits
+		if c, ok := x.Capacity(); ok && g.ProvisionedReadCapacityUnits != nil {
+			c = c.WithRead(*g.ProvisionedReadCapacityUnits)
+			ed.e.SetGSICapacity(x.Name(), &c)
 		}
-		if err := ed.setScaling(x.name, false, g.ProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
+		if err := ed.setScaling(x.Name(), false, g.ProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package service
+package globaltables
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -15,13 +16,14 @@ import (
 // it: every committed item write of a table with replicas (one write
 // path: single items, batches, transactions, TTL, PartiQL, imports) is
 // queued once per other replica with the clock at its commit, and the
-// key's last-write stamp is kept (global_tables_stamps.go prunes them).
-// The same tap queues a member's definition changes and its table's
-// drop (global_tables_sync.go). Nothing re-reads a table.
+// key's last-write stamp is kept (stamps.go prunes them). The same tap
+// queues a member's definition changes and its table's drop (sync.go).
+// Nothing re-reads a table.
 //
 // The queue is applied in commit order when its writes are due (their
 // commit time plus the replication delay, 0 by default): at the start of
-// the next request, or at once by Drain. A replicated write goes
+// the next request (Feature.Starting), or at once by Drain. A
+// replicated write goes
 // through storage's write path with OriginReplica (indexes, the stream,
 // point-in-time recovery see it; the tap does not send it on), and only
 // if it is newer than the key's last write on that replica: last writer
@@ -31,14 +33,15 @@ import (
 // Locks: drainMu serializes applying (it is taken with no lock held,
 // or by a change of a global table's membership, which holds globalMu
 // first) and is held while a member's table.mu (a definition change:
-// global_tables_sync.go) and storage's locks are taken; mu guards the
+// sync.go) and storage's locks are taken; mu guards the
 // routes, the queue, the stamps and the last definitions and is a leaf,
 // taken by the tap under storage's locks. Order: globalMu -> drainMu ->
 // table.mu -> storage.Table.mu -> replicator.mu.
 
-// replicator is a service's replication state.
+// replicator is a service's replication state (the feature's
+// service.ServiceState).
 type replicator struct {
-	svc      *Service
+	svc      *service.Service
 	globalMu sync.Mutex // serializes changes of global tables' membership
 	drainMu  sync.Mutex // serializes applying the queue
 
@@ -46,16 +49,16 @@ type replicator struct {
 	delay    time.Duration
 	routes   map[string]replRoute // by table ID: where its writes go
 	creating map[replTarget]bool  // replicas being created: their writes wait
-	applying string               // the table whose definition replication is changing (global_tables_sync.go)
+	applying string               // the table whose definition replication is changing (sync.go)
 	defs     map[string][]byte    // by table ID: the last definition record of a table with replicas
 	queue    []replOp
 	stamps   map[string]map[storage.Key]replStamp // by table ID, the last write of each key
 	// stampCount counts the stamps made since the last prune, from
-	// stampsKept, the number it left (global_tables_stamps.go).
+	// stampsKept, the number it left (stamps.go).
 	stampCount, stampsKept int
 	pending                atomic.Int64 // len(queue), read without mu
 	// routed: some table has had a route; set (never cleared) before the
-	// first route is added, read without mu by the tap (hook_select.go).
+	// first route is added, read without mu by the tap (WantsCommits).
 	routed atomic.Bool
 }
 
@@ -66,7 +69,7 @@ type replTarget struct{ accessKey, region, name string }
 type replRoute struct {
 	from   replTarget
 	to     []string // the other regions
-	legacy bool     // a 2017.11.29 global table (global_tables_legacy.go)
+	legacy bool     // a 2017.11.29 global table (legacy.go)
 }
 
 // replStamp is a write's commit time and region, for last writer wins.
@@ -81,9 +84,8 @@ func (s replStamp) newer(o replStamp) bool {
 }
 
 // replOp is one change on its way to one replica: an item write, a
-// definition (global_tables_sync.go), a member's table dropped
-// (global_tables_drop.go) or, for a 2017.11.29 table, the aws:rep:*
-// attributes of a local write (global_tables_legacy_attrs.go).
+// definition or a member's table dropped (sync.go) or, for a 2017.11.29
+// table, the aws:rep:* attributes of a local write (legacy_attrs.go).
 type replOp struct {
 	kind   replOpKind
 	to     replTarget
@@ -121,28 +123,13 @@ func (r *replicator) setRoute(id string, from replTarget, to []string, legacy bo
 	if r.routes == nil {
 		r.routes = map[string]replRoute{}
 	}
-	r.routed.Store(true) // before the route: hook_select.go
+	r.routed.Store(true) // before the route: WantsCommits
 	r.routes[id] = replRoute{from: from, to: to, legacy: legacy}
 }
 
-// SetReplicationDelay sets how long a write takes to reach the other
-// replicas of a global table (0: the next request sees it).
-func (s *Service) SetReplicationDelay(d time.Duration) {
-	s.repl.mu.Lock()
-	s.repl.delay = d
-	s.repl.mu.Unlock()
-}
-
-// DrainReplication applies every queued replicated write now, whatever
-// the delay, and returns how many it applied.
-func (s *Service) DrainReplication() int {
-	s.repl.drainMu.Lock()
-	defer s.repl.drainMu.Unlock()
-	return s.repl.drainLocked(time.Time{}, true)
-}
-
-// drainDue applies the queued writes that are due at now (Serve calls
-// it first when the queue is not empty).
+// drainDue applies the queued writes that are due at now (each
+// request's start: Feature.Starting; nothing to do costs one atomic
+// load).
 func (r *replicator) drainDue(now time.Time) {
 	if r.pending.Load() == 0 {
 		return
@@ -185,37 +172,37 @@ func (r *replicator) drainLocked(now time.Time, force bool) int {
 			}
 		}
 	}
-	r.pruneStamps() // global_tables_stamps.go
+	r.pruneStamps() // stamps.go
 	return n
 }
 
 // apply writes op to its replica if it is newer than the key's last
 // write there; it reports whether it wrote.
 func (r *replicator) apply(op replOp) bool {
-	ns := r.svc.dbs.lookup(nsKey{accessKey: op.to.accessKey, region: op.to.region})
-	t := ns.getTable(op.to.name)
-	if t == nil || t.data == nil {
+	t, data := r.target(op.to)
+	if data == nil {
 		return false // the replica is gone
 	}
 	if op.legacy && !op.put {
-		r.markRepDeleting(t, op) // global_tables_legacy_attrs.go
+		r.markRepDeleting(t, data, op) // legacy_attrs.go
 	}
 	var item storage.Item
 	if op.put {
 		item = op.item.Item()
 		if op.legacy {
-			item = withRepAttrs(item, op.stamp, false) // global_tables_legacy_attrs.go
+			item = withRepAttrs(item, op.stamp, false) // legacy_attrs.go
 		}
 	}
 	wrote := false
-	_, err := t.data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
+	id := t.ID()
+	_, err := data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		last, seen := r.stamps[t.id][op.key]
+		last, seen := r.stamps[id][op.key]
 		if seen && !op.stamp.newer(last) {
 			return nil, storage.ErrNoWrite
 		}
-		r.stampLocked(t.id, op.key, op.stamp)
+		r.stampLocked(id, op.key, op.stamp)
 		if !op.put && cur == nil {
 			return nil, storage.ErrNoWrite
 		}
@@ -223,6 +210,16 @@ func (r *replicator) apply(op replOp) bool {
 		return item, nil
 	})
 	return wrote && (err == nil || errors.Is(err, storage.ErrNotDurable))
+}
+
+// target returns the replica to names and its storage table (nil: the
+// replica is gone, or still being made).
+func (r *replicator) target(to replTarget) (service.Table, *storage.Table) {
+	t, ok := r.svc.Space(to.accessKey, to.region).Table(to.name)
+	if !ok {
+		return service.Table{}, nil
+	}
+	return t, t.Storage()
 }
 
 // stampLocked records the last write of key in table id.
@@ -282,7 +279,7 @@ func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
 		return wait, nil
 	}
 	if rec.Kind != storage.RecordCommit {
-		p.queueCatalogLocked(rec) // global_tables_sync.go
+		p.queueCatalogLocked(rec) // sync.go
 		return wait, nil
 	}
 	var now time.Time
@@ -312,7 +309,7 @@ func (p *replTap) Commit(rec *storage.Record) (uint64, error) {
 		}
 		if route.legacy && w.HasNew {
 			// 2017.11.29: DynamoDB adds aws:rep:* to the item in a write
-			// of its own, due at once (global_tables_legacy_attrs.go).
+			// of its own, due at once (legacy_attrs.go).
 			p.r.queue = append(p.r.queue, replOp{kind: opStamp, to: route.from, stamp: stamp, due: now, key: w.Key, legacy: true})
 		}
 	}
@@ -326,4 +323,15 @@ func (p *replTap) Wait(wait uint64) error {
 		return nil
 	}
 	return p.inner.Wait(wait)
+}
+
+// WantsCommits reports whether the tap, or the hook it wraps, wants the
+// item writes of table id (storage.CommitSelector): once any table of
+// the service has had a replica, the tap hears every write (it checks
+// the routes itself). setRoute sets routed before it adds the route,
+// under the replicator's lock, so a write the tap did not hear of was
+// answered before the route existed, when it would have queued nothing
+// either (storage/hook_select.go has the argument).
+func (p *replTap) WantsCommits(id string) bool {
+	return p.r.routed.Load() || service.HookWants(p.inner, id)
 }

@@ -1,9 +1,10 @@
-package service
+package globaltables
 
 import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // A table's status while one of its replicas is being created or deleted,
@@ -17,16 +18,10 @@ import (
 // stay admitted (227). With no transient delay (the default) a replica
 // settles at once and none of this shows.
 
-// statusUpdating is TableStatus UPDATING.
-const statusUpdating = "UPDATING"
-
-// replicaChanging reports whether one of m's replicas is being created or
-// deleted at now.
-func (m *tableMeta) replicaChanging(now time.Time) bool {
-	if m.ext == nil {
-		return false
-	}
-	for _, r := range m.ext.Replicas {
+// replicaChanging reports whether one of x's replicas is being created
+// or deleted at now.
+func (x part) replicaChanging(now time.Time) bool {
+	for _, r := range x.Replicas {
 		switch r.statusAt(now) {
 		case "CREATING", "DELETING":
 			return true
@@ -35,14 +30,15 @@ func (m *tableMeta) replicaChanging(now time.Time) bool {
 	return false
 }
 
-// describedStatusAt is the TableStatus DescribeTable shows at now:
-// statusAt, but UPDATING for an ACTIVE table one of whose replicas is
-// being created or deleted (DDB-TABLE-227, -228). Checks that want the
-// table ACTIVE keep using statusAt: AWS refuses what it refuses then by
-// name (checkReplicaInFlightLocked), not as a table not ACTIVE.
-func (m *tableMeta) describedStatusAt(now time.Time) string {
-	s := m.statusAt(now)
-	if s == statusActive && m.replicaChanging(now) {
+// describedStatusAt is the TableStatus DescribeTable shows at now for
+// a table of definition d, whose part is x: its status, but UPDATING
+// for an ACTIVE table one of whose replicas is being created or deleted
+// (DDB-TABLE-227, -228; Feature.Describe shows it so). Checks that want
+// the table ACTIVE keep using its status: AWS refuses what it refuses
+// then by name (checkReplicaInFlightLocked), not as a table not ACTIVE.
+func describedStatusAt(d service.Definition, x part, now time.Time) string {
+	s := d.StatusAt(now)
+	if s == statusActive && x.replicaChanging(now) {
 		return statusUpdating
 	}
 	return s
@@ -50,13 +46,14 @@ func (m *tableMeta) describedStatusAt(now time.Time) string {
 
 // checkReplicaInFlightLocked refuses an UpdateTable changing the table
 // class or deletion protection while a replica of the table is being
-// created or deleted (DDB-TABLE-227, -228). table.mu is held (it runs in
-// changeMeta), so a replica added meanwhile is seen.
-func checkReplicaInFlightLocked(in *UpdateTableInput, m *tableMeta, now time.Time) error {
+// created or deleted (DDB-TABLE-227, -228). The table's lock is held
+// (Feature.CheckUpdateLocked), so a replica added meanwhile is seen in
+// d.
+func checkReplicaInFlightLocked(in *service.UpdateTableInput, d service.Definition, now time.Time) error {
 	if in.TableClass == nil && in.DeletionProtectionEnabled == nil {
 		return nil
 	}
-	if m.replicaChanging(now) {
+	if x, _ := partOf(d); x.replicaChanging(now) {
 		return apierr.ResourceInUse(apierr.MsgReplicaInFlight)
 	}
 	return nil

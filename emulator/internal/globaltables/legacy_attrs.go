@@ -1,10 +1,11 @@
-package service
+package globaltables
 
 import (
 	"maps"
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -67,13 +68,14 @@ func repTime(s replStamp) string {
 // applyStamp adds the aws:rep:* attributes of a local write to its item
 // (opStamp), unless a later write of the key came first. drainMu is held.
 func (r *replicator) applyStamp(op replOp) {
-	t := r.svc.dbs.lookup(nsKey{accessKey: op.to.accessKey, region: op.to.region}).getTable(op.to.name)
-	if t == nil || t.data == nil {
+	t, data := r.target(op.to)
+	if data == nil {
 		return
 	}
-	_, _ = t.data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
+	id := t.ID()
+	_, _ = data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
 		r.mu.Lock()
-		last, seen := r.stamps[t.id][op.key]
+		last, seen := r.stamps[id][op.key]
 		r.mu.Unlock()
 		if cur == nil || seen && last != op.stamp {
 			return nil, storage.ErrNoWrite
@@ -83,11 +85,13 @@ func (r *replicator) applyStamp(op replOp) {
 }
 
 // markRepDeleting sets aws:rep:deleting on the item op deletes, if op wins
-// there (a replicated delete of a 2017.11.29 table). drainMu is held.
-func (r *replicator) markRepDeleting(t *table, op replOp) {
-	_, _ = t.data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
+// there (a replicated delete of a 2017.11.29 table), whose storage table
+// is data. drainMu is held.
+func (r *replicator) markRepDeleting(t service.Table, data *storage.Table, op replOp) {
+	id := t.ID()
+	_, _ = data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
 		r.mu.Lock()
-		last, seen := r.stamps[t.id][op.key]
+		last, seen := r.stamps[id][op.key]
 		r.mu.Unlock()
 		if cur == nil || seen && !op.stamp.newer(last) {
 			return nil, storage.ErrNoWrite

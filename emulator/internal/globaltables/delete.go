@@ -1,17 +1,18 @@
-package service
+package globaltables
 
 import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // Deleting a member of a 2019.11.21 global table. UpdateTable's
-// ReplicaUpdates Delete (global_tables.go) and DeleteTable in the
+// ReplicaUpdates Delete (replicas.go) and DeleteTable in the
 // member's region both delete the member's table; the other members show
 // it DELETING for the transient delay, then no more, and stop sending it
 // writes (DeleteTable's drop reaches them through the replication tap:
-// global_tables_sync.go). When the last other member is gone, the table
+// sync.go). When the last other member is gone, the table
 // is a table of one region again: DescribeTable shows no Replicas and no
 // GlobalTableVersion (as AWS does: ack-api-quirks lab notes
 // DDB-TABLE-228).
@@ -22,25 +23,22 @@ import (
 // member, and DeleteTable in it (the developer guide's global tables
 // notes; lab notes DDB-TABLE-266, -267, -298). Deleting the replicas it
 // sourced first (leaf first) lifts the refusal. Each member records the
-// region it was created from (tableExt.Source) and, for every other
+// region it was created from (part.Source) and, for every other
 // member, where that one came from (replicaRec.Source).
 
 // sourceWindow is how long a region that a replica was created from
 // must stay.
 const sourceWindow = 24 * time.Hour
 
-// sourcedRecently reports whether region x, as m (the definition of the
+// sourcedRecently reports whether region y, as m (the part of the
 // member in region own) knows the global table, is where a still
 // existing member was created from less than sourceWindow before now.
-func (m *tableMeta) sourcedRecently(x, own string, now time.Time) bool {
-	if m.ext == nil {
-		return false
+func (m part) sourcedRecently(y, own string, now time.Time) bool {
+	if own != y && m.Source == y && now.Before(m.SourceAt.Add(sourceWindow)) {
+		return true // this member came from y
 	}
-	if own != x && m.ext.Source == x && now.Before(m.ext.SourceAt.Add(sourceWindow)) {
-		return true // this member came from x
-	}
-	for _, r := range m.ext.Replicas {
-		if r.Region != x && r.Source == x && now.Before(r.Created.Add(sourceWindow)) && r.statusAt(now) != replicaGone {
+	for _, r := range m.Replicas {
+		if r.Region != y && r.Source == y && now.Before(r.Created.Add(sourceWindow)) && r.statusAt(now) != replicaGone {
 			return true
 		}
 	}
@@ -49,9 +47,9 @@ func (m *tableMeta) sourcedRecently(x, own string, now time.Time) bool {
 
 // checkReplicaDelete refuses DeleteTable of t, a member of a global
 // table that another member was created from in the last 24 hours
-// (deleteTable calls it).
-func (c *call) checkReplicaDelete(t *table) error {
-	if t.snapshot().sourcedRecently(c.region, c.region, c.now) {
+// (Feature.CheckDrop).
+func checkReplicaDelete(c service.Call, t service.Table) error {
+	if x, ok := partOf(t.Definition()); ok && x.sourcedRecently(c.Region(), c.Region(), c.Now()) {
 		return apierr.Validation(apierr.MsgReplicaSourceRecent)
 	}
 	return nil
@@ -61,16 +59,12 @@ func (c *call) checkReplicaDelete(t *table) error {
 // them is being created, deleted or updated: AWS answers a second
 // replica action with ResourceInUseException until the first has
 // settled (lab notes DDB-TABLE-224, -227, -228; a table class or
-// deletion protection change then is refused too:
-// global_tables_status.go). With no transient delay (the default) a
-// replica settles at once.
-func (c *call) checkReplicasSettled(t *table) error {
-	m := t.snapshot()
-	if m.ext == nil {
-		return nil
-	}
-	for _, r := range m.ext.Replicas {
-		switch r.statusAt(c.now) {
+// deletion protection change then is refused too: status.go). With no
+// transient delay (the default) a replica settles at once.
+func checkReplicasSettled(c service.Call, t service.Table) error {
+	x, _ := partOf(t.Definition())
+	for _, r := range x.Replicas {
+		switch r.statusAt(c.Now()) {
 		case "CREATING", "DELETING", "UPDATING":
 			return apierr.ResourceInUse(apierr.MsgReplicaInFlight)
 		}

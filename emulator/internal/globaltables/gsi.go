@@ -1,8 +1,10 @@
-package service
+package globaltables
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // A replica's own GSI read capacity: UpdateTable's ReplicaUpdates Create
@@ -11,7 +13,7 @@ import (
 // which DescribeTable's Replicas show per replica
 // (ReplicaGlobalSecondaryIndexDescription). Read capacity is per
 // replica; a GSI's write capacity is the global table's
-// (global_tables_sync.go carries it). Overrides merge per index (an
+// (sync.go carries it). Overrides merge per index (an
 // index not named keeps its own), and an unknown index name is accepted
 // and changes nothing, as AWS does (ack-api-quirks lab notes
 // DDB-TABLE-250, -307).
@@ -46,26 +48,19 @@ func mergeGSIReads(have []gsiReadOverride, us []ReplicaGSIOverride) []gsiReadOve
 	return out
 }
 
-// withGSIReads returns gsis with the read capacity overrides of us
-// applied to the provisioned ones.
-func withGSIReads(gsis []*indexDef, us []ReplicaGSIOverride) []*indexDef {
-	reads := mergeGSIReads(nil, us)
-	if len(reads) == 0 {
-		return gsis
-	}
-	out := slices.Clone(gsis)
-	for i, x := range out {
-		j := slices.IndexFunc(reads, func(o gsiReadOverride) bool { return o.Index == x.name })
-		if j < 0 || x.throughput == nil {
+// withGSIReads applies the read capacity overrides of us to the
+// provisioned GSIs of the definition e.
+func withGSIReads(e *service.Edit, us []ReplicaGSIOverride) {
+	for _, o := range mergeGSIReads(nil, us) {
+		x, ok := e.GSI(o.Index)
+		if !ok {
 			continue
 		}
-		y := *x
-		tp := *x.throughput
-		tp.read = reads[j].Read
-		y.throughput = &tp
-		out[i] = &y
+		if c, provisioned := x.Capacity(); provisioned {
+			c = c.WithRead(o.Read)
+			e.SetGSICapacity(o.Index, &c)
+		}
 	}
-	return out
 }
 
 // describeGSIReads is a replica's GlobalSecondaryIndexes in DescribeTable.

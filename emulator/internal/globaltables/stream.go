@@ -1,10 +1,8 @@
-package service
+package globaltables
 
 import (
-	"errors"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // A global table's stream. AWS asks for no stream before a replica is
@@ -19,39 +17,18 @@ import (
 // global tables": "DynamoDB Streams publishes only one record (instead
 // of two) for each write" and "replication activity is managed natively
 // and is not exposed to users"); version 2017.11.29 adds the aws:rep:*
-// attributes (global_tables_legacy_attrs.go).
-
-// enableReplicaStream turns on a NEW_AND_OLD_IMAGES stream on t, which
-// is becoming a global table.
-func (c *call) enableReplicaStream(t *table) error {
-	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		old := *m
-		on, view := true, "NEW_AND_OLD_IMAGES"
-		m.stream = &StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
-		s := t.prepareStreamLocked(c, &old, m)
-		return func(recorded bool) error {
-			if !recorded {
-				c.forgetStream(s)
-				return nil
-			}
-			t.syncStreamLocked(&old, m, s, c.Now())
-			return nil
-		}, nil
-	})
-	if errors.Is(err, storage.ErrNotDurable) {
-		return nil
-	}
-	return err
-}
+// attributes (legacy_attrs.go). A table becoming a global table without
+// a stream gets its NEW_AND_OLD_IMAGES stream from
+// service.Call.EnableStream (createReplica).
 
 // checkReplicaStream refuses an UpdateTable that disables the stream of
-// t while t has replicas (updateTable calls it).
-func (c *call) checkReplicaStream(t *table, in *UpdateTableInput) error {
+// t while t has replicas (Feature.CheckUpdate).
+func checkReplicaStream(c service.Call, t service.Table, in *service.UpdateTableInput) error {
 	s := in.StreamSpecification
 	if s == nil || s.StreamEnabled == nil || *s.StreamEnabled {
 		return nil
 	}
-	if m := t.snapshot(); m.ext != nil && len(liveRegions(m.ext.Replicas, c.now)) > 0 {
+	if x, _ := partOf(t.Definition()); len(liveRegions(x.Replicas, c.Now())) > 0 {
 		return apierr.Validation(apierr.MsgReplicaStreamDisable)
 	}
 	return nil

@@ -1,13 +1,12 @@
-package service
+package globaltables
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // Global tables, version 2017.11.29 (legacy): CreateGlobalTable,
@@ -16,9 +15,9 @@ import (
 // reference, API_CreateGlobalTable and the others). As AWS requires, the
 // replicas are tables the user created in each region beforehand: same
 // name and key schema, empty, with a NEW_AND_OLD_IMAGES stream. The group
-// is recorded in each member's definition (tableExt, with GlobalVersion
-// 2017.11.29) and replicates as the 2019.11.21 version does
-// (global_tables_repl.go). Removing a replica leaves its table in place,
+// is recorded in each member's definition (the feature's part, with
+// GlobalVersion 2017.11.29) and replicates as the 2019.11.21 version does
+// (replication.go). Removing a replica leaves its table in place,
 // no longer replicated, as on AWS.
 //
 // AWS no longer creates 2017.11.29 global tables: public records of its
@@ -29,13 +28,6 @@ import (
 // global tables version 2019.11.21, instead of version 2017.11.29
 // (Legacy).", while existing legacy groups are still described. The
 // emulator keeps creating them, for code written against such groups.
-
-func init() {
-	register("CreateGlobalTable", createGlobalTable)
-	register("DescribeGlobalTable", describeGlobalTable)
-	register("ListGlobalTables", listGlobalTables)
-	register("UpdateGlobalTable", updateGlobalTable)
-}
 
 const globalVersion2017 = "2017.11.29"
 
@@ -54,7 +46,7 @@ type CreateGlobalTableInput struct {
 type GlobalTableDescription struct {
 	ReplicationGroup  []ReplicaDescription `json:"ReplicationGroup"`
 	GlobalTableArn    string               `json:"GlobalTableArn"`
-	CreationDateTime  epochTime            `json:"CreationDateTime"`
+	CreationDateTime  service.EpochTime    `json:"CreationDateTime"`
 	GlobalTableStatus string               `json:"GlobalTableStatus"`
 	GlobalTableName   string               `json:"GlobalTableName"`
 }
@@ -114,10 +106,10 @@ func globalNameConstraints(cs *apierr.Constraints, name *string) {
 
 // legacyMember returns the table called name in region, or
 // TableNotFoundException.
-func (c *call) legacyMember(name, region string) (*table, error) {
-	t := c.svc.dbs.lookup(nsKey{accessKey: c.accessKey, region: region}).getTable(name)
-	if t == nil {
-		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgGlobalTableRegionTable(name, region))
+func legacyMember(c service.Call, name, region string) (service.Table, error) {
+	t, ok := c.InRegion(region).Table(name)
+	if !ok {
+		return service.Table{}, apierr.New(apierr.ErrTableNotFound, apierr.MsgGlobalTableRegionTable(name, region))
 	}
 	return t, nil
 }
@@ -125,17 +117,18 @@ func (c *call) legacyMember(name, region string) (*table, error) {
 // checkJoin checks that table t (in region) may join a 2017.11.29 global
 // table whose key schema is that of like (nil: t's own): empty, with a
 // NEW_AND_OLD_IMAGES stream, not in another global table.
-func (c *call) checkJoin(t, like *table, region string) error {
-	m := t.snapshot()
+func checkJoin(t service.Table, like *service.Table, region string) error {
+	d := t.Definition()
+	x, _ := partOf(d)
 	switch {
-	case m.ext != nil && (len(m.ext.Replicas) > 0 || m.ext.GlobalVersion != ""):
-		return apierr.New(apierr.ErrGlobalTableAlreadyExists, apierr.MsgGlobalTableExists(t.name))
-	case !m.streamOn() || *m.stream.StreamViewType != "NEW_AND_OLD_IMAGES":
+	case len(x.Replicas) > 0 || x.GlobalVersion != "":
+		return apierr.New(apierr.ErrGlobalTableAlreadyExists, apierr.MsgGlobalTableExists(t.Name()))
+	case d.StreamView() != "NEW_AND_OLD_IMAGES":
 		return apierr.Validation(apierr.MsgReplicaStreamRequired)
-	case t.data != nil && t.data.ItemCount() > 0:
-		return apierr.Validation(apierr.MsgGlobalTableNotEmpty(t.name, region))
-	case like != nil && !slices.Equal(t.keySchema, like.keySchema):
-		return apierr.Validation(apierr.MsgGlobalTableKeyMismatch(t.name, region))
+	case t.Storage() != nil && t.Storage().ItemCount() > 0:
+		return apierr.Validation(apierr.MsgGlobalTableNotEmpty(t.Name(), region))
+	case like != nil && !slices.Equal(t.KeyNames(), like.KeyNames()):
+		return apierr.Validation(apierr.MsgGlobalTableKeyMismatch(t.Name(), region))
 	}
 	return nil
 }
@@ -143,32 +136,26 @@ func (c *call) checkJoin(t, like *table, region string) error {
 // setLegacyGroup makes ms one 2017.11.29 global table created at created
 // (ms empty of replicas: none), and routes their writes; gone are members
 // that leave it.
-func (c *call) setLegacyGroup(ms []member, gone []member, created time.Time) error {
+func (r *replicator) setLegacyGroup(c service.Call, ms []member, gone []member, created time.Time) error {
 	regions := regionsOf(ms)
 	for _, g := range gone {
-		c.svc.repl.setRoute(g.t.id, replTarget{}, nil, true)
-		if err := g.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-			e := m.extCopy()
-			e.Replicas, e.GlobalVersion, e.GlobalCreated = nil, "", time.Time{}
-			m.ext = e
-			return nil, nil
-		}); err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		r.setRoute(g.t.ID(), replTarget{}, nil, true)
+		if err := changePart(g.t, func(x *part) {
+			x.Replicas, x.GlobalVersion, x.GlobalCreated = nil, "", time.Time{}
+		}); err != nil {
 			return err
 		}
 	}
 	for _, mb := range ms {
-		c.route(mb, regions, true)
-		if err := mb.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-			e := m.extCopy()
-			e.Replicas, e.GlobalVersion, e.GlobalCreated = nil, globalVersion2017, created
-			for _, r := range regions {
-				if r != mb.region {
-					e.Replicas = append(e.Replicas, replicaRec{Region: r, Status: "ACTIVE"})
+		r.route(c, mb, regions, true)
+		if err := changePart(mb.t, func(x *part) {
+			x.Replicas, x.GlobalVersion, x.GlobalCreated = nil, globalVersion2017, created
+			for _, rg := range regions {
+				if rg != mb.region {
+					x.Replicas = append(x.Replicas, replicaRec{Region: rg, Status: "ACTIVE"})
 				}
 			}
-			m.ext = e
-			return nil, nil
-		}); err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		}); err != nil {
 			return err
 		}
 	}
@@ -178,23 +165,23 @@ func (c *call) setLegacyGroup(ms []member, gone []member, created time.Time) err
 // legacyGroup returns the 2017.11.29 global table called name as this
 // region's member describes it: its members (this region's first) and
 // creation time, or GlobalTableNotFoundException.
-func (c *call) legacyGroup(name string) ([]member, time.Time, error) {
-	t := c.ns.getTable(name)
-	if t == nil {
+func legacyGroup(c service.Call, name string) ([]member, time.Time, error) {
+	t, ok := c.Table(name)
+	if !ok {
 		return nil, time.Time{}, apierr.New(apierr.ErrGlobalTableNotFound, apierr.MsgGlobalTableNotFound(name))
 	}
-	m := t.snapshot()
-	if m.ext == nil || m.ext.GlobalVersion != globalVersion2017 {
+	x, _ := partOf(t.Definition())
+	if x.GlobalVersion != globalVersion2017 {
 		return nil, time.Time{}, apierr.New(apierr.ErrGlobalTableNotFound, apierr.MsgGlobalTableNotFound(name))
 	}
-	return c.members(t, m), m.ext.GlobalCreated, nil
+	return members(c, t, x), x.GlobalCreated, nil
 }
 
 // globalTableDesc describes a 2017.11.29 global table.
-func (c *call) globalTableDesc(name string, ms []member, created time.Time) *GlobalTableDescription {
+func globalTableDesc(c service.Call, name string, ms []member, created time.Time) *GlobalTableDescription {
 	d := &GlobalTableDescription{
-		GlobalTableArn:    "arn:aws:dynamodb::" + c.account + ":global-table/" + name,
-		CreationDateTime:  epochTime(created),
+		GlobalTableArn:    "arn:aws:dynamodb::" + c.Account() + ":global-table/" + name,
+		CreationDateTime:  service.EpochTime(created),
 		GlobalTableStatus: "ACTIVE",
 		GlobalTableName:   name,
 	}
@@ -205,14 +192,14 @@ func (c *call) globalTableDesc(name string, ms []member, created time.Time) *Glo
 	return d
 }
 
-func createGlobalTable(c *call, in *CreateGlobalTableInput) (*GlobalTableOutput, error) {
+func createGlobalTable(c service.Call, in *CreateGlobalTableInput) (*GlobalTableOutput, error) {
 	var cs apierr.Constraints
 	globalNameConstraints(&cs, in.GlobalTableName)
 	apierr.NotNull(&cs, nilIfNoSlice(in.ReplicationGroup), "replicationGroup")
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	if c.svc.cfg.SharedDB {
+	if c.Space().Shared() {
 		return nil, apierr.Validation(apierr.MsgReplicaSharedDB)
 	}
 	name := *in.GlobalTableName
@@ -225,43 +212,44 @@ func createGlobalTable(c *call, in *CreateGlobalTableInput) (*GlobalTableOutput,
 			regions = append(regions, *r.RegionName)
 		}
 	}
-	c.svc.repl.globalMu.Lock()
-	defer c.svc.repl.globalMu.Unlock()
+	r := replicators.Of(c)
+	r.globalMu.Lock()
+	defer r.globalMu.Unlock()
 	var ms []member
 	for _, region := range regions {
-		t, err := c.legacyMember(name, region)
+		t, err := legacyMember(c, name, region)
 		if err != nil {
 			return nil, err
 		}
-		var like *table
+		var like *service.Table
 		if len(ms) > 0 {
-			like = ms[0].t
+			like = &ms[0].t
 		}
-		if err := c.checkJoin(t, like, region); err != nil {
+		if err := checkJoin(t, like, region); err != nil {
 			return nil, err
 		}
 		ms = append(ms, member{region, t})
 	}
-	if err := c.setLegacyGroup(ms, nil, c.now); err != nil {
+	if err := r.setLegacyGroup(c, ms, nil, c.Now()); err != nil {
 		return nil, err
 	}
-	return &GlobalTableOutput{GlobalTableDescription: c.globalTableDesc(name, ms, c.now)}, nil
+	return &GlobalTableOutput{GlobalTableDescription: globalTableDesc(c, name, ms, c.Now())}, nil
 }
 
-func describeGlobalTable(c *call, in *GlobalTableNameInput) (*GlobalTableOutput, error) {
+func describeGlobalTable(c service.Call, in *GlobalTableNameInput) (*GlobalTableOutput, error) {
 	var cs apierr.Constraints
 	globalNameConstraints(&cs, in.GlobalTableName)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	ms, created, err := c.legacyGroup(*in.GlobalTableName)
+	ms, created, err := legacyGroup(c, *in.GlobalTableName)
 	if err != nil {
 		return nil, err
 	}
-	return &GlobalTableOutput{GlobalTableDescription: c.globalTableDesc(*in.GlobalTableName, ms, created)}, nil
+	return &GlobalTableOutput{GlobalTableDescription: globalTableDesc(c, *in.GlobalTableName, ms, created)}, nil
 }
 
-func listGlobalTables(c *call, in *ListGlobalTablesInput) (*ListGlobalTablesOutput, error) {
+func listGlobalTables(c service.Call, in *ListGlobalTablesInput) (*ListGlobalTablesOutput, error) {
 	var cs apierr.Constraints
 	if in.ExclusiveStartGlobalTableName != nil {
 		apierr.NameConstraints(&cs, *in.ExclusiveStartGlobalTableName, "exclusiveStartGlobalTableName")
@@ -277,11 +265,11 @@ func listGlobalTables(c *call, in *ListGlobalTablesInput) (*ListGlobalTablesOutp
 		limit = int(*in.Limit)
 	}
 	out := &ListGlobalTablesOutput{GlobalTables: []GlobalTable{}}
-	for _, name := range c.ns.tableNames() {
+	for _, name := range c.Space().TableNames() {
 		if in.ExclusiveStartGlobalTableName != nil && name <= *in.ExclusiveStartGlobalTableName {
 			continue
 		}
-		ms, _, err := c.legacyGroup(name)
+		ms, _, err := legacyGroup(c, name)
 		if err != nil {
 			continue
 		}
@@ -303,7 +291,7 @@ func listGlobalTables(c *call, in *ListGlobalTablesInput) (*ListGlobalTablesOutp
 	return out, nil
 }
 
-func updateGlobalTable(c *call, in *UpdateGlobalTableInput) (*GlobalTableOutput, error) {
+func updateGlobalTable(c service.Call, in *UpdateGlobalTableInput) (*GlobalTableOutput, error) {
 	var cs apierr.Constraints
 	globalNameConstraints(&cs, in.GlobalTableName)
 	apierr.NotNull(&cs, nilIfNoSlice(in.ReplicaUpdates), "replicaUpdates")
@@ -311,9 +299,10 @@ func updateGlobalTable(c *call, in *UpdateGlobalTableInput) (*GlobalTableOutput,
 		return nil, err
 	}
 	name := *in.GlobalTableName
-	c.svc.repl.globalMu.Lock()
-	defer c.svc.repl.globalMu.Unlock()
-	ms, created, err := c.legacyGroup(name)
+	r := replicators.Of(c)
+	r.globalMu.Lock()
+	defer r.globalMu.Unlock()
+	ms, created, err := legacyGroup(c, name)
 	if err != nil {
 		return nil, err
 	}
@@ -335,11 +324,11 @@ func updateGlobalTable(c *call, in *UpdateGlobalTableInput) (*GlobalTableOutput,
 			if i >= 0 {
 				return nil, apierr.New(apierr.ErrReplicaAlreadyExists, apierr.MsgReplicaInGroup(region))
 			}
-			t, err := c.legacyMember(name, region)
+			t, err := legacyMember(c, name, region)
 			if err != nil {
 				return nil, err
 			}
-			if err := c.checkJoin(t, ms[0].t, region); err != nil {
+			if err := checkJoin(t, &ms[0].t, region); err != nil {
 				return nil, err
 			}
 			ms = append(ms, member{region, t})
@@ -351,8 +340,17 @@ func updateGlobalTable(c *call, in *UpdateGlobalTableInput) (*GlobalTableOutput,
 		gone = append(gone, ms[i])
 		ms = slices.Delete(ms, i, i+1)
 	}
-	if err := c.setLegacyGroup(ms, gone, created); err != nil {
+	if err := r.setLegacyGroup(c, ms, gone, created); err != nil {
 		return nil, err
 	}
-	return &GlobalTableOutput{GlobalTableDescription: c.globalTableDesc(name, ms, created)}, nil
+	return &GlobalTableOutput{GlobalTableDescription: globalTableDesc(c, name, ms, created)}, nil
+}
+
+// nilIfNoSlice turns "member absent" (a nil slice) into a nil pointer so
+// apierr.NotNull can check it; an empty JSON list is present.
+func nilIfNoSlice[T any](s []T) *[]T {
+	if s == nil {
+		return nil
+	}
+	return &s
 }

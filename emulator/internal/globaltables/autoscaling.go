@@ -1,9 +1,10 @@
-package service
+package globaltables
 
 import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // Replica auto scaling: DescribeTableReplicaAutoScaling and
@@ -13,12 +14,7 @@ import (
 // table's definition and described back; the emulator never scales
 // anything (there is no throughput to scale: docs/global-tables.md). A table's own
 // region counts as a replica, as it does in a 2019.11.21 global table;
-// the regions of its replicas (global_tables*.go) follow it.
-
-func init() {
-	register("DescribeTableReplicaAutoScaling", describeReplicaAutoScaling)
-	register("UpdateTableReplicaAutoScaling", updateReplicaAutoScaling)
-}
+// the regions of its replicas (replicas.go) follow it.
 
 // autoScalingRule is one recorded setting: the write (Write) or read
 // capacity of the table (Index "") or a GSI, in Region ("" for write
@@ -139,20 +135,20 @@ type UpdateTableReplicaAutoScalingInput struct {
 	ReplicaUpdates                            []ReplicaAutoScalingUpdate `json:"ReplicaUpdates"`
 }
 
-func describeReplicaAutoScaling(c *call, in *DescribeTableReplicaAutoScalingInput) (*TableReplicaAutoScalingOutput, error) {
+func describeReplicaAutoScaling(c service.Call, in *DescribeTableReplicaAutoScalingInput) (*TableReplicaAutoScalingOutput, error) {
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.TableName, "tableName")
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTableNotFound(*in.TableName))
+	t, err := c.LookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	return &TableReplicaAutoScalingOutput{TableAutoScalingDescription: c.autoScalingDesc(t, t.snapshot())}, nil
+	return &TableReplicaAutoScalingOutput{TableAutoScalingDescription: autoScalingDesc(c, t, t.Definition())}, nil
 }
 
-func updateReplicaAutoScaling(c *call, in *UpdateTableReplicaAutoScalingInput) (*TableReplicaAutoScalingOutput, error) {
+func updateReplicaAutoScaling(c service.Call, in *UpdateTableReplicaAutoScalingInput) (*TableReplicaAutoScalingOutput, error) {
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.TableName, "tableName")
 	if err := cs.Err(); err != nil {
@@ -161,20 +157,20 @@ func updateReplicaAutoScaling(c *call, in *UpdateTableReplicaAutoScalingInput) (
 	if in.ProvisionedWriteCapacityAutoScalingUpdate == nil && len(in.GlobalSecondaryIndexUpdates) == 0 && len(in.ReplicaUpdates) == 0 {
 		return nil, apierr.Validation(apierr.MsgAutoScalingNoUpdate)
 	}
-	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTableNotFound(*in.TableName))
+	t, err := c.LookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	var desc *TableAutoScalingDescription
-	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		if st := m.statusAt(c.now); st != statusActive {
-			return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(t.name, st))
+	err = t.Change(func(e *service.Edit) (func(bool) error, error) {
+		if st := e.StatusAt(c.Now()); st != statusActive {
+			return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(t.Name(), st))
 		}
-		if m.billingMode == "PAY_PER_REQUEST" {
+		if e.Billing().Mode == "PAY_PER_REQUEST" {
 			return nil, apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
-		e := m.extCopy()
-		rules := slices.Clone(e.AutoScaling)
+		x, _ := partOf(e.Definition)
+		rules := slices.Clone(x.AutoScaling)
 		set := func(region, index string, write bool, u *AutoScalingSettingsUpdate) error {
 			if u == nil {
 				return nil
@@ -200,15 +196,22 @@ func updateReplicaAutoScaling(c *call, in *UpdateTableReplicaAutoScalingInput) (
 		if err := set("", "", true, in.ProvisionedWriteCapacityAutoScalingUpdate); err != nil {
 			return nil, err
 		}
+		hasGSI := func(name *string) bool {
+			if name == nil {
+				return false
+			}
+			_, ok := e.GSI(*name)
+			return ok
+		}
 		for _, g := range in.GlobalSecondaryIndexUpdates {
-			if g.IndexName == nil || m.gsiIndex(*g.IndexName) < 0 {
+			if !hasGSI(g.IndexName) {
 				return nil, apierr.ResourceNotFound(apierr.MsgIndexNotFound(deref(g.IndexName)))
 			}
 			if err := set("", *g.IndexName, true, g.ProvisionedWriteCapacityAutoScalingUpdate); err != nil {
 				return nil, err
 			}
 		}
-		regions := m.replicaRegions(c.region, c.now)
+		regions := x.replicaRegions(c.Region(), c.Now())
 		for _, r := range in.ReplicaUpdates {
 			if r.RegionName == nil || !slices.Contains(regions, *r.RegionName) {
 				return nil, apierr.Validation(apierr.MsgReplicaNotFound(deref(r.RegionName)))
@@ -217,7 +220,7 @@ func updateReplicaAutoScaling(c *call, in *UpdateTableReplicaAutoScalingInput) (
 				return nil, err
 			}
 			for _, g := range r.ReplicaGlobalSecondaryIndexUpdates {
-				if g.IndexName == nil || m.gsiIndex(*g.IndexName) < 0 {
+				if !hasGSI(g.IndexName) {
 					return nil, apierr.ResourceNotFound(apierr.MsgIndexNotFound(deref(g.IndexName)))
 				}
 				if err := set(*r.RegionName, *g.IndexName, false, g.ProvisionedReadCapacityAutoScalingUpdate); err != nil {
@@ -225,9 +228,9 @@ func updateReplicaAutoScaling(c *call, in *UpdateTableReplicaAutoScalingInput) (
 				}
 			}
 		}
-		e.AutoScaling = rules
-		m.ext = e
-		desc = c.autoScalingDesc(t, m)
+		x.AutoScaling = rules
+		setPart(e, x)
+		desc = autoScalingDesc(c, t, e.Definition)
 		return nil, nil
 	})
 	if err != nil {
@@ -304,11 +307,9 @@ func (s autoScalingSettings) describe() *AutoScalingSettingsDescription {
 // replica per region (its own first), each with its read settings, the
 // table's write settings, and its GSIs'. A capacity without settings is
 // described as AutoScalingDisabled.
-func (c *call) autoScalingDesc(t *table, m *tableMeta) *TableAutoScalingDescription {
-	var rules []autoScalingRule
-	if m.ext != nil {
-		rules = m.ext.AutoScaling
-	}
+func autoScalingDesc(c service.Call, t service.Table, m service.Definition) *TableAutoScalingDescription {
+	x, _ := partOf(m)
+	rules := x.AutoScaling
 	find := func(region, index string, write bool) *AutoScalingSettingsDescription {
 		for _, r := range rules {
 			if r.Region == region && r.Index == index && r.Write == write {
@@ -317,20 +318,21 @@ func (c *call) autoScalingDesc(t *table, m *tableMeta) *TableAutoScalingDescript
 		}
 		return &AutoScalingSettingsDescription{AutoScalingDisabled: true}
 	}
-	d := &TableAutoScalingDescription{TableName: t.name, TableStatus: m.describedStatusAt(c.now), Replicas: []ReplicaAutoScalingDescription{}} // as DescribeTable: global_tables_status.go
-	for _, region := range m.replicaRegions(c.region, c.now) {
+	now := c.Now()
+	d := &TableAutoScalingDescription{TableName: t.Name(), TableStatus: describedStatusAt(m, x, now), Replicas: []ReplicaAutoScalingDescription{}} // as DescribeTable: status.go
+	for _, region := range x.replicaRegions(c.Region(), now) {
 		r := ReplicaAutoScalingDescription{
 			RegionName:    region,
-			ReplicaStatus: m.replicaStatus(region, c.region, c.now),
+			ReplicaStatus: replicaStatus(m, x, region, now),
 			ReplicaProvisionedReadCapacityAutoScalingSettings:  find(region, "", false),
 			ReplicaProvisionedWriteCapacityAutoScalingSettings: find("", "", true),
 		}
-		for _, x := range m.gsis {
+		for _, g := range m.GSIs() {
 			r.GlobalSecondaryIndexes = append(r.GlobalSecondaryIndexes, ReplicaGSIAutoScalingDescription{
-				IndexName:   x.name,
-				IndexStatus: x.statusAt(c.now),
-				ProvisionedReadCapacityAutoScalingSettings:  find(region, x.name, false),
-				ProvisionedWriteCapacityAutoScalingSettings: find("", x.name, true),
+				IndexName:   g.Name(),
+				IndexStatus: g.StatusAt(now),
+				ProvisionedReadCapacityAutoScalingSettings:  find(region, g.Name(), false),
+				ProvisionedWriteCapacityAutoScalingSettings: find("", g.Name(), true),
 			})
 		}
 		d.Replicas = append(d.Replicas, r)

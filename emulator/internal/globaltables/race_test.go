@@ -1,4 +1,4 @@
-package service
+package globaltables
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // TestGlobalTableConcurrency: writes in two regions, drains, and a
 // replica created and deleted again and again, all at once, hold the
-// lock order of global_tables_repl.go (run with -race; a deadlock hangs
+// lock order of replication.go (run with -race; a deadlock hangs
 // the test) and leave the replicas equal once drained.
 func TestGlobalTableConcurrency(t *testing.T) {
 	e := newClockEnv(t, Config{})
