@@ -132,7 +132,12 @@
 //     emulator/internal/transfers, on-demand backups in
 //     emulator/internal/backups, point-in-time recovery in
 //     emulator/internal/pitr, global tables and replica auto scaling in
-//     emulator/internal/globaltables; the emulator wires them
+//     emulator/internal/globaltables, the tagging operations in
+//     emulator/internal/tagging, Time to Live's operations in
+//     emulator/internal/ttl, the Streams API in
+//     emulator/internal/streamsapi, SearchVectors in
+//     emulator/internal/vectorsearch, Contributor Insights' operations
+//     in emulator/internal/contributorinsights; the emulator wires them
 //     (emulator/features.go). feature_state.go gives a feature its
 //     per-namespace state and its part in loading a namespace;
 //     feature_calls.go the core's checks and writes a feature's
@@ -146,7 +151,14 @@
 //     UpdateChecker, DropChecker) and old records' "ext" members
 //     (ExtMembered); feature_service.go per-service state, each
 //     request's start (Starter) and the namespaces of other regions
-//     (Service.Space, Call.InRegion, CopyTable).
+//     (Service.Space, Call.InRegion, CopyTable). The parts of a table
+//     the core keeps for its own operations and features read or
+//     change: feature_definition.go (tags, Time to Live),
+//     feature_reads.go (the data plane's lookups, GSIs, the insights
+//     recorder), feature_streams.go (the streams), feature_vectors.go
+//     (a vector index and the expression compiler); APIOp and
+//     JSONAppender (another API's operations, outputs that encode
+//     themselves).
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report
