@@ -2,11 +2,16 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/contributorinsights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/globaltables"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
 )
 
 // The table-level features the emulator links, plugged into the service
@@ -21,5 +26,10 @@ func init() {
 	service.Use(transfers.Feature{})
 	service.Use(backups.Feature{})
 	service.Use(pitr.Feature{})
+	service.Use(tagging.Feature{})
+	service.Use(ttl.Feature{})
+	service.Use(streamsapi.Feature{})
+	service.Use(vectorsearch.Feature{})
+	service.Use(contributorinsights.Feature{})
 	service.Use(globaltables.Feature{})
 }

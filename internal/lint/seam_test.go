@@ -44,6 +44,19 @@ var featurePackages = map[string][]string{
 	"emulator/internal/transfers": {"transferSet", "exportJob", "importJob", "bulkJob", "exportTable", "importTable",
 		"startBulkPutItems", "saveTransfer", "restoreTransfers", "moveSet", "s3Bucket", "s3Root", "exportWriter", "importRun", "bulkRun",
 		"ExportTableToPointInTimeInput", "ImportTableInput", "StartBulkPutItemsInput", "ExportDescription", "ImportTableDescription"},
+	"emulator/internal/tagging": {"tagResource", "untagResource", "listTagsOfResource", "TagResourceInput", "UntagResourceInput",
+		"ListTagsOfResourceInput", "ListTagsOfResourceOutput", "tableNameFromResourceARN", "mergeTags"},
+	"emulator/internal/ttl": {"updateTimeToLive", "describeTimeToLive", "UpdateTimeToLiveInput", "UpdateTimeToLiveOutput",
+		"DescribeTimeToLiveInput", "DescribeTimeToLiveOutput", "TimeToLiveSpecification", "maxTTLAttrLen"},
+	"emulator/internal/streamsapi": {"listStreams", "describeStream", "getShardIterator", "getRecords", "ListStreamsInput",
+		"ListStreamsOutput", "DescribeStreamInput", "DescribeStreamOutput", "GetShardIteratorInput", "GetRecordsInput",
+		"GetRecordsOutput", "StreamSummary", "ShardFilter", "SequenceNumberRange", "lookupStream", "checkStreamARN",
+		"wellFormedStreamARN", "appendRecord", "iteratorLifetime", "streamARNConstraints", "shardIDConstraints"},
+	"emulator/internal/vectorsearch": {"searchVectors", "SearchVectorsInput", "SearchVectorsOutput", "searchCondition", "searchTerm",
+		"searchProjector", "searchResult", "bindTerms", "flattenAnd", "float32Of", "maxSearchBytes", "minSearchBytes", "newProjector"},
+	"emulator/internal/contributorinsights": {"updateContributorInsights", "describeContributorInsights", "listContributorInsights",
+		"ciTarget", "UpdateContributorInsightsInput", "DescribeContributorInsightsInput", "ListContributorInsightsInput",
+		"ListContributorInsightsOutput", "ContributorInsightsSummary", "enumCIAction", "enumCIMode", "maxCIList"},
 }
 
 // featureExempt are the packages below emulator/ that import the core

@@ -9,11 +9,21 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
 )
 
-// The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+// The features in use in this package's tests, as the emulator uses
+// them: this one, and those whose operations the tests send to the
+// replicas (tags, Time to Live, the Streams API).
+func init() {
+	service.Use(tagging.Feature{})
+	service.Use(ttl.Feature{})
+	service.Use(streamsapi.Feature{})
+	service.Use(Feature{})
+}
 
 // Config is the service's configuration.
 type Config = service.Config

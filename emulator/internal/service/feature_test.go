@@ -120,3 +120,28 @@ func TestUpdateTableMember(t *testing.T) {
 	}
 	require.Equal(t, []string{"b", "c", "a"}, ran, "only the request that passed the core's checks reached the feature")
 }
+
+// TestFeatureNameNotARecordMember: a feature may not be named as a member
+// of the table record, since its slot is read from the member of its
+// name: a feature named "pitr" read the recovery setting back as its
+// slot and wrote it again after a change, so recovery switched off on a
+// table loaded from disk came back on at the next load.
+func TestFeatureNameNotARecordMember(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		member bool
+	}{
+		{"pitr", true}, {"tags", true}, {"ttlEnabled", true}, {"ext", true}, {"v", true},
+		{"pointInTimeRecovery", false}, {"policies", false}, {"kinesis", false}, {"tagging", false},
+	} {
+		require.Equal(t, tc.member, recordMember(tc.name), tc.name)
+	}
+	require.PanicsWithValue(t, "emulator: a feature named as a member of the table record: tags",
+		func() { Use(namedFeature("tags")) })
+}
+
+// namedFeature is a feature with a name and no operations.
+type namedFeature string
+
+func (f namedFeature) Name() string     { return string(f) }
+func (namedFeature) Register(Registrar) {}

@@ -284,39 +284,8 @@ type GlobalSecondaryIndexDescription struct {
 	OnDemandThroughput    *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
 }
 
-// TagResourceInput is the TagResource request.
-type TagResourceInput struct {
-	ResourceArn *string `json:"ResourceArn"`
-	Tags        []Tag   `json:"Tags"`
-}
-
-// TagResourceOutput is the (empty) TagResource response.
-type TagResourceOutput struct{}
-
-// UntagResourceInput is the UntagResource request.
-type UntagResourceInput struct {
-	ResourceArn *string  `json:"ResourceArn"`
-	TagKeys     []string `json:"TagKeys"`
-}
-
-// UntagResourceOutput is the (empty) UntagResource response.
-type UntagResourceOutput struct{}
-
-// ListTagsOfResourceInput is the ListTagsOfResource request.
-type ListTagsOfResourceInput struct {
-	ResourceArn *string `json:"ResourceArn"`
-	NextToken   *string `json:"NextToken"`
-}
-
-// TagDesc is one tag in a ListTagsOfResource response.
+// TagDesc is one of a table's tags, as ListTagsOfResource answers it.
 type TagDesc struct {
 	Key   string `json:"Key"`
 	Value string `json:"Value"`
-}
-
-// ListTagsOfResourceOutput is the ListTagsOfResource response. AWS answers
-// every tag (at most 50) in one page and never sends a NextToken.
-type ListTagsOfResourceOutput struct {
-	Tags      []TagDesc `json:"Tags"`
-	NextToken string    `json:"NextToken,omitempty"`
 }

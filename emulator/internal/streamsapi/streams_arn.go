@@ -1,9 +1,10 @@
-package service
+package streamsapi
 
 import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // wellFormedStreamARN reports whether arn has the shape of a DynamoDB
@@ -23,15 +24,7 @@ func wellFormedStreamARN(arn string) bool {
 		return false
 	}
 	table, label, ok := strings.Cut(rest, "/stream/")
-	if !ok || label == "" || len(table) < 3 || len(table) > 255 {
-		return false
-	}
-	for i := 0; i < len(table); i++ {
-		if !apierr.NameChar(table[i]) {
-			return false
-		}
-	}
-	return true
+	return ok && label != "" && service.ValidTableName(table)
 }
 
 // checkStreamARN refuses a malformed stream ARN (after the member

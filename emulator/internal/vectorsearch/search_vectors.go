@@ -1,4 +1,4 @@
-package service
+package vectorsearch
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -25,7 +26,29 @@ import (
 // :value terms joined by AND, on search schema attributes, the HASH
 // element required when the schema has one), unused placeholders.
 
-func init() { register("SearchVectors", searchVectors) }
+// Feature is SearchVectors (service.Use).
+type Feature struct{}
+
+// Name is the feature's name. It keeps no slot: the vector indexes are
+// the core's (CreateTable and UpdateTable define them, storage keeps
+// their vectors on the one write path).
+func (Feature) Name() string { return "vectorSearch" }
+
+// Register installs SearchVectors.
+func (Feature) Register(r service.Registrar) { service.Op(r, "SearchVectors", searchVectors) }
+
+// SearchVectorsInput is the SearchVectors request.
+type SearchVectorsInput struct {
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	SearchVector              []wire.AttributeValue `json:"SearchVector"`
+	TopK                      *int64                `json:"TopK"`
+	SearchConditionExpression *string               `json:"SearchConditionExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+}
 
 // maxSearchBytes is SearchVectors' answer limit: "SearchVectors responses
 // are limited to 16 MB. Pagination is not supported." (AWS's developer
@@ -37,30 +60,30 @@ const maxSearchBytes = 16 << 20
 // (a 1 KB minimum per request, VECTOR_SPEC.md).
 const minSearchBytes = 1024
 
-func searchVectors(c *call, in *SearchVectorsInput) (*SearchVectorsOutput, error) {
-	name1, name2 := tableNameViolations(in.TableName)
+func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput, error) {
+	name1, name2 := service.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		apierr.NullViolation("indexName", in.IndexName == nil),
-		indexNameConstraint(in.IndexName),
+		service.IndexNameViolation(in.IndexName),
 		apierr.NullViolation("searchVector", in.SearchVector == nil),
 		apierr.NullViolation("topK", in.TopK == nil),
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 	); err != nil {
 		return nil, err
 	}
 	if k := *in.TopK; k < 1 || k > storage.MaxTopK {
 		return nil, apierr.Validationf(apierr.MsgTopKRange, k)
 	}
-	t, err := c.lookupTable(*in.TableName)
+	t, err := c.LookupDataTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	x := t.vectorIndex(*in.IndexName)
-	if x == nil {
+	x, ok := t.VectorIndex(*in.IndexName)
+	if !ok {
 		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, *in.IndexName)
 	}
-	if x.statusAt(c.Now()) == indexCreating {
-		return nil, apierr.Validationf(apierr.MsgSearchBackfilling, x.name)
+	if x.Creating(c.Now()) {
+		return nil, apierr.Validationf(apierr.MsgSearchBackfilling, x.Name())
 	}
 	q := storage.VectorQuery{TopK: int(*in.TopK), Vector: make([]float32, len(in.SearchVector))}
 	for i, v := range in.SearchVector {
@@ -70,10 +93,10 @@ func searchVectors(c *call, in *SearchVectorsInput) (*SearchVectorsOutput, error
 		}
 		q.Vector[i] = f
 	}
-	if len(q.Vector) != int(x.dims) {
-		return nil, apierr.Validationf(apierr.MsgSearchVectorDimension, len(q.Vector), x.dims)
+	if len(q.Vector) != int(x.Dimensions()) {
+		return nil, apierr.Validationf(apierr.MsgSearchVectorDimension, len(q.Vector), x.Dimensions())
 	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	comp, err := service.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if err != nil {
 		return nil, err
 	}
@@ -92,18 +115,18 @@ func searchVectors(c *call, in *SearchVectorsInput) (*SearchVectorsOutput, error
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	if err := x.bindTerms(terms, &q); err != nil {
+	if err := bindTerms(x, terms, &q); err != nil {
 		return nil, err
 	}
-	res, err := t.data.SearchVectors(x.name, q)
+	res, err := x.Search(q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
-		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.name) // deleted since the lookup
+		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.Name()) // deleted since the lookup
 	}
 	if err != nil {
 		return nil, err
 	}
 	out := &SearchVectorsOutput{results: make([]searchResult, 0, len(res))}
-	p := x.projector(t.schema, proj)
+	p := newProjector(x, proj)
 	size := 0
 	for _, r := range res {
 		it := p.apply(r.Item)
@@ -114,8 +137,8 @@ func searchVectors(c *call, in *SearchVectorsInput) (*SearchVectorsOutput, error
 		size += n
 		out.results = append(out.results, searchResult{item: it, score: r.Score})
 	}
-	if mode := in.ReturnConsumedCapacity; mode == capacityTotal || mode == capacityIndexes {
-		b := float64(max(minSearchBytes, 4*int(x.dims)+size))
+	if mode := in.ReturnConsumedCapacity; mode == "TOTAL" || mode == "INDEXES" {
+		b := float64(max(minSearchBytes, 4*int(x.Dimensions())+size))
 		out.requestBytes = &b
 	}
 	return out, nil
@@ -206,24 +229,24 @@ func flattenAnd(x expr.Expr, out *[]*expr.BinaryExpr) bool {
 
 // bindTerms checks a condition's terms against x's search schema and
 // puts them in q: the HASH element's value, the inline filters.
-func (x *vectorIndexDef) bindTerms(terms []searchTerm, q *storage.VectorQuery) error {
+func bindTerms(x service.VectorIndexView, terms []searchTerm, q *storage.VectorQuery) error {
 	seen := make([]string, 0, len(terms))
 	for _, tm := range terms {
-		e := x.schemaElem(tm.name)
-		if e == nil {
+		hash, ok := x.Element(tm.name)
+		if !ok {
 			return apierr.Validationf(apierr.MsgSearchNotInSchema, tm.name)
 		}
 		if slices.Contains(seen, tm.name) {
 			return apierr.Validationf(apierr.MsgSearchTwice, tm.name)
 		}
 		seen = append(seen, tm.name)
-		if e.typ == searchHash {
+		if hash {
 			q.Hash = tm.value
 		} else {
 			q.Filters = append(q.Filters, storage.VectorFilter{Name: tm.name, Value: tm.value})
 		}
 	}
-	if x.def.HasHash() && !q.Hash.IsValid() {
+	if x.HasHash() && !q.Hash.IsValid() {
 		return apierr.Validation(apierr.MsgSearchHashRequired)
 	}
 	return nil
@@ -236,21 +259,21 @@ func (x *vectorIndexDef) bindTerms(terms []searchTerm, q *storage.VectorQuery) e
 // projects (the vector attribute among them), others silently dropped
 // (VECTOR_SPEC.md).
 type searchProjector struct {
-	x     *vectorIndexDef
+	attr  string      // the index's vector attribute
 	keep  []string    // the index's attributes; nil: all
 	paths []expr.Path // the ProjectionExpression's allowed paths; nil: none given
 	read  []string    // the attributes the paths read
 }
 
-func (x *vectorIndexDef) projector(ks storage.KeySchema, proj *expr.Projection) *searchProjector {
-	p := &searchProjector{x: x, keep: x.projected(ks)}
+func newProjector(x service.VectorIndexView, proj *expr.Projection) *searchProjector {
+	p := &searchProjector{attr: x.Attribute(), keep: x.Projected()}
 	if proj == nil {
 		return p
 	}
 	p.paths = []expr.Path{}
 	for _, path := range proj.Paths() {
 		top := path[0].Name
-		if p.keep == nil || slices.Contains(p.keep, top) || top == x.attr {
+		if p.keep == nil || slices.Contains(p.keep, top) || top == p.attr {
 			p.paths = append(p.paths, path)
 			if !slices.Contains(p.read, top) {
 				p.read = append(p.read, top)
@@ -269,7 +292,7 @@ func (p *searchProjector) apply(e storage.EncodedItem) storage.Item {
 		return e.Attributes(p.keep)
 	}
 	it := e.Item()
-	delete(it, p.x.attr)
+	delete(it, p.attr)
 	return it
 }
 
@@ -285,11 +308,11 @@ type searchResult struct {
 	score float64
 }
 
-// appendJSON writes {"SearchResults":[{"Item":{...},"Score":s},...],
+// AppendJSON writes {"SearchResults":[{"Item":{...},"Score":s},...],
 // "ConsumedCapacity":{"VectorSearchRequestBytes":n}}. A score beyond
 // float64 (a float32 overflow of huge vectors scores ±Inf) is written as
-// ±MaxFloat64: JSON has no infinity.
-func (o *SearchVectorsOutput) appendJSON(b []byte) []byte {
+// ±MaxFloat64: JSON has no infinity (service.JSONAppender).
+func (o *SearchVectorsOutput) AppendJSON(b []byte) []byte {
 	b = append(b, `{"SearchResults":[`...)
 	for i, r := range o.results {
 		if i > 0 {

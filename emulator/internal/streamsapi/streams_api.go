@@ -1,33 +1,44 @@
-package service
+package streamsapi
 
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 )
 
 // The DynamoDB Streams API (X-Amz-Target DynamoDBStreams_20120810.<Op>),
 // served on the same port as DynamoDB: ListStreams, DescribeStream,
-// GetShardIterator and GetRecords over the streams of streams.go. The
-// operations register through the same adapter as DynamoDB's, under
-// their full target (register.go, lookupOp).
+// GetShardIterator and GetRecords over the namespace's streams, which
+// the core keeps (service.Stream: each the storage Observer of its
+// table's data). The operations register through the core's adapter
+// under their full target (service.APIOp).
 
-// streamsTargetPrefix is the X-Amz-Target prefix of the Streams API.
-const streamsTargetPrefix = "DynamoDBStreams_20120810."
+// TargetPrefix is the X-Amz-Target prefix of the Streams API.
+const TargetPrefix = "DynamoDBStreams_20120810."
 
-func init() {
-	registerStreams("ListStreams", listStreams)
-	registerStreams("DescribeStream", describeStream)
-	registerStreams("GetShardIterator", getShardIterator)
-	registerStreams("GetRecords", getRecords)
+// Feature is the DynamoDB Streams API (service.Use).
+type Feature struct{}
+
+// Name is the feature's name. It keeps no slot: the streams are the
+// core's.
+func (Feature) Name() string { return "streamsAPI" }
+
+// Register installs ListStreams, DescribeStream, GetShardIterator and
+// GetRecords under TargetPrefix.
+func (Feature) Register(r service.Registrar) {
+	service.APIOp(r, TargetPrefix, "ListStreams", listStreams)
+	service.APIOp(r, TargetPrefix, "DescribeStream", describeStream)
+	service.APIOp(r, TargetPrefix, "GetShardIterator", getShardIterator)
+	service.APIOp(r, TargetPrefix, "GetRecords", getRecords)
 }
 
-// registerStreams registers a Streams API operation under its full target.
-func registerStreams[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
-	register(streamsTargetPrefix+name, f)
-}
+// iteratorLifetime is how long a shard iterator can be used (AWS: 15
+// minutes).
+const iteratorLifetime = 15 * time.Minute
 
 // Limits of the Streams API (AWS's model).
 const (
@@ -69,7 +80,7 @@ type ListStreamsOutput struct {
 	LastEvaluatedStreamArn string `json:",omitempty"`
 }
 
-func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
+func listStreams(c service.Call, in *ListStreamsInput) (*ListStreamsOutput, error) {
 	var cs apierr.Constraints
 	if in.TableName != nil {
 		apierr.NameConstraints(&cs, *in.TableName, "tableName")
@@ -86,19 +97,19 @@ func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
 			return nil, err
 		}
 	}
-	all := c.ns.streams.all(c.Now())
-	var list []*stream
-	for _, s := range all {
-		if s.region != c.region && c.ns.region == "" {
+	shared := c.Space().Region() == ""
+	var list []service.Stream
+	for _, s := range c.Streams() {
+		if s.Region() != c.Region() && shared {
 			continue // a shared database: the streams of this region
 		}
-		if in.TableName == nil || s.tableName == *in.TableName {
+		if in.TableName == nil || s.TableName() == *in.TableName {
 			list = append(list, s)
 		}
 	}
-	slices.SortStableFunc(list, func(a, b *stream) int { return strings.Compare(a.arn, b.arn) })
+	slices.SortStableFunc(list, func(a, b service.Stream) int { return strings.Compare(a.ARN(), b.ARN()) })
 	if in.ExclusiveStartStreamArn != nil {
-		i := slices.IndexFunc(list, func(s *stream) bool { return s.arn > *in.ExclusiveStartStreamArn })
+		i := slices.IndexFunc(list, func(s service.Stream) bool { return s.ARN() > *in.ExclusiveStartStreamArn })
 		if i < 0 {
 			i = len(list)
 		}
@@ -111,10 +122,10 @@ func listStreams(c *call, in *ListStreamsInput) (*ListStreamsOutput, error) {
 	out := &ListStreamsOutput{Streams: []StreamSummary{}}
 	for i, s := range list {
 		if i == limit {
-			out.LastEvaluatedStreamArn = list[i-1].arn
+			out.LastEvaluatedStreamArn = list[i-1].ARN()
 			break
 		}
-		out.Streams = append(out.Streams, StreamSummary{StreamArn: s.arn, TableName: s.tableName, StreamLabel: s.label})
+		out.Streams = append(out.Streams, StreamSummary{StreamArn: s.ARN(), TableName: s.TableName(), StreamLabel: s.Label()})
 	}
 	return out, nil
 }
@@ -158,9 +169,9 @@ type StreamDescription struct {
 	StreamLabel             string
 	StreamStatus            string
 	StreamViewType          string
-	CreationRequestDateTime epochTime
+	CreationRequestDateTime service.EpochTime
 	TableName               string
-	KeySchema               []KeySchemaElementDesc
+	KeySchema               []service.KeySchemaElementDesc
 	Shards                  []Shard
 	LastEvaluatedShardId    string `json:",omitempty"`
 }
@@ -178,7 +189,7 @@ type SequenceNumberRange struct {
 	EndingSequenceNumber   string `json:",omitempty"`
 }
 
-func describeStream(c *call, in *DescribeStreamInput) (*DescribeStreamOutput, error) {
+func describeStream(c service.Call, in *DescribeStreamInput) (*DescribeStreamOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.StreamArn, "streamArn") {
 		streamARNConstraints(&cs, *in.StreamArn, "streamArn")
@@ -196,28 +207,28 @@ func describeStream(c *call, in *DescribeStreamInput) (*DescribeStreamOutput, er
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	s, err := c.lookupStream(*in.StreamArn)
+	s, err := lookupStream(c, *in.StreamArn)
 	if err != nil {
 		return nil, err
 	}
-	status, last, _ := s.state(c.Now())
+	status, last := s.State(c.Now())
 	d := StreamDescription{
-		StreamArn:               s.arn,
-		StreamLabel:             s.label,
+		StreamArn:               s.ARN(),
+		StreamLabel:             s.Label(),
 		StreamStatus:            status,
-		StreamViewType:          s.viewType,
-		CreationRequestDateTime: epochTime(s.created),
-		TableName:               s.tableName,
-		KeySchema:               keySchemaDesc(s.keySchema),
+		StreamViewType:          s.ViewType(),
+		CreationRequestDateTime: service.EpochTime(s.Created()),
+		TableName:               s.TableName(),
+		KeySchema:               s.KeySchema(),
 		Shards:                  []Shard{},
 	}
 	// One shard, which has no parent and no children: a ShardFilter for
 	// the children of any shard, or a start after it, lists none.
-	if in.ShardFilter == nil && (in.ExclusiveStartShardId == nil || *in.ExclusiveStartShardId < s.shardID) {
-		sh := Shard{ShardId: s.shardID, SequenceNumberRange: SequenceNumberRange{
+	if in.ShardFilter == nil && (in.ExclusiveStartShardId == nil || *in.ExclusiveStartShardId < s.ShardID()) {
+		sh := Shard{ShardId: s.ShardID(), SequenceNumberRange: SequenceNumberRange{
 			StartingSequenceNumber: streamlog.FormatSequenceNumber(streamlog.FirstSequenceNumber),
 		}}
-		if status == streamDisabled && last > 0 {
+		if status != service.Enabled && last > 0 {
 			sh.SequenceNumberRange.EndingSequenceNumber = streamlog.FormatSequenceNumber(last)
 		}
 		d.Shards = append(d.Shards, sh)
@@ -234,15 +245,15 @@ func shardIDConstraints(cs *apierr.Constraints, id, path string) {
 	}
 }
 
-// lookupStream resolves a stream ARN of this call's namespace.
-func (c *call) lookupStream(arn string) (*stream, error) {
+// lookupStream resolves a stream ARN of the call's namespace.
+func lookupStream(c service.Call, arn string) (service.Stream, error) {
 	if err := checkStreamARN(arn); err != nil {
-		return nil, err
+		return service.Stream{}, err
 	}
-	if s := c.ns.streams.find(arn, c.Now()); s != nil {
+	if s, ok := c.Stream(arn); ok {
 		return s, nil
 	}
-	return nil, apierr.ResourceNotFound(apierr.MsgStreamNotFound(arn))
+	return service.Stream{}, apierr.ResourceNotFound(apierr.MsgStreamNotFound(arn))
 }
 
 // GetShardIteratorInput is the GetShardIterator request.
@@ -258,7 +269,7 @@ type GetShardIteratorOutput struct {
 	ShardIterator string
 }
 
-func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
+func getShardIterator(c service.Call, in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.StreamArn, "streamArn") {
 		streamARNConstraints(&cs, *in.StreamArn, "streamArn")
@@ -280,11 +291,11 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	s, err := c.lookupStream(*in.StreamArn)
+	s, err := lookupStream(c, *in.StreamArn)
 	if err != nil {
 		return nil, err
 	}
-	if *in.ShardId != s.shardID {
+	if *in.ShardId != s.ShardID() {
 		return nil, apierr.ResourceNotFound(apierr.MsgShardNotFound)
 	}
 	typ := *in.ShardIteratorType
@@ -304,8 +315,8 @@ func getShardIterator(c *call, in *GetShardIteratorInput) (*GetShardIteratorOutp
 		}
 	}
 	now := c.Now()
-	first, next := s.log.Bounds(now)
-	it := streamlog.Iterator{ARN: s.arn, Made: now}
+	first, next := s.Bounds(now)
+	it := streamlog.Iterator{ARN: s.ARN(), Made: now}
 	switch typ {
 	case iterTrimHorizon:
 		it.Pos = first
@@ -331,7 +342,7 @@ type GetRecordsInput struct {
 	Limit         *int64
 }
 
-func getRecords(c *call, in *GetRecordsInput) (*GetRecordsOutput, error) {
+func getRecords(c service.Call, in *GetRecordsInput) (*GetRecordsOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.ShardIterator, "shardIterator") {
 		if n := len(*in.ShardIterator); n < 1 {
@@ -357,7 +368,7 @@ func getRecords(c *call, in *GetRecordsInput) (*GetRecordsOutput, error) {
 	if now.Sub(it.Made) > iteratorLifetime {
 		return nil, apierr.New(apierr.ErrExpiredIterator, apierr.MsgIteratorExpired)
 	}
-	s, err := c.lookupStream(it.ARN)
+	s, err := lookupStream(c, it.ARN)
 	if err != nil {
 		return nil, err
 	}
@@ -365,13 +376,13 @@ func getRecords(c *call, in *GetRecordsInput) (*GetRecordsOutput, error) {
 	if in.Limit != nil {
 		limit = int(*in.Limit)
 	}
-	recs, pos, closed, err := s.read(it.Pos, limit, maxGetRecordsBytes, now)
+	recs, pos, closed, err := s.Read(it.Pos, limit, maxGetRecordsBytes, now)
 	if err != nil {
 		return nil, err
 	}
 	out := &GetRecordsOutput{s: s, recs: recs}
 	if !closed {
-		out.next = streamlog.Iterator{ARN: s.arn, Pos: pos, Made: now}.Encode()
+		out.next = streamlog.Iterator{ARN: s.ARN(), Pos: pos, Made: now}.Encode()
 	}
 	return out, nil
 }

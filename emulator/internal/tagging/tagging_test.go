@@ -1,27 +1,43 @@
-package service
+package tagging
 
 import (
-	"bytes"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-const tagARN = "arn:aws:dynamodb:us-east-1:000000000000:table/tagtab"
+// The feature in use in this package's tests, as the emulator uses it.
+func init() { service.Use(Feature{}) }
 
-// newTagEmulator returns an emulator with the table tagtab, created with
-// the tag created=yes.
-func newTagEmulator(t *testing.T) *Service {
+const (
+	tagARN   = "arn:aws:dynamodb:us-east-1:000000000000:table/tagtab"
+	hashOnly = `"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]`
+	ppr      = `"BillingMode":"PAY_PER_REQUEST"`
+)
+
+// newTagEnv returns a service with the table tagtab, created with the
+// tag created=yes.
+func newTagEnv(t *testing.T) *servicetest.Env {
 	t.Helper()
-	e := newTablesEmulator(t)
-	mustTables(t, e, "CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":[{"Key":"created","Value":"yes"}]}`)
+	e := servicetest.New(t, service.Config{})
+	e.Must("CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":[{"Key":"created","Value":"yes"}]}`)
 	return e
+}
+
+// refused sends op and returns its error's type and message, failing
+// the test unless it answers 400.
+func refused(t *testing.T, e *servicetest.Env, op, body string) (typ, msg string) {
+	t.Helper()
+	status, out := e.Send(op, body)
+	require.Equal(t, 400, status, "%s %s: %s", op, body, out)
+	return testkit.ErrorOf(out)
 }
 
 func tagsJSON(n int, prefix string) string {
@@ -114,24 +130,22 @@ func TestTaggingErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newTagEmulator(t)
-			r := tablesDo(t, e, tc.op, tc.body)
-			if r.status != 400 || r.typ != tc.typ || r.msg != tc.msg {
-				t.Fatalf("got %d %s: %q\nwant 400 %s: %q", r.status, r.typ, r.msg, tc.typ, tc.msg)
-			}
+			e := newTagEnv(t)
+			typ, msg := refused(t, e, tc.op, tc.body)
+			require.Equal(t, tc.typ, typ)
+			require.Equal(t, tc.msg, msg)
 			// A refused request changes nothing.
-			if got, want := mustTables(t, e, "ListTagsOfResource", `{"ResourceArn":"`+tagARN+`"}`), `{"Tags":[{"Key":"created","Value":"yes"}]}`; got != want {
-				t.Fatalf("tags after refused %s: got %s, want %s", tc.op, got, want)
-			}
+			require.Equal(t, `{"Tags":[{"Key":"created","Value":"yes"}]}`, e.Must("ListTagsOfResource", `{"ResourceArn":"`+tagARN+`"}`),
+				"tags after a refused %s", tc.op)
 		})
 	}
 }
 
 func TestTaggingLifecycle(t *testing.T) {
-	e := newTagEmulator(t)
+	e := newTagEnv(t)
 	list := func() string {
 		t.Helper()
-		return mustTables(t, e, "ListTagsOfResource", `{"ResourceArn":"`+tagARN+`"}`)
+		return e.Must("ListTagsOfResource", `{"ResourceArn":"`+tagARN+`"}`)
 	}
 	steps := []struct {
 		name, op, body string
@@ -152,85 +166,33 @@ func TestTaggingLifecycle(t *testing.T) {
 	}
 	for _, s := range steps {
 		if s.op != "" {
-			if got := mustTables(t, e, s.op, s.body); got != "{}" {
-				t.Fatalf("%s: %s answered %s, want {}", s.name, s.op, got)
-			}
+			require.Equal(t, "{}", e.Must(s.op, s.body), "%s: %s's answer", s.name, s.op)
 		}
-		if got := list(); got != s.want {
-			t.Fatalf("%s: tags\n got %s\nwant %s", s.name, got, s.want)
-		}
+		require.Equal(t, s.want, list(), "%s: tags", s.name)
 	}
 
 	// A NextToken is accepted and ignored: every tag is on one page.
-	if got := mustTables(t, e, "ListTagsOfResource", `{"ResourceArn":"`+tagARN+`","NextToken":"x"}`); got != list() {
-		t.Fatalf("with NextToken: %s", got)
-	}
+	require.Equal(t, list(), e.Must("ListTagsOfResource", `{"ResourceArn":"`+tagARN+`","NextToken":"x"}`), "with NextToken")
 
 	// Tags go with the table: a table created again under the name has none.
-	mustTables(t, e, "DeleteTable", `{"TableName":"tagtab"}`)
-	mustTables(t, e, "CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`}`)
-	if got := list(); got != `{"Tags":[]}` {
-		t.Fatalf("re-created table: tags %s", got)
-	}
+	e.Must("DeleteTable", `{"TableName":"tagtab"}`)
+	e.Must("CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`}`)
+	require.Equal(t, `{"Tags":[]}`, list(), "re-created table: tags")
 }
 
 // TestTagLimit fills a table to 50 tags: overwriting all 50 is fine, a
 // 51st key is refused even beside an overwrite, and nothing is applied.
 func TestTagLimit(t *testing.T) {
-	e := newTablesEmulator(t)
-	mustTables(t, e, "CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":`+tagsJSON(50, "k")+`}`)
-	mustTables(t, e, "TagResource", `{"ResourceArn":"`+tagARN+`","Tags":`+tagsJSON(50, "k")+`}`)
-	r := tablesDo(t, e, "TagResource", `{"ResourceArn":"`+tagARN+`","Tags":[{"Key":"k00","Value":"new"},{"Key":"k50","Value":"v"}]}`)
-	if r.typ != "ValidationException" || r.msg != apierr.MsgTagLimit {
-		t.Fatalf("51st tag: got %s %q", r.typ, r.msg)
-	}
-	got := mustTables(t, e, "ListTagsOfResource", `{"ResourceArn":"`+tagARN+`"}`)
-	if strings.Count(got, `"Key"`) != 50 || strings.Contains(got, "new") || strings.Contains(got, "NextToken") {
-		t.Fatalf("after refused 51st tag: %s", got)
-	}
-	mustTables(t, e, "UntagResource", `{"ResourceArn":"`+tagARN+`","TagKeys":["k00"]}`)
-	mustTables(t, e, "TagResource", `{"ResourceArn":"`+tagARN+`","Tags":[{"Key":"k50","Value":"v"}]}`)
-}
-
-func TestCreateTableTags(t *testing.T) {
-	cases := []struct{ name, tags, msg string }{
-		{"51 tags", tagsJSON(51, "k"), apierr.MsgTagLimit},
-		{"aws prefix", `[{"Key":"aws:x","Value":"y"}]`, "Tag Key cannot be prefixed with aws:, Key: aws:x"},
-		{"key 129", `[{"Key":"` + strings.Repeat("k", 129) + `","Value":"y"}]`, "The Tag Key provided is invalid, Key: " + strings.Repeat("k", 129)},
-		{"value missing", `[{"Key":"x"}]`, "The Tag Value provided is invalid, Value: null"},
-		{"duplicate", `[{"Key":"x","Value":"1"},{"Key":"x","Value":"2"}]`, "Duplicate Tag Keys provided as input: Duplicate Tag Key found x"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newTablesEmulator(t)
-			r := tablesDo(t, e, "CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":`+tc.tags+`}`)
-			if r.typ != "ValidationException" || r.msg != tc.msg {
-				t.Fatalf("got %s %q, want ValidationException %q", r.typ, r.msg, tc.msg)
-			}
-			if r := tablesDo(t, e, "DescribeTable", `{"TableName":"tagtab"}`); r.typ != "ResourceNotFoundException" {
-				t.Fatalf("table created despite bad tags: %d %s", r.status, r.typ)
-			}
-		})
-	}
-	e := newTablesEmulator(t)
-	mustTables(t, e, "CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":[]}`)
-}
-
-// TestDescribeEndpointsHost: the address is the Host the client used, so
-// endpoint discovery stays on the emulator.
-func TestDescribeEndpointsHost(t *testing.T) {
-	e := newTablesEmulator(t)
-	for _, host := range []string{"localhost:8000", "127.0.0.1:4566", "dynamodb.local", "[::1]:8000"} {
-		req := httptest.NewRequest(http.MethodPost, "http://"+host+"/", bytes.NewBufferString(`{}`))
-		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.DescribeEndpoints")
-		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-		req.Header.Set("Authorization", testkit.DefaultAuth)
-		rec := httptest.NewRecorder()
-		serviceHandler(e).ServeHTTP(rec, req)
-		body, _ := io.ReadAll(rec.Result().Body)
-		want := `{"Endpoints":[{"Address":"` + host + `","CachePeriodInMinutes":1440}]}`
-		if rec.Code != 200 || string(body) != want {
-			t.Errorf("Host %s: got %d %s, want %s", host, rec.Code, body, want)
-		}
-	}
+	e := servicetest.New(t, service.Config{})
+	e.Must("CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":`+tagsJSON(50, "k")+`}`)
+	e.Must("TagResource", `{"ResourceArn":"`+tagARN+`","Tags":`+tagsJSON(50, "k")+`}`)
+	typ, msg := refused(t, e, "TagResource", `{"ResourceArn":"`+tagARN+`","Tags":[{"Key":"k00","Value":"new"},{"Key":"k50","Value":"v"}]}`)
+	require.Equal(t, "ValidationException", typ, "51st tag")
+	require.Equal(t, apierr.MsgTagLimit, msg, "51st tag")
+	got := e.Must("ListTagsOfResource", `{"ResourceArn":"`+tagARN+`"}`)
+	require.Equal(t, 50, strings.Count(got, `"Key"`), "after a refused 51st tag: %s", got)
+	require.NotContains(t, got, "new")
+	require.NotContains(t, got, "NextToken")
+	e.Must("UntagResource", `{"ResourceArn":"`+tagARN+`","TagKeys":["k00"]}`)
+	e.Must("TagResource", `{"ResourceArn":"`+tagARN+`","Tags":[{"Key":"k50","Value":"v"}]}`)
 }

@@ -1,9 +1,10 @@
-package service
+package contributorinsights
 
 import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -20,10 +21,19 @@ import (
 // operations was found); an IndexName that is an LSI is not found, as
 // Contributor Insights exists for tables and GSIs only.
 
-func init() {
-	register("UpdateContributorInsights", updateContributorInsights)
-	register("DescribeContributorInsights", describeContributorInsights)
-	register("ListContributorInsights", listContributorInsights)
+// Feature is Contributor Insights' operations (service.Use).
+type Feature struct{}
+
+// Name is the feature's name. It keeps no slot: the rules are the
+// namespace's recorder's, kept in its DB metadata.
+func (Feature) Name() string { return "contributorInsights" }
+
+// Register installs UpdateContributorInsights,
+// DescribeContributorInsights and ListContributorInsights.
+func (Feature) Register(r service.Registrar) {
+	service.Op(r, "UpdateContributorInsights", updateContributorInsights)
+	service.Op(r, "DescribeContributorInsights", describeContributorInsights)
+	service.Op(r, "ListContributorInsights", listContributorInsights)
 }
 
 const (
@@ -85,36 +95,33 @@ type ListContributorInsightsOutput struct {
 	NextToken                    string                       `json:"NextToken,omitempty"`
 }
 
-// ciTarget validates TableName and IndexName and returns the table, the
+// ciTarget looks up TableName and IndexName and returns the table, the
 // GSI's name ("" for the table) and whether its key has a sort key.
-func (c *call) ciTarget(tableName, indexName *string) (*table, string, bool, error) {
-	t, err := c.lookupTable(*tableName)
+func ciTarget(c service.Call, tableName, indexName *string) (service.Table, string, bool, error) {
+	t, err := c.LookupDataTable(*tableName)
 	if err != nil {
-		return nil, "", false, err
+		return service.Table{}, "", false, err
 	}
 	if indexName == nil {
-		return t, "", t.schema.HasSort(), nil
+		return t, "", t.HasSortKey(), nil
 	}
-	gsis, _ := t.indexes()
-	for _, x := range gsis {
-		if x.name == *indexName {
-			return t, x.name, x.schema.HasSort(), nil
-		}
+	if hasSort, ok := t.GlobalIndex(*indexName); ok {
+		return t, *indexName, hasSort, nil
 	}
-	return nil, "", false, apierr.ResourceNotFound(apierr.MsgResourceNotFound)
+	return service.Table{}, "", false, apierr.ResourceNotFound(apierr.MsgResourceNotFound)
 }
 
-func updateContributorInsights(c *call, in *UpdateContributorInsightsInput) (*UpdateContributorInsightsOutput, error) {
-	name1, name2 := tableNameViolations(in.TableName)
+func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInput) (*UpdateContributorInsightsOutput, error) {
+	name1, name2 := service.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
-		indexNameConstraint(in.IndexName),
+		service.IndexNameViolation(in.IndexName),
 		apierr.NullViolation("contributorInsightsAction", in.ContributorInsightsAction == nil),
 		apierr.EnumPtrViolation("contributorInsightsAction", in.ContributorInsightsAction, enumCIAction),
 		apierr.EnumPtrViolation("contributorInsightsMode", in.ContributorInsightsMode, enumCIMode),
 	); err != nil {
 		return nil, err
 	}
-	t, index, hasSort, err := c.ciTarget(in.TableName, in.IndexName)
+	t, index, hasSort, err := ciTarget(c, in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
@@ -122,29 +129,30 @@ func updateContributorInsights(c *call, in *UpdateContributorInsightsInput) (*Up
 	if in.ContributorInsightsMode != nil {
 		mode = insights.CIMode(*in.ContributorInsightsMode)
 	}
-	ci := t.ns.rec.UpdateContributorInsights(t.name, index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
-	if t.ns.getTable(t.name) != t {
+	rec := t.Space().Insights()
+	ci := rec.UpdateContributorInsights(t.Name(), index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
+	if !t.Live() {
 		// Deleted meanwhile: its DeleteTable may have forgotten its
 		// Contributor Insights before this update recorded it.
-		t.ns.rec.ForgetContributorInsights(t.name, "")
+		rec.ForgetContributorInsights(t.Name(), "")
 	}
-	t.ns.saveContributorInsights() // fx_persist.go
+	t.Space().SaveContributorInsights()
 	return &UpdateContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),
 	}, nil
 }
 
-func describeContributorInsights(c *call, in *DescribeContributorInsightsInput) (*DescribeContributorInsightsOutput, error) {
-	name1, name2 := tableNameViolations(in.TableName)
-	if err := apierr.ConstraintErrors(name1, name2, indexNameConstraint(in.IndexName)); err != nil {
+func describeContributorInsights(c service.Call, in *DescribeContributorInsightsInput) (*DescribeContributorInsightsOutput, error) {
+	name1, name2 := service.TableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2, service.IndexNameViolation(in.IndexName)); err != nil {
 		return nil, err
 	}
-	t, index, _, err := c.ciTarget(in.TableName, in.IndexName)
+	t, index, _, err := ciTarget(c, in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
-	ci := t.ns.rec.DescribeContributorInsights(t.name, index)
+	ci := t.Space().Insights().DescribeContributorInsights(t.Name(), index)
 	out := &DescribeContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName, ContributorInsightsRuleList: ci.RuleList,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),
@@ -156,7 +164,7 @@ func describeContributorInsights(c *call, in *DescribeContributorInsightsInput) 
 	return out, nil
 }
 
-func listContributorInsights(c *call, in *ListContributorInsightsInput) (*ListContributorInsightsOutput, error) {
+func listContributorInsights(c service.Call, in *ListContributorInsightsInput) (*ListContributorInsightsOutput, error) {
 	var v string
 	if in.MaxResults != nil && *in.MaxResults > maxCIList {
 		v = apierr.Violation(apierr.QuoteInt(*in.MaxResults), "maxResults", apierr.ValLE(maxCIList))
@@ -166,14 +174,14 @@ func listContributorInsights(c *call, in *ListContributorInsightsInput) (*ListCo
 	}
 	table := ""
 	if in.TableName != nil {
-		t, err := c.lookupTable(*in.TableName)
+		t, err := c.LookupDataTable(*in.TableName)
 		if err != nil {
 			return nil, err
 		}
-		table = t.name
+		table = t.Name()
 	}
 	var all []insights.ContributorInsights
-	if rec := c.ns.recorder(); rec != nil {
+	if rec := c.Space().Insights(); rec != nil {
 		all = rec.ListContributorInsights(table)
 	}
 	start := 0

@@ -1,29 +1,31 @@
-package service
+package streamsapi
 
 import (
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // GetRecordsOutput is the GetRecords response: the records, encoded by
-// appendJSON straight from what the stream keeps.
+// AppendJSON straight from what the stream keeps.
 type GetRecordsOutput struct {
-	s    *stream
+	s    service.Stream
 	recs []streamlog.Record
 	next string // NextShardIterator; "" once a closed shard is read to its end
 }
 
-// appendJSON writes {"Records":[...],"NextShardIterator":"..."}.
-func (o *GetRecordsOutput) appendJSON(b []byte) []byte {
+// AppendJSON writes {"Records":[...],"NextShardIterator":"..."}
+// (service.JSONAppender).
+func (o *GetRecordsOutput) AppendJSON(b []byte) []byte {
 	b = append(b, `{"Records":[`...)
 	for i := range o.recs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = o.s.appendRecord(b, &o.recs[i])
+		b = appendRecord(b, o.s, &o.recs[i])
 	}
 	b = append(b, ']')
 	if o.next != "" {
@@ -34,18 +36,18 @@ func (o *GetRecordsOutput) appendJSON(b []byte) []byte {
 }
 
 // appendRecord writes one record as AWS shapes it.
-func (s *stream) appendRecord(b []byte, r *streamlog.Record) []byte {
+func appendRecord(b []byte, s service.Stream, r *streamlog.Record) []byte {
 	b = append(b, `{"eventID":"`...)
-	b = append(b, s.idPrefix...)
+	b = append(b, s.EventIDPrefix()...)
 	b = streamlog.AppendHex16(b, r.Seq)
 	b = append(b, `","eventName":"`...)
 	b = append(b, r.Event.String()...)
 	b = append(b, `","eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":`...)
-	b = wire.AppendString(b, s.region)
+	b = wire.AppendString(b, s.Region())
 	b = append(b, `,"dynamodb":{"ApproximateCreationDateTime":`...)
 	b = strconv.AppendInt(b, r.At, 10)
 	b = append(b, `,"Keys":`...)
-	b = s.appendKeys(b, r.Key)
+	b = appendKeys(b, s.Schema(), r.Key)
 	if r.HasNew {
 		b = append(b, `,"NewImage":`...)
 		b = wire.AppendStoredItem(b, r.New)
@@ -57,9 +59,9 @@ func (s *stream) appendRecord(b []byte, r *streamlog.Record) []byte {
 	b = append(b, `,"SequenceNumber":"`...)
 	b = streamlog.AppendSequenceNumber(b, r.Seq)
 	b = append(b, `","SizeBytes":`...)
-	b = strconv.AppendInt(b, int64(s.sizeBytes(r)), 10)
+	b = strconv.AppendInt(b, int64(s.SizeBytes(r)), 10)
 	b = append(b, `,"StreamViewType":"`...)
-	b = append(b, s.viewType...)
+	b = append(b, s.ViewType()...)
 	b = append(b, `"}`...)
 	if r.Service {
 		b = append(b, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
@@ -69,11 +71,11 @@ func (s *stream) appendRecord(b []byte, r *streamlog.Record) []byte {
 
 // appendKeys writes a record's Keys: the key attributes in name order, as
 // AppendItem writes an item.
-func (s *stream) appendKeys(b []byte, k storage.Key) []byte {
-	names := [2]string{s.schema.Partition.Name, s.schema.Sort.Name}
+func appendKeys(b []byte, schema storage.KeySchema, k storage.Key) []byte {
+	names := [2]string{schema.Partition.Name, schema.Sort.Name}
 	vals := [2]storage.Value{k.Partition, k.Sort}
 	n := 1
-	if s.schema.HasSort() {
+	if schema.HasSort() {
 		n = 2
 		if names[1] < names[0] {
 			names[0], names[1] = names[1], names[0]
