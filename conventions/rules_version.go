@@ -74,14 +74,36 @@ func (c *checker) commandWrite() {
 			c.add("B7", msgUpdateCreates)
 			return
 		}
-		for _, name := range []string{"version", "id"} {
-			ov, oOK := w.Old[name]
-			nv, nOK := w.New[name]
-			if oOK != nOK || (oOK && !storage.Equal(ov, nv)) {
-				c.add("B7", msgUpdateChanges, name)
+		allowed := "none"
+		if names := w.Policy.Updatable; names == nil {
+			allowed = strings.Join(DefaultUpdatable, ", ")
+		} else if len(names) > 0 {
+			allowed = strings.Join(names, ", ")
+		}
+		for _, name := range changedAttrs(w.Old, w.New) {
+			if !w.Policy.updatable(name) {
+				c.add("B7", msgUpdateChanges, name, allowed)
 			}
 		}
 	}
+}
+
+// changedAttrs returns the attributes that differ between old and nu
+// (added, removed or changed), in name order.
+func changedAttrs(old, nu storage.Item) []string {
+	var out []string
+	for name, ov := range old {
+		if nv, ok := nu[name]; !ok || !storage.Equal(ov, nv) {
+			out = append(out, name)
+		}
+	}
+	for name := range nu {
+		if _, ok := old[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // overwriteChanges returns the first attribute (in name order) that a
