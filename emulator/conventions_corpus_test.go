@@ -3,7 +3,6 @@ package emulator_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -104,7 +103,7 @@ func TestConventionsCorpus(t *testing.T) {
 			named += items
 		}
 	}
-	t.Log(fmt.Sprintf("corpus: %d wrong writes: %d refused, %d reported, %d accepted; %d right writes: %d accepted, %d refused; %d items named by the refusals",
+	t.Logf("corpus: %d wrong writes: %d refused, %d reported, %d accepted; %d right writes: %d accepted, %d refused; %d items named by the refusals",
 		len(c.Wrong), counts["wrong refused"], counts["wrong reported"], counts["wrong accepted"],
-		len(c.Right), counts["right accepted"], counts["right refused"], named))
+		len(c.Right), counts["right accepted"], counts["right refused"], named)
 }
