@@ -118,19 +118,8 @@ func slotOf(w *Write) string {
 // firstChange returns the first attribute (in name order) that differs
 // between old and nu.
 func firstChange(old, nu storage.Item) (string, bool) {
-	names := slices.Sorted(maps.Keys(old))
-	for name := range nu {
-		if _, ok := old[name]; !ok {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		ov, oOK := old[name]
-		nv, nOK := nu[name]
-		if oOK != nOK || (oOK && !storage.Equal(ov, nv)) {
-			return name, true
-		}
+	if names := changedAttrs(old, nu); len(names) > 0 {
+		return names[0], true
 	}
 	return "", false
 }

@@ -2,7 +2,6 @@ package conventions
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,23 +111,8 @@ func changedAttrs(old, nu storage.Item) []string {
 // and the new value are S3 references (the framework stores a large
 // attributes map in S3 and writes a fresh reference on every put).
 func overwriteChanges(old, nu storage.Item) (string, bool) {
-	names := slices.Sorted(maps.Keys(old))
-	for name := range nu {
-		if _, ok := old[name]; !ok {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if name == "ttl" {
-			continue
-		}
-		ov, oOK := old[name]
-		nv, nOK := nu[name]
-		if oOK && nOK && storage.Equal(ov, nv) {
-			continue
-		}
-		if name == "attributes" && isS3Ref(ov) && isS3Ref(nv) {
+	for _, name := range changedAttrs(old, nu) {
+		if name == "ttl" || (name == "attributes" && isS3Ref(old[name]) && isS3Ref(nu[name])) {
 			continue
 		}
 		return name, true
