@@ -102,7 +102,8 @@ func (c *checker) sortKeySegments() {
 		base = RemoveSortKeyVersion(sk)
 	}
 	role := roleName(p.Roles)
-	for i, seg := range strings.Split(base, KeySeparator) {
+	for i, rest := 0, base; ; i++ {
+		seg, after, more := strings.Cut(rest, KeySeparator)
 		if seg == "" {
 			c.add("A15", msgSKEmptySegment, role, sk, i)
 			return
@@ -111,6 +112,10 @@ func (c *checker) sortKeySegments() {
 			c.add("A15", msgSKSeparator, role, sk, seg[j:j+1], seg)
 			return
 		}
+		if !more {
+			return
+		}
+		rest = after
 	}
 }
 
