@@ -30,6 +30,9 @@ npm install --no-audit --no-fund --loglevel=error "$work/dynamoemu-$version.tgz"
 got=$(npx --no-install dynamoemu -version)
 [[ $got == "$version" ]] || { echo "npm/test.sh: npx dynamoemu -version says '$got', want $version" >&2; exit 1; }
 echo "npm/test.sh: npx dynamoemu -version: $got"
+# The conventions check ships beside the server: npx dynamoemu conventions ...
+help=$(npx --no-install dynamoemu conventions check -h 2>&1) || { echo "npm/test.sh: npx dynamoemu conventions check -h failed: $help" >&2; exit 1; }
+[[ $help == *"usage: dynamoemu-conventions check"* ]] || { echo "npm/test.sh: npx dynamoemu conventions check -h says: $help" >&2; exit 1; }
 cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" .
 node --test api.test.js signatures.test.js
 

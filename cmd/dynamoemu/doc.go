@@ -25,8 +25,11 @@
 // mbc-cqrs-serverless conventions (package conventions): writes that break
 // them are refused or reported, and GET /dynamoemu/conventions lists what
 // was seen. The check of the tables of any endpoint is the command
-// dynamoemu-conventions (../dynamoemu-conventions): "dynamoemu conventions"
-// says so and exits with status 2. The server links no AWS SDK.
+// dynamoemu-conventions (../dynamoemu-conventions): "dynamoemu conventions
+// check ..." runs it, the one next to dynamoemu (the npm package and the
+// container image ship both) or on PATH, and exits with its status; when
+// there is none it says how to get one and exits with status 2. The
+// server links no AWS SDK.
 //
 // For the container image (../../Dockerfile): "dynamoemu -healthcheck" asks
 // the server at -host and -port for ListTables and exits 0 if it answers, 1 if

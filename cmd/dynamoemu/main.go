@@ -29,6 +29,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 			os.Exit(1)
 		}
+		if code := checkerExit(0); errors.As(err, &code) {
+			os.Exit(int(code)) // the conventions check's status; it said why
+		}
 		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 		os.Exit(2)
 	}
@@ -162,8 +165,8 @@ func (c config) options(log *slog.Logger) emulator.Options {
 // listening address. Only -version writes to stdout; -help and the logs go
 // to stderr.
 func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
-	if len(args) > 0 && args[0] == "conventions" {
-		return errConventionsMoved
+	if check, ok := conventionsArgs(args); ok {
+		return runConventions(check, stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "mcp" {
 		return runMCP(args[1:], os.Stdin, stdout, stderr)

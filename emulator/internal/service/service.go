@@ -193,7 +193,7 @@ func (s *Service) namespaceFor(accessKey, region string) *Namespace {
 }
 
 // ConventionsReport returns the conventions report (Emulator.ConventionsReport).
-func (s *Service) ConventionsReport() conventions.Snapshot { return s.conv.report.Snapshot() }
+func (s *Service) ConventionsReport() conventions.Snapshot { return s.conventionsSnapshot() }
 
 // ResetConventionsReport empties the conventions report.
 func (s *Service) ResetConventionsReport() { s.conv.report.Reset() }
