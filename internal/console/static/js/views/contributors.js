@@ -69,7 +69,7 @@ export async function contributorsTab(body, info) {
   });
   mount(body,
     h("div.toolbar.ci-head", h("p.muted", "Contributor Insights shows which keys get the traffic: the hot keys that throttle a table. Values are totals since it was enabled (CloudWatch graphs them per minute)."),
-      h("span.spacer"), h("button", { type: "button", onclick: again, title: "Refresh (r)" }, icon("refresh"), "Refresh")),
+      h("button", { type: "button", onclick: again, title: "Refresh (r)" }, icon("refresh"), "Refresh")),
     panels);
   return { keys: { r: again } };
 }
