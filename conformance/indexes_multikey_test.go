@@ -144,12 +144,15 @@ func TestIndexMultiAttributeKeys(t *testing.T) {
 		{"range on a sort attribute before the last", "t = :t AND r = :r AND rd > :rd AND br = :br", v(append(na, ":rd", "0", ":br", "UP")...),
 			"RANGE key attributes rd must have equality conditions specified in the query because a condition is present on key attribute br"},
 		{"two conditions on one attribute", "t = :t AND r = :r AND rd > :lo AND rd < :hi", v(append(na, ":lo", "0", ":hi", "3")...),
-			"KeyConditionExpressions must only contain one condition per key"},
+			"Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key"},
 		{"filter on a sort attribute", "t = :t AND r = :r", v(na...), "Filter Expression can only contain non-primary key attributes: Primary key attribute: br"},
 	}
 	for _, tc := range errs {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			if tc.name == "two conditions on one attribute" {
+				AWSDiffers(t, `two conditions on one key: DynamoDB Local leaves out AWS's "Invalid KeyConditionExpression: " prefix (TestQueryErrors)`)
+			}
 			in := &dynamodb.QueryInput{TableName: &table, IndexName: aws.String("byMatch"), KeyConditionExpression: aws.String(tc.cond), ExpressionAttributeValues: tc.values}
 			if tc.name == "filter on a sort attribute" {
 				in.FilterExpression = aws.String("br = :r")

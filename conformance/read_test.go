@@ -231,7 +231,20 @@ func TestQueryErrors(t *testing.T) {
 			msg: "KeyConditionExpressions cannot have conditions on nested attributes"},
 		{name: "nested key attribute", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p AND sk.a < :v"), ExpressionAttributeValues: with(p, item{":v": n("1")})},
 			msg: "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: sk"},
-		{name: "two conditions on hash", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p AND pk = :p"), ExpressionAttributeValues: p}, msg: "KeyConditionExpressions must only contain one condition per key"},
+		// AWS's words for these three (eu-west-2, October 2026, in
+		// paritysuite/dynamodb-conformance tests/tier3/error-messages/
+		// queryKeyConditionOperands.test.ts): the one condition per key
+		// message now carries the expression prefix, and too many
+		// conditions are counted against the key schema.
+		{name: "two conditions on hash", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p AND pk = :p"), ExpressionAttributeValues: p},
+			msg:    "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key",
+			differ: `two conditions on one key: DynamoDB Local leaves out AWS's "Invalid KeyConditionExpression: " prefix`},
+		{name: "two conditions on sort", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p AND sk > :a AND sk < :b"), ExpressionAttributeValues: with(p, item{":a": n("1"), ":b": n("5")})},
+			msg:    "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key",
+			differ: `two conditions on one key: DynamoDB Local leaves out AWS's "Invalid KeyConditionExpression: " prefix`},
+		{name: "three conditions", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p AND sk > :a AND extra = :b"), ExpressionAttributeValues: with(p, item{":a": n("1"), ":b": n("5")})},
+			msg:    "The number of query conditions (3) exceeds the number of key attributes defined in the schema (2)",
+			differ: `three conditions: DynamoDB Local says "Conditions can be of length 1 or 2 only", AWS counts them against the key schema`},
 		{name: "hash not equality", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk < :p"), ExpressionAttributeValues: p}, msg: "Query key condition not supported"},
 		{name: "or", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p OR sk = :v"), ExpressionAttributeValues: with(p, item{":v": n("1")})}, msg: "Invalid operator used in KeyConditionExpression: OR"},
 		{name: "begins_with on number", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p AND begins_with(sk, :v)"), ExpressionAttributeValues: with(p, item{":v": n("1")})},

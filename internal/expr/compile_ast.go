@@ -80,7 +80,7 @@ func (c *Compiler) CompileKeyCondition(param string, x Expr, ks storage.KeySchem
 	if err != nil {
 		return nil, err
 	}
-	terms, err := keyTerms(root, 2)
+	terms, err := keyTerms(param, root, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (c *Compiler) CompileMultiKeyCondition(param string, x Expr, ks MultiKeySch
 	if err != nil {
 		return nil, err
 	}
-	terms, err := keyTerms(root, len(ks.Partition)+len(ks.Sort))
+	terms, err := keyTerms(param, root, len(ks.Partition)+len(ks.Sort))
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,12 @@ type KeyCondition struct {
 
 const paramKeyCondition = "KeyConditionExpression"
 
-// Messages of key-condition shape errors (no "Invalid ..." prefix).
+// anyKeyTerms is a bound on the terms of a key condition that no
+// expression reaches: the count is checked against the key schema later.
+const anyKeyTerms = 1 << 16
+
+// Messages of key-condition shape errors (no "Invalid ..." prefix, but
+// for msgKeyOnePerKey in an expression: see keyTerms).
 const (
 	msgKeyMissed       = "Query condition missed key schema element"
 	msgKeyNotSupported = "Query key condition not supported"
@@ -29,6 +34,12 @@ const (
 	msgKeyNestedAttr   = "KeyConditionExpressions cannot have conditions on nested attributes"
 	msgKeyOnePerKey    = "KeyConditionExpressions must only contain one condition per key"
 	msgKeyTypeMismatch = "One or more parameter values were invalid: Condition parameter type does not match schema type"
+	// msgKeyCount: a KeyConditionExpression with more conditions than the
+	// key has attributes (AWS's answer, eu-west-2, October 2026, recorded
+	// in paritysuite/dynamodb-conformance tests/tier3/error-messages/
+	// queryKeyConditionOperands.test.ts; older records and DynamoDB Local
+	// say msgKeyLength, which the legacy KeyConditions keep).
+	msgKeyCount = "The number of query conditions (%d) exceeds the number of key attributes defined in the schema (%d)"
 )
 
 // keyTerm is one condition of a key condition: path op value(s).
@@ -54,9 +65,16 @@ type keyTerm struct {
 func (c *Compiler) KeyCondition(text string, ks storage.KeySchema) (*KeyCondition, error) {
 	lease.Check(c)
 	var buf [4]keyTerm
-	terms, _, err := c.keyTerms(text, 2, buf[:0])
+	terms, pos, err := c.keyTerms(text, anyKeyTerms, buf[:0])
 	if err != nil {
 		return nil, err
+	}
+	if len(terms) > 2 {
+		attrs := 1
+		if ks.HasSort() {
+			attrs = 2
+		}
+		return nil, &Error{Pos: pos, Msg: sprintf(msgKeyCount, len(terms), attrs)}
 	}
 	kc, kerr := bindKeySchema(terms, ks)
 	if kerr != nil {
@@ -111,7 +129,7 @@ func (c *Compiler) keyTerms(text string, maxTerms int, dst []keyTerm) ([]keyTerm
 	if err != nil {
 		return nil, 0, err
 	}
-	terms, kerr := keyTerms(x, maxTerms)
+	terms, kerr := keyTerms(paramKeyCondition, x, maxTerms)
 	if kerr != nil {
 		return nil, 0, kerr
 	}
@@ -156,7 +174,7 @@ func unparen(x Expr) Expr {
 
 // keyTerms checks the shape of a key condition and extracts its terms, at
 // most maxTerms of them.
-func keyTerms(x Expr, maxTerms int) ([]keyTerm, *Error) {
+func keyTerms(param string, x Expr, maxTerms int) ([]keyTerm, *Error) {
 	// Operators first, in source order.
 	var bad *Error
 	walk(x, func(n Expr) bool {
@@ -206,13 +224,17 @@ func keyTerms(x Expr, maxTerms int) ([]keyTerm, *Error) {
 			return nil, err
 		}
 		if seen[t.name] {
-			return nil, &Error{Pos: t.pos, Msg: msgKeyOnePerKey}
+			// In AWS's words since 2026 (the record of msgKeyCount):
+			// "Invalid KeyConditionExpression: KeyConditionExpressions
+			// must only contain one condition per key"; DynamoDB Local
+			// leaves the prefix out.
+			return nil, exprError(param, t.pos, msgKeyOnePerKey)
 		}
 		seen[t.name] = true
 		terms = append(terms, t)
 	}
 	if len(terms) > maxTerms {
-		return nil, &Error{Pos: x.Pos(), Msg: msgKeyLength}
+		return nil, &Error{Pos: x.Pos(), Msg: sprintf(msgKeyCount, len(terms), maxTerms)}
 	}
 	return terms, nil
 }
@@ -300,6 +322,8 @@ func keyTermOf(e Expr) (keyTerm, *Error) {
 
 func bindKeyTerms(terms []keyTerm, ks storage.KeySchema) (*KeyCondition, *Error) {
 	if len(terms) == 2 && terms[0].name == terms[1].name {
+		// Legacy KeyConditions name each attribute once (a map), so this
+		// is a tree compiled for PartiQL: its message stands alone.
 		return nil, &Error{Pos: terms[1].pos, Msg: msgKeyOnePerKey}
 	}
 	var part, sort *keyTerm

@@ -13,8 +13,7 @@ import "github.com/dynamoemu/dynamoemu/internal/lease"
 // same text is a cache hit.
 func (c *Compiler) CheckKeyCondition(text string) error {
 	lease.Check(c)
-	const anyTerms = 1 << 16
 	var buf [4]keyTerm // most conditions: no allocation
-	_, _, err := c.keyTerms(text, anyTerms, buf[:0])
+	_, _, err := c.keyTerms(text, anyKeyTerms, buf[:0])
 	return err
 }

@@ -109,7 +109,18 @@ func TestOracle(t *testing.T) {
 
 // awsDiffers reports whether got is AWS's answer where DynamoDB Local's
 // recorded verdict want differs from AWS's: AWS names the missed element in
-// "Query condition missed key schema element: pk".
+// "Query condition missed key schema element: pk", prefixes the one
+// condition per key message with "Invalid KeyConditionExpression: " and
+// counts the conditions against the key's attributes where Local says
+// "Conditions can be of length 1 or 2 only" (keycond.go's msgKeyCount).
 func awsDiffers(got, want string) bool {
-	return want == msgKeyMissed && strings.HasPrefix(got, msgKeyMissed+": ")
+	switch want {
+	case msgKeyMissed:
+		return strings.HasPrefix(got, msgKeyMissed+": ")
+	case msgKeyOnePerKey:
+		return got == "Invalid "+paramKeyCondition+": "+msgKeyOnePerKey
+	case msgKeyLength:
+		return strings.HasPrefix(got, "The number of query conditions (")
+	}
+	return false
 }
