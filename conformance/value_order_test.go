@@ -97,6 +97,15 @@ func TestValueOrderSingleItem(t *testing.T) {
 		{"delete: ReturnValues before a key nested 100", "DeleteItem",
 			`{"TableName":"` + a + `","Key":{"pk":` + deepAV(100) + `,"sk":{"S":"1"}},"ReturnValues":"BOGUS"}`,
 			"ValidationException", rvBogus, dl},
+		// deepRequests: "refuses UPDATED_NEW with the bare ReturnValues
+		// message ahead of a condition value nested 100 levels"; below
+		// the older form's depth the message is enveloped.
+		{"delete: bare UPDATED_NEW before a condition value nested 100", "DeleteItem",
+			`{"TableName":"` + a + `",` + key + `,"ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"d"},"ExpressionAttributeValues":{":deep":` + deepAV(100) + `},"ReturnValues":"UPDATED_NEW"}`,
+			"ValidationException", "ReturnValues can only be ALL_OLD or NONE", dl},
+		{"delete: enveloped UPDATED_NEW before a condition value nested 40", "DeleteItem",
+			`{"TableName":"` + a + `",` + key + `,"ConditionExpression":"#d = :deep","ExpressionAttributeNames":{"#d":"d"},"ExpressionAttributeValues":{":deep":` + deepAV(40) + `},"ReturnValues":"UPDATED_NEW"}`,
+			"ValidationException", "1 validation error detected: ReturnValues can only be ALL_OLD or NONE", dl},
 	})
 }
 

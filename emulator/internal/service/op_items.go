@@ -479,6 +479,13 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
+		if c.values != nil && c.values.OlderForm && err.Error() == apierr.MsgReturnValuesPutDelete {
+			// Past wire.OlderFormDepth AWS words it bare, ahead of the
+			// nesting error (paritysuite/dynamodb-conformance
+			// deepRequests.test.ts, "Deep requests - DeleteItem
+			// ReturnValues", 2026-10-09).
+			return nil, err
+		}
 		return nil, writeRequestEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)

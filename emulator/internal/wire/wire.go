@@ -8,6 +8,14 @@ import (
 // 1, and a value nested in 32 levels of L or M is rejected.
 const MaxValueDepth = 32
 
+// OlderFormDepth is the nesting level past which AWS's single-item
+// operations read a request in an older form, which words some member
+// errors otherwise (Deferred.OlderForm): a value 63 maps deep is past it,
+// one 40 deep is not ("about 62 levels": paritysuite/dynamodb-conformance
+// tests/tier3/validation-ordering/deepRequests.test.ts, us-east-1 and
+// eu-west-2, 2026-10-09).
+const OlderFormDepth = 63
+
 // AttributeValue is one attribute value in DynamoDB's JSON form, such as
 // {"S":"a"} or {"L":[{"N":"1"}]}. Decoding validates it the way DynamoDB does
 // (exactly one type, non-empty sets without duplicates, valid numbers and

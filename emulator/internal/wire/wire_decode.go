@@ -120,6 +120,9 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 		if lvl == MaxValueDepth+1 {
 			d.ranked(apierr.MsgNestingExceeded, rankDepth)
 		}
+		if lvl == OlderFormDepth+1 {
+			d.olderForm = true
+		}
 	}
 	if d.peek() != '{' {
 		return storage.Value{}, d.containerTypeError('[', apierr.MsgSerListStart, apierr.MsgSerExpectedNull)

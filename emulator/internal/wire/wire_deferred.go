@@ -28,6 +28,8 @@ type Deferred struct {
 	// as TransactItems), of the element holding the value; -1 when the
 	// value is in no such list.
 	Index int
+	// OlderForm: the request holds a value nested past OlderFormDepth.
+	OlderForm bool
 }
 
 // ValueError is the error a wire type's UnmarshalJSON returns for a value
@@ -68,6 +70,9 @@ func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) 
 			return nil, d.deferred.Err
 		}
 		return nil, err
+	}
+	if d.deferred != nil {
+		d.deferred.OlderForm = d.olderForm
 	}
 	return d.deferred, nil
 }

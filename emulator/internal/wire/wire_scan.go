@@ -33,6 +33,8 @@ type decoder struct {
 	// hint is the number of attributes of the item decoded last: the
 	// size hint of the next one's map once body is made.
 	hint int
+	// olderForm: a value is nested past OlderFormDepth (Deferred.OlderForm).
+	olderForm bool
 }
 
 // maxBodyText is the largest request whose items share one string of the
