@@ -523,7 +523,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
 	}.compile()
 	if err != nil {
-		return nil, writeRequestEnvelope(err)
+		return nil, updateItemEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {

@@ -35,6 +35,21 @@ func writeRequestEnvelope(err error) error {
 	return apierr.ConstraintErrors(msg)
 }
 
+// updateItemEnvelope is writeRequestEnvelope for UpdateItem, which also
+// envelopes a value its ConditionExpression uses and does not define
+// ("1 validation error detected: Invalid ConditionExpression: An
+// expression attribute value used in expression is not defined; attribute
+// value: :v": AWS's answer in eu-west-2 and us-east-1, 2026-10-09,
+// paritysuite/dynamodb-conformance tests/tier3/error-messages/
+// updateItem.test.ts). PutItem's and DeleteItem's stay bare.
+func updateItemEnvelope(err error) error {
+	if ae, ok := apierr.Classify(err); ok && ae.Class == apierr.ErrValidation &&
+		strings.HasPrefix(ae.Msg, "Invalid "+paramConditionExpr+": An expression attribute value used in expression is not defined;") {
+		return apierr.ConstraintErrors(ae.Msg)
+	}
+	return writeRequestEnvelope(err)
+}
+
 // legacyConditionFault reports whether msg is the error of a malformed
 // Expected condition (package expr's legacy.go words them).
 func legacyConditionFault(msg string) bool {
