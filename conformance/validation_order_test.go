@@ -130,6 +130,13 @@ func TestValidationOrderTransactions(t *testing.T) {
 			tx(unused, put(missing, "a")), "ValidationException", unusedV, ""},
 		{"an unused value before the same item twice", "TransactWriteItems",
 			tx(put(h, "vo-cc"), unused), "ValidationException", unusedV, ""},
+		// us-east-1's answer (2026-10-09): the too-long token listed ahead
+		// of the enum; eu-west-2 gave the token alone in a generic form.
+		{"a token over 36 characters before an unknown enum", "TransactWriteItems",
+			`{"TransactItems":[` + put(h, "vo-token") + `],"ClientRequestToken":"` + strings.Repeat("x", 37) + `","ReturnConsumedCapacity":"BOGUS"}`,
+			"ValidationException", "2 validation errors detected: Value '" + strings.Repeat("x", 37) +
+				"' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36; " + enumRCCBogus,
+			"DynamoDB Local reports the token alone, unquoted, without the envelope"},
 		{"get: enum before a missing table", "TransactGetItems",
 			`{"TransactItems":[{"Get":{"TableName":"` + missing + `","Key":{"pk":{"S":"a"}}}}],"ReturnConsumedCapacity":"BOGUS"}`,
 			"ValidationException", rccBogus, dlEnum},

@@ -220,9 +220,14 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 		}
 		apierr.Enum(&cs, p.rvoccf, path+"returnValuesOnConditionCheckFailure", returnAllOld, returnNone)
 	}
+	// The token ahead of the enums: "2 validation errors detected: Value
+	// '<token>' at 'clientRequestToken' ...; Value 'BOGUS' at
+	// 'returnConsumedCapacity' ..." (us-east-1, 2026-10-09, paritysuite/
+	// dynamodb-conformance validation-ordering/transactions.test.ts;
+	// eu-west-2 then answered the token alone in a newer generic form).
+	tokenConstraints(&cs, in.ClientRequestToken)
 	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
 	apierr.Enum(&cs, in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", returnMetricsSize, returnMetricsNone)
-	tokenConstraints(&cs, in.ClientRequestToken)
 	return cs.Err()
 }
 
