@@ -191,5 +191,12 @@ func TestConditionalOperatorEnumOrder(t *testing.T) {
 			"ValidationException", "1 validation error detected: " + xorEnum, dl},
 		{"PutItem", "PutItem", `{"TableName":"` + h + `","Item":{"pk":{"S":"x"}},"Expected":{"a":{"Exists":false},"b":{"Exists":false}},"ConditionalOperator":"XOR"}`,
 			"ValidationException", "1 validation error detected: " + xorEnum, dl},
+		// query.test.ts, "reports XOR with two QueryFilter conditions before
+		// an unknown Select": the operator alone, bare, in the newer enum
+		// form (eu-west-2 and us-east-1, 2026-10-09).
+		{"Query with an unknown Select", "Query", `{"TableName":"` + uniqueName(t) + `","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},` +
+			`"QueryFilter":{"b":{"ComparisonOperator":"NULL"},"c":{"ComparisonOperator":"NULL"}},"ConditionalOperator":"XOR","Select":"BOGUS"}`,
+			"ValidationException", "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]",
+			`DynamoDB Local looks the table up first: "Cannot do operations on a non-existent table"`},
 	})
 }

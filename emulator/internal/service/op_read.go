@@ -334,18 +334,32 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	return queryTablePage(c, t, req, in, kc, forward)
 }
 
+// msgConditionalOperatorNewerEnum is the newer form of an unknown
+// ConditionalOperator's message, in AWS's words (its enum as AWS lists it).
+const msgConditionalOperatorNewerEnum = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"
+
 // checkQuery runs a Query's checks that come before its table: the
 // member constraints, the mix of expression and legacy parameters, the
 // placeholder values' use, a key condition given, ConditionalOperator
 // only with QueryFilter.
 func checkQuery(in *QueryInput) error {
 	in.Select = absentIfEmpty(in.Select)
+	selectV := apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect)
+	condOpV := apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp)
+	if selectV != "" && condOpV != "" && in.QueryFilter != nil {
+		// An unknown ConditionalOperator of a QueryFilter beside an
+		// unknown Select: AWS answers the operator alone, bare and in its
+		// newer enum form (eu-west-2 and us-east-1, 2026-10-09,
+		// paritysuite/dynamodb-conformance validation-ordering/
+		// query.test.ts).
+		return apierr.Validation(msgConditionalOperatorNewerEnum)
+	}
 	name1, name2 := tableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		apierr.LimitViolation(in.Limit, "Limit", 0, false),
-		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
-		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
+		selectV,
+		condOpV,
 		indexNameConstraint(in.IndexName),
 	); err != nil {
 		return err
