@@ -223,7 +223,19 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DeleteTableOutput{TableDescription: t.describe()}, nil
+	return &DeleteTableOutput{TableDescription: deletedDescription(t.describe())}, nil
+}
+
+// deletedDescription is DeleteTable's answer: the description without
+// what AWS leaves out of it, the key schema, the attribute definitions,
+// the creation time and the secondary indexes (ScyllaDB's AWS-verified
+// test_table.py, test_delete_table_description and
+// test_delete_table_description_with_si).
+func deletedDescription(d *TableDescription) *TableDescription {
+	d.AttributeDefinitions, d.KeySchema = nil, nil
+	d.CreationDateTime = epochTime{}
+	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes = nil, nil
+	return d
 }
 
 // TableStatus values.

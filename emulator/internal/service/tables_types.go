@@ -196,11 +196,13 @@ type DescribeEndpointsOutput struct {
 // TableDescription is what CreateTable, DescribeTable, UpdateTable and
 // DeleteTable report about a table. Member order follows AWS's responses.
 type TableDescription struct {
-	AttributeDefinitions      []AttributeDefinitionDesc         `json:"AttributeDefinitions"`
+	// AttributeDefinitions, KeySchema, CreationDateTime and the
+	// indexes are left out of DeleteTable's answer only (deleteTable).
+	AttributeDefinitions      []AttributeDefinitionDesc         `json:"AttributeDefinitions,omitempty"`
 	TableName                 string                            `json:"TableName"`
-	KeySchema                 []KeySchemaElementDesc            `json:"KeySchema"`
+	KeySchema                 []KeySchemaElementDesc            `json:"KeySchema,omitempty"`
 	TableStatus               string                            `json:"TableStatus"`
-	CreationDateTime          epochTime                         `json:"CreationDateTime"`
+	CreationDateTime          epochTime                         `json:"CreationDateTime,omitzero"`
 	ProvisionedThroughput     *ProvisionedThroughputDescription `json:"ProvisionedThroughput"`
 	TableSizeBytes            int64                             `json:"TableSizeBytes"`
 	ItemCount                 int64                             `json:"ItemCount"`
