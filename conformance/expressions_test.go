@@ -369,8 +369,16 @@ func TestLegacyAttributesToGet(t *testing.T) {
 	})
 	t.Run("duplicates", func(t *testing.T) {
 		t.Parallel()
+		// AWS's words: dynalite's AWS-derived tests (getItem.js,
+		// batchGetItem.js); ScyllaDB's AWS-verified test_item.py
+		// (test_getitem_attributes_to_get_duplicate, 2021) agrees on
+		// "Duplicate" and is newer than the record of Local's wording.
+		AWSDiffers(t, `AttributesToGet naming one attribute twice: DynamoDB Local says "Cannot have two attributes with the same name"`)
 		_, err := c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: item{"pk": s("p"), "sk": n("1")}, AttributesToGet: []string{"a", "a"}})
-		requireValidation(t, err, "Cannot have two attributes with the same name")
+		requireValidation(t, err, "One or more parameter values were invalid: Duplicate value in attribute name: a")
+		_, err = c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, KeyConditions: map[string]types.Condition{
+			"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{s("p")}}}, AttributesToGet: []string{"b", "a", "b"}})
+		requireValidation(t, err, "One or more parameter values were invalid: Duplicate value in attribute name: b")
 	})
 	t.Run("select all attributes", func(t *testing.T) {
 		t.Parallel()

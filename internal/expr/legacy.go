@@ -45,11 +45,15 @@ const (
 	msgLegacyHashScalar  = "Only scalar types can be used as Hash Key values"
 	msgLegacyRangeScalar = "Only scalar types can be used as Range Key values"
 	msgLegacyNotIndexed  = "Attempted conditional constraint is not an indexable operation"
-	msgLegacyDupAttr     = "Cannot have two attributes with the same name"
-	msgLegacyNoValue     = msgInvalidParams + "Only DELETE action is allowed when no attribute value is specified"
-	msgLegacyAddType     = msgInvalidParams + "ADD action is not supported for the type %s"
-	msgLegacyDeleteType  = msgInvalidParams + "DELETE action with value is not supported for the type %s"
-	msgLegacyActionEnum  = "Member must satisfy enum value set: [ADD, DELETE, PUT]"
+	// msgLegacyDupAttr: AttributesToGet naming one attribute twice. AWS's
+	// words as dynalite's AWS-derived tests record them; ScyllaDB's
+	// AWS-verified test_item.py (2021) expects "Duplicate" in it too.
+	// DynamoDB Local: "Cannot have two attributes with the same name".
+	msgLegacyDupAttr    = msgInvalidParams + "Duplicate value in attribute name: %s"
+	msgLegacyNoValue    = msgInvalidParams + "Only DELETE action is allowed when no attribute value is specified"
+	msgLegacyAddType    = msgInvalidParams + "ADD action is not supported for the type %s"
+	msgLegacyDeleteType = msgInvalidParams + "DELETE action with value is not supported for the type %s"
+	msgLegacyActionEnum = "Member must satisfy enum value set: [ADD, DELETE, PUT]"
 )
 
 type legacyOp struct {
@@ -375,7 +379,7 @@ func AttributesToGet(names []string) (*Projection, error) {
 			return nil, err
 		}
 		if seen[n] {
-			return nil, errPlain(msgLegacyDupAttr)
+			return nil, errPlain(sprintf(msgLegacyDupAttr, n))
 		}
 		seen[n] = true
 		p.paths = append(p.paths, Path{{Name: n}})

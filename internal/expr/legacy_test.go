@@ -239,7 +239,7 @@ func TestAttributeUpdates(t *testing.T) {
 }
 
 func TestAttributesToGet(t *testing.T) {
-	if _, err := AttributesToGet([]string{"n", "n"}); err == nil || err.Error() != "Cannot have two attributes with the same name" {
+	if _, err := AttributesToGet([]string{"n", "n"}); err == nil || err.Error() != "One or more parameter values were invalid: Duplicate value in attribute name: n" {
 		t.Errorf("duplicate: got %v", err)
 	}
 	p, err := AttributesToGet([]string{"n", "nope"})

@@ -67,5 +67,10 @@ func SchemaElement(name, typ, keyType string) string {
 }
 
 // MsgIncludeWithoutNonKey: an index projection of type INCLUDE without
-// NonKeyAttributes (AWS's and DynamoDB Local's wording).
-const MsgIncludeWithoutNonKey = "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be specified as well"
+// NonKeyAttributes. AWS's words in eu-west-2, June 2026, as the Parity
+// Suite recorded them (paritysuite/dynamodb-conformance, reported in
+// nubo-db/dynoxide#116), the newer record; ScyllaDB's AWS-verified
+// test_gsi.py expects "NonKeyAttributes" in it. DynamoDB Local and the
+// older records: "If Projection type INCLUDE is specified, some non-key
+// attributes to include in the projection must be specified as well".
+const MsgIncludeWithoutNonKey = msgInvalidParams + "ProjectionType is INCLUDE, but NonKeyAttributes is not specified"
