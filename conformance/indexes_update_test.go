@@ -214,7 +214,7 @@ func TestIndexUpdateTableErrors(t *testing.T) {
 		{"create with the name of an LSI", table, newKey, []types.GlobalSecondaryIndexUpdate{createGSI("byL", "h", "", types.ProjectionTypeAll)},
 			"ValidationException", "Attempting to create an index which already exists"},
 		{"create without AttributeDefinitions", table, nil, []types.GlobalSecondaryIndexUpdate{createGSI("byH", "h", "", types.ProjectionTypeAll)},
-			"ValidationException", "No Attribute Schema Defined"},
+			"ValidationException", "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [h], AttributeDefinitions: []"},
 		{"create without a definition of its key", table, ads("g", "S"), []types.GlobalSecondaryIndexUpdate{createGSI("byH", "h", "", types.ProjectionTypeAll)},
 			"ValidationException", "Attribute h is not defined in AttributeDefinitions"},
 		// AWS (architect#334, npdynamodb#29).
@@ -238,6 +238,12 @@ func TestIndexUpdateTableErrors(t *testing.T) {
 			// One at a time: concurrent UpdateTable calls on one table make
 			// DynamoDB Local answer InternalFailure now and then under load.
 			t.Run(tc.name, func(t *testing.T) {
+				if tc.name == "create without AttributeDefinitions" {
+					// ScyllaDB's AWS-verified test_gsi_updatetable.py
+					// (2024) finds "AttributeDefinitions" in AWS's answer;
+					// the sentence is CreateTable's for undefined keys.
+					AWSDiffers(t, `an index created without AttributeDefinitions: DynamoDB Local says "No Attribute Schema Defined"; AWS names AttributeDefinitions`)
+				}
 				in := &dynamodb.UpdateTableInput{TableName: aws.String(tc.table),
 					AttributeDefinitions: tc.defs, GlobalSecondaryIndexUpdates: tc.updates}
 				_, err := c.UpdateTable(ctx(t), in)

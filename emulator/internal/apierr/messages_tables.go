@@ -271,7 +271,6 @@ const (
 const (
 	MsgOneOnlineIndex     = "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"
 	MsgIndexExists        = "Attempting to create an index which already exists"
-	MsgNoAttributeSchema  = "No Attribute Schema Defined"
 	MsgAttrNotDefined     = "Attribute %s is not defined in AttributeDefinitions"
 	MsgDeleteNotGSI       = "Cannot delete an index that is not a GlobalSecondaryIndex"
 	MsgIndexBeingCreated  = "Attempt to change a resource which is still in use: Index is being created."

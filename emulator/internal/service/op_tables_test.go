@@ -391,7 +391,7 @@ func TestUpdateTable(t *testing.T) {
 		{"delete missing GSI", `{"TableName":"prov","GlobalSecondaryIndexUpdates":[{"Delete":{"IndexName":"abc"}}]}`, "ResourceNotFoundException",
 			"Requested resource not found"},
 		{"create GSI without attribute definitions", `{"TableName":"prov","GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"abc","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},` + pt1 + `}}]}`,
-			"ValidationException", "No Attribute Schema Defined"},
+			"ValidationException", "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [a], AttributeDefinitions: []"},
 	}
 	for _, tc := range errCases {
 		t.Run(tc.name, func(t *testing.T) {

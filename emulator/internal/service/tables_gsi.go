@@ -70,7 +70,19 @@ func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefiniti
 		return nil, nil, apierr.Validation(apierr.MsgIndexExists)
 	}
 	if len(defs) == 0 {
-		return nil, nil, apierr.Validation(apierr.MsgNoAttributeSchema)
+		// AWS names AttributeDefinitions here (ScyllaDB's AWS-verified
+		// test_gsi_updatetable.py, test_gsi_backfill_with_real_column,
+		// 2024: "ValidationException.*AttributeDefinitions"), where
+		// DynamoDB Local says "No Attribute Schema Defined". The words
+		// are CreateTable's for keys the definitions lack (no record of
+		// UpdateTable's full sentence found).
+		keys := make([]string, 0, len(cr.KeySchema))
+		for _, k := range cr.KeySchema {
+			if k.AttributeName != nil {
+				keys = append(keys, *k.AttributeName)
+			}
+		}
+		return nil, nil, apierr.Validation(apierr.MsgKeysNotDefined(keys, []string{}))
 	}
 	attrDefs, err := m.mergeAttrDefs(defs, cr.KeySchema, tableKeys)
 	if err != nil {
