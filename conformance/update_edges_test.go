@@ -89,3 +89,21 @@ func TestAttributeTypeOfValue(t *testing.T) {
 		}
 	}
 }
+
+// TestImpreciseArithmeticWordedAsOverflow: a sum or difference inside the
+// range that needs more than 38 digits (1e50 + 1) is refused with the
+// overflow message, and nothing is written (ScyllaDB's AWS-verified
+// test_number.py, test_update_expression_plus_imprecise: "Strangely,
+// DynamoDB says that the error is: Number overflow ...").
+func TestImpreciseArithmeticWordedAsOverflow(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, `1e50 + 1: DynamoDB Local says "DynamoDB only supports precision up to 38 digits"`)
+	c := newClient(t)
+	table := hashTable(t, c)
+	for _, expr := range []string{"SET b = :a + :b", "SET b = :a - :b"} {
+		_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("k")},
+			UpdateExpression: aws.String(expr), ExpressionAttributeValues: item{":a": n("1e50"), ":b": n("1")}})
+		requireValidation(t, err, "Number overflow. Attempting to store a number with magnitude larger than supported range")
+	}
+	requireItem(t, mustGet(t, c, table, item{"pk": s("k")}), nil)
+}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -87,7 +88,11 @@ func refArithmetic(a, b Number, sub bool) (Number, error) {
 	if !r.IsZero() && int64(r.Exponent)+r.NumDigits()-1 > maxAdjustedExponent {
 		return "", ErrNumberOverflow
 	}
-	return refFromDecimal(&r)
+	n, err := refFromDecimal(&r)
+	if errors.Is(err, ErrNumberPrecision) {
+		return "", ErrNumberOverflow // AWS's words for a sum (number.go arithmetic)
+	}
+	return n, err
 }
 
 // randomNumberText draws number text of every shape: signs, leading and

@@ -199,7 +199,17 @@ func arithmetic(a, b Number, sub bool) (Number, error) {
 	if len(r.coeff) > 0 && r.adjusted() > maxAdjustedExponent {
 		return "", ErrNumberOverflow
 	}
-	return r.canonical()
+	n, err := r.canonical()
+	if errors.Is(err, ErrNumberPrecision) {
+		// A sum inside the range that needs more than 38 digits (1e50 +
+		// 1) is also worded as an overflow by AWS: ScyllaDB's
+		// AWS-verified test_number.py, test_update_expression_plus_imprecise
+		// ("Number overflow. Attempting to store a number with magnitude
+		// larger than supported range"). A number written as it is keeps
+		// ErrNumberPrecision.
+		return "", ErrNumberOverflow
+	}
+	return n, err
 }
 
 // smallInt reads canonical integer text of at most 18 digits ("0", "42",

@@ -101,13 +101,14 @@ func TestArithmetic(t *testing.T) {
 		t.Fatalf("overflow: got %v", err)
 	}
 	_, err = AddNumbers(MustNumber("1E30"), MustNumber("0.000000001"))
-	if !errors.Is(err, ErrNumberPrecision) {
-		t.Fatalf("precision: got %v", err)
+	if !errors.Is(err, ErrNumberOverflow) {
+		t.Fatalf("precision, worded as an overflow: got %v", err)
 	}
 }
 
 // TestArithmeticOverflowBeforePrecision: a result past the range is an
-// overflow even when its exact digits are also more than 38.
+// overflow even when its exact digits are also more than 38, and so is
+// one inside the range that needs more than 38 digits (AWS's words).
 func TestArithmeticOverflowBeforePrecision(t *testing.T) {
 	max38 := strings.Repeat("9", 38) + "E88" // 9.99...9E125, the largest number
 	tests := []struct {
@@ -117,11 +118,13 @@ func TestArithmeticOverflowBeforePrecision(t *testing.T) {
 		want error
 	}{
 		{"max + 9E100", AddNumbers, max38, "9E100", ErrNumberOverflow},
-		{"max + 1 (below 1E126)", AddNumbers, max38, "1", ErrNumberPrecision},
+		{"max + 1 (below 1E126)", AddNumbers, max38, "1", ErrNumberOverflow},
 		{"-max - 9E100", SubNumbers, "-" + max38, "9E100", ErrNumberOverflow},
 		{"max + max", AddNumbers, max38, max38, ErrNumberOverflow},
-		{"max - 1", SubNumbers, max38, "1", ErrNumberPrecision},
-		{"1E125 + 1", AddNumbers, "1E125", "1", ErrNumberPrecision},
+		{"max - 1", SubNumbers, max38, "1", ErrNumberOverflow},
+		{"1E125 + 1", AddNumbers, "1E125", "1", ErrNumberOverflow},
+		{"1E50 + 1", AddNumbers, "1E50", "1", ErrNumberOverflow},
+		{"1E50 - 1", SubNumbers, "1E50", "1", ErrNumberOverflow},
 		{"max + 0", AddNumbers, max38, "0", nil},
 	}
 	for _, tt := range tests {

@@ -98,8 +98,8 @@ func TestArithmeticOverflow(t *testing.T) {
 		{name: "SET -9E100 - a", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = :y - a","ExpressionAttributeValues":{":y":{"N":"-9E100"}}}`, errType: vErr, errMsg: overflow},
 		{name: "ADD 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"ADD a :y","ExpressionAttributeValues":{":y":{"N":"9E100"}}}`, errType: vErr, errMsg: overflow},
 		{name: "legacy ADD 9E100", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"AttributeUpdates":{"a":{"Action":"ADD","Value":{"N":"9E100"}}}}`, errType: vErr, errMsg: overflow},
-		{name: "SET a + 1 is a precision error", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = a + :y","ExpressionAttributeValues":{":y":{"N":"1"}}}`,
-			errType: vErr, errMsg: "Attempting to store more than 38 significant digits in a Number"},
+		{name: "SET a + 1 is worded as an overflow", op: "UpdateItem", body: `{"TableName":"tha",` + key + `,"UpdateExpression":"SET a = a + :y","ExpressionAttributeValues":{":y":{"N":"1"}}}`,
+			errType: vErr, errMsg: overflow},
 		{name: "unchanged", op: "GetItem", body: `{"TableName":"tha",` + key + `}`, want: `{"Item":{"pk":{"S":"n"},"a":{"N":"` + strings.Repeat("9", 38) + strings.Repeat("0", 88) + `"}}}`},
 	})
 }
