@@ -52,9 +52,10 @@ func readEvalCases(t testing.TB, path string) []evalCase {
 // TestEvalOracle replays evaluations and updates recorded from DynamoDB
 // Local (testdata/eval.txt): a filter's verdict on an item, or the item
 // after an update (ALL_NEW without the key) or the update's error. Where
-// AWS words an error differently the file holds AWS's text: the 38-digit
-// precision error (DynamoDB Local: "DynamoDB only supports precision up to
-// 38 digits").
+// AWS words an error differently the file holds AWS's text: a sum that
+// needs more than 38 digits is worded as an overflow (storage's
+// arithmetic; DynamoDB Local: "DynamoDB only supports precision up to 38
+// digits").
 func TestEvalOracle(t *testing.T) {
 	for _, c := range readEvalCases(t, "testdata/eval.txt") {
 		var names map[string]string
