@@ -35,8 +35,13 @@ type TagResourceInput struct {
 	Tags        []service.Tag `json:"Tags"`
 }
 
-// TagResourceOutput is the (empty) TagResource response.
+// TagResourceOutput is the TagResource response: an empty body, as AWS
+// answers it (not "{}"; erlcloud/erlcloud#502 records AWS's empty
+// responses to TagResource and UntagResource).
 type TagResourceOutput struct{}
+
+// AppendJSON appends nothing: the answer has no body.
+func (*TagResourceOutput) AppendJSON(b []byte) []byte { return b }
 
 // UntagResourceInput is the UntagResource request.
 type UntagResourceInput struct {
@@ -44,8 +49,12 @@ type UntagResourceInput struct {
 	TagKeys     []string `json:"TagKeys"`
 }
 
-// UntagResourceOutput is the (empty) UntagResource response.
+// UntagResourceOutput is the UntagResource response: an empty body, as
+// TagResourceOutput.
 type UntagResourceOutput struct{}
+
+// AppendJSON appends nothing: the answer has no body.
+func (*UntagResourceOutput) AppendJSON(b []byte) []byte { return b }
 
 // ListTagsOfResourceInput is the ListTagsOfResource request.
 type ListTagsOfResourceInput struct {
@@ -92,7 +101,10 @@ func tagResource(c service.Call, in *TagResourceInput) (*TagResourceOutput, erro
 		}
 		return merged, nil
 	})
-	return nil, err
+	if err != nil {
+		return nil, err
+	}
+	return &TagResourceOutput{}, nil
 }
 
 func untagResource(c service.Call, in *UntagResourceInput) (*UntagResourceOutput, error) {
@@ -127,7 +139,10 @@ func untagResource(c service.Call, in *UntagResourceInput) (*UntagResourceOutput
 	err = t.ChangeTags(c, func(cur []service.TagDesc) ([]service.TagDesc, error) {
 		return slices.DeleteFunc(cur, func(tg service.TagDesc) bool { return slices.Contains(in.TagKeys, tg.Key) }), nil
 	})
-	return nil, err
+	if err != nil {
+		return nil, err
+	}
+	return &UntagResourceOutput{}, nil
 }
 
 func listTagsOfResource(c service.Call, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
