@@ -92,13 +92,13 @@ func TestTransactWriteCancelled(t *testing.T) {
 				ConditionExpression:                 aws.String("attribute_not_exists(pk)"),
 				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
 			txDelete(h, item{"pk": s("y")}),
-			{Put: &types.Put{TableName: &h, Item: item{"pk": s("z")}, ConditionExpression: aws.String("attribute_exists(pk)")}},
+			{Put: &types.Put{TableName: &h, Item: item{"pk": s("z")}, ConditionExpression: aws.String("attribute_not_exists(pk)")}},
 		},
 	})
-	reasons := requireCanceled(t, err, "None", "ConditionalCheckFailed", "None", "ConditionalCheckFailed")
+	reasons := requireCanceled(t, err, "None", "ConditionalCheckFailed", "None", "None")
 	requireItem(t, reasons[1].Item, item{"pk": s("x"), "v": n("1")})
 	if reasons[3].Item != nil {
-		t.Errorf("reason 4 Item %s, want none (no ALL_OLD, no item)", renderItem(reasons[3].Item))
+		t.Errorf("reason 4 Item %s, want none", renderItem(reasons[3].Item))
 	}
 	if reasons[0].Message != nil {
 		t.Errorf("reason None has message %q", *reasons[0].Message)
@@ -463,22 +463,52 @@ func TestTransactReturnValuesOnConditionCheckFailure(t *testing.T) {
 	mustPut(t, c, h, item{"pk": s("d"), "v": n("1")})
 	mustPut(t, c, h, item{"pk": s("u"), "v": n("2")})
 	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
-	_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-		{Delete: &types.Delete{TableName: &h, Key: item{"pk": s("d")}, ConditionExpression: aws.String("v = :z"),
-			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}},
-		{Update: &types.Update{TableName: &h, Key: item{"pk": s("u")}, UpdateExpression: aws.String("SET w = :z"), ConditionExpression: aws.String("v = :z"),
-			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}},
-		{Put: &types.Put{TableName: &h, Item: item{"pk": s("absent")}, ConditionExpression: aws.String("attribute_exists(pk)"),
-			ReturnValuesOnConditionCheckFailure: allOld}},
-		{Update: &types.Update{TableName: &h, Key: item{"pk": s("x")}, UpdateExpression: aws.String("SET w = :z"),
-			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}},
-	}})
-	reasons := requireCanceled(t, err, "ConditionalCheckFailed", "ConditionalCheckFailed", "ConditionalCheckFailed", "None")
-	requireItem(t, reasons[0].Item, item{"pk": s("d"), "v": n("1")})
-	requireItem(t, reasons[1].Item, item{"pk": s("u"), "v": n("2")})
-	requireItem(t, reasons[2].Item, nil)
+	// One failing action per transaction: AWS leaves the actions after
+	// the first failing one unevaluated (None, TestTransactReasonsAfterFirstFailure).
+	failing := []struct {
+		act  types.TransactWriteItem
+		want item
+	}{
+		{types.TransactWriteItem{Delete: &types.Delete{TableName: &h, Key: item{"pk": s("d")}, ConditionExpression: aws.String("v = :z"),
+			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}}, item{"pk": s("d"), "v": n("1")}},
+		{types.TransactWriteItem{Update: &types.Update{TableName: &h, Key: item{"pk": s("u")}, UpdateExpression: aws.String("SET w = :z"), ConditionExpression: aws.String("v = :z"),
+			ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}}, item{"pk": s("u"), "v": n("2")}},
+		{types.TransactWriteItem{Put: &types.Put{TableName: &h, Item: item{"pk": s("absent")}, ConditionExpression: aws.String("attribute_exists(pk)"),
+			ReturnValuesOnConditionCheckFailure: allOld}}, nil},
+	}
+	for _, f := range failing {
+		_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			f.act,
+			{Update: &types.Update{TableName: &h, Key: item{"pk": s("x")}, UpdateExpression: aws.String("SET w = :z"),
+				ExpressionAttributeValues: item{":z": n("0")}, ReturnValuesOnConditionCheckFailure: allOld}},
+		}})
+		reasons := requireCanceled(t, err, "ConditionalCheckFailed", "None")
+		requireItem(t, reasons[0].Item, f.want)
+	}
 	requireItem(t, mustGet(t, c, h, item{"pk": s("x")}), nil)
 	requireItem(t, mustGet(t, c, h, item{"pk": s("d")}), item{"pk": s("d"), "v": n("1")})
+}
+
+// TestTransactReasonsAfterFirstFailure: the actions after the first one
+// that fails are not evaluated and get None, though they would fail too
+// ("[ConditionalCheckFailed, None]": AWS's CloudTrail example of a
+// cancelled TransactWriteItems in its developer guide, and applications'
+// records of AWS's answers).
+func TestTransactReasonsAfterFirstFailure(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, "DynamoDB Local evaluates every action of a cancelled transaction and reports each failure")
+	c := newClient(t)
+	h := hashTable(t, c)
+	mustPut(t, c, h, item{"pk": s("a")})
+	mustPut(t, c, h, item{"pk": s("b")})
+	exists := aws.String("attribute_not_exists(pk)")
+	_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		txPut(h, item{"pk": s("new")}),
+		{ConditionCheck: &types.ConditionCheck{TableName: &h, Key: item{"pk": s("a")}, ConditionExpression: exists}},
+		{ConditionCheck: &types.ConditionCheck{TableName: &h, Key: item{"pk": s("b")}, ConditionExpression: exists}},
+	}})
+	requireCanceled(t, err, "None", "ConditionalCheckFailed", "None")
+	requireItem(t, mustGet(t, c, h, item{"pk": s("new")}), nil)
 }
 
 func TestTransactMissingTable(t *testing.T) {

@@ -446,15 +446,25 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	tx := storage.Begin(tables...)
 	defer tx.Abort()
 
+	// The actions are evaluated in request order and the first that
+	// fails ends the evaluation: the rest get None, as AWS answers ("[
+	// ConditionalCheckFailed, None]" where both would fail; AWS's
+	// CloudTrail example for TransactWriteItems in its developer guide
+	// and the applications' records of its answers). DynamoDB Local
+	// evaluates every action.
 	reasons := make([]apierr.CancellationReason, len(acts))
 	cancelled := false
 	for i, a := range acts {
+		if cancelled {
+			reasons[i] = apierr.CancellationReason{Code: apierr.ReasonNone}
+			continue
+		}
 		r, err := a.evaluate(tx)
 		if err != nil {
 			return nil, err
 		}
 		reasons[i] = r
-		cancelled = cancelled || r.Code != apierr.ReasonNone
+		cancelled = r.Code != apierr.ReasonNone
 	}
 	if refused != nil {
 		mergeReasons(reasons, refused)
