@@ -22,6 +22,7 @@ import (
 //	POST /dynamoemu/clock             {"advance":"1h30m"} or {"set":"2030-01-01T00:00:00Z"}
 //	POST /dynamoemu/ttl/sweep         {"deleted":3}
 //	DELETE /dynamoemu/conventions     {"reset":true} (empties the conventions report)
+//	GET  /dynamoemu/namespaces        the namespaces that hold tables (namespaces_admin.go)
 //
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
@@ -84,6 +85,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(e.serveClock)
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
+	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(e.serveNamespaces) // namespaces_admin.go
 	e.snapshotRoutes(r)
 	e.faultRoutes(r) // faults_admin.go
 }
