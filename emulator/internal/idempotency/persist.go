@@ -1,4 +1,4 @@
-package service
+package idempotency
 
 import (
 	"encoding/json"
@@ -13,12 +13,20 @@ import (
 // kept in snapshots like everything the DB holds), after the
 // transaction's own record and before its answer. A token forgotten (its
 // window over, or the store full) has its key deleted at the next
-// request with a token; RebuildCatalog puts back the tokens still in
-// their window (restoreTokens) and deletes the others. A process killed
-// between the transaction's record and the token's loses the token only:
-// the request was not answered, and its retry runs again, its conditions
-// deciding, as without persistence. A failed save is logged, not
-// answered: the transaction is done.
+// request with a token; Restore, when a namespace is loaded, puts back
+// the tokens still in their window and deletes the others. A process
+// killed between the transaction's record and the token's loses the
+// token only: the request was not answered, and its retry runs again,
+// its conditions deciding, as without persistence. A failed save is
+// logged, not answered: the transaction is done.
+
+// Meta is where a namespace's completed tokens are kept across restarts:
+// its DB's metadata (storage.DB's Meta, SetMeta and MetaKeys).
+type Meta interface {
+	Meta(key string) []byte
+	SetMeta(key string, value []byte) error
+	MetaKeys() []string
+}
 
 // metaKeyTokenPrefix prefixes the DB metadata key of a saved token.
 const metaKeyTokenPrefix = "emulator/token/"
@@ -26,89 +34,104 @@ const metaKeyTokenPrefix = "emulator/token/"
 // tokenRecordVersion is the version of tokenRecord's encoding.
 const tokenRecordVersion = 1
 
-// tokenRecord is a saved token: what a replay answers and when its
-// window started.
+// tokenRecord is a saved token: its fingerprint and when its window
+// started, followed in the same JSON object by the members of its
+// answer (encodeRecord).
 type tokenRecord struct {
-	V     int                                 `json:"v"`
-	FP    []byte                              `json:"fp"`
-	At    time.Time                           `json:"at"`
-	Reads []tokenUnits                        `json:"reads,omitempty"`
-	ICM   map[string][]*ItemCollectionMetrics `json:"icm,omitempty"`
+	V  int       `json:"v"`
+	FP []byte    `json:"fp"`
+	At time.Time `json:"at"`
 }
 
-type tokenUnits struct {
-	Table string  `json:"t"`
-	Units float64 `json:"u"`
+// deadToken is a forgotten token whose saved copy is to be deleted.
+type deadToken[N comparable] struct {
+	key  tokenKey[N]
+	kept Meta
 }
 
-// persisted reports whether ns's DB is kept on disk.
-func (ns *Namespace) persisted() bool { return ns != nil && ns.svc != nil && ns.svc.cfg.DBs != nil }
+// encodeRecord encodes a completed token: its record's members, then
+// those of its answer (an answer encodes as a JSON object).
+func encodeRecord[A Answer](u *tokenUse[A]) ([]byte, error) {
+	b, err := json.Marshal(tokenRecord{V: tokenRecordVersion, FP: u.fp[:], At: u.at})
+	if err != nil {
+		return nil, err
+	}
+	a, err := json.Marshal(u.answer)
+	if err != nil {
+		return nil, err
+	}
+	if len(a) > 2 { // not {}
+		b = append(append(b[:len(b)-1], ','), a[1:]...)
+	}
+	return b, nil
+}
 
-// save saves token key's completed use u in its namespace's DB, and
+// save saves token key's completed use u in kept (nil: nowhere), and
 // deletes the saved copies of tokens forgotten since the last save.
 // Called with no lock held.
-func (s *tokenStore) save(key tokenKey, u *tokenUse) {
-	if !key.ns.persisted() {
+func (s *Store[N, A]) save(kept Meta, key tokenKey[N], u *tokenUse[A]) {
+	if kept == nil {
 		return
 	}
 	s.mu.Lock()
-	r := tokenRecord{V: tokenRecordVersion, FP: u.fp[:], At: u.at, ICM: u.answer.ItemCollectionMetrics}
-	for _, x := range u.answer.replayReads {
-		r.Reads = append(r.Reads, tokenUnits{x.table, x.units})
-	}
 	dead := s.dead
 	s.dead = nil
-	dead = slices.DeleteFunc(dead, func(k tokenKey) bool { return s.entries[k] != nil }) // used again since
+	dead = slices.DeleteFunc(dead, func(d deadToken[N]) bool { return s.entries[d.key] != nil }) // used again since
 	s.mu.Unlock()
-	b, err := json.Marshal(&r)
+	b, err := encodeRecord(u) // u does not change once completed
 	if err == nil {
-		err = key.ns.registered().db.SetMeta(metaKeyTokenPrefix+key.token, b)
+		err = kept.SetMeta(metaKeyTokenPrefix+key.token, b)
 	}
 	if err != nil {
-		key.ns.svc.log.Warn("cannot save a ClientRequestToken: a retry after a restart runs again", "token", key.token, "err", err)
+		s.log.Warn("cannot save a ClientRequestToken: a retry after a restart runs again", "token", key.token, "err", err)
 	} else {
 		s.mu.Lock()
-		u.saved = true
+		u.saved = kept
 		s.mu.Unlock()
 	}
-	for _, k := range dead {
-		_ = k.ns.registered().db.SetMeta(metaKeyTokenPrefix+k.token, nil)
+	for _, d := range dead {
+		_ = d.kept.SetMeta(metaKeyTokenPrefix+d.key.token, nil)
 	}
 }
 
-// restoreTokens puts back the tokens saved in ns's DB whose window is
-// not over at now, and deletes the others.
-func (ns *Namespace) restoreTokens(now time.Time) {
-	s := ns.svc.tokens
+// Restore puts back the tokens of namespace ns saved in kept whose
+// window is not over at now, and deletes the others. kept is read
+// before the store's lock is taken, which stays a leaf.
+func (s *Store[N, A]) Restore(ns N, kept Meta, now time.Time) {
 	var stale []string
-	s.mu.Lock()
-	for _, k := range ns.db.MetaKeys() {
+	var back []tokenRef[N, A]
+	for _, k := range kept.MetaKeys() {
 		token, ok := strings.CutPrefix(k, metaKeyTokenPrefix)
 		if !ok {
 			continue
 		}
+		b := kept.Meta(k)
 		var r tokenRecord
-		if err := json.Unmarshal(ns.db.Meta(k), &r); err != nil || r.V != tokenRecordVersion || len(r.FP) != 32 || now.Sub(r.At) >= s.window {
+		var a A
+		if err := json.Unmarshal(b, &r); err != nil || r.V != tokenRecordVersion || len(r.FP) != 32 || now.Sub(r.At) >= s.window {
 			stale = append(stale, k)
 			continue
 		}
-		out := &TransactWriteItemsOutput{ItemCollectionMetrics: r.ICM}
-		for _, x := range r.Reads {
-			out.replayReads = append(out.replayReads, txUnits{x.Table, x.Units})
+		if err := json.Unmarshal(b, &a); err != nil {
+			stale = append(stale, k)
+			continue
 		}
-		u := &tokenUse{fp: [32]byte(r.FP), answer: out, at: r.At, saved: true, done: make(chan struct{})}
+		u := &tokenUse[A]{fp: [32]byte(r.FP), answer: a, complete: true, at: r.At, saved: kept, done: make(chan struct{})}
 		close(u.done)
-		u.size = tokenOverheadBytes + int64(len(token)) + out.replayBytes()
-		key := tokenKey{ns, token}
-		s.entries[key] = u
-		s.queue = append(s.queue, tokenRef{key, u})
-		s.bytes += u.size
+		u.size = tokenOverheadBytes + int64(len(token)) + a.Bytes()
+		back = append(back, tokenRef[N, A]{tokenKey[N]{ns, token}, u})
 	}
-	slices.SortStableFunc(s.queue[s.head:], func(a, b tokenRef) int { return a.use.at.Compare(b.use.at) })
+	s.mu.Lock()
+	for _, r := range back {
+		s.entries[r.key] = r.use
+		s.queue = append(s.queue, r)
+		s.bytes += r.use.size
+	}
+	slices.SortStableFunc(s.queue[s.head:], func(a, b tokenRef[N, A]) int { return a.use.at.Compare(b.use.at) })
 	s.trimLocked()
 	s.startJanitorLocked()
 	s.mu.Unlock()
 	for _, k := range stale {
-		_ = ns.db.SetMeta(k, nil)
+		_ = kept.SetMeta(k, nil)
 	}
 }

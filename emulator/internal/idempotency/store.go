@@ -1,79 +1,65 @@
-package service
+package idempotency
 
 import (
+	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// ClientRequestToken idempotency of TransactWriteItems and of
-// ExecuteTransaction's writes. As the API reference describes it: a token
-// is valid for 10 minutes after the first request that uses it completes;
-// within that window the same token with the same request answers success
-// again without writing, and the same token with any other parameter
-// changed answers IdempotentParameterMismatchException. Only successful
-// transactions use up a token: a cancelled or refused one leaves it free.
-// Tokens are per namespace (AWS: per account and region).
-//
-// What is kept per token is fixed in size: a SHA-256 fingerprint of the
-// request as decoded (fingerprint.go: the order of JSON members and map
-// entries does not matter; the token itself and ReturnConsumedCapacity
-// are left out) and what a replay answers: the read capacity of the items
-// written, per table name, and the item collection metrics. The request
-// and its items are never kept. A replay reports capacity in its own mode,
-// as the read of the items written (AWS's accounting as recorded in
-// paritysuite/dynamodb-conformance#67 and #74). A second request with a
-// token whose first request is still running waits for it and then
-// answers as above.
-//
-// Bounds (the memory model in docs/performance.md):
-//   - all namespaces share one store of at most Config.IdempotencyBytes
-//     (DefaultIdempotencyBytes): past it the oldest tokens are forgotten
-//     early, and a replay of a forgotten token runs as a new request;
-//   - a token is forgotten when the emulator's clock passes the end of its
-//     window, without waiting for another request: Advance and SetNow
-//     expire tokens at once, and with the real clock (Config.RealClock) a
-//     janitor goroutine sleeps until the oldest token's window ends. The
-//     janitor runs only while tokens are kept and stops on Close. With
-//     a test's clock (Config.RealClock false), the service never calls
-//     that clock from a goroutine of its own (a clock moved between
-//     requests would race with it): tokens then expire when Advance or
-//     SetNow moves the clock (ClockMoved), or at the next request with a
-//     token.
+// Window is how long a completed token is remembered.
+const Window = 10 * time.Minute
 
-// idempotencyWindow is how long a completed token is remembered.
-const idempotencyWindow = 10 * time.Minute
-
-// DefaultIdempotencyBytes bounds the memory of the remembered
-// ClientRequestTokens of an emulator when Config.IdempotencyBytes is 0:
-// about 100k tokens of single-table transactions, more than 150
-// transactions a second for the whole ten-minute window.
-const DefaultIdempotencyBytes = 32 << 20
+// DefaultBytes bounds the memory of the remembered tokens when
+// Config.MaxBytes is 0: about 100k tokens of single-table transactions,
+// more than 150 transactions a second for the whole ten-minute window.
+const DefaultBytes = 32 << 20
 
 // tokenOverheadBytes is what one remembered token costs besides its
 // token text and its answer: the map entry, the tokenUse, its place in
 // the expiry queue.
 const tokenOverheadBytes = 256
 
-// tokenStore remembers the ClientRequestTokens of every namespace of one
-// emulator. Its zero value is not ready: use newTokenStore.
-type tokenStore struct {
+// Answer is what a replay of a token's first request answers: only what
+// that needs (never the request, nor a table), kept for the token's
+// window. It encodes as a JSON object for a saved token (persist.go).
+type Answer interface {
+	// Bytes estimates the memory the answer holds.
+	Bytes() int64
+}
+
+// Config configures a Store.
+type Config struct {
+	// MaxBytes bounds the memory of the tokens kept (0: DefaultBytes).
+	MaxBytes int64
+	// Window is how long a completed token is remembered (0: Window).
+	Window time.Duration
+	// Clock is the emulator's clock when it is safe to call from the
+	// janitor's goroutine (the real clock); nil: no janitor.
+	Clock func() time.Time
+	// Logger logs a token that could not be saved (nil: discard).
+	Logger *slog.Logger
+}
+
+// Store remembers the ClientRequestTokens of every namespace of one
+// emulator: tokens of namespaces of type N (a pointer: tokens are per
+// namespace), each with the answer A its replays get. Its zero value is
+// not ready: use New.
+type Store[N comparable, A Answer] struct {
 	maxBytes int64
 	window   time.Duration
-	// clock is the emulator's clock when it is safe to call from the
-	// janitor (the real clock); nil unless Config.RealClock.
-	clock func() time.Time
+	clock    func() time.Time // the janitor's; nil: none
+	log      *slog.Logger
 
-	mu      sync.Mutex             // guards everything below
-	entries map[tokenKey]*tokenUse // running and completed tokens
-	queue   []tokenRef             // completed tokens, in completion order, from head
-	head    int                    // queue[:head] are gone
-	bytes   int64                  // sizes of the completed tokens kept
-	dead    []tokenKey             // forgotten tokens whose saved copies are to be deleted
-	running bool                   // the janitor goroutine is running
-	closed  bool                   // Close was called: no janitor starts again
+	mu      sync.Mutex                   // guards everything below
+	entries map[tokenKey[N]]*tokenUse[A] // running and completed tokens
+	queue   []tokenRef[N, A]             // completed tokens, in completion order, from head
+	head    int                          // queue[:head] are gone
+	bytes   int64                        // sizes of the completed tokens kept
+	dead    []deadToken[N]               // forgotten tokens whose saved copies are to be deleted
+	running bool                         // the janitor goroutine is running
+	closed  bool                         // Close was called: no janitor starts again
 
 	wake chan struct{} // buffered: tells the janitor the clock moved
 	stop chan struct{} // closed by close
@@ -81,60 +67,78 @@ type tokenStore struct {
 }
 
 // tokenKey names a token: tokens are per namespace.
-type tokenKey struct {
-	ns    *Namespace
+type tokenKey[N comparable] struct {
+	ns    N
 	token string
 }
 
 // tokenUse is one token's first successful request, or the one running.
-type tokenUse struct {
-	fp     [32]byte                  // fingerprint of the request
-	answer *TransactWriteItemsOutput // what a replay answers (replayable); nil while running
-	at     time.Time                 // when it completed; zero while running
-	size   int64                     // bytes counted for it once completed
-	done   chan struct{}             // closed when the running request ends
-	saved  bool                      // kept in its namespace's DB (idempotency_persist.go)
+type tokenUse[A Answer] struct {
+	fp       [32]byte      // fingerprint of the request
+	answer   A             // what a replay answers; valid once completed
+	complete bool          // the first request succeeded: answer is set
+	at       time.Time     // when it completed; zero while running
+	size     int64         // bytes counted for it once completed
+	done     chan struct{} // closed when the running request ends
+	saved    Meta          // where it is kept across restarts (persist.go); nil: nowhere
 }
 
 // tokenRef is a completed token in the expiry queue; use is compared to
 // the entry still in the map, so a forgotten and reused token is not
 // removed by its old reference.
-type tokenRef struct {
-	key tokenKey
-	use *tokenUse
+type tokenRef[N comparable, A Answer] struct {
+	key tokenKey[N]
+	use *tokenUse[A]
 }
 
-func newTokenStore(maxBytes int64, clock func() time.Time) *tokenStore {
-	return &tokenStore{
-		maxBytes: maxBytes,
-		window:   idempotencyWindow,
-		clock:    clock,
-		entries:  make(map[tokenKey]*tokenUse),
+// New returns a store with no tokens.
+func New[N comparable, A Answer](cfg Config) *Store[N, A] {
+	s := &Store[N, A]{
+		maxBytes: cfg.MaxBytes,
+		window:   cfg.Window,
+		clock:    cfg.Clock,
+		log:      cfg.Logger,
+		entries:  make(map[tokenKey[N]]*tokenUse[A]),
 		wake:     make(chan struct{}, 1),
 		stop:     make(chan struct{}),
 	}
+	if s.maxBytes == 0 {
+		s.maxBytes = DefaultBytes
+	}
+	if s.window == 0 {
+		s.window = Window
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	return s
 }
 
-// do runs a request under token with run, or answers it from the token's
-// earlier use. fp is the request's fingerprint (a request of another
-// operation never matches), mode its ReturnConsumedCapacity, now its time.
-func (s *tokenStore) do(ns *Namespace, now time.Time, token string, fp [32]byte, mode string, run func() (*TransactWriteItemsOutput, error)) (*TransactWriteItemsOutput, error) {
-	key := tokenKey{ns, token}
+// Do runs a request under token in namespace ns with run, or answers it
+// from the token's earlier use. fp is the request's fingerprint
+// (Fingerprint: a request of another operation never matches), now its
+// time, kept where ns's completed tokens are saved (nil: nowhere;
+// persist.go). It returns run's answer, or, replayed true, the answer
+// kept from the token's first request; an earlier use of the token
+// with another request is IdempotentParameterMismatchException. Only a
+// run that succeeds uses a token up.
+func (s *Store[N, A]) Do(ns N, kept Meta, now time.Time, token string, fp [32]byte, run func() (A, error)) (a A, replayed bool, err error) {
+	key := tokenKey[N]{ns, token}
 	for {
 		s.mu.Lock()
 		s.expireLocked(now)
 		u := s.entries[key]
 		if u == nil {
-			u = &tokenUse{fp: fp, done: make(chan struct{})}
+			u = &tokenUse[A]{fp: fp, done: make(chan struct{})}
 			s.entries[key] = u
 			s.mu.Unlock()
-			out, err := s.first(key, u, now, run)
+			a, err := s.first(key, u, now, run)
 			if err == nil {
-				s.save(key, u) // with persistence (idempotency_persist.go)
+				s.save(kept, key, u) // with persistence (persist.go)
 			}
-			return out, err
+			return a, false, err
 		}
-		if u.answer == nil {
+		if !u.complete {
 			done := u.done
 			s.mu.Unlock()
 			<-done
@@ -143,23 +147,24 @@ func (s *tokenStore) do(ns *Namespace, now time.Time, token string, fp [32]byte,
 		same, answer := u.fp == fp, u.answer
 		s.mu.Unlock()
 		if !same {
-			return nil, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgIdempotentMismatch)
+			var zero A
+			return zero, false, apierr.New(apierr.ErrIdempotentParameterMismatch, apierr.MsgIdempotentMismatch)
 		}
-		return answer.replay(mode), nil
+		return answer, true, nil
 	}
 }
 
-// first runs the token's first request and keeps what a replay answers if
-// it succeeded; otherwise the token is forgotten.
-func (s *tokenStore) first(key tokenKey, u *tokenUse, now time.Time, run func() (*TransactWriteItemsOutput, error)) (out *TransactWriteItemsOutput, err error) {
+// first runs the token's first request and keeps its answer if it
+// succeeded; otherwise the token is forgotten.
+func (s *Store[N, A]) first(key tokenKey[N], u *tokenUse[A], now time.Time, run func() (A, error)) (out A, err error) {
 	returned := false // false while run panics
 	defer func() {
 		s.mu.Lock()
 		if returned && err == nil {
-			u.answer = out.replayable()
+			u.answer, u.complete = out, true
 			u.at = now
-			u.size = tokenOverheadBytes + int64(len(key.token)) + u.answer.replayBytes()
-			s.queue = append(s.queue, tokenRef{key, u})
+			u.size = tokenOverheadBytes + int64(len(key.token)) + out.Bytes()
+			s.queue = append(s.queue, tokenRef[N, A]{key, u})
 			s.bytes += u.size
 			s.trimLocked()
 			s.startJanitorLocked()
@@ -174,10 +179,10 @@ func (s *tokenStore) first(key tokenKey, u *tokenUse, now time.Time, run func() 
 	return out, err
 }
 
-// expire forgets the tokens whose window has ended at now. Advance and
-// SetNow call it after moving the clock; it also wakes the janitor, whose
-// next deadline has moved.
-func (s *tokenStore) expire(now time.Time) {
+// Expire forgets the tokens whose window has ended at now. Call it after
+// moving the clock (the emulator's Advance and SetNow); it also wakes
+// the janitor, whose next deadline has moved.
+func (s *Store[N, A]) Expire(now time.Time) {
 	s.mu.Lock()
 	s.expireLocked(now)
 	s.mu.Unlock()
@@ -190,28 +195,28 @@ func (s *tokenStore) expire(now time.Time) {
 // expireLocked forgets the tokens completed a window or more before now,
 // oldest first. Tokens complete in queue order; after the clock has been
 // moved back, a token behind one that has not expired waits for it.
-func (s *tokenStore) expireLocked(now time.Time) {
+func (s *Store[N, A]) expireLocked(now time.Time) {
 	for s.head < len(s.queue) && now.Sub(s.queue[s.head].use.at) >= s.window {
 		s.dropHeadLocked()
 	}
 }
 
 // trimLocked forgets the oldest tokens until the rest fit maxBytes.
-func (s *tokenStore) trimLocked() {
+func (s *Store[N, A]) trimLocked() {
 	for s.bytes > s.maxBytes && s.head < len(s.queue) {
 		s.dropHeadLocked()
 	}
 }
 
 // dropHeadLocked forgets the oldest completed token.
-func (s *tokenStore) dropHeadLocked() {
+func (s *Store[N, A]) dropHeadLocked() {
 	r := s.queue[s.head]
-	s.queue[s.head] = tokenRef{}
+	s.queue[s.head] = tokenRef[N, A]{}
 	s.head++
 	if s.entries[r.key] == r.use {
 		delete(s.entries, r.key)
-		if r.use.saved {
-			s.dead = append(s.dead, r.key)
+		if r.use.saved != nil {
+			s.dead = append(s.dead, deadToken[N]{r.key, r.use.saved})
 		}
 	}
 	s.bytes -= r.use.size
@@ -226,7 +231,7 @@ func (s *tokenStore) dropHeadLocked() {
 
 // startJanitorLocked starts the janitor if tokens are kept, the clock is
 // the real one and none is running.
-func (s *tokenStore) startJanitorLocked() {
+func (s *Store[N, A]) startJanitorLocked() {
 	if s.running || s.closed || s.clock == nil || s.head == len(s.queue) {
 		return
 	}
@@ -238,7 +243,7 @@ func (s *tokenStore) startJanitorLocked() {
 // janitor forgets tokens as their windows end, sleeping until the oldest
 // one's end (or until the clock is moved), and returns when none is left
 // or the store is closed.
-func (s *tokenStore) janitor() {
+func (s *Store[N, A]) janitor() {
 	defer s.done.Done()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -266,10 +271,10 @@ func (s *tokenStore) janitor() {
 	}
 }
 
-// close stops the janitor and keeps it from starting again; the store
+// Close stops the janitor and keeps it from starting again; the store
 // still answers requests, expiring tokens as they come. Safe to call more
 // than once.
-func (s *tokenStore) close() {
+func (s *Store[N, A]) Close() {
 	s.mu.Lock()
 	if !s.closed {
 		s.closed = true
@@ -279,34 +284,9 @@ func (s *tokenStore) close() {
 	s.done.Wait()
 }
 
-// stats reports the completed tokens kept and their bytes (tests).
-func (s *tokenStore) stats() (tokens int, bytes int64) {
+// Stats reports the completed tokens kept and their bytes.
+func (s *Store[N, A]) Stats() (tokens int, bytes int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.queue) - s.head, s.bytes
-}
-
-// replayable is what a replay of o's request answers: its item collection
-// metrics and the read capacity of the items written, per table name.
-// Nothing refers to a table or to the request.
-func (o *TransactWriteItemsOutput) replayable() *TransactWriteItemsOutput {
-	return &TransactWriteItemsOutput{ItemCollectionMetrics: o.ItemCollectionMetrics, replayReads: o.replayReads}
-}
-
-// replayBytes estimates the memory of a replayable answer.
-func (o *TransactWriteItemsOutput) replayBytes() int64 {
-	n := int64(64 + 40*len(o.replayReads))
-	for _, u := range o.replayReads {
-		n += int64(len(u.table))
-	}
-	for name, list := range o.ItemCollectionMetrics {
-		n += int64(64 + len(name) + 24*len(list))
-		for _, m := range list {
-			n += int64(64 + 8*len(m.SizeEstimateRangeGB))
-			for attr, v := range m.ItemCollectionKey {
-				n += int64(64 + len(attr) + storage.ValueSize(v))
-			}
-		}
-	}
-	return n
 }
