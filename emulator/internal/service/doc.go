@@ -87,7 +87,11 @@
 //     Compiler looks in), page_eval.go (filters and projections evaluated
 //     on stored records: expr.Matcher, expr.Projector),
 //     batch_names.go (malformed and empty RequestItems), write_envelope.go
-//     (the single-item writes' request-validation envelope).
+//     (the single-item writes' request-validation envelope), oversize.go
+//     (batches and transactions far over their list limits, read in the
+//     raw body before they are decoded by package
+//     emulator/internal/oversize; here, how an element is decoded,
+//     checked and echoed).
 //   - Validation: validation_order.go (the order each request kind is
 //     validated in, written down once; UpdateItem's constraints),
 //     value_layers.go (the layer each operation words malformed values
@@ -205,7 +209,7 @@
 // cut is its own package already: errors and messages (apierr), the JSON
 // codec (wire), the stream record log (streamlog), and the concerns the
 // core uses that need nothing of it, its libraries: ClientRequestTokens
-// (idempotency).
+// (idempotency), the raw-body reading of oversized requests (oversize).
 //
 // That argument holds for the data plane and its glue, not for the
 // table-level features: exports and imports, Kinesis destinations,
