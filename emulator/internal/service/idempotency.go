@@ -1,6 +1,7 @@
 package service
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
@@ -14,7 +15,7 @@ import (
 
 // tokenStore is the service's ClientRequestTokens, of every namespace.
 type tokenStore struct {
-	*idempotency.Store[*Namespace, *txReplay]
+	*idempotency.Store[*Namespace, txReplay]
 }
 
 // fingerprint is a decoded request's fingerprint (idempotency.Fingerprint).
@@ -26,17 +27,17 @@ var fingerprint = idempotency.Fingerprint
 // its time.
 func (s tokenStore) do(ns *Namespace, now time.Time, token string, fp [32]byte, mode string, run func() (*TransactWriteItemsOutput, error)) (*TransactWriteItemsOutput, error) {
 	var out *TransactWriteItemsOutput
-	kept, replayed, err := s.Do(ns, ns.tokensKept(), now, token, fp, func() (*txReplay, error) {
+	kept, replayed, err := s.Do(ns, ns.tokensKept(), now, token, fp, func() (txReplay, error) {
 		var err error
 		if out, err = run(); err != nil {
-			return nil, err
+			return txReplay{}, err
 		}
 		return replayOf(out), nil
 	})
 	if err != nil || !replayed {
 		return out, err
 	}
-	return kept.replay(mode), nil
+	return kept.o.replay(mode), nil
 }
 
 // tokensKept is where ns's completed tokens are saved: its DB, when the
@@ -49,45 +50,68 @@ func (ns *Namespace) tokensKept() idempotency.Meta {
 }
 
 // txReplay is what a replay of a transaction answers
-// (idempotency.Answer): its item collection metrics and the read
-// capacity of the items written, per table name. Nothing refers to a
-// table or to the request. A saved token holds it as JSON.
+// (idempotency.Answer): an output with only its item collection metrics
+// and the read capacity of the items written, per table name. Nothing
+// refers to a table or to the request. A saved token holds it as JSON
+// (savedReplay).
 type txReplay struct {
+	o *TransactWriteItemsOutput
+}
+
+// replayOf is what a replay of o's request answers (one allocation per
+// transaction with a token, as before the store was a package).
+func replayOf(o *TransactWriteItemsOutput) txReplay {
+	return txReplay{&TransactWriteItemsOutput{ItemCollectionMetrics: o.ItemCollectionMetrics, replayReads: o.replayReads}}
+}
+
+// savedReplay is a txReplay as a saved token holds it.
+type savedReplay struct {
 	Reads []replayUnits                       `json:"reads,omitempty"`
 	ICM   map[string][]*ItemCollectionMetrics `json:"icm,omitempty"`
 }
 
-// replayUnits is one table's units in a txReplay.
+// replayUnits is one table's units in a savedReplay.
 type replayUnits struct {
 	Table string  `json:"t"`
 	Units float64 `json:"u"`
 }
 
-// replayOf is what a replay of o's request answers.
-func replayOf(o *TransactWriteItemsOutput) *txReplay {
-	r := &txReplay{ICM: o.ItemCollectionMetrics}
-	for _, u := range o.replayReads {
-		r.Reads = append(r.Reads, replayUnits{u.table, u.units})
+// MarshalJSON encodes r as a savedReplay.
+func (r txReplay) MarshalJSON() ([]byte, error) {
+	var v savedReplay
+	if r.o != nil {
+		v.ICM = r.o.ItemCollectionMetrics
+		for _, u := range r.o.replayReads {
+			v.Reads = append(v.Reads, replayUnits{u.table, u.units})
+		}
 	}
-	return r
+	return json.Marshal(v)
 }
 
-// replay is the answer of a replay whose ReturnConsumedCapacity is mode.
-func (r *txReplay) replay(mode string) *TransactWriteItemsOutput {
-	o := &TransactWriteItemsOutput{ItemCollectionMetrics: r.ICM}
-	for _, u := range r.Reads {
+// UnmarshalJSON decodes a savedReplay into r.
+func (r *txReplay) UnmarshalJSON(b []byte) error {
+	var v savedReplay
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	o := &TransactWriteItemsOutput{ItemCollectionMetrics: v.ICM}
+	for _, u := range v.Reads {
 		o.replayReads = append(o.replayReads, txUnits{u.Table, u.Units})
 	}
-	return o.replay(mode)
+	r.o = o
+	return nil
 }
 
 // Bytes estimates the memory of r.
-func (r *txReplay) Bytes() int64 {
-	n := int64(64 + 40*len(r.Reads))
-	for _, u := range r.Reads {
-		n += int64(len(u.Table))
+func (r txReplay) Bytes() int64 {
+	if r.o == nil {
+		return 0
 	}
-	for name, list := range r.ICM {
+	n := int64(64 + 40*len(r.o.replayReads))
+	for _, u := range r.o.replayReads {
+		n += int64(len(u.table))
+	}
+	for name, list := range r.o.ItemCollectionMetrics {
 		n += int64(64 + len(name) + 24*len(list))
 		for _, m := range list {
 			n += int64(64 + 8*len(m.SizeEstimateRangeGB))

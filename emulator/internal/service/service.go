@@ -97,7 +97,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
 	}
-	s.tokens = tokenStore{idempotency.New[*Namespace, *txReplay](tc)}
+	s.tokens = tokenStore{idempotency.New[*Namespace, txReplay](tc)}
 	var err error
 	if s.conv, err = newConvState(cfg.Conventions, s.log); err != nil {
 		return nil, err
