@@ -22,9 +22,9 @@ import (
 // time to answer and the server's peak resident memory against the
 // bytes sent, and fails when the peak grows by more than
 // oversizeRSSFactor times those bytes: the request is read in its raw
-// body and answered without building its elements (emulator/internal/
-// service/oversize.go). Before that, eight BatchWriteItem requests of
-// 15 MB took the server to 8 times the bytes sent, eight BatchGetItem
+// body and answered without building its elements
+// (emulator/internal/oversize). Before that, eight BatchWriteItem
+// requests of 15 MB took the server to 8 times the bytes sent, eight BatchGetItem
 // requests to 20 times.
 func TestOversizedRequests(t *testing.T) {
 	const bodyBytes = 4 << 20 // each request; eight at once

@@ -55,8 +55,13 @@ var layers = []layer{
 	{pkg: "emulator/internal/streamlog", may: []string{"internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/zstdread", internal: true},                                   // ZSTD objects through klauspost/compress's decoder
 	{pkg: "emulator/internal/testkit", may: []string{"internal/storage"}, internal: true}, // what the emulator's tests share
+	// The service's libraries: concerns the core uses that need nothing
+	// of it, below it (docs/architecture.md).
+	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
+	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
-		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease"}, tests: true, internal: true},
+		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
+		"emulator/internal/idempotency", "emulator/internal/oversize"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).

@@ -87,16 +87,21 @@
 //     Compiler looks in), page_eval.go (filters and projections evaluated
 //     on stored records: expr.Matcher, expr.Projector),
 //     batch_names.go (malformed and empty RequestItems), write_envelope.go
-//     (the single-item writes' request-validation envelope).
+//     (the single-item writes' request-validation envelope), oversize.go
+//     (batches and transactions far over their list limits, read in the
+//     raw body before they are decoded by package
+//     emulator/internal/oversize; here, how an element is decoded,
+//     checked and echoed).
 //   - Validation: validation_order.go (the order each request kind is
 //     validated in, written down once; UpdateItem's constraints),
 //     value_layers.go (the layer each operation words malformed values
 //     in), value_order.go (where a value's fault is reported), key_shape.go (key faults that transactions cancel for).
 //   - Transactions: op_transact.go (TransactWriteItems),
-//     op_transact_get.go (TransactGetItems), idempotency.go and
-//     fingerprint.go (ClientRequestTokens: a bounded store keyed by a
-//     request's fingerprint, its janitor), idempotency_persist.go (tokens
-//     kept as DB metadata with -dbPath).
+//     op_transact_get.go (TransactGetItems), idempotency.go
+//     (ClientRequestTokens, which package emulator/internal/idempotency
+//     keeps: a bounded store keyed by a request's fingerprint, its
+//     janitor, tokens kept as DB metadata with -dbPath; here, what a
+//     replay answers).
 //   - Streams: streams.go (a table's stream as the storage Observer of
 //     its data, over package streamlog's record log), streams_persist.go
 //     (streams across restarts: rebuilt from the log, kept in
@@ -202,7 +207,9 @@
 // lock on the same table type. A cut between them would export most of
 // the service to itself and add no boundary that holds. What has a clean
 // cut is its own package already: errors and messages (apierr), the JSON
-// codec (wire), the stream record log (streamlog).
+// codec (wire), the stream record log (streamlog), and the concerns the
+// core uses that need nothing of it, its libraries: ClientRequestTokens
+// (idempotency), the raw-body reading of oversized requests (oversize).
 //
 // That argument holds for the data plane and its glue, not for the
 // table-level features: exports and imports, Kinesis destinations,
@@ -276,7 +283,7 @@
 //	                  with no other lock held; a recorder's mutex, or
 //	                  table.mu then storage's and the gates' locks (one
 //	                  at a time), then the DB's SetMeta, inside it
-//	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, Namespace.mu, idempotency.mu,
+//	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, Namespace.mu, the token store's (idempotency.Store),
 //	                  fxState.mu and a recorder's mutex (the one exception
 //	                  to "nothing inside": a namespace created under
 //	                  namespaces.mu takes the report's settings, fx.go),

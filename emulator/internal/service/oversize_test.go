@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -167,8 +168,8 @@ func TestOversizeSameAnswer(t *testing.T) {
 	}
 	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
 	r := rand.New(rand.NewPCG(seed, 3))
-	prescanEvery.Store(true)
-	defer prescanEvery.Store(false)
+	oversize.Every.Store(true)
+	defer oversize.Every.Store(false)
 	reduced := 0
 	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems"} {
 		for i := range 40 {
@@ -232,8 +233,8 @@ func FuzzOversizePrescan(f *testing.F) {
 	f.Add(uint8(2), `{"TransactItems":[`+strings.Repeat(`{},`, 101)+`{"Put":[]}]}`)
 	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"S":"\ud800"}}]}}}`)
 	s := newTestService(f, Config{})
-	prescanEvery.Store(true)
-	f.Cleanup(func() { prescanEvery.Store(false) })
+	oversize.Every.Store(true)
+	f.Cleanup(func() { oversize.Every.Store(false) })
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		op := ops[int(which)%len(ops)]
 		_, _ = prescanOf(op)([]byte(body)) // never a panic

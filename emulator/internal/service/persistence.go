@@ -20,6 +20,9 @@ import (
 // SharedDB reports whether the service has one namespace for everyone.
 func (s *Service) SharedDB() bool { return s.cfg.SharedDB }
 
+// persisted reports whether ns's DB is kept on disk.
+func (ns *Namespace) persisted() bool { return ns != nil && ns.svc != nil && ns.svc.cfg.DBs != nil }
+
 // RebuildCatalog makes the catalog of ns from the tables its DB holds,
 // as Apply does for each table a record creates: the table from its
 // definition record, its stream, conventions policy and item collection
@@ -51,7 +54,7 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
-	ns.restoreTokens(now) // idempotency_persist.go
+	ns.svc.tokens.Restore(ns, ns.db, now) // ClientRequestTokens (idempotency.go)
 	for _, l := range loaders {
 		l.Loaded(Space{ns: ns}, now) // the features' state (feature_state.go)
 	}

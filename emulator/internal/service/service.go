@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -24,7 +25,7 @@ type Service struct {
 	dbs   namespaces
 	conv  *convState
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
-	tokens *tokenStore
+	tokens tokenStore
 	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
 	snaps snapshotStore
 	// sidecars keep each namespace's streams across restarts (streams_persist.go).
@@ -46,7 +47,7 @@ type Config struct {
 	// goroutines (the token janitor): it is the real time, moved only by
 	// an offset.
 	RealClock        bool
-	IdempotencyBytes int64 // 0: DefaultIdempotencyBytes
+	IdempotencyBytes int64 // 0: idempotency.DefaultBytes
 	TransientDelay   time.Duration
 	StreamRetention  time.Duration // 0: DefaultStreamRetention
 	Conventions      *conventions.Config
@@ -92,13 +93,11 @@ func New(cfg Config) (*Service, error) {
 	if s.fx.inj == nil {
 		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
 	}
-	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
-	if s.tokens.maxBytes == 0 {
-		s.tokens.maxBytes = DefaultIdempotencyBytes
-	}
+	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
-		s.tokens.clock = s.clock // safe to call from the janitor
+		tc.Clock = s.clock // safe to call from the janitor
 	}
+	s.tokens = tokenStore{idempotency.New[*Namespace, txReplay](tc)}
 	var err error
 	if s.conv, err = newConvState(cfg.Conventions, s.log); err != nil {
 		return nil, err
@@ -109,7 +108,7 @@ func New(cfg Config) (*Service, error) {
 
 // Close stops the service's background work (the token janitor).
 func (s *Service) Close() {
-	s.tokens.close()
+	s.tokens.Close()
 	for _, ns := range s.dbs.all() {
 		for _, c := range closers {
 			c.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
@@ -120,7 +119,7 @@ func (s *Service) Close() {
 // ClockMoved does what a move of the clock to now makes due:
 // ClientRequestTokens whose window it ends are forgotten now, not at the
 // next request (idempotency.go).
-func (s *Service) ClockMoved(now time.Time) { s.tokens.expire(now) }
+func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 
 // Operation is an operation Lookup found.
 type Operation struct {

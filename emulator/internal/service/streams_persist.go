@@ -1,7 +1,6 @@
 package service
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -298,17 +297,12 @@ func (sc *StreamSidecar) Capture() func(emit func([]byte) error) error {
 const captureBatch = 1024
 
 // Pieces: version(1) kind(1) body; kind pieceStream, a streamPiece as
-// JSON; kind pieceRecords, uvarint(n) then per record uvarint(seq)
-// varint(at) byte(event | 16 for a deletion by the service)
-// uvarint(len) record, where record is storage's binary form of a
-// RecordCommit whose first write carries the key, HadOld for "the old
-// image is shown" and the new image when shown, and whose second write,
-// when the old image is shown, carries it as its new image.
+// JSON; kind pieceRecords, records in streamlog's binary form
+// (streamlog.AppendRecords).
 const (
 	pieceVersion = 1
 	pieceStream  = 1
 	pieceRecords = 2
-	serviceFlag  = 16
 )
 
 // streamPiece is a stream's identity and state at a snapshot's mark.
@@ -343,32 +337,9 @@ func encodeStreamPiece(s *stream, next uint64, disabled, at time.Time) []byte {
 	return append([]byte{pieceVersion, pieceStream}, b...)
 }
 
+// encodeRecordsPiece is a pieceRecords of recs.
 func encodeRecordsPiece(recs []streamlog.Record) ([]byte, error) {
-	b := []byte{pieceVersion, pieceRecords}
-	b = binary.AppendUvarint(b, uint64(len(recs)))
-	var rec []byte
-	for i := range recs {
-		r := &recs[i]
-		flags := byte(r.Event)
-		if r.Service {
-			flags |= serviceFlag
-		}
-		ws := []storage.ItemWrite{{Committed: storage.Committed{Key: r.Key, HadOld: r.HasOld, HasNew: r.HasNew, New: r.New}}}
-		if r.HasOld {
-			ws = append(ws, storage.ItemWrite{Committed: storage.Committed{Key: r.Key, HasNew: true, New: r.Old}})
-		}
-		var err error
-		rec, err = storage.AppendRecord(rec[:0], &storage.Record{Kind: storage.RecordCommit, Writes: ws})
-		if err != nil {
-			return nil, err
-		}
-		b = binary.AppendUvarint(b, r.Seq)
-		b = binary.AppendVarint(b, r.At)
-		b = append(b, flags)
-		b = binary.AppendUvarint(b, uint64(len(rec)))
-		b = append(b, rec...)
-	}
-	return b, nil
+	return streamlog.AppendRecords([]byte{pieceVersion, pieceRecords}, recs)
 }
 
 // capturedStream is a stream read back from a snapshot.
@@ -413,7 +384,7 @@ func (sc *StreamSidecar) parsePieces(pieces [][]byte) ([]*capturedStream, error)
 			if p == nil {
 				return nil, fmt.Errorf("%w: piece %d: records before their stream", errPiece, i)
 			}
-			rs, err := decodeRecordsPiece(b[2:])
+			rs, err := streamlog.ParseRecords(b[2:])
 			if err != nil {
 				return nil, fmt.Errorf("%w: piece %d: %v", errPiece, i, err)
 			}
@@ -467,52 +438,4 @@ func (sc *StreamSidecar) restoreCaptured(p *streamPiece, recs []streamlog.Record
 	}
 	s.log = log
 	return &capturedStream{s: s, at: p.At}, nil
-}
-
-func decodeRecordsPiece(b []byte) ([]streamlog.Record, error) {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)) {
-		return nil, errors.New("count")
-	}
-	b = b[k:]
-	out := make([]streamlog.Record, 0, n)
-	for range n {
-		seq, k1 := binary.Uvarint(b)
-		if k1 <= 0 {
-			return nil, errors.New("sequence number")
-		}
-		at, k2 := binary.Varint(b[k1:])
-		if k2 <= 0 || len(b) < k1+k2+1 {
-			return nil, errors.New("time")
-		}
-		flags := b[k1+k2]
-		b = b[k1+k2+1:]
-		size, k3 := binary.Uvarint(b)
-		if k3 <= 0 || size > uint64(len(b)-k3) {
-			return nil, errors.New("record length")
-		}
-		rec, err := storage.ParseRecord(b[k3 : k3+int(size)])
-		b = b[k3+int(size):]
-		if err != nil {
-			return nil, err
-		}
-		ev := streamlog.Event(flags &^ serviceFlag)
-		if rec.Kind != storage.RecordCommit || len(rec.Writes) == 0 || ev > streamlog.Remove {
-			return nil, errors.New("bad record")
-		}
-		w := rec.Writes[0]
-		r := streamlog.Record{Seq: seq, At: at, Event: ev, Service: flags&serviceFlag != 0,
-			HasOld: w.HadOld, HasNew: w.HasNew, Key: w.Key, New: w.New}
-		if r.HasOld {
-			if len(rec.Writes) != 2 {
-				return nil, errors.New("old image missing")
-			}
-			r.Old = rec.Writes[1].New
-		}
-		out = append(out, r)
-	}
-	if len(b) != 0 {
-		return nil, errors.New("trailing bytes")
-	}
-	return out, nil
 }

@@ -17,13 +17,21 @@
 // (FormatSequenceNumber, ParseSequenceNumber); EventIDPrefix gives the
 // first half of a stream's eventIDs.
 //
+// A log kept across restarts (-dbPath) is written into snapshots: Mark
+// notes where a log stands, Copy reads its records out a batch at a
+// time, AppendRecords writes a batch in its binary form (storage's
+// record form for the images), ParseRecords reads it back and Restore
+// makes a log of the records again.
+//
 // # Files
 //
 //   - log.go: Record, Log and its chunks.
 //   - iterator.go: Iterator, sequence numbers, event IDs.
+//   - restore.go: Mark, Copy, Restore.
+//   - encode.go: records in bytes (AppendRecords, ParseRecords).
 //
 // What a stream is (its ARN, label, view type, its table's key schema)
-// and how its records are written out belong to the service
+// and how a snapshot frames its state belong to the service
 // (emulator/internal/service's streams files); the log knows only
 // storage's keys and images.
 package streamlog

@@ -1,4 +1,4 @@
-package service
+package idempotency
 
 import (
 	"crypto/sha256"
@@ -16,8 +16,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// fingerprint is a SHA-256 hash of a decoded request, for ClientRequestToken
-// idempotency (idempotency.go): two requests have the same fingerprint
+// Fingerprint is a SHA-256 hash of a decoded request, for ClientRequestToken
+// idempotency (Store.Do): two requests have the same fingerprint
 // exactly when reflect.DeepEqual holds between them (barring a hash
 // collision). It walks the value the way DeepEqual compares it, unexported
 // fields included (storage.Value's), writing each part with its kind and
@@ -29,7 +29,7 @@ import (
 // Only what request structs hold is supported: structs, pointers, slices,
 // arrays, maps with string keys, strings, booleans, numbers and interfaces.
 // Anything else (a func, a channel) is a bug and panics.
-func fingerprint(v any) [32]byte {
+func Fingerprint(v any) [32]byte {
 	f := fingerprinters.Get()
 	defer fingerprinters.Put(f)
 	t := reflect.TypeOf(v)

@@ -1,0 +1,38 @@
+// Package oversize reads the list members of a request's raw body before
+// it is decoded, for requests far over AWS's limits. AWS refuses a
+// BatchGetItem of more than 100 keys a table, a BatchWriteItem of more
+// than 25 writes a table, a transaction of more than 100 actions, with a
+// ValidationException that comes before anything else the request says.
+// Decoded whole, such a request of 15 MB (hundreds of thousands of
+// elements) cost 8 to 20 times its bytes in items and keys the answer
+// never uses. So the service reads these members in the raw body first
+// (wire.ObjectMembers and ArrayElements) and, when one is over its
+// limit, decodes a reduced body instead that gets the same answer: the
+// elements past the limit are decoded a run at a time and dropped, and
+// left out.
+//
+// A fault of one of them that would change the answer (a syntax or
+// serialization error; for a transaction a constraint violation of its
+// own; for a BatchGetItem a table name the answer echoes the map for)
+// sends the whole body to the decoder as before. A transaction is told
+// how many actions it left out (its answer echoes each by its
+// position); a BatchWriteItem's answer echoes every write request,
+// rendered a run at a time while the body is read.
+//
+// # Nouns
+//
+//   - Few: whether a body is small enough to decode as it is, by a
+//     count of its opening braces (a vectorised pass).
+//   - BatchGet, BatchWrite, TransactItems: the reductions of the three
+//     list shapes; what decodes an element, checks its own faults and
+//     echoes it is the caller's (the service's input types), given as a
+//     function.
+//   - DecodeAlone: decodes a run of elements as the only elements of
+//     their list, for those functions.
+//
+// The answer is the one the whole body gets (the service's
+// TestOversizeSameAnswer and FuzzOversizePrescan); what a request costs
+// is its bytes, its answer and a run of elements at a time
+// (TestOversizeReduced; the server's peak memory: cmd/dynamoemu
+// TestOversizedRequests).
+package oversize

@@ -1,0 +1,116 @@
+package oversize
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// list is n JSON objects, each made by elem from its position.
+func list(n int, elem func(i int) string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = elem(i)
+	}
+	return strings.Join(parts, ",")
+}
+
+func key(i int) string { return `{"pk":{"S":"k` + strconv.Itoa(i) + `"}}` }
+
+func action(i int) string {
+	return `{"Put":{"TableName":"t","Item":{"pk":{"S":"a` + strconv.Itoa(i) + `"}}}}`
+}
+
+// TestReductions: a list over its limit is cut to what the answer needs;
+// a small body, a list within its limit, or a fault that changes the
+// answer leaves the body as it is.
+func TestReductions(t *testing.T) {
+	Every.Store(true)
+	defer Every.Store(false)
+	valid := func(name string) bool { return name != "bad name" }
+	getBody := func(table string, n int) string {
+		return `{"RequestItems":{"` + table + `":{"Keys":[` + list(n, key) + `]}}}`
+	}
+	txBody := func(n int, elem func(int) string) string { return `{"TransactItems":[` + list(n, elem) + `]}` }
+	clean := func(body string) func(wire.Span) bool {
+		return func(run wire.Span) bool { return !strings.Contains(body[run.Start:run.End], "bad") }
+	}
+	tests := []struct {
+		name string
+		run  func() (reduced string, past int)
+		want string // "": not reduced
+		past int
+	}{
+		{"batch get within its limit", func() (string, int) { return string(BatchGet([]byte(getBody("t", 101)), 100, valid)), 0 }, "", 0},
+		{"batch get over", func() (string, int) { return string(BatchGet([]byte(getBody("t", 150)), 100, valid)), 0 }, getBody("t", 101), 0},
+		{"batch get, a name echoed", func() (string, int) { return string(BatchGet([]byte(getBody("bad name", 150)), 100, valid)), 0 }, "", 0},
+		{"batch get, a key that does not decode", func() (string, int) {
+			b := getBody("t", 150)
+			return string(BatchGet([]byte(strings.Replace(b, `"k140"`, `"k140`, 1)), 100, valid)), 0
+		}, "", 0},
+		{"transaction within its limit", func() (string, int) {
+			r, p := TransactItems([]byte(txBody(100, action)), 100, clean(""))
+			return string(r), p
+		}, "", 0},
+		{"transaction over", func() (string, int) {
+			b := txBody(130, action)
+			r, p := TransactItems([]byte(b), 100, clean(b))
+			return string(r), p
+		}, txBody(100, action), 30},
+		{"transaction, a fault of its own past the limit", func() (string, int) {
+			b := txBody(130, func(i int) string {
+				if i == 120 {
+					return `{"bad":{}}`
+				}
+				return action(i)
+			})
+			r, p := TransactItems([]byte(b), 100, clean(b))
+			return string(r), p
+		}, "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, past := tc.run()
+			require.Equal(t, tc.want, got)
+			require.Equal(t, tc.past, past)
+		})
+	}
+}
+
+// TestBatchWriteEcho: a BatchWriteItem over its limit keeps its tables
+// with no write requests and echoes every write, tables by name, each
+// write at its position in its table.
+func TestBatchWriteEcho(t *testing.T) {
+	Every.Store(true)
+	defer Every.Store(false)
+	write := func(i int) string { return `{"PutRequest":{"Item":` + key(i) + `}}` }
+	body := `{"RequestItems":{"b":[` + list(30, write) + `],"a":[` + list(2, write) + `]}}`
+	var positions []int
+	reduced, echo := BatchWrite([]byte(body), 25, func(e *strings.Builder, run wire.Span, at int) (int, bool) {
+		n := strings.Count(body[run.Start:run.End], "PutRequest")
+		for j := range n {
+			e.WriteString("w")
+			positions = append(positions, at+j)
+		}
+		return n, true
+	})
+	require.Equal(t, `{"RequestItems":{"b":[],"a":[]}}`, string(reduced))
+	require.Equal(t, "{a=[ww], b=["+strings.Repeat("w", 30)+"]}", echo)
+	require.Len(t, positions, 32)
+	require.Equal(t, 29, positions[len(positions)-1])
+
+	small := `{"RequestItems":{"a":[` + list(25, write) + `]}}`
+	reduced, echo = BatchWrite([]byte(small), 25, func(*strings.Builder, wire.Span, int) (int, bool) { return 0, true })
+	require.Nil(t, reduced)
+	require.Empty(t, echo)
+}
+
+// TestFew: a body of few objects is decoded as it is.
+func TestFew(t *testing.T) {
+	require.True(t, Few([]byte(`{"TransactItems":[`+list(100, action)+`]}`), 100))
+	require.False(t, Few([]byte(`{"TransactItems":[`+list(2000, action)+`]}`), 100))
+}
