@@ -54,6 +54,12 @@ type PersistOptions struct {
 	CompactBytes int64
 	// CompactRatio: see CompactBytes.
 	CompactRatio float64
+	// AcceptLoss opens a namespace whose files do not hold its whole
+	// history (a log segment missing, a gap between its snapshot and its
+	// log, a file of another database among them) at the records before
+	// the first missing one, logging what is lost; without it New fails
+	// naming the files (cmd/dynamoemu's -dbAcceptLoss).
+	AcceptLoss bool
 	// Logger gets recovery messages (a cut log tail, a snapshot passed
 	// over), compactions and their failures; nil logs to
 	// Options.Logger.
@@ -63,5 +69,5 @@ type PersistOptions struct {
 // store returns the store's options.
 func (o PersistOptions) store() persist.Options {
 	return persist.Options{Durability: persist.Durability(o.Durability), GroupWindow: o.GroupWindow, SegmentBytes: o.SegmentBytes,
-		CompactBytes: o.CompactBytes, CompactRatio: o.CompactRatio, Logger: o.Logger}
+		CompactBytes: o.CompactBytes, CompactRatio: o.CompactRatio, Logger: o.Logger, AcceptLoss: o.AcceptLoss}
 }

@@ -77,6 +77,13 @@ type Options struct {
 	// its owner rebuilds from the log and keeps in snapshots. nil, or a
 	// nil Sidecar: none.
 	Sidecar func(namespace string) Sidecar
+	// AcceptLoss opens a namespace whose files do not hold its whole
+	// history (a missing log segment, a gap between its snapshot and its
+	// log, files of another database) at the part of it that is there:
+	// the records before the first missing one. What is lost is set
+	// aside, logged and said in Recovery.Lost. Without it such a
+	// namespace is refused (ErrIncomplete).
+	AcceptLoss bool
 	// VectorIndexes are the options every namespace's DB builds vector
 	// indexes with (storage.DB.SetVectorIndexOptions), set before its
 	// tables load so that each index is built once.

@@ -74,7 +74,7 @@ func (d *SideDir) WriteTable(name string, ts *storage.TableSnapshot, meta map[st
 	}
 	var a *appender
 	err := replaceFile(d.opts.newFile, d.dir, name, func(f file) error {
-		a = &appender{f: f}
+		a = &appender{f: f, hdr: fileHeader{version: sideVersion}}
 		return a.writeAll(db.Snapshot(nil), 0, nil)
 	})
 	if err != nil {

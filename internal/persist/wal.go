@@ -18,8 +18,12 @@ import (
 // lock, so records are in the log in the order the DB commits them and a
 // failed write is undone before anyone else appends; Wait waits for the
 // syncer's fdatasync to cover the record (Sync and Group). A segment past
-// Options.SegmentBytes is closed for a new one; the syncer makes the old
-// one durable and closes it.
+// Options.SegmentBytes (or at a compaction) is closed for a new one; the
+// old one is sealed (frame.go), naming the new one, once the new one's
+// directory entry is durable, then made durable and closed: by the
+// syncer before any record of the new segment is acknowledged (Sync,
+// Group), at once with None. A sealed segment whose successor is gone is
+// therefore a missing segment, never a crash's torn end.
 
 // errClosed: the store was closed; the DB accepts no more writes.
 var errClosed = errors.New("persist: store closed")
@@ -34,18 +38,19 @@ type wal struct {
 	// order is Table.mu, DB.mu, wal.mu; nothing holding mu calls into
 	// the DB. No fsync runs under mu.
 	mu        sync.Mutex
+	db        uint64 // the database id segment headers carry
 	f         file   // the active segment
 	fname     string // its name
 	off       int64  // its size: where the next frame goes
 	next      uint64 // the LSN the next record gets
 	loading   bool   // records are being loaded: Commit logs nothing
 	closed    bool
-	broken    error  // set when the log cannot go on; every Commit returns it
-	sinceSnap int64  // bytes logged since the last snapshot's mark
-	snapSize  int64  // the last snapshot's size, for the compaction threshold
-	closing   []file // rotated segments the syncer has to sync and close
-	dirDirty  bool   // a segment was created since the directory was synced
-	compact   func() // asks for a compaction (non-blocking)
+	broken    error     // set when the log cannot go on; every Commit returns it
+	sinceSnap int64     // bytes logged since the last snapshot's mark
+	snapSize  int64     // the last snapshot's size, for the compaction threshold
+	closing   []rotated // rotated segments the syncer has to seal, sync and close
+	dirDirty  bool      // a segment was created since the directory was synced
+	compact   func()    // asks for a compaction (non-blocking)
 
 	// syncMu guards synced, syncErr and want; syncCond signals changes.
 	syncMu   sync.Mutex
@@ -56,6 +61,15 @@ type wal struct {
 	kick     chan struct{}
 	stop     chan struct{}
 	done     chan struct{}
+}
+
+// rotated is a segment the log moved on from: its file, name and size,
+// and the first record of the segment after it (what its seal names).
+type rotated struct {
+	f    file
+	name string
+	end  int64
+	next uint64
 }
 
 // segName is the file name of the segment whose first record is lsn.
@@ -143,6 +157,18 @@ func (w *wal) appendLocked(frame []byte) (uint64, error) {
 	return lsn, nil
 }
 
+// worthSnapshotLocked reports whether the log since the last snapshot
+// is worth folding into a new one before the next start-up reads it (at
+// a clean stop, after a load that replayed it): at least restartLogBytes
+// and an eighth of the snapshot. Replaying a log costs more per byte
+// than loading a snapshot.
+func (w *wal) worthSnapshotLocked() bool {
+	return w.sinceSnap >= restartLogBytes && w.sinceSnap*8 >= w.snapSize
+}
+
+// restartLogBytes is the least log worth a snapshot before a restart.
+const restartLogBytes = 1 << 20
+
 // needsCompactionLocked reports whether the log since the last snapshot
 // has outgrown the thresholds (Options.CompactBytes, CompactRatio).
 func (w *wal) needsCompactionLocked() bool {
@@ -151,20 +177,44 @@ func (w *wal) needsCompactionLocked() bool {
 }
 
 // rotateLocked starts a new segment at the next LSN. The old one is left
-// to the syncer (Sync, Group) to make durable and close; with None it is
-// closed now.
+// to the syncer (Sync, Group) to seal, make durable and close; with None
+// it is sealed and closed now, after a sync of the directory (the seal
+// must not reach the disk before the new segment's name: with None an
+// operating system crash may lose the end of the log, never look like a
+// missing segment).
 func (w *wal) rotateLocked() error {
-	f, name, err := w.createSegment(w.next)
+	f, name, err := w.createSegment(w.next, false)
 	if err != nil {
 		return err
 	}
+	old := rotated{f: w.f, name: w.fname, end: w.off, next: w.next}
+	w.f, w.fname, w.off = f, name, headerSize
 	if w.opts.Durability == None {
-		w.f.Close()
-	} else {
-		w.closing = append(w.closing, w.f)
+		if err := syncDir(w.dir); err == nil {
+			w.seal(old)
+		} else {
+			w.opts.Logger.Warn("persist: log segment left unsealed: the directory could not be synced", "segment", old.name, "err", err)
+		}
+		old.f.Close()
+		return nil
 	}
-	w.f, w.fname, w.off, w.dirDirty = f, name, headerSize, true
+	w.closing = append(w.closing, old)
+	w.dirDirty = true
+	select { // the seal is written soon, whether or not anyone waits
+	case w.kick <- struct{}{}:
+	default:
+	}
 	return nil
+}
+
+// seal writes the seal of segment r. A seal that cannot be written (a
+// full disk) leaves the segment unsealed: the log is whole, only the
+// loss of the segment after it would go unnoticed.
+func (w *wal) seal(r rotated) {
+	if _, err := r.f.WriteAt(appendSeal(nil, r.next), r.end); err != nil {
+		r.f.Truncate(r.end)
+		w.opts.Logger.Warn("persist: log segment left unsealed", "segment", r.name, "err", err)
+	}
 }
 
 // rotate is rotateLocked for a caller without the lock (compaction), if
@@ -179,15 +229,20 @@ func (w *wal) rotate() error {
 }
 
 // createSegment creates the segment file whose first record is first,
-// with its header written (not yet synced).
-func (w *wal) createSegment(first uint64) (file, string, error) {
+// with its header written (not yet synced). reuseEmpty lets it reuse an
+// empty file of that name (one a cut emptied, openActive).
+func (w *wal) createSegment(first uint64, reuseEmpty bool) (file, string, error) {
 	name := segName(first)
 	path := filepath.Join(w.dir, name)
-	f, err := w.opts.newFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL)
+	flag := os.O_RDWR | os.O_CREATE | os.O_EXCL
+	if st, err := os.Stat(path); reuseEmpty && err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+		flag = os.O_RDWR // not removed and created again: it is never missing
+	}
+	f, err := w.opts.newFile(path, flag)
 	if err != nil {
 		return nil, "", fmt.Errorf("persist: creating log segment: %w", err)
 	}
-	hdr := appendHeader(nil, fileHeader{kind: kindSegment, version: formatVersion, base: first})
+	hdr := appendHeader(nil, fileHeader{kind: kindSegment, version: formatVersion, base: first, db: w.db})
 	if _, err := f.WriteAt(hdr, 0); err != nil {
 		f.Close()
 		os.Remove(path)
@@ -284,17 +339,18 @@ func (w *wal) syncPass() {
 	w.closing, w.dirDirty = nil, false
 	w.mu.Unlock()
 	var err error
-	for _, f := range closing {
-		if e := f.Sync(); e != nil && err == nil {
-			err = e
+	if dirty { // the new segments' names first: then the seals naming them
+		err = syncDir(w.dir)
+	}
+	for _, r := range closing {
+		if err == nil {
+			w.seal(r)
+			err = r.f.Sync()
 		}
-		f.Close()
+		r.f.Close()
 	}
 	if err == nil && cur != nil {
 		err = cur.Sync()
-	}
-	if err == nil && dirty {
-		err = syncDir(w.dir)
 	}
 	if err != nil {
 		err = fmt.Errorf("persist: syncing the log: %w; no more writes are accepted until restart", err)
@@ -328,16 +384,20 @@ func (w *wal) close() error {
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var err error
-	for _, f := range append(w.closing, w.f) {
-		if e := f.Sync(); e != nil && err == nil && w.broken == nil {
+	err := syncDir(w.dir)
+	for _, r := range w.closing { // left by a failed pass
+		if err == nil && w.broken == nil {
+			w.seal(r)
+		}
+		if e := r.f.Sync(); e != nil && err == nil && w.broken == nil {
 			err = e
 		}
-		f.Close()
+		r.f.Close()
 	}
 	w.closing = nil
-	if e := syncDir(w.dir); e != nil && err == nil {
+	if e := w.f.Sync(); e != nil && err == nil && w.broken == nil {
 		err = e
 	}
+	w.f.Close()
 	return err
 }
