@@ -29,7 +29,10 @@ import (
 //
 // DYNAMOEMU_STARTUP_BIN=path measures that binary instead of building
 // this one (fills included: a directory of one build may not be one
-// another reads).
+// another reads). DYNAMOEMU_RESTART_DIR=path keeps the states in
+// path/<items>/ and uses them again when they are there (the fill of a
+// million items takes minutes): to compare builds, give each its own.
+// emulator/internal/benchmarks BenchmarkLoadDir profiles loading one.
 func BenchmarkRestart(b *testing.B) {
 	bin := os.Getenv("DYNAMOEMU_STARTUP_BIN")
 	if bin == "" {
@@ -41,10 +44,23 @@ func BenchmarkRestart(b *testing.B) {
 	}
 	for _, n := range sizes {
 		root := b.TempDir()
-		kill, clean := filepath.Join(root, "kill"), filepath.Join(root, "clean")
-		fillAndKill(b, bin, kill, n)
-		copyDir(b, kill, clean)
-		stopAfterStart(b, bin, clean)
+		states := root
+		if keep := os.Getenv("DYNAMOEMU_RESTART_DIR"); keep != "" {
+			states = filepath.Join(keep, fmt.Sprint(n))
+		}
+		kill, clean := filepath.Join(states, "kill"), filepath.Join(states, "clean")
+		if _, err := os.Stat(clean); err != nil {
+			os.RemoveAll(states)
+			if err := os.MkdirAll(states, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			fillAndKill(b, bin, kill, n)
+			copyDir(b, kill, clean+".tmp")
+			stopAfterStart(b, bin, clean+".tmp")
+			if err := os.Rename(clean+".tmp", clean); err != nil {
+				b.Fatal(err)
+			}
+		}
 		for _, st := range []struct{ name, dir string }{{"clean", clean}, {"kill", kill}} {
 			b.Run(fmt.Sprintf("items=%d/%s", n, st.name), func(b *testing.B) {
 				var times, cpus []float64

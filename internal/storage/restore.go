@@ -92,6 +92,9 @@ type TableBuilder struct {
 	// front of a table sized for those so far, each insert scanning the
 	// pile (BenchmarkTableBuilder).
 	parts []*partition
+	// fills fill the secondary indexes as the items come, while each
+	// item's image is at hand (indexFill).
+	fills []*indexFill
 	err   error
 }
 
@@ -106,6 +109,9 @@ func NewTableBuilder(def TableDef) (*TableBuilder, error) {
 	b := &TableBuilder{t: NewTable(def.Schema), def: def}
 	b.t.name, b.t.uid = def.Name, def.ID
 	b.t.meta = cloneMeta(def.Meta)
+	for _, x := range def.Indexes {
+		b.fills = append(b.fills, newIndexFill(newIndex(b.t.ks, x), 0))
+	}
 	return b, nil
 }
 
@@ -213,6 +219,12 @@ func (b *TableBuilder) add(e EncodedItem) error {
 	} else {
 		p.load(ent)
 	}
+	if len(b.fills) > 0 {
+		stored := t.encodedOf(key, ent)
+		for _, f := range b.fills {
+			f.add(stored, ent)
+		}
+	}
 	t.count++
 	t.size += int64(e.size)
 	return nil
@@ -252,12 +264,12 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 	t := b.t
 	t.parts.placeSorted(b.parts)
 	b.parts = nil
-	for _, x := range b.def.Indexes {
-		if err := t.AddIndex(x); err != nil {
-			b.err = err
-			return nil, err
-		}
+	for _, f := range b.fills {
+		f.finish()
+		t.indexes = append(t.indexes, f.x)
 	}
+	b.fills = nil
+	t.indexReads = t.indexReadsLocked()
 	for _, x := range b.def.VectorIndexes {
 		if err := t.AddVectorIndex(x); err != nil {
 			b.err = err
