@@ -62,7 +62,9 @@
 // # Recovery
 //
 // Loading a namespace loads the newest snapshot that reads back whole,
-// then replays the log records after it, in order, through DB.Apply. A
+// then replays the log records after it, in order, through DB.Apply.
+// When that log is long (deferIndexes), the secondary indexes' entries
+// are left to the end and built at once (storage.DB.DeferIndexes). A
 // frame that is torn (the end of a write that did not finish), damaged
 // (a checksum mismatch, a zeroed page) or out of sequence ends the log
 // there: the namespace holds every record before it, each whole (a

@@ -178,7 +178,7 @@ func FuzzSnapshot(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file := fileOf(kindSnapshot, 9, splitPayloads(b))
 		db := storage.NewDB(nil)
-		if _, err := readSnapshot(db, bytes.NewReader(file), int64(len(file)), nil, nil); err != nil {
+		if _, err := readSnapshot(db, bytes.NewReader(file), int64(len(file)), false, nil, nil); err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error %v is not ErrCorrupt", err)
 			}

@@ -157,10 +157,18 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	// The newest snapshot that loads.
 	var base uint64
 	var pieces [][]byte
-	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
+	deferIdx := deferIndexes(dir, segs, snaps)
+	newDB := func() *storage.DB {
 		db := storage.NewDB(w)
 		db.SetVectorIndexOptions(opts.VectorIndexes)
-		h, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), ns.progress("snapshot", snaps[i].name, snaps[i].size))
+		if deferIdx {
+			db.DeferIndexes()
+		}
+		return db
+	}
+	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
+		db := newDB()
+		h, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), deferIdx, ns.progress("snapshot", snaps[i].name, snaps[i].size))
 		switch {
 		case err == nil:
 			ns.db, base, pieces = db, h.base, pcs
@@ -180,8 +188,7 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 		}
 	}
 	if ns.db == nil {
-		ns.db = storage.NewDB(w)
-		ns.db.SetVectorIndexOptions(opts.VectorIndexes)
+		ns.db = newDB()
 	}
 	if ns.side != nil {
 		if err := ns.side.Load(ns.db, pieces); err != nil {
@@ -194,6 +201,9 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	last, err := ns.replay(segs, base)
 	if err != nil {
 		return fail(err)
+	}
+	if deferIdx {
+		ns.db.FillIndexes()
 	}
 	ns.rec.LastLSN, ns.rec.Items = last, countItems(ns.db)
 	w.db = ns.id
@@ -226,6 +236,34 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	}
 	return ns, nil
 }
+
+// deferIndexes reports whether a load of dir had better leave the
+// secondary indexes' entries to the end (storage.DB.DeferIndexes) than
+// keep them as it goes: when the log after the newest snapshot is at
+// least restartLogBytes and a quarter of the snapshot. Replaying a log
+// inserts each write's entries into the index trees one at a time;
+// rebuilding them at the end costs a walk of every item more than a
+// snapshot's load fills them as it goes (BenchmarkLoadDir).
+func deferIndexes(dir string, segs []segFile, snaps []snapFile) bool {
+	var base uint64
+	var snapBytes, logBytes int64
+	if n := len(snaps); n > 0 {
+		base, snapBytes = snaps[n-1].lsn, snaps[n-1].size
+	}
+	for i, s := range segs {
+		if i+1 < len(segs) && segs[i+1].first <= base+1 {
+			continue // all in the snapshot
+		}
+		if st, err := os.Stat(filepath.Join(dir, s.name)); err == nil {
+			logBytes += st.Size()
+		}
+	}
+	return logBytes >= deferMinBytes && logBytes*4 >= snapBytes
+}
+
+// deferMinBytes is the least log deferIndexes defers for; tests set it
+// to 0 to defer on every load.
+var deferMinBytes int64 = restartLogBytes
 
 // ownFiles settles the namespace's database id, from its files' headers
 // (frame.go): the id most of them carry (ties: the newest snapshot's,

@@ -91,7 +91,7 @@ func (d *SideDir) ReadTable(name string) (*storage.TableSnapshot, map[string][]b
 		return nil, nil, fmt.Errorf("%w: %q", ErrBadName, name)
 	}
 	db := storage.NewDB(nil)
-	if _, _, err := loadSnapshot(db, filepath.Join(d.dir, name), nil); err != nil {
+	if _, _, err := loadSnapshot(db, filepath.Join(d.dir, name), false, nil); err != nil {
 		return nil, nil, fmt.Errorf("persist: table file %s: %w", name, err)
 	}
 	tables := db.Tables()

@@ -177,6 +177,7 @@ func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit f
 // snapLoad is a snapshot file being loaded into a DB.
 type snapLoad struct {
 	db       *storage.DB
+	deferIdx bool     // leave the tables' index entries to the DB (storage.DB.DeferIndexes)
 	v        uint32   // the file's format version
 	pieces   [][]byte // the sidecar's
 	sideSeen bool     // a piece was read: no record may follow
@@ -191,7 +192,9 @@ type snapLoad struct {
 // to) and the sidecar's pieces. Any damage fails it (wrapping
 // ErrCorrupt, or ErrNewerFormat), leaving db partly loaded: the caller
 // throws db away.
-func loadSnapshot(db *storage.DB, path string, progress func(read, total int64, items int64)) (fileHeader, [][]byte, error) {
+// deferIdx builds its tables without their index entries, for a db
+// that defers them (storage.DB.DeferIndexes).
+func loadSnapshot(db *storage.DB, path string, deferIdx bool, progress func(read, total int64, items int64)) (fileHeader, [][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return fileHeader{}, nil, err
@@ -202,13 +205,13 @@ func loadSnapshot(db *storage.DB, path string, progress func(read, total int64, 
 		return fileHeader{}, nil, err
 	}
 	var pieces [][]byte
-	h, err := readSnapshot(db, f, st.Size(), progress, &pieces)
+	h, err := readSnapshot(db, f, st.Size(), deferIdx, progress, &pieces)
 	return h, pieces, err
 }
 
 // readSnapshot is loadSnapshot of the size bytes of r.
 // The sidecar's pieces go to *pieces (nil: dropped).
-func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, total int64, items int64), pieces *[][]byte) (fileHeader, error) {
+func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progress func(read, total int64, items int64), pieces *[][]byte) (fileHeader, error) {
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 1<<20)
 	hb := make([]byte, headerSize)
@@ -220,7 +223,7 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, t
 		return fileHeader{}, err
 	}
 	fr := &frameReader{r: br, off: headerSize, size: size}
-	l := &snapLoad{db: db, v: h.version}
+	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx}
 	for want := uint64(0); ; want++ {
 		seq, payload, err := fr.next()
 		if err == io.EOF {
@@ -311,6 +314,9 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 		}
 		if l.b, err = storage.NewTableBuilder(*r.Def); err != nil {
 			return false, err
+		}
+		if l.deferIdx {
+			l.b.DeferIndexes()
 		}
 		l.def = r.Def
 		return false, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"unsafe"
 )
@@ -340,7 +341,9 @@ func (t *Table) addIndexLocking(def IndexDef) (hookResult, error) {
 		return hookResult{}, fmt.Errorf("%w: %q", ErrIndexExists, def.Name)
 	}
 	x := newIndex(t.ks, def)
-	x.backfillLocked(t)
+	if !t.deferIdx {
+		x.backfillLocked(t)
+	}
 	prev, prevReads := t.indexes, t.indexReads
 	t.stamp = 0
 	t.indexes = append(slices.Clip(t.indexes), x)
@@ -430,6 +433,49 @@ func (t *Table) indexReadsLocked() []string {
 		}
 	}
 	return names
+}
+
+// indexedLocked reports whether writes keep the secondary indexes'
+// entries: the table has some, and the DB does not defer them
+// (DB.DeferIndexes).
+func (t *Table) indexedLocked() bool { return len(t.indexes) > 0 && !t.deferIdx }
+
+// DeferIndexes makes the tables of db, which must have none yet, leave
+// their secondary indexes' entries as they are when they are written,
+// until FillIndexes rebuilds them all at once (sorted: indexFill): for a
+// load, whose log would otherwise insert each write's entries one at a
+// time. Until then the indexes are not to be read; vector indexes are
+// kept as ever. TableBuilder.DeferIndexes leaves a table built for such
+// a DB's RestoreTable without its entries too.
+func (db *DB) DeferIndexes() {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if len(db.byID) > 0 {
+		panic("storage: DeferIndexes on a DB with tables")
+	}
+	db.deferIdx = true
+}
+
+// FillIndexes rebuilds the entries of every secondary index of db's
+// tables, and its tables keep them from then on (DeferIndexes).
+func (db *DB) FillIndexes() {
+	db.mu.Lock()
+	db.deferIdx = false
+	tables := slices.Collect(maps.Values(db.byID))
+	db.mu.Unlock()
+	for _, t := range tables {
+		t.mu.Lock()
+		if t.deferIdx {
+			idx := make([]*index, len(t.indexes))
+			for i, x := range t.indexes {
+				idx[i] = newIndex(t.ks, x.def)
+				idx[i].backfillLocked(t)
+			}
+			t.indexes, t.deferIdx = idx, false
+			t.stamp = 0
+		}
+		t.mu.Unlock()
+	}
 }
 
 // updateIndexesLocked applies one item write to every index: old (nil:

@@ -230,6 +230,11 @@ func (b *TableBuilder) add(e EncodedItem) error {
 	return nil
 }
 
+// DeferIndexes leaves the table built without its secondary indexes'
+// entries, for RestoreTable in a DB that defers them (DB.DeferIndexes),
+// which fills them after. Call it before Add.
+func (b *TableBuilder) DeferIndexes() { b.fills = nil }
+
 // errBuilt is what a TableBuilder returns after Finish.
 var errBuilt = errors.New("storage: table builder already finished")
 
@@ -264,6 +269,11 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 	t := b.t
 	t.parts.placeSorted(b.parts)
 	b.parts = nil
+	if b.fills == nil { // DeferIndexes: empty, to be filled
+		for _, x := range b.def.Indexes {
+			t.indexes = append(t.indexes, newIndex(t.ks, x))
+		}
+	}
 	for _, f := range b.fills {
 		f.finish()
 		t.indexes = append(t.indexes, f.x)
