@@ -17,8 +17,9 @@ const (
 	// stable storage (fdatasync); changes that wait at the same time share
 	// one. The default.
 	DurabilitySync Durability = iota
-	// DurabilityGroup: as DurabilitySync, but the fdatasync waits up to
-	// PersistOptions.GroupWindow for more changes to share it.
+	// DurabilityGroup: as DurabilitySync, but when other changes shared
+	// the last fdatasync, the next waits up to PersistOptions.GroupWindow
+	// for them to share it too (a lone writer does not wait).
 	DurabilityGroup
 	// DurabilityNone: a change is acknowledged once its record is written
 	// to the operating system; nothing waits for the disk.
@@ -40,7 +41,7 @@ func (d Durability) String() string { return persist.Durability(d).String() }
 type PersistOptions struct {
 	// Durability is the commit mode (default DurabilitySync).
 	Durability Durability
-	// GroupWindow is how long a DurabilityGroup fdatasync waits for more
+	// GroupWindow is the longest a DurabilityGroup fdatasync waits for more
 	// changes to share it (default 2ms).
 	GroupWindow time.Duration
 	// SegmentBytes is the size past which the log moves on to a new

@@ -90,7 +90,15 @@ func (ns *namespace) compact() error {
 	if n := len(ns.snaps); n > 0 && ns.snaps[n-1].lsn == lsn {
 		return nil // nothing logged since the last one
 	}
-	err := ns.wal.rotate()
+	// Room for a snapshot the size of the last and the log since, and
+	// the reserve after it (space.go).
+	ns.wal.mu.Lock()
+	need := ns.wal.snapSize + before
+	ns.wal.mu.Unlock()
+	err := ns.opts.spaceFor(ns.dir, need)
+	if err == nil {
+		err = ns.wal.rotate()
+	}
 	var name string
 	var size int64
 	if err == nil {
@@ -100,9 +108,13 @@ func (ns *namespace) compact() error {
 	if err != nil {
 		ns.wal.unmark(before)
 		ns.stats.LastError = err.Error()
+		if ns.compactFailedSince.IsZero() {
+			ns.compactFailedSince = time.Now()
+		}
 		return err
 	}
 	ns.stats.LastError = ""
+	ns.compactFailedSince = time.Time{}
 	ns.stats.Compactions++
 	ns.snaps = append(ns.snaps, snapFile{name: name, lsn: lsn, size: size})
 	ns.wal.setSnapSize(size)

@@ -38,12 +38,15 @@
 //
 //   - Sync (the default): its record is on stable storage: written, and an
 //     fdatasync of the segment covering it has returned. Commits that wait
-//     at the same time share one fdatasync. An acknowledged change
+//     at the same time share one fdatasync, led by the first of them
+//     (wal.go: no goroutine is handed the work). An acknowledged change
 //     survives the process being killed, an operating system crash and a
 //     power cut (on a disk that honours flushes).
-//   - Group: the same guarantee; the fdatasync waits up to
-//     Options.GroupWindow for more commits to share it: more throughput
-//     with many writers, up to that much more latency each.
+//   - Group: the same guarantee; when other writers shared the last
+//     fdatasync, the next waits up to Options.GroupWindow for them to
+//     come back and share it too (a lone writer never waits): more
+//     throughput with many writers (each up to that much more latency),
+//     the cost of Sync with one.
 //   - None: its record has been written to the operating system (one
 //     pwrite); nothing waits for the disk. An acknowledged change survives
 //     the process being killed (kill -9, a panic, an OOM kill); an

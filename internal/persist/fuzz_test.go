@@ -255,7 +255,9 @@ func FuzzLogChain(f *testing.F) {
 				for r := uint64(1); r <= uint64(b[1]); r++ {
 					require.NoError(t, db.SetMeta(fmt.Sprintf("r%d", r), []byte("x")))
 				}
-				_, _, err := writeSnapshot(&Options{newFile: openOSFile}, ns, db.Snapshot(nil), uint64(b[1]), ids[0], nil)
+				o, err := Options{}.withDefaults()
+				require.NoError(t, err)
+				_, _, err = writeSnapshot(&o, ns, db.Snapshot(nil), uint64(b[1]), ids[0], nil)
 				require.NoError(t, err)
 			}
 		}

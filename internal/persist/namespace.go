@@ -36,9 +36,12 @@ type namespace struct {
 	compactMu sync.Mutex
 	snaps     []snapFile // the snapshots kept, oldest first
 	stats     Stats
-	kick      chan struct{}
-	stop      chan struct{}
-	done      chan struct{}
+	// compactFailedSince is when compactions began to fail (zero: the
+	// last one did not).
+	compactFailedSince time.Time
+	kick               chan struct{}
+	stop               chan struct{}
+	done               chan struct{}
 }
 
 // Recovery says how a namespace was loaded.

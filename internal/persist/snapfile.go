@@ -49,7 +49,8 @@ func snapName(lsn uint64) string { return fmt.Sprintf("snap-%016x.snap", lsn) }
 // appender writes frames to a file through a buffer.
 type appender struct {
 	f     file
-	hdr   fileHeader // the file's header (kind and base set by writeAll)
+	hdr   fileHeader   // the file's header (kind and base set by writeAll)
+	check func() error // called before each write: an error stops it (nil: none)
 	off   int64
 	buf   []byte
 	seq   uint64
@@ -59,6 +60,11 @@ type appender struct {
 func (a *appender) flush() error {
 	if len(a.buf) == 0 {
 		return nil
+	}
+	if a.check != nil {
+		if err := a.check(); err != nil {
+			return err
+		}
 	}
 	if _, err := a.f.WriteAt(a.buf, a.off); err != nil {
 		return err
@@ -94,12 +100,13 @@ func (a *appender) add(typ byte, fill func([]byte) ([]byte, error)) error {
 // into place and the directory synced, so the file either is there whole
 // or is not. It returns the file's name and size.
 // side, when not nil, writes the sidecar's pieces (Sidecar.Capture).
-// db is the namespace's database id.
+// db is the namespace's database id. It stops, the file removed, when
+// the free space falls below Options.ReserveBytes (space.go).
 func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn, db uint64, side func(emit func([]byte) error) error) (string, int64, error) {
 	name := snapName(lsn)
 	var a *appender
 	err := replaceFile(opts.newFile, dir, name, func(f file) error {
-		a = &appender{f: f, hdr: fileHeader{version: formatVersion, db: db}}
+		a = &appender{f: f, hdr: fileHeader{version: formatVersion, db: db}, check: func() error { return opts.spaceFor(dir, 0) }}
 		return a.writeAll(snap, lsn, side)
 	})
 	if err != nil {

@@ -45,22 +45,24 @@ type wal struct {
 	next      uint64 // the LSN the next record gets
 	loading   bool   // records are being loaded: Commit logs nothing
 	closed    bool
-	broken    error     // set when the log cannot go on; every Commit returns it
-	sinceSnap int64     // bytes logged since the last snapshot's mark
-	snapSize  int64     // the last snapshot's size, for the compaction threshold
-	closing   []rotated // rotated segments the syncer has to seal, sync and close
-	dirDirty  bool      // a segment was created since the directory was synced
-	compact   func()    // asks for a compaction (non-blocking)
+	broken    error         // set when the log cannot go on; every Commit returns it
+	full      *spaceProblem // the last append failed for lack of space (space.go); nil after one succeeds
+	sinceSnap int64         // bytes logged since the last snapshot's mark
+	snapSize  int64         // the last snapshot's size, for the compaction threshold
+	closing   []rotated     // rotated segments the syncer has to seal, sync and close
+	dirDirty  bool          // a segment was created since the directory was synced
+	compact   func()        // asks for a compaction (non-blocking)
 
-	// syncMu guards synced, syncErr and want; syncCond signals changes.
-	syncMu   sync.Mutex
-	syncCond *sync.Cond
-	synced   uint64 // every record up to this LSN is durable
-	syncErr  error  // the fdatasync that failed; every later Wait returns it
-	want     uint64 // the highest LSN a Wait is waiting for
-	kick     chan struct{}
-	stop     chan struct{}
-	done     chan struct{}
+	// syncMu guards the fields below; syncCond signals a sync's end,
+	// arrive a Wait's coming to a gathering leader (Wait).
+	syncMu    sync.Mutex
+	syncCond  *sync.Cond
+	arrive    chan struct{}
+	synced    uint64 // every record up to this LSN is durable
+	syncErr   error  // the fdatasync that failed; every later Wait returns it
+	syncing   bool   // a sync is under way (a Wait leads it, or close)
+	waiters   int    // Waits not yet returned
+	lastBatch int    // Waits under way when the last sync ended
 }
 
 // rotated is a segment the log moved on from: its file, name and size,
@@ -137,7 +139,7 @@ func (w *wal) appendLocked(frame []byte) (uint64, error) {
 	}
 	if w.off > headerSize && w.off+int64(len(frame)) > w.opts.SegmentBytes {
 		if err := w.rotateLocked(); err != nil {
-			return 0, err
+			return 0, w.failedLocked(err)
 		}
 	}
 	lsn := w.next
@@ -146,8 +148,9 @@ func (w *wal) appendLocked(frame []byte) (uint64, error) {
 		if terr := w.f.Truncate(w.off); terr != nil {
 			w.broken = fmt.Errorf("persist: log segment %s: a failed append (%v) could not be undone (%v); no more writes are accepted until restart", w.fname, err, terr)
 		}
-		return 0, fmt.Errorf("persist: appending to log segment %s: %w", w.fname, err)
+		return 0, w.failedLocked(fmt.Errorf("persist: appending to log segment %s: %w", w.fname, err))
 	}
+	w.full = nil
 	w.off += int64(len(frame))
 	w.next++
 	w.sinceSnap += int64(len(frame))
@@ -168,6 +171,20 @@ func (w *wal) worthSnapshotLocked() bool {
 
 // restartLogBytes is the least log worth a snapshot before a restart.
 const restartLogBytes = 1 << 20
+
+// failedLocked returns the error of an append that failed (err), naming
+// a full disk as such, and remembers a full disk for Problems.
+func (w *wal) failedLocked(err error) error {
+	err = noSpace(w.dir, err)
+	if errors.Is(err, ErrNoSpace) {
+		if w.full == nil {
+			w.full = &spaceProblem{since: time.Now()}
+			w.opts.Logger.Error("persist: a write failed: no space left on the device holding the data directory; writes fail until there is room", "dir", w.dir, "err", err)
+		}
+		w.full.err = err
+	}
+	return err
+}
 
 // needsCompactionLocked reports whether the log since the last snapshot
 // has outgrown the thresholds (Options.CompactBytes, CompactRatio).
@@ -198,12 +215,8 @@ func (w *wal) rotateLocked() error {
 		old.f.Close()
 		return nil
 	}
-	w.closing = append(w.closing, old)
+	w.closing = append(w.closing, old) // sealed by the next sync
 	w.dirDirty = true
-	select { // the seal is written soon, whether or not anyone waits
-	case w.kick <- struct{}{}:
-	default:
-	}
 	return nil
 }
 
@@ -276,19 +289,35 @@ func (w *wal) setSnapSize(size int64) {
 	w.snapSize = size
 }
 
-// Wait waits until record lsn is durable; see storage.Hook.
+// Wait waits until record lsn is durable; see storage.Hook. The first
+// Wait to find no sync under way leads one (syncPass), for itself and
+// for every record written by then; the Waits that come meanwhile wait
+// for it, and the first of them still not covered leads the next. No
+// goroutine of the log's own is handed the work, and a lone writer
+// syncs at once. With Group, a leader first waits for the writers that
+// shared the last sync to join it (gatherLocked).
 func (w *wal) Wait(lsn uint64) error {
 	w.syncMu.Lock()
 	defer w.syncMu.Unlock()
-	for w.synced < lsn && w.syncErr == nil {
-		if lsn > w.want {
-			w.want = lsn
-			select {
-			case w.kick <- struct{}{}:
-			default:
-			}
+	w.waiters++
+	defer func() { w.waiters-- }()
+	if w.syncing {
+		select { // a gathering leader counts the Waits
+		case w.arrive <- struct{}{}:
+		default:
 		}
-		w.syncCond.Wait()
+	}
+	for w.synced < lsn && w.syncErr == nil {
+		if w.syncing {
+			w.syncCond.Wait()
+			continue
+		}
+		w.syncing = true
+		w.gatherLocked()
+		w.syncMu.Unlock()
+		target, err := w.syncPass()
+		w.syncMu.Lock()
+		w.syncedLocked(target, err)
 	}
 	if w.synced >= lsn {
 		return nil
@@ -296,36 +325,46 @@ func (w *wal) Wait(lsn uint64) error {
 	return w.syncErr
 }
 
-// startSyncer starts the goroutine that makes the log durable for Wait.
-func (w *wal) startSyncer() {
-	w.syncCond = sync.NewCond(&w.syncMu)
-	w.kick = make(chan struct{}, 1)
-	w.stop = make(chan struct{})
-	w.done = make(chan struct{})
-	if w.opts.Durability == None {
-		close(w.done)
+// gatherLocked, in a Group leader, waits (up to Options.GroupWindow)
+// until as many Waits are under way as when the last sync ended: the
+// writers that shared it, back for the next. A lone writer shared it
+// with nobody and waits for nobody: it costs what Sync costs.
+func (w *wal) gatherLocked() {
+	want := w.lastBatch
+	if w.opts.Durability != Group || want <= 1 || w.waiters >= want {
 		return
 	}
-	go w.syncer()
-}
-
-func (w *wal) syncer() {
-	defer close(w.done)
-	for {
+	timer := time.NewTimer(w.opts.GroupWindow)
+	defer timer.Stop()
+	for w.waiters < want {
+		w.syncMu.Unlock()
 		select {
-		case <-w.kick:
-		case <-w.stop:
-			w.syncPass()
+		case <-w.arrive:
+			w.syncMu.Lock()
+		case <-timer.C:
+			w.syncMu.Lock()
 			return
 		}
-		if w.opts.Durability == Group {
-			select {
-			case <-time.After(w.opts.GroupWindow):
-			case <-w.stop:
-			}
-		}
-		w.syncPass()
 	}
+}
+
+// syncedLocked ends a sync that made the records up to target durable,
+// or failed with err, and wakes the Waits.
+func (w *wal) syncedLocked(target uint64, err error) {
+	w.syncing = false
+	if err != nil && w.syncErr == nil {
+		w.syncErr = err
+	} else if err == nil && target > w.synced {
+		w.synced = target
+	}
+	w.lastBatch = w.waiters
+	w.syncCond.Broadcast()
+}
+
+// startSyncer readies the log for Wait.
+func (w *wal) startSyncer() {
+	w.syncCond = sync.NewCond(&w.syncMu)
+	w.arrive = make(chan struct{}, 1)
 }
 
 // syncPass makes every record written so far durable: the rotated
@@ -333,7 +372,7 @@ func (w *wal) syncer() {
 // A failure breaks the log: after a failed fdatasync the kernel may have
 // dropped the pages it could not write, so nothing later can be trusted
 // to follow them.
-func (w *wal) syncPass() {
+func (w *wal) syncPass() (uint64, error) {
 	w.mu.Lock()
 	target, cur, closing, dirty := w.next-1, w.f, w.closing, w.dirDirty
 	w.closing, w.dirDirty = nil, false
@@ -360,14 +399,7 @@ func (w *wal) syncPass() {
 		}
 		w.mu.Unlock()
 	}
-	w.syncMu.Lock()
-	if err != nil && w.syncErr == nil {
-		w.syncErr = err
-	} else if err == nil && target > w.synced {
-		w.synced = target
-	}
-	w.syncCond.Broadcast()
-	w.syncMu.Unlock()
+	return target, err
 }
 
 // close stops the log: no more commits, everything written made durable
@@ -380,8 +412,20 @@ func (w *wal) close() error {
 	}
 	w.closed = true
 	w.mu.Unlock()
-	close(w.stop)
-	<-w.done
+	// A last sync, led here: after the one under way, if any.
+	w.syncMu.Lock()
+	for w.syncing {
+		w.syncCond.Wait()
+	}
+	w.syncing = true
+	w.syncMu.Unlock()
+	if w.opts.Durability != None {
+		target, err := w.syncPass()
+		w.syncMu.Lock()
+		w.syncedLocked(target, err)
+		w.syncing = true // no more: the files close
+		w.syncMu.Unlock()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	err := syncDir(w.dir)

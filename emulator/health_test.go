@@ -1,0 +1,29 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestHealthEndpoint: GET /dynamoemu/health answers 200 {"status":"ok"}
+// in memory and with a data directory that takes writes (the problems a
+// full disk or a stopped log report: persist's TestFullDisk and
+// TestBrokenLog; their 500's message: apierr's
+// TestClassifyStorageFailures).
+func TestHealthEndpoint(t *testing.T) {
+	for _, dir := range []string{"", t.TempDir()} {
+		e, err := New(Options{DataDir: dir})
+		require.NoError(t, err)
+		rec := httptest.NewRecorder()
+		e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, AdminHealthPath, nil))
+		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+		var ans healthAnswer
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &ans))
+		require.Equal(t, healthAnswer{Status: "ok", DataDir: dir}, ans)
+		require.NoError(t, e.Close())
+	}
+}
