@@ -249,7 +249,8 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		// A stop asked for is a clean exit: a supervisor (systemd,
 		// Docker, Kubernetes) reads a non-zero status as a failure. What
 		// was cut was never answered, so never acknowledged.
-		log.Warn("requests were still running after -shutdownGrace: they are cut, unanswered", "shutdownGrace", c.shutdownGrace)
+		log.Warn("requests were still running after -shutdownGrace: they are cut, unanswered (never acknowledged)",
+			"shutdownGrace", c.shutdownGrace, "openConnections", srv.OpenConns())
 		err = srv.Close()
 	}
 	c.faults.printReport(emu, stderr)
