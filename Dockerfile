@@ -1,9 +1,12 @@
 # dynamoemu's container image: the static binary on an empty (scratch) base,
 # listening on 0.0.0.0:8000, running as the owner of its data directory
-# (never as root unless that directory is root's and holds files).
+# (never as root unless that directory is root's and holds files), and the
+# conventions check (cmd/dynamoemu-conventions) beside it.
 #
 #   docker build -t dynamoemu .
 #   docker run --rm -p 8000:8000 dynamoemu -sharedDb
+#   docker run --rm -v "$PWD:/cfg" dynamoemu conventions check \
+#       --endpoint http://host.docker.internal:8000 --config /cfg/conventions.json
 #
 # Arguments after the image name are dynamoemu's flags: the ENTRYPOINT already
 # says -host 0.0.0.0, and a later -host on the command line wins. Command lines
@@ -24,6 +27,9 @@ ENV CGO_ENABLED=0 GOTOOLCHAIN=auto
 ARG VERSION=
 COPY . .
 RUN go build -trimpath -buildvcs=false -ldflags="-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=${VERSION}" -o /out/dynamoemu ./cmd/dynamoemu
+# The conventions check: "dynamoemu conventions check ..." runs the binary
+# beside /dynamoemu (it links the AWS SDK, which the server does not).
+RUN go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/dynamoemu-conventions ./cmd/dynamoemu-conventions
 # -dbPath's home, where DynamoDB Local's image keeps its data: compose files
 # written for it say "-dbPath ./data" with working_dir /home/dynamodblocal and
 # mount a volume on /home/dynamodblocal/data. It is made here, owned by the
@@ -33,6 +39,7 @@ WORKDIR /out/home/dynamodblocal/data
 
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
+COPY --from=build /out/dynamoemu-conventions /dynamoemu-conventions
 COPY --from=build --chown=65532:65532 /out/home/dynamodblocal /home/dynamodblocal
 # The server starts as root only to choose whom to run as: the owner of
 # -dbPath (a host directory bind-mounted by a compose file written for

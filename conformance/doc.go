@@ -26,6 +26,13 @@
 //   - aws: real DynamoDB; the SDK's default credential chain and region are used, and
 //     DYNAMODB_ENDPOINT may be left unset to use the SDK's own endpoint.
 //
+// The signature tests (signatures_test.go) need an endpoint that verifies
+// signatures and a key it knows: against the in-process emulator they start a
+// second one with emulator.Options.Credentials; against AWS they sign with the
+// environment's credentials; against another endpoint they need
+// DYNAMODB_SIGNING_KEY and DYNAMODB_SIGNING_SECRET, and are skipped without them.
+// The in-process emulator answers CORS for every origin, as AWS's endpoint does.
+//
 // # Known differences
 //
 // AWS behaviour is the spec. A test whose expectation follows AWS where DynamoDB Local

@@ -85,10 +85,33 @@ func CurrentTarget() (Target, error) {
 	return current.target, current.err
 }
 
-// Shutdown stops the in-process emulator if this process started one.
+// Shutdown stops the in-process emulators if this process started them.
 func Shutdown() error {
-	if current.stop == nil {
-		return nil
+	var err error
+	if signing.stop != nil {
+		err = signing.stop()
 	}
-	return current.stop()
+	if current.stop == nil {
+		return err
+	}
+	if serr := current.stop(); serr != nil {
+		return serr
+	}
+	return err
+}
+
+// signing is the in-process emulator that verifies signatures, started by
+// the first signature test that needs it (signatures_test.go).
+var signing struct {
+	once sync.Once
+	url  string
+	err  error
+	stop func() error
+}
+
+// signingEmulator returns the URL of the in-process emulator that verifies
+// signatures, with the one key it accepts and its secret.
+func signingEmulator() (url, key, secret string, err error) {
+	signing.once.Do(func() { signing.url, signing.stop, signing.err = startSigningEmulator() })
+	return signing.url, signingKeyID, signingSecret, signing.err
 }

@@ -18,7 +18,8 @@ func startEmulator() (string, func() error, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	emu, err := emulator.New(emulator.Options{ExportDir: s3dir})
+	// CORS for every origin, as AWS's endpoint answers browsers.
+	emu, err := emulator.New(emulator.Options{ExportDir: s3dir, CORSOrigins: []string{"*"}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -37,6 +38,41 @@ func startEmulator() (string, func() error, error) {
 		err := srv.Shutdown(ctx)
 		emu.Close()
 		_ = os.RemoveAll(s3dir)
+		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+			err = serr
+		}
+		return err
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}
+
+// The signing emulator: a second in-process emulator that verifies
+// signatures (emulator.Options.Credentials), for the signature tests when
+// the suite runs against the in-process emulator.
+const (
+	signingKeyID  = "AKIACONFORMANCE01"
+	signingSecret = "conformance/signing+secret"
+)
+
+// startSigningEmulator serves an emulator that accepts signingKeyID alone
+// and returns its URL and a function that shuts it down.
+func startSigningEmulator() (string, func() error, error) {
+	emu, err := emulator.New(emulator.Options{Credentials: []emulator.Credential{{AccessKeyID: signingKeyID, SecretAccessKey: signingSecret}}})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := emu.NewServer(emulator.ServerOptions{})
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	stop := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := srv.Shutdown(ctx)
+		emu.Close()
 		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 			err = serr
 		}

@@ -64,10 +64,46 @@ func (c Config) Validate() error {
 // over "*master-command" over "*-command", whatever their order); else
 // false. Of two globs equally specific, the earlier entry wins.
 func (c Config) Policy(table string) (Policy, bool) {
+	i := c.entry(table)
+	if i < 0 {
+		return Policy{}, false
+	}
+	return c.Tables[i].Policy, true
+}
+
+// Match returns the entry whose policy the named table takes (Policy),
+// as written in the configuration: its exact name or glob.
+func (c Config) Match(table string) (string, bool) {
+	i := c.entry(table)
+	if i < 0 {
+		return "", false
+	}
+	return c.Tables[i].Match, true
+}
+
+// Entries describes the configuration's entries, each with how many of
+// tables (the names of the tables that exist) take its policy: an entry
+// with 0 is a name or glob that matches no table (or that a more
+// specific entry shadows).
+func (c Config) Entries(tables []string) []ConfigEntry {
+	out := make([]ConfigEntry, len(c.Tables))
+	for i, tc := range c.Tables {
+		out[i] = ConfigEntry{Match: tc.Match, Roles: tc.Roles.String(), Mode: tc.Mode.String()}
+	}
+	for _, name := range tables {
+		if i := c.entry(name); i >= 0 {
+			out[i].Tables++
+		}
+	}
+	return out
+}
+
+// entry is the index of the entry whose policy table takes, or -1.
+func (c Config) entry(table string) int {
 	best, bestScore := -1, -1
 	for i, tc := range c.Tables {
 		if tc.Match == table {
-			return tc.Policy, true
+			return i
 		}
 		if !isGlob(tc.Match) {
 			continue
@@ -79,10 +115,7 @@ func (c Config) Policy(table string) (Policy, bool) {
 			best, bestScore = i, score
 		}
 	}
-	if best < 0 {
-		return Policy{}, false
-	}
-	return c.Tables[best].Policy, true
+	return best
 }
 
 // literalChars counts the characters of a glob that match only
@@ -144,6 +177,23 @@ const (
 	// TagExempt lists Policy.Exempt, partition keys separated by '+' or
 	// spaces: "test".
 	TagExempt = "dynamoemu:conventions-exempt"
+	// TagExemptIgnoreCase is Policy.ExemptIgnoreCase: "true" or "false".
+	TagExemptIgnoreCase = "dynamoemu:conventions-exempt-ignore-case"
+	// TagEnable lists opt-in rules checked (Policy.Enable): "B14".
+	TagEnable = "dynamoemu:conventions-enable"
+	// TagUpdatable lists Policy.Updatable: "status+taskToken+updatedAt".
+	TagUpdatable = "dynamoemu:conventions-updatable"
+	// TagMonth is Policy.MonthSegment and, optionally, Policy.MonthFormat:
+	// "2" or "2 YYYYMM".
+	TagMonth = "dynamoemu:conventions-month"
+	// TagSequenceStart is the start of every counter of the table
+	// (Policy.SequenceStart "*"): "1001".
+	TagSequenceStart = "dynamoemu:conventions-sequence-start"
+	// TagLatestWrite is Policy.LatestWrite: "either", "transaction" or
+	// "conditional".
+	TagLatestWrite = "dynamoemu:conventions-latest-write"
+	// TagDesign is Policy.Design: "true" or "false".
+	TagDesign = "dynamoemu:conventions-design"
 )
 
 // ParseTags reads a policy from table tags. It reports false when TagRoles
@@ -176,12 +226,57 @@ func ParseTags(tags map[string]string) (Policy, bool, error) {
 	if d := strings.FieldsFunc(tags[TagExempt], isListSep); len(d) > 0 {
 		p.Exempt = d
 	}
+	if d := strings.FieldsFunc(tags[TagEnable], isListSep); len(d) > 0 {
+		p.Enable = d
+	}
+	if v, ok := tags[TagUpdatable]; ok {
+		p.Updatable = strings.FieldsFunc(v, isListSep)
+		if p.Updatable == nil {
+			p.Updatable = []string{}
+		}
+	}
+	if p.ExemptIgnoreCase, err = tagBool(tags, TagExemptIgnoreCase); err != nil {
+		return Policy{}, false, err
+	}
+	if p.Design, err = tagBool(tags, TagDesign); err != nil {
+		return Policy{}, false, err
+	}
+	if f := strings.Fields(tags[TagMonth]); len(f) > 0 {
+		if p.MonthSegment, err = strconv.Atoi(f[0]); err != nil || len(f) > 2 {
+			return Policy{}, false, fmt.Errorf("%w: tag %s: %q is not \"<segment> [<format>]\"", ErrConfig, TagMonth, tags[TagMonth])
+		}
+		if len(f) == 2 {
+			p.MonthFormat = f[1]
+		}
+	}
+	if v := tags[TagSequenceStart]; v != "" {
+		start, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return Policy{}, false, fmt.Errorf("%w: tag %s: %q is not an integer", ErrConfig, TagSequenceStart, v)
+		}
+		p.SequenceStart = map[string]int64{"*": start}
+	}
+	if p.LatestWrite, err = ParseLatestWay(tags[TagLatestWrite]); err != nil {
+		return Policy{}, false, fmt.Errorf("tag %s: %w", TagLatestWrite, err)
+	}
 	p.Latest = tags[TagLatest]
 	p.LatestPointer = tags[TagLatestPointer]
 	if err := p.Validate(); err != nil {
 		return Policy{}, false, err
 	}
 	return p, true, nil
+}
+
+// tagBool reads a "true"/"false" tag ("" or absent: false).
+func tagBool(tags map[string]string, key string) (bool, error) {
+	switch v := tags[key]; strings.ToLower(v) {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	default:
+		return false, fmt.Errorf("%w: tag %s: %q is not true or false", ErrConfig, key, v)
+	}
 }
 
 // configFile is the JSON form of Config.
@@ -195,7 +290,16 @@ type configFile struct {
 		Strict        []string `json:"strict"`
 		Latest        string   `json:"latest"`
 		LatestPointer string   `json:"latestPointer"`
+		LatestWrite   string   `json:"latestWrite"`
 		Exempt        []string `json:"exempt"`
+		// ExemptIgnoreCase matches exempt without regard to case.
+		ExemptIgnoreCase bool             `json:"exemptIgnoreCase"`
+		Enable           []string         `json:"enable"`
+		Updatable        []string         `json:"updatable"`
+		MonthSegment     int              `json:"monthSegment"`
+		MonthFormat      string           `json:"monthFormat"`
+		SequenceStart    map[string]int64 `json:"sequenceStart"`
+		Design           bool             `json:"design"`
 	} `json:"tables"`
 	CommonTenants []string          `json:"commonTenants"`
 	Callers       map[string]string `json:"callers"`
@@ -212,7 +316,14 @@ type configFile struct {
 //	    {"match": "*sequences", "role": "sequences", "disable": ["A8"]},
 //	    {"match": "strict-*-command", "role": "command", "strict": ["A11", "A12"]},
 //	    {"match": "docs", "latest": "latest", "latestPointer": "actualVersion"},
-//	    {"match": "local-*-command", "role": "command", "exempt": ["test"]}
+//	    {"match": "local-*-command", "role": "command", "exempt": ["test"]},
+//	    {"match": "*-order-command", "role": "command", "updatable": ["status", "taskToken", "updatedAt", "note"]},
+//	    {"match": "*-log-data", "role": "data", "tenantSegment": 1, "monthSegment": 2, "monthFormat": "YYYY-MM"},
+//	    {"match": "*-user-data", "role": "data", "enable": ["B14"]},
+//	    {"match": "legacy-sequences", "role": "sequences", "sequenceStart": {"INVOICE#*": 1001}},
+//	    {"match": "docs2", "latest": "latest", "latestWrite": "conditional"},
+//	    {"match": "Blog", "design": true},
+//	    {"match": "dev-*-command", "role": "command", "exempt": ["test"], "exemptIgnoreCase": true}
 //	  ],
 //	  "commonTenants": ["common"],
 //	  "callers": {"AKIDTENANT001": "tenant001"},
@@ -241,10 +352,16 @@ func ParseConfig(data []byte) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("table %d: %w", i, err)
 		}
+		way, err := ParseLatestWay(t.LatestWrite)
+		if err != nil {
+			return Config{}, fmt.Errorf("table %d: %w", i, err)
+		}
 		c.Tables = append(c.Tables, TableConfig{Match: t.Match, Policy: Policy{
 			Roles: roles, Mode: mode, TenantSegment: t.TenantSegment,
 			Disabled: t.Disable, Strict: t.Strict, Latest: t.Latest, LatestPointer: t.LatestPointer,
-			Exempt: t.Exempt,
+			LatestWrite: way, Exempt: t.Exempt, ExemptIgnoreCase: t.ExemptIgnoreCase, Enable: t.Enable,
+			Updatable: t.Updatable, MonthSegment: t.MonthSegment, MonthFormat: t.MonthFormat,
+			SequenceStart: t.SequenceStart, Design: t.Design,
 		}})
 	}
 	if err := c.Validate(); err != nil {

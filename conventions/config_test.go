@@ -190,9 +190,9 @@ func TestDocsConfig(t *testing.T) {
 		{"local-demo-master-command", Policy{Roles: RoleMaster | RoleCommand, Exempt: exempt}}, // not *-command
 		{"local-demo-master-data", Policy{Roles: RoleMaster | RoleData}},                       // not *-data
 		{"local-demo-master-history", Policy{Roles: RoleMaster | RoleHistory}},
-		{"local-demo-log-command", Policy{Roles: RoleCommand, TenantSegment: 1, Exempt: exempt}},
-		{"local-demo-log-data", Policy{Roles: RoleData, TenantSegment: 1}},
-		{"local-demo-log-history", Policy{Roles: RoleHistory, TenantSegment: 1}},
+		{"local-demo-log-command", Policy{Roles: RoleCommand, TenantSegment: 1, MonthSegment: 2, Exempt: exempt}},
+		{"local-demo-log-data", Policy{Roles: RoleData, TenantSegment: 1, MonthSegment: 2}},
+		{"local-demo-log-history", Policy{Roles: RoleHistory, TenantSegment: 1, MonthSegment: 2}},
 		{"local-demo-sequences", Policy{Roles: RoleSequences}},
 		{"local-demo-tasks", Policy{Roles: RoleTasks, Exempt: exempt}},
 		{"prod-copy-order-command", Policy{Roles: RoleCommand, Mode: ModeWarn}},  // not *-command

@@ -83,42 +83,62 @@
 // severity, checkpoint, what it asks and why its default is what it is.
 // Policy validation, severities, this list and docs/conventions.md's table follow
 // it (TestRuleTableDocumented). A rules come from the guide and the
-// framework, B rules are inferred from the framework's code, plus B12, B13
-// and L1 (the versioned-document design). A4, a create of an existing version failing, is
-// not a rule here: DynamoDB's own condition does it.
+// framework, B rules are inferred from the framework's code, D1 is seed
+// 001's single-table design and L1 seed 002's 'latest' item. A4, a create
+// of an existing version failing, is not a rule here: DynamoDB's own
+// condition does it. B14 is opt-in (Policy.Enable); A13, A8's declared
+// start, B7's updatable attributes and D1 follow what a table declares.
 //
-//	A1   error table                    pk (S, HASH) and sk (S, RANGE)
-//	A2   error write                    pk is PREFIX#TENANT: prefix and tenant non-empty
-//	A3   error write                    command sk is <base>@<N>, version attribute == N
-//	A5   error write                    data sk has no '@', version >= 1, cpk == pk, csk == sk@version or sk
-//	A6   error write                    history sk is <base>@<N>, version == N
-//	A7   error write                    id == generateId(pk, sk) on command, data, history and tasks rows
-//	A8   error write                    sequences: SEQ#<tenant>; seq set by UpdateItem, up by one (or back to 1)
-//	A9   error write                    master rows: MASTER#<tenant>; TTL#<table> days >= 0
-//	A10  error write                    ttl is NULL or whole epoch seconds
-//	A11  warn  table                    a command table streams NEW_IMAGE
-//	A12  warn  write                    the tenant segment is lower case
-//	B1   error write                    no '@' in a base sort key
-//	B2   error write                    the tenant is the last pk segment unless declared
-//	B3   error write                    the version suffix is a canonical decimal
-//	B4   error write                    no stored version <= 0 (no @-1)
-//	B5   error write                    command sk@N created only when sk@(N-1) exists
-//	B6   error write                    command rows written once: guarded creates; overwrites change only ttl
-//	B7   error write                    command UpdateItem: an existing row, same version and id
-//	B8   error write                    a data row's version stays or moves up by one
-//	B9   error write                    tenantCode == the pk's tenant
-//	B10  error request                  a tenant-bound caller uses only its tenant and common ones
-//	B11  error write                    tasks and session key shapes
-//	B12  error delete                   command rows are never deleted
-//	B13  error write+delete             history rows are written once, never edited or deleted
-//	L1   error write+delete+transaction the 'latest' item moves with its item; neither is deleted alone
+//	A1   error table                      pk (S, HASH) and sk (S, RANGE)
+//	A2   error write                      pk is PREFIX#TENANT: prefix and tenant non-empty
+//	A3   error write                      command sk is <base>@<N>, version attribute == N
+//	A5   error write                      data sk has no '@', version >= 1, cpk == pk, csk == sk@version or sk
+//	A6   error write                      history sk is <base>@<N>, version == N
+//	A7   error write                      id == generateId(pk, sk) on command, data, history and tasks rows
+//	A8   error write                      sequences: SEQ#<tenant>; seq set by UpdateItem, from 1 (or a declared start) up by one
+//	A9   error write                      master rows: MASTER#<tenant>; TTL#<table> days >= 0
+//	A10  error write                      ttl is NULL or whole epoch seconds
+//	A11  warn  table                      a command table streams NEW_IMAGE
+//	A12  warn  write                      the tenant segment is lower case
+//	A13  error write                      time series: the declared month segment has its format, after the tenant
+//	A14  warn  read                       reads of a data table name an unversioned sk
+//	A15  warn  write                      sort key segments joined by '#' alone (no empty segment, no other separator)
+//	A16  warn  write                      master sk is TYPE#category#code or <setting>#<code>
+//	B1   error write                      no '@' in a base sort key
+//	B2   error write                      the tenant is the last pk segment unless declared
+//	B3   error write                      the version suffix is a canonical decimal
+//	B4   error write                      no stored version <= 0 (no @-1)
+//	B5   error write                      command sk@N created only when sk@(N-1) exists
+//	B6   error write                      command rows written once: guarded creates; overwrites change only ttl
+//	B7   error write                      command UpdateItem: an existing row, only updatable attributes changed
+//	B8   error write                      a data row's version stays or moves up by one
+//	B9   error write                      tenantCode == the pk's tenant
+//	B10  error request                    a tenant-bound caller uses only its tenant and common ones
+//	B11  error write                      tasks and session key shapes
+//	B12  error delete                     command rows are never deleted
+//	B13  error write+delete               history rows are written once, never edited or deleted
+//	B14  error write+delete               opt-in: a tenant-bound caller writes no common tenant's item
+//	D1   error write                      with a declared design, an item matches an entity's templates
+//	L1   error write+delete+transaction   the 'latest' item copies a new version, by transaction or conditional write
 //
 // A table's Policy.Strict (tag TagStrict, JSON "strict") makes a warning
 // an error on that table; Policy.Disabled turns a rule off. Policy.Exempt
 // names partition keys no rule checks: the framework's stream warm-up
 // script (trigger_ddb_stream.sh) puts {"pk":"test","sk":"<epoch>"} into
 // every command table and a row under pk "test" into tasks, so a
-// configuration for local development exempts "test".
+// configuration for local development exempts "test". Exempt values
+// match exactly, case included, unless Policy.ExemptIgnoreCase.
+//
+// What a table declares completes its policy: Policy.Updatable (B7),
+// MonthSegment and MonthFormat (A13), SequenceStart (A8), Enable (opt-in
+// rules: B14), LatestWrite (L1: either way, a transaction, or a
+// conditional write) and Design (D1, against the emulator's design
+// file). A Write carries what the rules read of its request besides the
+// items: Condition (L1), CallerTenant (B14), Design (D1) and Position (the
+// item's place in a batch or transaction, which its violations carry).
+// CheckRead is A14 for one key a read names. Each Violation's Reason is
+// its rule's Why; a Refusal's Error names every violation with its item
+// and reason (Violation.Explain).
 //
 // # Caveats
 //
@@ -128,8 +148,15 @@
 // removed; the framework lets TTL remove a version only after the next one
 // exists), nor the update expression that produced New (A8 and B7 judge
 // by the old and new items, so an UpdateItem that leaves seq alone is not
-// judged). Deletes are checked by B12, B13 and L1 only; TTL's own deletions are
-// not client writes and are never checked.
+// judged). Deletes are checked by B12, B13, B14 and L1 only; TTL's own
+// deletions are not client writes and are never checked.
+//
+// L1's conditional way is two requests the rules see apart: a new
+// version written alone passes (the latest item's write follows), and
+// the latest item's write must carry a condition that fails when it
+// moved and point at a version the table holds. A table that wants every
+// new version in a transaction with its latest item says LatestWrite
+// transaction.
 //
 // Exists answers for the table as it is before the write; CheckTransaction
 // adds the items the transaction itself puts, so a transaction writing

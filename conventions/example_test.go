@@ -53,6 +53,6 @@ func ExampleRules_CheckWrite() {
 		fmt.Println("rejected:", ref.Error())
 	}
 	// Output:
-	// rejected: [conventions A3] command sort key "ORDER#1" has no @version suffix
-	// rejected: 3 conventions violations: [conventions A2] command partition key "#t1" has an empty prefix: want PREFIX#TENANT; [conventions B4] command sort key "ORDER#1@0" has version 0; stored versions start at 1 (-1 means latest); [conventions B6] PutItem creates command row without the condition attribute_not_exists(pk) AND attribute_not_exists(sk)
+	// rejected: [conventions A3] command sort key "ORDER#1" has no @version suffix (item pk="ORDER#t1" sk="ORDER#1"; why: publishAsync writes addSortKeyVersion(sk, version) and version together; getItem and getLatestItem probe exactly that key)
+	// rejected: 3 conventions violations: [conventions A2] command partition key "#t1" has an empty prefix: want PREFIX#TENANT (item pk="#t1" sk="ORDER#1@0"; why: the guide's key structure; getTenantCode returns undefined or '' otherwise, and the framework's tenant lookups (TTL, master data) go astray); [conventions B4] command sort key "ORDER#1@0" has version 0; stored versions start at 1 (-1 means latest) (item pk="#t1" sk="ORDER#1@0"; why: -1 means latest and 0 means new; getSortKeyVersion cannot tell @-1 from no version); [conventions B6] PutItem creates command row without the condition attribute_not_exists(pk) AND attribute_not_exists(sk) (item pk="#t1" sk="ORDER#1@0"; why: publishAsync, publishSync and duplicate always send the guard; updateTtl's overwrite changes ttl alone; the stream warm-up row goes through Policy.Exempt)
 }

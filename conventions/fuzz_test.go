@@ -1,6 +1,7 @@
 package conventions
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"strconv"
@@ -128,6 +129,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add(`{"tables": [{"match": "*", "role": "master+command", "disable": ["A3"]}]}`)
 	f.Add(`{"tables": [], "callers": {"AKID1": "t1"}, "crossTenant": ["AKID2"]}`)
 	f.Add(`{"tables": [{"match": "a-[xy]\\*-*", "role": "command", "exempt": ["test"]}, {"match": "a-x*-c", "role": "data"}]}`)
+	f.Add(`{"tables": [{"match": "*-log-data", "role": "data", "tenantSegment": 1, "monthSegment": 2, "monthFormat": "YYYYMM", "updatable": [], "enable": ["B14"], "sequenceStart": {"INV*": 5}, "latest": "latest", "latestWrite": "conditional", "design": true, "exemptIgnoreCase": true}]}`)
 	f.Fuzz(func(t *testing.T, data string) {
 		c, err := ParseConfig([]byte(data))
 		if err != nil {
@@ -147,6 +149,59 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		for key := range c.Callers {
 			c.CallerTenant(key, "")
+		}
+	})
+}
+
+// FuzzPinsLatest: the latest item's condition reader never panics, and a
+// condition that pins the pointer still pins it in parentheses or ANDed
+// with another term (an OR never pins).
+func FuzzPinsLatest(f *testing.F) {
+	for _, s := range []string{
+		"actualVersion = :v", "#p = :v", ":v = actualVersion", "((#p = :v))", "attribute_not_exists(pk)",
+		"a BETWEEN :x AND :y AND actualVersion = :v", "actualVersion = :v OR x = :y", "NOT actualVersion = :v",
+		"(", ")", "((((", "AND AND", "BETWEEN", "actualVersion <> :v", "attribute_not_exists(",
+	} {
+		f.Add(s)
+	}
+	names := map[string]string{"#p": "actualVersion", "#k": "pk"}
+	keys := Key{PK: "pk", SK: "sk"}
+	f.Fuzz(func(t *testing.T, expr string) {
+		if !pinsLatest(expr, names, "actualVersion", keys) {
+			return
+		}
+		for _, wrapped := range []string{"(" + expr + ")", "attribute_exists(content) AND (" + expr + ")"} {
+			if !pinsLatest(wrapped, names, "actualVersion", keys) {
+				t.Fatalf("%q pins the latest item, %q does not", expr, wrapped)
+			}
+		}
+		if pinsLatest("("+expr+") OR attribute_exists(content)", names, "actualVersion", keys) {
+			t.Fatalf("an OR of %q pins the latest item", expr)
+		}
+	})
+}
+
+// FuzzParseTags: the table tags, the new ones included, parse to a valid
+// policy or to ErrConfig, never a panic.
+func FuzzParseTags(f *testing.F) {
+	f.Add("command", "2 YYYYMM", "1001", "either", "true", "status+taskToken", "B14")
+	f.Add("data", "2", "x", "sideways", "maybe", "", "A3")
+	f.Add("", "2 YYYY/MM", "-5", "transaction", "false", "+", "")
+	f.Fuzz(func(t *testing.T, roles, month, start, way, design, updatable, enable string) {
+		tags := map[string]string{TagRoles: roles, TagTenantSegment: "1", TagMonth: month, TagSequenceStart: start,
+			TagLatestWrite: way, TagDesign: design, TagUpdatable: updatable, TagEnable: enable}
+		p, ok, err := ParseTags(tags)
+		if err != nil {
+			if !errors.Is(err, ErrConfig) {
+				t.Fatalf("ParseTags: %v does not wrap ErrConfig", err)
+			}
+			return
+		}
+		if !ok {
+			t.Fatal("ParseTags: TagRoles given, not opted in")
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("ParseTags returned an invalid policy: %v", err)
 		}
 	})
 }

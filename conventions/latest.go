@@ -7,17 +7,29 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Rule L1, the 'latest' pattern of versioned documents: a table that keeps a copy of its
-// newest item under a fixed key (Policy.Latest, "latest") writes the new item
-// and the latest item in one TransactWriteItems, the latest item naming the
-// new item's key in its pointer attribute (Policy.LatestPointer,
-// "actualVersion") and holding the same attributes. The item the latest
-// item points at is not deleted unless the same transaction moves the
-// latest item elsewhere or deletes it too. On a table with a sort
-// key the latest item of a partition is the one whose sort key is the
-// marker, and the pointer names a sort key in the same partition; without a
-// sort key (SK "") the partition key is the marker and the pointer names a
-// partition key.
+// Rule L1, the 'latest' pattern of versioned documents (seed 002): a table
+// that keeps a copy of its newest version under a fixed key
+// (Policy.Latest, "latest") keeps that copy in step with the versions,
+// the latest item naming the version it copies in its pointer attribute
+// (Policy.LatestPointer, "actualVersion") and holding the same
+// attributes. The seed allows two ways (Policy.LatestWrite), each checked
+// for what it must guarantee:
+//
+//   - a transaction: the new version and the latest item in one
+//     TransactWriteItems, so that neither is written without the other;
+//   - a conditional write: the new version first, then the latest item by
+//     a write whose condition fails when the latest item moved since the
+//     writer read it (<pointer> = :seen, or attribute_not_exists for the
+//     first), pointing at a version the table holds.
+//
+// Either way, the version the latest item points at is not rewritten
+// (the latest item would no longer copy it, or would be moved onto a
+// rewritten old version), and neither it nor the latest item is deleted
+// unless the same transaction deletes the other (or moves the latest
+// item elsewhere). On a table with a sort key the latest item of a
+// partition is the one whose sort key is the marker, and the pointer
+// names a sort key in the same partition; without a sort key (SK "") the
+// partition key is the marker and the pointer names a partition key.
 
 // checkLatest appends the L1 violations of one transaction's writes.
 func checkLatest(out []Violation, ws []Write) []Violation {
@@ -32,14 +44,84 @@ func checkLatest(out []Violation, ws []Write) []Violation {
 			continue
 		}
 		c := checker{w: w, out: out}
-		if isLatestKey(w) {
+		switch {
+		case isLatestKey(w):
 			c.latestItem(ws)
-		} else if w.Op == OpPut && w.Old == nil && findLatestFor(ws, w) == nil {
-			c.add("L1", msgLatestMissing, latestSlot(w), p.Latest)
+		case w.Old == nil:
+			// A new version: in a transaction with its latest item, or
+			// first of the conditional way's two writes.
+			if p.LatestWrite == LatestTransaction && findLatestFor(ws, w) == nil {
+				c.add("L1", msgLatestMissing, latestSlot(w), p.Latest)
+			}
+		default:
+			c.versionRewrite(ws)
 		}
 		out = c.out
 	}
 	return out
+}
+
+// versionRewrite checks a write over an existing version: it may not
+// change the version the latest item points at, as this transaction
+// leaves the latest item (its own write of it, else the stored one).
+func (c *checker) versionRewrite(ws []Write) {
+	w := c.w
+	name, changed := firstChange(w.Old, w.New)
+	if !changed {
+		return // a retried write of the same version
+	}
+	latest, inTx := latestAfter(ws, w)
+	ptr, ok := latest[w.Policy.latestPointer()]
+	if !ok || ptr.Kind() != storage.KindS || ptr.Str() != slotOf(w) {
+		return
+	}
+	if inTx {
+		c.add("L1", msgLatestRewriteWith, w.Op, latestSlot(w), slotOf(w), name, w.Policy.Latest)
+		return
+	}
+	c.add("L1", msgLatestRewrite, w.Op, latestSlot(w), slotOf(w), name, w.Policy.Latest)
+}
+
+// latestAfter returns the latest item of w's document as the transaction
+// ws leaves it: its write in ws (inTx), else the stored one (w.Get; nil
+// when there is none or no Get).
+func latestAfter(ws []Write, w *Write) (item storage.Item, inTx bool) {
+	lk := latestKeyOf(w)
+	for i := range ws {
+		if o := &ws[i]; o.Table == w.Table && o.Key == lk {
+			return o.New, true
+		}
+	}
+	if w.Get == nil {
+		return nil, false
+	}
+	return w.Get(lk.PK, lk.SK), false
+}
+
+// latestKeyOf is the key of the latest item of w's document.
+func latestKeyOf(w *Write) Key {
+	if w.Key.SK == "" {
+		return Key{PK: w.Policy.Latest}
+	}
+	return Key{PK: w.Key.PK, SK: w.Policy.Latest}
+}
+
+// slotOf is w's key as a pointer names it: the sort key, or the partition
+// key of a table without one.
+func slotOf(w *Write) string {
+	if w.Key.SK == "" {
+		return w.Key.PK
+	}
+	return w.Key.SK
+}
+
+// firstChange returns the first attribute (in name order) that differs
+// between old and nu.
+func firstChange(old, nu storage.Item) (string, bool) {
+	if names := changedAttrs(old, nu); len(names) > 0 {
+		return names[0], true
+	}
+	return "", false
 }
 
 // checkLatestItemDelete appends the L1 violation of a delete of the
@@ -65,32 +147,59 @@ func checkLatestItemDelete(out []Violation, ws []Write, w *Write) []Violation {
 	return c.out
 }
 
-// latestItem checks a write of the latest item against the write it copies.
+// latestItem checks a write of the latest item: its pointer, the way it
+// is kept in step (a transaction that writes the version it points at, or
+// a condition that fails when it moved), and that it copies that version.
 func (c *checker) latestItem(ws []Write) {
-	w, pointer := c.w, c.w.Policy.latestPointer()
+	w, p, pointer := c.w, c.w.Policy, c.w.Policy.latestPointer()
 	ptr, ok := w.New[pointer]
 	if !ok || ptr.Kind() != storage.KindS {
 		c.add("L1", msgLatestNoPointer, pointer)
 		return
 	}
-	target := findWrite(ws, w, ptr.Str())
-	if target == nil {
-		c.add("L1", msgLatestDangling, latestSlot(w), ptr.Str())
-		return
+	pinned := pinsLatest(w.Condition, w.ConditionNames, pointer, w.KeyNames())
+	var copied storage.Item
+	if target := findWrite(ws, w, ptr.Str()); target != nil {
+		// The transaction way.
+		if p.LatestWrite == LatestConditional && !pinned {
+			c.add("L1", msgLatestUnpinned, p.LatestWrite, pointer, pointer)
+			return
+		}
+		copied = target.New
+	} else {
+		// The conditional way: the version is in the table already.
+		switch {
+		case p.LatestWrite == LatestTransaction:
+			c.add("L1", msgLatestDangling, latestSlot(w), ptr.Str())
+			return
+		case !pinned:
+			c.add("L1", msgLatestUnpinned, p.LatestWrite, pointer, pointer)
+			return
+		case w.Get == nil:
+			return // nothing to compare with (the offline check)
+		}
+		tk := Key{PK: w.Key.PK, SK: ptr.Str()}
+		if w.Key.SK == "" {
+			tk = Key{PK: ptr.Str()}
+		}
+		if copied = w.Get(tk.PK, tk.SK); copied == nil {
+			c.add("L1", msgLatestDanglingStored, latestSlot(w), ptr.Str())
+			return
+		}
 	}
 	names := w.KeyNames()
 	skip := func(name string) bool { return name == names.PK || name == names.SK || name == pointer }
-	for _, name := range slices.Sorted(maps.Keys(target.New)) {
+	for _, name := range slices.Sorted(maps.Keys(copied)) {
 		if skip(name) {
 			continue
 		}
-		if lv, ok := w.New[name]; !ok || !storage.Equal(lv, target.New[name]) {
+		if lv, ok := w.New[name]; !ok || !storage.Equal(lv, copied[name]) {
 			c.add("L1", msgLatestDiffers, name, ptr.Str())
 			return
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(w.New)) {
-		if _, ok := target.New[name]; !ok && !skip(name) {
+		if _, ok := copied[name]; !ok && !skip(name) {
 			c.add("L1", msgLatestExtra, name, ptr.Str())
 			return
 		}
@@ -126,7 +235,7 @@ func latestSlot(w *Write) string {
 func findWrite(ws []Write, latest *Write, ptr string) *Write {
 	for i := range ws {
 		o := &ws[i]
-		if o == latest || o.Table != latest.Table || o.Op != OpPut || o.New == nil {
+		if o == latest || o.Table != latest.Table || o.Op == OpDelete || o.New == nil {
 			continue
 		}
 		if latest.Key.SK == "" && o.Key.PK == ptr && o.Key.SK == "" {
@@ -154,7 +263,7 @@ func findLatestFor(ws []Write, w *Write) *Write {
 		if !ok || ptr.Kind() != storage.KindS {
 			continue
 		}
-		if (w.Key.SK == "" && ptr.Str() == w.Key.PK) || (w.Key.SK != "" && ptr.Str() == w.Key.SK) {
+		if ptr.Str() == slotOf(w) {
 			return o
 		}
 	}
@@ -171,35 +280,12 @@ func checkLatestDelete(out []Violation, ws []Write, w *Write) []Violation {
 	if isLatestKey(w) {
 		return checkLatestItemDelete(out, ws, w)
 	}
-	lk := Key{PK: w.Key.PK, SK: w.Policy.Latest}
-	if w.Key.SK == "" {
-		lk = Key{PK: w.Policy.Latest}
-	}
-	var latest storage.Item
-	found := false
-	for i := range ws {
-		if o := &ws[i]; o.Table == w.Table && o.Key == lk {
-			latest, found = o.New, true
-		}
-	}
-	if !found {
-		if w.Get == nil {
-			return out
-		}
-		latest = w.Get(lk.PK, lk.SK)
-	}
+	latest, _ := latestAfter(ws, w)
 	ptr, ok := latest[w.Policy.latestPointer()]
-	if !ok || ptr.Kind() != storage.KindS {
-		return out
-	}
-	target, slot, marker := w.Key.SK, "sort key", lk.SK
-	if w.Key.SK == "" {
-		target, slot, marker = w.Key.PK, "partition key", lk.PK
-	}
-	if ptr.Str() != target {
+	if !ok || ptr.Kind() != storage.KindS || ptr.Str() != slotOf(w) {
 		return out
 	}
 	c := checker{w: w, out: out}
-	c.add("L1", msgLatestDeleted, w.Op, slot, target, slot, marker)
+	c.add("L1", msgLatestDeleted, w.Op, latestSlot(w), slotOf(w), latestSlot(w), w.Policy.Latest)
 	return c.out
 }

@@ -34,8 +34,8 @@ const (
 	// A8
 	msgSeqPK    = "sequences partition key %q is not SEQ#<tenant>"
 	msgSeqKind  = "seq is %s, not a Number"
-	msgSeqPut   = "PutItem writes seq; counters change only by UpdateItem SET seq = if_not_exists(seq, :zero) + :n"
-	msgSeqStart = "seq starts at %s; a counter's first UpdateItem gives 1 (if_not_exists(seq, 0) + 1)"
+	msgSeqPut   = "PutItem writes seq; counters change only by UpdateItem SET seq = if_not_exists(seq, :zero) + :n%s"
+	msgSeqStart = "seq starts at %s; a counter's first UpdateItem gives 1 (if_not_exists(seq, 0) + 1)%s"
 	msgSeqStep  = "seq goes from %s to %s; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)"
 
 	// A9
@@ -54,6 +54,24 @@ const (
 
 	// A12
 	msgTenantCase = "%s partition key %q has tenant %q, not lower case %q"
+
+	// A13
+	msgMonthMissing      = "%s partition key %q has no month segment %d; the table's time series is PREFIX#<tenant>#<%s>"
+	msgMonthFormat       = "%s partition key %q has %q as its month (segment %d), not a month as %s (such as %q)"
+	msgMonthBeforeTenant = "%s partition key %q has the month %q where the tenant belongs (segment %d) and %q where the month does (segment %d): the guide's time series is PREFIX#<tenant>#<%s>"
+
+	// A14
+	msgReadVersioned = "%s reads the data table with sort key %q, which carries a version; data rows have none (removeSortKeyVersion gives %q)"
+
+	// A15
+	msgSKEmptySegment = "%s sort key %q has an empty segment (%d): segments are joined by one '#'"
+	msgSKSeparator    = "%s sort key %q separates with %q inside segment %q: the guide joins every segment with '#'"
+
+	// A16
+	msgMasterSKOne   = "master sort key %q has one segment; want TYPE#category#code (the guide) or <setting>#<code> (the master package)"
+	msgMasterSKGuide = "master sort key %q has %d segments; type %s takes TYPE#category#code"
+	msgMasterSKType  = "master sort key %q has %d segments, the guide's TYPE#category#code, but its type %q is not an upper-case TYPE"
+	msgMasterSKLong  = "master sort key %q has %d segments; want TYPE#category#code (the guide) or <setting>#<code> (the master package)"
 
 	// B1
 	msgAtInSK   = "%s sort key %q contains '@': removeSortKeyVersion would cut it to %q"
@@ -77,7 +95,7 @@ const (
 
 	// B7
 	msgUpdateCreates = "UpdateItem creates a command row; the framework only updates existing versions"
-	msgUpdateChanges = "UpdateItem changes the command row's %s"
+	msgUpdateChanges = "UpdateItem changes the command row's %s; an update may change only %s"
 
 	// B8
 	msgDataVersionDown = "data item version goes down from %d to %d"
@@ -98,6 +116,12 @@ const (
 	msgSessionVersion = "session item has no version Number of at least 1"
 	msgSessionTTL     = "session item has no ttl: it would never expire"
 
+	// B14
+	msgCommonWrite = "%s by a caller bound to tenant %q writes the common tenant %q (partition key %q); shared data is written by cross-tenant callers (B14 enabled)"
+
+	// D1
+	msgDesignNoEntity = "item matches no entity of the table's design; compared with %s"
+
 	// B12
 	msgCommandDeleted = "%s deletes a command row; the command table keeps every version"
 
@@ -106,7 +130,7 @@ const (
 	msgHistoryOverwritten = "PutItem overwrites an existing history version and changes %s; a history version is written once"
 
 	// L1
-	msgLatestMissing   = "new item written without its latest item (%s %q) in the same transaction"
+	msgLatestMissing   = "new item written without its latest item (%s %q) in the same transaction (the table's latest write is transaction)"
 	msgLatestNoPointer = "latest item has no String attribute %s naming the item it copies"
 	msgLatestDangling  = "latest item points at %s %q, which this transaction does not write"
 	msgLatestDiffers   = "latest item's %s differs from the item it copies (%q)"
@@ -114,4 +138,9 @@ const (
 	msgLatestDeleted   = "%s deletes %s %q, which the latest item (%s %q) points at"
 
 	msgLatestItemDeleted = "%s deletes the latest item (%s %q) while the item it points at (%q) stays; delete both in one transaction, or neither"
+
+	msgLatestRewrite        = "%s rewrites %s %q (its %s), the version the latest item (%q) copies; a version is written once: write a new version and move the latest item to it"
+	msgLatestRewriteWith    = "%s rewrites the existing version %s %q (its %s) and points the latest item (%q) at it in the same transaction; a version is written once: write a new version and move the latest item to it"
+	msgLatestUnpinned       = "latest item written apart from the version it copies (latest write %s) without a condition that fails when it moved: add %s = :seen (the pointer as read), or attribute_not_exists(%s) for the first"
+	msgLatestDanglingStored = "latest item points at %s %q, which the table does not hold; write the version first"
 )

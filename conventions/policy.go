@@ -2,6 +2,7 @@ package conventions
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -168,8 +169,83 @@ type Policy struct {
 	// framework's stream warm-up script (trigger_ddb_stream.sh) puts
 	// {"pk":"test","sk":"<epoch>"} into every command table and the tasks
 	// table, so a configuration for local development exempts "test".
+	// Values match exactly, case included ("test" does not exempt
+	// "TEST"), unless ExemptIgnoreCase.
 	Exempt []string
+	// ExemptIgnoreCase makes Exempt match without regard to case.
+	ExemptIgnoreCase bool
+	// Enable lists the opt-in rules (RuleInfo.OptIn: B14) checked on
+	// this table.
+	Enable []string
+	// Updatable lists the attributes an UpdateItem may change on a command
+	// row (rule B7); nil means DefaultUpdatable, the framework's.
+	Updatable []string
+	// MonthSegment declares a time-series partition key (rule A13): the
+	// index, split on '#', of its month segment, after the tenant's
+	// (LOG#<tenant>#<YYYY-MM>: 2, with TenantSegment 1). Zero: none.
+	MonthSegment int
+	// MonthFormat is the month segment's layout, of YYYY, MM and DD and
+	// '-' ("YYYY-MM", the guide's, when empty).
+	MonthFormat string
+	// SequenceStart declares where the counters of a sequences table start
+	// (rule A8), for a table that continues legacy numbering: a counter
+	// whose sort key matches a pattern (path.Match; "*" for all) may be
+	// created with that value, by UpdateItem or PutItem, besides 1.
+	SequenceStart map[string]int64
+	// LatestWrite is how the latest item is kept in step (rule L1):
+	// LatestEither (the default, seed 002 allows both), LatestTransaction
+	// or LatestConditional.
+	LatestWrite LatestWay
+	// Design: the table follows the declared single-table design (the
+	// emulator's design file, rule D1).
+	Design bool
 }
+
+// LatestWay is how a table keeps its latest item in step with its
+// versions (seed 002: "条件付き書き込みやトランザクション").
+type LatestWay uint8
+
+// The ways.
+const (
+	// LatestEither: a transaction or a conditional write.
+	LatestEither LatestWay = iota
+	// LatestTransaction: the new version and the latest item in one
+	// TransactWriteItems.
+	LatestTransaction
+	// LatestConditional: the latest item written with a condition that
+	// fails when it moved (<pointer> = :seen, or attribute_not_exists for
+	// the first).
+	LatestConditional
+)
+
+var latestWayNames = [...]string{LatestEither: "either", LatestTransaction: "transaction", LatestConditional: "conditional"}
+
+// String returns "either", "transaction" or "conditional".
+func (w LatestWay) String() string {
+	if int(w) < len(latestWayNames) {
+		return latestWayNames[w]
+	}
+	return fmt.Sprintf("LatestWay(%d)", w)
+}
+
+// ParseLatestWay reads "either", "transaction" or "conditional" (any
+// case); "" is LatestEither.
+func ParseLatestWay(s string) (LatestWay, error) {
+	if s == "" {
+		return LatestEither, nil
+	}
+	for w, name := range latestWayNames {
+		if strings.EqualFold(s, name) {
+			return LatestWay(w), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown latest write %q (want either, transaction or conditional)", ErrConfig, s)
+}
+
+// DefaultUpdatable are the attributes the framework's UpdateItem changes
+// on a command row: updateStatus sets status (and DynamoDbService.updateItem
+// updatedAt), updateTaskToken sets taskToken.
+var DefaultUpdatable = []string{"status", "taskToken", "updatedAt"}
 
 // Validate checks the roles, mode, tenant segment and rule names.
 func (p Policy) Validate() error {
@@ -192,18 +268,116 @@ func (p Policy) Validate() error {
 			return fmt.Errorf("%w: empty exempt partition key", ErrConfig)
 		}
 	}
+	for _, r := range p.Enable {
+		if info, ok := LookupRule(r); !ok || !info.OptIn {
+			return fmt.Errorf("%w: enable %q: not an opt-in rule (those are %s)", ErrConfig, r, strings.Join(optInRules(), ", "))
+		}
+	}
+	for _, a := range p.Updatable {
+		if a == "" {
+			return fmt.Errorf("%w: empty updatable attribute name", ErrConfig)
+		}
+	}
+	if err := p.validateMonth(); err != nil {
+		return err
+	}
+	for pat, start := range p.SequenceStart {
+		if _, err := path.Match(pat, ""); err != nil || pat == "" {
+			return fmt.Errorf("%w: sequence start pattern %q is not a pattern", ErrConfig, pat)
+		}
+		if start < 1 {
+			return fmt.Errorf("%w: sequence start %d for %q: counters start at 1 or more", ErrConfig, start, pat)
+		}
+	}
+	if int(p.LatestWrite) >= len(latestWayNames) {
+		return fmt.Errorf("%w: latest write %d", ErrConfig, p.LatestWrite)
+	}
 	return nil
 }
 
+// validateMonth checks the time-series declaration: a month segment after
+// the tenant's, which must be declared too (the tenant is not last), and
+// a layout of YYYY, MM, DD and '-'.
+func (p Policy) validateMonth() error {
+	if p.MonthSegment == 0 {
+		if p.MonthFormat != "" {
+			return fmt.Errorf("%w: month format %q without a month segment", ErrConfig, p.MonthFormat)
+		}
+		return nil
+	}
+	switch {
+	case p.MonthSegment < 0:
+		return fmt.Errorf("%w: month segment %d is negative", ErrConfig, p.MonthSegment)
+	case p.TenantSegment == 0:
+		return fmt.Errorf("%w: month segment %d needs the tenant segment declared (the guide's LOG#<tenant>#<YYYY-MM>: tenant 1, month 2)", ErrConfig, p.MonthSegment)
+	case p.MonthSegment <= p.TenantSegment:
+		return fmt.Errorf("%w: month segment %d is not after the tenant segment %d: the guide's time series is LOG#<tenant>#<YYYY-MM>", ErrConfig, p.MonthSegment, p.TenantSegment)
+	}
+	if _, err := monthLayout(p.MonthFormat); err != nil {
+		return err
+	}
+	return nil
+}
+
+// optInRules are the ids of the opt-in rules.
+func optInRules() []string {
+	var ids []string
+	for _, r := range ruleTable {
+		if r.OptIn {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
+}
+
 // exempt reports whether the items of partition key pk are exempt.
-func (p Policy) exempt(pk string) bool { return len(p.Exempt) > 0 && slices.Contains(p.Exempt, pk) }
+func (p Policy) exempt(pk string) bool {
+	if len(p.Exempt) == 0 {
+		return false
+	}
+	if !p.ExemptIgnoreCase {
+		return slices.Contains(p.Exempt, pk)
+	}
+	return slices.ContainsFunc(p.Exempt, func(e string) bool { return strings.EqualFold(e, pk) })
+}
+
+// updatable reports whether an UpdateItem may change attribute name of a
+// command row.
+func (p Policy) updatable(name string) bool {
+	if p.Updatable == nil {
+		return slices.Contains(DefaultUpdatable, name)
+	}
+	return slices.Contains(p.Updatable, name)
+}
+
+// sequenceStart returns the declared start of the counter with sort key
+// sk: the pattern with the most literal characters that matches it.
+func (p Policy) sequenceStart(sk string) (int64, bool) {
+	best, start := -1, int64(0)
+	for pat, v := range p.SequenceStart {
+		if ok, _ := path.Match(pat, sk); ok {
+			if n := literalChars(pat); n > best || (n == best && v < start) {
+				best, start = n, v
+			}
+		}
+	}
+	return start, best >= 0
+}
 
 // Active reports whether the policy checks anything.
 func (p Policy) Active() bool {
-	return p.Mode != ModeOff && (p.Roles != 0 || p.Latest != "")
+	return p.Mode != ModeOff && (p.Roles != 0 || p.Latest != "" || p.Design)
 }
 
-func (p Policy) enabled(rule string) bool { return !slices.Contains(p.Disabled, rule) }
+func (p Policy) enabled(rule string) bool {
+	if slices.Contains(p.Disabled, rule) {
+		return false
+	}
+	if r, ok := LookupRule(rule); ok && r.OptIn {
+		return slices.Contains(p.Enable, rule)
+	}
+	return true
+}
 
 // Enabled reports whether the policy checks rule (it does not disable it).
 func (p Policy) Enabled(rule string) bool { return p.enabled(rule) }

@@ -40,10 +40,15 @@ type Entry struct {
 	Rule      string    `json:"rule"`
 	Severity  Severity  `json:"severity"`
 	Message   string    `json:"message"`
+	Reason    string    `json:"reason"`  // why the rule is what it is (RuleInfo.Why)
 	Count     uint64    `json:"count"`   // occurrences
 	Refused   uint64    `json:"refused"` // occurrences that refused their request
 	First     time.Time `json:"first"`
 	Last      time.Time `json:"last"`
+	// Position and RequestID are the last occurrence's: where the item was
+	// in its batch or transaction ("" alone) and the request's id.
+	Position  string `json:"position,omitempty"`
+	RequestID string `json:"requestId,omitempty"`
 }
 
 // Totals counts every violation added since the report was made or reset.
@@ -57,10 +62,39 @@ type Totals struct {
 
 // Snapshot is the report at one moment: the totals and, per table (in
 // name order), the counts by rule and the entries, most recently seen
-// first. It is the JSON body of GET /dynamoemu/conventions.
+// first. It is the JSON body of GET /dynamoemu/conventions, where the
+// emulator adds the tables it checks (Checked) and its configuration's
+// entries (Config).
 type Snapshot struct {
 	Totals
 	Tables []TableReport `json:"tables"`
+	// Checked are the tables that follow the conventions, with their role
+	// and mode, in name order.
+	Checked []CheckedTable `json:"checked"`
+	// Config are the configuration's entries and how many tables each
+	// gave its policy (0: a name or glob that matches no table).
+	Config []ConfigEntry `json:"config"`
+}
+
+// CheckedTable is one table that follows the conventions: its roles
+// ("command", "master+data"; "" for a table checked only for its latest
+// item or design), mode, and where its policy comes from: the
+// configuration entry (its match) or "tags".
+type CheckedTable struct {
+	Table     string `json:"table"`
+	Namespace string `json:"namespace,omitempty"`
+	Roles     string `json:"roles"`
+	Mode      string `json:"mode"`
+	Source    string `json:"source"`
+}
+
+// ConfigEntry is one entry of a configuration: its match, roles and
+// mode, and the tables it gave its policy.
+type ConfigEntry struct {
+	Match  string `json:"match"`
+	Roles  string `json:"roles"`
+	Mode   string `json:"mode"`
+	Tables int    `json:"tables"`
 }
 
 // TableReport is one table's part of a Snapshot.
@@ -104,6 +138,7 @@ func (r *Report) Add(op string, at time.Time, vs ...Violation) {
 		if el, ok := r.entries[k]; ok {
 			e := el.Value.(*Entry)
 			e.Operation, e.Severity, e.Last = op, v.Severity, at
+			e.Position, e.RequestID = v.Position, v.RequestID
 			e.Count++
 			if v.Refused {
 				e.Refused++
@@ -112,7 +147,8 @@ func (r *Report) Add(op string, at time.Time, vs ...Violation) {
 			continue
 		}
 		e := &Entry{Operation: op, Table: v.Table, Key: v.Key, Rule: v.Rule, Severity: v.Severity,
-			Message: v.Message, Count: 1, First: at, Last: at}
+			Message: v.Message, Reason: v.Reason(), Count: 1, First: at, Last: at,
+			Position: v.Position, RequestID: v.RequestID}
 		if v.Refused {
 			e.Refused = 1
 		}
@@ -197,7 +233,8 @@ func (r *Report) Snapshot() Snapshot {
 		tr := byTable[e.Table]
 		tr.Entries = append(tr.Entries, *e)
 	}
-	s := Snapshot{Totals: r.totals, Tables: make([]TableReport, 0, len(byTable))}
+	s := Snapshot{Totals: r.totals, Tables: make([]TableReport, 0, len(byTable)),
+		Checked: []CheckedTable{}, Config: []ConfigEntry{}}
 	for _, tr := range byTable {
 		s.Tables = append(s.Tables, *tr)
 	}

@@ -31,7 +31,7 @@ func (r *Rules) Lookup(table string, tags map[string]string) (Policy, bool, erro
 // after the request's own condition has passed and before the item is
 // stored, and rejects the write when Refuse finds a blocking violation.
 func (r *Rules) CheckWrite(w Write) []Violation {
-	out := checkItem(nil, &w)
+	out := checkItem(nil, &w, r.cfg.commonTenants())
 	if w.Policy.Latest != "" {
 		out = checkLatest(out, []Write{w})
 	}
@@ -48,7 +48,7 @@ func (r *Rules) CheckTransaction(ws []Write) []Violation {
 		if w.Exists != nil && len(ws) > 1 {
 			w.Exists = existsWithin(ws, w.Table, w.Exists)
 		}
-		out = checkItem(out, &w)
+		out = checkItem(out, &w, r.cfg.commonTenants())
 	}
 	return checkLatest(out, ws)
 }
@@ -141,23 +141,30 @@ func (c *checker) add(rule, format string, args ...any) {
 		return
 	}
 	c.out = append(c.out, Violation{
-		Rule: rule, Table: c.w.Table, Key: c.w.Key,
+		Rule: rule, Table: c.w.Table, Key: c.w.Key, Position: c.w.Position,
 		Severity: c.w.Policy.severity(rule), Message: fmt.Sprintf(format, args...),
 	})
 }
 
-// checkItem appends the per-item violations of w to out.
-func checkItem(out []Violation, w *Write) []Violation {
+// checkItem appends the per-item violations of w to out; common are the
+// common tenants (rule B14).
+func checkItem(out []Violation, w *Write, common []string) []Violation {
 	p := w.Policy
-	if !p.Active() || p.Roles == 0 || p.exempt(w.Key.PK) {
+	if !p.Active() || p.exempt(w.Key.PK) {
 		return out
 	}
 	c := checker{w: w, out: out}
+	c.design()
+	if p.Roles == 0 {
+		return c.out
+	}
+	c.commonTenant(common)
 	if w.Op == OpDelete || w.New == nil {
 		c.deleted()
 		return c.out
 	}
 	c.keyShape()
+	c.sortKeySegments()
 	switch {
 	case p.Roles.Has(RoleCommand):
 		c.versionedSK("command", "A3")
@@ -178,6 +185,7 @@ func checkItem(out []Violation, w *Write) []Violation {
 	}
 	if p.Roles.Has(RoleMaster) {
 		c.master()
+		c.masterSK()
 	}
 	c.ttl()
 	return c.out

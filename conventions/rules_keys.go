@@ -36,6 +36,7 @@ func (c *checker) keyShape() {
 	if err != nil {
 		return
 	}
+	c.timeSeries()
 	if lower := strings.ToLower(tenant); lower != tenant {
 		c.add("A12", msgTenantCase, role, pk, tenant, lower)
 	}

@@ -2,6 +2,7 @@ package conventions
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -9,9 +10,10 @@ import (
 
 // sequence checks a sequences row (A8): SEQ#<tenant>, seq a Number that
 // only UpdateItem changes, by one at a time: a new row starts at 1
-// (if_not_exists(seq, 0) + 1), an existing one goes up by one or back to
-// 1 (the framework's older genNewSequence resets a row to 1 when its
-// rotation period changes). A seq that an update leaves alone is not
+// (if_not_exists(seq, 0) + 1), or at the start the table declares for it
+// (Policy.SequenceStart, by UpdateItem or PutItem), an existing one goes
+// up by one or back to 1 (the framework's older genNewSequence resets a
+// row to 1 when its rotation period changes). A seq that an update leaves alone is not
 // judged (the rules cannot tell it from one set to its own value).
 func (c *checker) sequence() {
 	w := c.w
@@ -27,14 +29,23 @@ func (c *checker) sequence() {
 		c.add("A8", msgSeqKind, v.Kind())
 		return
 	}
-	if w.Op == OpPut {
-		c.add("A8", msgSeqPut)
-		return
+	start, declared := w.Policy.sequenceStart(w.Key.SK)
+	hint := ""
+	if declared {
+		hint = "; this counter's declared start is " + strconv.FormatInt(start, 10)
 	}
 	ov, ok := w.Old["seq"]
-	if !ok || ov.Kind() != storage.KindN {
+	creates := !ok || ov.Kind() != storage.KindN
+	if creates && declared && v.Str() == strconv.FormatInt(start, 10) {
+		return // a counter created at its declared start, by UpdateItem or PutItem
+	}
+	if w.Op == OpPut {
+		c.add("A8", msgSeqPut, hint)
+		return
+	}
+	if creates {
 		if v.Str() != "1" {
-			c.add("A8", msgSeqStart, v.Str())
+			c.add("A8", msgSeqStart, v.Str(), hint)
 		}
 		return
 	}

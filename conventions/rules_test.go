@@ -46,6 +46,10 @@ type ruleCase struct {
 	exists []string // sort keys present in the partition
 	exempt []string
 	want   []string
+	// policy, when set, completes the policy (the new rules' settings).
+	policy func(*Policy)
+	caller string // Write.CallerTenant
+	design func(storage.Item) (string, []string)
 }
 
 func runRuleCases(t *testing.T, cases []ruleCase) {
@@ -62,7 +66,13 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 		w := Write{
 			Table: "app-test", Policy: Policy{Roles: roles, TenantSegment: tc.seg, Exempt: tc.exempt},
 			Op: tc.op, Key: Key{PK: tc.pk, SK: tc.sk}, Old: tc.old, New: tc.new,
-			NotExistsCondition: tc.cond,
+			NotExistsCondition: tc.cond, CallerTenant: tc.caller, Design: tc.design,
+		}
+		if tc.policy != nil {
+			tc.policy(&w.Policy)
+			if err := w.Policy.Validate(); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
 		}
 		if tc.exists != nil {
 			w.Exists = func(pk, sk string) bool { return pk == tc.pk && slices.Contains(tc.exists, sk) }
@@ -131,7 +141,7 @@ func TestRulesKeyShape(t *testing.T) {
 		{name: "A7 keys role does not check id", roles: "keys", pk: "P#t1", sk: "1", new: storage.Item{"id": s("x")}},
 		{name: "B1 pass", roles: "keys", pk: "USER#t1", sk: "user#1", new: storage.Item{}},
 		{name: "B1 email sk", roles: "keys", pk: "USER#t1", sk: "user@example.com", new: storage.Item{}, want: []string{"B1"}},
-		{name: "B1 master", roles: "master", pk: "MASTER#t1", sk: "DATA#a@b", new: storage.Item{}, want: []string{"B1"}},
+		{name: "B1 master", roles: "master", pk: "MASTER#t1", sk: "MASTER_DATA#a@b", new: storage.Item{}, want: []string{"B1"}},
 		{name: "delete of a keys row is not checked", roles: "keys", op: OpDelete, pk: "TEST", sk: "a@b", old: storage.Item{}},
 		{name: "exempt partition key", roles: "keys", pk: "test", sk: "a@b", new: storage.Item{}, exempt: []string{"test"}},
 	})
@@ -295,8 +305,8 @@ func TestRulesMaster(t *testing.T) {
 		{name: "A9 negative days", roles: "master", pk: "MASTER#mbc", sk: ttlSK, new: setting(n("-5")), want: []string{"A9"}},
 		{name: "A9 days a string", roles: "master", pk: "MASTER#mbc", sk: ttlSK, new: setting(s("30")), want: []string{"A9"}},
 		{name: "A9 attributes not a map", roles: "master", pk: "MASTER#mbc", sk: ttlSK, new: storage.Item{"attributes": s("{}")}, want: []string{"A9"}},
-		{name: "A9 no table", roles: "master", pk: "MASTER#mbc", sk: "TTL#", new: setting(n("1")), want: []string{"A9"}},
-		{name: "A9 wrong prefix", roles: "master", pk: "SETTINGS#mbc", sk: "DATA#x", new: storage.Item{}, want: []string{"A9"}},
+		{name: "A9 no table", roles: "master", pk: "MASTER#mbc", sk: "TTL#", new: setting(n("1")), want: []string{"A15", "A9"}},
+		{name: "A9 wrong prefix", roles: "master", pk: "SETTINGS#mbc", sk: "MASTER_DATA#x", new: storage.Item{}, want: []string{"A9"}},
 		{name: "A9 master command row", roles: "master+command", pk: "MASTER#mbc", sk: ttlSK + "@1",
 			new: with(setting(n("-1")), "version", n("1")), cond: true, want: []string{"A9"}},
 		{name: "A12 master upper case (framework e2e)", roles: "master", pk: "MASTER#MBC", sk: ttlSK,

@@ -2,7 +2,6 @@ package conventions
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,14 +73,36 @@ func (c *checker) commandWrite() {
 			c.add("B7", msgUpdateCreates)
 			return
 		}
-		for _, name := range []string{"version", "id"} {
-			ov, oOK := w.Old[name]
-			nv, nOK := w.New[name]
-			if oOK != nOK || (oOK && !storage.Equal(ov, nv)) {
-				c.add("B7", msgUpdateChanges, name)
+		allowed := "none"
+		if names := w.Policy.Updatable; names == nil {
+			allowed = strings.Join(DefaultUpdatable, ", ")
+		} else if len(names) > 0 {
+			allowed = strings.Join(names, ", ")
+		}
+		for _, name := range changedAttrs(w.Old, w.New) {
+			if !w.Policy.updatable(name) {
+				c.add("B7", msgUpdateChanges, name, allowed)
 			}
 		}
 	}
+}
+
+// changedAttrs returns the attributes that differ between old and nu
+// (added, removed or changed), in name order.
+func changedAttrs(old, nu storage.Item) []string {
+	var out []string
+	for name, ov := range old {
+		if nv, ok := nu[name]; !ok || !storage.Equal(ov, nv) {
+			out = append(out, name)
+		}
+	}
+	for name := range nu {
+		if _, ok := old[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // overwriteChanges returns the first attribute (in name order) that a
@@ -90,23 +111,8 @@ func (c *checker) commandWrite() {
 // and the new value are S3 references (the framework stores a large
 // attributes map in S3 and writes a fresh reference on every put).
 func overwriteChanges(old, nu storage.Item) (string, bool) {
-	names := slices.Sorted(maps.Keys(old))
-	for name := range nu {
-		if _, ok := old[name]; !ok {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if name == "ttl" {
-			continue
-		}
-		ov, oOK := old[name]
-		nv, nOK := nu[name]
-		if oOK && nOK && storage.Equal(ov, nv) {
-			continue
-		}
-		if name == "attributes" && isS3Ref(ov) && isS3Ref(nv) {
+	for _, name := range changedAttrs(old, nu) {
+		if name == "ttl" || (name == "attributes" && isS3Ref(old[name]) && isS3Ref(nu[name])) {
 			continue
 		}
 		return name, true

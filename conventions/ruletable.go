@@ -24,9 +24,12 @@ const (
 	AtTransaction
 	// AtRequest: every key a request names, reads included.
 	AtRequest
+	// AtRead: each key a read names (GetItem, BatchGetItem,
+	// TransactGetItems, a Query's sort key condition).
+	AtRead
 )
 
-var checkpointNames = []string{"table", "write", "delete", "transaction", "request"}
+var checkpointNames = []string{"table", "write", "delete", "transaction", "request", "read"}
 
 // String joins the checkpoints' names with '+': "write+delete".
 func (c Checkpoint) String() string {
@@ -50,63 +53,80 @@ type RuleInfo struct {
 	Checkpoint Checkpoint
 	Summary    string // one line: what the rule asks
 	Why        string // why the default severity is what it is
+	// OptIn: the rule is checked only on tables that list it in
+	// Policy.Enable.
+	OptIn bool
 }
 
 // ruleTable lists every rule, in the study's numbering (§6 of
-// shared/mbc-conventions.md) with the emulator's additions (B12, B13, L1).
+// shared/mbc-conventions.md) with the emulator's additions: A13 to A16
+// from the key design guide, B12 to B14 inferred, D1 (seed 001's
+// single-table design) and L1 (seed 002's 'latest' item).
 // A4 (a create of an existing version fails) is not here: DynamoDB's own
 // condition attribute_not_exists(pk) AND attribute_not_exists(sk) does it.
 var ruleTable = []RuleInfo{
-	{"A1", SeverityError, AtTable, "pk (S, HASH) and sk (S, RANGE)",
-		"every table of the framework's CLI template is keyed so; the rules read keys as strings"},
-	{"A2", SeverityError, AtWrite, "pk is PREFIX#TENANT: prefix and tenant non-empty",
-		"the guide's key structure; getTenantCode returns undefined or '' otherwise, and the framework's tenant lookups (TTL, master data) go astray"},
-	{"A3", SeverityError, AtWrite, "command sk is <base>@<N>, version attribute == N",
-		"publishAsync writes addSortKeyVersion(sk, version) and version together; getItem and getLatestItem probe exactly that key"},
-	{"A5", SeverityError, AtWrite, "data sk has no '@', version >= 1, cpk == pk, csk == sk@version or sk",
-		"DataService.publish writes the unversioned sk; csk is sk@version on the async path and the bare sk on publishSync (both framework versions)"},
-	{"A6", SeverityError, AtWrite, "history sk is <base>@<N>, version == N",
-		"HistoryService.publish writes addSortKeyVersion(sk, version)"},
-	{"A7", SeverityError, AtWrite, "id == generateId(pk, sk) on command, data, history and tasks rows",
-		"the framework copies id and merges read-your-writes results on it; a wrong id is a different entity"},
-	{"A8", SeverityError, AtWrite, "sequences: pk SEQ#<tenant>; seq a Number set by UpdateItem, up by one (or back to 1)",
-		"SequencesService increments with if_not_exists(seq, 0) + 1 in one UpdateItem; a PutItem or a jump issues a number twice or skips some"},
-	{"A9", SeverityError, AtWrite, "master rows: pk MASTER#<tenant>; TTL#<table> settings have attributes.days >= 0",
-		"a negative days makes calculateTtl throw on every publish of the tenant"},
-	{"A10", SeverityError, AtWrite, "ttl is NULL or whole epoch seconds",
-		"TTL expires only Numbers of epoch seconds; a string or milliseconds never expires"},
-	{"A11", SeverityWarn, AtTable, "a command table streams NEW_IMAGE (or NEW_AND_OLD_IMAGES)",
-		"a table may get its stream by a later UpdateTable; the template creates command tables with NEW_IMAGE, so it never fires on the framework's own tables"},
-	{"A12", SeverityWarn, AtWrite, "the tenant segment is lower case",
-		"the guide asks for it, but masterPk and seqPk do not lower-case and the framework's own e2e writes MASTER#MBC"},
-	{"B1", SeverityError, AtWrite, "no '@' in a base sort key",
-		"removeSortKeyVersion cuts at the last '@': user@example.com becomes user"},
-	{"B2", SeverityError, AtWrite, "the tenant is the last pk segment unless the table declares its segment",
-		"getTenantCode reads the last segment: LOG#t1#2024-01 would be tenant 2024-01"},
-	{"B3", SeverityError, AtWrite, "the version suffix is a canonical decimal",
-		"addSortKeyVersion writes canonical digits, so a row @007 or @1.5 is unreachable by the framework's probes"},
-	{"B4", SeverityError, AtWrite, "no stored version <= 0 (no @-1)",
-		"-1 means latest and 0 means new; getSortKeyVersion cannot tell @-1 from no version"},
-	{"B5", SeverityError, AtWrite, "command sk@N is created only when sk@(N-1) exists",
-		"every framework path writes N+1 after reading N; TTL removes N-1 only after N exists, so a gap is never legitimate"},
-	{"B6", SeverityError, AtWrite, "command rows are written once: a create carries the create guard; a PutItem over a version changes only ttl",
-		"publishAsync, publishSync and duplicate always send the guard; updateTtl's overwrite changes ttl alone; the stream warm-up row goes through Policy.Exempt"},
-	{"B7", SeverityError, AtWrite, "UpdateItem of a command row targets an existing row and keeps version and id",
-		"the framework updates only status, taskToken and updatedAt of existing versions"},
-	{"B8", SeverityError, AtWrite, "a data row's version stays or moves up by one",
-		"the data row follows its command versions one by one (check_version waits for the previous one); a retried sync rewrites the same version"},
-	{"B9", SeverityError, AtWrite, "tenantCode == the pk's tenant",
-		"the framework and its packages always write both from the same tenant; never seen to differ on its flows"},
-	{"B10", SeverityError, AtRequest, "a tenant-bound caller uses only its tenant and the common ones",
-		"opt-in: it checks only callers the configuration or an x-tenant-code header binds to a tenant"},
-	{"B11", SeverityError, AtWrite, "tasks: TASK#<tenant> or SFN_TASK#<tenant> / <type>#<code>[#<i>]; session: <user>#<tenant> / <module>#<itemId> with version and ttl",
-		"TaskService and SessionService write exactly these shapes; the stream warm-up row goes through Policy.Exempt"},
-	{"B12", SeverityError, AtDelete, "command rows are never deleted",
-		"the command table is the log of every version; the framework never deletes from it (TTL expiry is not a client delete)"},
-	{"B13", SeverityError, AtWrite | AtDelete, "history rows are written once: no PutItem over a version (but its ttl), no UpdateItem, no delete",
-		"HistoryService.publish puts each version once and nothing in the framework changes or deletes it: the history is the record of what each version was (TTL expiry is not a client delete)"},
-	{"L1", SeverityError, AtWrite | AtDelete | AtTransaction, "the 'latest' item is written with its item in one transaction, never points at a deleted item, and is not deleted while that item stays",
-		"seed 002: the latest item is a copy kept in step by TransactWriteItems; an item it points at must stay"},
+	{ID: "A1", Severity: SeverityError, Checkpoint: AtTable, Summary: "pk (S, HASH) and sk (S, RANGE)",
+		Why: "every table of the framework's CLI template is keyed so; the rules read keys as strings"},
+	{ID: "A2", Severity: SeverityError, Checkpoint: AtWrite, Summary: "pk is PREFIX#TENANT: prefix and tenant non-empty",
+		Why: "the guide's key structure; getTenantCode returns undefined or '' otherwise, and the framework's tenant lookups (TTL, master data) go astray"},
+	{ID: "A3", Severity: SeverityError, Checkpoint: AtWrite, Summary: "command sk is <base>@<N>, version attribute == N",
+		Why: "publishAsync writes addSortKeyVersion(sk, version) and version together; getItem and getLatestItem probe exactly that key"},
+	{ID: "A5", Severity: SeverityError, Checkpoint: AtWrite, Summary: "data sk has no '@', version >= 1, cpk == pk, csk == sk@version or sk",
+		Why: "DataService.publish writes the unversioned sk; csk is sk@version on the async path and the bare sk on publishSync (both framework versions)"},
+	{ID: "A6", Severity: SeverityError, Checkpoint: AtWrite, Summary: "history sk is <base>@<N>, version == N",
+		Why: "HistoryService.publish writes addSortKeyVersion(sk, version)"},
+	{ID: "A7", Severity: SeverityError, Checkpoint: AtWrite, Summary: "id == generateId(pk, sk) on command, data, history and tasks rows",
+		Why: "the framework copies id and merges read-your-writes results on it; a wrong id is a different entity"},
+	{ID: "A8", Severity: SeverityError, Checkpoint: AtWrite, Summary: "sequences: pk SEQ#<tenant>; seq a Number set by UpdateItem, from 1 (or a declared start) up by one (or back to 1)",
+		Why: "SequencesService increments with if_not_exists(seq, 0) + 1 in one UpdateItem; a PutItem or a jump issues a number twice or skips some; a table that continues legacy numbering declares where its counters start"},
+	{ID: "A9", Severity: SeverityError, Checkpoint: AtWrite, Summary: "master rows: pk MASTER#<tenant>; TTL#<table> settings have attributes.days >= 0",
+		Why: "a negative days makes calculateTtl throw on every publish of the tenant"},
+	{ID: "A10", Severity: SeverityError, Checkpoint: AtWrite, Summary: "ttl is NULL or whole epoch seconds",
+		Why: "TTL expires only Numbers of epoch seconds; a string or milliseconds never expires"},
+	{ID: "A11", Severity: SeverityWarn, Checkpoint: AtTable, Summary: "a command table streams NEW_IMAGE (or NEW_AND_OLD_IMAGES)",
+		Why: "a table may get its stream by a later UpdateTable; the template creates command tables with NEW_IMAGE, so it never fires on the framework's own tables"},
+	{ID: "A12", Severity: SeverityWarn, Checkpoint: AtWrite, Summary: "the tenant segment is lower case",
+		Why: "the guide asks for it, but masterPk and seqPk do not lower-case and the framework's own e2e writes MASTER#MBC"},
+	{ID: "A13", Severity: SeverityError, Checkpoint: AtWrite, Summary: "time series: the declared month segment of pk has the declared format (YYYY-MM) and follows the tenant",
+		Why: "the guide's LOG#<tenant>#<YYYY-MM> buckets a tenant's events by month; a full date, YYYYMM or no month puts them in partitions no month's query reads; checked only where a table declares its month segment"},
+	{ID: "A14", Severity: SeverityWarn, Checkpoint: AtRead, Summary: "reads of a data table name the sort key without @version",
+		Why: "the guide's anti-pattern: data rows carry no version, so the read finds nothing; a read changes nothing, so it is reported, not refused (strict refuses it)"},
+	{ID: "A15", Severity: SeverityWarn, Checkpoint: AtWrite, Summary: "sort key segments are joined by '#' alone: no empty segment, no other separator (colon, pipe, slash, backslash, semicolon, comma, space) inside one; ISO timestamps excepted",
+		Why: "the guide's anti-pattern of mixed separators; the framework cuts keys only at '#' and '@', so such a key works but its parts cannot be queried by begins_with: style, hence a warning"},
+	{ID: "A16", Severity: SeverityWarn, Checkpoint: AtWrite, Summary: "master sk is TYPE#category#code (upper-case TYPE; SETTING, DATA, COPY) or the master package's <setting>#<code>",
+		Why: "the guide's master data pattern; the master package writes two segments (MASTER_SETTING#<code>, <setting>#<code>, TTL#<table>) and cannot parse more, so only a key neither accepts is reported: style, hence a warning"},
+	{ID: "B1", Severity: SeverityError, Checkpoint: AtWrite, Summary: "no '@' in a base sort key",
+		Why: "removeSortKeyVersion cuts at the last '@': user@example.com becomes user"},
+	{ID: "B2", Severity: SeverityError, Checkpoint: AtWrite, Summary: "the tenant is the last pk segment unless the table declares its segment",
+		Why: "getTenantCode reads the last segment: LOG#t1#2024-01 would be tenant 2024-01"},
+	{ID: "B3", Severity: SeverityError, Checkpoint: AtWrite, Summary: "the version suffix is a canonical decimal",
+		Why: "addSortKeyVersion writes canonical digits, so a row @007 or @1.5 is unreachable by the framework's probes"},
+	{ID: "B4", Severity: SeverityError, Checkpoint: AtWrite, Summary: "no stored version <= 0 (no @-1)",
+		Why: "-1 means latest and 0 means new; getSortKeyVersion cannot tell @-1 from no version"},
+	{ID: "B5", Severity: SeverityError, Checkpoint: AtWrite, Summary: "command sk@N is created only when sk@(N-1) exists",
+		Why: "every framework path writes N+1 after reading N; TTL removes N-1 only after N exists, so a gap is never legitimate"},
+	{ID: "B6", Severity: SeverityError, Checkpoint: AtWrite, Summary: "command rows are written once: a create carries the create guard; a PutItem over a version changes only ttl",
+		Why: "publishAsync, publishSync and duplicate always send the guard; updateTtl's overwrite changes ttl alone; the stream warm-up row goes through Policy.Exempt"},
+	{ID: "B7", Severity: SeverityError, Checkpoint: AtWrite, Summary: "UpdateItem of a command row targets an existing row and changes only the updatable attributes (default status, taskToken, updatedAt)",
+		Why: "the framework updates only status, taskToken and updatedAt of existing versions (updateStatus, updateTaskToken); anything else rewrites a version the log already holds; a table lists its own updatable attributes"},
+	{ID: "B8", Severity: SeverityError, Checkpoint: AtWrite, Summary: "a data row's version stays or moves up by one",
+		Why: "the data row follows its command versions one by one (check_version waits for the previous one); a retried sync rewrites the same version"},
+	{ID: "B9", Severity: SeverityError, Checkpoint: AtWrite, Summary: "tenantCode == the pk's tenant",
+		Why: "the framework and its packages always write both from the same tenant; never seen to differ on its flows"},
+	{ID: "B10", Severity: SeverityError, Checkpoint: AtRequest, Summary: "a tenant-bound caller uses only its tenant and the common ones",
+		Why: "opt-in: it checks only callers the configuration or an x-tenant-code header binds to a tenant"},
+	{ID: "B11", Severity: SeverityError, Checkpoint: AtWrite, Summary: "tasks: TASK#<tenant> or SFN_TASK#<tenant> / <type>#<code>[#<i>]; session: <user>#<tenant> / <module>#<itemId> with version and ttl",
+		Why: "TaskService and SessionService write exactly these shapes; the stream warm-up row goes through Policy.Exempt"},
+	{ID: "B12", Severity: SeverityError, Checkpoint: AtDelete, Summary: "command rows are never deleted",
+		Why: "the command table is the log of every version; the framework never deletes from it (TTL expiry is not a client delete)"},
+	{ID: "B13", Severity: SeverityError, Checkpoint: AtWrite | AtDelete, Summary: "history rows are written once: no PutItem over a version (but its ttl), no UpdateItem, no delete",
+		Why: "HistoryService.publish puts each version once and nothing in the framework changes or deletes it: the history is the record of what each version was (TTL expiry is not a client delete)"},
+	{ID: "B14", Severity: SeverityError, Checkpoint: AtWrite | AtDelete, Summary: "a tenant-bound caller does not write a common tenant's items (opt-in: enable B14)",
+		Why: "the guide keeps shared data under the common tenant; the framework's RolesGuard lets any caller use it, so the rule is off unless a table enables it, for projects whose shared data only cross-tenant callers write", OptIn: true},
+	{ID: "D1", Severity: SeverityError, Checkpoint: AtWrite, Summary: "with a declared design, an item's key attributes match one entity's templates",
+		Why: "seed 001: each model's keys carry its own prefix so that no access pattern mixes models; an item no template matches is one no pattern reads, or one another pattern returns; checked only on tables that declare a design"},
+	{ID: "L1", Severity: SeverityError, Checkpoint: AtWrite | AtDelete | AtTransaction, Summary: "the 'latest' item copies a new version, written with it in one transaction or by a write whose condition fails when 'latest' moved; versions it points at are not rewritten; neither is deleted alone",
+		Why: "seed 002: the latest item holds the same data as the newest version and is kept in step by a transaction or a conditional write; a rewritten or deleted version leaves it wrong"},
 }
 
 // RuleTable returns every rule, in order.

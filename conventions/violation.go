@@ -46,8 +46,50 @@ type Violation struct {
 	Key      Key      `json:"key"` // zero for table-level rules (A1)
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"` // the detail, without the rule prefix
+	// Position is where the item is in its request, for a batch or a
+	// transaction: "TransactItems[2]", "RequestItems[\"t\"][0]"; "" for
+	// a request of one item. The emulator sets it.
+	Position string `json:"position,omitempty"`
+	// RequestID is the request's x-amzn-RequestId, which the emulator
+	// sets; "" outside the emulator.
+	RequestID string `json:"requestId,omitempty"`
 	// Refused is set by Refuse on the violations that refused their write.
 	Refused bool `json:"refused"`
+}
+
+// Reason is why the rule is what it is: its RuleInfo.Why.
+func (v Violation) Reason() string {
+	r, _ := LookupRule(v.Rule)
+	return r.Why
+}
+
+// Explain is Error with the item the violation is about and the rule's
+// reason: "[conventions A3] <message> (item TransactItems[1] pk=\"A#t\"
+// sk=\"X\"; why: <reason>)". A refusal answers with it.
+func (v Violation) Explain() string {
+	var b strings.Builder
+	b.WriteString(v.Error())
+	b.WriteString(" (")
+	if v.Position != "" || v.Key != (Key{}) {
+		b.WriteString("item ")
+		if v.Position != "" {
+			b.WriteString(v.Position)
+			if v.Key != (Key{}) {
+				b.WriteByte(' ')
+			}
+		}
+		switch {
+		case v.Key.SK != "":
+			b.WriteString(v.Key.String())
+		case v.Key.PK != "":
+			fmt.Fprintf(&b, "pk=%q", v.Key.PK) // a table without a sort key
+		}
+		b.WriteString("; ")
+	}
+	b.WriteString("why: ")
+	b.WriteString(v.Reason())
+	b.WriteByte(')')
+	return b.String()
 }
 
 // Error returns "[conventions A3] <message>", the text the emulator puts in
@@ -64,11 +106,13 @@ type Refusal struct {
 	Violations []Violation
 }
 
-// Error names every blocking violation: one violation's Error(), or
-// "3 conventions violations: [conventions A2] ...; [conventions A3] ...".
+// Error names every blocking violation, each with its item and reason
+// (Violation.Explain): one violation's, or "3 conventions violations:
+// [conventions A2] ... (...); [conventions A3] ... (...)". A refused
+// batch or transaction so names every item that broke a rule.
 func (r *Refusal) Error() string {
 	if len(r.Violations) == 1 {
-		return r.Violations[0].Error()
+		return r.Violations[0].Explain()
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d conventions violations: ", len(r.Violations))
@@ -76,7 +120,7 @@ func (r *Refusal) Error() string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		b.WriteString(v.Error())
+		b.WriteString(v.Explain())
 	}
 	return b.String()
 }

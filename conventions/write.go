@@ -37,6 +37,9 @@ type Write struct {
 	Policy Policy
 	Op     Op
 	Key    Key
+	// Position is where the item is in its request ("TransactItems[2]";
+	// "" for a request of one item); the violations carry it.
+	Position string
 	// Names are the key attribute names; zero means "pk" and "sk". Only
 	// rule L1 reads them (to leave the key out of its comparison).
 	Names Key
@@ -50,6 +53,19 @@ type Write struct {
 	// NotExistsCondition reports that the request's ConditionExpression was
 	// the framework's create guard (see IsNotExistsCondition).
 	NotExistsCondition bool
+	// Condition is the request's ConditionExpression ("" for none) and
+	// ConditionNames its ExpressionAttributeNames: rule L1 reads whether a
+	// write of the latest item is conditioned on where it points.
+	Condition      string
+	ConditionNames map[string]string
+	// CallerTenant is the tenant the caller is bound to ("" for none, or
+	// a cross-tenant caller): rule B14 reads it.
+	CallerTenant string
+	// Design matches an item against the entity templates the declared
+	// design gives the table (rule D1): the entity it matches, or "" and
+	// each entity's templates it was compared to. Nil: the table has no
+	// design.
+	Design func(item storage.Item) (entity string, compared []string)
 	// Exists reports whether an item with the given key is in the table;
 	// nil skips the rules that need it (B5). Inside storage.Table.Write's
 	// fn the table's lock is held: Exists must not call back into the same

@@ -23,6 +23,7 @@ import (
 //	POST /dynamoemu/ttl/sweep         {"deleted":3}
 //	GET  /dynamoemu/health            {"status":"ok"} (health.go)
 //	DELETE /dynamoemu/conventions     {"reset":true} (empties the conventions report)
+//	GET  /dynamoemu/namespaces        the namespaces that hold tables (namespaces_admin.go)
 //
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
@@ -86,6 +87,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
 	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(e.serveHealthAdmin) // health.go
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
+	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(e.serveNamespaces) // namespaces_admin.go
 	e.snapshotRoutes(r)
 	e.faultRoutes(r) // faults_admin.go
 }

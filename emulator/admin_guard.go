@@ -10,8 +10,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
-// What the admin endpoints (admin.go, the console, and every path but "/")
-// take: only requests that a web page cannot send cross-site without a CORS
+// What the admin endpoints (admin.go, the console: every path under
+// /dynamoemu/, edge.go) take: only requests that a web page cannot send cross-site without a CORS
 // preflight, and no request from a page of an origin that is not allowed.
 //
 // A page can send a "simple" request to any address without asking: GET,
@@ -56,9 +56,21 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 		return nil
 	}
 	if !isJSONContentType(r.Header.Values("Content-Type")) {
-		return apierr.New(apierr.ErrUnsupportedMediaType, fmt.Sprintf(apierr.MsgAdminContentType, r.Method, r.URL.Path))
+		return apierr.New(apierr.ErrUnsupportedMediaType, fmt.Sprintf(apierr.MsgAdminContentType, r.Method, shortPath(r.URL.Path)))
 	}
 	return nil
+}
+
+// maxEchoedPath is the most of a path an answer repeats: a path may be
+// as long as the request line allows (16 KB), an answer need not be.
+const maxEchoedPath = 64
+
+// shortPath is path, cut to maxEchoedPath bytes with "..." when longer.
+func shortPath(path string) string {
+	if len(path) <= maxEchoedPath {
+		return path
+	}
+	return path[:maxEchoedPath] + "..."
 }
 
 // isSameOrigin reports whether origin is the origin r was sent to: its

@@ -32,8 +32,11 @@ const (
 
 // responseCoding returns the coding to compress a response to r with ("":
 // none), reading its Accept-Encoding as DynamoDB does: of several headers
-// the last; entries split at commas, case-insensitive, blank ones skipped;
-// a coding's weight is its first q parameter (1 when absent or not a
+// the first (ScyllaDB's test_multiple_accept_encoding_headers, run against
+// DynamoDB in January 2026: "identity" then "gzip" is not compressed,
+// "gzip" then "identity" is; the signature covers them all, joined);
+// entries split at commas, case-insensitive, blank ones skipped; a
+// coding's weight is its first q parameter (1 when absent or not a
 // number, clamped to 0..1); a coding named twice takes its highest weight;
 // "*" gives its weight to gzip and deflate when they are not named; the
 // highest weight above 0 wins, a named coding before one "*" stands for,
@@ -44,10 +47,10 @@ func responseCoding(h http.Header) string {
 	if len(vals) == 0 {
 		return ""
 	}
-	return acceptedCoding(vals[len(vals)-1])
+	return acceptedCoding(vals[0])
 }
 
-// acceptedCoding is responseCoding of the last Accept-Encoding header's
+// acceptedCoding is responseCoding of the first Accept-Encoding header's
 // value.
 func acceptedCoding(accept string) string {
 	type weight struct {

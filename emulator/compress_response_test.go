@@ -67,10 +67,19 @@ func TestResponseCoding(t *testing.T) {
 			t.Errorf("Accept-Encoding %q: got %q, want %q", tt.accept, got, tt.want)
 		}
 	}
-	// Of several Accept-Encoding headers, the last counts.
-	h := http.Header{"Accept-Encoding": {"identity", "gzip"}}
-	if got := responseCoding(h); got != "gzip" {
-		t.Errorf("identity then gzip: got %q, want gzip", got)
+	// Of several Accept-Encoding headers, the first counts (DynamoDB's
+	// answer in ScyllaDB's test_multiple_accept_encoding_headers, 2026).
+	for _, tt := range []struct {
+		vals []string
+		want string
+	}{
+		{[]string{"identity", "gzip"}, ""},
+		{[]string{"gzip", "identity"}, "gzip"},
+		{[]string{"deflate", "gzip"}, "deflate"},
+	} {
+		if got := responseCoding(http.Header{"Accept-Encoding": tt.vals}); got != tt.want {
+			t.Errorf("Accept-Encoding %q: got %q, want %q", tt.vals, got, tt.want)
+		}
 	}
 }
 

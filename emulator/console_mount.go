@@ -31,11 +31,22 @@ func isConsolePath(path string) bool {
 	return strings.HasPrefix(path, ConsolePath) || path == strings.TrimSuffix(ConsolePath, "/")
 }
 
-// consoleRoutes routes the console's paths to Options.Console, if any.
+// consoleRoutes routes the console's paths to Options.Console, and
+// MCPPath to Options.MCP, if any.
 func (e *Emulator) consoleRoutes(r *mux.Router) {
+	if e.opts.MCP != nil {
+		r.Path(MCPPath).Handler(e.opts.MCP)
+	}
 	if e.opts.Console == nil {
 		return
 	}
 	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return isConsolePath(req.URL.Path) }).
 		Handler(e.opts.Console)
 }
+
+// MCPPath is where Options.MCP is served: an MCP server's streamable HTTP
+// endpoint (cmd/dynamoemu's, docs/mcp.md). Like the console it sits
+// behind the Host check and the admin guard: no page of a foreign origin
+// reaches it, and a POST needs Content-Type application/json, which MCP
+// clients send.
+const MCPPath = ownPrefix + "mcp"

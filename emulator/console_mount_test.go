@@ -7,6 +7,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/stretchr/testify/require"
 )
 
 // consoleStub stands for package console's handler (which package
@@ -36,7 +37,7 @@ func TestConsoleMount(t *testing.T) {
 		{"no slash", "GET", "/dynamoemu/console", "", "", 200, "console /dynamoemu/console"},
 		{"module load from the page", "GET", "/dynamoemu/console/js/app.js", "", base, 200, "console /dynamoemu/console/js/app.js"},
 		{"page by an allowed name", "GET", "/dynamoemu/console/", "dynamodb.test" + port, "http://dynamodb.test" + port, 200, "console /dynamoemu/console/"},
-		{"not the console", "GET", "/dynamoemu/consolex", "", "", 400, "UnknownOperationException"},
+		{"not the console", "GET", "/dynamoemu/consolex", "", "", 404, "<UnknownOperationException/>"},
 		{"rebinding Host", "GET", "/dynamoemu/console/", "evil.example" + port, "", 403, "-allowHost"},
 		{"rebinding Host, same origin", "GET", "/dynamoemu/console/", "evil.example" + port, "http://evil.example" + port, 403, "-allowHost"},
 		{"foreign origin", "GET", "/dynamoemu/console/js/app.js", "", "http://evil.example", 403, "AccessDeniedException"},
@@ -58,8 +59,8 @@ func TestConsoleMount(t *testing.T) {
 	}
 
 	plain, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
-	if status, body := send(t, plain, rawRequest{method: "GET", path: emulator.ConsolePath}); status != 400 || !strings.Contains(body, "UnknownOperationException") {
-		t.Errorf("no console: got %d %s, want 400 UnknownOperationException", status, body)
+	if status, body := send(t, plain, rawRequest{method: "GET", path: emulator.ConsolePath}); status != 404 || body != "<UnknownOperationException/>\n" {
+		t.Errorf("no console: got %d %s, want 404 <UnknownOperationException/>", status, body)
 	}
 }
 
@@ -141,4 +142,37 @@ func TestVersionHeader(t *testing.T) {
 			t.Errorf("%s %s (Host %q): got Dynamoemu-Version %q (status %d), want %q", r.method, r.path, r.host, got, res.StatusCode, want)
 		}
 	}
+}
+
+// TestMCPMount: Options.MCP is served at MCPPath behind the Host check
+// and the admin guard: a JSON POST reaches it, a form POST, a foreign
+// origin and a rebinding Host do not.
+func TestMCPMount(t *testing.T) {
+	mcpStub := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("mcp " + r.Method))
+	})
+	base, _, _ := emulatortest.NewServerWith(t, emulator.Options{MCP: mcpStub})
+	port := base[strings.LastIndexByte(base, ':'):]
+	json := map[string]string{"Content-Type": "application/json"}
+	tests := []struct {
+		name, method, path, host string
+		header                   map[string]string
+		status                   int
+		want                     string
+	}{
+		{"JSON POST", "POST", emulator.MCPPath, "", json, 200, "mcp POST"},
+		{"GET", "GET", emulator.MCPPath, "", nil, 200, "mcp GET"},
+		{"below the path", "POST", emulator.MCPPath + "/x", "", json, 404, "UnknownOperationException"},
+		{"form POST", "POST", emulator.MCPPath, "", nil, 415, "Content-Type"},
+		{"foreign origin", "POST", emulator.MCPPath, "", map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "AccessDeniedException"},
+		{"rebinding Host", "POST", emulator.MCPPath, "evil.example" + port, json, 403, "-allowHost"},
+	}
+	for _, tc := range tests {
+		status, body := send(t, base, rawRequest{method: tc.method, path: tc.path, host: tc.host, header: tc.header})
+		require.Equal(t, tc.status, status, "%s: %s", tc.name, body)
+		require.Contains(t, body, tc.want, tc.name)
+	}
+	plain, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
+	status, body := send(t, plain, rawRequest{method: "POST", path: emulator.MCPPath, header: json})
+	require.Equal(t, 404, status, "no MCP server: %s", body)
 }

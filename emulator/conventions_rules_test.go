@@ -127,8 +127,9 @@ func TestConventionsTenantGuard(t *testing.T) {
 }
 
 // latestEnv has a partition-key-only table "docs" that keeps the 'latest'
-// item of versioned documents, opted in by its tags.
-func latestEnv(t *testing.T) *convEnv {
+// item of versioned documents, opted in by its tags; way is its latest
+// write ("" either way).
+func latestEnv(t *testing.T, way string) *convEnv {
 	env := newConvEnv(t)
 	_, err := env.db.CreateTable(env.ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("docs"),
@@ -138,6 +139,7 @@ func latestEnv(t *testing.T) *convEnv {
 		Tags: []types.Tag{
 			{Key: aws.String(conventions.TagRoles), Value: aws.String("")},
 			{Key: aws.String(conventions.TagLatest), Value: aws.String("latest")},
+			{Key: aws.String(conventions.TagLatestWrite), Value: aws.String(way)},
 		},
 	})
 	if err != nil {
@@ -156,26 +158,32 @@ func latestPut(actual, content string) types.TransactWriteItem {
 		Item: map[string]av{"documentVersion": s("latest"), "content": s(content), "actualVersion": s(actual)}}}
 }
 
-// TestConventionsLatest: the 'latest' pattern of versioned documents. A new version and the latest
-// item go together in one TransactWriteItems; a new version alone, or a
-// latest item that copies something else, is refused.
+// TestConventionsLatest: the 'latest' pattern of versioned documents
+// (seed 002), kept in step by a transaction: a new version and the latest
+// item go together in one TransactWriteItems; a latest item that copies
+// something else, or that moves onto a rewritten version, is refused; on
+// a table whose latest write is "transaction", a new version alone too.
 func TestConventionsLatest(t *testing.T) {
 	cases := []struct {
 		name  string
+		way   string
 		items []types.TransactWriteItem
 		put   bool // a PutItem of the first item instead
 		want  string
 	}{
-		{"version with latest", []types.TransactWriteItem{docPut("v1", "hello"), latestPut("v1", "hello")}, false, ""},
-		{"version alone in a transaction", []types.TransactWriteItem{docPut("v1", "hello")}, false, "[conventions L1] new item written without its latest item"},
-		{"version alone by PutItem", []types.TransactWriteItem{docPut("v1", "hello")}, true, "[conventions L1]"},
-		{"latest copies another content", []types.TransactWriteItem{docPut("v1", "hello"), latestPut("v1", "bye")}, false, "[conventions L1] latest item's content differs"},
-		{"latest points at an older version", []types.TransactWriteItem{docPut("v2", "hello"), latestPut("v1", "hello")}, false,
+		{"version with latest", "", []types.TransactWriteItem{docPut("v1", "hello"), latestPut("v1", "hello")}, false, ""},
+		{"version alone: the conditional way's first write", "", []types.TransactWriteItem{docPut("v1", "hello")}, true, ""},
+		{"version alone in a transaction", "transaction", []types.TransactWriteItem{docPut("v1", "hello")}, false, "[conventions L1] new item written without its latest item"},
+		{"version alone by PutItem", "transaction", []types.TransactWriteItem{docPut("v1", "hello")}, true, "[conventions L1]"},
+		{"latest copies another content", "", []types.TransactWriteItem{docPut("v1", "hello"), latestPut("v1", "bye")}, false, "[conventions L1] latest item's content differs"},
+		{"latest points at a version not written", "transaction", []types.TransactWriteItem{docPut("v2", "hello"), latestPut("v1", "hello")}, false,
 			"[conventions L1] latest item points at partition key \"v1\", which this transaction does not write"},
+		{"latest points elsewhere without a condition", "", []types.TransactWriteItem{docPut("v2", "hello"), latestPut("v1", "hello")}, false,
+			"[conventions L1] latest item written apart from the version it copies"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			env := latestEnv(t)
+			env := latestEnv(t, tc.way)
 			var err error
 			if tc.put {
 				_, err = env.db.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("docs"), Item: tc.items[0].Put.Item})
@@ -315,7 +323,8 @@ func TestConventionsOptIn(t *testing.T) {
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
 		Tags:                 []types.Tag{{Key: aws.String(conventions.TagRoles), Value: aws.String("data")}},
 	})
-	want := "2 conventions violations: [conventions A1] data table partition key is id (S); want pk (S); [conventions A1] data table sort key is none; want sk (S)"
+	why := " (why: every table of the framework's CLI template is keyed so; the rules read keys as strings)"
+	want := "2 conventions violations: [conventions A1] data table partition key is id (S); want pk (S)" + why + "; [conventions A1] data table sort key is none; want sk (S)" + why
 	if code, msg := apiError(t, err); code != "ValidationException" || msg != want {
 		t.Fatalf("table keyed by id: got %s %q, want ValidationException %q", code, msg, want)
 	}
@@ -364,7 +373,7 @@ func TestConventionsPartiQL(t *testing.T) {
 		{"insert", env.db, `INSERT INTO "` + cmdTable + `" VALUE {'pk': '` + orderPK + `', 'sk': '` + orderSK + `@1', 'id': '` + id + `', 'version': 1}`, ""},
 		{"insert without version", env.db, `INSERT INTO "` + cmdTable + `" VALUE {'pk': '` + orderPK + `', 'sk': '` + orderSK + `', 'version': 1}`, "[conventions A3]"},
 		{"update keeps the rules", env.db, `UPDATE "` + cmdTable + `" SET version = 5 WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`,
-			"2 conventions violations: [conventions A3] command item version 5 differs from its sort key's version 1; [conventions B7]"},
+			"2 conventions violations: [conventions A3] command item version 5 differs from its sort key's version 1 (item "},
 		{"update status", env.db, `UPDATE "` + cmdTable + `" SET status = 'finish:FINISHED' WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, ""},
 		{"select own tenant", own, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, ""},
 		{"select other tenant", other, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, "[conventions B10]"},
@@ -396,7 +405,8 @@ func TestConventionsSequenceDown(t *testing.T) {
 			ExpressionAttributeValues: map[string]av{":v": n(v)}})
 		return err
 	}
-	want := "[conventions A8] seq goes from 3 to 2; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)"
+	want := "[conventions A8] seq goes from 3 to 2; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)" +
+		` (item pk="SEQ#tenant001" sk="order#2026"; why: ` + mustRule(t, "A8").Why + ")"
 	if code, msg := apiError(t, set("2")); code != "ValidationException" || msg != want {
 		t.Fatalf("got %s %q, want ValidationException %q", code, msg, want)
 	}
@@ -422,7 +432,8 @@ func TestConventionsStrict(t *testing.T) {
 	}
 	upper := commandItem("ORDER#MBC", orderSK, 1)
 	upper["tenantCode"] = s("MBC")
-	want := `[conventions A12] command partition key "ORDER#MBC" has tenant "MBC", not lower case "mbc"`
+	want := `[conventions A12] command partition key "ORDER#MBC" has tenant "MBC", not lower case "mbc"` +
+		` (item pk="ORDER#MBC" sk="` + orderSK + `@1"; why: ` + mustRule(t, "A12").Why + ")"
 	if code, msg := apiError(t, env.put(table, upper, createCnd)); code != "ValidationException" || msg != want {
 		t.Errorf("got %s %q, want ValidationException %q", code, msg, want)
 	}

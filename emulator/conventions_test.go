@@ -236,6 +236,16 @@ func (env *convEnv) reported(table string) []string {
 }
 
 // apiError returns err's code and message, or "" when err is nil.
+// mustRule is the rule with id, from the rule table.
+func mustRule(t *testing.T, id string) conventions.RuleInfo {
+	t.Helper()
+	r, ok := conventions.LookupRule(id)
+	if !ok {
+		t.Fatalf("no rule %s", id)
+	}
+	return r
+}
+
 func apiError(t *testing.T, err error) (string, string) {
 	t.Helper()
 	if err == nil {
@@ -366,7 +376,7 @@ func TestConventionsRefused(t *testing.T) {
 		{"A3 no version attribute", cmdTable, func() map[string]av { it := commandItem(orderPK, orderSK, 1); delete(it, "version"); return it }(), "[conventions A3] command item has no version"},
 		{"B1 at in base", cmdTable, withSK(commandItem(orderPK, orderSK, 1), "USER#a@example.com@1"), "[conventions B1]"},
 		{"B2 tenant not last (and so B9)", cmdTable, withPK(commandItem(orderPK, orderSK, 1), "ORDER#tenant001#2026-01"),
-			"2 conventions violations: [conventions B2] command partition key \"ORDER#tenant001#2026-01\" has 3 segments: getTenantCode reads \"2026-01\" as its tenant; declare the tenant segment if the tenant is elsewhere; [conventions B9] tenantCode \"tenant001\" differs"},
+			"2 conventions violations: [conventions B2] command partition key \"ORDER#tenant001#2026-01\" has 3 segments: getTenantCode reads \"2026-01\" as its tenant; declare the tenant segment if the tenant is elsewhere (item pk=\"ORDER#tenant001#2026-01\" sk=\"ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@1\"; why: getTenantCode reads the last segment: LOG#t1#2024-01 would be tenant 2024-01); [conventions B9] tenantCode \"tenant001\" differs"},
 		{"B3 loose version", cmdTable, withSK(commandItem(orderPK, orderSK, 1), orderSK+"@01"), "[conventions B3]"},
 		{"B4 version zero", cmdTable, withSK(commandItem(orderPK, orderSK, 1), orderSK+"@0"), "[conventions B4]"},
 		{"B4 version latest", cmdTable, withSK(commandItem(orderPK, orderSK, 1), orderSK+"@-1"), "[conventions B"},

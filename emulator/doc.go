@@ -31,7 +31,17 @@
 // Each access key and region is a database of its own (a namespace), as
 // on DynamoDB Local: two tests that sign with different keys never see
 // each other's tables. The signature is parsed for the key and region,
-// never verified. Options.SharedDB gives every client one database.
+// not verified. Options.SharedDB gives every client one database.
+//
+// # Signed requests
+//
+// Options.Credentials (cmd/dynamoemu's -credentials) turns signature
+// checks on: the emulator then accepts only the keys listed, verifies
+// every request's SigV4 signature as AWS does and answers a bad one with
+// AWS's error (InvalidSignatureException, UnrecognizedClientException,
+// MissingAuthenticationTokenException, IncompleteSignatureException); the
+// admin endpoints need one of the keys or one of Options.AdminTokens. A
+// Credential's Namespace lets several keys share a database.
 //
 // # Time
 //
@@ -71,8 +81,9 @@
 // read and returned, capacity units, hot keys, unused indexes and the
 // costliest requests. Report returns it as NamespaceReports (AccessReport
 // and the types below it); WriteReport prints it. SetDesign checks the
-// traffic against a declared design's access patterns. Contributors
-// answers Contributor Insights' top keys.
+// traffic against a declared design's access patterns (a design file, a
+// NoSQL Workbench model or a OneTable schema); DesignSource returns it.
+// Contributors answers Contributor Insights' top keys.
 //
 // # Conventions
 //
@@ -100,8 +111,9 @@
 // rebinding it answers only Host names a web page cannot rebind
 // (addresses, localhost, Options.AllowHosts and kin); the admin
 // endpoints (the clock, TTL sweeps, snapshots, faults, lag, the reports,
-// Options.Console at ConsolePath) also refuse foreign origins and
-// state-changing requests without Content-Type application/json.
+// Options.Console at ConsolePath, Options.MCP at MCPPath) also refuse
+// foreign origins and state-changing requests without Content-Type
+// application/json.
 // Options.CORSOrigins enables CORS.
 //
 // # Caveats
@@ -120,7 +132,9 @@
 // # Reading the source
 //
 // server.go holds Options, New and a request's path through the edge;
-// routes.go the routes; the service behind the edge (tables, operations,
-// streams, transactions, PartiQL) is emulator/internal/service, whose
-// doc.go is the map of the rest.
+// edge.go what the edge answers before any operation (health, unknown
+// paths, head limits); credentials.go and signature.go the signature
+// checks; routes.go the routes of the emulator's own paths; the service
+// behind the edge (tables, operations, streams, transactions, PartiQL) is
+// emulator/internal/service, whose doc.go is the map of the rest.
 package emulator

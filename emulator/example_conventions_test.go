@@ -130,12 +130,12 @@ func Example_conventions() {
 	// order v2: <nil>
 	// order v2 again: ConditionalCheckFailedException: The conditional request failed
 	// order items: 2
-	// key: ValidationException: [conventions A2] command partition key "ORDER" has no tenant: want PREFIX#TENANT
-	// version: ValidationException: [conventions A3] command sort key "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M" has no @version suffix
-	// version attribute: ValidationException: [conventions A3] command item version 4 differs from its sort key's version 3
-	// id: ValidationException: [conventions A7] id "01HX7MBJK3V9WQBZ7XNDK5ZT2M" is not generateId(pk, sk) = "ORDER#tenant001#ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M"
-	// data: ValidationException: [conventions A5] data sort key "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3" contains '@': data rows carry no version (removeSortKeyVersion gives "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M")
-	// tenant: AccessDeniedException: [conventions B10] caller tenant "tenant002" may not use tenant "tenant001" (partition key "ORDER#tenant001")
+	// key: ValidationException: [conventions A2] command partition key "ORDER" has no tenant: want PREFIX#TENANT (item pk="ORDER" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@1"; why: the guide's key structure; getTenantCode returns undefined or '' otherwise, and the framework's tenant lookups (TTL, master data) go astray)
+	// version: ValidationException: [conventions A3] command sort key "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M" has no @version suffix (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M"; why: publishAsync writes addSortKeyVersion(sk, version) and version together; getItem and getLatestItem probe exactly that key)
+	// version attribute: ValidationException: [conventions A3] command item version 4 differs from its sort key's version 3 (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: publishAsync writes addSortKeyVersion(sk, version) and version together; getItem and getLatestItem probe exactly that key)
+	// id: ValidationException: [conventions A7] id "01HX7MBJK3V9WQBZ7XNDK5ZT2M" is not generateId(pk, sk) = "ORDER#tenant001#ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M" (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: the framework copies id and merges read-your-writes results on it; a wrong id is a different entity)
+	// data: ValidationException: [conventions A5] data sort key "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3" contains '@': data rows carry no version (removeSortKeyVersion gives "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M") (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: DataService.publish writes the unversioned sk; csk is sk@version on the async path and the bare sk on publishSync (both framework versions))
+	// tenant: AccessDeniedException: [conventions B10] caller tenant "tenant002" may not use tenant "tenant001" (partition key "ORDER#tenant001") (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: opt-in: it checks only callers the configuration or an x-tenant-code header binds to a tenant)
 	// local-demo-order-command map[A2:1 A3:2 A7:1 B10:1]
 	// local-demo-order-data map[A5:1]
 }

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"time"
@@ -86,20 +87,40 @@ func (e *Emulator) Faults() Faults { return Faults{in: e.svc.Faults()} }
 // namespace.
 func (e *Emulator) SetReporting(on bool) { e.svc.SetReporting(on) }
 
-// SetDesign parses a design file and checks the traffic against it from
-// now on (nil or empty: no design). A bad design is an error with its
-// line and column; nothing changes then.
+// Reporting reports whether the access-pattern report is collecting.
+func (e *Emulator) Reporting() bool { return e.svc.Reporting() }
+
+// SetDesign parses a design and checks the traffic against it from now
+// on (nil or empty: no design). The design is a design file
+// (docs/faults.md), a NoSQL Workbench data model or a OneTable schema
+// (docs/faults.md). A bad design is an error with its line and
+// column, or the path of the JSON member at fault; nothing changes then.
 func (e *Emulator) SetDesign(src []byte) error {
 	if len(src) == 0 {
+		e.designMu.Lock()
+		defer e.designMu.Unlock()
 		e.svc.SetDesign(nil)
+		e.designSrc = nil
 		return nil
 	}
 	d, err := insights.ParseDesign(src)
 	if err != nil {
 		return err
 	}
+	e.designMu.Lock()
+	defer e.designMu.Unlock()
 	e.svc.SetDesign(d)
+	e.designSrc = bytes.Clone(src)
 	return nil
+}
+
+// DesignSource returns the design SetDesign (or FaultOptions.Design, or
+// PUT /dynamoemu/report/design) last set, as it was given; nil without
+// one.
+func (e *Emulator) DesignSource() []byte {
+	e.designMu.Lock()
+	defer e.designMu.Unlock()
+	return bytes.Clone(e.designSrc)
 }
 
 // Report returns the access-pattern report of every namespace.

@@ -24,7 +24,10 @@ import (
 //	PUT    /dynamoemu/faults          replace the rules (same JSON; an error says line and column)
 //	DELETE /dynamoemu/faults          remove every rule
 //	GET    /dynamoemu/faults/stats    per rule and per kind counts, the event log
-//	GET    /dynamoemu/report          {"reporting":..,"namespaces":[{"namespace","report"}]}; ?format=text prints it
+//	GET    /dynamoemu/report          {"reporting":..,"reports":{..},"namespaces":[{"namespace","report"}]}; ?format=text prints it
+//	                                  ("reports" says which of the emulator's reports collect: the access
+//	                                  patterns', here, and the conventions', GET /dynamoemu/conventions;
+//	                                  one that never collected answers "note" and no namespaces, not zeros)
 //	DELETE /dynamoemu/report          forget the counts
 //	PUT    /dynamoemu/report/design   {"design":"<design file text>"} ("" removes it)
 //	POST   /dynamoemu/report/start    start collecting ({} body)
@@ -205,16 +208,44 @@ func (e *Emulator) serveFaultStats(w http.ResponseWriter, r *http.Request) {
 
 // reportBody is GET /dynamoemu/report's answer.
 type reportBody struct {
-	Reporting  bool                      `json:"reporting"`
-	Design     bool                      `json:"design"`
+	Reporting bool `json:"reporting"`
+	Design    bool `json:"design"`
+	// Reports says which of the emulator's reports collect.
+	Reports reportsState `json:"reports"`
+	// Note says why there are no namespaces: the report is not
+	// collecting and has collected nothing.
+	Note       string                    `json:"note,omitempty"`
 	Namespaces []service.NamespaceReport `json:"namespaces"`
 }
 
+// reportsState is each report's state: the access-pattern report (this
+// endpoint) and the conventions report (ConventionsPath).
+type reportsState struct {
+	AccessPatterns reportState `json:"accessPatterns"`
+	Conventions    reportState `json:"conventions"`
+}
+
+// reportState is one report's: whether it collects, where it is read,
+// and for the conventions report how many tables it checks.
+type reportState struct {
+	Collecting bool   `json:"collecting"`
+	Path       string `json:"path"`
+	Tables     *int   `json:"tables,omitempty"`
+}
+
+// notCollecting is what the access-pattern report says when it is not
+// collecting and has nothing: no table's zeros.
+const notCollecting = "the access-pattern report is not collecting: start dynamoemu with -report, or POST /dynamoemu/report/start"
+
 func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
+	reporting, reps := e.svc.Reporting(), e.svc.Reports()
+	idle := !reporting && !collected(reps)
 	if r.URL.Query().Get("format") == "text" {
 		var buf bytes.Buffer
-		if err := e.WriteReport(&buf); err != nil {
+		if idle {
+			buf.WriteString(notCollecting + "\n")
+		} else if err := e.WriteReport(&buf); err != nil {
 			writeAdminError(w, err)
 			return
 		}
@@ -222,7 +253,37 @@ func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(buf.Bytes())
 		return
 	}
-	writeAdminJSON(w, reportBody{Reporting: e.svc.Reporting(), Design: e.svc.Design() != nil, Namespaces: e.svc.Reports()})
+	conv := e.ConventionsReport()
+	checked := len(conv.Checked)
+	body := reportBody{Reporting: reporting, Design: e.svc.Design() != nil, Namespaces: reps,
+		Reports: reportsState{
+			AccessPatterns: reportState{Collecting: reporting, Path: AdminReportPath},
+			Conventions:    reportState{Collecting: checked > 0 || len(conv.Config) > 0, Path: ConventionsPath, Tables: &checked},
+		}}
+	if idle {
+		body.Note, body.Namespaces = notCollecting, []service.NamespaceReport{}
+	}
+	writeAdminJSON(w, body)
+}
+
+// collected reports whether any namespace's report has counted a request.
+func collected(reps []service.NamespaceReport) bool {
+	for _, r := range reps {
+		if r.Report == nil {
+			continue
+		}
+		if len(r.Report.Costliest) > 0 {
+			return true
+		}
+		for _, t := range r.Report.Tables {
+			for _, res := range t.Resources {
+				if res.Requests > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (e *Emulator) serveReportReset(w http.ResponseWriter, r *http.Request) {

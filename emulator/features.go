@@ -2,20 +2,34 @@ package emulator
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/contributorinsights"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/globaltables"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
 )
 
 // The table-level features the emulator links, plugged into the service
 // core through its seam (emulator/internal/service/feature.go). The core
 // names none of them; internal/lint's seam test keeps every feature
-// package listed here.
+// package listed here. The order is Use's: global tables come after
+// point-in-time recovery, so that the replication tap is the outermost
+// hook of a namespace's DB (service.Hooker).
 func init() {
 	service.Use(resources.Policies{})
 	service.Use(resources.KinesisDestinations{})
 	service.Use(transfers.Feature{})
 	service.Use(backups.Feature{})
 	service.Use(pitr.Feature{})
+	service.Use(tagging.Feature{})
+	service.Use(ttl.Feature{})
+	service.Use(streamsapi.Feature{})
+	service.Use(vectorsearch.Feature{})
+	service.Use(contributorinsights.Feature{})
+	service.Use(globaltables.Feature{})
 }

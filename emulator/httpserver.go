@@ -27,7 +27,8 @@ type ServerOptions struct {
 	// 431 from net/http).
 	MaxHeaderBytes int
 	// Loop chooses how connections are read (fastloop.go): LoopOwn (the
-	// default, also for "") or LoopStd (net/http alone).
+	// default, also for "") or LoopStd (net/http alone). An Emulator with
+	// Options.Credentials is always served as with LoopStd.
 	Loop HTTPLoop
 }
 
@@ -97,7 +98,10 @@ func (e *Emulator) NewServer(opts ServerOptions) *Server {
 			}
 		},
 	}
-	if opts.Loop != LoopStd {
+	// The loop reads a few headers of a request (fastloop_head.go); a
+	// signature covers any of them, so with Credentials net/http, which
+	// keeps them all, serves every request.
+	if opts.Loop != LoopStd && e.keys == nil {
 		s.loop = newConnLoop(e, opts)
 	}
 	return s

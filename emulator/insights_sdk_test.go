@@ -16,6 +16,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/stretchr/testify/require"
 )
 
 // The access-pattern report of real requests, checked against
@@ -50,13 +51,30 @@ func blogTable(t *testing.T, db *dynamodb.Client) {
 // TestReportBlogDesign: the blog design's access patterns, sent as real requests
 // through the SDK to its table with its declared design, are each served
 // by the table's key or a GSI; the one Scan (a pattern the design has no
-// key for: the comments of one author) is flagged.
+// key for: the comments of one author) is flagged. The design written as
+// a NoSQL Workbench model and as a OneTable schema reports the same.
 func TestReportBlogDesign(t *testing.T) {
-	ctx := context.Background()
-	design, err := os.ReadFile("../internal/insights/testdata/blog.design")
-	if err != nil {
-		t.Fatal(err)
+	var reports []string
+	for _, file := range []string{"blog.design", "blog.workbench.json", "blog.onetable.json"} {
+		t.Run(file, func(t *testing.T) {
+			design, err := os.ReadFile("../internal/insights/testdata/" + file)
+			require.NoError(t, err)
+			e := reportBlogDesign(t, design)
+			require.Equal(t, design, e.DesignSource())
+			var text strings.Builder
+			require.NoError(t, e.WriteReport(&text))
+			reports = append(reports, regexp.MustCompile(`since \S+`).ReplaceAllString(text.String(), "since T"))
+		})
 	}
+	require.Len(t, reports, 3)
+	require.Equal(t, reports[0], reports[1], "the Workbench model's report")
+	require.Equal(t, reports[0], reports[2], "the OneTable schema's report")
+}
+
+// reportBlogDesign sends the blog's requests to a new emulator with
+// design and checks its report.
+func reportBlogDesign(t *testing.T, design []byte) *emulator.Emulator {
+	ctx := context.Background()
 	e, db := emulatortest.NewWith(t, emulator.Options{})
 	blogTable(t, db)
 	emulatortest.Report(t, e, design)
@@ -160,6 +178,7 @@ func TestReportBlogDesign(t *testing.T) {
 		t.Errorf("table: got %d scans, %d gets, %d writes, read %d returned %d; want 1, 2, 6, 8, 4",
 			res.Scans, res.Gets, res.Writes, res.ItemsRead, res.ItemsReturned)
 	}
+	return e
 }
 
 // TestContributorInsightsSDK: UpdateContributorInsights, Describe and

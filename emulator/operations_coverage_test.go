@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 )
 
 // notYet lists operations of the SDK the emulator does not answer yet,
@@ -70,12 +71,12 @@ func TestEveryOperationAnswers(t *testing.T) {
 		t.Errorf("found Streams operations %v, want the four", streams)
 	}
 	for _, name := range streams {
-		if !service.Registered(service.StreamsTargetPrefix + name) {
+		if !service.Registered(streamsapi.TargetPrefix + name) {
 			t.Errorf("Streams operation %s of the SDK has no handler", name)
 		}
 	}
 	for _, name := range service.Operations() {
-		if strings.HasPrefix(name, service.StreamsTargetPrefix) || name == "TestEcho" || strings.HasPrefix(name, "Test") {
+		if strings.HasPrefix(name, streamsapi.TargetPrefix) || name == "TestEcho" || strings.HasPrefix(name, "Test") {
 			continue
 		}
 		if !slices.Contains(ddb, name) {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
@@ -303,6 +305,20 @@ func TestPersistPITR(t *testing.T) {
 	if got := count(e2, "tbl3"); got != 2 {
 		t.Errorf("restored after the restart: got %d items, want 2", got)
 	}
+
+	// Recovery switched off after a restart stays off after the next
+	// one: the definition loaded from disk records the change.
+	mustOK(e2, "UpdateContinuousBackups", `{"TableName":"tbl1","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":false}}`)
+	require.NoError(t, e2.Close())
+	e3 := openPersisted(t, dir, Options{})
+	var cb struct {
+		ContinuousBackupsDescription struct {
+			PointInTimeRecoveryDescription struct{ PointInTimeRecoveryStatus string }
+		}
+	}
+	testkit.MustUnmarshal(t, mustOK(e3, "DescribeContinuousBackups", `{"TableName":"tbl1"}`), &cb)
+	require.Equal(t, "DISABLED", cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus,
+		"recovery after it was switched off and the emulator restarted")
 }
 
 // TestPersistGlobalTable: a global table's replicas, its resource policy

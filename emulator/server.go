@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -88,6 +89,10 @@ type Options struct {
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
 	Console http.Handler
+	// MCP, if not nil, is served at MCPPath behind the Host check and the
+	// admin guard (console_mount.go): cmd/dynamoemu passes its MCP
+	// server's streamable HTTP handler, which checks its bearer token.
+	MCP http.Handler
 	// ApproximateVectors makes vector indexes search approximately (an
 	// HNSW graph, recall@10 about 0.9 or better) instead of exactly, for
 	// large local data sets (cmd/dynamoemu's -approximateVectors). Exact,
@@ -101,6 +106,16 @@ type Options struct {
 	// reads them): a bucket is a subdirectory, an object key a path below
 	// it. "" means dynamoemu-s3 in os.TempDir() (cmd/dynamoemu's -exportDir).
 	ExportDir string
+	// Credentials, when not empty, are the only access keys the emulator
+	// accepts: it verifies every request's SigV4 signature as AWS does,
+	// and the admin endpoints need one of these keys too (credentials.go;
+	// cmd/dynamoemu's -credentials). Empty: any credentials work, as in
+	// DynamoDB Local.
+	Credentials []Credential
+	// AdminTokens, with Credentials, are bearer tokens the admin
+	// endpoints also accept ("Authorization: Bearer TOKEN"): at least 16
+	// printable characters each.
+	AdminTokens []string
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -156,7 +171,7 @@ func (o Options) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return validateCredentials(o.Credentials, o.AdminTokens)
 }
 
 // Emulator is one in-memory DynamoDB service: its namespaces (databases) and
@@ -169,12 +184,16 @@ type Emulator struct {
 	maxBody int64
 	cors    corsPolicy
 	hosts   *hostPolicy      // the Host names answered (hosts.go)
+	keys    *keyring         // Options.Credentials's; nil: signatures are not checked (credentials.go)
 	svc     *service.Service // everything behind the edge (internal/service)
 	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
 	limit   limiter  // requests in flight
 	release releaser // returns memory to the OS after large deletes
+
+	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
+	designSrc []byte     // the design last set, as given (faults.go)
 }
 
 // maxPooledBuffer is the largest buffer the pools keep: a rare huge request
@@ -200,6 +219,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	e.cors = newCORSPolicy(opts.CORSOrigins)
 	e.hosts = newHostPolicy(opts.AllowHosts)
+	e.keys = newKeyring(opts.Credentials, opts.AdminTokens)
 	e.limit.max = int64(opts.MaxInFlight)
 	var err error
 	var dbs func(string) (*storage.DB, error)
@@ -240,26 +260,7 @@ func New(opts Options) (*Emulator, error) {
 		}
 	}
 
-	r := sync.OnceValue(e.router) // routes.go: built by the first request that needs it
-	e.handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		w.Header()[versionHeaderName] = versionHeader() // version.go
-		if !e.hostAllowed(req) {
-			e.serveRefused(w, req, errHostRefused(req.Host))
-			return
-		}
-		if req.URL.Path == "/" {
-			if req.Method == http.MethodPost {
-				// What the router picks for every API call, without its
-				// route matching and the two request copies it makes.
-				e.serveOp(w, req)
-				return
-			}
-		} else if err := e.adminGuard(req); err != nil {
-			e.serveRefused(w, req, err)
-			return
-		}
-		r().ServeHTTP(w, req)
-	})
+	e.handler = e.edgeHandler() // edge.go
 	return e, nil
 }
 
@@ -320,8 +321,11 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		body:            r.Body,
 		remote:          r.RemoteAddr,
 	}
-	if in.auth == "" {
+	if in.auth == "" && e.keys == nil {
 		in.presigned = r.URL.Query().Get("X-Amz-Credential")
+	}
+	if e.keys != nil {
+		in.req = r
 	}
 	in.rl = e.newRequestLog(in.ctx)
 	e.cors.apply(w, r)
@@ -377,6 +381,12 @@ type apiRequest struct {
 	remote          string      // the client's address, for logs; "" with conn set
 	conn            net.Conn    // the loop's connection (remote read from it when logged)
 	rl              *requestLog // nil unless debug logging is on
+	// req is the request, on net/http's path with Options.Credentials:
+	// its signature is verified from all its headers (credentials.go).
+	req *http.Request
+	// sum, when set, receives the SHA-256 of the body as received
+	// (compressed, if it was), which the signature covers.
+	sum *[sha256.Size]byte
 }
 
 // remoteAddr is the client's address, for logs.
@@ -452,9 +462,11 @@ type backend interface {
 // in-flight limit, then the service. A panic in the service is a bug: it
 // is logged with its stack and answered with InternalServerError.
 func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []byte, err error) {
-	cred, err := credentialOf(in.auth, in.presigned)
-	if err != nil {
-		return nil, err
+	var cred credential
+	if e.keys == nil {
+		if cred, err = credentialOf(in.auth, in.presigned); err != nil {
+			return nil, err
+		}
 	}
 	var op service.Operation
 	if e.api != nil {
@@ -465,6 +477,19 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 	if err != nil {
 		return nil, err
 	}
+	// With Credentials, DynamoDB's order: the operation, then the
+	// authentication (dynalite's record of DynamoDB's checks, signature.go);
+	// the signature last, once the body it covers has arrived.
+	var check *sigCheck
+	if e.keys != nil {
+		if in.req == nil { // the connection loop is off with Credentials (NewServer)
+			return nil, apierr.Internal()
+		}
+		if check, err = e.keys.begin(in.req, true); err != nil {
+			return nil, err
+		}
+		in.sum = new([sha256.Size]byte)
+	}
 
 	buf := requestBodies.Get() // pools.go
 	defer requestBodies.Put(buf)
@@ -473,6 +498,11 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 	e.limit.reading.Add(-1)
 	if err != nil {
 		return nil, err
+	}
+	if check != nil {
+		if cred, err = e.keys.finish(check, in.req, *in.sum); err != nil {
+			return nil, err
+		}
 	}
 	// A request counts as in flight once its body has arrived: clients
 	// trickling bodies hold their bytes so far (and are cut off by the
@@ -532,6 +562,9 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer) error {
 			return fmt.Errorf("%w: %w", errBodyCutOff, err)
 		}
 		return apierr.Serialization("")
+	}
+	if in.sum != nil {
+		*in.sum = sha256.Sum256(buf.Bytes())
 	}
 	if in.contentEncoding != nil {
 		return decompressBody(in.contentEncoding, buf, e.maxBody)
@@ -635,35 +668,6 @@ func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, st
 type respHeaderVals struct {
 	vals   [3]string
 	digits [10 + 20]byte // a uint32 and an int in decimal
-}
-
-// serveHealth is GET /. DynamoDB Local answers an unsigned GET with a 400
-// MissingAuthenticationToken body, and health checks expect exactly that:
-// any answer means the service is up. A signed GET names no operation.
-func (e *Emulator) serveHealth(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
-	err := apierr.UnknownOperation()
-	if _, cerr := parseCredential(r); cerr != nil {
-		err = cerr
-	}
-	ae, _ := apierr.Classify(err)
-	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
-}
-
-// serveOther answers other paths and methods like an unknown operation.
-func (e *Emulator) serveOther(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
-	ae, _ := apierr.Classify(apierr.UnknownOperation())
-	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
-}
-
-// servePreflight answers a CORS preflight OPTIONS request.
-func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
-	e.cors.preflight(w, r)
-	w.Header().Set("x-amzn-RequestId", newRequestID())
-	w.Header()["Server"] = serverHeader
-	w.Header().Set("Content-Length", "0")
-	w.WriteHeader(http.StatusOK)
 }
 
 // newRequestID returns a random UUID-formatted request id.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/stretchr/testify/require"
 )
 
 const echo = "DynamoDB_20120810.TestEcho"
@@ -189,18 +190,34 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// TestHealthCheck: GET / is 200 "healthy: HOST " with AWS's headers (no
+// Content-Type, x-amz-crc32, a request id); any other GET is 404 with
+// DynamoDB's "<UnknownOperationException/>" and no echo of the path.
 func TestHealthCheck(t *testing.T) {
 	e := newTestEmulator(t, Options{})
-	rec := httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	want := `{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","Message":"Request is missing Authentication Token"}`
-	if rec.Code != 400 || rec.Body.String() != want {
-		t.Fatalf("got %d %s", rec.Code, rec.Body)
+	tests := []struct {
+		method, path string
+		status       int
+		body         string
+	}{
+		{"GET", "/", 200, "healthy: example.com "},
+		{"HEAD", "/", 200, "healthy: example.com "}, // net/http sends no body for HEAD
+		{"GET", "/other", 404, notFoundBody},
+		{"GET", "/index.htm", 404, notFoundBody},
+		{"GET", "/" + strings.Repeat("p", 4000), 404, notFoundBody},
+		{"PUT", "/", 404, notFoundBody},
+		{"DELETE", "/", 404, notFoundBody},
+		{"PATCH", "/x", 404, notFoundBody},
+		{"OPTIONS", "/", 404, notFoundBody}, // no Origin: not a preflight
 	}
-	rec = httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/other", nil))
-	if rec.Code != 400 {
-		t.Fatalf("other path: got %d", rec.Code)
+	for _, tt := range tests {
+		rec := httptest.NewRecorder()
+		e.Handler().ServeHTTP(rec, httptest.NewRequest(tt.method, tt.path, nil))
+		require.Equal(t, tt.status, rec.Code, "%s %.20s", tt.method, tt.path)
+		require.Equal(t, tt.body, rec.Body.String(), "%s %.20s", tt.method, tt.path)
+		require.NotEmpty(t, rec.Header().Get("X-Amzn-Requestid"))
+		require.Empty(t, rec.Header().Values("Content-Type"))
+		require.Equal(t, strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(tt.body))), 10), rec.Header().Get("X-Amz-Crc32"))
 	}
 }
 
@@ -259,17 +276,21 @@ func TestCORS(t *testing.T) {
 			req.Header.Set("Access-Control-Request-Headers", "x-amz-target,content-type,authorization")
 			rec := httptest.NewRecorder()
 			e.Handler().ServeHTTP(rec, req)
-			if rec.Code != 200 {
-				t.Fatalf("preflight: got %d", rec.Code)
+			wantStatus := 200
+			if tt.origin == "" {
+				wantStatus = 404 // DynamoDB's answer to an OPTIONS without Origin
+			}
+			if rec.Code != wantStatus {
+				t.Fatalf("preflight: got %d, want %d", rec.Code, wantStatus)
 			}
 			check("preflight", rec.Header())
 			if tt.wantOrigin != "" {
-				if got := rec.Header().Get("Access-Control-Allow-Headers"); got != "x-amz-target,content-type,authorization" {
-					t.Errorf("got Allow-Headers %q", got)
-				}
-				if !strings.Contains(rec.Header().Get("Access-Control-Allow-Methods"), "POST") {
-					t.Errorf("got Allow-Methods %q", rec.Header().Get("Access-Control-Allow-Methods"))
-				}
+				// DynamoDB's preflight answer: the request's method and
+				// headers echoed, Max-Age 172800, its Expose-Headers list.
+				require.Equal(t, "x-amz-target,content-type,authorization", rec.Header().Get("Access-Control-Allow-Headers"))
+				require.Equal(t, "POST", rec.Header().Get("Access-Control-Allow-Methods"))
+				require.Equal(t, "172800", rec.Header().Get("Access-Control-Max-Age"))
+				require.Equal(t, corsExposed, rec.Header().Get("Access-Control-Expose-Headers"))
 			}
 
 			req = httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
@@ -281,8 +302,12 @@ func TestCORS(t *testing.T) {
 			rec = httptest.NewRecorder()
 			e.Handler().ServeHTTP(rec, req)
 			check("request", rec.Header())
-			if tt.wantOrigin != "" && !strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "x-amz-crc32") {
-				t.Errorf("crc32 not exposed: %q", rec.Header().Get("Access-Control-Expose-Headers"))
+			if tt.wantOrigin != "" {
+				require.Contains(t, rec.Header().Get("Access-Control-Expose-Headers"), "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date")
+				require.Contains(t, rec.Header().Get("Access-Control-Expose-Headers"), "x-amz-crc32")
+				for _, h := range []string{"Access-Control-Max-Age", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers"} {
+					require.Empty(t, rec.Header().Get(h), "%s on a request that is not a preflight", h)
+				}
 			}
 		})
 	}
@@ -438,4 +463,27 @@ func TestSmoke(t *testing.T) {
 	if body != want {
 		t.Fatalf("got %s, want %s", body, want)
 	}
+}
+
+// TestPostAnyPath: a POST to any path but the emulator's own is an API
+// call, as on AWS (which signs the path with the rest): no 415 from the
+// admin guard, whatever the path's length.
+func TestPostAnyPath(t *testing.T) {
+	e := newTestEmulator(t, Options{})
+	for _, path := range []string{"/prefix", "/a/b/", "/" + strings.Repeat("p", 3000)} {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(`{}`))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+		req.Header.Set("Authorization", testkit.DefaultAuth)
+		rec := httptest.NewRecorder()
+		e.Handler().ServeHTTP(rec, req)
+		require.Equal(t, 200, rec.Code, "POST %.20s: %s", path, rec.Body)
+		require.JSONEq(t, `{"TableNames":[]}`, rec.Body.String())
+	}
+	// Under /dynamoemu/ the path is the emulator's: unknown there, 404.
+	req := httptest.NewRequest(http.MethodPost, "/dynamoemu/nothing", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, req)
+	require.Equal(t, 404, rec.Code)
+	require.Equal(t, notFoundBody, rec.Body.String())
 }

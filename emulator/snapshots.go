@@ -18,6 +18,7 @@ import (
 //	POST   /dynamoemu/snapshots              {"id":"snap-1"}
 //	POST   /dynamoemu/snapshots/{id}/restore {"restored":"snap-1"}
 //	DELETE /dynamoemu/snapshots/{id}         {"deleted":"snap-1"}
+//	GET    /dynamoemu/snapshots              the list; GET .../{id}/diff: what changed since (snapshots_view.go)
 //
 // Like the other admin endpoints they need no signature and refuse what
 // a web page could send cross-site (admin_guard.go: a POST or DELETE
@@ -48,6 +49,8 @@ func (e *Emulator) DropSnapshot(id string) error { return e.svc.DropSnapshot(id)
 
 func (e *Emulator) snapshotRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(e.serveSnapshotTake)
+	r.Methods(http.MethodGet).Path(AdminSnapshotsPath).HandlerFunc(e.serveSnapshotList)                // snapshots_view.go
+	r.Methods(http.MethodGet).Path(AdminSnapshotsPath + "/{id}/diff").HandlerFunc(e.serveSnapshotDiff) // snapshots_view.go
 	r.Methods(http.MethodPost).Path(AdminSnapshotsPath + "/{id}/restore").HandlerFunc(e.serveSnapshotRestore)
 	r.Methods(http.MethodDelete).Path(AdminSnapshotsPath + "/{id}").HandlerFunc(e.serveSnapshotDrop)
 }

@@ -2,7 +2,9 @@
 # Builds the npm packages into npm/dist: dynamoemu (the JS API, its types
 # and the npx bin) and one package per platform holding cmd/dynamoemu
 # cross-compiled for it (platforms.json), every package at one version,
-# which the server's -version also says.
+# which the server's -version also says. Beside the server each platform
+# package holds cmd/dynamoemu-conventions, which "npx dynamoemu conventions
+# check ..." runs (the server finds it next to itself).
 #
 #   npm/build.sh [VERSION]        # default: dynamoemu/package.json's
 #   DYNAMOEMU_NPM_PLATFORMS="linux-x64" npm/build.sh   # only these
@@ -13,7 +15,7 @@ version=${1:-$(node -p 'require("./dynamoemu/package.json").version')}
 only=${DYNAMOEMU_NPM_PLATFORMS:-}
 rm -rf dist
 mkdir -p dist/dynamoemu/bin
-cp dynamoemu/*.js dynamoemu/index.d.ts dynamoemu/README.md dist/dynamoemu/
+cp dynamoemu/*.js dynamoemu/*.mjs dynamoemu/index.d.ts dynamoemu/README.md dist/dynamoemu/
 cp dynamoemu/bin/dynamoemu.js dist/dynamoemu/bin/
 n=$(node -p 'require("./platforms.json").length')
 for ((i = 0; i < n; i++)); do
@@ -28,6 +30,8 @@ for ((i = 0; i < n; i++)); do
 	[[ $goos == windows ]] && exe=dynamoemu.exe
 	(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
 		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$version" -o "npm/$dir/bin/$exe" ./cmd/dynamoemu)
+	(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
+		-ldflags "-s -w" -o "npm/$dir/bin/${exe/dynamoemu/dynamoemu-conventions}" ./cmd/dynamoemu-conventions)
 	node -e '
 		const [pkg, os, cpu, version, dir] = process.argv.slice(1)
 		require("fs").writeFileSync(dir + "/package.json", JSON.stringify({
@@ -43,4 +47,25 @@ node -e '
 	p.version = version
 	p.optionalDependencies = Object.fromEntries(require("./platforms.json").map((x) => [x.package, version]))
 	fs.writeFileSync("dist/dynamoemu/package.json", JSON.stringify(p, null, 2) + "\n")' "$version"
+# @dynamoemu/wasm: the engine in WebAssembly (cmd/dynamoemu-wasm, a WASI
+# reactor) for dynamoemu/wasm, which the main package lists as an
+# optional peer at the same version; "wasm" in DYNAMOEMU_NPM_PLATFORMS
+# selects it like a platform.
+if [[ -z $only || " $only " == *" wasm "* ]]; then
+	mkdir -p dist/wasm
+	(cd .. && CGO_ENABLED=0 GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -buildvcs=false \
+		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$version" -o npm/dist/wasm/dynamoemu.wasm ./cmd/dynamoemu-wasm)
+	node -e '
+		const fs = require("fs")
+		const [version] = process.argv.slice(1)
+		fs.writeFileSync("dist/wasm/package.json", JSON.stringify({
+			name: "@dynamoemu/wasm", version, description: "The dynamoemu engine in WebAssembly (WASI): loaded by dynamoemu/wasm",
+			license: "Apache-2.0", files: ["dynamoemu.wasm"],
+		}, null, 2) + "\n")
+		const p = JSON.parse(fs.readFileSync("dist/dynamoemu/package.json", "utf8"))
+		p.peerDependencies = { ...p.peerDependencies, "@dynamoemu/wasm": version }
+		p.peerDependenciesMeta = { ...p.peerDependenciesMeta, "@dynamoemu/wasm": { optional: true } }
+		fs.writeFileSync("dist/dynamoemu/package.json", JSON.stringify(p, null, 2) + "\n")' "$version"
+	echo "npm/build.sh: @dynamoemu/wasm $version ($(du -k dist/wasm/dynamoemu.wasm | cut -f1) kB, $(gzip -9c dist/wasm/dynamoemu.wasm | wc -c) bytes gzipped)"
+fi
 echo "npm/build.sh: dynamoemu $version in npm/dist"

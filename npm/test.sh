@@ -3,8 +3,14 @@
 # every platform cross-compiled, the checks run on linux-x64), packs
 # them, installs the tarballs in a scratch project (no registry publish;
 # the AWS SDK v3 comes from the npm registry), then runs there
-# `npx dynamoemu -version` (it must say the packages' version) and
-# npm/test/api.test.js with node --test.
+# `npx dynamoemu -version` (it must say the packages' version),
+# npm/test/api.test.js and npm/test/signatures.test.js (signed requests
+# through the SDK with and without -credentials) with node --test, Jest and Vitest through the
+# package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
+# npm/test/reset), the README's Jest test as the README writes it;
+# then the engine in WebAssembly (@dynamoemu/wasm through
+# dynamoemu/wasm) in Node and in a page of headless Chromium, and its
+# cost against the native server (npm/test/wasm-bench.js).
 set -euo pipefail
 cd "$(dirname "$0")"
 version=0.0.0-ci
@@ -20,18 +26,57 @@ cd "$work/project"
 npm init -y >/dev/null
 host=$(node -p 'process.platform + "-" + process.arch')
 npm install --no-audit --no-fund --loglevel=error "$work/dynamoemu-$version.tgz" "$work/dynamoemu-$host-$version.tgz" \
-	@aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3
+	@aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3 @smithy/signature-v4 @aws-crypto/sha256-js
 got=$(npx --no-install dynamoemu -version)
 [[ $got == "$version" ]] || { echo "npm/test.sh: npx dynamoemu -version says '$got', want $version" >&2; exit 1; }
 echo "npm/test.sh: npx dynamoemu -version: $got"
-cp "$OLDPWD/test/api.test.js" .
-node --test api.test.js
+# The conventions check ships beside the server: npx dynamoemu conventions ...
+help=$(npx --no-install dynamoemu conventions check -h 2>&1) || { echo "npm/test.sh: npx dynamoemu conventions check -h failed: $help" >&2; exit 1; }
+[[ $help == *"usage: dynamoemu-conventions check"* ]] || { echo "npm/test.sh: npx dynamoemu conventions check -h says: $help" >&2; exit 1; }
+cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" .
+node --test api.test.js signatures.test.js
 
 # Jest and Vitest through the package's set-up files: one server for the
 # run, two workers, each in a namespace of its own, the tables of
 # DYNAMOEMU_TABLES made in each.
+src=$OLDPWD
 npm install --no-audit --no-fund --loglevel=error jest@29 vitest@3 >/dev/null
-cp "$OLDPWD"/test/runners/* .
+cp "$src"/test/runners/* .
 export DYNAMOEMU_TABLES=$PWD/tables.json
 npx --no-install jest --ci
 npx --no-install vitest run
+
+# DYNAMOEMU_RESET=1: a server per worker, rewound before each test file
+# (four files on two workers: one worker runs two or more, each must start
+# with the table empty).
+mkdir reset
+cp "$src"/test/reset/* reset/
+(cd reset && npx --no-install jest --ci && npx --no-install vitest run)
+
+# The README's Jest test, as the README writes it: each ```js block whose
+# first line is "// NAME.js" becomes that file, beside the framework's
+# table files (prisma/dynamodbs: cqrs.json, cqrs_desc.json, tasks.json).
+unset DYNAMOEMU_TABLES
+mkdir readme
+cp -r "$src"/test/readme/prisma readme/
+awk '
+	/^```js$/ { inblock = 1; file = ""; next }
+	/^```$/ { inblock = 0; if (file != "") close(file); file = ""; next }
+	inblock && file == "" && /^\/\/ [A-Za-z0-9._-]+\.js$/ { file = "readme/" $2 }
+	inblock && file != "" { print > file }
+' "$src/../README.md"
+[[ -f readme/jest.config.js && -f readme/order.test.js ]] || { echo "npm/test.sh: README.md has no jest.config.js and order.test.js blocks" >&2; exit 1; }
+echo "npm/test.sh: README's order.test.js ($(wc -l <readme/order.test.js) lines) and jest.config.js"
+(cd readme && npx --no-install jest --ci)
+
+# The engine in WebAssembly: the SDK against dynamoemu/wasm in this
+# process with no native binary (wasm.test.js), then in a page of
+# headless Chromium (Debian's chromium, driven by playwright-core; the
+# page bundled by esbuild), then its cost a call against the native
+# server's (wasm-bench.js; DYNAMOEMU_WASM_BENCH_CALLS calls of each kind).
+npm install --no-audit --no-fund --loglevel=error "$work/dynamoemu-wasm-$version.tgz" esbuild@0.28 playwright-core@1 >/dev/null
+cp "$src"/test/wasm.test.js "$src"/test/wasm.browser.test.js "$src"/test/wasm-page.mjs "$src"/test/wasm-bench.js .
+node --test wasm.test.js wasm.browser.test.js
+node --no-warnings wasm-bench.js
+f=$src/dist/wasm/dynamoemu.wasm
+echo "wasm-bench: @dynamoemu/wasm's dynamoemu.wasm: $(wc -c <"$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"

@@ -120,6 +120,12 @@ func TestConventionsCheck(t *testing.T) {
 		t.Fatalf("--fail-on-warn: got %v, want errViolations", err)
 	}
 
+	// The SDK says nothing on stderr, against DynamoDB Local too (whose
+	// ListTagsOfResource error carries no x-amz-crc32).
+	if strings.Contains(errOut.String(), "SDK") || strings.Contains(errOut.String(), "WARN") {
+		t.Errorf("stderr: got %q, want no SDK warning", errOut.String())
+	}
+
 	if err := conventionsCommand(ctx, []string{"nope"}, &out, &errOut); err == nil {
 		t.Fatal("unknown subcommand: got no error")
 	}

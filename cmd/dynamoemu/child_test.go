@@ -32,10 +32,19 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// The servers the tests start keep their MCP token in the user's
+	// configuration directory: a scratch one, not the user's.
+	config, err := os.MkdirTemp("", "dynamoemu-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_CONFIG_HOME", config)
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	os.RemoveAll(config)
 	os.Exit(code)
 }
 

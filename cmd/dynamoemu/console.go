@@ -19,9 +19,10 @@ func consoleHandler(c config) (http.Handler, error) {
 		return nil, nil
 	}
 	return console.Handler(console.Options{
-		Prefix:   emulator.ConsolePath,
-		SharedDB: c.sharedDB,
-		Version:  emulator.Version(),
+		Prefix:     emulator.ConsolePath,
+		SharedDB:   c.sharedDB,
+		Version:    emulator.Version(),
+		Signatures: c.credentials != "",
 	})
 }
 

@@ -89,8 +89,8 @@ func TestRunConsole(t *testing.T) {
 // TestRunConsoleOff: -console=false serves nothing there and logs no URL.
 func TestRunConsoleOff(t *testing.T) {
 	addr, stop := startRun(t, "-console=false")
-	if res, body := get(t, "http://"+addr+emulator.ConsolePath); res.StatusCode != 400 || !strings.Contains(body, "UnknownOperationException") {
-		t.Errorf("console off: got %d %s, want 400 UnknownOperationException", res.StatusCode, body)
+	if res, body := get(t, "http://"+addr+emulator.ConsolePath); res.StatusCode != 404 || body != "<UnknownOperationException/>\n" {
+		t.Errorf("console off: got %d %s, want 404 <UnknownOperationException/>", res.StatusCode, body)
 	}
 	if logs := stop(); strings.Contains(logs, "msg=console") {
 		t.Errorf("console off: the log names a console: %s", logs)

@@ -1,13 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
 func TestLoadConventions(t *testing.T) {
@@ -40,11 +49,52 @@ func TestLoadConventions(t *testing.T) {
 	}
 }
 
-// TestConventionsMoved: "dynamoemu conventions ..." says where the check
-// went, and fails.
-func TestConventionsMoved(t *testing.T) {
-	err := run([]string{"conventions", "check", "--endpoint", "http://localhost:1"}, io.Discard, io.Discard, nil)
-	if !errors.Is(err, errConventionsMoved) {
-		t.Errorf("got %v, want errConventionsMoved", err)
+// TestConventionsCommand: "dynamoemu conventions check ..." runs the
+// check found on PATH (next to dynamoemu in the npm package and the
+// image), with its output and exit status; the container's "-host
+// 0.0.0.0 conventions ..." too; without one it says how to get it.
+func TestConventionsCommand(t *testing.T) {
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", dir, "../dynamoemu-conventions")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	createBadCommandTable(t, db)
+	cfg := filepath.Join(dir, "conventions.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"tables":[{"match":"*-command","role":"command"}]}`), 0o600))
+
+	t.Setenv("PATH", dir)
+	for _, args := range [][]string{
+		{"conventions", "check", "--endpoint", url, "--config", cfg},
+		{"-host", "0.0.0.0", "conventions", "check", "--endpoint", url, "--config", cfg},
+	} {
+		var out, errOut bytes.Buffer
+		err := run(args, &out, &errOut, nil)
+		var code checkerExit
+		require.ErrorAs(t, err, &code, "%v: stderr %s", args, errOut.String())
+		require.Equal(t, checkerExit(2), code, "a violation of error severity")
+		require.Contains(t, out.String(), "A3\terror")
+		require.Contains(t, out.String(), "1 violations in 1 tables: 1 errors, 0 warnings")
+	}
+
+	t.Setenv("PATH", t.TempDir())
+	err := run([]string{"conventions", "check", "--endpoint", url}, io.Discard, io.Discard, nil)
+	require.ErrorIs(t, err, errConventionsMissing)
+	require.Contains(t, err.Error(), "npx dynamoemu conventions check")
+	require.Contains(t, err.Error(), "go build -o")
+}
+
+// createBadCommandTable makes a command table holding one row without a
+// version suffix (rule A3).
+func createBadCommandTable(t *testing.T, db *dynamodb.Client) {
+	t.Helper()
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	_, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String("app-order-command"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}})
+	require.NoError(t, err)
+	_, err = db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("app-order-command"),
+		Item: map[string]types.AttributeValue{"pk": str("ORDER#t1"), "sk": str("ORDER#1")}})
+	require.NoError(t, err)
 }

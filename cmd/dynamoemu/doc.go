@@ -15,15 +15,21 @@
 // lives in memory and, by default (-inMemory), is gone when the process
 // ends; -dbPath DIR keeps it in DIR, logged before each write is
 // acknowledged (-durability sync, group or none: persistence.go and docs/persistence.md,
-// "Keeping data"), and loads it at start-up. SIGINT or SIGTERM shuts down
-// gracefully.
+// "Keeping data"), and loads it at start-up. A -dbPath holding DynamoDB
+// Local's SQLite files and no data of dynamoemu's gets a warning at start
+// naming the command that imports them, dynamoemu-import-ddblocal
+// (ddblocal_files.go; the server links no SQLite). SIGINT or SIGTERM shuts
+// down gracefully.
 //
 // With -conventions FILE the tables the file names follow the
 // mbc-cqrs-serverless conventions (package conventions): writes that break
 // them are refused or reported, and GET /dynamoemu/conventions lists what
 // was seen. The check of the tables of any endpoint is the command
-// dynamoemu-conventions (../dynamoemu-conventions): "dynamoemu conventions"
-// says so and exits with status 2. The server links no AWS SDK.
+// dynamoemu-conventions (../dynamoemu-conventions): "dynamoemu conventions
+// check ..." runs it, the one next to dynamoemu (the npm package and the
+// container image ship both) or on PATH, and exits with its status; when
+// there is none it says how to get one and exits with status 2. The
+// server links no AWS SDK.
 //
 // For the container image (../../Dockerfile): "dynamoemu -healthcheck" asks
 // the server at -host and -port for ListTables and exits 0 if it answers, 1 if

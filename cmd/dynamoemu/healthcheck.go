@@ -46,8 +46,13 @@ func healthcheck(c config) error {
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
 	// The emulator reads the access key and region from the scope and does not
-	// verify the signature.
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=healthcheck/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+	// verify the signature (but with -credentials: signaturesChecked).
+	// A date and signed headers that pass a -credentials server's checks
+	// up to the key, which it does not know (signaturesChecked).
+	now := time.Now().UTC()
+	req.Header.Set("X-Amz-Date", now.Format("20060102T150405Z"))
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=healthcheck/"+now.Format("20060102")+
+		"/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=0")
 	res, err := roundTrip(req)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errUnhealthy, err)
@@ -57,6 +62,9 @@ func healthcheck(c config) error {
 	if err != nil {
 		return fmt.Errorf("%w: reading the answer of %s: %w", errUnhealthy, url, err)
 	}
+	if res.StatusCode == http.StatusBadRequest && signaturesChecked(body) {
+		return nil // a server started with -credentials: it answered as one
+	}
 	if res.StatusCode != http.StatusOK {
 		return fmt.Errorf("%w: ListTables at %s answered %s: %.200s", errUnhealthy, url, res.Status, body)
 	}
@@ -65,6 +73,20 @@ func healthcheck(c config) error {
 		return fmt.Errorf("%w: ListTables at %s answered no TableNames: %.200s", errUnhealthy, url, body)
 	}
 	return nil
+}
+
+// signaturesChecked reports whether body is the answer of a server that
+// verifies signatures (-credentials) to the probe's made-up key:
+// UnrecognizedClientException with AWS's words for an unknown key. The
+// probe has no key of the file (the container's HEALTHCHECK runs with no
+// flags), and that answer means the server is up.
+func signaturesChecked(body []byte) bool {
+	var e struct {
+		Type    string `json:"__type"`
+		Message string `json:"message"`
+	}
+	return json.Unmarshal(body, &e) == nil && strings.HasSuffix(e.Type, "#UnrecognizedClientException") &&
+		e.Message == "The security token included in the request is invalid."
 }
 
 // roundTrip sends req on a connection of its own and reads the answer,

@@ -29,6 +29,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 			os.Exit(1)
 		}
+		if code := checkerExit(0); errors.As(err, &code) {
+			os.Exit(int(code)) // the conventions check's status; it said why
+		}
 		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 		os.Exit(2)
 	}
@@ -63,6 +66,8 @@ type config struct {
 	ttlSweepInterval        time.Duration
 	faults                  faultFlags // faults.go
 	httpLoop                string     // -httpLoop: own or std (emulator.HTTPLoop)
+	mcp                     mcpFlags   // -mcp and its kin, -load (mcp.go)
+	credentials             string     // -credentials: the keys whose signatures are verified (credentials.go)
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -80,6 +85,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md)")
+	fs.StringVar(&c.credentials, "credentials", "", "accept only the access keys this JSON file lists and verify every request's SigV4 signature as AWS does; the admin endpoints then need one of these keys or an admin token of the file (see docs/server.md). Default: any credentials work, as in DynamoDB Local")
 	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
@@ -97,8 +103,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	addLimitFlags(fs, &c.limits)
 	fs.StringVar(&c.httpLoop, "httpLoop", string(emulator.LoopOwn), "how API calls are read off connections: own (the emulator's connection loop; other requests go to net/http) or std (net/http for everything)")
 	addFaultFlags(fs, &c.faults)
+	addMCPFlags(fs, &c.mcp, "mcp")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n\nAn in-memory DynamoDB-compatible server.\n\n")
+		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n       dynamoemu mcp [flags]  (an MCP server on stdin and stdout: dynamoemu mcp -help)\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -129,6 +136,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	if err := (emulator.Options{AllowHosts: c.allowHosts}).Validate(); err != nil {
 		return c, fmt.Errorf("-allowHost: %w", err)
 	}
+	if err := c.mcp.validate("mcp"); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -156,8 +166,11 @@ func (c config) options(log *slog.Logger) emulator.Options {
 // listening address. Only -version writes to stdout; -help and the logs go
 // to stderr.
 func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
-	if len(args) > 0 && args[0] == "conventions" {
-		return errConventionsMoved
+	if check, ok := conventionsArgs(args); ok {
+		return runConventions(check, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "mcp" {
+		return runMCP(args[1:], os.Stdin, stdout, stderr)
 	}
 	java, args := splitJavaArgs(args)
 	c, err := parseFlags(args, stderr)
@@ -180,9 +193,13 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if err := adoptDataOwner(c.dbPath, log); err != nil { // the container image's start (runas_unix.go)
 		return err
 	}
+	warnDDBLocalFiles(c.dbPath, log) // before the store makes its own files (ddblocal_files.go)
 
 	opts := c.options(log)
 	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
+		return err
+	}
+	if err := loadCredentials(c.credentials, &opts); err != nil {
 		return err
 	}
 	if opts.Console, err = consoleHandler(c); err != nil {
@@ -191,9 +208,20 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if err := c.faults.apply(&opts); err != nil {
 		return err
 	}
+	mount, token := mcpMount(c, log)
+	if mount != nil {
+		opts.MCP = mount
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
+	}
+	if mount != nil {
+		startMCP(c, emu, mount, token, log)
+	}
+	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
+		emu.Close()
+		return err
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
@@ -218,10 +246,13 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	}
 	for _, ln := range lns {
 		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "version", emulator.Version(),
-			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String())
+			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String(), "signatures", len(opts.Credentials) > 0)
 	}
 	if c.console {
 		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
+	}
+	if mount != nil {
+		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), emulator.ConsolePath)+emulator.MCPPath)
 	}
 	if len(java) > 0 {
 		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))

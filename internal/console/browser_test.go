@@ -36,6 +36,10 @@ import (
 // screenshot after each step in $DYNAMOEMU_CONSOLE_SCREENSHOTS (a
 // temporary directory if unset) and logs their paths.
 //
+// TestConsoleInBrowser runs it in three parts, each on a server of its
+// own: the tour above, the namespaces (tables in several, one of 50
+// tables) and the screens beyond items (browser_screens_test.go).
+//
 // It skips only when no Chromium is installed (apt-get install chromium),
 // and says so loudly; $DYNAMOEMU_CHROMIUM names a binary explicitly.
 
@@ -112,11 +116,18 @@ func (s *server) api(t *testing.T, op string, in any) map[string]any {
 
 func (s *server) apiStatus(t *testing.T, accessKey, op string, in any) (map[string]any, int) {
 	t.Helper()
+	return s.apiIn(t, accessKey, testRegion, op, in)
+}
+
+// apiIn calls the DynamoDB API of s as accessKey in region and returns
+// the decoded answer and its status.
+func (s *server) apiIn(t *testing.T, accessKey, region, op string, in any) (map[string]any, int) {
+	t.Helper()
 	body, _ := json.Marshal(in)
 	req, _ := http.NewRequest(http.MethodPost, s.url+"/", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+accessKey+"/20261122/"+testRegion+"/dynamodb/aws4_request, SignedHeaders=host, Signature=00")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+accessKey+"/20261122/"+region+"/dynamodb/aws4_request, SignedHeaders=host, Signature=00")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s: %v", op, err)
@@ -294,9 +305,9 @@ func newBrowser(t *testing.T, exe string) *browser {
 	ctx, cancelTab := chromedp.NewContext(actx)
 	t.Cleanup(cancelTab)
 	// A bound for a browser that hangs, generous for a loaded machine
-	// (waitScale): the test takes about a minute and a half on a quiet
-	// 2-core machine.
-	ctx, cancelTime := context.WithTimeout(ctx, waitScale(8*time.Minute))
+	// (waitScale): the test takes a few minutes on a quiet 2-core
+	// machine.
+	ctx, cancelTime := context.WithTimeout(ctx, waitScale(20*time.Minute))
 	t.Cleanup(cancelTime)
 	b := &browser{t: t, ctx: ctx, dir: dir}
 	// Start the browser, then listen to the page's errors.
@@ -377,7 +388,6 @@ func TestConsoleInBrowser(t *testing.T) {
 	if exe == "" {
 		t.Skip("\n" + strings.Repeat("!", 72) + "\nSKIPPED: the console's browser test needs Chromium and none is installed\n(apt-get install -y chromium, or DYNAMOEMU_CHROMIUM=/path/to/chrome).\n" + strings.Repeat("!", 72))
 	}
-	s := startServer(t)
 	b := newBrowser(t, exe)
 	t.Cleanup(func() {
 		if len(b.shots) > 0 {
@@ -386,7 +396,25 @@ func TestConsoleInBrowser(t *testing.T) {
 			t.Logf("%d screenshots in %s (listed in %s)", len(b.shots), b.dir, index)
 		}
 	})
+	// Each part on a server of its own (and so a page origin of its own:
+	// nothing the page keeps in its storage crosses over).
+	t.Run("tour", func(t *testing.T) { b.use(t); consoleTour(t, b) })
+	t.Run("namespaces", func(t *testing.T) { b.use(t); consoleNamespaces(t, b) })
+	t.Run("screens", func(t *testing.T) { b.use(t); consoleScreens(t, b) })
+	b.use(t)
+	if errs := b.pageErrors(); len(errs) > 0 {
+		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))
+	}
+}
 
+// use makes b report to t (the subtest running).
+func (b *browser) use(t *testing.T) { b.t = t }
+
+// consoleTour is what a person does first: a namespace, a table created,
+// items added, queried, edited and deleted, the stream, the clock,
+// conventions, insights, paging, the dark theme, -sharedDb.
+func consoleTour(t *testing.T, b *browser) {
+	s := startServer(t)
 	// The page, through the redirect from the prefix without its slash.
 	b.do("open the console", chromedp.Navigate(s.page+"/dynamoemu/console"))
 	b.wait("the console to start", `document.documentElement.dataset.ready === "true" && document.documentElement.dataset.route === "#/"`)
@@ -420,6 +448,10 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.click("Create table", inDialog("Create table"))
 	b.wait("the overview", `document.documentElement.dataset.route === "#/t/Orders/overview" && document.querySelector(".stats")?.textContent.includes("NEW_AND_OLD_IMAGES")`)
 	b.wait("TTL on the overview", `document.querySelector(".stats")?.textContent.includes("expiresAt")`)
+	// The stat cards show their values whole: none is cut off or overflows its card.
+	if cut := eval[[]string](b, `[...document.querySelectorAll("main .stats .stat")].filter((c) => c.scrollWidth > c.clientWidth + 1 || [...c.querySelectorAll(".stat-value")].some((v) => v.scrollWidth > v.clientWidth + 1)).map((c) => c.textContent)`); len(cut) > 0 {
+		t.Errorf("stat cards cut off: %q", cut)
+	}
 	desc := s.api(t, "DescribeTable", map[string]any{"TableName": "Orders"})["Table"].(map[string]any)
 	if spec, _ := desc["StreamSpecification"].(map[string]any); spec["StreamViewType"] != "NEW_AND_OLD_IMAGES" {
 		t.Errorf("got StreamSpecification %v, want NEW_AND_OLD_IMAGES", spec)
@@ -602,7 +634,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		s.api(t, "PutItem", map[string]any{"TableName": "Ledger", "Item": map[string]any{"pk": map[string]string{"S": pk}, "sk": map[string]string{"S": "x"}}})
 	}
 	b.press('r')
-	b.wait("the violations", `document.querySelector("main .chart svg") !== null && document.querySelector("main table.grid")?.textContent.includes("no-tenant")`)
+	b.wait("the violations", `document.querySelector("main .chart svg") !== null && document.querySelector("main table.conv-entries")?.textContent.includes("no-tenant")`)
 	b.shot("conventions", "the conventions report: totals, violations by rule as a chart, each distinct violation with its key, message and count")
 	b.click("Reset", button("Reset"))
 	b.click("Reset (confirm)", inDialog("Reset"))
@@ -654,11 +686,11 @@ func TestConsoleInBrowser(t *testing.T) {
 		s.api(t, "BatchWriteItem", map[string]any{"RequestItems": map[string]any{"Paged": puts}})
 	}
 	b.nav('t', "#/")
-	b.wait("two cards", `document.querySelectorAll("main .cards .card").length === 2`)
-	b.shot("tables", "all tables of the namespace as cards: keys, items, size, indexes, billing and stream badges")
+	b.wait("two tables", `document.querySelectorAll("main table.table-list-grid tbody tr").length === 2`)
+	b.shot("tables", "all tables of the namespace, one row each: keys, status, items, size, indexes, billing, stream, created")
 
 	// Paging, with the keyboard: 10 a page, ] and [.
-	b.do("open Paged", chromedp.Click(chromedp.CSS(`main .cards a.card[data-table="Paged"]`)))
+	b.do("open Paged", chromedp.Click(chromedp.CSS(`main table.table-list-grid tr[data-table="Paged"] a`)))
 	b.wait("Paged's items", `document.documentElement.dataset.route === "#/t/Paged/items" && document.querySelectorAll("main table.grid tbody tr").length > 0`)
 	b.fill(`main select[aria-label="Items per page"]`, "10")
 	b.wait("10 a page", `document.querySelectorAll("main table.grid tbody tr").length === 10 && document.querySelector(".page-info").textContent.startsWith("Page 1")`)
@@ -727,15 +759,11 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatalf("CreateTable on the shared server: %d %v", status, out)
 	}
 	b.do("open the shared server's console", chromedp.Navigate(shared.page+"/dynamoemu/console/"))
-	b.wait("the shared table", `document.documentElement.dataset.route === "#/" && document.querySelector("main .cards a.card[data-table=Shared]") !== null`)
+	b.wait("the shared table", `document.documentElement.dataset.route === "#/" && document.querySelector("main table.table-list-grid tr[data-table=Shared]") !== null`)
 	if chip := eval[string](b, `document.getElementById("ns-button").textContent`); !strings.Contains(chip, "shared") {
 		t.Errorf("with -sharedDb the namespace chip says %q, want it to say shared", chip)
 	}
 	b.shot("shared-db", "a server with -sharedDb: the page's own key sees a table another key made, and says the database is shared")
-
-	if errs := b.pageErrors(); len(errs) > 0 {
-		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))
-	}
 }
 
 // checkConversions runs ddb.js and chart.js in the page on table-driven cases.
@@ -813,4 +841,46 @@ func waitScale(d time.Duration) time.Duration {
 		return time.Duration(float64(d) * f)
 	}
 	return d
+}
+
+// TestConsoleSignedInBrowser: against a server that verifies signatures
+// (emulator.Options.Credentials, dynamoemu -credentials) the page asks for
+// the key's secret at start and signs every call in the browser: the API
+// (a table created and shown) and the admin endpoints (the clock). A wrong
+// secret shows AWS's InvalidSignatureException.
+func TestConsoleSignedInBrowser(t *testing.T) {
+	exe := findChromium()
+	if exe == "" {
+		t.Skip("\n" + strings.Repeat("!", 72) + "\nSKIPPED: the console's browser test needs Chromium and none is installed\n(apt-get install -y chromium, or DYNAMOEMU_CHROMIUM=/path/to/chrome).\n" + strings.Repeat("!", 72))
+	}
+	const secret = "console-secret/with+symbols"
+	s := startServerWith(t, emulator.Options{Credentials: []emulator.Credential{{AccessKeyID: testAccessKey, SecretAccessKey: secret}}},
+		console.Options{Version: "browser-test", Signatures: true})
+	b := newBrowser(t, exe)
+
+	b.do("open the console", chromedp.Navigate(s.page+"/dynamoemu/console/"))
+	b.wait("the namespace dialog asking for the secret", `document.querySelector("dialog[open]")?.textContent.includes("Secret access key")`)
+	b.fill("dialog[open] input", testAccessKey)
+	b.fill("dialog[open] input[list=regions]", testRegion)
+	b.fill("dialog[open] input[type=password]", "not-the-secret")
+	b.click("Switch", inDialog("Switch"))
+	b.wait("AWS's answer to a wrong secret", `document.body.textContent.includes("InvalidSignatureException: The request signature we calculated")`)
+	b.shotToasts("signed-wrong-secret", "a wrong secret: the server's InvalidSignatureException, as AWS words it", true)
+
+	b.press('N')
+	b.wait("the namespace dialog", `document.querySelector("dialog[open]")?.textContent.includes("Secret access key")`)
+	b.fill("dialog[open] input[type=password]", secret)
+	b.click("Switch", inDialog("Switch"))
+	b.wait("the signed ListTables", `document.querySelector("main .empty h3")?.textContent.includes("No tables")`)
+	b.wait("the signed clock", `document.getElementById("foot-clock")?.querySelector("a") !== null`)
+
+	b.press('c')
+	b.wait("the create dialog", `document.querySelector("dialog[open] h2")?.textContent === "Create a table"`)
+	b.do("type the table name", chromedp.SendKeys(chromedp.CSS(`dialog[open] input[aria-label="Table name"]`), "Signed"))
+	b.click("Create table", inDialog("Create table"))
+	b.wait("the overview", `document.documentElement.dataset.route === "#/t/Signed/overview" && document.querySelector(".stats") !== null`)
+	b.shot("signed-table", "with -credentials: the table created and described by signed calls from the page")
+	if errs := b.pageErrors(); len(errs) > 0 {
+		t.Errorf("page errors: %v", errs)
+	}
 }

@@ -34,6 +34,10 @@ type Options struct {
 	// endpoints (clock, ttl/sweep, conventions), with no final slash.
 	// Empty means "/dynamoemu".
 	AdminPath string
+	// Signatures tells the page that the server verifies SigV4
+	// signatures (-credentials): it asks for the secret access key of the
+	// namespace's key and signs every call (api.js, sigv4.js).
+	Signatures bool
 }
 
 // Validate reports whether the options are usable.
@@ -69,11 +73,12 @@ func (o Options) withDefaults() Options {
 
 // pageConfig is config.json: what the page needs to know of its server.
 type pageConfig struct {
-	Prefix    string `json:"prefix"`
-	APIPath   string `json:"apiPath"`
-	AdminPath string `json:"adminPath"`
-	SharedDB  bool   `json:"sharedDb"`
-	Version   string `json:"version"`
+	Prefix     string `json:"prefix"`
+	APIPath    string `json:"apiPath"`
+	AdminPath  string `json:"adminPath"`
+	SharedDB   bool   `json:"sharedDb"`
+	Version    string `json:"version"`
+	Signatures bool   `json:"signatures"`
 }
 
 // Handler returns the http.Handler of the console: the embedded files
@@ -89,7 +94,7 @@ func Handler(opts Options) (http.Handler, error) {
 	opts = opts.withDefaults()
 	cfg := pageConfig{
 		Prefix: opts.Prefix, APIPath: opts.APIPath, AdminPath: opts.AdminPath,
-		SharedDB: opts.SharedDB, Version: opts.Version,
+		SharedDB: opts.SharedDB, Version: opts.Version, Signatures: opts.Signatures,
 	}
 	// The table of files is built at the console's first request, not at
 	// the server's start (walking the embedded directory was

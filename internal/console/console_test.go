@@ -190,7 +190,7 @@ func TestImportsResolve(t *testing.T) {
 }
 
 // maxEmbeddedBytes bounds the console's size: it ships inside every binary.
-const maxEmbeddedBytes = 192 << 10
+const maxEmbeddedBytes = 256 << 10
 
 func TestSize(t *testing.T) {
 	files, err := loadFiles()

@@ -12,7 +12,8 @@
 // with go:embed (static/), hand-written and served as they are: no build
 // step, no npm, no external font or CDN. config.json, made from Options,
 // tells the page where the API and the admin endpoints are, whether the
-// server shares one database (-sharedDb) and its version. The handler
+// server shares one database (-sharedDb), whether it verifies signatures
+// (-credentials) and its version. The handler
 // answers GET and HEAD only; a directory, a file that is not there or a
 // path outside the prefix is 404 (no listing), another method 405, and
 // the prefix without its final slash redirects to it. Every file is
@@ -41,22 +42,44 @@
 //     (DynamoDB_20120810.* and DynamoDBStreams_20120810.*) and an
 //     Authorization header of SigV4's shape whose credential scope names
 //     the access key and region chosen in the page. The emulator picks the
-//     namespace from them and verifies no signature, so no secret is asked
-//     for (api.js);
-//   - the admin endpoints: GET/POST clock, POST ttl/sweep, GET/DELETE
-//     conventions, each state-changing call with Content-Type
+//     namespace from them and by default verifies no signature, so no
+//     secret is asked for (api.js). Against a server that verifies them
+//     (Options.Credentials: dynamoemu -credentials) the page asks for the
+//     key's secret, keeps it in sessionStorage (the tab only) and signs
+//     every call, the admin endpoints' too, with its own SigV4 (sigv4.js:
+//     SHA-256 and HMAC written out, as crypto.subtle exists only on https
+//     and localhost pages);
+//   - the admin endpoints: GET namespaces (the namespaces that hold
+//     tables), GET/POST clock, POST ttl/sweep, GET/DELETE conventions,
+//     GET/PUT/DELETE faults, GET report, GET contributors, and
+//     snapshots (GET the list and a diff, POST take and restore,
+//     DELETE), each state-changing call with Content-Type
 //     application/json as the emulator requires (emulator/admin_guard.go).
 //
-// Its views: the tables as cards; a table's overview (keys, attribute
+// Its views: the namespaces that hold tables, each a one-click switch
+// (on the Tables page and in the namespace dialog); the tables as one
+// compact list sorted by any column; a table's overview (keys, attribute
 // definitions, billing, indexes with projections and sizes, stream, TTL,
-// tags, delete) with switches for the stream, TTL and tags; its items a
-// page at a time (Scan with Limit and ExclusiveStartKey), added, edited
-// and deleted as DynamoDB JSON or plain JSON (ddb.js converts both ways
-// and keeps numbers as their text: 38 digits survive); a Query and Scan
-// builder that shows the request it sends and the answer's counts and
+// tags, delete) with switches for the stream, TTL and tags, its stat
+// cards wrapping long values instead of cutting them; its items a page
+// at a time (Scan with Limit and ExclusiveStartKey), sorted by a column,
+// added, edited and deleted as DynamoDB JSON or plain JSON (ddb.js
+// converts both ways and keeps numbers as their text: 38 digits
+// survive), selected and deleted together or purged (bulk.js:
+// BatchWriteItem, unprocessed items sent again); a Query and Scan builder
+// that shows the request it sends and the answer's counts and
 // ConsumedCapacity; a live tail of the table's stream (GetRecords every
-// second on each open shard, from LATEST or TRIM_HORIZON); the clock and
-// the TTL sweep; the conventions report; and Insights: the
+// second on each open shard, from LATEST or TRIM_HORIZON); the table's
+// backups and point-in-time recovery (restore to a second of the window
+// or from a backup), its exports, its global-table replicas and its
+// Contributor Insights; the namespace's exports and imports; snapshots
+// of the emulator (take, diff with now, rewind, drop); a PartiQL editor
+// with the statements run before (kept in localStorage); the clock and
+// the TTL sweep (the clock's offset counts only what lies outside the
+// round trip of the reading, so a slow page shows no false skew); the
+// conventions tab (tables checked with role, mode and source, the
+// configuration's entries, every refusal and warning with rule id, key,
+// position, message, reason and request id); and Insights: the
 // namespace's access-pattern report (GET /dynamoemu/report: hot keys,
 // filter waste, reads by kind, the design's patterns and findings) and the
 // fault-injection rules with their counts, edited in place (PUT and
@@ -73,13 +96,16 @@
 //	console.go      Options, Validate, Handler, the routing and the security headers
 //	files.go        the embedded files, their types and ETags, serving one
 //	static/         index.html, app.css, icon.svg, js/ (app, api, ddb, ui, grid,
-//	                editor, chart, views/*), served as they are
+//	                editor, bulk, chart, views/*), served as they are
 //	console_test.go the handler: paths, types, caching, 404s, 405s, imports
 //	                that resolve, the size budget
 //	browser_test.go the console in headless Chromium (chromedp), mounted in the
 //	                emulator as dynamoemu mounts it, step by step, with
 //	                screenshots ($DYNAMOEMU_CONSOLE_SCREENSHOTS; .ci/run keeps
-//	                them under its output directory)
+//	                them under its output directory): the first tour, and
+//	                against a server that verifies signatures
+//	browser_screens_test.go  the same for the namespaces (data in several,
+//	                a namespace of 50 tables) and the screens beyond items
 //
 // # Caveats
 //

@@ -5,9 +5,13 @@ import "strings"
 // Design is a declared single-table design: for each table its key, its
 // indexes, the entities it holds (each with a key template per key
 // attribute) and the access patterns, each served by the table's key or
-// an index. ParseDesign reads one from a design file.
+// an index. ParseDesign reads one from a design file, a NoSQL Workbench
+// data model or a OneTable schema.
 type Design struct {
 	Tables []*DesignTable
+	// Format is the file's format: FormatText, FormatWorkbench or
+	// FormatOneTable.
+	Format string
 }
 
 // DesignTable is one table of a design.
@@ -18,6 +22,7 @@ type DesignTable struct {
 	Entities []*Entity
 	Patterns []*Pattern
 	Line     int
+	At       string // where a JSON file declares it ("DataModel[0]"); "" in a design file
 }
 
 // KeyDef names the partition and sort key attributes ("" for none).
@@ -30,6 +35,7 @@ type IndexDef struct {
 	Name string
 	Key  KeyDef
 	Line int
+	At   string
 }
 
 // Entity is one item type: its name and, for each key attribute of the
@@ -38,6 +44,7 @@ type Entity struct {
 	Name  string
 	Attrs map[string]Template
 	Line  int
+	At    string
 }
 
 // Pattern is one access pattern: what it reads or writes (Access), the
@@ -55,6 +62,10 @@ type Pattern struct {
 	SK, SK2     Template // SK2: between's upper bound
 	Order       string   // "asc", "desc" or "": informational
 	Line        int
+	At          string
+	// Derived: the file declares no pattern; this one was derived from
+	// an entity's key templates (design_derive.go).
+	Derived bool
 }
 
 // keyOf returns the key of the pattern's table or index, and whether it

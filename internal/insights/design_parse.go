@@ -32,13 +32,24 @@ import (
 // ErrDesign: a design file is not valid; the error is a *DesignError.
 var ErrDesign = errors.New("insights: invalid design")
 
-// DesignError is a design file's error and where it is.
+// DesignError is a design file's error and where it is: a line and
+// column in a design file, a member's path in a JSON one
+// ("DataModel[0].TableFacets[1].FacetName").
 type DesignError struct {
 	Line, Col int // from 1; Col 0 when the error is the whole line's
-	Msg       string
+	// Format and Field: for a JSON file, its format ("workbench",
+	// "onetable") and the path of the member at fault.
+	Format, Field string
+	Msg           string
 }
 
 func (e *DesignError) Error() string {
+	if e.Format != "" {
+		if e.Field == "" {
+			return fmt.Sprintf("%s: %s", e.Format, e.Msg)
+		}
+		return fmt.Sprintf("%s: %s: %s", e.Format, e.Field, e.Msg)
+	}
 	if e.Col > 0 {
 		return fmt.Sprintf("design:%d:%d: %s", e.Line, e.Col, e.Msg)
 	}
@@ -97,7 +108,7 @@ func tokenize(line string, n int) ([]token, error) {
 					i++
 				}
 				if !closed {
-					return nil, &DesignError{n, t.col, "a quoted string without its closing quote"}
+					return nil, &DesignError{Line: n, Col: t.col, Msg: "a quoted string without its closing quote"}
 				}
 			case '=':
 				if t.eq < 0 {
@@ -127,16 +138,34 @@ type parser struct {
 }
 
 func (p *parser) errf(col int, format string, args ...any) error {
-	return &DesignError{p.line, col, fmt.Sprintf(format, args...)}
+	return &DesignError{Line: p.line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
-// ParseDesign parses and checks a design file. Errors are *DesignError
-// (errors.Is ErrDesign) with a line and column.
+// Design file formats (Design.Format).
+const (
+	FormatText      = "design"    // the design file of this package
+	FormatWorkbench = "workbench" // a NoSQL Workbench data model (design_workbench.go)
+	FormatOneTable  = "onetable"  // a OneTable schema (design_onetable.go)
+)
+
+// ParseDesign parses and checks a design: a design file, a NoSQL
+// Workbench data model or a OneTable schema (JSON, told apart by their
+// members: DataModel, models). Errors are *DesignError (errors.Is
+// ErrDesign): with a line and column in a design file, with the path of
+// the member at fault in a JSON one.
 func ParseDesign(src []byte) (*Design, error) {
 	if len(src) > maxDesignBytes {
-		return nil, &DesignError{1, 0, fmt.Sprintf("the design is %d bytes, more than %d", len(src), maxDesignBytes)}
+		return nil, &DesignError{Line: 1, Msg: fmt.Sprintf("the design is %d bytes, more than %d", len(src), maxDesignBytes)}
 	}
-	p := &parser{d: &Design{}}
+	if isJSON(src) {
+		return parseJSONDesign(src)
+	}
+	return parseTextDesign(src)
+}
+
+// parseTextDesign parses a design file.
+func parseTextDesign(src []byte) (*Design, error) {
+	p := &parser{d: &Design{Format: FormatText}}
 	for n, line := range strings.Split(string(src), "\n") {
 		p.line = n + 1
 		toks, err := tokenize(line, p.line)
@@ -151,10 +180,10 @@ func ParseDesign(src []byte) (*Design, error) {
 		}
 	}
 	if len(p.d.Tables) == 0 {
-		return nil, &DesignError{1, 0, "the design declares no table"}
+		return nil, &DesignError{Line: 1, Msg: "the design declares no table"}
 	}
 	for _, t := range p.d.Tables {
-		if err := t.resolve(); err != nil {
+		if err := t.resolve(FormatText); err != nil {
 			return nil, err
 		}
 	}
@@ -402,41 +431,56 @@ func (p *parser) conditions(pt *Pattern, toks []token) (int, error) {
 }
 
 // resolve checks a table's declarations against each other once the file
-// is read.
-func (t *DesignTable) resolve() error {
-	errAt := func(line int, format string, args ...any) error {
-		return &DesignError{line, 0, fmt.Sprintf(format, args...)}
+// is read. format is the file's (FormatText: errors say the line; else
+// the member's path).
+func (t *DesignTable) resolve(format string) error {
+	errAt := func(line int, at string, msg string, args ...any) error {
+		if format != FormatText {
+			return &DesignError{Format: format, Field: at, Msg: fmt.Sprintf(msg, args...)}
+		}
+		return &DesignError{Line: line, Msg: fmt.Sprintf(msg, args...)}
 	}
 	if t.Key.Partition == "" {
-		return errAt(t.Line, "table %q has no key line", t.Name)
+		return errAt(t.Line, t.At, "table %q has no key line", t.Name)
 	}
 	for _, e := range t.Entities {
-		for attr := range e.Attrs {
+		for _, attr := range sortedKeys(e.Attrs) {
 			if !t.isKeyAttr(attr) {
-				return errAt(e.Line, "entity %q: %q is no key attribute of table %q or its indexes", e.Name, attr, t.Name)
+				return errAt(e.Line, e.At, "entity %q: %q is no key attribute of table %q or its indexes", e.Name, attr, t.Name)
 			}
 		}
 		for _, attr := range []string{t.Key.Partition, t.Key.Sort} {
 			if _, ok := e.Attrs[attr]; attr != "" && !ok {
-				return errAt(e.Line, "entity %q has no template for the table's key attribute %q", e.Name, attr)
+				return errAt(e.Line, e.At, "entity %q has no template for the table's key attribute %q", e.Name, attr)
 			}
 		}
 	}
 	for _, pt := range t.Patterns {
 		for _, name := range pt.Entities {
 			if t.entity(name) == nil {
-				return errAt(pt.Line, "pattern %q: no entity %q in table %q", pt.Name, name, t.Name)
+				return errAt(pt.Line, pt.At, "pattern %q: no entity %q in table %q", pt.Name, name, t.Name)
 			}
 		}
 		key, ok := t.keyOf(pt.Index)
 		if !ok {
-			return errAt(pt.Line, "pattern %q: no index %q in table %q", pt.Name, pt.Index, t.Name)
+			return errAt(pt.Line, pt.At, "pattern %q: no index %q in table %q", pt.Name, pt.Index, t.Name)
 		}
 		if err := pt.checkShape(key); err != "" {
-			return errAt(pt.Line, "pattern %q: %s", pt.Name, err)
+			return errAt(pt.Line, pt.At, "pattern %q: %s", pt.Name, err)
 		}
 	}
 	return nil
+}
+
+// sortedKeys returns m's keys in order, so that an error names the same
+// attribute every time.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // checkShape returns what is wrong with the pattern's access and key

@@ -37,6 +37,21 @@
 // patterns' requests and gets every pattern served by a key or an index
 // and the one Scan flagged (testdata/blog.report.txt).
 //
+// ParseDesign also reads the designs people already write in other
+// formats, into the same Design: a NoSQL Workbench data model
+// (design_workbench.go: tables, GSIs, facets as entities with their key
+// aliases, sample data; ParseWorkbenchModel also returns the tables and
+// sample items for loading them) and a OneTable schema
+// (design_onetable.go: indexes, models with their value templates, saved
+// queries as patterns). What a format cannot say (templates of index
+// keys in Workbench, the table's name in OneTable, patterns with
+// descriptions and orders) goes in a "dynamoemu" member of dynamoemu's
+// own; without patterns they are derived from the entities' keys
+// (design_derive.go). An error names the member at fault by its path;
+// a member the reader does not know is an error, never dropped.
+// testdata/blog.workbench.json and blog.onetable.json are the blog design
+// in those formats and give the same report (TestDesignFormatsSameReport).
+//
 // Contributor Insights (contributor.go): UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights keep each
 // table's and GSI's status (ENABLING, ENABLED, DISABLING, DISABLED),

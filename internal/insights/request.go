@@ -139,6 +139,10 @@ func keyText(v storage.Value) string {
 	return ""
 }
 
+// KeyText renders a key condition as a report does: "pk=ORDER#1 sk
+// begins_with 2024-".
+func KeyText(k KeyCondition) string { return conditionText(k) }
+
 // conditionText renders a key condition for a report: "pk=ORDER#1
 // sk begins_with 2024-".
 func conditionText(k KeyCondition) string {

@@ -42,6 +42,10 @@ var layers = []layer{
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
 	{pkg: "internal/insights", may: []string{"internal/storage"}},
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
+	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
+	// (never linked by the server: TestServerWithoutHeavyInit).
+	{pkg: "internal/ddblocal", testMay: []string{"internal/ddblocal/ddblocaltest"}},
+	{pkg: "internal/ddblocal/ddblocaltest"}, // test support: DynamoDB Local files written for tests
 	// The emulator's internal packages, bottom up: errors and messages,
 	// the wire codec, the stream record log, the ZSTD reader, the
 	// service. None imports the facade (emulator), and each only what is
@@ -61,16 +65,29 @@ var layers = []layer{
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
 	{pkg: "emulator/internal/pitr", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/backups", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/pitr"}, internal: true},
+	{pkg: "emulator/internal/backups", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/pitr", "emulator/internal/vectorsearch"}, internal: true},
+	{pkg: "emulator/internal/globaltables", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/streamsapi"}, internal: true},
 	{pkg: "emulator/internal/transfers", may: []string{"emulator/internal/pitr", "emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/zstdread", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "internal/lease"}, tests: true},
+	{pkg: "emulator/internal/tagging", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/ttl", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/contributorinsights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/streamsapi", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/wire", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/vectorsearch", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "internal/expr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "internal/lease"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "internal/console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console"}, tests: true}, // console: the server mounts the web console
+	// The MCP server: the emulator's public API and its DynamoDB JSON
+	// handler; insights for designs and the report's matching, expr and
+	// storage to read a request's key condition as the report does.
+	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage"}, tests: true},
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp"}, tests: true}, // console, mcp: the server mounts the web console and the MCP endpoint
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "internal/storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
+	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
+	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},
+	{pkg: "cmd/dynamoemu-import-ddblocal", may: []string{"emulator", "internal/ddblocal"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
 	{pkg: "internal/lint"},
 	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API

@@ -18,6 +18,11 @@ export interface StartOptions {
   env?: Record<string, string>
   /** How long the server may take to start (default 60000). */
   timeoutMs?: number
+  /**
+   * With args ['-credentials', FILE] (signatures verified), one of the
+   * file's adminTokens: the snapshot calls send it.
+   */
+  adminToken?: string
 }
 
 /** A running server. */

@@ -9,15 +9,37 @@
 const { spawn } = require('node:child_process')
 const { binaryPath } = require('./platform.js')
 
+// The servers this process started: killed when it exits, normally or by
+// SIGINT, SIGTERM or SIGHUP (then, if nothing else handles the signal,
+// it is raised again so that the process ends as it would have). A
+// SIGKILL of this process cannot be seen: its servers stay.
 const children = new Set()
-process.once('exit', () => {
+let watching = false
+function watchExit() {
+  if (watching) return
+  watching = true
+  process.once('exit', killAll)
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    const onSignal = () => {
+      killAll()
+      if (process.listenerCount(sig) === 1) {
+        process.removeListener(sig, onSignal)
+        process.kill(process.pid, sig)
+      }
+    }
+    process.on(sig, onSignal)
+  }
+}
+function killAll() {
   for (const c of children) c.kill('SIGKILL') // never leave a server behind
-})
+}
 
 // start runs the server and resolves once it listens. Options: port (0:
 // a free one), host ('127.0.0.1'), dbPath, sharedDb, conventions (a
 // configuration file), args (more flags, as the server takes them),
-// env, and timeoutMs for the start (60000).
+// env, timeoutMs for the start (60000), and adminToken: with
+// args ['-credentials', FILE], one of the file's adminTokens, which the
+// snapshot calls send (a server with -credentials refuses them without).
 async function start(opts = {}) {
   const port = opts.port ?? 0
   const host = opts.host ?? '127.0.0.1'
@@ -29,6 +51,7 @@ async function start(opts = {}) {
   const bin = binaryPath()
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(opts.env ?? {}) } })
   children.add(child)
+  watchExit()
   let log = ''
   const addr = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -63,13 +86,21 @@ async function start(opts = {}) {
   child.stderr.resume()
   const listenPort = Number(addr.slice(addr.lastIndexOf(':') + 1))
   const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${listenPort}`
+  const headers = { 'content-type': 'application/json' }
+  if (opts.adminToken) headers.authorization = `Bearer ${opts.adminToken}`
   const admin = async (method, path, body) => {
-    const res = await fetch(endpoint + path, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
+    const res = await fetch(endpoint + path, { method, headers, body: body && JSON.stringify(body) })
     const text = await res.text()
     if (!res.ok) throw new Error(`dynamoemu: ${method} ${path}: ${res.status} ${text}`)
     return text ? JSON.parse(text) : {}
   }
-  const empty = (await admin('POST', '/dynamoemu/snapshots')).id
+  let empty
+  try {
+    empty = (await admin('POST', '/dynamoemu/snapshots')).id
+  } catch (err) {
+    child.kill('SIGKILL') // not left running behind a failed start
+    throw err
+  }
   return {
     endpoint,
     port: listenPort,

@@ -1,5 +1,5 @@
 'use strict'
-// Jest globalTeardown: stops the run's server.
+// Jest globalTeardown: stops the run's servers.
 module.exports = async function globalTeardown() {
-  if (globalThis.__DYNAMOEMU__) await globalThis.__DYNAMOEMU__.stop()
+  await Promise.all((globalThis.__DYNAMOEMU__ ?? []).map((emu) => emu.stop()))
 }

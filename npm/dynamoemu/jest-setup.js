@@ -1,7 +1,7 @@
 'use strict'
-// Jest setupFiles: this worker's namespace, and (setupFilesAfterEnv)
-// its tables before its first test.
-const { isolateWorker, createTables } = require('./testing.js')
+// Jest setupFilesAfterEnv, run in each test file: this worker's
+// namespace (or server), and before the file's first test its tables
+// (or, with DYNAMOEMU_RESET=1, its server rewound to them, empty).
+const { setUpWorker } = require('./testing.js')
 
-isolateWorker(process.env.JEST_WORKER_ID)
-if (typeof beforeAll === 'function') beforeAll(() => createTables())
+beforeAll(setUpWorker(process.env.JEST_WORKER_ID))

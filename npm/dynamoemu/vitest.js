@@ -1,10 +1,13 @@
 'use strict'
 // Vitest globalSetup: { test: { globalSetup: ['dynamoemu/vitest'],
-// setupFiles: ['dynamoemu/vitest-setup'] } }. One server for the run,
-// stopped by the teardown this returns.
+// setupFiles: ['dynamoemu/vitest-setup'] } }. The run's server, or one per
+// worker with DYNAMOEMU_RESET=1, stopped by the teardown this returns.
+const os = require('node:os')
 const { startForTests } = require('./testing.js')
 
-module.exports = async function setup() {
-  const emu = await startForTests()
-  return () => emu.stop()
+module.exports = async function setup(project) {
+  const c = project?.config ?? {}
+  const workers = c.poolOptions?.forks?.maxForks ?? c.poolOptions?.threads?.maxThreads ?? c.maxWorkers ?? os.availableParallelism()
+  const emus = await startForTests(workers)
+  return () => Promise.all(emus.map((emu) => emu.stop()))
 }

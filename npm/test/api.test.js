@@ -67,3 +67,31 @@ test('without the platform package, start() names the package to install', async
     fs.renameSync(aside, dir)
   }
 })
+
+test('the server stops when the Node.js process that started it is stopped', async () => {
+  const { spawn } = require('node:child_process')
+  for (const sig of ['SIGTERM', 'SIGINT']) {
+    const parent = spawn(process.execPath, ['-e', `
+      require('dynamoemu').start().then((emu) => { console.log(emu.process.pid); setInterval(() => {}, 1000) })`], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const pid = Number(await new Promise((resolve) => parent.stdout.once('data', (d) => resolve(String(d).trim()))))
+    assert.ok(pid > 0)
+    process.kill(pid, 0) // the server runs
+    const exited = new Promise((resolve) => parent.once('exit', (code, signal) => resolve(signal)))
+    parent.kill(sig)
+    assert.strictEqual(await exited, sig, 'the parent ends by the signal, as it would without dynamoemu')
+    for (let i = 0; alive(pid); i++) {
+      assert.ok(i < 100, `the server (pid ${pid}) still runs after its parent got ${sig}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+})
+
+// alive tells whether process pid runs (a zombie, killed but not yet
+// reaped, does not).
+function alive(pid) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}

@@ -2,7 +2,7 @@ package apierr
 
 import "net/http"
 
-// Global tables (service/global_tables*.go), after AWS's API reference
+// Global tables (emulator/internal/globaltables), after AWS's API reference
 // (API_UpdateTable ReplicaUpdates, API_CreateGlobalTable,
 // API_UpdateGlobalTable, API_DescribeGlobalTable, API_ListGlobalTables,
 // API_DescribeGlobalTableSettings, API_UpdateGlobalTableSettings).

@@ -3,7 +3,7 @@ package apierr
 import "fmt"
 
 // Kinesis streaming destinations and replica auto scaling
-// (resources/kinesis.go, service/replica_autoscaling.go), after AWS's
+// (resources/kinesis.go, globaltables/autoscaling.go), after AWS's
 // API reference (API_EnableKinesisStreamingDestination,
 // API_UpdateTableReplicaAutoScaling). DynamoDB Local has none of these
 // operations; AWS's wording of these errors is not on record, so the

@@ -7,13 +7,16 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
 )
 
 // The features in use in this package's tests, as the emulator uses
-// them: this one, and point-in-time recovery, which it reads.
+// them: this one, point-in-time recovery, which it reads, and
+// SearchVectors, which the vector tests search a restored table with.
 func init() {
 	service.Use(Feature{})
 	service.Use(pitr.Feature{})
+	service.Use(vectorsearch.Feature{})
 }
 
 // clockEnv is a service on a test clock (servicetest.Env) with the

@@ -15,8 +15,10 @@ import (
 // UpdateContinuousBackups and RestoreTableToPointInTime.
 type Feature struct{}
 
-// Name is the feature's name.
-func (Feature) Name() string { return "pitr" }
+// Name is the feature's name. It keeps no slot: the recovery setting is
+// the core's (the table record's "pitr" member, which is why the name
+// is not "pitr": a slot is read from the member of its feature's name).
+func (Feature) Name() string { return "pointInTimeRecovery" }
 
 // recorderSlot is a namespace's recorder (nil: the namespace's data could
 // not be opened, and it records nothing).

@@ -9,8 +9,9 @@ import "github.com/dynamoemu/dynamoemu/internal/lease"
 // sync) do not see it; a fault use (fxUse.c) is ended, and given back to
 // its own pool, before the answer, and one of a failed request is never
 // used again; bulk writes and imports run on a copy (Call.Detached:
-// emulator/internal/transfers); the replicator makes its own calls (replicaCall); errors
-// and outputs hold no call. An operation that panics does not give its
+// emulator/internal/transfers), and so does a feature's work in another
+// region's namespace during the request (Call.InRegion, CopyTable);
+// errors and outputs hold no call. An operation that panics does not give its
 // call back. Under the race detector (lease's checked mode) a use of a
 // call given back panics in newUse.
 //

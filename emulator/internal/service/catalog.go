@@ -210,9 +210,6 @@ type tableMeta struct {
 	// by feature name: JSON the core carries without reading; a map
 	// replaced whole on change.
 	features map[string]json.RawMessage
-	// ext holds the definitions of the table-level features (Kinesis
-	// destinations, replica auto scaling, replicas): ext.go.
-	ext *tableExt
 }
 
 // throughput is a table's (or GSI's) provisioned throughput with the

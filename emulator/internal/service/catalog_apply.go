@@ -67,8 +67,7 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 		s = ns.restoreStream(t, m)
 	}
 	ns.publishTable(t, st, m, s)
-	ns.defined(t, nil, m)    // feature_lifecycle.go
-	ns.syncReplication(t, m) // global_tables.go
+	ns.defined(t, nil, m, true) // feature_lifecycle.go
 	return nil
 }
 
@@ -113,8 +112,7 @@ func (t *table) restoreMeta(b []byte) error {
 	}
 	t.syncStreamLocked(old, m, s, t.now())
 	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
-	t.ns.defined(t, old, m)    // feature_lifecycle.go
-	t.ns.syncReplication(t, m) // global_tables.go
+	t.ns.defined(t, old, m, true) // feature_lifecycle.go
 	t.meta.Store(m)
 	return nil
 }

@@ -84,7 +84,9 @@ type tableRecord struct {
 	PITRDays           int                  `json:"pitrDays,omitempty"`
 	ActiveAt           time.Time            `json:"activeAt,omitzero"`
 	Restored           *restoreInfo         `json:"restored,omitempty"`
-	Ext                *tableExt            `json:"ext,omitempty"`
+	// The features' slots follow as members named by their features
+	// (appendFeatureSlots); a record of an earlier version may hold
+	// some in an "ext" member (featureSlots).
 }
 
 // keyRecord is a name and a second string: a key schema element (HASH
@@ -196,7 +198,6 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		PITRDays:           m.pitrDays,
 		ActiveAt:           m.activeAt,
 		Restored:           m.restored,
-		Ext:                m.ext,
 	}
 	for _, a := range m.attrDefs {
 		r.AttrDefs = append(r.AttrDefs, keyRecord{a.name, a.typ})
@@ -230,7 +231,8 @@ func appendFeatureSlots(b []byte, slots map[string]json.RawMessage) []byte {
 // featureSlots returns the slots of the features in use that the
 // encoded record b holds (nil: none). A slot is a member of the record
 // named by its feature or, in a record written before its feature moved
-// behind the seam, a member of that name in the record's "ext" object.
+// behind the seam, a member of that name in the record's "ext" object,
+// or the object of the feature's members there (ExtMembered).
 func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 	if len(features) == 0 {
 		return nil, nil
@@ -251,6 +253,9 @@ func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 		if !ok {
 			s, ok = legacy[name]
 		}
+		if !ok {
+			s, ok = extObject(legacy, extMembers[name])
+		}
 		if ok {
 			if slots == nil {
 				slots = map[string]json.RawMessage{}
@@ -259,6 +264,30 @@ func featureSlots(b []byte) (map[string]json.RawMessage, error) {
 		}
 	}
 	return slots, nil
+}
+
+// extObject returns the object of the members names of ext (an old
+// record's "ext" object), or false when it has none of them.
+func extObject(ext map[string]json.RawMessage, names []string) (json.RawMessage, bool) {
+	var b []byte
+	for _, n := range names {
+		v, ok := ext[n]
+		if !ok {
+			continue
+		}
+		if b == nil {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, n)
+		b = append(b, ':')
+		b = append(b, v...)
+	}
+	if b == nil {
+		return nil, false
+	}
+	return append(b, '}'), true
 }
 
 func keyElemRecords(ks []keyElem) []keyRecord {
@@ -339,7 +368,6 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		pitrDays:           r.PITRDays,
 		activeAt:           r.ActiveAt,
 		restored:           r.Restored,
-		ext:                r.Ext,
 	}
 	slots, err := featureSlots(b)
 	if err != nil {

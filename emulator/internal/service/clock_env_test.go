@@ -1,19 +1,15 @@
 package service
 
 import (
-	"encoding/json"
 	"net/http"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// clockEnv is a service on a fixed clock with a transient delay, for the
-// tests of the table-level features whose states change with time
-// (policies, Kinesis destinations, replica auto scaling, exports and
-// imports, global tables).
+// clockEnv is a service on a fixed clock, for the tests of the
+// table-feature seam (a feature's own tests use servicetest).
 type clockEnv struct {
 	t     testing.TB
 	svc   *Service
@@ -60,21 +56,5 @@ func (e *clockEnv) table(name, billing string) {
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 }
 
-const (
-	onDemand    = `"BillingMode":"PAY_PER_REQUEST"`
-	provisioned = `"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}`
-)
-
-// scanItems returns a table's items as canonical JSON, sorted.
-func scanItems(t *testing.T, e *clockEnv, table string) []string {
-	t.Helper()
-	var out struct{ Items []map[string]any }
-	testkit.MustUnmarshal(t, e.must("Scan", `{"TableName":"`+table+`"}`), &out)
-	var s []string
-	for _, it := range out.Items {
-		b, _ := json.Marshal(it)
-		s = append(s, string(b))
-	}
-	slices.Sort(s)
-	return s
-}
+// provisioned is a CreateTable's provisioned throughput.
+const provisioned = `"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5}`

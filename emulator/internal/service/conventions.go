@@ -3,6 +3,8 @@ package service
 import (
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -25,16 +27,24 @@ import (
 // every key a request names, in reads too.
 //
 // Deletes (DeleteItem, PartiQL DELETE, BatchWriteItem and transaction
-// deletes) run the rules too, on the item they remove (rules B12 and L1).
+// deletes) run the rules too, on the item they remove (rules B12, B13,
+// B14 and L1). Reads of one key (GetItem, BatchGetItem, TransactGetItems,
+// a Query's sort key equality) are checked by rule A14 (checkRead).
 //
 // In ModeEnforce a write with error-severity violations fails with
-// ValidationException naming every one of them (conventions.Refusal:
-// "[conventions A3] ..." or "2 conventions violations: ...; ..."), and
-// nothing is written; the tenant guard (rule B10) fails with
-// AccessDeniedException. Every violation, refused or not, is logged and
-// kept in the report (Emulator.ConventionsReport, GET
-// /dynamoemu/conventions; Emulator.ResetConventionsReport, DELETE
-// /dynamoemu/conventions).
+// ValidationException naming every one of them, each with its item (its
+// position in a batch or transaction, and key) and the rule's reason
+// (conventions.Refusal): a BatchWriteItem is checked whole before it is
+// refused (convBatch), as a transaction is. Nothing is written then. The
+// tenant rules (B10, and B14 when every refusing violation is B14) fail
+// with AccessDeniedException. Every violation, refused or not, is logged
+// (with the request's id and the rule's reason) and kept in the report
+// (Emulator.ConventionsReport, GET /dynamoemu/conventions;
+// Emulator.ResetConventionsReport, DELETE /dynamoemu/conventions), which
+// also lists the tables checked, with their role and mode. Each table that
+// opts in is logged once with its role and mode (when created, tagged or
+// restored), and a table that no entry of a non-empty configuration
+// matches is logged with the entries that match no table yet.
 
 // convState is an Emulator's conventions layer: the configuration, the
 // rules and the report of the violations seen.
@@ -54,13 +64,48 @@ func newConvState(cfg *conventions.Config, log *slog.Logger) (*convState, error)
 	if err != nil {
 		return nil, fmt.Errorf("emulator: Conventions: %w", err)
 	}
+	for _, e := range c.Entries(nil) {
+		log.Info("conventions entry", "match", e.Match, "roles", e.Roles, "mode", e.Mode)
+	}
 	return &convState{cfg: c, rules: rules, report: conventions.NewReport(0), log: log}, nil
+}
+
+// conventionsSnapshot is the report (Service.ConventionsReport) with the
+// tables that follow the conventions, their role, mode and source, and
+// the configuration's entries with how many tables each gave its policy.
+func (s *Service) conventionsSnapshot() conventions.Snapshot {
+	snap := s.conv.report.Snapshot()
+	var names []string
+	for _, ns := range s.dbs.all() {
+		for _, name := range ns.tableNames() {
+			names = append(names, name)
+			t := ns.getTable(name)
+			if t == nil {
+				continue
+			}
+			if tp := t.convPolicy(); tp != nil {
+				ct := conventions.CheckedTable{Table: name, Roles: tp.p.Roles.String(), Mode: tp.p.Mode.String(), Source: tp.source}
+				if !s.cfg.SharedDB {
+					ct.Namespace = ns.key
+				}
+				snap.Checked = append(snap.Checked, ct)
+			}
+		}
+	}
+	slices.SortFunc(snap.Checked, func(a, b conventions.CheckedTable) int {
+		return strings.Compare(a.Table+"\x00"+a.Namespace, b.Table+"\x00"+b.Namespace)
+	})
+	snap.Config = s.conv.cfg.Entries(names)
+	return snap
 }
 
 // tablePolicy is the policy of a table that opted in.
 type tablePolicy struct {
 	p  conventions.Policy
 	st *convState
+	// source is where the policy comes from: the configuration entry's
+	// match, or "tags".
+	source string
 }
 
 // convPolicy returns the table's conventions policy, nil when it has not
@@ -79,6 +124,9 @@ func (st *convState) attach(c *call, t *table, tags []tagPair) (*tablePolicy, er
 		return nil, apierr.Validationf(apierr.MsgConvBadTags, t.name, err)
 	}
 	if !ok {
+		if c.op == "CreateTable" {
+			st.unmatched(c, t)
+		}
 		return nil, nil
 	}
 	vs := st.rules.CheckTable(t.name, p, conventions.KeySchema{
@@ -91,7 +139,44 @@ func (st *convState) attach(c *call, t *table, tags []tagPair) (*tablePolicy, er
 	if err := st.settle(c, vs, func(string) conventions.Mode { return p.Mode }); err != nil {
 		return nil, err
 	}
-	return &tablePolicy{p: p, st: st}, nil
+	tp := &tablePolicy{p: p, st: st, source: st.source(t.name, tags)}
+	tp.logged(st.log, t.name)
+	return tp, nil
+}
+
+// logged logs the table's role, mode and the policy's source: once per
+// table when it opts in (created, tagged or restored).
+func (tp *tablePolicy) logged(log *slog.Logger, table string) {
+	log.Info("conventions table", "table", table, "roles", tp.p.Roles.String(), "mode", tp.p.Mode.String(), "source", tp.source)
+}
+
+// source says where a table's policy comes from: "tags" or the
+// configuration entry's match.
+func (st *convState) source(table string, tags []tagPair) string {
+	for _, tp := range tags {
+		if tp.key == conventions.TagRoles {
+			return "tags"
+		}
+	}
+	m, _ := st.cfg.Match(table)
+	return m
+}
+
+// unmatched warns that table t takes no policy from a configuration that
+// has entries, naming the entries that match no table of c's namespace
+// yet: a misspelt glob shows when the first table it was meant for is
+// created.
+func (st *convState) unmatched(c *call, t *table) {
+	if len(st.cfg.Tables) == 0 {
+		return
+	}
+	var none []string
+	for _, e := range st.cfg.Entries(append(c.ns.tableNames(), t.name)) {
+		if e.Tables == 0 {
+			none = append(none, e.Match)
+		}
+	}
+	c.logger().Warn("conventions: table matches no configuration entry, not checked", "table", t.name, "entries_matching_no_table", strings.Join(none, " "))
 }
 
 // lookup resolves t's policy from tags and the configuration: ok false
@@ -116,7 +201,9 @@ func (st *convState) restored(t *table, tags []tagPair) *tablePolicy {
 	if err != nil || !ok {
 		return nil
 	}
-	return &tablePolicy{p: p, st: st}
+	tp := &tablePolicy{p: p, st: st, source: st.source(t.name, tags)}
+	tp.logged(st.log, t.name)
+	return tp
 }
 
 // checkStream checks rule A11 (a command table's stream carries the new
@@ -147,25 +234,61 @@ func (st *convState) settle(c *call, vs []conventions.Violation, mode func(table
 	if len(vs) == 0 {
 		return nil
 	}
+	for i := range vs {
+		vs[i].RequestID = c.requestID
+	}
 	refusal := conventions.Refuse(vs, mode)
 	st.report.Add(c.op, c.now, vs...)
 	for _, v := range vs {
 		c.logger().Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
-			"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
+			"position", v.Position, "severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message,
+			"reason", v.Reason())
 	}
-	if refusal != nil {
-		return apierr.Validation(refusal.Error())
+	if refusal == nil {
+		return nil
 	}
-	return nil
+	if slices.IndexFunc(refusal.Violations, func(v conventions.Violation) bool { return v.Rule != "B14" }) < 0 {
+		return apierr.AccessDenied(refusal.Error()) // the caller may not, as the tenant guard
+	}
+	return apierr.Validation(refusal.Error())
+}
+
+// convCond is a write's condition as the rules read it: its
+// ConditionExpression and names, or guard for a write whose own semantics
+// are the create guard (PartiQL INSERT).
+type convCond struct {
+	text  *string
+	names map[string]string
+	guard bool
 }
 
 // write describes one item write of t for the rules.
-func (tp *tablePolicy) write(t *table, op conventions.Op, key storage.Key, old, nu storage.Item, guard bool, exists func(pk, sk string) bool) conventions.Write {
-	return conventions.Write{
+func (tp *tablePolicy) write(t *table, op conventions.Op, key storage.Key, old, nu storage.Item, cond convCond, exists func(pk, sk string) bool) conventions.Write {
+	w := conventions.Write{
 		Table: t.name, Policy: tp.p, Op: op, Key: convKey(key),
 		Names: conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name},
-		Old:   old, New: nu, NotExistsCondition: guard, Exists: exists,
+		Old:   old, New: nu, NotExistsCondition: cond.guard || isCreateGuard(cond.text, cond.names), Exists: exists,
 	}
+	if cond.text != nil {
+		w.Condition, w.ConditionNames = *cond.text, cond.names
+	}
+	return w
+}
+
+// ofCall completes w with what the rules read of the request: the
+// caller's tenant (rule B14) and, on a table that declares a design, the
+// design's entity templates (rule D1).
+func (tp *tablePolicy) ofCall(c *call, w conventions.Write) conventions.Write {
+	if tenant, ok := c.guardedTenant(); ok {
+		w.CallerTenant = tenant
+	}
+	if tp.p.Design {
+		if d := c.svc.Design(); d != nil && d.Declares(w.Table) {
+			table := w.Table
+			w.Design = func(item storage.Item) (string, []string) { return d.MatchItem(table, item) }
+		}
+	}
+	return w
 }
 
 // inTx completes w with the lookups of transaction tx over w's table:
@@ -182,7 +305,7 @@ func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write 
 // check runs the rules on one write (inside its storage callback) and
 // returns the error that refuses it, or nil.
 func (tp *tablePolicy) check(c *call, w conventions.Write) error {
-	return tp.st.settle(c, tp.st.rules.CheckWrite(w), func(string) conventions.Mode { return tp.p.Mode })
+	return tp.st.settle(c, tp.st.rules.CheckWrite(tp.ofCall(c, w)), func(string) conventions.Mode { return tp.p.Mode })
 }
 
 func convKey(k storage.Key) conventions.Key {
@@ -225,14 +348,14 @@ func keyOfStrings(t *table, pk, sk string) storage.Key {
 // putChecked is PutItem's write to a table with a policy: the condition,
 // then the rules, on the current item, in one storage transaction over the
 // table.
-func (c *call) putChecked(tp *tablePolicy, t *table, key storage.Key, item storage.Item, cond *expr.Condition, rvoccf string, guard bool) (storage.Change, error) {
+func (c *call) putChecked(tp *tablePolicy, t *table, key storage.Key, item storage.Item, cond *expr.Condition, rvoccf string, text convCond) (storage.Change, error) {
 	tx := storage.Begin(t.data)
 	defer tx.Abort()
 	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
 		if err := checkCondition(cond, cur, rvoccf); err != nil {
 			return nil, err
 		}
-		if err := tp.check(c, inTx(tp.write(t, conventions.OpPut, key, cur, item, guard, nil), tx, t)); err != nil {
+		if err := tp.check(c, inTx(tp.write(t, conventions.OpPut, key, cur, item, text, nil), tx, t)); err != nil {
 			return nil, err
 		}
 		return item, nil
@@ -259,7 +382,7 @@ func (c *call) deleteChecked(tp *tablePolicy, t *table, key storage.Key, cond *e
 		if cur == nil {
 			return nil, storage.ErrNoWrite
 		}
-		if err := tp.check(c, inTx(tp.write(t, conventions.OpDelete, key, cur, nil, false, nil), tx, t)); err != nil {
+		if err := tp.check(c, inTx(tp.write(t, conventions.OpDelete, key, cur, nil, convCond{}, nil), tx, t)); err != nil {
 			return nil, err
 		}
 		return nil, nil
@@ -273,10 +396,23 @@ func (c *call) deleteChecked(tp *tablePolicy, t *table, key storage.Key, cond *e
 	return ch, nil
 }
 
+// convBatch collects the violations of a BatchWriteItem's writes, so that
+// a refusal names every item that broke a rule, not only the first: the
+// writes go into the batch's storage transaction as they are checked, and
+// settle, before it commits, refuses the batch (nothing of it is written)
+// or lets it commit.
+type convBatch struct {
+	st    *convState
+	vs    []conventions.Violation
+	modes map[string]conventions.Mode
+}
+
 // batchWriteChecked is one BatchWriteItem write (item nil: a delete) to a
-// table with a policy, inside the batch's transaction. A batch put carries
-// no condition, so a put that creates a command row breaks rule B6.
-func (c *call) batchWriteChecked(tp *tablePolicy, tx *storage.WriteTx, t *table, key storage.Key, item storage.Item) (storage.Change, error) {
+// table with a policy, inside the batch's transaction: the rules check it
+// and cb keeps its violations. A batch put carries no condition, so a put
+// that creates a command row breaks rule B6. i is the write's position in
+// the table's list of the request.
+func (c *call) batchWriteChecked(cb *convBatch, tp *tablePolicy, tx *storage.WriteTx, t *table, i int, key storage.Key, item storage.Item) (storage.Change, error) {
 	return tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
 		op := conventions.OpPut
 		if item == nil {
@@ -285,11 +421,26 @@ func (c *call) batchWriteChecked(tp *tablePolicy, tx *storage.WriteTx, t *table,
 			}
 			op = conventions.OpDelete
 		}
-		if err := tp.check(c, inTx(tp.write(t, op, key, cur, item, false, nil), tx, t)); err != nil {
-			return nil, err
+		w := tp.ofCall(c, inTx(tp.write(t, op, key, cur, item, convCond{}, nil), tx, t))
+		w.Position = fmt.Sprintf("RequestItems[%q][%d]", t.name, i)
+		if vs := tp.st.rules.CheckWrite(w); len(vs) > 0 {
+			if cb.modes == nil {
+				cb.st, cb.modes = tp.st, map[string]conventions.Mode{}
+			}
+			cb.vs = append(cb.vs, vs...)
+			cb.modes[t.name] = tp.p.Mode
 		}
 		return item, nil
 	})
+}
+
+// settle records the batch's violations and returns the error that
+// refuses it, or nil.
+func (cb *convBatch) settle(c *call) error {
+	if len(cb.vs) == 0 {
+		return nil
+	}
+	return cb.st.settle(c, cb.vs, func(table string) conventions.Mode { return cb.modes[table] })
 }
 
 // checkTransactConventions runs the rules on the writes of a transaction
@@ -301,7 +452,7 @@ func checkTransactConventions(c *call, tx *storage.WriteTx, acts []*txAction) er
 	var ws []conventions.Write
 	var st *convState
 	var modes map[string]conventions.Mode // made for the first table with a policy
-	for _, a := range acts {
+	for i, a := range acts {
 		tp := a.t.convPolicy()
 		if tp == nil || a.kind == txCheck {
 			continue
@@ -317,7 +468,9 @@ func checkTransactConventions(c *call, tx *storage.WriteTx, acts []*txAction) er
 			op = conventions.OpDelete
 		}
 		old, _ := tx.Get(a.t.data, a.key)
-		ws = append(ws, inTx(tp.write(a.t, op, a.key, old, a.item, a.createGuard, nil), tx, a.t))
+		w := tp.ofCall(c, inTx(tp.write(a.t, op, a.key, old, a.item, a.convCond, nil), tx, a.t))
+		w.Position = fmt.Sprintf("TransactItems[%d]", i)
+		ws = append(ws, w)
 		modes[a.t.name] = tp.p.Mode
 	}
 	if len(ws) == 0 {
@@ -340,6 +493,39 @@ func (c *call) guardKey(t *table, k storage.Key) error {
 	}
 	v := tp.st.rules.CheckTenant(t.name, tp.p, tenant, convKey(k))
 	return tp.deny(c, v)
+}
+
+// readKey is the pipeline's first stage for a key a read names (GetItem,
+// BatchGetItem, TransactGetItems): the tenant guard, then rule A14, a
+// data table read by a versioned sort key (a warning by default: it is
+// reported, and refuses the read only where the table makes A14 strict).
+func (c *call) readKey(t *table, k storage.Key) error {
+	if err := c.guardKey(t, k); err != nil {
+		return err
+	}
+	return c.checkRead(t, k)
+}
+
+// checkRead is rule A14 for one key a read names.
+func (c *call) checkRead(t *table, k storage.Key) error {
+	tp := t.convPolicy()
+	if tp == nil || !t.schema.HasSort() || k.Sort.Kind() != storage.KindS {
+		return nil
+	}
+	v := tp.st.rules.CheckRead(t.name, tp.p, c.op, convKey(k))
+	if v == nil {
+		return nil
+	}
+	return tp.st.settle(c, []conventions.Violation{*v}, func(string) conventions.Mode { return tp.p.Mode })
+}
+
+// checkQuery is rule A14 for a Query of table t whose sort key condition
+// is an equality: the key it names.
+func (c *call) checkQuery(t *table, kc *expr.KeyCondition) error {
+	if t.convPolicy() == nil || kc.Sort.Op != storage.SortEQ {
+		return nil
+	}
+	return c.checkRead(t, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
 }
 
 // guardScan is the tenant guard for a read that is not confined to one
@@ -391,11 +577,12 @@ func (tp *tablePolicy) deny(c *call, v *conventions.Violation) error {
 	if v == nil {
 		return nil
 	}
+	v.RequestID = c.requestID
 	vs := []conventions.Violation{*v}
 	refusal := conventions.Refuse(vs, func(string) conventions.Mode { return tp.p.Mode })
 	tp.st.report.Add(c.op, c.now, vs...)
 	c.logger().Warn("conventions violation", "table", v.Table, "rule", v.Rule, "pk", v.Key.PK, "sk", v.Key.SK,
-		"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message)
+		"severity", v.Severity.String(), "refused", refusal != nil, "detail", v.Message, "reason", v.Reason())
 	if refusal != nil {
 		return apierr.AccessDenied(refusal.Error())
 	}

@@ -1,7 +1,8 @@
 // Package service is DynamoDB-the-service without HTTP: the namespaces
 // and their table catalogs on storage.DB, the control plane, the data
-// plane, transactions, the Streams API, TTL sweeping, and the PartiQL and
-// conventions glue. The HTTP edge (package emulator) authenticates a
+// plane, transactions, streams, TTL sweeping, and the PartiQL and
+// conventions glue; table-level features plug in through its seam
+// (feature*.go). The HTTP edge (package emulator) authenticates a
 // request, reads its body and hands it to a Service: Lookup resolves the
 // X-Amz-Target, Serve runs the operation and returns the response body or
 // an error of an apierr class, which the edge turns into __type, status
@@ -56,13 +57,17 @@
 //     (TableDescription), tables_update.go, tables_gsi.go and
 //     tables_redefine.go (UpdateTable, GSIs created and deleted, the
 //     AttributeDefinitions they bring), billing_summary.go (when
-//     BillingModeSummary shows), op_tags.go (TagResource,
-//     UntagResource, ListTagsOfResource).
+//     BillingModeSummary shows), tags.go (a table's tags and their
+//     checks; the tagging operations are a feature,
+//     emulator/internal/tagging), feature_definition.go (the parts of a
+//     definition the core keeps that features read and change).
 //   - Vector indexes (storage/VECTOR_SPEC.md): vector_types.go (wire
 //     shapes), vector_defs.go (definitions, CreateTable's checks,
 //     DescribeTable), tables_vector_update.go (UpdateTable's
 //     VectorIndexUpdates), vector_write.go (the write-side check, called
-//     by checkIndexKeys), op_search_vectors.go (SearchVectors).
+//     by checkIndexKeys), feature_vectors.go (an index as SearchVectors
+//     reads it; SearchVectors is a feature,
+//     emulator/internal/vectorsearch).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
 //     capacity), op_items.go (PutItem, GetItem, DeleteItem, UpdateItem),
 //     update_size.go (UpdateItem's item size accounting),
@@ -95,10 +100,10 @@
 //   - Streams: streams.go (a table's stream as the storage Observer of
 //     its data, over package streamlog's record log), streams_persist.go
 //     (streams across restarts: rebuilt from the log, kept in
-//     snapshots), streams_arn.go (malformed stream ARNs), streams_api.go and
-//     streams_encode.go (ListStreams, DescribeStream, GetShardIterator,
-//     GetRecords).
-//   - TTL: ttl.go (UpdateTimeToLive, DescribeTimeToLive, SweepTTL).
+//     snapshots), feature_streams.go (the streams as the Streams API
+//     reads them; the API is a feature, emulator/internal/streamsapi).
+//   - TTL: ttl.go (a table's setting, SweepTTL); UpdateTimeToLive and
+//     DescribeTimeToLive are a feature (emulator/internal/ttl).
 //   - Recovery: on-demand backups are a feature
 //     (emulator/internal/backups: CreateBackup and its siblings,
 //     RestoreTableFromBackup, the SYSTEM backup of a deleted table),
@@ -124,24 +129,36 @@
 //     the core's but the seam: resource-based policies and Kinesis
 //     streaming destinations are in emulator/internal/resources,
 //     exports, imports and bulk operations in
-//     emulator/internal/transfers; the emulator wires them
+//     emulator/internal/transfers, on-demand backups in
+//     emulator/internal/backups, point-in-time recovery in
+//     emulator/internal/pitr, global tables and replica auto scaling in
+//     emulator/internal/globaltables, the tagging operations in
+//     emulator/internal/tagging, Time to Live's operations in
+//     emulator/internal/ttl, the Streams API in
+//     emulator/internal/streamsapi, SearchVectors in
+//     emulator/internal/vectorsearch, Contributor Insights' operations
+//     in emulator/internal/contributorinsights; the emulator wires them
 //     (emulator/features.go). feature_state.go gives a feature its
 //     per-namespace state and its part in loading a namespace;
 //     feature_calls.go the core's checks and writes a feature's
-//     operation may ask for.
-//   - Table-level features not yet behind the seam:
-//     replica_autoscaling.go, ext.go (their part of a definition,
-//     tableExt), global_tables.go (UpdateTable's ReplicaUpdates, DescribeTable's
-//     Replicas), global_tables_legacy.go and global_tables_settings.go
-//     (the 2017.11.29 operations), global_tables_repl.go (replication
-//     from each namespace's commit hook, last writer wins),
-//     global_tables_sync.go (definition changes and dropped members
-//     carried the same way), global_tables_delete.go (a member's
-//     deletion, the 24-hour source rule), global_tables_stream.go (the
-//     stream of a global table), global_tables_legacy_attrs.go (the
-//     2017.11.29 aws:rep:* attributes), global_tables_stamps.go (the
-//     per-key write stamps pruned), global_tables_status.go (UPDATING
-//     and what UpdateTable refuses while a replica comes or goes).
+//     operation may ask for; feature_table.go a table as it was (a
+//     backup) and the lifecycle notifications (Opener, Dropper);
+//     feature_lifecycle.go the commit hook chain and the definitions
+//     published (Hooker, Definer, Closer); feature_define.go a
+//     definition read and changed (Definition, Table.Change and its
+//     Edit); feature_update.go a feature's part in DescribeTable,
+//     UpdateTable and DeleteTable (Describer, UpdateTableMember,
+//     UpdateChecker, DropChecker) and old records' "ext" members
+//     (ExtMembered); feature_service.go per-service state, each
+//     request's start (Starter) and the namespaces of other regions
+//     (Service.Space, Call.InRegion, CopyTable). The parts of a table
+//     the core keeps for its own operations and features read or
+//     change: feature_definition.go (tags, Time to Live),
+//     feature_reads.go (the data plane's lookups, GSIs, the insights
+//     recorder), feature_streams.go (the streams), feature_vectors.go
+//     (a vector index and the expression compiler); APIOp and
+//     JSONAppender (another API's operations, outputs that encode
+//     themselves).
 //   - Conventions glue: conventions.go (package conventions' rules on the
 //     write path of the tables that opt in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report
@@ -156,7 +173,10 @@
 //     its key), fx_persist.go (Contributor Insights' configuration
 //     across restarts), fx_api.go (what the facade
 //     reaches: reporting, design, reports, the report's catalog),
-//     op_contributor_insights.go (Update/Describe/ListContributorInsights),
+//     feature_reads.go (what a feature reading tables as the data
+//     plane does asks: name checks, the lookup, GSIs, the insights
+//     recorder; Contributor Insights' operations are a feature,
+//     emulator/internal/contributorinsights),
 //     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
 //     lag and stale reads), fx_lag_reads.go (which storage table a read
 //     reads: the table, or its eventual view), fx_lag_settings.go (lags
@@ -187,11 +207,9 @@
 // That argument holds for the data plane and its glue, not for the
 // table-level features: exports and imports, Kinesis destinations,
 // backups and point-in-time recovery, global tables touch a table
-// through its definition and its lifecycle, not through the write path.
-// They belong behind the table-feature seam (feature.go), each in a
-// package of its own, as resource-based policies and Kinesis
-// destinations already are (emulator/internal/resources); the rest
-// still live here and are the next to move (docs/architecture.md,
+// through its definition, its lifecycle and the commit hook, not
+// through the write path. They live behind the table-feature seam
+// (feature*.go), each in a package of its own (docs/architecture.md,
 // "Features").
 //
 // # Streams, TTL and the clock
@@ -212,14 +230,15 @@
 // above (TestLockOrder runs every schema change against every write path
 // to hold the service to it):
 //
-//	replicator.globalMu  a change of a global table's membership
-//	                  (global_tables*.go): it may take the table.mu of
-//	                  every member, one after the other
-//	replicator.drainMu  applying the replication queue: taken with no
-//	                  lock held (a request's start, DrainReplication) or
+//	replicator.globalMu  a change of a global table's membership (the
+//	                  globaltables feature's): it may take the table.mu
+//	                  of every member, one after the other
+//	replicator.drainMu  applying the replication queue (the globaltables
+//	                  feature's): taken with no lock held (a request's
+//	                  start: Starter; the facade's DrainReplication) or
 //	                  under globalMu (a replica's creation); it takes the
 //	                  table.mu of a member whose definition it changes
-//	                  (global_tables_sync.go) and storage's locks
+//	                  (Table.Change) and storage's locks
 //	table.mu          one table's definition changes: UpdateTable,
 //	                  DeleteTable, UpdateTimeToLive, TagResource,
 //	                  UntagResource, through changeMeta (catalog.go),
@@ -248,9 +267,10 @@
 //	                  no DB, whose storage lock nobody else ever holds;
 //	                  with persistence it appends to the history's
 //	                  FrameLog (persist's lock, a leaf) under it
-//	replicator.mu     the replication routes, queue and write stamps;
-//	                  the tap takes it in the DB's hook under storage's
-//	                  locks, nothing taken inside it
+//	replicator.mu     the replication routes, queue and write stamps
+//	                  (the globaltables feature's); the tap takes it in
+//	                  the DB's hook under storage's locks, nothing taken
+//	                  inside it
 //	fxState.saveMu    saving a namespace's Contributor Insights
 //	                  (fx_persist.go) or lags (fx_lag_persist.go): taken
 //	                  with no other lock held; a recorder's mutex, or

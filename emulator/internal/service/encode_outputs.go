@@ -19,6 +19,14 @@ type jsonAppender interface {
 	appendJSON(b []byte) []byte
 }
 
+// JSONAppender is a feature's output that encodes itself (Op): the
+// adapter appends its JSON to the response buffer instead of encoding
+// it with encoding/json.
+type JSONAppender interface {
+	// AppendJSON appends the JSON form of the output to b.
+	AppendJSON(b []byte) []byte
+}
+
 func (c *Capacity) appendJSON(b []byte) []byte {
 	b = wire.AppendMember(append(b, '{'), true, "CapacityUnits")
 	b = wire.AppendFloat(b, c.CapacityUnits)

@@ -3,17 +3,27 @@ package service
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// The table-feature seam. A table-level feature (resource policies
-// today) lives in a package of its own and plugs into the core here: it
-// registers its operations and keeps its part of a table's definition in
-// a slot the core carries without reading. The core never names a
-// feature: the emulator wires the features it links
+// The table-feature seam. A table-level feature (resource policies,
+// Kinesis destinations, transfers, backups, point-in-time recovery,
+// global tables, tagging, Time to Live's operations, the Streams API,
+// SearchVectors, Contributor Insights' operations) lives in a package of
+// its own and plugs into the core here: it registers its operations and
+// keeps its part of a table's definition in a slot the core carries
+// without reading, or reads and changes a part the core keeps for its
+// own operations through accessors (feature_definition.go and its
+// siblings). What else it
+// may take part in is an optional interface, looked up once in Use
+// (feature_*.go): only a Starter runs on every request (one call, nothing
+// per item), and a Hooker's hook on every commit it selects. The core
+// never names a feature: the emulator wires the features it links
 // (emulator/features.go), and internal/lint's seam test keeps the core
 // free of their names.
 //
@@ -42,11 +52,16 @@ var features []string
 
 // Use plugs f into the core. Call it from an init function (the
 // operation table is filled before any request is served); using two
-// features of one name, or registering an operation twice, panics.
+// features of one name, a feature named as a member of the table record
+// (its slot would be read from it), or registering an operation twice,
+// panics.
 func Use(f Feature) {
 	name := f.Name()
 	if name == "" || slices.Contains(features, name) {
 		panic("emulator: feature without a name or used twice: " + name)
+	}
+	if recordMember(name) {
+		panic("emulator: a feature named as a member of the table record: " + name)
 	}
 	features = append(features, name)
 	f.Register(Registrar{feature: name})
@@ -68,6 +83,41 @@ func Use(f Feature) {
 	if c, ok := f.(Closer); ok {
 		closers = append(closers, c)
 	}
+	if s, ok := f.(Starter); ok {
+		starters = append(starters, s)
+	}
+	if d, ok := f.(Describer); ok {
+		describers = append(describers, d)
+	}
+	if d, ok := f.(DropChecker); ok {
+		dropCheckers = append(dropCheckers, d)
+	}
+	if u, ok := f.(UpdateChecker); ok {
+		updateCheckers = append(updateCheckers, u)
+	}
+	if x, ok := f.(ExtMembered); ok {
+		if extMembers == nil {
+			extMembers = map[string][]string{}
+		}
+		extMembers[name] = x.ExtMembers()
+	}
+}
+
+// recordMember reports whether name is a member of the table record
+// (catalog_record.go), or "ext", the object old records kept features'
+// parts in: a feature's slot is read from the member of its feature's
+// name, so a feature may not be named as one.
+func recordMember(name string) bool {
+	if name == "ext" {
+		return true
+	}
+	typ := reflect.TypeFor[tableRecord]()
+	for i := range typ.NumField() {
+		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Features returns the names of the features in use.
@@ -113,6 +163,11 @@ func (c Call) LookupTable(name string) (Table, error) {
 // UPDATING, ...) and that starts now ends, by the service's
 // TransientDelay.
 func (c Call) TransientUntil() time.Time { return c.c.transientUntil() }
+
+// transientUntil is when a state that AWS keeps for a while (ENABLING,
+// UPDATING, ...) ends: now plus the configured TransientDelay (0: the
+// state is answered once, by the request that starts it).
+func (c *call) transientUntil() time.Time { return c.now.Add(c.svc.cfg.TransientDelay) }
 
 // Table is a table as a feature sees it.
 type Table struct{ t *table }
@@ -163,12 +218,25 @@ func (t Table) ChangeSlot(feature string, fn func(old json.RawMessage) (json.Raw
 // characters) to cs, as the core's operations check theirs.
 func ARNConstraints(cs *apierr.Constraints, arn string) { arnConstraints(cs, arn) }
 
-// StreamsTargetPrefix is the X-Amz-Target prefix of the DynamoDB Streams
-// API; its operations are registered under the whole target.
-const StreamsTargetPrefix = streamsTargetPrefix
+// APIOp registers a feature's operation of another API served on the
+// same port (the DynamoDB Streams API), under its whole X-Amz-Target:
+// prefix and name. Lookup finds it by that target and names it by name
+// (the fault rules name it so); DynamoDB's own operations keep their
+// prefix.
+func APIOp[In, Out any](r Registrar, prefix, name string, f func(c Call, in *In) (*Out, error)) {
+	if !slices.Contains(apiPrefixes, prefix) {
+		apiPrefixes = append(apiPrefixes, prefix)
+	}
+	Op(r, prefix+name, f)
+}
 
-// Registered reports whether an operation is registered under name (a
-// Streams operation under StreamsTargetPrefix and its name), by the core
+// apiPrefixes are the X-Amz-Target prefixes of the other APIs the
+// features in use serve (APIOp). Filled by init functions only;
+// read-only afterwards.
+var apiPrefixes []string
+
+// Registered reports whether an operation is registered under name
+// (another API's operation under its whole target: APIOp), by the core
 // or a feature in use.
 func Registered(name string) bool {
 	_, ok := ops[name]

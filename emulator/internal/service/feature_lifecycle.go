@@ -26,8 +26,9 @@ type Hooker interface {
 
 // Definer is a feature told each time a table's definition is published:
 // a table made or rebuilt from its record (old is then the zero
-// Definition), a definition change replayed, and a recovery setting
-// changed (Table.ChangeRecovery). It runs under the table's lock.
+// Definition), a definition change replayed (both Replayed), and a
+// recovery setting changed (Table.ChangeRecovery). It runs under the
+// table's lock.
 type Definer interface {
 	Defined(old, d Definition)
 }
@@ -47,8 +48,9 @@ var (
 // Definition is a table's definition as a feature that follows it sees
 // it.
 type Definition struct {
-	t *table
-	m *tableMeta // nil: none (a table just made)
+	t      *table
+	m      *tableMeta // nil: none (a table just made)
+	replay bool       // from a record being applied (Replayed)
 }
 
 // Exists reports whether there was a definition (false: the table was
@@ -74,14 +76,15 @@ func (d Definition) Recovery() (on bool, days int) {
 }
 
 // defined tells the definers that t's definition m is published (old:
-// the one before, nil for a table just made or rebuilt). A table with no
-// storage (being made) is not told of.
-func (ns *Namespace) defined(t *table, old, m *tableMeta) {
+// the one before, nil for a table just made or rebuilt); replay says it
+// comes from a record being applied. A table with no storage (being
+// made) is not told of.
+func (ns *Namespace) defined(t *table, old, m *tableMeta, replay bool) {
 	if t.data == nil {
 		return
 	}
 	for _, d := range definers {
-		d.Defined(Definition{t: t, m: old}, Definition{t: t, m: m})
+		d.Defined(Definition{t: t, m: old, replay: replay}, Definition{t: t, m: m, replay: replay})
 	}
 }
 
@@ -110,7 +113,7 @@ func (t Table) ChangeRecovery(now time.Time, on bool, days int) error {
 		}
 		return func(recorded bool) error {
 			if recorded {
-				tt.ns.defined(tt, &old, m)
+				tt.ns.defined(tt, &old, m, false)
 			}
 			return nil
 		}, nil

@@ -4,15 +4,16 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/stretchr/testify/require"
 )
 
 // TestFeatureSlotsRecorded: a feature's slot is part of the table's
 // recorded definition, under the feature's name, so a rebuild from the
-// record has it; a slot of a feature not in use is not read back; the
-// core's own extension (replica auto scaling) is recorded beside it; a
+// record has it; a slot of a feature not in use is not read back; a
 // slot in the record's "ext" member (where a feature kept its part
-// before it moved behind the seam) is read back as the slot.
+// before it moved behind the seam), or made of several members there
+// (ExtMembered), is read back as the slot.
 func TestFeatureSlotsRecorded(t *testing.T) {
 	saved := features
 	t.Cleanup(func() { features = saved })
@@ -21,7 +22,6 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 	tb := &table{name: "t", arn: "arn"}
 	m := &tableMeta{
 		features: map[string]json.RawMessage{"beta": json.RawMessage(`[{"doc":"d","rev":"7"}]`), "alpha": json.RawMessage(`{"on":true}`)},
-		ext:      &tableExt{AutoScaling: []autoScalingRule{{Region: "eu-west-1", Write: true}}},
 	}
 	rec := encodeTableMeta(tb, m)
 	var top map[string]json.RawMessage
@@ -33,8 +33,6 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 	require.Len(t, back.features, 2)
 	require.JSONEq(t, string(m.features["alpha"]), string(back.features["alpha"]))
 	require.JSONEq(t, string(m.features["beta"]), string(back.features["beta"]))
-	require.NotNil(t, back.ext)
-	require.Equal(t, m.ext.AutoScaling, back.ext.AutoScaling)
 
 	features = []string{"beta"}
 	_, back, err = decodeTableRecord(rec, tb.schema)
@@ -53,11 +51,97 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 	_, back, err = decodeTableRecord(legacy, tb.schema)
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"arn":"s","status":"ACTIVE"}]`, string(back.features["alpha"]))
-	require.Equal(t, "2019.11.21", back.ext.GlobalVersion)
 	require.Nil(t, back.features["beta"])
 	// Written again, the slot is a member of the record, no longer in "ext".
 	again := encodeTableMeta(tb, back)
 	require.NoError(t, json.Unmarshal(again, &top))
 	require.JSONEq(t, `[{"arn":"s","status":"ACTIVE"}]`, string(top["alpha"]))
-	require.NotContains(t, string(top["ext"]), "alpha")
+	require.NotContains(t, top, "ext", "nothing is written in \"ext\" any more")
+
+	// A feature that kept its part as several members of "ext"
+	// (ExtMembered): an old record's slot is the object of those it has.
+	savedExt := extMembers
+	t.Cleanup(func() { extMembers = savedExt })
+	extMembers = map[string][]string{"gamma": {"one", "two", "three"}}
+	features = []string{"alpha", "gamma"}
+	legacy = []byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[],"two":"x","one":[1,{"a":2}]}}`)
+	_, back, err = decodeTableRecord(legacy, tb.schema)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"one":[1,{"a":2}],"two":"x"}`, string(back.features["gamma"]))
+	require.JSONEq(t, `[]`, string(back.features["alpha"]))
+	_, back, err = decodeTableRecord([]byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[]}}`), tb.schema)
+	require.NoError(t, err)
+	require.NotContains(t, back.features, "gamma", "none of its members: no slot")
+	again = encodeTableMeta(tb, &tableMeta{features: map[string]json.RawMessage{"gamma": json.RawMessage(`{"one":[1]}`)}})
+	_, back, err = decodeTableRecord(again, tb.schema)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"one":[1]}`, string(back.features["gamma"]), "written again, the slot is a member of its own")
 }
+
+// TestUpdateTableMember: a member of UpdateTable's request a feature owns
+// decodes in its place, comes alone, counts as a change only when given,
+// and is answered by the feature once the core's checks passed.
+func TestUpdateTableMember(t *testing.T) {
+	saved := updateMembers
+	t.Cleanup(func() { updateMembers = saved })
+	updateMembers = nil
+	var ran []string
+	UpdateTableMember(Registrar{feature: "test"}, "Extra", TableUpdate[[]string]{
+		Given: func(v *[]string) bool { return len(*v) > 0 },
+		Alone: apierr.Validation("Extra comes alone"),
+		Run: func(c Call, name string, v *[]string) (*TableDescription, error) {
+			ran = append(ran, *v...)
+			tb, err := c.LookupTable(name)
+			if err != nil {
+				return nil, err
+			}
+			return tb.Describe(), nil
+		},
+	})
+	e := newClockEnv(t, Config{})
+	e.table("own", provisioned)
+	out := e.must("UpdateTable", `{"TableName":"own","Extra":["a"],"Extra":["b","c"]}`)
+	require.Contains(t, out, `"TableName":"own"`)
+	require.Equal(t, []string{"b", "c"}, ran, "given twice: decoded twice into one place")
+
+	tests := []struct{ name, body, errType, msg string }{
+		{"with another change", `{"TableName":"own","Extra":["a"],"TableClass":"STANDARD"}`, "ValidationException", "Extra comes alone"},
+		{"SSE's rule first", `{"TableName":"own","Extra":["a"],"SSESpecification":{"Enabled":true}}`, "ValidationException", "Server-Side Encryption"},
+		{"an empty list is no change", `{"TableName":"own","Extra":[]}`, "ValidationException", apierr.MsgUpdateNothing(false)},
+		{"wrong JSON type", `{"TableName":"own","Extra":[5]}`, "SerializationException", "NUMBER_VALUE cannot be converted to String"},
+		{"an earlier wrong type wins", `{"TableName":5,"Extra":[5]}`, "SerializationException", "NUMBER_VALUE cannot be converted to String"},
+		{"table not found", `{"TableName":"nope","Extra":["a"]}`, "ResourceNotFoundException", "Table: nope not found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := e.refused("UpdateTable", tt.body, tt.errType)
+			require.Contains(t, out, tt.msg)
+		})
+	}
+	require.Equal(t, []string{"b", "c", "a"}, ran, "only the request that passed the core's checks reached the feature")
+}
+
+// TestFeatureNameNotARecordMember: a feature may not be named as a member
+// of the table record, since its slot is read from the member of its
+// name: a feature named "pitr" read the recovery setting back as its
+// slot and wrote it again after a change, so recovery switched off on a
+// table loaded from disk came back on at the next load.
+func TestFeatureNameNotARecordMember(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		member bool
+	}{
+		{"pitr", true}, {"tags", true}, {"ttlEnabled", true}, {"ext", true}, {"v", true},
+		{"pointInTimeRecovery", false}, {"policies", false}, {"kinesis", false}, {"tagging", false},
+	} {
+		require.Equal(t, tc.member, recordMember(tc.name), tc.name)
+	}
+	require.PanicsWithValue(t, "emulator: a feature named as a member of the table record: tags",
+		func() { Use(namedFeature("tags")) })
+}
+
+// namedFeature is a feature with a name and no operations.
+type namedFeature string
+
+func (f namedFeature) Name() string     { return string(f) }
+func (namedFeature) Register(Registrar) {}

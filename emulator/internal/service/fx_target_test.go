@@ -5,6 +5,10 @@ import (
 	"testing"
 )
 
+// arnInput is an input that names its table by ResourceArn, as the
+// tagging and resource-policy operations' do.
+type arnInput struct{ ResourceArn *string }
+
 func TestFxTargetOf(t *testing.T) {
 	s := func(v string) *string { return &v }
 	const arn = "arn:aws:dynamodb:us-east-1:000000000000:table/"
@@ -15,13 +19,13 @@ func TestFxTargetOf(t *testing.T) {
 	}{
 		{"name", &DescribeTableInput{TableName: s("T1")}, "T1", ""},
 		{"table ARN", &DescribeTableInput{TableName: s(arn + "T1")}, "T1", ""},
-		{"resource ARN", &TagResourceInput{ResourceArn: s(arn + "T2")}, "T2", ""},
-		{"index ARN", &TagResourceInput{ResourceArn: s(arn + "T2/index/G")}, "T2", "G"},
-		{"stream ARN", &DescribeStreamInput{StreamArn: s(arn + "T3/stream/2026-01-01T00:00:00.000")}, "T3", ""},
+		{"resource ARN", &arnInput{ResourceArn: s(arn + "T2")}, "T2", ""},
+		{"index ARN", &arnInput{ResourceArn: s(arn + "T2/index/G")}, "T2", "G"},
+		{"stream ARN", &struct{ StreamArn *string }{StreamArn: s(arn + "T3/stream/2026-01-01T00:00:00.000")}, "T3", ""},
 		{"backup ARN", &struct{ BackupArn *string }{BackupArn: s(arn + "T4/backup/01700000000000-abcdef12")}, "T4", ""},
-		{"another service", &TagResourceInput{ResourceArn: s("arn:aws:kinesis:us-east-1:000000000000:stream/T5")}, "", ""},
-		{"not a table", &TagResourceInput{ResourceArn: s("arn:aws:dynamodb:us-east-1:000000000000:global-table/T6")}, "", ""},
-		{"short", &TagResourceInput{ResourceArn: s("arn:aws:dynamodb")}, "", ""},
+		{"another service", &arnInput{ResourceArn: s("arn:aws:kinesis:us-east-1:000000000000:stream/T5")}, "", ""},
+		{"not a table", &arnInput{ResourceArn: s("arn:aws:dynamodb:us-east-1:000000000000:global-table/T6")}, "", ""},
+		{"short", &arnInput{ResourceArn: s("arn:aws:dynamodb")}, "", ""},
 		{"nothing", &ListTablesInput{}, "", ""},
 		{"not a struct", 3, "", ""},
 	}

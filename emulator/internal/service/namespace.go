@@ -83,7 +83,6 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	for _, h := range hookers {
 		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
 	}
-	wrapReplication(db, &n.svc.repl, n.svc.clock) // global tables (global_tables_repl.go)
 	n.svc.initFx(ns)
 	for _, o := range openers {
 		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)

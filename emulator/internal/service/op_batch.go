@@ -250,7 +250,7 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		if err != nil {
 			return nil, err
 		}
-		if err := c.guardKey(t, k); err != nil {
+		if err := c.readKey(t, k); err != nil {
 			return nil, err
 		}
 		id := keyID(k)
@@ -400,11 +400,15 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 	defer tx.Abort()
 	tx.Grow(total)
 	keep := make([]bool, len(tables)) // the table's maps stay (op_batch_recycle.go)
+	var cb convBatch                  // the conventions' violations of every write (conventions.go)
 	for ti, bt := range tables {
 		var err error
-		if keep[ti], err = c.writeBatchTable(tx, bt, uses.table(ti), uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
+		if keep[ti], err = c.writeBatchTable(tx, &cb, bt, uses.table(ti), uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
 			return err
 		}
+	}
+	if err := cb.settle(c); err != nil {
+		return err
 	}
 	if _, err := tx.Commit(); err != nil {
 		return err
@@ -422,7 +426,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 // unprocessed), the table's consumed capacity (in mode, the request's or
 // the one the uses need) and item-collection metrics to out. keep says
 // that the writes' maps must stay: a conventions policy saw them.
-func (c *call) writeBatchTable(tx *storage.WriteTx, bt batchWriteTable, uses []*fxUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
+func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWriteTable, uses []*fxUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
 	var cp capacity
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
 	decodeOld := needOld(bt.t, mode)
@@ -441,7 +445,7 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, bt batchWriteTable, uses []*
 		}
 		var ch storage.Change
 		if tp != nil {
-			ch, err = c.batchWriteChecked(tp, tx, bt.t, w.key, w.item)
+			ch, err = c.batchWriteChecked(cb, tp, tx, bt.t, wi, w.key, w.item)
 		} else if decodeOld {
 			ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
 		} else {

@@ -556,7 +556,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		}
 		newSize = size
 		if err == nil && tp != nil {
-			err = tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, false, nil))
+			err = tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, convCond{text: in.ConditionExpression, names: in.ExpressionAttributeNames}, nil))
 		}
 		return next, err
 	})

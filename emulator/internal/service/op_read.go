@@ -314,6 +314,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
 			return nil, err
 		}
+		if err := c.checkQuery(t, kc); err != nil {
+			return nil, err
+		}
 	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
 	if err != nil {

@@ -183,8 +183,10 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkReplicaDelete(t); err != nil { // global_tables_delete.go
-		return nil, err
+	for _, d := range dropCheckers { // the features' refusals (feature_update.go)
+		if err := d.CheckDrop(Call{c: c}, Table{t: t}); err != nil {
+			return nil, err
+		}
 	}
 	// One change of the definition: the status, the table out of the
 	// catalog and its stream stopped, so an UpdateTable that found the

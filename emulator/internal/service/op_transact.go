@@ -129,9 +129,9 @@ type txAction struct {
 	preset *apierr.CancellationReason // a reason found in validation (no table, key, item)
 	size   int                        // bytes the action adds to the transaction's payload
 	cur    int                        // size of the current item, once evaluated (0: absent)
-	// createGuard: the condition is the conventions' create guard (set
-	// only for a table with a conventions policy).
-	createGuard bool
+	// convCond: the condition as the conventions' rules read it (set only
+	// for a table with a conventions policy).
+	convCond convCond
 }
 
 // txParams are the members every action kind has, as given.
@@ -303,7 +303,9 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 		if err := c.guardKey(a.t, a.key); err != nil {
 			return nil, err
 		}
-		a.createGuard = a.t.convPolicy() != nil && isCreateGuard(params[i].cond, params[i].names)
+		if a.t.convPolicy() != nil {
+			a.convCond = convCond{text: params[i].cond, names: params[i].names}
+		}
 	}
 	if err := checkTxActions(acts); err != nil {
 		return nil, err

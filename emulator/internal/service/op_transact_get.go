@@ -185,7 +185,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.guardKey(g.t, g.key); err != nil {
+		if err := c.readKey(g.t, g.key); err != nil {
 			return nil, err
 		}
 		if !seen.add(g.t, g.key) {

@@ -81,7 +81,7 @@ func runInsert(c *call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*E
 			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
 		if tp != nil { // INSERT creates only, as the create guard does
-			if err := tp.check(c, tp.write(p.t, conventions.OpPut, p.key, nil, p.item, true, nil)); err != nil {
+			if err := tp.check(c, tp.write(p.t, conventions.OpPut, p.key, nil, p.item, convCond{guard: true}, nil)); err != nil {
 				return nil, err
 			}
 		}
@@ -146,7 +146,7 @@ func runUpdate(c *call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*E
 			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
 		}
 		if tp != nil {
-			if err := tp.check(c, tp.write(t, conventions.OpUpdate, p.key, cur, next, false, nil)); err != nil {
+			if err := tp.check(c, tp.write(t, conventions.OpUpdate, p.key, cur, next, convCond{}, nil)); err != nil {
 				return nil, err
 			}
 		}

@@ -39,10 +39,15 @@ type pipe struct {
 }
 
 // beginItem opens the request's use of the item with key in t, through
-// the pipeline's stages in order: the tenant guard, the fault rules, the
-// throttler's admission. It returns the error that refuses the use.
+// the pipeline's stages in order: the tenant guard (for a read, with the
+// conventions' read rule), the fault rules, the throttler's admission. It
+// returns the error that refuses the use.
 func (c *call) beginItem(t *table, key storage.Key, access insights.Access) error {
-	if err := c.guardKey(t, key); err != nil {
+	guard := c.guardKey
+	if !access.IsWrite() {
+		guard = c.readKey // the guard, and the conventions' read rule (A14)
+	}
+	if err := guard(t, key); err != nil {
 		return err
 	}
 	return c.beginGuarded(t, key, access)
@@ -99,7 +104,7 @@ func (c *call) store(w itemWrite) (change storage.Change, kept bool, err error) 
 		if w.item == nil {
 			change, err = c.deleteChecked(tp, p.t, p.key, w.cond, w.rvoccf)
 		} else {
-			change, err = c.putChecked(tp, p.t, p.key, w.item, w.cond, w.rvoccf, isCreateGuard(w.condText, w.names))
+			change, err = c.putChecked(tp, p.t, p.key, w.item, w.cond, w.rvoccf, convCond{text: w.condText, names: w.names})
 		}
 		return change, true, err
 	}

@@ -106,6 +106,10 @@ var pipelineCases = map[string]pipelineCase{
 	},
 }
 
+// streamsPrefix is the X-Amz-Target prefix of the Streams API, a
+// feature's (emulator/internal/streamsapi, wired into these tests).
+const streamsPrefix = "DynamoDBStreams_20120810."
+
 // controlPlaneOps are the registered operations that read or write no
 // item: the fault rules decide them once per call (fx_ops.go), and
 // nothing else of the pipeline applies. TestPipeline fails on a
@@ -128,8 +132,8 @@ var controlPlaneOps = []string{
 	// answers, as an import's do, outside any request.
 	"StartBulkPutItems",
 	// The Streams API reads a table's stream, not its items.
-	streamsTargetPrefix + "DescribeStream", streamsTargetPrefix + "GetRecords",
-	streamsTargetPrefix + "GetShardIterator", streamsTargetPrefix + "ListStreams",
+	streamsPrefix + "DescribeStream", streamsPrefix + "GetRecords",
+	streamsPrefix + "GetShardIterator", streamsPrefix + "ListStreams",
 	"TestEcho", // the tests' own (harness_test.go)
 }
 
@@ -444,7 +448,7 @@ func TestControlPlaneFaults(t *testing.T) {
 			continue // the tests' own: no rule may name it
 		}
 		target, op := TargetPrefix+name, name
-		if short, ok := strings.CutPrefix(name, streamsTargetPrefix); ok {
+		if short, ok := strings.CutPrefix(name, streamsPrefix); ok {
 			target, op = name, short // a rule names a Streams operation by its own name
 		}
 		require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},

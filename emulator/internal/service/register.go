@@ -61,17 +61,20 @@ type opFunc func(c *call, body []byte) ([]byte, error)
 var ops = make(map[string]opFunc, 96) // room for every operation: no growth at init
 
 // lookupOp finds the operation an X-Amz-Target names: DynamoDB's
-// ("DynamoDB_20120810.PutItem", registered as "PutItem") or the Streams
-// API's ("DynamoDBStreams_20120810.GetRecords", registered under the full
-// target so that DynamoDB's prefix cannot reach it).
+// ("DynamoDB_20120810.PutItem", registered as "PutItem") or another
+// API's a feature serves (the Streams API's
+// "DynamoDBStreams_20120810.GetRecords", registered under the full
+// target: APIOp), named by the part after its prefix.
 func lookupOp(target string) (name string, op opFunc, ok bool) {
 	if name, ok = strings.CutPrefix(target, TargetPrefix); ok {
 		op, ok = ops[name]
 		return name, op, ok
 	}
-	if strings.HasPrefix(target, streamsTargetPrefix) {
-		op, ok = ops[target]
-		return target[len(streamsTargetPrefix):], op, ok
+	for _, p := range apiPrefixes {
+		if strings.HasPrefix(target, p) {
+			op, ok = ops[target]
+			return target[len(p):], op, ok
+		}
 	}
 	return "", nil, false
 }
@@ -85,7 +88,8 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 // The adapter decodes the body into a new *In (a pooled one for a
 // pooledInput, input_recycle.go) with DecodeRequest (wrong JSON
 // types and malformed JSON become SerializationException), calls f, and
-// encodes *Out with its appendJSON method if it has one (encode_outputs.go) or else
+// encodes *Out with its appendJSON (or a feature's AppendJSON) method if
+// it has one (encode_outputs.go) or else
 // encoding/json (a nil *Out encodes as {}), into c.out when there is room.
 // A data-plane operation (registerDataPlane) runs inside the request
 // pipeline's stages (pipeline.go); any other gets one fault decision per
@@ -101,7 +105,8 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			Reset: func(in *In) bool { var zero In; *in = zero; return true },
 		})
 	}
-	data := isDataPlane(name) // registerDataPlane marks it before it registers
+	data := isDataPlane(name)                  // registerDataPlane marks it before it registers
+	_, appends := any(new(Out)).(JSONAppender) // a feature's output that encodes itself
 	pre := prescanOf(name)
 	ops[name] = func(c *call, body []byte) ([]byte, error) {
 		var in *In
@@ -149,6 +154,9 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		}
 		if out == nil {
 			return append(c.out, "{}"...), nil
+		}
+		if appends {
+			return any(out).(JSONAppender).AppendJSON(c.out), nil
 		}
 		if a, ok := any(out).(jsonAppender); ok {
 			b := a.appendJSON(c.out)

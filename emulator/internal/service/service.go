@@ -31,10 +31,10 @@ type Service struct {
 	sidecars sidecarSet
 	// fx is fault injection, throttling and the report's settings (fx.go).
 	fx fxState
-	// repl replicates the writes of global tables (global_tables_repl.go).
-	repl replicator
 	// lagSet are the lags tables get when published (fx_lag_settings.go).
 	lagSet atomic.Pointer[[]LagSetting]
+	// states are the features' per-service states (feature_service.go).
+	states []any
 }
 
 // Config configures a service.
@@ -92,7 +92,6 @@ func New(cfg Config) (*Service, error) {
 	if s.fx.inj == nil {
 		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
 	}
-	s.repl.svc = s
 	s.tokens = newTokenStore(cfg.IdempotencyBytes, nil)
 	if s.tokens.maxBytes == 0 {
 		s.tokens.maxBytes = DefaultIdempotencyBytes
@@ -104,6 +103,7 @@ func New(cfg Config) (*Service, error) {
 	if s.conv, err = newConvState(cfg.Conventions, s.log); err != nil {
 		return nil, err
 	}
+	s.states = newServiceStates(s)
 	return s, nil
 }
 
@@ -158,8 +158,10 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
-	s.repl.drainDue(now) // replicated writes now due (global_tables_repl.go)
-	c := calls.Get()     // call_pool.go
+	for _, st := range starters { // the features' work now due (feature_service.go)
+		st.Starting(s, now)
+	}
+	c := calls.Get() // call_pool.go
 	*c = call{
 		ctx:       req.Ctx,
 		ns:        s.namespaceFor(req.AccessKey, req.Region),
@@ -191,7 +193,7 @@ func (s *Service) namespaceFor(accessKey, region string) *Namespace {
 }
 
 // ConventionsReport returns the conventions report (Emulator.ConventionsReport).
-func (s *Service) ConventionsReport() conventions.Snapshot { return s.conv.report.Snapshot() }
+func (s *Service) ConventionsReport() conventions.Snapshot { return s.conventionsSnapshot() }
 
 // ResetConventionsReport empties the conventions report.
 func (s *Service) ResetConventionsReport() { s.conv.report.Reset() }

@@ -20,7 +20,9 @@ import (
 // only appends a record under the stream's own lock: the images are the
 // table's own immutable stored records (storage.EncodedItem), kept without
 // decoding or copying whatever the view type, and GetRecords writes them
-// out as JSON straight from the records.
+// out as JSON straight from the records. The Streams API is a feature
+// (emulator/internal/streamsapi) that reads the streams through
+// feature_streams.go.
 //
 // A stream has one shard, open while the stream is enabled and closed
 // (EndingSequenceNumber set) when it is disabled or its table deleted. A
@@ -32,13 +34,9 @@ import (
 // (the facade's clock.go) is the stream's clock, so a test that advances
 // it sees records trimmed and iterators expire.
 
-// Stream constants.
-const (
-	// DefaultStreamRetention is how long records and disabled streams stay readable.
-	DefaultStreamRetention = 24 * time.Hour
-	// iteratorLifetime is how long a shard iterator can be used (AWS: 15 minutes).
-	iteratorLifetime = 15 * time.Minute
-)
+// DefaultStreamRetention is how long records and disabled streams stay
+// readable.
+const DefaultStreamRetention = 24 * time.Hour
 
 // StreamViewType values.
 const (

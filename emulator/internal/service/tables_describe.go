@@ -59,7 +59,7 @@ func (t *table) describe() *TableDescription {
 	m := t.snapshot()
 	d := &TableDescription{
 		TableName:                 t.name,
-		TableStatus:               m.describedStatusAt(t.now()), // global_tables_status.go
+		TableStatus:               m.statusAt(t.now()),
 		CreationDateTime:          epochTime(t.created),
 		TableArn:                  t.arn,
 		TableId:                   t.id,
@@ -118,9 +118,11 @@ func (t *table) describe() *TableDescription {
 	}
 	d.SSEDescription = m.sse
 	d.RestoreSummary = m.restoreSummaryAt(t.now())
-	d.Replicas, d.GlobalTableVersion = t.describeReplicas(m, t.now()) // global_tables.go
 	if m.tableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.tableClass}
+	}
+	for _, ds := range describers { // the features' parts (feature_update.go)
+		ds.Describe(Definition{t: t, m: m}, now, d)
 	}
 	return d
 }

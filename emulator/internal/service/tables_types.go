@@ -157,8 +157,10 @@ type UpdateTableInput struct {
 	SSESpecification            *SSESpecification            `json:"SSESpecification"`
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
-	ReplicaUpdates              []ReplicationGroupUpdate     `json:"ReplicaUpdates"`
 	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
+	// Owned are the members of the request that features own
+	// (UpdateTableMember).
+	Owned OwnedMembers `json:"-"`
 }
 
 // UpdateTableOutput is the UpdateTable response.
@@ -216,8 +218,8 @@ type TableDescription struct {
 	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
 	OnDemandThroughput        *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
 	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
-	Replicas                  []ReplicaDescription              `json:"Replicas,omitempty"`           // global_tables.go
-	GlobalTableVersion        string                            `json:"GlobalTableVersion,omitempty"` // global_tables.go
+
+	more []describedMember // the members the features add (Add)
 }
 
 // AttributeDefinitionDesc is an AttributeDefinitions element in a description.
@@ -282,39 +284,8 @@ type GlobalSecondaryIndexDescription struct {
 	OnDemandThroughput    *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
 }
 
-// TagResourceInput is the TagResource request.
-type TagResourceInput struct {
-	ResourceArn *string `json:"ResourceArn"`
-	Tags        []Tag   `json:"Tags"`
-}
-
-// TagResourceOutput is the (empty) TagResource response.
-type TagResourceOutput struct{}
-
-// UntagResourceInput is the UntagResource request.
-type UntagResourceInput struct {
-	ResourceArn *string  `json:"ResourceArn"`
-	TagKeys     []string `json:"TagKeys"`
-}
-
-// UntagResourceOutput is the (empty) UntagResource response.
-type UntagResourceOutput struct{}
-
-// ListTagsOfResourceInput is the ListTagsOfResource request.
-type ListTagsOfResourceInput struct {
-	ResourceArn *string `json:"ResourceArn"`
-	NextToken   *string `json:"NextToken"`
-}
-
-// TagDesc is one tag in a ListTagsOfResource response.
+// TagDesc is one of a table's tags, as ListTagsOfResource answers it.
 type TagDesc struct {
 	Key   string `json:"Key"`
 	Value string `json:"Value"`
-}
-
-// ListTagsOfResourceOutput is the ListTagsOfResource response. AWS answers
-// every tag (at most 50) in one page and never sends a NextToken.
-type ListTagsOfResourceOutput struct {
-	Tags      []TagDesc `json:"Tags"`
-	NextToken string    `json:"NextToken,omitempty"`
 }

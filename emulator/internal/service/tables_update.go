@@ -10,8 +10,9 @@ import (
 // UpdateTable: billing mode, throughput (table and existing GSIs), streams,
 // SSE, table class, deletion protection and on-demand limits change the
 // metadata at once; GSIs are created and deleted as tables_gsi.go says.
-// Replicas are not supported yet and answer a ValidationException saying
-// so.
+// A member of the request a feature owns (UpdateTableMember:
+// ReplicaUpdates) is answered by the feature, once the checks here
+// passed; a feature may refuse a change (UpdateChecker).
 
 func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.TableName == nil {
@@ -21,8 +22,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
-		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil && len(in.ReplicaUpdates) == 0 &&
-		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 {
+		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil &&
+		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 &&
+		len(in.Owned.given()) == 0 {
 		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
@@ -45,15 +47,21 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := checkVectorUpdates(in.VectorIndexUpdates); err != nil {
 		return nil, err
 	}
-	if len(in.ReplicaUpdates) > 0 {
-		return c.updateReplicas(in) // global_tables.go
+	if owned := in.Owned.given(); len(owned) > 0 { // a feature's member: alone in the request (feature_update.go)
+		d, err := owned[0].run(Call{c: c}, *in.TableName, in.Owned.vals[owned[0].name])
+		if err != nil {
+			return nil, err
+		}
+		return &UpdateTableOutput{TableDescription: d}, nil
 	}
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkReplicaStream(t, in); err != nil { // global_tables_stream.go
-		return nil, err
+	for _, u := range updateCheckers { // the features' refusals (feature_update.go)
+		if err := u.CheckUpdate(Call{c: c}, Table{t: t}, in); err != nil {
+			return nil, err
+		}
 	}
 	if newTP != nil {
 		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
@@ -114,8 +122,10 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 			// Found before a DeleteTable took it out of the catalog.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
 		}
-		if err := checkReplicaInFlightLocked(in, m, c.Now()); err != nil { // global_tables_status.go
-			return nil, err
+		for _, u := range updateCheckers { // the features' refusals (feature_update.go)
+			if err := u.CheckUpdateLocked(Call{c: c}, Definition{t: t, m: m}, in); err != nil {
+				return nil, err
+			}
 		}
 		old := *m // m is a copy: nothing changes unless every check passes
 		m.gsis = slices.Clone(m.gsis)
@@ -251,14 +261,16 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 }
 
 // checkUpdateCombination applies AWS's rule that an UpdateTable request
-// makes one kind of change: SSE, table class, deletion protection and
-// replicas each must come alone; on-demand limits may come only with
+// makes one kind of change: SSE, a member a feature owns
+// (UpdateTableMember: ReplicaUpdates), table class and deletion
+// protection each must come alone; on-demand limits may come only with
 // BillingMode; streams, table throughput and index creation or deletion
 // exclude each other. BillingMode with throughput (table and GSI updates)
 // and BillingMode with a stream change may be combined. DynamoDB Local
 // accepts most combinations; it refuses streams with throughput ("Cannot
 // change IOPS and Streams at the same time.").
 func checkUpdateCombination(in *UpdateTableInput) error {
+	owned := in.Owned.given()
 	others := func(exclude string) bool {
 		n := map[string]bool{
 			"BillingMode":                 in.BillingMode != nil,
@@ -270,7 +282,9 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 			"TableClass":                  in.TableClass != nil,
 			"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
 			"OnDemandThroughput":          in.OnDemandThroughput != nil,
-			"ReplicaUpdates":              len(in.ReplicaUpdates) > 0,
+		}
+		for _, o := range owned {
+			n[o.name] = true
 		}
 		for name, present := range n {
 			if present && name != exclude {
@@ -280,11 +294,15 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 		return false
 	}
 	indexCreateOrDelete := indexOps(in) > 0
-	switch {
-	case in.SSESpecification != nil && others("SSESpecification"):
+	if in.SSESpecification != nil && others("SSESpecification") {
 		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
-	case len(in.ReplicaUpdates) > 0 && others("ReplicaUpdates"):
-		return apierr.Validation(apierr.MsgOnlyOperation("Replica"))
+	}
+	for _, o := range owned { // a feature's member comes alone
+		if others(o.name) {
+			return o.alone
+		}
+	}
+	switch {
 	case in.TableClass != nil && others("TableClass"):
 		return apierr.Validation(apierr.MsgOnlyOperation("TableClass"))
 	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):

@@ -74,7 +74,7 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if in.DeletionProtectionEnabled != nil {
 		def.deletionProtection = *in.DeletionProtectionEnabled
 	}
-	if len(in.Tags) > maxTags {
+	if len(in.Tags) > MaxTags {
 		return nil, apierr.Validation(apierr.MsgTagLimit)
 	}
 	tags, err := validateTags(in.Tags)

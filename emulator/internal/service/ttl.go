@@ -5,12 +5,14 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Time to Live: UpdateTimeToLive and DescribeTimeToLive, and the sweeper
-// that deletes expired items.
+// Time to Live: a table's setting (ttlSpec, part of its definition:
+// the sweeper reads it, backups describe it, global tables copy it) and
+// the sweeper that deletes expired items. UpdateTimeToLive and
+// DescribeTimeToLive are a feature (they read and change the setting
+// with Table.TimeToLive and Table.ChangeTimeToLive, feature_definition.go).
 //
 // An item is expired when its TTL attribute is a Number of epoch seconds
 // earlier than the emulator's clock (the facade's clock.go), and not
@@ -27,16 +29,6 @@ import (
 // program chooses (RunTTLSweeper; cmd/dynamoemu's -ttlSweepInterval), or
 // at once with SweepTTL or POST /dynamoemu/ttl/sweep. DynamoDB Local never
 // deletes expired items.
-//
-// AWS allows one TTL change per table per hour ("Time to live has been
-// modified multiple times within a fixed interval"); DynamoDB Local does
-// not enforce it, and neither does the emulator, so a test can enable,
-// disable and enable again.
-
-func init() {
-	register("UpdateTimeToLive", updateTimeToLive)
-	register("DescribeTimeToLive", describeTimeToLive)
-}
 
 // ttlSpec is a table's TimeToLive setting.
 type ttlSpec struct {
@@ -47,108 +39,6 @@ type ttlSpec struct {
 // maxTTLAge is how far in the past a TTL value may be and still expire
 // its item (AWS: five years).
 const maxTTLAgeYears = 5
-
-// TimeToLiveSpecification is UpdateTimeToLive's request member and answer.
-type TimeToLiveSpecification struct {
-	Enabled       *bool   `json:"Enabled"`
-	AttributeName *string `json:"AttributeName"`
-}
-
-// UpdateTimeToLiveInput is the UpdateTimeToLive request.
-type UpdateTimeToLiveInput struct {
-	TableName               *string
-	TimeToLiveSpecification *TimeToLiveSpecification
-}
-
-// UpdateTimeToLiveOutput is the UpdateTimeToLive response.
-type UpdateTimeToLiveOutput struct {
-	TimeToLiveSpecification *TimeToLiveSpecification
-}
-
-// DescribeTimeToLiveInput is the DescribeTimeToLive request.
-type DescribeTimeToLiveInput struct {
-	TableName *string
-}
-
-// TimeToLiveDescription is DescribeTimeToLive's answer.
-type TimeToLiveDescription struct {
-	TimeToLiveStatus string
-	AttributeName    string `json:",omitempty"`
-}
-
-// DescribeTimeToLiveOutput is the DescribeTimeToLive response.
-type DescribeTimeToLiveOutput struct {
-	TimeToLiveDescription TimeToLiveDescription
-}
-
-func updateTimeToLive(c *call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, in.TableName, "tableName") {
-		tableNameConstraints(&cs, *in.TableName)
-	}
-	if s := in.TimeToLiveSpecification; apierr.NotNull(&cs, s, "timeToLiveSpecification") {
-		apierr.NotNull(&cs, s.Enabled, "timeToLiveSpecification.enabled")
-		if apierr.NotNull(&cs, s.AttributeName, "timeToLiveSpecification.attributeName") {
-			if n := len(*s.AttributeName); n < 1 {
-				cs.Add(apierr.Quote(*s.AttributeName), "timeToLiveSpecification.attributeName", apierr.LenGE(1))
-			} else if n > maxTTLAttrLen {
-				cs.Add(apierr.Quote(*s.AttributeName), "timeToLiveSpecification.attributeName", apierr.LenLE(maxTTLAttrLen))
-			}
-		}
-	}
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
-	if err != nil {
-		return nil, err
-	}
-	spec := in.TimeToLiveSpecification
-	enable, attr := *spec.Enabled, *spec.AttributeName
-	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		cur := m.ttl
-		switch {
-		case cur.enabled && cur.attr != attr:
-			return nil, apierr.Validation(apierr.MsgTTLOtherAttribute)
-		case enable && cur.enabled:
-			return nil, apierr.Validation(apierr.MsgTTLAlreadyEnabled)
-		case !enable && !cur.enabled:
-			return nil, apierr.Validation(apierr.MsgTTLAlreadyDisabled)
-		}
-		m.ttl = ttlSpec{enabled: enable}
-		if enable {
-			m.ttl.attr = attr
-		}
-		return nil, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
-}
-
-// maxTTLAttrLen is the model's limit on AttributeName.
-const maxTTLAttrLen = 255
-
-func describeTimeToLive(c *call, in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, in.TableName, "tableName") {
-		tableNameConstraints(&cs, *in.TableName)
-	}
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	t, err := c.lookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
-	if err != nil {
-		return nil, err
-	}
-	spec := t.snapshot().ttl
-	d := TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
-	if spec.enabled {
-		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: spec.attr}
-	}
-	return &DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
-}
 
 // ttlExpired reports whether v, an item's TTL attribute, makes the item
 // expired at now: a Number of epoch seconds before now and no more than

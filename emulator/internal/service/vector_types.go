@@ -1,10 +1,9 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-
-// Wire shapes of vector indexes and SearchVectors (aws-sdk-go-v2
-// service/dynamodb types: VectorIndex, CreateVectorIndexAction,
-// VectorIndexUpdate, VectorIndexDescription, SearchVectorsInput/Output).
+// Wire shapes of vector indexes (aws-sdk-go-v2 service/dynamodb types:
+// VectorIndex, CreateVectorIndexAction, VectorIndexUpdate,
+// VectorIndexDescription). SearchVectors is a feature
+// (emulator/internal/vectorsearch, through feature_vectors.go).
 
 // VectorAttributeDefinition names a vector index's vector attribute.
 type VectorAttributeDefinition struct {
@@ -61,17 +60,4 @@ type VectorAttributeDesc struct {
 type SearchSchemaElemDesc struct {
 	AttributeName           string `json:"AttributeName"`
 	SearchSchemaElementType string `json:"SearchSchemaElementType"`
-}
-
-// SearchVectorsInput is the SearchVectors request.
-type SearchVectorsInput struct {
-	TableName                 *string               `json:"TableName"`
-	IndexName                 *string               `json:"IndexName"`
-	SearchVector              []wire.AttributeValue `json:"SearchVector"`
-	TopK                      *int64                `json:"TopK"`
-	SearchConditionExpression *string               `json:"SearchConditionExpression"`
-	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
-	ProjectionExpression      *string               `json:"ProjectionExpression"`
-	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
 }

@@ -294,8 +294,27 @@ type field struct {
 	dec   codec
 }
 
+// MemberOwner is a field of an input struct that owns members its
+// struct does not name: the members someone other than the struct's
+// author decodes (a feature of the service, which registers them). Tag
+// the field json:"-", so that encoding/json leaves it alone. Member
+// returns where the member called name is decoded (a pointer, to a
+// value of any type the decoder supports) or nil: nobody owns it, and
+// it is skipped as any unknown member is. Asked twice for one name
+// (a member given twice), it returns the same place.
+//
+// An owned member is decoded as a field of its type would be, in its
+// place in the body: a value of the wrong JSON type in it is remembered
+// and the first such value wins, a syntax error anywhere wins over it.
+type MemberOwner interface {
+	Member(name string) any
+}
+
+var memberOwnerType = reflect.TypeFor[MemberOwner]()
+
 func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	fields := map[string]field{}
+	owner := -1 // the index of the MemberOwner field, if any
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() || f.Anonymous {
@@ -308,6 +327,12 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		if tag, ok := f.Tag.Lookup("json"); ok {
 			tagName, opts, _ := CutComma(tag)
 			if tagName == "-" && opts == "" {
+				if reflect.PointerTo(f.Type).Implements(memberOwnerType) {
+					if owner >= 0 {
+						panic(fmt.Sprintf("emulator: request decoder does not support two MemberOwner fields in %s", t))
+					}
+					owner = i
+				}
 				continue
 			}
 			if opts != "" && opts != "omitempty" && opts != "omitzero" {
@@ -347,6 +372,10 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 				if err := f.dec(d, v.Field(f.index), depth+1); err != nil {
 					return err
 				}
+			} else if p := ownedMember(v, owner, key); p.IsValid() {
+				if err := codecOf(p.Type())(d, p, depth+1); err != nil {
+					return err
+				}
 			} else if err := d.skipValue(depth + 1); err != nil {
 				return err
 			}
@@ -363,6 +392,20 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	}
 }
 
+// ownedMember returns where the owner field owner of struct v (-1:
+// none) decodes the member key, or the zero Value: nobody owns it.
+func ownedMember(v reflect.Value, owner int, key []byte) reflect.Value {
+	if owner < 0 {
+		return reflect.Value{}
+	}
+	p := v.Field(owner).Addr().Interface().(MemberOwner).Member(string(key))
+	if p == nil {
+		return reflect.Value{}
+	}
+	return reflect.ValueOf(p).Elem()
+}
+
+// CutComma is strings.Cut(s, ","), for a json tag.
 func CutComma(s string) (before, after string, found bool) {
 	for i := 0; i < len(s); i++ {
 		if s[i] == ',' {

@@ -13,6 +13,9 @@
 // Go type, built once from its fields and their json tags, runs on the
 // attribute-value scanner and gives encoding/json's results and error
 // precedence, except that member names match exactly, as AWS matches them.
+// A struct may leave some of its members to an owner field (MemberOwner:
+// a feature of the service owns a member of a core operation's request),
+// which says where each decodes; they decode as fields would, in place.
 // Bad JSON, wrong JSON types and invalid values are apierr errors
 // (SerializationException, ValidationException).
 //
@@ -31,7 +34,8 @@
 //     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
 //     it are never built).
 //   - wire_text.go: text that is not Unicode (SerializationException).
-//   - decode.go: the request decoder's plans.
+//   - decode.go: the request decoder's plans, and the members an owner
+//     field decodes (MemberOwner).
 //   - wire_deferred.go: faults of attribute values the request decoder
 //     reads past (Deferred, DecodeRequestDeferred), for the operations to
 //     report at their place in AWS's order.

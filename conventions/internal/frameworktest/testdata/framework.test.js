@@ -22,6 +22,7 @@ const {
   DeleteItemCommand,
   PutItemCommand,
   TransactWriteItemsCommand,
+  UpdateItemCommand,
 } = require('@aws-sdk/client-dynamodb')
 const { marshall } = require('@aws-sdk/util-dynamodb')
 const ts = require('typescript')
@@ -290,8 +291,9 @@ async function main() {
       assert.ok(list.items.length >= 2)
     }))
 
-  // Seed 002's 'latest' pattern on a table of its own, opted in by tags.
-  await flow('seed 002: versions with a \'latest\' item in one TransactWriteItems; an old version deleted', async () => {
+  // Seed 002's 'latest' pattern on a table of its own, opted in by tags,
+  // kept in step both ways the seed names.
+  await flow('seed 002: versions with a \'latest\' item by TransactWriteItems, then by a conditional write; an old version deleted', async () => {
     await raw.send(new CreateTableCommand({ TableName: docsTable, BillingMode: 'PAY_PER_REQUEST',
       AttributeDefinitions: [{ AttributeName: 'documentVersion', AttributeType: 'S' }],
       KeySchema: [{ AttributeName: 'documentVersion', KeyType: 'HASH' }],
@@ -301,6 +303,13 @@ async function main() {
         { Put: { TableName: docsTable, Item: marshall({ documentVersion: v, content }) } },
         { Put: { TableName: docsTable, Item: marshall({ documentVersion: 'latest', content, actualVersion: v }) } }] }))
     }
+    // The conditional way: the version, then the latest item, whose write
+    // fails if another writer moved it since it was read.
+    await raw.send(new PutItemCommand({ TableName: docsTable, Item: marshall({ documentVersion: 'v3', content: 'third' }),
+      ConditionExpression: 'attribute_not_exists(documentVersion)' }))
+    await raw.send(new UpdateItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'latest' }),
+      UpdateExpression: 'SET content = :c, actualVersion = :v', ConditionExpression: 'actualVersion = :seen',
+      ExpressionAttributeValues: marshall({ ':c': 'third', ':v': 'v3', ':seen': 'v2' }) }))
     await raw.send(new DeleteItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'v1' }) }))
   })
 
@@ -339,9 +348,20 @@ async function main() {
   await refused('an UpdateItem editing a history row', 'B13', () =>
     asTenant(T1, () => fw.ddb.updateItem(order.historyTable, { pk: orderPk, sk: `${orderSk}@1` }, { set: { name: 'rewritten history' } })))
   await refused('deleting the version the \'latest\' item points at (seed 002)', 'L1', () =>
-    raw.send(new DeleteItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'v2' }) })))
+    raw.send(new DeleteItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'v3' }) })))
+  await refused('rewriting the version the \'latest\' item copies (seed 002)', 'L1', () =>
+    raw.send(new PutItemCommand({ TableName: docsTable, Item: marshall({ documentVersion: 'v3', content: 'edited' }) })))
+  await refused('moving the \'latest\' item by a write that cannot fail when it moved (seed 002)', 'L1', async () => {
+    await raw.send(new PutItemCommand({ TableName: docsTable, Item: marshall({ documentVersion: 'v4', content: 'fourth' }),
+      ConditionExpression: 'attribute_not_exists(documentVersion)' }))
+    await raw.send(new PutItemCommand({ TableName: docsTable, Item: marshall({ documentVersion: 'latest', content: 'fourth', actualVersion: 'v4' }) }))
+  })
   await refused('deleting the \'latest\' item while the version it points at stays (seed 002)', 'L1', () =>
     raw.send(new DeleteItemCommand({ TableName: docsTable, Key: marshall({ documentVersion: 'latest' }) })))
+  await refused('an UpdateItem editing a command version\'s name (only status, taskToken, updatedAt change)', 'B7', () =>
+    asTenant(T1, () => fw.ddb.updateItem(order.commandTable, { pk: orderPk, sk: `${orderSk}@1` }, { set: { name: 'edited' } })))
+  await refused('a time-series key with a full date for its month', 'A13', () =>
+    asTenant(T1, (opts) => log.commandService.publishAsync(entity(`LOG#${T1}#2026-11-22`, '2026-11-22T12:00:00.000Z#evt009', T1), opts)))
   await refused('a non-atomic jump of a sequence counter (3 -> 99)', 'A8', () =>
     asTenant(T1, () => fw.ddb.updateItem(seqTable, seqKey, { set: { seq: 99 } })))
   await refused('a tenant002 caller reading tenant001\'s order', 'B10', () =>

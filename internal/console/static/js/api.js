@@ -3,13 +3,19 @@
 // own origin.
 //
 // The emulator picks a database (a namespace) by the access key id and
-// region of the SigV4 credential scope in the Authorization header; it
-// parses the signature away and never verifies it. So the console sends a
-// header of SigV4's shape with the chosen key and region and a signature of
-// zeros: no secret key is asked for or needed.
+// region of the SigV4 credential scope in the Authorization header. By
+// default it parses the signature away and never verifies it, so the
+// console sends a header of SigV4's shape with the chosen key and region
+// and a signature of zeros: no secret key is asked for or needed. A server
+// started with -credentials verifies signatures (config.signatures): the
+// console then asks for the key's secret, keeps it for the browser tab
+// only (sessionStorage), and signs every call, the admin endpoints' too
+// (sigv4.js).
+
+import { sign } from "./sigv4.js";
 
 /** The page's configuration (config.json, written by the Go handler). */
-export const config = { prefix: "./", apiPath: "/", adminPath: "/dynamoemu", sharedDb: false, version: "" };
+export const config = { prefix: "./", apiPath: "/", adminPath: "/dynamoemu", sharedDb: false, version: "", signatures: false };
 
 /** loadConfig reads config.json next to the page. */
 export async function loadConfig() {
@@ -21,11 +27,15 @@ export async function loadConfig() {
 const NS_KEY = "dynamoemu.console.namespace";
 const RECENT_KEY = "dynamoemu.console.recent";
 
-/** The namespace in use: an access key id and a region. */
-export const namespace = { accessKey: "local", region: "us-east-1" };
+const SECRET_KEY = "dynamoemu.console.secret";
+
+/** The namespace in use: an access key id, a region, and with signatures the key's secret. */
+export const namespace = { accessKey: "local", region: "us-east-1", secret: "" };
 try {
   const saved = JSON.parse(localStorage.getItem(NS_KEY) || "null");
-  if (saved && validAccessKey(saved.accessKey) && validRegion(saved.region)) Object.assign(namespace, saved);
+  if (saved && validAccessKey(saved.accessKey) && validRegion(saved.region)) Object.assign(namespace, { accessKey: saved.accessKey, region: saved.region });
+  const secret = JSON.parse(sessionStorage.getItem(SECRET_KEY) || "null");
+  if (secret && secret.accessKey === namespace.accessKey && typeof secret.secret === "string") namespace.secret = secret.secret;
 } catch { /* no storage: the default */ }
 
 /**
@@ -37,12 +47,18 @@ export function validAccessKey(k) { return typeof k === "string" && /^[A-Za-z0-9
 /** validRegion: something that fits in a credential scope. */
 export function validRegion(r) { return typeof r === "string" && /^[A-Za-z0-9-]{1,64}$/.test(r); }
 
-/** setNamespace switches the namespace and remembers it (and the last few). */
-export function setNamespace(accessKey, region) {
+/**
+ * setNamespace switches the namespace and remembers it (and the last few);
+ * secret, with signatures, is kept for this tab only.
+ */
+export function setNamespace(accessKey, region, secret = "") {
   namespace.accessKey = accessKey;
   namespace.region = region;
+  namespace.secret = secret;
   try {
-    localStorage.setItem(NS_KEY, JSON.stringify(namespace));
+    if (secret) sessionStorage.setItem(SECRET_KEY, JSON.stringify({ accessKey, secret }));
+    else sessionStorage.removeItem(SECRET_KEY);
+    localStorage.setItem(NS_KEY, JSON.stringify({ accessKey, region }));
     const recent = recentNamespaces().filter((n) => n.accessKey !== accessKey || n.region !== region);
     recent.unshift({ accessKey, region });
     localStorage.setItem(RECENT_KEY, JSON.stringify(recent.slice(0, 8)));
@@ -74,8 +90,16 @@ function amzDate(t) {
   return [`${d}T${pad(t.getUTCHours())}${pad(t.getUTCMinutes())}${pad(t.getUTCSeconds())}Z`, d];
 }
 
-/** authorization returns the headers that name the namespace. */
-export function authHeaders(t = new Date()) {
+/**
+ * authHeaders returns the headers that name the namespace: a real
+ * signature of the request (method, path and query, headers, body) when
+ * the server verifies them, else SigV4's shape with a signature of zeros.
+ */
+export function authHeaders({ method = "POST", url = config.apiPath, headers = {}, body = "" } = {}, t = new Date()) {
+  if (config.signatures) {
+    return sign({ method, url, host: location.host, headers, body, accessKey: namespace.accessKey,
+      secret: namespace.secret, region: namespace.region, now: t });
+  }
   const [stamp, date] = amzDate(t);
   return {
     "X-Amz-Date": stamp,
@@ -104,12 +128,14 @@ function record(entry) {
 export async function call(op, input = {}, { streams = false } = {}) {
   const target = (streams ? "DynamoDBStreams_20120810." : "DynamoDB_20120810.") + op;
   const started = performance.now();
+  const payload = JSON.stringify(input);
+  const headers = { "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": target };
   let res;
   try {
     res = await fetch(config.apiPath, {
       method: "POST",
-      headers: { "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": target, ...authHeaders() },
-      body: JSON.stringify(input),
+      headers: { ...headers, ...authHeaders({ url: config.apiPath, headers, body: payload }) },
+      body: payload,
       cache: "no-store",
     });
   } catch (err) {
@@ -139,6 +165,10 @@ export async function admin(method, path, body) {
   if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body ?? {});
+  }
+  if (config.signatures) {
+    // A server with -credentials takes admin calls signed by one of its keys.
+    Object.assign(init.headers, authHeaders({ method, url: config.adminPath + path, headers: { ...init.headers }, body: init.body || "" }));
   }
   const started = performance.now();
   let res;

@@ -1,13 +1,17 @@
 // The console's shell: the layout, the hash router, the sidebar of tables,
-// the namespace switch, the theme, the footer clock and the keyboard.
+// the namespace switch (with the namespaces that hold tables), the theme,
+// the footer clock and the keyboard.
 
 import { config, loadConfig, namespace, setNamespace, recentNamespaces, validAccessKey, validRegion, listAllTables, admin, onActivity } from "./api.js";
-import { h, icon, mount, dialog, field, toast, errorToast, when, duration } from "./ui.js";
+import { h, icon, mount, dialog, field, toast, errorToast, when, duration, count } from "./ui.js";
 import { homeView } from "./views/home.js";
-import { tableView } from "./views/table.js";
+import { tableView, TAB_IDS } from "./views/table.js";
 import { clockView } from "./views/clock.js";
 import { conventionsView } from "./views/conventions.js";
 import { insightsView } from "./views/insights.js";
+import { snapshotsView } from "./views/snapshots.js";
+import { partiqlView } from "./views/partiql.js";
+import { transfersView } from "./views/transfers.js";
 import { createTable } from "./views/create.js";
 
 /** state is shared by the views: the table names of the namespace and the view's hooks. */
@@ -15,7 +19,8 @@ export const state = {
   tables: [],
   keys: {},       // the current view's shortcuts: key -> function
   cleanup: null,  // the current view's cleanup (stops polling)
-  clock: null,    // {emu: Date, at: performance.now()} of the last clock reading
+  clock: null,    // {off: ms the emulator's clock is ahead of this computer's} of the last reading
+  namespaces: [], // the namespaces that hold tables (GET /dynamoemu/namespaces)
 };
 
 const main = document.getElementById("main");
@@ -26,8 +31,11 @@ const filter = document.getElementById("table-filter");
 
 const routes = [
   [/^#?\/?$/, () => homeView(main)],
-  [/^#\/t\/([^/]+)(?:\/(overview|items|query|stream))?$/, (m) => tableView(main, decodeURIComponent(m[1]), m[2] || "overview")],
+  [new RegExp(`^#\\/t\\/([^/]+)(?:\\/(${TAB_IDS.join("|")}))?$`), (m) => tableView(main, decodeURIComponent(m[1]), m[2] || "overview")],
   [/^#\/clock$/, () => clockView(main)],
+  [/^#\/snapshots$/, () => snapshotsView(main)],
+  [/^#\/partiql$/, () => partiqlView(main)],
+  [/^#\/transfers$/, () => transfersView(main)],
   [/^#\/conventions$/, () => conventionsView(main)],
   [/^#\/insights$/, () => insightsView(main)],
 ];
@@ -39,6 +47,7 @@ export function go(hash) {
 }
 
 let generation = 0; // of the latest route: a view that ends after a newer one started is cleaned up
+let shownHash = ""; // the route last drawn: another one starts at the top of the page
 
 async function route() {
   const gen = ++generation;
@@ -47,6 +56,8 @@ async function route() {
   state.keys = {};
   delete document.documentElement.dataset.route;
   const hash = location.hash || "#/";
+  if (hash !== shownHash) main.scrollTop = 0; // a new view opens at its top; the same one redrawn keeps its place
+  shownHash = hash;
   if (hash !== "#/") refreshTables(); // tables made elsewhere (an SDK) show up; home refreshes itself
   for (const [re, view] of routes) {
     const m = re.exec(hash);
@@ -134,37 +145,78 @@ async function openCreate() {
 const nsButton = document.getElementById("ns-button");
 
 function renderNamespace() {
+  const others = state.namespaces.filter((n) => n.accessKey !== namespace.accessKey || n.region !== namespace.region).length;
   mount(nsButton, icon("key"), h("span.ns-key", namespace.accessKey), h("span.ns-sep", "·"), h("span.ns-region", namespace.region),
-    config.sharedDb && h("span.badge.info", "shared"));
+    config.sharedDb && h("span.badge.info", "shared"),
+    !config.sharedDb && others > 0 && h("span.badge.accent.ns-others", { title: `${others} other namespace${others > 1 ? "s" : ""} hold tables` }, `+${others}`));
   nsButton.title = config.sharedDb
     ? "This server runs with -sharedDb: every access key and region sees the same tables"
     : "The access key and region pick the database, as in DynamoDB Local (n to change)";
 }
 
+/** loadNamespaces reads the namespaces that hold tables ([] if the server cannot say). */
+export async function loadNamespaces() {
+  try {
+    state.namespaces = (await admin("GET", "/namespaces")).namespaces || [];
+  } catch {
+    state.namespaces = [];
+  }
+  renderNamespace();
+  return state.namespaces;
+}
+
+/** switchNamespace makes the console use another access key and region, and shows its tables (or the view at hash). */
+export async function switchNamespace(k, r, hash = "#/", secret = "") {
+  setNamespace(k, r, secret);
+  renderNamespace();
+  await refreshTables();
+  toast(`Namespace ${k} · ${r}`, "ok");
+  go(hash);
+}
+
 async function openNamespace() {
   const key = h("input", { value: namespace.accessKey, autocomplete: "off", spellcheck: "false", required: true, pattern: "[A-Za-z0-9]{1,128}" });
   const region = h("input", { value: namespace.region, list: "regions", autocomplete: "off", spellcheck: "false", required: true });
+  // With -credentials the server verifies signatures: the key's secret signs every call.
+  const secret = config.signatures && h("input", { type: "password", value: namespace.secret, autocomplete: "off", spellcheck: "false", required: true });
   const err = h("div.form-error", { role: "alert" });
   const recent = recentNamespaces().filter((n) => n.accessKey !== namespace.accessKey || n.region !== namespace.region);
   const apply = async (k, r) => {
     if (!validAccessKey(k)) { err.textContent = "The access key is letters and digits (up to 128), as the emulator takes it."; return false; }
     if (!validRegion(r)) { err.textContent = "The region is letters, digits and dashes (us-east-1)."; return false; }
-    setNamespace(k, r);
-    renderNamespace();
-    await refreshTables();
-    toast(`Namespace ${k} · ${r}`, "ok");
-    go("#/");
+    const s = secret ? secret.value : "";
+    if (secret && !s) { err.textContent = "This server verifies signatures (-credentials): enter the key's secret access key."; return false; }
+    await switchNamespace(k, r, "#/", s);
     return true;
   };
+  const spaces = config.sharedDb ? [] : await loadNamespaces();
+  const close = () => document.querySelector("dialog.dialog")?.close();
   const body = [
     h("p.muted", config.sharedDb
       ? "This server runs with -sharedDb: every access key and region sees one database. The choice here only changes the credential the console sends."
       : "The emulator keeps one database per access key and region, as DynamoDB Local does: use the key and region your application or the AWS CLI uses to see its tables."),
+    config.signatures && h("p.muted", "This server verifies signatures (-credentials): the console signs every call with the key's secret, which it keeps for this tab only."),
+    spaces.length > 0 && h("div.ns-with-data", h("span.field-label", "Namespaces that hold tables"),
+      h("ul.ns-list", spaces.map((n) => {
+        const here = n.accessKey === namespace.accessKey && n.region === namespace.region;
+        return h("li", h("button.ns-choice" + (here ? ".current" : ""), {
+          type: "button", dataset: { namespace: n.namespace }, disabled: here,
+          onclick: async () => {
+            if (secret) { key.value = n.accessKey; region.value = n.region; secret.focus(); return; } // its secret is not kept
+            if (await apply(n.accessKey, n.region)) close();
+          },
+        }, h("span.mono", `${n.accessKey} · ${n.region}`), h("span.muted.small", here ? "shown now" : `${n.tables} table${n.tables === 1 ? "" : "s"} · ${count(n.items)} items`)));
+      }))),
+    spaces.length > 0 && h("span.field-label.or-type", "Or type an access key and region"),
     h("div.form-row", field("Access key id", key), field("Region", region)),
+    secret && h("div.form-row", field("Secret access key", secret)),
     h("datalist#regions", ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-northeast-1", "ap-southeast-1", "local"].map((r) => h("option", { value: r }))),
     err,
     recent.length > 0 && h("div.recent", h("span.field-label", "Recently used"),
-      h("div.chips", recent.map((n) => h("button.chip", { type: "button", onclick: async () => { if (await apply(n.accessKey, n.region)) document.querySelector("dialog.dialog")?.close(); } },
+      h("div.chips", recent.map((n) => h("button.chip", { type: "button", onclick: async () => {
+        if (secret) { key.value = n.accessKey; region.value = n.region; secret.focus(); return; } // its secret is not kept
+        if (await apply(n.accessKey, n.region)) close();
+      } },
         `${n.accessKey} · ${n.region}`)))),
   ];
   await dialog({
@@ -201,31 +253,51 @@ themeButton.addEventListener("click", () => setTheme(effectiveTheme() === "dark"
 const footClock = document.getElementById("foot-clock");
 const footActivity = document.getElementById("foot-activity");
 
+/**
+ * clockOffset is how far the emulator's clock is ahead of this
+ * computer's (ms, negative behind), from a reading now (its time) that
+ * the emulator made somewhere between t0 and t1 (Date.now() before the
+ * request and after its answer): only what lies outside that window is
+ * an offset. A slow page or network widens the window; it never makes
+ * the clocks look apart.
+ */
+export function clockOffset(now, t0, t1) {
+  const emu = new Date(now).getTime();
+  return emu < t0 ? emu - t0 : emu > t1 ? emu - t1 : 0;
+}
+
+/** clockCall calls a clock endpoint and records the emulator's time from its answer. */
+export async function clockCall(method, body) {
+  const t0 = Date.now();
+  const out = await admin(method, "/clock", body);
+  state.clock = { off: clockOffset(out.now, t0, Date.now()) };
+  tickClock();
+  return out;
+}
+
 /** readClock asks the emulator for its time and shows it. */
 export async function readClock() {
   try {
-    const { now } = await admin("GET", "/clock");
-    state.clock = { emu: new Date(now), at: performance.now() };
+    await clockCall("GET");
   } catch (err) {
     state.clock = null;
     footClock.textContent = `clock: ${err.message}`;
   }
-  tickClock();
   return state.clock;
 }
 
 /** emulatorNow is the emulator's time now, from the last reading. */
 export function emulatorNow() {
   if (!state.clock) return null;
-  return new Date(state.clock.emu.getTime() + (performance.now() - state.clock.at));
+  return new Date(Date.now() + state.clock.off);
 }
 
 function tickClock() {
   const now = emulatorNow();
   if (!now) return;
-  const off = now.getTime() - Date.now();
+  const off = state.clock.off;
   mount(footClock, icon("clock"), h("a", { href: "#/clock", title: "The emulator's clock (k)" }, when(now)),
-    Math.abs(off) > 2000 && h("span.badge.warn", (off > 0 ? "+" : "") + duration(off)));
+    Math.abs(off) > 2000 && h("span.badge.warn.clock-skew", { title: "The emulator's clock is this far from this computer's" }, (off > 0 ? "+" : "") + duration(off)));
 }
 
 setInterval(tickClock, 1000);
@@ -245,6 +317,9 @@ const GLOBAL_KEYS = {
   k: () => go("#/clock"),
   v: () => go("#/conventions"),
   i: () => go("#/insights"),
+  p: () => go("#/partiql"),
+  s: () => go("#/snapshots"),
+  e: () => go("#/transfers"),
   d: () => themeButton.click(),
   N: () => openNamespace(),
 };
@@ -261,8 +336,10 @@ document.addEventListener("keydown", (e) => {
 function showHelp() {
   const rows = [
     ["/", "find a table"], ["c", "create a table"], ["t", "all tables"], ["k", "clock and TTL"], ["v", "conventions report"],
-    ["i", "insights"], ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
-    ["1 – 4", "table: overview, items, query, stream"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
+    ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"],
+    ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
+    ["1 – 8", "table: overview, items, query, stream, backups, exports, replicas, contributor insights"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
+    ["Space", "select the item (items grid)"],
     ["↑ ↓  j k", "move in a grid"], ["Enter", "open the item"], ["Del  x", "delete the item"],
     ["Ctrl+Enter", "save, run, confirm"], ["Esc", "close a dialog"],
   ];
@@ -280,10 +357,11 @@ async function start() {
   setTheme(effectiveTheme());
   await loadConfig();
   renderNamespace();
+  if (config.signatures && !namespace.secret) await openNamespace(); // nothing works unsigned
   document.getElementById("foot-version").textContent = config.version ? `dynamoemu ${config.version}` : "dynamoemu";
   window.addEventListener("hashchange", route);
   window.addEventListener("focus", () => { if (!document.hidden) readClock(); });
-  await Promise.all([refreshTables(), readClock()]);
+  await Promise.all([refreshTables(), readClock(), loadNamespaces()]);
   route();
   document.documentElement.dataset.ready = "true";
 }

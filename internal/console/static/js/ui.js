@@ -246,6 +246,20 @@ export function segmented(options, value, onchange, label = "") {
   return group;
 }
 
+/**
+ * breakable returns text as a span that may wrap after "_", "-", "." and
+ * "/" (NEW_AND_OLD_IMAGES in a narrow card wraps at its words instead of
+ * being cut off); the text copied is unchanged.
+ */
+export function breakable(text) {
+  const el = h("span");
+  for (const part of String(text).split(/(?<=[_\-./])/)) {
+    if (el.childNodes.length) el.append(h("wbr"));
+    el.append(part);
+  }
+  return el;
+}
+
 /** badge is a small label. */
 export function badge(text, kind = "") { return h("span.badge" + (kind ? "." + kind : ""), text); }
 

@@ -3,7 +3,7 @@
 
 import { admin, call } from "../api.js";
 import { h, mount, icon, field, toast, errorToast, when, duration, badge } from "../ui.js";
-import { state, readClock, emulatorNow } from "../app.js";
+import { state, readClock, emulatorNow, clockCall } from "../app.js";
 
 const STEPS = [["1m", "+1 min"], ["10m", "+10 min"], ["1h", "+1 hour"], ["24h", "+1 day"], ["168h", "+7 days"]];
 
@@ -20,8 +20,8 @@ export async function clockView(main) {
     if (!now) { big.textContent = "—"; return; }
     const iso = now.toISOString();
     mount(big, h("span.clock-date", iso.slice(0, 10)), h("span.clock-time", iso.slice(11, 19)), h("span.clock-zone", "UTC"));
-    const off = now.getTime() - Date.now();
-    mount(offset, Math.abs(off) < 2000
+    const off = state.clock.off;
+    mount(offset, Math.abs(off) <= 2000
       ? h("span.muted", "In step with this computer's clock.")
       : h("span", badge((off > 0 ? "+" : "") + duration(off), "warn"), off > 0 ? " ahead of this computer's clock" : " behind this computer's clock"));
   };
@@ -29,8 +29,7 @@ export async function clockView(main) {
 
   const move = async (body, what) => {
     try {
-      const { now } = await admin("POST", "/clock", body);
-      state.clock = { emu: new Date(now), at: performance.now() };
+      const { now } = await clockCall("POST", body);
       tick();
       toast(what, "ok", `Emulator time ${when(now)}`);
     } catch (err) { errorToast(err, "Moving the clock"); }

@@ -2,7 +2,7 @@
 // stream, TTL and tags, with their switches, and deleting the table.
 
 import { call } from "../api.js";
-import { h, mount, badge, bytes, count, when, dialog, field, toast, errorToast, icon, jsonView } from "../ui.js";
+import { h, mount, badge, bytes, count, when, dialog, field, toast, errorToast, icon, jsonView, breakable } from "../ui.js";
 import { stringify } from "../ddb.js";
 import { refreshTables, go } from "../app.js";
 import { keyText } from "./table.js";
@@ -82,7 +82,7 @@ export async function overviewTab(body, info, reload) {
 }
 
 function stat(label, value, kind = "") {
-  return h("div.stat" + (kind ? "." + kind : ""), h("span.stat-label", label), h("span.stat-value", value));
+  return h("div.stat" + (kind ? "." + kind : ""), h("span.stat-label", label), h("span.stat-value", { title: String(value) }, breakable(value)));
 }
 
 function kv(k, v) { return h("div.kv", h("span.kv-k", k), h("span.kv-v", v ?? "—")); }

@@ -200,14 +200,16 @@ function recordCard(r, shardId, keySchema) {
     detail);
 }
 
-function imageTable(img, keySchema, side) {
+/** imageTable lists an image's attributes besides the key (side: "old" or "new" colours them). */
+export function imageTable(img, keySchema, side) {
   const keyNames = keySchema.map((k) => k.AttributeName);
   const names = Object.keys(img).filter((n) => !keyNames.includes(n)).sort();
   if (names.length === 0) return h("p.muted.small", "No attributes besides the key.");
   return h("table.diff", h("tbody", names.map((n) => h("tr", h("th", { scope: "row" }, n), h("td." + side, short(img[n], 120))))));
 }
 
-function diff(oldImg, newImg, keySchema) {
+/** diff lists the attributes that differ between two images of an item, old → new. */
+export function diff(oldImg, newImg, keySchema) {
   const keyNames = keySchema.map((k) => k.AttributeName);
   const names = [...new Set([...Object.keys(oldImg), ...Object.keys(newImg)])].filter((n) => !keyNames.includes(n)).sort();
   const changed = names.filter((n) => !(n in oldImg) || !(n in newImg) || !sameValue(oldImg[n], newImg[n]));

@@ -1,4 +1,5 @@
-// One table: its header and tabs (overview, items, query, stream).
+// One table: its header and tabs (overview, items, query, stream,
+// backups, exports, replicas, Contributor Insights).
 
 import { describe } from "../api.js";
 import { h, mount, badge, icon, empty } from "../ui.js";
@@ -7,13 +8,24 @@ import { overviewTab } from "./overview.js";
 import { itemsTab } from "./items.js";
 import { queryTab } from "./query.js";
 import { streamTab } from "./stream.js";
+import { backupsTab } from "./backups.js";
+import { exportsTab } from "./exports.js";
+import { replicasTab } from "./replicas.js";
+import { contributorsTab } from "./contributors.js";
 
 const TABS = [
   ["overview", "Overview", overviewTab],
   ["items", "Items", itemsTab],
   ["query", "Query & Scan", queryTab],
   ["stream", "Stream", streamTab],
+  ["backups", "Backups & PITR", backupsTab],
+  ["exports", "Exports", exportsTab],
+  ["replicas", "Replicas", replicasTab],
+  ["contributors", "Contributor Insights", contributorsTab],
 ];
+
+/** TAB_IDS are the tabs' route names ("#/t/Orders/backups"). */
+export const TAB_IDS = TABS.map(([id]) => id);
 
 /** keyText writes a key schema as "pk (S) · sk (S)". */
 export function keyText(keySchema, defs) {

@@ -1,0 +1,184 @@
+package emulator
+
+import (
+	"hash/crc32"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The HTTP edge: what the server answers before any operation runs, as
+// AWS's DynamoDB endpoint answers it. The records followed:
+//
+//   - GET / answers 200 "healthy: " and the endpoint's name, with a final
+//     space ("healthy: dynamodb.us-east-1.amazonaws.com "), no
+//     Content-Type, an x-amz-crc32 and a request id, signed or not:
+//     dynalite's test/connection.js, run against DynamoDB, and ScyllaDB's
+//     test_health.py (also run against DynamoDB, 2026). The emulator has
+//     no name of its own: it answers with the Host it was asked by.
+//   - A GET of any other path is a 4xx (ScyllaDB's
+//     test_health_only_works_for_root_path, "in range(400, 405)"); PUT,
+//     DELETE and every other method but POST and OPTIONS, and OPTIONS
+//     without an Origin, answer 404 with the body
+//     "<UnknownOperationException/>\n" and no Content-Type (dynalite's
+//     assert404, DynamoDB's answer; its other answer, an HTML "Page Not
+//     Found", is the same status). Neither echoes the path.
+//   - A POST to any path is an API call, as on AWS, which reads the
+//     operation from X-Amz-Target and signs the path like any other part
+//     of the request (ScyllaDB's test_too_large_request_line: a POST to
+//     /garbage is InvalidSignatureException on AWS, that is, served as a
+//     call whose signature covered another path); DynamoDB Local also
+//     answers a POST to any path. The emulator's own paths
+//     (/dynamoemu/...) are the exception.
+//   - A request line, or the header fields, over 16 KB are refused with
+//     400 before anything reads them (ScyllaDB's
+//     test_too_large_request_headers and test_too_large_request_line:
+//     "DynamoDB limits the total size of the headers to 16 KB", the
+//     request line likewise, 2025).
+//   - CORS: see cors.go.
+//
+// The emulator's own paths, everything under /dynamoemu/, go to its
+// router (routes.go) behind the admin guard (admin_guard.go) and, with
+// Options.Credentials, the admin credentials (credentials.go).
+
+// ownPrefix is the path under which the emulator serves its own
+// endpoints: admin, conventions, the console.
+const ownPrefix = "/dynamoemu/"
+
+// isOwnPath reports whether path is the emulator's (under ownPrefix, or
+// ownPrefix without its slash).
+func isOwnPath(path string) bool {
+	return strings.HasPrefix(path, ownPrefix) || path == strings.TrimSuffix(ownPrefix, "/")
+}
+
+// maxHeadPart is AWS's limit on a request line and on a request's header
+// fields: 16 KB each.
+const maxHeadPart = 16 << 10
+
+// headTooLarge reports whether r's request line or header fields are
+// larger than AWS takes: each header line counted as "Name: value\r\n",
+// Host's included.
+func headTooLarge(r *http.Request) bool {
+	if len(r.Method)+1+len(r.RequestURI)+1+len(r.Proto) > maxHeadPart {
+		return true
+	}
+	n := len("Host: \r\n") + len(r.Host)
+	for name, vals := range r.Header {
+		for _, v := range vals {
+			n += len(name) + len(v) + 4
+		}
+		if n > maxHeadPart {
+			return true
+		}
+	}
+	return n > maxHeadPart
+}
+
+// edgeHandler is the emulator's http.Handler: the Host check (hosts.go),
+// AWS's head limits, then the path and method as the top of this file
+// says.
+func (e *Emulator) edgeHandler() http.Handler {
+	own := sync.OnceValue(e.router) // routes.go: built by the first request that needs it
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()[versionHeaderName] = versionHeader() // version.go
+		if !e.hostAllowed(r) {
+			e.serveRefused(w, r, errHostRefused(r.Host))
+			return
+		}
+		if headTooLarge(r) {
+			serveHeadTooLarge(w)
+			return
+		}
+		switch {
+		case isOwnPath(r.URL.Path):
+			if err := e.adminGuard(r); err != nil {
+				e.serveRefused(w, r, err)
+				return
+			}
+			// The MCP endpoint checks its own bearer token (docs/mcp.md).
+			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != MCPPath {
+				if err := e.keys.adminAuth(r); err != nil {
+					e.serveRefused(w, r, err)
+					return
+				}
+			}
+			own().ServeHTTP(w, r)
+		case r.Method == http.MethodPost:
+			e.serveOp(w, r)
+		case r.Method == http.MethodGet || r.Method == http.MethodHead:
+			if r.URL.Path == "/" {
+				e.serveHealth(w, r)
+			} else {
+				e.serveNotFound(w, r)
+			}
+		case r.Method == http.MethodOptions:
+			e.servePreflight(w, r)
+		default:
+			e.serveNotFound(w, r)
+		}
+	})
+}
+
+// isConsoleFileRequest reports whether r reads one of the console's files
+// (GET or HEAD under ConsolePath): they hold no data, so they load without
+// credentials, and the page signs the calls it makes.
+func isConsoleFileRequest(r *http.Request) bool {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && isConsolePath(r.URL.Path)
+}
+
+// serveHealth answers GET / as AWS's endpoint does: 200 "healthy: HOST ".
+func (e *Emulator) serveHealth(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	writePlain(w, http.StatusOK, "healthy: "+r.Host+" ")
+}
+
+// notFoundBody is DynamoDB's body for a request it cannot route.
+const notFoundBody = "<UnknownOperationException/>\n"
+
+// serveNotFound answers a path or method the edge does not serve, as
+// DynamoDB does: 404 "<UnknownOperationException/>".
+func (e *Emulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	writePlain(w, http.StatusNotFound, notFoundBody)
+}
+
+// writePlain writes body with AWS's headers for the edge's own answers:
+// a request id, x-amz-crc32, Content-Length, Server, and no Content-Type
+// (a nil value keeps net/http from sniffing one).
+func writePlain(w http.ResponseWriter, status int, body string) {
+	h := w.Header()
+	h["Content-Type"] = nil
+	h[headerRequestID] = []string{newRequestID()}
+	h[headerCRC32] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10)}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Server"] = serverHeader
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(body))
+}
+
+// headTooLargeBody explains a refused head. AWS's body for it is not
+// recorded (only its status, 400); the path or headers are not echoed.
+const headTooLargeBody = "Bad Request: the request line or the header fields are over 16384 bytes, DynamoDB's limit.\n"
+
+// serveHeadTooLarge refuses a request whose head is over AWS's limits, and
+// closes the connection (a client that sent one may send more).
+func serveHeadTooLarge(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	writePlain(w, http.StatusBadRequest, headTooLargeBody)
+}
+
+// servePreflight answers OPTIONS: a CORS preflight when it has an Origin
+// (cors.go), else 404 as DynamoDB answers an OPTIONS without one.
+func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
+	if headerGet(r.Header, hdrOrigin) == "" {
+		e.serveNotFound(w, r)
+		return
+	}
+	e.cors.preflight(w, r)
+	h := w.Header()
+	h[headerRequestID] = []string{newRequestID()}
+	h["Server"] = serverHeader
+	h["Content-Length"] = []string{"0"}
+	w.WriteHeader(http.StatusOK)
+}

@@ -1,0 +1,113 @@
+package globaltables
+
+import (
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// Feature is global tables and replica auto scaling (service.Use): the
+// replication between the members of a global table, in a tap in front
+// of every namespace's DB hook (service.Hooker) and applied at the start
+// of each request (service.Starter); UpdateTable's ReplicaUpdates (the
+// member it owns: service.UpdateTableMember) and its refusals while a
+// table has replicas (service.UpdateChecker, DropChecker); DescribeTable's
+// Replicas (service.Describer); the routes of members loaded from disk
+// (service.Definer); the 2017.11.29 operations and replica auto scaling.
+type Feature struct{}
+
+// Name is the feature's name, the key of its slot.
+func (Feature) Name() string { return slotName }
+
+// replicators is every service's replication state, declared by Register.
+var replicators service.ServiceState[replicator]
+
+// Register installs the operations and UpdateTable's ReplicaUpdates.
+func (Feature) Register(r service.Registrar) {
+	replicators = service.NewServiceState(r, func(s *service.Service) *replicator { return &replicator{svc: s} })
+	service.UpdateTableMember(r, "ReplicaUpdates", service.TableUpdate[[]ReplicationGroupUpdate]{
+		Given: func(v *[]ReplicationGroupUpdate) bool { return len(*v) > 0 },
+		Alone: apierr.Validation(apierr.MsgOnlyOperation("Replica")),
+		Run:   updateReplicas,
+	})
+	service.Op(r, "CreateGlobalTable", createGlobalTable)
+	service.Op(r, "DescribeGlobalTable", describeGlobalTable)
+	service.Op(r, "ListGlobalTables", listGlobalTables)
+	service.Op(r, "UpdateGlobalTable", updateGlobalTable)
+	service.Op(r, "DescribeGlobalTableSettings", describeGlobalTableSettings)
+	service.Op(r, "UpdateGlobalTableSettings", updateGlobalTableSettings)
+	service.Op(r, "DescribeTableReplicaAutoScaling", describeReplicaAutoScaling)
+	service.Op(r, "UpdateTableReplicaAutoScaling", updateReplicaAutoScaling)
+}
+
+// Hooked puts the namespace's replication tap in front of its DB's hook
+// (outermost: the features used before this one wrap it first).
+func (Feature) Hooked(s service.Space, db *storage.DB) {
+	wrapReplication(db, replicators.In(s), s.Clock())
+}
+
+// Starting applies the replicated writes due at now.
+func (Feature) Starting(s *service.Service, now time.Time) { replicators.For(s).drainDue(now) }
+
+// Defined routes the writes of a member of a global table whose
+// definition a record being applied publishes (a namespace loaded from
+// disk replicates again).
+func (Feature) Defined(_, d service.Definition) {
+	if d.Replayed() {
+		syncReplication(d)
+	}
+}
+
+// Describe adds the table's Replicas and GlobalTableVersion to its
+// description, and shows it UPDATING while a replica comes or goes.
+func (Feature) Describe(d service.Definition, now time.Time, out *service.TableDescription) {
+	x, ok := partOf(d)
+	if !ok {
+		return
+	}
+	if out.TableStatus == statusActive && x.replicaChanging(now) {
+		out.TableStatus = statusUpdating // status.go
+	}
+	if rs, version := describeReplicas(x, now); len(rs) > 0 {
+		out.Add("Replicas", rs)
+		if version != "" {
+			out.Add("GlobalTableVersion", version)
+		}
+	}
+}
+
+// CheckDrop refuses DeleteTable of a member another was created from
+// in the last 24 hours (delete.go).
+func (Feature) CheckDrop(c service.Call, t service.Table) error { return checkReplicaDelete(c, t) }
+
+// CheckUpdate refuses an UpdateTable that disables the stream of a
+// table with replicas (stream.go).
+func (Feature) CheckUpdate(c service.Call, t service.Table, in *service.UpdateTableInput) error {
+	return checkReplicaStream(c, t, in)
+}
+
+// CheckUpdateLocked refuses an UpdateTable of the table class or
+// deletion protection while a replica comes or goes (status.go).
+func (Feature) CheckUpdateLocked(c service.Call, d service.Definition, in *service.UpdateTableInput) error {
+	return checkReplicaInFlightLocked(in, d, c.Now())
+}
+
+// SetDelay sets how long a write takes to reach the other replicas of a
+// global table of service s (0: the next request sees it).
+func SetDelay(s *service.Service, d time.Duration) {
+	r := replicators.For(s)
+	r.mu.Lock()
+	r.delay = d
+	r.mu.Unlock()
+}
+
+// Drain applies every replicated write of service s still on its way
+// now, whatever the delay, and returns how many it applied.
+func Drain(s *service.Service) int {
+	r := replicators.For(s)
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
+	return r.drainLocked(time.Time{}, true)
+}

@@ -1,0 +1,74 @@
+package globaltables
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+)
+
+// A replica's own GSI read capacity: UpdateTable's ReplicaUpdates Create
+// and Update take GlobalSecondaryIndexes (ReplicaGlobalSecondaryIndex:
+// an index name and a ProvisionedThroughputOverride of read capacity),
+// which DescribeTable's Replicas show per replica
+// (ReplicaGlobalSecondaryIndexDescription). Read capacity is per
+// replica; a GSI's write capacity is the global table's
+// (sync.go carries it). Overrides merge per index (an
+// index not named keeps its own), and an unknown index name is accepted
+// and changes nothing, as AWS does (ack-api-quirks lab notes
+// DDB-TABLE-250, -307).
+
+// gsiReadOverride is one GSI's read capacity override.
+type gsiReadOverride struct {
+	Index string `json:"index"`
+	Read  int64  `json:"read"`
+}
+
+// ReplicaGSIDescription is ReplicaGlobalSecondaryIndexDescription.
+type ReplicaGSIDescription struct {
+	IndexName                     string                  `json:"IndexName"`
+	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+}
+
+// mergeGSIReads returns have with the read overrides of us merged in.
+func mergeGSIReads(have []gsiReadOverride, us []ReplicaGSIOverride) []gsiReadOverride {
+	out := slices.Clone(have)
+	for _, u := range us {
+		if u.IndexName == nil || u.ProvisionedThroughputOverride == nil || u.ProvisionedThroughputOverride.ReadCapacityUnits == nil {
+			continue
+		}
+		o := gsiReadOverride{Index: *u.IndexName, Read: *u.ProvisionedThroughputOverride.ReadCapacityUnits}
+		if i := slices.IndexFunc(out, func(x gsiReadOverride) bool { return x.Index == o.Index }); i >= 0 {
+			out[i] = o
+		} else {
+			out = append(out, o)
+		}
+	}
+	slices.SortFunc(out, func(a, b gsiReadOverride) int { return strings.Compare(a.Index, b.Index) })
+	return out
+}
+
+// withGSIReads applies the read capacity overrides of us to the
+// provisioned GSIs of the definition e.
+func withGSIReads(e *service.Edit, us []ReplicaGSIOverride) {
+	for _, o := range mergeGSIReads(nil, us) {
+		x, ok := e.GSI(o.Index)
+		if !ok {
+			continue
+		}
+		if c, provisioned := x.Capacity(); provisioned {
+			c = c.WithRead(o.Read)
+			e.SetGSICapacity(o.Index, &c)
+		}
+	}
+}
+
+// describeGSIReads is a replica's GlobalSecondaryIndexes in DescribeTable.
+func describeGSIReads(reads []gsiReadOverride) []ReplicaGSIDescription {
+	var out []ReplicaGSIDescription
+	for _, o := range reads {
+		r := o.Read
+		out = append(out, ReplicaGSIDescription{IndexName: o.Index, ProvisionedThroughputOverride: &ReadThroughputOverride{ReadCapacityUnits: &r}})
+	}
+	return out
+}

@@ -1,0 +1,492 @@
+package globaltables
+
+import (
+	"cmp"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// Global tables, version 2019.11.21: UpdateTable's ReplicaUpdates (AWS
+// API reference, API_UpdateTable, ReplicationGroupUpdate) and
+// DescribeTable's Replicas. A replica is the table of the same name in
+// another region's namespace of the same access key (so -sharedDb has no
+// global tables). Create makes the replica from a copy-on-write snapshot
+// of the table (its items and indexes; its stream, NEW_AND_OLD_IMAGES,
+// its own: service.Call.CopyTable) and from then on the writes of every
+// replica reach every other one (replication.go). Each member records
+// the other regions in its definition (the feature's slot: part.Replicas),
+// so replay and persistence rebuild the group. Delete removes a replica
+// and deletes its table. Update records the replica's read capacity and
+// table class overrides. The legacy 2017.11.29 operations are in
+// legacy.go.
+//
+// Definition changes made after a replica exists are carried to the
+// others (sync.go); a replica deleted with DeleteTable in its region
+// leaves the others' lists (delete.go).
+
+const globalVersion2019 = "2019.11.21"
+
+// ReplicationGroupUpdate is one of UpdateTable's ReplicaUpdates.
+type ReplicationGroupUpdate struct {
+	Create *ReplicaAction `json:"Create"`
+	Update *ReplicaAction `json:"Update"`
+	Delete *ReplicaAction `json:"Delete"`
+}
+
+// ReplicaAction is CreateReplicationGroupMemberAction,
+// UpdateReplicationGroupMemberAction or DeleteReplicationGroupMemberAction.
+type ReplicaAction struct {
+	RegionName                    *string                 `json:"RegionName"`
+	KMSMasterKeyId                *string                 `json:"KMSMasterKeyId"`
+	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride"`
+	OnDemandThroughputOverride    *OnDemandReadOverride   `json:"OnDemandThroughputOverride"`
+	GlobalSecondaryIndexes        []ReplicaGSIOverride    `json:"GlobalSecondaryIndexes"`
+	TableClassOverride            *string                 `json:"TableClassOverride"`
+}
+
+// ReadThroughputOverride is ProvisionedThroughputOverride.
+type ReadThroughputOverride struct {
+	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitempty"`
+}
+
+// OnDemandReadOverride is OnDemandThroughputOverride.
+type OnDemandReadOverride struct {
+	MaxReadRequestUnits *int64 `json:"MaxReadRequestUnits,omitempty"`
+}
+
+// ReplicaGSIOverride is ReplicaGlobalSecondaryIndex.
+type ReplicaGSIOverride struct {
+	IndexName                     *string                 `json:"IndexName"`
+	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	OnDemandThroughputOverride    *OnDemandReadOverride   `json:"OnDemandThroughputOverride,omitempty"`
+}
+
+// ReplicaDescription is one of DescribeTable's Replicas.
+type ReplicaDescription struct {
+	RegionName                    string                     `json:"RegionName"`
+	ReplicaStatus                 string                     `json:"ReplicaStatus"`
+	KMSMasterKeyId                string                     `json:"KMSMasterKeyId,omitempty"`
+	ProvisionedThroughputOverride *ReadThroughputOverride    `json:"ProvisionedThroughputOverride,omitempty"`
+	ReplicaTableClassSummary      *service.TableClassSummary `json:"ReplicaTableClassSummary,omitempty"`
+	GlobalSecondaryIndexes        []ReplicaGSIDescription    `json:"GlobalSecondaryIndexes,omitempty"`
+}
+
+// describeReplicas returns DescribeTable's Replicas and
+// GlobalTableVersion for a table whose part is x (none for a table with
+// no replicas).
+func describeReplicas(x part, now time.Time) ([]ReplicaDescription, string) {
+	if len(x.Replicas) == 0 {
+		return nil, ""
+	}
+	var out []ReplicaDescription
+	for _, r := range x.Replicas {
+		if r.statusAt(now) == replicaGone {
+			continue
+		}
+		d := ReplicaDescription{RegionName: r.Region, ReplicaStatus: r.statusAt(now), KMSMasterKeyId: r.KMS}
+		if r.ReadOverride > 0 {
+			d.ProvisionedThroughputOverride = &ReadThroughputOverride{ReadCapacityUnits: &r.ReadOverride}
+		}
+		if r.TableClass != "" {
+			d.ReplicaTableClassSummary = &service.TableClassSummary{TableClass: r.TableClass}
+		}
+		d.GlobalSecondaryIndexes = describeGSIReads(r.GSIRead)
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, "" // the last replica is gone: a table of one region
+	}
+	slices.SortFunc(out, func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
+	return out, x.GlobalVersion
+}
+
+// validRegion reports whether s looks like an AWS region name
+// (us-east-1, ap-southeast-2, us-gov-west-1).
+func validRegion(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) < 3 || len(s) > 32 {
+		return false
+	}
+	for i, p := range parts {
+		if p == "" {
+			return false
+		}
+		for j := 0; j < len(p); j++ {
+			c := p[j]
+			digit := c >= '0' && c <= '9'
+			if i == len(parts)-1 && !digit || i < len(parts)-1 && (c < 'a' || c > 'z') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// member is one replica of a global table: its region and table.
+type member struct {
+	region string
+	t      service.Table
+}
+
+// members returns the replicas of t's global table as t's part x lists
+// them, t first; a region whose table is gone, or that is leaving
+// (DELETING), is left out.
+func members(c service.Call, t service.Table, x part) []member {
+	out := []member{{c.Region(), t}}
+	for _, r := range x.Replicas {
+		if st := r.statusAt(c.Now()); st == "DELETING" || st == replicaGone {
+			continue
+		}
+		if rt, ok := c.InRegion(r.Region).Table(t.Name()); ok {
+			out = append(out, member{r.Region, rt})
+		}
+	}
+	return out
+}
+
+// regionsOf returns the regions of ms.
+func regionsOf(ms []member) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.region
+	}
+	return out
+}
+
+// without returns regions without r.
+func without(regions []string, r string) []string {
+	return slices.DeleteFunc(slices.Clone(regions), func(x string) bool { return x == r })
+}
+
+// route makes member m's writes go to the other regions; legacy marks
+// a 2017.11.29 global table.
+func (r *replicator) route(c service.Call, m member, regions []string, legacy bool) {
+	r.setRoute(m.t.ID(), replTarget{c.AccessKey(), m.region, m.t.Name()}, without(regions, m.region), legacy)
+}
+
+// changePart changes t's part of its definition with fn (a copy of it),
+// recorded as any change of the definition; an ErrNotDurable is no
+// failure.
+func changePart(t service.Table, fn func(x *part)) error {
+	err := t.Change(func(e *service.Edit) (func(bool) error, error) {
+		x, _ := partOf(e.Definition)
+		fn(&x)
+		setPart(e, x)
+		return nil, nil
+	})
+	if errors.Is(err, storage.ErrNotDurable) {
+		return nil
+	}
+	return err
+}
+
+// updateReplicas runs UpdateTable's ReplicaUpdates us of the table
+// called name (alone in the request: the core's checks said so).
+func updateReplicas(c service.Call, name string, us *[]ReplicationGroupUpdate) (*service.TableDescription, error) {
+	if c.Space().Shared() {
+		return nil, apierr.Validation(apierr.MsgReplicaSharedDB)
+	}
+	createsOrDeletes := 0
+	for _, u := range *us {
+		n := 0
+		for _, a := range []*ReplicaAction{u.Create, u.Update, u.Delete} {
+			if a != nil {
+				n++
+				if a.RegionName == nil || !validRegion(*a.RegionName) {
+					return nil, apierr.Validation(apierr.MsgReplicaRegionInvalid(str(a.RegionName)))
+				}
+			}
+		}
+		switch {
+		case n == 0:
+			return nil, apierr.Validation(apierr.MsgReplicaNoAction)
+		case n > 1:
+			return nil, apierr.Validation(apierr.MsgReplicaMixedActions)
+		}
+		if u.Update == nil {
+			createsOrDeletes++
+		}
+		if a := cmp.Or(u.Create, u.Delete); a != nil && *a.RegionName == c.Region() {
+			return nil, apierr.Validation(apierr.MsgReplicaLocalRegion)
+		}
+	}
+	if createsOrDeletes > 1 {
+		return nil, apierr.Validation(apierr.MsgReplicaManyActions)
+	}
+	r := replicators.Of(c)
+	r.globalMu.Lock()
+	defer r.globalMu.Unlock()
+	t, err := c.LookupTable(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReplicasSettled(c, t); err != nil { // delete.go
+		return nil, err
+	}
+	for _, u := range *us {
+		switch {
+		case u.Create != nil:
+			err = r.createReplica(c, t, u.Create)
+		case u.Delete != nil:
+			err = r.deleteReplica(c, t, *u.Delete.RegionName)
+		default:
+			err = r.updateReplica(c, t, u.Update)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return t.Describe(), nil
+}
+
+// createReplica adds region a.RegionName to t's global table. globalMu
+// is held.
+func (r *replicator) createReplica(c service.Call, t service.Table, a *ReplicaAction) error {
+	region := *a.RegionName
+	now := c.Now()
+	d := t.Definition()
+	x, _ := partOf(d)
+	switch {
+	case d.StatusAt(now) != statusActive:
+		return apierr.ResourceInUse(apierr.MsgTableNotActive(t.Name(), d.StatusAt(now)))
+	case x.GlobalVersion != "" && x.GlobalVersion != globalVersion2019:
+		return apierr.Validation(apierr.MsgReplicaVersionMix)
+	case slices.Contains(x.replicaRegions(c.Region(), now), region):
+		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.Name()))
+	case d.Billing().Mode != "PAY_PER_REQUEST" && !x.writeAutoScaled():
+		return apierr.Validation(apierr.MsgReplicaWriteCapacity)
+	}
+	tc := c.InRegion(region)
+	if _, ok := tc.Table(t.Name()); ok {
+		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.Name()))
+	}
+	// AWS needs no stream first: it enables NEW_AND_OLD_IMAGES on a
+	// table without one and keeps a stream of another view type
+	// (ack-api-quirks lab notes DDB-TABLE-305, -221).
+	if d.StreamView() == "" {
+		if err := c.EnableStream(t, "NEW_AND_OLD_IMAGES"); err != nil {
+			return err
+		}
+		d = t.Definition()
+		x, _ = partOf(d)
+	}
+	ms := members(c, t, x)
+	all := append(regionsOf(ms), region)
+	target := replTarget{c.AccessKey(), region, t.Name()}
+	// From here on every member's writes are queued for the new
+	// replica too, and wait there until it exists; the queue so far is
+	// applied, so that the snapshot below has every earlier write.
+	r.mu.Lock()
+	if r.creating == nil {
+		r.creating = map[replTarget]bool{}
+	}
+	r.creating[target] = true
+	r.mu.Unlock()
+	for _, mb := range ms {
+		r.route(c, mb, all, false)
+	}
+	r.drainMu.Lock()
+	r.drainLocked(time.Time{}, true)
+	nt, err := replicaTable(tc, t, x, a, regionsOf(ms))
+	r.mu.Lock()
+	delete(r.creating, target)
+	if err == nil {
+		if src := r.stamps[t.ID()]; src != nil {
+			r.stamps[nt.ID()] = maps.Clone(src)
+		}
+	}
+	r.mu.Unlock()
+	r.drainMu.Unlock()
+	if err != nil {
+		for _, mb := range ms {
+			r.route(c, mb, regionsOf(ms), false)
+		}
+		return err
+	}
+	r.route(c, member{region, nt}, all, false)
+	r.seedDef(nt.Definition())
+	rec := replicaRec{Region: region, Status: "CREATING", Until: c.TransientUntil(), Next: "ACTIVE", KMS: str(a.KMSMasterKeyId), TableClass: str(a.TableClassOverride),
+		Source: c.Region(), Created: now}
+	if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil {
+		rec.ReadOverride = *o.ReadCapacityUnits
+	}
+	rec.GSIRead = mergeGSIReads(nil, a.GlobalSecondaryIndexes)
+	for _, mb := range ms {
+		if err := changePart(mb.t, func(x *part) {
+			x.Replicas = append(pruneGone(x.Replicas, now), rec)
+			x.GlobalVersion = globalVersion2019
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAutoScaled reports whether the table's write capacity has auto
+// scaling (autoscaling.go).
+func (x part) writeAutoScaled() bool {
+	for _, r := range x.AutoScaling {
+		if r.Write && r.Index == "" && !r.Settings.Disabled {
+			return true
+		}
+	}
+	return false
+}
+
+// replicaTable makes the replica of src (whose part is sx) in the
+// region of c from a snapshot of src taken now, with the action's
+// overrides; others are the regions of the other replicas. drainMu is
+// held.
+func replicaTable(c service.Call, src service.Table, sx part, a *ReplicaAction, others []string) (service.Table, error) {
+	now := c.Now()
+	t, err := c.CopyTable(src, func(e *service.Edit) error {
+		if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && e.Billing().Mode != "PAY_PER_REQUEST" {
+			e.SetCapacity(e.Capacity().WithRead(*o.ReadCapacityUnits))
+		}
+		if a.TableClassOverride != nil {
+			e.SetTableClass(*a.TableClassOverride)
+		}
+		withGSIReads(e, a.GlobalSecondaryIndexes) // gsi.go
+		x := part{GlobalVersion: globalVersion2019, AutoScaling: sx.AutoScaling}
+		for _, r := range others {
+			rec := replicaRec{Region: r, Status: "ACTIVE"}
+			// What the source knows of each other member's origin.
+			for _, y := range sx.Replicas {
+				if y.Region == r {
+					rec.Source, rec.Created = y.Source, y.Created
+				}
+			}
+			x.Replicas = append(x.Replicas, rec)
+		}
+		x.Source, x.SourceAt = others[0], now // the region it is made from (delete.go)
+		setPart(e, x)
+		return nil
+	})
+	if errors.Is(err, storage.ErrTableExists) {
+		return service.Table{}, apierr.Validation(apierr.MsgReplicaAlreadyTables(src.Name()))
+	}
+	return t, err
+}
+
+// deleteReplica removes region from t's global table and deletes the
+// replica's table; the others show it DELETING for the transient delay,
+// then no more. globalMu is held.
+func (r *replicator) deleteReplica(c service.Call, t service.Table, region string) error {
+	now := c.Now()
+	x, _ := partOf(t.Definition())
+	if !slices.Contains(x.replicaRegions(c.Region(), now), region) {
+		return apierr.Validation(apierr.MsgReplicaNotPart(region))
+	}
+	if x.sourcedRecently(region, c.Region(), now) {
+		return apierr.Validation(apierr.MsgReplicaSourceRecent)
+	}
+	ms := members(c, t, x)
+	rest := without(regionsOf(ms), region)
+	for _, mb := range ms {
+		if mb.region == region {
+			r.forget(mb.t.ID())
+			continue
+		}
+		r.route(c, mb, rest, false)
+	}
+	r.mu.Lock()
+	r.queue = slices.DeleteFunc(r.queue, func(op replOp) bool {
+		return op.to.region == region && op.to.name == t.Name() && op.to.accessKey == c.AccessKey()
+	})
+	r.pending.Store(int64(len(r.queue)))
+	r.mu.Unlock()
+	tc := c.InRegion(region)
+	if _, ok := tc.Table(t.Name()); ok {
+		if err := tc.DeleteTable(t.Name()); err != nil {
+			return err
+		}
+	}
+	until := c.TransientUntil()
+	for _, mb := range ms {
+		if mb.region == region {
+			continue
+		}
+		if err := changePart(mb.t, func(x *part) {
+			x.Replicas = markDeleting(x.Replicas, region, now, until)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// updateReplica records a replica's overrides: in every member's view
+// and on the replica's table (read capacity, table class).
+func (r *replicator) updateReplica(c service.Call, t service.Table, a *ReplicaAction) error {
+	region := *a.RegionName
+	x, _ := partOf(t.Definition())
+	if region == c.Region() || !slices.Contains(x.replicaRegions(c.Region(), c.Now()), region) {
+		return apierr.Validation(apierr.MsgReplicaNotPart(region))
+	}
+	for _, mb := range members(c, t, x) {
+		err := mb.t.Change(func(e *service.Edit) (func(bool) error, error) {
+			if mb.region == region {
+				if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && e.Billing().Mode != "PAY_PER_REQUEST" {
+					e.SetCapacity(e.Capacity().WithRead(*o.ReadCapacityUnits))
+				}
+				if a.TableClassOverride != nil {
+					e.SetTableClass(*a.TableClassOverride)
+				}
+				withGSIReads(e, a.GlobalSecondaryIndexes)
+				return nil, nil
+			}
+			y, _ := partOf(e.Definition)
+			y.Replicas = slices.Clone(y.Replicas)
+			for i := range y.Replicas {
+				if y.Replicas[i].Region != region {
+					continue
+				}
+				if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil {
+					y.Replicas[i].ReadOverride = *o.ReadCapacityUnits
+				}
+				if a.TableClassOverride != nil {
+					y.Replicas[i].TableClass = *a.TableClassOverride
+				}
+				if a.KMSMasterKeyId != nil {
+					y.Replicas[i].KMS = *a.KMSMasterKeyId
+				}
+				y.Replicas[i].GSIRead = mergeGSIReads(y.Replicas[i].GSIRead, a.GlobalSecondaryIndexes)
+			}
+			setPart(e, y)
+			return nil, nil
+		})
+		if err != nil && !errors.Is(err, storage.ErrNotDurable) {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncReplication routes the writes of the table of definition d, just
+// published by a replay, to its replicas (Feature.Defined), so a
+// namespace loaded from disk replicates again.
+func syncReplication(d service.Definition) {
+	x, ok := partOf(d)
+	sp := d.Space()
+	if !ok || len(x.Replicas) == 0 || sp.Shared() {
+		return
+	}
+	key, region, ok := sp.Key()
+	if !ok {
+		return
+	}
+	t := d.Table()
+	to := liveRegions(x.Replicas, sp.Clock()())
+	r := replicators.In(sp)
+	r.setRoute(t.ID(), replTarget{key, region, t.Name()}, to, x.GlobalVersion == globalVersion2017)
+	if len(to) > 0 {
+		r.seedDef(d)
+	}
+}

@@ -1,0 +1,371 @@
+package service
+
+import (
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// A table's definition as a feature reads it and changes it: the
+// settings a feature that follows other tables' definitions (global
+// tables keep their replicas' settings the same) reads, and sets
+// through Table.Change, the one funnel that records a definition
+// (changeMeta). The core's own rules (which UpdateTable admits) are not
+// applied here: the feature answers for what it sets.
+
+// DefinitionKey is the storage metadata key of a table's definition
+// record: a storage.RecordMeta of this key is a definition changed
+// (Definition.Record is its value, ParseDefinition reads it).
+const DefinitionKey = metaKeyTable
+
+// Replayed reports whether the definition comes from a record being
+// applied (Namespace.Apply: a namespace loaded or replayed), not from a
+// change made here.
+func (d Definition) Replayed() bool { return d.replay }
+
+// StatusAt is the TableStatus at now (ACTIVE, CREATING, DELETING).
+func (d Definition) StatusAt(now time.Time) string { return d.m.statusAt(now) }
+
+// Deleting reports whether the table is being deleted (DeleteTable
+// found it first).
+func (d Definition) Deleting() bool { return d.m.status == statusDeleting }
+
+// Billing is a table's billing mode and its history.
+type Billing struct {
+	Mode               string    // PROVISIONED or PAY_PER_REQUEST
+	Reported           bool      // BillingModeSummary is reported (the mode was given or changed)
+	PayPerRequestSince time.Time // LastUpdateToPayPerRequestDateTime; zero: never
+}
+
+// Billing is the table's billing mode.
+func (d Definition) Billing() Billing {
+	return Billing{Mode: d.m.billingMode, Reported: d.m.billingReported, PayPerRequestSince: d.m.payPerRequestSince}
+}
+
+// Provisioned is provisioned throughput (a table's or a GSI's): read and
+// write capacity units, with the history of changes DescribeTable
+// reports (the last increase and decrease, the decreases today).
+type Provisioned struct{ tp throughput }
+
+// NewProvisioned is read and write units with no history.
+func NewProvisioned(read, write int64) Provisioned {
+	return Provisioned{throughput{read: read, write: write}}
+}
+
+// Read is the read capacity units.
+func (c Provisioned) Read() int64 { return c.tp.read }
+
+// Write is the write capacity units.
+func (c Provisioned) Write() int64 { return c.tp.write }
+
+// WithRead is c with read units, its history unchanged.
+func (c Provisioned) WithRead(n int64) Provisioned {
+	c.tp.read = n
+	return c
+}
+
+// WithWrite is c with write units, its history unchanged.
+func (c Provisioned) WithWrite(n int64) Provisioned {
+	c.tp.write = n
+	return c
+}
+
+// Changed is c changed to read and write units at now, as UpdateTable
+// changes it: an increase or a decrease goes in its history.
+func (c Provisioned) Changed(read, write int64, now time.Time) Provisioned {
+	c.tp.apply(read, write, now)
+	return c
+}
+
+// Capacity is the table's provisioned throughput (zero while on demand).
+func (d Definition) Capacity() Provisioned { return Provisioned{d.m.throughput} }
+
+// OnDemand is the table's on-demand limits (nil: none). Read it, never
+// change it.
+func (d Definition) OnDemand() *OnDemandThroughput { return d.m.onDemand }
+
+// StreamView is the view type of the table's stream ("": no stream).
+func (d Definition) StreamView() string {
+	if !d.m.streamOn() {
+		return ""
+	}
+	return *d.m.stream.StreamViewType
+}
+
+// SSE is the table's encryption (nil: the AWS owned key). Read it, never
+// change it.
+func (d Definition) SSE() *SSEDescription { return d.m.sse }
+
+// TableClass is the table's class ("": STANDARD, not reported).
+func (d Definition) TableClass() string { return d.m.tableClass }
+
+// TTLSetting is a table's TimeToLive: on, and its attribute while on.
+type TTLSetting struct {
+	Enabled bool
+	Attr    string
+}
+
+// TTL is the table's TimeToLive setting.
+func (d Definition) TTL() TTLSetting { return TTLSetting{d.m.ttl.enabled, d.m.ttl.attr} }
+
+// GSI is a global secondary index of a definition.
+type GSI struct{ x *indexDef }
+
+// Name is the index's name.
+func (g GSI) Name() string { return g.x.name }
+
+// Capacity is the index's provisioned throughput, or false for an index
+// of an on-demand table.
+func (g GSI) Capacity() (Provisioned, bool) {
+	if g.x.throughput == nil {
+		return Provisioned{}, false
+	}
+	return Provisioned{*g.x.throughput}, true
+}
+
+// StatusAt is the index's IndexStatus at now (CREATING, ACTIVE).
+func (g GSI) StatusAt(now time.Time) string { return g.x.statusAt(now) }
+
+// GSIs are the table's global secondary indexes (those being deleted
+// not included), in the definition's order.
+func (d Definition) GSIs() []GSI {
+	out := make([]GSI, len(d.m.gsis))
+	for i, x := range d.m.gsis {
+		out[i] = GSI{x}
+	}
+	return out
+}
+
+// GSI returns the table's global secondary index called name, or false.
+func (d Definition) GSI(name string) (GSI, bool) {
+	if i := d.m.gsiIndex(name); i >= 0 {
+		return GSI{d.m.gsis[i]}, true
+	}
+	return GSI{}, false
+}
+
+// Slot is the feature's slot in the definition (nil: none). The bytes
+// are shared: read them, never change them.
+func (d Definition) Slot(feature string) json.RawMessage { return d.m.features[feature] }
+
+// Record is the definition's record, as the table's commit hook records
+// it (a storage.RecordMeta of DefinitionKey).
+func (d Definition) Record() []byte { return encodeTableMeta(d.t, d.m) }
+
+// ParseDefinition reads rec, a definition record (Definition.Record) of
+// a table whose key schema is like's: a definition to read, as one of
+// like's.
+func ParseDefinition(rec []byte, like Table) (Definition, error) {
+	_, m, err := decodeTableRecord(rec, like.t.schema)
+	if err != nil {
+		return Definition{}, err
+	}
+	return Definition{t: like.t, m: m}, nil
+}
+
+// Definition is the table's definition now.
+func (t Table) Definition() Definition { return Definition{t: t.t, m: t.t.snapshot()} }
+
+// Storage is the table's storage table (its items and indexes), nil
+// while the table is being made.
+func (t Table) Storage() *storage.Table { return t.t.data }
+
+// Edit is a table's definition being changed (Table.Change, or a copy
+// being made: Call.CopyTable): its getters read the change so far, its
+// setters change it. Nothing is published until the change is recorded.
+type Edit struct {
+	Definition
+	gsisOwned      bool        // m.gsis is the edit's own copy
+	added, dropped []*indexDef // GSIs whose storage changes once recorded
+	pruneAttrs     bool        // drop the attribute definitions no key uses any more
+	deletingOwned  bool        // m.deleting is the edit's own copy
+}
+
+// SetSlot sets the feature's slot (nil: removes it).
+func (e *Edit) SetSlot(feature string, slot json.RawMessage) {
+	fs := maps.Clone(e.m.features)
+	if slot == nil {
+		delete(fs, feature)
+	} else {
+		if fs == nil {
+			fs = map[string]json.RawMessage{}
+		}
+		fs[feature] = slot
+	}
+	if len(fs) == 0 {
+		fs = nil
+	}
+	e.m.features = fs
+}
+
+// SetBilling sets the billing mode and its history.
+func (e *Edit) SetBilling(b Billing) {
+	e.m.billingMode, e.m.billingReported, e.m.payPerRequestSince = b.Mode, b.Reported, b.PayPerRequestSince
+}
+
+// SetCapacity sets the table's provisioned throughput.
+func (e *Edit) SetCapacity(c Provisioned) { e.m.throughput = c.tp }
+
+// SetOnDemand sets the on-demand limits (nil: none); o is kept, not
+// copied.
+func (e *Edit) SetOnDemand(o *OnDemandThroughput) { e.m.onDemand = o }
+
+// SetSSE sets the encryption (nil: the AWS owned key); s is kept, not
+// copied.
+func (e *Edit) SetSSE(s *SSEDescription) { e.m.sse = s }
+
+// SetTableClass sets the table class.
+func (e *Edit) SetTableClass(class string) { e.m.tableClass = class }
+
+// SetTTL sets the TimeToLive setting.
+func (e *Edit) SetTTL(s TTLSetting) { e.m.ttl = ttlSpec{enabled: s.Enabled, attr: s.Attr} }
+
+// ownGSIs makes m.gsis the edit's own copy, to change in place.
+func (e *Edit) ownGSIs() {
+	if !e.gsisOwned {
+		e.m.gsis = slices.Clone(e.m.gsis)
+		e.gsisOwned = true
+	}
+}
+
+// SetGSICapacity sets the provisioned throughput of the GSI called name
+// (nil: none, as on an on-demand table); an unknown name changes
+// nothing.
+func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
+	i := e.m.gsiIndex(name)
+	if i < 0 {
+		return
+	}
+	e.ownGSIs()
+	y := *e.m.gsis[i]
+	y.throughput = nil
+	if c != nil {
+		tp := c.tp
+		y.throughput = &tp
+	}
+	e.m.gsis[i] = &y
+}
+
+// AddGSI adds the GSI called name of definition from (another table's,
+// with the same key schema) to the table, with the table's ARN, CREATING
+// until activeAt; the attribute definitions its keys use come from
+// from. Its entries are built once the change is recorded. An index
+// from does not have, or one of that name the table has, changes
+// nothing.
+func (e *Edit) AddGSI(from Definition, name string, activeAt time.Time) {
+	i := from.m.gsiIndex(name)
+	if i < 0 || e.m.gsiIndex(name) >= 0 {
+		return
+	}
+	y := *from.m.gsis[i]
+	y.arn = e.t.arn + "/index/" + y.name
+	y.activeAt = activeAt
+	e.ownGSIs()
+	e.m.gsis = append(e.m.gsis, &y)
+	e.added = append(e.added, &y)
+	defs := slices.Clone(e.m.attrDefs)
+	for _, a := range from.m.attrDefs {
+		if !slices.ContainsFunc(defs, func(b attrDef) bool { return b.name == a.name }) {
+			defs = append(defs, a)
+		}
+	}
+	e.m.attrDefs = defs
+	e.pruneAttrs = true
+}
+
+// DropGSI deletes the GSI called name: it shows as DELETING until
+// goneAt, and its entries go once the change is recorded. An unknown
+// name changes nothing.
+func (e *Edit) DropGSI(name string, goneAt time.Time) {
+	i := e.m.gsiIndex(name)
+	if i < 0 {
+		return
+	}
+	e.ownGSIs()
+	z := *e.m.gsis[i]
+	z.goneAt = goneAt
+	e.m.gsis = slices.Delete(e.m.gsis, i, i+1)
+	e.ownDeleting()
+	e.m.deleting = append(e.m.deleting, &z)
+	e.dropped = append(e.dropped, &z)
+	e.pruneAttrs = true
+}
+
+// ownDeleting makes m.deleting the edit's own copy, to change in place.
+func (e *Edit) ownDeleting() {
+	if !e.deletingOwned {
+		e.m.deleting = slices.Clone(e.m.deleting)
+		e.deletingOwned = true
+	}
+}
+
+// ForgetDeletedGSIs drops the GSIs deleted and gone by now (no longer
+// shown as DELETING).
+func (e *Edit) ForgetDeletedGSIs(now time.Time) {
+	e.ownDeleting()
+	e.m.deleting = slices.DeleteFunc(e.m.deleting, func(x *indexDef) bool { return !now.Before(x.goneAt) })
+}
+
+// finish completes the edit's definition: the attribute definitions no
+// key uses any more dropped, if GSIs came or went.
+func (e *Edit) finish() {
+	if e.pruneAttrs {
+		e.m.pruneAttrDefs(e.t.keySchema)
+	}
+}
+
+// storageDone returns what a recorded edit leaves for storage: the GSIs
+// added built, those dropped deleted; then done (nil: nothing), the
+// caller's.
+func (e *Edit) storageDone(done func(recorded bool) error) func(recorded bool) error {
+	if len(e.added) == 0 && len(e.dropped) == 0 {
+		return done
+	}
+	t := e.t
+	added, dropped := e.added, e.dropped
+	return func(recorded bool) error {
+		var err error
+		if done != nil {
+			err = done(recorded)
+		}
+		if !recorded {
+			return err
+		}
+		for _, x := range added {
+			if aerr := t.data.AddIndex(x.storageDef()); aerr != nil {
+				return aerr
+			}
+		}
+		for _, x := range dropped {
+			if derr := t.data.DropIndex(x.name); derr != nil && !errors.Is(derr, storage.ErrNoIndex) {
+				return derr
+			}
+		}
+		return err
+	}
+}
+
+// Change changes the table's definition through the one funnel that
+// records it (changeMeta), with the table's lock held throughout: fn
+// edits a copy of the definition and returns an error (nothing changes;
+// the error is Change's) or done (nil: none), which runs once the copy
+// is recorded (true) or was refused (false), before it is published.
+// GSIs the edit added or dropped are built or deleted in storage once
+// it is recorded. An ErrNotDurable is returned after the change is made,
+// as changeMeta returns it.
+func (t Table) Change(fn func(e *Edit) (done func(recorded bool) error, err error)) error {
+	tt := t.t
+	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		e := &Edit{Definition: Definition{t: tt, m: m}}
+		done, err := fn(e)
+		if err != nil {
+			return nil, err
+		}
+		e.finish()
+		return e.storageDone(done), nil
+	})
+}

@@ -1,0 +1,104 @@
+package service
+
+// The parts of a table's definition the core keeps because the core's
+// own operations need them (CreateTable sets them, DescribeTable shows
+// them, the write path or the conventions read them), and which a
+// feature's operations read and change: tags, Time to Live. Each change goes through
+// the core's one funnel of definition changes (changeMeta), so it is
+// recorded where it always was and records on disk read as before.
+
+// ValidTableName reports whether s follows DynamoDB's rules for table
+// and index names: 3 to 255 characters from [a-zA-Z0-9_.-].
+func ValidTableName(s string) bool { return validTableName(s) }
+
+// LookupTableMsg returns the table a control-plane request names (its
+// name or ARN), as LookupTable does, with notFound the message of its
+// ResourceNotFoundException.
+func (c Call) LookupTableMsg(name, notFound string) (Table, error) {
+	t, err := c.c.lookupTableMsg(name, notFound)
+	if err != nil {
+		return Table{}, err
+	}
+	return Table{t: t}, nil
+}
+
+// Tags returns the table's tags, in the order first added.
+func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
+
+// CheckTags applies AWS's tag rules (CreateTable's) to tags, tag by tag,
+// and returns them in request order. It does not count them (MaxTags).
+func CheckTags(tags []Tag) ([]TagDesc, error) {
+	ps, err := validateTags(tags)
+	if err != nil {
+		return nil, err
+	}
+	return tagDescs(ps), nil
+}
+
+// ValidTagKey reports whether k is a tag key AWS accepts: 1 to 128
+// Unicode characters of its pattern.
+func ValidTagKey(k string) bool { return validTagText(k, 1, maxTagKeyLen) }
+
+// ChangeTags changes the table's tags: fn gets them and returns the new
+// ones or an error, which leaves the definition as it was. The table's
+// conventions policy is resolved from the new tags (a malformed
+// conventions tag, or a key schema its policy refuses, is a
+// ValidationException) and takes effect once the change is recorded.
+func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) error {
+	tt := t.t
+	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		next, err := fn(tagDescs(m.tags))
+		if err != nil {
+			return nil, err
+		}
+		var tags []tagPair // a new slice: snapshots keep the old one
+		for _, d := range next {
+			tags = append(tags, tagPair{d.Key, d.Value})
+		}
+		p, err := c.c.svc.conv.attach(c.c, tt, tags)
+		if err != nil {
+			return nil, err
+		}
+		m.tags = tags
+		return tt.storePolicy(p), nil
+	})
+}
+
+// tagDescs returns tags as a feature sees them.
+func tagDescs(tags []tagPair) []TagDesc {
+	out := make([]TagDesc, len(tags))
+	for i, tp := range tags {
+		out[i] = TagDesc{Key: tp.key, Value: tp.value}
+	}
+	return out
+}
+
+// TimeToLive is a table's Time to Live setting: on, and the attribute
+// it reads while on.
+type TimeToLive struct {
+	Enabled   bool
+	Attribute string
+}
+
+// TimeToLive returns the table's Time to Live setting.
+func (t Table) TimeToLive() TimeToLive {
+	spec := t.t.snapshot().ttl
+	return TimeToLive{Enabled: spec.enabled, Attribute: spec.attr}
+}
+
+// ChangeTimeToLive changes the table's Time to Live setting: fn gets it
+// and returns the new one (its Attribute kept only while Enabled) or an
+// error, which leaves the definition as it was.
+func (t Table) ChangeTimeToLive(fn func(cur TimeToLive) (TimeToLive, error)) error {
+	return t.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		next, err := fn(TimeToLive{Enabled: m.ttl.enabled, Attribute: m.ttl.attr})
+		if err != nil {
+			return nil, err
+		}
+		m.ttl = ttlSpec{enabled: next.Enabled}
+		if next.Enabled {
+			m.ttl.attr = next.Attribute
+		}
+		return nil, nil
+	})
+}

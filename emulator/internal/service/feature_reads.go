@@ -1,0 +1,58 @@
+package service
+
+import "github.com/dynamoemu/dynamoemu/internal/insights"
+
+// What a feature that reads tables the way the data plane does asks of
+// the core: the data plane's checks of table and index names, its
+// lookup of a table, a table's global secondary indexes, and the
+// namespace's recorder of the access-pattern report and Contributor
+// Insights (a stage of the request pipeline: the recorder stays the
+// core's, a feature's operations set and read its rules).
+
+// TableNameViolations returns the violations of a TableName member as
+// the data plane reports them (at most two: pattern and length; "" for
+// none; null for a missing one).
+func TableNameViolations(name *string) (string, string) { return tableNameViolations(name) }
+
+// IndexNameViolation returns the violation of an IndexName member (its
+// length and characters; "" for none or a missing one).
+func IndexNameViolation(name *string) string { return indexNameConstraint(name) }
+
+// LookupDataTable returns the table name names as the data plane looks
+// it up: a missing table, or one still CREATING, is
+// ResourceNotFoundException "Requested resource not found".
+func (c Call) LookupDataTable(name string) (Table, error) {
+	t, err := c.c.lookupTable(name)
+	if err != nil {
+		return Table{}, err
+	}
+	return Table{t: t}, nil
+}
+
+// Live reports whether the table is still its namespace's table of its
+// name (false: deleted, perhaps made again).
+func (t Table) Live() bool { return t.t.ns.getTable(t.t.name) == t.t }
+
+// HasSortKey reports whether the table's key has a sort key.
+func (t Table) HasSortKey() bool { return t.t.schema.HasSort() }
+
+// GlobalIndex reports whether the table has a global secondary index
+// named name, and whether its key has a sort key.
+func (t Table) GlobalIndex(name string) (hasSort, ok bool) {
+	gsis, _ := t.t.indexes()
+	for _, x := range gsis {
+		if x.name == name {
+			return x.schema.HasSort(), true
+		}
+	}
+	return false, false
+}
+
+// Insights is the namespace's recorder of the access-pattern report and
+// Contributor Insights (nil: none).
+func (s Space) Insights() *insights.Recorder { return s.ns.recorder() }
+
+// SaveContributorInsights keeps the recorder's Contributor Insights
+// settings in the namespace's DB metadata, when the namespace is kept
+// on disk (fx_persist.go; a restart puts them back).
+func (s Space) SaveContributorInsights() { s.ns.saveContributorInsights() }

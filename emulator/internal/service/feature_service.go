@@ -1,0 +1,238 @@
+package service
+
+import (
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// What a feature that spans namespaces needs (global tables: a table
+// and its replicas in other regions' namespaces of one access key): its
+// per-service state, a word at the start of every request, the
+// namespaces of other regions, and the core's ways to make, copy and
+// delete tables there.
+
+// ServiceState is a feature's per-service state: a *T in every Service,
+// made by New.
+type ServiceState[T any] struct{ i int }
+
+// serviceStateMakers make a new service's feature states, in
+// NewServiceState's order. Filled by init functions only (Use);
+// read-only afterwards.
+var serviceStateMakers []func(*Service) any
+
+// NewServiceState declares a per-service state of type T, which mk makes
+// for each new service. Call it from the feature's Register.
+func NewServiceState[T any](r Registrar, mk func(s *Service) *T) ServiceState[T] {
+	serviceStateMakers = append(serviceStateMakers, func(s *Service) any { return mk(s) })
+	return ServiceState[T]{i: len(serviceStateMakers) - 1}
+}
+
+// For returns the state of the service s.
+func (st ServiceState[T]) For(s *Service) *T { return s.states[st.i].(*T) }
+
+// Of returns the state of the request's service.
+func (st ServiceState[T]) Of(c Call) *T { return st.For(c.c.svc) }
+
+// In returns the state of the service of the namespace sp.
+func (st ServiceState[T]) In(sp Space) *T { return st.For(sp.ns.svc) }
+
+// newServiceStates makes a new service's feature states.
+func newServiceStates(s *Service) []any {
+	if len(serviceStateMakers) == 0 {
+		return nil
+	}
+	out := make([]any, len(serviceStateMakers))
+	for i, mk := range serviceStateMakers {
+		out[i] = mk(s)
+	}
+	return out
+}
+
+// Starter is a feature told at the start of every request, at its
+// arrival time now, before its operation runs (and with no lock held):
+// it does the work due by then. It runs on every request, so it must
+// cost next to nothing when there is none.
+type Starter interface {
+	Starting(s *Service, now time.Time)
+}
+
+// starters are the features in use that implement Starter, in Use's
+// order.
+var starters []Starter
+
+// Now reads the service's clock.
+func (s *Service) Now() time.Time { return s.clock() }
+
+// Log is the service's logger.
+func (s *Service) Log() *slog.Logger { return s.log }
+
+// TransientDelay is how long the states AWS keeps for a while (CREATING,
+// UPDATING, ...) last (Config.TransientDelay).
+func (s *Service) TransientDelay() time.Duration { return s.cfg.TransientDelay }
+
+// Space returns the namespace of access key accessKey in region: the
+// registered one, or an empty one that keeps nothing (a read creates no
+// namespace).
+func (s *Service) Space(accessKey, region string) Space {
+	return Space{ns: s.dbs.lookup(nsKey{accessKey: accessKey, region: region})}
+}
+
+// Shared reports whether the namespace is the one every request shares
+// (Config.SharedDB).
+func (s Space) Shared() bool { return s.ns.key == "shared" }
+
+// Key returns the access key and region whose requests select the
+// namespace; false for the shared one.
+func (s Space) Key() (accessKey, region string, ok bool) {
+	if s.Shared() {
+		return "", "", false
+	}
+	return strings.Cut(s.ns.key, "/")
+}
+
+// Table returns the table called name of the namespace, or false.
+func (s Space) Table(name string) (Table, bool) {
+	t := s.ns.getTable(name)
+	return Table{t: t}, t != nil
+}
+
+// TableNames are the names of the namespace's tables, in ascending
+// order.
+func (s Space) TableNames() []string { return s.ns.tableNames() }
+
+// Region is the request's region (its credential's).
+func (c Call) Region() string { return c.c.region }
+
+// AccessKey is the request's access key id.
+func (c Call) AccessKey() string { return c.c.accessKey }
+
+// Account is the account id of the request's ARNs.
+func (c Call) Account() string { return c.c.account }
+
+// InRegion returns the call as if its request had come to region: in
+// the namespace of the request's access key there (a read creates none;
+// CopyTable registers it), for the feature's own work there, which is
+// not this request's answer or table.
+func (c Call) InRegion(region string) Call {
+	inner := *c.c
+	inner.ns = c.c.svc.dbs.lookup(nsKey{accessKey: c.c.accessKey, region: region})
+	inner.region = region
+	inner.out, inner.tableName = nil, nil
+	return Call{c: &inner}
+}
+
+// registered returns the call in its namespace registered (created if
+// nobody has created anything in it yet, as adding a table does).
+func (c Call) registered() Call {
+	inner := *c.c
+	inner.ns = c.c.ns.registered()
+	return Call{c: &inner}
+}
+
+// Describe is the table's TableDescription, as DescribeTable answers it.
+func (t Table) Describe() *TableDescription { return t.t.describe() }
+
+// DeleteTable deletes the table called name of the call's namespace as
+// DeleteTable does (its checks, the features' refusals, its record).
+func (c Call) DeleteTable(name string) error {
+	_, err := deleteTable(c.c, &DeleteTableInput{TableName: &name})
+	return err
+}
+
+// EnableStream turns on a stream of view type view on t, a table of the
+// call's namespace, as UpdateTable's StreamSpecification does but
+// without its checks: recorded as any change of the definition.
+func (c Call) EnableStream(t Table, view string) error {
+	tt, cc := t.t, c.c
+	err := tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		old := *m
+		on := true
+		m.stream = &StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
+		s := tt.prepareStreamLocked(cc, &old, m)
+		return func(recorded bool) error {
+			if !recorded {
+				cc.forgetStream(s)
+				return nil
+			}
+			tt.syncStreamLocked(&old, m, s, cc.Now())
+			return nil
+		}, nil
+	})
+	if errors.Is(err, storage.ErrNotDurable) {
+		return nil
+	}
+	return err
+}
+
+// CopyTable makes, in the call's namespace (registered), a table of
+// src's name and key schema with src's items and indexes as they are
+// now, shared with src's (a copy-on-write snapshot: nothing is copied),
+// and a definition copied from src's: ACTIVE (CREATING for the
+// transient delay), with src's attribute definitions, billing mode,
+// capacity, on-demand limits, encryption, table class, TimeToLive, its
+// secondary indexes (ACTIVE, with ARNs of their own) and a stream of
+// its view type, if it has one; not its tags, deletion protection,
+// recovery setting or slots. edit (nil: none) changes that definition
+// before the table is made; it may not add or drop indexes. A table of
+// that name in the namespace is storage.ErrTableExists. The table is
+// recorded (one RecordRestoreTable) and published; an ErrNotDurable is
+// not returned.
+func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
+	c = c.registered()
+	cc, s := c.c, src.t
+	sm := s.snapshot()
+	now := cc.Now()
+	t := &table{name: s.name, schema: s.schema, keySchema: s.keySchema,
+		arn: cc.tableARN(s.name), id: newUUID(), created: now, clock: cc.clock}
+	m := &tableMeta{
+		status: statusActive, attrDefs: sm.attrDefs,
+		billingMode: sm.billingMode, billingReported: sm.billingReported, payPerRequestSince: sm.payPerRequestSince,
+		throughput: throughput{read: sm.throughput.read, write: sm.throughput.write}, onDemand: sm.onDemand,
+		stream: sm.stream, sse: sm.sse, tableClass: sm.tableClass, ttl: sm.ttl,
+	}
+	if d := cc.svc.cfg.TransientDelay; d > 0 {
+		m.activeAt = now.Add(d)
+	}
+	var err error
+	if m.gsis, err = overrideIndexes(t, sm.gsis, false, nil, m.billingMode); err != nil {
+		return Table{}, err
+	}
+	if m.lsis, err = overrideIndexes(t, sm.lsis, false, nil, m.billingMode); err != nil {
+		return Table{}, err
+	}
+	if edit != nil {
+		e := &Edit{Definition: Definition{t: t, m: m}}
+		if err := edit(e); err != nil {
+			return Table{}, err
+		}
+		if len(e.added) > 0 || len(e.dropped) > 0 {
+			return Table{}, errors.New("service: CopyTable's edit added or dropped an index")
+		}
+	}
+	var st *stream
+	if m.streamOn() {
+		st = t.registerStream(cc, m, *m.stream.StreamViewType, "")
+	}
+	t.meta.Store(m)
+	snap, err := s.data.Snapshot().Derive(storage.Derivation{
+		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
+	})
+	if err != nil {
+		cc.forgetStream(st)
+		return Table{}, err
+	}
+	data, err := cc.ns.db.RestoreTable(t.name, t.id, snap)
+	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		cc.forgetStream(st)
+		return Table{}, err
+	}
+	t.conv.Store(cc.svc.conv.restored(t, nil))
+	cc.ns.publishTable(t, data, m, st)
+	return Table{t: t}, nil
+}

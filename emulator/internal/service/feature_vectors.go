@@ -1,0 +1,76 @@
+package service
+
+import (
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// A table's vector index as a feature that searches it sees it
+// (SearchVectors), and the request's expression compiler. The index is
+// the core's: CreateTable and UpdateTable define it, DescribeTable
+// shows it, and storage keeps its vectors on the one write path.
+
+// VectorIndexView is one of a table's vector indexes.
+type VectorIndexView struct {
+	t *table
+	x *vectorIndexDef
+}
+
+// VectorIndex returns the table's vector index of that name, or false.
+func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
+	x := t.t.vectorIndex(name)
+	return VectorIndexView{t: t.t, x: x}, x != nil
+}
+
+// Name is the index's name.
+func (x VectorIndexView) Name() string { return x.x.name }
+
+// Dimensions is the length of the index's vectors.
+func (x VectorIndexView) Dimensions() int64 { return x.x.dims }
+
+// Attribute is the name of the index's vector attribute.
+func (x VectorIndexView) Attribute() string { return x.x.attr }
+
+// Creating reports whether the index is still CREATING at now.
+func (x VectorIndexView) Creating(now time.Time) bool { return x.x.statusAt(now) == indexCreating }
+
+// Element reports whether name is an element of the index's
+// SearchSchema, and whether it is its HASH element (else an
+// INLINE_FILTER).
+func (x VectorIndexView) Element(name string) (hash, ok bool) {
+	e := x.x.schemaElem(name)
+	if e == nil {
+		return false, false
+	}
+	return e.typ == searchHash, true
+}
+
+// HasHash reports whether the index's SearchSchema has a HASH element.
+func (x VectorIndexView) HasHash() bool { return x.x.def.HasHash() }
+
+// Projected returns the attributes the index projects (keys, search
+// schema attributes and NonKeyAttributes; nil: all).
+func (x VectorIndexView) Projected() []string { return x.x.projected(x.t.schema) }
+
+// Search returns the q.TopK items of the index nearest q's vector
+// (storage's exact search; storage.ErrNoVectorIndex once the index is
+// deleted).
+func (x VectorIndexView) Search(q storage.VectorQuery) ([]storage.VectorResult, error) {
+	return x.t.data.SearchVectors(x.x.name, q)
+}
+
+// NewCompiler returns a request's expression compiler over its
+// ExpressionAttributeNames and ExpressionAttributeValues, with the
+// checks every operation applies to them (the compiled-expression
+// cache, the substitution size limits).
+func NewCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
+	return newCompiler(names, values)
+}
+
+// ReturnConsumedCapacityViolation returns the violation of a
+// ReturnConsumedCapacity member ("" for none: NONE, TOTAL, INDEXES or
+// absent).
+func ReturnConsumedCapacityViolation(mode string) string { return validateReturnConsumedCapacity(mode) }

@@ -1,0 +1,22 @@
+package service_test
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
+)
+
+// The core's tests run with the features whose operations its
+// cross-cutting tests send (TestReplay compares tags, TTL settings and
+// streams; TestLockOrder races them with every write path; the vector
+// tests check the indexes every write path keeps with SearchVectors),
+// wired as the emulator wires them (emulator/features.go). A feature's
+// own tests live in its package.
+func init() {
+	service.Use(tagging.Feature{})
+	service.Use(ttl.Feature{})
+	service.Use(streamsapi.Feature{})
+	service.Use(vectorsearch.Feature{})
+}

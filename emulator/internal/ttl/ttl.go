@@ -1,0 +1,121 @@
+package ttl
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+)
+
+// AWS allows one TTL change per table per hour ("Time to live has been
+// modified multiple times within a fixed interval"); DynamoDB Local does
+// not enforce it, and neither does the emulator, so a test can enable,
+// disable and enable again.
+
+// Feature is UpdateTimeToLive and DescribeTimeToLive (service.Use).
+type Feature struct{}
+
+// Name is the feature's name. It keeps no slot: the setting is the
+// core's (the table record's "ttlEnabled" and "ttlAttr" members).
+func (Feature) Name() string { return "timeToLive" }
+
+// Register installs UpdateTimeToLive and DescribeTimeToLive.
+func (Feature) Register(r service.Registrar) {
+	service.Op(r, "UpdateTimeToLive", updateTimeToLive)
+	service.Op(r, "DescribeTimeToLive", describeTimeToLive)
+}
+
+// maxTTLAttrLen is the model's limit on AttributeName.
+const maxTTLAttrLen = 255
+
+// TimeToLiveSpecification is UpdateTimeToLive's request member and answer.
+type TimeToLiveSpecification struct {
+	Enabled       *bool   `json:"Enabled"`
+	AttributeName *string `json:"AttributeName"`
+}
+
+// UpdateTimeToLiveInput is the UpdateTimeToLive request.
+type UpdateTimeToLiveInput struct {
+	TableName               *string
+	TimeToLiveSpecification *TimeToLiveSpecification
+}
+
+// UpdateTimeToLiveOutput is the UpdateTimeToLive response.
+type UpdateTimeToLiveOutput struct {
+	TimeToLiveSpecification *TimeToLiveSpecification
+}
+
+// DescribeTimeToLiveInput is the DescribeTimeToLive request.
+type DescribeTimeToLiveInput struct {
+	TableName *string
+}
+
+// TimeToLiveDescription is DescribeTimeToLive's answer.
+type TimeToLiveDescription struct {
+	TimeToLiveStatus string
+	AttributeName    string `json:",omitempty"`
+}
+
+// DescribeTimeToLiveOutput is the DescribeTimeToLive response.
+type DescribeTimeToLiveOutput struct {
+	TimeToLiveDescription TimeToLiveDescription
+}
+
+func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TableName, "tableName") {
+		service.TableNameConstraints(&cs, *in.TableName)
+	}
+	if s := in.TimeToLiveSpecification; apierr.NotNull(&cs, s, "timeToLiveSpecification") {
+		apierr.NotNull(&cs, s.Enabled, "timeToLiveSpecification.enabled")
+		if apierr.NotNull(&cs, s.AttributeName, "timeToLiveSpecification.attributeName") {
+			if n := len(*s.AttributeName); n < 1 {
+				cs.Add(apierr.Quote(*s.AttributeName), "timeToLiveSpecification.attributeName", apierr.LenGE(1))
+			} else if n > maxTTLAttrLen {
+				cs.Add(apierr.Quote(*s.AttributeName), "timeToLiveSpecification.attributeName", apierr.LenLE(maxTTLAttrLen))
+			}
+		}
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	t, err := c.LookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
+	if err != nil {
+		return nil, err
+	}
+	spec := in.TimeToLiveSpecification
+	enable, attr := *spec.Enabled, *spec.AttributeName
+	err = t.ChangeTimeToLive(func(cur service.TimeToLive) (service.TimeToLive, error) {
+		switch {
+		case cur.Enabled && cur.Attribute != attr:
+			return cur, apierr.Validation(apierr.MsgTTLOtherAttribute)
+		case enable && cur.Enabled:
+			return cur, apierr.Validation(apierr.MsgTTLAlreadyEnabled)
+		case !enable && !cur.Enabled:
+			return cur, apierr.Validation(apierr.MsgTTLAlreadyDisabled)
+		}
+		return service.TimeToLive{Enabled: enable, Attribute: attr}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: spec}, nil
+}
+
+func describeTimeToLive(c service.Call, in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TableName, "tableName") {
+		service.TableNameConstraints(&cs, *in.TableName)
+	}
+	if err := cs.Err(); err != nil {
+		return nil, err
+	}
+	t, err := c.LookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
+	if err != nil {
+		return nil, err
+	}
+	spec := t.TimeToLive()
+	d := TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
+	if spec.Enabled {
+		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: spec.Attribute}
+	}
+	return &DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
+}

@@ -1,0 +1,341 @@
+package vectorsearch
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// SearchVectors (storage/VECTOR_SPEC.md is the spec): the TopK
+// items of a vector index nearest a search vector, best first, with their
+// scores. The search is exact (storage scores every vector of the
+// partition searched: the true nearest neighbours, where AWS's search is
+// approximate), and equal scores come in the table's Scan order
+// (partition key hash, partition key, sort key), so answers are
+// deterministic. The checks, in order: the model constraints (required
+// members, names, ReturnConsumedCapacity), TopK's range, the table and
+// the index (not CREATING), the search vector's values and length, the
+// placeholder maps and expressions (SearchConditionExpression: attr =
+// :value terms joined by AND, on search schema attributes, the HASH
+// element required when the schema has one), unused placeholders.
+
+// Feature is SearchVectors (service.Use).
+type Feature struct{}
+
+// Name is the feature's name. It keeps no slot: the vector indexes are
+// the core's (CreateTable and UpdateTable define them, storage keeps
+// their vectors on the one write path).
+func (Feature) Name() string { return "vectorSearch" }
+
+// Register installs SearchVectors.
+func (Feature) Register(r service.Registrar) { service.Op(r, "SearchVectors", searchVectors) }
+
+// SearchVectorsInput is the SearchVectors request.
+type SearchVectorsInput struct {
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	SearchVector              []wire.AttributeValue `json:"SearchVector"`
+	TopK                      *int64                `json:"TopK"`
+	SearchConditionExpression *string               `json:"SearchConditionExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+}
+
+// maxSearchBytes is SearchVectors' answer limit: "SearchVectors responses
+// are limited to 16 MB. Pagination is not supported." (AWS's developer
+// guide). What AWS does past it is not documented; the emulator answers
+// the results that fit, best first.
+const maxSearchBytes = 16 << 20
+
+// minSearchBytes is the least VectorSearchRequestBytes a search reports
+// (a 1 KB minimum per request, VECTOR_SPEC.md).
+const minSearchBytes = 1024
+
+func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput, error) {
+	name1, name2 := service.TableNameViolations(in.TableName)
+	if err := apierr.ConstraintErrors(name1, name2,
+		apierr.NullViolation("indexName", in.IndexName == nil),
+		service.IndexNameViolation(in.IndexName),
+		apierr.NullViolation("searchVector", in.SearchVector == nil),
+		apierr.NullViolation("topK", in.TopK == nil),
+		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
+	); err != nil {
+		return nil, err
+	}
+	if k := *in.TopK; k < 1 || k > storage.MaxTopK {
+		return nil, apierr.Validationf(apierr.MsgTopKRange, k)
+	}
+	t, err := c.LookupDataTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	x, ok := t.VectorIndex(*in.IndexName)
+	if !ok {
+		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, *in.IndexName)
+	}
+	if x.Creating(c.Now()) {
+		return nil, apierr.Validationf(apierr.MsgSearchBackfilling, x.Name())
+	}
+	q := storage.VectorQuery{TopK: int(*in.TopK), Vector: make([]float32, len(in.SearchVector))}
+	for i, v := range in.SearchVector {
+		f, ok := float32Of(v.Value)
+		if !ok {
+			return nil, apierr.Validation(apierr.MsgSearchVectorInvalid)
+		}
+		q.Vector[i] = f
+	}
+	if len(q.Vector) != int(x.Dimensions()) {
+		return nil, apierr.Validationf(apierr.MsgSearchVectorDimension, len(q.Vector), x.Dimensions())
+	}
+	comp, err := service.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	var terms []searchTerm
+	if in.SearchConditionExpression != nil {
+		if terms, err = searchCondition(comp, *in.SearchConditionExpression, in); err != nil {
+			return nil, err
+		}
+	}
+	var proj *expr.Projection
+	if in.ProjectionExpression != nil {
+		if proj, err = comp.Projection(*in.ProjectionExpression); err != nil {
+			return nil, err
+		}
+	}
+	if err := comp.Unused(); err != nil {
+		return nil, err
+	}
+	if err := bindTerms(x, terms, &q); err != nil {
+		return nil, err
+	}
+	res, err := x.Search(q)
+	if errors.Is(err, storage.ErrNoVectorIndex) {
+		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.Name()) // deleted since the lookup
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &SearchVectorsOutput{results: make([]searchResult, 0, len(res))}
+	p := newProjector(x, proj)
+	size := 0
+	for _, r := range res {
+		it := p.apply(r.Item)
+		n := storage.ItemSize(it) + 8
+		if size+n > maxSearchBytes {
+			break
+		}
+		size += n
+		out.results = append(out.results, searchResult{item: it, score: r.Score})
+	}
+	if mode := in.ReturnConsumedCapacity; mode == "TOTAL" || mode == "INDEXES" {
+		b := float64(max(minSearchBytes, 4*int(x.Dimensions())+size))
+		out.requestBytes = &b
+	}
+	return out, nil
+}
+
+// float32Of returns a search vector element as float32: a number (N)
+// whose magnitude fits a 32-bit float once rounded.
+func float32Of(v storage.Value) (float32, bool) {
+	if v.Kind() != storage.KindN {
+		return 0, false
+	}
+	return storage.Float32OfNumber(storage.Number(v.Str()))
+}
+
+// searchTerm is one attr = :value term of a SearchConditionExpression,
+// its attribute name resolved.
+type searchTerm struct {
+	name  string
+	value storage.Value
+}
+
+// searchCondition checks and compiles a SearchConditionExpression: the
+// checks of every condition expression (syntax, placeholders, reserved
+// words; they mark the placeholders used), then its shape: equalities
+// of a top-level attribute and a value, joined by AND.
+func searchCondition(comp *expr.Compiler, src string, in *SearchVectorsInput) ([]searchTerm, error) {
+	const param = "SearchConditionExpression"
+	if _, err := comp.Condition(param, src); err != nil {
+		return nil, err
+	}
+	tree, err := expr.ParseCondition(param, src)
+	if err != nil {
+		return nil, err
+	}
+	var eqs []*expr.BinaryExpr
+	if !flattenAnd(tree, &eqs) {
+		return nil, apierr.Validation(apierr.MsgSearchComparator)
+	}
+	names, values := in.ExpressionAttributeNames, in.ExpressionAttributeValues
+	terms := make([]searchTerm, 0, len(eqs))
+	for _, eq := range eqs {
+		path, pok := eq.X.(*expr.PathExpr)
+		val, vok := eq.Y.(*expr.ValueExpr)
+		if !pok || !vok {
+			path, pok = eq.Y.(*expr.PathExpr)
+			val, vok = eq.X.(*expr.ValueExpr)
+		}
+		if !pok || !vok {
+			return nil, apierr.Validation(apierr.MsgSearchComparator)
+		}
+		parts := make([]string, len(path.Elems))
+		for i, e := range path.Elems {
+			switch {
+			case e.IsIndex:
+				parts[i] = "[" + e.Lit + "]"
+			case strings.HasPrefix(e.Name, "#"):
+				parts[i] = names[e.Name]
+			default:
+				parts[i] = e.Name
+			}
+		}
+		name := strings.Join(parts, ".")
+		terms = append(terms, searchTerm{name: name, value: values[val.Name]})
+		if len(path.Elems) > 1 {
+			return nil, apierr.Validationf(apierr.MsgSearchNotInSchema, name)
+		}
+	}
+	return terms, nil
+}
+
+// flattenAnd collects the equalities of x, a tree of equalities joined
+// by AND (parentheses allowed); false for anything else.
+func flattenAnd(x expr.Expr, out *[]*expr.BinaryExpr) bool {
+	switch e := x.(type) {
+	case *expr.ParenExpr:
+		return flattenAnd(e.X, out)
+	case *expr.BinaryExpr:
+		switch e.Op {
+		case expr.AND:
+			return flattenAnd(e.X, out) && flattenAnd(e.Y, out)
+		case expr.EQ:
+			*out = append(*out, e)
+			return true
+		}
+	}
+	return false
+}
+
+// bindTerms checks a condition's terms against x's search schema and
+// puts them in q: the HASH element's value, the inline filters.
+func bindTerms(x service.VectorIndexView, terms []searchTerm, q *storage.VectorQuery) error {
+	seen := make([]string, 0, len(terms))
+	for _, tm := range terms {
+		hash, ok := x.Element(tm.name)
+		if !ok {
+			return apierr.Validationf(apierr.MsgSearchNotInSchema, tm.name)
+		}
+		if slices.Contains(seen, tm.name) {
+			return apierr.Validationf(apierr.MsgSearchTwice, tm.name)
+		}
+		seen = append(seen, tm.name)
+		if hash {
+			q.Hash = tm.value
+		} else {
+			q.Filters = append(q.Filters, storage.VectorFilter{Name: tm.name, Value: tm.value})
+		}
+	}
+	if x.HasHash() && !q.Hash.IsValid() {
+		return apierr.Validation(apierr.MsgSearchHashRequired)
+	}
+	return nil
+}
+
+// searchProjector turns a result's stored item into what the answer
+// holds: the index's projection (keys, search schema attributes and
+// NonKeyAttributes, or every attribute for ALL), the vector attribute
+// left out, or the ProjectionExpression's paths on attributes the index
+// projects (the vector attribute among them), others silently dropped
+// (VECTOR_SPEC.md).
+type searchProjector struct {
+	attr  string      // the index's vector attribute
+	keep  []string    // the index's attributes; nil: all
+	paths []expr.Path // the ProjectionExpression's allowed paths; nil: none given
+	read  []string    // the attributes the paths read
+}
+
+func newProjector(x service.VectorIndexView, proj *expr.Projection) *searchProjector {
+	p := &searchProjector{attr: x.Attribute(), keep: x.Projected()}
+	if proj == nil {
+		return p
+	}
+	p.paths = []expr.Path{}
+	for _, path := range proj.Paths() {
+		top := path[0].Name
+		if p.keep == nil || slices.Contains(p.keep, top) || top == p.attr {
+			p.paths = append(p.paths, path)
+			if !slices.Contains(p.read, top) {
+				p.read = append(p.read, top)
+			}
+		}
+	}
+	slices.Sort(p.read)
+	return p
+}
+
+func (p *searchProjector) apply(e storage.EncodedItem) storage.Item {
+	switch {
+	case p.paths != nil:
+		return expr.ProjectPaths(e.Attributes(p.read), p.paths)
+	case p.keep != nil:
+		return e.Attributes(p.keep)
+	}
+	it := e.Item()
+	delete(it, p.attr)
+	return it
+}
+
+// SearchVectorsOutput is the SearchVectors response.
+type SearchVectorsOutput struct {
+	results      []searchResult
+	requestBytes *float64 // ConsumedCapacity.VectorSearchRequestBytes; nil: not asked for
+}
+
+// searchResult is one element of SearchResults.
+type searchResult struct {
+	item  storage.Item
+	score float64
+}
+
+// AppendJSON writes {"SearchResults":[{"Item":{...},"Score":s},...],
+// "ConsumedCapacity":{"VectorSearchRequestBytes":n}}. A score beyond
+// float64 (a float32 overflow of huge vectors scores ±Inf) is written as
+// ±MaxFloat64: JSON has no infinity (service.JSONAppender).
+func (o *SearchVectorsOutput) AppendJSON(b []byte) []byte {
+	b = append(b, `{"SearchResults":[`...)
+	for i, r := range o.results {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"Item":`...)
+		b = wire.AppendItem(b, r.item)
+		b = append(b, `,"Score":`...)
+		s := r.score
+		switch {
+		case math.IsInf(s, 1) || math.IsNaN(s):
+			s = math.MaxFloat64
+		case math.IsInf(s, -1):
+			s = -math.MaxFloat64
+		}
+		b = wire.AppendFloat(b, s)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if o.requestBytes != nil {
+		b = append(b, `,"ConsumedCapacity":{"VectorSearchRequestBytes":`...)
+		b = wire.AppendFloat(b, *o.requestBytes)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,589 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// The keys of the signature tests.
+const (
+	sigKey    = "AKIDSIGNED0000000001"
+	sigSecret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYSIGNEDKEY"
+	sigShared = "AKIDSIGNED0000000002" // Namespace "team"
+	sigTeam2  = "AKIDSIGNED0000000003" // Namespace "team" too
+	sigRegion = "us-east-1"
+)
+
+// sigNow is the server's time in the tests that fix it.
+var sigNow = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+
+// sigOptions are options with the test keys.
+func sigOptions() Options {
+	return Options{Credentials: []Credential{
+		{AccessKeyID: sigKey, SecretAccessKey: sigSecret},
+		{AccessKeyID: sigShared, SecretAccessKey: sigSecret, Namespace: "team"},
+		{AccessKeyID: sigTeam2, SecretAccessKey: "another secret", Namespace: "team"},
+	}, AdminTokens: []string{"token-0123456789abcdef"}}
+}
+
+// sigAnswer is a decoded answer: status, error type (after '#') and message.
+type sigAnswer struct {
+	status      int
+	typ, msg    string
+	body        string
+	jsonMessage bool // the message was in "message", not "Message"
+}
+
+func readSigAnswer(t *testing.T, res *http.Response) sigAnswer {
+	t.Helper()
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	a := sigAnswer{status: res.StatusCode, body: string(data)}
+	var e struct {
+		Type string  `json:"__type"`
+		Low  *string `json:"message"`
+		Cap  *string `json:"Message"`
+	}
+	if json.Unmarshal(data, &e) == nil {
+		a.typ = e.Type[strings.LastIndexByte(e.Type, '#')+1:]
+		switch {
+		case e.Low != nil:
+			a.msg, a.jsonMessage = *e.Low, true
+		case e.Cap != nil:
+			a.msg = *e.Cap
+		}
+	}
+	return a
+}
+
+// sigRequest is a ListTables request to base, signed (unless key is "")
+// by key and secret at the time at, then changed by edit.
+func sigRequest(t *testing.T, base, key, secret string, at time.Time, edit func(*http.Request)) *http.Request {
+	t.Helper()
+	body := []byte(`{}`)
+	req, err := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+	if key != "" {
+		sum := sha256.Sum256(body)
+		err = v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: key, SecretAccessKey: secret},
+			req, hex.EncodeToString(sum[:]), "dynamodb", sigRegion, at)
+		require.NoError(t, err)
+	}
+	if edit != nil {
+		edit(req)
+	}
+	return req
+}
+
+func sendSig(t *testing.T, req *http.Request) sigAnswer {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	return readSigAnswer(t, res)
+}
+
+// TestSignedRequests: with Credentials, the server answers each way of
+// getting a signature wrong as DynamoDB does (apierr/messages_signature.go
+// names the records), and takes a right one; without Credentials, any
+// signature passes.
+func TestSignedRequests(t *testing.T) {
+	e := newTestEmulator(t, sigOptions())
+	e.keys.now = func() time.Time { return sigNow }
+	_, addr := startServer(t, e, ServerOptions{})
+	base := "http://" + addr
+	open := newTestEmulator(t, Options{})
+	_, openAddr := startServer(t, open, ServerOptions{})
+	openBase := "http://" + openAddr
+
+	dateOf := func(t time.Time) string { return t.UTC().Format(sigDateLayout) }
+	presign := func(t *testing.T, base string, body []byte, edit func(*http.Request)) *http.Request {
+		req, err := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		sum := sha256.Sum256(body)
+		uri, hdr, err := v4.NewSigner().PresignHTTP(context.Background(), aws.Credentials{AccessKeyID: sigKey, SecretAccessKey: sigSecret},
+			req, hex.EncodeToString(sum[:]), "dynamodb", sigRegion, sigNow)
+		require.NoError(t, err)
+		out, err := http.NewRequest(http.MethodPost, uri, bytes.NewReader(body))
+		require.NoError(t, err)
+		for k, v := range hdr {
+			if !strings.EqualFold(k, "Host") {
+				out.Header[k] = v
+			}
+		}
+		if edit != nil {
+			edit(out)
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		req      func(t *testing.T, base string) *http.Request
+		typ, msg string // want with Credentials; "" type: 200
+		prefix   bool   // msg is a prefix of the message ("" msg: not checked)
+		open     int    // status wanted without Credentials
+	}{
+		{name: "right key", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, sigKey, sigSecret, sigNow, nil)
+		}, open: 200},
+		{name: "key with a namespace", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, sigShared, sigSecret, sigNow, nil)
+		}, open: 200},
+		{name: "wrong secret", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, sigKey, "not-the-secret", sigNow, nil)
+		}, typ: "InvalidSignatureException", prefix: true,
+			msg:  "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.\n\nThe Canonical String for this request should have been\n'POST\n/\n\n",
+			open: 200},
+		{name: "unknown key", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, "AKIDUNKNOWN", sigSecret, sigNow, nil)
+		}, typ: "UnrecognizedClientException", msg: "The security token included in the request is invalid.", open: 200},
+		{name: "clock 16 minutes behind", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, sigKey, sigSecret, sigNow.Add(-16*time.Minute), nil)
+		}, typ: "InvalidSignatureException",
+			msg:  "Signature expired: " + dateOf(sigNow.Add(-16*time.Minute)) + " is now earlier than " + dateOf(sigNow.Add(-15*time.Minute)) + " (" + dateOf(sigNow) + " - 15 min.)",
+			open: 200},
+		{name: "clock 16 minutes ahead", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, sigKey, sigSecret, sigNow.Add(16*time.Minute), nil)
+		}, typ: "InvalidSignatureException",
+			msg:  "Signature not yet current: " + dateOf(sigNow.Add(16*time.Minute)) + " is still later than " + dateOf(sigNow.Add(15*time.Minute)) + " (" + dateOf(sigNow) + " + 15 min.)",
+			open: 200},
+		{name: "clock 14 minutes behind", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, sigKey, sigSecret, sigNow.Add(-14*time.Minute), nil)
+		}, open: 200},
+		{name: "missing Authorization", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, "", "", sigNow, nil)
+		}, typ: "MissingAuthenticationTokenException", msg: "Request is missing Authentication Token", open: 400},
+		{name: "body changed after signing", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b, sigKey, sigSecret, sigNow, func(r *http.Request) {
+				r.Body = io.NopCloser(strings.NewReader(`{"Limit":1}`))
+				r.ContentLength = int64(len(`{"Limit":1}`))
+			})
+		}, typ: "InvalidSignatureException", prefix: true, msg: "The request signature we calculated does not match", open: 200},
+		{name: "session token", req: func(t *testing.T, b string) *http.Request {
+			req := sigRequest(t, b, "", "", sigNow, nil)
+			body := []byte(`{}`)
+			sum := sha256.Sum256(body)
+			require.NoError(t, v4.NewSigner().SignHTTP(context.Background(),
+				aws.Credentials{AccessKeyID: sigKey, SecretAccessKey: sigSecret, SessionToken: "tok"},
+				req, hex.EncodeToString(sum[:]), "dynamodb", sigRegion, sigNow))
+			return req
+		}, typ: "UnrecognizedClientException", msg: "The security token included in the request is invalid", open: 200},
+		{name: "credential scoped to another service", req: func(t *testing.T, b string) *http.Request {
+			req := sigRequest(t, b, "", "", sigNow, nil)
+			sum := sha256.Sum256([]byte(`{}`))
+			require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: sigKey, SecretAccessKey: sigSecret},
+				req, hex.EncodeToString(sum[:]), "s3", sigRegion, sigNow))
+			return req
+		}, typ: "InvalidSignatureException", msg: "Credential should be scoped to correct service: 'dynamodb'. ", open: 200},
+		// The SDK's presigner moves X-Amz-Target into the query string:
+		// the call names no operation (as on AWS, which reads it from the
+		// header alone).
+		{name: "presigned", req: func(t *testing.T, b string) *http.Request {
+			return presign(t, b, []byte(`{}`), nil)
+		}, typ: "UnknownOperationException", open: 400},
+		{name: "presigned, the operation in an unsigned header", req: func(t *testing.T, b string) *http.Request {
+			return presign(t, b, []byte(`{}`), func(r *http.Request) { r.Header.Set("X-Amz-Target", "DynamoDB_20120810.DescribeLimits") })
+		}, typ: "InvalidSignatureException", msg: "'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization.", open: 200},
+		{name: "presigned and an Authorization header", req: func(t *testing.T, b string) *http.Request {
+			return presign(t, b, []byte(`{}`), func(r *http.Request) {
+				r.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+				r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+sigKey+"/20261125/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00")
+			})
+		}, typ: "InvalidSignatureException", msg: "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.", open: 200},
+		{name: "operation not signed", req: func(t *testing.T, b string) *http.Request {
+			req := sigRequest(t, b, "", "", sigNow, nil)
+			req.Header.Del("X-Amz-Target")
+			sum := sha256.Sum256([]byte(`{}`))
+			require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: sigKey, SecretAccessKey: sigSecret},
+				req, hex.EncodeToString(sum[:]), "dynamodb", sigRegion, sigNow))
+			req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+			return req
+		}, typ: "InvalidSignatureException", msg: "'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization.", open: 200},
+		{name: "query with X-Amz-Algorithm alone", req: func(t *testing.T, b string) *http.Request {
+			return sigRequest(t, b+"/?X-Amz-Algorithm=AWS4-HMAC-SHA256", "", "", sigNow, nil)
+		}, typ: "IncompleteSignatureException",
+			msg: "AWS query-string parameters must include 'X-Amz-Credential'. AWS query-string parameters must include 'X-Amz-Signature'. " +
+				"AWS query-string parameters must include 'X-Amz-SignedHeaders'. AWS query-string parameters must include 'X-Amz-Date'. Re-examine the query-string parameters.",
+			open: 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := sendSig(t, tt.req(t, base))
+			if tt.typ == "" {
+				require.Equal(t, 200, got.status, "%s", got.body)
+			} else {
+				require.Equal(t, 400, got.status, "%s", got.body)
+				require.Equal(t, tt.typ, got.typ)
+				switch {
+				case tt.msg == "":
+				case tt.prefix:
+					require.True(t, strings.HasPrefix(got.msg, tt.msg), "got %q", got.msg)
+				default:
+					require.Equal(t, tt.msg, got.msg)
+				}
+			}
+			// Without Credentials: no checks.
+			require.Equal(t, tt.open, sendSig(t, tt.req(t, openBase)).status)
+		})
+	}
+}
+
+// TestSignatureMismatchMessage: the canonical string and string to sign in
+// the answer are the server's, and they are the SDK's: signing again with
+// the right secret gives a request the server takes.
+func TestSignatureMismatchMessage(t *testing.T) {
+	e := newTestEmulator(t, sigOptions())
+	e.keys.now = func() time.Time { return sigNow }
+	_, addr := startServer(t, e, ServerOptions{})
+	got := sendSig(t, sigRequest(t, "http://"+addr, sigKey, "wrong", sigNow, nil))
+	require.Equal(t, "InvalidSignatureException", got.typ)
+	require.True(t, got.jsonMessage, "AWS spells it \"message\": %s", got.body)
+	canonical, sts, ok := strings.Cut(strings.TrimPrefix(got.msg, "The request signature we calculated does not match the signature you provided. "+
+		"Check your AWS Secret Access Key and signing method. Consult the service documentation for details.\n\nThe Canonical String for this request should have been\n'"),
+		"'\n\nThe String-to-Sign should have been\n'")
+	require.True(t, ok, "%q", got.msg)
+	sts = strings.TrimSuffix(sts, "'\n")
+	sum := sha256.Sum256([]byte(`{}`))
+	require.Equal(t, "POST\n/\n\ncontent-length:2\ncontent-type:application/x-amz-json-1.0\nhost:"+addr+
+		"\nx-amz-date:20261125T120000Z\nx-amz-target:DynamoDB_20120810.ListTables\n\ncontent-length;content-type;host;x-amz-date;x-amz-target\n"+
+		hex.EncodeToString(sum[:]), canonical)
+	csum := sha256.Sum256([]byte(canonical))
+	require.Equal(t, "AWS4-HMAC-SHA256\n20261125T120000Z\n20261125/us-east-1/dynamodb/aws4_request\n"+hex.EncodeToString(csum[:]), sts)
+}
+
+// TestSignatureAWSExample: the canonical request, string to sign and
+// signature of the example in AWS's SigV4 documentation (IAM ListUsers,
+// AKIDEXAMPLE, 20150830T123600Z).
+func TestSignatureAWSExample(t *testing.T) {
+	in := sigInput{method: "GET", path: "/", rawQuery: "Action=ListUsers&Version=2010-05-08",
+		header: http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}, "X-Amz-Date": {"20150830T123600Z"}},
+		host:   "iam.amazonaws.com", payloadHash: sha256.Sum256(nil)}
+	a := sigAuth{algorithm: sigAlgorithm, signedHeaders: "content-type;host;x-amz-date", date: "20150830T123600Z"}
+	canonical := canonicalRequest(&in, a)
+	require.Equal(t, "GET\n/\nAction=ListUsers&Version=2010-05-08\ncontent-type:application/x-www-form-urlencoded; charset=utf-8\n"+
+		"host:iam.amazonaws.com\nx-amz-date:20150830T123600Z\n\ncontent-type;host;x-amz-date\n"+
+		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", canonical)
+	scope := sigScope{keyID: "AKIDEXAMPLE", date: "20150830", region: "us-east-1", service: "iam", terminator: sigTerminator}
+	sts := stringToSign(a, scope, canonical)
+	require.Equal(t, "AWS4-HMAC-SHA256\n20150830T123600Z\n20150830/us-east-1/iam/aws4_request\n"+
+		"f536975d06c0309214f805bb90ccff089219ecd68b2577efef23edd43b7e1a59", sts)
+	require.Equal(t, "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7",
+		signature("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", scope, sts))
+}
+
+// TestCanonicalParts: the path encoded twice, the query sorted and
+// encoded as RFC 3986 says, header values trimmed and joined.
+func TestCanonicalParts(t *testing.T) {
+	tests := []struct{ name, got, want string }{
+		{"empty path", canonicalURI(""), "/"},
+		{"root", canonicalURI("/"), "/"},
+		{"escaped path encoded again", canonicalURI("/a%20b/c"), "/a%2520b/c"},
+		{"query sorted", canonicalQuery("b=2&a=1&a=0", false), "a=0&a=1&b=2"},
+		{"query encoded", canonicalQuery("k=a+b&x=%7E&y=%2F", false), "k=a%20b&x=~&y=%2F"},
+		{"query without value", canonicalQuery("flag&a=1", false), "a=1&flag="},
+		{"signature left out", canonicalQuery("X-Amz-Signature=ab&X-Amz-Date=1", true), "X-Amz-Date=1"},
+		{"header trimmed", canonicalHeaderValue(&sigInput{header: http.Header{"A": {"  x   y  "}}}, "a"), "x y"},
+		{"header repeated", canonicalHeaderValue(&sigInput{header: http.Header{"Accept-Encoding": {"gzip", " identity"}}}, "accept-encoding"), "gzip,identity"},
+		{"content-length from the request", canonicalHeaderValue(&sigInput{header: http.Header{}, length: 7}, "content-length"), "7"},
+		{"absent header", canonicalHeaderValue(&sigInput{header: http.Header{}, length: -1}, "x-none"), ""},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, tt.got, tt.name)
+	}
+}
+
+// TestParseAuthorization: the checks that need no key, in DynamoDB's
+// order and words (dynalite's tests against DynamoDB, ScyllaDB's
+// test_authorization.py, fhir-works-on-aws-deployment#379).
+func TestParseAuthorization(t *testing.T) {
+	const good = "AWS4-HMAC-SHA256 Credential=AKID/20261125/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc"
+	tests := []struct {
+		name, auth, date string
+		class            error
+		msg              string
+	}{
+		{name: "good", auth: good, date: "20261125T120000Z"},
+		{name: "commas only", auth: "AWS4-HMAC-SHA256 Credential=AKID/20261125/us-east-1/dynamodb/aws4_request,SignedHeaders=host,Signature=abc", date: "20261125T120000Z"},
+		{name: "not AWS4-", auth: "AWS4", class: apierr.ErrMissingAuthenticationToken, msg: "Request is missing Authentication Token"},
+		{name: "basic", auth: "Basic dXNlcjpwYXNz", class: apierr.ErrMissingAuthenticationToken, msg: "Request is missing Authentication Token"},
+		{name: "AWS4- alone", auth: "AWS4-", class: apierr.ErrIncompleteSignature,
+			msg: "Authorization header requires 'Credential' parameter. Authorization header requires 'Signature' parameter. " +
+				"Authorization header requires 'SignedHeaders' parameter. Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. Authorization=AWS4-"},
+		{name: "no SignedHeaders", auth: "AWS4- Signature=b Credential=a", date: "a", class: apierr.ErrIncompleteSignature,
+			msg: "Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4- Signature=b Credential=a"},
+		{name: "no equal sign", auth: "AWS4-HMAC-SHA256 Credential=AKID /20210706/us-east-2/dynamodb/aws4_request, SignedHeaders=host, Signature=f2",
+			class: apierr.ErrIncompleteSignature,
+			msg:   "'/20210706/us-east-2/dynamodb/aws4_request' not a valid key=value pair (missing equal-sign) in Authorization header: 'AWS4-HMAC-SHA256 Credential=AKID /20210706/us-east-2/dynamodb/aws4_request, SignedHeaders=host, Signature=f2'."},
+	}
+	for _, tt := range tests {
+		a, err := parseAuthorization(tt.auth, tt.date, "")
+		if tt.class == nil {
+			require.NoError(t, err, tt.name)
+			require.Equal(t, "abc", a.signature, tt.name)
+			continue
+		}
+		require.ErrorIs(t, err, tt.class, tt.name)
+		require.Equal(t, tt.msg, err.Error(), tt.name)
+	}
+}
+
+// TestCheckAuth: the date, the signed headers, the algorithm and the
+// credential scope, in DynamoDB's order and words.
+func TestCheckAuth(t *testing.T) {
+	ok := sigAuth{algorithm: sigAlgorithm, credential: "AKID/20261125/us-east-1/dynamodb/aws4_request", signedHeaders: "host;x-amz-date", signature: "00", date: "20261125T120000Z"}
+	with := func(f func(*sigAuth)) sigAuth { a := ok; f(&a); return a }
+	tests := []struct {
+		name  string
+		a     sigAuth
+		class error
+		msg   string
+	}{
+		{name: "good", a: ok},
+		{name: "trailing slash", a: with(func(a *sigAuth) { a.credential += "/" })},
+		{name: "date format", a: with(func(a *sigAuth) { a.date = "201" }), class: apierr.ErrIncompleteSignature,
+			msg: "Date must be in ISO-8601 'basic format'. Got '201'. See http://en.wikipedia.org/wiki/ISO_8601"},
+		{name: "expired before anything else", a: with(func(a *sigAuth) { a.date = "20170101T010101Z"; a.credential = "cassandra/2/3/4/aws4_request" }),
+			class: apierr.ErrInvalidSignature, msg: "Signature expired: 20170101T010101Z is now earlier than 20261125T114500Z (20261125T120000Z - 15 min.)"},
+		{name: "host not signed", a: with(func(a *sigAuth) { a.signedHeaders = "x-amz-date" }), class: apierr.ErrInvalidSignature,
+			msg: "'Host' must be a 'SignedHeader' in the AWS Authorization."},
+		{name: "HOST signed", a: with(func(a *sigAuth) { a.signedHeaders = "HOST;x-amz-date" })},
+		{name: "algorithm", a: with(func(a *sigAuth) { a.algorithm = "AWS4-HMAC-SHA25" }), class: apierr.ErrIncompleteSignature,
+			msg: "Unsupported AWS 'algorithm': 'AWS4-HMAC-SHA25' (only AWS4-HMAC-SHA256 for now). "},
+		{name: "four parts", a: with(func(a *sigAuth) { a.credential = "a/b/c/d" }), class: apierr.ErrIncompleteSignature,
+			msg: "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got 'a/b/c/d'"},
+		{name: "every scope part", a: with(func(a *sigAuth) { a.credential = "a/b/c_d/d/e" }), class: apierr.ErrInvalidSignature,
+			msg: "Credential should be scoped to a valid region, not 'c_d'. Credential should be scoped to correct service: 'dynamodb'. " +
+				"Credential should be scoped with a valid terminator: 'aws4_request', not 'e'. " +
+				"Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: 'b' != '20261125', from '20261125T120000Z'."},
+		{name: "region alone", a: with(func(a *sigAuth) { a.credential = "AKID/20261125//dynamodb/aws4_request" }), class: apierr.ErrInvalidSignature,
+			msg: "Credential should be scoped to a valid region, not ''. "},
+	}
+	for _, tt := range tests {
+		_, _, err := checkAuth(tt.a, sigNow)
+		if tt.class == nil {
+			require.NoError(t, err, tt.name)
+			continue
+		}
+		require.ErrorIs(t, err, tt.class, tt.name)
+		require.Equal(t, tt.msg, err.Error(), tt.name)
+	}
+}
+
+// FuzzParseAuthorization: any Authorization header (and date) gives a
+// parsed authentication or a classified error, never a panic; what parses
+// goes through checkAuth without one either.
+func FuzzParseAuthorization(f *testing.F) {
+	f.Add("AWS4-HMAC-SHA256 Credential=AKID/20261125/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc", "20261125T120000Z")
+	f.Add("AWS4-", "")
+	f.Add("AWS4- Signature=b,Credential=a", "a")
+	f.Add("AWS4-HMAC-SHA256 Credential=AKID /2021/r/s/t, SignedHeaders=host, Signature=f", "20210706T000000Z")
+	f.Add("AWS4-x Credential=a/b/c/d/e/f SignedHeaders=;; Signature==", "20261125T120000Z")
+	f.Add("  AWS4-\t,,=,", "99999999T999999Z")
+	f.Fuzz(func(t *testing.T, auth, date string) {
+		a, err := parseAuthorization(auth, date, "")
+		if err != nil {
+			if _, ok := apierr.Classify(err); !ok {
+				t.Fatalf("unclassified error %v", err)
+			}
+			return
+		}
+		if a.credential == "" || a.signature == "" || a.signedHeaders == "" || a.date == "" {
+			t.Fatalf("parsed %+v from %q without its parts", a, auth)
+		}
+		if _, _, err := checkAuth(a, sigNow); err != nil {
+			if _, ok := apierr.Classify(err); !ok {
+				t.Fatalf("unclassified error %v", err)
+			}
+		}
+	})
+}
+
+// TestSignedSDK: the AWS SDK for Go as a client, with and without
+// Credentials: the right key works and lands in its namespace (a key's
+// Namespace shared), a wrong secret and an unknown key fail with
+// DynamoDB's errors.
+func TestSignedSDK(t *testing.T) {
+	e := newTestEmulator(t, sigOptions())
+	_, addr := startServer(t, e, ServerOptions{})
+	open := newTestEmulator(t, Options{})
+	_, openAddr := startServer(t, open, ServerOptions{})
+	client := func(addr, key, secret string) *dynamodb.Client {
+		return dynamodb.New(dynamodb.Options{Region: sigRegion, BaseEndpoint: aws.String("http://" + addr),
+			Credentials: credentials.NewStaticCredentialsProvider(key, secret, ""), RetryMaxAttempts: 1})
+	}
+	ctx := context.Background()
+	tests := []struct {
+		name, key, secret string
+		code              string // with Credentials; "" works
+	}{
+		{"right key", sigKey, sigSecret, ""},
+		{"wrong secret", sigKey, "wrong", "InvalidSignatureException"},
+		{"unknown key", "AKIDUNKNOWN", sigSecret, "UnrecognizedClientException"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := client(addr, tt.key, tt.secret).ListTables(ctx, &dynamodb.ListTablesInput{})
+			if tt.code == "" {
+				require.NoError(t, err)
+			} else {
+				var ae smithy.APIError
+				require.True(t, errors.As(err, &ae), "%v", err)
+				require.Equal(t, tt.code, ae.ErrorCode())
+			}
+			_, err = client(openAddr, tt.key, tt.secret).ListTables(ctx, &dynamodb.ListTablesInput{})
+			require.NoError(t, err, "without Credentials any key works")
+		})
+	}
+
+	// A key's Namespace names its database: two keys of one namespace
+	// share tables; a key without one has its own.
+	team := client(addr, sigShared, sigSecret)
+	_, err := team.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("shared"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}},
+		BillingMode:          "PAY_PER_REQUEST"})
+	require.NoError(t, err)
+	other, err := client(addr, sigTeam2, "another secret").ListTables(ctx, &dynamodb.ListTablesInput{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"shared"}, other.TableNames)
+	own, err := client(addr, sigKey, sigSecret).ListTables(ctx, &dynamodb.ListTablesInput{})
+	require.NoError(t, err)
+	require.Empty(t, own.TableNames)
+}
+
+// TestAdminCredentials: with Credentials the admin endpoints need a
+// signature by a listed key or an admin token; the console's files and
+// GET / need nothing.
+func TestAdminCredentials(t *testing.T) {
+	e := newTestEmulator(t, Options{Credentials: sigOptions().Credentials, AdminTokens: sigOptions().AdminTokens,
+		Console: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "console") })})
+	_, addr := startServer(t, e, ServerOptions{})
+	base := "http://" + addr
+	signed := func(method, path, body, key, secret string) *http.Request {
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		require.NoError(t, err)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		sum := sha256.Sum256([]byte(body))
+		require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: key, SecretAccessKey: secret},
+			req, hex.EncodeToString(sum[:]), "dynamodb", sigRegion, time.Now()))
+		return req
+	}
+	plain := func(method, path, auth string) *http.Request {
+		req, err := http.NewRequest(method, base+path, nil)
+		require.NoError(t, err)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		return req
+	}
+	tests := []struct {
+		name   string
+		req    *http.Request
+		status int
+		typ    string
+	}{
+		{"clock, no credentials", plain("GET", AdminClockPath, ""), 400, "MissingAuthenticationTokenException"},
+		{"clock, token", plain("GET", AdminClockPath, "Bearer token-0123456789abcdef"), 200, ""},
+		{"clock, wrong token", plain("GET", AdminClockPath, "Bearer token-0123456789abcdeX"), 400, "UnrecognizedClientException"},
+		{"clock, signed", signed("GET", AdminClockPath, "", sigKey, sigSecret), 200, ""},
+		{"clock moved, signed", signed("POST", AdminClockPath, `{"advance":"1s"}`, sigKey, sigSecret), 200, ""},
+		{"clock, wrong secret", signed("GET", AdminClockPath, "", sigKey, "wrong"), 400, "InvalidSignatureException"},
+		{"conventions, no credentials", plain("GET", ConventionsPath, ""), 400, "MissingAuthenticationTokenException"},
+		{"console page, no credentials", plain("GET", ConsolePath, ""), 200, ""},
+		{"health, no credentials", plain("GET", "/", ""), 200, ""},
+	}
+	for _, tt := range tests {
+		got := sendSig(t, tt.req)
+		require.Equal(t, tt.status, got.status, "%s: %s", tt.name, got.body)
+		require.Equal(t, tt.typ, got.typ, tt.name)
+	}
+}
+
+// TestCredentialsValidate: bad keys and tokens are refused by New.
+func TestCredentialsValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"empty id", Options{Credentials: []Credential{{SecretAccessKey: "s"}}}, "access key id"},
+		{"bad id", Options{Credentials: []Credential{{AccessKeyID: "a-b", SecretAccessKey: "s"}}}, "access key id"},
+		{"twice", Options{Credentials: []Credential{{AccessKeyID: "a", SecretAccessKey: "s"}, {AccessKeyID: "a", SecretAccessKey: "t"}}}, "twice"},
+		{"no secret", Options{Credentials: []Credential{{AccessKeyID: "a"}}}, "secret"},
+		{"bad namespace", Options{Credentials: []Credential{{AccessKeyID: "a", SecretAccessKey: "s", Namespace: "a/b"}}}, "namespace"},
+		{"token without keys", Options{AdminTokens: []string{"0123456789abcdef"}}, "need Credentials"},
+		{"short token", Options{Credentials: []Credential{{AccessKeyID: "a", SecretAccessKey: "s"}}, AdminTokens: []string{"short"}}, "admin token"},
+	}
+	for _, tt := range tests {
+		_, err := New(tt.o)
+		require.ErrorContains(t, err, tt.want, tt.name)
+	}
+}
+
+// TestCredentialsServeWithNetHTTP: with Credentials the connection loop is
+// off (a signature covers headers the loop does not keep).
+func TestCredentialsServeWithNetHTTP(t *testing.T) {
+	e := newTestEmulator(t, sigOptions())
+	require.Nil(t, e.NewServer(ServerOptions{}).loop)
+	require.NotNil(t, newTestEmulator(t, Options{}).NewServer(ServerOptions{}).loop)
+}
+
+// FuzzCanonicalQuery: any raw query gives a canonical query of encoded
+// pairs only (no byte a signer would not send), the same whatever the
+// order of its pairs, and the canonical URI of any path keeps to the same
+// alphabet.
+func FuzzCanonicalQuery(f *testing.F) {
+	f.Add("Action=ListUsers&Version=2010-05-08", "/")
+	f.Add("b=2&a=1&a=0&flag", "/a%20b/c")
+	f.Add("X-Amz-Signature=ab&X-Amz-Date=1&%zz=1&k=a+b", "/%2F..//x")
+	f.Add("&&=&==", "")
+	f.Fuzz(func(t *testing.T, raw, path string) {
+		allowed := func(s string, extra string) bool {
+			for i := 0; i < len(s); i++ {
+				c := s[i]
+				if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.~%"+extra, c) >= 0) {
+					return false
+				}
+			}
+			return true
+		}
+		got := canonicalQuery(raw, true)
+		if !allowed(got, "=&") {
+			t.Fatalf("canonicalQuery(%q) = %q: a byte outside the encoded alphabet", raw, got)
+		}
+		parts := strings.Split(raw, "&")
+		slices.Reverse(parts)
+		if again := canonicalQuery(strings.Join(parts, "&"), true); again != got {
+			t.Fatalf("canonicalQuery depends on the order: %q vs %q", got, again)
+		}
+		if u := canonicalURI(path); !allowed(u, "/") {
+			t.Fatalf("canonicalURI(%q) = %q", path, u)
+		}
+	})
+}

@@ -1,0 +1,66 @@
+package insights
+
+import "strings"
+
+// Patterns derived from a table's entities, for a JSON design that
+// records none (a Workbench model without dynamoemu's block, a OneTable
+// schema without saved queries): what the keys the entities have make
+// cheap. Per entity, in order:
+//
+//   - get ENTITY by the table's full key (its templates);
+//   - per index that holds it (it has templates for the index's key):
+//     query ENTITY on INDEX where pk = its template, and a sort key
+//     condition when its sort key template says something: sk = the
+//     template when it is a constant, sk begins_with the template's
+//     leading text when that is not empty, none otherwise.
+//
+// Patterns of the same access and key condition are one pattern of
+// several entities (a comment and a like keyed alike: get-Comment-Like),
+// so that no two derived patterns are ambiguous. Derived patterns carry
+// Derived; a report shows them as the design's.
+func derivePatterns(t *DesignTable) {
+	add := func(pt *Pattern, entity string) {
+		for _, prev := range t.Patterns {
+			if prev.sameCondition(pt) {
+				prev.Entities = append(prev.Entities, entity)
+				return
+			}
+		}
+		pt.Entities = []string{entity}
+		pt.Derived = true
+		t.Patterns = append(t.Patterns, pt)
+	}
+	defer func() {
+		for _, pt := range t.Patterns {
+			pt.Name = pt.Access.String() + "-" + strings.Join(pt.Entities, "-")
+			if pt.Index != "" {
+				pt.Name += "-" + pt.Index
+			}
+		}
+	}()
+	for _, e := range t.Entities {
+		if e.inKey(t.Key) {
+			pt := &Pattern{Access: Get, PK: e.Attrs[t.Key.Partition], HasPK: true, At: e.At}
+			if t.Key.Sort != "" {
+				pt.SortOp, pt.SK = SortEQ, e.Attrs[t.Key.Sort]
+			}
+			add(pt, e.Name)
+		}
+		for _, x := range t.Indexes {
+			if !e.inKey(x.Key) {
+				continue
+			}
+			pt := &Pattern{Access: Query, Index: x.Name, PK: e.Attrs[x.Key.Partition], HasPK: true, At: e.At}
+			if x.Key.Sort != "" {
+				sk := e.Attrs[x.Key.Sort]
+				switch {
+				case sk.literal():
+					pt.SortOp, pt.SK = SortEQ, sk
+				case sk.lead() != "":
+					pt.SortOp, pt.SK = SortBeginsWith, knownTemplate(sk.lead())
+				}
+			}
+			add(pt, e.Name)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+)
+
+// The engine: every DynamoDB operation a tool makes is a DynamoDB JSON
+// request sent to the emulator's Handler, as an SDK sends it, signed (the
+// signature is not checked, only read for its namespace) with the
+// server's access key and region. Tools reach the engine this way or
+// through the emulator's public API, never its internals.
+
+// APIs a request is sent to (the X-Amz-Target prefix).
+const (
+	apiDynamoDB = "DynamoDB_20120810"
+	apiStreams  = "DynamoDBStreams_20120810"
+)
+
+// engine sends requests to one emulator in one namespace.
+type engine struct {
+	emu  *emulator.Emulator
+	auth string // the Authorization header: the namespace's access key and region
+}
+
+func newEngine(emu *emulator.Emulator, accessKey, region string) engine {
+	return engine{emu: emu, auth: "AWS4-HMAC-SHA256 Credential=" + accessKey + "/20260101/" + region +
+		"/dynamodb/aws4_request, SignedHeaders=host;x-amz-target, Signature=0"}
+}
+
+// apiError is an error DynamoDB answered: its type ("ValidationException")
+// and message.
+type apiError struct {
+	Type, Message string
+	Status        int
+}
+
+func (e *apiError) Error() string { return e.Type + ": " + e.Message }
+
+// call sends op (of api) with body and returns the answer's body, or the
+// *apiError the emulator answered.
+func (g engine) call(ctx context.Context, api, op string, body []byte) (json.RawMessage, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://localhost/", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Amz-Target", api+"."+op)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("Authorization", g.auth)
+	req.RemoteAddr = "mcp"
+	var rec recorder
+	g.emu.Handler().ServeHTTP(&rec, req)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	if rec.status != http.StatusOK {
+		return nil, errorOf(rec.status, rec.body.Bytes())
+	}
+	return json.RawMessage(rec.body.Bytes()), nil
+}
+
+// callJSON is call with a body marshalled from v, the answer decoded
+// into out (when not nil).
+func (g engine) callJSON(ctx context.Context, api, op string, v, out any) (json.RawMessage, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := g.call(ctx, api, op, body)
+	if err != nil || out == nil {
+		return ans, err
+	}
+	return ans, json.Unmarshal(ans, out)
+}
+
+// errorOf decodes an error answer: {"__type": "com.amazonaws...#Type",
+// "message": "..."} (or "Message").
+func errorOf(status int, body []byte) *apiError {
+	var e struct {
+		Type     string `json:"__type"`
+		Message  string `json:"message"`
+		MessageU string `json:"Message"`
+	}
+	_ = json.Unmarshal(body, &e)
+	ae := &apiError{Type: e.Type, Message: e.Message, Status: status}
+	if i := strings.LastIndexByte(ae.Type, '#'); i >= 0 {
+		ae.Type = ae.Type[i+1:]
+	}
+	if ae.Message == "" {
+		ae.Message = e.MessageU
+	}
+	if ae.Type == "" {
+		ae.Type = fmt.Sprintf("HTTP %d", status)
+		ae.Message = string(body)
+	}
+	return ae
+}
+
+// recorder is the http.ResponseWriter a call's answer is written to.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header {
+	if r.header == nil {
+		r.header = http.Header{}
+	}
+	return r.header
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
+}

@@ -1,0 +1,167 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// Loading a NoSQL Workbench data model: its tables are created and its
+// sample data put, through the DynamoDB API like any client's
+// (cmd/dynamoemu's -load at start-up, the load_model tool). The whole
+// model is checked first, sample items included, so that a malformed one
+// creates nothing.
+
+// LoadedTable is what loading did to one table of a model.
+type LoadedTable struct {
+	Table   string `json:"table"`
+	Created bool   `json:"created"`
+	Items   int    `json:"items"`
+	Note    string `json:"note,omitempty"`
+}
+
+// LoadModel creates the tables of the NoSQL Workbench model src in emu's
+// namespace accessKey/region ("" for local/us-east-1) and puts their
+// sample items. A table that exists is left as it is, with its data.
+func LoadModel(ctx context.Context, emu *emulator.Emulator, accessKey, region string, src []byte) ([]LoadedTable, error) {
+	o := Options{AccessKey: accessKey, Region: region}.withDefaults()
+	return loadModel(ctx, newEngine(emu, o.AccessKey, o.Region), src)
+}
+
+func (s *Server) loadModel(ctx context.Context, src []byte) ([]LoadedTable, error) {
+	return loadModel(ctx, s.eng, src)
+}
+
+func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, error) {
+	m, _, err := insights.ParseWorkbenchModel(src)
+	if err != nil {
+		return nil, inputErrorf("%v", err)
+	}
+	items := make([][]json.RawMessage, len(m.Tables))
+	for i, t := range m.Tables {
+		for j, raw := range t.Items {
+			if err := checkSampleItem(t, raw); err != nil {
+				return nil, inputErrorf("workbench: DataModel[%d] (%s) sample item %d: %v", i, t.Name, j, err)
+			}
+		}
+		items[i] = t.Items
+	}
+	var out []LoadedTable
+	for i, t := range m.Tables {
+		lt := LoadedTable{Table: t.Name}
+		_, err := eng.callJSON(ctx, apiDynamoDB, "CreateTable", createTableRequest(t), nil)
+		var ae *apiError
+		switch {
+		case errors.As(err, &ae) && ae.Type == "ResourceInUseException":
+			lt.Note = "the table exists: left as it is, its sample data not put"
+			out = append(out, lt)
+			continue
+		case err != nil:
+			return out, fmt.Errorf("creating table %s: %w", t.Name, err)
+		}
+		lt.Created = true
+		for start := 0; start < len(items[i]); start += 25 {
+			batch := items[i][start:min(start+25, len(items[i]))]
+			var reqs []map[string]any
+			for _, it := range batch {
+				reqs = append(reqs, map[string]any{"PutRequest": map[string]json.RawMessage{"Item": it}})
+			}
+			if err := putAll(ctx, eng, t.Name, reqs); err != nil {
+				return out, fmt.Errorf("putting the sample items of %s: %w", t.Name, err)
+			}
+			lt.Items += len(batch)
+		}
+		out = append(out, lt)
+	}
+	return out, nil
+}
+
+// putAll sends one BatchWriteItem for table and retries what comes back
+// unprocessed (a throttled table), a few times.
+func putAll(ctx context.Context, eng engine, table string, reqs []map[string]any) error {
+	body := map[string]any{"RequestItems": map[string]any{table: reqs}}
+	for range 5 {
+		var ans struct {
+			UnprocessedItems map[string][]map[string]any
+		}
+		if _, err := eng.callJSON(ctx, apiDynamoDB, "BatchWriteItem", body, &ans); err != nil {
+			return err
+		}
+		left := ans.UnprocessedItems[table]
+		if len(left) == 0 {
+			return nil
+		}
+		body = map[string]any{"RequestItems": map[string]any{table: left}}
+	}
+	return fmt.Errorf("items still unprocessed after 5 tries (is the table throttled?)")
+}
+
+// checkSampleItem checks a sample item: DynamoDB JSON, with the table's
+// key attributes of their declared types.
+func checkSampleItem(t insights.WorkbenchTable, raw json.RawMessage) error {
+	it, err := itemOf(raw)
+	if err != nil {
+		return err
+	}
+	for _, attr := range []string{t.Key.Partition, t.Key.Sort} {
+		if attr == "" {
+			continue
+		}
+		v, ok := it[attr]
+		if !ok {
+			return fmt.Errorf("no %q, a key attribute of the table", attr)
+		}
+		if want := storage.KindFromString(t.AttrTypes[attr]); v.Kind() != want {
+			return fmt.Errorf("key attribute %q is %s, the table declares it %s", attr, v.Kind(), t.AttrTypes[attr])
+		}
+	}
+	return nil
+}
+
+// createTableRequest is CreateTable's request for a model's table.
+func createTableRequest(t insights.WorkbenchTable) map[string]any {
+	keySchema := func(k insights.KeyDef) []map[string]string {
+		ks := []map[string]string{{"AttributeName": k.Partition, "KeyType": "HASH"}}
+		if k.Sort != "" {
+			ks = append(ks, map[string]string{"AttributeName": k.Sort, "KeyType": "RANGE"})
+		}
+		return ks
+	}
+	var defs []map[string]string
+	names := make([]string, 0, len(t.AttrTypes))
+	for a := range t.AttrTypes {
+		names = append(names, a)
+	}
+	slices.Sort(names)
+	for _, a := range names {
+		defs = append(defs, map[string]string{"AttributeName": a, "AttributeType": t.AttrTypes[a]})
+	}
+	req := map[string]any{"TableName": t.Name, "KeySchema": keySchema(t.Key), "AttributeDefinitions": defs, "BillingMode": t.BillingMode}
+	var throughput map[string]int64
+	if t.BillingMode == "PROVISIONED" {
+		throughput = map[string]int64{"ReadCapacityUnits": max(t.ReadCapacity, 1), "WriteCapacityUnits": max(t.WriteCapacity, 1)}
+		req["ProvisionedThroughput"] = throughput
+	}
+	var gsis []map[string]any
+	for _, x := range t.Indexes {
+		proj := map[string]any{"ProjectionType": x.Projection}
+		if x.Projection == "INCLUDE" {
+			proj["NonKeyAttributes"] = x.NonKeyAttributes
+		}
+		g := map[string]any{"IndexName": x.Name, "KeySchema": keySchema(x.Key), "Projection": proj}
+		if throughput != nil {
+			g["ProvisionedThroughput"] = throughput
+		}
+		gsis = append(gsis, g)
+	}
+	if len(gsis) > 0 {
+		req["GlobalSecondaryIndexes"] = gsis
+	}
+	return req
+}

@@ -1,0 +1,60 @@
+// dynamoemu's MCP server driven by the MCP TypeScript SDK's client, as an
+// agent's host drives it: over streamable HTTP with a bearer token
+// (MCP_URL, MCP_TOKEN) and over stdio, starting `dynamoemu mcp`
+// (DYNAMOEMU_BIN). Each session lists the tools and calls three of them,
+// and checks that a bad input is a tool error. The first line printed is
+// a JSON summary that internal/mcp/npm_client_test.go reads.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const sdkVersion = JSON.parse(readFileSync(new URL("./node_modules/@modelcontextprotocol/sdk/package.json", import.meta.url))).version;
+
+function check(cond, what) {
+	if (!cond) throw new Error(what);
+}
+
+async function session(label, transport) {
+	const client = new Client({ name: "dynamoemu-npm-client-test", version: "1.0.0" });
+	await client.connect(transport);
+	const { tools } = await client.listTools();
+	const names = tools.map((t) => t.name);
+	for (const want of ["create_table", "put_item", "get_item", "query", "explain", "design_match", "snapshot_restore"]) {
+		check(names.includes(want), `${label}: no tool ${want} in ${names.join(", ")}`);
+	}
+	const call = async (name, args) => {
+		const res = await client.callTool({ name, arguments: args });
+		const text = res.content.map((c) => c.text).join("");
+		if (res.isError) throw new Error(`${label}: ${name}: ${text}`);
+		return text;
+	};
+	const table = `Orders-${label}`;
+	const created = await call("create_table", {
+		TableName: table,
+		BillingMode: "PAY_PER_REQUEST",
+		KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }, { AttributeName: "sk", KeyType: "RANGE" }],
+		AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }, { AttributeName: "sk", AttributeType: "S" }],
+	});
+	check(created.includes('"TableStatus":"ACTIVE"'), `${label}: create_table answered ${created}`);
+	await call("put_item", { TableName: table, Item: { pk: { S: "ORDER#1" }, sk: { S: "2024-05-01" }, total: { N: "12.5" } } });
+	const got = await call("get_item", { TableName: table, Key: { pk: { S: "ORDER#1" }, sk: { S: "2024-05-01" } } });
+	check(got.includes('"12.5"'), `${label}: get_item answered ${got}`);
+
+	const bad = await client.callTool({ name: "get_item", arguments: { TableName: table, Key: { pk: { S: "ORDER#1" } } } });
+	check(bad.isError && bad.content[0].text.includes("ValidationException"), `${label}: a key without its sort key was taken: ${JSON.stringify(bad)}`);
+	await client.close();
+	return { transport: label, tools: tools.length, calls: ["create_table", "put_item", "get_item"], badInput: "ValidationException" };
+}
+
+const sessions = [];
+if (process.env.MCP_URL) {
+	sessions.push(await session("http", new StreamableHTTPClientTransport(new URL(process.env.MCP_URL), {
+		requestInit: { headers: { Authorization: `Bearer ${process.env.MCP_TOKEN}` } },
+	})));
+}
+if (process.env.DYNAMOEMU_BIN) {
+	sessions.push(await session("stdio", new StdioClientTransport({ command: process.env.DYNAMOEMU_BIN, args: ["mcp", "-logLevel", "error"], stderr: "inherit" })));
+}
+check(sessions.length > 0, "set MCP_URL and MCP_TOKEN, or DYNAMOEMU_BIN");
+console.log(JSON.stringify({ client: `@modelcontextprotocol/sdk@${sdkVersion}`, sessions }));

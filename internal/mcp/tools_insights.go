@@ -1,0 +1,372 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+)
+
+// What no other DynamoDB server tells an agent: the access-pattern report
+// and its findings, the conventions report with each rule's reason, the
+// design and which pattern a request serves, and what a request costs.
+
+func (s *Server) insightTools() []*tool {
+	pOp := prop{name: "operation", typ: "string", desc: "the DynamoDB operation: " + strings.Join(explainOps, ", "), enum: explainOps}
+	pReq := prop{name: "request", typ: "object", desc: `the operation's request as you would send it, e.g. {"TableName": "Blog", "IndexName": "GSI1", "KeyConditionExpression": "SK_GSI1PK = :p AND begins_with(GSI1SK_GSI2SK_GSI3SK, :s)", "ExpressionAttributeValues": {":p": {"S": "post"}, ":s": {"S": "Post_"}}}`}
+	pTableF := prop{name: "table", typ: "string", desc: "optional: only this table"}
+	return []*tool{
+		{name: "access_report", title: "Access-pattern report",
+			schema: schema{props: []prop{{name: "format", typ: "string", desc: "text (the default: what a person reads) or json (every count)", enum: []string{"text", "json"}}, pTableF}},
+			desc:   `The access-pattern report of the server's namespace: per table and index the requests by operation, items read and returned (what filters dropped), capacity units, hot partition keys, largest partitions, unused indexes; the costliest requests; and with a design, each access pattern's traffic and the findings. The report counts from when it was started or reset (report_control). Example: {"format": "json", "table": "Blog"}.`,
+			run:    s.accessReport},
+		{name: "access_findings", title: "Design findings",
+			schema: schema{props: []prop{pTableF}},
+			desc:   `What the report finds wrong, alone: the design's findings (patterns served by a Scan, patterns that may return another entity's items, entities an index never holds, unused indexes, ambiguous patterns) and the traffic's (Scans and other requests that fit no pattern, patterns nothing used), with the requests that fit no pattern and each table's unused indexes. Example: {}.`,
+			run:    s.accessFindings},
+		{name: "report_control", title: "Start, stop or reset the report", write: true,
+			schema: schema{props: []prop{{name: "action", typ: "string", desc: "start (collect from now), stop, or reset (forget the counts; collecting goes on)", enum: []string{"start", "stop", "reset"}}}, required: []string{"action"}},
+			desc:   `Starts or stops collecting the access-pattern report, or forgets its counts. Example: {"action": "reset"}.`,
+			run: func(_ context.Context, args json.RawMessage) (any, error) {
+				var in struct{ Action string }
+				if err := decode(args, &in); err != nil {
+					return nil, err
+				}
+				switch in.Action {
+				case "start":
+					s.emu.SetReporting(true)
+				case "stop":
+					s.emu.SetReporting(false)
+				default:
+					s.emu.ResetReport()
+				}
+				return map[string]any{"reporting": s.emu.Reporting(), "action": in.Action}, nil
+			}},
+		{name: "conventions_report", title: "Conventions report",
+			schema: schema{props: []prop{pTableF, {name: "allRules", typ: "boolean", desc: "optional: list every rule, not only those violated"}}},
+			desc:   `The mbc-cqrs-serverless conventions report: the violations seen on the tables that follow the conventions (key shapes, versions, tenants, the latest item), per table and rule, each distinct violation with its key, message and count; and for each rule its id, what it asks, when it is checked, its severity and why. Empty when no table follows the conventions (the server's -conventions, or the tables' tags). Example: {}.`,
+			run:    s.conventionsReport},
+		{name: "conventions_reset", title: "Reset the conventions report", write: true, schema: schema{},
+			desc: `Empties the conventions report, so that what follows is seen alone. Example: {}.`,
+			run: func(context.Context, json.RawMessage) (any, error) {
+				s.emu.ResetConventionsReport()
+				return map[string]bool{"reset": true}, nil
+			}},
+		{name: "design_show", title: "The design", schema: schema{},
+			desc: `The single-table design the traffic is checked against: per table its keys and indexes, its entities with a key template per key attribute ("Post_{created_at}": text with {variables}), its access patterns (access, entities, the key or index that serves each, the key condition, order, description), and the design's own findings. The design is a design file, a NoSQL Workbench model or a OneTable schema (design_set). Example: {}.`,
+			run: func(context.Context, json.RawMessage) (any, error) {
+				d, err := s.design()
+				if err != nil {
+					return nil, err
+				}
+				if d == nil {
+					return nil, errNoDesign
+				}
+				return d.View(), nil
+			}},
+		{name: "design_set", title: "Set the design", write: true,
+			schema: schema{props: []prop{{name: "design", typ: "string", desc: `the design: a design file's text ("table Blog\nkey PK SK\nentity Post PK={id} SK=post\npattern post-by-id get Post where pk = {id} and sk = post"), a NoSQL Workbench model's JSON or a OneTable schema's JSON; "" removes the design`}},
+				required: []string{"design"}},
+			desc: `Sets the design the traffic is checked against from now on (the report's patterns and findings, design_match, explain). A bad design is an error with its line and column, or the JSON member at fault; the previous design stays then.`,
+			run: func(_ context.Context, args json.RawMessage) (any, error) {
+				var in struct{ Design string }
+				if err := decode(args, &in); err != nil {
+					return nil, err
+				}
+				if err := s.emu.SetDesign([]byte(in.Design)); err != nil {
+					return nil, inputErrorf("design: %v", err)
+				}
+				d, err := s.design()
+				if err != nil || d == nil {
+					return map[string]bool{"design": false}, err
+				}
+				return d.View(), nil
+			}},
+		{name: "design_match", title: "Which pattern a request serves",
+			schema: schema{props: []prop{pOp, pReq}, required: []string{"operation", "request"}},
+			desc:   `Says which access pattern of the design a request counts for, as the report counts it (the most specific it fits), or that none does; and for each pattern of the table why the request fits it or not (another access, another index, a key that does not fit the pattern's templates). Batches and transactions give one verdict per item. The request is not run. Example: {"operation": "GetItem", "request": {"TableName": "Blog", "Key": {"PK": {"S": "77fcab6b"}, "SK_GSI1PK": {"S": "post"}}}}.`,
+			run:    s.designMatch},
+		{name: "explain", title: "Explain a request",
+			schema: schema{props: []prop{pOp, pReq}, required: []string{"operation", "request"}},
+			desc:   `Explains one GetItem, PutItem, UpdateItem, DeleteItem, Query or Scan: what serves it (the table's key, or which GSI or LSI with its keys and projection), its key condition, the design's pattern it counts for (or why none), what it costs and what its filter drops. Reads are run once with ReturnConsumedCapacity INDEXES (measured; they count in the report); writes are not run, their capacity is estimated from the item's size. Example: {"operation": "Scan", "request": {"TableName": "Blog", "FilterExpression": "comment_author = :a", "ExpressionAttributeValues": {":a": {"S": "山田太郎"}}}}.`,
+			run: func(ctx context.Context, args json.RawMessage) (any, error) {
+				var in struct {
+					Operation string
+					Request   json.RawMessage
+				}
+				if err := decode(args, &in); err != nil {
+					return nil, err
+				}
+				return s.explain(ctx, in.Operation, in.Request)
+			}},
+		{name: "load_model", title: "Load a NoSQL Workbench model", write: true,
+			schema: schema{props: []prop{
+				{name: "model", typ: "string", desc: "a NoSQL Workbench data model's JSON (as Workbench exports it)"},
+				{name: "setDesign", typ: "boolean", desc: "optional: also check the traffic against the model's design (facets as entities)"}}, required: []string{"model"}},
+			desc: `Creates the tables of a NoSQL Workbench data model (keys, GSIs with their projections, billing) and puts their sample data (TableData, the facets' too) in the server's namespace. A table that exists already is left as it is, with its data. A malformed model is an error naming the member at fault, and nothing is created.`,
+			run: func(ctx context.Context, args json.RawMessage) (any, error) {
+				var in struct {
+					Model     string
+					SetDesign bool
+				}
+				if err := decode(args, &in); err != nil {
+					return nil, err
+				}
+				res, err := s.loadModel(ctx, []byte(in.Model))
+				if err != nil {
+					return nil, err
+				}
+				if in.SetDesign {
+					if err := s.emu.SetDesign([]byte(in.Model)); err != nil {
+						return nil, err
+					}
+				}
+				return res, nil
+			}},
+	}
+}
+
+// errNoDesign: no design is set.
+var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, a NoSQL Workbench model or a OneTable schema), as does the server's -design flag")
+
+// design returns the design the emulator checks the traffic against, or
+// nil.
+func (s *Server) design() (*insights.Design, error) {
+	src := s.emu.DesignSource()
+	if len(src) == 0 {
+		return nil, nil
+	}
+	return insights.ParseDesign(src)
+}
+
+// namespaceReport returns the report of the server's namespace (the only
+// one with SharedDB), or nil.
+func (s *Server) namespaceReport() *emulator.AccessReport {
+	want := s.opts.AccessKey + "/" + s.opts.Region
+	reps := s.emu.Report()
+	for _, r := range reps {
+		if r.Namespace == want || r.Namespace == "" {
+			return r.Report
+		}
+	}
+	return nil
+}
+
+// reportNote says when the report is not collecting.
+func (s *Server) reportNote() string {
+	if s.emu.Reporting() {
+		return ""
+	}
+	return "the report is not collecting: report_control {\"action\": \"start\"} starts it (the server's -report starts it at start-up)"
+}
+
+// accessReport is the access_report tool.
+func (s *Server) accessReport(_ context.Context, args json.RawMessage) (any, error) {
+	var in struct{ Format, Table string }
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	rep := s.namespaceReport()
+	if rep == nil {
+		return json.Marshal(map[string]any{"tables": []any{}, notesMember: map[string][]string{"notes": {"no request has reached this namespace yet", s.reportNote()}}})
+	}
+	if in.Format != "json" && in.Table == "" {
+		var b strings.Builder
+		if err := rep.WriteText(&b); err != nil {
+			return nil, err
+		}
+		if note := s.reportNote(); note != "" {
+			b.WriteString("\n(" + note + ")\n")
+		}
+		return b.String(), nil
+	}
+	if in.Table != "" {
+		r := *rep
+		r.Tables = nil
+		for _, t := range rep.Tables {
+			if t.Table == in.Table {
+				r.Tables = append(r.Tables, t)
+			}
+		}
+		r.Costliest = nil
+		for _, c := range rep.Costliest {
+			if c.Table == in.Table {
+				r.Costliest = append(r.Costliest, c)
+			}
+		}
+		if rep.Design != nil {
+			d := *rep.Design
+			d.Patterns, d.Unmatched, d.Findings = nil, nil, nil
+			for _, p := range rep.Design.Patterns {
+				if p.Table == in.Table {
+					d.Patterns = append(d.Patterns, p)
+				}
+			}
+			for _, u := range rep.Design.Unmatched {
+				if u.Table == in.Table {
+					d.Unmatched = append(d.Unmatched, u)
+				}
+			}
+			for _, f := range rep.Design.Findings {
+				if f.Table == in.Table {
+					d.Findings = append(d.Findings, f)
+				}
+			}
+			r.Design = &d
+		}
+		rep = &r
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return nil, err
+	}
+	return withNotes(b, s.reportNote()), nil
+}
+
+// accessFindings is the access_findings tool.
+func (s *Server) accessFindings(_ context.Context, args json.RawMessage) (any, error) {
+	var in struct{ Table string }
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	out := struct {
+		Findings      []emulator.Finding          `json:"findings"`
+		Unmatched     []emulator.UnmatchedRequest `json:"unmatched,omitempty"`
+		UnusedIndexes map[string][]string         `json:"unusedIndexes,omitempty"`
+		Notes         []string                    `json:"notes,omitempty"`
+	}{Findings: []emulator.Finding{}, UnusedIndexes: map[string][]string{}}
+	rep := s.namespaceReport()
+	d, err := s.design()
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		out.Notes = append(out.Notes, "no design is set: the findings of the design and of the requests that fit no pattern need one (design_set)")
+	}
+	if note := s.reportNote(); note != "" {
+		out.Notes = append(out.Notes, note)
+	}
+	if rep != nil {
+		if rep.Design != nil {
+			for _, f := range rep.Design.Findings {
+				if in.Table == "" || f.Table == in.Table {
+					out.Findings = append(out.Findings, f)
+				}
+			}
+			for _, u := range rep.Design.Unmatched {
+				if in.Table == "" || u.Table == in.Table {
+					out.Unmatched = append(out.Unmatched, u)
+				}
+			}
+		}
+		for _, t := range rep.Tables {
+			if len(t.UnusedIndexes) > 0 && (in.Table == "" || t.Table == in.Table) {
+				out.UnusedIndexes[t.Table] = t.UnusedIndexes
+			}
+		}
+	} else if d != nil {
+		for _, f := range d.Check() {
+			if in.Table == "" || f.Table == in.Table {
+				out.Findings = append(out.Findings, emulator.Finding(f))
+			}
+		}
+	}
+	return out, nil
+}
+
+// ruleView is one conventions rule with its reason.
+type ruleView struct {
+	ID         string `json:"id"`
+	Severity   string `json:"severity"`
+	CheckedAt  string `json:"checkedAt"`
+	Summary    string `json:"asks"`
+	Why        string `json:"why"`
+	Violations uint64 `json:"violations,omitempty"`
+}
+
+// conventionsReport is the conventions_report tool.
+func (s *Server) conventionsReport(_ context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		Table    string
+		AllRules bool
+	}
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	snap := s.emu.ConventionsReport()
+	if in.Table != "" {
+		var kept []conventions.TableReport
+		for _, t := range snap.Tables {
+			if t.Table == in.Table {
+				kept = append(kept, t)
+			}
+		}
+		snap.Tables = kept
+	}
+	seen := map[string]uint64{}
+	for _, t := range snap.Tables {
+		for rule, n := range t.Counts {
+			seen[rule] += n
+		}
+	}
+	var rules []ruleView
+	for _, r := range conventions.RuleTable() {
+		n, ok := seen[r.ID]
+		if !ok && !in.AllRules {
+			continue
+		}
+		rules = append(rules, ruleView{ID: r.ID, Severity: r.Severity.String(), CheckedAt: r.Checkpoint.String(), Summary: r.Summary, Why: r.Why, Violations: n})
+	}
+	out := map[string]any{"report": snap, "rules": rules}
+	if snap.Violations == 0 && len(snap.Tables) == 0 {
+		out[notesMember] = map[string][]string{"notes": {"no violation seen: either the tables follow the conventions, or none is checked (the server's -conventions file, or a table's tags, name the tables that follow them; allRules lists the rules)"}}
+	}
+	return out, nil
+}
+
+// designMatch is the design_match tool.
+func (s *Server) designMatch(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		Operation string
+		Request   json.RawMessage
+	}
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	d, err := s.design()
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		return nil, errNoDesign
+	}
+	uses, err := s.usesOf(ctx, in.Operation, in.Request)
+	if err != nil {
+		return nil, err
+	}
+	var matches []insights.MatchView
+	for _, u := range uses {
+		matches = append(matches, d.Match(&u.q))
+	}
+	if len(matches) == 0 {
+		return nil, inputErrorf("the request names no item or table to match")
+	}
+	return map[string]any{"design": d.Format, "matches": matches, "summary": summary(matches)}, nil
+}
+
+// summary says the verdicts in a line.
+func summary(ms []insights.MatchView) string {
+	var parts []string
+	for _, m := range ms {
+		if m.Pattern != "" {
+			parts = append(parts, fmt.Sprintf("%s %s: pattern %s", m.Access, m.Table, m.Pattern))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s %s: no pattern (%s)", m.Access, m.Table, m.Why))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
