@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // GET AdminHealthPath says whether the emulator can take writes: with
@@ -39,23 +41,32 @@ type healthProblem struct {
 
 func (e *Emulator) serveHealthAdmin(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	ans := healthAnswer{Status: "ok", DataDir: e.opts.DataDir}
-	status := http.StatusOK
+	var probs []persist.Problem
 	if e.store != nil {
-		for _, p := range e.store.Problems() {
-			hp := healthProblem{Namespace: p.Namespace, WritesFail: p.WritesFail, Error: p.Err}
-			if !p.Since.IsZero() {
-				since := p.Since.UTC()
-				hp.Since = &since
-			}
-			ans.Problems = append(ans.Problems, hp)
-			if p.WritesFail {
-				ans.Status, status = "degraded", http.StatusServiceUnavailable
-			} else if ans.Status == "ok" {
-				ans.Status = "warning"
-			}
-		}
+		probs = e.store.Problems()
 	}
+	status, ans := healthOf(e.opts.DataDir, probs)
 	body, _ := json.Marshal(ans)
 	writeAdmin(w, status, string(body))
+}
+
+// healthOf is the health endpoint's status and body for the data
+// directory dataDir and its store's problems.
+func healthOf(dataDir string, probs []persist.Problem) (int, healthAnswer) {
+	ans := healthAnswer{Status: "ok", DataDir: dataDir}
+	status := http.StatusOK
+	for _, p := range probs {
+		hp := healthProblem{Namespace: p.Namespace, WritesFail: p.WritesFail, Error: p.Err}
+		if !p.Since.IsZero() {
+			since := p.Since.UTC()
+			hp.Since = &since
+		}
+		ans.Problems = append(ans.Problems, hp)
+		if p.WritesFail {
+			ans.Status, status = "degraded", http.StatusServiceUnavailable
+		} else if ans.Status == "ok" {
+			ans.Status = "warning"
+		}
+	}
+	return status, ans
 }
