@@ -21,6 +21,7 @@ import (
 //	GET  /dynamoemu/clock             {"now":"2026-11-22T11:00:00Z"}
 //	POST /dynamoemu/clock             {"advance":"1h30m"} or {"set":"2030-01-01T00:00:00Z"}
 //	POST /dynamoemu/ttl/sweep         {"deleted":3}
+//	GET  /dynamoemu/health            {"status":"ok"} (health.go)
 //	DELETE /dynamoemu/conventions     {"reset":true} (empties the conventions report)
 //	GET  /dynamoemu/namespaces        the namespaces that hold tables (namespaces_admin.go)
 //
@@ -84,6 +85,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(e.serveClock)
 	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(e.serveClock)
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
+	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(e.serveHealthAdmin) // health.go
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
 	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(e.serveNamespaces) // namespaces_admin.go
 	e.snapshotRoutes(r)

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -109,6 +110,9 @@ func loadNamespaces(s *service.Service, st *persist.Store, log *slog.Logger) err
 			continue
 		}
 		if _, err := st.DB(name); err != nil {
+			if errors.Is(err, persist.ErrIncomplete) {
+				err = fmt.Errorf("%w; -dbAcceptLoss (PersistOptions.AcceptLoss) opens it at the records before the first one missing, losing the rest", err)
+			}
 			return err
 		}
 		id := "shared"
@@ -126,10 +130,14 @@ func loadNamespaces(s *service.Service, st *persist.Store, log *slog.Logger) err
 		rec, _ := st.Recovery(name)
 		attrs := []any{"namespace", name, "tables", tables, "items", rec.Items, "snapshot", rec.Snapshot,
 			"records", rec.Records, "took", rec.Took}
-		if rec.Cut != "" || len(rec.Skipped) > 0 {
+		switch {
+		case rec.Lost != "":
+			log.Error("namespace loaded WITHOUT the records it was missing (-dbAcceptLoss): they are lost, every transaction before them is whole",
+				append(attrs, "lost", rec.Lost, "cut", rec.Cut)...)
+		case rec.Cut != "" || len(rec.Skipped) > 0:
 			log.Warn("namespace loaded after recovery: data after the damage is lost, every transaction before it is whole",
 				append(attrs, "cut", rec.Cut, "skippedSnapshots", strings.Join(rec.Skipped, "; "))...)
-		} else {
+		default:
 			log.Info("namespace loaded", attrs...)
 		}
 	}

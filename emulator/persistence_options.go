@@ -17,8 +17,9 @@ const (
 	// stable storage (fdatasync); changes that wait at the same time share
 	// one. The default.
 	DurabilitySync Durability = iota
-	// DurabilityGroup: as DurabilitySync, but the fdatasync waits up to
-	// PersistOptions.GroupWindow for more changes to share it.
+	// DurabilityGroup: as DurabilitySync, but when other changes shared
+	// the last fdatasync, the next waits up to PersistOptions.GroupWindow
+	// for them to share it too (a lone writer does not wait).
 	DurabilityGroup
 	// DurabilityNone: a change is acknowledged once its record is written
 	// to the operating system; nothing waits for the disk.
@@ -40,7 +41,7 @@ func (d Durability) String() string { return persist.Durability(d).String() }
 type PersistOptions struct {
 	// Durability is the commit mode (default DurabilitySync).
 	Durability Durability
-	// GroupWindow is how long a DurabilityGroup fdatasync waits for more
+	// GroupWindow is the longest a DurabilityGroup fdatasync waits for more
 	// changes to share it (default 2ms).
 	GroupWindow time.Duration
 	// SegmentBytes is the size past which the log moves on to a new
@@ -54,6 +55,12 @@ type PersistOptions struct {
 	CompactBytes int64
 	// CompactRatio: see CompactBytes.
 	CompactRatio float64
+	// AcceptLoss opens a namespace whose files do not hold its whole
+	// history (a log segment missing, a gap between its snapshot and its
+	// log, a file of another database among them) at the records before
+	// the first missing one, logging what is lost; without it New fails
+	// naming the files (cmd/dynamoemu's -dbAcceptLoss).
+	AcceptLoss bool
 	// Logger gets recovery messages (a cut log tail, a snapshot passed
 	// over), compactions and their failures; nil logs to
 	// Options.Logger.
@@ -63,5 +70,5 @@ type PersistOptions struct {
 // store returns the store's options.
 func (o PersistOptions) store() persist.Options {
 	return persist.Options{Durability: persist.Durability(o.Durability), GroupWindow: o.GroupWindow, SegmentBytes: o.SegmentBytes,
-		CompactBytes: o.CompactBytes, CompactRatio: o.CompactRatio, Logger: o.Logger}
+		CompactBytes: o.CompactBytes, CompactRatio: o.CompactRatio, Logger: o.Logger, AcceptLoss: o.AcceptLoss}
 }

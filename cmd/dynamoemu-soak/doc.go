@@ -23,4 +23,17 @@
 // reports its live heap (after a GC), RSS, goroutines and open
 // connections. The run fails (exit status 1) if the server answers 500 or
 // a well-behaved request fails.
+//
+//	go run ./cmd/dynamoemu-soak -kill [-duration 30m] [-workers 8] [-durability sync]
+//
+// -kill runs the kill loop instead (kill.go): a server with a data
+// directory under writers (PutItem, UpdateItem counters, a transaction
+// over two tables, BatchWriteItem), killed with SIGKILL every 0.5 to 3
+// seconds and started again on its files, for up to 24 hours. After
+// each restart every write acknowledged since the last is checked, and
+// each unanswered one settled (there or not, whole); each cycle prints
+// its writes, the restart's time from exec to the first answered
+// request and the directory's size, the end a summary (kills, writes,
+// restart median, p90 and max). A lost acknowledged write or half a
+// transaction fails the run.
 package main

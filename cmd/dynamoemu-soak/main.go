@@ -14,9 +14,18 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
 )
 
 func main() {
+	if os.Getenv(killEnv) != "" {
+		if err := serveKill(); err != nil {
+			fmt.Fprintln(os.Stderr, "dynamoemu-soak server:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if os.Getenv(serveEnv) != "" {
 		if err := serve(); err != nil {
 			fmt.Fprintln(os.Stderr, "dynamoemu-soak server:", err)
@@ -30,24 +39,39 @@ func main() {
 	}
 }
 
-// maxDuration bounds a run whatever the flags say.
-const maxDuration = 10 * time.Minute
+// maxDuration bounds a run whatever the flags say; maxKillDuration a
+// run of the kill loop.
+const (
+	maxDuration     = 10 * time.Minute
+	maxKillDuration = 24 * time.Hour
+)
 
 type config struct {
-	duration time.Duration
-	workers  int
+	duration   time.Duration
+	workers    int
+	kill       bool   // the kill loop (kill.go)
+	durability string // its server's -durability
 }
 
 func parseFlags(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("dynamoemu-soak", flag.ContinueOnError)
 	fs.DurationVar(&c.duration, "duration", 60*time.Second, "how long the load runs (at most 10m)")
-	fs.IntVar(&c.workers, "workers", 8, "well-behaved SDK clients (1 to 64)")
+	fs.IntVar(&c.workers, "workers", 8, "well-behaved SDK clients (1 to 64); with -kill, writers")
+	fs.BoolVar(&c.kill, "kill", false, "run the kill loop instead: a server with a data directory under writers, killed with SIGKILL every 0.5-3 s and started again, every acknowledged write checked after each restart (-duration up to 24h)")
+	fs.StringVar(&c.durability, "durability", "sync", "with -kill, the server's -durability: sync, group or none")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if c.duration <= 0 || c.duration > maxDuration {
-		return c, fmt.Errorf("-duration %v: want more than 0 and at most %v", c.duration, maxDuration)
+	limit := maxDuration
+	if c.kill {
+		limit = maxKillDuration
+	}
+	if c.duration <= 0 || c.duration > limit {
+		return c, fmt.Errorf("-duration %v: want more than 0 and at most %v", c.duration, limit)
+	}
+	if _, err := emulator.ParseDurability(c.durability); err != nil {
+		return c, fmt.Errorf("-durability: %w", err)
 	}
 	if c.workers < 1 || c.workers > 64 {
 		return c, fmt.Errorf("-workers %d: want 1 to 64", c.workers)
@@ -129,6 +153,9 @@ func run(args []string, out io.Writer) error {
 	cfg, err := parseFlags(args)
 	if err != nil {
 		return err
+	}
+	if cfg.kill {
+		return runKill(cfg, out)
 	}
 	srv, err := startChild()
 	if err != nil {

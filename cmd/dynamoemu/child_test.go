@@ -50,7 +50,7 @@ func TestMain(m *testing.M) {
 
 // serverBinary builds cmd/dynamoemu once (without -race, whatever the
 // tests' flags) and returns its path.
-func serverBinary(t *testing.T) string {
+func serverBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "dynamoemu-bin-")
@@ -82,7 +82,7 @@ var listenRE = regexp.MustCompile(`msg="dynamoemu listening" addr=(\S+)`)
 
 // startChild starts the server with args (plus -host 127.0.0.1 -port 0)
 // and waits until it listens; it fails the test if it exits first.
-func startChild(t *testing.T, args ...string) *child {
+func startChild(t testing.TB, args ...string) *child {
 	t.Helper()
 	c, err := tryStartChild(t, args...)
 	if err != nil {
@@ -92,9 +92,14 @@ func startChild(t *testing.T, args ...string) *child {
 }
 
 // tryStartChild is startChild returning its error, with the logs.
-func tryStartChild(t *testing.T, args ...string) (*child, error) {
+func tryStartChild(t testing.TB, args ...string) (*child, error) {
 	t.Helper()
-	cmd := exec.Command(serverBinary(t), append([]string{"-host", "127.0.0.1", "-port", "0"}, args...)...)
+	return startBinary(serverBinary(t), args...)
+}
+
+// startBinary is tryStartChild of the server binary bin.
+func startBinary(bin string, args ...string) (*child, error) {
+	cmd := exec.Command(bin, append([]string{"-host", "127.0.0.1", "-port", "0"}, args...)...)
 	pr, pw := io.Pipe()
 	c := &child{cmd: cmd, logs: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = pw
@@ -138,7 +143,7 @@ func (c *child) kill() {
 }
 
 // stop SIGTERMs the server (a clean shutdown) and waits for it.
-func (c *child) stop(t *testing.T) {
+func (c *child) stop(t testing.TB) {
 	t.Helper()
 	c.cmd.Process.Signal(syscall.SIGTERM)
 	select {

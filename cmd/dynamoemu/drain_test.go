@@ -33,5 +33,6 @@ func TestShutdownCutsLongRequests(t *testing.T) {
 	}
 	require.True(t, c.cmd.ProcessState.Success(), "exit %v; its log:\n%s", c.cmd.ProcessState, c.logs.String())
 	require.Contains(t, c.logs.String(), "still running after -shutdownGrace")
+	require.Contains(t, c.logs.String(), "openConnections=1")
 	require.Error(t, <-answered, "the cut request got an answer")
 }

@@ -92,9 +92,10 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.approximateVectors, "approximateVectors", false, "vector indexes search approximately (an HNSW graph) instead of exactly: faster on large local data sets, answers may miss true nearest neighbours")
 	fs.StringVar(&c.exportDir, "exportDir", "", "the directory standing for Amazon S3 in ExportTableToPointInTime and ImportTable: a bucket is a subdirectory, an object key a path below it (default: dynamoemu-s3 in the system's temporary directory)")
 	fs.StringVar(&c.dbPath, "dbPath", "", "keep every table in this directory (created if need be; one subdirectory per database, as DynamoDB Local names its files) and load it at start-up; see -durability")
-	fs.StringVar(&c.store.durability, "durability", "sync", "with -dbPath, when a write is acknowledged: sync (its log record is fsync'd: survives kill -9, an OS crash and a power cut), group (the same, the fsync waits up to -groupCommitWindow to be shared by more writes) or none (written to the OS: survives kill -9, not an OS crash or power cut)")
-	fs.DurationVar(&c.store.groupCommitWindow, "groupCommitWindow", 2*time.Millisecond, "with -durability group, how long an fsync waits for more writes to share it")
+	fs.StringVar(&c.store.durability, "durability", "sync", "with -dbPath, when a write is acknowledged: sync (its log record is fsync'd: survives kill -9, an OS crash and a power cut), group (the same; when several clients write, an fsync waits up to -groupCommitWindow for them all to share it) or none (written to the OS: survives kill -9, not an OS crash or power cut)")
+	fs.DurationVar(&c.store.groupCommitWindow, "groupCommitWindow", 2*time.Millisecond, "with -durability group, the longest an fsync waits for the writers that shared the last one to share it too")
 	fs.Int64Var(&c.store.compactBytes, "dbCompactBytes", 64<<20, "with -dbPath, fold a database's log into a new snapshot once it has grown past this many bytes and past the last snapshot's size")
+	fs.BoolVar(&c.store.acceptLoss, "dbAcceptLoss", false, "with -dbPath, open a database whose files do not hold its whole history (a log segment missing, a gap after its snapshot, a file of another database) at the records before the first missing one, logging what is lost and setting the files after it aside; without it such a database stops the start-up, naming the files")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.DurationVar(&c.shutdownGrace, "shutdownGrace", 5*time.Second, "on SIGTERM or SIGINT, how long requests still running may finish; those still running then get no answer, and the server exits 0 (a process supervisor's stop timeout should be longer: Docker's is 10s)")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
@@ -279,7 +280,8 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		// A stop asked for is a clean exit: a supervisor (systemd,
 		// Docker, Kubernetes) reads a non-zero status as a failure. What
 		// was cut was never answered, so never acknowledged.
-		log.Warn("requests were still running after -shutdownGrace: they are cut, unanswered", "shutdownGrace", c.shutdownGrace)
+		log.Warn("requests were still running after -shutdownGrace: they are cut, unanswered (never acknowledged)",
+			"shutdownGrace", c.shutdownGrace, "openConnections", srv.OpenConns())
 		err = srv.Close()
 	}
 	c.faults.printReport(emu, stderr)

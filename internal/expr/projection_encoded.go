@@ -1,7 +1,9 @@
 package expr
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -31,9 +33,16 @@ type projElem struct {
 	node  *projTrie
 }
 
-// newProjTrie merges paths into a trie.
+// newProjTrie merges paths into a trie. Many paths are merged in their
+// order (stepCmp), so that each goes after the others at every node:
+// in any other, each insert shifted the names after it, which made an
+// AttributesToGet of 256,000 names take 22 s.
 func newProjTrie(paths []Path) *projTrie {
 	root := &projTrie{}
+	if len(paths) > 16 {
+		paths = slices.Clone(paths)
+		slices.SortFunc(paths, func(a, b Path) int { return slices.CompareFunc(a, b, stepCmp) })
+	}
 	for _, p := range paths {
 		n := root
 		for _, s := range p {
@@ -164,4 +173,19 @@ func appendProjected(dst []byte, n *projTrie, v storage.EncodedValue) ([]byte, b
 		}
 	}
 	return dst[:start], false
+}
+
+// stepCmp orders path steps: list indexes before names, each in their
+// order.
+func stepCmp(a, b PathStep) int {
+	switch {
+	case a.IsIndex != b.IsIndex:
+		if a.IsIndex {
+			return -1
+		}
+		return 1
+	case a.IsIndex:
+		return cmp.Compare(a.Index, b.Index)
+	}
+	return strings.Compare(a.Name, b.Name)
 }

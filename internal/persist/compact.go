@@ -18,10 +18,11 @@ import (
 //     end up in segments of their own.
 //  3. The snapshot is written in the background, to a temporary file made
 //     durable and renamed into place (snapfile.go).
-//  4. Older files go: snapshots but the two newest, and the segments whose
-//     records are all in the older of those two. The previous snapshot
-//     and the log since it are kept, so that a damaged newest snapshot
-//     still leaves a whole namespace (doc.go, Recovery).
+//  4. Older files go: the snapshots before it and the segments whose
+//     records are all in it. One snapshot is kept: a copy of the whole
+//     namespace at every compaction doubles what the directory holds
+//     (two of 270 MB for a million items), and a snapshot is checked
+//     whole (checksums, counts) when it is loaded, not trusted blindly.
 //
 // A failed compaction (a full disk) leaves the files as they were; it is
 // logged and tried again after a pause that doubles up to a minute.
@@ -89,19 +90,31 @@ func (ns *namespace) compact() error {
 	if n := len(ns.snaps); n > 0 && ns.snaps[n-1].lsn == lsn {
 		return nil // nothing logged since the last one
 	}
-	err := ns.wal.rotate()
+	// Room for a snapshot the size of the last and the log since, and
+	// the reserve after it (space.go).
+	ns.wal.mu.Lock()
+	need := ns.wal.snapSize + before
+	ns.wal.mu.Unlock()
+	err := ns.opts.spaceFor(ns.dir, need)
+	if err == nil {
+		err = ns.wal.rotate()
+	}
 	var name string
 	var size int64
 	if err == nil {
-		name, size, err = writeSnapshot(ns.opts, ns.dir, snap, lsn, side)
+		name, size, err = writeSnapshot(ns.opts, ns.dir, snap, lsn, ns.id, side)
 	}
 	ns.stats.LastPause, ns.stats.LastWrite = pause, time.Since(start)-pause
 	if err != nil {
 		ns.wal.unmark(before)
 		ns.stats.LastError = err.Error()
+		if ns.compactFailedSince.IsZero() {
+			ns.compactFailedSince = time.Now()
+		}
 		return err
 	}
 	ns.stats.LastError = ""
+	ns.compactFailedSince = time.Time{}
 	ns.stats.Compactions++
 	ns.snaps = append(ns.snaps, snapFile{name: name, lsn: lsn, size: size})
 	ns.wal.setSnapSize(size)
@@ -110,20 +123,20 @@ func (ns *namespace) compact() error {
 	return ns.cleanupLocked()
 }
 
-// cleanupLocked removes the snapshots but the two newest and the
-// segments whose records are all in the older of them (none while only
-// one snapshot is kept: the log from the start is its fallback).
-// ns.compactMu is held.
+// cleanupLocked removes the snapshots but the newest and the segments
+// whose records are all in it (never the last segment: a snapshot is
+// followed by the segment holding the record after it, or the log is
+// missing a segment). ns.compactMu is held.
 func (ns *namespace) cleanupLocked() error {
-	if n := len(ns.snaps); n > 2 {
-		for _, s := range ns.snaps[:n-2] {
+	if n := len(ns.snaps); n > 1 {
+		for _, s := range ns.snaps[:n-1] {
 			if err := os.Remove(filepath.Join(ns.dir, s.name)); err != nil && !os.IsNotExist(err) {
 				return err
 			}
 		}
-		ns.snaps = ns.snaps[n-2:]
+		ns.snaps = ns.snaps[n-1:]
 	}
-	if len(ns.snaps) == 2 {
+	if len(ns.snaps) == 1 {
 		segs, _, err := listDir(ns.dir)
 		if err != nil {
 			return err

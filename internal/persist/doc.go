@@ -12,12 +12,14 @@
 // transaction and every catalog change of that DB is logged before it is
 // acknowledged (storage.Hook: Commit appends, Wait waits for the disk). A
 // failed append fails the change, which storage undoes. Store.Close makes
-// everything durable and unlocks; Store.Compact, Stats and Recovery are
+// everything durable (folding a long log into a snapshot first) and
+// unlocks; Store.Compact, Stats and Recovery are
 // for administration and tests.
 //
 // # Layout
 //
 //	<dir>/LOCK                         flock'd while open; holds the pid
+//	<dir>/FORMAT                       the directory's layout version
 //	<dir>/<namespace>/wal-<lsn>.log    log segments, named by their first record
 //	<dir>/<namespace>/snap-<lsn>.snap  snapshots, named by the last record they hold
 //
@@ -36,12 +38,15 @@
 //
 //   - Sync (the default): its record is on stable storage: written, and an
 //     fdatasync of the segment covering it has returned. Commits that wait
-//     at the same time share one fdatasync. An acknowledged change
+//     at the same time share one fdatasync, led by the first of them
+//     (wal.go: no goroutine is handed the work). An acknowledged change
 //     survives the process being killed, an operating system crash and a
 //     power cut (on a disk that honours flushes).
-//   - Group: the same guarantee; the fdatasync waits up to
-//     Options.GroupWindow for more commits to share it: more throughput
-//     with many writers, up to that much more latency each.
+//   - Group: the same guarantee; when other writers shared the last
+//     fdatasync, the next waits up to Options.GroupWindow for them to
+//     come back and share it too (a lone writer never waits): more
+//     throughput with many writers (each up to that much more latency),
+//     the cost of Sync with one.
 //   - None: its record has been written to the operating system (one
 //     pwrite); nothing waits for the disk. An acknowledged change survives
 //     the process being killed (kill -9, a panic, an OOM kill); an
@@ -60,7 +65,9 @@
 // # Recovery
 //
 // Loading a namespace loads the newest snapshot that reads back whole,
-// then replays the log records after it, in order, through DB.Apply. A
+// then replays the log records after it, in order, through DB.Apply.
+// When that log is long (deferIndexes), the secondary indexes' entries
+// are left to the end and built at once (storage.DB.DeferIndexes). A
 // frame that is torn (the end of a write that did not finish), damaged
 // (a checksum mismatch, a zeroed page) or out of sequence ends the log
 // there: the namespace holds every record before it, each whole (a
@@ -68,15 +75,28 @@
 // damaged bytes are kept beside the segment (<segment>.cut-<offset>), the
 // segment is truncated, and later segments are set aside (*.cut); this is
 // point-in-time recovery, and Recovery.Cut and the log say what was cut.
-// A snapshot that does not read back whole is renamed *.corrupt and the
-// previous one is loaded instead, with the log since it, which compaction
-// keeps for exactly this: one damaged snapshot loses nothing. With no
-// usable snapshot and the log not reaching back to record 1, the
-// namespace is refused with an error naming the files, rather than
-// opened with records missing. A file of a later format version
-// (ErrNewerFormat), a record whose checksum is right but which does not
-// parse or apply (a bug, or a newer writer), and a missing segment are
-// refused too, never guessed at. Options.Progress reports a long load.
+// A snapshot that does not read back whole is renamed *.corrupt and an
+// older one, if any, is loaded instead.
+//
+// The files must prove they hold the namespace's whole history, or it is
+// refused (ErrIncomplete) with an error naming the files and the records
+// missing: each segment the log moved on from is sealed, naming the next
+// (frame.go), so a missing segment, the newest included, is seen; a
+// snapshot must be followed by a segment holding the record after it;
+// with no usable snapshot the log must reach back to record 1; every
+// file carries the namespace's database id, so one of another database
+// is seen. A gap after a segment that is not sealed is a crash's torn
+// end (the seal is written, and made durable, before any record after it
+// is acknowledged), cut as above. Options.AcceptLoss opens such a
+// namespace at the records before the first missing one, setting aside
+// what follows (*.cut, *.foreign) and saying what it lost
+// (Recovery.Lost, the log at error level); the cut leaves a log that
+// opens without it. A file of a later format version (ErrNewerFormat), a
+// directory of a later layout (<dir>/FORMAT), and a record whose checksum
+// is right but which does not parse or apply (a bug, or a newer writer)
+// are refused whatever the options, never guessed at. Files of format 2
+// (no seals, no ids) are read as before. Options.Progress reports a long
+// load.
 //
 // # Compaction
 //
@@ -85,9 +105,10 @@
 // work per table and index (the only pause writers see), marking the log
 // there; the snapshot is written to a temporary file in the background,
 // made durable and renamed into place, and files no longer needed go:
-// snapshots but the two newest, segments whose records are all in the
-// older of the two.
-//
+// the older snapshot, and the segments whose records are all in the new
+// one. A load that replayed a long log, and a Close after one, compact
+// too (worthSnapshotLocked), so that the next start reads a snapshot.
+
 // # Caveats
 //
 // A namespace is loaded whole into memory: the DB is storage's in-memory

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -107,13 +109,19 @@ func TestFullDisk(t *testing.T) {
 					continue // an op that writes nothing
 				}
 				failed++
-				if !errors.Is(err, storage.ErrHookFailed) || !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("op %d: got %v, want ErrHookFailed and ENOSPC", i, err)
+				if !errors.Is(err, storage.ErrHookFailed) || !errors.Is(err, syscall.ENOSPC) || !errors.Is(err, ErrNoSpace) {
+					t.Fatalf("op %d: got %v, want ErrHookFailed, ErrNoSpace and ENOSPC", i, err)
 				}
+				require.ErrorContains(t, err, "no space left on the device holding the data directory ("+nsDir(dir)+")")
 			}
 			if failed == 0 {
 				t.Fatal("no write failed")
 			}
+			probs := s.Problems()
+			require.Len(t, probs, 1)
+			require.True(t, probs[0].WritesFail)
+			require.Contains(t, probs[0].Err, "no space left")
+			require.False(t, probs[0].Since.IsZero())
 			if got := renderDB(db); got != want {
 				t.Fatalf("failed writes left changes:\n%s\nwant\n%s", got, want)
 			}
@@ -132,6 +140,9 @@ func TestFullDisk(t *testing.T) {
 			fs.set(func(fs *faultFS) { fs.budget = -1 })
 			runWorkload(t, db, m, 7, 300, 350)
 			want = renderDB(db)
+			for _, p := range s.Problems() { // the compaction's failure stays until one succeeds
+				require.False(t, p.WritesFail, "%+v after writes went through", p)
+			}
 			if err := s.Compact(SharedNamespace); err != nil {
 				t.Fatal(err)
 			}
@@ -187,6 +198,10 @@ func TestBrokenLog(t *testing.T) {
 			if got := db.Tables(); len(got) == 0 {
 				t.Error("reads stopped")
 			}
+			probs := s.Problems()
+			require.Len(t, probs, 1)
+			require.True(t, probs[0].WritesFail)
+			require.Contains(t, probs[0].Err, "no more writes are accepted until restart")
 			s.Close()
 			s, db = mustOpen(t, dir, Options{})
 			defer s.Close()
@@ -208,3 +223,78 @@ func TestBrokenLog(t *testing.T) {
 
 // dbMetaOp returns an op that always writes: a DB metadata change.
 func dbMetaOp() wlOp { return wlOp{kind: opDBMeta} }
+
+// TestCompactionLeavesRoom: a compaction does not start when the file
+// system would keep less than ReserveBytes free after a snapshot the
+// size of the last (and the log since), and stops, its file removed,
+// when the free space falls below the reserve while it writes; writes
+// go on either way, and it goes through once there is room.
+func TestCompactionLeavesRoom(t *testing.T) {
+	dir := t.TempDir()
+	var mu sync.Mutex
+	free := int64(1 << 40)
+	calls := 0
+	opts := Options{Durability: None, CompactBytes: -1, ReserveBytes: 1 << 20}
+	opts.freeBytes = func(string) (int64, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		return free, true
+	}
+	setFree := func(n int64) {
+		mu.Lock()
+		free, calls = n, 0
+		mu.Unlock()
+	}
+	s, db := mustOpen(t, dir, opts)
+	defer s.Close()
+	m := newModel()
+	runWorkload(t, db, m, 9, 0, 300)
+	require.NoError(t, s.Compact(SharedNamespace))
+	runWorkload(t, db, m, 9, 300, 600)
+	snapFiles := func() []string {
+		var out []string
+		ents, err := os.ReadDir(nsDir(dir))
+		require.NoError(t, err)
+		for _, e := range ents {
+			if strings.Contains(e.Name(), "snap") {
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	before := snapFiles()
+
+	setFree(1<<20 + 100) // the reserve and a little: no room for a snapshot
+	err := s.Compact(SharedNamespace)
+	require.ErrorIs(t, err, ErrNoSpace)
+	require.ErrorContains(t, err, "kept for writes")
+	require.Equal(t, before, snapFiles())
+	runWorkload(t, db, m, 9, 600, 650) // writes take no notice
+	probs := s.Problems()
+	require.Len(t, probs, 1)
+	require.False(t, probs[0].WritesFail)
+	require.Contains(t, probs[0].Err, "compaction failed")
+
+	// Room at the start, gone as it writes.
+	opts.freeBytes = nil
+	ns := s.namespace(SharedNamespace)
+	ns.opts.freeBytes = func(string) (int64, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if calls > 1 {
+			return 1 << 19, true
+		}
+		return 1 << 40, true
+	}
+	setFree(0)
+	require.ErrorIs(t, s.Compact(SharedNamespace), ErrNoSpace)
+	require.Equal(t, before, snapFiles(), "a stopped compaction left its file")
+	runWorkload(t, db, m, 9, 650, 700)
+
+	ns.opts.freeBytes = func(string) (int64, bool) { return 1 << 40, true }
+	require.NoError(t, s.Compact(SharedNamespace))
+	require.Empty(t, s.Problems())
+	require.Equal(t, m.render(), renderDB(db))
+}

@@ -12,14 +12,18 @@ import (
 // The framing shared by log segments and snapshot files.
 //
 //	file   = header { frame }
-//	header = magic(6) "DYNEMU" kind(1) 0(1) version(4) base(8) 0(8) crc(4)
+//	header = magic(6) "DYNEMU" kind(1) 0(1) version(4) base(8) db(8) crc(4)
 //	frame  = length(4) crc(4) seq(8) payload(length)
 //
 // All integers are little-endian. kind is 'W' for a log segment, 'S' for
 // a snapshot file. version is the format version (formatVersion); a file
 // of a later version is refused (ErrNewerFormat), never guessed at. base
 // is the LSN of a segment's first record, or the LSN a snapshot holds
-// every record up to. A header's crc covers its first 28 bytes.
+// every record up to. db, from version 3 on, is the namespace's database
+// id, a random number drawn when its first file is written and carried
+// by every segment and snapshot after: a file of another database is
+// refused (0: a file of an earlier version, which has none). A header's
+// crc covers its first 28 bytes.
 //
 // A frame's crc is CRC-32C (Castagnoli) over its length, its seq and its
 // payload, so a torn write, a flipped bit, a zeroed page or a length that
@@ -29,24 +33,35 @@ import (
 //
 // A log segment's payload is, from version 2 on, varint(the record's
 // commit time in Unix milliseconds, Options.Clock) followed by the
-// record (storage.AppendRecord); in version 1 the record alone. A
-// snapshot file of version 2 may hold sidecar frames (snapfile.go);
-// version 1 has none. This build writes version 2 and reads both: a
-// segment of version 1 is never appended to (the log starts a new one),
-// so a segment is of one version throughout.
+// record (storage.AppendRecord); in version 1 the record alone. From
+// version 3 on, a segment the log moved on from ends with a seal: a
+// frame numbered 0 (no record is) whose payload is sealTag and
+// uvarint(the first LSN of the segment after it), written once that
+// segment's creation is durable. A sealed segment whose successor is not
+// there is a missing segment, not the end of the log. A snapshot file of
+// version 2 or later may hold sidecar frames (snapfile.go); version 1
+// has none. This build writes version 3 (side files, sidefiles.go,
+// version 2) and reads all three: a segment of an earlier version is
+// never appended to (the log starts a new one), so a segment is of one
+// version throughout.
 
 // Format versions.
 const (
 	// versionTimes: log records carry their commit time; snapshots may
 	// carry sidecar frames.
 	versionTimes = 2
+	// versionSealed: headers carry the database id; segments are sealed.
+	versionSealed = 3
 )
 
 // Format constants.
 const (
-	formatVersion = versionTimes
-	headerSize    = 32
-	frameHeader   = 16
+	formatVersion = versionSealed
+	// sideVersion is the version side files are written in: what
+	// version 3 adds is the log's.
+	sideVersion = versionTimes
+	headerSize  = 32
+	frameHeader = 16
 	// maxFrame bounds a frame's payload (the length field is 32 bits). A
 	// record larger than this cannot be logged: RestoreTable of a table
 	// of more than 1 GiB of items fails when persisted.
@@ -80,6 +95,7 @@ type fileHeader struct {
 	kind    byte
 	version uint32
 	base    uint64
+	db      uint64 // the database id (version 3 on; 0: none)
 }
 
 func appendHeader(dst []byte, h fileHeader) []byte {
@@ -87,7 +103,7 @@ func appendHeader(dst []byte, h fileHeader) []byte {
 	dst = append(dst, h.kind, 0)
 	dst = binary.LittleEndian.AppendUint32(dst, h.version)
 	dst = binary.LittleEndian.AppendUint64(dst, h.base)
-	dst = binary.LittleEndian.AppendUint64(dst, 0)
+	dst = binary.LittleEndian.AppendUint64(dst, h.db)
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[len(dst)-28:], crcTab()))
 }
 
@@ -103,12 +119,15 @@ func parseHeader(b []byte, kind byte) (fileHeader, error) {
 	if crc32.Checksum(b[:28], crcTab()) != binary.LittleEndian.Uint32(b[28:]) {
 		return fileHeader{}, fmt.Errorf("%w: header checksum", ErrCorrupt)
 	}
-	h := fileHeader{kind: b[6], version: binary.LittleEndian.Uint32(b[8:]), base: binary.LittleEndian.Uint64(b[12:])}
+	h := fileHeader{kind: b[6], version: binary.LittleEndian.Uint32(b[8:]), base: binary.LittleEndian.Uint64(b[12:]), db: binary.LittleEndian.Uint64(b[20:])}
 	if h.version > formatVersion {
 		return fileHeader{}, fmt.Errorf("%w: format version %d, this build reads up to %d", ErrNewerFormat, h.version, formatVersion)
 	}
 	if h.version == 0 {
 		return fileHeader{}, fmt.Errorf("%w: format version 0", ErrCorrupt)
+	}
+	if h.version < versionSealed && h.db != 0 {
+		return fileHeader{}, fmt.Errorf("%w: a database id in a version %d header", ErrCorrupt, h.version)
 	}
 	return h, nil
 }
@@ -176,4 +195,29 @@ func (fr *frameReader) next() (uint64, []byte, error) {
 	}
 	fr.off += frameHeader + int64(length)
 	return binary.LittleEndian.Uint64(fr.hdr[8:]), fr.buf, nil
+}
+
+// sealTag begins a seal's payload (a frame numbered 0 at the end of a
+// segment of version 3 or later).
+const sealTag = 'Z'
+
+// appendSeal appends the frame that seals a segment whose successor's
+// first record is next.
+func appendSeal(dst []byte, next uint64) []byte {
+	at := len(dst)
+	dst = append(dst, make([]byte, frameHeader)...)
+	dst = append(dst, sealTag)
+	dst = binary.AppendUvarint(dst, next)
+	sealFrame(dst[at:], 0)
+	return dst
+}
+
+// parseSeal reads a seal's payload: the first record of the segment
+// after the sealed one.
+func parseSeal(p []byte) (uint64, bool) {
+	if len(p) < 2 || p[0] != sealTag {
+		return 0, false
+	}
+	next, k := binary.Uvarint(p[1:])
+	return next, k > 0 && 1+k == len(p) && next > 0
 }

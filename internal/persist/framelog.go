@@ -183,7 +183,7 @@ func (l *FrameLog) create(seq uint64) (file, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if _, err := f.WriteAt(appendHeader(nil, fileHeader{kind: kindSideLog, version: formatVersion, base: seq}), 0); err != nil {
+	if _, err := f.WriteAt(appendHeader(nil, fileHeader{kind: kindSideLog, version: sideVersion, base: seq}), 0); err != nil {
 		f.Close()
 		os.Remove(path)
 		return nil, "", err

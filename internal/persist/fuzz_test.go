@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -175,12 +178,117 @@ func FuzzSnapshot(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file := fileOf(kindSnapshot, 9, splitPayloads(b))
 		db := storage.NewDB(nil)
-		if _, err := readSnapshot(db, bytes.NewReader(file), int64(len(file)), nil, nil); err != nil {
+		if _, err := readSnapshot(db, bytes.NewReader(file), int64(len(file)), false, nil, nil); err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error %v is not ErrCorrupt", err)
 			}
 			return
 		}
 		checkIndexes(t, db)
+	})
+}
+
+// FuzzLogChain: a directory of log segments that may be sealed, naming
+// the next or not, carry one database id or another, or be missing,
+// with or without a snapshot before them. Whatever the files: the
+// namespace opens or is refused, never panics; what opens holds records
+// 1 to some n, each once (never a record after a gap); a refusal of
+// missing or foreign files (ErrIncomplete) is lifted by AcceptLoss; and
+// what opened opens again, without it, to the same records.
+func FuzzLogChain(f *testing.F) {
+	f.Add([]byte{3, 1, 0, 3, 1, 0, 2, 0, 0})           // three sealed segments, the last not
+	f.Add([]byte{3, 1, 0, 3, 1, 0, 2, 0, 0, 0xff})     // the newest missing
+	f.Add([]byte{3, 1, 0, 3, 1, 1, 2, 0, 0, 0x81})     // another database's
+	f.Add([]byte{3, 1, 0, 3, 3, 0, 2, 0, 0, 0x12, 5})  // a snapshot, a missing middle
+	f.Add([]byte{3, 0, 0, 3, 0, 0, 2, 0, 0, 0x40, 2})  // unsealed, a gap
+	f.Add([]byte{3, 1, 0, 3, 1, 0, 2, 0, 0, 0x02, 10}) // a snapshot past the log
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		ns := filepath.Join(dir, SharedNamespace)
+		require.NoError(t, os.MkdirAll(ns, 0o755))
+		// Up to 4 segments of 3 bytes each: records, sealed (bit 0) and
+		// its seal off by one (bit 1), database id (0: ours, 1: other,
+		// 2: none, version 2). Then a byte of which segments are missing
+		// (bit i) and whether a snapshot is written (0x80 unset: see
+		// below), and a byte saying the snapshot's LSN.
+		lsn := uint64(1)
+		var ids = [3]uint64{7, 9, 0}
+		for i := 0; i < 4 && len(b) >= 3; i++ {
+			n, seal, idc := uint64(b[0]%4), b[1], b[2]%3
+			b = b[3:]
+			first := lsn
+			v := uint32(formatVersion)
+			if idc == 2 {
+				v = versionTimes
+			}
+			file := appendHeader(nil, fileHeader{kind: kindSegment, version: v, base: first, db: ids[idc]})
+			for range n {
+				payload := binary.AppendVarint(nil, 0)
+				payload, err := storage.AppendRecord(payload, &storage.Record{Kind: storage.RecordMeta, Key: fmt.Sprintf("r%d", lsn), Value: []byte("x")})
+				require.NoError(t, err)
+				fr := append(make([]byte, frameHeader), payload...)
+				sealFrame(fr, lsn)
+				file = append(file, fr...)
+				lsn++
+			}
+			if seal&1 != 0 && v >= versionSealed {
+				next := lsn
+				if seal&2 != 0 {
+					next++
+				}
+				file = appendSeal(file, next)
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(ns, segName(first)), file, 0o644))
+		}
+		if len(b) > 0 {
+			segs, _, err := listDir(ns)
+			require.NoError(t, err)
+			for i, s := range segs {
+				if b[0]&(1<<i) != 0 {
+					require.NoError(t, os.Remove(filepath.Join(ns, s.name)))
+				}
+			}
+			if len(b) > 1 && b[0]&0x10 != 0 {
+				// A snapshot holding records 1 to b[1] (some of them
+				// perhaps not in the log any more), of our database.
+				db := storage.NewDB(nil)
+				for r := uint64(1); r <= uint64(b[1]); r++ {
+					require.NoError(t, db.SetMeta(fmt.Sprintf("r%d", r), []byte("x")))
+				}
+				o, err := Options{}.withDefaults()
+				require.NoError(t, err)
+				_, _, err = writeSnapshot(&o, ns, db.Snapshot(nil), uint64(b[1]), ids[0], nil)
+				require.NoError(t, err)
+			}
+		}
+		records := func(db *storage.DB) uint64 {
+			keys := db.MetaKeys()
+			for r := uint64(1); r <= uint64(len(keys)); r++ {
+				require.NotNil(t, db.Meta(fmt.Sprintf("r%d", r)), "records %v: not 1 to n", keys)
+			}
+			return uint64(len(keys))
+		}
+		open := func(o Options) (uint64, error) {
+			o.Durability = None
+			s, err := Open(dir, o)
+			require.NoError(t, err)
+			defer s.Close()
+			db, err := s.DB(SharedNamespace)
+			if err != nil {
+				return 0, err
+			}
+			return records(db), nil
+		}
+		n, err := open(Options{})
+		if errors.Is(err, ErrIncomplete) {
+			n, err = open(Options{AcceptLoss: true})
+		}
+		if err != nil {
+			require.NotErrorIs(t, err, ErrIncomplete)
+			return
+		}
+		again, err := open(Options{})
+		require.NoError(t, err)
+		require.Equal(t, n, again)
 	})
 }

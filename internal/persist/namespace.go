@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,19 +23,25 @@ type namespace struct {
 	name, dir string
 	opts      *Options
 	db        *storage.DB
+	id        uint64 // the database id its files carry (frame.go)
 	wal       *wal
 	rec       Recovery
 	logEnd    uint64  // while loading: the last record found in the log
 	logV      uint32  // while loading: the format version of the last segment read
+	logSealed bool    // while loading: the last segment read is sealed
+	logSeg    string  // while loading: the last segment read, its header whole
 	side      Sidecar // nil: none (sidecar.go)
 
 	// compactMu makes compactions one at a time; it guards snaps and stats.
 	compactMu sync.Mutex
 	snaps     []snapFile // the snapshots kept, oldest first
 	stats     Stats
-	kick      chan struct{}
-	stop      chan struct{}
-	done      chan struct{}
+	// compactFailedSince is when compactions began to fail (zero: the
+	// last one did not).
+	compactFailedSince time.Time
+	kick               chan struct{}
+	stop               chan struct{}
+	done               chan struct{}
 }
 
 // Recovery says how a namespace was loaded.
@@ -53,10 +60,20 @@ type Recovery struct {
 	// Cut says what was cut off the end of the log and why ("" when
 	// nothing was); the bytes are kept beside it.
 	Cut string
+	// Lost says what Options.AcceptLoss let go ("" when nothing): the
+	// records of missing segments, those after them, and files of
+	// another database, each set aside under its name.
+	Lost string
 	// Items is the number of items loaded, Took how long it all took.
 	Items int64
 	Took  time.Duration
 }
+
+// ErrIncomplete: a namespace's files do not hold its whole history (a
+// log segment is missing, there is a gap between the snapshot and the
+// log, a file belongs to another database). The namespace is refused
+// unless Options.AcceptLoss.
+var ErrIncomplete = errors.New("persist: the database's files are incomplete")
 
 // segFile and snapFile are a segment and a snapshot on disk.
 type segFile struct {
@@ -135,18 +152,31 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 		return nil, fmt.Errorf("persist: namespace %s: %w", name, err)
 	}
 
+	// Whose files these are.
+	if segs, snaps, err = ns.ownFiles(segs, snaps); err != nil {
+		return fail(err)
+	}
+
 	// The newest snapshot that loads.
 	var base uint64
 	var pieces [][]byte
-	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
+	deferIdx := deferIndexes(dir, segs, snaps)
+	newDB := func() *storage.DB {
 		db := storage.NewDB(w)
 		db.SetVectorIndexOptions(opts.VectorIndexes)
-		lsn, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), ns.progress("snapshot", snaps[i].name, snaps[i].size))
+		if deferIdx {
+			db.DeferIndexes()
+		}
+		return db
+	}
+	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
+		db := newDB()
+		h, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), deferIdx, ns.progress("snapshot", snaps[i].name, snaps[i].size))
 		switch {
 		case err == nil:
-			ns.db, base, pieces = db, lsn, pcs
+			ns.db, base, pieces = db, h.base, pcs
 			ns.snaps = snaps[:i+1]
-			ns.rec.Snapshot, ns.rec.SnapshotLSN = snaps[i].name, lsn
+			ns.rec.Snapshot, ns.rec.SnapshotLSN = snaps[i].name, h.base
 			w.snapSize = snaps[i].size
 		case errors.Is(err, ErrNewerFormat):
 			return fail(fmt.Errorf("%s: %w", snaps[i].name, err))
@@ -161,8 +191,7 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 		}
 	}
 	if ns.db == nil {
-		ns.db = storage.NewDB(w)
-		ns.db.SetVectorIndexOptions(opts.VectorIndexes)
+		ns.db = newDB()
 	}
 	if ns.side != nil {
 		if err := ns.side.Load(ns.db, pieces); err != nil {
@@ -176,7 +205,11 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if deferIdx {
+		ns.db.FillIndexes()
+	}
 	ns.rec.LastLSN, ns.rec.Items = last, countItems(ns.db)
+	w.db = ns.id
 	if err := ns.openActive(last); err != nil {
 		return fail(err)
 	}
@@ -189,8 +222,11 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	ns.cleanupLocked()
 	ns.compactMu.Unlock()
 	w.mu.Lock()
-	if w.needsCompactionLocked() {
-		ns.kickCompaction() // a long log is folded now, not at the next write
+	if w.needsCompactionLocked() || w.worthSnapshotLocked() {
+		// A long log is folded now, not at the next write; a log
+		// replayed at all is folded so that the next start reads a
+		// snapshot instead.
+		ns.kickCompaction()
 	}
 	w.mu.Unlock()
 	ns.rec.Took = time.Since(start)
@@ -198,7 +234,139 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 		opts.Logger.Info("persist: namespace loaded", "namespace", name, "snapshot", ns.rec.Snapshot,
 			"records", ns.rec.Records, "lsn", last, "took", ns.rec.Took)
 	}
+	if ns.rec.Lost != "" {
+		opts.Logger.Error("persist: namespace loaded WITHOUT records it is missing, as AcceptLoss asked", "namespace", name, "lost", ns.rec.Lost)
+	}
 	return ns, nil
+}
+
+// deferIndexes reports whether a load of dir had better leave the
+// secondary indexes' entries to the end (storage.DB.DeferIndexes) than
+// keep them as it goes: when the log after the newest snapshot is at
+// least restartLogBytes and a quarter of the snapshot. Replaying a log
+// inserts each write's entries into the index trees one at a time;
+// rebuilding them at the end costs a walk of every item more than a
+// snapshot's load fills them as it goes (BenchmarkLoadDir).
+func deferIndexes(dir string, segs []segFile, snaps []snapFile) bool {
+	var base uint64
+	var snapBytes, logBytes int64
+	if n := len(snaps); n > 0 {
+		base, snapBytes = snaps[n-1].lsn, snaps[n-1].size
+	}
+	for i, s := range segs {
+		if i+1 < len(segs) && segs[i+1].first <= base+1 {
+			continue // all in the snapshot
+		}
+		if st, err := os.Stat(filepath.Join(dir, s.name)); err == nil {
+			logBytes += st.Size()
+		}
+	}
+	return logBytes >= deferMinBytes && logBytes*4 >= snapBytes
+}
+
+// deferMinBytes is the least log deferIndexes defers for; tests set it
+// to 0 to defer on every load.
+var deferMinBytes int64 = restartLogBytes
+
+// ownFiles settles the namespace's database id, from its files' headers
+// (frame.go): the id most of them carry (ties: the newest snapshot's,
+// then the earliest segment's), or a new one when none carries any. A
+// file carrying another is a file of another database: refused
+// (ErrIncomplete), or with Options.AcceptLoss renamed *.foreign and left
+// out. It returns the segments and snapshots that remain.
+func (ns *namespace) ownFiles(segs []segFile, snaps []snapFile) ([]segFile, []snapFile, error) {
+	ids := map[string]uint64{}
+	votes := map[uint64]int{}
+	var order []uint64 // ids in the order of preference for a tie
+	note := func(name string, kind byte) {
+		h, err := readHeader(filepath.Join(ns.dir, name), kind)
+		if err != nil || h.db == 0 {
+			return // damage is the load's business
+		}
+		ids[name] = h.db
+		if votes[h.db] == 0 {
+			order = append(order, h.db)
+		}
+		votes[h.db]++
+	}
+	for i := len(snaps) - 1; i >= 0; i-- {
+		note(snaps[i].name, kindSnapshot)
+	}
+	for _, s := range segs {
+		note(s.name, kindSegment)
+	}
+	for _, id := range order {
+		if ns.id == 0 || votes[id] > votes[ns.id] {
+			ns.id = id
+		}
+	}
+	if ns.id == 0 {
+		ns.id = newDBID()
+		return segs, snaps, nil
+	}
+	var foreign []string
+	for name, id := range ids {
+		if id != ns.id {
+			foreign = append(foreign, fmt.Sprintf("%s (database %016x)", name, id))
+		}
+	}
+	if len(foreign) == 0 {
+		return segs, snaps, nil
+	}
+	slices.Sort(foreign)
+	what := fmt.Sprintf("files of another database than this one (%016x): %s", ns.id, strings.Join(foreign, ", "))
+	if !ns.opts.AcceptLoss {
+		return nil, nil, fmt.Errorf("%w: %s; refusing to open it with them (remove them, or accept the loss)", ErrIncomplete, what)
+	}
+	var keptSegs []segFile
+	var keptSnaps []snapFile
+	for _, s := range segs {
+		if id, ok := ids[s.name]; !ok || id == ns.id {
+			keptSegs = append(keptSegs, s)
+		} else if err := os.Rename(filepath.Join(ns.dir, s.name), filepath.Join(ns.dir, s.name+".foreign")); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, s := range snaps {
+		if id, ok := ids[s.name]; !ok || id == ns.id {
+			keptSnaps = append(keptSnaps, s)
+		} else if err := os.Rename(filepath.Join(ns.dir, s.name), filepath.Join(ns.dir, s.name+".foreign")); err != nil {
+			return nil, nil, err
+		}
+	}
+	ns.lost(what + ", set aside as *.foreign")
+	return keptSegs, keptSnaps, syncDir(ns.dir)
+}
+
+// lost adds what to Recovery.Lost.
+func (ns *namespace) lost(what string) {
+	if ns.rec.Lost != "" {
+		ns.rec.Lost += "; "
+	}
+	ns.rec.Lost += what
+}
+
+// readHeader reads the header of the file at path, of kind kind.
+func readHeader(path string, kind byte) (fileHeader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return fileHeader{}, err
+	}
+	defer f.Close()
+	hb := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, hb); err != nil {
+		return fileHeader{}, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
+	}
+	return parseHeader(hb, kind)
+}
+
+// newDBID draws a database id: random, never 0.
+func newDBID() uint64 {
+	for {
+		if id := rand.Uint64(); id != 0 {
+			return id
+		}
+	}
 }
 
 // countItems returns the number of items in db's tables.
@@ -233,80 +401,173 @@ func (ns *namespace) progress(phase, name string, total int64) func(read, total,
 }
 
 // replay applies the records of segs after base to the DB and returns
-// the LSN of the last record the DB holds. A damaged or torn frame, or a
-// gap between segments (records lost in a crash before they reached the
-// disk, or a segment removed), ends the log there (cutLog). No usable
-// snapshot and a log that does not start at record 1 is an error, as is a
-// record that does not parse although its checksum is right, or that
-// does not apply.
+// the LSN of the last record the DB holds. The log must go on from the
+// snapshot without a gap: a segment holding record base+1 (or, with no
+// snapshot, record 1), each segment followed by the one its seal names
+// (frame.go), no sealed segment last. What is missing is refused
+// (missing). A damaged or torn frame, or a gap after a segment that is
+// not sealed (its end lost in a crash before it reached the disk, with
+// nothing acknowledged after it), ends the log there (cutLog). A record
+// that does not parse although its checksum is right, or that does not
+// apply, is an error.
 func (ns *namespace) replay(segs []segFile, base uint64) (uint64, error) {
-	// The first segment that may hold records after base.
-	first := 0
+	// The last segment that may hold record base+1.
+	first := -1
 	for i := range segs {
 		if segs[i].first <= base+1 {
 			first = i
 		}
 	}
-	if len(segs) > 0 && segs[first].first > base+1 && base == 0 {
-		why := "no snapshot"
-		if len(ns.rec.Skipped) > 0 {
-			why = "no usable snapshot (" + strings.Join(ns.rec.Skipped, "; ") + ")"
+	if first < 0 {
+		var reason string
+		switch {
+		case base == 0 && len(segs) == 0 && len(ns.rec.Skipped) == 0:
+			return 0, nil // a new namespace
+		case base == 0:
+			why := "no snapshot"
+			if len(ns.rec.Skipped) > 0 {
+				why = "no usable snapshot (" + strings.Join(ns.rec.Skipped, "; ") + ")"
+			}
+			if len(segs) == 0 {
+				reason = why + " and no log"
+			} else {
+				reason = fmt.Sprintf("%s and the log starts at record %d (%s): records 1 to %d are missing, %s among them",
+					why, segs[0].first, segs[0].name, segs[0].first-1, segName(1))
+			}
+		case len(segs) == 0:
+			reason = fmt.Sprintf("snapshot %s holds the records up to %d and no log segment follows it: %s, which the records after it went to, is missing",
+				ns.rec.Snapshot, base, segName(base+1))
+		default:
+			reason = fmt.Sprintf("snapshot %s holds the records up to %d and the log goes on at record %d (%s): records %d to %d are missing",
+				ns.rec.Snapshot, base, segs[0].first, segs[0].name, base+1, segs[0].first-1)
 		}
-		return 0, fmt.Errorf("%s and the log starts at record %d: refusing to open a namespace missing records 1 to %d; move the directory aside to start it empty",
-			why, segs[first].first, segs[first].first-1)
+		return base, ns.missing(nil, 0, reason, base+1, segs)
 	}
 	last := base
+	var sealNext uint64 // the seal of the segment before: the first record of the next (0: none)
+	var sealAt int64    // where that seal begins
 	for i := first; i < len(segs); i++ {
 		seg := segs[i]
-		if seg.first > last+1 {
-			reason := fmt.Errorf("segment %s starts at record %d, after record %d: the records between are missing", seg.name, seg.first, last)
-			if i == first {
-				return last, ns.cutLog(nil, 0, reason, segs[i:])
+		if from := max(ns.logEnd, base) + 1; i > first && seg.first > from {
+			prev := &segs[i-1]
+			if sealNext != 0 {
+				reason := fmt.Sprintf("log segment %s is sealed: the log goes on in %s, which is missing, and resumes at record %d (%s): records %d to %d are missing",
+					prev.name, segName(sealNext), seg.first, seg.name, from, seg.first-1)
+				return last, ns.missing(prev, sealAt, reason, from, segs[i:])
 			}
-			st, err := os.Stat(filepath.Join(ns.dir, segs[i-1].name))
+			reason := fmt.Errorf("segment %s starts at record %d, after record %d: the records between are missing", seg.name, seg.first, ns.logEnd)
+			st, err := os.Stat(filepath.Join(ns.dir, prev.name))
 			if err != nil {
 				return 0, err
 			}
-			return last, ns.cutLog(&segs[i-1], st.Size(), reason, segs[i:])
+			return last, ns.cutLog(prev, st.Size(), reason, segs[i:])
 		}
-		end, torn, err := ns.replaySegment(seg, base, &last)
+		end, at, next, torn, err := ns.replaySegment(seg, base, &last)
 		if err != nil {
 			return 0, err
+		}
+		if end >= headerSize {
+			ns.logSeg, ns.logSealed = seg.name, next != 0
 		}
 		if torn != nil {
 			return last, ns.cutLog(&seg, end, torn, segs[i+1:])
 		}
+		sealNext, sealAt = next, at
+	}
+	if sealNext != 0 {
+		seg := &segs[len(segs)-1]
+		reason := fmt.Sprintf("log segment %s is sealed: the log goes on in %s, which is missing (records from %d on)", seg.name, segName(sealNext), sealNext)
+		if err := ns.missing(seg, sealAt, reason, sealNext, nil); err != nil {
+			return last, err
+		}
+		ns.logSealed = false // its seal is cut
 	}
 	return last, nil
 }
 
-// replaySegment applies the records of seg after base (and *last),
-// advancing *last. It returns where the segment's good frames end and,
-// if it ends in damage rather than at its end, why.
-func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int64, error, error) {
-	path := filepath.Join(ns.dir, seg.name)
+// missing deals with records the log lacks from record from on, reason
+// saying which: refused (ErrIncomplete), or with Options.AcceptLoss the
+// log ends there (cutLog at byte off of seg, nil for before every
+// segment; a seal there is cut with the rest), the later segments,
+// whose records cannot follow the missing ones, are set aside, and
+// Recovery.Lost and the log say what was lost.
+func (ns *namespace) missing(seg *segFile, off int64, reason string, from uint64, later []segFile) error {
+	if !ns.opts.AcceptLoss {
+		return fmt.Errorf("%w: %s; refusing to open the database without them (restore the missing files, accept the loss, or move the directory aside to start it empty)", ErrIncomplete, reason)
+	}
+	what := fmt.Sprintf("%s: every record from %d on is lost", reason, from)
+	if n := len(later); n > 0 {
+		if to, ok := lastRecord(filepath.Join(ns.dir, later[n-1].name)); ok {
+			what += fmt.Sprintf(" (the log went on to record %d)", to)
+		}
+	}
+	ns.lost(what)
+	if seg == nil && len(later) == 0 {
+		return nil
+	}
+	return ns.cutLog(seg, off, errors.New(reason), later)
+}
+
+// lastRecord returns the LSN of the last whole record of the segment at
+// path; false when it holds none.
+func lastRecord(path string) (uint64, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, nil, err
+		return 0, false
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return 0, nil, err
+		return 0, false
 	}
 	hb := make([]byte, headerSize)
 	if _, err := io.ReadFull(f, hb); err != nil {
-		return 0, fmt.Errorf("header: %v", err), nil
+		return 0, false
+	}
+	if _, err := parseHeader(hb, kindSegment); err != nil {
+		return 0, false
+	}
+	fr := &frameReader{r: bufio.NewReaderSize(f, 1<<20), off: headerSize, size: st.Size()}
+	var last uint64
+	for {
+		seq, _, err := fr.next()
+		if err != nil {
+			return last, last != 0
+		}
+		if seq != 0 {
+			last = seq
+		}
+	}
+}
+
+// replaySegment applies the records of seg after base (and *last),
+// advancing *last. It returns where the segment's good frames end, where
+// its seal begins and what it names (0: not sealed), and, if it ends in
+// damage rather than at its end, why.
+func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (end, sealAt int64, sealNext uint64, torn, err error) {
+	path := filepath.Join(ns.dir, seg.name)
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, 0, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, 0, 0, nil, err
+	}
+	hb := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, hb); err != nil {
+		return 0, 0, 0, fmt.Errorf("header: %v", err), nil
 	}
 	h, err := parseHeader(hb, kindSegment)
 	if errors.Is(err, ErrNewerFormat) {
-		return 0, nil, fmt.Errorf("%s: %w", seg.name, err)
+		return 0, 0, 0, nil, fmt.Errorf("%s: %w", seg.name, err)
 	}
 	if err != nil {
-		return 0, err, nil
+		return 0, 0, 0, err, nil
 	}
 	if h.base != seg.first {
-		return 0, fmt.Errorf("header says first record %d", h.base), nil
+		return 0, 0, 0, fmt.Errorf("header says first record %d", h.base), nil
 	}
 	ns.logV = h.version
 	report := ns.progress("log", seg.name, st.Size())
@@ -320,13 +581,27 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int6
 			if report != nil {
 				report(st.Size(), st.Size(), int64(ns.rec.Records))
 			}
-			return fr.off, nil, nil
+			return fr.off, 0, 0, nil, nil
 		}
 		if err != nil {
-			return at, err, nil
+			return at, 0, 0, err, nil
+		}
+		if seq == 0 && h.version >= versionSealed {
+			next, ok := parseSeal(payload)
+			if !ok || next != want {
+				return at, 0, 0, fmt.Errorf("a seal naming record %d where %d comes next", next, want), nil
+			}
+			end := fr.off
+			if _, _, err := fr.next(); err != io.EOF {
+				return at, 0, 0, errors.New("frames after its seal"), nil // the seal is cut with them
+			}
+			if report != nil {
+				report(st.Size(), st.Size(), int64(ns.rec.Records))
+			}
+			return end, at, next, nil, nil
 		}
 		if seq != want {
-			return at, fmt.Errorf("record numbered %d where %d belongs", seq, want), nil
+			return at, 0, 0, fmt.Errorf("record numbered %d where %d belongs", seq, want), nil
 		}
 		want++
 		ns.logEnd = seq
@@ -338,13 +613,13 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int6
 		if h.version >= versionTimes {
 			ms, k := binary.Varint(payload)
 			if k <= 0 {
-				return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but its time does not parse (a bug)", seg.name, seq, at)
+				return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but its time does not parse (a bug)", seg.name, seq, at)
 			}
 			when, body = time.UnixMilli(ms), payload[k:]
 		}
 		r, err := storage.ParseRecord(body)
 		if err != nil {
-			return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but it does not parse (written by a newer version, or a bug): %w", seg.name, seq, at, err)
+			return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but it does not parse (written by a newer version, or a bug): %w", seg.name, seq, at, err)
 		}
 		apply := func() error { return ns.db.Apply(r, nil) }
 		if ns.side != nil {
@@ -352,7 +627,7 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (int6
 			apply = func() error { return ns.side.Replay(r, when, side) }
 		}
 		if err := apply(); err != nil {
-			return 0, nil, fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
+			return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
 		}
 		*last = seq
 		ns.rec.Records++
@@ -380,12 +655,16 @@ func (ns *namespace) cutLog(seg *segFile, off int64, reason error, later []segFi
 		kept := ""
 		switch {
 		case st.Size() == 0: // created, not yet written: nothing to keep
-			if err := os.Remove(path); err != nil {
-				return err
-			}
 		case off < headerSize:
+			// Emptied rather than removed: the segment before may be
+			// sealed naming it, and openActive starts the log in it
+			// again (a crash before that must not look like a missing
+			// segment).
 			kept = seg.name + ".cut"
-			if err := os.Rename(path, filepath.Join(ns.dir, kept)); err != nil {
+			if err := saveTail(path, 0, filepath.Join(ns.dir, kept)); err != nil {
+				return fmt.Errorf("keeping the damaged %s: %w", seg.name, err)
+			}
+			if err := truncateSync(path, 0); err != nil {
 				return err
 			}
 		case off < st.Size():
@@ -473,9 +752,10 @@ func (ns *namespace) openActive(last uint64) error {
 	if err != nil {
 		return err
 	}
-	// A segment of an earlier format version is not appended to: a
-	// segment is of one version throughout.
-	if n := len(segs); n > 0 && ns.logEnd == last && ns.logV == formatVersion {
+	// The log goes on in the last segment read if it ends the log and
+	// the DB; not in one of an earlier format version (a segment is of
+	// one version throughout), nor in a sealed one.
+	if n := len(segs); n > 0 && segs[n-1].name == ns.logSeg && ns.logEnd == last && ns.logV == formatVersion && !ns.logSealed {
 		s := segs[n-1]
 		f, err := ns.opts.newFile(filepath.Join(ns.dir, s.name), os.O_RDWR)
 		if err != nil {
@@ -489,7 +769,7 @@ func (ns *namespace) openActive(last uint64) error {
 		w.f, w.fname, w.off = f, s.name, st.Size()
 		return nil
 	}
-	f, name, err := w.createSegment(last + 1)
+	f, name, err := w.createSegment(last+1, true)
 	if err != nil {
 		return err
 	}
@@ -500,9 +780,21 @@ func (ns *namespace) openActive(last uint64) error {
 	return syncDir(ns.dir)
 }
 
-// close stops the namespace's compaction and closes its log.
+// close stops the namespace's compaction, folds the log into a snapshot
+// when that makes the next start-up faster (worthSnapshotLocked) and
+// closes the log.
 func (ns *namespace) close() error {
 	close(ns.stop)
 	<-ns.done
-	return ns.wal.close()
+	ns.wal.mu.Lock()
+	worth := ns.wal.worthSnapshotLocked() && ns.wal.broken == nil
+	ns.wal.mu.Unlock()
+	var err error
+	if worth {
+		if err = ns.compact(); err != nil {
+			ns.opts.Logger.Error("persist: the snapshot at close failed; the next start replays the log", "namespace", ns.name, "err", err)
+			err = nil
+		}
+	}
+	return errors.Join(err, ns.wal.close())
 }

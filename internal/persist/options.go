@@ -18,8 +18,9 @@ const (
 	// Sync: each commit waits for its log record to be on stable storage
 	// (fdatasync); commits that wait at the same time share one.
 	Sync Durability = iota
-	// Group: as Sync, but the fdatasync waits up to Options.GroupWindow for
-	// more commits to share it.
+	// Group: as Sync, but when other commits shared the last fdatasync,
+	// the next waits up to Options.GroupWindow for them to share it too;
+	// a lone writer does not wait.
 	Group
 	// None: a commit is acknowledged once its record is written to the
 	// operating system; nothing waits for the disk.
@@ -49,7 +50,7 @@ func ParseDurability(s string) (Durability, error) {
 type Options struct {
 	// Durability is the commit mode (default Sync).
 	Durability Durability
-	// GroupWindow is how long a Group commit's fdatasync waits for more
+	// GroupWindow is the longest a Group commit's fdatasync waits for more
 	// commits to share it (default 2ms).
 	GroupWindow time.Duration
 	// SegmentBytes is the size past which the log moves on to a new
@@ -77,14 +78,29 @@ type Options struct {
 	// its owner rebuilds from the log and keeps in snapshots. nil, or a
 	// nil Sidecar: none.
 	Sidecar func(namespace string) Sidecar
+	// AcceptLoss opens a namespace whose files do not hold its whole
+	// history (a missing log segment, a gap between its snapshot and its
+	// log, files of another database) at the part of it that is there:
+	// the records before the first missing one. What is lost is set
+	// aside, logged and said in Recovery.Lost. Without it such a
+	// namespace is refused (ErrIncomplete).
+	AcceptLoss bool
 	// VectorIndexes are the options every namespace's DB builds vector
 	// indexes with (storage.DB.SetVectorIndexOptions), set before its
 	// tables load so that each index is built once.
 	VectorIndexes storage.VectorIndexOptions
 
+	// ReserveBytes is the free space compaction leaves to writes: it
+	// does not start a snapshot that would leave less, and stops one
+	// when less is left (space.go). Default 64 MiB; < 0: none.
+	ReserveBytes int64
+
 	// newFile opens a segment or snapshot file; tests replace it to fail
 	// writes (a full disk). nil: osFile.
 	newFile func(name string, flag int) (file, error)
+	// freeBytes tells the free space of a directory's file system; tests
+	// replace it. nil: the file system's (statfs).
+	freeBytes func(dir string) (int64, bool)
 }
 
 // Progress is where a namespace's load stands.
@@ -131,6 +147,15 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.newFile == nil {
 		o.newFile = openOSFile
+	}
+	if o.freeBytes == nil {
+		o.freeBytes = freeBytes
+	}
+	switch {
+	case o.ReserveBytes == 0:
+		o.ReserveBytes = 64 << 20
+	case o.ReserveBytes < 0:
+		o.ReserveBytes = 0
 	}
 	return o, nil
 }

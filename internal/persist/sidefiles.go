@@ -74,7 +74,7 @@ func (d *SideDir) WriteTable(name string, ts *storage.TableSnapshot, meta map[st
 	}
 	var a *appender
 	err := replaceFile(d.opts.newFile, d.dir, name, func(f file) error {
-		a = &appender{f: f}
+		a = &appender{f: f, hdr: fileHeader{version: sideVersion}}
 		return a.writeAll(db.Snapshot(nil), 0, nil)
 	})
 	if err != nil {
@@ -91,7 +91,7 @@ func (d *SideDir) ReadTable(name string) (*storage.TableSnapshot, map[string][]b
 		return nil, nil, fmt.Errorf("%w: %q", ErrBadName, name)
 	}
 	db := storage.NewDB(nil)
-	if _, _, err := loadSnapshot(db, filepath.Join(d.dir, name), nil); err != nil {
+	if _, _, err := loadSnapshot(db, filepath.Join(d.dir, name), false, nil); err != nil {
 		return nil, nil, fmt.Errorf("persist: table file %s: %w", name, err)
 	}
 	tables := db.Tables()

@@ -49,6 +49,8 @@ func snapName(lsn uint64) string { return fmt.Sprintf("snap-%016x.snap", lsn) }
 // appender writes frames to a file through a buffer.
 type appender struct {
 	f     file
+	hdr   fileHeader   // the file's header (kind and base set by writeAll)
+	check func() error // called before each write: an error stops it (nil: none)
 	off   int64
 	buf   []byte
 	seq   uint64
@@ -58,6 +60,11 @@ type appender struct {
 func (a *appender) flush() error {
 	if len(a.buf) == 0 {
 		return nil
+	}
+	if a.check != nil {
+		if err := a.check(); err != nil {
+			return err
+		}
 	}
 	if _, err := a.f.WriteAt(a.buf, a.off); err != nil {
 		return err
@@ -93,11 +100,13 @@ func (a *appender) add(typ byte, fill func([]byte) ([]byte, error)) error {
 // into place and the directory synced, so the file either is there whole
 // or is not. It returns the file's name and size.
 // side, when not nil, writes the sidecar's pieces (Sidecar.Capture).
-func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64, side func(emit func([]byte) error) error) (string, int64, error) {
+// db is the namespace's database id. It stops, the file removed, when
+// the free space falls below Options.ReserveBytes (space.go).
+func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn, db uint64, side func(emit func([]byte) error) error) (string, int64, error) {
 	name := snapName(lsn)
 	var a *appender
 	err := replaceFile(opts.newFile, dir, name, func(f file) error {
-		a = &appender{f: f}
+		a = &appender{f: f, hdr: fileHeader{version: formatVersion, db: db}, check: func() error { return opts.spaceFor(dir, 0) }}
 		return a.writeAll(snap, lsn, side)
 	})
 	if err != nil {
@@ -107,7 +116,8 @@ func writeSnapshot(opts *Options, dir string, snap *storage.Snapshot, lsn uint64
 }
 
 func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit func([]byte) error) error) error {
-	a.buf = appendHeader(a.buf, fileHeader{kind: kindSnapshot, version: formatVersion, base: lsn})
+	a.hdr.kind, a.hdr.base = kindSnapshot, lsn
+	a.buf = appendHeader(a.buf, a.hdr)
 	record := func(r *storage.Record) error {
 		return a.add(snapRecord, func(b []byte) ([]byte, error) { return storage.AppendRecord(b, r) })
 	}
@@ -174,6 +184,7 @@ func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit f
 // snapLoad is a snapshot file being loaded into a DB.
 type snapLoad struct {
 	db       *storage.DB
+	deferIdx bool     // leave the tables' index entries to the DB (storage.DB.DeferIndexes)
 	v        uint32   // the file's format version
 	pieces   [][]byte // the sidecar's
 	sideSeen bool     // a piece was read: no record may follow
@@ -184,66 +195,68 @@ type snapLoad struct {
 }
 
 // loadSnapshot loads the snapshot file at path into db, which must be
-// empty, and returns the LSN it holds every record up to and the
-// sidecar's pieces. Any damage
-// fails it (wrapping ErrCorrupt, or ErrNewerFormat), leaving db partly
-// loaded: the caller throws db away.
-func loadSnapshot(db *storage.DB, path string, progress func(read, total int64, items int64)) (uint64, [][]byte, error) {
+// empty, and returns its header (base: the LSN it holds every record up
+// to) and the sidecar's pieces. Any damage fails it (wrapping
+// ErrCorrupt, or ErrNewerFormat), leaving db partly loaded: the caller
+// throws db away.
+// deferIdx builds its tables without their index entries, for a db
+// that defers them (storage.DB.DeferIndexes).
+func loadSnapshot(db *storage.DB, path string, deferIdx bool, progress func(read, total int64, items int64)) (fileHeader, [][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, nil, err
+		return fileHeader{}, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return 0, nil, err
+		return fileHeader{}, nil, err
 	}
 	var pieces [][]byte
-	lsn, err := readSnapshot(db, f, st.Size(), progress, &pieces)
-	return lsn, pieces, err
+	h, err := readSnapshot(db, f, st.Size(), deferIdx, progress, &pieces)
+	return h, pieces, err
 }
 
 // readSnapshot is loadSnapshot of the size bytes of r.
 // The sidecar's pieces go to *pieces (nil: dropped).
-func readSnapshot(db *storage.DB, r io.Reader, size int64, progress func(read, total int64, items int64), pieces *[][]byte) (uint64, error) {
+func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progress func(read, total int64, items int64), pieces *[][]byte) (fileHeader, error) {
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 1<<20)
 	hb := make([]byte, headerSize)
 	if _, err := io.ReadFull(br, hb); err != nil {
-		return 0, fmt.Errorf("%w: snapshot header: %v", ErrCorrupt, err)
+		return fileHeader{}, fmt.Errorf("%w: snapshot header: %v", ErrCorrupt, err)
 	}
 	h, err := parseHeader(hb, kindSnapshot)
 	if err != nil {
-		return 0, err
+		return fileHeader{}, err
 	}
 	fr := &frameReader{r: br, off: headerSize, size: size}
-	l := &snapLoad{db: db, v: h.version}
+	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx}
 	for want := uint64(0); ; want++ {
 		seq, payload, err := fr.next()
 		if err == io.EOF {
-			return 0, fmt.Errorf("%w: snapshot ends without its end frame (%d frames)", ErrCorrupt, want)
+			return fileHeader{}, fmt.Errorf("%w: snapshot ends without its end frame (%d frames)", ErrCorrupt, want)
 		}
 		if err != nil {
-			return 0, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
+			return fileHeader{}, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
 		}
 		if seq != want {
-			return 0, fmt.Errorf("%w: frame %d numbered %d", ErrCorrupt, want, seq)
+			return fileHeader{}, fmt.Errorf("%w: frame %d numbered %d", ErrCorrupt, want, seq)
 		}
 		done, err := l.frame(payload, want)
 		if err != nil {
-			return 0, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
+			return fileHeader{}, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
 		}
 		if progress != nil {
 			progress(cr.n-int64(br.Buffered()), size, int64(l.items))
 		}
 		if done {
 			if fr.off != size {
-				return 0, fmt.Errorf("%w: %d bytes after the end frame", ErrCorrupt, size-fr.off)
+				return fileHeader{}, fmt.Errorf("%w: %d bytes after the end frame", ErrCorrupt, size-fr.off)
 			}
 			if pieces != nil {
 				*pieces = l.pieces
 			}
-			return h.base, nil
+			return h, nil
 		}
 	}
 }
@@ -308,6 +321,9 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 		}
 		if l.b, err = storage.NewTableBuilder(*r.Def); err != nil {
 			return false, err
+		}
+		if l.deferIdx {
+			l.b.DeferIndexes()
 		}
 		l.def = r.Def
 		return false, nil

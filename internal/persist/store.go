@@ -31,6 +31,16 @@ const SharedNamespace = "shared-local-instance"
 // lockName is the lock file in a store's directory.
 const lockName = "LOCK"
 
+// The layout file in a store's directory says which layout of
+// directories and files it holds, so that a build never reads (or
+// starts empty over) a directory a newer one laid out otherwise. A
+// directory without one is of layout 1, and gets it at Open.
+const (
+	layoutName    = "FORMAT"
+	layoutVersion = 1
+	layoutPrefix  = "dynamoemu data directory, layout "
+)
+
 // Store is a data directory: one subdirectory per namespace, each with its
 // DB's log and snapshots, and the lock that keeps a second process out.
 // All methods are safe for concurrent use.
@@ -62,7 +72,39 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("persist: the data directory %s is not usable (it must be a writable directory): %w", dir, err)
 	}
+	if err := checkLayout(dir); err != nil {
+		lock.Close()
+		return nil, err
+	}
 	return &Store{dir: dir, opts: o, lock: lock, nss: map[string]*namespace{}}, nil
+}
+
+// checkLayout refuses a directory of a later layout than this build's
+// and writes the layout file where there is none.
+func checkLayout(dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, layoutName))
+	if errors.Is(err, os.ErrNotExist) {
+		err = replaceFile(openOSFile, dir, layoutName, func(f file) error {
+			_, err := f.WriteAt([]byte(layoutPrefix+strconv.Itoa(layoutVersion)+"\n"), 0)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("persist: the data directory %s is not usable (it must be a writable directory): %w", dir, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("persist: %s: %w", layoutName, err)
+	}
+	v, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(string(b), layoutPrefix), "\n"))
+	switch {
+	case err != nil || !strings.HasPrefix(string(b), layoutPrefix):
+		return fmt.Errorf("%w: %s: %q is not a dynamoemu layout line", ErrCorrupt, filepath.Join(dir, layoutName), b)
+	case v > layoutVersion:
+		return fmt.Errorf("%w: the data directory %s is of layout %d (%s), this build reads up to %d: refusing to use it; run a newer dynamoemu",
+			ErrNewerFormat, dir, v, layoutName, layoutVersion)
+	}
+	return nil
 }
 
 // NamespaceName returns the namespace name of an access key and a region,

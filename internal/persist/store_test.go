@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -48,8 +50,17 @@ func mustOpen(t testing.TB, dir string, opts Options) (*Store, *storage.DB) {
 // included, whatever the durability.
 func TestReopen(t *testing.T) {
 	seed := testSeed(t)
-	for _, d := range []Durability{Sync, Group, None} {
-		t.Run(d.String(), func(t *testing.T) {
+	const deferred = None + 1
+	for _, d := range []Durability{Sync, Group, None, deferred} {
+		name := d.String()
+		if d == deferred {
+			// Loads leave the index entries to the end (deferIndexes),
+			// which only long logs do otherwise.
+			d, name = None, "deferred indexes"
+			deferMinBytes = 0
+			t.Cleanup(func() { deferMinBytes = restartLogBytes })
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			m := newModel()
 			for round := range 4 {
@@ -310,4 +321,57 @@ func TestParseNamespaceName(t *testing.T) {
 			t.Errorf("ParseNamespaceName(%q): got ok, want not ok", bad)
 		}
 	}
+}
+
+// TestSnapshotAtClose: a Close with a log worth folding (a MiB and an
+// eighth of the snapshot) leaves one snapshot holding everything, which
+// the next open loads without replaying; a load that replayed such a log
+// folds it too, in the background.
+func TestSnapshotAtClose(t *testing.T) {
+	dir := t.TempDir()
+	fill := func(db *storage.DB, from int) {
+		tab := db.Table("t")
+		if tab == nil {
+			var err error
+			tab, err = db.CreateTable(storage.TableDef{Name: "t", ID: "t", Schema: benchKS})
+			require.NoError(t, err)
+		}
+		for i := from; i < from+3000; i++ {
+			it := benchItem(i, 0)
+			it["pad"] = storage.S(strings.Repeat("p", 400))
+			_, err := tab.Put(benchKS.KeyOf(it), it)
+			require.NoError(t, err)
+		}
+	}
+	s, db := mustOpen(t, dir, Options{Durability: None, CompactBytes: -1})
+	fill(db, 0)
+	require.NoError(t, s.Close())
+	_, snaps, err := listDir(nsDir(dir))
+	require.NoError(t, err)
+	require.Len(t, snaps, 1)
+	s, db = mustOpen(t, dir, Options{Durability: None, CompactBytes: -1})
+	rec, _ := s.Recovery(SharedNamespace)
+	require.Zero(t, rec.Records)
+	require.Equal(t, 3000, db.Table("t").ItemCount())
+
+	// Killed (the store dropped without Close) after more writes: the
+	// next load replays them and folds them in the background.
+	fill(db, 3000)
+	ns := s.namespace(SharedNamespace)
+	close(ns.stop)
+	<-ns.done
+	ns.wal.mu.Lock()
+	ns.wal.f.Close() // what a kill leaves: the log as written
+	ns.wal.closed = true
+	ns.wal.mu.Unlock()
+	s.lock.Close()
+	s, db = mustOpen(t, dir, Options{Durability: None, CompactBytes: -1})
+	defer s.Close()
+	rec, _ = s.Recovery(SharedNamespace)
+	require.Equal(t, 3000, rec.Records)
+	require.Equal(t, 6000, db.Table("t").ItemCount())
+	require.Eventually(t, func() bool {
+		st, _ := s.Stats(SharedNamespace)
+		return st.Compactions == 1 && st.LogBytes == 0
+	}, time.Minute, 10*time.Millisecond)
 }

@@ -30,3 +30,13 @@ func datasync(f *os.File) error {
 	}
 	return nil
 }
+
+// freeBytes returns the bytes of the file system holding dir that an
+// unprivileged writer may still use; ok is false when it cannot tell.
+func freeBytes(dir string) (int64, bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, false
+	}
+	return int64(st.Bavail) * st.Bsize, true
+}

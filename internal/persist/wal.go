@@ -18,8 +18,12 @@ import (
 // lock, so records are in the log in the order the DB commits them and a
 // failed write is undone before anyone else appends; Wait waits for the
 // syncer's fdatasync to cover the record (Sync and Group). A segment past
-// Options.SegmentBytes is closed for a new one; the syncer makes the old
-// one durable and closes it.
+// Options.SegmentBytes (or at a compaction) is closed for a new one; the
+// old one is sealed (frame.go), naming the new one, once the new one's
+// directory entry is durable, then made durable and closed: by the
+// syncer before any record of the new segment is acknowledged (Sync,
+// Group), at once with None. A sealed segment whose successor is gone is
+// therefore a missing segment, never a crash's torn end.
 
 // errClosed: the store was closed; the DB accepts no more writes.
 var errClosed = errors.New("persist: store closed")
@@ -34,28 +38,40 @@ type wal struct {
 	// order is Table.mu, DB.mu, wal.mu; nothing holding mu calls into
 	// the DB. No fsync runs under mu.
 	mu        sync.Mutex
+	db        uint64 // the database id segment headers carry
 	f         file   // the active segment
 	fname     string // its name
 	off       int64  // its size: where the next frame goes
 	next      uint64 // the LSN the next record gets
 	loading   bool   // records are being loaded: Commit logs nothing
 	closed    bool
-	broken    error  // set when the log cannot go on; every Commit returns it
-	sinceSnap int64  // bytes logged since the last snapshot's mark
-	snapSize  int64  // the last snapshot's size, for the compaction threshold
-	closing   []file // rotated segments the syncer has to sync and close
-	dirDirty  bool   // a segment was created since the directory was synced
-	compact   func() // asks for a compaction (non-blocking)
+	broken    error         // set when the log cannot go on; every Commit returns it
+	full      *spaceProblem // the last append failed for lack of space (space.go); nil after one succeeds
+	sinceSnap int64         // bytes logged since the last snapshot's mark
+	snapSize  int64         // the last snapshot's size, for the compaction threshold
+	closing   []rotated     // rotated segments the syncer has to seal, sync and close
+	dirDirty  bool          // a segment was created since the directory was synced
+	compact   func()        // asks for a compaction (non-blocking)
 
-	// syncMu guards synced, syncErr and want; syncCond signals changes.
-	syncMu   sync.Mutex
-	syncCond *sync.Cond
-	synced   uint64 // every record up to this LSN is durable
-	syncErr  error  // the fdatasync that failed; every later Wait returns it
-	want     uint64 // the highest LSN a Wait is waiting for
-	kick     chan struct{}
-	stop     chan struct{}
-	done     chan struct{}
+	// syncMu guards the fields below; syncCond signals a sync's end,
+	// arrive a Wait's coming to a gathering leader (Wait).
+	syncMu    sync.Mutex
+	syncCond  *sync.Cond
+	arrive    chan struct{}
+	synced    uint64 // every record up to this LSN is durable
+	syncErr   error  // the fdatasync that failed; every later Wait returns it
+	syncing   bool   // a sync is under way (a Wait leads it, or close)
+	waiters   int    // Waits not yet returned
+	lastBatch int    // Waits under way when the last sync ended
+}
+
+// rotated is a segment the log moved on from: its file, name and size,
+// and the first record of the segment after it (what its seal names).
+type rotated struct {
+	f    file
+	name string
+	end  int64
+	next uint64
 }
 
 // segName is the file name of the segment whose first record is lsn.
@@ -123,7 +139,7 @@ func (w *wal) appendLocked(frame []byte) (uint64, error) {
 	}
 	if w.off > headerSize && w.off+int64(len(frame)) > w.opts.SegmentBytes {
 		if err := w.rotateLocked(); err != nil {
-			return 0, err
+			return 0, w.failedLocked(err)
 		}
 	}
 	lsn := w.next
@@ -132,8 +148,9 @@ func (w *wal) appendLocked(frame []byte) (uint64, error) {
 		if terr := w.f.Truncate(w.off); terr != nil {
 			w.broken = fmt.Errorf("persist: log segment %s: a failed append (%v) could not be undone (%v); no more writes are accepted until restart", w.fname, err, terr)
 		}
-		return 0, fmt.Errorf("persist: appending to log segment %s: %w", w.fname, err)
+		return 0, w.failedLocked(fmt.Errorf("persist: appending to log segment %s: %w", w.fname, err))
 	}
+	w.full = nil
 	w.off += int64(len(frame))
 	w.next++
 	w.sinceSnap += int64(len(frame))
@@ -141,6 +158,32 @@ func (w *wal) appendLocked(frame []byte) (uint64, error) {
 		w.compact()
 	}
 	return lsn, nil
+}
+
+// worthSnapshotLocked reports whether the log since the last snapshot
+// is worth folding into a new one before the next start-up reads it (at
+// a clean stop, after a load that replayed it): at least restartLogBytes
+// and an eighth of the snapshot. Replaying a log costs more per byte
+// than loading a snapshot.
+func (w *wal) worthSnapshotLocked() bool {
+	return w.sinceSnap >= restartLogBytes && w.sinceSnap*8 >= w.snapSize
+}
+
+// restartLogBytes is the least log worth a snapshot before a restart.
+const restartLogBytes = 1 << 20
+
+// failedLocked returns the error of an append that failed (err), naming
+// a full disk as such, and remembers a full disk for Problems.
+func (w *wal) failedLocked(err error) error {
+	err = noSpace(w.dir, err)
+	if errors.Is(err, ErrNoSpace) {
+		if w.full == nil {
+			w.full = &spaceProblem{since: time.Now()}
+			w.opts.Logger.Error("persist: a write failed: no space left on the device holding the data directory; writes fail until there is room", "dir", w.dir, "err", err)
+		}
+		w.full.err = err
+	}
+	return err
 }
 
 // needsCompactionLocked reports whether the log since the last snapshot
@@ -151,20 +194,40 @@ func (w *wal) needsCompactionLocked() bool {
 }
 
 // rotateLocked starts a new segment at the next LSN. The old one is left
-// to the syncer (Sync, Group) to make durable and close; with None it is
-// closed now.
+// to the syncer (Sync, Group) to seal, make durable and close; with None
+// it is sealed and closed now, after a sync of the directory (the seal
+// must not reach the disk before the new segment's name: with None an
+// operating system crash may lose the end of the log, never look like a
+// missing segment).
 func (w *wal) rotateLocked() error {
-	f, name, err := w.createSegment(w.next)
+	f, name, err := w.createSegment(w.next, false)
 	if err != nil {
 		return err
 	}
+	old := rotated{f: w.f, name: w.fname, end: w.off, next: w.next}
+	w.f, w.fname, w.off = f, name, headerSize
 	if w.opts.Durability == None {
-		w.f.Close()
-	} else {
-		w.closing = append(w.closing, w.f)
+		if err := syncDir(w.dir); err == nil {
+			w.seal(old)
+		} else {
+			w.opts.Logger.Warn("persist: log segment left unsealed: the directory could not be synced", "segment", old.name, "err", err)
+		}
+		old.f.Close()
+		return nil
 	}
-	w.f, w.fname, w.off, w.dirDirty = f, name, headerSize, true
+	w.closing = append(w.closing, old) // sealed by the next sync
+	w.dirDirty = true
 	return nil
+}
+
+// seal writes the seal of segment r. A seal that cannot be written (a
+// full disk) leaves the segment unsealed: the log is whole, only the
+// loss of the segment after it would go unnoticed.
+func (w *wal) seal(r rotated) {
+	if _, err := r.f.WriteAt(appendSeal(nil, r.next), r.end); err != nil {
+		r.f.Truncate(r.end)
+		w.opts.Logger.Warn("persist: log segment left unsealed", "segment", r.name, "err", err)
+	}
 }
 
 // rotate is rotateLocked for a caller without the lock (compaction), if
@@ -179,15 +242,20 @@ func (w *wal) rotate() error {
 }
 
 // createSegment creates the segment file whose first record is first,
-// with its header written (not yet synced).
-func (w *wal) createSegment(first uint64) (file, string, error) {
+// with its header written (not yet synced). reuseEmpty lets it reuse an
+// empty file of that name (one a cut emptied, openActive).
+func (w *wal) createSegment(first uint64, reuseEmpty bool) (file, string, error) {
 	name := segName(first)
 	path := filepath.Join(w.dir, name)
-	f, err := w.opts.newFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL)
+	flag := os.O_RDWR | os.O_CREATE | os.O_EXCL
+	if st, err := os.Stat(path); reuseEmpty && err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+		flag = os.O_RDWR // not removed and created again: it is never missing
+	}
+	f, err := w.opts.newFile(path, flag)
 	if err != nil {
 		return nil, "", fmt.Errorf("persist: creating log segment: %w", err)
 	}
-	hdr := appendHeader(nil, fileHeader{kind: kindSegment, version: formatVersion, base: first})
+	hdr := appendHeader(nil, fileHeader{kind: kindSegment, version: formatVersion, base: first, db: w.db})
 	if _, err := f.WriteAt(hdr, 0); err != nil {
 		f.Close()
 		os.Remove(path)
@@ -221,19 +289,35 @@ func (w *wal) setSnapSize(size int64) {
 	w.snapSize = size
 }
 
-// Wait waits until record lsn is durable; see storage.Hook.
+// Wait waits until record lsn is durable; see storage.Hook. The first
+// Wait to find no sync under way leads one (syncPass), for itself and
+// for every record written by then; the Waits that come meanwhile wait
+// for it, and the first of them still not covered leads the next. No
+// goroutine of the log's own is handed the work, and a lone writer
+// syncs at once. With Group, a leader first waits for the writers that
+// shared the last sync to join it (gatherLocked).
 func (w *wal) Wait(lsn uint64) error {
 	w.syncMu.Lock()
 	defer w.syncMu.Unlock()
-	for w.synced < lsn && w.syncErr == nil {
-		if lsn > w.want {
-			w.want = lsn
-			select {
-			case w.kick <- struct{}{}:
-			default:
-			}
+	w.waiters++
+	defer func() { w.waiters-- }()
+	if w.syncing {
+		select { // a gathering leader counts the Waits
+		case w.arrive <- struct{}{}:
+		default:
 		}
-		w.syncCond.Wait()
+	}
+	for w.synced < lsn && w.syncErr == nil {
+		if w.syncing {
+			w.syncCond.Wait()
+			continue
+		}
+		w.syncing = true
+		w.gatherLocked()
+		w.syncMu.Unlock()
+		target, err := w.syncPass()
+		w.syncMu.Lock()
+		w.syncedLocked(target, err)
 	}
 	if w.synced >= lsn {
 		return nil
@@ -241,36 +325,46 @@ func (w *wal) Wait(lsn uint64) error {
 	return w.syncErr
 }
 
-// startSyncer starts the goroutine that makes the log durable for Wait.
-func (w *wal) startSyncer() {
-	w.syncCond = sync.NewCond(&w.syncMu)
-	w.kick = make(chan struct{}, 1)
-	w.stop = make(chan struct{})
-	w.done = make(chan struct{})
-	if w.opts.Durability == None {
-		close(w.done)
+// gatherLocked, in a Group leader, waits (up to Options.GroupWindow)
+// until as many Waits are under way as when the last sync ended: the
+// writers that shared it, back for the next. A lone writer shared it
+// with nobody and waits for nobody: it costs what Sync costs.
+func (w *wal) gatherLocked() {
+	want := w.lastBatch
+	if w.opts.Durability != Group || want <= 1 || w.waiters >= want {
 		return
 	}
-	go w.syncer()
-}
-
-func (w *wal) syncer() {
-	defer close(w.done)
-	for {
+	timer := time.NewTimer(w.opts.GroupWindow)
+	defer timer.Stop()
+	for w.waiters < want {
+		w.syncMu.Unlock()
 		select {
-		case <-w.kick:
-		case <-w.stop:
-			w.syncPass()
+		case <-w.arrive:
+			w.syncMu.Lock()
+		case <-timer.C:
+			w.syncMu.Lock()
 			return
 		}
-		if w.opts.Durability == Group {
-			select {
-			case <-time.After(w.opts.GroupWindow):
-			case <-w.stop:
-			}
-		}
-		w.syncPass()
 	}
+}
+
+// syncedLocked ends a sync that made the records up to target durable,
+// or failed with err, and wakes the Waits.
+func (w *wal) syncedLocked(target uint64, err error) {
+	w.syncing = false
+	if err != nil && w.syncErr == nil {
+		w.syncErr = err
+	} else if err == nil && target > w.synced {
+		w.synced = target
+	}
+	w.lastBatch = w.waiters
+	w.syncCond.Broadcast()
+}
+
+// startSyncer readies the log for Wait.
+func (w *wal) startSyncer() {
+	w.syncCond = sync.NewCond(&w.syncMu)
+	w.arrive = make(chan struct{}, 1)
 }
 
 // syncPass makes every record written so far durable: the rotated
@@ -278,23 +372,24 @@ func (w *wal) syncer() {
 // A failure breaks the log: after a failed fdatasync the kernel may have
 // dropped the pages it could not write, so nothing later can be trusted
 // to follow them.
-func (w *wal) syncPass() {
+func (w *wal) syncPass() (uint64, error) {
 	w.mu.Lock()
 	target, cur, closing, dirty := w.next-1, w.f, w.closing, w.dirDirty
 	w.closing, w.dirDirty = nil, false
 	w.mu.Unlock()
 	var err error
-	for _, f := range closing {
-		if e := f.Sync(); e != nil && err == nil {
-			err = e
+	if dirty { // the new segments' names first: then the seals naming them
+		err = syncDir(w.dir)
+	}
+	for _, r := range closing {
+		if err == nil {
+			w.seal(r)
+			err = r.f.Sync()
 		}
-		f.Close()
+		r.f.Close()
 	}
 	if err == nil && cur != nil {
 		err = cur.Sync()
-	}
-	if err == nil && dirty {
-		err = syncDir(w.dir)
 	}
 	if err != nil {
 		err = fmt.Errorf("persist: syncing the log: %w; no more writes are accepted until restart", err)
@@ -304,14 +399,7 @@ func (w *wal) syncPass() {
 		}
 		w.mu.Unlock()
 	}
-	w.syncMu.Lock()
-	if err != nil && w.syncErr == nil {
-		w.syncErr = err
-	} else if err == nil && target > w.synced {
-		w.synced = target
-	}
-	w.syncCond.Broadcast()
-	w.syncMu.Unlock()
+	return target, err
 }
 
 // close stops the log: no more commits, everything written made durable
@@ -324,20 +412,36 @@ func (w *wal) close() error {
 	}
 	w.closed = true
 	w.mu.Unlock()
-	close(w.stop)
-	<-w.done
+	// A last sync, led here: after the one under way, if any.
+	w.syncMu.Lock()
+	for w.syncing {
+		w.syncCond.Wait()
+	}
+	w.syncing = true
+	w.syncMu.Unlock()
+	if w.opts.Durability != None {
+		target, err := w.syncPass()
+		w.syncMu.Lock()
+		w.syncedLocked(target, err)
+		w.syncing = true // no more: the files close
+		w.syncMu.Unlock()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var err error
-	for _, f := range append(w.closing, w.f) {
-		if e := f.Sync(); e != nil && err == nil && w.broken == nil {
+	err := syncDir(w.dir)
+	for _, r := range w.closing { // left by a failed pass
+		if err == nil && w.broken == nil {
+			w.seal(r)
+		}
+		if e := r.f.Sync(); e != nil && err == nil && w.broken == nil {
 			err = e
 		}
-		f.Close()
+		r.f.Close()
 	}
 	w.closing = nil
-	if e := syncDir(w.dir); e != nil && err == nil {
+	if e := w.f.Sync(); e != nil && err == nil && w.broken == nil {
 		err = e
 	}
+	w.f.Close()
 	return err
 }

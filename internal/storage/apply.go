@@ -173,7 +173,7 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 	oldE, found := t.getLocked(pk, sk)
 	if found {
 		ch.OldSize, ch.oldE = int(oldE.size), oldE
-		if len(t.indexes) > 0 {
+		if t.indexedLocked() {
 			oldIdx = t.indexAttrsLocked(0, t.encodedOf(k, oldE))
 		}
 	}
@@ -191,7 +191,7 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 		t.scratch = buf
 	}
 	t.putLocked(pk, e, oldE, found)
-	if len(t.indexes) > 0 {
+	if t.indexedLocked() {
 		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.indexAttrsLocked(1, t.encodedOf(k, e)), size)
 	}
 	if found && !sameString(e.rec, oldE.rec) {

@@ -80,6 +80,9 @@ type DB struct {
 	byID   map[string]*Table
 	meta   map[string][]byte
 	vopts  VectorIndexOptions // new tables' vector index options (vector_options.go)
+	// deferIdx: tables made now defer their indexes' entries
+	// (DeferIndexes).
+	deferIdx bool
 }
 
 // NewDB returns an empty DB whose changes go to hook (nil: nowhere). The
@@ -135,6 +138,7 @@ func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 	}
 	t.db = db
 	t.setHookLocked(db.hook) // t is not shared yet: no lock needed
+	t.deferIdx = db.deferIdx
 	db.byName[t.name], db.byID[t.uid] = t, t
 	return t, res, nil
 }

@@ -270,7 +270,9 @@
 //     (Query, SortCondition), scan.go (Scan, SegmentOf), collection.go
 //     (item collections), observe.go (Observers), errors.go.
 //   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx).
-//   - Secondary indexes: index.go (AddIndex, DropIndex, index entries),
+//   - Secondary indexes: index.go (AddIndex, DropIndex, index entries;
+//     a new index's entries are sorted and loaded at once, and a load
+//     may defer them all to the end: DB.DeferIndexes, FillIndexes),
 //     index_read.go (QueryIndex, ScanIndex), index_lag.go (SetIndexLag:
 //     an index that sees commits late, the Lag interface).
 //   - Stale reads: read_lag.go (SetReadLag, Eventual: a copy-on-write

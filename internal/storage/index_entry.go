@@ -1,5 +1,10 @@
 package storage
 
+import (
+	"cmp"
+	"strings"
+)
+
 // Index entries and their order.
 //
 // An index's B-tree orders its entries by (index key, table partition
@@ -58,6 +63,24 @@ func keyPrefix(key string) uint64 {
 // then orders it against the entries of that prefix without reading
 // them: each has a key, longer than ie's.
 func (ie *ientry) leastOfPrefix() bool { return len(ie.key) == 0 && ie.pre != 0 }
+
+// ientryCmp is ientryLess as a three-way comparison.
+func ientryCmp(a, b ientry) int {
+	if a.pre != b.pre {
+		return cmp.Compare(a.pre, b.pre)
+	}
+	if la, lb := len(a.key), len(b.key); la <= 8 && lb <= 8 {
+		if la != lb {
+			return cmp.Compare(la, lb)
+		}
+	} else if c := strings.Compare(a.key, b.key); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.e.pk(), b.e.pk()); c != 0 {
+		return c
+	}
+	return strings.Compare(a.e.sortKey(), b.e.sortKey())
+}
 
 // ientryLess orders index entries by index key, then table partition key,
 // then table sort key. Equal prefixes of keys of at most 8 bytes mean one

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Secondary indexes, against a reference that filters and sorts the
@@ -512,4 +514,45 @@ func TestQueryIndexVisitDoesNotEscape(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, func() { count() }); allocs > 1 {
 		t.Errorf("QueryIndex allocates %v times, want at most 1", allocs)
 	}
+}
+
+// TestDeferIndexes: a DB that defers its indexes' entries (a load) takes
+// writes, deletes, restores and new indexes without them, and
+// FillIndexes leaves every index as writes would have kept it.
+func TestDeferIndexes(t *testing.T) {
+	db := NewDB(nil)
+	db.DeferIndexes()
+	ks := KeySchema{Partition: KeyAttr{Name: "pk", Kind: KindS}}
+	byCity := IndexDef{Name: "byCity", Schema: IndexSchema{Partition: []KeyAttr{{Name: "city", Kind: KindS}}}, Projection: Projection{All: true}}
+	byAge := IndexDef{Name: "byAge", Schema: IndexSchema{Partition: []KeyAttr{{Name: "age", Kind: KindN}}}, Projection: Projection{NonKey: []string{"city"}}}
+	tab, err := db.CreateTable(TableDef{Name: "t", ID: "t", Schema: ks, Indexes: []IndexDef{byCity}})
+	require.NoError(t, err)
+	for i := range 3000 {
+		it := Item{"pk": S(fmt.Sprint("k", i%1000)), "city": S(fmt.Sprint("c", i%7)), "age": N(MustNumber(fmt.Sprint(i % 90)))}
+		_, err := tab.Put(ks.KeyOf(it), it)
+		require.NoError(t, err)
+	}
+	require.NoError(t, tab.AddIndex(byAge))
+	for i := range 200 {
+		_, err := tab.Write(Key{Partition: S(fmt.Sprint("k", i*3))}, func(Item) (Item, error) { return nil, nil })
+		require.NoError(t, err)
+	}
+	copied, err := db.RestoreTable("u", "u", tab.Snapshot())
+	require.NoError(t, err)
+	db.FillIndexes()
+	for _, x := range []*Table{tab, copied} {
+		x.mu.Lock()
+		require.NoError(t, x.checkIndexesLocked())
+		x.mu.Unlock()
+		n, _, err := x.IndexStats("byAge")
+		require.NoError(t, err)
+		require.Equal(t, 800, n)
+	}
+	// Kept from then on.
+	it := Item{"pk": S("new"), "city": S("c1"), "age": N(MustNumber("1"))}
+	_, err = tab.Put(ks.KeyOf(it), it)
+	require.NoError(t, err)
+	tab.mu.Lock()
+	require.NoError(t, tab.checkIndexesLocked())
+	tab.mu.Unlock()
 }

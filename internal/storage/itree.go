@@ -538,3 +538,55 @@ func (t *itree) refill(n *inode, c int) {
 	}
 	n.put(r, right.ents[0], nil)
 }
+
+// itreeLoadFill is how many entries (or children) load puts in a node:
+// most of it, leaving room for inserts before the first splits.
+const itreeLoadFill = itreeWidth * 7 / 8
+
+// load fills t, which must be empty, with ents, which must be in
+// ientryLess order without two equal: leaves of about itreeLoadFill
+// entries each, then each level of branches above them likewise, in one
+// pass per level. Inserting them one at a time costs a search and an
+// insert into a node each (BenchmarkIndexBackfill).
+func (t *itree) load(ents []ientry) {
+	if len(ents) == 0 {
+		return
+	}
+	type built struct {
+		n     *inode
+		least ientry // the least entry below it: its separator in the parent
+	}
+	var level []built
+	loadChunks(len(ents), func(from, to int) {
+		n := t.newNode(true)
+		for i, e := range ents[from:to] {
+			n.put(i, e, nil)
+		}
+		n.n = int32(to - from)
+		level = append(level, built{n, ents[from]})
+	})
+	for len(level) > 1 {
+		var up []built
+		loadChunks(len(level), func(from, to int) {
+			n := t.newNode(false)
+			n.kids[0] = level[from].n
+			for i := from + 1; i < to; i++ {
+				n.put(i-from, level[i].least, level[i].n)
+			}
+			n.n = int32(to - from)
+			up = append(up, built{n, level[from].least})
+		})
+		level = up
+	}
+	t.root, t.count = level[0].n, len(ents)
+}
+
+// loadChunks splits n things into runs of about itreeLoadFill, as even
+// as they can be (so each holds at least itreeMin when there are two or
+// more), and calls fn with each run's bounds in order.
+func loadChunks(n int, fn func(from, to int)) {
+	k := (n + itreeLoadFill - 1) / itreeLoadFill
+	for i := range k {
+		fn(i*n/k, (i+1)*n/k)
+	}
+}

@@ -117,7 +117,7 @@ func (t *Table) patchItemLocked(k Key, names []string, fn func(EncodedItem, bool
 		}
 	}
 	t.putLocked(pk, e, oldE, found)
-	if len(t.indexes) > 0 {
+	if t.indexedLocked() {
 		var oldIdx Item
 		if found {
 			oldIdx = t.indexAttrsLocked(0, old)

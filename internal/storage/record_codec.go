@@ -224,7 +224,10 @@ func appendVectorIndexDef(dst []byte, x *VectorIndexDef) []byte {
 func ParseRecord(b []byte) (*Record, error) { return parseRecord(string(b)) }
 
 // parseRecord is ParseRecord of the binary form s.
-func parseRecord(s string) (*Record, error) {
+func parseRecord(s string) (*Record, error) { return parseRecordWith(s, true) }
+
+// parseRecordWith is parseRecord, checking a commit's item images or not.
+func parseRecordWith(s string, checkImages bool) (*Record, error) {
 	d := decoder{s: s}
 	v := d.byte()
 	if d.err == nil && v != recordVersion && v != recordVersionVectors {
@@ -260,7 +263,7 @@ func parseRecord(s string) (*Record, error) {
 				}
 				w.New.size = uint32(size)
 				w.New.body = d.str()
-				if d.err == nil {
+				if d.err == nil && checkImages {
 					d.checkImage(w.New.body)
 				}
 			}

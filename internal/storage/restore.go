@@ -92,6 +92,9 @@ type TableBuilder struct {
 	// front of a table sized for those so far, each insert scanning the
 	// pile (BenchmarkTableBuilder).
 	parts []*partition
+	// fills fill the secondary indexes as the items come, while each
+	// item's image is at hand (indexFill).
+	fills []*indexFill
 	err   error
 }
 
@@ -106,6 +109,9 @@ func NewTableBuilder(def TableDef) (*TableBuilder, error) {
 	b := &TableBuilder{t: NewTable(def.Schema), def: def}
 	b.t.name, b.t.uid = def.Name, def.ID
 	b.t.meta = cloneMeta(def.Meta)
+	for _, x := range def.Indexes {
+		b.fills = append(b.fills, newIndexFill(newIndex(b.t.ks, x), 0))
+	}
 	return b, nil
 }
 
@@ -213,10 +219,21 @@ func (b *TableBuilder) add(e EncodedItem) error {
 	} else {
 		p.load(ent)
 	}
+	if len(b.fills) > 0 {
+		stored := t.encodedOf(key, ent)
+		for _, f := range b.fills {
+			f.add(stored, ent)
+		}
+	}
 	t.count++
 	t.size += int64(e.size)
 	return nil
 }
+
+// DeferIndexes leaves the table built without its secondary indexes'
+// entries, for RestoreTable in a DB that defers them (DB.DeferIndexes),
+// which fills them after. Call it before Add.
+func (b *TableBuilder) DeferIndexes() { b.fills = nil }
 
 // errBuilt is what a TableBuilder returns after Finish.
 var errBuilt = errors.New("storage: table builder already finished")
@@ -252,12 +269,17 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 	t := b.t
 	t.parts.placeSorted(b.parts)
 	b.parts = nil
-	for _, x := range b.def.Indexes {
-		if err := t.AddIndex(x); err != nil {
-			b.err = err
-			return nil, err
+	if b.fills == nil { // DeferIndexes: empty, to be filled
+		for _, x := range b.def.Indexes {
+			t.indexes = append(t.indexes, newIndex(t.ks, x))
 		}
 	}
+	for _, f := range b.fills {
+		f.finish()
+		t.indexes = append(t.indexes, f.x)
+	}
+	b.fills = nil
+	t.indexReads = t.indexReadsLocked()
 	for _, x := range b.def.VectorIndexes {
 		if err := t.AddVectorIndex(x); err != nil {
 			b.err = err

@@ -282,7 +282,7 @@ func (t *Table) relocateLocked(rec string) {
 	}
 	moved := parseEntry(t.slab.store(unsafe.Slice(unsafe.StringData(rec), len(rec))), cur.size)
 	t.ownPartLocked(pk, true).set(moved) // same sort key: replaces cur, in place
-	if len(t.indexes) > 0 {
+	if t.indexedLocked() {               // deferred entries are rebuilt whole (DB.FillIndexes)
 		attrs := t.indexAttrsLocked(0, t.encodedOf(t.keyOf(cur), cur))
 		for _, x := range t.indexes {
 			key, in := x.indexKey(nil, attrs)

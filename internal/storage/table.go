@@ -57,6 +57,11 @@ type Table struct {
 	lagged int
 	rlag   atomic.Pointer[readLag]
 
+	// deferIdx: the DB defers the secondary indexes' entries
+	// (DB.DeferIndexes): writes leave them as they are, FillIndexes
+	// rebuilds them. Guarded by mu.
+	deferIdx bool
+
 	// vindexes are the vector indexes (vector_index.go), replaced (never
 	// changed in place) by AddVectorIndex and DropVectorIndex. They read
 	// nothing of the replaced item: a row is found by its table key.
@@ -270,7 +275,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 	if newItem == nil {
 		if found {
 			t.deleteLocked(pk, sk, oldE)
-			if len(t.indexes) > 0 {
+			if t.indexedLocked() {
 				t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, entry{}, nil, 0)
 			}
 			if len(t.vindexes) > 0 {
@@ -307,7 +312,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 		t.stamp = 0
 	} else {
 		t.putLocked(pk, e, oldE, found)
-		if len(t.indexes) > 0 {
+		if t.indexedLocked() {
 			t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, e, newItem, int(e.size))
 		}
 		if len(t.vindexes) > 0 {

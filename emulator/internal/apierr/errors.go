@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"syscall"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -198,7 +199,14 @@ func Classify(err error) (*Error, bool) {
 	// InternalServerError, which SDKs retry. Classified, but logged by the
 	// edge like every 500.
 	if errors.Is(err, storage.ErrHookFailed) || errors.Is(err, storage.ErrNotDurable) {
-		return &Error{Class: ErrInternalServer, Msg: msgInternal, Cause: err}, true
+		msg := msgInternal
+		switch {
+		case errors.Is(err, syscall.ENOSPC) && errors.Is(err, storage.ErrHookFailed):
+			msg = msgNoSpace + "; the write was not made"
+		case errors.Is(err, syscall.ENOSPC):
+			msg = msgNoSpace
+		}
+		return &Error{Class: ErrInternalServer, Msg: msg, Cause: err}, true
 	}
 	return Internal().(*Error), false
 }

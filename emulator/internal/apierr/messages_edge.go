@@ -6,6 +6,10 @@ package apierr
 // MsgInternal is InternalServerError's message.
 const msgInternal = "Internal server error"
 
+// msgNoSpace is the 500 of a write the data directory's disk had no room
+// for (a dynamoemu condition: AWS has no disk of yours to fill).
+const msgNoSpace = "Internal server error: no space left on the device holding the data directory (-dbPath)"
+
 // The edge's own refusals (hosts.go, admin_guard.go): not AWS answers.
 const (
 	MsgHostRefused      = "dynamoemu does not answer requests for Host %q: it answers localhost, IP addresses and the names given with -allowHost, so that a web page cannot reach it through DNS rebinding; %s."

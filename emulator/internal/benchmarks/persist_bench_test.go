@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -183,4 +184,44 @@ func benchStartup(b *testing.B, dir string, n int) {
 	}
 	b.ReportMetric(float64(n), "items")
 	b.ReportMetric(float64(bytes)/(1<<20), "MiB-on-disk")
+}
+
+// BenchmarkLoadDir loads a copy of the data directory
+// $DYNAMOEMU_LOAD_DIR (skipped without it) with emulator.New, as the
+// server does at start-up, and closes it: for profiling a load (such as
+// cmd/dynamoemu BenchmarkRestart's states, kept with
+// DYNAMOEMU_RESTART_DIR) with -cpuprofile (-focus openNamespace or
+// RebuildCatalog: Close, outside the timing, may write a snapshot). The
+// copy is made outside the timing.
+//
+//	DYNAMOEMU_LOAD_DIR=/tmp/states/1000000/kill go test ./emulator/internal/benchmarks \
+//	    -run XXX -bench LoadDir -benchtime 3x -cpuprofile cpu.out
+func BenchmarkLoadDir(b *testing.B) {
+	src := os.Getenv("DYNAMOEMU_LOAD_DIR")
+	if src == "" {
+		b.Skip("DYNAMOEMU_LOAD_DIR not set")
+	}
+	work := filepath.Join(b.TempDir(), "work")
+	var cpu int64 // the loads' CPU time: steadier than their time on a shared machine
+	for b.Loop() {
+		b.StopTimer()
+		os.RemoveAll(work)
+		if out, err := exec.Command("cp", "-a", src, work).CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v\n%s", err, out)
+		}
+		c0, _ := processCPU()
+		b.StartTimer()
+		e, err := emulator.New(emulator.Options{DataDir: work})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		c1, _ := processCPU()
+		cpu += c1.user + c1.sys - c0.user - c0.sys
+		if err := e.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 }
