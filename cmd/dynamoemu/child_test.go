@@ -125,9 +125,9 @@ func tryStartChild(t *testing.T, args ...string) (*child, error) {
 		return c, nil
 	case <-c.done:
 		return nil, fmt.Errorf("the server exited at start-up (%v); its log:\n%s", cmd.ProcessState, c.logs.String())
-	case <-time.After(60 * time.Second):
+	case <-time.After(hangBound):
 		c.kill()
-		return nil, fmt.Errorf("the server did not start within 60s; its log:\n%s", c.logs.String())
+		return nil, fmt.Errorf("the server did not start within %v; its log:\n%s", hangBound, c.logs.String())
 	}
 }
 
@@ -143,7 +143,7 @@ func (c *child) stop(t *testing.T) {
 	c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-c.done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(hangBound):
 		c.kill()
 		t.Fatalf("the server did not stop on SIGTERM; its log:\n%s", c.logs.String())
 	}
@@ -162,7 +162,7 @@ type client struct {
 }
 
 func newClient(url string) *client {
-	return &client{url: url, hc: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+	return &client{url: url, hc: &http.Client{Timeout: hangBound, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 }
 
 // errHTTP is an answer other than 200.
