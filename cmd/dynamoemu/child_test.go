@@ -40,6 +40,11 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("XDG_CONFIG_HOME", config)
+	// The server is built here, before the tests and their timeout start:
+	// it is compilation, like the test binary's own. On a cold build
+	// cache it compiles every package again without -race, which took
+	// 530 s of the package's 10-minute timeout on a busy 2-core machine.
+	buildOnce.Do(buildServer)
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
@@ -48,22 +53,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// serverBinary builds cmd/dynamoemu once (without -race, whatever the
-// tests' flags) and returns its path.
+// buildServer builds cmd/dynamoemu (without -race, whatever the tests'
+// flags) into buildPath, or sets buildErr.
+func buildServer() {
+	dir, err := os.MkdirTemp("", "dynamoemu-bin-")
+	if err != nil {
+		buildErr = err
+		return
+	}
+	buildDir, buildPath = dir, filepath.Join(dir, "dynamoemu")
+	out, err := exec.Command("go", "build", "-o", buildPath, ".").CombinedOutput()
+	if err != nil {
+		buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+	}
+}
+
+// serverBinary returns the path of the server TestMain built.
 func serverBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "dynamoemu-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		buildDir, buildPath = dir, filepath.Join(dir, "dynamoemu")
-		out, err := exec.Command("go", "build", "-o", buildPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
+	buildOnce.Do(buildServer)
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
