@@ -40,6 +40,11 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("XDG_CONFIG_HOME", config)
+	// The server is built here, before the tests and their timeout start:
+	// it is compilation, like the test binary's own. On a cold build
+	// cache it compiles every package again without -race, which took
+	// 530 s of the package's 10-minute timeout on a busy 2-core machine.
+	buildOnce.Do(buildServer)
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
@@ -48,22 +53,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// serverBinary builds cmd/dynamoemu once (without -race, whatever the
-// tests' flags) and returns its path.
+// buildServer builds cmd/dynamoemu (without -race, whatever the tests'
+// flags) into buildPath, or sets buildErr.
+func buildServer() {
+	dir, err := os.MkdirTemp("", "dynamoemu-bin-")
+	if err != nil {
+		buildErr = err
+		return
+	}
+	buildDir, buildPath = dir, filepath.Join(dir, "dynamoemu")
+	out, err := exec.Command("go", "build", "-o", buildPath, ".").CombinedOutput()
+	if err != nil {
+		buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+	}
+}
+
+// serverBinary returns the path of the server TestMain built.
 func serverBinary(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "dynamoemu-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		buildDir, buildPath = dir, filepath.Join(dir, "dynamoemu")
-		out, err := exec.Command("go", "build", "-o", buildPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
+	buildOnce.Do(buildServer)
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
@@ -130,9 +138,9 @@ func startBinary(bin string, args ...string) (*child, error) {
 		return c, nil
 	case <-c.done:
 		return nil, fmt.Errorf("the server exited at start-up (%v); its log:\n%s", cmd.ProcessState, c.logs.String())
-	case <-time.After(60 * time.Second):
+	case <-time.After(hangBound):
 		c.kill()
-		return nil, fmt.Errorf("the server did not start within 60s; its log:\n%s", c.logs.String())
+		return nil, fmt.Errorf("the server did not start within %v; its log:\n%s", hangBound, c.logs.String())
 	}
 }
 
@@ -148,7 +156,7 @@ func (c *child) stop(t testing.TB) {
 	c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-c.done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(hangBound):
 		c.kill()
 		t.Fatalf("the server did not stop on SIGTERM; its log:\n%s", c.logs.String())
 	}
@@ -167,7 +175,7 @@ type client struct {
 }
 
 func newClient(url string) *client {
-	return &client{url: url, hc: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+	return &client{url: url, hc: &http.Client{Timeout: hangBound, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 }
 
 // errHTTP is an answer other than 200.

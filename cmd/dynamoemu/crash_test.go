@@ -30,14 +30,15 @@ import (
 // continuous (crash_stream_test.go). -dbCompactBytes is small, so the log is
 // folded into snapshots while all this goes on.
 //
-// DYNAMOEMU_CRASH_KILLS sets the number of kills (default 50, 10 with
-// -short); DYNAMOEMU_CRASH_SEED replays a seed (the choices and the
+// It kills the server 10 times, 50 with DYNAMOEMU_HEAVY_TESTS (which CI
+// sets); DYNAMOEMU_CRASH_KILLS sets the number of kills;
+// DYNAMOEMU_CRASH_SEED replays a seed (the choices and the
 // instants of the kills; the interleaving of the workers is the
 // scheduler's).
 func TestCrash(t *testing.T) {
-	kills := 50
-	if testing.Short() {
-		kills = 10
+	kills := 10
+	if heavyTests() {
+		kills = 50
 	}
 	if s := os.Getenv("DYNAMOEMU_CRASH_KILLS"); s != "" {
 		n, err := strconv.Atoi(s)

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"io"
 	"net/http"
+	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -153,7 +155,25 @@ func TestRunServesAndStops(t *testing.T) {
 	}
 }
 
-// hangBound is how long the tests that start the server in this process
-// wait for it to start or stop: a bound that catches a hang, generous
-// for a loaded machine (they wait for the event, never a fixed time).
-const hangBound = 2 * time.Minute
+// hangBound is how long the tests that start the server (in this process
+// or as a child) wait for it to start, stop or answer: a bound that
+// catches a hang, generous for a loaded machine (they wait for the
+// event, never a fixed time), times DYNAMOEMU_TEST_TIMEOUT_SCALE.
+var hangBound = scaled(2 * time.Minute)
+
+// timeScaleEnv scales the tests' bounds: on a machine slower or busier
+// than a shared 2-core one, set it above 1 (DYNAMOEMU_TEST_TIMEOUT_SCALE=3).
+const timeScaleEnv = "DYNAMOEMU_TEST_TIMEOUT_SCALE"
+
+// scaled is d times the scale timeScaleEnv gives (1 when unset or not a
+// positive number).
+func scaled(d time.Duration) time.Duration {
+	if f, err := strconv.ParseFloat(os.Getenv(timeScaleEnv), 64); err == nil && f > 0 {
+		return time.Duration(float64(d) * f)
+	}
+	return d
+}
+
+// heavyTests reports whether DYNAMOEMU_HEAVY_TESTS is set (CI sets it):
+// the randomized tests then run their long versions.
+func heavyTests() bool { return os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" }

@@ -67,8 +67,12 @@ func TestOversizedRequests(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.op, func(t *testing.T) {
-			n := bodyBytes / (len(tc.body(1000)) / 1000) // under the 16 MB a request may have
+			// Just over bodyBytes: the elements are of one length
+			// (their numbers have seven digits), so one tells how many.
+			one, per := len(tc.body(1)), len(tc.body(2))-len(tc.body(1))
+			n := (bodyBytes-one)/per + 2
 			body := tc.body(n)
+			require.GreaterOrEqual(t, len(body), bodyBytes)
 			for _, conc := range []int{1, 8} {
 				c := startChild(t)
 				cl := newClient(c.url)
