@@ -8,7 +8,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -36,28 +35,6 @@ func TestReplayedTokenNoneOption(t *testing.T) {
 	var mismatch *types.IdempotentParameterMismatchException
 	if err := write(types.ReturnItemCollectionMetricsNone); !errors.As(err, &mismatch) {
 		t.Fatalf("replay with NONE: got %v, want IdempotentParameterMismatchException", err)
-	}
-}
-
-// TestAddToStringSetOrder: the order of a string set's members after
-// ADD. Sets have no order (developer guide: "the order of the values
-// within a set is not preserved"), and AWS's answers are recorded both
-// sorted (fake_dynamo#9, 2013) and not (aws-sdk-php-laravel#46: [1, 2, 3]
-// came back {2, 3, 1}); the emulator keeps the members in the order they
-// were added, DynamoDB Local sorts them.
-func TestAddToStringSetOrder(t *testing.T) {
-	t.Parallel()
-	AWSUnknown(t, "the member order of a set after ADD: DynamoDB Local sorts; AWS's records disagree")
-	c := newClient(t)
-	table := hashTable(t, c)
-	mustPut(t, c, table, item{"pk": s("k"), "ss": ss("b", "d", "a")})
-	out, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("k")},
-		UpdateExpression: aws.String("ADD ss :v"), ExpressionAttributeValues: item{":v": ss("c", "aa")},
-		ReturnValues: types.ReturnValueUpdatedNew})
-	mustNoError(t, err)
-	got := out.Attributes["ss"].(*types.AttributeValueMemberSS).Value
-	if want := []string{"b", "d", "a", "c", "aa"}; !equalStrings(got, want) {
-		t.Errorf("got %v, want %v", got, want)
 	}
 }
 

@@ -142,7 +142,12 @@ type ResourceReport struct {
 	FilterWaste   float64 `json:"filterWaste"`
 	ReadUnits     float64 `json:"readUnits"`
 	WriteUnits    float64 `json:"writeUnits"`
-	Throttled     int64   `json:"throttled,omitempty"`
+	// VectorSearchBytes and VectorWriteBytes: what searches and writes
+	// consumed in the units AWS bills vector indexes in
+	// (VectorSearchRequestBytes, VectorWriteRequestBytes).
+	VectorSearchBytes float64 `json:"vectorSearchBytes,omitempty"`
+	VectorWriteBytes  float64 `json:"vectorWriteBytes,omitempty"`
+	Throttled         int64   `json:"throttled,omitempty"`
 	// Operations are the counts per API operation, by name.
 	Operations []OpReport `json:"operations"`
 	// HotKeys are the partition keys that consumed the most
@@ -161,7 +166,10 @@ type OpReport struct {
 	ItemsReturned int64   `json:"itemsReturned"`
 	ReadUnits     float64 `json:"readUnits"`
 	WriteUnits    float64 `json:"writeUnits"`
-	Throttled     int64   `json:"throttled,omitempty"`
+	// VectorSearchBytes and VectorWriteBytes: as ResourceReport's.
+	VectorSearchBytes float64 `json:"vectorSearchBytes,omitempty"`
+	VectorWriteBytes  float64 `json:"vectorWriteBytes,omitempty"`
+	Throttled         int64   `json:"throttled,omitempty"`
 }
 
 // KeyShare is a hot key: its consumed throughput units and their share

@@ -64,6 +64,7 @@ type resStats struct {
 	itemsRead, itemsReturned   int64
 	filterRead, filterReturned int64 // of requests with a filter
 	readUnits, writeUnits      float64
+	vectorSearch, vectorWrite  float64 // bytes
 	throttled                  int64
 	hotPK, hotKey              *topK // consumed throughput units per partition key, per full key
 	throttledPK, throttledKey  *topK // throttled requests per partition key, per full key
@@ -73,6 +74,7 @@ type resStats struct {
 type opStats struct {
 	requests, itemsRead, itemsReturned, throttled int64
 	readUnits, writeUnits                         float64
+	vectorSearch, vectorWrite                     float64 // bytes
 }
 
 // New returns a recorder, not reporting.
@@ -211,6 +213,8 @@ func (st *resStats) add(q *Request) {
 	o.itemsReturned += int64(q.Returned)
 	o.readUnits += q.ReadUnits
 	o.writeUnits += q.WriteUnits
+	o.vectorSearch += q.VectorSearchBytes
+	o.vectorWrite += q.VectorWriteBytes
 	st.itemsRead += int64(q.Read)
 	st.itemsReturned += int64(q.Returned)
 	if q.Filter {
@@ -219,6 +223,8 @@ func (st *resStats) add(q *Request) {
 	}
 	st.readUnits += q.ReadUnits
 	st.writeUnits += q.WriteUnits
+	st.vectorSearch += q.VectorSearchBytes
+	st.vectorWrite += q.VectorWriteBytes
 	pk := q.Key.Partition
 	if q.Throttled {
 		o.throttled++

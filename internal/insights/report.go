@@ -75,7 +75,12 @@ type ResourceReport struct {
 	FilterWaste   float64 `json:"filterWaste"`
 	ReadUnits     float64 `json:"readUnits"`
 	WriteUnits    float64 `json:"writeUnits"`
-	Throttled     int64   `json:"throttled,omitempty"`
+	// VectorSearchBytes and VectorWriteBytes: what searches and writes
+	// consumed in the units AWS bills vector indexes in
+	// (VectorSearchRequestBytes, VectorWriteRequestBytes).
+	VectorSearchBytes float64 `json:"vectorSearchBytes,omitempty"`
+	VectorWriteBytes  float64 `json:"vectorWriteBytes,omitempty"`
+	Throttled         int64   `json:"throttled,omitempty"`
 	// Operations are the counts per API operation, by name.
 	Operations []OpReport `json:"operations"`
 	// HotKeys are the partition keys that consumed the most
@@ -94,7 +99,10 @@ type OpReport struct {
 	ItemsReturned int64   `json:"itemsReturned"`
 	ReadUnits     float64 `json:"readUnits"`
 	WriteUnits    float64 `json:"writeUnits"`
-	Throttled     int64   `json:"throttled,omitempty"`
+	// VectorSearchBytes and VectorWriteBytes: as ResourceReport's.
+	VectorSearchBytes float64 `json:"vectorSearchBytes,omitempty"`
+	VectorWriteBytes  float64 `json:"vectorWriteBytes,omitempty"`
+	Throttled         int64   `json:"throttled,omitempty"`
 }
 
 // KeyShare is a hot key: its consumed throughput units and their share
@@ -235,12 +243,14 @@ func (r *Recorder) resourceLocked(cat Catalog, table, index string) ResourceRepo
 		rr.FilterWaste = float64(st.filterRead-st.filterReturned) / float64(st.filterRead)
 	}
 	rr.ReadUnits, rr.WriteUnits, rr.Throttled = st.readUnits, st.writeUnits, st.throttled
+	rr.VectorSearchBytes, rr.VectorWriteBytes = st.vectorSearch, st.vectorWrite
 	for _, op := range slices.Sorted(maps.Keys(st.ops)) {
 		o := st.ops[op]
 		rr.Requests += o.requests
 		rr.Operations = append(rr.Operations, OpReport{
 			Op: op, Requests: o.requests, ItemsRead: o.itemsRead, ItemsReturned: o.itemsReturned,
 			ReadUnits: o.readUnits, WriteUnits: o.writeUnits, Throttled: o.throttled,
+			VectorSearchBytes: o.vectorSearch, VectorWriteBytes: o.vectorWrite,
 		})
 	}
 	for _, c := range st.hotPK.top(hotKeysShown) {

@@ -33,12 +33,14 @@ func (rep *Report) WriteText(w io.Writer) error {
 				p(" (filters dropped %.0f%% of what they read)", 100*r.FilterWaste)
 			}
 			p(", %s RCU %s WCU", num(r.ReadUnits), num(r.WriteUnits))
+			p("%s", vectorBytes(r.VectorSearchBytes, r.VectorWriteBytes))
 			if r.Throttled > 0 {
 				p(", %d throttled", r.Throttled)
 			}
 			p("\n")
 			for _, o := range r.Operations {
-				p("    %-22s %6d requests  read %d returned %d  %s RCU %s WCU\n", o.Op, o.Requests, o.ItemsRead, o.ItemsReturned, num(o.ReadUnits), num(o.WriteUnits))
+				p("    %-22s %6d requests  read %d returned %d  %s RCU %s WCU%s\n", o.Op, o.Requests, o.ItemsRead, o.ItemsReturned,
+					num(o.ReadUnits), num(o.WriteUnits), vectorBytes(o.VectorSearchBytes, o.VectorWriteBytes))
 			}
 			for i, k := range r.HotKeys {
 				if i == 0 {
@@ -120,4 +122,17 @@ func cmpBool(a, b bool) int {
 		return -1
 	}
 	return 1
+}
+
+// vectorBytes is the text of a resource's or operation's vector index
+// bytes ("" when none).
+func vectorBytes(search, write float64) string {
+	out := ""
+	if search > 0 {
+		out += ", " + num(search) + " vector search bytes"
+	}
+	if write > 0 {
+		out += ", " + num(write) + " vector write bytes"
+	}
+	return out
 }

@@ -122,6 +122,12 @@ type Request struct {
 	// this table or index (what ConsumedCapacity reports, whether or not
 	// the request asked for it).
 	ReadUnits, WriteUnits float64
+	// VectorSearchBytes and VectorWriteBytes are what the request
+	// consumed in the units AWS bills vector indexes in
+	// (VectorSearchRequestBytes of a SearchVectors, VectorWriteRequestBytes
+	// of a write, every vector index's summed), whether or not it asked
+	// for them.
+	VectorSearchBytes, VectorWriteBytes float64
 	// Throttled: the request was refused for capacity (it consumed
 	// nothing).
 	Throttled bool

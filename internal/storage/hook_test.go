@@ -140,10 +140,12 @@ func TestHookCalls(t *testing.T) {
 			tx.Write(tb, sKey("c"), func(Item) (Item, error) { return nil, nil })
 			mustCommit(t, tx)
 		}, []string{"create-table", "commit/1"}},
-		{"set members in another order are recorded", func(t *testing.T, db *DB, tb *Table) {
+		// A set's members are kept in AWS's order (SetOf), so the same
+		// members given in another order store the same record.
+		{"set members in another order are the same item", func(t *testing.T, db *DB, tb *Table) {
 			tb.Put(sKey("a"), Item{"pk": S("a"), "s": SS([]string{"p", "q"})})
 			tb.Put(sKey("a"), Item{"pk": S("a"), "s": SS([]string{"q", "p"})})
-		}, []string{"create-table", "commit/1", "commit/1"}},
+		}, []string{"create-table", "commit/1"}},
 		{"a transaction is one record; an abort none", func(t *testing.T, db *DB, tb *Table) {
 			u, err := db.CreateTable(TableDef{Name: "u", ID: "id-u", Schema: schemaS})
 			if err != nil {

@@ -15,7 +15,8 @@ package storage
 // lock, so a reader of the shadow sees whole commits in commit order,
 // never half of a transaction. The shadow keeps the table's local and
 // global secondary indexes; only its local ones are meant to be read
-// (a global secondary index lags by SetIndexLag instead).
+// (a global secondary index lags by SetIndexLag instead), and its vector
+// indexes as they were when the lag was set.
 //
 // Strongly consistent reads, transactions and writes read the table
 // itself, as on DynamoDB. A table without a read lag pays one integer
@@ -58,8 +59,13 @@ func (t *Table) SetReadLag(lag Lag) {
 // setReadLagLocked makes lag t's read lag, with a shadow of what t holds
 // now; t.mu is held exclusively.
 func (t *Table) setReadLagLocked(lag Lag) {
-	shadow := t.snapshotLocked().newTable()
+	snap := t.snapshotLocked()
+	shadow := snap.newTable()
 	shadow.name, shadow.uid = t.name, t.uid
+	// The vector indexes too, built from the shadow's items (O(items) once
+	// per lag set): a search reads the eventual view (SearchVectors). An
+	// index added or dropped later is not the shadow's.
+	shadow.buildVectorIndexes(snap.vectors, nil)
 	t.rlag.Store(&readLag{lag: lag, shadow: shadow})
 	t.recountLagLocked()
 }

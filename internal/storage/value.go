@@ -1,6 +1,9 @@
 package storage
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Kind is the DynamoDB type of an attribute value.
 type Kind uint8
@@ -141,7 +144,15 @@ func BS(members [][]byte) Value {
 
 // SetOf returns a set of kind k (KindSS, KindNS or KindBS) whose members are
 // given as strings (canonical number text for NS, raw bytes for BS).
+// The members are put in AWS's order, in place: SS and BS by their bytes,
+// NS by value (what AWS answers after a PutItem, an ADD and on every
+// read).
 func SetOf(k Kind, members []string) Value {
+	if k == KindNS {
+		slices.SortFunc(members, func(a, b string) int { return CompareNumbers(Number(a), Number(b)) })
+	} else {
+		slices.Sort(members)
+	}
 	return Value{kind: k, c: &composite{set: members}}
 }
 

@@ -130,6 +130,15 @@ func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, err
 	register(name, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
 }
 
+// DataOp registers a feature's operation that reads a table's items
+// (SearchVectors): a data-plane operation, run inside the request
+// pipeline's stages (pipeline.go) as the core's own, which reaches them
+// through Call's entry points (BeginSearch, Searched). TestPipeline walks
+// it through every stage.
+func DataOp[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
+	registerDataPlane(name, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
+}
+
 // Call is one request as a feature's operation sees it.
 type Call struct{ c *call }
 

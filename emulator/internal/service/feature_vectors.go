@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -57,10 +58,34 @@ func (x VectorIndexView) Projected() []string { return x.x.projected(x.t.schema)
 
 // Search returns the q.TopK items of the index nearest q's vector
 // (storage's exact search; storage.ErrNoVectorIndex once the index is
-// deleted).
+// deleted). It reads the table's eventual view: a vector index is kept
+// asynchronously on AWS, so a table's read lag holds a search back from
+// a write as it holds an eventually consistent read (the pipeline's lag
+// stage).
+// An index added since the lag was set is not the eventual view's: it is
+// searched in the table itself.
 func (x VectorIndexView) Search(q storage.VectorQuery) ([]storage.VectorResult, error) {
-	return x.t.data.SearchVectors(x.x.name, q)
+	res, err := x.t.readData(false).SearchVectors(x.x.name, q)
+	if errors.Is(err, storage.ErrNoVectorIndex) {
+		return x.t.data.SearchVectors(x.x.name, q)
+	}
+	return res, err
 }
+
+// BeginSearch opens the request's search of the vector index x through
+// the request pipeline's stages (pipeline.go): the tenant guard, the
+// fault rules, the throttler's admission. hash is the value of the
+// search's HASH element (invalid: none). Call it once the request is
+// validated, before Search; Searched ends it.
+func (c Call) BeginSearch(x VectorIndexView, hash storage.Value) error {
+	return c.c.beginSearch(x.t, x.x, hash)
+}
+
+// Searched reports what the search opened by BeginSearch consumed
+// (VectorSearchRequestBytes, whether or not the request asked for them)
+// and the items it returned: the throttler and the access-pattern report
+// are charged.
+func (c Call) Searched(bytes float64, returned int) { c.c.searched(bytes, returned) }
 
 // NewCompiler returns a request's expression compiler over its
 // ExpressionAttributeNames and ExpressionAttributeValues, with the

@@ -2,6 +2,8 @@ package service
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -43,6 +45,14 @@ type ThrottleConfig struct {
 // ("on": its provisioned capacity is enforced, whatever the emulator's
 // ThrottleConfig; "off": never throttled).
 const ThrottleTag = "dynamoemu:throttle"
+
+// VectorSearchTag is the tag that limits SearchVectors on each of a
+// table's vector indexes to its value in VectorSearchRequestBytes per
+// second (a positive number; a bucket of one second's worth, starting
+// full): ThrottlingException past it. AWS publishes no such limit (a
+// search draws on no read capacity of the table); the tag lets a test
+// see its client's retries. ThrottleTag off turns it off too.
+const VectorSearchTag = "dynamoemu:vector-search-bytes"
 
 // fxState is the service's fault injector and the report's settings that
 // every namespace's recorder follows.
@@ -103,13 +113,22 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 	prev := t.thState.Load()
 	provisioned := m.billingMode != "PAY_PER_REQUEST" && m.throughput.read > 0 && m.throughput.write > 0
 	enforce := cfg.Provisioned // the provisioned capacity
-	tagged := false
+	tagged, searchBytes := false, 0.0
 	for _, tg := range m.tags {
-		if tg.key == ThrottleTag {
+		switch tg.key {
+		case ThrottleTag:
 			tagged, enforce = true, tg.value == "on"
+		case VectorSearchTag:
+			if f, err := strconv.ParseFloat(tg.value, 64); err == nil && f > 0 && !math.IsInf(f, 1) {
+				searchBytes = f
+			}
 		}
 	}
-	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce)
+	if tagged && !enforce {
+		searchBytes = 0
+	}
+	searched := searchBytes > 0 && len(m.vectors) > 0
+	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
 	if prev == nil {
 		ns.th.Drop(t.name) // a table of the same name before this one
 	}
@@ -128,6 +147,12 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 				tp = throttle.Throughput{Read: float64(x.throughput.read), Write: float64(x.throughput.write)}
 			}
 			c.Indexes[x.name] = tp
+		}
+		if searched {
+			c.VectorSearch = map[string]float64{}
+			for _, x := range m.vectors {
+				c.VectorSearch[x.name] = searchBytes
+			}
 		}
 		if err := ns.th.Configure(t.name, c); err != nil {
 			ns.svc.log.Warn("throttling not configured", "table", t.name, "err", err)
@@ -148,10 +173,13 @@ type fxUse struct {
 	t     *table
 	index string // the index read ("" the table; an LSI is named but charged to the table)
 	gsi   bool
-	write bool
-	th    bool // t is throttled
-	rec   *insights.Recorder
-	q     insights.Request
+	// vector: a search of the vector index index, charged in
+	// VectorSearchRequestBytes (endSearch).
+	vector bool
+	write  bool
+	th     bool // t is throttled
+	rec    *insights.Recorder
+	q      insights.Request
 	// charged is what was taken from the throttler ahead (a batch item).
 	charged float64
 
@@ -173,16 +201,36 @@ func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access i
 // first refused fails the read; the throttler and the report see one use
 // with key condition kc (fx_partiql.go).
 func (c *call) fxBeginParts(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
+	var r fxResource
+	if x != nil {
+		r = fxResource{index: x.name, gsi: !x.local}
+	}
+	return c.fxBeginOn(t, r, kc, parts, access, filter)
+}
+
+// fxResource is the index a use reads ("" the table): a GSI, or a
+// vector index.
+type fxResource struct {
+	index       string
+	gsi, vector bool
+}
+
+// fxBeginSearch is fxBegin for a search of t's vector index named
+// index: its throttler's use is the index's search limit
+// (VectorSearchTag), its report's the index's.
+func (c *call) fxBeginSearch(t *table, index string, kc insights.KeyCondition, access insights.Access) (*fxUse, error) {
+	return c.fxBeginOn(t, fxResource{index: index, vector: true}, kc, nil, access, false)
+}
+
+// fxBeginOn is fxBeginParts on the resource r.
+func (c *call) fxBeginOn(t *table, r fxResource, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
 	inj, rec := c.svc.fx.inj, t.ns.recorder()
 	th := t.throttled()
 	if !inj.Active() && !th && !rec.On() {
 		return nil, nil
 	}
 	u := c.newUse()
-	*u = fxUse{c: c, t: t, write: access.IsWrite(), th: th, rec: rec}
-	if x != nil {
-		u.index, u.gsi = x.name, !x.local
-	}
+	*u = fxUse{c: c, t: t, write: access.IsWrite(), th: th, rec: rec, index: r.index, gsi: r.gsi, vector: r.vector}
 	u.q = insights.Request{Op: c.op, Access: access, Table: t.name, Index: u.index, Key: kc, Filter: filter}
 	if inj.Active() {
 		if parts == nil {
@@ -306,7 +354,7 @@ func (u *fxUse) faultError(k faults.Kind, msg string) error {
 // reason is the ThrottlingReason of the use for a limit.
 func (u *fxUse) reason(limit string) apierr.ThrottlingReason {
 	res, arn, dir := "Table", u.t.arn, "Read"
-	if u.gsi {
+	if u.gsi || u.vector {
 		res, arn = "Index", u.t.arn+"/index/"+u.index
 	}
 	if u.write {
@@ -342,6 +390,23 @@ func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float6
 	}
 	if u.rec.On() {
 		u.q.ReadUnits, u.q.WriteUnits, u.q.Read, u.q.Returned = readUnits, writeUnits, read, returned
+		u.rec.Record(&u.q)
+	}
+	usePool.Put(u)
+}
+
+// endSearch is end for a search of a vector index that consumed bytes
+// (VectorSearchRequestBytes) and returned items: the index's search
+// limit is charged the bytes, the report counts them. Nil-safe.
+func (u *fxUse) endSearch(bytes float64, returned int) {
+	if u == nil {
+		return
+	}
+	if u.th {
+		u.t.ns.th.Charge(u.throttleUse(), bytes)
+	}
+	if u.rec.On() {
+		u.q.VectorSearchBytes, u.q.Read, u.q.Returned = bytes, returned, returned
 		u.rec.Record(&u.q)
 	}
 	usePool.Put(u)
@@ -427,8 +492,8 @@ func (u *fxUse) throttleUse() throttle.Use {
 	if u.q.Key.Partition.IsValid() {
 		use.Partition = u.q.Key.Partition.Str()
 	}
-	if u.gsi {
-		use.Index = u.index
+	if u.gsi || u.vector {
+		use.Index, use.Vector = u.index, u.vector
 	}
 	return use
 }

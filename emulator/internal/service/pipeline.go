@@ -3,7 +3,9 @@ package service
 import "slices"
 
 // The request pipeline of the data plane. An operation that reads or
-// writes a table's items registers with registerDataPlane. Its handler
+// writes a table's items registers with registerDataPlane (a feature's,
+// with DataOp: SearchVectors, through Call.BeginSearch and
+// Call.Searched, pipeline_item.go's beginSearch and searched). Its handler
 // validates the request in AWS's order and then reaches storage only
 // through the pipeline, which runs the stages in one order for every
 // such operation:

@@ -235,3 +235,36 @@ func (c *call) writeCapacity(mode string) *ConsumedCapacity {
 func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
 	return c.pipe.t.collectionMetrics(ret, c.pipe.key, c.pipe.change)
 }
+
+// beginSearch opens the request's search of t's vector index x through
+// the pipeline's stages in order: the tenant guard (the partition the
+// search names when its HASH element is the table's partition key, else
+// the index as a whole, as a Scan of it), the fault rules, the
+// throttler's admission (the index's search limit, VectorSearchTag).
+// hash is the HASH element's value (invalid: none). The search itself
+// reads the table's eventual view (searchData), the lag stage.
+func (c *call) beginSearch(t *table, x *vectorIndexDef, hash storage.Value) error {
+	kc, access := insights.KeyCondition{}, insights.Scan
+	if e := x.schemaElem(t.schema.Partition.Name); e != nil && e.typ == searchHash && hash.IsValid() {
+		kc, access = insights.KeyCondition{Partition: hash}, insights.Query
+		if err := c.guardKey(t, storage.Key{Partition: hash}); err != nil {
+			return err
+		}
+	} else if err := c.guardScan(t, x.name); err != nil {
+		return err
+	}
+	u, err := c.fxBeginSearch(t, x.name, kc, access)
+	if err != nil {
+		return err
+	}
+	c.pipe = pipe{use: u, open: true, t: t}
+	return nil
+}
+
+// searched reports the search of the open use: bytes of
+// VectorSearchRequestBytes, returned items answered. It ends the use.
+func (c *call) searched(bytes float64, returned int) {
+	p := &c.pipe
+	p.use.endSearch(bytes, returned)
+	p.use, p.open = nil, false
+}

@@ -36,6 +36,19 @@ type pipelineCase struct {
 	// write: a write to table pipe, which the conventions rules check;
 	// "": the operation writes nothing.
 	write string
+	// vector: body searches table vec's vector index (an on-demand
+	// table, as a vector index's must be, holding item {pk: "a", v: "x",
+	// emb: [1, 0]}): its throttling is the index's search limit
+	// (VectorSearchTag), its capacity VectorSearchRequestBytes.
+	vector bool
+}
+
+// table is the table the case's body reads or writes.
+func (tc pipelineCase) table() string {
+	if tc.vector {
+		return "vec"
+	}
+	return "pipe"
 }
 
 // pipelineCases are the requests of every data-plane operation. TestPipeline
@@ -104,6 +117,12 @@ var pipelineCases = map[string]pipelineCase{
 		condFail: `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a' AND v = 'no'"}]}`,
 		write:    `{"TransactStatements":[{"Statement":"UPDATE pipe SET w = 'w' WHERE pk = 'a'"}]}`,
 	},
+	"SearchVectors": {
+		body: `{"TableName":"vec","IndexName":"vix","SearchVector":[{"N":"1"},{"N":"0"}],"TopK":5,` +
+			`"ReturnConsumedCapacity":"TOTAL"}`,
+		eventual: true,
+		vector:   true,
+	},
 }
 
 // streamsPrefix is the X-Amz-Target prefix of the Streams API, a
@@ -137,14 +156,6 @@ var controlPlaneOps = []string{
 	"TestEcho", // the tests' own (harness_test.go)
 }
 
-// pipelineExempt are the operations that read items but are not
-// data-plane operations, and why: the fault rules decide them once per
-// call, as a control-plane operation's.
-var pipelineExempt = map[string]string{
-	"SearchVectors": "its capacity is request bytes (VectorSearchRequestBytes), not read units: " +
-		"neither the throttler nor the report has a unit for it",
-}
-
 // TestPipeline walks every operation the registry marks as data-plane
 // and shows that each stage of the pipeline sees it: a fault rule naming
 // the operation fires on it, the access-pattern report counts it, the
@@ -163,16 +174,15 @@ func TestPipeline(t *testing.T) {
 	slices.Sort(registered)
 	for _, name := range registered {
 		_, hasCase := pipelineCases[name]
-		_, exempt := pipelineExempt[name]
 		switch {
 		case isDataPlane(name):
 			require.Truef(t, hasCase, "data-plane operation %s has no case in pipelineCases", name)
 		case hasCase:
 			require.Failf(t, "not data-plane", "%s has a case in pipelineCases but is not registered with registerDataPlane", name)
 		default:
-			require.Truef(t, exempt || slices.Contains(controlPlaneOps, name),
-				"operation %s is neither data-plane (registerDataPlane and pipelineCases), "+
-					"control-plane (controlPlaneOps) nor exempt (pipelineExempt)", name)
+			require.Truef(t, slices.Contains(controlPlaneOps, name),
+				"operation %s is neither data-plane (registerDataPlane or DataOp, and pipelineCases) "+
+					"nor control-plane (controlPlaneOps)", name)
 		}
 	}
 	for name := range pipelineCases {
@@ -197,26 +207,31 @@ func TestPipeline(t *testing.T) {
 				p.s.SetReporting(true)
 				status, body := p.do(op, tc.body)
 				require.Equal(t, http.StatusOK, status, body)
-				o := p.opReport(op)
+				o := p.opReport(tc.table(), op)
 				require.NotNil(t, o, "the report did not count %s", op)
 				require.Positive(t, o.Requests)
-				require.Positive(t, o.ReadUnits+o.WriteUnits, "the report counted no units")
+				require.Positive(t, o.ReadUnits+o.WriteUnits+o.VectorSearchBytes, "the report counted no units")
 			})
 			t.Run("throttle", func(t *testing.T) {
 				p := newPipelineEnv(t, Config{Throttle: ThrottleConfig{Provisioned: true, Burst: time.Second}})
 				var bodies []string
+				refused := "ProvisionedThroughputExceeded"
+				if tc.vector {
+					refused = "IndexReadMaxOnDemandThroughputExceeded" // 1024 bytes a second, a search's least
+				}
 				for range 8 {
 					_, body := p.do(op, tc.body)
-					if strings.Contains(body, "ProvisionedThroughputExceeded") {
+					if strings.Contains(body, refused) {
 						return
 					}
 					bodies = append(bodies, body)
 				}
-				require.Failf(t, "not throttled", "8 calls of %s on a table of 1 RCU and 1 WCU: %s", op, strings.Join(bodies, "\n"))
+				require.Failf(t, "not throttled", "8 calls of %s on a table of 1 RCU and 1 WCU (an index of 1024 search bytes): %s",
+					op, strings.Join(bodies, "\n"))
 			})
 			t.Run("tenant guard", func(t *testing.T) {
 				p := newPipelineEnv(t, Config{Conventions: &conventions.Config{Tables: []conventions.TableConfig{
-					{Match: "pipe", Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}},
+					{Match: tc.table(), Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}},
 				}}})
 				p.tenant = "tenant002" // the key's tenant is "a"
 				p.do(op, tc.body)
@@ -233,10 +248,10 @@ func TestPipeline(t *testing.T) {
 			if tc.eventual {
 				t.Run("lag", func(t *testing.T) {
 					p := newPipelineEnv(t, Config{})
-					g, err := p.s.TableReadLag(pipelineAuthKey, pipelineRegion, "pipe")
+					g, err := p.s.TableReadLag(pipelineAuthKey, pipelineRegion, tc.table())
 					require.NoError(t, err)
 					g.Hold()
-					status, body := p.do("UpdateItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET v = :y",`+
+					status, body := p.do("UpdateItem", `{"TableName":"`+tc.table()+`","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET v = :y",`+
 						`"ExpressionAttributeValues":{":y":{"S":"y"}}}`)
 					require.Equal(t, http.StatusOK, status, body)
 					status, body = p.do(op, tc.body)
@@ -249,7 +264,11 @@ func TestPipeline(t *testing.T) {
 				p := newPipelineEnv(t, Config{})
 				status, body := p.do(op, tc.body)
 				require.Equal(t, http.StatusOK, status, body)
-				require.Contains(t, body, `"CapacityUnits":`, "no consumed capacity answered")
+				want := `"CapacityUnits":`
+				if tc.vector {
+					want = `"VectorSearchRequestBytes":`
+				}
+				require.Contains(t, body, want, "no consumed capacity answered")
 			})
 			if tc.write != "" {
 				t.Run("conventions", func(t *testing.T) {
@@ -286,7 +305,7 @@ func TestPipeline(t *testing.T) {
 				p.s.SetReporting(true)
 				_, body := p.do(op, tc.condFail)
 				require.Contains(t, body, "ConditionalCheckFailed", "the condition did not fail")
-				o := p.opReport(op)
+				o := p.opReport(tc.table(), op)
 				require.NotNil(t, o, "the report did not count the refused %s", op)
 				require.Positive(t, o.ReadUnits+o.WriteUnits, "the refused %s was not charged", op)
 			})
@@ -295,9 +314,11 @@ func TestPipeline(t *testing.T) {
 }
 
 // pipelineEnv is a service with table pipe (pk S, provisioned with one
-// read and one write unit) holding item {pk: "a", v: "x"}, and table lsi
-// (pk S, sk S, an LSI), on a fixed clock (a throttled table's capacity
-// never refills).
+// read and one write unit) holding item {pk: "a", v: "x"}, table lsi
+// (pk S, sk S, an LSI), and table vec (pk S, on demand, vector index vx
+// on emb of two dimensions projecting ALL, searches limited to 1024 bytes
+// a second by VectorSearchTag) holding item {pk: "a", v: "x", emb: [1, 0]},
+// on a fixed clock (a throttled table's capacity never refills).
 type pipelineEnv struct {
 	t      testing.TB
 	s      *Service
@@ -322,6 +343,12 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 			`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],` +
 			`"LocalSecondaryIndexes":[{"IndexName":"byl","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},` +
 			`{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`},
+		{"CreateTable", `{"TableName":"vec","BillingMode":"PAY_PER_REQUEST",` +
+			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],` +
+			`"VectorIndexes":[{"IndexName":"vix","VectorAttribute":{"AttributeName":"emb"},"Dimensions":2,` +
+			`"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"}}],` +
+			`"Tags":[{"Key":"` + VectorSearchTag + `","Value":"1024"}]}`},
+		{"PutItem", `{"TableName":"vec","Item":{"pk":{"S":"a"},"v":{"S":"x"},"emb":{"L":[{"N":"1"},{"N":"0"}]}}}`},
 	} {
 		status, body := p.do(r[0], r[1])
 		require.Equal(t, http.StatusOK, status, "%s: %s", r[0], body)
@@ -349,13 +376,13 @@ func (p *pipelineEnv) do(op, body string) (int, string) {
 	return rec.Code, rec.Body.String()
 }
 
-// opReport returns the report's counts of op on table pipe (any of its
+// opReport returns the report's counts of op on table (any of its
 // resources), or nil.
-func (p *pipelineEnv) opReport(op string) *opCounts {
+func (p *pipelineEnv) opReport(table, op string) *opCounts {
 	rep := p.s.ReportOf(pipelineAuthKey, pipelineRegion)
 	var got *opCounts
 	for _, tr := range rep.Tables {
-		if tr.Table != "pipe" {
+		if tr.Table != table {
 			continue
 		}
 		for _, r := range tr.Resources {
@@ -367,6 +394,7 @@ func (p *pipelineEnv) opReport(op string) *opCounts {
 					got.Requests += o.Requests
 					got.ReadUnits += o.ReadUnits
 					got.WriteUnits += o.WriteUnits
+					got.VectorSearchBytes += o.VectorSearchBytes
 				}
 			}
 		}
@@ -379,8 +407,8 @@ func (p *pipelineEnv) opReport(op string) *opCounts {
 
 // opCounts are an operation's counts summed over a table's resources.
 type opCounts struct {
-	Requests              int64
-	ReadUnits, WriteUnits float64
+	Requests                                 int64
+	ReadUnits, WriteUnits, VectorSearchBytes float64
 }
 
 // pipelineHooks are the hooks under the pipeline's entry points, and the
@@ -390,6 +418,8 @@ type opCounts struct {
 var pipelineHooks = map[string][]string{
 	"fxBegin":        {"fx.go", "fx_batch.go", "fx_tx.go", "pipeline_item.go"},
 	"fxBeginParts":   {"fx.go", "pipeline_item.go"},
+	"fxBeginSearch":  {"fx.go", "pipeline_item.go"},
+	"endSearch":      {"fx.go", "pipeline_item.go"},
 	"endRefused":     {"fx_condfail.go", "pipeline_item.go"},
 	"endWrite":       {"fx.go", "pipeline_item.go"},
 	"endTx":          {"fx_tx.go", "pipeline_item.go"},

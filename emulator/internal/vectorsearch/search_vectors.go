@@ -35,7 +35,9 @@ type Feature struct{}
 func (Feature) Name() string { return "vectorSearch" }
 
 // Register installs SearchVectors.
-func (Feature) Register(r service.Registrar) { service.Op(r, "SearchVectors", searchVectors) }
+// SearchVectors is a data-plane operation: it runs inside the request
+// pipeline's stages (service.DataOp).
+func (Feature) Register(r service.Registrar) { service.DataOp(r, "SearchVectors", searchVectors) }
 
 // SearchVectorsInput is the SearchVectors request.
 type SearchVectorsInput struct {
@@ -118,6 +120,9 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	if err := bindTerms(x, terms, &q); err != nil {
 		return nil, err
 	}
+	if err := c.BeginSearch(x, q.Hash); err != nil {
+		return nil, err
+	}
 	res, err := x.Search(q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
 		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.Name()) // deleted since the lookup
@@ -137,8 +142,9 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 		size += n
 		out.results = append(out.results, searchResult{item: it, score: r.Score})
 	}
+	b := float64(max(minSearchBytes, 4*int(x.Dimensions())+size))
+	c.Searched(b, len(out.results))
 	if mode := in.ReturnConsumedCapacity; mode == "TOTAL" || mode == "INDEXES" {
-		b := float64(max(minSearchBytes, 4*int(x.Dimensions())+size))
 		out.requestBytes = &b
 	}
 	return out, nil

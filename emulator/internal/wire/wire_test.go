@@ -131,7 +131,7 @@ func TestEncodeValue(t *testing.T) {
 		{"L empty", storage.L(nil), `{"L":[]}`},
 		{"M sorted", storage.M(map[string]storage.Value{"b": storage.S("2"), "a": storage.S("1")}), `{"M":{"a":{"S":"1"},"b":{"S":"2"}}}`},
 		{"SS", storage.SS([]string{"x", "y"}), `{"SS":["x","y"]}`},
-		{"NS", storage.SetOf(storage.KindNS, []string{"1", "-2.5"}), `{"NS":["1","-2.5"]}`},
+		{"NS", storage.SetOf(storage.KindNS, []string{"1", "-2.5"}), `{"NS":["-2.5","1"]}` /* by value */},
 		{"BS", storage.SetOf(storage.KindBS, []string{"a"}), `{"BS":["YQ=="]}`},
 		{"invalid", storage.Value{}, `null`},
 	}

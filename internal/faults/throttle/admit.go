@@ -9,11 +9,15 @@ type Throttle struct {
 	// table's hot key); its ErrorType, Status and CancellationCode are
 	// the wire's.
 	Kind faults.Kind
-	// Index is the GSI whose capacity ran out, "" for the table.
+	// Index is the GSI (or vector index) whose capacity ran out, "" for
+	// the table.
 	Index string
 	// Reason is the ThrottlingReason's reason: resource (Table, Index),
 	// operation (Read, Write) and limit (ProvisionedThroughputExceeded,
-	// KeyRangeThroughputExceeded), as "IndexWriteKeyRangeThroughputExceeded".
+	// KeyRangeThroughputExceeded; MaxOnDemandThroughputExceeded for a
+	// vector index's search limit, AWS's reason for an on-demand index
+	// read past a configured maximum), as
+	// "IndexWriteKeyRangeThroughputExceeded".
 	Reason string
 	// Message is AWS's message for it.
 	Message string
@@ -30,6 +34,15 @@ func (t *Throttler) Admit(u Use) (Throttle, bool) {
 	defer t.mu.Unlock()
 	ts := t.tables[u.Table]
 	if ts == nil {
+		return Throttle{}, false
+	}
+	if u.Vector {
+		if b := ts.vs[u.Index]; b != nil {
+			b.refill(now)
+			if b.empty() {
+				return throttleOf(OnDemand, u.Index, false, "MaxOnDemandThroughputExceeded"), true
+			}
+		}
 		return Throttle{}, false
 	}
 	res := ts.resource(u.Index)
@@ -63,6 +76,13 @@ func (t *Throttler) Charge(u Use, units float64) {
 	defer t.mu.Unlock()
 	ts := t.tables[u.Table]
 	if ts == nil {
+		return
+	}
+	if u.Vector {
+		if b := ts.vs[u.Index]; b != nil {
+			b.refill(now)
+			b.tokens -= units
+		}
 		return
 	}
 	res := ts.resource(u.Index)

@@ -71,7 +71,8 @@
 //     limits; here, too, but a table's own capacity is never split among
 //     partitions, so nothing throttles "a partition" of a provisioned
 //     table below those limits either.
-//   - On-demand tables are throttled only on hot keys: not at twice their
+//   - On-demand tables are throttled only on hot keys (and a vector
+//     index's searches at the emulator's own limit, Table.VectorSearch): not at twice their
 //     previous peak, nor at the account's per-table quotas
 //     (AccountLimitExceeded) or a configured maximum throughput
 //     (MaxOnDemandThroughputExceeded).

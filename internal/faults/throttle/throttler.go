@@ -45,6 +45,13 @@ type Table struct {
 	// ProvisionedThroughputExceededException. Table and Indexes need not
 	// hold throughput then.
 	KeysOnly bool
+	// VectorSearch limits SearchVectors on each vector index listed:
+	// VectorSearchRequestBytes per second (the unit AWS bills searches
+	// in; a search draws on no read capacity of the table). AWS
+	// publishes no such limit: it is the emulator's, for testing a
+	// client's retries. A bucket holds one second's worth and starts
+	// full. An index not listed is not limited.
+	VectorSearch map[string]float64
 }
 
 // Options configure a Throttler.
@@ -76,6 +83,9 @@ type Use struct {
 	Index     string
 	Partition string // the partition key value as text (storage.Value.Str)
 	Write     bool
+	// Vector: a SearchVectors use of the vector index Index, charged in
+	// VectorSearchRequestBytes (Table.VectorSearch).
+	Vector bool
 }
 
 // Throttler enforces tables' capacity with token buckets driven by the
@@ -104,6 +114,9 @@ type tableState struct {
 	// keys holds the per-key buckets by resource (the table "" or a
 	// GSI), direction and partition key value.
 	keys map[keyRes]map[string]*bucket
+	// vs holds the search buckets of the limited vector indexes by name
+	// (Table.VectorSearch).
+	vs map[string]*bucket
 }
 
 // keyRes is a resource's per-key buckets in one direction.
@@ -159,6 +172,11 @@ func (t *Throttler) Configure(name string, c Table) error {
 			}
 		}
 	}
+	for ix, rate := range c.VectorSearch {
+		if ix == "" || !validThroughput(rate) {
+			return fmt.Errorf("%w %q: vector index %q search bytes %v", ErrTable, name, ix, rate)
+		}
+	}
 	now := t.clock().UnixNano()
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -175,6 +193,21 @@ func (t *Throttler) Configure(name string, c Table) error {
 	ts.gsi = map[string]bool{}
 	for ix := range c.Indexes {
 		ts.gsi[ix] = true
+	}
+	oldVS := ts.vs
+	ts.vs = nil
+	for ix, rate := range c.VectorSearch {
+		if ts.vs == nil {
+			ts.vs = map[string]*bucket{}
+		}
+		b := oldVS[ix]
+		if b == nil {
+			b = newBucket(rate, rate, now)
+		} else {
+			b.refill(now)
+			b.resize(rate, rate)
+		}
+		ts.vs[ix] = b
 	}
 	if c.Mode == OnDemand || c.KeysOnly {
 		ts.rw = nil
