@@ -303,15 +303,7 @@ func (f *indexFill) add(it EncodedItem, e entry) {
 func (f *indexFill) finish() {
 	ents := f.ents
 	if len(f.full) > 0 {
-		n := len(f.ents)
-		for _, r := range f.full {
-			n += len(r)
-		}
-		ents = make([]ientry, 0, n)
-		for _, r := range f.full {
-			ents = append(ents, r...)
-		}
-		ents = append(ents, f.ents...)
+		ents = slices.Concat(append(f.full, f.ents)...)
 	}
 	f.ents, f.full = nil, nil
 	slices.SortFunc(ents, ientryCmp)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // dumpDBLocked renders every table of db as dumpSnapshot renders a
@@ -462,4 +464,27 @@ func FuzzIsCanonicalNumber(f *testing.F) {
 			t.Fatalf("isCanonicalNumber(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// TestTableBuilderIndexRuns: a table of more items than one run of a
+// fill's entries (indexFillRun) is built with its index whole, as the
+// table it was read from holds it.
+func TestTableBuilderIndexRuns(t *testing.T) {
+	db := NewDB(nil)
+	src, err := db.CreateTable(TableDef{Name: "src", ID: "src", Schema: schemaSN, Indexes: []IndexDef{emailIndex}})
+	require.NoError(t, err)
+	n := indexFillRun + 100
+	for i := range n {
+		put(t, src, benchItem(t, schemaSN, i/10, i%10))
+	}
+	snap := src.Snapshot()
+	b, err := NewTableBuilder(TableDef{Name: "src", ID: "src", Schema: schemaSN, Indexes: snap.Indexes()})
+	require.NoError(t, err)
+	snap.ScanEncoded(ScanRange{}, func(e EncodedItem) bool { require.NoError(t, b.Add(e)); return true })
+	built, err := b.Finish()
+	require.NoError(t, err)
+	var got, want strings.Builder
+	dumpSnapshot(&got, built)
+	dumpSnapshot(&want, snap)
+	require.Equal(t, want.String(), got.String())
 }
