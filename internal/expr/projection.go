@@ -9,9 +9,10 @@ import (
 
 // Projection is a compiled ProjectionExpression (or AttributesToGet).
 type Projection struct {
-	src   *ProjectionExpr
-	paths []Path
-	trie  *projTrie // the paths merged, for Projector (projection_encoded.go)
+	src    *ProjectionExpr // nil for legacy: String builds it
+	legacy bool            // from AttributesToGet: every path one name
+	paths  []Path
+	trie   *projTrie // the paths merged, for Projector (projection_encoded.go)
 }
 
 // Projection compiles a ProjectionExpression.
@@ -76,6 +77,13 @@ func (p *Projection) Paths() []Path { return p.paths }
 func (p *Projection) String() string {
 	if p.src != nil {
 		return p.src.String()
+	}
+	if p.legacy {
+		src := ProjectionExpr{Paths: make([]*PathExpr, len(p.paths))}
+		for i, path := range p.paths {
+			src.Paths[i] = legacyPath(path[0].Name)
+		}
+		return src.String()
 	}
 	return Path(nil).String()
 }

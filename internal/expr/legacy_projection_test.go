@@ -1,0 +1,66 @@
+package expr
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestAttributesToGetTrie checks the projection AttributesToGet builds in
+// bulk (one shared leaf, the names sorted) against the trie newProjTrie
+// builds path by path, its source form, and which duplicate it names.
+func TestAttributesToGetTrie(t *testing.T) {
+	for _, names := range [][]string{
+		{"a"},
+		{"b", "a", "c"},
+		{"z", "y", "x", "w", "v", "u", "t", "s", "r", "q", "p", "o", "n", "m", "l", "k", "j", "i"},
+		{"with space", "dots.in.name", "[0]"},
+	} {
+		p, err := AttributesToGet(names)
+		require.NoError(t, err)
+		var paths []Path
+		src := &ProjectionExpr{}
+		for _, n := range names {
+			paths = append(paths, Path{{Name: n}})
+			src.Paths = append(src.Paths, legacyPath(n))
+		}
+		require.Equal(t, paths, p.Paths())
+		require.Equal(t, src.String(), p.String())
+		want := newProjTrie(paths)
+		require.Equal(t, want.names, p.trie.names)
+		require.Len(t, p.trie.fields, len(want.fields))
+		for i, f := range p.trie.fields {
+			require.Equal(t, *want.fields[i], *f, "name %q", p.trie.names[i])
+		}
+	}
+	for _, c := range []struct {
+		names []string
+		dup   string
+	}{
+		{[]string{"a", "a"}, "a"},
+		{[]string{"b", "a", "c", "a", "b"}, "a"},
+		{[]string{"x", "b", "b", "x"}, "b"},
+	} {
+		_, err := AttributesToGet(c.names)
+		require.Error(t, err)
+		require.Equal(t, errPlain(sprintf(msgLegacyDupAttr, c.dup)).Error(), err.Error())
+	}
+}
+
+// BenchmarkAttributesToGet compiles a list of 381,295 names, the most a
+// 4 MB GetItem holds. Built a name at a time: 1.9 s, 265 MB and 1.9M
+// allocations an op (a map entry, two paths and a trie node a name);
+// in bulk 0.25 s, 31 MB and 7 allocations (2-core VM).
+func BenchmarkAttributesToGet(b *testing.B) {
+	names := make([]string, 381295)
+	for i := range names {
+		names[i] = fmt.Sprintf("a%07d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := AttributesToGet(names); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
