@@ -2,8 +2,10 @@ package expr
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 	"github.com/stretchr/testify/require"
 )
 
@@ -99,4 +101,44 @@ func BenchmarkJavaHashOrder(b *testing.B) {
 	for b.Loop() {
 		javaHashOrder(keys)
 	}
+}
+
+// TestLegacyFilterDepth checks that a legacy filter of many conditions is
+// a tree of logarithmic depth (a chain recursed once a condition in every
+// walk), with the chain's answer and text.
+func TestLegacyFilterDepth(t *testing.T) {
+	const n = 50000
+	filter := map[string]LegacyCondition{}
+	item := storage.Item{}
+	for i := range n {
+		name := fmt.Sprintf("a%06d", i)
+		filter[name] = LegacyCondition{ComparisonOperator: "EQ", AttributeValueList: []storage.Value{storage.S("x")}}
+		item[name] = storage.S("x")
+	}
+	var depth func(e Expr) int
+	depth = func(e Expr) int {
+		switch x := e.(type) {
+		case *BinaryExpr:
+			return 1 + max(depth(x.X), depth(x.Y))
+		case *ParenExpr:
+			return 1 + depth(x.X)
+		}
+		return 1
+	}
+	for _, op := range []string{"AND", "OR"} {
+		cond, err := Filter(filter, op)
+		require.NoError(t, err)
+		require.LessOrEqual(t, depth(cond.root), 20)
+		got, err := cond.Eval(item)
+		require.NoError(t, err)
+		require.True(t, got, op)
+		require.True(t, strings.HasPrefix(cond.String(), `(a000000 = `), cond.String()[:40])
+		require.Equal(t, n-1, strings.Count(cond.String(), " "+op+" "))
+	}
+	item["a049999"] = storage.S("y")
+	cond, err := Filter(filter, "AND")
+	require.NoError(t, err)
+	got, err := cond.Eval(item)
+	require.NoError(t, err)
+	require.False(t, got)
 }
