@@ -69,3 +69,44 @@ func TestDocFilesExist(t *testing.T) {
 		}
 	}
 }
+
+// TestDocFileListsComplete: a doc.go with a "# Files" section names every
+// Go file of its package (tests aside), so a list of files by concern
+// stays a map of the whole package, not of the files there were when it
+// was written.
+func TestDocFileListsComplete(t *testing.T) {
+	r := root(t)
+	require.NoError(t, filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.Name() != "doc.go" {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		require.NoError(t, err)
+		if !strings.Contains(string(src), "\n// # Files\n") {
+			return nil
+		}
+		named := map[string]bool{}
+		for _, name := range goFileRE.FindAllString(string(src), -1) {
+			named[filepath.Base(name)] = true
+		}
+		files, err := filepath.Glob(filepath.Join(filepath.Dir(p), "*.go"))
+		require.NoError(t, err)
+		for _, f := range files {
+			base := filepath.Base(f)
+			if base == "doc.go" || strings.HasSuffix(base, "_test.go") {
+				continue
+			}
+			if !named[base] {
+				rel, _ := filepath.Rel(r, p)
+				t.Errorf("%s lists the package's files but not %s", rel, base)
+			}
+		}
+		return nil
+	}))
+}

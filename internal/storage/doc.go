@@ -261,18 +261,27 @@
 //     (Number and its arithmetic), size.go (ItemSize, ValueSize),
 //     schema.go (KeySchema, Key), encode.go and decode.go (items at rest),
 //     encoded.go, encoded_lookup.go and encoded_value.go (EncodedItem,
-//     ItemReader, EncodedValue, the record writers), image.go (checking images from
+//     ItemReader, EncodedValue, the record writers), encoded_schema.go
+//     (an image read with a key schema), encoded_size.go (the size of
+//     some attributes, read from the record), number_exponent.go (numbers
+//     whose written exponent puts them out of range), image.go (checking images from
 //     elsewhere), keyenc.go and tuplekey.go (order-preserving keys).
 //   - Tables: table.go (Table, Get, Write, Put), partition.go (records,
 //     partitions, the arena), ptable.go (the partition table), slab.go
 //     (record memory and its compaction; slab_populate_linux.go backs a
 //     large new chunk in one call instead of a fault per page), query.go
 //     (Query, SortCondition), scan.go (Scan, SegmentOf), collection.go
-//     (item collections), observe.go (Observers), errors.go.
-//   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx).
+//     (item collections), observe.go (Observers), errors.go,
+//     prefetch.go, prefetch_amd64.go and prefetch_other.go (the cache
+//     lines of the next records asked for early, in assembly on amd64),
+//     slab_populate_other.go (where nothing backs a chunk at once).
+//   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx), tx_grow.go
+//     (room for the writes a caller knows it will make).
 //   - Secondary indexes: index.go (AddIndex, DropIndex, index entries;
 //     a new index's entries are sorted and loaded at once, and a load
 //     may defer them all to the end: DB.DeferIndexes, FillIndexes),
+//     index_entry.go (index entries and their order), itree.go (the
+//     B+tree of an index's entries),
 //     index_read.go (QueryIndex, ScanIndex), index_lag.go (SetIndexLag:
 //     an index that sees commits late, the Lag interface).
 //   - Stale reads: read_lag.go (SetReadLag, Eventual: a copy-on-write
@@ -283,10 +292,14 @@
 //     vector_index.go (entries), vector_parse.go and vector_check.go
 //     (vectors in, CheckVectorItem), vector_search.go and vector_topk.go
 //     (the exact search), vector_hnsw.go (the approximate one),
-//     vector_kernel*.go (distance loops, in assembly on amd64).
+//     vector_kernel.go, vector_kernel_amd64.go and vector_kernel_other.go
+//     (distance loops, in assembly on amd64), vector_options.go (exact
+//     or approximate search, the emulator's choice).
 //   - The DB and its hook: db.go (DB, CreateTable, DropTable), meta.go
 //     (opaque metadata), hook.go (Hook, Record, the contract), apply.go
-//     (DB.Apply), record_codec.go (AppendRecord, ParseRecord).
+//     (DB.Apply), record_codec.go (AppendRecord, ParseRecord),
+//     record_codec_transient.go (ParseRecordTransient: a record read
+//     without copying it, for a caller that copies what it keeps).
 //   - Snapshots: snapshot.go (Table.Snapshot, DB.Snapshot), restore.go
 //     (DB.RestoreTable, TableBuilder), cow.go (copy-on-write sharing).
 package storage

@@ -79,7 +79,10 @@
 //     batch_constraints.go (BatchGetItem, BatchWriteItem),
 //     op_batch_recycle.go (the item maps written items give back),
 //     op_batch_get_encode.go (BatchGetItem's answer from stored records),
-//     call_pool.go (pooled calls), indexes.go and
+//     call_pool.go (pooled calls), page_pool.go (pooled page slices),
+//     capacity.go (capacity accounting, the pipeline's last stage),
+//     item_size_bound.go (when an item's size needs no measuring),
+//     indexes.go and
 //     indexes_multi.go (index entries, multi-attribute GSI keys),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),
@@ -119,7 +122,9 @@
 //     feature_lifecycle.go), which restores through Call.RestoreAt;
 //     restore.go is the one restore both share, backups_types.go the
 //     wire shapes the core keeps (RestoreSummary, RestoreOverrides,
-//     a backup's source description), keep.go the files beside a
+//     a backup's source description), hook_select.go (the item writes
+//     the namespace's hook chain hears of), admin_views.go (read-only
+//     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
 //     and rewinds of every namespace, for test suites).
 //   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go

@@ -28,7 +28,10 @@
 // # Files
 //
 //   - wire.go: AttributeValue, WireItem, DecodeItem.
-//   - wire_scan.go: the JSON scanner the decoders share.
+//   - wire_scan.go: the JSON scanner the decoders share; wire_plain.go:
+//     the leading bytes of a string that need no escaping, eight at a time.
+//   - listscan.go: a request's members and list elements as byte ranges,
+//     read without decoding (the oversized lists, service/oversize.go).
 //   - wire_decode.go: decoding and validating attribute values.
 //   - wire_exprvalues.go, wire_placeholders.go: ExpressionAttributeValues
 //     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
