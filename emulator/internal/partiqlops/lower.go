@@ -1,10 +1,10 @@
-package service
+package partiqlops
 
 import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -15,7 +15,8 @@ import (
 // ProjectionExpression or UpdateExpression would be. Nothing is printed as
 // expression text and parsed again; there is no second evaluator. What
 // needs the table (the lookup, the key values' own rules, item sizes,
-// index keys, the conventions layer) stays here.
+// index keys, the conventions layer) is the core's (service's
+// feature_statements.go).
 
 // binding is a statement's text and parameters as the lowering takes them.
 func binding(text string, params []storage.Value) lower.Binding {
@@ -38,31 +39,10 @@ func lowered(err error) error {
 	return ae
 }
 
-// selectTarget looks up what a SELECT reads: the table, and the index of
-// a "table"."index" target (nil for the table), and their key schema as
-// the lowering takes it.
-func (c *call) selectTarget(s *partiql.Select) (*table, *indexDef, lower.Target, error) {
-	t, err := c.lookupTable(s.From.Table.Text)
-	if err != nil {
-		return nil, nil, lower.Target{}, err
-	}
-	if s.From.Index == nil {
-		return t, nil, lower.Target{Keys: t.schema}, nil
-	}
-	x := partiqlIndex(t, s.From.Index.Text)
-	if x == nil {
-		return nil, nil, lower.Target{}, apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
-	}
-	if x.multi() {
-		return t, x, lower.Target{Multi: true}, nil
-	}
-	return t, x, lower.Target{Keys: indexKeySchema(x)}, nil
-}
-
 // statementKey makes the storage key of the key attributes a statement
 // names, with the key values' own rules (an error of the item).
-func statementKey(t *table, key storage.Item) (storage.Key, error) {
-	k, err := t.keyFromKeyParam(key)
+func statementKey(t service.Table, key storage.Item) (storage.Key, error) {
+	k, err := t.KeyFromKeyParam(key)
 	return k, itemRule(err)
 }
 
@@ -77,18 +57,4 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
-}
-
-// partiqlIndex finds the table's index of that name; nil when there is
-// none.
-func partiqlIndex(t *table, name string) *indexDef {
-	gsis, lsis := t.indexes()
-	for _, defs := range [2][]*indexDef{gsis, lsis} {
-		for _, d := range defs {
-			if d.name == name {
-				return d
-			}
-		}
-	}
-	return nil
 }
