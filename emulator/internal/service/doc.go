@@ -162,8 +162,9 @@
 //     (a vector index and the expression compiler); APIOp and
 //     JSONAppender (another API's operations, outputs that encode
 //     themselves).
-//   - Conventions glue: conventions.go (package conventions' rules on the
-//     write path of the tables that opt in, the tenant guard, the report).
+//   - Conventions glue: conventions.go (where the conventions stage,
+//     package convcheck, runs on the write path of the tables that opt
+//     in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report
 //     (faults/WIRING.md): fx.go (fxBegin and fxUse.end around each use of
 //     a table or index, a table's throttling configured from its

@@ -188,7 +188,7 @@ func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size 
 			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
 		if tp != nil { // INSERT creates only, as the create guard does
-			if err := tp.check(cl, tp.write(t.t, conventions.OpPut, key, nil, item, convCond{guard: true}, nil)); err != nil {
+			if err := tp.Check(cl.convReq(), convWrite(tp, t.t, conventions.OpPut, key, nil, item, convCond{Guard: true})); err != nil {
 				return nil, err
 			}
 		}
@@ -230,7 +230,7 @@ func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *
 			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
 		}
 		if tp != nil {
-			if err := tp.check(cl, tp.write(tb, conventions.OpUpdate, key, cur, next, convCond{}, nil)); err != nil {
+			if err := tp.Check(cl.convReq(), convWrite(tp, tb, conventions.OpUpdate, key, cur, next, convCond{})); err != nil {
 				return nil, err
 			}
 		}
