@@ -45,16 +45,3 @@ func statementKey(t service.Table, key storage.Item) (storage.Key, error) {
 	k, err := t.KeyFromKeyParam(key)
 	return k, itemRule(err)
 }
-
-// utf16Len counts s in UTF-16 code units, as Java (and so DynamoDB's
-// length constraints) counts characters.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}

@@ -7,6 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -137,7 +138,7 @@ func statementViolation(param string, s *string) string {
 		return apierr.NullViolation(param, true)
 	case *s == "":
 		return apierr.Violation(apierr.Quote(""), param, apierr.LenGE(1))
-	case utf16Len(*s) > maxStatementLen: // characters, as Java counts them
+	case lex.UTF16Len(*s) > maxStatementLen: // characters, as Java counts them
 		return apierr.Violation(apierr.Quote(*s), param, apierr.LenLE(maxStatementLen))
 	}
 	return ""
