@@ -4,6 +4,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/contributorinsights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/globaltables"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -30,6 +31,7 @@ func init() {
 	service.Use(ttl.Feature{})
 	service.Use(streamsapi.Feature{})
 	service.Use(vectorsearch.Feature{})
+	service.Use(partiqlops.Feature{})
 	service.Use(contributorinsights.Feature{})
 	service.Use(globaltables.Feature{})
 }

@@ -59,9 +59,10 @@ var layers = []layer{
 	// of it, below it (docs/architecture.md).
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire"}, internal: true},
+	{pkg: "emulator/internal/convcheck", may: []string{"conventions", "emulator/internal/apierr", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize"}, tests: true, internal: true},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/convcheck"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).
@@ -70,7 +71,7 @@ var layers = []layer{
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
 	{pkg: "emulator/internal/pitr", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/backups", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/pitr", "emulator/internal/vectorsearch"}, internal: true},
+	{pkg: "emulator/internal/backups", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/pitr", "emulator/internal/vectorsearch", "emulator/internal/partiqlops"}, internal: true},
 	{pkg: "emulator/internal/globaltables", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/streamsapi"}, internal: true},
 	{pkg: "emulator/internal/transfers", may: []string{"emulator/internal/pitr", "emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/zstdread", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/tagging", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
@@ -78,7 +79,10 @@ var layers = []layer{
 	{pkg: "emulator/internal/contributorinsights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/streamsapi", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/wire", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/vectorsearch", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "internal/expr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "internal/lease"}, tests: true},
+	// PartiQL's operations: statements parsed and lowered here, run by the
+	// core as the item operations they stand for (feature_statements.go).
+	{pkg: "emulator/internal/partiqlops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/idempotency", "internal/partiql", "internal/partiql/lower", "internal/expr", "internal/storage", "internal/lex"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "internal/lease"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},

@@ -3,6 +3,7 @@ package backups
 import (
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
@@ -12,11 +13,13 @@ import (
 
 // The features in use in this package's tests, as the emulator uses
 // them: this one, point-in-time recovery, which it reads, and
-// SearchVectors, which the vector tests search a restored table with.
+// SearchVectors, which the vector tests search a restored table with,
+// and PartiQL, which the tests of a table still CREATING send.
 func init() {
 	service.Use(Feature{})
 	service.Use(pitr.Feature{})
 	service.Use(vectorsearch.Feature{})
+	service.Use(partiqlops.Feature{})
 }
 
 // clockEnv is a service on a test clock (servicetest.Env) with the

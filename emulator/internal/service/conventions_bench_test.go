@@ -35,7 +35,7 @@ func BenchmarkConventionsPutItem(b *testing.B) {
 					b.Fatalf("PutItem: %d %s", status, out)
 				}
 			}
-			if n := e.conv.report.Count(table, ""); n != 0 {
+			if n := e.conv.Count(table, ""); n != 0 {
 				b.Fatalf("%d violations", n)
 			}
 		})

@@ -127,12 +127,10 @@
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
 //     and rewinds of every namespace, for test suites).
-//   - PartiQL glue: op_partiql.go (ExecuteStatement), op_partiql_batch.go
-//     (BatchExecuteStatement) and partiql_batch_get.go (its SELECTs),
-//     op_partiql_tx.go (ExecuteTransaction), partiql_lower.go (statements
-//     lowered into package expr by partiql/lower), partiql_select.go,
-//     partiql_select_index.go, partiql_columns.go (SELECT lists copied
-//     from the records), partiql_write.go.
+//   - The statement seam: feature_statements.go and
+//     feature_statements_read.go run the statements package partiqlops
+//     (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction)
+//     lowers, as the item operations they stand for.
 //   - The table-feature seam: feature.go (Feature, Use, Op, Call, Table
 //     and a table's feature slots, recorded by catalog_record.go). A
 //     feature behind it lives in its own package and names nothing of
@@ -169,8 +167,9 @@
 //     (a vector index and the expression compiler); APIOp and
 //     JSONAppender (another API's operations, outputs that encode
 //     themselves).
-//   - Conventions glue: conventions.go (package conventions' rules on the
-//     write path of the tables that opt in, the tenant guard, the report).
+//   - Conventions glue: conventions.go (where the conventions stage,
+//     package convcheck, runs on the write path of the tables that opt
+//     in, the tenant guard, the report).
 //   - Fault injection, throttling, the access-pattern report
 //     (faults/WIRING.md): fx.go (fxBegin and fxUse.end around each use of
 //     a table or index, a table's throttling configured from its
@@ -179,8 +178,8 @@
 //     write refused by its condition, or a cancelled transaction, charged
 //     and counted as AWS charges it), fx_ops.go (one rule
 //     check for the other operations; fx_target.go: the table they
-//     name, by name or ARN), fx_partiql.go (per PartiQL statement, with
-//     its key), fx_persist.go (Contributor Insights' configuration
+//     name, by name or ARN), feature_statements_read.go (per PartiQL
+//     statement, with its key), fx_persist.go (Contributor Insights' configuration
 //     across restarts), fx_api.go (what the facade
 //     reaches: reporting, design, reports, the report's catalog),
 //     feature_reads.go (what a feature reading tables as the data

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
@@ -11,7 +12,8 @@ import (
 // The core's tests run with the features whose operations its
 // cross-cutting tests send (TestReplay compares tags, TTL settings and
 // streams; TestLockOrder races them with every write path; the vector
-// tests check the indexes every write path keeps with SearchVectors),
+// tests check the indexes every write path keeps with SearchVectors;
+// the PartiQL statements run through the core's statement seam),
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
 func init() {
@@ -19,4 +21,5 @@ func init() {
 	service.Use(ttl.Feature{})
 	service.Use(streamsapi.Feature{})
 	service.Use(vectorsearch.Feature{})
+	service.Use(partiqlops.Feature{})
 }

@@ -199,7 +199,7 @@ func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access i
 // fxBeginParts is fxBegin for a read of several partitions (parts, nil:
 // kc's one): the fault rules decide once per partition, in order, and the
 // first refused fails the read; the throttler and the report see one use
-// with key condition kc (fx_partiql.go).
+// with key condition kc (beginSelect, feature_statements_read.go).
 func (c *call) fxBeginParts(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
 	var r fxResource
 	if x != nil {

@@ -407,7 +407,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 			return err
 		}
 	}
-	if err := cb.settle(c); err != nil {
+	if err := cb.Settle(c.convReq()); err != nil {
 		return err
 	}
 	if _, err := tx.Commit(); err != nil {

@@ -563,7 +563,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		}
 		newSize = size
 		if err == nil && tp != nil {
-			err = tp.check(c, tp.write(t, conventions.OpUpdate, key, cur, next, convCond{text: in.ConditionExpression, names: in.ExpressionAttributeNames}, nil))
+			err = tp.Check(c.convReq(), convWrite(tp, t, conventions.OpUpdate, key, cur, next, convCond{Text: in.ConditionExpression, Names: in.ExpressionAttributeNames}))
 		}
 		return next, err
 	})

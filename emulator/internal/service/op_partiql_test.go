@@ -112,22 +112,6 @@ func TestExecuteStatementErrors(t *testing.T) {
 	}
 }
 
-func TestStatementCache(t *testing.T) {
-	a, err := parseStatement("SELECT * FROM cached WHERE pk = 'x'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := parseStatement("SELECT * FROM cached WHERE pk = 'x'")
-	if a != b {
-		t.Error("the same text was parsed twice")
-	}
-	_, err1 := parseStatement("SELEC")
-	_, err2 := parseStatement("SELEC")
-	if err1 == nil || err1 != err2 {
-		t.Errorf("syntax errors: got %v and %v, want the same cached error", err1, err2)
-	}
-}
-
 // FuzzExecuteStatement sends arbitrary statements and parameters to a
 // table with items: every answer is a 200 or a 400, never a 500.
 func FuzzExecuteStatement(f *testing.F) {

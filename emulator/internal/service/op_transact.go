@@ -309,7 +309,7 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 			return nil, err
 		}
 		if a.t.convPolicy() != nil {
-			a.convCond = convCond{text: params[i].cond, names: params[i].names}
+			a.convCond = convCond{Text: params[i].cond, Names: params[i].names}
 		}
 	}
 	if err := checkTxActions(acts); err != nil {

@@ -52,9 +52,10 @@ func FuzzBatchExecuteStatement(f *testing.F) {
 			}
 			writes := false
 			for _, s := range []string{s1, s2} {
-				if st, err := parseStatement(s); err == nil && statementTable(st) != "" {
-					_, isSelect := st.(*partiql.Select)
-					writes = writes || !isSelect
+				st, err := partiql.Parse(s)
+				switch st.(type) {
+				case *partiql.Insert, *partiql.Update, *partiql.Delete:
+					writes = writes || err == nil
 				}
 			}
 			if !writes {

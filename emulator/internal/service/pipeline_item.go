@@ -104,7 +104,7 @@ func (c *call) store(w itemWrite) (change storage.Change, kept bool, err error) 
 		if w.item == nil {
 			change, err = c.deleteChecked(tp, p.t, p.key, w.cond, w.rvoccf)
 		} else {
-			change, err = c.putChecked(tp, p.t, p.key, w.item, w.cond, w.rvoccf, convCond{text: w.condText, names: w.names})
+			change, err = c.putChecked(tp, p.t, p.key, w.item, w.cond, w.rvoccf, convCond{Text: w.condText, Names: w.names})
 		}
 		return change, true, err
 	}

@@ -428,7 +428,7 @@ var pipelineHooks = map[string][]string{
 	"txGetFaults":    {"fx_tx.go", "pipeline_item.go"},
 	"putChecked":     {"conventions.go", "pipeline_item.go"},
 	"deleteChecked":  {"conventions.go", "pipeline_item.go"},
-	"finishItem":     {"register.go", "op_partiql_batch.go", "op_items.go", "pipeline_item.go"},
+	"finishItem":     {"register.go", "feature_statements.go", "op_items.go", "pipeline_item.go"},
 }
 
 // TestPipelineEntryPoints: the handlers reach the pipeline's hooks only

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"reflect"
 	"strings"
 	"time"
@@ -35,12 +34,6 @@ type call struct {
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
 
 	lease.Owned // lent by calls for one request (call_pool.go)
-}
-
-// logger returns the emulator's logger with the call's op and request id.
-// It is built on demand: most requests log nothing.
-func (c *call) logger() *slog.Logger {
-	return c.svc.log.With("op", c.op, "request_id", c.requestID)
 }
 
 // Now returns the time the request arrived (one clock reading per request,

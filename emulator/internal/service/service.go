@@ -99,7 +99,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.tokens = tokenStore{idempotency.New[*Namespace, txReplay](tc)}
 	var err error
-	if s.conv, err = newConvState(cfg.Conventions, s.log); err != nil {
+	if s.conv, err = newConvState(cfg.Conventions, s.log, s.Design); err != nil {
 		return nil, err
 	}
 	s.states = newServiceStates(s)
@@ -195,7 +195,7 @@ func (s *Service) namespaceFor(accessKey, region string) *Namespace {
 func (s *Service) ConventionsReport() conventions.Snapshot { return s.conventionsSnapshot() }
 
 // ResetConventionsReport empties the conventions report.
-func (s *Service) ResetConventionsReport() { s.conv.report.Reset() }
+func (s *Service) ResetConventionsReport() { s.conv.ResetReport() }
 
 // NamespaceCount returns how many namespaces exist (tests: reads create none).
 func (s *Service) NamespaceCount() int {

@@ -76,7 +76,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		t.ns.forgetIndexFx(t.name, x.name) // fx_persist.go
 	}
 	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
-		tp.st.checkStream(c, t, tp.p, t.snapshot().stream)
+		c.checkStream(tp, t, t.snapshot().stream)
 	}
 	d := t.describe()
 	// The answer shows the index change under way, as AWS's does, even

@@ -1,4 +1,4 @@
-package service
+package partiqlops
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
@@ -16,10 +17,6 @@ import (
 // reads or all writes, each answered on its own: an item, or an Error with
 // the code of what went wrong. Statements run one after another through
 // the same code as ExecuteStatement; the batch is not atomic.
-
-func init() {
-	registerDataPlane("BatchExecuteStatement", batchExecuteStatement)
-}
 
 const maxBatchStatements = 25
 
@@ -57,8 +54,8 @@ type BatchStatementResponse struct {
 
 // BatchExecuteStatementOutput is the BatchExecuteStatement response.
 type BatchExecuteStatementOutput struct {
-	Responses        []BatchStatementResponse `json:"Responses"`
-	ConsumedCapacity []*ConsumedCapacity      `json:"ConsumedCapacity,omitempty"`
+	Responses        []BatchStatementResponse    `json:"Responses"`
+	ConsumedCapacity []*service.ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
 }
 
 // batchParam is one parameter of a BatchExecuteStatement statement. A
@@ -106,9 +103,9 @@ type batchStatement struct {
 	err    error // a parse or parameter error: the statement's answer
 }
 
-func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
+func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
 	violations := []string{
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 		apierr.NullViolation("statements", in.Statements == nil),
 	}
 	violations = append(violations, apierr.EmptyListViolation("statements", in.Statements))
@@ -116,7 +113,7 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 		member := fmt.Sprintf("statements.%d.member.", i+1)
 		violations = append(violations,
 			statementViolation(member+"statement", r.Statement),
-			apierr.EnumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+			service.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
 			apierr.EmptyListViolation(member+"parameters", r.Parameters))
 	}
 	if err := apierr.ConstraintErrors(violations...); err != nil {
@@ -165,7 +162,7 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 		}
 		out.Responses[i] = runBatchStatement(c, b, opt, &caps)
 		if err := out.Responses[i].fatal; err != nil {
-			return nil, err // an injected fault with no statement code (fx_partiql.go)
+			return nil, err // an injected fault with no statement code (faults.go)
 		}
 	}
 	out.ConsumedCapacity = caps.list
@@ -173,7 +170,7 @@ func batchExecuteStatement(c *call, in *BatchExecuteStatementInput) (*BatchExecu
 }
 
 // runBatchStatement runs one statement of a batch and words its answer.
-func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacityTotals) BatchStatementResponse {
+func runBatchStatement(c service.Call, b batchStatement, opt stmtOptions, caps *capacityTotals) BatchStatementResponse {
 	if b.err != nil {
 		return batchError(b.err, "")
 	}
@@ -182,7 +179,7 @@ func runBatchStatement(c *call, b batchStatement, opt stmtOptions, caps *capacit
 		return runBatchGet(c, b, s, opt, caps)
 	}
 	out, err := runStatement(c, b.st, b.text, b.params, opt)
-	c.finishItem(err) // each statement is a use of its own: a refused condition is charged now
+	c.Finish(err) // each statement is a use of its own: a refused condition is charged now
 	var le *lower.Error
 	if errors.As(err, &le) {
 		table = "" // refused before it ran: DynamoDB Local names no table
@@ -223,7 +220,7 @@ func batchError(err error, table string) BatchStatementResponse {
 	case apierr.ErrItemCollectionSizeLimitExceeded:
 		e.Code = "ItemCollectionSizeLimitExceeded"
 	case apierr.ErrTransactionInProgress:
-		resp.fatal = err // no statement code for it (fx_partiql.go)
+		resp.fatal = err // no statement code for it (faults.go)
 	default:
 		e.Code = cmp.Or(batchFaultCode(ae), "InternalServerError")
 	}
@@ -248,7 +245,7 @@ func statementTable(st partiql.Statement) string {
 // checkBatchDuplicates rejects a batch of writes in which two statements
 // write the same item. Statements whose key cannot be worked out are left
 // to fail on their own.
-func checkBatchDuplicates(c *call, stmts []batchStatement) error {
+func checkBatchDuplicates(c service.Call, stmts []batchStatement) error {
 	type written struct {
 		table string
 		key   storage.Key
@@ -259,7 +256,7 @@ func checkBatchDuplicates(c *call, stmts []batchStatement) error {
 			continue
 		}
 		name := statementTable(b.st)
-		t, err := c.lookupTable(name)
+		t, err := c.LookupDataTable(name)
 		if err != nil {
 			continue
 		}
@@ -269,7 +266,7 @@ func checkBatchDuplicates(c *call, stmts []batchStatement) error {
 		}
 		for _, w := range seen {
 			if w.table == name && storage.Equal(w.key.Partition, key.Partition) &&
-				(!t.schema.HasSort() || storage.Equal(w.key.Sort, key.Sort)) {
+				(!t.Schema().HasSort() || storage.Equal(w.key.Sort, key.Sort)) {
 				return apierr.Validation(apierr.MsgBatchDuplicates)
 			}
 		}
@@ -279,25 +276,25 @@ func checkBatchDuplicates(c *call, stmts []batchStatement) error {
 }
 
 // writeKey works out the primary key a write statement writes.
-func writeKey(t *table, b batchStatement) (storage.Key, bool) {
+func writeKey(t service.Table, b batchStatement) (storage.Key, bool) {
 	bd := binding(b.text, b.params)
 	var key storage.Item
 	switch s := b.st.(type) {
 	case *partiql.Insert:
-		it, err := lower.LowerInsert(bd, s, t.schema)
+		it, err := lower.LowerInsert(bd, s, t.Schema())
 		if err != nil {
 			return storage.Key{}, false
 		}
-		k, err := t.keyFromItem(it)
+		k, err := t.KeyFromItem(it)
 		return k, err == nil
 	case *partiql.Update:
-		u, err := lower.LowerUpdate(bd, s, t.schema)
+		u, err := lower.LowerUpdate(bd, s, t.Schema())
 		if err != nil {
 			return storage.Key{}, false
 		}
 		key = u.Key
 	case *partiql.Delete:
-		d, err := lower.LowerDelete(bd, s, t.schema)
+		d, err := lower.LowerDelete(bd, s, t.Schema())
 		if err != nil {
 			return storage.Key{}, false
 		}
@@ -305,17 +302,17 @@ func writeKey(t *table, b batchStatement) (storage.Key, bool) {
 	default:
 		return storage.Key{}, false
 	}
-	k, err := t.keyFromKeyParam(key)
+	k, err := t.KeyFromKeyParam(key)
 	return k, err == nil
 }
 
 // capacityTotals sums the capacity of a batch per table, in the order the
 // tables first appear.
 type capacityTotals struct {
-	list []*ConsumedCapacity
+	list []*service.ConsumedCapacity
 }
 
-func (ct *capacityTotals) add(cc *ConsumedCapacity) {
+func (ct *capacityTotals) add(cc *service.ConsumedCapacity) {
 	if cc == nil {
 		return
 	}

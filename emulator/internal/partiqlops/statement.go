@@ -1,28 +1,42 @@
-package service
+package partiqlops
 
 import (
 	"errors"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // ExecuteStatement: one PartiQL statement, parsed once per distinct text
 // (a bounded cache), lowered into expr's compiled forms by partiql/lower
-// (partiql_lower.go) and run on storage as the item operations run: a
+// (lower.go) and run on storage as the item operations run: a
 // SELECT that fixes the partition key by equality is a Query (a seek into
 // one partition), any other SELECT a Scan with the WHERE clause as its
-// filter (of the index for "table"."index": partiql_select_index.go);
+// filter (of the index for "table"."index");
 // INSERT, UPDATE and DELETE are one Table.Write each on the full primary
 // key, their conditions checked inside the write. BatchExecuteStatement:
-// op_partiql_batch.go (its SELECTs: partiql_batch_get.go);
-// ExecuteTransaction: op_partiql_tx.go.
+// batch.go (its SELECTs: batch_get.go); ExecuteTransaction:
+// transaction.go. Each statement runs through the core's statement seam
+// (service's feature_statements.go), inside the request pipeline's
+// stages.
 
-func init() {
-	registerDataPlane("ExecuteStatement", executeStatement)
+// Feature plugs the PartiQL operations into the service core.
+type Feature struct{}
+
+// Name is the feature's name.
+func (Feature) Name() string { return "partiql" }
+
+// Register registers ExecuteStatement, BatchExecuteStatement and
+// ExecuteTransaction as data-plane operations.
+func (Feature) Register(r service.Registrar) {
+	service.DataOp(r, "ExecuteStatement", executeStatement)
+	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
+	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 
 // maxStatementLen is the model's limit on Statement.
@@ -45,10 +59,11 @@ type ExecuteStatementOutput struct {
 	Items            []storage.Item
 	stored           []storage.EncodedItem
 	NextToken        string
-	ConsumedCapacity *ConsumedCapacity
+	ConsumedCapacity *service.ConsumedCapacity
 }
 
-func (o *ExecuteStatementOutput) appendJSON(b []byte) []byte {
+// AppendJSON appends the response's JSON.
+func (o *ExecuteStatementOutput) AppendJSON(b []byte) []byte {
 	b = append(b, `{"Items":[`...)
 	for i, it := range o.Items {
 		if i > 0 {
@@ -69,7 +84,7 @@ func (o *ExecuteStatementOutput) appendJSON(b []byte) []byte {
 	}
 	if o.ConsumedCapacity != nil {
 		b = append(b, `,"ConsumedCapacity":`...)
-		b = o.ConsumedCapacity.appendJSON(b)
+		b = service.AppendCapacity(b, o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }
@@ -83,15 +98,15 @@ type stmtOptions struct {
 	rvoccf     string // ReturnValuesOnConditionCheckFailure
 }
 
-func executeStatement(c *call, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
+func executeStatement(c service.Call, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
 	var tokenViolation string
 	if in.NextToken != nil && *in.NextToken == "" {
 		tokenViolation = apierr.Violation(apierr.Quote(""), "nextToken", apierr.LenGE(1))
 	}
 	if err := apierr.ConstraintErrors(
 		statementViolation("statement", in.Statement),
-		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
-		apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
+		service.RVOCCFViolation("", in.ReturnValuesOnConditionCheckFailure),
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		tokenViolation,
 		parametersViolation("parameters", in.Parameters),
@@ -123,7 +138,7 @@ func statementViolation(param string, s *string) string {
 		return apierr.NullViolation(param, true)
 	case *s == "":
 		return apierr.Violation(apierr.Quote(""), param, apierr.LenGE(1))
-	case utf16Len(*s) > maxStatementLen: // characters, as Java counts them
+	case lex.UTF16Len(*s) > maxStatementLen: // characters, as Java counts them
 		return apierr.Violation(apierr.Quote(*s), param, apierr.LenLE(maxStatementLen))
 	}
 	return ""
@@ -158,6 +173,14 @@ var stmtCache struct {
 type stmtParse struct {
 	st  partiql.Statement
 	err error
+}
+
+// limitOf is a Limit member's value, 0 for none.
+func limitOf(limit *int64) int {
+	if limit == nil {
+		return 0
+	}
+	return int(min(*limit, 1<<31))
 }
 
 // maxCachedStatements bounds the cache; when full it starts over.
@@ -197,7 +220,7 @@ func syntaxError(text string, err error) error {
 }
 
 // runStatement runs a parsed statement.
-func runStatement(c *call, st partiql.Statement, text string, params []storage.Value, opt stmtOptions) (*ExecuteStatementOutput, error) {
+func runStatement(c service.Call, st partiql.Statement, text string, params []storage.Value, opt stmtOptions) (*ExecuteStatementOutput, error) {
 	b := binding(text, params)
 	switch s := st.(type) {
 	case *partiql.Select:

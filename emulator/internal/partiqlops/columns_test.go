@@ -1,4 +1,4 @@
-package service
+package partiqlops
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package service
+package partiqlops
 
 import (
 	"github.com/dynamoemu/dynamoemu/internal/expr"

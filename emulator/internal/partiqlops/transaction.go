@@ -1,4 +1,4 @@
-package service
+package partiqlops
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
@@ -22,10 +24,6 @@ import (
 // capacity and ClientRequestToken idempotency (writes only: a read has
 // nothing to repeat). An INSERT of an existing item cancels with the
 // reason DuplicateItem.
-
-func init() {
-	registerDataPlane("ExecuteTransaction", executeTransaction)
-}
 
 // ParameterizedStatement is one statement of an ExecuteTransaction.
 type ParameterizedStatement struct {
@@ -45,17 +43,18 @@ type ExecuteTransactionInput struct {
 // transaction's items, or for writes an empty Responses (as DynamoDB Local
 // answers) and the writes' capacity.
 type ExecuteTransactionOutput struct {
-	reads  *TransactGetItemsOutput
-	writes *TransactWriteItemsOutput
+	reads  *service.TransactGetItemsOutput
+	writes *service.TransactWriteItemsOutput
 }
 
-func (o *ExecuteTransactionOutput) appendJSON(b []byte) []byte {
+// AppendJSON appends the response's JSON.
+func (o *ExecuteTransactionOutput) AppendJSON(b []byte) []byte {
 	if o.reads != nil {
-		return o.reads.appendJSON(b)
+		return service.AppendTransactGet(b, o.reads)
 	}
 	b = append(b, `{"Responses":[]`...)
 	if len(o.writes.ConsumedCapacity) > 0 {
-		b = appendCapacityList(append(b, `,"ConsumedCapacity":`...), o.writes.ConsumedCapacity)
+		b = service.AppendCapacityList(append(b, `,"ConsumedCapacity":`...), o.writes.ConsumedCapacity)
 	}
 	return append(b, '}')
 }
@@ -68,47 +67,36 @@ type txStatement struct {
 	rvoccf string
 }
 
-func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
+func executeTransaction(c service.Call, in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
 	stmts, reads, err := parseTransaction(in)
 	if err != nil {
 		return nil, err
 	}
 	mode := in.ReturnConsumedCapacity
 	if reads {
-		gets, err := c.planTxReads(stmts)
+		gets, err := planTxReads(c, stmts)
 		if err != nil {
 			return nil, err
 		}
-		if err := c.beginTxGets(gets); err != nil {
+		out, err := c.TransactGet(gets, mode)
+		if err != nil {
 			return nil, err
 		}
-		return &ExecuteTransactionOutput{reads: runTransactGet(c, gets, mode)}, nil
+		return &ExecuteTransactionOutput{reads: out}, nil
 	}
-	acts, err := c.planTxWrites(stmts)
+	ws, err := planTxWrites(c, stmts)
 	if err != nil {
 		return nil, err
 	}
-	run := func() (*ExecuteTransactionOutput, error) {
-		changes, err := applyTx(c, acts)
-		if err != nil {
-			return nil, err
-		}
-		return &ExecuteTransactionOutput{writes: transactWriteOutput(mode, "", acts, changes)}, nil
+	var fp [32]byte
+	if in.ClientRequestToken != nil {
+		req := *in
+		req.ClientRequestToken, req.ReturnConsumedCapacity = nil, ""
+		// The token store keeps TransactWriteItems answers: a replay
+		// answers as TransactWriteItems does.
+		fp = idempotency.Fingerprint(req)
 	}
-	if in.ClientRequestToken == nil {
-		return run()
-	}
-	req := *in
-	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, ""
-	// The token store keeps TransactWriteItems answers: a replay answers
-	// as TransactWriteItems does.
-	writes, err := c.svc.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), mode, func() (*TransactWriteItemsOutput, error) {
-		out, err := run()
-		if err != nil {
-			return nil, err
-		}
-		return out.writes, nil
-	})
+	writes, err := c.TransactWrite(ws, mode, in.ClientRequestToken, fp)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +108,7 @@ func executeTransaction(c *call, in *ExecuteTransactionInput) (*ExecuteTransacti
 // and parameters, then reads and writes not mixed. reads reports a read
 // transaction.
 func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads bool, err error) {
-	if len(in.TransactStatements) > maxTransactItems {
+	if len(in.TransactStatements) > service.MaxTransactItems {
 		return nil, false, apierr.Validation(apierr.MsgTxTooManyItems)
 	}
 	if len(in.TransactStatements) == 0 {
@@ -131,7 +119,7 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 		member := "transactStatements." + strconv.Itoa(i+1) + ".member."
 		for _, v := range []string{
 			statementViolation(member+"statement", r.Statement),
-			apierr.EnumViolation(member+paramReturnOnCondFail, r.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail),
+			service.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
 			parametersViolation(member+"parameters", r.Parameters),
 		} {
 			if v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
@@ -139,10 +127,10 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 			}
 		}
 	}
-	if v := validateReturnConsumedCapacity(in.ReturnConsumedCapacity); v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
+	if v := service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity); v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
 		cs.Msgs = append(cs.Msgs, v)
 	}
-	tokenConstraints(&cs, in.ClientRequestToken)
+	service.TokenConstraints(&cs, in.ClientRequestToken)
 	if err := cs.Err(); err != nil {
 		return nil, false, err
 	}
@@ -192,20 +180,20 @@ func ruleReason(err error) (apierr.CancellationReason, bool) {
 // planTxReads plans a read transaction: each SELECT names a table (not an
 // index) and its WHERE clause is exactly the full primary key. A key of
 // the wrong shape cancels the transaction with that statement's reason.
-func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
-	gets := make([]*txGet, len(stmts))
+func planTxReads(c service.Call, stmts []txStatement) ([]service.TxRead, error) {
+	gets := make([]service.TxRead, len(stmts))
 	var reasons []apierr.CancellationReason
 	for i, s := range stmts {
 		sel := s.st.(*partiql.Select)
-		t, err := c.lookupTable(sel.From.Table.Text)
+		t, err := c.LookupDataTable(sel.From.Table.Text)
 		if err != nil {
 			return nil, err
 		}
-		g, err := lower.LowerTxGet(binding(s.text, s.params), sel, t.schema)
+		g, err := lower.LowerTxGet(binding(s.text, s.params), sel, t.Schema())
 		if err == nil {
 			var key storage.Key
 			if key, err = statementKey(t, g.Key); err == nil {
-				gets[i] = &txGet{t: t, key: key, proj: g.Projection}
+				gets[i] = service.TxRead{Table: t, Key: key, Projection: g.Projection}
 				continue
 			}
 		}
@@ -218,12 +206,6 @@ func (c *call) planTxReads(stmts []txStatement) ([]*txGet, error) {
 	}
 	if reasons != nil {
 		return nil, apierr.TransactionCanceled(reasons)
-	}
-	var seen itemSet
-	for _, g := range gets {
-		if !seen.add(g.t, g.key) {
-			return nil, apierr.Validation(apierr.MsgTxSameItem)
-		}
 	}
 	return gets, nil
 }
@@ -246,51 +228,46 @@ func setReason(reasons []apierr.CancellationReason, n, i int, r apierr.Cancellat
 // UPDATE an Update, DELETE a Delete, EXISTS a ConditionCheck). Errors of
 // the statement's text fail the request; errors of its item become its
 // ValidationError reason, the others evaluated as usual.
-func (c *call) planTxWrites(stmts []txStatement) ([]*txAction, error) {
-	acts := make([]*txAction, len(stmts))
+func planTxWrites(c service.Call, stmts []txStatement) ([]service.TxWrite, error) {
+	ws := make([]service.TxWrite, len(stmts))
 	for i, s := range stmts {
-		a, err := c.planTxWrite(i, s)
+		w, err := planTxWrite(c, s)
 		if r, ok := ruleReason(err); ok {
-			a = &txAction{kind: txCheck, preset: &r}
+			w = service.TxWrite{Kind: service.TxCheck, Preset: &r}
 		} else if err != nil {
 			return nil, statementError(i, err)
 		}
-		acts[i] = a
+		ws[i] = w
 	}
-	return acts, checkTxActions(acts)
+	return ws, nil
 }
 
-// planTxWrite plans statement i of a write transaction.
-func (c *call) planTxWrite(i int, s txStatement) (*txAction, error) {
+// planTxWrite plans one statement of a write transaction.
+func planTxWrite(c service.Call, s txStatement) (service.TxWrite, error) {
 	b := binding(s.text, s.params)
-	a := &txAction{rvoccf: s.rvoccf}
+	w := service.TxWrite{RVOCCF: s.rvoccf}
 	var p *writePlan
 	var err error
 	switch st := s.st.(type) {
 	case *partiql.Insert:
-		a.kind, a.insert = txPut, true
+		w.Kind, w.Insert = service.TxPut, true
 		p, err = planInsert(c, b, st)
 	case *partiql.Update:
-		a.kind = txUpdate
+		w.Kind = service.TxUpdate
 		p, err = planUpdate(c, b, st)
 	case *partiql.Delete:
-		a.kind = txDelete
+		w.Kind = service.TxDelete
 		p, err = planDelete(c, b, st)
 	case *partiql.Exists:
-		a.kind = txCheck
+		w.Kind = service.TxCheck
 		if st.Query.From.Index != nil {
-			return nil, apierr.Validation(apierr.MsgExecTxIndexOp)
+			return w, apierr.Validation(apierr.MsgExecTxIndexOp)
 		}
 		p, err = planExists(c, b, st)
 	}
 	if err != nil {
-		return nil, err
+		return w, err
 	}
-	a.t, a.key, a.item, a.cond, a.upd = p.t, p.key, p.item, p.cond, p.upd
-	if a.kind == txPut {
-		a.size = p.size
-	} else {
-		a.size = storage.ItemSize(p.t.schema.KeyItem(p.key))
-	}
-	return a, nil
+	w.Table, w.Key, w.Item, w.Condition, w.Update = p.t, p.key, p.item, p.cond, p.upd
+	return w, nil
 }

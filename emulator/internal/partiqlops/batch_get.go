@@ -1,8 +1,8 @@
-package service
+package partiqlops
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
 )
@@ -14,8 +14,8 @@ import (
 // exists is answered as Item, {} when the SELECT list selects none of its
 // attributes (as GetItem, ExecuteStatement and ExecuteTransaction answer
 // it); a missing item has no Item.
-func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, caps *capacityTotals) BatchStatementResponse {
-	t, _, target, err := c.selectTarget(s)
+func runBatchGet(c service.Call, b batchStatement, s *partiql.Select, opt stmtOptions, caps *capacityTotals) BatchStatementResponse {
+	t, _, target, err := c.SelectTarget(s.From.Table.Text, indexName(s))
 	if err != nil {
 		return batchError(err, "")
 	}
@@ -27,26 +27,18 @@ func runBatchGet(c *call, b batchStatement, s *partiql.Select, opt stmtOptions, 
 	if err != nil {
 		return batchError(err, "") // DynamoDB Local names no table here
 	}
-	if err := c.beginItem(t, key, insights.Get); err != nil {
-		return batchError(err, t.name)
+	item, found, cc, err := c.GetStatement(t, key, g.Projection, opt.consistent, opt.capacity)
+	if err != nil {
+		return batchError(err, t.Name())
 	}
-	resp := BatchStatementResponse{TableName: t.name}
-	stored, found := t.readData(opt.consistent).GetEncoded(key)
-	size := 0
+	resp := BatchStatementResponse{TableName: t.Name()}
 	if found {
-		size = stored.Size()
-		var w wire.WireItem
-		if g.Projection == nil {
-			w = wire.ItemToWire(stored.Item())
-		} else {
-			w = wire.ItemToWire(projectStored(g.Projection, stored))
-		}
+		w := wire.ItemToWire(item)
 		if w == nil {
 			w = wire.WireItem{}
 		}
 		resp.Item = &w
 	}
-	c.readItem(size, opt.consistent, found)
-	caps.add(readCapacity(t, opt.capacity, size, opt.consistent))
+	caps.add(cc)
 	return resp
 }

@@ -1,0 +1,393 @@
+package service
+
+import (
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// What a feature that runs statements on items (PartiQL's
+// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, which
+// parse and lower them) asks of the core: each statement, once lowered
+// into expr's forms, is run as the item operation it stands for, through
+// the request pipeline's stages (pipeline.go) as that operation's own
+// handler runs them: a SELECT as a Query or Scan page (ReadStatement), a
+// write as one Table.Write on its full key (InsertStatement,
+// UpdateStatement, DeleteStatement), a transaction by the storage
+// transaction code of TransactWriteItems and TransactGetItems.
+
+// StatementIndex is the secondary index a SELECT reads (the zero value:
+// the table).
+type StatementIndex struct{ x *indexDef }
+
+// SelectTarget looks up what a SELECT reads: the table, and its index
+// of that name (index nil: the table), with their key schema as the
+// lowering takes it. An index with a multi-attribute key is
+// lower.Target.Multi.
+func (c Call) SelectTarget(table string, index *string) (Table, StatementIndex, lower.Target, error) {
+	t, err := c.c.lookupTable(table)
+	if err != nil {
+		return Table{}, StatementIndex{}, lower.Target{}, err
+	}
+	if index == nil {
+		return Table{t: t}, StatementIndex{}, lower.Target{Keys: t.schema}, nil
+	}
+	x := partiqlIndex(t, *index)
+	if x == nil {
+		return Table{}, StatementIndex{}, lower.Target{}, apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
+	}
+	if x.multi() {
+		return Table{t: t}, StatementIndex{x}, lower.Target{Multi: true}, nil
+	}
+	return Table{t: t}, StatementIndex{x}, lower.Target{Keys: indexKeySchema(x)}, nil
+}
+
+// partiqlIndex finds the table's index of that name; nil when there is
+// none.
+func partiqlIndex(t *table, name string) *indexDef {
+	gsis, lsis := t.indexes()
+	for _, defs := range [2][]*indexDef{gsis, lsis} {
+		for _, d := range defs {
+			if d.name == name {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// Global reports whether the index is a global secondary index.
+func (x StatementIndex) Global() bool { return x.x != nil && !x.x.local }
+
+// Schema is the table's key schema.
+func (t Table) Schema() storage.KeySchema { return t.t.schema }
+
+// KeyFromItem is the key of a whole item, with the key values' rules.
+func (t Table) KeyFromItem(item storage.Item) (storage.Key, error) { return t.t.keyFromItem(item) }
+
+// KeyFromKeyParam is the key of an item of the key attributes alone, as
+// a Key member is checked.
+func (t Table) KeyFromKeyParam(key storage.Item) (storage.Key, error) {
+	return t.t.keyFromKeyParam(key)
+}
+
+// CheckIndexKeys checks the values item gives the keys of the table's
+// indexes (updated: of an item an update made).
+func (t Table) CheckIndexKeys(item storage.Item, updated bool) error {
+	return t.t.checkIndexKeys(item, updated)
+}
+
+// GuardKey is the pipeline's tenant guard for one key the request names
+// (conventions rule B10).
+func (c Call) GuardKey(t Table, k storage.Key) error { return c.c.guardKey(t.t, k) }
+
+// Finish ends one statement of a batch with err, as the registry's
+// adapter ends a request (finishItem): a refused condition is charged
+// now, before the next statement begins.
+func (c Call) Finish(err error) { c.c.finishItem(err) }
+
+// StatementRead is a SELECT's read, lowered.
+type StatementRead struct {
+	Table      Table
+	Index      StatementIndex
+	Keys       storage.KeySchema // the target's, as the lowering took it
+	Select     *lower.Select     // key conditions, filter, SELECT list, direction
+	Limit      int               // 0: none
+	Consistent bool
+	Capacity   string  // ReturnConsumedCapacity
+	NextToken  *string // the base64 of the last evaluated key's DynamoDB JSON
+}
+
+// StatementPage is the page a SELECT read: items (whole, from storage),
+// the last evaluated key (nil at the end) and the capacity.
+type StatementPage struct {
+	Items    []storage.Item
+	Stored   []storage.EncodedItem
+	LastKey  storage.Item
+	Capacity *ConsumedCapacity
+}
+
+// ReadStatement reads one page of a SELECT: Query pages of the
+// partitions its key conditions fix (an index's as Query reads an
+// index), or a Scan. The checks come in the API's order: the key
+// values, the tenant guard, the NextToken; the hooks (beginSelect) run
+// before the read.
+func (c Call) ReadStatement(r *StatementRead) (*StatementPage, error) {
+	t, x, sel, keys := r.Table.t, r.Index.x, r.Select, r.Keys
+	// Of an IN list, a key that holds an empty value matches no item of
+	// its partition; with pk = value it is the statement's error.
+	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return checkKeyConditionValues(kc, keys) }); err != nil {
+		return nil, err
+	}
+	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None}
+	if x != nil {
+		for _, kc := range sel.Keys {
+			plan.iqs = append(plan.iqs, indexQuery(x, kc, sel.Forward))
+		}
+	}
+	if err := c.c.guardSelect(t, plan.kcs, len(plan.kcs) == 0 && !plan.none); err != nil {
+		return nil, err
+	}
+	req := &readRequest{t: t, limit: r.Limit, consistent: r.Consistent, capacity: r.Capacity, filter: sel.Filter}
+	if sel.Filter != nil {
+		req.filterAttrs = sel.Filter.Attributes()
+	}
+	p := &pageReader{req: req}
+	var err error
+	if x != nil {
+		err = plan.readIndex(c.c, req, p, r.NextToken)
+	} else {
+		err = plan.readTable(c.c, req, p, r.NextToken)
+	}
+	if err != nil {
+		return nil, err
+	}
+	page, err := c.c.readPage(p)
+	if err != nil {
+		return nil, err
+	}
+	return &StatementPage{Items: page.Items, Stored: page.stored, LastKey: page.LastEvaluatedKey, Capacity: page.ConsumedCapacity}, nil
+}
+
+// GetStatement reads one item by its key, as GetItem reads it: the
+// pipeline's stages, the item (projected by proj, nil: whole; nil when
+// missing) and its capacity.
+func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
+	if err := c.c.beginItem(t.t, key, insights.Get); err != nil {
+		return nil, false, nil, err
+	}
+	stored, found := t.t.readData(consistent).GetEncoded(key)
+	size := 0
+	if found {
+		size = stored.Size()
+		if proj == nil {
+			item = stored.Item()
+		} else {
+			item = projectStored(proj, stored)
+		}
+	}
+	c.c.readItem(size, consistent, found)
+	return item, found, readCapacity(t.t, capacity, size, consistent), nil
+}
+
+// InsertStatement writes item (of size bytes) under key if no item has
+// it (else DuplicateItem), through the pipeline's stages and the
+// conventions' rules for a create: PartiQL INSERT.
+func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size int, capacity string) (*ConsumedCapacity, error) {
+	cl := c.c
+	if err := cl.beginGuarded(t.t, key, insights.Put); err != nil {
+		return nil, err
+	}
+	cl.writing(size) // a DuplicateItem is charged as a refused condition (fx_condfail.go)
+	tp := t.t.convPolicy()
+	change, err := t.t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if cur != nil {
+			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
+		}
+		if tp != nil { // INSERT creates only, as the create guard does
+			if err := tp.Check(cl.convReq(), convWrite(tp, t.t, conventions.OpPut, key, nil, item, convCond{Guard: true})); err != nil {
+				return nil, err
+			}
+		}
+		return item, nil
+	})
+	if err != nil {
+		return nil, err // a refusal is charged by the pipeline
+	}
+	cl.wrote(size, change)
+	return cl.writeCapacity(capacity), nil
+}
+
+// UpdateStatement applies upd to the item with key when cond holds, as
+// UpdateItem does, and returns the values returnValues asks for (nil:
+// none): PartiQL UPDATE.
+func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *expr.Condition, rvoccf, capacity, returnValues string) (storage.Item, *ConsumedCapacity, error) {
+	cl, tb := c.c, t.t
+	if err := cl.beginGuarded(tb, key, insights.Update); err != nil {
+		return nil, nil, err
+	}
+	tp := tb.convPolicy()
+	var newSize int
+	change, err := tb.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		next, err := upd.Apply(cur)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkUpdatedNesting(upd, next); err != nil {
+			return nil, err
+		}
+		if err := tb.checkIndexKeys(next, true); err != nil {
+			return nil, err
+		}
+		newSize = storage.ItemSize(next)
+		if newSize > maxItemBytes {
+			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
+		}
+		if tp != nil {
+			if err := tp.Check(cl.convReq(), convWrite(tp, tb, conventions.OpUpdate, key, cur, next, convCond{})); err != nil {
+				return nil, err
+			}
+		}
+		return next, nil
+	})
+	if err != nil {
+		return nil, nil, err // a refusal is charged by the pipeline (the new item is computed after the condition)
+	}
+	cl.wrote(max(newSize, change.OldSize), change)
+	cc := cl.writeCapacity(capacity)
+	if returnValues != "" {
+		if w := updateReturnValues(returnValues, upd, change); w != nil {
+			return w.Item(), cc, nil
+		}
+	}
+	return nil, cc, nil
+}
+
+// DeleteStatement deletes the item with key when cond holds, as
+// DeleteItem does, and returns the old item when old asks for it:
+// PartiQL DELETE.
+func (c Call) DeleteStatement(t Table, key storage.Key, cond *expr.Condition, old bool, rvoccf, capacity string) (storage.Item, *ConsumedCapacity, error) {
+	rv := returnNone
+	if old {
+		rv = returnAllOld
+	}
+	if err := c.c.beginGuarded(t.t, key, insights.Delete); err != nil {
+		return nil, nil, err
+	}
+	change, _, err := c.c.store(itemWrite{cond: cond, returnValues: rv, rvoccf: rvoccf, capacity: capacity})
+	if err != nil {
+		return nil, nil, err // a refusal is charged by the pipeline
+	}
+	c.c.wrote(change.OldSize, change)
+	return change.Old, c.c.writeCapacity(capacity), nil
+}
+
+// UpdateReturnValues names UpdateItem's ReturnValues.
+const (
+	ReturnAllOld     = returnAllOld
+	ReturnAllNew     = returnAllNew
+	ReturnUpdatedOld = returnUpdatedOld
+	ReturnUpdatedNew = returnUpdatedNew
+)
+
+// CheckKeyNotUpdated refuses an update that sets or removes a key
+// attribute.
+func CheckKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
+	return checkKeyNotUpdated(ks, upd)
+}
+
+// MaxItemBytes is the largest item.
+const MaxItemBytes = maxItemBytes
+
+// MaxTransactItems is the most actions of a transaction.
+const MaxTransactItems = maxTransactItems
+
+// TokenConstraints adds the constraints of a ClientRequestToken to cs.
+func TokenConstraints(cs *apierr.Constraints, tok *string) { tokenConstraints(cs, tok) }
+
+// RVOCCFViolation is the violation of a
+// ReturnValuesOnConditionCheckFailure member (member: the prefix of its
+// constraint path; "" for none).
+func RVOCCFViolation(member, v string) string {
+	return apierr.EnumViolation(member+paramReturnOnCondFail, v, enumReturnOnCondFail)
+}
+
+// TxRead is one read of a read transaction.
+type TxRead struct {
+	Table      Table
+	Key        storage.Key
+	Projection *expr.Projection
+}
+
+// TransactGet reads gets as TransactGetItems reads them (the same item
+// twice is refused first), through the pipeline's stages.
+func (c Call) TransactGet(reads []TxRead, mode string) (*TransactGetItemsOutput, error) {
+	gets := make([]*txGet, len(reads))
+	var seen itemSet
+	for i, r := range reads {
+		if !seen.add(r.Table.t, r.Key) {
+			return nil, apierr.Validation(apierr.MsgTxSameItem)
+		}
+		gets[i] = &txGet{t: r.Table.t, key: r.Key, proj: r.Projection}
+	}
+	if err := c.c.beginTxGets(gets); err != nil {
+		return nil, err
+	}
+	return runTransactGet(c.c, gets, mode), nil
+}
+
+// AppendTransactGet appends TransactGetItems' answer o.
+func AppendTransactGet(b []byte, o *TransactGetItemsOutput) []byte { return o.appendJSON(b) }
+
+// TxWriteKind is the kind of a write transaction's action.
+type TxWriteKind int
+
+// The kinds of TxWrite.
+const (
+	TxCheck  = TxWriteKind(txCheck)
+	TxPut    = TxWriteKind(txPut)
+	TxDelete = TxWriteKind(txDelete)
+	TxUpdate = TxWriteKind(txUpdate)
+)
+
+// TxWrite is one action of a write transaction, as TransactWriteItems
+// validates one. Insert: a Put of an item that must not exist
+// (DuplicateItem). Preset: the action's cancellation reason, found in
+// validation (nil: none).
+type TxWrite struct {
+	Kind      TxWriteKind
+	Insert    bool
+	Table     Table
+	Key       storage.Key
+	Item      storage.Item
+	Condition *expr.Condition
+	Update    *expr.Update
+	RVOCCF    string
+	Preset    *apierr.CancellationReason
+}
+
+// TransactWrite checks the actions as a whole (the same item twice, the
+// aggregate size) and runs them as TransactWriteItems runs its actions,
+// all or nothing; with a token (fp: the request's fingerprint), once
+// for the token's lifetime.
+func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byte) (*TransactWriteItemsOutput, error) {
+	acts := make([]*txAction, len(ws))
+	for i, w := range ws {
+		a := &txAction{kind: txKind(w.Kind), insert: w.Insert, t: w.Table.t, key: w.Key, item: w.Item,
+			cond: w.Condition, upd: w.Update, rvoccf: w.RVOCCF, preset: w.Preset}
+		switch {
+		case a.t == nil:
+		case a.kind == txPut:
+			a.size = storage.ItemSize(a.item)
+		default:
+			a.size = storage.ItemSize(a.t.schema.KeyItem(a.key))
+		}
+		acts[i] = a
+	}
+	if err := checkTxActions(acts); err != nil {
+		return nil, err
+	}
+	run := func() (*TransactWriteItemsOutput, error) {
+		changes, err := applyTx(c.c, acts)
+		if err != nil {
+			return nil, err
+		}
+		return transactWriteOutput(mode, "", acts, changes), nil
+	}
+	if token == nil {
+		return run()
+	}
+	return c.c.svc.tokens.do(c.c.ns, c.c.Now(), *token, fp, mode, run)
+}
+
+// AppendCapacity appends cc's JSON.
+func AppendCapacity(b []byte, cc *ConsumedCapacity) []byte { return cc.appendJSON(b) }
+
+// AppendCapacityList appends ccs as a JSON array.
+func AppendCapacityList(b []byte, ccs []*ConsumedCapacity) []byte { return appendCapacityList(b, ccs) }
