@@ -59,9 +59,10 @@ var layers = []layer{
 	// of it, below it (docs/architecture.md).
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire"}, internal: true},
+	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr"}, internal: true}, // the control plane's wire shapes and their pure checks
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize"}, tests: true, internal: true},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).
