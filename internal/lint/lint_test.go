@@ -59,7 +59,7 @@ var layers = []layer{
 	// of it, below it (docs/architecture.md).
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire"}, internal: true},
-	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr"}, internal: true}, // the control plane's wire shapes and their pure checks
+	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage"}, internal: true}, // the control plane's wire shapes and their pure checks
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
 		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec"}, tests: true, internal: true},
