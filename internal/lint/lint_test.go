@@ -59,10 +59,11 @@ var layers = []layer{
 	// of it, below it (docs/architecture.md).
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire"}, internal: true},
-	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage"}, internal: true}, // the control plane's wire shapes and their pure checks
+	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage"}, internal: true},                                  // the control plane's wire shapes and their pure checks
+	{pkg: "emulator/internal/tablerec", may: []string{"emulator/internal/tablespec", "emulator/internal/streamlog", "internal/storage"}, internal: true}, // a table's definition record and its stream's snapshot pieces
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec"}, tests: true, internal: true},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).
