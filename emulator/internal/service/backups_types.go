@@ -1,6 +1,8 @@
 package service
 
-import "time"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
+)
 
 // Wire shapes the core keeps for restores (restore.go) and for a
 // backup's description of its source table, after AWS's API reference
@@ -18,11 +20,7 @@ type RestoreSummary struct {
 
 // restoreInfo is where a restored table came from, as its definition
 // records it (catalog_record.go).
-type restoreInfo struct {
-	BackupArn string    `json:"backupArn,omitempty"`
-	TableArn  string    `json:"tableArn,omitempty"`
-	At        time.Time `json:"at"`
-}
+type restoreInfo = tablerec.Restored
 
 // SourceTableDetails is the backed-up table's key schema, size and capacity.
 type SourceTableDetails struct {

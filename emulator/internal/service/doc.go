@@ -52,7 +52,8 @@
 //     a restart puts right).
 //   - Control plane: op_tables.go (CreateTable, DeleteTable,
 //     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
-//     tables_types.go (their wire shapes), tables_validate.go (a
+//     tables_types.go (their wire shapes, most of them
+//     emulator/internal/tablespec's), tables_validate.go (a
 //     definition's limits and AWS's messages), tables_describe.go
 //     (TableDescription), tables_update.go, tables_gsi.go and
 //     tables_redefine.go (UpdateTable, GSIs created and deleted, the
@@ -61,8 +62,8 @@
 //     checks; the tagging operations are a feature,
 //     emulator/internal/tagging), feature_definition.go (the parts of a
 //     definition the core keeps that features read and change).
-//   - Vector indexes (storage/VECTOR_SPEC.md): vector_types.go (wire
-//     shapes), vector_defs.go (definitions, CreateTable's checks,
+//   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
+//     (wire shapes), vector_defs.go (definitions, CreateTable's checks,
 //     DescribeTable), tables_vector_update.go (UpdateTable's
 //     VectorIndexUpdates), vector_write.go (the write-side check, called
 //     by checkIndexKeys), feature_vectors.go (an index as SearchVectors

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
 )
 
 // The table-feature seam. A table-level feature (resource policies,
@@ -111,7 +112,7 @@ func recordMember(name string) bool {
 	if name == "ext" {
 		return true
 	}
-	typ := reflect.TypeFor[tableRecord]()
+	typ := reflect.TypeFor[tablerec.Table]()
 	for i := range typ.NumField() {
 		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag == name {
 			return true

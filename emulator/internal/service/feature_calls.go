@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // What a feature's operation may ask of the core beyond naming tables
@@ -104,13 +106,10 @@ func (t Table) KeyNames() []string {
 
 // EpochTime is a timestamp on the wire: seconds since the epoch with
 // millisecond precision, as a JSON number.
-type EpochTime = epochTime
+type EpochTime = tablespec.EpochTime
 
 // EpochPtr returns t as an EpochTime, nil for the zero time.
 func EpochPtr(t time.Time) *EpochTime { return epochPtr(t) }
 
 // EpochSeconds is the time s seconds after the epoch.
 func EpochSeconds(s float64) time.Time { return epochSeconds(s) }
-
-// Time is t as a time.Time.
-func (t EpochTime) Time() time.Time { return time.Time(t) }

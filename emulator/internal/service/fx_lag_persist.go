@@ -2,10 +2,9 @@ package service
 
 import (
 	"cmp"
-	"encoding/json"
 	"slices"
-	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 )
 
@@ -13,7 +12,7 @@ import (
 // mode of a gate handed out (IndexLag, TableReadLag, StreamLag: SetDelay,
 // Hold; the admin endpoint goes through them) saves the mode of every
 // gate of the namespace that lags (a delay, or held) as one DB metadata
-// key, metaKeyLags: a RecordMeta, logged and kept in snapshots as the
+// key, fxstate.MetaKeyLags: a RecordMeta, logged and kept in snapshots as the
 // Contributor Insights configuration is (fx_persist.go). RebuildCatalog
 // puts the modes back (restoreLags) on new gates of the tables, GSIs and
 // enabled streams that exist, unless lags are given at start
@@ -23,31 +22,9 @@ import (
 // comes back visible (the data is the table's), and a held gate holds
 // what is written after the restart.
 
-// metaKeyLags is the DB metadata key of a namespace's lags.
-const metaKeyLags = "emulator/lags"
-
-// lagRecordVersion is the version of lagRecord's encoding.
-const lagRecordVersion = 1
-
-// lagRecord is a namespace's saved lags.
-type lagRecord struct {
-	V    int        `json:"v"`
-	Lags []LagState `json:"lags"`
-}
-
-// LagState is one gate of a namespace: the view it lags (a table's GSI
-// Index, its eventually consistent Reads or its Stream), its mode and
+// LagState is one gate of a namespace: the view it lags, its mode and
 // the commits it holds back now.
-type LagState struct {
-	Namespace string        `json:"namespace,omitempty"`
-	Table     string        `json:"table"`
-	Index     string        `json:"index,omitempty"`
-	Reads     bool          `json:"reads,omitempty"`
-	Stream    bool          `json:"stream,omitempty"`
-	Delay     time.Duration `json:"delayNs,omitempty"`
-	Hold      bool          `json:"hold,omitempty"`
-	Pending   int           `json:"-"` // commits (a transaction is one) not visible now
-}
+type LagState = fxstate.LagState
 
 // lagGate is a gate of a namespace and the view it lags.
 type lagGate struct {
@@ -121,26 +98,26 @@ func (ns *Namespace) saveLags() {
 			lags = append(lags, g.state)
 		}
 	}
-	ns.saveStateLocked(metaKeyLags, "the lags", lagRecord{V: lagRecordVersion, Lags: lags}, len(lags) == 0)
+	ns.saveStateLocked(fxstate.MetaKeyLags, "the lags", fxstate.Lags(lags), len(lags) == 0)
 }
 
 // restoreLags puts back the lags saved in ns's DB on the tables, GSIs
 // and enabled streams that exist, unless lags were given at start.
 func (ns *Namespace) restoreLags() {
-	b := ns.db.Meta(metaKeyLags)
+	b := ns.db.Meta(fxstate.MetaKeyLags)
 	if b == nil {
 		return
 	}
 	if ls := ns.svc.lagSet.Load(); ls != nil && len(*ls) > 0 {
 		return // the lags given at start replace the saved ones
 	}
-	var r lagRecord
-	if err := json.Unmarshal(b, &r); err != nil || r.V != lagRecordVersion {
-		ns.svc.log.Warn("the saved lags are not readable: left out", "err", err, "version", r.V)
+	lags, v, err := fxstate.DecodeLags(b)
+	if err != nil || v != fxstate.LagsVersion {
+		ns.svc.log.Warn("the saved lags are not readable: left out", "err", err, "version", v)
 		return
 	}
 	s := ns.svc
-	for _, l := range r.Lags {
+	for _, l := range lags {
 		t := ns.getTable(l.Table)
 		if t == nil {
 			continue

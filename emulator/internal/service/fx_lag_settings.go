@@ -1,9 +1,7 @@
 package service
 
 import (
-	"time"
-
-	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 )
 
 // Lags set before the tables exist (emulator.FaultOptions.Lags,
@@ -13,35 +11,14 @@ import (
 // a replica), its GSIs when added, its stream when enabled. The gates
 // are the ones IndexLag, TableReadLag and StreamLag return.
 
-// LagSetting lags one view of the tables called Table: the GSI Index
-// ("*": every GSI), its eventually consistent reads (Reads) or its
-// stream (Stream); by Delay on the emulator's clock, or Hold (until a
-// Release through the API or the admin endpoint).
-type LagSetting struct {
-	Table  string
-	Index  string
-	Reads  bool
-	Stream bool
-	Delay  time.Duration
-	Hold   bool
-}
+// LagSetting lags one view of the tables called Table (fxstate's).
+type LagSetting = fxstate.LagSetting
 
 // SetLagSettings replaces the settings; tables already published keep
 // the gates they have.
 func (s *Service) SetLagSettings(ls []LagSetting) {
 	cp := append([]LagSetting(nil), ls...)
 	s.lagSet.Store(&cp)
-}
-
-// newGate is a gate in the setting's mode.
-func (s *Service) newGate(l LagSetting) *lag.Gate {
-	g := lag.NewGate(s.clock)
-	if l.Hold {
-		g.Hold()
-	} else {
-		g.SetDelay(l.Delay)
-	}
-	return g
 }
 
 // applyLagSettingsLocked gives t's views the gates the settings ask for
@@ -58,14 +35,14 @@ func (s *Service) applyLagSettingsLocked(t *table) {
 		switch {
 		case l.Reads:
 			if t.readGate == nil {
-				t.readGate = s.newGate(l)
+				t.readGate = l.Gate(s.clock)
 				t.watchReadGate(t.readGate) // fx_lag_switch.go
 				t.syncReadLagLocked()       // fx_lag_gates.go
 			}
 		case l.Stream:
 			if st := t.liveStream; st != nil && st.lag.Load() == nil {
 				_, next := st.log.Bounds(s.clock())
-				st.lag.CompareAndSwap(nil, &streamGate{gate: s.newGate(l), base: next - 1})
+				st.lag.CompareAndSwap(nil, &streamGate{gate: l.Gate(s.clock), base: next - 1})
 			}
 		case l.Index != "":
 			for _, x := range t.meta.Load().gsis {
@@ -85,7 +62,7 @@ func (s *Service) applyIndexLagSetting(t *table, index string) {
 	}
 	for _, l := range *ls {
 		if l.Table == t.name && !l.Reads && !l.Stream && (l.Index == "*" || l.Index == index) && t.data.IndexLag(index) == nil {
-			g := s.newGate(l)
+			g := l.Gate(s.clock)
 			if t.data.SetIndexLag(index, g) == nil { // else ErrNoIndex: not in storage (yet)
 				t.watchIndexGate(g) // fx_lag_switch.go
 			}

@@ -3,31 +3,19 @@ package service
 import (
 	"encoding/json"
 
-	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 )
 
 // Contributor Insights across restarts (-dbPath). Each change of a
 // namespace's Contributor Insights (UpdateContributorInsights, a table
 // deleted) saves the namespace's whole configuration (every table's and
 // GSI's status, mode and times, insights.CIState) as one DB metadata key,
-// metaKeyContributorInsights: a RecordMeta, logged and kept in snapshots
+// fxstate.MetaKeyContributorInsights: a RecordMeta, logged and kept in snapshots
 // like the ClientRequestTokens (idempotency_persist.go). RebuildCatalog
 // puts it back (restoreContributorInsights), leaving out tables and GSIs
 // that are gone. The counters start afresh, as the report's do. The fault
 // rules, which are the service's and not a namespace's, are saved by the
 // emulator as a state of the store (emulator/faults_persist.go).
-
-// metaKeyContributorInsights is the DB metadata key of the configuration.
-const metaKeyContributorInsights = "emulator/contributor-insights"
-
-// ciRecordVersion is the version of ciRecord's encoding.
-const ciRecordVersion = 1
-
-// ciRecord is a namespace's saved Contributor Insights configuration.
-type ciRecord struct {
-	V      int                `json:"v"`
-	States []insights.CIState `json:"states"`
-}
 
 // saveContributorInsights saves ns's Contributor Insights configuration
 // in its DB, when the DB is kept on disk. Saves are serialized (fxState's
@@ -43,7 +31,7 @@ func (ns *Namespace) saveContributorInsights() {
 	fx.saveMu.Lock()
 	defer fx.saveMu.Unlock()
 	states := ns.rec.ContributorInsightsState()
-	ns.saveStateLocked(metaKeyContributorInsights, "Contributor Insights", ciRecord{V: ciRecordVersion, States: states}, len(states) == 0)
+	ns.saveStateLocked(fxstate.MetaKeyContributorInsights, "Contributor Insights", fxstate.ContributorInsights(states), len(states) == 0)
 }
 
 // saveStateLocked saves v as JSON in ns's DB metadata under key, or
@@ -71,17 +59,17 @@ func (ns *Namespace) saveStateLocked(key, what string, v any, none bool) {
 // restoreContributorInsights puts back the configuration saved in ns's
 // DB, for the tables and GSIs that exist.
 func (ns *Namespace) restoreContributorInsights() {
-	b := ns.db.Meta(metaKeyContributorInsights)
+	b := ns.db.Meta(fxstate.MetaKeyContributorInsights)
 	if b == nil || ns.rec == nil {
 		return
 	}
-	var r ciRecord
-	if err := json.Unmarshal(b, &r); err != nil || r.V != ciRecordVersion {
-		ns.svc.log.Warn("the saved Contributor Insights configuration is not readable: left out", "err", err, "version", r.V)
+	states, v, err := fxstate.DecodeContributorInsights(b)
+	if err != nil || v != fxstate.ContributorInsightsVersion {
+		ns.svc.log.Warn("the saved Contributor Insights configuration is not readable: left out", "err", err, "version", v)
 		return
 	}
-	keep := r.States[:0]
-	for _, s := range r.States {
+	keep := states[:0]
+	for _, s := range states {
 		t := ns.getTable(s.Table)
 		if t == nil {
 			continue

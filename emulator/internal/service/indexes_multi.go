@@ -16,9 +16,6 @@ import (
 // with its messages; anything else is checked here. The messages are
 // DynamoDB Local's (AWS publishes the rules, not the wording).
 
-// maxGSIKeyAttrs is the most elements a GSI's KeySchema may have.
-const maxGSIKeyAttrs = 2 * storage.MaxIndexPartitionAttrs
-
 // multiAttrKeySchema reports whether a GSI key schema goes beyond one
 // HASH and one RANGE element.
 func multiAttrKeySchema(ks []KeySchemaElement) bool {

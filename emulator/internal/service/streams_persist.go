@@ -1,8 +1,6 @@
 package service
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -10,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -279,7 +278,7 @@ func (sc *StreamSidecar) Capture() func(emit func([]byte) error) error {
 				if len(recs) == 0 {
 					break
 				}
-				b, err := encodeRecordsPiece(recs)
+				b, err := tablerec.EncodeRecordsPiece(recs)
 				if err != nil {
 					return err
 				}
@@ -296,50 +295,17 @@ func (sc *StreamSidecar) Capture() func(emit func([]byte) error) error {
 // captureBatch is the number of records per piece.
 const captureBatch = 1024
 
-// Pieces: version(1) kind(1) body; kind pieceStream, a streamPiece as
-// JSON; kind pieceRecords, records in streamlog's binary form
-// (streamlog.AppendRecords).
-const (
-	pieceVersion = 1
-	pieceStream  = 1
-	pieceRecords = 2
-)
-
-// streamPiece is a stream's identity and state at a snapshot's mark.
-type streamPiece struct {
-	ARN        string      `json:"arn"`
-	Label      string      `json:"label"`
-	Table      string      `json:"table"`
-	Region     string      `json:"region"`
-	View       string      `json:"view"`
-	KeySchema  []keyRecord `json:"keySchema"`
-	Schema     []keyRecord `json:"schema"`
-	Shard      string      `json:"shard"`
-	Created    time.Time   `json:"created"`
-	Next       uint64      `json:"next"`
-	DisabledAt time.Time   `json:"disabledAt,omitzero"`
-	At         time.Time   `json:"at"` // the mark's time
-}
-
+// encodeStreamPiece is the header piece of s at a snapshot's mark.
 func encodeStreamPiece(s *stream, next uint64, disabled, at time.Time) []byte {
 	schema := []storage.KeyAttr{s.schema.Partition}
 	if s.schema.HasSort() {
 		schema = append(schema, s.schema.Sort)
 	}
-	b, err := json.Marshal(streamPiece{
+	return tablerec.EncodeStreamPiece(&tablerec.StreamPiece{
 		ARN: s.arn, Label: s.label, Table: s.tableName, Region: s.region, View: s.viewType,
 		KeySchema: keyElemRecords(s.keySchema), Schema: keyAttrRecords(schema),
 		Shard: s.shardID, Created: s.created, Next: next, DisabledAt: disabled, At: at,
 	})
-	if err != nil {
-		panic("service: encoding a stream: " + err.Error()) // plain data
-	}
-	return append([]byte{pieceVersion, pieceStream}, b...)
-}
-
-// encodeRecordsPiece is a pieceRecords of recs.
-func encodeRecordsPiece(recs []streamlog.Record) ([]byte, error) {
-	return streamlog.AppendRecords([]byte{pieceVersion, pieceRecords}, recs)
 }
 
 // capturedStream is a stream read back from a snapshot.
@@ -349,51 +315,18 @@ type capturedStream struct {
 	live bool      // Load found its table with it enabled
 }
 
-var errPiece = errors.New("stream state in the snapshot does not parse")
-
 // parsePieces reads the streams of a snapshot's pieces.
 func (sc *StreamSidecar) parsePieces(pieces [][]byte) ([]*capturedStream, error) {
 	var out []*capturedStream
-	var p *streamPiece
-	var recs []streamlog.Record
-	finish := func() error {
-		if p == nil {
-			return nil
-		}
+	err := tablerec.ParsePieces(pieces, func(p *tablerec.StreamPiece, recs []streamlog.Record) error {
 		c, err := sc.restoreCaptured(p, recs)
 		if err != nil {
 			return err
 		}
-		out, p, recs = append(out, c), nil, nil
+		out = append(out, c)
 		return nil
-	}
-	for i, b := range pieces {
-		if len(b) < 2 || b[0] != pieceVersion {
-			return nil, fmt.Errorf("%w: piece %d: version", errPiece, i)
-		}
-		switch b[1] {
-		case pieceStream:
-			if err := finish(); err != nil {
-				return nil, err
-			}
-			p = new(streamPiece)
-			if err := json.Unmarshal(b[2:], p); err != nil {
-				return nil, fmt.Errorf("%w: piece %d: %v", errPiece, i, err)
-			}
-		case pieceRecords:
-			if p == nil {
-				return nil, fmt.Errorf("%w: piece %d: records before their stream", errPiece, i)
-			}
-			rs, err := streamlog.ParseRecords(b[2:])
-			if err != nil {
-				return nil, fmt.Errorf("%w: piece %d: %v", errPiece, i, err)
-			}
-			recs = append(recs, rs...)
-		default:
-			return nil, fmt.Errorf("%w: piece %d: kind %d", errPiece, i, b[1])
-		}
-	}
-	if err := finish(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -402,7 +335,7 @@ func (sc *StreamSidecar) parsePieces(pieces [][]byte) ([]*capturedStream, error)
 // restoreCaptured makes the stream p describes, with records recs (those
 // before a gap dropped: the log trimmed them while the snapshot was
 // written, so they were past the retention).
-func (sc *StreamSidecar) restoreCaptured(p *streamPiece, recs []streamlog.Record) (*capturedStream, error) {
+func (sc *StreamSidecar) restoreCaptured(p *tablerec.StreamPiece, recs []streamlog.Record) (*capturedStream, error) {
 	for i := len(recs) - 1; i > 0; i-- {
 		if recs[i].Seq != recs[i-1].Seq+1 {
 			recs = recs[i:]
@@ -411,7 +344,7 @@ func (sc *StreamSidecar) restoreCaptured(p *streamPiece, recs []streamlog.Record
 	}
 	schema := keyAttrs(p.Schema)
 	if len(schema) == 0 {
-		return nil, fmt.Errorf("%w: stream %s: no key schema", errPiece, p.ARN)
+		return nil, fmt.Errorf("%w: stream %s: no key schema", tablerec.ErrPiece, p.ARN)
 	}
 	ks := storage.KeySchema{Partition: schema[0]}
 	if len(schema) > 1 {
@@ -434,7 +367,7 @@ func (sc *StreamSidecar) restoreCaptured(p *streamPiece, recs []streamlog.Record
 	}
 	log, err := streamlog.Restore(sc.svc.streamRetention(), p.Next, p.DisabledAt, recs)
 	if err != nil {
-		return nil, fmt.Errorf("%w: stream %s: %v", errPiece, p.ARN, err)
+		return nil, fmt.Errorf("%w: stream %s: %v", tablerec.ErrPiece, p.ARN, err)
 	}
 	s.log = log
 	return &capturedStream{s: s, at: p.At}, nil

@@ -3,41 +3,15 @@ package service
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
-// epochTime is a timestamp on the wire: seconds since the epoch with
-// millisecond precision, as a JSON number (1795307814.938).
-type epochTime time.Time
+// epochTime is a timestamp on the wire (tablespec.EpochTime).
+type epochTime = tablespec.EpochTime
 
-func (t epochTime) MarshalJSON() ([]byte, error) {
-	ms := time.Time(t).UnixMilli()
-	sec, frac := ms/1000, ms%1000
-	if frac < 0 {
-		sec, frac = sec-1, frac+1000
-	}
-	return []byte(strconv.FormatInt(sec, 10) + "." + fmt.Sprintf("%03d", frac)), nil
-}
-
-// UnmarshalJSON reads an epoch time as MarshalJSON writes it (seconds,
-// fraction), for operations restored from disk.
-func (t *epochTime) UnmarshalJSON(b []byte) error {
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return err
-	}
-	*t = epochTime(epochSeconds(f))
-	return nil
-}
-
-func epochPtr(t time.Time) *epochTime {
-	if t.IsZero() {
-		return nil
-	}
-	e := epochTime(t)
-	return &e
-}
+func epochPtr(t time.Time) *epochTime { return tablespec.EpochPtr(t) }
 
 // streamLabel formats a stream's creation time as AWS's LatestStreamLabel.
 func streamLabel(t time.Time) string {
@@ -67,7 +41,7 @@ func (t *table) describe() *TableDescription {
 		OnDemandThroughput:        m.onDemand,
 	}
 	for _, a := range m.attrDefs {
-		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{a.name, a.typ})
+		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.name, AttributeType: a.typ})
 	}
 	d.KeySchema = keySchemaDesc(t.keySchema)
 	if t.data != nil {
@@ -130,7 +104,7 @@ func (t *table) describe() *TableDescription {
 func keySchemaDesc(ks []keyElem) []KeySchemaElementDesc {
 	out := make([]KeySchemaElementDesc, len(ks))
 	for i, k := range ks {
-		out[i] = KeySchemaElementDesc{k.name, k.keyType}
+		out[i] = KeySchemaElementDesc{AttributeName: k.name, KeyType: k.keyType}
 	}
 	return out
 }
@@ -219,11 +193,7 @@ func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
 		RestoreDateTime: epochTime(m.restored.At), RestoreInProgress: now.Before(m.activeAt)}
 }
 
-// epochSeconds is a request timestamp (epoch seconds) as a time.
-func epochSeconds(s float64) time.Time {
-	sec := int64(s)
-	return time.Unix(sec, int64((s-float64(sec))*1e9)).Round(time.Millisecond)
-}
+func epochSeconds(s float64) time.Time { return tablespec.EpochSeconds(s) }
 
 // cmpOr is cmp.Or for strings.
 func cmpOr(s, def string) string {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // mergeAttrDefs folds the AttributeDefinitions of an UpdateTable that
@@ -40,7 +41,7 @@ func (m *tableMeta) mergeAttrDefs(defs []AttributeDefinition, newKeys []KeySchem
 		}
 		return nil, apierr.Validation(apierr.MsgAttributeRedefined(
 			apierr.SchemaElement(name, old, role),
-			apierr.SchemaElement(name, typ, deref(newKeys[k].KeyType))))
+			apierr.SchemaElement(name, typ, tablespec.Deref(newKeys[k].KeyType))))
 	}
 	return attrDefs, nil
 }

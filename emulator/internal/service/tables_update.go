@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // UpdateTable: billing mode, throughput (table and existing GSIs), streams,
@@ -38,7 +39,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		newTP = tp
 	}
-	if err := validateStream(in.StreamSpecification, apierr.MsgUpdateStreamViewTypeRequired, apierr.MsgUpdateStreamViewTypeWhenDisabled); err != nil {
+	if err := tablespec.ValidateStream(in.StreamSpecification, apierr.MsgUpdateStreamViewTypeRequired, apierr.MsgUpdateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
@@ -327,7 +328,7 @@ func updateTableConstraints(in *UpdateTableInput) error {
 	for i, d := range in.AttributeDefinitions {
 		p := "attributeDefinitions." + itoa(i+1) + ".member."
 		if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
-			attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
+			tablespec.AttrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
 		}
 		if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
 			apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
@@ -335,26 +336,26 @@ func updateTableConstraints(in *UpdateTableInput) error {
 	}
 	tableNameConstraints(&cs, *in.TableName)
 	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
-	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
+	tablespec.ThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
 	for i, u := range in.GlobalSecondaryIndexUpdates {
 		p := "globalSecondaryIndexUpdates." + itoa(i+1) + ".member."
 		if u.Update != nil {
 			if apierr.NotNull(&cs, u.Update.IndexName, p+"update.indexName") {
 				apierr.NameConstraints(&cs, *u.Update.IndexName, p+"update.indexName")
 			}
-			throughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
+			tablespec.ThroughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
 		}
 		if u.Create != nil {
-			indexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", maxGSIKeyAttrs)
-			throughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
+			tablespec.IndexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", tablespec.MaxGSIKeyAttrs)
+			tablespec.ThroughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
 		}
 		if u.Delete != nil && apierr.NotNull(&cs, u.Delete.IndexName, p+"delete.indexName") {
 			apierr.NameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
 		}
 	}
 	vectorUpdateConstraints(&cs, in.VectorIndexUpdates)
-	streamConstraints(&cs, in.StreamSpecification)
-	sseConstraints(&cs, in.SSESpecification)
+	tablespec.StreamConstraints(&cs, in.StreamSpecification)
+	tablespec.SSEConstraints(&cs, in.SSESpecification)
 	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	return cs.Err()
 }
@@ -373,7 +374,7 @@ func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
 			name = *u.Update.IndexName
 		case u.Create != nil:
 			name = *u.Create.IndexName
-			if err := checkIncludeProjection(u.Create.Projection); err != nil {
+			if err := tablespec.CheckIncludeProjection(u.Create.Projection); err != nil {
 				return err
 			}
 		case u.Delete != nil:

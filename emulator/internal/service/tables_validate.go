@@ -2,17 +2,14 @@ package service
 
 import (
 	"slices"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Limits of a table definition.
 const (
-	maxNonKeyPerIndex = 20  // NonKeyAttributes of one index
 	maxNonKeyPerTable = 100 // NonKeyAttributes summed over a table's indexes (AWS's documented limit)
 	maxLSIs           = 5
 	maxGSIs           = 20
@@ -46,7 +43,7 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if in.TableName == nil {
 		return nil, apierr.Validation(apierr.MsgTableNameRequired)
 	}
-	if err := createTableConstraints(in); err != nil {
+	if err := tablespec.CreateTableConstraints(in); err != nil {
 		return nil, err
 	}
 	def := &tableDef{name: *in.TableName, billingMode: "PROVISIONED"}
@@ -62,7 +59,7 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	if err := def.setIndexes(in); err != nil {
 		return nil, err
 	}
-	if err := validateStream(in.StreamSpecification, apierr.MsgCreateStreamViewTypeRequired, apierr.MsgCreateStreamViewTypeWhenDisabled); err != nil {
+	if err := tablespec.ValidateStream(in.StreamSpecification, apierr.MsgCreateStreamViewTypeRequired, apierr.MsgCreateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
 	def.onDemand = in.OnDemandThroughput
@@ -83,188 +80,6 @@ func validateCreateTable(in *CreateTableInput) (*tableDef, error) {
 	}
 	def.tags = tags
 	return def, nil
-}
-
-// createTableConstraints reports every model-constraint violation of a
-// CreateTable request, in the order AWS lists them.
-func createTableConstraints(in *CreateTableInput) error {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
-		for i, d := range in.AttributeDefinitions {
-			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-			if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
-				attrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
-			}
-			if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
-				apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
-			}
-		}
-	}
-	// A bad name is a model constraint like the others, reported with them
-	// and before any semantic check of the key schema: "1 validation error
-	// detected: Value 'ab' at 'tableName' failed to satisfy constraint:
-	// Member must have length greater than or equal to 3" (AWS's recorded
-	// answers; DynamoDB Local answers "Invalid table/index name. ...").
-	apierr.NameConstraints(&cs, *in.TableName, "tableName")
-	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
-	throughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
-	keySchemaConstraints(&cs, in.KeySchema, "keySchema")
-	// Global secondary indexes before local ones, whatever order the
-	// request lists them in (AWS's record, validation_order.go).
-	for i, x := range in.GlobalSecondaryIndexes {
-		p := "globalSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
-		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, maxGSIKeyAttrs)
-		throughputConstraints(&cs, x.ProvisionedThroughput, p+"provisionedThroughput")
-	}
-	for i, x := range in.LocalSecondaryIndexes {
-		p := "localSecondaryIndexes." + strconv.Itoa(i+1) + ".member."
-		indexConstraints(&cs, x.IndexName, x.KeySchema, x.Projection, p, 2)
-	}
-	for i := range in.VectorIndexes {
-		vectorIndexConstraints(&cs, &in.VectorIndexes[i], "vectorIndexes."+strconv.Itoa(i+1)+".member.")
-	}
-	streamConstraints(&cs, in.StreamSpecification)
-	sseConstraints(&cs, in.SSESpecification)
-	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
-	// Tags are checked after the model, with their own messages (see
-	// validateTags), as AWS does.
-	return cs.Err()
-}
-
-// nilIfNoSlice turns "member absent" (a nil slice) into a nil pointer so
-// notNull can check it; an empty JSON list is present.
-func nilIfNoSlice[T any](s []T) *[]T {
-	if s == nil {
-		return nil
-	}
-	return &s
-}
-
-func throughputConstraints(cs *apierr.Constraints, pt *ProvisionedThroughput, path string) {
-	if pt == nil {
-		return
-	}
-	if apierr.NotNull(cs, pt.WriteCapacityUnits, path+".writeCapacityUnits") && *pt.WriteCapacityUnits < 1 {
-		cs.Add(apierr.QuoteInt(*pt.WriteCapacityUnits), path+".writeCapacityUnits", apierr.ValGE(1))
-	}
-	if apierr.NotNull(cs, pt.ReadCapacityUnits, path+".readCapacityUnits") && *pt.ReadCapacityUnits < 1 {
-		cs.Add(apierr.QuoteInt(*pt.ReadCapacityUnits), path+".readCapacityUnits", apierr.ValGE(1))
-	}
-}
-
-func keySchemaConstraints(cs *apierr.Constraints, ks []KeySchemaElement, path string) {
-	keySchemaConstraintsMax(cs, ks, path, 2)
-}
-
-// keySchemaConstraintsMax is keySchemaConstraints for a key schema of at
-// most maxLen elements: a GSI's may have 8 (four partition key and four
-// sort key attributes; AWS's API reference).
-func keySchemaConstraintsMax(cs *apierr.Constraints, ks []KeySchemaElement, path string, maxLen int) {
-	if !apierr.NotNull(cs, nilIfNoSlice(ks), path) {
-		return
-	}
-	if len(ks) < 1 {
-		cs.Add("'[]'", path, apierr.LenGE(1))
-	}
-	if len(ks) > maxLen {
-		cs.Add(keySchemaValue(ks), path, apierr.LenLE(maxLen))
-	}
-	for i, e := range ks {
-		p := path + "." + strconv.Itoa(i+1) + ".member."
-		if apierr.NotNull(cs, e.AttributeName, p+"attributeName") {
-			attrNameConstraints(cs, *e.AttributeName, p+"attributeName")
-		}
-		if apierr.NotNull(cs, e.KeyType, p+"keyType") {
-			apierr.Enum(cs, e.KeyType, p+"keyType", "HASH", "RANGE")
-		}
-	}
-}
-
-// attrNameConstraints checks a key attribute name against the model:
-// 1 to 255 characters. (An empty name would otherwise reach storage, which
-// refuses a nameless key.) DynamoDB Local: "Names of key attributes and
-// attributes projected into an index must be between 1 and 255 characters,
-// inclusive".
-func attrNameConstraints(cs *apierr.Constraints, name, path string) {
-	n := utf8.RuneCountInString(name)
-	if n < 1 {
-		cs.Add(apierr.Quote(name), path, apierr.LenGE(1))
-	}
-	if n > 255 {
-		cs.Add(apierr.Quote(name), path, apierr.LenLE(255))
-	}
-}
-
-// keySchemaValue renders a KeySchema list for a constraint message as AWS
-// does, with camelCase field names: "[KeySchemaElement(attributeName=pk,
-// keyType=HASH), ...]" (AWS's recorded answers; AWS has also printed Java
-// object identities here, "KeySchemaElement@64f4fb9").
-func keySchemaValue(ks []KeySchemaElement) string {
-	items := make([]string, len(ks))
-	for i, e := range ks {
-		items[i] = "KeySchemaElement(attributeName=" + deref(e.AttributeName) + ", keyType=" + deref(e.KeyType) + ")"
-	}
-	return apierr.ListValue(items)
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return "null"
-	}
-	return *p
-}
-
-func indexConstraints(cs *apierr.Constraints, name *string, ks []KeySchemaElement, proj *Projection, p string, maxKeys int) {
-	if apierr.NotNull(cs, name, p+"indexName") {
-		apierr.NameConstraints(cs, *name, p+"indexName")
-	}
-	keySchemaConstraintsMax(cs, ks, p+"keySchema", maxKeys)
-	if apierr.NotNull(cs, proj, p+"projection") {
-		apierr.Enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
-		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
-			cs.Add("'[]'", p+"projection.nonKeyAttributes", apierr.LenGE(1))
-		}
-		// AWS's API reference: "Array Members: ... Maximum number of 20
-		// items" (and public reports quote AWS's member constraint);
-		// DynamoDB Local lets longer lists through.
-		if len(proj.NonKeyAttributes) > maxNonKeyPerIndex {
-			cs.Add(apierr.Quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", apierr.LenLE(maxNonKeyPerIndex))
-		}
-		if slices.ContainsFunc(proj.NonKeyAttributes, func(n string) bool { return n == "" || utf8.RuneCountInString(n) > 255 }) {
-			cs.Add(apierr.Quote("["+strings.Join(proj.NonKeyAttributes, ", ")+"]"), p+"projection.nonKeyAttributes", apierr.NonKeyNameConstraint)
-		}
-	}
-}
-
-func streamConstraints(cs *apierr.Constraints, s *StreamSpecification) {
-	if s == nil {
-		return
-	}
-	apierr.NotNull(cs, s.StreamEnabled, "streamSpecification.streamEnabled")
-	apierr.Enum(cs, s.StreamViewType, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
-}
-
-func sseConstraints(cs *apierr.Constraints, s *SSESpecification) {
-	if s == nil {
-		return
-	}
-	apierr.Enum(cs, s.SSEType, "sSESpecification.sSEType", "AES256", "KMS")
-}
-
-// validateStream checks the StreamSpecification rules beyond the model;
-// needType and typeWhenDisabled are the operation's messages for a stream
-// enabled without a view type and disabled with one.
-func validateStream(s *StreamSpecification, needType, typeWhenDisabled string) error {
-	if s == nil || s.StreamEnabled == nil {
-		return nil
-	}
-	if *s.StreamEnabled && s.StreamViewType == nil {
-		return apierr.Validation(needType)
-	}
-	if !*s.StreamEnabled && s.StreamViewType != nil {
-		return apierr.Validation(typeWhenDisabled)
-	}
-	return nil
 }
 
 // setThroughput applies the billing-mode rules to the table's throughput.
@@ -545,7 +360,7 @@ func checkProjection(idx *indexDef, p *Projection) error {
 	if p.NonKeyAttributes != nil && *p.ProjectionType != "INCLUDE" {
 		return apierr.Validation(apierr.MsgProjectionNonKey(*p.ProjectionType))
 	}
-	if err := checkIncludeProjection(p); err != nil {
+	if err := tablespec.CheckIncludeProjection(p); err != nil {
 		return err
 	}
 	for i, n := range p.NonKeyAttributes {
@@ -554,15 +369,6 @@ func checkProjection(idx *indexDef, p *Projection) error {
 		}
 	}
 	idx.projection = projection{typ: *p.ProjectionType, nonKey: slices.Clone(p.NonKeyAttributes)}
-	return nil
-}
-
-// checkIncludeProjection refuses an INCLUDE projection without
-// NonKeyAttributes (CreateTable's indexes and UpdateTable's Create).
-func checkIncludeProjection(p *Projection) error {
-	if p != nil && p.ProjectionType != nil && *p.ProjectionType == "INCLUDE" && len(p.NonKeyAttributes) == 0 {
-		return apierr.Validation(apierr.MsgIncludeWithoutNonKey)
-	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // UpdateTable's VectorIndexUpdates: Create validates a vector index as
@@ -24,7 +25,7 @@ func vectorUpdateConstraints(cs *apierr.Constraints, updates []VectorIndexUpdate
 	for i, u := range updates {
 		p := "vectorIndexUpdates." + strconv.Itoa(i+1) + ".member."
 		if u.Create != nil {
-			vectorIndexConstraints(cs, u.Create, p+"create.")
+			tablespec.VectorIndexConstraints(cs, u.Create, p+"create.")
 		}
 		if u.Delete != nil && apierr.NotNull(cs, u.Delete.IndexName, p+"delete.indexName") {
 			apierr.NameConstraints(cs, *u.Delete.IndexName, p+"delete.indexName")

@@ -2,10 +2,10 @@ package service
 
 import (
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -21,13 +21,13 @@ const (
 	maxVectorIndexes       = storage.MaxVectorIndexes
 	maxVectorDimensions    = storage.MaxVectorDimensions
 	maxVectorInlineFilters = storage.MaxVectorInlineFilters
-	maxVectorProjected     = maxNonKeyPerIndex // the vector, the inline filters and NonKeyAttributes share it
+	maxVectorProjected     = tablespec.MaxNonKeyPerIndex // the vector, the inline filters and NonKeyAttributes share it
 )
 
 // SearchSchemaElementType values.
 const (
-	searchHash   = "HASH"
-	searchFilter = "INLINE_FILTER"
+	searchHash   = tablespec.SearchHash
+	searchFilter = tablespec.SearchFilter
 )
 
 // vectorIndexDef is a vector index as DescribeTable reports it; its
@@ -114,40 +114,6 @@ func (x *vectorIndexDef) schemaElem(name string) *searchElem {
 		}
 	}
 	return nil
-}
-
-// vectorIndexConstraints records the model-constraint violations of one
-// VectorIndex at path p ("vectorIndexes.1.member.").
-func vectorIndexConstraints(cs *apierr.Constraints, v *VectorIndex, p string) {
-	if apierr.NotNull(cs, v.IndexName, p+"indexName") {
-		apierr.NameConstraints(cs, *v.IndexName, p+"indexName")
-	}
-	if apierr.NotNull(cs, v.VectorAttribute, p+"vectorAttribute") &&
-		apierr.NotNull(cs, v.VectorAttribute.AttributeName, p+"vectorAttribute.attributeName") {
-		attrNameConstraints(cs, *v.VectorAttribute.AttributeName, p+"vectorAttribute.attributeName")
-	}
-	if apierr.NotNull(cs, v.Dimensions, p+"dimensions") && *v.Dimensions < 1 {
-		cs.Add(apierr.QuoteInt(*v.Dimensions), p+"dimensions", apierr.ValGE(1))
-	}
-	if apierr.NotNull(cs, v.DistanceFunction, p+"distanceFunction") {
-		apierr.Enum(cs, v.DistanceFunction, p+"distanceFunction", "COSINE", "DOT_PRODUCT", "EUCLIDEAN")
-	}
-	if apierr.NotNull(cs, v.Projection, p+"projection") {
-		proj := v.Projection
-		apierr.Enum(cs, proj.ProjectionType, p+"projection.projectionType", "ALL", "INCLUDE", "KEYS_ONLY")
-		if proj.NonKeyAttributes != nil && len(proj.NonKeyAttributes) < 1 {
-			cs.Add("'[]'", p+"projection.nonKeyAttributes", apierr.LenGE(1))
-		}
-	}
-	for i, e := range v.SearchSchema {
-		q := p + "searchSchema." + strconv.Itoa(i+1) + ".member."
-		if apierr.NotNull(cs, e.AttributeName, q+"attributeName") {
-			attrNameConstraints(cs, *e.AttributeName, q+"attributeName")
-		}
-		if apierr.NotNull(cs, e.SearchSchemaElementType, q+"searchSchemaElementType") {
-			apierr.Enum(cs, e.SearchSchemaElementType, q+"searchSchemaElementType", searchHash, searchFilter)
-		}
-	}
 }
 
 // checkVectorIndex validates one constraint-checked VectorIndex against

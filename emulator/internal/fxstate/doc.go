@@ -1,0 +1,9 @@
+// Package fxstate is the saved form of a namespace's fault-injection
+// state with -dbPath, and the settings it is made from: the Contributor
+// Insights configuration and the lags, each one JSON DB metadata key
+// (logged and kept in snapshots as any metadata record is), versioned;
+// and the lag settings given at start (LagSetting). The service decides
+// when to save and what to put back (its fx_persist.go and
+// fx_lag_persist.go); this package only encodes and decodes, so the
+// format is fixed by the data directories already written.
+package fxstate
