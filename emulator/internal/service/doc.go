@@ -294,7 +294,7 @@
 //	                  namespaces.mu takes the report's settings, fx.go),
 //	                  the fault injector's and throttler's mutexes (a
 //	                  batch's items are charged inside its transaction),
-//	                  conventions.Report.mu, stmtCache.mu, codecMu,
+//	                  conventions.Report.mu, partiqlops' stmtCache.mu, codecMu,
 //	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, snapshotStore.mu, the
 //	                  logger's: held for their own work, nothing taken inside
 //
