@@ -277,3 +277,83 @@ func TransactItems(body []byte, limit int, clean func(run wire.Span) bool) (redu
 	out = append(out, ']')
 	return append(out, body[ti.End:]...), n - limit
 }
+
+// Statement kinds, as Statements' kinds function reports them.
+const (
+	KindNone  = iota // a statement that neither reads nor writes (it fails alone)
+	KindRead         // a SELECT
+	KindWrite        // an INSERT, UPDATE or DELETE
+)
+
+// Statements reduces a BatchExecuteStatement of more than limit
+// statements, whose answer depends only on the kinds of statements it
+// holds (both kinds: refused as mixed; else too many reads or writes)
+// once no statement has a fault of its own, to its first limit+1
+// statements and, after them, the first later statement of each kind
+// they do not hold. kinds decodes a run of statements alone and returns
+// each one's kind, whether any has a fault of its own (a constraint the
+// answer would list), and ok false when the run does not decode (then
+// nothing is reduced). A fault among the first limit+1 is kept by the
+// reduced body; one after them reduces nothing. It returns the body to
+// decode instead (nil: the body as it is).
+func Statements(body []byte, limit int, kinds func(run wire.Span) (k []int, faults, ok bool)) []byte {
+	if Few(body, limit) {
+		return nil
+	}
+	list, ok := topMember(body, "Statements")
+	if !ok {
+		return nil
+	}
+	var (
+		n, keepEnd int
+		have       [3]bool // kinds among the first limit+1
+		picked     []wire.Span
+		pickedKind [3]bool
+		run        []wire.Span // the elements of the run being gathered
+		failed     bool
+	)
+	flush := func(head bool) bool {
+		if len(run) == 0 {
+			return true
+		}
+		k, faults, ok := kinds(wire.Span{Start: run[0].Start, End: run[len(run)-1].End})
+		if !ok || faults && !head || len(k) != len(run) {
+			failed = true
+			return false
+		}
+		for i, kind := range k {
+			switch {
+			case kind == KindNone:
+			case head:
+				have[kind] = true
+			case !have[kind] && !pickedKind[kind]:
+				pickedKind[kind] = true
+				picked = append(picked, run[i])
+			}
+		}
+		run = run[:0]
+		return true
+	}
+	if !wire.ArrayElements(body, list.Start, func(i int, s wire.Span) bool {
+		n++
+		run = append(run, s)
+		switch {
+		case i == limit:
+			keepEnd = s.End
+			return flush(true)
+		case i > limit && len(run) == 1024:
+			return flush(false)
+		}
+		return true
+	}) || failed || n <= limit+1 || !flush(false) {
+		return nil
+	}
+	out := make([]byte, 0, keepEnd+len(body)-list.End+1)
+	out = append(out, body[:keepEnd]...)
+	for _, s := range picked {
+		out = append(out, ',')
+		out = append(out, body[s.Start:s.End]...)
+	}
+	out = append(out, ']')
+	return append(out, body[list.End:]...)
+}

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
@@ -101,6 +103,68 @@ type batchStatement struct {
 	st     partiql.Statement
 	params []storage.Value
 	err    error // a parse or parameter error: the statement's answer
+	parsed bool  // the text parsed (err, if any, is the parameters')
+}
+
+// readBatchStatement parses and binds one statement of a batch.
+func readBatchStatement(r BatchStatementRequest) batchStatement {
+	b := batchStatement{text: *r.Statement}
+	b.st, b.err = parseStatement(b.text)
+	var pe *partiql.Error
+	if errors.As(b.err, &pe) && pe.Kind == partiql.KindNotStatement {
+		b.err = apierr.Validation(apierr.MsgBatchInvalidOp)
+	}
+	if b.err == nil {
+		b.parsed = true
+		b.params, b.err = bindBatchParams(b.st, r.Parameters)
+	}
+	return b
+}
+
+// kind is what the statement counts as in the batch: a read, a write,
+// or (it did not parse, and fails alone) neither. One whose parameters
+// do not bind counts as its kind.
+func (b batchStatement) kind() int {
+	if !b.parsed {
+		return oversize.KindNone
+	}
+	if _, ok := b.st.(*partiql.Select); ok {
+		return oversize.KindRead
+	}
+	return oversize.KindWrite
+}
+
+// batchViolations are the constraints statement i of a batch breaks.
+func batchViolations(i int, r BatchStatementRequest) []string {
+	member := fmt.Sprintf("statements.%d.member.", i+1)
+	return []string{
+		statementViolation(member+"statement", r.Statement),
+		service.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
+		apierr.EmptyListViolation(member+"parameters", r.Parameters),
+	}
+}
+
+// prescanBatch reduces a BatchExecuteStatement far over 25 statements
+// to one that gets the same answer (oversize.Statements), reading the
+// statements past the first 26 a run at a time: 11,429 INSERTs of 4 MB
+// cost the server 7.1 times their bytes decoded whole.
+func prescanBatch(body []byte) []byte {
+	return oversize.Statements(body, maxBatchStatements, func(run wire.Span) ([]int, bool, bool) {
+		var part BatchExecuteStatementInput
+		if !oversize.DecodeAlone(body, run, `{"Statements":[`, `]}`, &part) {
+			return nil, false, false
+		}
+		kinds := make([]int, len(part.Statements))
+		faults := false
+		for i, r := range part.Statements {
+			if slices.ContainsFunc(batchViolations(i, r), func(v string) bool { return v != "" }) {
+				faults = true
+				continue
+			}
+			kinds[i] = readBatchStatement(r).kind()
+		}
+		return kinds, faults, true
+	})
 }
 
 func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
@@ -110,11 +174,7 @@ func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*Bat
 	}
 	violations = append(violations, apierr.EmptyListViolation("statements", in.Statements))
 	for i, r := range in.Statements {
-		member := fmt.Sprintf("statements.%d.member.", i+1)
-		violations = append(violations,
-			statementViolation(member+"statement", r.Statement),
-			service.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
-			apierr.EmptyListViolation(member+"parameters", r.Parameters))
+		violations = append(violations, batchViolations(i, r)...)
 	}
 	if err := apierr.ConstraintErrors(violations...); err != nil {
 		return nil, err
@@ -122,21 +182,13 @@ func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*Bat
 	stmts := make([]batchStatement, len(in.Statements))
 	reads, writes := 0, 0
 	for i, r := range in.Statements {
-		b := batchStatement{text: *r.Statement}
-		b.st, b.err = parseStatement(b.text)
-		var pe *partiql.Error
-		if errors.As(b.err, &pe) && pe.Kind == partiql.KindNotStatement {
-			b.err = apierr.Validation(apierr.MsgBatchInvalidOp)
+		stmts[i] = readBatchStatement(r)
+		switch stmts[i].kind() {
+		case oversize.KindRead:
+			reads++
+		case oversize.KindWrite:
+			writes++
 		}
-		if b.err == nil {
-			b.params, b.err = bindBatchParams(b.st, r.Parameters)
-			if _, ok := b.st.(*partiql.Select); ok {
-				reads++
-			} else {
-				writes++
-			}
-		}
-		stmts[i] = b
 	}
 	switch {
 	case reads > 0 && writes > 0:

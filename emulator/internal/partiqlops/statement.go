@@ -35,6 +35,7 @@ func (Feature) Name() string { return "partiql" }
 // ExecuteTransaction as data-plane operations.
 func (Feature) Register(r service.Registrar) {
 	service.DataOp(r, "ExecuteStatement", executeStatement)
+	service.Prescan(r, "BatchExecuteStatement", prescanBatch) // oversize.go
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }

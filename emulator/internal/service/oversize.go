@@ -24,9 +24,28 @@ type prescan func(body []byte) (reduced []byte, fill func(in any))
 // prescans must give).
 var prescanOff atomic.Bool
 
+// featurePrescans are the prescans features registered (Prescan).
+// Filled by init functions only; read-only afterwards.
+var featurePrescans = map[string]prescan{}
+
+// Prescan registers how a feature's operation name reads its raw body
+// before the body is decoded: reduce returns the body to decode instead
+// (nil: the body as it is), one that gets the same answer, for a list
+// far over its limit (package oversize has the readers). Call it before
+// the operation is registered.
+func Prescan(r Registrar, name string, reduce func(body []byte) []byte) {
+	if _, ok := ops[name]; ok {
+		panic("emulator: prescan of " + name + " after its operation")
+	}
+	featurePrescans[name] = func(body []byte) ([]byte, func(any)) { return reduce(body), nil }
+}
+
 // prescanOf returns the prescan of operation name (nil: its body is
 // decoded as it is).
 func prescanOf(name string) prescan {
+	if p, ok := featurePrescans[name]; ok {
+		return p
+	}
 	switch name {
 	case "BatchGetItem":
 		return prescanBatchGet

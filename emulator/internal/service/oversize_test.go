@@ -145,9 +145,53 @@ func oversizeBody(r *rand.Rand, op string) string {
 			b.WriteString(`,"ClientRequestToken":"` + strings.Repeat("t", 40) + `"`)
 		}
 		b.WriteString(`}`)
+	case "BatchExecuteStatement":
+		// Reads or writes, and now and then one of the other kind (a
+		// mixed batch), before or past the 26th; faults of a
+		// statement's own (constraints), of its parse and of its
+		// parameters, before or past it.
+		b.WriteString(`{"Statements":[`)
+		stmts := n(maxBatchStatementsTest)
+		read := r.IntN(2) == 0
+		other := -1
+		if r.IntN(3) == 0 {
+			other = r.IntN(stmts)
+		}
+		bad, at := defect(), r.IntN(stmts)
+		for i := range stmts {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			switch {
+			case i == at && bad == 0:
+				b.WriteString(`{"Statement":""}`) // a constraint
+			case i == at && bad == 1:
+				b.WriteString(`{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?","Parameters":[]}`) // a constraint
+			case i == at && bad == 2:
+				b.WriteString(`{"Statement":"SELEC nothing"}`) // no parse: neither kind
+			case i == at && bad == 3:
+				b.WriteString(`{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?"}`) // a parameter missing
+			case i == at && bad == 4:
+				b.WriteString(`{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?","Parameters":[{"N":"x"}]}`) // a value fault
+			case i == at && bad == 5:
+				b.WriteString(`[]`) // serialization
+			case read != (i == other):
+				fmt.Fprintf(&b, `{"Statement":"SELECT * FROM \"tab0\" WHERE pk = 'k%d'"}`, i)
+			default:
+				fmt.Fprintf(&b, `{"Statement":"INSERT INTO \"tab0\" VALUE {'pk':?,'v':?}","Parameters":[{"S":"k%d"},%s]}`, i, value())
+			}
+		}
+		b.WriteString(`]`)
+		if r.IntN(4) == 0 {
+			b.WriteString(`,"ReturnConsumedCapacity":"SOME"`)
+		}
+		b.WriteString(`}`)
 	}
 	return b.String()
 }
+
+// maxBatchStatementsTest is BatchExecuteStatement's limit (partiqlops).
+const maxBatchStatementsTest = 25
 
 // TestOversizeSameAnswer: a request whose list is over its limit gets,
 // through the prescan (oversize.go), exactly the answer the whole body
@@ -171,7 +215,7 @@ func TestOversizeSameAnswer(t *testing.T) {
 	oversize.Every.Store(true)
 	defer oversize.Every.Store(false)
 	reduced := 0
-	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems"} {
+	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement"} {
 		for i := range 40 {
 			body := oversizeBody(r, op)
 			if b, _ := prescanOf(op)([]byte(body)); b != nil {
@@ -186,7 +230,7 @@ func TestOversizeSameAnswer(t *testing.T) {
 			require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
 		}
 	}
-	require.Greater(t, reduced, 80, "the prescans reduced too few of the requests: the test misses them")
+	require.Greater(t, reduced, 100, "the prescans reduced too few of the requests: the test misses them")
 }
 
 // TestOversizeReduced: a request far over its list limit is decoded
@@ -213,6 +257,9 @@ func TestOversizeReduced(t *testing.T) {
 		"TransactGetItems": `{"TransactItems":[` + list(func(i int) string {
 			return fmt.Sprintf(`{"Get":{"TableName":"tab0","Key":{"pk":{"S":"k%d"}}}}`, i)
 		}) + `]}`,
+		"BatchExecuteStatement": `{"Statements":[` + list(func(i int) string {
+			return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab0\" VALUE {'pk':?}","Parameters":[{"S":"k%d"}]}`, i)
+		}) + `]}`,
 	}
 	for op, body := range bodies {
 		reduced, _ := prescanOf(op)([]byte(body))
@@ -226,12 +273,13 @@ func TestOversizeReduced(t *testing.T) {
 // the prescan without a panic, and gets the answer the whole body
 // decoded gets.
 func FuzzOversizePrescan(f *testing.F) {
-	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems"}
+	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement"}
 	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"N":"1"}}]}}}`)
 	f.Add(uint8(3), `{"TransactItems":[`+strings.Repeat(`{"Get":{"TableName":"tab","Key":{}}},`, 101)+`{"Get":{}}]}`)
 	f.Add(uint8(1), `{"RequestItems":{"t":[`+strings.Repeat(`{"PutRequest":{"Item":{"pk":{"S":"a"}}}},`, 26)+`7]}}`)
 	f.Add(uint8(2), `{"TransactItems":[`+strings.Repeat(`{},`, 101)+`{"Put":[]}]}`)
 	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"S":"\ud800"}}]}}}`)
+	f.Add(uint8(4), `{"Statements":[`+strings.Repeat(`{"Statement":"SELECT * FROM t"},`, 30)+`{"Statement":"DELETE FROM t WHERE pk = 'a'"}]}`)
 	s := newTestService(f, Config{})
 	oversize.Every.Store(true)
 	f.Cleanup(func() { oversize.Every.Store(false) })
