@@ -23,13 +23,13 @@ func TestVectorSearchStrictDecoder(t *testing.T) {
 		msg             *regexp.Regexp
 	}{
 		{"null IndexName", `{"TableName":"` + absent + `","IndexName":null,"SearchVector":[{"N":"1"}],"TopK":1}`, "SerializationException",
-			regexp.MustCompile("^invalid type: null, expected a string at line 1 column \\d+$")},
+			regexp.MustCompile(`^invalid type: null, expected a string at line 1 column \d+$`)},
 		{"null TableName", `{"TableName":null,` + valid + `}`, "SerializationException",
 			regexp.MustCompile("^invalid type: null, expected a string at line 1 column 17$")},
 		{"null SearchVector", `{"TableName":"` + absent + `","IndexName":"vix","SearchVector":null,"TopK":1}`, "SerializationException",
-			regexp.MustCompile("^invalid type: null, expected a sequence at line 1 column \\d+$")},
+			regexp.MustCompile(`^invalid type: null, expected a sequence at line 1 column \d+$`)},
 		{"null TopK", `{"TableName":"` + absent + `","IndexName":"vix","SearchVector":[{"N":"1"}],"TopK":null}`, "SerializationException",
-			regexp.MustCompile("^invalid type: null, expected i32 at line 1 column \\d+$")},
+			regexp.MustCompile(`^invalid type: null, expected i32 at line 1 column \d+$`)},
 		{"missing TableName", `{` + valid + `}`, "ValidationException",
 			regexp.MustCompile("^missing field `TableName` at line 1 column 55$")},
 		{"missing TableName before a short IndexName", `{"IndexName":"ab","SearchVector":[{"N":"1"}],"TopK":1}`, "ValidationException",

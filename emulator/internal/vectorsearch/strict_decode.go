@@ -31,17 +31,20 @@ import (
 // are not counted). Members the operation does not have are skipped, null
 // or not; the rest of the reading is the common decoder's.
 
-// strictExpected is what the deserializer expected of each member.
-var strictExpected = map[string]string{
-	"TableName":                 "a string",
-	"IndexName":                 "a string",
-	"SearchVector":              "a sequence",
-	"TopK":                      "i32",
-	"SearchConditionExpression": "a string",
-	"ExpressionAttributeNames":  "a map",
-	"ExpressionAttributeValues": "a map",
-	"ProjectionExpression":      "a string",
-	"ReturnConsumedCapacity":    "a string",
+// strictExpected is what the deserializer expects of member name, or
+// false for a member the operation does not have.
+func strictExpected(name string) (string, bool) {
+	switch name {
+	case "TableName", "IndexName", "SearchConditionExpression", "ProjectionExpression", "ReturnConsumedCapacity":
+		return "a string", true
+	case "SearchVector":
+		return "a sequence", true
+	case "TopK":
+		return "i32", true
+	case "ExpressionAttributeNames", "ExpressionAttributeValues":
+		return "a map", true
+	}
+	return "", false
 }
 
 // UnmarshalJSON reads a SearchVectors request: the strict checks, then
@@ -73,7 +76,7 @@ func strictCheck(body []byte) error {
 		if err := dec.Decode(&raw); err != nil {
 			return nil
 		}
-		what, known := strictExpected[name]
+		what, known := strictExpected(name)
 		if !known {
 			continue
 		}
