@@ -183,6 +183,19 @@ func TestPartiQLSelectMultiKeyIndex(t *testing.T) {
 	mustPut(t, c, tbl, item{"pk": s("m1"), "t": s("W24"), "r": s("NA"), "rd": n("1")})
 	_, err := exec(t, c, "SELECT * FROM "+indexTarget(tbl, "byMatch")+" WHERE t = 'W24' AND r = 'NA'")
 	requireValidation(t, err, "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys.")
+	// The refusal comes ahead of a key type mismatch, a missing WHERE and
+	// COUNT(*), which DynamoDB's parser reads (AWS's answers as recorded by
+	// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+	// partiqlMultiAttributeIndex.test.ts, October 2026).
+	for _, stmt := range []string{
+		"SELECT * FROM " + indexTarget(tbl, "byMatch") + " WHERE t = 5",
+		"SELECT * FROM " + indexTarget(tbl, "byMatch"),
+		"SELECT COUNT(*) FROM " + indexTarget(tbl, "byMatch"),
+		"SELECT count(*) FROM " + indexTarget(tbl, "byMatch") + " WHERE t = 'W24'",
+	} {
+		_, err := exec(t, c, stmt)
+		requireValidation(t, err, "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys.")
+	}
 	// The table itself is read as usual.
 	if got := mustExec(t, c, "SELECT * FROM "+quoted(tbl)+" WHERE pk = 'm1'"); len(got) != 1 {
 		t.Errorf("got %d items, want 1", len(got))

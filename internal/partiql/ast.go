@@ -439,9 +439,15 @@ type Call struct {
 	Offset int
 	Fun    string // as written
 	Args   []Expr
+	Star   bool // f(*), only as an element of a SELECT list (no Args)
 }
 
-func (x *Call) String() string { return x.Fun + "(" + joinExprs(x.Args) + ")" }
+func (x *Call) String() string {
+	if x.Star {
+		return x.Fun + "(*)"
+	}
+	return x.Fun + "(" + joinExprs(x.Args) + ")"
+}
 
 // Paren is (x).
 type Paren struct {

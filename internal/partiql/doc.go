@@ -52,8 +52,10 @@
 // rather than a syntax error: LIKE, ||, arithmetic in WHERE, MISSING as a
 // value, negative list indexes, EXISTS outside a transaction, any
 // function name, every type name after IS. partiql/lower rejects those
-// with DynamoDB's wording. Not parsed at all: LIMIT, joins, subqueries
-// other than EXISTS, NOT LIKE, aggregate calls with * (count(*)), Ion
+// with DynamoDB's wording; so is an aggregate over all items (count(*)),
+// read only as an element of a SELECT list, which partiql/lower refuses
+// after the multi-attribute key refusal. Not parsed at all: LIMIT, joins,
+// subqueries other than EXISTS, NOT LIKE, aggregate calls elsewhere, Ion
 // literals and backquotes, IS TRUE and IS FALSE (DynamoDB Local refuses
 // them: TRUE names no type).
 package partiql

@@ -15,6 +15,7 @@ var parseTests = []struct {
 	{"select quoted table", `SELECT * FROM "my-table"`, `SELECT * FROM "my-table"`},
 	{"select index", `SELECT * FROM "t"."by-date" WHERE gsi = 'x'`, `SELECT * FROM "t"."by-date" WHERE gsi = 'x'`},
 	{"projection paths", `SELECT a, "b c", a.b[1].c, m['k'] FROM t`, `SELECT a, "b c", a.b[1].c, m['k'] FROM t`},
+	{"aggregate over all items", `select count(*), a FROM t`, `SELECT count(*), a FROM t`}, // read, refused by lower
 	{"where key", "SELECT * FROM t WHERE pk='a' AND sk>=3", "SELECT * FROM t WHERE pk = 'a' AND sk >= 3"},
 	{"all comparisons", "SELECT * FROM t WHERE a=1 OR a<>1 OR a!=1 OR a<1 OR a<=1 OR a>1 OR a>=1",
 		"SELECT * FROM t WHERE a = 1 OR a <> 1 OR a <> 1 OR a < 1 OR a <= 1 OR a > 1 OR a >= 1"},

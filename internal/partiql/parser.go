@@ -190,7 +190,19 @@ func (p *parser) parseSelect() *Select {
 		p.Next()
 	} else {
 		for {
-			s.Projection = append(s.Projection, p.parseExpr())
+			if (p.Tok() == IDENT || p.Tok() == RESERVED) && p.Peek(1) == LPAREN && p.Peek(2) == STAR && p.Peek(3) == RPAREN {
+				// An aggregate over all items (COUNT(*)): DynamoDB's parser
+				// reads it and its lowering refuses it, after the
+				// multi-attribute key refusal (lower.LowerSelect).
+				t := p.Cur()
+				p.Next()
+				p.Next()
+				p.Next()
+				p.Next()
+				s.Projection = append(s.Projection, &Call{Offset: t.Pos, Fun: t.Lit, Star: true})
+			} else {
+				s.Projection = append(s.Projection, p.parseExpr())
+			}
 			p.refuseAlias()
 			if p.Tok() != COMMA {
 				break

@@ -108,23 +108,28 @@ func (f *ValueFault) renderNumber(layer Layer) string {
 }
 
 // olderNumberError is the older layer's error for text, to which the
-// current layer answers err: the magnitude computed in 32 bits, so that an
-// exponent past a 32-bit integer does not convert and one near its limit
-// wraps (1e2147483647: underflow).
+// current layer answers err: the text read as Java's BigDecimal reads it,
+// then the magnitude computed in 32 bits. An exponent whose magnitude, or
+// a scale (digits after the point less the exponent) that does not fit a
+// 32-bit integer does not convert (1e2147483648, and 1e-2147483648 whose
+// scale is 2^31: AWS's answers as recorded by paritysuite/dynamodb-
+// conformance, tests/tier3/error-messages/partiqlParameterNumbers.test.ts,
+// October 2026); one near the limit wraps (1e2147483647: underflow).
 func olderNumberError(text string, err error) error {
 	i := strings.IndexAny(text, "eE")
 	if i < 0 || !(errors.Is(err, storage.ErrNumberOverflow) || errors.Is(err, storage.ErrNumberUnderflow)) {
 		return err
 	}
+	mant := strings.TrimLeft(text[:i], "+-")
+	intPart, frac, _ := strings.Cut(mant, ".")
 	e, perr := strconv.ParseInt(text[i+1:], 10, 64)
-	if perr != nil || e > math.MaxInt32 || e < math.MinInt32 {
+	if scale := int64(len(frac)) - e; perr != nil || e > math.MaxInt32 || e < -math.MaxInt32 ||
+		scale > math.MaxInt32 || scale < math.MinInt32 {
 		return storage.ErrNumberInvalid
 	}
 	// The leading digit's position in the mantissa, as the current layer
 	// counts it, then the exponent added in 32 bits.
 	lead := int64(0)
-	mant := strings.TrimLeft(text[:i], "+-")
-	intPart, frac, _ := strings.Cut(mant, ".")
 	if t := strings.TrimLeft(intPart, "0"); t != "" {
 		lead = int64(len(t))
 	} else if t := strings.TrimLeft(frac, "0"); t != "" {

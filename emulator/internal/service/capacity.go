@@ -20,13 +20,14 @@ const (
 
 // ConsumedCapacity is the ConsumedCapacity member of a data-plane response.
 type ConsumedCapacity struct {
-	TableName              string              `json:"TableName,omitempty"`
-	CapacityUnits          float64             `json:"CapacityUnits"`
-	ReadCapacityUnits      *float64            `json:"ReadCapacityUnits,omitempty"`
-	WriteCapacityUnits     *float64            `json:"WriteCapacityUnits,omitempty"`
-	Table                  *Capacity           `json:"Table,omitempty"`
-	LocalSecondaryIndexes  map[string]Capacity `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitempty"`
+	TableName              string                    `json:"TableName,omitempty"`
+	CapacityUnits          float64                   `json:"CapacityUnits"`
+	ReadCapacityUnits      *float64                  `json:"ReadCapacityUnits,omitempty"`
+	WriteCapacityUnits     *float64                  `json:"WriteCapacityUnits,omitempty"`
+	Table                  *Capacity                 `json:"Table,omitempty"`
+	LocalSecondaryIndexes  map[string]Capacity       `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes map[string]Capacity       `json:"GlobalSecondaryIndexes,omitempty"`
+	VectorIndexes          map[string]VectorCapacity `json:"VectorIndexes,omitempty"` // vector_capacity.go
 }
 
 // Capacity is the capacity consumed by a table or one index (INDEXES mode).
@@ -136,20 +137,24 @@ func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change
 	if mode == "" || mode == capacityNone {
 		return nil
 	}
-	cp := capacity{table: writeUnits(sizeBytes)}
+	cp := capacity{table: writeUnits(billedWriteSize(t, sizeBytes, ch))}
 	if gsis, lsis := t.indexes(); len(gsis)+len(lsis) > 0 {
 		cp.add(indexWriteUnits(t.schema, slices.Concat(gsis, lsis), ch))
 	}
-	return cp.report(t, mode)
+	cc := cp.report(t, mode)
+	if xs := t.vectorIndexes(); len(xs) > 0 && mode == capacityIndexes {
+		cc.addVectorBytes(vectorWriteBytes(t.schema, xs, ch))
+	}
+	return cc
 }
 
 // needOld reports whether a write to t must decode the item it replaces
 // to report capacity in mode: when t has indexes, their writes depend on
-// the old image.
+// the old image, and a vector counts four bytes a dimension of it.
 func needOld(t *table, mode string) bool {
 	if mode == "" || mode == capacityNone {
 		return false
 	}
 	gsis, lsis := t.indexes()
-	return len(gsis)+len(lsis) > 0
+	return len(gsis)+len(lsis)+len(t.vectorIndexes()) > 0
 }

@@ -74,6 +74,9 @@ func (c *ConsumedCapacity) appendJSON(b []byte) []byte {
 	if len(c.GlobalSecondaryIndexes) > 0 {
 		b = wire.AppendMarshal(wire.AppendMember(b, false, "GlobalSecondaryIndexes"), c.GlobalSecondaryIndexes)
 	}
+	if len(c.VectorIndexes) > 0 {
+		b = wire.AppendMarshal(wire.AppendMember(b, false, "VectorIndexes"), c.VectorIndexes)
+	}
 	return append(b, '}')
 }
 

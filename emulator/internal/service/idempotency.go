@@ -96,7 +96,7 @@ func (r *txReplay) UnmarshalJSON(b []byte) error {
 	}
 	o := &TransactWriteItemsOutput{ItemCollectionMetrics: v.ICM}
 	for _, u := range v.Reads {
-		o.replayReads = append(o.replayReads, txUnits{u.Table, u.Units})
+		o.replayReads = append(o.replayReads, txUnits{table: u.Table, units: u.Units})
 	}
 	r.o = o
 	return nil

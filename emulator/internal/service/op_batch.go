@@ -428,6 +428,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 // that the writes' maps must stay: a conventions policy saw them.
 func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWriteTable, uses []*fxUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
 	var cp capacity
+	var vbytes map[string]float64 // each vector index's VectorWriteRequestBytes
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
 	decodeOld := needOld(bt.t, mode)
 	var defs []*indexDef
@@ -454,17 +455,21 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWrite
 		if err != nil {
 			return false, err
 		}
-		cp.table += writeUnits(max(ch.OldSize, ch.NewSize))
+		cp.table += writeUnits(billedWriteSize(bt.t, max(ch.OldSize, ch.NewSize), ch))
 		var ixUnits map[*indexDef]float64
 		if decodeOld {
 			ixUnits = indexWriteUnits(bt.t.schema, defs, ch)
 			cp.add(ixUnits)
+			vbytes = addBytes(vbytes, vectorWriteBytes(bt.t.schema, bt.t.vectorIndexes(), ch))
 		}
 		u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
 		icm.add(w.key, ch)
 	}
 	out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
 	if cc := cp.report(bt.t, in.ReturnConsumedCapacity); cc != nil {
+		if in.ReturnConsumedCapacity == capacityIndexes {
+			cc.addVectorBytes(vbytes)
+		}
 		out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 	}
 	return tp != nil, nil

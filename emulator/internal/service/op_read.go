@@ -357,6 +357,7 @@ func checkQuery(in *QueryInput) error {
 	name1, name2 := tableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
 		apierr.LimitViolation(in.Limit, "Limit", 0, false),
 		selectV,
 		condOpV,
@@ -519,6 +520,7 @@ func checkScan(in *ScanInput) error {
 	name1, name2 := tableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
 		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),

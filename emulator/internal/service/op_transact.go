@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,6 +130,7 @@ type txAction struct {
 	preset *apierr.CancellationReason // a reason found in validation (no table, key, item)
 	size   int                        // bytes the action adds to the transaction's payload
 	cur    int                        // size of the current item, once evaluated (0: absent)
+	old    storage.Item               // the current item, kept for a table with vector indexes (vector_capacity.go)
 	// convCond: the condition as the conventions' rules read it (set only
 	// for a table with a conventions policy).
 	convCond convCond
@@ -508,12 +510,16 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, err
 	if a.preset != nil {
 		return *a.preset, nil
 	}
-	if a.cond == nil && a.kind != txUpdate && !a.insert {
+	vectors := len(a.t.vectorIndexes()) > 0 // their capacity reads the item replaced
+	if a.cond == nil && a.kind != txUpdate && !a.insert && !vectors {
 		return apierr.CancellationReason{Code: apierr.ReasonNone}, nil // nothing to read
 	}
 	cur, found := tx.Get(a.t.data, a.key)
 	if found {
 		a.cur = storage.ItemSize(cur)
+		if vectors {
+			a.old = cur
+		}
 	}
 	if a.insert && found {
 		return apierr.CancellationReason{Code: apierr.ReasonDuplicateItem, Message: apierr.MsgDuplicateItem}, nil
@@ -562,8 +568,9 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 
 // txUnits is the capacity a transaction took from one table.
 type txUnits struct {
-	table string // its name: a token's replay keeps it (idempotency.go), not the table
-	units float64
+	table   string // its name: a token's replay keeps it (idempotency.go), not the table
+	units   float64
+	vectors map[string]float64 // VectorWriteRequestBytes by vector index (vector_capacity.go)
 }
 
 // addUnits adds units for t to list, keeping tables in the order they
@@ -575,7 +582,7 @@ func addUnits(list []txUnits, t *table, units float64) []txUnits {
 			return list
 		}
 	}
-	return append(list, txUnits{t.name, units})
+	return append(list, txUnits{table: t.name, units: units})
 }
 
 // txCapacity is a transaction's ConsumedCapacity list for mode: per table,
@@ -597,6 +604,7 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 		}
 		if mode == capacityIndexes {
 			cc.Table = &Capacity{CapacityUnits: units, ReadCapacityUnits: cc.ReadCapacityUnits, WriteCapacityUnits: cc.WriteCapacityUnits}
+			cc.addVectorBytes(u.vectors)
 		}
 		out = append(out, cc)
 	}
@@ -626,7 +634,14 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 			continue
 		}
 		ch := changes[i]
-		writes = addUnits(writes, a.t, 2*writeUnits(max(ch.OldSize, ch.NewSize)))
+		if a.old != nil {
+			ch.Old = a.old
+		}
+		writes = addUnits(writes, a.t, 2*writeUnits(billedWriteSize(a.t, max(ch.OldSize, ch.NewSize), ch)))
+		if xs := a.t.vectorIndexes(); len(xs) > 0 {
+			j := slices.IndexFunc(writes, func(u txUnits) bool { return u.table == a.t.name })
+			writes[j].vectors = addBytes(writes[j].vectors, vectorWriteBytes(a.t.schema, xs, ch))
+		}
 		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
 		icm[a.t.name].add(a.key, ch)
 	}

@@ -822,8 +822,9 @@ func decodeAttributeValue(d *reqDecoder, v reflect.Value, _ int) error {
 		a.Value = storage.Value{}
 		return nil
 	}
-	d.verr = nil
+	d.verr, d.docOrder = nil, true
 	val, err := d.attrValue(1)
+	d.docOrder = false
 	if err != nil {
 		return err
 	}

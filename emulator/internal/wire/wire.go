@@ -25,7 +25,7 @@ type AttributeValue struct{ storage.Value }
 
 // UnmarshalJSON decodes and validates one attribute value.
 func (a *AttributeValue) UnmarshalJSON(data []byte) error {
-	d := decoder{data: data}
+	d := decoder{data: data, docOrder: true}
 	d.skipSpace()
 	if d.consumeLiteral("null") {
 		if err := d.end(); err != nil {

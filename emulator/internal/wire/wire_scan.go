@@ -35,6 +35,10 @@ type decoder struct {
 	hint int
 	// olderForm: a value is nested past OlderFormDepth (Deferred.OlderForm).
 	olderForm bool
+	// docOrder: a standalone value (not an item) is decoded, whose first
+	// fault in document order wins, the nesting limit included (see
+	// ranked).
+	docOrder bool
 }
 
 // maxBodyText is the largest request whose items share one string of the
@@ -97,9 +101,14 @@ const (
 )
 
 // ranked records the validation error msg of rank r: the first of the
-// lowest rank wins.
+// lowest rank wins. In a standalone value (docOrder: a PartiQL parameter,
+// a legacy condition's value) the first fault in document order wins: an
+// unconvertible number in a map ahead of a member nested too deep is
+// answered, and one below the limit is not reached (AWS's answers as
+// recorded by paritysuite/dynamodb-conformance, tests/tier3/
+// error-messages/partiqlParameterNumbers.test.ts, October 2026).
 func (d *decoder) ranked(msg string, r faultRank) {
-	if d.verr == nil || r < d.vrank {
+	if d.verr == nil || (r < d.vrank && !d.docOrder) {
 		d.verr, d.vrank = apierr.Validation(msg), r
 	}
 }

@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"slices"
+
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/lex"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
@@ -114,7 +116,11 @@ func LowerSelect(b Binding, s *partiql.Select, t Target) (*Select, error) {
 
 func (l *lowerer) lowerSelect(s *partiql.Select, t Target) (*Select, *Error) {
 	out := &Select{Forward: true}
-	if !s.Star {
+	aggregate := slices.ContainsFunc(s.Projection, func(e partiql.Expr) bool {
+		c, ok := e.(*partiql.Call)
+		return ok && c.Star
+	})
+	if !s.Star && !aggregate {
 		var err *Error
 		if out.Columns, out.Projection, err = l.projection(s.Projection); err != nil {
 			return nil, err
@@ -129,6 +135,13 @@ func (l *lowerer) lowerSelect(s *partiql.Select, t Target) (*Select, *Error) {
 	}
 	if t.Multi {
 		return nil, errPlain(msgMultiKey)
+	}
+	if aggregate {
+		// COUNT(*) and the like: refused as AWS refuses them, after the
+		// multi-attribute key refusal (AWS's answers as recorded by
+		// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+		// partiqlMultiAttributeIndex.test.ts, October 2026).
+		return nil, errPlain(partiql.MsgMalformed + msgUnexpectedOperator)
 	}
 	ks := t.Keys
 	trees, equality, err := l.keyConditions(ks, s.Where)
@@ -187,6 +200,9 @@ func (l *lowerer) projection(list []partiql.Expr) ([]Column, *expr.Projection, *
 	cols := make([]Column, len(list))
 	proj := &expr.ProjectionExpr{Paths: make([]*expr.PathExpr, len(list))}
 	for i, e := range list {
+		if c, ok := e.(*partiql.Call); ok && c.Star {
+			return nil, nil, errPlain(partiql.MsgMalformed + msgUnexpectedOperator)
+		}
 		p, ok := e.(*partiql.Path)
 		if !ok {
 			return nil, nil, l.errAt(msgUnexpectedPathPart, e, lex.UTF16Len(nodeHead(e)))

@@ -1,0 +1,81 @@
+package conformance
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReadEmptyAttributesToGet: AttributesToGet has at least one member
+// in AWS's model, so Query and Scan refuse [] as GetItem does (AWS's
+// answers as recorded by dynalite's AWS-verified tests, test/query.js and
+// test/scan.js: "Value '[]' at 'attributesToGet' ..."). DynamoDB Local
+// 3.3.0 answers the request.
+func TestReadEmptyAttributesToGet(t *testing.T) {
+	AWSDiffers(t, "DynamoDB Local takes AttributesToGet [] in Query and Scan; AWS refuses it (dynalite's AWS-verified test/query.js, test/scan.js)")
+	c := newClient(t)
+	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{}))
+	const want = "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1"
+	_, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, AttributesToGet: []string{},
+		KeyConditions: map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{s("a")}}}})
+	requireValidation(t, err, want)
+	_, err = c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, AttributesToGet: []string{}})
+	requireValidation(t, err, want)
+	_, err = c.GetItem(ctx(t), &dynamodb.GetItemInput{TableName: &table, Key: item{"pk": s("a")}, AttributesToGet: []string{}})
+	requireValidation(t, err, want)
+}
+
+// TestScanCapacitySumsItems: a Scan's read units are the sum of the sizes
+// of the items it read, rounded up to 4 KB once, not per item (AWS's
+// developer guide, read-write-operations.html: a Query's or a Scan's
+// items count as one read of their total size; DynamoDB Local agrees).
+// Five items of about 1.5 KB: 2 units strongly consistent, 1 eventually;
+// one small item: 0.5.
+func TestScanCapacitySumsItems(t *testing.T) {
+	c := newClient(t)
+	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{}))
+	for _, k := range []string{"a", "b", "c", "d", "e"} {
+		mustPut(t, c, table, item{"pk": s(k), "pad": s(strings.Repeat("y", 1500))})
+	}
+	for _, tc := range []struct {
+		name       string
+		consistent bool
+		limit      int32
+		want       float64
+	}{
+		{"eventually consistent", false, 0, 1},
+		{"strongly consistent", true, 0, 2},
+		{"one item", false, 1, 0.5},
+		{"three items, strongly consistent", true, 3, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := &dynamodb.ScanInput{TableName: &table, ConsistentRead: aws.Bool(tc.consistent), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+			if tc.limit > 0 {
+				in.Limit = aws.Int32(tc.limit)
+			}
+			out, err := c.Scan(ctx(t), in)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, aws.ToFloat64(out.ConsumedCapacity.CapacityUnits))
+		})
+	}
+}
+
+// TestDuplicateNonKeyAttributes: an index's NonKeyAttributes naming one
+// attribute twice, in the words DynamoDB Local and the emulator share (no
+// AWS record of its own words was found).
+func TestDuplicateNonKeyAttributes(t *testing.T) {
+	c := newClient(t)
+	in := tableDef(keyDef{"pk", "S"}, keyDef{})
+	in.TableName = aws.String(uniqueName(t))
+	in.BillingMode = types.BillingModePayPerRequest
+	in.AttributeDefinitions = append(in.AttributeDefinitions, ads("g", "S")...)
+	in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("byG"),
+		KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+		Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"a", "b", "a"}}}}
+	_, err := c.CreateTable(ctx(t), in)
+	requireValidation(t, err, "Cannot have two attributes with the same name")
+}
