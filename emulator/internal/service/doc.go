@@ -66,7 +66,8 @@
 //     (wire shapes), vector_defs.go (definitions, CreateTable's checks,
 //     DescribeTable), tables_vector_update.go (UpdateTable's
 //     VectorIndexUpdates), vector_write.go (the write-side check, called
-//     by checkIndexKeys), feature_vectors.go (an index as SearchVectors
+//     by checkIndexKeys), vector_capacity.go (the write capacity vector
+//     indexes meter: VectorWriteRequestBytes, the billed size), feature_vectors.go (an index as SearchVectors
 //     reads it; SearchVectors is a feature,
 //     emulator/internal/vectorsearch).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
