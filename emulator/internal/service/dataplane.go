@@ -35,7 +35,7 @@ func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
 		want = 2
 	}
 	if len(key) != want {
-		return storage.Key{}, keyShapeError(apierr.MsgKeySchemaMismatch)
+		return storage.Key{}, apierr.KeyShape(apierr.MsgKeySchemaMismatch)
 	}
 	var k storage.Key
 	var err error
@@ -53,7 +53,7 @@ func (t *table) keyFromKeyParam(key storage.Item) (storage.Key, error) {
 func keyParamAttr(key storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
 	v, ok := key[attr.Name]
 	if !ok || v.Kind() != attr.Kind {
-		return storage.Value{}, keyShapeError(apierr.MsgKeySchemaMismatch)
+		return storage.Value{}, apierr.KeyShape(apierr.MsgKeySchemaMismatch)
 	}
 	return v, checkKeyValue(attr.Name, v, partition)
 }
@@ -111,9 +111,9 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 			continue
 		}
 		// A value of another type or over the key limits does not fit the
-		// index's key: the transactions cancel for it (key_shape.go).
+		// index's key: the transactions cancel for it (apierr.KeyShape).
 		if v.Kind() != attr.Kind {
-			return keyShapeError(fmt.Sprintf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name))
+			return apierr.KeyShape(fmt.Sprintf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name))
 		}
 		if v.Kind() == storage.KindN {
 			continue
@@ -124,7 +124,7 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 				limit = maxPartitionKeyBytes
 			}
 			if n > limit {
-				return keyShapeError(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.name))
+				return apierr.KeyShape(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.name))
 			}
 			continue
 		}
@@ -133,7 +133,7 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 			what = "binary"
 		}
 		if updated {
-			return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgUpdateIndexKeyEmpty, what), Cause: errUpdateIndexKeyEmpty}
+			return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgUpdateIndexKeyEmpty, what), Cause: apierr.ErrUpdateIndexKeyEmpty}
 		}
 		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.name, attr.Name)
 	}
@@ -143,10 +143,10 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (storage.Value, error) {
 	v, ok := item[attr.Name]
 	if !ok {
-		return storage.Value{}, keyShapeError(fmt.Sprintf(apierr.MsgKeyMissingInItem, attr.Name))
+		return storage.Value{}, apierr.KeyShape(fmt.Sprintf(apierr.MsgKeyMissingInItem, attr.Name))
 	}
 	if v.Kind() != attr.Kind {
-		return storage.Value{}, keyShapeError(fmt.Sprintf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind()))
+		return storage.Value{}, apierr.KeyShape(fmt.Sprintf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind()))
 	}
 	return v, checkKeyValue(attr.Name, v, partition)
 }

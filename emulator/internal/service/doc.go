@@ -100,7 +100,9 @@
 //   - Validation: validation_order.go (the order each request kind is
 //     validated in, written down once; UpdateItem's constraints),
 //     value_layers.go (the layer each operation words malformed values
-//     in), value_order.go (where a value's fault is reported), key_shape.go (key faults that transactions cancel for).
+//     in), value_order.go (where a value's fault is reported),
+//     emulator/internal/apierr's key_shape.go (key faults that
+//     transactions cancel for).
 //   - Transactions: op_transact.go (TransactWriteItems),
 //     op_transact_get.go (TransactGetItems), idempotency.go
 //     (ClientRequestTokens, which package emulator/internal/idempotency

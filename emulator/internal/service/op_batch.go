@@ -489,7 +489,7 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 			w.item = wr.PutRequest.Item.Item()
 			if w.key, err = t.keyFromItem(w.item); err == nil {
 				err = t.checkIndexKeys(w.item, false)
-			} else if _, shape := keyShapeReason(err); shape {
+			} else if _, shape := apierr.KeyShapeReason(err); shape {
 				// An item whose key attributes do not fit the schema
 				// (missing, another type): AWS's one generic message
 				// (its records, invariant over four regions).

@@ -199,7 +199,7 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
-	cs.AddViolation(transactItemsLimit(len(in.TransactItems)+in.past, "TransactWriteItem"))
+	cs.AddViolation(apierr.TransactItemsLimit(len(in.TransactItems)+in.past, maxTransactItems, "TransactWriteItem"))
 	for i := range in.TransactItems {
 		p, err := in.TransactItems[i].params()
 		if err != nil {
@@ -296,7 +296,7 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 	var itemFaults map[int]apierr.CancellationReason
 	for i, a := range acts {
 		err := a.resolveKey(params[i])
-		if r, ok := keyShapeReason(err); ok {
+		if r, ok := apierr.KeyShapeReason(err); ok {
 			if itemFaults == nil {
 				itemFaults = make(map[int]apierr.CancellationReason)
 			}
@@ -317,7 +317,7 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 	if err := checkTxActions(acts); err != nil {
 		return nil, err
 	}
-	return acts, cancelForReasons(len(acts), itemFaults)
+	return acts, apierr.CancelForReasons(len(acts), itemFaults)
 }
 
 // checkTxActions makes the checks of a whole transaction's actions: the
@@ -543,8 +543,8 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, err
 	}
 	if a.kind == txUpdate {
 		next, _, err := a.t.updatedItem(a.key, a.upd, cur)
-		if errors.Is(err, errUpdateIndexKeyEmpty) {
-			return apierr.CancellationReason{}, err // request-level (key_shape.go)
+		if errors.Is(err, apierr.ErrUpdateIndexKeyEmpty) {
+			return apierr.CancellationReason{}, err // request-level (apierr.ErrUpdateIndexKeyEmpty)
 		}
 		if err != nil {
 			return validationReason(err)

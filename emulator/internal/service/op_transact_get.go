@@ -175,7 +175,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 	for i, g := range gets {
 		var err error
 		g.key, err = g.t.keyFromKeyParam(in.TransactItems[i].Get.Key.Item())
-		if r, ok := keyShapeReason(err); ok {
+		if r, ok := apierr.KeyShapeReason(err); ok {
 			if itemFaults == nil {
 				itemFaults = make(map[int]apierr.CancellationReason)
 			}
@@ -192,7 +192,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 			return nil, apierr.Validation(apierr.MsgTxSameItem)
 		}
 	}
-	return gets, cancelForReasons(len(gets), itemFaults)
+	return gets, apierr.CancelForReasons(len(gets), itemFaults)
 }
 
 // prepareTxGetRequest makes one Get's checks that need no table, with
@@ -230,7 +230,7 @@ func transactGetConstraints(in *TransactGetItemsInput) error {
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
-	cs.AddViolation(transactItemsLimit(len(in.TransactItems)+in.past, "TransactGetItem"))
+	cs.AddViolation(apierr.TransactItemsLimit(len(in.TransactItems)+in.past, maxTransactItems, "TransactGetItem"))
 	for i, ti := range in.TransactItems {
 		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
 		if !apierr.NotNull(&cs, ti.Get, path) {

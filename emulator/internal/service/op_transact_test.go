@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -175,7 +176,7 @@ func TestTransactGetItems(t *testing.T) {
 		{name: "no get", op: "TransactGetItems", body: `{"TransactItems":[{}]}`,
 			errType: vErr, errMsg: "1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null"},
 		{name: "too many", op: "TransactGetItems", body: `{"TransactItems":[` + strings.Repeat(`{"Get":{"TableName":"txh","Key":{"pk":{"S":"x"}}}},`, 100) + `{"Get":{"TableName":"txh","Key":{"pk":{"S":"x"}}}}]}`,
-			errType: vErr, errMsg: "1 validation error detected: " + transactItemsLimit(101, "TransactGetItem")},
+			errType: vErr, errMsg: "1 validation error detected: " + apierr.TransactItemsLimit(101, maxTransactItems, "TransactGetItem")},
 		{name: "missing table", op: "TransactGetItems", body: `{"TransactItems":[{"Get":{"TableName":"nope","Key":{"pk":{"S":"x"}}}}]}`,
 			errType: "ResourceNotFoundException", errMsg: "Requested resource not found"},
 	})

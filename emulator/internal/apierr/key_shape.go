@@ -1,15 +1,17 @@
-package service
+package apierr
 
 import (
 	"errors"
 	"hash/crc32"
 	"strconv"
 	"strings"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// errKeyShape marks the ValidationException of a key (or an item's key
+// Key shape faults and the cancellations of transactions: which faults a
+// transaction makes an action's cancellation reason, and the answers
+// that list the actions.
+
+// ErrKeyShape marks the ValidationException of a key (or an item's key
 // attributes) that does not fit the table's key schema: an attribute
 // missing, of another type, or extra. Single-item operations and batches
 // answer it as it is; the transactions make it the ValidationError
@@ -24,49 +26,49 @@ import (
 // cancellation reasons "a similar validation error occurs because of
 // changes made by the transaction" (API_TransactWriteItems), no record of
 // the answer found; the reason's message is PutItem's.
-var errKeyShape = errors.New("key does not fit the key schema")
+var ErrKeyShape = errors.New("key does not fit the key schema")
 
-// errUpdateIndexKeyEmpty marks the ValidationException of an update that
+// ErrUpdateIndexKeyEmpty marks the ValidationException of an update that
 // sets a secondary index key to an empty value: a transaction's Update
 // answers it as a request-level ValidationException, not a cancellation
 // reason (AWS's record: dynamodb-conformance transactIndexKeys.test.ts,
 // "Update empty-string index key: top-level ValidationException").
-var errUpdateIndexKeyEmpty = errors.New("update sets an index key to an empty value")
+var ErrUpdateIndexKeyEmpty = errors.New("update sets an index key to an empty value")
 
-// keyShapeError is the ValidationException msg, marked as a key shape fault.
-func keyShapeError(msg string) error {
-	return &apierr.Error{Class: apierr.ErrValidation, Msg: msg, Cause: errKeyShape}
+// KeyShape is the ValidationException msg, marked as a key shape fault.
+func KeyShape(msg string) error {
+	return &Error{Class: ErrValidation, Msg: msg, Cause: ErrKeyShape}
 }
 
-// keyShapeReason is the cancellation reason of a key shape fault, and
+// KeyShapeReason is the cancellation reason of a key shape fault, and
 // whether err is one.
-func keyShapeReason(err error) (apierr.CancellationReason, bool) {
-	var ae *apierr.Error
-	if !errors.Is(err, errKeyShape) || !errors.As(err, &ae) {
-		return apierr.CancellationReason{}, false
+func KeyShapeReason(err error) (CancellationReason, bool) {
+	var ae *Error
+	if !errors.Is(err, ErrKeyShape) || !errors.As(err, &ae) {
+		return CancellationReason{}, false
 	}
-	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, true
+	return CancellationReason{Code: ReasonValidation, Message: ae.Msg}, true
 }
 
-// cancelForReasons is the TransactionCanceledException of n actions of
+// CancelForReasons is the TransactionCanceledException of n actions of
 // which those in found have a reason (None for the others), or nil when
 // found is empty.
-func cancelForReasons(n int, found map[int]apierr.CancellationReason) error {
+func CancelForReasons(n int, found map[int]CancellationReason) error {
 	if len(found) == 0 {
 		return nil
 	}
-	reasons := make([]apierr.CancellationReason, n)
+	reasons := make([]CancellationReason, n)
 	for i := range reasons {
-		reasons[i].Code = apierr.ReasonNone
+		reasons[i].Code = ReasonNone
 		if r, ok := found[i]; ok {
 			reasons[i] = r
 		}
 	}
-	return apierr.TransactionCanceled(reasons)
+	return TransactionCanceled(reasons)
 }
 
-// transactItemsLimit is the violation of a TransactItems list longer than
-// 100 entries, or "": AWS echoes the list Java-style, each entry as an
+// TransactItemsLimit is the violation of a TransactItems list longer than
+// limit (AWS: 100) entries, or "": AWS echoes the list Java-style, each entry as an
 // object identity of its model class (class: "TransactWriteItem" or
 // "TransactGetItem"),
 //
@@ -78,13 +80,13 @@ func cancelForReasons(n int, found map[int]apierr.CancellationReason) error {
 // "Value '[...]' at 'transactItems'"; DynamoDB Local answers the bare
 // constraint). The emulator prints a stable hash of each position in
 // place of an identity.
-func transactItemsLimit(n int, class string) string {
-	if n <= maxTransactItems {
+func TransactItemsLimit(n, limit int, class string) string {
+	if n <= limit {
 		return ""
 	}
-	// One builder for the whole violation (apierr.Violation's form): with
+	// One builder for the whole violation (Violation's form): with
 	// thousands of actions the echo is the size of the request.
-	tail := "]' at 'transactItems' failed to satisfy constraint: " + apierr.LenLE(maxTransactItems)
+	tail := "]' at 'transactItems' failed to satisfy constraint: " + LenLE(limit)
 	var b strings.Builder
 	b.Grow(len("Value '[") + n*(len("com.amazonaws.dynamodb.v20120810.@, ")+len(class)+8) + len(tail))
 	b.WriteString("Value '[")
