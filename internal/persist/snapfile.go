@@ -231,11 +231,6 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progre
 	}
 	fr := &frameReader{r: br, off: headerSize, size: size}
 	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx}
-	defer func() {
-		if l.b != nil { // a table left unfinished: the load failed
-			l.b.Discard()
-		}
-	}()
 	for want := uint64(0); ; want++ {
 		seq, payload, err := fr.next()
 		if err == io.EOF {

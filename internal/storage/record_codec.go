@@ -369,7 +369,6 @@ func (d *decoder) snapshotItems(def *TableDef) *TableSnapshot {
 		}
 	}
 	if d.err != nil {
-		b.Discard()
 		return nil
 	}
 	s, err := b.Finish()

@@ -92,21 +92,11 @@ type TableBuilder struct {
 	// front of a table sized for those so far, each insert scanning the
 	// pile (BenchmarkTableBuilder).
 	parts []*partition
-	// fills fill the secondary indexes from the items stored, on a
-	// goroutine of their own (fillLoop): batch collects the stored
-	// entries for it, handed over by feed; done closes when it has
-	// filled and sorted every index.
+	// fills fill the secondary indexes as the items come, while each
+	// item's image is at hand (indexFill).
 	fills []*indexFill
-	batch []entry
-	feed  chan []entry
-	stop  chan struct{} // closed to stop it without filling the indexes
-	done  chan struct{}
 	err   error
 }
-
-// builderBatch is the number of stored entries a TableBuilder hands its
-// index filler at once.
-const builderBatch = 1024
 
 // NewTableBuilder starts building a table defined by def (name, ID, key
 // schema, indexes and metadata). def must pass Validate, with name and
@@ -173,30 +163,7 @@ func (b *TableBuilder) Add(e EncodedItem) error {
 		return b.err
 	}
 	b.err = b.add(e)
-	if b.err != nil {
-		b.stopFill()
-	}
 	return b.err
-}
-
-// Discard ends a builder that will not be finished (its input turned out
-// bad, or another's did), stopping its index filler. Add and Finish fail
-// after it.
-func (b *TableBuilder) Discard() {
-	b.stopFill()
-	if b.err == nil {
-		b.err = errBuilt
-	}
-}
-
-// stopFill stops the index filler, if any, without filling the indexes.
-func (b *TableBuilder) stopFill() {
-	if b.feed != nil {
-		close(b.stop)
-		close(b.feed)
-		<-b.done
-		b.feed = nil
-	}
 }
 
 func (b *TableBuilder) add(e EncodedItem) error {
@@ -253,54 +220,14 @@ func (b *TableBuilder) add(e EncodedItem) error {
 		p.load(ent)
 	}
 	if len(b.fills) > 0 {
-		b.batch = append(b.batch, ent)
-		if len(b.batch) == builderBatch {
-			b.handOver()
+		stored := t.encodedOf(key, ent)
+		for _, f := range b.fills {
+			f.add(stored, ent)
 		}
 	}
 	t.count++
 	t.size += int64(e.size)
 	return nil
-}
-
-// handOver hands the entries batched to the index filler, starting it
-// the first time.
-//
-// Filling the indexes (reading each item's index attributes, then
-// sorting the entries) is a third of building a table with a GSI from
-// its images; on a goroutine of its own it runs on another core while
-// the images are checked and stored, and the sort as the last of them
-// are. The records it reads are stored for good (never written again),
-// and nothing else of the table is touched by both.
-func (b *TableBuilder) handOver() {
-	if b.feed == nil {
-		b.feed, b.stop, b.done = make(chan []entry, 4), make(chan struct{}), make(chan struct{})
-		go fillLoop(b.t.ks, b.fills, b.feed, b.stop, b.done)
-	}
-	b.feed <- b.batch
-	b.batch = make([]entry, 0, builderBatch)
-}
-
-// fillLoop adds the entries fed to it to fills, then, unless stop is
-// closed, fills the indexes (indexFill.finish); it closes done.
-func fillLoop(ks KeySchema, fills []*indexFill, feed <-chan []entry, stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
-	for batch := range feed {
-		for _, e := range batch {
-			stored := encodedIn(&ks, e)
-			for _, f := range fills {
-				f.add(stored, e)
-			}
-		}
-	}
-	select {
-	case <-stop:
-		return
-	default:
-	}
-	for _, f := range fills {
-		f.finish()
-	}
 }
 
 // DeferIndexes leaves the table built without its secondary indexes'
@@ -347,15 +274,8 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 			t.indexes = append(t.indexes, newIndex(t.ks, x))
 		}
 	}
-	if len(b.fills) > 0 {
-		if len(b.batch) > 0 || b.feed == nil {
-			b.handOver()
-		}
-		close(b.feed)
-		<-b.done
-		b.feed = nil
-	}
 	for _, f := range b.fills {
+		f.finish()
 		t.indexes = append(t.indexes, f.x)
 	}
 	b.fills = nil

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -489,71 +487,4 @@ func TestTableBuilderIndexRuns(t *testing.T) {
 	dumpSnapshot(&got, built)
 	dumpSnapshot(&want, snap)
 	require.Equal(t, want.String(), got.String())
-}
-
-// TestTableBuilderFillerStops: a builder of a table with a GSI hands its
-// index entries to a goroutine (TableBuilder.handOver); a builder given
-// a bad image, or discarded before Finish, stops it (no goroutine left
-// behind), and one with more items than a batch fills the GSI whole.
-func TestTableBuilderFillerStops(t *testing.T) {
-	gsi := IndexDef{Name: "g", Schema: IndexSchema{Partition: []KeyAttr{{Name: "v", Kind: KindS}}}, Projection: Projection{All: true}}
-	def := TableDef{Name: "t", ID: "t", Schema: schemaSN, Indexes: []IndexDef{gsi}}
-	src := NewTable(schemaSN)
-	n := 3*builderBatch + 7
-	for i := range n {
-		it := Item{"pk": S(fmt.Sprintf("p%05d", i)), "sk": N("1"), "v": S(fmt.Sprintf("v%d", i%13))}
-		_, err := src.Put(schemaSN.KeyOf(it), it)
-		require.NoError(t, err)
-	}
-	var items []EncodedItem
-	src.ScanEncoded(ScanRange{}, func(e EncodedItem) bool { items = append(items, e); return true })
-	bad := items[builderBatch+1]
-	bad.body = "\xff"
-	before := runtime.NumGoroutine()
-	for _, c := range []struct {
-		name string
-		run  func(b *TableBuilder) error
-	}{
-		{"bad image", func(b *TableBuilder) error {
-			for _, e := range append(slices.Clone(items[:builderBatch+1]), bad) {
-				if err := b.Add(e); err != nil {
-					return err
-				}
-			}
-			return nil
-		}},
-		{"discarded", func(b *TableBuilder) error {
-			for _, e := range items[:2*builderBatch] {
-				require.NoError(t, b.Add(e))
-			}
-			b.Discard()
-			return errBuilt
-		}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			b, err := NewTableBuilder(def)
-			require.NoError(t, err)
-			require.Error(t, c.run(b))
-			_, err = b.Finish()
-			require.Error(t, err)
-			require.Error(t, b.Add(items[0]))
-		})
-	}
-	for i := 0; i < 500 && runtime.NumGoroutine() > before; i++ { // the filler exits just after closing done
-		time.Sleep(10 * time.Millisecond)
-	}
-	require.LessOrEqual(t, runtime.NumGoroutine(), before, "a filler left running")
-
-	b, err := NewTableBuilder(def)
-	require.NoError(t, err)
-	for _, e := range items {
-		require.NoError(t, b.Add(e))
-	}
-	built, err := b.Finish()
-	require.NoError(t, err)
-	tab := built.newTable()
-	x := tab.indexLocked("g")
-	require.NotNil(t, x)
-	require.Equal(t, n, x.count)
-	require.NoError(t, tab.checkLocked())
 }
