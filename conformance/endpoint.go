@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"sync"
@@ -85,11 +86,31 @@ func CurrentTarget() (Target, error) {
 	return current.target, current.err
 }
 
+// transient is the in-process emulator whose tables pass through CREATING
+// and DELETING, started by the first table status test that needs it
+// (tables_transient_test.go).
+var transient struct {
+	once sync.Once
+	url  string
+	err  error
+	stop func() error
+}
+
+// transientEmulator returns the URL of the in-process emulator started
+// as with -delayTransientStatuses (its clock: transientClock).
+func transientEmulator() (string, error) {
+	transient.once.Do(func() { transient.url, transient.stop, transient.err = startTransientEmulator() })
+	return transient.url, transient.err
+}
+
 // Shutdown stops the in-process emulators if this process started them.
 func Shutdown() error {
 	var err error
 	if signing.stop != nil {
 		err = signing.stop()
+	}
+	if transient.stop != nil {
+		err = cmp.Or(err, transient.stop())
 	}
 	if current.stop == nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -58,6 +59,51 @@ const (
 // and returns its URL and a function that shuts it down.
 func startSigningEmulator() (string, func() error, error) {
 	emu, err := emulator.New(emulator.Options{Credentials: []emulator.Credential{{AccessKeyID: signingKeyID, SecretAccessKey: signingSecret}}})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := emu.NewServer(emulator.ServerOptions{})
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	stop := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := srv.Shutdown(ctx)
+		emu.Close()
+		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+			err = serr
+		}
+		return err
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}
+
+// The transient emulator: a third in-process emulator started as with
+// -delayTransientStatuses (tables CREATING and DELETING for
+// emulator.DefaultTransientStatusDelay) on a clock the tests move
+// (transientClock), for the table status tests when the suite runs
+// against the in-process emulator.
+
+// testClock is the real time moved on by Advance.
+type testClock struct{ offset atomic.Int64 }
+
+func (c *testClock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock on by d.
+func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// transientClock is the transient emulator's clock.
+var transientClock testClock
+
+// startTransientEmulator serves an emulator whose tables pass through
+// CREATING and DELETING and returns its URL and a function that shuts it
+// down.
+func startTransientEmulator() (string, func() error, error) {
+	emu, err := emulator.New(emulator.Options{DelayTransientStatuses: true, Clock: transientClock.Now})
 	if err != nil {
 		return "", nil, err
 	}

@@ -5,6 +5,7 @@ package conformance
 // t.Cleanup, so tests never depend on each other's leftovers.
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -36,6 +37,7 @@ const (
 type clientConfig struct {
 	accessKey string
 	region    string
+	url       string // the endpoint, when not the target's
 }
 
 type clientOption func(*clientConfig)
@@ -43,6 +45,10 @@ type clientOption func(*clientConfig)
 // withAccessKey gives the client its own access key: on DynamoDB Local and the
 // emulator that is a database of its own (a namespace per access key + region).
 func withAccessKey(key string) clientOption { return func(c *clientConfig) { c.accessKey = key } }
+
+// withEndpoint sends the client's requests to url instead of the
+// target (another in-process emulator).
+func withEndpoint(url string) clientOption { return func(c *clientConfig) { c.url = url } }
 
 // withRegion sets the client's region (fake-credential targets only).
 func withRegion(region string) clientOption { return func(c *clientConfig) { c.region = region } }
@@ -93,8 +99,8 @@ func newClient(t testing.TB, opts ...clientOption) *dynamodb.Client {
 		o.Logger = logging.LoggerFunc(func(c logging.Classification, format string, v ...any) {
 			t.Logf("SDK %s: "+format, append([]any{c}, v...)...)
 		})
-		if tg.URL != "" {
-			o.BaseEndpoint = aws.String(tg.URL)
+		if url := cmp.Or(cc.url, tg.URL); url != "" {
+			o.BaseEndpoint = aws.String(url)
 		}
 	})
 }

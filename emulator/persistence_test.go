@@ -68,6 +68,8 @@ func TestPersistRestart(t *testing.T) {
 			t.Fatalf("%s %s: status %d, %s", op, body, res.StatusCode, out)
 		}
 	}
+	// Tables CREATING become ACTIVE, tables DELETING go.
+	clock.Advance(3 * time.Second)
 	var lt struct{ TableNames []string }
 	_, out := do(t, e, "DynamoDB_20120810.ListTables", auths[0], `{}`)
 	testkit.MustUnmarshal(t, out, &lt)
@@ -82,6 +84,7 @@ func TestPersistRestart(t *testing.T) {
 			if res, out := do(t, e, "DynamoDB_20120810."+req[0], auths[0], req[1]); res.StatusCode != 200 {
 				t.Fatalf("%s: %d %s", req[0], res.StatusCode, out)
 			}
+			clock.Advance(3 * time.Second) // a new table is CREATING until then
 		}
 		_, out = do(t, e, "DynamoDB_20120810.ListTables", auths[0], `{}`)
 		testkit.MustUnmarshal(t, out, &lt)

@@ -34,6 +34,7 @@ func TestPersistTransfers(t *testing.T) {
 		e := openPersisted(t, dir, opts)
 		mustOK(e, "CreateTable", `{"TableName":"trs","BillingMode":"PAY_PER_REQUEST",
 			"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]}`)
+		clock.Advance(2 * time.Second) // CREATING until then
 		mustOK(e, "UpdateContinuousBackups", `{"TableName":"trs","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 		for _, pk := range []string{"a", "b", "c"} {
 			mustOK(e, "PutItem", `{"TableName":"trs","Item":{"pk":{"S":"`+pk+`"},"pad":{"S":"`+strings.Repeat("x", 300)+`"}}}`)

@@ -62,9 +62,11 @@ type Options struct {
 	// emulator remembers for ten minutes (internal/service); past it the
 	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
 	IdempotencyBytes int64
-	// DelayTransientStatuses asks for CREATING/DELETING/UPDATING states to
-	// last a little while, like DynamoDB Local's -delayTransientStatuses.
-	// So far the states of a GSI added or deleted by UpdateTable follow it.
+	// DelayTransientStatuses asks for CREATING/DELETING states to last a
+	// little while, as AWS's do: a new table is CREATING (it serves no
+	// item request), a deleted one DELETING (described and listed), a GSI
+	// added or deleted by UpdateTable CREATING or DELETING; restores,
+	// backups, exports and imports stay in progress.
 	DelayTransientStatuses bool
 	// TransientStatusDelay is how long those states last with
 	// DelayTransientStatuses; 0 means DefaultTransientStatusDelay.

@@ -82,7 +82,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.cors, "cors", "", `more origins whose web pages may call the API and the /dynamoemu/ admin endpoints: a comma-separated list, or "*" for any (answered "Access-Control-Allow-Origin: *"); pages of http://localhost:*, http://127.0.0.1:* and http://[::1]:* are always allowed`)
 	fs.Var(&c.allowHosts, "allowHost", "also answer requests whose Host is this name (repeatable or comma-separated; *.example.com: every name under example.com; *: any Host). Always answered: localhost, *.localhost, *.internal, IP addresses; on non-loopback interfaces also single-label names, *.local, *.home.arpa")
-	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a GSI created or deleted by UpdateTable CREATING or DELETING for half a second, as DynamoDB Local does (tables are ACTIVE at once)")
+	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a new table CREATING, a deleted table DELETING and a GSI added or deleted by UpdateTable CREATING or DELETING for half a second, as AWS does")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md)")
 	fs.StringVar(&c.credentials, "credentials", "", "accept only the access keys this JSON file lists and verify every request's SigV4 signature as AWS does; the admin endpoints then need one of these keys or an admin token of the file (see docs/server.md). Default: any credentials work, as in DynamoDB Local")

@@ -22,6 +22,7 @@ func TestBackupTransientStates(t *testing.T) {
 	refused := func(op, body, wantType string) { t.Helper(); env.refused(op, body, wantType) }
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	clock.Advance(2 * time.Second) // CREATING until then
 	var bk struct {
 		BackupDetails struct{ BackupArn, BackupStatus string }
 	}

@@ -19,6 +19,7 @@ func TestConcurrentRestoreLimit(t *testing.T) {
 	clock, send, must := env.clock, env.send, env.must
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	clock.Advance(2 * time.Second) // CREATING until then
 	must("UpdateContinuousBackups", `{"TableName":"src","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	var arns []string
 	for i := range 51 {

@@ -25,6 +25,7 @@ func newGTPair(t *testing.T, cfg Config, create string) *gtPair {
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`
 	}
 	p.in(p.east, "CreateTable", create)
+	p.clock.Advance(cfg.TransientDelay) // CREATING until then
 	p.in(p.east, "UpdateTable", `{"TableName":"gtab","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`)
 	return p
 }
@@ -240,6 +241,7 @@ func TestGlobalTableDeleteTableInReplica(t *testing.T) {
 	// A table of that name made again in eu-west-1 is no replica.
 	p.in(p.west, "CreateTable", `{"TableName":"gtab","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	p.clock.Advance(time.Second) // CREATING until then
 	p.in(p.east, "PutItem", `{"TableName":"gtab","Item":{"pk":{"S":"after"}}}`)
 	if n := p.svc.DrainReplication(); n != 0 {
 		t.Errorf("writes after the replica left: drained %d, want none", n)

@@ -14,6 +14,7 @@ import (
 func TestKinesisDestinationStates(t *testing.T) {
 	e := servicetest.New(t, service.Config{TransientDelay: 2 * time.Second})
 	e.Must("CreateTable", `{"TableName":"kin",`+onDemand+`,"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	e.Clock.Advance(2 * time.Second) // CREATING until then
 	const ks = "arn:aws:kinesis:us-east-1:000000000000:stream/orders"
 	const ks2 = "arn:aws:kinesis:us-east-1:000000000000:stream/orders2"
 	const ks3 = "arn:aws:kinesis:us-east-1:000000000000:stream/orders3"

@@ -316,15 +316,16 @@ func (t *table) recordLocked(old, m *tableMeta) error {
 // ARN of this namespace) to the table, with AWS's validation and
 // ResourceNotFoundException. Tables being deleted are not found.
 //
-// A table still CREATING (a restore in progress: restore.go) serves no
-// item request: AWS answers a data-plane request to a table being
+// A table still CREATING (with a transient delay: a new table, or a
+// restore in progress: restore.go) serves no item request: AWS answers a data-plane request to a table being
 // created ResourceNotFoundException "Requested resource not found", as
 // its API reference describes the exception ("The operation tried to
 // access a nonexistent table or index. The resource might not be
 // specified correctly, or its status might not be ACTIVE.") and public
 // records of AWS's answers show (cirello-io/dynamolock issue 120: a
 // PutItem right after CreateTable). DynamoDB Local has no
-// such state (its tables are ACTIVE at once).
+// such state (its tables are ACTIVE at once, even with
+// -delayTransientStatuses).
 func (c *call) lookupTable(name string) (*table, error) {
 	t, err := c.lookupTableMsg(name, apierr.MsgResourceNotFound)
 	if err != nil {

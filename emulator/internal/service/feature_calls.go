@@ -63,10 +63,12 @@ func (c Call) Detached() Call {
 	return Call{c: &inner}
 }
 
-// CreateTable creates a table as CreateTable does. Afterwards the call's
-// namespace is the registered one (a first table registers it).
+// CreateTable creates a table as CreateTable does, ACTIVE at once (the
+// feature's own job, an import, is what stays in progress for the
+// transient delay). Afterwards the call's namespace is the registered
+// one (a first table registers it).
 func (c Call) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
-	out, err := createTable(c.c, in)
+	out, err := createTableFor(c.c, in, 0)
 	if err != nil {
 		return nil, err
 	}

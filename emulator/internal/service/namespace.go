@@ -26,8 +26,9 @@ type Namespace struct {
 	svc     *Service
 	db      *storage.DB // nil while home is set
 
-	mu     sync.RWMutex      // guards tables; a leaf of the lock order (doc.go)
-	tables map[string]*table // by table name
+	mu       sync.RWMutex      // guards tables and deleting; a leaf of the lock order (doc.go)
+	tables   map[string]*table // by table name
+	deleting []deletingTable   // tables DELETING for a while (catalog_deleting.go)
 
 	streams streamSet // the streams of its tables, disabled ones included (streams.go)
 

@@ -11,8 +11,17 @@ import (
 )
 
 // The control-plane operations. Tables are ACTIVE as soon as CreateTable
-// returns and gone as soon as DeleteTable returns; AWS passes through
-// CREATING / UPDATING / DELETING, which an in-memory table does not need.
+// returns and gone as soon as DeleteTable returns, as in DynamoDB Local.
+// With a transient delay (-delayTransientStatuses) they pass through
+// CREATING and DELETING for that long, as on AWS (API_CreateTable:
+// "CreateTable immediately returns a response with a TableStatus of
+// CREATING. After the table is created, DynamoDB sets the TableStatus to
+// ACTIVE. You can perform read and write operations only on an ACTIVE
+// table"; API_DeleteTable: DELETING until the deletion completes): a
+// table CREATING serves no item request (lookupTable) and cannot be
+// deleted (ResourceInUseException, as the reference says), a table
+// DELETING is described and listed until it is gone
+// (catalog_deleting.go).
 
 func init() {
 	register("CreateTable", createTable)
@@ -25,6 +34,12 @@ func init() {
 }
 
 func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
+	return createTableFor(c, in, c.svc.cfg.TransientDelay)
+}
+
+// createTableFor is CreateTable of a table CREATING for creating (0:
+// ACTIVE at once).
+func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*CreateTableOutput, error) {
 	def, err := validateCreateTable(in)
 	if err != nil {
 		return nil, err
@@ -35,6 +50,10 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 		}
 	}
 	now := c.Now()
+	if c.deletingAt(def.name, now) != nil {
+		// The name is not free until the deletion completes.
+		return nil, apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.name)
+	}
 	t := &table{
 		name:      def.name,
 		schema:    def.schema,
@@ -62,6 +81,9 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	}
 	if def.billingMode == "PAY_PER_REQUEST" {
 		m.payPerRequestSince = now
+	}
+	if creating > 0 {
+		m.activeAt = now.Add(creating)
 	}
 	for _, x := range slices.Concat(m.lsis, m.gsis) {
 		x.arn = t.arn + "/index/" + x.name
@@ -127,6 +149,9 @@ func keyResource(key string) string {
 func describeTable(c *call, in *DescribeTableInput) (*DescribeTableOutput, error) {
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {
+		if d := c.deletingAfter(err, in.TableName); d != nil {
+			return &DescribeTableOutput{Table: d.describe()}, nil
+		}
 		return nil, err
 	}
 	return &DescribeTableOutput{Table: t.describe()}, nil
@@ -163,6 +188,10 @@ func listTables(c *call, in *ListTablesInput) (*ListTablesOutput, error) {
 		return nil, err
 	}
 	names := c.ns.tableNames()
+	if del := c.ns.deletingNames(c.Now()); len(del) > 0 {
+		names = append(names, del...)
+		slices.Sort(names)
+	}
 	if in.ExclusiveStartTableName != nil {
 		i, found := slices.BinarySearch(names, *in.ExclusiveStartTableName)
 		if found {
@@ -181,7 +210,14 @@ func listTables(c *call, in *ListTablesInput) (*ListTablesOutput, error) {
 func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	t, err := c.controlPlaneTable(in.TableName)
 	if err != nil {
+		if d := c.deletingAfter(err, in.TableName); d != nil {
+			// Already DELETING: no error (API_DeleteTable).
+			return &DeleteTableOutput{TableDescription: deletedDescription(d.describe())}, nil
+		}
 		return nil, err
+	}
+	if m := t.meta.Load(); !m.activeAt.IsZero() && m.statusAt(c.Now()) == statusCreating {
+		return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(t.name, "created"))
 	}
 	for _, d := range dropCheckers { // the features' refusals (feature_update.go)
 		if err := d.CheckDrop(Call{c: c}, Table{t: t}); err != nil {
@@ -204,7 +240,11 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 		m.status = statusDeleting
 		return func(recorded bool) error {
 			if recorded {
-				t.ns.removeTable(t)
+				if d := c.svc.cfg.TransientDelay; d > 0 {
+					t.ns.retireTable(t, c.Now(), c.Now().Add(d))
+				} else {
+					t.ns.removeTable(t)
+				}
 				t.stopStreamLocked(c.Now())  // readable for its retention, as on AWS
 				for _, d := range droppers { // the features (feature_table.go)
 					d.Dropped(Dropped{s: Space{ns: t.ns}, t: t, m: m, now: c.Now()})

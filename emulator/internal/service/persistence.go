@@ -107,10 +107,11 @@ func (t *table) restartStream() {
 	}
 }
 
-// endTransient makes a GSI CREATING at now ACTIVE and forgets a GSI
-// DELETING: their times were set by a clock that is gone (the clock's
-// offset is not kept, so a GSI added while the clock was moved two hours
-// on would otherwise be CREATING for two hours), and DynamoDB Local too
+// endTransient makes the table or a GSI CREATING at now ACTIVE and
+// forgets a GSI DELETING: their times were set by a clock that is gone
+// (the clock's offset is not kept, so a GSI added while the clock was
+// moved two hours on would otherwise be CREATING for two hours), and
+// DynamoDB Local too
 // comes back from a restart with no transient state. Only the published
 // definition changes; the recorded one follows at the next change.
 func (t *table) endTransient(now time.Time) {
@@ -119,6 +120,9 @@ func (t *table) endTransient(now time.Time) {
 	m := *t.meta.Load()
 	changed := len(m.deleting) > 0
 	m.deleting = nil
+	if now.Before(m.activeAt) { // a table CREATING
+		m.activeAt, changed = time.Time{}, true
+	}
 	gsis := slices.Clone(m.gsis)
 	for i, x := range gsis {
 		if now.Before(x.activeAt) {

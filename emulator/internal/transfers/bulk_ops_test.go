@@ -65,6 +65,7 @@ func TestBulkPutRoundTrip(t *testing.T) {
 	e.must("CreateTable", `{"TableName":"src",`+onDemand+`,`+schema+`}`)
 	e.must("CreateTable", `{"TableName":"dst",`+onDemand+`,`+strings.Replace(schema, `"KeySchema"`, `"GlobalSecondaryIndexes":[{"IndexName":"bySk",
 		"KeySchema":[{"AttributeName":"sk","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],"KeySchema"`, 1)+`}`)
+	e.clock.Advance(time.Second) // CREATING until then
 	for _, it := range []string{
 		`{"pk":{"S":"a"},"sk":{"N":"1"},"s":{"SS":["x","y"]},"m":{"M":{"l":{"L":[{"N":"1.5"},{"NULL":true},{"BOOL":false}]}}}}`,
 		`{"pk":{"S":"a"},"sk":{"N":"2"},"b":{"B":"AAEC"},"ns":{"NS":["1","-2.5"]}}`,

@@ -25,6 +25,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	e.must("CreateTable", `{"TableName":"src",`+onDemand+`,
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)
+	e.clock.Advance(time.Second) // CREATING until then
 	items := []string{
 		`{"pk":{"S":"a"},"sk":{"N":"1"},"s":{"SS":["x","y"]},"m":{"M":{"l":{"L":[{"N":"1.5"},{"NULL":true},{"BOOL":false}]}}}}`,
 		`{"pk":{"S":"a"},"sk":{"N":"2"},"b":{"B":"AAEC"},"bs":{"BS":["AQ=="]},"ns":{"NS":["1","-2.5"]}}`,

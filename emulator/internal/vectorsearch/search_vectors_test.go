@@ -36,6 +36,7 @@ func search(more string) string {
 func TestSearchVectorsErrors(t *testing.T) {
 	e := servicetest.New(t, service.Config{TransientDelay: time.Minute}) // an index added is CREATING a minute
 	e.Must("CreateTable", vecTable)
+	e.Clock.Advance(time.Minute) // the table is CREATING until then
 	e.Must("UpdateTable", `{"TableName":"vtab","VectorIndexUpdates":[{"Create":{"IndexName":"vnew","VectorAttribute":{"AttributeName":"emb"},"Dimensions":3,"DistanceFunction":"COSINE","Projection":{"ProjectionType":"KEYS_ONLY"}}}]}`)
 	const tenant = `,"SearchConditionExpression":"tenant = :t","ExpressionAttributeValues":{":t":{"S":"t1"}}`
 	for _, tc := range []struct {

@@ -1,0 +1,84 @@
+package service
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
+
+// Tables DELETING for a while (-delayTransientStatuses): DeleteTable
+// takes a table out of storage and the catalog at once, as without the
+// delay, and keeps it here until its goneAt, so that DescribeTable shows
+// it DELETING, ListTables lists it and a second DeleteTable answers
+// without an error, as AWS's API reference describes (API_DeleteTable:
+// "the specified table is in the DELETING state until DynamoDB completes
+// the deletion ... If table is already in the DELETING state, no error is
+// returned"). Item requests find no table (ResourceNotFoundException),
+// which the reference allows ("DynamoDB might continue to accept data
+// read and write operations"). A restart forgets these tables: nothing
+// of them is recorded. Without the delay nothing is kept here.
+
+// deletingTable is a table DeleteTable took out, DELETING until goneAt.
+type deletingTable struct {
+	t      *table
+	goneAt time.Time
+}
+
+// retireTable takes t out of the catalog (removeTable) and keeps it
+// DELETING until goneAt; tables whose goneAt has passed are forgotten.
+func (ns *Namespace) retireTable(t *table, now, goneAt time.Time) {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	if ns.tables[t.name] == t {
+		delete(ns.tables, t.name)
+	}
+	ns.deleting = slices.DeleteFunc(ns.deleting, func(d deletingTable) bool { return !now.Before(d.goneAt) })
+	ns.deleting = append(ns.deleting, deletingTable{t: t, goneAt: goneAt})
+}
+
+// deletingAt returns the table called name (or of a table ARN of the
+// call's namespace) still DELETING at now, or nil.
+func (c *call) deletingAt(name string, now time.Time) *table {
+	if strings.HasPrefix(name, "arn:") {
+		n, ok := c.tableNameFromARN(name)
+		if !ok {
+			return nil
+		}
+		name = n
+	}
+	ns := c.ns
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	for _, d := range slices.Backward(ns.deleting) {
+		if d.t.name == name && now.Before(d.goneAt) {
+			return d.t
+		}
+	}
+	return nil
+}
+
+// deletingNames returns the names of the tables DELETING at now that no
+// live table has taken since.
+func (ns *Namespace) deletingNames(now time.Time) []string {
+	ns.mu.RLock()
+	defer ns.mu.RUnlock()
+	var names []string
+	for _, d := range ns.deleting {
+		if _, live := ns.tables[d.t.name]; !live && now.Before(d.goneAt) && !slices.Contains(names, d.t.name) {
+			names = append(names, d.t.name)
+		}
+	}
+	return names
+}
+
+// deletingAfter returns the table called name still DELETING when err
+// is the ResourceNotFoundException of looking it up, or nil.
+func (c *call) deletingAfter(err error, name *string) *table {
+	if name == nil || !errors.Is(err, apierr.ErrResourceNotFound) {
+		return nil
+	}
+	return c.deletingAt(*name, c.Now())
+}
