@@ -25,8 +25,9 @@ type prescan func(body []byte) (reduced []byte, fill func(in any))
 var prescanOff atomic.Bool
 
 // featurePrescans are the prescans features registered (Prescan).
-// Filled by init functions only; read-only afterwards.
-var featurePrescans = map[string]prescan{}
+// Filled by init functions only (made by the first); read-only
+// afterwards.
+var featurePrescans map[string]prescan
 
 // Prescan registers how a feature's operation name reads its raw body
 // before the body is decoded: reduce returns the body to decode instead
@@ -36,6 +37,9 @@ var featurePrescans = map[string]prescan{}
 func Prescan(r Registrar, name string, reduce func(body []byte) []byte) {
 	if _, ok := ops[name]; ok {
 		panic("emulator: prescan of " + name + " after its operation")
+	}
+	if featurePrescans == nil {
+		featurePrescans = map[string]prescan{}
 	}
 	featurePrescans[name] = func(body []byte) ([]byte, func(any)) { return reduce(body), nil }
 }
