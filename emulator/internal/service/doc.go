@@ -46,7 +46,8 @@
 //     register.go (the operation adapter, call), operations.go (the
 //     operations not implemented, named as such), enums.go.
 //   - Catalog: catalog.go (a namespace's tables, createTable,
-//     changeMeta), catalog_record.go (a definition as its metadata
+//     changeMeta), catalog_deleting.go (deleted tables kept DELETING for
+//     -delayTransientStatuses' delay), catalog_record.go (a definition as its metadata
 //     record), catalog_apply.go (Namespace.Apply), persistence.go
 //     (Namespace.RebuildCatalog: a namespace loaded from disk, and what
 //     a restart puts right).
