@@ -99,10 +99,16 @@ func startChild(t testing.TB, args ...string) *child {
 	return c
 }
 
-// tryStartChild is startChild returning its error, with the logs.
+// tryStartChild is startChild returning its error, with the logs. A
+// server the test leaves running (a failed require before its stop) is
+// killed when the test ends.
 func tryStartChild(t testing.TB, args ...string) (*child, error) {
 	t.Helper()
-	return startBinary(serverBinary(t), args...)
+	c, err := startBinary(serverBinary(t), args...)
+	if err == nil {
+		t.Cleanup(c.kill) // a server already stopped: nothing to do
+	}
+	return c, err
 }
 
 // startBinary is tryStartChild of the server binary bin.
