@@ -97,7 +97,7 @@ var transient struct {
 }
 
 // transientEmulator returns the URL of the in-process emulator started
-// as with -delayTransientStatuses (its clock: transientClock).
+// as with -delayTransientStatuses (its clock: transientEmu.Advance).
 func transientEmulator() (string, error) {
 	transient.once.Do(func() { transient.url, transient.stop, transient.err = startTransientEmulator() })
 	return transient.url, transient.err

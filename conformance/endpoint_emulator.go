@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -24,13 +23,22 @@ func startEmulator() (string, func() error, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
 	// Served as cmd/dynamoemu serves: emulator.Server, with its connection
 	// loop unless DYNAMOEMU_HTTP_LOOP=std.
-	srv := emu.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))})
+	so := emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))}
+	return serveEmulator(emu, so, func() { _ = os.RemoveAll(s3dir) })
+}
+
+// serveEmulator serves emu with so on a free loopback port and returns
+// its URL and a function that shuts the server and emu down, then runs
+// after (nil: nothing).
+func serveEmulator(emu *emulator.Emulator, so emulator.ServerOptions, after func()) (string, func() error, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		emu.Close()
+		return "", nil, err
+	}
+	srv := emu.NewServer(so)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	stop := func() error {
@@ -38,7 +46,9 @@ func startEmulator() (string, func() error, error) {
 		defer cancel()
 		err := srv.Shutdown(ctx)
 		emu.Close()
-		_ = os.RemoveAll(s3dir)
+		if after != nil {
+			after()
+		}
 		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 			err = serr
 		}
@@ -62,67 +72,24 @@ func startSigningEmulator() (string, func() error, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := emu.NewServer(emulator.ServerOptions{})
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	stop := func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := srv.Shutdown(ctx)
-		emu.Close()
-		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-			err = serr
-		}
-		return err
-	}
-	return "http://" + ln.Addr().String(), stop, nil
+	return serveEmulator(emu, emulator.ServerOptions{}, nil)
 }
 
 // The transient emulator: a third in-process emulator started as with
 // -delayTransientStatuses (tables CREATING and DELETING for
-// emulator.DefaultTransientStatusDelay) on a clock the tests move
-// (transientClock), for the table status tests when the suite runs
+// emulator.DefaultTransientStatusDelay), whose clock the tests move
+// (transientEmu.Advance), for the table status tests when the suite runs
 // against the in-process emulator.
-
-// testClock is the real time moved on by Advance.
-type testClock struct{ offset atomic.Int64 }
-
-func (c *testClock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock on by d.
-func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
-
-// transientClock is the transient emulator's clock.
-var transientClock testClock
+var transientEmu *emulator.Emulator
 
 // startTransientEmulator serves an emulator whose tables pass through
 // CREATING and DELETING and returns its URL and a function that shuts it
 // down.
 func startTransientEmulator() (string, func() error, error) {
-	emu, err := emulator.New(emulator.Options{DelayTransientStatuses: true, Clock: transientClock.Now})
+	emu, err := emulator.New(emulator.Options{DelayTransientStatuses: true})
 	if err != nil {
 		return "", nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := emu.NewServer(emulator.ServerOptions{})
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	stop := func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := srv.Shutdown(ctx)
-		emu.Close()
-		if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-			err = serr
-		}
-		return err
-	}
-	return "http://" + ln.Addr().String(), stop, nil
+	transientEmu = emu
+	return serveEmulator(emu, emulator.ServerOptions{}, nil)
 }

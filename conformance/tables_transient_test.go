@@ -35,7 +35,8 @@ func transientEndpoint(t *testing.T) transientTarget {
 		url, err := transientEmulator()
 		require.NoError(t, err)
 		return transientTarget{c: newClient(t, withEndpoint(url)), settle: func() {
-			transientClock.Advance(emulator.DefaultTransientStatusDelay)
+			_, err := transientEmu.Advance(emulator.DefaultTransientStatusDelay)
+			require.NoError(t, err)
 		}}
 	case tg.Oracle == OracleAWS:
 		return transientTarget{c: newClient(t), settle: func() {}}
