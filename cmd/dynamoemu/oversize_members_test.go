@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -67,30 +65,18 @@ func TestOversizedMembers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			one, per := len(tc.body(1)), len(tc.body(2))-len(tc.body(1))
-			n := (bodyBytes-one)/per + 2
-			body := tc.body(n)
-			require.GreaterOrEqual(t, len(body), bodyBytes)
+			body, n := bodyOfSize(t, bodyBytes, tc.body)
 			for _, conc := range concs {
 				c := startChild(t)
 				cl := newClient(c.url)
 				ctx := context.Background()
 				require.NoError(t, cl.call(ctx, "CreateTable", `{"TableName":"tab","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`, nil))
 				require.NoError(t, cl.call(ctx, "PutItem", `{"TableName":"tab","Item":{"pk":{"S":"a"}}}`, nil))
-				base := peakRSS(t, c.cmd.Process.Pid)
-				start := time.Now()
-				var wg sync.WaitGroup
-				errs := make([]error, conc)
-				outs := make([]map[string]any, conc)
-				for i := range conc {
-					wg.Go(func() { errs[i] = cl.call(ctx, tc.op, body, &outs[i]) })
-				}
-				wg.Wait()
-				took := time.Since(start)
-				for i, err := range errs {
+				sent := sendAtOnce(t, c, tc.op, body, conc)
+				for i, err := range sent.errs {
 					if tc.status == 200 {
 						require.NoError(t, err, "%s", tc.name)
-						got, err := json.Marshal(outs[i])
+						got, err := json.Marshal(sent.outs[i])
 						require.NoError(t, err)
 						require.Contains(t, string(got), tc.want)
 						continue
@@ -101,11 +87,7 @@ func TestOversizedMembers(t *testing.T) {
 					require.Contains(t, he.body, "ValidationException")
 					require.Contains(t, he.body, tc.want)
 				}
-				peak := peakRSS(t, c.cmd.Process.Pid)
-				sent := int64(conc * len(body))
-				t.Logf("%s: %d elements, %d x %d bytes: answered in %v, peak RSS %d kB (%d kB at start): %.1f times the bytes sent",
-					tc.name, n, conc, len(body), took.Round(time.Millisecond), peak>>10, base>>10, float64(peak-base)/float64(sent))
-				require.LessOrEqual(t, peak-base, membersRSSFactor*sent, "%s x%d: peak RSS grew by %d bytes for %d bytes sent", tc.name, conc, peak-base, sent)
+				sent.check(t, tc.name, n, membersRSSFactor)
 				c.stop(t)
 			}
 		})

@@ -67,40 +67,70 @@ func TestOversizedRequests(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.op, func(t *testing.T) {
-			// Just over bodyBytes: the elements are of one length
-			// (their numbers have seven digits), so one tells how many.
-			one, per := len(tc.body(1)), len(tc.body(2))-len(tc.body(1))
-			n := (bodyBytes-one)/per + 2
-			body := tc.body(n)
-			require.GreaterOrEqual(t, len(body), bodyBytes)
+			body, n := bodyOfSize(t, bodyBytes, tc.body)
 			for _, conc := range []int{1, 8} {
 				c := startChild(t)
-				cl := newClient(c.url)
-				base := peakRSS(t, c.cmd.Process.Pid)
-				start := time.Now()
-				var wg sync.WaitGroup
-				errs := make([]error, conc)
-				for i := range conc {
-					wg.Go(func() { errs[i] = cl.call(context.Background(), tc.op, body, nil) })
-				}
-				wg.Wait()
-				took := time.Since(start)
-				for _, err := range errs {
+				sent := sendAtOnce(t, c, tc.op, body, conc)
+				for _, err := range sent.errs {
 					var he *errHTTP
 					require.True(t, errors.As(err, &he), "%s: %v", tc.op, err)
 					require.Equal(t, 400, he.status)
 					require.Contains(t, he.body, "ValidationException")
 					require.Contains(t, he.body, tc.want)
 				}
-				peak := peakRSS(t, c.cmd.Process.Pid)
-				sent := int64(conc * len(body))
-				t.Logf("%s: %d elements, %d x %d bytes: answered in %v, peak RSS %d kB (%d kB at start): %.1f times the bytes sent",
-					tc.op, n, conc, len(body), took.Round(time.Millisecond), peak>>10, base>>10, float64(peak-base)/float64(sent))
-				require.LessOrEqual(t, peak-base, oversizeRSSFactor*sent, "%s x%d: peak RSS grew by %d bytes for %d bytes sent", tc.op, conc, peak-base, sent)
+				sent.check(t, tc.op, n, oversizeRSSFactor)
 				c.stop(t)
 			}
 		})
 	}
+}
+
+// bodyOfSize returns the body of just over size bytes body(n) makes, and
+// its n: the elements are of one length (their numbers have seven
+// digits), so one tells how many.
+func bodyOfSize(t *testing.T, size int, body func(n int) string) (string, int) {
+	t.Helper()
+	one, per := len(body(1)), len(body(2))-len(body(1))
+	n := (size-one)/per + 2
+	b := body(n)
+	require.GreaterOrEqual(t, len(b), size)
+	return b, n
+}
+
+// sent is conc copies of one request sent at once, and what they cost.
+type sent struct {
+	errs       []error          // each call's error
+	outs       []map[string]any // each call's answer, when 200
+	conc, size int              // copies, and the bytes of each
+	took       time.Duration    // until the last answer
+	base, peak int64            // the server's peak RSS before and after
+}
+
+// sendAtOnce sends body as op conc times at once to c.
+func sendAtOnce(t *testing.T, c *child, op, body string, conc int) sent {
+	t.Helper()
+	cl := newClient(c.url)
+	s := sent{errs: make([]error, conc), outs: make([]map[string]any, conc), conc: conc, size: len(body)}
+	s.base = peakRSS(t, c.cmd.Process.Pid)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range conc {
+		wg.Go(func() { s.errs[i] = cl.call(context.Background(), op, body, &s.outs[i]) })
+	}
+	wg.Wait()
+	s.took = time.Since(start)
+	s.peak = peakRSS(t, c.cmd.Process.Pid)
+	return s
+}
+
+// check logs the time and memory the requests took and fails when the
+// server's peak RSS grew by more than factor times the bytes sent.
+func (s sent) check(t *testing.T, name string, n int, factor int64) {
+	t.Helper()
+	total := int64(s.conc * s.size)
+	t.Logf("%s: %d elements, %d x %d bytes: answered in %v, peak RSS %d kB (%d kB at start): %.1f times the bytes sent",
+		name, n, s.conc, s.size, s.took.Round(time.Millisecond), s.peak>>10, s.base>>10, float64(s.peak-s.base)/float64(total))
+	require.LessOrEqual(t, s.peak-s.base, factor*total, "%s x%d: peak RSS grew by %d bytes for %d bytes sent", name, s.conc, s.peak-s.base, total)
 }
 
 // oversizeRSSFactor bounds the growth of the server's peak memory by the
