@@ -35,13 +35,7 @@ func TestDocFilesExist(t *testing.T) {
 		}
 		return nil
 	}))
-	docs, err := filepath.Glob(filepath.Join(r, "*", "doc.go"))
-	require.NoError(t, err)
-	for _, pattern := range []string{"*/*/doc.go", "*/*/*/doc.go", "*/*/*/*/doc.go"} {
-		more, err := filepath.Glob(filepath.Join(r, pattern))
-		require.NoError(t, err)
-		docs = append(docs, more...)
-	}
+	docs := docGoFiles(t, r)
 	require.NotEmpty(t, docs)
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
 	for _, doc := range docs {
@@ -76,20 +70,11 @@ func TestDocFilesExist(t *testing.T) {
 // was written.
 func TestDocFileListsComplete(t *testing.T) {
 	r := root(t)
-	require.NoError(t, filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.Name() != "doc.go" {
-			return nil
-		}
+	for _, p := range docGoFiles(t, r) {
 		src, err := os.ReadFile(p)
 		require.NoError(t, err)
 		if !strings.Contains(string(src), "\n// # Files\n") {
-			return nil
+			continue
 		}
 		named := map[string]bool{}
 		for _, name := range goFileRE.FindAllString(string(src), -1) {
@@ -107,6 +92,24 @@ func TestDocFileListsComplete(t *testing.T) {
 				t.Errorf("%s lists the package's files but not %s", rel, base)
 			}
 		}
+	}
+}
+
+// docGoFiles returns the doc.go files of the repository at r, testdata
+// and node_modules left out.
+func docGoFiles(t *testing.T, r string) []string {
+	var docs []string
+	require.NoError(t, filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.Name() == "doc.go" {
+			docs = append(docs, p)
+		}
 		return nil
 	}))
+	return docs
 }
