@@ -12,7 +12,7 @@ import (
 // while it is CREATING: AWS answers ResourceNotFoundException "Requested
 // resource not found" (API reference, ResourceNotFoundException: "...
 // or its status might not be ACTIVE"; public records of a PutItem to a
-// table being created: cirello-io/dynamolock issue 120), and
+// table being created: github.com/cirello-io/dynamolock/issues/120), and
 // its items once ACTIVE. AWS's restores take minutes, so both states are
 // seen there; the emulator's restored tables are ACTIVE at once unless
 // -delayTransientStatuses (its CREATING state is tested in

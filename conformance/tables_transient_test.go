@@ -51,7 +51,7 @@ func transientEndpoint(t *testing.T) transientTarget {
 // ACTIVE table"): an item request meanwhile is ResourceNotFoundException
 // "Requested resource not found" (API reference, ResourceNotFoundException:
 // "... or its status might not be ACTIVE"; public records of a PutItem
-// right after CreateTable: cirello-io/dynamolock issue 120) and
+// right after CreateTable: github.com/cirello-io/dynamolock/issues/120) and
 // DeleteTable ResourceInUseException (API_DeleteTable: "If a table is in
 // CREATING or UPDATING states, then DynamoDB returns a
 // ResourceInUseException"). Once ACTIVE it serves items. A deleted table

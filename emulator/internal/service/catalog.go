@@ -322,7 +322,7 @@ func (t *table) recordLocked(old, m *tableMeta) error {
 // its API reference describes the exception ("The operation tried to
 // access a nonexistent table or index. The resource might not be
 // specified correctly, or its status might not be ACTIVE.") and public
-// records of AWS's answers show (cirello-io/dynamolock issue 120: a
+// records of AWS's answers show (github.com/cirello-io/dynamolock/issues/120: a
 // PutItem right after CreateTable). DynamoDB Local has no
 // such state (its tables are ACTIVE at once, even with
 // -delayTransientStatuses).
