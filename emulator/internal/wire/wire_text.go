@@ -9,7 +9,7 @@ import "unicode/utf8"
 // string: AWS answers a body that is not UTF-8 with a 400
 // SerializationException without a message (public records of AWS's answer:
 // aws/aws-sdk-php issues 1185 and 1536, PHP strings holding Latin-1 or
-// binary bytes; aws/aws-sdk-js issue 46). A lone surrogate escape such as
+// binary bytes; github.com/aws/aws-sdk-js/issues/46). A lone surrogate escape such as
 // "\ud800" names no Unicode character and has no UTF-8 form, so it gets the
 // same answer; AWS's answer to it is not on record, and DynamoDB Local stores
 // it as it is (it answers raw invalid bytes with a 500 InternalFailure).
