@@ -33,6 +33,11 @@ func NewPool[T any](c Config[T]) *Pool[T] { return &Pool[T]{c: c} }
 
 // Get lends a value: a given-back one when there is one (never in the
 // checked mode), else a new one. The Config must have New.
+//
+// Get, TryGet and Put keep the checked mode out of line so that their
+// unchecked paths are small enough to inline at the call: a GetItem
+// through the handler ran about 300 instructions fewer (callgrind,
+// BenchmarkOps/GetItem/handler, seven Gets and Puts a request).
 func (p *Pool[T]) Get() T {
 	if !checked {
 		if v, ok := p.p.Get().(T); ok {
@@ -57,21 +62,27 @@ func (p *Pool[T]) TryGet() (T, bool) {
 // again. A v that Reset declines is left to the collector.
 func (p *Pool[T]) Put(v T) {
 	if checked {
-		o, owns := any(v).(owned)
-		if owns && o.leaseOwned().released {
-			panic("lease: value given back twice") // before Reset zeroes the flag
-		}
-		if p.c.Poison != nil {
-			p.c.Poison(v)
-		} else if p.c.Reset != nil {
-			p.c.Reset(v)
-		}
-		released(v)
+		p.putChecked(v)
 		return
 	}
 	if p.c.Reset == nil || p.c.Reset(v) {
 		p.p.Put(v)
 	}
+}
+
+// putChecked is Put in the checked mode: v is poisoned and remembered,
+// never kept.
+func (p *Pool[T]) putChecked(v T) {
+	o, owns := any(v).(owned)
+	if owns && o.leaseOwned().released {
+		panic("lease: value given back twice") // before Reset zeroes the flag
+	}
+	if p.c.Poison != nil {
+		p.c.Poison(v)
+	} else if p.c.Reset != nil {
+		p.c.Reset(v)
+	}
+	released(v)
 }
 
 // Owned, embedded in a struct a Pool lends, marks the struct given back
