@@ -222,6 +222,12 @@ func (c *call) fxBeginSearch(t *table, index string, kc insights.KeyCondition, a
 	return c.fxBeginOn(t, fxResource{index: index, vector: true}, kc, nil, access, false)
 }
 
+// fxWatched reports whether a stage watches a use of t: the fault rules,
+// the throttler or the report. fxBeginOn opens no use otherwise.
+func (c *call) fxWatched(t *table) bool {
+	return c.svc.fx.inj.Active() || t.throttled() || t.ns.recorder().On()
+}
+
 // fxBeginOn is fxBeginParts on the resource r.
 func (c *call) fxBeginOn(t *table, r fxResource, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
 	inj, rec := c.svc.fx.inj, t.ns.recorder()

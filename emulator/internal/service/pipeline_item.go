@@ -43,11 +43,13 @@ type pipe struct {
 // conventions' read rule), the fault rules, the throttler's admission. It
 // returns the error that refuses the use.
 func (c *call) beginItem(t *table, key storage.Key, access insights.Access) error {
-	guard := c.guardKey
-	if !access.IsWrite() {
-		guard = c.readKey // the guard, and the conventions' read rule (A14)
+	var err error
+	if access.IsWrite() {
+		err = c.guardKey(t, key)
+	} else {
+		err = c.readKey(t, key) // the guard, and the conventions' read rule (A14)
 	}
-	if err := guard(t, key); err != nil {
+	if err != nil {
 		return err
 	}
 	return c.beginGuarded(t, key, access)
@@ -55,10 +57,14 @@ func (c *call) beginItem(t *table, key storage.Key, access insights.Access) erro
 
 // beginGuarded is beginItem for a key the tenant guard has passed (a
 // PartiQL statement's, guarded when it was planned).
+// The key condition is built only when a stage watches the use.
 func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) error {
-	u, err := c.fxBegin(t, nil, itemKey(t, key), access, false)
-	if err != nil {
-		return err
+	var u *fxUse
+	if c.fxWatched(t) {
+		var err error
+		if u, err = c.fxBegin(t, nil, itemKey(t, key), access, false); err != nil {
+			return err
+		}
 	}
 	c.pipe = pipe{use: u, open: true, t: t, key: key}
 	return nil
