@@ -49,7 +49,7 @@ const ownPrefix = "/dynamoemu/"
 // isOwnPath reports whether path is the emulator's (under ownPrefix, or
 // ownPrefix without its slash).
 func isOwnPath(path string) bool {
-	return strings.HasPrefix(path, ownPrefix) || path == strings.TrimSuffix(ownPrefix, "/")
+	return strings.HasPrefix(path, ownPrefix) || path == ownPrefix[:len(ownPrefix)-1]
 }
 
 // maxHeadPart is AWS's limit on a request line and on a request's header
