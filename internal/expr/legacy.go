@@ -342,28 +342,41 @@ func legacyKeyOp(op string) (storage.SortOp, bool) {
 	return storage.SortAny, false
 }
 
-// legacyKeyTerms turns a KeyConditions map into key terms, in name order.
-func legacyKeyTerms(conds map[string]LegacyCondition) ([]keyTerm, error) {
+// legacyKeyTerms turns a KeyConditions map into key terms, in name order;
+// more than most of them is msgKeyLength, once each is checked.
+func legacyKeyTerms(conds map[string]LegacyCondition, most int) ([]keyTerm, error) {
 	if err := emptyNameIn(conds); err != nil {
 		return nil, err
 	}
+	// More than most conditions are each checked (their faults come
+	// first) and answered msgKeyLength, without a term each.
+	keep := len(conds) <= most
 	var terms []keyTerm
+	if keep {
+		terms = make([]keyTerm, 0, len(conds))
+	}
 	for _, name := range sortedKeys(conds) {
 		c := conds[name]
 		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
 			return nil, err
+		}
+		if !keep {
+			continue
 		}
 		op, ok := legacyKeyOp(c.ComparisonOperator)
 		t := keyTerm{pos: -1, name: name, op: op, unindexable: !ok}
 		copy(t.values[:], c.AttributeValueList)
 		terms = append(terms, t)
 	}
+	if !keep {
+		return nil, errPlain(msgKeyLength)
+	}
 	return terms, nil
 }
 
 // KeyConditions compiles the legacy KeyConditions map of Query.
 func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*KeyCondition, error) {
-	terms, err := legacyKeyTerms(conds)
+	terms, err := legacyKeyTerms(conds, 2)
 	if err != nil {
 		return nil, err
 	}
