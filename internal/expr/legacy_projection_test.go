@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,7 +75,7 @@ func TestJavaHashOrderMany(t *testing.T) {
 	for i := range keys {
 		keys[len(keys)-1-i] = fmt.Sprintf(":v%d", i*7919%100003)
 	}
-	got := javaHashOrder(keys)
+	got := javaHashOrder(slices.Clone(keys))
 	require.ElementsMatch(t, keys, got)
 	bucket := func(s string) uint32 {
 		var h uint32
