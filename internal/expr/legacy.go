@@ -398,7 +398,8 @@ func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*Key
 }
 
 // AttributesToGet compiles the legacy AttributesToGet list into a
-// projection of top-level attributes.
+// projection of top-level attributes. The projection keeps names: do not
+// modify them.
 func AttributesToGet(names []string) (*Projection, error) {
 	if slices.Contains(names, "") {
 		return nil, errPlain(MsgEmptyAttributeName)
@@ -410,20 +411,16 @@ func AttributesToGet(names []string) (*Projection, error) {
 	}
 	// The names sorted find a duplicate, and are the trie's root: every
 	// name is a leaf of one step, so they share one leaf node. Built in
-	// seven allocations, not five a name: 381,295 names (a 4 MB GetItem)
-	// took 1.9 s and 265 MB built a name at a time, and take 0.25 s and
-	// 31 MB so (BenchmarkAttributesToGet, 2-core VM).
+	// a few allocations, not five a name: 381,295 names (a 4 MB GetItem)
+	// took 1.9 s and 265 MB built a name at a time, and took 0.25 s and
+	// 31 MB so (BenchmarkAttributesToGet, 2-core VM); their paths are
+	// made only when asked for (Projection.Paths).
 	sorted := slices.Clone(names)
 	slices.Sort(sorted)
 	if hasAdjacentDup(sorted) {
 		return nil, errPlain(sprintf(msgLegacyDupAttr, firstRepeated(names)))
 	}
-	steps := make([]PathStep, len(names))
-	p := &Projection{legacy: true, paths: make([]Path, len(names))}
-	for i, n := range names {
-		steps[i].Name = n
-		p.paths[i] = steps[i : i+1 : i+1]
-	}
+	p := &Projection{legacy: true, names: names}
 	leaf := &projTrie{leaf: true}
 	fields := make([]*projTrie, len(sorted))
 	for i := range fields {
