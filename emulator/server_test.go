@@ -7,8 +7,10 @@ import (
 	"hash/crc32"
 	"io"
 	"log/slog"
+	"math/bits"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -420,27 +422,35 @@ func TestReadAtMost(t *testing.T) {
 }
 
 // TestReadAtMostGrowsToWant: a body that arrives as announced ends in a
-// buffer of its size (plus the byte that sees its end); without an
-// announced size, or past it, the buffer doubles.
+// buffer of its size (plus the byte that sees its end), through buffers
+// of half, a quarter, ... of it (never one of its size copied twice, at
+// most 2.5 times its size allocated: the buffers and the 8 KB before);
+// without an announced size, or past it, the buffer doubles.
 func TestReadAtMostGrowsToWant(t *testing.T) {
-	const size = 5<<20 + 123
-	for _, tt := range []struct {
-		name    string
-		want    int64
-		wantCap int
-	}{
-		{"announced", size + 1, size + 1},
-		{"not announced", 0, 8 << 20},
-		{"announced too short", 1000, 8 << 20},
-	} {
-		var buf bytes.Buffer
-		buf.Grow(8 << 10)
-		n, err := readAtMost(&buf, iotest.HalfReader(strings.NewReader(strings.Repeat("x", size))), 16<<20, tt.want)
-		if n != size || err != nil || buf.Len() != size {
-			t.Fatalf("%s: read %d (%d in the buffer), %v; want %d", tt.name, n, buf.Len(), err, size)
-		}
-		if buf.Cap() != tt.wantCap {
-			t.Errorf("%s: buffer of %d bytes for %d, want %d", tt.name, buf.Cap(), size, tt.wantCap)
+	for _, size := range []int{5<<20 + 123, 4 << 20, 4<<20 - 1, 300 << 10} {
+		for _, tt := range []struct {
+			name    string
+			want    int64
+			wantCap int
+		}{
+			{"announced", int64(size) + 1, size + 1},
+			{"not announced", 0, 8 << 10 << bits.Len(uint(size>>13))},
+			{"announced too short", 1000, 8 << 10 << bits.Len(uint(size>>13))},
+		} {
+			body := strings.Repeat("x", size)
+			var buf bytes.Buffer
+			buf.Grow(8 << 10)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			n, err := readAtMost(&buf, iotest.HalfReader(strings.NewReader(body)), 16<<20, tt.want)
+			runtime.ReadMemStats(&after)
+			require.NoError(t, err, "%s %d", tt.name, size)
+			require.Equal(t, int64(size), n, "%s %d", tt.name, size)
+			require.Equal(t, size, buf.Len(), "%s %d", tt.name, size)
+			require.Equal(t, tt.wantCap, buf.Cap(), "%s %d: buffer of %d bytes", tt.name, size, buf.Cap())
+			if tt.want > 0 && tt.want > int64(size) {
+				require.LessOrEqual(t, after.TotalAlloc-before.TotalAlloc, uint64(5*size/2), "%s %d", tt.name, size)
+			}
 		}
 	}
 }

@@ -108,8 +108,9 @@ func valueBrief(v storage.Value) string {
 	return k.String() + ":..."
 }
 
-// javaHashOrder orders keys the way DynamoDB's messages list a set of
-// strings: the iteration order of a java.util.HashSet holding them.
+// javaHashOrder orders keys, in place, the way DynamoDB's messages list a
+// set of strings: the iteration order of a java.util.HashSet holding
+// them. It returns keys.
 func javaHashOrder(keys []string) []string {
 	capacity := 16
 	for float64(len(keys)) > float64(capacity)*0.75 {
@@ -147,11 +148,10 @@ func javaHashOrder(keys []string) []string {
 		}
 		return strings.Compare(a.key, b.key)
 	})
-	out := make([]string, len(ks))
 	for i, k := range ks {
-		out[i] = k.key
+		keys[i] = k.key
 	}
-	return out
+	return keys
 }
 
 func utf16Surrogates(r rune) (uint16, uint16) {

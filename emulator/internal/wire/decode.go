@@ -496,6 +496,9 @@ func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		if d.peek() != ']' {
 			for {
 				// As encoding/json: decode into the existing element, if any.
+				if i == longList {
+					v.Grow(max(0, i+d.elementsLeft(depth)-v.Len()))
+				}
 				if i >= v.Cap() {
 					v.Grow(1)
 				}

@@ -278,7 +278,10 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 		d.pos++
 		return storage.L(elems), nil
 	}
-	for {
+	for i := 0; ; i++ {
+		if i == longList {
+			elems = slices.Grow(elems, d.elementsLeft(lvl))
+		}
 		if d.isNull() {
 			d.validation(apierr.MsgNullInList)
 		} else {
