@@ -79,3 +79,41 @@ func TestDuplicateNonKeyAttributes(t *testing.T) {
 	_, err := c.CreateTable(ctx(t), in)
 	requireValidation(t, err, "Cannot have two attributes with the same name")
 }
+
+// TestEmptyReadCapacity: a Scan of an empty table, or a Query that finds
+// nothing, still consumes a read: 0.5 units eventually consistent, 1
+// strongly consistent, as a GetItem of a missing item does (scylladb's
+// AWS-verified test/alternator/test_returnconsumedcapacity.py: "A missing
+// Item, count as zero length item which require 1 or 0.5 RCU"). No record
+// of AWS's answer for an empty Scan was found; AWS never answers 0 for a
+// read in the records there are (the same file's test_scan_consumed_capacity,
+// March 2026, has AWS charge 2 and 4 units for a Scan of one tiny item), so
+// the minimum read is kept. DynamoDB Local answers 0.0.
+func TestEmptyReadCapacity(t *testing.T) {
+	AWSDiffers(t, "a read that finds nothing consumes the minimum read (0.5 or 1 unit) on AWS "+
+		"(scylladb test_returnconsumedcapacity.py); DynamoDB Local answers 0.0 for an empty Scan or Query")
+	c := newClient(t)
+	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{}))
+	for _, tc := range []struct {
+		name       string
+		consistent bool
+		want       float64
+	}{
+		{"eventually consistent", false, 0.5},
+		{"strongly consistent", true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := c.Scan(ctx(t), &dynamodb.ScanInput{TableName: &table, ConsistentRead: aws.Bool(tc.consistent),
+				ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+			require.NoError(t, err)
+			require.Zero(t, out.ScannedCount)
+			require.Equal(t, tc.want, aws.ToFloat64(out.ConsumedCapacity.CapacityUnits))
+			q, err := c.Query(ctx(t), &dynamodb.QueryInput{TableName: &table, ConsistentRead: aws.Bool(tc.consistent),
+				KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": s("none")},
+				ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+			require.NoError(t, err)
+			require.Zero(t, q.ScannedCount)
+			require.Equal(t, tc.want, aws.ToFloat64(q.ConsumedCapacity.CapacityUnits))
+		})
+	}
+}

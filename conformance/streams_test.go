@@ -429,6 +429,56 @@ func TestStreamsShardFilter(t *testing.T) {
 	}
 }
 
+// TestStreamsShardFilterRequiresMembers: a ShardFilter without its Type
+// or its ShardId is a ValidationException (scylladb's AWS-verified
+// test/alternator/test_streams.py, test_stream_shard_filtering_missing_type
+// and test_stream_shard_filtering_missing_shard_id, PR 28189, April 2026).
+// The records check the type only; the words are AWS's standard form for a
+// missing required member, inferred.
+func TestStreamsShardFilterRequiresMembers(t *testing.T) {
+	t.Parallel()
+	c, sc := clients(t)
+	arn := latestStream(t, c, streamTable(t, c, types.StreamViewTypeKeysOnly))
+	shard := onlyShard(t, sc, arn).ShardId
+	const null = "failed to satisfy constraint: Member must not be null"
+	// DynamoDB Local accepts a filter without a ShardId, and words a
+	// missing Type as it words every Type it does not know ("Value 'null'
+	// at 'shardFilter.type' failed to satisfy constraint: Member must be
+	// CHILD_SHARDS", its own check after reading an unknown enum as null).
+	const local = "AWS refuses a ShardFilter without Type or ShardId (scylladb test_streams.py, " +
+		"test_stream_shard_filtering_missing_type/_missing_shard_id); DynamoDB Local accepts a missing " +
+		"ShardId and words a missing Type as 'Member must be CHILD_SHARDS'"
+	tests := []struct {
+		name    string
+		filter  *stypes.ShardFilter
+		want    string
+		differs bool
+	}{
+		{"no type", &stypes.ShardFilter{ShardId: shard},
+			"1 validation error detected: Value null at 'shardFilter.type' " + null, true},
+		{"no shard id", &stypes.ShardFilter{Type: stypes.ShardFilterTypeChildShards},
+			"1 validation error detected: Value null at 'shardFilter.shardId' " + null, true},
+		{"neither", &stypes.ShardFilter{},
+			"2 validation errors detected: Value null at 'shardFilter.type' " + null +
+				"; Value null at 'shardFilter.shardId' " + null, true},
+		{"short shard id", &stypes.ShardFilter{Type: stypes.ShardFilterTypeChildShards, ShardId: aws.String("qwerty")},
+			"1 validation error detected: Value 'qwerty' at 'shardFilter.shardId' failed to satisfy constraint: " +
+				"Member must have length greater than or equal to 28", false},
+		{"unknown type, no shard id", &stypes.ShardFilter{Type: "foo"},
+			"2 validation errors detected: Value 'foo' at 'shardFilter.type' failed to satisfy constraint: " +
+				"Member must satisfy enum value set: [CHILD_SHARDS]; Value null at 'shardFilter.shardId' " + null, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.differs {
+				AWSDiffers(t, local)
+			}
+			_, err := sc.DescribeStream(ctx(t), &dynamodbstreams.DescribeStreamInput{StreamArn: &arn, ShardFilter: tc.filter})
+			requireValidation(t, err, tc.want)
+		})
+	}
+}
+
 // TestStreamsNoChangeNoRecord: writes that leave the item as it was (the
 // same put, the same values written differently, an update to the same value, a failed condition, a delete of
 // nothing) emit no record.

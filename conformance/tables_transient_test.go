@@ -57,7 +57,16 @@ func transientEndpoint(t *testing.T) transientTarget {
 // ResourceInUseException"). Once ACTIVE it serves items. A deleted table
 // is DELETING: described and listed until it is gone (API_DeleteTable:
 // "the specified table is in the DELETING state until DynamoDB completes
-// the deletion"), then ResourceNotFoundException. AWS's states last
+// the deletion"), then ResourceNotFoundException. While CREATING,
+// UpdateTable, DeleteTable and a second CreateTable are
+// ResourceInUseException "Attempt to change a resource which is still in
+// use: Table is being created: <name>"; while DELETING a second
+// DeleteTable is ResourceInUseException "... Table is being deleted:
+// <name>", and so is UpdateTable (AWS's answers probed in October 2026:
+// github.com/aws-controllers-k8s/dynamodb-controller,
+// docs/api-quirks/table.md, DDB-TABLE-001, -005, -006, -008; newer than
+// API_DeleteTable's "If table is already in the DELETING state, no error
+// is returned", which it contradicts). AWS's states last
 // seconds, so a request there may find the next state already; each
 // check holds while the state it is about does.
 func TestTableCreatingDeleting(t *testing.T) {
@@ -80,8 +89,24 @@ func TestTableCreatingDeleting(t *testing.T) {
 		if err != nil || mustDescribe(t, c, name).TableStatus == types.TableStatusCreating {
 			requireAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
 		}
+		creating := "Attempt to change a resource which is still in use: Table is being created: " + name
 		_, err = c.DeleteTable(ctx(t), &dynamodb.DeleteTableInput{TableName: &name})
 		if err != nil || mustDescribe(t, c, name).TableStatus == types.TableStatusCreating {
+			requireAPIError(t, err, "ResourceInUseException", creating)
+		}
+		_, err = c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &name, DeletionProtectionEnabled: aws.Bool(false)})
+		if err != nil || mustDescribe(t, c, name).TableStatus == types.TableStatusCreating {
+			requireAPIError(t, err, "ResourceInUseException", creating)
+		}
+		_, err = c.CreateTable(ctx(t), &dynamodb.CreateTableInput{
+			TableName:            &name,
+			BillingMode:          types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		})
+		if mustDescribe(t, c, name).TableStatus == types.TableStatusCreating {
+			requireAPIError(t, err, "ResourceInUseException", creating)
+		} else {
 			requireAPIError(t, err, "ResourceInUseException", "")
 		}
 	}
@@ -94,6 +119,15 @@ func TestTableCreatingDeleting(t *testing.T) {
 	require.Equal(t, types.TableStatusDeleting, del.TableDescription.TableStatus)
 	if d, err := c.DescribeTable(ctx(t), &dynamodb.DescribeTableInput{TableName: &name}); err == nil {
 		require.Equal(t, types.TableStatusDeleting, d.Table.TableStatus)
+		deleting := "Attempt to change a resource which is still in use: Table is being deleted: " + name
+		_, err = c.DeleteTable(ctx(t), &dynamodb.DeleteTableInput{TableName: &name})
+		if !isNotFound(err) {
+			requireAPIError(t, err, "ResourceInUseException", deleting)
+		}
+		_, err = c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &name, DeletionProtectionEnabled: aws.Bool(false)})
+		if !isNotFound(err) {
+			requireAPIError(t, err, "ResourceInUseException", "")
+		}
 		if isolatedNamespaces(t) {
 			lt, err := c.ListTables(ctx(t), &dynamodb.ListTablesInput{})
 			mustNoError(t, err)
@@ -109,4 +143,11 @@ func TestTableCreatingDeleting(t *testing.T) {
 	})
 	_, err = c.DescribeTable(ctx(t), &dynamodb.DescribeTableInput{TableName: &name})
 	requireAPIError(t, err, "ResourceNotFoundException", "")
+}
+
+// isNotFound reports whether err is a ResourceNotFoundException: on AWS a
+// DELETING table may be gone by the next request.
+func isNotFound(err error) bool {
+	var nf *types.ResourceNotFoundException
+	return asErr(err, &nf)
 }

@@ -25,7 +25,7 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 	}
 	want := newVindex(t.ks, x.def, VectorIndexOptions{})
 	t.backfillLocked(want)
-	if want.count != x.count || want.psize != x.psize || len(want.loc) != len(x.loc) {
+	if want.count != x.count || want.psize != x.psize || want.vsize != x.vsize || len(want.loc) != len(x.loc) {
 		return fmt.Errorf("%d rows of %d projected bytes (%d keys), items give %d of %d (%d keys)",
 			x.count, x.psize, len(x.loc), want.count, want.psize, len(want.loc))
 	}
@@ -55,7 +55,7 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 				return fmt.Errorf("key %q/%q: filter %d is %q, want %q", key.pk, key.sk, f, gs, ws)
 			}
 		}
-		if gc.psize[gi] != wc.psize[wi] || !sameString(gc.refs[gi].e.rec, wc.refs[wi].e.rec) || gc.refs[gi].pk != wc.refs[wi].pk {
+		if gc.psize[gi] != wc.psize[wi] || gc.vsz[gi] != wc.vsz[wi] || !sameString(gc.refs[gi].e.rec, wc.refs[wi].e.rec) || gc.refs[gi].pk != wc.refs[wi].pk {
 			return fmt.Errorf("key %q/%q: row's size or record differs from the item's", key.pk, key.sk)
 		}
 	}

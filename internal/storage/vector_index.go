@@ -37,6 +37,7 @@ type vindex struct {
 	codes []vcodes          // per inline filter: its values' codes
 	count int               // rows
 	psize int64             // sum of the rows' projected sizes
+	vsize int64             // sum of the rows' vector attribute sizes (ValueSize of the list)
 	sized []string          // attributes a projected row holds (not for All)
 	reads []string          // attributes a backfill decodes
 	scr   []float32         // a scratch row: with a graph, a rewritten vector is parsed here first
@@ -69,6 +70,7 @@ type vchunk struct {
 	inv    []float64 // COSINE: 1/|row| (0 for a zero vector); nil otherwise
 	codes  []uint32  // row i's inline filter codes: codes[i*nf : (i+1)*nf], 0 when absent
 	psize  []uint32  // projected size of each row
+	vsz    []uint32  // ValueSize of each row's vector attribute
 	refs   []vref    // the table record of each row
 	node   []int32   // each row's graph node (vector_hnsw.go); nil unless Approximate
 }
@@ -203,6 +205,7 @@ func (x *vindex) newChunk(capRows int) *vchunk {
 	}
 	c.codes = make([]uint32, capRows*x.nf)
 	c.psize = make([]uint32, capRows)
+	c.vsz = make([]uint32, capRows)
 	c.refs = make([]vref, capRows)
 	if x.opts.Approximate {
 		c.node = make([]int32, capRows)
@@ -216,6 +219,7 @@ func (x *vindex) growChunk(c *vchunk, capRows int) {
 	copy(g.inv, c.inv)
 	copy(g.codes, c.codes)
 	copy(g.psize, c.psize)
+	copy(g.vsz, c.vsz)
 	copy(g.refs, c.refs)
 	copy(g.node, c.node)
 	g.n = c.n
@@ -360,10 +364,14 @@ func (x *vindex) fillRow(c *vchunk, i int, fresh bool, pk string, e entry, nu It
 	}
 	if !fresh {
 		x.psize -= int64(c.psize[i])
+		x.vsize -= int64(c.vsz[i])
 	}
 	ps := uint32(x.projectedSize(nu, nuSize))
 	c.psize[i] = ps
 	x.psize += int64(ps)
+	vs := uint32(ValueSize(nu[x.def.Attribute]))
+	c.vsz[i] = vs
+	x.vsize += int64(vs)
 	c.refs[i] = vref{pk: pk, e: e}
 }
 
@@ -374,6 +382,7 @@ func (x *vindex) releaseRow(c *vchunk, i int) {
 		x.codes[f].release(c.codes[i*x.nf+f])
 	}
 	x.psize -= int64(c.psize[i])
+	x.vsize -= int64(c.vsz[i])
 }
 
 // projectedSize is the size of a row's projected attributes (ItemSize of
@@ -411,6 +420,7 @@ func (x *vindex) removeRow(at vloc) {
 		}
 		copy(c.codes[i*x.nf:(i+1)*x.nf], lc.codes[li*x.nf:(li+1)*x.nf])
 		c.psize[i] = lc.psize[li]
+		c.vsz[i] = lc.vsz[li]
 		c.refs[i] = lc.refs[li]
 		if p.graph != nil {
 			c.node[i] = lc.node[li]
@@ -552,6 +562,24 @@ func (t *Table) VectorIndexStats(name string) (count int, size int64, err error)
 		return 0, 0, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
 	}
 	return x.count, x.stats(), nil
+}
+
+// BilledSizeBytes is SizeBytes with each vector an index holds counted
+// four bytes a dimension instead of its list's size, as AWS bills a
+// vector attribute toward the item's size whatever numbers it holds
+// (the service's vector_capacity.go). An attribute two indexes share is
+// counted once, by the first.
+func (t *Table) BilledSizeBytes() int64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	size := t.size
+	for i, x := range t.vindexes {
+		if slices.ContainsFunc(t.vindexes[:i], func(y *vindex) bool { return y.def.Attribute == x.def.Attribute }) {
+			continue
+		}
+		size += int64(x.count)*int64(4*x.dims) - x.vsize
+	}
+	return size
 }
 
 // stats is the index's size as VectorIndexStats reports it.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestFloat32OfNumber(t *testing.T) {
@@ -418,4 +420,50 @@ func TestSearchVectorsConcurrent(t *testing.T) {
 	}
 	<-done
 	checkTable(t, tbl)
+}
+
+// TestBilledSizeBytes: a vector an index holds counts four bytes a
+// dimension, whatever its numbers; other items, and lists that are not
+// a vector of the index's dimensions, count their ItemSize. An attribute
+// two indexes share counts once; rewrites and deletes move the total.
+func TestBilledSizeBytes(t *testing.T) {
+	tbl := NewTable(schemaS)
+	for _, def := range []VectorIndexDef{
+		{Name: "vx", Attribute: "v", Dimensions: 3, Distance: Cosine},
+		{Name: "vy", Attribute: "v", Dimensions: 3, Distance: Euclidean},
+		{Name: "wx", Attribute: "w", Dimensions: 2, Distance: DotProduct},
+	} {
+		require.NoError(t, tbl.AddVectorIndex(def))
+	}
+	long := nums("0.123456789", "1.123456789", "2.123456789")
+	items := []Item{
+		{"pk": S("a"), "v": long},                                // in vx and vy: 3*4 for v
+		{"pk": S("b"), "v": nums("1", "2"), "w": nums("1", "2")}, // v has 2 dims: raw; w in wx: 2*4
+		{"pk": S("c"), "x": S("plain")},
+	}
+	want := int64(0)
+	for _, it := range items {
+		put(t, tbl, it)
+		want += int64(ItemSize(it))
+	}
+	require.Equal(t, want, tbl.SizeBytes())
+	adjust := int64(12-ValueSize(long)) + int64(8-ValueSize(nums("1", "2")))
+	require.Equal(t, want+adjust, tbl.BilledSizeBytes())
+
+	// A's vector rewritten with short numbers: still 12 bytes billed.
+	short := Item{"pk": S("a"), "v": nums("1", "2", "3")}
+	put(t, tbl, short)
+	want += int64(ItemSize(short) - ItemSize(items[0]))
+	adjust = int64(12-ValueSize(short["v"])) + int64(8-ValueSize(nums("1", "2")))
+	require.Equal(t, want+adjust, tbl.BilledSizeBytes())
+
+	// B's vector taken out: B counts its ItemSize.
+	noVec := Item{"pk": S("b"), "v": nums("1", "2")}
+	put(t, tbl, noVec)
+	want += int64(ItemSize(noVec) - ItemSize(items[1]))
+	adjust = int64(12 - ValueSize(short["v"]))
+	require.Equal(t, want+adjust, tbl.BilledSizeBytes())
+	tbl.mu.RLock()
+	defer tbl.mu.RUnlock()
+	require.NoError(t, tbl.checkVectorIndexesLocked())
 }

@@ -87,6 +87,7 @@ func TestUpdateTableGSIDelayedStatuses(t *testing.T) {
 	clock := testkit.NewClock(tablesClock)
 	e := newTestService(t, Config{Clock: clock.Now, TransientDelay: time.Second})
 	mustTables(t, e, "CreateTable", gsiTable)
+	clock.Advance(time.Second) // the table ACTIVE: UpdateTable refuses a CREATING one
 	mustTables(t, e, "UpdateTable", createByG)
 	if body := mustTables(t, e, "DescribeTable", `{"TableName":"tb1"}`); !strings.Contains(body, `"IndexStatus":"CREATING","Backfilling":true`) {
 		t.Errorf("DescribeTable within the delay: %s", body)

@@ -55,7 +55,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 		return &UpdateTableOutput{TableDescription: d}, nil
 	}
-	t, err := c.controlPlaneTable(in.TableName)
+	t, err := c.changeableTable(in.TableName)
 	if err != nil {
 		return nil, err
 	}

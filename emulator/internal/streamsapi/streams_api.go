@@ -199,8 +199,18 @@ func describeStream(c service.Call, in *DescribeStreamInput) (*DescribeStreamOut
 		shardIDConstraints(&cs, *id, "exclusiveStartShardId")
 	}
 	if f := in.ShardFilter; f != nil {
-		apierr.Enum(&cs, f.Type, "shardFilter.type", "CHILD_SHARDS")
-		if f.ShardId != nil {
+		// A ShardFilter needs both members, though AWS's model marks
+		// neither required: scylladb's AWS-verified test_streams.py
+		// (test_stream_shard_filtering_missing_type and _missing_shard_id,
+		// PR 28189, committed April 2026) expects a ValidationException
+		// for each. No record gives the words: these are inferred from
+		// AWS's standard form for a missing required member ("Value null
+		// at 'shardFilter.shardId' failed to satisfy constraint: Member
+		// must not be null").
+		if apierr.NotNull(&cs, f.Type, "shardFilter.type") {
+			apierr.Enum(&cs, f.Type, "shardFilter.type", "CHILD_SHARDS")
+		}
+		if apierr.NotNull(&cs, f.ShardId, "shardFilter.shardId") {
 			shardIDConstraints(&cs, *f.ShardId, "shardFilter.shardId")
 		}
 	}
