@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -53,8 +54,8 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 		Name:          t.name,
 		ID:            t.id,
 		Schema:        t.schema,
-		Indexes:       storageDefs(slices.Concat(m.lsis, m.gsis)),
-		VectorIndexes: vectorStorageDefs(m.vectors),
+		Indexes:       tablespec.StorageDefs(slices.Concat(m.lsis, m.gsis)),
+		VectorIndexes: tablespec.VectorStorageDefs(m.vectors),
 		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if errors.Is(err, storage.ErrTableExists) {
@@ -127,7 +128,7 @@ func (ns *Namespace) tableNames() []string {
 type table struct {
 	name      string
 	schema    storage.KeySchema
-	keySchema []keyElem // as given, for DescribeTable
+	keySchema []tablespec.KeyElem // as given, for DescribeTable
 	data      *storage.Table
 	arn       string // arn:aws:dynamodb:<region>:<account>:table/<name>
 	id        string // TableId, a UUID
@@ -173,24 +174,24 @@ type table struct {
 // in table.meta.
 type tableMeta struct {
 	status             string // TableStatus: ACTIVE, DELETING
-	attrDefs           []attrDef
-	billingMode        string     // PROVISIONED or PAY_PER_REQUEST
-	billingReported    bool       // BillingModeSummary is reported (mode given or changed)
-	payPerRequestSince time.Time  // LastUpdateToPayPerRequestDateTime; zero if never
-	throughput         throughput // zero while PAY_PER_REQUEST
+	attrDefs           []tablespec.AttrDef
+	billingMode        string               // PROVISIONED or PAY_PER_REQUEST
+	billingReported    bool                 // BillingModeSummary is reported (mode given or changed)
+	payPerRequestSince time.Time            // LastUpdateToPayPerRequestDateTime; zero if never
+	throughput         tablespec.Throughput // zero while PAY_PER_REQUEST
 	onDemand           *OnDemandThroughput
 	stream             *StreamSpecification // nil or StreamEnabled false: no stream
 	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
 	sse                *SSEDescription      // nil: AWS-owned key (not reported)
 	tableClass         string               // "" means STANDARD (not reported)
 	deletionProtection bool
-	tags               []tagPair // in the order first added
-	gsis               []*indexDef
-	lsis               []*indexDef
-	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
-	vectors            []*vectorIndexDef
-	vdeleting          []*vectorIndexDef // vector indexes being deleted, DELETING until their goneAt
-	ttl                ttlSpec           // TimeToLive (ttl.go)
+	tags               []tablespec.TagPair // in the order first added
+	gsis               []*tablespec.IndexDef
+	lsis               []*tablespec.IndexDef
+	deleting           []*tablespec.IndexDef // GSIs being deleted, shown as DELETING until their goneAt
+	vectors            []*tablespec.VectorIndexDef
+	vdeleting          []*tablespec.VectorIndexDef // vector indexes being deleted, DELETING until their goneAt
+	ttl                ttlSpec                     // TimeToLive (ttl.go)
 	// The latest stream's shard id, awsRegion and creation time (its
 	// label is streamLabel), recorded so that a replay rebuilds the same
 	// stream (catalog_record.go).
@@ -210,44 +211,6 @@ type tableMeta struct {
 	// by feature name: JSON the core carries without reading; a map
 	// replaced whole on change.
 	features map[string]json.RawMessage
-}
-
-// throughput is a table's (or GSI's) provisioned throughput with the
-// history DescribeTable reports.
-type throughput struct {
-	read, write    int64
-	lastIncrease   time.Time // zero if never
-	lastDecrease   time.Time // zero if never
-	decreasesToday int64
-}
-
-// indexDef is a secondary index definition as DescribeTable reports it.
-// Its entries live in the table's storage under its name (indexes.go).
-type indexDef struct {
-	name       string
-	arn        string // <table arn>/index/<name>
-	local      bool   // a local secondary index
-	keySchema  []keyElem
-	schema     storage.KeySchema // the first HASH and RANGE attributes
-	partAttrs  []storage.KeyAttr // every HASH attribute, in order
-	sortAttrs  []storage.KeyAttr // every RANGE attribute, in order
-	activeAt   time.Time         // a GSI added by UpdateTable is CREATING until then
-	goneAt     time.Time         // a deleted GSI is DELETING until then
-	projection projection
-	throughput *throughput // GSI on a PROVISIONED table only
-	onDemand   *OnDemandThroughput
-}
-
-// keyElem is one KeySchema element; keyType is HASH or RANGE.
-type keyElem struct{ name, keyType string }
-
-// attrDef is one AttributeDefinitions element; typ is S, N or B.
-type attrDef struct{ name, typ string }
-
-// projection is an index's Projection.
-type projection struct {
-	typ    string // ALL, KEYS_ONLY or INCLUDE
-	nonKey []string
 }
 
 // snapshot returns the table's current definition, which the caller must

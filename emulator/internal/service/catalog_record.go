@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -40,28 +41,28 @@ import (
 // metaKeyTable is the storage metadata key of a table's definition.
 const metaKeyTable = tablerec.MetaKey
 
-func vectorRecords(xs []*vectorIndexDef) []tablerec.Vector {
+func vectorRecords(xs []*tablespec.VectorIndexDef) []tablerec.Vector {
 	var out []tablerec.Vector
 	for _, x := range xs {
-		r := tablerec.Vector{Name: x.name, ARN: x.arn, Attr: x.attr, Dims: x.dims, Distance: x.distance,
-			Projection: x.projection.typ, NonKey: x.projection.nonKey, ActiveAt: x.activeAt, Backfill: x.backfill, GoneAt: x.goneAt}
-		for _, e := range x.schema {
-			r.Schema = append(r.Schema, tablerec.Search{Name: e.name, Type: e.typ, Kind: e.kind.String()})
+		r := tablerec.Vector{Name: x.Name, ARN: x.ARN, Attr: x.Attr, Dims: x.Dims, Distance: x.Distance,
+			Projection: x.Projection.Type, NonKey: x.Projection.NonKey, ActiveAt: x.ActiveAt, Backfill: x.Backfill, GoneAt: x.GoneAt}
+		for _, e := range x.Schema {
+			r.Schema = append(r.Schema, tablerec.Search{Name: e.Name, Type: e.Type, Kind: e.Kind.String()})
 		}
 		out = append(out, r)
 	}
 	return out
 }
 
-func vectorDefs(rs []tablerec.Vector) []*vectorIndexDef {
-	var out []*vectorIndexDef
+func vectorDefs(rs []tablerec.Vector) []*tablespec.VectorIndexDef {
+	var out []*tablespec.VectorIndexDef
 	for _, r := range rs {
-		x := &vectorIndexDef{name: r.Name, arn: r.ARN, attr: r.Attr, dims: r.Dims, distance: r.Distance,
-			projection: projection{typ: r.Projection, nonKey: r.NonKey}, activeAt: r.ActiveAt, backfill: r.Backfill, goneAt: r.GoneAt}
+		x := &tablespec.VectorIndexDef{Name: r.Name, ARN: r.ARN, Attr: r.Attr, Dims: r.Dims, Distance: r.Distance,
+			Projection: tablespec.IndexProjection{Type: r.Projection, NonKey: r.NonKey}, ActiveAt: r.ActiveAt, Backfill: r.Backfill, GoneAt: r.GoneAt}
 		for _, e := range r.Schema {
-			x.schema = append(x.schema, searchElem{name: e.Name, typ: e.Type, kind: storage.KindFromString(e.Kind)})
+			x.Schema = append(x.Schema, tablespec.SearchElem{Name: e.Name, Type: e.Type, Kind: storage.KindFromString(e.Kind)})
 		}
-		x.build()
+		x.Build()
 		out = append(out, x)
 	}
 	return out
@@ -98,18 +99,18 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		Restored:           m.restored,
 	}
 	for _, a := range m.attrDefs {
-		r.AttrDefs = append(r.AttrDefs, tablerec.Key{Name: a.name, Value: a.typ})
+		r.AttrDefs = append(r.AttrDefs, tablerec.Key{Name: a.Name, Value: a.Type})
 	}
 	for _, tp := range m.tags {
-		r.Tags = append(r.Tags, tablerec.Key{Name: tp.key, Value: tp.value})
+		r.Tags = append(r.Tags, tablerec.Key{Name: tp.Key, Value: tp.Value})
 	}
 	return tablerec.Encode(&r, m.features)
 }
 
-func keyElemRecords(ks []keyElem) []tablerec.Key {
+func keyElemRecords(ks []tablespec.KeyElem) []tablerec.Key {
 	out := make([]tablerec.Key, len(ks))
 	for i, k := range ks {
-		out[i] = tablerec.Key{Name: k.name, Value: k.keyType}
+		out[i] = tablerec.Key{Name: k.Name, Value: k.KeyType}
 	}
 	return out
 }
@@ -122,24 +123,24 @@ func keyAttrRecords(as []storage.KeyAttr) []tablerec.Key {
 	return out
 }
 
-func throughputRec(tp throughput) tablerec.Throughput {
-	return tablerec.Throughput{Read: tp.read, Write: tp.write, LastIncrease: tp.lastIncrease, LastDecrease: tp.lastDecrease, DecreasesToday: tp.decreasesToday}
+func throughputRec(tp tablespec.Throughput) tablerec.Throughput {
+	return tablerec.Throughput{Read: tp.Read, Write: tp.Write, LastIncrease: tp.LastIncrease, LastDecrease: tp.LastDecrease, DecreasesToday: tp.DecreasesToday}
 }
 
-func indexRecords(xs []*indexDef) []tablerec.Index {
+func indexRecords(xs []*tablespec.IndexDef) []tablerec.Index {
 	var out []tablerec.Index
 	for _, x := range xs {
 		r := tablerec.Index{
-			Name: x.name, ARN: x.arn, Local: x.local,
-			KeySchema: keyElemRecords(x.keySchema),
-			Partition: keyAttrRecords(x.partAttrs),
-			Sort:      keyAttrRecords(x.sortAttrs),
-			ActiveAt:  x.activeAt, GoneAt: x.goneAt,
-			Projection: x.projection.typ, NonKey: x.projection.nonKey,
-			OnDemand: x.onDemand,
+			Name: x.Name, ARN: x.ARN, Local: x.Local,
+			KeySchema: keyElemRecords(x.KeySchema),
+			Partition: keyAttrRecords(x.PartAttrs),
+			Sort:      keyAttrRecords(x.SortAttrs),
+			ActiveAt:  x.ActiveAt, GoneAt: x.GoneAt,
+			Projection: x.Projection.Type, NonKey: x.Projection.NonKey,
+			OnDemand: x.OnDemand,
 		}
-		if x.throughput != nil {
-			tp := throughputRec(*x.throughput)
+		if x.Throughput != nil {
+			tp := throughputRec(*x.Throughput)
 			r.Throughput = &tp
 		}
 		out = append(out, r)
@@ -184,18 +185,18 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 	}
 	m.features = slots
 	for _, a := range r.AttrDefs {
-		m.attrDefs = append(m.attrDefs, attrDef{a.Name, a.Value})
+		m.attrDefs = append(m.attrDefs, tablespec.AttrDef{Name: a.Name, Type: a.Value})
 	}
 	for _, tp := range r.Tags {
-		m.tags = append(m.tags, tagPair{tp.Name, tp.Value})
+		m.tags = append(m.tags, tablespec.TagPair{Key: tp.Name, Value: tp.Value})
 	}
 	return t, m, nil
 }
 
-func keyElems(rs []tablerec.Key) []keyElem {
-	out := make([]keyElem, len(rs))
+func keyElems(rs []tablerec.Key) []tablespec.KeyElem {
+	out := make([]tablespec.KeyElem, len(rs))
 	for i, r := range rs {
-		out[i] = keyElem{r.Name, r.Value}
+		out[i] = tablespec.KeyElem{Name: r.Name, KeyType: r.Value}
 	}
 	return out
 }
@@ -208,31 +209,31 @@ func keyAttrs(rs []tablerec.Key) []storage.KeyAttr {
 	return out
 }
 
-func throughputOf(r tablerec.Throughput) throughput {
-	return throughput{read: r.Read, write: r.Write, lastIncrease: r.LastIncrease, lastDecrease: r.LastDecrease, decreasesToday: r.DecreasesToday}
+func throughputOf(r tablerec.Throughput) tablespec.Throughput {
+	return tablespec.Throughput{Read: r.Read, Write: r.Write, LastIncrease: r.LastIncrease, LastDecrease: r.LastDecrease, DecreasesToday: r.DecreasesToday}
 }
 
-func indexDefs(rs []tablerec.Index) []*indexDef {
-	var out []*indexDef
+func indexDefs(rs []tablerec.Index) []*tablespec.IndexDef {
+	var out []*tablespec.IndexDef
 	for _, r := range rs {
-		x := &indexDef{
-			name: r.Name, arn: r.ARN, local: r.Local,
-			keySchema: keyElems(r.KeySchema),
-			partAttrs: keyAttrs(r.Partition),
-			sortAttrs: keyAttrs(r.Sort),
-			activeAt:  r.ActiveAt, goneAt: r.GoneAt,
-			projection: projection{typ: r.Projection, nonKey: r.NonKey},
-			onDemand:   r.OnDemand,
+		x := &tablespec.IndexDef{
+			Name: r.Name, ARN: r.ARN, Local: r.Local,
+			KeySchema: keyElems(r.KeySchema),
+			PartAttrs: keyAttrs(r.Partition),
+			SortAttrs: keyAttrs(r.Sort),
+			ActiveAt:  r.ActiveAt, GoneAt: r.GoneAt,
+			Projection: tablespec.IndexProjection{Type: r.Projection, NonKey: r.NonKey},
+			OnDemand:   r.OnDemand,
 		}
-		if len(x.partAttrs) > 0 {
-			x.schema.Partition = x.partAttrs[0]
+		if len(x.PartAttrs) > 0 {
+			x.Schema.Partition = x.PartAttrs[0]
 		}
-		if len(x.sortAttrs) > 0 {
-			x.schema.Sort = x.sortAttrs[0]
+		if len(x.SortAttrs) > 0 {
+			x.Schema.Sort = x.SortAttrs[0]
 		}
 		if r.Throughput != nil {
 			tp := throughputOf(*r.Throughput)
-			x.throughput = &tp
+			x.Throughput = &tp
 		}
 		out = append(out, x)
 	}

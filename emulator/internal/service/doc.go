@@ -54,8 +54,9 @@
 //   - Control plane: op_tables.go (CreateTable, DeleteTable,
 //     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
 //     tables_types.go (their wire shapes, most of them
-//     emulator/internal/tablespec's), tables_validate.go (a
-//     definition's limits and AWS's messages), tables_describe.go
+//     emulator/internal/tablespec's, which also holds the definition
+//     types, CreateTable's checks and a definition's limits),
+//     tables_describe.go
 //     (TableDescription), tables_update.go, tables_gsi.go and
 //     tables_redefine.go (UpdateTable, GSIs created and deleted, the
 //     AttributeDefinitions they bring), billing_summary.go (when
@@ -64,11 +65,13 @@
 //     emulator/internal/tagging), feature_definition.go (the parts of a
 //     definition the core keeps that features read and change).
 //   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
-//     (wire shapes), vector_defs.go (definitions, CreateTable's checks,
-//     DescribeTable), tables_vector_update.go (UpdateTable's
+//     (wire shapes, definitions, CreateTable's checks, the write
+//     capacity's figures), vector_defs.go (DescribeTable),
+//     tables_vector_update.go (UpdateTable's
 //     VectorIndexUpdates), vector_write.go (the write-side check, called
 //     by checkIndexKeys), vector_capacity.go (the write capacity vector
-//     indexes meter: VectorWriteRequestBytes, the billed size), feature_vectors.go (an index as SearchVectors
+//     indexes meter, in ConsumedCapacity: VectorWriteRequestBytes, the
+//     billed size), feature_vectors.go (an index as SearchVectors
 //     reads it; SearchVectors is a feature,
 //     emulator/internal/vectorsearch).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
@@ -86,7 +89,8 @@
 //     capacity.go (capacity accounting, the pipeline's last stage),
 //     item_size_bound.go (when an item's size needs no measuring),
 //     indexes.go and
-//     indexes_multi.go (index entries, multi-attribute GSI keys),
+//     indexes_multi.go (index write units, multi-attribute GSI
+//     queries),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),
 //     expr_cache.go (the compiled-expression cache every request's

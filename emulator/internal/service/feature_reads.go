@@ -41,8 +41,8 @@ func (t Table) HasSortKey() bool { return t.t.schema.HasSort() }
 func (t Table) GlobalIndex(name string) (hasSort, ok bool) {
 	gsis, _ := t.t.indexes()
 	for _, x := range gsis {
-		if x.name == name {
-			return x.schema.HasSort(), true
+		if x.Name == name {
+			return x.Schema.HasSort(), true
 		}
 	}
 	return false, false

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -192,7 +193,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	m := &tableMeta{
 		status: statusActive, attrDefs: sm.attrDefs,
 		billingMode: sm.billingMode, billingReported: sm.billingReported, payPerRequestSince: sm.payPerRequestSince,
-		throughput: throughput{read: sm.throughput.read, write: sm.throughput.write}, onDemand: sm.onDemand,
+		throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write}, onDemand: sm.onDemand,
 		stream: sm.stream, sse: sm.sse, tableClass: sm.tableClass, ttl: sm.ttl,
 	}
 	if d := cc.svc.cfg.TransientDelay; d > 0 {
@@ -220,7 +221,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	}
 	t.meta.Store(m)
 	snap, err := s.data.Snapshot().Derive(storage.Derivation{
-		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Indexes: tablespec.StorageDefs(slices.Concat(m.lsis, m.gsis)),
 		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if err != nil {

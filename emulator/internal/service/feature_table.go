@@ -53,27 +53,27 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 	src := &SourceTableDetails{
 		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: tc.snap.SizeBytes(),
 		KeySchema: keySchemaDesc(t.keySchema), TableCreationDateTime: epochTime(t.created),
-		ProvisionedThroughput: &sourceThroughput{m.throughput.read, m.throughput.write},
+		ProvisionedThroughput: &sourceThroughput{m.throughput.Read, m.throughput.Write},
 		OnDemandThroughput:    m.onDemand,
 		ItemCount:             int64(tc.snap.ItemCount()),
 		BillingMode:           cmpOr(m.billingMode, "PROVISIONED"),
 	}
 	f := &SourceTableFeatureDetails{SSEDescription: m.sse}
 	for _, x := range m.lsis {
-		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection)})
+		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.Name, KeySchema: keySchemaDesc(x.KeySchema), Projection: projectionDesc(x.Projection)})
 	}
 	for _, x := range m.gsis {
-		ii := indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection), OnDemandThroughput: x.onDemand}
-		if x.throughput != nil {
-			ii.ProvisionedThroughput = &sourceThroughput{x.throughput.read, x.throughput.write}
+		ii := indexInfo{IndexName: x.Name, KeySchema: keySchemaDesc(x.KeySchema), Projection: projectionDesc(x.Projection), OnDemandThroughput: x.OnDemand}
+		if x.Throughput != nil {
+			ii.ProvisionedThroughput = &sourceThroughput{x.Throughput.Read, x.Throughput.Write}
 		}
 		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, ii)
 	}
 	for _, x := range m.vectors {
-		vi := VectorIndexInfo{IndexName: x.name, VectorAttribute: VectorAttributeDesc{AttributeName: x.attr}, Dimensions: x.dims,
-			DistanceFunction: x.distance, Projection: projectionDesc(x.projection)}
-		for _, e := range x.schema {
-			vi.SearchSchema = append(vi.SearchSchema, SearchSchemaElemDesc{AttributeName: e.name, SearchSchemaElementType: e.typ})
+		vi := VectorIndexInfo{IndexName: x.Name, VectorAttribute: VectorAttributeDesc{AttributeName: x.Attr}, Dimensions: x.Dims,
+			DistanceFunction: x.Distance, Projection: projectionDesc(x.Projection)}
+		for _, e := range x.Schema {
+			vi.SearchSchema = append(vi.SearchSchema, SearchSchemaElemDesc{AttributeName: e.Name, SearchSchemaElementType: e.Type})
 		}
 		f.VectorIndexes = append(f.VectorIndexes, vi)
 	}

@@ -48,7 +48,7 @@ func (s *Service) IndexLag(accessKey, region, table, index string) (*lag.Gate, e
 func (s *Service) indexGate(t *table, index string) (*lag.Gate, error) {
 	gsi := false
 	for _, x := range t.meta.Load().gsis {
-		gsi = gsi || x.name == index
+		gsi = gsi || x.Name == index
 	}
 	if !gsi {
 		return nil, fmt.Errorf("%w: %q", ErrNoGSI, index)

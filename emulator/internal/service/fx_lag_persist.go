@@ -46,8 +46,8 @@ func (ns *Namespace) lagGates() []lagGate {
 			out = append(out, lagGate{LagState{Table: t.name, Reads: true}, rg})
 		}
 		for _, x := range t.meta.Load().gsis {
-			if g, ok := t.data.IndexLag(x.name).(*lag.Gate); ok {
-				out = append(out, lagGate{LagState{Table: t.name, Index: x.name}, g})
+			if g, ok := t.data.IndexLag(x.Name).(*lag.Gate); ok {
+				out = append(out, lagGate{LagState{Table: t.name, Index: x.Name}, g})
 			}
 		}
 		if st != nil {

@@ -46,7 +46,7 @@ func (s *Service) applyLagSettingsLocked(t *table) {
 			}
 		case l.Index != "":
 			for _, x := range t.meta.Load().gsis {
-				s.applyIndexLagSetting(t, x.name)
+				s.applyIndexLagSetting(t, x.Name)
 			}
 		}
 	}

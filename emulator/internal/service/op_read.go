@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -294,11 +295,11 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, cerr
 	}
 	if x != nil {
-		if err := c.guardScan(t, x.name); err != nil {
+		if err := c.guardScan(t, x.Name); err != nil {
 			return nil, err
 		}
 	}
-	if x != nil && x.multi() {
+	if x != nil && x.Multi() {
 		return queryMulti(c, t, x, comp, in)
 	}
 	ks := t.schema
@@ -642,7 +643,7 @@ func valuesNeedValueExpr(values wire.ExpressionValues, valueExprs ...*string) er
 // readTable looks up the table a Query or Scan reads and the index its
 // IndexName names (nil without one), with AWS's error when the table has
 // no such index.
-func (c *call) readTable(name string, index *string) (*table, *indexDef, error) {
+func (c *call) readTable(name string, index *string) (*table, *tablespec.IndexDef, error) {
 	t, err := c.lookupTable(name)
 	if err != nil {
 		return nil, nil, err
@@ -651,9 +652,9 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 		return t, nil, nil
 	}
 	gsis, lsis := t.indexes()
-	for _, defs := range [2][]*indexDef{gsis, lsis} {
+	for _, defs := range [2][]*tablespec.IndexDef{gsis, lsis} {
 		for _, d := range defs {
-			if d.name == *index {
+			if d.Name == *index {
 				return t, d, nil
 			}
 		}
@@ -670,7 +671,7 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 }
 
 // scanIndex reads one Scan page of index x.
-func scanIndex(c *call, t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), false); err != nil {
 		return nil, err
 	}
@@ -681,7 +682,7 @@ func scanIndex(c *call, t *table, x *indexDef, req *readRequest, r storage.ScanR
 			return nil, err
 		}
 		if r.TotalSegments > 1 {
-			if seg, _ := t.data.IndexSegmentOf(x.name, esk, r.TotalSegments); seg != r.Segment {
+			if seg, _ := t.data.IndexSegmentOf(x.Name, esk, r.TotalSegments); seg != r.Segment {
 				return nil, apierr.Validationf(apierr.MsgStartKeyWrongSegment, r.TotalSegments, r.Segment)
 			}
 		}
@@ -692,8 +693,8 @@ func scanIndex(c *call, t *table, x *indexDef, req *readRequest, r storage.ScanR
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := t.indexData(x, req.consistent).ScanIndex(x.name, ir, p.visit); err != nil {
-		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
+	if err := t.indexData(x, req.consistent).ScanIndex(x.Name, ir, p.visit); err != nil {
+		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.Name) // deleted since the lookup
 	}
 	return c.readPage(p)
 }

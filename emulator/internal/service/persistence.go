@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -75,7 +76,7 @@ func (t *table) reconcileIndexes() error {
 	want := slices.Concat(m.lsis, m.gsis)
 	have := t.data.IndexNames()
 	for _, name := range have {
-		if !slices.ContainsFunc(want, func(x *indexDef) bool { return x.name == name }) {
+		if !slices.ContainsFunc(want, func(x *tablespec.IndexDef) bool { return x.Name == name }) {
 			if err := t.data.DropIndex(name); err != nil {
 				return err
 			}
@@ -83,11 +84,11 @@ func (t *table) reconcileIndexes() error {
 		}
 	}
 	for _, x := range want {
-		if !slices.Contains(have, x.name) {
-			if err := t.data.AddIndex(x.storageDef()); err != nil {
+		if !slices.Contains(have, x.Name) {
+			if err := t.data.AddIndex(x.StorageDef()); err != nil {
 				return err
 			}
-			t.ns.svc.log.Warn("built an index its table's definition has and storage had not (a process killed within UpdateTable)", "table", t.name, "index", x.name)
+			t.ns.svc.log.Warn("built an index its table's definition has and storage had not (a process killed within UpdateTable)", "table", t.name, "index", x.Name)
 		}
 	}
 	return nil
@@ -125,9 +126,9 @@ func (t *table) endTransient(now time.Time) {
 	}
 	gsis := slices.Clone(m.gsis)
 	for i, x := range gsis {
-		if now.Before(x.activeAt) {
+		if now.Before(x.ActiveAt) {
 			y := *x
-			y.activeAt = time.Time{}
+			y.ActiveAt = time.Time{}
 			gsis[i], changed = &y, true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -68,12 +69,12 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *RestoreO
 		return nil, err
 	}
 	t.meta.Store(m)
-	vdefs := vectorStorageDefs(m.vectors)
+	vdefs := tablespec.VectorStorageDefs(m.vectors)
 	if vdefs == nil {
 		vdefs = []storage.VectorIndexDef{} // not nil: exactly these, none
 	}
 	snap, err := snapshot(storage.Derivation{
-		Indexes:       storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Indexes:       tablespec.StorageDefs(slices.Concat(m.lsis, m.gsis)),
 		VectorIndexes: vdefs,
 		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
@@ -139,7 +140,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 		status:          statusActive,
 		billingMode:     sm.billingMode,
 		billingReported: sm.billingReported,
-		throughput:      throughput{read: sm.throughput.read, write: sm.throughput.write},
+		throughput:      tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write},
 		onDemand:        sm.onDemand,
 		sse:             sm.sse,
 		tableClass:      sm.tableClass,
@@ -152,7 +153,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 		m.billingMode, m.billingReported = *b, true
 	}
 	if p := ov.ProvisionedThroughputOverride; p != nil {
-		m.throughput = throughput{read: *p.ReadCapacityUnits, write: *p.WriteCapacityUnits}
+		m.throughput = tablespec.Throughput{Read: *p.ReadCapacityUnits, Write: *p.WriteCapacityUnits}
 	}
 	if o := ov.OnDemandThroughputOverride; o != nil {
 		m.onDemand = o
@@ -162,13 +163,13 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 	}
 	switch {
 	case m.billingMode == "PAY_PER_REQUEST":
-		m.throughput = throughput{}
+		m.throughput = tablespec.Throughput{}
 		if sm.billingMode != "PAY_PER_REQUEST" || sm.payPerRequestSince.IsZero() {
 			m.payPerRequestSince = now
 		} else {
 			m.payPerRequestSince = sm.payPerRequestSince
 		}
-	case m.throughput.read == 0 || m.throughput.write == 0:
+	case m.throughput.Read == 0 || m.throughput.Write == 0:
 		return nil, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	}
 	var err error
@@ -186,12 +187,12 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 	}
 	// The attribute definitions the key schema and the indexes use.
 	for _, a := range sm.attrDefs {
-		used := a.name == t.schema.Partition.Name || a.name == t.schema.Sort.Name
+		used := a.Name == t.schema.Partition.Name || a.Name == t.schema.Sort.Name
 		for _, x := range slices.Concat(m.lsis, m.gsis) {
-			used = used || x.isKeyAttr(a.name)
+			used = used || x.IsKeyAttr(a.Name)
 		}
 		for _, x := range m.vectors {
-			used = used || x.schemaElem(a.name) != nil
+			used = used || x.SchemaElem(a.Name) != nil
 		}
 		if used {
 			m.attrDefs = append(m.attrDefs, a)
@@ -204,7 +205,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 // those of the source (src), or when VectorIndexOverride is given
 // (ovs not nil) those it names (by IndexName: as for GSIs, the other
 // members are not compared), each with its new ARN and ACTIVE.
-func overrideVectors(t *table, src []*vectorIndexDef, ovs []VectorIndex) ([]*vectorIndexDef, error) {
+func overrideVectors(t *table, src []*tablespec.VectorIndexDef, ovs []VectorIndex) ([]*tablespec.VectorIndexDef, error) {
 	pick := src
 	if ovs != nil {
 		pick = nil
@@ -213,18 +214,18 @@ func overrideVectors(t *table, src []*vectorIndexDef, ovs []VectorIndex) ([]*vec
 			if o.IndexName != nil {
 				name = *o.IndexName
 			}
-			i := slices.IndexFunc(src, func(x *vectorIndexDef) bool { return x.name == name })
+			i := slices.IndexFunc(src, func(x *tablespec.VectorIndexDef) bool { return x.Name == name })
 			if i < 0 {
 				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(name))
 			}
 			pick = append(pick, src[i])
 		}
 	}
-	var out []*vectorIndexDef
+	var out []*tablespec.VectorIndexDef
 	for _, x := range pick {
 		y := *x
-		y.arn = t.arn + "/index/" + x.name
-		y.activeAt, y.goneAt, y.backfill = time.Time{}, time.Time{}, false
+		y.ARN = t.arn + "/index/" + x.Name
+		y.ActiveAt, y.GoneAt, y.Backfill = time.Time{}, time.Time{}, false
 		out = append(out, &y)
 	}
 	return out, nil
@@ -257,36 +258,36 @@ func lsiOverrides(xs []LocalSecondaryIndex) []indexOverride {
 // the source (src), or when given (set) only those the overrides name,
 // each with its new ARN and, on a provisioned table, its throughput (the
 // override's, or the source index's).
-func overrideIndexes(t *table, src []*indexDef, set bool, ovs []indexOverride, billing string) ([]*indexDef, error) {
+func overrideIndexes(t *table, src []*tablespec.IndexDef, set bool, ovs []indexOverride, billing string) ([]*tablespec.IndexDef, error) {
 	pick := src
 	if set {
 		pick = nil
 		for _, o := range ovs {
-			i := slices.IndexFunc(src, func(x *indexDef) bool { return x.name == o.name })
+			i := slices.IndexFunc(src, func(x *tablespec.IndexDef) bool { return x.Name == o.name })
 			if i < 0 {
 				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(o.name))
 			}
 			pick = append(pick, src[i])
 		}
 	}
-	var out []*indexDef
+	var out []*tablespec.IndexDef
 	for _, x := range pick {
 		y := *x
-		y.arn = t.arn + "/index/" + x.name
-		y.activeAt, y.goneAt = time.Time{}, time.Time{}
-		y.throughput = nil
-		if !x.local && billing == "PROVISIONED" {
-			tp := throughput{read: 1, write: 1}
-			if x.throughput != nil {
-				tp = throughput{read: x.throughput.read, write: x.throughput.write}
+		y.ARN = t.arn + "/index/" + x.Name
+		y.ActiveAt, y.GoneAt = time.Time{}, time.Time{}
+		y.Throughput = nil
+		if !x.Local && billing == "PROVISIONED" {
+			tp := tablespec.Throughput{Read: 1, Write: 1}
+			if x.Throughput != nil {
+				tp = tablespec.Throughput{Read: x.Throughput.Read, Write: x.Throughput.Write}
 			}
-			if i := slices.IndexFunc(ovs, func(o indexOverride) bool { return o.name == x.name }); i >= 0 && ovs[i].throughput != nil {
+			if i := slices.IndexFunc(ovs, func(o indexOverride) bool { return o.name == x.Name }); i >= 0 && ovs[i].throughput != nil {
 				p := ovs[i].throughput
 				if p.ReadCapacityUnits != nil && p.WriteCapacityUnits != nil {
-					tp = throughput{read: *p.ReadCapacityUnits, write: *p.WriteCapacityUnits}
+					tp = tablespec.Throughput{Read: *p.ReadCapacityUnits, Write: *p.WriteCapacityUnits}
 				}
 			}
-			y.throughput = &tp
+			y.Throughput = &tp
 		}
 		out = append(out, &y)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -54,7 +55,7 @@ type stream struct {
 	tableName  string
 	region     string // awsRegion of the records
 	viewType   string
-	keySchema  []keyElem
+	keySchema  []tablespec.KeyElem
 	schema     storage.KeySchema
 	shardID    string
 	created    time.Time

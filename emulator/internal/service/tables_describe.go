@@ -41,7 +41,7 @@ func (t *table) describe() *TableDescription {
 		OnDemandThroughput:        m.onDemand,
 	}
 	for _, a := range m.attrDefs {
-		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.name, AttributeType: a.typ})
+		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.Name, AttributeType: a.Type})
 	}
 	d.KeySchema = keySchemaDesc(t.keySchema)
 	if t.data != nil {
@@ -58,29 +58,29 @@ func (t *table) describe() *TableDescription {
 	for _, x := range m.lsis {
 		count, size := t.indexStats(x)
 		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
-			IndexName:      x.name,
-			KeySchema:      keySchemaDesc(x.keySchema),
-			Projection:     projectionDesc(x.projection),
-			IndexArn:       x.arn,
+			IndexName:      x.Name,
+			KeySchema:      keySchemaDesc(x.KeySchema),
+			Projection:     projectionDesc(x.Projection),
+			IndexArn:       x.ARN,
 			ItemCount:      count,
 			IndexSizeBytes: size,
 		})
 	}
 	now := t.now()
 	for _, x := range m.gsis {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.statusAt(now)))
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.StatusAt(now)))
 	}
 	for _, x := range m.deleting {
-		if now.Before(x.goneAt) {
-			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
+		if now.Before(x.GoneAt) {
+			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, tablespec.IndexDeleting))
 		}
 	}
 	for _, x := range m.vectors {
-		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, x.statusAt(now)))
+		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, x.StatusAt(now)))
 	}
 	for _, x := range m.vdeleting {
-		if now.Before(x.goneAt) {
-			d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, indexDeleting))
+		if now.Before(x.GoneAt) {
+			d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, tablespec.IndexDeleting))
 		}
 	}
 	if m.stream != nil && *m.stream.StreamEnabled {
@@ -101,36 +101,36 @@ func (t *table) describe() *TableDescription {
 	return d
 }
 
-func keySchemaDesc(ks []keyElem) []KeySchemaElementDesc {
+func keySchemaDesc(ks []tablespec.KeyElem) []KeySchemaElementDesc {
 	out := make([]KeySchemaElementDesc, len(ks))
 	for i, k := range ks {
-		out[i] = KeySchemaElementDesc{AttributeName: k.name, KeyType: k.keyType}
+		out[i] = KeySchemaElementDesc{AttributeName: k.Name, KeyType: k.KeyType}
 	}
 	return out
 }
 
-func projectionDesc(p projection) ProjectionDesc {
-	return ProjectionDesc{ProjectionType: p.typ, NonKeyAttributes: p.nonKey}
+func projectionDesc(p tablespec.IndexProjection) ProjectionDesc {
+	return ProjectionDesc{ProjectionType: p.Type, NonKeyAttributes: p.NonKey}
 }
 
-func throughputDesc(tp *throughput) *ProvisionedThroughputDescription {
+func throughputDesc(tp *tablespec.Throughput) *ProvisionedThroughputDescription {
 	return &ProvisionedThroughputDescription{
-		LastIncreaseDateTime:   epochPtr(tp.lastIncrease),
-		LastDecreaseDateTime:   epochPtr(tp.lastDecrease),
-		NumberOfDecreasesToday: tp.decreasesToday,
-		ReadCapacityUnits:      tp.read,
-		WriteCapacityUnits:     tp.write,
+		LastIncreaseDateTime:   epochPtr(tp.LastIncrease),
+		LastDecreaseDateTime:   epochPtr(tp.LastDecrease),
+		NumberOfDecreasesToday: tp.DecreasesToday,
+		ReadCapacityUnits:      tp.Read,
+		WriteCapacityUnits:     tp.Write,
 	}
 }
 
 // indexStats returns the entry count and size of index x: DynamoDB Local
 // keeps them current; AWS refreshes them about every six hours, so a
 // current figure is one AWS could show.
-func (t *table) indexStats(x *indexDef) (count, size int64) {
+func (t *table) indexStats(x *tablespec.IndexDef) (count, size int64) {
 	if t.data == nil {
 		return 0, 0
 	}
-	n, sz, err := t.data.IndexStats(x.name)
+	n, sz, err := t.data.IndexStats(x.Name)
 	if err != nil {
 		return 0, 0
 	}
@@ -140,27 +140,27 @@ func (t *table) indexStats(x *indexDef) (count, size int64) {
 // describeGSI describes GSI x in status (ACTIVE, CREATING or DELETING).
 // AWS reports sizes and counts of an ACTIVE index only, and Backfilling
 // while an index is being created.
-func (t *table) describeGSI(x *indexDef, status string) GlobalSecondaryIndexDescription {
+func (t *table) describeGSI(x *tablespec.IndexDef, status string) GlobalSecondaryIndexDescription {
 	g := GlobalSecondaryIndexDescription{
-		IndexName:          x.name,
-		KeySchema:          keySchemaDesc(x.keySchema),
-		Projection:         projectionDesc(x.projection),
+		IndexName:          x.Name,
+		KeySchema:          keySchemaDesc(x.KeySchema),
+		Projection:         projectionDesc(x.Projection),
 		IndexStatus:        status,
-		IndexArn:           x.arn,
-		OnDemandThroughput: x.onDemand,
+		IndexArn:           x.ARN,
+		OnDemandThroughput: x.OnDemand,
 	}
 	switch status {
-	case indexActive:
+	case tablespec.IndexActive:
 		count, size := t.indexStats(x)
 		g.ItemCount, g.IndexSizeBytes = &count, &size
-	case indexCreating:
+	case tablespec.IndexCreating:
 		b := true
 		g.Backfilling = &b
 	}
 	// A GSI of an on-demand table reports zero throughput, as the table does.
-	tp := throughput{}
-	if x.throughput != nil {
-		tp = *x.throughput
+	tp := tablespec.Throughput{}
+	if x.Throughput != nil {
+		tp = *x.Throughput
 	}
 	g.ProvisionedThroughput = throughputDesc(&tp)
 	return g

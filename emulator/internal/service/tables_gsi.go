@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // UpdateTable's GlobalSecondaryIndexUpdates Create and Delete: a new GSI
@@ -15,26 +16,11 @@ import (
 // shows only in UpdateTable's own answer; with it, for the configured
 // delay (DynamoDB Local takes about half a second).
 
-// IndexStatus values.
-const (
-	indexActive   = "ACTIVE"
-	indexCreating = "CREATING"
-	indexDeleting = "DELETING"
-)
-
-// statusAt is the IndexStatus of GSI x at now.
-func (x *indexDef) statusAt(now time.Time) string {
-	if now.Before(x.activeAt) {
-		return indexCreating
-	}
-	return indexActive
-}
-
 // gsiChange is the storage work an UpdateTable's index change leaves for
 // after its metadata checks pass.
 type gsiChange struct {
-	added, dropped   *indexDef
-	vadded, vdropped *vectorIndexDef // tables_vector_update.go
+	added, dropped   *tablespec.IndexDef
+	vadded, vdropped *tablespec.VectorIndexDef // tables_vector_update.go
 }
 
 // checkOneOnlineIndex refuses more than one Create or Delete in one call,
@@ -48,12 +34,12 @@ func (m *tableMeta) checkOneOnlineIndex(in *UpdateTableInput, now time.Time) err
 		return nil
 	}
 	for _, x := range m.gsis {
-		if x.statusAt(now) == indexCreating {
+		if x.StatusAt(now) == tablespec.IndexCreating {
 			return apierr.ResourceInUse(apierr.MsgIndexBeingCreated)
 		}
 	}
 	for _, x := range m.deleting {
-		if now.Before(x.goneAt) {
+		if now.Before(x.GoneAt) {
 			return apierr.ResourceInUse(apierr.MsgIndexBeingDeleted)
 		}
 	}
@@ -64,9 +50,9 @@ func (m *tableMeta) checkOneOnlineIndex(in *UpdateTableInput, now time.Time) err
 // table (metadata m, billing mode after the request) and the request's
 // AttributeDefinitions, and returns the new index with the definitions
 // the table has afterwards.
-func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefinition, mode string, tableKeys []keyElem) (*indexDef, []attrDef, error) {
+func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefinition, mode string, tableKeys []tablespec.KeyElem) (*tablespec.IndexDef, []tablespec.AttrDef, error) {
 	name := *cr.IndexName
-	if slices.ContainsFunc(slices.Concat(m.gsis, m.lsis), func(x *indexDef) bool { return x.name == name }) {
+	if slices.ContainsFunc(slices.Concat(m.gsis, m.lsis), func(x *tablespec.IndexDef) bool { return x.Name == name }) {
 		return nil, nil, apierr.Validation(apierr.MsgIndexExists)
 	}
 	if len(defs) == 0 {
@@ -89,30 +75,30 @@ func (m *tableMeta) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefiniti
 		return nil, nil, err
 	}
 	for _, k := range cr.KeySchema {
-		if !slices.ContainsFunc(attrDefs, func(a attrDef) bool { return a.name == *k.AttributeName }) {
+		if !slices.ContainsFunc(attrDefs, func(a tablespec.AttrDef) bool { return a.Name == *k.AttributeName }) {
 			return nil, nil, apierr.Validationf(apierr.MsgAttrNotDefined, *k.AttributeName)
 		}
 	}
-	def := &tableDef{attrDefs: attrDefs, keySchema: tableKeys, billingMode: mode}
+	def := &tablespec.TableDef{AttrDefs: attrDefs, KeySchema: tableKeys, BillingMode: mode}
 	names := make([]string, len(attrDefs))
 	for i, a := range attrDefs {
-		names[i] = a.name
+		names[i] = a.Name
 	}
-	x, err := def.checkGSI(name, cr.KeySchema, names)
+	x, err := def.CheckGSI(name, cr.KeySchema, names)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkProjection(x, cr.Projection); err != nil {
+	if err := tablespec.CheckProjection(x, cr.Projection); err != nil {
 		return nil, nil, err
 	}
-	if err := def.gsiThroughput(x, cr.ProvisionedThroughput); err != nil {
+	if err := def.GSIThroughput(x, cr.ProvisionedThroughput); err != nil {
 		return nil, nil, err
 	}
-	x.onDemand = cr.OnDemandThroughput
-	if projectedNonKeyCount(m.lsis, m.gsis, []*indexDef{x}) > maxNonKeyPerTable {
+	x.OnDemand = cr.OnDemandThroughput
+	if tablespec.ProjectedNonKeyCount(m.lsis, m.gsis, []*tablespec.IndexDef{x}) > tablespec.MaxNonKeyPerTable {
 		return nil, nil, apierr.Validation(apierr.MsgTooManyProjected)
 	}
-	if len(m.gsis)+1 > maxGSIs {
+	if len(m.gsis)+1 > tablespec.MaxGSIs {
 		return nil, nil, apierr.Validation(apierr.MsgGSILimit)
 	}
 	return x, attrDefs, nil

@@ -17,16 +17,16 @@ import (
 // refuses one the new index keys on, since it would index one attribute
 // under two types (ScyllaDB's test run against AWS,
 // test_gsi_key_type_conflict_on_update).
-func (m *tableMeta) mergeAttrDefs(defs []AttributeDefinition, newKeys []KeySchemaElement, tableKeys []keyElem) ([]attrDef, error) {
+func (m *tableMeta) mergeAttrDefs(defs []AttributeDefinition, newKeys []KeySchemaElement, tableKeys []tablespec.KeyElem) ([]tablespec.AttrDef, error) {
 	attrDefs := slices.Clone(m.attrDefs)
 	for _, d := range defs {
 		name, typ := *d.AttributeName, *d.AttributeType
-		i := slices.IndexFunc(attrDefs, func(a attrDef) bool { return a.name == name })
+		i := slices.IndexFunc(attrDefs, func(a tablespec.AttrDef) bool { return a.Name == name })
 		if i < 0 {
-			attrDefs = append(attrDefs, attrDef{name: name, typ: typ})
+			attrDefs = append(attrDefs, tablespec.AttrDef{Name: name, Type: typ})
 			continue
 		}
-		old := attrDefs[i].typ
+		old := attrDefs[i].Type
 		if old == typ {
 			continue
 		}
@@ -36,7 +36,7 @@ func (m *tableMeta) mergeAttrDefs(defs []AttributeDefinition, newKeys []KeySchem
 		}
 		role := m.existingKeyType(name, tableKeys)
 		if role == "" {
-			attrDefs[i].typ = typ // a definition no key uses any more
+			attrDefs[i].Type = typ // a definition no key uses any more
 			continue
 		}
 		return nil, apierr.Validation(apierr.MsgAttributeRedefined(
@@ -49,15 +49,15 @@ func (m *tableMeta) mergeAttrDefs(defs []AttributeDefinition, newKeys []KeySchem
 // existingKeyType is HASH or RANGE: the role of the attribute called name
 // in the table's key or, failing that, in the first index that keys on it
 // ("" when no key uses it).
-func (m *tableMeta) existingKeyType(name string, tableKeys []keyElem) string {
-	schemas := [][]keyElem{tableKeys}
+func (m *tableMeta) existingKeyType(name string, tableKeys []tablespec.KeyElem) string {
+	schemas := [][]tablespec.KeyElem{tableKeys}
 	for _, x := range slices.Concat(m.lsis, m.gsis) {
-		schemas = append(schemas, x.keySchema)
+		schemas = append(schemas, x.KeySchema)
 	}
 	for _, ks := range schemas {
 		for _, e := range ks {
-			if e.name == name {
-				return e.keyType
+			if e.Name == name {
+				return e.KeyType
 			}
 		}
 	}

@@ -31,9 +31,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := checkUpdateCombination(in); err != nil {
 		return nil, err
 	}
-	var newTP *throughput
+	var newTP *tablespec.Throughput
 	if in.ProvisionedThroughput != nil {
-		tp, err := boundedThroughput(in.ProvisionedThroughput)
+		tp, err := tablespec.BoundedThroughput(in.ProvisionedThroughput)
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +65,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 	}
 	if newTP != nil {
-		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
+		if err := c.checkTableMaxThroughput(newTP.Read, newTP.Write); err != nil {
 			return nil, err
 		}
 	}
@@ -74,7 +74,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if x := change.dropped; x != nil {
-		t.ns.forgetIndexFx(t.name, x.name) // fx_persist.go
+		t.ns.forgetIndexFx(t.name, x.Name) // fx_persist.go
 	}
 	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
 		c.checkStream(tp, t, t.snapshot().stream)
@@ -84,27 +84,27 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	// when it has finished already.
 	if x := change.added; x != nil {
 		for i, g := range d.GlobalSecondaryIndexes {
-			if g.IndexName == x.name {
-				d.GlobalSecondaryIndexes[i] = t.describeGSI(x, indexCreating)
+			if g.IndexName == x.Name {
+				d.GlobalSecondaryIndexes[i] = t.describeGSI(x, tablespec.IndexCreating)
 			}
 		}
 	}
 	if x := change.dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
-		return g.IndexName == x.name
+		return g.IndexName == x.Name
 	}) {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, tablespec.IndexDeleting))
 	}
 	if x := change.vadded; x != nil {
 		for i, v := range d.VectorIndexes {
-			if v.IndexName == x.name {
-				d.VectorIndexes[i] = t.describeVector(x, indexCreating)
+			if v.IndexName == x.Name {
+				d.VectorIndexes[i] = t.describeVector(x, tablespec.IndexCreating)
 			}
 		}
 	}
 	if x := change.vdropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
-		return v.IndexName == x.name
+		return v.IndexName == x.Name
 	}) {
-		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, indexDeleting))
+		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, tablespec.IndexDeleting))
 	}
 	return &UpdateTableOutput{TableDescription: d}, nil
 }
@@ -116,7 +116,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 // storage before a reader can find it in the definition (a reader that
 // found a GSI about to be dropped meets storage.ErrNoIndex and answers
 // as if it had never found it).
-func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiChange, error) {
+func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (gsiChange, error) {
 	var change gsiChange
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		if m.status == statusDeleting {
@@ -143,23 +143,23 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 			}
 			t.syncStreamLocked(&old, m, s, c.Now())
 			if x := change.added; x != nil {
-				if err := t.data.AddIndex(x.storageDef()); err != nil {
+				if err := t.data.AddIndex(x.StorageDef()); err != nil {
 					return err
 				}
-				c.svc.applyIndexLagSetting(t, x.name)
+				c.svc.applyIndexLagSetting(t, x.Name)
 			}
 			if x := change.dropped; x != nil {
-				if err := t.data.DropIndex(x.name); err != nil {
+				if err := t.data.DropIndex(x.Name); err != nil {
 					return err
 				}
 			}
 			if x := change.vadded; x != nil {
-				if err := t.data.AddVectorIndex(x.def); err != nil {
+				if err := t.data.AddVectorIndex(x.Def); err != nil {
 					return err
 				}
 			}
 			if x := change.vdropped; x != nil {
-				if err := t.data.DropVectorIndex(x.name); err != nil {
+				if err := t.data.DropVectorIndex(x.Name); err != nil {
 					return err
 				}
 			}
@@ -173,7 +173,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 }
 
 // updateLocked applies the request to m, a copy of t's metadata.
-func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, mp *tableMeta, now time.Time) (gsiChange, error) {
+func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Throughput, mp *tableMeta, now time.Time) (gsiChange, error) {
 	m := *mp
 	defer func() { *mp = m }()
 	var none gsiChange
@@ -188,8 +188,8 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
 		return none, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	case newTP != nil && m.billingMode == "PROVISIONED" && mode == "PROVISIONED" &&
-		newTP.read == m.throughput.read && newTP.write == m.throughput.write:
-		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
+		newTP.Read == m.throughput.Read && newTP.Write == m.throughput.Write:
+		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.Read, newTP.Read, m.throughput.Write, newTP.Write))
 	}
 	if err := m.checkOneOnlineIndex(in, now); err != nil {
 		return none, err
@@ -206,27 +206,27 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 	}
 	switch {
 	case mode == "PAY_PER_REQUEST" && m.billingMode != "PAY_PER_REQUEST":
-		m.throughput = throughput{}
+		m.throughput = tablespec.Throughput{}
 		m.payPerRequestSince = now
 		for i, x := range m.gsis {
 			y := *x
-			y.throughput = nil
+			y.Throughput = nil
 			m.gsis[i] = &y
 		}
 	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST":
-		m.throughput = throughput{read: newTP.read, write: newTP.write}
+		m.throughput = tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
 		// AWS requires each GSI's throughput in the same request; until
 		// GlobalSecondaryIndexUpdates.Update can carry it here, GSIs take
 		// the table's.
 		for i, x := range m.gsis {
-			if x.throughput == nil {
+			if x.Throughput == nil {
 				y := *x
-				y.throughput = &throughput{read: newTP.read, write: newTP.write}
+				y.Throughput = &tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
 				m.gsis[i] = &y
 			}
 		}
 	case newTP != nil:
-		m.throughput.apply(newTP.read, newTP.write, now)
+		m.throughput.Apply(newTP.Read, newTP.Write, now)
 	}
 	m.billingMode = mode
 
@@ -407,7 +407,7 @@ func countActions(u GlobalSecondaryIndexUpdate) int {
 // how long CREATING and DELETING last.
 func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.Time, t *table, delay time.Duration) (gsiChange, error) {
 	var change gsiChange
-	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *indexDef) bool { return !now.Before(x.goneAt) })
+	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *tablespec.IndexDef) bool { return !now.Before(x.GoneAt) })
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		switch {
 		case u.Create != nil:
@@ -415,8 +415,8 @@ func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.
 			if err != nil {
 				return change, err
 			}
-			x.arn = t.arn + "/index/" + x.name
-			x.activeAt = now.Add(delay)
+			x.ARN = t.arn + "/index/" + x.Name
+			x.ActiveAt = now.Add(delay)
 			m.gsis = append(m.gsis, x)
 			m.attrDefs = defs
 			change.added = x
@@ -428,34 +428,34 @@ func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.
 			x := *m.gsis[i]
 			if pt := u.Update.ProvisionedThroughput; pt != nil {
 				if mode == "PAY_PER_REQUEST" {
-					return change, apierr.Validation(apierr.MsgGSIPPRWithThroughput(x.name))
+					return change, apierr.Validation(apierr.MsgGSIPPRWithThroughput(x.Name))
 				}
-				tp, err := boundedThroughput(pt)
+				tp, err := tablespec.BoundedThroughput(pt)
 				if err != nil {
 					return change, err
 				}
-				cur := throughput{}
-				if x.throughput != nil {
-					cur = *x.throughput
+				cur := tablespec.Throughput{}
+				if x.Throughput != nil {
+					cur = *x.Throughput
 				}
-				cur.apply(tp.read, tp.write, now)
-				x.throughput = &cur
+				cur.Apply(tp.Read, tp.Write, now)
+				x.Throughput = &cur
 			}
 			if u.Update.OnDemandThroughput != nil {
-				x.onDemand = u.Update.OnDemandThroughput
+				x.OnDemand = u.Update.OnDemandThroughput
 			}
 			m.gsis[i] = &x
 		case u.Delete != nil:
 			name := *u.Delete.IndexName
 			i := m.gsiIndex(name)
 			if i < 0 {
-				if slices.ContainsFunc(m.lsis, func(x *indexDef) bool { return x.name == name }) {
+				if slices.ContainsFunc(m.lsis, func(x *tablespec.IndexDef) bool { return x.Name == name }) {
 					return change, apierr.Validation(apierr.MsgDeleteNotGSI)
 				}
 				return change, apierr.ResourceNotFound(apierr.MsgIndexNotFound(name))
 			}
 			x := *m.gsis[i]
-			x.goneAt = now.Add(delay)
+			x.GoneAt = now.Add(delay)
 			m.gsis = slices.Delete(m.gsis, i, i+1)
 			m.deleting = append(m.deleting, &x)
 			m.pruneAttrDefs(t.keySchema)
@@ -466,33 +466,33 @@ func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.
 }
 
 func (m *tableMeta) gsiIndex(name string) int {
-	return slices.IndexFunc(m.gsis, func(x *indexDef) bool { return x.name == name })
+	return slices.IndexFunc(m.gsis, func(x *tablespec.IndexDef) bool { return x.Name == name })
 }
 
 // pruneAttrDefs drops attribute definitions no key schema uses any more,
 // as AWS does after a GSI is deleted.
-func (m *tableMeta) pruneAttrDefs(tableKeys []keyElem) {
+func (m *tableMeta) pruneAttrDefs(tableKeys []tablespec.KeyElem) {
 	used := func(name string) bool {
-		if slices.ContainsFunc(tableKeys, func(k keyElem) bool { return k.name == name }) {
+		if slices.ContainsFunc(tableKeys, func(k tablespec.KeyElem) bool { return k.Name == name }) {
 			return true
 		}
 		for _, x := range slices.Concat(m.lsis, m.gsis) {
-			for _, k := range x.keySchema {
-				if k.name == name {
+			for _, k := range x.KeySchema {
+				if k.Name == name {
 					return true
 				}
 			}
 		}
 		for _, x := range m.vectors {
-			if x.schemaElem(name) != nil {
+			if x.SchemaElem(name) != nil {
 				return true
 			}
 		}
 		return false
 	}
-	var keep []attrDef
+	var keep []tablespec.AttrDef
 	for _, d := range m.attrDefs {
-		if used(d.name) {
+		if used(d.Name) {
 			keep = append(keep, d)
 		}
 	}

@@ -71,12 +71,12 @@ func indexOps(in *UpdateTableInput) int {
 // while a vector index is still CREATING or DELETING (nil: none is).
 func (m *tableMeta) vectorsBusy(now time.Time) error {
 	for _, x := range m.vectors {
-		if x.statusAt(now) == indexCreating {
+		if x.StatusAt(now) == tablespec.IndexCreating {
 			return apierr.ResourceInUse(apierr.MsgIndexBeingCreated)
 		}
 	}
 	for _, x := range m.vdeleting {
-		if now.Before(x.goneAt) {
+		if now.Before(x.GoneAt) {
 			return apierr.ResourceInUse(apierr.MsgIndexBeingDeleted)
 		}
 	}
@@ -88,19 +88,19 @@ func (m *tableMeta) vectorsBusy(now time.Time) error {
 // billing mode after the request; delay how long CREATING and DELETING
 // last.
 func (m *tableMeta) applyVectorUpdates(in *UpdateTableInput, mode string, now time.Time, t *table, delay time.Duration, change *gsiChange) error {
-	m.vdeleting = slices.DeleteFunc(slices.Clone(m.vdeleting), func(x *vectorIndexDef) bool { return !now.Before(x.goneAt) })
+	m.vdeleting = slices.DeleteFunc(slices.Clone(m.vdeleting), func(x *tablespec.VectorIndexDef) bool { return !now.Before(x.GoneAt) })
 	if len(m.vectors) > 0 && mode != "PAY_PER_REQUEST" {
 		return apierr.Validation(apierr.MsgVectorOnDemandOnly)
 	}
 	for _, u := range in.VectorIndexUpdates {
 		if u.Delete != nil {
 			name := *u.Delete.IndexName
-			i := slices.IndexFunc(m.vectors, func(x *vectorIndexDef) bool { return x.name == name })
+			i := slices.IndexFunc(m.vectors, func(x *tablespec.VectorIndexDef) bool { return x.Name == name })
 			if i < 0 {
 				return apierr.ResourceNotFound(apierr.MsgIndexNotFound(name))
 			}
 			x := *m.vectors[i]
-			x.goneAt = now.Add(delay)
+			x.GoneAt = now.Add(delay)
 			m.vectors = slices.Delete(slices.Clone(m.vectors), i, i+1)
 			m.vdeleting = append(m.vdeleting, &x)
 			m.pruneAttrDefs(t.keySchema)
@@ -112,31 +112,31 @@ func (m *tableMeta) applyVectorUpdates(in *UpdateTableInput, mode string, now ti
 		}
 		attrDefs := slices.Clone(m.attrDefs)
 		for _, d := range in.AttributeDefinitions {
-			i := slices.IndexFunc(attrDefs, func(a attrDef) bool { return a.name == *d.AttributeName })
+			i := slices.IndexFunc(attrDefs, func(a tablespec.AttrDef) bool { return a.Name == *d.AttributeName })
 			if i < 0 {
-				attrDefs = append(attrDefs, attrDef{name: *d.AttributeName, typ: *d.AttributeType})
+				attrDefs = append(attrDefs, tablespec.AttrDef{Name: *d.AttributeName, Type: *d.AttributeType})
 			} else {
-				attrDefs[i].typ = *d.AttributeType
+				attrDefs[i].Type = *d.AttributeType
 			}
 		}
-		x, err := checkVectorIndex(u.Create, attrDefs, t.keySchema)
+		x, err := tablespec.CheckVectorIndex(u.Create, attrDefs, t.keySchema)
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(slices.Concat(m.gsis, m.lsis), func(y *indexDef) bool { return y.name == x.name }) ||
-			slices.ContainsFunc(m.vectors, func(y *vectorIndexDef) bool { return y.name == x.name }) {
+		if slices.ContainsFunc(slices.Concat(m.gsis, m.lsis), func(y *tablespec.IndexDef) bool { return y.Name == x.Name }) ||
+			slices.ContainsFunc(m.vectors, func(y *tablespec.VectorIndexDef) bool { return y.Name == x.Name }) {
 			return apierr.Validation(apierr.MsgIndexExists)
 		}
-		if len(m.vectors)+1 > maxVectorIndexes {
+		if len(m.vectors)+1 > tablespec.MaxVectorIndexes {
 			return apierr.Validation(apierr.MsgVectorIndexLimit)
 		}
 		vs := append(slices.Clone(m.vectors), x)
-		if err := checkVectorDims(vs); err != nil {
+		if err := tablespec.CheckVectorDims(vs); err != nil {
 			return err
 		}
-		x.arn = t.arn + "/index/" + x.name
-		x.activeAt = now.Add(delay)
-		x.backfill = true
+		x.ARN = t.arn + "/index/" + x.Name
+		x.ActiveAt = now.Add(delay)
+		x.Backfill = true
 		m.vectors = vs
 		m.attrDefs = attrDefs
 		change.vadded = x

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -18,9 +19,9 @@ import (
 // checkVectorItem words storage.CheckVectorItem's report for item, about
 // to be written to a table with vector indexes xs. updated selects
 // UpdateItem's wording for an empty HASH value, as for GSI keys.
-func checkVectorItem(xs []*vectorIndexDef, item storage.Item, updated bool) error {
+func checkVectorItem(xs []*tablespec.VectorIndexDef, item storage.Item, updated bool) error {
 	for _, x := range xs {
-		err := storage.CheckVectorItem(x.defs, item)
+		err := storage.CheckVectorItem(x.Defs, item)
 		if err == nil {
 			continue
 		}
