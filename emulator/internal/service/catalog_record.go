@@ -41,42 +41,15 @@ import (
 // metaKeyTable is the storage metadata key of a table's definition.
 const metaKeyTable = tablerec.MetaKey
 
-func vectorRecords(xs []*tablespec.VectorIndexDef) []tablerec.Vector {
-	var out []tablerec.Vector
-	for _, x := range xs {
-		r := tablerec.Vector{Name: x.Name, ARN: x.ARN, Attr: x.Attr, Dims: x.Dims, Distance: x.Distance,
-			Projection: x.Projection.Type, NonKey: x.Projection.NonKey, ActiveAt: x.ActiveAt, Backfill: x.Backfill, GoneAt: x.GoneAt}
-		for _, e := range x.Schema {
-			r.Schema = append(r.Schema, tablerec.Search{Name: e.Name, Type: e.Type, Kind: e.Kind.String()})
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-func vectorDefs(rs []tablerec.Vector) []*tablespec.VectorIndexDef {
-	var out []*tablespec.VectorIndexDef
-	for _, r := range rs {
-		x := &tablespec.VectorIndexDef{Name: r.Name, ARN: r.ARN, Attr: r.Attr, Dims: r.Dims, Distance: r.Distance,
-			Projection: tablespec.IndexProjection{Type: r.Projection, NonKey: r.NonKey}, ActiveAt: r.ActiveAt, Backfill: r.Backfill, GoneAt: r.GoneAt}
-		for _, e := range r.Schema {
-			x.Schema = append(x.Schema, tablespec.SearchElem{Name: e.Name, Type: e.Type, Kind: storage.KindFromString(e.Kind)})
-		}
-		x.Build()
-		out = append(out, x)
-	}
-	return out
-}
-
 // encodeTableMeta returns the metadata record of t with definition m.
 func encodeTableMeta(t *table, m *tableMeta) []byte {
 	r := tablerec.Table{
 		Name: t.name, ID: t.id, ARN: t.arn, Created: t.created,
-		KeySchema:          keyElemRecords(t.keySchema),
+		KeySchema:          tablerec.KeyElemRecords(t.keySchema),
 		BillingMode:        m.billingMode,
 		BillingReported:    m.billingReported,
 		PayPerRequestSince: m.payPerRequestSince,
-		Throughput:         throughputRec(m.throughput),
+		Throughput:         tablerec.ThroughputRecord(m.throughput),
 		OnDemand:           m.onDemand,
 		Stream:             m.stream,
 		StreamLabel:        m.streamLabel,
@@ -86,11 +59,11 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		SSE:                m.sse,
 		TableClass:         m.tableClass,
 		DeletionProtection: m.deletionProtection,
-		LSIs:               indexRecords(m.lsis),
-		GSIs:               indexRecords(m.gsis),
-		Deleting:           indexRecords(m.deleting),
-		Vectors:            vectorRecords(m.vectors),
-		VDeleting:          vectorRecords(m.vdeleting),
+		LSIs:               tablerec.IndexRecords(m.lsis),
+		GSIs:               tablerec.IndexRecords(m.gsis),
+		Deleting:           tablerec.IndexRecords(m.deleting),
+		Vectors:            tablerec.VectorRecords(m.vectors),
+		VDeleting:          tablerec.VectorRecords(m.vdeleting),
 		TTLEnabled:         m.ttl.enabled,
 		TTLAttr:            m.ttl.attr,
 		PITR:               m.pitr,
@@ -107,47 +80,6 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 	return tablerec.Encode(&r, m.features)
 }
 
-func keyElemRecords(ks []tablespec.KeyElem) []tablerec.Key {
-	out := make([]tablerec.Key, len(ks))
-	for i, k := range ks {
-		out[i] = tablerec.Key{Name: k.Name, Value: k.KeyType}
-	}
-	return out
-}
-
-func keyAttrRecords(as []storage.KeyAttr) []tablerec.Key {
-	var out []tablerec.Key
-	for _, a := range as {
-		out = append(out, tablerec.Key{Name: a.Name, Value: a.Kind.String()})
-	}
-	return out
-}
-
-func throughputRec(tp tablespec.Throughput) tablerec.Throughput {
-	return tablerec.Throughput{Read: tp.Read, Write: tp.Write, LastIncrease: tp.LastIncrease, LastDecrease: tp.LastDecrease, DecreasesToday: tp.DecreasesToday}
-}
-
-func indexRecords(xs []*tablespec.IndexDef) []tablerec.Index {
-	var out []tablerec.Index
-	for _, x := range xs {
-		r := tablerec.Index{
-			Name: x.Name, ARN: x.ARN, Local: x.Local,
-			KeySchema: keyElemRecords(x.KeySchema),
-			Partition: keyAttrRecords(x.PartAttrs),
-			Sort:      keyAttrRecords(x.SortAttrs),
-			ActiveAt:  x.ActiveAt, GoneAt: x.GoneAt,
-			Projection: x.Projection.Type, NonKey: x.Projection.NonKey,
-			OnDemand: x.OnDemand,
-		}
-		if x.Throughput != nil {
-			tp := throughputRec(*x.Throughput)
-			r.Throughput = &tp
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
 // decodeTableRecord parses a table's metadata record: the table's fixed
 // fields and its definition (status ACTIVE). The key schema's kinds come
 // from ks, the storage table's.
@@ -156,13 +88,13 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &table{name: r.Name, id: r.ID, arn: r.ARN, created: r.Created, schema: ks, keySchema: keyElems(r.KeySchema)}
+	t := &table{name: r.Name, id: r.ID, arn: r.ARN, created: r.Created, schema: ks, keySchema: tablerec.KeyElems(r.KeySchema)}
 	m := &tableMeta{
 		status:             statusActive,
 		billingMode:        r.BillingMode,
 		billingReported:    r.BillingReported,
 		payPerRequestSince: r.PayPerRequestSince,
-		throughput:         throughputOf(r.Throughput),
+		throughput:         tablerec.ThroughputOf(r.Throughput),
 		onDemand:           r.OnDemand,
 		stream:             r.Stream,
 		streamLabel:        r.StreamLabel,
@@ -172,11 +104,11 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		sse:                r.SSE,
 		tableClass:         r.TableClass,
 		deletionProtection: r.DeletionProtection,
-		lsis:               indexDefs(r.LSIs),
-		gsis:               indexDefs(r.GSIs),
-		deleting:           indexDefs(r.Deleting),
-		vectors:            vectorDefs(r.Vectors),
-		vdeleting:          vectorDefs(r.VDeleting),
+		lsis:               tablerec.IndexDefs(r.LSIs),
+		gsis:               tablerec.IndexDefs(r.GSIs),
+		deleting:           tablerec.IndexDefs(r.Deleting),
+		vectors:            tablerec.VectorDefs(r.Vectors),
+		vdeleting:          tablerec.VectorDefs(r.VDeleting),
 		ttl:                ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
 		pitr:               r.PITR,
 		pitrDays:           r.PITRDays,
@@ -191,51 +123,4 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		m.tags = append(m.tags, tablespec.TagPair{Key: tp.Name, Value: tp.Value})
 	}
 	return t, m, nil
-}
-
-func keyElems(rs []tablerec.Key) []tablespec.KeyElem {
-	out := make([]tablespec.KeyElem, len(rs))
-	for i, r := range rs {
-		out[i] = tablespec.KeyElem{Name: r.Name, KeyType: r.Value}
-	}
-	return out
-}
-
-func keyAttrs(rs []tablerec.Key) []storage.KeyAttr {
-	var out []storage.KeyAttr
-	for _, r := range rs {
-		out = append(out, storage.KeyAttr{Name: r.Name, Kind: storage.KindFromString(r.Value)})
-	}
-	return out
-}
-
-func throughputOf(r tablerec.Throughput) tablespec.Throughput {
-	return tablespec.Throughput{Read: r.Read, Write: r.Write, LastIncrease: r.LastIncrease, LastDecrease: r.LastDecrease, DecreasesToday: r.DecreasesToday}
-}
-
-func indexDefs(rs []tablerec.Index) []*tablespec.IndexDef {
-	var out []*tablespec.IndexDef
-	for _, r := range rs {
-		x := &tablespec.IndexDef{
-			Name: r.Name, ARN: r.ARN, Local: r.Local,
-			KeySchema: keyElems(r.KeySchema),
-			PartAttrs: keyAttrs(r.Partition),
-			SortAttrs: keyAttrs(r.Sort),
-			ActiveAt:  r.ActiveAt, GoneAt: r.GoneAt,
-			Projection: tablespec.IndexProjection{Type: r.Projection, NonKey: r.NonKey},
-			OnDemand:   r.OnDemand,
-		}
-		if len(x.PartAttrs) > 0 {
-			x.Schema.Partition = x.PartAttrs[0]
-		}
-		if len(x.SortAttrs) > 0 {
-			x.Schema.Sort = x.SortAttrs[0]
-		}
-		if r.Throughput != nil {
-			tp := throughputOf(*r.Throughput)
-			x.Throughput = &tp
-		}
-		out = append(out, x)
-	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -52,7 +53,7 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 	t, m := tc.t, tc.m
 	src := &SourceTableDetails{
 		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: tc.snap.SizeBytes(),
-		KeySchema: keySchemaDesc(t.keySchema), TableCreationDateTime: epochTime(t.created),
+		KeySchema: tablespec.DescribeKeySchema(t.keySchema), TableCreationDateTime: epochTime(t.created),
 		ProvisionedThroughput: &sourceThroughput{m.throughput.Read, m.throughput.Write},
 		OnDemandThroughput:    m.onDemand,
 		ItemCount:             int64(tc.snap.ItemCount()),
@@ -60,10 +61,10 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 	}
 	f := &SourceTableFeatureDetails{SSEDescription: m.sse}
 	for _, x := range m.lsis {
-		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.Name, KeySchema: keySchemaDesc(x.KeySchema), Projection: projectionDesc(x.Projection)})
+		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.Name, KeySchema: tablespec.DescribeKeySchema(x.KeySchema), Projection: tablespec.DescribeProjection(x.Projection)})
 	}
 	for _, x := range m.gsis {
-		ii := indexInfo{IndexName: x.Name, KeySchema: keySchemaDesc(x.KeySchema), Projection: projectionDesc(x.Projection), OnDemandThroughput: x.OnDemand}
+		ii := indexInfo{IndexName: x.Name, KeySchema: tablespec.DescribeKeySchema(x.KeySchema), Projection: tablespec.DescribeProjection(x.Projection), OnDemandThroughput: x.OnDemand}
 		if x.Throughput != nil {
 			ii.ProvisionedThroughput = &sourceThroughput{x.Throughput.Read, x.Throughput.Write}
 		}
@@ -71,7 +72,7 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 	}
 	for _, x := range m.vectors {
 		vi := VectorIndexInfo{IndexName: x.Name, VectorAttribute: VectorAttributeDesc{AttributeName: x.Attr}, Dimensions: x.Dims,
-			DistanceFunction: x.Distance, Projection: projectionDesc(x.Projection)}
+			DistanceFunction: x.Distance, Projection: tablespec.DescribeProjection(x.Projection)}
 		for _, e := range x.Schema {
 			vi.SearchSchema = append(vi.SearchSchema, SearchSchemaElemDesc{AttributeName: e.Name, SearchSchemaElementType: e.Type})
 		}

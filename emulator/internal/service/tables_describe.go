@@ -43,12 +43,12 @@ func (t *table) describe() *TableDescription {
 	for _, a := range m.attrDefs {
 		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.Name, AttributeType: a.Type})
 	}
-	d.KeySchema = keySchemaDesc(t.keySchema)
+	d.KeySchema = tablespec.DescribeKeySchema(t.keySchema)
 	if t.data != nil {
 		d.ItemCount = int64(t.data.ItemCount())
 		d.TableSizeBytes = t.data.SizeBytes()
 	}
-	d.ProvisionedThroughput = throughputDesc(&m.throughput)
+	d.ProvisionedThroughput = tablespec.DescribeThroughput(&m.throughput)
 	if m.billingReported {
 		d.BillingModeSummary = &BillingModeSummary{
 			BillingMode:                       m.billingMode,
@@ -59,8 +59,8 @@ func (t *table) describe() *TableDescription {
 		count, size := t.indexStats(x)
 		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
 			IndexName:      x.Name,
-			KeySchema:      keySchemaDesc(x.KeySchema),
-			Projection:     projectionDesc(x.Projection),
+			KeySchema:      tablespec.DescribeKeySchema(x.KeySchema),
+			Projection:     tablespec.DescribeProjection(x.Projection),
 			IndexArn:       x.ARN,
 			ItemCount:      count,
 			IndexSizeBytes: size,
@@ -101,28 +101,6 @@ func (t *table) describe() *TableDescription {
 	return d
 }
 
-func keySchemaDesc(ks []tablespec.KeyElem) []KeySchemaElementDesc {
-	out := make([]KeySchemaElementDesc, len(ks))
-	for i, k := range ks {
-		out[i] = KeySchemaElementDesc{AttributeName: k.Name, KeyType: k.KeyType}
-	}
-	return out
-}
-
-func projectionDesc(p tablespec.IndexProjection) ProjectionDesc {
-	return ProjectionDesc{ProjectionType: p.Type, NonKeyAttributes: p.NonKey}
-}
-
-func throughputDesc(tp *tablespec.Throughput) *ProvisionedThroughputDescription {
-	return &ProvisionedThroughputDescription{
-		LastIncreaseDateTime:   epochPtr(tp.LastIncrease),
-		LastDecreaseDateTime:   epochPtr(tp.LastDecrease),
-		NumberOfDecreasesToday: tp.DecreasesToday,
-		ReadCapacityUnits:      tp.Read,
-		WriteCapacityUnits:     tp.Write,
-	}
-}
-
 // indexStats returns the entry count and size of index x: DynamoDB Local
 // keeps them current; AWS refreshes them about every six hours, so a
 // current figure is one AWS could show.
@@ -143,8 +121,8 @@ func (t *table) indexStats(x *tablespec.IndexDef) (count, size int64) {
 func (t *table) describeGSI(x *tablespec.IndexDef, status string) GlobalSecondaryIndexDescription {
 	g := GlobalSecondaryIndexDescription{
 		IndexName:          x.Name,
-		KeySchema:          keySchemaDesc(x.KeySchema),
-		Projection:         projectionDesc(x.Projection),
+		KeySchema:          tablespec.DescribeKeySchema(x.KeySchema),
+		Projection:         tablespec.DescribeProjection(x.Projection),
 		IndexStatus:        status,
 		IndexArn:           x.ARN,
 		OnDemandThroughput: x.OnDemand,
@@ -162,7 +140,7 @@ func (t *table) describeGSI(x *tablespec.IndexDef, status string) GlobalSecondar
 	if x.Throughput != nil {
 		tp = *x.Throughput
 	}
-	g.ProvisionedThroughput = throughputDesc(&tp)
+	g.ProvisionedThroughput = tablespec.DescribeThroughput(&tp)
 	return g
 }
 

@@ -42,10 +42,10 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := tablespec.ValidateStream(in.StreamSpecification, apierr.MsgUpdateStreamViewTypeRequired, apierr.MsgUpdateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
-	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
+	if err := tablespec.CheckGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
 		return nil, err
 	}
-	if err := checkVectorUpdates(in.VectorIndexUpdates); err != nil {
+	if err := tablespec.CheckVectorUpdates(in.VectorIndexUpdates); err != nil {
 		return nil, err
 	}
 	if owned := in.Owned.given(); len(owned) > 0 { // a feature's member: alone in the request (feature_update.go)
@@ -353,52 +353,11 @@ func updateTableConstraints(in *UpdateTableInput) error {
 			apierr.NameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
 		}
 	}
-	vectorUpdateConstraints(&cs, in.VectorIndexUpdates)
+	tablespec.VectorUpdateConstraints(&cs, in.VectorIndexUpdates)
 	tablespec.StreamConstraints(&cs, in.StreamSpecification)
 	tablespec.SSEConstraints(&cs, in.SSESpecification)
 	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	return cs.Err()
-}
-
-// checkGSIUpdates applies the request-level rules of
-// GlobalSecondaryIndexUpdates (dynalite's tests against AWS).
-func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
-	seen := map[string]bool{}
-	for _, u := range updates {
-		if countActions(u) > 1 {
-			return apierr.Validation(apierr.MsgGSIUpdateTwoActions)
-		}
-		var name string
-		switch {
-		case u.Update != nil:
-			name = *u.Update.IndexName
-		case u.Create != nil:
-			name = *u.Create.IndexName
-			if err := tablespec.CheckIncludeProjection(u.Create.Projection); err != nil {
-				return err
-			}
-		case u.Delete != nil:
-			name = *u.Delete.IndexName
-		default:
-			return apierr.Validation(apierr.MsgGSIUpdateEmpty)
-		}
-		if seen[name] {
-			return apierr.Validation(apierr.MsgGSIUpdateTwice(name))
-		}
-		seen[name] = true
-	}
-	return nil
-}
-
-// countActions is how many of Create, Update and Delete u holds.
-func countActions(u GlobalSecondaryIndexUpdate) int {
-	n := 0
-	for _, set := range []bool{u.Create != nil, u.Update != nil, u.Delete != nil} {
-		if set {
-			n++
-		}
-	}
-	return n
 }
 
 // applyGSIUpdates applies GlobalSecondaryIndexUpdates to m: Update

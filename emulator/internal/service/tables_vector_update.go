@@ -2,7 +2,6 @@ package service
 
 import (
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -18,42 +17,6 @@ import (
 // one vector index for each UpdateTable operation" (AWS's API
 // reference), and a vector index operation counts as an online index
 // operation with the GSIs' (VECTOR_SPEC.md).
-
-// vectorUpdateConstraints records the model-constraint violations of
-// VectorIndexUpdates.
-func vectorUpdateConstraints(cs *apierr.Constraints, updates []VectorIndexUpdate) {
-	for i, u := range updates {
-		p := "vectorIndexUpdates." + strconv.Itoa(i+1) + ".member."
-		if u.Create != nil {
-			tablespec.VectorIndexConstraints(cs, u.Create, p+"create.")
-		}
-		if u.Delete != nil && apierr.NotNull(cs, u.Delete.IndexName, p+"delete.indexName") {
-			apierr.NameConstraints(cs, *u.Delete.IndexName, p+"delete.indexName")
-		}
-	}
-}
-
-// checkVectorUpdates applies the request-level rules: each update has
-// Create or Delete, and names an index once.
-func checkVectorUpdates(updates []VectorIndexUpdate) error {
-	seen := map[string]bool{}
-	for _, u := range updates {
-		var name string
-		switch {
-		case u.Create != nil && u.Delete == nil:
-			name = *u.Create.IndexName
-		case u.Delete != nil && u.Create == nil:
-			name = *u.Delete.IndexName
-		default:
-			return apierr.Validation(apierr.MsgVectorIndexUpdateEmpty)
-		}
-		if seen[name] {
-			return apierr.Validation(apierr.MsgGSIUpdateTwice(name))
-		}
-		seen[name] = true
-	}
-	return nil
-}
 
 // indexOps counts the index creations and deletions an UpdateTable asks
 // for, GSIs and vector indexes together.

@@ -20,7 +20,7 @@ func (t *table) describeVector(x *tablespec.VectorIndexDef, status string) Vecto
 		VectorAttribute:  VectorAttributeDesc{AttributeName: x.Attr},
 		Dimensions:       x.Dims,
 		DistanceFunction: x.Distance,
-		Projection:       projectionDesc(x.Projection),
+		Projection:       tablespec.DescribeProjection(x.Projection),
 		IndexStatus:      status,
 	}
 	for _, e := range x.Schema {
