@@ -54,8 +54,8 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 		Name:          t.name,
 		ID:            t.id,
 		Schema:        t.schema,
-		Indexes:       tablespec.StorageDefs(slices.Concat(m.lsis, m.gsis)),
-		VectorIndexes: tablespec.VectorStorageDefs(m.vectors),
+		Indexes:       tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
+		VectorIndexes: tablespec.VectorStorageDefs(m.Vectors),
 		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if errors.Is(err, storage.ErrTableExists) {
@@ -75,7 +75,7 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 // has just accepted the name, so no other live table has it.
 func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *stream) {
 	t.data, t.ns = st, ns
-	t.trackCollections(m.lsis)
+	t.trackCollections(m.LSIs)
 	if s != nil {
 		t.data.SetObserver(s)
 		t.liveStream = s
@@ -173,8 +173,10 @@ type table struct {
 // (its slices are replaced, never modified in place) and stores the copy
 // in table.meta.
 type tableMeta struct {
-	status             string // TableStatus: ACTIVE, DELETING
-	attrDefs           []tablespec.AttrDef
+	// Indexes are the attribute definitions and the indexes
+	// (tablespec.Indexes: UpdateTable's index changes are its methods).
+	tablespec.Indexes
+	status             string               // TableStatus: ACTIVE, DELETING
 	billingMode        string               // PROVISIONED or PAY_PER_REQUEST
 	billingReported    bool                 // BillingModeSummary is reported (mode given or changed)
 	payPerRequestSince time.Time            // LastUpdateToPayPerRequestDateTime; zero if never
@@ -186,12 +188,7 @@ type tableMeta struct {
 	tableClass         string               // "" means STANDARD (not reported)
 	deletionProtection bool
 	tags               []tablespec.TagPair // in the order first added
-	gsis               []*tablespec.IndexDef
-	lsis               []*tablespec.IndexDef
-	deleting           []*tablespec.IndexDef // GSIs being deleted, shown as DELETING until their goneAt
-	vectors            []*tablespec.VectorIndexDef
-	vdeleting          []*tablespec.VectorIndexDef // vector indexes being deleted, DELETING until their goneAt
-	ttl                ttlSpec                     // TimeToLive (ttl.go)
+	ttl                ttlSpec             // TimeToLive (ttl.go)
 	// The latest stream's shard id, awsRegion and creation time (its
 	// label is streamLabel), recorded so that a replay rebuilds the same
 	// stream (catalog_record.go).

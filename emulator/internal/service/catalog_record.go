@@ -59,11 +59,11 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		SSE:                m.sse,
 		TableClass:         m.tableClass,
 		DeletionProtection: m.deletionProtection,
-		LSIs:               tablerec.IndexRecords(m.lsis),
-		GSIs:               tablerec.IndexRecords(m.gsis),
-		Deleting:           tablerec.IndexRecords(m.deleting),
-		Vectors:            tablerec.VectorRecords(m.vectors),
-		VDeleting:          tablerec.VectorRecords(m.vdeleting),
+		LSIs:               tablerec.IndexRecords(m.LSIs),
+		GSIs:               tablerec.IndexRecords(m.GSIs),
+		Deleting:           tablerec.IndexRecords(m.Deleting),
+		Vectors:            tablerec.VectorRecords(m.Vectors),
+		VDeleting:          tablerec.VectorRecords(m.VDeleting),
 		TTLEnabled:         m.ttl.enabled,
 		TTLAttr:            m.ttl.attr,
 		PITR:               m.pitr,
@@ -71,7 +71,7 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		ActiveAt:           m.activeAt,
 		Restored:           m.restored,
 	}
-	for _, a := range m.attrDefs {
+	for _, a := range m.AttrDefs {
 		r.AttrDefs = append(r.AttrDefs, tablerec.Key{Name: a.Name, Value: a.Type})
 	}
 	for _, tp := range m.tags {
@@ -104,20 +104,22 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		sse:                r.SSE,
 		tableClass:         r.TableClass,
 		deletionProtection: r.DeletionProtection,
-		lsis:               tablerec.IndexDefs(r.LSIs),
-		gsis:               tablerec.IndexDefs(r.GSIs),
-		deleting:           tablerec.IndexDefs(r.Deleting),
-		vectors:            tablerec.VectorDefs(r.Vectors),
-		vdeleting:          tablerec.VectorDefs(r.VDeleting),
-		ttl:                ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
-		pitr:               r.PITR,
-		pitrDays:           r.PITRDays,
-		activeAt:           r.ActiveAt,
-		restored:           r.Restored,
+		Indexes: tablespec.Indexes{
+			LSIs:      tablerec.IndexDefs(r.LSIs),
+			GSIs:      tablerec.IndexDefs(r.GSIs),
+			Deleting:  tablerec.IndexDefs(r.Deleting),
+			Vectors:   tablerec.VectorDefs(r.Vectors),
+			VDeleting: tablerec.VectorDefs(r.VDeleting),
+		},
+		ttl:      ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
+		pitr:     r.PITR,
+		pitrDays: r.PITRDays,
+		activeAt: r.ActiveAt,
+		restored: r.Restored,
 	}
 	m.features = slots
 	for _, a := range r.AttrDefs {
-		m.attrDefs = append(m.attrDefs, tablespec.AttrDef{Name: a.Name, Type: a.Value})
+		m.AttrDefs = append(m.AttrDefs, tablespec.AttrDef{Name: a.Name, Type: a.Value})
 	}
 	for _, tp := range r.Tags {
 		m.tags = append(m.tags, tablespec.TagPair{Key: tp.Name, Value: tp.Value})

@@ -109,7 +109,7 @@ func lsiEntriesSize(ks storage.KeySchema, lsis []*tablespec.IndexDef) func(stora
 // hasLSIs reports whether the table has local secondary indexes. It takes
 // no lock (see table.meta): BatchWriteItem calls it inside its storage
 // transaction.
-func (t *table) hasLSIs() bool { return len(t.meta.Load().lsis) > 0 }
+func (t *table) hasLSIs() bool { return len(t.meta.Load().LSIs) > 0 }
 
 // collectionMetrics is the ItemCollectionMetrics member of a write's
 // response: nil unless ret is SIZE and the table has local secondary

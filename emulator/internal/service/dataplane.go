@@ -82,7 +82,7 @@ func (t *table) keyFromItem(item storage.Item) (storage.Key, error) {
 // inside their storage callbacks.
 func (t *table) indexes() (gsis, lsis []*tablespec.IndexDef) {
 	m := t.meta.Load()
-	return m.gsis, m.lsis
+	return m.GSIs, m.LSIs
 }
 
 // checkIndexKeys applies the rules for secondary index key attributes to
@@ -91,15 +91,15 @@ func (t *table) indexes() (gsis, lsis []*tablespec.IndexDef) {
 // updated selects UpdateItem's wording for the empty case.
 func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
 	m := t.meta.Load()
-	for _, list := range [2][]*tablespec.IndexDef{m.gsis, m.lsis} {
+	for _, list := range [2][]*tablespec.IndexDef{m.GSIs, m.LSIs} {
 		for _, idx := range list {
 			if err := checkIndexKey(idx, item, updated); err != nil {
 				return err
 			}
 		}
 	}
-	if len(m.vectors) > 0 {
-		return checkVectorItem(m.vectors, item, updated) // vector_write.go
+	if len(m.Vectors) > 0 {
+		return checkVectorItem(m.Vectors, item, updated) // vector_write.go
 	}
 	return nil
 }

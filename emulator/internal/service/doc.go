@@ -55,20 +55,18 @@
 //     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
 //     tables_types.go (their wire shapes, most of them
 //     emulator/internal/tablespec's, which also holds the definition
-//     types, CreateTable's checks and a definition's limits),
-//     tables_describe.go
-//     (TableDescription), tables_update.go, tables_gsi.go and
-//     tables_redefine.go (UpdateTable, GSIs created and deleted, the
-//     AttributeDefinitions they bring), billing_summary.go (when
+//     types, CreateTable's checks, a definition's limits and
+//     UpdateTable's index changes: tablespec.Indexes),
+//     tables_describe.go (TableDescription), tables_update.go
+//     (UpdateTable), billing_summary.go (when
 //     BillingModeSummary shows), tags.go (a table's tags and their
 //     checks; the tagging operations are a feature,
 //     emulator/internal/tagging), feature_definition.go (the parts of a
 //     definition the core keeps that features read and change).
 //   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
-//     (wire shapes, definitions, CreateTable's checks, the write
-//     capacity's figures), vector_defs.go (DescribeTable),
-//     tables_vector_update.go (UpdateTable's
-//     VectorIndexUpdates), vector_write.go (the write-side check, called
+//     (wire shapes, definitions, CreateTable's checks, UpdateTable's
+//     VectorIndexUpdates, the write capacity's figures), vector_defs.go
+//     (DescribeTable), vector_write.go (the write-side check, called
 //     by checkIndexKeys), vector_capacity.go (the write capacity vector
 //     indexes meter, in ConsumedCapacity: VectorWriteRequestBytes, the
 //     billed size), feature_vectors.go (an index as SearchVectors

@@ -134,8 +134,8 @@ func (g GSI) StatusAt(now time.Time) string { return g.x.StatusAt(now) }
 // GSIs are the table's global secondary indexes (those being deleted
 // not included), in the definition's order.
 func (d Definition) GSIs() []GSI {
-	out := make([]GSI, len(d.m.gsis))
-	for i, x := range d.m.gsis {
+	out := make([]GSI, len(d.m.GSIs))
+	for i, x := range d.m.GSIs {
 		out[i] = GSI{x}
 	}
 	return out
@@ -143,8 +143,8 @@ func (d Definition) GSIs() []GSI {
 
 // GSI returns the table's global secondary index called name, or false.
 func (d Definition) GSI(name string) (GSI, bool) {
-	if i := d.m.gsiIndex(name); i >= 0 {
-		return GSI{d.m.gsis[i]}, true
+	if i := d.m.GSIIndex(name); i >= 0 {
+		return GSI{d.m.GSIs[i]}, true
 	}
 	return GSI{}, false
 }
@@ -228,7 +228,7 @@ func (e *Edit) SetTTL(s TTLSetting) { e.m.ttl = ttlSpec{enabled: s.Enabled, attr
 // ownGSIs makes m.gsis the edit's own copy, to change in place.
 func (e *Edit) ownGSIs() {
 	if !e.gsisOwned {
-		e.m.gsis = slices.Clone(e.m.gsis)
+		e.m.GSIs = slices.Clone(e.m.GSIs)
 		e.gsisOwned = true
 	}
 }
@@ -237,18 +237,18 @@ func (e *Edit) ownGSIs() {
 // (nil: none, as on an on-demand table); an unknown name changes
 // nothing.
 func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
-	i := e.m.gsiIndex(name)
+	i := e.m.GSIIndex(name)
 	if i < 0 {
 		return
 	}
 	e.ownGSIs()
-	y := *e.m.gsis[i]
+	y := *e.m.GSIs[i]
 	y.Throughput = nil
 	if c != nil {
 		tp := c.tp
 		y.Throughput = &tp
 	}
-	e.m.gsis[i] = &y
+	e.m.GSIs[i] = &y
 }
 
 // AddGSI adds the GSI called name of definition from (another table's,
@@ -258,23 +258,23 @@ func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
 // from does not have, or one of that name the table has, changes
 // nothing.
 func (e *Edit) AddGSI(from Definition, name string, activeAt time.Time) {
-	i := from.m.gsiIndex(name)
-	if i < 0 || e.m.gsiIndex(name) >= 0 {
+	i := from.m.GSIIndex(name)
+	if i < 0 || e.m.GSIIndex(name) >= 0 {
 		return
 	}
-	y := *from.m.gsis[i]
+	y := *from.m.GSIs[i]
 	y.ARN = e.t.arn + "/index/" + y.Name
 	y.ActiveAt = activeAt
 	e.ownGSIs()
-	e.m.gsis = append(e.m.gsis, &y)
+	e.m.GSIs = append(e.m.GSIs, &y)
 	e.added = append(e.added, &y)
-	defs := slices.Clone(e.m.attrDefs)
-	for _, a := range from.m.attrDefs {
+	defs := slices.Clone(e.m.AttrDefs)
+	for _, a := range from.m.AttrDefs {
 		if !slices.ContainsFunc(defs, func(b tablespec.AttrDef) bool { return b.Name == a.Name }) {
 			defs = append(defs, a)
 		}
 	}
-	e.m.attrDefs = defs
+	e.m.AttrDefs = defs
 	e.pruneAttrs = true
 }
 
@@ -282,16 +282,16 @@ func (e *Edit) AddGSI(from Definition, name string, activeAt time.Time) {
 // goneAt, and its entries go once the change is recorded. An unknown
 // name changes nothing.
 func (e *Edit) DropGSI(name string, goneAt time.Time) {
-	i := e.m.gsiIndex(name)
+	i := e.m.GSIIndex(name)
 	if i < 0 {
 		return
 	}
 	e.ownGSIs()
-	z := *e.m.gsis[i]
+	z := *e.m.GSIs[i]
 	z.GoneAt = goneAt
-	e.m.gsis = slices.Delete(e.m.gsis, i, i+1)
+	e.m.GSIs = slices.Delete(e.m.GSIs, i, i+1)
 	e.ownDeleting()
-	e.m.deleting = append(e.m.deleting, &z)
+	e.m.Deleting = append(e.m.Deleting, &z)
 	e.dropped = append(e.dropped, &z)
 	e.pruneAttrs = true
 }
@@ -299,7 +299,7 @@ func (e *Edit) DropGSI(name string, goneAt time.Time) {
 // ownDeleting makes m.deleting the edit's own copy, to change in place.
 func (e *Edit) ownDeleting() {
 	if !e.deletingOwned {
-		e.m.deleting = slices.Clone(e.m.deleting)
+		e.m.Deleting = slices.Clone(e.m.Deleting)
 		e.deletingOwned = true
 	}
 }
@@ -308,14 +308,14 @@ func (e *Edit) ownDeleting() {
 // shown as DELETING).
 func (e *Edit) ForgetDeletedGSIs(now time.Time) {
 	e.ownDeleting()
-	e.m.deleting = slices.DeleteFunc(e.m.deleting, func(x *tablespec.IndexDef) bool { return !now.Before(x.GoneAt) })
+	e.m.Deleting = slices.DeleteFunc(e.m.Deleting, func(x *tablespec.IndexDef) bool { return !now.Before(x.GoneAt) })
 }
 
 // finish completes the edit's definition: the attribute definitions no
 // key uses any more dropped, if GSIs came or went.
 func (e *Edit) finish() {
 	if e.pruneAttrs {
-		e.m.pruneAttrDefs(e.t.keySchema)
+		e.m.PruneAttrDefs(e.t.keySchema)
 	}
 }
 

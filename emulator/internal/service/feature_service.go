@@ -191,7 +191,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	t := &table{name: s.name, schema: s.schema, keySchema: s.keySchema,
 		arn: cc.tableARN(s.name), id: newUUID(), created: now, clock: cc.clock}
 	m := &tableMeta{
-		status: statusActive, attrDefs: sm.attrDefs,
+		status: statusActive, Indexes: tablespec.Indexes{AttrDefs: sm.AttrDefs},
 		billingMode: sm.billingMode, billingReported: sm.billingReported, payPerRequestSince: sm.payPerRequestSince,
 		throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write}, onDemand: sm.onDemand,
 		stream: sm.stream, sse: sm.sse, tableClass: sm.tableClass, ttl: sm.ttl,
@@ -200,10 +200,10 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 		m.activeAt = now.Add(d)
 	}
 	var err error
-	if m.gsis, err = overrideIndexes(t, sm.gsis, false, nil, m.billingMode); err != nil {
+	if m.GSIs, err = overrideIndexes(t, sm.GSIs, false, nil, m.billingMode); err != nil {
 		return Table{}, err
 	}
-	if m.lsis, err = overrideIndexes(t, sm.lsis, false, nil, m.billingMode); err != nil {
+	if m.LSIs, err = overrideIndexes(t, sm.LSIs, false, nil, m.billingMode); err != nil {
 		return Table{}, err
 	}
 	if edit != nil {
@@ -221,7 +221,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	}
 	t.meta.Store(m)
 	snap, err := s.data.Snapshot().Derive(storage.Derivation{
-		Indexes: tablespec.StorageDefs(slices.Concat(m.lsis, m.gsis)),
+		Indexes: tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
 		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if err != nil {

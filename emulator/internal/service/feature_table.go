@@ -60,17 +60,17 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 		BillingMode:           cmpOr(m.billingMode, "PROVISIONED"),
 	}
 	f := &SourceTableFeatureDetails{SSEDescription: m.sse}
-	for _, x := range m.lsis {
+	for _, x := range m.LSIs {
 		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.Name, KeySchema: tablespec.DescribeKeySchema(x.KeySchema), Projection: tablespec.DescribeProjection(x.Projection)})
 	}
-	for _, x := range m.gsis {
+	for _, x := range m.GSIs {
 		ii := indexInfo{IndexName: x.Name, KeySchema: tablespec.DescribeKeySchema(x.KeySchema), Projection: tablespec.DescribeProjection(x.Projection), OnDemandThroughput: x.OnDemand}
 		if x.Throughput != nil {
 			ii.ProvisionedThroughput = &sourceThroughput{x.Throughput.Read, x.Throughput.Write}
 		}
 		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, ii)
 	}
-	for _, x := range m.vectors {
+	for _, x := range m.Vectors {
 		vi := VectorIndexInfo{IndexName: x.Name, VectorAttribute: VectorAttributeDesc{AttributeName: x.Attr}, Dimensions: x.Dims,
 			DistanceFunction: x.Distance, Projection: tablespec.DescribeProjection(x.Projection)}
 		for _, e := range x.Schema {

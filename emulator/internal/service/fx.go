@@ -128,7 +128,7 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 	if tagged && !enforce {
 		searchBytes = 0
 	}
-	searched := searchBytes > 0 && len(m.vectors) > 0
+	searched := searchBytes > 0 && len(m.Vectors) > 0
 	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
 	if prev == nil {
 		ns.th.Drop(t.name) // a table of the same name before this one
@@ -142,7 +142,7 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 			c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
 			c.Table = throttle.Throughput{Read: float64(m.throughput.Read), Write: float64(m.throughput.Write)}
 		}
-		for _, x := range m.gsis {
+		for _, x := range m.GSIs {
 			tp := throttle.Throughput{Read: 1, Write: 1}
 			if x.Throughput != nil && x.Throughput.Read > 0 && x.Throughput.Write > 0 {
 				tp = throttle.Throughput{Read: float64(x.Throughput.Read), Write: float64(x.Throughput.Write)}
@@ -151,7 +151,7 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 		}
 		if searched {
 			c.VectorSearch = map[string]float64{}
-			for _, x := range m.vectors {
+			for _, x := range m.Vectors {
 				c.VectorSearch[x.Name] = searchBytes
 			}
 		}
@@ -315,7 +315,7 @@ func (u *fxUse) admit() error {
 		return u.throttleError(r)
 	}
 	if u.write {
-		for _, x := range u.t.snapshot().gsis {
+		for _, x := range u.t.snapshot().GSIs {
 			if r, refused := th.Admit(throttle.Use{Table: u.t.name, Index: x.Name, Write: true}); refused {
 				u.refused(r.Kind)
 				return u.throttleError(r)

@@ -188,7 +188,7 @@ func (c nsCatalog) LargestPartitions(table, index string, n int) []insights.Part
 	}
 	out := make([]insights.PartitionSize, 0, len(sizes))
 	for _, p := range sizes {
-		if index == "" && len(t.snapshot().lsis) > 0 {
+		if index == "" && len(t.snapshot().LSIs) > 0 {
 			p.CollectionSize = t.data.CollectionSize(values[p.Key])
 		}
 		out = append(out, *p)

@@ -185,7 +185,7 @@ func TestIndexProjectionCache(t *testing.T) {
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
 		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
 	tb := env.emu.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable("tpc")
-	x := tb.meta.Load().gsis[0]
+	x := tb.meta.Load().GSIs[0]
 	keysOnly := &indexRead{x: x, keep: x.Projected(tb.schema)}
 	p := tb.indexProjection(keysOnly)
 	if p == nil || tb.indexProjection(&indexRead{x: x, keep: x.Projected(tb.schema)}) != p {

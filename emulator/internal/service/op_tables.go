@@ -66,16 +66,13 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 	}
 	m := tableMeta{
 		status:             statusActive,
-		attrDefs:           def.AttrDefs,
 		billingMode:        def.BillingMode,
 		billingReported:    def.BillingMode == "PAY_PER_REQUEST", // billing_summary.go
 		onDemand:           def.OnDemand,
 		tableClass:         def.TableClass,
 		deletionProtection: def.DeletionProtection,
 		tags:               def.Tags,
-		lsis:               def.LSIs,
-		gsis:               def.GSIs,
-		vectors:            def.Vectors,
+		Indexes:            tablespec.Indexes{AttrDefs: def.AttrDefs, LSIs: def.LSIs, GSIs: def.GSIs, Vectors: def.Vectors},
 	}
 	if def.Throughput != nil {
 		m.throughput = *def.Throughput
@@ -86,10 +83,10 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 	if creating > 0 {
 		m.activeAt = now.Add(creating)
 	}
-	for _, x := range slices.Concat(m.lsis, m.gsis) {
+	for _, x := range slices.Concat(m.LSIs, m.GSIs) {
 		x.ARN = t.arn + "/index/" + x.Name
 	}
-	for _, x := range m.vectors {
+	for _, x := range m.Vectors {
 		x.ARN = t.arn + "/index/" + x.Name
 	}
 	var s *stream

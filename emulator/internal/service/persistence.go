@@ -73,7 +73,7 @@ func (t *table) reconcileIndexes() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := t.meta.Load()
-	want := slices.Concat(m.lsis, m.gsis)
+	want := slices.Concat(m.LSIs, m.GSIs)
 	have := t.data.IndexNames()
 	for _, name := range have {
 		if !slices.ContainsFunc(want, func(x *tablespec.IndexDef) bool { return x.Name == name }) {
@@ -119,12 +119,12 @@ func (t *table) endTransient(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := *t.meta.Load()
-	changed := len(m.deleting) > 0
-	m.deleting = nil
+	changed := len(m.Deleting) > 0
+	m.Deleting = nil
 	if now.Before(m.activeAt) { // a table CREATING
 		m.activeAt, changed = time.Time{}, true
 	}
-	gsis := slices.Clone(m.gsis)
+	gsis := slices.Clone(m.GSIs)
 	for i, x := range gsis {
 		if now.Before(x.ActiveAt) {
 			y := *x
@@ -133,7 +133,7 @@ func (t *table) endTransient(now time.Time) {
 		}
 	}
 	if changed {
-		m.gsis = gsis
+		m.GSIs = gsis
 		t.meta.Store(&m)
 	}
 }

@@ -69,12 +69,12 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *RestoreO
 		return nil, err
 	}
 	t.meta.Store(m)
-	vdefs := tablespec.VectorStorageDefs(m.vectors)
+	vdefs := tablespec.VectorStorageDefs(m.Vectors)
 	if vdefs == nil {
 		vdefs = []storage.VectorIndexDef{} // not nil: exactly these, none
 	}
 	snap, err := snapshot(storage.Derivation{
-		Indexes:       tablespec.StorageDefs(slices.Concat(m.lsis, m.gsis)),
+		Indexes:       tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
 		VectorIndexes: vdefs,
 		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
@@ -173,29 +173,29 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 		return nil, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	}
 	var err error
-	if m.gsis, err = overrideIndexes(t, sm.gsis, ov.GlobalSecondaryIndexOverride != nil, gsiOverrides(ov.GlobalSecondaryIndexOverride), m.billingMode); err != nil {
+	if m.GSIs, err = overrideIndexes(t, sm.GSIs, ov.GlobalSecondaryIndexOverride != nil, gsiOverrides(ov.GlobalSecondaryIndexOverride), m.billingMode); err != nil {
 		return nil, err
 	}
-	if m.lsis, err = overrideIndexes(t, sm.lsis, ov.LocalSecondaryIndexOverride != nil, lsiOverrides(ov.LocalSecondaryIndexOverride), m.billingMode); err != nil {
+	if m.LSIs, err = overrideIndexes(t, sm.LSIs, ov.LocalSecondaryIndexOverride != nil, lsiOverrides(ov.LocalSecondaryIndexOverride), m.billingMode); err != nil {
 		return nil, err
 	}
-	if m.vectors, err = overrideVectors(t, sm.vectors, ov.VectorIndexOverride); err != nil {
+	if m.Vectors, err = overrideVectors(t, sm.Vectors, ov.VectorIndexOverride); err != nil {
 		return nil, err
 	}
-	if len(m.vectors) > 0 && m.billingMode != "PAY_PER_REQUEST" {
+	if len(m.Vectors) > 0 && m.billingMode != "PAY_PER_REQUEST" {
 		return nil, apierr.Validation(apierr.MsgVectorOnDemandOnly)
 	}
 	// The attribute definitions the key schema and the indexes use.
-	for _, a := range sm.attrDefs {
+	for _, a := range sm.AttrDefs {
 		used := a.Name == t.schema.Partition.Name || a.Name == t.schema.Sort.Name
-		for _, x := range slices.Concat(m.lsis, m.gsis) {
+		for _, x := range slices.Concat(m.LSIs, m.GSIs) {
 			used = used || x.IsKeyAttr(a.Name)
 		}
-		for _, x := range m.vectors {
+		for _, x := range m.Vectors {
 			used = used || x.SchemaElem(a.Name) != nil
 		}
 		if used {
-			m.attrDefs = append(m.attrDefs, a)
+			m.AttrDefs = append(m.AttrDefs, a)
 		}
 	}
 	return m, nil

@@ -40,7 +40,7 @@ func (t *table) describe() *TableDescription {
 		DeletionProtectionEnabled: m.deletionProtection,
 		OnDemandThroughput:        m.onDemand,
 	}
-	for _, a := range m.attrDefs {
+	for _, a := range m.AttrDefs {
 		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.Name, AttributeType: a.Type})
 	}
 	d.KeySchema = tablespec.DescribeKeySchema(t.keySchema)
@@ -55,7 +55,7 @@ func (t *table) describe() *TableDescription {
 			LastUpdateToPayPerRequestDateTime: epochPtr(m.payPerRequestSince),
 		}
 	}
-	for _, x := range m.lsis {
+	for _, x := range m.LSIs {
 		count, size := t.indexStats(x)
 		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
 			IndexName:      x.Name,
@@ -67,18 +67,18 @@ func (t *table) describe() *TableDescription {
 		})
 	}
 	now := t.now()
-	for _, x := range m.gsis {
+	for _, x := range m.GSIs {
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.StatusAt(now)))
 	}
-	for _, x := range m.deleting {
+	for _, x := range m.Deleting {
 		if now.Before(x.GoneAt) {
 			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, tablespec.IndexDeleting))
 		}
 	}
-	for _, x := range m.vectors {
+	for _, x := range m.Vectors {
 		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, x.StatusAt(now)))
 	}
-	for _, x := range m.vdeleting {
+	for _, x := range m.VDeleting {
 		if now.Before(x.GoneAt) {
 			d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, tablespec.IndexDeleting))
 		}

@@ -10,7 +10,8 @@ import (
 
 // UpdateTable: billing mode, throughput (table and existing GSIs), streams,
 // SSE, table class, deletion protection and on-demand limits change the
-// metadata at once; GSIs are created and deleted as tables_gsi.go says.
+// metadata at once; GSIs and vector indexes are created and deleted as
+// tablespec.Indexes says.
 // A member of the request a feature owns (UpdateTableMember:
 // ReplicaUpdates) is answered by the feature, once the checks here
 // passed; a feature may refuse a change (UpdateChecker).
@@ -73,7 +74,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x := change.dropped; x != nil {
+	if x := change.Dropped; x != nil {
 		t.ns.forgetIndexFx(t.name, x.Name) // fx_persist.go
 	}
 	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
@@ -82,26 +83,26 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	d := t.describe()
 	// The answer shows the index change under way, as AWS's does, even
 	// when it has finished already.
-	if x := change.added; x != nil {
+	if x := change.Added; x != nil {
 		for i, g := range d.GlobalSecondaryIndexes {
 			if g.IndexName == x.Name {
 				d.GlobalSecondaryIndexes[i] = t.describeGSI(x, tablespec.IndexCreating)
 			}
 		}
 	}
-	if x := change.dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
+	if x := change.Dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
 		return g.IndexName == x.Name
 	}) {
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, tablespec.IndexDeleting))
 	}
-	if x := change.vadded; x != nil {
+	if x := change.VAdded; x != nil {
 		for i, v := range d.VectorIndexes {
 			if v.IndexName == x.Name {
 				d.VectorIndexes[i] = t.describeVector(x, tablespec.IndexCreating)
 			}
 		}
 	}
-	if x := change.vdropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
+	if x := change.VDropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
 		return v.IndexName == x.Name
 	}) {
 		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, tablespec.IndexDeleting))
@@ -116,8 +117,8 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 // storage before a reader can find it in the definition (a reader that
 // found a GSI about to be dropped meets storage.ErrNoIndex and answers
 // as if it had never found it).
-func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (gsiChange, error) {
-	var change gsiChange
+func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tablespec.IndexChange, error) {
+	var change tablespec.IndexChange
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		if m.status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
@@ -129,8 +130,8 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 			}
 		}
 		old := *m // m is a copy: nothing changes unless every check passes
-		m.gsis = slices.Clone(m.gsis)
-		m.vectors = slices.Clone(m.vectors)
+		m.GSIs = slices.Clone(m.GSIs)
+		m.Vectors = slices.Clone(m.Vectors)
 		var err error
 		if change, err = t.updateLocked(c, in, newTP, m, c.Now()); err != nil {
 			return nil, err
@@ -142,23 +143,23 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 				return nil
 			}
 			t.syncStreamLocked(&old, m, s, c.Now())
-			if x := change.added; x != nil {
+			if x := change.Added; x != nil {
 				if err := t.data.AddIndex(x.StorageDef()); err != nil {
 					return err
 				}
 				c.svc.applyIndexLagSetting(t, x.Name)
 			}
-			if x := change.dropped; x != nil {
+			if x := change.Dropped; x != nil {
 				if err := t.data.DropIndex(x.Name); err != nil {
 					return err
 				}
 			}
-			if x := change.vadded; x != nil {
+			if x := change.VAdded; x != nil {
 				if err := t.data.AddVectorIndex(x.Def); err != nil {
 					return err
 				}
 			}
-			if x := change.vdropped; x != nil {
+			if x := change.VDropped; x != nil {
 				if err := t.data.DropVectorIndex(x.Name); err != nil {
 					return err
 				}
@@ -167,16 +168,16 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 		}, nil
 	})
 	if err != nil {
-		return gsiChange{}, err
+		return tablespec.IndexChange{}, err
 	}
 	return change, nil
 }
 
 // updateLocked applies the request to m, a copy of t's metadata.
-func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Throughput, mp *tableMeta, now time.Time) (gsiChange, error) {
+func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Throughput, mp *tableMeta, now time.Time) (tablespec.IndexChange, error) {
 	m := *mp
 	defer func() { *mp = m }()
-	var none gsiChange
+	var none tablespec.IndexChange
 
 	mode := m.billingMode
 	if in.BillingMode != nil {
@@ -191,14 +192,17 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 		newTP.Read == m.throughput.Read && newTP.Write == m.throughput.Write:
 		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.Read, newTP.Read, m.throughput.Write, newTP.Write))
 	}
-	if err := m.checkOneOnlineIndex(in, now); err != nil {
+	if err := m.CheckOneOnlineIndex(indexOps(in), now); err != nil {
 		return none, err
 	}
-	change, err := m.applyGSIUpdates(in, mode, now, t, c.svc.cfg.TransientDelay)
+	iu := &tablespec.IndexUpdate{GSIUpdates: in.GlobalSecondaryIndexUpdates, VectorUpdates: in.VectorIndexUpdates,
+		AttrDefs: in.AttributeDefinitions, TableKeys: t.keySchema, TableARN: t.arn,
+		Mode: mode, Now: now, Delay: c.svc.cfg.TransientDelay}
+	change, err := m.ApplyGSIUpdates(iu)
 	if err != nil {
 		return none, err
 	}
-	if err := m.applyVectorUpdates(in, mode, now, t, c.svc.cfg.TransientDelay, &change); err != nil {
+	if err := m.ApplyVectorUpdates(iu, &change); err != nil {
 		return none, err
 	}
 	if mode == "PAY_PER_REQUEST" {
@@ -208,21 +212,21 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 	case mode == "PAY_PER_REQUEST" && m.billingMode != "PAY_PER_REQUEST":
 		m.throughput = tablespec.Throughput{}
 		m.payPerRequestSince = now
-		for i, x := range m.gsis {
+		for i, x := range m.GSIs {
 			y := *x
 			y.Throughput = nil
-			m.gsis[i] = &y
+			m.GSIs[i] = &y
 		}
 	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST":
 		m.throughput = tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
 		// AWS requires each GSI's throughput in the same request; until
 		// GlobalSecondaryIndexUpdates.Update can carry it here, GSIs take
 		// the table's.
-		for i, x := range m.gsis {
+		for i, x := range m.GSIs {
 			if x.Throughput == nil {
 				y := *x
 				y.Throughput = &tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
-				m.gsis[i] = &y
+				m.GSIs[i] = &y
 			}
 		}
 	case newTP != nil:
@@ -360,100 +364,14 @@ func updateTableConstraints(in *UpdateTableInput) error {
 	return cs.Err()
 }
 
-// applyGSIUpdates applies GlobalSecondaryIndexUpdates to m: Update
-// (throughput) at once, Create and Delete as the returned change for
-// storage. mode is the table's billing mode after the request; delay is
-// how long CREATING and DELETING last.
-func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.Time, t *table, delay time.Duration) (gsiChange, error) {
-	var change gsiChange
-	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *tablespec.IndexDef) bool { return !now.Before(x.GoneAt) })
+// indexOps counts the index creations and deletions an UpdateTable asks
+// for, GSIs and vector indexes together.
+func indexOps(in *UpdateTableInput) int {
+	n := len(in.VectorIndexUpdates)
 	for _, u := range in.GlobalSecondaryIndexUpdates {
-		switch {
-		case u.Create != nil:
-			x, defs, err := m.createGSI(u.Create, in.AttributeDefinitions, mode, t.keySchema)
-			if err != nil {
-				return change, err
-			}
-			x.ARN = t.arn + "/index/" + x.Name
-			x.ActiveAt = now.Add(delay)
-			m.gsis = append(m.gsis, x)
-			m.attrDefs = defs
-			change.added = x
-		case u.Update != nil:
-			i := m.gsiIndex(*u.Update.IndexName)
-			if i < 0 {
-				return change, apierr.Validation(apierr.MsgUpdateMissingIndex)
-			}
-			x := *m.gsis[i]
-			if pt := u.Update.ProvisionedThroughput; pt != nil {
-				if mode == "PAY_PER_REQUEST" {
-					return change, apierr.Validation(apierr.MsgGSIPPRWithThroughput(x.Name))
-				}
-				tp, err := tablespec.BoundedThroughput(pt)
-				if err != nil {
-					return change, err
-				}
-				cur := tablespec.Throughput{}
-				if x.Throughput != nil {
-					cur = *x.Throughput
-				}
-				cur.Apply(tp.Read, tp.Write, now)
-				x.Throughput = &cur
-			}
-			if u.Update.OnDemandThroughput != nil {
-				x.OnDemand = u.Update.OnDemandThroughput
-			}
-			m.gsis[i] = &x
-		case u.Delete != nil:
-			name := *u.Delete.IndexName
-			i := m.gsiIndex(name)
-			if i < 0 {
-				if slices.ContainsFunc(m.lsis, func(x *tablespec.IndexDef) bool { return x.Name == name }) {
-					return change, apierr.Validation(apierr.MsgDeleteNotGSI)
-				}
-				return change, apierr.ResourceNotFound(apierr.MsgIndexNotFound(name))
-			}
-			x := *m.gsis[i]
-			x.GoneAt = now.Add(delay)
-			m.gsis = slices.Delete(m.gsis, i, i+1)
-			m.deleting = append(m.deleting, &x)
-			m.pruneAttrDefs(t.keySchema)
-			change.dropped = &x
+		if u.Create != nil || u.Delete != nil {
+			n++
 		}
 	}
-	return change, nil
-}
-
-func (m *tableMeta) gsiIndex(name string) int {
-	return slices.IndexFunc(m.gsis, func(x *tablespec.IndexDef) bool { return x.Name == name })
-}
-
-// pruneAttrDefs drops attribute definitions no key schema uses any more,
-// as AWS does after a GSI is deleted.
-func (m *tableMeta) pruneAttrDefs(tableKeys []tablespec.KeyElem) {
-	used := func(name string) bool {
-		if slices.ContainsFunc(tableKeys, func(k tablespec.KeyElem) bool { return k.Name == name }) {
-			return true
-		}
-		for _, x := range slices.Concat(m.lsis, m.gsis) {
-			for _, k := range x.KeySchema {
-				if k.Name == name {
-					return true
-				}
-			}
-		}
-		for _, x := range m.vectors {
-			if x.SchemaElem(name) != nil {
-				return true
-			}
-		}
-		return false
-	}
-	var keep []tablespec.AttrDef
-	for _, d := range m.attrDefs {
-		if used(d.Name) {
-			keep = append(keep, d)
-		}
-	}
-	m.attrDefs = keep
+	return n
 }

@@ -46,7 +46,7 @@ func (t *table) describeVector(x *tablespec.VectorIndexDef, status string) Vecto
 
 // vectorIndexes returns the table's vector index definitions, which the
 // caller must not modify. It takes no lock (see table.meta).
-func (t *table) vectorIndexes() []*tablespec.VectorIndexDef { return t.meta.Load().vectors }
+func (t *table) vectorIndexes() []*tablespec.VectorIndexDef { return t.meta.Load().Vectors }
 
 // vectorIndex returns the table's vector index called name, or nil.
 func (t *table) vectorIndex(name string) *tablespec.VectorIndexDef {
