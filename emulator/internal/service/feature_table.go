@@ -54,30 +54,13 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 	src := &SourceTableDetails{
 		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: tc.snap.SizeBytes(),
 		KeySchema: tablespec.DescribeKeySchema(t.keySchema), TableCreationDateTime: epochTime(t.created),
-		ProvisionedThroughput: &sourceThroughput{m.throughput.Read, m.throughput.Write},
+		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: m.throughput.Read, WriteCapacityUnits: m.throughput.Write},
 		OnDemandThroughput:    m.onDemand,
 		ItemCount:             int64(tc.snap.ItemCount()),
 		BillingMode:           cmpOr(m.billingMode, "PROVISIONED"),
 	}
-	f := &SourceTableFeatureDetails{SSEDescription: m.sse}
-	for _, x := range m.LSIs {
-		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.Name, KeySchema: tablespec.DescribeKeySchema(x.KeySchema), Projection: tablespec.DescribeProjection(x.Projection)})
-	}
-	for _, x := range m.GSIs {
-		ii := indexInfo{IndexName: x.Name, KeySchema: tablespec.DescribeKeySchema(x.KeySchema), Projection: tablespec.DescribeProjection(x.Projection), OnDemandThroughput: x.OnDemand}
-		if x.Throughput != nil {
-			ii.ProvisionedThroughput = &sourceThroughput{x.Throughput.Read, x.Throughput.Write}
-		}
-		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, ii)
-	}
-	for _, x := range m.Vectors {
-		vi := VectorIndexInfo{IndexName: x.Name, VectorAttribute: VectorAttributeDesc{AttributeName: x.Attr}, Dimensions: x.Dims,
-			DistanceFunction: x.Distance, Projection: tablespec.DescribeProjection(x.Projection)}
-		for _, e := range x.Schema {
-			vi.SearchSchema = append(vi.SearchSchema, SearchSchemaElemDesc{AttributeName: e.Name, SearchSchemaElementType: e.Type})
-		}
-		f.VectorIndexes = append(f.VectorIndexes, vi)
-	}
+	f := m.Indexes.SourceFeatures()
+	f.SSEDescription = m.sse
 	if m.streamOn() {
 		f.StreamDescription = m.stream
 	}
@@ -102,7 +85,7 @@ func (c Call) RestoreFromCopy(name string, tc TableCopy, ov *RestoreOverrides, b
 
 // RestoreConstraints adds the model constraints of a restore's overrides
 // to cs.
-func RestoreConstraints(cs *apierr.Constraints, ov *RestoreOverrides) { ov.constraints(cs) }
+func RestoreConstraints(cs *apierr.Constraints, ov *RestoreOverrides) { ov.Constraints(cs) }
 
 // TableNameConstraints adds the constraints of a TableName member (3 to
 // 255 characters, or an ARN of at most 1024) to cs.

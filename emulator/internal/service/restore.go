@@ -26,30 +26,6 @@ import (
 // CREATING for the transient delay (-delayTransientStatuses; none by
 // default), with a RestoreSummary saying where it came from.
 
-// constraints checks the overrides' model constraints.
-func (ov *RestoreOverrides) constraints(cs *apierr.Constraints) {
-	apierr.Enum(cs, ov.BillingModeOverride, "billingModeOverride", "PROVISIONED", "PAY_PER_REQUEST")
-	if sse := ov.SSESpecificationOverride; sse != nil {
-		apierr.Enum(cs, sse.SSEType, "sSESpecificationOverride.sSEType", "AES256", "KMS")
-	}
-	if p := ov.ProvisionedThroughputOverride; p != nil {
-		for _, u := range []struct {
-			v    *int64
-			path string
-		}{{p.ReadCapacityUnits, "provisionedThroughputOverride.readCapacityUnits"}, {p.WriteCapacityUnits, "provisionedThroughputOverride.writeCapacityUnits"}} {
-			if apierr.NotNull(cs, u.v, u.path) && *u.v < 1 {
-				cs.Add(apierr.QuoteInt(*u.v), u.path, apierr.ValGE(1))
-			}
-		}
-	}
-	for i, x := range ov.GlobalSecondaryIndexOverride {
-		apierr.NotNull(cs, x.IndexName, "globalSecondaryIndexOverride."+itoa(i+1)+".member.indexName")
-	}
-	for i, x := range ov.LocalSecondaryIndexOverride {
-		apierr.NotNull(cs, x.IndexName, "localSecondaryIndexOverride."+itoa(i+1)+".member.indexName")
-	}
-}
-
 // restoreTable makes table name in the call's namespace from the source
 // table src (its fixed fields) with definition sm, changed by ov, and
 // the snapshot snapshot returns for the derivation it is given (the
