@@ -99,7 +99,7 @@ func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
 		}
 	}
 	if len(m.Vectors) > 0 {
-		return checkVectorItem(m.Vectors, item, updated) // vector_write.go
+		return tablespec.CheckVectorItem(m.Vectors, item, updated)
 	}
 	return nil
 }
