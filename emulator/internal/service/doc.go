@@ -65,9 +65,9 @@
 //     definition the core keeps that features read and change).
 //   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
 //     (wire shapes, definitions, CreateTable's checks, UpdateTable's
-//     VectorIndexUpdates, the write capacity's figures), vector_defs.go
-//     (DescribeTable), vector_write.go (the write-side check, called
-//     by checkIndexKeys), vector_capacity.go (the write capacity vector
+//     VectorIndexUpdates, the write-side check checkIndexKeys calls, the
+//     write capacity's figures), vector_defs.go (DescribeTable),
+//     vector_capacity.go (the write capacity vector
 //     indexes meter, in ConsumedCapacity: VectorWriteRequestBytes, the
 //     billed size), feature_vectors.go (an index as SearchVectors
 //     reads it; SearchVectors is a feature,
@@ -78,8 +78,9 @@
 //     update_patch.go (UpdateItem on the stored record, storage.WritePatch),
 //     update_scratch.go (its pooled scratch maps), input_recycle.go
 //     (inputs whose maps go back to the decoder once answered),
-//     op_read.go, op_read_index.go, read_params.go and query_bounds.go
-//     (Query and Scan, on tables and indexes), op_batch.go and
+//     op_read.go and op_read_index.go (Query and Scan, on tables and
+//     indexes; their parameters' checks and a Query's sort-key bounds
+//     are emulator/internal/readparams'), op_batch.go and
 //     batch_constraints.go (BatchGetItem, BatchWriteItem),
 //     op_batch_recycle.go (the item maps written items give back),
 //     op_batch_get_encode.go (BatchGetItem's answer from stored records),

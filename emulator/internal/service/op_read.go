@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -24,14 +25,6 @@ func init() {
 // maxPageBytes is the data one Query or Scan page reads at most: the page
 // stops after the item that brings the total to 1 MB or more.
 const maxPageBytes = 1 << 20
-
-// Select values.
-const (
-	selectAll          = "ALL_ATTRIBUTES"
-	selectAllProjected = "ALL_PROJECTED_ATTRIBUTES"
-	selectSpecific     = "SPECIFIC_ATTRIBUTES"
-	selectCount        = "COUNT"
-)
 
 // Condition is one entry of the legacy KeyConditions, QueryFilter and
 // ScanFilter parameters.
@@ -134,7 +127,7 @@ func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity strin
 	*req = readRequest{
 		pooled:     true,
 		t:          t,
-		limit:      limitOf(limit),
+		limit:      readparams.LimitOf(limit),
 		consistent: consistentRead != nil && *consistentRead,
 		capacity:   capacity,
 	}
@@ -362,7 +355,7 @@ func checkQuery(in *QueryInput) error {
 		apierr.LimitViolation(in.Limit, "Limit", 0, false),
 		selectV,
 		condOpV,
-		indexNameConstraint(in.IndexName),
+		readparams.IndexNameConstraint(in.IndexName),
 	); err != nil {
 		return err
 	}
@@ -416,18 +409,18 @@ func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *exp
 		if err != nil {
 			return nil, err
 		}
-		if err := checkStartBeforeEnd(kc, r.Forward, start); err != nil {
+		if err := readparams.CheckStartBeforeEnd(kc, r.Forward, start); err != nil {
 			return nil, err
 		}
 		r.ExclusiveStart = &start
 	}
 	var err error
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
 	t.readData(req.consistent).QueryEncoded(r, p.visit)
-	p.stopped = p.stopped && !queryExhausted(t.schema, kc, r.Forward, p.last.Key())
+	p.stopped = p.stopped && !readparams.QueryExhausted(t.schema, kc, r.Forward, p.last.Key())
 	return c.readPage(p)
 }
 
@@ -525,9 +518,9 @@ func checkScan(in *ScanInput) error {
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
 		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
-		indexNameConstraint(in.IndexName),
-		segmentConstraint(in.Segment),
-		totalSegmentsConstraint(in.TotalSegments),
+		readparams.IndexNameConstraint(in.IndexName),
+		readparams.SegmentConstraint(in.Segment),
+		readparams.TotalSegmentsConstraint(in.TotalSegments),
 	); err != nil {
 		return err
 	}
@@ -538,7 +531,7 @@ func checkScan(in *ScanInput) error {
 	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
 		return err
 	}
-	if err := checkSegments(in.Segment, in.TotalSegments); err != nil {
+	if err := readparams.CheckSegments(in.Segment, in.TotalSegments); err != nil {
 		return err
 	}
 	if in.ConditionalOperator != nil && in.ScanFilter == nil {
@@ -561,7 +554,7 @@ func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in 
 		r.ExclusiveStart = &start
 	}
 	var err error
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
@@ -689,7 +682,7 @@ func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r sto
 		ir.ExclusiveStart = esk
 	}
 	var err error
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}

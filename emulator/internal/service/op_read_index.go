@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -37,8 +38,8 @@ func (req *readRequest) setIndex(x *tablespec.IndexDef, sel *string, projParam s
 	projected := x.Projected(ks)
 	ir := &req.indexBuf
 	*ir = indexRead{x: x, keyNames: x.KeyNamesInto(req.keyNamesBuf[:], ks), projected: projected}
-	selectAllAttrs := sel != nil && *sel == selectAll
-	if sel != nil && *sel == selectAllProjected && projParam != "" {
+	selectAllAttrs := sel != nil && *sel == readparams.SelectAll
+	if sel != nil && *sel == readparams.SelectAllProjected && projParam != "" {
 		return apierr.Validationf(apierr.MsgAllProjectedWithExp, projParam)
 	}
 	if projected != nil {
@@ -167,7 +168,7 @@ func queryIndexPage(c *call, t *table, x *tablespec.IndexDef, req *readRequest, 
 			return nil, err
 		}
 	}
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
