@@ -95,8 +95,9 @@
 //     expr_cache.go (the compiled-expression cache every request's
 //     Compiler looks in), page_eval.go (filters and projections evaluated
 //     on stored records: expr.Matcher, expr.Projector),
-//     batch_names.go (malformed and empty RequestItems), write_envelope.go
-//     (the single-item writes' request-validation envelope), oversize.go
+//     batch_names.go (malformed and empty RequestItems; the single-item
+//     writes' request-validation envelope is apierr's
+//     WriteRequestEnvelope), oversize.go
 //     (batches and transactions far over their list limits, read in the
 //     raw body before they are decoded by package
 //     emulator/internal/oversize; here, how an element is decoded,
