@@ -55,34 +55,8 @@ func (t *table) describe() *TableDescription {
 			LastUpdateToPayPerRequestDateTime: epochPtr(m.payPerRequestSince),
 		}
 	}
-	for _, x := range m.LSIs {
-		count, size := t.indexStats(x)
-		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
-			IndexName:      x.Name,
-			KeySchema:      tablespec.DescribeKeySchema(x.KeySchema),
-			Projection:     tablespec.DescribeProjection(x.Projection),
-			IndexArn:       x.ARN,
-			ItemCount:      count,
-			IndexSizeBytes: size,
-		})
-	}
 	now := t.now()
-	for _, x := range m.GSIs {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.StatusAt(now)))
-	}
-	for _, x := range m.Deleting {
-		if now.Before(x.GoneAt) {
-			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, tablespec.IndexDeleting))
-		}
-	}
-	for _, x := range m.Vectors {
-		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, x.StatusAt(now)))
-	}
-	for _, x := range m.VDeleting {
-		if now.Before(x.GoneAt) {
-			d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, tablespec.IndexDeleting))
-		}
-	}
+	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes, d.VectorIndexes = m.Indexes.Describe(now, t)
 	if m.stream != nil && *m.stream.StreamEnabled {
 		d.StreamSpecification = m.stream
 	}
@@ -101,10 +75,9 @@ func (t *table) describe() *TableDescription {
 	return d
 }
 
-// indexStats returns the entry count and size of index x: DynamoDB Local
-// keeps them current; AWS refreshes them about every six hours, so a
-// current figure is one AWS could show.
-func (t *table) indexStats(x *tablespec.IndexDef) (count, size int64) {
+// IndexStats returns the entry count and size of index x
+// (tablespec.Stats).
+func (t *table) IndexStats(x *tablespec.IndexDef) (count, size int64) {
 	if t.data == nil {
 		return 0, 0
 	}
@@ -113,35 +86,6 @@ func (t *table) indexStats(x *tablespec.IndexDef) (count, size int64) {
 		return 0, 0
 	}
 	return int64(n), sz
-}
-
-// describeGSI describes GSI x in status (ACTIVE, CREATING or DELETING).
-// AWS reports sizes and counts of an ACTIVE index only, and Backfilling
-// while an index is being created.
-func (t *table) describeGSI(x *tablespec.IndexDef, status string) GlobalSecondaryIndexDescription {
-	g := GlobalSecondaryIndexDescription{
-		IndexName:          x.Name,
-		KeySchema:          tablespec.DescribeKeySchema(x.KeySchema),
-		Projection:         tablespec.DescribeProjection(x.Projection),
-		IndexStatus:        status,
-		IndexArn:           x.ARN,
-		OnDemandThroughput: x.OnDemand,
-	}
-	switch status {
-	case tablespec.IndexActive:
-		count, size := t.indexStats(x)
-		g.ItemCount, g.IndexSizeBytes = &count, &size
-	case tablespec.IndexCreating:
-		b := true
-		g.Backfilling = &b
-	}
-	// A GSI of an on-demand table reports zero throughput, as the table does.
-	tp := tablespec.Throughput{}
-	if x.Throughput != nil {
-		tp = *x.Throughput
-	}
-	g.ProvisionedThroughput = tablespec.DescribeThroughput(&tp)
-	return g
 }
 
 // now reads the clock of the emulator that created t.

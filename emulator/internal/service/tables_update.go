@@ -86,26 +86,26 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if x := change.Added; x != nil {
 		for i, g := range d.GlobalSecondaryIndexes {
 			if g.IndexName == x.Name {
-				d.GlobalSecondaryIndexes[i] = t.describeGSI(x, tablespec.IndexCreating)
+				d.GlobalSecondaryIndexes[i] = tablespec.DescribeGSI(x, tablespec.IndexCreating, t)
 			}
 		}
 	}
 	if x := change.Dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
 		return g.IndexName == x.Name
 	}) {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, tablespec.IndexDeleting))
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, tablespec.DescribeGSI(x, tablespec.IndexDeleting, t))
 	}
 	if x := change.VAdded; x != nil {
 		for i, v := range d.VectorIndexes {
 			if v.IndexName == x.Name {
-				d.VectorIndexes[i] = t.describeVector(x, tablespec.IndexCreating)
+				d.VectorIndexes[i] = tablespec.DescribeVector(x, tablespec.IndexCreating, t)
 			}
 		}
 	}
 	if x := change.VDropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
 		return v.IndexName == x.Name
 	}) {
-		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, tablespec.IndexDeleting))
+		d.VectorIndexes = append(d.VectorIndexes, tablespec.DescribeVector(x, tablespec.IndexDeleting, t))
 	}
 	return &UpdateTableOutput{TableDescription: d}, nil
 }
