@@ -301,7 +301,7 @@ func (c *call) lookupTable(name string) (*table, error) {
 // notFound (control-plane operations name the table in it).
 func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 	var cs apierr.Constraints
-	tableNameConstraints(&cs, name)
+	tablespec.TableNameConstraints(&cs, name)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
@@ -322,25 +322,6 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 	return t, nil
 }
 
-// tableNameConstraints checks a TableName parameter that names an existing
-// table: a name of 3..255 characters from [a-zA-Z0-9_.-], or a table ARN.
-// Since tables are addressable by ARN the parameter's model length is
-// 1..1024, but AWS still reports a bad name at 'tableName' like this
-// (observed on AWS for DescribeTable in 2026).
-func tableNameConstraints(cs *apierr.Constraints, name string) {
-	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
-		return
-	}
-	if name == "" {
-		// The model's minimum length (1, since ARNs are accepted) alone:
-		// AWS reports no pattern error for "" (records of AWS's PutItem
-		// and UpdateItem answers, e.g. moto's aws_verified tests).
-		cs.Add("''", "tableName", apierr.LenGE(1))
-		return
-	}
-	apierr.NameConstraints(cs, name, "tableName")
-}
-
 // tableARN returns the ARN of the table called name in this call's
 // namespace.
 func (c *call) tableARN(name string) string {
@@ -355,24 +336,10 @@ func (c *call) tableNameFromARN(arn string) (string, bool) {
 		return "", false
 	}
 	name := arn[len(prefix):]
-	if !validTableName(name) {
+	if !tablespec.ValidTableName(name) {
 		return "", false
 	}
 	return name, true
-}
-
-// validTableName reports whether s follows DynamoDB's rules for table and
-// index names: 3 to 255 characters from [a-zA-Z0-9_.-].
-func validTableName(s string) bool {
-	if len(s) < 3 || len(s) > 255 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !apierr.NameChar(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // backupSourceTable resolves the TableName of the backup and recovery
@@ -385,7 +352,7 @@ func validTableName(s string) bool {
 func (c *call) backupSourceTable(name *string, path string) (*table, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, name, path) {
-		tableNameConstraints(&cs, *name)
+		tablespec.TableNameConstraints(&cs, *name)
 	}
 	if err := cs.Err(); err != nil {
 		return nil, err

@@ -273,11 +273,11 @@ func tableNameViolations(name *string) (string, string) {
 	if name == nil {
 		return apierr.NullViolation("tableName", true), ""
 	}
-	if validTableName(*name) {
+	if tablespec.ValidTableName(*name) {
 		return "", ""
 	}
 	var cs apierr.Constraints
-	tableNameConstraints(&cs, *name)
+	tablespec.TableNameConstraints(&cs, *name)
 	switch len(cs.Msgs) {
 	case 0:
 		return "", ""

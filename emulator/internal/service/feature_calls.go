@@ -85,7 +85,7 @@ func (c Call) PutItem(in *PutItemInput) error {
 }
 
 // NewTableID returns a new TableId (a random version-4 UUID).
-func NewTableID() string { return newUUID() }
+func NewTableID() string { return tablespec.NewUUID() }
 
 // ID is the table's TableId.
 func (t Table) ID() string { return t.t.id }

@@ -11,7 +11,7 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 
 // ValidTableName reports whether s follows DynamoDB's rules for table
 // and index names: 3 to 255 characters from [a-zA-Z0-9_.-].
-func ValidTableName(s string) bool { return validTableName(s) }
+func ValidTableName(s string) bool { return tablespec.ValidTableName(s) }
 
 // LookupTableMsg returns the table a control-plane request names (its
 // name or ARN), as LookupTable does, with notFound the message of its

@@ -189,7 +189,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	sm := s.snapshot()
 	now := cc.Now()
 	t := &table{name: s.name, schema: s.schema, keySchema: s.keySchema,
-		arn: cc.tableARN(s.name), id: newUUID(), created: now, clock: cc.clock}
+		arn: cc.tableARN(s.name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
 	m := &tableMeta{
 		status: statusActive, Indexes: tablespec.Indexes{AttrDefs: sm.AttrDefs},
 		billingMode: sm.billingMode, billingReported: sm.billingReported, payPerRequestSince: sm.payPerRequestSince,

@@ -89,7 +89,9 @@ func RestoreConstraints(cs *apierr.Constraints, ov *RestoreOverrides) { ov.Const
 
 // TableNameConstraints adds the constraints of a TableName member (3 to
 // 255 characters, or an ARN of at most 1024) to cs.
-func TableNameConstraints(cs *apierr.Constraints, name string) { tableNameConstraints(cs, name) }
+func TableNameConstraints(cs *apierr.Constraints, name string) {
+	tablespec.TableNameConstraints(cs, name)
+}
 
 // Opener is a feature told when a namespace is made (before anything is
 // loaded into it), to read what it keeps beside it (Space.Keep).

@@ -60,7 +60,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		schema:    def.Schema,
 		keySchema: def.KeySchema,
 		arn:       c.tableARN(def.Name),
-		id:        newUUID(),
+		id:        tablespec.NewUUID(),
 		created:   now,
 		clock:     c.clock,
 	}

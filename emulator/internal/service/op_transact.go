@@ -346,7 +346,7 @@ func checkTxActions(acts []*txAction) error {
 // ReturnValues-like members (the Put's item size: checkPutSize).
 func prepareTxRequest(p txParams) (*txAction, error) {
 	name := *p.tableName
-	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
+	if !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name) {
 		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
 	}
 	a := &txAction{kind: p.kind}

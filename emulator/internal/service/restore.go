@@ -38,7 +38,7 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *RestoreO
 	}
 	t := &table{
 		name: name, schema: src.schema, keySchema: src.keySchema,
-		arn: c.tableARN(name), id: newUUID(), created: now, clock: c.clock,
+		arn: c.tableARN(name), id: tablespec.NewUUID(), created: now, clock: c.clock,
 	}
 	m, err := restoredMeta(c, t, sm, ov, from)
 	if err != nil {

@@ -1,8 +1,6 @@
 package service
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -12,20 +10,6 @@ import (
 type epochTime = tablespec.EpochTime
 
 func epochPtr(t time.Time) *epochTime { return tablespec.EpochPtr(t) }
-
-// streamLabel formats a stream's creation time as AWS's LatestStreamLabel.
-func streamLabel(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000")
-}
-
-// newUUID returns a random version-4 UUID (TableId).
-func newUUID() string {
-	hi, lo := rand.Uint64(), rand.Uint64()
-	hi = hi&^0xf000 | 0x4000     // version 4
-	lo = lo&^(0xc<<60) | 0x8<<60 // RFC 4122 variant
-	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
-		hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
-}
 
 // describe builds the table's TableDescription from a consistent snapshot
 // of its metadata plus the current item count and size.

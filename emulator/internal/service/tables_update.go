@@ -338,7 +338,7 @@ func updateTableConstraints(in *UpdateTableInput) error {
 			apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 		}
 	}
-	tableNameConstraints(&cs, *in.TableName)
+	tablespec.TableNameConstraints(&cs, *in.TableName)
 	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	tablespec.ThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
 	for i, u := range in.GlobalSecondaryIndexUpdates {
