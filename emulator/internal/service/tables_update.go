@@ -329,34 +329,11 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 // UpdateTable request.
 func updateTableConstraints(in *UpdateTableInput) error {
 	var cs apierr.Constraints
-	for i, d := range in.AttributeDefinitions {
-		p := "attributeDefinitions." + itoa(i+1) + ".member."
-		if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
-			tablespec.AttrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
-		}
-		if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
-			apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
-		}
-	}
+	tablespec.AttrDefsConstraints(&cs, in.AttributeDefinitions)
 	tablespec.TableNameConstraints(&cs, *in.TableName)
 	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	tablespec.ThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
-	for i, u := range in.GlobalSecondaryIndexUpdates {
-		p := "globalSecondaryIndexUpdates." + itoa(i+1) + ".member."
-		if u.Update != nil {
-			if apierr.NotNull(&cs, u.Update.IndexName, p+"update.indexName") {
-				apierr.NameConstraints(&cs, *u.Update.IndexName, p+"update.indexName")
-			}
-			tablespec.ThroughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
-		}
-		if u.Create != nil {
-			tablespec.IndexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", tablespec.MaxGSIKeyAttrs)
-			tablespec.ThroughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
-		}
-		if u.Delete != nil && apierr.NotNull(&cs, u.Delete.IndexName, p+"delete.indexName") {
-			apierr.NameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
-		}
-	}
+	tablespec.GSIUpdateConstraints(&cs, in.GlobalSecondaryIndexUpdates)
 	tablespec.VectorUpdateConstraints(&cs, in.VectorIndexUpdates)
 	tablespec.StreamConstraints(&cs, in.StreamSpecification)
 	tablespec.SSEConstraints(&cs, in.SSESpecification)

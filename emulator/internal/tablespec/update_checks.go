@@ -50,6 +50,27 @@ func countActions(u GlobalSecondaryIndexUpdate) int {
 	return n
 }
 
+// GSIUpdateConstraints records the model-constraint violations of
+// GlobalSecondaryIndexUpdates.
+func GSIUpdateConstraints(cs *apierr.Constraints, updates []GlobalSecondaryIndexUpdate) {
+	for i, u := range updates {
+		p := "globalSecondaryIndexUpdates." + strconv.Itoa(i+1) + ".member."
+		if u.Update != nil {
+			if apierr.NotNull(cs, u.Update.IndexName, p+"update.indexName") {
+				apierr.NameConstraints(cs, *u.Update.IndexName, p+"update.indexName")
+			}
+			ThroughputConstraints(cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
+		}
+		if u.Create != nil {
+			IndexConstraints(cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", MaxGSIKeyAttrs)
+			ThroughputConstraints(cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
+		}
+		if u.Delete != nil && apierr.NotNull(cs, u.Delete.IndexName, p+"delete.indexName") {
+			apierr.NameConstraints(cs, *u.Delete.IndexName, p+"delete.indexName")
+		}
+	}
+}
+
 // VectorUpdateConstraints records the model-constraint violations of
 // VectorIndexUpdates.
 func VectorUpdateConstraints(cs *apierr.Constraints, updates []VectorIndexUpdate) {
