@@ -3,7 +3,6 @@ package service
 import (
 	"errors"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -329,6 +328,3 @@ func describeEndpoints(c *call, in *DescribeEndpointsInput) (*DescribeEndpointsO
 		CachePeriodInMinutes: 1440,
 	}}}, nil
 }
-
-// itoa is strconv.Itoa for list positions in constraint paths.
-func itoa(i int) string { return strconv.Itoa(i) }
