@@ -146,7 +146,7 @@ type table struct {
 
 	// indexProjections holds each KEYS_ONLY or INCLUDE index's own
 	// projection, compiled at its first read (page_eval.go): an
-	// *indexDef's *expr.Projection. An index definition never changes
+	// *tablespec.IndexDef's *expr.Projection. An index definition never changes
 	// its key schema or projection; one replaced by UpdateTable leaves
 	// its entry until the table goes.
 	indexProjections sync.Map
