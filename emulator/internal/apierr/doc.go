@@ -40,7 +40,9 @@
 // feature (backups, exports and imports, global tables, replicas,
 // policies, Kinesis destinations, vector indexes). Where DynamoDB Local
 // words a message otherwise, AWS's wording wins and the comment gives
-// DynamoDB Local's. Injected faults and throttling have classes of their
+// DynamoDB Local's. WriteRequestEnvelope (write_envelope.go) words the
+// single-item writes' request-validation errors inside AWS's "1
+// validation error detected" envelope, as AWS answers them. Injected faults and throttling have classes of their
 // own (ErrTransactionConflict, ErrThrottling, ...), which AWS answers but
 // nothing in an unfaulted emulator does.
 //

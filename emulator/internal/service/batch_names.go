@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // AWS's answers to a batch whose RequestItems map names a table that is no
@@ -25,7 +26,7 @@ func mapKeysConstraint() string {
 // nor a table ARN.
 func badRequestItemsName[V any](items map[string]V) bool {
 	for name := range items {
-		if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
+		if !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name) {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -82,8 +83,8 @@ func consumed(t *table, mode string, units float64) *ConsumedCapacity {
 
 // readIndexCapacity is the ConsumedCapacity of an index read of
 // indexUnits, plus the table reads of the items an LSI read fetched.
-func readIndexCapacity(t *table, x *indexDef, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
-	cp := capacity{table: tableUnits, indexes: map[*indexDef]float64{x: indexUnits}}
+func readIndexCapacity(t *table, x *tablespec.IndexDef, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
+	cp := capacity{table: tableUnits, indexes: map[*tablespec.IndexDef]float64{x: indexUnits}}
 	return cp.report(t, mode)
 }
 
@@ -91,14 +92,14 @@ func readIndexCapacity(t *table, x *indexDef, mode string, indexUnits, tableUnit
 // of its indexes.
 type capacity struct {
 	table   float64
-	indexes map[*indexDef]float64
+	indexes map[*tablespec.IndexDef]float64
 }
 
 // add adds units consumed on indexes.
-func (cp *capacity) add(units map[*indexDef]float64) {
+func (cp *capacity) add(units map[*tablespec.IndexDef]float64) {
 	for x, u := range units {
 		if cp.indexes == nil {
-			cp.indexes = make(map[*indexDef]float64)
+			cp.indexes = make(map[*tablespec.IndexDef]float64)
 		}
 		cp.indexes[x] += u
 	}
@@ -117,13 +118,13 @@ func (cp capacity) report(t *table, mode string) *ConsumedCapacity {
 		cc := &ConsumedCapacity{TableName: t.name, CapacityUnits: total, Table: &Capacity{CapacityUnits: cp.table}}
 		for x, u := range cp.indexes {
 			m := &cc.GlobalSecondaryIndexes
-			if x.local {
+			if x.Local {
 				m = &cc.LocalSecondaryIndexes
 			}
 			if *m == nil {
 				*m = make(map[string]Capacity)
 			}
-			(*m)[x.name] = Capacity{CapacityUnits: u}
+			(*m)[x.Name] = Capacity{CapacityUnits: u}
 		}
 		return cc
 	}
@@ -143,7 +144,7 @@ func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change
 	}
 	cc := cp.report(t, mode)
 	if xs := t.vectorIndexes(); len(xs) > 0 && mode == capacityIndexes {
-		cc.addVectorBytes(vectorWriteBytes(t.schema, xs, ch))
+		cc.addVectorBytes(tablespec.VectorWriteBytes(t.schema, xs, ch))
 	}
 	return cc
 }

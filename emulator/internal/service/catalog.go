@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -53,8 +54,8 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 		Name:          t.name,
 		ID:            t.id,
 		Schema:        t.schema,
-		Indexes:       storageDefs(slices.Concat(m.lsis, m.gsis)),
-		VectorIndexes: vectorStorageDefs(m.vectors),
+		Indexes:       tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
+		VectorIndexes: tablespec.VectorStorageDefs(m.Vectors),
 		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if errors.Is(err, storage.ErrTableExists) {
@@ -74,7 +75,7 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 // has just accepted the name, so no other live table has it.
 func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *stream) {
 	t.data, t.ns = st, ns
-	t.trackCollections(m.lsis)
+	t.trackCollections(m.LSIs)
 	if s != nil {
 		t.data.SetObserver(s)
 		t.liveStream = s
@@ -127,7 +128,7 @@ func (ns *Namespace) tableNames() []string {
 type table struct {
 	name      string
 	schema    storage.KeySchema
-	keySchema []keyElem // as given, for DescribeTable
+	keySchema []tablespec.KeyElem // as given, for DescribeTable
 	data      *storage.Table
 	arn       string // arn:aws:dynamodb:<region>:<account>:table/<name>
 	id        string // TableId, a UUID
@@ -145,7 +146,7 @@ type table struct {
 
 	// indexProjections holds each KEYS_ONLY or INCLUDE index's own
 	// projection, compiled at its first read (page_eval.go): an
-	// *indexDef's *expr.Projection. An index definition never changes
+	// *tablespec.IndexDef's *expr.Projection. An index definition never changes
 	// its key schema or projection; one replaced by UpdateTable leaves
 	// its entry until the table goes.
 	indexProjections sync.Map
@@ -172,25 +173,22 @@ type table struct {
 // (its slices are replaced, never modified in place) and stores the copy
 // in table.meta.
 type tableMeta struct {
-	status             string // TableStatus: ACTIVE, DELETING
-	attrDefs           []attrDef
-	billingMode        string     // PROVISIONED or PAY_PER_REQUEST
-	billingReported    bool       // BillingModeSummary is reported (mode given or changed)
-	payPerRequestSince time.Time  // LastUpdateToPayPerRequestDateTime; zero if never
-	throughput         throughput // zero while PAY_PER_REQUEST
+	// Indexes are the attribute definitions and the indexes
+	// (tablespec.Indexes: UpdateTable's index changes are its methods).
+	tablespec.Indexes
+	status             string               // TableStatus: ACTIVE, DELETING
+	billingMode        string               // PROVISIONED or PAY_PER_REQUEST
+	billingReported    bool                 // BillingModeSummary is reported (mode given or changed)
+	payPerRequestSince time.Time            // LastUpdateToPayPerRequestDateTime; zero if never
+	throughput         tablespec.Throughput // zero while PAY_PER_REQUEST
 	onDemand           *OnDemandThroughput
 	stream             *StreamSpecification // nil or StreamEnabled false: no stream
 	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
 	sse                *SSEDescription      // nil: AWS-owned key (not reported)
 	tableClass         string               // "" means STANDARD (not reported)
 	deletionProtection bool
-	tags               []tagPair // in the order first added
-	gsis               []*indexDef
-	lsis               []*indexDef
-	deleting           []*indexDef // GSIs being deleted, shown as DELETING until their goneAt
-	vectors            []*vectorIndexDef
-	vdeleting          []*vectorIndexDef // vector indexes being deleted, DELETING until their goneAt
-	ttl                ttlSpec           // TimeToLive (ttl.go)
+	tags               []tablespec.TagPair // in the order first added
+	ttl                ttlSpec             // TimeToLive (ttl.go)
 	// The latest stream's shard id, awsRegion and creation time (its
 	// label is streamLabel), recorded so that a replay rebuilds the same
 	// stream (catalog_record.go).
@@ -210,44 +208,6 @@ type tableMeta struct {
 	// by feature name: JSON the core carries without reading; a map
 	// replaced whole on change.
 	features map[string]json.RawMessage
-}
-
-// throughput is a table's (or GSI's) provisioned throughput with the
-// history DescribeTable reports.
-type throughput struct {
-	read, write    int64
-	lastIncrease   time.Time // zero if never
-	lastDecrease   time.Time // zero if never
-	decreasesToday int64
-}
-
-// indexDef is a secondary index definition as DescribeTable reports it.
-// Its entries live in the table's storage under its name (indexes.go).
-type indexDef struct {
-	name       string
-	arn        string // <table arn>/index/<name>
-	local      bool   // a local secondary index
-	keySchema  []keyElem
-	schema     storage.KeySchema // the first HASH and RANGE attributes
-	partAttrs  []storage.KeyAttr // every HASH attribute, in order
-	sortAttrs  []storage.KeyAttr // every RANGE attribute, in order
-	activeAt   time.Time         // a GSI added by UpdateTable is CREATING until then
-	goneAt     time.Time         // a deleted GSI is DELETING until then
-	projection projection
-	throughput *throughput // GSI on a PROVISIONED table only
-	onDemand   *OnDemandThroughput
-}
-
-// keyElem is one KeySchema element; keyType is HASH or RANGE.
-type keyElem struct{ name, keyType string }
-
-// attrDef is one AttributeDefinitions element; typ is S, N or B.
-type attrDef struct{ name, typ string }
-
-// projection is an index's Projection.
-type projection struct {
-	typ    string // ALL, KEYS_ONLY or INCLUDE
-	nonKey []string
 }
 
 // snapshot returns the table's current definition, which the caller must
@@ -341,7 +301,7 @@ func (c *call) lookupTable(name string) (*table, error) {
 // notFound (control-plane operations name the table in it).
 func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 	var cs apierr.Constraints
-	tableNameConstraints(&cs, name)
+	tablespec.TableNameConstraints(&cs, name)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
@@ -362,25 +322,6 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 	return t, nil
 }
 
-// tableNameConstraints checks a TableName parameter that names an existing
-// table: a name of 3..255 characters from [a-zA-Z0-9_.-], or a table ARN.
-// Since tables are addressable by ARN the parameter's model length is
-// 1..1024, but AWS still reports a bad name at 'tableName' like this
-// (observed on AWS for DescribeTable in 2026).
-func tableNameConstraints(cs *apierr.Constraints, name string) {
-	if strings.HasPrefix(name, "arn:") && len(name) <= 1024 {
-		return
-	}
-	if name == "" {
-		// The model's minimum length (1, since ARNs are accepted) alone:
-		// AWS reports no pattern error for "" (records of AWS's PutItem
-		// and UpdateItem answers, e.g. moto's aws_verified tests).
-		cs.Add("''", "tableName", apierr.LenGE(1))
-		return
-	}
-	apierr.NameConstraints(cs, name, "tableName")
-}
-
 // tableARN returns the ARN of the table called name in this call's
 // namespace.
 func (c *call) tableARN(name string) string {
@@ -395,24 +336,10 @@ func (c *call) tableNameFromARN(arn string) (string, bool) {
 		return "", false
 	}
 	name := arn[len(prefix):]
-	if !validTableName(name) {
+	if !tablespec.ValidTableName(name) {
 		return "", false
 	}
 	return name, true
-}
-
-// validTableName reports whether s follows DynamoDB's rules for table and
-// index names: 3 to 255 characters from [a-zA-Z0-9_.-].
-func validTableName(s string) bool {
-	if len(s) < 3 || len(s) > 255 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !apierr.NameChar(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // backupSourceTable resolves the TableName of the backup and recovery
@@ -425,7 +352,7 @@ func validTableName(s string) bool {
 func (c *call) backupSourceTable(name *string, path string) (*table, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, name, path) {
-		tableNameConstraints(&cs, *name)
+		tablespec.TableNameConstraints(&cs, *name)
 	}
 	if err := cs.Err(); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -40,42 +41,15 @@ import (
 // metaKeyTable is the storage metadata key of a table's definition.
 const metaKeyTable = tablerec.MetaKey
 
-func vectorRecords(xs []*vectorIndexDef) []tablerec.Vector {
-	var out []tablerec.Vector
-	for _, x := range xs {
-		r := tablerec.Vector{Name: x.name, ARN: x.arn, Attr: x.attr, Dims: x.dims, Distance: x.distance,
-			Projection: x.projection.typ, NonKey: x.projection.nonKey, ActiveAt: x.activeAt, Backfill: x.backfill, GoneAt: x.goneAt}
-		for _, e := range x.schema {
-			r.Schema = append(r.Schema, tablerec.Search{Name: e.name, Type: e.typ, Kind: e.kind.String()})
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-func vectorDefs(rs []tablerec.Vector) []*vectorIndexDef {
-	var out []*vectorIndexDef
-	for _, r := range rs {
-		x := &vectorIndexDef{name: r.Name, arn: r.ARN, attr: r.Attr, dims: r.Dims, distance: r.Distance,
-			projection: projection{typ: r.Projection, nonKey: r.NonKey}, activeAt: r.ActiveAt, backfill: r.Backfill, goneAt: r.GoneAt}
-		for _, e := range r.Schema {
-			x.schema = append(x.schema, searchElem{name: e.Name, typ: e.Type, kind: storage.KindFromString(e.Kind)})
-		}
-		x.build()
-		out = append(out, x)
-	}
-	return out
-}
-
 // encodeTableMeta returns the metadata record of t with definition m.
 func encodeTableMeta(t *table, m *tableMeta) []byte {
 	r := tablerec.Table{
 		Name: t.name, ID: t.id, ARN: t.arn, Created: t.created,
-		KeySchema:          keyElemRecords(t.keySchema),
+		KeySchema:          tablerec.KeyElemRecords(t.keySchema),
 		BillingMode:        m.billingMode,
 		BillingReported:    m.billingReported,
 		PayPerRequestSince: m.payPerRequestSince,
-		Throughput:         throughputRec(m.throughput),
+		Throughput:         tablerec.ThroughputRecord(m.throughput),
 		OnDemand:           m.onDemand,
 		Stream:             m.stream,
 		StreamLabel:        m.streamLabel,
@@ -85,11 +59,11 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		SSE:                m.sse,
 		TableClass:         m.tableClass,
 		DeletionProtection: m.deletionProtection,
-		LSIs:               indexRecords(m.lsis),
-		GSIs:               indexRecords(m.gsis),
-		Deleting:           indexRecords(m.deleting),
-		Vectors:            vectorRecords(m.vectors),
-		VDeleting:          vectorRecords(m.vdeleting),
+		LSIs:               tablerec.IndexRecords(m.LSIs),
+		GSIs:               tablerec.IndexRecords(m.GSIs),
+		Deleting:           tablerec.IndexRecords(m.Deleting),
+		Vectors:            tablerec.VectorRecords(m.Vectors),
+		VDeleting:          tablerec.VectorRecords(m.VDeleting),
 		TTLEnabled:         m.ttl.enabled,
 		TTLAttr:            m.ttl.attr,
 		PITR:               m.pitr,
@@ -97,54 +71,13 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 		ActiveAt:           m.activeAt,
 		Restored:           m.restored,
 	}
-	for _, a := range m.attrDefs {
-		r.AttrDefs = append(r.AttrDefs, tablerec.Key{Name: a.name, Value: a.typ})
+	for _, a := range m.AttrDefs {
+		r.AttrDefs = append(r.AttrDefs, tablerec.Key{Name: a.Name, Value: a.Type})
 	}
 	for _, tp := range m.tags {
-		r.Tags = append(r.Tags, tablerec.Key{Name: tp.key, Value: tp.value})
+		r.Tags = append(r.Tags, tablerec.Key{Name: tp.Key, Value: tp.Value})
 	}
 	return tablerec.Encode(&r, m.features)
-}
-
-func keyElemRecords(ks []keyElem) []tablerec.Key {
-	out := make([]tablerec.Key, len(ks))
-	for i, k := range ks {
-		out[i] = tablerec.Key{Name: k.name, Value: k.keyType}
-	}
-	return out
-}
-
-func keyAttrRecords(as []storage.KeyAttr) []tablerec.Key {
-	var out []tablerec.Key
-	for _, a := range as {
-		out = append(out, tablerec.Key{Name: a.Name, Value: a.Kind.String()})
-	}
-	return out
-}
-
-func throughputRec(tp throughput) tablerec.Throughput {
-	return tablerec.Throughput{Read: tp.read, Write: tp.write, LastIncrease: tp.lastIncrease, LastDecrease: tp.lastDecrease, DecreasesToday: tp.decreasesToday}
-}
-
-func indexRecords(xs []*indexDef) []tablerec.Index {
-	var out []tablerec.Index
-	for _, x := range xs {
-		r := tablerec.Index{
-			Name: x.name, ARN: x.arn, Local: x.local,
-			KeySchema: keyElemRecords(x.keySchema),
-			Partition: keyAttrRecords(x.partAttrs),
-			Sort:      keyAttrRecords(x.sortAttrs),
-			ActiveAt:  x.activeAt, GoneAt: x.goneAt,
-			Projection: x.projection.typ, NonKey: x.projection.nonKey,
-			OnDemand: x.onDemand,
-		}
-		if x.throughput != nil {
-			tp := throughputRec(*x.throughput)
-			r.Throughput = &tp
-		}
-		out = append(out, r)
-	}
-	return out
 }
 
 // decodeTableRecord parses a table's metadata record: the table's fixed
@@ -155,13 +88,13 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &table{name: r.Name, id: r.ID, arn: r.ARN, created: r.Created, schema: ks, keySchema: keyElems(r.KeySchema)}
+	t := &table{name: r.Name, id: r.ID, arn: r.ARN, created: r.Created, schema: ks, keySchema: tablerec.KeyElems(r.KeySchema)}
 	m := &tableMeta{
 		status:             statusActive,
 		billingMode:        r.BillingMode,
 		billingReported:    r.BillingReported,
 		payPerRequestSince: r.PayPerRequestSince,
-		throughput:         throughputOf(r.Throughput),
+		throughput:         tablerec.ThroughputOf(r.Throughput),
 		onDemand:           r.OnDemand,
 		stream:             r.Stream,
 		streamLabel:        r.StreamLabel,
@@ -171,70 +104,25 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 		sse:                r.SSE,
 		tableClass:         r.TableClass,
 		deletionProtection: r.DeletionProtection,
-		lsis:               indexDefs(r.LSIs),
-		gsis:               indexDefs(r.GSIs),
-		deleting:           indexDefs(r.Deleting),
-		vectors:            vectorDefs(r.Vectors),
-		vdeleting:          vectorDefs(r.VDeleting),
-		ttl:                ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
-		pitr:               r.PITR,
-		pitrDays:           r.PITRDays,
-		activeAt:           r.ActiveAt,
-		restored:           r.Restored,
+		Indexes: tablespec.Indexes{
+			LSIs:      tablerec.IndexDefs(r.LSIs),
+			GSIs:      tablerec.IndexDefs(r.GSIs),
+			Deleting:  tablerec.IndexDefs(r.Deleting),
+			Vectors:   tablerec.VectorDefs(r.Vectors),
+			VDeleting: tablerec.VectorDefs(r.VDeleting),
+		},
+		ttl:      ttlSpec{enabled: r.TTLEnabled, attr: r.TTLAttr},
+		pitr:     r.PITR,
+		pitrDays: r.PITRDays,
+		activeAt: r.ActiveAt,
+		restored: r.Restored,
 	}
 	m.features = slots
 	for _, a := range r.AttrDefs {
-		m.attrDefs = append(m.attrDefs, attrDef{a.Name, a.Value})
+		m.AttrDefs = append(m.AttrDefs, tablespec.AttrDef{Name: a.Name, Type: a.Value})
 	}
 	for _, tp := range r.Tags {
-		m.tags = append(m.tags, tagPair{tp.Name, tp.Value})
+		m.tags = append(m.tags, tablespec.TagPair{Key: tp.Name, Value: tp.Value})
 	}
 	return t, m, nil
-}
-
-func keyElems(rs []tablerec.Key) []keyElem {
-	out := make([]keyElem, len(rs))
-	for i, r := range rs {
-		out[i] = keyElem{r.Name, r.Value}
-	}
-	return out
-}
-
-func keyAttrs(rs []tablerec.Key) []storage.KeyAttr {
-	var out []storage.KeyAttr
-	for _, r := range rs {
-		out = append(out, storage.KeyAttr{Name: r.Name, Kind: storage.KindFromString(r.Value)})
-	}
-	return out
-}
-
-func throughputOf(r tablerec.Throughput) throughput {
-	return throughput{read: r.Read, write: r.Write, lastIncrease: r.LastIncrease, lastDecrease: r.LastDecrease, decreasesToday: r.DecreasesToday}
-}
-
-func indexDefs(rs []tablerec.Index) []*indexDef {
-	var out []*indexDef
-	for _, r := range rs {
-		x := &indexDef{
-			name: r.Name, arn: r.ARN, local: r.Local,
-			keySchema: keyElems(r.KeySchema),
-			partAttrs: keyAttrs(r.Partition),
-			sortAttrs: keyAttrs(r.Sort),
-			activeAt:  r.ActiveAt, goneAt: r.GoneAt,
-			projection: projection{typ: r.Projection, nonKey: r.NonKey},
-			onDemand:   r.OnDemand,
-		}
-		if len(x.partAttrs) > 0 {
-			x.schema.Partition = x.partAttrs[0]
-		}
-		if len(x.sortAttrs) > 0 {
-			x.schema.Sort = x.sortAttrs[0]
-		}
-		if r.Throughput != nil {
-			tp := throughputOf(*r.Throughput)
-			x.throughput = &tp
-		}
-		out = append(out, x)
-	}
-	return out
 }

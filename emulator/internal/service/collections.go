@@ -3,6 +3,7 @@ package service
 import (
 	"math"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -45,7 +46,7 @@ const bytesPerGB = 1 << 30
 // trackCollections makes the table's storage keep its item collection
 // sizes and enforce the limit, if the table has local secondary indexes.
 // createTable calls it before the table is visible.
-func (t *table) trackCollections(lsis []*indexDef) {
+func (t *table) trackCollections(lsis []*tablespec.IndexDef) {
 	if len(lsis) == 0 {
 		return
 	}
@@ -61,11 +62,11 @@ type lsiSizer struct {
 
 // lsiEntriesSize returns the function that gives the bytes an item's local
 // secondary index entries add to its collection (see the top of this file).
-func lsiEntriesSize(ks storage.KeySchema, lsis []*indexDef) func(storage.Item) int64 {
+func lsiEntriesSize(ks storage.KeySchema, lsis []*tablespec.IndexDef) func(storage.Item) int64 {
 	sizers := make([]lsiSizer, 0, len(lsis))
 	for _, x := range lsis {
-		s := lsiSizer{sortKey: x.schema.Sort.Name, all: x.projection.typ == projectionAll}
-		for _, name := range x.projection.nonKey {
+		s := lsiSizer{sortKey: x.Schema.Sort.Name, all: x.Projection.Type == tablespec.ProjectionAll}
+		for _, name := range x.Projection.NonKey {
 			if name != ks.Partition.Name && name != ks.Sort.Name && name != s.sortKey {
 				s.include = append(s.include, name)
 			}
@@ -105,13 +106,10 @@ func lsiEntriesSize(ks storage.KeySchema, lsis []*indexDef) func(storage.Item) i
 	}
 }
 
-// projectionAll is the ProjectionType that copies the whole item.
-const projectionAll = "ALL"
-
 // hasLSIs reports whether the table has local secondary indexes. It takes
 // no lock (see table.meta): BatchWriteItem calls it inside its storage
 // transaction.
-func (t *table) hasLSIs() bool { return len(t.meta.Load().lsis) > 0 }
+func (t *table) hasLSIs() bool { return len(t.meta.Load().LSIs) > 0 }
 
 // collectionMetrics is the ItemCollectionMetrics member of a write's
 // response: nil unless ret is SIZE and the table has local secondary

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -31,11 +32,11 @@ func TestSizeEstimateRangeGB(t *testing.T) {
 
 func TestLSIEntriesSize(t *testing.T) {
 	ks := storage.KeySchema{Partition: storage.KeyAttr{Name: "pk", Kind: storage.KindS}, Sort: storage.KeyAttr{Name: "sk", Kind: storage.KindN}}
-	lsi := func(sortKey, typ string, nonKey ...string) *indexDef {
-		return &indexDef{
-			name:       "i_" + sortKey,
-			schema:     storage.KeySchema{Partition: ks.Partition, Sort: storage.KeyAttr{Name: sortKey, Kind: storage.KindS}},
-			projection: projection{typ: typ, nonKey: nonKey},
+	lsi := func(sortKey, typ string, nonKey ...string) *tablespec.IndexDef {
+		return &tablespec.IndexDef{
+			Name:       "i_" + sortKey,
+			Schema:     storage.KeySchema{Partition: ks.Partition, Sort: storage.KeyAttr{Name: sortKey, Kind: storage.KindS}},
+			Projection: tablespec.IndexProjection{Type: typ, NonKey: nonKey},
 		}
 	}
 	// pk "a": 2+1; sk 1: 2+2; l1 "xy": 2+2; l2 "z": 2+1; big "0123456789": 3+10; other: 5+1.
@@ -47,18 +48,18 @@ func TestLSIEntriesSize(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		lsis []*indexDef
+		lsis []*tablespec.IndexDef
 		item storage.Item
 		want int64
 	}{
-		{"ALL", []*indexDef{lsi("l1", "ALL")}, item, 33 + 100},
-		{"KEYS_ONLY", []*indexDef{lsi("l1", "KEYS_ONLY")}, item, 3 + 4 + 4 + 100},
-		{"INCLUDE", []*indexDef{lsi("l1", "INCLUDE", "big", "missing")}, item, 3 + 4 + 4 + 13 + 100},
-		{"INCLUDE naming key attributes counts them once", []*indexDef{lsi("l1", "INCLUDE", "pk", "l1", "sk")}, item, 3 + 4 + 4 + 100},
-		{"sparse: no index sort key, no entry", []*indexDef{lsi("nope", "ALL")}, item, 0},
-		{"two indexes", []*indexDef{lsi("l1", "ALL"), lsi("l2", "KEYS_ONLY")}, item, 33 + 100 + 3 + 4 + 3 + 100},
-		{"one of two present", []*indexDef{lsi("l1", "KEYS_ONLY"), lsi("nope", "ALL")}, item, 3 + 4 + 4 + 100},
-		{"index on the table sort key", []*indexDef{{schema: ks, projection: projection{typ: "KEYS_ONLY"}}}, item, 3 + 4 + 100},
+		{"ALL", []*tablespec.IndexDef{lsi("l1", "ALL")}, item, 33 + 100},
+		{"KEYS_ONLY", []*tablespec.IndexDef{lsi("l1", "KEYS_ONLY")}, item, 3 + 4 + 4 + 100},
+		{"INCLUDE", []*tablespec.IndexDef{lsi("l1", "INCLUDE", "big", "missing")}, item, 3 + 4 + 4 + 13 + 100},
+		{"INCLUDE naming key attributes counts them once", []*tablespec.IndexDef{lsi("l1", "INCLUDE", "pk", "l1", "sk")}, item, 3 + 4 + 4 + 100},
+		{"sparse: no index sort key, no entry", []*tablespec.IndexDef{lsi("nope", "ALL")}, item, 0},
+		{"two indexes", []*tablespec.IndexDef{lsi("l1", "ALL"), lsi("l2", "KEYS_ONLY")}, item, 33 + 100 + 3 + 4 + 3 + 100},
+		{"one of two present", []*tablespec.IndexDef{lsi("l1", "KEYS_ONLY"), lsi("nope", "ALL")}, item, 3 + 4 + 4 + 100},
+		{"index on the table sort key", []*tablespec.IndexDef{{Schema: ks, Projection: tablespec.IndexProjection{Type: "KEYS_ONLY"}}}, item, 3 + 4 + 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/convcheck"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -101,10 +102,10 @@ func convTable(t *table, spec *StreamSpecification) convcheck.Table {
 }
 
 // tagMap is tags as the rules read them.
-func tagMap(tags []tagPair) map[string]string {
+func tagMap(tags []tablespec.TagPair) map[string]string {
 	m := make(map[string]string, len(tags))
 	for _, tp := range tags {
-		m[tp.key] = tp.value
+		m[tp.Key] = tp.Value
 	}
 	return m
 }
@@ -114,13 +115,13 @@ func tagMap(tags []tagPair) map[string]string {
 // published definition: attach runs inside changeMeta (tags change, the
 // stream does not) or after CreateTable stored the new table's
 // definition.
-func (st *convState) attach(c *call, t *table, tags []tagPair) (*tablePolicy, error) {
+func (st *convState) attach(c *call, t *table, tags []tablespec.TagPair) (*tablePolicy, error) {
 	return st.Attach(c.convReq(), convTable(t, t.snapshot().stream), tagMap(tags), c.op == "CreateTable", c.ns.tableNames)
 }
 
 // restored is the policy of t, rebuilt from its recorded tags
 // (catalog_apply.go; convcheck.State.Restored).
-func (st *convState) restored(t *table, tags []tagPair) *tablePolicy {
+func (st *convState) restored(t *table, tags []tablespec.TagPair) *tablePolicy {
 	return st.Restored(t.name, tagMap(tags))
 }
 

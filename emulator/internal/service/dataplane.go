@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -79,9 +80,9 @@ func (t *table) keyFromItem(item storage.Item) (storage.Key, error) {
 // indexes returns the table's secondary index definitions, which the
 // caller must not modify. It takes no lock (see table.meta): writes call it
 // inside their storage callbacks.
-func (t *table) indexes() (gsis, lsis []*indexDef) {
+func (t *table) indexes() (gsis, lsis []*tablespec.IndexDef) {
 	m := t.meta.Load()
-	return m.gsis, m.lsis
+	return m.GSIs, m.LSIs
 }
 
 // checkIndexKeys applies the rules for secondary index key attributes to
@@ -90,22 +91,22 @@ func (t *table) indexes() (gsis, lsis []*indexDef) {
 // updated selects UpdateItem's wording for the empty case.
 func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
 	m := t.meta.Load()
-	for _, list := range [2][]*indexDef{m.gsis, m.lsis} {
+	for _, list := range [2][]*tablespec.IndexDef{m.GSIs, m.LSIs} {
 		for _, idx := range list {
-			if err := idx.checkKeys(item, updated); err != nil {
+			if err := checkIndexKey(idx, item, updated); err != nil {
 				return err
 			}
 		}
 	}
-	if len(m.vectors) > 0 {
-		return checkVectorItem(m.vectors, item, updated) // vector_write.go
+	if len(m.Vectors) > 0 {
+		return tablespec.CheckVectorItem(m.Vectors, item, updated)
 	}
 	return nil
 }
 
-// checkKeys is checkIndexKeys for one index.
-func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
-	for i, attr := range slices.Concat(idx.partAttrs, idx.sortAttrs) {
+// checkIndexKey is checkIndexKeys for one index.
+func checkIndexKey(idx *tablespec.IndexDef, item storage.Item, updated bool) error {
+	for i, attr := range slices.Concat(idx.PartAttrs, idx.SortAttrs) {
 		v, ok := item[attr.Name]
 		if !ok {
 			continue
@@ -113,18 +114,18 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 		// A value of another type or over the key limits does not fit the
 		// index's key: the transactions cancel for it (apierr.KeyShape).
 		if v.Kind() != attr.Kind {
-			return apierr.KeyShape(fmt.Sprintf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.name))
+			return apierr.KeyShape(fmt.Sprintf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.Name))
 		}
 		if v.Kind() == storage.KindN {
 			continue
 		}
 		if n := len(v.Str()); n > 0 {
 			limit := maxSortKeyBytes
-			if i < len(idx.partAttrs) {
+			if i < len(idx.PartAttrs) {
 				limit = maxPartitionKeyBytes
 			}
 			if n > limit {
-				return apierr.KeyShape(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.name))
+				return apierr.KeyShape(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.Name))
 			}
 			continue
 		}
@@ -135,7 +136,7 @@ func (idx *indexDef) checkKeys(item storage.Item, updated bool) error {
 		if updated {
 			return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgUpdateIndexKeyEmpty, what), Cause: apierr.ErrUpdateIndexKeyEmpty}
 		}
-		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.name, attr.Name)
+		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.Name, attr.Name)
 	}
 	return nil
 }
@@ -272,11 +273,11 @@ func tableNameViolations(name *string) (string, string) {
 	if name == nil {
 		return apierr.NullViolation("tableName", true), ""
 	}
-	if validTableName(*name) {
+	if tablespec.ValidTableName(*name) {
 		return "", ""
 	}
 	var cs apierr.Constraints
-	tableNameConstraints(&cs, *name)
+	tablespec.TableNameConstraints(&cs, *name)
 	switch len(cs.Msgs) {
 	case 0:
 		return "", ""

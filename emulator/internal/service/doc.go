@@ -54,21 +54,22 @@
 //   - Control plane: op_tables.go (CreateTable, DeleteTable,
 //     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
 //     tables_types.go (their wire shapes, most of them
-//     emulator/internal/tablespec's), tables_validate.go (a
-//     definition's limits and AWS's messages), tables_describe.go
-//     (TableDescription), tables_update.go, tables_gsi.go and
-//     tables_redefine.go (UpdateTable, GSIs created and deleted, the
-//     AttributeDefinitions they bring), billing_summary.go (when
+//     emulator/internal/tablespec's, which also holds the definition
+//     types, CreateTable's checks, a definition's limits and
+//     UpdateTable's index changes: tablespec.Indexes),
+//     tables_describe.go (TableDescription), tables_update.go
+//     (UpdateTable), billing_summary.go (when
 //     BillingModeSummary shows), tags.go (a table's tags and their
 //     checks; the tagging operations are a feature,
 //     emulator/internal/tagging), feature_definition.go (the parts of a
 //     definition the core keeps that features read and change).
 //   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
-//     (wire shapes), vector_defs.go (definitions, CreateTable's checks,
-//     DescribeTable), tables_vector_update.go (UpdateTable's
-//     VectorIndexUpdates), vector_write.go (the write-side check, called
-//     by checkIndexKeys), vector_capacity.go (the write capacity vector
-//     indexes meter: VectorWriteRequestBytes, the billed size), feature_vectors.go (an index as SearchVectors
+//     (wire shapes, definitions, CreateTable's checks, UpdateTable's
+//     VectorIndexUpdates, the write-side check checkIndexKeys calls, the
+//     write capacity's figures), vector_defs.go (DescribeTable),
+//     vector_capacity.go (the write capacity vector
+//     indexes meter, in ConsumedCapacity: VectorWriteRequestBytes, the
+//     billed size), feature_vectors.go (an index as SearchVectors
 //     reads it; SearchVectors is a feature,
 //     emulator/internal/vectorsearch).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
@@ -77,8 +78,9 @@
 //     update_patch.go (UpdateItem on the stored record, storage.WritePatch),
 //     update_scratch.go (its pooled scratch maps), input_recycle.go
 //     (inputs whose maps go back to the decoder once answered),
-//     op_read.go, op_read_index.go, read_params.go and query_bounds.go
-//     (Query and Scan, on tables and indexes), op_batch.go and
+//     op_read.go and op_read_index.go (Query and Scan, on tables and
+//     indexes; their parameters' checks and a Query's sort-key bounds
+//     are emulator/internal/readparams'), op_batch.go and
 //     batch_constraints.go (BatchGetItem, BatchWriteItem),
 //     op_batch_recycle.go (the item maps written items give back),
 //     op_batch_get_encode.go (BatchGetItem's answer from stored records),
@@ -86,14 +88,16 @@
 //     capacity.go (capacity accounting, the pipeline's last stage),
 //     item_size_bound.go (when an item's size needs no measuring),
 //     indexes.go and
-//     indexes_multi.go (index entries, multi-attribute GSI keys),
+//     indexes_multi.go (index write units, multi-attribute GSI
+//     queries),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),
 //     expr_cache.go (the compiled-expression cache every request's
 //     Compiler looks in), page_eval.go (filters and projections evaluated
 //     on stored records: expr.Matcher, expr.Projector),
-//     batch_names.go (malformed and empty RequestItems), write_envelope.go
-//     (the single-item writes' request-validation envelope), oversize.go
+//     batch_names.go (malformed and empty RequestItems; the single-item
+//     writes' request-validation envelope is apierr's
+//     WriteRequestEnvelope), oversize.go
 //     (batches and transactions far over their list limits, read in the
 //     raw body before they are decoded by package
 //     emulator/internal/oversize; here, how an element is decoded,
@@ -206,28 +210,6 @@
 //     come from what was reported). pipeline_test.go walks every
 //     registered data-plane operation through every stage.
 //
-// # Why one package
-//
-// The service is one package, not one per concern: the PartiQL glue
-// plans its statements onto the data plane's and the transactions' own
-// helpers (about fifty of them: key extraction, conditions, index key
-// checks, the transaction runner, the page reader, capacity), and the
-// conventions and streams glue run inside the write path under storage's
-// lock on the same table type. A cut between them would export most of
-// the service to itself and add no boundary that holds. What has a clean
-// cut is its own package already: errors and messages (apierr), the JSON
-// codec (wire), the stream record log (streamlog), and the concerns the
-// core uses that need nothing of it, its libraries: ClientRequestTokens
-// (idempotency), the raw-body reading of oversized requests (oversize).
-//
-// That argument holds for the data plane and its glue, not for the
-// table-level features: exports and imports, Kinesis destinations,
-// backups and point-in-time recovery, global tables touch a table
-// through its definition, its lifecycle and the commit hook, not
-// through the write path. They live behind the table-feature seam
-// (feature*.go), each in a package of its own (docs/architecture.md,
-// "Features").
-//
 // # Streams, TTL and the clock
 //
 // A table's stream (streams.go) is the storage Observer of its data:
@@ -315,20 +297,6 @@
 // in it), and a reader that finds an index just dropped answers as if
 // it had not found it.
 //
-// # Backups, point-in-time recovery and snapshots
-//
-// On-demand backups (emulator/internal/backups) are copy-on-write
-// snapshots of a table and its definition (TableCopy), kept per
-// namespace in memory; restores (restore.go) make a new table of a
-// snapshot without copying its items.
-// Point-in-time recovery (emulator/internal/pitr) keeps, per table, a
-// base snapshot and the log of the writes committed since, fed by the
-// namespace's commit hook (its recorder wraps the hook persistence
-// gives: service.Hooker), so a restore to
-// any instant of the window rolls the base forward. Beyond AWS, every
-// namespace can be snapshotted and rewound for test suites
-// (ns_snapshot.go; the facade's Snapshot, Restore and DropSnapshot).
-//
 // # Errors
 //
 // Operations return errors built by package apierr's constructors
@@ -342,46 +310,8 @@
 //
 // # Caveats
 //
-//   - Java object identities that AWS prints in some constraint messages
-//     (BatchWriteItem's echo of its requests) are replaced by a stable hash
-//     of the value.
-//   - Control-plane changes take effect at once: no CREATING/UPDATING state,
-//     no ~2 s tag lag or tag lock, no 15 s deletion-protection cooldown and no
-//     daily limit on throughput decreases, all of which AWS has.
-//   - ItemCollectionMetrics (collections.go): a collection's size is the
-//     sum of its items' sizes plus their local secondary index entries
-//     (key and projected attributes + 100 bytes each), kept per partition
-//     by storage; SizeEstimateRangeGB brackets it by whole GB ([0, 1] below
-//     1 GB, as AWS documents; AWS's rule above that is not documented).
-//     A BatchWriteItem refused for the 10 GB limit writes none of the batch:
-//     its writes go through one storage transaction (AWS does not promise
-//     either way).
-//   - Transactions (op_transact.go, op_transact_get.go, idempotency.go):
-//     isolation is by locks, so a transaction waits instead of failing with
-//     TransactionConflict, and TransactionInProgressException never
-//     happens, unless a fault rule injects them (fx_tx.go). Input errors (keys, expressions, sizes) are top-level
-//     ValidationExceptions as for the single-item operations; errors that
-//     depend on the stored item (an operand of the wrong type, an item grown
-//     past 400 KB, a full item collection) cancel the transaction with that
-//     action's reason, as AWS does (DynamoDB Local answers some of each the
-//     other way; the conformance suite marks them).
-//   - Streams have one shard each (AWS splits and rolls shards over
-//     time); sequence numbers are 21-digit decimals from 1 per stream.
-//     Records older than the retention are trimmed when the stream is next
-//     written or read, so an idle stream keeps its last records until
-//     then. A write that stores an equal item (byte for byte the same
-//     record, or the same sets in another member order) emits no record.
-//   - TTL: expired items are deleted at the next sweep (every
-//     -ttlSweepInterval, or SweepTTL), not within days as on AWS; AWS's one
-//     TTL change per hour is not enforced, as DynamoDB Local does not.
-//   - DescribeEndpoints answers the request's Host (as AWS answers its own
-//     host name, without a scheme), so endpoint discovery stays on the
-//     emulator; an SDK that adds https:// to it needs TLS in front.
-//   - Conventions (conventions.go): tables that opt in (Config.Conventions
-//     or their tags) have their writes and deletes checked against the
-//     mbc-cqrs-serverless conventions, with ValidationException naming every
-//     blocking violation (AccessDeniedException for the tenant guard) on
-//     enforced tables; DynamoDB has nothing like it. Tables that do not opt
-//     in are untouched. A violation inside TransactWriteItems is a top-level
-//     ValidationException, not a cancellation reason.
+// Where the service knowingly answers otherwise than AWS (transactions
+// that wait instead of conflicting, one shard a stream, TTL swept at
+// once, item collection sizes, the conventions) is written down in
+// docs/compatibility.md, "Where the core differs".
 package service

@@ -39,19 +39,19 @@ func (c Call) BackupSourceTable(name *string, path string) (Table, error) {
 // anything (the definition, the account's throughput limits, a table of
 // that name) and returns the table's name.
 func (c Call) CheckCreateTable(in *CreateTableInput) (string, error) {
-	def, err := validateCreateTable(in)
+	def, err := tablespec.ValidateCreateTable(in)
 	if err != nil {
 		return "", err
 	}
-	if def.throughput != nil {
-		if err := c.c.checkTableMaxThroughput(def.throughput.read, def.throughput.write); err != nil {
+	if def.Throughput != nil {
+		if err := c.c.checkTableMaxThroughput(def.Throughput.Read, def.Throughput.Write); err != nil {
 			return "", err
 		}
 	}
-	if c.c.ns.getTable(def.name) != nil {
-		return "", apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.name)
+	if c.c.ns.getTable(def.Name) != nil {
+		return "", apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.Name)
 	}
-	return def.name, nil
+	return def.Name, nil
 }
 
 // Detached returns a copy of the call for a feature's own writes (an
@@ -85,7 +85,7 @@ func (c Call) PutItem(in *PutItemInput) error {
 }
 
 // NewTableID returns a new TableId (a random version-4 UUID).
-func NewTableID() string { return newUUID() }
+func NewTableID() string { return tablespec.NewUUID() }
 
 // ID is the table's TableId.
 func (t Table) ID() string { return t.t.id }
@@ -101,7 +101,7 @@ func (t Table) Created() time.Time { return t.t.created }
 func (t Table) KeyNames() []string {
 	names := make([]string, len(t.t.keySchema))
 	for i, k := range t.t.keySchema {
-		names[i] = k.name
+		names[i] = k.Name
 	}
 	return names
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -49,35 +50,35 @@ func (d Definition) Billing() Billing {
 // Provisioned is provisioned throughput (a table's or a GSI's): read and
 // write capacity units, with the history of changes DescribeTable
 // reports (the last increase and decrease, the decreases today).
-type Provisioned struct{ tp throughput }
+type Provisioned struct{ tp tablespec.Throughput }
 
 // NewProvisioned is read and write units with no history.
 func NewProvisioned(read, write int64) Provisioned {
-	return Provisioned{throughput{read: read, write: write}}
+	return Provisioned{tablespec.Throughput{Read: read, Write: write}}
 }
 
 // Read is the read capacity units.
-func (c Provisioned) Read() int64 { return c.tp.read }
+func (c Provisioned) Read() int64 { return c.tp.Read }
 
 // Write is the write capacity units.
-func (c Provisioned) Write() int64 { return c.tp.write }
+func (c Provisioned) Write() int64 { return c.tp.Write }
 
 // WithRead is c with read units, its history unchanged.
 func (c Provisioned) WithRead(n int64) Provisioned {
-	c.tp.read = n
+	c.tp.Read = n
 	return c
 }
 
 // WithWrite is c with write units, its history unchanged.
 func (c Provisioned) WithWrite(n int64) Provisioned {
-	c.tp.write = n
+	c.tp.Write = n
 	return c
 }
 
 // Changed is c changed to read and write units at now, as UpdateTable
 // changes it: an increase or a decrease goes in its history.
 func (c Provisioned) Changed(read, write int64, now time.Time) Provisioned {
-	c.tp.apply(read, write, now)
+	c.tp.Apply(read, write, now)
 	return c
 }
 
@@ -113,28 +114,28 @@ type TTLSetting struct {
 func (d Definition) TTL() TTLSetting { return TTLSetting{d.m.ttl.enabled, d.m.ttl.attr} }
 
 // GSI is a global secondary index of a definition.
-type GSI struct{ x *indexDef }
+type GSI struct{ x *tablespec.IndexDef }
 
 // Name is the index's name.
-func (g GSI) Name() string { return g.x.name }
+func (g GSI) Name() string { return g.x.Name }
 
 // Capacity is the index's provisioned throughput, or false for an index
 // of an on-demand table.
 func (g GSI) Capacity() (Provisioned, bool) {
-	if g.x.throughput == nil {
+	if g.x.Throughput == nil {
 		return Provisioned{}, false
 	}
-	return Provisioned{*g.x.throughput}, true
+	return Provisioned{*g.x.Throughput}, true
 }
 
 // StatusAt is the index's IndexStatus at now (CREATING, ACTIVE).
-func (g GSI) StatusAt(now time.Time) string { return g.x.statusAt(now) }
+func (g GSI) StatusAt(now time.Time) string { return g.x.StatusAt(now) }
 
 // GSIs are the table's global secondary indexes (those being deleted
 // not included), in the definition's order.
 func (d Definition) GSIs() []GSI {
-	out := make([]GSI, len(d.m.gsis))
-	for i, x := range d.m.gsis {
+	out := make([]GSI, len(d.m.GSIs))
+	for i, x := range d.m.GSIs {
 		out[i] = GSI{x}
 	}
 	return out
@@ -142,8 +143,8 @@ func (d Definition) GSIs() []GSI {
 
 // GSI returns the table's global secondary index called name, or false.
 func (d Definition) GSI(name string) (GSI, bool) {
-	if i := d.m.gsiIndex(name); i >= 0 {
-		return GSI{d.m.gsis[i]}, true
+	if i := d.m.GSIIndex(name); i >= 0 {
+		return GSI{d.m.GSIs[i]}, true
 	}
 	return GSI{}, false
 }
@@ -179,10 +180,10 @@ func (t Table) Storage() *storage.Table { return t.t.data }
 // setters change it. Nothing is published until the change is recorded.
 type Edit struct {
 	Definition
-	gsisOwned      bool        // m.gsis is the edit's own copy
-	added, dropped []*indexDef // GSIs whose storage changes once recorded
-	pruneAttrs     bool        // drop the attribute definitions no key uses any more
-	deletingOwned  bool        // m.deleting is the edit's own copy
+	gsisOwned      bool                  // m.gsis is the edit's own copy
+	added, dropped []*tablespec.IndexDef // GSIs whose storage changes once recorded
+	pruneAttrs     bool                  // drop the attribute definitions no key uses any more
+	deletingOwned  bool                  // m.deleting is the edit's own copy
 }
 
 // SetSlot sets the feature's slot (nil: removes it).
@@ -227,7 +228,7 @@ func (e *Edit) SetTTL(s TTLSetting) { e.m.ttl = ttlSpec{enabled: s.Enabled, attr
 // ownGSIs makes m.gsis the edit's own copy, to change in place.
 func (e *Edit) ownGSIs() {
 	if !e.gsisOwned {
-		e.m.gsis = slices.Clone(e.m.gsis)
+		e.m.GSIs = slices.Clone(e.m.GSIs)
 		e.gsisOwned = true
 	}
 }
@@ -236,18 +237,18 @@ func (e *Edit) ownGSIs() {
 // (nil: none, as on an on-demand table); an unknown name changes
 // nothing.
 func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
-	i := e.m.gsiIndex(name)
+	i := e.m.GSIIndex(name)
 	if i < 0 {
 		return
 	}
 	e.ownGSIs()
-	y := *e.m.gsis[i]
-	y.throughput = nil
+	y := *e.m.GSIs[i]
+	y.Throughput = nil
 	if c != nil {
 		tp := c.tp
-		y.throughput = &tp
+		y.Throughput = &tp
 	}
-	e.m.gsis[i] = &y
+	e.m.GSIs[i] = &y
 }
 
 // AddGSI adds the GSI called name of definition from (another table's,
@@ -257,23 +258,23 @@ func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
 // from does not have, or one of that name the table has, changes
 // nothing.
 func (e *Edit) AddGSI(from Definition, name string, activeAt time.Time) {
-	i := from.m.gsiIndex(name)
-	if i < 0 || e.m.gsiIndex(name) >= 0 {
+	i := from.m.GSIIndex(name)
+	if i < 0 || e.m.GSIIndex(name) >= 0 {
 		return
 	}
-	y := *from.m.gsis[i]
-	y.arn = e.t.arn + "/index/" + y.name
-	y.activeAt = activeAt
+	y := *from.m.GSIs[i]
+	y.ARN = e.t.arn + "/index/" + y.Name
+	y.ActiveAt = activeAt
 	e.ownGSIs()
-	e.m.gsis = append(e.m.gsis, &y)
+	e.m.GSIs = append(e.m.GSIs, &y)
 	e.added = append(e.added, &y)
-	defs := slices.Clone(e.m.attrDefs)
-	for _, a := range from.m.attrDefs {
-		if !slices.ContainsFunc(defs, func(b attrDef) bool { return b.name == a.name }) {
+	defs := slices.Clone(e.m.AttrDefs)
+	for _, a := range from.m.AttrDefs {
+		if !slices.ContainsFunc(defs, func(b tablespec.AttrDef) bool { return b.Name == a.Name }) {
 			defs = append(defs, a)
 		}
 	}
-	e.m.attrDefs = defs
+	e.m.AttrDefs = defs
 	e.pruneAttrs = true
 }
 
@@ -281,16 +282,16 @@ func (e *Edit) AddGSI(from Definition, name string, activeAt time.Time) {
 // goneAt, and its entries go once the change is recorded. An unknown
 // name changes nothing.
 func (e *Edit) DropGSI(name string, goneAt time.Time) {
-	i := e.m.gsiIndex(name)
+	i := e.m.GSIIndex(name)
 	if i < 0 {
 		return
 	}
 	e.ownGSIs()
-	z := *e.m.gsis[i]
-	z.goneAt = goneAt
-	e.m.gsis = slices.Delete(e.m.gsis, i, i+1)
+	z := *e.m.GSIs[i]
+	z.GoneAt = goneAt
+	e.m.GSIs = slices.Delete(e.m.GSIs, i, i+1)
 	e.ownDeleting()
-	e.m.deleting = append(e.m.deleting, &z)
+	e.m.Deleting = append(e.m.Deleting, &z)
 	e.dropped = append(e.dropped, &z)
 	e.pruneAttrs = true
 }
@@ -298,7 +299,7 @@ func (e *Edit) DropGSI(name string, goneAt time.Time) {
 // ownDeleting makes m.deleting the edit's own copy, to change in place.
 func (e *Edit) ownDeleting() {
 	if !e.deletingOwned {
-		e.m.deleting = slices.Clone(e.m.deleting)
+		e.m.Deleting = slices.Clone(e.m.Deleting)
 		e.deletingOwned = true
 	}
 }
@@ -307,14 +308,14 @@ func (e *Edit) ownDeleting() {
 // shown as DELETING).
 func (e *Edit) ForgetDeletedGSIs(now time.Time) {
 	e.ownDeleting()
-	e.m.deleting = slices.DeleteFunc(e.m.deleting, func(x *indexDef) bool { return !now.Before(x.goneAt) })
+	e.m.Deleting = slices.DeleteFunc(e.m.Deleting, func(x *tablespec.IndexDef) bool { return !now.Before(x.GoneAt) })
 }
 
 // finish completes the edit's definition: the attribute definitions no
 // key uses any more dropped, if GSIs came or went.
 func (e *Edit) finish() {
 	if e.pruneAttrs {
-		e.m.pruneAttrDefs(e.t.keySchema)
+		e.m.PruneAttrDefs(e.t.keySchema)
 	}
 }
 
@@ -336,12 +337,12 @@ func (e *Edit) storageDone(done func(recorded bool) error) func(recorded bool) e
 			return err
 		}
 		for _, x := range added {
-			if aerr := t.data.AddIndex(x.storageDef()); aerr != nil {
+			if aerr := t.data.AddIndex(x.StorageDef()); aerr != nil {
 				return aerr
 			}
 		}
 		for _, x := range dropped {
-			if derr := t.data.DropIndex(x.name); derr != nil && !errors.Is(derr, storage.ErrNoIndex) {
+			if derr := t.data.DropIndex(x.Name); derr != nil && !errors.Is(derr, storage.ErrNoIndex) {
 				return derr
 			}
 		}

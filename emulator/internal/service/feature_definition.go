@@ -1,5 +1,7 @@
 package service
 
+import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+
 // The parts of a table's definition the core keeps because the core's
 // own operations need them (CreateTable sets them, DescribeTable shows
 // them, the write path or the conventions read them), and which a
@@ -9,7 +11,7 @@ package service
 
 // ValidTableName reports whether s follows DynamoDB's rules for table
 // and index names: 3 to 255 characters from [a-zA-Z0-9_.-].
-func ValidTableName(s string) bool { return validTableName(s) }
+func ValidTableName(s string) bool { return tablespec.ValidTableName(s) }
 
 // LookupTableMsg returns the table a control-plane request names (its
 // name or ARN), as LookupTable does, with notFound the message of its
@@ -28,7 +30,7 @@ func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
 // CheckTags applies AWS's tag rules (CreateTable's) to tags, tag by tag,
 // and returns them in request order. It does not count them (MaxTags).
 func CheckTags(tags []Tag) ([]TagDesc, error) {
-	ps, err := validateTags(tags)
+	ps, err := tablespec.ValidateTags(tags)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +39,7 @@ func CheckTags(tags []Tag) ([]TagDesc, error) {
 
 // ValidTagKey reports whether k is a tag key AWS accepts: 1 to 128
 // Unicode characters of its pattern.
-func ValidTagKey(k string) bool { return validTagText(k, 1, maxTagKeyLen) }
+func ValidTagKey(k string) bool { return tablespec.ValidTagKey(k) }
 
 // ChangeTags changes the table's tags: fn gets them and returns the new
 // ones or an error, which leaves the definition as it was. The table's
@@ -51,9 +53,9 @@ func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) err
 		if err != nil {
 			return nil, err
 		}
-		var tags []tagPair // a new slice: snapshots keep the old one
+		var tags []tablespec.TagPair // a new slice: snapshots keep the old one
 		for _, d := range next {
-			tags = append(tags, tagPair{d.Key, d.Value})
+			tags = append(tags, tablespec.TagPair(d))
 		}
 		p, err := c.c.svc.conv.attach(c.c, tt, tags)
 		if err != nil {
@@ -65,10 +67,10 @@ func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) err
 }
 
 // tagDescs returns tags as a feature sees them.
-func tagDescs(tags []tagPair) []TagDesc {
+func tagDescs(tags []tablespec.TagPair) []TagDesc {
 	out := make([]TagDesc, len(tags))
 	for i, tp := range tags {
-		out[i] = TagDesc{Key: tp.key, Value: tp.value}
+		out[i] = TagDesc(tp)
 	}
 	return out
 }

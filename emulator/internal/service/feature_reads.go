@@ -1,6 +1,9 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/internal/insights"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+)
 
 // What a feature that reads tables the way the data plane does asks of
 // the core: the data plane's checks of table and index names, its
@@ -16,7 +19,7 @@ func TableNameViolations(name *string) (string, string) { return tableNameViolat
 
 // IndexNameViolation returns the violation of an IndexName member (its
 // length and characters; "" for none or a missing one).
-func IndexNameViolation(name *string) string { return indexNameConstraint(name) }
+func IndexNameViolation(name *string) string { return readparams.IndexNameConstraint(name) }
 
 // LookupDataTable returns the table name names as the data plane looks
 // it up: a missing table, or one still CREATING, is
@@ -41,8 +44,8 @@ func (t Table) HasSortKey() bool { return t.t.schema.HasSort() }
 func (t Table) GlobalIndex(name string) (hasSort, ok bool) {
 	gsis, _ := t.t.indexes()
 	for _, x := range gsis {
-		if x.name == name {
-			return x.schema.HasSort(), true
+		if x.Name == name {
+			return x.Schema.HasSort(), true
 		}
 	}
 	return false, false

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -188,21 +189,21 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	sm := s.snapshot()
 	now := cc.Now()
 	t := &table{name: s.name, schema: s.schema, keySchema: s.keySchema,
-		arn: cc.tableARN(s.name), id: newUUID(), created: now, clock: cc.clock}
+		arn: cc.tableARN(s.name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
 	m := &tableMeta{
-		status: statusActive, attrDefs: sm.attrDefs,
+		status: statusActive, Indexes: tablespec.Indexes{AttrDefs: sm.AttrDefs},
 		billingMode: sm.billingMode, billingReported: sm.billingReported, payPerRequestSince: sm.payPerRequestSince,
-		throughput: throughput{read: sm.throughput.read, write: sm.throughput.write}, onDemand: sm.onDemand,
+		throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write}, onDemand: sm.onDemand,
 		stream: sm.stream, sse: sm.sse, tableClass: sm.tableClass, ttl: sm.ttl,
 	}
 	if d := cc.svc.cfg.TransientDelay; d > 0 {
 		m.activeAt = now.Add(d)
 	}
 	var err error
-	if m.gsis, err = overrideIndexes(t, sm.gsis, false, nil, m.billingMode); err != nil {
+	if m.GSIs, err = overrideIndexes(t, sm.GSIs, false, nil, m.billingMode); err != nil {
 		return Table{}, err
 	}
-	if m.lsis, err = overrideIndexes(t, sm.lsis, false, nil, m.billingMode); err != nil {
+	if m.LSIs, err = overrideIndexes(t, sm.LSIs, false, nil, m.billingMode); err != nil {
 		return Table{}, err
 	}
 	if edit != nil {
@@ -220,7 +221,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	}
 	t.meta.Store(m)
 	snap, err := s.data.Snapshot().Derive(storage.Derivation{
-		Indexes: storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Indexes: tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
 		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
@@ -21,7 +22,7 @@ import (
 
 // StatementIndex is the secondary index a SELECT reads (the zero value:
 // the table).
-type StatementIndex struct{ x *indexDef }
+type StatementIndex struct{ x *tablespec.IndexDef }
 
 // SelectTarget looks up what a SELECT reads: the table, and its index
 // of that name (index nil: the table), with their key schema as the
@@ -39,7 +40,7 @@ func (c Call) SelectTarget(table string, index *string) (Table, StatementIndex, 
 	if x == nil {
 		return Table{}, StatementIndex{}, lower.Target{}, apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
 	}
-	if x.multi() {
+	if x.Multi() {
 		return Table{t: t}, StatementIndex{x}, lower.Target{Multi: true}, nil
 	}
 	return Table{t: t}, StatementIndex{x}, lower.Target{Keys: indexKeySchema(x)}, nil
@@ -47,11 +48,11 @@ func (c Call) SelectTarget(table string, index *string) (Table, StatementIndex, 
 
 // partiqlIndex finds the table's index of that name; nil when there is
 // none.
-func partiqlIndex(t *table, name string) *indexDef {
+func partiqlIndex(t *table, name string) *tablespec.IndexDef {
 	gsis, lsis := t.indexes()
-	for _, defs := range [2][]*indexDef{gsis, lsis} {
+	for _, defs := range [2][]*tablespec.IndexDef{gsis, lsis} {
 		for _, d := range defs {
-			if d.name == name {
+			if d.Name == name {
 				return d
 			}
 		}
@@ -60,7 +61,7 @@ func partiqlIndex(t *table, name string) *indexDef {
 }
 
 // Global reports whether the index is a global secondary index.
-func (x StatementIndex) Global() bool { return x.x != nil && !x.x.local }
+func (x StatementIndex) Global() bool { return x.x != nil && !x.x.Local }
 
 // Schema is the table's key schema.
 func (t Table) Schema() storage.KeySchema { return t.t.schema }

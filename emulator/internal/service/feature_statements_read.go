@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -27,7 +28,7 @@ import (
 // selectPlan is a SELECT lowered against its table or index.
 type selectPlan struct {
 	t    *table
-	x    *indexDef            // the index read; nil: the table
+	x    *tablespec.IndexDef  // the index read; nil: the table
 	sel  *lower.Select        // key conditions, filter, SELECT list, direction
 	kcs  []*expr.KeyCondition // one per partition read, in order; none: Scan
 	iqs  []storage.IndexQuery // for an index: kcs as index queries
@@ -134,7 +135,7 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 			return apierr.Validation(apierr.MsgInvalidNextToken)
 		}
 		first, err = plan.firstPartition(func(i int) bool {
-			for j, a := range ix.partAttrs {
+			for j, a := range ix.PartAttrs {
 				if !storage.Equal(start[a.Name], plan.iqs[i].Partition[j]) {
 					return false
 				}
@@ -153,7 +154,7 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 	case len(plan.iqs) > 0:
 		for _, q := range plan.iqs[first:] {
 			q.ExclusiveStart = start
-			if err := t.indexData(ix, p.req.consistent).QueryIndex(ix.name, q, p.visit); err != nil {
+			if err := t.indexData(ix, p.req.consistent).QueryIndex(ix.Name, q, p.visit); err != nil {
 				return apierr.Validation(apierr.MsgPartiQLNoSuchIndex) // deleted since the lookup
 			}
 			if p.stopped {
@@ -162,7 +163,7 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 			start = nil
 		}
 	default:
-		if err := t.indexData(ix, p.req.consistent).ScanIndex(ix.name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
+		if err := t.indexData(ix, p.req.consistent).ScanIndex(ix.Name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
 			return apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
 		}
 	}

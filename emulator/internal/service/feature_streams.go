@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -60,7 +61,7 @@ func (s Stream) ShardID() string { return s.s.shardID }
 func (s Stream) Created() time.Time { return s.s.created }
 
 // KeySchema is the key schema of the stream's table.
-func (s Stream) KeySchema() []KeySchemaElementDesc { return keySchemaDesc(s.s.keySchema) }
+func (s Stream) KeySchema() []KeySchemaElementDesc { return tablespec.DescribeKeySchema(s.s.keySchema) }
 
 // Schema is the key schema of the stream's table, as storage keeps it.
 func (s Stream) Schema() storage.KeySchema { return s.s.schema }

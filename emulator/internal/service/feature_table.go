@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -52,31 +53,14 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 	t, m := tc.t, tc.m
 	src := &SourceTableDetails{
 		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: tc.snap.SizeBytes(),
-		KeySchema: keySchemaDesc(t.keySchema), TableCreationDateTime: epochTime(t.created),
-		ProvisionedThroughput: &sourceThroughput{m.throughput.read, m.throughput.write},
+		KeySchema: tablespec.DescribeKeySchema(t.keySchema), TableCreationDateTime: epochTime(t.created),
+		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: m.throughput.Read, WriteCapacityUnits: m.throughput.Write},
 		OnDemandThroughput:    m.onDemand,
 		ItemCount:             int64(tc.snap.ItemCount()),
 		BillingMode:           cmpOr(m.billingMode, "PROVISIONED"),
 	}
-	f := &SourceTableFeatureDetails{SSEDescription: m.sse}
-	for _, x := range m.lsis {
-		f.LocalSecondaryIndexes = append(f.LocalSecondaryIndexes, indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection)})
-	}
-	for _, x := range m.gsis {
-		ii := indexInfo{IndexName: x.name, KeySchema: keySchemaDesc(x.keySchema), Projection: projectionDesc(x.projection), OnDemandThroughput: x.onDemand}
-		if x.throughput != nil {
-			ii.ProvisionedThroughput = &sourceThroughput{x.throughput.read, x.throughput.write}
-		}
-		f.GlobalSecondaryIndexes = append(f.GlobalSecondaryIndexes, ii)
-	}
-	for _, x := range m.vectors {
-		vi := VectorIndexInfo{IndexName: x.name, VectorAttribute: VectorAttributeDesc{AttributeName: x.attr}, Dimensions: x.dims,
-			DistanceFunction: x.distance, Projection: projectionDesc(x.projection)}
-		for _, e := range x.schema {
-			vi.SearchSchema = append(vi.SearchSchema, SearchSchemaElemDesc{AttributeName: e.name, SearchSchemaElementType: e.typ})
-		}
-		f.VectorIndexes = append(f.VectorIndexes, vi)
-	}
+	f := m.Indexes.SourceFeatures()
+	f.SSEDescription = m.sse
 	if m.streamOn() {
 		f.StreamDescription = m.stream
 	}
@@ -101,11 +85,13 @@ func (c Call) RestoreFromCopy(name string, tc TableCopy, ov *RestoreOverrides, b
 
 // RestoreConstraints adds the model constraints of a restore's overrides
 // to cs.
-func RestoreConstraints(cs *apierr.Constraints, ov *RestoreOverrides) { ov.constraints(cs) }
+func RestoreConstraints(cs *apierr.Constraints, ov *RestoreOverrides) { ov.Constraints(cs) }
 
 // TableNameConstraints adds the constraints of a TableName member (3 to
 // 255 characters, or an ARN of at most 1024) to cs.
-func TableNameConstraints(cs *apierr.Constraints, name string) { tableNameConstraints(cs, name) }
+func TableNameConstraints(cs *apierr.Constraints, name string) {
+	tablespec.TableNameConstraints(cs, name)
+}
 
 // Opener is a feature told when a namespace is made (before anything is
 // loaded into it), to read what it keeps beside it (Space.Keep).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -17,7 +18,7 @@ import (
 // VectorIndexView is one of a table's vector indexes.
 type VectorIndexView struct {
 	t *table
-	x *vectorIndexDef
+	x *tablespec.VectorIndexDef
 }
 
 // VectorIndex returns the table's vector index of that name, or false.
@@ -27,34 +28,36 @@ func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
 }
 
 // Name is the index's name.
-func (x VectorIndexView) Name() string { return x.x.name }
+func (x VectorIndexView) Name() string { return x.x.Name }
 
 // Dimensions is the length of the index's vectors.
-func (x VectorIndexView) Dimensions() int64 { return x.x.dims }
+func (x VectorIndexView) Dimensions() int64 { return x.x.Dims }
 
 // Attribute is the name of the index's vector attribute.
-func (x VectorIndexView) Attribute() string { return x.x.attr }
+func (x VectorIndexView) Attribute() string { return x.x.Attr }
 
 // Creating reports whether the index is still CREATING at now.
-func (x VectorIndexView) Creating(now time.Time) bool { return x.x.statusAt(now) == indexCreating }
+func (x VectorIndexView) Creating(now time.Time) bool {
+	return x.x.StatusAt(now) == tablespec.IndexCreating
+}
 
 // Element reports whether name is an element of the index's
 // SearchSchema, and whether it is its HASH element (else an
 // INLINE_FILTER).
 func (x VectorIndexView) Element(name string) (hash, ok bool) {
-	e := x.x.schemaElem(name)
+	e := x.x.SchemaElem(name)
 	if e == nil {
 		return false, false
 	}
-	return e.typ == searchHash, true
+	return e.Type == tablespec.SearchHash, true
 }
 
 // HasHash reports whether the index's SearchSchema has a HASH element.
-func (x VectorIndexView) HasHash() bool { return x.x.def.HasHash() }
+func (x VectorIndexView) HasHash() bool { return x.x.Def.HasHash() }
 
 // Projected returns the attributes the index projects (keys, search
 // schema attributes and NonKeyAttributes; nil: all).
-func (x VectorIndexView) Projected() []string { return x.x.projected(x.t.schema) }
+func (x VectorIndexView) Projected() []string { return x.x.Projected(x.t.schema) }
 
 // Search returns the q.TopK items of the index nearest q's vector
 // (storage's exact search; storage.ErrNoVectorIndex once the index is
@@ -65,9 +68,9 @@ func (x VectorIndexView) Projected() []string { return x.x.projected(x.t.schema)
 // An index added since the lag was set is not the eventual view's: it is
 // searched in the table itself.
 func (x VectorIndexView) Search(q storage.VectorQuery) ([]storage.VectorResult, error) {
-	res, err := x.t.readData(false).SearchVectors(x.x.name, q)
+	res, err := x.t.readData(false).SearchVectors(x.x.Name, q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
-		return x.t.data.SearchVectors(x.x.name, q)
+		return x.t.data.SearchVectors(x.x.Name, q)
 	}
 	return res, err
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
@@ -111,15 +112,15 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 	}
 	cfg := ns.svc.fx.th
 	prev := t.thState.Load()
-	provisioned := m.billingMode != "PAY_PER_REQUEST" && m.throughput.read > 0 && m.throughput.write > 0
+	provisioned := m.billingMode != "PAY_PER_REQUEST" && m.throughput.Read > 0 && m.throughput.Write > 0
 	enforce := cfg.Provisioned // the provisioned capacity
 	tagged, searchBytes := false, 0.0
 	for _, tg := range m.tags {
-		switch tg.key {
+		switch tg.Key {
 		case ThrottleTag:
-			tagged, enforce = true, tg.value == "on"
+			tagged, enforce = true, tg.Value == "on"
 		case VectorSearchTag:
-			if f, err := strconv.ParseFloat(tg.value, 64); err == nil && f > 0 && !math.IsInf(f, 1) {
+			if f, err := strconv.ParseFloat(tg.Value, 64); err == nil && f > 0 && !math.IsInf(f, 1) {
 				searchBytes = f
 			}
 		}
@@ -127,7 +128,7 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 	if tagged && !enforce {
 		searchBytes = 0
 	}
-	searched := searchBytes > 0 && len(m.vectors) > 0
+	searched := searchBytes > 0 && len(m.Vectors) > 0
 	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
 	if prev == nil {
 		ns.th.Drop(t.name) // a table of the same name before this one
@@ -139,19 +140,19 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 		c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
 		if provisioned {
 			c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
-			c.Table = throttle.Throughput{Read: float64(m.throughput.read), Write: float64(m.throughput.write)}
+			c.Table = throttle.Throughput{Read: float64(m.throughput.Read), Write: float64(m.throughput.Write)}
 		}
-		for _, x := range m.gsis {
+		for _, x := range m.GSIs {
 			tp := throttle.Throughput{Read: 1, Write: 1}
-			if x.throughput != nil && x.throughput.read > 0 && x.throughput.write > 0 {
-				tp = throttle.Throughput{Read: float64(x.throughput.read), Write: float64(x.throughput.write)}
+			if x.Throughput != nil && x.Throughput.Read > 0 && x.Throughput.Write > 0 {
+				tp = throttle.Throughput{Read: float64(x.Throughput.Read), Write: float64(x.Throughput.Write)}
 			}
-			c.Indexes[x.name] = tp
+			c.Indexes[x.Name] = tp
 		}
 		if searched {
 			c.VectorSearch = map[string]float64{}
-			for _, x := range m.vectors {
-				c.VectorSearch[x.name] = searchBytes
+			for _, x := range m.Vectors {
+				c.VectorSearch[x.Name] = searchBytes
 			}
 		}
 		if err := ns.th.Configure(t.name, c); err != nil {
@@ -192,7 +193,7 @@ type fxUse struct {
 // access what it does. It returns nil and no error when nothing is on,
 // and an error of AWS's (the injected fault's, or
 // ProvisionedThroughputExceeded/Throttling) when the use is refused.
-func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
+func (c *call) fxBegin(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
 	return c.fxBeginParts(t, x, kc, nil, access, filter)
 }
 
@@ -200,10 +201,10 @@ func (c *call) fxBegin(t *table, x *indexDef, kc insights.KeyCondition, access i
 // kc's one): the fault rules decide once per partition, in order, and the
 // first refused fails the read; the throttler and the report see one use
 // with key condition kc (beginSelect, feature_statements_read.go).
-func (c *call) fxBeginParts(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
+func (c *call) fxBeginParts(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
 	var r fxResource
 	if x != nil {
-		r = fxResource{index: x.name, gsi: !x.local}
+		r = fxResource{index: x.Name, gsi: !x.Local}
 	}
 	return c.fxBeginOn(t, r, kc, parts, access, filter)
 }
@@ -320,8 +321,8 @@ func (u *fxUse) admit() error {
 		return u.throttleError(r)
 	}
 	if u.write {
-		for _, x := range u.t.snapshot().gsis {
-			if r, refused := th.Admit(throttle.Use{Table: u.t.name, Index: x.name, Write: true}); refused {
+		for _, x := range u.t.snapshot().GSIs {
+			if r, refused := th.Admit(throttle.Use{Table: u.t.name, Index: x.Name, Write: true}); refused {
 				u.refused(r.Kind)
 				return u.throttleError(r)
 			}
@@ -381,7 +382,7 @@ func (u *fxUse) throttleError(r throttle.Throttle) error {
 // end tells the throttler and the recorder what the use consumed: read
 // and write units on the table (or the GSI read), the units of each GSI a
 // write updated (gsiUnits, nil: none), items read and returned. Nil-safe.
-func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float64, read, returned int) {
+func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*tablespec.IndexDef]float64, read, returned int) {
 	if u == nil {
 		return
 	}
@@ -389,8 +390,8 @@ func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*indexDef]float6
 		th := u.t.ns.th
 		th.Charge(u.throttleUse(), readUnits+writeUnits-u.charged)
 		for x, units := range gsiUnits {
-			if !x.local {
-				th.Charge(throttle.Use{Table: u.t.name, Index: x.name, Write: true}, units)
+			if !x.Local {
+				th.Charge(throttle.Use{Table: u.t.name, Index: x.Name, Write: true}, units)
 			}
 		}
 	}
@@ -483,7 +484,7 @@ func (u *fxUse) endWrite(sizeBytes int, change storage.Change) {
 	if u == nil {
 		return
 	}
-	var gsiUnits map[*indexDef]float64
+	var gsiUnits map[*tablespec.IndexDef]float64
 	if u.th {
 		if gsis, _ := u.t.indexes(); len(gsis) > 0 {
 			gsiUnits = indexWriteUnits(u.t.schema, gsis, change)

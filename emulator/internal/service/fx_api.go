@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -133,7 +134,7 @@ func (c nsCatalog) Tables() []insights.CatalogTable {
 		ct := insights.CatalogTable{Name: t.name, ItemCount: int64(t.data.ItemCount()), SizeBytes: t.data.SizeBytes()}
 		gsis, lsis := t.indexes()
 		for _, x := range slices.Concat(gsis, lsis) {
-			ct.Indexes = append(ct.Indexes, x.name)
+			ct.Indexes = append(ct.Indexes, x.Name)
 		}
 		out = append(out, ct)
 	}
@@ -169,25 +170,25 @@ func (c nsCatalog) LargestPartitions(table, index string, n int) []insights.Part
 			return true
 		})
 	} else {
-		var x *indexDef
+		var x *tablespec.IndexDef
 		gsis, lsis := t.indexes()
 		for _, d := range slices.Concat(gsis, lsis) {
-			if d.name == index {
+			if d.Name == index {
 				x = d
 			}
 		}
 		if x == nil {
 			return nil
 		}
-		attr := []string{x.schema.Partition.Name}
-		_ = t.data.ScanIndex(x.name, storage.IndexScanRange{}, func(e storage.EncodedItem) bool {
+		attr := []string{x.Schema.Partition.Name}
+		_ = t.data.ScanIndex(x.Name, storage.IndexScanRange{}, func(e storage.EncodedItem) bool {
 			add(e.Attributes(attr)[attr[0]], e.Size())
 			return true
 		})
 	}
 	out := make([]insights.PartitionSize, 0, len(sizes))
 	for _, p := range sizes {
-		if index == "" && len(t.snapshot().lsis) > 0 {
+		if index == "" && len(t.snapshot().LSIs) > 0 {
 			p.CollectionSize = t.data.CollectionSize(values[p.Key])
 		}
 		out = append(out, *p)

@@ -3,6 +3,7 @@ package service
 import (
 	"cmp"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -47,7 +48,7 @@ func (u *fxUse) end0(units float64) {
 
 // endBatchItem is end for one item of a batch: returned is 1 when an
 // item was read. Nil-safe.
-func (u *fxUse) endBatchItem(readUnits, writeUnits float64, ixUnits map[*indexDef]float64, returned int) {
+func (u *fxUse) endBatchItem(readUnits, writeUnits float64, ixUnits map[*tablespec.IndexDef]float64, returned int) {
 	if u == nil {
 		return
 	}

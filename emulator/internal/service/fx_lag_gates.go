@@ -47,8 +47,8 @@ func (s *Service) IndexLag(accessKey, region, table, index string) (*lag.Gate, e
 // indexGate returns the gate of t's GSI index, setting one if it has none.
 func (s *Service) indexGate(t *table, index string) (*lag.Gate, error) {
 	gsi := false
-	for _, x := range t.meta.Load().gsis {
-		gsi = gsi || x.name == index
+	for _, x := range t.meta.Load().GSIs {
+		gsi = gsi || x.Name == index
 	}
 	if !gsi {
 		return nil, fmt.Errorf("%w: %q", ErrNoGSI, index)

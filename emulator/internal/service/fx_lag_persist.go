@@ -45,9 +45,9 @@ func (ns *Namespace) lagGates() []lagGate {
 		if rg != nil {
 			out = append(out, lagGate{LagState{Table: t.name, Reads: true}, rg})
 		}
-		for _, x := range t.meta.Load().gsis {
-			if g, ok := t.data.IndexLag(x.name).(*lag.Gate); ok {
-				out = append(out, lagGate{LagState{Table: t.name, Index: x.name}, g})
+		for _, x := range t.meta.Load().GSIs {
+			if g, ok := t.data.IndexLag(x.Name).(*lag.Gate); ok {
+				out = append(out, lagGate{LagState{Table: t.name, Index: x.Name}, g})
 			}
 		}
 		if st != nil {

@@ -1,6 +1,9 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/internal/storage"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
 
 // Eventually consistent reads under a lag (faults/lag, faults/WIRING.md
 // §5). A table's eventually consistent reads (GetItem, BatchGetItem,
@@ -21,8 +24,8 @@ func (t *table) readData(consistent bool) *storage.Table {
 
 // indexData returns the storage table a read of index x of t reads: an
 // LSI's entries are read as the table's items, a GSI's from the table.
-func (t *table) indexData(x *indexDef, consistent bool) *storage.Table {
-	if !x.local {
+func (t *table) indexData(x *tablespec.IndexDef, consistent bool) *storage.Table {
+	if !x.Local {
 		return t.data
 	}
 	return t.readData(consistent)

@@ -45,8 +45,8 @@ func (s *Service) applyLagSettingsLocked(t *table) {
 				st.lag.CompareAndSwap(nil, &streamGate{gate: l.Gate(s.clock), base: next - 1})
 			}
 		case l.Index != "":
-			for _, x := range t.meta.Load().gsis {
-				s.applyIndexLagSetting(t, x.name)
+			for _, x := range t.meta.Load().GSIs {
+				s.applyIndexLagSetting(t, x.Name)
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func (ns *Namespace) restoreContributorInsights() {
 			continue
 		}
 		if s.Index != "" {
-			if x := partiqlIndex(t, s.Index); x == nil || x.local {
+			if x := partiqlIndex(t, s.Index); x == nil || x.Local {
 				continue
 			}
 		}

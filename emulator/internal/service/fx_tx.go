@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -134,7 +135,7 @@ func endTx(uses []*fxUse, acts []*txAction, changes []storage.Change) {
 			continue
 		}
 		ch := changes[i]
-		var gsiUnits map[*indexDef]float64
+		var gsiUnits map[*tablespec.IndexDef]float64
 		if gsis, _ := a.t.indexes(); u.th && len(gsis) > 0 {
 			gsiUnits = indexWriteUnits(a.t.schema, gsis, ch)
 		}

@@ -1,9 +1,8 @@
 package service
 
 import (
-	"slices"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -16,73 +15,20 @@ import (
 // with its messages; anything else is checked here. The messages are
 // DynamoDB Local's (AWS publishes the rules, not the wording).
 
-// multiAttrKeySchema reports whether a GSI key schema goes beyond one
-// HASH and one RANGE element.
-func multiAttrKeySchema(ks []KeySchemaElement) bool {
-	if len(ks) > 2 {
-		return true
-	}
-	return len(ks) == 2 && *ks[0].KeyType == "HASH" && *ks[1].KeyType == "HASH"
-}
-
-// checkMultiKeySchema validates a multi-attribute GSI key schema: every
-// attribute defined, HASH elements first, at most four of each, names
-// distinct.
-func checkMultiKeySchema(ks []KeySchemaElement, defNames []string) ([]keyElem, error) {
-	keys := make([]keyElem, len(ks))
-	names := make([]string, len(ks))
-	for i, e := range ks {
-		keys[i] = keyElem{name: *e.AttributeName, keyType: *e.KeyType}
-		names[i] = *e.AttributeName
-	}
-	for _, n := range names {
-		if !slices.Contains(defNames, n) {
-			return nil, apierr.Validation(apierr.MsgKeysNotDefined(names, defNames))
-		}
-	}
-	hashes, ranges := 0, 0
-	for i, k := range keys {
-		if k.keyType == "HASH" {
-			if ranges > 0 {
-				return nil, apierr.Validation(apierr.MsgMultiKeyOrder)
-			}
-			hashes++
-		} else {
-			ranges++
-		}
-		if slices.Contains(names[:i], k.name) {
-			return nil, apierr.Validation(apierr.MsgMultiSameName)
-		}
-	}
-	switch {
-	case hashes == 0:
-		return nil, apierr.Validation(apierr.MsgMultiNoHash)
-	case hashes > storage.MaxIndexPartitionAttrs:
-		return nil, apierr.Validation(apierr.MsgTooManyPartitionKeys)
-	case ranges > storage.MaxIndexSortAttrs:
-		return nil, apierr.Validation(apierr.MsgTooManySortKeys)
-	}
-	return keys, nil
-}
-
-// multi reports whether the index keys on more than one partition or sort
-// key attribute.
-func (x *indexDef) multi() bool { return len(x.partAttrs) > 1 || len(x.sortAttrs) > 1 }
-
-// multiSchema is the index's key in expr's terms.
-func (x *indexDef) multiSchema() expr.MultiKeySchema {
-	return expr.MultiKeySchema{Partition: x.partAttrs, Sort: x.sortAttrs}
+// multiSchema is index x's key in expr's terms.
+func multiSchema(x *tablespec.IndexDef) expr.MultiKeySchema {
+	return expr.MultiKeySchema{Partition: x.PartAttrs, Sort: x.SortAttrs}
 }
 
 // multiStartKey validates an ExclusiveStartKey of a Query on a
 // multi-attribute index: the shape indexStartKey checks, and inside the
 // key condition.
-func multiStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.MultiKeyCondition) (storage.Item, error) {
+func multiStartKey(t *table, x *tablespec.IndexDef, esk storage.Item, kc *expr.MultiKeyCondition) (storage.Item, error) {
 	esk, err := indexStartKey(t, x, esk, nil)
 	if err != nil {
 		return nil, err
 	}
-	if !kc.Match(x.multiSchema(), esk) {
+	if !kc.Match(multiSchema(x), esk) {
 		return nil, apierr.Validation(apierr.MsgStartKeyRangePred)
 	}
 	return esk, nil
@@ -91,25 +37,25 @@ func multiStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.MultiKeyCon
 // queryMulti reads one Query page of a multi-attribute index, through the
 // same pipeline stages as any Query (beginRead; the key
 // condition as multiKey gives it).
-func queryMulti(c *call, t *table, x *indexDef, comp *expr.Compiler, in *QueryInput) (*QueryOutput, error) {
+func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, in *QueryInput) (*QueryOutput, error) {
 	var kc *expr.MultiKeyCondition
 	var err error
 	if in.KeyConditionExpression != nil {
-		kc, err = comp.MultiKeyCondition(*in.KeyConditionExpression, x.multiSchema())
+		kc, err = comp.MultiKeyCondition(*in.KeyConditionExpression, multiSchema(x))
 	} else {
-		kc, err = expr.MultiKeyConditions(legacyConditions(in.KeyConditions), x.multiSchema())
+		kc, err = expr.MultiKeyConditions(legacyConditions(in.KeyConditions), multiSchema(x))
 	}
 	if err != nil {
 		return nil, err
 	}
-	for i, a := range x.partAttrs {
+	for i, a := range x.PartAttrs {
 		if err := checkKeyValue(a.Name, kc.Partition[i], true); err != nil {
 			return nil, err
 		}
 	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) {
 		for _, n := range names {
-			if x.isKeyAttr(n) {
+			if x.IsKeyAttr(n) {
 				return n, true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -184,15 +185,15 @@ func TestIndexProjectionCache(t *testing.T) {
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
 		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
 	tb := env.emu.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable("tpc")
-	x := tb.meta.Load().gsis[0]
-	keysOnly := &indexRead{x: x, keep: x.projected(tb.schema)}
+	x := tb.meta.Load().GSIs[0]
+	keysOnly := &indexRead{x: x, keep: x.Projected(tb.schema)}
 	p := tb.indexProjection(keysOnly)
-	if p == nil || tb.indexProjection(&indexRead{x: x, keep: x.projected(tb.schema)}) != p {
+	if p == nil || tb.indexProjection(&indexRead{x: x, keep: x.Projected(tb.schema)}) != p {
 		t.Fatalf("the same index definition compiled twice (or not at all): %p", p)
 	}
 	other := *x
-	other.projection = projection{typ: projectionInclude, nonKey: []string{"v"}}
-	if q := tb.indexProjection(&indexRead{x: &other, keep: other.projected(tb.schema)}); q == nil || q == p {
+	other.Projection = tablespec.IndexProjection{Type: tablespec.ProjectionInclude, NonKey: []string{"v"}}
+	if q := tb.indexProjection(&indexRead{x: &other, keep: other.Projected(tb.schema)}); q == nil || q == p {
 		t.Fatalf("another definition of the index: %p, the first's %p", q, p)
 	}
 }

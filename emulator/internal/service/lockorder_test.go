@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -393,7 +394,7 @@ func (env *lockOrderEnv) checkTable(name string) {
 		}
 	}
 	for _, x := range d.Table.GlobalSecondaryIndexes {
-		if x.IndexStatus != indexActive || x.ItemCount == nil {
+		if x.IndexStatus != tablespec.IndexActive || x.ItemCount == nil {
 			continue
 		}
 		if got, want := *x.ItemCount, withAttr("g"); got != want {

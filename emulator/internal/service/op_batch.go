@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -431,7 +432,7 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWrite
 	var vbytes map[string]float64 // each vector index's VectorWriteRequestBytes
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
 	decodeOld := needOld(bt.t, mode)
-	var defs []*indexDef
+	var defs []*tablespec.IndexDef
 	if decodeOld {
 		gsis, lsis := bt.t.indexes()
 		defs = slices.Concat(gsis, lsis)
@@ -456,11 +457,11 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWrite
 			return false, err
 		}
 		cp.table += writeUnits(billedWriteSize(bt.t, max(ch.OldSize, ch.NewSize), ch))
-		var ixUnits map[*indexDef]float64
+		var ixUnits map[*tablespec.IndexDef]float64
 		if decodeOld {
 			ixUnits = indexWriteUnits(bt.t.schema, defs, ch)
 			cp.add(ixUnits)
-			vbytes = addBytes(vbytes, vectorWriteBytes(bt.t.schema, bt.t.vectorIndexes(), ch))
+			vbytes = tablespec.AddBytes(vbytes, tablespec.VectorWriteBytes(bt.t.schema, bt.t.vectorIndexes(), ch))
 		}
 		u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
 		icm.add(w.key, ch)

@@ -349,7 +349,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 	}.compilePutDelete(in.ReturnValues)
 	if err != nil {
-		return nil, writeRequestEnvelope(err)
+		return nil, apierr.WriteRequestEnvelope(err)
 	}
 	if err := c.valuesLayer(); err != nil {
 		return nil, err
@@ -486,7 +486,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 			// ReturnValues", 2026-10-09).
 			return nil, err
 		}
-		return nil, writeRequestEnvelope(err)
+		return nil, apierr.WriteRequestEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
@@ -523,7 +523,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
 	}.compile()
 	if err != nil {
-		return nil, updateItemEnvelope(err)
+		return nil, apierr.UpdateItemEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -23,14 +25,6 @@ func init() {
 // maxPageBytes is the data one Query or Scan page reads at most: the page
 // stops after the item that brings the total to 1 MB or more.
 const maxPageBytes = 1 << 20
-
-// Select values.
-const (
-	selectAll          = "ALL_ATTRIBUTES"
-	selectAllProjected = "ALL_PROJECTED_ATTRIBUTES"
-	selectSpecific     = "SPECIFIC_ATTRIBUTES"
-	selectCount        = "COUNT"
-)
 
 // Condition is one entry of the legacy KeyConditions, QueryFilter and
 // ScanFilter parameters.
@@ -133,7 +127,7 @@ func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity strin
 	*req = readRequest{
 		pooled:     true,
 		t:          t,
-		limit:      limitOf(limit),
+		limit:      readparams.LimitOf(limit),
 		consistent: consistentRead != nil && *consistentRead,
 		capacity:   capacity,
 	}
@@ -294,11 +288,11 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, cerr
 	}
 	if x != nil {
-		if err := c.guardScan(t, x.name); err != nil {
+		if err := c.guardScan(t, x.Name); err != nil {
 			return nil, err
 		}
 	}
-	if x != nil && x.multi() {
+	if x != nil && x.Multi() {
 		return queryMulti(c, t, x, comp, in)
 	}
 	ks := t.schema
@@ -361,7 +355,7 @@ func checkQuery(in *QueryInput) error {
 		apierr.LimitViolation(in.Limit, "Limit", 0, false),
 		selectV,
 		condOpV,
-		indexNameConstraint(in.IndexName),
+		readparams.IndexNameConstraint(in.IndexName),
 	); err != nil {
 		return err
 	}
@@ -415,18 +409,18 @@ func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *exp
 		if err != nil {
 			return nil, err
 		}
-		if err := checkStartBeforeEnd(kc, r.Forward, start); err != nil {
+		if err := readparams.CheckStartBeforeEnd(kc, r.Forward, start); err != nil {
 			return nil, err
 		}
 		r.ExclusiveStart = &start
 	}
 	var err error
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
 	t.readData(req.consistent).QueryEncoded(r, p.visit)
-	p.stopped = p.stopped && !queryExhausted(t.schema, kc, r.Forward, p.last.Key())
+	p.stopped = p.stopped && !readparams.QueryExhausted(t.schema, kc, r.Forward, p.last.Key())
 	return c.readPage(p)
 }
 
@@ -524,9 +518,9 @@ func checkScan(in *ScanInput) error {
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
 		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
-		indexNameConstraint(in.IndexName),
-		segmentConstraint(in.Segment),
-		totalSegmentsConstraint(in.TotalSegments),
+		readparams.IndexNameConstraint(in.IndexName),
+		readparams.SegmentConstraint(in.Segment),
+		readparams.TotalSegmentsConstraint(in.TotalSegments),
 	); err != nil {
 		return err
 	}
@@ -537,7 +531,7 @@ func checkScan(in *ScanInput) error {
 	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
 		return err
 	}
-	if err := checkSegments(in.Segment, in.TotalSegments); err != nil {
+	if err := readparams.CheckSegments(in.Segment, in.TotalSegments); err != nil {
 		return err
 	}
 	if in.ConditionalOperator != nil && in.ScanFilter == nil {
@@ -560,7 +554,7 @@ func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in 
 		r.ExclusiveStart = &start
 	}
 	var err error
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
@@ -642,7 +636,7 @@ func valuesNeedValueExpr(values wire.ExpressionValues, valueExprs ...*string) er
 // readTable looks up the table a Query or Scan reads and the index its
 // IndexName names (nil without one), with AWS's error when the table has
 // no such index.
-func (c *call) readTable(name string, index *string) (*table, *indexDef, error) {
+func (c *call) readTable(name string, index *string) (*table, *tablespec.IndexDef, error) {
 	t, err := c.lookupTable(name)
 	if err != nil {
 		return nil, nil, err
@@ -651,9 +645,9 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 		return t, nil, nil
 	}
 	gsis, lsis := t.indexes()
-	for _, defs := range [2][]*indexDef{gsis, lsis} {
+	for _, defs := range [2][]*tablespec.IndexDef{gsis, lsis} {
 		for _, d := range defs {
-			if d.name == *index {
+			if d.Name == *index {
 				return t, d, nil
 			}
 		}
@@ -670,7 +664,7 @@ func (c *call) readTable(name string, index *string) (*table, *indexDef, error) 
 }
 
 // scanIndex reads one Scan page of index x.
-func scanIndex(c *call, t *table, x *indexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), false); err != nil {
 		return nil, err
 	}
@@ -681,19 +675,19 @@ func scanIndex(c *call, t *table, x *indexDef, req *readRequest, r storage.ScanR
 			return nil, err
 		}
 		if r.TotalSegments > 1 {
-			if seg, _ := t.data.IndexSegmentOf(x.name, esk, r.TotalSegments); seg != r.Segment {
+			if seg, _ := t.data.IndexSegmentOf(x.Name, esk, r.TotalSegments); seg != r.Segment {
 				return nil, apierr.Validationf(apierr.MsgStartKeyWrongSegment, r.TotalSegments, r.Segment)
 			}
 		}
 		ir.ExclusiveStart = esk
 	}
 	var err error
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := t.indexData(x, req.consistent).ScanIndex(x.name, ir, p.visit); err != nil {
-		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
+	if err := t.indexData(x, req.consistent).ScanIndex(x.Name, ir, p.visit); err != nil {
+		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.Name) // deleted since the lookup
 	}
 	return c.readPage(p)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -15,7 +17,7 @@ import (
 
 // indexRead is what a read of an index needs beyond a table read.
 type indexRead struct {
-	x         *indexDef
+	x         *tablespec.IndexDef
 	keep      []string // attributes of each returned item (nil: the whole item)
 	keyNames  []string // LastEvaluatedKey's attributes
 	projected []string // the index's attributes (nil: ALL), for entry sizes
@@ -27,23 +29,23 @@ type indexRead struct {
 // index holds, and for a Query the filter's attributes. sel is Select
 // (nil: absent), projParam names the projection parameter given ("" when
 // none).
-func (req *readRequest) setIndex(x *indexDef, sel *string, projParam string, isQuery bool) error {
+func (req *readRequest) setIndex(x *tablespec.IndexDef, sel *string, projParam string, isQuery bool) error {
 	ks := req.t.schema
-	local := x.local
+	local := x.Local
 	if !local && req.consistent {
 		return apierr.Validation(apierr.MsgGSIConsistentRead)
 	}
-	projected := x.projected(ks)
+	projected := x.Projected(ks)
 	ir := &req.indexBuf
-	*ir = indexRead{x: x, keyNames: x.keyNamesInto(req.keyNamesBuf[:], ks), projected: projected}
-	selectAllAttrs := sel != nil && *sel == selectAll
-	if sel != nil && *sel == selectAllProjected && projParam != "" {
+	*ir = indexRead{x: x, keyNames: x.KeyNamesInto(req.keyNamesBuf[:], ks), projected: projected}
+	selectAllAttrs := sel != nil && *sel == readparams.SelectAll
+	if sel != nil && *sel == readparams.SelectAllProjected && projParam != "" {
 		return apierr.Validationf(apierr.MsgAllProjectedWithExp, projParam)
 	}
 	if projected != nil {
 		if selectAllAttrs {
 			if !local {
-				return apierr.Validationf(apierr.MsgGSISelectAll, x.name)
+				return apierr.Validationf(apierr.MsgGSISelectAll, x.Name)
 			}
 			ir.fetch = true
 		}
@@ -51,14 +53,14 @@ func (req *readRequest) setIndex(x *indexDef, sel *string, projParam string, isQ
 			missing := notProjected(topNames(req.projection), projected)
 			if len(missing) > 0 {
 				if !local {
-					return apierr.Validationf(apierr.MsgGSINotProjected, x.name, bracketList(missing))
+					return apierr.Validationf(apierr.MsgGSINotProjected, x.Name, bracketList(missing))
 				}
 				ir.fetch = true
 			}
 		}
 		if isQuery && req.filter != nil {
 			if missing := notProjected(req.filterAttrs, projected); len(missing) > 0 {
-				return apierr.Validationf(apierr.MsgFilterNotProjected, x.name, bracketList(missing))
+				return apierr.Validationf(apierr.MsgFilterNotProjected, x.Name, bracketList(missing))
 			}
 		}
 		if req.projection == nil && !selectAllAttrs {
@@ -109,15 +111,15 @@ func (ir *indexRead) entrySize(e storage.EncodedItem) int {
 // indexKeySchema is the key schema a Query's key condition on index x is
 // compiled against: the index's key attributes, single attributes in
 // storage's KeySchema shape.
-func indexKeySchema(x *indexDef) storage.KeySchema { return x.schema }
+func indexKeySchema(x *tablespec.IndexDef) storage.KeySchema { return x.Schema }
 
 // indexStartKey validates a Query's or Scan's ExclusiveStartKey on index
 // x: exactly the index's and the table's key attributes, of their kinds,
 // and for a Query inside the key condition's partition and range.
-func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyCondition) (storage.Item, error) {
-	names := x.keyNames(t.schema)
+func indexStartKey(t *table, x *tablespec.IndexDef, esk storage.Item, kc *expr.KeyCondition) (storage.Item, error) {
+	names := x.KeyNames(t.schema)
 	shape := apierr.MsgStartKeyInvalid
-	if x.local {
+	if x.Local {
 		shape = apierr.MsgStartKeySize // an LSI's start key is worded as the table's
 	}
 	if len(esk) != len(names) {
@@ -131,7 +133,7 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 	if _, err := t.keyFromKeyParam(t.schema.KeyItem(t.schema.KeyOf(esk))); err != nil {
 		return nil, err
 	}
-	for _, list := range [2][]storage.KeyAttr{x.partAttrs, x.sortAttrs} {
+	for _, list := range [2][]storage.KeyAttr{x.PartAttrs, x.SortAttrs} {
 		for _, a := range list {
 			if esk[a.Name].Kind() != a.Kind {
 				return nil, apierr.Validation(apierr.MsgKeySchemaMismatch)
@@ -156,7 +158,7 @@ func indexStartKey(t *table, x *indexDef, esk storage.Item, kc *expr.KeyConditio
 // queryIndexPage reads one Query page of index x with the storage query q:
 // the index's read rules, the ExclusiveStartKey (checked by start), Select,
 // then the seek.
-func queryIndexPage(c *call, t *table, x *indexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
+func queryIndexPage(c *call, t *table, x *tablespec.IndexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
 		return nil, err
 	}
@@ -166,18 +168,18 @@ func queryIndexPage(c *call, t *table, x *indexDef, req *readRequest, in *QueryI
 			return nil, err
 		}
 	}
-	if req.countOnly, err = checkSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := t.indexData(x, req.consistent).QueryIndex(x.name, q, p.visit); err != nil {
-		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.name) // deleted since the lookup
+	if err := t.indexData(x, req.consistent).QueryIndex(x.Name, q, p.visit); err != nil {
+		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.Name) // deleted since the lookup
 	}
 	return c.readPage(p)
 }
 
 // indexQuery is the storage query of a key condition on index x.
-func indexQuery(x *indexDef, kc *expr.KeyCondition, forward bool) storage.IndexQuery {
+func indexQuery(x *tablespec.IndexDef, kc *expr.KeyCondition, forward bool) storage.IndexQuery {
 	return storage.IndexQuery{
 		Partition: []storage.Value{kc.Partition},
 		Sort:      kc.Sort,

@@ -3,10 +3,10 @@ package service
 import (
 	"errors"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -40,69 +40,66 @@ func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 // createTableFor is CreateTable of a table CREATING for creating (0:
 // ACTIVE at once).
 func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*CreateTableOutput, error) {
-	def, err := validateCreateTable(in)
+	def, err := tablespec.ValidateCreateTable(in)
 	if err != nil {
 		return nil, err
 	}
-	if def.throughput != nil {
-		if err := c.checkTableMaxThroughput(def.throughput.read, def.throughput.write); err != nil {
+	if def.Throughput != nil {
+		if err := c.checkTableMaxThroughput(def.Throughput.Read, def.Throughput.Write); err != nil {
 			return nil, err
 		}
 	}
 	now := c.Now()
-	if t := c.ns.getTable(def.name); t != nil && c.creating(t) {
+	if t := c.ns.getTable(def.Name); t != nil && c.creating(t) {
 		// A table of that name still CREATING: AWS says so rather than
 		// "Table already exists" (DDB-TABLE-005 of the record cited at
 		// changeableTable).
-		return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(def.name, "created"))
+		return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(def.Name, "created"))
 	}
-	if c.deletingAt(def.name, now) != nil {
+	if c.deletingAt(def.Name, now) != nil {
 		// The name is not free until the deletion completes.
-		return nil, apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.name)
+		return nil, apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.Name)
 	}
 	t := &table{
-		name:      def.name,
-		schema:    def.schema,
-		keySchema: def.keySchema,
-		arn:       c.tableARN(def.name),
-		id:        newUUID(),
+		name:      def.Name,
+		schema:    def.Schema,
+		keySchema: def.KeySchema,
+		arn:       c.tableARN(def.Name),
+		id:        tablespec.NewUUID(),
 		created:   now,
 		clock:     c.clock,
 	}
 	m := tableMeta{
 		status:             statusActive,
-		attrDefs:           def.attrDefs,
-		billingMode:        def.billingMode,
-		billingReported:    def.billingMode == "PAY_PER_REQUEST", // billing_summary.go
-		onDemand:           def.onDemand,
-		tableClass:         def.tableClass,
-		deletionProtection: def.deletionProtection,
-		tags:               def.tags,
-		lsis:               def.lsis,
-		gsis:               def.gsis,
-		vectors:            def.vectors,
+		billingMode:        def.BillingMode,
+		billingReported:    def.BillingMode == "PAY_PER_REQUEST", // billing_summary.go
+		onDemand:           def.OnDemand,
+		tableClass:         def.TableClass,
+		deletionProtection: def.DeletionProtection,
+		tags:               def.Tags,
+		Indexes:            tablespec.Indexes{AttrDefs: def.AttrDefs, LSIs: def.LSIs, GSIs: def.GSIs, Vectors: def.Vectors},
 	}
-	if def.throughput != nil {
-		m.throughput = *def.throughput
+	if def.Throughput != nil {
+		m.throughput = *def.Throughput
 	}
-	if def.billingMode == "PAY_PER_REQUEST" {
+	if def.BillingMode == "PAY_PER_REQUEST" {
 		m.payPerRequestSince = now
 	}
 	if creating > 0 {
 		m.activeAt = now.Add(creating)
 	}
-	for _, x := range slices.Concat(m.lsis, m.gsis) {
-		x.arn = t.arn + "/index/" + x.name
+	for _, x := range slices.Concat(m.LSIs, m.GSIs) {
+		x.ARN = t.arn + "/index/" + x.Name
 	}
-	for _, x := range m.vectors {
-		x.arn = t.arn + "/index/" + x.name
+	for _, x := range m.Vectors {
+		x.ARN = t.arn + "/index/" + x.Name
 	}
 	var s *stream
-	if spec := def.stream; spec != nil && *spec.StreamEnabled {
+	if spec := def.Stream; spec != nil && *spec.StreamEnabled {
 		m.stream = spec
 		s = t.registerStream(c, &m, *spec.StreamViewType, "")
 	}
-	m.sse = sseDescription(c, def.sse)
+	m.sse = sseDescription(c, def.SSE)
 	t.meta.Store(&m)
 	p, err := c.svc.conv.attach(c, t, m.tags)
 	if err != nil {
@@ -365,28 +362,3 @@ func describeEndpoints(c *call, in *DescribeEndpointsInput) (*DescribeEndpointsO
 		CachePeriodInMinutes: 1440,
 	}}}, nil
 }
-
-// apply sets new provisioned throughput, keeping the
-// increase/decrease history DescribeTable reports.
-func (tp *throughput) apply(read, write int64, now time.Time) {
-	if read > tp.read || write > tp.write {
-		tp.lastIncrease = now
-	}
-	if read < tp.read || write < tp.write {
-		if !sameUTCDay(tp.lastDecrease, now) {
-			tp.decreasesToday = 0
-		}
-		tp.lastDecrease = now
-		tp.decreasesToday++
-	}
-	tp.read, tp.write = read, write
-}
-
-func sameUTCDay(a, b time.Time) bool {
-	ay, am, ad := a.UTC().Date()
-	by, bm, bd := b.UTC().Date()
-	return ay == by && am == bm && ad == bd
-}
-
-// itoa is strconv.Itoa for list positions in constraint paths.
-func itoa(i int) string { return strconv.Itoa(i) }

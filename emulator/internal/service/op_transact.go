@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -345,7 +346,7 @@ func checkTxActions(acts []*txAction) error {
 // ReturnValues-like members (the Put's item size: checkPutSize).
 func prepareTxRequest(p txParams) (*txAction, error) {
 	name := *p.tableName
-	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
+	if !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name) {
 		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
 	}
 	a := &txAction{kind: p.kind}
@@ -640,7 +641,7 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 		writes = addUnits(writes, a.t, 2*writeUnits(billedWriteSize(a.t, max(ch.OldSize, ch.NewSize), ch)))
 		if xs := a.t.vectorIndexes(); len(xs) > 0 {
 			j := slices.IndexFunc(writes, func(u txUnits) bool { return u.table == a.t.name })
-			writes[j].vectors = addBytes(writes[j].vectors, vectorWriteBytes(a.t.schema, xs, ch))
+			writes[j].vectors = tablespec.AddBytes(writes[j].vectors, tablespec.VectorWriteBytes(a.t.schema, xs, ch))
 		}
 		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
 		icm[a.t.name].add(a.key, ch)

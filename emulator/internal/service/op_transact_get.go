@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -199,7 +200,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 // GetItem's messages: table name, projection.
 func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 	name := *in.TableName
-	if !strings.HasPrefix(name, "arn:") && !validTableName(name) {
+	if !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name) {
 		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
 	}
 	p := exprParams{names: in.ExpressionAttributeNames}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -67,7 +68,7 @@ func prescanOf(name string) prescan {
 // than 100 (batchGetNamesConstraint: a table name the answer echoes the
 // whole map for reduces nothing).
 func prescanBatchGet(body []byte) ([]byte, func(any)) {
-	return oversize.BatchGet(body, maxBatchGetKeys, validTableName), nil
+	return oversize.BatchGet(body, maxBatchGetKeys, tablespec.ValidTableName), nil
 }
 
 // prescanBatchWrite answers a BatchWriteItem with a table of more than

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -72,10 +73,10 @@ func (t *table) reconcileIndexes() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := t.meta.Load()
-	want := slices.Concat(m.lsis, m.gsis)
+	want := slices.Concat(m.LSIs, m.GSIs)
 	have := t.data.IndexNames()
 	for _, name := range have {
-		if !slices.ContainsFunc(want, func(x *indexDef) bool { return x.name == name }) {
+		if !slices.ContainsFunc(want, func(x *tablespec.IndexDef) bool { return x.Name == name }) {
 			if err := t.data.DropIndex(name); err != nil {
 				return err
 			}
@@ -83,11 +84,11 @@ func (t *table) reconcileIndexes() error {
 		}
 	}
 	for _, x := range want {
-		if !slices.Contains(have, x.name) {
-			if err := t.data.AddIndex(x.storageDef()); err != nil {
+		if !slices.Contains(have, x.Name) {
+			if err := t.data.AddIndex(x.StorageDef()); err != nil {
 				return err
 			}
-			t.ns.svc.log.Warn("built an index its table's definition has and storage had not (a process killed within UpdateTable)", "table", t.name, "index", x.name)
+			t.ns.svc.log.Warn("built an index its table's definition has and storage had not (a process killed within UpdateTable)", "table", t.name, "index", x.Name)
 		}
 	}
 	return nil
@@ -118,21 +119,21 @@ func (t *table) endTransient(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := *t.meta.Load()
-	changed := len(m.deleting) > 0
-	m.deleting = nil
+	changed := len(m.Deleting) > 0
+	m.Deleting = nil
 	if now.Before(m.activeAt) { // a table CREATING
 		m.activeAt, changed = time.Time{}, true
 	}
-	gsis := slices.Clone(m.gsis)
+	gsis := slices.Clone(m.GSIs)
 	for i, x := range gsis {
-		if now.Before(x.activeAt) {
+		if now.Before(x.ActiveAt) {
 			y := *x
-			y.activeAt = time.Time{}
+			y.ActiveAt = time.Time{}
 			gsis[i], changed = &y, true
 		}
 	}
 	if changed {
-		m.gsis = gsis
+		m.GSIs = gsis
 		t.meta.Store(&m)
 	}
 }

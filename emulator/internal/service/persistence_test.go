@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -63,7 +64,7 @@ func TestPersistReconcileIndexes(t *testing.T) {
 	if err := tb.data.DropIndex("byG"); err != nil {
 		t.Fatal(err)
 	}
-	extra := (&indexDef{name: "stale", schema: tb.schema, partAttrs: []storage.KeyAttr{tb.schema.Partition}, projection: projection{typ: "ALL"}}).storageDef()
+	extra := (&tablespec.IndexDef{Name: "stale", Schema: tb.schema, PartAttrs: []storage.KeyAttr{tb.schema.Partition}, Projection: tablespec.IndexProjection{Type: "ALL"}}).StorageDef()
 	if err := tb.data.AddIndex(extra); err != nil {
 		t.Fatal(err)
 	}

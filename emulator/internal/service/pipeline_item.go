@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -77,7 +78,7 @@ func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) e
 // rules on one by one (nil: kc's), filter whether a filter drops items
 // read. The tenant guard of a read runs where its validation order puts
 // it (guardKey, guardScan, guardSelect: conventions.go).
-func (c *call) beginRead(t *table, x *indexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
+func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
 	u, err := c.fxBeginParts(t, x, kc, parts, access, filter)
 	if err != nil {
 		return err
@@ -249,17 +250,17 @@ func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
 // throttler's admission (the index's search limit, VectorSearchTag).
 // hash is the HASH element's value (invalid: none). The search itself
 // reads the table's eventual view (searchData), the lag stage.
-func (c *call) beginSearch(t *table, x *vectorIndexDef, hash storage.Value) error {
+func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.Value) error {
 	kc, access := insights.KeyCondition{}, insights.Scan
-	if e := x.schemaElem(t.schema.Partition.Name); e != nil && e.typ == searchHash && hash.IsValid() {
+	if e := x.SchemaElem(t.schema.Partition.Name); e != nil && e.Type == tablespec.SearchHash && hash.IsValid() {
 		kc, access = insights.KeyCondition{Partition: hash}, insights.Query
 		if err := c.guardKey(t, storage.Key{Partition: hash}); err != nil {
 			return err
 		}
-	} else if err := c.guardScan(t, x.name); err != nil {
+	} else if err := c.guardScan(t, x.Name); err != nil {
 		return err
 	}
-	u, err := c.fxBeginSearch(t, x.name, kc, access)
+	u, err := c.fxBeginSearch(t, x.Name, kc, access)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -25,30 +26,6 @@ import (
 // CREATING for the transient delay (-delayTransientStatuses; none by
 // default), with a RestoreSummary saying where it came from.
 
-// constraints checks the overrides' model constraints.
-func (ov *RestoreOverrides) constraints(cs *apierr.Constraints) {
-	apierr.Enum(cs, ov.BillingModeOverride, "billingModeOverride", "PROVISIONED", "PAY_PER_REQUEST")
-	if sse := ov.SSESpecificationOverride; sse != nil {
-		apierr.Enum(cs, sse.SSEType, "sSESpecificationOverride.sSEType", "AES256", "KMS")
-	}
-	if p := ov.ProvisionedThroughputOverride; p != nil {
-		for _, u := range []struct {
-			v    *int64
-			path string
-		}{{p.ReadCapacityUnits, "provisionedThroughputOverride.readCapacityUnits"}, {p.WriteCapacityUnits, "provisionedThroughputOverride.writeCapacityUnits"}} {
-			if apierr.NotNull(cs, u.v, u.path) && *u.v < 1 {
-				cs.Add(apierr.QuoteInt(*u.v), u.path, apierr.ValGE(1))
-			}
-		}
-	}
-	for i, x := range ov.GlobalSecondaryIndexOverride {
-		apierr.NotNull(cs, x.IndexName, "globalSecondaryIndexOverride."+itoa(i+1)+".member.indexName")
-	}
-	for i, x := range ov.LocalSecondaryIndexOverride {
-		apierr.NotNull(cs, x.IndexName, "localSecondaryIndexOverride."+itoa(i+1)+".member.indexName")
-	}
-}
-
 // restoreTable makes table name in the call's namespace from the source
 // table src (its fixed fields) with definition sm, changed by ov, and
 // the snapshot snapshot returns for the derivation it is given (the
@@ -61,19 +38,19 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *RestoreO
 	}
 	t := &table{
 		name: name, schema: src.schema, keySchema: src.keySchema,
-		arn: c.tableARN(name), id: newUUID(), created: now, clock: c.clock,
+		arn: c.tableARN(name), id: tablespec.NewUUID(), created: now, clock: c.clock,
 	}
 	m, err := restoredMeta(c, t, sm, ov, from)
 	if err != nil {
 		return nil, err
 	}
 	t.meta.Store(m)
-	vdefs := vectorStorageDefs(m.vectors)
+	vdefs := tablespec.VectorStorageDefs(m.Vectors)
 	if vdefs == nil {
 		vdefs = []storage.VectorIndexDef{} // not nil: exactly these, none
 	}
 	snap, err := snapshot(storage.Derivation{
-		Indexes:       storageDefs(slices.Concat(m.lsis, m.gsis)),
+		Indexes:       tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
 		VectorIndexes: vdefs,
 		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
@@ -139,7 +116,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 		status:          statusActive,
 		billingMode:     sm.billingMode,
 		billingReported: sm.billingReported,
-		throughput:      throughput{read: sm.throughput.read, write: sm.throughput.write},
+		throughput:      tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write},
 		onDemand:        sm.onDemand,
 		sse:             sm.sse,
 		tableClass:      sm.tableClass,
@@ -152,7 +129,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 		m.billingMode, m.billingReported = *b, true
 	}
 	if p := ov.ProvisionedThroughputOverride; p != nil {
-		m.throughput = throughput{read: *p.ReadCapacityUnits, write: *p.WriteCapacityUnits}
+		m.throughput = tablespec.Throughput{Read: *p.ReadCapacityUnits, Write: *p.WriteCapacityUnits}
 	}
 	if o := ov.OnDemandThroughputOverride; o != nil {
 		m.onDemand = o
@@ -162,39 +139,39 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 	}
 	switch {
 	case m.billingMode == "PAY_PER_REQUEST":
-		m.throughput = throughput{}
+		m.throughput = tablespec.Throughput{}
 		if sm.billingMode != "PAY_PER_REQUEST" || sm.payPerRequestSince.IsZero() {
 			m.payPerRequestSince = now
 		} else {
 			m.payPerRequestSince = sm.payPerRequestSince
 		}
-	case m.throughput.read == 0 || m.throughput.write == 0:
+	case m.throughput.Read == 0 || m.throughput.Write == 0:
 		return nil, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	}
 	var err error
-	if m.gsis, err = overrideIndexes(t, sm.gsis, ov.GlobalSecondaryIndexOverride != nil, gsiOverrides(ov.GlobalSecondaryIndexOverride), m.billingMode); err != nil {
+	if m.GSIs, err = overrideIndexes(t, sm.GSIs, ov.GlobalSecondaryIndexOverride != nil, gsiOverrides(ov.GlobalSecondaryIndexOverride), m.billingMode); err != nil {
 		return nil, err
 	}
-	if m.lsis, err = overrideIndexes(t, sm.lsis, ov.LocalSecondaryIndexOverride != nil, lsiOverrides(ov.LocalSecondaryIndexOverride), m.billingMode); err != nil {
+	if m.LSIs, err = overrideIndexes(t, sm.LSIs, ov.LocalSecondaryIndexOverride != nil, lsiOverrides(ov.LocalSecondaryIndexOverride), m.billingMode); err != nil {
 		return nil, err
 	}
-	if m.vectors, err = overrideVectors(t, sm.vectors, ov.VectorIndexOverride); err != nil {
+	if m.Vectors, err = overrideVectors(t, sm.Vectors, ov.VectorIndexOverride); err != nil {
 		return nil, err
 	}
-	if len(m.vectors) > 0 && m.billingMode != "PAY_PER_REQUEST" {
+	if len(m.Vectors) > 0 && m.billingMode != "PAY_PER_REQUEST" {
 		return nil, apierr.Validation(apierr.MsgVectorOnDemandOnly)
 	}
 	// The attribute definitions the key schema and the indexes use.
-	for _, a := range sm.attrDefs {
-		used := a.name == t.schema.Partition.Name || a.name == t.schema.Sort.Name
-		for _, x := range slices.Concat(m.lsis, m.gsis) {
-			used = used || x.isKeyAttr(a.name)
+	for _, a := range sm.AttrDefs {
+		used := a.Name == t.schema.Partition.Name || a.Name == t.schema.Sort.Name
+		for _, x := range slices.Concat(m.LSIs, m.GSIs) {
+			used = used || x.IsKeyAttr(a.Name)
 		}
-		for _, x := range m.vectors {
-			used = used || x.schemaElem(a.name) != nil
+		for _, x := range m.Vectors {
+			used = used || x.SchemaElem(a.Name) != nil
 		}
 		if used {
-			m.attrDefs = append(m.attrDefs, a)
+			m.AttrDefs = append(m.AttrDefs, a)
 		}
 	}
 	return m, nil
@@ -204,7 +181,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 // those of the source (src), or when VectorIndexOverride is given
 // (ovs not nil) those it names (by IndexName: as for GSIs, the other
 // members are not compared), each with its new ARN and ACTIVE.
-func overrideVectors(t *table, src []*vectorIndexDef, ovs []VectorIndex) ([]*vectorIndexDef, error) {
+func overrideVectors(t *table, src []*tablespec.VectorIndexDef, ovs []VectorIndex) ([]*tablespec.VectorIndexDef, error) {
 	pick := src
 	if ovs != nil {
 		pick = nil
@@ -213,18 +190,18 @@ func overrideVectors(t *table, src []*vectorIndexDef, ovs []VectorIndex) ([]*vec
 			if o.IndexName != nil {
 				name = *o.IndexName
 			}
-			i := slices.IndexFunc(src, func(x *vectorIndexDef) bool { return x.name == name })
+			i := slices.IndexFunc(src, func(x *tablespec.VectorIndexDef) bool { return x.Name == name })
 			if i < 0 {
 				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(name))
 			}
 			pick = append(pick, src[i])
 		}
 	}
-	var out []*vectorIndexDef
+	var out []*tablespec.VectorIndexDef
 	for _, x := range pick {
 		y := *x
-		y.arn = t.arn + "/index/" + x.name
-		y.activeAt, y.goneAt, y.backfill = time.Time{}, time.Time{}, false
+		y.ARN = t.arn + "/index/" + x.Name
+		y.ActiveAt, y.GoneAt, y.Backfill = time.Time{}, time.Time{}, false
 		out = append(out, &y)
 	}
 	return out, nil
@@ -257,36 +234,36 @@ func lsiOverrides(xs []LocalSecondaryIndex) []indexOverride {
 // the source (src), or when given (set) only those the overrides name,
 // each with its new ARN and, on a provisioned table, its throughput (the
 // override's, or the source index's).
-func overrideIndexes(t *table, src []*indexDef, set bool, ovs []indexOverride, billing string) ([]*indexDef, error) {
+func overrideIndexes(t *table, src []*tablespec.IndexDef, set bool, ovs []indexOverride, billing string) ([]*tablespec.IndexDef, error) {
 	pick := src
 	if set {
 		pick = nil
 		for _, o := range ovs {
-			i := slices.IndexFunc(src, func(x *indexDef) bool { return x.name == o.name })
+			i := slices.IndexFunc(src, func(x *tablespec.IndexDef) bool { return x.Name == o.name })
 			if i < 0 {
 				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(o.name))
 			}
 			pick = append(pick, src[i])
 		}
 	}
-	var out []*indexDef
+	var out []*tablespec.IndexDef
 	for _, x := range pick {
 		y := *x
-		y.arn = t.arn + "/index/" + x.name
-		y.activeAt, y.goneAt = time.Time{}, time.Time{}
-		y.throughput = nil
-		if !x.local && billing == "PROVISIONED" {
-			tp := throughput{read: 1, write: 1}
-			if x.throughput != nil {
-				tp = throughput{read: x.throughput.read, write: x.throughput.write}
+		y.ARN = t.arn + "/index/" + x.Name
+		y.ActiveAt, y.GoneAt = time.Time{}, time.Time{}
+		y.Throughput = nil
+		if !x.Local && billing == "PROVISIONED" {
+			tp := tablespec.Throughput{Read: 1, Write: 1}
+			if x.Throughput != nil {
+				tp = tablespec.Throughput{Read: x.Throughput.Read, Write: x.Throughput.Write}
 			}
-			if i := slices.IndexFunc(ovs, func(o indexOverride) bool { return o.name == x.name }); i >= 0 && ovs[i].throughput != nil {
+			if i := slices.IndexFunc(ovs, func(o indexOverride) bool { return o.name == x.Name }); i >= 0 && ovs[i].throughput != nil {
 				p := ovs[i].throughput
 				if p.ReadCapacityUnits != nil && p.WriteCapacityUnits != nil {
-					tp = throughput{read: *p.ReadCapacityUnits, write: *p.WriteCapacityUnits}
+					tp = tablespec.Throughput{Read: *p.ReadCapacityUnits, Write: *p.WriteCapacityUnits}
 				}
 			}
-			y.throughput = &tp
+			y.Throughput = &tp
 		}
 		out = append(out, &y)
 	}

@@ -2,13 +2,13 @@ package service
 
 import (
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -54,7 +54,7 @@ type stream struct {
 	tableName  string
 	region     string // awsRegion of the records
 	viewType   string
-	keySchema  []keyElem
+	keySchema  []tablespec.KeyElem
 	schema     storage.KeySchema
 	shardID    string
 	created    time.Time
@@ -195,7 +195,7 @@ func (ss *streamSet) register(table, prev string, now time.Time, mk func(label s
 			prev = s.label
 		}
 	}
-	s := mk(nextStreamLabel(prev, now))
+	s := mk(tablespec.NextStreamLabel(prev, now))
 	ss.list = append(ss.list, s)
 	return s
 }
@@ -245,7 +245,7 @@ func (ss *streamSet) find(arn string, now time.Time) *stream {
 func (t *table) registerStream(c *call, m *tableMeta, view, prev string) *stream {
 	now := c.Now()
 	s := c.ns.streamSet().register(t.name, prev, now, func(label string) *stream {
-		return c.svc.newStream(t, streamID{label: label, shard: newShardID(now), region: c.region, created: now}, view)
+		return c.svc.newStream(t, streamID{label: label, shard: tablespec.NewShardID(now), region: c.region, created: now}, view)
 	})
 	m.streamLabel, m.streamShard, m.streamRegion, m.streamCreated = s.label, s.shardID, s.region, s.created
 	return s
@@ -296,40 +296,12 @@ func (t *table) syncStreamLocked(old, m *tableMeta, s *stream, now time.Time) {
 	}
 }
 
-// newShardID returns a shard id in AWS's shape:
-// shardId-<20-digit creation time in ms>-<8 hex digits>.
-func newShardID(now time.Time) string {
-	var b strings.Builder
-	b.WriteString("shardId-")
-	ms := itoa(int(now.UnixMilli()))
-	b.WriteString(strings.Repeat("0", max(0, 20-len(ms))))
-	b.WriteString(ms)
-	b.WriteByte('-')
-	b.WriteString(newUUID()[:8])
-	return b.String()
-}
-
 // streamRetention is StreamRetention, or DefaultStreamRetention when 0.
 func (s *Service) streamRetention() time.Duration {
 	if s.cfg.StreamRetention > 0 {
 		return s.cfg.StreamRetention
 	}
 	return DefaultStreamRetention
-}
-
-// nextStreamLabel is the label of a table's new stream created at now: its
-// time, or a millisecond after the previous label when that is not
-// earlier, so every stream of a table has its own ARN.
-func nextStreamLabel(prev string, now time.Time) string {
-	label := streamLabel(now)
-	if prev == "" || label > prev {
-		return label
-	}
-	t, err := time.Parse("2006-01-02T15:04:05.000", prev)
-	if err != nil {
-		return label
-	}
-	return streamLabel(t.Add(time.Millisecond))
 }
 
 // streamSet returns the namespace's streams (the registered namespace's,

@@ -303,7 +303,7 @@ func encodeStreamPiece(s *stream, next uint64, disabled, at time.Time) []byte {
 	}
 	return tablerec.EncodeStreamPiece(&tablerec.StreamPiece{
 		ARN: s.arn, Label: s.label, Table: s.tableName, Region: s.region, View: s.viewType,
-		KeySchema: keyElemRecords(s.keySchema), Schema: keyAttrRecords(schema),
+		KeySchema: tablerec.KeyElemRecords(s.keySchema), Schema: tablerec.KeyAttrRecords(schema),
 		Shard: s.shardID, Created: s.created, Next: next, DisabledAt: disabled, At: at,
 	})
 }
@@ -342,7 +342,7 @@ func (sc *StreamSidecar) restoreCaptured(p *tablerec.StreamPiece, recs []streaml
 			break
 		}
 	}
-	schema := keyAttrs(p.Schema)
+	schema := tablerec.KeyAttrs(p.Schema)
 	if len(schema) == 0 {
 		return nil, fmt.Errorf("%w: stream %s: no key schema", tablerec.ErrPiece, p.ARN)
 	}
@@ -352,7 +352,7 @@ func (sc *StreamSidecar) restoreCaptured(p *tablerec.StreamPiece, recs []streaml
 	}
 	s := &stream{
 		arn: p.ARN, label: p.Label, tableName: p.Table, region: p.Region, viewType: p.View,
-		keySchema: keyElems(p.KeySchema), schema: ks, shardID: p.Shard, created: p.Created,
+		keySchema: tablerec.KeyElems(p.KeySchema), schema: ks, shardID: p.Shard, created: p.Created,
 		clock: sc.now, idPrefix: streamlog.EventIDPrefix(p.ARN),
 	}
 	// The images, parsed from records, get their key attributes back.

@@ -1,8 +1,6 @@
 package service
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -12,20 +10,6 @@ import (
 type epochTime = tablespec.EpochTime
 
 func epochPtr(t time.Time) *epochTime { return tablespec.EpochPtr(t) }
-
-// streamLabel formats a stream's creation time as AWS's LatestStreamLabel.
-func streamLabel(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000")
-}
-
-// newUUID returns a random version-4 UUID (TableId).
-func newUUID() string {
-	hi, lo := rand.Uint64(), rand.Uint64()
-	hi = hi&^0xf000 | 0x4000     // version 4
-	lo = lo&^(0xc<<60) | 0x8<<60 // RFC 4122 variant
-	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
-		hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
-}
 
 // describe builds the table's TableDescription from a consistent snapshot
 // of its metadata plus the current item count and size.
@@ -40,10 +24,10 @@ func (t *table) describe() *TableDescription {
 		DeletionProtectionEnabled: m.deletionProtection,
 		OnDemandThroughput:        m.onDemand,
 	}
-	for _, a := range m.attrDefs {
-		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.name, AttributeType: a.typ})
+	for _, a := range m.AttrDefs {
+		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.Name, AttributeType: a.Type})
 	}
-	d.KeySchema = keySchemaDesc(t.keySchema)
+	d.KeySchema = tablespec.DescribeKeySchema(t.keySchema)
 	if t.data != nil {
 		d.ItemCount = int64(t.data.ItemCount())
 		// Items by AWS's item size rules (developer guide,
@@ -54,41 +38,15 @@ func (t *table) describe() *TableDescription {
 		// TableSizeBytes shows it counted.
 		d.TableSizeBytes = t.data.BilledSizeBytes()
 	}
-	d.ProvisionedThroughput = throughputDesc(&m.throughput)
+	d.ProvisionedThroughput = tablespec.DescribeThroughput(&m.throughput)
 	if m.billingReported {
 		d.BillingModeSummary = &BillingModeSummary{
 			BillingMode:                       m.billingMode,
 			LastUpdateToPayPerRequestDateTime: epochPtr(m.payPerRequestSince),
 		}
 	}
-	for _, x := range m.lsis {
-		count, size := t.indexStats(x)
-		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, LocalSecondaryIndexDescription{
-			IndexName:      x.name,
-			KeySchema:      keySchemaDesc(x.keySchema),
-			Projection:     projectionDesc(x.projection),
-			IndexArn:       x.arn,
-			ItemCount:      count,
-			IndexSizeBytes: size,
-		})
-	}
 	now := t.now()
-	for _, x := range m.gsis {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, x.statusAt(now)))
-	}
-	for _, x := range m.deleting {
-		if now.Before(x.goneAt) {
-			d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
-		}
-	}
-	for _, x := range m.vectors {
-		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, x.statusAt(now)))
-	}
-	for _, x := range m.vdeleting {
-		if now.Before(x.goneAt) {
-			d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, indexDeleting))
-		}
-	}
+	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes, d.VectorIndexes = m.Indexes.Describe(now, t)
 	if m.stream != nil && *m.stream.StreamEnabled {
 		d.StreamSpecification = m.stream
 	}
@@ -107,69 +65,17 @@ func (t *table) describe() *TableDescription {
 	return d
 }
 
-func keySchemaDesc(ks []keyElem) []KeySchemaElementDesc {
-	out := make([]KeySchemaElementDesc, len(ks))
-	for i, k := range ks {
-		out[i] = KeySchemaElementDesc{AttributeName: k.name, KeyType: k.keyType}
-	}
-	return out
-}
-
-func projectionDesc(p projection) ProjectionDesc {
-	return ProjectionDesc{ProjectionType: p.typ, NonKeyAttributes: p.nonKey}
-}
-
-func throughputDesc(tp *throughput) *ProvisionedThroughputDescription {
-	return &ProvisionedThroughputDescription{
-		LastIncreaseDateTime:   epochPtr(tp.lastIncrease),
-		LastDecreaseDateTime:   epochPtr(tp.lastDecrease),
-		NumberOfDecreasesToday: tp.decreasesToday,
-		ReadCapacityUnits:      tp.read,
-		WriteCapacityUnits:     tp.write,
-	}
-}
-
-// indexStats returns the entry count and size of index x: DynamoDB Local
-// keeps them current; AWS refreshes them about every six hours, so a
-// current figure is one AWS could show.
-func (t *table) indexStats(x *indexDef) (count, size int64) {
+// IndexStats returns the entry count and size of index x
+// (tablespec.Stats).
+func (t *table) IndexStats(x *tablespec.IndexDef) (count, size int64) {
 	if t.data == nil {
 		return 0, 0
 	}
-	n, sz, err := t.data.IndexStats(x.name)
+	n, sz, err := t.data.IndexStats(x.Name)
 	if err != nil {
 		return 0, 0
 	}
 	return int64(n), sz
-}
-
-// describeGSI describes GSI x in status (ACTIVE, CREATING or DELETING).
-// AWS reports sizes and counts of an ACTIVE index only, and Backfilling
-// while an index is being created.
-func (t *table) describeGSI(x *indexDef, status string) GlobalSecondaryIndexDescription {
-	g := GlobalSecondaryIndexDescription{
-		IndexName:          x.name,
-		KeySchema:          keySchemaDesc(x.keySchema),
-		Projection:         projectionDesc(x.projection),
-		IndexStatus:        status,
-		IndexArn:           x.arn,
-		OnDemandThroughput: x.onDemand,
-	}
-	switch status {
-	case indexActive:
-		count, size := t.indexStats(x)
-		g.ItemCount, g.IndexSizeBytes = &count, &size
-	case indexCreating:
-		b := true
-		g.Backfilling = &b
-	}
-	// A GSI of an on-demand table reports zero throughput, as the table does.
-	tp := throughput{}
-	if x.throughput != nil {
-		tp = *x.throughput
-	}
-	g.ProvisionedThroughput = throughputDesc(&tp)
-	return g
 }
 
 // now reads the clock of the emulator that created t.

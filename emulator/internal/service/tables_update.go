@@ -10,7 +10,8 @@ import (
 
 // UpdateTable: billing mode, throughput (table and existing GSIs), streams,
 // SSE, table class, deletion protection and on-demand limits change the
-// metadata at once; GSIs are created and deleted as tables_gsi.go says.
+// metadata at once; GSIs and vector indexes are created and deleted as
+// tablespec.Indexes says.
 // A member of the request a feature owns (UpdateTableMember:
 // ReplicaUpdates) is answered by the feature, once the checks here
 // passed; a feature may refuse a change (UpdateChecker).
@@ -31,9 +32,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := checkUpdateCombination(in); err != nil {
 		return nil, err
 	}
-	var newTP *throughput
+	var newTP *tablespec.Throughput
 	if in.ProvisionedThroughput != nil {
-		tp, err := boundedThroughput(in.ProvisionedThroughput)
+		tp, err := tablespec.BoundedThroughput(in.ProvisionedThroughput)
 		if err != nil {
 			return nil, err
 		}
@@ -42,10 +43,10 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := tablespec.ValidateStream(in.StreamSpecification, apierr.MsgUpdateStreamViewTypeRequired, apierr.MsgUpdateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
-	if err := checkGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
+	if err := tablespec.CheckGSIUpdates(in.GlobalSecondaryIndexUpdates); err != nil {
 		return nil, err
 	}
-	if err := checkVectorUpdates(in.VectorIndexUpdates); err != nil {
+	if err := tablespec.CheckVectorUpdates(in.VectorIndexUpdates); err != nil {
 		return nil, err
 	}
 	if owned := in.Owned.given(); len(owned) > 0 { // a feature's member: alone in the request (feature_update.go)
@@ -65,7 +66,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 	}
 	if newTP != nil {
-		if err := c.checkTableMaxThroughput(newTP.read, newTP.write); err != nil {
+		if err := c.checkTableMaxThroughput(newTP.Read, newTP.Write); err != nil {
 			return nil, err
 		}
 	}
@@ -73,8 +74,8 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x := change.dropped; x != nil {
-		t.ns.forgetIndexFx(t.name, x.name) // fx_persist.go
+	if x := change.Dropped; x != nil {
+		t.ns.forgetIndexFx(t.name, x.Name) // fx_persist.go
 	}
 	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
 		c.checkStream(tp, t, t.snapshot().stream)
@@ -82,29 +83,29 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	d := t.describe()
 	// The answer shows the index change under way, as AWS's does, even
 	// when it has finished already.
-	if x := change.added; x != nil {
+	if x := change.Added; x != nil {
 		for i, g := range d.GlobalSecondaryIndexes {
-			if g.IndexName == x.name {
-				d.GlobalSecondaryIndexes[i] = t.describeGSI(x, indexCreating)
+			if g.IndexName == x.Name {
+				d.GlobalSecondaryIndexes[i] = tablespec.DescribeGSI(x, tablespec.IndexCreating, t)
 			}
 		}
 	}
-	if x := change.dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
-		return g.IndexName == x.name
+	if x := change.Dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
+		return g.IndexName == x.Name
 	}) {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, t.describeGSI(x, indexDeleting))
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, tablespec.DescribeGSI(x, tablespec.IndexDeleting, t))
 	}
-	if x := change.vadded; x != nil {
+	if x := change.VAdded; x != nil {
 		for i, v := range d.VectorIndexes {
-			if v.IndexName == x.name {
-				d.VectorIndexes[i] = t.describeVector(x, indexCreating)
+			if v.IndexName == x.Name {
+				d.VectorIndexes[i] = tablespec.DescribeVector(x, tablespec.IndexCreating, t)
 			}
 		}
 	}
-	if x := change.vdropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
-		return v.IndexName == x.name
+	if x := change.VDropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
+		return v.IndexName == x.Name
 	}) {
-		d.VectorIndexes = append(d.VectorIndexes, t.describeVector(x, indexDeleting))
+		d.VectorIndexes = append(d.VectorIndexes, tablespec.DescribeVector(x, tablespec.IndexDeleting, t))
 	}
 	return &UpdateTableOutput{TableDescription: d}, nil
 }
@@ -116,8 +117,8 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 // storage before a reader can find it in the definition (a reader that
 // found a GSI about to be dropped meets storage.ErrNoIndex and answers
 // as if it had never found it).
-func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiChange, error) {
-	var change gsiChange
+func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tablespec.IndexChange, error) {
+	var change tablespec.IndexChange
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		if m.status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
@@ -129,8 +130,8 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 			}
 		}
 		old := *m // m is a copy: nothing changes unless every check passes
-		m.gsis = slices.Clone(m.gsis)
-		m.vectors = slices.Clone(m.vectors)
+		m.GSIs = slices.Clone(m.GSIs)
+		m.Vectors = slices.Clone(m.Vectors)
 		var err error
 		if change, err = t.updateLocked(c, in, newTP, m, c.Now()); err != nil {
 			return nil, err
@@ -142,24 +143,24 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 				return nil
 			}
 			t.syncStreamLocked(&old, m, s, c.Now())
-			if x := change.added; x != nil {
-				if err := t.data.AddIndex(x.storageDef()); err != nil {
+			if x := change.Added; x != nil {
+				if err := t.data.AddIndex(x.StorageDef()); err != nil {
 					return err
 				}
-				c.svc.applyIndexLagSetting(t, x.name)
+				c.svc.applyIndexLagSetting(t, x.Name)
 			}
-			if x := change.dropped; x != nil {
-				if err := t.data.DropIndex(x.name); err != nil {
-					return err
-				}
-			}
-			if x := change.vadded; x != nil {
-				if err := t.data.AddVectorIndex(x.def); err != nil {
+			if x := change.Dropped; x != nil {
+				if err := t.data.DropIndex(x.Name); err != nil {
 					return err
 				}
 			}
-			if x := change.vdropped; x != nil {
-				if err := t.data.DropVectorIndex(x.name); err != nil {
+			if x := change.VAdded; x != nil {
+				if err := t.data.AddVectorIndex(x.Def); err != nil {
+					return err
+				}
+			}
+			if x := change.VDropped; x != nil {
+				if err := t.data.DropVectorIndex(x.Name); err != nil {
 					return err
 				}
 			}
@@ -167,16 +168,16 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *throughput) (gsiCha
 		}, nil
 	})
 	if err != nil {
-		return gsiChange{}, err
+		return tablespec.IndexChange{}, err
 	}
 	return change, nil
 }
 
 // updateLocked applies the request to m, a copy of t's metadata.
-func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, mp *tableMeta, now time.Time) (gsiChange, error) {
+func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Throughput, mp *tableMeta, now time.Time) (tablespec.IndexChange, error) {
 	m := *mp
 	defer func() { *mp = m }()
-	var none gsiChange
+	var none tablespec.IndexChange
 
 	mode := m.billingMode
 	if in.BillingMode != nil {
@@ -188,17 +189,20 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
 		return none, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	case newTP != nil && m.billingMode == "PROVISIONED" && mode == "PROVISIONED" &&
-		newTP.read == m.throughput.read && newTP.write == m.throughput.write:
-		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.read, newTP.read, m.throughput.write, newTP.write))
+		newTP.Read == m.throughput.Read && newTP.Write == m.throughput.Write:
+		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.Read, newTP.Read, m.throughput.Write, newTP.Write))
 	}
-	if err := m.checkOneOnlineIndex(in, now); err != nil {
+	if err := m.CheckOneOnlineIndex(indexOps(in), now); err != nil {
 		return none, err
 	}
-	change, err := m.applyGSIUpdates(in, mode, now, t, c.svc.cfg.TransientDelay)
+	iu := &tablespec.IndexUpdate{GSIUpdates: in.GlobalSecondaryIndexUpdates, VectorUpdates: in.VectorIndexUpdates,
+		AttrDefs: in.AttributeDefinitions, TableKeys: t.keySchema, TableARN: t.arn,
+		Mode: mode, Now: now, Delay: c.svc.cfg.TransientDelay}
+	change, err := m.ApplyGSIUpdates(iu)
 	if err != nil {
 		return none, err
 	}
-	if err := m.applyVectorUpdates(in, mode, now, t, c.svc.cfg.TransientDelay, &change); err != nil {
+	if err := m.ApplyVectorUpdates(iu, &change); err != nil {
 		return none, err
 	}
 	if mode == "PAY_PER_REQUEST" {
@@ -206,27 +210,27 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *throughput, m
 	}
 	switch {
 	case mode == "PAY_PER_REQUEST" && m.billingMode != "PAY_PER_REQUEST":
-		m.throughput = throughput{}
+		m.throughput = tablespec.Throughput{}
 		m.payPerRequestSince = now
-		for i, x := range m.gsis {
+		for i, x := range m.GSIs {
 			y := *x
-			y.throughput = nil
-			m.gsis[i] = &y
+			y.Throughput = nil
+			m.GSIs[i] = &y
 		}
 	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST":
-		m.throughput = throughput{read: newTP.read, write: newTP.write}
+		m.throughput = tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
 		// AWS requires each GSI's throughput in the same request; until
 		// GlobalSecondaryIndexUpdates.Update can carry it here, GSIs take
 		// the table's.
-		for i, x := range m.gsis {
-			if x.throughput == nil {
+		for i, x := range m.GSIs {
+			if x.Throughput == nil {
 				y := *x
-				y.throughput = &throughput{read: newTP.read, write: newTP.write}
-				m.gsis[i] = &y
+				y.Throughput = &tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
+				m.GSIs[i] = &y
 			}
 		}
 	case newTP != nil:
-		m.throughput.apply(newTP.read, newTP.write, now)
+		m.throughput.Apply(newTP.Read, newTP.Write, now)
 	}
 	m.billingMode = mode
 
@@ -325,176 +329,26 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 // UpdateTable request.
 func updateTableConstraints(in *UpdateTableInput) error {
 	var cs apierr.Constraints
-	for i, d := range in.AttributeDefinitions {
-		p := "attributeDefinitions." + itoa(i+1) + ".member."
-		if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
-			tablespec.AttrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
-		}
-		if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
-			apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
-		}
-	}
-	tableNameConstraints(&cs, *in.TableName)
+	tablespec.AttrDefsConstraints(&cs, in.AttributeDefinitions)
+	tablespec.TableNameConstraints(&cs, *in.TableName)
 	apierr.Enum(&cs, in.BillingMode, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
 	tablespec.ThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
-	for i, u := range in.GlobalSecondaryIndexUpdates {
-		p := "globalSecondaryIndexUpdates." + itoa(i+1) + ".member."
-		if u.Update != nil {
-			if apierr.NotNull(&cs, u.Update.IndexName, p+"update.indexName") {
-				apierr.NameConstraints(&cs, *u.Update.IndexName, p+"update.indexName")
-			}
-			tablespec.ThroughputConstraints(&cs, u.Update.ProvisionedThroughput, p+"update.provisionedThroughput")
-		}
-		if u.Create != nil {
-			tablespec.IndexConstraints(&cs, u.Create.IndexName, u.Create.KeySchema, u.Create.Projection, p+"create.", tablespec.MaxGSIKeyAttrs)
-			tablespec.ThroughputConstraints(&cs, u.Create.ProvisionedThroughput, p+"create.provisionedThroughput")
-		}
-		if u.Delete != nil && apierr.NotNull(&cs, u.Delete.IndexName, p+"delete.indexName") {
-			apierr.NameConstraints(&cs, *u.Delete.IndexName, p+"delete.indexName")
-		}
-	}
-	vectorUpdateConstraints(&cs, in.VectorIndexUpdates)
+	tablespec.GSIUpdateConstraints(&cs, in.GlobalSecondaryIndexUpdates)
+	tablespec.VectorUpdateConstraints(&cs, in.VectorIndexUpdates)
 	tablespec.StreamConstraints(&cs, in.StreamSpecification)
 	tablespec.SSEConstraints(&cs, in.SSESpecification)
 	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	return cs.Err()
 }
 
-// checkGSIUpdates applies the request-level rules of
-// GlobalSecondaryIndexUpdates (dynalite's tests against AWS).
-func checkGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
-	seen := map[string]bool{}
-	for _, u := range updates {
-		if countActions(u) > 1 {
-			return apierr.Validation(apierr.MsgGSIUpdateTwoActions)
-		}
-		var name string
-		switch {
-		case u.Update != nil:
-			name = *u.Update.IndexName
-		case u.Create != nil:
-			name = *u.Create.IndexName
-			if err := tablespec.CheckIncludeProjection(u.Create.Projection); err != nil {
-				return err
-			}
-		case u.Delete != nil:
-			name = *u.Delete.IndexName
-		default:
-			return apierr.Validation(apierr.MsgGSIUpdateEmpty)
-		}
-		if seen[name] {
-			return apierr.Validation(apierr.MsgGSIUpdateTwice(name))
-		}
-		seen[name] = true
-	}
-	return nil
-}
-
-// countActions is how many of Create, Update and Delete u holds.
-func countActions(u GlobalSecondaryIndexUpdate) int {
-	n := 0
-	for _, set := range []bool{u.Create != nil, u.Update != nil, u.Delete != nil} {
-		if set {
+// indexOps counts the index creations and deletions an UpdateTable asks
+// for, GSIs and vector indexes together.
+func indexOps(in *UpdateTableInput) int {
+	n := len(in.VectorIndexUpdates)
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Create != nil || u.Delete != nil {
 			n++
 		}
 	}
 	return n
-}
-
-// applyGSIUpdates applies GlobalSecondaryIndexUpdates to m: Update
-// (throughput) at once, Create and Delete as the returned change for
-// storage. mode is the table's billing mode after the request; delay is
-// how long CREATING and DELETING last.
-func (m *tableMeta) applyGSIUpdates(in *UpdateTableInput, mode string, now time.Time, t *table, delay time.Duration) (gsiChange, error) {
-	var change gsiChange
-	m.deleting = slices.DeleteFunc(slices.Clone(m.deleting), func(x *indexDef) bool { return !now.Before(x.goneAt) })
-	for _, u := range in.GlobalSecondaryIndexUpdates {
-		switch {
-		case u.Create != nil:
-			x, defs, err := m.createGSI(u.Create, in.AttributeDefinitions, mode, t.keySchema)
-			if err != nil {
-				return change, err
-			}
-			x.arn = t.arn + "/index/" + x.name
-			x.activeAt = now.Add(delay)
-			m.gsis = append(m.gsis, x)
-			m.attrDefs = defs
-			change.added = x
-		case u.Update != nil:
-			i := m.gsiIndex(*u.Update.IndexName)
-			if i < 0 {
-				return change, apierr.Validation(apierr.MsgUpdateMissingIndex)
-			}
-			x := *m.gsis[i]
-			if pt := u.Update.ProvisionedThroughput; pt != nil {
-				if mode == "PAY_PER_REQUEST" {
-					return change, apierr.Validation(apierr.MsgGSIPPRWithThroughput(x.name))
-				}
-				tp, err := boundedThroughput(pt)
-				if err != nil {
-					return change, err
-				}
-				cur := throughput{}
-				if x.throughput != nil {
-					cur = *x.throughput
-				}
-				cur.apply(tp.read, tp.write, now)
-				x.throughput = &cur
-			}
-			if u.Update.OnDemandThroughput != nil {
-				x.onDemand = u.Update.OnDemandThroughput
-			}
-			m.gsis[i] = &x
-		case u.Delete != nil:
-			name := *u.Delete.IndexName
-			i := m.gsiIndex(name)
-			if i < 0 {
-				if slices.ContainsFunc(m.lsis, func(x *indexDef) bool { return x.name == name }) {
-					return change, apierr.Validation(apierr.MsgDeleteNotGSI)
-				}
-				return change, apierr.ResourceNotFound(apierr.MsgIndexNotFound(name))
-			}
-			x := *m.gsis[i]
-			x.goneAt = now.Add(delay)
-			m.gsis = slices.Delete(m.gsis, i, i+1)
-			m.deleting = append(m.deleting, &x)
-			m.pruneAttrDefs(t.keySchema)
-			change.dropped = &x
-		}
-	}
-	return change, nil
-}
-
-func (m *tableMeta) gsiIndex(name string) int {
-	return slices.IndexFunc(m.gsis, func(x *indexDef) bool { return x.name == name })
-}
-
-// pruneAttrDefs drops attribute definitions no key schema uses any more,
-// as AWS does after a GSI is deleted.
-func (m *tableMeta) pruneAttrDefs(tableKeys []keyElem) {
-	used := func(name string) bool {
-		if slices.ContainsFunc(tableKeys, func(k keyElem) bool { return k.name == name }) {
-			return true
-		}
-		for _, x := range slices.Concat(m.lsis, m.gsis) {
-			for _, k := range x.keySchema {
-				if k.name == name {
-					return true
-				}
-			}
-		}
-		for _, x := range m.vectors {
-			if x.schemaElem(name) != nil {
-				return true
-			}
-		}
-		return false
-	}
-	var keep []attrDef
-	for _, d := range m.attrDefs {
-		if used(d.name) {
-			keep = append(keep, d)
-		}
-	}
-	m.attrDefs = keep
 }

@@ -36,7 +36,7 @@ func canPatch(t *table, upd *expr.Update, returnValues string, tp *tablePolicy) 
 		return false
 	}
 	m := t.meta.Load()
-	return len(m.gsis) == 0 && len(m.lsis) == 0 && len(m.vectors) == 0
+	return len(m.GSIs) == 0 && len(m.LSIs) == 0 && len(m.Vectors) == 0
 }
 
 // patchUpdate is updateItem's write on the patch path: it returns the

@@ -28,15 +28,7 @@ const (
 func CreateTableConstraints(in *CreateTableInput) error {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, nilIfNoSlice(in.AttributeDefinitions), "attributeDefinitions") {
-		for i, d := range in.AttributeDefinitions {
-			p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
-			if apierr.NotNull(&cs, d.AttributeName, p+"attributeName") {
-				AttrNameConstraints(&cs, *d.AttributeName, p+"attributeName")
-			}
-			if apierr.NotNull(&cs, d.AttributeType, p+"attributeType") {
-				apierr.Enum(&cs, d.AttributeType, p+"attributeType", "B", "N", "S")
-			}
-		}
+		AttrDefsConstraints(&cs, in.AttributeDefinitions)
 	}
 	// A bad name is a model constraint like the others, reported with them
 	// and before any semantic check of the key schema: "1 validation error
@@ -254,6 +246,20 @@ func VectorIndexConstraints(cs *apierr.Constraints, v *VectorIndex, p string) {
 		}
 		if apierr.NotNull(cs, e.SearchSchemaElementType, q+"searchSchemaElementType") {
 			apierr.Enum(cs, e.SearchSchemaElementType, q+"searchSchemaElementType", SearchHash, SearchFilter)
+		}
+	}
+}
+
+// AttrDefsConstraints records the model-constraint violations of
+// AttributeDefinitions (CreateTable's and UpdateTable's).
+func AttrDefsConstraints(cs *apierr.Constraints, defs []AttributeDefinition) {
+	for i, d := range defs {
+		p := "attributeDefinitions." + strconv.Itoa(i+1) + ".member."
+		if apierr.NotNull(cs, d.AttributeName, p+"attributeName") {
+			AttrNameConstraints(cs, *d.AttributeName, p+"attributeName")
+		}
+		if apierr.NotNull(cs, d.AttributeType, p+"attributeType") {
+			apierr.Enum(cs, d.AttributeType, p+"attributeType", "B", "N", "S")
 		}
 	}
 }

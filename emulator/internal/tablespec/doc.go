@@ -4,6 +4,17 @@
 // of a request that are a function of its wire form alone: the model
 // constraints AWS reports all at once, before anything the catalog
 // knows. The service names these shapes as its own (aliases), so its
-// operations and the features read them as before; what needs the
-// catalog, or the core's own definition types, stays in the service.
+// operations and the features read them as before.
+//
+// It also holds a table's definition in the emulator's own types:
+// TableDef (a validated CreateTable request, ValidateCreateTable),
+// IndexDef (a secondary index: its key attributes, projection and
+// throughput, and what an item write asks of it: InIndex, EntrySize,
+// SameEntry), VectorIndexDef (a vector index, with CheckVectorIndex and
+// the VectorWriteRequestBytes an item write costs it), KeyElem, AttrDef,
+// IndexProjection, Throughput and TagPair. These are plain values with
+// no lock and no catalog: the service keeps them in its table snapshots
+// and calls their methods directly on the item paths. What needs the
+// catalog (UpdateTable's changes to a live definition, DescribeTable)
+// stays in the service.
 package tablespec

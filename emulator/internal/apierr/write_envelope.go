@@ -1,12 +1,10 @@
-package service
+package apierr
 
 import (
 	"strings"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// writeRequestEnvelope words the request-validation errors of PutItem,
+// WriteRequestEnvelope words the request-validation errors of PutItem,
 // DeleteItem and UpdateItem as AWS does: inside the "1 validation error
 // detected: " envelope, and the ExpressionAttributeValues message without
 // its ": ConditionExpression is null" suffix (AWS's answers in us-east-1
@@ -16,38 +14,38 @@ import (
 // Expression syntax, size and placeholder errors, and the mix of
 // expression and legacy members, stay bare. The transactions, which share
 // the checks, answer them bare. Any other error is returned as it is.
-func writeRequestEnvelope(err error) error {
-	ae, ok := apierr.Classify(err)
-	if !ok || ae.Class != apierr.ErrValidation {
+func WriteRequestEnvelope(err error) error {
+	ae, ok := Classify(err)
+	if !ok || ae.Class != ErrValidation {
 		return err
 	}
 	msg := ae.Msg
-	valuesWithoutExpr, _, _ := strings.Cut(apierr.MsgValuesWithoutExpr, ":")
+	valuesWithoutExpr, _, _ := strings.Cut(MsgValuesWithoutExpr, ":")
 	switch {
 	case strings.HasPrefix(msg, valuesWithoutExpr):
 		msg = valuesWithoutExpr
-	case msg == apierr.MsgNamesWithoutExpr, msg == apierr.MsgNamesEmpty, msg == apierr.MsgValuesEmpty,
-		msg == apierr.MsgReturnValuesPutDelete, strings.HasSuffix(msg, "The expression can not be empty;"):
+	case msg == MsgNamesWithoutExpr, msg == MsgNamesEmpty, msg == MsgValuesEmpty,
+		msg == MsgReturnValuesPutDelete, strings.HasSuffix(msg, "The expression can not be empty;"):
 	case legacyConditionFault(msg):
 	default:
 		return err
 	}
-	return apierr.ConstraintErrors(msg)
+	return ConstraintErrors(msg)
 }
 
-// updateItemEnvelope is writeRequestEnvelope for UpdateItem, which also
+// UpdateItemEnvelope is WriteRequestEnvelope for UpdateItem, which also
 // envelopes a value its ConditionExpression uses and does not define
 // ("1 validation error detected: Invalid ConditionExpression: An
 // expression attribute value used in expression is not defined; attribute
 // value: :v": AWS's answer in eu-west-2 and us-east-1, 2026-10-09,
 // paritysuite/dynamodb-conformance tests/tier3/error-messages/
 // updateItem.test.ts). PutItem's and DeleteItem's stay bare.
-func updateItemEnvelope(err error) error {
-	if ae, ok := apierr.Classify(err); ok && ae.Class == apierr.ErrValidation &&
-		strings.HasPrefix(ae.Msg, "Invalid "+paramConditionExpr+": An expression attribute value used in expression is not defined;") {
-		return apierr.ConstraintErrors(ae.Msg)
+func UpdateItemEnvelope(err error) error {
+	if ae, ok := Classify(err); ok && ae.Class == ErrValidation &&
+		strings.HasPrefix(ae.Msg, "Invalid ConditionExpression: An expression attribute value used in expression is not defined;") {
+		return ConstraintErrors(ae.Msg)
 	}
-	return writeRequestEnvelope(err)
+	return WriteRequestEnvelope(err)
 }
 
 // legacyConditionFault reports whether msg is the error of a malformed

@@ -1,20 +1,31 @@
-package service
+package readparams
 
 import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+
+// Select values.
+// SelectAll and SelectAllProjected are the Select values the service
+// reads too.
+const (
+	SelectAll          = "ALL_ATTRIBUTES"
+	SelectAllProjected = "ALL_PROJECTED_ATTRIBUTES"
+	selectSpecific     = "SPECIFIC_ATTRIBUTES"
+	selectCount        = "COUNT"
+)
 
 // The request parameters Query and Scan share: Limit, Select,
 // ConditionalOperator, IndexName, Segment and TotalSegments, checked with
 // AWS's constraint messages.
 
-func limitOf(limit *int64) int {
+// LimitOf is a Limit as an int, 0 when absent.
+func LimitOf(limit *int64) int {
 	if limit == nil {
 		return 0
 	}
 	return int(min(*limit, 1<<31))
 }
 
-// indexNameConstraint checks an IndexName's length and characters.
-func indexNameConstraint(name *string) string {
+// IndexNameConstraint checks an IndexName's length and characters.
+func IndexNameConstraint(name *string) string {
 	if name == nil {
 		return ""
 	}
@@ -33,8 +44,8 @@ func indexNameConstraint(name *string) string {
 	return ""
 }
 
-// segmentConstraint checks Segment's range, 0..999999.
-func segmentConstraint(segment *int64) string {
+// SegmentConstraint checks Segment's range, 0..999999.
+func SegmentConstraint(segment *int64) string {
 	switch {
 	case segment == nil:
 	case *segment < 0:
@@ -45,8 +56,8 @@ func segmentConstraint(segment *int64) string {
 	return ""
 }
 
-// totalSegmentsConstraint checks TotalSegments' range, 1..1000000.
-func totalSegmentsConstraint(total *int64) string {
+// TotalSegmentsConstraint checks TotalSegments' range, 1..1000000.
+func TotalSegmentsConstraint(total *int64) string {
 	switch {
 	case total == nil:
 	case *total < 1:
@@ -57,9 +68,9 @@ func totalSegmentsConstraint(total *int64) string {
 	return ""
 }
 
-// checkSegments requires Segment and TotalSegments together, Segment below
+// CheckSegments requires Segment and TotalSegments together, Segment below
 // TotalSegments.
-func checkSegments(segment, total *int64) error {
+func CheckSegments(segment, total *int64) error {
 	switch {
 	case segment != nil && total == nil:
 		return apierr.Validation(apierr.MsgSegmentWithoutTotal)
@@ -71,9 +82,9 @@ func checkSegments(segment, total *int64) error {
 	return nil
 }
 
-// checkSelect applies the rules tying Select to the projection parameters
+// CheckSelect applies the rules tying Select to the projection parameters
 // and reports whether only the count is wanted.
-func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool, err error) {
+func CheckSelect(sel, index, projection *string, attrs []string) (countOnly bool, err error) {
 	projParam := ""
 	switch {
 	case projection != nil:
@@ -85,7 +96,7 @@ func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool
 		return false, nil
 	}
 	switch *sel {
-	case selectAllProjected:
+	case SelectAllProjected:
 		if index == nil {
 			return false, apierr.Validation(apierr.MsgAllProjectedNoIndex)
 		}
@@ -98,9 +109,9 @@ func checkSelect(sel, index, projection *string, attrs []string) (countOnly bool
 			return false, apierr.Validationf(apierr.MsgProjectionWithSelect, projParam, "only the Count")
 		}
 		return true, nil
-	case selectAll:
+	case SelectAll:
 		if projParam != "" {
-			return false, apierr.Validationf(apierr.MsgProjectionWithSelect, projParam, selectAll)
+			return false, apierr.Validationf(apierr.MsgProjectionWithSelect, projParam, SelectAll)
 		}
 	}
 	return false, nil

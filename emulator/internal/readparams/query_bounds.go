@@ -1,4 +1,4 @@
-package service
+package readparams
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -25,9 +25,9 @@ import (
 // An equality (sk = :v) is not treated as a range, as DynamoDB Local does not:
 // its page keeps LastEvaluatedKey and accepts it back.
 
-// inclusiveEnd returns the sort key value at which the condition's range
+// InclusiveEnd returns the sort key value at which the condition's range
 // ends inclusively in the walk's direction, if it has one.
-func inclusiveEnd(kc *expr.KeyCondition, forward bool) (storage.Value, bool) {
+func InclusiveEnd(kc *expr.KeyCondition, forward bool) (storage.Value, bool) {
 	s := kc.Sort
 	switch {
 	case s.Op == storage.SortLE && forward:
@@ -42,9 +42,9 @@ func inclusiveEnd(kc *expr.KeyCondition, forward bool) (storage.Value, bool) {
 	return storage.Value{}, false
 }
 
-// atInclusiveEnd reports whether k sits on the condition's inclusive end.
-func atInclusiveEnd(kc *expr.KeyCondition, forward bool, k storage.Key) bool {
-	end, ok := inclusiveEnd(kc, forward)
+// AtInclusiveEnd reports whether k sits on the condition's inclusive end.
+func AtInclusiveEnd(kc *expr.KeyCondition, forward bool, k storage.Key) bool {
+	end, ok := InclusiveEnd(kc, forward)
 	if !ok {
 		return false
 	}
@@ -52,18 +52,18 @@ func atInclusiveEnd(kc *expr.KeyCondition, forward bool, k storage.Key) bool {
 	return comparable && c == 0
 }
 
-// checkStartBeforeEnd refuses an ExclusiveStartKey on the inclusive end of
+// CheckStartBeforeEnd refuses an ExclusiveStartKey on the inclusive end of
 // the key condition: nothing can follow it.
-func checkStartBeforeEnd(kc *expr.KeyCondition, forward bool, start storage.Key) error {
-	if atInclusiveEnd(kc, forward, start) {
+func CheckStartBeforeEnd(kc *expr.KeyCondition, forward bool, start storage.Key) error {
+	if AtInclusiveEnd(kc, forward, start) {
 		return apierr.Validation(apierr.MsgStartKeyRangePred)
 	}
 	return nil
 }
 
-// queryExhausted reports whether a page that stopped on last has nothing
+// QueryExhausted reports whether a page that stopped on last has nothing
 // after it: the last key the condition can match, or the one item of a
 // partition of a table without a sort key.
-func queryExhausted(ks storage.KeySchema, kc *expr.KeyCondition, forward bool, last storage.Key) bool {
-	return !ks.HasSort() || atInclusiveEnd(kc, forward, last)
+func QueryExhausted(ks storage.KeySchema, kc *expr.KeyCondition, forward bool, last storage.Key) bool {
+	return !ks.HasSort() || AtInclusiveEnd(kc, forward, last)
 }

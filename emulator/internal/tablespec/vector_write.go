@@ -1,4 +1,4 @@
-package service
+package tablespec
 
 import (
 	"errors"
@@ -15,12 +15,12 @@ import (
 // TransactWriteItems, PartiQL), calls checkVectorItem; storage itself
 // only leaves items that do not fit out of the index.
 
-// checkVectorItem words storage.CheckVectorItem's report for item, about
+// CheckVectorItem words storage.CheckVectorItem's report for item, about
 // to be written to a table with vector indexes xs. updated selects
 // UpdateItem's wording for an empty HASH value, as for GSI keys.
-func checkVectorItem(xs []*vectorIndexDef, item storage.Item, updated bool) error {
+func CheckVectorItem(xs []*VectorIndexDef, item storage.Item, updated bool) error {
 	for _, x := range xs {
-		err := storage.CheckVectorItem(x.defs, item)
+		err := storage.CheckVectorItem(x.Defs, item)
 		if err == nil {
 			continue
 		}
