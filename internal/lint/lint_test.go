@@ -62,11 +62,12 @@ var layers = []layer{
 	{pkg: "emulator/internal/convcheck", may: []string{"conventions", "emulator/internal/apierr", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage"}, internal: true},                                  // the control plane's wire shapes, a table's definition types and their pure checks
 	{pkg: "emulator/internal/tablerec", may: []string{"emulator/internal/tablespec", "emulator/internal/streamlog", "internal/storage"}, internal: true}, // a table's definition record and its stream's snapshot pieces
+	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire"}, internal: true},                           // the mix of expression and legacy parameters, checked before compiling
 	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                // Query's and Scan's parameter checks and sort-key bounds
 	{pkg: "emulator/internal/fxstate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                        // the saved lags and Contributor Insights configuration
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
 		"internal/faults", "internal/faults/throttle", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/fxstate", "emulator/internal/convcheck", "emulator/internal/readparams"}, tests: true, internal: true},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/fxstate", "emulator/internal/convcheck", "emulator/internal/readparams", "emulator/internal/exprparams"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).

@@ -3,7 +3,6 @@ package service
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -168,69 +167,6 @@ func checkKeyValue(name string, v storage.Value, partition bool) error {
 		return apierr.Validation(apierr.MsgHashKeyTooLong)
 	case !partition && n > maxSortKeyBytes:
 		return apierr.Validation(apierr.MsgRangeKeyTooLong)
-	}
-	return nil
-}
-
-// exprParams says which expression-related parameters a request carries, for
-// the checks AWS runs before compiling anything.
-type exprParams struct {
-	// expressions are the expression parameters present, in AWS's order
-	// (e.g. "UpdateExpression", "ConditionExpression").
-	expressions []string
-	// legacy are the non-expression parameters present, in AWS's order
-	// (e.g. "AttributeUpdates", "Expected").
-	legacy []string
-	// valueExprs are the expression parameters of the operation that may
-	// use :values, in AWS's order, for the "... is null" message.
-	valueExprs []string
-	names      map[string]string
-	values     wire.ExpressionValues
-	// loneConditionalOp: ConditionalOperator was given without Expected.
-	loneConditionalOp bool
-}
-
-// appendExpected appends to legacy the legacy condition parameters of a
-// write given (Expected and ConditionalOperator, in the order AWS lists
-// them) and says whether ConditionalOperator came without Expected. A
-// function of values, not a method on *exprParams: appending through a
-// pointer would move the caller's stack buffers to the heap.
-func appendExpected(legacy []string, expected bool, conditionalOperator string) ([]string, bool) {
-	if expected {
-		legacy = append(legacy, paramExpected)
-	}
-	if conditionalOperator != "" {
-		return append(legacy, paramConditionalOp), !expected
-	}
-	return legacy, false
-}
-
-// check runs AWS's checks on the mix of parameters: legacy and expression
-// parameters never together; placeholder maps only with expressions and
-// never empty.
-func (p exprParams) check() error {
-	if len(p.expressions) > 0 && len(p.legacy) > 0 {
-		return apierr.Validationf(apierr.MsgMixedExpressionParams,
-			strings.Join(p.legacy, ", "), strings.Join(p.expressions, ", "))
-	}
-	if p.loneConditionalOp {
-		return apierr.Validation(apierr.MsgConditionalOperatorOnly)
-	}
-	if p.names != nil && len(p.expressions) == 0 {
-		return apierr.Validation(apierr.MsgNamesWithoutExpr)
-	}
-	if p.values != nil && len(p.expressions) == 0 {
-		verb := " are null"
-		if len(p.valueExprs) == 1 {
-			verb = " is null"
-		}
-		return apierr.Validationf(apierr.MsgValuesWithoutExpr, strings.Join(p.valueExprs, " and ")+verb)
-	}
-	if p.names != nil && len(p.names) == 0 {
-		return apierr.Validation(apierr.MsgNamesEmpty)
-	}
-	if p.values != nil && len(p.values) == 0 {
-		return apierr.Validation(apierr.MsgValuesEmpty)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -215,12 +216,12 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 // prepareBatchGet validates one table's part of a BatchGetItem: its
 // parameters, projection, keys and duplicates.
 func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTable, error) {
-	p := exprParams{
-		names: req.ExpressionAttributeNames,
+	p := exprparams.Params{
+		Names: req.ExpressionAttributeNames,
 	}
-	p.expressions = appendIf(p.expressions, req.ProjectionExpression != nil, "ProjectionExpression")
-	p.legacy = appendIf(p.legacy, req.AttributesToGet != nil, "AttributesToGet")
-	if err := p.check(); err != nil {
+	p.Expressions = exprparams.AppendIf(p.Expressions, req.ProjectionExpression != nil, "ProjectionExpression")
+	p.Legacy = exprparams.AppendIf(p.Legacy, req.AttributesToGet != nil, "AttributesToGet")
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
 	t, err := c.lookupTable(name)
@@ -270,20 +271,20 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 // is the same error as both in one entry, reported before any table is
 // looked at.
 func batchGetMixedParams(items map[string]*KeysAndAttributes) error {
-	var p exprParams
+	var p exprparams.Params
 	for _, req := range items {
 		if req == nil {
 			continue
 		}
-		if req.ProjectionExpression != nil && len(p.expressions) == 0 {
-			p.expressions = append(p.expressions, "ProjectionExpression")
+		if req.ProjectionExpression != nil && len(p.Expressions) == 0 {
+			p.Expressions = append(p.Expressions, "ProjectionExpression")
 		}
-		if req.AttributesToGet != nil && len(p.legacy) == 0 {
-			p.legacy = append(p.legacy, "AttributesToGet")
+		if req.AttributesToGet != nil && len(p.Legacy) == 0 {
+			p.Legacy = append(p.Legacy, "AttributesToGet")
 		}
 	}
-	if len(p.expressions) > 0 && len(p.legacy) > 0 {
-		return p.check()
+	if len(p.Expressions) > 0 && len(p.Legacy) > 0 {
+		return p.Check()
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -207,22 +208,22 @@ var (
 // that order.
 func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
 	var exprsBuf, legacyBuf [2]string // no allocation for the lists
-	p := exprParams{names: w.names, values: w.values, valueExprs: valueExprsWrite,
-		expressions: exprsBuf[:0], legacy: legacyBuf[:0]}
+	p := exprparams.Params{Names: w.names, Values: w.values, ValueExprs: valueExprsWrite,
+		Expressions: exprsBuf[:0], Legacy: legacyBuf[:0]}
 	if w.isUpdate {
-		p.valueExprs = valueExprsUpdate
+		p.ValueExprs = valueExprsUpdate
 		if w.updates != nil {
-			p.legacy = append(p.legacy, paramAttributeUpdates)
+			p.Legacy = append(p.Legacy, paramAttributeUpdates)
 		}
 	}
-	p.legacy, p.loneConditionalOp = appendExpected(p.legacy, w.expected != nil, w.conditionalOp)
+	p.Legacy, p.LoneConditionalOp = exprparams.AppendExpected(p.Legacy, w.expected != nil, w.conditionalOp)
 	if w.update != nil {
-		p.expressions = append(p.expressions, paramUpdateExpr)
+		p.Expressions = append(p.Expressions, paramUpdateExpr)
 	}
 	if w.condition != nil {
-		p.expressions = append(p.expressions, paramConditionExpr)
+		p.Expressions = append(p.Expressions, paramConditionExpr)
 	}
-	if err := p.check(); err != nil {
+	if err := p.Check(); err != nil {
 		return nil, nil, err
 	}
 	comp, err := newCompiler(w.names, w.values)
@@ -399,14 +400,14 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	); err != nil {
 		return nil, err
 	}
-	p := exprParams{names: in.ExpressionAttributeNames}
+	p := exprparams.Params{Names: in.ExpressionAttributeNames}
 	if in.AttributesToGet != nil {
-		p.legacy = append(p.legacy, paramAttributesToGet)
+		p.Legacy = append(p.Legacy, paramAttributesToGet)
 	}
 	if in.ProjectionExpression != nil {
-		p.expressions = append(p.expressions, paramProjectionExpr)
+		p.Expressions = append(p.Expressions, paramProjectionExpr)
 	}
-	if err := p.check(); err != nil {
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
 	comp, err := newCompiler(in.ExpressionAttributeNames, nil)

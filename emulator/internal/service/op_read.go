@@ -1,9 +1,8 @@
 package service
 
 import (
-	"strings"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -360,10 +359,10 @@ func checkQuery(in *QueryInput) error {
 		return err
 	}
 	var paramsBuf [7]string // the lists' room: no allocation
-	if err := queryExprParams(in, &paramsBuf).check(); err != nil {
+	if err := queryExprParams(in, &paramsBuf).Check(); err != nil {
 		return err
 	}
-	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
+	if err := exprparams.ValuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression, in.KeyConditionExpression); err != nil {
 		return err
 	}
 	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
@@ -525,10 +524,10 @@ func checkScan(in *ScanInput) error {
 		return err
 	}
 	var paramsBuf [7]string // the lists' room: no allocation
-	if err := scanExprParams(in, &paramsBuf).check(); err != nil {
+	if err := scanExprParams(in, &paramsBuf).Check(); err != nil {
 		return err
 	}
-	if err := valuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
+	if err := exprparams.ValuesNeedValueExpr(in.ExpressionAttributeValues, in.FilterExpression); err != nil {
 		return err
 	}
 	if err := readparams.CheckSegments(in.Segment, in.TotalSegments); err != nil {
@@ -565,38 +564,38 @@ func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in 
 // queryExprParams lists Query's expression and legacy parameters in AWS's
 // order. KeyConditions counts as legacy only beside KeyConditionExpression:
 // AWS accepts KeyConditions with a FilterExpression or ProjectionExpression.
-func queryExprParams(in *QueryInput, buf *[7]string) exprParams {
-	p := exprParams{
-		valueExprs:  valueExprsQuery,
-		names:       in.ExpressionAttributeNames,
-		values:      in.ExpressionAttributeValues,
-		expressions: buf[:0:3],
-		legacy:      buf[3:3:7],
+func queryExprParams(in *QueryInput, buf *[7]string) exprparams.Params {
+	p := exprparams.Params{
+		ValueExprs:  valueExprsQuery,
+		Names:       in.ExpressionAttributeNames,
+		Values:      in.ExpressionAttributeValues,
+		Expressions: buf[:0:3],
+		Legacy:      buf[3:3:7],
 	}
-	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
-	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
-	p.expressions = appendIf(p.expressions, in.KeyConditionExpression != nil, "KeyConditionExpression")
-	p.legacy = appendIf(p.legacy, in.AttributesToGet != nil, "AttributesToGet")
-	p.legacy = appendIf(p.legacy, in.QueryFilter != nil, "QueryFilter")
-	p.legacy = appendIf(p.legacy, in.ConditionalOperator != nil, "ConditionalOperator")
-	p.legacy = appendIf(p.legacy, in.KeyConditions != nil && in.KeyConditionExpression != nil, "KeyConditions")
+	p.Expressions = exprparams.AppendIf(p.Expressions, in.ProjectionExpression != nil, "ProjectionExpression")
+	p.Expressions = exprparams.AppendIf(p.Expressions, in.FilterExpression != nil, "FilterExpression")
+	p.Expressions = exprparams.AppendIf(p.Expressions, in.KeyConditionExpression != nil, "KeyConditionExpression")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.QueryFilter != nil, "QueryFilter")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.ConditionalOperator != nil, "ConditionalOperator")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.KeyConditions != nil && in.KeyConditionExpression != nil, "KeyConditions")
 	return p
 }
 
 // scanExprParams lists Scan's expression and legacy parameters in AWS's order.
-func scanExprParams(in *ScanInput, buf *[7]string) exprParams {
-	p := exprParams{
-		valueExprs:  valueExprsScan,
-		names:       in.ExpressionAttributeNames,
-		values:      in.ExpressionAttributeValues,
-		expressions: buf[:0:3],
-		legacy:      buf[3:3:7],
+func scanExprParams(in *ScanInput, buf *[7]string) exprparams.Params {
+	p := exprparams.Params{
+		ValueExprs:  valueExprsScan,
+		Names:       in.ExpressionAttributeNames,
+		Values:      in.ExpressionAttributeValues,
+		Expressions: buf[:0:3],
+		Legacy:      buf[3:3:7],
 	}
-	p.expressions = appendIf(p.expressions, in.ProjectionExpression != nil, "ProjectionExpression")
-	p.expressions = appendIf(p.expressions, in.FilterExpression != nil, "FilterExpression")
-	p.legacy = appendIf(p.legacy, in.AttributesToGet != nil, "AttributesToGet")
-	p.legacy = appendIf(p.legacy, in.ScanFilter != nil, "ScanFilter")
-	p.legacy = appendIf(p.legacy, in.ConditionalOperator != nil, "ConditionalOperator")
+	p.Expressions = exprparams.AppendIf(p.Expressions, in.ProjectionExpression != nil, "ProjectionExpression")
+	p.Expressions = exprparams.AppendIf(p.Expressions, in.FilterExpression != nil, "FilterExpression")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.ScanFilter != nil, "ScanFilter")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.ConditionalOperator != nil, "ConditionalOperator")
 	return p
 }
 
@@ -605,33 +604,6 @@ var (
 	valueExprsQuery = []string{"FilterExpression", "KeyConditionExpression"}
 	valueExprsScan  = []string{"FilterExpression"}
 )
-
-func appendIf(list []string, ok bool, s string) []string {
-	if ok {
-		return append(list, s)
-	}
-	return list
-}
-
-// valuesNeedValueExpr rejects ExpressionAttributeValues when none of the
-// expressions that can use them is present (a ProjectionExpression alone
-// cannot): "... FilterExpression is null".
-func valuesNeedValueExpr(values wire.ExpressionValues, valueExprs ...*string) error {
-	if values == nil {
-		return nil
-	}
-	for _, e := range valueExprs {
-		if e != nil {
-			return nil
-		}
-	}
-	names := []string{"FilterExpression", "KeyConditionExpression"}[:len(valueExprs)]
-	verb := " are null"
-	if len(names) == 1 {
-		verb = " is null"
-	}
-	return apierr.Validationf(apierr.MsgValuesWithoutExpr, strings.Join(names, " and ")+verb)
-}
 
 // readTable looks up the table a Query or Scan reads and the index its
 // IndexName names (nil without one), with AWS's error when the table has

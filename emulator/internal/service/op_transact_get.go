@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -203,11 +204,11 @@ func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 	if !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name) {
 		return nil, apierr.Validation(apierr.MsgTxInvalidTableName)
 	}
-	p := exprParams{names: in.ExpressionAttributeNames}
+	p := exprparams.Params{Names: in.ExpressionAttributeNames}
 	if in.ProjectionExpression != nil {
-		p.expressions = append(p.expressions, paramProjectionExpr)
+		p.Expressions = append(p.Expressions, paramProjectionExpr)
 	}
-	if err := p.check(); err != nil {
+	if err := p.Check(); err != nil {
 		return nil, err
 	}
 	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
