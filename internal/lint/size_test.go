@@ -1,0 +1,51 @@
+package lint
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// maxPackageLines is the most lines of non-test Go a package of ours may
+// hold. A package past it has become a monolith again: split it by
+// subject (docs/architecture.md, "Features"), as the service core was.
+const maxPackageLines = 15000
+
+// TestPackageSize: no package holds more than maxPackageLines lines of
+// non-test Go, the service core included.
+func TestPackageSize(t *testing.T) {
+	r := root(t)
+	lines := map[string]int{} // a package's directory, from the root -> its lines
+	require.NoError(t, filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dir, err := filepath.Rel(r, filepath.Dir(p))
+		if err != nil {
+			return err
+		}
+		lines[filepath.ToSlash(dir)] += bytes.Count(src, []byte("\n"))
+		return nil
+	}))
+	require.Contains(t, lines, "emulator/internal/service")
+	for dir, n := range lines {
+		if n > maxPackageLines {
+			t.Errorf("%s holds %d lines of non-test Go, more than %d: split it by subject", dir, n, maxPackageLines)
+		}
+	}
+}
