@@ -192,6 +192,7 @@ type snapLoad struct {
 	def      *storage.TableDef
 	tables   uint64
 	items    uint64
+	commit   storage.Record // the commit parsed last, its array reused
 }
 
 // loadSnapshot loads the snapshot file at path into db, which must be
@@ -301,8 +302,10 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 	// Parsed without a copy (the frame's buffer is reused by the next
 	// frame): a commit's images go to the TableBuilder, which copies
 	// them; any other record, whose strings are kept, is parsed again
-	// with its own copy.
-	r, err := storage.ParseRecordTransient(p[1:])
+	// with its own copy. Commits are parsed into one Record, reusing its
+	// array of writes (BenchmarkLoadDir: see docs/persistence.md).
+	r := &l.commit
+	err = storage.ParseRecordTransientInto(p[1:], r)
 	if err == nil && r.Kind != storage.RecordCommit {
 		r, err = storage.ParseRecord(p[1:])
 	}

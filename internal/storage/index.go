@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"unsafe"
 )
 
@@ -266,8 +267,9 @@ type indexFill struct {
 	x     *index
 	reads []string
 	buf   []byte
-	ents  []ientry   // the entries, or the last run of them
-	full  [][]ientry // runs before it, when the count was not known
+	keys  strings.Builder // holds the entries' keys: see add
+	ents  []ientry        // the entries, or the last run of them
+	full  [][]ientry      // runs before it, when the count was not known
 }
 
 // indexFillRun is the length of a run of entries collected when their
@@ -275,6 +277,10 @@ type indexFill struct {
 // about twice (a fifth of loading a snapshot of a million items with a
 // GSI, BenchmarkLoadDir).
 const indexFillRun = 1 << 16
+
+// indexFillKeyChunk is the most bytes of index keys an indexFill keeps
+// in one piece of memory (add).
+const indexFillKeyChunk = 1 << 20
 
 // newIndexFill starts filling x with n items (0: not known).
 func newIndexFill(x *index, n int) *indexFill {
@@ -294,7 +300,21 @@ func (f *indexFill) add(it EncodedItem, e entry) {
 		f.full = append(f.full, f.ents)
 		f.ents = make([]ientry, 0, indexFillRun)
 	}
-	f.ents = append(f.ents, newIentry(string(key), e))
+	// The keys are written one after another into a chunk of memory
+	// and each is a part of it, not a string of its own: a string an
+	// entry was a tenth of a snapshot load's CPU (its allocation and the
+	// collector's marking; BenchmarkIndexBackfill, BenchmarkLoadDir). A
+	// strings.Builder never changes bytes it has handed out, and a full
+	// one is replaced, not grown. The cost: a chunk stays in memory
+	// while any of its keys is in the index (up to indexFillKeyChunk).
+	if f.keys.Cap()-f.keys.Len() < len(key) {
+		next := min(max(2*f.keys.Cap(), 4<<10), indexFillKeyChunk)
+		f.keys = strings.Builder{}
+		f.keys.Grow(max(next, len(key)))
+	}
+	start := f.keys.Len()
+	f.keys.Write(key)
+	f.ents = append(f.ents, newIentry(f.keys.String()[start:], e))
 	f.x.count++
 	f.x.size += f.x.entrySize(item, int(e.size))
 }

@@ -224,16 +224,22 @@ func appendVectorIndexDef(dst []byte, x *VectorIndexDef) []byte {
 func ParseRecord(b []byte) (*Record, error) { return parseRecord(string(b)) }
 
 // parseRecord is ParseRecord of the binary form s.
-func parseRecord(s string) (*Record, error) { return parseRecordWith(s, true) }
+func parseRecord(s string) (*Record, error) { return parseRecordWith(s, true, nil) }
 
 // parseRecordWith is parseRecord, checking a commit's item images or not.
-func parseRecordWith(s string, checkImages bool) (*Record, error) {
+// into, when not nil, is the record parsed into, its Writes' array
+// reused when large enough.
+func parseRecordWith(s string, checkImages bool, into *Record) (*Record, error) {
 	d := decoder{s: s}
 	v := d.byte()
 	if d.err == nil && v != recordVersion && v != recordVersionVectors {
 		return nil, d.fail(fmt.Sprintf("record version %d", v))
 	}
-	r := &Record{Kind: RecordKind(d.byte())}
+	r := into
+	if r == nil {
+		r = &Record{}
+	}
+	*r = Record{Kind: RecordKind(d.byte()), Writes: r.Writes[:0]}
 	if v == recordVersionVectors && r.Kind != RecordCreateTable && r.Kind != RecordRestoreTable {
 		return nil, d.fail(fmt.Sprintf("record version %d of a %s record", v, r.Kind))
 	}
@@ -241,7 +247,12 @@ func parseRecordWith(s string, checkImages bool) (*Record, error) {
 	case RecordCommit:
 		n := d.count()
 		if d.err == nil {
-			r.Writes = make([]ItemWrite, n)
+			if cap(r.Writes) >= n {
+				r.Writes = r.Writes[:n]
+				clear(r.Writes)
+			} else {
+				r.Writes = make([]ItemWrite, n)
+			}
 		}
 		for i := 0; i < n && d.err == nil; i++ {
 			w := &r.Writes[i]

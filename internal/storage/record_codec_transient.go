@@ -15,5 +15,19 @@ func ParseRecordTransient(b []byte) (*Record, error) {
 	if len(b) == 0 {
 		return ParseRecord(b)
 	}
-	return parseRecordWith(unsafe.String(unsafe.SliceData(b), len(b)), false)
+	return parseRecordWith(unsafe.String(unsafe.SliceData(b), len(b)), false, nil)
+}
+
+// ParseRecordTransientInto is ParseRecordTransient parsing into r, whose
+// Writes' array it reuses: a snapshot being loaded parses a thousand
+// frames of a thousand writes each into one record, instead of
+// allocating (and the collector clearing) a quarter of a megabyte a
+// frame.
+func ParseRecordTransientInto(b []byte, r *Record) error {
+	if len(b) == 0 {
+		_, err := ParseRecord(b)
+		return err
+	}
+	_, err := parseRecordWith(unsafe.String(unsafe.SliceData(b), len(b)), false, r)
+	return err
 }
