@@ -96,7 +96,17 @@ func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) 
 // Without this the struct decoder would read null as "nothing given" and
 // answer as for {} (DynamoDB Local answers 500).
 func isJSONNull(body []byte) bool {
-	return string(bytes.Trim(body, " \t\r\n")) == "null"
+	// Only a body that opens with n, after JSON's space, is trimmed: an
+	// object's body pays one byte's look (bytes.Trim cost a GetItem 105
+	// instructions, callgrind).
+	i := 0
+	for i < len(body) && isJSONSpace(body[i]) {
+		i++
+	}
+	if i == len(body) || body[i] != 'n' {
+		return false
+	}
+	return string(bytes.TrimRight(body[i:], " \t\r\n")) == "null"
 }
 
 // reqDecoders are reused request decoders: one escapes to the heap (the
@@ -131,3 +141,6 @@ func (d *reqDecoder) deferUnmarshaler(err error) bool {
 	d.deferValue(ve.Err)
 	return true
 }
+
+// isJSONSpace reports whether c is white space between JSON tokens.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
