@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -682,18 +684,23 @@ type respHeaderVals struct {
 	digits [10 + 20]byte // a uint32 and an int in decimal
 }
 
-// newRequestID returns a random UUID-formatted request id.
+// newRequestID returns a random UUID-formatted request id: 32 hex digits
+// of two random words, cut 8-4-4-4-12. Encoded a byte at a time (two
+// table looks) and then cut: about 150 instructions, where a nibble at a
+// time with the dashes tested in the loop took about 750 (callgrind,
+// BenchmarkOps/GetItem/handler).
 func newRequestID() string {
-	const hex = "0123456789abcdef"
-	b := [36]byte{8: '-', 13: '-', 18: '-', 23: '-'}
-	hi, lo := rand.Uint64(), rand.Uint64()
-	for i, j := 0, 0; i < 32; i, j = i+1, j+1 {
-		if b[j] == '-' {
-			j++
-		}
-		b[j] = hex[hi>>60]
-		hi = hi<<4 | lo>>60
-		lo <<= 4
-	}
+	var r [16]byte
+	binary.BigEndian.PutUint64(r[:8], rand.Uint64())
+	binary.BigEndian.PutUint64(r[8:], rand.Uint64())
+	var h [32]byte
+	hex.Encode(h[:], r[:])
+	var b [36]byte
+	copy(b[0:8], h[0:8])
+	copy(b[9:13], h[8:12])
+	copy(b[14:18], h[12:16])
+	copy(b[19:23], h[16:20])
+	copy(b[24:36], h[20:32])
+	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
 	return string(b[:])
 }
