@@ -164,31 +164,14 @@ func (j *exportJob) at(now time.Time) ExportDescription {
 	return d
 }
 
+// exportTable runs ExportTableToPointInTime: the request's checks, the
+// table and its history, then the full or incremental export written
+// at once (the description says IN_PROGRESS until the transient delay
+// ends).
 func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTableToPointInTimeOutput, error) {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, in.TableArn, "tableArn") && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {
-		cs.Add(apierr.Quote(*in.TableArn), "tableArn", apierr.LenLE(1024))
-	}
-	var bucketDir string
-	if apierr.NotNull(&cs, in.S3Bucket, "s3Bucket") {
-		bucketDir = s3Bucket(c, &cs, *in.S3Bucket, "s3Bucket")
-	}
-	prefixOK := in.S3Prefix == nil || s3Key(&cs, *in.S3Prefix, "s3Prefix")
-	apierr.Enum(&cs, in.S3SseAlgorithm, "s3SseAlgorithm", "AES256", "KMS")
-	apierr.Enum(&cs, in.ExportFormat, "exportFormat", "DYNAMODB_JSON", "ION")
-	apierr.Enum(&cs, in.ExportType, "exportType", "FULL_EXPORT", "INCREMENTAL_EXPORT")
-	if s := in.IncrementalExportSpecification; s != nil {
-		apierr.Enum(&cs, s.ExportViewType, "incrementalExportSpecification.exportViewType", "NEW_IMAGE", "NEW_AND_OLD_IMAGES")
-	}
-	if in.ClientToken != nil && len(*in.ClientToken) > 64 {
-		cs.Add(apierr.Quote(*in.ClientToken), "clientToken", apierr.LenLE(64))
-	}
-	transferTokenPattern(&cs, in.ClientToken)
-	if err := cs.Err(); err != nil {
+	bucketDir, err := checkExportMembers(c, in)
+	if err != nil {
 		return nil, err
-	}
-	if !prefixOK {
-		return nil, apierr.Validation(apierr.MsgS3PathInvalid("S3Prefix", *in.S3Prefix))
 	}
 	format := cmpOr(str(in.ExportFormat), "DYNAMODB_JSON")
 	kind := cmpOr(str(in.ExportType), "FULL_EXPORT")
@@ -221,7 +204,6 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 	}
 	earliest, latest := l.Window(c.Clock())
 	earliest = earliest.Truncate(time.Millisecond)
-	inWindow := func(at time.Time) bool { return !at.Before(earliest) && !at.After(latest) }
 
 	id := transferID(c.Now())
 	prefix := str(in.S3Prefix)
@@ -234,37 +216,13 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 		ExportFormat: format, ExportType: str(in.ExportType),
 	}}
 	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, ion: format == "ION"}
-	switch kind {
-	case "FULL_EXPORT":
-		at := latest
-		if in.ExportTime != nil {
-			at = service.EpochSeconds(*in.ExportTime)
-			if !inWindow(at) {
-				return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportTimeInvalid)
-			}
-		}
-		j.desc.ExportTime = service.EpochTime(at)
-		snap, err := l.At(at)
-		if err != nil {
-			return nil, err
-		}
-		err = w.full(snap)
-		j.finish(w, err, c.Now())
-	default:
-		s := in.IncrementalExportSpecification
-		from, to := service.EpochSeconds(*s.ExportFromTime), latest
-		if s.ExportToTime != nil {
-			to = service.EpochSeconds(*s.ExportToTime)
-		}
-		if err := incrementalWindowCheck(from, to, earliest, latest); err != nil {
-			return nil, err
-		}
-		toSec := float64(to.UnixMilli()) / 1000
-		view := cmpOr(str(s.ExportViewType), "NEW_AND_OLD_IMAGES")
-		j.desc.ExportTime = service.EpochTime(to)
-		j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: &toSec, ExportViewType: &view}
-		err := w.incremental(l, t.KeyNames(), from, to, view == "NEW_AND_OLD_IMAGES")
-		j.finish(w, err, c.Now())
+	if kind == "FULL_EXPORT" {
+		err = j.exportFull(w, l, in.ExportTime, earliest, latest, c.Now())
+	} else {
+		err = j.exportIncremental(w, l, t.KeyNames(), in.IncrementalExportSpecification, earliest, latest, c.Now())
+	}
+	if err != nil {
+		return nil, err
 	}
 	if j.desc.ExportStatus == "COMPLETED" {
 		err := w.manifests(j, t.ARN())
@@ -276,6 +234,74 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 	set.exports = append(set.exports, j)
 	set.mu.Unlock()
 	return &ExportTableToPointInTimeOutput{ExportDescription: j.at(c.Now())}, nil
+}
+
+// checkExportMembers checks the request's members as AWS's model
+// constrains them, all at once, then its S3Prefix, and returns the
+// directory standing for its bucket.
+func checkExportMembers(c service.Call, in *ExportTableToPointInTimeInput) (bucketDir string, err error) {
+	var cs apierr.Constraints
+	if apierr.NotNull(&cs, in.TableArn, "tableArn") && (len(*in.TableArn) < 1 || len(*in.TableArn) > 1024) {
+		cs.Add(apierr.Quote(*in.TableArn), "tableArn", apierr.LenLE(1024))
+	}
+	if apierr.NotNull(&cs, in.S3Bucket, "s3Bucket") {
+		bucketDir = s3Bucket(c, &cs, *in.S3Bucket, "s3Bucket")
+	}
+	prefixOK := in.S3Prefix == nil || s3Key(&cs, *in.S3Prefix, "s3Prefix")
+	apierr.Enum(&cs, in.S3SseAlgorithm, "s3SseAlgorithm", "AES256", "KMS")
+	apierr.Enum(&cs, in.ExportFormat, "exportFormat", "DYNAMODB_JSON", "ION")
+	apierr.Enum(&cs, in.ExportType, "exportType", "FULL_EXPORT", "INCREMENTAL_EXPORT")
+	if s := in.IncrementalExportSpecification; s != nil {
+		apierr.Enum(&cs, s.ExportViewType, "incrementalExportSpecification.exportViewType", "NEW_IMAGE", "NEW_AND_OLD_IMAGES")
+	}
+	if in.ClientToken != nil && len(*in.ClientToken) > 64 {
+		cs.Add(apierr.Quote(*in.ClientToken), "clientToken", apierr.LenLE(64))
+	}
+	transferTokenPattern(&cs, in.ClientToken)
+	if err := cs.Err(); err != nil {
+		return "", err
+	}
+	if !prefixOK {
+		return "", apierr.Validation(apierr.MsgS3PathInvalid("S3Prefix", *in.S3Prefix))
+	}
+	return bucketDir, nil
+}
+
+// exportFull writes the table as of exportTime (nil: the latest
+// restorable time), which must be in the history's window.
+func (j *exportJob) exportFull(w *exportWriter, l pitr.History, exportTime *float64, earliest, latest, now time.Time) error {
+	at := latest
+	if exportTime != nil {
+		at = service.EpochSeconds(*exportTime)
+		if at.Before(earliest) || at.After(latest) {
+			return apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportTimeInvalid)
+		}
+	}
+	j.desc.ExportTime = service.EpochTime(at)
+	snap, err := l.At(at)
+	if err != nil {
+		return err
+	}
+	j.finish(w, w.full(snap), now)
+	return nil
+}
+
+// exportIncremental writes the changes to the items in (from, to] that
+// s asks for, to defaulting to the latest restorable time.
+func (j *exportJob) exportIncremental(w *exportWriter, l pitr.History, keys []string, s *IncrementalExportSpecification, earliest, latest, now time.Time) error {
+	from, to := service.EpochSeconds(*s.ExportFromTime), latest
+	if s.ExportToTime != nil {
+		to = service.EpochSeconds(*s.ExportToTime)
+	}
+	if err := incrementalWindowCheck(from, to, earliest, latest); err != nil {
+		return err
+	}
+	toSec := float64(to.UnixMilli()) / 1000
+	view := cmpOr(str(s.ExportViewType), "NEW_AND_OLD_IMAGES")
+	j.desc.ExportTime = service.EpochTime(to)
+	j.desc.IncrementalExportSpecification = &IncrementalExportSpecification{ExportFromTime: s.ExportFromTime, ExportToTime: &toSec, ExportViewType: &view}
+	j.finish(w, w.incremental(l, keys, from, to, view == "NEW_AND_OLD_IMAGES"), now)
+	return nil
 }
 
 // exportRequestChecks makes the checks of a request AWS answers before
