@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions per operation of BenchmarkOps/<op>/handler, counted by
-# valgrind's callgrind: Ir(N=4000) - Ir(N=1000), divided by 3000, so the
+# valgrind's callgrind: Ir(N=7000) - Ir(N=1000), divided by 6000, so the
 # process's start-up and the benchmark's set-up cancel out. Counts, not
 # seconds: repeatable whatever else the machine is doing.
 #   emulator/internal/benchmarks/instructions.sh [DIR] [OPS...]
@@ -17,6 +17,6 @@ ir() { # op n
 	grep -E '^(summary|totals):' "$tmp/cg.$1.$2" | head -1 | awk '{print $2}'
 }
 for op in $ops; do
-	a=$(ir "$op" 1000); b=$(ir "$op" 4000)
-	echo "$op $(( (b - a) / 3000 ))"
+	a=$(ir "$op" 1000); b=$(ir "$op" 7000)
+	echo "$op $(( (b - a) / 6000 ))"
 done
