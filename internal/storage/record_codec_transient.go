@@ -12,10 +12,11 @@ import "unsafe"
 // item images, as ParseRecord does: the TableBuilder checks each one it
 // is handed (Add), and checking them twice was a tenth of such a load.
 func ParseRecordTransient(b []byte) (*Record, error) {
-	if len(b) == 0 {
-		return ParseRecord(b)
+	r := new(Record)
+	if err := ParseRecordTransientInto(b, r); err != nil {
+		return nil, err
 	}
-	return parseRecordWith(unsafe.String(unsafe.SliceData(b), len(b)), false, nil)
+	return r, nil
 }
 
 // ParseRecordTransientInto is ParseRecordTransient parsing into r, whose
