@@ -90,10 +90,7 @@ func ValuesNeedValueExpr(values wire.ExpressionValues, valueExprs ...*string) er
 			return nil
 		}
 	}
+	// Check's message for values without an expression that may use them.
 	names := []string{"FilterExpression", "KeyConditionExpression"}[:len(valueExprs)]
-	verb := " are null"
-	if len(names) == 1 {
-		verb = " is null"
-	}
-	return apierr.Validationf(apierr.MsgValuesWithoutExpr, strings.Join(names, " and ")+verb)
+	return Params{Values: values, ValueExprs: names}.Check()
 }
