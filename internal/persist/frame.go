@@ -40,10 +40,12 @@ import (
 // segment's creation is durable. A sealed segment whose successor is not
 // there is a missing segment, not the end of the log. A snapshot file of
 // version 2 or later may hold sidecar frames (snapfile.go); version 1
-// has none. This build writes version 3 (side files, sidefiles.go,
-// version 2) and reads all three: a segment of an earlier version is
-// never appended to (the log starts a new one), so a segment is of one
-// version throughout.
+// has none. A snapshot of version 4 holds its items as chunks of stored
+// records and its indexes' order (snapfile.go); segments have no version
+// 4. This build writes snapshots of version 4, segments of version 3
+// (side files, sidefiles.go, version 2) and reads all four versions: a
+// segment of a version before 3 is never appended to (the log starts a
+// new one), so a segment is of one version throughout.
 
 // Format versions.
 const (
@@ -52,11 +54,18 @@ const (
 	versionTimes = 2
 	// versionSealed: headers carry the database id; segments are sealed.
 	versionSealed = 3
+	// versionChunks: snapshots hold items as stored records in chunks,
+	// and each index's order (snapfile.go).
+	versionChunks = 4
 )
 
 // Format constants.
 const (
-	formatVersion = versionSealed
+	formatVersion = versionChunks
+	// segmentVersion is the version log segments are written in: version
+	// 4 changed only snapshots, so a segment a build before it wrote is
+	// one this build appends to.
+	segmentVersion = versionSealed
 	// sideVersion is the version side files are written in: what
 	// version 3 adds is the log's.
 	sideVersion = versionTimes
@@ -169,8 +178,8 @@ type frameReader struct {
 var errTorn = errors.New("torn or damaged frame")
 
 // next returns the next frame's seq and payload (valid until the next
-// call), io.EOF at a clean end, or an error wrapping errTorn with the
-// reason.
+// call, unless detached), io.EOF at a clean end, or an error wrapping
+// errTorn with the reason.
 func (fr *frameReader) next() (uint64, []byte, error) {
 	n, err := io.ReadFull(fr.r, fr.hdr[:])
 	if err == io.EOF {
@@ -196,6 +205,10 @@ func (fr *frameReader) next() (uint64, []byte, error) {
 	fr.off += frameHeader + int64(length)
 	return binary.LittleEndian.Uint64(fr.hdr[8:]), fr.buf, nil
 }
+
+// detach leaves the payload next returned last to the caller for good:
+// the next frame is read into memory of its own.
+func (fr *frameReader) detach() { fr.buf = nil }
 
 // sealTag begins a seal's payload (a frame numbered 0 at the end of a
 // segment of version 3 or later).

@@ -755,7 +755,7 @@ func (ns *namespace) openActive(last uint64) error {
 	// The log goes on in the last segment read if it ends the log and
 	// the DB; not in one of an earlier format version (a segment is of
 	// one version throughout), nor in a sealed one.
-	if n := len(segs); n > 0 && segs[n-1].name == ns.logSeg && ns.logEnd == last && ns.logV == formatVersion && !ns.logSealed {
+	if n := len(segs); n > 0 && segs[n-1].name == ns.logSeg && ns.logEnd == last && ns.logV == segmentVersion && !ns.logSealed {
 		s := segs[n-1]
 		f, err := ns.opts.newFile(filepath.Join(ns.dir, s.name), os.O_RDWR)
 		if err != nil {

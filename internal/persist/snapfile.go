@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -16,15 +17,27 @@ import (
 // storage.Snapshot in the background and loaded at start-up.
 //
 //	file    = header(kind 'S', base: the LSN) { frame }
-//	payload = 1 record | 3 piece | 2 end
+//	payload = 1 record | 4 order | 5 chunk | 3 piece | 2 end
+//	order   = uvarint(index) uvarint(entries) { uvarint(position) }
+//	chunk   = { uvarint(len(stored record)) stored record }
 //	end     = uvarint(tables) uvarint(items) uvarint(frames before it)
 //
 // The records are storage's binary form (storage.AppendRecord): first
 // the DB's metadata, one RecordMeta per key; then per table, in name
 // order, a RecordCreateTable (name, ID, key schema, index definitions,
-// metadata) followed by RecordCommits of up to snapChunkItems of its
-// items, in scan order, each a write of the item's stored image. Index
-// entries are not written: loading fills the indexes from the items.
+// metadata) followed by its items in scan order. From format version 4
+// (versionChunks) those are chunks of about snapChunkBytes of the
+// table's stored records (storage.TableSnapshot.EachChunk, which says
+// what a stored record is), preceded by each secondary index's order in
+// frames of up to snapOrderRun positions: for each item with an entry,
+// in scan order, the position of its entry in the index
+// (storage.TableSnapshot.IndexOrder), entries the index's count. Before
+// version 4 they are RecordCommits of up to snapChunkItems items, each a
+// write of the item's stored image, and there is no order. Index
+// entries are never written: loading fills the indexes from the items,
+// placing their entries by the order written rather than sorting them
+// (a wrong order costs the sort, never a wrong index). A chunk is loaded
+// without a copy: the table's records view the frame's memory.
 // After the tables come the sidecar's pieces (sidecar.go; format version
 // 2), opaque bytes handed back to it at load. A file without its end
 // frame, or whose counts differ, is not a snapshot.
@@ -34,6 +47,8 @@ const (
 	snapRecord = 1
 	snapEnd    = 2
 	snapPiece  = 3
+	snapOrder  = 4
+	snapChunk  = 5
 )
 
 // snapChunkItems and snapChunkBytes bound the items of one record.
@@ -41,6 +56,9 @@ const (
 	snapChunkItems = 1024
 	snapChunkBytes = 256 << 10
 )
+
+// snapOrderRun is the most positions of an index's order in one frame.
+const snapOrderRun = 1 << 16
 
 // snapName is the file name of the snapshot that holds every record up
 // to lsn.
@@ -136,28 +154,16 @@ func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit f
 		if err := record(&storage.Record{Kind: storage.RecordCreateTable, Table: def.ID, Def: &def}); err != nil {
 			return err
 		}
-		chunk := &storage.Record{Kind: storage.RecordCommit}
-		size := 0
 		var err error
-		flush := func() {
-			if len(chunk.Writes) > 0 && err == nil {
-				err = record(chunk)
-				chunk.Writes, size = chunk.Writes[:0], 0
-			}
+		if a.hdr.version >= versionChunks {
+			err = a.writeChunks(ts)
+		} else {
+			err = a.writeCommits(ts)
 		}
-		ts.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
-			chunk.Writes = append(chunk.Writes, storage.ItemWrite{Table: def.ID, Committed: storage.Committed{Key: e.Key(), New: e, HasNew: true}})
-			size += e.Size()
-			items++
-			if len(chunk.Writes) >= snapChunkItems || size >= snapChunkBytes {
-				flush()
-			}
-			return err == nil
-		})
-		flush()
 		if err != nil {
 			return err
 		}
+		items += uint64(ts.ItemCount())
 	}
 	if side != nil {
 		err := side(func(p []byte) error {
@@ -181,6 +187,55 @@ func (a *appender) writeAll(snap *storage.Snapshot, lsn uint64, side func(emit f
 	return a.flush()
 }
 
+// writeChunks writes the items of ts (version 4 on): each index's
+// order, then the items as chunks of stored records.
+func (a *appender) writeChunks(ts *storage.TableSnapshot) error {
+	for i := range ts.Indexes() {
+		order := ts.IndexOrder(i)
+		for from := 0; from < len(order); from += snapOrderRun {
+			run := order[from:min(from+snapOrderRun, len(order))]
+			err := a.add(snapOrder, func(b []byte) ([]byte, error) {
+				b = binary.AppendUvarint(b, uint64(i))
+				b = binary.AppendUvarint(b, uint64(len(order)))
+				for _, p := range run {
+					b = binary.AppendUvarint(b, uint64(p))
+				}
+				return b, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return ts.EachChunk(snapChunkBytes, func(c []byte) error {
+		return a.add(snapChunk, func(b []byte) ([]byte, error) { return append(b, c...), nil })
+	})
+}
+
+// writeCommits writes the items of ts as before version 4: RecordCommits
+// of their images.
+func (a *appender) writeCommits(ts *storage.TableSnapshot) error {
+	chunk := &storage.Record{Kind: storage.RecordCommit}
+	size := 0
+	var err error
+	flush := func() {
+		if len(chunk.Writes) > 0 && err == nil {
+			err = a.add(snapRecord, func(b []byte) ([]byte, error) { return storage.AppendRecord(b, chunk) })
+			chunk.Writes, size = chunk.Writes[:0], 0
+		}
+	}
+	ts.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
+		chunk.Writes = append(chunk.Writes, storage.ItemWrite{Table: ts.ID(), Committed: storage.Committed{Key: e.Key(), New: e, HasNew: true}})
+		size += e.Size()
+		if len(chunk.Writes) >= snapChunkItems || size >= snapChunkBytes {
+			flush()
+		}
+		return err == nil
+	})
+	flush()
+	return err
+}
+
 // snapLoad is a snapshot file being loaded into a DB.
 type snapLoad struct {
 	db       *storage.DB
@@ -188,11 +243,19 @@ type snapLoad struct {
 	v        uint32   // the file's format version
 	pieces   [][]byte // the sidecar's
 	sideSeen bool     // a piece was read: no record may follow
+	fr       *frameReader
 	b        *storage.TableBuilder
 	def      *storage.TableDef
 	tables   uint64
 	items    uint64
 	commit   storage.Record // the commit parsed last, its array reused
+	// order is the order of the table's index orderOf being read
+	// (snapOrder frames), of orderLen positions in all; filled says
+	// the table's items have begun, after which no order may come.
+	order    []uint32
+	orderOf  int
+	orderLen uint64
+	filled   bool
 }
 
 // loadSnapshot loads the snapshot file at path into db, which must be
@@ -231,7 +294,7 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progre
 		return fileHeader{}, err
 	}
 	fr := &frameReader{r: br, off: headerSize, size: size}
-	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx}
+	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx, fr: fr}
 	for want := uint64(0); ; want++ {
 		seq, payload, err := fr.next()
 		if err == io.EOF {
@@ -292,6 +355,17 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 		l.sideSeen = true
 		l.pieces = append(l.pieces, bytes.Clone(p[1:]))
 		return false, nil
+	case snapOrder:
+		return false, l.orderFrame(p[1:])
+	case snapChunk:
+		if l.v < versionChunks || l.b == nil || len(p) < 2 || l.order != nil {
+			return false, errors.New("a chunk of items out of place")
+		}
+		l.filled = true
+		l.fr.detach() // the table keeps the chunk (storage.TableBuilder.AddChunk)
+		n, err := l.b.AddChunk(p[1:])
+		l.items += uint64(n)
+		return false, err
 	case snapRecord:
 		if l.sideSeen {
 			return false, errors.New("a record after the sidecar's pieces")
@@ -331,6 +405,9 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 		l.def = r.Def
 		return false, nil
 	case storage.RecordCommit:
+		if l.v >= versionChunks {
+			return false, errors.New("a commit of items in a snapshot of chunks")
+		}
 		if l.b == nil {
 			return false, errors.New("items before their table")
 		}
@@ -348,8 +425,53 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 	return false, fmt.Errorf("%s record in a snapshot", r.Kind)
 }
 
+// orderFrame reads a snapOrder frame's payload: a run of the order of
+// an index of the table being built, each index's before the next's,
+// all before its items.
+func (l *snapLoad) orderFrame(p []byte) error {
+	if l.v < versionChunks || l.b == nil || l.filled {
+		return errors.New("an index order out of place")
+	}
+	i, k := binary.Uvarint(p)
+	if k <= 0 {
+		return errors.New("bad index order")
+	}
+	total, k2 := binary.Uvarint(p[k:])
+	if k2 <= 0 || i >= uint64(len(l.def.Indexes)) {
+		return errors.New("bad index order")
+	}
+	p = p[k+k2:]
+	switch {
+	case l.order == nil:
+		if int(i) < l.orderOf {
+			return errors.New("index orders out of order")
+		}
+		l.orderOf, l.orderLen = int(i), total
+		l.order = make([]uint32, 0, min(total, uint64(len(p))))
+	case int(i) != l.orderOf || total != l.orderLen:
+		return errors.New("an index order cut short")
+	}
+	for len(p) > 0 {
+		v, k := binary.Uvarint(p)
+		if k <= 0 || v > math.MaxUint32 || uint64(len(l.order)) >= l.orderLen {
+			return errors.New("bad index order")
+		}
+		l.order = append(l.order, uint32(v))
+		p = p[k:]
+	}
+	if uint64(len(l.order)) == l.orderLen {
+		l.b.IndexOrder(l.orderOf, l.order)
+		l.order = nil
+		l.orderOf++
+	}
+	return nil
+}
+
 // finishTable makes the table being built a table of the DB.
 func (l *snapLoad) finishTable() error {
+	if l.order != nil {
+		return errors.New("an index order cut short")
+	}
 	if l.b == nil {
 		return nil
 	}
@@ -361,6 +483,7 @@ func (l *snapLoad) finishTable() error {
 		return err
 	}
 	l.b, l.def = nil, nil
+	l.orderOf, l.filled = 0, false
 	l.tables++
 	return nil
 }

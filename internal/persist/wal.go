@@ -258,7 +258,7 @@ func (w *wal) createSegment(first uint64, reuseEmpty bool) (file, string, error)
 	if err != nil {
 		return nil, "", fmt.Errorf("persist: creating log segment: %w", err)
 	}
-	hdr := appendHeader(nil, fileHeader{kind: kindSegment, version: formatVersion, base: first, db: w.db})
+	hdr := appendHeader(nil, fileHeader{kind: kindSegment, version: segmentVersion, base: first, db: w.db})
 	if _, err := f.WriteAt(hdr, 0); err != nil {
 		f.Close()
 		os.Remove(path)

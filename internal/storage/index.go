@@ -270,6 +270,16 @@ type indexFill struct {
 	keys  strings.Builder // holds the entries' keys: see add
 	ents  []ientry        // the entries, or the last run of them
 	full  [][]ientry      // runs before it, when the count was not known
+
+	// order, when given (TableBuilder.IndexOrder), is the position in
+	// the index of each entry in the order they come: while the entries
+	// fit it, each is put in its place in placed (seen marks the places
+	// taken) rather than collected, and finish checks their order
+	// instead of sorting them.
+	order  []uint32
+	placed []ientry
+	seen   []uint64
+	added  int // entries added
 }
 
 // indexFillRun is the length of a run of entries collected when their
@@ -296,10 +306,6 @@ func (f *indexFill) add(it EncodedItem, e entry) {
 		return
 	}
 	f.buf = key
-	if len(f.ents) == cap(f.ents) {
-		f.full = append(f.full, f.ents)
-		f.ents = make([]ientry, 0, indexFillRun)
-	}
 	// The keys are written one after another into a chunk of memory
 	// and each is a part of it, not a string of its own: a string an
 	// entry was a tenth of a snapshot load's CPU (its allocation and the
@@ -314,13 +320,78 @@ func (f *indexFill) add(it EncodedItem, e entry) {
 	}
 	start := f.keys.Len()
 	f.keys.Write(key)
-	f.ents = append(f.ents, newIentry(f.keys.String()[start:], e))
 	f.x.count++
 	f.x.size += f.x.entrySize(item, int(e.size))
+	ie := newIentry(f.keys.String()[start:], e)
+	f.added++
+	if f.order != nil && f.place(ie, f.added-1) {
+		return
+	}
+	if len(f.ents) == cap(f.ents) {
+		f.full = append(f.full, f.ents)
+		f.ents = make([]ientry, 0, indexFillRun)
+	}
+	f.ents = append(f.ents, ie)
 }
 
-// finish loads the entries into the index's tree.
-func (f *indexFill) finish() {
+// place puts ie, the k-th entry added, where order says, or gives the
+// order up (unorder) when that place is not one, or taken.
+func (f *indexFill) place(ie ientry, k int) bool {
+	if f.placed == nil {
+		f.placed = make([]ientry, len(f.order))
+		f.seen = make([]uint64, (len(f.order)+63)/64)
+	}
+	if k < len(f.order) {
+		if j := f.order[k]; int(j) < len(f.order) && f.seen[j/64]&(1<<(j%64)) == 0 {
+			f.placed[j] = ie
+			f.seen[j/64] |= 1 << (j % 64)
+			return true
+		}
+	}
+	f.unorder()
+	return false
+}
+
+// unorder gives the order up: the entries placed so far join those to
+// be sorted.
+func (f *indexFill) unorder() {
+	for j, ie := range f.placed {
+		if f.seen[j/64]&(1<<(j%64)) != 0 {
+			if len(f.ents) == cap(f.ents) {
+				f.full = append(f.full, f.ents)
+				f.ents = make([]ientry, 0, indexFillRun)
+			}
+			f.ents = append(f.ents, ie)
+		}
+	}
+	f.order, f.placed, f.seen = nil, nil, nil
+}
+
+// ordered reports whether every entry was placed by order, in the index's
+// order.
+func (f *indexFill) ordered() bool {
+	if f.order == nil || f.added != len(f.order) {
+		return false
+	}
+	for i := 1; i < len(f.placed); i++ {
+		if ientryCmp(f.placed[i-1], f.placed[i]) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// finish loads the entries into the index's tree; true if they were in
+// the order given, not sorted.
+func (f *indexFill) finish() bool {
+	if f.ordered() {
+		f.x.tree.load(f.placed)
+		f.order, f.placed, f.seen, f.ents, f.full = nil, nil, nil, nil, nil
+		return true
+	}
+	if f.order != nil {
+		f.unorder()
+	}
 	ents := f.ents
 	if len(f.full) > 0 {
 		ents = slices.Concat(append(f.full, f.ents)...)
@@ -328,6 +399,7 @@ func (f *indexFill) finish() {
 	f.ents, f.full = nil, nil
 	slices.SortFunc(ents, ientryCmp)
 	f.x.tree.load(ents)
+	return false
 }
 
 // AddIndex adds a secondary index to t and fills it from the items stored

@@ -95,6 +95,7 @@ type TableBuilder struct {
 	// fills fill the secondary indexes as the items come, while each
 	// item's image is at hand (indexFill).
 	fills []*indexFill
+	sorts int // indexes Finish sorted, not given their order (for tests)
 	err   error
 }
 
@@ -176,13 +177,9 @@ func (b *TableBuilder) add(e EncodedItem) error {
 		(key.Sort.kind == KindN && !isCanonicalNumber(key.Sort.str)) {
 		return fmt.Errorf("%w: key number not canonical", ErrCorrupt)
 	}
-	size, err := checkImage(e.body, t.ks.Partition.Name, t.ks.Sort.Name)
+	size, err := b.itemSize(key, e.body)
 	if err != nil {
 		return err
-	}
-	size += len(t.ks.Partition.Name) + ValueSize(key.Partition)
-	if t.ks.HasSort() {
-		size += len(t.ks.Sort.Name) + ValueSize(key.Sort)
 	}
 	if size != int(e.size) {
 		return fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, e.size)
@@ -193,26 +190,62 @@ func (b *TableBuilder) add(e EncodedItem) error {
 	if len(rec) > maxRecordHeader {
 		return fmt.Errorf("%w: keys of %d and %d bytes", ErrCorrupt, len(pk), len(sk))
 	}
-	p := b.last
-	if p == nil || p.pk() != pk {
-		h := partitionHash(pk)
-		if p != nil && (p.hash > h || p.hash == h && p.pk() >= pk) {
-			return fmt.Errorf("%w: items out of scan order", ErrCorrupt)
-		}
-		p = nil
-	} else if last := p.lastEntry(); last.sortKey() >= sk {
-		return fmt.Errorf("%w: items out of scan order", ErrCorrupt)
+	p, h, err := b.partitionFor(pk, sk)
+	if err != nil {
+		return err
 	}
 	rec = append(rec, e.body...)
 	ent := parseEntry(t.storeLocked(rec), e.size)
 	if cap(rec) <= maxScratch {
 		t.scratch = rec
 	}
+	b.place(p, h, key, ent)
+	return nil
+}
+
+// itemSize checks the image body of the item whose key is key and
+// returns the item's size.
+func (b *TableBuilder) itemSize(key Key, body string) (int, error) {
+	ks := &b.t.ks
+	size, err := checkImage(body, ks.Partition.Name, ks.Sort.Name)
+	if err != nil {
+		return 0, err
+	}
+	size += len(ks.Partition.Name) + ValueSize(key.Partition)
+	if ks.HasSort() {
+		size += len(ks.Sort.Name) + ValueSize(key.Sort)
+	}
+	return size, nil
+}
+
+// partitionFor returns the partition the item of keys pk and sk (sk
+// encoded) goes in: the one filled last, or nil for a new one, with pk's
+// hash; an error when the item is not after every item added before it.
+func (b *TableBuilder) partitionFor(pk, sk string) (*partition, uint32, error) {
+	p := b.last
+	if p == nil || p.pk() != pk {
+		h := partitionHash(pk)
+		if p != nil && (p.hash > h || p.hash == h && p.pk() >= pk) {
+			return nil, 0, fmt.Errorf("%w: items out of scan order", ErrCorrupt)
+		}
+		return nil, h, nil
+	}
+	if last := p.lastEntry(); last.sortKey() >= sk {
+		return nil, 0, fmt.Errorf("%w: items out of scan order", ErrCorrupt)
+	}
+	return p, p.hash, nil
+}
+
+// place adds the stored entry ent, whose key is key, to partition p
+// (nil: a new one of hash h, after every other in scan order) and to the
+// indexes.
+func (b *TableBuilder) place(p *partition, h uint32, key Key, ent entry) {
+	t := b.t
 	if p == nil {
 		// A new partition, after every other in scan order: it goes at
 		// the end of the partition table.
 		p = t.arena.alloc()
-		p.hash = partitionHash(pk)
+		p.hash = h
 		p.load(ent)
 		b.parts = append(b.parts, p)
 		b.last = p
@@ -226,8 +259,7 @@ func (b *TableBuilder) add(e EncodedItem) error {
 		}
 	}
 	t.count++
-	t.size += int64(e.size)
-	return nil
+	t.size += int64(ent.size)
 }
 
 // DeferIndexes leaves the table built without its secondary indexes'
@@ -275,7 +307,9 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 		}
 	}
 	for _, f := range b.fills {
-		f.finish()
+		if !f.finish() {
+			b.sorts++
+		}
 		t.indexes = append(t.indexes, f.x)
 	}
 	b.fills = nil
