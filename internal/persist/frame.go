@@ -170,6 +170,8 @@ type frameReader struct {
 	size int64 // the file's size: no frame reaches past it
 	hdr  [frameHeader]byte
 	buf  []byte
+	// alloc, when set, makes the memory a frame is read into.
+	alloc func(n int) []byte
 }
 
 // errTorn: the input ended inside a frame, or a frame is malformed or
@@ -193,7 +195,11 @@ func (fr *frameReader) next() (uint64, []byte, error) {
 		return 0, nil, fmt.Errorf("%w: frame length %d", errTorn, length)
 	}
 	if cap(fr.buf) < int(length) {
-		fr.buf = make([]byte, length)
+		if fr.alloc != nil {
+			fr.buf = fr.alloc(int(length))
+		} else {
+			fr.buf = make([]byte, length)
+		}
 	}
 	fr.buf = fr.buf[:length]
 	if n, err := io.ReadFull(fr.r, fr.buf); err != nil {

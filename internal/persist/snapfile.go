@@ -18,7 +18,7 @@ import (
 //
 //	file    = header(kind 'S', base: the LSN) { frame }
 //	payload = 1 record | 4 order | 5 chunk | 3 piece | 2 end
-//	order   = uvarint(index) uvarint(entries) { uvarint(position) }
+//	order   = uvarint(index) uvarint(entries) { uvarint(item number) }
 //	chunk   = { uvarint(len(stored record)) stored record }
 //	end     = uvarint(tables) uvarint(items) uvarint(frames before it)
 //
@@ -29,14 +29,14 @@ import (
 // (versionChunks) those are chunks of about snapChunkBytes of the
 // table's stored records (storage.TableSnapshot.EachChunk, which says
 // what a stored record is), preceded by each secondary index's order in
-// frames of up to snapOrderRun positions: for each item with an entry,
-// in scan order, the position of its entry in the index
+// frames of up to snapOrderRun numbers: numbering the items with an
+// entry in scan order, their numbers in the index's order
 // (storage.TableSnapshot.IndexOrder), entries the index's count. Before
 // version 4 they are RecordCommits of up to snapChunkItems items, each a
 // write of the item's stored image, and there is no order. Index
 // entries are never written: loading fills the indexes from the items,
-// placing their entries by the order written rather than sorting them
-// (a wrong order costs the sort, never a wrong index). A chunk is loaded
+// loading their entries in the order written, checked, rather than
+// sorting them (a wrong order costs the sort, never a wrong index). A chunk is loaded
 // without a copy: the table's records view the frame's memory.
 // After the tables come the sidecar's pieces (sidecar.go; format version
 // 2), opaque bytes handed back to it at load. A file without its end
@@ -293,7 +293,8 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progre
 	if err != nil {
 		return fileHeader{}, err
 	}
-	fr := &frameReader{r: br, off: headerSize, size: size}
+	// A chunk's frame is read into memory the table keeps.
+	fr := &frameReader{r: br, off: headerSize, size: size, alloc: storage.ChunkMemory}
 	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx, fr: fr}
 	for want := uint64(0); ; want++ {
 		seq, payload, err := fr.next()

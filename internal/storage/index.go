@@ -271,15 +271,10 @@ type indexFill struct {
 	ents  []ientry        // the entries, or the last run of them
 	full  [][]ientry      // runs before it, when the count was not known
 
-	// order, when given (TableBuilder.IndexOrder), is the position in
-	// the index of each entry in the order they come: while the entries
-	// fit it, each is put in its place in placed (seen marks the places
-	// taken) rather than collected, and finish checks their order
-	// instead of sorting them.
-	order  []uint32
-	placed []ientry
-	seen   []uint64
-	added  int // entries added
+	// order, when given (TableBuilder.IndexOrder), is the entries'
+	// order: finish loads the entry numbered order[0] first, and so on,
+	// checking they are in order, instead of sorting them.
+	order []uint32
 }
 
 // indexFillRun is the length of a run of entries collected when their
@@ -306,6 +301,10 @@ func (f *indexFill) add(it EncodedItem, e entry) {
 		return
 	}
 	f.buf = key
+	if len(f.ents) == cap(f.ents) {
+		f.full = append(f.full, f.ents)
+		f.ents = make([]ientry, 0, indexFillRun)
+	}
 	// The keys are written one after another into a chunk of memory
 	// and each is a part of it, not a string of its own: a string an
 	// entry was a tenth of a snapshot load's CPU (its allocation and the
@@ -320,86 +319,58 @@ func (f *indexFill) add(it EncodedItem, e entry) {
 	}
 	start := f.keys.Len()
 	f.keys.Write(key)
+	f.ents = append(f.ents, newIentry(f.keys.String()[start:], e))
 	f.x.count++
 	f.x.size += f.x.entrySize(item, int(e.size))
-	ie := newIentry(f.keys.String()[start:], e)
-	f.added++
-	if f.order != nil && f.place(ie, f.added-1) {
-		return
-	}
-	if len(f.ents) == cap(f.ents) {
-		f.full = append(f.full, f.ents)
-		f.ents = make([]ientry, 0, indexFillRun)
-	}
-	f.ents = append(f.ents, ie)
 }
 
-// place puts ie, the k-th entry added, where order says, or gives the
-// order up (unorder) when that place is not one, or taken.
-func (f *indexFill) place(ie ientry, k int) bool {
-	if f.placed == nil {
-		f.placed = make([]ientry, len(f.order))
-		f.seen = make([]uint64, (len(f.order)+63)/64)
+// finish loads the entries into the index's tree; true if they were
+// loaded in the order given, not sorted.
+func (f *indexFill) finish() bool {
+	ents, full, order := f.ents, f.full, f.order
+	f.ents, f.full, f.order = nil, nil, nil
+	n := len(ents)
+	regular := true // every run but the last holds indexFillRun entries
+	for _, r := range full {
+		n += len(r)
+		regular = regular && len(r) == indexFillRun
 	}
-	if k < len(f.order) {
-		if j := f.order[k]; int(j) < len(f.order) && f.seen[j/64]&(1<<(j%64)) == 0 {
-			f.placed[j] = ie
-			f.seen[j/64] |= 1 << (j % 64)
+	if order != nil && isPermutation(order, n) {
+		at := func(k uint32) ientry { return ents[k] }
+		if len(full) > 0 {
+			if regular {
+				runs := append(full, ents)
+				at = func(k uint32) ientry { return runs[k/indexFillRun][k%indexFillRun] }
+			} else {
+				flat := slices.Concat(append(full, ents)...)
+				at = func(k uint32) ientry { return flat[k] }
+			}
+		}
+		if f.x.tree.loadGather(order, at) {
 			return true
 		}
 	}
-	f.unorder()
-	return false
-}
-
-// unorder gives the order up: the entries placed so far join those to
-// be sorted.
-func (f *indexFill) unorder() {
-	for j, ie := range f.placed {
-		if f.seen[j/64]&(1<<(j%64)) != 0 {
-			if len(f.ents) == cap(f.ents) {
-				f.full = append(f.full, f.ents)
-				f.ents = make([]ientry, 0, indexFillRun)
-			}
-			f.ents = append(f.ents, ie)
-		}
+	if len(full) > 0 {
+		ents = slices.Concat(append(full, ents)...)
 	}
-	f.order, f.placed, f.seen = nil, nil, nil
-}
-
-// ordered reports whether every entry was placed by order, in the index's
-// order.
-func (f *indexFill) ordered() bool {
-	if f.order == nil || f.added != len(f.order) {
-		return false
-	}
-	for i := 1; i < len(f.placed); i++ {
-		if ientryCmp(f.placed[i-1], f.placed[i]) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// finish loads the entries into the index's tree; true if they were in
-// the order given, not sorted.
-func (f *indexFill) finish() bool {
-	if f.ordered() {
-		f.x.tree.load(f.placed)
-		f.order, f.placed, f.seen, f.ents, f.full = nil, nil, nil, nil, nil
-		return true
-	}
-	if f.order != nil {
-		f.unorder()
-	}
-	ents := f.ents
-	if len(f.full) > 0 {
-		ents = slices.Concat(append(f.full, f.ents)...)
-	}
-	f.ents, f.full = nil, nil
 	slices.SortFunc(ents, ientryCmp)
 	f.x.tree.load(ents)
 	return false
+}
+
+// isPermutation reports whether p holds each of 0 to n-1 once.
+func isPermutation(p []uint32, n int) bool {
+	if len(p) != n {
+		return false
+	}
+	seen := make([]uint64, (n+63)/64)
+	for _, k := range p {
+		if int(k) >= n || seen[k/64]&(1<<(k%64)) != 0 {
+			return false
+		}
+		seen[k/64] |= 1 << (k % 64)
+	}
+	return true
 }
 
 // AddIndex adds a secondary index to t and fills it from the items stored

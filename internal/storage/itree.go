@@ -549,22 +549,64 @@ const itreeLoadFill = itreeWidth * 7 / 8
 // pass per level. Inserting them one at a time costs a search and an
 // insert into a node each (BenchmarkIndexBackfill).
 func (t *itree) load(ents []ientry) {
-	if len(ents) == 0 {
-		return
+	t.loadLeaves(len(ents), func(n *inode, from, to int) bool {
+		for i, e := range ents[from:to] {
+			n.put(i, e, nil)
+		}
+		return true
+	})
+}
+
+// loadGather is load of the entries ents(perm[0]), ents(perm[1]), ...,
+// which need not be in order: it checks they are, and when they are not
+// leaves t empty and returns false. ents(k) is the entry numbered k.
+// Taking each entry where perm says while the leaves are made writes
+// them once, where placing them in an array first, then loading it,
+// wrote them twice, the first time in no order (TableBuilder.IndexOrder).
+func (t *itree) loadGather(perm []uint32, ents func(k uint32) ientry) bool {
+	var prev ientry
+	ok := t.loadLeaves(len(perm), func(n *inode, from, to int) bool {
+		for i, k := range perm[from:to] {
+			e := ents(k)
+			if from+i > 0 && ientryCmp(prev, e) >= 0 {
+				return false
+			}
+			n.put(i, e, nil)
+			prev = e
+		}
+		return true
+	})
+	if !ok {
+		t.root, t.count = nil, 0
+	}
+	return ok
+}
+
+// loadLeaves is load of n entries that fill puts into each new leaf,
+// those numbered from to to; it stops, false, when fill does.
+func (t *itree) loadLeaves(count int, fill func(n *inode, from, to int) bool) bool {
+	if count == 0 {
+		return true
 	}
 	type built struct {
 		n     *inode
 		least ientry // the least entry below it: its separator in the parent
 	}
 	var level []built
-	loadChunks(len(ents), func(from, to int) {
-		n := t.newNode(true)
-		for i, e := range ents[from:to] {
-			n.put(i, e, nil)
+	ok := true
+	loadChunks(count, func(from, to int) {
+		if !ok {
+			return
 		}
-		n.n = int32(to - from)
-		level = append(level, built{n, ents[from]})
+		n := t.newNode(true)
+		if ok = fill(n, from, to); ok {
+			n.n = int32(to - from)
+			level = append(level, built{n, n.ents[0]})
+		}
 	})
+	if !ok {
+		return false
+	}
 	for len(level) > 1 {
 		var up []built
 		loadChunks(len(level), func(from, to int) {
@@ -578,7 +620,8 @@ func (t *itree) load(ents []ientry) {
 		})
 		level = up
 	}
-	t.root, t.count = level[0].n, len(ents)
+	t.root, t.count = level[0].n, count
+	return true
 }
 
 // loadChunks splits n things into runs of about itreeLoadFill, as even
