@@ -16,6 +16,14 @@ import "strings"
 // skip2 (the key attributes, which are stored beside it; "" skips
 // nothing). It returns ItemSize of the attributes it holds.
 func checkImage(body, skip1, skip2 string) (int, error) {
+	return checkImagePick(body, skip1, skip2, nil, nil)
+}
+
+// checkImagePick is checkImage that also puts the attributes of body
+// named in names into pick (nil: none), their values viewing body: one
+// walk of the image where checking it, then reading an index's
+// attributes from it, took two (TableBuilder).
+func checkImagePick(body, skip1, skip2 string, names []string, pick Item) (int, error) {
 	d := decoder{s: body}
 	if d.byte() != encodingVersion {
 		return 0, d.fail("unknown version")
@@ -31,7 +39,12 @@ func checkImage(body, skip1, skip2 string) (int, error) {
 			d.fail("key attribute in the image")
 		}
 		prev = name
+		at := d.pos
 		size += len(name) + d.checkValue(1)
+		if pick != nil && d.err == nil && contains(names, name) {
+			v := decoder{s: d.s, pos: at}
+			pick[name] = v.value(1)
+		}
 	}
 	if d.err == nil && d.pos != len(d.s) {
 		d.fail("trailing bytes")

@@ -295,7 +295,12 @@ func newIndexFill(x *index, n int) *indexFill {
 // add takes the item whose stored entry is e and image it (the table's
 // view of e: EncodedItem.Attributes reads its key attributes by name).
 func (f *indexFill) add(it EncodedItem, e entry) {
-	item := it.Attributes(f.reads)
+	f.addItem(it.Attributes(f.reads), e)
+}
+
+// addItem is add of the item that holds at least the attributes f reads
+// (its values may view memory about to change: they are not kept).
+func (f *indexFill) addItem(item Item, e entry) {
 	key, in := f.x.indexKey(f.buf[:0], item)
 	if !in {
 		return

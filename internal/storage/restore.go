@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -95,8 +96,12 @@ type TableBuilder struct {
 	// fills fill the secondary indexes as the items come, while each
 	// item's image is at hand (indexFill).
 	fills []*indexFill
-	sorts int // indexes Finish sorted, not given their order (for tests)
-	err   error
+	// reads are the attributes the fills read of an item, and picked
+	// those of the item being added (itemSize).
+	reads  []string
+	picked Item
+	sorts  int // indexes Finish sorted, not given their order (for tests)
+	err    error
 }
 
 // NewTableBuilder starts building a table defined by def (name, ID, key
@@ -111,8 +116,15 @@ func NewTableBuilder(def TableDef) (*TableBuilder, error) {
 	b.t.name, b.t.uid = def.Name, def.ID
 	b.t.meta = cloneMeta(def.Meta)
 	for _, x := range def.Indexes {
-		b.fills = append(b.fills, newIndexFill(newIndex(b.t.ks, x), 0))
+		f := newIndexFill(newIndex(b.t.ks, x), 0)
+		b.fills = append(b.fills, f)
+		for _, n := range f.reads {
+			if !slices.Contains(b.reads, n) {
+				b.reads = append(b.reads, n)
+			}
+		}
 	}
+	b.picked = make(Item, len(b.reads))
 	return b, nil
 }
 
@@ -204,10 +216,22 @@ func (b *TableBuilder) add(e EncodedItem) error {
 }
 
 // itemSize checks the image body of the item whose key is key and
-// returns the item's size.
+// returns the item's size; the attributes the fills read are then in
+// b.picked.
 func (b *TableBuilder) itemSize(key Key, body string) (int, error) {
 	ks := &b.t.ks
-	size, err := checkImage(body, ks.Partition.Name, ks.Sort.Name)
+	var pick Item
+	if len(b.fills) > 0 {
+		pick = b.picked
+		clear(pick)
+		if slices.Contains(b.reads, ks.Partition.Name) {
+			pick[ks.Partition.Name] = key.Partition
+		}
+		if ks.HasSort() && slices.Contains(b.reads, ks.Sort.Name) {
+			pick[ks.Sort.Name] = key.Sort
+		}
+	}
+	size, err := checkImagePick(body, ks.Partition.Name, ks.Sort.Name, b.reads, pick)
 	if err != nil {
 		return 0, err
 	}
@@ -252,11 +276,8 @@ func (b *TableBuilder) place(p *partition, h uint32, key Key, ent entry) {
 	} else {
 		p.load(ent)
 	}
-	if len(b.fills) > 0 {
-		stored := t.encodedOf(key, ent)
-		for _, f := range b.fills {
-			f.add(stored, ent)
-		}
+	for _, f := range b.fills {
+		f.addItem(b.picked, ent)
 	}
 	t.count++
 	t.size += int64(ent.size)
@@ -265,7 +286,7 @@ func (b *TableBuilder) place(p *partition, h uint32, key Key, ent entry) {
 // DeferIndexes leaves the table built without its secondary indexes'
 // entries, for RestoreTable in a DB that defers them (DB.DeferIndexes),
 // which fills them after. Call it before Add.
-func (b *TableBuilder) DeferIndexes() { b.fills = nil }
+func (b *TableBuilder) DeferIndexes() { b.fills, b.reads = nil, nil }
 
 // errBuilt is what a TableBuilder returns after Finish.
 var errBuilt = errors.New("storage: table builder already finished")
