@@ -200,7 +200,10 @@
 // but rebuilt from the items (a snapshot keeps their definitions), and records it
 // (RecordRestoreTable, whose binary form carries the items); a
 // TableBuilder makes a snapshot of item images loaded from elsewhere,
-// checking them, without decoding them. TableSnapshot.Derive
+// checking them, without decoding them; given chunks of stored records
+// (TableSnapshot.EachChunk) it keeps them where they are, and given an
+// index's order (TableSnapshot.IndexOrder) it loads the index in that
+// order, checked, instead of sorting it. TableSnapshot.Derive
 // (derive.go) makes a snapshot of another as it would be after item
 // writes a hook recorded (rolled forward: point-in-time recovery), with
 // other indexes or metadata (a restore with overrides), sharing what
@@ -301,5 +304,7 @@
 //     record_codec_transient.go (ParseRecordTransient: a record read
 //     without copying it, for a caller that copies what it keeps).
 //   - Snapshots: snapshot.go (Table.Snapshot, DB.Snapshot), restore.go
-//     (DB.RestoreTable, TableBuilder), cow.go (copy-on-write sharing).
+//     (DB.RestoreTable, TableBuilder), chunks.go (a table as chunks of
+//     its stored records and its indexes' order, for snapshot files,
+//     and a TableBuilder taking them), cow.go (copy-on-write sharing).
 package storage
