@@ -243,7 +243,6 @@ type snapLoad struct {
 	v        uint32   // the file's format version
 	pieces   [][]byte // the sidecar's
 	sideSeen bool     // a piece was read: no record may follow
-	fr       *frameReader
 	b        *storage.TableBuilder
 	def      *storage.TableDef
 	tables   uint64
@@ -283,8 +282,7 @@ func loadSnapshot(db *storage.DB, path string, deferIdx bool, progress func(read
 // readSnapshot is loadSnapshot of the size bytes of r.
 // The sidecar's pieces go to *pieces (nil: dropped).
 func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progress func(read, total int64, items int64), pieces *[][]byte) (fileHeader, error) {
-	cr := &countingReader{r: r}
-	br := bufio.NewReaderSize(cr, 1<<20)
+	br := bufio.NewReaderSize(r, 1<<20)
 	hb := make([]byte, headerSize)
 	if _, err := io.ReadFull(br, hb); err != nil {
 		return fileHeader{}, fmt.Errorf("%w: snapshot header: %v", ErrCorrupt, err)
@@ -295,28 +293,35 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progre
 	}
 	// A chunk's frame is read into memory the table keeps.
 	fr := &frameReader{r: br, off: headerSize, size: size, alloc: storage.ChunkMemory}
-	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx, fr: fr}
+	stop := make(chan struct{})
+	frames := readAhead(fr, stop)
+	defer func() {
+		close(stop)
+		for range frames { // the reader is done with r before it is closed
+		}
+	}()
+	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx}
 	for want := uint64(0); ; want++ {
-		seq, payload, err := fr.next()
-		if err == io.EOF {
+		f := <-frames
+		if f.err == io.EOF {
 			return fileHeader{}, fmt.Errorf("%w: snapshot ends without its end frame (%d frames)", ErrCorrupt, want)
 		}
-		if err != nil {
-			return fileHeader{}, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
+		if f.err != nil {
+			return fileHeader{}, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, f.off, f.err)
 		}
-		if seq != want {
-			return fileHeader{}, fmt.Errorf("%w: frame %d numbered %d", ErrCorrupt, want, seq)
+		if f.seq != want {
+			return fileHeader{}, fmt.Errorf("%w: frame %d numbered %d", ErrCorrupt, want, f.seq)
 		}
-		done, err := l.frame(payload, want)
+		done, err := l.frame(f.payload, want)
 		if err != nil {
-			return fileHeader{}, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, fr.off, err)
+			return fileHeader{}, fmt.Errorf("%w: frame %d at byte %d: %v", ErrCorrupt, want, f.off, err)
 		}
 		if progress != nil {
-			progress(cr.n-int64(br.Buffered()), size, int64(l.items))
+			progress(f.off, size, int64(l.items))
 		}
 		if done {
-			if fr.off != size {
-				return fileHeader{}, fmt.Errorf("%w: %d bytes after the end frame", ErrCorrupt, size-fr.off)
+			if f.off != size {
+				return fileHeader{}, fmt.Errorf("%w: %d bytes after the end frame", ErrCorrupt, size-f.off)
 			}
 			if pieces != nil {
 				*pieces = l.pieces
@@ -324,6 +329,43 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progre
 			return h, nil
 		}
 	}
+}
+
+// aheadFrame is a frame read ahead of the load (readAhead): what
+// frameReader.next returned, and the offset after the frame (of the
+// frame, at an error).
+type aheadFrame struct {
+	seq     uint64
+	payload []byte
+	off     int64
+	err     error
+}
+
+// readAhead reads fr's frames on a goroutine of its own, each into
+// memory of its own, while the caller loads the ones before: reading
+// (copying the file's bytes into new memory, which the kernel backs, and
+// checking their checksums) was about a fifth of a load
+// (BenchmarkLoadDir), which a free core then takes off its time. It
+// sends each frame, up to the first error (io.EOF included), until stop
+// is closed, then closes the channel.
+func readAhead(fr *frameReader, stop <-chan struct{}) <-chan aheadFrame {
+	ch := make(chan aheadFrame, 4)
+	go func() {
+		defer close(ch)
+		for {
+			seq, p, err := fr.next()
+			fr.detach()
+			select {
+			case ch <- aheadFrame{seq: seq, payload: p, off: fr.off, err: err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return ch
 }
 
 // frame loads one frame's payload; done after the end frame.
@@ -363,8 +405,8 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 			return false, errors.New("a chunk of items out of place")
 		}
 		l.filled = true
-		l.fr.detach() // the table keeps the chunk (storage.TableBuilder.AddChunk)
-		n, err := l.b.AddChunk(p[1:])
+		n, err := l.b.AddChunk(p[1:]) // the table keeps the chunk: readAhead detached it
+
 		l.items += uint64(n)
 		return false, err
 	case snapRecord:
@@ -374,10 +416,10 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 	default:
 		return false, fmt.Errorf("payload type %d", p[0])
 	}
-	// Parsed without a copy (the frame's buffer is reused by the next
-	// frame): a commit's images go to the TableBuilder, which copies
-	// them; any other record, whose strings are kept, is parsed again
-	// with its own copy. Commits are parsed into one Record, reusing its
+	// Parsed without a copy (nothing keeps a record frame's memory): a
+	// commit's images go to the TableBuilder, which copies them; any
+	// other record, whose strings are kept, is parsed again with its own
+	// copy. Commits are parsed into one Record, reusing its
 	// array of writes (BenchmarkLoadDir: see docs/persistence.md).
 	r := &l.commit
 	err = storage.ParseRecordTransientInto(p[1:], r)
@@ -487,16 +529,4 @@ func (l *snapLoad) finishTable() error {
 	l.orderOf, l.filled = 0, false
 	l.tables++
 	return nil
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.n += int64(n)
-	return n, err
 }
