@@ -280,8 +280,8 @@ type indexFill struct {
 // indexFillRun is the length of a run of entries collected when their
 // count is not known: growing one slice instead copied every entry
 // about twice (a fifth of loading a snapshot of a million items with a
-// GSI, BenchmarkLoadDir).
-const indexFillRun = 1 << 16
+// GSI, BenchmarkLoadDir). Tests lower it.
+var indexFillRun = 1 << 16
 
 // indexFillKeyChunk is the most bytes of index keys an indexFill keeps
 // in one piece of memory (add).
@@ -344,8 +344,8 @@ func (f *indexFill) finish() bool {
 		at := func(k uint32) ientry { return ents[k] }
 		if len(full) > 0 {
 			if regular {
-				runs := append(full, ents)
-				at = func(k uint32) ientry { return runs[k/indexFillRun][k%indexFillRun] }
+				runs, run := append(full, ents), uint32(indexFillRun)
+				at = func(k uint32) ientry { return runs[k/run][k%run] }
 			} else {
 				flat := slices.Concat(append(full, ents)...)
 				at = func(k uint32) ientry { return flat[k] }
