@@ -18,8 +18,9 @@ const (
 	// one. The default.
 	DurabilitySync Durability = iota
 	// DurabilityGroup: as DurabilitySync, but when other changes shared
-	// the last fdatasync, the next waits up to PersistOptions.GroupWindow
-	// for them to share it too (a lone writer does not wait).
+	// one of the last two fdatasyncs, the next waits up to
+	// PersistOptions.GroupWindow for them to share it too (a lone writer
+	// does not wait).
 	DurabilityGroup
 	// DurabilityNone: a change is acknowledged once its record is written
 	// to the operating system; nothing waits for the disk.

@@ -26,7 +26,12 @@ import (
 //
 //	go test ./cmd/dynamoemu -run '^$' -bench Durability -benchtime 2s
 //
-// DYNAMOEMU_DURABILITY_ROUNDS sets the rounds (default 5).
+// DYNAMOEMU_DURABILITY_ROUNDS sets the rounds (default 5);
+// DYNAMOEMU_DURABILITY_MODES the modes, a comma-separated subset of
+// memory, none, sync and group (default all). With
+// DYNAMOEMU_DURABILITY_BASE_BIN set to another build of the server,
+// its sync and group servers ("sync-base", "group-base") run in the same
+// rounds: a change measured against the build before it.
 func BenchmarkDurability(b *testing.B) {
 	bin := os.Getenv("DYNAMOEMU_STARTUP_BIN")
 	if bin == "" {
@@ -38,13 +43,24 @@ func BenchmarkDurability(b *testing.B) {
 	}
 	burst := benchTime()
 	modes := []string{"memory", "none", "sync", "group"}
+	if v := os.Getenv("DYNAMOEMU_DURABILITY_MODES"); v != "" {
+		modes = strings.Split(v, ",")
+	}
+	base := os.Getenv("DYNAMOEMU_DURABILITY_BASE_BIN")
+	if base != "" {
+		modes = append(modes, "sync-base", "group-base")
+	}
 	servers := map[string]*child{}
 	for _, m := range modes {
 		var args []string
 		if m != "memory" {
-			args = []string{"-dbPath", b.TempDir(), "-durability", m}
+			args = []string{"-dbPath", b.TempDir(), "-durability", strings.TrimSuffix(m, "-base")}
 		}
-		c := startBin(b, bin, args...)
+		mbin := bin
+		if strings.HasSuffix(m, "-base") {
+			mbin = base
+		}
+		c := startBin(b, mbin, args...)
 		defer c.kill()
 		if err := newClient(c.url).call(context.Background(), "CreateTable", `{"TableName":"tab","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`, nil); err != nil {
 			b.Fatal(err)
@@ -82,7 +98,9 @@ func BenchmarkDurability(b *testing.B) {
 				}
 				b.ReportMetric(median(opsPerSec[k]), "ops/s")
 				b.ReportMetric(median(cpuPerOp[k]), "cpu-us/op")
-				b.ReportMetric(median(cpuPerOp[k])/median(cpuPerOp[key{cs.op, cs.conc, "memory"}]), "memory-x")
+				if mem := cpuPerOp[key{cs.op, cs.conc, "memory"}]; mem != nil {
+					b.ReportMetric(median(cpuPerOp[k])/median(mem), "memory-x")
+				}
 				b.ReportMetric(0, "ns/op")
 			})
 		}

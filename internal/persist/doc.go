@@ -42,9 +42,9 @@
 //     (wal.go: no goroutine is handed the work). An acknowledged change
 //     survives the process being killed, an operating system crash and a
 //     power cut (on a disk that honours flushes).
-//   - Group: the same guarantee; when other writers shared the last
-//     fdatasync, the next waits up to Options.GroupWindow for them to
-//     come back and share it too (a lone writer never waits): more
+//   - Group: the same guarantee; when other writers shared one of the
+//     last two fdatasyncs, the next waits up to Options.GroupWindow for
+//     them to come back and share it too (a lone writer never waits): more
 //     throughput with many writers (each up to that much more latency),
 //     the cost of Sync with one.
 //   - None: its record has been written to the operating system (one

@@ -18,9 +18,9 @@ const (
 	// Sync: each commit waits for its log record to be on stable storage
 	// (fdatasync); commits that wait at the same time share one.
 	Sync Durability = iota
-	// Group: as Sync, but when other commits shared the last fdatasync,
-	// the next waits up to Options.GroupWindow for them to share it too;
-	// a lone writer does not wait.
+	// Group: as Sync, but when other commits shared one of the last two
+	// fdatasyncs, the next waits up to Options.GroupWindow for them to
+	// share it too; a lone writer does not wait.
 	Group
 	// None: a commit is acknowledged once its record is written to the
 	// operating system; nothing waits for the disk.

@@ -65,7 +65,9 @@ type wal struct {
 	waiters   int      // Waits not yet returned
 	pending   []uint64 // the LSNs of the Waits no sync has covered yet
 	lastBatch int      // Waits under way when the last sync ended
+	prevBatch int      // and when the sync before it ended (gatherLocked)
 	syncs     int64    // syncs led by Waits, for benchmarks
+	timeouts  int64    // Group gathers that ran out of window, for tests
 }
 
 // rotated is a segment the log moved on from: its file, name and size,
@@ -341,8 +343,17 @@ func (w *wal) Wait(lsn uint64) error {
 // them made the leader go at once, every sync covering about half of
 // the writers while the other half wrote (BenchmarkPut, 8 and 16
 // writers: 4.5 and 8.4 puts a sync, as Sync).
+//
+// The count is the larger of the last two syncs' (lastBatch,
+// prevBatch): when a round of writers that wait for each other (a
+// client's parallel steps) was split between two syncs, the last sync's
+// count is the second half's, and a leader that went on it alone split
+// the next round the same way, the second half's leader then waiting
+// the whole window for writers held until that half was done, round
+// after round (TestGroupCommitGathers, lockstep). A writer left alone
+// after others stop waits out the window at most twice.
 func (w *wal) gatherLocked() {
-	want := w.lastBatch
+	want := max(w.lastBatch, w.prevBatch)
 	if w.opts.Durability != Group || want <= 1 || len(w.pending) >= want {
 		return
 	}
@@ -355,6 +366,7 @@ func (w *wal) gatherLocked() {
 			w.syncMu.Lock()
 		case <-timer.C:
 			w.syncMu.Lock()
+			w.timeouts++
 			return
 		}
 	}
@@ -374,7 +386,7 @@ func (w *wal) syncedLocked(target uint64, err error) {
 	} else {
 		w.pending = slices.DeleteFunc(w.pending, func(lsn uint64) bool { return lsn <= w.synced })
 	}
-	w.lastBatch = w.waiters
+	w.prevBatch, w.lastBatch = w.lastBatch, w.waiters
 	w.syncCond.Broadcast()
 }
 
