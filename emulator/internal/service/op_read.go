@@ -723,17 +723,26 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 // Adapters to the expr package's legacy-parameter translation.
 
 // legacyConditions converts wire Conditions to expr's plain structs.
-func legacyConditions(m map[string]Condition) map[string]expr.LegacyCondition {
-	out := make(map[string]expr.LegacyCondition, len(m))
+func legacyConditions(m map[string]Condition) []expr.NamedCondition {
+	n := 0
+	for _, c := range m {
+		n += len(c.AttributeValueList)
+	}
+	// The values of all the conditions in one array: one allocation, not
+	// one a condition.
+	vals := make([]storage.Value, 0, n)
+	out := make([]expr.NamedCondition, 0, len(m))
 	for name, c := range m {
-		lc := expr.LegacyCondition{AttributeValueList: make([]storage.Value, len(c.AttributeValueList))}
+		nc := expr.NamedCondition{Name: name}
 		if c.ComparisonOperator != nil {
-			lc.ComparisonOperator = *c.ComparisonOperator
+			nc.ComparisonOperator = *c.ComparisonOperator
 		}
-		for i, v := range c.AttributeValueList {
-			lc.AttributeValueList[i] = v.Value
+		start := len(vals)
+		for _, v := range c.AttributeValueList {
+			vals = append(vals, v.Value)
 		}
-		out[name] = lc
+		nc.AttributeValueList = vals[start:len(vals):len(vals)]
+		out = append(out, nc)
 	}
 	return out
 }
