@@ -146,6 +146,9 @@ func checkLegacyOp(op string, args []storage.Value) *Error {
 type legacyBuilder struct {
 	vals  []storage.Value
 	slots []string
+	// attrs are the names of the conditions, as condition is called:
+	// in their order (sorted) and once each, the program's attributes.
+	attrs []string
 }
 
 func (b *legacyBuilder) value(v storage.Value) *ValueExpr {
@@ -157,7 +160,7 @@ func (b *legacyBuilder) value(v storage.Value) *ValueExpr {
 
 // condition returns the Condition of a legacy tree.
 func (b *legacyBuilder) cond(root Expr) *Condition {
-	return newCondProgram(root, b.slots, nil).bind(b.vals)
+	return newCondProgramOf(root, b.slots, nil, b.attrs).bindOwned(b.vals)
 }
 
 func legacyPath(name string) *PathExpr {
@@ -165,6 +168,7 @@ func legacyPath(name string) *PathExpr {
 }
 
 func (b *legacyBuilder) condition(name, op string, args []storage.Value) Expr {
+	b.attrs = append(b.attrs, name)
 	p := legacyPath(name)
 	vals := make([]Expr, len(args))
 	for i, a := range args {
@@ -209,11 +213,10 @@ func combine(conds []Expr, op Token) Expr {
 	if len(conds) == 0 {
 		return nil
 	}
-	wrapped := make([]Expr, len(conds))
-	for i, c := range conds {
-		wrapped[i] = &ParenExpr{Offset: -1, X: c}
+	for i, c := range conds { // in place: conds are the caller's to give
+		conds[i] = &ParenExpr{Offset: -1, X: c}
 	}
-	return balanced(wrapped, op)
+	return balanced(conds, op)
 }
 
 // balanced joins conds with op in a tree of depth log2(len(conds)): the
@@ -333,7 +336,7 @@ func Filter(filter []NamedCondition, conditionalOperator string) (*Condition, er
 	for _, f := range filter {
 		nvals += len(f.AttributeValueList)
 	}
-	b := legacyBuilder{vals: make([]storage.Value, 0, nvals), slots: make([]string, 0, nvals)}
+	b := legacyBuilder{vals: make([]storage.Value, 0, nvals), slots: make([]string, 0, nvals), attrs: make([]string, 0, len(filter))}
 	conds := make([]Expr, 0, len(filter))
 	for _, f := range filter {
 		if err := checkLegacyOp(f.ComparisonOperator, f.AttributeValueList); err != nil {
