@@ -428,7 +428,9 @@ func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *exp
 // filter's attributes that is one), and checks for unused placeholders.
 func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]string) (string, bool)) (*readRequest, error) {
 	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
-	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
+	legacy := in.QueryFilter // let go of as Scan's ScanFilter
+	in.QueryFilter = nil
+	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
 	if req.filter != nil {
@@ -481,7 +483,11 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	}
 	defer comp.Release() // the filter and projection keep nothing of it
 	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
-	if err := req.compileFilter(comp, in.FilterExpression, in.ScanFilter, in.ConditionalOperator); err != nil {
+	// Nothing reads ScanFilter's map after its filter is made from it: the
+	// input lets go of it, to be collected while the filter is built.
+	legacy := in.ScanFilter
+	in.ScanFilter = nil
+	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
 	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
