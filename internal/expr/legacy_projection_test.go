@@ -46,9 +46,9 @@ func TestAttributesToGetTrie(t *testing.T) {
 		require.Equal(t, src.String(), p.String())
 		want := newProjTrie(paths)
 		require.Equal(t, want.names, p.trie.names)
-		require.Len(t, p.trie.fields, len(want.fields))
-		for i, f := range p.trie.fields {
-			require.Equal(t, *want.fields[i], *f, "name %q", p.trie.names[i])
+		require.True(t, p.trie.allLeaves)
+		for i := range p.trie.names {
+			require.Equal(t, *want.fields[i], *p.trie.field(i), "name %q", p.trie.names[i])
 		}
 	}
 	for _, c := range []struct {
