@@ -38,7 +38,7 @@ func TestOversizedMembers(t *testing.T) {
 		bound    int64  // of the peak RSS's growth over the bytes sent
 		body     func(n int) string
 	}{
-		{"AttributesToGet", "GetItem", 200, `"Item":{"pk":{"S":"a"}}`, 8, func(n int) string {
+		{"AttributesToGet", "GetItem", 200, `"Item":{"pk":{"S":"a"}}`, 7, func(n int) string {
 			return `{"TableName":"tab",` + key + `,"AttributesToGet":["pk",` + repeatList(n, func(i int) string { return fmt.Sprintf(`"a%07d"`, i) }) + `]}`
 		}},
 		{"KeyConditions", "Query", 400, "Conditions can be of length 1 or 2 only", 8, func(n int) string {
