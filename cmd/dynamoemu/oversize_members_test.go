@@ -18,10 +18,9 @@ import (
 // once with DYNAMOEMU_HEAVY_TESTS=1), to a table that exists, and checks
 // the answer AWS gives and the server's peak memory.
 // Such a member is decoded whole (its values are the request), so each
-// case has its own bound, looser than oversizeRSSFactor for lists read
-// in their raw body: about a third over what it measured on a 2-core
-// VM, one request alone (docs/server.md, "What one request can cost",
-// has the figures and what they were before). GetItem's 381,295
+// case has its own bound: about a third over what it measured on a
+// 2-core VM, one request alone (docs/server.md, "What one request can
+// cost", has the figures and what they were before). GetItem's 381,295
 // AttributesToGet were 48.9 times their bytes and 3.8 s before they were
 // built in bulk, ScanFilter 39.7 and 4.6 s before its conditions were
 // joined in a balanced tree.
@@ -39,25 +38,25 @@ func TestOversizedMembers(t *testing.T) {
 		bound    int64  // of the peak RSS's growth over the bytes sent
 		body     func(n int) string
 	}{
-		{"AttributesToGet", "GetItem", 200, `"Item":{"pk":{"S":"a"}}`, 12, func(n int) string {
+		{"AttributesToGet", "GetItem", 200, `"Item":{"pk":{"S":"a"}}`, 7, func(n int) string {
 			return `{"TableName":"tab",` + key + `,"AttributesToGet":["pk",` + repeatList(n, func(i int) string { return fmt.Sprintf(`"a%07d"`, i) }) + `]}`
 		}},
-		{"KeyConditions", "Query", 400, "Conditions can be of length 1 or 2 only", 10, func(n int) string {
+		{"KeyConditions", "Query", 400, "Conditions can be of length 1 or 2 only", 8, func(n int) string {
 			return `{"TableName":"tab","KeyConditions":{` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]}`, i)
 			}) + `}}`
 		}},
-		{"ScanFilter", "Scan", 200, `"Count":0`, 20, func(n int) string {
+		{"ScanFilter", "Scan", 200, `"Count":0`, 12, func(n int) string {
 			return `{"TableName":"tab","ScanFilter":{` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]}`, i)
 			}) + `}}`
 		}},
-		{"ExpressionAttributeValues", "Query", 400, "Value provided in ExpressionAttributeValues unused in expressions", 14, func(n int) string {
+		{"ExpressionAttributeValues", "Query", 400, "Value provided in ExpressionAttributeValues unused in expressions", 12, func(n int) string {
 			return `{"TableName":"tab","KeyConditionExpression":"pk = :a","ExpressionAttributeValues":{":a":{"S":"a"},` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`":v%07d":{"S":"x"}`, i)
 			}) + `}}`
 		}},
-		{"Parameters", "ExecuteStatement", 200, `"Items":[]`, 9, func(n int) string {
+		{"Parameters", "ExecuteStatement", 200, `"Items":[]`, 6, func(n int) string {
 			return `{"Statement":"SELECT * FROM \"tab\" WHERE pk = ?","Parameters":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"S":"k%07d"}`, i) }) + `]}`
 		}},
 		{"ItemList", "PutItem", 400, "Item size has exceeded the maximum allowed size", 8, func(n int) string {

@@ -27,18 +27,27 @@ type condProgram struct {
 // newCondProgram finishes a resolved tree: it lists the top-level
 // attributes read and numbers each path's.
 func newCondProgram(root Expr, slots, nameKeys []string) *condProgram {
-	p := &condProgram{root: root, slots: slots, nameKeys: nameKeys}
-	walk(root, func(x Expr) bool {
-		if path, ok := x.(*PathExpr); ok && len(path.resolved) > 0 {
-			p.attrs = append(p.attrs, path.resolved[0].Name)
-		}
-		return true
-	})
-	// Sorted, then the repeats dropped: a search of the names so far
-	// for each path made a legacy ScanFilter of 32,000 conditions take
-	// 1.4 s.
-	slices.Sort(p.attrs)
-	p.attrs = slices.Compact(p.attrs)
+	return newCondProgramOf(root, slots, nameKeys, nil)
+}
+
+// newCondProgramOf is newCondProgram for a tree whose top-level
+// attributes, sorted and distinct, attrs already lists (nil: found by a
+// walk of the tree).
+func newCondProgramOf(root Expr, slots, nameKeys, attrs []string) *condProgram {
+	p := &condProgram{root: root, slots: slots, nameKeys: nameKeys, attrs: attrs}
+	if attrs == nil {
+		walk(root, func(x Expr) bool {
+			if path, ok := x.(*PathExpr); ok && len(path.resolved) > 0 {
+				p.attrs = append(p.attrs, path.resolved[0].Name)
+			}
+			return true
+		})
+		// Sorted, then the repeats dropped: a search of the names so
+		// far for each path made a legacy ScanFilter of 32,000
+		// conditions take 1.4 s.
+		slices.Sort(p.attrs)
+		p.attrs = slices.Compact(p.attrs)
+	}
 	walk(root, func(x Expr) bool {
 		if path, ok := x.(*PathExpr); ok && len(path.resolved) > 0 {
 			path.attr, _ = slices.BinarySearch(p.attrs, path.resolved[0].Name)
@@ -55,6 +64,15 @@ type Condition struct {
 	*condProgram
 	vals   []storage.Value
 	inline [2]storage.Value // vals' storage when there are few
+}
+
+// bindOwned is bind for values that are the Condition's own: nothing
+// else holds vals, so it is not copied.
+func (p *condProgram) bindOwned(vals []storage.Value) *Condition {
+	if len(vals) <= 2 { // bind's inline room
+		return p.bind(vals)
+	}
+	return &Condition{condProgram: p, vals: vals}
 }
 
 // bind returns the Condition of program p with values vals (copied).

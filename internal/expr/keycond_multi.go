@@ -120,7 +120,7 @@ func bindMultiKeyTerms(terms []keyTerm, ks MultiKeySchema, pos int) (*MultiKeyCo
 
 // MultiKeyConditions compiles the legacy KeyConditions map of a Query on
 // a multi-attribute index key.
-func MultiKeyConditions(conds map[string]LegacyCondition, ks MultiKeySchema) (*MultiKeyCondition, error) {
+func MultiKeyConditions(conds []NamedCondition, ks MultiKeySchema) (*MultiKeyCondition, error) {
 	terms, err := legacyKeyTerms(conds, len(ks.Partition)+len(ks.Sort))
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -17,6 +18,28 @@ type LegacyCondition struct {
 	AttributeValueList []storage.Value
 	Exists             *bool
 	Value              *storage.Value
+}
+
+// NamedCondition is one entry of a legacy QueryFilter, ScanFilter or
+// KeyConditions map with its attribute name. Those maps reach Filter and
+// KeyConditions as a slice: a second map of them doubled what a 4 MB
+// ScanFilter held (BenchmarkOversizeMemory).
+type NamedCondition struct {
+	Name               string
+	ComparisonOperator string
+	AttributeValueList []storage.Value
+}
+
+// sortNamed sorts conds by name (the order the conditions are checked
+// and printed in) and reports an attribute named "" among them.
+func sortNamed(conds []NamedCondition) *Error {
+	for i := range conds {
+		if conds[i].Name == "" {
+			return errPlain(MsgEmptyAttributeName)
+		}
+	}
+	slices.SortFunc(conds, func(a, b NamedCondition) int { return strings.Compare(a.Name, b.Name) })
+	return nil
 }
 
 // AttributeUpdate is one entry of the legacy AttributeUpdates map.
@@ -123,6 +146,9 @@ func checkLegacyOp(op string, args []storage.Value) *Error {
 type legacyBuilder struct {
 	vals  []storage.Value
 	slots []string
+	// attrs are the names of the conditions, as condition is called:
+	// in their order (sorted) and once each, the program's attributes.
+	attrs []string
 }
 
 func (b *legacyBuilder) value(v storage.Value) *ValueExpr {
@@ -134,7 +160,7 @@ func (b *legacyBuilder) value(v storage.Value) *ValueExpr {
 
 // condition returns the Condition of a legacy tree.
 func (b *legacyBuilder) cond(root Expr) *Condition {
-	return newCondProgram(root, b.slots, nil).bind(b.vals)
+	return newCondProgramOf(root, b.slots, nil, b.attrs).bindOwned(b.vals)
 }
 
 func legacyPath(name string) *PathExpr {
@@ -142,6 +168,7 @@ func legacyPath(name string) *PathExpr {
 }
 
 func (b *legacyBuilder) condition(name, op string, args []storage.Value) Expr {
+	b.attrs = append(b.attrs, name)
 	p := legacyPath(name)
 	vals := make([]Expr, len(args))
 	for i, a := range args {
@@ -186,11 +213,10 @@ func combine(conds []Expr, op Token) Expr {
 	if len(conds) == 0 {
 		return nil
 	}
-	wrapped := make([]Expr, len(conds))
-	for i, c := range conds {
-		wrapped[i] = &ParenExpr{Offset: -1, X: c}
+	for i, c := range conds { // in place: conds are the caller's to give
+		conds[i] = &ParenExpr{Offset: -1, X: c}
 	}
-	return balanced(wrapped, op)
+	return balanced(conds, op)
 }
 
 // balanced joins conds with op in a tree of depth log2(len(conds)): the
@@ -292,10 +318,11 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 	return b.cond(combine(conds, join)), nil
 }
 
-// Filter compiles a legacy QueryFilter or ScanFilter with its
-// ConditionalOperator. Returns nil (no filter) for an empty map.
-func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
-	if err := emptyNameIn(filter); err != nil {
+// Filter compiles a legacy QueryFilter or ScanFilter (its entries in any
+// order; Filter sorts them by name) with its ConditionalOperator. Returns
+// nil (no filter) for no entries.
+func Filter(filter []NamedCondition, conditionalOperator string) (*Condition, error) {
+	if err := sortNamed(filter); err != nil {
 		return nil, err
 	}
 	join, err := conditionalOp(conditionalOperator)
@@ -309,14 +336,13 @@ func Filter(filter map[string]LegacyCondition, conditionalOperator string) (*Con
 	for _, f := range filter {
 		nvals += len(f.AttributeValueList)
 	}
-	b := legacyBuilder{vals: make([]storage.Value, 0, nvals), slots: make([]string, 0, nvals)}
+	b := legacyBuilder{vals: make([]storage.Value, 0, nvals), slots: make([]string, 0, nvals), attrs: make([]string, 0, len(filter))}
 	conds := make([]Expr, 0, len(filter))
-	for _, name := range sortedKeys(filter) {
-		f := filter[name]
+	for _, f := range filter {
 		if err := checkLegacyOp(f.ComparisonOperator, f.AttributeValueList); err != nil {
 			return nil, err
 		}
-		conds = append(conds, b.condition(name, f.ComparisonOperator, f.AttributeValueList))
+		conds = append(conds, b.condition(f.Name, f.ComparisonOperator, f.AttributeValueList))
 	}
 	if err := checkConditionCount(conditionalOperator, len(conds)); err != nil {
 		return nil, err
@@ -349,10 +375,11 @@ func legacyKeyOp(op string) (storage.SortOp, bool) {
 	return storage.SortAny, false
 }
 
-// legacyKeyTerms turns a KeyConditions map into key terms, in name order;
-// more than most of them is msgKeyLength, once each is checked.
-func legacyKeyTerms(conds map[string]LegacyCondition, most int) ([]keyTerm, error) {
-	if err := emptyNameIn(conds); err != nil {
+// legacyKeyTerms turns KeyConditions (in any order: sorted here) into key
+// terms, in name order; more than most of them is msgKeyLength, once each
+// is checked.
+func legacyKeyTerms(conds []NamedCondition, most int) ([]keyTerm, error) {
+	if err := sortNamed(conds); err != nil {
 		return nil, err
 	}
 	// More than most conditions are each checked (their faults come
@@ -362,8 +389,7 @@ func legacyKeyTerms(conds map[string]LegacyCondition, most int) ([]keyTerm, erro
 	if keep {
 		terms = make([]keyTerm, 0, len(conds))
 	}
-	for _, name := range sortedKeys(conds) {
-		c := conds[name]
+	for _, c := range conds {
 		if err := checkLegacyOp(c.ComparisonOperator, c.AttributeValueList); err != nil {
 			return nil, err
 		}
@@ -371,7 +397,7 @@ func legacyKeyTerms(conds map[string]LegacyCondition, most int) ([]keyTerm, erro
 			continue
 		}
 		op, ok := legacyKeyOp(c.ComparisonOperator)
-		t := keyTerm{pos: -1, name: name, op: op, unindexable: !ok}
+		t := keyTerm{pos: -1, name: c.Name, op: op, unindexable: !ok}
 		copy(t.values[:], c.AttributeValueList)
 		terms = append(terms, t)
 	}
@@ -381,8 +407,9 @@ func legacyKeyTerms(conds map[string]LegacyCondition, most int) ([]keyTerm, erro
 	return terms, nil
 }
 
-// KeyConditions compiles the legacy KeyConditions map of Query.
-func KeyConditions(conds map[string]LegacyCondition, ks storage.KeySchema) (*KeyCondition, error) {
+// KeyConditions compiles the legacy KeyConditions of Query (in any
+// order: it sorts them by name).
+func KeyConditions(conds []NamedCondition, ks storage.KeySchema) (*KeyCondition, error) {
 	terms, err := legacyKeyTerms(conds, 2)
 	if err != nil {
 		return nil, err
@@ -410,7 +437,7 @@ func AttributesToGet(names []string) (*Projection, error) {
 		}
 	}
 	// The names sorted find a duplicate, and are the trie's root: every
-	// name is a leaf of one step, so they share one leaf node. Built in
+	// name is a leaf of one step (allLeaves: no node a name). Built in
 	// a few allocations, not five a name: 381,295 names (a 4 MB GetItem)
 	// took 1.9 s and 265 MB built a name at a time, and took 0.25 s and
 	// 31 MB so (BenchmarkAttributesToGet, 2-core VM); their paths are
@@ -421,12 +448,7 @@ func AttributesToGet(names []string) (*Projection, error) {
 		return nil, errPlain(sprintf(msgLegacyDupAttr, firstRepeated(names)))
 	}
 	p := &Projection{legacy: true, names: names}
-	leaf := &projTrie{leaf: true}
-	fields := make([]*projTrie, len(sorted))
-	for i := range fields {
-		fields[i] = leaf
-	}
-	p.trie = &projTrie{names: sorted, fields: fields}
+	p.trie = &projTrie{names: sorted, allLeaves: true}
 	return p, nil
 }
 

@@ -16,11 +16,11 @@ func TestLegacyEmptyAttributeName(t *testing.T) {
 			return err
 		},
 		"Filter": func() error {
-			_, err := Filter(map[string]LegacyCondition{"a": null, "": null}, "")
+			_, err := Filter(named(map[string]LegacyCondition{"a": null, "": null}), "")
 			return err
 		},
 		"KeyConditions": func() error {
-			_, err := KeyConditions(map[string]LegacyCondition{"": null}, ks)
+			_, err := KeyConditions(named(map[string]LegacyCondition{"": null}), ks)
 			return err
 		},
 		"AttributesToGet": func() error {
@@ -38,4 +38,13 @@ func TestLegacyEmptyAttributeName(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", name, err, MsgEmptyAttributeName)
 		}
 	}
+}
+
+// named is a legacy condition map as Filter and KeyConditions take it.
+func named(m map[string]LegacyCondition) []NamedCondition {
+	out := make([]NamedCondition, 0, len(m))
+	for name, c := range m {
+		out = append(out, NamedCondition{Name: name, ComparisonOperator: c.ComparisonOperator, AttributeValueList: c.AttributeValueList})
+	}
+	return out
 }

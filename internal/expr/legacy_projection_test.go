@@ -46,9 +46,9 @@ func TestAttributesToGetTrie(t *testing.T) {
 		require.Equal(t, src.String(), p.String())
 		want := newProjTrie(paths)
 		require.Equal(t, want.names, p.trie.names)
-		require.Len(t, p.trie.fields, len(want.fields))
-		for i, f := range p.trie.fields {
-			require.Equal(t, *want.fields[i], *f, "name %q", p.trie.names[i])
+		require.True(t, p.trie.allLeaves)
+		for i := range p.trie.names {
+			require.Equal(t, *want.fields[i], *p.trie.field(i), "name %q", p.trie.names[i])
 		}
 	}
 	for _, c := range []struct {
@@ -142,7 +142,7 @@ func TestLegacyFilterDepth(t *testing.T) {
 		return 1
 	}
 	for _, op := range []string{"AND", "OR"} {
-		cond, err := Filter(filter, op)
+		cond, err := Filter(named(filter), op)
 		require.NoError(t, err)
 		require.LessOrEqual(t, depth(cond.root), 20)
 		got, err := cond.Eval(item)
@@ -152,7 +152,7 @@ func TestLegacyFilterDepth(t *testing.T) {
 		require.Equal(t, n-1, strings.Count(cond.String(), " "+op+" "))
 	}
 	item["a049999"] = storage.S("y")
-	cond, err := Filter(filter, "AND")
+	cond, err := Filter(named(filter), "AND")
 	require.NoError(t, err)
 	got, err := cond.Eval(item)
 	require.NoError(t, err)

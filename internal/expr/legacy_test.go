@@ -106,7 +106,7 @@ func TestLegacyFilterEval(t *testing.T) {
 		{"n", "GT", []storage.Value{n5}, false},
 	}
 	for _, tt := range tests {
-		cond, err := Filter(map[string]LegacyCondition{tt.attr: {ComparisonOperator: tt.op, AttributeValueList: tt.args}}, "")
+		cond, err := Filter(named(map[string]LegacyCondition{tt.attr: {ComparisonOperator: tt.op, AttributeValueList: tt.args}}), "")
 		if err != nil {
 			t.Fatalf("%s %s: %v", tt.attr, tt.op, err)
 		}
@@ -115,10 +115,10 @@ func TestLegacyFilterEval(t *testing.T) {
 		}
 	}
 	// Two entries joined with OR.
-	cond, err := Filter(map[string]LegacyCondition{
+	cond, err := Filter(named(map[string]LegacyCondition{
 		"n": {ComparisonOperator: "EQ", AttributeValueList: []storage.Value{n5}},
 		"s": {ComparisonOperator: "EQ", AttributeValueList: []storage.Value{storage.S("q")}},
-	}, "OR")
+	}), "OR")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestKeyConditionsLegacy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kc, err := KeyConditions(tt.conds, oracleKeySchema)
+			kc, err := KeyConditions(named(tt.conds), oracleKeySchema)
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -269,7 +269,7 @@ func TestFilterConditionalOperator(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Filter(tt.filter, tt.op)
+			_, err := Filter(named(tt.filter), tt.op)
 			got := ""
 			if err != nil {
 				got = err.Error()

@@ -26,6 +26,21 @@ type projTrie struct {
 	names  []string
 	fields []*projTrie // fields[i] continues with names[i]
 	elems  []projElem
+	// allLeaves: every name ends its path, and fields is nil (the root
+	// of AttributesToGet: a pointer a name was 0.7 times the bytes of a
+	// 4 MB GetItem's names, BenchmarkOversizeMemory).
+	allLeaves bool
+}
+
+// leafTrie is the node that ends a path, for a node of allLeaves.
+var leafTrie = &projTrie{leaf: true}
+
+// field is the node that continues with names[i].
+func (n *projTrie) field(i int) *projTrie {
+	if n.allLeaves {
+		return leafTrie
+	}
+	return n.fields[i]
 }
 
 type projElem struct {
@@ -77,10 +92,17 @@ type Projector struct {
 	inline [8]storage.EncodedValue
 }
 
+// projectorNames is the most top-level names a Projector looks up in one
+// walk of a record: more (an AttributesToGet of thousands) are looked
+// up that many at a time, so that its scratch space is not a value a
+// name (32 bytes each of a 4 MB GetItem's 381,295 names, three times
+// the body's bytes: BenchmarkOversizeMemory).
+const projectorNames = 256
+
 // Projector returns a Projector for the projection.
 func (p *Projection) Projector() *Projector {
 	pr := &Projector{trie: p.trie}
-	if n := len(p.trie.names); n <= len(pr.inline) {
+	if n := min(len(p.trie.names), projectorNames); n <= len(pr.inline) {
 		pr.vals = pr.inline[:n]
 	} else {
 		pr.vals = make([]storage.EncodedValue, n)
@@ -94,19 +116,22 @@ func (p *Projection) Projector() *Projector {
 // nothing but dst's growth.
 func (pr *Projector) Append(dst []byte, e storage.EncodedItem) []byte {
 	root := pr.trie
-	e.Lookup(root.names, pr.vals)
 	dst, mark := storage.AppendItemStart(dst)
 	count := 0
-	for i, name := range root.names {
-		if !pr.vals[i].IsValid() {
-			continue
-		}
-		start := len(dst)
-		var ok bool
-		if dst, ok = appendProjected(storage.AppendName(dst, name), root.fields[i], pr.vals[i]); ok {
-			count++
-		} else {
-			dst = dst[:start]
+	for off := 0; off < len(root.names); off += len(pr.vals) {
+		names := root.names[off:min(off+len(pr.vals), len(root.names))]
+		e.Lookup(names, pr.vals)
+		for i, name := range names {
+			if !pr.vals[i].IsValid() {
+				continue
+			}
+			start := len(dst)
+			var ok bool
+			if dst, ok = appendProjected(storage.AppendName(dst, name), root.field(off+i), pr.vals[i]); ok {
+				count++
+			} else {
+				dst = dst[:start]
+			}
 		}
 	}
 	return storage.FinishCount(dst, mark, count)
@@ -137,7 +162,7 @@ func appendProjected(dst []byte, n *projTrie, v storage.EncodedValue) ([]byte, b
 			}
 			entry := len(dst)
 			var wrote bool
-			if dst, wrote = appendProjected(storage.AppendName(dst, name), n.fields[j], w); wrote {
+			if dst, wrote = appendProjected(storage.AppendName(dst, name), n.field(j), w); wrote {
 				count++
 			} else {
 				dst = dst[:entry]

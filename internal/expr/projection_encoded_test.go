@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -47,5 +49,50 @@ func TestCondProgramAttrs(t *testing.T) {
 	for _, x := range terms {
 		pe := x.(*PathExpr)
 		require.Equal(t, pe.resolved[0].Name, p.attrs[pe.attr])
+	}
+}
+
+// TestProjectorManyNames: a projection of more top-level names than a
+// Projector looks up in one walk (projectorNames) projects what Apply
+// does, key attributes and names in every run included.
+func TestProjectorManyNames(t *testing.T) {
+	item := storage.Item{"pk": storage.S("p"), "sk": storage.N("1")}
+	for i := range 3 * projectorNames {
+		item[fmt.Sprintf("a%04d", i)] = storage.S(fmt.Sprint(i))
+	}
+	enc := store(t, []storage.Item{item})[0]
+	cases := []struct {
+		name  string
+		names func() []string
+	}{
+		{"every third, keys and missing names", func() []string {
+			names := []string{"sk", "zz", "pk"}
+			for i := 0; i < 5*projectorNames; i += 3 {
+				names = append(names, fmt.Sprintf("a%04d", i))
+			}
+			return names
+		}},
+		{"one run exactly", func() []string {
+			names := make([]string, 0, projectorNames)
+			for i := range projectorNames {
+				names = append(names, fmt.Sprintf("a%04d", 2*projectorNames+i))
+			}
+			return names
+		}},
+		{"one past a run, the last only found", func() []string {
+			names := []string{"a0000"}
+			for i := range projectorNames {
+				names = append(names, fmt.Sprintf("b%04d", i))
+			}
+			return names
+		}},
+	}
+	var buf []byte
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			proj, err := AttributesToGet(tc.names())
+			require.NoError(t, err)
+			checkProjected(t, tc.name, proj.Projector(), &buf, enc, proj.Apply(item))
+		})
 	}
 }

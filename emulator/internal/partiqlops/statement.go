@@ -151,14 +151,18 @@ func parametersViolation(param string, p []wire.AttributeValue) string {
 }
 
 // bindParams checks that the request gives a parameter for every ? of the
-// statement (DynamoDB Local ignores extra ones).
+// statement (DynamoDB Local ignores extra ones) and returns their values,
+// the statement's ?s in order. Extra ones are not copied: 246,720
+// parameters (a 4 MB request) were 1.9 times its bytes more
+// (BenchmarkOversizeMemory).
 func bindParams(st partiql.Statement, in []wire.AttributeValue) ([]storage.Value, error) {
-	if partiql.ParamCount(st) > len(in) {
+	n := partiql.ParamCount(st)
+	if n > len(in) {
 		return nil, apierr.Validation(apierr.MsgParamCount)
 	}
-	out := make([]storage.Value, len(in))
-	for i, v := range in {
-		out[i] = v.Value
+	out := make([]storage.Value, n)
+	for i := range out {
+		out[i] = in[i].Value
 	}
 	return out, nil
 }

@@ -428,7 +428,9 @@ func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *exp
 // filter's attributes that is one), and checks for unused placeholders.
 func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]string) (string, bool)) (*readRequest, error) {
 	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
-	if err := req.compileFilter(comp, in.FilterExpression, in.QueryFilter, in.ConditionalOperator); err != nil {
+	legacy := in.QueryFilter // let go of as Scan's ScanFilter
+	in.QueryFilter = nil
+	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
 	if req.filter != nil {
@@ -481,7 +483,11 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	}
 	defer comp.Release() // the filter and projection keep nothing of it
 	req := newReadRequest(t, in.Limit, in.ConsistentRead, in.ReturnConsumedCapacity)
-	if err := req.compileFilter(comp, in.FilterExpression, in.ScanFilter, in.ConditionalOperator); err != nil {
+	// Nothing reads ScanFilter's map after its filter is made from it: the
+	// input lets go of it, to be collected while the filter is built.
+	legacy := in.ScanFilter
+	in.ScanFilter = nil
+	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
 	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
@@ -723,17 +729,26 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 // Adapters to the expr package's legacy-parameter translation.
 
 // legacyConditions converts wire Conditions to expr's plain structs.
-func legacyConditions(m map[string]Condition) map[string]expr.LegacyCondition {
-	out := make(map[string]expr.LegacyCondition, len(m))
+func legacyConditions(m map[string]Condition) []expr.NamedCondition {
+	n := 0
+	for _, c := range m {
+		n += len(c.AttributeValueList)
+	}
+	// The values of all the conditions in one array: one allocation, not
+	// one a condition.
+	vals := make([]storage.Value, 0, n)
+	out := make([]expr.NamedCondition, 0, len(m))
 	for name, c := range m {
-		lc := expr.LegacyCondition{AttributeValueList: make([]storage.Value, len(c.AttributeValueList))}
+		nc := expr.NamedCondition{Name: name}
 		if c.ComparisonOperator != nil {
-			lc.ComparisonOperator = *c.ComparisonOperator
+			nc.ComparisonOperator = *c.ComparisonOperator
 		}
-		for i, v := range c.AttributeValueList {
-			lc.AttributeValueList[i] = v.Value
+		start := len(vals)
+		for _, v := range c.AttributeValueList {
+			vals = append(vals, v.Value)
 		}
-		out[name] = lc
+		nc.AttributeValueList = vals[start:len(vals):len(vals)]
+		out = append(out, nc)
 	}
 	return out
 }

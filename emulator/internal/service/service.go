@@ -145,7 +145,7 @@ type Request struct {
 	Tenant    string // the x-tenant-code header, for the conventions tenant guard
 	RequestID string // x-amzn-RequestId
 	Host      string // the request's Host, for DescribeEndpoints
-	Body      []byte
+	Body      []byte // Serve sets it to nil: the operation holds it until decoded
 	Out       []byte // spare buffer for the response body (may be nil)
 	// TableName, when not nil, receives the request's TableName member
 	// once its body is decoded (the edge's request log).
@@ -169,7 +169,11 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
 	c.now, c.clock, c.svc = now, s.clock, s
 	c.out, c.tableName = req.Out, req.TableName
-	out, err := op.fn(c, req.Body)
+	// The body is the operation's: req holds it no more, so that nothing
+	// keeps it once it is decoded (the edge lets go of a large one too).
+	body := req.Body
+	req.Body = nil
+	out, err := op.fn(c, body)
 	putCall(c) // not on a panic: that call is left to the collector
 	return out, err
 }
