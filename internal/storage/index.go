@@ -334,23 +334,15 @@ func (f *indexFill) addItem(item Item, e entry) {
 func (f *indexFill) finish() bool {
 	ents, full, order := f.ents, f.full, f.order
 	f.ents, f.full, f.order = nil, nil, nil
-	n := len(ents)
-	regular := true // every run but the last holds indexFillRun entries
+	n, run := len(ents), indexFillRun
+	regular := n <= run // every run holds run entries, but the last
 	for _, r := range full {
 		n += len(r)
-		regular = regular && len(r) == indexFillRun
+		regular = regular && len(r) == run
 	}
-	if order != nil && isPermutation(order, n) {
-		at := func(k uint32) ientry { return ents[k] }
-		if len(full) > 0 {
-			if regular {
-				runs, run := append(full, ents), uint32(indexFillRun)
-				at = func(k uint32) ientry { return runs[k/run][k%run] }
-			} else {
-				flat := slices.Concat(append(full, ents)...)
-				at = func(k uint32) ientry { return flat[k] }
-			}
-		}
+	if order != nil && regular && isPermutation(order, n) {
+		runs := append(full, ents)
+		at := func(k uint32) ientry { return runs[int(k)/run][int(k)%run] }
 		if f.x.tree.loadGather(order, at) {
 			return true
 		}
