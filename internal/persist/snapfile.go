@@ -252,6 +252,7 @@ type snapLoad struct {
 	// (snapOrder frames), of orderLen positions in all; filled says
 	// the table's items have begun, after which no order may come.
 	order    []uint32
+	size     int64 // the file's
 	orderOf  int
 	orderLen uint64
 	filled   bool
@@ -300,7 +301,7 @@ func readSnapshot(db *storage.DB, r io.Reader, size int64, deferIdx bool, progre
 		for range frames { // the reader is done with r before it is closed
 		}
 	}()
-	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx}
+	l := &snapLoad{db: db, v: h.version, deferIdx: deferIdx, size: size}
 	for want := uint64(0); ; want++ {
 		f := <-frames
 		if f.err == io.EOF {
@@ -490,7 +491,8 @@ func (l *snapLoad) orderFrame(p []byte) error {
 			return errors.New("index orders out of order")
 		}
 		l.orderOf, l.orderLen = int(i), total
-		l.order = make([]uint32, 0, min(total, uint64(len(p))))
+		// Each position takes a byte of the file at least.
+		l.order = make([]uint32, 0, min(total, uint64(l.size)))
 	case int(i) != l.orderOf || total != l.orderLen:
 		return errors.New("an index order cut short")
 	}

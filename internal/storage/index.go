@@ -342,7 +342,7 @@ func (f *indexFill) finish() bool {
 	}
 	if order != nil && regular && isPermutation(order, n) {
 		runs := append(full, ents)
-		at := func(k uint32) ientry { return runs[int(k)/run][int(k)%run] }
+		at := func(k uint32) *ientry { return &runs[int(k)/run][int(k)%run] }
 		if f.x.tree.loadGather(order, at) {
 			return true
 		}

@@ -557,17 +557,23 @@ func (t *itree) load(ents []ientry) {
 	})
 }
 
-// loadGather is load of the entries ents(perm[0]), ents(perm[1]), ...,
+// loadGather is load of the entries *at(perm[0]), *at(perm[1]), ...,
 // which need not be in order: it checks they are, and when they are not
-// leaves t empty and returns false. ents(k) is the entry numbered k.
+// leaves t empty and returns false. at(k) is the entry numbered k.
 // Taking each entry where perm says while the leaves are made writes
 // them once, where placing them in an array first, then loading it,
 // wrote them twice, the first time in no order (TableBuilder.IndexOrder).
-func (t *itree) loadGather(perm []uint32, ents func(k uint32) ientry) bool {
+// The entries, and their keys the check reads, lie in no order in
+// memory: each is asked for gatherAhead entries before it is needed.
+func (t *itree) loadGather(perm []uint32, at func(k uint32) *ientry) bool {
 	var prev ientry
 	ok := t.loadLeaves(len(perm), func(n *inode, from, to int) bool {
 		for i, k := range perm[from:to] {
-			e := ents(k)
+			if j := from + i + gatherAhead; j < len(perm) {
+				prefetchLines(unsafe.Pointer(at(perm[j])), unsafe.Sizeof(ientry{}))
+				prefetchString(at(perm[j-gatherAhead/2]).key)
+			}
+			e := *at(k)
 			if from+i > 0 && ientryCmp(prev, e) >= 0 {
 				return false
 			}
@@ -581,6 +587,10 @@ func (t *itree) loadGather(perm []uint32, ents func(k uint32) ientry) bool {
 	}
 	return ok
 }
+
+// gatherAhead is how many entries before it loadGather asks for an
+// entry; its key is asked for half as many before.
+const gatherAhead = 16
 
 // loadLeaves is load of n entries that fill puts into each new leaf,
 // those numbered from to to; it stops, false, when fill does.
