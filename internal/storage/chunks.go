@@ -135,7 +135,8 @@ func (b *TableBuilder) addRecord(rec string) error {
 		}
 	case ks.Sort.Kind == KindN:
 		n, ok := decodeNumberKey(sk)
-		if !ok || !isCanonicalNumber(string(n)) || string(appendNumberKey(nil, n)) != sk {
+		var enc [24]byte // as sortKeyBytes: the encoding's usual size
+		if !ok || !isCanonicalNumber(string(n)) || string(appendNumberKey(enc[:0], n)) != sk {
 			return fmt.Errorf("%w: number sort key malformed", ErrCorrupt)
 		}
 		key.Sort = Value{kind: KindN, str: string(n)}

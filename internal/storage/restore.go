@@ -97,11 +97,13 @@ type TableBuilder struct {
 	// item's image is at hand (indexFill).
 	fills []*indexFill
 	// reads are the attributes the fills read of an item, and picked
-	// those of the item being added (itemSize).
-	reads  []string
-	picked Item
-	sorts  int // indexes Finish sorted, not given their order (for tests)
-	err    error
+	// those of the item being added (itemSize); readsKey says which of
+	// the key attributes are among them.
+	reads    []string
+	readsKey [2]bool
+	picked   Item
+	sorts    int // indexes Finish sorted, not given their order (for tests)
+	err      error
 }
 
 // NewTableBuilder starts building a table defined by def (name, ID, key
@@ -124,6 +126,7 @@ func NewTableBuilder(def TableDef) (*TableBuilder, error) {
 			}
 		}
 	}
+	b.readsKey = [2]bool{slices.Contains(b.reads, def.Schema.Partition.Name), def.Schema.HasSort() && slices.Contains(b.reads, def.Schema.Sort.Name)}
 	b.picked = make(Item, len(b.reads))
 	return b, nil
 }
@@ -224,10 +227,10 @@ func (b *TableBuilder) itemSize(key Key, body string) (int, error) {
 	if len(b.fills) > 0 {
 		pick = b.picked
 		clear(pick)
-		if slices.Contains(b.reads, ks.Partition.Name) {
+		if b.readsKey[0] {
 			pick[ks.Partition.Name] = key.Partition
 		}
-		if ks.HasSort() && slices.Contains(b.reads, ks.Sort.Name) {
+		if b.readsKey[1] {
 			pick[ks.Sort.Name] = key.Sort
 		}
 	}
