@@ -571,13 +571,7 @@ func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in 
 // order. KeyConditions counts as legacy only beside KeyConditionExpression:
 // AWS accepts KeyConditions with a FilterExpression or ProjectionExpression.
 func queryExprParams(in *QueryInput, buf *[7]string) exprparams.Params {
-	p := exprparams.Params{
-		ValueExprs:  valueExprsQuery,
-		Names:       in.ExpressionAttributeNames,
-		Values:      in.ExpressionAttributeValues,
-		Expressions: buf[:0:3],
-		Legacy:      buf[3:3:7],
-	}
+	p := readExprParams(valueExprsQuery, in.ExpressionAttributeNames, in.ExpressionAttributeValues, buf)
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.ProjectionExpression != nil, "ProjectionExpression")
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.FilterExpression != nil, "FilterExpression")
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.KeyConditionExpression != nil, "KeyConditionExpression")
@@ -590,19 +584,19 @@ func queryExprParams(in *QueryInput, buf *[7]string) exprparams.Params {
 
 // scanExprParams lists Scan's expression and legacy parameters in AWS's order.
 func scanExprParams(in *ScanInput, buf *[7]string) exprparams.Params {
-	p := exprparams.Params{
-		ValueExprs:  valueExprsScan,
-		Names:       in.ExpressionAttributeNames,
-		Values:      in.ExpressionAttributeValues,
-		Expressions: buf[:0:3],
-		Legacy:      buf[3:3:7],
-	}
+	p := readExprParams(valueExprsScan, in.ExpressionAttributeNames, in.ExpressionAttributeValues, buf)
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.ProjectionExpression != nil, "ProjectionExpression")
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.FilterExpression != nil, "FilterExpression")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.AttributesToGet != nil, "AttributesToGet")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.ScanFilter != nil, "ScanFilter")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.ConditionalOperator != nil, "ConditionalOperator")
 	return p
+}
+
+// readExprParams is Query's or Scan's Params before its parameters are
+// listed, in buf: at most 3 expressions, then at most 4 legacy ones.
+func readExprParams(valueExprs []string, names map[string]string, values wire.ExpressionValues, buf *[7]string) exprparams.Params {
+	return exprparams.Params{ValueExprs: valueExprs, Names: names, Values: values, Expressions: buf[:0:3], Legacy: buf[3:3:7]}
 }
 
 // The expression parameters of Query and Scan that may use :values.
