@@ -422,9 +422,9 @@ func TestReadAtMost(t *testing.T) {
 }
 
 // TestReadAtMostGrowsToWant: a body that arrives as announced ends in a
-// buffer of its size (plus the byte that sees its end), through buffers
-// of half, a quarter, ... of it (never one of its size copied twice, at
-// most 2.5 times its size allocated: the buffers and the 8 KB before);
+// buffer of its size (plus the byte that sees its end), its first half
+// read into chunks copied once (at most 1.6 times its size allocated:
+// the chunks, the buffer and the 8 KB before);
 // without an announced size, or past it, the buffer doubles.
 func TestReadAtMostGrowsToWant(t *testing.T) {
 	for _, size := range []int{5<<20 + 123, 4 << 20, 4<<20 - 1, 300 << 10} {
@@ -436,6 +436,9 @@ func TestReadAtMostGrowsToWant(t *testing.T) {
 			{"announced", int64(size) + 1, size + 1},
 			{"not announced", 0, 8 << 10 << bits.Len(uint(size>>13))},
 			{"announced too short", 1000, 8 << 10 << bits.Len(uint(size>>13))},
+			// A Content-Length that lies high reserves no more than
+			// arrived: the chunks, joined in a buffer of the body's size.
+			{"announced too long", 3 * int64(size), size},
 		} {
 			body := strings.Repeat("x", size)
 			var buf bytes.Buffer
@@ -448,11 +451,61 @@ func TestReadAtMostGrowsToWant(t *testing.T) {
 			require.Equal(t, int64(size), n, "%s %d", tt.name, size)
 			require.Equal(t, size, buf.Len(), "%s %d", tt.name, size)
 			require.Equal(t, tt.wantCap, buf.Cap(), "%s %d: buffer of %d bytes", tt.name, size, buf.Cap())
-			if tt.want > 0 && tt.want > int64(size) {
-				require.LessOrEqual(t, after.TotalAlloc-before.TotalAlloc, uint64(5*size/2), "%s %d", tt.name, size)
+			switch alloc := after.TotalAlloc - before.TotalAlloc; tt.want {
+			case int64(size) + 1:
+				require.LessOrEqual(t, alloc, uint64(8*size/5), "%s %d", tt.name, size)
+			case 3 * int64(size):
+				require.LessOrEqual(t, alloc, uint64(2*size+maxBodyChunk+64<<10), "%s %d", tt.name, size)
 			}
 		}
 	}
+}
+
+// FuzzReadAtMost: whatever the announced size (want) and however the
+// bytes arrive (read sizes from step), the buffer ends holding the
+// body's first limit bytes after what it held.
+func FuzzReadAtMost(f *testing.F) {
+	for _, tc := range []struct {
+		size        int
+		want, limit int64
+		step        uint8
+	}{
+		{0, 0, 10, 1}, {20000, 20001, 1 << 20, 7}, {20000, 100000, 1 << 20, 0},
+		{20000, 500, 1 << 20, 3}, {20000, 20001, 12000, 255}, {70000, 70001, 70000, 9},
+	} {
+		f.Add(tc.size, tc.want, tc.limit, tc.step)
+	}
+	f.Fuzz(func(t *testing.T, size int, want, limit int64, step uint8) {
+		if size < 0 || size > 1<<20 || limit < 0 || want > 4<<20 {
+			return
+		}
+		body := make([]byte, size)
+		for i := range body {
+			body[i] = byte(i * 7)
+		}
+		var r io.Reader = bytes.NewReader(body)
+		if step > 0 {
+			r = &stepReader{r: r, step: int(step)}
+		}
+		var buf bytes.Buffer
+		buf.Grow(8 << 10)
+		buf.WriteString("pre")
+		n, err := readAtMost(&buf, r, limit, want)
+		require.NoError(t, err)
+		got := min(int64(size), limit)
+		require.Equal(t, got, n)
+		require.Equal(t, append([]byte("pre"), body[:got]...), buf.Bytes())
+	})
+}
+
+// stepReader reads at most step bytes at a time.
+type stepReader struct {
+	r    io.Reader
+	step int
+}
+
+func (s *stepReader) Read(p []byte) (int, error) {
+	return s.r.Read(p[:min(len(p), s.step)])
 }
 
 func TestResponseHeaderNamesCanonical(t *testing.T) {
