@@ -73,6 +73,7 @@ const (
 // entry with the smallest key breaking each rule: the entries Err would
 // report, since it reports the smallest bad key of the first rule broken.
 type Witnesses[V any] struct {
+	seen int // entries seen
 	have [numRules]bool
 	keys [numRules]string
 	vals [numRules]V
@@ -81,6 +82,7 @@ type Witnesses[V any] struct {
 // See records an entry; key may be a view of the request body (it is
 // copied when kept).
 func (w *Witnesses[V]) See(sigil byte, key string, v V, name string) {
+	w.seen++
 	w.note(ruleKeyTooLong, len(key) > maxPlaceholderKey, key, v)
 	w.note(ruleKeySyntax, !isPlaceholderKey(key, sigil), key, v)
 	if sigil == '#' {
@@ -94,6 +96,9 @@ func (w *Witnesses[V]) note(rule int, broken bool, key string, v V) {
 		w.have[rule], w.keys[rule], w.vals[rule] = true, strings.Clone(key), v
 	}
 }
+
+// Seen is the number of entries seen (a key twice counts twice).
+func (w *Witnesses[V]) Seen() int { return w.seen }
 
 // StandIn returns the stand-in map: the witnesses and oversizeKey.
 func (w *Witnesses[V]) StandIn() map[string]V {
