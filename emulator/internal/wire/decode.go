@@ -450,7 +450,17 @@ func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 			return nil
 		}
 		e := reflect.New(t.Elem()).Elem()
-		for {
+		for i := 0; ; i++ {
+			if i == longList {
+				// Made again for all its members at once: a map grown
+				// by inserts allocates about twice its final tables (a
+				// 4 MB ScanFilter's 58,254 conditions: BenchmarkOversizeMemory).
+				m := reflect.MakeMapWithSize(t, i+d.membersLeft(depth))
+				for it := v.MapRange(); it.Next(); {
+					m.SetMapIndex(it.Key(), it.Value())
+				}
+				v.Set(m)
+			}
 			key, err := d.readString()
 			if err != nil {
 				return d.syntax()

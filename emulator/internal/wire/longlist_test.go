@@ -58,3 +58,42 @@ func TestLongLists(t *testing.T) {
 		})
 	}
 }
+
+// TestLongMaps decodes maps past longList members, where the decoder
+// counts the members left and makes the map again at its size: the
+// entries are those of the object (a key twice keeps its last value), and
+// an object malformed after the count gets the error it got before.
+func TestLongMaps(t *testing.T) {
+	members := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf(`"k%d":"v%d"`, i, i)
+		}
+		return strings.Join(parts, ",")
+	}
+	for _, n := range []int{longList - 1, longList, longList + 1, 3000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var in struct{ Names map[string]string }
+			body := `{"Names":{` + members(n) + `,"k0":"again"}}`
+			require.NoError(t, DecodeRequest([]byte(body), &in))
+			require.Len(t, in.Names, n)
+			require.Equal(t, "again", in.Names["k0"])
+			require.Equal(t, fmt.Sprint("v", n-1), in.Names[fmt.Sprint("k", n-1)])
+		})
+	}
+	for _, tc := range []struct{ name, end string }{
+		{"trailing comma", `,}}`},
+		{"unclosed", ``},
+		{"wrong type", `,"x":{"y":1}}}`},
+		{"bad value", `,"x":"a}}`},
+		{"no colon", `,"x"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var short, long struct{ Names map[string]string }
+			wantErr := DecodeRequest([]byte(`{"Names":{"a":"b"`+tc.end), &short)
+			require.Error(t, wantErr)
+			err := DecodeRequest([]byte(`{"Names":{`+members(longList+5)+tc.end), &long)
+			require.Equal(t, wantErr.Error(), err.Error())
+		})
+	}
+}

@@ -292,26 +292,7 @@ func (d *decoder) skipCount(depth int) (int, error) {
 			d.pos++
 			return 0, nil
 		}
-		for n := 1; ; n++ {
-			if err := d.skipString(); err != nil {
-				return 0, d.syntax()
-			}
-			if err := d.expect(':'); err != nil {
-				return 0, err
-			}
-			if _, err := d.skipCount(depth + 1); err != nil {
-				return 0, err
-			}
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case '}':
-				d.pos++
-				return n, nil
-			default:
-				return 0, d.syntax()
-			}
-		}
+		return d.skipMembers(depth)
 	case '[':
 		d.pos++
 		if d.peek() == ']' {
@@ -327,6 +308,31 @@ func (d *decoder) skipCount(depth int) (int, error) {
 		return 0, d.literal("null")
 	default:
 		return 0, d.number()
+	}
+}
+
+// skipMembers skips the rest of an object of depth, from the start of one
+// of its members' keys past its '}', and returns how many members that was.
+func (d *decoder) skipMembers(depth int) (int, error) {
+	for n := 1; ; n++ {
+		if err := d.skipString(); err != nil {
+			return 0, d.syntax()
+		}
+		if err := d.expect(':'); err != nil {
+			return 0, err
+		}
+		if _, err := d.skipCount(depth + 1); err != nil {
+			return 0, err
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return n, nil
+		default:
+			return 0, d.syntax()
+		}
 	}
 }
 
@@ -364,6 +370,18 @@ const longList = 256
 func (d *decoder) elementsLeft(depth int) int {
 	probe := decoder{data: d.data, pos: d.pos}
 	n, err := probe.skipElements(depth)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// membersLeft is the number of members of the object d is in, from the
+// start of one of its members' keys to its end; 0 when the object is
+// malformed (decoding it finds the error).
+func (d *decoder) membersLeft(depth int) int {
+	probe := decoder{data: d.data, pos: d.pos}
+	n, err := probe.skipMembers(depth)
 	if err != nil {
 		return 0
 	}
