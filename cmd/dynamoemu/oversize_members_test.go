@@ -51,7 +51,7 @@ func TestOversizedMembers(t *testing.T) {
 				return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]}`, i)
 			}) + `}}`
 		}},
-		{"ExpressionAttributeValues", "Query", 400, "Value provided in ExpressionAttributeValues unused in expressions", 12, func(n int) string {
+		{"ExpressionAttributeValues", "Query", 400, "Value provided in ExpressionAttributeValues unused in expressions", 11, func(n int) string {
 			return `{"TableName":"tab","KeyConditionExpression":"pk = :a","ExpressionAttributeValues":{":a":{"S":"a"},` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`":v%07d":{"S":"x"}`, i)
 			}) + `}}`
