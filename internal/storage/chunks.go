@@ -113,7 +113,7 @@ func (b *TableBuilder) AddChunk(chunk []byte) (int, error) {
 // written: a fifth of loading a million items, BenchmarkLoadDir).
 func ChunkMemory(n int) []byte {
 	b := make([]byte, n)
-	populate(b)
+	populateSlice(b)
 	return b
 }
 

@@ -272,12 +272,14 @@
 //   - Tables: table.go (Table, Get, Write, Put), partition.go (records,
 //     partitions, the arena), ptable.go (the partition table), slab.go
 //     (record memory and its compaction; slab_populate_linux.go backs a
-//     large new chunk in one call instead of a fault per page), query.go
+//     large new piece of memory in one call instead of a fault per page:
+//     record chunks, and a load's partitions, partition table pages,
+//     index keys, entries and leaves), query.go
 //     (Query, SortCondition), scan.go (Scan, SegmentOf), collection.go
 //     (item collections), observe.go (Observers), errors.go,
 //     prefetch.go, prefetch_amd64.go and prefetch_other.go (the cache
 //     lines of the next records asked for early, in assembly on amd64),
-//     slab_populate_other.go (where nothing backs a chunk at once).
+//     slab_populate_other.go (where nothing backs memory at once).
 //   - Transactions: tx.go (Begin, WriteTx, BeginRead, ReadTx), tx_grow.go
 //     (room for the writes a caller knows it will make).
 //   - Secondary indexes: index.go (AddIndex, DropIndex, index entries;

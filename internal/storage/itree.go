@@ -543,6 +543,10 @@ func (t *itree) refill(n *inode, c int) {
 // most of it, leaving room for inserts before the first splits.
 const itreeLoadFill = itreeWidth * 7 / 8
 
+// itreeLoadRun is the most leaves a load allocates together: a run
+// stays in memory while any of its leaves is in the tree.
+const itreeLoadRun = 64
+
 // load fills t, which must be empty, with ents, which must be in
 // ientryLess order without two equal: leaves of about itreeLoadFill
 // entries each, then each level of branches above them likewise, in one
@@ -604,11 +608,21 @@ func (t *itree) loadLeaves(count int, fill func(n *inode, from, to int) bool) bo
 	}
 	var level []built
 	ok := true
+	// The leaves are allocated in runs of itreeLoadRun, each backed by
+	// the kernel at once (populateSlice), not a page fault at a time.
+	var run []inode
+	leaves := (count + itreeLoadFill - 1) / itreeLoadFill
 	loadChunks(count, func(from, to int) {
 		if !ok {
 			return
 		}
-		n := t.newNode(true)
+		if len(run) == 0 {
+			run = make([]inode, min(leaves-len(level), itreeLoadRun))
+			populateSlice(run)
+		}
+		n := &run[0]
+		run = run[1:]
+		n.owner, n.leaf = t.owner, true
 		if ok = fill(n, from, to); ok {
 			n.n = int32(to - from)
 			level = append(level, built{n, n.ents[0]})

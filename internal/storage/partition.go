@@ -261,7 +261,8 @@ func (p *partition) walk(lo, hi bound, forward bool, iter func(entry) bool) bool
 }
 
 // partArena hands out a table's partitions from chunks of partChunk,
-// reusing freed ones, so that a table's partitions are a few large
+// doubling to partChunkMax (backed by the kernel at once, not a page
+// fault at a time: populateSlice), reusing freed ones, so that a table's partitions are a few large
 // allocations of their own rather than one small allocation each among
 // the garbage of requests (which leaves the heap's spans half empty once
 // the garbage is collected). A freed partition is zeroed before reuse;
@@ -269,9 +270,13 @@ func (p *partition) walk(lo, hi bound, forward bool, iter func(entry) bool) bool
 type partArena struct {
 	chunk []partition  // the unused tail of the newest chunk
 	free  []*partition // freed partitions
+	next  int          // the length of the next chunk (0: partChunk)
 }
 
-const partChunk = 256
+const (
+	partChunk    = 256
+	partChunkMax = 8192
+)
 
 func (a *partArena) alloc() *partition {
 	if n := len(a.free); n > 0 {
@@ -280,7 +285,10 @@ func (a *partArena) alloc() *partition {
 		return p
 	}
 	if len(a.chunk) == 0 {
-		a.chunk = make([]partition, partChunk)
+		n := max(a.next, partChunk)
+		a.next = min(2*n, partChunkMax)
+		a.chunk = make([]partition, n)
+		populateSlice(a.chunk)
 	}
 	p := &a.chunk[0]
 	a.chunk = a.chunk[1:]

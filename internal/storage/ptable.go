@@ -68,6 +68,10 @@ type ppage struct {
 const (
 	ptPageBits  = 7
 	ptPageSlots = 1 << ptPageBits
+	// ptPageRun is the most pages allocated together: a run stays in
+	// memory while any of its pages is in use (copied pages replace
+	// their originals one by one).
+	ptPageRun = 64
 
 	ptableMinHomes = 16
 	// ptableMaxLoad is the load (in percent of the home slots) past which
@@ -82,8 +86,15 @@ func (t *ptable) init(homes int) {
 	npages := (t.slots + ptPageSlots - 1) / ptPageSlots
 	t.pages = make([]*ppage, npages)
 	t.pown = make([]bool, npages)
+	// The pages are allocated in runs of ptPageRun, each backed by the
+	// kernel at once (populateSlice), not a page fault at a time.
+	var run []ppage
 	for k := range t.pages {
-		t.pages[k] = new(ppage)
+		if len(run) == 0 {
+			run = make([]ppage, min(npages-k, ptPageRun))
+			populateSlice(run)
+		}
+		t.pages[k], run = &run[0], run[1:]
 		t.pown[k] = true
 	}
 	t.homes = homes
@@ -306,33 +317,40 @@ func (t *ptable) removeAt(i int) {
 	t.n--
 }
 
-// placeSorted makes the table, which is empty, hold ps, the table's own
-// partitions in (hash, pk) order with distinct keys, at a load of about
-// 70%: each at its home slot or just after the previous one, as rebuild
-// places them, in one pass.
-func (t *ptable) placeSorted(ps []*partition) {
-	if len(ps) == 0 {
+// placeSorted makes the table, which is empty, hold the n partitions of
+// runs, the table's own in (hash, pk) order with distinct keys, at a
+// load of about 70%: each at its home slot or just after the previous
+// one, as rebuild places them, in one pass.
+func (t *ptable) placeSorted(runs [][]*partition, n int) {
+	if n == 0 {
 		return
 	}
-	homes := max(ptableMinHomes, len(ps)*10/7+1)
+	homes := max(ptableMinHomes, n*10/7+1)
 	for ; ; homes += homes / 2 {
 		t.init(homes)
-		next, ok := 0, true
+		if t.placeRuns(runs) {
+			t.n = n
+			return
+		}
+	}
+}
+
+// placeRuns is placeSorted's pass: false if the partitions ran past the
+// last slot.
+func (t *ptable) placeRuns(runs [][]*partition) bool {
+	next := 0
+	for _, ps := range runs {
 		for _, p := range ps {
 			i := max(t.home(p.hash), next)
 			if i >= t.slots {
-				ok = false
-				break
+				return false
 			}
 			pg, o := t.pages[i>>ptPageBits], i&(ptPageSlots-1)
 			pg.parts[o], pg.hashes[o], pg.owned[o] = p, p.hash, true
 			next = i + 1
 		}
-		if ok {
-			t.n = len(ps)
-			return
-		}
 	}
+	return true
 }
 
 // grow makes half as many home slots again.

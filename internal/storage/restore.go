@@ -91,8 +91,12 @@ type TableBuilder struct {
 	// partition table at once by Finish (ptable.placeSorted), since
 	// inserting them one at a time in hash order piles them up at the
 	// front of a table sized for those so far, each insert scanning the
-	// pile (BenchmarkTableBuilder).
-	parts []*partition
+	// pile (BenchmarkTableBuilder). They are kept in runs, each twice
+	// the one before up to partRunMax and backed by the kernel at once
+	// (populateSlice), so none is copied to grow: a table's partitions
+	// in one growing slice were a sixth of a load's page faults.
+	parts  [][]*partition
+	nparts int
 	// fills fill the secondary indexes as the items come, while each
 	// item's image is at hand (indexFill).
 	fills []*indexFill
@@ -274,7 +278,7 @@ func (b *TableBuilder) place(p *partition, h uint32, key Key, ent entry) {
 		p = t.arena.alloc()
 		p.hash = h
 		p.load(ent)
-		b.parts = append(b.parts, p)
+		b.addPart(p)
 		b.last = p
 	} else {
 		p.load(ent)
@@ -285,6 +289,29 @@ func (b *TableBuilder) place(p *partition, h uint32, key Key, ent entry) {
 	t.count++
 	t.size += int64(ent.size)
 }
+
+// addPart adds p to the partitions made.
+func (b *TableBuilder) addPart(p *partition) {
+	if k := len(b.parts) - 1; k < 0 || len(b.parts[k]) == cap(b.parts[k]) {
+		n := partRunMin
+		if k >= 0 {
+			n = min(2*cap(b.parts[k]), partRunMax)
+		}
+		run := make([]*partition, 0, n)
+		populateSlice(run)
+		b.parts = append(b.parts, run)
+	}
+	k := len(b.parts) - 1
+	b.parts[k] = append(b.parts[k], p)
+	b.nparts++
+}
+
+// partRunMin and partRunMax bound the length of a TableBuilder's runs
+// of partitions.
+const (
+	partRunMin = 1 << 10
+	partRunMax = 1 << 16
+)
 
 // DeferIndexes leaves the table built without its secondary indexes'
 // entries, for RestoreTable in a DB that defers them (DB.DeferIndexes),
@@ -323,7 +350,7 @@ func (b *TableBuilder) Finish() (*TableSnapshot, error) {
 		return nil, b.err
 	}
 	t := b.t
-	t.parts.placeSorted(b.parts)
+	t.parts.placeSorted(b.parts, b.nparts)
 	b.parts = nil
 	if b.fills == nil { // DeferIndexes: empty, to be filled
 		for _, x := range b.def.Indexes {

@@ -105,7 +105,7 @@ func (s *slab) grow(need int) {
 	size := max(s.next, slabFirstChunk, need)
 	s.next = min(2*size, slabMaxChunk)
 	buf := make([]byte, 0, size)
-	populate(buf) // slab_populate_linux.go
+	populateSlice(buf) // slab_populate_linux.go
 	c := &chunk{buf: buf, addr: uintptr(unsafe.Pointer(unsafe.SliceData(buf)))}
 	i, _ := slices.BinarySearchFunc(s.chunks, c.addr, func(x *chunk, a uintptr) int { return cmpAddr(x.addr, a) })
 	s.chunks = slices.Insert(s.chunks, i, c)

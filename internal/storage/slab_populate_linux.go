@@ -8,16 +8,20 @@ import (
 // madvPopulateWrite is Linux's MADV_POPULATE_WRITE (5.14+).
 const madvPopulateWrite = 23
 
-// populate asks the kernel to back buf's memory at once, in one call,
-// instead of one page fault per page as records are first written to it.
-// Errors (an older kernel) are ignored: the pages then fault in as before.
-func populate(buf []byte) {
-	if cap(buf) < populateMin {
+// populateSlice asks the kernel to back the memory of s's capacity at
+// once, in one call, instead of one page fault per page as it is first
+// written. The contents do not change. Errors (an older kernel, memory
+// that does not start on a page, as a small allocation need not) are
+// ignored: the pages then fault in as before.
+func populateSlice[T any](s []T) {
+	var z T
+	n := uintptr(cap(s)) * unsafe.Sizeof(z)
+	if n < populateMin {
 		return
 	}
-	p := unsafe.Pointer(unsafe.SliceData(buf[:cap(buf)]))
-	syscall.Syscall(syscall.SYS_MADVISE, uintptr(p), uintptr(cap(buf)), madvPopulateWrite)
+	p := unsafe.Pointer(unsafe.SliceData(s[:cap(s)]))
+	syscall.Syscall(syscall.SYS_MADVISE, uintptr(p), n, madvPopulateWrite)
 }
 
-// populateMin is the smallest chunk populated at once.
+// populateMin is the smallest piece of memory populated at once.
 const populateMin = 64 << 10

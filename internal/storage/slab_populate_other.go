@@ -2,4 +2,4 @@
 
 package storage
 
-func populate([]byte) {}
+func populateSlice[T any]([]T) {}

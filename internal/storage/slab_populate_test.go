@@ -1,6 +1,10 @@
 package storage
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // TestPopulate backs chunks of several sizes (below the minimum, at it,
 // larger, and one whose size is not a whole number of pages) and checks
@@ -9,7 +13,7 @@ import "testing"
 func TestPopulate(t *testing.T) {
 	for _, size := range []int{1 << 10, populateMin, slabMaxChunk, slabMaxChunk + 123} {
 		buf := make([]byte, 0, size)
-		populate(buf)
+		populateSlice(buf)
 		full := buf[:cap(buf)]
 		for i, b := range full {
 			if b != 0 {
@@ -22,5 +26,29 @@ func TestPopulate(t *testing.T) {
 				t.Fatalf("size %d: byte %d is %d, want %d", size, i, b, byte(i))
 			}
 		}
+	}
+}
+
+// TestKeyChunk adds keys of many sizes, some larger than a chunk, and
+// checks each string add returned still holds its key after every other
+// was added: a chunk's bytes, once handed out, are never written again.
+func TestKeyChunk(t *testing.T) {
+	var c keyChunk
+	var keys, got []string
+	for i := range 20000 {
+		n := i % 300
+		if i%5000 == 0 {
+			n = indexFillKeyChunk + i // larger than any chunk
+		}
+		key := make([]byte, n)
+		for j := range key {
+			key[j] = byte(i + j)
+		}
+		keys = append(keys, string(key))
+		got = append(got, c.add(key))
+		clear(key) // the caller's bytes are not kept
+	}
+	for i := range keys {
+		require.Equal(t, keys[i], got[i], "key %d", i)
 	}
 }
