@@ -644,7 +644,7 @@ func readHalf(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, done 
 	n, held = int64(m), held+int64(m)
 	var chunks [][]byte
 	for err == nil && n < limit && held < want/2 {
-		c := make([]byte, min(held, maxBodyChunk, want/2-held, limit-n))
+		c := make([]byte, min(max(held, 512), maxBodyChunk, want/2-held, limit-n)) // never empty: each read makes progress
 		m, err = fill(r, c)
 		chunks = append(chunks, c[:m])
 		n, held = n+int64(m), held+int64(m)

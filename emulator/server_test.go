@@ -487,14 +487,27 @@ func FuzzReadAtMost(f *testing.F) {
 		if step > 0 {
 			r = &stepReader{r: r, step: int(step)}
 		}
-		var buf bytes.Buffer
-		buf.Grow(8 << 10)
-		buf.WriteString("pre")
-		n, err := readAtMost(&buf, r, limit, want)
-		require.NoError(t, err)
-		got := min(int64(size), limit)
-		require.Equal(t, got, n)
-		require.Equal(t, append([]byte("pre"), body[:got]...), buf.Bytes())
+		// A buffer with room and a prefix, as the pool's, and one with
+		// none: each read must make progress.
+		for _, pre := range []string{"pre", ""} {
+			r := r
+			if pre == "" {
+				r = io.MultiReader(bytes.NewReader(body))
+				if step > 0 {
+					r = &stepReader{r: r, step: int(step)}
+				}
+			}
+			var buf bytes.Buffer
+			if pre != "" {
+				buf.Grow(8 << 10)
+				buf.WriteString(pre)
+			}
+			n, err := readAtMost(&buf, r, limit, want)
+			require.NoError(t, err)
+			got := min(int64(size), limit)
+			require.Equal(t, got, n)
+			require.Equal(t, pre+string(body[:got]), buf.String())
+		}
 	})
 }
 
