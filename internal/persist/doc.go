@@ -65,7 +65,10 @@
 // # Recovery
 //
 // Loading a namespace loads the newest snapshot that reads back whole,
-// then replays the log records after it, in order, through DB.Apply.
+// then replays the log records after it, in order, through DB.Replay
+// (DB.Apply for a DB nobody uses yet: a commit of plain item writes is
+// checked whole, then stored without a transaction; each item image is
+// checked once, the record parsed with storage.ParseRecordInto).
 // When that log is long (deferIndexes), the secondary indexes' entries
 // are left to the end and built at once (storage.DB.DeferIndexes). A
 // frame that is torn (the end of a write that did not finish), damaged

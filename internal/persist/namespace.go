@@ -444,8 +444,9 @@ func (ns *namespace) replay(segs []segFile, base uint64) (uint64, error) {
 		return base, ns.missing(nil, 0, reason, base+1, segs)
 	}
 	last := base
-	var sealNext uint64 // the seal of the segment before: the first record of the next (0: none)
-	var sealAt int64    // where that seal begins
+	var rec storage.Record // each record parsed into, reusing its writes' array
+	var sealNext uint64    // the seal of the segment before: the first record of the next (0: none)
+	var sealAt int64       // where that seal begins
 	for i := first; i < len(segs); i++ {
 		seg := segs[i]
 		if from := max(ns.logEnd, base) + 1; i > first && seg.first > from {
@@ -462,7 +463,7 @@ func (ns *namespace) replay(segs []segFile, base uint64) (uint64, error) {
 			}
 			return last, ns.cutLog(prev, st.Size(), reason, segs[i:])
 		}
-		end, at, next, torn, err := ns.replaySegment(seg, base, &last)
+		end, at, next, torn, err := ns.replaySegment(seg, base, &last, &rec)
 		if err != nil {
 			return 0, err
 		}
@@ -541,10 +542,11 @@ func lastRecord(path string) (uint64, bool) {
 }
 
 // replaySegment applies the records of seg after base (and *last),
-// advancing *last. It returns where the segment's good frames end, where
-// its seal begins and what it names (0: not sealed), and, if it ends in
-// damage rather than at its end, why.
-func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (end, sealAt int64, sealNext uint64, torn, err error) {
+// advancing *last, each parsed into r (storage.ParseRecordInto) and
+// applied by storage.DB.Replay. It returns where the segment's good
+// frames end, where its seal begins and what it names (0: not sealed),
+// and, if it ends in damage rather than at its end, why.
+func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64, r *storage.Record) (end, sealAt int64, sealNext uint64, torn, err error) {
 	path := filepath.Join(ns.dir, seg.name)
 	f, err := os.Open(path)
 	if err != nil {
@@ -617,11 +619,10 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64) (end,
 			}
 			when, body = time.UnixMilli(ms), payload[k:]
 		}
-		r, err := storage.ParseRecord(body)
-		if err != nil {
+		if err := storage.ParseRecordInto(body, r); err != nil {
 			return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but it does not parse (written by a newer version, or a bug): %w", seg.name, seq, at, err)
 		}
-		apply := func() error { return ns.db.Apply(r, nil) }
+		apply := func() error { return ns.db.Replay(r) }
 		if ns.side != nil {
 			side := apply
 			apply = func() error { return ns.side.Replay(r, when, side) }

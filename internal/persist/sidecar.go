@@ -30,7 +30,8 @@ type Sidecar interface {
 	// Replay applies one record of the log: it calls apply, which applies
 	// r to the DB, and watches what it does. at is the record's commit
 	// time (zero for a record of a log written before format version 2,
-	// which has none). Its error fails the load.
+	// which has none). Its error fails the load. r is good for the call
+	// only: the next record is parsed into it.
 	Replay(r *storage.Record, at time.Time, apply func() error) error
 	// Capture is called inside DB.Snapshot's callback, every lock of the
 	// DB held and no change in flight: it must note, quickly, what its

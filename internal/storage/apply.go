@@ -115,6 +115,11 @@ func (db *DB) applyCommit(r *Record) error {
 		}
 		var item Item
 		if w.HasNew {
+			if r.unchecked {
+				if _, err := checkImage(w.New.body, "", ""); err != nil {
+					return fmt.Errorf("%w: write %d of the record: %w", ErrCorrupt, i, err)
+				}
+			}
 			var err error
 			if item, err = w.New.itemOf(t.ks, w.Key); err != nil {
 				return err
@@ -151,28 +156,71 @@ func (e EncodedItem) itemOf(ks KeySchema, k Key) (Item, error) {
 // writeImage is WriteTx.Put of an item given as its image (a record
 // being applied) to a table that keeps no item collection sizes and has
 // no observer, which would need the item decoded: the image is checked
-// (checkImage, its size verified) and stored as it is, not decoded and
-// encoded again; only the attributes the indexes read are decoded.
+// (checkImageWrite, its size verified) and stored as it is, not decoded
+// and encoded again; only the attributes the indexes read are decoded.
 func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (Change, error) {
 	if err := tx.has(t); err != nil {
 		return Change{}, err
 	}
-	if err := t.ks.checkKey(k); err != nil {
-		return Change{}, err
+	var nu Item
+	if t.indexedLocked() {
+		nu = t.indexAttrMapLocked(&t.indexAttrs[1])
 	}
-	size, err := checkImage(img.body, t.ks.Partition.Name, t.ks.Sort.Name)
+	sk, size, err := t.checkImageWrite(k, img, nu)
 	if err != nil {
 		return Change{}, err
+	}
+	ch, found := t.storeImageLocked(k, sk, img, size, nu)
+	tx.undo = append(tx.undo, undoEntry{t: t, k: k, old: ch.oldE, found: found, origin: origin})
+	tx.changes = append(tx.changes, ch)
+	return ch, nil
+}
+
+// checkImageWrite checks a write of the image img under key k to t
+// before anything is stored: the key's kinds, the image (checkImage),
+// its recorded size, the length of the keys. It returns k's encoded sort
+// key and the item's size. When pick is not nil, the attributes the
+// indexes read are put in it as the image is checked (checkImagePick),
+// their values viewing img: one walk of the image where checking it,
+// then reading them, took two. t.mu is held, shared at least.
+func (t *Table) checkImageWrite(k Key, img EncodedItem, pick Item) (sk string, size int, err error) {
+	if err := t.ks.checkKey(k); err != nil {
+		return "", 0, err
+	}
+	size, err = checkImagePick(img.body, t.ks.Partition.Name, t.ks.Sort.Name, t.indexReads, pick)
+	if err != nil {
+		return "", 0, err
+	}
+	if pick != nil { // the key attributes, which the image does not hold
+		if contains(t.indexReads, t.ks.Partition.Name) {
+			pick[t.ks.Partition.Name] = k.Partition
+		}
+		if t.ks.HasSort() && contains(t.indexReads, t.ks.Sort.Name) {
+			pick[t.ks.Sort.Name] = k.Sort
+		}
 	}
 	size += len(t.ks.Partition.Name) + ValueSize(k.Partition)
 	if t.ks.HasSort() {
 		size += len(t.ks.Sort.Name) + ValueSize(k.Sort)
 	}
-	sk := t.sortKeyOf(k)
-	pk := k.Partition.str
+	sk = t.sortKeyOf(k)
 	if size != int(img.size) {
-		return Change{}, fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, img.size)
+		return "", 0, fmt.Errorf("%w: item of %d bytes recorded as %d", ErrCorrupt, size, img.size)
 	}
+	pk := k.Partition.str
+	if n := uvarintLen(len(pk)) + len(pk) + uvarintLen(len(sk)) + len(sk); n > maxRecordHeader {
+		return "", 0, fmt.Errorf("%w: keys of %d and %d bytes", ErrCorrupt, len(pk), len(sk))
+	}
+	return sk, size, nil
+}
+
+// storeImageLocked stores the image img of size bytes, checked
+// (checkImageWrite), under key k (sort key sk encoded) in t, keeping its
+// indexes, unless they are deferred: a write that cannot fail. nu holds
+// the attributes the indexes read of the image (nil: read here). It
+// returns the Change and whether an item was replaced.
+func (t *Table) storeImageLocked(k Key, sk string, img EncodedItem, size int, nu Item) (Change, bool) {
+	pk := k.Partition.str
 	var ch Change
 	var oldIdx Item
 	oldE, found := t.getLocked(pk, sk)
@@ -183,9 +231,6 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 		}
 	}
 	buf := appendRecHeader(t.scratch[:0], pk, sk)
-	if len(buf) > maxRecordHeader {
-		return Change{}, fmt.Errorf("%w: keys of %d and %d bytes", ErrCorrupt, len(pk), len(sk))
-	}
 	buf = append(buf, img.body...)
 	rec := oldE.rec
 	if string(buf) != rec {
@@ -197,7 +242,10 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 	}
 	t.putLocked(pk, e, oldE, found)
 	if t.indexedLocked() {
-		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.indexAttrsLocked(1, t.encodedOf(k, e)), size)
+		if nu == nil {
+			nu = t.indexAttrsLocked(1, t.encodedOf(k, e))
+		}
+		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, nu, size)
 	}
 	if found && !sameString(e.rec, oldE.rec) {
 		t.releaseLocked(oldE.rec)
@@ -208,7 +256,5 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 	ch.NewSize, ch.newE = size, e
 	ch.noop = found && e.rec == oldE.rec
 	ch.same = ch.noop
-	tx.undo = append(tx.undo, undoEntry{t: t, k: k, old: oldE, found: found, origin: origin})
-	tx.changes = append(tx.changes, ch)
-	return ch, nil
+	return ch, found
 }

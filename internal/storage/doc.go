@@ -302,7 +302,9 @@
 //     or approximate search, the emulator's choice).
 //   - The DB and its hook: db.go (DB, CreateTable, DropTable), meta.go
 //     (opaque metadata), hook.go (Hook, Record, the contract), apply.go
-//     (DB.Apply), record_codec.go (AppendRecord, ParseRecord),
+//     (DB.Apply), replay_load.go (DB.Replay and ParseRecordInto: a
+//     DB loaded from its own log), record_codec.go (AppendRecord,
+//     ParseRecord),
 //     record_codec_transient.go (ParseRecordTransient: a record read
 //     without copying it, for a caller that copies what it keeps).
 //   - Snapshots: snapshot.go (Table.Snapshot, DB.Snapshot), restore.go

@@ -137,6 +137,10 @@ type Record struct {
 	VectorIndex *VectorIndexDef
 	Key         string // RecordMeta
 	Value       []byte // RecordMeta; nil: the key was deleted
+
+	// unchecked: a commit's item images are not checked yet
+	// (ParseRecordInto); Apply checks each as it applies it.
+	unchecked bool
 }
 
 // ItemWrite is one item write of a RecordCommit: the ID of the table it

@@ -50,6 +50,10 @@ type Table struct {
 	// replaced item's and the new one's), reused from write to write: an
 	// index's replace keeps neither (indexAttrsLocked).
 	indexAttrs [2]Item
+	// replayAttrs are the maps DB.Replay reads the indexes' attributes
+	// of a commit's writes into, one a write, reused from commit to
+	// commit (replay_load.go).
+	replayAttrs []Item
 	// lagged counts the indexes with a Lag (index_lag.go), and the read
 	// lag rlag (read_lag.go) if set: a commit numbers and queues its
 	// writes for them when it is not 0. rlag is stored under mu and
@@ -351,14 +355,18 @@ func (t *Table) oldIndexedLocked(k Key, oldE entry, found bool, old Item) Item {
 // memory each time. The map is good until the next call with
 // i; t.mu is held exclusively.
 func (t *Table) indexAttrsLocked(i int, e EncodedItem) Item {
-	m := t.indexAttrs[i]
-	if m == nil {
-		m = make(Item, len(t.indexReads))
-		t.indexAttrs[i] = m
+	return e.AttributesInto(t.indexAttrMapLocked(&t.indexAttrs[i]), t.indexReads)
+}
+
+// indexAttrMapLocked returns *m emptied, made first if nil, for the
+// attributes the indexes read of an item.
+func (t *Table) indexAttrMapLocked(m *Item) Item {
+	if *m == nil {
+		*m = make(Item, len(t.indexReads))
 	} else {
-		clear(m)
+		clear(*m)
 	}
-	return e.AttributesInto(m, t.indexReads)
+	return *m
 }
 
 func (t *Table) checkItemKey(k Key, it Item) error {
