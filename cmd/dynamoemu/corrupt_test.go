@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -85,6 +86,11 @@ func TestCorruptFiles(t *testing.T) {
 				if target == "log" {
 					at = len(b) - 1 - r.IntN(min(len(b)/2, tail*100)) // among the tail's records
 				}
+				// A log cut where a frame ends is a shorter log, not a
+				// damaged one: nothing tells it from a log that ended
+				// there, so the server has no damage to report (the
+				// test picked such a cut about once in a hundred runs).
+				damaged := target != "log" || dmg.name != "truncate" || !atFrameEnd(b, at)
 				if err := os.WriteFile(file, dmg.do(b, at), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -102,7 +108,7 @@ func TestCorruptFiles(t *testing.T) {
 				defer c.stop(t)
 				logs := c.logs.String()
 				wantMsg := "persist: log cut at damage"
-				if !strings.Contains(logs, wantMsg) || !strings.Contains(logs, "namespace loaded after recovery") {
+				if damaged && (!strings.Contains(logs, wantMsg) || !strings.Contains(logs, "namespace loaded after recovery")) {
 					t.Errorf("the server's log does not say what it recovered from (want %q):\n%s", wantMsg, logs)
 				}
 				cl = newClient(c.url)
@@ -159,4 +165,16 @@ func newestFile(t *testing.T, dir, prefix, suffix string) string {
 	}
 	slices.Sort(names)
 	return filepath.Join(dir, names[len(names)-1])
+}
+
+// atFrameEnd reports whether byte at of a log segment b is where one of
+// its frames ends (or its header does): a segment's header is 32 bytes,
+// each frame 16 bytes of header (its payload's length first) and its
+// payload (internal/persist frame.go).
+func atFrameEnd(b []byte, at int) bool {
+	off := 32
+	for off < at && off+16 <= len(b) {
+		off += 16 + int(binary.LittleEndian.Uint32(b[off:]))
+	}
+	return off == at
 }
