@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -50,5 +52,40 @@ func TestKeyChunk(t *testing.T) {
 	}
 	for i := range keys {
 		require.Equal(t, keys[i], got[i], "key %d", i)
+	}
+}
+
+// BenchmarkFreshMemory writes 64 MB into memory the process has not
+// touched yet, in pieces of a slab's largest chunk, each backed by the
+// kernel at once (populated) or a page fault per page as it is first
+// written (faulted): what a load pays for the memory it fills. Before
+// each round the memory of the last is given back to the kernel.
+func BenchmarkFreshMemory(b *testing.B) {
+	const total, piece = 64 << 20, slabMaxChunk
+	src := make([]byte, piece)
+	for i := range src {
+		src[i] = byte(i)
+	}
+	for _, populated := range []bool{false, true} {
+		name := map[bool]string{false: "faulted", true: "populated"}[populated]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(total)
+			var keep [][]byte
+			for b.Loop() {
+				b.StopTimer()
+				keep = nil
+				debug.FreeOSMemory()
+				b.StartTimer()
+				for range total / piece {
+					c := make([]byte, piece)
+					if populated {
+						populateSlice(c)
+					}
+					copy(c, src)
+					keep = append(keep, c)
+				}
+			}
+			runtime.KeepAlive(keep)
+		})
 	}
 }
