@@ -97,10 +97,9 @@ func TestParseRecordErrors(t *testing.T) {
 	}
 }
 
-// FuzzParseRecord: ParseRecord never panics; what it accepts writes back
-// to a form it reads the same way, and applies to a DB without panicking.
-func FuzzParseRecord(f *testing.F) {
-	// The seeds: records of a workload on the tables fuzzDB makes.
+// fuzzRecordSeeds adds the records of a workload on the tables fuzzDB
+// makes to f's seeds and returns them.
+func fuzzRecordSeeds(f *testing.F) [][]byte {
 	h := &recHook{}
 	w := &replayWorld{db: fuzzDB(f, h), hook: h, observed: map[string][]string{}}
 	w.tables = w.db.Tables()
@@ -111,6 +110,13 @@ func FuzzParseRecord(f *testing.F) {
 	for _, b := range h.log {
 		f.Add(b)
 	}
+	return h.log
+}
+
+// FuzzParseRecord: ParseRecord never panics; what it accepts writes back
+// to a form it reads the same way, and applies to a DB without panicking.
+func FuzzParseRecord(f *testing.F) {
+	fuzzRecordSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		rec, err := ParseRecord(b)
 		if err != nil {

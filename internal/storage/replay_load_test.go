@@ -18,20 +18,7 @@ func replayLog(t testing.TB, rw *replayWorld, log [][]byte, observe bool) {
 	for n, b := range log {
 		require.NoError(t, ParseRecordInto(b, &r), "record %d", n)
 		require.NoError(t, rw.db.Replay(&r), "record %d (%s)", n, r.Kind)
-		switch {
-		case r.Kind == RecordCreateTable && observe:
-			rw.db.TableByID(r.Table).SetObserver(replayObserver{rw, r.Table})
-		case r.Kind == RecordRestoreTable:
-			nt := rw.db.TableByID(r.Table)
-			if nt.Meta(replayColl) != nil {
-				nt.TrackCollections(collExtra, rw.collLimit)
-			}
-			if observe {
-				nt.SetObserver(replayObserver{rw, r.Table})
-			}
-		case r.Kind == RecordMeta && r.Key == replayColl && r.Value != nil:
-			rw.db.TableByID(r.Table).TrackCollections(collExtra, rw.collLimit)
-		}
+		rw.reinstall(&r, observe)
 	}
 }
 
@@ -209,20 +196,11 @@ func TestParseRecordInto(t *testing.T) {
 // when ParseRecord and Apply do, to the same DB, and fails otherwise,
 // leaving the DB as it was: an image is checked once, never not at all.
 func FuzzReplayRecord(f *testing.F) {
-	h := &recHook{}
-	w := &replayWorld{db: fuzzDB(f, h), hook: h, observed: map[string][]string{}}
-	w.tables = w.db.Tables()
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 300 {
-		w.step(f, r)
-	}
-	for _, b := range h.log {
-		f.Add(b)
-	}
+	log := fuzzRecordSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		db := fuzzDB(t, nil)
 		var into Record
-		require.NoError(t, ParseRecordInto(h.log[len(h.log)-1], &into)) // a Record used before
+		require.NoError(t, ParseRecordInto(log[len(log)-1], &into)) // a Record used before
 		before := dumpDB(db)
 		err := ParseRecordInto(b, &into)
 		if err == nil {

@@ -44,6 +44,26 @@ type replayWorld struct {
 	observed map[string][]string
 }
 
+// reinstall does for a record just applied what a loader does after it
+// (Apply's applied): what a record does not carry, the observers (when
+// observe) and item collection sizes of the tables it makes or marks.
+func (rw *replayWorld) reinstall(r *Record, observe bool) {
+	switch {
+	case r.Kind == RecordCreateTable && observe:
+		rw.db.TableByID(r.Table).SetObserver(replayObserver{rw, r.Table})
+	case r.Kind == RecordRestoreTable:
+		nt := rw.db.TableByID(r.Table)
+		if nt.Meta(replayColl) != nil {
+			nt.TrackCollections(collExtra, rw.collLimit)
+		}
+		if observe {
+			nt.SetObserver(replayObserver{rw, r.Table})
+		}
+	case r.Kind == RecordMeta && r.Key == replayColl && r.Value != nil:
+		rw.db.TableByID(r.Table).TrackCollections(collExtra, rw.collLimit)
+	}
+}
+
 // observer writes what it sees into the world's observed list of a table.
 type replayObserver struct {
 	w  *replayWorld
@@ -344,20 +364,7 @@ func TestReplay(t *testing.T) {
 					rw := &replayWorld{db: NewDB(h2), hook: h2, collLimit: limit, observed: map[string][]string{}}
 					observe := via != "binary form, no observers"
 					applied := func(r *Record) error {
-						switch {
-						case r.Kind == RecordCreateTable && observe:
-							rw.db.TableByID(r.Table).SetObserver(replayObserver{rw, r.Table})
-						case r.Kind == RecordRestoreTable:
-							nt := rw.db.TableByID(r.Table)
-							if nt.Meta(replayColl) != nil {
-								nt.TrackCollections(collExtra, rw.collLimit)
-							}
-							if observe {
-								nt.SetObserver(replayObserver{rw, r.Table})
-							}
-						case r.Kind == RecordMeta && r.Key == replayColl && r.Value != nil:
-							rw.db.TableByID(r.Table).TrackCollections(collExtra, rw.collLimit)
-						}
+						rw.reinstall(r, observe)
 						return nil
 					}
 					for n, rec := range h.recs {
