@@ -138,8 +138,9 @@ type Record struct {
 	Key         string // RecordMeta
 	Value       []byte // RecordMeta; nil: the key was deleted
 
-	// unchecked: a commit's item images are not checked yet
-	// (ParseRecordInto); Apply checks each as it applies it.
+	// unchecked: a commit's item images were not checked when it was
+	// parsed (ParseRecordInto, ParseRecordTransient); Apply checks each
+	// as it applies it.
 	unchecked bool
 }
 

@@ -351,6 +351,7 @@ func parseRecordWith(s string, checkImages bool, into *Record) (*Record, error) 
 	if d.err != nil {
 		return nil, d.err
 	}
+	r.unchecked = !checkImages && r.Kind == RecordCommit
 	return r, nil
 }
 

@@ -26,7 +26,6 @@ func ParseRecordInto(b []byte, r *Record) error {
 		*r = Record{Writes: r.Writes[:0]}
 		return err
 	}
-	r.unchecked = r.Kind == RecordCommit
 	return nil
 }
 
