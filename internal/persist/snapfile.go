@@ -407,7 +407,6 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 		}
 		l.filled = true
 		n, err := l.b.AddChunk(p[1:]) // the table keeps the chunk: readAhead detached it
-
 		l.items += uint64(n)
 		return false, err
 	case snapRecord:

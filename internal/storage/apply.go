@@ -187,21 +187,12 @@ func (t *Table) checkImageWrite(k Key, img EncodedItem, pick Item) (sk string, s
 	if err := t.ks.checkKey(k); err != nil {
 		return "", 0, err
 	}
-	size, err = checkImagePick(img.body, t.ks.Partition.Name, t.ks.Sort.Name, t.indexReads, pick)
-	if err != nil {
+	var readsKey [2]bool // the key attributes the indexes read
+	if pick != nil {
+		readsKey = [2]bool{contains(t.indexReads, t.ks.Partition.Name), t.ks.HasSort() && contains(t.indexReads, t.ks.Sort.Name)}
+	}
+	if size, err = t.ks.imageSize(k, img.body, t.indexReads, readsKey, pick); err != nil {
 		return "", 0, err
-	}
-	if pick != nil { // the key attributes, which the image does not hold
-		if contains(t.indexReads, t.ks.Partition.Name) {
-			pick[t.ks.Partition.Name] = k.Partition
-		}
-		if t.ks.HasSort() && contains(t.indexReads, t.ks.Sort.Name) {
-			pick[t.ks.Sort.Name] = k.Sort
-		}
-	}
-	size += len(t.ks.Partition.Name) + ValueSize(k.Partition)
-	if t.ks.HasSort() {
-		size += len(t.ks.Sort.Name) + ValueSize(k.Sort)
 	}
 	sk = t.sortKeyOf(k)
 	if size != int(img.size) {

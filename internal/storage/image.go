@@ -19,6 +19,31 @@ func checkImage(body, skip1, skip2 string) (int, error) {
 	return checkImagePick(body, skip1, skip2, nil, nil)
 }
 
+// imageSize checks body, the image of the item whose key is k under ks
+// (checkImage), and returns the item's size (ItemSize). When pick is not
+// nil, the attributes of reads are put in it as the image is checked,
+// their values viewing body, and the key attributes among them
+// (readsKey: the partition key's, the sort key's) from k.
+func (ks *KeySchema) imageSize(k Key, body string, reads []string, readsKey [2]bool, pick Item) (int, error) {
+	size, err := checkImagePick(body, ks.Partition.Name, ks.Sort.Name, reads, pick)
+	if err != nil {
+		return 0, err
+	}
+	if pick != nil {
+		if readsKey[0] {
+			pick[ks.Partition.Name] = k.Partition
+		}
+		if readsKey[1] {
+			pick[ks.Sort.Name] = k.Sort
+		}
+	}
+	size += len(ks.Partition.Name) + ValueSize(k.Partition)
+	if ks.HasSort() {
+		size += len(ks.Sort.Name) + ValueSize(k.Sort)
+	}
+	return size, nil
+}
+
 // checkImagePick is checkImage that also puts the attributes of body
 // named in names into pick (nil: none), their values viewing body: one
 // walk of the image where checking it, then reading an index's

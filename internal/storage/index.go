@@ -493,9 +493,13 @@ func (t *Table) indexLocked(name string) *index {
 
 // indexReadsLocked is the union of the indexes' reads, the attributes a
 // write decodes of the item it replaces; nil without indexes.
-func (t *Table) indexReadsLocked() []string {
+func (t *Table) indexReadsLocked() []string { return readsOf(t.indexes) }
+
+// readsOf returns the attributes the indexes xs read of an item, each
+// once.
+func readsOf(xs []*index) []string {
 	var names []string
-	for _, x := range t.indexes {
+	for _, x := range xs {
 		for _, n := range x.reads() {
 			if !slices.Contains(names, n) {
 				names = append(names, n)

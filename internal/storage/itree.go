@@ -611,7 +611,7 @@ func (t *itree) loadLeaves(count int, fill func(n *inode, from, to int) bool) bo
 	// The leaves are allocated in runs of itreeLoadRun, each backed by
 	// the kernel at once (populateSlice), not a page fault at a time.
 	var run []inode
-	leaves := (count + itreeLoadFill - 1) / itreeLoadFill
+	leaves := loadChunkCount(count)
 	loadChunks(count, func(from, to int) {
 		if !ok {
 			return
@@ -648,11 +648,14 @@ func (t *itree) loadLeaves(count int, fill func(n *inode, from, to int) bool) bo
 	return true
 }
 
+// loadChunkCount is how many runs loadChunks splits n things into.
+func loadChunkCount(n int) int { return (n + itreeLoadFill - 1) / itreeLoadFill }
+
 // loadChunks splits n things into runs of about itreeLoadFill, as even
 // as they can be (so each holds at least itreeMin when there are two or
 // more), and calls fn with each run's bounds in order.
 func loadChunks(n int, fn func(from, to int)) {
-	k := (n + itreeLoadFill - 1) / itreeLoadFill
+	k := loadChunkCount(n)
 	for i := range k {
 		fn(i*n/k, (i+1)*n/k)
 	}

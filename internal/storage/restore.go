@@ -121,15 +121,12 @@ func NewTableBuilder(def TableDef) (*TableBuilder, error) {
 	b := &TableBuilder{t: NewTable(def.Schema), def: def}
 	b.t.name, b.t.uid = def.Name, def.ID
 	b.t.meta = cloneMeta(def.Meta)
-	for _, x := range def.Indexes {
-		f := newIndexFill(newIndex(b.t.ks, x), 0)
-		b.fills = append(b.fills, f)
-		for _, n := range f.reads {
-			if !slices.Contains(b.reads, n) {
-				b.reads = append(b.reads, n)
-			}
-		}
+	xs := make([]*index, len(def.Indexes))
+	for i, x := range def.Indexes {
+		xs[i] = newIndex(b.t.ks, x)
+		b.fills = append(b.fills, newIndexFill(xs[i], 0))
 	}
+	b.reads = readsOf(xs)
 	b.readsKey = [2]bool{slices.Contains(b.reads, def.Schema.Partition.Name), def.Schema.HasSort() && slices.Contains(b.reads, def.Schema.Sort.Name)}
 	b.picked = make(Item, len(b.reads))
 	return b, nil
@@ -226,27 +223,12 @@ func (b *TableBuilder) add(e EncodedItem) error {
 // returns the item's size; the attributes the fills read are then in
 // b.picked.
 func (b *TableBuilder) itemSize(key Key, body string) (int, error) {
-	ks := &b.t.ks
 	var pick Item
 	if len(b.fills) > 0 {
 		pick = b.picked
 		clear(pick)
-		if b.readsKey[0] {
-			pick[ks.Partition.Name] = key.Partition
-		}
-		if b.readsKey[1] {
-			pick[ks.Sort.Name] = key.Sort
-		}
 	}
-	size, err := checkImagePick(body, ks.Partition.Name, ks.Sort.Name, b.reads, pick)
-	if err != nil {
-		return 0, err
-	}
-	size += len(ks.Partition.Name) + ValueSize(key.Partition)
-	if ks.HasSort() {
-		size += len(ks.Sort.Name) + ValueSize(key.Sort)
-	}
-	return size, nil
+	return b.t.ks.imageSize(key, body, b.reads, b.readsKey, pick)
 }
 
 // partitionFor returns the partition the item of keys pk and sk (sk
