@@ -22,6 +22,11 @@ type condProgram struct {
 	// attrs are the top-level attributes the expression reads, sorted
 	// and distinct; every PathExpr's attr indexes them.
 	attrs []string
+	// terms, for a legacy QueryFilter or ScanFilter (Filter), are its
+	// conditions, terms[i] on attrs[i], joined by join (AND or OR):
+	// root is nil, String builds the tree (legacy_filter.go).
+	terms []legacyTerm
+	join  Token
 }
 
 // newCondProgram finishes a resolved tree: it lists the top-level
@@ -142,7 +147,12 @@ func (c *Compiler) Condition(param, text string) (*Condition, error) {
 }
 
 // String returns the canonical source of the condition.
-func (cond *Condition) String() string { return cond.root.String() }
+func (cond *Condition) String() string {
+	if cond.terms != nil {
+		return cond.legacyTree().String()
+	}
+	return cond.root.String()
+}
 
 // Attributes returns the top-level attribute names the condition reads,
 // sorted (used to reject key attributes in a FilterExpression). The slice

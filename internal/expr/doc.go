@@ -60,7 +60,9 @@
 // Files: token, scanner, parser, ast (syntax); compile, compile_ast,
 // condition, keycond, keycond_multi, update, projection, legacy, names,
 // reserved (compiling); eval, apply, path (evaluating decoded items);
-// eval_encoded, projection_encoded (stored items); cache; errors.
+// eval_encoded, projection_encoded (stored items); legacy_filter (a
+// legacy QueryFilter or ScanFilter, a list of conditions evaluated
+// without a tree, on both); cache; errors.
 //
 // # Errors
 //

@@ -11,6 +11,9 @@ import (
 // item). Type mismatches and missing attributes make a comparison false, as
 // in DynamoDB; evaluation itself cannot fail, the error is reserved.
 func (cond *Condition) Eval(item storage.Item) (bool, error) {
+	if cond.terms != nil {
+		return cond.evalLegacy(item), nil
+	}
 	return evalCond(cond.root, item, cond.vals), nil
 }
 
@@ -35,12 +38,7 @@ func evalCond(x Expr, item storage.Item, vals []storage.Value) bool {
 		v, ok := evalOperand(x.X, item, vals)
 		lo, okLo := evalOperand(x.Lo, item, vals)
 		hi, okHi := evalOperand(x.Hi, item, vals)
-		if !ok || !okLo || !okHi {
-			return false
-		}
-		c1, ok1 := storage.Compare(lo, v)
-		c2, ok2 := storage.Compare(v, hi)
-		return ok1 && ok2 && c1 <= 0 && c2 <= 0
+		return ok && okLo && okHi && between(v, lo, hi)
 	case *InExpr:
 		v, ok := evalOperand(x.X, item, vals)
 		if !ok {
@@ -103,19 +101,32 @@ func evalPredicate(x *CallExpr, item storage.Item, vals []storage.Value) bool {
 	case fnBeginsWith:
 		a, okA := evalOperand(x.Args[0], item, vals)
 		b, okB := evalOperand(x.Args[1], item, vals)
-		if !okA || !okB || a.Kind() != b.Kind() {
-			return false
-		}
-		if k := a.Kind(); k != storage.KindS && k != storage.KindB {
-			return false
-		}
-		return strings.HasPrefix(a.Str(), b.Str())
+		return okA && okB && beginsWith(a, b)
 	case fnContains:
 		a, okA := evalOperand(x.Args[0], item, vals)
 		b, okB := evalOperand(x.Args[1], item, vals)
 		return okA && okB && contains(a, b)
 	}
 	return false
+}
+
+// between implements v BETWEEN lo AND hi: scalars of one type.
+func between(v, lo, hi storage.Value) bool {
+	c1, ok1 := storage.Compare(lo, v)
+	c2, ok2 := storage.Compare(v, hi)
+	return ok1 && ok2 && c1 <= 0 && c2 <= 0
+}
+
+// beginsWith implements begins_with(a, b): a prefix of an S or a B of
+// the same type.
+func beginsWith(a, b storage.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	if k := a.Kind(); k != storage.KindS && k != storage.KindB {
+		return false
+	}
+	return strings.HasPrefix(a.Str(), b.Str())
 }
 
 // contains implements contains(a, b): substring for S and B, membership for

@@ -44,6 +44,9 @@ func (cond *Condition) Matcher() *Matcher {
 // Eval answers for e.Item().
 func (m *Matcher) Match(e storage.EncodedItem) bool {
 	e.Lookup(m.cond.attrs, m.attrs)
+	if m.cond.terms != nil {
+		return m.matchLegacy()
+	}
 	m.num = m.num[:0]
 	return m.eval(m.cond.root)
 }
@@ -79,12 +82,7 @@ func (m *Matcher) eval(x Expr) bool {
 		return compareOperands(x.Op, m.operand(x.X), m.operand(x.Y))
 	case *BetweenExpr:
 		v, lo, hi := m.operand(x.X), m.operand(x.Lo), m.operand(x.Hi)
-		if !v.ok || !lo.ok || !hi.ok {
-			return false
-		}
-		c1, ok1 := compareScalars(lo, v)
-		c2, ok2 := compareScalars(v, hi)
-		return ok1 && ok2 && c1 <= 0 && c2 <= 0
+		return v.ok && lo.ok && hi.ok && betweenOperands(v, lo, hi)
 	case *InExpr:
 		v := m.operand(x.X)
 		if !v.ok {
@@ -164,18 +162,30 @@ func (m *Matcher) predicate(x *CallExpr) bool {
 		return v.ok && t.ok && t.kind() == storage.KindS && v.kind().String() == t.val.Str()
 	case fnBeginsWith:
 		a, b := m.operand(x.Args[0]), m.operand(x.Args[1])
-		if !a.ok || !b.ok || a.kind() != b.kind() {
-			return false
-		}
-		if k := a.kind(); k != storage.KindS && k != storage.KindB {
-			return false
-		}
-		return strings.HasPrefix(a.val.Str(), b.val.Str())
+		return a.ok && b.ok && beginsWithOperands(a, b)
 	case fnContains:
 		a, b := m.operand(x.Args[0]), m.operand(x.Args[1])
 		return a.ok && b.ok && containsOperand(a, b)
 	}
 	return false
+}
+
+// betweenOperands is between (eval.go) on operands.
+func betweenOperands(v, lo, hi operand) bool {
+	c1, ok1 := compareScalars(lo, v)
+	c2, ok2 := compareScalars(v, hi)
+	return ok1 && ok2 && c1 <= 0 && c2 <= 0
+}
+
+// beginsWithOperands is beginsWith (eval.go) on operands.
+func beginsWithOperands(a, b operand) bool {
+	if a.kind() != b.kind() {
+		return false
+	}
+	if k := a.kind(); k != storage.KindS && k != storage.KindB {
+		return false
+	}
+	return strings.HasPrefix(a.val.Str(), b.val.Str())
 }
 
 // containsOperand is contains (eval.go) on operands.

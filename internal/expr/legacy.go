@@ -170,32 +170,53 @@ func legacyPath(name string) *PathExpr {
 func (b *legacyBuilder) condition(name, op string, args []storage.Value) Expr {
 	b.attrs = append(b.attrs, name)
 	p := legacyPath(name)
-	vals := make([]Expr, len(args))
-	for i, a := range args {
-		vals[i] = b.value(a)
+	if op == "IN" {
+		vals := make([]Expr, len(args))
+		for i, a := range args {
+			vals[i] = b.value(a)
+		}
+		return &InExpr{OpPos: -1, X: p, List: vals}
 	}
+	// The values made as they are used (each operator takes as many
+	// as checkLegacyOp let through), without a slice of them.
 	switch op {
 	case "EQ", "NE", "LE", "LT", "GE", "GT":
-		tok := map[string]Token{"EQ": EQ, "NE": NE, "LE": LE, "LT": LT, "GE": GE, "GT": GT}[op]
-		return &BinaryExpr{OpPos: -1, Op: tok, X: p, Y: vals[0]}
+		return &BinaryExpr{OpPos: -1, Op: legacyCompareOp(op), X: p, Y: b.value(args[0])}
 	case "NULL":
 		return &CallExpr{Offset: -1, Fun: fnNotExists, Args: []Expr{p}}
 	case "NOT_NULL":
 		return &CallExpr{Offset: -1, Fun: fnExists, Args: []Expr{p}}
 	case "CONTAINS":
-		return &CallExpr{Offset: -1, Fun: fnContains, Args: []Expr{p, vals[0]}}
+		return &CallExpr{Offset: -1, Fun: fnContains, Args: []Expr{p, b.value(args[0])}}
 	case "NOT_CONTAINS":
 		return &BinaryExpr{OpPos: -1, Op: AND,
 			X: &CallExpr{Offset: -1, Fun: fnExists, Args: []Expr{p}},
-			Y: &NotExpr{Offset: -1, X: &CallExpr{Offset: -1, Fun: fnContains, Args: []Expr{p, vals[0]}}}}
+			Y: &NotExpr{Offset: -1, X: &CallExpr{Offset: -1, Fun: fnContains, Args: []Expr{p, b.value(args[0])}}}}
 	case "BEGINS_WITH":
-		return &CallExpr{Offset: -1, Fun: fnBeginsWith, Args: []Expr{p, vals[0]}}
-	case "IN":
-		return &InExpr{OpPos: -1, X: p, List: vals}
+		return &CallExpr{Offset: -1, Fun: fnBeginsWith, Args: []Expr{p, b.value(args[0])}}
 	case "BETWEEN":
-		return &BetweenExpr{OpPos: -1, X: p, Lo: vals[0], Hi: vals[1]}
+		lo := b.value(args[0])
+		return &BetweenExpr{OpPos: -1, X: p, Lo: lo, Hi: b.value(args[1])}
 	}
 	return nil
+}
+
+// legacyCompareOp is the token of a legacy comparison operator (EQ,
+// NE, LE, LT, GE, GT).
+func legacyCompareOp(op string) Token {
+	switch op {
+	case "EQ":
+		return EQ
+	case "NE":
+		return NE
+	case "LE":
+		return LE
+	case "LT":
+		return LT
+	case "GE":
+		return GE
+	}
+	return GT
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -320,7 +341,8 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 
 // Filter compiles a legacy QueryFilter or ScanFilter (its entries in any
 // order; Filter sorts them by name) with its ConditionalOperator. Returns
-// nil (no filter) for no entries.
+// nil (no filter) for no entries. The filter is its conditions in a
+// list, evaluated one after another (legacy_filter.go), not a tree.
 func Filter(filter []NamedCondition, conditionalOperator string) (*Condition, error) {
 	if err := sortNamed(filter); err != nil {
 		return nil, err
@@ -329,28 +351,31 @@ func Filter(filter []NamedCondition, conditionalOperator string) (*Condition, er
 	if err != nil {
 		return nil, err
 	}
-	// Sized at once, not grown by append a quarter at a time: a filter of
-	// 58,254 conditions (a 4 MB Scan) allocated 16.7 MB for them, 3.6 now
-	// (BenchmarkOversizeMemory).
 	nvals := 0
 	for _, f := range filter {
 		nvals += len(f.AttributeValueList)
 	}
-	b := legacyBuilder{vals: make([]storage.Value, 0, nvals), slots: make([]string, 0, nvals), attrs: make([]string, 0, len(filter))}
-	conds := make([]Expr, 0, len(filter))
-	for _, f := range filter {
+	// Sized at once: a filter of 58,254 conditions (a 4 MB Scan)
+	// allocated 16.7 MB for its values grown by append, and a tree of
+	// 432 bytes a condition, which the list's 12 bytes, an attribute and
+	// a value replace (BenchmarkOversizeMemory).
+	p := &condProgram{attrs: make([]string, len(filter)), terms: make([]legacyTerm, len(filter)), join: join}
+	vals := make([]storage.Value, 0, nvals)
+	for i, f := range filter {
 		if err := checkLegacyOp(f.ComparisonOperator, f.AttributeValueList); err != nil {
 			return nil, err
 		}
-		conds = append(conds, b.condition(f.Name, f.ComparisonOperator, f.AttributeValueList))
+		p.attrs[i] = f.Name
+		p.terms[i] = legacyTerm{op: filterOpOf(f.ComparisonOperator), first: int32(len(vals)), n: int32(len(f.AttributeValueList))}
+		vals = append(vals, f.AttributeValueList...)
 	}
-	if err := checkConditionCount(conditionalOperator, len(conds)); err != nil {
+	if err := checkConditionCount(conditionalOperator, len(filter)); err != nil {
 		return nil, err
 	}
-	if len(conds) == 0 {
+	if len(filter) == 0 {
 		return nil, nil
 	}
-	return b.cond(combine(conds, join)), nil
+	return p.bindOwned(vals), nil
 }
 
 // legacyKeyOp is the sort key condition of a legacy KeyConditions

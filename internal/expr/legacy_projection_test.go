@@ -152,7 +152,7 @@ func TestLegacyFilterDepth(t *testing.T) {
 	for _, op := range []string{"AND", "OR"} {
 		cond, err := Filter(named(filter), op)
 		require.NoError(t, err)
-		require.LessOrEqual(t, depth(cond.root), 20)
+		require.LessOrEqual(t, depth(cond.legacyTree()), 20)
 		got, err := cond.Eval(item)
 		require.NoError(t, err)
 		require.True(t, got, op)

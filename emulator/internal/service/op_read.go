@@ -722,26 +722,15 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 
 // Adapters to the expr package's legacy-parameter translation.
 
-// legacyConditions converts wire Conditions to expr's plain structs.
+// legacyConditions converts wire Conditions to expr's plain structs, whose
+// values are the wire's (wire.ValuesOf), not a copy of them.
 func legacyConditions(m map[string]Condition) []expr.NamedCondition {
-	n := 0
-	for _, c := range m {
-		n += len(c.AttributeValueList)
-	}
-	// The values of all the conditions in one array: one allocation, not
-	// one a condition.
-	vals := make([]storage.Value, 0, n)
 	out := make([]expr.NamedCondition, 0, len(m))
 	for name, c := range m {
-		nc := expr.NamedCondition{Name: name}
+		nc := expr.NamedCondition{Name: name, AttributeValueList: wire.ValuesOf(c.AttributeValueList)}
 		if c.ComparisonOperator != nil {
 			nc.ComparisonOperator = *c.ComparisonOperator
 		}
-		start := len(vals)
-		for _, v := range c.AttributeValueList {
-			vals = append(vals, v.Value)
-		}
-		nc.AttributeValueList = vals[start:len(vals):len(vals)]
 		out = append(out, nc)
 	}
 	return out

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"unsafe"
+
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -45,6 +47,16 @@ func (a *AttributeValue) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value in DynamoDB's JSON form.
 func (a AttributeValue) MarshalJSON() ([]byte, error) {
 	return AppendValue(nil, a.Value), nil
+}
+
+// ValuesOf returns avs as storage values: the same array, not a copy (an
+// AttributeValue is a storage.Value and nothing more); nil for none.
+// Values are immutable; do not store into either.
+func ValuesOf(avs []AttributeValue) []storage.Value {
+	if len(avs) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&avs[0].Value, len(avs))
 }
 
 // WireItem is an item (or key) in DynamoDB's JSON form: attribute name to

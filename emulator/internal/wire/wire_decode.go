@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"slices"
 	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -37,7 +39,7 @@ func (d *decoder) item() (storage.Item, error) {
 		}
 		if d.keepBody() {
 			d.text, d.textOff = d.body, 0
-		} else {
+		} else if probe.pos-d.pos <= maxItemText {
 			d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
 		}
 	}
@@ -157,13 +159,9 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 					}
 					got = storage.S(s)
 				case storage.KindN:
-					s, err := d.readString()
+					n, err := d.numberValue()
 					if err != nil {
 						return storage.Value{}, err
-					}
-					n, nerr := parseNumber(s)
-					if nerr != nil {
-						d.fault(&apierr.ValueFault{Number: s, NumberErr: nerr})
 					}
 					got = storage.N(n)
 				case storage.KindB:
@@ -244,6 +242,46 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 		v = storage.Null()
 	}
 	return v, nil
+}
+
+// numberValue reads an N value's text and parses it; a number that is not
+// valid is a fault, and comes back as parseNumber gives it. Outside an
+// item's text (d.text) the text is read as a view of the input and the
+// number copied once parsed, so that a number not written canonically
+// ("007") is one allocation, its canonical form, not two.
+func (d *decoder) numberValue() (storage.Number, error) {
+	read := d.readString
+	if d.text == "" {
+		read = d.stringView
+	}
+	s, err := read()
+	if err != nil {
+		return "", err
+	}
+	n, nerr := parseNumber(s)
+	if nerr == nil {
+		if d.text == "" && within(string(n), s) {
+			n = storage.Number(strings.Clone(string(n)))
+		}
+		return n, nil
+	}
+	if d.text == "" {
+		// The fault keeps the text: a copy, parsed again so that its
+		// error holds the copy.
+		s = strings.Clone(s)
+		n, nerr = parseNumber(s)
+	}
+	d.fault(&apierr.ValueFault{Number: s, NumberErr: nerr})
+	return n, nil
+}
+
+// within reports whether s's bytes are some of of's (a view of it).
+func within(s, of string) bool {
+	if len(s) == 0 || len(of) == 0 {
+		return false
+	}
+	p, start := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(of)))
+	return p >= start && p < start+uintptr(len(of))
 }
 
 // readBinary reads a base64 string (padded, as AWS requires) and returns

@@ -46,6 +46,14 @@ type decoder struct {
 // small key of a large request neither copies nor keeps the rest of it.
 const maxBodyText = 64 << 10
 
+// maxItemText is the largest item (of a request larger than maxBodyText)
+// whose text is copied to be its strings: a larger item's strings are
+// each their own, for its text is mostly what is not kept (the JSON
+// around its values, the text of a number not written canonically). An
+// item's list of 262,141 numbers (a 4 MB PutItem) allocated 6.0 times
+// its body with its text copied (BenchmarkOversizeMemory).
+const maxItemText = 64 << 10
+
 func (d *decoder) skipSpace() {
 	for d.pos < len(d.data) {
 		switch d.data[d.pos] {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -332,5 +334,18 @@ func TestValidJSONText(t *testing.T) {
 		if got := ValidJSONText([]byte(tt.raw)); got != tt.want {
 			t.Errorf("validJSONText(%q): got %v, want %v", tt.raw, got, tt.want)
 		}
+	}
+}
+
+// TestValuesOf checks that ValuesOf gives the values themselves, in the
+// same array.
+func TestValuesOf(t *testing.T) {
+	require.Nil(t, ValuesOf(nil))
+	avs := []AttributeValue{{storage.S("a")}, {storage.N("1")}, {storage.L([]storage.Value{storage.Bool(true)})}}
+	vals := ValuesOf(avs)
+	require.Len(t, vals, len(avs))
+	for i := range avs {
+		require.True(t, storage.Equal(avs[i].Value, vals[i]), "value %d", i)
+		require.Same(t, &avs[i].Value, &vals[i], "value %d", i)
 	}
 }
