@@ -50,14 +50,21 @@ func (a AttributeValue) MarshalJSON() ([]byte, error) {
 }
 
 // ValuesOf returns avs as storage values: the same array, not a copy (an
-// AttributeValue is a storage.Value and nothing more); nil for none.
-// Values are immutable; do not store into either.
+// AttributeValue is a storage.Value and nothing more, which the array
+// below checks at compile time); nil for none. Values are immutable; do
+// not store into either. The copy it replaces was 0.44 times the body of
+// a 4 MB Query of 58,254 KeyConditions (5.61 to 5.17 allocated, go test
+// -run XXX -bench 'BenchmarkOversizeMemory/KeyConditions$' ./emulator).
 func ValuesOf(avs []AttributeValue) []storage.Value {
 	if len(avs) == 0 {
 		return nil
 	}
 	return unsafe.Slice(&avs[0].Value, len(avs))
 }
+
+// An AttributeValue has a storage.Value's size, so ValuesOf's view of
+// one array as the other is exact.
+var _ [unsafe.Sizeof(AttributeValue{}) - unsafe.Sizeof(storage.Value{})]struct{} = [0]struct{}{}
 
 // WireItem is an item (or key) in DynamoDB's JSON form: attribute name to
 // value. Decoding validates every value; a null value is rejected as DynamoDB
