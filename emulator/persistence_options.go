@@ -50,9 +50,9 @@ type PersistOptions struct {
 	SegmentBytes int64
 	// CompactBytes and CompactRatio say when the log is folded into a new
 	// snapshot: once the log written since the last snapshot is larger
-	// than both CompactBytes (default 64 MiB) and CompactRatio (default 1)
-	// times the last snapshot's size. CompactBytes < 0 turns compaction
-	// off.
+	// than both CompactBytes (default 64 MiB) and CompactRatio (default
+	// 0.25) times the last snapshot's size. CompactBytes < 0 turns
+	// compaction off.
 	CompactBytes int64
 	// CompactRatio: see CompactBytes.
 	CompactRatio float64

@@ -8,7 +8,8 @@ import (
 )
 
 // Compaction folds the log into a new snapshot once the log written since
-// the last one outgrows it (Options.CompactBytes, CompactRatio):
+// the last one outgrows a quarter of it (Options.CompactBytes,
+// CompactRatio):
 //
 //  1. DB.Snapshot freezes every table (copy-on-write, O(1) per table and
 //     index) with every lock held, and marks the log there: the snapshot

@@ -103,7 +103,8 @@
 //
 // # Compaction
 //
-// When the log written since the last snapshot outgrows it (compact.go),
+// When the log written since the last snapshot outgrows a quarter of it
+// (compact.go, Options.CompactRatio),
 // DB.Snapshot freezes the DB copy-on-write with every lock held for O(1)
 // work per table and index (the only pause writers see), marking the log
 // there; the snapshot is written to a temporary file in the background,
@@ -116,7 +117,8 @@
 //
 // A namespace is loaded whole into memory: the DB is storage's in-memory
 // tables, the files only keep them. Start-up reads the snapshot and the
-// log since; compaction bounds the log to about the snapshot's size.
+// log since; compaction bounds the log to about a quarter of the
+// snapshot's size (or CompactBytes, when that is larger).
 // A record larger than 1 GiB (a restored table of that many bytes of
 // items) cannot be logged: that change fails. The lock is flock(2): it
 // keeps out another process on the same machine, not one on another
