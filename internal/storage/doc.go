@@ -285,7 +285,8 @@
 //   - Secondary indexes: index.go (AddIndex, DropIndex, index entries;
 //     a new index's entries are sorted and loaded at once, and a load
 //     may defer them all to the end: DB.DeferIndexes, FillIndexes),
-//     index_entry.go (index entries and their order), itree.go (the
+//     index_entry.go (index entries and their order), index_sort.go
+//     (sorting a new index's entries a key word at a time), itree.go (the
 //     B+tree of an index's entries),
 //     index_read.go (QueryIndex, ScanIndex), index_lag.go (SetIndexLag:
 //     an index that sees commits late, the Lag interface).

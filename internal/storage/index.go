@@ -368,7 +368,7 @@ func (f *indexFill) finish() bool {
 	if len(full) > 0 {
 		ents = slices.Concat(append(full, ents)...)
 	}
-	slices.SortFunc(ents, ientryCmp)
+	sortIentries(ents)
 	f.x.tree.load(ents)
 	return false
 }

@@ -450,7 +450,8 @@ func canonicalValue(v Value) bool {
 	return true
 }
 
-// FuzzIsCanonicalNumber: isCanonicalNumber(s) is ParseNumber(s) == s.
+// FuzzIsCanonicalNumber: isCanonicalNumber(s) is ParseNumber(s) == s,
+// and checkNumber(s) says so too, with the number's numberSize.
 func FuzzIsCanonicalNumber(f *testing.F) {
 	for _, s := range append(genNumbers, "", "-", "-0", "0.0", "00", "01", "1.", ".5", "1.50", "1e5", "+1", "0.10",
 		"12345678901234567890123456789012345678", "123456789012345678901234567890123456789", "1"+strings.Repeat("0", 125), "1"+strings.Repeat("0", 126),
@@ -460,8 +461,11 @@ func FuzzIsCanonicalNumber(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		n, err := ParseNumber(s)
 		want := err == nil && string(n) == s
-		if got := isCanonicalNumber(s); got != want {
-			t.Fatalf("isCanonicalNumber(%q) = %v, want %v", s, got, want)
+		require.Equal(t, want, isCanonicalNumber(s), "isCanonicalNumber(%q)", s)
+		size, ok := checkNumber(s)
+		require.Equal(t, want, ok, "checkNumber(%q)", s)
+		if ok {
+			require.Equal(t, numberSize(Number(s)), size, "checkNumber(%q)'s size", s)
 		}
 	})
 }
