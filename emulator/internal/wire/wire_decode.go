@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -247,8 +246,7 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 // numberValue reads an N value's text and parses it; a number that is not
 // valid is a fault, and comes back as parseNumber gives it. Outside an
 // item's text (d.text) the text is read as a view of the input and the
-// number copied once parsed, so that a number not written canonically
-// ("007") is one allocation, its canonical form, not two.
+// number copied once parsed, so that nothing kept views the input.
 func (d *decoder) numberValue() (storage.Number, error) {
 	read := d.readString
 	if d.text == "" {
@@ -260,7 +258,7 @@ func (d *decoder) numberValue() (storage.Number, error) {
 	}
 	n, nerr := parseNumber(s)
 	if nerr == nil {
-		if d.text == "" && within(string(n), s) {
+		if d.text == "" {
 			n = storage.Number(strings.Clone(string(n)))
 		}
 		return n, nil
@@ -273,15 +271,6 @@ func (d *decoder) numberValue() (storage.Number, error) {
 	}
 	d.fault(&apierr.ValueFault{Number: s, NumberErr: nerr})
 	return n, nil
-}
-
-// within reports whether s's bytes are some of of's (a view of it).
-func within(s, of string) bool {
-	if len(s) == 0 || len(of) == 0 {
-		return false
-	}
-	p, start := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(of)))
-	return p >= start && p < start+uintptr(len(of))
 }
 
 // readBinary reads a base64 string (padded, as AWS requires) and returns
