@@ -181,7 +181,7 @@ func (b *legacyBuilder) condition(name, op string, args []storage.Value) Expr {
 	// as checkLegacyOp let through), without a slice of them.
 	switch op {
 	case "EQ", "NE", "LE", "LT", "GE", "GT":
-		return &BinaryExpr{OpPos: -1, Op: legacyCompareOp(op), X: p, Y: b.value(args[0])}
+		return &BinaryExpr{OpPos: -1, Op: filterOpOf(op).comparison(), X: p, Y: b.value(args[0])}
 	case "NULL":
 		return &CallExpr{Offset: -1, Fun: fnNotExists, Args: []Expr{p}}
 	case "NOT_NULL":
@@ -199,24 +199,6 @@ func (b *legacyBuilder) condition(name, op string, args []storage.Value) Expr {
 		return &BetweenExpr{OpPos: -1, X: p, Lo: lo, Hi: b.value(args[1])}
 	}
 	return nil
-}
-
-// legacyCompareOp is the token of a legacy comparison operator (EQ,
-// NE, LE, LT, GE, GT).
-func legacyCompareOp(op string) Token {
-	switch op {
-	case "EQ":
-		return EQ
-	case "NE":
-		return NE
-	case "LE":
-		return LE
-	case "LT":
-		return LT
-	case "GE":
-		return GE
-	}
-	return GT
 }
 
 func sortedKeys[V any](m map[string]V) []string {
