@@ -183,15 +183,7 @@ func checkNumber(s string) (size int, ok bool) {
 	if digits > maxSignificantDigits || adj > maxAdjustedExponent || adj < minAdjustedExponent {
 		return 0, false
 	}
-	// numberSize's arithmetic.
-	if adj%2 == 0 {
-		digits++ // the leading digit shares its pair with a leading zero
-	}
-	size = 1 + (digits+1)/2
-	if len(t) < len(s) {
-		size++ // negative
-	}
-	return size, true
+	return digitsSize(len(t) < len(s), digits, adj), true
 }
 
 func allDigits(s string) bool {

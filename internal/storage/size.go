@@ -65,11 +65,16 @@ func ValueSize(v Value) int {
 // pairs aligned on the decimal point, and a terminator byte when negative.
 func numberSize(n Number) int {
 	neg, hi, lo, adj := n.digits()
-	d := len(hi) + len(lo)
-	if d == 0 {
+	if len(hi)+len(lo) == 0 {
 		return 1
 	}
-	// The leading digit has weight 10^adj; its pair starts on an even power.
+	return digitsSize(neg, len(hi)+len(lo), adj)
+}
+
+// digitsSize is the size of a number other than zero of d significant
+// digits whose leading digit has weight 10^adj.
+func digitsSize(neg bool, d, adj int) int {
+	// The leading digit's pair starts on an even power.
 	if adj%2 == 0 {
 		d++ // the leading digit shares its pair with a leading zero
 	}
