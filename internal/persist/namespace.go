@@ -628,6 +628,10 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64, r *st
 		// Most records are commits of item writes that storage copies as
 		// it stores them: those are parsed as views of the frame's
 		// buffer (ReplayView), any other parsed again with its own copy.
+		// A copy each was 46 MB of new memory for the 46 MB log of
+		// BenchmarkRestart's 1M kill state: its start through the
+		// server went from 1.61-1.63 to 1.41-1.42 s without it, the 100k
+		// state's (a log alone) from 323-347 to 275-281 ms.
 		viewed := false
 		if storage.ParseRecordView(body, r) == nil && r.Kind == storage.RecordCommit {
 			apply := func() (err error) {
