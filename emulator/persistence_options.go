@@ -50,7 +50,7 @@ type PersistOptions struct {
 	SegmentBytes int64
 	// CompactBytes and CompactRatio say when the log is folded into a new
 	// snapshot: once the log written since the last snapshot is larger
-	// than both CompactBytes (default 64 MiB) and CompactRatio (default
+	// than both CompactBytes (default 32 MiB) and CompactRatio (default
 	// 0.25) times the last snapshot's size. CompactBytes < 0 turns
 	// compaction off.
 	CompactBytes int64

@@ -24,7 +24,7 @@ type storeFlags struct {
 
 // defaultStoreFlags are their defaults.
 func defaultStoreFlags() storeFlags {
-	return storeFlags{durability: "sync", groupCommitWindow: 2 * time.Millisecond, compactBytes: 64 << 20}
+	return storeFlags{durability: "sync", groupCommitWindow: 2 * time.Millisecond, compactBytes: 32 << 20}
 }
 
 // validatePersistence checks -dbPath, -inMemory, -durability,

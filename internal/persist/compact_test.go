@@ -14,7 +14,7 @@ func TestCompactionThreshold(t *testing.T) {
 	def, err := Options{}.withDefaults()
 	require.NoError(t, err)
 	require.Equal(t, 0.25, def.CompactRatio)
-	require.Equal(t, int64(64<<20), def.CompactBytes)
+	require.Equal(t, int64(32<<20), def.CompactBytes)
 
 	for _, tc := range []struct {
 		name            string
@@ -26,7 +26,8 @@ func TestCompactionThreshold(t *testing.T) {
 		{"at a quarter", Options{CompactBytes: 1 << 10}, 100 << 10, 25 << 10, false},
 		{"past a quarter", Options{CompactBytes: 1 << 10}, 100 << 10, 25<<10 + 1, true},
 		{"past the ratio, under the bytes", Options{}, 100 << 20, 30 << 20, false},
-		{"past both, the bytes larger", Options{}, 100 << 20, 64<<20 + 1, true},
+		{"past both, the bytes larger", Options{}, 100 << 20, 32<<20 + 1, true},
+		{"past the bytes, under the ratio", Options{}, 200 << 20, 40 << 20, false},
 		{"no snapshot yet", Options{CompactBytes: 1 << 10}, 0, 1<<10 + 1, true},
 		{"a ratio of its own", Options{CompactBytes: 1 << 10, CompactRatio: 1}, 100 << 10, 60 << 10, false},
 		{"compaction off", Options{CompactBytes: -1}, 100 << 10, 1 << 30, false},

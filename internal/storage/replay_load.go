@@ -3,6 +3,7 @@ package storage
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // Loading a DB from its own log: the records its hook wrote, applied to
@@ -27,6 +28,31 @@ func ParseRecordInto(b []byte, r *Record) error {
 		return err
 	}
 	return nil
+}
+
+// ParseRecordView is ParseRecordInto without its copy of b: r's strings
+// and images view b, and are valid only while b is unchanged. It is for
+// ReplayView, which keeps nothing of a record it applies, so that the
+// buffer a log's frame is read into serves the next frame.
+func ParseRecordView(b []byte, r *Record) error {
+	if _, err := parseRecordWith(unsafe.String(unsafe.SliceData(b), len(b)), false, r); err != nil {
+		*r = Record{Writes: r.Writes[:0]}
+		return err
+	}
+	return nil
+}
+
+// ReplayView is Replay of r, parsed by ParseRecordView, when Replay
+// keeps none of r's memory: a RecordCommit whose tables need no
+// transaction, each image and key copied into its table's memory as it
+// is stored (replayCommit). It returns false, applying nothing, for any
+// other record: parse it again with ParseRecordInto and hand it to
+// Replay.
+func (db *DB) ReplayView(r *Record) (bool, error) {
+	if r.Kind != RecordCommit {
+		return false, nil
+	}
+	return db.replayCommit(r)
 }
 
 // Replay is Apply, without its callback, of r, a record of the log of
