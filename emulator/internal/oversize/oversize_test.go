@@ -1,6 +1,7 @@
 package oversize
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,4 +114,41 @@ func TestBatchWriteEcho(t *testing.T) {
 func TestFew(t *testing.T) {
 	require.True(t, Few([]byte(`{"TransactItems":[`+list(100, action)+`]}`), 100))
 	require.False(t, Few([]byte(`{"TransactItems":[`+list(2000, action)+`]}`), 100))
+}
+
+// TestRunBytes: elements are read in runs of at most maxRunBytes and
+// one element, however few they are; a run never ends empty.
+func TestRunBytes(t *testing.T) {
+	Every.Store(true)
+	defer Every.Store(false)
+	big := func(i int) string {
+		return `{"PutRequest":{"Item":{"pk":{"S":"k` + strconv.Itoa(i) + `"},"v":{"S":"` + strings.Repeat("x", 1000) + `"}}}}`
+	}
+	body := `{"RequestItems":{"t":[` + list(300, big) + `]}}`
+	runs, n := 0, 0
+	_, echo := BatchWrite([]byte(body), 25, func(e *strings.Builder, run wire.Span, at int) (int, bool) {
+		require.Equal(t, n, at)
+		require.Less(t, run.End-run.Start, maxRunBytes+len(big(0))+8, "run %d", runs)
+		k := strings.Count(body[run.Start:run.End], "PutRequest")
+		require.Positive(t, k)
+		runs, n = runs+1, n+k
+		return k, true
+	})
+	require.NotEmpty(t, echo)
+	require.Equal(t, 300, n)
+	require.GreaterOrEqual(t, runs, 300*1000/maxRunBytes)
+
+	stmt := func(i int) string {
+		return `{"Statement":"INSERT INTO t VALUE {'pk':'` + strconv.Itoa(i) + strings.Repeat("x", 1000) + `'}"}`
+	}
+	body = `{"Statements":[` + list(300, stmt) + `]}`
+	runs = 0
+	reduced := Statements([]byte(body), 25, func(run wire.Span) ([]int, bool, bool) {
+		require.Less(t, run.End-run.Start, maxRunBytes+len(stmt(0))+8, "run %d", runs)
+		k := strings.Count(body[run.Start:run.End], "Statement")
+		runs++
+		return slices.Repeat([]int{KindWrite}, k), false, true
+	})
+	require.NotNil(t, reduced)
+	require.GreaterOrEqual(t, runs, 274*1000/maxRunBytes)
 }
