@@ -194,36 +194,38 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 // first at position at of its table, and returns how many it echoed
 // (ok false: a fault of the run's own, and nothing is reduced). It
 // returns the body to decode instead (nil: the body as it is) and the
-// echo.
-func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo string) {
+// echo in pieces, one a run: no buffer as large as the echo is grown
+// through every size on the way (at Go's growth of a quarter, about
+// four times its bytes allocated).
+func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo []string) {
 	if Few(body, limit) {
-		return nil, ""
+		return nil, nil
 	}
 	ri, ok := topMember(body, "RequestItems")
 	if !ok {
-		return nil, ""
+		return nil, nil
 	}
 	tables, _, ok := wire.ObjectMembers(body, ri.Start)
 	if !ok {
-		return nil, ""
+		return nil, nil
 	}
 	over := false
 	for i, tm := range tables {
 		if slices.ContainsFunc(tables[:i], func(o wire.Member) bool { return o.Name == tm.Name }) {
-			return nil, "" // a name twice: as the decoder reads it
+			return nil, nil // a name twice: as the decoder reads it
 		}
 		n := 0
 		if !wire.ArrayElements(body, tm.Value.Start, func(int, wire.Span) bool { n++; return true }) {
-			return nil, ""
+			return nil, nil
 		}
 		over = over || n > limit
 	}
 	if !over {
-		return nil, ""
+		return nil, nil
 	}
 	order := slices.Clone(tables)
 	slices.SortFunc(order, func(a, b wire.Member) int { return strings.Compare(a.Name, b.Name) })
-	var e strings.Builder
+	var e strings.Builder // the piece being written
 	e.WriteString("{")
 	for i, tm := range order {
 		if i > 0 {
@@ -235,14 +237,17 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run 
 		k := chunker{size: 1024, fn: func(run wire.Span, _ int) bool {
 			n, ok := echoRun(&e, run, j)
 			j += n
+			echo = append(echo, e.String())
+			e.Reset()
 			return ok
 		}}
 		if !wire.ArrayElements(body, tm.Value.Start, k.add) || !k.flush() {
-			return nil, ""
+			return nil, nil
 		}
 		e.WriteString("]")
 	}
 	e.WriteString("}")
+	echo = append(echo, e.String())
 	var out []byte
 	prev := 0
 	for _, tm := range tables { // in the body's order
@@ -251,7 +256,7 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run 
 		prev = tm.Value.End
 	}
 	out = append(out, body[prev:]...)
-	return out, e.String()
+	return out, echo
 }
 
 // TransactItems reduces a TransactItems list of more than limit actions

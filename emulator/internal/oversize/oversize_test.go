@@ -100,7 +100,7 @@ func TestBatchWriteEcho(t *testing.T) {
 		return n, true
 	})
 	require.Equal(t, `{"RequestItems":{"b":[],"a":[]}}`, string(reduced))
-	require.Equal(t, "{a=[ww], b=["+strings.Repeat("w", 30)+"]}", echo)
+	require.Equal(t, "{a=[ww], b=["+strings.Repeat("w", 30)+"]}", strings.Join(echo, ""))
 	require.Len(t, positions, 32)
 	require.Equal(t, 29, positions[len(positions)-1])
 

@@ -2,6 +2,7 @@ package service
 
 import (
 	"hash/crc32"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,11 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 //
 // A table with no requests gets the same answer (AWS's record:
 // "Value '{T=[]}' at 'requestItems' ...").
-func batchWriteTableConstraint(in *BatchWriteItemInput) string {
+//
+// The violation is in pieces (apierr.Constraints.AddLong), nil when
+// there is none: the echo of thousands of write requests is the size of
+// the request, and is written once, into the answer's body.
+func batchWriteTableConstraint(in *BatchWriteItemInput) iter.Seq[string] {
 	items := in.RequestItems
 	over := false
 	for _, reqs := range items {
@@ -49,22 +54,25 @@ func batchWriteTableConstraint(in *BatchWriteItemInput) string {
 		}
 	}
 	if !over {
-		return ""
+		return nil
 	}
 	echo := in.echo
-	if echo == "" {
-		echo = writeRequestsEcho(items)
+	if echo == nil {
+		echo = []string{writeRequestsEcho(items)}
 	}
-	// apierr.Violation(apierr.Quote(echo), ...) in one copy: the echo of
-	// thousands of write requests is the size of the request.
 	tail := "' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [" +
 		apierr.LenLE(maxBatchWrites) + ", " + apierr.LenGE(1) + "]"
-	var b strings.Builder
-	b.Grow(len("Value '") + len(echo) + len(tail))
-	b.WriteString("Value '")
-	b.WriteString(echo)
-	b.WriteString(tail)
-	return b.String()
+	return func(yield func(string) bool) {
+		if !yield("Value '") {
+			return
+		}
+		for _, p := range echo {
+			if !yield(p) {
+				return
+			}
+		}
+		yield(tail)
+	}
 }
 
 // writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS

@@ -232,7 +232,7 @@ func transactGetConstraints(in *TransactGetItemsInput) error {
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
-	cs.AddViolation(apierr.TransactItemsLimit(len(in.TransactItems)+in.past, maxTransactItems, "TransactGetItem"))
+	cs.AddLong(apierr.TransactItemsLimitPieces(len(in.TransactItems)+in.past, maxTransactItems, "TransactGetItem"))
 	for i, ti := range in.TransactItems {
 		path := "transactItems." + strconv.Itoa(i+1) + ".member.get"
 		if !apierr.NotNull(&cs, ti.Get, path) {
