@@ -159,7 +159,12 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 		}
 		n, keepEnd := 0, 0
 		k := chunker{from: limit + 1, size: 1024, fn: func(run wire.Span, _ int) bool {
-			return DecodeAlone(body, run, `{"Keys":[`, `]}`, new(keysOnly))
+			var ko keysOnly
+			ok := DecodeAlone(body, run, `{"Keys":[`, `]}`, &ko)
+			for _, key := range ko.Keys {
+				wire.RecycleItem(key) // the next run's keys reuse the maps
+			}
+			return ok
 		}}
 		if !wire.ArrayElements(body, keys.Start, func(i int, s wire.Span) bool {
 			n++
