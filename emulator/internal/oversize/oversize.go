@@ -199,10 +199,11 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 // first at position at of its table, and returns how many it echoed
 // (ok false: a fault of the run's own, and nothing is reduced). It
 // returns the body to decode instead (nil: the body as it is) and the
-// echo in pieces, one a run: no buffer as large as the echo is grown
-// through every size on the way (at Go's growth of a quarter, about
-// four times its bytes allocated).
-func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo []string) {
+// echo in pieces, one a run, each copied to its size out of one buffer
+// that every run reuses: no buffer as large as the echo is grown through
+// every size on the way (at Go's growth of a quarter, about four times
+// its bytes allocated), nor one a run.
+func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo []string) {
 	if Few(body, limit) {
 		return nil, nil
 	}
@@ -230,7 +231,7 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run 
 	}
 	order := slices.Clone(tables)
 	slices.SortFunc(order, func(a, b wire.Member) int { return strings.Compare(a.Name, b.Name) })
-	var e strings.Builder // the piece being written
+	var e bytes.Buffer // the piece being written
 	e.WriteString("{")
 	for i, tm := range order {
 		if i > 0 {

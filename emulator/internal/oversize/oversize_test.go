@@ -1,6 +1,7 @@
 package oversize
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,7 +92,7 @@ func TestBatchWriteEcho(t *testing.T) {
 	write := func(i int) string { return `{"PutRequest":{"Item":` + key(i) + `}}` }
 	body := `{"RequestItems":{"b":[` + list(30, write) + `],"a":[` + list(2, write) + `]}}`
 	var positions []int
-	reduced, echo := BatchWrite([]byte(body), 25, func(e *strings.Builder, run wire.Span, at int) (int, bool) {
+	reduced, echo := BatchWrite([]byte(body), 25, func(e *bytes.Buffer, run wire.Span, at int) (int, bool) {
 		n := strings.Count(body[run.Start:run.End], "PutRequest")
 		for j := range n {
 			e.WriteString("w")
@@ -105,7 +106,7 @@ func TestBatchWriteEcho(t *testing.T) {
 	require.Equal(t, 29, positions[len(positions)-1])
 
 	small := `{"RequestItems":{"a":[` + list(25, write) + `]}}`
-	reduced, echo = BatchWrite([]byte(small), 25, func(*strings.Builder, wire.Span, int) (int, bool) { return 0, true })
+	reduced, echo = BatchWrite([]byte(small), 25, func(*bytes.Buffer, wire.Span, int) (int, bool) { return 0, true })
 	require.Nil(t, reduced)
 	require.Empty(t, echo)
 }
@@ -126,7 +127,7 @@ func TestRunBytes(t *testing.T) {
 	}
 	body := `{"RequestItems":{"t":[` + list(300, big) + `]}}`
 	runs, n := 0, 0
-	_, echo := BatchWrite([]byte(body), 25, func(e *strings.Builder, run wire.Span, at int) (int, bool) {
+	_, echo := BatchWrite([]byte(body), 25, func(e *bytes.Buffer, run wire.Span, at int) (int, bool) {
 		require.Equal(t, n, at)
 		require.Less(t, run.End-run.Start, maxRunBytes+len(big(0))+8, "run %d", runs)
 		k := strings.Count(body[run.Start:run.End], "PutRequest")

@@ -1,10 +1,10 @@
 package service
 
 import (
+	"bytes"
 	"hash/crc32"
 	"iter"
 	"strconv"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -78,7 +78,7 @@ func batchWriteTableConstraint(in *BatchWriteItemInput) iter.Seq[string] {
 // writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS
 // echoes it, Java-style.
 func writeRequestsEcho(items map[string][]WriteRequest) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("{")
 	for i, name := range sortedKeys(items) {
 		if i > 0 {
@@ -97,14 +97,14 @@ func writeRequestsEcho(items map[string][]WriteRequest) string {
 
 // writeRequestEchoAt renders the write request at position j of its
 // table's list (a separator before all but the first).
-func writeRequestEchoAt(b *strings.Builder, j int, wr WriteRequest) {
+func writeRequestEchoAt(b *bytes.Buffer, j int, wr WriteRequest) {
 	if j > 0 {
 		b.WriteString(", ")
 	}
 	writeRequestEcho(b, wr)
 }
 
-func writeRequestEcho(b *strings.Builder, wr WriteRequest) {
+func writeRequestEcho(b *bytes.Buffer, wr WriteRequest) {
 	b.WriteString("WriteRequest(putRequest=")
 	if wr.PutRequest != nil {
 		b.WriteString("PutRequest(item=")
@@ -124,7 +124,7 @@ func writeRequestEcho(b *strings.Builder, wr WriteRequest) {
 	b.WriteString(")")
 }
 
-func itemEcho(b *strings.Builder, it wire.WireItem) {
+func itemEcho(b *bytes.Buffer, it wire.WireItem) {
 	if it == nil {
 		b.WriteString("null")
 		return
@@ -136,7 +136,10 @@ func itemEcho(b *strings.Builder, it wire.WireItem) {
 		}
 		b.WriteString(name)
 		b.WriteString("=com.amazonaws.dynamodb.v20120810.AttributeValue@")
-		b.WriteString(strconv.FormatUint(uint64(crc32.ChecksumIEEE(wire.AppendValue(nil, storage.Value(it[name])))), 16))
+		// The value's JSON is hashed in b's room past its end, which the
+		// hash's digits then overwrite: no buffer a value.
+		crc := crc32.ChecksumIEEE(wire.AppendValue(b.AvailableBuffer(), storage.Value(it[name])))
+		b.Write(strconv.AppendUint(b.AvailableBuffer(), uint64(crc), 16))
 	}
 	b.WriteString("}")
 }

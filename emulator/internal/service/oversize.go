@@ -1,7 +1,7 @@
 package service
 
 import (
-	"strings"
+	"bytes"
 	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
@@ -76,7 +76,7 @@ func prescanBatchGet(body []byte) ([]byte, func(any)) {
 // request at a time, while the body decoded holds the tables with no
 // write requests.
 func prescanBatchWrite(body []byte) ([]byte, func(any)) {
-	reduced, echo := oversize.BatchWrite(body, maxBatchWrites, func(b *strings.Builder, run wire.Span, at int) (int, bool) {
+	reduced, echo := oversize.BatchWrite(body, maxBatchWrites, func(b *bytes.Buffer, run wire.Span, at int) (int, bool) {
 		var part BatchWriteItemInput
 		if !oversize.DecodeAlone(body, run, `{"RequestItems":{"t":[`, `]}}`, &part) {
 			return 0, false
