@@ -40,9 +40,18 @@ var oversizeBodies = []struct {
 	{"BatchWriteItem", "BatchWriteItem", func(i int) string {
 		return fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"k%07d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 300))
 	}, `{"RequestItems":{"tab":[`, `]}}`},
+	{"TransactWriteItems", "TransactWriteItems", func(i int) string {
+		return fmt.Sprintf(`{"Put":{"TableName":"tab","Item":{"pk":{"S":"k%07d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 300))
+	}, `{"TransactItems":[`, `]}`},
 	{"TransactGetItems", "TransactGetItems", func(i int) string {
 		return fmt.Sprintf(`{"Get":{"TableName":"tab","Key":{"pk":{"S":"k%07d"}}}}`, i)
 	}, `{"TransactItems":[`, `]}`},
+	{"BatchExecuteStatement", "BatchExecuteStatement", func(i int) string {
+		return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab\" VALUE {'pk':'k%07d','v':'%s'}"}`, i, strings.Repeat("x", 300))
+	}, `{"Statements":[`, `]}`},
+	{"ExecuteTransaction", "ExecuteTransaction", func(i int) string {
+		return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab\" VALUE {'pk':?,'v':?}","Parameters":[{"S":"k%07d"},{"S":"%s"}]}`, i, strings.Repeat("x", 300))
+	}, `{"TransactStatements":[`, `]}`},
 }
 
 // BenchmarkOversizeMemory serves each request of oversizeBodies in

@@ -47,14 +47,14 @@ func (e *Emulator) newRequestLog(ctx context.Context) *requestLog {
 func (e *Emulator) logAnswer(target string, rl *requestLog, reqID string, status int, ae *apierr.Error) {
 	op := strings.TrimPrefix(target, service.TargetPrefix)
 	if status >= 500 {
-		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.Class.Name, "message", ae.Msg, "cause", ae.Cause)
+		e.log.Warn("answered 500", "request_id", reqID, "op", op, "error", ae.Class.Name, "message", ae.Error(), "cause", ae.Cause)
 	}
 	if rl == nil {
 		return
 	}
 	attrs := []any{"request_id", reqID, "op", op, "table", rl.table, "status", status}
 	if ae != nil {
-		attrs = append(attrs, "error", ae.Class.Name, "message", ae.Msg)
+		attrs = append(attrs, "error", ae.Class.Name, "message", ae.Error())
 	}
 	attrs = append(attrs, "duration", time.Since(rl.start))
 	e.log.Debug("request", attrs...)

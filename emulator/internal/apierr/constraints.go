@@ -1,6 +1,7 @@
 package apierr
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,10 @@ import (
 // maxConstraintErrors are reported.
 type Constraints struct {
 	Msgs []string
+	// long is the violation Msgs[longAt] ("" there) stands for when it
+	// was given in pieces (AddLong).
+	long   iter.Seq[string]
+	longAt int
 }
 
 const MaxConstraintErrors = 10
@@ -48,6 +53,32 @@ func (cs *Constraints) AddViolation(v string) {
 	cs.Msgs = append(cs.Msgs, v)
 }
 
+// AddLong records a violation given in pieces (a Violation's text
+// joined), one too large to copy: AWS's echo of every element of a list
+// far over its limit; nil is none. The error Err returns then has its
+// message in pieces too (Error.Long), written once, into the answer's
+// body. A second one is joined here.
+func (cs *Constraints) AddLong(v iter.Seq[string]) {
+	if v == nil || len(cs.Msgs) >= MaxConstraintErrors {
+		return
+	}
+	if cs.long != nil {
+		cs.AddViolation(join(v))
+		return
+	}
+	cs.long, cs.longAt = v, len(cs.Msgs)
+	cs.Msgs = append(cs.Msgs, "")
+}
+
+// join is the text of pieces.
+func join(pieces iter.Seq[string]) string {
+	var b strings.Builder
+	for p := range pieces {
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
 // ConstraintErrors is the ValidationException of violations (the helpers'
 // texts; "" are skipped), or nil when there are none. A request without
 // violations allocates nothing.
@@ -63,6 +94,10 @@ func ConstraintErrors(violations ...string) error {
 // nil: "1 validation error detected: ..." or "N validation errors
 // detected: ...; ...", the one place that message is built.
 func (cs *Constraints) Err() error {
+	if cs.long != nil {
+		t := &longMessage{msgs: cs.Msgs, long: cs.long, at: cs.longAt} // not cs, which would escape in every caller
+		return &Error{Class: ErrValidation, Long: t.pieces}
+	}
 	switch len(cs.Msgs) {
 	case 0:
 		return nil
@@ -70,6 +105,43 @@ func (cs *Constraints) Err() error {
 		return Validation("1 validation error detected: " + cs.Msgs[0])
 	}
 	return Validation(strconv.Itoa(len(cs.Msgs)) + " validation errors detected: " + strings.Join(cs.Msgs, "; "))
+}
+
+// longMessage is Err's message with a violation given in pieces: msgs
+// with msgs[at] the pieces of long.
+type longMessage struct {
+	msgs []string
+	long iter.Seq[string]
+	at   int
+}
+
+// pieces yields the message, as Err words it.
+func (m *longMessage) pieces(yield func(string) bool) {
+	if len(m.msgs) == 1 {
+		if yield("1 validation error detected: ") {
+			m.long(yield)
+		}
+		return
+	}
+	if !yield(strconv.Itoa(len(m.msgs)) + " validation errors detected: ") {
+		return
+	}
+	for i, v := range m.msgs {
+		if i > 0 && !yield("; ") {
+			return
+		}
+		if i != m.at {
+			if !yield(v) {
+				return
+			}
+			continue
+		}
+		for p := range m.long {
+			if !yield(p) {
+				return
+			}
+		}
+	}
 }
 
 // Constraint texts, as AWS words them.

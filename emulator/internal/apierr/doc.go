@@ -29,6 +29,11 @@
 // for members decoded as strings, Enum on a Constraints), the one limit
 // builder LimitViolation; the constraint texts are MemberNotNull,
 // EnumConstraint, LenGE, LenLE, ValGE, ValLE and NamePatternConstraint.
+// A violation too large to copy (AWS's echo of every element of a list
+// far over its limit: TransactItemsLimitPieces, BatchWriteItem's) is
+// given in pieces (AddLong); the error's message is then in pieces too
+// (Error.Long, Msg ""), written once, into the answer's body, and joined
+// only by Error().
 //
 // # Messages
 //

@@ -3,6 +3,7 @@ package apierr
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"strings"
 	"syscall"
@@ -90,7 +91,12 @@ var (
 type Error struct {
 	Class *Class
 	Msg   string
-	Item  storage.Item // ConditionalCheckFailedException with ALL_OLD; else nil
+	// Long, when set, is a message too large to copy (AWS's echo of every
+	// element of a list far over its limit; Msg is ""), in pieces that
+	// are written straight into the answer's body (wire.AppendErrorBody)
+	// and joined by Error() alone. Constraints.Err makes it (AddLong).
+	Long iter.Seq[string]
+	Item storage.Item // ConditionalCheckFailedException with ALL_OLD; else nil
 	// reasons are TransactionCanceledException's CancellationReasons; else nil.
 	Reasons []CancellationReason
 	// Throttling are the ThrottlingReasons of a throughput error (faults.go); else nil.
@@ -98,7 +104,14 @@ type Error struct {
 	Cause      error // what a %w verb wrapped, for errors.Is/As; may be nil
 }
 
-func (e *Error) Error() string        { return e.Msg }
+// Error returns the message: Msg, or the pieces of Long joined.
+func (e *Error) Error() string {
+	if e.Long == nil {
+		return e.Msg
+	}
+	return join(e.Long)
+}
+
 func (e *Error) Is(target error) bool { return target == e.Class }
 func (e *Error) Unwrap() error        { return e.Cause }
 

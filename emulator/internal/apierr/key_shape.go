@@ -3,8 +3,8 @@ package apierr
 import (
 	"errors"
 	"hash/crc32"
+	"iter"
 	"strconv"
-	"strings"
 )
 
 // Key shape faults and the cancellations of transactions: which faults a
@@ -84,21 +84,35 @@ func TransactItemsLimit(n, limit int, class string) string {
 	if n <= limit {
 		return ""
 	}
-	// One builder for the whole violation (Violation's form): with
-	// thousands of actions the echo is the size of the request.
-	tail := "]' at 'transactItems' failed to satisfy constraint: " + LenLE(limit)
-	var b strings.Builder
-	b.Grow(len("Value '[") + n*(len("com.amazonaws.dynamodb.v20120810.@, ")+len(class)+8) + len(tail))
-	b.WriteString("Value '[")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("com.amazonaws.dynamodb.v20120810.")
-		b.WriteString(class)
-		b.WriteString("@")
-		b.WriteString(strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(class+strconv.Itoa(i)))), 16))
+	return join(TransactItemsLimitPieces(n, limit, class))
+}
+
+// TransactItemsLimitPieces is TransactItemsLimit in pieces, for
+// Constraints.AddLong, or nil: with tens of thousands of actions the
+// echo is as large as the request, and is written once, into the
+// answer's body.
+func TransactItemsLimitPieces(n, limit int, class string) iter.Seq[string] {
+	if n <= limit {
+		return nil
 	}
-	b.WriteString(tail)
-	return b.String()
+	return func(yield func(string) bool) {
+		id := "com.amazonaws.dynamodb.v20120810." + class + "@"
+		sep := ", " + id
+		crcClass := crc32.ChecksumIEEE([]byte(class))
+		var digits [20]byte
+		if !yield("Value '[" + id) {
+			return
+		}
+		for i := range n {
+			if i > 0 && !yield(sep) {
+				return
+			}
+			// The hash of class followed by i's digits.
+			crc := crc32.Update(crcClass, crc32.IEEETable, strconv.AppendInt(digits[:0], int64(i), 10))
+			if !yield(strconv.FormatUint(uint64(crc), 16)) {
+				return
+			}
+		}
+		yield("]' at 'transactItems' failed to satisfy constraint: " + LenLE(limit))
+	}
 }

@@ -9,7 +9,8 @@
 // (wire.ObjectMembers and ArrayElements) and, when one is over its
 // limit, decodes a reduced body instead that gets the same answer: the
 // elements past the limit are decoded a run at a time and dropped, and
-// left out.
+// left out. A run's keys and items give their maps back to the decoder
+// (wire.RecycleItem), which the next run's reuse.
 //
 // A fault of one of them that would change the answer (a syntax or
 // serialization error; for a transaction a constraint violation of its

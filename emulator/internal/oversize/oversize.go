@@ -72,11 +72,16 @@ func DecodeAlone(body []byte, e wire.Span, pre, post string, in any) bool {
 	return err == nil
 }
 
+// maxRunBytes bounds a run's bytes: a run of 1024 write requests or
+// statements of 370 bytes was 380 KB of body, a few MB decoded, live
+// beside the body whenever the collector marked.
+const maxRunBytes = 32 << 10
+
 // chunker gathers the elements of a list, from its element from on, in
-// runs of at most size (a run's span covers its elements and the commas
-// between them) and calls fn with each run and its length, until fn
-// returns false. Decoding a run at a time costs one decode per run and
-// at most a run's elements in memory.
+// runs of at most size elements and about maxRunBytes (a run's span
+// covers its elements and the commas between them) and calls fn with
+// each run and its length, until fn returns false. Decoding a run at a
+// time costs one decode per run and at most a run's elements in memory.
 type chunker struct {
 	from, size int
 	fn         func(run wire.Span, n int) bool
@@ -95,7 +100,7 @@ func (k *chunker) add(i int, s wire.Span) bool {
 	}
 	k.run.End = s.End
 	k.n++
-	if k.n == k.size {
+	if k.n == k.size || k.run.End-k.run.Start >= maxRunBytes {
 		return k.flush()
 	}
 	return true
@@ -154,7 +159,12 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 		}
 		n, keepEnd := 0, 0
 		k := chunker{from: limit + 1, size: 1024, fn: func(run wire.Span, _ int) bool {
-			return DecodeAlone(body, run, `{"Keys":[`, `]}`, new(keysOnly))
+			var ko keysOnly
+			ok := DecodeAlone(body, run, `{"Keys":[`, `]}`, &ko)
+			for _, key := range ko.Keys {
+				wire.RecycleItem(key) // the next run's keys reuse the maps
+			}
+			return ok
 		}}
 		if !wire.ArrayElements(body, keys.Start, func(i int, s wire.Span) bool {
 			n++
@@ -189,36 +199,39 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 // first at position at of its table, and returns how many it echoed
 // (ok false: a fault of the run's own, and nothing is reduced). It
 // returns the body to decode instead (nil: the body as it is) and the
-// echo.
-func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo string) {
+// echo in pieces, one a run, each copied to its size out of one buffer
+// that every run reuses: no buffer as large as the echo is grown through
+// every size on the way (at Go's growth of a quarter, about four times
+// its bytes allocated), nor one a run.
+func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo []string) {
 	if Few(body, limit) {
-		return nil, ""
+		return nil, nil
 	}
 	ri, ok := topMember(body, "RequestItems")
 	if !ok {
-		return nil, ""
+		return nil, nil
 	}
 	tables, _, ok := wire.ObjectMembers(body, ri.Start)
 	if !ok {
-		return nil, ""
+		return nil, nil
 	}
 	over := false
 	for i, tm := range tables {
 		if slices.ContainsFunc(tables[:i], func(o wire.Member) bool { return o.Name == tm.Name }) {
-			return nil, "" // a name twice: as the decoder reads it
+			return nil, nil // a name twice: as the decoder reads it
 		}
 		n := 0
 		if !wire.ArrayElements(body, tm.Value.Start, func(int, wire.Span) bool { n++; return true }) {
-			return nil, ""
+			return nil, nil
 		}
 		over = over || n > limit
 	}
 	if !over {
-		return nil, ""
+		return nil, nil
 	}
 	order := slices.Clone(tables)
 	slices.SortFunc(order, func(a, b wire.Member) int { return strings.Compare(a.Name, b.Name) })
-	var e strings.Builder
+	var e bytes.Buffer // the piece being written
 	e.WriteString("{")
 	for i, tm := range order {
 		if i > 0 {
@@ -230,14 +243,17 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run 
 		k := chunker{size: 1024, fn: func(run wire.Span, _ int) bool {
 			n, ok := echoRun(&e, run, j)
 			j += n
+			echo = append(echo, e.String())
+			e.Reset()
 			return ok
 		}}
 		if !wire.ArrayElements(body, tm.Value.Start, k.add) || !k.flush() {
-			return nil, ""
+			return nil, nil
 		}
 		e.WriteString("]")
 	}
 	e.WriteString("}")
+	echo = append(echo, e.String())
 	var out []byte
 	prev := 0
 	for _, tm := range tables { // in the body's order
@@ -246,7 +262,7 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *strings.Builder, run 
 		prev = tm.Value.End
 	}
 	out = append(out, body[prev:]...)
-	return out, e.String()
+	return out, echo
 }
 
 // TransactItems reduces a TransactItems list of more than limit actions
@@ -341,7 +357,7 @@ func Statements(body []byte, limit int, kinds func(run wire.Span) (k []int, faul
 		case i == limit:
 			keepEnd = s.End
 			return flush(true)
-		case i > limit && len(run) == 1024:
+		case i > limit && (len(run) == 1024 || s.End-run[0].Start >= maxRunBytes):
 			return flush(false)
 		}
 		return true

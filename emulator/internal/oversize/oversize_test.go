@@ -1,6 +1,8 @@
 package oversize
 
 import (
+	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,7 +92,7 @@ func TestBatchWriteEcho(t *testing.T) {
 	write := func(i int) string { return `{"PutRequest":{"Item":` + key(i) + `}}` }
 	body := `{"RequestItems":{"b":[` + list(30, write) + `],"a":[` + list(2, write) + `]}}`
 	var positions []int
-	reduced, echo := BatchWrite([]byte(body), 25, func(e *strings.Builder, run wire.Span, at int) (int, bool) {
+	reduced, echo := BatchWrite([]byte(body), 25, func(e *bytes.Buffer, run wire.Span, at int) (int, bool) {
 		n := strings.Count(body[run.Start:run.End], "PutRequest")
 		for j := range n {
 			e.WriteString("w")
@@ -99,12 +101,12 @@ func TestBatchWriteEcho(t *testing.T) {
 		return n, true
 	})
 	require.Equal(t, `{"RequestItems":{"b":[],"a":[]}}`, string(reduced))
-	require.Equal(t, "{a=[ww], b=["+strings.Repeat("w", 30)+"]}", echo)
+	require.Equal(t, "{a=[ww], b=["+strings.Repeat("w", 30)+"]}", strings.Join(echo, ""))
 	require.Len(t, positions, 32)
 	require.Equal(t, 29, positions[len(positions)-1])
 
 	small := `{"RequestItems":{"a":[` + list(25, write) + `]}}`
-	reduced, echo = BatchWrite([]byte(small), 25, func(*strings.Builder, wire.Span, int) (int, bool) { return 0, true })
+	reduced, echo = BatchWrite([]byte(small), 25, func(*bytes.Buffer, wire.Span, int) (int, bool) { return 0, true })
 	require.Nil(t, reduced)
 	require.Empty(t, echo)
 }
@@ -113,4 +115,41 @@ func TestBatchWriteEcho(t *testing.T) {
 func TestFew(t *testing.T) {
 	require.True(t, Few([]byte(`{"TransactItems":[`+list(100, action)+`]}`), 100))
 	require.False(t, Few([]byte(`{"TransactItems":[`+list(2000, action)+`]}`), 100))
+}
+
+// TestRunBytes: elements are read in runs of at most maxRunBytes and
+// one element, however few they are; a run never ends empty.
+func TestRunBytes(t *testing.T) {
+	Every.Store(true)
+	defer Every.Store(false)
+	big := func(i int) string {
+		return `{"PutRequest":{"Item":{"pk":{"S":"k` + strconv.Itoa(i) + `"},"v":{"S":"` + strings.Repeat("x", 1000) + `"}}}}`
+	}
+	body := `{"RequestItems":{"t":[` + list(300, big) + `]}}`
+	runs, n := 0, 0
+	_, echo := BatchWrite([]byte(body), 25, func(e *bytes.Buffer, run wire.Span, at int) (int, bool) {
+		require.Equal(t, n, at)
+		require.Less(t, run.End-run.Start, maxRunBytes+len(big(0))+8, "run %d", runs)
+		k := strings.Count(body[run.Start:run.End], "PutRequest")
+		require.Positive(t, k)
+		runs, n = runs+1, n+k
+		return k, true
+	})
+	require.NotEmpty(t, echo)
+	require.Equal(t, 300, n)
+	require.GreaterOrEqual(t, runs, 300*1000/maxRunBytes)
+
+	stmt := func(i int) string {
+		return `{"Statement":"INSERT INTO t VALUE {'pk':'` + strconv.Itoa(i) + strings.Repeat("x", 1000) + `'}"}`
+	}
+	body = `{"Statements":[` + list(300, stmt) + `]}`
+	runs = 0
+	reduced := Statements([]byte(body), 25, func(run wire.Span) ([]int, bool, bool) {
+		require.Less(t, run.End-run.Start, maxRunBytes+len(stmt(0))+8, "run %d", runs)
+		k := strings.Count(body[run.Start:run.End], "Statement")
+		runs++
+		return slices.Repeat([]int{KindWrite}, k), false, true
+	})
+	require.NotNil(t, reduced)
+	require.GreaterOrEqual(t, runs, 274*1000/maxRunBytes)
 }

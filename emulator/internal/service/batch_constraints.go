@@ -1,9 +1,10 @@
 package service
 
 import (
+	"bytes"
 	"hash/crc32"
+	"iter"
 	"strconv"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -40,7 +41,11 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 //
 // A table with no requests gets the same answer (AWS's record:
 // "Value '{T=[]}' at 'requestItems' ...").
-func batchWriteTableConstraint(in *BatchWriteItemInput) string {
+//
+// The violation is in pieces (apierr.Constraints.AddLong), nil when
+// there is none: the echo of thousands of write requests is the size of
+// the request, and is written once, into the answer's body.
+func batchWriteTableConstraint(in *BatchWriteItemInput) iter.Seq[string] {
 	items := in.RequestItems
 	over := false
 	for _, reqs := range items {
@@ -49,28 +54,31 @@ func batchWriteTableConstraint(in *BatchWriteItemInput) string {
 		}
 	}
 	if !over {
-		return ""
+		return nil
 	}
 	echo := in.echo
-	if echo == "" {
-		echo = writeRequestsEcho(items)
+	if echo == nil {
+		echo = []string{writeRequestsEcho(items)}
 	}
-	// apierr.Violation(apierr.Quote(echo), ...) in one copy: the echo of
-	// thousands of write requests is the size of the request.
 	tail := "' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [" +
 		apierr.LenLE(maxBatchWrites) + ", " + apierr.LenGE(1) + "]"
-	var b strings.Builder
-	b.Grow(len("Value '") + len(echo) + len(tail))
-	b.WriteString("Value '")
-	b.WriteString(echo)
-	b.WriteString(tail)
-	return b.String()
+	return func(yield func(string) bool) {
+		if !yield("Value '") {
+			return
+		}
+		for _, p := range echo {
+			if !yield(p) {
+				return
+			}
+		}
+		yield(tail)
+	}
 }
 
 // writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS
 // echoes it, Java-style.
 func writeRequestsEcho(items map[string][]WriteRequest) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("{")
 	for i, name := range sortedKeys(items) {
 		if i > 0 {
@@ -89,14 +97,14 @@ func writeRequestsEcho(items map[string][]WriteRequest) string {
 
 // writeRequestEchoAt renders the write request at position j of its
 // table's list (a separator before all but the first).
-func writeRequestEchoAt(b *strings.Builder, j int, wr WriteRequest) {
+func writeRequestEchoAt(b *bytes.Buffer, j int, wr WriteRequest) {
 	if j > 0 {
 		b.WriteString(", ")
 	}
 	writeRequestEcho(b, wr)
 }
 
-func writeRequestEcho(b *strings.Builder, wr WriteRequest) {
+func writeRequestEcho(b *bytes.Buffer, wr WriteRequest) {
 	b.WriteString("WriteRequest(putRequest=")
 	if wr.PutRequest != nil {
 		b.WriteString("PutRequest(item=")
@@ -116,7 +124,7 @@ func writeRequestEcho(b *strings.Builder, wr WriteRequest) {
 	b.WriteString(")")
 }
 
-func itemEcho(b *strings.Builder, it wire.WireItem) {
+func itemEcho(b *bytes.Buffer, it wire.WireItem) {
 	if it == nil {
 		b.WriteString("null")
 		return
@@ -128,7 +136,10 @@ func itemEcho(b *strings.Builder, it wire.WireItem) {
 		}
 		b.WriteString(name)
 		b.WriteString("=com.amazonaws.dynamodb.v20120810.AttributeValue@")
-		b.WriteString(strconv.FormatUint(uint64(crc32.ChecksumIEEE(wire.AppendValue(nil, storage.Value(it[name])))), 16))
+		// The value's JSON is hashed in b's room past its end, which the
+		// hash's digits then overwrite: no buffer a value.
+		crc := crc32.ChecksumIEEE(wire.AppendValue(b.AvailableBuffer(), storage.Value(it[name])))
+		b.Write(strconv.AppendUint(b.AvailableBuffer(), uint64(crc), 16))
 	}
 	b.WriteString("}")
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,10 +17,10 @@ func TestBatchWriteTableConstraint(t *testing.T) {
 		reqs[i] = put
 	}
 	reqs[25] = del
-	if got := batchWriteTableConstraint(&BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": reqs[:25]}}); got != "" {
-		t.Errorf("25 requests: got %q, want none", got)
+	if got := batchWriteTableConstraint(&BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": reqs[:25]}}); got != nil {
+		t.Errorf("25 requests: got %q, want none", slices.Collect(got))
 	}
-	got := batchWriteTableConstraint(&BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": reqs, "U": {put}}})
+	got := strings.Join(slices.Collect(batchWriteTableConstraint(&BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"T": reqs, "U": {put}}})), "")
 	wantPrefix := "Value '{T=[WriteRequest(putRequest=PutRequest(item={id=com.amazonaws.dynamodb.v20120810.AttributeValue@"
 	wantSuffix := "}, workloadProfileName=null), deleteRequest=null), WriteRequest(putRequest=null, deleteRequest=DeleteRequest(key={id=com.amazonaws.dynamodb.v20120810.AttributeValue@"
 	wantEnd := ")], U=[WriteRequest(putRequest=PutRequest(item={id=com.amazonaws.dynamodb.v20120810.AttributeValue@"

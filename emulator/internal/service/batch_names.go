@@ -56,8 +56,8 @@ func batchWriteNamesConstraint(in *BatchWriteItemInput) string {
 	if !badRequestItemsName(in.RequestItems) {
 		return ""
 	}
-	echo := in.echo // rendered while the body was read (oversize.go)
-	if echo == "" {
+	echo := strings.Join(in.echo, "") // rendered while the body was read (oversize.go)
+	if in.echo == nil {
 		echo = writeRequestsEcho(in.RequestItems)
 	}
 	return apierr.Violation(apierr.Quote(echo), "requestItems", mapKeysConstraint())

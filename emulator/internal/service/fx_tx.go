@@ -107,7 +107,7 @@ func noneReasons(n int) []apierr.CancellationReason {
 func errMessage(err error) string {
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
-		return ae.Msg
+		return ae.Error()
 	}
 	return err.Error()
 }

@@ -81,10 +81,10 @@ type BatchWriteItemInput struct {
 	RequestItems                map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity      string                    `json:"ReturnConsumedCapacity"`
 	ReturnItemCollectionMetrics string                    `json:"ReturnItemCollectionMetrics"`
-	// echo, when set, is RequestItems as AWS echoes it, rendered while
-	// the body was read (oversize.go): the body then decoded holds no
-	// write request.
-	echo string `json:"-"`
+	// echo, when set, is RequestItems as AWS echoes it, in pieces,
+	// rendered while the body was read (oversize.go): the body then
+	// decoded holds no write request.
+	echo []string `json:"-"`
 }
 
 // BatchWriteItemOutput is the BatchWriteItem response.
@@ -349,12 +349,12 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 // shape and item size. It returns the table names in order and the
 // number of writes.
 func (c *call) checkBatchWrite(in *BatchWriteItemInput) ([]string, int, error) {
-	if err := apierr.ConstraintErrors(
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
-		returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics),
-		requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)),
-		batchWriteTableConstraint(in),
-	); err != nil {
+	var cs apierr.Constraints
+	cs.AddViolation(validateReturnConsumedCapacity(in.ReturnConsumedCapacity))
+	cs.AddViolation(returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics))
+	cs.AddViolation(requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)))
+	cs.AddLong(batchWriteTableConstraint(in))
+	if err := cs.Err(); err != nil {
 		return nil, 0, err
 	}
 	// A malformed table name comes after the other member constraints

@@ -200,7 +200,7 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
-	cs.AddViolation(apierr.TransactItemsLimit(len(in.TransactItems)+in.past, maxTransactItems, "TransactWriteItem"))
+	cs.AddLong(apierr.TransactItemsLimitPieces(len(in.TransactItems)+in.past, maxTransactItems, "TransactWriteItem"))
 	for i := range in.TransactItems {
 		p, err := in.TransactItems[i].params()
 		if err != nil {

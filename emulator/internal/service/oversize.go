@@ -1,7 +1,7 @@
 package service
 
 import (
-	"strings"
+	"bytes"
 	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
@@ -76,13 +76,19 @@ func prescanBatchGet(body []byte) ([]byte, func(any)) {
 // request at a time, while the body decoded holds the tables with no
 // write requests.
 func prescanBatchWrite(body []byte) ([]byte, func(any)) {
-	reduced, echo := oversize.BatchWrite(body, maxBatchWrites, func(b *strings.Builder, run wire.Span, at int) (int, bool) {
+	reduced, echo := oversize.BatchWrite(body, maxBatchWrites, func(b *bytes.Buffer, run wire.Span, at int) (int, bool) {
 		var part BatchWriteItemInput
 		if !oversize.DecodeAlone(body, run, `{"RequestItems":{"t":[`, `]}}`, &part) {
 			return 0, false
 		}
 		for j, wr := range part.RequestItems["t"] {
 			writeRequestEchoAt(b, at+j, wr)
+			if wr.PutRequest != nil {
+				wire.RecycleItem(wr.PutRequest.Item) // echoed: the next run reuses the map
+			}
+			if wr.DeleteRequest != nil {
+				wire.RecycleItem(wr.DeleteRequest.Key)
+			}
 		}
 		return len(part.RequestItems["t"]), true
 	})
@@ -98,7 +104,22 @@ func prescanBatchWrite(body []byte) ([]byte, func(any)) {
 func prescanTransactWrite(body []byte) ([]byte, func(any)) {
 	reduced, past := oversize.TransactItems(body, maxTransactItems, func(run wire.Span) bool {
 		var part TransactWriteItemsInput
-		return oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactWriteConstraints(&part) == nil
+		ok := oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactWriteConstraints(&part) == nil
+		for _, ti := range part.TransactItems { // checked: the next run reuses the maps
+			if ti.Put != nil {
+				wire.RecycleItem(ti.Put.Item)
+			}
+			if ti.Delete != nil {
+				wire.RecycleItem(ti.Delete.Key)
+			}
+			if ti.Update != nil {
+				wire.RecycleItem(ti.Update.Key)
+			}
+			if ti.ConditionCheck != nil {
+				wire.RecycleItem(ti.ConditionCheck.Key)
+			}
+		}
+		return ok
 	})
 	return reduced, func(in any) { in.(*TransactWriteItemsInput).past = past }
 }
@@ -107,7 +128,9 @@ func prescanTransactWrite(body []byte) ([]byte, func(any)) {
 func prescanTransactGet(body []byte) ([]byte, func(any)) {
 	reduced, past := oversize.TransactItems(body, maxTransactItems, func(run wire.Span) bool {
 		var part TransactGetItemsInput
-		return oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactGetConstraints(&part) == nil
+		ok := oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactGetConstraints(&part) == nil
+		part.recycle() // checked: the next run reuses the maps
+		return ok
 	})
 	return reduced, func(in any) { in.(*TransactGetItemsInput).past = past }
 }

@@ -14,8 +14,20 @@ const hexDigits = "0123456789abcdef"
 // encoding/json does.
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	if i := plainPrefix(s); i < len(s) { // wire_plain.go
+		b = appendEscaped(b, s, i)
+	} else {
+		b = append(b, s...) // most strings: no call more
+	}
+	return append(b, '"')
+}
+
+// appendEscaped appends s as the inside of a JSON string (AppendString
+// without the quotes), from its first byte that may need care, i (a
+// plainPrefix).
+func appendEscaped(b []byte, s string, i int) []byte {
 	start := 0
-	for i := plainPrefix(s); i < len(s); { // wire_plain.go
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -56,8 +68,7 @@ func AppendString(b []byte, s string) []byte {
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 func appendBase64(b []byte, raw string) []byte {

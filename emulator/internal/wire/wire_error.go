@@ -1,6 +1,11 @@
 package wire
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+import (
+	"iter"
+	"slices"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
 
 // The JSON body of an error answer, which the edge writes.
 
@@ -8,13 +13,17 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 func AppendErrorBody(b []byte, e *apierr.Error) []byte {
 	b = append(b, `{"__type":`...)
 	b = AppendString(b, e.Class.Prefix+"#"+e.Class.Name)
-	if e.Msg != "" {
+	if e.Msg != "" || e.Long != nil {
 		if e.Class.CapitalMessage {
 			b = append(b, `,"Message":`...)
 		} else {
 			b = append(b, `,"message":`...)
 		}
-		b = AppendString(b, e.Msg)
+		if e.Long != nil {
+			b = appendLong(b, e.Long)
+		} else {
+			b = AppendString(b, e.Msg)
+		}
 	}
 	if e.Item != nil {
 		b = append(b, `,"Item":`...)
@@ -28,6 +37,28 @@ func AppendErrorBody(b []byte, e *apierr.Error) []byte {
 	}
 	return append(b, '}')
 }
+
+// appendLong appends a message in pieces (apierr.Error.Long) as one
+// JSON string, in room made once for the pieces and the rest of the body:
+// grown a piece at a time, it allocated 5.2 times its bytes
+// (TestAppendErrorBodyLong). The pieces are walked twice, to count and
+// to write.
+func appendLong(b []byte, long iter.Seq[string]) []byte {
+	n := 0
+	for p := range long {
+		n += len(p)
+	}
+	b = slices.Grow(b, n+longSlack)
+	b = append(b, '"')
+	for p := range long {
+		b = appendEscaped(b, p, plainPrefix(p))
+	}
+	return append(b, '"')
+}
+
+// longSlack is the room appendLong leaves for what follows the message:
+// the body's end and a few escapes.
+const longSlack = 256
 
 // appendCancellationReasons writes the CancellationReasons member of an
 // error body (after another member).
