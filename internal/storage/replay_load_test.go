@@ -2,6 +2,7 @@ package storage
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -216,6 +217,43 @@ func FuzzReplayRecord(f *testing.F) {
 		if err != nil && (rec == nil || rec.Kind == RecordCommit) {
 			require.Equal(t, before, dumpDB(db), "a failed commit changed the DB")
 		}
+		require.Equal(t, dumpDB(want), dumpDB(db))
+	})
+}
+
+// FuzzReplayView: a record parsed as a view of its bytes
+// (ParseRecordView) and replayed by ReplayView, or when that declines
+// it parsed again with its copy and replayed (persist's replay), never
+// panics and leaves the DB as ParseRecord and Apply do, even once its
+// bytes are overwritten after ReplayView applied it: the DB keeps none
+// of them.
+func FuzzReplayView(f *testing.F) {
+	fuzzRecordSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		db := fuzzDB(t, nil)
+		buf := slices.Clone(b) // the frame's buffer
+		var r Record
+		viewed := false
+		err := ParseRecordView(buf, &r)
+		if err == nil {
+			viewed, err = db.ReplayView(&r)
+		}
+		if viewed {
+			for i := range buf {
+				buf[i] = 0xEE
+			}
+		} else {
+			if err = ParseRecordInto(b, &r); err == nil {
+				err = db.Replay(&r)
+			}
+		}
+		checkDB(t, db)
+		want := fuzzDB(t, nil)
+		rec, werr := ParseRecord(b)
+		if werr == nil {
+			werr = want.Apply(rec, nil)
+		}
+		require.Equal(t, werr != nil, err != nil, "view and replay: %v; ParseRecord and Apply: %v", err, werr)
 		require.Equal(t, dumpDB(want), dumpDB(db))
 	})
 }
