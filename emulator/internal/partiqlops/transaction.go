@@ -164,8 +164,9 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 // error and no value fault (the service reports that at once, before
 // the count). Nothing is parsed, so the statement cache is not filled,
 // and a statement holds no map the decoder takes back (its Parameters
-// are values). 10,539 INSERTs of 4 MB cost 4.0 times their bytes
-// decoded whole (the emulator's BenchmarkOversizeMemory).
+// are values). 10,539 INSERTs of 4 MB allocated 4.0 times their bytes
+// decoded whole, 3.3 through this (the emulator's
+// BenchmarkOversizeMemory, alloc/body).
 func prescanTransaction(body []byte) []byte {
 	var part ExecuteTransactionInput // its statements' slice reused, cleared, run after run
 	return oversize.TransactStatements(body, service.MaxTransactItems, func(run wire.Span) bool {
