@@ -145,9 +145,11 @@ func (s sent) check(t *testing.T, name string, n int, factor int64) {
 // eight at once: BatchGetItem 3.1-3.3 and 2.2-2.4, BatchWriteItem 4.0
 // and 2.8-3.2, TransactWriteItems 3.2-3.6 and 2.1-2.4, TransactGetItems
 // 4.0-4.2 and 2.4-3.0, BatchExecuteStatement 3.2-4.6 and 2.4-2.8,
-// ExecuteTransaction (decoded whole) 3.4-3.5 and 2.8-3.0; single runs
-// reached 5.4 under a heavier load. The bound leaves room for the
-// collector's timing on a loaded machine.
+// ExecuteTransaction 2.7-3.7 and 2.1-2.2 (decoded whole, in runs
+// interleaved with these: 3.4-3.6 and 2.2-2.9; at 15 MB 2.3-3.2 and
+// 1.9-2.1, against 3.0-3.3 and 2.8-2.9); single runs reached 5.4 under a
+// heavier load. The bound leaves room for the collector's timing on a
+// loaded machine.
 const oversizeRSSFactor = 6
 
 // repeatList joins n elements made by elem with commas.

@@ -10,11 +10,13 @@
 // limit, decodes a reduced body instead that gets the same answer: the
 // elements past the limit are decoded a run at a time and dropped, and
 // left out. A run's keys and items give their maps back to the decoder
-// (wire.RecycleItem), which the next run's reuse.
+// (wire.RecycleItem), which the next run's reuse, and a run's body is a
+// buffer of a pool (lease) that the next run's is.
 //
 // A fault of one of them that would change the answer (a syntax or
 // serialization error; for a transaction a constraint violation of its
-// own; for a BatchGetItem a table name the answer echoes the map for)
+// own; for ExecuteTransaction a value fault; for a BatchGetItem a table
+// name the answer echoes the map for)
 // sends the whole body to the decoder as before. A transaction is told
 // how many actions it left out (its answer echoes each by its
 // position); a BatchWriteItem's answer echoes every write request,
@@ -24,12 +26,16 @@
 //
 //   - Few: whether a body is small enough to decode as it is, by a
 //     count of its opening braces (a vectorised pass).
-//   - BatchGet, BatchWrite, TransactItems: the reductions of the three
-//     list shapes; what decodes an element, checks its own faults and
-//     echoes it is the caller's (the service's input types), given as a
+//   - BatchGet, BatchWrite, TransactItems, Statements,
+//     TransactStatements: the reductions of the list shapes (the last two
+//     BatchExecuteStatement's and ExecuteTransaction's); what decodes an
+//     element, checks its own faults and echoes it is the caller's (the
+//     service's and the PartiQL feature's input types), given as a
 //     function.
-//   - DecodeAlone: decodes a run of elements as the only elements of
-//     their list, for those functions.
+//   - DecodeAlone, DecodeClean: decode a run of elements as the only
+//     elements of their list, for those functions (DecodeClean fails on
+//     a value fault too, for an operation that reports one before its
+//     count).
 //
 // The answer is the one the whole body gets (the service's
 // TestOversizeSameAnswer and FuzzOversizePrescan); what a request costs

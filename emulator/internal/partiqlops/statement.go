@@ -37,6 +37,7 @@ func (Feature) Register(r service.Registrar) {
 	service.DataOp(r, "ExecuteStatement", executeStatement)
 	service.Prescan(r, "BatchExecuteStatement", prescanBatch) // oversize.go
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
+	service.Prescan(r, "ExecuteTransaction", prescanTransaction) // transaction.go
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 

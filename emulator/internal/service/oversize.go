@@ -14,7 +14,9 @@ import (
 // 100 actions in a transaction) are read in their raw body before they
 // are decoded, and a reduced body that gets the same answer is decoded
 // instead: package oversize does the reading; here is how an element is
-// decoded, checked and echoed, with the service's input types.
+// decoded, checked and echoed, with the service's input types. The
+// PartiQL feature registers its own for BatchExecuteStatement and
+// ExecuteTransaction (Prescan).
 
 // prescan reads a request's raw body before it is decoded. It returns
 // the body to decode instead (nil: the body as it is) and what to set in

@@ -186,6 +186,57 @@ func oversizeBody(r *rand.Rand, op string) string {
 			b.WriteString(`,"ReturnConsumedCapacity":"SOME"`)
 		}
 		b.WriteString(`}`)
+	case "ExecuteTransaction":
+		// Writes or reads, faults the answer reports before the count
+		// (a value fault, a serialization error: a statement, its
+		// parameters or the element of the wrong type, a member named
+		// twice with a fault in the one that does not stay) and faults
+		// it does not (a statement that does not parse, a constraint),
+		// before or past the 101st.
+		b.WriteString(`{"TransactStatements":[`)
+		stmts := n(maxTransactItems)
+		read := r.IntN(2) == 0
+		bad, at := r.IntN(14), r.IntN(stmts) // 0..8: a fault; others: none
+		for i := range stmts {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			switch {
+			case i == at && bad == 0:
+				b.WriteString(`{"Statement":"INSERT INTO \"tab0\" VALUE {'pk':?}","Parameters":[{"N":"x"}]}`) // a value fault
+			case i == at && bad == 1:
+				b.WriteString(`{"Statement":"SELEC nothing"}`) // no parse
+			case i == at && bad == 2:
+				b.WriteString(`{"Statement":5}`) // serialization
+			case i == at && bad == 3:
+				b.WriteString(`{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?","Parameters":{"S":"a"}}`) // serialization
+			case i == at && bad == 4:
+				b.WriteString(`[]`) // serialization
+			case i == at && bad == 5:
+				b.WriteString(`{"Statement":""}`) // a constraint
+			case i == at && bad == 6:
+				b.WriteString(`{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?","Parameters":[],"ReturnValuesOnConditionCheckFailure":"NO"}`) // constraints
+			case i == at && bad == 7:
+				b.WriteString(`{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?","Parameters":[{"S":"1e99999"}],"Parameters":[{"NS":["1","1"]}]}`) // a value fault, named twice
+			case i == at && bad == 8:
+				b.WriteString(`{"Statement":"SELEC nothing","Statement":"SELECT * FROM \"tab0\" WHERE pk = 'a'","statement":"x"}`) // named twice and in another case
+			case read:
+				fmt.Fprintf(&b, `{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?","Parameters":[{"S":"k%d"}]}`, i)
+			default:
+				fmt.Fprintf(&b, `{"Statement":"INSERT INTO \"tab0\" VALUE {'pk':?,'v':?}","Parameters":[{"S":"k%d"},%s]}`, i, value())
+			}
+		}
+		b.WriteString(`]`)
+		if r.IntN(4) == 0 {
+			b.WriteString(`,"ReturnConsumedCapacity":"` + testkit.Pick(r, "SOME", "TOTAL", "NONE") + `"`)
+		}
+		if r.IntN(4) == 0 {
+			b.WriteString(`,"ClientRequestToken":"` + strings.Repeat("t", testkit.Pick(r, 40, 37, 0)) + `"`)
+		}
+		if r.IntN(10) == 0 {
+			b.WriteString(testkit.Pick(r, `,"transactStatements":[]`, `,"TransactStatements":[]`, `,"ReturnConsumedCapacity":5`))
+		}
+		b.WriteString(`}`)
 	}
 	return b.String()
 }
@@ -215,7 +266,7 @@ func TestOversizeSameAnswer(t *testing.T) {
 	oversize.Every.Store(true)
 	defer oversize.Every.Store(false)
 	reduced := 0
-	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement"} {
+	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction"} {
 		for i := range 40 {
 			body := oversizeBody(r, op)
 			if b, _ := prescanOf(op)([]byte(body)); b != nil {
@@ -230,7 +281,7 @@ func TestOversizeSameAnswer(t *testing.T) {
 			require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
 		}
 	}
-	require.Greater(t, reduced, 100, "the prescans reduced too few of the requests: the test misses them")
+	require.Greater(t, reduced, 120, "the prescans reduced too few of the requests: the test misses them")
 }
 
 // TestOversizeReduced: a request far over its list limit is decoded
@@ -260,6 +311,9 @@ func TestOversizeReduced(t *testing.T) {
 		"BatchExecuteStatement": `{"Statements":[` + list(func(i int) string {
 			return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab0\" VALUE {'pk':?}","Parameters":[{"S":"k%d"}]}`, i)
 		}) + `]}`,
+		"ExecuteTransaction": `{"TransactStatements":[` + list(func(i int) string {
+			return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab0\" VALUE {'pk':?}","Parameters":[{"S":"k%d"}]}`, i)
+		}) + `]}`,
 	}
 	for op, body := range bodies {
 		reduced, _ := prescanOf(op)([]byte(body))
@@ -269,17 +323,19 @@ func TestOversizeReduced(t *testing.T) {
 	}
 }
 
-// FuzzOversizePrescan: any body of the four operations reads through
+// FuzzOversizePrescan: any body of the six operations reads through
 // the prescan without a panic, and gets the answer the whole body
 // decoded gets.
 func FuzzOversizePrescan(f *testing.F) {
-	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement"}
+	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction"}
 	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"N":"1"}}]}}}`)
 	f.Add(uint8(3), `{"TransactItems":[`+strings.Repeat(`{"Get":{"TableName":"tab","Key":{}}},`, 101)+`{"Get":{}}]}`)
 	f.Add(uint8(1), `{"RequestItems":{"t":[`+strings.Repeat(`{"PutRequest":{"Item":{"pk":{"S":"a"}}}},`, 26)+`7]}}`)
 	f.Add(uint8(2), `{"TransactItems":[`+strings.Repeat(`{},`, 101)+`{"Put":[]}]}`)
 	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"S":"\ud800"}}]}}}`)
 	f.Add(uint8(4), `{"Statements":[`+strings.Repeat(`{"Statement":"SELECT * FROM t"},`, 30)+`{"Statement":"DELETE FROM t WHERE pk = 'a'"}]}`)
+	f.Add(uint8(5), `{"TransactStatements":[`+strings.Repeat(`{"Statement":"SELECT * FROM t WHERE pk = ?","Parameters":[{"S":"a"}]},`, 102)+`{"Statement":"x","Parameters":[{"N":"x"}]}]}`)
+	f.Add(uint8(5), `{"TransactStatements":[`+strings.Repeat(`{"Statement":"SELEC t"},`, 102)+`{"Statement":5}],"ClientRequestToken":""}`)
 	s := newTestService(f, Config{})
 	oversize.Every.Store(true)
 	f.Cleanup(func() { oversize.Every.Store(false) })
@@ -294,4 +350,90 @@ func FuzzOversizePrescan(f *testing.F) {
 		require.Equal(t, wantRes.StatusCode, res.StatusCode)
 		require.Equal(t, want, got)
 	})
+}
+
+// TestOversizeExecuteTransaction: an ExecuteTransaction over 100
+// statements is reduced to its first 101 when no later statement has a
+// fault the answer reports before the count (a value fault, a
+// serialization error), and gets the answer the whole body gets: at
+// the limit and just past it, with faults before and past the 101st,
+// with members named twice.
+func TestOversizeExecuteTransaction(t *testing.T) {
+	s := newTestService(t, Config{})
+	_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	require.Contains(t, out, "TableDescription")
+	update := func(i int) string {
+		return fmt.Sprintf(`{"Statement":"UPDATE \"tab0\" SET v = ? WHERE pk = ?","Parameters":[{"N":"1"},{"S":"k%d"}]}`, i)
+	}
+	// body is a transaction of n statements made by update but for
+	// those of faults; tail ends the request after the list.
+	body := func(n int, faults map[int]string, tail string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = update(i)
+			if f, ok := faults[i]; ok {
+				parts[i] = f
+			}
+		}
+		return `{"TransactStatements":[` + strings.Join(parts, ",") + `]` + tail + `}`
+	}
+	const (
+		valueFault = `{"Statement":"UPDATE \"tab0\" SET v = ? WHERE pk = 'a'","Parameters":[{"N":"x"}]}`
+		noParse    = `{"Statement":"SELEC nothing"}`
+		tooMany    = "Member must have length less than or equal to 100"
+	)
+	cases := []struct {
+		name, body string
+		reduced    bool
+		want       string // in the answer
+	}{
+		{"100 statements", body(100, nil, ""), false, "TransactionCanceledException"},
+		{"101 statements", body(101, nil, ""), false, tooMany},
+		{"102 statements", body(102, nil, ""), true, tooMany},
+		{"5000 statements", body(5000, nil, `,"ReturnConsumedCapacity":"TOTAL"`), true, tooMany},
+		{"a bad parameter value past the 101st", body(500, map[int]string{101: valueFault}, ""), false, "ValidationException"},
+		{"a bad parameter value last", body(500, map[int]string{499: `{"Statement":"x","Parameters":[{"NS":["1","1"]}]}`}, ""), false, "ValidationException"},
+		{"a malformed statement past the 101st", body(500, map[int]string{300: noParse}, ""), true, tooMany},
+		{"an empty statement past the 101st", body(500, map[int]string{300: `{"Statement":""}`}, ""), true, tooMany},
+		{"a bad return value past the 101st", body(500, map[int]string{300: `{"Statement":"x","ReturnValuesOnConditionCheckFailure":"NO"}`}, ""), true, tooMany},
+		{"a statement of the wrong type past the 101st", body(500, map[int]string{300: `{"Statement":5}`}, ""), false, "SerializationException"},
+		{"parameters of the wrong type past the 101st", body(500, map[int]string{300: `{"Statement":"x","Parameters":{"S":"a"}}`}, ""), false, "SerializationException"},
+		{"an element of the wrong type past the 101st", body(500, map[int]string{300: `7`}, ""), false, "SerializationException"},
+		{"a bad parameter value among the first 100", body(500, map[int]string{5: valueFault}, ""), true, "ValidationException"},
+		{"a malformed statement among the first 100", body(500, map[int]string{5: noParse}, ""), true, tooMany},
+		{"a statement of the wrong type among the first 100", body(500, map[int]string{5: `{"Statement":5}`}, ""), true, "SerializationException"},
+		{"bad parameter values before and past the 101st", body(500, map[int]string{5: valueFault, 300: `{"Statement":"x","Parameters":[{"N":"y"}]}`}, ""), false, "numeric value: x"},
+		{"a bad parameter value before, one of the wrong form past", body(500, map[int]string{5: valueFault, 300: `{"Statement":"x","Parameters":[{"B":"!"}]}`}, ""), false, "SerializationException"},
+		{"the 101st's bad parameter value", body(500, map[int]string{100: valueFault}, ""), true, "ValidationException"},
+		{"a member after the list of the wrong type", body(500, nil, `,"ReturnConsumedCapacity":5`), true, "SerializationException"},
+		{"constraints outside the list", body(500, nil, `,"ReturnConsumedCapacity":"ALL","ClientRequestToken":""`), true, tooMany},
+		{"TransactStatements twice", body(500, nil, `,"TransactStatements":[]`), false, ""},
+		{"TransactStatements in another case", body(500, nil, `,"transactStatements":[]`), false, ""},
+		{"a statement's members named twice", body(500, map[int]string{300: `{"Statement":"SELEC x","Statement":"y","statement":"z","Parameters":[{"S":"a"}],"Parameters":[]}`}, ""), true, tooMany},
+		{"a parameter named twice, a value fault in the first", body(500, map[int]string{300: `{"Statement":"x","Parameters":[{"N":"x"}],"Parameters":[{"N":"1"}]}`}, ""), false, "ValidationException"},
+	}
+	oversize.Every.Store(true)
+	defer oversize.Every.Store(false)
+	pre := prescanOf("ExecuteTransaction")
+	require.NotNil(t, pre, "ExecuteTransaction has no prescan")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reduced, fill := pre([]byte(tc.body))
+			require.Nil(t, fill)
+			require.Equal(t, tc.reduced, reduced != nil, "got reduced %v, want %v", reduced != nil, tc.reduced)
+			if reduced != nil {
+				require.Equal(t, 101, strings.Count(string(reduced), `{"Statement"`)+strings.Count(string(reduced), `,7`)+strings.Count(string(reduced), `[7`))
+			}
+			prescanOff.Store(false)
+			res, got := doService(t, s, TargetPrefix+"ExecuteTransaction", testkit.DefaultAuth, tc.body)
+			prescanOff.Store(true)
+			wantRes, want := doService(t, s, TargetPrefix+"ExecuteTransaction", testkit.DefaultAuth, tc.body)
+			prescanOff.Store(false)
+			require.Equal(t, wantRes.StatusCode, res.StatusCode)
+			require.Equal(t, want, got)
+			require.Contains(t, got, tc.want)
+			t.Logf("%d: %.200s", res.StatusCode, got)
+		})
+	}
 }

@@ -71,7 +71,7 @@ func BenchmarkAppendString(b *testing.B) {
 // skipString and the request decoder's readKey, which test eight bytes at
 // a time) against encoding/json: what readString accepts, encoding/json
 // reads to the same string, and skipString and readKey accept the same
-// strings, stop at the same place and (readKey) read the same string. The
+// strings (skipString with readString's error), stop at the same place and (readKey) read the same string. The
 // seeds put a special byte at each place around the eight-byte steps.
 func FuzzReadString(f *testing.F) {
 	for n := range 20 {
@@ -91,6 +91,9 @@ func FuzzReadString(f *testing.F) {
 			t.Fatalf("%q: readString error %v, skipString error %v, readKey error %v", data, err, skErr, rkErr)
 		}
 		if err != nil {
+			if skErr.Error() != err.Error() {
+				t.Fatalf("%q: readString error %v, skipString error %v", data, err, skErr)
+			}
 			return
 		}
 		if sk.pos != d.pos {
