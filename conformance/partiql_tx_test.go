@@ -85,6 +85,12 @@ func TestExecuteTransactionCancelled(t *testing.T) {
 		{"delete condition", []string{
 			"DELETE FROM " + q + " WHERE pk = 'p' AND sk = 4 AND tag = 'zz'",
 		}, []string{"ConditionalCheckFailed"}},
+		// Every statement is evaluated and each failure reported, as
+		// TransactWriteItems reports them (TestTransactReasonsEveryFailure).
+		{"two conditions fail", []string{
+			"UPDATE " + q + " SET v = 0 WHERE pk = 'p' AND sk = 1 AND v = 99",
+			"DELETE FROM " + q + " WHERE pk = 'p' AND sk = 4 AND tag = 'zz'",
+		}, []string{"ConditionalCheckFailed", "ConditionalCheckFailed"}},
 		{"exists", []string{
 			"EXISTS(SELECT * FROM " + q + " WHERE pk = 'p' AND sk = 5 AND v = 1)",
 			"DELETE FROM " + q + " WHERE pk = 'p' AND sk = 4",
@@ -129,6 +135,10 @@ func TestExecuteTransactionItemErrors(t *testing.T) {
 			[]string{"INSERT INTO " + q + " VALUE {'pk': 'p', 'sk': 1}", "DELETE FROM " + q + " WHERE pk = 'p' AND sk = 5"},
 			[]string{"DuplicateItem", "None"}, "Duplicate primary key exists in table"},
 		{"insert without key", "", []string{"INSERT INTO " + q + " VALUE {'pk': 'z'}", "DELETE FROM " + q + " WHERE pk = 'p' AND sk = 5"},
+			[]string{"ValidationError", "None"}, "Key attribute should be present in the item: Key sk"},
+		// Validation stops the evaluation: the false condition after it is
+		// not reported (TestTransactReasonsValidationStops).
+		{"a key fault then a false condition", "", []string{"INSERT INTO " + q + " VALUE {'pk': 'z'}", "UPDATE " + q + " SET v = 0 WHERE pk = 'p' AND sk = 1 AND v = 99"},
 			[]string{"ValidationError", "None"}, "Key attribute should be present in the item: Key sk"},
 		// Alone: beside other statements DynamoDB Local lists this reason only.
 		{"update of a key", "", []string{"UPDATE " + q + " SET sk = 3 WHERE pk = 'p' AND sk = 1"},

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/stretchr/testify/require"
 )
 
 func txPut(table string, it item) types.TransactWriteItem {
@@ -463,8 +464,7 @@ func TestTransactReturnValuesOnConditionCheckFailure(t *testing.T) {
 	mustPut(t, c, h, item{"pk": s("d"), "v": n("1")})
 	mustPut(t, c, h, item{"pk": s("u"), "v": n("2")})
 	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
-	// One failing action per transaction: AWS leaves the actions after
-	// the first failing one unevaluated (None, TestTransactReasonsAfterFirstFailure).
+	// One failing action per transaction, then one that succeeds (None).
 	failing := []struct {
 		act  types.TransactWriteItem
 		want item
@@ -489,26 +489,53 @@ func TestTransactReturnValuesOnConditionCheckFailure(t *testing.T) {
 	requireItem(t, mustGet(t, c, h, item{"pk": s("d")}), item{"pk": s("d"), "v": n("1")})
 }
 
-// TestTransactReasonsAfterFirstFailure: the actions after the first one
-// that fails are not evaluated and get None, though they would fail too
-// ("[ConditionalCheckFailed, None]": AWS's CloudTrail example of a
-// cancelled TransactWriteItems in its developer guide, and applications'
-// records of AWS's answers).
-func TestTransactReasonsAfterFirstFailure(t *testing.T) {
+// TestTransactReasonsEveryFailure: every action of a cancelled
+// transaction is evaluated and each failed condition is reported; AWS
+// does not stop at the first (scylladb test/alternator/test_transact.py,
+// test_transact_write_cancellation_reasons_conditionalcheckfailed, run
+// against AWS: "[None, None, ConditionalCheckFailed,
+// ConditionalCheckFailed]").
+func TestTransactReasonsEveryFailure(t *testing.T) {
 	t.Parallel()
-	AWSDiffers(t, "DynamoDB Local evaluates every action of a cancelled transaction and reports each failure")
 	c := newClient(t)
 	h := hashTable(t, c)
 	mustPut(t, c, h, item{"pk": s("a")})
 	mustPut(t, c, h, item{"pk": s("b")})
-	exists := aws.String("attribute_not_exists(pk)")
+	notExists := aws.String("attribute_not_exists(pk)")
 	_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 		txPut(h, item{"pk": s("new")}),
-		{ConditionCheck: &types.ConditionCheck{TableName: &h, Key: item{"pk": s("a")}, ConditionExpression: exists}},
-		{ConditionCheck: &types.ConditionCheck{TableName: &h, Key: item{"pk": s("b")}, ConditionExpression: exists}},
+		{ConditionCheck: &types.ConditionCheck{TableName: &h, Key: item{"pk": s("a")}, ConditionExpression: notExists}},
+		{ConditionCheck: &types.ConditionCheck{TableName: &h, Key: item{"pk": s("b")}, ConditionExpression: notExists}},
+		{Put: &types.Put{TableName: &h, Item: item{"pk": s("absent")}, ConditionExpression: aws.String("attribute_exists(pk)")}},
 	}})
-	requireCanceled(t, err, "None", "ConditionalCheckFailed", "None")
+	reasons := requireCanceled(t, err, "None", "ConditionalCheckFailed", "ConditionalCheckFailed", "ConditionalCheckFailed")
+	for i, r := range reasons {
+		require.Equal(t, i > 0, r.Message != nil, "reason %d: a message only on a failure", i)
+	}
 	requireItem(t, mustGet(t, c, h, item{"pk": s("new")}), nil)
+	requireItem(t, mustGet(t, c, h, item{"pk": s("absent")}), nil)
+}
+
+// TestTransactReasonsValidationStops: validation stops at the first
+// action it refuses; the others get None, a second wrong key and a false
+// condition alike (scylladb test/alternator/test_transact.py,
+// test_transact_write_cancellation_reasons_validationerror, run against
+// AWS: "[ValidationError, None, None]").
+func TestTransactReasonsValidationStops(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, "DynamoDB Local reports every action: [ValidationError, ValidationError, ConditionalCheckFailed]")
+	c := newClient(t)
+	h := hashTable(t, c)
+	_, err := c.TransactWriteItems(ctx(t), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		txPut(h, item{"pk": n("7")}),
+		txPut(h, item{"pk": n("8")}),
+		{Put: &types.Put{TableName: &h, Item: item{"pk": s("tx-stops")}, ConditionExpression: aws.String("attribute_exists(pk)")}},
+	}})
+	reasons := requireCanceled(t, err, "ValidationError", "None", "None")
+	require.NotNil(t, reasons[0].Message)
+	require.Nil(t, reasons[1].Message)
+	require.Nil(t, reasons[2].Message)
+	requireItem(t, mustGet(t, c, h, item{"pk": s("tx-stops")}), nil)
 }
 
 func TestTransactMissingTable(t *testing.T) {

@@ -51,19 +51,25 @@ func KeyShapeReason(err error) (CancellationReason, bool) {
 }
 
 // CancelForReasons is the TransactionCanceledException of n actions of
-// which those in found have a reason (None for the others), or nil when
-// found is empty.
+// which those in found have a validation fault, or nil when found is
+// empty. Validation stops at the first fault: that action's reason is
+// reported and every other action gets None, even one whose own key is
+// wrong too (AWS's answer [ValidationError, None, None] for two wrong
+// keys then a false condition: scylladb test/alternator/test_transact.py,
+// test_transact_write_cancellation_reasons_validationerror).
 func CancelForReasons(n int, found map[int]CancellationReason) error {
 	if len(found) == 0 {
 		return nil
 	}
+	first := n
+	for i := range found {
+		first = min(first, i)
+	}
 	reasons := make([]CancellationReason, n)
 	for i := range reasons {
 		reasons[i].Code = ReasonNone
-		if r, ok := found[i]; ok {
-			reasons[i] = r
-		}
 	}
+	reasons[first] = found[first]
 	return TransactionCanceled(reasons)
 }
 

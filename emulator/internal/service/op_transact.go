@@ -449,25 +449,39 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	tx := storage.Begin(tables...)
 	defer tx.Abort()
 
-	// The actions are evaluated in request order and the first that
-	// fails ends the evaluation: the rest get None, as AWS answers ("[
-	// ConditionalCheckFailed, None]" where both would fail; AWS's
-	// CloudTrail example for TransactWriteItems in its developer guide
-	// and the applications' records of its answers). DynamoDB Local
-	// evaluates every action.
+	// Validation ends at the first action it refuses (a preset reason):
+	// that reason alone, None for every other action. Otherwise every
+	// action is evaluated in request order and each failed condition is
+	// reported: AWS answers [ConditionalCheckFailed, ConditionalCheckFailed]
+	// where both fail ("DynamoDB does report both failures - and doesn't
+	// 'short circuit'": scylladb test/alternator/test_transact.py,
+	// test_transact_write_cancellation_reasons_conditionalcheckfailed, run
+	// against AWS). A ValidationError found while evaluating (an update
+	// operand of the wrong type) ends the evaluation: later actions get
+	// None.
 	reasons := make([]apierr.CancellationReason, len(acts))
 	cancelled := false
-	for i, a := range acts {
-		if cancelled {
-			reasons[i] = apierr.CancellationReason{Code: apierr.ReasonNone}
-			continue
+	if i := firstPreset(acts); i >= 0 {
+		for j := range reasons {
+			reasons[j].Code = apierr.ReasonNone
 		}
-		r, err := a.evaluate(tx)
-		if err != nil {
-			return nil, err
+		reasons[i] = *acts[i].preset
+		cancelled = true
+	} else {
+		stopped := false
+		for i, a := range acts {
+			if stopped {
+				reasons[i] = apierr.CancellationReason{Code: apierr.ReasonNone}
+				continue
+			}
+			r, err := a.evaluate(tx)
+			if err != nil {
+				return nil, err
+			}
+			reasons[i] = r
+			cancelled = cancelled || r.Code != apierr.ReasonNone
+			stopped = r.Code == apierr.ReasonValidation
 		}
-		reasons[i] = r
-		cancelled = r.Code != apierr.ReasonNone
 	}
 	if refused != nil {
 		mergeReasons(reasons, refused)
@@ -501,6 +515,17 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	}
 	c.txApplied(changes)
 	return changes, nil
+}
+
+// firstPreset is the index of the first action whose reason validation
+// set, or -1.
+func firstPreset(acts []*txAction) int {
+	for i, a := range acts {
+		if a.preset != nil {
+			return i
+		}
+	}
+	return -1
 }
 
 // evaluate reads the action's current item inside tx, checks its
