@@ -89,6 +89,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
 	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(e.serveNamespaces) // namespaces_admin.go
 	e.snapshotRoutes(r)
+	e.branchRoutes(r)
 	e.faultRoutes(r) // faults_admin.go
 }
 

@@ -178,9 +178,13 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	return out, err
 }
 
-// namespaceFor returns the database an access key and region select. One
+// namespaceFor returns the database an access key and region select (a
+// branch's name selects the branch, in any region: branches.go). One
 // that does not exist yet is created only when a table is added to it.
 func (s *Service) namespaceFor(accessKey, region string) *Namespace {
+	if k, ok := s.dbs.branchKey(accessKey); ok {
+		return s.dbs.lookup(k)
+	}
 	if s.cfg.SharedDB {
 		return s.dbs.lookup(nsKey{shared: true})
 	}

@@ -120,3 +120,26 @@ func BenchmarkNamespaceRewind(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNamespaceFork forks a namespace into a branch and drops it
+// (branches.go): the fork shares the base's table and index, so its
+// cost should not grow with the table.
+//
+//	go test ./emulator/internal/service -run '^$' -bench NamespaceFork -benchmem
+func BenchmarkNamespaceFork(b *testing.B) {
+	for _, n := range benchBackupSizes() {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			s, ns := benchBackupService(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := s.Fork(ns.key, "bench"); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.DropBranch("bench"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

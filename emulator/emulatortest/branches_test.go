@@ -1,0 +1,300 @@
+package emulatortest_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+)
+
+type avs = map[string]types.AttributeValue
+
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+// seedOrders creates table "orders" (pk, sk; GSI byStatus on status)
+// with n items and a stream, through client.
+func seedOrders(t *testing.T, client *dynamodb.Client, n int) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("orders"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("status"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  aws.String("byStatus"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("status"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages},
+		BillingMode:         types.BillingModePayPerRequest,
+	})
+	require.NoError(t, err)
+	for i := range n {
+		_, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{
+			"pk": str(fmt.Sprintf("TENANT#acme#ORDER#%04d", i/10)), "sk": str(fmt.Sprintf("%02d", i%10)), "status": str("NEW"),
+		}})
+		require.NoError(t, err)
+	}
+}
+
+func countItems(t *testing.T, client *dynamodb.Client) int32 {
+	t.Helper()
+	out, err := client.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("orders"), Select: types.SelectCount})
+	require.NoError(t, err)
+	return out.Count
+}
+
+func countStatus(t *testing.T, client *dynamodb.Client, status string) int32 {
+	t.Helper()
+	out, err := client.Query(context.Background(), &dynamodb.QueryInput{
+		TableName: aws.String("orders"), IndexName: aws.String("byStatus"), Select: types.SelectCount,
+		KeyConditionExpression: aws.String("#s = :s"), ExpressionAttributeNames: map[string]string{"#s": "status"},
+		ExpressionAttributeValues: avs{":s": str(status)},
+	})
+	require.NoError(t, err)
+	return out.Count
+}
+
+// TestForkIsolation: a branch holds the base's items and index entries
+// as they were at the fork; writes on either side, and in a second
+// branch, are seen by no other.
+func TestForkIsolation(t *testing.T) {
+	ctx := context.Background()
+	e, base := emulatortest.NewWith(t, emulator.Options{})
+	seedOrders(t, base, 50)
+
+	a := emulatortest.Fork(t, e, base)
+	b := emulatortest.Fork(t, e, base)
+	require.Equal(t, int32(50), countItems(t, a))
+	require.Equal(t, int32(50), countStatus(t, a, "NEW"))
+
+	// A write in a: an update that moves an item between index keys, a
+	// delete and a new item.
+	_, err := a.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("orders"),
+		Key:              avs{"pk": str("TENANT#acme#ORDER#0000"), "sk": str("00")},
+		UpdateExpression: aws.String("SET #s = :p"), ExpressionAttributeNames: map[string]string{"#s": "status"},
+		ExpressionAttributeValues: avs{":p": str("PAID")}})
+	require.NoError(t, err)
+	_, err = a.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("orders"), Key: avs{"pk": str("TENANT#acme#ORDER#0001"), "sk": str("00")}})
+	require.NoError(t, err)
+	_, err = a.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str("only-a"), "sk": str("1"), "status": str("PAID")}})
+	require.NoError(t, err)
+	require.Equal(t, int32(50), countItems(t, a))
+	require.Equal(t, int32(2), countStatus(t, a, "PAID"))
+
+	// The base and b see none of it.
+	for _, c := range []*dynamodb.Client{base, b} {
+		require.Equal(t, int32(50), countItems(t, c))
+		require.Equal(t, int32(0), countStatus(t, c, "PAID"))
+		got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("orders"), Key: avs{"pk": str("TENANT#acme#ORDER#0001"), "sk": str("00")}})
+		require.NoError(t, err)
+		require.NotNil(t, got.Item)
+	}
+
+	// A write to the base after the fork is not in the branches.
+	_, err = base.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str("only-base"), "sk": str("1"), "status": str("NEW")}})
+	require.NoError(t, err)
+	require.Equal(t, int32(51), countItems(t, base))
+	require.Equal(t, int32(50), countItems(t, a))
+	require.Equal(t, int32(50), countItems(t, b))
+
+	// A table made in a branch is the branch's alone.
+	_, err = b.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("scratch"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest})
+	require.NoError(t, err)
+	for c, want := range map[*dynamodb.Client][]string{base: {"orders"}, a: {"orders"}, b: {"orders", "scratch"}} {
+		out, err := c.ListTables(ctx, &dynamodb.ListTablesInput{})
+		require.NoError(t, err)
+		require.Equal(t, want, out.TableNames)
+	}
+}
+
+// TestForkStreams: a branch's stream records are its own writes, from
+// the fork on.
+func TestForkStreams(t *testing.T) {
+	ctx := context.Background()
+	e, base := emulatortest.NewWith(t, emulator.Options{})
+	seedOrders(t, base, 3)
+	br := emulatortest.Fork(t, e, base)
+	_, err := br.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str("new"), "sk": str("1"), "status": str("NEW")}})
+	require.NoError(t, err)
+
+	records := func(c *dynamodb.Client) []string {
+		d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
+		require.NoError(t, err)
+		opts := c.Options()
+		sc := dynamodbstreams.New(dynamodbstreams.Options{Region: opts.Region, BaseEndpoint: opts.BaseEndpoint, Credentials: opts.Credentials, HTTPClient: opts.HTTPClient})
+		desc, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: d.Table.LatestStreamArn})
+		require.NoError(t, err)
+		var keys []string
+		for _, sh := range desc.StreamDescription.Shards {
+			it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: d.Table.LatestStreamArn, ShardId: sh.ShardId, ShardIteratorType: "TRIM_HORIZON"})
+			require.NoError(t, err)
+			out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+			require.NoError(t, err)
+			for _, r := range out.Records {
+				keys = append(keys, fmt.Sprint(r.Dynamodb.Keys["pk"]))
+			}
+		}
+		return keys
+	}
+	got := records(br)
+	require.Len(t, got, 1, "the branch's stream holds its own write only")
+	require.Contains(t, got[0], "new")
+	require.Len(t, records(base), 3, "the base's stream holds the seed's writes only")
+}
+
+// TestForkConcurrent: tests forking one base at once, each writing to
+// its branch, see only their own writes; the base is unchanged.
+func TestForkConcurrent(t *testing.T) {
+	ctx := context.Background()
+	e, base := emulatortest.NewWith(t, emulator.Options{})
+	seedOrders(t, base, 40)
+	ns := baseNamespace(t, base)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 5 {
+				name := fmt.Sprintf("w%dr%d", w, round)
+				if _, err := e.Fork(ns, name); !assertNoError(t, err) {
+					return
+				}
+				c := dynamodb.New(base.Options(), func(o *dynamodb.Options) {
+					o.Credentials = credentials.NewStaticCredentialsProvider(name, "secret", "")
+				})
+				for i := range 10 {
+					_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{
+						"pk": str(name), "sk": str(fmt.Sprint(i)), "status": str(name)}})
+					if !assertNoError(t, err) {
+						return
+					}
+				}
+				out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("orders"), Select: types.SelectCount})
+				if assertNoError(t, err) && out.Count != 50 {
+					t.Errorf("branch %s: %d items, want 50", name, out.Count)
+				}
+				assertNoError(t, e.DropBranch(name))
+			}
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, int32(40), countItems(t, base))
+	require.Empty(t, e.Branches())
+}
+
+func assertNoError(t *testing.T, err error) bool {
+	t.Helper()
+	if err != nil {
+		t.Error(err)
+		return false
+	}
+	return true
+}
+
+func baseNamespace(t *testing.T, base *dynamodb.Client) string {
+	cred, err := base.Options().Credentials.Retrieve(context.Background())
+	require.NoError(t, err)
+	return cred.AccessKeyID + "/" + base.Options().Region
+}
+
+// TestForkErrors: Fork and DropBranch refuse what they cannot do, with
+// the errors callers test for.
+func TestForkErrors(t *testing.T) {
+	e, base := emulatortest.NewWith(t, emulator.Options{})
+	seedOrders(t, base, 1)
+	ns := baseNamespace(t, base)
+	_, err := e.Fork("AKIDnone/us-east-1", "x1")
+	require.ErrorIs(t, err, emulator.ErrNoNamespace)
+	_, err = e.Fork(ns, "not a name")
+	require.ErrorIs(t, err, emulator.ErrBranchName)
+	_, err = e.Fork(ns, "x1")
+	require.NoError(t, err)
+	_, err = e.Fork(ns, "x1")
+	require.ErrorIs(t, err, emulator.ErrBranchExists)
+	require.Equal(t, []emulator.Branch{{Name: "x1", Namespace: "branch:x1", Base: ns, AccessKey: "x1"}}, e.Branches())
+	require.ErrorIs(t, e.DropBranch("x2"), emulator.ErrNoBranch)
+	require.NoError(t, e.DropBranch("x1"))
+	require.ErrorIs(t, e.DropBranch("x1"), emulator.ErrNoBranch)
+}
+
+// TestForkSharedDB: with one shared namespace, a branch is still its
+// own, reached by its name as access key.
+func TestForkSharedDB(t *testing.T) {
+	e, base := emulatortest.NewWith(t, emulator.Options{SharedDB: true})
+	seedOrders(t, base, 5)
+	require.Equal(t, "shared", e.NamespaceID("anyone", "eu-west-1"))
+	br := emulatortest.Fork(t, e, base)
+	_, err := br.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String("orders"), Key: avs{"pk": str("TENANT#acme#ORDER#0000"), "sk": str("00")}})
+	require.NoError(t, err)
+	require.Equal(t, int32(4), countItems(t, br))
+	require.Equal(t, int32(5), countItems(t, base))
+}
+
+// TestForkAdminEndpoint: the branches over HTTP, as a test suite in
+// another language uses them: fork, list, use, drop.
+func TestForkAdminEndpoint(t *testing.T) {
+	url, e, base := emulatortest.NewServerWith(t, emulator.Options{})
+	seedOrders(t, base, 7)
+	ns := baseNamespace(t, base)
+	do := func(method, path, body string) (int, map[string]any) {
+		req, err := http.NewRequest(method, url+path, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+		return res.StatusCode, out
+	}
+	status, out := do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"`+ns+`","name":"web1"}`)
+	require.Equal(t, http.StatusOK, status, out)
+	require.Equal(t, map[string]any{"name": "web1", "namespace": "branch:web1", "base": ns, "accessKey": "web1"}, out)
+
+	status, out = do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"`+ns+`","name":"web1"}`)
+	require.Equal(t, http.StatusBadRequest, status)
+	require.Contains(t, out["message"], "branch exists")
+	status, _ = do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"AKIDnobody/us-east-1","name":"web2"}`)
+	require.Equal(t, http.StatusBadRequest, status)
+
+	br := dynamodb.New(base.Options(), func(o *dynamodb.Options) {
+		o.Credentials = credentials.NewStaticCredentialsProvider("web1", "secret", "")
+	})
+	_, err := br.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str("web"), "sk": str("1"), "status": str("NEW")}})
+	require.NoError(t, err)
+	require.Equal(t, int32(8), countItems(t, br))
+	require.Equal(t, int32(7), countItems(t, base))
+
+	status, out = do(http.MethodGet, emulator.AdminBranchesPath, "")
+	require.Equal(t, http.StatusOK, status)
+	require.Len(t, out["branches"], 1)
+	status, out = do(http.MethodDelete, emulator.AdminBranchesPath+"/web1", "")
+	require.Equal(t, http.StatusOK, status, out)
+	require.Empty(t, e.Branches())
+	status, _ = do(http.MethodDelete, emulator.AdminBranchesPath+"/web1", "")
+	require.Equal(t, http.StatusBadRequest, status)
+}
