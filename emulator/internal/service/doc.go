@@ -135,7 +135,9 @@
 //     the namespace's hook chain hears of), admin_views.go (read-only
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
-//     and rewinds of every namespace, for test suites).
+//     and rewinds of every namespace, for test suites), branches.go
+//     (namespaces forked from another, reached by their name as
+//     access key).
 //   - The statement seam: feature_statements.go and
 //     feature_statements_read.go run the statements package partiqlops
 //     (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction)
