@@ -39,8 +39,24 @@ export interface Emulator {
   restore(id: string): Promise<void>
   /** Rewinds to the server as it started: no tables. */
   reset(): Promise<void>
+  /**
+   * Forks a namespace into a new branch in O(1), whatever it holds. A
+   * client made with the branch's credentials reaches it; its writes are
+   * seen by no other namespace. base: the namespace's credentials or its
+   * ID ('AKID/us-east-1'); may be left out with sharedDb.
+   */
+  branch(base?: { accessKeyId: string; region?: string } | string, name?: string): Promise<Branch>
   /** Stops the server (SIGTERM) and resolves once it exited. */
   stop(): Promise<void>
+}
+
+/** A branch made by Emulator.branch. */
+export interface Branch {
+  name: string
+  namespace: string
+  credentials: { accessKeyId: string; secretAccessKey: string }
+  /** Drops the branch and what only it holds. */
+  drop(): Promise<void>
 }
 
 /** Starts a server as a child process; it is killed when this process exits. */

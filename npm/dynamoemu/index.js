@@ -113,6 +113,24 @@ async function start(opts = {}) {
     restore: async (id) => { await admin('POST', `/dynamoemu/snapshots/${encodeURIComponent(id)}/restore`) },
     // reset rewinds to the server as it started (no tables).
     reset: async () => { await admin('POST', `/dynamoemu/snapshots/${encodeURIComponent(empty)}/restore`) },
+    // branch forks a namespace into a new branch (O(1) whatever it holds)
+    // and resolves { name, namespace, credentials, drop }: a client made
+    // with credentials reaches the branch, whose writes no other namespace
+    // sees. base is the namespace to fork: its credentials
+    // ({ accessKeyId, region }) or its ID ('AKID/us-east-1'); with
+    // sharedDb it may be left out.
+    branch: async (base, name) => {
+      name = name ?? `branch${process.pid}n${++branchSeq}`
+      let ns = base
+      if (base && typeof base === 'object') ns = `${base.accessKeyId}/${base.region ?? 'us-east-1'}`
+      const b = await admin('POST', '/dynamoemu/branches', ns ? { base: ns, name } : { name })
+      return {
+        name: b.name,
+        namespace: b.namespace,
+        credentials: { accessKeyId: b.accessKey, secretAccessKey: 'branch' },
+        drop: async () => { await admin('DELETE', `/dynamoemu/branches/${encodeURIComponent(b.name)}`) },
+      }
+    },
     // stop stops the server (SIGTERM: a clean stop) and resolves once it exited.
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve()
@@ -121,5 +139,7 @@ async function start(opts = {}) {
     }),
   }
 }
+
+let branchSeq = 0
 
 module.exports = { start, binaryPath }

@@ -38,6 +38,32 @@ test('start() serves the AWS SDK, and snapshots rewind it', async () => {
   assert.notStrictEqual(emu.process.exitCode ?? emu.process.signalCode, null)
 })
 
+test('branch() forks a seeded namespace per test, isolated', async () => {
+  const emu = await start()
+  try {
+    const base = new DynamoDBClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials })
+    await base.send(new CreateTableCommand({
+      TableName: 'seeded', BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    }))
+    const baseDoc = DynamoDBDocumentClient.from(base)
+    await baseDoc.send(new PutCommand({ TableName: 'seeded', Item: { pk: 'seed', n: 1 } }))
+    const branches = await Promise.all([1, 2, 3].map(() => emu.branch({ ...credentials, region: 'us-east-1' })))
+    await Promise.all(branches.map(async (b, i) => {
+      const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials: b.credentials }))
+      assert.strictEqual((await doc.send(new GetCommand({ TableName: 'seeded', Key: { pk: 'seed' } }))).Item.n, 1)
+      await doc.send(new PutCommand({ TableName: 'seeded', Item: { pk: 'seed', n: 10 + i } }))
+      assert.strictEqual((await doc.send(new GetCommand({ TableName: 'seeded', Key: { pk: 'seed' } }))).Item.n, 10 + i)
+    }))
+    assert.strictEqual((await baseDoc.send(new GetCommand({ TableName: 'seeded', Key: { pk: 'seed' } }))).Item.n, 1)
+    for (const b of branches) await b.drop()
+    await assert.rejects(branches[0].drop(), /no such branch/)
+  } finally {
+    await emu.stop()
+  }
+})
+
 test('start() on a port that is taken says so', async () => {
   const srv = net.createServer()
   await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))
