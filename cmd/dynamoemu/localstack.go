@@ -60,7 +60,7 @@ type localstackFlags struct {
 
 func addLocalstackFlags(fs *flag.FlagSet, f *localstackFlags) {
 	fs.BoolVar(&f.flag, "localstack", false, "LocalStack's shape: listen on 4566, answer /_localstack/health and /_localstack/init, run the ready.d scripts, print \"Ready.\" (also on when SERVICES names dynamodb or LOCALSTACK_AUTH_TOKEN is set; see docs/containers.md)")
-	fs.StringVar(&f.initDir, "localstackInit", localstackDefaultInitDir, "with -localstack, the directory whose *.sh scripts run once the server listens")
+	fs.StringVar(&f.initDir, "localstackInit", "", "with -localstack, the directory whose *.sh scripts run once the server listens (default "+localstackDefaultInitDir+")")
 }
 
 // fromEnv reads LocalStack's environment through getenv (nil: none).
@@ -106,6 +106,9 @@ func (f *localstackFlags) fromEnv(getenv func(string) string) error {
 func (c *config) localstackDefaults() {
 	ls := &c.localstack
 	ls.state = &initState{}
+	if ls.initDir == "" {
+		ls.initDir = localstackDefaultInitDir
+	}
 	host, port := "", "4566"
 	if ls.listen != "" {
 		host, port, _ = net.SplitHostPort(ls.listen) // checked by fromEnv
