@@ -36,6 +36,12 @@ RUN go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/dynamoemu-conven
 # image's user, so that a named volume mounted on it starts writable.
 # WORKDIR makes it: no shell or mkdir needed in the builder image.
 WORKDIR /out/home/dynamodblocal/data
+# The names the binary also answers to (cmd/dynamoemu/fetch.go): java for
+# DynamoDB Local's command line (testcontainers replaces the entrypoint with
+# it), curl, wget and sh for health checks copied from compose files,
+# awslocal for LocalStack's init scripts. Links to /dynamoemu.
+RUN mkdir -p /out/links/usr/bin && ln -s usr/bin /out/links/bin && \
+	for n in java curl wget sh awslocal; do ln -s /dynamoemu /out/links/usr/bin/$n; done
 
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
@@ -58,3 +64,6 @@ ENTRYPOINT ["/dynamoemu", "-host", "0.0.0.0"]
 # needs its healthcheck to say the same -port (see README, "Container").
 HEALTHCHECK --interval=5s --timeout=5s --start-period=5s --retries=3 \
 	CMD ["/dynamoemu", "-healthcheck"]
+# java, curl, wget, sh and awslocal: links to /dynamoemu (made above).
+COPY --from=build /out/links/ /
+ENV PATH=/usr/bin:/bin
