@@ -202,3 +202,26 @@ func TestJavaInMemoryAndAWSDefault(t *testing.T) {
 	res.Body.Close()
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
 }
+
+// TestLoadCDKOut: -load takes a cdk.out directory (its *.template.json);
+// its tables are there for clients, the resources skipped are logged.
+func TestLoadCDKOut(t *testing.T) {
+	cdkOut := t.TempDir()
+	src, err := os.ReadFile("../../internal/iac/testdata/cdk.template.json")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(cdkOut, "AppStack.template.json"), src, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(cdkOut, "manifest.json"), []byte(`{"version":"36.0.0"}`), 0o644))
+	addr, logs := startServer(t, "-sharedDb", "-load", cdkOut)
+	var tables struct{ TableNames []string }
+	require.NoError(t, newClient("http://"+addr).call(t.Context(), "ListTables", `{}`, &tables))
+	require.Equal(t, []string{"SessionsTableA0B1C2D3", "orders"}, tables.TableNames)
+	require.Contains(t, logs.String(), "CDKMetadata (AWS::CDK::Metadata)")
+}
+
+// TestLoadSAMTemplate: -load takes a SAM template (YAML, short tags).
+func TestLoadSAMTemplate(t *testing.T) {
+	addr, _ := startServer(t, "-sharedDb", "-load", "../../internal/iac/testdata/sam.yaml")
+	var tables struct{ TableNames []string }
+	require.NoError(t, newClient("http://"+addr).call(t.Context(), "ListTables", `{}`, &tables))
+	require.Equal(t, []string{"orders-dev-us-east-1", "users-dev"}, tables.TableNames)
+}
