@@ -10,9 +10,11 @@
 #
 # Arguments after the image name are dynamoemu's flags: the ENTRYPOINT already
 # says -host 0.0.0.0, and a later -host on the command line wins. Command lines
-# written for amazon/dynamodb-local ("-jar DynamoDBLocal.jar -sharedDb ...") run
-# unchanged: dynamoemu ignores their Java arguments. The image has no shell; the
-# HEALTHCHECK is the binary itself asking the server for ListTables.
+# written for amazon/dynamodb-local ("-jar DynamoDBLocal.jar -sharedDb ...", or
+# an entrypoint replaced by java) run unchanged, with DynamoDB Local's meaning.
+# The image has no real shell: java, curl, wget and sh are links to the binary
+# (the end of this file); the HEALTHCHECK is the binary itself asking the
+# server for ListTables.
 
 FROM docker.io/library/golang:1.26-bookworm AS build
 WORKDIR /src
