@@ -146,26 +146,30 @@ const (
 	curlTimeout = 28 // -m passed
 )
 
-// curlOptsWithArg are the curl options taken whose value follows.
-var curlOptsWithArg = map[string]string{
-	"o": "output", "m": "max-time", "X": "request", "H": "header", "w": "write-out", "A": "user-agent",
-	"output": "output", "max-time": "max-time", "request": "request", "header": "header", "write-out": "write-out",
-	"user-agent": "user-agent", "connect-timeout": "connect-timeout", "retry": "retry", "retry-delay": "retry-delay",
-	"retry-max-time": "retry-max-time",
-}
-
-// curlSwitches are the curl options taken that have no value.
-var curlSwitches = map[string]string{
-	"f": "fail", "s": "silent", "S": "show-error", "L": "location", "I": "head", "i": "include", "k": "insecure",
-	"v": "verbose", "q": "q", "g": "globoff",
-	"fail": "fail", "fail-with-body": "fail", "silent": "silent", "show-error": "show-error", "location": "location",
-	"head": "head", "include": "include", "insecure": "insecure", "verbose": "verbose", "globoff": "globoff",
-	"retry-connrefused": "retry-connrefused", "retry-all-errors": "retry-all-errors", "no-progress-meter": "silent",
+// curlOptions are the curl options taken: those whose value follows, and
+// those without one, each by its short and long names. Built at a call: the
+// server's start builds nothing for the tools.
+func curlOptions() (withArg, switches map[string]string) {
+	withArg = map[string]string{
+		"o": "output", "m": "max-time", "X": "request", "H": "header", "w": "write-out", "A": "user-agent",
+		"output": "output", "max-time": "max-time", "request": "request", "header": "header", "write-out": "write-out",
+		"user-agent": "user-agent", "connect-timeout": "connect-timeout", "retry": "retry", "retry-delay": "retry-delay",
+		"retry-max-time": "retry-max-time",
+	}
+	switches = map[string]string{
+		"f": "fail", "s": "silent", "S": "show-error", "L": "location", "I": "head", "i": "include", "k": "insecure",
+		"v": "verbose", "q": "q", "g": "globoff",
+		"fail": "fail", "fail-with-body": "fail", "silent": "silent", "show-error": "show-error", "location": "location",
+		"head": "head", "include": "include", "insecure": "insecure", "verbose": "verbose", "globoff": "globoff",
+		"retry-connrefused": "retry-connrefused", "retry-all-errors": "retry-all-errors", "no-progress-meter": "silent",
+	}
+	return withArg, switches
 }
 
 // runCurl is curl's subset: one http:// URL, GET (or -X, -I), the
 // options of curlSwitches and curlOptsWithArg.
 func runCurl(args []string, stdout, stderr io.Writer) int {
+	curlOptsWithArg, curlSwitches := curlOptions()
 	on := map[string]bool{}
 	val := map[string]string{}
 	var header http.Header = http.Header{}

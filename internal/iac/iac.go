@@ -150,7 +150,7 @@ func Read(src []byte, o Options) (*Template, error) {
 	}
 	resources, ok := top["Resources"].(map[string]any)
 	if !ok {
-		return nil, errors.New("Resources is not a mapping")
+		return nil, errors.New("the template's Resources is not a mapping")
 	}
 	r := &resolver{opts: o, resources: resources, tableNames: map[string]string{}}
 	if err := r.readParameters(top); err != nil {
@@ -178,7 +178,7 @@ func Read(src []byte, o Options) (*Template, error) {
 				return nil, err
 			}
 			if name, ok = v.(string); !ok {
-				return nil, fmt.Errorf("Resources.%s.Properties.TableName: not a string", id)
+				return nil, fmt.Errorf("resource %s: Properties.TableName is not a string", id)
 			}
 		}
 		r.tableNames[id] = name
@@ -186,7 +186,7 @@ func Read(src []byte, o Options) (*Template, error) {
 	for _, id := range ids {
 		res, ok := resources[id].(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("Resources.%s: not a mapping", id)
+			return nil, fmt.Errorf("resource %s: not a mapping", id)
 		}
 		typ, _ := res["Type"].(string)
 		if !isTableType(typ) {
@@ -194,7 +194,7 @@ func Read(src []byte, o Options) (*Template, error) {
 			continue
 		}
 		if c, ok := res["Condition"]; ok {
-			return nil, fmt.Errorf("Resources.%s.Condition %v: conditions are not evaluated", id, c)
+			return nil, fmt.Errorf("resource %s: Condition %v: conditions are not evaluated", id, c)
 		}
 		props, _ := res["Properties"].(map[string]any)
 		tbl, err := r.table(id, typ, props)

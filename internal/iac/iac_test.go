@@ -163,7 +163,7 @@ func TestReadErrors(t *testing.T) {
 // FuzzRead: any input is read or refused with an error, never a panic;
 // a template read twice reads the same.
 func FuzzRead(f *testing.F) {
-	for _, name := range []string{"cdk.template.json", "sam.yaml", "serverless.yml", "global.yaml"} {
+	for _, name := range []string{"cdk.template.json", "sam.yaml", "serverless.yml", "global.yaml", "cdk-synth/OrdersStack.template.json"} {
 		src, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -182,4 +182,24 @@ func FuzzRead(f *testing.F) {
 		require.Equal(t, asJSON(t, a.Tables), asJSON(t, b.Tables))
 		_, _ = a.Outputs(func(string, string) (string, error) { return "arn", nil })
 	})
+}
+
+// TestReadRealCDKSynth: the output of aws-cdk-lib 2.276.0's synth of
+// testdata/cdk-synth/app.js (node app.js): a Table with a GSI, an LSI, a
+// stream and TTL, and a TableV2 (a GlobalTable) with a replica.
+func TestReadRealCDKSynth(t *testing.T) {
+	tpl := readFile(t, "cdk-synth/OrdersStack.template.json", Options{})
+	require.Empty(t, tpl.Skipped)
+	require.Len(t, tpl.Tables, 2)
+	carts, orders := tpl.Tables[0], tpl.Tables[1]
+	require.Equal(t, "CartsEE95721F", carts.Name)
+	require.Equal(t, []string{"eu-west-1"}, carts.Replicas)
+	require.NotNil(t, carts.PITR)
+	require.Equal(t, "orders", orders.Name)
+	require.JSONEq(t, `[{"IndexName":"byCreated","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"createdAt","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]`,
+		asJSON(t, orders.Create["LocalSecondaryIndexes"]))
+	require.Equal(t, "expiresAt", orders.TTL["AttributeName"])
+	out, err := tpl.Outputs(func(id, attr string) (string, error) { return id + "." + attr, nil })
+	require.NoError(t, err)
+	require.Equal(t, map[string]string{"OrdersStream": "OrdersA9B65338.StreamArn"}, out)
 }

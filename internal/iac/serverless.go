@@ -10,10 +10,15 @@ import (
 // fallback after a comma (${env:TABLE, 'orders'}). ${...} that names no
 // source (CloudFormation's ${AWS::Region} in a !Sub) is left alone.
 
-// slsSources are the variable sources serverless knows; those resolved
-// here are env, self, opt, sls and aws.
-var slsSources = map[string]bool{"env": true, "self": true, "opt": true, "sls": true, "aws": true,
-	"file": true, "ssm": true, "cf": true, "s3": true, "param": true, "git": true, "strToBool": true}
+// slsSource reports whether src is a variable source serverless knows;
+// those resolved here are env, self, opt, sls and aws.
+func slsSource(src string) bool {
+	switch src {
+	case "env", "self", "opt", "sls", "aws", "file", "ssm", "cf", "s3", "param", "git", "strToBool":
+		return true
+	}
+	return false
+}
 
 type slsResolver struct {
 	top   map[string]any
@@ -132,7 +137,7 @@ func (s *slsResolver) isVariable(inner string) bool {
 		return true
 	}
 	src, _, ok := strings.Cut(inner, ":")
-	return ok && slsSources[src] && !strings.HasPrefix(inner, src+"::")
+	return ok && slsSource(src) && !strings.HasPrefix(inner, src+"::")
 }
 
 // variable resolves "source:address[, fallback]".

@@ -39,13 +39,6 @@ func (r *resolver) table(id, typ string, raw map[string]any) (Table, error) {
 	return t, err
 }
 
-// copyAs copies props[from] to t.Create[to] when set.
-func copyAs(props, create map[string]any, from, to string) {
-	if v, ok := props[from]; ok {
-		create[to] = v
-	}
-}
-
 // unknownProp is the error of a property the emulator cannot take.
 func unknownProp(at, name string) error {
 	return fmt.Errorf("%s.%s: a property the emulator cannot take exactly (not read)", at, name)

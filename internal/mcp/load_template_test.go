@@ -128,3 +128,27 @@ func TestLoadTemplate(t *testing.T) {
 	_, err = LoadTemplate(ctx, emu, "", "", []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !ImportValue shared\n"), nil)
 	require.ErrorContains(t, err, "Fn::ImportValue")
 }
+
+// TestLoadRealCDKSynth: aws-cdk-lib's own synth output (../iac/testdata/
+// cdk-synth) loads; the tables describe as the app says.
+func TestLoadRealCDKSynth(t *testing.T) {
+	ctx := context.Background()
+	emu, err := emulator.New(emulator.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = emu.Close() })
+	src, err := os.ReadFile("../iac/testdata/cdk-synth/OrdersStack.template.json")
+	require.NoError(t, err)
+	got, err := LoadTemplate(ctx, emu, "", "", src, nil)
+	require.NoError(t, err)
+	require.Equal(t, []LoadedTable{{Table: "CartsEE95721F", Created: true}, {Table: "orders", Created: true}}, got.Tables)
+	eng := newEngine(emu, "local", "us-east-1")
+	var d describe
+	_, err = eng.callJSON(ctx, apiDynamoDB, "DescribeTable", map[string]any{"TableName": "orders"}, &d)
+	require.NoError(t, err)
+	require.Equal(t, "byStatus", d.Table.GlobalSecondaryIndexes[0].IndexName)
+	require.Equal(t, "KEYS_ONLY", d.Table.LocalSecondaryIndexes[0].Projection.ProjectionType)
+	require.Equal(t, d.Table.LatestStreamArn, got.Outputs["OrdersStream"])
+	_, err = eng.callJSON(ctx, apiDynamoDB, "DescribeTable", map[string]any{"TableName": "CartsEE95721F"}, &d)
+	require.NoError(t, err)
+	require.Equal(t, "eu-west-1", d.Table.Replicas[0].RegionName)
+}
