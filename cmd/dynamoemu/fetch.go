@@ -111,7 +111,12 @@ func runHealthcheck(args []string, _, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dynamoemu healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	fs.IntVar(&c.port, "port", 8000, "the server's port (without URL)")
+	port := 8000
+	var ls localstackFlags
+	if ls.fromEnv(os.Getenv) == nil && ls.on {
+		port = 4566 // the LocalStack shape's port, as the server started with this environment listens
+	}
+	fs.IntVar(&c.port, "port", port, "the server's port (without URL; 4566 with LocalStack's environment)")
 	fs.StringVar(&c.host, "host", "127.0.0.1", "the server's address (without URL)")
 	timeout := fs.Duration("timeout", healthcheckTimeout, "how long the probe may take")
 	fs.Usage = func() {
