@@ -48,6 +48,9 @@ func runFetchTool(name string, args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// errUnsupportedScheme is a URL other than http://.
+var errUnsupportedScheme = errors.New("only http:// URLs are fetched")
+
 // fetchDefaultTimeout bounds a fetch without -m or -T.
 const fetchDefaultTimeout = 10 * time.Second
 
@@ -71,7 +74,7 @@ func fetch(method, rawURL string, header http.Header, timeout time.Duration) (fe
 		return fetchResult{}, err
 	}
 	if u.Scheme != "http" {
-		return fetchResult{}, fmt.Errorf("%s: only http:// URLs are fetched", rawURL)
+		return fetchResult{}, fmt.Errorf("%s: %w", rawURL, errUnsupportedScheme)
 	}
 	req, err := http.NewRequest(method, u.String(), nil)
 	if err != nil {
@@ -145,6 +148,7 @@ func runHealthcheck(args []string, _, stderr io.Writer) error {
 
 // curl's exit statuses that the subset gives.
 const (
+	curlProto   = 1  // a scheme other than http
 	curlUsage   = 2  // an option it does not take
 	curlConnect = 7  // could not connect
 	curlHTTP    = 22 // -f and a status of 400 or more
@@ -271,6 +275,9 @@ func runCurl(args []string, stdout, stderr io.Writer) int {
 			break
 		}
 		time.Sleep(delay)
+	}
+	if errors.Is(err, errUnsupportedScheme) {
+		return fail(curlProto, "Protocol not supported: %v", err)
 	}
 	if err != nil {
 		var ne net.Error

@@ -51,7 +51,7 @@ func TestCurl(t *testing.T) {
 		{[]string{"-fsS", "http://127.0.0.1:1/"}, curlConnect, "", ""},
 		{[]string{"--data", "x", url}, curlUsage, "", ""},
 		{[]string{"-f"}, curlUsage, "", ""},
-		{[]string{"-f", "https://127.0.0.1:1/"}, curlConnect, "", ""},
+		{[]string{"-f", "https://127.0.0.1:1/"}, curlProto, "", ""},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
