@@ -10,9 +10,11 @@
 #
 # Arguments after the image name are dynamoemu's flags: the ENTRYPOINT already
 # says -host 0.0.0.0, and a later -host on the command line wins. Command lines
-# written for amazon/dynamodb-local ("-jar DynamoDBLocal.jar -sharedDb ...") run
-# unchanged: dynamoemu ignores their Java arguments. The image has no shell; the
-# HEALTHCHECK is the binary itself asking the server for ListTables.
+# written for amazon/dynamodb-local ("-jar DynamoDBLocal.jar -sharedDb ...", or
+# an entrypoint replaced by java) run unchanged, with DynamoDB Local's meaning.
+# The image has no real shell: java, curl, wget and sh are links to the binary
+# (the end of this file); the HEALTHCHECK is the binary itself asking the
+# server for ListTables.
 
 FROM docker.io/library/golang:1.26-bookworm AS build
 WORKDIR /src
@@ -36,6 +38,12 @@ RUN go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/dynamoemu-conven
 # image's user, so that a named volume mounted on it starts writable.
 # WORKDIR makes it: no shell or mkdir needed in the builder image.
 WORKDIR /out/home/dynamodblocal/data
+# The names the binary also answers to (cmd/dynamoemu/fetch.go): java for
+# DynamoDB Local's command line (testcontainers replaces the entrypoint with
+# it), curl, wget and sh for health checks copied from compose files,
+# awslocal for LocalStack's init scripts. Links to /dynamoemu.
+RUN mkdir -p /out/links/usr/bin && ln -s usr/bin /out/links/bin && \
+	for n in java curl wget sh awslocal; do ln -s /dynamoemu /out/links/usr/bin/$n; done
 
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
@@ -58,3 +66,6 @@ ENTRYPOINT ["/dynamoemu", "-host", "0.0.0.0"]
 # needs its healthcheck to say the same -port (see README, "Container").
 HEALTHCHECK --interval=5s --timeout=5s --start-period=5s --retries=3 \
 	CMD ["/dynamoemu", "-healthcheck"]
+# java, curl, wget, sh and awslocal: links to /dynamoemu (made above).
+COPY --from=build /out/links/ /
+ENV PATH=/usr/bin:/bin

@@ -37,6 +37,10 @@ import (
 //     "DynamoDB limits the total size of the headers to 16 KB", the
 //     request line likewise, 2025).
 //   - CORS: see cors.go.
+//   - Options.Edge, when set, answers GET and HEAD first: cmd/dynamoemu's
+//     DynamoDB Local and LocalStack modes answer their harnesses' probes
+//     (GET / 400 as DynamoDB Local 3.3, /_localstack/health) there, and
+//     the emulator's AWS answers stay the default.
 //
 // The emulator's own paths, everything under /dynamoemu/, go to its
 // router (routes.go) behind the admin guard (admin_guard.go) and, with
@@ -107,6 +111,9 @@ func (e *Emulator) edgeHandler() http.Handler {
 		case r.Method == http.MethodPost:
 			e.serveOp(w, r)
 		case r.Method == http.MethodGet || r.Method == http.MethodHead:
+			if e.opts.Edge != nil && e.opts.Edge(w, r) {
+				return
+			}
 			if r.URL.Path == "/" {
 				e.serveHealth(w, r)
 			} else {

@@ -97,6 +97,13 @@ type Options struct {
 	// admin guard (console_mount.go): cmd/dynamoemu passes its MCP
 	// server's streamable HTTP handler, which checks its bearer token.
 	MCP http.Handler
+	// Edge, if not nil, answers a GET or HEAD of a path that is not the
+	// emulator's own (/dynamoemu/...) before AWS's answers (edge.go: 200
+	// "healthy" on /, 404 elsewhere), behind the Host check; it returns
+	// false to leave the request to them. cmd/dynamoemu passes the
+	// answers of DynamoDB Local's and LocalStack's start-up probes when
+	// started through their command lines. API calls (POST) never reach it.
+	Edge func(w http.ResponseWriter, r *http.Request) bool
 	// ApproximateVectors makes vector indexes search approximately (an
 	// HNSW graph, recall@10 about 0.9 or better) instead of exactly, for
 	// large local data sets (cmd/dynamoemu's -approximateVectors). Exact,

@@ -31,9 +31,16 @@
 // there is none it says how to get one and exits with status 2. The
 // server links no AWS SDK.
 //
-// For the container image (../../Dockerfile): "dynamoemu -healthcheck" asks
-// the server at -host and -port for ListTables and exits 0 if it answers, 1 if
-// not; and the Java arguments of DynamoDB Local's image ("-jar
-// DynamoDBLocal.jar" and the -D/-X options before it) are ignored, so its
-// command lines run unchanged.
+// For the container image (../../Dockerfile): "dynamoemu -healthcheck" (or
+// "dynamoemu healthcheck [URL]") asks the server at -host and -port for
+// ListTables, or GETs URL, and exits 0 if it answers, 1 if not. Started by
+// the name java or with DynamoDB Local's Java arguments ("-jar
+// DynamoDBLocal.jar" and the -D/-X options before it), the server takes
+// DynamoDB Local's command line with its meaning and answers its
+// harnesses' probes as DynamoDB Local 3.3 does (ddblocal_mode.go); with
+// -localstack or LocalStack's environment it takes LocalStack's shape
+// (localstack.go). Started by the name curl, wget or sh, the binary is the
+// subset of that tool that health checks use (fetch.go, shell.go). -load
+// also reads CloudFormation, SAM, cdk synth and serverless.yml templates
+// (package iac).
 package main

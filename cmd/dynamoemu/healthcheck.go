@@ -95,11 +95,16 @@ func signaturesChecked(body []byte) bool {
 // into the server for one probe, which keeps it out of every start
 // (its types, itabs and package initialisation).
 func roundTrip(req *http.Request) (*http.Response, error) {
-	conn, err := net.DialTimeout("tcp", req.URL.Host, healthcheckTimeout)
+	return roundTripTo(req, req.URL.Host, healthcheckTimeout)
+}
+
+// roundTripTo is roundTrip dialling addr, within timeout (fetch.go).
+func roundTripTo(req *http.Request, addr string, timeout time.Duration) (*http.Response, error) {
+	conn, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {
 		return nil, err
 	}
-	if err := conn.SetDeadline(time.Now().Add(healthcheckTimeout)); err != nil {
+	if err := conn.SetDeadline(time.Now().Add(timeout)); err != nil {
 		conn.Close()
 		return nil, err
 	}

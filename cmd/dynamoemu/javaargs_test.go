@@ -41,15 +41,16 @@ func TestSplitJavaArgs(t *testing.T) {
 }
 
 // TestDynamoDBLocalCommandLine: DynamoDB Local's image arguments, after
-// this image's ENTRYPOINT flags, parse as dynamoemu flags.
+// this image's ENTRYPOINT flags, parse as dynamoemu flags with DynamoDB
+// Local's meaning: no -inMemory, so the data is in the working directory.
 func TestDynamoDBLocalCommandLine(t *testing.T) {
 	args := []string{"-host", "127.0.0.1", "-Djava.library.path=./DynamoDBLocal_lib", "-jar", "DynamoDBLocal.jar", "-sharedDb", "-port", "0"}
 	_, flags := splitJavaArgs(args)
-	c, err := parseFlags(flags, io.Discard)
+	c, err := parseFlagsAs(flags, io.Discard, true, nil)
 	if err != nil {
 		t.Fatalf("got %v, want the flags to parse", err)
 	}
-	if want := (config{port: 0, host: "127.0.0.1", hostSet: true, inMemory: true, console: true, sharedDB: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, httpLoop: "own", mcp: defaultMCPFlags()}); !reflect.DeepEqual(c, want) {
+	if want := (config{port: 0, portSet: true, ddbLocal: true, ddbLocalCwd: true, dbPath: ".", host: "127.0.0.1", hostSet: true, inMemory: true, console: true, sharedDB: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, httpLoop: "own", mcp: defaultMCPFlags()}); !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
 }

@@ -21,7 +21,11 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
+	name := commandName(os.Args[0])
+	if isFetchTool(name) { // curl, wget or sh in the image (fetch.go)
+		os.Exit(runFetchTool(name, os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if err := runNamed(name, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
@@ -64,14 +68,26 @@ type config struct {
 	optimizeDbBeforeStartup bool
 	limits                  limitFlags // limits.go
 	ttlSweepInterval        time.Duration
-	faults                  faultFlags // faults.go
-	httpLoop                string     // -httpLoop: own or std (emulator.HTTPLoop)
-	mcp                     mcpFlags   // -mcp and its kin, -load (mcp.go)
-	credentials             string     // -credentials: the keys whose signatures are verified (credentials.go)
+	faults                  faultFlags      // faults.go
+	httpLoop                string          // -httpLoop: own or std (emulator.HTTPLoop)
+	mcp                     mcpFlags        // -mcp and its kin, -load (mcp.go)
+	credentials             string          // -credentials: the keys whose signatures are verified (credentials.go)
+	portSet                 bool            // -port given
+	ddbLocal                bool            // started through DynamoDB Local's command line (ddblocal_mode.go)
+	ddbLocalCwd             bool            // ddbLocal, and the data is in the working directory for want of -inMemory or -dbPath
+	localstack              localstackFlags // -localstack and LocalStack's environment (localstack.go)
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
+	return parseFlagsAs(args, out, false, nil)
+}
+
+// parseFlagsAs parses the command line of a server started through
+// DynamoDB Local's command line when ddbLocal is true (ddblocal_mode.go),
+// with LocalStack's environment read by getenv (nil: none; localstack.go).
+func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(string) string) (config, error) {
 	var c config
+	c.ddbLocal = ddbLocal
 	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
@@ -104,7 +120,11 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.httpLoop, "httpLoop", string(emulator.LoopOwn), "how API calls are read off connections: own (the emulator's connection loop; other requests go to net/http) or std (net/http for everything)")
 	addFaultFlags(fs, &c.faults)
 	addMCPFlags(fs, &c.mcp, "mcp")
+	addLocalstackFlags(fs, &c.localstack)
 	fs.Usage = func() {
+		if ddbLocal {
+			fmt.Fprint(fs.Output(), ddbLocalUsage)
+		}
 		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n       dynamoemu mcp [flags]  (an MCP server on stdin and stdout: dynamoemu mcp -help)\n\nAn in-memory DynamoDB-compatible server.\n\n")
 		fs.PrintDefaults()
 	}
@@ -114,7 +134,17 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.Visit(func(f *flag.Flag) {
 		c.hostSet = c.hostSet || f.Name == "host"
 		c.inMemorySet = c.inMemorySet || f.Name == "inMemory"
+		c.portSet = c.portSet || f.Name == "port"
 	})
+	if err := c.localstack.fromEnv(getenv); err != nil {
+		return c, err
+	}
+	if c.localstack.on {
+		c.localstackDefaults()
+	}
+	if ddbLocal {
+		c.ddbLocalDefaults()
+	}
 	if !c.hostSet {
 		c.host = "127.0.0.1" // and ::1 (listen.go)
 	}
@@ -153,6 +183,12 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		ExportDir:              c.exportDir,
 		ApproximateVectors:     c.approximateVectors,
 	}
+	switch {
+	case c.ddbLocal:
+		opts.Edge = ddbLocalEdge
+	case c.localstack.on:
+		opts.Edge = c.localstack.edge
+	}
 	c.persistOptions(&opts)
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -163,17 +199,31 @@ func (c config) options(log *slog.Logger) emulator.Options {
 }
 
 // run serves until a signal arrives. ready, if not nil, receives the
-// listening address. Only -version writes to stdout; -help and the logs go
-// to stderr.
+// listening address. Only -version, DynamoDB Local's start-up block and
+// LocalStack's "Ready." write to stdout; -help and the logs go to stderr.
 func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
+	return runNamed("dynamoemu", args, stdout, stderr, ready)
+}
+
+// runNamed is run for the binary started by the name name: "java" is
+// DynamoDB Local's command line (ddblocal_mode.go). LocalStack's
+// environment is read from the process's.
+func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if check, ok := conventionsArgs(args); ok {
 		return runConventions(check, stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "mcp" {
 		return runMCP(args[1:], os.Stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "healthcheck" {
+		return runHealthcheck(args[1:], stdout, stderr) // fetch.go
+	}
 	java, args := splitJavaArgs(args)
-	c, err := parseFlags(args, stderr)
+	if name == "java" {
+		more, rest := dropJVMOptions(args)
+		java, args = append(java, more...), rest
+	}
+	c, err := parseFlagsAs(args, stderr, ddbLocalMode(name, java), os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -255,12 +305,20 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), emulator.ConsolePath)+emulator.MCPPath)
 	}
 	if len(java) > 0 {
-		log.Info("ignoring the Java arguments of DynamoDB Local's command line", "args", strings.Join(java, " "))
+		log.Info("started through DynamoDB Local's command line: its Java arguments are ignored, GET answers as DynamoDB Local's", "args", strings.Join(java, " "))
+	}
+	if c.ddbLocal {
+		if err := printDDBLocalBlock(stdout, c, lns[0].Addr().(*net.TCPAddr).Port); err != nil {
+			return err
+		}
 	}
 	if c.dbPath != "" {
 		log.Info("keeping data in "+c.dbPath, "durability", c.store.durability)
 	} else {
 		log.Info("keeping data in memory only: it is lost at exit (-dbPath keeps it)")
+	}
+	if c.localstack.on {
+		c.localstack.start(ctx, lns[0].Addr(), stdout, log) // init scripts, then "Ready." (localstack.go)
 	}
 	if ready != nil {
 		ready <- addr

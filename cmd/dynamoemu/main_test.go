@@ -25,7 +25,7 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{"defaults", nil, config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local flags", []string{"-port", "9000", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses"},
-			config{port: 9000, host: "127.0.0.1", inMemory: true, console: true, inMemorySet: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
+			config{port: 9000, portSet: true, host: "127.0.0.1", inMemory: true, console: true, inMemorySet: true, sharedDB: true, cors: "*", delayTransientStatuses: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"dynamodb local storage and telemetry flags", []string{"-dbPath", "/tmp/x", "-disableTelemetry", "-optimizeDbBeforeStartup"},
 			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"limits", []string{"-readTimeout", "5s", "-writeTimeout", "6s", "-idleTimeout", "7s", "-maxHeaderBytes", "8192", "-maxInFlight", "10", "-memoryLimit", "1073741824", "-idempotencyBytes", "1048576"},

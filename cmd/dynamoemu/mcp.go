@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -57,7 +58,7 @@ func addMCPFlags(fs *flag.FlagSet, f *mcpFlags, prefix string) {
 	fs.IntVar(&f.maxBytes, prefix+flagName(prefix, "maxBytes"), mcp.DefaultMaxBytes, "MCP results are at most this many bytes (items past it are left out, with the key to page on from)")
 	fs.IntVar(&f.snapshotDeletes, prefix+flagName(prefix, "snapshotDeletes"), mcp.DefaultSnapshotDeletes, "an MCP call that deletes more items than this (a batch, a transaction, a TTL sweep), and every DeleteTable, takes a snapshot first (-1: never)")
 	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) the MCP tools and -load use; every namespace is the same with -sharedDb")
-	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model (JSON): create its tables and put their sample data at start, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
+	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model (JSON): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
 }
 
 // flagName is a flag's name after prefix: "readOnly" or, after "mcp",
@@ -157,17 +158,72 @@ func loadModel(ctx context.Context, f mcpFlags, emu *emulator.Emulator, log *slo
 	if f.load == "" {
 		return nil
 	}
-	src, err := os.ReadFile(f.load)
-	if err != nil {
-		return fmt.Errorf("-load: %w", err)
-	}
 	ak, region, _ := strings.Cut(f.namespace, "/")
+	files, err := loadFiles(f.load)
+	if err != nil {
+		return err
+	}
+	if len(files) > 1 || mcp.IsTemplate(files[0].src) {
+		return loadTemplates(ctx, files, emu, ak, region, log)
+	}
+	src := files[0].src
 	loaded, err := mcp.LoadModel(ctx, emu, ak, region, src)
 	if err != nil {
 		return fmt.Errorf("-load %s: %w", f.load, err)
 	}
 	for _, t := range loaded {
 		log.Info("loaded "+f.load, "table", t.Table, "created", t.Created, "items", t.Items, "note", t.Note)
+	}
+	return nil
+}
+
+// loadFile is a file -load names.
+type loadFile struct {
+	path string
+	src  []byte
+}
+
+// loadFiles reads -load's file, or, for a directory (cdk.out), its
+// *.template.json files.
+func loadFiles(path string) ([]loadFile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("-load: %w", err)
+	}
+	paths := []string{path}
+	if st.IsDir() {
+		if paths, err = filepath.Glob(filepath.Join(path, "*.template.json")); err != nil || len(paths) == 0 {
+			return nil, fmt.Errorf("-load %s: a directory without *.template.json files (cdk synth writes them in cdk.out)", path)
+		}
+	}
+	var out []loadFile
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("-load: %w", err)
+		}
+		out = append(out, loadFile{p, src})
+	}
+	return out, nil
+}
+
+// loadTemplates loads infrastructure code: CloudFormation or SAM
+// templates, cdk synth's output, serverless.yml (package iac).
+func loadTemplates(ctx context.Context, files []loadFile, emu *emulator.Emulator, ak, region string, log *slog.Logger) error {
+	for _, f := range files {
+		got, err := mcp.LoadTemplate(ctx, emu, ak, region, f.src, os.Getenv)
+		if err != nil {
+			return fmt.Errorf("-load %s: %w", f.path, err)
+		}
+		for _, t := range got.Tables {
+			log.Info("loaded "+f.path, "table", t.Table, "created", t.Created, "note", t.Note)
+		}
+		if len(got.Skipped) > 0 {
+			log.Info("skipped in "+f.path+": not DynamoDB tables", "resources", strings.Join(got.Skipped, ", "))
+		}
+		for name, v := range got.Outputs {
+			log.Info("output of "+f.path, "name", name, "value", v)
+		}
 	}
 	return nil
 }

@@ -41,6 +41,7 @@ var layers = []layer{
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
 	{pkg: "internal/insights", may: []string{"internal/storage"}},
+	{pkg: "internal/iac"}, // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
 	// (never linked by the server: TestServerWithoutHeavyInit).
@@ -95,7 +96,7 @@ var layers = []layer{
 	// The MCP server: the emulator's public API and its DynamoDB JSON
 	// handler; insights for designs and the report's matching, expr and
 	// storage to read a request's key condition as the report does.
-	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage"}, tests: true},
+	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac"}, tests: true},
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp"}, tests: true}, // console, mcp: the server mounts the web console and the MCP endpoint
 	{pkg: "cmd/dynamoemu-conventions", may: []string{"conventions", "internal/storage"}, tests: true},
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},

@@ -1,0 +1,315 @@
+// Package iac reads DynamoDB tables out of infrastructure code: a
+// CloudFormation or SAM template (YAML or JSON), the output of `cdk synth`
+// (cdk.out/*.template.json, CloudFormation JSON), or a serverless.yml whose
+// resources: section holds CloudFormation resources. Each
+// AWS::DynamoDB::Table, AWS::DynamoDB::GlobalTable and SAM's
+// AWS::Serverless::SimpleTable becomes the
+// CreateTable input the template describes, with its TTL, point-in-time
+// recovery and contributor insights settings and, for a global table, the
+// replicas' regions; other resource types are skipped and listed.
+//
+// Intrinsic functions are resolved where they can be locally: Ref to a
+// parameter (its Default), to a pseudo parameter (AWS::Region and the
+// like) or to a table (its name); Fn::Sub, Fn::Join, Fn::Select,
+// Fn::Split, Fn::FindInMap; Fn::GetAtt of a table's Arn and StreamArn in
+// Outputs, once the tables exist (Attr). Any other (Fn::If,
+// Fn::ImportValue, a Ref to something unknown) is an error naming it, as
+// is a table property the emulator cannot take exactly. serverless.yml's
+// ${env:...}, ${self:...}, ${opt:stage|region}, ${sls:stage} and
+// ${aws:region|accountId} variables are resolved first; ${file(...)},
+// ${ssm:...} and the other sources are errors naming them.
+//
+// The property names and shapes followed are AWS's CloudFormation
+// reference for AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable and
+// serverless' variables reference; nothing is read from other projects.
+package iac
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// AccountID is the account the pseudo parameter AWS::AccountId and the
+// ARNs of the emulator's tables name.
+const AccountID = "000000000000"
+
+// Options are what a template is read with.
+type Options struct {
+	// Region is AWS::Region (and serverless' default region); "" means
+	// us-east-1.
+	Region string
+	// StackName is AWS::StackName; "" means "local".
+	StackName string
+	// Getenv reads serverless' ${env:NAME}; nil reads nothing.
+	Getenv func(string) string
+	// Parameters override parameters' Defaults by name.
+	Parameters map[string]string
+}
+
+// Table is one table of a template.
+type Table struct {
+	LogicalID string
+	Name      string
+	// Create is the CreateTable input.
+	Create map[string]any
+	// TTL is the UpdateTimeToLive input's TimeToLiveSpecification, or nil.
+	TTL map[string]any
+	// PITR is UpdateContinuousBackups' PointInTimeRecoverySpecification,
+	// or nil.
+	PITR map[string]any
+	// ContributorInsights is UpdateContributorInsights' action for the
+	// table ("ENABLE"), or "".
+	ContributorInsights string
+	// Replicas are a global table's regions besides Options.Region.
+	Replicas []string
+}
+
+// Template is what Read found.
+type Template struct {
+	Format  string // "cloudformation" or "serverless"
+	Tables  []Table
+	Skipped []string // "LogicalId (Type)" of the resources not read
+	outputs map[string]any
+	ctx     *resolver
+}
+
+// Sniff reports which kind of template src is, without reading it all:
+// "cloudformation", "serverless" or "" (neither: for instance a NoSQL
+// Workbench model).
+func Sniff(src []byte) string {
+	var top map[string]any
+	if err := yaml.Unmarshal(src, &top); err != nil {
+		return ""
+	}
+	return kindOf(top)
+}
+
+func kindOf(top map[string]any) string {
+	switch {
+	case top["Resources"] != nil || top["AWSTemplateFormatVersion"] != nil:
+		return "cloudformation"
+	case top["service"] != nil && (top["resources"] != nil || top["provider"] != nil):
+		return "serverless"
+	}
+	return ""
+}
+
+// Read reads the tables of src.
+func Read(src []byte, o Options) (*Template, error) {
+	if o.Region == "" {
+		o.Region = "us-east-1"
+	}
+	if o.StackName == "" {
+		o.StackName = "local"
+	}
+	if o.Getenv == nil {
+		o.Getenv = func(string) string { return "" }
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("not YAML or JSON: %w", err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, errors.New("empty template")
+	}
+	v, err := fromNode(doc.Content[0], 0)
+	if err != nil {
+		return nil, err
+	}
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("the template is not a mapping")
+	}
+	t := &Template{Format: kindOf(top)}
+	switch t.Format {
+	case "serverless":
+		resolved, err := resolveServerless(top, o)
+		if err != nil {
+			return nil, err
+		}
+		top = map[string]any{}
+		res, _ := resolved.(map[string]any)["resources"].(map[string]any)
+		for k, v := range res {
+			top[k] = v
+		}
+		if top["Resources"] == nil {
+			return nil, errors.New("serverless: resources: has no Resources")
+		}
+		if p, ok := resolved.(map[string]any)["provider"].(map[string]any); ok {
+			if r, ok := p["region"].(string); ok && r != "" && o.Region == "us-east-1" {
+				o.Region = r
+			}
+		}
+	case "cloudformation":
+	default:
+		return nil, errors.New("neither a CloudFormation template (no Resources) nor a serverless.yml (no service and resources)")
+	}
+	resources, ok := top["Resources"].(map[string]any)
+	if !ok {
+		return nil, errors.New("the template's Resources is not a mapping")
+	}
+	r := &resolver{opts: o, resources: resources, tableNames: map[string]string{}}
+	if err := r.readParameters(top); err != nil {
+		return nil, err
+	}
+	if m, ok := top["Mappings"].(map[string]any); ok {
+		r.mappings = m
+	}
+	ids := make([]string, 0, len(resources))
+	for id := range resources {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	// Names first: a table's properties may Ref another table.
+	for _, id := range ids {
+		res, _ := resources[id].(map[string]any)
+		typ, _ := res["Type"].(string)
+		if !isTableType(typ) {
+			continue
+		}
+		name := id
+		if props, ok := res["Properties"].(map[string]any); ok && props["TableName"] != nil {
+			v, err := r.resolve(props["TableName"], "Resources."+id+".Properties.TableName")
+			if err != nil {
+				return nil, err
+			}
+			if name, ok = v.(string); !ok {
+				return nil, fmt.Errorf("resource %s: Properties.TableName is not a string", id)
+			}
+		}
+		r.tableNames[id] = name
+	}
+	for _, id := range ids {
+		res, ok := resources[id].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("resource %s: not a mapping", id)
+		}
+		typ, _ := res["Type"].(string)
+		if !isTableType(typ) {
+			t.Skipped = append(t.Skipped, id+" ("+typ+")")
+			continue
+		}
+		if c, ok := res["Condition"]; ok {
+			return nil, fmt.Errorf("resource %s: Condition %v: conditions are not evaluated", id, c)
+		}
+		props, _ := res["Properties"].(map[string]any)
+		tbl, err := r.table(id, typ, props)
+		if err != nil {
+			return nil, err
+		}
+		t.Tables = append(t.Tables, tbl)
+	}
+	t.outputs, _ = top["Outputs"].(map[string]any)
+	t.ctx = r
+	return t, nil
+}
+
+// Outputs resolves the template's Outputs once its tables exist: attr
+// answers Fn::GetAtt of a table (its logical id and the attribute, Arn or
+// StreamArn). Each output's Value, by name.
+func (t *Template) Outputs(attr func(logicalID, name string) (string, error)) (map[string]string, error) {
+	out := map[string]string{}
+	t.ctx.attr = attr
+	defer func() { t.ctx.attr = nil }()
+	for name, o := range t.outputs {
+		om, ok := o.(map[string]any)
+		if !ok {
+			continue
+		}
+		if _, ok := om["Condition"]; ok {
+			continue
+		}
+		v, err := t.ctx.resolve(om["Value"], "Outputs."+name+".Value")
+		if err != nil {
+			return nil, err
+		}
+		out[name] = fmt.Sprint(v)
+	}
+	return out, nil
+}
+
+// fromNode turns a YAML node into plain values (map[string]any, []any,
+// string, bool, int64 and float64 as yaml decodes them), rewriting
+// CloudFormation's short tags (!Ref X, !GetAtt A.B, !Sub ...) into their
+// long forms ({"Ref": X}, {"Fn::GetAtt": [A, B]}, {"Fn::Sub": ...}).
+func fromNode(n *yaml.Node, depth int) (any, error) {
+	if depth > 100 {
+		return nil, errors.New("the template nests too deep")
+	}
+	var v any
+	switch n.Kind {
+	case yaml.AliasNode:
+		return fromNode(n.Alias, depth+1)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("line %d: a key that is not a scalar", k.Line)
+			}
+			if k.Value == "<<" { // a YAML merge key
+				mv, err := fromNode(n.Content[i+1], depth+1)
+				if err != nil {
+					return nil, err
+				}
+				if mm, ok := mv.(map[string]any); ok {
+					for kk, vv := range mm {
+						if _, set := m[kk]; !set {
+							m[kk] = vv
+						}
+					}
+				}
+				continue
+			}
+			val, err := fromNode(n.Content[i+1], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			m[k.Value] = val
+		}
+		v = m
+	case yaml.SequenceNode:
+		s := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			val, err := fromNode(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			s = append(s, val)
+		}
+		v = s
+	case yaml.ScalarNode:
+		if strings.HasPrefix(n.Tag, "!!") || n.Tag == "" {
+			if err := n.Decode(&v); err != nil {
+				return nil, fmt.Errorf("line %d: %w", n.Line, err)
+			}
+			return v, nil
+		}
+		v = n.Value
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return fromNode(n.Content[0], depth+1)
+	default:
+		return nil, fmt.Errorf("line %d: unexpected YAML node", n.Line)
+	}
+	if !strings.HasPrefix(n.Tag, "!") || strings.HasPrefix(n.Tag, "!!") {
+		return v, nil
+	}
+	fn := strings.TrimPrefix(n.Tag, "!")
+	switch fn {
+	case "Ref", "Condition":
+		return map[string]any{fn: v}, nil
+	case "GetAtt":
+		if s, ok := v.(string); ok {
+			a, b, _ := strings.Cut(s, ".")
+			v = []any{a, b}
+		}
+	}
+	return map[string]any{"Fn::" + fn: v}, nil
+}

@@ -1,0 +1,205 @@
+package iac
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func readFile(t *testing.T, name string, o Options) *Template {
+	t.Helper()
+	src, err := os.ReadFile("testdata/" + name)
+	require.NoError(t, err)
+	tpl, err := Read(src, o)
+	require.NoError(t, err)
+	return tpl
+}
+
+// asJSON compares through JSON: numbers from YAML and JSON alike.
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func TestReadCDKSynth(t *testing.T) {
+	src, err := os.ReadFile("testdata/cdk.template.json")
+	require.NoError(t, err)
+	require.Equal(t, "cloudformation", Sniff(src))
+	tpl := readFile(t, "cdk.template.json", Options{})
+	require.Equal(t, []string{"CDKMetadata (AWS::CDK::Metadata)"}, tpl.Skipped)
+	require.Len(t, tpl.Tables, 2)
+
+	orders := tpl.Tables[0]
+	require.Equal(t, "OrdersTable3D0A4D91", orders.LogicalID)
+	require.Equal(t, "orders", orders.Name)
+	require.JSONEq(t, `{
+		"TableName": "orders",
+		"AttributeDefinitions": [{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},{"AttributeName":"gsi1pk","AttributeType":"S"},{"AttributeName":"createdAt","AttributeType":"N"}],
+		"BillingMode": "PAY_PER_REQUEST",
+		"GlobalSecondaryIndexes": [{"IndexName":"gsi1","KeySchema":[{"AttributeName":"gsi1pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}],
+		"KeySchema": [{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"LocalSecondaryIndexes": [{"IndexName":"byCreated","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"createdAt","KeyType":"RANGE"}],"Projection":{"NonKeyAttributes":["status"],"ProjectionType":"INCLUDE"}}],
+		"StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+	}`, asJSON(t, orders.Create))
+	require.Equal(t, map[string]any{"AttributeName": "expiresAt", "Enabled": true}, orders.TTL)
+
+	sessions := tpl.Tables[1]
+	require.Equal(t, "SessionsTableA0B1C2D3", sessions.Name, "no TableName: the logical id")
+	require.JSONEq(t, `{"ReadCapacityUnits":5,"WriteCapacityUnits":5}`, asJSON(t, sessions.Create["ProvisionedThroughput"]))
+	require.NotNil(t, sessions.PITR)
+
+	out, err := tpl.Outputs(func(id, attr string) (string, error) { return "stream-of-" + id, nil })
+	require.NoError(t, err)
+	require.Equal(t, map[string]string{"OrdersStreamArn": "stream-of-OrdersTable3D0A4D91", "OrdersTableName": "orders"}, out)
+}
+
+func TestReadSAM(t *testing.T) {
+	tpl := readFile(t, "sam.yaml", Options{Region: "eu-west-1"})
+	require.Equal(t, []string{"OrdersFunction (AWS::Serverless::Function)"}, tpl.Skipped)
+	require.Len(t, tpl.Tables, 2)
+	orders := tpl.Tables[0]
+	require.Equal(t, "orders-dev-eu-west-1", orders.Name, "!Sub of a parameter's Default and AWS::Region")
+	require.JSONEq(t, `{"ReadCapacityUnits":5,"WriteCapacityUnits":2}`, asJSON(t, orders.Create["ProvisionedThroughput"]))
+	require.JSONEq(t, `[{"Key":"stage","Value":"dev"}]`, asJSON(t, orders.Create["Tags"]))
+	require.Equal(t, true, orders.Create["DeletionProtectionEnabled"])
+	require.JSONEq(t, `{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}`, asJSON(t, orders.Create["StreamSpecification"]))
+
+	users := tpl.Tables[1]
+	require.Equal(t, "users-dev", users.Name)
+	require.JSONEq(t, `{
+		"TableName": "users-dev",
+		"AttributeDefinitions": [{"AttributeName":"userId","AttributeType":"S"}],
+		"KeySchema": [{"AttributeName":"userId","KeyType":"HASH"}],
+		"BillingMode": "PAY_PER_REQUEST",
+		"Tags": [{"Key":"team","Value":"identity"}]
+	}`, asJSON(t, users.Create))
+
+	_, err := tpl.Outputs(nil)
+	require.Error(t, err)
+	out, err := tpl.Outputs(func(id, attr string) (string, error) { return id + "/" + attr, nil })
+	require.NoError(t, err)
+	require.Equal(t, "OrdersTable/StreamArn", out["OrdersStream"])
+	require.Equal(t, "arn:aws:dynamodb:eu-west-1:"+AccountID+":table/orders-dev-eu-west-1", out["OrdersArn"])
+	require.Equal(t, "users-dev", out["UsersName"])
+
+	src, err := os.ReadFile("testdata/sam.yaml")
+	require.NoError(t, err)
+	tpl, err = Read(src, Options{Parameters: map[string]string{"Stage": "prod"}})
+	require.NoError(t, err)
+	require.Equal(t, "orders-prod-us-east-1", tpl.Tables[0].Name, "a parameter given wins over its Default")
+}
+
+func TestReadServerless(t *testing.T) {
+	src, err := os.ReadFile("testdata/serverless.yml")
+	require.NoError(t, err)
+	require.Equal(t, "serverless", Sniff(src))
+	env := map[string]string{"ORDERS_TTL_ATTRIBUTE": "ttl"}
+	tpl, err := Read(src, Options{Getenv: func(k string) string { return env[k] }})
+	require.NoError(t, err)
+	require.Equal(t, []string{"OrdersQueue (AWS::SQS::Queue)"}, tpl.Skipped)
+	require.Len(t, tpl.Tables, 1)
+	require.Equal(t, "orders-dev-orders", tpl.Tables[0].Name)
+	require.Equal(t, map[string]any{"AttributeName": "ttl", "Enabled": true}, tpl.Tables[0].TTL, "${env:...} set")
+	out, err := tpl.Outputs(nil)
+	require.NoError(t, err)
+	require.Equal(t, "orders-dev-orders", out["OrdersTableName"])
+
+	tpl, err = Read(src, Options{})
+	require.NoError(t, err)
+	require.Equal(t, "expiresAt", tpl.Tables[0].TTL["AttributeName"], "${env:...} unset: the fallback")
+}
+
+func TestReadGlobalTable(t *testing.T) {
+	tpl := readFile(t, "global.yaml", Options{})
+	require.Len(t, tpl.Tables, 1)
+	g := tpl.Tables[0]
+	require.Equal(t, []string{"eu-west-1"}, g.Replicas)
+	require.NotNil(t, g.PITR)
+	require.NotNil(t, g.TTL)
+	require.JSONEq(t, `[{"Key":"app","Value":"shop"}]`, asJSON(t, g.Create["Tags"]))
+	require.Equal(t, "PAY_PER_REQUEST", g.Create["BillingMode"])
+
+	src, err := os.ReadFile("testdata/global.yaml")
+	require.NoError(t, err)
+	_, err = Read(src, Options{Region: "ap-south-1"})
+	require.ErrorContains(t, err, "no replica in ap-south-1")
+}
+
+// TestReadErrors: what cannot be resolved or taken exactly is an error
+// naming it.
+func TestReadErrors(t *testing.T) {
+	table := func(props string) string {
+		return "Parameters:\n  NoDefault:\n    Type: String\nResources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n" +
+			"      KeySchema: [{AttributeName: id, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]\n" + props
+	}
+	tests := []struct{ src, want string }{
+		{table("      TableName: !If [IsProd, a, b]\n"), "Fn::If"},
+		{table("      TableName: !ImportValue shared-name\n"), "Fn::ImportValue"},
+		{table("      TableName: !Ref NoDefault\n"), "Ref NoDefault"},
+		{table("      TableName: !Ref Nowhere\n"), "Ref Nowhere"},
+		{table("      TableName: !Sub '${Nowhere}-x'\n"), "Ref Nowhere"},
+		{table("      KinesisStreamSpecification: {StreamArn: x}\n"), "Resources.T.Properties.KinesisStreamSpecification"},
+		{table("      StreamSpecification: {StreamViewType: NEW_IMAGE, ResourcePolicy: {}}\n"), "StreamSpecification.ResourcePolicy"},
+		{table("      GlobalSecondaryIndexes: [{IndexName: g, ContributorInsightsSpecification: {Enabled: true}}]\n"), "GlobalSecondaryIndexes[0].ContributorInsightsSpecification"},
+		{table("      TableName: !GetAtt T.StreamArn\n"), "T.StreamArn"},
+		{"Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Condition: IsProd\n    Properties: {}\n", "Condition"},
+		{"service: s\nprovider: {name: aws}\nresources:\n  Resources:\n    T:\n      Type: AWS::DynamoDB::Table\n      Properties:\n        TableName: ${ssm:/app/table}\n", "ssm:/app/table"},
+		{"service: s\nprovider: {name: aws}\nresources:\n  Resources:\n    T:\n      Type: AWS::DynamoDB::Table\n      Properties:\n        TableName: ${file(./names.yml):orders}\n", "file"},
+		{"service: s\nprovider: {name: aws}\nresources:\n  Resources:\n    T:\n      Type: AWS::DynamoDB::Table\n      Properties:\n        TableName: ${env:UNSET_TABLE_NAME}\n", "env:UNSET_TABLE_NAME"},
+		{"service: s\ncustom: {a: '${self:custom.b}', b: '${self:custom.a}'}\nprovider: {name: aws}\nresources:\n  Resources:\n    T:\n      Type: AWS::DynamoDB::Table\n      Properties:\n        TableName: ${self:custom.a}\n", "too deep"},
+		{"[1, 2]", "not a mapping"},
+		{"ModelName: x\nDataModel: []\n", "neither"},
+	}
+	for _, tt := range tests {
+		_, err := Read([]byte(tt.src), Options{})
+		require.ErrorContains(t, err, tt.want, tt.src)
+	}
+}
+
+// FuzzRead: any input is read or refused with an error, never a panic;
+// a template read twice reads the same.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"cdk.template.json", "sam.yaml", "serverless.yml", "global.yaml", "cdk-synth/OrdersStack.template.json"} {
+		src, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Add([]byte("Resources: {T: {Type: AWS::DynamoDB::Table, Properties: {TableName: !Sub '${AWS::Region}${!x}'}}}"))
+	f.Add([]byte("service: s\nprovider: {}\nresources: {Resources: {}}\ncustom: {a: '${self:custom.a, ${env:X, 1}}'}"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		a, err := Read(src, Options{})
+		if err != nil {
+			return
+		}
+		b, err := Read(src, Options{})
+		require.NoError(t, err)
+		require.Equal(t, asJSON(t, a.Tables), asJSON(t, b.Tables))
+		_, _ = a.Outputs(func(string, string) (string, error) { return "arn", nil })
+	})
+}
+
+// TestReadRealCDKSynth: the output of aws-cdk-lib 2.276.0's synth of
+// testdata/cdk-synth/app.js (node app.js): a Table with a GSI, an LSI, a
+// stream and TTL, and a TableV2 (a GlobalTable) with a replica.
+func TestReadRealCDKSynth(t *testing.T) {
+	tpl := readFile(t, "cdk-synth/OrdersStack.template.json", Options{})
+	require.Empty(t, tpl.Skipped)
+	require.Len(t, tpl.Tables, 2)
+	carts, orders := tpl.Tables[0], tpl.Tables[1]
+	require.Equal(t, "CartsEE95721F", carts.Name)
+	require.Equal(t, []string{"eu-west-1"}, carts.Replicas)
+	require.NotNil(t, carts.PITR)
+	require.Equal(t, "orders", orders.Name)
+	require.JSONEq(t, `[{"IndexName":"byCreated","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"createdAt","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]`,
+		asJSON(t, orders.Create["LocalSecondaryIndexes"]))
+	require.Equal(t, "expiresAt", orders.TTL["AttributeName"])
+	out, err := tpl.Outputs(func(id, attr string) (string, error) { return id + "." + attr, nil })
+	require.NoError(t, err)
+	require.Equal(t, map[string]string{"OrdersStream": "OrdersA9B65338.StreamArn"}, out)
+}
