@@ -1,6 +1,8 @@
 package service
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
@@ -97,3 +99,34 @@ func (s Stream) Read(pos uint64, limit, maxBytes int, now time.Time) ([]streamlo
 // SizeBytes is a record's SizeBytes: its key attributes plus the
 // images it shows.
 func (s Stream) SizeBytes(r *streamlog.Record) int { return s.s.sizeBytes(r) }
+
+// Spaces returns the service's namespaces created so far (a table was
+// added to each at some point), by ID: for a feature that follows
+// streams outside any request (the Lambda event source mappings).
+func (s *Service) Spaces() []Space {
+	all := s.dbs.all()
+	out := make([]Space, len(all))
+	for i, ns := range all {
+		out[i] = Space{ns: ns}
+	}
+	slices.SortFunc(out, func(a, b Space) int { return strings.Compare(a.ns.key, b.ns.key) })
+	return out
+}
+
+// Streams returns the namespace's streams not yet forgotten at now, in
+// creation order (Call.Streams outside a request).
+func (s Space) Streams(now time.Time) []Stream {
+	all := s.ns.streams.all(now)
+	out := make([]Stream, len(all))
+	for i, st := range all {
+		out[i] = Stream{s: st}
+	}
+	return out
+}
+
+// Stream returns the namespace's stream of ARN arn at now, or false
+// (none, or forgotten).
+func (s Space) Stream(arn string, now time.Time) (Stream, bool) {
+	st := s.ns.streams.find(arn, now)
+	return Stream{s: st}, st != nil
+}
