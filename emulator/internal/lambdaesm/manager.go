@@ -48,7 +48,7 @@ type Manager struct {
 	maps     map[string]*mapping
 	order    []string // UUIDs in creation order
 	funcs    map[string]Function
-	endpoint string    // the default Lambda endpoint
+	endpoint string       // the default Lambda endpoint
 	sink     func([]byte) // told of every invocation record (Go API), or nil
 	closed   bool
 }
