@@ -127,7 +127,7 @@ func TestStreamHandlerFilters(t *testing.T) {
 			[]string{"INSERT:a", "INSERT:b", "INSERT:c", "INSERT:d", "MODIFY:a", "REMOVE:b"}},
 		{"numeric never matches a DynamoDB number (a string)", []string{`{"dynamodb":{"NewImage":{"qty":{"N":[{"numeric":[">",0]}]}}}}`}, nil},
 		{"a DynamoDB number by its text", []string{`{"dynamodb":{"NewImage":{"qty":{"N":["5"]}}}}`}, []string{"INSERT:c"}},
-		{"exists (on a leaf)", []string{`{"dynamodb":{"NewImage":{"email":{"S":[{"exists":true}]}}}}`}, []string{"INSERT:a"}},
+		{"exists (on a leaf)", []string{`{"dynamodb":{"NewImage":{"email":{"S":[{"exists":true}]}}}}`}, []string{"INSERT:a", "MODIFY:a"}},
 		{"does not exist", []string{`{"eventName":["INSERT"],"dynamodb":{"NewImage":{"email":{"S":[{"exists":false}]}}}}`}, []string{"INSERT:b", "INSERT:c", "INSERT:d"}},
 		{"empty", []string{`{"dynamodb":{"NewImage":{"note":{"S":[""]}}}}`}, []string{"INSERT:d"}},
 		{"or across filters", []string{`{"eventName":["REMOVE"]}`, `{"dynamodb":{"Keys":{"id":{"S":["c"]}}}}`}, []string{"INSERT:c", "REMOVE:b"}},

@@ -255,8 +255,8 @@ func (p *pattern) match(obj map[string]any) bool {
 		f := &p.fields[i]
 		v, present := obj[f.name]
 		if f.nested != nil {
-			o, ok := v.(map[string]any)
-			if !ok || !f.nested.match(o) {
+			o, _ := v.(map[string]any) // absent (or a leaf): only exists:false can match below
+			if !f.nested.match(o) {
 				return false
 			}
 			continue
