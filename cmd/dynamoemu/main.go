@@ -68,6 +68,8 @@ type config struct {
 	httpLoop                string     // -httpLoop: own or std (emulator.HTTPLoop)
 	mcp                     mcpFlags   // -mcp and its kin, -load (mcp.go)
 	credentials             string     // -credentials: the keys whose signatures are verified (credentials.go)
+	lambdaEndpoint          string     // -lambdaEndpoint: where stream handlers are invoked (docs/stream-handlers.md)
+	eventSourceMappings     string     // -eventSourceMappings: a mappings file
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -99,6 +101,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.DurationVar(&c.shutdownGrace, "shutdownGrace", 5*time.Second, "on SIGTERM or SIGINT, how long requests still running may finish; those still running then get no answer, and the server exits 0 (a process supervisor's stop timeout should be longer: Docker's is 10s)")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
+	fs.StringVar(&c.lambdaEndpoint, "lambdaEndpoint", "", "the Lambda endpoint stream handlers are invoked at (POST URL/2015-03-31/functions/NAME/invocations; serverless-offline's lambda port, e.g. http://localhost:3002)")
+	fs.StringVar(&c.eventSourceMappings, "eventSourceMappings", "", "a JSON file of Lambda event source mappings from tables' streams to functions (docs/stream-handlers.md)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	addLimitFlags(fs, &c.limits)
 	fs.StringVar(&c.httpLoop, "httpLoop", string(emulator.LoopOwn), "how API calls are read off connections: own (the emulator's connection loop; other requests go to net/http) or std (net/http for everything)")
@@ -222,6 +226,15 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
 		emu.Close()
 		return err
+	}
+	if c.eventSourceMappings != "" {
+		if err := emu.LoadEventSourceMappings(c.eventSourceMappings); err != nil {
+			emu.Close()
+			return fmt.Errorf("-eventSourceMappings: %w", err)
+		}
+	}
+	if c.lambdaEndpoint != "" { // the flag wins over the file's lambdaEndpoint
+		emu.SetLambdaEndpoint(c.lambdaEndpoint)
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
