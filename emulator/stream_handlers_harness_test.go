@@ -32,13 +32,13 @@ type lambdaRecord struct {
 	AwsRegion      string `json:"awsRegion"`
 	EventSourceARN string `json:"eventSourceARN"`
 	Dynamodb       struct {
-		ApproximateCreationDateTime json.Number                          `json:"ApproximateCreationDateTime"`
-		Keys                        map[string]map[string]any            `json:"Keys"`
-		NewImage                    map[string]map[string]any            `json:"NewImage"`
-		OldImage                    map[string]map[string]any            `json:"OldImage"`
-		SequenceNumber              string                               `json:"SequenceNumber"`
-		SizeBytes                   int                                  `json:"SizeBytes"`
-		StreamViewType              string                               `json:"StreamViewType"`
+		ApproximateCreationDateTime json.Number               `json:"ApproximateCreationDateTime"`
+		Keys                        map[string]map[string]any `json:"Keys"`
+		NewImage                    map[string]map[string]any `json:"NewImage"`
+		OldImage                    map[string]map[string]any `json:"OldImage"`
+		SequenceNumber              string                    `json:"SequenceNumber"`
+		SizeBytes                   int                       `json:"SizeBytes"`
+		StreamViewType              string                    `json:"StreamViewType"`
 	} `json:"dynamodb"`
 }
 
