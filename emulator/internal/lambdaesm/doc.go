@@ -8,8 +8,7 @@
 // ReportBatchItemFailures, ParallelizationFactor, an on-failure
 // destination). The function is a Go function or an endpoint of
 // Lambda's Invoke API (serverless-offline's lambda port). It reads the
-// streams the core keeps through service.Stream (Service.Spaces,
-// Space.Stream) and sends each record as the Streams API serves it
+// streams the core keeps through service.Stream (Namespace.Streams) and sends each record as the Streams API serves it
 // (streamsapi.AppendRecord) with its eventSourceARN.
 //
 // Files by concern:

@@ -303,10 +303,21 @@ func (m *Manager) target(name, endpoint string) (Function, string) {
 	return nil, endpoint
 }
 
+// streams returns the streams of every namespace at now.
+func (m *Manager) streams(now time.Time) []service.Stream {
+	var out []service.Stream
+	for _, id := range m.svc.NamespaceIDs() {
+		if ns := m.svc.Namespace(id); ns != nil {
+			out = append(out, ns.Streams(now)...)
+		}
+	}
+	return out
+}
+
 // findStream returns the stream of ARN arn in any namespace.
 func (m *Manager) findStream(arn string, now time.Time) (service.Stream, bool) {
-	for _, sp := range m.svc.Spaces() {
-		if s, ok := sp.Stream(arn, now); ok {
+	for _, s := range m.streams(now) {
+		if s.ARN() == arn {
 			return s, true
 		}
 	}
@@ -318,17 +329,15 @@ func (m *Manager) findStream(arn string, now time.Time) (service.Stream, bool) {
 func (m *Manager) tableStream(name string, now time.Time) (service.Stream, bool) {
 	var best service.Stream
 	found := false
-	for _, sp := range m.svc.Spaces() {
-		for _, s := range sp.Streams(now) {
-			if s.TableName() != name {
-				continue
-			}
-			if st, _ := s.State(now); st != service.Enabled {
-				continue
-			}
-			if !found || s.Created().After(best.Created()) {
-				best, found = s, true
-			}
+	for _, s := range m.streams(now) {
+		if s.TableName() != name {
+			continue
+		}
+		if st, _ := s.State(now); st != service.Enabled {
+			continue
+		}
+		if !found || s.Created().After(best.Created()) {
+			best, found = s, true
 		}
 	}
 	return best, found
