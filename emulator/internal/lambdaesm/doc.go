@@ -8,8 +8,9 @@
 // ReportBatchItemFailures, ParallelizationFactor, an on-failure
 // destination). The function is a Go function or an endpoint of
 // Lambda's Invoke API (serverless-offline's lambda port). It reads the
-// streams the core keeps through service.Stream (Namespace.Streams) and sends each record as the Streams API serves it
-// (streamsapi.AppendRecord) with its eventSourceARN.
+// streams the core keeps through service.Stream (Namespace.Streams,
+// outside any request) and sends each record as the Streams API serves
+// it (streamsapi.AppendRecord) with its eventSourceARN.
 //
 // Files by concern:
 //
