@@ -205,3 +205,13 @@ func (e *Emulator) serveStreamsMappings(w http.ResponseWriter, r *http.Request) 
 	e.cors.apply(w, r)
 	writeAdminJSON(w, map[string]any{"mappings": e.eventSourceMappingStatuses()})
 }
+
+// LoadServerless reads a Serverless Framework service file
+// (cmd/dynamoemu's -serverless): each function's DynamoDB stream events
+// become mappings to the function as serverless-offline names it, their
+// ARNs matched to tables by name, ${env:...} resolved with getenv (and
+// .env beside the file with useDotenv). It returns why any event was
+// left out.
+func (e *Emulator) LoadServerless(path string, getenv func(string) string) ([]string, error) {
+	return e.esm().LoadServerless(path, getenv)
+}

@@ -70,6 +70,7 @@ type config struct {
 	credentials             string     // -credentials: the keys whose signatures are verified (credentials.go)
 	lambdaEndpoint          string     // -lambdaEndpoint: where stream handlers are invoked (docs/stream-handlers.md)
 	eventSourceMappings     string     // -eventSourceMappings: a mappings file
+	serverless              string     // -serverless: a serverless.yml whose stream events become mappings
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -102,6 +103,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.shutdownGrace, "shutdownGrace", 5*time.Second, "on SIGTERM or SIGINT, how long requests still running may finish; those still running then get no answer, and the server exits 0 (a process supervisor's stop timeout should be longer: Docker's is 10s)")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.StringVar(&c.lambdaEndpoint, "lambdaEndpoint", "", "the Lambda endpoint stream handlers are invoked at (POST URL/2015-03-31/functions/NAME/invocations; serverless-offline's lambda port, e.g. http://localhost:3002)")
+	fs.StringVar(&c.serverless, "serverless", "", "a Serverless Framework serverless.yml: each function's DynamoDB stream events become event source mappings to the function (with -lambdaEndpoint, serverless-offline's lambda port)")
 	fs.StringVar(&c.eventSourceMappings, "eventSourceMappings", "", "a JSON file of Lambda event source mappings from tables' streams to functions (docs/stream-handlers.md)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	addLimitFlags(fs, &c.limits)
@@ -231,6 +233,16 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		if err := emu.LoadEventSourceMappings(c.eventSourceMappings); err != nil {
 			emu.Close()
 			return fmt.Errorf("-eventSourceMappings: %w", err)
+		}
+	}
+	if c.serverless != "" {
+		warnings, err := emu.LoadServerless(c.serverless, os.Getenv)
+		for _, w := range warnings {
+			log.Warn("-serverless: stream event left out", "why", w)
+		}
+		if err != nil {
+			emu.Close()
+			return fmt.Errorf("-serverless: %w", err)
 		}
 	}
 	if c.lambdaEndpoint != "" { // the flag wins over the file's lambdaEndpoint
