@@ -152,9 +152,37 @@ func (e *Emulator) LoadEventSourceMappings(path string) error { return e.esm().L
 // still behind, where it is and its last error.
 func (e *Emulator) DrainStreams(ctx context.Context) error { return e.esm().Drain(ctx) }
 
-// eventSourceMappingStatuses is every mapping's configuration and
-// progress.
-func (e *Emulator) eventSourceMappingStatuses() []lambdaesm.Status { return e.esm().Statuses() }
+// EventSourceMappingStatus is a mapping's state and progress, for the
+// console, the MCP server and GET AdminStreamsMappingsPath.
+type EventSourceMappingStatus struct {
+	UUID                 string `json:"uuid"`
+	FunctionArn          string `json:"functionArn"`
+	EventSourceArn       string `json:"eventSourceArn"` // "" until a TableName mapping finds its table's stream
+	State                string `json:"state"`          // Enabled or Disabled
+	LastProcessingResult string `json:"lastProcessingResult"`
+	Position             string `json:"position"` // the sequence number after the last record handled
+	Invocations          int64  `json:"invocations"`
+	FunctionErrors       int64  `json:"functionErrors"`
+	Discarded            int64  `json:"discarded"` // records sent to the on-failure destination
+	Filtered             int64  `json:"filtered"`  // records no filter matched
+	LastError            string `json:"lastError,omitempty"`
+	LastBatchSize        int    `json:"lastBatchSize"`
+	IteratorAgeSeconds   int64  `json:"iteratorAgeSeconds"` // the age of the last record handled, when it was
+}
+
+// EventSourceMappings returns every mapping's state and progress, in
+// creation order.
+func (e *Emulator) EventSourceMappings() []EventSourceMappingStatus {
+	all := e.esm().Statuses()
+	out := make([]EventSourceMappingStatus, len(all))
+	for i, s := range all {
+		out[i] = EventSourceMappingStatus{UUID: s.UUID, FunctionArn: s.FunctionArn, EventSourceArn: s.EventSourceArn,
+			State: s.State, LastProcessingResult: s.LastProcessingResult, Position: s.Position,
+			Invocations: s.Invocations, FunctionErrors: s.FunctionErrors, Discarded: s.Discarded, Filtered: s.Filtered,
+			LastError: s.LastError, LastBatchSize: s.LastBatchSize, IteratorAgeSeconds: s.IteratorAgeSecs}
+	}
+	return out
+}
 
 // isLambdaPath reports whether path is Lambda's event source mapping API.
 func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.APIPrefix) }
@@ -203,7 +231,7 @@ func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
 
 func (e *Emulator) serveStreamsMappings(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	writeAdminJSON(w, map[string]any{"mappings": e.eventSourceMappingStatuses()})
+	writeAdminJSON(w, map[string]any{"mappings": e.EventSourceMappings()})
 }
 
 // LoadServerless reads a Serverless Framework service file

@@ -89,6 +89,15 @@ func TestLambdaEventSourceMappingAPI(t *testing.T) {
 	require.Equal(t, []string{"a"}, h.delivered())
 	_, _, c = lambdaCall(t, http.MethodGet, base+id, "")
 	require.Equal(t, "OK", c["LastProcessingResult"])
+	st := e.EventSourceMappings()
+	require.Len(t, st, 1)
+	require.Equal(t, id, st[0].UUID)
+	require.EqualValues(t, 1, st[0].Invocations)
+	require.EqualValues(t, 0, st[0].FunctionErrors)
+	require.Equal(t, 1, st[0].LastBatchSize)
+	status, _, c = lambdaCall(t, http.MethodGet, url+emulator.AdminStreamsMappingsPath, "")
+	require.Equal(t, http.StatusOK, status)
+	require.Len(t, c["mappings"], 1)
 
 	for _, tc := range []struct{ body, typ string }{
 		{`{"EventSourceArn":"` + arn + `","FunctionName":"fn","StartingPosition":"LATEST","BatchSize":0}`, "ValidationException"},
