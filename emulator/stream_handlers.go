@@ -80,10 +80,6 @@ func (m EventSourceMapping) spec() (*lambdaesm.Spec, error) {
 	return &s, nil
 }
 
-// EventSourceMappingConfiguration is a mapping as Lambda's API answers
-// it (EventSourceMappingConfiguration), as JSON.
-type EventSourceMappingConfiguration = json.RawMessage
-
 func (e *Emulator) esm() *lambdaesm.Manager { return lambdaesm.Of(e.svc) }
 
 // CreateEventSourceMapping makes a mapping and returns its UUID.
