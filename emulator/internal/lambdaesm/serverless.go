@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -36,7 +37,9 @@ type ServerlessMapping struct {
 	Spec     Spec
 }
 
-var varPattern = regexp.MustCompile(`\$\{([^{}]+)\}`)
+// varPattern matches a ${...} variable, built at its first use (not at
+// every start of the server).
+var varPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^{}]+)\}`) })
 
 // ParseServerless reads a service file's stream events. getenv looks
 // up the environment; warnings say which events were left out and why.
@@ -221,7 +224,7 @@ func (r *resolver) resolve(s string, depth int) string {
 	if depth > 8 {
 		return s
 	}
-	return varPattern.ReplaceAllStringFunc(s, func(m string) string {
+	return varPattern().ReplaceAllStringFunc(s, func(m string) string {
 		inner := m[2 : len(m)-1]
 		src, def, hasDef := strings.Cut(inner, ",")
 		def = strings.Trim(strings.TrimSpace(def), `'"`)
