@@ -112,7 +112,6 @@ const (
 // settings are a mapping's resolved settings.
 type settings struct {
 	function    string // the function's name
-	functionARN string
 	sourceARN   string // "" until a TableName mapping finds its stream
 	tableName   string
 	endpoint    string
