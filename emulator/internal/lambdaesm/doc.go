@@ -21,6 +21,7 @@
 //	config.go   the API's shapes, defaults, ranges and checks
 //	api.go      Lambda's REST API for the mappings
 //	file.go     the mappings file
+//	serverless.go  serverless.yml's stream events (go.yaml.in/yaml/v3), variables resolved
 //
 // Caveats: a stream has one shard, so ParallelizationFactor splits it
 // into lanes by partition key; a retry waits at most 200 ms (Lambda's
