@@ -495,3 +495,39 @@ func TestStreamHandlerTableName(t *testing.T) {
 	require.NoError(t, e.DrainStreams(ctx))
 	require.Equal(t, []string{"first"}, h.delivered())
 }
+
+// TestStreamHandlerMappingsFile: a mappings file sets the Lambda
+// endpoint and makes its mappings; a TableName mapping written before
+// the table exists takes its stream, and its filter applies.
+func TestStreamHandlerMappingsFile(t *testing.T) {
+	e, db := emulatortest.NewWith(t, emulator.Options{})
+	h := newHandlerServer(t, nil)
+	path := filepath.Join(t.TempDir(), "mappings.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"lambdaEndpoint":"`+h.url+`","mappings":[{"TableName":"tasks-command",
+		"FunctionName":"sync","StartingPosition":"LATEST","MaximumRetryAttempts":10,
+		"FilterCriteria":{"Filters":[{"Pattern":"{\"eventName\":[\"INSERT\"]}"}]}}]}`), 0o600))
+	require.NoError(t, e.LoadEventSourceMappings(path))
+	ctx := context.Background()
+	_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("tasks-command"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+	})
+	require.NoError(t, err)
+	for _, v := range []string{"1", "2"} { // an INSERT, then a MODIFY the filter drops
+		_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tasks-command"),
+			Item: map[string]types.AttributeValue{"id": str("t1"), "v": num(v)}})
+		require.NoError(t, err)
+	}
+	require.NoError(t, e.DrainStreams(ctx))
+	calls := h.invocations()
+	require.Len(t, calls, 1)
+	require.Equal(t, "/2015-03-31/functions/sync/invocations", calls[0].Path)
+	require.Equal(t, []string{"t1"}, calls[0].ids())
+	require.Equal(t, "INSERT", calls[0].Records[0].EventName)
+	st := e.EventSourceMappings()
+	require.Len(t, st, 1)
+	require.EqualValues(t, 1, st[0].Filtered)
+}
