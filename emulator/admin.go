@@ -24,6 +24,8 @@ import (
 //	GET  /dynamoemu/health            {"status":"ok"} (health.go)
 //	DELETE /dynamoemu/conventions     {"reset":true} (empties the conventions report)
 //	GET  /dynamoemu/namespaces        the namespaces that hold tables (namespaces_admin.go)
+//	POST /dynamoemu/streams/drain     {"drained":true} once the stream handlers caught up (stream_handlers.go)
+//	GET  /dynamoemu/streams/mappings  the event source mappings and their progress (stream_handlers.go)
 //
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
@@ -87,7 +89,9 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(e.serveSweep)
 	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(e.serveHealthAdmin) // health.go
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
-	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(e.serveNamespaces) // namespaces_admin.go
+	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(e.serveNamespaces)           // namespaces_admin.go
+	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(e.serveStreamsDrain)      // stream_handlers.go
+	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(e.serveStreamsMappings) // stream_handlers.go
 	e.snapshotRoutes(r)
 	e.branchRoutes(r)
 	e.faultRoutes(r) // faults_admin.go

@@ -108,6 +108,8 @@ func (e *Emulator) edgeHandler() http.Handler {
 				}
 			}
 			own().ServeHTTP(w, r)
+		case isLambdaPath(r.URL.Path):
+			e.serveLambda(w, r) // stream_handlers.go: Lambda's event source mapping API
 		case r.Method == http.MethodPost:
 			e.serveOp(w, r)
 		case r.Method == http.MethodGet || r.Method == http.MethodHead:

@@ -4,6 +4,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/contributorinsights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/globaltables"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
@@ -34,4 +35,5 @@ func init() {
 	service.Use(partiqlops.Feature{})
 	service.Use(contributorinsights.Feature{})
 	service.Use(globaltables.Feature{})
+	service.Use(lambdaesm.Feature{})
 }

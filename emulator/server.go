@@ -301,6 +301,7 @@ func (e *Emulator) serviceConfig() service.Config {
 // requests after it (with DataDir, changes then fail). Close is safe to
 // call more than once; it returns the store's error, if any.
 func (e *Emulator) Close() error {
+	e.esm().Close() // the event source mappings' pollers (stream_handlers.go)
 	e.svc.Close()
 	if e.store != nil {
 		return e.store.Close()

@@ -4,8 +4,9 @@
 # them, installs the tarballs in a scratch project (no registry publish;
 # the AWS SDK v3 comes from the npm registry), then runs there
 # `npx dynamoemu -version` (it must say the packages' version),
-# npm/test/api.test.js and npm/test/signatures.test.js (signed requests
-# through the SDK with and without -credentials) with node --test, Jest and Vitest through the
+# npm/test/api.test.js, npm/test/signatures.test.js (signed requests
+# through the SDK with and without -credentials) and npm/test/streams.test.js
+# (stream handlers and drainStreams) with node --test, Jest and Vitest through the
 # package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
 # npm/test/reset), the README's Jest test as the README writes it;
 # then the engine in WebAssembly (@dynamoemu/wasm through
@@ -33,8 +34,8 @@ echo "npm/test.sh: npx dynamoemu -version: $got"
 # The conventions check ships beside the server: npx dynamoemu conventions ...
 help=$(npx --no-install dynamoemu conventions check -h 2>&1) || { echo "npm/test.sh: npx dynamoemu conventions check -h failed: $help" >&2; exit 1; }
 [[ $help == *"usage: dynamoemu-conventions check"* ]] || { echo "npm/test.sh: npx dynamoemu conventions check -h says: $help" >&2; exit 1; }
-cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" .
-node --test api.test.js signatures.test.js
+cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" "$OLDPWD/test/streams.test.js" .
+node --test api.test.js signatures.test.js streams.test.js
 
 # Jest and Vitest through the package's set-up files: one server for the
 # run, two workers, each in a namespace of its own, the tables of

@@ -76,6 +76,13 @@ type config struct {
 	ddbLocal                bool            // started through DynamoDB Local's command line (ddblocal_mode.go)
 	ddbLocalCwd             bool            // ddbLocal, and the data is in the working directory for want of -inMemory or -dbPath
 	localstack              localstackFlags // -localstack and LocalStack's environment (localstack.go)
+	faults                  faultFlags      // faults.go
+	httpLoop                string          // -httpLoop: own or std (emulator.HTTPLoop)
+	mcp                     mcpFlags        // -mcp and its kin, -load (mcp.go)
+	credentials             string          // -credentials: the keys whose signatures are verified (credentials.go)
+	lambdaEndpoint          string          // -lambdaEndpoint: where stream handlers are invoked (docs/stream-handlers.md)
+	eventSourceMappings     string          // -eventSourceMappings: a mappings file
+	serverless              string          // -serverless: a serverless.yml whose stream events become mappings
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -115,6 +122,9 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.DurationVar(&c.shutdownGrace, "shutdownGrace", 5*time.Second, "on SIGTERM or SIGINT, how long requests still running may finish; those still running then get no answer, and the server exits 0 (a process supervisor's stop timeout should be longer: Docker's is 10s)")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
+	fs.StringVar(&c.lambdaEndpoint, "lambdaEndpoint", "", "the Lambda endpoint stream handlers are invoked at (POST URL/2015-03-31/functions/NAME/invocations; serverless-offline's lambda port, e.g. http://localhost:3002)")
+	fs.StringVar(&c.serverless, "serverless", "", "a Serverless Framework serverless.yml: each function's DynamoDB stream events become event source mappings to the function (with -lambdaEndpoint, serverless-offline's lambda port)")
+	fs.StringVar(&c.eventSourceMappings, "eventSourceMappings", "", "a JSON file of Lambda event source mappings from tables' streams to functions (docs/stream-handlers.md)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	addLimitFlags(fs, &c.limits)
 	fs.StringVar(&c.httpLoop, "httpLoop", string(emulator.LoopOwn), "how API calls are read off connections: own (the emulator's connection loop; other requests go to net/http) or std (net/http for everything)")
@@ -272,6 +282,25 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
 		emu.Close()
 		return err
+	}
+	if c.eventSourceMappings != "" {
+		if err := emu.LoadEventSourceMappings(c.eventSourceMappings); err != nil {
+			emu.Close()
+			return fmt.Errorf("-eventSourceMappings: %w", err)
+		}
+	}
+	if c.serverless != "" {
+		warnings, err := emu.LoadServerless(c.serverless, os.Getenv)
+		for _, w := range warnings {
+			log.Warn("-serverless: stream event left out", "why", w)
+		}
+		if err != nil {
+			emu.Close()
+			return fmt.Errorf("-serverless: %w", err)
+		}
+	}
+	if c.lambdaEndpoint != "" { // the flag wins over the file's lambdaEndpoint
+		emu.SetLambdaEndpoint(c.lambdaEndpoint)
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {

@@ -59,6 +59,8 @@ var featurePackages = map[string][]string{
 		"ExecuteTransactionOutput", "ParameterizedStatement", "BatchStatementRequest", "BatchStatementResponse",
 		"BatchStatementError", "stmtCache", "parseStatement", "runStatement", "planInsert", "planUpdate", "planDelete",
 		"planExists", "projectColumns", "batchFaultCode", "itemRuleError", "capacityTotals"},
+	"emulator/internal/lambdaesm": {"deliverFrom", "invocationRecord", "batchItemFailures",
+		"parsePattern", "filterSet", "DrainError", "LoadFile", "drainTarget", "tableStream"},
 	"emulator/internal/contributorinsights": {"updateContributorInsights", "describeContributorInsights", "listContributorInsights",
 		"ciTarget", "UpdateContributorInsightsInput", "DescribeContributorInsightsInput", "ListContributorInsightsInput",
 		"ListContributorInsightsOutput", "ContributorInsightsSummary", "enumCIAction", "enumCIMode", "maxCIList"},

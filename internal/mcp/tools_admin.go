@@ -54,6 +54,29 @@ func (s *Server) adminTools() []*tool {
 				}
 				return map[string]string{"deleted": in.ID}, nil
 			}},
+		{name: "stream_handlers", title: "Stream handlers", schema: schema{},
+			desc: `Lists the event source mappings (stream handlers: a table's stream calling a function, docs/stream-handlers.md) with their state, function, stream, position, invocations, function errors, records filtered and discarded, last batch size, iterator age and last error. Example: {}.`,
+			run: func(context.Context, json.RawMessage) (any, error) {
+				return map[string]any{"mappings": s.emu.EventSourceMappings()}, nil
+			}},
+		{name: "stream_handlers_drain", title: "Drain the stream handlers",
+			schema: schema{props: []prop{{name: "timeoutSeconds", typ: "number", desc: `how long to wait (default 30)`}}},
+			desc:   `Waits until every enabled event source mapping handled every record written before the call (delivered, filtered out, or sent to its on-failure destination), or answers which mappings are stuck and their last errors. Example: {"timeoutSeconds": 10}.`,
+			run: func(ctx context.Context, args json.RawMessage) (any, error) {
+				var in struct{ TimeoutSeconds float64 }
+				if err := decode(args, &in); err != nil {
+					return nil, err
+				}
+				if in.TimeoutSeconds <= 0 {
+					in.TimeoutSeconds = 30
+				}
+				ctx, cancel := context.WithTimeout(ctx, time.Duration(in.TimeoutSeconds*float64(time.Second)))
+				defer cancel()
+				if err := s.emu.DrainStreams(ctx); err != nil {
+					return map[string]any{"drained": false, "error": err.Error(), "mappings": s.emu.EventSourceMappings()}, nil
+				}
+				return map[string]any{"drained": true}, nil
+			}},
 		{name: "faults_get", title: "Fault rules", schema: schema{},
 			desc: `Shows the fault-injection rules (which calls get throttled, conflicted, failed or delayed) and per rule how often each fired, with the recent events. Example: {}.`,
 			run: func(context.Context, json.RawMessage) (any, error) {

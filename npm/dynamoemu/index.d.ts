@@ -12,6 +12,10 @@ export interface StartOptions {
   sharedDb?: boolean
   /** A conventions configuration file (-conventions). */
   conventions?: string
+  /** Where stream handlers are invoked (-lambdaEndpoint): serverless-offline's lambda port. */
+  lambdaEndpoint?: string
+  /** A file of event source mappings (-eventSourceMappings). */
+  eventSourceMappings?: string
   /** More flags, as the server takes them: ['-delayTransientStatuses']. */
   args?: string[]
   /** Environment of the server, added to this process's. */
@@ -46,6 +50,22 @@ export interface Emulator {
    * ID ('AKID/us-east-1'); may be left out with sharedDb.
    */
   branch(base?: { accessKeyId: string; region?: string } | string, name?: string): Promise<Branch>
+  /**
+   * Resolves once every stream handler (event source mapping) handled
+   * every record written before the call; rejects after timeoutMs
+   * (30000), naming the mappings still behind.
+   */
+  drainStreams(options?: { timeoutMs?: number }): Promise<void>
+  /** Lambda's CreateEventSourceMapping (TableName may stand for EventSourceArn). */
+  createEventSourceMapping(mapping: Record<string, unknown>): Promise<Record<string, unknown>>
+  /** Lambda's DeleteEventSourceMapping. */
+  deleteEventSourceMapping(uuid: string): Promise<Record<string, unknown>>
+  /**
+   * Calls handler in this process with each batch ({Records: [...]}) of
+   * a stream; a throw is a function error, the value returned the
+   * function's answer. Resolves the mapping's UUID.
+   */
+  onStream(mapping: Record<string, unknown>, handler: (event: { Records: any[] }) => unknown): Promise<string>
   /** Stops the server (SIGTERM) and resolves once it exited. */
   stop(): Promise<void>
 }

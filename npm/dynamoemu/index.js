@@ -7,6 +7,7 @@
 //   // new DynamoDBClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials: {...} })
 //   await emu.stop()
 const { spawn } = require('node:child_process')
+const http = require('node:http')
 const { binaryPath } = require('./platform.js')
 
 // The servers this process started: killed when it exits, normally or by
@@ -47,6 +48,8 @@ async function start(opts = {}) {
   if (opts.dbPath) args.push('-dbPath', opts.dbPath)
   if (opts.sharedDb) args.push('-sharedDb')
   if (opts.conventions) args.push('-conventions', opts.conventions)
+  if (opts.lambdaEndpoint) args.push('-lambdaEndpoint', opts.lambdaEndpoint)
+  if (opts.eventSourceMappings) args.push('-eventSourceMappings', opts.eventSourceMappings)
   args.push(...(opts.args ?? []))
   const bin = binaryPath()
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(opts.env ?? {}) } })
@@ -94,6 +97,7 @@ async function start(opts = {}) {
     if (!res.ok) throw new Error(`dynamoemu: ${method} ${path}: ${res.status} ${text}`)
     return text ? JSON.parse(text) : {}
   }
+  const handlers = streamHandlers(admin)
   let empty
   try {
     empty = (await admin('POST', '/dynamoemu/snapshots')).id
@@ -131,8 +135,27 @@ async function start(opts = {}) {
         drop: async () => { await admin('DELETE', `/dynamoemu/branches/${encodeURIComponent(b.name)}`) },
       }
     },
+    // drainStreams resolves once every stream handler (event source
+    // mapping) handled every record written before the call: delivered,
+    // filtered out, or sent to its on-failure destination. It rejects
+    // after timeoutMs (30000) naming the mappings still behind.
+    drainStreams: async ({ timeoutMs = 30000 } = {}) => {
+      await admin('POST', '/dynamoemu/streams/drain', { timeout: `${timeoutMs}ms` })
+    },
+    // createEventSourceMapping is Lambda's CreateEventSourceMapping
+    // (TableName may stand for EventSourceArn); resolves the mapping.
+    createEventSourceMapping: (mapping) => admin('POST', '/2015-03-31/event-source-mappings/', mapping),
+    // deleteEventSourceMapping is Lambda's DeleteEventSourceMapping.
+    deleteEventSourceMapping: (uuid) => admin('DELETE', `/2015-03-31/event-source-mappings/${encodeURIComponent(uuid)}`),
+    // onStream calls handler(event) in this process with each batch of a
+    // table's stream (mapping: CreateEventSourceMapping's members, with
+    // TableName or EventSourceArn); a throw is a function error, and
+    // what it returns is the function's answer (batchItemFailures).
+    // Resolves the mapping's UUID.
+    onStream: (mapping, handler) => handlers.add(mapping, handler),
     // stop stops the server (SIGTERM: a clean stop) and resolves once it exited.
     stop: () => new Promise((resolve) => {
+      handlers.close()
       if (child.exitCode !== null || child.signalCode !== null) return resolve()
       child.once('exit', () => resolve())
       child.kill('SIGTERM')
@@ -141,5 +164,54 @@ async function start(opts = {}) {
 }
 
 let branchSeq = 0
+// streamHandlers serves JS stream handlers to the server: a local
+// endpoint in the Lambda Invoke API's shape (POST
+// /2015-03-31/functions/NAME/invocations), started with the first one.
+function streamHandlers(admin) {
+  const fns = new Map()
+  let server
+  let url
+  const listen = () => new Promise((resolve, reject) => {
+    server = http.createServer((req, res) => {
+      const m = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(req.url)
+      const fn = m && fns.get(decodeURIComponent(m[1]))
+      let body = ''
+      req.setEncoding('utf8')
+      req.on('data', (c) => { body += c })
+      req.on('end', async () => {
+        if (!fn) {
+          res.writeHead(404, { 'content-type': 'application/json' })
+          return res.end(JSON.stringify({ message: `no function ${m ? m[1] : req.url}` }))
+        }
+        try {
+          const out = await fn(JSON.parse(body))
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(JSON.stringify(out ?? null))
+        } catch (err) {
+          res.writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' })
+          res.end(JSON.stringify({ errorMessage: String(err && err.message ? err.message : err), errorType: (err && err.name) || 'Error' }))
+        }
+      })
+    })
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      url = `http://127.0.0.1:${server.address().port}`
+      server.unref()
+      resolve()
+    })
+  })
+  return {
+    add: async (mapping, handler) => {
+      if (!server) await listen()
+      const name = mapping.FunctionName ?? `js-handler-${fns.size + 1}`
+      fns.set(name, handler)
+      const created = await admin('POST', '/2015-03-31/event-source-mappings/', {
+        StartingPosition: 'LATEST', ...mapping, FunctionName: name, Endpoint: url,
+      })
+      return created.UUID
+    },
+    close: () => { if (server) server.close() },
+  }
+}
 
 module.exports = { start, binaryPath }

@@ -8,11 +8,10 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// A namespace's streams as a feature that reads them sees them (the
-// Streams API). The streams themselves are the core's: a table's stream
-// is the storage Observer of its data on the one write path
-// (streams.go), kept across restarts (streams_persist.go) and delayed
-// by the lag gates (fx_lag.go); a feature reads them, never writes.
+// A namespace's streams as a feature that reads them sees them (the Streams API, the
+// event source mappings). The streams themselves are the core's: a table's stream is the
+// storage Observer of its data on the one write path (streams.go), kept across restarts
+// (streams_persist.go) and delayed by the lag gates (fx_lag.go); a feature reads them.
 
 // Stream is a table's stream, enabled or disabled within its retention.
 type Stream struct{ s *stream }
@@ -28,8 +27,12 @@ func (c Call) Streams() []Stream {
 	return out
 }
 
-// Stream returns the request namespace's stream of ARN arn, or false
-// (none, or forgotten).
+// Streams is Call.Streams outside a request, at now (the event source mappings' pollers).
+func (ns *Namespace) Streams(now time.Time) []Stream {
+	return Call{c: &call{ns: ns, now: now}}.Streams()
+}
+
+// Stream returns the request namespace's stream of ARN arn, or false (none, or forgotten).
 func (c Call) Stream(arn string) (Stream, bool) {
 	s := c.c.ns.streams.find(arn, c.c.Now())
 	return Stream{s: s}, s != nil
@@ -73,9 +76,8 @@ func (s Stream) EventIDPrefix() string { return s.s.idPrefix }
 // a disabled one's is "DISABLED".
 const Enabled = streamEnabled
 
-// State returns the stream's StreamStatus at now (Enabled or
-// "DISABLED") and, once disabled, the sequence number of its last
-// record (0: none, or still open).
+// State returns the stream's StreamStatus at now (Enabled or "DISABLED") and, once
+// disabled, the sequence number of its last record (0: none, or still open).
 func (s Stream) State(now time.Time) (status string, last uint64) {
 	status, last, _ = s.s.state(now)
 	return status, last
@@ -85,15 +87,13 @@ func (s Stream) State(now time.Time) (status string, last uint64) {
 // and of the next record to come.
 func (s Stream) Bounds(now time.Time) (first, next uint64) { return s.s.log.Bounds(now) }
 
-// Read returns up to limit records starting at sequence number pos (at
-// most maxBytes of SizeBytes, at least one record; only the records the
-// stream's lag gate shows), the position after them and whether the
-// shard is closed with nothing after them. A pos before the oldest
-// record kept is TrimmedDataAccessException.
+// Read returns up to limit records starting at sequence number pos (at most maxBytes of
+// SizeBytes, at least one record; only the records the stream's lag gate shows), the
+// position after them and whether the shard is closed with nothing after them. A pos
+// before the oldest record kept is TrimmedDataAccessException.
 func (s Stream) Read(pos uint64, limit, maxBytes int, now time.Time) ([]streamlog.Record, uint64, bool, error) {
 	return s.s.read(pos, limit, maxBytes, now)
 }
 
-// SizeBytes is a record's SizeBytes: its key attributes plus the
-// images it shows.
+// SizeBytes is a record's SizeBytes: its key attributes plus the images it shows.
 func (s Stream) SizeBytes(r *streamlog.Record) int { return s.s.sizeBytes(r) }

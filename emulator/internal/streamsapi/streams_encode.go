@@ -92,3 +92,10 @@ func appendKeys(b []byte, schema storage.KeySchema, k storage.Key) []byte {
 	}
 	return append(b, '}')
 }
+
+// AppendRecord writes one record of s as GetRecords answers it: the
+// record a Lambda event source mapping hands its function, less its
+// eventSourceARN (the lambdaesm feature).
+func AppendRecord(b []byte, s service.Stream, r *streamlog.Record) []byte {
+	return appendRecord(b, s, r)
+}

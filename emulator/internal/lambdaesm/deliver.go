@@ -1,0 +1,341 @@
+package lambdaesm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+)
+
+// A batch's delivery with Lambda's error handling for streams ("Error
+// handling" and "Reporting batch item failures" in Lambda's DynamoDB
+// guide): a function error retries the batch until
+// MaximumRetryAttempts retries failed (-1: until the records expire)
+// or its oldest record is older than MaximumRecordAgeInSeconds; with
+// BisectBatchOnFunctionError a failed batch of more than one record is
+// split in two and each half delivered in turn, which does not count as
+// a retry; with ReportBatchItemFailures the function's batchItemFailures
+// make the retry start at the failed record of lowest sequence number.
+// A batch given up on goes to the on-failure destination as its
+// invocation record (its records are not in it), and the checkpoint
+// moves past it.
+
+// result is one invocation's outcome.
+type result struct {
+	ok         bool   // the function returned without an error
+	status     int    // the Invoke API's HTTP status (200 for a Go function)
+	funcError  string // X-Amz-Function-Error ("Unhandled"), or ""
+	body       []byte // the function's answer
+	err        string // what went wrong, for the status and the drain
+	restartIdx int    // with ok: the index the batch restarts at (0: none failed)
+}
+
+// maxBackoff bounds the wait between retries.
+const maxBackoff = 200 * time.Millisecond
+
+func (mp *mapping) deliver(s service.Stream, st settings, recs []item) {
+	mp.deliverFrom(s, st, recs, 0, 0)
+}
+
+// deliverFrom delivers recs after retries retries and invokes
+// invocations of them.
+func (mp *mapping) deliverFrom(s service.Stream, st settings, recs []item, retries int64, invokes int) {
+	var last result
+	for len(recs) > 0 {
+		if mp.stopped() {
+			return
+		}
+		if st.maxAge >= 0 {
+			now := mp.mgr.svc.Now().Unix()
+			n := 0
+			for n < len(recs) && now-recs[n].at > st.maxAge {
+				n++
+			}
+			if n > 0 && invokes > 0 {
+				n = len(recs) // a batch retried past the age is given up on whole
+			}
+			if n > 0 {
+				mp.discard(s, st, recs[:n], "RecordAgeExceeded", invokes, last)
+				recs = recs[n:]
+				continue
+			}
+		}
+		last = mp.invoke(st, recs)
+		invokes++
+		if last.ok && last.restartIdx == 0 {
+			return
+		}
+		if last.ok { // a partial failure: the records before the first failed one are done
+			recs = recs[last.restartIdx:]
+		} else if st.bisect && len(recs) > 1 {
+			h := len(recs) / 2
+			mp.deliverFrom(s, st, recs[:h], retries, 0)
+			mp.deliverFrom(s, st, recs[h:], retries, 0)
+			return
+		}
+		retries++
+		if st.maxRetries >= 0 && retries > st.maxRetries {
+			mp.discard(s, st, recs, "RetryAttemptsExhausted", invokes, last)
+			return
+		}
+		mp.backoff(retries)
+	}
+}
+
+func (mp *mapping) backoff(retries int64) {
+	d := time.Millisecond << min(retries, 8)
+	t := time.NewTimer(min(d, maxBackoff))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-mp.quit:
+	}
+}
+
+// invoke calls the function once with recs.
+func (mp *mapping) invoke(st settings, recs []item) result {
+	payload := make([]byte, 0, 64*len(recs))
+	payload = append(payload, `{"Records":[`...)
+	for i, r := range recs {
+		if i > 0 {
+			payload = append(payload, ',')
+		}
+		payload = append(payload, r.json...)
+	}
+	payload = append(payload, "]}"...)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-mp.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	defer cancel()
+	fn, endpoint := mp.mgr.target(st.function, st.endpoint)
+	var res result
+	switch {
+	case fn != nil:
+		body, err := fn(ctx, payload)
+		res = result{ok: err == nil, status: http.StatusOK, body: body}
+		if err != nil {
+			res.funcError, res.err = "Unhandled", err.Error()
+		}
+	case endpoint != "":
+		res = mp.invokeHTTP(ctx, endpoint, st.function, payload)
+	default:
+		res = result{err: "no target for function " + st.function + ": set a Lambda endpoint (-lambdaEndpoint) or a Go function"}
+	}
+	if res.ok && st.reportItems {
+		res.restartIdx, res.ok = batchItemFailures(res.body, recs)
+		if !res.ok {
+			res.err = "the function's batchItemFailures name no record of the batch"
+		} else if res.restartIdx > 0 {
+			res.err = "the function reported batch item failures"
+		}
+	}
+	now := mp.mgr.svc.Now().Unix()
+	mp.mu.Lock()
+	mp.invokes++
+	mp.lastBatch = len(recs)
+	mp.iterAge = now - recs[len(recs)-1].at
+	if res.ok && res.restartIdx == 0 {
+		mp.lastResult = "OK"
+	} else {
+		mp.funcErrs++
+		mp.lastResult = "PROBLEM: Function call failed"
+		mp.lastErr = res.err
+	}
+	mp.mu.Unlock()
+	return res
+}
+
+// maxAnswer bounds a function's answer read (Lambda's 6 MB).
+const maxAnswer = payloadLimit
+
+func (mp *mapping) invokeHTTP(ctx context.Context, endpoint, function string, payload []byte) result {
+	u := endpoint + "/2015-03-31/functions/" + url.PathEscape(function) + "/invocations"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
+	if err != nil {
+		return result{err: err.Error()}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Amz-Invocation-Type", "RequestResponse")
+	resp, err := mp.mgr.client.Do(req)
+	if err != nil {
+		return result{err: err.Error()}
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	res := result{status: resp.StatusCode, body: body, funcError: resp.Header.Get("X-Amz-Function-Error")}
+	switch {
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		res.err = "POST " + u + ": HTTP " + strconv.Itoa(resp.StatusCode) + ": " + string(trimBody(body))
+	case res.funcError != "":
+		res.err = "function error (" + res.funcError + "): " + string(trimBody(body))
+	default:
+		res.ok = true
+	}
+	return res
+}
+
+func trimBody(b []byte) []byte {
+	if len(b) > 300 {
+		return b[:300]
+	}
+	return b
+}
+
+// batchItemFailures reads a StreamsEventResponse: the index of the
+// failed record of lowest sequence number (0 and true: none failed),
+// or false when the answer makes the whole batch a failure (an
+// itemIdentifier empty, null, or of no record of the batch).
+func batchItemFailures(body []byte, recs []item) (int, bool) {
+	var resp struct {
+		BatchItemFailures []map[string]any `json:"batchItemFailures"`
+	}
+	if len(bytes.TrimSpace(body)) == 0 || json.Unmarshal(body, &resp) != nil {
+		return 0, true // no answer, or not an object: a complete success
+	}
+	idx := -1
+	for _, f := range resp.BatchItemFailures {
+		id, ok := f["itemIdentifier"].(string)
+		if !ok || id == "" {
+			return 0, false
+		}
+		seq, ok := streamlog.ParseSequenceNumber(id)
+		if !ok {
+			return 0, false
+		}
+		found := -1
+		for i, r := range recs {
+			if r.seq == seq {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			return 0, false
+		}
+		if idx < 0 || found < idx {
+			idx = found
+		}
+	}
+	if idx < 0 {
+		return 0, true
+	}
+	return idx, true
+}
+
+// discard sends recs' invocation record to the on-failure destination.
+func (mp *mapping) discard(s service.Stream, st settings, recs []item, condition string, invokes int, last result) {
+	rec := invocationRecord(s, st, recs, condition, invokes, last, mp.mgr.svc.Now())
+	mp.mu.Lock()
+	mp.discarded += int64(len(recs))
+	mp.failures = append(mp.failures, rec)
+	if len(mp.failures) > maxKeptFailures {
+		mp.failures = mp.failures[len(mp.failures)-maxKeptFailures:]
+	}
+	mp.mu.Unlock()
+	mp.mgr.mu.Lock()
+	sink := mp.mgr.sink
+	mp.mgr.mu.Unlock()
+	if sink != nil {
+		sink(rec)
+	}
+	if err := mp.mgr.sendFailure(st.onFailure, rec); err != nil {
+		mp.mgr.svc.Log().Warn("event source mapping: on-failure destination", "uuid", mp.uuid, "destination", st.onFailure, "err", err)
+	}
+}
+
+// invocationRecord is the document Lambda sends an on-failure
+// destination for a DynamoDB stream's discarded batch.
+func invocationRecord(s service.Stream, st settings, recs []item, condition string, invokes int, last result, now time.Time) []byte {
+	type requestContext struct {
+		RequestID              string `json:"requestId"`
+		FunctionArn            string `json:"functionArn"`
+		Condition              string `json:"condition"`
+		ApproximateInvokeCount int    `json:"approximateInvokeCount"`
+	}
+	type responseContext struct {
+		StatusCode      int    `json:"statusCode"`
+		ExecutedVersion string `json:"executedVersion"`
+		FunctionError   string `json:"functionError,omitempty"`
+	}
+	type batchInfo struct {
+		ShardID                         string `json:"shardId"`
+		StartSequenceNumber             string `json:"startSequenceNumber"`
+		EndSequenceNumber               string `json:"endSequenceNumber"`
+		ApproximateArrivalOfFirstRecord string `json:"approximateArrivalOfFirstRecord"`
+		ApproximateArrivalOfLastRecord  string `json:"approximateArrivalOfLastRecord"`
+		BatchSize                       int    `json:"batchSize"`
+		StreamArn                       string `json:"streamArn"`
+	}
+	region, account := arnParts(s.ARN())
+	doc := struct {
+		RequestContext     requestContext   `json:"requestContext"`
+		ResponseContext    *responseContext `json:"responseContext,omitempty"`
+		Version            string           `json:"version"`
+		Timestamp          string           `json:"timestamp"`
+		DDBStreamBatchInfo batchInfo        `json:"DDBStreamBatchInfo"`
+	}{
+		RequestContext: requestContext{RequestID: newUUID(), Condition: condition, ApproximateInvokeCount: invokes,
+			FunctionArn: "arn:aws:lambda:" + region + ":" + account + ":function:" + st.function},
+		Version:   "1.0",
+		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"),
+		DDBStreamBatchInfo: batchInfo{
+			ShardID:                         s.ShardID(),
+			StartSequenceNumber:             streamlog.FormatSequenceNumber(recs[0].seq),
+			EndSequenceNumber:               streamlog.FormatSequenceNumber(recs[len(recs)-1].seq),
+			ApproximateArrivalOfFirstRecord: time.Unix(recs[0].at, 0).UTC().Format(time.RFC3339),
+			ApproximateArrivalOfLastRecord:  time.Unix(recs[len(recs)-1].at, 0).UTC().Format(time.RFC3339),
+			BatchSize:                       len(recs),
+			StreamArn:                       s.ARN(),
+		},
+	}
+	if invokes > 0 {
+		fe := last.funcError
+		if fe == "" && !last.ok {
+			fe = "Unhandled"
+		}
+		doc.ResponseContext = &responseContext{StatusCode: last.status, ExecutedVersion: "$LATEST", FunctionError: fe}
+	}
+	b, _ := json.Marshal(doc)
+	return b
+}
+
+// sendFailure delivers an invocation record to a destination: a
+// file:// URL gets it as a line, an http(s):// URL as a POST; an ARN
+// (an SQS queue, an SNS topic) keeps it in memory only.
+func (m *Manager) sendFailure(dest string, rec []byte) error {
+	switch {
+	case dest == "":
+		return nil
+	case len(dest) > 7 && dest[:7] == "file://":
+		f, err := os.OpenFile(dest[7:], os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(append(rec, '\n'))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	case len(dest) > 7 && (dest[:7] == "http://" || len(dest) > 8 && dest[:8] == "https://"):
+		resp, err := m.client.Post(dest, "application/json", bytes.NewReader(rec))
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	}
+	return nil
+}

@@ -1,0 +1,424 @@
+package lambdaesm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Lambda's event filtering (FilterCriteria): each filter's Pattern is a
+// JSON object whose members name fields of the record (nested objects
+// name nested fields: {"dynamodb":{"NewImage":{"status":{"S":[...]}}}})
+// and whose leaves are arrays of rules, any of which may match (OR).
+// Every field a pattern names must match (AND); a record that matches
+// no filter of the mapping is dropped, never delivered. The rules are
+// EventBridge's, as Lambda's "Lambda event filtering" page lists them:
+//
+//	"f": [ "s", 12, true, null ]         equals (a string, the text of a
+//	                                     number, a boolean, null); "" is empty
+//	"f": [ {"prefix": "us-"} ]           begins with
+//	"f": [ {"suffix": ".png"} ]          ends with
+//	"f": [ {"equals-ignore-case": "x"} ] equals, case folded
+//	"f": [ {"anything-but": ...} ]       a value, a list, or {"prefix"|"suffix"|"equals-ignore-case": ...}
+//	"f": [ {"numeric": [">", 0, "<=", 5]} ] numeric range (JSON numbers only)
+//	"f": [ {"exists": true|false} ]      present, absent
+//	"$or": [ pattern, pattern ]          any of several patterns
+//
+// Strings match character by character; numbers match by their text in
+// the record as equals (300 is not 300.0), numerically with "numeric".
+// A DynamoDB number is a string ({"N":"5"}), so "numeric" never matches
+// it (only JSON numbers such as SizeBytes and ApproximateCreationDateTime);
+// match its text with equals or prefix. A field whose value is an array
+// matches when any element does.
+
+// errPattern is an invalid filter pattern.
+var errPattern = errors.New("invalid filter pattern definition")
+
+// pattern is one parsed filter.
+type pattern struct {
+	fields []fieldRule // AND
+	ors    [][]*pattern
+}
+
+// fieldRule is a pattern's rule on one member: a nested pattern, or a
+// list of value rules (OR).
+type fieldRule struct {
+	name   string
+	nested *pattern
+	rules  []valueRule
+}
+
+type ruleKind uint8
+
+const (
+	ruleEquals ruleKind = iota // lit: the JSON text ("\"s\"", "12", "true", "null")
+	rulePrefix
+	ruleSuffix
+	ruleEqualsFold
+	ruleAnythingBut // lits: JSON texts; or sub (a prefix/suffix/fold rule)
+	ruleNumeric
+	ruleExists
+)
+
+type valueRule struct {
+	kind   ruleKind
+	lit    string   // equals: the value's JSON text; prefix/suffix/fold: the string
+	lits   []string // anything-but: the values' JSON texts
+	sub    *valueRule
+	ranges []numCmp
+	exists bool
+}
+
+type numCmp struct {
+	op string
+	v  float64
+}
+
+// maxPatternDepth bounds a pattern's nesting.
+const maxPatternDepth = 32
+
+// parsePattern parses one filter's Pattern.
+func parsePattern(text string) (*pattern, error) {
+	d := json.NewDecoder(strings.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, errPattern
+	}
+	if d.More() {
+		return nil, errPattern
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errPattern
+	}
+	return parseObject(obj, 0)
+}
+
+func parseObject(obj map[string]any, depth int) (*pattern, error) {
+	if depth > maxPatternDepth || len(obj) == 0 {
+		return nil, errPattern
+	}
+	p := &pattern{}
+	for _, name := range sortedKeys(obj) {
+		v := obj[name]
+		if name == "$or" {
+			list, ok := v.([]any)
+			if !ok || len(list) < 2 {
+				return nil, errPattern
+			}
+			var alts []*pattern
+			for _, e := range list {
+				o, ok := e.(map[string]any)
+				if !ok {
+					return nil, errPattern
+				}
+				sub, err := parseObject(o, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				alts = append(alts, sub)
+			}
+			p.ors = append(p.ors, alts)
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			sub, err := parseObject(x, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			p.fields = append(p.fields, fieldRule{name: name, nested: sub})
+		case []any:
+			if len(x) == 0 {
+				return nil, errPattern
+			}
+			fr := fieldRule{name: name}
+			for _, e := range x {
+				r, err := parseRule(e)
+				if err != nil {
+					return nil, err
+				}
+				fr.rules = append(fr.rules, r)
+			}
+			p.fields = append(p.fields, fr)
+		default:
+			return nil, errPattern // a leaf must be an array of rules
+		}
+	}
+	return p, nil
+}
+
+// literal returns the JSON text of a scalar pattern value.
+func literal(v any) (string, bool) {
+	switch x := v.(type) {
+	case nil:
+		return "null", true
+	case bool:
+		return strconv.FormatBool(x), true
+	case json.Number:
+		return string(x), true
+	case string:
+		b, _ := json.Marshal(x)
+		return string(b), true
+	}
+	return "", false
+}
+
+func parseRule(v any) (valueRule, error) {
+	if lit, ok := literal(v); ok {
+		return valueRule{kind: ruleEquals, lit: lit}, nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok || len(obj) != 1 {
+		return valueRule{}, errPattern
+	}
+	for op, arg := range obj {
+		switch op {
+		case "prefix", "suffix", "equals-ignore-case":
+			s, ok := arg.(string)
+			if !ok {
+				return valueRule{}, errPattern
+			}
+			k := map[string]ruleKind{"prefix": rulePrefix, "suffix": ruleSuffix, "equals-ignore-case": ruleEqualsFold}[op]
+			return valueRule{kind: k, lit: s}, nil
+		case "exists":
+			b, ok := arg.(bool)
+			if !ok {
+				return valueRule{}, errPattern
+			}
+			return valueRule{kind: ruleExists, exists: b}, nil
+		case "anything-but":
+			r := valueRule{kind: ruleAnythingBut}
+			switch x := arg.(type) {
+			case []any:
+				if len(x) == 0 {
+					return valueRule{}, errPattern
+				}
+				for _, e := range x {
+					lit, ok := literal(e)
+					if !ok || e == nil {
+						return valueRule{}, errPattern
+					}
+					r.lits = append(r.lits, lit)
+				}
+			case map[string]any:
+				sub, err := parseRule(x)
+				if err != nil || (sub.kind != rulePrefix && sub.kind != ruleSuffix && sub.kind != ruleEqualsFold) {
+					return valueRule{}, errPattern
+				}
+				r.sub = &sub
+			default:
+				lit, ok := literal(x)
+				if !ok || x == nil {
+					return valueRule{}, errPattern
+				}
+				r.lits = []string{lit}
+			}
+			return r, nil
+		case "numeric":
+			list, ok := arg.([]any)
+			if !ok || len(list) == 0 || len(list)%2 != 0 || len(list) > 4 {
+				return valueRule{}, errPattern
+			}
+			r := valueRule{kind: ruleNumeric}
+			for i := 0; i < len(list); i += 2 {
+				op, ok1 := list[i].(string)
+				n, ok2 := list[i+1].(json.Number)
+				if !ok1 || !ok2 {
+					return valueRule{}, errPattern
+				}
+				f, err := n.Float64()
+				if err != nil || math.IsInf(f, 0) {
+					return valueRule{}, errPattern
+				}
+				switch op {
+				case "=", "<", "<=", ">", ">=":
+				default:
+					return valueRule{}, errPattern
+				}
+				r.ranges = append(r.ranges, numCmp{op: op, v: f})
+			}
+			return r, nil
+		}
+	}
+	return valueRule{}, errPattern
+}
+
+// matchRecord reports whether a record (its JSON, decoded with
+// UseNumber) matches p.
+func (p *pattern) match(obj map[string]any) bool {
+	for i := range p.fields {
+		f := &p.fields[i]
+		v, present := obj[f.name]
+		if f.nested != nil {
+			o, _ := v.(map[string]any) // absent (or a leaf): only exists:false can match below
+			if !f.nested.match(o) {
+				return false
+			}
+			continue
+		}
+		if !matchRules(f.rules, v, present) {
+			return false
+		}
+	}
+	for _, alts := range p.ors {
+		any := false
+		for _, a := range alts {
+			if a.match(obj) {
+				any = true
+				break
+			}
+		}
+		if !any {
+			return false
+		}
+	}
+	return true
+}
+
+// matchRules reports whether any of rules matches the value v (present:
+// the field is there). An array value matches when any element does.
+func matchRules(rules []valueRule, v any, present bool) bool {
+	for i := range rules {
+		r := &rules[i]
+		if r.kind == ruleExists {
+			_, isObj := v.(map[string]any)
+			if r.exists == (present && !isObj) {
+				return true
+			}
+			continue
+		}
+		if !present {
+			continue
+		}
+		if list, ok := v.([]any); ok {
+			for _, e := range list {
+				if r.matchValue(e) {
+					return true
+				}
+			}
+			continue
+		}
+		if r.matchValue(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchValue matches one scalar value of the record.
+func (r *valueRule) matchValue(v any) bool {
+	lit, ok := literal(v)
+	if !ok {
+		return false // an object: only exists looks at it
+	}
+	s, isStr := v.(string)
+	switch r.kind {
+	case ruleEquals:
+		return lit == r.lit
+	case rulePrefix:
+		return isStr && strings.HasPrefix(s, r.lit)
+	case ruleSuffix:
+		return isStr && strings.HasSuffix(s, r.lit)
+	case ruleEqualsFold:
+		return isStr && strings.EqualFold(s, r.lit)
+	case ruleAnythingBut:
+		if r.sub != nil {
+			return isStr && !r.sub.matchValue(v)
+		}
+		for _, l := range r.lits {
+			if l == lit {
+				return false
+			}
+		}
+		return true
+	case ruleNumeric:
+		n, ok := v.(json.Number)
+		if !ok {
+			return false
+		}
+		f, err := n.Float64()
+		if err != nil {
+			return false
+		}
+		for _, c := range r.ranges {
+			var ok bool
+			switch c.op {
+			case "=":
+				ok = f == c.v
+			case "<":
+				ok = f < c.v
+			case "<=":
+				ok = f <= c.v
+			case ">":
+				ok = f > c.v
+			case ">=":
+				ok = f >= c.v
+			}
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// filterSet is a mapping's filters: a record passes when it matches
+// any (no filters: every record passes).
+type filterSet []*pattern
+
+// parseFilters parses a FilterCriteria's patterns.
+func parseFilters(fc *FilterCriteria) (filterSet, error) {
+	if fc == nil {
+		return nil, nil
+	}
+	var out filterSet
+	for _, f := range fc.Filters {
+		if f.Pattern == nil {
+			return nil, errPattern
+		}
+		p, err := parsePattern(*f.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// pass reports whether the record JSON rec passes the filters.
+func (fs filterSet) pass(rec []byte) bool {
+	if len(fs) == 0 {
+		return true
+	}
+	d := json.NewDecoder(bytes.NewReader(rec))
+	d.UseNumber()
+	var obj map[string]any
+	if d.Decode(&obj) != nil {
+		return false
+	}
+	for _, p := range fs {
+		if p.match(obj) {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}

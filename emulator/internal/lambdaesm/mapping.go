@@ -1,0 +1,438 @@
+package lambdaesm
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
+)
+
+// A mapping's poller: one goroutine per mapping reads its stream's one
+// shard from its checkpoint, drops the records no filter matches,
+// gathers a batch (up to BatchSize matching records, or BatchSize per
+// lane with a ParallelizationFactor, within the 6 MB payload, waiting
+// up to MaximumBatchingWindowInSeconds for more), invokes the function
+// and moves the checkpoint past the batch once every record of it was
+// delivered or discarded (deliver.go). Records of one partition key go
+// to one lane, so their order is kept.
+
+// idlePoll is how often an idle poller looks at its stream again (a
+// drain wakes it at once).
+const idlePoll = 20 * time.Millisecond
+
+// maxKeptFailures bounds the invocation records a mapping keeps.
+const maxKeptFailures = 1000
+
+type mapping struct {
+	mgr  *Manager
+	uuid string
+
+	quit     chan struct{}
+	done     chan struct{}
+	wake     chan struct{}
+	stopOnce sync.Once
+
+	mu         sync.Mutex
+	st         settings
+	modified   time.Time
+	started    bool   // pos is set
+	pos        uint64 // every record before it is handled
+	flushTo    uint64 // a drain's target: no batching window before it
+	progress   chan struct{}
+	lastResult string
+	lastErr    string
+	invokes    int64
+	funcErrs   int64
+	discarded  int64
+	filtered   int64
+	lastBatch  int
+	iterAge    int64
+	failures   [][]byte
+}
+
+func newMapping(m *Manager, id string, st settings, now time.Time) *mapping {
+	mp := &mapping{mgr: m, uuid: id, st: st, modified: now, quit: make(chan struct{}), done: make(chan struct{}),
+		wake: make(chan struct{}, 1), progress: make(chan struct{}), lastResult: "No records processed"}
+	// A stream that exists now starts where StartingPosition says; one
+	// found later holds only records written after the mapping was made,
+	// so it is read from its start (runLoop).
+	if s, ok := mp.resolve(now); ok {
+		first, next := s.Bounds(now)
+		mp.pos = first
+		if st.startPos == posLatest {
+			mp.pos = next
+		}
+		mp.started = true
+	}
+	return mp
+}
+
+func (mp *mapping) settings() settings {
+	mp.mu.Lock()
+	defer mp.mu.Unlock()
+	return mp.st
+}
+
+// resolve finds the mapping's stream, binding a TableName mapping to
+// its table's latest stream.
+func (mp *mapping) resolve(now time.Time) (service.Stream, bool) {
+	mp.mu.Lock()
+	arn, table := mp.st.sourceARN, mp.st.tableName
+	mp.mu.Unlock()
+	if arn != "" {
+		if s, ok := mp.mgr.findStream(arn, now); ok {
+			return s, true
+		}
+		if table == "" {
+			return service.Stream{}, false
+		}
+	}
+	if table == "" {
+		return service.Stream{}, false
+	}
+	s, ok := mp.mgr.tableStream(table, now)
+	if !ok {
+		return service.Stream{}, false
+	}
+	mp.mu.Lock()
+	if mp.st.sourceARN != s.ARN() {
+		mp.st.sourceARN = s.ARN()
+		mp.started = false // a new stream: from its start
+	}
+	mp.mu.Unlock()
+	return s, true
+}
+
+func (mp *mapping) stop() {
+	mp.stopOnce.Do(func() { close(mp.quit) })
+	<-mp.done
+	mp.mu.Lock()
+	mp.notifyLocked()
+	mp.mu.Unlock()
+}
+
+func (mp *mapping) stopped() bool {
+	select {
+	case <-mp.quit:
+		return true
+	default:
+		return false
+	}
+}
+
+// sleep waits d, a wake-up, or the mapping's stop.
+func (mp *mapping) sleep(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-mp.wake:
+	case <-mp.quit:
+	}
+}
+
+func (mp *mapping) poke() {
+	select {
+	case mp.wake <- struct{}{}:
+	default:
+	}
+}
+
+// notifyLocked tells the drains waiting on the mapping that it moved.
+func (mp *mapping) notifyLocked() {
+	close(mp.progress)
+	mp.progress = make(chan struct{})
+}
+
+// item is one record of a batch.
+type item struct {
+	seq  uint64
+	at   int64  // ApproximateCreationDateTime
+	lane uint64 // the hash of its partition key
+	json []byte // the record as Lambda sends it
+}
+
+var laneSeed = maphash.MakeSeed()
+
+func (mp *mapping) run() {
+	defer close(mp.done)
+	var windowStart time.Time
+	for !mp.stopped() {
+		st := mp.settings()
+		if !st.enabled {
+			mp.sleep(idlePoll)
+			continue
+		}
+		now := mp.mgr.svc.Now()
+		s, ok := mp.resolve(now)
+		if !ok {
+			mp.sleep(idlePoll)
+			continue
+		}
+		st = mp.settings()
+		mp.mu.Lock()
+		if !mp.started {
+			mp.pos, _ = s.Bounds(now)
+			mp.started = true
+		}
+		pos, flush := mp.pos, mp.flushTo > mp.pos
+		mp.mu.Unlock()
+		limit := st.batchSize * st.parallel
+		batch, next, filtered, err := collect(s, st, pos, limit, now)
+		if err != nil { // trimmed: from the oldest record kept
+			first, _ := s.Bounds(now)
+			mp.advance(first, 0)
+			continue
+		}
+		if next == pos {
+			windowStart = time.Time{}
+			mp.sleep(idlePoll)
+			continue
+		}
+		if len(batch) > 0 && len(batch) < limit && st.window > 0 && !flush {
+			if windowStart.IsZero() {
+				windowStart = time.Now()
+			}
+			if rem := st.window - time.Since(windowStart); rem > 0 {
+				mp.sleep(min(rem, idlePoll))
+				continue
+			}
+		}
+		windowStart = time.Time{}
+		if len(batch) > 0 {
+			mp.process(s, st, batch)
+			if mp.stopped() {
+				return
+			}
+		}
+		mp.advance(next, filtered)
+	}
+}
+
+// collect reads from pos up to limit records that pass the filters
+// (within the payload limit) and returns them, the position after the
+// last record it took or dropped, and how many it dropped.
+func collect(s service.Stream, st settings, pos uint64, limit int, now time.Time) ([]item, uint64, int64, error) {
+	var batch []item
+	var filtered int64
+	size := len(`{"Records":[]}`)
+	p := pos
+	for len(batch) < limit {
+		recs, _, _, err := s.Read(p, 1000, 1<<40, now)
+		if err != nil {
+			return nil, pos, 0, err
+		}
+		if len(recs) == 0 {
+			break
+		}
+		for i := range recs {
+			r := &recs[i]
+			js := encodeRecord(s, r)
+			if !st.filters.pass(js) {
+				filtered++
+				p = r.Seq + 1
+				continue
+			}
+			if len(batch) > 0 && size+len(js)+1 > payloadLimit {
+				return batch, p, filtered, nil
+			}
+			size += len(js) + 1
+			batch = append(batch, item{seq: r.Seq, at: r.At, lane: laneOf(r), json: js})
+			p = r.Seq + 1
+			if len(batch) == limit {
+				return batch, p, filtered, nil
+			}
+		}
+	}
+	return batch, p, filtered, nil
+}
+
+// encodeRecord is the record as Lambda's event holds it: the Streams
+// API's record and its eventSourceARN.
+func encodeRecord(s service.Stream, r *streamlog.Record) []byte {
+	b := streamsapi.AppendRecord(nil, s, r)
+	b = b[:len(b)-1]
+	b = append(b, `,"eventSourceARN":`...)
+	b = strconv.AppendQuote(b, s.ARN())
+	return append(b, '}')
+}
+
+func laneOf(r *streamlog.Record) uint64 {
+	var h maphash.Hash
+	h.SetSeed(laneSeed)
+	v := r.Key.Partition
+	h.WriteByte(byte(v.Kind()))
+	h.WriteString(v.Str())
+	return h.Sum64()
+}
+
+// advance moves the checkpoint to next.
+func (mp *mapping) advance(next uint64, filtered int64) {
+	mp.mu.Lock()
+	if next > mp.pos {
+		mp.pos = next
+	}
+	mp.filtered += filtered
+	mp.notifyLocked()
+	mp.mu.Unlock()
+}
+
+// process delivers a batch: one lane, or ParallelizationFactor lanes at
+// once, each its records in order, BatchSize at a time.
+func (mp *mapping) process(s service.Stream, st settings, batch []item) {
+	if st.parallel <= 1 {
+		for i := 0; i < len(batch); i += st.batchSize {
+			mp.deliver(s, st, batch[i:min(i+st.batchSize, len(batch))])
+		}
+		return
+	}
+	lanes := make([][]item, st.parallel)
+	for _, it := range batch {
+		l := it.lane % uint64(st.parallel)
+		lanes[l] = append(lanes[l], it)
+	}
+	var wg sync.WaitGroup
+	for _, lane := range lanes {
+		if len(lane) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < len(lane); i += st.batchSize {
+				mp.deliver(s, st, lane[i:min(i+st.batchSize, len(lane))])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// drainTarget returns the sequence number the mapping must reach for a
+// drain called now, and false when it has nothing to reach (disabled,
+// or no stream).
+func (mp *mapping) drainTarget() (uint64, bool) {
+	st := mp.settings()
+	if !st.enabled || mp.stopped() {
+		return 0, false
+	}
+	now := mp.mgr.svc.Now()
+	s, ok := mp.resolve(now)
+	if !ok {
+		return 0, false
+	}
+	_, next := s.Bounds(now)
+	mp.mu.Lock()
+	if next > mp.flushTo {
+		mp.flushTo = next
+	}
+	mp.mu.Unlock()
+	mp.poke()
+	return next, true
+}
+
+// waitFor waits until the checkpoint reaches target (or the mapping is
+// stopped or disabled).
+func (mp *mapping) waitFor(ctx context.Context, target uint64) error {
+	for {
+		mp.mu.Lock()
+		done := (mp.started && mp.pos >= target) || !mp.st.enabled
+		ch := mp.progress
+		mp.mu.Unlock()
+		if done || mp.stopped() {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// describeStuck says where a mapping behind a drain is.
+func (mp *mapping) describeStuck(target uint64) string {
+	mp.mu.Lock()
+	defer mp.mu.Unlock()
+	msg := fmt.Sprintf("mapping %s (function %s, stream %s) at sequence number %s of %s",
+		mp.uuid, mp.st.function, mp.st.sourceARN, streamlog.FormatSequenceNumber(mp.pos), streamlog.FormatSequenceNumber(target))
+	if mp.lastErr != "" {
+		msg += ", last error: " + mp.lastErr
+	}
+	return msg
+}
+
+// update applies an UpdateEventSourceMapping.
+func (mp *mapping) update(s *Spec) error {
+	mp.mu.Lock()
+	st := mp.st
+	mp.mu.Unlock()
+	if err := st.apply(s, false); err != nil {
+		return err
+	}
+	mp.mu.Lock()
+	mp.st = st
+	mp.modified = mp.mgr.svc.Now()
+	mp.notifyLocked()
+	mp.mu.Unlock()
+	mp.poke()
+	return nil
+}
+
+// config is the mapping's EventSourceMappingConfiguration.
+func (mp *mapping) config() Configuration {
+	mp.mu.Lock()
+	defer mp.mu.Unlock()
+	st := mp.st
+	region, account := arnParts(st.sourceARN)
+	if region == "" {
+		region, account = "us-east-1", "000000000000"
+	}
+	c := Configuration{
+		UUID:                           mp.uuid,
+		EventSourceMappingArn:          "arn:aws:lambda:" + region + ":" + account + ":event-source-mapping:" + mp.uuid,
+		BatchSize:                      int64(st.batchSize),
+		MaximumBatchingWindowInSeconds: int64(st.window / time.Second),
+		ParallelizationFactor:          int64(st.parallel),
+		EventSourceArn:                 st.sourceARN,
+		FilterCriteria:                 st.filterSpec,
+		FunctionArn:                    "arn:aws:lambda:" + region + ":" + account + ":function:" + st.function,
+		LastModified:                   float64(mp.modified.UnixMilli()) / 1000,
+		LastProcessingResult:           mp.lastResult,
+		State:                          "Enabled",
+		StateTransitionReason:          "User action",
+		MaximumRecordAgeInSeconds:      st.maxAge,
+		BisectBatchOnFunctionError:     st.bisect,
+		MaximumRetryAttempts:           st.maxRetries,
+		StartingPosition:               st.startPos,
+		TumblingWindowInSeconds:        st.tumbling,
+	}
+	if !st.enabled {
+		c.State = "Disabled"
+	}
+	if st.onFailure != "" {
+		d := st.onFailure
+		c.DestinationConfig.OnFailure = &OnFailure{Destination: &d}
+	}
+	if st.reportItems {
+		c.FunctionResponseTypes = []string{reportBatchItemFailures}
+	}
+	return c
+}
+
+func (mp *mapping) status() Status {
+	c := mp.config()
+	mp.mu.Lock()
+	defer mp.mu.Unlock()
+	s := Status{Configuration: c, Invocations: mp.invokes, FunctionErrors: mp.funcErrs, Discarded: mp.discarded,
+		Filtered: mp.filtered, LastError: mp.lastErr, LastBatchSize: mp.lastBatch, IteratorAgeSecs: mp.iterAge}
+	if mp.started {
+		s.Position = streamlog.FormatSequenceNumber(mp.pos)
+	}
+	return s
+}

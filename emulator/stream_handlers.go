@@ -1,0 +1,241 @@
+package emulator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// Streams that call a handler: Lambda's event source mappings over the
+// tables' streams (emulator/internal/lambdaesm), configured through
+// Lambda's REST API on the emulator's port (/2015-03-31/event-source-mappings,
+// routed by the edge), a mappings file, or the Go API below, and a
+// drain for tests:
+//
+//	POST /dynamoemu/streams/drain     {"timeout":"30s"} -> {"drained":true}, or 504 naming the stuck mappings
+//	GET  /dynamoemu/streams/mappings  every mapping's configuration and progress
+
+// Admin paths of the stream handlers.
+const (
+	AdminStreamsDrainPath    = "/dynamoemu/streams/drain"
+	AdminStreamsMappingsPath = "/dynamoemu/streams/mappings"
+)
+
+// DefaultDrainTimeout is how long POST AdminStreamsDrainPath waits
+// when its body names no timeout.
+const DefaultDrainTimeout = 30 * time.Second
+
+// EventSourceMapping is CreateEventSourceMapping's request (the members
+// that apply to a DynamoDB stream), plus TableName (the latest stream
+// of a table, which may be created later) and Endpoint (the Lambda
+// endpoint of this mapping's function, instead of SetLambdaEndpoint's).
+type EventSourceMapping struct {
+	EventSourceArn                 *string         `json:",omitempty"`
+	TableName                      *string         `json:",omitempty"`
+	FunctionName                   *string         `json:",omitempty"`
+	Endpoint                       *string         `json:",omitempty"`
+	Enabled                        *bool           `json:",omitempty"`
+	BatchSize                      *int64          `json:",omitempty"`
+	MaximumBatchingWindowInSeconds *int64          `json:",omitempty"`
+	StartingPosition               *string         `json:",omitempty"`
+	FilterPatterns                 []string        `json:"-"` // each a Pattern of FilterCriteria
+	MaximumRetryAttempts           *int64          `json:",omitempty"`
+	MaximumRecordAgeInSeconds      *int64          `json:",omitempty"`
+	BisectBatchOnFunctionError     *bool           `json:",omitempty"`
+	FunctionResponseTypes          []string        `json:",omitempty"`
+	ParallelizationFactor          *int64          `json:",omitempty"`
+	TumblingWindowInSeconds        *int64          `json:",omitempty"`
+	OnFailureDestination           *string         `json:"-"` // file://, http(s):// or an ARN
+	UUID                           *string         `json:",omitempty"`
+	FilterCriteria                 json.RawMessage `json:",omitempty"` // as Lambda's API takes it, instead of FilterPatterns
+}
+
+// spec converts the public request into the feature's.
+func (m EventSourceMapping) spec() (*lambdaesm.Spec, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var s lambdaesm.Spec
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	if len(m.FilterPatterns) > 0 {
+		fc := &lambdaesm.FilterCriteria{}
+		for _, p := range m.FilterPatterns {
+			fc.Filters = append(fc.Filters, lambdaesm.Filter{Pattern: &p})
+		}
+		s.FilterCriteria = fc
+	}
+	if m.OnFailureDestination != nil {
+		s.DestinationConfig = &lambdaesm.DestinationConfig{OnFailure: &lambdaesm.OnFailure{Destination: m.OnFailureDestination}}
+	}
+	return &s, nil
+}
+
+func (e *Emulator) esm() *lambdaesm.Manager { return lambdaesm.Of(e.svc) }
+
+// CreateEventSourceMapping makes a mapping and returns its UUID.
+func (e *Emulator) CreateEventSourceMapping(m EventSourceMapping) (string, error) {
+	s, err := m.spec()
+	if err != nil {
+		return "", err
+	}
+	c, err := e.esm().Create(s)
+	if err != nil {
+		return "", err
+	}
+	return c.UUID, nil
+}
+
+// UpdateEventSourceMapping changes the members m sets of mapping uuid.
+func (e *Emulator) UpdateEventSourceMapping(uuid string, m EventSourceMapping) error {
+	s, err := m.spec()
+	if err != nil {
+		return err
+	}
+	_, err = e.esm().Update(uuid, s)
+	return err
+}
+
+// DeleteEventSourceMapping stops and forgets mapping uuid.
+func (e *Emulator) DeleteEventSourceMapping(uuid string) error {
+	_, err := e.esm().Delete(uuid)
+	return err
+}
+
+// SetLambdaEndpoint sets where functions are invoked (Lambda's Invoke
+// API: POST {url}/2015-03-31/functions/NAME/invocations, as
+// serverless-offline's lambda port serves it) when no Go function of
+// their name is set.
+func (e *Emulator) SetLambdaEndpoint(url string) { e.esm().SetEndpoint(url) }
+
+// SetFunction makes fn the function called name: the mappings of that
+// function call it with the event's JSON ({"Records":[...]}); an error
+// is a function error, and the answer is read for batchItemFailures.
+// nil removes it.
+func (e *Emulator) SetFunction(name string, fn func(ctx context.Context, event []byte) ([]byte, error)) {
+	if fn == nil {
+		e.esm().SetFunction(name, nil)
+		return
+	}
+	e.esm().SetFunction(name, fn)
+}
+
+// EventSourceMappingFailures returns the invocation records (as Lambda
+// sends an on-failure destination) of the batches mapping uuid
+// discarded, oldest first.
+func (e *Emulator) EventSourceMappingFailures(uuid string) ([][]byte, error) {
+	return e.esm().Failures(uuid)
+}
+
+// LoadEventSourceMappings reads a mappings file (cmd/dynamoemu's
+// -eventSourceMappings; docs/stream-handlers.md) and creates its
+// mappings.
+func (e *Emulator) LoadEventSourceMappings(path string) error { return e.esm().LoadFile(path) }
+
+// DrainStreams returns once every enabled mapping has handled every
+// record written before the call: delivered, dropped by its filters, or
+// discarded to its on-failure destination after its retries or its
+// maximum record age. When ctx ends first, the error names each mapping
+// still behind, where it is and its last error.
+func (e *Emulator) DrainStreams(ctx context.Context) error { return e.esm().Drain(ctx) }
+
+// EventSourceMappingStatus is a mapping's state and progress, for the
+// console, the MCP server and GET AdminStreamsMappingsPath.
+type EventSourceMappingStatus struct {
+	UUID                 string `json:"uuid"`
+	FunctionArn          string `json:"functionArn"`
+	EventSourceArn       string `json:"eventSourceArn"` // "" until a TableName mapping finds its table's stream
+	State                string `json:"state"`          // Enabled or Disabled
+	LastProcessingResult string `json:"lastProcessingResult"`
+	Position             string `json:"position"` // the sequence number after the last record handled
+	Invocations          int64  `json:"invocations"`
+	FunctionErrors       int64  `json:"functionErrors"`
+	Discarded            int64  `json:"discarded"` // records sent to the on-failure destination
+	Filtered             int64  `json:"filtered"`  // records no filter matched
+	LastError            string `json:"lastError,omitempty"`
+	LastBatchSize        int    `json:"lastBatchSize"`
+	IteratorAgeSeconds   int64  `json:"iteratorAgeSeconds"` // the age of the last record handled, when it was
+}
+
+// EventSourceMappings returns every mapping's state and progress, in
+// creation order.
+func (e *Emulator) EventSourceMappings() []EventSourceMappingStatus {
+	all := e.esm().Statuses()
+	out := make([]EventSourceMappingStatus, len(all))
+	for i, s := range all {
+		out[i] = EventSourceMappingStatus{UUID: s.UUID, FunctionArn: s.FunctionArn, EventSourceArn: s.EventSourceArn,
+			State: s.State, LastProcessingResult: s.LastProcessingResult, Position: s.Position,
+			Invocations: s.Invocations, FunctionErrors: s.FunctionErrors, Discarded: s.Discarded, Filtered: s.Filtered,
+			LastError: s.LastError, LastBatchSize: s.LastBatchSize, IteratorAgeSeconds: s.IteratorAgeSecs}
+	}
+	return out
+}
+
+// isLambdaPath reports whether path is Lambda's event source mapping API.
+func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.APIPrefix) }
+
+// serveLambda serves Lambda's event source mapping API. Its requests'
+// signatures are not read: the mappings are the emulator's, not a
+// namespace's.
+func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	e.esm().ServeHTTP(w, r)
+}
+
+// drainRequest is POST AdminStreamsDrainPath's body.
+type drainRequest struct {
+	Timeout string `json:"timeout"`
+}
+
+func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	body, err := readAdminBody(r)
+	timeout := DefaultDrainTimeout
+	if err == nil && len(strings.TrimSpace(string(body))) > 0 {
+		var req drainRequest
+		if err = json.Unmarshal(body, &req); err == nil && req.Timeout != "" {
+			timeout, err = time.ParseDuration(req.Timeout)
+			if err == nil && timeout <= 0 {
+				err = errors.New("timeout must be positive")
+			}
+		}
+	}
+	if err != nil {
+		writeAdminError(w, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	if err := e.DrainStreams(ctx); err != nil {
+		ae := &apierr.Error{Class: apierr.ErrValidation, Msg: err.Error(), Cause: err}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusGatewayTimeout)
+		_, _ = w.Write(wire.AppendErrorBody(nil, ae))
+		return
+	}
+	writeAdmin(w, http.StatusOK, `{"drained":true}`)
+}
+
+func (e *Emulator) serveStreamsMappings(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	writeAdminJSON(w, map[string]any{"mappings": e.EventSourceMappings()})
+}
+
+// LoadServerless reads a Serverless Framework service file
+// (cmd/dynamoemu's -serverless): each function's DynamoDB stream events
+// become mappings to the function as serverless-offline names it, their
+// ARNs matched to tables by name, ${env:...} resolved with getenv (and
+// .env beside the file with useDotenv). It returns why any event was
+// left out.
+func (e *Emulator) LoadServerless(path string, getenv func(string) string) ([]string, error) {
+	return e.esm().LoadServerless(path, getenv)
+}
