@@ -76,10 +76,6 @@ type config struct {
 	ddbLocal                bool            // started through DynamoDB Local's command line (ddblocal_mode.go)
 	ddbLocalCwd             bool            // ddbLocal, and the data is in the working directory for want of -inMemory or -dbPath
 	localstack              localstackFlags // -localstack and LocalStack's environment (localstack.go)
-	faults                  faultFlags      // faults.go
-	httpLoop                string          // -httpLoop: own or std (emulator.HTTPLoop)
-	mcp                     mcpFlags        // -mcp and its kin, -load (mcp.go)
-	credentials             string          // -credentials: the keys whose signatures are verified (credentials.go)
 	lambdaEndpoint          string          // -lambdaEndpoint: where stream handlers are invoked (docs/stream-handlers.md)
 	eventSourceMappings     string          // -eventSourceMappings: a mappings file
 	serverless              string          // -serverless: a serverless.yml whose stream events become mappings
