@@ -9,6 +9,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
@@ -36,4 +38,11 @@ func init() {
 	service.Use(contributorinsights.Feature{})
 	service.Use(globaltables.Feature{})
 	service.Use(lambdaesm.Feature{})
+
+	// The instruments moved out of the core, as stages of its request
+	// pipeline (emulator/internal/service/stage.go), in their order: the
+	// report first (its End hears of a use a later stage refused), then
+	// the fault rules; the core's throttler comes after them.
+	service.UseStage(insights.Stage{})
+	service.UseStage(faults.Stage{})
 }

@@ -74,6 +74,13 @@ var layers = []layer{
 	// the service imports none (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/resources", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/service/servicetest", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, internal: true}, // tests only: a service for a feature's tests
+	// The instruments' stages: each plugs into the service's request
+	// pipeline through its stage seam (service/stage.go) and is wired in
+	// emulator/features.go; a stage may import the service, apierr,
+	// storage and its instrument's library, and the service imports none
+	// (internal/lint/seam_test.go).
+	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
+	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/insights"}, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
 	{pkg: "emulator/internal/pitr", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
@@ -90,7 +97,7 @@ var layers = []layer{
 	// PartiQL's operations: statements parsed and lowered here, run by the
 	// core as the item operations they stand for (feature_statements.go).
 	{pkg: "emulator/internal/partiqlops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/idempotency", "emulator/internal/oversize", "internal/partiql", "internal/partiql/lower", "internal/expr", "internal/storage", "internal/lex"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "internal/lease"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "internal/lease"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
@@ -132,6 +139,7 @@ func matches(pattern, p string) bool {
 type pkg struct {
 	ImportPath, Dir                    string
 	Imports, TestImports, XTestImports []string
+	Deps                               []string
 }
 
 // root returns the module's directory.

@@ -6,7 +6,7 @@ import "github.com/dynamoemu/dynamoemu/internal/lease"
 // back, zeroed, once the operation has returned: nothing keeps a *call
 // past its request. The operations use it while they run; the only
 // goroutines the service starts (the idempotency janitor, PITR's disk
-// sync) do not see it; a fault use (fxUse.c) is ended, and given back to
+// sync) do not see it; a stage use (TableUse.c) is ended, and given back to
 // its own pool, before the answer, and one of a failed request is never
 // used again; bulk writes and imports run on a copy (Call.Detached:
 // emulator/internal/transfers), and so does a feature's work in another

@@ -165,6 +165,9 @@ type table struct {
 	readGate *lag.Gate
 	// thState is what the throttler was last configured from (fx.go).
 	thState atomic.Pointer[tableThrottle]
+	// stageSet is the stages watching the table, for the definition
+	// they were asked on (stage.go).
+	stageSet atomic.Pointer[stageSet]
 }
 
 // tableMeta is the part of a table's definition that UpdateTable,

@@ -181,15 +181,18 @@
 //   - Conventions glue: conventions.go (where the conventions stage,
 //     package convcheck, runs on the write path of the tables that opt
 //     in, the tenant guard, the report).
+//   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome,
+//     UseStage: the instruments' part in each use of a table or index,
+//     Begin before storage is touched and End with what the use did;
+//     which stages watch a table is asked once per definition).
 //   - Fault injection, throttling, the access-pattern report
-//     (faults/WIRING.md): fx.go (fxBegin and fxUse.end around each use of
-//     a table or index, a table's throttling configured from its
-//     definition), fx_batch.go (per item, UnprocessedItems/Keys),
+//     (faults/WIRING.md): the fault rules and the report's recording
+//     are stages (emulator/internal/stages/faults and insights); fx.go
+//     (the throttler, the core's stage; a table's throttling configured
+//     from its definition), fx_batch.go (per item, UnprocessedItems/Keys),
 //     fx_tx.go (per action, CancellationReasons), fx_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
-//     and counted as AWS charges it), fx_ops.go (one rule
-//     check for the other operations; fx_target.go: the table they
-//     name, by name or ARN), feature_statements_read.go (per PartiQL
+//     and counted as AWS charges it), feature_statements_read.go (per PartiQL
 //     statement, with its key), fx_persist.go (Contributor Insights' configuration
 //     across restarts), fx_api.go (what the facade
 //     reaches: reporting, design, reports, the report's catalog),
@@ -210,7 +213,8 @@
 //     wrote, readItem and readPage report it, finishItem charges a
 //     refused condition; consumed capacity and item-collection metrics
 //     come from what was reported). pipeline_test.go walks every
-//     registered data-plane operation through every stage.
+//     registered data-plane operation through every stage, and
+//     stage_test.go through every installed stage by the seam.
 //
 // # Streams, TTL and the clock
 //
@@ -281,7 +285,10 @@
 //	                  to "nothing inside": a namespace created under
 //	                  namespaces.mu takes the report's settings, fx.go),
 //	                  the fault injector's and throttler's mutexes (a
-//	                  batch's items are charged inside its transaction),
+//	                  batch's items are charged inside its transaction;
+//	                  the stages of emulator/internal/stages keep no lock
+//	                  of their own: faults takes the injector's, insights
+//	                  a recorder's, each a leaf, in Begin and End),
 //	                  conventions.Report.mu, partiqlops' stmtCache.mu, codecMu,
 //	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, snapshotStore.mu, the
 //	                  logger's: held for their own work, nothing taken inside

@@ -126,7 +126,7 @@ func Features() []string { return slices.Clone(features) }
 
 // Op registers a feature's operation: the core's adapter decodes its
 // input, gives it one fault decision per call as any control-plane
-// operation (fx_ops.go) and encodes its output.
+// operation (the installed CallCheckers, stage.go) and encodes its output.
 func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
 	register(name, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
 }

@@ -3,6 +3,8 @@ package service_test
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
@@ -13,7 +15,8 @@ import (
 // cross-cutting tests send (TestReplay compares tags, TTL settings and
 // streams; TestLockOrder races them with every write path; the vector
 // tests check the indexes every write path keeps with SearchVectors;
-// the PartiQL statements run through the core's statement seam),
+// the PartiQL statements run through the core's statement seam), and
+// the stages the emulator installs (TestPipeline's fault rules and report),
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
 func init() {
@@ -22,4 +25,6 @@ func init() {
 	service.Use(streamsapi.Feature{})
 	service.Use(vectorsearch.Feature{})
 	service.Use(partiqlops.Feature{})
+	service.UseStage(insights.Stage{})
+	service.UseStage(faults.Stage{})
 }

@@ -8,25 +8,22 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
-	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Fault injection, capacity throttling and the access-pattern report
-// (faults/WIRING.md is the design). One hook pair wraps each
-// use of a table or index by a data-plane request: fxBegin after the
-// request is validated and before storage is touched (the fault rules,
-// then the throttler's Admit), fxUse.end once it ran (the throttler's
-// Charge and the recorder's Record). With no rule, no throttled table and
-// no report reader, fxBegin is three atomic loads and returns nil, and
-// end on a nil *fxUse does nothing: nothing is allocated. The handlers
-// reach these hooks through the request pipeline (pipeline.go), not
-// directly.
+// (faults/WIRING.md is the design), the core's three stages of the
+// pipeline (stage.go): each use of a table or index by a data-plane
+// request is put to their Begin after the request is validated and
+// before storage is touched (the fault rules, then the throttler's
+// Admit), and to their End once it ran (the throttler's Charge and the
+// recorder's Record). With no rule, no throttled table and no report
+// reader, no stage runs and nothing is allocated (Table.watchers). The
+// handlers reach the stages through the request pipeline's entry points
+// (pipeline_item.go), not directly.
 
 // ThrottleConfig says which tables' capacity is enforced (faults/throttle).
 type ThrottleConfig struct {
@@ -167,121 +164,54 @@ func (t *table) syncThrottle(m *tableMeta) bool {
 	return on
 }
 
-// fxUse is one use of a table or index by a request, between fxBegin and
-// end: what the throttler charges and the recorder records.
-type fxUse struct {
-	c     *call
-	t     *table
-	index string // the index read ("" the table; an LSI is named but charged to the table)
-	gsi   bool
-	// vector: a search of the vector index index, charged in
-	// VectorSearchRequestBytes (endSearch).
-	vector bool
-	write  bool
-	th     bool // t is throttled
-	rec    *insights.Recorder
-	q      insights.Request
-	// charged is what was taken from the throttler ahead (a batch item).
-	charged float64
+// The throttler is the core's stage of the pipeline's stage seam
+// (stage.go), until it moves out: it comes after the installed ones, so
+// that no stage refuses a use after the throttler admitted it (a
+// batch's item takes its units at admission).
+var coreLast = []Stage{throttleStage{}}
 
-	lease.Owned // lent by usePool until end
-}
+// throttleStage is capacity throttling: Begin admits the use (a batch's
+// item takes its estimated units at once), End charges what it consumed.
+type throttleStage struct{}
 
-// fxBegin runs the fault rules and the throttler before a request uses
-// t: index is the index it reads (nil: the table), key its key condition
-// (a full key for an item, the partition for a Query, none for a Scan),
-// access what it does. It returns nil and no error when nothing is on,
-// and an error of AWS's (the injected fault's, or
-// ProvisionedThroughputExceeded/Throttling) when the use is refused.
-func (c *call) fxBegin(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
-	return c.fxBeginParts(t, x, kc, nil, access, filter)
-}
+func (throttleStage) Watches(t Table) bool { return t.t.throttled() }
 
-// fxBeginParts is fxBegin for a read of several partitions (parts, nil:
-// kc's one): the fault rules decide once per partition, in order, and the
-// first refused fails the read; the throttler and the report see one use
-// with key condition kc (beginSelect, feature_statements_read.go).
-func (c *call) fxBeginParts(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
-	var r fxResource
-	if x != nil {
-		r = fxResource{index: x.Name, gsi: !x.Local}
+func (throttleStage) Begin(u *TableUse) error {
+	if u.th = u.t.throttled(); !u.th {
+		return nil
 	}
-	return c.fxBeginOn(t, r, kc, parts, access, filter)
-}
-
-// fxResource is the index a use reads ("" the table): a GSI, or a
-// vector index.
-type fxResource struct {
-	index       string
-	gsi, vector bool
-}
-
-// fxBeginSearch is fxBegin for a search of t's vector index named
-// index: its throttler's use is the index's search limit
-// (VectorSearchTag), its report's the index's.
-func (c *call) fxBeginSearch(t *table, index string, kc insights.KeyCondition, access insights.Access) (*fxUse, error) {
-	return c.fxBeginOn(t, fxResource{index: index, vector: true}, kc, nil, access, false)
-}
-
-// fxWatched reports whether a stage watches a use of t: the fault rules,
-// the throttler or the report. fxBeginOn opens no use otherwise.
-func (c *call) fxWatched(t *table) bool {
-	return c.svc.fx.inj.Active() || t.throttled() || t.ns.recorder().On()
-}
-
-// fxBeginOn is fxBeginParts on the resource r.
-func (c *call) fxBeginOn(t *table, r fxResource, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) (*fxUse, error) {
-	inj, rec := c.svc.fx.inj, t.ns.recorder()
-	th := t.throttled()
-	if !inj.Active() && !th && !rec.On() {
-		return nil, nil
+	if err := u.admit(); err != nil {
+		return err
 	}
-	u := c.newUse()
-	*u = fxUse{c: c, t: t, write: access.IsWrite(), th: th, rec: rec, index: r.index, gsi: r.gsi, vector: r.vector}
-	u.q = insights.Request{Op: c.op, Access: access, Table: t.name, Index: u.index, Key: kc, Filter: filter}
-	if inj.Active() {
-		if parts == nil {
-			if err := u.decide(inj, kc); err != nil {
-				return nil, err
-			}
+	if u.batch {
+		// Its units are taken from the throttler at once (an estimate:
+		// one unit, or half a unit for a read), so that the items after
+		// it in the same batch see the capacity it used, as on AWS, where
+		// a batch's items are separate requests; End charges the rest.
+		u.charged = 0.5
+		if u.write {
+			u.charged = 1
 		}
-		for _, p := range parts {
-			if err := u.decide(inj, queryKey(p.Partition, p.Sort)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if th {
-		if err := u.admit(); err != nil {
-			return nil, err
-		}
-	}
-	return u, nil
-}
-
-// decide puts the use of the partition (and sort key) kc names to the
-// fault rules: it sleeps a delay, and returns the error of a fault that
-// fails the use (recorded as refused, with kc's key).
-func (u *fxUse) decide(inj *faults.Injector, kc insights.KeyCondition) error {
-	var key storage.Key
-	if kc.Partition.IsValid() {
-		key.Partition = kc.Partition
-		if kc.SortOp == insights.SortEQ {
-			key.Sort = kc.Sort
-		}
-	}
-	f := inj.Decide(faults.Call{Op: u.c.op, Table: u.t.name, Index: u.index, Key: key})
-	if f.Delay > 0 {
-		if err := u.c.sleep(f.Delay); err != nil {
-			return err
-		}
-	}
-	if f.Fails() {
-		u.q.Key = kc
-		u.refused(f.Kind)
-		return u.faultError(f.Kind, f.Message)
+		u.t.ns.th.Charge(u.throttleUse(), u.charged)
 	}
 	return nil
+}
+
+func (throttleStage) End(u *TableUse, o Outcome) {
+	if !u.th || o.Refused != nil {
+		return
+	}
+	th := u.t.ns.th
+	if u.vector {
+		th.Charge(u.throttleUse(), o.SearchBytes)
+		return
+	}
+	th.Charge(u.throttleUse(), o.ReadUnits+o.WriteUnits-u.charged)
+	for x, units := range u.IndexWriteUnits(o) {
+		if !x.Local {
+			th.Charge(throttle.Use{Table: u.t.name, Index: x.Name, Write: true}, units)
+		}
+	}
 }
 
 // recorder returns the namespace's recorder (nil for a namespace not
@@ -293,37 +223,17 @@ func (ns *Namespace) recorder() *insights.Recorder {
 	return ns.rec
 }
 
-// sleep holds the request for d of real time (an injected delay is the
-// client's latency), or until its context is done.
-func (c *call) sleep(d time.Duration) error {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	ctx := c.ctx
-	if ctx == nil {
-		<-tm.C
-		return nil
-	}
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // admit asks the throttler for the use: the table (or the GSI read),
 // and for a write every GSI of the table (AWS throttles a table's writes
 // when a GSI is out of write capacity).
-func (u *fxUse) admit() error {
+func (u *TableUse) admit() error {
 	th := u.t.ns.th
 	if r, refused := th.Admit(u.throttleUse()); refused {
-		u.refused(r.Kind)
 		return u.throttleError(r)
 	}
 	if u.write {
 		for _, x := range u.t.snapshot().GSIs {
 			if r, refused := th.Admit(throttle.Use{Table: u.t.name, Index: x.Name, Write: true}); refused {
-				u.refused(r.Kind)
 				return u.throttleError(r)
 			}
 		}
@@ -331,47 +241,8 @@ func (u *fxUse) admit() error {
 	return nil
 }
 
-// refused records a use refused with a fault of kind k: a throttled one
-// for Contributor Insights' throttled keys when k is a throughput error.
-func (u *fxUse) refused(k faults.Kind) {
-	if !u.rec.On() {
-		return
-	}
-	q := u.q
-	q.Throttled = k == faults.Throttling || k == faults.ProvisionedThroughputExceeded || k == faults.RequestLimitExceeded
-	if q.Throttled {
-		u.rec.Record(&q)
-	}
-}
-
-// faultError is the error of an injected fault of kind k: its class,
-// message and, for the throughput errors, a ThrottlingReason naming the
-// table or index.
-func (u *fxUse) faultError(k faults.Kind, msg string) error {
-	var reasons []apierr.ThrottlingReason
-	switch k {
-	case faults.ProvisionedThroughputExceeded:
-		reasons = []apierr.ThrottlingReason{u.reason("ProvisionedThroughputExceeded")}
-	case faults.Throttling:
-		reasons = []apierr.ThrottlingReason{u.reason("KeyRangeThroughputExceeded")}
-	}
-	return apierr.Fault(k.ErrorType(), msg, reasons)
-}
-
-// reason is the ThrottlingReason of the use for a limit.
-func (u *fxUse) reason(limit string) apierr.ThrottlingReason {
-	res, arn, dir := "Table", u.t.arn, "Read"
-	if u.gsi || u.vector {
-		res, arn = "Index", u.t.arn+"/index/"+u.index
-	}
-	if u.write {
-		dir = "Write"
-	}
-	return apierr.ThrottlingReason{Reason: res + dir + limit, Resource: arn}
-}
-
 // throttleError is the error of a use the throttler refused.
-func (u *fxUse) throttleError(r throttle.Throttle) error {
+func (u *TableUse) throttleError(r throttle.Throttle) error {
 	arn := u.t.arn
 	if r.Index != "" {
 		arn += "/index/" + r.Index
@@ -379,50 +250,10 @@ func (u *fxUse) throttleError(r throttle.Throttle) error {
 	return apierr.Fault(r.Kind.ErrorType(), r.Message, []apierr.ThrottlingReason{{Reason: r.Reason, Resource: arn}})
 }
 
-// end tells the throttler and the recorder what the use consumed: read
-// and write units on the table (or the GSI read), the units of each GSI a
-// write updated (gsiUnits, nil: none), items read and returned. Nil-safe.
-func (u *fxUse) end(readUnits, writeUnits float64, gsiUnits map[*tablespec.IndexDef]float64, read, returned int) {
-	if u == nil {
-		return
-	}
-	if u.th {
-		th := u.t.ns.th
-		th.Charge(u.throttleUse(), readUnits+writeUnits-u.charged)
-		for x, units := range gsiUnits {
-			if !x.Local {
-				th.Charge(throttle.Use{Table: u.t.name, Index: x.Name, Write: true}, units)
-			}
-		}
-	}
-	if u.rec.On() {
-		u.q.ReadUnits, u.q.WriteUnits, u.q.Read, u.q.Returned = readUnits, writeUnits, read, returned
-		u.rec.Record(&u.q)
-	}
-	usePool.Put(u)
-}
-
-// endSearch is end for a search of a vector index that consumed bytes
-// (VectorSearchRequestBytes) and returned items: the index's search
-// limit is charged the bytes, the report counts them. Nil-safe.
-func (u *fxUse) endSearch(bytes float64, returned int) {
-	if u == nil {
-		return
-	}
-	if u.th {
-		u.t.ns.th.Charge(u.throttleUse(), bytes)
-	}
-	if u.rec.On() {
-		u.q.VectorSearchBytes, u.q.Read, u.q.Returned = bytes, returned, returned
-		u.rec.Record(&u.q)
-	}
-	usePool.Put(u)
-}
-
 // capMode is the capacity mode a write reports in: the request's, or
 // INDEXES when the use is watched and the table has indexes, so that the
 // write decodes the item it replaces and its GSI units can be charged.
-func (u *fxUse) capMode(mode string) string {
+func (u *TableUse) capMode(mode string) string {
 	if u == nil {
 		return mode
 	}
@@ -477,27 +308,11 @@ func cancellationCode(err error) string {
 	return ""
 }
 
-// endWrite is end for a single-item write of sizeBytes (the larger of the
-// old and new item) that made change: the table's write units and each
-// GSI's. Nil-safe.
-func (u *fxUse) endWrite(sizeBytes int, change storage.Change) {
-	if u == nil {
-		return
-	}
-	var gsiUnits map[*tablespec.IndexDef]float64
-	if u.th {
-		if gsis, _ := u.t.indexes(); len(gsis) > 0 {
-			gsiUnits = indexWriteUnits(u.t.schema, gsis, change)
-		}
-	}
-	u.end(0, writeUnits(sizeBytes), gsiUnits, 0, 0)
-}
-
 // throttleUse is the use as the throttler sees it.
-func (u *fxUse) throttleUse() throttle.Use {
+func (u *TableUse) throttleUse() throttle.Use {
 	use := throttle.Use{Table: u.t.name, Write: u.write}
-	if u.q.Key.Partition.IsValid() {
-		use.Partition = u.q.Key.Partition.Str()
+	if u.key.Partition.IsValid() {
+		use.Partition = u.key.Partition.Str()
 	}
 	if u.gsi || u.vector {
 		use.Index, use.Vector = u.index, u.vector
@@ -515,24 +330,4 @@ func (ns *Namespace) forgetFx(table string) {
 		ns.saveContributorInsights()
 	}
 	ns.saveLags() // without the table's (fx_lag_persist.go)
-}
-
-// usePool recycles uses: a use is put back, zeroed, by end, after which
-// nothing refers to it (a use never ended, of a request that failed, is
-// left to the collector; under the race detector a second end panics).
-// So a watched request allocates nothing for its hooks.
-//
-// The pool pays on every watched operation. BenchmarkFaultsCost, 2000x
-// -count 5, medians, pool on -> off: PutItem with the report, a rule or
-// throttling 817 -> 1105 B/op (+35%), 10 -> 11 allocs; GetItem so
-// 233 -> 521 B/op (+124%), 6 -> 7 allocs.
-var usePool = lease.NewPool(lease.Config[*fxUse]{
-	New:   func() *fxUse { return new(fxUse) },
-	Reset: func(u *fxUse) bool { *u = fxUse{}; return true },
-})
-
-// newUse returns a zero use from the pool.
-func (c *call) newUse() *fxUse {
-	lease.Check(c)
-	return usePool.Get()
 }

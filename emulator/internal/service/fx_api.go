@@ -17,6 +17,10 @@ import (
 // Faults returns the service's fault injector.
 func (s *Service) Faults() *faults.Injector { return s.fx.inj }
 
+// Faults returns the fault injector of the namespace's service (for the
+// fault rules' stage, emulator/internal/stages/faults).
+func (s Space) Faults() *faults.Injector { return s.ns.svc.fx.inj }
+
 // SetReporting starts or stops the access-pattern report in every
 // namespace, present and future.
 func (s *Service) SetReporting(on bool) {

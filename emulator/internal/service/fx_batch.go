@@ -17,50 +17,29 @@ import (
 // call.
 
 // refusedUse marks an item of a batch that was refused.
-var refusedUse = &fxUse{}
+var refusedUse = &TableUse{}
 
-// beginBatchItem is the pipeline's per-item stage of a batch: fxBegin
-// for one item (the tenant guard ran when the batch was validated). Its
-// units are taken from the throttler at once (an estimate: one unit, or
-// the put item's size), so that the items after it in the same batch see
-// the capacity it used, as on AWS, where a batch's items are separate
-// requests; endBatchItem charges the rest.
-func (c *call) beginBatchItem(t *table, k storage.Key, access insights.Access) (*fxUse, error) {
-	u, err := c.fxBegin(t, nil, itemKey(t, k), access, false)
-	if u != nil && u.th {
-		units := 0.5
-		if access.IsWrite() {
-			units = 1
-		}
-		u.end0(units)
-	}
-	return u, err
-}
-
-// end0 charges units to the use's table ahead of the request (see
-// beginBatchItem).
-func (u *fxUse) end0(units float64) {
-	th := u.t.ns.th
-	use := u.throttleUse()
-	th.Charge(use, units)
-	u.charged = units
+// beginBatchItem is the pipeline's per-item stage of a batch: the
+// stages' Begin for one item (the tenant guard ran when the batch was
+// validated), as a batch's item (the throttler takes its units at once,
+// so that the items after it in the same batch see the capacity it
+// used); endBatchItem ends it.
+func (c *call) beginBatchItem(t *table, k storage.Key, access insights.Access) (*TableUse, error) {
+	return c.beginUse(t, useOf{batch: true}, itemKey(t, k), nil, access)
 }
 
 // endBatchItem is end for one item of a batch: returned is 1 when an
 // item was read. Nil-safe.
-func (u *fxUse) endBatchItem(readUnits, writeUnits float64, ixUnits map[*tablespec.IndexDef]float64, returned int) {
-	if u == nil {
-		return
-	}
-	u.end(readUnits, writeUnits, ixUnits, returned, returned)
+func (u *TableUse) endBatchItem(readUnits, writeUnits float64, ixUnits map[*tablespec.IndexDef]float64, returned int) {
+	u.end(Outcome{ReadUnits: readUnits, WriteUnits: writeUnits, IndexUnits: ixUnits, Read: returned, Returned: returned})
 }
 
 // batchUses are a BatchWriteItem's uses, per table and write (refusedUse
 // for a refused write); nil when nothing watches.
-type batchUses [][]*fxUse
+type batchUses [][]*TableUse
 
 // table returns the uses of table ti's writes (nil: none watched).
-func (b batchUses) table(ti int) []*fxUse {
+func (b batchUses) table(ti int) []*TableUse {
 	if b == nil {
 		return nil
 	}
@@ -68,7 +47,7 @@ func (b batchUses) table(ti int) []*fxUse {
 }
 
 // capMode is the capacity mode the batch's writes report in: the
-// request's, or INDEXES when its uses are watched (fxUse.capMode).
+// request's, or INDEXES when its uses are watched (TableUse.capMode).
 func (b batchUses) capMode(mode string) string {
 	if b == nil {
 		return mode
@@ -100,9 +79,9 @@ func (c *call) batchWriteFaults(tables []batchWriteTable, reqs map[string][]Writ
 				continue
 			}
 			if uses == nil {
-				uses = make([][]*fxUse, len(tables))
+				uses = make([][]*TableUse, len(tables))
 				for i := range uses {
-					uses[i] = make([]*fxUse, len(tables[i].writes))
+					uses[i] = make([]*TableUse, len(tables[i].writes))
 				}
 			}
 			if err != nil {

@@ -44,7 +44,7 @@ import (
 // delete or when unknown) and the existing item. Any other error leaves u
 // as it is (no use is charged for a request that failed validation or a
 // fault). Nil-safe.
-func (u *fxUse) endRefused(err error, key storage.Key, newSize int) {
+func (u *TableUse) endRefused(err error, key storage.Key, newSize int) {
 	if u == nil || !conditionRefused(err) {
 		return
 	}
@@ -52,7 +52,7 @@ func (u *fxUse) endRefused(err error, key storage.Key, newSize int) {
 	if e, ok := u.t.data.GetEncoded(key); ok {
 		old = e.Size()
 	}
-	u.end(0, writeUnits(max(newSize, old)), nil, 0, 0)
+	u.end(Outcome{WriteUnits: writeUnits(max(newSize, old))})
 }
 
 // conditionRefused reports whether err refuses a write by its condition.
@@ -72,14 +72,14 @@ func conditionRefused(err error) bool {
 // ConditionCheck is charged as when it passes, and a write twice the
 // units of the larger of its current item and the item it would have
 // written (its Put, or its Update when the update was computed).
-func endTxCancelled(uses []*fxUse, acts []*txAction) {
+func endTxCancelled(uses []*TableUse, acts []*txAction) {
 	for i, u := range uses {
 		if u == nil {
 			continue
 		}
 		a := acts[i]
 		if a.kind == txCheck {
-			u.end(2*readUnits(a.cur, true), 0, nil, 0, 0)
+			u.end(Outcome{ReadUnits: 2 * readUnits(a.cur, true)})
 			continue
 		}
 		size := a.cur
@@ -89,6 +89,6 @@ func endTxCancelled(uses []*fxUse, acts []*txAction) {
 		case a.kind == txUpdate && a.item != nil:
 			size = max(size, storage.ItemSize(a.item))
 		}
-		u.end(0, 2*writeUnits(size), nil, 0, 0)
+		u.end(Outcome{WriteUnits: 2 * writeUnits(size)})
 	}
 }

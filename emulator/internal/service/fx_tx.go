@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -28,70 +27,56 @@ func txAccess(k txKind) insights.Access {
 	return insights.Get // a ConditionCheck reads the item
 }
 
-// txFaults runs the fault rules and the throttler on each action. It
-// returns the reasons to cancel with (the refused actions' codes, None for
-// the others; nil when none was refused) and each action's use (nil when
-// nothing watches), or the error that fails the whole call: a fault with
-// no cancellation code (TransactionInProgress, InternalServerError,
-// RequestLimitExceeded).
-func (c *call) txFaults(acts []*txAction) ([]apierr.CancellationReason, []*fxUse, error) {
+// txFaults puts each action to the stages (the fault rules, the
+// throttler). It returns the reasons to cancel with (the refused
+// actions' codes, None for the others; nil when none was refused) and
+// each action's use (nil when nothing watches), or the error that fails
+// the whole call: a fault with no cancellation code
+// (TransactionInProgress, InternalServerError, RequestLimitExceeded).
+func (c *call) txFaults(acts []*txAction) ([]apierr.CancellationReason, []*TableUse, error) {
+	return txUses(c, acts, func(a *txAction) (*table, storage.Key, insights.Access) { return a.t, a.key, txAccess(a.kind) })
+}
+
+// txGetFaults is txFaults for TransactGetItems and a PartiQL read
+// transaction: a refused Get cancels the transaction with its code.
+func (c *call) txGetFaults(gets []*txGet) ([]*TableUse, error) {
+	reasons, uses, err := txUses(c, gets, func(g *txGet) (*table, storage.Key, insights.Access) { return g.t, g.key, insights.Get })
+	if err == nil && reasons != nil {
+		err = apierr.TransactionCanceled(reasons)
+	}
+	return uses, err
+}
+
+// txUses is txFaults over a transaction's elements, each of which names
+// its table (nil: none, not put to the stages), key and access.
+func txUses[E any](c *call, elems []E, of func(E) (*table, storage.Key, insights.Access)) ([]apierr.CancellationReason, []*TableUse, error) {
 	var reasons []apierr.CancellationReason
-	var uses []*fxUse
-	for i, a := range acts {
-		if a.t == nil {
+	var uses []*TableUse
+	for i, e := range elems {
+		t, key, access := of(e)
+		if t == nil {
 			continue
 		}
-		u, err := c.fxBegin(a.t, nil, itemKey(a.t, a.key), txAccess(a.kind), false)
+		u, err := c.beginUse(t, useOf{}, itemKey(t, key), nil, access)
 		if err != nil {
 			code := cancellationCode(err)
 			if code == "" {
 				return nil, nil, err
 			}
 			if reasons == nil {
-				reasons = noneReasons(len(acts))
+				reasons = noneReasons(len(elems))
 			}
 			reasons[i] = apierr.CancellationReason{Code: code, Message: errMessage(err)}
 			continue
 		}
 		if u != nil {
 			if uses == nil {
-				uses = make([]*fxUse, len(acts))
+				uses = make([]*TableUse, len(elems))
 			}
 			uses[i] = u
 		}
 	}
 	return reasons, uses, nil
-}
-
-// txGetFaults is txFaults for TransactGetItems and a PartiQL read
-// transaction: a refused Get cancels the transaction with its code.
-func (c *call) txGetFaults(gets []*txGet) ([]*fxUse, error) {
-	var reasons []apierr.CancellationReason
-	var uses []*fxUse
-	for i, g := range gets {
-		u, err := c.fxBegin(g.t, nil, itemKey(g.t, g.key), insights.Get, false)
-		if err != nil {
-			code := cancellationCode(err)
-			if code == "" {
-				return nil, err
-			}
-			if reasons == nil {
-				reasons = noneReasons(len(gets))
-			}
-			reasons[i] = apierr.CancellationReason{Code: code, Message: errMessage(err)}
-			continue
-		}
-		if u != nil {
-			if uses == nil {
-				uses = make([]*fxUse, len(gets))
-			}
-			uses[i] = u
-		}
-	}
-	if reasons != nil {
-		return nil, apierr.TransactionCanceled(reasons)
-	}
-	return uses, nil
 }
 
 // noneReasons returns n reasons of code None.
@@ -124,21 +109,17 @@ func mergeReasons(reasons, refused []apierr.CancellationReason) {
 
 // endTx tells each action's use what it consumed: transactional units,
 // twice the standard ones.
-func endTx(uses []*fxUse, acts []*txAction, changes []storage.Change) {
+func endTx(uses []*TableUse, acts []*txAction, changes []storage.Change) {
 	for i, u := range uses {
 		if u == nil {
 			continue
 		}
 		a := acts[i]
 		if a.kind == txCheck {
-			u.end(2*readUnits(a.cur, true), 0, nil, 0, 0)
+			u.end(Outcome{ReadUnits: 2 * readUnits(a.cur, true)})
 			continue
 		}
 		ch := changes[i]
-		var gsiUnits map[*tablespec.IndexDef]float64
-		if gsis, _ := a.t.indexes(); u.th && len(gsis) > 0 {
-			gsiUnits = indexWriteUnits(a.t.schema, gsis, ch)
-		}
-		u.end(0, 2*writeUnits(max(ch.OldSize, ch.NewSize)), gsiUnits, 0, 0)
+		u.end(Outcome{WriteUnits: 2 * writeUnits(max(ch.OldSize, ch.NewSize)), Change: ch, HasChange: true})
 	}
 }

@@ -428,7 +428,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 // unprocessed), the table's consumed capacity (in mode, the request's or
 // the one the uses need) and item-collection metrics to out. keep says
 // that the writes' maps must stay: a conventions policy saw them.
-func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWriteTable, uses []*fxUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
+func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWriteTable, uses []*TableUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
 	var cp capacity
 	var vbytes map[string]float64 // each vector index's VectorWriteRequestBytes
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
@@ -440,7 +440,7 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWrite
 	}
 	tp := bt.t.convPolicy()
 	for wi, w := range bt.writes {
-		var u *fxUse
+		var u *TableUse
 		if uses != nil {
 			if u = uses[wi]; u == refusedUse {
 				continue

@@ -23,7 +23,7 @@ import (
 
 // recycleBatchWrites gives back the maps of one table's writes reqs once
 // they are committed; uses are the table's fault uses (nil: none refused).
-func recycleBatchWrites(reqs []WriteRequest, uses []*fxUse) {
+func recycleBatchWrites(reqs []WriteRequest, uses []*TableUse) {
 	for wi := range reqs {
 		if uses != nil && uses[wi] == refusedUse {
 			continue

@@ -24,11 +24,15 @@ import "slices"
 //     with the table's rules (store, conventions.go);
 //  6. the report and throttling, charged: the handler reports what the
 //     use did (wrote, readItem, readPage, txApplied, txRead; a batch's
-//     item through its fxUse), and the throttler and the access-pattern
+//     item through its TableUse), and the throttler and the access-pattern
 //     report with Contributor Insights are charged from it;
 //  7. capacity accounting and item-collection metrics: the answer's
 //     ConsumedCapacity and ItemCollectionMetrics are computed from what
 //     the handler reported (writeCapacity, itemCollection, capacity.go).
+//
+// Stages 2, 3 and 6 are the installed stages of the stage seam
+// (stage.go): the entry points put each use to the stages watching its
+// table (beginUse), and report what it did to their End.
 //
 // Once the handler returns, the registry's adapter finishes the request
 // (finishItem): a write refused by its condition, or a transaction
@@ -39,7 +43,8 @@ import "slices"
 // registered operation it cannot classify.
 //
 // Any other operation (register) gets one fault decision per call, with
-// the table it names, before its handler runs (fx_ops.go).
+// the table it names, before its handler runs (the installed
+// CallCheckers: the faults stage, emulator/internal/stages/faults).
 
 // dataPlane are the operations registered with registerDataPlane, in
 // registration order. Filled by init functions only; read-only

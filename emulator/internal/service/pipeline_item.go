@@ -20,8 +20,8 @@ import (
 // in the call (zero between requests, call_pool.go), so a request
 // allocates nothing for it.
 type pipe struct {
-	use  *fxUse // the throttler's and the report's hook; nil: nothing watches
-	open bool   // a use began and its end was not reported
+	use  *TableUse // the use the stages watch (stage.go); nil: nothing watches
+	open bool      // a use began and its end was not reported
 	t    *table
 	key  storage.Key
 	// newSize is the size of the item the write would store, charged
@@ -35,7 +35,7 @@ type pipe struct {
 	// nothing watches); cancelled: its evaluation cancelled it, so
 	// finishItem charges what each admitted action would have cost.
 	acts      []*txAction
-	txUses    []*fxUse
+	txUses    []*TableUse
 	cancelled bool
 }
 
@@ -60,10 +60,10 @@ func (c *call) beginItem(t *table, key storage.Key, access insights.Access) erro
 // PartiQL statement's, guarded when it was planned).
 // The key condition is built only when a stage watches the use.
 func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) error {
-	var u *fxUse
-	if c.fxWatched(t) {
+	var u *TableUse
+	if ss := t.watchers(); ss != nil {
 		var err error
-		if u, err = c.fxBegin(t, nil, itemKey(t, key), access, false); err != nil {
+		if u, err = c.beginStages(ss, t, useOf{}, itemKey(t, key), nil, access); err != nil {
 			return err
 		}
 	}
@@ -76,7 +76,7 @@ func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) e
 // then set: a composite literal assigned to c.pipe was built in a
 // temporary and copied, about 100 instructions a GetItem (callgrind,
 // BenchmarkOps/GetItem/handler).
-func (c *call) openPipe(u *fxUse, t *table, key storage.Key) {
+func (c *call) openPipe(u *TableUse, t *table, key storage.Key) {
 	p := &c.pipe
 	*p = pipe{}
 	p.use, p.open, p.t, p.key = u, true, t, key
@@ -90,7 +90,11 @@ func (c *call) openPipe(u *fxUse, t *table, key storage.Key) {
 // read. The tenant guard of a read runs where its validation order puts
 // it (guardKey, guardScan, guardSelect: conventions.go).
 func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
-	u, err := c.fxBeginParts(t, x, kc, parts, access, filter)
+	r := useOf{filter: filter}
+	if x != nil {
+		r.index, r.gsi = x.Name, !x.Local
+	}
+	u, err := c.beginUse(t, r, kc, parts, access)
 	if err != nil {
 		return err
 	}
@@ -140,7 +144,7 @@ func (c *call) writing(newSize int) { c.pipe.newSize = newSize }
 // gives anything of the change back.
 func (c *call) wrote(sizeBytes int, change storage.Change) {
 	p := &c.pipe
-	p.use.endWrite(sizeBytes, change)
+	p.use.end(Outcome{WriteUnits: writeUnits(sizeBytes), Change: change, HasChange: true})
 	p.use, p.open = nil, false
 	p.size, p.change = sizeBytes, change
 }
@@ -154,7 +158,7 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 		if found {
 			n = 1
 		}
-		p.use.end(readUnits(sizeBytes, consistent), 0, nil, n, n)
+		p.use.end(Outcome{ReadUnits: readUnits(sizeBytes, consistent), Read: n, Returned: n})
 	}
 	p.use, p.open = nil, false
 }
@@ -164,7 +168,7 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 func (c *call) readPage(p *pageReader) (*pageOutput, error) {
 	pp := &c.pipe
 	if pp.use != nil {
-		pp.use.end(readUnits(p.readBytes, p.req.consistent)+p.fetched, 0, nil, p.scanned, p.count)
+		pp.use.end(Outcome{ReadUnits: readUnits(p.readBytes, p.req.consistent) + p.fetched, Read: p.scanned, Returned: p.count})
 	}
 	pp.use, pp.open = nil, false
 	return p.output()
@@ -216,7 +220,7 @@ func (c *call) txRead(sizes []int) {
 	for i, u := range p.txUses {
 		if u != nil {
 			n := min(1, sizes[i])
-			u.end(2*readUnits(sizes[i], true), 0, nil, n, n)
+			u.end(Outcome{ReadUnits: 2 * readUnits(sizes[i], true), Read: n, Returned: n})
 		}
 	}
 	p.txUses = nil
@@ -271,7 +275,7 @@ func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.V
 	} else if err := c.guardScan(t, x.Name); err != nil {
 		return err
 	}
-	u, err := c.fxBeginSearch(t, x.Name, kc, access)
+	u, err := c.beginUse(t, useOf{index: x.Name, vector: true}, kc, nil, access)
 	if err != nil {
 		return err
 	}
@@ -283,6 +287,6 @@ func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.V
 // VectorSearchRequestBytes, returned items answered. It ends the use.
 func (c *call) searched(bytes float64, returned int) {
 	p := &c.pipe
-	p.use.endSearch(bytes, returned)
+	p.use.end(Outcome{SearchBytes: bytes, Read: returned, Returned: returned})
 	p.use, p.open = nil, false
 }

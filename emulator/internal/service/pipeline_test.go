@@ -130,7 +130,7 @@ var pipelineCases = map[string]pipelineCase{
 const streamsPrefix = "DynamoDBStreams_20120810."
 
 // controlPlaneOps are the registered operations that read or write no
-// item: the fault rules decide them once per call (fx_ops.go), and
+// item: the fault rules decide them once per call (CheckCall), and
 // nothing else of the pipeline applies. TestPipeline fails on a
 // registered operation that is in neither this list nor pipelineCases,
 // so that a new operation is classified when it is added.
@@ -416,12 +416,9 @@ type opCounts struct {
 // that called one directly would run a stage out of the pipeline's order,
 // or without the others.
 var pipelineHooks = map[string][]string{
-	"fxBegin":        {"fx.go", "fx_batch.go", "fx_tx.go", "pipeline_item.go"},
-	"fxBeginParts":   {"fx.go", "pipeline_item.go"},
-	"fxBeginSearch":  {"fx.go", "pipeline_item.go"},
-	"endSearch":      {"fx.go", "pipeline_item.go"},
+	"beginUse":       {"stage.go", "fx_batch.go", "fx_tx.go", "pipeline_item.go"},
+	"beginStages":    {"stage.go", "pipeline_item.go"},
 	"endRefused":     {"fx_condfail.go", "pipeline_item.go"},
-	"endWrite":       {"fx.go", "pipeline_item.go"},
 	"endTx":          {"fx_tx.go", "pipeline_item.go"},
 	"endTxCancelled": {"fx_condfail.go", "pipeline_item.go"},
 	"txFaults":       {"fx_tx.go", "pipeline_item.go"},

@@ -86,7 +86,8 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 // encoding/json (a nil *Out encodes as {}), into c.out when there is room.
 // A data-plane operation (registerDataPlane) runs inside the request
 // pipeline's stages (pipeline.go); any other gets one fault decision per
-// call (fx_ops.go). Registering a name twice panics.
+// call (the installed CallCheckers, stage.go). Registering a name
+// twice panics.
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
@@ -134,7 +135,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		}
 		noteTable(c.tableName, in)
 		if !data {
-			if err := c.fxOperation(c.op, in); err != nil { // c.op: a Streams operation by its own name
+			if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
 				return nil, err
 			}
 		}

@@ -1,15 +1,17 @@
-package service
+package faults
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // arnInput is an input that names its table by ResourceArn, as the
 // tagging and resource-policy operations' do.
 type arnInput struct{ ResourceArn *string }
 
-func TestFxTargetOf(t *testing.T) {
+func TestTargetOf(t *testing.T) {
 	s := func(v string) *string { return &v }
 	const arn = "arn:aws:dynamodb:us-east-1:000000000000:table/"
 	tests := []struct {
@@ -17,8 +19,8 @@ func TestFxTargetOf(t *testing.T) {
 		in        any
 		table, ix string
 	}{
-		{"name", &DescribeTableInput{TableName: s("T1")}, "T1", ""},
-		{"table ARN", &DescribeTableInput{TableName: s(arn + "T1")}, "T1", ""},
+		{"name", &service.DescribeTableInput{TableName: s("T1")}, "T1", ""},
+		{"table ARN", &service.DescribeTableInput{TableName: s(arn + "T1")}, "T1", ""},
 		{"resource ARN", &arnInput{ResourceArn: s(arn + "T2")}, "T2", ""},
 		{"index ARN", &arnInput{ResourceArn: s(arn + "T2/index/G")}, "T2", "G"},
 		{"stream ARN", &struct{ StreamArn *string }{StreamArn: s(arn + "T3/stream/2026-01-01T00:00:00.000")}, "T3", ""},
@@ -26,11 +28,11 @@ func TestFxTargetOf(t *testing.T) {
 		{"another service", &arnInput{ResourceArn: s("arn:aws:kinesis:us-east-1:000000000000:stream/T5")}, "", ""},
 		{"not a table", &arnInput{ResourceArn: s("arn:aws:dynamodb:us-east-1:000000000000:global-table/T6")}, "", ""},
 		{"short", &arnInput{ResourceArn: s("arn:aws:dynamodb")}, "", ""},
-		{"nothing", &ListTablesInput{}, "", ""},
+		{"nothing", &service.ListTablesInput{}, "", ""},
 		{"not a struct", 3, "", ""},
 	}
 	for _, tc := range tests {
-		table, ix := fxTargetOf(tc.in)
+		table, ix := targetOf(tc.in)
 		if table != tc.table || ix != tc.ix {
 			t.Errorf("%s: got %q %q, want %q %q", tc.name, table, ix, tc.table, tc.ix)
 		}

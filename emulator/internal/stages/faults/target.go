@@ -1,4 +1,4 @@
-package service
+package faults
 
 import (
 	"reflect"
@@ -6,7 +6,7 @@ import (
 )
 
 // The table a control-plane or Streams call names, for the fault rules
-// (fxOperation): by name or by ARN, whichever member the operation has.
+// (Stage.CheckCall): by name or by ARN, whichever member the operation has.
 // DescribeTable, UpdateTable and the other TableName operations accept a
 // table's ARN in place of its name; TagResource, UntagResource,
 // ListTagsOfResource and the resource-policy operations take ResourceArn;
@@ -18,16 +18,16 @@ import (
 // and account are not checked here: the operation refuses a foreign ARN
 // itself, after the rules.
 
-// fxTargetMembers are the members that name a table, by precedence.
-var fxTargetMembers = [...]string{
+// targetMembers are the members that name a table, by precedence.
+var targetMembers = [...]string{
 	"TableName", "GlobalTableName", "SourceTableName",
 	"ResourceArn", "TableArn", "SourceTableArn", "StreamArn", "BackupArn",
 }
 
-// fxTargetOf returns the table (and index, for an index ARN) a decoded
-// input names: its first member of fxTargetMembers that is set, read as
+// targetOf returns the table (and index, for an index ARN) a decoded
+// input names: its first member of targetMembers that is set, read as
 // a name or a DynamoDB ARN. "" when it names none.
-func fxTargetOf(in any) (table, index string) {
+func targetOf(in any) (table, index string) {
 	v := reflect.ValueOf(in)
 	for v.Kind() == reflect.Pointer && !v.IsNil() {
 		v = v.Elem()
@@ -35,7 +35,7 @@ func fxTargetOf(in any) (table, index string) {
 	if v.Kind() != reflect.Struct {
 		return "", ""
 	}
-	for _, name := range fxTargetMembers {
+	for _, name := range targetMembers {
 		f := v.FieldByName(name)
 		for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
 			f = f.Elem()

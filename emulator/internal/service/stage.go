@@ -1,0 +1,328 @@
+package service
+
+import (
+	"context"
+	"slices"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/lease"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// The stage seam: the instruments' way into the request pipeline
+// (pipeline.go), as feature.go is the features'. A Stage takes part in
+// every use of a table or index by a data-plane operation: Begin before
+// storage is touched (it may refuse the use, or hold it), End once the
+// use is over, with what it did. The pipeline's entry points
+// (beginItem, beginRead, beginBatchItem, beginTx, beginTxGets,
+// beginSearch; wrote, readItem, readPage, searched, txApplied, txRead,
+// finishItem) loop over the stages that watch the table, in the order
+// they were installed. Watches is asked once per table definition, so a
+// request on a table no stage watches runs none, and allocates nothing.
+
+// Stage is one instrument of the request pipeline.
+type Stage interface {
+	// Watches reports whether the stage takes part in the uses of t.
+	// It is asked once per definition of t (CreateTable, UpdateTable,
+	// tags, a restore or a load publish a new one), never per request.
+	Watches(t Table) bool
+	// Begin puts the use u to the stage before storage is touched. An
+	// error refuses the use with it (an error of AWS's).
+	Begin(u *TableUse) error
+	// End tells the stage what the use did (o.Refused: it was refused by
+	// this stage or one before it). It is called once per Begin, and on
+	// the stage that refused the use.
+	End(u *TableUse, o Outcome)
+}
+
+// Switch is a Stage that watches a table only while it is on (a fault
+// rule set, the report collecting), which can change between two
+// definitions of the table: On is asked on every use of a table the
+// stage watches, and the use runs no stage when every stage watching the
+// table is a Switch that is off. On must be cheap (an atomic load).
+type Switch interface {
+	On(t Table) bool
+}
+
+// TableUse is one use of a table or index by a data-plane request, between
+// the stages' Begin and End.
+type TableUse struct {
+	c      *call
+	t      *table
+	index  string // the index read ("": the table; an LSI is named but charged to the table)
+	gsi    bool
+	vector bool // a search of the vector index index, in VectorSearchRequestBytes
+	write  bool
+	batch  bool // an item of a batch, whose items are separate requests on AWS
+	access insights.Access
+	// key is the use's key condition: a full key for an item, the
+	// partition for a Query, none for a Scan; a stage that refuses one
+	// partition of parts narrows it to that partition's.
+	key    insights.KeyCondition
+	parts  []*expr.KeyCondition // the partitions of a read of several (nil: key's)
+	filter bool                 // a filter drops items read
+
+	stages []Stage // the stages watching the table, in order
+	begun  int     // how many of stages began
+
+	// The core's throttler's scratch, until it moves out (fx.go).
+	th      bool    // the table is throttled
+	charged float64 // taken from the throttler ahead (a batch item)
+
+	lease.Owned // lent by usePool until its End
+}
+
+// Outcome is what a use did, as the stages' End sees it.
+type Outcome struct {
+	// ReadUnits and WriteUnits are the units the use consumed on the
+	// table (or the GSI it read).
+	ReadUnits, WriteUnits float64
+	// IndexUnits are the write units of each index the write updated
+	// (nil: see Change).
+	IndexUnits map[*tablespec.IndexDef]float64
+	// Change is what the write did, when HasChange (a single-item write
+	// or a transaction's action): IndexWriteUnits derives the indexes'
+	// units from it.
+	Change    storage.Change
+	HasChange bool
+	// Read and Returned are the items read and answered.
+	Read, Returned int
+	// SearchBytes are the VectorSearchRequestBytes of a search.
+	SearchBytes float64
+	// Refused is the error a stage refused the use with (nil: it ran).
+	Refused error
+}
+
+// CallChecker is a Stage that also takes part in every call of an
+// operation that is not a data-plane one (the control plane, the
+// Streams API): CheckCall runs once per call, with op the operation's
+// name and in its decoded input, before the operation validates it; an
+// error fails the call with it.
+type CallChecker interface {
+	CheckCall(c Call, op string, in any) error
+}
+
+// used are the stages UseStage installed, in its order; installed are
+// all the stages in use: used, then the core's own (fx.go's coreLast). callCheckers are the stages in use
+// that implement CallChecker. Filled by init functions only; read-only
+// afterwards.
+var (
+	used         []Stage
+	installed    = slices.Clone(coreLast)
+	callCheckers []CallChecker
+)
+
+// UseStage installs a stage. Call it from an init function (the
+// emulator's, emulator/features.go), before any service is made.
+func UseStage(s Stage) {
+	used = append(used, s)
+	installed = slices.Concat(used, coreLast)
+	if cc, ok := s.(CallChecker); ok {
+		callCheckers = append(callCheckers, cc)
+	}
+}
+
+// checkCall runs the installed CallCheckers on a call of op, a
+// non-data-plane operation, with in its decoded input.
+func (c *call) checkCall(op string, in any) error {
+	for _, cc := range callCheckers {
+		if err := cc.CheckCall(Call{c: c}, op, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stageSet is the stages watching a table, for one of its definitions.
+type stageSet struct {
+	meta   *tableMeta
+	stages []Stage
+	always bool     // a stage that is not a Switch watches
+	sw     []Switch // else the switches, one of which must be on
+}
+
+// watchers returns the stages watching a use of t now (nil: none): the
+// set computed for t's definition, or computed afresh when the
+// definition changed since. One atomic load when nothing changed.
+func (t *table) watchers() []Stage {
+	m := t.meta.Load()
+	ss := t.stageSet.Load()
+	if ss == nil || ss.meta != m {
+		ss = t.watch(m)
+	}
+	if ss.always {
+		return ss.stages
+	}
+	for _, s := range ss.sw {
+		if s.On(Table{t: t}) {
+			return ss.stages
+		}
+	}
+	return nil
+}
+
+// watch asks every installed stage whether it watches t's definition m.
+func (t *table) watch(m *tableMeta) *stageSet {
+	ss := &stageSet{meta: m}
+	if t.ns != nil && m != nil {
+		for _, s := range installed {
+			if !s.Watches(Table{t: t}) {
+				continue
+			}
+			ss.stages = append(ss.stages, s)
+			if sw, ok := s.(Switch); ok {
+				ss.sw = append(ss.sw, sw)
+			} else {
+				ss.always = true
+			}
+		}
+	}
+	t.stageSet.Store(ss)
+	return ss
+}
+
+// useOf describes a use before the stages see it.
+type useOf struct {
+	index       string
+	gsi, vector bool
+	batch       bool
+	filter      bool
+}
+
+// beginUse puts a use of t to the stages watching it: kc is its key
+// condition, parts the partitions of a read of several (nil: kc's),
+// access what it does. It returns nil and no error when no stage
+// watches, and the error of the stage that refused the use.
+func (c *call) beginUse(t *table, r useOf, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access) (*TableUse, error) {
+	ss := t.watchers()
+	if ss == nil {
+		return nil, nil
+	}
+	return c.beginStages(ss, t, r, kc, parts, access)
+}
+
+// beginStages is beginUse with the stages watching t, ss (not empty).
+func (c *call) beginStages(ss []Stage, t *table, r useOf, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access) (*TableUse, error) {
+	u := c.newUse()
+	*u = TableUse{c: c, t: t, index: r.index, gsi: r.gsi, vector: r.vector, batch: r.batch, filter: r.filter,
+		write: access.IsWrite(), access: access, key: kc, parts: parts, stages: ss}
+	for i, s := range ss {
+		if err := s.Begin(u); err != nil {
+			u.begun = i + 1
+			u.parts = nil
+			for _, s := range ss[:i+1] {
+				s.End(u, Outcome{Refused: err})
+			}
+			return nil, err
+		}
+	}
+	u.begun = len(ss)
+	u.parts = nil
+	return u, nil
+}
+
+// end tells the stages that began u what it did, and gives u back.
+// Nil-safe.
+func (u *TableUse) end(o Outcome) {
+	if u == nil {
+		return
+	}
+	for _, s := range u.stages[:u.begun] {
+		s.End(u, o)
+	}
+	usePool.Put(u)
+}
+
+// usePool recycles uses: a use is put back, zeroed, by end, after which
+// nothing refers to it (a use never ended, of a request that failed, is
+// left to the collector; under the race detector a second end panics).
+// So a watched request allocates nothing for its stages.
+//
+// The pool pays on every watched operation. BenchmarkFaultsCost, 2000x
+// -count 5, medians, pool on -> off: PutItem with the report, a rule or
+// throttling 817 -> 1105 B/op (+35%), 10 -> 11 allocs; GetItem so
+// 233 -> 521 B/op (+124%), 6 -> 7 allocs.
+var usePool = lease.NewPool(lease.Config[*TableUse]{
+	New:   func() *TableUse { return new(TableUse) },
+	Reset: func(u *TableUse) bool { *u = TableUse{}; return true },
+})
+
+// newUse returns a zero use from the pool.
+func (c *call) newUse() *TableUse {
+	lease.Check(c)
+	return usePool.Get()
+}
+
+// Op is the operation the use is part of.
+func (u *TableUse) Op() string { return u.c.op }
+
+// Table is the table used.
+func (u *TableUse) Table() Table { return Table{t: u.t} }
+
+// Index is the index used ("": the table).
+func (u *TableUse) Index() string { return u.index }
+
+// Access is what the use does.
+func (u *TableUse) Access() insights.Access { return u.access }
+
+// Key is the use's key condition: a full key for an item, the
+// partition (and sort condition) for a Query, none for a Scan.
+func (u *TableUse) Key() insights.KeyCondition { return u.key }
+
+// Parts are the key conditions of the partitions a read of several
+// reads one by one (a PartiQL IN list), in Begin; nil: Key's one.
+func (u *TableUse) Parts() []insights.KeyCondition {
+	if u.parts == nil {
+		return nil
+	}
+	out := make([]insights.KeyCondition, len(u.parts))
+	for i, p := range u.parts {
+		out[i] = queryKey(p.Partition, p.Sort)
+	}
+	return out
+}
+
+// Narrow narrows the use's key condition to kc, one of its Parts: the
+// partition a stage refuses, for the stages' End.
+func (u *TableUse) Narrow(kc insights.KeyCondition) { u.key = kc }
+
+// Filter reports whether a filter drops items the use reads.
+func (u *TableUse) Filter() bool { return u.filter }
+
+// Vector reports whether the use is a search of a vector index, charged
+// in VectorSearchRequestBytes (Outcome.SearchBytes).
+func (u *TableUse) Vector() bool { return u.vector }
+
+// Write reports whether the use writes.
+func (u *TableUse) Write() bool { return u.write }
+
+// OwnIndex reports whether the use is of an index with capacity of its
+// own (a GSI, a vector index), not of the table.
+func (u *TableUse) OwnIndex() bool { return u.gsi || u.vector }
+
+// Call is the request the use is part of.
+func (u *TableUse) Call() Call { return Call{c: u.c} }
+
+// Context is the request's context (never nil): done when its client
+// has gone.
+func (c Call) Context() context.Context {
+	if c.c.ctx == nil {
+		return context.Background()
+	}
+	return c.c.ctx
+}
+
+// IndexWriteUnits are the write units of each index the write o
+// updated: o.IndexUnits, or the GSIs' derived from o.Change (nil: none,
+// or not a write).
+func (u *TableUse) IndexWriteUnits(o Outcome) map[*tablespec.IndexDef]float64 {
+	if o.IndexUnits != nil || !o.HasChange {
+		return o.IndexUnits
+	}
+	if gsis, _ := u.t.indexes(); len(gsis) > 0 {
+		return indexWriteUnits(u.t.schema, gsis, o.Change)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package service
+
+import (
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/stretchr/testify/require"
+)
+
+// stageCall is one call of a stage the seam made, as recordingStage saw it.
+type stageCall struct {
+	stage    int // the stage's place in installed
+	end      bool
+	op       string
+	table    string
+	refused  bool
+	consumed bool // End: the outcome charged units or search bytes
+}
+
+// stageLog is the calls the recording stages saw.
+type stageLog struct {
+	mu    sync.Mutex
+	calls []stageCall
+}
+
+func (l *stageLog) add(c stageCall) {
+	l.mu.Lock()
+	l.calls = append(l.calls, c)
+	l.mu.Unlock()
+}
+
+// recordingStage wraps an installed stage: it watches every table,
+// records each Begin and End the seam calls, and hands them on to the
+// stage it wraps when that stage watches the table.
+type recordingStage struct {
+	i     int
+	inner Stage
+	log   *stageLog
+}
+
+func (r recordingStage) Watches(Table) bool { return true }
+
+func (r recordingStage) Begin(u *TableUse) error {
+	r.log.add(stageCall{stage: r.i, op: u.Op(), table: u.Table().Name()})
+	if !r.inner.Watches(u.Table()) {
+		return nil
+	}
+	return r.inner.Begin(u)
+}
+
+func (r recordingStage) End(u *TableUse, o Outcome) {
+	r.log.add(stageCall{stage: r.i, end: true, op: u.Op(), table: u.Table().Name(), refused: o.Refused != nil,
+		consumed: o.ReadUnits+o.WriteUnits+o.SearchBytes > 0 || o.HasChange})
+	if r.inner.Watches(u.Table()) {
+		r.inner.End(u, o)
+	}
+}
+
+// TestPipelineStages walks every data-plane operation through every
+// installed stage by the stage seam: each stage, wrapped to record what
+// the seam calls, is put in its place; each operation's
+// request (and its request refused by its condition) begins a use of
+// its table on every stage, in the installed order, and ends each use it
+// began with what the use consumed, so that a stage outside the core
+// sees every operation as the core's own instruments do. The core's
+// stages are all on (a fault rule that never fires, the report, hot-key
+// throttling), and the operations answer as they do without the
+// wrappers.
+func TestPipelineStages(t *testing.T) {
+	log := &stageLog{}
+	saved := installed
+	t.Cleanup(func() { installed = saved })
+	installed = make([]Stage, len(saved))
+	for i, s := range saved {
+		installed[i] = recordingStage{i: i, inner: s, log: log}
+	}
+	for _, op := range dataPlane {
+		tc, ok := pipelineCases[op]
+		require.Truef(t, ok, "data-plane operation %s has no case in pipelineCases", op)
+		t.Run(op, func(t *testing.T) {
+			p := newPipelineEnv(t, Config{Throttle: ThrottleConfig{HotKeys: true}})
+			require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Table: "nosuchtable",
+				Fault: faults.InternalServerError}}))
+			p.s.SetReporting(true)
+			bodies := []string{tc.body}
+			if tc.condFail != "" {
+				bodies = append(bodies, tc.condFail)
+			}
+			for bi, body := range bodies {
+				log.mu.Lock()
+				log.calls = nil
+				log.mu.Unlock()
+				status, out := p.do(op, body)
+				if bi == 0 {
+					require.Equal(t, http.StatusOK, status, out)
+				} else {
+					require.Contains(t, out, "ConditionalCheckFailed", "the condition did not fail")
+				}
+				log.mu.Lock()
+				calls := slices.Clone(log.calls)
+				log.mu.Unlock()
+				checkStageCalls(t, calls, len(saved), op, tc.table())
+			}
+		})
+	}
+}
+
+// checkStageCalls checks that every one of n stages began and ended the
+// uses of op on table in installed order, none refused, and that an End
+// reported what the use consumed.
+func checkStageCalls(t *testing.T, calls []stageCall, n int, op, table string) {
+	t.Helper()
+	begins, ends := make([]int, n), make([]int, n)
+	consumed := false
+	next := 0 // the stage whose Begin comes next
+	for _, c := range calls {
+		require.Equal(t, op, c.op, "a use of another operation")
+		require.Equal(t, table, c.table, "a use of another table")
+		require.False(t, c.refused, "%s: a use refused", op)
+		if c.end {
+			ends[c.stage]++
+			consumed = consumed || c.consumed
+			continue
+		}
+		require.Equal(t, next, c.stage, "%s: stage %d began out of the installed order", op, c.stage)
+		next = (next + 1) % n
+		begins[c.stage]++
+	}
+	for i := range n {
+		require.Positivef(t, begins[i], "%s: stage %d (%T) began no use", op, i, installed[i].(recordingStage).inner)
+		require.Equalf(t, begins[i], ends[i], "%s: stage %d began %d uses and ended %d", op, i, begins[i], ends[i])
+	}
+	require.True(t, consumed, "%s: no End reported what its use consumed", op)
+}
+
+// TestStageWatchesPerDefinition: the seam asks a stage whether it
+// watches a table once per definition of the table, not per request,
+// and a table no stage watches runs none.
+func TestStageWatchesPerDefinition(t *testing.T) {
+	saved := installed
+	t.Cleanup(func() { installed = saved })
+	cs := &countingStage{}
+	installed = []Stage{cs}
+	p := newPipelineEnv(t, Config{})
+	cs.reset()
+	for range 3 {
+		status, body := p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
+		require.Equal(t, http.StatusOK, status, body)
+	}
+	require.Zero(t, cs.watches, "Watches asked per request") // asked by the seeding PutItem
+	require.Zero(t, cs.begins, "a stage that does not watch the table began a use")
+	status, body := p.do("TagResource", `{"ResourceArn":"`+p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe").arn+
+		`","Tags":[{"Key":"watch","Value":"yes"}]}`)
+	require.Equal(t, http.StatusOK, status, body)
+	for range 3 {
+		status, body := p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
+		require.Equal(t, http.StatusOK, status, body)
+	}
+	require.Equal(t, 1, cs.watches, "the new definition was not asked once")
+	require.Equal(t, 3, cs.begins, "the stage watching the new definition did not begin each use")
+	require.Equal(t, 3, cs.ends)
+}
+
+// countingStage watches the tables tagged watch=yes, and counts.
+type countingStage struct {
+	mu                    sync.Mutex
+	watches, begins, ends int
+}
+
+func (s *countingStage) reset() {
+	s.mu.Lock()
+	s.watches, s.begins, s.ends = 0, 0, 0
+	s.mu.Unlock()
+}
+
+func (s *countingStage) Watches(t Table) bool {
+	s.mu.Lock()
+	s.watches++
+	s.mu.Unlock()
+	return slices.ContainsFunc(t.t.snapshot().tags, func(tg tablespec.TagPair) bool { return tg.Key == "watch" && tg.Value == "yes" })
+}
+
+func (s *countingStage) Begin(*TableUse) error {
+	s.mu.Lock()
+	s.begins++
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *countingStage) End(*TableUse, Outcome) {
+	s.mu.Lock()
+	s.ends++
+	s.mu.Unlock()
+}

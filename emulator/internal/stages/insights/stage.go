@@ -1,0 +1,52 @@
+package insights
+
+import (
+	"errors"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+)
+
+// Stage is the report's stage (service.Stage and service.Switch).
+type Stage struct{}
+
+// Watches watches every table: whether a use is recorded is the
+// recorder's to say.
+func (Stage) Watches(service.Table) bool { return true }
+
+// On reports whether the namespace's recorder collects.
+func (Stage) On(t service.Table) bool { return t.Space().Insights().On() }
+
+// Begin does nothing: the use is recorded once it is over.
+func (Stage) Begin(*service.TableUse) error { return nil }
+
+// End records the use with what it did, or, refused for throughput, as
+// throttled (with the key of the partition refused).
+func (Stage) End(u *service.TableUse, o service.Outcome) {
+	t := u.Table()
+	rec := t.Space().Insights()
+	if !rec.On() {
+		return
+	}
+	q := insights.Request{Op: u.Op(), Access: u.Access(), Table: t.Name(), Index: u.Index(), Key: u.Key(), Filter: u.Filter()}
+	if o.Refused != nil {
+		if !throughputRefusal(o.Refused) {
+			return
+		}
+		q.Throttled = true
+	} else {
+		q.ReadUnits, q.WriteUnits, q.Read, q.Returned = o.ReadUnits, o.WriteUnits, o.Read, o.Returned
+		if u.Vector() {
+			q.VectorSearchBytes = o.SearchBytes
+		}
+	}
+	rec.Record(&q)
+}
+
+// throughputRefusal reports whether err refuses a use for throughput:
+// what Contributor Insights counts as a throttled key.
+func throughputRefusal(err error) bool {
+	return errors.Is(err, apierr.ErrThrottling) || errors.Is(err, apierr.ErrProvisionedThroughputExceeded) ||
+		errors.Is(err, apierr.ErrRequestLimitExceeded)
+}
