@@ -127,4 +127,6 @@ func (e *Emulator) serveBranchDrop(w http.ResponseWriter, r *http.Request) {
 // NamespaceID returns the ID of the namespace that requests signed with
 // accessKey in region reach: "shared" with Options.SharedDB, a branch's
 // "branch:NAME" when accessKey names one, "AKID/region" otherwise.
-func (e *Emulator) NamespaceID(accessKey, region string) string { return e.svc.NamespaceID(accessKey, region) }
+func (e *Emulator) NamespaceID(accessKey, region string) string {
+	return e.svc.NamespaceID(accessKey, region)
+}
