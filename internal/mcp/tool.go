@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -119,10 +120,9 @@ func (s *Server) capText(text string) string {
 type schema struct {
 	props    []prop
 	required []string
-	// open: the input may have members the schema does not list (a
-	// DynamoDB request's optional members); else an unknown member is an
-	// input error.
-	open bool
+	// more are members taken without a description (a DynamoDB request's
+	// rarer members, opSchema); any other member is an input error.
+	more []string
 }
 
 // prop is one property of an input schema.
@@ -144,19 +144,45 @@ func (s schema) json() map[string]any {
 		}
 		props[p.name] = m
 	}
-	out := map[string]any{"type": "object", "properties": props, "additionalProperties": s.open}
+	for _, n := range s.more {
+		props[n] = map[string]any{}
+	}
+	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 	if len(s.required) > 0 {
 		out["required"] = s.required
 	}
 	return out
 }
 
-// check checks args against s: required members present, each listed
-// member of its JSON type, no unknown member unless s is open.
+// names lists the members s takes.
+func (s schema) names() []string {
+	var known []string
+	for _, p := range s.props {
+		known = append(known, p.name)
+	}
+	return append(known, s.more...)
+}
+
+// check checks args against s: no unknown member (the error names the
+// nearest one s takes), required members present, each described member
+// of its JSON type.
 func (s schema) check(args json.RawMessage) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(args, &m); err != nil {
 		return inputErrorf("the arguments are not a JSON object: %v", err)
+	}
+	known := s.names()
+	for _, name := range sortedNames(m) {
+		if slices.Contains(known, name) {
+			continue
+		}
+		if len(known) == 0 {
+			return inputErrorf("unknown argument %q: this tool takes no arguments", name)
+		}
+		if near, ok := nearest(name, known); ok {
+			return inputErrorf("unknown argument %q: did you mean %q? Nothing was done (this tool takes: %s)", name, near, strings.Join(known, ", "))
+		}
+		return inputErrorf("unknown argument %q: nothing was done (this tool takes: %s)", name, strings.Join(known, ", "))
 	}
 	for _, r := range s.required {
 		if _, ok := m[r]; !ok {
@@ -164,21 +190,9 @@ func (s schema) check(args json.RawMessage) error {
 		}
 	}
 	for name, raw := range m {
-		i := -1
-		for j, p := range s.props {
-			if p.name == name {
-				i = j
-			}
-		}
+		i := slices.IndexFunc(s.props, func(p prop) bool { return p.name == name })
 		if i < 0 {
-			if s.open {
-				continue
-			}
-			var known []string
-			for _, p := range s.props {
-				known = append(known, p.name)
-			}
-			return inputErrorf("unknown argument %q (this tool takes: %s)", name, strings.Join(known, ", "))
+			continue // one of more: DynamoDB checks it
 		}
 		p := s.props[i]
 		if got := jsonType(raw); p.typ != "" && got != p.typ && !(p.typ == "number" && got == "integer") && !(p.typ == "integer" && got == "number" && isWhole(raw)) {

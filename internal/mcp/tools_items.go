@@ -28,13 +28,6 @@ var (
 	pStart  = prop{name: "ExclusiveStartKey", typ: "object", desc: "optional: the LastEvaluatedKey of the previous page, to read the next one"}
 )
 
-// openSchema is a DynamoDB request's schema: the members an agent needs
-// most; the operation's other members are taken too and checked by
-// DynamoDB.
-func openSchema(required []string, props ...prop) schema {
-	return schema{props: props, required: required, open: true}
-}
-
 // passthrough sends the arguments as op's request.
 func (s *Server) passthrough(api, op string) func(context.Context, json.RawMessage) (any, error) {
 	return func(ctx context.Context, args json.RawMessage) (any, error) {
@@ -42,49 +35,49 @@ func (s *Server) passthrough(api, op string) func(context.Context, json.RawMessa
 	}
 }
 
-const refNote = " Takes the operation's request as in the AWS DynamoDB API reference; members not listed here are taken too."
+const refNote = " Takes the operation's request as in the AWS DynamoDB API reference (members without a description too); an unknown member is refused."
 
 func (s *Server) itemTools() []*tool {
 	return []*tool{
-		{name: "get_item", title: "GetItem", schema: openSchema([]string{"TableName", "Key"}, pTable, pKey, pProj, pNames,
+		{name: "get_item", title: "GetItem", schema: opSchema("GetItem", []string{"TableName", "Key"}, pTable, pKey, pProj, pNames,
 			prop{name: "ConsistentRead", typ: "boolean", desc: "optional: true for a strongly consistent read"}, pRCC),
 			desc: `Reads one item by its full primary key (DynamoDB GetItem). Answers {"Item": {...}} in DynamoDB JSON, or {} when there is no such item.
 Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}}.` + refNote,
 			run: s.passthrough(apiDynamoDB, "GetItem")},
 		{name: "put_item", title: "PutItem", write: true, destructive: true,
-			schema: openSchema([]string{"TableName", "Item"}, pTable, pItem, pCond, pNames, pValues, pRV, pRCC),
+			schema: opSchema("PutItem", []string{"TableName", "Item"}, pTable, pItem, pCond, pNames, pValues, pRV, pRCC),
 			desc: `Creates an item or replaces the item with the same key whole (DynamoDB PutItem). Items are at most 400 KB.
 Example: {"TableName": "Orders", "Item": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}, "total": {"N": "12.50"}}, "ConditionExpression": "attribute_not_exists(pk)"}.` + refNote,
 			run: s.passthrough(apiDynamoDB, "PutItem")},
 		{name: "update_item", title: "UpdateItem", write: true, destructive: true,
-			schema: openSchema([]string{"TableName", "Key"}, pTable, pKey,
+			schema: opSchema("UpdateItem", []string{"TableName", "Key"}, pTable, pKey,
 				prop{name: "UpdateExpression", typ: "string", desc: `SET, REMOVE, ADD, DELETE clauses, e.g. "SET #s = :paid, total = total + :t REMOVE draft"`},
 				pCond, pNames, pValues, pRV, pRCC),
 			desc: `Changes some attributes of one item, creating it if need be (DynamoDB UpdateItem).
 Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}, "UpdateExpression": "SET #s = :paid", "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":paid": {"S": "PAID"}}, "ReturnValues": "ALL_NEW"}.` + refNote,
 			run: s.passthrough(apiDynamoDB, "UpdateItem")},
 		{name: "delete_item", title: "DeleteItem", write: true, destructive: true,
-			schema: openSchema([]string{"TableName", "Key"}, pTable, pKey, pCond, pNames, pValues, pRV, pRCC),
+			schema: opSchema("DeleteItem", []string{"TableName", "Key"}, pTable, pKey, pCond, pNames, pValues, pRV, pRCC),
 			desc: `Deletes one item by its full primary key (DynamoDB DeleteItem); deleting an item that is not there is no error.
 Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}, "ReturnValues": "ALL_OLD"}.` + refNote,
 			run: s.passthrough(apiDynamoDB, "DeleteItem")},
 		{name: "batch_get_item", title: "BatchGetItem",
-			schema: openSchema([]string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
+			schema: opSchema("BatchGetItem", []string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
 				desc: `per table, the keys to read (at most 100 in all), e.g. {"Orders": {"Keys": [{"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}], "ProjectionExpression": "pk, total"}}`}, pRCC),
 			desc: `Reads up to 100 items by key from one or more tables (DynamoDB BatchGetItem). Keys not read come back in UnprocessedKeys: send them again. Items past the server's caps are left out and their keys put in UnprocessedKeys too.` + refNote,
 			run:  s.batchGet},
 		{name: "batch_write_item", title: "BatchWriteItem", write: true, destructive: true,
-			schema: openSchema([]string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
+			schema: opSchema("BatchWriteItem", []string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
 				desc: `per table, up to 25 PutRequest or DeleteRequest in all, e.g. {"Orders": [{"PutRequest": {"Item": {"pk": {"S": "ORDER#2"}, "sk": {"S": "x"}}}}, {"DeleteRequest": {"Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "x"}}}}]}`}, pRCC),
 			desc: `Puts and deletes up to 25 items across tables (DynamoDB BatchWriteItem); no conditions, not atomic. Writes not done come back in UnprocessedItems. More deletes than the server's threshold take a snapshot first (snapshot_restore undoes the batch).` + refNote,
 			run:  s.batchWrite},
 		{name: "transact_get_items", title: "TransactGetItems",
-			schema: openSchema([]string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
+			schema: opSchema("TransactGetItems", []string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
 				desc: `up to 100 reads that see one point in time, e.g. [{"Get": {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "x"}}}}]`}, pRCC),
 			desc: `Reads up to 100 items atomically (DynamoDB TransactGetItems): Responses in the order of TransactItems.` + refNote,
 			run:  s.transactGet},
 		{name: "transact_write_items", title: "TransactWriteItems", write: true, destructive: true,
-			schema: openSchema([]string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
+			schema: opSchema("TransactWriteItems", []string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
 				desc: `up to 100 actions, all done or none: Put, Update, Delete, ConditionCheck, e.g. [{"Put": {"TableName": "Orders", "Item": {...}, "ConditionExpression": "attribute_not_exists(pk)"}}, {"Update": {"TableName": "Stock", "Key": {...}, "UpdateExpression": "SET n = n - :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}}]`},
 				prop{name: "ClientRequestToken", typ: "string", desc: "optional: makes the call idempotent for 10 minutes"}, pRCC),
 			desc: `Writes up to 100 items atomically (DynamoDB TransactWriteItems): a failed condition cancels all (TransactionCanceledException with a reason per action). More deletes than the server's threshold take a snapshot first.` + refNote,
