@@ -86,6 +86,8 @@ func (s *Server) call(ctx context.Context, t *tool, args json.RawMessage) *sdk.C
 	}
 	var text []byte
 	switch v := out.(type) {
+	case fitted:
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(v)}}}
 	case json.RawMessage:
 		text = v
 	case string:

@@ -43,7 +43,7 @@ func (s *Server) itemTools() []*tool {
 			prop{name: "ConsistentRead", typ: "boolean", desc: "optional: true for a strongly consistent read"}, pRCC),
 			desc: `Reads one item by its full primary key (DynamoDB GetItem). Answers {"Item": {...}} in DynamoDB JSON, or {} when there is no such item.
 Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}}.` + refNote,
-			run: s.passthrough(apiDynamoDB, "GetItem")},
+			run: s.getItem},
 		{name: "put_item", title: "PutItem", write: true, destructive: true,
 			schema: opSchema("PutItem", []string{"TableName", "Item"}, pTable, pItem, pCond, pNames, pValues, pRV, pRCC),
 			desc: `Creates an item or replaces the item with the same key whole (DynamoDB PutItem). Items are at most 400 KB.
@@ -85,6 +85,16 @@ Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "20
 	}
 }
 
+// getItem is GetItem; an item over the byte cap comes whole, with a
+// note, never cut.
+func (s *Server) getItem(ctx context.Context, args json.RawMessage) (any, error) {
+	ans, err := s.eng.call(ctx, apiDynamoDB, "GetItem", args)
+	if err != nil || len(ans) <= s.opts.MaxBytes {
+		return ans, err
+	}
+	return fitted(withNotes(ans, s.oversizeNote(len(ans)))), nil
+}
+
 // batchGet is BatchGetItem, fitted to the caps.
 func (s *Server) batchGet(ctx context.Context, args json.RawMessage) (any, error) {
 	ans, err := s.eng.call(ctx, apiDynamoDB, "BatchGetItem", args)
@@ -95,7 +105,7 @@ func (s *Server) batchGet(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }
 
 // deletesOf counts the deletes of a BatchWriteItem or TransactWriteItems
@@ -156,7 +166,7 @@ func (s *Server) transactGet(ctx context.Context, args json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }
 
 // transactWrite is TransactWriteItems, with an automatic snapshot before

@@ -103,7 +103,7 @@ func (s *Server) page(op string) func(context.Context, json.RawMessage) (any, er
 		if err != nil {
 			return nil, err
 		}
-		return withNotes(ans, limitNote, byteNote), nil
+		return fitted(withNotes(ans, limitNote, byteNote)), nil
 	}
 }
 
@@ -147,28 +147,6 @@ func statementsWrite(args json.RawMessage) bool {
 	return false
 }
 
-// executeStatement is ExecuteStatement with the caps.
-func (s *Server) executeStatement(ctx context.Context, args json.RawMessage) (any, error) {
-	body, limitNote, err := s.lowerLimit(args)
-	if err != nil {
-		return nil, err
-	}
-	ans, err := s.eng.call(ctx, apiDynamoDB, "ExecuteStatement", body)
-	if err != nil {
-		return nil, err
-	}
-	var probe struct{ NextToken *string }
-	_ = json.Unmarshal(ans, &probe)
-	if probe.NextToken == nil {
-		limitNote = "" // the last page: the cap cut nothing
-	}
-	ans, byteNote, err := s.fitItemList(ans, "Items", "run the statement again with a smaller Limit, paging with NextToken")
-	if err != nil {
-		return nil, err
-	}
-	return withNotes(ans, limitNote, byteNote), nil
-}
-
 // statementBatch is BatchExecuteStatement or ExecuteTransaction, with an
 // automatic snapshot before many DELETEs.
 func (s *Server) statementBatch(op, member string) func(context.Context, json.RawMessage) (any, error) {
@@ -188,7 +166,7 @@ func (s *Server) statementBatch(op, member string) func(context.Context, json.Ra
 		if err != nil {
 			return nil, err
 		}
-		return withNotes(ans, note, byteNote), nil
+		return fitted(withNotes(ans, note, byteNote)), nil
 	}
 }
 
@@ -273,7 +251,7 @@ func (s *Server) readStream(ctx context.Context, args json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }
 
 // getRecords is GetRecords with the caps.
@@ -290,5 +268,5 @@ func (s *Server) getRecords(ctx context.Context, args json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }
