@@ -3,6 +3,7 @@ package mcp
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The members of each operation's request, as the AWS API references
@@ -10,58 +11,61 @@ import (
 // and no others. An SDK refuses a member its request type lacks; so does
 // a tool, naming the nearest member it takes, before anything runs (a
 // misspelt ConditionExpression must not become an unconditional write).
-var opMembers = map[string][]string{
-	"GetItem": {"TableName", "Key", "AttributesToGet", "ConsistentRead", "ExpressionAttributeNames",
-		"ProjectionExpression", "ReturnConsumedCapacity"},
-	"PutItem": {"TableName", "Item", "ConditionalOperator", "ConditionExpression", "Expected", "ExpressionAttributeNames",
-		"ExpressionAttributeValues", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "ReturnValues",
-		"ReturnValuesOnConditionCheckFailure"},
-	"UpdateItem": {"TableName", "Key", "AttributeUpdates", "ConditionalOperator", "ConditionExpression", "Expected",
-		"ExpressionAttributeNames", "ExpressionAttributeValues", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics",
-		"ReturnValues", "ReturnValuesOnConditionCheckFailure", "UpdateExpression"},
-	"DeleteItem": {"TableName", "Key", "ConditionalOperator", "ConditionExpression", "Expected", "ExpressionAttributeNames",
-		"ExpressionAttributeValues", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "ReturnValues",
-		"ReturnValuesOnConditionCheckFailure"},
-	"BatchGetItem":       {"RequestItems", "ReturnConsumedCapacity"},
-	"BatchWriteItem":     {"RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"},
-	"TransactGetItems":   {"TransactItems", "ReturnConsumedCapacity"},
-	"TransactWriteItems": {"TransactItems", "ClientRequestToken", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"},
-	"Query": {"TableName", "AttributesToGet", "ConditionalOperator", "ConsistentRead", "ExclusiveStartKey",
-		"ExpressionAttributeNames", "ExpressionAttributeValues", "FilterExpression", "IndexName", "KeyConditionExpression",
-		"KeyConditions", "Limit", "ProjectionExpression", "QueryFilter", "ReturnConsumedCapacity", "ScanIndexForward", "Select"},
-	"Scan": {"TableName", "AttributesToGet", "ConditionalOperator", "ConsistentRead", "ExclusiveStartKey",
-		"ExpressionAttributeNames", "ExpressionAttributeValues", "FilterExpression", "IndexName", "Limit",
-		"ProjectionExpression", "ReturnConsumedCapacity", "ScanFilter", "Segment", "Select", "TotalSegments"},
-	"ExecuteStatement": {"Statement", "ConsistentRead", "Limit", "NextToken", "Parameters", "ReturnConsumedCapacity",
-		"ReturnValuesOnConditionCheckFailure"},
-	"BatchExecuteStatement": {"Statements", "ReturnConsumedCapacity"},
-	"ExecuteTransaction":    {"TransactStatements", "ClientRequestToken", "ReturnConsumedCapacity"},
-	"ListTables":            {"ExclusiveStartTableName", "Limit"},
-	"DescribeTable":         {"TableName"},
-	"CreateTable": {"TableName", "KeySchema", "AttributeDefinitions", "BillingMode", "DeletionProtectionEnabled",
-		"GlobalSecondaryIndexes", "LocalSecondaryIndexes", "OnDemandThroughput", "ProvisionedThroughput", "ResourcePolicy",
-		"SSESpecification", "StreamSpecification", "TableClass", "Tags", "WarmThroughput"},
-	"UpdateTable": {"TableName", "AttributeDefinitions", "BillingMode", "DeletionProtectionEnabled",
-		"GlobalSecondaryIndexUpdates", "GlobalTableWitnessUpdates", "MultiRegionConsistency", "OnDemandThroughput",
-		"ProvisionedThroughput", "ReplicaUpdates", "SSESpecification", "StreamSpecification", "TableClass", "WarmThroughput"},
-	"DeleteTable":        {"TableName"},
-	"DescribeTimeToLive": {"TableName"},
-	"UpdateTimeToLive":   {"TableName", "TimeToLiveSpecification"},
-	// The tag operations take a TableName in place of ResourceArn too.
-	"ListTagsOfResource": {"ResourceArn", "NextToken", "TableName"},
-	"TagResource":        {"ResourceArn", "Tags", "TableName"},
-	"UntagResource":      {"ResourceArn", "TagKeys", "TableName"},
-	// DynamoDB Streams.
-	"ListStreams":    {"TableName", "Limit", "ExclusiveStartStreamArn"},
-	"DescribeStream": {"StreamArn", "Limit", "ExclusiveStartShardId", "ShardFilter"},
-	"GetRecords":     {"ShardIterator", "Limit"},
-}
+// Built at its first use: a server start does not pay for it.
+var opMembers = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"GetItem": {"TableName", "Key", "AttributesToGet", "ConsistentRead", "ExpressionAttributeNames",
+			"ProjectionExpression", "ReturnConsumedCapacity"},
+		"PutItem": {"TableName", "Item", "ConditionalOperator", "ConditionExpression", "Expected", "ExpressionAttributeNames",
+			"ExpressionAttributeValues", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "ReturnValues",
+			"ReturnValuesOnConditionCheckFailure"},
+		"UpdateItem": {"TableName", "Key", "AttributeUpdates", "ConditionalOperator", "ConditionExpression", "Expected",
+			"ExpressionAttributeNames", "ExpressionAttributeValues", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics",
+			"ReturnValues", "ReturnValuesOnConditionCheckFailure", "UpdateExpression"},
+		"DeleteItem": {"TableName", "Key", "ConditionalOperator", "ConditionExpression", "Expected", "ExpressionAttributeNames",
+			"ExpressionAttributeValues", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "ReturnValues",
+			"ReturnValuesOnConditionCheckFailure"},
+		"BatchGetItem":       {"RequestItems", "ReturnConsumedCapacity"},
+		"BatchWriteItem":     {"RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"},
+		"TransactGetItems":   {"TransactItems", "ReturnConsumedCapacity"},
+		"TransactWriteItems": {"TransactItems", "ClientRequestToken", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"},
+		"Query": {"TableName", "AttributesToGet", "ConditionalOperator", "ConsistentRead", "ExclusiveStartKey",
+			"ExpressionAttributeNames", "ExpressionAttributeValues", "FilterExpression", "IndexName", "KeyConditionExpression",
+			"KeyConditions", "Limit", "ProjectionExpression", "QueryFilter", "ReturnConsumedCapacity", "ScanIndexForward", "Select"},
+		"Scan": {"TableName", "AttributesToGet", "ConditionalOperator", "ConsistentRead", "ExclusiveStartKey",
+			"ExpressionAttributeNames", "ExpressionAttributeValues", "FilterExpression", "IndexName", "Limit",
+			"ProjectionExpression", "ReturnConsumedCapacity", "ScanFilter", "Segment", "Select", "TotalSegments"},
+		"ExecuteStatement": {"Statement", "ConsistentRead", "Limit", "NextToken", "Parameters", "ReturnConsumedCapacity",
+			"ReturnValuesOnConditionCheckFailure"},
+		"BatchExecuteStatement": {"Statements", "ReturnConsumedCapacity"},
+		"ExecuteTransaction":    {"TransactStatements", "ClientRequestToken", "ReturnConsumedCapacity"},
+		"ListTables":            {"ExclusiveStartTableName", "Limit"},
+		"DescribeTable":         {"TableName"},
+		"CreateTable": {"TableName", "KeySchema", "AttributeDefinitions", "BillingMode", "DeletionProtectionEnabled",
+			"GlobalSecondaryIndexes", "LocalSecondaryIndexes", "OnDemandThroughput", "ProvisionedThroughput", "ResourcePolicy",
+			"SSESpecification", "StreamSpecification", "TableClass", "Tags", "WarmThroughput"},
+		"UpdateTable": {"TableName", "AttributeDefinitions", "BillingMode", "DeletionProtectionEnabled",
+			"GlobalSecondaryIndexUpdates", "GlobalTableWitnessUpdates", "MultiRegionConsistency", "OnDemandThroughput",
+			"ProvisionedThroughput", "ReplicaUpdates", "SSESpecification", "StreamSpecification", "TableClass", "WarmThroughput"},
+		"DeleteTable":        {"TableName"},
+		"DescribeTimeToLive": {"TableName"},
+		"UpdateTimeToLive":   {"TableName", "TimeToLiveSpecification"},
+		// The tag operations take a TableName in place of ResourceArn too.
+		"ListTagsOfResource": {"ResourceArn", "NextToken", "TableName"},
+		"TagResource":        {"ResourceArn", "Tags", "TableName"},
+		"UntagResource":      {"ResourceArn", "TagKeys", "TableName"},
+		// DynamoDB Streams.
+		"ListStreams":    {"TableName", "Limit", "ExclusiveStartStreamArn"},
+		"DescribeStream": {"StreamArn", "Limit", "ExclusiveStartShardId", "ShardFilter"},
+		"GetRecords":     {"ShardIterator", "Limit"},
+	}
+})
 
 // opSchema is a DynamoDB request's schema: props are the members an
 // agent needs most, described; the operation's other members are taken
 // too (listed without a description), and nothing else.
 func opSchema(op string, required []string, props ...prop) schema {
-	members, ok := opMembers[op]
+	members, ok := opMembers()[op]
 	if !ok {
 		panic("mcp: no members listed for " + op) // a bug: every tool's operation is listed
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
@@ -16,7 +17,7 @@ import (
 // filterWords matches the words of a filter expression: attribute names,
 // #placeholders, functions and keywords (only names that are key
 // attributes are looked for among them).
-var filterWords = regexp.MustCompile(`#?[A-Za-z_][A-Za-z0-9_.\-]*`)
+var filterWords = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#?[A-Za-z_][A-Za-z0-9_.\-]*`) })
 
 // filterAttrs returns the attribute names a request's FilterExpression
 // (or legacy ScanFilter and QueryFilter) names.
@@ -28,7 +29,7 @@ func filterAttrs(req json.RawMessage) map[string]bool {
 	}
 	_ = json.Unmarshal(req, &in)
 	out := map[string]bool{}
-	for _, w := range filterWords.FindAllString(in.FilterExpression, -1) {
+	for _, w := range filterWords().FindAllString(in.FilterExpression, -1) {
 		if name, ok := in.ExpressionAttributeNames[w]; ok {
 			w = name
 		}

@@ -55,7 +55,7 @@ func (s *Server) add(t *tool) {
 		Title:       t.title,
 		Description: t.desc,
 		InputSchema: t.schema.json(),
-		Annotations: &sdk.ToolAnnotations{Title: t.title, ReadOnlyHint: !t.write && t.dynamicWrite == nil, DestructiveHint: &destructive, OpenWorldHint: &openWorld},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: !t.write && t.dynamicWrite == nil, DestructiveHint: &destructive, OpenWorldHint: &openWorld},
 	}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return s.call(ctx, t, req.Params.Arguments), nil
 	})
@@ -137,7 +137,10 @@ type prop struct {
 func (s schema) json() map[string]any {
 	props := map[string]any{}
 	for _, p := range s.props {
-		m := map[string]any{"description": p.desc}
+		m := map[string]any{}
+		if p.desc != "" {
+			m["description"] = p.desc
+		}
 		if p.typ != "" {
 			m["type"] = p.typ
 		}

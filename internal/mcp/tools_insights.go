@@ -19,8 +19,8 @@ import (
 func (s *Server) insightTools() []*tool {
 	pOp := prop{name: "operation", typ: "string", desc: "the DynamoDB operation: " + strings.Join(matchOps, ", "), enum: matchOps}
 	pExplainOp := prop{name: "operation", typ: "string", desc: "the DynamoDB operation: " + strings.Join(explainOps, ", "), enum: explainOps}
-	pReq := prop{name: "request", typ: "object", desc: `the operation's request as you would send it, e.g. {"TableName": "Blog", "IndexName": "GSI1", "KeyConditionExpression": "SK_GSI1PK = :p AND begins_with(GSI1SK_GSI2SK_GSI3SK, :s)", "ExpressionAttributeValues": {":p": {"S": "post"}, ":s": {"S": "Post_"}}}`}
-	pTableF := prop{name: "table", typ: "string", desc: "optional: only this table"}
+	pReq := prop{name: "request", typ: "object", desc: `the operation's request as you would send it`}
+	pTableF := prop{name: "table", typ: "string", desc: "only this table"}
 	return []*tool{
 		{name: "access_report", title: "Access-pattern report",
 			schema: schema{props: []prop{{name: "format", typ: "string", desc: "text (the default: what a person reads) or json (every count)", enum: []string{"text", "json"}}, pTableF}},
@@ -49,7 +49,7 @@ func (s *Server) insightTools() []*tool {
 				return map[string]any{"reporting": s.emu.Reporting(), "action": in.Action}, nil
 			}},
 		{name: "conventions_report", title: "Conventions report",
-			schema: schema{props: []prop{pTableF, {name: "allRules", typ: "boolean", desc: "optional: list every rule, not only those violated"}}},
+			schema: schema{props: []prop{pTableF, {name: "allRules", typ: "boolean", desc: "list every rule, not only those violated"}}},
 			desc:   `The mbc-cqrs-serverless conventions report: the violations seen on the tables that follow the conventions (key shapes, versions, tenants, the latest item), per table and rule, each distinct violation with its key, message and count; and for each rule its id, what it asks, when it is checked, its severity and why. Empty when no table follows the conventions (the server's -conventions, or the tables' tags). Example: {}.`,
 			run:    s.conventionsReport},
 		{name: "conventions_reset", title: "Reset the conventions report", write: true, schema: schema{},
@@ -103,11 +103,11 @@ func (s *Server) insightTools() []*tool {
 			}},
 		{name: "design_match", title: "Which pattern a request serves",
 			schema: schema{props: []prop{pOp, pReq}, required: []string{"operation", "request"}},
-			desc:   `Says which access pattern of the design a request counts for, as the report counts it (the most specific it fits), or that none does; and for each pattern of the table why the request fits it or not (another access, another index, a key that does not fit the pattern's templates). Batches and transactions give one verdict per item. The request is not run. Example: {"operation": "GetItem", "request": {"TableName": "Blog", "Key": {"PK": {"S": "77fcab6b"}, "SK_GSI1PK": {"S": "post"}}}}.`,
+			desc:   `Says which access pattern of the design a request serves, as the report counts it, or that none does and the nearest; for each pattern why it fits or not. Batches and transactions: a verdict per item. Not run; works before the table exists. Example: {"operation": "GetItem", "request": {"TableName": "Blog", "Key": {"PK": {"S": "77fcab6b"}, "SK": {"S": "post"}}}}.`,
 			run:    s.designMatch},
 		{name: "explain", title: "Explain a request",
 			schema: schema{props: []prop{pExplainOp, pReq}, required: []string{"operation", "request"}},
-			desc:   `Explains one GetItem, PutItem, UpdateItem, DeleteItem, Query or Scan: what serves it (the table's key, or which GSI or LSI with its keys and projection), its key condition, the design's pattern it counts for (or why none), what it costs and what its filter drops. Reads are run once with ReturnConsumedCapacity INDEXES (measured; they count in the report); writes are not run, their capacity is estimated from the item's size. Example: {"operation": "Scan", "request": {"TableName": "Blog", "FilterExpression": "comment_author = :a", "ExpressionAttributeValues": {":a": {"S": "山田太郎"}}}}.`,
+			desc:   `Explains a request: what serves it (the table's key or which index), its key condition, the design's pattern (or the nearest), its capacity and what its filter drops. A read is run once to measure it; a write is not run, its capacity estimated. Example: {"operation": "Scan", "request": {"TableName": "Blog", "FilterExpression": "author = :a", "ExpressionAttributeValues": {":a": {"S": "ann"}}}}.`,
 			run: func(ctx context.Context, args json.RawMessage) (any, error) {
 				var in struct {
 					Operation string
@@ -121,7 +121,7 @@ func (s *Server) insightTools() []*tool {
 		{name: "load_model", title: "Load a NoSQL Workbench model", write: true,
 			schema: schema{props: []prop{
 				{name: "model", typ: "string", desc: "a NoSQL Workbench data model's JSON (as Workbench exports it)"},
-				{name: "setDesign", typ: "boolean", desc: "optional: also check the traffic against the model's design (facets as entities)"}}, required: []string{"model"}},
+				{name: "setDesign", typ: "boolean", desc: "also check the traffic against the model's design (facets as entities)"}}, required: []string{"model"}},
 			desc: `Creates the tables of a NoSQL Workbench data model (keys, GSIs with their projections, billing) and puts their sample data (TableData, the facets' too) in the server's namespace. A table that exists already is left as it is, with its data. A malformed model is an error naming the member at fault, and nothing is created.`,
 			run: func(ctx context.Context, args json.RawMessage) (any, error) {
 				var in struct {
