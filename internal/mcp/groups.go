@@ -37,7 +37,7 @@ var toolGroups = []struct {
 	{"design", "the design and the access-pattern report",
 		[]string{"design_show", "design_set", "access_report", "access_findings", "report_control", "load_model"}},
 	{"conventions", "the mbc-cqrs-serverless conventions report", []string{"conventions_report", "conventions_reset"}},
-	{"snapshots", "snapshots (undo)", []string{"snapshot_create", "snapshot_list", "snapshot_restore", "snapshot_delete"}},
+	{"snapshots", "take, list and restore snapshots (undo)", []string{"snapshot_create", "snapshot_list", "snapshot_restore", "snapshot_delete"}},
 	{"faults", "fault injection and replication lag", []string{"faults_get", "faults_set", "faults_clear", "lag_list", "lag_set"}},
 }
 
