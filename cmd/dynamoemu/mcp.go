@@ -31,6 +31,10 @@ import (
 // place of -mcpToken (which a process list shows).
 const tokenEnv = "DYNAMOEMU_MCP_TOKEN"
 
+// toolsEnv names the environment variable that may give the MCP tool
+// groups in place of -mcpTools (-tools).
+const toolsEnv = "DYNAMOEMU_MCP_TOOLS"
+
 // mcpFlags are the server's MCP flags.
 type mcpFlags struct {
 	on              bool
@@ -41,6 +45,7 @@ type mcpFlags struct {
 	snapshotDeletes int
 	namespace       string // ACCESSKEY/REGION of the tools
 	load            string // -load: a Workbench model to create and fill at start
+	tools           string // tool groups listed besides the core group
 }
 
 // defaultMCPFlags are the MCP flags' defaults on the server.
@@ -58,6 +63,7 @@ func addMCPFlags(fs *flag.FlagSet, f *mcpFlags, prefix string) {
 	fs.IntVar(&f.maxBytes, prefix+flagName(prefix, "maxBytes"), mcp.DefaultMaxBytes, "MCP results are at most this many bytes (items past it are left out, with the key to page on from)")
 	fs.IntVar(&f.snapshotDeletes, prefix+flagName(prefix, "snapshotDeletes"), mcp.DefaultSnapshotDeletes, "an MCP call that deletes more items than this (a batch, a transaction, a TTL sweep), and every DeleteTable, takes a snapshot first (-1: never)")
 	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) the MCP tools and -load use; every namespace is the same with -sharedDb")
+	fs.StringVar(&f.tools, prefix+flagName(prefix, "tools"), "", "MCP tool groups to list besides core, comma-separated ("+strings.Join(mcp.ToolGroupNames()[1:], ", ")+"), or all (or $"+toolsEnv+"); the core group alone keeps the tool list small in an agent's context")
 	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model (JSON): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
 }
 
@@ -79,6 +85,9 @@ func (f *mcpFlags) validate(prefix string) error {
 	if f.token == "" {
 		f.token = os.Getenv(tokenEnv)
 	}
+	if f.tools == "" {
+		f.tools = os.Getenv(toolsEnv)
+	}
 	if f.token != "" {
 		if err := mcp.CheckToken(f.token); err != nil {
 			return fmt.Errorf("-mcpToken: %w", err)
@@ -91,7 +100,18 @@ func (f *mcpFlags) validate(prefix string) error {
 func (f *mcpFlags) options() mcp.Options {
 	ak, region, _ := strings.Cut(f.namespace, "/")
 	return mcp.Options{AccessKey: ak, Region: region, ReadOnly: f.readOnly, MaxItems: f.maxItems, MaxBytes: f.maxBytes,
-		SnapshotDeletes: f.snapshotDeletes, Version: emulator.Version()}
+		SnapshotDeletes: f.snapshotDeletes, Tools: toolGroups(f.tools), Version: emulator.Version()}
+}
+
+// toolGroups splits a comma-separated list of tool groups.
+func toolGroups(list string) []string {
+	var out []string
+	for _, g := range strings.Split(list, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // isLoopbackHost reports whether the server listens on loopback only:

@@ -62,10 +62,11 @@ func callText(t *testing.T, s *sdk.ClientSession, tool string, args map[string]a
 // and closing stdin ends it cleanly.
 func TestMCPStdio(t *testing.T) {
 	dir := t.TempDir()
-	session, done := stdioSession(t, "-dbPath", dir, "-load", blogModel, "-design", "../../internal/insights/testdata/blog.onetable.json")
+	session, done := stdioSession(t, "-dbPath", dir, "-load", blogModel, "-design", "../../internal/insights/testdata/blog.onetable.json", "-tools", "all")
 	res, err := session.ListTools(context.Background(), nil)
 	require.NoError(t, err)
 	require.Greater(t, len(res.Tools), 40)
+	require.Contains(t, session.InitializeResult().Instructions, "The design (onetable)", "the instructions sum the design up")
 	require.Contains(t, callText(t, session, "list_tables", nil), `"Blog"`)
 	require.Contains(t, callText(t, session, "design_show", nil), `"format":"onetable"`)
 	match := callText(t, session, "design_match", map[string]any{"operation": "GetItem",
@@ -84,9 +85,16 @@ func TestMCPStdio(t *testing.T) {
 	// The next run finds the table and its items in -dbPath.
 	session, done = stdioSession(t, "-dbPath", dir, "-readOnly")
 	require.Contains(t, callText(t, session, "scan", map[string]any{"TableName": "Blog", "Select": "COUNT"}), `"Count":4`)
-	res2, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: "delete_table", Arguments: map[string]any{"TableName": "Blog"}})
+	listed, err := session.ListTools(context.Background(), nil)
 	require.NoError(t, err)
-	require.True(t, res2.IsError, "read-only")
+	for _, tl := range listed.Tools {
+		require.True(t, tl.Annotations.ReadOnlyHint || tl.Name == "execute_statement", "read-only lists %s", tl.Name)
+	}
+	res2, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: "delete_table", Arguments: map[string]any{"TableName": "Blog"}})
+	if err == nil {
+		require.True(t, res2.IsError, "read-only")
+	}
+	require.Contains(t, callText(t, session, "scan", map[string]any{"TableName": "Blog", "Select": "COUNT"}), `"Count":4`, "the table is still there")
 	require.NoError(t, session.Close())
 	require.NoError(t, <-done)
 }
@@ -94,7 +102,7 @@ func TestMCPStdio(t *testing.T) {
 // TestMCPStdioFlags: the subcommand's bad flags are errors before it
 // starts.
 func TestMCPStdioFlags(t *testing.T) {
-	for _, args := range [][]string{{"-namespace", "nokey"}, {"-maxItems", "-1"}, {"-durability", "fsync"}, {"stray"}, {"-load", "/nonexistent.json"}} {
+	for _, args := range [][]string{{"-tools", "batch,partqil"}, {"-namespace", "nokey"}, {"-maxItems", "-1"}, {"-durability", "fsync"}, {"stray"}, {"-load", "/nonexistent.json"}} {
 		err := runMCP(args, strings.NewReader(""), io.Discard, io.Discard)
 		require.Error(t, err, "%v", args)
 	}

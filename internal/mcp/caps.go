@@ -64,6 +64,11 @@ func (s *Server) lowerLimit(args json.RawMessage) (json.RawMessage, string, erro
 // items may hold.
 func (s *Server) budget(base int) int { return s.opts.MaxBytes - base - 512 }
 
+// fitted is an answer fitted to the caps item by item: the tool's
+// result as it is, never cut (an item is whole or left out, and an item
+// over the cap by itself comes whole, with a note).
+type fitted json.RawMessage
+
 // fitList returns how many of items, from the first, fit in budget bytes.
 func fitList(items []json.RawMessage, budget int) int {
 	n := 0
@@ -74,6 +79,22 @@ func fitList(items []json.RawMessage, budget int) int {
 		}
 	}
 	return len(items)
+}
+
+// fitAtLeastOne is fitList keeping at least the first item: an item over
+// the cap by itself is returned whole (cutting it would leave JSON no
+// one can read; leaving it out, a page no one can pass). The note says so.
+func (s *Server) fitAtLeastOne(items []json.RawMessage, budget int) (int, string) {
+	keep := fitList(items, budget)
+	if keep > 0 || len(items) == 0 {
+		return keep, ""
+	}
+	return 1, s.oversizeNote(len(items[0]))
+}
+
+// oversizeNote says an item over the byte cap came whole.
+func (s *Server) oversizeNote(n int) string {
+	return fmt.Sprintf("an item of %d bytes, over the server's cap of %d, is returned whole, alone: a ProjectionExpression reads less of it", n, s.opts.MaxBytes)
 }
 
 // fitPage fits a Query's or Scan's answer to MaxBytes: items past it are
@@ -92,12 +113,9 @@ func (s *Server) fitPage(ctx context.Context, table, index string, ans json.RawM
 	if err := json.Unmarshal(m["Items"], &items); err != nil || len(items) == 0 {
 		return ans, "", nil
 	}
-	keep := fitList(items, s.budget(len(ans)-len(m["Items"])))
+	keep, whole := s.fitAtLeastOne(items, s.budget(len(ans)-len(m["Items"])))
 	if keep == len(items) {
-		return ans, "", nil
-	}
-	if keep == 0 {
-		return nil, "", fmt.Errorf("one item is over the server's cap of %d bytes: read it with a ProjectionExpression", s.opts.MaxBytes)
+		return ans, whole, nil
 	}
 	attrs, err := s.keyAttrs(ctx, table, index)
 	if err != nil {
@@ -119,33 +137,55 @@ func (s *Server) fitPage(ctx context.Context, table, index string, ans json.RawM
 	m["Count"] = json.RawMessage(strconv.Itoa(keep))
 	m["LastEvaluatedKey"], _ = json.Marshal(lek)
 	out, err := json.Marshal(m)
-	return out, fmt.Sprintf("%d of %d items kept under the server's cap of %d bytes: Count is the items kept and LastEvaluatedKey the last one's key; pass it as ExclusiveStartKey for the rest", keep, len(items), s.opts.MaxBytes), err
+	note := fmt.Sprintf("%d of %d items kept under the server's cap of %d bytes: Count is the items kept and LastEvaluatedKey the last one's key; pass it as ExclusiveStartKey for the rest", keep, len(items), s.opts.MaxBytes)
+	if whole != "" {
+		note = whole + "; " + note
+	}
+	return out, note, err
 }
 
 // fitBatchGet fits a BatchGetItem answer to MaxItems and MaxBytes: the
 // items left out go back in UnprocessedKeys, as DynamoDB returns keys it
 // did not read, under the key attribute names the request used.
 func (s *Server) fitBatchGet(req, ans json.RawMessage) (json.RawMessage, string, error) {
+	budget := -1
+	for {
+		out, note, kept, used, err := s.fitBatchGetIn(req, ans, budget)
+		over := len(out) + len(note) + 64 - s.opts.MaxBytes // the keys given back count too
+		if err != nil || over <= 0 || kept <= 1 {
+			return out, note, err
+		}
+		budget = max(used-over, 0)
+	}
+}
+
+// fitBatchGetIn is fitBatchGet keeping items of at most budget bytes (<
+// 0: the cap less the rest of the answer). It returns how many items it
+// kept.
+func (s *Server) fitBatchGetIn(req, ans json.RawMessage, budget int) (json.RawMessage, string, int, int, error) {
 	var in struct {
 		RequestItems map[string]struct{ Keys []map[string]json.RawMessage }
 	}
 	if err := json.Unmarshal(req, &in); err != nil {
-		return ans, "", nil
+		return ans, "", 0, 0, nil
 	}
 	m := map[string]json.RawMessage{}
 	if err := json.Unmarshal(ans, &m); err != nil {
-		return nil, "", err
+		return nil, "", 0, 0, err
 	}
 	var resp map[string][]json.RawMessage
 	if err := json.Unmarshal(m["Responses"], &resp); err != nil {
-		return ans, "", nil
+		return ans, "", 0, 0, nil
 	}
 	unprocessed := map[string]map[string]json.RawMessage{}
 	if raw := m["UnprocessedKeys"]; raw != nil {
 		_ = json.Unmarshal(raw, &unprocessed)
 	}
-	budget, count := s.budget(len(ans)-len(m["Responses"])), 0
-	dropped, total := 0, 0
+	if budget < 0 {
+		budget = s.budget(len(ans) - len(m["Responses"]))
+	}
+	count, used := 0, budget
+	dropped, total, whole := 0, 0, ""
 	tables := sortedNames(resp)
 	for _, table := range tables {
 		items := resp[table]
@@ -153,6 +193,9 @@ func (s *Server) fitBatchGet(req, ans json.RawMessage) (json.RawMessage, string,
 		keep := min(fitList(items, budget), s.opts.MaxItems-count)
 		if keep < 0 {
 			keep = 0
+		}
+		if keep == 0 && count == 0 && len(items) > 0 {
+			keep, whole = 1, s.oversizeNote(len(items[0])) // else no call would ever read it
 		}
 		for _, it := range items[:keep] {
 			budget -= len(it) + 1
@@ -169,7 +212,7 @@ func (s *Server) fitBatchGet(req, ans json.RawMessage) (json.RawMessage, string,
 		for _, it := range items[keep:] {
 			var item map[string]json.RawMessage
 			if err := json.Unmarshal(it, &item); err != nil {
-				return nil, "", err
+				return nil, "", 0, 0, err
 			}
 			k := map[string]json.RawMessage{}
 			for _, n := range names {
@@ -191,12 +234,16 @@ func (s *Server) fitBatchGet(req, ans json.RawMessage) (json.RawMessage, string,
 		unprocessed[table] = u
 	}
 	if dropped == 0 {
-		return ans, "", nil
+		return ans, whole, count, used, nil
 	}
 	m["Responses"], _ = json.Marshal(resp)
 	m["UnprocessedKeys"], _ = json.Marshal(unprocessed)
 	out, err := json.Marshal(m)
-	return out, fmt.Sprintf("%d of %d items left out under the server's caps (%d items, %d bytes): their keys are in UnprocessedKeys; send them again as RequestItems", dropped, total, s.opts.MaxItems, s.opts.MaxBytes), err
+	note := fmt.Sprintf("%d of %d items left out under the server's caps (%d items, %d bytes): their keys are in UnprocessedKeys; send them again as RequestItems", dropped, total, s.opts.MaxItems, s.opts.MaxBytes)
+	if whole != "" {
+		note = whole + "; " + note
+	}
+	return out, note, count, used, err
 }
 
 // fitItemList fits an answer's list member (ExecuteStatement's Items,
@@ -214,13 +261,17 @@ func (s *Server) fitItemList(ans json.RawMessage, member, howMore string) (json.
 	if err := json.Unmarshal(m[member], &items); err != nil {
 		return ans, "", nil
 	}
-	keep := fitList(items, s.budget(len(ans)-len(m[member])))
+	keep, whole := s.fitAtLeastOne(items, s.budget(len(ans)-len(m[member])))
 	if keep == len(items) {
-		return ans, "", nil
+		return ans, whole, nil
 	}
 	m[member], _ = json.Marshal(items[:keep])
 	out, err := json.Marshal(m)
-	return out, fmt.Sprintf("%d of %d %s left out under the server's cap of %d bytes: %s", len(items)-keep, len(items), member, s.opts.MaxBytes, howMore), err
+	note := fmt.Sprintf("%d of %d %s left out under the server's cap of %d bytes: %s", len(items)-keep, len(items), member, s.opts.MaxBytes, howMore)
+	if whole != "" {
+		note = whole + "; " + note
+	}
+	return out, note, err
 }
 
 // keyAttrs names the key attributes of a table and, when index is not

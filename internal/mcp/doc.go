@@ -25,6 +25,11 @@
 //     what it costs (explain.go), loading a NoSQL Workbench model
 //     (load.go, also cmd/dynamoemu's -load).
 //
+// The tools come in groups (groups.go): a server lists the core group
+// and those Options.Tools adds, so that the tool list an agent carries
+// in every conversation stays small; the instructions (instructions.go)
+// name the others and sum up a design set at start.
+//
 // Server.Run serves one client over a transport (stdin and stdout);
 // Server.HTTPHandler is the streamable HTTP endpoint, stateless (each
 // POST answered with JSON), behind RequireToken; Mount lets the emulator
@@ -35,15 +40,18 @@
 //
 // A tool's bad input is a tool error that says what is wrong and changes
 // nothing (the tool checks its arguments against its schema, and DynamoDB
-// validates a request whole before it writes). Options.ReadOnly refuses
-// every tool that changes data or the emulator's state (and PartiQL
-// statements that write). DeleteTable, and a batch, transaction or TTL
+// validates a request whole before it writes). Every schema is strict: a
+// DynamoDB tool takes its operation's members (members.go) and no others,
+// an unknown one refused with the nearest it takes. Options.ReadOnly
+// neither lists nor runs a tool that changes data or the emulator's state
+// (and refuses PartiQL statements that write). DeleteTable, and a batch, transaction or TTL
 // sweep that deletes more than Options.SnapshotDeletes items, take a
 // snapshot first (snapshots.go keeps the server's book of them, since the
 // emulator lists none); snapshot_restore undoes the change. Results are
 // capped (caps.go): a read's Limit is lowered to Options.MaxItems and
 // items past Options.MaxBytes are left out, the answer saying how to
-// page on.
+// page on, each item once (statement_pages.go gives PartiQL a NextToken of
+// the server's own); an item over the cap alone comes whole, never cut.
 //
 // # Caveats
 //
@@ -52,5 +60,11 @@
 //   - explain runs a read once to measure it (it counts in the report);
 //     a write's capacity is estimated from the item's size, not run.
 //   - design_match and explain read KeyConditionExpression, not the legacy
-//     KeyConditions, and single-attribute keys.
+//     KeyConditions, and single-attribute keys; on a table the design has
+//     and the namespace not yet, they take its key types for S.
+//   - Only a request's top-level members are checked against the
+//     operation's; members nested in RequestItems or TransactItems are
+//     DynamoDB's to check.
+//   - A PartiQL page cut by the byte cap is read again for its rest: it
+//     counts twice in the report and its capacity.
 package mcp

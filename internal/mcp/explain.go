@@ -3,8 +3,10 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -26,9 +28,12 @@ type use struct {
 	key   json.RawMessage // an update's or delete's key, to read the item's size
 }
 
-// explainOps are the operations design_match reads.
-var explainOps = []string{"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan",
-	"BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems"}
+// explainOps are the operations explain takes; matchOps those
+// design_match reads.
+var (
+	explainOps = []string{"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan"}
+	matchOps   = append(slices.Clone(explainOps), "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems")
+)
 
 // usesOf returns the uses request req of operation op makes.
 func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]use, error) {
@@ -41,6 +46,12 @@ func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]
 			return nil, inputErrorf("the request names no TableName")
 		}
 		d, err := s.describe(ctx, name)
+		var ae *apiError
+		if errors.As(err, &ae) && ae.Type == "ResourceNotFoundException" {
+			if dd, _ := s.design(); designTable(dd, name) != nil {
+				d, err = designTable(dd, name), nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +199,7 @@ func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]
 		}
 		return uses, nil
 	}
-	return nil, inputErrorf("operation %q: give one of %s", op, strings.Join(explainOps, ", "))
+	return nil, inputErrorf("operation %q: give one of %s", op, strings.Join(matchOps, ", "))
 }
 
 // keyCondition is the key of item it in table d: its full key.
@@ -263,10 +274,13 @@ type explanation struct {
 	Access   string `json:"access"`
 	Key      string `json:"keyCondition,omitempty"`
 	// Pattern is the design's verdict; nil without a design.
-	Pattern  *insights.MatchView `json:"pattern,omitempty"`
-	Capacity capacity            `json:"capacity"`
-	Filter   *filterDrop         `json:"filter,omitempty"`
-	Notes    []string            `json:"notes,omitempty"`
+	Pattern *insights.MatchView `json:"pattern,omitempty"`
+	// Nearest is, when no pattern serves the request, the pattern nearest
+	// to it and why it does not serve it.
+	Nearest  string      `json:"nearestPattern,omitempty"`
+	Capacity capacity    `json:"capacity"`
+	Filter   *filterDrop `json:"filter,omitempty"`
+	Notes    []string    `json:"notes,omitempty"`
 }
 
 // capacity is what a request consumes.
@@ -305,11 +319,16 @@ func (s *Server) explain(ctx context.Context, op string, req json.RawMessage) (*
 	if d, err := s.design(); err == nil && d != nil {
 		mv := d.Match(&u.q)
 		ex.Pattern = &mv
+		ex.Nearest = nearestPattern(d, mv, req)
 	} else {
 		ex.Notes = append(ex.Notes, "no design is set: design_set (or the server's -design) makes explain say which access pattern the request serves")
 	}
 	switch u.q.Access {
 	case insights.Get, insights.Query, insights.Scan:
+		if u.table.fromDesign {
+			ex.Notes = append(ex.Notes, "table "+u.q.Table+" does not exist yet: judged on the design alone (its keys and indexes), not run, no capacity measured")
+			break
+		}
 		if err := s.measureRead(ctx, op, req, u.q.Filter, ex); err != nil {
 			return nil, err
 		}
@@ -437,6 +456,10 @@ func (c consumed) capacity(how string) capacity {
 func (s *Server) estimateWrite(ctx context.Context, u use, ex *explanation) error {
 	it := u.item
 	how := "estimated from the item's size (the write was not run): 1 write unit per KB, on the table and on each GSI that holds the item, counting the whole item"
+	if it == nil && u.table.fromDesign {
+		it = storage.Item{}
+		ex.Notes = append(ex.Notes, "table "+u.table.TableName+" does not exist yet: judged on the design alone")
+	}
 	if it == nil {
 		var cur struct{ Item json.RawMessage }
 		if _, err := s.eng.callJSON(ctx, apiDynamoDB, "GetItem", map[string]any{"TableName": u.table.TableName, "Key": u.key, "ConsistentRead": true}, &cur); err != nil {

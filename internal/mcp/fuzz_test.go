@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -79,5 +80,42 @@ func FuzzDesignRequest(f *testing.F) {
 				t.Fatalf("a use without its table: %+v", u)
 			}
 		}
+	})
+}
+
+// FuzzPageToken: any NextToken is one the server gave, read back as it
+// was, or an input error; a token the server makes reads back the same.
+func FuzzPageToken(f *testing.F) {
+	inner := "eyJwayI6eyJTIjoiYSJ9fQ=="
+	for _, tok := range []pageToken{{Limit: 100, Skip: 3, Stmt: "abc"}, {Inner: &inner, Limit: 5, Skip: 1, Stmt: "x"}} {
+		f.Add(tok.encode())
+	}
+	for _, s := range []string{pageTokenPrefix, pageTokenPrefix + "!!", pageTokenPrefix + "e30", "plain"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tok, err := decodePageToken(s)
+		if err != nil {
+			var ie *inputError
+			require.ErrorAs(t, err, &ie)
+			return
+		}
+		again, err := decodePageToken(tok.encode())
+		require.NoError(t, err)
+		require.Equal(t, tok, again)
+	})
+}
+
+// FuzzNearestPattern: any request, with no pattern serving it, gets a
+// nearest pattern or none, never a panic.
+func FuzzNearestPattern(f *testing.F) {
+	d, err := insights.ParseDesign([]byte(postsDesign))
+	require.NoError(f, err)
+	for _, s := range []string{`{"TableName":"Posts","FilterExpression":"#u = :u","ExpressionAttributeNames":{"#u":"userId"}}`, `{"ScanFilter":{"userId":{}}}`, `{`, `[]`} {
+		f.Add("scan", []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, access string, req []byte) {
+		mv := insights.MatchView{Table: "Posts", Access: access, Candidates: []insights.PatternVerdict{{Pattern: "post", Why: "x"}}}
+		_ = nearestPattern(d, mv, req)
 	})
 }

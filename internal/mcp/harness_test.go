@@ -38,9 +38,13 @@ type fixture struct {
 }
 
 // newFixture starts an emulator (reporting on) and an MCP server with
-// opts, and connects a client over transport.
+// opts, and connects a client over transport. A nil opts.Tools lists
+// every tool group (an empty one, the default group alone).
 func newFixture(t *testing.T, transport string, opts Options) *fixture {
 	t.Helper()
+	if opts.Tools == nil {
+		opts.Tools = []string{AllToolGroups}
+	}
 	mount := &Mount{}
 	emu, err := emulator.New(emulator.Options{MCP: mount, Clock: fixedNow})
 	require.NoError(t, err)

@@ -53,6 +53,19 @@ func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, erro
 		items[i] = t.Items
 	}
 	var out []LoadedTable
+	// undo deletes the tables this load created: what DynamoDB refuses
+	// that the checks above did not see (an item over 400 KB) leaves no
+	// table behind, in memory or under -dbPath.
+	undo := func(err error) ([]LoadedTable, error) {
+		for _, lt := range out {
+			if lt.Created {
+				if _, derr := eng.callJSON(ctx, apiDynamoDB, "DeleteTable", map[string]string{"TableName": lt.Table}, nil); derr != nil {
+					return nil, fmt.Errorf("%w (and deleting table %s again: %v)", err, lt.Table, derr)
+				}
+			}
+		}
+		return nil, fmt.Errorf("%w: nothing was created", err)
+	}
 	for i, t := range m.Tables {
 		lt := LoadedTable{Table: t.Name}
 		_, err := eng.callJSON(ctx, apiDynamoDB, "CreateTable", createTableRequest(t), nil)
@@ -63,9 +76,10 @@ func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, erro
 			out = append(out, lt)
 			continue
 		case err != nil:
-			return out, fmt.Errorf("creating table %s: %w", t.Name, err)
+			return undo(fmt.Errorf("creating table %s: %w", t.Name, err))
 		}
 		lt.Created = true
+		out = append(out, lt)
 		for start := 0; start < len(items[i]); start += 25 {
 			batch := items[i][start:min(start+25, len(items[i]))]
 			var reqs []map[string]any
@@ -73,11 +87,10 @@ func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, erro
 				reqs = append(reqs, map[string]any{"PutRequest": map[string]json.RawMessage{"Item": it}})
 			}
 			if err := putAll(ctx, eng, t.Name, reqs); err != nil {
-				return out, fmt.Errorf("putting the sample items of %s: %w", t.Name, err)
+				return undo(fmt.Errorf("putting the sample items of %s: %w", t.Name, err))
 			}
-			lt.Items += len(batch)
+			out[len(out)-1].Items += len(batch)
 		}
-		out = append(out, lt)
 	}
 	return out, nil
 }
@@ -102,23 +115,36 @@ func putAll(ctx context.Context, eng engine, table string, reqs []map[string]any
 	return fmt.Errorf("items still unprocessed after 5 tries (is the table throttled?)")
 }
 
-// checkSampleItem checks a sample item: DynamoDB JSON, with the table's
-// key attributes of their declared types.
+// checkSampleItem checks a sample item as DynamoDB would check its put:
+// DynamoDB JSON (no empty set), the table's key attributes present, and
+// every key attribute of the table and its GSIs that it holds of its
+// declared type and, a string or binary, not empty.
 func checkSampleItem(t insights.WorkbenchTable, raw json.RawMessage) error {
 	it, err := itemOf(raw)
 	if err != nil {
 		return err
 	}
-	for _, attr := range []string{t.Key.Partition, t.Key.Sort} {
-		if attr == "" {
+	type keyAttr struct{ name, of string }
+	attrs := []keyAttr{{t.Key.Partition, "the table"}, {t.Key.Sort, "the table"}}
+	for _, x := range t.Indexes {
+		attrs = append(attrs, keyAttr{x.Key.Partition, "index " + x.Name}, keyAttr{x.Key.Sort, "index " + x.Name})
+	}
+	for _, a := range attrs {
+		if a.name == "" {
 			continue
 		}
-		v, ok := it[attr]
+		v, ok := it[a.name]
 		if !ok {
-			return fmt.Errorf("no %q, a key attribute of the table", attr)
+			if a.of == "the table" {
+				return fmt.Errorf("no %q, a key attribute of the table", a.name)
+			}
+			continue // not in the index: a sparse index
 		}
-		if want := storage.KindFromString(t.AttrTypes[attr]); v.Kind() != want {
-			return fmt.Errorf("key attribute %q is %s, the table declares it %s", attr, v.Kind(), t.AttrTypes[attr])
+		if want := storage.KindFromString(t.AttrTypes[a.name]); v.Kind() != want {
+			return fmt.Errorf("key attribute %q of %s is %s, the model declares it %s", a.name, a.of, v.Kind(), t.AttrTypes[a.name])
+		}
+		if k := v.Kind(); (k == storage.KindS || k == storage.KindB) && len(v.Str()) == 0 {
+			return fmt.Errorf("key attribute %q of %s is empty: a key value is at least 1 byte", a.name, a.of)
 		}
 	}
 	return nil

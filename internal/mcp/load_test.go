@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -50,4 +51,55 @@ func TestLoadModel(t *testing.T) {
 	_, err = eng.callJSON(ctx, apiDynamoDB, "ListTables", map[string]any{}, &tables)
 	require.NoError(t, err)
 	require.Equal(t, []string{"Blog"}, tables.TableNames, "the bad model created nothing")
+}
+
+// TestLoadModelLeavesNothing: a model with one bad sample item (a GSI
+// key of the wrong type, an empty key value) or one DynamoDB refuses at
+// the put (an item over 400 KB) leaves no table, in memory and under a
+// data directory across a restart; the corrected model then loads.
+func TestLoadModelLeavesNothing(t *testing.T) {
+	ctx := context.Background()
+	model, err := os.ReadFile("../insights/testdata/blog.workbench.json")
+	require.NoError(t, err)
+	good := string(model)
+	gsi2 := `"GSI2PK": {
+            "S": "和田哲也"
+          },`
+	require.Contains(t, good, gsi2)
+	tests := []struct{ name, model, want string }{
+		{"a GSI key of the wrong type", strings.Replace(good, gsi2, `"GSI2PK": {"N": "7"},`, 1), `key attribute "GSI2PK" of index GSI2 is N, the model declares it S`},
+		{"an empty GSI key", strings.Replace(good, gsi2, `"GSI2PK": {"S": ""},`, 1), `key attribute "GSI2PK" of index GSI2 is empty`},
+		{"an item over 400 KB", strings.Replace(good, gsi2, gsi2+`"big": {"S": "`+strings.Repeat("x", 410<<10)+`"},`, 1), "nothing was created"},
+	}
+	for _, dataDir := range []bool{false, true} {
+		for _, tc := range tests {
+			t.Run(fmt.Sprintf("%s, dbPath %v", tc.name, dataDir), func(t *testing.T) {
+				opts := emulator.Options{}
+				if dataDir {
+					opts.DataDir = t.TempDir()
+				}
+				emu, err := emulator.New(opts)
+				require.NoError(t, err)
+				_, err = LoadModel(ctx, emu, "", "", []byte(tc.model))
+				require.ErrorContains(t, err, tc.want)
+				tables := func(emu *emulator.Emulator) []string {
+					var out struct{ TableNames []string }
+					_, err := newEngine(emu, "local", "us-east-1").callJSON(ctx, apiDynamoDB, "ListTables", map[string]any{}, &out)
+					require.NoError(t, err)
+					return out.TableNames
+				}
+				require.Empty(t, tables(emu), "the bad model left a table")
+				if dataDir {
+					require.NoError(t, emu.Close())
+					emu, err = emulator.New(opts)
+					require.NoError(t, err)
+					require.Empty(t, tables(emu), "the bad model left a table on disk")
+				}
+				t.Cleanup(func() { _ = emu.Close() })
+				got, err := LoadModel(ctx, emu, "", "", model)
+				require.NoError(t, err)
+				require.Equal(t, []LoadedTable{{Table: "Blog", Created: true, Items: 3}}, got, "the corrected model loads")
+			})
+		}
+	}
 }

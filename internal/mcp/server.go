@@ -41,6 +41,9 @@ type Options struct {
 	// KeepSnapshots bounds the automatic snapshots kept (the oldest are
 	// dropped); 0 means DefaultKeepSnapshots.
 	KeepSnapshots int
+	// Tools names the tool groups listed besides the core group
+	// (ToolGroupNames; AllToolGroups lists every one).
+	Tools []string
 	// Version is the server's version in the MCP handshake.
 	Version string
 	// Logger receives the server's logs; nil discards them.
@@ -67,7 +70,7 @@ func (o Options) Validate() error {
 	case o.KeepSnapshots < 0:
 		return fmt.Errorf("mcp: KeepSnapshots %d is negative", o.KeepSnapshots)
 	}
-	return nil
+	return checkGroups(o.Tools)
 }
 
 func (o Options) withDefaults() Options {
@@ -105,8 +108,9 @@ type Server struct {
 	snaps snapshotBook
 }
 
-// instructions is what the handshake tells an agent about the server.
-const instructions = `dynamoemu: a local DynamoDB (the DynamoDB JSON protocol, AWS's behaviour) with the tools to see whether the traffic fits its single-table design.
+// baseInstructions is what the handshake tells an agent about the
+// server, before its tool groups and design.
+const baseInstructions = `dynamoemu: a local DynamoDB (the DynamoDB JSON protocol, AWS's behaviour) with the tools to see whether the traffic fits its single-table design.
 Items, keys and expression values are DynamoDB JSON ({"pk": {"S": "ORDER#1"}, "total": {"N": "12.5"}}); each DynamoDB tool takes the operation's request as the AWS API reference gives it.
 Reads return at most the server's item and byte caps; a capped result says how to page on (ExclusiveStartKey, NextToken).
 Deleting a table, or a batch, transaction or TTL sweep that deletes many items, takes a snapshot first: snapshot_list shows it, snapshot_restore undoes the change.
@@ -121,9 +125,11 @@ func New(emu *emulator.Emulator, opts Options) (*Server, error) {
 	s := &Server{emu: emu, opts: opts, eng: newEngine(emu, opts.AccessKey, opts.Region)}
 	s.snaps.keep = opts.KeepSnapshots
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "dynamoemu", Title: "dynamoemu", Version: opts.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: opts.Logger, Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}}})
+		&sdk.ServerOptions{Instructions: s.instructions(), Logger: opts.Logger, Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}}})
 	for _, t := range s.allTools() {
-		s.add(t)
+		if s.listed(t) {
+			s.add(t)
+		}
 	}
 	return s, nil
 }

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"slices"
+
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // What the tools need to know of a table: its key schemas, read with
@@ -31,6 +33,38 @@ type tableDesc struct {
 	GlobalSecondaryIndexes,
 	LocalSecondaryIndexes []indexDesc
 	LatestStreamArn string
+	// fromDesign: the table is not in the namespace yet; this is the
+	// design's table (its keys and indexes, key types taken for S).
+	fromDesign bool
+}
+
+// designTable is the design's table called name as a tableDesc, or nil:
+// design_match and explain judge a request on the design alone before
+// the table exists.
+func designTable(d *insights.Design, name string) *tableDesc {
+	if d == nil {
+		return nil
+	}
+	ks := func(k insights.KeyDef) []keyElem {
+		out := []keyElem{{AttributeName: k.Partition, KeyType: "HASH"}}
+		if k.Sort != "" {
+			out = append(out, keyElem{AttributeName: k.Sort, KeyType: "RANGE"})
+		}
+		return out
+	}
+	for _, t := range d.Tables {
+		if t.Name != name {
+			continue
+		}
+		td := &tableDesc{TableName: t.Name, KeySchema: ks(t.Key), fromDesign: true}
+		for _, x := range t.Indexes {
+			x := indexDesc{IndexName: x.Name, KeySchema: ks(x.Key)}
+			x.Projection.ProjectionType = "ALL"
+			td.GlobalSecondaryIndexes = append(td.GlobalSecondaryIndexes, x)
+		}
+		return td
+	}
+	return nil
 }
 
 // describe returns table's description.

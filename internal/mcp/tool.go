@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,7 +55,7 @@ func (s *Server) add(t *tool) {
 		Title:       t.title,
 		Description: t.desc,
 		InputSchema: t.schema.json(),
-		Annotations: &sdk.ToolAnnotations{Title: t.title, ReadOnlyHint: !t.write && t.dynamicWrite == nil, DestructiveHint: &destructive, OpenWorldHint: &openWorld},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: !t.write && t.dynamicWrite == nil, DestructiveHint: &destructive, OpenWorldHint: &openWorld},
 	}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return s.call(ctx, t, req.Params.Arguments), nil
 	})
@@ -85,6 +86,8 @@ func (s *Server) call(ctx context.Context, t *tool, args json.RawMessage) *sdk.C
 	}
 	var text []byte
 	switch v := out.(type) {
+	case fitted:
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(v)}}}
 	case json.RawMessage:
 		text = v
 	case string:
@@ -119,10 +122,9 @@ func (s *Server) capText(text string) string {
 type schema struct {
 	props    []prop
 	required []string
-	// open: the input may have members the schema does not list (a
-	// DynamoDB request's optional members); else an unknown member is an
-	// input error.
-	open bool
+	// more are members taken without a description (a DynamoDB request's
+	// rarer members, opSchema); any other member is an input error.
+	more []string
 }
 
 // prop is one property of an input schema.
@@ -135,7 +137,10 @@ type prop struct {
 func (s schema) json() map[string]any {
 	props := map[string]any{}
 	for _, p := range s.props {
-		m := map[string]any{"description": p.desc}
+		m := map[string]any{}
+		if p.desc != "" {
+			m["description"] = p.desc
+		}
 		if p.typ != "" {
 			m["type"] = p.typ
 		}
@@ -144,19 +149,45 @@ func (s schema) json() map[string]any {
 		}
 		props[p.name] = m
 	}
-	out := map[string]any{"type": "object", "properties": props, "additionalProperties": s.open}
+	for _, n := range s.more {
+		props[n] = map[string]any{}
+	}
+	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 	if len(s.required) > 0 {
 		out["required"] = s.required
 	}
 	return out
 }
 
-// check checks args against s: required members present, each listed
-// member of its JSON type, no unknown member unless s is open.
+// names lists the members s takes.
+func (s schema) names() []string {
+	var known []string
+	for _, p := range s.props {
+		known = append(known, p.name)
+	}
+	return append(known, s.more...)
+}
+
+// check checks args against s: no unknown member (the error names the
+// nearest one s takes), required members present, each described member
+// of its JSON type.
 func (s schema) check(args json.RawMessage) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(args, &m); err != nil {
 		return inputErrorf("the arguments are not a JSON object: %v", err)
+	}
+	known := s.names()
+	for _, name := range sortedNames(m) {
+		if slices.Contains(known, name) {
+			continue
+		}
+		if len(known) == 0 {
+			return inputErrorf("unknown argument %q: this tool takes no arguments", name)
+		}
+		if near, ok := nearest(name, known); ok {
+			return inputErrorf("unknown argument %q: did you mean %q? Nothing was done (this tool takes: %s)", name, near, strings.Join(known, ", "))
+		}
+		return inputErrorf("unknown argument %q: nothing was done (this tool takes: %s)", name, strings.Join(known, ", "))
 	}
 	for _, r := range s.required {
 		if _, ok := m[r]; !ok {
@@ -164,21 +195,9 @@ func (s schema) check(args json.RawMessage) error {
 		}
 	}
 	for name, raw := range m {
-		i := -1
-		for j, p := range s.props {
-			if p.name == name {
-				i = j
-			}
-		}
+		i := slices.IndexFunc(s.props, func(p prop) bool { return p.name == name })
 		if i < 0 {
-			if s.open {
-				continue
-			}
-			var known []string
-			for _, p := range s.props {
-				known = append(known, p.name)
-			}
-			return inputErrorf("unknown argument %q (this tool takes: %s)", name, strings.Join(known, ", "))
+			continue // one of more: DynamoDB checks it
 		}
 		p := s.props[i]
 		if got := jsonType(raw); p.typ != "" && got != p.typ && !(p.typ == "number" && got == "integer") && !(p.typ == "integer" && got == "number" && isWhole(raw)) {

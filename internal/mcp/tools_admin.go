@@ -16,7 +16,7 @@ func (s *Server) adminTools() []*tool {
 	pID := prop{name: "id", typ: "string", desc: `a snapshot's id, from snapshot_create, snapshot_list or a tool's _dynamoemu note`}
 	return []*tool{
 		{name: "snapshot_create", title: "Take a snapshot", write: true,
-			schema: schema{props: []prop{{name: "label", typ: "string", desc: `optional: a name to recognise it by, e.g. "before the migration"`}}},
+			schema: schema{props: []prop{{name: "label", typ: "string", desc: `a name to recognise it by, e.g. "before the migration"`}}},
 			desc:   `Takes a snapshot of every table of every namespace (items, indexes, definitions) and answers its id. It costs O(1) whatever the data's size, then holds what the tables change after it until snapshot_delete. Example: {"label": "fixtures loaded"}.`,
 			run: func(_ context.Context, args json.RawMessage) (any, error) {
 				var in struct{ Label string }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
@@ -16,9 +17,10 @@ import (
 // design and which pattern a request serves, and what a request costs.
 
 func (s *Server) insightTools() []*tool {
-	pOp := prop{name: "operation", typ: "string", desc: "the DynamoDB operation: " + strings.Join(explainOps, ", "), enum: explainOps}
-	pReq := prop{name: "request", typ: "object", desc: `the operation's request as you would send it, e.g. {"TableName": "Blog", "IndexName": "GSI1", "KeyConditionExpression": "SK_GSI1PK = :p AND begins_with(GSI1SK_GSI2SK_GSI3SK, :s)", "ExpressionAttributeValues": {":p": {"S": "post"}, ":s": {"S": "Post_"}}}`}
-	pTableF := prop{name: "table", typ: "string", desc: "optional: only this table"}
+	pOp := prop{name: "operation", typ: "string", desc: "the DynamoDB operation: " + strings.Join(matchOps, ", "), enum: matchOps}
+	pExplainOp := prop{name: "operation", typ: "string", desc: "the DynamoDB operation: " + strings.Join(explainOps, ", "), enum: explainOps}
+	pReq := prop{name: "request", typ: "object", desc: `the operation's request as you would send it`}
+	pTableF := prop{name: "table", typ: "string", desc: "only this table"}
 	return []*tool{
 		{name: "access_report", title: "Access-pattern report",
 			schema: schema{props: []prop{{name: "format", typ: "string", desc: "text (the default: what a person reads) or json (every count)", enum: []string{"text", "json"}}, pTableF}},
@@ -47,7 +49,7 @@ func (s *Server) insightTools() []*tool {
 				return map[string]any{"reporting": s.emu.Reporting(), "action": in.Action}, nil
 			}},
 		{name: "conventions_report", title: "Conventions report",
-			schema: schema{props: []prop{pTableF, {name: "allRules", typ: "boolean", desc: "optional: list every rule, not only those violated"}}},
+			schema: schema{props: []prop{pTableF, {name: "allRules", typ: "boolean", desc: "list every rule, not only those violated"}}},
 			desc:   `The mbc-cqrs-serverless conventions report: the violations seen on the tables that follow the conventions (key shapes, versions, tenants, the latest item), per table and rule, each distinct violation with its key, message and count; and for each rule its id, what it asks, when it is checked, its severity and why. Empty when no table follows the conventions (the server's -conventions, or the tables' tags). Example: {}.`,
 			run:    s.conventionsReport},
 		{name: "conventions_reset", title: "Reset the conventions report", write: true, schema: schema{},
@@ -77,6 +79,19 @@ func (s *Server) insightTools() []*tool {
 				if err := decode(args, &in); err != nil {
 					return nil, err
 				}
+				if string(s.emu.DesignSource()) == in.Design {
+					// The same design: setting it again would start its
+					// patterns' counts afresh beside the rest of the report.
+					d, err := s.design()
+					if err != nil || d == nil {
+						return map[string]bool{"design": false}, err
+					}
+					b, err := json.Marshal(d.View())
+					if err != nil {
+						return nil, err
+					}
+					return withNotes(b, "the design is the one already set: nothing changed, the report's counts go on"), nil
+				}
 				if err := s.emu.SetDesign([]byte(in.Design)); err != nil {
 					return nil, inputErrorf("design: %v", err)
 				}
@@ -88,11 +103,11 @@ func (s *Server) insightTools() []*tool {
 			}},
 		{name: "design_match", title: "Which pattern a request serves",
 			schema: schema{props: []prop{pOp, pReq}, required: []string{"operation", "request"}},
-			desc:   `Says which access pattern of the design a request counts for, as the report counts it (the most specific it fits), or that none does; and for each pattern of the table why the request fits it or not (another access, another index, a key that does not fit the pattern's templates). Batches and transactions give one verdict per item. The request is not run. Example: {"operation": "GetItem", "request": {"TableName": "Blog", "Key": {"PK": {"S": "77fcab6b"}, "SK_GSI1PK": {"S": "post"}}}}.`,
+			desc:   `Says which access pattern of the design a request serves, as the report counts it, or that none does and the nearest; for each pattern why it fits or not. Batches and transactions: a verdict per item. Not run; works before the table exists. Example: {"operation": "GetItem", "request": {"TableName": "Blog", "Key": {"PK": {"S": "77fcab6b"}, "SK": {"S": "post"}}}}.`,
 			run:    s.designMatch},
 		{name: "explain", title: "Explain a request",
-			schema: schema{props: []prop{pOp, pReq}, required: []string{"operation", "request"}},
-			desc:   `Explains one GetItem, PutItem, UpdateItem, DeleteItem, Query or Scan: what serves it (the table's key, or which GSI or LSI with its keys and projection), its key condition, the design's pattern it counts for (or why none), what it costs and what its filter drops. Reads are run once with ReturnConsumedCapacity INDEXES (measured; they count in the report); writes are not run, their capacity is estimated from the item's size. Example: {"operation": "Scan", "request": {"TableName": "Blog", "FilterExpression": "comment_author = :a", "ExpressionAttributeValues": {":a": {"S": "山田太郎"}}}}.`,
+			schema: schema{props: []prop{pExplainOp, pReq}, required: []string{"operation", "request"}},
+			desc:   `Explains a request: what serves it (the table's key or which index), its key condition, the design's pattern (or the nearest), its capacity and what its filter drops. A read is run once to measure it; a write is not run, its capacity estimated. Example: {"operation": "Scan", "request": {"TableName": "Blog", "FilterExpression": "author = :a", "ExpressionAttributeValues": {":a": {"S": "ann"}}}}.`,
 			run: func(ctx context.Context, args json.RawMessage) (any, error) {
 				var in struct {
 					Operation string
@@ -106,7 +121,7 @@ func (s *Server) insightTools() []*tool {
 		{name: "load_model", title: "Load a NoSQL Workbench model", write: true,
 			schema: schema{props: []prop{
 				{name: "model", typ: "string", desc: "a NoSQL Workbench data model's JSON (as Workbench exports it)"},
-				{name: "setDesign", typ: "boolean", desc: "optional: also check the traffic against the model's design (facets as entities)"}}, required: []string{"model"}},
+				{name: "setDesign", typ: "boolean", desc: "also check the traffic against the model's design (facets as entities)"}}, required: []string{"model"}},
 			desc: `Creates the tables of a NoSQL Workbench data model (keys, GSIs with their projections, billing) and puts their sample data (TableData, the facets' too) in the server's namespace. A table that exists already is left as it is, with its data. A malformed model is an error naming the member at fault, and nothing is created.`,
 			run: func(ctx context.Context, args json.RawMessage) (any, error) {
 				var in struct {
@@ -165,24 +180,19 @@ func (s *Server) reportNote() string {
 }
 
 // accessReport is the access_report tool.
-func (s *Server) accessReport(_ context.Context, args json.RawMessage) (any, error) {
+func (s *Server) accessReport(ctx context.Context, args json.RawMessage) (any, error) {
 	var in struct{ Format, Table string }
 	if err := decode(args, &in); err != nil {
 		return nil, err
 	}
+	if in.Table != "" {
+		if err := s.knownTable(ctx, in.Table); err != nil {
+			return nil, err
+		}
+	}
 	rep := s.namespaceReport()
 	if rep == nil {
 		return json.Marshal(map[string]any{"tables": []any{}, notesMember: map[string][]string{"notes": {"no request has reached this namespace yet", s.reportNote()}}})
-	}
-	if in.Format != "json" && in.Table == "" {
-		var b strings.Builder
-		if err := rep.WriteText(&b); err != nil {
-			return nil, err
-		}
-		if note := s.reportNote(); note != "" {
-			b.WriteString("\n(" + note + ")\n")
-		}
-		return b.String(), nil
 	}
 	if in.Table != "" {
 		r := *rep
@@ -220,6 +230,19 @@ func (s *Server) accessReport(_ context.Context, args json.RawMessage) (any, err
 		}
 		rep = &r
 	}
+	if in.Format != "json" {
+		var b strings.Builder
+		if err := rep.WriteText(&b); err != nil {
+			return nil, err
+		}
+		if in.Table != "" && len(rep.Tables) == 0 {
+			b.WriteString("\n(no request to table " + in.Table + " yet)\n")
+		}
+		if note := s.reportNote(); note != "" {
+			b.WriteString("\n(" + note + ")\n")
+		}
+		return b.String(), nil
+	}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		return nil, err
@@ -227,11 +250,54 @@ func (s *Server) accessReport(_ context.Context, args json.RawMessage) (any, err
 	return withNotes(b, s.reportNote()), nil
 }
 
+// knownTable checks that table is a table of the namespace or of the
+// design: a report or findings of a misspelt table is an error, not an
+// empty success.
+func (s *Server) knownTable(ctx context.Context, table string) error {
+	var out struct{ TableNames []string }
+	names := []string{}
+	for start := ""; ; {
+		req := map[string]any{}
+		if start != "" {
+			req["ExclusiveStartTableName"] = start
+		}
+		out.TableNames = nil
+		var page struct {
+			TableNames             []string
+			LastEvaluatedTableName string
+		}
+		if _, err := s.eng.callJSON(ctx, apiDynamoDB, "ListTables", req, &page); err != nil {
+			return err
+		}
+		names = append(names, page.TableNames...)
+		if start = page.LastEvaluatedTableName; start == "" {
+			break
+		}
+	}
+	if d, err := s.design(); err == nil && d != nil {
+		for _, t := range d.Tables {
+			names = append(names, t.Name)
+		}
+	}
+	if slices.Contains(names, table) {
+		return nil
+	}
+	if near, ok := nearest(table, names); ok {
+		return inputErrorf("no table %q in the namespace or the design: did you mean %q?", table, near)
+	}
+	return inputErrorf("no table %q in the namespace or the design (tables: %s)", table, strings.Join(names, ", "))
+}
+
 // accessFindings is the access_findings tool.
-func (s *Server) accessFindings(_ context.Context, args json.RawMessage) (any, error) {
+func (s *Server) accessFindings(ctx context.Context, args json.RawMessage) (any, error) {
 	var in struct{ Table string }
 	if err := decode(args, &in); err != nil {
 		return nil, err
+	}
+	if in.Table != "" {
+		if err := s.knownTable(ctx, in.Table); err != nil {
+			return nil, err
+		}
 	}
 	out := struct {
 		Findings      []emulator.Finding          `json:"findings"`
@@ -348,25 +414,35 @@ func (s *Server) designMatch(ctx context.Context, args json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	var matches []insights.MatchView
+	type match struct {
+		insights.MatchView
+		// Nearest is, when no pattern serves the request, the pattern
+		// nearest to it and why it does not serve it.
+		Nearest string `json:"nearestPattern,omitempty"`
+	}
+	var matches []match
 	for _, u := range uses {
-		matches = append(matches, d.Match(&u.q))
+		mv := d.Match(&u.q)
+		matches = append(matches, match{mv, nearestPattern(d, mv, in.Request)})
 	}
 	if len(matches) == 0 {
 		return nil, inputErrorf("the request names no item or table to match")
 	}
-	return map[string]any{"design": d.Format, "matches": matches, "summary": summary(matches)}, nil
-}
-
-// summary says the verdicts in a line.
-func summary(ms []insights.MatchView) string {
 	var parts []string
-	for _, m := range ms {
+	for _, m := range matches {
 		if m.Pattern != "" {
 			parts = append(parts, fmt.Sprintf("%s %s: pattern %s", m.Access, m.Table, m.Pattern))
+		} else if m.Nearest != "" {
+			parts = append(parts, fmt.Sprintf("%s %s: no pattern (%s); nearest: %s", m.Access, m.Table, m.Why, m.Nearest))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s %s: no pattern (%s)", m.Access, m.Table, m.Why))
 		}
 	}
-	return strings.Join(parts, "; ")
+	out := map[string]any{"design": d.Format, "matches": matches, "summary": strings.Join(parts, "; ")}
+	for _, u := range uses {
+		if u.table.fromDesign {
+			out[notesMember] = map[string][]string{"notes": {"table " + u.table.TableName + " does not exist yet: matched on the design alone"}}
+		}
+	}
+	return out, nil
 }

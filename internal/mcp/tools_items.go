@@ -13,27 +13,20 @@ import (
 
 // Properties the DynamoDB tools share.
 var (
-	pTable  = prop{name: "TableName", typ: "string", desc: `the table's name, e.g. "Orders"`}
-	pKey    = prop{name: "Key", typ: "object", desc: `the item's full primary key in DynamoDB JSON, e.g. {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}`}
-	pItem   = prop{name: "Item", typ: "object", desc: `the whole item in DynamoDB JSON, key attributes included, e.g. {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}, "total": {"N": "12.50"}, "tags": {"SS": ["new"]}}`}
-	pCond   = prop{name: "ConditionExpression", typ: "string", desc: `optional: the write happens only if this holds, e.g. "attribute_not_exists(pk)"; otherwise ConditionalCheckFailedException and nothing changes`}
-	pNames  = prop{name: "ExpressionAttributeNames", typ: "object", desc: `optional: placeholders for attribute names, e.g. {"#s": "status"}`}
-	pValues = prop{name: "ExpressionAttributeValues", typ: "object", desc: `optional: placeholders for values in DynamoDB JSON, e.g. {":paid": {"S": "PAID"}}`}
-	pProj   = prop{name: "ProjectionExpression", typ: "string", desc: `optional: the attributes to return, e.g. "pk, total, #s"`}
-	pRCC    = prop{name: "ReturnConsumedCapacity", typ: "string", desc: "optional: INDEXES, TOTAL or NONE: the capacity units the call consumed, per table and index", enum: []string{"INDEXES", "TOTAL", "NONE"}}
-	pRV     = prop{name: "ReturnValues", typ: "string", desc: "optional: NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW (as the operation allows)"}
-	pIndex  = prop{name: "IndexName", typ: "string", desc: `optional: a GSI or LSI to read instead of the table, e.g. "byStatus"`}
-	pLimit  = prop{name: "Limit", typ: "integer", desc: "optional: the most items to evaluate (the server lowers it to its item cap)"}
-	pFilter = prop{name: "FilterExpression", typ: "string", desc: `optional: drops items after they are read (they are still read and paid for), e.g. "#s = :paid"`}
-	pStart  = prop{name: "ExclusiveStartKey", typ: "object", desc: "optional: the LastEvaluatedKey of the previous page, to read the next one"}
+	pTable  = prop{name: "TableName", typ: "string", desc: `e.g. "Orders"`}
+	pKey    = prop{name: "Key", typ: "object", desc: `the full primary key, e.g. {"pk": {"S": "ORDER#1"}, "sk": {"S": "x"}}`}
+	pItem   = prop{name: "Item", typ: "object", desc: `the whole item, key included, e.g. {"pk": {"S": "ORDER#1"}, "sk": {"S": "x"}, "total": {"N": "12.5"}}`}
+	pCond   = prop{name: "ConditionExpression", typ: "string", desc: `else ConditionalCheckFailedException, nothing written; e.g. "attribute_not_exists(pk)"`}
+	pNames  = prop{name: "ExpressionAttributeNames", typ: "object", desc: `e.g. {"#s": "status"}`}
+	pValues = prop{name: "ExpressionAttributeValues", typ: "object", desc: `e.g. {":v": {"S": "PAID"}}`}
+	pProj   = prop{name: "ProjectionExpression", typ: "string", desc: `e.g. "pk, total, #s"`}
+	pRCC    = prop{name: "ReturnConsumedCapacity", typ: "string", enum: []string{"INDEXES", "TOTAL", "NONE"}}
+	pRV     = prop{name: "ReturnValues", typ: "string", enum: []string{"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"}}
+	pIndex  = prop{name: "IndexName", typ: "string", desc: `a GSI or LSI to read`}
+	pLimit  = prop{name: "Limit", typ: "integer", desc: "items to read at most (lowered to the server's cap)"}
+	pFilter = prop{name: "FilterExpression", typ: "string", desc: `drops items after they are read and paid for`}
+	pStart  = prop{name: "ExclusiveStartKey", typ: "object", desc: "the previous page's LastEvaluatedKey"}
 )
-
-// openSchema is a DynamoDB request's schema: the members an agent needs
-// most; the operation's other members are taken too and checked by
-// DynamoDB.
-func openSchema(required []string, props ...prop) schema {
-	return schema{props: props, required: required, open: true}
-}
 
 // passthrough sends the arguments as op's request.
 func (s *Server) passthrough(api, op string) func(context.Context, json.RawMessage) (any, error) {
@@ -42,54 +35,60 @@ func (s *Server) passthrough(api, op string) func(context.Context, json.RawMessa
 	}
 }
 
-const refNote = " Takes the operation's request as in the AWS DynamoDB API reference; members not listed here are taken too."
+const refNote = " Request as in the AWS DynamoDB API reference; an unknown member is refused."
 
 func (s *Server) itemTools() []*tool {
 	return []*tool{
-		{name: "get_item", title: "GetItem", schema: openSchema([]string{"TableName", "Key"}, pTable, pKey, pProj, pNames,
-			prop{name: "ConsistentRead", typ: "boolean", desc: "optional: true for a strongly consistent read"}, pRCC),
-			desc: `Reads one item by its full primary key (DynamoDB GetItem). Answers {"Item": {...}} in DynamoDB JSON, or {} when there is no such item.
-Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}}.` + refNote,
-			run: s.passthrough(apiDynamoDB, "GetItem")},
+		{name: "get_item", title: "GetItem", schema: opSchema("GetItem", []string{"TableName", "Key"}, pTable, pKey, pProj, pNames,
+			prop{name: "ConsistentRead", typ: "boolean"}, pRCC),
+			desc: `Reads one item by its full primary key (DynamoDB GetItem): {"Item": {...}}, or {} when there is none.` + refNote,
+			run:  s.getItem},
 		{name: "put_item", title: "PutItem", write: true, destructive: true,
-			schema: openSchema([]string{"TableName", "Item"}, pTable, pItem, pCond, pNames, pValues, pRV, pRCC),
-			desc: `Creates an item or replaces the item with the same key whole (DynamoDB PutItem). Items are at most 400 KB.
-Example: {"TableName": "Orders", "Item": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}, "total": {"N": "12.50"}}, "ConditionExpression": "attribute_not_exists(pk)"}.` + refNote,
-			run: s.passthrough(apiDynamoDB, "PutItem")},
+			schema: opSchema("PutItem", []string{"TableName", "Item"}, pTable, pItem, pCond, pNames, pValues, pRV, pRCC),
+			desc:   `Creates an item or replaces the one with its key whole (DynamoDB PutItem); at most 400 KB.` + refNote,
+			run:    s.passthrough(apiDynamoDB, "PutItem")},
 		{name: "update_item", title: "UpdateItem", write: true, destructive: true,
-			schema: openSchema([]string{"TableName", "Key"}, pTable, pKey,
-				prop{name: "UpdateExpression", typ: "string", desc: `SET, REMOVE, ADD, DELETE clauses, e.g. "SET #s = :paid, total = total + :t REMOVE draft"`},
+			schema: opSchema("UpdateItem", []string{"TableName", "Key"}, pTable, pKey,
+				prop{name: "UpdateExpression", typ: "string", desc: `e.g. "SET #s = :v, n = n + :one REMOVE draft"`},
 				pCond, pNames, pValues, pRV, pRCC),
-			desc: `Changes some attributes of one item, creating it if need be (DynamoDB UpdateItem).
-Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}, "UpdateExpression": "SET #s = :paid", "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":paid": {"S": "PAID"}}, "ReturnValues": "ALL_NEW"}.` + refNote,
-			run: s.passthrough(apiDynamoDB, "UpdateItem")},
+			desc: `Changes attributes of one item, creating it if need be (DynamoDB UpdateItem). Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "x"}}, "UpdateExpression": "SET #s = :v", "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":v": {"S": "PAID"}}}.` + refNote,
+			run:  s.passthrough(apiDynamoDB, "UpdateItem")},
 		{name: "delete_item", title: "DeleteItem", write: true, destructive: true,
-			schema: openSchema([]string{"TableName", "Key"}, pTable, pKey, pCond, pNames, pValues, pRV, pRCC),
-			desc: `Deletes one item by its full primary key (DynamoDB DeleteItem); deleting an item that is not there is no error.
-Example: {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}, "ReturnValues": "ALL_OLD"}.` + refNote,
-			run: s.passthrough(apiDynamoDB, "DeleteItem")},
+			schema: opSchema("DeleteItem", []string{"TableName", "Key"}, pTable, pKey, pCond, pNames, pValues, pRV, pRCC),
+			desc:   `Deletes one item by its full primary key (DynamoDB DeleteItem); no such item is no error.` + refNote,
+			run:    s.passthrough(apiDynamoDB, "DeleteItem")},
 		{name: "batch_get_item", title: "BatchGetItem",
-			schema: openSchema([]string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
+			schema: opSchema("BatchGetItem", []string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
 				desc: `per table, the keys to read (at most 100 in all), e.g. {"Orders": {"Keys": [{"pk": {"S": "ORDER#1"}, "sk": {"S": "2024-05-01"}}], "ProjectionExpression": "pk, total"}}`}, pRCC),
 			desc: `Reads up to 100 items by key from one or more tables (DynamoDB BatchGetItem). Keys not read come back in UnprocessedKeys: send them again. Items past the server's caps are left out and their keys put in UnprocessedKeys too.` + refNote,
 			run:  s.batchGet},
 		{name: "batch_write_item", title: "BatchWriteItem", write: true, destructive: true,
-			schema: openSchema([]string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
+			schema: opSchema("BatchWriteItem", []string{"RequestItems"}, prop{name: "RequestItems", typ: "object",
 				desc: `per table, up to 25 PutRequest or DeleteRequest in all, e.g. {"Orders": [{"PutRequest": {"Item": {"pk": {"S": "ORDER#2"}, "sk": {"S": "x"}}}}, {"DeleteRequest": {"Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "x"}}}}]}`}, pRCC),
 			desc: `Puts and deletes up to 25 items across tables (DynamoDB BatchWriteItem); no conditions, not atomic. Writes not done come back in UnprocessedItems. More deletes than the server's threshold take a snapshot first (snapshot_restore undoes the batch).` + refNote,
 			run:  s.batchWrite},
 		{name: "transact_get_items", title: "TransactGetItems",
-			schema: openSchema([]string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
+			schema: opSchema("TransactGetItems", []string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
 				desc: `up to 100 reads that see one point in time, e.g. [{"Get": {"TableName": "Orders", "Key": {"pk": {"S": "ORDER#1"}, "sk": {"S": "x"}}}}]`}, pRCC),
 			desc: `Reads up to 100 items atomically (DynamoDB TransactGetItems): Responses in the order of TransactItems.` + refNote,
 			run:  s.transactGet},
 		{name: "transact_write_items", title: "TransactWriteItems", write: true, destructive: true,
-			schema: openSchema([]string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
+			schema: opSchema("TransactWriteItems", []string{"TransactItems"}, prop{name: "TransactItems", typ: "array",
 				desc: `up to 100 actions, all done or none: Put, Update, Delete, ConditionCheck, e.g. [{"Put": {"TableName": "Orders", "Item": {...}, "ConditionExpression": "attribute_not_exists(pk)"}}, {"Update": {"TableName": "Stock", "Key": {...}, "UpdateExpression": "SET n = n - :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}}]`},
-				prop{name: "ClientRequestToken", typ: "string", desc: "optional: makes the call idempotent for 10 minutes"}, pRCC),
+				prop{name: "ClientRequestToken", typ: "string", desc: "makes the call idempotent for 10 minutes"}, pRCC),
 			desc: `Writes up to 100 items atomically (DynamoDB TransactWriteItems): a failed condition cancels all (TransactionCanceledException with a reason per action). More deletes than the server's threshold take a snapshot first.` + refNote,
 			run:  s.transactWrite},
 	}
+}
+
+// getItem is GetItem; an item over the byte cap comes whole, with a
+// note, never cut.
+func (s *Server) getItem(ctx context.Context, args json.RawMessage) (any, error) {
+	ans, err := s.eng.call(ctx, apiDynamoDB, "GetItem", args)
+	if err != nil || len(ans) <= s.opts.MaxBytes {
+		return ans, err
+	}
+	return fitted(withNotes(ans, s.oversizeNote(len(ans)))), nil
 }
 
 // batchGet is BatchGetItem, fitted to the caps.
@@ -102,7 +101,7 @@ func (s *Server) batchGet(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }
 
 // deletesOf counts the deletes of a BatchWriteItem or TransactWriteItems
@@ -163,7 +162,7 @@ func (s *Server) transactGet(ctx context.Context, args json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }
 
 // transactWrite is TransactWriteItems, with an automatic snapshot before

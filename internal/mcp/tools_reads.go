@@ -11,66 +11,62 @@ import (
 // bound.
 
 func (s *Server) readTools() []*tool {
-	pSelect := prop{name: "Select", typ: "string", desc: "optional: ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT (only the counts)"}
-	pConsistent := prop{name: "ConsistentRead", typ: "boolean", desc: "optional: true for a strongly consistent read (not on a GSI)"}
+	pSelect := prop{name: "Select", typ: "string", enum: []string{"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"}}
+	pConsistent := prop{name: "ConsistentRead", typ: "boolean", desc: "not on a GSI"}
 	pStmt := prop{name: "Statement", typ: "string", desc: `a PartiQL statement, e.g. "SELECT * FROM \"Orders\" WHERE pk = ?" or "UPDATE \"Orders\" SET status = 'PAID' WHERE pk = 'ORDER#1' AND sk = 'x'"`}
-	pParams := prop{name: "Parameters", typ: "array", desc: `optional: the values of the statement's ? in DynamoDB JSON, e.g. [{"S": "ORDER#1"}]`}
+	pParams := prop{name: "Parameters", typ: "array", desc: `the values of the statement's ? in DynamoDB JSON, e.g. [{"S": "ORDER#1"}]`}
 	pStream := prop{name: "StreamArn", typ: "string", desc: "a stream's ARN (describe_table's LatestStreamArn, or list_streams)"}
 	return []*tool{
 		{name: "query", title: "Query",
-			schema: openSchema([]string{"TableName", "KeyConditionExpression"}, pTable, pIndex,
-				prop{name: "KeyConditionExpression", typ: "string", desc: `the partition key's value and an optional sort key condition, e.g. "pk = :pk AND begins_with(sk, :prefix)" (=, <, <=, >, >=, BETWEEN, begins_with on the sort key)`},
+			schema: opSchema("Query", []string{"TableName", "KeyConditionExpression"}, pTable, pIndex,
+				prop{name: "KeyConditionExpression", typ: "string", desc: `e.g. "pk = :pk AND begins_with(sk, :p)"; sort key: =, <, <=, >, >=, BETWEEN, begins_with`},
 				pFilter, pNames, pValues, pProj, pLimit, pStart, pSelect, pConsistent,
-				prop{name: "ScanIndexForward", typ: "boolean", desc: "optional: false for descending sort key order"}, pRCC),
-			desc: `Reads one partition of a table or index, in sort key order (DynamoDB Query): the efficient read, which the design's patterns are made of.
-Example: {"TableName": "Orders", "KeyConditionExpression": "pk = :pk AND begins_with(sk, :y)", "ExpressionAttributeValues": {":pk": {"S": "CUSTOMER#7"}, ":y": {"S": "2024-"}}, "ScanIndexForward": false}.
-Limits: a page is at most 1 MB read and the server's item cap; the answer's LastEvaluatedKey, as ExclusiveStartKey, reads the next page. A FilterExpression drops items after they are read (and paid for): see explain.` + refNote,
-			run: s.page("Query")},
+				prop{name: "ScanIndexForward", typ: "boolean", desc: "false: descending"}, pRCC),
+			desc: `Reads one partition of a table or index in sort key order (DynamoDB Query). Example: {"TableName": "Orders", "KeyConditionExpression": "pk = :pk", "ExpressionAttributeValues": {":pk": {"S": "CUSTOMER#7"}}, "ScanIndexForward": false}. A page is at most 1 MB and the server's caps: pass LastEvaluatedKey as ExclusiveStartKey for the next.` + refNote,
+			run:  s.page("Query")},
 		{name: "scan", title: "Scan",
-			schema: openSchema([]string{"TableName"}, pTable, pIndex, pFilter, pNames, pValues, pProj, pLimit, pStart, pSelect, pConsistent,
-				prop{name: "Segment", typ: "integer", desc: "optional: with TotalSegments, the segment of a parallel scan"},
-				prop{name: "TotalSegments", typ: "integer", desc: "optional: the number of parallel scan segments"}, pRCC),
-			desc: `Reads a whole table or index, page by page (DynamoDB Scan). Every item read is paid for, filter or not: a read the design serves with a key or index should be a query (access_findings flags Scans no pattern declares).
-Example: {"TableName": "Orders", "FilterExpression": "#s = :s", "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":s": {"S": "OPEN"}}, "Limit": 50}.
-Limits: 1 MB and the server's item cap per page; page on with ExclusiveStartKey = LastEvaluatedKey.` + refNote,
-			run: s.page("Scan")},
+			schema: opSchema("Scan", []string{"TableName"}, pTable, pIndex, pFilter, pNames, pValues, pProj, pLimit, pStart, pSelect, pConsistent,
+				prop{name: "Segment", typ: "integer", desc: "parallel scan"},
+				prop{name: "TotalSegments", typ: "integer", desc: "parallel scan"}, pRCC),
+			desc: `Reads a whole table or index (DynamoDB Scan); every item read is paid for, filter or not: a read a key or index serves should be a query. Example: {"TableName": "Orders", "FilterExpression": "#s = :s", "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":s": {"S": "OPEN"}}}. Pages as query does.` + refNote,
+			run:  s.page("Scan")},
 		{name: "execute_statement", title: "ExecuteStatement (PartiQL)", destructive: true, dynamicWrite: statementsWrite,
-			schema: openSchema([]string{"Statement"}, pStmt, pParams, prop{name: "NextToken", typ: "string", desc: "optional: the previous answer's NextToken, for the next page"},
-				prop{name: "Limit", typ: "integer", desc: "optional: the most items to evaluate (lowered to the server's item cap)"},
-				prop{name: "ConsistentRead", typ: "boolean", desc: "optional: strongly consistent"}, pRCC),
+			schema: opSchema("ExecuteStatement", []string{"Statement"}, pStmt, pParams, prop{name: "NextToken", typ: "string", desc: "the previous answer's NextToken, for the next page"},
+				prop{name: "Limit", typ: "integer", desc: "the most items to evaluate (lowered to the server's item cap)"},
+				prop{name: "ConsistentRead", typ: "boolean", desc: "strongly consistent"}, pRCC),
 			desc: `Runs one PartiQL statement (DynamoDB ExecuteStatement): SELECT, INSERT, UPDATE or DELETE. A SELECT with the partition key in its WHERE is a Query, without it a Scan. A read-only server runs SELECT alone.
 Example: {"Statement": "SELECT * FROM \"Orders\" WHERE pk = ? AND begins_with(sk, ?)", "Parameters": [{"S": "CUSTOMER#7"}, {"S": "2024-"}]}.` + refNote,
 			run: s.executeStatement},
 		{name: "batch_execute_statement", title: "BatchExecuteStatement (PartiQL)", destructive: true, dynamicWrite: statementsWrite,
-			schema: openSchema([]string{"Statements"}, prop{name: "Statements", typ: "array",
+			schema: opSchema("BatchExecuteStatement", []string{"Statements"}, prop{name: "Statements", typ: "array",
 				desc: `up to 25 statements, each {"Statement": "...", "Parameters": [...]}: all reads (SELECT by full key) or all writes`}, pRCC),
 			desc: `Runs up to 25 PartiQL statements, each on its own (DynamoDB BatchExecuteStatement): an answer per statement, errors per statement. More DELETEs than the server's threshold take a snapshot first.` + refNote,
 			run:  s.statementBatch("BatchExecuteStatement", "Statements")},
 		{name: "execute_transaction", title: "ExecuteTransaction (PartiQL)", destructive: true, dynamicWrite: statementsWrite,
-			schema: openSchema([]string{"TransactStatements"}, prop{name: "TransactStatements", typ: "array",
+			schema: opSchema("ExecuteTransaction", []string{"TransactStatements"}, prop{name: "TransactStatements", typ: "array",
 				desc: `up to 100 statements, all done or none, each {"Statement": "...", "Parameters": [...]}`},
-				prop{name: "ClientRequestToken", typ: "string", desc: "optional: idempotency token"}, pRCC),
+				prop{name: "ClientRequestToken", typ: "string", desc: "idempotency token"}, pRCC),
 			desc: `Runs up to 100 PartiQL statements atomically (DynamoDB ExecuteTransaction): all SELECTs or all writes. More DELETEs than the server's threshold take a snapshot first.` + refNote,
 			run:  s.statementBatch("ExecuteTransaction", "TransactStatements")},
 		{name: "list_streams", title: "ListStreams",
-			schema: openSchema(nil, prop{name: "TableName", typ: "string", desc: "optional: only this table's streams"},
-				prop{name: "Limit", typ: "integer", desc: "optional"}, prop{name: "ExclusiveStartStreamArn", typ: "string", desc: "optional: LastEvaluatedStreamArn of the previous page"}),
+			schema: opSchema("ListStreams", nil, prop{name: "TableName", typ: "string", desc: "only this table's streams"},
+				prop{name: "Limit", typ: "integer", desc: "optional"}, prop{name: "ExclusiveStartStreamArn", typ: "string", desc: "LastEvaluatedStreamArn of the previous page"}),
 			desc: `Lists the streams of the namespace's tables (DynamoDB Streams ListStreams): {"Streams": [{"StreamArn", "TableName", "StreamLabel"}]}. Example: {"TableName": "Orders"}.`,
 			run:  s.passthrough(apiStreams, "ListStreams")},
-		{name: "describe_stream", title: "DescribeStream", schema: openSchema([]string{"StreamArn"}, pStream),
+		{name: "describe_stream", title: "DescribeStream", schema: opSchema("DescribeStream", []string{"StreamArn"}, pStream),
 			desc: `Describes a stream (DynamoDB Streams DescribeStream): its view type, status and shards.`,
 			run:  s.passthrough(apiStreams, "DescribeStream")},
 		{name: "read_stream", title: "Read a table's stream",
 			schema: schema{props: []prop{
 				{name: "TableName", typ: "string", desc: "the table whose latest stream to read (or StreamArn)"}, pStream,
-				{name: "ShardIteratorType", typ: "string", desc: "optional: TRIM_HORIZON (from the oldest record kept, the default) or LATEST (only records written from now)", enum: []string{"TRIM_HORIZON", "LATEST"}},
-				{name: "Limit", typ: "integer", desc: "optional: the most records (lowered to the server's item cap)"}}},
+				{name: "ShardIteratorType", typ: "string", desc: "TRIM_HORIZON (from the oldest record kept, the default) or LATEST (only records written from now)", enum: []string{"TRIM_HORIZON", "LATEST"}},
+				{name: "Limit", typ: "integer", desc: "the most records (lowered to the server's item cap)"}}},
 			desc: `Reads the records of a table's stream across its shards (DescribeStream, GetShardIterator, GetRecords): each record's eventName (INSERT, MODIFY, REMOVE), keys and images as the stream's view type keeps them. The answer gives each shard's NextShardIterator for get_records.
 Example: {"TableName": "Orders", "Limit": 20}. The table needs a stream (create_table or update_table with StreamSpecification); records are kept 24 hours.`,
 			run: s.readStream},
 		{name: "get_records", title: "GetRecords",
-			schema: openSchema([]string{"ShardIterator"}, prop{name: "ShardIterator", typ: "string", desc: "a NextShardIterator from read_stream or get_records"},
-				prop{name: "Limit", typ: "integer", desc: "optional: the most records"}),
+			schema: opSchema("GetRecords", []string{"ShardIterator"}, prop{name: "ShardIterator", typ: "string", desc: "a NextShardIterator from read_stream or get_records"},
+				prop{name: "Limit", typ: "integer", desc: "the most records"}),
 			desc: `Reads the next records of one shard (DynamoDB Streams GetRecords) from a shard iterator; NextShardIterator reads on.`,
 			run:  s.getRecords},
 	}
@@ -103,7 +99,7 @@ func (s *Server) page(op string) func(context.Context, json.RawMessage) (any, er
 		if err != nil {
 			return nil, err
 		}
-		return withNotes(ans, limitNote, byteNote), nil
+		return fitted(withNotes(ans, limitNote, byteNote)), nil
 	}
 }
 
@@ -147,28 +143,6 @@ func statementsWrite(args json.RawMessage) bool {
 	return false
 }
 
-// executeStatement is ExecuteStatement with the caps.
-func (s *Server) executeStatement(ctx context.Context, args json.RawMessage) (any, error) {
-	body, limitNote, err := s.lowerLimit(args)
-	if err != nil {
-		return nil, err
-	}
-	ans, err := s.eng.call(ctx, apiDynamoDB, "ExecuteStatement", body)
-	if err != nil {
-		return nil, err
-	}
-	var probe struct{ NextToken *string }
-	_ = json.Unmarshal(ans, &probe)
-	if probe.NextToken == nil {
-		limitNote = "" // the last page: the cap cut nothing
-	}
-	ans, byteNote, err := s.fitItemList(ans, "Items", "run the statement again with a smaller Limit, paging with NextToken")
-	if err != nil {
-		return nil, err
-	}
-	return withNotes(ans, limitNote, byteNote), nil
-}
-
 // statementBatch is BatchExecuteStatement or ExecuteTransaction, with an
 // automatic snapshot before many DELETEs.
 func (s *Server) statementBatch(op, member string) func(context.Context, json.RawMessage) (any, error) {
@@ -188,7 +162,7 @@ func (s *Server) statementBatch(op, member string) func(context.Context, json.Ra
 		if err != nil {
 			return nil, err
 		}
-		return withNotes(ans, note, byteNote), nil
+		return fitted(withNotes(ans, note, byteNote)), nil
 	}
 }
 
@@ -273,7 +247,7 @@ func (s *Server) readStream(ctx context.Context, args json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }
 
 // getRecords is GetRecords with the caps.
@@ -290,5 +264,5 @@ func (s *Server) getRecords(ctx context.Context, args json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return withNotes(ans, note), nil
+	return fitted(withNotes(ans, note)), nil
 }

@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,6 +153,8 @@ func TestEveryTool(t *testing.T) {
 				require.Contains(t, text, tc.badWant, "%s: the error of %s", tc.tool, tc.bad)
 				require.Equal(t, before, f.state(), "%s: the bad input %s changed something", tc.tool, tc.bad)
 
+				f.misspelt(tc.tool, subst(tc.args))
+
 				text = f.ok(tc.tool, subst(tc.args))
 				require.Contains(t, text, tc.want, "%s: the answer", tc.tool)
 				for name, re := range tc.capture {
@@ -175,4 +179,69 @@ func (f *fixture) toolNames() []string {
 		names = append(names, tl.Name)
 	}
 	return names
+}
+
+// misspelt calls tool with args and one of its optional members
+// misspelt (a letter left out), and requires a tool error that names the
+// member and the one meant, and that nothing changed.
+func (f *fixture) misspelt(name, args string) {
+	f.t.Helper()
+	var tl *tool
+	for _, t := range f.srv.tools {
+		if t.name == name {
+			tl = t
+		}
+	}
+	require.NotNil(f.t, tl, name)
+	var m map[string]any
+	require.NoError(f.t, json.Unmarshal([]byte(args), &m))
+	member, want := "Limit", `unknown argument "Limit"`
+	var value any = 1
+	candidates := slices.Clone(tl.schema.props)
+	for _, n := range tl.schema.more {
+		candidates = append(candidates, prop{name: n, typ: "string"})
+	}
+	for _, p := range candidates {
+		if !slices.Contains(tl.schema.required, p.name) && len(p.name) > 3 {
+			member = p.name[:len(p.name)/2] + p.name[len(p.name)/2+1:]
+			want = fmt.Sprintf("unknown argument %q: did you mean %q?", member, p.name)
+			value = map[string]any{"string": "x", "boolean": false, "integer": 1, "number": 1, "object": map[string]any{}, "array": []any{}}[p.typ]
+			break
+		}
+	}
+	m[member] = value
+	b, err := json.Marshal(m)
+	require.NoError(f.t, err)
+	before := f.state()
+	text, isErr := f.call(name, string(b))
+	require.True(f.t, isErr, "%s: the misspelt %s was taken: %s", name, member, text)
+	require.Contains(f.t, text, want, "%s: the error of the misspelt %s", name, member)
+	require.Equal(f.t, before, f.state(), "%s: the misspelt %s changed something", name, member)
+}
+
+// TestMisspeltMember: the misspellings that went by unseen are refused
+// before anything runs: a put_item whose ConditionExpression lacks an s
+// does not overwrite, a query whose ScanIndexForward lacks an r does not
+// answer in the wrong order.
+func TestMisspeltMember(t *testing.T) {
+	f := newFixture(t, "memory", Options{})
+	f.ok("create_table", `{"TableName":"Tab","BillingMode":"PAY_PER_REQUEST","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}]}`)
+	f.ok("put_item", `{"TableName":"Tab","Item":{"pk":{"S":"p"},"sk":{"S":"a"},"v":{"S":"first"}}}`)
+	before := f.state()
+	text, isErr := f.call("put_item", `{"TableName":"Tab","Item":{"pk":{"S":"p"},"sk":{"S":"a"},"v":{"S":"second"}},"ConditionExpresion":"attribute_not_exists(pk)"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, `unknown argument "ConditionExpresion": did you mean "ConditionExpression"?`)
+	require.Equal(t, before, f.state(), "the item was overwritten")
+	text, isErr = f.call("query", `{"TableName":"Tab","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"p"}},"ScanIndexForwad":false}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, `did you mean "ScanIndexForward"?`)
+	// A member of the request the tool does not describe is taken.
+	text = f.ok("get_item", `{"TableName":"Tab","Key":{"pk":{"S":"p"},"sk":{"S":"a"}},"AttributesToGet":["v"]}`)
+	require.JSONEq(t, `{"Item":{"v":{"S":"first"}}}`, text)
+	// A name far from every member names none.
+	text, isErr = f.call("get_item", `{"TableName":"Tab","Key":{"pk":{"S":"p"},"sk":{"S":"a"}},"zzzzzzzzzz":1}`)
+	require.True(t, isErr, text)
+	require.NotContains(t, text, "did you mean")
+	require.Contains(t, text, `unknown argument "zzzzzzzzzz"`)
 }

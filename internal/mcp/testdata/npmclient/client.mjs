@@ -20,7 +20,7 @@ async function session(label, transport) {
 	await client.connect(transport);
 	const { tools } = await client.listTools();
 	const names = tools.map((t) => t.name);
-	for (const want of ["create_table", "put_item", "get_item", "query", "explain", "design_match", "snapshot_restore"]) {
+	for (const want of ["create_table", "put_item", "get_item", "query", "explain", "design_match"]) {
 		check(names.includes(want), `${label}: no tool ${want} in ${names.join(", ")}`);
 	}
 	const call = async (name, args) => {

@@ -1,0 +1,97 @@
+package mcp
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// postsDesign is a design whose table the test creates late.
+const postsDesign = `table Posts
+key pk sk
+index byUser userId
+entity Post pk=POST#{id} sk=post userId={user}
+pattern post get Post where pk = POST#{id} and sk = post
+pattern posts-by-user query Post on byUser where pk = {user}
+`
+
+// TestDesignAlone: design_match and explain judge requests on the design
+// before its table exists; a request no pattern serves names the nearest
+// pattern and why; access_report of one table honours its format and
+// refuses a table that is not there; setting the same design again keeps
+// the counts.
+func TestDesignAlone(t *testing.T) {
+	f := newFixture(t, "memory", Options{})
+	design, _ := json.Marshal(postsDesign)
+	f.ok("design_set", `{"design":`+string(design)+`}`)
+
+	text := f.ok("design_match", `{"operation":"Query","request":{"TableName":"Posts","IndexName":"byUser","KeyConditionExpression":"userId = :u","ExpressionAttributeValues":{":u":{"S":"ann"}}}}`)
+	require.Contains(t, text, `"pattern":"posts-by-user"`)
+	require.Contains(t, text, "does not exist yet")
+	text = f.ok("explain", `{"operation":"GetItem","request":{"TableName":"Posts","Key":{"pk":{"S":"POST#1"},"sk":{"S":"post"}}}}`)
+	require.Contains(t, text, `"pattern":"post"`)
+	require.Contains(t, text, "judged on the design alone")
+
+	scan := `{"TableName":"Posts","FilterExpression":"#u = :u","ExpressionAttributeNames":{"#u":"userId"},"ExpressionAttributeValues":{":u":{"S":"ann"}}}`
+	text = f.ok("design_match", `{"operation":"Scan","request":`+scan+`}`)
+	var m struct {
+		Summary string
+	}
+	require.NoError(t, json.Unmarshal([]byte(text), &m))
+	require.Contains(t, m.Summary, "no pattern")
+	require.Contains(t, m.Summary, "nearest: posts-by-user")
+	require.Contains(t, m.Summary, `Use a Query of index byUser with KeyConditionExpression "userId = :v"`)
+	text = f.ok("explain", `{"operation":"Scan","request":`+scan+`}`)
+	require.Contains(t, text, `"nearestPattern":"posts-by-user`)
+	// A get whose key fits no pattern: the nearest is the get pattern.
+	text = f.ok("design_match", `{"operation":"GetItem","request":{"TableName":"Posts","Key":{"pk":{"S":"USER#1"},"sk":{"S":"x"}}}}`)
+	require.Contains(t, text, `"nearestPattern":"post (a get on the table's key): the partition key`)
+
+	// The table, and traffic in the report.
+	f.ok("create_table", `{"TableName":"Posts","BillingMode":"PAY_PER_REQUEST","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},{"AttributeName":"userId","AttributeType":"S"}],
+		"GlobalSecondaryIndexes":[{"IndexName":"byUser","KeySchema":[{"AttributeName":"userId","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`)
+	f.ok("put_item", `{"TableName":"Posts","Item":{"pk":{"S":"POST#1"},"sk":{"S":"post"},"userId":{"S":"ann"}}}`)
+	f.ok("get_item", `{"TableName":"Posts","Key":{"pk":{"S":"POST#1"},"sk":{"S":"post"}}}`)
+	text = f.ok("access_report", `{"table":"Posts","format":"text"}`)
+	require.False(t, json.Valid([]byte(text)), "format text answered JSON: %s", text)
+	require.Contains(t, text, "Posts")
+	text, isErr := f.call("access_report", `{"table":"Postz"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, `no table "Postz" in the namespace or the design: did you mean "Posts"?`)
+	text, isErr = f.call("access_findings", `{"table":"Nope"}`)
+	require.True(t, isErr, text)
+
+	before := f.ok("access_report", `{"format":"json"}`)
+	text = f.ok("design_set", `{"design":`+string(design)+`}`)
+	require.Contains(t, text, "nothing changed")
+	require.JSONEq(t, before, f.ok("access_report", `{"format":"json"}`), "setting the same design changed the report")
+}
+
+// TestExplainSchema: explain's schema offers only the operations it
+// takes; design_match's the batches and transactions too.
+func TestExplainSchema(t *testing.T) {
+	f := newFixture(t, "memory", Options{})
+	res, err := f.session.ListTools(testCtx(t), nil)
+	require.NoError(t, err)
+	enums := map[string][]any{}
+	for _, tl := range res.Tools {
+		if tl.Name == "explain" || tl.Name == "design_match" {
+			b, err := json.Marshal(tl.InputSchema)
+			require.NoError(t, err)
+			var s struct {
+				Properties map[string]struct{ Enum []any }
+			}
+			require.NoError(t, json.Unmarshal(b, &s))
+			enums[tl.Name] = s.Properties["operation"].Enum
+		}
+	}
+	require.Equal(t, []any{"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan"}, enums["explain"])
+	require.Contains(t, enums["design_match"], "TransactWriteItems")
+	for _, op := range enums["explain"] {
+		text, isErr := f.call("explain", `{"operation":"`+op.(string)+`","request":{"TableName":"Nope"}}`)
+		require.True(t, isErr, "no table Nope")
+		require.NotContains(t, text, "explain takes one", "%s is listed but refused", op)
+	}
+}
