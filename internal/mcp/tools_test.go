@@ -121,6 +121,8 @@ func toolCases(t *testing.T) []toolCase {
 		{tool: "report_control", args: `{"action":"reset"}`, want: `"reporting":true`, bad: `{"action":"pause"}`, badWant: "want one of start, stop, reset"},
 		{tool: "conventions_report", args: `{"allRules":true}`, want: `"why"`, bad: `{"allRules":"yes"}`, badWant: `argument "allRules" is string, want boolean`},
 		{tool: "conventions_reset", args: `{}`, want: `"reset":true`, bad: `{"table":"x"}`, badWant: `unknown argument "table"`},
+		{tool: "stream_handlers", args: `{}`, want: `"mappings"`, bad: `{"table":"x"}`, badWant: `unknown argument "table"`},
+		{tool: "stream_handlers_drain", args: `{"timeoutSeconds":5}`, want: `"drained":true`, bad: `{"timeoutSeconds":"x"}`, badWant: `argument "timeoutSeconds" is string, want number`},
 		{tool: "load_model", args: `{"model":` + string(modelJSON) + `}`, want: `"items":3`,
 			bad: `{"model":"{\"DataModel\":[{\"TableName\":\"X\"}]}"}`, badWant: "DataModel[0].KeyAttributes: missing"},
 		{tool: "snapshot_delete", args: `{"id":"{{snap}}"}`, want: `"deleted"`, bad: `{"id":"snap-none"}`, badWant: `no snapshot "snap-none"`},
