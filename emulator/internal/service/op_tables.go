@@ -74,6 +74,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		billingMode:        def.BillingMode,
 		billingReported:    def.BillingMode == "PAY_PER_REQUEST", // billing_summary.go
 		onDemand:           def.OnDemand,
+		warm:               def.Warm,
 		tableClass:         def.TableClass,
 		deletionProtection: def.DeletionProtection,
 		tags:               def.Tags,
@@ -113,7 +114,30 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		}
 		return nil, err
 	}
-	return &CreateTableOutput{TableDescription: t.describe()}, nil
+	return &CreateTableOutput{TableDescription: createdDescription(t.describe(), in)}, nil
+}
+
+// createdDescription is CreateTable's answer: a warm throughput shows
+// only where the request asked for one, UPDATING, as AWS answers
+// (tablespec/warm.go).
+func createdDescription(d *TableDescription, in *CreateTableInput) *TableDescription {
+	if in.WarmThroughput.Empty() {
+		d.WarmThroughput = nil
+	} else if d.WarmThroughput != nil {
+		d.WarmThroughput.Status = "UPDATING"
+	}
+	for i := range d.GlobalSecondaryIndexes {
+		g := &d.GlobalSecondaryIndexes[i]
+		asked := slices.ContainsFunc(in.GlobalSecondaryIndexes, func(x GlobalSecondaryIndex) bool {
+			return x.IndexName != nil && *x.IndexName == g.IndexName && !x.WarmThroughput.Empty()
+		})
+		if !asked {
+			g.WarmThroughput = nil
+		} else if g.WarmThroughput != nil {
+			g.WarmThroughput.Status = "UPDATING"
+		}
+	}
+	return d
 }
 
 // forgetStream unregisters s (nil: none), the stream of a table that
@@ -306,6 +330,7 @@ func deletedDescription(d *TableDescription) *TableDescription {
 	d.AttributeDefinitions, d.KeySchema = nil, nil
 	d.CreationDateTime = epochTime{}
 	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes = nil, nil
+	d.WarmThroughput = nil // not in AWS's answer (localstack's AWS-validated snapshot, warm.go)
 	return d
 }
 

@@ -39,6 +39,7 @@ func (t *table) describe() *TableDescription {
 		d.TableSizeBytes = t.data.BilledSizeBytes()
 	}
 	d.ProvisionedThroughput = tablespec.DescribeThroughput(&m.throughput)
+	d.WarmThroughput = m.warmNow().Describe(tablespec.WarmStatus(d.TableStatus))
 	if m.billingReported {
 		d.BillingModeSummary = &BillingModeSummary{
 			BillingMode:                       m.billingMode,
@@ -93,6 +94,15 @@ func (m *tableMeta) statusAt(now time.Time) string {
 		return statusCreating
 	}
 	return m.status
+}
+
+// warmNow is the table's warm throughput: its floor raised to the
+// default of its capacity (tablespec.WarmOf).
+func (m *tableMeta) warmNow() tablespec.Warm {
+	if m.billingMode == "PAY_PER_REQUEST" {
+		return tablespec.WarmOf(m.warm, nil)
+	}
+	return tablespec.WarmOf(m.warm, &m.throughput)
 }
 
 // restoreSummaryAt is a restored table's RestoreSummary at now (nil for

@@ -26,7 +26,10 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil &&
 		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 &&
-		len(in.Owned.given()) == 0 {
+		in.WarmThroughput.Empty() && len(in.Owned.given()) == 0 {
+		// An empty WarmThroughput counts as absent, as AWS counts it
+		// beside another member (DDB-TABLE-456; alone, AWS answers HTTP
+		// 500, which the emulator does not copy).
 		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
@@ -70,7 +73,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 			return nil, err
 		}
 	}
-	change, err := t.update(c, in, newTP)
+	change, before, err := t.update(c, in, newTP)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +110,28 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}) {
 		d.VectorIndexes = append(d.VectorIndexes, tablespec.DescribeVector(x, tablespec.IndexDeleting, t))
 	}
+	warmingDescription(d, in, before)
 	return &UpdateTableOutput{TableDescription: d}, nil
+}
+
+// warmingDescription shows, in UpdateTable's answer d, a warm throughput
+// change under way as AWS shows it: the values before the change,
+// UPDATING (DDB-TABLE-179; DescribeTable then shows the new values).
+func warmingDescription(d *TableDescription, in *UpdateTableInput, before *tableMeta) {
+	if !in.WarmThroughput.Empty() {
+		d.WarmThroughput = before.warmNow().Describe("UPDATING")
+	}
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Update == nil || u.Update.WarmThroughput.Empty() {
+			continue
+		}
+		i := before.GSIIndex(*u.Update.IndexName)
+		for j, g := range d.GlobalSecondaryIndexes {
+			if i >= 0 && g.IndexName == *u.Update.IndexName {
+				d.GlobalSecondaryIndexes[j].WarmThroughput = before.GSIs[i].WarmNow().Describe("UPDATING")
+			}
+		}
+	}
 }
 
 // update applies a validated UpdateTable request to t's metadata and,
@@ -117,9 +141,11 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 // storage before a reader can find it in the definition (a reader that
 // found a GSI about to be dropped meets storage.ErrNoIndex and answers
 // as if it had never found it).
-func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tablespec.IndexChange, error) {
+func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tablespec.IndexChange, *tableMeta, error) {
 	var change tablespec.IndexChange
+	var before *tableMeta // the definition the change was made to
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		before = t.snapshot()
 		if m.status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
@@ -168,9 +194,9 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 		}, nil
 	})
 	if err != nil {
-		return tablespec.IndexChange{}, err
+		return tablespec.IndexChange{}, nil, err
 	}
-	return change, nil
+	return change, before, nil
 }
 
 // updateLocked applies the request to m, a copy of t's metadata.
@@ -194,6 +220,22 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 	}
 	if err := m.CheckOneOnlineIndex(indexOps(in), now); err != nil {
 		return none, err
+	}
+	// Warm throughput never goes down: the floors keep what the
+	// capacity before this change gave (DDB-TABLE-061).
+	m.warm = m.warmNow()
+	for i, x := range m.GSIs {
+		if w := x.WarmNow(); w != x.Warm {
+			y := *x
+			y.Warm = w
+			m.GSIs[i] = &y
+		}
+	}
+	if w := in.WarmThroughput; !w.Empty() {
+		var err error
+		if m.warm, err = tablespec.RaiseWarm(w, "", m.warm); err != nil {
+			return none, err
+		}
 	}
 	iu := &tablespec.IndexUpdate{GSIUpdates: in.GlobalSecondaryIndexUpdates, VectorUpdates: in.VectorIndexUpdates,
 		AttrDefs: in.AttributeDefinitions, TableKeys: t.keySchema, TableARN: t.arn,
@@ -313,8 +355,10 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
 		return apierr.Validation(apierr.MsgOnlyOperation("DeletionProtection"))
 	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
-		len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.VectorIndexUpdates) > 0):
+		len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.VectorIndexUpdates) > 0 || !in.WarmThroughput.Empty()):
 		return apierr.Validation(apierr.MsgOnDemandOnlyWithBillingMode)
+	case !in.WarmThroughput.Empty():
+		return checkWarmAlone(in, others)
 	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
 		return apierr.Validation(apierr.MsgStreamWithIOPS)
 	case indexCreateOrDelete && in.ProvisionedThroughput != nil:
@@ -323,6 +367,34 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 		return apierr.Validation(apierr.MsgIndexWithStream)
 	}
 	return nil
+}
+
+// checkWarmAlone applies AWS's rule that WarmThroughput comes alone in
+// an UpdateTable, save for GSI updates (AWS's own example raises a
+// table's and a GSI's at once); a GSI creation has its own message
+// (DDB-TABLE-433, DDB-TABLE-442). A GSI deletion is taken as any other
+// member (no record of AWS's answer).
+func checkWarmAlone(in *UpdateTableInput, others func(exclude string) bool) error {
+	onlyUpdates := true
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Create != nil {
+			return apierr.Validation(apierr.MsgWarmWithIndexCreate)
+		}
+		onlyUpdates = onlyUpdates && u.Update != nil
+	}
+	if onlyUpdates {
+		if len(in.GlobalSecondaryIndexUpdates) == 0 {
+			if others("") {
+				return apierr.Validation(apierr.MsgWarmOnlyOperation)
+			}
+			return nil
+		}
+		if others("GlobalSecondaryIndexUpdates") {
+			return apierr.Validation(apierr.MsgWarmOnlyOperation)
+		}
+		return nil
+	}
+	return apierr.Validation(apierr.MsgWarmOnlyOperation)
 }
 
 // updateTableConstraints reports the model-constraint violations of an
