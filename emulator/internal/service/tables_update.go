@@ -318,7 +318,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 // change IOPS and Streams at the same time.").
 func checkUpdateCombination(in *UpdateTableInput) error {
 	owned := in.Owned.given()
-	others := func(exclude string) bool {
+	others := func(exclude ...string) bool {
 		n := map[string]bool{
 			"BillingMode":                 in.BillingMode != nil,
 			"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
@@ -329,12 +329,13 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 			"TableClass":                  in.TableClass != nil,
 			"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
 			"OnDemandThroughput":          in.OnDemandThroughput != nil,
+			"WarmThroughput":              !in.WarmThroughput.Empty(),
 		}
 		for _, o := range owned {
 			n[o.name] = true
 		}
 		for name, present := range n {
-			if present && name != exclude {
+			if present && !slices.Contains(exclude, name) {
 				return true
 			}
 		}
@@ -374,7 +375,7 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 // table's and a GSI's at once); a GSI creation has its own message
 // (DDB-TABLE-433, DDB-TABLE-442). A GSI deletion is taken as any other
 // member (no record of AWS's answer).
-func checkWarmAlone(in *UpdateTableInput, others func(exclude string) bool) error {
+func checkWarmAlone(in *UpdateTableInput, others func(exclude ...string) bool) error {
 	onlyUpdates := true
 	for _, u := range in.GlobalSecondaryIndexUpdates {
 		if u.Create != nil {
@@ -382,19 +383,10 @@ func checkWarmAlone(in *UpdateTableInput, others func(exclude string) bool) erro
 		}
 		onlyUpdates = onlyUpdates && u.Update != nil
 	}
-	if onlyUpdates {
-		if len(in.GlobalSecondaryIndexUpdates) == 0 {
-			if others("") {
-				return apierr.Validation(apierr.MsgWarmOnlyOperation)
-			}
-			return nil
-		}
-		if others("GlobalSecondaryIndexUpdates") {
-			return apierr.Validation(apierr.MsgWarmOnlyOperation)
-		}
-		return nil
+	if !onlyUpdates || others("WarmThroughput", "GlobalSecondaryIndexUpdates") {
+		return apierr.Validation(apierr.MsgWarmOnlyOperation)
 	}
-	return apierr.Validation(apierr.MsgWarmOnlyOperation)
+	return nil
 }
 
 // updateTableConstraints reports the model-constraint violations of an
