@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"time"
@@ -91,6 +92,7 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
+	opShapes[name] = OpShape{In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out]()}
 	var inputs *lease.Pool[*In] // for a pooledInput (input_recycle.go)
 	if _, ok := any(new(In)).(pooledInput); ok {
 		inputs = lease.NewPool(lease.Config[*In]{
@@ -165,6 +167,19 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		return b, nil
 	}
 }
+
+// OpShape is the Go types an operation decodes its request into and
+// encodes its answer from.
+type OpShape struct{ In, Out reflect.Type }
+
+// opShapes are the registered operations' types, by name; filled by
+// register only.
+var opShapes = make(map[string]OpShape, 96)
+
+// OperationShapes returns the types of every registered operation (the
+// core's and the features' in use), by name: what the model walk
+// compares with the SDK's shapes (emulator/model_walk_test.go).
+func OperationShapes() map[string]OpShape { return maps.Clone(opShapes) }
 
 // noteTable stores the TableName member of a decoded input in *table,
 // for the edge's request log (table nil: the request is not logged).
