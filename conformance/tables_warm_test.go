@@ -309,3 +309,34 @@ func TestWarmThroughputRestored(t *testing.T) {
 	require.Equal(t, "13000/5000 ACTIVE", tableWarm(d))
 	require.Equal(t, "12000/4000 ACTIVE", gsiWarm(d, "gsi1"))
 }
+
+// TestWarmThroughputReplicas: a warm throughput raised on one replica of
+// a global table reaches the others ("the warm throughput settings you
+// set will automatically apply to all replica tables in the global
+// table": developer guide, warm-throughput.html).
+func TestWarmThroughputReplicas(t *testing.T) {
+	AWSDiffers(t, lacking("global tables", "API_UpdateTable (ReplicaUpdates)"))
+	t.Parallel()
+	key := uniqueKey(t)
+	east := newClient(t, withAccessKey(key), withRegion("us-east-1"))
+	west := newClient(t, withAccessKey(key), withRegion("eu-west-1"))
+	table := createTable(t, east, tableDef(keyDef{"pk", "S"}, keyDef{}))
+	_, err := east.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &table,
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String("eu-west-1")}}}})
+	require.NoError(t, err)
+	eventually(t, "replica ACTIVE", func() bool {
+		d := mustDescribe(t, east, table)
+		return len(d.Replicas) == 1 && d.Replicas[0].ReplicaStatus == types.ReplicaStatusActive && d.TableStatus == types.TableStatusActive
+	})
+	mustUpdate(t, east, table, func(in *dynamodb.UpdateTableInput) {
+		in.WarmThroughput = &types.WarmThroughput{ReadUnitsPerSecond: aws.Int64(14000)}
+	})
+	eventually(t, "warm throughput in the replica", func() bool {
+		return tableWarm(mustDescribe(t, west, table)) == "14000/4000 ACTIVE"
+	})
+	// The source cannot be deleted for 24 hours; the replica can, which
+	// takes it out of the group and lets the cleanup delete the source.
+	_, err = west.DeleteTable(ctx(t), &dynamodb.DeleteTableInput{TableName: &table})
+	require.NoError(t, err)
+	eventually(t, "replica gone", func() bool { return len(mustDescribe(t, east, table).Replicas) == 0 })
+}
