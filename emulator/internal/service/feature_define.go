@@ -89,9 +89,8 @@ func (d Definition) Capacity() Provisioned { return Provisioned{d.m.throughput} 
 // change it.
 func (d Definition) OnDemand() *OnDemandThroughput { return d.m.onDemand }
 
-// Warm is the table's warm throughput floor (tablespec.WarmOf: zero,
-// its capacity's default), as UpdateTable raised it.
-func (d Definition) Warm() tablespec.Warm { return d.m.warm }
+// Warm is the table's warm throughput as DescribeTable reports it.
+func (d Definition) Warm() tablespec.Warm { return d.m.warmNow() }
 
 // StreamView is the view type of the table's stream ("": no stream).
 func (d Definition) StreamView() string {
@@ -219,7 +218,7 @@ func (e *Edit) SetCapacity(c Provisioned) { e.m.throughput = c.tp }
 // copied.
 func (e *Edit) SetOnDemand(o *OnDemandThroughput) { e.m.onDemand = o }
 
-// SetWarm sets the table's warm throughput floor.
+// SetWarm sets the table's warm throughput floor (tablespec.WarmOf).
 func (e *Edit) SetWarm(w tablespec.Warm) { e.m.warm = w }
 
 // SetSSE sets the encryption (nil: the AWS owned key); s is kept, not

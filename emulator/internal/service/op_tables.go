@@ -100,7 +100,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		m.stream = spec
 		s = t.registerStream(c, &m, *spec.StreamViewType, "")
 	}
-	m.sse = sseDescription(c, def.SSE)
+	m.sse = tablespec.DescribeSSE(def.SSE, c.region, c.account)
 	t.meta.Store(&m)
 	p, err := c.svc.conv.attach(c, t, m.tags)
 	if err != nil {
@@ -117,25 +117,11 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 	return &CreateTableOutput{TableDescription: createdDescription(t.describe(), in)}, nil
 }
 
-// createdDescription is CreateTable's answer: a warm throughput shows
-// only where the request asked for one, UPDATING, as AWS answers
-// (tablespec/warm.go).
+// createdDescription is CreateTable's answer d to in (tablespec.CreatedWarm).
 func createdDescription(d *TableDescription, in *CreateTableInput) *TableDescription {
-	if in.WarmThroughput.Empty() {
-		d.WarmThroughput = nil
-	} else if d.WarmThroughput != nil {
-		d.WarmThroughput.Status = "UPDATING"
-	}
-	for i := range d.GlobalSecondaryIndexes {
-		g := &d.GlobalSecondaryIndexes[i]
-		asked := slices.ContainsFunc(in.GlobalSecondaryIndexes, func(x GlobalSecondaryIndex) bool {
-			return x.IndexName != nil && *x.IndexName == g.IndexName && !x.WarmThroughput.Empty()
-		})
-		if !asked {
-			g.WarmThroughput = nil
-		} else if g.WarmThroughput != nil {
-			g.WarmThroughput.Status = "UPDATING"
-		}
+	d.WarmThroughput = tablespec.CreatedWarm(d.WarmThroughput, in.WarmThroughput)
+	for i, g := range d.GlobalSecondaryIndexes {
+		d.GlobalSecondaryIndexes[i].WarmThroughput = tablespec.CreatedWarm(g.WarmThroughput, tablespec.AskedGSIWarm(in.GlobalSecondaryIndexes, g.IndexName))
 	}
 	return d
 }
@@ -146,31 +132,6 @@ func (c *call) forgetStream(s *stream) {
 	if s != nil {
 		c.ns.streamSet().remove(s)
 	}
-}
-
-// sseDescription turns an SSESpecification into what DescribeTable
-// reports: nothing for the default AWS-owned key, else a KMS key.
-func sseDescription(c *call, s *SSESpecification) *SSEDescription {
-	if s == nil || s.Enabled == nil || !*s.Enabled {
-		return nil
-	}
-	key := "alias/aws/dynamodb" // the AWS managed key
-	if s.KMSMasterKeyId != nil && *s.KMSMasterKeyId != "" {
-		key = *s.KMSMasterKeyId
-	}
-	arn := key
-	if len(key) < 4 || key[:4] != "arn:" {
-		arn = "arn:aws:kms:" + c.region + ":" + c.account + ":" + keyResource(key)
-	}
-	return &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: arn}
-}
-
-// keyResource turns a KMS key id or alias name into an ARN resource part.
-func keyResource(key string) string {
-	if len(key) > 6 && key[:6] == "alias/" {
-		return key
-	}
-	return "key/" + key
 }
 
 func describeTable(c *call, in *DescribeTableInput) (*DescribeTableOutput, error) {

@@ -92,6 +92,9 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
+	if opShapes == nil {
+		opShapes = map[string]OpShape{}
+	}
 	opShapes[name] = OpShape{In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out]()}
 	var inputs *lease.Pool[*In] // for a pooledInput (input_recycle.go)
 	if _, ok := any(new(In)).(pooledInput); ok {
@@ -168,17 +171,13 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	}
 }
 
-// OpShape is the Go types an operation decodes its request into and
-// encodes its answer from.
+// OpShape is the Go types an operation decodes and encodes.
 type OpShape struct{ In, Out reflect.Type }
 
-// opShapes are the registered operations' types, by name; filled by
-// register only.
-var opShapes = make(map[string]OpShape, 96)
+var opShapes map[string]OpShape // by operation name; filled by register only
 
-// OperationShapes returns the types of every registered operation (the
-// core's and the features' in use), by name: what the model walk
-// compares with the SDK's shapes (emulator/model_walk_test.go).
+// OperationShapes returns the types of every registered operation, by
+// name (emulator/model_walk_test.go walks them beside the SDK's).
 func OperationShapes() map[string]OpShape { return maps.Clone(opShapes) }
 
 // noteTable stores the TableName member of a decoded input in *table,

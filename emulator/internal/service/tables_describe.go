@@ -96,8 +96,7 @@ func (m *tableMeta) statusAt(now time.Time) string {
 	return m.status
 }
 
-// warmNow is the table's warm throughput: its floor raised to the
-// default of its capacity (tablespec.WarmOf).
+// warmNow is the table's warm throughput (tablespec.WarmOf).
 func (m *tableMeta) warmNow() tablespec.Warm {
 	if m.billingMode == "PAY_PER_REQUEST" {
 		return tablespec.WarmOf(m.warm, nil)
@@ -116,11 +115,3 @@ func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
 }
 
 func epochSeconds(s float64) time.Time { return tablespec.EpochSeconds(s) }
-
-// cmpOr is cmp.Or for strings.
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}

@@ -26,10 +26,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil &&
 		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 &&
-		in.WarmThroughput.Empty() && len(in.Owned.given()) == 0 {
-		// An empty WarmThroughput counts as absent, as AWS counts it
-		// beside another member (DDB-TABLE-456; alone, AWS answers HTTP
-		// 500, which the emulator does not copy).
+		in.WarmThroughput.Empty() && len(in.Owned.given()) == 0 { // an empty one is absent (DDB-TABLE-456)
 		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
@@ -114,24 +111,14 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	return &UpdateTableOutput{TableDescription: d}, nil
 }
 
-// warmingDescription shows, in UpdateTable's answer d, a warm throughput
-// change under way as AWS shows it: the values before the change,
-// UPDATING (DDB-TABLE-179; DescribeTable then shows the new values).
+// warmingDescription shows in UpdateTable's answer d a warm throughput
+// change under way as AWS does: the values before, UPDATING
+// (DDB-TABLE-179); DescribeTable then shows the new ones.
 func warmingDescription(d *TableDescription, in *UpdateTableInput, before *tableMeta) {
 	if !in.WarmThroughput.Empty() {
 		d.WarmThroughput = before.warmNow().Describe("UPDATING")
 	}
-	for _, u := range in.GlobalSecondaryIndexUpdates {
-		if u.Update == nil || u.Update.WarmThroughput.Empty() {
-			continue
-		}
-		i := before.GSIIndex(*u.Update.IndexName)
-		for j, g := range d.GlobalSecondaryIndexes {
-			if i >= 0 && g.IndexName == *u.Update.IndexName {
-				d.GlobalSecondaryIndexes[j].WarmThroughput = before.GSIs[i].WarmNow().Describe("UPDATING")
-			}
-		}
-	}
+	tablespec.WarmingGSIs(d.GlobalSecondaryIndexes, in.GlobalSecondaryIndexUpdates, &before.Indexes)
 }
 
 // update applies a validated UpdateTable request to t's metadata and,
@@ -221,16 +208,8 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 	if err := m.CheckOneOnlineIndex(indexOps(in), now); err != nil {
 		return none, err
 	}
-	// Warm throughput never goes down: the floors keep what the
-	// capacity before this change gave (DDB-TABLE-061).
-	m.warm = m.warmNow()
-	for i, x := range m.GSIs {
-		if w := x.WarmNow(); w != x.Warm {
-			y := *x
-			y.Warm = w
-			m.GSIs[i] = &y
-		}
-	}
+	m.warm = m.warmNow() // warm throughput never goes down (DDB-TABLE-061)
+	m.RaiseWarmFloors()
 	if w := in.WarmThroughput; !w.Empty() {
 		var err error
 		if m.warm, err = tablespec.RaiseWarm(w, "", m.warm); err != nil {
@@ -293,7 +272,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 		}
 	}
 	if in.SSESpecification != nil {
-		m.sse = sseDescription(c, in.SSESpecification)
+		m.sse = tablespec.DescribeSSE(in.SSESpecification, c.region, c.account)
 	}
 	if in.TableClass != nil {
 		m.tableClass = *in.TableClass
@@ -308,85 +287,26 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 }
 
 // checkUpdateCombination applies AWS's rule that an UpdateTable request
-// makes one kind of change: SSE, a member a feature owns
-// (UpdateTableMember: ReplicaUpdates), table class and deletion
-// protection each must come alone; on-demand limits may come only with
-// BillingMode; streams, table throughput and index creation or deletion
-// exclude each other. BillingMode with throughput (table and GSI updates)
-// and BillingMode with a stream change may be combined. DynamoDB Local
-// accepts most combinations; it refuses streams with throughput ("Cannot
-// change IOPS and Streams at the same time.").
+// makes one kind of change (tablespec.CheckUpdateCombination).
 func checkUpdateCombination(in *UpdateTableInput) error {
-	owned := in.Owned.given()
-	others := func(exclude ...string) bool {
-		n := map[string]bool{
-			"BillingMode":                 in.BillingMode != nil,
-			"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
-			"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
-			"VectorIndexUpdates":          len(in.VectorIndexUpdates) > 0,
-			"StreamSpecification":         in.StreamSpecification != nil,
-			"SSESpecification":            in.SSESpecification != nil,
-			"TableClass":                  in.TableClass != nil,
-			"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
-			"OnDemandThroughput":          in.OnDemandThroughput != nil,
-			"WarmThroughput":              !in.WarmThroughput.Empty(),
-		}
-		for _, o := range owned {
-			n[o.name] = true
-		}
-		for name, present := range n {
-			if present && !slices.Contains(exclude, name) {
-				return true
-			}
-		}
-		return false
+	m := tablespec.UpdateMembers{
+		"BillingMode":                 in.BillingMode != nil,
+		"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
+		"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
+		"VectorIndexUpdates":          len(in.VectorIndexUpdates) > 0,
+		"StreamSpecification":         in.StreamSpecification != nil,
+		"SSESpecification":            in.SSESpecification != nil,
+		"TableClass":                  in.TableClass != nil,
+		"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
+		"OnDemandThroughput":          in.OnDemandThroughput != nil,
+		"WarmThroughput":              !in.WarmThroughput.Empty(),
 	}
-	indexCreateOrDelete := indexOps(in) > 0
-	if in.SSESpecification != nil && others("SSESpecification") {
-		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
+	var owned []tablespec.OwnedMember
+	for _, o := range in.Owned.given() {
+		m[o.name] = true
+		owned = append(owned, tablespec.OwnedMember{Name: o.name, Alone: o.alone})
 	}
-	for _, o := range owned { // a feature's member comes alone
-		if others(o.name) {
-			return o.alone
-		}
-	}
-	switch {
-	case in.TableClass != nil && others("TableClass"):
-		return apierr.Validation(apierr.MsgOnlyOperation("TableClass"))
-	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
-		return apierr.Validation(apierr.MsgOnlyOperation("DeletionProtection"))
-	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
-		len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.VectorIndexUpdates) > 0 || !in.WarmThroughput.Empty()):
-		return apierr.Validation(apierr.MsgOnDemandOnlyWithBillingMode)
-	case !in.WarmThroughput.Empty():
-		return checkWarmAlone(in, others)
-	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
-		return apierr.Validation(apierr.MsgStreamWithIOPS)
-	case indexCreateOrDelete && in.ProvisionedThroughput != nil:
-		return apierr.Validation(apierr.MsgIndexWithIOPS)
-	case indexCreateOrDelete && in.StreamSpecification != nil:
-		return apierr.Validation(apierr.MsgIndexWithStream)
-	}
-	return nil
-}
-
-// checkWarmAlone applies AWS's rule that WarmThroughput comes alone in
-// an UpdateTable, save for GSI updates (AWS's own example raises a
-// table's and a GSI's at once); a GSI creation has its own message
-// (DDB-TABLE-433, DDB-TABLE-442). A GSI deletion is taken as any other
-// member (no record of AWS's answer).
-func checkWarmAlone(in *UpdateTableInput, others func(exclude ...string) bool) error {
-	onlyUpdates := true
-	for _, u := range in.GlobalSecondaryIndexUpdates {
-		if u.Create != nil {
-			return apierr.Validation(apierr.MsgWarmWithIndexCreate)
-		}
-		onlyUpdates = onlyUpdates && u.Update != nil
-	}
-	if !onlyUpdates || others("WarmThroughput", "GlobalSecondaryIndexUpdates") {
-		return apierr.Validation(apierr.MsgWarmOnlyOperation)
-	}
-	return nil
+	return tablespec.CheckUpdateCombination(m, in.GlobalSecondaryIndexUpdates, indexOps(in), owned)
 }
 
 // updateTableConstraints reports the model-constraint violations of an

@@ -155,3 +155,53 @@ func RaiseWarm(w *WarmThroughput, index string, cur Warm) (Warm, error) {
 	}
 	return got, nil
 }
+
+// CreatedWarm is warm throughput d as CreateTable's answer shows it: only
+// where the request asked for one (asked), UPDATING.
+func CreatedWarm(d *WarmThroughputDescription, asked *WarmThroughput) *WarmThroughputDescription {
+	if asked.Empty() || d == nil {
+		return nil
+	}
+	d.Status = "UPDATING"
+	return d
+}
+
+// AskedGSIWarm is the WarmThroughput CreateTable asked for the GSI
+// called name (nil: none).
+func AskedGSIWarm(gsis []GlobalSecondaryIndex, name string) *WarmThroughput {
+	for _, x := range gsis {
+		if x.IndexName != nil && *x.IndexName == name {
+			return x.WarmThroughput
+		}
+	}
+	return nil
+}
+
+// RaiseWarmFloors keeps in each GSI's floor what its capacity now gives,
+// before a change: warm throughput never goes down (DDB-TABLE-061).
+func (m *Indexes) RaiseWarmFloors() {
+	for i, x := range m.GSIs {
+		if w := x.WarmNow(); w != x.Warm {
+			y := *x
+			y.Warm = w
+			m.GSIs[i] = &y
+		}
+	}
+}
+
+// WarmingGSIs shows, in UpdateTable's answer gsis, the GSIs whose warm
+// throughput the request raises as AWS shows them: the values before
+// (from before), UPDATING.
+func WarmingGSIs(gsis []GlobalSecondaryIndexDescription, updates []GlobalSecondaryIndexUpdate, before *Indexes) {
+	for _, u := range updates {
+		if u.Update == nil || u.Update.WarmThroughput.Empty() {
+			continue
+		}
+		i := before.GSIIndex(*u.Update.IndexName)
+		for j, g := range gsis {
+			if i >= 0 && g.IndexName == *u.Update.IndexName {
+				gsis[j].WarmThroughput = before.GSIs[i].WarmNow().Describe("UPDATING")
+			}
+		}
+	}
+}
