@@ -83,6 +83,51 @@ func MsgUpdateNothing(hasMultiRegionConsistency bool) string {
 		"DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required"
 }
 
+// Warm throughput messages, in AWS's words (aws-controllers-k8s
+// dynamodb-controller docs/api-quirks, 2026: DDB-TABLE-039, -059, -179,
+// -433, -442, -456). DynamoDB Local ignores WarmThroughput.
+const (
+	MsgWarmOnlyOperation   = msgInvalidParams + "WarmThroughput must be the only operation in the request"
+	MsgWarmWithIndexCreate = msgInvalidParams + "Create global secondary index cannot be specified when updating WarmThroughput"
+)
+
+// MsgWarmBelowOnDemand refuses a CreateTable WarmThroughput member below
+// an on-demand table's initial 12000/4000; whose is "table" or "index
+// <name>".
+func MsgWarmBelowOnDemand(member, whose, url string) string {
+	return msgInvalidParams + "Requested " + member + " for WarmThroughput for " + whose +
+		" is lower than initial throughput for OnDemand. See: " + url
+}
+
+// MsgWarmBelowCapacity refuses a CreateTable WarmThroughput member below
+// the provisioned capacity (capacity: ReadCapacityUnits or
+// WriteCapacityUnits). The write and index forms follow the recorded
+// read form of the table.
+func MsgWarmBelowCapacity(member, whose, capacity string) string {
+	return msgInvalidParams + "Requested " + member + " for WarmThroughput for " + whose +
+		" is lower than " + capacity + " of ProvisionedThroughput"
+}
+
+// MsgWarmDecrease refuses an UpdateTable WarmThroughput member below the
+// current one.
+func MsgWarmDecrease(member, whose string) string {
+	return msgInvalidParams + "Requested " + member + " for WarmThroughput for " + whose +
+		" is lower than current WarmThroughput, decreasing WarmThroughput is not supported"
+}
+
+// MsgGSIWarmEmpty refuses a GSI update's WarmThroughput with neither
+// member; AWS checks it before the table exists.
+func MsgGSIWarmEmpty(index string) string {
+	return msgInvalidParams + "WarmThroughput must have at least one of ReadUnitsPerSecond or WriteUnitsPerSecond specified for index: " + index
+}
+
+// MsgGSIUpdateNothingOnDemand refuses a GSI update that changes nothing
+// on an on-demand table.
+func MsgGSIUpdateNothingOnDemand(index string) string {
+	return msgInvalidParams + "The only Updates for index: " + index +
+		" when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"
+}
+
 // MsgOnlyOperation answers an UpdateTable that combines what must come
 // alone (ack-api-quirks DDB-TABLE-442); what is "Server-Side Encryption",
 // "TableClass", "DeletionProtection" or "Replica".

@@ -290,7 +290,8 @@ func gsiWriteMoved(cur, x service.GSI, pd *service.Definition) bool {
 
 // syncCapacity carries the source's capacity to e: the billing mode,
 // write capacity, read capacity unless the member overrides it (own),
-// on-demand limits. It reports whether anything changed.
+// on-demand limits, warm throughput. It reports whether anything
+// changed.
 func syncCapacity(e *service.Edit, sd service.Definition, pd *service.Definition, own replicaRec, now time.Time) bool {
 	changed := false
 	sb := sd.Billing()
@@ -319,6 +320,13 @@ func syncCapacity(e *service.Edit, sd service.Definition, pd *service.Definition
 	}
 	if !sameOnDemand(e.OnDemand(), sd.OnDemand()) && movedAtSource(pd, func(p service.Definition) bool { return !sameOnDemand(p.OnDemand(), sd.OnDemand()) }) {
 		e.SetOnDemand(sd.OnDemand())
+		changed = true
+	}
+	// "the warm throughput settings you set will automatically apply to
+	// all replica tables in the global table" (developer guide,
+	// warm-throughput.html).
+	if e.Warm() != sd.Warm() && movedAtSource(pd, func(p service.Definition) bool { return p.Warm() != sd.Warm() }) {
+		e.SetWarm(sd.Warm())
 		changed = true
 	}
 	return changed

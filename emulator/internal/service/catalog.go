@@ -185,6 +185,7 @@ type tableMeta struct {
 	payPerRequestSince time.Time            // LastUpdateToPayPerRequestDateTime; zero if never
 	throughput         tablespec.Throughput // zero while PAY_PER_REQUEST
 	onDemand           *OnDemandThroughput
+	warm               tablespec.Warm       // warm throughput floor (tablespec.WarmOf); zero: the default
 	stream             *StreamSpecification // nil or StreamEnabled false: no stream
 	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
 	sse                *SSEDescription      // nil: AWS-owned key (not reported)

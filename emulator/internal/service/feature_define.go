@@ -89,6 +89,9 @@ func (d Definition) Capacity() Provisioned { return Provisioned{d.m.throughput} 
 // change it.
 func (d Definition) OnDemand() *OnDemandThroughput { return d.m.onDemand }
 
+// Warm is the table's warm throughput as DescribeTable reports it.
+func (d Definition) Warm() tablespec.Warm { return d.m.warmNow() }
+
 // StreamView is the view type of the table's stream ("": no stream).
 func (d Definition) StreamView() string {
 	if !d.m.streamOn() {
@@ -214,6 +217,9 @@ func (e *Edit) SetCapacity(c Provisioned) { e.m.throughput = c.tp }
 // SetOnDemand sets the on-demand limits (nil: none); o is kept, not
 // copied.
 func (e *Edit) SetOnDemand(o *OnDemandThroughput) { e.m.onDemand = o }
+
+// SetWarm sets the table's warm throughput floor (tablespec.WarmOf).
+func (e *Edit) SetWarm(w tablespec.Warm) { e.m.warm = w }
 
 // SetSSE sets the encryption (nil: the AWS owned key); s is kept, not
 // copied.

@@ -196,7 +196,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	m := &tableMeta{
 		status: statusActive, Indexes: tablespec.Indexes{AttrDefs: sm.AttrDefs},
 		billingMode: sm.billingMode, billingReported: sm.billingReported, payPerRequestSince: sm.payPerRequestSince,
-		throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write}, onDemand: sm.onDemand,
+		throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write}, onDemand: sm.onDemand, warm: sm.warm,
 		stream: sm.stream, sse: sm.sse, tableClass: sm.tableClass, ttl: sm.ttl,
 	}
 	if d := cc.svc.cfg.TransientDelay; d > 0 {

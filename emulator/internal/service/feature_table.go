@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -57,7 +58,7 @@ func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
 		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: m.throughput.Read, WriteCapacityUnits: m.throughput.Write},
 		OnDemandThroughput:    m.onDemand,
 		ItemCount:             int64(tc.snap.ItemCount()),
-		BillingMode:           cmpOr(m.billingMode, "PROVISIONED"),
+		BillingMode:           cmp.Or(m.billingMode, "PROVISIONED"),
 	}
 	f := m.Indexes.SourceFeatures()
 	f.SSEDescription = m.sse

@@ -74,6 +74,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		billingMode:        def.BillingMode,
 		billingReported:    def.BillingMode == "PAY_PER_REQUEST", // billing_summary.go
 		onDemand:           def.OnDemand,
+		warm:               def.Warm,
 		tableClass:         def.TableClass,
 		deletionProtection: def.DeletionProtection,
 		tags:               def.Tags,
@@ -99,7 +100,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		m.stream = spec
 		s = t.registerStream(c, &m, *spec.StreamViewType, "")
 	}
-	m.sse = sseDescription(c, def.SSE)
+	m.sse = tablespec.DescribeSSE(def.SSE, c.region, c.account)
 	t.meta.Store(&m)
 	p, err := c.svc.conv.attach(c, t, m.tags)
 	if err != nil {
@@ -113,7 +114,16 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		}
 		return nil, err
 	}
-	return &CreateTableOutput{TableDescription: t.describe()}, nil
+	return &CreateTableOutput{TableDescription: createdDescription(t.describe(), in)}, nil
+}
+
+// createdDescription is CreateTable's answer d to in (tablespec.CreatedWarm).
+func createdDescription(d *TableDescription, in *CreateTableInput) *TableDescription {
+	d.WarmThroughput = tablespec.CreatedWarm(d.WarmThroughput, in.WarmThroughput)
+	for i, g := range d.GlobalSecondaryIndexes {
+		d.GlobalSecondaryIndexes[i].WarmThroughput = tablespec.CreatedWarm(g.WarmThroughput, tablespec.AskedGSIWarm(in.GlobalSecondaryIndexes, g.IndexName))
+	}
+	return d
 }
 
 // forgetStream unregisters s (nil: none), the stream of a table that
@@ -122,31 +132,6 @@ func (c *call) forgetStream(s *stream) {
 	if s != nil {
 		c.ns.streamSet().remove(s)
 	}
-}
-
-// sseDescription turns an SSESpecification into what DescribeTable
-// reports: nothing for the default AWS-owned key, else a KMS key.
-func sseDescription(c *call, s *SSESpecification) *SSEDescription {
-	if s == nil || s.Enabled == nil || !*s.Enabled {
-		return nil
-	}
-	key := "alias/aws/dynamodb" // the AWS managed key
-	if s.KMSMasterKeyId != nil && *s.KMSMasterKeyId != "" {
-		key = *s.KMSMasterKeyId
-	}
-	arn := key
-	if len(key) < 4 || key[:4] != "arn:" {
-		arn = "arn:aws:kms:" + c.region + ":" + c.account + ":" + keyResource(key)
-	}
-	return &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: arn}
-}
-
-// keyResource turns a KMS key id or alias name into an ARN resource part.
-func keyResource(key string) string {
-	if len(key) > 6 && key[:6] == "alias/" {
-		return key
-	}
-	return "key/" + key
 }
 
 func describeTable(c *call, in *DescribeTableInput) (*DescribeTableOutput, error) {
@@ -306,6 +291,7 @@ func deletedDescription(d *TableDescription) *TableDescription {
 	d.AttributeDefinitions, d.KeySchema = nil, nil
 	d.CreationDateTime = epochTime{}
 	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes = nil, nil
+	d.WarmThroughput = nil // not in AWS's answer (localstack's AWS-validated snapshot, warm.go)
 	return d
 }
 

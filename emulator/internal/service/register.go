@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"time"
@@ -92,6 +93,10 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
+	if opShapes == nil {
+		opShapes = map[string]OpShape{}
+	}
+	opShapes[name] = OpShape{In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out]()}
 	var inputs *lease.Pool[*In] // for a pooledInput (input_recycle.go)
 	if _, ok := any(new(In)).(pooledInput); ok {
 		inputs = lease.NewPool(lease.Config[*In]{
@@ -166,6 +171,15 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		return b, nil
 	}
 }
+
+// OpShape is the Go types an operation decodes and encodes.
+type OpShape struct{ In, Out reflect.Type }
+
+var opShapes map[string]OpShape // by operation name; filled by register only
+
+// OperationShapes returns the types of every registered operation, by
+// name (emulator/model_walk_test.go walks them beside the SDK's).
+func OperationShapes() map[string]OpShape { return maps.Clone(opShapes) }
 
 // noteTable stores the TableName member of a decoded input in *table,
 // for the edge's request log (table nil: the request is not logged).

@@ -118,6 +118,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 		billingReported: sm.billingReported,
 		throughput:      tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write},
 		onDemand:        sm.onDemand,
+		warm:            sm.warm,
 		sse:             sm.sse,
 		tableClass:      sm.tableClass,
 		restored:        from,
@@ -135,7 +136,7 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 		m.onDemand = o
 	}
 	if s := ov.SSESpecificationOverride; s != nil {
-		m.sse = sseDescription(c, s)
+		m.sse = tablespec.DescribeSSE(s, c.region, c.account)
 	}
 	switch {
 	case m.billingMode == "PAY_PER_REQUEST":

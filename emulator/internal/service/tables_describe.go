@@ -39,6 +39,7 @@ func (t *table) describe() *TableDescription {
 		d.TableSizeBytes = t.data.BilledSizeBytes()
 	}
 	d.ProvisionedThroughput = tablespec.DescribeThroughput(&m.throughput)
+	d.WarmThroughput = m.warmNow().Describe(tablespec.WarmStatus(d.TableStatus))
 	if m.billingReported {
 		d.BillingModeSummary = &BillingModeSummary{
 			BillingMode:                       m.billingMode,
@@ -95,6 +96,14 @@ func (m *tableMeta) statusAt(now time.Time) string {
 	return m.status
 }
 
+// warmNow is the table's warm throughput (tablespec.WarmOf).
+func (m *tableMeta) warmNow() tablespec.Warm {
+	if m.billingMode == "PAY_PER_REQUEST" {
+		return tablespec.WarmOf(m.warm, nil)
+	}
+	return tablespec.WarmOf(m.warm, &m.throughput)
+}
+
 // restoreSummaryAt is a restored table's RestoreSummary at now (nil for
 // a table not restored).
 func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
@@ -106,11 +115,3 @@ func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
 }
 
 func epochSeconds(s float64) time.Time { return tablespec.EpochSeconds(s) }
-
-// cmpOr is cmp.Or for strings.
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}

@@ -46,6 +46,8 @@ type (
 	VectorIndexDescription           = tablespec.VectorIndexDescription
 	VectorAttributeDesc              = tablespec.VectorAttributeDesc
 	SearchSchemaElemDesc             = tablespec.SearchSchemaElemDesc
+	WarmThroughput                   = tablespec.WarmThroughput
+	WarmThroughputDescription        = tablespec.WarmThroughputDescription
 )
 
 // CreateTableOutput is the CreateTable response.
@@ -77,6 +79,7 @@ type UpdateTableInput struct {
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
 	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
+	WarmThroughput              *WarmThroughput              `json:"WarmThroughput"`
 	// Owned are the members of the request that features own
 	// (UpdateTableMember).
 	Owned OwnedMembers `json:"-"`
@@ -113,6 +116,7 @@ type TableDescription struct {
 	TableClassSummary         *TableClassSummary                `json:"TableClassSummary,omitempty"`
 	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
 	OnDemandThroughput        *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput            *WarmThroughputDescription        `json:"WarmThroughput,omitempty"`
 	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
 
 	more []describedMember // the members the features add (Add)

@@ -26,7 +26,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil &&
 		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 &&
-		len(in.Owned.given()) == 0 {
+		in.WarmThroughput.Empty() && len(in.Owned.given()) == 0 { // an empty one is absent (DDB-TABLE-456)
 		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
@@ -70,7 +70,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 			return nil, err
 		}
 	}
-	change, err := t.update(c, in, newTP)
+	change, before, err := t.update(c, in, newTP)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,18 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	}) {
 		d.VectorIndexes = append(d.VectorIndexes, tablespec.DescribeVector(x, tablespec.IndexDeleting, t))
 	}
+	warmingDescription(d, in, before)
 	return &UpdateTableOutput{TableDescription: d}, nil
+}
+
+// warmingDescription shows in UpdateTable's answer d a warm throughput
+// change under way as AWS does: the values before, UPDATING
+// (DDB-TABLE-179); DescribeTable then shows the new ones.
+func warmingDescription(d *TableDescription, in *UpdateTableInput, before *tableMeta) {
+	if !in.WarmThroughput.Empty() {
+		d.WarmThroughput = before.warmNow().Describe("UPDATING")
+	}
+	tablespec.WarmingGSIs(d.GlobalSecondaryIndexes, in.GlobalSecondaryIndexUpdates, &before.Indexes)
 }
 
 // update applies a validated UpdateTable request to t's metadata and,
@@ -117,9 +128,11 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 // storage before a reader can find it in the definition (a reader that
 // found a GSI about to be dropped meets storage.ErrNoIndex and answers
 // as if it had never found it).
-func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tablespec.IndexChange, error) {
+func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tablespec.IndexChange, *tableMeta, error) {
 	var change tablespec.IndexChange
+	var before *tableMeta // the definition the change was made to
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
+		before = t.snapshot()
 		if m.status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
@@ -168,9 +181,9 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 		}, nil
 	})
 	if err != nil {
-		return tablespec.IndexChange{}, err
+		return tablespec.IndexChange{}, nil, err
 	}
-	return change, nil
+	return change, before, nil
 }
 
 // updateLocked applies the request to m, a copy of t's metadata.
@@ -194,6 +207,14 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 	}
 	if err := m.CheckOneOnlineIndex(indexOps(in), now); err != nil {
 		return none, err
+	}
+	m.warm = m.warmNow() // warm throughput never goes down (DDB-TABLE-061)
+	m.RaiseWarmFloors()
+	if w := in.WarmThroughput; !w.Empty() {
+		var err error
+		if m.warm, err = tablespec.RaiseWarm(w, "", m.warm); err != nil {
+			return none, err
+		}
 	}
 	iu := &tablespec.IndexUpdate{GSIUpdates: in.GlobalSecondaryIndexUpdates, VectorUpdates: in.VectorIndexUpdates,
 		AttrDefs: in.AttributeDefinitions, TableKeys: t.keySchema, TableARN: t.arn,
@@ -251,7 +272,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 		}
 	}
 	if in.SSESpecification != nil {
-		m.sse = sseDescription(c, in.SSESpecification)
+		m.sse = tablespec.DescribeSSE(in.SSESpecification, c.region, c.account)
 	}
 	if in.TableClass != nil {
 		m.tableClass = *in.TableClass
@@ -266,63 +287,26 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 }
 
 // checkUpdateCombination applies AWS's rule that an UpdateTable request
-// makes one kind of change: SSE, a member a feature owns
-// (UpdateTableMember: ReplicaUpdates), table class and deletion
-// protection each must come alone; on-demand limits may come only with
-// BillingMode; streams, table throughput and index creation or deletion
-// exclude each other. BillingMode with throughput (table and GSI updates)
-// and BillingMode with a stream change may be combined. DynamoDB Local
-// accepts most combinations; it refuses streams with throughput ("Cannot
-// change IOPS and Streams at the same time.").
+// makes one kind of change (tablespec.CheckUpdateCombination).
 func checkUpdateCombination(in *UpdateTableInput) error {
-	owned := in.Owned.given()
-	others := func(exclude string) bool {
-		n := map[string]bool{
-			"BillingMode":                 in.BillingMode != nil,
-			"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
-			"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
-			"VectorIndexUpdates":          len(in.VectorIndexUpdates) > 0,
-			"StreamSpecification":         in.StreamSpecification != nil,
-			"SSESpecification":            in.SSESpecification != nil,
-			"TableClass":                  in.TableClass != nil,
-			"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
-			"OnDemandThroughput":          in.OnDemandThroughput != nil,
-		}
-		for _, o := range owned {
-			n[o.name] = true
-		}
-		for name, present := range n {
-			if present && name != exclude {
-				return true
-			}
-		}
-		return false
+	m := tablespec.UpdateMembers{
+		"BillingMode":                 in.BillingMode != nil,
+		"ProvisionedThroughput":       in.ProvisionedThroughput != nil,
+		"GlobalSecondaryIndexUpdates": len(in.GlobalSecondaryIndexUpdates) > 0,
+		"VectorIndexUpdates":          len(in.VectorIndexUpdates) > 0,
+		"StreamSpecification":         in.StreamSpecification != nil,
+		"SSESpecification":            in.SSESpecification != nil,
+		"TableClass":                  in.TableClass != nil,
+		"DeletionProtectionEnabled":   in.DeletionProtectionEnabled != nil,
+		"OnDemandThroughput":          in.OnDemandThroughput != nil,
+		"WarmThroughput":              !in.WarmThroughput.Empty(),
 	}
-	indexCreateOrDelete := indexOps(in) > 0
-	if in.SSESpecification != nil && others("SSESpecification") {
-		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
+	var owned []tablespec.OwnedMember
+	for _, o := range in.Owned.given() {
+		m[o.name] = true
+		owned = append(owned, tablespec.OwnedMember{Name: o.name, Alone: o.alone})
 	}
-	for _, o := range owned { // a feature's member comes alone
-		if others(o.name) {
-			return o.alone
-		}
-	}
-	switch {
-	case in.TableClass != nil && others("TableClass"):
-		return apierr.Validation(apierr.MsgOnlyOperation("TableClass"))
-	case in.DeletionProtectionEnabled != nil && others("DeletionProtectionEnabled"):
-		return apierr.Validation(apierr.MsgOnlyOperation("DeletionProtection"))
-	case in.OnDemandThroughput != nil && (in.ProvisionedThroughput != nil || in.StreamSpecification != nil ||
-		len(in.GlobalSecondaryIndexUpdates) > 0 || len(in.VectorIndexUpdates) > 0):
-		return apierr.Validation(apierr.MsgOnDemandOnlyWithBillingMode)
-	case in.StreamSpecification != nil && in.ProvisionedThroughput != nil:
-		return apierr.Validation(apierr.MsgStreamWithIOPS)
-	case indexCreateOrDelete && in.ProvisionedThroughput != nil:
-		return apierr.Validation(apierr.MsgIndexWithIOPS)
-	case indexCreateOrDelete && in.StreamSpecification != nil:
-		return apierr.Validation(apierr.MsgIndexWithStream)
-	}
-	return nil
+	return tablespec.CheckUpdateCombination(m, in.GlobalSecondaryIndexUpdates, indexOps(in), owned)
 }
 
 // updateTableConstraints reports the model-constraint violations of an

@@ -71,6 +71,7 @@ func IndexRecords(xs []*tablespec.IndexDef) []Index {
 			ActiveAt:  x.ActiveAt, GoneAt: x.GoneAt,
 			Projection: x.Projection.Type, NonKey: x.Projection.NonKey,
 			OnDemand: x.OnDemand,
+			Warm:     Warm(x.Warm),
 		}
 		if x.Throughput != nil {
 			tp := ThroughputRecord(*x.Throughput)
@@ -117,6 +118,7 @@ func IndexDefs(rs []Index) []*tablespec.IndexDef {
 			ActiveAt:  r.ActiveAt, GoneAt: r.GoneAt,
 			Projection: tablespec.IndexProjection{Type: r.Projection, NonKey: r.NonKey},
 			OnDemand:   r.OnDemand,
+			Warm:       tablespec.Warm(r.Warm),
 		}
 		if len(x.PartAttrs) > 0 {
 			x.Schema.Partition = x.PartAttrs[0]

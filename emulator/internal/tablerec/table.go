@@ -33,6 +33,7 @@ type Table struct {
 	PayPerRequestSince time.Time                      `json:"payPerRequestSince,omitzero"`
 	Throughput         Throughput                     `json:"throughput"`
 	OnDemand           *tablespec.OnDemandThroughput  `json:"onDemand,omitempty"`
+	Warm               Warm                           `json:"warm,omitzero"`
 	Stream             *tablespec.StreamSpecification `json:"stream,omitempty"`
 	StreamLabel        string                         `json:"streamLabel,omitempty"`
 	StreamShard        string                         `json:"streamShard,omitempty"`
@@ -87,6 +88,15 @@ type Index struct {
 	NonKey     []string                      `json:"nonKey,omitempty"`
 	Throughput *Throughput                   `json:"throughput,omitempty"`
 	OnDemand   *tablespec.OnDemandThroughput `json:"onDemand,omitempty"`
+	Warm       Warm                          `json:"warm,omitzero"`
+}
+
+// Warm is a warm throughput floor (tablespec.Warm). Records written
+// before it existed lack it: zero, the default, which is what those
+// tables reported.
+type Warm struct {
+	Read  int64 `json:"read,omitempty"`
+	Write int64 `json:"write,omitempty"`
 }
 
 // Vector is a vector index in a table record.

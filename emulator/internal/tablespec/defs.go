@@ -32,7 +32,11 @@ type IndexDef struct {
 	Projection IndexProjection
 	Throughput *Throughput // GSI on a PROVISIONED table only
 	OnDemand   *OnDemandThroughput
+	Warm       Warm // a GSI's warm throughput floor (WarmOf); zero: its default
 }
+
+// WarmNow is a GSI's warm throughput (WarmOf its floor and capacity).
+func (x *IndexDef) WarmNow() Warm { return WarmOf(x.Warm, x.Throughput) }
 
 // KeyElem is one KeySchema element; keyType is HASH or RANGE.
 type KeyElem struct{ Name, KeyType string }

@@ -88,6 +88,7 @@ func DescribeGSI(x *IndexDef, status string, st Stats) GlobalSecondaryIndexDescr
 		IndexStatus:        status,
 		IndexArn:           x.ARN,
 		OnDemandThroughput: x.OnDemand,
+		WarmThroughput:     x.WarmNow().Describe(WarmStatus(status)),
 	}
 	switch status {
 	case IndexActive:

@@ -73,6 +73,7 @@ type GlobalSecondaryIndex struct {
 	Projection            *Projection            `json:"Projection"`
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
 	OnDemandThroughput    *OnDemandThroughput    `json:"OnDemandThroughput"`
+	WarmThroughput        *WarmThroughput        `json:"WarmThroughput"`
 }
 
 // CreateTableInput is the CreateTable request.
@@ -90,6 +91,7 @@ type CreateTableInput struct {
 	SSESpecification          *SSESpecification      `json:"SSESpecification"`
 	TableClass                *string                `json:"TableClass"`
 	DeletionProtectionEnabled *bool                  `json:"DeletionProtectionEnabled"`
+	WarmThroughput            *WarmThroughput        `json:"WarmThroughput"`
 	Tags                      []Tag                  `json:"Tags"`
 }
 
@@ -123,6 +125,7 @@ type GlobalSecondaryIndexUpdate struct {
 		IndexName             *string                `json:"IndexName"`
 		ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
 		OnDemandThroughput    *OnDemandThroughput    `json:"OnDemandThroughput"`
+		WarmThroughput        *WarmThroughput        `json:"WarmThroughput"`
 	} `json:"Update"`
 	Delete *struct {
 		IndexName *string `json:"IndexName"`
@@ -214,6 +217,7 @@ type GlobalSecondaryIndexDescription struct {
 	ItemCount             *int64                            `json:"ItemCount,omitempty"`
 	IndexArn              string                            `json:"IndexArn"`
 	OnDemandThroughput    *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput        *WarmThroughputDescription        `json:"WarmThroughput,omitempty"`
 }
 
 // TagDesc is one of a table's tags, as ListTagsOfResource answers it.

@@ -21,6 +21,10 @@ func CheckGSIUpdates(updates []GlobalSecondaryIndexUpdate) error {
 		switch {
 		case u.Update != nil:
 			name = *u.Update.IndexName
+			if w := u.Update.WarmThroughput; w != nil && w.Empty() {
+				// Before the table is looked up (DDB-TABLE-456).
+				return apierr.Validation(apierr.MsgGSIWarmEmpty(name))
+			}
 		case u.Create != nil:
 			name = *u.Create.IndexName
 			if err := CheckIncludeProjection(u.Create.Projection); err != nil {

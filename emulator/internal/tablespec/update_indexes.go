@@ -137,6 +137,9 @@ func (m *Indexes) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefinition
 		return nil, nil, err
 	}
 	x.OnDemand = cr.OnDemandThroughput
+	if x.Warm, err = CheckCreateWarm(cr.WarmThroughput, x.Name, x.Throughput); err != nil {
+		return nil, nil, err
+	}
 	if ProjectedNonKeyCount(m.LSIs, m.GSIs, []*IndexDef{x}) > MaxNonKeyPerTable {
 		return nil, nil, apierr.Validation(apierr.MsgTooManyProjected)
 	}
@@ -229,6 +232,11 @@ func (m *Indexes) ApplyGSIUpdates(in *IndexUpdate) (IndexChange, error) {
 				return change, apierr.Validation(apierr.MsgUpdateMissingIndex)
 			}
 			x := *m.GSIs[i]
+			if mode == "PAY_PER_REQUEST" && u.Update.ProvisionedThroughput == nil && u.Update.WarmThroughput == nil &&
+				(u.Update.OnDemandThroughput == nil || *u.Update.OnDemandThroughput == (OnDemandThroughput{})) {
+				// DDB-TABLE-456 (tablespec/warm.go).
+				return change, apierr.Validation(apierr.MsgGSIUpdateNothingOnDemand(x.Name))
+			}
 			if pt := u.Update.ProvisionedThroughput; pt != nil {
 				if mode == "PAY_PER_REQUEST" {
 					return change, apierr.Validation(apierr.MsgGSIPPRWithThroughput(x.Name))
@@ -246,6 +254,12 @@ func (m *Indexes) ApplyGSIUpdates(in *IndexUpdate) (IndexChange, error) {
 			}
 			if u.Update.OnDemandThroughput != nil {
 				x.OnDemand = u.Update.OnDemandThroughput
+			}
+			if w := u.Update.WarmThroughput; !w.Empty() {
+				var err error
+				if x.Warm, err = RaiseWarm(w, x.Name, x.WarmNow()); err != nil {
+					return change, err
+				}
 			}
 			m.GSIs[i] = &x
 		case u.Delete != nil:

@@ -25,6 +25,7 @@ type TableDef struct {
 	BillingMode        string // PROVISIONED or PAY_PER_REQUEST
 	Throughput         *Throughput
 	OnDemand           *OnDemandThroughput
+	Warm               Warm // the WarmThroughput asked for (zero: none)
 	LSIs               []*IndexDef
 	GSIs               []*IndexDef
 	Vectors            []*VectorIndexDef
@@ -62,6 +63,16 @@ func ValidateCreateTable(in *CreateTableInput) (*TableDef, error) {
 		return nil, err
 	}
 	def.OnDemand = in.OnDemandThroughput
+	var err error
+	if def.Warm, err = CheckCreateWarm(in.WarmThroughput, "", def.Throughput); err != nil {
+		return nil, err
+	}
+	for i, x := range in.GlobalSecondaryIndexes {
+		g := def.GSIs[i]
+		if g.Warm, err = CheckCreateWarm(x.WarmThroughput, g.Name, g.Throughput); err != nil {
+			return nil, err
+		}
+	}
 	def.Stream = in.StreamSpecification
 	def.SSE = in.SSESpecification
 	if in.TableClass != nil {
