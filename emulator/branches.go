@@ -3,31 +3,46 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
+	"strings"
+	"sync"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/gorilla/mux"
 )
 
 // Branches: a namespace forked from another in O(1), for test suites
-// that seed a base once and give every test its own copy of it
-// (service/branches.go says what a branch holds and costs). A request
-// reaches a branch when its credential's access key id is the branch's
-// name, in any region, with or without -sharedDb.
+// that seed a base once and give every test its own copy of it. A branch
+// is the namespace of an access key id (its name) in the base's region,
+// filled from the base's storage snapshot as a snapshot's rewind fills a
+// namespace (service/ns_snapshot.go): the tables, items, indexes and
+// definitions are shared copy-on-write (storage/cow.go), so a fork costs
+// a few allocations per table whatever they hold, and each side copies
+// only what it changes. A request reaches a branch when its credential's
+// access key id is the branch's name, in the base's region.
 //
-//	POST   /dynamoemu/branches         {"base":"AKID/us-east-1","name":"t1"}
-//	                                   → {"name":"t1","namespace":"branch:t1","base":"AKID/us-east-1","accessKey":"t1"}
-//	GET    /dynamoemu/branches         {"branches":[{...}]}
+//	POST   /dynamoemu/branches        {"base":"AKID/us-east-1","name":"t1"}
+//	                                  → {"name":"t1","namespace":"t1/us-east-1","base":"AKID/us-east-1","accessKey":"t1"}
+//	GET    /dynamoemu/branches        {"branches":[{...}]}
 //	DELETE /dynamoemu/branches/{name} {"deleted":"t1"}
 //
-// base is a namespace ID as GET /dynamoemu/namespaces lists them
-// ("AKID/region", "shared", or another branch's "branch:NAME"); with
-// -sharedDb it may be left out. Behind the admin guard like the other
-// admin endpoints (admin_guard.go); bad input answers 400 with a
-// ValidationException body.
+// base is a namespace ID as GET /dynamoemu/namespaces lists them. Behind
+// the admin guard like the other admin endpoints (admin_guard.go); bad
+// input answers 400 with a ValidationException body. With Options.SharedDB
+// every access key reaches the one namespace, so there are no branches.
 
 // AdminBranchesPath is the admin endpoint of branches.
 const AdminBranchesPath = "/dynamoemu/branches"
+
+// Errors of Fork and DropBranch.
+var (
+	ErrNoBranch     = errors.New("emulator: no such branch")
+	ErrBranchExists = errors.New("emulator: the branch's namespace exists")
+	ErrBranchName   = errors.New("emulator: a branch name is 1 to 128 letters and digits")
+	ErrNoNamespace  = errors.New("emulator: no such namespace")
+	ErrSharedDB     = errors.New("emulator: with SharedDB every access key reaches one namespace: no branches")
+)
 
 // Branch is one branch: its name, which is also the access key id whose
 // requests reach it, its namespace ID and the namespace it was forked
@@ -39,42 +54,87 @@ type Branch struct {
 	AccessKey string `json:"accessKey"`
 }
 
-// Errors of Fork and DropBranch.
-var (
-	ErrNoBranch     = service.ErrNoBranch
-	ErrBranchExists = service.ErrBranchExists
-	ErrBranchName   = service.ErrBranchName
-	ErrNoNamespace  = service.ErrNoNamespace
-)
-
-// Fork makes branch name of namespace base (its ID: "AKID/region", or
-// "shared" with Options.SharedDB), holding base's tables and items as
-// they are now. It costs O(1) per table and index whatever they hold;
-// afterwards each side copies what it changes, and neither sees the
-// other's writes. Requests signed with access key id name reach it.
-// Branches are kept in memory only, even with persistence.
-func (e *Emulator) Fork(base, name string) (Branch, error) {
-	b, err := e.svc.Fork(base, name)
-	if err != nil {
-		return Branch{}, err
-	}
-	return branchOf(b), nil
+// branchSet is the branches made, by name.
+type branchSet struct {
+	mu     sync.Mutex // guards byName; a leaf of the lock order, held while a fork fills the branch
+	byName map[string]Branch
 }
 
-// DropBranch drops branch name and everything only it holds.
-func (e *Emulator) DropBranch(name string) error { return e.svc.DropBranch(name) }
+// validBranchName reports whether name can be an access key id: 1 to 128
+// letters and digits (the edge refuses any other: auth.go).
+func validBranchName(name string) bool {
+	return len(name) > 0 && len(name) <= 128 && strings.IndexFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) < 0
+}
+
+// Fork makes branch name of namespace base (its ID, "AKID/region"),
+// holding base's tables and items as they are now: O(1) per table and
+// index whatever they hold; afterwards neither sees the other's writes.
+// Requests signed with access key id name in base's region reach it. It
+// fails with ErrBranchName, ErrNoNamespace (base holds nothing),
+// ErrBranchExists (that access key's namespace holds tables) or
+// ErrSharedDB. With persistence, a branch is kept as any namespace is.
+func (e *Emulator) Fork(base, name string) (Branch, error) {
+	if e.opts.SharedDB {
+		return Branch{}, ErrSharedDB
+	}
+	if !validBranchName(name) {
+		return Branch{}, fmt.Errorf("%w: %q", ErrBranchName, name)
+	}
+	_, region, ok := strings.Cut(base, "/")
+	if !ok || !slices.Contains(e.svc.NamespaceIDs(), base) {
+		return Branch{}, fmt.Errorf("%w: %q", ErrNoNamespace, base)
+	}
+	b := Branch{Name: name, Namespace: name + "/" + region, Base: base, AccessKey: name}
+	e.branches.mu.Lock()
+	defer e.branches.mu.Unlock()
+	if _, ok := e.branches.byName[name]; ok || slices.Contains(e.svc.NamespaceIDs(), b.Namespace) && len(e.svc.Namespace(b.Namespace).DB().Tables()) > 0 {
+		return Branch{}, fmt.Errorf("%w: %q", ErrBranchExists, b.Namespace)
+	}
+	if err := e.svc.Namespace(b.Namespace).Rewind(e.svc.Namespace(base).DB().Snapshot(nil)); err != nil {
+		return Branch{}, err
+	}
+	if e.branches.byName == nil {
+		e.branches.byName = make(map[string]Branch)
+	}
+	e.branches.byName[name] = b
+	return b, nil
+}
+
+// DropBranch drops branch name's tables (deletion protection
+// notwithstanding) and everything only they hold.
+func (e *Emulator) DropBranch(name string) error {
+	e.branches.mu.Lock()
+	defer e.branches.mu.Unlock()
+	b, ok := e.branches.byName[name]
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrNoBranch, name)
+	}
+	delete(e.branches.byName, name)
+	return e.svc.Namespace(b.Namespace).Rewind(nil)
+}
 
 // Branches lists the branches by name.
 func (e *Emulator) Branches() []Branch {
-	out := []Branch{}
-	for _, b := range e.svc.Branches() {
-		out = append(out, branchOf(b))
+	e.branches.mu.Lock()
+	defer e.branches.mu.Unlock()
+	out := make([]Branch, 0, len(e.branches.byName))
+	for _, b := range e.branches.byName {
+		out = append(out, b)
 	}
+	slices.SortFunc(out, func(a, b Branch) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-func branchOf(b service.BranchInfo) Branch {
-	return Branch{Name: b.Name, Namespace: b.ID, Base: b.Base, AccessKey: b.Name}
+// NamespaceID returns the ID of the namespace that requests signed with
+// accessKey in region reach: "shared" with Options.SharedDB,
+// "AKID/region" otherwise.
+func (e *Emulator) NamespaceID(accessKey, region string) string {
+	if e.opts.SharedDB {
+		return "shared"
+	}
+	return accessKey + "/" + region
 }
 
 func (e *Emulator) branchRoutes(r *mux.Router) {
@@ -95,11 +155,8 @@ func (e *Emulator) serveBranchFork(w http.ResponseWriter, r *http.Request) {
 		Name string `json:"name"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeAdminError(w, errors.New("the body is a JSON object {\"base\": namespace ID, \"name\": branch name}"))
+		writeAdminError(w, errors.New(`the body is a JSON object {"base": namespace ID, "name": branch name}`))
 		return
-	}
-	if req.Base == "" && e.opts.SharedDB {
-		req.Base = "shared"
 	}
 	b, err := e.Fork(req.Base, req.Name)
 	if err != nil {
@@ -122,11 +179,4 @@ func (e *Emulator) serveBranchDrop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeAdminJSON(w, map[string]string{"deleted": name})
-}
-
-// NamespaceID returns the ID of the namespace that requests signed with
-// accessKey in region reach: "shared" with Options.SharedDB, a branch's
-// "branch:NAME" when accessKey names one, "AKID/region" otherwise.
-func (e *Emulator) NamespaceID(accessKey, region string) string {
-	return e.svc.NamespaceID(accessKey, region)
 }

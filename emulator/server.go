@@ -203,6 +203,9 @@ type Emulator struct {
 	limit   limiter  // requests in flight
 	release releaser // returns memory to the OS after large deletes
 
+	snaps    snapshotStore // the snapshots kept (snapshots.go)
+	branches branchSet     // the branches made (branches.go)
+
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
 	designSrc []byte     // the design last set, as given (faults.go)
 }

@@ -1,13 +1,19 @@
 package emulator
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 	"github.com/gorilla/mux"
 )
 
@@ -29,23 +35,81 @@ import (
 const AdminSnapshotsPath = "/dynamoemu/snapshots"
 
 // ErrNoSnapshot: no snapshot has that ID (never taken, or dropped).
-var ErrNoSnapshot = service.ErrNoSnapshot
+var ErrNoSnapshot = errors.New("emulator: no such snapshot")
+
+// snapshotStore keeps the emulator's snapshots by ID.
+type snapshotStore struct {
+	mu   sync.Mutex // guards the fields below; a leaf of the lock order
+	seq  int
+	byID map[string]keptSnapshot
+}
+
+// keptSnapshot is every namespace at one instant (each consistent; the
+// namespaces one after the other), by namespace ID, and when it was
+// taken (the emulator's clock). The storage snapshots are immutable.
+type keptSnapshot struct {
+	ID     string
+	Taken  time.Time
+	Spaces map[string]*storage.Snapshot
+}
 
 // Snapshot takes a snapshot of every namespace (tables, items, indexes
 // and definitions), keeps it and returns its ID. It costs O(1) per table
 // and index, whatever their size; it then holds what the tables change
 // after it, until DropSnapshot.
-func (e *Emulator) Snapshot() string { return e.svc.TakeSnapshot() }
+func (e *Emulator) Snapshot() string {
+	snap := keptSnapshot{Taken: e.svc.Now(), Spaces: e.svc.SnapshotAll()}
+	st := &e.snaps
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.seq++
+	snap.ID = "snap-" + strconv.Itoa(st.seq)
+	if st.byID == nil {
+		st.byID = make(map[string]keptSnapshot)
+	}
+	st.byID[snap.ID] = snap
+	return snap.ID
+}
 
 // Restore rewinds every namespace to snapshot id: each holds the tables
 // it held then, as they were (namespaces made since hold none). Backups,
 // the clock and request tokens are left as they are; stream records are
 // not kept. Run it while no request is in flight. The snapshot is kept:
 // restore it as often as needed. An unknown id is ErrNoSnapshot.
-func (e *Emulator) Restore(id string) error { return e.svc.RestoreSnapshot(id) }
+func (e *Emulator) Restore(id string) error {
+	e.snaps.mu.Lock()
+	snap, ok := e.snaps.byID[id]
+	e.snaps.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrNoSnapshot, id)
+	}
+	return e.svc.RewindAll(snap.Spaces)
+}
 
-// DropSnapshot forgets snapshot id; an unknown id is ErrNoSnapshot.
-func (e *Emulator) DropSnapshot(id string) error { return e.svc.DropSnapshot(id) }
+// DropSnapshot forgets snapshot id, freeing what only it holds; an
+// unknown id is ErrNoSnapshot.
+func (e *Emulator) DropSnapshot(id string) error {
+	e.snaps.mu.Lock()
+	defer e.snaps.mu.Unlock()
+	if _, ok := e.snaps.byID[id]; !ok {
+		return fmt.Errorf("%w: %q", ErrNoSnapshot, id)
+	}
+	delete(e.snaps.byID, id)
+	return nil
+}
+
+// keptSnapshots returns the kept snapshots, in the order they were taken.
+func (e *Emulator) keptSnapshots() []keptSnapshot {
+	e.snaps.mu.Lock()
+	out := make([]keptSnapshot, 0, len(e.snaps.byID))
+	for _, s := range e.snaps.byID {
+		out = append(out, s)
+	}
+	e.snaps.mu.Unlock()
+	seq := func(id string) int { n, _ := strconv.Atoi(strings.TrimPrefix(id, "snap-")); return n }
+	slices.SortFunc(out, func(a, b keptSnapshot) int { return cmp.Compare(seq(a.ID), seq(b.ID)) })
+	return out
+}
 
 func (e *Emulator) snapshotRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(e.serveSnapshotTake)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -59,7 +58,7 @@ type snapshotSpaceView struct {
 func (e *Emulator) serveSnapshotList(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
 	out := []snapshotView{}
-	for _, s := range e.svc.Snapshots() {
+	for _, s := range e.keptSnapshots() {
 		v := snapshotView{ID: s.ID, Taken: s.Taken.UTC(), Namespaces: []snapshotSpaceView{}}
 		for _, id := range sortedKeys(s.Spaces) {
 			sp := snapshotSpaceView{Namespace: id}
@@ -124,8 +123,8 @@ func (e *Emulator) serveSnapshotDiff(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	snaps := e.svc.Snapshots()
-	i := slices.IndexFunc(snaps, func(s service.SnapshotInfo) bool { return s.ID == id })
+	snaps := e.keptSnapshots()
+	i := slices.IndexFunc(snaps, func(s keptSnapshot) bool { return s.ID == id })
 	if i < 0 {
 		writeSnapshotError(w, fmt.Errorf("%w: %q", ErrNoSnapshot, id))
 		return

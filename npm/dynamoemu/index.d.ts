@@ -47,9 +47,9 @@ export interface Emulator {
    * Forks a namespace into a new branch in O(1), whatever it holds. A
    * client made with the branch's credentials reaches it; its writes are
    * seen by no other namespace. base: the namespace's credentials or its
-   * ID ('AKID/us-east-1'); may be left out with sharedDb.
+   * ID ('AKID/us-east-1'); not with sharedDb.
    */
-  branch(base?: { accessKeyId: string; region?: string } | string, name?: string): Promise<Branch>
+  branch(base: { accessKeyId: string; region?: string } | string, name?: string): Promise<Branch>
   /**
    * Resolves once every stream handler (event source mapping) handled
    * every record written before the call; rejects after timeoutMs

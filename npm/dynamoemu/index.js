@@ -121,13 +121,13 @@ async function start(opts = {}) {
     // and resolves { name, namespace, credentials, drop }: a client made
     // with credentials reaches the branch, whose writes no other namespace
     // sees. base is the namespace to fork: its credentials
-    // ({ accessKeyId, region }) or its ID ('AKID/us-east-1'); with
-    // sharedDb it may be left out.
+    // ({ accessKeyId, region }) or its ID ('AKID/us-east-1'). Not with
+    // sharedDb, where every access key reaches one namespace.
     branch: async (base, name) => {
       name = name ?? `branch${process.pid}n${++branchSeq}`
       let ns = base
       if (base && typeof base === 'object') ns = `${base.accessKeyId}/${base.region ?? 'us-east-1'}`
-      const b = await admin('POST', '/dynamoemu/branches', ns ? { base: ns, name } : { name })
+      const b = await admin('POST', '/dynamoemu/branches', { base: ns, name })
       return {
         name: b.name,
         namespace: b.namespace,

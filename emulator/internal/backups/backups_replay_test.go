@@ -38,10 +38,10 @@ func TestReplayRestores(t *testing.T) {
 	send("DeleteItem", `{"TableName":"src","Key":{"pk":{"S":"a"}}}`)
 	clock.Advance(10 * time.Second)
 	send("RestoreTableToPointInTime", `{"SourceTableName":"src","TargetTableName":"fromPITR","UseLatestRestorableTime":true}`)
-	id := e.TakeSnapshot()
+	spaces := e.SnapshotAll()
 	send("PutItem", `{"TableName":"fromPITR","Item":{"pk":{"S":"z"},"g":{"S":"x"}}}`)
 	send("DeleteTable", `{"TableName":"fromBackup"}`)
-	if err := e.RestoreSnapshot(id); err != nil {
+	if err := e.RewindAll(spaces); err != nil {
 		t.Fatal(err)
 	}
 	e2 := servicetest.Replay(t, hooks, service.Config{}, clock.Now())

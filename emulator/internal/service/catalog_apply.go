@@ -2,7 +2,6 @@ package service
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -131,15 +130,11 @@ func (t *table) restoreDrop() {
 }
 
 // Namespace returns the registered namespace of ID id ("<access key
-// id>/<region>", "shared" or a branch's "branch:NAME"), creating it (not a
-// branch), with its DB and its hook: the
+// id>/<region>" or "shared"), creating it, with its DB and its hook: the
 // namespace persistence loads records into. It is nil when id names no
 // namespace this emulator could serve (a shared ID without SharedDB, or
 // the other way round).
 func (s *Service) Namespace(id string) *Namespace {
-	if name, ok := strings.CutPrefix(id, branchIDPrefix); ok {
-		return s.dbs.registeredOnly(nsKey{branch: name}) // branches are made by Fork alone
-	}
 	if s.cfg.SharedDB {
 		if id != "shared" {
 			return nil

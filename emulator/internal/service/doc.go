@@ -135,9 +135,7 @@
 //     the namespace's hook chain hears of), admin_views.go (read-only
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
-//     and rewinds of every namespace, for test suites), branches.go
-//     (namespaces forked from another, reached by their name as
-//     access key).
+//     and rewinds of every namespace, for test suites).
 //   - The statement seam: feature_statements.go and
 //     feature_statements_read.go run the statements package partiqlops
 //     (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction)
@@ -290,7 +288,7 @@
 //	                  of their own: faults takes the injector's, insights
 //	                  a recorder's, each a leaf, in Begin and End),
 //	                  conventions.Report.mu, partiqlops' stmtCache.mu, codecMu,
-//	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, snapshotStore.mu, the
+//	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, the emulator's snapshots.mu and branches.mu, the
 //	                  logger's: held for their own work, nothing taken inside
 //
 // A table's definition is read under no lock at all: table.meta is an

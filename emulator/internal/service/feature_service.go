@@ -80,9 +80,6 @@ func (s *Service) TransientDelay() time.Duration { return s.cfg.TransientDelay }
 // registered one, or an empty one that keeps nothing (a read creates no
 // namespace).
 func (s *Service) Space(accessKey, region string) Space {
-	if k, ok := s.dbs.branchKey(accessKey); ok {
-		return Space{ns: s.dbs.lookup(k)}
-	}
 	return Space{ns: s.dbs.lookup(nsKey{accessKey: accessKey, region: region})}
 }
 

@@ -3,7 +3,6 @@ package service
 import (
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -21,7 +20,7 @@ const defaultAccountID = "000000000000"
 // is one for everyone. The control-plane operations (op_tables.go) own the
 // catalog and may extend this struct and table.
 type Namespace struct {
-	key     string // "AKID/region", "shared" or "branch:NAME": the namespace's ID
+	key     string // "AKID/region", or "shared": the namespace's ID
 	region  string // region that created it; "" for the shared namespace
 	account string
 	svc     *Service
@@ -39,8 +38,6 @@ type Namespace struct {
 	loadedStreams map[string]*stream
 
 	states []any // the features' per-namespace states (feature_state.go)
-
-	forkedFrom string // a branch's base namespace ID (branches.go); "" otherwise
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
@@ -84,23 +81,17 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 		db.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
 	}
 	ns.db = db
-	n.svc.openNamespace(ns, db)
+	for _, h := range hookers {
+		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
+	}
+	n.svc.initFx(ns)
+	for _, o := range openers {
+		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
+	}
 	if sc := n.svc.sidecar(key); sc != nil {
 		ns.loadedStreams = sc.attach(ns) // streams_persist.go
 	}
 	return ns, true
-}
-
-// openNamespace gives the features and instruments a new namespace with
-// its DB.
-func (s *Service) openNamespace(ns *Namespace, db *storage.DB) {
-	for _, h := range hookers {
-		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
-	}
-	s.initFx(ns)
-	for _, o := range openers {
-		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
-	}
 }
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with
@@ -110,9 +101,6 @@ func (ns *Namespace) ID() string { return ns.key }
 
 // keyString is the Namespace.key of k.
 func (k nsKey) keyString() string {
-	if k.branch != "" {
-		return branchIDPrefix + k.branch
-	}
 	if k.shared {
 		return "shared"
 	}
@@ -144,27 +132,14 @@ type namespaces struct {
 	dbs func(id string) (*storage.DB, error)
 
 	mu sync.RWMutex // guards byKey; a leaf of the lock order (doc.go)
-	// byKey maps access key id + region (or shared, or a branch's name)
-	// to its namespace.
+	// byKey maps access key id + region (or shared) to its namespace.
 	byKey map[nsKey]*Namespace
-	// branches counts the branches in byKey, so that a request's
-	// namespace costs no map look-up for one while there is none.
-	branches atomic.Int64
-}
-
-// registeredOnly returns the registered namespace of k, or nil: it
-// creates none.
-func (n *namespaces) registeredOnly(k nsKey) *Namespace {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	return n.byKey[k]
 }
 
 // nsKey selects a namespace: the shared one, or one access key id + region.
 type nsKey struct {
 	shared            bool
 	accessKey, region string
-	branch            string // a branch's name (branches.go); the other fields are zero
 }
 
 // lookup returns the namespace for k: the registered one, or else an

@@ -2,11 +2,7 @@ package service
 
 import (
 	"errors"
-	"fmt"
 	"slices"
-	"strconv"
-	"sync"
-	"time"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -36,66 +32,32 @@ import (
 //
 // Memory: a snapshot shares everything with the tables until they
 // write (storage/snapshot.go): it costs the nodes and records the tables
-// have changed since it was taken, up to about their size. A kept
-// snapshot lives until DropSnapshot.
+// have changed since it was taken, up to about their size. The emulator
+// keeps its snapshots until dropped (emulator/snapshots.go).
 
-// snapshotStore keeps the service's snapshots by ID.
-type snapshotStore struct {
-	mu   sync.Mutex // guards the fields below; a leaf of the lock order
-	seq  int
-	byID map[string]*emuSnapshot
-}
-
-// emuSnapshot is every namespace at one instant (each consistent; the
-// namespaces one after the other).
-type emuSnapshot struct {
-	taken  time.Time
-	spaces map[string]*storage.Snapshot // by namespace ID
-}
-
-// ErrNoSnapshot: no snapshot has that ID (never taken, or dropped).
-var ErrNoSnapshot = errors.New("emulator: no such snapshot")
-
-// TakeSnapshot snapshots every namespace, keeps it and returns its ID
-// (Emulator.Snapshot).
-func (s *Service) TakeSnapshot() string {
-	snap := &emuSnapshot{taken: s.clock(), spaces: make(map[string]*storage.Snapshot)}
+// SnapshotAll takes a storage snapshot of every namespace, by namespace
+// ID: each consistent, the namespaces one after the other (the
+// emulator's snapshots keep them: emulator/snapshots.go).
+func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
+	spaces := make(map[string]*storage.Snapshot)
 	for _, ns := range s.dbs.all() {
-		snap.spaces[ns.key] = ns.db.Snapshot(nil)
+		spaces[ns.key] = ns.db.Snapshot(nil)
 	}
-	st := &s.snaps
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.seq++
-	id := "snap-" + strconv.Itoa(st.seq)
-	if st.byID == nil {
-		st.byID = make(map[string]*emuSnapshot)
-	}
-	st.byID[id] = snap
-	return id
+	return spaces
 }
 
-// RestoreSnapshot rewinds every namespace to snapshot id: namespaces
-// created since are emptied (Emulator.Restore).
-func (s *Service) RestoreSnapshot(id string) error {
-	s.snaps.mu.Lock()
-	snap := s.snaps.byID[id]
-	s.snaps.mu.Unlock()
-	if snap == nil {
-		return fmt.Errorf("%w: %q", ErrNoSnapshot, id)
-	}
+// RewindAll rewinds every namespace to its snapshot in spaces; one that
+// has none (made since) is emptied.
+func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	done := map[string]bool{}
 	for _, ns := range s.dbs.all() {
 		done[ns.key] = true
-		if err := ns.rewind(snap.spaces[ns.key]); err != nil {
+		if err := ns.rewind(spaces[ns.key]); err != nil {
 			return err
 		}
 	}
-	for key, sp := range snap.spaces {
-		if done[key] {
-			continue
-		}
-		if ns := s.Namespace(key); ns != nil {
+	for key, sp := range spaces {
+		if ns := s.Namespace(key); !done[key] && ns != nil {
 			if err := ns.rewind(sp); err != nil {
 				return err
 			}
@@ -104,17 +66,10 @@ func (s *Service) RestoreSnapshot(id string) error {
 	return nil
 }
 
-// DropSnapshot forgets snapshot id, freeing what only it holds
-// (Emulator.DropSnapshot).
-func (s *Service) DropSnapshot(id string) error {
-	s.snaps.mu.Lock()
-	defer s.snaps.mu.Unlock()
-	if s.snaps.byID[id] == nil {
-		return fmt.Errorf("%w: %q", ErrNoSnapshot, id)
-	}
-	delete(s.snaps.byID, id)
-	return nil
-}
+// Rewind makes ns hold exactly the tables of snap (nil: none), as
+// RewindAll does each namespace: for the emulator's branches, a namespace
+// filled from another's snapshot (emulator/branches.go).
+func (ns *Namespace) Rewind(snap *storage.Snapshot) error { return ns.rewind(snap) }
 
 // rewind makes ns hold exactly the tables of snap (nil: none). A table
 // that has not changed since the snapshot (storage.Table.Unchanged:

@@ -26,8 +26,6 @@ type Service struct {
 	conv  *convState
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
 	tokens tokenStore
-	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
-	snaps snapshotStore
 	// sidecars keep each namespace's streams across restarts (streams_persist.go).
 	sidecars sidecarSet
 	// fx is fault injection, throttling and the report's settings (fx.go).
@@ -178,13 +176,9 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	return out, err
 }
 
-// namespaceFor returns the database an access key and region select (a
-// branch's name selects the branch, in any region: branches.go). One
+// namespaceFor returns the database an access key and region select. One
 // that does not exist yet is created only when a table is added to it.
 func (s *Service) namespaceFor(accessKey, region string) *Namespace {
-	if k, ok := s.dbs.branchKey(accessKey); ok {
-		return s.dbs.lookup(k)
-	}
 	if s.cfg.SharedDB {
 		return s.dbs.lookup(nsKey{shared: true})
 	}

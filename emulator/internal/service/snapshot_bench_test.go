@@ -85,9 +85,7 @@ func BenchmarkNamespaceSnapshot(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				if err := s.DropSnapshot(s.TakeSnapshot()); err != nil {
-					b.Fatal(err)
-				}
+				_ = s.SnapshotAll()
 			}
 		})
 	}
@@ -101,7 +99,7 @@ func BenchmarkNamespaceRewind(b *testing.B) {
 		for _, changed := range []bool{false, true} {
 			b.Run(fmt.Sprintf("items=%d/changed=%v", n, changed), func(b *testing.B) {
 				s, ns := benchBackupService(b, n)
-				id := s.TakeSnapshot()
+				spaces := s.SnapshotAll()
 				k := storage.Key{Partition: storage.S("TENANT#acme#ORDER#00000000"), Sort: mustNumber(b, "0")}
 				it := storage.Item{"pk": k.Partition, "sk": k.Sort, "status": storage.S("CHANGED")}
 				b.ReportAllocs()
@@ -112,7 +110,7 @@ func BenchmarkNamespaceRewind(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					if err := s.RestoreSnapshot(id); err != nil {
+					if err := s.RewindAll(spaces); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -121,9 +119,10 @@ func BenchmarkNamespaceRewind(b *testing.B) {
 	}
 }
 
-// BenchmarkNamespaceFork forks a namespace into a branch and drops it
-// (branches.go): the fork shares the base's table and index, so its
-// cost should not grow with the table.
+// BenchmarkNamespaceFork fills another namespace from a namespace's
+// snapshot and empties it again, as the emulator's branches fork and drop
+// (emulator/branches.go): the tables are shared, so the cost should not
+// grow with them.
 //
 //	go test ./emulator/internal/service -run '^$' -bench NamespaceFork -benchmem
 func BenchmarkNamespaceFork(b *testing.B) {
@@ -133,10 +132,11 @@ func BenchmarkNamespaceFork(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := s.Fork(ns.key, "bench"); err != nil {
+				branch := s.Namespace("branch/us-east-1")
+				if err := branch.Rewind(ns.DB().Snapshot(nil)); err != nil {
 					b.Fatal(err)
 				}
-				if err := s.DropBranch("bench"); err != nil {
+				if err := branch.Rewind(nil); err != nil {
 					b.Fatal(err)
 				}
 			}
