@@ -109,7 +109,7 @@
 //	B3   error write                      the version suffix is a canonical decimal
 //	B4   error write                      no stored version <= 0 (no @-1)
 //	B5   error write                      command sk@N created only when sk@(N-1) exists
-//	B6   error write                      command rows written once: guarded creates; overwrites change only ttl
+//	B6   error write                      command rows written once: guarded creates; overwrites change only ttl, updatable
 //	B7   error write                      command UpdateItem: an existing row, only updatable attributes changed
 //	B8   error write                      a data row's version stays or moves up by one
 //	B9   error write                      tenantCode == the pk's tenant

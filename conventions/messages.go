@@ -91,7 +91,7 @@ const (
 
 	// B6
 	msgCreateUnguarded  = "PutItem creates command row without the condition attribute_not_exists(pk) AND attribute_not_exists(sk)"
-	msgOverwriteChanges = "PutItem overwrites an existing command version and changes %s; a version is written once (only updateTtl rewrites it, changing ttl)"
+	msgOverwriteChanges = "PutItem overwrites an existing command version and changes %s; a version is written once (only updateTtl rewrites it, changing ttl and what its execution's status updates change: %s)"
 
 	// B7
 	msgUpdateCreates = "UpdateItem creates a command row; the framework only updates existing versions"
