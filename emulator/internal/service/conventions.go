@@ -153,6 +153,22 @@ func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write 
 	return w
 }
 
+// updateWrite is the write of an update (UpdateItem, PartiQL UPDATE) of
+// t's item with key: t.data.Write, or, for a table that keeps a latest
+// item (rule L1 reads the latest item and the version it points at), a
+// write in a storage transaction whose reads complete the rules' Write.
+// fn gets the current item and complete, which adds those reads to a
+// Write (the identity elsewhere).
+func (c *call) updateWrite(t *table, tp *tablePolicy, key storage.Key, fn func(cur storage.Item, complete func(conventions.Write) conventions.Write) (storage.Item, error)) (storage.Change, error) {
+	if tp == nil || tp.P.Latest == "" {
+		same := func(w conventions.Write) conventions.Write { return w }
+		return t.data.Write(key, func(cur storage.Item) (storage.Item, error) { return fn(cur, same) })
+	}
+	return c.checkedWrite(t, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
+		return fn(cur, func(w conventions.Write) conventions.Write { return inTx(w, tx, t) })
+	})
+}
+
 // keyOfStrings is t's key with these string values.
 func keyOfStrings(t *table, pk, sk string) storage.Key {
 	k := storage.Key{Partition: storage.S(pk)}
