@@ -118,6 +118,7 @@
 //	B12  error delete                     command rows are never deleted
 //	B13  error write+delete               history rows are written once, never edited or deleted
 //	B14  error write+delete               opt-in: a tenant-bound caller writes no common tenant's item
+//	B15  error transaction                one transaction writes one tenant's items (and common ones)
 //	D1   error write                      with a declared design, an item matches an entity's templates
 //	L1   error write+delete+transaction   the 'latest' item copies a new version, by transaction or conditional write
 //

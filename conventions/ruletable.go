@@ -123,6 +123,8 @@ var ruleTable = []RuleInfo{
 		Why: "HistoryService.publish puts each version once and nothing in the framework changes or deletes it: the history is the record of what each version was (TTL expiry is not a client delete)"},
 	{ID: "B14", Severity: SeverityError, Checkpoint: AtWrite | AtDelete, Summary: "a tenant-bound caller does not write a common tenant's items (opt-in: enable B14)",
 		Why: "the guide keeps shared data under the common tenant; the framework's RolesGuard lets any caller use it, so the rule is off unless a table enables it, for projects whose shared data only cross-tenant callers write", OptIn: true},
+	{ID: "B15", Severity: SeverityError, Checkpoint: AtTransaction, Summary: "one transaction writes one tenant's items (and the common tenants')",
+		Why: "the framework publishes one tenant's entity per request, an order and its items under one pk; a transaction across two tenants splits one entity between them, and the LeadingKeys policy that isolates tenants on AWS refuses it for either tenant's caller; cross-tenant callers may"},
 	{ID: "D1", Severity: SeverityError, Checkpoint: AtWrite, Summary: "with a declared design, an item's key attributes match one entity's templates",
 		Why: "seed 001: each model's keys carry its own prefix so that no access pattern mixes models; an item no template matches is one no pattern reads, or one another pattern returns; checked only on tables that declare a design"},
 	{ID: "L1", Severity: SeverityError, Checkpoint: AtWrite | AtDelete | AtTransaction, Summary: "the 'latest' item copies a new version, written with it in one transaction or by a write whose condition fails when 'latest' moved; versions it points at are not rewritten; neither is deleted alone",
