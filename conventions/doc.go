@@ -119,6 +119,7 @@
 //	B13  error write+delete               history rows are written once, never edited or deleted
 //	B14  error write+delete               opt-in: a tenant-bound caller writes no common tenant's item
 //	B15  error transaction                one transaction writes one tenant's items (and common ones)
+//	B16  error write                      a GSI partition key names the item's tenant (or a common one)
 //	D1   error write                      with a declared design, an item matches an entity's templates
 //	L1   error write+delete+transaction   the 'latest' item copies a new version, by transaction or conditional write
 //

@@ -142,6 +142,7 @@ const (
 	msgLatestRewrite        = "%s rewrites %s %q (its %s), the version the latest item (%q) copies; a version is written once: write a new version and move the latest item to it"
 	msgLatestRewriteWith    = "%s rewrites the existing version %s %q (its %s) and points the latest item (%q) at it in the same transaction; a version is written once: write a new version and move the latest item to it"
 	msgLatestUnpinned       = "latest item written apart from the version it copies (latest write %s) without a condition that fails when it moved: add %s = :seen (the pointer as read), or attribute_not_exists(%s) for the first"
+	msgIndexTenant          = "index %s's partition key %s %q does not name the item's tenant %q (nor a common tenant) as a # segment: a Query of the index would cross tenants"
 	msgTwoTenants           = "%s writes tenant %q (partition key %q) in a transaction that writes tenant %q (%s); one transaction writes one tenant's items"
 	msgLatestBackwards      = "latest item moves back from %s %q to %q, an older version; write the old content as a new version instead"
 	msgLatestDanglingStored = "latest item points at %s %q, which the table does not hold; write the version first"

@@ -196,6 +196,7 @@ func checkItem(out []Violation, w *Write, common []string) []Violation {
 	}
 	c.keyShape()
 	c.sortKeySegments()
+	c.indexTenant(common)
 	switch {
 	case p.Roles.Has(RoleCommand):
 		c.versionedSK("command", "A3")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The key design guide's shapes beyond the framework's own: time-series
@@ -217,4 +219,32 @@ func (r *Rules) CheckRead(table string, p Policy, op string, k Key) *Violation {
 	}
 	return &Violation{Rule: "A14", Table: table, Key: k, Severity: p.severity("A14"),
 		Message: fmt.Sprintf(msgReadVersioned, op, k.SK, RemoveSortKeyVersion(k.SK))}
+}
+
+// indexTenant is rule B16: the partition key of each global secondary
+// index the item is in names the item's tenant (or a common tenant) as
+// one of its '#' segments, so that a Query of the index stays inside one
+// tenant, as a dynamodb:LeadingKeys policy needs. An item without the
+// attribute is not in the index; a String value only is judged.
+func (c *checker) indexTenant(common []string) {
+	w := c.w
+	if len(w.IndexKeys) == 0 {
+		return
+	}
+	tenant, err := tenantOf(w.Policy, w.Key.PK)
+	if err != nil {
+		return // no tenant to compare with (A2)
+	}
+	allowed := func(seg string) bool {
+		return strings.EqualFold(seg, tenant) || slices.ContainsFunc(common, func(t string) bool { return strings.EqualFold(t, seg) })
+	}
+	for _, ik := range w.IndexKeys {
+		v, ok := w.New[ik.Attr]
+		if !ok || v.Kind() != storage.KindS {
+			continue
+		}
+		if !slices.ContainsFunc(strings.Split(v.Str(), KeySeparator), allowed) {
+			c.add("B16", msgIndexTenant, ik.Index, ik.Attr, v.Str(), tenant)
+		}
+	}
 }

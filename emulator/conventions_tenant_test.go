@@ -136,3 +136,79 @@ func TestConventionsTransactionOneTenant(t *testing.T) {
 		env.wantNoViolations()
 	})
 }
+
+// TestConventionsIndexTenant: rule B16. A global secondary index's
+// partition key names the item's tenant (or the common tenant), so a
+// Query of the index stays inside one tenant; one naming another tenant
+// or none is refused in enforce and reported in warn.
+func TestConventionsIndexTenant(t *testing.T) {
+	create := func(env *convEnv, name, mode string) {
+		t.Helper()
+		in := &dynamodb.CreateTableInput{
+			TableName:   aws.String(name),
+			BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{
+				{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("gsi1pk"), AttributeType: types.ScalarAttributeTypeS},
+			},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+			},
+			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byStatus"),
+				KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("gsi1pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+			Tags: []types.Tag{{Key: aws.String("dynamoemu:conventions"), Value: aws.String("data")}},
+		}
+		if mode != "" {
+			in.Tags = append(in.Tags, types.Tag{Key: aws.String("dynamoemu:conventions-mode"), Value: aws.String(mode)})
+		}
+		_, err := env.db.CreateTable(env.ctx, in)
+		require.NoError(t, err)
+	}
+	row := func(gsi string) map[string]av {
+		it := dataItem(orderPK, orderSK, 1)
+		if gsi != "" {
+			it["gsi1pk"] = s(gsi)
+		}
+		return it
+	}
+	cases := []struct {
+		name, gsi, want string
+	}{
+		{"tenant in the index key", "STATUS#tenant001#PENDING", ""},
+		{"common tenant in the index key", "STATUS#common", ""},
+		{"not in the index", "", ""},
+		{"no tenant", "PENDING", `[conventions B16] index byStatus's partition key gsi1pk "PENDING" does not name the item's tenant "tenant001"`},
+		{"another tenant", "STATUS#tenant002#PENDING", `[conventions B16] index byStatus's partition key gsi1pk "STATUS#tenant002#PENDING"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newConvEnv(t)
+			create(env, "orders-by-status", "")
+			code, msg := apiError(t, env.put("orders-by-status", row(tc.gsi), ""))
+			if tc.want == "" {
+				require.Empty(t, code, msg)
+				env.wantNoViolations()
+				return
+			}
+			require.Equal(t, "ValidationException", code)
+			require.Contains(t, msg, tc.want)
+			require.Nil(t, env.getItem("orders-by-status", orderPK, orderSK))
+			// UpdateItem moving an item into the index is judged the same.
+			env.mustPut("orders-by-status", row(""), "")
+			_, err := env.db.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String("orders-by-status"),
+				Key: map[string]av{"pk": s(orderPK), "sk": s(orderSK)}, UpdateExpression: aws.String("SET gsi1pk = :g"),
+				ExpressionAttributeValues: map[string]av{":g": s(tc.gsi)}})
+			code, msg = apiError(t, err)
+			require.Equal(t, "ValidationException", code)
+			require.Contains(t, msg, "[conventions B16]")
+
+			warn := newConvEnv(t)
+			create(warn, "orders-by-status", "warn")
+			require.NoError(t, warn.put("orders-by-status", row(tc.gsi), ""))
+			require.Equal(t, []string{"B16"}, warn.reported("orders-by-status"))
+		})
+	}
+}

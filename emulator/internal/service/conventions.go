@@ -133,7 +133,13 @@ func (c *call) checkStream(tp *tablePolicy, t *table, spec *StreamSpecification)
 
 // convWrite describes one item write of t for the rules.
 func convWrite(tp *tablePolicy, t *table, op conventions.Op, key storage.Key, old, nu storage.Item, cond convCond) conventions.Write {
-	return tp.Write(t.name, conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name}, op, key, old, nu, cond)
+	w := tp.Write(t.name, conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name}, op, key, old, nu, cond)
+	for _, g := range t.meta.Load().GSIs {
+		for _, a := range g.PartAttrs {
+			w.IndexKeys = append(w.IndexKeys, conventions.IndexKey{Index: g.Name, Attr: a.Name})
+		}
+	}
+	return w
 }
 
 // inTx completes w with the lookups of transaction tx over w's table:
