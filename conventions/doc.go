@@ -104,6 +104,7 @@
 //	A14  warn  read                       reads of a data table name an unversioned sk
 //	A15  warn  write                      sort key segments joined by '#' alone (no empty segment, no other separator)
 //	A16  warn  write                      master sk is TYPE#category#code or <setting>#<code>
+//	A17  warn  write                      upper-case pk prefix, TTL#, the latest marker spelt exactly
 //	B1   error write                      no '@' in a base sort key
 //	B2   error write                      the tenant is the last pk segment unless declared
 //	B3   error write                      the version suffix is a canonical decimal

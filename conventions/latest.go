@@ -267,6 +267,19 @@ func compareDigits(a, b string) int {
 	return strings.Compare(a, b)
 }
 
+// latestMarkerCase is rule A17 for a table that keeps a latest item: a
+// key spelling the marker in another case ("Latest" for "latest") is not
+// the latest item, and no reader looking for the marker finds it.
+func (c *checker) latestMarkerCase() {
+	w := c.w
+	if w.Policy.Latest == "" || w.New == nil || isLatestKey(w) {
+		return
+	}
+	if slot := slotOf(w); strings.EqualFold(slot, w.Policy.Latest) {
+		c.add("A17", msgLatestMarkerCase, latestSlot(w), slot, w.Policy.Latest, w.Policy.Latest)
+	}
+}
+
 // KeyNames returns the write's key attribute names: w.Names, or "pk" and
 // "sk" when it is zero.
 func (w *Write) KeyNames() Key {

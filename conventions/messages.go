@@ -53,7 +53,12 @@ const (
 	msgTTLMillis    = "ttl %s looks like epoch milliseconds; TTL reads epoch seconds"
 
 	// A12
-	msgTenantCase = "%s partition key %q has tenant %q, not lower case %q"
+	msgTenantCase  = "%s partition key %q has tenant %q, not lower case %q"
+	msgTenantSpace = "%s partition key %q has tenant %q, with spaces around it"
+
+	msgPrefixCase       = "%s partition key %q has prefix %q, not upper case %q"
+	msgTTLSettingCase   = "master sort key %q is not a TTL setting: TtlService reads %q"
+	msgLatestMarkerCase = "%s %q is not the latest item %q: a reader of %q does not find it"
 
 	// A13
 	msgMonthMissing      = "%s partition key %q has no month segment %d; the table's time series is PREFIX#<tenant>#<%s>"

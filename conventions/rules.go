@@ -186,6 +186,7 @@ func checkItem(out []Violation, w *Write, common []string) []Violation {
 	}
 	c := checker{w: w, out: out}
 	c.design()
+	c.latestMarkerCase()
 	if p.Roles == 0 {
 		return c.out
 	}

@@ -215,3 +215,14 @@ func (env *convEnv) scanDocs() map[string]map[string]string {
 	}
 	return items
 }
+
+// TestConventionsLatestMarkerCase: "Latest" on a table whose marker is
+// "latest" is not the latest item; it is written (a style warning, A17)
+// and reported.
+func TestConventionsLatestMarkerCase(t *testing.T) {
+	env := latestDocs(t, "")
+	_, err := env.db.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("docs"),
+		Item: map[string]av{"documentVersion": s("Latest"), "content": s("second"), "actualVersion": s("v2")}})
+	require.NoError(t, err)
+	require.Equal(t, []string{"A17"}, env.reported("docs"))
+}
