@@ -134,7 +134,7 @@ func TestRulesKeyShape(t *testing.T) {
 		{name: "A12 the tenant package's TENANT#MBC", roles: "keys", pk: "TENANT#MBC", sk: "MASTER", new: storage.Item{"tenantCode": s("MBC")}},
 		{name: "A12 elsewhere MBC", roles: "keys", pk: "ORDER#MBC", sk: "1", new: storage.Item{}, want: []string{"A12"}},
 		{name: "A17 ttl# setting", roles: "master+data", pk: "MASTER#t1", sk: "ttl#local-demo-order-data",
-			new: storage.Item{"version": n("1"), "id": s("MASTER#t1#ttl#local-demo-order-data"), "tenantCode": s("t1"), "cpk": s("MASTER#t1"), "csk": s("ttl#local-demo-order-data@1")},
+			new:  storage.Item{"version": n("1"), "id": s("MASTER#t1#ttl#local-demo-order-data"), "tenantCode": s("t1"), "cpk": s("MASTER#t1"), "csk": s("ttl#local-demo-order-data@1")},
 			want: []string{"A17"}},
 		{name: "B9 pass", roles: "keys", pk: "P#t1", sk: "1", new: storage.Item{"tenantCode": s("t1")}},
 		{name: "B9 absent", roles: "keys", pk: "P#t1", sk: "1", new: storage.Item{}},
