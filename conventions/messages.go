@@ -56,6 +56,8 @@ const (
 	msgTenantCase  = "%s partition key %q has tenant %q, not lower case %q"
 	msgTenantSpace = "%s partition key %q has tenant %q, with spaces around it"
 
+	msgTimeSeriesSK     = "%s sort key %q does not start with an ISO 8601 timestamp: the time series' sort key is <timestamp>#<eventId>"
+	msgTimeSeriesMonth  = "%s sort key %q has timestamp %s, in %s, but its partition key %q is the month %s"
 	msgPrefixCase       = "%s partition key %q has prefix %q, not upper case %q"
 	msgTTLSettingCase   = "master sort key %q is not a TTL setting: TtlService reads %q"
 	msgLatestMarkerCase = "%s %q is not the latest item %q: a reader of %q does not find it"

@@ -78,6 +78,7 @@ func (c *checker) timeSeries() {
 	}
 	month := segs[p.MonthSegment]
 	if isMonth(month, layout) {
+		c.timeSeriesSK(role, month, layout)
 		return
 	}
 	if ts := p.TenantSegment; ts < len(segs) && isMonth(segs[ts], layout) {
@@ -85,6 +86,27 @@ func (c *checker) timeSeries() {
 		return
 	}
 	c.add("A13", msgMonthFormat, role, pk, month, p.MonthSegment, format, time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC).Format(layout))
+}
+
+// timeSeriesSK checks the rest of A13 on a time-series row whose
+// partition key has its month: the sort key is the guide's
+// <timestamp>#<eventId>, an ISO 8601 timestamp first (toISOString), and
+// that timestamp falls in the partition key's month (in UTC, as the
+// guide's generateLogKeys slices toISOString).
+func (c *checker) timeSeriesSK(role, month, layout string) {
+	sk := c.w.Key.SK
+	if c.w.Policy.Roles.Has(RoleCommand) || c.w.Policy.Roles.Has(RoleHistory) {
+		sk = RemoveSortKeyVersion(sk)
+	}
+	first, _, _ := strings.Cut(sk, KeySeparator)
+	ts, err := time.Parse(time.RFC3339Nano, first)
+	if err != nil {
+		c.add("A13", msgTimeSeriesSK, role, sk)
+		return
+	}
+	if got := ts.UTC().Format(layout); got != month {
+		c.add("A13", msgTimeSeriesMonth, role, sk, first, got, c.w.Key.PK, month)
+	}
 }
 
 // skSeparators are the characters A15 reports inside a sort key segment.

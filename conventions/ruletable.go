@@ -87,7 +87,7 @@ var ruleTable = []RuleInfo{
 		Why: "a table may get its stream by a later UpdateTable; the template creates command tables with NEW_IMAGE, so it never fires on the framework's own tables"},
 	{ID: "A12", Severity: SeverityWarn, Checkpoint: AtWrite, Summary: "the tenant segment is lower case, without spaces around it (the tenant package's TENANT#<code> excepted)",
 		Why: "the guide asks for it, but masterPk and seqPk do not lower-case and the framework's own e2e writes MASTER#MBC; a tenant code with a trailing space is another tenant to every lookup"},
-	{ID: "A13", Severity: SeverityError, Checkpoint: AtWrite, Summary: "time series: the declared month segment of pk has the declared format (YYYY-MM) and follows the tenant",
+	{ID: "A13", Severity: SeverityError, Checkpoint: AtWrite, Summary: "time series: the declared month segment of pk has the declared format (YYYY-MM) and follows the tenant; sk is <timestamp>#<eventId> in that month",
 		Why: "the guide's LOG#<tenant>#<YYYY-MM> buckets a tenant's events by month; a full date, YYYYMM or no month puts them in partitions no month's query reads; checked only where a table declares its month segment"},
 	{ID: "A14", Severity: SeverityWarn, Checkpoint: AtRead, Summary: "reads of a data table name the sort key without @version",
 		Why: "the guide's anti-pattern: data rows carry no version, so the read finds nothing; a read changes nothing, so it is reported, not refused (strict refuses it)"},
