@@ -132,9 +132,10 @@ const (
 	// B12
 	msgCommandDeleted = "%s deletes a command row; the command table keeps every version"
 
-	msgHistoryDeleted     = "%s deletes a history row; the history keeps what each version was"
-	msgHistoryUpdated     = "UpdateItem edits a history row; a history version is written once, by PutItem"
-	msgHistoryOverwritten = "PutItem overwrites an existing history version and changes %s; a history version is written once"
+	msgHistoryDeleted        = "%s deletes a history row; the history keeps what each version was"
+	msgHistoryUpdated        = "UpdateItem edits a history row; a history version is written once, by PutItem"
+	msgHistoryExpiresEarlier = "PutItem moves an existing history version's ttl earlier, from %s to %s; a retried publish never shortens it"
+	msgHistoryOverwritten    = "PutItem overwrites an existing history version and changes %s; a history version is written once"
 
 	// L1
 	msgLatestMissing   = "new item written without its latest item (%s %q) in the same transaction (the table's latest write is transaction)"

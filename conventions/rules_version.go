@@ -224,8 +224,20 @@ func (c *checker) historyWrite() {
 	case w.Old != nil:
 		if name, ok := overwriteChanges(w.Old, w.New, nil); ok {
 			c.add("B13", msgHistoryOverwritten, name)
+		} else if earlier(w.Old["ttl"], w.New["ttl"]) {
+			c.add("B13", msgHistoryExpiresEarlier, w.Old["ttl"].Str(), w.New["ttl"].Str())
 		}
 	}
+}
+
+// earlier reports whether the ttl nu is a Number of epoch seconds before
+// the Number old: a rewrite that makes a row expire sooner. A retried
+// HistoryService.publish computes the ttl again from now, never sooner.
+func earlier(old, nu storage.Value) bool {
+	if old.Kind() != storage.KindN || nu.Kind() != storage.KindN {
+		return false
+	}
+	return storage.CompareNumbers(nu.Number(), old.Number()) < 0
 }
 
 // describe renders a scalar value for a message: "S \"x\"", "N 3".
