@@ -33,7 +33,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -249,15 +248,10 @@ type Cond struct {
 
 // Write describes one item write of table (its key attributes' names)
 // for the rules.
-func (tp *Policy) Write(table string, names conventions.Key, op conventions.Op, key storage.Key, old, nu storage.Item, cond Cond, gsis []*tablespec.IndexDef) conventions.Write {
+func (tp *Policy) Write(table string, names conventions.Key, op conventions.Op, key storage.Key, old, nu storage.Item, cond Cond) conventions.Write {
 	w := conventions.Write{
 		Table: table, Policy: tp.P, Op: op, Key: KeyOf(key), Names: names,
 		Old: old, New: nu, NotExistsCondition: cond.Guard || isCreateGuard(cond.Text, cond.Names),
-	}
-	for _, g := range gsis { // rule B16: the GSIs' partition key attributes
-		for _, a := range g.PartAttrs {
-			w.IndexKeys = append(w.IndexKeys, conventions.IndexKey{Index: g.Name, Attr: a.Name})
-		}
 	}
 	if cond.Text != nil {
 		w.Condition, w.ConditionNames = *cond.Text, cond.Names

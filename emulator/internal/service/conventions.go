@@ -124,7 +124,11 @@ func (c *call) checkStream(tp *tablePolicy, t *table, spec *StreamSpecification)
 
 // convWrite describes one item write of t for the rules.
 func convWrite(tp *tablePolicy, t *table, op conventions.Op, key storage.Key, old, nu storage.Item, cond convCond) conventions.Write {
-	return tp.Write(t.name, conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name}, op, key, old, nu, cond, t.meta.Load().GSIs)
+	w := tp.Write(t.name, conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name}, op, key, old, nu, cond)
+	for _, g := range t.meta.Load().GSIs { // rule B16 (the first partition key attribute)
+		w.IndexKeys = append(w.IndexKeys, conventions.IndexKey{Index: g.Name, Attr: g.Schema.Partition.Name})
+	}
+	return w
 }
 
 // inTx completes w with the lookups of transaction tx over w's table:
