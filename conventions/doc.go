@@ -104,12 +104,13 @@
 //	A14  warn  read                       reads of a data table name an unversioned sk
 //	A15  warn  write                      sort key segments joined by '#' alone (no empty segment, no other separator)
 //	A16  warn  write                      master sk is TYPE#category#code or <setting>#<code>
+//	A17  warn  write                      upper-case pk prefix, TTL#, the latest marker spelt exactly
 //	B1   error write                      no '@' in a base sort key
 //	B2   error write                      the tenant is the last pk segment unless declared
 //	B3   error write                      the version suffix is a canonical decimal
 //	B4   error write                      no stored version <= 0 (no @-1)
 //	B5   error write                      command sk@N created only when sk@(N-1) exists
-//	B6   error write                      command rows written once: guarded creates; overwrites change only ttl
+//	B6   error write                      command rows written once: guarded creates; overwrites change only ttl, updatable
 //	B7   error write                      command UpdateItem: an existing row, only updatable attributes changed
 //	B8   error write                      a data row's version stays or moves up by one
 //	B9   error write                      tenantCode == the pk's tenant
@@ -118,6 +119,8 @@
 //	B12  error delete                     command rows are never deleted
 //	B13  error write+delete               history rows are written once, never edited or deleted
 //	B14  error write+delete               opt-in: a tenant-bound caller writes no common tenant's item
+//	B15  error transaction                one transaction writes one tenant's items (and common ones)
+//	B16  error write                      a GSI partition key names the item's tenant (or a common one)
 //	D1   error write                      with a declared design, an item matches an entity's templates
 //	L1   error write+delete+transaction   the 'latest' item copies a new version, by transaction or conditional write
 //

@@ -205,3 +205,21 @@ func FuzzParseTags(f *testing.F) {
 		}
 	})
 }
+
+// FuzzVersionOrder: versionOrder is antisymmetric and never panics; a
+// name compares equal to itself.
+func FuzzVersionOrder(f *testing.F) {
+	for _, s := range [][2]string{{"v1", "v2"}, {"v10", "v2"}, {"2026-11-01", "2026-12-01"}, {"01HX7M", "01HX8N"}, {"", "0"}, {"a00", "a0"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ab, okAB := versionOrder(a, b)
+		ba, okBA := versionOrder(b, a)
+		if okAB != okBA || ab != -ba {
+			t.Fatalf("versionOrder(%q, %q) = %d, %v but (%q, %q) = %d, %v", a, b, ab, okAB, b, a, ba, okBA)
+		}
+		if o, ok := versionOrder(a, a); !ok || o != 0 {
+			t.Fatalf("versionOrder(%q, itself) = %d, %v", a, o, ok)
+		}
+	})
+}

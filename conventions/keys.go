@@ -28,6 +28,7 @@ const (
 	masterPrefix = "MASTER"
 	seqPrefix    = "SEQ"
 	ttlPrefix    = "TTL"
+	tenantPrefix = "TENANT" // the tenant package's records, TENANT#<code>
 )
 
 // GenerateID returns pk#sk without sk's version suffix, as the framework's

@@ -1,8 +1,10 @@
 package conventions
 
 import (
+	"cmp"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -22,7 +24,9 @@ import (
 //     writer read it (<pointer> = :seen, or attribute_not_exists for the
 //     first), pointing at a version the table holds.
 //
-// Either way, the version the latest item points at is not rewritten
+// Either way, the latest item does not move back to an older version
+// (when the two names compare: versionOrder), the version the latest item
+// points at is not rewritten (by PutItem, UpdateItem or PartiQL UPDATE)
 // (the latest item would no longer copy it, or would be moved onto a
 // rewritten old version), and neither it nor the latest item is deleted
 // unless the same transaction deletes the other (or moves the latest
@@ -157,6 +161,12 @@ func (c *checker) latestItem(ws []Write) {
 		c.add("L1", msgLatestNoPointer, pointer)
 		return
 	}
+	if prev, ok := w.Old[pointer]; ok && prev.Kind() == storage.KindS && prev.Str() != ptr.Str() {
+		if order, comparable := versionOrder(ptr.Str(), prev.Str()); comparable && order < 0 {
+			c.add("L1", msgLatestBackwards, latestSlot(w), prev.Str(), ptr.Str())
+			return
+		}
+	}
 	pinned := pinsLatest(w.Condition, w.ConditionNames, pointer, w.KeyNames())
 	var copied storage.Item
 	if target := findWrite(ws, w, ptr.Str()); target != nil {
@@ -203,6 +213,70 @@ func (c *checker) latestItem(ws []Write) {
 			c.add("L1", msgLatestExtra, name, ptr.Str())
 			return
 		}
+	}
+}
+
+// versionOrder compares two version names the way their writer numbers
+// them: a and b are comparable when they have the same shape, the same
+// text between runs of digits ("v2" and "v10", "2026-11-01" and
+// "2026-12-01"), and then compare by their runs of digits as numbers, the
+// first that differs deciding. Names of other shapes (random ids, ULIDs
+// beside "v1") are not comparable: the rule does not judge their order.
+func versionOrder(a, b string) (order int, comparable bool) {
+	ra, rb := digitRuns(a), digitRuns(b)
+	if len(ra) != len(rb) {
+		return 0, false
+	}
+	order = 0
+	for i := range ra {
+		da, db := isDigit(ra[i][0]), isDigit(rb[i][0])
+		switch {
+		case da != db:
+			return 0, false
+		case !da && ra[i] != rb[i]:
+			return 0, false
+		case da && order == 0:
+			order = compareDigits(ra[i], rb[i])
+		}
+	}
+	return order, true
+}
+
+// digitRuns cuts s into alternating runs of digits and of other bytes.
+func digitRuns(s string) []string {
+	var runs []string
+	for i := 0; i < len(s); {
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) == isDigit(s[i]) {
+			j++
+		}
+		runs = append(runs, s[i:j])
+		i = j
+	}
+	return runs
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// compareDigits compares two runs of digits as numbers.
+func compareDigits(a, b string) int {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	return strings.Compare(a, b)
+}
+
+// latestMarkerCase is rule A17 for a table that keeps a latest item: a
+// key spelling the marker in another case ("Latest" for "latest") is not
+// the latest item, and no reader looking for the marker finds it.
+func (c *checker) latestMarkerCase() {
+	w := c.w
+	if w.Policy.Latest == "" || w.New == nil || isLatestKey(w) {
+		return
+	}
+	if slot := slotOf(w); strings.EqualFold(slot, w.Policy.Latest) {
+		c.add("A17", msgLatestMarkerCase, latestSlot(w), slot, w.Policy.Latest, w.Policy.Latest)
 	}
 }
 

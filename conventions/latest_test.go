@@ -189,3 +189,28 @@ func TestLatestDeleteMessage(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestVersionOrder(t *testing.T) {
+	cases := []struct {
+		a, b       string
+		order      int
+		comparable bool
+	}{
+		{"v1", "v2", -1, true},
+		{"v10", "v2", 1, true},
+		{"v02", "v2", 0, true},
+		{"2026-11-01", "2026-12-01", -1, true},
+		{"2026-11-01T10:00:00Z", "2026-11-01T09:59:59Z", 1, true},
+		{"v1", "w1", 0, false},
+		{"v1", "v1.1", 0, false},
+		{"01HX7MBJK3V9WQBZ7XNDK5ZT2M", "01HX7MBJK3V9WQBZ7XNDK5ZT3N", 0, false},
+		{"draft", "final", 0, false},
+		{"", "", 0, true},
+	}
+	for _, tc := range cases {
+		order, comparable := versionOrder(tc.a, tc.b)
+		if order != tc.order || comparable != tc.comparable {
+			t.Errorf("versionOrder(%q, %q) = %d, %v; want %d, %v", tc.a, tc.b, order, comparable, tc.order, tc.comparable)
+		}
+	}
+}

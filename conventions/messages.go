@@ -53,7 +53,14 @@ const (
 	msgTTLMillis    = "ttl %s looks like epoch milliseconds; TTL reads epoch seconds"
 
 	// A12
-	msgTenantCase = "%s partition key %q has tenant %q, not lower case %q"
+	msgTenantCase  = "%s partition key %q has tenant %q, not lower case %q"
+	msgTenantSpace = "%s partition key %q has tenant %q, with spaces around it"
+
+	msgTimeSeriesSK     = "%s sort key %q does not start with an ISO 8601 timestamp: the time series' sort key is <timestamp>#<eventId>"
+	msgTimeSeriesMonth  = "%s sort key %q has timestamp %s, in %s, but its partition key %q is the month %s"
+	msgPrefixCase       = "%s partition key %q has prefix %q, not upper case %q"
+	msgTTLSettingCase   = "master sort key %q is not a TTL setting: TtlService reads %q"
+	msgLatestMarkerCase = "%s %q is not the latest item %q: a reader of %q does not find it"
 
 	// A13
 	msgMonthMissing      = "%s partition key %q has no month segment %d; the table's time series is PREFIX#<tenant>#<%s>"
@@ -91,7 +98,7 @@ const (
 
 	// B6
 	msgCreateUnguarded  = "PutItem creates command row without the condition attribute_not_exists(pk) AND attribute_not_exists(sk)"
-	msgOverwriteChanges = "PutItem overwrites an existing command version and changes %s; a version is written once (only updateTtl rewrites it, changing ttl)"
+	msgOverwriteChanges = "PutItem overwrites an existing command version and changes %s; a version is written once (only updateTtl rewrites it, changing ttl and what its execution's status updates change: %s)"
 
 	// B7
 	msgUpdateCreates = "UpdateItem creates a command row; the framework only updates existing versions"
@@ -125,9 +132,10 @@ const (
 	// B12
 	msgCommandDeleted = "%s deletes a command row; the command table keeps every version"
 
-	msgHistoryDeleted     = "%s deletes a history row; the history keeps what each version was"
-	msgHistoryUpdated     = "UpdateItem edits a history row; a history version is written once, by PutItem"
-	msgHistoryOverwritten = "PutItem overwrites an existing history version and changes %s; a history version is written once"
+	msgHistoryDeleted        = "%s deletes a history row; the history keeps what each version was"
+	msgHistoryUpdated        = "UpdateItem edits a history row; a history version is written once, by PutItem"
+	msgHistoryExpiresEarlier = "PutItem moves an existing history version's ttl earlier, from %s to %s; a retried publish never shortens it"
+	msgHistoryOverwritten    = "PutItem overwrites an existing history version and changes %s; a history version is written once"
 
 	// L1
 	msgLatestMissing   = "new item written without its latest item (%s %q) in the same transaction (the table's latest write is transaction)"
@@ -142,5 +150,8 @@ const (
 	msgLatestRewrite        = "%s rewrites %s %q (its %s), the version the latest item (%q) copies; a version is written once: write a new version and move the latest item to it"
 	msgLatestRewriteWith    = "%s rewrites the existing version %s %q (its %s) and points the latest item (%q) at it in the same transaction; a version is written once: write a new version and move the latest item to it"
 	msgLatestUnpinned       = "latest item written apart from the version it copies (latest write %s) without a condition that fails when it moved: add %s = :seen (the pointer as read), or attribute_not_exists(%s) for the first"
+	msgIndexTenant          = "index %s's partition key %s %q does not name the item's tenant %q (nor a common tenant) as a # segment: a Query of the index would cross tenants"
+	msgTwoTenants           = "%s writes tenant %q (partition key %q) in a transaction that writes tenant %q (%s); one transaction writes one tenant's items"
+	msgLatestBackwards      = "latest item moves back from %s %q to %q, an older version; write the old content as a new version instead"
 	msgLatestDanglingStored = "latest item points at %s %q, which the table does not hold; write the version first"
 )

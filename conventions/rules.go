@@ -2,6 +2,7 @@ package conventions
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -50,7 +51,37 @@ func (r *Rules) CheckTransaction(ws []Write) []Violation {
 		}
 		out = checkItem(out, &w, r.cfg.commonTenants())
 	}
+	out = checkOneTenant(out, ws, r.cfg.commonTenants())
 	return checkLatest(out, ws)
+}
+
+// checkOneTenant is rule B15: the writes of one transaction to tables
+// that follow the conventions name one tenant, besides the common ones.
+// The first write's tenant is the transaction's; each write naming
+// another is a violation. A cross-tenant caller's transactions, exempt
+// keys and keys without a tenant (A2's) are not judged.
+func checkOneTenant(out []Violation, ws []Write, common []string) []Violation {
+	first, firstAt := "", ""
+	for i := range ws {
+		w := &ws[i]
+		p := w.Policy
+		if w.CrossTenant || !p.Active() || p.Roles == 0 || p.exempt(w.Key.PK) {
+			continue
+		}
+		tenant, err := tenantOf(p, w.Key.PK)
+		if err != nil || slices.ContainsFunc(common, func(c string) bool { return strings.EqualFold(c, tenant) }) {
+			continue
+		}
+		switch {
+		case first == "":
+			first, firstAt = tenant, w.Position
+		case !strings.EqualFold(first, tenant):
+			c := checker{w: w, out: out}
+			c.add("B15", msgTwoTenants, w.Op, tenant, w.Key.PK, first, firstAt)
+			out = c.out
+		}
+	}
+	return out
 }
 
 // existsWithin extends exists with the items that ws puts into table.
@@ -155,6 +186,7 @@ func checkItem(out []Violation, w *Write, common []string) []Violation {
 	}
 	c := checker{w: w, out: out}
 	c.design()
+	c.latestMarkerCase()
 	if p.Roles == 0 {
 		return c.out
 	}
@@ -165,6 +197,7 @@ func checkItem(out []Violation, w *Write, common []string) []Violation {
 	}
 	c.keyShape()
 	c.sortKeySegments()
+	c.indexTenant(common)
 	switch {
 	case p.Roles.Has(RoleCommand):
 		c.versionedSK("command", "A3")

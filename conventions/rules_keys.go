@@ -37,8 +37,19 @@ func (c *checker) keyShape() {
 		return
 	}
 	c.timeSeries()
-	if lower := strings.ToLower(tenant); lower != tenant {
+	prefix, _, _ := strings.Cut(pk, KeySeparator)
+	switch lower := strings.ToLower(tenant); {
+	case strings.TrimSpace(tenant) != tenant:
+		c.add("A12", msgTenantSpace, role, pk, tenant)
+	case prefix == tenantPrefix:
+		// The tenant package's own record, TENANT#<code>: the code as the
+		// tenant was registered (TENANT#MBC), which the framework does
+		// not lower-case; not a key to report on every check.
+	case lower != tenant:
 		c.add("A12", msgTenantCase, role, pk, tenant, lower)
+	}
+	if upper := strings.ToUpper(prefix); upper != prefix && !p.Roles.Has(RoleSession) {
+		c.add("A17", msgPrefixCase, role, pk, prefix, upper)
 	}
 	if v, ok := c.w.New["tenantCode"]; ok {
 		if v.Kind() != storage.KindS {

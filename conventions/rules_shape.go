@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The key design guide's shapes beyond the framework's own: time-series
@@ -76,6 +78,7 @@ func (c *checker) timeSeries() {
 	}
 	month := segs[p.MonthSegment]
 	if isMonth(month, layout) {
+		c.timeSeriesSK(role, month, layout)
 		return
 	}
 	if ts := p.TenantSegment; ts < len(segs) && isMonth(segs[ts], layout) {
@@ -83,6 +86,27 @@ func (c *checker) timeSeries() {
 		return
 	}
 	c.add("A13", msgMonthFormat, role, pk, month, p.MonthSegment, format, time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC).Format(layout))
+}
+
+// timeSeriesSK checks the rest of A13 on a time-series row whose
+// partition key has its month: the sort key is the guide's
+// <timestamp>#<eventId>, an ISO 8601 timestamp first (toISOString), and
+// that timestamp falls in the partition key's month (in UTC, as the
+// guide's generateLogKeys slices toISOString).
+func (c *checker) timeSeriesSK(role, month, layout string) {
+	sk := c.w.Key.SK
+	if c.w.Policy.Roles.Has(RoleCommand) || c.w.Policy.Roles.Has(RoleHistory) {
+		sk = RemoveSortKeyVersion(sk)
+	}
+	first, _, _ := strings.Cut(sk, KeySeparator)
+	ts, err := time.Parse(time.RFC3339Nano, first)
+	if err != nil {
+		c.add("A13", msgTimeSeriesSK, role, sk)
+		return
+	}
+	if got := ts.UTC().Format(layout); got != month {
+		c.add("A13", msgTimeSeriesMonth, role, sk, first, got, c.w.Key.PK, month)
+	}
 }
 
 // skSeparators are the characters A15 reports inside a sort key segment.
@@ -217,4 +241,32 @@ func (r *Rules) CheckRead(table string, p Policy, op string, k Key) *Violation {
 	}
 	return &Violation{Rule: "A14", Table: table, Key: k, Severity: p.severity("A14"),
 		Message: fmt.Sprintf(msgReadVersioned, op, k.SK, RemoveSortKeyVersion(k.SK))}
+}
+
+// indexTenant is rule B16: the partition key of each global secondary
+// index the item is in names the item's tenant (or a common tenant) as
+// one of its '#' segments, so that a Query of the index stays inside one
+// tenant, as a dynamodb:LeadingKeys policy needs. An item without the
+// attribute is not in the index; a String value only is judged.
+func (c *checker) indexTenant(common []string) {
+	w := c.w
+	if len(w.IndexKeys) == 0 {
+		return
+	}
+	tenant, err := tenantOf(w.Policy, w.Key.PK)
+	if err != nil {
+		return // no tenant to compare with (A2)
+	}
+	allowed := func(seg string) bool {
+		return strings.EqualFold(seg, tenant) || slices.ContainsFunc(common, func(t string) bool { return strings.EqualFold(t, seg) })
+	}
+	for _, ik := range w.IndexKeys {
+		v, ok := w.New[ik.Attr]
+		if !ok || v.Kind() != storage.KindS {
+			continue
+		}
+		if !slices.ContainsFunc(strings.Split(v.Str(), KeySeparator), allowed) {
+			c.add("B16", msgIndexTenant, ik.Index, ik.Attr, v.Str(), tenant)
+		}
+	}
 }

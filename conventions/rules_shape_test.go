@@ -61,7 +61,11 @@ func TestRulesTimeSeries(t *testing.T) {
 		// The guide's shape, as the framework test's log module writes it.
 		{name: "A13 pass", roles: "data", seg: 1, pk: "LOG#tenant001#2026-11", sk: sk, new: log("LOG#tenant001#2026-11"), policy: month(2, "")},
 		{name: "A13 pass declared YYYYMM", roles: "data", seg: 1, pk: "LOG#tenant001#202611", sk: sk, new: log("LOG#tenant001#202611"), policy: month(2, "YYYYMM")},
-		{name: "A13 pass day buckets", roles: "keys", seg: 1, pk: "AUDIT#tenant001#2026-11-22", sk: "e1", new: storage.Item{}, policy: month(2, "YYYY-MM-DD")},
+		{name: "A13 pass day buckets", roles: "keys", seg: 1, pk: "AUDIT#tenant001#2026-11-22", sk: "2026-11-22T23:59:59Z#e1", new: storage.Item{}, policy: month(2, "YYYY-MM-DD")},
+		{name: "A13 timestamp in another month", roles: "data", seg: 1, pk: "LOG#tenant001#2026-10", sk: sk, new: log("LOG#tenant001#2026-10"), policy: month(2, ""), want: []string{"A13"}},
+		{name: "A13 timestamp with an offset, UTC month", roles: "keys", seg: 1, pk: "LOG#tenant001#2026-10", sk: "2026-11-01T08:00:00+09:00#e1", new: storage.Item{}, policy: month(2, "")},
+		{name: "A13 sort key without a timestamp", roles: "keys", seg: 1, pk: "LOG#tenant001#2026-11", sk: "evt001", new: storage.Item{}, policy: month(2, ""), want: []string{"A13"}},
+		{name: "A13 command sort key, version removed", roles: "command", seg: 1, pk: "LOG#tenant001#2026-11", sk: sk + "@1", new: log("LOG#tenant001#2026-11"), cond: true, policy: month(2, "")},
 		{name: "A13 no month", roles: "data", seg: 1, pk: "LOG#tenant001", sk: sk, new: log("LOG#tenant001"), policy: month(2, ""), want: []string{"A13"}},
 		{name: "A13 full date", roles: "data", seg: 1, pk: "LOG#tenant001#2026-11-22", sk: sk, new: log("LOG#tenant001#2026-11-22"), policy: month(2, ""), want: []string{"A13"}},
 		{name: "A13 YYYYMM where YYYY-MM is declared", roles: "data", seg: 1, pk: "LOG#tenant001#202611", sk: sk, new: log("LOG#tenant001#202611"), policy: month(2, ""), want: []string{"A13"}},

@@ -68,6 +68,9 @@ func (c *checker) master() {
 	base := RemoveSortKeyVersion(w.Key.SK)
 	table, ok := strings.CutPrefix(base, ttlPrefix+KeySeparator)
 	if !ok {
+		if len(base) > len(ttlPrefix) && strings.EqualFold(base[:len(ttlPrefix)+1], ttlPrefix+KeySeparator) {
+			c.add("A17", msgTTLSettingCase, w.Key.SK, ttlPrefix+KeySeparator+base[len(ttlPrefix)+1:])
+		}
 		return
 	}
 	if table == "" {

@@ -45,15 +45,17 @@ func (c *checker) versionedSK(role, rule string) {
 
 // commandWrite checks how a command row is written: a create carries the
 // create guard (B6) and follows its previous version (B5); a PutItem over
-// an existing version changes nothing but ttl (B6, as updateTtl does);
-// updates touch an existing row and leave version and id alone (B7).
+// an existing version changes nothing but ttl and the updatable
+// attributes (B6, as updateTtl does when it races the version's own
+// status update); updates touch an existing row and change only the
+// updatable attributes (B7).
 func (c *checker) commandWrite() {
 	w := c.w
 	switch w.Op {
 	case OpPut:
 		if w.Old != nil {
-			if name, ok := overwriteChanges(w.Old, w.New); ok {
-				c.add("B6", msgOverwriteChanges, name)
+			if name, ok := overwriteChanges(w.Old, w.New, w.Policy.updatable); ok {
+				c.add("B6", msgOverwriteChanges, name, updatableList(w.Policy))
 			}
 			return
 		}
@@ -73,15 +75,9 @@ func (c *checker) commandWrite() {
 			c.add("B7", msgUpdateCreates)
 			return
 		}
-		allowed := "none"
-		if names := w.Policy.Updatable; names == nil {
-			allowed = strings.Join(DefaultUpdatable, ", ")
-		} else if len(names) > 0 {
-			allowed = strings.Join(names, ", ")
-		}
 		for _, name := range changedAttrs(w.Old, w.New) {
 			if !w.Policy.updatable(name) {
-				c.add("B7", msgUpdateChanges, name, allowed)
+				c.add("B7", msgUpdateChanges, name, updatableList(w.Policy))
 			}
 		}
 	}
@@ -105,14 +101,34 @@ func changedAttrs(old, nu storage.Item) []string {
 	return out
 }
 
+// updatableList names a policy's updatable attributes for a message.
+func updatableList(p Policy) string {
+	switch names := p.Updatable; {
+	case names == nil:
+		return strings.Join(DefaultUpdatable, ", ")
+	case len(names) > 0:
+		return strings.Join(names, ", ")
+	}
+	return "none"
+}
+
 // overwriteChanges returns the first attribute (in name order) that a
-// PutItem over an existing command version changes, other than those the
-// framework's updateTtl may change: ttl, and attributes when both the old
-// and the new value are S3 references (the framework stores a large
-// attributes map in S3 and writes a fresh reference on every put).
-func overwriteChanges(old, nu storage.Item) (string, bool) {
+// PutItem over an existing version changes, other than those the
+// framework's updateTtl may change: ttl, attributes when both the old and
+// the new value are S3 references (the framework stores a large
+// attributes map in S3 and writes a fresh reference on every put), and
+// those also allowed reports true for. updateTtl reads the previous
+// version and writes it back whole; that version's own execution updates
+// its status (UpdateItem SET status, updatedAt) meanwhile, so the
+// rewrite can carry the status, updatedAt (and taskToken) it read: a
+// command table allows its updatable attributes there; a history table
+// nothing more.
+func overwriteChanges(old, nu storage.Item, allowed func(string) bool) (string, bool) {
 	for _, name := range changedAttrs(old, nu) {
 		if name == "ttl" || (name == "attributes" && isS3Ref(old[name]) && isS3Ref(nu[name])) {
+			continue
+		}
+		if allowed != nil && allowed(name) {
 			continue
 		}
 		return name, true
@@ -206,10 +222,22 @@ func (c *checker) historyWrite() {
 	case w.Op == OpUpdate:
 		c.add("B13", msgHistoryUpdated)
 	case w.Old != nil:
-		if name, ok := overwriteChanges(w.Old, w.New); ok {
+		if name, ok := overwriteChanges(w.Old, w.New, nil); ok {
 			c.add("B13", msgHistoryOverwritten, name)
+		} else if earlier(w.Old["ttl"], w.New["ttl"]) {
+			c.add("B13", msgHistoryExpiresEarlier, w.Old["ttl"].Str(), w.New["ttl"].Str())
 		}
 	}
+}
+
+// earlier reports whether the ttl nu is a Number of epoch seconds before
+// the Number old: a rewrite that makes a row expire sooner. A retried
+// HistoryService.publish computes the ttl again from now, never sooner.
+func earlier(old, nu storage.Value) bool {
+	if old.Kind() != storage.KindN || nu.Kind() != storage.KindN {
+		return false
+	}
+	return storage.CompareNumbers(nu.Number(), old.Number()) < 0
 }
 
 // describe renders a scalar value for a message: "S \"x\"", "N 3".

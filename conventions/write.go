@@ -61,6 +61,13 @@ type Write struct {
 	// CallerTenant is the tenant the caller is bound to ("" for none, or
 	// a cross-tenant caller): rule B14 reads it.
 	CallerTenant string
+	// CrossTenant is true when the caller is listed in the
+	// configuration's crossTenant (rule B15 lets it write several
+	// tenants in one transaction).
+	CrossTenant bool
+	// IndexKeys are the partition key attributes of the table's global
+	// secondary indexes (rule B16).
+	IndexKeys []IndexKey
 	// Design matches an item against the entity templates the declared
 	// design gives the table (rule D1): the entity it matches, or "" and
 	// each entity's templates it was compared to. Nil: the table has no
@@ -82,4 +89,9 @@ type Write struct {
 type Checker interface {
 	CheckWrite(w Write) []Violation
 	CheckTransaction(ws []Write) []Violation
+}
+
+// IndexKey is a global secondary index's partition key attribute.
+type IndexKey struct {
+	Index, Attr string
 }

@@ -24,12 +24,20 @@ import (
 // scans the tables of any DynamoDB endpoint (the emulator, DynamoDB Local,
 // AWS) that the configuration (or their tags) names, and lists the items
 // that break the conventions, as the emulator would have reported them had
-// they been written to it. It fails (exit status 2) when a violation has
+// they been written to it. It fails (exit status 1) when a violation has
 // error severity, or any violation with --fail-on-warn; warnings alone
-// leave it at 0.
+// leave it at 0. Anything else that stops it (bad flags or
+// configuration, an endpoint it cannot read, an empty namespace) is exit
+// status 2; "dynamoemu conventions" without the check installed, 127.
+
+// The check's exit statuses.
+const (
+	exitViolations = 1 // violations that fail the check
+	exitError      = 2 // the check could not run
+)
 
 // errViolations is returned when the check found violations that fail it
-// (exit status 2).
+// (exit status 1).
 var errViolations = errors.New("conventions violations found")
 
 // loadConventions reads the --config file; "" means none.
@@ -60,7 +68,7 @@ func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Wr
 	region := fs.String("region", "us-east-1", "region")
 	accessKey := fs.String("accessKey", "", "access key id (empty: the environment's; with --endpoint and no environment credentials, \"dynamoemu\")")
 	secretKey := fs.String("secretKey", "dynamoemu", "secret access key, with --accessKey")
-	failOnWarn := fs.Bool("fail-on-warn", false, "exit with status 2 for warnings too (default: errors only)")
+	failOnWarn := fs.Bool("fail-on-warn", false, "exit with status 1 for warnings too (default: errors only)")
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -85,6 +93,9 @@ func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Wr
 		if names, err = listTables(ctx, db); err != nil {
 			return err
 		}
+		if len(names) == 0 {
+			return emptyNamespace(ctx, db, *endpoint, *region)
+		}
 	}
 	var errs, warns int
 	for _, name := range names {
@@ -105,6 +116,22 @@ func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Wr
 		return errViolations
 	}
 	return nil
+}
+
+// emptyNamespace is the error of a check whose endpoint lists no table:
+// most often credentials or a region that open a namespace other than the
+// one holding the tables, which would pass as "0 violations in 0 tables".
+func emptyNamespace(ctx context.Context, db *dynamodb.Client, endpoint, region string) error {
+	key := "(none)"
+	if c, err := db.Options().Credentials.Retrieve(ctx); err == nil {
+		key = c.AccessKeyID
+	}
+	if endpoint == "" {
+		endpoint = "AWS"
+	}
+	return fmt.Errorf("nothing checked: %s lists no table for access key %s in region %s (an empty namespace; "+
+		"DynamoDB Local and dynamoemu keep one database per access key and region unless started with -sharedDb: "+
+		"pass the --accessKey and --region the application uses, or name the tables)", endpoint, key, region)
 }
 
 // checkClient is the check's DynamoDB client; the SDK's own warnings go

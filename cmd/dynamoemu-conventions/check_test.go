@@ -126,6 +126,26 @@ func TestConventionsCheck(t *testing.T) {
 		t.Errorf("stderr: got %q, want no SDK warning", errOut.String())
 	}
 
+	// An endpoint that lists no table (credentials opening another
+	// namespace) fails, naming the namespace, instead of passing as
+	// "0 violations in 0 tables".
+	if os.Getenv("DYNAMODB_ENDPOINT") == "" {
+		emptyURL, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
+		out.Reset()
+		err := conventionsCommand(ctx, []string{"check", "--endpoint", emptyURL, "--config", file, "--accessKey", "AKIDOTHER", "--region", "eu-west-1"}, &out, &errOut)
+		if err == nil || errors.Is(err, errViolations) {
+			t.Fatalf("empty namespace: got %v, want an error that is not errViolations", err)
+		}
+		for _, want := range []string{"nothing checked", emptyURL, "access key AKIDOTHER", "region eu-west-1", "empty namespace"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("empty namespace: %q does not say %q", err, want)
+			}
+		}
+		if out.Len() != 0 {
+			t.Errorf("empty namespace: printed %q, want nothing", out.String())
+		}
+	}
+
 	if err := conventionsCommand(ctx, []string{"nope"}, &out, &errOut); err == nil {
 		t.Fatal("unknown subcommand: got no error")
 	}

@@ -13,7 +13,10 @@ func main() {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
+		if errors.Is(err, errViolations) {
+			os.Exit(exitViolations) // the lines and the summary said which
+		}
 		fmt.Fprintln(os.Stderr, "dynamoemu-conventions:", err)
-		os.Exit(2)
+		os.Exit(exitError)
 	}
 }

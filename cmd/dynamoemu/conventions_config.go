@@ -18,6 +18,11 @@ import (
 // the container image ship both), else the one on PATH. Its output and
 // exit status are the check's.
 
+// exitCheckerMissing is dynamoemu's exit status when the conventions
+// check is not installed: the shell's "command not found", distinct from
+// the check's own 1 (violations) and 2 (could not run).
+const exitCheckerMissing = 127
+
 // errConventionsMissing answers "dynamoemu conventions ..." when the check
 // is nowhere to be found, saying how to get it.
 var errConventionsMissing = errors.New("the conventions check is the command " + checkerName() + ", not found next to dynamoemu nor on PATH; " +

@@ -73,7 +73,7 @@ func TestConventionsCommand(t *testing.T) {
 		err := run(args, &out, &errOut, nil)
 		var code checkerExit
 		require.ErrorAs(t, err, &code, "%v: stderr %s", args, errOut.String())
-		require.Equal(t, checkerExit(2), code, "a violation of error severity")
+		require.Equal(t, checkerExit(1), code, "a violation of error severity")
 		require.Contains(t, out.String(), "A3\terror")
 		require.Contains(t, out.String(), "1 violations in 1 tables: 1 errors, 0 warnings")
 	}

@@ -33,6 +33,10 @@ func main() {
 			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 			os.Exit(1)
 		}
+		if errors.Is(err, errConventionsMissing) {
+			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
+			os.Exit(exitCheckerMissing)
+		}
 		if code := checkerExit(0); errors.As(err, &code) {
 			os.Exit(int(code)) // the conventions check's status; it said why
 		}

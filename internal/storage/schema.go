@@ -58,6 +58,16 @@ func (ks KeySchema) KeyOf(item Item) Key {
 	return k
 }
 
+// StringKey is the key whose attributes are the Strings pk and sk (sk
+// unused without a sort key).
+func (ks KeySchema) StringKey(pk, sk string) Key {
+	k := Key{Partition: S(pk)}
+	if ks.HasSort() {
+		k.Sort = S(sk)
+	}
+	return k
+}
+
 // KeyItem returns the key as an item holding only the key attributes, the
 // shape of LastEvaluatedKey.
 func (ks KeySchema) KeyItem(k Key) Item {

@@ -45,7 +45,7 @@ func TestFramework(t *testing.T) {
 	}
 	url, e, _ := emulatortest.NewServerWith(t, emulator.Options{Conventions: &cfg, SharedDB: true})
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "framework.test.js")
 	cmd.Dir = dir

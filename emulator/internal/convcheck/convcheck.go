@@ -266,6 +266,7 @@ func (tp *Policy) ofCall(r Req, w conventions.Write) conventions.Write {
 	if tenant, ok := tp.st.guardedTenant(r); ok {
 		w.CallerTenant = tenant
 	}
+	_, w.CrossTenant = tp.st.cfg.CallerTenant(r.AccessKey, r.TenantHdr)
 	if tp.P.Design && tp.st.design != nil {
 		if d := tp.st.design(); d != nil && d.Declares(w.Table) {
 			table := w.Table

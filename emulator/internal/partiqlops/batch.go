@@ -281,6 +281,8 @@ func batchError(err error, table string) BatchStatementResponse {
 		resp.TableName = ""
 	case apierr.ErrValidation:
 		e.Code = "ValidationError"
+	case apierr.ErrAccessDenied:
+		e.Code = "AccessDenied" // the conventions' tenant guard (B10, B14)
 	case apierr.ErrItemCollectionSizeLimitExceeded:
 		e.Code = "ItemCollectionSizeLimitExceeded"
 	case apierr.ErrTransactionInProgress:

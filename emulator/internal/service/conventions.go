@@ -101,28 +101,19 @@ func convTable(t *table, spec *StreamSpecification) convcheck.Table {
 	return ct
 }
 
-// tagMap is tags as the rules read them.
-func tagMap(tags []tablespec.TagPair) map[string]string {
-	m := make(map[string]string, len(tags))
-	for _, tp := range tags {
-		m[tp.Key] = tp.Value
-	}
-	return m
-}
-
 // attach resolves t's policy (convcheck.State.Attach): when the table is
 // created and when its tags change. The stream is read from the
 // published definition: attach runs inside changeMeta (tags change, the
 // stream does not) or after CreateTable stored the new table's
 // definition.
 func (st *convState) attach(c *call, t *table, tags []tablespec.TagPair) (*tablePolicy, error) {
-	return st.Attach(c.convReq(), convTable(t, t.snapshot().stream), tagMap(tags), c.op == "CreateTable", c.ns.tableNames)
+	return st.Attach(c.convReq(), convTable(t, t.snapshot().stream), tablespec.TagMap(tags), c.op == "CreateTable", c.ns.tableNames)
 }
 
 // restored is the policy of t, rebuilt from its recorded tags
 // (catalog_apply.go; convcheck.State.Restored).
 func (st *convState) restored(t *table, tags []tablespec.TagPair) *tablePolicy {
-	return st.Restored(t.name, tagMap(tags))
+	return st.Restored(t.name, tablespec.TagMap(tags))
 }
 
 // checkStream checks rule A11 when UpdateTable changes t's stream.
@@ -133,7 +124,11 @@ func (c *call) checkStream(tp *tablePolicy, t *table, spec *StreamSpecification)
 
 // convWrite describes one item write of t for the rules.
 func convWrite(tp *tablePolicy, t *table, op conventions.Op, key storage.Key, old, nu storage.Item, cond convCond) conventions.Write {
-	return tp.Write(t.name, conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name}, op, key, old, nu, cond)
+	w := tp.Write(t.name, conventions.Key{PK: t.schema.Partition.Name, SK: t.schema.Sort.Name}, op, key, old, nu, cond)
+	for _, g := range t.meta.Load().GSIs { // rule B16 (the first partition key attribute)
+		w.IndexKeys = append(w.IndexKeys, conventions.IndexKey{Index: g.Name, Attr: g.Schema.Partition.Name})
+	}
+	return w
 }
 
 // inTx completes w with the lookups of transaction tx over w's table:
@@ -141,25 +136,29 @@ func convWrite(tp *tablePolicy, t *table, op conventions.Op, key storage.Key, ol
 // on deletes).
 func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write {
 	w.Exists = func(pk, sk string) bool {
-		_, ok := tx.GetEncoded(t.data, keyOfStrings(t, pk, sk))
+		_, ok := tx.GetEncoded(t.data, t.schema.StringKey(pk, sk))
 		return ok
 	}
 	if w.Policy.Latest != "" {
 		w.Get = func(pk, sk string) storage.Item {
-			item, _ := tx.Get(t.data, keyOfStrings(t, pk, sk))
+			item, _ := tx.Get(t.data, t.schema.StringKey(pk, sk))
 			return item
 		}
 	}
 	return w
 }
 
-// keyOfStrings is t's key with these string values.
-func keyOfStrings(t *table, pk, sk string) storage.Key {
-	k := storage.Key{Partition: storage.S(pk)}
-	if t.schema.HasSort() {
-		k.Sort = storage.S(sk)
+// updateWrite is an update's t.data.Write; on a table with a latest item (L1
+// reads other items), a write in a storage transaction whose reads complete adds.
+func (c *call) updateWrite(t *table, tp *tablePolicy, key storage.Key, fn func(storage.Item, func(conventions.Write) conventions.Write) (storage.Item, error)) (storage.Change, error) {
+	if tp == nil || tp.P.Latest == "" {
+		return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+			return fn(cur, func(w conventions.Write) conventions.Write { return w })
+		})
 	}
-	return k
+	return c.checkedWrite(t, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
+		return fn(cur, func(w conventions.Write) conventions.Write { return inTx(w, tx, t) })
+	})
 }
 
 // putChecked is PutItem's write to a table with a policy: the condition,

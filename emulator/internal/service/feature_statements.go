@@ -212,7 +212,7 @@ func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *
 	}
 	tp := tb.convPolicy()
 	var newSize int
-	change, err := tb.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+	change, err := cl.updateWrite(tb, tp, key, func(cur storage.Item, complete func(conventions.Write) conventions.Write) (storage.Item, error) {
 		if err := checkCondition(cond, cur, rvoccf); err != nil {
 			return nil, err
 		}
@@ -231,7 +231,7 @@ func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *
 			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
 		}
 		if tp != nil {
-			if err := tp.Check(cl.convReq(), convWrite(tp, tb, conventions.OpUpdate, key, cur, next, convCond{})); err != nil {
+			if err := tp.Check(cl.convReq(), complete(convWrite(tp, tb, conventions.OpUpdate, key, cur, next, convCond{}))); err != nil {
 				return nil, err
 			}
 		}

@@ -545,7 +545,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return updateItemPatched(c, t, in, key, upd, cond) // update_patch.go
 	}
 	var newSize int
-	change, err := t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+	change, err := c.updateWrite(t, tp, key, func(cur storage.Item, complete func(conventions.Write) conventions.Write) (storage.Item, error) {
 		// The item is sized before the condition is evaluated, other
 		// faults of the update after (update_size.go).
 		next, size, err := t.updatedItem(key, upd, cur)
@@ -564,7 +564,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		}
 		newSize = size
 		if err == nil && tp != nil {
-			err = tp.Check(c.convReq(), convWrite(tp, t, conventions.OpUpdate, key, cur, next, convCond{Text: in.ConditionExpression, Names: in.ExpressionAttributeNames}))
+			err = tp.Check(c.convReq(), complete(convWrite(tp, t, conventions.OpUpdate, key, cur, next, convCond{Text: in.ConditionExpression, Names: in.ExpressionAttributeNames})))
 		}
 		return next, err
 	})

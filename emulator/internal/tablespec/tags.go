@@ -73,3 +73,13 @@ func validTagText(s string, min, max int) bool {
 // ValidTagKey reports whether k is a valid tag key: 1 to 128 characters
 // of AWS's tag pattern.
 func ValidTagKey(k string) bool { return validTagText(k, 1, maxTagKeyLen) }
+
+// TagMap is tags as a map from key to value (the conventions rules read
+// a table's tags so).
+func TagMap(tags []TagPair) map[string]string {
+	m := make(map[string]string, len(tags))
+	for _, tp := range tags {
+		m[tp.Key] = tp.Value
+	}
+	return m
+}

@@ -2,7 +2,8 @@
 // The framework test: @mbc-cqrs-serverless/core (the npm package, as
 // published) against the emulator with every conventions rule enforced.
 // The legitimate flows (tables made by the CLI template's own migration,
-// publishAsync create / update v1..N / delete, publishSync, duplicate,
+// publishAsync create / update v1..N / delete, rapid versions with
+// concurrent executions, publishSync, duplicate,
 // master data with TTL settings, sequences, tasks, a time-series module,
 // reads by a tenant-bound caller) must make no violation at all; each
 // deliberate violation must be refused, naming its rule. Run by
@@ -240,6 +241,76 @@ async function main() {
       assert.equal(page1.items.length + page2.items.length, 3)
     }))
 
+  // The deployed runtime: stream records start executions at once, and an
+  // execution of version N runs set_ttl_command (updateTtl: GetItem of
+  // N-1, then an unconditional PutItem of the whole row with its ttl)
+  // while N-1's own execution is still writing its status (updateStatus:
+  // UpdateItem SET status, updatedAt), so the rewrite can carry N-1's
+  // status and updatedAt as they were a moment earlier.
+  const ROUNDS = 20
+  const VERSIONS = 5
+  const rapid = { rounds: ROUNDS, reachedLast: 0 }
+  results.rapid = rapid
+  await flow(`order: rapid versions, ${ROUNDS} rounds of v1..v${VERSIONS} published in quick succession, executions concurrent`, async () => {
+    const started = fw.sfnRuns.started
+    const waited = fw.sfnRuns.waited
+    const overlapped = fw.sfnRuns.overlapped
+    await fw.live(() => asTenant(T1, async (opts) => {
+      const round = async (r) => {
+        const sk = `ORDER#RAPID${String(r).padStart(2, '0')}`
+        await order.commandService.publishAsync(entity(orderPk, sk, T1, { name: `rapid ${r}`, attributes: { total: 0 } }), opts)
+        for (let v = 1; v < VERSIONS; v++) {
+          // A user's next edit comes at once (the execution of v is not
+          // synced yet, so v+1's check_version waits for it), or as v's
+          // execution syncs its data or finishes (v+1's check_version may
+          // pass and its set_ttl_command rewrite v's row while v's
+          // execution still writes v's status).
+          const when = ['now', 'sync_data', 'finish'][Math.floor(Math.random() * 3)]
+          if (when !== 'now') await fw.whenReached(orderPk, sk, v, when)
+          await order.commandService.publishPartialUpdateAsync({ pk: orderPk, sk, version: v, attributes: { total: v } }, opts)
+        }
+      }
+      // Four entities at a time, each its versions back to back.
+      for (let r = 0; r < ROUNDS; r += 4) await Promise.all([0, 1, 2, 3].map((i) => round(r + i)))
+    }))
+    rapid.executions = fw.sfnRuns.started - started
+    rapid.waited = fw.sfnRuns.waited - waited
+    rapid.overlapped = fw.sfnRuns.overlapped - overlapped
+    await asTenant(T1, async () => {
+      for (let r = 0; r < ROUNDS; r++) {
+        const data = await order.dataService.getItem({ pk: orderPk, sk: `ORDER#RAPID${String(r).padStart(2, '0')}` })
+        if (data?.version === VERSIONS) rapid.reachedLast++
+      }
+    })
+    assert.equal(rapid.reachedLast, ROUNDS, `rapid versions: ${rapid.reachedLast} of ${ROUNDS} rounds reached v${VERSIONS}`)
+  })
+
+  // The race above, made to happen: version N's set_ttl_command reads N-1
+  // (whose execution is at finish:STARTED), N-1's execution writes
+  // finish:FINISHED, and then updateTtl's PutItem lands, carrying the
+  // status and updatedAt it read with the new ttl. The framework's own
+  // two calls, in the order the runtime can run them.
+  await flow('order: updateTtl of a version rewrites it while that version\'s execution updates its status', () =>
+    asTenant(T1, async () => {
+      let carried = 0
+      for (let r = 0; r < ROUNDS; r++) {
+        const sk = `ORDER#RAPID${String(r).padStart(2, '0')}`
+        const prev = { pk: orderPk, sk: `${sk}@${VERSIONS - 1}` }
+        await order.commandService.updateStatus(prev, 'finish:STARTED')
+        const hold = fw.holdNextPut(order.commandTable, prev.pk, prev.sk)
+        const ttl = order.commandService.updateTtl({ pk: orderPk, sk: `${sk}@${VERSIONS}` })
+        await hold.reached
+        await order.commandService.updateStatus(prev, 'finish:FINISHED')
+        hold.release()
+        await ttl
+        const row = await order.commandService.getItem(prev)
+        assert.ok(row.ttl > Date.now() / 1000, 'updateTtl set the ttl')
+        if (row.status === 'finish:STARTED') carried++
+      }
+      rapid.staleStatusRewrites = carried
+      assert.equal(carried, ROUNDS, 'every rewrite carried the status it read')
+    }))
+
   const logPk = `LOG#${T1}#2026-11`
   await flow('log: the guide\'s time-series keys (tenant segment 1); the TTL lookup of MASTER#2026-11 is let through', () =>
     asTenant(T1, async (opts) => {
@@ -392,6 +463,7 @@ async function main() {
     refusedViolations: results.refusedViolations,
     dynamodbRequests: fw.requests,
     executions: fw.sfnRuns,
+    rapidVersions: results.rapid,
     notifications: fw.notifications.length,
   }))
   for (const f of results.flows) console.log(`flow ok: ${f}`)

@@ -50,6 +50,7 @@ const { DataSyncNewCommandEventHandler } = core('command-events/data-sync.new.ev
 const { DataSyncCommandSfnEventHandler } = core('command-events/data-sync.sfn.event.handler')
 const { DataSyncCommandSfnEvent } = core('command-events/data-sync.sfn.event')
 const { DefaultEventFactory } = core('events/default-event-factory')
+const { removeSortKeyVersion: removeVersion } = core('helpers/key')
 
 // The template's .env.local, with the emulator as DynamoDB.
 function env(endpoint) {
@@ -109,6 +110,12 @@ function outsideRequests(fn) {
   return tenantStore.exit(fn)
 }
 
+// versionKey names version v of record's entity.
+const versionKey = (record, v) => `${record.pk}\n${removeVersion(record.sk)}\n${v}`
+
+// jitter waits 0-20 ms: a Step Functions state transition.
+const jitter = () => new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 21)))
+
 // Logs collects the framework's log lines; printed when a test fails.
 class Logs {
   constructor() {
@@ -135,7 +142,10 @@ class Framework {
     this.config = config
     this.notifications = [] // SNS stand-in
     this.executions = [] // Step Functions stand-in: queued executions
-    this.sfnRuns = { started: 0, succeeded: 0, failed: 0 }
+    // waited: live executions that waited at wait_prev_command;
+    // overlapped: live executions whose set_ttl_command began before the
+    // previous version's execution ended.
+    this.sfnRuns = { started: 0, succeeded: 0, failed: 0, waited: 0, overlapped: 0 }
     const s3 = {
       putItem: async () => { throw new Error('S3 is not part of this test') },
       getItem: async () => { throw new Error('S3 is not part of this test') },
@@ -151,8 +161,37 @@ class Framework {
       },
       { step: 'initialize', name: 'countRequests' },
     )
+    // Live, every request takes a random 0-5 ms more, as on a network:
+    // the order in which concurrent executions' requests land varies.
+    this.latency = false
+    this.ddb.client.middlewareStack.add(
+      (next) => async (args) => {
+        if (this.latency) await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 6)))
+        return next(args)
+      },
+      { step: 'finalizeRequest', name: 'networkLatency' },
+    )
+    // holdNextPut's holds: a PutItem they match waits for its release.
+    this.holds = []
+    this.ddb.client.middlewareStack.add(
+      (next) => async (args) => {
+        const i = this.holds.findIndex((h) => h.matches(args.input))
+        if (i >= 0) {
+          const [h] = this.holds.splice(i, 1)
+          h.reach()
+          await h.released
+        }
+        return next(args)
+      },
+      { step: 'finalizeRequest', name: 'holdPut' },
+    )
     addTenantHeader(this.ddb.client)
     this.registry = new Map()
+    this.waiters = new Map() // live: version key -> resume of the execution waiting for it
+    this.finished = new Set() // live: version keys whose finish state ran
+    this.ended = new Set() // live: version keys whose execution ended
+    this.states = new Set() // live: version key + state, for each state an execution reached
+    this.stateWaiters = new Map() // live: version key + state -> whenReached's resolve
     const moduleRef = { get: (name) => this.registry.get(typeof name === 'string' ? name : name.name) }
     this.modules = {}
     for (const name of modules) this.modules[name] = this.buildModule(name, moduleRef)
@@ -180,6 +219,14 @@ class Framework {
     const commandService = new CommandService(options, this.ddb, explorer, moduleRef, this.sns, dds, dataService, ttlService)
     commandService.onModuleInit()
     const handler = new CommandEventHandler(options, commandService, dataService, historyService, this.s3, this.sns, this.config)
+    // finish resumes the next version (1.2.5's checkNextToken; see
+    // waitPrevious).
+    const checkNextToken = handler.checkNextToken.bind(handler)
+    handler.checkNextToken = async (event) => {
+      const ret = await checkNextToken(event)
+      this.resumeNext(event.commandRecord)
+      return ret
+    }
     this.registry.set(`${tableName}_CommandEventHandler`, handler)
     return { commandService, dataService, historyService, ttlService, handler,
       commandTable: this.ddb.getTableName(tableName, 'command'),
@@ -237,8 +284,114 @@ class Framework {
     return out
   }
 
-  // runExecution runs one execution of the command state machine.
-  async runExecution(exec) {
+  // live delivers stream records and runs the executions they start
+  // concurrently while fn runs, as the deployed runtime does: each
+  // execution starts as soon as its record is read, and a version whose
+  // previous one is not synced yet waits at wait_prev_command until that
+  // version's finish state resumes it. It returns when fn is done and every
+  // execution has ended; an execution's error is thrown then.
+  async live(fn) {
+    const running = new Set()
+    const errors = []
+    let stop = false
+    const poll = outsideRequests(async () => {
+      for (;;) {
+        const stopping = stop
+        let events = 0
+        for (const m of Object.values(this.modules)) {
+          const records = await this.readStream(m.commandTable)
+          if (!records.length) continue
+          const evs = await this.eventFactory.transformDynamodbStream({ Records: records })
+          for (const ev of evs) {
+            await this.newCommandHandler.execute(ev)
+            events++
+          }
+        }
+        while (this.executions.length) {
+          const p = this.runExecution(this.executions.shift(), true).catch((err) => errors.push(err))
+          running.add(p)
+          p.finally(() => running.delete(p))
+        }
+        if (stopping && !events && !running.size) return
+        if (!events) await new Promise((r) => setTimeout(r, running.size ? 1 : 5))
+      }
+    })
+    this.latency = true
+    try {
+      await fn()
+    } finally {
+      stop = true
+      await poll
+      this.latency = false
+    }
+    if (errors.length) throw errors[0]
+  }
+
+  // waitPrevious blocks a live execution of version v of record's entity
+  // until the execution of v-1 has passed its finish state's work. The
+  // framework's 1.2.5 resumes the waiting version from finish
+  // (checkNextToken: getNextCommand, then SendTaskSuccess with the token
+  // wait_prev_command stored); 0.1.48-beta.0 returns the token and leaves
+  // resuming to the application. The stand-in resumes at the same point,
+  // and never loses the signal (the framework's lost-resume stall is fixed
+  // in 1.3.5, and is not what this test is about).
+  waitPrevious(record) {
+    const key = versionKey(record, record.version - 1)
+    if (this.finished.has(key)) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.set(key, resolve))
+  }
+
+  // resumeNext is the stand-in for 1.2.5's checkNextToken resuming the
+  // next version, called inside the finish state (after its STARTED
+  // status, before its FINISHED one, as in 1.2.5).
+  resumeNext(record) {
+    const key = versionKey(record, record.version)
+    this.finished.add(key)
+    const resolve = this.waiters.get(key)
+    if (resolve) {
+      this.waiters.delete(key)
+      resolve()
+    }
+  }
+
+  // holdNextPut holds the next PutItem of (pk, sk) in table before it is
+  // sent: reached resolves when it is held, release sends it. A test uses
+  // it to land another write between a read and the write that follows it.
+  holdNextPut(table, pk, sk) {
+    let reach
+    let release
+    const reached = new Promise((resolve) => { reach = resolve })
+    const released = new Promise((resolve) => { release = resolve })
+    this.holds.push({
+      matches: (input) => input.TableName === table && input.Item?.pk?.S === pk && input.Item?.sk?.S === sk && !input.ConditionExpression,
+      reach, released,
+    })
+    return { reached, release }
+  }
+
+  // whenReached resolves when the live execution of version v of the
+  // entity (pk, sk) is about to run state.
+  whenReached(pk, sk, v, state) {
+    const key = `${pk}\n${removeVersion(sk)}\n${v}\n${state}`
+    if (this.states.has(key)) return Promise.resolve()
+    return new Promise((resolve) => this.stateWaiters.set(key, resolve))
+  }
+
+  // reached records that a live execution (its input) is about to run state.
+  reached(input, state) {
+    const record = new DataSyncCommandSfnEvent({ context: { Execution: { Input: input }, StateMachine: {} } }).commandRecord
+    const key = `${versionKey(record, record.version)}\n${state}`
+    this.states.add(key)
+    const resolve = this.stateWaiters.get(key)
+    if (resolve) {
+      this.stateWaiters.delete(key)
+      resolve()
+    }
+  }
+
+  // runExecution runs one execution of the command state machine; live
+  // executions may wait for the previous version (live).
+  async runExecution(exec, live = false) {
     const started = new Date().toISOString()
     const context = (state) => ({
       Execution: { Id: `${exec.arn.replace(':stateMachine:', ':execution:')}:${exec.name}`, Input: exec.input, Name: exec.name, StartTime: started },
@@ -247,24 +400,45 @@ class Framework {
       Task: { Token: `token-${exec.name}-${state}` },
     })
     // A Lambda task: the framework's handler of DataSyncCommandSfnEvent.
-    const invoke = (state, input) =>
-      this.sfnHandler.execute(new DataSyncCommandSfnEvent({ input, context: context(state), taskToken: context(state).Task.Token }))
+    // Live, each invocation starts after a random 0-20 ms (Step Functions
+    // and Lambda take their time), so the executions of one entity's
+    // versions interleave differently from run to run.
+    const invoke = async (state, input) => {
+      if (live) {
+        await jitter()
+        this.reached(exec.input, state)
+      }
+      return this.sfnHandler.execute(new DataSyncCommandSfnEvent({ input, context: context(state), taskToken: context(state).Task.Token }))
+    }
     try {
       const check = await invoke('check_version', exec.input)
       if (check.result === -1) {
         this.sfnRuns.failed++
         return
       }
-      if (check.result !== 0) {
+      let ready = check
+      if (check.result !== 0 && !live) {
         // Executions run one at a time in stream order, so the previous
         // version is always done: waiting would be a harness bug.
         throw new Error(`check_version answered ${JSON.stringify(check)}: executions run in order, nothing should wait`)
       }
-      const ttl = await invoke('set_ttl_command', check)
+      if (check.result !== 0) {
+        const record = new DataSyncCommandSfnEvent({ input: exec.input, context: context('wait_prev_command') }).commandRecord
+        const waited = this.waitPrevious(record)
+        await invoke('wait_prev_command', check)
+        await waited
+        await jitter()
+        this.sfnRuns.waited++
+        ready = { result: 'resumed_by_prev_version', prevVersion: record.version - 1 }
+      }
+      const record = live && new DataSyncCommandSfnEvent({ input: exec.input, context: context('set_ttl_command') }).commandRecord
+      if (live && record.version > 1 && !this.ended.has(versionKey(record, record.version - 1))) this.sfnRuns.overlapped++
+      const ttl = await invoke('set_ttl_command', ready)
       const hist = await invoke('history_copy', ttl)
       const handlers = await invoke('transform_data', hist)
       const synced = await Promise.all(handlers.map((h) => invoke('sync_data', h)))
       await invoke('finish', synced)
+      if (live) this.ended.add(versionKey(record, record.version))
       this.sfnRuns.succeeded++
     } catch (err) {
       this.sfnRuns.failed++
