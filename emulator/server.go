@@ -60,6 +60,13 @@ type Options struct {
 	// with ThrottlingException (limits.go). 0 means no limit;
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
+	// MaxRequestBytesInFlight bounds the bytes of the request bodies read
+	// or served at once (membudget.go): a request that does not fit waits
+	// its turn, then is answered with ThrottlingException and Retry-After
+	// (its body read away, kept nowhere). 0 means no budget;
+	// cmd/dynamoemu sizes one for the machine
+	// (DefaultMaxRequestBytesInFlight).
+	MaxRequestBytesInFlight int64
 	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
 	// emulator remembers for ten minutes (internal/service); past it the
 	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
@@ -159,6 +166,9 @@ func (o Options) Validate() error {
 	if o.MaxInFlight < 0 {
 		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
 	}
+	if o.MaxRequestBytesInFlight < 0 {
+		return fmt.Errorf("emulator: MaxRequestBytesInFlight %d is negative", o.MaxRequestBytesInFlight)
+	}
 	if o.IdempotencyBytes < 0 {
 		return fmt.Errorf("emulator: IdempotencyBytes %d is negative", o.IdempotencyBytes)
 	}
@@ -193,7 +203,8 @@ type Emulator struct {
 	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
-	limit   limiter  // requests in flight
+	limit   limiter    // requests in flight
+	budget  byteBudget // request bytes in flight (membudget.go)
 	release releaser // returns memory to the OS after large deletes
 
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
@@ -225,6 +236,8 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.keys = newKeyring(opts.Credentials, opts.AdminTokens)
 	e.limit.max = int64(opts.MaxInFlight)
+	e.budget.max = opts.MaxRequestBytesInFlight
+	e.budget.wait.Store(int64(budgetWait))
 	var err error
 	var dbs func(string) (*storage.DB, error)
 	if opts.DataDir != "" {
@@ -340,6 +353,9 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		// is nobody to answer. Drop the connection without a response.
 		panic(http.ErrAbortHandler)
 	}
+	if ans.retryAfter {
+		w.Header()["Retry-After"] = retryAfterValue
+	}
 	ct, coding := headerGet(r.Header, hdrContentType), ""
 	if len(ans.body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
@@ -393,6 +409,17 @@ type apiRequest struct {
 	sum *[sha256.Size]byte
 }
 
+// waitContext is the context a wait for the budget ends with: the
+// request's on net/http's path; on the loop's, the loop's (cancelled by
+// Close), since the request's own watches the connection, whose body is
+// still to be read.
+func (in *apiRequest) waitContext() context.Context {
+	if cc, ok := in.ctx.(*connContext); ok {
+		return cc.parent
+	}
+	return in.ctx
+}
+
 // remoteAddr is the client's address, for logs.
 func (in *apiRequest) remoteAddr() string {
 	if in.remote == "" && in.conn != nil {
@@ -409,6 +436,9 @@ type apiAnswer struct {
 	body   []byte
 	ae     *apierr.Error // the error answered; nil for 200
 	cutOff bool
+	// retryAfter: the edge throttled the request (membudget.go); the
+	// answer says Retry-After.
+	retryAfter bool
 }
 
 // answerAPI serves one API call: authenticate, read the body, dispatch on
@@ -429,6 +459,8 @@ func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
 		}
 		ans.ae = ae
 		ans.status = ae.Class.Status
+		var later retryLater
+		ans.retryAfter = errors.As(err, &later)
 		body = wire.AppendErrorBody(body[:0], ae)
 	}
 	ans.body = body
@@ -495,13 +527,42 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 		in.sum = new([sha256.Size]byte)
 	}
 
+	// The budget of bytes in flight: the announced body's bytes reserved
+	// before it is read, those of a body of unknown length as they
+	// arrive (membudget.go).
+	var reserved int64
+	defer func() { e.budget.release(reserved) }()
+	raw := in.body
+	if e.budget.max > 0 && in.contentLength <= e.maxBody {
+		got, ok := e.budget.acquire(in.waitContext(), in.contentLength)
+		reserved = got
+		if !ok {
+			drain(in.body, e.maxBody)
+			return nil, retryLater{apierr.Throttling()}
+		}
+		if in.contentLength < 0 {
+			in.body = &budgetReader{r: in.body, b: &e.budget, ctx: in.waitContext(), reserved: &reserved}
+		}
+	}
 	buf := requestBodies.Get() // pools.go
 	defer requestBodies.Put(buf)
 	e.limit.reading.Add(1)
 	err = e.readBody(in, buf)
 	e.limit.reading.Add(-1)
+	if errors.Is(err, errOverBudget) {
+		drain(raw, e.maxBody)
+		return nil, retryLater{apierr.Throttling()}
+	}
 	if err != nil {
 		return nil, err
+	}
+	if extra := int64(buf.Len()) - reserved; e.budget.max > 0 && extra > 0 && reserved < e.budget.max {
+		// A compressed body, decompressed.
+		got, ok := e.budget.acquire(in.waitContext(), extra)
+		reserved += got
+		if !ok {
+			return nil, retryLater{apierr.Throttling()}
+		}
 	}
 	if check != nil {
 		if cred, err = e.keys.finish(check, in.req, *in.sum); err != nil {
@@ -513,7 +574,7 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 	// server's read timeout), never the slots of the requests that are
 	// ready to be served (limits.go).
 	if !e.limit.enter() {
-		return nil, apierr.Throttling()
+		return nil, retryLater{apierr.Throttling()}
 	}
 	defer e.limit.leave()
 	defer func() {
@@ -568,6 +629,9 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer) error {
 	n, err := readAtMost(buf, in.body, e.maxBody+1, want)
 	if n > e.maxBody {
 		return apierr.RequestEntityTooLarge()
+	}
+	if errors.Is(err, errOverBudget) {
+		return err
 	}
 	if err != nil {
 		if isTimeout(err) {
@@ -695,6 +759,7 @@ var (
 	serverHeader      = []string{"Server"}
 	contentTypeJSON10 = []string{"application/x-amz-json-1.0"}
 	contentTypeJSON11 = []string{"application/x-amz-json-1.1"}
+	retryAfterValue   = []string{retryAfterSeconds}
 )
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,

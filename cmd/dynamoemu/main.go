@@ -144,14 +144,15 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 
 func (c config) options(log *slog.Logger) emulator.Options {
 	opts := emulator.Options{
-		SharedDB:               c.sharedDB,
-		Logger:                 log,
-		DelayTransientStatuses: c.delayTransientStatuses,
-		MaxInFlight:            c.limits.maxInFlight,
-		AllowHosts:             c.allowHosts,
-		IdempotencyBytes:       c.limits.tokenBytes,
-		ExportDir:              c.exportDir,
-		ApproximateVectors:     c.approximateVectors,
+		SharedDB:                c.sharedDB,
+		Logger:                  log,
+		DelayTransientStatuses:  c.delayTransientStatuses,
+		MaxInFlight:             c.limits.maxInFlight,
+		MaxRequestBytesInFlight: c.limits.requestBudget(),
+		AllowHosts:              c.allowHosts,
+		IdempotencyBytes:        c.limits.tokenBytes,
+		ExportDir:               c.exportDir,
+		ApproximateVectors:      c.approximateVectors,
 	}
 	c.persistOptions(&opts)
 	for _, o := range strings.Split(c.cors, ",") {
@@ -227,7 +228,7 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if err != nil {
 		return err
 	}
-	c.limits.applyMemoryLimit()
+	c.limits.applyMemoryLimit(log)
 	so := c.limits.serverOptions()
 	so.Loop = emulator.HTTPLoop(c.httpLoop)
 	srv := emu.NewServer(so)
