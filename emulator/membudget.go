@@ -38,8 +38,8 @@ type byteBudget struct {
 	max  int64        // 0: no budget
 	wait atomic.Int64 // the longest wait in nanoseconds: budgetWait; tests shorten it
 
-	mu      sync.Mutex    // guards used and waiters
-	used    int64         // bytes reserved now
+	mu      sync.Mutex      // guards used and waiters
+	used    int64           // bytes reserved now
 	waiters []*budgetWaiter // in order of arrival
 
 	peak      atomic.Int64 // the most reserved at once (tests, reports)

@@ -161,7 +161,6 @@ func chunkedRequest(op, body string) string {
 	return b.String()
 }
 
-
 // waitReserved waits until the budget holds n bytes.
 func waitReserved(t *testing.T, e *Emulator, n int64) {
 	t.Helper()

@@ -205,7 +205,7 @@ type Emulator struct {
 	handler http.Handler
 	limit   limiter    // requests in flight
 	budget  byteBudget // request bytes in flight (membudget.go)
-	release releaser // returns memory to the OS after large deletes
+	release releaser   // returns memory to the OS after large deletes
 
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
 	designSrc []byte     // the design last set, as given (faults.go)
