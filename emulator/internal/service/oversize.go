@@ -7,6 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // Requests whose list members are far over AWS's limits (more than 100
@@ -62,8 +63,17 @@ func prescanOf(name string) prescan {
 		return prescanTransactWrite
 	case "TransactGetItems":
 		return prescanTransactGet
+	case "GetItem", "Query", "Scan":
+		return prescanRepeatedNames
 	}
 	return nil
+}
+
+// prescanRepeatedNames cuts an AttributesToGet list after its first
+// repeated name (refused as AWS refuses it, expr.AttributesToGet),
+// before the names are decoded.
+func prescanRepeatedNames(body []byte) ([]byte, func(any)) {
+	return oversize.RepeatedNames(body, "AttributesToGet", expr.MaxAttributeNameBytes), nil
 }
 
 // prescanBatchGet keeps the first 101 keys of each table that has more
