@@ -171,3 +171,31 @@ func waitReserved(t *testing.T, e *Emulator, n int64) {
 		time.Sleep(time.Millisecond) // polling, bounded by the test deadline
 	}
 }
+
+// TestCutAtCloseLoggedUnanswered: a request held (by an injected delay)
+// when the server closes gets no answer; the log says so at WARN with
+// its request id, and not that it was answered 500.
+func TestCutAtCloseLoggedUnanswered(t *testing.T) {
+	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
+		t.Run(string(loop), func(t *testing.T) {
+			h := newHardServer(t, Options{}, ServerOptions{Loop: loop})
+			require.NoError(t, h.e.Faults().SetRules(1, []FaultRule{{Operations: []string{"ListTables"}, Fault: FaultDelay, Delay: time.Minute}}))
+			c := h.dial(t)
+			_, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}"))
+			require.NoError(t, err)
+			h.waitInFlight(t, 1)
+			require.NoError(t, h.srv.Close())
+			for line := range h.logs.lines {
+				require.NotContains(t, line, "answered 500")
+				require.NotContains(t, line, "unclassified")
+				if strings.Contains(line, "request cut off unanswered") {
+					require.Contains(t, line, "request_id=")
+					require.Contains(t, line, "target=DynamoDB_20120810.ListTables")
+					break
+				}
+			}
+			_, err = http.ReadResponse(bufio.NewReader(c), nil)
+			require.Error(t, err, "no answer")
+		})
+	}
+}

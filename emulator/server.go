@@ -452,6 +452,16 @@ func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
 		ans.body = outBuf
 		return ans
 	}
+	if err != nil && in.ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		// The request's context ended while it was served: its client
+		// went away, or the server is closing (Server.Close after
+		// Shutdown's grace). There is nobody to answer; say so, and
+		// that it got no answer.
+		e.log.Warn("request cut off unanswered", "request_id", ans.reqID, "target", in.target, "remote", in.remoteAddr(), "err", err)
+		ans.cutOff = true
+		ans.body = outBuf
+		return ans
+	}
 	if err != nil {
 		ae, known := apierr.Classify(err)
 		if !known {
