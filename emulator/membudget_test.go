@@ -199,3 +199,24 @@ func TestCutAtCloseLoggedUnanswered(t *testing.T) {
 		})
 	}
 }
+
+// TestSlowRequestAnswered: a request that takes longer to serve than the
+// write timeout (here an injected delay three times it) is still
+// answered: the timeout counts from the answer being ready.
+func TestSlowRequestAnswered(t *testing.T) {
+	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
+		t.Run(string(loop), func(t *testing.T) {
+			h := newHardServer(t, Options{}, ServerOptions{Loop: loop, WriteTimeout: 100 * time.Millisecond})
+			require.NoError(t, h.e.Faults().SetRules(1, []FaultRule{{Operations: []string{"ListTables"}, Fault: FaultDelay, Delay: 300 * time.Millisecond, Count: 1}}))
+			c := h.dial(t)
+			_, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}"))
+			require.NoError(t, err)
+			res, err := http.ReadResponse(bufio.NewReader(c), nil)
+			require.NoError(t, err)
+			body, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			require.Equal(t, 200, res.StatusCode, string(body))
+			require.Contains(t, string(body), "TableNames")
+		})
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -205,6 +206,10 @@ type Emulator struct {
 	handler http.Handler
 	limit   limiter    // requests in flight
 	budget  byteBudget // request bytes in flight (membudget.go)
+	// writeTimeout is the WriteTimeout of the last Server made
+	// (NewServer), in nanoseconds: net/http's path sets it again when an
+	// answer is ready.
+	writeTimeout atomic.Int64
 	release releaser   // returns memory to the OS after large deletes
 
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
@@ -360,7 +365,16 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	if len(ans.body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
 	}
-	writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body)
+	// WriteTimeout counts from the answer being ready, not from the
+	// request's start: a request slow to serve (a machine under load) is
+	// still answered, and the timeout bounds only a client that does not
+	// read (membudget.go's notes).
+	if d := e.writeTimeout.Load(); d > 0 {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(d)))
+	}
+	if err := writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && isTimeout(err) {
+		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
+	}
 	e.recycleAPI(&ans, out)
 	e.logAPI(&in, &ans) // before net/http flushes the answer
 }
@@ -780,7 +794,7 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 	if len(body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
 	}
-	writeResponseCoded(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
+	_ = writeResponseCoded(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
 }
 
 // responseContentType is the Content-Type answered to a request of
@@ -794,7 +808,7 @@ func responseContentType(reqType string) []string {
 
 // writeResponseCoded is writeResponse for a request of Content-Type
 // reqType, the body compressed with coding ("": none).
-func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, status int, body []byte) {
+func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, status int, body []byte) error {
 	h := w.Header()
 	if coding != "" {
 		body = compressResponse(coding, body)
@@ -813,7 +827,8 @@ func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, st
 	h[headerCRC32] = hv.vals[1:2:2]
 	h["Content-Length"] = hv.vals[2:3:3]
 	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	_, err := w.Write(body)
+	return err
 }
 
 // respHeaderVals is writeResponseCoded's header values: the request ID,
