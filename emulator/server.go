@@ -210,7 +210,7 @@ type Emulator struct {
 	// (NewServer), in nanoseconds: net/http's path sets it again when an
 	// answer is ready.
 	writeTimeout atomic.Int64
-	release releaser   // returns memory to the OS after large deletes
+	release      releaser // returns memory to the OS after large deletes
 
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
 	designSrc []byte     // the design last set, as given (faults.go)
