@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -22,8 +23,10 @@ type Service struct {
 	log   *slog.Logger
 	clock func() time.Time // the emulator's clock (moved by Advance and SetNow)
 	cfg   Config
-	dbs   namespaces
-	conv  *convState
+	// streamBytes bounds the bytes of every stream's records; nil: none.
+	streamBytes *streamlog.Budget
+	dbs         namespaces
+	conv        *convState
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
 	tokens tokenStore
 	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
@@ -50,7 +53,11 @@ type Config struct {
 	IdempotencyBytes int64 // 0: idempotency.DefaultBytes
 	TransientDelay   time.Duration
 	StreamRetention  time.Duration // 0: DefaultStreamRetention
-	Conventions      *conventions.Config
+	// StreamRetentionBytes bounds the bytes of every stream's records
+	// together (streamlog.Budget): past it the oldest go before their
+	// retention ends. 0: only the retention bounds them.
+	StreamRetentionBytes int64
+	Conventions          *conventions.Config
 	// Hooks returns the commit hook of a new namespace's DB, given the
 	// namespace's ID (nil, or a nil hook: none): the seam for persistence
 	// (catalog_record.go says what a DB holds).
@@ -88,6 +95,9 @@ func New(cfg Config) (*Service, error) {
 		cfg.Clock, cfg.RealClock = time.Now, true
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
+	if cfg.StreamRetentionBytes > 0 {
+		s.streamBytes = streamlog.NewBudget(cfg.StreamRetentionBytes)
+	}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
 	s.fx.inj, s.fx.th = cfg.Faults, cfg.Throttle
 	if s.fx.inj == nil {

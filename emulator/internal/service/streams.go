@@ -78,7 +78,7 @@ type streamID struct {
 
 // newStream returns the stream id of t with view type view.
 func (s *Service) newStream(t *table, id streamID, view string) *stream {
-	return &stream{
+	st := &stream{
 		arn:       t.arn + "/stream/" + id.label,
 		label:     id.label,
 		tableName: t.name,
@@ -92,6 +92,10 @@ func (s *Service) newStream(t *table, id streamID, view string) *stream {
 		idPrefix:  streamlog.EventIDPrefix(t.arn + "/stream/" + id.label),
 		log:       streamlog.New(s.streamRetention()),
 	}
+	if s.streamBytes != nil {
+		st.log.Attach(s.streamBytes)
+	}
+	return st
 }
 
 // Observe records one committed item write (storage.Observer).
