@@ -84,6 +84,14 @@ type Options struct {
 	// StreamRetention is how long stream records, and disabled streams,
 	// stay readable; 0 means DefaultStreamRetention (AWS's 24 hours).
 	StreamRetention time.Duration
+	// StreamRetentionBytes bounds the bytes of every stream's records
+	// together (images included): past it the oldest records go before
+	// their retention ends, and readers before them get
+	// TrimmedDataAccessException, as when AWS's trim horizon moves. A
+	// deleted table's stream records count until their retention ends
+	// or the bound needs their room. 0 means no bound but the retention;
+	// cmd/dynamoemu uses DefaultStreamRetentionBytes.
+	StreamRetentionBytes int64
 	// Conventions names the tables that follow the mbc-cqrs-serverless
 	// conventions and how they are checked (see conventions.go); nil
 	// means none, though a table may still opt in by its tags.
@@ -140,6 +148,10 @@ const DefaultIdempotencyBytes = 32 << 20
 // hours.
 const DefaultStreamRetention = 24 * time.Hour
 
+// DefaultStreamRetentionBytes is the bound of cmd/dynamoemu's stream
+// records (-streamRetentionBytes): 256 MiB.
+const DefaultStreamRetentionBytes = 256 << 20
+
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
 // create or delete an index of a small table.
 const DefaultTransientStatusDelay = 500 * time.Millisecond
@@ -166,6 +178,9 @@ func (o Options) Validate() error {
 	}
 	if o.MaxInFlight < 0 {
 		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
+	}
+	if o.StreamRetentionBytes < 0 {
+		return fmt.Errorf("emulator: StreamRetentionBytes %d is negative", o.StreamRetentionBytes)
 	}
 	if o.MaxRequestBytesInFlight < 0 {
 		return fmt.Errorf("emulator: MaxRequestBytesInFlight %d is negative", o.MaxRequestBytesInFlight)
@@ -290,19 +305,20 @@ func New(opts Options) (*Emulator, error) {
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
 	return service.Config{
-		SharedDB:           e.opts.SharedDB,
-		Logger:             e.log,
-		Clock:              e.clock,
-		RealClock:          e.opts.Clock == nil,
-		IdempotencyBytes:   e.opts.IdempotencyBytes,
-		TransientDelay:     e.opts.transientDelay(),
-		StreamRetention:    e.opts.StreamRetention,
-		Conventions:        e.opts.Conventions,
-		TableDropped:       e.release.deleted,
-		Faults:             e.newInjector(), // faults_persist.go
-		Throttle:           service.ThrottleConfig(e.opts.Faults.Throttle),
-		ExportDir:          e.opts.ExportDir,
-		ApproximateVectors: e.opts.ApproximateVectors,
+		SharedDB:             e.opts.SharedDB,
+		Logger:               e.log,
+		Clock:                e.clock,
+		RealClock:            e.opts.Clock == nil,
+		IdempotencyBytes:     e.opts.IdempotencyBytes,
+		TransientDelay:       e.opts.transientDelay(),
+		StreamRetention:      e.opts.StreamRetention,
+		StreamRetentionBytes: e.opts.StreamRetentionBytes,
+		Conventions:          e.opts.Conventions,
+		TableDropped:         e.release.deleted,
+		Faults:               e.newInjector(), // faults_persist.go
+		Throttle:             service.ThrottleConfig(e.opts.Faults.Throttle),
+		ExportDir:            e.opts.ExportDir,
+		ApproximateVectors:   e.opts.ApproximateVectors,
 	}
 }
 

@@ -27,6 +27,7 @@ type limitFlags struct {
 	// requestBytes is the budget of request bytes in flight; -1: sized
 	// for the machine (requestBudget).
 	requestBytes int64
+	streamBytes  int64 // bytes of stream records kept; 0: the retention alone bounds them
 }
 
 func defaultLimits() limitFlags {
@@ -38,6 +39,7 @@ func defaultLimits() limitFlags {
 		maxInFlight:    emulator.DefaultMaxInFlight,
 		tokenBytes:     emulator.DefaultIdempotencyBytes,
 		requestBytes:   -1,
+		streamBytes:    emulator.DefaultStreamRetentionBytes,
 	}
 }
 
@@ -50,6 +52,7 @@ func addLimitFlags(fs *flag.FlagSet, l *limitFlags) {
 	fs.IntVar(&l.maxInFlight, "maxInFlight", l.maxInFlight, "requests served at once; more get ThrottlingException (0: no limit)")
 	fs.Int64Var(&l.tokenBytes, "idempotencyBytes", l.tokenBytes, "bytes of ClientRequestTokens remembered for their 10-minute window; past it the oldest are forgotten early")
 	fs.Int64Var(&l.requestBytes, "maxRequestBytesInFlight", l.requestBytes, "bytes of request bodies read or served at once; more wait, then get ThrottlingException (-1: a quarter of -memoryLimit or GOMEMLIMIT, else 256 MiB; 0: no limit)")
+	fs.Int64Var(&l.streamBytes, "streamRetentionBytes", l.streamBytes, "bytes of stream records kept (of every stream, images included); past it the oldest go before their 24 hours, as AWS's trim horizon moves (0: the 24 hours alone)")
 	fs.Int64Var(&l.memoryLimit, "memoryLimit", 0, "soft memory limit of the Go runtime in bytes, like GOMEMLIMIT (0: GOMEMLIMIT or none)")
 }
 
@@ -70,6 +73,9 @@ func (l limitFlags) validate() error {
 	}
 	if l.tokenBytes <= 0 {
 		return fmt.Errorf("-idempotencyBytes %d must be positive", l.tokenBytes)
+	}
+	if l.streamBytes < 0 {
+		return fmt.Errorf("-streamRetentionBytes %d is negative", l.streamBytes)
 	}
 	if l.requestBytes < -1 {
 		return fmt.Errorf("-maxRequestBytesInFlight %d is negative", l.requestBytes)
@@ -124,7 +130,7 @@ const memoryPerBudget = 4
 
 // applyMemoryLimit sets the runtime's soft memory limit: the operator's
 // (-memoryLimit; GOMEMLIMIT the runtime read itself), else one sized from
-// the budget of request bytes, which follows the live heap (tuneMemoryLimit)
+// the budget of request bytes and the bound of stream records, which follows the live heap (tuneMemoryLimit)
 // so that a large data set never makes the collector run without pause.
 func (l limitFlags) applyMemoryLimit(log *slog.Logger) {
 	if l.memoryLimit > 0 {
@@ -135,7 +141,7 @@ func (l limitFlags) applyMemoryLimit(log *slog.Logger) {
 	if l.operatorMemoryLimit() > 0 || budget == 0 {
 		return
 	}
-	floor := memoryPerBudget * budget
+	floor := memoryPerBudget*budget + l.streamBytes
 	debug.SetMemoryLimit(floor)
 	log.Info("memory limit set from the request budget", "memory_limit", floor, "max_request_bytes_in_flight", budget)
 	tuneOnce.Do(func() { go tuneMemoryLimit(floor, budget/2*memoryPerBudget) })

@@ -149,6 +149,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		DelayTransientStatuses:  c.delayTransientStatuses,
 		MaxInFlight:             c.limits.maxInFlight,
 		MaxRequestBytesInFlight: c.limits.requestBudget(),
+		StreamRetentionBytes:    c.limits.streamBytes,
 		AllowHosts:              c.allowHosts,
 		IdempotencyBytes:        c.limits.tokenBytes,
 		ExportDir:               c.exportDir,

@@ -317,3 +317,12 @@ func (ns *Namespace) streamSet() *streamSet {
 	}
 	return &ns.streams
 }
+
+// StreamBytes returns the bytes every stream's records hold now and the
+// bound on them (Config.StreamRetentionBytes); 0, 0 without a bound.
+func (s *Service) StreamBytes() (used, bound int64) {
+	if s.streamBytes == nil {
+		return 0, 0
+	}
+	return s.streamBytes.Used(), s.streamBytes.Max()
+}
