@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
 
 // The budget of request bytes in flight (Options.MaxRequestBytesInFlight):
@@ -170,7 +172,7 @@ func (br *budgetReader) Read(p []byte) (int, error) {
 // limit bytes (the body limit, past which the answer closes the
 // connection anyway).
 func drain(r io.Reader, limit int64) {
-	buf := drainBufs.Get().(*[]byte)
+	buf := drainBufs.Get()
 	defer drainBufs.Put(buf)
 	var n int64
 	for n <= limit {
@@ -182,7 +184,8 @@ func drain(r io.Reader, limit int64) {
 	}
 }
 
-var drainBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+// drainBufs are drain's buffers: what is read into them is never kept.
+var drainBufs = lease.NewPool(lease.Config[*[]byte]{New: func() *[]byte { b := make([]byte, 32<<10); return &b }})
 
 // errOverBudget: a body of unknown length outgrew what the budget could
 // reserve for it in time.

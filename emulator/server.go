@@ -25,6 +25,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -221,6 +222,9 @@ type Emulator struct {
 	handler http.Handler
 	limit   limiter    // requests in flight
 	budget  byteBudget // request bytes in flight (membudget.go)
+	// streamBudget bounds every stream's records
+	// (Options.StreamRetentionBytes); nil: none.
+	streamBudget *streamlog.Budget
 	// writeTimeout is the WriteTimeout of the last Server made
 	// (NewServer), in nanoseconds: net/http's path sets it again when an
 	// answer is ready.
@@ -256,6 +260,9 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.keys = newKeyring(opts.Credentials, opts.AdminTokens)
 	e.limit.max = int64(opts.MaxInFlight)
+	if opts.StreamRetentionBytes > 0 {
+		e.streamBudget = streamlog.NewBudget(opts.StreamRetentionBytes)
+	}
 	e.budget.max = opts.MaxRequestBytesInFlight
 	e.budget.wait.Store(int64(budgetWait))
 	var err error
@@ -305,20 +312,20 @@ func New(opts Options) (*Emulator, error) {
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
 	return service.Config{
-		SharedDB:             e.opts.SharedDB,
-		Logger:               e.log,
-		Clock:                e.clock,
-		RealClock:            e.opts.Clock == nil,
-		IdempotencyBytes:     e.opts.IdempotencyBytes,
-		TransientDelay:       e.opts.transientDelay(),
-		StreamRetention:      e.opts.StreamRetention,
-		StreamRetentionBytes: e.opts.StreamRetentionBytes,
-		Conventions:          e.opts.Conventions,
-		TableDropped:         e.release.deleted,
-		Faults:               e.newInjector(), // faults_persist.go
-		Throttle:             service.ThrottleConfig(e.opts.Faults.Throttle),
-		ExportDir:            e.opts.ExportDir,
-		ApproximateVectors:   e.opts.ApproximateVectors,
+		SharedDB:           e.opts.SharedDB,
+		Logger:             e.log,
+		Clock:              e.clock,
+		RealClock:          e.opts.Clock == nil,
+		IdempotencyBytes:   e.opts.IdempotencyBytes,
+		TransientDelay:     e.opts.transientDelay(),
+		StreamRetention:    e.opts.StreamRetention,
+		StreamBudget:       e.streamBudget,
+		Conventions:        e.opts.Conventions,
+		TableDropped:       e.release.deleted,
+		Faults:             e.newInjector(), // faults_persist.go
+		Throttle:           service.ThrottleConfig(e.opts.Faults.Throttle),
+		ExportDir:          e.opts.ExportDir,
+		ApproximateVectors: e.opts.ApproximateVectors,
 	}
 }
 

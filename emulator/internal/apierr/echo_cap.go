@@ -2,6 +2,7 @@ package apierr
 
 import (
 	"iter"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -40,5 +41,27 @@ func CapEcho(echo iter.Seq[string]) iter.Seq[string] {
 			yield(EchoElided)
 			return
 		}
+	}
+}
+
+// CapEchoText is CapEcho of an echo in one piece.
+func CapEchoText(echo string) string {
+	return join(CapEcho(func(yield func(string) bool) { yield(echo) }))
+}
+
+// EchoPieces is a violation's message in pieces: "Value '", echo cut
+// at MaxEcho (CapEcho), and tail, the rest of the violation.
+func EchoPieces(echo []string, tail string) iter.Seq[string] {
+	capped := CapEcho(slices.Values(echo))
+	return func(yield func(string) bool) {
+		if !yield("Value '") {
+			return
+		}
+		for p := range capped {
+			if !yield(p) {
+				return
+			}
+		}
+		yield(tail)
 	}
 }

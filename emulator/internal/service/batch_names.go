@@ -2,7 +2,6 @@ package service
 
 import (
 	"encoding/json"
-	"iter"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -61,8 +60,7 @@ func batchWriteNamesConstraint(in *BatchWriteItemInput) string {
 	if in.echo == nil {
 		echo = writeRequestsEcho(in.RequestItems)
 	}
-	echo = joinPieces(apierr.CapEcho(func(yield func(string) bool) { yield(echo) }))
-	return apierr.Violation(apierr.Quote(echo), "requestItems", mapKeysConstraint())
+	return apierr.Violation(apierr.Quote(apierr.CapEchoText(echo)), "requestItems", mapKeysConstraint())
 }
 
 // batchGetEmptyConstraint is the violation of RequestItems {} of a
@@ -76,13 +74,4 @@ func batchGetEmptyConstraint(items map[string]*KeysAndAttributes) string {
 		return ""
 	}
 	return apierr.Violation("", "RequestItems", apierr.LenGE(1))
-}
-
-// joinPieces is the text of pieces.
-func joinPieces(pieces iter.Seq[string]) string {
-	var b strings.Builder
-	for p := range pieces {
-		b.WriteString(p)
-	}
-	return b.String()
 }

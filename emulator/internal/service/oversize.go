@@ -63,17 +63,12 @@ func prescanOf(name string) prescan {
 		return prescanTransactWrite
 	case "TransactGetItems":
 		return prescanTransactGet
-	case "GetItem", "Query", "Scan":
-		return prescanRepeatedNames
+	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
+		return func(b []byte) ([]byte, func(any)) {
+			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
+		}
 	}
 	return nil
-}
-
-// prescanRepeatedNames cuts an AttributesToGet list after its first
-// repeated name (refused as AWS refuses it, expr.AttributesToGet),
-// before the names are decoded.
-func prescanRepeatedNames(body []byte) ([]byte, func(any)) {
-	return oversize.RepeatedNames(body, "AttributesToGet", expr.MaxAttributeNameBytes), nil
 }
 
 // prescanBatchGet keeps the first 101 keys of each table that has more

@@ -2,13 +2,13 @@ package service
 
 import (
 	"context"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"log/slog"
 	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -23,10 +23,8 @@ type Service struct {
 	log   *slog.Logger
 	clock func() time.Time // the emulator's clock (moved by Advance and SetNow)
 	cfg   Config
-	// streamBytes bounds the bytes of every stream's records; nil: none.
-	streamBytes *streamlog.Budget
-	dbs         namespaces
-	conv        *convState
+	dbs   namespaces
+	conv  *convState
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
 	tokens tokenStore
 	// snaps are the namespace snapshots kept for Emulator.Restore (ns_snapshot.go).
@@ -52,12 +50,9 @@ type Config struct {
 	RealClock        bool
 	IdempotencyBytes int64 // 0: idempotency.DefaultBytes
 	TransientDelay   time.Duration
-	StreamRetention  time.Duration // 0: DefaultStreamRetention
-	// StreamRetentionBytes bounds the bytes of every stream's records
-	// together (streamlog.Budget): past it the oldest go before their
-	// retention ends. 0: only the retention bounds them.
-	StreamRetentionBytes int64
-	Conventions          *conventions.Config
+	StreamRetention  time.Duration     // 0: DefaultStreamRetention
+	StreamBudget     *streamlog.Budget // bounds every stream's records together; nil: none
+	Conventions      *conventions.Config
 	// Hooks returns the commit hook of a new namespace's DB, given the
 	// namespace's ID (nil, or a nil hook: none): the seam for persistence
 	// (catalog_record.go says what a DB holds).
@@ -95,9 +90,6 @@ func New(cfg Config) (*Service, error) {
 		cfg.Clock, cfg.RealClock = time.Now, true
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
-	if cfg.StreamRetentionBytes > 0 {
-		s.streamBytes = streamlog.NewBudget(cfg.StreamRetentionBytes)
-	}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
 	s.fx.inj, s.fx.th = cfg.Faults, cfg.Throttle
 	if s.fx.inj == nil {

@@ -78,7 +78,7 @@ type streamID struct {
 
 // newStream returns the stream id of t with view type view.
 func (s *Service) newStream(t *table, id streamID, view string) *stream {
-	st := &stream{
+	return &stream{
 		arn:       t.arn + "/stream/" + id.label,
 		label:     id.label,
 		tableName: t.name,
@@ -90,12 +90,8 @@ func (s *Service) newStream(t *table, id streamID, view string) *stream {
 		created:   id.created,
 		clock:     s.clock,
 		idPrefix:  streamlog.EventIDPrefix(t.arn + "/stream/" + id.label),
-		log:       streamlog.New(s.streamRetention()),
+		log:       streamlog.NewIn(s.streamRetention(), s.cfg.StreamBudget),
 	}
-	if s.streamBytes != nil {
-		st.log.Attach(s.streamBytes)
-	}
-	return st
 }
 
 // Observe records one committed item write (storage.Observer).
@@ -316,13 +312,4 @@ func (ns *Namespace) streamSet() *streamSet {
 		ns = ns.home.get(ns.homeKey)
 	}
 	return &ns.streams
-}
-
-// StreamBytes returns the bytes every stream's records hold now and the
-// bound on them (Config.StreamRetentionBytes); 0, 0 without a bound.
-func (s *Service) StreamBytes() (used, bound int64) {
-	if s.streamBytes == nil {
-		return 0, 0
-	}
-	return s.streamBytes.Used(), s.streamBytes.Max()
 }

@@ -34,9 +34,19 @@ func (b *Budget) Used() int64 { return b.used.Load() }
 // Max returns the budget's bound.
 func (b *Budget) Max() int64 { return b.max }
 
-// Attach counts l's records, those it holds and those to come, in b.
-// Call it before the log is shared (once).
+// NewIn is New with the log attached to b (nil: none).
+func NewIn(retention time.Duration, b *Budget) *Log {
+	l := New(retention)
+	l.Attach(b)
+	return l
+}
+
+// Attach counts l's records, those it holds and those to come, in b
+// (nil: nothing). Call it before the log is shared (once).
 func (l *Log) Attach(b *Budget) {
+	if b == nil {
+		return
+	}
 	l.mu.Lock()
 	l.budget = b
 	n := int64(0)
