@@ -183,7 +183,7 @@ const maxAdminSignedBody = 1 << 20
 // A signed request's body is read (and replaced by a reader of the same
 // bytes) to be hashed.
 func (k *keyring) adminAuth(r *http.Request) error {
-	if tok, ok := strings.CutPrefix(headerGet(r.Header, hdrAuthorization), "Bearer "); ok {
+	if tok, ok := cutBearer(headerGet(r.Header, hdrAuthorization)); ok {
 		for _, t := range k.tokens {
 			if subtle.ConstantTimeCompare([]byte(tok), t) == 1 {
 				return nil
@@ -205,4 +205,14 @@ func (k *keyring) adminAuth(r *http.Request) error {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	_, err = k.finish(c, r, sha256.Sum256(body))
 	return err
+}
+
+// cutBearer returns the token of an Authorization value of the Bearer
+// scheme, whose name is case-insensitive (RFC 9110 section 11.1).
+func cutBearer(h string) (string, bool) {
+	const scheme = "bearer "
+	if len(h) < len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
+		return "", false
+	}
+	return h[len(scheme):], true
 }

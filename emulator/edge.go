@@ -100,8 +100,9 @@ func (e *Emulator) edgeHandler() http.Handler {
 				e.serveRefused(w, r, err)
 				return
 			}
-			// The MCP endpoint checks its own bearer token (docs/mcp.md).
-			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != MCPPath {
+			// The MCP endpoint checks its own bearer token (docs/mcp.md);
+			// a health probe has no credentials (health.go).
+			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != MCPPath && !isHealthProbe(r) {
 				if err := e.keys.adminAuth(r); err != nil {
 					e.serveRefused(w, r, err)
 					return
@@ -127,6 +128,13 @@ func (e *Emulator) edgeHandler() http.Handler {
 			e.serveNotFound(w, r)
 		}
 	})
+}
+
+// isHealthProbe reports whether r reads AdminHealthPath, which answers
+// without credentials: it tells whether writes are taken, nothing of the
+// data.
+func isHealthProbe(r *http.Request) bool {
+	return r.URL.Path == AdminHealthPath && r.Method == http.MethodGet
 }
 
 // isConsoleFileRequest reports whether r reads one of the console's files

@@ -31,8 +31,10 @@ import (
 // The loop keeps net/http's limits: the read deadline of an idle
 // connection is IdleTimeout, of a head ReadHeaderTimeout, of a body
 // ReadTimeout from the head's first byte; the write deadline is
-// WriteTimeout from the end of the head; each cut-off is logged by
-// trackedConn as before. A head larger than MaxHeaderBytes, or one that
+// WriteTimeout from the answer being ready (net/http counts from the end
+// of the head, which cut off requests slow to serve under load); each
+// cut-off is logged by trackedConn as before, and a cut answer at WARN
+// with its request id. A head larger than MaxHeaderBytes, or one that
 // does not fit the read buffer, goes to net/http (431 for the former).
 
 // HTTPLoop chooses how a Server reads its connections.
@@ -305,8 +307,6 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	l := s.loop
 	e := l.e
 	h := &lc.head
-	tHead := time.Now()
-	lc.c.setWriteDeadline(tHead.Add(l.opts.WriteTimeout))
 	lc.ctx.reset(l.ctx, lc)
 	in := apiRequest{
 		ctx:           &lc.ctx,
@@ -341,7 +341,13 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 		coding = acceptedCoding(h.acceptEncoding)
 	}
 	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
+	// The write deadline counts from the answer being ready, not from
+	// the head: a request slow to serve is still answered.
+	lc.c.setWriteDeadline(time.Now().Add(l.opts.WriteTimeout))
 	err := writeAnswer(lc, h, coding, &ans, keep)
+	if err != nil && isTimeout(err) {
+		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
+	}
 	e.recycleAPI(&ans, out)
 	return err == nil && keep
 }

@@ -57,6 +57,9 @@ func appendAnswerHead(b []byte, h *requestHead, coding string, ans *apiAnswer, b
 	b = append(b, ans.reqID...)
 	b = append(b, "\r\n"...)
 	b = append(b, dateLine(time.Now())...)
+	if ans.retryAfter {
+		b = append(b, "Retry-After: "+retryAfterSeconds+"\r\n"...)
+	}
 	if !keep && !h.http10 {
 		b = append(b, "Connection: close\r\n"...)
 	}

@@ -17,9 +17,12 @@ type ServerOptions struct {
 	// ReadTimeout bounds reading a whole request, body included: a body
 	// that stops arriving is cut off.
 	ReadTimeout time.Duration
-	// WriteTimeout bounds serving a request from the end of its headers
-	// to the end of its response: a client that does not read its
-	// response is cut off.
+	// WriteTimeout bounds writing an API call's answer, from when it is
+	// ready (not from the request's start: a request slow to serve is
+	// still answered): a client that does not read its response is cut
+	// off, logged at WARN with the request id. Other requests (admin,
+	// console) are bounded from the end of their headers, as net/http
+	// does.
 	WriteTimeout time.Duration
 	// IdleTimeout closes a keep-alive connection idle this long.
 	IdleTimeout time.Duration
@@ -80,6 +83,7 @@ type Server struct {
 // NewServer returns a Server for e's handler.
 func (e *Emulator) NewServer(opts ServerOptions) *Server {
 	opts = opts.withDefaults()
+	e.writeTimeout.Store(int64(opts.WriteTimeout))
 	s := &Server{log: e.log}
 	s.Server = &http.Server{
 		Handler:           e.Handler(),

@@ -18,12 +18,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -60,6 +62,13 @@ type Options struct {
 	// with ThrottlingException (limits.go). 0 means no limit;
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
+	// MaxRequestBytesInFlight bounds the bytes of the request bodies read
+	// or served at once (membudget.go): a request that does not fit waits
+	// its turn, then is answered with ThrottlingException and Retry-After
+	// (its body read away, kept nowhere). 0 means no budget;
+	// cmd/dynamoemu sizes one for the machine
+	// (DefaultMaxRequestBytesInFlight).
+	MaxRequestBytesInFlight int64
 	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
 	// emulator remembers for ten minutes (internal/service); past it the
 	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
@@ -76,6 +85,14 @@ type Options struct {
 	// StreamRetention is how long stream records, and disabled streams,
 	// stay readable; 0 means DefaultStreamRetention (AWS's 24 hours).
 	StreamRetention time.Duration
+	// StreamRetentionBytes bounds the bytes of every stream's records
+	// together (images included): past it the oldest records go before
+	// their retention ends, and readers before them get
+	// TrimmedDataAccessException, as when AWS's trim horizon moves. A
+	// deleted table's stream records count until their retention ends
+	// or the bound needs their room. 0 means no bound but the retention;
+	// cmd/dynamoemu uses DefaultStreamRetentionBytes.
+	StreamRetentionBytes int64
 	// Conventions names the tables that follow the mbc-cqrs-serverless
 	// conventions and how they are checked (see conventions.go); nil
 	// means none, though a table may still opt in by its tags.
@@ -139,6 +156,10 @@ const DefaultIdempotencyBytes = 32 << 20
 // hours.
 const DefaultStreamRetention = 24 * time.Hour
 
+// DefaultStreamRetentionBytes is the bound of cmd/dynamoemu's stream
+// records (-streamRetentionBytes): 256 MiB.
+const DefaultStreamRetentionBytes = 256 << 20
+
 // DefaultTransientStatusDelay is about what DynamoDB Local takes to
 // create or delete an index of a small table.
 const DefaultTransientStatusDelay = 500 * time.Millisecond
@@ -165,6 +186,12 @@ func (o Options) Validate() error {
 	}
 	if o.MaxInFlight < 0 {
 		return fmt.Errorf("emulator: MaxInFlight %d is negative", o.MaxInFlight)
+	}
+	if o.StreamRetentionBytes < 0 {
+		return fmt.Errorf("emulator: StreamRetentionBytes %d is negative", o.StreamRetentionBytes)
+	}
+	if o.MaxRequestBytesInFlight < 0 {
+		return fmt.Errorf("emulator: MaxRequestBytesInFlight %d is negative", o.MaxRequestBytesInFlight)
 	}
 	if o.IdempotencyBytes < 0 {
 		return fmt.Errorf("emulator: IdempotencyBytes %d is negative", o.IdempotencyBytes)
@@ -200,8 +227,16 @@ type Emulator struct {
 	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
-	limit   limiter  // requests in flight
-	release releaser // returns memory to the OS after large deletes
+	limit   limiter    // requests in flight
+	budget  byteBudget // request bytes in flight (membudget.go)
+	// streamBudget bounds every stream's records
+	// (Options.StreamRetentionBytes); nil: none.
+	streamBudget *streamlog.Budget
+	// writeTimeout is the WriteTimeout of the last Server made
+	// (NewServer), in nanoseconds: net/http's path sets it again when an
+	// answer is ready.
+	writeTimeout atomic.Int64
+	release      releaser // returns memory to the OS after large deletes
 
 	snaps    snapshotStore // the snapshots kept (snapshots.go)
 	branches branchSet     // the branches made (branches.go)
@@ -235,6 +270,11 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.keys = newKeyring(opts.Credentials, opts.AdminTokens)
 	e.limit.max = int64(opts.MaxInFlight)
+	if opts.StreamRetentionBytes > 0 {
+		e.streamBudget = streamlog.NewBudget(opts.StreamRetentionBytes)
+	}
+	e.budget.max = opts.MaxRequestBytesInFlight
+	e.budget.wait.Store(int64(budgetWait))
 	var err error
 	var dbs func(string) (*storage.DB, error)
 	if opts.DataDir != "" {
@@ -289,6 +329,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		IdempotencyBytes:   e.opts.IdempotencyBytes,
 		TransientDelay:     e.opts.transientDelay(),
 		StreamRetention:    e.opts.StreamRetention,
+		StreamBudget:       e.streamBudget,
 		Conventions:        e.opts.Conventions,
 		TableDropped:       e.release.deleted,
 		Faults:             e.newInjector(), // faults_persist.go
@@ -351,11 +392,23 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		// is nobody to answer. Drop the connection without a response.
 		panic(http.ErrAbortHandler)
 	}
+	if ans.retryAfter {
+		w.Header()["Retry-After"] = retryAfterValue
+	}
 	ct, coding := headerGet(r.Header, hdrContentType), ""
 	if len(ans.body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
 	}
-	writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body)
+	// WriteTimeout counts from the answer being ready, not from the
+	// request's start: a request slow to serve (a machine under load) is
+	// still answered, and the timeout bounds only a client that does not
+	// read (membudget.go's notes).
+	if d := e.writeTimeout.Load(); d > 0 {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(d)))
+	}
+	if err := writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && isTimeout(err) {
+		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
+	}
 	e.recycleAPI(&ans, out)
 	e.logAPI(&in, &ans) // before net/http flushes the answer
 }
@@ -404,6 +457,17 @@ type apiRequest struct {
 	sum *[sha256.Size]byte
 }
 
+// waitContext is the context a wait for the budget ends with: the
+// request's on net/http's path; on the loop's, the loop's (cancelled by
+// Close), since the request's own watches the connection, whose body is
+// still to be read.
+func (in *apiRequest) waitContext() context.Context {
+	if cc, ok := in.ctx.(*connContext); ok {
+		return cc.parent
+	}
+	return in.ctx
+}
+
 // remoteAddr is the client's address, for logs.
 func (in *apiRequest) remoteAddr() string {
 	if in.remote == "" && in.conn != nil {
@@ -420,6 +484,9 @@ type apiAnswer struct {
 	body   []byte
 	ae     *apierr.Error // the error answered; nil for 200
 	cutOff bool
+	// retryAfter: the edge throttled the request (membudget.go); the
+	// answer says Retry-After.
+	retryAfter bool
 }
 
 // answerAPI serves one API call: authenticate, read the body, dispatch on
@@ -433,6 +500,16 @@ func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
 		ans.body = outBuf
 		return ans
 	}
+	if err != nil && in.ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		// The request's context ended while it was served: its client
+		// went away, or the server is closing (Server.Close after
+		// Shutdown's grace). There is nobody to answer; say so, and
+		// that it got no answer.
+		e.log.Warn("request cut off unanswered", "request_id", ans.reqID, "target", in.target, "remote", in.remoteAddr(), "err", err)
+		ans.cutOff = true
+		ans.body = outBuf
+		return ans
+	}
 	if err != nil {
 		ae, known := apierr.Classify(err)
 		if !known {
@@ -440,6 +517,8 @@ func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
 		}
 		ans.ae = ae
 		ans.status = ae.Class.Status
+		var later retryLater
+		ans.retryAfter = errors.As(err, &later)
 		body = wire.AppendErrorBody(body[:0], ae)
 	}
 	ans.body = body
@@ -506,13 +585,42 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 		in.sum = new([sha256.Size]byte)
 	}
 
+	// The budget of bytes in flight: the announced body's bytes reserved
+	// before it is read, those of a body of unknown length as they
+	// arrive (membudget.go).
+	var reserved int64
+	defer func() { e.budget.release(reserved) }()
+	raw := in.body
+	if e.budget.max > 0 && in.contentLength <= e.maxBody {
+		got, ok := e.budget.acquire(in.waitContext(), in.contentLength)
+		reserved = got
+		if !ok {
+			drain(in.body, e.maxBody)
+			return nil, retryLater{apierr.Throttling()}
+		}
+		if in.contentLength < 0 {
+			in.body = &budgetReader{r: in.body, b: &e.budget, ctx: in.waitContext(), reserved: &reserved}
+		}
+	}
 	buf := requestBodies.Get() // pools.go
 	defer requestBodies.Put(buf)
 	e.limit.reading.Add(1)
 	err = e.readBody(in, buf)
 	e.limit.reading.Add(-1)
+	if errors.Is(err, errOverBudget) {
+		drain(raw, e.maxBody)
+		return nil, retryLater{apierr.Throttling()}
+	}
 	if err != nil {
 		return nil, err
+	}
+	if extra := int64(buf.Len()) - reserved; e.budget.max > 0 && extra > 0 && reserved < e.budget.max {
+		// A compressed body, decompressed.
+		got, ok := e.budget.acquire(in.waitContext(), extra)
+		reserved += got
+		if !ok {
+			return nil, retryLater{apierr.Throttling()}
+		}
 	}
 	if check != nil {
 		if cred, err = e.keys.finish(check, in.req, *in.sum); err != nil {
@@ -524,7 +632,7 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 	// server's read timeout), never the slots of the requests that are
 	// ready to be served (limits.go).
 	if !e.limit.enter() {
-		return nil, apierr.Throttling()
+		return nil, retryLater{apierr.Throttling()}
 	}
 	defer e.limit.leave()
 	defer func() {
@@ -579,6 +687,9 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer) error {
 	n, err := readAtMost(buf, in.body, e.maxBody+1, want)
 	if n > e.maxBody {
 		return apierr.RequestEntityTooLarge()
+	}
+	if errors.Is(err, errOverBudget) {
+		return err
 	}
 	if err != nil {
 		if isTimeout(err) {
@@ -706,6 +817,7 @@ var (
 	serverHeader      = []string{"Server"}
 	contentTypeJSON10 = []string{"application/x-amz-json-1.0"}
 	contentTypeJSON11 = []string{"application/x-amz-json-1.1"}
+	retryAfterValue   = []string{retryAfterSeconds}
 )
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
@@ -716,7 +828,7 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 	if len(body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
 	}
-	writeResponseCoded(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
+	_ = writeResponseCoded(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
 }
 
 // responseContentType is the Content-Type answered to a request of
@@ -730,7 +842,7 @@ func responseContentType(reqType string) []string {
 
 // writeResponseCoded is writeResponse for a request of Content-Type
 // reqType, the body compressed with coding ("": none).
-func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, status int, body []byte) {
+func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, status int, body []byte) error {
 	h := w.Header()
 	if coding != "" {
 		body = compressResponse(coding, body)
@@ -749,7 +861,8 @@ func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, st
 	h[headerCRC32] = hv.vals[1:2:2]
 	h["Content-Length"] = hv.vals[2:3:3]
 	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	_, err := w.Write(body)
+	return err
 }
 
 // respHeaderVals is writeResponseCoded's header values: the request ID,

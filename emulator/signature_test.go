@@ -476,8 +476,9 @@ func TestSignedSDK(t *testing.T) {
 }
 
 // TestAdminCredentials: with Credentials the admin endpoints need a
-// signature by a listed key or an admin token; the console's files and
-// GET / need nothing.
+// signature by a listed key or an admin token (the Bearer scheme in any
+// case); the console's files, GET / and the health endpoint need
+// nothing.
 func TestAdminCredentials(t *testing.T) {
 	e := newTestEmulator(t, Options{Credentials: sigOptions().Credentials, AdminTokens: sigOptions().AdminTokens,
 		Console: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "console") })})
@@ -517,6 +518,9 @@ func TestAdminCredentials(t *testing.T) {
 		{"conventions, no credentials", plain("GET", ConventionsPath, ""), 400, "MissingAuthenticationTokenException"},
 		{"console page, no credentials", plain("GET", ConsolePath, ""), 200, ""},
 		{"health, no credentials", plain("GET", "/", ""), 200, ""},
+		{"clock, token, scheme in lower case", plain("GET", AdminClockPath, "bearer token-0123456789abcdef"), 200, ""},
+		{"clock, token, scheme in upper case", plain("GET", AdminClockPath, "BEARER token-0123456789abcdef"), 200, ""},
+		{"health endpoint, no credentials", plain("GET", AdminHealthPath, ""), 200, ""},
 	}
 	for _, tt := range tests {
 		got := sendSig(t, tt.req)

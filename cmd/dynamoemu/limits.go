@@ -3,7 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log/slog"
+	"math"
+	"os"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -19,6 +24,10 @@ type limitFlags struct {
 	maxInFlight    int
 	memoryLimit    int64 // bytes; 0: the Go runtime's default (GOMEMLIMIT)
 	tokenBytes     int64 // bytes of remembered ClientRequestTokens
+	// requestBytes is the budget of request bytes in flight; -1: sized
+	// for the machine (requestBudget).
+	requestBytes int64
+	streamBytes  int64 // bytes of stream records kept; 0: the retention alone bounds them
 }
 
 func defaultLimits() limitFlags {
@@ -29,6 +38,8 @@ func defaultLimits() limitFlags {
 		maxHeaderBytes: emulator.DefaultMaxHeaderBytes,
 		maxInFlight:    emulator.DefaultMaxInFlight,
 		tokenBytes:     emulator.DefaultIdempotencyBytes,
+		requestBytes:   -1,
+		streamBytes:    emulator.DefaultStreamRetentionBytes,
 	}
 }
 
@@ -40,6 +51,8 @@ func addLimitFlags(fs *flag.FlagSet, l *limitFlags) {
 	fs.IntVar(&l.maxHeaderBytes, "maxHeaderBytes", l.maxHeaderBytes, "largest request header block in bytes")
 	fs.IntVar(&l.maxInFlight, "maxInFlight", l.maxInFlight, "requests served at once; more get ThrottlingException (0: no limit)")
 	fs.Int64Var(&l.tokenBytes, "idempotencyBytes", l.tokenBytes, "bytes of ClientRequestTokens remembered for their 10-minute window; past it the oldest are forgotten early")
+	fs.Int64Var(&l.requestBytes, "maxRequestBytesInFlight", l.requestBytes, "bytes of request bodies read or served at once; more wait, then get ThrottlingException (-1: a quarter of -memoryLimit or GOMEMLIMIT, else 256 MiB; 0: no limit)")
+	fs.Int64Var(&l.streamBytes, "streamRetentionBytes", l.streamBytes, "bytes of stream records kept (of every stream, images included); past it the oldest go before their 24 hours, as AWS's trim horizon moves (0: the 24 hours alone)")
 	fs.Int64Var(&l.memoryLimit, "memoryLimit", 0, "soft memory limit of the Go runtime in bytes, like GOMEMLIMIT (0: GOMEMLIMIT or none)")
 }
 
@@ -61,6 +74,12 @@ func (l limitFlags) validate() error {
 	if l.tokenBytes <= 0 {
 		return fmt.Errorf("-idempotencyBytes %d must be positive", l.tokenBytes)
 	}
+	if l.streamBytes < 0 {
+		return fmt.Errorf("-streamRetentionBytes %d is negative", l.streamBytes)
+	}
+	if l.requestBytes < -1 {
+		return fmt.Errorf("-maxRequestBytesInFlight %d is negative", l.requestBytes)
+	}
 	if l.memoryLimit < 0 {
 		return fmt.Errorf("-memoryLimit %d is negative", l.memoryLimit)
 	}
@@ -76,9 +95,77 @@ func (l limitFlags) serverOptions() emulator.ServerOptions {
 	}
 }
 
-// applyMemoryLimit sets the runtime's soft memory limit when asked.
-func (l limitFlags) applyMemoryLimit() {
+// operatorMemoryLimit is the soft memory limit the operator set
+// (-memoryLimit, else GOMEMLIMIT), or 0.
+func (l limitFlags) operatorMemoryLimit() int64 {
+	if l.memoryLimit > 0 {
+		return l.memoryLimit
+	}
+	if os.Getenv("GOMEMLIMIT") != "" {
+		if v := debug.SetMemoryLimit(-1); v != math.MaxInt64 {
+			return v
+		}
+	}
+	return 0
+}
+
+// requestBudget is the budget of request bytes in flight: the flag's,
+// else a quarter of the operator's memory limit, else
+// emulator.DefaultMaxRequestBytesInFlight.
+func (l limitFlags) requestBudget() int64 {
+	switch {
+	case l.requestBytes >= 0:
+		return l.requestBytes
+	case l.operatorMemoryLimit() > 0:
+		return max(l.operatorMemoryLimit()/4, emulator.DefaultMaxBodyBytes)
+	}
+	return emulator.DefaultMaxRequestBytesInFlight
+}
+
+// memoryPerBudget: without a memory limit of the operator's, the
+// runtime's soft limit is this many times the budget of request bytes
+// (a request's body, its decoded form and its answer, with the
+// collector's headroom) above the live heap.
+const memoryPerBudget = 4
+
+// applyMemoryLimit sets the runtime's soft memory limit: the operator's
+// (-memoryLimit; GOMEMLIMIT the runtime read itself), else one sized from
+// the budget of request bytes and the bound of stream records, which follows the live heap (tuneMemoryLimit)
+// so that a large data set never makes the collector run without pause.
+func (l limitFlags) applyMemoryLimit(log *slog.Logger) {
 	if l.memoryLimit > 0 {
 		debug.SetMemoryLimit(l.memoryLimit)
+		return
+	}
+	budget := l.requestBudget()
+	if l.operatorMemoryLimit() > 0 || budget == 0 {
+		return
+	}
+	floor := memoryPerBudget*budget + l.streamBytes
+	debug.SetMemoryLimit(floor)
+	log.Info("memory limit set from the request budget", "memory_limit", floor, "max_request_bytes_in_flight", budget)
+	tuneOnce.Do(func() { go tuneMemoryLimit(floor, budget/2*memoryPerBudget) })
+}
+
+var tuneOnce sync.Once
+
+// tuneMemoryLimit keeps the soft memory limit at floor or, when the live
+// heap grows past it, the live heap and headroom, checked every second.
+func tuneMemoryLimit(floor, headroom int64) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	last := floor
+	for range t.C {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		live := int64(sample[0].Value.Uint64())
+		want := max(floor, live+headroom)
+		if want != last {
+			debug.SetMemoryLimit(want)
+			last = want
+		}
 	}
 }

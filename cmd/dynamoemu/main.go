@@ -184,14 +184,16 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 
 func (c config) options(log *slog.Logger) emulator.Options {
 	opts := emulator.Options{
-		SharedDB:               c.sharedDB,
-		Logger:                 log,
-		DelayTransientStatuses: c.delayTransientStatuses,
-		MaxInFlight:            c.limits.maxInFlight,
-		AllowHosts:             c.allowHosts,
-		IdempotencyBytes:       c.limits.tokenBytes,
-		ExportDir:              c.exportDir,
-		ApproximateVectors:     c.approximateVectors,
+		SharedDB:                c.sharedDB,
+		Logger:                  log,
+		DelayTransientStatuses:  c.delayTransientStatuses,
+		MaxInFlight:             c.limits.maxInFlight,
+		MaxRequestBytesInFlight: c.limits.requestBudget(),
+		StreamRetentionBytes:    c.limits.streamBytes,
+		AllowHosts:              c.allowHosts,
+		IdempotencyBytes:        c.limits.tokenBytes,
+		ExportDir:               c.exportDir,
+		ApproximateVectors:      c.approximateVectors,
 	}
 	switch {
 	case c.ddbLocal:
@@ -306,7 +308,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if err != nil {
 		return err
 	}
-	c.limits.applyMemoryLimit()
+	c.limits.applyMemoryLimit(log)
 	so := c.limits.serverOptions()
 	so.Loop = emulator.HTTPLoop(c.httpLoop)
 	srv := emu.NewServer(so)

@@ -29,7 +29,7 @@ func TestParseFlags(t *testing.T) {
 		{"dynamodb local storage and telemetry flags", []string{"-dbPath", "/tmp/x", "-disableTelemetry", "-optimizeDbBeforeStartup"},
 			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, dbPath: "/tmp/x", disableTelemetry: true, optimizeDbBeforeStartup: true, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"limits", []string{"-readTimeout", "5s", "-writeTimeout", "6s", "-idleTimeout", "7s", "-maxHeaderBytes", "8192", "-maxInFlight", "10", "-memoryLimit", "1073741824", "-idempotencyBytes", "1048576"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: limitFlags{5 * time.Second, 6 * time.Second, 7 * time.Second, 8192, 10, 1 << 30, 1 << 20}, store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: limitFlags{5 * time.Second, 6 * time.Second, 7 * time.Second, 8192, 10, 1 << 30, 1 << 20, -1, 256 << 20}, store: defaultStoreFlags(), ttlSweepInterval: time.Minute}, false},
 		{"allowHost repeated and listed", []string{"-allowHost", "a.example, b.example", "-allowHost", "*.c.example"},
 			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute,
 				allowHosts: hostList{"a.example", "b.example", "*.c.example"}}, false},

@@ -84,12 +84,12 @@ func CheckToken(token string) error {
 }
 
 // RequireToken serves h only to requests whose Authorization is
-// "Bearer <token>", compared in constant time; others get 401 with
+// "Bearer <token>" (the scheme in any case), compared in constant time; others get 401 with
 // WWW-Authenticate: Bearer.
 func RequireToken(token string, h http.Handler) http.Handler {
 	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		got, ok := cutBearer(r.Header.Get("Authorization"))
 		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="dynamoemu"`)
 			http.Error(w, "dynamoemu MCP: a bearer token is required (Authorization: Bearer <token>; see docs/mcp.md)", http.StatusUnauthorized)
@@ -97,4 +97,14 @@ func RequireToken(token string, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// cutBearer returns the token of an Authorization value of the Bearer
+// scheme, whose name is case-insensitive (RFC 9110 section 11.1).
+func cutBearer(h string) (string, bool) {
+	const scheme = "bearer "
+	if len(h) < len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
+		return "", false
+	}
+	return h[len(scheme):], true
 }

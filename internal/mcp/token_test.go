@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,5 +37,31 @@ func TestTokenFile(t *testing.T) {
 
 	for _, bad := range []string{"", "short", "has white space 0123"} {
 		require.Error(t, CheckToken(bad), bad)
+	}
+}
+
+// TestRequireTokenScheme: the Bearer scheme is matched in any case (RFC
+// 9110: schemes are case-insensitive); a wrong token or another scheme
+// gets 401.
+func TestRequireTokenScheme(t *testing.T) {
+	const token = "0123456789abcdef-token"
+	h := RequireToken(token, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	for _, tc := range []struct {
+		auth string
+		want int
+	}{
+		{"Bearer " + token, http.StatusNoContent},
+		{"bearer " + token, http.StatusNoContent},
+		{"BEARER " + token, http.StatusNoContent},
+		{"Bearer " + token + "x", http.StatusUnauthorized},
+		{"Basic " + token, http.StatusUnauthorized},
+		{"bearer", http.StatusUnauthorized},
+		{"", http.StatusUnauthorized},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		req.Header.Set("Authorization", tc.auth)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		require.Equal(t, tc.want, rec.Code, "%q", tc.auth)
 	}
 }

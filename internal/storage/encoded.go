@@ -33,6 +33,10 @@ func (e EncodedItem) Key() Key {
 // Size returns the item's DynamoDB size (ItemSize of its decoded form).
 func (e EncodedItem) Size() int { return int(e.size) }
 
+// Bytes returns the bytes of the encoding the item holds (its body), for
+// accounting of memory: the record it views may be shared.
+func (e EncodedItem) Bytes() int { return len(e.body) + len(e.nsk) }
+
 // Item decodes the whole item, key attributes included. The Item is the
 // caller's; its strings share memory with the record.
 func (e EncodedItem) Item() Item {

@@ -101,12 +101,12 @@ func TransactItemsLimitPieces(n, limit int, class string) iter.Seq[string] {
 	if n <= limit {
 		return nil
 	}
-	return func(yield func(string) bool) {
+	echo := CapEcho(func(yield func(string) bool) {
 		id := "com.amazonaws.dynamodb.v20120810." + class + "@"
 		sep := ", " + id
 		crcClass := crc32.ChecksumIEEE([]byte(class))
 		var digits [20]byte
-		if !yield("Value '[" + id) {
+		if !yield("[" + id) {
 			return
 		}
 		for i := range n {
@@ -119,6 +119,17 @@ func TransactItemsLimitPieces(n, limit int, class string) iter.Seq[string] {
 				return
 			}
 		}
-		yield("]' at 'transactItems' failed to satisfy constraint: " + LenLE(limit))
+		yield("]")
+	})
+	return func(yield func(string) bool) {
+		if !yield("Value '") {
+			return
+		}
+		for p := range echo {
+			if !yield(p) {
+				return
+			}
+		}
+		yield("' at 'transactItems' failed to satisfy constraint: " + LenLE(limit))
 	}
 }

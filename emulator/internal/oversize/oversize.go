@@ -229,6 +229,12 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 	return append(out, body[prev:]...)
 }
 
+// MaxEchoBytes is the most of its echo BatchWrite keeps (and a run
+// more): the service's answer cuts the echo at apierr.MaxEcho bytes, the
+// same number, so a request of hundreds of thousands of write requests
+// holds no echo of each.
+const MaxEchoBytes = 64 << 10
+
 // BatchWrite reduces a BatchWriteItem with a table of more than limit
 // writes to its tables with no write requests, and renders the answer's
 // echo of every write request ({name=[...], ...}, tables by name) a run
@@ -239,7 +245,8 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 // echo in pieces, one a run, each copied to its size out of one buffer
 // that every run reuses: no buffer as large as the echo is grown through
 // every size on the way (at Go's growth of a quarter, about four times
-// its bytes allocated), nor one a run.
+// its bytes allocated), nor one a run. Past MaxEchoBytes the runs are
+// still checked but their echo is not kept.
 func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo []string) {
 	if Few(body, limit) {
 		return nil, nil
@@ -269,6 +276,7 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wir
 	order := slices.Clone(tables)
 	slices.SortFunc(order, func(a, b wire.Member) int { return strings.Compare(a.Name, b.Name) })
 	var e bytes.Buffer // the piece being written
+	kept := 0          // bytes of echo kept
 	e.WriteString("{")
 	for i, tm := range order {
 		if i > 0 {
@@ -280,7 +288,10 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wir
 		k := chunker{size: 1024, fn: func(run wire.Span, _ int) bool {
 			n, ok := echoRun(&e, run, j)
 			j += n
-			echo = append(echo, e.String())
+			if kept <= MaxEchoBytes {
+				echo = append(echo, e.String())
+				kept += e.Len()
+			}
 			e.Reset()
 			return ok
 		}}

@@ -37,7 +37,7 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 //	length greater than or equal to 1]
 //
 // AWS prints attribute values as Java object identities; the emulator
-// prints a stable hash of each value in their place.
+// prints a stable hash of each value in their place (cut at apierr.MaxEcho).
 //
 // A table with no requests gets the same answer (AWS's record:
 // "Value '{T=[]}' at 'requestItems' ...").
@@ -62,17 +62,7 @@ func batchWriteTableConstraint(in *BatchWriteItemInput) iter.Seq[string] {
 	}
 	tail := "' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [" +
 		apierr.LenLE(maxBatchWrites) + ", " + apierr.LenGE(1) + "]"
-	return func(yield func(string) bool) {
-		if !yield("Value '") {
-			return
-		}
-		for _, p := range echo {
-			if !yield(p) {
-				return
-			}
-		}
-		yield(tail)
-	}
+	return apierr.EchoPieces(echo, tail)
 }
 
 // writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS

@@ -60,7 +60,7 @@ func batchWriteNamesConstraint(in *BatchWriteItemInput) string {
 	if in.echo == nil {
 		echo = writeRequestsEcho(in.RequestItems)
 	}
-	return apierr.Violation(apierr.Quote(echo), "requestItems", mapKeysConstraint())
+	return apierr.Violation(apierr.Quote(apierr.CapEchoText(echo)), "requestItems", mapKeysConstraint())
 }
 
 // batchGetEmptyConstraint is the violation of RequestItems {} of a

@@ -7,6 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // Requests whose list members are far over AWS's limits (more than 100
@@ -62,6 +63,10 @@ func prescanOf(name string) prescan {
 		return prescanTransactWrite
 	case "TransactGetItems":
 		return prescanTransactGet
+	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
+		return func(b []byte) ([]byte, func(any)) {
+			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
+		}
 	}
 	return nil
 }

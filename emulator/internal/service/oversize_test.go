@@ -323,11 +323,15 @@ func TestOversizeReduced(t *testing.T) {
 	}
 }
 
-// FuzzOversizePrescan: any body of the six operations reads through
+// FuzzOversizePrescan: any body of the six list operations, and of
+// GetItem, Query and Scan (AttributesToGet), reads through
 // the prescan without a panic, and gets the answer the whole body
 // decoded gets.
 func FuzzOversizePrescan(f *testing.F) {
-	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction"}
+	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction", "GetItem", "Query", "Scan"}
+	f.Add(uint8(8), `{"TableName":"t","AttributesToGet":["a","b","a",""]}`)
+	f.Add(uint8(6), `{"TableName":"t","Key":{"pk":{"S":"a"}},"AttributesToGet":["\u0061","a",7]}`)
+	f.Add(uint8(7), `{"TableName":"t","AttributesToGet":["a","a"],"attributesToGet":["b"]}`)
 	f.Add(uint8(0), `{"RequestItems":{"t":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 101)+`{"pk":{"N":"1"}}]}}}`)
 	f.Add(uint8(3), `{"TransactItems":[`+strings.Repeat(`{"Get":{"TableName":"tab","Key":{}}},`, 101)+`{"Get":{}}]}`)
 	f.Add(uint8(1), `{"RequestItems":{"t":[`+strings.Repeat(`{"PutRequest":{"Item":{"pk":{"S":"a"}}}},`, 26)+`7]}}`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -47,7 +48,8 @@ type Config struct {
 	RealClock        bool
 	IdempotencyBytes int64 // 0: idempotency.DefaultBytes
 	TransientDelay   time.Duration
-	StreamRetention  time.Duration // 0: DefaultStreamRetention
+	StreamRetention  time.Duration     // 0: DefaultStreamRetention
+	StreamBudget     *streamlog.Budget // bounds every stream's records together; nil: none
 	Conventions      *conventions.Config
 	// Hooks returns the commit hook of a new namespace's DB, given the
 	// namespace's ID (nil, or a nil hook: none): the seam for persistence

@@ -90,7 +90,7 @@ func (s *Service) newStream(t *table, id streamID, view string) *stream {
 		created:   id.created,
 		clock:     s.clock,
 		idPrefix:  streamlog.EventIDPrefix(t.arn + "/stream/" + id.label),
-		log:       streamlog.New(s.streamRetention()),
+		log:       streamlog.NewIn(s.streamRetention(), s.cfg.StreamBudget),
 	}
 }
 

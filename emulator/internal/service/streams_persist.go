@@ -370,5 +370,6 @@ func (sc *StreamSidecar) restoreCaptured(p *tablerec.StreamPiece, recs []streaml
 		return nil, fmt.Errorf("%w: stream %s: %v", tablerec.ErrPiece, p.ARN, err)
 	}
 	s.log = log
+	log.Attach(sc.svc.cfg.StreamBudget)
 	return &capturedStream{s: s, at: p.At}, nil
 }

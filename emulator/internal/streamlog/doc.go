@@ -9,7 +9,10 @@
 // position (ErrTrimmed before the oldest kept), Bounds the oldest and the
 // next position, State whether it is open and when it is to be
 // forgotten. Its records live in fixed-size chunks, so an append copies
-// nothing and trimming drops whole chunks.
+// nothing and trimming drops whole chunks. A Budget (Attach) bounds the
+// bytes of many logs' records together: past it the oldest records go
+// before their retention ends, and the trim horizon (Bounds' first)
+// moves as it does for time.
 //
 // An Iterator is a shard iterator: a stream ARN, a position and the time
 // it was made, encoded as "<ARN>|1|<payload>" with a checksum, so it
@@ -26,6 +29,7 @@
 // # Files
 //
 //   - log.go: Record, Log and its chunks.
+//   - budget.go: Budget, the bound of many logs' bytes.
 //   - iterator.go: Iterator, sequence numbers, event IDs.
 //   - restore.go: Mark, Copy, Restore.
 //   - encode.go: records in bytes (AppendRecords, ParseRecords).

@@ -58,6 +58,9 @@ type Log struct {
 	first      uint64     // sequence number of recs.at(0) (== next when empty)
 	next       uint64     // sequence number of the next record
 	disabledAt time.Time  // zero while the stream is enabled
+	budget     *Budget    // the bound of many logs' bytes (Attach); nil: none
+	bytes      int64      // bytes of recs, counted while attached to a budget
+	listed     bool       // in budget's logs
 }
 
 // New returns an empty, open log whose records are kept for retention.
@@ -84,8 +87,21 @@ func (l *Log) Append(r Record, now time.Time) {
 	r.Seq = l.next
 	l.next++
 	l.recs.push(r)
+	b, list := l.budget, false
+	if b != nil {
+		n := recordBytes(&r)
+		l.bytes += n
+		b.used.Add(n)
+		list, l.listed = !l.listed, true
+	}
 	l.trimLocked(now)
 	l.mu.Unlock()
+	if list {
+		b.list(l)
+	}
+	if b != nil && b.used.Load() > b.max {
+		b.shrink()
+	}
 }
 
 // trimLocked drops the records older than the retention period.
@@ -97,9 +113,7 @@ func (l *Log) trimLocked(now time.Time) {
 	if l.recs.at(0).At >= cutoff {
 		return
 	}
-	i := l.recs.firstAtOrAfter(cutoff)
-	l.recs.dropFront(i)
-	l.first += uint64(i)
+	l.dropLocked(l.recs.firstAtOrAfter(cutoff))
 }
 
 // Disable closes the log's shard at now (once: a second call keeps the

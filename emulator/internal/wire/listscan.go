@@ -82,3 +82,11 @@ func ArrayElements(b []byte, at int, each func(i int, s Span) bool) (ok bool) {
 		}
 	}
 }
+
+// StringAt returns the string value at s (a span ArrayElements or
+// ObjectMembers gave); ok is false when s holds no string.
+func StringAt(b []byte, s Span) (v string, ok bool) {
+	d := decoder{data: b[:s.End], pos: s.Start}
+	v, err := d.readString()
+	return v, err == nil && d.pos == s.End
+}

@@ -1,0 +1,120 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+)
+
+// namesBody is a GetItem, Query or Scan of table tab0 whose
+// AttributesToGet is names.
+func namesBody(op string, names []string) string {
+	list := strings.Join(names, ",")
+	switch op {
+	case "GetItem":
+		return `{"TableName":"tab0","Key":{"pk":{"S":"a"}},"AttributesToGet":[` + list + `]}`
+	case "Query":
+		return `{"TableName":"tab0","KeyConditions":{"pk":{"AttributeValueList":[{"S":"a"}],"ComparisonOperator":"EQ"}},"AttributesToGet":[` + list + `]}`
+	}
+	return `{"TableName":"tab0","AttributesToGet":[` + list + `]}`
+}
+
+// randomNames is a random AttributesToGet list: names from a small set
+// (so some repeat), escaped alike, now and then a fault of its own (an
+// empty name, a name too long, a number, a broken string).
+func randomNames(r *rand.Rand) []string {
+	n := 1 + r.IntN(40)
+	names := make([]string, n)
+	for i := range names {
+		switch k := r.IntN(400); {
+		case k == 0:
+			names[i] = `""`
+		case k == 1:
+			names[i] = `"` + strings.Repeat("x", 65536) + `"`
+		case k == 2:
+			names[i] = `7`
+		case k == 3:
+			names[i] = `"\u0061"` // "a"
+		case k == 4:
+			names[i] = `{"S":"a"}`
+		default:
+			names[i] = `"` + string(rune('a'+r.IntN(12))) + `"`
+		}
+	}
+	return names
+}
+
+// TestRepeatedNamesSameAnswer: a GetItem, Query or Scan whose
+// AttributesToGet repeats a name gets through the prescan (the list cut
+// after its first repeat) exactly the answer the whole list decoded
+// gets, faults past the repeat included.
+func TestRepeatedNamesSameAnswer(t *testing.T) {
+	s := newTestService(t, Config{})
+	_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	require.Contains(t, out, "TableDescription")
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("DYNAMOEMU_OVERSIZE_SEED"); v != "" {
+		var err error
+		seed, err = strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err, "DYNAMOEMU_OVERSIZE_SEED")
+	}
+	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 5))
+	oversize.Every.Store(true)
+	defer oversize.Every.Store(false)
+	reduced := 0
+	for _, op := range []string{"GetItem", "Query", "Scan"} {
+		for i := range 60 {
+			body := namesBody(op, randomNames(r))
+			if b, _ := prescanOf(op)([]byte(body)); b != nil {
+				reduced++
+			}
+			res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+			prescanOff.Store(true)
+			wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+			prescanOff.Store(false)
+			require.Equal(t, wantRes.StatusCode, res.StatusCode, "%s case %d", op, i)
+			require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
+		}
+	}
+	require.Greater(t, reduced, 60, "the prescan reduced too few of the requests: the test misses them")
+}
+
+// TestRepeatedNamesMemory: a 4 MB Scan whose AttributesToGet repeats
+// one name is refused at the first repeat, allocating less than twice
+// its body in all (it allocated 18 times its body when the names were
+// decoded and sorted).
+func TestRepeatedNamesMemory(t *testing.T) {
+	s := newTestService(t, Config{})
+	_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	require.Contains(t, out, "TableDescription")
+	for _, op := range []string{"GetItem", "Query", "Scan"} {
+		body := []byte(namesBody(op, strings.Split(strings.TrimSuffix(strings.Repeat(`"name",`, 4<<20/7), ","), ",")))
+		o, err := s.Lookup(TargetPrefix + op)
+		require.NoError(t, err)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = s.Serve(o, &Request{Ctx: context.Background(), AccessKey: "AKID1", Region: "us-east-1", Body: body})
+		runtime.ReadMemStats(&after)
+		ae, ok := apierr.Classify(err)
+		require.True(t, ok)
+		require.Equal(t, "One or more parameter values were invalid: Duplicate value in attribute name: name", ae.Error()[:min(len(ae.Error()), 200)], op)
+		allocated := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s: %d bytes of body, %d allocated", op, len(body), allocated)
+		require.Less(t, allocated, uint64(2*len(body)), fmt.Sprintf("%s: allocated %.2fx its body", op, float64(allocated)/float64(len(body))))
+	}
+}

@@ -1,0 +1,201 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/lease"
+)
+
+// The budget of request bytes in flight (Options.MaxRequestBytesInFlight):
+// what every request being read or served holds of its body, counted
+// together. A request reserves its Content-Length before its body is read
+// (a body of unknown length, chunked, reserves its bytes as they arrive);
+// the reservation ends when the request is answered. A request that does
+// not fit waits its turn, first come first served, for at most
+// budgetWait; then its body is read away, kept nowhere, and it is
+// answered with AWS's ThrottlingException (and Retry-After), which the
+// SDKs retry with back-off: the client gets an answer, the heap holds at
+// most the budget of bodies. While a request waits its body stays in the
+// kernel's socket buffers: TCP's flow control holds the client back.
+
+// DefaultMaxRequestBytesInFlight is the budget of cmd/dynamoemu when
+// neither -maxRequestBytesInFlight nor GOMEMLIMIT says otherwise.
+const DefaultMaxRequestBytesInFlight = 256 << 20
+
+// budgetWait is the longest a request waits for room in the budget before
+// it is throttled: well inside the server's read timeout
+// (DefaultReadTimeout), which bounds reading its body after the wait.
+const budgetWait = 10 * time.Second
+
+// budgetChunk is the least a body of unknown length reserves at a time.
+const budgetChunk = 256 << 10
+
+// byteBudget admits requests by their bytes, in order of arrival.
+type byteBudget struct {
+	max  int64        // 0: no budget
+	wait atomic.Int64 // the longest wait in nanoseconds: budgetWait; tests shorten it
+
+	mu      sync.Mutex      // guards used and waiters
+	used    int64           // bytes reserved now
+	waiters []*budgetWaiter // in order of arrival
+
+	peak      atomic.Int64 // the most reserved at once (tests, reports)
+	throttled atomic.Int64 // requests refused for want of room
+}
+
+// budgetWaiter is a request waiting for n bytes; ready is closed when
+// they are reserved for it.
+type budgetWaiter struct {
+	n     int64
+	ready chan struct{}
+}
+
+// clamp is the most one request reserves: the whole budget, so a request
+// larger than the budget is served alone rather than never.
+func (b *byteBudget) clamp(n int64) int64 {
+	return min(max(n, 0), b.max)
+}
+
+// acquire reserves n bytes (at most the budget), waiting for them at
+// most b.wait, or until ctx ends. It returns the bytes reserved, which
+// the caller gives back with release, and whether they were.
+func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, bool) {
+	if b.max <= 0 {
+		return 0, true
+	}
+	n = b.clamp(n)
+	b.mu.Lock()
+	if len(b.waiters) == 0 && b.used+n <= b.max {
+		b.reserveLocked(n)
+		b.mu.Unlock()
+		return n, true
+	}
+	w := &budgetWaiter{n: n, ready: make(chan struct{})}
+	b.waiters = append(b.waiters, w)
+	b.mu.Unlock()
+
+	t := time.NewTimer(time.Duration(b.wait.Load()))
+	defer t.Stop()
+	select {
+	case <-w.ready:
+		return n, true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	select {
+	case <-w.ready: // granted while the timer fired
+		return n, true
+	default:
+	}
+	for i, x := range b.waiters {
+		if x == w {
+			b.waiters = append(b.waiters[:i], b.waiters[i+1:]...)
+			break
+		}
+	}
+	b.grantLocked() // those behind it may fit now
+	b.throttled.Add(1)
+	return 0, false
+}
+
+// reserved returns the bytes reserved now and the requests waiting.
+func (b *byteBudget) reserved() (int64, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used, len(b.waiters)
+}
+
+// release gives back n reserved bytes.
+func (b *byteBudget) release(n int64) {
+	if n == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.used -= n
+	b.grantLocked()
+	b.mu.Unlock()
+}
+
+// grantLocked reserves the bytes of the waiters at the head of the queue
+// that fit now.
+func (b *byteBudget) grantLocked() {
+	for len(b.waiters) > 0 && b.used+b.waiters[0].n <= b.max {
+		w := b.waiters[0]
+		b.waiters[0] = nil
+		b.waiters = b.waiters[1:]
+		b.reserveLocked(w.n)
+		close(w.ready)
+	}
+}
+
+func (b *byteBudget) reserveLocked(n int64) {
+	b.used += n
+	if b.used > b.peak.Load() {
+		b.peak.Store(b.used)
+	}
+}
+
+// budgetReader is a body of unknown length: it reserves its bytes as
+// they arrive, budgetChunk or as many as it holds at a time, and fails
+// with errOverBudget when they do not fit in time.
+type budgetReader struct {
+	r        io.Reader
+	b        *byteBudget
+	ctx      context.Context
+	read     int64
+	reserved *int64 // the request's reservation, released when it is answered
+}
+
+func (br *budgetReader) Read(p []byte) (int, error) {
+	n, err := br.r.Read(p)
+	br.read += int64(n)
+	if br.read > *br.reserved && *br.reserved < br.b.max {
+		more := min(max(br.read, budgetChunk), br.b.max-*br.reserved)
+		got, ok := br.b.acquire(br.ctx, more)
+		*br.reserved += got
+		if !ok {
+			return n, errOverBudget
+		}
+	}
+	return n, err
+}
+
+// drain reads a body away, keeping none of it, so that the client that
+// sent it reads the answer on a connection that stays usable: at most
+// limit bytes (the body limit, past which the answer closes the
+// connection anyway).
+func drain(r io.Reader, limit int64) {
+	buf := drainBufs.Get()
+	defer drainBufs.Put(buf)
+	var n int64
+	for n <= limit {
+		m, err := r.Read(*buf)
+		n += int64(m)
+		if err != nil {
+			return
+		}
+	}
+}
+
+// drainBufs are drain's buffers: what is read into them is never kept.
+var drainBufs = lease.NewPool(lease.Config[*[]byte]{New: func() *[]byte { b := make([]byte, 32<<10); return &b }})
+
+// errOverBudget: a body of unknown length outgrew what the budget could
+// reserve for it in time.
+var errOverBudget = errors.New("emulator: request bytes in flight over budget")
+
+// retryLater marks the edge's ThrottlingException (the budget of bytes,
+// the limit of requests in flight): its answer says Retry-After.
+type retryLater struct{ error }
+
+func (r retryLater) Unwrap() error { return r.error }
+
+// retryAfterSeconds is the Retry-After of a throttled request.
+const retryAfterSeconds = "1"

@@ -1,0 +1,222 @@
+package emulator
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+)
+
+// TestByteBudgetOrder: requests that do not fit wait in order of arrival
+// (a small one does not pass a large one waiting before it), a request
+// larger than the budget reserves the whole budget, and a wait that ends
+// lets those behind it in.
+func TestByteBudgetOrder(t *testing.T) {
+	b := &byteBudget{max: 100}
+	b.wait.Store(int64(time.Minute))
+	ctx := context.Background()
+
+	got, ok := b.acquire(ctx, 1000)
+	require.True(t, ok)
+	require.Equal(t, int64(100), got, "a request over the budget reserves the whole budget")
+
+	large, small := make(chan int64), make(chan int64)
+	go func() { n, _ := b.acquire(ctx, 60); large <- n }()
+	waitWaiters(t, b, 1)
+	go func() { n, _ := b.acquire(ctx, 10); small <- n }()
+	waitWaiters(t, b, 2)
+
+	b.release(got)
+	require.Equal(t, int64(60), <-large)
+	require.Equal(t, int64(10), <-small)
+	used, waiting := b.reserved()
+	require.Equal(t, int64(70), used)
+	require.Zero(t, waiting)
+
+	// A waiter whose context ends leaves the queue; the one behind it,
+	// which fits, is let in.
+	cctx, cancel := context.WithCancel(ctx)
+	refused := make(chan bool)
+	go func() { _, ok := b.acquire(cctx, 50); refused <- !ok }()
+	waitWaiters(t, b, 1)
+	fits := make(chan int64)
+	go func() { n, _ := b.acquire(ctx, 30); fits <- n }()
+	waitWaiters(t, b, 2)
+	cancel()
+	require.True(t, <-refused)
+	require.Equal(t, int64(30), <-fits)
+	require.Equal(t, int64(1), b.throttled.Load())
+	b.release(100)
+	used, _ = b.reserved()
+	require.Zero(t, used)
+	require.Equal(t, int64(100), b.peak.Load())
+}
+
+func waitWaiters(t *testing.T, b *byteBudget, n int) {
+	t.Helper()
+	for {
+		if _, w := b.reserved(); w == n {
+			return
+		}
+		time.Sleep(time.Millisecond) // polling, bounded by the test deadline
+	}
+}
+
+// TestRequestBytesBudget: with the budget taken by a body still arriving,
+// a request waits, then gets ThrottlingException with Retry-After, its
+// body read away and its connection kept; a chunked body (net/http's)
+// that outgrows the budget likewise. Once the budget is free the same
+// connections are served.
+func TestRequestBytesBudget(t *testing.T) {
+	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
+		t.Run(string(loop), func(t *testing.T) {
+			const budget = 64 << 10
+			h := newHardServer(t, Options{MaxRequestBytesInFlight: budget}, ServerOptions{Loop: loop})
+			h.e.budget.wait.Store(int64(20 * time.Millisecond))
+			padded := func(n int) string { return "{" + strings.Repeat(" ", n-2) + "}" }
+
+			// The held request announces the whole budget and sends part.
+			held := h.dial(t)
+			whole := padded(budget)
+			_, err := io.WriteString(held, rawRequest("ListTables", testkit.DefaultAuth, budget, whole[:100]))
+			require.NoError(t, err)
+			waitReserved(t, h.e, budget)
+
+			small := h.dial(t)
+			smallR := bufio.NewReader(small)
+			throttled := func(c net.Conn, r *bufio.Reader, req string) {
+				t.Helper()
+				_, err := io.WriteString(c, req)
+				require.NoError(t, err)
+				res, err := http.ReadResponse(r, nil)
+				require.NoError(t, err)
+				body, err := io.ReadAll(res.Body)
+				require.NoError(t, err)
+				require.Equal(t, 400, res.StatusCode)
+				require.Equal(t, `{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`, string(body))
+				require.Equal(t, "1", res.Header.Get("Retry-After"))
+				require.False(t, res.Close, "the connection stays open")
+			}
+			throttled(small, smallR, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}"))
+			large := h.dial(t)
+			largeR := bufio.NewReader(large)
+			throttled(large, largeR, rawRequest("ListTables", testkit.DefaultAuth, 48<<10, padded(48<<10)))
+			chunked := h.dial(t)
+			chunkedR := bufio.NewReader(chunked)
+			throttled(chunked, chunkedR, chunkedRequest("ListTables", padded(300<<10)))
+			require.Equal(t, int64(3), h.e.budget.throttled.Load())
+
+			_, err = io.WriteString(held, whole[100:])
+			require.NoError(t, err)
+			res, err := http.ReadResponse(bufio.NewReader(held), nil)
+			require.NoError(t, err)
+			require.Equal(t, 200, res.StatusCode)
+			waitReserved(t, h.e, 0)
+
+			for _, c := range []struct {
+				conn net.Conn
+				r    *bufio.Reader
+				req  string
+			}{
+				{small, smallR, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}")},
+				{large, largeR, rawRequest("ListTables", testkit.DefaultAuth, 48<<10, padded(48<<10))},
+				{chunked, chunkedR, chunkedRequest("ListTables", padded(300<<10))},
+			} {
+				_, err := io.WriteString(c.conn, c.req)
+				require.NoError(t, err)
+				res, err := http.ReadResponse(c.r, nil)
+				require.NoError(t, err)
+				_, _ = io.Copy(io.Discard, res.Body)
+				require.Equal(t, 200, res.StatusCode)
+				require.Empty(t, res.Header.Get("Retry-After"))
+			}
+			waitReserved(t, h.e, 0)
+			require.LessOrEqual(t, h.e.budget.peak.Load(), int64(budget))
+		})
+	}
+}
+
+// chunkedRequest is an API call whose body is sent chunked, in 16 KB
+// chunks.
+func chunkedRequest(op, body string) string {
+	var b strings.Builder
+	b.WriteString("POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810." + op +
+		"\r\nContent-Type: application/x-amz-json-1.0\r\nAuthorization: " + testkit.DefaultAuth +
+		"\r\nTransfer-Encoding: chunked\r\n\r\n")
+	for len(body) > 0 {
+		n := min(len(body), 16<<10)
+		b.WriteString(strconv.FormatInt(int64(n), 16) + "\r\n" + body[:n] + "\r\n")
+		body = body[n:]
+	}
+	b.WriteString("0\r\n\r\n")
+	return b.String()
+}
+
+// waitReserved waits until the budget holds n bytes.
+func waitReserved(t *testing.T, e *Emulator, n int64) {
+	t.Helper()
+	for {
+		if used, _ := e.budget.reserved(); used == n {
+			return
+		}
+		time.Sleep(time.Millisecond) // polling, bounded by the test deadline
+	}
+}
+
+// TestCutAtCloseLoggedUnanswered: a request held (by an injected delay)
+// when the server closes gets no answer; the log says so at WARN with
+// its request id, and not that it was answered 500.
+func TestCutAtCloseLoggedUnanswered(t *testing.T) {
+	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
+		t.Run(string(loop), func(t *testing.T) {
+			h := newHardServer(t, Options{}, ServerOptions{Loop: loop})
+			require.NoError(t, h.e.Faults().SetRules(1, []FaultRule{{Operations: []string{"ListTables"}, Fault: FaultDelay, Delay: time.Minute}}))
+			c := h.dial(t)
+			_, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}"))
+			require.NoError(t, err)
+			h.waitInFlight(t, 1)
+			require.NoError(t, h.srv.Close())
+			for line := range h.logs.lines {
+				require.NotContains(t, line, "answered 500")
+				require.NotContains(t, line, "unclassified")
+				if strings.Contains(line, "request cut off unanswered") {
+					require.Contains(t, line, "request_id=")
+					require.Contains(t, line, "target=DynamoDB_20120810.ListTables")
+					break
+				}
+			}
+			_, err = http.ReadResponse(bufio.NewReader(c), nil)
+			require.Error(t, err, "no answer")
+		})
+	}
+}
+
+// TestSlowRequestAnswered: a request that takes longer to serve than the
+// write timeout (here an injected delay three times it) is still
+// answered: the timeout counts from the answer being ready.
+func TestSlowRequestAnswered(t *testing.T) {
+	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
+		t.Run(string(loop), func(t *testing.T) {
+			h := newHardServer(t, Options{}, ServerOptions{Loop: loop, WriteTimeout: 100 * time.Millisecond})
+			require.NoError(t, h.e.Faults().SetRules(1, []FaultRule{{Operations: []string{"ListTables"}, Fault: FaultDelay, Delay: 300 * time.Millisecond, Count: 1}}))
+			c := h.dial(t)
+			_, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}"))
+			require.NoError(t, err)
+			res, err := http.ReadResponse(bufio.NewReader(c), nil)
+			require.NoError(t, err)
+			body, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			require.Equal(t, 200, res.StatusCode, string(body))
+			require.Contains(t, string(body), "TableNames")
+		})
+	}
+}
