@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"github.com/dynamoemu/dynamoemu/internal/conventionscheck"
 )
 
 func main() {
-	if err := conventionsCommand(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := conventionscheck.Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
