@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,7 +31,8 @@ import (
 // childEnv, in a test binary's environment, makes it a child instead of
 // running tests: "server" runs the server's main with the command line;
 // "conventions" runs the conventions check (TestConventionsCommand's
-// dynamoemu-conventions on PATH).
+// dynamoemu-conventions on PATH); "parent" starts a server with
+// -parentPid of its own (TestParentPidKilled).
 const childEnv = "DYNAMOEMU_TEST_CHILD"
 
 func TestMain(m *testing.M) {
@@ -40,6 +42,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "conventions":
 		runConventionsChild()
+	case "parent":
+		runParentChild()
 	}
 	// The servers the tests start keep their MCP token in the user's
 	// configuration directory: a scratch one, not the user's.
@@ -52,6 +56,26 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(config)
 	os.Exit(code)
+}
+
+// runParentChild is the test binary as TestParentPidKilled's parent: it
+// starts the server with -parentPid of its own, prints the server's pid
+// and waits to be killed.
+func runParentChild() {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	cmd := exec.Command(self, "-host", "127.0.0.1", "-port", "0", "-logLevel", "error", "-parentPid", strconv.Itoa(os.Getpid()))
+	cmd.Env = append(os.Environ(), childEnv+"=server")
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Println(cmd.Process.Pid)
+	cmd.Wait()
+	os.Exit(1) // the server never stops before its parent
 }
 
 // serverBinary returns the path of the server: this test binary, which
