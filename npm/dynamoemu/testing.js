@@ -204,7 +204,7 @@ function setUpWorker(workerId) {
     emu.process.unref()
     emu.process.stderr.unref?.()
     exportEndpoint(emu.endpoint)
-    if (o.isolate && !o.reset) credentials(`dynamoemuworker${id}`)
+    if (o.isolate) credentials(`dynamoemuworker${id}`)
     await createTables(emu.endpoint, o)
     if (o.reset) process.env.DYNAMOEMU_WORKER_SNAPSHOT = await emu.snapshot()
   }
@@ -316,4 +316,8 @@ async function createTables(endpoint, o = resolveOptions()) {
   }
 }
 
-module.exports = { startForTests, stopForTests, setUpWorker, createTables, tableInputs, resolveOptions }
+// hookTimeout bounds the set-up before a test file (a server may start in
+// it): generous, it only catches a hang.
+const hookTimeout = 120000
+
+module.exports = { startForTests, stopForTests, setUpWorker, createTables, tableInputs, resolveOptions, hookTimeout }
