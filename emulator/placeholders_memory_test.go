@@ -3,7 +3,6 @@ package emulator
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -79,17 +78,11 @@ func bigPlaceholderBody(size int, names bool) string {
 // headroom over them; nothing per placeholder), and under 300 MB for the
 // whole process. (Before: one such request peaked at 256 MB and
 // took 9 s; eight reached 1.95 GB and none was answered.) Under the race
-// detector the requests are 2 MB (5 MB with DYNAMOEMU_HEAVY_TESTS) unless
-// DYNAMOEMU_FULLSIZE=1: memory per placeholder (16 times the bytes sent,
-// before) would still break the bound, and eight of 5 MB took 105 s of the
-// package's timeout under -race on a busy 2-core machine.
+// detector the requests are 5 MB unless DYNAMOEMU_FULLSIZE=1.
 func TestLargePlaceholderRequestsMemory(t *testing.T) {
 	size := 16<<20 - 1000
 	if !testkit.FullSize() {
-		size = 2 << 20
-		if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
-			size = 5 << 20
-		}
+		size = 5 << 20
 	}
 	const concurrent = 8
 	for _, tt := range []struct {
