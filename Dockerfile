@@ -4,6 +4,7 @@
 # conventions check (cmd/dynamoemu-conventions) beside it.
 #
 #   docker build -t dynamoemu .
+#   podman build --format docker -t dynamoemu .   # keeps the HEALTHCHECK (below)
 #   docker run --rm -p 8000:8000 dynamoemu -sharedDb
 #   docker run --rm -v "$PWD:/cfg" dynamoemu conventions check \
 #       --endpoint http://host.docker.internal:8000 --config /cfg/conventions.json
@@ -35,9 +36,11 @@ RUN go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/dynamoemu-conven
 # -dbPath's home, where DynamoDB Local's image keeps its data: compose files
 # written for it say "-dbPath ./data" with working_dir /home/dynamodblocal and
 # mount a volume on /home/dynamodblocal/data. It is made here, owned by the
-# image's user, so that a named volume mounted on it starts writable.
-# WORKDIR makes it: no shell or mkdir needed in the builder image.
-WORKDIR /out/home/dynamodblocal/data
+# image's user, so that a named volume mounted on it starts writable. RUN
+# mkdir, not WORKDIR: a directory made only by WORKDIR is not kept in the
+# stage's layers by podman/buildah (4.3) with their default --layers, and the
+# COPY below would not find it.
+RUN mkdir -p /out/home/dynamodblocal/data
 # The names the binary also answers to (cmd/dynamoemu/fetch.go): java for
 # DynamoDB Local's command line (testcontainers replaces the entrypoint with
 # it), curl, wget and sh for health checks copied from compose files,
@@ -64,6 +67,12 @@ EXPOSE 8000
 ENTRYPOINT ["/dynamoemu", "-host", "0.0.0.0"]
 # -healthcheck probes 127.0.0.1:8000; a container started with another -port
 # needs its healthcheck to say the same -port (see README, "Container").
+# HEALTHCHECK is Docker's format: podman build and buildah build write the
+# OCI format by default, which has no health check and drops it (with a
+# warning); build with --format docker to keep it, or give it in compose
+# (healthcheck: test: ["CMD", "/dynamoemu", "-healthcheck"]) or podman run
+# --health-cmd. The label says the same to whoever inspects an OCI image.
+LABEL io.dynamoemu.healthcheck='["CMD", "/dynamoemu", "-healthcheck"]'
 HEALTHCHECK --interval=5s --timeout=5s --start-period=5s --retries=3 \
 	CMD ["/dynamoemu", "-healthcheck"]
 # java, curl, wget, sh and awslocal: links to /dynamoemu (made above).

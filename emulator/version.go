@@ -3,6 +3,7 @@ package emulator
 import (
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // The emulator's version: what dynamoemu -version prints, the start-up log
@@ -31,8 +32,11 @@ var version string
 // the module's version in the binary's build information (a release tag
 // or pseudo-version when built by go build from a clone with its git
 // history, or when the module is a dependency of the binary); else "devel",
-// with the commit and "+dirty" when the build information has them (a
-// source build: go run, -buildvcs=false, a replaced module).
+// followed by the commit's time and hash and "+dirty" when the build
+// information has them (vcs.time, vcs.revision, vcs.modified: a go build
+// whose go command did not derive the version itself); else "devel" alone
+// (go run and go test stamp no VCS information, nor -buildvcs=false, nor a
+// build of a replaced module).
 func Version() string { return versionOnce() }
 
 var versionOnce = sync.OnceValue(func() string {
@@ -66,16 +70,23 @@ func versionOf(bi *debug.BuildInfo) string {
 	}
 	v := "devel"
 	if mod == &bi.Main {
-		var revision, modified string
+		var revision, at, modified string
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
 				revision = s.Value
+			case "vcs.time":
+				at = s.Value
 			case "vcs.modified":
 				modified = s.Value
 			}
 		}
 		if revision != "" {
+			// As a pseudo-version: the commit's time (UTC), then its
+			// hash, so that two source builds sort by their commits.
+			if t, err := time.Parse(time.RFC3339, at); err == nil {
+				v += "-" + t.UTC().Format("20060102150405")
+			}
 			v += "-" + revision[:min(12, len(revision))]
 			if modified == "true" {
 				v += "+dirty"

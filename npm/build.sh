@@ -15,7 +15,7 @@ version=${1:-$(node -p 'require("./dynamoemu/package.json").version')}
 only=${DYNAMOEMU_NPM_PLATFORMS:-}
 rm -rf dist
 mkdir -p dist/dynamoemu/bin
-cp dynamoemu/*.js dynamoemu/*.mjs dynamoemu/index.d.ts dynamoemu/README.md dist/dynamoemu/
+cp dynamoemu/*.js dynamoemu/*.mjs dynamoemu/*.d.ts dynamoemu/README.md dist/dynamoemu/
 cp dynamoemu/bin/dynamoemu.js dist/dynamoemu/bin/
 n=$(node -p 'require("./platforms.json").length')
 for ((i = 0; i < n; i++)); do

@@ -8,7 +8,9 @@
 # through the SDK with and without -credentials) and npm/test/streams.test.js
 # (stream handlers and drainStreams) with node --test, Jest and Vitest through the
 # package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
-# npm/test/reset), the README's Jest test as the README writes it;
+# npm/test/reset), the README's Jest test as the README writes it, a
+# project with a global set-up of its own (npm/test/compose), no server
+# left behind by a killed parent (npm/test/parent.test.js);
 # then the engine in WebAssembly (@dynamoemu/wasm through
 # dynamoemu/wasm) in Node and in a page of headless Chromium, and its
 # cost against the native server (npm/test/wasm-bench.js).
@@ -69,6 +71,19 @@ awk '
 [[ -f readme/jest.config.js && -f readme/order.test.js ]] || { echo "npm/test.sh: README.md has no jest.config.js and order.test.js blocks" >&2; exit 1; }
 echo "npm/test.sh: README's order.test.js ($(wc -l <readme/order.test.js) lines) and jest.config.js"
 (cd readme && npx --no-install jest --ci)
+
+# A project with a set-up of its own beside the preset (npm/test/compose):
+# a JSON Jest configuration, its own globalSetup (calling the exported
+# dynamoemu/jest globalSetup; then one that does not, where each worker
+# starts its server) and setupFiles, the options in package.json's
+# "dynamoemu" key (the framework's table naming). Then no server outlives
+# its Node parent: SIGKILL of a process that called start(), SIGTERM of
+# npx (npm/test/parent.test.js, checked by pid).
+mkdir compose
+cp "$src"/test/compose/* compose/
+(cd compose && npx --no-install jest --ci -c jest.config.json && npx --no-install jest --ci -c jest.alone.config.json)
+cp "$src/test/parent.test.js" .
+node --test parent.test.js
 
 # The engine in WebAssembly: the SDK against dynamoemu/wasm in this
 # process with no native binary (wasm.test.js), then in a page of

@@ -11,27 +11,40 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
 // The server as a child process, for the tests that kill it
-// (crash_test.go) or damage its files (corrupt_test.go): built once per
-// test binary, started with -port 0, its address read from its log.
+// (crash_test.go) or damage its files (corrupt_test.go): the test binary
+// itself, run again with childEnv set, started with -port 0, its address
+// read from its log. Nothing is built while the tests run: go test's
+// timeout counts TestMain too, and on a cold build cache a go build of
+// the server (every package again, without -race) took most of it on a
+// busy 2-core machine. The child is the race-instrumented server, so a
+// data race in it fails the test that started it (exit status 66).
 
-var (
-	buildOnce sync.Once
-	buildDir  string // removed by TestMain
-	buildPath string
-	buildErr  error
-)
+// childEnv, in a test binary's environment, makes it a child instead of
+// running tests: "server" runs the server's main with the command line;
+// "conventions" runs the conventions check (TestConventionsCommand's
+// dynamoemu-conventions on PATH); "parent" starts a server with
+// -parentPid of its own (TestParentPidKilled).
+const childEnv = "DYNAMOEMU_TEST_CHILD"
 
 func TestMain(m *testing.M) {
+	switch os.Getenv(childEnv) {
+	case "server":
+		main()
+		os.Exit(0)
+	case "conventions":
+		runConventionsChild()
+	case "parent":
+		runParentChild()
+	}
 	// The servers the tests start keep their MCP token in the user's
 	// configuration directory: a scratch one, not the user's.
 	config, err := os.MkdirTemp("", "dynamoemu-config-")
@@ -40,42 +53,40 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("XDG_CONFIG_HOME", config)
-	// The server is built here, before the tests and their timeout start:
-	// it is compilation, like the test binary's own. On a cold build
-	// cache it compiles every package again without -race, which took
-	// 530 s of the package's 10-minute timeout on a busy 2-core machine.
-	buildOnce.Do(buildServer)
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
 	os.RemoveAll(config)
 	os.Exit(code)
 }
 
-// buildServer builds cmd/dynamoemu (without -race, whatever the tests'
-// flags) into buildPath, or sets buildErr.
-func buildServer() {
-	dir, err := os.MkdirTemp("", "dynamoemu-bin-")
+// runParentChild is the test binary as TestParentPidKilled's parent: it
+// starts the server with -parentPid of its own, prints the server's pid
+// and waits to be killed.
+func runParentChild() {
+	self, err := os.Executable()
 	if err != nil {
-		buildErr = err
-		return
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
-	buildDir, buildPath = dir, filepath.Join(dir, "dynamoemu")
-	out, err := exec.Command("go", "build", "-o", buildPath, ".").CombinedOutput()
-	if err != nil {
-		buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+	cmd := exec.Command(self, "-host", "127.0.0.1", "-port", "0", "-logLevel", "error", "-parentPid", strconv.Itoa(os.Getpid()))
+	cmd.Env = append(os.Environ(), childEnv+"=server")
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
+	fmt.Println(cmd.Process.Pid)
+	cmd.Wait()
+	os.Exit(1) // the server never stops before its parent
 }
 
-// serverBinary returns the path of the server TestMain built.
+// serverBinary returns the path of the server: this test binary, which
+// is the server when started with childEnv=server (startBinary sets it).
 func serverBinary(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(buildServer)
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return buildPath
+	return bin
 }
 
 // child is a running server.
@@ -114,6 +125,7 @@ func tryStartChild(t testing.TB, args ...string) (*child, error) {
 // startBinary is tryStartChild of the server binary bin.
 func startBinary(bin string, args ...string) (*child, error) {
 	cmd := exec.Command(bin, append([]string{"-host", "127.0.0.1", "-port", "0"}, args...)...)
+	cmd.Env = append(os.Environ(), childEnv+"=server") // a built server ignores it
 	pr, pw := io.Pipe()
 	c := &child{cmd: cmd, logs: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = pw

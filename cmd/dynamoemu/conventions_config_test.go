@@ -2,10 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/conventionscheck"
 )
 
 func TestLoadConventions(t *testing.T) {
@@ -52,13 +54,16 @@ func TestLoadConventions(t *testing.T) {
 // TestConventionsCommand: "dynamoemu conventions check ..." runs the
 // check found on PATH (next to dynamoemu in the npm package and the
 // image), with its output and exit status; the container's "-host
-// 0.0.0.0 conventions ..." too; without one it says how to get it.
+// 0.0.0.0 conventions ..." too; without one it says how to get it. The
+// check on PATH is this test binary under the checker's name, which runs
+// the check (runConventionsChild) with childEnv=conventions: nothing is
+// built while the tests run.
 func TestConventionsCommand(t *testing.T) {
 	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", dir, "../dynamoemu-conventions")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	self, err := os.Executable()
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(self, filepath.Join(dir, checkerName())))
+	t.Setenv(childEnv, "conventions")
 	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
 	createBadCommandTable(t, db)
 	cfg := filepath.Join(dir, "conventions.json")
@@ -79,7 +84,7 @@ func TestConventionsCommand(t *testing.T) {
 	}
 
 	t.Setenv("PATH", t.TempDir())
-	err := run([]string{"conventions", "check", "--endpoint", url}, io.Discard, io.Discard, nil)
+	err = run([]string{"conventions", "check", "--endpoint", url}, io.Discard, io.Discard, nil)
 	require.ErrorIs(t, err, errConventionsMissing)
 	require.Contains(t, err.Error(), "npx dynamoemu conventions check")
 	require.Contains(t, err.Error(), "go build -o")
@@ -97,4 +102,15 @@ func createBadCommandTable(t *testing.T, db *dynamodb.Client) {
 	_, err = db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("app-order-command"),
 		Item: map[string]types.AttributeValue{"pk": str("ORDER#t1"), "sk": str("ORDER#1")}})
 	require.NoError(t, err)
+}
+
+// runConventionsChild is the test binary as dynamoemu-conventions (its
+// main, with the check's package): TestMain runs it with
+// childEnv=conventions; it exits.
+func runConventionsChild() {
+	if err := conventionscheck.Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "dynamoemu-conventions:", err)
+		os.Exit(2)
+	}
+	os.Exit(0)
 }

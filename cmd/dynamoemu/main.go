@@ -63,6 +63,7 @@ type config struct {
 	inMemorySet            bool   // -inMemory given
 	dbPath                 string // keep the data in this directory (persistence.go)
 	shutdownGrace          time.Duration
+	parentPid              int        // stop once this process is gone (parent.go)
 	exportDir              string     // the directory standing for S3 in exports and imports
 	approximateVectors     bool       // vector indexes search approximately (HNSW)
 	store                  storeFlags // -durability and the like (persistence.go)
@@ -121,6 +122,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.BoolVar(&c.store.acceptLoss, "dbAcceptLoss", false, "with -dbPath, open a database whose files do not hold its whole history (a log segment missing, a gap after its snapshot, a file of another database) at the records before the first missing one, logging what is lost and setting the files after it aside; without it such a database stops the start-up, naming the files")
 	fs.BoolVar(&c.disableTelemetry, "disableTelemetry", false, "accepted for DynamoDB Local compatibility; dynamoemu sends no telemetry")
 	fs.DurationVar(&c.shutdownGrace, "shutdownGrace", 5*time.Second, "on SIGTERM or SIGINT, how long requests still running may finish; those still running then get no answer, and the server exits 0 (a process supervisor's stop timeout should be longer: Docker's is 10s)")
+	fs.IntVar(&c.parentPid, "parentPid", 0, "stop (as on SIGTERM) once the process of this id is gone, however it ended, even by SIGKILL: the npm package passes its Node process's id, so that no server outlives it (0: none)")
 	fs.DurationVar(&c.ttlSweepInterval, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0 disables the sweeper; POST /dynamoemu/ttl/sweep sweeps at once)")
 	fs.StringVar(&c.lambdaEndpoint, "lambdaEndpoint", "", "the Lambda endpoint stream handlers are invoked at (POST URL/2015-03-31/functions/NAME/invocations; serverless-offline's lambda port, e.g. http://localhost:3002)")
 	fs.StringVar(&c.serverless, "serverless", "", "a Serverless Framework serverless.yml: each function's DynamoDB stream events become event source mappings to the function (with -lambdaEndpoint, serverless-offline's lambda port)")
@@ -314,6 +316,9 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	srv := emu.NewServer(so)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if c.parentPid != 0 {
+		ctx = watchParent(ctx, c.parentPid, log)
+	}
 
 	errc := make(chan error, len(lns))
 	for _, ln := range lns {

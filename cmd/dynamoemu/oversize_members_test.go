@@ -26,6 +26,7 @@ import (
 // joined in a balanced tree and 9.1 before they were kept as a list, an
 // item's list 5.9 before its text was no longer copied whole.
 func TestOversizedMembers(t *testing.T) {
+	skipUnderRace(t)
 	const bodyBytes = 4 << 20
 	concs := []int{1}
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {

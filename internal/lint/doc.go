@@ -15,6 +15,8 @@
 //   - Size (size_test.go): no package holds more than 15,000 lines of
 //     non-test Go, the service core included; one that grows past it is
 //     split by subject, its features behind the seam.
-//   - staticcheck (pinned in go.mod's tool block) reports nothing; with
-//     -short this one check is skipped, for a quick loop.
+//   - staticcheck (pinned in go.mod's tool block) reports nothing; this
+//     check runs with DYNAMOEMU_HEAVY_TESTS=1 (CI) and is skipped without
+//     it or with -short: on a cold cache it builds and type-checks the
+//     whole module again, most of the package's timeout on a busy machine.
 package lint

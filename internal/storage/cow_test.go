@@ -33,13 +33,19 @@ type cowSnap struct {
 // that compactions happened while snapshots were held (in the cases of
 // few partitions) and that tables were restored.
 func TestCopyOnWriteRandom(t *testing.T) {
+	// 5000 steps each took 86 s under -race on a busy 2-core machine: the
+	// long run is for heavyTestsEnv.
+	steps := 2000
+	if heavyTests() {
+		steps = 5000
+	}
 	for _, c := range []struct {
 		ks    KeySchema
 		parts int
 	}{{schemaS, 30}, {schemaSN, 30}, {schemaS, 4000}} {
 		// 4000 partitions: the partition table spans pages (ptable.go).
 		t.Run(fmt.Sprint("sort=", c.ks.HasSort(), "/partitions=", c.parts), func(t *testing.T) {
-			runCopyOnWrite(t, rand.New(rand.NewPCG(seedFromEnv(t), 11)), c.ks, c.parts, 5000)
+			runCopyOnWrite(t, rand.New(rand.NewPCG(seedFromEnv(t), 11)), c.ks, c.parts, steps)
 		})
 	}
 }

@@ -248,17 +248,26 @@ func checkItree(t *testing.T, step int, m *itreeModel) (height int) {
 // refill can (merges, and moves from either neighbour, of leaves and of
 // branches), checking the tree as it shrinks.
 func TestItreeShrink(t *testing.T) {
+	// 30,000 entries (each delete moves the model's slice) ran past 85 s
+	// per order under -race on a busy 2-core machine: the long run is for
+	// heavyTestsEnv; 12,000 still make trees of three levels.
+	n := 12000
+	if heavyTests() {
+		n = 30000
+	}
 	for _, order := range []string{"ascending", "descending", "random"} {
 		t.Run(order, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, uint64(len(order))))
 			m := &itreeModel{t: newItree()}
-			for i := range 30000 {
+			for i := range n {
 				k := newIentry(fmt.Sprintf("%08x/%d", r.Uint32(), i), keyPivot("p", ""))
 				m.t.Set(k)
 				m.want = append(m.want, k)
 			}
 			slices.SortFunc(m.want, cmpIentry)
-			checkItree(t, 0, m)
+			if h := checkItree(t, 0, m); h < 3 {
+				t.Fatalf("a tree of %d entries has %d levels, want 3 or more: the shrink would not refill branches", n, h)
+			}
 			dels := slices.Clone(m.want)
 			switch order {
 			case "descending":
@@ -342,7 +351,14 @@ func TestItreeOrderedFill(t *testing.T) {
 // depth, separators between their neighbours), and takes inserts and
 // deletes after, on itself and on a copy.
 func TestItreeLoad(t *testing.T) {
-	for _, n := range []int{0, 1, itreeMin, itreeLoadFill, itreeLoadFill + 1, itreeWidth, itreeWidth + 1, 2*itreeLoadFill + 1, 5000, 70000} {
+	sizes := []int{0, 1, itreeMin, itreeLoadFill, itreeLoadFill + 1, itreeWidth, itreeWidth + 1, 2*itreeLoadFill + 1, 5000}
+	if heavyTests() {
+		// 70,000 (the model built by inserts into one slice) ran past
+		// 3 minutes under -race on a busy 2-core machine; 5,000 already
+		// load a tree of three levels.
+		sizes = append(sizes, 70000)
+	}
+	for _, n := range sizes {
 		t.Run(fmt.Sprint("entries=", n), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(n), 11))
 			m := &itreeModel{t: newItree()}

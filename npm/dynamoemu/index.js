@@ -13,7 +13,8 @@ const { binaryPath } = require('./platform.js')
 // The servers this process started: killed when it exits, normally or by
 // SIGINT, SIGTERM or SIGHUP (then, if nothing else handles the signal,
 // it is raised again so that the process ends as it would have). A
-// SIGKILL of this process cannot be seen: its servers stay.
+// SIGKILL of this process cannot be seen here: each server is started
+// with -parentPid of this process and stops by itself once it is gone.
 const children = new Set()
 let watching = false
 function watchExit() {
@@ -44,7 +45,7 @@ function killAll() {
 async function start(opts = {}) {
   const port = opts.port ?? 0
   const host = opts.host ?? '127.0.0.1'
-  const args = ['-host', host, '-port', String(port)]
+  const args = ['-host', host, '-port', String(port), '-parentPid', String(process.pid)]
   if (opts.dbPath) args.push('-dbPath', opts.dbPath)
   if (opts.sharedDb) args.push('-sharedDb')
   if (opts.conventions) args.push('-conventions', opts.conventions)

@@ -1,8 +1,5 @@
 'use strict'
-// Jest globalSetup: the run's server, or one per worker with
-// DYNAMOEMU_RESET=1 (see testing.js and jest-preset.js).
-const { startForTests } = require('./testing.js')
-
-module.exports = async function globalSetup(globalConfig) {
-  globalThis.__DYNAMOEMU__ = await startForTests(globalConfig?.maxWorkers)
-}
+// Jest globalSetup: the run's server, or one per worker with reset (see
+// testing.js and jest-preset.js). A configuration's own globalSetup
+// replaces this file: it calls require('dynamoemu/jest').globalSetup.
+module.exports = require('./jest.js').globalSetup

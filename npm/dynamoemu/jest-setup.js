@@ -2,6 +2,6 @@
 // Jest setupFilesAfterEnv, run in each test file: this worker's
 // namespace (or server), and before the file's first test its tables
 // (or, with DYNAMOEMU_RESET=1, its server rewound to them, empty).
-const { setUpWorker } = require('./testing.js')
+const { setUpWorker, hookTimeout } = require('./testing.js')
 
-beforeAll(setUpWorker(process.env.JEST_WORKER_ID))
+beforeAll(setUpWorker(process.env.JEST_WORKER_ID), hookTimeout)

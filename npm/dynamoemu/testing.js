@@ -20,43 +20,141 @@ const os = require('node:os')
 const path = require('node:path')
 const { start } = require('./index.js')
 
-// serverOptions are start()'s options from the environment.
-function serverOptions() {
-  return {
-    port: Number(process.env.DYNAMOEMU_PORT || 0),
-    dbPath: process.env.DYNAMOEMU_DB_PATH || undefined,
-    conventions: process.env.DYNAMOEMU_CONVENTIONS || undefined,
-    args: process.env.DYNAMOEMU_ARGS ? process.env.DYNAMOEMU_ARGS.split(/\s+/).filter(Boolean) : [],
+// The set-up's options, each from (first found) the object a global
+// set-up of the user's own passes (jest.js's globalSetup), the
+// DYNAMOEMU_* variable, or the "dynamoemu" key of package.json in the
+// directory the runner starts in (its rootDir): a JSON configuration can
+// set every one. Paths in package.json are relative to its directory.
+const optionEnv = {
+  port: 'DYNAMOEMU_PORT', // the run's server's port (0: a free one)
+  dbPath: 'DYNAMOEMU_DB_PATH', // its -dbPath
+  conventions: 'DYNAMOEMU_CONVENTIONS', // its -conventions file
+  args: 'DYNAMOEMU_ARGS', // more flags (a list; in the variable, separated by spaces)
+  tables: 'DYNAMOEMU_TABLES', // the CreateTable inputs: a file or a directory
+  tablePrefix: 'DYNAMOEMU_TABLE_PREFIX', // before every table's name
+  tableNaming: 'DYNAMOEMU_TABLE_NAMING', // "framework": the prefix is `${NODE_ENV}-${APP_NAME}-`
+  reset: 'DYNAMOEMU_RESET', // a server per worker, rewound before each test file (true, or "1")
+  isolate: 'DYNAMOEMU_ISOLATE', // each worker in a namespace of its own (default true; false, or "0")
+}
+const pathOptions = ['dbPath', 'conventions', 'tables']
+
+// packageOptions reads the "dynamoemu" key of dir's package.json.
+function packageOptions(dir) {
+  const file = path.join(dir, 'package.json')
+  let pkg
+  try {
+    pkg = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    if (err.code === 'ENOENT') return {}
+    throw new Error(`dynamoemu: ${file}: ${err.message}`)
   }
+  const o = pkg?.dynamoemu
+  if (o === undefined) return {}
+  if (!o || typeof o !== 'object' || Array.isArray(o)) {
+    throw new Error(`dynamoemu: ${file}: "dynamoemu" must be an object of options (${Object.keys(optionEnv).join(', ')})`)
+  }
+  const out = {}
+  for (const [k, v] of Object.entries(o)) {
+    if (!(k in optionEnv)) {
+      throw new Error(`dynamoemu: ${file}: "dynamoemu" has no option "${k}"; the options are ${Object.keys(optionEnv).join(', ')}`)
+    }
+    out[k] = pathOptions.includes(k) && typeof v === 'string' ? path.resolve(dir, v) : v
+  }
+  return out
+}
+
+// resolveOptions returns the set-up's options, normalized: given's, then
+// the environment's, then package.json's in dir.
+function resolveOptions(given = {}, dir = process.cwd()) {
+  const pkg = packageOptions(dir)
+  const raw = {}
+  for (const [k, env] of Object.entries(optionEnv)) {
+    if (given[k] !== undefined) raw[k] = given[k]
+    else if (process.env[env] !== undefined && process.env[env] !== '') raw[k] = process.env[env]
+    else raw[k] = pkg[k]
+  }
+  const flag = (v, name) => {
+    if (v === undefined) return undefined
+    if (v === true || v === '1' || v === 'true') return true
+    if (v === false || v === '0' || v === 'false') return false
+    throw new Error(`dynamoemu: ${name} is ${JSON.stringify(v)}: say true or false (or 1 or 0)`)
+  }
+  const o = {
+    port: Number(raw.port ?? 0),
+    dbPath: raw.dbPath || undefined,
+    conventions: raw.conventions || undefined,
+    args: Array.isArray(raw.args) ? raw.args.map(String) : String(raw.args ?? '').split(/\s+/).filter(Boolean),
+    tables: raw.tables || undefined,
+    tablePrefix: raw.tablePrefix || undefined,
+    tableNaming: raw.tableNaming || undefined,
+    reset: flag(raw.reset, 'reset (DYNAMOEMU_RESET)') ?? false,
+    isolate: flag(raw.isolate, 'isolate (DYNAMOEMU_ISOLATE)') ?? true,
+  }
+  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) {
+    throw new Error(`dynamoemu: port (DYNAMOEMU_PORT) is ${JSON.stringify(raw.port)}: a port number, or 0 for a free one`)
+  }
+  if (o.tableNaming !== undefined && o.tableNaming !== 'framework') {
+    throw new Error(`dynamoemu: tableNaming (DYNAMOEMU_TABLE_NAMING) is ${JSON.stringify(o.tableNaming)}: the one naming is "framework" (\`\${NODE_ENV}-\${APP_NAME}-<table>\`)`)
+  }
+  if (o.tableNaming && o.tablePrefix) {
+    throw new Error('dynamoemu: tablePrefix (DYNAMOEMU_TABLE_PREFIX) and tableNaming (DYNAMOEMU_TABLE_NAMING) both set a prefix: give one')
+  }
+  return o
+}
+
+// exportOptions hands the options to the workers, which inherit the
+// environment of the process that ran the global set-up.
+function exportOptions(o) {
+  const set = (k, v) => { if (v !== undefined) process.env[optionEnv[k]] = String(v) }
+  set('port', o.port || undefined)
+  set('dbPath', o.dbPath)
+  set('conventions', o.conventions)
+  set('args', o.args.length ? o.args.join(' ') : undefined)
+  set('tables', o.tables)
+  set('tablePrefix', o.tablePrefix)
+  set('tableNaming', o.tableNaming)
+  set('reset', o.reset ? '1' : undefined)
+  set('isolate', o.isolate ? undefined : '0')
+}
+
+// serverOptions are start()'s options from the set-up's.
+function serverOptions(o) {
+  return { port: o.port, dbPath: o.dbPath, conventions: o.conventions, args: o.args }
 }
 
 // exportEndpoint gives the workers the endpoint (DYNAMODB_ENDPOINT, and
-// AWS_ENDPOINT_URL_DYNAMODB, which the AWS SDK v3 reads by itself).
+// AWS_ENDPOINT_URL_DYNAMODB, which the AWS SDK v3 reads by itself);
+// DYNAMOEMU_ENDPOINT says that the set-up started it.
 function exportEndpoint(endpoint) {
+  process.env.DYNAMOEMU_ENDPOINT = endpoint
   process.env.DYNAMODB_ENDPOINT = endpoint
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint
   process.env.AWS_REGION = process.env.AWS_REGION || 'us-east-1'
 }
 
-// startForTests starts the run's servers: one, or with DYNAMOEMU_RESET=1
-// one for each of the run's workers (workers: the runner's maximum). It
-// resolves the servers started, for the teardown to stop.
-async function startForTests(workers) {
-  if (process.env.DYNAMOEMU_RESET !== '1') {
-    const emu = await start(serverOptions())
+// startForTests starts the run's servers: one, or with reset one for
+// each of the run's workers (workers: the runner's maximum). It resolves
+// the servers started, for the teardown to stop (stopForTests). given:
+// options that win over the environment's and package.json's; dir: the
+// directory of that package.json (the runner's rootDir).
+async function startForTests(workers, given = {}, dir = process.cwd()) {
+  const o = resolveOptions(given, dir)
+  tableInputs(o) // a bad tables path fails here, once, before any server starts
+  exportOptions(o)
+  if (!o.reset) {
+    const emu = await start(serverOptions(o))
     exportEndpoint(emu.endpoint)
     return [emu]
   }
-  const opts = serverOptions()
-  if (opts.dbPath || opts.port) {
-    throw new Error('dynamoemu: DYNAMOEMU_RESET=1 gives each worker a server of its own, in memory, on a free port: leave DYNAMOEMU_DB_PATH and DYNAMOEMU_PORT unset')
+  if (o.dbPath || o.port) {
+    throw new Error('dynamoemu: reset (DYNAMOEMU_RESET=1) gives each worker a server of its own, in memory, on a free port: leave dbPath and port (DYNAMOEMU_DB_PATH, DYNAMOEMU_PORT) unset')
   }
   const n = Math.max(1, Math.floor(Number(workers)) || os.availableParallelism())
-  const emus = await Promise.all(Array.from({ length: n }, () => start({ ...opts, sharedDb: true })))
+  const emus = await Promise.all(Array.from({ length: n }, () => start({ ...serverOptions(o), sharedDb: true })))
   const servers = []
   try {
     for (const emu of emus) {
-      await createTables(emu.endpoint)
+      await createTables(emu.endpoint, o)
       servers.push({ endpoint: emu.endpoint, snapshot: await emu.snapshot() })
     }
   } catch (err) {
@@ -68,9 +166,18 @@ async function startForTests(workers) {
   return emus
 }
 
+// stopForTests stops the servers startForTests resolved.
+async function stopForTests(emus) {
+  await Promise.all((emus ?? []).map((emu) => emu.stop()))
+}
+
 // setUpWorker isolates this worker (workerId: JEST_WORKER_ID,
 // VITEST_POOL_ID) and returns what to run before each of its test files:
-// the tables made (once), or with DYNAMOEMU_RESET=1 its server rewound.
+// the tables made (once), or with reset its server rewound. Without a
+// server of the global set-up (a globalSetup of the configuration's own
+// replaced the preset's and does not call this package's), the worker
+// starts a server of its own on its first file, which the later files of
+// the worker share and which stops with the worker (-parentPid).
 function setUpWorker(workerId) {
   const id = Number(workerId) || 1
   if (process.env.DYNAMOEMU_SERVERS) {
@@ -84,9 +191,23 @@ function setUpWorker(workerId) {
     credentials(`dynamoemuworker${id}`)
     return () => restore(server)
   }
-  if (process.env.DYNAMOEMU_ISOLATE !== '0') credentials(`dynamoemuworker${id}`)
-  let made
-  return () => (made ??= createTables(process.env.DYNAMODB_ENDPOINT))
+  const o = resolveOptions()
+  if (process.env.DYNAMOEMU_ENDPOINT) {
+    if (o.isolate) credentials(`dynamoemuworker${id}`)
+    const snapshot = process.env.DYNAMOEMU_WORKER_SNAPSHOT
+    if (snapshot) return () => restore({ endpoint: process.env.DYNAMOEMU_ENDPOINT, snapshot })
+    let made
+    return () => (made ??= createTables(process.env.DYNAMOEMU_ENDPOINT, o))
+  }
+  return async () => {
+    const emu = await start({ ...serverOptions(o), port: 0, sharedDb: o.reset })
+    emu.process.unref()
+    emu.process.stderr.unref?.()
+    exportEndpoint(emu.endpoint)
+    if (o.isolate) credentials(`dynamoemuworker${id}`)
+    await createTables(emu.endpoint, o)
+    if (o.reset) process.env.DYNAMOEMU_WORKER_SNAPSHOT = await emu.snapshot()
+  }
 }
 
 // credentials sets this worker's access key.
@@ -105,26 +226,35 @@ async function restore(server) {
   if (!res.ok) throw new Error(`dynamoemu: resetting ${server.endpoint}: ${res.status} ${await res.text()}`)
 }
 
-// tableInputs reads the CreateTable inputs of DYNAMOEMU_TABLES: a JSON
-// file (one input, or a list of them) or a directory of such files. A
-// directory in mbc-cqrs-serverless's layout (prisma/dynamodbs) is read as
-// its prisma/ddb.ts reads it: cqrs.json lists modules, each made as
-// <module>-command (cqrs_desc.json's input), <module>-data and
-// <module>-history (the same without its stream); the other files are
-// inputs. DYNAMOEMU_TABLE_PREFIX goes before every table name (ddb.ts's
-// `${NODE_ENV}-${APP_NAME}-`).
-function tableInputs() {
-  const at = process.env.DYNAMOEMU_TABLES
+// tableInputs reads the CreateTable inputs of the tables option
+// (DYNAMOEMU_TABLES): a JSON file (one input, or a list of them) or a
+// directory of such files. A directory in mbc-cqrs-serverless's layout
+// (prisma/dynamodbs) is read as its prisma/ddb.ts reads it: cqrs.json
+// lists modules, each made as <module>-command (cqrs_desc.json's input),
+// <module>-data and <module>-history (the same without its stream); the
+// other files are inputs. tablePrefix goes before every table name;
+// tableNaming "framework" makes it ddb.ts's `${NODE_ENV}-${APP_NAME}-`.
+function tableInputs(o = resolveOptions()) {
+  const at = o.tables
   if (!at) return []
   const read = (f) => {
     try {
       return JSON.parse(fs.readFileSync(f, 'utf8'))
     } catch (err) {
-      throw new Error(`dynamoemu: DYNAMOEMU_TABLES: ${f}: ${err.message}`)
+      throw new Error(`dynamoemu: tables (DYNAMOEMU_TABLES): ${f}: ${err.message}`)
     }
   }
+  let st
+  try {
+    st = fs.statSync(at)
+  } catch (err) {
+    const where = path.isAbsolute(at) ? '' : ` (relative to ${process.cwd()})`
+    throw new Error(`dynamoemu: tables (DYNAMOEMU_TABLES) is ${at}${where}, which ` +
+      (err.code === 'ENOENT' ? 'does not exist' : `cannot be read: ${err.message}`) +
+      ': give a JSON file of CreateTable inputs or a directory of them (such as prisma/dynamodbs)')
+  }
   let inputs = []
-  if (fs.statSync(at).isDirectory()) {
+  if (st.isDirectory()) {
     const files = fs.readdirSync(at).filter((f) => f.endsWith('.json')).sort()
     const cqrs = files.includes('cqrs.json') && files.includes('cqrs_desc.json')
     if (cqrs) {
@@ -142,21 +272,34 @@ function tableInputs() {
   } else {
     inputs = [].concat(read(at))
   }
-  const prefix = process.env.DYNAMOEMU_TABLE_PREFIX || ''
+  const prefix = tablePrefix(o)
   return inputs.map((input) => {
     if (!input || typeof input !== 'object' || !input.TableName) {
-      throw new Error(`dynamoemu: DYNAMOEMU_TABLES: ${JSON.stringify(input)} is not a CreateTable input (it has no TableName)`)
+      throw new Error(`dynamoemu: tables (DYNAMOEMU_TABLES): ${JSON.stringify(input)} is not a CreateTable input (it has no TableName)`)
     }
     return { ...input, TableName: prefix + input.TableName }
   })
 }
 
-// createTables makes the tables of DYNAMOEMU_TABLES at endpoint, in this
-// process's namespace (those that exist are left as they are).
-async function createTables(endpoint) {
+// tablePrefix is what goes before every table's name: tablePrefix, or
+// with tableNaming "framework" `${NODE_ENV}-${APP_NAME}-` as
+// mbc-cqrs-serverless names its tables.
+function tablePrefix(o) {
+  if (o.tableNaming !== 'framework') return o.tablePrefix || ''
+  const { NODE_ENV: env, APP_NAME: app } = process.env
+  if (!env || !app) {
+    throw new Error(`dynamoemu: tableNaming "framework" names tables \`\${NODE_ENV}-\${APP_NAME}-<table>\`, but ${!env ? 'NODE_ENV' : 'APP_NAME'} is not set ` +
+      '(set it in the environment, or load the .env that sets it before the set-up runs)')
+  }
+  return `${env}-${app}-`
+}
+
+// createTables makes the tables of the tables option at endpoint, in
+// this process's namespace (those that exist are left as they are).
+async function createTables(endpoint, o = resolveOptions()) {
   const key = process.env.AWS_ACCESS_KEY_ID || 'dynamoemu'
   const region = process.env.AWS_REGION || 'us-east-1'
-  for (const input of tableInputs()) {
+  for (const input of tableInputs(o)) {
     const res = await fetch(endpoint, {
       method: 'POST',
       headers: {
@@ -173,4 +316,8 @@ async function createTables(endpoint) {
   }
 }
 
-module.exports = { startForTests, setUpWorker, createTables, tableInputs }
+// hookTimeout bounds the set-up before a test file (a server may start in
+// it): generous, it only catches a hang.
+const hookTimeout = 120000
+
+module.exports = { startForTests, stopForTests, setUpWorker, createTables, tableInputs, resolveOptions, hookTimeout }

@@ -4,4 +4,4 @@
 import { beforeAll } from 'vitest'
 import testing from './testing.js'
 
-beforeAll(testing.setUpWorker(process.env.VITEST_POOL_ID))
+beforeAll(testing.setUpWorker(process.env.VITEST_POOL_ID), testing.hookTimeout)

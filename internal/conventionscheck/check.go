@@ -1,4 +1,10 @@
-package main
+// Package conventionscheck is the conventions check of a DynamoDB
+// endpoint (the command dynamoemu-conventions): Run scans the tables of
+// any endpoint (dynamoemu, DynamoDB Local, AWS) that the configuration
+// (or their tags) names and lists the items that break the
+// mbc-cqrs-serverless conventions (package conventions). It talks to the
+// endpoint through the AWS SDK for Go, which the server does not link.
+package conventionscheck
 
 import (
 	"context"
@@ -32,13 +38,13 @@ import (
 
 // The check's exit statuses.
 const (
-	exitViolations = 1 // violations that fail the check
-	exitError      = 2 // the check could not run
+	ExitViolations = 1 // violations that fail the check
+	ExitError      = 2 // the check could not run
 )
 
-// errViolations is returned when the check found violations that fail it
+// ErrViolations is returned when the check found violations that fail it
 // (exit status 1).
-var errViolations = errors.New("conventions violations found")
+var ErrViolations = errors.New("conventions violations found")
 
 // loadConventions reads the --config file; "" means none.
 func loadConventions(file string) (*conventions.Config, error) {
@@ -56,7 +62,10 @@ func loadConventions(file string) (*conventions.Config, error) {
 	return &cfg, nil
 }
 
-func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Run runs the command line args ("check --endpoint URL --config FILE
+// [table ...]"), its report on stdout; it returns ErrViolations when the
+// check fails.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const usage = "usage: dynamoemu-conventions check --endpoint URL --config FILE [--fail-on-warn] [--region R] [--accessKey K --secretKey S] [table ...]"
 	if len(args) == 0 || args[0] != "check" {
 		return errors.New(usage)
@@ -113,7 +122,7 @@ func conventionsCommand(ctx context.Context, args []string, stdout, stderr io.Wr
 	}
 	fmt.Fprintf(stdout, "%d violations in %d tables: %d errors, %d warnings\n", errs+warns, len(names), errs, warns)
 	if errs > 0 || (*failOnWarn && warns > 0) {
-		return errViolations
+		return ErrViolations
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package conventionscheck
 
 import (
 	"bytes"
@@ -79,9 +79,9 @@ func TestConventionsCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	err := conventionsCommand(ctx, []string{"check", "--endpoint", url, "--config", file, "--accessKey", "AKIDCHECK", cmdTable, docsTable, plainTable}, &out, &errOut)
-	if !errors.Is(err, errViolations) {
-		t.Fatalf("got error %v (stderr %s), want errViolations", err, errOut.String())
+	err := Run(ctx, []string{"check", "--endpoint", url, "--config", file, "--accessKey", "AKIDCHECK", cmdTable, docsTable, plainTable}, &out, &errOut)
+	if !errors.Is(err, ErrViolations) {
+		t.Fatalf("got error %v (stderr %s), want ErrViolations", err, errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
@@ -109,15 +109,15 @@ func TestConventionsCheck(t *testing.T) {
 	put(usersTable, map[string]types.AttributeValue{"pk": s("USER#MBC"), "sk": s("u1")}) // A12, a warning
 	warnOnly := []string{"check", "--endpoint", url, "--config", file, "--accessKey", "AKIDCHECK", plainTable, usersTable}
 	out.Reset()
-	if err := conventionsCommand(ctx, warnOnly, &out, &errOut); err != nil {
+	if err := Run(ctx, warnOnly, &out, &errOut); err != nil {
 		t.Fatalf("warnings only: got %v, want success:\n%s", err, out.String())
 	}
 	if !strings.HasSuffix(out.String(), "1 violations in 2 tables: 0 errors, 1 warnings\n") {
 		t.Errorf("warnings only: got\n%s", out.String())
 	}
 	failOnWarn := append([]string{"check", "--fail-on-warn"}, warnOnly[1:]...)
-	if err := conventionsCommand(ctx, failOnWarn, &out, &errOut); !errors.Is(err, errViolations) {
-		t.Fatalf("--fail-on-warn: got %v, want errViolations", err)
+	if err := Run(ctx, failOnWarn, &out, &errOut); !errors.Is(err, ErrViolations) {
+		t.Fatalf("--fail-on-warn: got %v, want ErrViolations", err)
 	}
 
 	// The SDK says nothing on stderr, against DynamoDB Local too (whose
@@ -132,9 +132,9 @@ func TestConventionsCheck(t *testing.T) {
 	if os.Getenv("DYNAMODB_ENDPOINT") == "" {
 		emptyURL, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
 		out.Reset()
-		err := conventionsCommand(ctx, []string{"check", "--endpoint", emptyURL, "--config", file, "--accessKey", "AKIDOTHER", "--region", "eu-west-1"}, &out, &errOut)
-		if err == nil || errors.Is(err, errViolations) {
-			t.Fatalf("empty namespace: got %v, want an error that is not errViolations", err)
+		err := Run(ctx, []string{"check", "--endpoint", emptyURL, "--config", file, "--accessKey", "AKIDOTHER", "--region", "eu-west-1"}, &out, &errOut)
+		if err == nil || errors.Is(err, ErrViolations) {
+			t.Fatalf("empty namespace: got %v, want an error that is not ErrViolations", err)
 		}
 		for _, want := range []string{"nothing checked", emptyURL, "access key AKIDOTHER", "region eu-west-1", "empty namespace"} {
 			if !strings.Contains(err.Error(), want) {
@@ -146,7 +146,7 @@ func TestConventionsCheck(t *testing.T) {
 		}
 	}
 
-	if err := conventionsCommand(ctx, []string{"nope"}, &out, &errOut); err == nil {
+	if err := Run(ctx, []string{"nope"}, &out, &errOut); err == nil {
 		t.Fatal("unknown subcommand: got no error")
 	}
 }

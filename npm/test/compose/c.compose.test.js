@@ -1,0 +1,2 @@
+const orderRow = require('./worker.shared.js')
+test('the project\'s set-up and the preset\'s, composed (c)', () => orderRow('c'))

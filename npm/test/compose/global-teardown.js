@@ -1,0 +1,5 @@
+const dynamoemu = require('dynamoemu/jest')
+
+module.exports = async () => {
+  await dynamoemu.globalTeardown()
+}
