@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
@@ -11,14 +10,11 @@ import (
 )
 
 func main() {
-	if err := conventionscheck.Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
+	err := conventionscheck.Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
+	if code := conventionscheck.ExitCode(err); code != 0 {
+		if !errors.Is(err, conventionscheck.ErrViolations) { // the lines and the summary said which
+			fmt.Fprintln(os.Stderr, "dynamoemu-conventions:", err)
 		}
-		if errors.Is(err, conventionscheck.ErrViolations) {
-			os.Exit(conventionscheck.ExitViolations) // the lines and the summary said which
-		}
-		fmt.Fprintln(os.Stderr, "dynamoemu-conventions:", err)
-		os.Exit(conventionscheck.ExitError)
+		os.Exit(code)
 	}
 }

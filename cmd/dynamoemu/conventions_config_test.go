@@ -108,9 +108,9 @@ func createBadCommandTable(t *testing.T, db *dynamodb.Client) {
 // main, with the check's package): TestMain runs it with
 // childEnv=conventions; it exits.
 func runConventionsChild() {
-	if err := conventionscheck.Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := conventionscheck.Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "dynamoemu-conventions:", err)
-		os.Exit(2)
 	}
-	os.Exit(0)
+	os.Exit(conventionscheck.ExitCode(err))
 }

@@ -103,6 +103,7 @@ func startJava(t *testing.T, args ...string) *javaServer {
 	cmd := exec.Command(java, append([]string{"-Djava.library.path=./DynamoDBLocal_lib", "-jar", "DynamoDBLocal.jar",
 		"-host", "127.0.0.1", "-port", "0"}, args...)...)
 	cmd.Dir = work
+	cmd.Env = append(os.Environ(), childEnv+"=server") // the test binary as the server (child_test.go)
 	s := &javaServer{cmd: cmd, dir: work, stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = s.stderr
 	stdout, err := cmd.StdoutPipe()

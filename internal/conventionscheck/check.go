@@ -46,6 +46,20 @@ const (
 // (exit status 1).
 var ErrViolations = errors.New("conventions violations found")
 
+// ExitCode is the exit status of a check that ended with err: 0 for none
+// (or a help request), ExitViolations for violations that fail it,
+// ExitError for anything else.
+func ExitCode(err error) int {
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, ErrViolations):
+		return ExitViolations
+	default:
+		return ExitError
+	}
+}
+
 // loadConventions reads the --config file; "" means none.
 func loadConventions(file string) (*conventions.Config, error) {
 	if file == "" {
