@@ -6,14 +6,17 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // The features in use in this package's tests, as the emulator uses
-// them: this one, and point-in-time recovery, which it reads.
+// them: this one, and point-in-time recovery, which it reads; and the
+// report's stage, which counts a bulk put refused by its condition.
 func init() {
 	service.Use(Feature{})
 	service.Use(pitr.Feature{})
+	service.UseStage(insights.Stage{})
 }
 
 // clockEnv is a service on a test clock (servicetest.Env) with the
