@@ -83,13 +83,14 @@ func (e *Emulator) Fork(base, name string) (Branch, error) {
 		return Branch{}, fmt.Errorf("%w: %q", ErrBranchName, name)
 	}
 	_, region, ok := strings.Cut(base, "/")
-	if !ok || !slices.Contains(e.svc.NamespaceIDs(), base) {
+	ids := e.svc.NamespaceIDs()
+	if !ok || !slices.Contains(ids, base) {
 		return Branch{}, fmt.Errorf("%w: %q", ErrNoNamespace, base)
 	}
 	b := Branch{Name: name, Namespace: name + "/" + region, Base: base, AccessKey: name}
 	e.branches.mu.Lock()
 	defer e.branches.mu.Unlock()
-	if _, ok := e.branches.byName[name]; ok || slices.Contains(e.svc.NamespaceIDs(), b.Namespace) && len(e.svc.Namespace(b.Namespace).DB().Tables()) > 0 {
+	if _, ok := e.branches.byName[name]; ok || slices.Contains(ids, b.Namespace) && len(e.svc.Namespace(b.Namespace).DB().Tables()) > 0 {
 		return Branch{}, fmt.Errorf("%w: %q", ErrBranchExists, b.Namespace)
 	}
 	if err := e.svc.Namespace(b.Namespace).Rewind(e.svc.Namespace(base).DB().Snapshot(nil)); err != nil {

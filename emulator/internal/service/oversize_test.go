@@ -272,16 +272,23 @@ func TestOversizeSameAnswer(t *testing.T) {
 			if b, _ := prescanOf(op)([]byte(body)); b != nil {
 				reduced++
 			}
-			prescanOff.Store(false)
-			res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-			prescanOff.Store(true)
-			wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-			prescanOff.Store(false)
-			require.Equal(t, wantRes.StatusCode, res.StatusCode, "%s case %d", op, i)
-			require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
+			requireSameWithoutPrescan(t, s, op, body, i)
 		}
 	}
 	require.Greater(t, reduced, 120, "the prescans reduced too few of the requests: the test misses them")
+}
+
+// requireSameWithoutPrescan serves body (case i of op) with the prescans
+// on, then off, and requires the same answer.
+func requireSameWithoutPrescan(t *testing.T, s *Service, op, body string, i int) {
+	t.Helper()
+	prescanOff.Store(false)
+	res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+	prescanOff.Store(true)
+	wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+	prescanOff.Store(false)
+	require.Equal(t, wantRes.StatusCode, res.StatusCode, "%s case %d", op, i)
+	require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
 }
 
 // TestOversizeReduced: a request far over its list limit is decoded
