@@ -2,6 +2,7 @@ package oversize
 
 import (
 	"bytes"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,4 +153,85 @@ func TestRunBytes(t *testing.T) {
 	})
 	require.NotNil(t, reduced)
 	require.GreaterOrEqual(t, runs, 274*1000/maxRunBytes)
+}
+
+// TestRepeatedNamesCut: the list is cut after the earliest name an
+// earlier one repeats, escaped or not, whatever repeats come later; a
+// list without a repeat, or with a fault, is left whole.
+func TestRepeatedNamesCut(t *testing.T) {
+	Every.Store(true)
+	defer Every.Store(false)
+	body := func(names string) []byte { return []byte(`{"TableName":"t","AttributesToGet":[` + names + `],"Limit":1}`) }
+	cases := []struct{ names, want string }{
+		{`"a","b","c"`, ""},
+		{`"a","b","a","b"`, `"a","b","a"`},
+		{`"a","b","b","a"`, `"a","b","b"`},
+		{`"x","b","c","b","c","x"`, `"x","b","c","b"`},
+		{`"a","\u0061","b"`, `"a","\u0061"`},
+		{`"a","b","","a"`, ""},
+		{`"a",7,"a"`, ""},
+		{`"a"`, ""},
+	}
+	for _, tc := range cases {
+		got := RepeatedNames(body(tc.names), "AttributesToGet", 255)
+		if tc.want == "" {
+			require.Nil(t, got, tc.names)
+			continue
+		}
+		require.Equal(t, string(body(tc.want)), string(got), tc.names)
+	}
+}
+
+// TestRepeatedNamesCollide: when the names' hashes collide, the cut is
+// either where a name really repeats or none (the list decoded whole),
+// never at a name that does not repeat an earlier one.
+func TestRepeatedNamesCollide(t *testing.T) {
+	Every.Store(true)
+	defer Every.Store(false)
+	defer func(h func(maphash.Seed, []byte) uint64) { nameHash = h }(nameHash)
+	nameHash = func(_ maphash.Seed, b []byte) uint64 { return uint64(len(b)) << 40 } // names of one length collide
+	body := func(names string) []byte { return []byte(`{"AttributesToGet":[` + names + `]}`) }
+	require.Nil(t, RepeatedNames(body(`"a","b","a"`), "AttributesToGet", 255), "a and b collide")
+	require.Equal(t, string(body(`"a","bb","a"`)), string(RepeatedNames(body(`"a","bb","a","bb"`), "AttributesToGet", 255)))
+	require.Nil(t, RepeatedNames(body(`"a","bb","cc"`), "AttributesToGet", 255))
+}
+
+// FuzzRepeatedNames: whatever the body, the cut list is the body's list
+// up to its first repeated name, found by a set of the decoded names;
+// a body it does not cut has no repeat or a fault.
+func FuzzRepeatedNames(f *testing.F) {
+	for _, s := range []string{`"a","b","a"`, `"a","\u0061"`, `"a",""`, `"a",7,"a"`, `"b","a","b","a"`, `"\ud800","\ud800"`} {
+		f.Add(`{"AttributesToGet":[` + s + `]}`)
+	}
+	Every.Store(true)
+	defer Every.Store(false)
+	f.Fuzz(func(t *testing.T, body string) {
+		got := RepeatedNames([]byte(body), "AttributesToGet", 8)
+		list, ok := topMember([]byte(body), "AttributesToGet")
+		if !ok {
+			require.Nil(t, got)
+			return
+		}
+		seen := map[string]bool{}
+		cut, fault := -1, false
+		whole := wire.ArrayElements([]byte(body), list.Start, func(_ int, s wire.Span) bool {
+			name, isName := nameAt([]byte(body), s, 8)
+			if !isName {
+				fault = true
+				return false
+			}
+			if cut < 0 && seen[string(name)] {
+				cut = s.End
+			}
+			seen[string(name)] = true
+			return true
+		})
+		fault = fault || !whole
+		if got == nil {
+			require.True(t, fault || cut < 0, "a repeat ending at %d was not cut", cut)
+			return
+		}
+		require.False(t, fault)
+		require.Equal(t, body[:cut]+"]"+body[list.End:], string(got))
+	})
 }
