@@ -35,6 +35,8 @@ var oversizeBodies = []struct {
 		`{"Statement":"SELECT * FROM \"tab\" WHERE pk = ?","Parameters":[`, `]}`},
 	{"ItemList", "PutItem", func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) },
 		`{"TableName":"tab","Item":{"pk":{"S":"b"},"l":{"L":[`, `]}}}`},
+	{"BatchGetAttributesToGet", "BatchGetItem", func(i int) string { return fmt.Sprintf(`"a%07d"`, i%1000) },
+		`{"RequestItems":{"tab":{"Keys":[{"pk":{"S":"a"}}],"AttributesToGet":[`, `]}}}`},
 	{"BatchGetItem", "BatchGetItem", func(i int) string { return fmt.Sprintf(`{"pk":{"S":"k%07d"}}`, i) },
 		`{"RequestItems":{"tab":{"Keys":[`, `]}}}`},
 	{"BatchWriteItem", "BatchWriteItem", func(i int) string {

@@ -39,17 +39,93 @@ func RepeatedNames(body []byte, member string, maxLen int) []byte {
 	if !ok {
 		return nil
 	}
-	n, bad := 0, false
-	ok = wire.ArrayElements(body, list.Start, func(_ int, s wire.Span) bool {
-		if _, isName := nameAt(body, s, maxLen); !isName {
+	return cutLists(body, []wire.Span{list}, maxLen)
+}
+
+// BatchGetRepeatedNames is RepeatedNames for each table's
+// AttributesToGet in a BatchGetItem's RequestItems: each list is cut
+// after its own first repeat (a table whose list has none, or a fault,
+// keeps it whole).
+func BatchGetRepeatedNames(body []byte, maxLen int) []byte {
+	if len(body) < minNamesBody && !Every.Load() {
+		return nil
+	}
+	items, ok := topMember(body, "RequestItems")
+	if !ok {
+		return nil
+	}
+	tables, _, ok := wire.ObjectMembers(body, items.Start)
+	if !ok {
+		return nil
+	}
+	var lists []wire.Span
+	for _, tb := range tables {
+		members, _, ok := wire.ObjectMembers(body, tb.Value.Start)
+		if !ok {
+			return nil
+		}
+		if list, ok := onlyMember(members, "AttributesToGet"); ok {
+			lists = append(lists, list)
+		}
+	}
+	return cutLists(body, lists, maxLen)
+}
+
+// cutLists returns body with each of lists (in the body's order) cut
+// after its first repeated name, or nil when none is.
+func cutLists(body []byte, lists []wire.Span, maxLen int) []byte {
+	var out []byte
+	from := 0 // of body, what is not yet in out
+	for _, list := range lists {
+		cut := repeatCut(body, list, maxLen)
+		if cut < 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(body))
+		}
+		out = append(out, body[from:cut]...)
+		out = append(out, ']')
+		from = list.End
+	}
+	if out == nil {
+		return nil
+	}
+	return append(out, body[from:]...)
+}
+
+// repeatCut returns where the list of names at list ends its first
+// element that an earlier one repeats, or -1: no repeat, too many
+// elements, or an element that is not a name.
+func repeatCut(body []byte, list wire.Span, maxLen int) int {
+	// The first names are kept in a set while it is small: a repeat
+	// among them is the cut without hashing the list (a list that
+	// repeats one name costs no more than its walk).
+	n, bad, early := 0, false, -1
+	seen := map[string]struct{}{}
+	ok := wire.ArrayElements(body, list.Start, func(_ int, s wire.Span) bool {
+		name, isName := nameAt(body, s, maxLen)
+		if !isName {
 			bad = true
 			return false
 		}
 		n++
+		if early < 0 && seen != nil {
+			if _, again := seen[string(name)]; again {
+				early = s.End
+			} else if len(seen) < earlyNames {
+				seen[string(name)] = struct{}{}
+			} else {
+				seen = nil
+			}
+		}
 		return true
 	})
 	if !ok || bad || n < 2 || n > 1<<hashIndexBits {
-		return nil
+		return -1
+	}
+	if early >= 0 {
+		return early
 	}
 	seed := maphash.MakeSeed()
 	words := make([]uint64, 0, n)
@@ -74,7 +150,7 @@ func RepeatedNames(body []byte, member string, maxLen int) []byte {
 		}
 	}
 	if second < 0 {
-		return nil
+		return -1
 	}
 	var a, b []byte
 	cut := -1
@@ -90,13 +166,14 @@ func RepeatedNames(body []byte, member string, maxLen int) []byte {
 		return true
 	})
 	if cut < 0 || !bytes.Equal(a, b) {
-		return nil // two hashes collide: decode the whole list
+		return -1 // two hashes collide: decode the whole list
 	}
-	out := make([]byte, 0, cut+1+len(body)-list.End)
-	out = append(out, body[:cut]...)
-	out = append(out, ']')
-	return append(out, body[list.End:]...)
+	return cut
 }
+
+// earlyNames is how many of a list's first names are kept in a set (a
+// test sets none, to reach the hashes).
+var earlyNames = 1024
 
 // hashIndexBits is how many low bits of a name's word hold its index: a
 // body of 16 MB holds at most 4 Mi names of 4 bytes ("a",).

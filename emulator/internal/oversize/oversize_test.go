@@ -188,7 +188,8 @@ func TestRepeatedNamesCut(t *testing.T) {
 func TestRepeatedNamesCollide(t *testing.T) {
 	Every.Store(true)
 	defer Every.Store(false)
-	defer func(h func(maphash.Seed, []byte) uint64) { nameHash = h }(nameHash)
+	defer func(h func(maphash.Seed, []byte) uint64, n int) { nameHash, earlyNames = h, n }(nameHash, earlyNames)
+	earlyNames = 0
 	nameHash = func(_ maphash.Seed, b []byte) uint64 { return uint64(len(b)) << 40 } // names of one length collide
 	body := func(names string) []byte { return []byte(`{"AttributesToGet":[` + names + `]}`) }
 	require.Nil(t, RepeatedNames(body(`"a","b","a"`), "AttributesToGet", 255), "a and b collide")
@@ -205,6 +206,8 @@ func FuzzRepeatedNames(f *testing.F) {
 	}
 	Every.Store(true)
 	defer Every.Store(false)
+	defer func(n int) { earlyNames = n }(earlyNames)
+	earlyNames = 2 // both ways: the set of the first names, then the hashes
 	f.Fuzz(func(t *testing.T, body string) {
 		got := RepeatedNames([]byte(body), "AttributesToGet", 8)
 		list, ok := topMember([]byte(body), "AttributesToGet")

@@ -74,8 +74,17 @@ func prescanOf(name string) prescan {
 // prescanBatchGet keeps the first 101 keys of each table that has more
 // than 100 (batchGetNamesConstraint: a table name the answer echoes the
 // whole map for reduces nothing).
+// Each table's AttributesToGet is cut after its first repeated name
+// first (oversize.BatchGetRepeatedNames).
 func prescanBatchGet(body []byte) ([]byte, func(any)) {
-	return oversize.BatchGet(body, maxBatchGetKeys, tablespec.ValidTableName), nil
+	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes)
+	if cut != nil {
+		body = cut
+	}
+	if keys := oversize.BatchGet(body, maxBatchGetKeys, tablespec.ValidTableName); keys != nil {
+		return keys, nil
+	}
+	return cut, nil
 }
 
 // prescanBatchWrite answers a BatchWriteItem with a table of more than
