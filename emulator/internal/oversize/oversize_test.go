@@ -161,7 +161,9 @@ func TestRunBytes(t *testing.T) {
 func TestRepeatedNamesCut(t *testing.T) {
 	Every.Store(true)
 	defer Every.Store(false)
-	body := func(names string) []byte { return []byte(`{"TableName":"t","AttributesToGet":[` + names + `],"Limit":1}`) }
+	body := func(names string) []byte {
+		return []byte(`{"TableName":"t","AttributesToGet":[` + names + `],"Limit":1}`)
+	}
 	cases := []struct{ names, want string }{
 		{`"a","b","c"`, ""},
 		{`"a","b","a","b"`, `"a","b","a"`},
