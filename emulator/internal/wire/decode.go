@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -290,8 +291,24 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 
 // field is one member of a struct plan.
 type field struct {
-	index int
+	index int   // of the field in its struct
+	path  []int // through embedded structs to it (nil: a field of the struct itself)
 	dec   codec
+}
+
+// at returns where f of struct v is decoded, making the embedded
+// structs on its way that are nil pointers.
+func (f field) at(v reflect.Value) reflect.Value {
+	for _, i := range f.path {
+		v = v.Field(i)
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+	}
+	return v.Field(f.index)
 }
 
 // MemberOwner is a field of an input struct that owns members its
@@ -312,37 +329,98 @@ type MemberOwner interface {
 
 var memberOwnerType = reflect.TypeFor[MemberOwner]()
 
-func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
-	fields := map[string]field{}
-	owner := -1 // the index of the MemberOwner field, if any
+// member is a field found for a member's name, at a depth of embedding.
+type member struct {
+	f      field
+	depth  int
+	tagged bool // named by its json tag
+	t      reflect.Type
+}
+
+// structMembers finds the fields of struct t (embedded at path, depth)
+// by member name, as encoding/json does: the fields of an embedded
+// struct without a name of its own in its tag are promoted, a field
+// nearer the top hides a deeper one of the same name, and of two at one
+// depth a tagged one wins, else neither is kept. It returns the index
+// of t's MemberOwner field (-1: none; only the outer struct's counts).
+func structMembers(t reflect.Type, path []int, depth int, found map[string][]member) (owner int) {
+	owner = -1
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() || f.Anonymous {
-			if f.Anonymous {
-				panic(fmt.Sprintf("emulator: request decoder does not support embedded %s in %s", f.Type, t))
+		tag, hasTag := f.Tag.Lookup("json")
+		tagName, opts, _ := CutComma(tag)
+		if hasTag && tagName == "-" && opts == "" {
+			if depth == 0 && reflect.PointerTo(f.Type).Implements(memberOwnerType) {
+				if owner >= 0 {
+					panic(fmt.Sprintf("emulator: request decoder does not support two MemberOwner fields in %s", t))
+				}
+				owner = i
 			}
 			continue
 		}
-		name := f.Name
-		if tag, ok := f.Tag.Lookup("json"); ok {
-			tagName, opts, _ := CutComma(tag)
-			if tagName == "-" && opts == "" {
-				if reflect.PointerTo(f.Type).Implements(memberOwnerType) {
-					if owner >= 0 {
-						panic(fmt.Sprintf("emulator: request decoder does not support two MemberOwner fields in %s", t))
-					}
-					owner = i
+		if opts != "" && opts != "omitempty" && opts != "omitzero" {
+			panic(fmt.Sprintf("emulator: request decoder does not support tag %q in %s", tag, t))
+		}
+		ft := f.Type
+		if f.Anonymous && tagName == "" {
+			et := ft
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				if ft.Kind() == reflect.Pointer && !f.IsExported() {
+					panic(fmt.Sprintf("emulator: request decoder cannot make embedded %s in %s (unexported)", ft, t))
 				}
+				structMembers(et, append(slices.Clip(path), i), depth+1, found)
 				continue
 			}
-			if opts != "" && opts != "omitempty" && opts != "omitzero" {
-				panic(fmt.Sprintf("emulator: request decoder does not support tag %q in %s", tag, t))
-			}
-			if tagName != "" {
-				name = tagName
-			}
 		}
-		fields[name] = field{index: i, dec: codecLocked(f.Type, building)}
+		if !f.IsExported() {
+			continue
+		}
+		name := f.Name
+		if tagName != "" {
+			name = tagName
+		}
+		found[name] = append(found[name], member{f: field{index: i, path: slices.Clip(path)}, depth: depth, tagged: tagName != "", t: ft})
+	}
+	return owner
+}
+
+// dominant is the field the member name is decoded into of those found
+// (ok false: none, two at one depth hiding each other).
+func dominant(ms []member) (member, bool) {
+	best := slices.MinFunc(ms, func(a, b member) int { return a.depth - b.depth })
+	var top []member
+	for _, m := range ms {
+		if m.depth == best.depth {
+			top = append(top, m)
+		}
+	}
+	if len(top) == 1 {
+		return top[0], true
+	}
+	var tagged []member
+	for _, m := range top {
+		if m.tagged {
+			tagged = append(tagged, m)
+		}
+	}
+	if len(tagged) == 1 {
+		return tagged[0], true
+	}
+	return member{}, false
+}
+
+func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	found := map[string][]member{}
+	owner := structMembers(t, nil, 0, found)
+	fields := make(map[string]field, len(found))
+	for name, ms := range found {
+		if m, ok := dominant(ms); ok {
+			m.f.dec = codecLocked(m.t, building)
+			fields[name] = m.f
+		}
 	}
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
@@ -369,7 +447,7 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 				return err
 			}
 			if f, ok := fields[string(key)]; ok {
-				if err := f.dec(d, v.Field(f.index), depth+1); err != nil {
+				if err := f.dec(d, f.at(v), depth+1); err != nil {
 					return err
 				}
 			} else if p := ownedMember(v, owner, key); p.IsValid() {
