@@ -68,7 +68,7 @@ func (mp *mapping) deliverFrom(s service.Stream, st settings, recs []item, retri
 				continue
 			}
 		}
-		last = mp.invoke(st, recs)
+		last = mp.invoke(s, st, recs)
 		invokes++
 		if last.ok && last.restartIdx == 0 {
 			return
@@ -101,8 +101,36 @@ func (mp *mapping) backoff(retries int64) {
 }
 
 // invoke calls the function once with recs.
-func (mp *mapping) invoke(st settings, recs []item) result {
-	payload := make([]byte, 0, 64*len(recs))
+func (mp *mapping) invoke(s service.Stream, st settings, recs []item) result {
+	res := mp.call(st, mp.event(s, st, recs, false, false))
+	if res.ok && st.tumbling > 0 {
+		state, ok := windowState(res.body)
+		if !ok {
+			res.ok, res.err = false, "the function's answer has no state: with a tumbling window it must (TimeWindowEventResponse)"
+		} else {
+			mp.tw.state = state
+		}
+	}
+	if res.ok && st.reportItems {
+		res.restartIdx, res.ok = batchItemFailures(res.body, recs)
+		if !res.ok {
+			res.err = "the function's batchItemFailures name no record of the batch"
+		} else if res.restartIdx > 0 {
+			res.err = "the function reported batch item failures"
+		}
+	}
+	mp.count(recs, res)
+	return res
+}
+
+// event is the payload Lambda sends for recs: {"Records":[...]}, and with
+// a tumbling window the window, its state, the shard and the stream.
+func (mp *mapping) event(s service.Stream, st settings, recs []item, final, early bool) []byte {
+	size := 64 * len(recs)
+	if st.tumbling > 0 {
+		size += 256 + len(mp.tw.state)
+	}
+	payload := make([]byte, 0, size)
 	payload = append(payload, `{"Records":[`...)
 	for i, r := range recs {
 		if i > 0 {
@@ -110,7 +138,29 @@ func (mp *mapping) invoke(st settings, recs []item) result {
 		}
 		payload = append(payload, r.json...)
 	}
-	payload = append(payload, "]}"...)
+	payload = append(payload, ']')
+	if st.tumbling > 0 {
+		const stamp = "2006-01-02T15:04:05Z"
+		payload = append(payload, `,"window":{"start":"`...)
+		payload = time.Unix(mp.tw.start, 0).UTC().AppendFormat(payload, stamp)
+		payload = append(payload, `","end":"`...)
+		payload = time.Unix(mp.tw.start+st.tumbling, 0).UTC().AppendFormat(payload, stamp)
+		payload = append(payload, `"},"state":`...)
+		payload = append(payload, mp.tw.state...)
+		payload = append(payload, `,"shardId":`...)
+		payload = strconv.AppendQuote(payload, s.ShardID())
+		payload = append(payload, `,"eventSourceARN":`...)
+		payload = strconv.AppendQuote(payload, s.ARN())
+		payload = append(payload, `,"isFinalInvokeForWindow":`...)
+		payload = strconv.AppendBool(payload, final)
+		payload = append(payload, `,"isWindowTerminatedEarly":`...)
+		payload = strconv.AppendBool(payload, early)
+	}
+	return append(payload, '}')
+}
+
+// call invokes the function with payload.
+func (mp *mapping) call(st settings, payload []byte) result {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		select {
@@ -134,19 +184,18 @@ func (mp *mapping) invoke(st settings, recs []item) result {
 	default:
 		res = result{err: "no target for function " + st.function + ": set a Lambda endpoint (-lambdaEndpoint) or a Go function"}
 	}
-	if res.ok && st.reportItems {
-		res.restartIdx, res.ok = batchItemFailures(res.body, recs)
-		if !res.ok {
-			res.err = "the function's batchItemFailures name no record of the batch"
-		} else if res.restartIdx > 0 {
-			res.err = "the function reported batch item failures"
-		}
-	}
+	return res
+}
+
+// count keeps an invocation's figures for the mapping's status.
+func (mp *mapping) count(recs []item, res result) {
 	now := mp.mgr.svc.Now().Unix()
 	mp.mu.Lock()
 	mp.invokes++
 	mp.lastBatch = len(recs)
-	mp.iterAge = now - recs[len(recs)-1].at
+	if len(recs) > 0 {
+		mp.iterAge = now - recs[len(recs)-1].at
+	}
 	if res.ok && res.restartIdx == 0 {
 		mp.lastResult = "OK"
 	} else {
@@ -155,7 +204,6 @@ func (mp *mapping) invoke(st settings, recs []item) result {
 		mp.lastErr = res.err
 	}
 	mp.mu.Unlock()
-	return res
 }
 
 // maxAnswer bounds a function's answer read (Lambda's 6 MB).

@@ -54,6 +54,10 @@ type mapping struct {
 	lastBatch  int
 	iterAge    int64
 	failures   [][]byte
+	windowEnd  int64 // the open tumbling window's end (0: none), for drains
+	drainAt    int64 // the clock's second of the latest drain
+
+	tw tumble // run's goroutine alone
 }
 
 func newMapping(m *Manager, id string, st settings, now time.Time) *mapping {
@@ -192,6 +196,10 @@ func (mp *mapping) run() {
 		}
 		if next == pos {
 			windowStart = time.Time{}
+			if mp.tw.open && now.Unix() >= mp.tw.start+st.tumbling {
+				mp.closeWindow(s, st, false) // its end passed with no record after it
+				continue
+			}
 			mp.sleep(idlePoll)
 			continue
 		}
@@ -286,6 +294,10 @@ func (mp *mapping) advance(next uint64, filtered int64) {
 // process delivers a batch: one lane, or ParallelizationFactor lanes at
 // once, each its records in order, BatchSize at a time.
 func (mp *mapping) process(s service.Stream, st settings, batch []item) {
+	if st.tumbling > 0 {
+		mp.processWindows(s, st, batch)
+		return
+	}
 	if st.parallel <= 1 {
 		for i := 0; i < len(batch); i += st.batchSize {
 			mp.deliver(s, st, batch[i:min(i+st.batchSize, len(batch))])
@@ -331,6 +343,7 @@ func (mp *mapping) drainTarget() (uint64, bool) {
 	if next > mp.flushTo {
 		mp.flushTo = next
 	}
+	mp.drainAt = max(mp.drainAt, now.Unix())
 	mp.mu.Unlock()
 	mp.poke()
 	return next, true
@@ -341,7 +354,8 @@ func (mp *mapping) drainTarget() (uint64, bool) {
 func (mp *mapping) waitFor(ctx context.Context, target uint64) error {
 	for {
 		mp.mu.Lock()
-		done := (mp.started && mp.pos >= target) || !mp.st.enabled
+		windowDue := mp.windowEnd != 0 && mp.windowEnd <= mp.drainAt // a drain waits for its final invocation
+		done := (mp.started && mp.pos >= target && !windowDue) || !mp.st.enabled
 		ch := mp.progress
 		mp.mu.Unlock()
 		if done || mp.stopped() {
