@@ -45,10 +45,16 @@ type lambdaRecord struct {
 // id is the record's key attribute "id".
 func (r lambdaRecord) id() string { return r.Dynamodb.Keys["id"]["S"].(string) }
 
-// invocation is one call the handler server got.
+// invocation is one call the handler server got: the event's records,
+// and with a tumbling window the window's members.
 type invocation struct {
 	Path    string
 	Records []lambdaRecord
+	Window  *struct{ Start, End string } `json:"window"`
+	State   map[string]any               `json:"state"`
+	ShardID string                       `json:"shardId"`
+	Final   bool                         `json:"isFinalInvokeForWindow"`
+	Early   bool                         `json:"isWindowTerminatedEarly"`
 }
 
 // ids are the ids of the invocation's records, in order.
@@ -93,9 +99,9 @@ func newHandlerServer(t *testing.T, answer func(n int, iv invocation) reply) *ha
 			h.mu.Unlock()
 			return
 		}
-		var ev struct{ Records []lambdaRecord }
-		require.NoError(t, json.Unmarshal(body, &ev))
-		iv := invocation{Path: r.URL.Path, Records: ev.Records}
+		var iv invocation
+		require.NoError(t, json.Unmarshal(body, &iv))
+		iv.Path = r.URL.Path
 		h.mu.Lock()
 		n := len(h.calls)
 		h.calls = append(h.calls, iv)
@@ -165,7 +171,12 @@ type handlerEnv struct {
 }
 
 func newHandlerEnv(t *testing.T, answer func(n int, iv invocation) reply) *handlerEnv {
-	e, db := emulatortest.NewWith(t, emulator.Options{})
+	return newHandlerEnvWith(t, emulator.Options{}, answer)
+}
+
+// newHandlerEnvWith is newHandlerEnv of an emulator made with opts.
+func newHandlerEnvWith(t *testing.T, opts emulator.Options, answer func(n int, iv invocation) reply) *handlerEnv {
+	e, db := emulatortest.NewWith(t, opts)
 	ctx := context.Background()
 	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("orders"),

@@ -34,10 +34,11 @@ import (
 // eventSourceARN; posted to the Invoke API's path of the function.
 func TestStreamHandlerEventShape(t *testing.T) {
 	env := newHandlerEnv(t, nil)
-	env.mapping(t, nil)
+	id := env.mapping(t, func(m *emulator.EventSourceMapping) { m.Enabled = aws.Bool(false) }) // the three records read at once
 	env.put(t, "o1", map[string]types.AttributeValue{"status": str("NEW")})
 	env.put(t, "o1", map[string]types.AttributeValue{"status": str("PAID")})
 	env.del(t, "o1")
+	require.NoError(t, env.e.UpdateEventSourceMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
 	env.drain(t)
 	calls := env.h.invocations()
 	require.Len(t, calls, 1)

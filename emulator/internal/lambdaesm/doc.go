@@ -22,10 +22,11 @@
 //	api.go      Lambda's REST API for the mappings
 //	file.go     the mappings file
 //	serverless.go  serverless.yml's stream events (go.yaml.in/yaml/v3), variables resolved
+//	window.go   tumbling windows: the state, the window's final invocation
 //
 // Caveats: a stream has one shard, so ParallelizationFactor splits it
 // into lanes by partition key; a retry waits at most 200 ms (Lambda's
-// backoff is longer); TumblingWindowInSeconds is kept and answered but
-// windows are not aggregated; an on-failure destination that is an ARN
+// backoff is longer); a tumbling window's batches go one at a time
+// whatever the ParallelizationFactor; an on-failure destination that is an ARN
 // (SQS, SNS) is not sent anywhere: its records are kept (Failures).
 package lambdaesm
