@@ -45,7 +45,20 @@ func (e *apiError) Error() string { return e.Type + ": " + e.Message }
 
 // call sends op (of api) with body and returns the answer's body, or the
 // *apiError the emulator answered.
+//
+// A member the operation's request does not take, at any depth, is an
+// input error and nothing is sent: DynamoDB would skip it, and a
+// misspelt ConditionExpression inside a transaction would become an
+// unconditional write (the tool's own arguments are checked by its
+// schema first).
 func (g engine) call(ctx context.Context, api, op string, body []byte) (json.RawMessage, error) {
+	if path, known, found := g.emu.UnknownMember(op, body); found {
+		last := path[strings.LastIndexAny(path, ".]")+1:]
+		if near, ok := nearest(last, known); ok {
+			return nil, inputErrorf("unknown member %q: did you mean %q? Nothing was done (taken there: %s)", path, near, strings.Join(known, ", "))
+		}
+		return nil, inputErrorf("unknown member %q: nothing was done (taken there: %s)", path, strings.Join(known, ", "))
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://localhost/", bytes.NewReader(body))
 	if err != nil {
 		return nil, err

@@ -246,4 +246,13 @@ func TestMisspeltMember(t *testing.T) {
 	require.True(t, isErr, text)
 	require.NotContains(t, text, "did you mean")
 	require.Contains(t, text, `unknown argument "zzzzzzzzzz"`)
+	// A misspelt member inside a transaction, a batch or a table's
+	// settings is refused as well, with where it is.
+	text, isErr = f.call("transact_write_items", `{"TransactItems":[{"Put":{"TableName":"Tab","Item":{"pk":{"S":"p"},"sk":{"S":"a"},"v":{"S":"third"}},"ConditionExpresion":"attribute_not_exists(pk)"}}]}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, `unknown member "TransactItems[0].Put.ConditionExpresion": did you mean "ConditionExpression"?`)
+	require.Equal(t, before, f.state(), "the item was overwritten")
+	text, isErr = f.call("batch_get_item", `{"RequestItems":{"Tab":{"Keys":[{"pk":{"S":"p"},"sk":{"S":"a"}}],"ProjectionExpresion":"v"}}}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, `did you mean "ProjectionExpression"?`)
 }

@@ -44,7 +44,8 @@
 //   - Service and namespaces: service.go (Service, Config, Lookup,
 //     Serve), namespace.go (Namespace, the registry of namespaces),
 //     register.go (the operation adapter, call), operations.go (the
-//     operations not implemented, named as such), enums.go.
+//     operations not implemented, named as such), enums.go,
+//     unknown_members.go (a member an operation's request does not take).
 //   - Catalog: catalog.go (a namespace's tables, createTable,
 //     changeMeta), catalog_deleting.go (deleted tables kept DELETING for
 //     -delayTransientStatuses' delay), catalog_record.go (a definition as its metadata

@@ -37,8 +37,11 @@
 //     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
 //     it are never built).
 //   - wire_text.go: text that is not Unicode (SerializationException).
-//   - decode.go: the request decoder's plans, and the members an owner
+//   - decode.go: the request decoder's plans (embedded structs' members
+//     promoted as encoding/json promotes them), and the members an owner
 //     field decodes (MemberOwner).
+//   - unknown.go: the first member of a request that its types do not
+//     take, for callers that must refuse it (UnknownMember).
 //   - wire_deferred.go: faults of attribute values the request decoder
 //     reads past (Deferred, DecodeRequestDeferred), for the operations to
 //     report at their place in AWS's order.

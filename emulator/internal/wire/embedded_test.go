@@ -2,6 +2,8 @@ package wire
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -99,5 +101,25 @@ func FuzzDecodeEmbedded(f *testing.F) {
 			return
 		}
 		require.Equal(t, fl, e.flat())
+	})
+}
+
+// FuzzUnknownMember: whatever the body, UnknownMember does not fail, and
+// a member it reports is one its object does not take.
+func FuzzUnknownMember(f *testing.F) {
+	for _, s := range []string{
+		`{"A":"a","Zz":1}`, `{"Named":{"X":"x","Y":1}}`, `{"C":["c",{"q":1}],"Dict":{"k":"v"}}`, `{"Both":1}`, `[1]`, `{"A":`,
+		`{"B":null,"Shadow":{"x":1}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		path, known, found := UnknownMember(body, reflect.TypeFor[embOuter]())
+		if !found {
+			return
+		}
+		require.NotEmpty(t, path)
+		last := path[strings.LastIndexAny(path, ".]")+1:]
+		require.NotContains(t, known, last, "%q: %s reported, yet taken", body, path)
 	})
 }

@@ -1,0 +1,128 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+)
+
+// UnknownMember returns the first member of body, a request decoded into
+// a value of type t, that its object's type does not take (nor a
+// MemberOwner of it), as an SDK's typed request refuses it: where it is
+// (its path, "TransactItems[0].Put.ConditionExpresion") and the members
+// that object takes, sorted; ok is false when every member is known. The
+// decoder skips such a member, as AWS does; a caller that must not (an
+// agent's tool, whose misspelt member would silently do something else)
+// asks first. Members are looked at where the body is well formed; a
+// value of the wrong JSON type is the decoder's to refuse, not this.
+func UnknownMember(body []byte, t reflect.Type) (path string, known []string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return "", nil, false
+	}
+	return unknownIn(v, t, "")
+}
+
+// opaque reports whether t is read whole by a codec of its own: its
+// members are not Go fields.
+func opaque(t reflect.Type) bool {
+	switch t {
+	case reflect.TypeFor[WireItem](), reflect.TypeFor[AttributeValue](), reflect.TypeFor[ExpressionNames](), reflect.TypeFor[ExpressionValues]():
+		return true
+	}
+	return reflect.PointerTo(t).Implements(unmarshalerType)
+}
+
+func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if opaque(t) {
+		return "", nil, false
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, isObj := v.(map[string]any)
+		if !isObj {
+			return "", nil, false
+		}
+		found := map[string][]member{}
+		owner := structMembers(t, nil, 0, found)
+		fields := map[string]reflect.Type{}
+		for name, ms := range found {
+			if m, ok := dominant(ms); ok {
+				fields[name] = m.t
+			}
+		}
+		var ownerOf MemberOwner
+		if owner >= 0 {
+			ownerOf = reflect.New(t).Elem().Field(owner).Addr().Interface().(MemberOwner)
+		}
+		names := make([]string, 0, len(obj))
+		for name := range obj {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			ft, ok := fields[name]
+			if !ok && ownerOf != nil {
+				if p := ownerOf.Member(name); p != nil {
+					ft, ok = reflect.TypeOf(p), true
+				}
+			}
+			if !ok {
+				known := make([]string, 0, len(fields))
+				for n := range fields {
+					known = append(known, n)
+				}
+				slices.Sort(known)
+				return join(at, name), known, true
+			}
+			if p, known, bad := unknownIn(obj[name], ft, join(at, name)); bad {
+				return p, known, true
+			}
+		}
+	case reflect.Map:
+		obj, isObj := v.(map[string]any)
+		if !isObj {
+			return "", nil, false
+		}
+		names := make([]string, 0, len(obj))
+		for name := range obj {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if p, known, bad := unknownIn(obj[name], t.Elem(), join(at, name)); bad {
+				return p, known, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		list, isList := v.([]any)
+		if !isList {
+			return "", nil, false
+		}
+		for i, e := range list {
+			if p, known, bad := unknownIn(e, t.Elem(), at+"["+strconv.Itoa(i)+"]"); bad {
+				return p, known, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
+// join is the path of member name of the object at at (an empty name
+// is written "").
+func join(at, name string) string {
+	if name == "" {
+		name = `""`
+	}
+	if at == "" {
+		return name
+	}
+	return at + "." + name
+}

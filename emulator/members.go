@@ -1,0 +1,15 @@
+package emulator
+
+import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
+
+// UnknownMember reports the first member of body, a request of the
+// DynamoDB or DynamoDB Streams operation op ("PutItem"), that the
+// operation's request does not take: where it is
+// ("TransactItems[0].Put.ConditionExpresion") and, sorted, the members
+// taken there. DynamoDB skips such a member, as the emulator does; an
+// SDK's typed request cannot send one. A caller that builds requests from
+// loose JSON (the MCP server's tools) asks first, so that a misspelt
+// member is an error rather than a request that does something else.
+func (e *Emulator) UnknownMember(op string, body []byte) (path string, known []string, found bool) {
+	return service.UnknownMember(op, body)
+}
