@@ -38,6 +38,9 @@ try {
   if (secret && secret.accessKey === namespace.accessKey && typeof secret.secret === "string") namespace.secret = secret.secret;
 } catch { /* no storage: the default */ }
 
+/** namespaceID is the namespace's ID as the admin endpoints name it: "AKID/region", or "shared" (-sharedDb). */
+export function namespaceID() { return config.sharedDb ? "shared" : `${namespace.accessKey}/${namespace.region}`; }
+
 /**
  * validAccessKey: letters and digits, 1 to 128 of them, as the emulator
  * takes them (emulator/auth.go; other keys are UnrecognizedClientException).

@@ -49,11 +49,28 @@ export function go(hash) {
 let generation = 0; // of the latest route: a view that ends after a newer one started is cleaned up
 let shownHash = ""; // the route last drawn: another one starts at the top of the page
 
-async function route() {
-  const gen = ++generation;
+/**
+ * viewAlive returns a check that stays true while the view drawn now is
+ * shown: false once another route starts or the namespace switches. A
+ * view's loop of calls checks it before each call, so that a view left
+ * (or a namespace left) sends nothing more.
+ */
+export function viewAlive() {
+  const gen = generation;
+  return () => gen === generation;
+}
+
+/** leaveView stops the view shown: its cleanup runs and its checks (viewAlive) turn false. */
+function leaveView() {
+  generation++;
   if (state.cleanup) { try { state.cleanup(); } catch { /* gone anyway */ } }
   state.cleanup = null;
   state.keys = {};
+}
+
+async function route() {
+  leaveView();
+  const gen = generation;
   delete document.documentElement.dataset.route;
   const hash = location.hash || "#/";
   if (hash !== shownHash) main.scrollTop = 0; // a new view opens at its top; the same one redrawn keeps its place
@@ -107,6 +124,12 @@ export async function refreshTables() {
   }
   renderTableList();
   return state.tables;
+}
+
+/** setTables shows names in the sidebar (a view that read them itself: the table list). */
+export function setTables(names) {
+  state.tables = names;
+  renderTableList();
 }
 
 function renderTableList() {
@@ -167,9 +190,10 @@ export async function loadNamespaces() {
 
 /** switchNamespace makes the console use another access key and region, and shows its tables (or the view at hash). */
 export async function switchNamespace(k, r, hash = "#/", secret = "") {
+  leaveView(); // nothing of the view shown runs on in the new namespace
   setNamespace(k, r, secret);
   renderNamespace();
-  await refreshTables();
+  if (hash !== "#/") await refreshTables(); // the table list reads them itself
   toast(`Namespace ${k} · ${r}`, "ok");
   go(hash);
 }
