@@ -390,6 +390,16 @@ func consoleScreens(t *testing.T, b *browser) {
 	if items := eval[string](b, `document.querySelector("main .diff-items")?.textContent || ""`); !strings.Contains(items, "99") || !strings.Contains(items, "new") {
 		t.Errorf("the item diff %q lacks the modified score 99 or the added item new", items)
 	}
+	// The changed tables first, the unchanged ones folded away after the items.
+	if first := eval[[]string](b, `[...document.querySelector("main .diff-tables").querySelectorAll("tbody tr")].map((r) => r.dataset.table)`); !slices.Equal(first, []string{"Scores", "Scratch"}) {
+		t.Errorf("the first tables of the diff are %q, want the changed ones, Scores and Scratch", first)
+	}
+	if folded := eval[[]string](b, `[...document.querySelectorAll("main details.diff-unchanged:not([open]) tr[data-table]")].map((r) => r.dataset.table)`); !slices.Equal(folded, []string{"Scores-backup", "Scores-imported", "Scores-pitr"}) {
+		t.Errorf("the folded unchanged tables are %q, want Scores-backup, Scores-imported and Scores-pitr", folded)
+	}
+	if !eval[bool](b, `!!(document.querySelector("main .diff-items").compareDocumentPosition(document.querySelector("main details.diff-unchanged")) & Node.DOCUMENT_POSITION_FOLLOWING)`) {
+		t.Errorf("the unchanged tables come before the item diff")
+	}
 	b.shot("snapshots-diff", "Snapshots: one taken, then a diff with now: Scores changed (+1 −1 ~1, item by item with old → new), Scratch added")
 	b.do("rewind", chromedp.Click(`//main//table[contains(@class,"snapshots")]//button[normalize-space()="Rewind…"]`))
 	b.click("Rewind (confirm)", inDialog("Rewind"))

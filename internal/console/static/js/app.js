@@ -13,6 +13,8 @@ import { snapshotsView } from "./views/snapshots.js";
 import { partiqlView } from "./views/partiql.js";
 import { transfersView } from "./views/transfers.js";
 import { createTable } from "./views/create.js";
+import { branchesView } from "./views/branches.js";
+import { handlersView } from "./views/handlers.js";
 
 /** state is shared by the views: the table names of the namespace and the view's hooks. */
 export const state = {
@@ -38,6 +40,8 @@ const routes = [
   [/^#\/transfers$/, () => transfersView(main)],
   [/^#\/conventions$/, () => conventionsView(main)],
   [/^#\/insights$/, () => insightsView(main)],
+  [/^#\/branches$/, () => branchesView(main)],
+  [/^#\/handlers$/, () => handlersView(main)],
 ];
 
 /** go navigates to a hash route ("#/t/Orders/items"). */
@@ -344,6 +348,8 @@ const GLOBAL_KEYS = {
   p: () => go("#/partiql"),
   s: () => go("#/snapshots"),
   e: () => go("#/transfers"),
+  b: () => go("#/branches"),
+  h: () => go("#/handlers"),
   d: () => themeButton.click(),
   N: () => openNamespace(),
 };
@@ -360,7 +366,7 @@ document.addEventListener("keydown", (e) => {
 function showHelp() {
   const rows = [
     ["/", "find a table"], ["c", "create a table"], ["t", "all tables"], ["k", "clock and TTL"], ["v", "conventions report"],
-    ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"],
+    ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"], ["b", "branches"], ["h", "stream handlers"],
     ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
     ["1 – 8", "table: overview, items, query, stream, backups, exports, replicas, contributor insights"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
     ["Space", "select the item (items grid)"],
