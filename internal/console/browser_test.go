@@ -415,6 +415,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("tour", func(t *testing.T) { b.use(t); consoleTour(t, b) })
 	t.Run("namespaces", func(t *testing.T) { b.use(t); consoleNamespaces(t, b) })
 	t.Run("screens", func(t *testing.T) { b.use(t); consoleScreens(t, b) })
+	t.Run("controls", func(t *testing.T) { b.use(t); consoleControls(t, b) })
 	b.use(t)
 	if errs := b.pageErrors(); len(errs) > 0 {
 		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))
