@@ -88,6 +88,16 @@ func consoleControls(t *testing.T, b *browser) {
 		t.Errorf("the items' CSV is %q, want a header, 4 rows (the formula-like note quoted and defused) and a final CRLF", csv)
 	}
 
+	// CSV of a Scan's page of results.
+	b.nav('3', "#/t/Items/query")
+	b.click("Scan", `//main//form[contains(@class,"builder")]//button[normalize-space()="Scan"]`)
+	b.click("Run", button("Run"))
+	b.wait("the scan", `document.querySelectorAll("main .result table.grid tbody tr").length === 4`)
+	b.click("CSV", button("CSV"))
+	if csv := b.lastBlob(); !strings.HasPrefix(csv, "pk,") || strings.Count(csv, "\r\n") != 5 {
+		t.Errorf("the Scan's CSV is %q, want a header and 4 rows", csv)
+	}
+
 	// PartiQL: the results on the first screen, and as CSV.
 	b.nav('p', "#/partiql")
 	b.fill(`main textarea[aria-label="PartiQL statement"]`, `SELECT * FROM "Items" WHERE score > ?`)
@@ -127,13 +137,13 @@ func consoleControls(t *testing.T, b *browser) {
 	b.fill(`main input[aria-label="Read capacity units"]`, "7")
 	b.fill(`main input[aria-label="Write capacity units"]`, "3")
 	b.click("Switch to provisioned", button("Switch to provisioned"))
-	b.wait("provisioned", `document.querySelector("main section.capacity")?.textContent.includes("Provisioned: 7 read and 3 write")`)
+	b.wait("provisioned", `document.querySelector("main section.billing-panel")?.textContent.includes("Provisioned: 7 read and 3 write")`)
 	d := describe()
 	if pt := d["ProvisionedThroughput"].(map[string]any); fmt.Sprintf("%v %v", pt["ReadCapacityUnits"], pt["WriteCapacityUnits"]) != "7 3" {
 		t.Errorf("after switching to provisioned the throughput is %v, want 7 and 3", pt)
 	}
 	b.click("Switch to on-demand", button("Switch to on-demand"))
-	b.wait("on-demand", `document.querySelector("main section.capacity")?.textContent.includes("On-demand")`)
+	b.wait("on-demand", `document.querySelector("main section.billing-panel")?.textContent.includes("On-demand")`)
 	if mode := describe()["BillingModeSummary"].(map[string]any)["BillingMode"]; mode != "PAY_PER_REQUEST" {
 		t.Errorf("after switching back the billing mode is %v, want PAY_PER_REQUEST", mode)
 	}

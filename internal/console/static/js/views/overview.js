@@ -73,7 +73,7 @@ export async function overviewTab(body, info, reload) {
       kv("Table ARN", h("code.small", t.TableArn)), t.TableId && kv("Table id", h("code.small", t.TableId)),
       t.DeletionProtectionEnabled && kv("Deletion protection", "on")),
     h("section.panel", h("h2", `Indexes (${indexes.length})`), indexTable, addIndex(t, act)),
-    h("section.panel.capacity", h("h2", "Capacity"), capacityForm(t, act)),
+    h("section.panel.billing-panel", h("h2", "Capacity"), capacityForm(t, act)),
     h("div.two-col",
       h("section.panel", h("h2", "Stream"), streamBox),
       h("section.panel", h("h2", "Time to live"), ttlBox)),
