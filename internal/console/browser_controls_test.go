@@ -35,7 +35,10 @@ func consoleControls(t *testing.T, b *browser) {
 		item, _ := api("GetItem", map[string]any{"TableName": "Items", "ConsistentRead": true, "Key": map[string]any{"pk": map[string]string{"S": pk}}})["Item"].(map[string]any)
 		return item
 	}
-	describe := func() map[string]any { t.Helper(); return api("DescribeTable", map[string]any{"TableName": "Items"})["Table"].(map[string]any) }
+	describe := func() map[string]any {
+		t.Helper()
+		return api("DescribeTable", map[string]any{"TableName": "Items"})["Table"].(map[string]any)
+	}
 
 	b.open(s, "#/")
 	b.clickCSS("app · eu-west-1", `main .ns-strip button[data-namespace="app/eu-west-1"]`)
