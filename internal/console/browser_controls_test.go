@@ -215,6 +215,13 @@ func consoleControls(t *testing.T, b *browser) {
 	if handled.Load() < 1 {
 		t.Errorf("the function saw %d records, want the write", handled.Load())
 	}
+	b.click("Disable", `//main//table[contains(@class,"mappings")]//button[normalize-space()="Disable"]`)
+	b.wait("disabled", `document.querySelector("main table.mappings tbody tr")?.textContent.includes("Disabled")`)
+	if st := s.emu.EventSourceMappings(); len(st) != 1 || st[0].State != "Disabled" {
+		t.Errorf("after Disable the mapping is %+v, want Disabled", st)
+	}
+	b.click("Enable", `//main//table[contains(@class,"mappings")]//button[normalize-space()="Enable"]`)
+	b.wait("enabled", `document.querySelector("main table.mappings tbody tr")?.textContent.includes("Enabled")`)
 	b.shot("stream-handlers", "Stream handlers: an event source mapping of Items' stream to a Go function, its state, last result and batch, counts and iterator age (refreshed while shown)")
 	// Left, the view reads the mappings no more.
 	b.nav('t', "#/")

@@ -79,7 +79,9 @@
 // of the emulator (take, diff with now: changed tables first, unchanged
 // ones folded; rewind, drop); branches (fork, diff with the base, open,
 // drop); the stream handlers (each event source mapping's state, last
-// result, counts and last error, refreshed while shown; a drain); a PartiQL editor
+// result, counts and last error, refreshed while shown; enabled or
+// disabled through Lambda's UpdateEventSourceMapping, which the page
+// calls as it calls the admin endpoints; a drain); a PartiQL editor
 // with the statements run before (kept in localStorage); the clock and
 // the TTL sweep (the clock's offset counts only what lies outside the
 // round trip of the reading, so a slow page shows no false skew); the

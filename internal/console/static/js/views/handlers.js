@@ -1,11 +1,13 @@
 // Stream handlers: Lambda's event source mappings over the tables'
 // streams (emulator/internal/lambdaesm), each with its function, its
 // table's stream, its state, its last result and batch, its counts and
-// its last error, refreshed while the view is shown; and a drain that
-// waits until every record written so far is handled. Through the admin
-// endpoints GET /dynamoemu/streams/mappings and POST /dynamoemu/streams/drain.
+// its last error, refreshed while the view is shown; each enabled or
+// disabled; and a drain that waits until every record written so far is
+// handled. Through the admin endpoints GET /dynamoemu/streams/mappings
+// and POST /dynamoemu/streams/drain, and Lambda's UpdateEventSourceMapping
+// (PUT /2015-03-31/event-source-mappings/UUID {"Enabled": ...}).
 
-import { admin } from "../api.js";
+import { admin, lambda } from "../api.js";
 import { h, mount, icon, badge, count, toast, errorToast, empty } from "../ui.js";
 import { viewAlive } from "../app.js";
 
@@ -43,7 +45,7 @@ export async function handlersView(main) {
     mount(box, list.length === 0
       ? empty("No stream handlers", "Map a table's stream to a function with aws lambda create-event-source-mapping --endpoint-url (this server), a mappings file (-eventSourceMappings), serverless.yml (-serverless) or the Go and JS APIs.")
       : h("div.grid-wrap", h("table.grid.static.mappings", { "aria-label": "Event source mappings" },
-        h("thead", h("tr", ["Function", "Table", "State", "Last result", "Last batch", "Invocations", "Errors", "Discarded", "Filtered", "Iterator age"].map((c, i) => h("th", { scope: "col", class: i >= 4 && i !== 3 ? "t-n" : "" }, c)))),
+        h("thead", h("tr", ["Function", "Table", "State", "Last result", "Last batch", "Invocations", "Errors", "Discarded", "Filtered", "Iterator age", ""].map((c, i) => h("th", { scope: "col", class: i >= 4 && i < 10 ? "t-n" : "" }, c)))),
         h("tbody", list.map((m) => [
           h("tr", { dataset: { uuid: m.uuid }, title: `UUID ${m.uuid}` },
             h("td.strong.mono", functionOfArn(m.functionArn)),
@@ -53,10 +55,18 @@ export async function handlersView(main) {
             h("td.t-n", count(m.lastBatchSize)), h("td.t-n", count(m.invocations)),
             h("td.t-n", m.functionErrors ? h("span.c-remove", count(m.functionErrors)) : "0"),
             h("td.t-n", count(m.discarded)), h("td.t-n", count(m.filtered)),
-            h("td.t-n", `${count(m.iteratorAgeSeconds)} s`)),
-          m.lastError && h("tr.mapping-error", h("td", { colspan: "10" }, h("span.bad", "Last error: "), h("code.small", m.lastError))),
+            h("td.t-n", `${count(m.iteratorAgeSeconds)} s`),
+            h("td.actions-cell", h("button.small", { type: "button", onclick: () => setEnabled(m, m.state !== "Enabled") }, m.state === "Enabled" ? "Disable" : "Enable"))),
+          m.lastError && h("tr.mapping-error", h("td", { colspan: "11" }, h("span.bad", "Last error: "), h("code.small", m.lastError))),
         ])))));
     timer = setTimeout(() => { if (alive()) load(); }, REFRESH_MS);
+  };
+  const setEnabled = async (m, on) => {
+    try {
+      await lambda("PUT", `/${encodeURIComponent(m.uuid)}`, { Enabled: on });
+      toast(`${functionOfArn(m.functionArn)}: ${on ? "enabled" : "disabled"}`, "ok");
+    } catch (err) { errorToast(err, on ? "Enable" : "Disable"); }
+    if (alive()) { clearTimeout(timer); load(); }
   };
   const drain = async () => {
     try {
