@@ -391,7 +391,8 @@ async function start() {
   document.getElementById("foot-version").textContent = config.version ? `dynamoemu ${config.version}` : "dynamoemu";
   window.addEventListener("hashchange", route);
   window.addEventListener("focus", () => { if (!document.hidden) readClock(); });
-  await Promise.all([refreshTables(), readClock(), loadNamespaces()]);
+  const home = (location.hash || "#/") === "#/"; // the table list reads the tables itself
+  await Promise.all([home ? null : refreshTables(), readClock(), home ? null : loadNamespaces()]);
   route();
   document.documentElement.dataset.ready = "true";
 }
