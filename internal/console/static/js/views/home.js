@@ -1,5 +1,7 @@
-// The tables of the namespace, as one compact list sorted by any column,
-// and the other namespaces that hold tables, one click away.
+// The tables of the namespace, as one compact list sorted by any column
+// (a line a table, narrow enough for a laptop's screen, read one request
+// a page of 100 tables: GET /dynamoemu/tables), and the other namespaces
+// that hold tables, one click away.
 
 import { admin, namespace, namespaceID, config } from "../api.js";
 import { h, icon, mount, badge, bytes, count, empty, when } from "../ui.js";
