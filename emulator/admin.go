@@ -90,6 +90,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(e.serveHealthAdmin) // health.go
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(e.serveConventionsReset)
 	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(e.serveNamespaces)           // namespaces_admin.go
+	r.Methods(http.MethodGet).Path(AdminTablesPath).HandlerFunc(e.serveTables)                   // namespaces_admin.go
 	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(e.serveStreamsDrain)      // stream_handlers.go
 	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(e.serveStreamsMappings) // stream_handlers.go
 	e.snapshotRoutes(r)

@@ -61,6 +61,28 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 	return nil
 }
 
+// lambdaGuard returns the error that refuses r, a request of Lambda's
+// event source mapping API (stream_handlers.go), or nil. A mapping makes
+// the server call any HTTP endpoint with the stream's records (its
+// Endpoint) and write any file (its on-failure destination), so a web
+// page may not make one: as adminGuard, a request from a page of an
+// origin that is not allowed is refused (403), and a POST or PUT needs
+// Content-Type application/json (415), which the AWS CLI and the SDKs
+// send with their bodies and no simple request has. A DELETE without a
+// body (the CLI's) needs no type: no page sends a DELETE cross-site
+// without a preflight.
+func (e *Emulator) lambdaGuard(r *http.Request) error {
+	if r.Method == http.MethodDelete {
+		for _, origin := range r.Header.Values("Origin") {
+			if !e.cors.allowsOrigin(origin) && !isSameOrigin(r, origin) {
+				return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
+			}
+		}
+		return nil
+	}
+	return e.adminGuard(r)
+}
+
 // maxEchoedPath is the most of a path an answer repeats: a path may be
 // as long as the request line allows (16 KB), an answer need not be.
 const maxEchoedPath = 64

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -26,6 +27,9 @@ import (
 //	                                  → {"name":"t1","namespace":"t1/us-east-1","base":"AKID/us-east-1","accessKey":"t1"}
 //	GET    /dynamoemu/branches        {"branches":[{...}]}
 //	DELETE /dynamoemu/branches/{name} {"deleted":"t1"}
+//	GET    /dynamoemu/branches/{name}/diff  the branch against its base now:
+//	                                  {"branch","namespace","base","tables":[...]}, each table as a
+//	                                  snapshot's diff gives it (snapshots_view.go), ?limit=N items a table
 //
 // base is a namespace ID as GET /dynamoemu/namespaces lists them. Behind
 // the admin guard like the other admin endpoints (admin_guard.go); bad
@@ -142,6 +146,40 @@ func (e *Emulator) branchRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminBranchesPath).HandlerFunc(e.serveBranchFork)
 	r.Methods(http.MethodGet).Path(AdminBranchesPath).HandlerFunc(e.serveBranchList)
 	r.Methods(http.MethodDelete).Path(AdminBranchesPath + "/{name}").HandlerFunc(e.serveBranchDrop)
+	r.Methods(http.MethodGet).Path(AdminBranchesPath + "/{name}/diff").HandlerFunc(e.serveBranchDiff)
+}
+
+// branchDiff is GET .../{name}/diff's answer: what the branch holds
+// that its base does not, table by table ("added" is in the branch only).
+type branchDiff struct {
+	Branch    string      `json:"branch"`
+	Namespace string      `json:"namespace"`
+	Base      string      `json:"base"`
+	Tables    []tableDiff `json:"tables"`
+}
+
+func (e *Emulator) serveBranchDiff(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	limit := diffListDefault
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > diffListMax {
+			writeAdminError(w, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax))
+			return
+		}
+		limit = n
+	}
+	name := mux.Vars(r)["name"]
+	e.branches.mu.Lock()
+	b, ok := e.branches.byName[name]
+	e.branches.mu.Unlock()
+	if !ok {
+		writeAdminError(w, fmt.Errorf("%w: %q", ErrNoBranch, name))
+		return
+	}
+	base := e.svc.Namespace(b.Base).DB().Snapshot(nil)
+	tables := diffTables(base, e.svc.Namespace(b.Namespace).DB(), limit)
+	writeAdminJSON(w, branchDiff{Branch: b.Name, Namespace: b.Namespace, Base: b.Base, Tables: tables})
 }
 
 func (e *Emulator) serveBranchFork(w http.ResponseWriter, r *http.Request) {

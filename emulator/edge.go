@@ -110,6 +110,10 @@ func (e *Emulator) edgeHandler() http.Handler {
 			}
 			own().ServeHTTP(w, r)
 		case isLambdaPath(r.URL.Path):
+			if err := e.lambdaGuard(r); err != nil { // admin_guard.go: no web page makes a mapping
+				e.serveRefused(w, r, err)
+				return
+			}
 			e.serveLambda(w, r) // stream_handlers.go: Lambda's event source mapping API
 		case r.Method == http.MethodPost:
 			e.serveOp(w, r)

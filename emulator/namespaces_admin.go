@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -13,11 +15,26 @@ import (
 //	GET /dynamoemu/namespaces   {"sharedDb":false,"namespaces":[{"namespace":"AKID/us-east-1",
 //	                            "accessKey":"AKID","region":"us-east-1","tables":2,"items":10}]}
 //
-// Namespaces that hold no table are left out. Behind the admin guard, as
+//	GET /dynamoemu/tables?namespace=AKID/us-east-1[&start=NAME][&limit=N]
+//	                            {"tables":[TableDescription...],"lastEvaluatedTableName":"NAME"}
+//
+// Namespaces that hold no table are left out. The tables endpoint gives
+// a page of a namespace's tables (limit 1 to 100, default 100, in name
+// order after start) described as DescribeTable describes them, so the
+// console's table list costs one request a page, not one per table;
+// "shared" names the namespace of -sharedDb. Behind the admin guard, as
 // the other admin endpoints (admin_guard.go); a GET changes nothing.
 
 // AdminNamespacesPath is the admin endpoint that lists the namespaces.
 const AdminNamespacesPath = "/dynamoemu/namespaces"
+
+// AdminTablesPath is the admin endpoint that describes a page of a
+// namespace's tables.
+const AdminTablesPath = "/dynamoemu/tables"
+
+// maxTablesPage is the most tables GET AdminTablesPath describes at once
+// (ListTables' most).
+const maxTablesPage = 100
 
 // namespaceView is one namespace in GET AdminNamespacesPath's answer.
 type namespaceView struct {
@@ -55,4 +72,33 @@ func (e *Emulator) namespaceViews() []namespaceView {
 func (e *Emulator) serveNamespaces(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
 	writeAdminJSON(w, map[string]any{"sharedDb": e.opts.SharedDB, "namespaces": e.namespaceViews()})
+}
+
+func (e *Emulator) serveTables(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	q := r.URL.Query()
+	id := q.Get("namespace")
+	key, region, ok := strings.Cut(id, "/")
+	switch {
+	case e.opts.SharedDB && id == "shared":
+		key, region = "shared", "shared" // every key reaches the one namespace
+	case !ok || key == "" || region == "":
+		writeAdminError(w, fmt.Errorf("namespace %q is not an ID as GET %s lists them (ACCESSKEY/REGION)", id, AdminNamespacesPath))
+		return
+	}
+	limit := maxTablesPage
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > maxTablesPage {
+			writeAdminError(w, fmt.Errorf("limit %q is not a number from 1 to %d", s, maxTablesPage))
+			return
+		}
+		limit = n
+	}
+	tables, last := e.svc.TableDescriptions(key, region, q.Get("start"), limit)
+	out := map[string]any{"tables": tables}
+	if last != "" {
+		out["lastEvaluatedTableName"] = last
+	}
+	writeAdminJSON(w, out)
 }

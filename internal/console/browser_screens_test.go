@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -124,13 +125,15 @@ func consoleNamespaces(t *testing.T, b *browser) {
 	b.wait("the many namespace", `document.querySelector('main .ns-strip button[data-namespace="many/eu-west-1"]') !== null`)
 	b.clickCSS("many · eu-west-1", `main .ns-strip button[data-namespace="many/eu-west-1"]`)
 	b.wait("50 rows", `document.querySelectorAll("main table.table-list-grid tbody tr").length === 50`)
-	// Compact: the rows are a line each, and most of them fit on one screen.
-	if h := eval[float64](b, `Math.max(...[...document.querySelectorAll("main table.table-list-grid tbody tr")].map((r) => r.getBoundingClientRect().height))`); h > 48 {
-		t.Errorf("a table's row is %.0f px high, want a compact line (at most 48 px)", h)
+	// One request a page of tables: a refresh of the list reads the 50
+	// tables described at once, never a DescribeTable each.
+	b.watchCalls()
+	b.press('r')
+	b.wait("the refreshed list", `window.__calls.some((c) => c.op.startsWith("GET /namespaces")) && window.__calls.some((c) => c.op.startsWith("GET /tables")) && document.querySelectorAll("main table.table-list-grid tbody tr").length === 50`)
+	if ops := b.callOps(); len(ops) != 2 || !strings.HasPrefix(ops[0], "GET /tables?") && !strings.HasPrefix(ops[1], "GET /tables?") {
+		t.Errorf("refreshing a list of 50 tables made the calls %q, want one GET /tables and the namespaces", ops)
 	}
-	if n := eval[int](b, `[...document.querySelectorAll("main table.table-list-grid tbody tr")].filter((r) => r.getBoundingClientRect().bottom <= innerHeight).length`); n < 15 {
-		t.Errorf("%d of the 50 tables fit on the first screen, want at least 15", n)
-	}
+	checkLaptopFit(t, b, 20)
 	b.shot("tables-50", "a namespace of 50 tables: one compact row each (keys, status, items, size, indexes, billing, stream, created), sorted by name")
 	b.clickCSS("sort by items", `main table.table-list-grid th:nth-child(4) button`)
 	b.wait("sorted by items, ascending", `document.querySelector("main table.table-list-grid th:nth-child(4)").getAttribute("aria-sort") === "ascending"`)
@@ -144,6 +147,91 @@ func consoleNamespaces(t *testing.T, b *browser) {
 	b.fill(`main input[aria-label="Filter tables"]`, "")
 	b.wait("no filter", `document.querySelectorAll("main table.table-list-grid tbody tr").length === 50`)
 	b.shot("tables-50-sorted", "the 50 tables sorted by items, most first (a second click on a header reverses the order)")
+
+	// The Clock & TTL view reads each table's TTL; left, it sends
+	// nothing more, and a namespace switch while it reads sends nothing
+	// to the new namespace: no call fails.
+	b.watchCalls()
+	b.nav('k', "#/clock")
+	b.wait("the TTL reads", `window.__calls.some((c) => c.op === "DescribeTimeToLive")`)
+	b.nav('t', "#/")
+	b.wait("the tables again", `document.querySelectorAll("main table.table-list-grid tbody tr").length === 50`)
+	left := len(b.callOps())
+	b.press('r') // a round trip after leaving: a loop still running would have called meanwhile
+	b.wait("the refresh", fmt.Sprintf(`window.__calls.length > %d && window.__calls.slice(%d).some((c) => c.op.startsWith("GET /namespaces"))`, left, left))
+	if ops := b.callOps()[left:]; slices.Contains(ops, "DescribeTimeToLive") {
+		t.Errorf("after leaving the Clock & TTL view the page still called %q", ops)
+	}
+	b.nav('k', "#/clock")
+	b.wait("the TTL reads again", `window.__calls.filter((c) => c.op === "DescribeTimeToLive").length > 1`)
+	b.press('N')
+	b.wait("the namespace dialog's list", `document.querySelector('dialog[open] .ns-list button[data-namespace="jobs/us-west-2"]') !== null`)
+	b.clickCSS("jobs · us-west-2", `dialog[open] .ns-list button[data-namespace="jobs/us-west-2"]`)
+	b.wait("jobs' table", `!document.querySelector("dialog[open]") && document.documentElement.dataset.route === "#/" && document.querySelector("main table.table-list-grid tr[data-table=Queue]") !== null`)
+	switched := len(b.callOps())
+	b.press('r')
+	b.wait("the refresh", fmt.Sprintf(`window.__calls.slice(%d).some((c) => c.op.startsWith("GET /namespaces"))`, switched))
+	if ops := b.callOps()[switched:]; slices.Contains(ops, "DescribeTimeToLive") {
+		t.Errorf("after a namespace switch from the Clock & TTL view the page still called %q", ops)
+	}
+	if failed := b.failedCalls(); len(failed) > 0 {
+		t.Errorf("calls failed: %q", failed)
+	}
+	if foot := eval[string](b, `document.getElementById("foot-activity").textContent`); strings.Contains(foot, "ResourceNotFound") {
+		t.Errorf("the footer shows a failed call: %s", foot)
+	}
+}
+
+// watchCalls records every call the page makes from now on (api.js
+// onActivity) in window.__calls, until the page is loaded again.
+func (b *browser) watchCalls() {
+	b.t.Helper()
+	_ = eval[bool](b, `import("./js/api.js").then((m) => {
+		window.__calls = [];
+		if (!window.__watching) { window.__watching = true; m.onActivity((e) => window.__calls.push({op: e.op, status: e.status, error: e.error || ""})); }
+		return true;
+	})`)
+}
+
+// callOps returns the operations (DynamoDB's, or "GET /path" of the admin
+// endpoints) of the calls watchCalls recorded, in order.
+func (b *browser) callOps() []string {
+	b.t.Helper()
+	return eval[[]string](b, `window.__calls.map((c) => c.op)`)
+}
+
+// failedCalls returns the calls watchCalls recorded that failed, each as
+// "op: error".
+func (b *browser) failedCalls() []string {
+	b.t.Helper()
+	return eval[[]string](b, `window.__calls.filter((c) => c.error).map((c) => c.op + ": " + c.error)`)
+}
+
+// checkLaptopFit checks the page shown in the laptop's viewport: nothing
+// scrolls sideways, the top navigation is one line, and at least rows of
+// the table list are on the first screen, a line each.
+func checkLaptopFit(t *testing.T, b *browser, rows int) {
+	t.Helper()
+	if w := eval[int](b, `innerWidth`); w != viewWidth {
+		t.Errorf("the viewport is %d px wide, want %d", w, viewWidth)
+	}
+	if wide := eval[[]string](b, `[document.documentElement, document.querySelector("main"), ...document.querySelectorAll("main .grid-wrap")].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => (e.id || e.className) + " " + e.scrollWidth + " > " + e.clientWidth)`); len(wide) > 0 {
+		t.Errorf("these scroll sideways at %dx%d: %q", viewWidth, viewHeight, wide)
+	}
+	if lines := eval[int](b, `new Set([...document.querySelectorAll(".mainnav a")].map((a) => Math.round(a.getBoundingClientRect().top))).size`); lines != 1 {
+		t.Errorf("the top navigation is on %d lines, want 1", lines)
+	}
+	if cut := eval[bool](b, `(() => { const n = document.querySelector(".mainnav"); return n.scrollWidth > n.clientWidth + 1; })()`); cut {
+		t.Errorf("the top navigation does not fit the top bar")
+	}
+	if rows > 0 {
+		if h := eval[float64](b, `Math.max(...[...document.querySelectorAll("main table.table-list-grid tbody tr")].map((r) => r.getBoundingClientRect().height))`); h > 28 {
+			t.Errorf("a table's row is %.0f px high, want a line (at most 28 px)", h)
+		}
+		if n := eval[int](b, `(() => { const end = document.querySelector(".statusbar").getBoundingClientRect().top; return [...document.querySelectorAll("main table.table-list-grid tbody tr")].filter((r) => r.getBoundingClientRect().bottom <= end).length; })()`); n < rows {
+			t.Errorf("%d tables are on the first screen at %dx%d, want at least %d", n, viewWidth, viewHeight, rows)
+		}
+	}
 }
 
 // consoleScreens covers the screens of what the server supports besides
@@ -301,6 +389,16 @@ func consoleScreens(t *testing.T, b *browser) {
 	}
 	if items := eval[string](b, `document.querySelector("main .diff-items")?.textContent || ""`); !strings.Contains(items, "99") || !strings.Contains(items, "new") {
 		t.Errorf("the item diff %q lacks the modified score 99 or the added item new", items)
+	}
+	// The changed tables first, the unchanged ones folded away after the items.
+	if first := eval[[]string](b, `[...document.querySelector("main .diff-tables").querySelectorAll("tbody tr")].map((r) => r.dataset.table)`); !slices.Equal(first, []string{"Scores", "Scratch"}) {
+		t.Errorf("the first tables of the diff are %q, want the changed ones, Scores and Scratch", first)
+	}
+	if folded := eval[[]string](b, `[...document.querySelectorAll("main details.diff-unchanged:not([open]) tr[data-table]")].map((r) => r.dataset.table)`); !slices.Equal(folded, []string{"Scores-backup", "Scores-imported", "Scores-pitr"}) {
+		t.Errorf("the folded unchanged tables are %q, want Scores-backup, Scores-imported and Scores-pitr", folded)
+	}
+	if !eval[bool](b, `!!(document.querySelector("main .diff-items").compareDocumentPosition(document.querySelector("main details.diff-unchanged")) & Node.DOCUMENT_POSITION_FOLLOWING)`) {
+		t.Errorf("the unchanged tables come before the item diff")
 	}
 	b.shot("snapshots-diff", "Snapshots: one taken, then a diff with now: Scores changed (+1 −1 ~1, item by item with old → new), Scratch added")
 	b.do("rewind", chromedp.Click(`//main//table[contains(@class,"snapshots")]//button[normalize-space()="Rewind…"]`))

@@ -59,6 +59,12 @@ func findChromium() string {
 	return ""
 }
 
+// The viewport the console is checked in: a laptop's.
+const (
+	viewWidth  = 1280
+	viewHeight = 800
+)
+
 // namespace is the credential the test uses, in the page and from Go.
 const (
 	testAccessKey = "consoletest"
@@ -294,7 +300,7 @@ func newBrowser(t *testing.T, exe string) *browser {
 		chromedp.NoSandbox, // CI and these machines run as root
 		chromedp.DisableGPU,
 		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1440, 900),
+		chromedp.WindowSize(viewWidth, viewHeight),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
@@ -323,6 +329,14 @@ func newBrowser(t *testing.T, exe string) *browser {
 	}))
 	if err != nil {
 		t.Fatalf("emulating reduced motion: %v", err)
+	}
+	// A laptop's screen: the page is checked at 1280x800 CSS pixels.
+	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: viewWidth, Height: viewHeight, DeviceScaleFactor: 1})
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("setting the viewport: %v", err)
 	}
 	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
 	consoleCalls := chromedp.Events(ctx, runtime.ConsoleAPICalled)
@@ -401,6 +415,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("tour", func(t *testing.T) { b.use(t); consoleTour(t, b) })
 	t.Run("namespaces", func(t *testing.T) { b.use(t); consoleNamespaces(t, b) })
 	t.Run("screens", func(t *testing.T) { b.use(t); consoleScreens(t, b) })
+	t.Run("controls", func(t *testing.T) { b.use(t); consoleControls(t, b) })
 	b.use(t)
 	if errs := b.pageErrors(); len(errs) > 0 {
 		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))

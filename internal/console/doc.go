@@ -50,10 +50,13 @@
 //     SHA-256 and HMAC written out, as crypto.subtle exists only on https
 //     and localhost pages);
 //   - the admin endpoints: GET namespaces (the namespaces that hold
-//     tables), GET/POST clock, POST ttl/sweep, GET/DELETE conventions,
+//     tables), GET tables (a page of a namespace's tables described at
+//     once), GET/POST clock, POST ttl/sweep, GET/DELETE conventions,
 //     GET/PUT/DELETE faults, GET report, GET contributors, and
 //     snapshots (GET the list and a diff, POST take and restore,
-//     DELETE), each state-changing call with Content-Type
+//     DELETE), branches (GET the list and a diff with the base, POST a
+//     fork, DELETE), GET streams/mappings and POST streams/drain, each
+//     state-changing call with Content-Type
 //     application/json as the emulator requires (emulator/admin_guard.go).
 //
 // Its views: the namespaces that hold tables, each a one-click switch
@@ -73,7 +76,12 @@
 // backups and point-in-time recovery (restore to a second of the window
 // or from a backup), its exports, its global-table replicas and its
 // Contributor Insights; the namespace's exports and imports; snapshots
-// of the emulator (take, diff with now, rewind, drop); a PartiQL editor
+// of the emulator (take, diff with now: changed tables first, unchanged
+// ones folded; rewind, drop); branches (fork, diff with the base, open,
+// drop); the stream handlers (each event source mapping's state, last
+// result, counts and last error, refreshed while shown; enabled or
+// disabled through Lambda's UpdateEventSourceMapping, which the page
+// calls as it calls the admin endpoints; a drain); a PartiQL editor
 // with the statements run before (kept in localStorage); the clock and
 // the TTL sweep (the clock's offset counts only what lies outside the
 // round trip of the reading, so a slow page shows no false skew); the
@@ -87,6 +95,11 @@
 // donut charts as SVG from a JSON spec (documented at its top), so a
 // report served as JSON needs no drawing code of its own.
 //
+// A view that reads on a timer or in a loop asks app.js viewAlive() for a
+// check that turns false once the view is left or the namespace
+// switches, and stops: nothing of a view left is sent, and nothing meant
+// for one namespace reaches another.
+//
 // Everything works from the keyboard (? lists the keys), in a light and a
 // dark theme (the system's, or the one chosen), and with reduced motion.
 //
@@ -96,7 +109,7 @@
 //	console.go      Options, Validate, Handler, the routing and the security headers
 //	files.go        the embedded files, their types and ETags, serving one
 //	static/         index.html, app.css, icon.svg, js/ (app, api, ddb, ui, grid,
-//	                editor, bulk, chart, views/*), served as they are
+//	                editor, attrform, csv, bulk, chart, views/*), served as they are
 //	console_test.go the handler: paths, types, caching, 404s, 405s, imports
 //	                that resolve, the size budget
 //	browser_test.go the console in headless Chromium (chromedp), mounted in the
@@ -105,7 +118,12 @@
 //	                them under its output directory): the first tour, and
 //	                against a server that verifies signatures
 //	browser_screens_test.go  the same for the namespaces (data in several,
-//	                a namespace of 50 tables) and the screens beyond items
+//	                a namespace of 50 tables at 1280x800, the TTL view left and
+//	                a namespace switched with no failed call) and the screens
+//	                beyond items
+//	browser_controls_test.go  the item editor's form, CSV downloads, an index
+//	                added and deleted, billing, deletion protection, branches
+//	                and stream handlers
 //
 // # Caveats
 //

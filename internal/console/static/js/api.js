@@ -38,6 +38,9 @@ try {
   if (secret && secret.accessKey === namespace.accessKey && typeof secret.secret === "string") namespace.secret = secret.secret;
 } catch { /* no storage: the default */ }
 
+/** namespaceID is the namespace's ID as the admin endpoints name it: "AKID/region", or "shared" (-sharedDb). */
+export function namespaceID() { return config.sharedDb ? "shared" : `${namespace.accessKey}/${namespace.region}`; }
+
 /**
  * validAccessKey: letters and digits, 1 to 128 of them, as the emulator
  * takes them (emulator/auth.go; other keys are UnrecognizedClientException).
@@ -160,7 +163,19 @@ export async function call(op, input = {}, { streams = false } = {}) {
  * A state-changing call sends Content-Type application/json, which the
  * emulator requires of them (emulator/admin_guard.go).
  */
-export async function admin(method, path, body) {
+export function admin(method, path, body) { return ownCall(config.adminPath + path, method, path, body); }
+
+/** LAMBDA_PATH is Lambda's event source mapping API on the server (emulator/stream_handlers.go). */
+const LAMBDA_PATH = "/2015-03-31/event-source-mappings";
+
+/**
+ * lambda calls Lambda's event source mapping API (path below it:
+ * "/UUID"), guarded as the admin endpoints are (JSON, same origin).
+ */
+export function lambda(method, path, body) { return ownCall(LAMBDA_PATH + path, method, LAMBDA_PATH + path, body); }
+
+/** ownCall calls one of the server's own endpoints at url (not the DynamoDB API); label names it in the activity. */
+async function ownCall(url, method, label, body) {
   const init = { method, cache: "no-store", headers: {} };
   if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
@@ -168,19 +183,19 @@ export async function admin(method, path, body) {
   }
   if (config.signatures) {
     // A server with -credentials takes admin calls signed by one of its keys.
-    Object.assign(init.headers, authHeaders({ method, url: config.adminPath + path, headers: { ...init.headers }, body: init.body || "" }));
+    Object.assign(init.headers, authHeaders({ method, url, headers: { ...init.headers }, body: init.body || "" }));
   }
   const started = performance.now();
   let res;
   try {
-    res = await fetch(config.adminPath + path, init);
+    res = await fetch(url, init);
   } catch (err) {
     throw new ApiError("NetworkError", `the emulator did not answer (${err.message})`, 0);
   }
   const text = await res.text();
   let out = {};
   try { out = text ? JSON.parse(text) : {}; } catch { out = { message: text }; }
-  record({ op: `${method} ${path}`, status: res.status, ms: performance.now() - started, error: res.ok ? undefined : String(out.__type || res.status).split("#").pop() });
+  record({ op: `${method} ${label}`, status: res.status, ms: performance.now() - started, error: res.ok ? undefined : String(out.__type || res.status).split("#").pop() });
   if (!res.ok) throw new ApiError(String(out.__type || `HTTP ${res.status}`).split("#").pop(), out.message || out.Message || text, res.status);
   return out;
 }

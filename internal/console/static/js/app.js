@@ -13,6 +13,8 @@ import { snapshotsView } from "./views/snapshots.js";
 import { partiqlView } from "./views/partiql.js";
 import { transfersView } from "./views/transfers.js";
 import { createTable } from "./views/create.js";
+import { branchesView } from "./views/branches.js";
+import { handlersView } from "./views/handlers.js";
 
 /** state is shared by the views: the table names of the namespace and the view's hooks. */
 export const state = {
@@ -38,6 +40,8 @@ const routes = [
   [/^#\/transfers$/, () => transfersView(main)],
   [/^#\/conventions$/, () => conventionsView(main)],
   [/^#\/insights$/, () => insightsView(main)],
+  [/^#\/branches$/, () => branchesView(main)],
+  [/^#\/handlers$/, () => handlersView(main)],
 ];
 
 /** go navigates to a hash route ("#/t/Orders/items"). */
@@ -49,11 +53,28 @@ export function go(hash) {
 let generation = 0; // of the latest route: a view that ends after a newer one started is cleaned up
 let shownHash = ""; // the route last drawn: another one starts at the top of the page
 
-async function route() {
-  const gen = ++generation;
+/**
+ * viewAlive returns a check that stays true while the view drawn now is
+ * shown: false once another route starts or the namespace switches. A
+ * view's loop of calls checks it before each call, so that a view left
+ * (or a namespace left) sends nothing more.
+ */
+export function viewAlive() {
+  const gen = generation;
+  return () => gen === generation;
+}
+
+/** leaveView stops the view shown: its cleanup runs and its checks (viewAlive) turn false. */
+function leaveView() {
+  generation++;
   if (state.cleanup) { try { state.cleanup(); } catch { /* gone anyway */ } }
   state.cleanup = null;
   state.keys = {};
+}
+
+async function route() {
+  leaveView();
+  const gen = generation;
   delete document.documentElement.dataset.route;
   const hash = location.hash || "#/";
   if (hash !== shownHash) main.scrollTop = 0; // a new view opens at its top; the same one redrawn keeps its place
@@ -107,6 +128,12 @@ export async function refreshTables() {
   }
   renderTableList();
   return state.tables;
+}
+
+/** setTables shows names in the sidebar (a view that read them itself: the table list). */
+export function setTables(names) {
+  state.tables = names;
+  renderTableList();
 }
 
 function renderTableList() {
@@ -167,9 +194,10 @@ export async function loadNamespaces() {
 
 /** switchNamespace makes the console use another access key and region, and shows its tables (or the view at hash). */
 export async function switchNamespace(k, r, hash = "#/", secret = "") {
+  leaveView(); // nothing of the view shown runs on in the new namespace
   setNamespace(k, r, secret);
   renderNamespace();
-  await refreshTables();
+  if (hash !== "#/") await refreshTables(); // the table list reads them itself
   toast(`Namespace ${k} · ${r}`, "ok");
   go(hash);
 }
@@ -320,6 +348,8 @@ const GLOBAL_KEYS = {
   p: () => go("#/partiql"),
   s: () => go("#/snapshots"),
   e: () => go("#/transfers"),
+  b: () => go("#/branches"),
+  h: () => go("#/handlers"),
   d: () => themeButton.click(),
   N: () => openNamespace(),
 };
@@ -336,7 +366,7 @@ document.addEventListener("keydown", (e) => {
 function showHelp() {
   const rows = [
     ["/", "find a table"], ["c", "create a table"], ["t", "all tables"], ["k", "clock and TTL"], ["v", "conventions report"],
-    ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"],
+    ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"], ["b", "branches"], ["h", "stream handlers"],
     ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
     ["1 – 8", "table: overview, items, query, stream, backups, exports, replicas, contributor insights"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
     ["Space", "select the item (items grid)"],
@@ -361,7 +391,8 @@ async function start() {
   document.getElementById("foot-version").textContent = config.version ? `dynamoemu ${config.version}` : "dynamoemu";
   window.addEventListener("hashchange", route);
   window.addEventListener("focus", () => { if (!document.hidden) readClock(); });
-  await Promise.all([refreshTables(), readClock(), loadNamespaces()]);
+  const home = (location.hash || "#/") === "#/"; // the table list reads the tables itself
+  await Promise.all([home ? null : refreshTables(), readClock(), home ? null : loadNamespaces()]);
   route();
   document.documentElement.dataset.ready = "true";
 }

@@ -1,11 +1,13 @@
-// The item editor: one item as DynamoDB JSON or plain JSON (switchable,
-// converted both ways without losing a digit), saved with PutItem; a
+// The item editor: one item as DynamoDB JSON, plain JSON or a form of
+// attributes (attrform.js; switchable, converted every way without
+// losing a digit), saved with PutItem; a
 // changed key saves the new item and deletes the old one in one
 // TransactWriteItems.
 
 import { call } from "./api.js";
 import { h, dialog, segmented, confirmDialog, toast, errorToast } from "./ui.js";
 import { parseItem, formatItem, keyOf, sameValue, stringify, short } from "./ddb.js";
+import { attributeForm } from "./attrform.js";
 
 const FORMAT_KEY = "dynamoemu.console.format";
 
@@ -32,14 +34,24 @@ export async function editItem(table, item) {
   const status = h("div.editor-status", { role: "status" });
   const lossNote = h("div.note.warn.hidden");
   let lossy = []; // what the plain JSON shown cannot say
+  const formBox = h("div.form-box.hidden");
+  let form = null; // the attribute form, when format is "form"
 
   const show = (it) => {
     lossy = [];
+    area.classList.toggle("hidden", format === "form");
+    formBox.classList.toggle("hidden", format !== "form");
+    if (format === "form") {
+      form = attributeForm(it, keySchema, types, () => check());
+      formBox.replaceChildren(form.el);
+      lossNote.classList.add("hidden");
+      return;
+    }
     area.value = formatItem(it, format, lossy);
     lossNote.classList.toggle("hidden", lossy.length === 0);
     lossNote.textContent = lossy.length ? `Plain JSON cannot say what type these are, and saving from here would change them: ${lossy.join(", ")}. Edit them in DynamoDB JSON.` : "";
   };
-  const current = () => parseItem(area.value, format);
+  const current = () => (format === "form" ? form.read() : parseItem(area.value, format));
   const check = () => {
     try {
       const it = current();
@@ -64,11 +76,12 @@ export async function editItem(table, item) {
   });
   check();
 
-  const formats = segmented([["ddb", "DynamoDB JSON"], ["plain", "Plain JSON"]], format, (f) => {
+  const formats = segmented([["ddb", "DynamoDB JSON"], ["plain", "Plain JSON"], ["form", "Form"]], format, (f) => {
+    if (f === format) return;
     const it = check();
-    if (!it) { formats.querySelector(`[data-value="${format}"]`).click(); toast("Fix the JSON before switching formats", "error"); return; }
+    if (!it) { formats.querySelector(`[data-value="${format}"]`).click(); toast(format === "form" ? "Fix the attributes before switching formats" : "Fix the JSON before switching formats", "error"); return; }
     format = f;
-    try { localStorage.setItem(FORMAT_KEY, f); } catch { /* not remembered */ }
+    if (f !== "form") try { localStorage.setItem(FORMAT_KEY, f); } catch { /* not remembered */ }
     show(it);
     check();
   }, "Format");
@@ -122,7 +135,7 @@ export async function editItem(table, item) {
     wide: true,
     body: [
       h("div.editor-bar", formats, h("span.hint", "Ctrl+Enter saves · Tab indents · numbers keep every digit")),
-      area, status, lossNote,
+      area, formBox, status, lossNote,
     ],
     buttons,
   });

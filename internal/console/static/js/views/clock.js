@@ -3,12 +3,13 @@
 
 import { admin, call } from "../api.js";
 import { h, mount, icon, field, toast, errorToast, when, duration, badge } from "../ui.js";
-import { state, readClock, emulatorNow, clockCall } from "../app.js";
+import { state, readClock, emulatorNow, clockCall, viewAlive } from "../app.js";
 
 const STEPS = [["1m", "+1 min"], ["10m", "+10 min"], ["1h", "+1 hour"], ["24h", "+1 day"], ["168h", "+7 days"]];
 
 /** clockView draws the clock and the sweeper into main. */
 export async function clockView(main) {
+  const alive = viewAlive(); // false once this view is left or the namespace switches
   await readClock();
   const big = h("div.clock-big", { role: "timer", "aria-live": "off" });
   const offset = h("div.clock-offset");
@@ -25,7 +26,7 @@ export async function clockView(main) {
       ? h("span.muted", "In step with this computer's clock.")
       : h("span", badge((off > 0 ? "+" : "") + duration(off), "warn"), off > 0 ? " ahead of this computer's clock" : " behind this computer's clock"));
   };
-  const timer = setInterval(tick, 250);
+  const timer = setInterval(() => { if (alive()) tick(); else clearInterval(timer); }, 250);
 
   const move = async (body, what) => {
     try {
@@ -49,11 +50,13 @@ export async function clockView(main) {
   const loadTTL = async () => {
     const rows = [];
     for (const name of state.tables.slice(0, 50)) {
+      if (!alive()) return; // left: no call more, and nothing drawn
       try {
         const d = (await call("DescribeTimeToLive", { TableName: name })).TimeToLiveDescription;
         if (d?.TimeToLiveStatus === "ENABLED") rows.push(h("li", h("a", { href: `#/t/${encodeURIComponent(name)}/overview` }, name), " · ", h("code", d.AttributeName)));
       } catch { /* deleted meanwhile */ }
     }
+    if (!alive()) return;
     mount(ttlTables, rows.length ? h("ul.plain", rows) : h("p.muted", "No table of this namespace has TTL enabled (a table's overview turns it on)."));
   };
 

@@ -4,14 +4,12 @@
 // CloudWatch's rule reports would show them
 // (GET /dynamoemu/contributors?table=T&index=I&namespace=NS).
 
-import { call, admin, namespace, config } from "../api.js";
+import { call, admin, namespaceID } from "../api.js";
 import { h, mount, icon, badge, when, toast, errorToast, segmented } from "../ui.js";
 import { chart } from "../chart.js";
 
 /** nsID is the server's name of the console's namespace. */
-export function nsID() {
-  return config.sharedDb ? "shared" : `${namespace.accessKey}/${namespace.region}`;
-}
+export function nsID() { return namespaceID(); }
 
 /** contributorsTab draws the Contributor Insights of info.table and its GSIs into body. */
 export async function contributorsTab(body, info) {

@@ -1,10 +1,11 @@
-// The tables of the namespace, as one compact list sorted by any column,
-// and the other namespaces that hold tables, one click away.
+// The tables of the namespace, as one compact list sorted by any column
+// (a line a table, narrow enough for a laptop's screen, read one request
+// a page of 100 tables: GET /dynamoemu/tables), and the other namespaces
+// that hold tables, one click away.
 
-import { call, namespace, config } from "../api.js";
+import { admin, namespace, namespaceID, config } from "../api.js";
 import { h, icon, mount, badge, bytes, count, empty, when } from "../ui.js";
-import { refreshTables, loadNamespaces, switchNamespace, go } from "../app.js";
-import { keyText } from "./table.js";
+import { setTables, loadNamespaces, switchNamespace, go } from "../app.js";
 
 const SORT_KEY = "dynamoemu.console.tableSort";
 
@@ -37,18 +38,31 @@ function savedSort() {
   return { col: "name", dir: 1 };
 }
 
-/** describeAll describes names, at most 8 at a time; a table that cannot be described is null. */
-async function describeAll(names) {
-  const out = new Array(names.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    while (next < names.length) {
-      const i = next++;
-      out[i] = await call("DescribeTable", { TableName: names[i] }).then((o) => o.Table).catch(() => null);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, names.length) }, worker));
+/**
+ * describeAll returns the namespace's tables described, one request per
+ * page of 100 (GET /dynamoemu/tables), never one per table.
+ */
+async function describeAll() {
+  const out = [];
+  let start = "";
+  do {
+    const q = new URLSearchParams({ namespace: namespaceID() });
+    if (start) q.set("start", start);
+    const page = await admin("GET", `/tables?${q}`);
+    out.push(...(page.tables || []));
+    start = page.lastEvaluatedTableName || "";
+  } while (start);
   return out;
+}
+
+/** STREAMS are the stream view types, short. */
+const STREAMS = { NEW_AND_OLD_IMAGES: "new+old", NEW_IMAGE: "new", OLD_IMAGE: "old", KEYS_ONLY: "keys" };
+
+/** keysShort writes a key schema as "pk S · sk S". */
+function keysShort(t) {
+  const types = Object.fromEntries((t.AttributeDefinitions || []).map((d) => [d.AttributeName, d.AttributeType]));
+  return h("span.key-text", t.KeySchema.map((k, i) => [i > 0 && h("span.ns-sep", " · "),
+    h("span.key-name", { title: `${k.KeyType === "HASH" ? "partition" : "sort"} key` }, k.AttributeName), h("span.key-type", types[k.AttributeName] || "?")]));
 }
 
 /** namespaceStrip shows the namespaces that hold tables, each a one-click switch. */
@@ -66,9 +80,11 @@ export function namespaceStrip(list) {
 
 /** homeView shows every table of the namespace with its keys, size and features. */
 export async function homeView(main) {
-  const [names, spaces] = await Promise.all([refreshTables(), loadNamespaces()]);
+  const [descs, spaces] = await Promise.all([describeAll(), loadNamespaces()]);
+  const names = descs.map((t) => t.TableName);
+  setTables(names); // the sidebar, from the same answer
   const elsewhere = spaces.filter((n) => n.accessKey !== namespace.accessKey || n.region !== namespace.region);
-  const header = h("div.page-head",
+  const header = h("div.page-head.compact-head",
     h("div", h("h1", "Tables"), h("p.muted", config.sharedDb
       ? "The shared database (-sharedDb): every access key and region sees these tables."
       : `Namespace ${namespace.accessKey} · ${namespace.region}. Another access key or region is another database.`)),
@@ -89,9 +105,8 @@ export async function homeView(main) {
   const wrap = h("div.table-index");
   const find = h("input", { type: "search", placeholder: "Filter tables", "aria-label": "Filter tables", autocomplete: "off", spellcheck: "false" });
   const summary = h("span.page-info");
-  mount(main, h("div.page", header, strip, h("div.toolbar", find, summary), wrap));
-  const descs = await describeAll(names);
-  const rows = names.map((name, i) => ({ name, t: descs[i] }));
+  mount(main, h("div.page.wide-page", header, strip, h("div.toolbar", find, summary), wrap));
+  const rows = descs.map((t) => ({ name: t.TableName, t }));
   let sort = savedSort();
 
   const draw = () => {
@@ -119,18 +134,20 @@ export async function homeView(main) {
     const body = h("tbody", shown.map((r) => {
       const t = r.t;
       const href = `#/t/${encodeURIComponent(r.name)}/items`;
-      if (!t) return h("tr", { dataset: { table: r.name } }, h("td.strong", h("a", { href }, r.name)), h("td.muted", { colspan: String(COLUMNS.length - 1) }, "could not be described"));
       const gsis = t.GlobalSecondaryIndexes?.length || 0;
       const lsis = t.LocalSecondaryIndexes?.length || 0;
+      const status = t.TableStatus === "ACTIVE" ? h("span.status-dot.ok", { title: "ACTIVE" }, "active") : badge(t.TableStatus, "warn");
+      const stream = t.StreamSpecification?.StreamEnabled ? t.StreamSpecification.StreamViewType : "";
+      const created = when(t.CreationDateTime);
       const tr = h("tr", { dataset: { table: r.name }, tabindex: "-1" },
-        h("td.strong", h("a", { href }, icon("table"), h("span", r.name))),
-        h("td.small", keyText(t.KeySchema, t.AttributeDefinitions)),
-        h("td", badge(t.TableStatus, t.TableStatus === "ACTIVE" ? "ok" : "warn")),
+        h("td.strong.name-col", { title: r.name }, h("a", { href }, icon("table"), h("span", r.name))),
+        h("td.small", keysShort(t)),
+        h("td.small", status),
         h("td.t-n", count(t.ItemCount)), h("td.t-n", bytes(t.TableSizeBytes)),
         h("td.t-n", [gsis ? `${gsis} GSI` : "", lsis ? `${lsis} LSI` : ""].filter(Boolean).join(" · ") || "—"),
-        h("td", billing(t)),
-        h("td", t.StreamSpecification?.StreamEnabled ? badge(t.StreamSpecification.StreamViewType, "info") : h("span.muted", "—")),
-        h("td.small", when(t.CreationDateTime)));
+        h("td.small", billing(t)),
+        h("td.small", stream ? badge(STREAMS[stream] || stream, "info") : h("span.muted", "—")),
+        h("td.small.mono", { title: created }, created.slice(0, 16)));
       tr.addEventListener("click", (e) => { if (!e.target.closest("a")) go(href); });
       return tr;
     }));

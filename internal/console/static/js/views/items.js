@@ -9,6 +9,7 @@ import { itemGrid, rowKey } from "../grid.js";
 import { editItem, deleteItem } from "../editor.js";
 import { deleteKeys, purgeTable } from "../bulk.js";
 import { keyOf } from "../ddb.js";
+import { downloadCSV } from "../csv.js";
 
 const SIZE_KEY = "dynamoemu.console.pageSize";
 
@@ -117,6 +118,7 @@ export async function itemsTab(body, info, reload) {
       h("button", { type: "button", onclick: load, title: "Refresh (r)" }, icon("refresh"), "Refresh"),
       deleteButton,
       h("button.danger-outline", { type: "button", onclick: purge, title: "Delete every item of the table" }, "Purge…"),
+      items.length > 0 && h("button", { type: "button", title: "Download this page of items as CSV", onclick: () => downloadCSV(`${t.TableName}-page${page + 1}.csv`, items, keys) }, "CSV"),
       h("span.spacer"),
       h("span.page-info", `Page ${page + 1} · ${items.length} items · scanned ${last.ScannedCount}`,
         last.ConsumedCapacity && ` · ${last.ConsumedCapacity.CapacityUnits} RCU`,

@@ -1,8 +1,10 @@
 // A table's overview: keys, billing, indexes (projections and sizes),
-// stream, TTL and tags, with their switches, and deleting the table.
+// stream, TTL and tags, with their switches (UpdateTable: a global
+// secondary index added or deleted, the billing mode and capacity,
+// deletion protection), and deleting the table.
 
 import { call } from "../api.js";
-import { h, mount, badge, bytes, count, when, dialog, field, toast, errorToast, icon, jsonView, breakable } from "../ui.js";
+import { h, mount, badge, bytes, count, when, dialog, field, toast, errorToast, icon, jsonView, breakable, confirmDialog } from "../ui.js";
 import { stringify } from "../ddb.js";
 import { refreshTables, go } from "../app.js";
 import { keyText } from "./table.js";
@@ -30,13 +32,14 @@ export async function overviewTab(body, info, reload) {
     ...(t.LocalSecondaryIndexes || []).map((x) => ({ ...x, kind: "LSI" })),
   ];
   const indexTable = indexes.length === 0
-    ? h("p.muted", "No secondary indexes. Add them at creation (Create table) or with UpdateTable from an SDK.")
-    : h("div.grid-wrap", h("table.grid.static",
-      h("thead", h("tr", ["Name", "Kind", "Keys", "Projection", "Items", "Size", "Status"].map((c) => h("th", { scope: "col" }, c)))),
-      h("tbody", indexes.map((x) => h("tr",
+    ? h("p.muted", "No secondary indexes. Add a global one below; local ones only at creation (Create table).")
+    : h("div.grid-wrap", h("table.grid.static.indexes", { "aria-label": "Indexes" },
+      h("thead", h("tr", ["Name", "Kind", "Keys", "Projection", "Items", "Size", "Status", ""].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", indexes.map((x) => h("tr", { dataset: { index: x.IndexName } },
         h("td.strong", x.IndexName), h("td", badge(x.kind)), h("td", keyText(x.KeySchema, t.AttributeDefinitions)),
         h("td", projectionText(x.Projection)), h("td.t-n", count(x.ItemCount)), h("td.t-n", bytes(x.IndexSizeBytes)),
-        h("td", x.IndexStatus ? badge(x.IndexStatus, x.IndexStatus === "ACTIVE" ? "ok" : "warn") : "—"))))));
+        h("td", x.IndexStatus ? badge(x.IndexStatus, x.IndexStatus === "ACTIVE" ? "ok" : "warn") : "—"),
+        h("td.actions-cell", x.kind === "GSI" && h("button.small.danger-outline", { type: "button", onclick: () => deleteIndex(t, x.IndexName, act) }, "Delete…")))))));
 
   const streamBox = stream
     ? [kv("View type", stream), kv("Label", t.LatestStreamLabel), kv("ARN", h("code.small", t.LatestStreamArn)),
@@ -69,7 +72,8 @@ export async function overviewTab(body, info, reload) {
       kv("Attribute definitions", h("span", t.AttributeDefinitions.map((d) => h("span.pill", d.AttributeName, h("span.key-type", d.AttributeType))))),
       kv("Table ARN", h("code.small", t.TableArn)), t.TableId && kv("Table id", h("code.small", t.TableId)),
       t.DeletionProtectionEnabled && kv("Deletion protection", "on")),
-    h("section.panel", h("h2", `Indexes (${indexes.length})`), indexTable),
+    h("section.panel", h("h2", `Indexes (${indexes.length})`), indexTable, addIndex(t, act)),
+    h("section.panel.billing-panel", h("h2", "Capacity"), capacityForm(t, act)),
     h("div.two-col",
       h("section.panel", h("h2", "Stream"), streamBox),
       h("section.panel", h("h2", "Time to live"), ttlBox)),
@@ -77,7 +81,14 @@ export async function overviewTab(body, info, reload) {
     h("details.panel.raw", h("summary", "DescribeTable answer"), jsonView(stringify(t))),
     h("section.panel.danger-zone", h("h2", "Delete the table"),
       h("p.muted", "Deletes the table, its items, indexes and stream. There is no undo."),
-      h("button.danger", { type: "button", onclick: () => deleteTable(t) }, icon("trash"), "Delete table…")));
+      h("div.actions",
+        h("button.protection", {
+          type: "button", "aria-pressed": String(!!t.DeletionProtectionEnabled),
+          title: "UpdateTable DeletionProtectionEnabled: while on, DeleteTable is refused",
+          onclick: act(t.DeletionProtectionEnabled ? "Deletion protection off" : "Deletion protection on",
+            () => call("UpdateTable", { TableName: t.TableName, DeletionProtectionEnabled: !t.DeletionProtectionEnabled })),
+        }, icon("shield"), t.DeletionProtectionEnabled ? "Deletion protection: on (turn off)" : "Deletion protection: off (turn on)"),
+        h("button.danger", { type: "button", disabled: !!t.DeletionProtectionEnabled, title: t.DeletionProtectionEnabled ? "Turn deletion protection off first" : "", onclick: () => deleteTable(t) }, icon("trash"), "Delete table…"))));
   return { keys: { r: again } };
 }
 
@@ -91,6 +102,72 @@ function projectionText(p) {
   if (!p) return "—";
   if (p.ProjectionType === "INCLUDE") return h("span", badge("INCLUDE"), " ", (p.NonKeyAttributes || []).join(", "));
   return badge(p.ProjectionType);
+}
+
+/** provisioned is whether t bills by provisioned capacity. */
+function provisioned(t) { return t.BillingModeSummary?.BillingMode !== "PAY_PER_REQUEST"; }
+
+/** addIndex is the form that adds a global secondary index (UpdateTable GlobalSecondaryIndexUpdates Create). */
+function addIndex(t, act) {
+  const types = (id) => h("select", { "aria-label": id }, ["S", "N", "B"].map((x) => h("option", { value: x }, x)));
+  const name = h("input", { placeholder: "index name", "aria-label": "New index name", autocomplete: "off", spellcheck: "false", required: true });
+  const pk = h("input", { placeholder: "partition key", "aria-label": "New index partition key", autocomplete: "off", spellcheck: "false", required: true });
+  const pkType = types("New index partition key type");
+  const sk = h("input", { placeholder: "sort key (optional)", "aria-label": "New index sort key", autocomplete: "off", spellcheck: "false" });
+  const skType = types("New index sort key type");
+  const projection = h("select", { "aria-label": "New index projection" }, ["ALL", "KEYS_ONLY"].map((x) => h("option", { value: x }, x)));
+  return h("details.add-index", h("summary", "Add a global secondary index"),
+    h("form.inline-form.wrap-form", {
+      onsubmit: (e) => {
+        e.preventDefault();
+        const defs = new Map(t.AttributeDefinitions.map((d) => [d.AttributeName, d.AttributeType]));
+        const keySchema = [{ AttributeName: pk.value.trim(), KeyType: "HASH" }];
+        defs.set(pk.value.trim(), defs.get(pk.value.trim()) || pkType.value);
+        if (sk.value.trim()) {
+          keySchema.push({ AttributeName: sk.value.trim(), KeyType: "RANGE" });
+          defs.set(sk.value.trim(), defs.get(sk.value.trim()) || skType.value);
+        }
+        const create = { IndexName: name.value.trim(), KeySchema: keySchema, Projection: { ProjectionType: projection.value } };
+        if (provisioned(t)) create.ProvisionedThroughput = { ReadCapacityUnits: t.ProvisionedThroughput?.ReadCapacityUnits || 5, WriteCapacityUnits: t.ProvisionedThroughput?.WriteCapacityUnits || 5 };
+        act(`Index ${create.IndexName} added`, () => call("UpdateTable", {
+          TableName: t.TableName,
+          AttributeDefinitions: [...defs].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+          GlobalSecondaryIndexUpdates: [{ Create: create }],
+        }))();
+      },
+    }, name, pk, pkType, sk, skType, projection, h("button", { type: "submit" }, icon("plus"), "Add index")));
+}
+
+/** deleteIndex asks, then deletes global secondary index name (UpdateTable GlobalSecondaryIndexUpdates Delete). */
+async function deleteIndex(t, name, act) {
+  if (!(await confirmDialog(`Delete index ${name}?`, `Deletes the index from ${t.TableName}; the table's items stay. Queries on the index stop working.`, "Delete index", true))) return;
+  await act(`Index ${name} deleted`, () => call("UpdateTable", { TableName: t.TableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: name } }] }))();
+}
+
+/** capacityForm switches the billing mode (UpdateTable BillingMode) and sets provisioned capacity. */
+function capacityForm(t, act) {
+  const prov = provisioned(t);
+  const rcu = h("input", { type: "number", min: "1", value: String(t.ProvisionedThroughput?.ReadCapacityUnits || 5), "aria-label": "Read capacity units" });
+  const wcu = h("input", { type: "number", min: "1", value: String(t.ProvisionedThroughput?.WriteCapacityUnits || 5), "aria-label": "Write capacity units" });
+  const gsis = t.GlobalSecondaryIndexes || [];
+  const toProvisioned = () => {
+    const pt = { ReadCapacityUnits: Number(rcu.value), WriteCapacityUnits: Number(wcu.value) };
+    const input = { TableName: t.TableName, ProvisionedThroughput: pt };
+    if (!prov) {
+      input.BillingMode = "PROVISIONED";
+      // Leaving on-demand, each global index needs its capacity too.
+      if (gsis.length) input.GlobalSecondaryIndexUpdates = gsis.map((x) => ({ Update: { IndexName: x.IndexName, ProvisionedThroughput: pt } }));
+    }
+    return call("UpdateTable", input);
+  };
+  return [
+    h("p", prov
+      ? `Provisioned: ${t.ProvisionedThroughput?.ReadCapacityUnits ?? "?"} read and ${t.ProvisionedThroughput?.WriteCapacityUnits ?? "?"} write capacity units.`
+      : "On-demand (PAY_PER_REQUEST): billed per request, no capacity to set."),
+    h("form.inline-form", { onsubmit: (e) => { e.preventDefault(); act(prov ? "Capacity changed" : "Switched to provisioned", toProvisioned)(); } },
+      field("RCU", rcu), field("WCU", wcu), h("button", { type: "submit" }, prov ? "Set capacity" : "Switch to provisioned"),
+      prov && h("button", { type: "button", onclick: act("Switched to on-demand", () => call("UpdateTable", { TableName: t.TableName, BillingMode: "PAY_PER_REQUEST" })) }, "Switch to on-demand")),
+  ];
 }
 
 function enableStream(t, act) {

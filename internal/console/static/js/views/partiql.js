@@ -10,6 +10,7 @@ import { parse, fromPlain, checkItem, stringify } from "../ddb.js";
 import { itemGrid } from "../grid.js";
 import { editItem, deleteItem } from "../editor.js";
 import { state } from "../app.js";
+import { downloadCSV } from "../csv.js";
 
 const HISTORY_KEY = "dynamoemu.console.partiql";
 const HISTORY_MAX = 50;
@@ -50,9 +51,9 @@ function parameters(text, format) {
 /** partiqlView draws the editor, its answer and the history into main. */
 export async function partiqlView(main) {
   const first = state.tables[0] || "MyTable";
-  const area = h("textarea.code-input.partiql-input", { rows: "6", spellcheck: "false", "aria-label": "PartiQL statement", placeholder: `SELECT * FROM "${first}" WHERE pk = ?` });
+  const area = h("textarea.code-input.partiql-input", { rows: "4", title: "PartiQL for DynamoDB: SELECT, INSERT, UPDATE, DELETE; ? takes the parameters in order", spellcheck: "false", "aria-label": "PartiQL statement", placeholder: `SELECT * FROM "${first}" WHERE pk = ?` });
   area.value = st.statement;
-  const params = h("textarea.code-input.small", { rows: "2", spellcheck: "false", "aria-label": "Parameters" });
+  const params = h("textarea.code-input.small.partiql-params", { rows: "1", spellcheck: "false", "aria-label": "Parameters" });
   params.value = st.params;
   const placeholder = () => { params.placeholder = st.format === "plain" ? '["ORDER#1", 10]' : '[{"S": "ORDER#1"}, {"N": "10"}]'; };
   placeholder();
@@ -127,6 +128,7 @@ export async function partiqlView(main) {
       h("div.toolbar",
         out.NextToken ? h("span.muted.small", "More pages (NextToken)") : h("span.muted", page ? "last page" : ""),
         h("span.spacer"),
+        items.length > 0 && h("button", { type: "button", title: "Download this page of items as CSV", onclick: () => downloadCSV(`${name || "partiql"}-page${page + 1}.csv`, items, keys) }, "Download CSV"),
         h("button", { type: "button", disabled: page === 0, onclick: () => { page--; run(false); } }, icon("left"), "Previous"),
         h("button", { type: "button", disabled: !out.NextToken, onclick: () => { page++; run(false); } }, "Next", icon("right"))),
       items.length
@@ -165,16 +167,14 @@ export async function partiqlView(main) {
     [`DELETE FROM "${t}" WHERE pk = ?`, '["new"]'],
   ]);
   const form = h("form.panel.partiql-form", { onsubmit: (e) => { e.preventDefault(); run(true); } },
-    field("Statement", area, "PartiQL for DynamoDB: SELECT, INSERT, UPDATE, DELETE; ? takes the parameters in order"),
-    field(h("span", "Parameters ", format), params),
-    h("div.form-row.compact", field("Limit", limit), h("label.check", consistent, "Consistent read"),
-      h("span.spacer"),
+    field("Statement", area),
+    h("div.partiql-row", field(h("span", "Parameters ", format), params), field("Limit", limit), h("label.check", consistent, "Consistent read"),
       h("div.actions", h("button", { type: "button", title: "Copy an AWS CLI command", onclick: () => copyText(`aws dynamodb execute-statement --endpoint-url ${location.origin} --statement ${JSON.stringify(area.value.trim())}`, "AWS CLI command copied") }, icon("copy"), "AWS CLI"),
         h("button.primary", { type: "submit", title: "Run (Ctrl+Enter)" }, icon("play"), "Run"))),
     h("div.examples", h("span.muted.small", "Examples: "), examples.map(([s, p]) => h("button.chip", { type: "button", onclick: () => { area.value = s; params.value = p; sync(); area.focus(); } }, s.split(" ")[0] + (s.includes("WHERE") ? " … WHERE" : "")))));
   form.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(true); } });
-  mount(main, h("div.page",
-    h("div.page-head", h("div", h("h1", icon("search"), "PartiQL"),
+  mount(main, h("div.page.wide-page",
+    h("div.page-head.compact-head", h("div", h("h1", icon("search"), "PartiQL"),
       h("p.muted", `ExecuteStatement on namespace ${namespace.accessKey} · ${namespace.region}: reads and writes go through the same path as the API's.`))),
     h("div.partiql-layout", h("div.partiql-main", form, result), h("aside.panel.partiql-side", historyBox))));
   drawHistory();

@@ -7,6 +7,7 @@ import { h, mount, icon, field, segmented, jsonView, errorToast, copyText, badge
 import { parse, fromPlain, checkItem, stringify, valueFor, Num } from "../ddb.js";
 import { itemGrid } from "../grid.js";
 import { editItem, deleteItem } from "../editor.js";
+import { downloadCSV } from "../csv.js";
 
 /** forms keeps each table's form while the page lives (namespace/table -> state). */
 const forms = new Map();
@@ -219,6 +220,7 @@ export async function queryTab(body, info) {
         h("span.page-info", `Page ${page + 1}`),
         out.LastEvaluatedKey ? h("span.muted.mono.small", "LastEvaluatedKey ", stringify(out.LastEvaluatedKey, 0)) : h("span.muted", "last page"),
         h("span.spacer"),
+        items.length > 0 && h("button", { type: "button", title: "Download this page of results as CSV", onclick: () => downloadCSV(`${t.TableName}-results-page${page + 1}.csv`, items, keys) }, "CSV"),
         h("button", { type: "button", disabled: page === 0, onclick: () => { page--; run(false); }, title: "Previous page ([)" }, icon("left"), "Previous"),
         h("button", { type: "button", disabled: !out.LastEvaluatedKey, onclick: () => { page++; run(false); }, title: "Next page (])" }, "Next", icon("right"))),
       items.length

@@ -90,18 +90,38 @@ async function drawDiff(box, sel, again) {
       ? h("p.muted", "No tables then or now" + (sel.scope === "here" ? " in this namespace." : "."))
       : spaces.map((n) => h("div.diff-space",
         (sel.scope === "all" || config.sharedDb) && h("h3.mono", n.namespace),
-        h("div.grid-wrap", h("table.grid.static.diff-tables", { "aria-label": `Tables of ${n.namespace}` },
-          h("thead", h("tr", ["Table", "Change", "Items then", "Items now", "Added", "Removed", "Modified"].map((c, i) => h("th", { scope: "col", class: i > 1 ? "t-n" : "" }, c)))),
-          h("tbody", n.tables.map((t) => h("tr", { dataset: { table: t.table }, class: t.change === "unchanged" ? "dim" : "" },
-            h("td.strong", t.table), h("td", changeBadge(t.change)),
-            h("td.t-n", count(t.itemsThen)), h("td.t-n", count(t.itemsNow)),
-            h("td.t-n", t.added ? h("span.c-insert", "+" + count(t.added)) : "0"),
-            h("td.t-n", t.removed ? h("span.c-remove", "−" + count(t.removed)) : "0"),
-            h("td.t-n", t.modified ? h("span.c-modify", "~" + count(t.modified)) : "0")))))),
-        n.tables.filter((t) => (t.items || []).length || t.note).map((t) => h("details.diff-items", { open: true },
-          h("summary", h("strong", t.table), ` · ${(t.items || []).length} item${(t.items || []).length === 1 ? "" : "s"} shown`, t.truncated && " (more differ: the counts above are exact)"),
-          t.note && h("p.muted.small", t.note),
-          h("ul.records", (t.items || []).map(itemCard))))))));
+        tableDiffs(n.tables, n.namespace)))));
+}
+
+/** diffGrid is the grid of tables of a diff, with their counts. */
+function diffGrid(tables, label) {
+  return h("div.grid-wrap", h("table.grid.static.diff-tables", { "aria-label": label },
+    h("thead", h("tr", ["Table", "Change", "Items then", "Items now", "Added", "Removed", "Modified"].map((c, i) => h("th", { scope: "col", class: i > 1 ? "t-n" : "" }, c)))),
+    h("tbody", tables.map((t) => h("tr", { dataset: { table: t.table }, class: t.change === "unchanged" ? "dim" : "" },
+      h("td.strong", t.table), h("td", changeBadge(t.change)),
+      h("td.t-n", count(t.itemsThen)), h("td.t-n", count(t.itemsNow)),
+      h("td.t-n", t.added ? h("span.c-insert", "+" + count(t.added)) : "0"),
+      h("td.t-n", t.removed ? h("span.c-remove", "−" + count(t.removed)) : "0"),
+      h("td.t-n", t.modified ? h("span.c-modify", "~" + count(t.modified)) : "0"))))));
+}
+
+/**
+ * tableDiffs draws a diff's tables (GET .../diff's "tables"): the changed
+ * ones first with their items, the unchanged ones folded away below.
+ */
+export function tableDiffs(tables, label) {
+  const changed = tables.filter((t) => t.change !== "unchanged");
+  const same = tables.filter((t) => t.change === "unchanged");
+  return [
+    changed.length ? diffGrid(changed, `Tables changed in ${label}`) : h("p.muted", "No table changed."),
+    changed.filter((t) => (t.items || []).length || t.note).map((t) => h("details.diff-items", { open: true },
+      h("summary", h("strong", t.table), ` · ${(t.items || []).length} item${(t.items || []).length === 1 ? "" : "s"} shown`, t.truncated && " (more differ: the counts above are exact)"),
+      t.note && h("p.muted.small", t.note),
+      h("ul.records", (t.items || []).map(itemCard)))),
+    same.length > 0 && h("details.diff-unchanged",
+      h("summary", `${same.length} unchanged table${same.length === 1 ? "" : "s"}`),
+      diffGrid(same, `Tables unchanged in ${label}`)),
+  ];
 }
 
 function changeBadge(c) {
