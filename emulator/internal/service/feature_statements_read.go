@@ -57,7 +57,7 @@ func (plan *selectPlan) readTable(c *call, req *readRequest, p *pageReader, next
 	}
 	var data *storage.Table
 	if !plan.none {
-		data = c.pipe.use.view(t, p.req.consistent)
+		data = c.pipe.use.view(t, nil, p.req.consistent)
 	}
 	switch {
 	case plan.none:
@@ -155,7 +155,7 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 	}
 	var data *storage.Table
 	if !plan.none {
-		data = c.pipe.use.indexView(t, ix, p.req.consistent)
+		data = c.pipe.use.view(t, ix, p.req.consistent)
 	}
 	switch {
 	case plan.none:

@@ -6,17 +6,15 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The read side of the stage seam: which view of a table an eventually
-// consistent read sees. A table's eventually consistent reads (GetItem,
-// BatchGetItem, Query and Scan with ConsistentRead false, of the table or
-// an LSI) read storage's eventual view of it, and a GSI's reads the
-// index, each of which trails the table's writes when a lag gate (faults/lag)
-// holds commits back. A ReadViewer is put every such read before storage
-// is read, and picks what it sees by moving the gates it installed: a
-// gate in fuzz mode counts the read (lag.Gate.Read) and shows it the
-// commits whose reads are done. Strongly consistent reads,
-// transactions and writes read the table itself and put nothing to a
-// ReadViewer: they are never stale.
+// The read side of the stage seam. An eventually consistent read of a
+// table or an LSI (GetItem, BatchGetItem, Query, Scan, PartiQL SELECT)
+// reads storage's eventual view of the table, and a GSI's reads the
+// index: each trails the table's writes while a lag gate (faults/lag)
+// holds commits back. Each such read is put to the ReadViewers among its
+// use's stages before storage is read; they pick what it sees by moving
+// their gates (a gate in fuzz mode counts the read, lag.Gate.Read).
+// Strongly consistent reads, transactions and writes read the table
+// itself and put nothing to a ReadViewer: they are never stale.
 
 // ReadViewer is a Stage that also picks the view an eventually
 // consistent read sees.
@@ -27,31 +25,21 @@ type ReadViewer interface {
 	ViewRead(u *TableUse)
 }
 
-// view returns the storage table a read of t by u reads, having put an
-// eventually consistent read to the stages' ReadViewers. Nil-safe on u.
-func (u *TableUse) view(t *table, consistent bool) *storage.Table {
+// view returns the storage table a read of t (or of its index x, nil:
+// none) by u reads: the table, its eventual view, or for a GSI the table
+// whose index lags by its own gate. Nil-safe on u.
+func (u *TableUse) view(t *table, x *tablespec.IndexDef, consistent bool) *storage.Table {
 	if !consistent && u != nil {
-		u.viewRead()
-	}
-	return t.readData(consistent)
-}
-
-// indexView is view for a read of t's index x.
-func (u *TableUse) indexView(t *table, x *tablespec.IndexDef, consistent bool) *storage.Table {
-	if !consistent && u != nil {
-		u.viewRead()
-	}
-	return t.indexData(x, consistent)
-}
-
-// viewRead puts u, an eventually consistent read, to the ReadViewers
-// among the stages that began it.
-func (u *TableUse) viewRead() {
-	for _, s := range u.stages[:u.begun] {
-		if v, ok := s.(ReadViewer); ok {
-			v.ViewRead(u)
+		for _, s := range u.stages[:u.begun] {
+			if v, ok := s.(ReadViewer); ok {
+				v.ViewRead(u)
+			}
 		}
 	}
+	if consistent || x != nil && !x.Local {
+		return t.data
+	}
+	return t.data.Eventual()
 }
 
 // StageOption returns what the service's Config.StageOptions holds
@@ -67,9 +55,8 @@ func (t Table) ReadLag() *lag.Gate { return t.t.ns.svc.tableGate(t.t) }
 func (t Table) IndexLag(name string) (*lag.Gate, error) { return t.t.ns.svc.indexGate(t.t, name) }
 
 // StreamLag returns the gate of the table's enabled stream, setting one
-// (lagging nothing) if it has none, and the sequence number of the last
-// record taken before it was set (the gate's commit k is the record
-// numbered base + k); false when the table has no enabled stream.
+// if it has none, and base: the gate's commit k is the record numbered
+// base + k. False when the table has no enabled stream.
 func (t Table) StreamLag() (g *lag.Gate, base uint64, ok bool) {
 	t.t.mu.Lock()
 	st := t.t.liveStream
@@ -81,19 +68,8 @@ func (t Table) StreamLag() (g *lag.Gate, base uint64, ok bool) {
 	return g, st.lag.Load().base, true
 }
 
-// IndexKey is the name of a GSI and of its key attributes (the first
-// HASH and RANGE ones; Sort "" when it has none).
-type IndexKey struct{ Name, Partition, Sort string }
-
-// GlobalIndexKeys returns the table's GSIs with their key attributes.
-func (t Table) GlobalIndexKeys() []IndexKey {
-	gsis, _ := t.t.indexes()
-	out := make([]IndexKey, len(gsis))
-	for i, x := range gsis {
-		out[i] = IndexKey{Name: x.Name, Partition: x.Schema.Partition.Name}
-		if x.Schema.HasSort() {
-			out[i].Sort = x.Schema.Sort.Name
-		}
-	}
-	return out
+// Keys are the names of the index's first HASH and RANGE attributes
+// (sort "": none).
+func (g GSI) Keys() (partition, sort string) {
+	return g.x.Schema.Partition.Name, g.x.Schema.Sort.Name
 }

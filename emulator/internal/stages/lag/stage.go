@@ -31,9 +31,10 @@ func (Stage) Watches(t service.Table) bool {
 	}
 	keys := tableKeys(t)
 	f.install(t.ReadLag(), &view{kind: ViewTable, table: t.Name(), keys: keys})
-	for _, x := range t.GlobalIndexKeys() {
-		if g, err := t.IndexLag(x.Name); err == nil {
-			f.install(g, &view{kind: ViewIndex, table: t.Name(), index: x.Name, keys: [2]string{x.Partition, x.Sort}})
+	for _, x := range t.Definition().GSIs() {
+		if g, err := t.IndexLag(x.Name()); err == nil {
+			pk, sk := x.Keys()
+			f.install(g, &view{kind: ViewIndex, table: t.Name(), index: x.Name(), keys: [2]string{pk, sk}})
 		}
 	}
 	if g, base, ok := t.StreamLag(); ok {
@@ -79,15 +80,15 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	}
 	tx := u.Op() == "TransactWriteItems" || u.Op() == "ExecuteTransaction"
 	f.wrote(t.ReadLag(), w, tx)
-	for _, x := range t.GlobalIndexKeys() {
-		g, err := t.IndexLag(x.Name)
+	for _, x := range t.Definition().GSIs() {
+		g, err := t.IndexLag(x.Name())
 		if err != nil {
 			continue
 		}
 		xw := w
-		if o.HasChange {
-			old, hadOld := partOf(o.Change.Old, o.Change.OldSize, x.Partition)
-			nu, hasNew := partOf(o.Change.New, o.Change.NewSize, x.Partition)
+		if pk, _ := x.Keys(); o.HasChange {
+			old, hadOld := partOf(o.Change.Old, o.Change.OldSize, pk)
+			nu, hasNew := partOf(o.Change.New, o.Change.NewSize, pk)
 			if hadOld && hasNew && !old.IsValid() && !nu.IsValid() {
 				continue // the item is in the index neither before nor after
 			}
