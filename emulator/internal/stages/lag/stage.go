@@ -78,7 +78,9 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 			w.event = "MODIFY"
 		}
 	}
-	tx := u.Op() == "TransactWriteItems" || u.Op() == "ExecuteTransaction"
+	// A transaction's applied actions share its commit (a cancelled one
+	// ends its actions with no change, and committed nothing).
+	tx := o.HasChange && (u.Op() == "TransactWriteItems" || u.Op() == "ExecuteTransaction")
 	f.wrote(t.ReadLag(), w, tx)
 	for _, x := range t.Definition().GSIs() {
 		g, err := t.IndexLag(x.Name())
