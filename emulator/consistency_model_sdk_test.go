@@ -161,3 +161,56 @@ func TestConsistencyFuzzEveryRead(t *testing.T) {
 		require.Equal(t, "PutItem", rep.StaleReads[0].Missed[0].Op)
 	}
 }
+
+// TestConsistencyFuzzTransactionsAndMoves: a transaction's writes show
+// together (never half of it) and are each named when missed; an update
+// that moves an item between GSI partitions leaves a GSI read of the old
+// partition stale, reported with the update.
+func TestConsistencyFuzzTransactionsAndMoves(t *testing.T) {
+	e, db := emulatortest.NewWith(t, emulator.Options{Consistency: "fuzz:11"})
+	ctx := context.Background()
+	suiteTable(t, db, "moves")
+	env := suiteEnv{db: db, table: "moves"}
+	table := aws.String("moves")
+
+	e.ResetConsistencyReport()
+	owner := func(id, who string) map[string]types.AttributeValue {
+		it := orderKey(id)
+		it["owner"] = &types.AttributeValueMemberS{Value: who}
+		return it
+	}
+	_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{TableName: table, Item: owner("t1", "ann")}},
+		{Put: &types.Put{TableName: table, Item: owner("t2", "ann")}},
+	}})
+	require.NoError(t, err)
+	for tries := 0; ; tries++ {
+		require.Less(t, tries, 4, "the transaction shows within three reads")
+		n, err := ordersOf(ctx, env, "ann")
+		require.NoError(t, err)
+		require.Contains(t, []int{0, 2}, n, "a GSI read sees the whole transaction or none of it")
+		if n == 2 {
+			break
+		}
+	}
+	rep := e.ConsistencyReport()
+	require.NotEmpty(t, rep.StaleReads)
+	missed := rep.StaleReads[0].Missed
+	require.Len(t, missed, 2, "both of the transaction's writes are named")
+	require.Equal(t, "TransactWriteItems", missed[0].Op)
+	require.Equal(t, missed[0].Commit, missed[1].Commit, "one commit")
+
+	e.ResetConsistencyReport()
+	_, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: table, Key: orderKey("t1"),
+		UpdateExpression: aws.String("SET #o = :o"), ExpressionAttributeNames: map[string]string{"#o": "owner"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":o": &types.AttributeValueMemberS{Value: "bea"}}})
+	require.NoError(t, err)
+	n, err := ordersOf(ctx, env, "ann")
+	require.NoError(t, err)
+	require.Equal(t, 2, n, "right after the move, the old partition still holds t1")
+	rep = e.ConsistencyReport()
+	require.Len(t, rep.StaleReads, 1)
+	require.Equal(t, map[string]map[string]string{"owner": {"S": "ann"}}, rep.StaleReads[0].Key)
+	require.Equal(t, "UpdateItem", rep.StaleReads[0].Missed[0].Op)
+	require.Equal(t, "MODIFY", rep.StaleReads[0].Missed[0].Event)
+}
