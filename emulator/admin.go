@@ -94,6 +94,7 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(e.serveStreamsDrain)      // stream_handlers.go
 	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(e.serveStreamsMappings) // stream_handlers.go
 	e.snapshotRoutes(r)
+	r.Methods(http.MethodGet, http.MethodDelete).Path(AdminConsistencyPath).HandlerFunc(e.serveConsistency) // consistency.go
 	e.branchRoutes(r)
 	e.faultRoutes(r) // faults_admin.go
 }

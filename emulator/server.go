@@ -25,6 +25,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
@@ -144,6 +145,13 @@ type Options struct {
 	// endpoints also accept ("Authorization: Bearer TOKEN"): at least 16
 	// printable characters each.
 	AdminTokens []string
+	// Consistency is "" or "strong" (reads lag only as the lag gates
+	// say), or "fuzz:SEED": consistency fuzzing (consistency.go), in
+	// which GSI reads, eventually consistent reads and stream records lag
+	// by amounts drawn from SEED, and stale reads are reported
+	// (ConsistencyReport; cmd/dynamoemu's -consistency,
+	// DYNAMOEMU_CONSISTENCY).
+	Consistency string
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -209,6 +217,9 @@ func (o Options) Validate() error {
 			return err
 		}
 	}
+	if _, err := newFuzzer(o.Consistency); err != nil {
+		return fmt.Errorf("emulator: Consistency %q: %w", o.Consistency, err)
+	}
 	return validateCredentials(o.Credentials, o.AdminTokens)
 }
 
@@ -240,6 +251,8 @@ type Emulator struct {
 
 	snaps    snapshotStore // the snapshots kept (snapshots.go)
 	branches branchSet     // the branches made (branches.go)
+
+	fuzzer *consistency.Fuzzer // Options.Consistency's fuzzing; nil: none (consistency.go)
 
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
 	designSrc []byte     // the design last set, as given (faults.go)
@@ -273,6 +286,7 @@ func New(opts Options) (*Emulator, error) {
 	if opts.StreamRetentionBytes > 0 {
 		e.streamBudget = streamlog.NewBudget(opts.StreamRetentionBytes)
 	}
+	e.fuzzer, _ = newFuzzer(opts.Consistency) // Validate parsed it
 	e.budget.max = opts.MaxRequestBytesInFlight
 	e.budget.wait.Store(int64(budgetWait))
 	var err error
@@ -321,7 +335,7 @@ func New(opts Options) (*Emulator, error) {
 // serviceConfig is the configuration of e's service: e's options, logger
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
-	return service.Config{
+	cfg := service.Config{
 		SharedDB:           e.opts.SharedDB,
 		Logger:             e.log,
 		Clock:              e.clock,
@@ -337,6 +351,10 @@ func (e *Emulator) serviceConfig() service.Config {
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}
+	if e.fuzzer != nil {
+		cfg.StageOptions = map[string]any{consistency.OptionName: e.fuzzer}
+	}
+	return cfg
 }
 
 // Close stops the emulator's background work (the janitor that forgets

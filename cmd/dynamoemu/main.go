@@ -66,6 +66,7 @@ type config struct {
 	parentPid              int        // stop once this process is gone (parent.go)
 	exportDir              string     // the directory standing for S3 in exports and imports
 	approximateVectors     bool       // vector indexes search approximately (HNSW)
+	consistency            string     // -consistency, or DYNAMOEMU_CONSISTENCY: "strong" or "fuzz:SEED"
 	store                  storeFlags // -durability and the like (persistence.go)
 	// Accepted so DynamoDB Local command lines run unchanged; nothing is
 	// sent anywhere.
@@ -128,6 +129,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.StringVar(&c.serverless, "serverless", "", "a Serverless Framework serverless.yml: each function's DynamoDB stream events become event source mappings to the function (with -lambdaEndpoint, serverless-offline's lambda port)")
 	fs.StringVar(&c.eventSourceMappings, "eventSourceMappings", "", "a JSON file of Lambda event source mappings from tables' streams to functions (docs/stream-handlers.md)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
+	fs.StringVar(&c.consistency, "consistency", "", `"fuzz:SEED": consistency fuzzing, GSI reads, eventually consistent reads and stream records lag by seeded random amounts within a second and every stale read is reported at GET /dynamoemu/consistency (docs/consistency.md); "strong" or "": off (default: $DYNAMOEMU_CONSISTENCY)`)
 	addLimitFlags(fs, &c.limits)
 	fs.StringVar(&c.httpLoop, "httpLoop", string(emulator.LoopOwn), "how API calls are read off connections: own (the emulator's connection loop; other requests go to net/http) or std (net/http for everything)")
 	addFaultFlags(fs, &c.faults)
@@ -181,8 +183,17 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	if err := c.mcp.validate("mcp"); err != nil {
 		return c, err
 	}
+	if c.consistency == "" && getenv != nil {
+		c.consistency = getenv(consistencyEnv)
+	}
+	if err := (emulator.Options{Consistency: c.consistency}).Validate(); err != nil {
+		return c, fmt.Errorf("-consistency: %w", err)
+	}
 	return c, nil
 }
+
+// consistencyEnv sets -consistency when the flag is not given.
+const consistencyEnv = "DYNAMOEMU_CONSISTENCY"
 
 func (c config) options(log *slog.Logger) emulator.Options {
 	opts := emulator.Options{
@@ -196,6 +207,7 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		IdempotencyBytes:        c.limits.tokenBytes,
 		ExportDir:               c.exportDir,
 		ApproximateVectors:      c.approximateVectors,
+		Consistency:             c.consistency,
 	}
 	switch {
 	case c.ddbLocal:

@@ -43,6 +43,10 @@
 //   - Eventual consistency: IndexLag, ReadLag and StreamLag return the
 //     gate that delays what a GSI, eventually consistent reads or a
 //     stream see of the writes; the lag ends with the test.
+//   - Consistency fuzzing: DYNAMOEMU_CONSISTENCY=fuzz:SEED (ConsistencyEnv)
+//     makes GSI reads, eventually consistent reads and stream records
+//     lag by seeded amounts in every emulator made here; StaleReads
+//     writes the reads that saw stale data to a failed test's log.
 //   - The access-pattern report: Report turns it on for the test and
 //     writes it to the test's log at the end.
 //   - Fixtures: Checkpoint snapshots the emulator after a suite's

@@ -47,10 +47,11 @@ func New(t testing.TB) *dynamodb.Client {
 	return c
 }
 
-// NewWith is New with options; it also returns the emulator.
+// NewWith is New with options; it also returns the emulator. Options
+// that leave Consistency "" take it from ConsistencyEnv.
 func NewWith(t testing.TB, opts emulator.Options) (*emulator.Emulator, *dynamodb.Client) {
 	t.Helper()
-	e, err := emulator.New(opts)
+	e, err := emulator.New(fromEnv(opts))
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
@@ -76,9 +77,10 @@ func NewServer(t testing.TB) (url string, client *dynamodb.Client) {
 }
 
 // NewServerWith is NewServer with options; it also returns the emulator.
+// Options that leave Consistency "" take it from ConsistencyEnv.
 func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emulator, *dynamodb.Client) {
 	t.Helper()
-	e, err := emulator.New(opts)
+	e, err := emulator.New(fromEnv(opts))
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}

@@ -16,7 +16,7 @@ import (
 // database, for tests that consume a table's stream.
 func NewWithStreams(t testing.TB, opts emulator.Options) (*emulator.Emulator, *dynamodb.Client, *dynamodbstreams.Client) {
 	t.Helper()
-	e, err := emulator.New(opts)
+	e, err := emulator.New(fromEnv(opts))
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}

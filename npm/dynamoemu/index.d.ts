@@ -16,6 +16,13 @@ export interface StartOptions {
   lambdaEndpoint?: string
   /** A file of event source mappings (-eventSourceMappings). */
   eventSourceMappings?: string
+  /**
+   * 'fuzz:SEED': consistency fuzzing (-consistency): GSI reads, eventually
+   * consistent reads and stream records lag by seeded amounts within a
+   * second, and stale reads are reported (staleReads). 'strong' or unset:
+   * off, unless the server's DYNAMOEMU_CONSISTENCY says otherwise.
+   */
+  consistency?: string
   /** More flags, as the server takes them: ['-delayTransientStatuses']. */
   args?: string[]
   /** Environment of the server, added to this process's. */
@@ -51,6 +58,12 @@ export interface Emulator {
    */
   branch(base: { accessKeyId: string; region?: string } | string, name?: string): Promise<Branch>
   /**
+   * Consistency fuzzing's report: every read that returned data older
+   * than a committed write, with the writes it missed. reset: then forget
+   * them.
+   */
+  staleReads(options?: { reset?: boolean }): Promise<ConsistencyReport>
+  /**
    * Resolves once every stream handler (event source mapping) handled
    * every record written before the call; rejects after timeoutMs
    * (30000), naming the mappings still behind.
@@ -68,6 +81,34 @@ export interface Emulator {
   onStream(mapping: Record<string, unknown>, handler: (event: { Records: any[] }) => unknown): Promise<string>
   /** Stops the server (SIGTERM) and resolves once it exited. */
   stop(): Promise<void>
+}
+
+/** A key in DynamoDB JSON: { pk: { S: 'a' } }. */
+export type ReportKey = Record<string, Record<string, string>>
+
+/** Consistency fuzzing's report (GET /dynamoemu/consistency). */
+export interface ConsistencyReport {
+  /** 'fuzz', or 'strong' (no fuzzing: nothing is reported). */
+  mode: string
+  seed: number
+  staleReads: StaleRead[]
+  /** Stale reads past the ten thousand kept. */
+  dropped: number
+}
+
+/** A read that returned data older than a committed write. */
+export interface StaleRead {
+  n: number
+  op: string
+  table: string
+  /** The GSI or LSI read (absent: the table). */
+  index?: string
+  /** What lagged: 'table' (eventually consistent reads), 'index' (a GSI) or 'stream'. */
+  view: string
+  /** The key condition read (absent: a Scan or a stream). */
+  key?: ReportKey
+  at: string
+  missed: { commit: number; op: string; key: ReportKey; event?: string; at: string }[]
 }
 
 /** A branch made by Emulator.branch. */

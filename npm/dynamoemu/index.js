@@ -38,7 +38,9 @@ function killAll() {
 
 // start runs the server and resolves once it listens. Options: port (0:
 // a free one), host ('127.0.0.1'), dbPath, sharedDb, conventions (a
-// configuration file), args (more flags, as the server takes them),
+// configuration file), consistency ('fuzz:SEED': consistency fuzzing,
+// docs/consistency.md; default the server's DYNAMOEMU_CONSISTENCY),
+// args (more flags, as the server takes them),
 // env, timeoutMs for the start (60000), and adminToken: with
 // args ['-credentials', FILE], one of the file's adminTokens, which the
 // snapshot calls send (a server with -credentials refuses them without).
@@ -51,6 +53,7 @@ async function start(opts = {}) {
   if (opts.conventions) args.push('-conventions', opts.conventions)
   if (opts.lambdaEndpoint) args.push('-lambdaEndpoint', opts.lambdaEndpoint)
   if (opts.eventSourceMappings) args.push('-eventSourceMappings', opts.eventSourceMappings)
+  if (opts.consistency) args.push('-consistency', opts.consistency)
   args.push(...(opts.args ?? []))
   const bin = binaryPath()
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(opts.env ?? {}) } })
@@ -135,6 +138,15 @@ async function start(opts = {}) {
         credentials: { accessKeyId: b.accessKey, secretAccessKey: 'branch' },
         drop: async () => { await admin('DELETE', `/dynamoemu/branches/${encodeURIComponent(b.name)}`) },
       }
+    },
+    // staleReads resolves consistency fuzzing's report: { mode, seed,
+    // staleReads: [{ op, table, index, view, key, missed: [{ commit, op,
+    // key, event }] }], dropped }; with { reset: true } it then forgets
+    // them, so the next call names only the stale reads after this one.
+    staleReads: async ({ reset = false } = {}) => {
+      const rep = await admin('GET', '/dynamoemu/consistency')
+      if (reset) await admin('DELETE', '/dynamoemu/consistency')
+      return rep
     },
     // drainStreams resolves once every stream handler (event source
     // mapping) handled every record written before the call: delivered,

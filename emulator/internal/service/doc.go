@@ -200,8 +200,9 @@
 //     recorder; Contributor Insights' operations are a feature,
 //     emulator/internal/contributorinsights),
 //     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
-//     lag and stale reads), fx_lag_reads.go (which storage table a read
-//     reads: the table, or its eventual view), fx_lag_settings.go (lags
+//     lag and stale reads), stage_read.go (the seam's read side: which
+//     storage view a read reads, the table or its eventual view, and the
+//     ReadViewer stages that pick it), fx_lag_settings.go (lags
 //     tables get from their creation), fx_lag_persist.go (the gates'
 //     modes across restarts, and their listing), fx_lag_switch.go (a
 //     gate's change of mode made between two commits of its table).

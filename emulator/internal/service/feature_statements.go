@@ -160,7 +160,7 @@ func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, cons
 	if err := c.c.beginItem(t.t, key, insights.Get); err != nil {
 		return nil, false, nil, err
 	}
-	stored, found := t.t.readData(consistent).GetEncoded(key)
+	stored, found := c.c.pipe.use.view(t.t, nil, consistent).GetEncoded(key)
 	size := 0
 	if found {
 		size = stored.Size()

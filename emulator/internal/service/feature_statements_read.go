@@ -55,11 +55,15 @@ func (plan *selectPlan) readTable(c *call, req *readRequest, p *pageReader, next
 	if err := c.beginSelect(plan, req, first); err != nil {
 		return err
 	}
+	var data *storage.Table
+	if !plan.none {
+		data = c.pipe.use.view(t, nil, p.req.consistent)
+	}
 	switch {
 	case plan.none:
 	case len(plan.kcs) > 0:
 		for _, kc := range plan.kcs[first:] {
-			t.readData(p.req.consistent).QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
+			data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
 				Forward: plan.sel.Forward, ExclusiveStart: start}, p.visit)
 			if p.stopped {
 				break
@@ -67,7 +71,7 @@ func (plan *selectPlan) readTable(c *call, req *readRequest, p *pageReader, next
 			start = nil
 		}
 	default:
-		t.readData(p.req.consistent).ScanEncoded(storage.ScanRange{ExclusiveStart: start}, p.visit)
+		data.ScanEncoded(storage.ScanRange{ExclusiveStart: start}, p.visit)
 	}
 	return nil
 }
@@ -149,12 +153,16 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 	if err := c.beginSelect(plan, req, first); err != nil {
 		return err
 	}
+	var data *storage.Table
+	if !plan.none {
+		data = c.pipe.use.view(t, ix, p.req.consistent)
+	}
 	switch {
 	case plan.none:
 	case len(plan.iqs) > 0:
 		for _, q := range plan.iqs[first:] {
 			q.ExclusiveStart = start
-			if err := t.indexData(ix, p.req.consistent).QueryIndex(ix.Name, q, p.visit); err != nil {
+			if err := data.QueryIndex(ix.Name, q, p.visit); err != nil {
 				return apierr.Validation(apierr.MsgPartiQLNoSuchIndex) // deleted since the lookup
 			}
 			if p.stopped {
@@ -163,7 +171,7 @@ func (plan *selectPlan) readIndex(c *call, req *readRequest, p *pageReader, next
 			start = nil
 		}
 	default:
-		if err := t.indexData(ix, p.req.consistent).ScanIndex(ix.Name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
+		if err := data.ScanIndex(ix.Name, storage.IndexScanRange{ExclusiveStart: start}, p.visit); err != nil {
 			return apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
 		}
 	}

@@ -68,7 +68,7 @@ func (x VectorIndexView) Projected() []string { return x.x.Projected(x.t.schema)
 // An index added since the lag was set is not the eventual view's: it is
 // searched in the table itself.
 func (x VectorIndexView) Search(q storage.VectorQuery) ([]storage.VectorResult, error) {
-	res, err := x.t.readData(false).SearchVectors(x.x.Name, q)
+	res, err := x.t.data.Eventual().SearchVectors(x.x.Name, q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
 		return x.t.data.SearchVectors(x.x.Name, q)
 	}

@@ -14,7 +14,7 @@ import (
 // delivered, in order, once the gate shows it (the clock advanced past
 // the delay, or Release). GSI propagation lag and stale eventually
 // consistent table reads live in storage (index_lag.go, read_lag.go;
-// here fx_lag_gates.go and fx_lag_reads.go).
+// here fx_lag_gates.go and stage_read.go).
 
 // streamGate is a stream's gate and the sequence number of the last
 // record taken before it was set: the gate's commit k is the record

@@ -76,14 +76,14 @@ func (s *Service) TableReadLag(accessKey, region, table string) (*lag.Gate, erro
 	if err != nil {
 		return nil, err
 	}
-	g := s.readGate(t)
+	g := s.tableGate(t)
 	g.OnChange(t.ns.saveLags) // storage gets g at the switch (fx_lag_switch.go)
 	return g, nil
 }
 
-// readGate returns t's read gate, setting one (lagging nothing, so not in
+// tableGate returns t's read gate, setting one (lagging nothing, so not in
 // storage yet) if it has none.
-func (s *Service) readGate(t *table) *lag.Gate {
+func (s *Service) tableGate(t *table) *lag.Gate {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.readGate == nil {
@@ -108,8 +108,7 @@ func (t *table) syncReadLag(g *lag.Gate) {
 // syncReadLagLocked is syncReadLag with t.mu held.
 func (t *table) syncReadLagLocked() {
 	g := t.readGate
-	d, held := g.Settings()
-	on := d > 0 || held
+	on := g.Lagging()
 	switch cur := t.data.ReadLag(); {
 	case on && cur == nil:
 		t.data.SetReadLag(g)

@@ -125,7 +125,7 @@ func (ns *Namespace) restoreLags() {
 		var g *lag.Gate
 		switch {
 		case l.Reads:
-			g = s.readGate(t)
+			g = s.tableGate(t)
 		case l.Stream:
 			t.mu.Lock()
 			st := t.liveStream

@@ -32,10 +32,7 @@ func (t *table) switchReadLag(g *lag.Gate, change func()) {
 		change() // a gate t no longer has
 		return
 	}
-	t.data.SwitchReadLag(g, change, func() bool {
-		d, held := g.Settings()
-		return d > 0 || held
-	})
+	t.data.SwitchReadLag(g, change, g.Lagging)
 }
 
 // watchIndexGate has g's changes of mode, the gate of one of t's GSIs,

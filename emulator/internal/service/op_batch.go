@@ -185,7 +185,7 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 			continue
 		}
 		r.processed = true
-		e, ok := bt.t.readData(bt.consistent).GetEncoded(k)
+		e, ok := u.view(bt.t, nil, bt.consistent).GetEncoded(k)
 		n := 0
 		if ok {
 			n = e.Size()

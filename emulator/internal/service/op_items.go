@@ -440,7 +440,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 		return nil, err
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
-	stored, found := t.readData(consistent).GetEncoded(key)
+	stored, found := c.pipe.use.view(t, nil, consistent).GetEncoded(key)
 	c.readItem(stored.Size(), consistent, found)
 	out := getItemOutputs.Get()
 	if !found {

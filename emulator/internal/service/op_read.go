@@ -418,7 +418,7 @@ func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *exp
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	t.readData(req.consistent).QueryEncoded(r, p.visit)
+	c.pipe.use.view(t, nil, req.consistent).QueryEncoded(r, p.visit)
 	p.stopped = p.stopped && !readparams.QueryExhausted(t.schema, kc, r.Forward, p.last.Key())
 	return c.readPage(p)
 }
@@ -563,7 +563,7 @@ func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in 
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	t.readData(req.consistent).ScanEncoded(r, p.visit)
+	c.pipe.use.view(t, nil, req.consistent).ScanEncoded(r, p.visit)
 	return c.readPage(p)
 }
 
@@ -658,7 +658,7 @@ func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r sto
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := t.indexData(x, req.consistent).ScanIndex(x.Name, ir, p.visit); err != nil {
+	if err := c.pipe.use.view(t, x, req.consistent).ScanIndex(x.Name, ir, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.Name) // deleted since the lookup
 	}
 	return c.readPage(p)

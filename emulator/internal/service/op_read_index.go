@@ -172,7 +172,7 @@ func queryIndexPage(c *call, t *table, x *tablespec.IndexDef, req *readRequest, 
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := t.indexData(x, req.consistent).QueryIndex(x.Name, q, p.visit); err != nil {
+	if err := c.pipe.use.view(t, x, req.consistent).QueryIndex(x.Name, q, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.Name) // deleted since the lookup
 	}
 	return c.readPage(p)

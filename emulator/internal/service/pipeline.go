@@ -19,7 +19,7 @@ import "slices"
 //     list) before storage is touched; a delay is slept here;
 //  3. throttling: the throttler admits the use (fx.go);
 //  4. lag: an eventually consistent read takes the table's eventual
-//     view (readData, fx_lag_reads.go);
+//     view, put first to the ReadViewer stages (view, stage_read.go);
 //  5. the conventions check: a write runs inside one storage transaction
 //     with the table's rules (store, conventions.go);
 //  6. the report and throttling, charged: the handler reports what the

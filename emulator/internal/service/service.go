@@ -77,6 +77,10 @@ type Config struct {
 	// ExportDir is the directory standing for Amazon S3 in exports and
 	// imports (emulator/internal/transfers); "": <os.TempDir()>/dynamoemu-s3.
 	ExportDir string
+	// StageOptions are the installed stages' settings for this service,
+	// by a name each stage chooses (Space.StageOption); the core reads
+	// none of them.
+	StageOptions map[string]any
 }
 
 // New returns a service with no tables.

@@ -35,12 +35,19 @@ type Gate struct {
 	onChange func()
 	// onSwitch makes each change of mode (switch.go).
 	onSwitch func(change func())
+	// fuzz is the seeded random lag of fuzz mode (fuzz.go; nil: not in
+	// it), reads the reads of the view counted so far (Read).
+	fuzz  *fuzzer
+	reads uint64
 }
 
-// stamp is a commit's number and time (Unix nanoseconds).
+// stamp is a commit's number and time (Unix nanoseconds); in fuzz mode
+// at is the time it is shown by, and reads the count of reads (Read) at
+// which it is shown.
 type stamp struct {
-	seq uint64
-	at  int64
+	seq   uint64
+	at    int64
+	reads uint64
 }
 
 // NewGate returns a gate on clock (the emulator's clock; time.Now if nil)
@@ -57,11 +64,15 @@ func (g *Gate) Stamp() uint64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.last++
+	if g.fuzz != nil {
+		g.stamps = append(g.stamps, g.fuzz.draw(g.last, g.clock().UnixNano(), g.reads))
+		return g.last
+	}
 	if g.delay == 0 && !g.held {
 		g.visible = g.last
 		return g.last
 	}
-	g.stamps = append(g.stamps, stamp{g.last, g.clock().UnixNano()})
+	g.stamps = append(g.stamps, stamp{seq: g.last, at: g.clock().UnixNano()})
 	return g.last
 }
 
@@ -78,6 +89,11 @@ func (g *Gate) Visible() uint64 {
 func (g *Gate) advanceLocked() {
 	switch {
 	case g.held:
+	case g.fuzz != nil:
+		now := g.clock().UnixNano()
+		for g.head < len(g.stamps) && (g.stamps[g.head].at <= now || g.reads >= g.stamps[g.head].reads) {
+			g.showLocked(g.stamps[g.head].seq)
+		}
 	case g.delay == 0:
 		g.showLocked(g.last)
 	default:
@@ -100,7 +116,7 @@ func (g *Gate) Last() uint64 {
 // delay shows them sooner.
 func (g *Gate) SetDelay(d time.Duration) {
 	g.switchMode(func() {
-		g.delay, g.held = max(d, 0), false
+		g.delay, g.held, g.fuzz = max(d, 0), false, nil
 		g.advanceLocked()
 	})
 	g.changed()
@@ -111,7 +127,7 @@ func (g *Gate) SetDelay(d time.Duration) {
 func (g *Gate) Hold() {
 	g.switchMode(func() {
 		g.advanceLocked()
-		g.held = true
+		g.held, g.fuzz = true, nil
 	})
 	g.changed()
 }

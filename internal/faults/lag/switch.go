@@ -47,5 +47,9 @@ func (g *Gate) switchMode(set func()) {
 func (g *Gate) Idle() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.delay == 0 && !g.held
+	return g.delay == 0 && !g.held && g.fuzz == nil
 }
+
+// Lagging reports whether the gate may hold a commit back now: it has a
+// delay, is held, or is in fuzz mode (not Idle).
+func (g *Gate) Lagging() bool { return !g.Idle() }

@@ -1,0 +1,48 @@
+// Package lag is the consistency stage of the request pipeline: it plugs
+// into the service core through the stage seam
+// (emulator/internal/service/stage.go and stage_read.go), wired in
+// emulator/features.go, and the core names nothing of it.
+//
+// # Basics
+//
+// In consistency fuzzing (a Fuzzer in the service's Config.StageOptions
+// under OptionName; emulator.Options.Consistency "fuzz:SEED") every
+// table the stage watches gets its views' lag gates (faults/lag) put in
+// fuzz mode when the stage first sees the table's definition (Watches):
+// the gate of its eventually consistent reads, one per GSI and one for
+// its enabled stream. Each commit is then hidden from the next 1 to
+// MaxReads reads of the view and shown within a second at the latest
+// (Bounds): a read right after a write never sees it, a reader that
+// retries does. Every eventually consistent read (GetItem, BatchGetItem,
+// Query, Scan, PartiQL SELECT; a GSI's always) is put to ViewRead, which
+// counts it on the gate; GetRecords is counted in CheckCall. Strongly
+// consistent reads and transactions read the table itself and are never
+// stale.
+//
+// The Fuzzer keeps the writes each view has not shown yet (End of a
+// write use: its key, its GSI keys, the commit number on each gate) and,
+// at each read, the ones the read's key condition covers: the stale-read
+// report (Report), one StaleRead per read that missed a committed write,
+// naming the table, the index or stream, the key read and each write it
+// missed.
+//
+// # Reproducibility
+//
+// A gate's draws are seeded by the seed and the view's name (kind,
+// table, index), never by the namespace, so a branch of a namespace and
+// the namespace itself draw alike: the same seed and the same requests
+// on a view give the same stale reads, whatever the machine's speed, as
+// long as no commit waits out its time bound (at least MinDelay).
+//
+// # Caveats
+//
+// The report attributes a commit to the write whose End runs next on
+// its table (the gates number commits, the uses do not): exact for one
+// client at a time, approximate for concurrent writers on one table.
+// Writes the pipeline does not see as uses (TTL deletions, a restore)
+// lag but are not named. A Query's sort condition other than equality is
+// not checked against a missed write's key (the partition is). The
+// lambdaesm pollers read streams without GetRecords: records reach them
+// by the time bound. Lag settings from the admin endpoint (SetDelay,
+// Hold) end a gate's fuzz mode.
+package lag
