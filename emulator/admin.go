@@ -94,7 +94,8 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(e.serveStreamsMappings) // stream_handlers.go
 	e.snapshotRoutes(r)
 	e.branchRoutes(r)
-	e.faultRoutes(r) // faults_admin.go
+	e.faultRoutes(r)                                                                     // faults_admin.go
+	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(e.serveIAM) // iam.go
 }
 
 // serveConventionsReset answers DELETE ConventionsPath: the conventions

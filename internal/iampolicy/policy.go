@@ -64,13 +64,28 @@ const (
 	ForAnyValue
 )
 
-// operators are the base operators held: a name's lower case to its
-// spelling.
-var operators = map[string]string{
-	"stringequals": "StringEquals", "stringnotequals": "StringNotEquals",
-	"stringequalsignorecase": "StringEqualsIgnoreCase", "stringnotequalsignorecase": "StringNotEqualsIgnoreCase",
-	"stringlike": "StringLike", "stringnotlike": "StringNotLike",
-	"bool": "Bool", "null": "Null",
+// operator is the spelling of a base operator held, given its lower
+// case ("": not held).
+func operator(lower string) string {
+	switch lower {
+	case "stringequals":
+		return "StringEquals"
+	case "stringnotequals":
+		return "StringNotEquals"
+	case "stringequalsignorecase":
+		return "StringEqualsIgnoreCase"
+	case "stringnotequalsignorecase":
+		return "StringNotEqualsIgnoreCase"
+	case "stringlike":
+		return "StringLike"
+	case "stringnotlike":
+		return "StringNotLike"
+	case "bool":
+		return "Bool"
+	case "null":
+		return "Null"
+	}
+	return ""
 }
 
 // Parse reads a policy document.
@@ -234,8 +249,8 @@ func parseCondition(op, key string, vals json.RawMessage) (Condition, error) {
 	if base, ok := strings.CutSuffix(lower, "ifexists"); ok {
 		c.IfExists, lower = true, base
 	}
-	spelt, ok := operators[lower]
-	if !ok {
+	spelt := operator(lower)
+	if spelt == "" {
 		return c, fmt.Errorf("%w: condition operator %q", ErrUnsupported, op)
 	}
 	c.Op = spelt

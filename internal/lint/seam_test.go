@@ -152,6 +152,7 @@ var stagePackages = map[string][]string{
 	"emulator/internal/stages/faults": {"faultStage", "fxOperation", "fxTargetOf", "fxTargetMembers", "targetOf",
 		"targetMembers", "tableOfARN", "faultError"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal"},
+	"emulator/internal/stages/iam":      {"identityOf", "leadingKeys", "resourcePolicies", "requestContext"},
 }
 
 // instrumentNames are the names of the instruments still in the core
