@@ -2,13 +2,19 @@ package emulator
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -489,4 +495,56 @@ func TestIAMOptions(t *testing.T) {
 	require.Equal(t, "K", p.Identities[0].AccessKeyID)
 	_, err = ParseIAMPolicies([]byte(`{"identities":[],"extra":1}`))
 	require.Error(t, err)
+}
+
+// TestIAMAdmin: GET and PUT AdminIAMPath with an admin token or a key
+// without an identity; a key with an identity may not change them; the
+// identities put decide the next requests.
+func TestIAMAdmin(t *testing.T) {
+	opts := iamOptions()
+	opts.AdminTokens = []string{"token-0123456789abcdef"}
+	e := newTestEmulator(t, opts)
+	_, addr := startServer(t, e, ServerOptions{})
+	send := func(method, auth, key, body string) (int, string) {
+		req, err := http.NewRequest(method, "http://"+addr+AdminIAMPath, strings.NewReader(body))
+		require.NoError(t, err)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		} else {
+			sum := sha256.Sum256([]byte(body))
+			require.NoError(t, v4.NewSigner().SignHTTP(ctxBG, aws.Credentials{AccessKeyID: key, SecretAccessKey: iamSecret},
+				req, hex.EncodeToString(sum[:]), "dynamodb", iamRegion, time.Now()))
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return res.StatusCode, string(b)
+	}
+	token := "Bearer token-0123456789abcdef"
+	status, body := send("GET", token, "", "")
+	require.Equal(t, 200, status, body)
+	require.Contains(t, body, iamUserA)
+
+	doc := `{"identities":[{"accessKeyId":"` + iamTenantA + `","arn":"` + iamUserA + `","policies":[` +
+		policy(`{"Effect":"Allow","Action":"dynamodb:ListTables","Resource":"*"}`) + `]}]}`
+	status, body = send("PUT", "", iamTenantA, doc)
+	require.Equal(t, 400, status, body)
+	require.Contains(t, body, "AccessDeniedException")
+	status, body = send("PUT", "", iamRoot, doc)
+	require.Equal(t, 200, status, body)
+	status, body = send("PUT", token, "", `{"identities":[{"accessKeyId":"NOPE","arn":"`+iamUserA+`"}]}`)
+	require.Equal(t, 400, status, body)
+	require.Contains(t, body, "not one of the credentials")
+
+	// Tenant B has no identity any more: the root's rights.
+	_, err := iamClient(addr, iamTenantB).ListTables(ctxBG, &dynamodb.ListTablesInput{})
+	require.NoError(t, err)
+	status, body = send("GET", "", iamTenantB, "")
+	require.Equal(t, 200, status, body)
+	require.NotContains(t, body, iamUserB)
 }
