@@ -548,3 +548,28 @@ func TestIAMAdmin(t *testing.T) {
 	require.Equal(t, 200, status, body)
 	require.NotContains(t, body, iamUserB)
 }
+
+// FuzzParseIAMPolicies: any file either fails to parse or validate, or
+// makes an emulator; never a panic.
+func FuzzParseIAMPolicies(f *testing.F) {
+	f.Add([]byte(`{"identities":[{"accessKeyId":"` + iamTenantA + `","arn":"` + iamUserA + `","tags":{"tenant":"A"},"policies":[` + tenantPolicy + `]}]}`))
+	f.Add([]byte(`{"identities":[{"accessKeyId":"` + iamTenantB + `","arn":"arn:aws:sts::000000000000:assumed-role/r/s","policies":[{"Statement":{"Effect":"Deny","NotAction":"*","NotResource":"*"}}]}]}`))
+	f.Add([]byte(`{"identities":null}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParseIAMPolicies(data)
+		if err != nil {
+			return
+		}
+		opts := iamOptions()
+		opts.IAM = p
+		if opts.Validate() != nil {
+			return
+		}
+		e, err := New(opts)
+		if err != nil {
+			t.Fatalf("validated options New refuses: %v", err)
+		}
+		e.Close()
+	})
+}
