@@ -75,9 +75,19 @@ type iamFixture struct {
 	itemA, itemB map[string]types.AttributeValue
 }
 
+// newIAMEmulator is newTestEmulator, closed when the test ends: an
+// emulator in the policy mode turns the IAM stage on for the process
+// until it is closed.
+func newIAMEmulator(t *testing.T, opts Options) *Emulator {
+	t.Helper()
+	e := newTestEmulator(t, opts)
+	t.Cleanup(func() { require.NoError(t, e.Close()) })
+	return e
+}
+
 func newIAMFixture(t *testing.T) *iamFixture {
 	t.Helper()
-	e := newTestEmulator(t, iamOptions())
+	e := newIAMEmulator(t, iamOptions())
 	_, addr := startServer(t, e, ServerOptions{})
 	f := &iamFixture{e: e, addr: addr, root: iamClient(addr, iamRoot), a: iamClient(addr, iamTenantA), b: iamClient(addr, iamTenantB)}
 	ctx := context.Background()
@@ -503,7 +513,7 @@ func TestIAMOptions(t *testing.T) {
 func TestIAMAdmin(t *testing.T) {
 	opts := iamOptions()
 	opts.AdminTokens = []string{"token-0123456789abcdef"}
-	e := newTestEmulator(t, opts)
+	e := newIAMEmulator(t, opts)
 	_, addr := startServer(t, e, ServerOptions{})
 	send := func(method, auth, key, body string) (int, string) {
 		req, err := http.NewRequest(method, "http://"+addr+AdminIAMPath, strings.NewReader(body))

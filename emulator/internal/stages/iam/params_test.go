@@ -71,3 +71,14 @@ func TestRequestContext(t *testing.T) {
 		})
 	}
 }
+
+// TestEnable: the stage is on while an emulator has the mode on, and
+// a second disable does nothing.
+func TestEnable(t *testing.T) {
+	before := enabled.Load()
+	off := Enable()
+	require.True(t, Stage{}.On(service.Table{}))
+	off()
+	off()
+	require.Equal(t, before, enabled.Load())
+}
