@@ -431,6 +431,8 @@ func TestIAMConditionKeys(t *testing.T) {
 		{"LeadingKeys StringEquals userid own", policy(allowOn("dynamodb:GetItem", `{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["${aws:userid}"]}}`)), getPK(iamTenantA), "GetItem", false, true},
 		{"LeadingKeys ForAnyValue:StringLike username own", policy(allowOn("dynamodb:GetItem", `{"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["user#${aws:username}"]}}`)), getPK("user#tenant-a"), "GetItem", false, true},
 		{"LeadingKeys StringLike tag other", policy(allowOn("dynamodb:GetItem", `{"StringLike":{"dynamodb:LeadingKeys":"TENANT#${aws:PrincipalTag/tenant}"}}`)), getPK("TENANT#B"), "GetItem", false, false},
+		{"aws:PrincipalTag StringEquals", policy(allowOn("dynamodb:GetItem", `{"StringEquals":{"aws:PrincipalTag/tenant":"A","aws:username":"tenant-a"}}`)), get(""), "GetItem", false, true},
+		{"aws:PrincipalTag StringEquals other", policy(allowOn("dynamodb:GetItem", `{"StringEquals":{"aws:PrincipalTag/tenant":"B"}}`)), get(""), "GetItem", false, false},
 		{"LeadingKeys StringLike tag", policy(allowOn("dynamodb:GetItem", `{"StringLike":{"dynamodb:LeadingKeys":"TENANT#${aws:PrincipalTag/tenant}"}}`)), get(""), "GetItem", false, true},
 	}
 	for _, tc := range cases {

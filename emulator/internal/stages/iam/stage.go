@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -80,6 +81,7 @@ func (Stage) Begin(u *service.TableUse) error {
 	if keys := leadingKeys(u); keys != nil {
 		r.Context["dynamodb:leadingkeys"] = keys
 	}
+	principalKeys(r.Context, &id.Principal)
 	switch iampolicy.Authorize(r, id.Policies, resourcePolicies(t)) {
 	case iampolicy.Allowed:
 		return nil
@@ -139,6 +141,19 @@ func actionOf(op string, a insights.Access) string {
 		return "PartiQLSelect"
 	}
 	return op
+}
+
+// principalKeys puts the principal's global condition keys in ctx:
+// aws:PrincipalArn, aws:username, aws:userid, aws:PrincipalTag/KEY.
+func principalKeys(ctx map[string][]string, p *iampolicy.Principal) {
+	ctx["aws:principalarn"] = []string{p.ARN}
+	if p.UserName != "" {
+		ctx["aws:username"] = []string{p.UserName}
+	}
+	ctx["aws:userid"] = []string{p.UserID}
+	for k, v := range p.Tags {
+		ctx["aws:principaltag/"+strings.ToLower(k)] = []string{v}
+	}
 }
 
 // leadingKeys are the partition key values the use names, as IAM's
