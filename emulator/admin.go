@@ -96,7 +96,8 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	e.snapshotRoutes(r)
 	r.Methods(http.MethodGet, http.MethodDelete).Path(AdminConsistencyPath).HandlerFunc(e.serveConsistency) // consistency.go
 	e.branchRoutes(r)
-	e.faultRoutes(r) // faults_admin.go
+	e.faultRoutes(r)                                                                     // faults_admin.go
+	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(e.serveIAM) // iam.go
 }
 
 // serveConventionsReset answers DELETE ConventionsPath: the conventions

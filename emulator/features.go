@@ -10,6 +10,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
@@ -42,9 +43,12 @@ func init() {
 
 	// The instruments moved out of the core, as stages of its request
 	// pipeline (emulator/internal/service/stage.go), in their order: the
-	// report first (its End hears of a use a later stage refused), then
-	// the fault rules, then the lags of consistency fuzzing (a read the
-	// rules refuse is not counted); the core's throttler comes after them.
+	// IAM policy mode first (AWS authorizes a request before anything
+	// else sees it), then the report (its End hears of a use a later
+	// stage refused), then the fault rules, then the lags of consistency
+	// fuzzing (a read the rules refuse is not counted); the core's
+	// throttler comes after them.
+	service.UseStage(iam.Stage{})
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})
 	service.UseStage(consistency.Stage{})

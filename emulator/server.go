@@ -25,6 +25,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -152,6 +153,12 @@ type Options struct {
 	// (ConsistencyReport; cmd/dynamoemu's -consistency,
 	// DYNAMOEMU_CONSISTENCY).
 	Consistency string
+	// IAM, with Credentials, turns the IAM policy mode on: the data-plane
+	// requests of the access keys it gives an identity are decided with
+	// IAM's logic against their policies and the tables' resource-based
+	// policies (iam.go, docs/iam.md; cmd/dynamoemu's -iamPolicies). Nil:
+	// off.
+	IAM *IAMPolicies
 }
 
 // DefaultIdempotencyBytes bounds the memory of the remembered
@@ -220,7 +227,15 @@ func (o Options) Validate() error {
 	if _, err := newFuzzer(o.Consistency); err != nil {
 		return fmt.Errorf("emulator: Consistency %q: %w", o.Consistency, err)
 	}
-	return validateCredentials(o.Credentials, o.AdminTokens)
+	if err := validateCredentials(o.Credentials, o.AdminTokens); err != nil {
+		return err
+	}
+	if o.IAM != nil {
+		if _, err := o.IAM.identities(o.Credentials); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Emulator is one in-memory DynamoDB service: its namespaces (databases) and
@@ -234,6 +249,7 @@ type Emulator struct {
 	cors    corsPolicy
 	hosts   *hostPolicy      // the Host names answered (hosts.go)
 	keys    *keyring         // Options.Credentials's; nil: signatures are not checked (credentials.go)
+	iam     *iamMode         // Options.IAM's; nil: the IAM policy mode is off (iam.go)
 	svc     *service.Service // everything behind the edge (internal/service)
 	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
@@ -282,6 +298,7 @@ func New(opts Options) (*Emulator, error) {
 	e.cors = newCORSPolicy(opts.CORSOrigins)
 	e.hosts = newHostPolicy(opts.AllowHosts)
 	e.keys = newKeyring(opts.Credentials, opts.AdminTokens)
+	e.iam = newIAMMode(opts)
 	e.limit.max = int64(opts.MaxInFlight)
 	if opts.StreamRetentionBytes > 0 {
 		e.streamBudget = streamlog.NewBudget(opts.StreamRetentionBytes)
@@ -365,6 +382,9 @@ func (e *Emulator) serviceConfig() service.Config {
 func (e *Emulator) Close() error {
 	e.esm().Close() // the event source mappings' pollers (stream_handlers.go)
 	e.svc.Close()
+	if e.iam != nil {
+		e.iam.disable()
+	}
 	if e.store != nil {
 		return e.store.Close()
 	}
@@ -643,6 +663,11 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 	if check != nil {
 		if cred, err = e.keys.finish(check, in.req, *in.sum); err != nil {
 			return nil, err
+		}
+		if e.iam != nil {
+			if id := e.iam.identity(check.key.AccessKeyID); id != nil {
+				in.ctx = iam.With(in.ctx, id) // the IAM stage's (iam.go)
+			}
 		}
 	}
 	// A request counts as in flight once its body has arrived: clients

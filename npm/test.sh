@@ -9,7 +9,8 @@
 # (stream handlers and drainStreams) and npm/test/consistency.test.js
 # (consistency fuzzing finds a suite's planted bugs) with node --test, Jest and Vitest through the
 # package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
-# npm/test/reset), the README's Jest test as the README writes it, a
+# npm/test/reset), the README's Jest test as the README writes it,
+# docs/iam.md's two-tenant example as the page writes it, a
 # project with a global set-up of its own (npm/test/compose), no server
 # left behind by a killed parent (npm/test/parent.test.js);
 # then the engine in WebAssembly (@dynamoemu/wasm through
@@ -72,6 +73,18 @@ awk '
 [[ -f readme/jest.config.js && -f readme/order.test.js ]] || { echo "npm/test.sh: README.md has no jest.config.js and order.test.js blocks" >&2; exit 1; }
 echo "npm/test.sh: README's order.test.js ($(wc -l <readme/order.test.js) lines) and jest.config.js"
 (cd readme && npx --no-install jest --ci)
+
+# docs/iam.md's two-tenant example, as the page writes it (the same
+# extraction): the IAM policy mode with -credentials and -iamPolicies.
+mkdir iam
+awk '
+	/^```js$/ { inblock = 1; file = ""; next }
+	/^```$/ { inblock = 0; if (file != "") close(file); file = ""; next }
+	inblock && file == "" && /^\/\/ [A-Za-z0-9._-]+\.js$/ { file = "iam/" $2 }
+	inblock && file != "" { print > file }
+' "$src/../docs/iam.md"
+[[ -f iam/jest.config.js && -f iam/tenants.test.js ]] || { echo "npm/test.sh: docs/iam.md has no jest.config.js and tenants.test.js blocks" >&2; exit 1; }
+(cd iam && npx --no-install jest --ci)
 
 # A project with a set-up of its own beside the preset (npm/test/compose):
 # a JSON Jest configuration, its own globalSetup (calling the exported

@@ -89,3 +89,34 @@ func loadCredentials(file string, opts *emulator.Options) error {
 	}
 	return nil
 }
+
+// loadIAMPolicies reads the -iamPolicies file into opts (with the
+// credentials already there: the file names their keys); "" leaves the
+// IAM policy mode off.
+func loadIAMPolicies(file string, opts *emulator.Options) error {
+	if file == "" {
+		return nil
+	}
+	if len(opts.Credentials) == 0 {
+		return errors.New("-iamPolicies needs -credentials: only signed requests have an identity")
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("-iamPolicies: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCredentialsFile+1))
+	if err != nil {
+		return fmt.Errorf("-iamPolicies: %w", err)
+	}
+	if len(data) > maxCredentialsFile {
+		return fmt.Errorf("-iamPolicies %s: larger than %d bytes", file, maxCredentialsFile)
+	}
+	if opts.IAM, err = emulator.ParseIAMPolicies(data); err != nil {
+		return fmt.Errorf("-iamPolicies %s: %w", file, err)
+	}
+	if err := opts.Validate(); err != nil {
+		return fmt.Errorf("-iamPolicies %s: %w", file, err)
+	}
+	return nil
+}

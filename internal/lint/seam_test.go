@@ -153,6 +153,7 @@ var stagePackages = map[string][]string{
 		"targetMembers", "tableOfARN", "faultError"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal"},
 	"emulator/internal/stages/lag":      {"Fuzzer", "NewFuzzer", "fuzzerOf", "gateFuzz", "StaleRead", "MissedWrite", "ParseMode"},
+	"emulator/internal/stages/iam":      {"identityOf", "leadingKeys", "resourcePolicies", "requestContext"},
 }
 
 // instrumentNames are the names of the instruments still in the core

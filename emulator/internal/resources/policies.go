@@ -20,7 +20,8 @@ import (
 // recorded with it:
 // replay, persistence and backups carry it, and it goes with the table.
 // Documents are checked as JSON policy documents of at most 20 KB; they
-// are never enforced (the emulator has no IAM: docs/global-tables.md). AWS applies a
+// are enforced only in the IAM policy mode, on the data plane (the IAM
+// stage reads a table's from this slot: docs/iam.md). AWS applies a
 // policy asynchronously; the emulator at once.
 
 // Policies is the feature of resource-based policies (service.Use).

@@ -112,6 +112,12 @@ func (c Call) Region() string { return c.c.region }
 // AccessKey is the request's access key id.
 func (c Call) AccessKey() string { return c.c.accessKey }
 
+// Input is a data-plane request's decoded input (*GetItemInput, a
+// feature's own type, ...), for a stage that reads its parameters; nil
+// for any other request. It is the request's: read it during the
+// request only.
+func (c Call) Input() any { return c.c.in }
+
 // Account is the account id of the request's ARNs.
 func (c Call) Account() string { return c.c.account }
 

@@ -33,6 +33,7 @@ type call struct {
 	values    *wire.Deferred // a value fault not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
+	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
 
 	lease.Owned // lent by calls for one request (call_pool.go)
 }
@@ -143,6 +144,9 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 			if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
 				return nil, err
 			}
+		}
+		if data {
+			c.in = in
 		}
 		out, err := f(c, in)
 		if data {

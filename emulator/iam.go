@@ -1,0 +1,200 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
+)
+
+// The IAM policy mode, opt-in (docs/iam.md). With Options.IAM (and
+// Options.Credentials, which authenticate each request), an access key
+// listed in IAM.Identities stands for an IAM identity: a user ARN, a
+// user id, principal tags and identity-based policies. Every use of a
+// table or index by a data-plane request of such a key (each item of a
+// batch, each action of a transaction, each PartiQL statement, a Query
+// or Scan of an index) is then decided with IAM's logic against the
+// identity's policies and the table's resource-based policy
+// (PutResourcePolicy's): the IAM stage (emulator/internal/stages/iam)
+// with internal/iampolicy. A denied use fails its request with AWS's
+// AccessDeniedException. A key of Credentials not listed acts as the
+// account's root user: nothing it does is evaluated (the tables'
+// set-up, the tests' own checks). The control plane is not evaluated.
+// AdminIAMPath reads and replaces the identities while the emulator
+// runs.
+
+// IAMIdentity is one access key's identity in the IAM policy mode.
+type IAMIdentity struct {
+	// AccessKeyID is the key, one of Options.Credentials.
+	AccessKeyID string `json:"accessKeyId"`
+	// ARN is the principal's ARN, as denials name it
+	// (arn:aws:iam::ACCOUNT:user/NAME, or a role's); its last path
+	// element is ${aws:username}.
+	ARN string `json:"arn"`
+	// UserID is ${aws:userid} ("": the access key id).
+	UserID string `json:"userId,omitempty"`
+	// Tags are the principal's tags, ${aws:PrincipalTag/KEY}.
+	Tags map[string]string `json:"tags,omitempty"`
+	// Policies are the identity-based policy documents (JSON objects).
+	Policies []json.RawMessage `json:"policies"`
+}
+
+// IAMPolicies configures the IAM policy mode (Options.IAM): the file of
+// cmd/dynamoemu's -iamPolicies.
+type IAMPolicies struct {
+	Identities []IAMIdentity `json:"identities"`
+}
+
+// ParseIAMPolicies decodes an -iamPolicies file ({"identities": [...]}),
+// unknown members refused.
+func ParseIAMPolicies(data []byte) (*IAMPolicies, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var p IAMPolicies
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("not the JSON of an IAM policies file: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not the JSON of an IAM policies file: more after its object")
+	}
+	return &p, nil
+}
+
+// identities checks p against the listed credentials and returns each
+// identity, parsed, by access key id.
+func (p *IAMPolicies) identities(creds []Credential) (map[string]*iam.Identity, error) {
+	if len(creds) == 0 {
+		return nil, errors.New("emulator: the IAM policy mode needs Credentials (-credentials): requests must be signed to have an identity")
+	}
+	known := make(map[string]bool, len(creds))
+	for _, c := range creds {
+		known[c.AccessKeyID] = true
+	}
+	out := make(map[string]*iam.Identity, len(p.Identities))
+	for i, d := range p.Identities {
+		switch {
+		case !known[d.AccessKeyID]:
+			return nil, fmt.Errorf("emulator: IAM identity %d: access key id %q is not one of the credentials", i+1, d.AccessKeyID)
+		case out[d.AccessKeyID] != nil:
+			return nil, fmt.Errorf("emulator: IAM identity %d: access key id %q is listed twice", i+1, d.AccessKeyID)
+		case !strings.HasPrefix(d.ARN, "arn:aws:iam::") && !strings.HasPrefix(d.ARN, "arn:aws:sts::"):
+			return nil, fmt.Errorf("emulator: IAM identity %d (%s): arn %q is not an IAM or STS ARN", i+1, d.AccessKeyID, d.ARN)
+		}
+		id := &iam.Identity{Principal: iampolicy.Principal{ARN: d.ARN, UserID: d.UserID, Tags: d.Tags}}
+		if id.Principal.UserID == "" {
+			id.Principal.UserID = d.AccessKeyID
+		}
+		if j := strings.LastIndexByte(d.ARN, '/'); j >= 0 {
+			id.Principal.UserName = d.ARN[j+1:]
+		}
+		for j, doc := range d.Policies {
+			pol, err := iampolicy.Parse(doc)
+			if err != nil {
+				return nil, fmt.Errorf("emulator: IAM identity %d (%s): policy %d: %w", i+1, d.AccessKeyID, j+1, err)
+			}
+			id.Policies = append(id.Policies, pol)
+		}
+		out[d.AccessKeyID] = id
+	}
+	return out, nil
+}
+
+// iamMode is an emulator's policy mode: its identities, replaced whole
+// by SetIAMPolicies.
+type iamMode struct {
+	ids     atomic.Pointer[map[string]*iam.Identity]
+	src     atomic.Pointer[IAMPolicies] // as given, for GET AdminIAMPath
+	disable func()                      // turns the stage off at Close
+}
+
+// newIAMMode returns the policy mode of opts (nil: off); opts are valid.
+func newIAMMode(opts Options) *iamMode {
+	if opts.IAM == nil {
+		return nil
+	}
+	ids, _ := opts.IAM.identities(opts.Credentials) // Validate checked them
+	m := &iamMode{disable: iam.Enable()}
+	m.ids.Store(&ids)
+	m.src.Store(opts.IAM)
+	return m
+}
+
+// identity is the identity of the access key id key (nil: the root).
+func (m *iamMode) identity(key string) *iam.Identity { return (*m.ids.Load())[key] }
+
+// ErrIAMOff: SetIAMPolicies on an emulator made without Options.IAM.
+var ErrIAMOff = errors.New("emulator: the IAM policy mode is off (Options.IAM, -iamPolicies)")
+
+// SetIAMPolicies replaces the identities of the IAM policy mode: the
+// requests that arrive after it are decided with p.
+func (e *Emulator) SetIAMPolicies(p *IAMPolicies) error {
+	if e.iam == nil {
+		return ErrIAMOff
+	}
+	ids, err := p.identities(e.opts.Credentials)
+	if err != nil {
+		return err
+	}
+	e.iam.ids.Store(&ids)
+	e.iam.src.Store(p)
+	return nil
+}
+
+// AdminIAMPath is the admin endpoint of the IAM policy mode: GET
+// answers the identities, PUT replaces them ({"identities": [...]}, as
+// the -iamPolicies file). A key that has an identity may not change
+// them (AccessDeniedException): only a key without one, or an admin
+// token.
+const AdminIAMPath = "/dynamoemu/iam"
+
+// maxIAMBody bounds a PUT AdminIAMPath body: policies, not data.
+const maxIAMBody = 1 << 20
+
+func (e *Emulator) serveIAM(w http.ResponseWriter, r *http.Request) {
+	e.cors.apply(w, r)
+	if e.iam == nil {
+		writeAdminError(w, ErrIAMOff)
+		return
+	}
+	if r.Method == http.MethodPut {
+		if _, bearer := cutBearer(headerGet(r.Header, hdrAuthorization)); !bearer {
+			if cred, err := parseCredential(r); err == nil && e.iam.identity(cred.accessKey) != nil {
+				w.Header().Set("Content-Type", "application/json")
+				ae := &apierr.Error{Class: apierr.ErrAccessDenied, Msg: "an access key with an IAM identity may not change the identities"}
+				w.WriteHeader(ae.Class.Status)
+				_, _ = w.Write(wire.AppendErrorBody(nil, ae))
+				return
+			}
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxIAMBody+1))
+		if err == nil && len(body) > maxIAMBody {
+			err = fmt.Errorf("emulator: IAM policies of more than %d bytes", maxIAMBody)
+		}
+		var p *IAMPolicies
+		if err == nil {
+			p, err = ParseIAMPolicies(body)
+		}
+		if err == nil {
+			err = e.SetIAMPolicies(p)
+		}
+		if err != nil {
+			writeAdminError(w, err)
+			return
+		}
+	}
+	out, err := json.Marshal(e.iam.src.Load())
+	if err != nil {
+		writeAdminError(w, err)
+		return
+	}
+	writeAdmin(w, http.StatusOK, string(out))
+}

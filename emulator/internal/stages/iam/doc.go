@@ -1,0 +1,22 @@
+// Package iam is the stage of the request pipeline that evaluates IAM
+// policies, the emulator's opt-in policy mode (docs/iam.md): it plugs
+// into the service core through the stage seam
+// (emulator/internal/service/stage.go), wired in emulator/features.go
+// first of the stages, so that a request IAM denies reaches no fault
+// rule, throttler or report.
+//
+// The edge (emulator) authenticates a request and, when its access key
+// has an Identity, puts it in the request's context (With). Begin then
+// decides every use of a table or index by a data-plane request (each
+// item of a batch, each action of a transaction, each PartiQL
+// statement, each partition of a PartiQL IN list) against the
+// identity's policies and the table's resource-based policy
+// (PutResourcePolicy's, read from the table's definition) with
+// internal/iampolicy, and refuses a denied use with AWS's
+// AccessDeniedException. A request without an identity is not
+// evaluated: the stage is a Switch, on only while an emulator of the
+// process has the policy mode on (Enable).
+//
+// The stage keeps no state per request; the parsed resource policies
+// are cached by document (a bounded map behind a mutex, a leaf lock).
+package iam
