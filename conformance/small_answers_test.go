@@ -35,6 +35,14 @@ func TestReadEmptyAttributesToGet(t *testing.T) {
 // items count as one read of their total size; DynamoDB Local agrees).
 // Five items of about 1.5 KB: 2 units strongly consistent, 1 eventually;
 // one small item: 0.5.
+//
+// A record disagrees for a whole table: ScyllaDB's AWS-verified
+// test_returnconsumedcapacity.py (test_scan_consumed_capacity, March
+// 2026) has AWS charge 4 units strongly consistent and 2 eventually for
+// a Scan of a new table holding one tiny item, "and nobody knows why".
+// No record states AWS's rule (a minimum per partition of a new
+// on-demand table would fit it, but none says so), so the emulator keeps
+// the documented one and this test the cases the guide covers.
 func TestScanCapacitySumsItems(t *testing.T) {
 	c := newClient(t)
 	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{}))
