@@ -235,8 +235,6 @@ var modelGaps = map[string]string{
 	// Dropped: accepted and ignored.
 	"CreateTableInput.ResourcePolicy":                                   "dropped: a policy given at CreateTable is not kept (PutResourcePolicy is)",
 	"TableCreationParameters.VectorIndexes":                             "dropped: ImportTable creates no vector index",
-	"ExportTableToPointInTimeInput.FilterSpecification":                 "dropped: export filtering is not applied yet",
-	"ExportDescription.FilterSpecification":                             "dropped: export filtering is not applied yet",
 	"TableDescription.MultiRegionConsistency":                           notModelled,
 	"TableDescription.GlobalTableWitnesses":                             notModelled,
 	"UpdateTableInput.GlobalTableWitnessUpdates":                        notModelled,
