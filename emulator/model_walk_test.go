@@ -212,6 +212,7 @@ var modelGaps = map[string]string{
 	// Kept, outside the walked types.
 	"TableDescription.Replicas":                 byFeatureDescriber,
 	"TableDescription.GlobalTableVersion":       byFeatureDescriber,
+	"TableDescription.MultiRegionConsistency":   byFeatureDescriber,
 	"UpdateTableInput.ReplicaUpdates":           "kept: decoded by the globaltables feature (service.UpdateTableMember)",
 	"ExecuteTransactionOutput.Responses":        byOwnEncoder,
 	"ExecuteTransactionOutput.ConsumedCapacity": byOwnEncoder,
@@ -235,7 +236,6 @@ var modelGaps = map[string]string{
 	// Dropped: accepted and ignored.
 	"CreateTableInput.ResourcePolicy":                                   "dropped: a policy given at CreateTable is not kept (PutResourcePolicy is)",
 	"TableCreationParameters.VectorIndexes":                             "dropped: ImportTable creates no vector index",
-	"TableDescription.MultiRegionConsistency":                           notModelled,
 	"TableDescription.GlobalTableWitnesses":                             notModelled,
 	"UpdateTableInput.GlobalTableWitnessUpdates":                        notModelled,
 	"TableDescription.DisassociationProtectionEnabled":                  notModelled,
@@ -245,7 +245,6 @@ var modelGaps = map[string]string{
 	"UpdateTableInput.GlobalTableSettingsReplicationMode":               notModelled,
 	"TableDescription.GlobalTableSettingsReplicationMode":               notModelled,
 	"ReplicaDescription.GlobalTableSettingsReplicationMode":             notModelled,
-	"ReplicaDescription.ReplicaArn":                                     "dropped: replicas are described by region only",
 	"ReplicaDescription.OnDemandThroughputOverride":                     "dropped: a replica's on-demand override is not described",
 	"ReplicaGlobalSecondaryIndexDescription.OnDemandThroughputOverride": "dropped: a replica's on-demand override is not described",
 	"ReplicaDescription.WarmThroughput":                                 "dropped: a replica's warm throughput is the table's (DescribeTable reports it)",
