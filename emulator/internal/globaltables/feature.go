@@ -32,6 +32,11 @@ func (Feature) Register(r service.Registrar) {
 		Alone: apierr.Validation(apierr.MsgOnlyOperation("Replica")),
 		Run:   updateReplicas,
 	})
+	service.UpdateTableMember(r, "DisassociationProtectionEnabled", service.TableUpdate[*bool]{
+		Given: func(v **bool) bool { return *v != nil },
+		Alone: apierr.Validation(apierr.MsgOnlyOperation("DisassociationProtection")),
+		Run:   updateDisassociation, // protection.go
+	})
 	service.Op(r, "CreateGlobalTable", createGlobalTable)
 	service.Op(r, "DescribeGlobalTable", describeGlobalTable)
 	service.Op(r, "ListGlobalTables", listGlobalTables)
@@ -80,6 +85,8 @@ func (Feature) Describe(d service.Definition, now time.Time, out *service.TableD
 			// TableDescription.MultiRegionConsistency): the emulator
 			// makes multi-Region eventual consistency ones only.
 			out.Add("MultiRegionConsistency", "EVENTUAL")
+			out.Add("GlobalTableSettingsReplicationMode", settingsModeSameAccount) // protection.go
+			out.Add("DisassociationProtectionEnabled", !x.NoDisassociationProtection)
 		}
 	}
 }

@@ -73,12 +73,15 @@ type ReplicaDescription struct {
 	RegionName string `json:"RegionName"`
 	// ReplicaArn is the replica's table ARN: the table's, in the
 	// replica's region (the model's ReplicaDescription.ReplicaArn).
-	ReplicaArn                    string                     `json:"ReplicaArn,omitempty"`
-	ReplicaStatus                 string                     `json:"ReplicaStatus"`
-	KMSMasterKeyId                string                     `json:"KMSMasterKeyId,omitempty"`
-	ProvisionedThroughputOverride *ReadThroughputOverride    `json:"ProvisionedThroughputOverride,omitempty"`
-	ReplicaTableClassSummary      *service.TableClassSummary `json:"ReplicaTableClassSummary,omitempty"`
-	GlobalSecondaryIndexes        []ReplicaGSIDescription    `json:"GlobalSecondaryIndexes,omitempty"`
+	ReplicaArn    string `json:"ReplicaArn,omitempty"`
+	ReplicaStatus string `json:"ReplicaStatus"`
+	// GlobalTableSettingsReplicationMode is ENABLED_WITH_OVERRIDES for
+	// every replica of a 2019.11.21 global table (protection.go).
+	GlobalTableSettingsReplicationMode string                     `json:"GlobalTableSettingsReplicationMode,omitempty"`
+	KMSMasterKeyId                     string                     `json:"KMSMasterKeyId,omitempty"`
+	ProvisionedThroughputOverride      *ReadThroughputOverride    `json:"ProvisionedThroughputOverride,omitempty"`
+	ReplicaTableClassSummary           *service.TableClassSummary `json:"ReplicaTableClassSummary,omitempty"`
+	GlobalSecondaryIndexes             []ReplicaGSIDescription    `json:"GlobalSecondaryIndexes,omitempty"`
 }
 
 // describeReplicas returns DescribeTable's Replicas and
@@ -101,6 +104,9 @@ func describeReplicas(x part, tableArn string, now time.Time) ([]ReplicaDescript
 			d.ReplicaTableClassSummary = &service.TableClassSummary{TableClass: r.TableClass}
 		}
 		d.GlobalSecondaryIndexes = describeGSIReads(r.GSIRead)
+		if x.GlobalVersion == globalVersion2019 {
+			d.GlobalTableSettingsReplicationMode = settingsModeSameAccount
+		}
 		out = append(out, d)
 	}
 	if len(out) == 0 {
