@@ -124,6 +124,8 @@ func TestIndexReadErrors(t *testing.T) {
 		{"GSI INCLUDE scan select ALL_ATTRIBUTES", sc("byGInc", func(in *dynamodb.ScanInput) { in.Select = types.SelectAllAttributes }),
 			invalid + "Select type ALL_ATTRIBUTES is not supported for global secondary index byGInc because its projection type is not ALL"},
 
+		// DynamoDB Local's words: no public record of AWS's answer to a Query
+		// filter on attributes an index does not project was found.
 		{"GSI filter on a non-projected attribute", gq("byGKeys", filter("b = :b", item{":b": s("B")})),
 			invalid + "Secondary index byGKeys does not project one or more filter attributes: [b]"},
 		{"GSI filter lists missing attributes sorted", gq("byGInc", filter("c = :b OR b = :b OR a = :b", item{":b": s("B")})),
@@ -152,6 +154,9 @@ func TestIndexReadErrors(t *testing.T) {
 		{"LSI key condition with the table sort key", lq("byL", keyCond("pk = :p AND sk = :s", item{":p": s("p"), ":s": s("s1")})), "Query condition missed key schema element: ls"},
 		{"GSI KeyConditions on the table key", legacy("byG", "pk", s("p"), func(*dynamodb.QueryInput) {}), "Query condition missed key schema element"},
 
+		// DynamoDB Local's words: no public record of AWS's answer was found
+		// (searched: scylladb test/alternator, the nubo-db and paritysuite
+		// conformance suites, dynalite's AWS-derived tests, issue threads).
 		{"ALL_PROJECTED_ATTRIBUTES with a projection", gq("byG", func(in *dynamodb.QueryInput) {
 			in.Select = types.SelectAllProjectedAttributes
 			in.ProjectionExpression = aws.String("a")
@@ -169,7 +174,11 @@ func TestIndexReadErrors(t *testing.T) {
 			"The provided starting key is invalid"},
 		{"GSI scan start key with an extra attribute", sc("byGKeys", func(in *dynamodb.ScanInput) { in.ExclusiveStartKey = with(gKey, item{"ls": s("l")}) }),
 			"The provided starting key is invalid"},
-		// A local secondary index words it as the table does.
+		// A local secondary index words it as the table does, in DynamoDB
+		// Local's words: no record of AWS's answer for an LSI's start key was
+		// found. (For a table's, scylladb's AWS-verified test_scan.py quotes
+		// "The provided starting key is invalid: The provided key element
+		// does not match the schema".)
 		{"LSI start key without the table sort key", lq("byL", start(without(lKey, "sk"))), "Exclusive Start Key must have same size as table's key schema"},
 		{"LSI start key without the index range key", lq("byL", start(without(lKey, "ls"))), "Exclusive Start Key must have same size as table's key schema"},
 		{"LSI start key with an extra attribute", lq("byLKeys", start(with(lKey, item{"g": s("G")}))), "Exclusive Start Key must have same size as table's key schema"},
@@ -244,6 +253,8 @@ func TestIndexProjectionLimits(t *testing.T) {
 	t.Run("more than 100 across indexes", func(t *testing.T) {
 		t.Parallel()
 		_, err := c.CreateTable(ctx(t), define(t, 20, 20, 20, 20, 20, 1))
+		// DynamoDB Local's words (its text still says 20 and local indexes):
+		// no public record of AWS's answer was found.
 		requireValidation(t, err, "No more than 20 attributes per table can be projected into Local Secondary Indices")
 	})
 	t.Run("more than 20 in one index", func(t *testing.T) {

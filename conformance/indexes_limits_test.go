@@ -153,7 +153,7 @@ func TestUpdateTableIndexRefusals(t *testing.T) {
 			"1 validation error detected: Value '[a, " + long + "]' at 'globalSecondaryIndexUpdates.1.member.create.projection.nonKeyAttributes' failed to satisfy constraint: Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]"},
 		{"NonKeyAttributes repeated", []types.AttributeDefinition{def("z", "S")},
 			[]types.GlobalSecondaryIndexUpdate{createGSI("byZ", "z", "", types.ProjectionTypeInclude, "a", "b", "a")},
-			"Cannot have two attributes with the same name"},
+			"One or more parameter values were invalid: Duplicate value in NonKeyAttributes: a"}, // the emulator's words: AWS's has "Duplicate" (apierr.MsgDuplicateNonKey)
 		{"Create and Delete in one update", []types.AttributeDefinition{def("z", "S")},
 			[]types.GlobalSecondaryIndexUpdate{{Create: createGSI("byZ", "z", "", types.ProjectionTypeAll).Create, Delete: deleteGSI("byXyz").Delete}},
 			"One or more parameter values were invalid: Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object"},

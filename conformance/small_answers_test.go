@@ -35,6 +35,14 @@ func TestReadEmptyAttributesToGet(t *testing.T) {
 // items count as one read of their total size; DynamoDB Local agrees).
 // Five items of about 1.5 KB: 2 units strongly consistent, 1 eventually;
 // one small item: 0.5.
+//
+// A record disagrees for a whole table: ScyllaDB's AWS-verified
+// test_returnconsumedcapacity.py (test_scan_consumed_capacity, March
+// 2026) has AWS charge 4 units strongly consistent and 2 eventually for
+// a Scan of a new table holding one tiny item, "and nobody knows why".
+// No record states AWS's rule (a minimum per partition of a new
+// on-demand table would fit it, but none says so), so the emulator keeps
+// the documented one and this test the cases the guide covers.
 func TestScanCapacitySumsItems(t *testing.T) {
 	c := newClient(t)
 	table := createTable(t, c, tableDef(keyDef{"pk", "S"}, keyDef{}))
@@ -65,9 +73,14 @@ func TestScanCapacitySumsItems(t *testing.T) {
 }
 
 // TestDuplicateNonKeyAttributes: an index's NonKeyAttributes naming one
-// attribute twice, in the words DynamoDB Local and the emulator share (no
-// AWS record of its own words was found).
+// attribute twice. ScyllaDB's AWS-verified test_gsi.py
+// (test_gsi_projection_error_duplicate, 2022) expects "Duplicate" in
+// AWS's answer; a 2019 report (guregu/dynamo#88) quotes "Cannot have two
+// attributes with the same name", DynamoDB Local's words today. The
+// newer record is followed; AWS's whole text was not found, so the test
+// checks "Duplicate" and the attribute's name only.
 func TestDuplicateNonKeyAttributes(t *testing.T) {
+	AWSDiffers(t, `DynamoDB Local answers "Cannot have two attributes with the same name"; AWS's answer has "Duplicate" (scylladb test/alternator/test_gsi.py)`)
 	c := newClient(t)
 	in := tableDef(keyDef{"pk", "S"}, keyDef{})
 	in.TableName = aws.String(uniqueName(t))
@@ -77,7 +90,7 @@ func TestDuplicateNonKeyAttributes(t *testing.T) {
 		KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
 		Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"a", "b", "a"}}}}
 	_, err := c.CreateTable(ctx(t), in)
-	requireValidation(t, err, "Cannot have two attributes with the same name")
+	requireValidationMatch(t, err, "Duplicate.*\\ba\\b")
 }
 
 // TestEmptyReadCapacity: a Scan of an empty table, or a Query that finds

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -405,6 +406,19 @@ func requireAPIError(t testing.TB, err error, code, message string) {
 func requireValidation(t testing.TB, err error, message string) {
 	t.Helper()
 	requireAPIError(t, err, "ValidationException", message)
+}
+
+// requireValidationMatch is requireValidation for an answer of which only
+// a part is known (the records show what AWS's message contains, not its
+// whole text): the message must match the regular expression pattern.
+func requireValidationMatch(t testing.TB, err error, pattern string) {
+	t.Helper()
+	requireAPIError(t, err, "ValidationException", "")
+	var ae smithy.APIError
+	errors.As(err, &ae)
+	if !regexp.MustCompile(pattern).MatchString(ae.ErrorMessage()) {
+		t.Fatalf("got %q, want a message matching %q", ae.ErrorMessage(), pattern)
+	}
 }
 
 // rawResponse is what an endpoint answered to a hand-made request.

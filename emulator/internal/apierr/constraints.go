@@ -235,6 +235,10 @@ func EnumViolation(path, value, set string) string {
 	return EnumPtrViolation(path, &value, set)
 }
 
+// EnumContains reports whether set ("A, B, C", as EnumConstraint takes
+// it) holds value.
+func EnumContains(set, value string) bool { return enumContains(set, value) }
+
 // enumContains reports whether set ("A, B, C") holds value.
 func enumContains(set, value string) bool {
 	for len(set) > 0 {

@@ -33,9 +33,16 @@ func MsgIndexKeyTooLarge(attr string, size, limit int, index string) string {
 const MsgGSIUpdateTwoActions = msgInvalidParams + "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object"
 
 // MsgDuplicateNonKey: an index projection naming one attribute twice in
-// NonKeyAttributes (AWS's recorded answer, guregu/dynamo#88; DynamoDB
-// Local's is the same).
-const MsgDuplicateNonKey = "Cannot have two attributes with the same name"
+// NonKeyAttributes. Records disagree; the newer is followed: ScyllaDB's
+// AWS-verified test_gsi.py (test_gsi_projection_error_duplicate, 2022)
+// expects "Duplicate" in AWS's answer, where a 2019 report
+// (guregu/dynamo#88) quotes "Cannot have two attributes with the same
+// name", DynamoDB Local's words today. AWS's whole text was not found:
+// this one is shaped as AWS words a duplicate in AttributesToGet
+// ("Duplicate value in attribute name: a", dynalite's AWS-derived tests).
+func MsgDuplicateNonKey(name string) string {
+	return msgInvalidParams + "Duplicate value in NonKeyAttributes: " + name
+}
 
 // NonKeyNameConstraint is the member constraint of a NonKeyAttributes
 // list whose names are not all 1 to 255 characters long: AWS's model

@@ -51,3 +51,10 @@ const MsgReplicaStreamDisable = "One or more parameter values were invalid: Disa
 // deletion protection while a replica of the table is being created,
 // deleted or updated (lab notes DDB-TABLE-227, -228, -224).
 const MsgReplicaInFlight = "The resource which you are attempting to change is in use."
+
+// MsgDisassociationNotReplica: UpdateTable's DisassociationProtectionEnabled
+// on a table that is no replica of a global table version 2019.11.21.
+// The API reference gives the rule ("for the local replica of a
+// multi-Region eventual consistency (MREC) global table using Version
+// 2019.11.21"), no record gives AWS's words: these are the emulator's.
+const MsgDisassociationNotReplica = msgInvalidParams + "DisassociationProtectionEnabled can only be set on a replica of a global table version 2019.11.21"

@@ -300,12 +300,24 @@ func MsgTagKeyDuplicate(key string) string {
 	return "Duplicate Tag Keys provided as input: Duplicate Tag Key found " + key
 }
 
-// Multi-attribute GSI key schemas (indexes_multi.go), DynamoDB Local's wording
-// (AWS publishes the rules, not the wording).
+// Multi-attribute GSI key schemas (tablespec.CheckMultiKeySchema). AWS
+// publishes the rules, not the wording. ScyllaDB's
+// test/alternator/test_gsi_composite_keys.py (2026, run against AWS: its
+// tests are xfail on ScyllaDB only) pins what AWS's messages contain:
+// "HASH" for five partition attributes, "RANGE" for five sort
+// attributes, "HASH.*precede.*RANGE" for a HASH element after a RANGE
+// one, "same name" for an attribute named twice. DynamoDB Local's words
+// ("Too many partition keys. GSI can have at most 4 partition keys", "Too
+// many sort keys. GSI can have at most 4 sort keys", "Invalid key order.
+// Hash Key must be specified first in key schema, Range Key must be
+// specifed second") fail those patterns, so the first three are ours,
+// shaped to what the record shows; no record of AWS's whole text was
+// found. The last two are DynamoDB Local's (the record agrees with the
+// last; none covers a schema without HASH).
 const (
-	MsgTooManyPartitionKeys = "Too many partition keys. GSI can have at most 4 partition keys"
-	MsgTooManySortKeys      = "Too many sort keys. GSI can have at most 4 sort keys"
-	MsgMultiKeyOrder        = "Invalid key order. Hash Key must be specified first in key schema, Range Key must be specifed second"
+	MsgTooManyPartitionKeys = msgInvalidParams + "A global secondary index KeySchema can have at most 4 HASH key attributes"
+	MsgTooManySortKeys      = msgInvalidParams + "A global secondary index KeySchema can have at most 4 RANGE key attributes"
+	MsgMultiKeyOrder        = msgInvalidParams + "All HASH key attributes must precede all RANGE key attributes in a global secondary index KeySchema"
 	MsgMultiNoHash          = "No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key"
 	MsgMultiSameName        = "Two keys can not have the same name"
 )

@@ -18,7 +18,11 @@
 //     comes or goes, and what UpdateTable refuses then), stream.go (the
 //     stream a global table needs and keeps), delete.go (a member's
 //     deletion and AWS's 24-hour source rule, a refusal of DeleteTable:
-//     service.DropChecker).
+//     service.DropChecker); with them each replica's ReplicaArn and
+//     the table's MultiRegionConsistency (EVENTUAL).
+//   - UpdateTable's DisassociationProtectionEnabled, another member it
+//     owns, and the described protection and settings replication mode
+//     (protection.go).
 //   - The 2017.11.29 operations: CreateGlobalTable, DescribeGlobalTable,
 //     ListGlobalTables, UpdateGlobalTable (legacy.go), their Settings
 //     (settings.go) and the aws:rep:* attributes of their items

@@ -32,6 +32,11 @@ func (Feature) Register(r service.Registrar) {
 		Alone: apierr.Validation(apierr.MsgOnlyOperation("Replica")),
 		Run:   updateReplicas,
 	})
+	service.UpdateTableMember(r, "DisassociationProtectionEnabled", service.TableUpdate[*bool]{
+		Given: func(v **bool) bool { return *v != nil },
+		Alone: apierr.Validation(apierr.MsgOnlyOperation("DisassociationProtection")),
+		Run:   updateDisassociation, // protection.go
+	})
 	service.Op(r, "CreateGlobalTable", createGlobalTable)
 	service.Op(r, "DescribeGlobalTable", describeGlobalTable)
 	service.Op(r, "ListGlobalTables", listGlobalTables)
@@ -70,10 +75,18 @@ func (Feature) Describe(d service.Definition, now time.Time, out *service.TableD
 	if out.TableStatus == statusActive && x.replicaChanging(now) {
 		out.TableStatus = statusUpdating // status.go
 	}
-	if rs, version := describeReplicas(x, now); len(rs) > 0 {
+	if rs, version := describeReplicas(x, out.TableArn, now); len(rs) > 0 {
 		out.Add("Replicas", rs)
 		if version != "" {
 			out.Add("GlobalTableVersion", version)
+		}
+		if version == globalVersion2019 {
+			// The consistency mode of a global table (the model's
+			// TableDescription.MultiRegionConsistency): the emulator
+			// makes multi-Region eventual consistency ones only.
+			out.Add("MultiRegionConsistency", "EVENTUAL")
+			out.Add("GlobalTableSettingsReplicationMode", settingsModeSameAccount) // protection.go
+			out.Add("DisassociationProtectionEnabled", !x.NoDisassociationProtection)
 		}
 	}
 }

@@ -186,7 +186,7 @@ func globalTableDesc(c service.Call, name string, ms []member, created time.Time
 		GlobalTableName:   name,
 	}
 	for _, mb := range ms {
-		d.ReplicationGroup = append(d.ReplicationGroup, ReplicaDescription{RegionName: mb.region, ReplicaStatus: "ACTIVE"})
+		d.ReplicationGroup = append(d.ReplicationGroup, ReplicaDescription{RegionName: mb.region, ReplicaArn: mb.t.ARN(), ReplicaStatus: "ACTIVE"})
 	}
 	slices.SortFunc(d.ReplicationGroup, func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
 	return d

@@ -70,18 +70,24 @@ type ReplicaGSIOverride struct {
 
 // ReplicaDescription is one of DescribeTable's Replicas.
 type ReplicaDescription struct {
-	RegionName                    string                     `json:"RegionName"`
-	ReplicaStatus                 string                     `json:"ReplicaStatus"`
-	KMSMasterKeyId                string                     `json:"KMSMasterKeyId,omitempty"`
-	ProvisionedThroughputOverride *ReadThroughputOverride    `json:"ProvisionedThroughputOverride,omitempty"`
-	ReplicaTableClassSummary      *service.TableClassSummary `json:"ReplicaTableClassSummary,omitempty"`
-	GlobalSecondaryIndexes        []ReplicaGSIDescription    `json:"GlobalSecondaryIndexes,omitempty"`
+	RegionName string `json:"RegionName"`
+	// ReplicaArn is the replica's table ARN: the table's, in the
+	// replica's region (the model's ReplicaDescription.ReplicaArn).
+	ReplicaArn    string `json:"ReplicaArn,omitempty"`
+	ReplicaStatus string `json:"ReplicaStatus"`
+	// GlobalTableSettingsReplicationMode is ENABLED_WITH_OVERRIDES for
+	// every replica of a 2019.11.21 global table (protection.go).
+	GlobalTableSettingsReplicationMode string                     `json:"GlobalTableSettingsReplicationMode,omitempty"`
+	KMSMasterKeyId                     string                     `json:"KMSMasterKeyId,omitempty"`
+	ProvisionedThroughputOverride      *ReadThroughputOverride    `json:"ProvisionedThroughputOverride,omitempty"`
+	ReplicaTableClassSummary           *service.TableClassSummary `json:"ReplicaTableClassSummary,omitempty"`
+	GlobalSecondaryIndexes             []ReplicaGSIDescription    `json:"GlobalSecondaryIndexes,omitempty"`
 }
 
 // describeReplicas returns DescribeTable's Replicas and
-// GlobalTableVersion for a table whose part is x (none for a table with
-// no replicas).
-func describeReplicas(x part, now time.Time) ([]ReplicaDescription, string) {
+// GlobalTableVersion for a table whose part is x and whose ARN is
+// tableArn (none for a table with no replicas).
+func describeReplicas(x part, tableArn string, now time.Time) ([]ReplicaDescription, string) {
 	if len(x.Replicas) == 0 {
 		return nil, ""
 	}
@@ -90,7 +96,7 @@ func describeReplicas(x part, now time.Time) ([]ReplicaDescription, string) {
 		if r.statusAt(now) == replicaGone {
 			continue
 		}
-		d := ReplicaDescription{RegionName: r.Region, ReplicaStatus: r.statusAt(now), KMSMasterKeyId: r.KMS}
+		d := ReplicaDescription{RegionName: r.Region, ReplicaArn: arnInRegion(tableArn, r.Region), ReplicaStatus: r.statusAt(now), KMSMasterKeyId: r.KMS}
 		if r.ReadOverride > 0 {
 			d.ProvisionedThroughputOverride = &ReadThroughputOverride{ReadCapacityUnits: &r.ReadOverride}
 		}
@@ -98,6 +104,9 @@ func describeReplicas(x part, now time.Time) ([]ReplicaDescription, string) {
 			d.ReplicaTableClassSummary = &service.TableClassSummary{TableClass: r.TableClass}
 		}
 		d.GlobalSecondaryIndexes = describeGSIReads(r.GSIRead)
+		if x.GlobalVersion == globalVersion2019 {
+			d.GlobalTableSettingsReplicationMode = settingsModeSameAccount
+		}
 		out = append(out, d)
 	}
 	if len(out) == 0 {
@@ -105,6 +114,17 @@ func describeReplicas(x part, now time.Time) ([]ReplicaDescription, string) {
 	}
 	slices.SortFunc(out, func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
 	return out, x.GlobalVersion
+}
+
+// arnInRegion is arn ("arn:aws:dynamodb:REGION:ACCOUNT:table/NAME") with
+// its region replaced by region ("" when arn has no region field).
+func arnInRegion(arn, region string) string {
+	f := strings.SplitN(arn, ":", 5)
+	if len(f) < 5 {
+		return ""
+	}
+	f[3] = region
+	return strings.Join(f, ":")
 }
 
 // validRegion reports whether s looks like an AWS region name

@@ -33,6 +33,9 @@ type part struct {
 	SourceAt time.Time `json:"sourceAt,omitzero"`
 	// GlobalCreated is when a 2017.11.29 global table was created.
 	GlobalCreated time.Time `json:"globalCreated,omitzero"`
+	// NoDisassociationProtection: UpdateTable turned this replica's
+	// disassociation protection off (it is on by default): protection.go.
+	NoDisassociationProtection bool `json:"noDisassociationProtection,omitempty"`
 }
 
 // ExtMembers are the members of part, which records of an earlier
@@ -73,7 +76,7 @@ func setPart(e *service.Edit, x part) {
 // empty reports whether x holds nothing.
 func (x part) empty() bool {
 	return len(x.AutoScaling) == 0 && len(x.Replicas) == 0 && x.GlobalVersion == "" && x.Source == "" &&
-		x.SourceAt.IsZero() && x.GlobalCreated.IsZero()
+		x.SourceAt.IsZero() && x.GlobalCreated.IsZero() && !x.NoDisassociationProtection
 }
 
 // replicaRec is one other region of a global table, as its members

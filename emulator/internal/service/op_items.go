@@ -167,9 +167,10 @@ type UpdateItemOutput struct {
 }
 
 // writeConstraints checks TableName, the enum members the write operations
-// share and one more violation (or "") of the operation's own, reported
-// together in one message as AWS does.
-func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp string, extra string) error {
+// share, the operation's missing member (a violation, or "") and an
+// unknown ComparisonOperator of Expected (or ""), reported together in
+// one message as AWS does.
+func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp, missing, expectedOp string) error {
 	name1, name2 := tableNameViolations(tableName)
 	return apierr.ConstraintErrors(name1, name2,
 		apierr.EnumViolation(paramReturnValues, returnValues, enumReturnValues),
@@ -177,7 +178,8 @@ func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp
 		apierr.EnumViolation(paramReturnICM, ricm, enumReturnICM),
 		apierr.EnumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
 		apierr.EnumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
-		extra,
+		missing,
+		expectedOp,
 	)
 }
 
@@ -342,7 +344,8 @@ func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
-		apierr.NullViolation("item", in.Item == nil)); err != nil {
+		apierr.NullViolation("item", in.Item == nil),
+		comparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{
@@ -472,7 +475,8 @@ func projectStored(proj *expr.Projection, e storage.EncodedItem) storage.Item {
 func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
-		apierr.NullViolation("key", in.Key == nil)); err != nil {
+		apierr.NullViolation("key", in.Key == nil),
+		comparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{

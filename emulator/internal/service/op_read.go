@@ -355,6 +355,8 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
+		comparisonOpViolation("keyConditions", in.KeyConditions, conditionOp),
+		comparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
 	); err != nil {
 		return err
 	}
@@ -526,6 +528,7 @@ func checkScan(in *ScanInput) error {
 		readparams.IndexNameConstraint(in.IndexName),
 		readparams.SegmentConstraint(in.Segment),
 		readparams.TotalSegmentsConstraint(in.TotalSegments),
+		comparisonOpViolation("scanFilter", in.ScanFilter, conditionOp),
 	); err != nil {
 		return err
 	}

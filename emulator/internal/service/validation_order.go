@@ -88,10 +88,11 @@ func updateItemConstraints(in *UpdateItemInput) error {
 	ricm := apierr.EnumViolation(paramReturnICM, in.ReturnItemCollectionMetrics, enumReturnICM)
 	rvoccf := apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail)
 	condOp := apierr.EnumViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp)
+	expectedOpV := comparisonOpViolation("expected", in.Expected, expectedOp)
 	if in.Key == nil {
-		return apierr.ConstraintErrors(rcc, name1, name2, rv, ricm, rvoccf, condOp, apierr.NullViolation("key", true))
+		return apierr.ConstraintErrors(rcc, name1, name2, rv, ricm, rvoccf, condOp, expectedOpV, apierr.NullViolation("key", true))
 	}
-	for _, v := range []string{name1, name2, rv, rcc, ricm, rvoccf, condOp} {
+	for _, v := range []string{name1, name2, rv, rcc, ricm, rvoccf, condOp, expectedOpV} {
 		if v != "" {
 			return apierr.ConstraintErrors(v)
 		}

@@ -375,7 +375,7 @@ func CheckProjection(idx *IndexDef, p *Projection) error {
 	}
 	for i, n := range p.NonKeyAttributes {
 		if slices.Contains(p.NonKeyAttributes[:i], n) {
-			return apierr.Validation(apierr.MsgDuplicateNonKey)
+			return apierr.Validation(apierr.MsgDuplicateNonKey(n))
 		}
 	}
 	idx.Projection = IndexProjection{Type: *p.ProjectionType, NonKey: slices.Clone(p.NonKeyAttributes)}

@@ -77,6 +77,7 @@ type ExportTableToPointInTimeInput struct {
 	ExportFormat                   *string                         `json:"ExportFormat"`
 	ExportType                     *string                         `json:"ExportType"`
 	IncrementalExportSpecification *IncrementalExportSpecification `json:"IncrementalExportSpecification"`
+	FilterSpecification            *FilterSpecification            `json:"FilterSpecification"`
 }
 
 // ExportDescription is AWS's ExportDescription.
@@ -106,6 +107,7 @@ type ExportDescription struct {
 	// gives the kind the export is.
 	ExportType                     string                          `json:"ExportType,omitempty"`
 	IncrementalExportSpecification *IncrementalExportSpecification `json:"IncrementalExportSpecification,omitempty"`
+	FilterSpecification            *FilterSpecification            `json:"FilterSpecification,omitempty"`
 }
 
 // kindOf is the export's kind, FULL_EXPORT or INCREMENTAL_EXPORT, whether
@@ -186,6 +188,11 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 	if err != nil {
 		return nil, err
 	}
+	filter, err := compileExportFilter(in.FilterSpecification, t.Schema()) // export_filter.go
+	if err != nil {
+		return nil, err
+	}
+	defer filter.release()
 	req, _ := json.Marshal(in)
 	if d, found, err := exportKind.reused(c, in.ClientToken, req, apierr.New(apierr.ErrExportConflict, apierr.MsgExportConflict)); found {
 		if err != nil {
@@ -213,9 +220,9 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 		TableArn: t.ARN(), TableId: t.ID(), ClientToken: str(in.ClientToken),
 		S3Bucket: *in.S3Bucket, S3BucketOwner: str(in.S3BucketOwner), S3Prefix: prefix,
 		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
-		ExportFormat: format, ExportType: str(in.ExportType),
+		ExportFormat: format, ExportType: str(in.ExportType), FilterSpecification: in.FilterSpecification,
 	}}
-	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, ion: format == "ION"}
+	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, ion: format == "ION", filter: filter}
 	if kind == "FULL_EXPORT" {
 		err = j.exportFull(w, l, in.ExportTime, earliest, latest, c.Now())
 	} else {
@@ -368,7 +375,8 @@ func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 // exportWriter writes an export's files under dir (the S3 key root).
 type exportWriter struct {
 	dir, root, bucket string
-	ion               bool // ION lines (wire/ion_write.go), else DynamoDB JSON
+	ion               bool          // ION lines (wire/ion_write.go), else DynamoDB JSON
+	filter            *exportFilter // nil: every item, whole
 	files             []exportFile
 	items, bytes      int64
 	cur               *bytes.Buffer
@@ -435,6 +443,10 @@ func (w *exportWriter) full(snap *storage.TableSnapshot) error {
 	var err error
 	var b []byte
 	snap.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
+		if w.filter != nil {
+			b, err = w.filteredLine(b[:0], e)
+			return err == nil
+		}
 		if w.ion {
 			b = append(b[:0], wire.IonVersionMarker+" {Item:"...)
 			b = wire.AppendIonStoredItem(b, e)
@@ -450,6 +462,26 @@ func (w *exportWriter) full(snap *storage.TableSnapshot) error {
 		return err
 	}
 	return w.flush()
+}
+
+// filteredLine writes e's line when the filter keeps it, its attributes
+// projected, reusing b; the billed size is the item's whole size, which
+// the export read.
+func (w *exportWriter) filteredLine(b []byte, e storage.EncodedItem) ([]byte, error) {
+	it := e.Item()
+	if !w.filter.keeps(it) {
+		return b, nil
+	}
+	it = w.filter.project(it)
+	if w.ion {
+		b = append(b, wire.IonVersionMarker+" {Item:"...)
+		b = wire.AppendIonItem(b, it)
+	} else {
+		b = append(b, `{"Item":`...)
+		b = wire.AppendItem(b, it)
+	}
+	b = append(b, '}')
+	return b, w.line(b, e.Size())
 }
 
 // incremental writes the items changed in (from, to]: their keys and
@@ -479,6 +511,9 @@ func (w *exportWriter) incremental(l pitr.History, names []string, from, to time
 		if !hasNew {
 			keyOf = oe
 		}
+		if w.filter != nil && !w.filter.keeps(keyOf.Item()) {
+			continue // the latest image, or a deleted item's old one, fails the filter
+		}
 		b = w.change(b[:0], last[k].UnixMicro(), keyOf.Attributes(names), ne, hasNew, oe, old && hasOld)
 		size := 0
 		if hasNew {
@@ -501,11 +536,11 @@ func (w *exportWriter) change(b []byte, micros int64, keys map[string]storage.Va
 		b = wire.AppendIonItem(b, keys)
 		if hasNew {
 			b = append(b, ",NewImage:"...)
-			b = wire.AppendIonStoredItem(b, ne)
+			b = w.appendImage(b, ne)
 		}
 		if hasOld {
 			b = append(b, ",OldImage:"...)
-			b = wire.AppendIonStoredItem(b, oe)
+			b = w.appendImage(b, oe)
 		}
 		return append(b, '}')
 	}
@@ -515,13 +550,27 @@ func (w *exportWriter) change(b []byte, micros int64, keys map[string]storage.Va
 	b = wire.AppendItem(b, keys)
 	if hasNew {
 		b = append(b, `,"NewImage":`...)
-		b = wire.AppendStoredItem(b, ne)
+		b = w.appendImage(b, ne)
 	}
 	if hasOld {
 		b = append(b, `,"OldImage":`...)
-		b = wire.AppendStoredItem(b, oe)
+		b = w.appendImage(b, oe)
 	}
 	return append(b, '}')
+}
+
+// appendImage appends an incremental export's image of an item, its
+// attributes projected by the filter's ProjectionExpression.
+func (w *exportWriter) appendImage(b []byte, e storage.EncodedItem) []byte {
+	switch {
+	case w.filter != nil && w.filter.proj != nil && w.ion:
+		return wire.AppendIonItem(b, w.filter.project(e.Item()))
+	case w.filter != nil && w.filter.proj != nil:
+		return wire.AppendItem(b, w.filter.project(e.Item()))
+	case w.ion:
+		return wire.AppendIonStoredItem(b, e)
+	}
+	return wire.AppendStoredItem(b, e)
 }
 
 // manifests writes manifest-files.json and manifest-summary.json with
