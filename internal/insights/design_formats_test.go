@@ -263,7 +263,6 @@ func TestDesignFormatErrors(t *testing.T) {
 		{"workbench: a pattern line without its keyword", wb(`"pattern posts-newest `, `"posts-newest `), `workbench: dynamoemu.tables.Blog.patterns[0]: a pattern line starts with "pattern"`},
 		{"workbench: a pattern of no entity", wb(`query Post    on GSI2`, `query Author    on GSI2`), `workbench: dynamoemu.tables.Blog.patterns[4]: pattern "posts-by-author": no entity "Author" in table "Blog"`},
 		{"workbench: a template for a non-key attribute", wb(`"GSI3PK": "{genre}"`, `"genre": "{genre}"`), `workbench: DataModel[0].TableFacets[0]: entity "Post": "genre" is no key attribute of table "Blog" or its indexes`},
-		{"onetable: no table name", `{"indexes":{"primary":{"hash":"pk"}},"models":{}}`, `onetable: extensions.dynamoemu.table: a OneTable schema does not name its table`},
 		{"onetable: a bad format", ot + `"format":"dynamo:1"}`, `onetable: format: "dynamo:1" is not onetable:<version>`},
 		{"onetable: an unknown top member", ot + `"tables":{}}`, "onetable: tables: unknown member"},
 		{"onetable: no primary index", `{"indexes":{"gs1":{"hash":"x"}},"extensions":{"dynamoemu":{"table":"T"}}}`, "onetable: indexes.primary: missing: the table's key"},
