@@ -34,6 +34,9 @@ func parseJSONDesign(src []byte) (*Design, error) {
 	case top.has("DataModel"):
 		top.format = FormatWorkbench
 		return parseWorkbench(top)
+	case top.has("tables") && (top.has("access_patterns") || top.has("items")):
+		top.format = FormatDataModel
+		return parseDataModel(top)
 	case top.has("models") || top.has("indexes"):
 		top.format = FormatOneTable
 		return parseOneTable(top)

@@ -12,8 +12,13 @@ import (
 // partition key attribute as a variable, and its kind of sort key
 // condition, with a begins_with's prefix kept as written (the prefix is
 // the pattern: "Post_" and "Comment_" on one index are two patterns) and
-// other sort key values as a variable. The report lists them with the
-// design's, and says they came from the traffic.
+// other sort key values as a variable; named by them
+// ("query-GSI1-Post_", "get-table"). A Scan is never made a pattern: it
+// stays a finding. The report lists them with the design's, and says
+// they came from the traffic.
+
+// sortWords name a sort key condition in a pattern's name.
+var sortWords = map[SortOp]string{SortLT: "lt", SortLE: "le", SortGT: "gt", SortGE: "ge", SortBetween: "between"}
 
 // maxLearned bounds the patterns taken from the traffic per table;
 // requests past it are unmatched, as without a design.
@@ -22,8 +27,8 @@ const maxLearned = 64
 // learn adds a pattern of q's shape to t and returns its index in
 // t.Patterns, or -1 past maxLearned.
 func (t *DesignTable) learn(q *Request) int {
-	if len(t.Patterns) >= maxLearned {
-		return -1
+	if len(t.Patterns) >= maxLearned || q.Access == Scan {
+		return -1 // a Scan stays a finding: it is what the report is for
 	}
 	key, ok := t.keyOf(q.Index)
 	if !ok {
@@ -59,11 +64,12 @@ func (t *DesignTable) learn(q *Request) int {
 	} else {
 		name += "table"
 	}
-	if pt.SortOp != SortNone {
-		name += "-" + strings.ReplaceAll(pt.SortOp.String(), " ", "_")
-		if pt.SortOp == SortBeginsWith {
-			name += "-" + pt.SK.String()
-		}
+	switch pt.SortOp {
+	case SortNone, SortEQ:
+	case SortBeginsWith:
+		name += "-" + pt.SK.String()
+	default:
+		name += "-" + sortWords[pt.SortOp]
 	}
 	name = strings.Map(func(r rune) rune {
 		if r == ',' || r == '=' || r == ' ' {
