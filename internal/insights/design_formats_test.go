@@ -226,6 +226,14 @@ func TestDesignFormatErrors(t *testing.T) {
 	}{
 		{"not JSON", `{"DataModel": [`, "json: DataModel: not JSON"},
 		{"neither format", `{"tables": []}`, "json: neither a NoSQL Workbench data model"},
+		{"an ElectroDB entity", `{"model":{"entity":"post","version":"1","service":"blog"},"attributes":{"id":{"type":"string"}},"indexes":{"byId":{"pk":{"field":"pk","composite":["id"]}}}}`, "electrodb: an ElectroDB entity schema (model, attributes, indexes) is not read as a design yet"},
+		{"data model: an unknown member", `{"tables": [], "access_patterns": [], "extra": 1}`, "dynamodb-data-model: extra: unknown member"},
+		{"data model: a bad key schema", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"RANGE"}]}], "access_patterns": []}`, `dynamodb-data-model: tables[0].KeySchema[0].KeyType: "RANGE": the first element is HASH`},
+		{"data model: a pattern of no table", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"U","dynamodb_operation":"Query"}]}`, `dynamodb-data-model: access_patterns[0].table: no table "U" in tables`},
+		{"data model: an unknown operation", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"T","dynamodb_operation":"Select"}]}`, `dynamodb-data-model: access_patterns[0].dynamodb_operation: "Select" is not Query`},
+		{"data model: an unquoted command", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression 'a = :a"}]}`, `dynamodb-data-model: access_patterns[0].implementation: a ' without its closing '`},
+		{"data model: a value not given", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression 'a = :a'"}]}`, `dynamodb-data-model: access_patterns[0].implementation: :a has no value`},
+		{"cloudformation: no table", "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n", "cloudformation: the template declares no DynamoDB table"},
 		{"a duplicate member", `{"DataModel": [], "DataModel": []}`, "json: DataModel: the member appears twice"},
 		{"text after the model", `{"DataModel": []} {}`, "json: text after the object"},
 		{"workbench: no table", `{"DataModel": []}`, "workbench: the design declares no table"},
@@ -354,6 +362,33 @@ func FuzzParseOneTable(f *testing.F) {
 		if !isJSON(src) || err == nil && d.Format != FormatOneTable {
 			return // the fuzzer found another format
 		}
+		checkParsed(t, d, err)
+	})
+}
+
+// FuzzParseDataModel: any input is a design of AWS's DynamoDB MCP data
+// model or a *DesignError naming what is wrong.
+func FuzzParseDataModel(f *testing.F) {
+	fuzzSeeds(f, "blog.dynamodb_data_model.json",
+		`{"tables":[{"TableName":"T","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}]}],"items":{"T":[{"PutRequest":{"Item":{"p":{"S":"U#1"},"s":{"S":"x"},"id":{"S":"1"}}}}]},"access_patterns":[{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression \"p = :p AND s BETWEEN :a AND :b\" --expression-attribute-values '{\":p\":{\"S\":\"U#1\"},\":a\":{\"S\":\"a\"},\":b\":{\"S\":\"b\"}}'"}]}`)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := ParseDesign(src)
+		if !isJSON(src) || err == nil && d.Format != FormatDataModel {
+			return
+		}
+		checkParsed(t, d, err)
+	})
+}
+
+// FuzzParseTemplateDesign: any template is a design of its tables or a
+// *DesignError.
+func FuzzParseTemplateDesign(f *testing.F) {
+	fuzzSeeds(f, "blog.cloudformation.yaml", "Resources: {}\n", `{"Resources":{"T":{"Type":"AWS::DynamoDB::Table","Properties":{"KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}}}}`)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if !isTemplate(src) {
+			return
+		}
+		d, err := parseTemplateDesign(src)
 		checkParsed(t, d, err)
 	})
 }

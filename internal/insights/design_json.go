@@ -37,6 +37,10 @@ func parseJSONDesign(src []byte) (*Design, error) {
 	case top.has("tables") && (top.has("access_patterns") || top.has("items")):
 		top.format = FormatDataModel
 		return parseDataModel(top)
+	case top.has("model") && top.has("attributes") && top.has("indexes"):
+		// ElectroDB's entity schema shares OneTable's "indexes" but not its
+		// meaning: never misread it as a OneTable schema.
+		return nil, &DesignError{Format: "electrodb", Msg: "an ElectroDB entity schema (model, attributes, indexes) is not read as a design yet: write its access patterns as a design file"}
 	case top.has("models") || top.has("indexes"):
 		top.format = FormatOneTable
 		return parseOneTable(top)
