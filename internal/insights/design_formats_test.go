@@ -226,7 +226,9 @@ func TestDesignFormatErrors(t *testing.T) {
 	}{
 		{"not JSON", `{"DataModel": [`, "json: DataModel: not JSON"},
 		{"neither format", `{"tables": []}`, "json: neither a NoSQL Workbench data model"},
-		{"an ElectroDB entity", `{"model":{"entity":"post","version":"1","service":"blog"},"attributes":{"id":{"type":"string"}},"indexes":{"byId":{"pk":{"field":"pk","composite":["id"]}}}}`, "electrodb: an ElectroDB entity schema (model, attributes, indexes) is not read as a design yet"},
+		{"electrodb: no table key", `{"model":{"entity":"post","version":"1","service":"blog"},"attributes":{"id":{"type":"string"}},"indexes":{"byId":{"index":"g","pk":{"field":"pk","composite":["id"]}}}}`, `electrodb: indexes: no access pattern without "index"`},
+		{"electrodb: an unknown member", `{"model":{"entity":"post","version":"1","service":"blog"},"indexes":{"byId":{"pk":{"field":"pk","composite":["id"],"colour":1}}}}`, `electrodb: indexes.byId.pk.colour: unknown member`},
+		{"electrodb: two table keys", `[{"model":{"entity":"a","version":"1","service":"s"},"indexes":{"x":{"pk":{"field":"pk","composite":["id"]}}}},{"model":{"entity":"b","version":"1","service":"s"},"indexes":{"x":{"pk":{"field":"p2","composite":["id"]}}}}]`, `electrodb: [1].indexes.x.pk: the table's key is pk`},
 		{"data model: an unknown member", `{"tables": [], "access_patterns": [], "extra": 1}`, "dynamodb-data-model: extra: unknown member"},
 		{"data model: a bad key schema", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"RANGE"}]}], "access_patterns": []}`, `dynamodb-data-model: tables[0].KeySchema[0].KeyType: "RANGE": the first element is HASH`},
 		{"data model: a pattern of no table", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"U","dynamodb_operation":"Query"}]}`, `dynamodb-data-model: access_patterns[0].table: no table "U" in tables`},

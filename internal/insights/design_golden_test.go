@@ -25,6 +25,7 @@ var blogFormats = []struct {
 	{"blog.workbench-plain.json", FormatWorkbench, "blog.workbench-plain.report.txt"},
 	{"blog.onetable-plain.json", FormatOneTable, "blog.onetable-plain.report.txt"},
 	{"blog.cloudformation.yaml", FormatCloudFormation, "blog.cloudformation.report.txt"},
+	{"blog.electrodb.json", FormatElectroDB, "blog.electrodb.report.txt"},
 }
 
 // blogReport runs blogTraffic against the design in file and returns the
