@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // AWS's DynamoDB MCP server's data model (dynamodb_data_model.json, the
@@ -112,11 +113,23 @@ func parseDataModel(top *object) (*Design, error) {
 	return d, nil
 }
 
-// dataModelAccess maps an operation to the access it makes.
-var dataModelAccess = map[string]Access{
-	"Query": Query, "Scan": Scan, "GetItem": Get, "BatchGetItem": Get, "TransactGetItems": Get,
-	"PutItem": Put, "BatchWriteItem": Put, "TransactWrite": Put, "TransactWriteItems": Put,
-	"UpdateItem": Update, "DeleteItem": Delete,
+// dataModelAccess is the access an operation makes.
+func dataModelAccess(op string) (Access, bool) {
+	switch op {
+	case "Query":
+		return Query, true
+	case "Scan":
+		return Scan, true
+	case "GetItem", "BatchGetItem", "TransactGetItems":
+		return Get, true
+	case "PutItem", "BatchWriteItem", "TransactWrite", "TransactWriteItems":
+		return Put, true
+	case "UpdateItem":
+		return Update, true
+	case "DeleteItem":
+		return Delete, true
+	}
+	return AccessNone, false
 }
 
 // readDataModelPattern reads one access pattern into its table.
@@ -162,7 +175,7 @@ func readDataModelPattern(d *Design, o *object, samples map[string][]sampleItem)
 	if err != nil {
 		return err
 	}
-	acc, ok := dataModelAccess[op]
+	acc, ok := dataModelAccess(op)
 	if !ok {
 		return o.errf("dynamodb_operation", "%q is not Query, Scan, GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem, TransactGetItems or TransactWriteItems", op)
 	}
@@ -310,11 +323,15 @@ func shellWords(s string) ([]string, error) {
 	return words, nil
 }
 
-var (
-	beginsWithRE = regexp.MustCompile(`(?i)begins_with\s*\(\s*([#\w.-]+)\s*,\s*(:[\w-]+)\s*\)`)
-	betweenRE    = regexp.MustCompile(`(?i)([#\w.-]+)\s+between\s+(:[\w-]+)\s+and\s+(:[\w-]+)`)
-	compareRE    = regexp.MustCompile(`([#\w.-]+)\s*(<=|>=|=|<|>)\s*(:[\w-]+)`)
-)
+// keyConditionREs are the three forms of a key condition's terms:
+// begins_with, BETWEEN and a comparison, built at their first use.
+var keyConditionREs = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`(?i)begins_with\s*\(\s*([#\w.-]+)\s*,\s*(:[\w-]+)\s*\)`),
+		regexp.MustCompile(`(?i)([#\w.-]+)\s+between\s+(:[\w-]+)\s+and\s+(:[\w-]+)`),
+		regexp.MustCompile(`([#\w.-]+)\s*(<=|>=|=|<|>)\s*(:[\w-]+)`),
+	}
+})
 
 // condition sets the pattern's key condition and order from the command,
 // key being the key that serves it.
@@ -364,6 +381,8 @@ func (c *cliCommand) condition(pt *Pattern, key KeyDef, items []sampleItem) erro
 	}
 	switch {
 	case c.keyCond != "":
+		res := keyConditionREs()
+		beginsWithRE, betweenRE, compareRE := res[0], res[1], res[2]
 		rest := c.keyCond
 		for _, m := range beginsWithRE.FindAllStringSubmatch(rest, -1) {
 			v, err := value(m[2])

@@ -17,9 +17,6 @@ import (
 // stays a finding. The report lists them with the design's, and says
 // they came from the traffic.
 
-// sortWords name a sort key condition in a pattern's name.
-var sortWords = map[SortOp]string{SortLT: "lt", SortLE: "le", SortGT: "gt", SortGE: "ge", SortBetween: "between"}
-
 // maxLearned bounds the patterns taken from the traffic per table;
 // requests past it are unmatched, as without a design.
 const maxLearned = 64
@@ -69,7 +66,7 @@ func (t *DesignTable) learn(q *Request) int {
 	case SortBeginsWith:
 		name += "-" + pt.SK.String()
 	default:
-		name += "-" + sortWords[pt.SortOp]
+		name += "-" + sortWord(pt.SortOp)
 	}
 	name = strings.Map(func(r rune) rune {
 		if r == ',' || r == '=' || r == ' ' {
@@ -128,4 +125,19 @@ func (d *Design) fromTraffic() []Finding {
 		}
 	}
 	return out
+}
+
+// sortWord names a sort key condition in a pattern's name.
+func sortWord(o SortOp) string {
+	switch o {
+	case SortLT:
+		return "lt"
+	case SortLE:
+		return "le"
+	case SortGT:
+		return "gt"
+	case SortGE:
+		return "ge"
+	}
+	return "between"
 }
