@@ -394,3 +394,42 @@ func FuzzParseTemplateDesign(f *testing.F) {
 		checkParsed(t, d, err)
 	})
 }
+
+// FuzzParseElectroDB: any input is a design of ElectroDB entities or a
+// *DesignError naming what is wrong.
+func FuzzParseElectroDB(f *testing.F) {
+	fuzzSeeds(f, "blog.electrodb.json",
+		`{"model":{"entity":"task","version":"1","service":"app"},"attributes":{},"indexes":{"primary":{"pk":{"field":"pk","composite":["team"]},"sk":{"field":"sk","composite":["project","task"]}},"byStatus":{"index":"gsi1","collection":["assignments"],"pk":{"field":"gsi1pk","composite":["employee"]},"sk":{"field":"gsi1sk","composite":["status"],"casing":"upper"}}}}`)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := ParseDesign(src)
+		if !isJSON(src) || err == nil && d.Format != FormatElectroDB {
+			return
+		}
+		checkParsed(t, d, err)
+	})
+}
+
+// TestElectroDBDefaultKeys: without a template, an access pattern's keys
+// are ElectroDB's default format, lower case unless the key says.
+func TestElectroDBDefaultKeys(t *testing.T) {
+	d, err := ParseDesign([]byte(`{"model":{"entity":"Task","version":"1","service":"TaskApp"},"attributes":{},
+	"indexes":{"primary":{"pk":{"field":"pk","composite":["team"]},"sk":{"field":"sk","composite":["project","task"]}},
+	"assigned":{"index":"gsi1","collection":"assignments","pk":{"field":"gsi1pk","composite":["employee"]},"sk":{"field":"gsi1sk","composite":["status"],"casing":"upper"}}}}`))
+	require.NoError(t, err)
+	tb := d.Tables[0]
+	require.True(t, tb.Unnamed)
+	require.Equal(t, KeyDef{"pk", "sk"}, tb.Key)
+	e := tb.entity("Task")
+	require.Equal(t, "$taskapp#team_{team}", e.Attrs["pk"].String())
+	require.Equal(t, "$task_1#project_{project}#task_{task}", e.Attrs["sk"].String())
+	require.Equal(t, "$ASSIGNMENTS#TASK_1#STATUS_{status}", e.Attrs["gsi1sk"].String())
+	var got []string
+	for _, p := range tb.Patterns {
+		got = append(got, fmt.Sprintf("%s %s on %s: %s", p.Name, p.Access, p.servedBy(), p.conditionText()))
+	}
+	require.Equal(t, []string{
+		"primary get on table key: pk = $taskapp#team_{team} and sk = $task_1#project_{project}#task_{task}",
+		"primary-query query on table key: pk = $taskapp#team_{team}",
+		"assigned query on index gsi1: pk = $taskapp#employee_{employee}",
+	}, got)
+}

@@ -11,7 +11,8 @@ import (
 // Workbench facet's index keys). A sample item's key value is read as
 // literal text around the values of the item's other attributes: a post
 // whose GSI1SK is "Post_2021-12-03T10:06:57.650Z" and whose created_at is
-// "2021-12-03T10:06:57.650Z" gives "Post_{created_at}". A value that
+// "2021-12-03T10:06:57.650Z" gives "Post_{created_at}" (values of two
+// characters or more: a "1" would be found anywhere). A value that
 // holds no other attribute's value is a constant when every sample item
 // of the entity holds it and it is a word ("post") or two items or more
 // agree, else a variable named by the attribute. Items that disagree, or
