@@ -83,6 +83,12 @@ func TestPatternsFromTraffic(t *testing.T) {
 		r.Record(&q)
 	}
 	require.Len(t, tb.Patterns, maxLearned)
+	require.Contains(t, d.View().Tables[0].Note, "takes them from the shapes of the traffic's requests")
+
+	// A reset forgets them with the counts.
+	r.Reset()
+	require.Empty(t, tb.Patterns)
+	require.Empty(t, r.Report(nil).Design.Patterns)
 }
 
 // TestOneTableEqualIsGet: a saved query with Equal on the table's full

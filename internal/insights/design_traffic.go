@@ -1,6 +1,7 @@
 package insights
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -140,4 +141,17 @@ func sortWord(o SortOp) string {
 		return "ge"
 	}
 	return "between"
+}
+
+// forgetLearned drops the patterns taken from the traffic (a Reset: they
+// are counts as much as patterns).
+func (d *Design) forgetLearned() {
+	if d == nil {
+		return
+	}
+	for _, t := range d.Tables {
+		if t.FromTraffic {
+			t.Patterns = slices.DeleteFunc(t.Patterns, func(p *Pattern) bool { return p.FromTraffic })
+		}
+	}
 }
