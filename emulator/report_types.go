@@ -211,6 +211,9 @@ type PatternReport struct {
 	ReadUnits     float64 `json:"readUnits"`
 	WriteUnits    float64 `json:"writeUnits"`
 	Throttled     int64   `json:"throttled,omitempty"`
+	// FromTraffic: the design's format declares no patterns; this one is
+	// the shape of requests the traffic made.
+	FromTraffic bool `json:"fromTraffic,omitempty"`
 }
 
 // UnmatchedRequest is a kind of request that matched no pattern.

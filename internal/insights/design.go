@@ -23,6 +23,13 @@ type DesignTable struct {
 	Patterns []*Pattern
 	Line     int
 	At       string // where a JSON file declares it ("DataModel[0]"); "" in a design file
+	// Unnamed: the format names no table (a OneTable schema); the first
+	// request to a table the design does not name names it (Recorder),
+	// and until then the table answers for any name.
+	Unnamed bool
+	// FromTraffic: the format declares no access patterns (a
+	// CloudFormation template); the Recorder takes them from the traffic.
+	FromTraffic bool
 }
 
 // KeyDef names the partition and sort key attributes ("" for none).
@@ -66,6 +73,9 @@ type Pattern struct {
 	// Derived: the file declares no pattern; this one was derived from
 	// an entity's key templates (design_derive.go).
 	Derived bool
+	// FromTraffic: the format declares no pattern; this one is a
+	// request's shape (design_traffic.go).
+	FromTraffic bool
 }
 
 // keyOf returns the key of the pattern's table or index, and whether it
@@ -107,6 +117,17 @@ func (d *Design) table(name string) *DesignTable {
 	}
 	for _, t := range d.Tables {
 		if t.Name == name {
+			return t
+		}
+	}
+	return d.unnamed()
+}
+
+// unnamed returns the design's one table whose name is still to be
+// taken from the traffic, or nil.
+func (d *Design) unnamed() *DesignTable {
+	for _, t := range d.Tables {
+		if t.Unnamed {
 			return t
 		}
 	}

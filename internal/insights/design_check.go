@@ -46,6 +46,9 @@ const (
 	FindingUnmatchedRequest = "unmatched-request"
 	// FindingUnexercisedPattern: a pattern no request has used.
 	FindingUnexercisedPattern = "unexercised-pattern"
+	// FindingFromTraffic: what the design's format cannot say was taken
+	// from the traffic: a table's name, its access patterns.
+	FindingFromTraffic = "from-traffic"
 )
 
 // Check returns what the design says about itself: patterns served by
@@ -96,7 +99,7 @@ func (t *DesignTable) check() []Finding {
 	}
 	for _, x := range t.Indexes {
 		used := slices.ContainsFunc(t.Patterns, func(pt *Pattern) bool { return pt.Index == x.Name })
-		if !used {
+		if !used && !t.FromTraffic {
 			out = append(out, Finding{Kind: FindingUnusedIndex, Table: t.Name, Index: x.Name, Detail: fmt.Sprintf("no pattern uses index %q: it costs writes and storage for nothing", x.Name)})
 		}
 	}

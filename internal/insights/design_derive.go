@@ -10,9 +10,12 @@ import "strings"
 //   - get ENTITY by the table's full key (its templates);
 //   - per index that holds it (it has templates for the index's key):
 //     query ENTITY on INDEX where pk = its template, and a sort key
-//     condition when its sort key template says something: sk = the
+//     condition when another entity of the index may share its
+//     partitions and its sort key template tells them apart: sk = the
 //     template when it is a constant, sk begins_with the template's
-//     leading text when that is not empty, none otherwise.
+//     leading text when that is not empty, none otherwise. An entity
+//     alone in its partitions needs no sort key condition, and a query
+//     by the partition key alone is one of its patterns.
 //
 // Patterns of the same access and key condition are one pattern of
 // several entities (a comment and a like keyed alike: get-Comment-Like),
@@ -51,7 +54,7 @@ func derivePatterns(t *DesignTable) {
 				continue
 			}
 			pt := &Pattern{Access: Query, Index: x.Name, PK: e.Attrs[x.Key.Partition], HasPK: true, At: e.At}
-			if x.Key.Sort != "" {
+			if x.Key.Sort != "" && sharesPartition(t, x, e) {
 				sk := e.Attrs[x.Key.Sort]
 				switch {
 				case sk.literal():
@@ -63,4 +66,15 @@ func derivePatterns(t *DesignTable) {
 			add(pt, e.Name)
 		}
 	}
+}
+
+// sharesPartition reports whether another entity of index x may have
+// items in the partitions of e's: their partition key templates overlap.
+func sharesPartition(t *DesignTable, x *IndexDef, e *Entity) bool {
+	for _, o := range t.Entities {
+		if o != e && o.inKey(x.Key) && overlap(o.Attrs[x.Key.Partition], e.Attrs[x.Key.Partition]) {
+			return true
+		}
+	}
+	return false
 }

@@ -226,6 +226,16 @@ func TestDesignFormatErrors(t *testing.T) {
 	}{
 		{"not JSON", `{"DataModel": [`, "json: DataModel: not JSON"},
 		{"neither format", `{"tables": []}`, "json: neither a NoSQL Workbench data model"},
+		{"electrodb: no table key", `{"model":{"entity":"post","version":"1","service":"blog"},"attributes":{"id":{"type":"string"}},"indexes":{"byId":{"index":"g","pk":{"field":"pk","composite":["id"]}}}}`, `electrodb: indexes: no access pattern without "index"`},
+		{"electrodb: an unknown member", `{"model":{"entity":"post","version":"1","service":"blog"},"indexes":{"byId":{"pk":{"field":"pk","composite":["id"],"colour":1}}}}`, `electrodb: indexes.byId.pk.colour: unknown member`},
+		{"electrodb: two table keys", `[{"model":{"entity":"a","version":"1","service":"s"},"indexes":{"x":{"pk":{"field":"pk","composite":["id"]}}}},{"model":{"entity":"b","version":"1","service":"s"},"indexes":{"x":{"pk":{"field":"p2","composite":["id"]}}}}]`, `electrodb: [1].indexes.x.pk: the table's key is pk`},
+		{"data model: an unknown member", `{"tables": [], "access_patterns": [], "extra": 1}`, "dynamodb-data-model: extra: unknown member"},
+		{"data model: a bad key schema", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"RANGE"}]}], "access_patterns": []}`, `dynamodb-data-model: tables[0].KeySchema[0].KeyType: "RANGE": the first element is HASH`},
+		{"data model: a pattern of no table", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"U","dynamodb_operation":"Query"}]}`, `dynamodb-data-model: access_patterns[0].table: no table "U" in tables`},
+		{"data model: an unknown operation", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"T","dynamodb_operation":"Select"}]}`, `dynamodb-data-model: access_patterns[0].dynamodb_operation: "Select" is not Query`},
+		{"data model: an unquoted command", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression 'a = :a"}]}`, `dynamodb-data-model: access_patterns[0].implementation: a ' without its closing '`},
+		{"data model: a value not given", `{"tables": [{"TableName":"T","KeySchema":[{"AttributeName":"a","KeyType":"HASH"}]}], "access_patterns": [{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression 'a = :a'"}]}`, `dynamodb-data-model: access_patterns[0].implementation: :a has no value`},
+		{"cloudformation: no table", "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n", "cloudformation: the template declares no DynamoDB table"},
 		{"a duplicate member", `{"DataModel": [], "DataModel": []}`, "json: DataModel: the member appears twice"},
 		{"text after the model", `{"DataModel": []} {}`, "json: text after the object"},
 		{"workbench: no table", `{"DataModel": []}`, "workbench: the design declares no table"},
@@ -263,7 +273,6 @@ func TestDesignFormatErrors(t *testing.T) {
 		{"workbench: a pattern line without its keyword", wb(`"pattern posts-newest `, `"posts-newest `), `workbench: dynamoemu.tables.Blog.patterns[0]: a pattern line starts with "pattern"`},
 		{"workbench: a pattern of no entity", wb(`query Post    on GSI2`, `query Author    on GSI2`), `workbench: dynamoemu.tables.Blog.patterns[4]: pattern "posts-by-author": no entity "Author" in table "Blog"`},
 		{"workbench: a template for a non-key attribute", wb(`"GSI3PK": "{genre}"`, `"genre": "{genre}"`), `workbench: DataModel[0].TableFacets[0]: entity "Post": "genre" is no key attribute of table "Blog" or its indexes`},
-		{"onetable: no table name", `{"indexes":{"primary":{"hash":"pk"}},"models":{}}`, `onetable: extensions.dynamoemu.table: a OneTable schema does not name its table`},
 		{"onetable: a bad format", ot + `"format":"dynamo:1"}`, `onetable: format: "dynamo:1" is not onetable:<version>`},
 		{"onetable: an unknown top member", ot + `"tables":{}}`, "onetable: tables: unknown member"},
 		{"onetable: no primary index", `{"indexes":{"gs1":{"hash":"x"}},"extensions":{"dynamoemu":{"table":"T"}}}`, "onetable: indexes.primary: missing: the table's key"},
@@ -357,4 +366,70 @@ func FuzzParseOneTable(f *testing.F) {
 		}
 		checkParsed(t, d, err)
 	})
+}
+
+// FuzzParseDataModel: any input is a design of AWS's DynamoDB MCP data
+// model or a *DesignError naming what is wrong.
+func FuzzParseDataModel(f *testing.F) {
+	fuzzSeeds(f, "blog.dynamodb_data_model.json",
+		`{"tables":[{"TableName":"T","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}]}],"items":{"T":[{"PutRequest":{"Item":{"p":{"S":"U#1"},"s":{"S":"x"},"id":{"S":"1"}}}}]},"access_patterns":[{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression \"p = :p AND s BETWEEN :a AND :b\" --expression-attribute-values '{\":p\":{\"S\":\"U#1\"},\":a\":{\"S\":\"a\"},\":b\":{\"S\":\"b\"}}'"}]}`)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := ParseDesign(src)
+		if !isJSON(src) || err == nil && d.Format != FormatDataModel {
+			return
+		}
+		checkParsed(t, d, err)
+	})
+}
+
+// FuzzParseTemplateDesign: any template is a design of its tables or a
+// *DesignError.
+func FuzzParseTemplateDesign(f *testing.F) {
+	fuzzSeeds(f, "blog.cloudformation.yaml", "Resources: {}\n", `{"Resources":{"T":{"Type":"AWS::DynamoDB::Table","Properties":{"KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"a","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}}}}`)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if !isTemplate(src) {
+			return
+		}
+		d, err := parseTemplateDesign(src)
+		checkParsed(t, d, err)
+	})
+}
+
+// FuzzParseElectroDB: any input is a design of ElectroDB entities or a
+// *DesignError naming what is wrong.
+func FuzzParseElectroDB(f *testing.F) {
+	fuzzSeeds(f, "blog.electrodb.json",
+		`{"model":{"entity":"task","version":"1","service":"app"},"attributes":{},"indexes":{"primary":{"pk":{"field":"pk","composite":["team"]},"sk":{"field":"sk","composite":["project","task"]}},"byStatus":{"index":"gsi1","collection":["assignments"],"pk":{"field":"gsi1pk","composite":["employee"]},"sk":{"field":"gsi1sk","composite":["status"],"casing":"upper"}}}}`)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := ParseDesign(src)
+		if !isJSON(src) || err == nil && d.Format != FormatElectroDB {
+			return
+		}
+		checkParsed(t, d, err)
+	})
+}
+
+// TestElectroDBDefaultKeys: without a template, an access pattern's keys
+// are ElectroDB's default format, lower case unless the key says.
+func TestElectroDBDefaultKeys(t *testing.T) {
+	d, err := ParseDesign([]byte(`{"model":{"entity":"Task","version":"1","service":"TaskApp"},"attributes":{},
+	"indexes":{"primary":{"pk":{"field":"pk","composite":["team"]},"sk":{"field":"sk","composite":["project","task"]}},
+	"assigned":{"index":"gsi1","collection":"assignments","pk":{"field":"gsi1pk","composite":["employee"]},"sk":{"field":"gsi1sk","composite":["status"],"casing":"upper"}}}}`))
+	require.NoError(t, err)
+	tb := d.Tables[0]
+	require.True(t, tb.Unnamed)
+	require.Equal(t, KeyDef{"pk", "sk"}, tb.Key)
+	e := tb.entity("Task")
+	require.Equal(t, "$taskapp#team_{team}", e.Attrs["pk"].String())
+	require.Equal(t, "$task_1#project_{project}#task_{task}", e.Attrs["sk"].String())
+	require.Equal(t, "$ASSIGNMENTS#TASK_1#STATUS_{status}", e.Attrs["gsi1sk"].String())
+	var got []string
+	for _, p := range tb.Patterns {
+		got = append(got, fmt.Sprintf("%s %s on %s: %s", p.Name, p.Access, p.servedBy(), p.conditionText()))
+	}
+	require.Equal(t, []string{
+		"primary get on table key: pk = $taskapp#team_{team} and sk = $task_1#project_{project}#task_{task}",
+		"primary-query query on table key: pk = $taskapp#team_{team}",
+		"assigned query on index gsi1: pk = $taskapp#employee_{employee}",
+	}, got)
 }

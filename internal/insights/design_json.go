@@ -20,12 +20,15 @@ import (
 // character that is not white space is '{'.
 func isJSON(src []byte) bool {
 	t := bytes.TrimLeft(src, " \t\r\n\ufeff")
-	return len(t) > 0 && t[0] == '{'
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
 // parseJSONDesign parses a NoSQL Workbench model or a OneTable schema.
 func parseJSONDesign(src []byte) (*Design, error) {
 	src = bytes.TrimPrefix(bytes.TrimLeft(src, " \t\r\n"), []byte("\ufeff"))
+	if len(src) > 0 && src[0] == '[' {
+		return parseElectroDBArray(src) // the entities of one table
+	}
 	top, err := members(src, "json", "")
 	if err != nil {
 		return nil, err
@@ -34,6 +37,12 @@ func parseJSONDesign(src []byte) (*Design, error) {
 	case top.has("DataModel"):
 		top.format = FormatWorkbench
 		return parseWorkbench(top)
+	case top.has("tables") && (top.has("access_patterns") || top.has("items")):
+		top.format = FormatDataModel
+		return parseDataModel(top)
+	case isElectroDB(top):
+		// before OneTable: it shares "indexes", not their meaning
+		return parseElectroDB([]*object{top})
 	case top.has("models") || top.has("indexes"):
 		top.format = FormatOneTable
 		return parseOneTable(top)

@@ -27,10 +27,13 @@ import (
 // template), operation and sort (the sort key template; not in the
 // specification, whose queries save a hash alone) and type (Scan, Query
 // or Entity); limit, filters and schema do not change which key serves
-// it and are read for their shape only. A schema names no table, so
-// extensions.dynamoemu.table names it; its entities and patterns add
-// templates and pattern lines of a design file, as in a Workbench
-// model. Without patterns they are derived (design_derive.go). Sample
+// it and are read for their shape only. A query with Equal on the
+// table's full key (the hash alone when the table has no sort key) reads
+// one item: it is a get, as OneTable's get runs it. A schema names no
+// table: extensions.dynamoemu.table may name it, else the first request
+// to a table the design does not name does (the report says so); its
+// entities and patterns add templates and pattern lines of a design
+// file, as in a Workbench model. Without patterns they are derived (design_derive.go). Sample
 // items are not loaded (-load reads Workbench models). Any member the
 // reader does not know is an error naming it.
 
@@ -99,13 +102,12 @@ func parseOneTable(top *object) (*Design, error) {
 			}
 		}
 	}
-	if table == "" {
-		return nil, top.errf("extensions.dynamoemu.table", `a OneTable schema does not name its table: add "extensions": {"dynamoemu": {"table": "<name>"}}`)
-	}
 	if err := checkName(top, "extensions.dynamoemu.table", table, "table"); err != nil {
 		return nil, err
 	}
-	t := &DesignTable{Name: table, At: top.at("indexes")}
+	// A schema names no table: without dynamoemu's extension the first
+	// request to a table the design does not name names it.
+	t := &DesignTable{Name: table, At: top.at("indexes"), Unnamed: table == ""}
 	if err := readOneTableIndexes(top, t); err != nil {
 		return nil, err
 	}
@@ -322,6 +324,10 @@ func readOneTableQueries(top *object, t *DesignTable) error {
 		if pt.Access == Query {
 			if err := readOneTableKeyCondition(q, pt); err != nil {
 				return err
+			}
+			// Equal on the table's full key reads one item: a get.
+			if pt.Index == "" && (t.Key.Sort != "" && pt.SortOp == SortEQ || t.Key.Sort == "" && pt.SortOp == SortNone) {
+				pt.Access = Get
 			}
 		}
 		for _, prev := range t.Patterns {

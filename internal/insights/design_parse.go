@@ -157,6 +157,9 @@ func ParseDesign(src []byte) (*Design, error) {
 	if len(src) > maxDesignBytes {
 		return nil, &DesignError{Line: 1, Msg: fmt.Sprintf("the design is %d bytes, more than %d", len(src), maxDesignBytes)}
 	}
+	if isTemplate(src) {
+		return parseTemplateDesign(src)
+	}
 	if isJSON(src) {
 		return parseJSONDesign(src)
 	}

@@ -22,6 +22,9 @@ type TableView struct {
 	Indexes      []IndexView   `json:"indexes,omitempty"`
 	Entities     []EntityView  `json:"entities"`
 	Patterns     []PatternView `json:"patterns"`
+	// Note says what the format cannot say and the traffic completes:
+	// the table's name, the access patterns.
+	Note string `json:"note,omitempty"`
 }
 
 // IndexView is one index of a TableView.
@@ -56,6 +59,12 @@ func (d *Design) View() DesignView {
 	v := DesignView{Format: d.Format, Findings: d.Check()}
 	for _, t := range d.Tables {
 		tv := TableView{Name: t.Name, PartitionKey: t.Key.Partition, SortKey: t.Key.Sort}
+		switch {
+		case t.Unnamed && t.Name == "":
+			tv.Note = "the " + d.Format + " design names no table: the first table the traffic uses that the design does not name is this one"
+		case t.FromTraffic:
+			tv.Note = "the " + d.Format + " design declares no access patterns: the report takes them from the shapes of the traffic's requests"
+		}
 		for _, x := range t.Indexes {
 			tv.Indexes = append(tv.Indexes, IndexView{Name: x.Name, PartitionKey: x.Key.Partition, SortKey: x.Key.Sort})
 		}

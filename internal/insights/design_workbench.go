@@ -313,12 +313,31 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 				return wt, nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + ".SortKeyAlias", Msg: err.Error()}
 			}
 		}
-		for _, attr := range f.nonKey {
-			if _, ok := e.Attrs[attr]; !ok && dt.isKeyAttr(attr) && isName(attr) {
-				e.Attrs[attr] = knownTemplate("{" + attr + "}")
+		dt.Entities = append(dt.Entities, e)
+	}
+	// Index keys: templates inferred from the facet's sample items.
+	items := sampleItems(wt.Items)
+	for i, f := range fs {
+		e := dt.Entities[i]
+		var attrs [][]string
+		for _, o := range fs[:i] {
+			attrs = append(attrs, o.nonKey)
+		}
+		mine := entityItems(items, wt.Key, e, f.nonKey, dt.Entities[:i], attrs)
+		vars := map[string]string{}
+		for _, a := range []string{wt.Key.Partition, wt.Key.Sort} {
+			if t, ok := e.Attrs[a]; ok && t.bareVar() {
+				vars[a] = t.vars[0]
 			}
 		}
-		dt.Entities = append(dt.Entities, e)
+		for _, attr := range f.nonKey {
+			if _, ok := e.Attrs[attr]; ok || !dt.isKeyAttr(attr) {
+				continue
+			}
+			if t := inferTemplate(attr, mine, vars); t.text != "" {
+				e.Attrs[attr] = t
+			}
+		}
 	}
 	if len(fs) == 0 {
 		// No facets: the table's items as one entity, in every index.

@@ -40,17 +40,26 @@
 // ParseDesign also reads the designs people already write in other
 // formats, into the same Design: a NoSQL Workbench data model
 // (design_workbench.go: tables, GSIs, facets as entities with their key
-// aliases, sample data; ParseWorkbenchModel also returns the tables and
-// sample items for loading them) and a OneTable schema
-// (design_onetable.go: indexes, models with their value templates, saved
-// queries as patterns). What a format cannot say (templates of index
-// keys in Workbench, the table's name in OneTable, patterns with
-// descriptions and orders) goes in a "dynamoemu" member of dynamoemu's
-// own; without patterns they are derived from the entities' keys
-// (design_derive.go). An error names the member at fault by its path;
-// a member the reader does not know is an error, never dropped.
-// testdata/blog.workbench.json and blog.onetable.json are the blog design
-// in those formats and give the same report (TestDesignFormatsSameReport).
+// aliases, index key templates inferred from sample items
+// (design_infer.go); ParseWorkbenchModel also returns the tables and
+// sample items for loading them), a OneTable schema (design_onetable.go:
+// indexes, models with their value templates, saved queries as
+// patterns), ElectroDB entity schemas (design_electrodb.go), AWS's
+// DynamoDB MCP server data model (design_datamodel.go: create_table
+// tables, access patterns from their AWS CLI implementations) and the
+// tables of a CloudFormation, SAM, CDK or serverless template
+// (design_template.go, through internal/iac). What a format cannot say
+// goes in a "dynamoemu" member of dynamoemu's own (Workbench, OneTable);
+// without patterns they are derived from the entities' keys
+// (design_derive.go). What no file says is completed from the traffic
+// (design_traffic.go): the table's name (OneTable, ElectroDB: Unnamed)
+// and the access patterns (templates, a data model without them:
+// FromTraffic), each a from-traffic finding in the report. An error
+// names the member at fault by its path; a member the reader does not
+// know is an error, never dropped. testdata/blog.* is the blog design in
+// every format: those that say all a design file says give
+// blog.report.txt byte for byte, the others their own golden with the
+// same traffic sections (TestBlogDesignEveryFormat).
 //
 // Contributor Insights (contributor.go): UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights keep each

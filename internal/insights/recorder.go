@@ -140,6 +140,7 @@ func (r *Recorder) resetLocked() {
 	r.patterns = map[*Pattern]*patternStats{}
 	r.unmatched = map[shapeKey]*unmatchedStats{}
 	r.dropped = 0
+	r.design.forgetLearned()
 }
 
 // SetDesign checks the traffic against d from now on (nil: no design);

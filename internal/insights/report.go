@@ -144,6 +144,9 @@ type PatternReport struct {
 	ReadUnits     float64 `json:"readUnits"`
 	WriteUnits    float64 `json:"writeUnits"`
 	Throttled     int64   `json:"throttled,omitempty"`
+	// FromTraffic: the design's format declares no patterns; this one is
+	// the shape of requests the traffic made.
+	FromTraffic bool `json:"fromTraffic,omitempty"`
 }
 
 // UnmatchedRequest is a kind of request that matched no pattern.
@@ -262,11 +265,13 @@ func (r *Recorder) resourceLocked(cat Catalog, table, index string) ResourceRepo
 // designReportLocked checks the counts against the design.
 func (r *Recorder) designReportLocked() *DesignReport {
 	dr := &DesignReport{Patterns: []PatternReport{}, Findings: slices.Clone(r.static), UnmatchedDropped: r.dropped}
+	dr.Findings = append(dr.Findings, r.design.fromTraffic()...)
 	for _, t := range r.design.Tables {
 		for _, pt := range t.Patterns {
 			pr := PatternReport{
 				Table: t.Name, Name: pt.Name, Description: pt.Description, Access: pt.Access.String(),
 				Entities: pt.Entities, ServedBy: pt.servedBy(), Condition: pt.conditionText(), Order: pt.Order,
+				FromTraffic: pt.FromTraffic,
 			}
 			if ps := r.patterns[pt]; ps != nil {
 				pr.Requests, pr.ItemsRead, pr.ItemsReturned = ps.requests, ps.itemsRead, ps.itemsReturned

@@ -124,11 +124,23 @@ func (r *Recorder) matchLocked(q *Request) {
 		return
 	}
 	t := r.design.table(q.Table)
-	if t != nil && q.Access.IsWrite() && !t.hasWritePatterns() {
+	if t != nil && t.Unnamed && t.Name == "" {
+		if q.Index != "" && t.index(q.Index) == nil {
+			t = nil // not the schema's table
+		} else {
+			t.Name = q.Table
+			r.static = r.design.Check()
+		}
+	}
+	if t != nil && q.Access.IsWrite() && !t.hasWritePatterns() && !t.FromTraffic {
 		return
 	}
 	if t != nil {
-		if i := t.match(q); i >= 0 {
+		i := t.match(q)
+		if i < 0 && t.FromTraffic {
+			i = t.learn(q)
+		}
+		if i >= 0 {
 			pt := t.Patterns[i]
 			ps := r.patterns[pt]
 			if ps == nil {

@@ -40,7 +40,7 @@ var layers = []layer{
 	{pkg: "conventions/internal/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
-	{pkg: "internal/insights", may: []string{"internal/storage"}},
+	{pkg: "internal/insights", may: []string{"internal/storage", "internal/iac"}}, // designs read from CloudFormation, CDK and serverless templates
 	{pkg: "internal/iampolicy"}, // IAM policy documents parsed and evaluated (the IAM policy mode)
 	{pkg: "internal/iac"},       // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},

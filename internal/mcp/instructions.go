@@ -32,7 +32,11 @@ func designSummary(d *insights.Design) string {
 		if t.Key.Sort != "" {
 			key += ", " + t.Key.Sort
 		}
-		fmt.Fprintf(&b, "\n- table %s, key %s", t.Name, key)
+		name := t.Name
+		if name == "" {
+			name = "(the format names none: the first table the traffic uses that the design does not name)"
+		}
+		fmt.Fprintf(&b, "\n- table %s, key %s", name, key)
 		for _, x := range t.Indexes {
 			xk := x.Key.Partition
 			if x.Key.Sort != "" {
@@ -46,6 +50,9 @@ func designSummary(d *insights.Design) string {
 		}
 		if len(ents) > 0 {
 			fmt.Fprintf(&b, "; entities %s", strings.Join(ents, ", "))
+		}
+		if t.FromTraffic {
+			fmt.Fprintf(&b, "; access patterns: none declared (a %s design cannot say them), so the report takes them from the traffic", d.Format)
 		}
 		for _, p := range t.Patterns {
 			on := "the table"

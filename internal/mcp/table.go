@@ -53,10 +53,12 @@ func designTable(d *insights.Design, name string) *tableDesc {
 		return out
 	}
 	for _, t := range d.Tables {
-		if t.Name != name {
+		// A table the format does not name (OneTable, ElectroDB) answers
+		// for the name asked, as the report's first request names it.
+		if t.Name != name && (t.Name != "" || !d.Declares(name)) {
 			continue
 		}
-		td := &tableDesc{TableName: t.Name, KeySchema: ks(t.Key), fromDesign: true}
+		td := &tableDesc{TableName: name, KeySchema: ks(t.Key), fromDesign: true}
 		for _, x := range t.Indexes {
 			x := indexDesc{IndexName: x.Name, KeySchema: ks(x.Key)}
 			x.Projection.ProjectionType = "ALL"

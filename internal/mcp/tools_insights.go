@@ -59,7 +59,7 @@ func (s *Server) insightTools() []*tool {
 				return map[string]bool{"reset": true}, nil
 			}},
 		{name: "design_show", title: "The design", schema: schema{},
-			desc: `The single-table design the traffic is checked against: per table its keys and indexes, its entities with a key template per key attribute ("Post_{created_at}": text with {variables}), its access patterns (access, entities, the key or index that serves each, the key condition, order, description), and the design's own findings. The design is a design file, a NoSQL Workbench model or a OneTable schema (design_set). Example: {}.`,
+			desc: `The single-table design the traffic is checked against: per table its keys and indexes, its entities with a key template per key attribute ("Post_{created_at}": text with {variables}), its access patterns (access, entities, the key or index that serves each, the key condition, order, description), and the design's own findings. The design is a design file or a Workbench, OneTable, ElectroDB, AWS MCP data model or CloudFormation/CDK file (design_set). Example: {}.`,
 			run: func(context.Context, json.RawMessage) (any, error) {
 				d, err := s.design()
 				if err != nil {
@@ -71,7 +71,7 @@ func (s *Server) insightTools() []*tool {
 				return d.View(), nil
 			}},
 		{name: "design_set", title: "Set the design", write: true,
-			schema: schema{props: []prop{{name: "design", typ: "string", desc: `the design: a design file's text ("table Blog\nkey PK SK\nentity Post PK={id} SK=post\npattern post-by-id get Post where pk = {id} and sk = post"), a NoSQL Workbench model's JSON or a OneTable schema's JSON; "" removes the design`}},
+			schema: schema{props: []prop{{name: "design", typ: "string", desc: `the design: a design file's text ("table Blog\nkey PK SK\nentity Post PK={id} SK=post\npattern post-by-id get Post where pk = {id} and sk = post"), or a NoSQL Workbench model, OneTable schema, ElectroDB entities, AWS DynamoDB MCP data model (dynamodb_data_model.json) or CloudFormation/CDK template; "" removes the design`}},
 				required: []string{"design"}},
 			desc: `Sets the design the traffic is checked against from now on (the report's patterns and findings, design_match, explain). A bad design is an error with its line and column, or the JSON member at fault; the previous design stays then.`,
 			run: func(_ context.Context, args json.RawMessage) (any, error) {
@@ -146,7 +146,7 @@ func (s *Server) insightTools() []*tool {
 }
 
 // errNoDesign: no design is set.
-var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, a NoSQL Workbench model or a OneTable schema), as does the server's -design flag")
+var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, or a NoSQL Workbench, OneTable, ElectroDB, AWS DynamoDB MCP data model or CloudFormation/CDK file), as does the server's -design flag")
 
 // design returns the design the emulator checks the traffic against, or
 // nil.

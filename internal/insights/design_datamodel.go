@@ -1,0 +1,486 @@
+package insights
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// AWS's DynamoDB MCP server's data model (dynamodb_data_model.json, the
+// file its data model validation reads) as a design:
+//
+//	{"tables": [CreateTable inputs],
+//	 "items": {"Blog": [{"PutRequest": {"Item": {...}}}]},
+//	 "access_patterns": [{"pattern": "1", "description": ..., "table": "Blog", "index": "GSI1" | null,
+//	   "dynamodb_operation": "Query", "implementation": "aws dynamodb query --table-name Blog ...",
+//	   "reason": "why it is not DynamoDB's"}]}
+//
+// The tables are their key and indexes (design_tables.go); the format
+// names no entities. Each access pattern with a table is a pattern: its
+// name the pattern's, its access the operation's (BatchGetItem and
+// TransactGetItems read by the full key as GetItem does, BatchWriteItem
+// and TransactWriteItems write as PutItem does), its key condition the
+// implementation's (an AWS CLI command: --index-name,
+// --key-condition-expression with --expression-attribute-names and
+// -values, --key, --item, --no-scan-index-forward). The command gives
+// example values, not templates: a value is read as literal text around
+// the values of the sample item (items) that holds it in that attribute
+// ("77fcab6b" is {post_id} when that comment's post_id is "77fcab6b"); a
+// value no sample item explains is a constant when it is a word
+// ("post"), else a variable named by its placeholder (":author" is
+// {author}) or its attribute. A begins_with operand is the prefix as
+// written. A pattern with a reason and no table is not DynamoDB's and is
+// left out. Without a command the key condition is the key's attributes
+// as variables.
+
+// FormatDataModel is AWS's DynamoDB MCP server's data model.
+const FormatDataModel = "dynamodb-data-model"
+
+func parseDataModel(top *object) (*Design, error) {
+	if err := top.only("tables", "items", "access_patterns"); err != nil {
+		return nil, err
+	}
+	d := &Design{Format: FormatDataModel}
+	tables, err := top.array("tables")
+	if err != nil {
+		return nil, err
+	}
+	for i, raw := range tables {
+		o, err := members(raw, FormatDataModel, top.elem("tables", i))
+		if err != nil {
+			return nil, err
+		}
+		t, err := readCreateTable(o)
+		if err != nil {
+			return nil, err
+		}
+		if d.table(t.Name) != nil {
+			return nil, o.errf("TableName", "table %q twice", t.Name)
+		}
+		d.Tables = append(d.Tables, t)
+	}
+	samples := map[string][]sampleItem{}
+	items, err := top.object("items")
+	if err != nil {
+		return nil, err
+	}
+	if items != nil {
+		for i, name := range items.names {
+			if d.table(name) == nil {
+				return nil, items.errf(name, "no table %q in tables", name)
+			}
+			var reqs []struct {
+				PutRequest struct {
+					Item json.RawMessage
+				}
+			}
+			if err := json.Unmarshal(items.values[i], &reqs); err != nil {
+				return nil, items.errf(name, "want an array of {\"PutRequest\": {\"Item\": ...}}")
+			}
+			var raws []json.RawMessage
+			for _, r := range reqs {
+				raws = append(raws, r.PutRequest.Item)
+			}
+			samples[name] = sampleItems(raws)
+		}
+	}
+	aps, err := top.array("access_patterns")
+	if err != nil {
+		return nil, err
+	}
+	for i, raw := range aps {
+		o, err := members(raw, FormatDataModel, top.elem("access_patterns", i))
+		if err != nil {
+			return nil, err
+		}
+		if err := readDataModelPattern(d, o, samples); err != nil {
+			return nil, err
+		}
+	}
+	if len(d.Tables) == 0 {
+		return nil, &DesignError{Format: FormatDataModel, Msg: "the design declares no table"}
+	}
+	for _, t := range d.Tables {
+		if len(t.Patterns) == 0 {
+			t.FromTraffic = true
+		}
+		if err := t.resolve(d.Format); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// dataModelAccess is the access an operation makes.
+func dataModelAccess(op string) (Access, bool) {
+	switch op {
+	case "Query":
+		return Query, true
+	case "Scan":
+		return Scan, true
+	case "GetItem", "BatchGetItem", "TransactGetItems":
+		return Get, true
+	case "PutItem", "BatchWriteItem", "TransactWrite", "TransactWriteItems":
+		return Put, true
+	case "UpdateItem":
+		return Update, true
+	case "DeleteItem":
+		return Delete, true
+	}
+	return AccessNone, false
+}
+
+// readDataModelPattern reads one access pattern into its table.
+func readDataModelPattern(d *Design, o *object, samples map[string][]sampleItem) error {
+	if err := o.only("pattern", "description", "table", "index", "dynamodb_operation", "implementation", "reason"); err != nil {
+		return err
+	}
+	name, err := o.need("pattern")
+	if err != nil {
+		return err
+	}
+	if err := checkName(o, "pattern", name, "pattern"); err != nil {
+		return err
+	}
+	desc, err := o.str("description")
+	if err != nil {
+		return err
+	}
+	if _, err := o.str("reason"); err != nil {
+		return err
+	}
+	table, err := o.str("table")
+	if err != nil {
+		return err
+	}
+	if table == "" {
+		if !o.has("reason") {
+			return o.errf("table", "missing: a pattern names its table, or gives the reason it is not DynamoDB's")
+		}
+		return nil
+	}
+	t := d.table(table)
+	if t == nil {
+		return o.errf("table", "no table %q in tables", table)
+	}
+	index := ""
+	if raw := o.get("index"); raw != nil && string(raw) != "null" {
+		if index, err = o.str("index"); err != nil {
+			return err
+		}
+	}
+	op, err := o.need("dynamodb_operation")
+	if err != nil {
+		return err
+	}
+	acc, ok := dataModelAccess(op)
+	if !ok {
+		return o.errf("dynamodb_operation", "%q is not Query, Scan, GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem, TransactGetItems or TransactWriteItems", op)
+	}
+	impl, err := o.str("implementation")
+	if err != nil {
+		return err
+	}
+	pt := &Pattern{Name: name, Description: desc, Access: acc, Index: index, At: o.path}
+	if t.hasPattern(name) {
+		pt.Name = name + "-" + acc.String() // a range split by operation ("16-19")
+		if t.hasPattern(pt.Name) {
+			return o.errf("pattern", "pattern %q twice", name)
+		}
+	}
+	cmd, err := parseCLI(impl)
+	if err != nil {
+		return o.errf("implementation", "%v", err)
+	}
+	if cmd.index != "" {
+		pt.Index = cmd.index
+	}
+	key, ok := t.keyOf(pt.Index)
+	if !ok {
+		return o.errf("index", "no index %q in table %q", pt.Index, t.Name)
+	}
+	if err := cmd.condition(pt, key, samples[t.Name]); err != nil {
+		return o.errf("implementation", "%v", err)
+	}
+	t.Patterns = append(t.Patterns, pt)
+	return nil
+}
+
+// cliCommand is what an AWS CLI command says of a pattern.
+type cliCommand struct {
+	index, keyCond string
+	names          map[string]string
+	values         map[string]map[string]json.RawMessage
+	key            map[string]map[string]json.RawMessage // --key or --item
+	order          string
+}
+
+// parseCLI reads the options of an "aws dynamodb OP ..." command ("":
+// none).
+func parseCLI(s string) (*cliCommand, error) {
+	c := &cliCommand{}
+	if strings.TrimSpace(s) == "" {
+		return c, nil
+	}
+	words, err := shellWords(s)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		arg := func() (string, error) {
+			if i+1 >= len(words) {
+				return "", errorf("%s takes a value", w)
+			}
+			i++
+			return words[i], nil
+		}
+		var v string
+		switch w {
+		case "--index-name", "--key-condition-expression", "--expression-attribute-names", "--expression-attribute-values", "--key", "--item":
+			if v, err = arg(); err != nil {
+				return nil, err
+			}
+		case "--no-scan-index-forward":
+			c.order = "desc"
+			continue
+		case "--scan-index-forward":
+			c.order = "asc"
+			continue
+		default:
+			continue
+		}
+		switch w {
+		case "--index-name":
+			c.index = v
+		case "--key-condition-expression":
+			c.keyCond = v
+		case "--expression-attribute-names":
+			err = json.Unmarshal([]byte(v), &c.names)
+		case "--expression-attribute-values":
+			err = json.Unmarshal([]byte(v), &c.values)
+		case "--key", "--item":
+			err = json.Unmarshal([]byte(v), &c.key)
+		}
+		if err != nil {
+			return nil, errorf("%s: not the JSON it takes: %v", w, err)
+		}
+	}
+	return c, nil
+}
+
+// shellWords splits a command line as a POSIX shell does its words:
+// single quotes, double quotes (with \ escapes), backslashes.
+func shellWords(s string) ([]string, error) {
+	var words []string
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errorf("a ' without its closing '")
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			in = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				b.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errorf("a \" without its closing \"")
+			}
+			in = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			if s[i] != '\n' {
+				b.WriteByte(s[i])
+				in = true
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if in {
+				words = append(words, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, b.String())
+	}
+	return words, nil
+}
+
+// keyConditionREs are the three forms of a key condition's terms:
+// begins_with, BETWEEN and a comparison, built at their first use.
+var keyConditionREs = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`(?i)begins_with\s*\(\s*([#\w.-]+)\s*,\s*(:[\w-]+)\s*\)`),
+		regexp.MustCompile(`(?i)([#\w.-]+)\s+between\s+(:[\w-]+)\s+and\s+(:[\w-]+)`),
+		regexp.MustCompile(`([#\w.-]+)\s*(<=|>=|=|<|>)\s*(:[\w-]+)`),
+	}
+})
+
+// condition sets the pattern's key condition and order from the command,
+// key being the key that serves it.
+func (c *cliCommand) condition(pt *Pattern, key KeyDef, items []sampleItem) error {
+	pt.Order = c.order
+	if pt.Access == Scan {
+		return nil
+	}
+	attrName := func(s string) string {
+		if n, ok := c.names[s]; ok {
+			return n
+		}
+		return s
+	}
+	value := func(ph string) (string, error) {
+		av, ok := c.values[ph]
+		if !ok {
+			return "", errorf("%s has no value in --expression-attribute-values", ph)
+		}
+		return avText(av), nil
+	}
+	set := func(attr, op, lo, hi, loName, hiName string) error {
+		switch attr {
+		case key.Partition:
+			if op != "=" {
+				return errorf("the partition key %s is compared with %s, not =", attr, op)
+			}
+			pt.PK, pt.HasPK = exampleTemplate(attr, lo, loName, items), true
+		case key.Sort:
+			so, ok := sortOpOf(op)
+			if !ok {
+				return errorf("sort key operator %q", op)
+			}
+			pt.SortOp = so
+			if so == SortBeginsWith {
+				pt.SK = literalOr(lo, key.Sort)
+			} else {
+				pt.SK = exampleTemplate(attr, lo, loName, items)
+			}
+			if so == SortBetween {
+				pt.SK2 = exampleTemplate(attr, hi, hiName, items)
+			}
+		default:
+			return errorf("%s is no key attribute of the %s", attr, map[bool]string{true: "table", false: "index " + pt.Index}[pt.Index == ""])
+		}
+		return nil
+	}
+	switch {
+	case c.keyCond != "":
+		res := keyConditionREs()
+		beginsWithRE, betweenRE, compareRE := res[0], res[1], res[2]
+		rest := c.keyCond
+		for _, m := range beginsWithRE.FindAllStringSubmatch(rest, -1) {
+			v, err := value(m[2])
+			if err != nil {
+				return err
+			}
+			if err := set(attrName(m[1]), "begins_with", v, "", m[2], ""); err != nil {
+				return err
+			}
+		}
+		rest = beginsWithRE.ReplaceAllString(rest, "")
+		for _, m := range betweenRE.FindAllStringSubmatch(rest, -1) {
+			lo, err := value(m[2])
+			if err != nil {
+				return err
+			}
+			hi, err := value(m[3])
+			if err != nil {
+				return err
+			}
+			if err := set(attrName(m[1]), "between", lo, hi, m[2], m[3]); err != nil {
+				return err
+			}
+		}
+		rest = betweenRE.ReplaceAllString(rest, "")
+		for _, m := range compareRE.FindAllStringSubmatch(rest, -1) {
+			v, err := value(m[3])
+			if err != nil {
+				return err
+			}
+			if err := set(attrName(m[1]), m[2], v, "", m[3], ""); err != nil {
+				return err
+			}
+		}
+	case c.key != nil:
+		for _, attr := range []string{key.Partition, key.Sort} {
+			if av, ok := c.key[attr]; ok && attr != "" {
+				if err := set(attr, "=", avText(av), "", "", ""); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if !pt.HasPK {
+		pt.PK, pt.HasPK = varTemplate(key.Partition, "pk"), true
+	}
+	if pt.Access != Query && key.Sort != "" && pt.SortOp == SortNone {
+		pt.SortOp, pt.SK = SortEQ, varTemplate(key.Sort, "sk")
+	}
+	return nil
+}
+
+// avText is an attribute value's text (S, N; B as written).
+func avText(av map[string]json.RawMessage) string {
+	for _, typ := range []string{"S", "N", "B"} {
+		var s string
+		if raw, ok := av[typ]; ok && json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return ""
+}
+
+// exampleTemplate is the template an example value of attr stands for
+// (see the top of the file); ph names the value's placeholder.
+func exampleTemplate(attr, v, ph string, items []sampleItem) Template {
+	fallback := strings.TrimPrefix(ph, ":")
+	if !isName(fallback) {
+		fallback = attr
+	}
+	if v == "" || strings.ContainsAny(v, "{}") {
+		return varTemplate(fallback, "v")
+	}
+	for _, it := range items {
+		if it[attr] != v {
+			continue
+		}
+		if t := composeTemplate(attr, v, it, nil); strings.Contains(t, "{") {
+			if tpl, err := parseTemplate(t); err == nil {
+				return tpl
+			}
+		}
+	}
+	if isWord(v) {
+		return knownTemplate(v)
+	}
+	return varTemplate(fallback, "v")
+}
+
+// literalOr is v as a literal template, or a variable named by attr when
+// v cannot be one.
+func literalOr(v, attr string) Template {
+	if t, err := parseTemplate(v); err == nil && t.literal() {
+		return t
+	}
+	return varTemplate(attr, "sk")
+}
+
+// errorf is an error of a format's reader; the caller wraps it in a
+// *DesignError naming the member.
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

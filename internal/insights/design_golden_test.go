@@ -1,0 +1,70 @@
+package insights
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// blogFormats: the blog design (seed 001) written in every format a
+// design is read from, each with its golden report on blogTraffic. A
+// format that says all the design file says gives blog.report.txt
+// itself; one that cannot (no pattern names or descriptions, no write
+// patterns, no table name, no patterns at all) has its own golden, whose
+// traffic sections are still the design file's.
+var blogFormats = []struct {
+	file, format, golden string
+}{
+	{"blog.design", FormatText, "blog.report.txt"},
+	{"blog.workbench.json", FormatWorkbench, "blog.report.txt"},
+	{"blog.onetable.json", FormatOneTable, "blog.report.txt"},
+	{"blog.dynamodb_data_model.json", FormatDataModel, "blog.report.txt"},
+	{"blog.workbench-plain.json", FormatWorkbench, "blog.workbench-plain.report.txt"},
+	{"blog.onetable-plain.json", FormatOneTable, "blog.onetable-plain.report.txt"},
+	{"blog.cloudformation.yaml", FormatCloudFormation, "blog.cloudformation.report.txt"},
+	{"blog.electrodb.json", FormatElectroDB, "blog.electrodb.report.txt"},
+}
+
+// blogReport runs blogTraffic against the design in file and returns the
+// text report.
+func blogReport(t *testing.T, file string) (string, *Design) {
+	d := loadDesign(t, file)
+	r := New(Options{Clock: fixedClock})
+	r.SetDesign(d)
+	r.SetReporting(true)
+	for _, q := range blogTraffic() {
+		r.Record(&q)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, r.Report(nil).WriteText(&buf))
+	return buf.String(), d
+}
+
+// TestBlogDesignEveryFormat: each format's report on the same traffic is
+// its golden byte for byte (-rewrite writes the goldens), and every
+// report's traffic sections (each table's and index's counts) are the
+// design file's.
+func TestBlogDesignEveryFormat(t *testing.T) {
+	traffic := func(rep string) string {
+		head, _, _ := strings.Cut(rep, "\nCostliest requests")
+		return head
+	}
+	want, _ := blogReport(t, "blog.design")
+	for _, tc := range blogFormats {
+		t.Run(tc.file, func(t *testing.T) {
+			got, d := blogReport(t, tc.file)
+			require.Equal(t, tc.format, d.Format)
+			path := "testdata/" + tc.golden
+			if *rewrite && tc.golden != "blog.report.txt" {
+				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+			}
+			golden, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.Equal(t, string(golden), got, "the report of %s", tc.file)
+			require.Equal(t, traffic(want), traffic(got), "the traffic sections of %s", tc.file)
+		})
+	}
+}
