@@ -41,8 +41,8 @@ var layers = []layer{
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
 	{pkg: "internal/insights", may: []string{"internal/storage", "internal/iac"}}, // designs read from CloudFormation, CDK and serverless templates
-	{pkg: "internal/iampolicy"}, // IAM policy documents parsed and evaluated (the IAM policy mode)
-	{pkg: "internal/iac"},       // tables read from CloudFormation, CDK and serverless templates (-load)
+	{pkg: "internal/iampolicy"},                                                   // IAM policy documents parsed and evaluated (the IAM policy mode)
+	{pkg: "internal/iac"},                                                         // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
 	// (never linked by the server: TestServerWithoutHeavyInit).
