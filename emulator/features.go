@@ -11,6 +11,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
@@ -42,7 +43,9 @@ func init() {
 	// The instruments moved out of the core, as stages of its request
 	// pipeline (emulator/internal/service/stage.go), in their order: the
 	// report first (its End hears of a use a later stage refused), then
-	// the fault rules; the core's throttler comes after them.
+	// the fault rules, then the throttler (last, so that no stage refuses
+	// a use after the throttler admitted it).
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})
+	service.UseStage(throttle.Stage{})
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"hash/crc32"
 	"io"
 	"log/slog"
@@ -332,8 +333,8 @@ func (e *Emulator) serviceConfig() service.Config {
 		StreamBudget:       e.streamBudget,
 		Conventions:        e.opts.Conventions,
 		TableDropped:       e.release.deleted,
-		Faults:             e.newInjector(), // faults_persist.go
-		Throttle:           service.ThrottleConfig(e.opts.Faults.Throttle),
+		Faults:             e.newInjector(),                                  // faults_persist.go
+		Settings:           []any{throttle.Settings(e.opts.Faults.Throttle)}, // emulator/internal/stages/throttle
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}

@@ -152,6 +152,9 @@ var stagePackages = map[string][]string{
 	"emulator/internal/stages/faults": {"faultStage", "fxOperation", "fxTargetOf", "fxTargetMembers", "targetOf",
 		"targetMembers", "tableOfARN", "faultError"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal"},
+	"emulator/internal/stages/throttle": {"throttleStage", "tableThrottle", "syncThrottle", "throttled",
+		"throttleUse", "throttleError", "coreLast", "ThrottleConfig", "ThrottleTag", "VectorSearchTag", "Throttler",
+		"thState"},
 }
 
 // instrumentNames are the names of the instruments still in the core
@@ -163,7 +166,7 @@ var stagePackages = map[string][]string{
 var instrumentNames = map[string]int{
 	"initFx": 2, "forgetFx": 2, "forgetIndexFx": 2, "applyLag": 3, "applyIndexLagSetting": 3,
 	"restoreLags": 2, "restoreContributorInsights": 2, "convPolicy": 15, "stampLag": 2,
-	"thState": 4, "readGate": 15,
+	"readGate": 15,
 }
 
 // TestCoreNamesNoStage: the core's code uses no name of a stage package

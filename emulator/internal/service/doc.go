@@ -182,12 +182,14 @@
 //   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome,
 //     UseStage: the instruments' part in each use of a table or index,
 //     Begin before storage is touched and End with what the use did;
-//     which stages watch a table is asked once per definition).
+//     which stages watch a table is asked once per definition),
+//     stage_state.go (what a stage keeps: its settings, its state per
+//     namespace, per table and per use).
 //   - Fault injection, throttling, the access-pattern report
-//     (faults/WIRING.md): the fault rules and the report's recording
-//     are stages (emulator/internal/stages/faults and insights); fx.go
-//     (the throttler, the core's stage; a table's throttling configured
-//     from its definition), fx_batch.go (per item, UnprocessedItems/Keys),
+//     (faults/WIRING.md): the fault rules, throttling and the report's
+//     recording are stages (emulator/internal/stages/faults, throttle
+//     and insights); fx.go (the report's recorders, the watched write's
+//     capacity mode, the errors a batch or transaction treats apart), fx_batch.go (per item, UnprocessedItems/Keys),
 //     fx_tx.go (per action, CancellationReasons), fx_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
 //     and counted as AWS charges it), feature_statements_read.go (per PartiQL

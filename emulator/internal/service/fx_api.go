@@ -6,7 +6,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -92,12 +91,6 @@ func (s *Service) Reports() []NamespaceReport {
 // region select (created if need be).
 func (s *Service) Recorder(accessKey, region string) *insights.Recorder {
 	return s.namespaceOf(accessKey, region).rec
-}
-
-// Throttler returns the throttler of the namespace an access key and
-// region select (created if need be).
-func (s *Service) Throttler(accessKey, region string) *throttle.Throttler {
-	return s.namespaceOf(accessKey, region).th
 }
 
 // ReportOf returns the report of the namespace an access key and region

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
 )
 
@@ -213,7 +215,7 @@ func TestPipeline(t *testing.T) {
 				require.Positive(t, o.ReadUnits+o.WriteUnits+o.VectorSearchBytes, "the report counted no units")
 			})
 			t.Run("throttle", func(t *testing.T) {
-				p := newPipelineEnv(t, Config{Throttle: ThrottleConfig{Provisioned: true, Burst: time.Second}})
+				p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{Provisioned: true, Burst: time.Second}}})
 				var bodies []string
 				refused := "ProvisionedThroughputExceeded"
 				if tc.vector {
@@ -347,16 +349,18 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],` +
 			`"VectorIndexes":[{"IndexName":"vix","VectorAttribute":{"AttributeName":"emb"},"Dimensions":2,` +
 			`"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"}}],` +
-			`"Tags":[{"Key":"` + VectorSearchTag + `","Value":"1024"}]}`},
+			`"Tags":[{"Key":"` + throttle.VectorSearchTag + `","Value":"1024"}]}`},
 		{"PutItem", `{"TableName":"vec","Item":{"pk":{"S":"a"},"v":{"S":"x"},"emb":{"L":[{"N":"1"},{"N":"0"}]}}}`},
 	} {
 		status, body := p.do(r[0], r[1])
 		require.Equal(t, http.StatusOK, status, "%s: %s", r[0], body)
 	}
-	if th := p.s.Throttler(pipelineAuthKey, pipelineRegion); th.Active() {
-		// The seeding PutItem spent the write capacity: start each check
-		// with full buckets.
-		p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe").thState.Store(nil)
+	// The seeding PutItem spent the write capacity of a throttled table:
+	// start each check with full buckets (the throttling stage, finding
+	// no state on the table, configures it afresh).
+	tb := p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe")
+	for i := range tb.slots {
+		tb.slots[i] = atomic.Value{}
 	}
 	return p
 }

@@ -68,8 +68,10 @@ type Config struct {
 	TableDropped func(sizeBytes int64)
 	// Faults is the fault injector (nil: a new one with no rules).
 	Faults *faults.Injector
-	// Throttle says which tables' capacity is enforced (fx.go).
-	Throttle ThrottleConfig
+	// Settings are the installed stages' settings (stage_state.go's
+	// Setting: a stage finds its own by type), as the emulator's options
+	// give them.
+	Settings []any
 	// ApproximateVectors makes every vector index search approximately
 	// (storage's HNSW graph) instead of exactly: for large local data
 	// sets; results may then differ from the true nearest neighbours.
@@ -89,7 +91,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.fx.inj, s.fx.th = cfg.Faults, cfg.Throttle
+	s.fx.inj = cfg.Faults
 	if s.fx.inj == nil {
 		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
 	}
