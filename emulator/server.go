@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"hash/crc32"
 	"io"
@@ -225,6 +226,7 @@ type Emulator struct {
 	hosts   *hostPolicy      // the Host names answered (hosts.go)
 	keys    *keyring         // Options.Credentials's; nil: signatures are not checked (credentials.go)
 	svc     *service.Service // everything behind the edge (internal/service)
+	inj     *faults.Injector // the fault rules (faults_persist.go), the faults stage's setting
 	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
@@ -288,6 +290,7 @@ func New(opts Options) (*Emulator, error) {
 		}
 		dbs = storeDBs(e.store)
 	}
+	e.inj = e.newInjector() // faults_persist.go
 	cfg := e.serviceConfig()
 	cfg.DBs = dbs
 	if e.store != nil {
@@ -323,18 +326,19 @@ func New(opts Options) (*Emulator, error) {
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
 	return service.Config{
-		SharedDB:           e.opts.SharedDB,
-		Logger:             e.log,
-		Clock:              e.clock,
-		RealClock:          e.opts.Clock == nil,
-		IdempotencyBytes:   e.opts.IdempotencyBytes,
-		TransientDelay:     e.opts.transientDelay(),
-		StreamRetention:    e.opts.StreamRetention,
-		StreamBudget:       e.streamBudget,
-		Conventions:        e.opts.Conventions,
-		TableDropped:       e.release.deleted,
-		Faults:             e.newInjector(),                                  // faults_persist.go
-		Settings:           []any{throttle.Settings(e.opts.Faults.Throttle)}, // emulator/internal/stages/throttle
+		SharedDB:         e.opts.SharedDB,
+		Logger:           e.log,
+		Clock:            e.clock,
+		RealClock:        e.opts.Clock == nil,
+		IdempotencyBytes: e.opts.IdempotencyBytes,
+		TransientDelay:   e.opts.transientDelay(),
+		StreamRetention:  e.opts.StreamRetention,
+		StreamBudget:     e.streamBudget,
+		Conventions:      e.opts.Conventions,
+		TableDropped:     e.release.deleted,
+		// The stages' settings: the fault rules (emulator/internal/stages/faults)
+		// and throttling's (emulator/internal/stages/throttle).
+		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle)},
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}

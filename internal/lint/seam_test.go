@@ -150,7 +150,7 @@ const stagesDir = "emulator/internal/stages"
 // them (its comments may name them), and imports none of the packages.
 var stagePackages = map[string][]string{
 	"emulator/internal/stages/faults": {"faultStage", "fxOperation", "fxTargetOf", "fxTargetMembers", "targetOf",
-		"targetMembers", "tableOfARN", "faultError"},
+		"targetMembers", "tableOfARN", "faultError", "Faults", "inj"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal"},
 	"emulator/internal/stages/throttle": {"throttleStage", "tableThrottle", "syncThrottle", "throttled",
 		"throttleUse", "throttleError", "coreLast", "ThrottleConfig", "ThrottleTag", "VectorSearchTag", "Throttler",

@@ -288,7 +288,9 @@
 //	                  batch's items are charged inside its transaction;
 //	                  the stages of emulator/internal/stages keep no lock
 //	                  of their own: faults takes the injector's, insights
-//	                  a recorder's, each a leaf, in Begin and End),
+//	                  a recorder's, throttle the throttler's (and the
+//	                  sync.Once that makes a namespace's), each a leaf,
+//	                  in Begin and End),
 //	                  conventions.Report.mu, partiqlops' stmtCache.mu, codecMu,
 //	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, the emulator's snapshots.mu and branches.mu, the
 //	                  logger's: held for their own work, nothing taken inside

@@ -5,27 +5,22 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Fault injection, capacity throttling and the access-pattern report
-// (faults/WIRING.md is the design), the core's three stages of the
-// pipeline (stage.go): each use of a table or index by a data-plane
-// request is put to their Begin after the request is validated and
-// before storage is touched (the fault rules, then the throttler's
-// Admit), and to their End once it ran (the throttler's Charge and the
-// recorder's Record). With no rule, no throttled table and no report
-// reader, no stage runs and nothing is allocated (Table.watchers). The
-// handlers reach the stages through the request pipeline's entry points
-// (pipeline_item.go), not directly.
+// What the core keeps of the instruments (faults/WIRING.md is the
+// design), whose stages of the pipeline (stage.go) live in
+// emulator/internal/stages: each namespace's access-pattern recorder
+// with the report's settings, the capacity mode of a watched write, and
+// the errors a batch or a transaction treats apart. With no rule, no
+// throttled table and no report reader, no stage runs and nothing is
+// allocated (Table.watchers). The handlers reach the stages through the
+// request pipeline's entry points (pipeline_item.go), not directly.
 
-// fxState is the service's fault injector and the report's settings that
-// every namespace's recorder follows.
+// fxState is the report's settings that every namespace's recorder
+// follows.
 type fxState struct {
-	inj *faults.Injector // never nil
-
 	mu        sync.Mutex // guards reporting and design; a leaf
 	reporting bool
 	design    *insights.Design

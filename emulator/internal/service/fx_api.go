@@ -5,20 +5,12 @@ import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // What the facade (and its admin endpoints) reach of fault injection,
 // throttling and the report.
-
-// Faults returns the service's fault injector.
-func (s *Service) Faults() *faults.Injector { return s.fx.inj }
-
-// Faults returns the fault injector of the namespace's service (for the
-// fault rules' stage, emulator/internal/stages/faults).
-func (s Space) Faults() *faults.Injector { return s.ns.svc.fx.inj }
 
 // SetReporting starts or stops the access-pattern report in every
 // namespace, present and future.

@@ -199,7 +199,7 @@ func TestPipeline(t *testing.T) {
 			t.Run("fault", func(t *testing.T) {
 				const marker = "fault injected by TestPipeline"
 				p := newPipelineEnv(t, Config{})
-				require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},
+				require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Operations: []string{op},
 					Fault: faults.InternalServerError, Message: marker}}))
 				_, body := p.do(op, tc.body)
 				require.Contains(t, body, marker, "the fault rule did not fire")
@@ -325,7 +325,8 @@ type pipelineEnv struct {
 	t      testing.TB
 	s      *Service
 	h      http.Handler
-	tenant string // the X-Tenant-Code header of the requests ("": none)
+	inj    *faults.Injector // the fault rules (the faults stage's setting)
+	tenant string           // the X-Tenant-Code header of the requests ("": none)
 }
 
 const pipelineAuthKey, pipelineRegion = "AKIDPIPELINE", "us-east-1"
@@ -333,7 +334,9 @@ const pipelineAuthKey, pipelineRegion = "AKIDPIPELINE", "us-east-1"
 func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 	t.Helper()
 	cfg.Clock = func() time.Time { return tablesClock }
-	p := &pipelineEnv{t: t, s: newTestService(t, cfg)}
+	inj := faults.New(faults.Options{Clock: cfg.Clock})
+	cfg.Settings = append(cfg.Settings, inj)
+	p := &pipelineEnv{t: t, s: newTestService(t, cfg), inj: inj}
 	p.h = serviceHandler(p.s)
 	for _, r := range [][2]string{
 		{"CreateTable", `{"TableName":"pipe","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},` +
@@ -482,7 +485,7 @@ func TestControlPlaneFaults(t *testing.T) {
 		if short, ok := strings.CutPrefix(name, streamsPrefix); ok {
 			target, op = name, short // a rule names a Streams operation by its own name
 		}
-		require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},
+		require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Operations: []string{op},
 			Fault: faults.InternalServerError, Message: marker}}))
 		res, body := testkit.Do(t, p.h, target, testkit.Auth(pipelineAuthKey, pipelineRegion), `{}`)
 		require.Equal(t, http.StatusInternalServerError, res.StatusCode, "%s: %s", name, body)

@@ -9,7 +9,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -66,8 +65,6 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
-	// Faults is the fault injector (nil: a new one with no rules).
-	Faults *faults.Injector
 	// Settings are the installed stages' settings (stage_state.go's
 	// Setting: a stage finds its own by type), as the emulator's options
 	// give them.
@@ -91,10 +88,6 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.fx.inj = cfg.Faults
-	if s.fx.inj == nil {
-		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
-	}
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor

@@ -84,7 +84,7 @@ func TestPipelineStages(t *testing.T) {
 		require.Truef(t, ok, "data-plane operation %s has no case in pipelineCases", op)
 		t.Run(op, func(t *testing.T) {
 			p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{HotKeys: true}}})
-			require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Table: "nosuchtable",
+			require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Table: "nosuchtable",
 				Fault: faults.InternalServerError}}))
 			p.s.SetReporting(true)
 			bodies := []string{tc.body}
