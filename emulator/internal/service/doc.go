@@ -189,8 +189,8 @@
 //     (faults/WIRING.md): the fault rules, throttling and the report's
 //     recording are stages (emulator/internal/stages/faults, throttle
 //     and insights); fx.go (the report's recorders, the watched write's
-//     capacity mode, the errors a batch or transaction treats apart), fx_batch.go (per item, UnprocessedItems/Keys),
-//     fx_tx.go (per action, CancellationReasons), fx_condfail.go (a
+//     capacity mode, the errors a batch or transaction treats apart), pipeline_batch.go (per item, UnprocessedItems/Keys),
+//     pipeline_tx.go (per action, CancellationReasons), pipeline_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
 //     and counted as AWS charges it), feature_statements_read.go (per PartiQL
 //     statement, with its key), fx_persist.go (Contributor Insights' configuration
