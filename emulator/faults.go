@@ -60,7 +60,7 @@ const ThrottleTag = "dynamoemu:throttle"
 func (e *Emulator) initFaults() error {
 	o := e.opts.Faults
 	if len(o.Rules) > 0 {
-		if err := e.svc.Faults().SetRules(o.Seed, internalRules(o.Rules)); err != nil {
+		if err := e.inj.SetRules(o.Seed, internalRules(o.Rules)); err != nil {
 			return err
 		}
 	} else if err := e.loadFaults(); err != nil { // faults_persist.go
@@ -81,7 +81,7 @@ func (e *Emulator) initFaults() error {
 }
 
 // Faults returns the fault injector: SetRules, Clear, Stats.
-func (e *Emulator) Faults() Faults { return Faults{in: e.svc.Faults()} }
+func (e *Emulator) Faults() Faults { return Faults{in: e.inj} }
 
 // SetReporting starts or stops the access-pattern report in every
 // namespace.

@@ -170,7 +170,7 @@ func readFaultsBody(r *http.Request) ([]byte, error) {
 
 func (e *Emulator) serveFaultsGet(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	seed, rules := e.svc.Faults().Rules()
+	seed, rules := e.inj.Rules()
 	b, err := faults.MarshalConfig(faults.Config{Seed: seed, Rules: rules})
 	if err != nil {
 		writeAdminError(w, err)
@@ -185,7 +185,7 @@ func (e *Emulator) serveFaultsPut(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var c faults.Config
 		if c, err = faults.ParseConfig(body); err == nil {
-			err = e.svc.Faults().SetRules(c.Seed, c.Rules)
+			err = e.inj.SetRules(c.Seed, c.Rules)
 		}
 	}
 	if err != nil {
@@ -197,13 +197,13 @@ func (e *Emulator) serveFaultsPut(w http.ResponseWriter, r *http.Request) {
 
 func (e *Emulator) serveFaultsDelete(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	e.svc.Faults().Clear()
+	e.inj.Clear()
 	writeAdmin(w, http.StatusOK, `{"cleared":true}`)
 }
 
 func (e *Emulator) serveFaultStats(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	writeAdminJSON(w, e.svc.Faults().Stats())
+	writeAdminJSON(w, e.inj.Stats())
 }
 
 // reportBody is GET /dynamoemu/report's answer.

@@ -17,7 +17,7 @@ import (
 
 // TestThrottleSDKConditionFailedCharged: a failed conditional write
 // consumes write capacity on AWS ("Capacity units consumed by conditional
-// writes" in the developer guide; fx_condfail.go). So an optimistic-locking
+// writes" in the developer guide; pipeline_condfail.go). So an optimistic-locking
 // loop whose condition keeps failing spends a PROVISIONED table's
 // capacity: on a 5 WCU table with one second of burst, five failing
 // PutItems answer ConditionalCheckFailedException and the sixth in the same

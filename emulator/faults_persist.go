@@ -70,7 +70,7 @@ func (e *Emulator) loadFaults() error {
 	if len(c.Rules) == 0 {
 		return nil
 	}
-	if err := e.svc.Faults().SetRules(c.Seed, c.Rules); err != nil {
+	if err := e.inj.SetRules(c.Seed, c.Rules); err != nil {
 		return fmt.Errorf("the saved fault rules (faults.state): %w", err)
 	}
 	e.log.Info("fault rules restored", "rules", len(c.Rules))

@@ -13,6 +13,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
@@ -46,10 +47,12 @@ func init() {
 	// IAM policy mode first (AWS authorizes a request before anything
 	// else sees it), then the report (its End hears of a use a later
 	// stage refused), then the fault rules, then the lags of consistency
-	// fuzzing (a read the rules refuse is not counted); the core's
-	// throttler comes after them.
+	// fuzzing (a read the rules refuse is not counted), then the
+	// throttler (last, so that no stage refuses a use after the throttler
+	// admitted it).
 	service.UseStage(iam.Stage{})
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})
 	service.UseStage(consistency.Stage{})
+	service.UseStage(throttle.Stage{})
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"hash/crc32"
 	"io"
 	"log/slog"
@@ -251,6 +253,7 @@ type Emulator struct {
 	keys    *keyring         // Options.Credentials's; nil: signatures are not checked (credentials.go)
 	iam     *iamMode         // Options.IAM's; nil: the IAM policy mode is off (iam.go)
 	svc     *service.Service // everything behind the edge (internal/service)
+	inj     *faults.Injector // the fault rules (faults_persist.go), the faults stage's setting
 	store   *persist.Store   // Options.DataDir's; nil without one
 	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
@@ -318,6 +321,7 @@ func New(opts Options) (*Emulator, error) {
 		}
 		dbs = storeDBs(e.store)
 	}
+	e.inj = e.newInjector() // faults_persist.go
 	cfg := e.serviceConfig()
 	cfg.DBs = dbs
 	if e.store != nil {
@@ -353,23 +357,25 @@ func New(opts Options) (*Emulator, error) {
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
 	cfg := service.Config{
-		SharedDB:           e.opts.SharedDB,
-		Logger:             e.log,
-		Clock:              e.clock,
-		RealClock:          e.opts.Clock == nil,
-		IdempotencyBytes:   e.opts.IdempotencyBytes,
-		TransientDelay:     e.opts.transientDelay(),
-		StreamRetention:    e.opts.StreamRetention,
-		StreamBudget:       e.streamBudget,
-		Conventions:        e.opts.Conventions,
-		TableDropped:       e.release.deleted,
-		Faults:             e.newInjector(), // faults_persist.go
-		Throttle:           service.ThrottleConfig(e.opts.Faults.Throttle),
+		SharedDB:         e.opts.SharedDB,
+		Logger:           e.log,
+		Clock:            e.clock,
+		RealClock:        e.opts.Clock == nil,
+		IdempotencyBytes: e.opts.IdempotencyBytes,
+		TransientDelay:   e.opts.transientDelay(),
+		StreamRetention:  e.opts.StreamRetention,
+		StreamBudget:     e.streamBudget,
+		Conventions:      e.opts.Conventions,
+		TableDropped:     e.release.deleted,
+		// The stages' settings: the fault rules (emulator/internal/stages/faults),
+		// throttling's (emulator/internal/stages/throttle) and, below,
+		// consistency fuzzing's (emulator/internal/stages/lag).
+		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle)},
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}
 	if e.fuzzer != nil {
-		cfg.StageOptions = map[string]any{consistency.OptionName: e.fuzzer}
+		cfg.Settings = append(cfg.Settings, e.fuzzer) // consistency fuzzing's (emulator/internal/stages/lag)
 	}
 	return cfg
 }

@@ -13,8 +13,15 @@
 //     and no file, identifier or test is named by its history (a pass
 //     or issue number, a digit appended to a word) instead of its subject.
 //   - Size (size_test.go): no package holds more than 15,000 lines of
-//     non-test Go, the service core included; one that grows past it is
-//     split by subject, its features behind the seam.
+//     non-test Go, and the service core no more than maxCoreLines; one
+//     that grows past it is split by subject, its features and
+//     instruments behind the seams.
+//   - The seams (seam_test.go): the core names no feature nor stage, and
+//     depends on no stage package.
+//   - The performance budget (budget_test.go): the uses of unsafe, the
+//     pools, the assembly files and the OS memory calls may not grow;
+//     each file that holds some names, in docs/architecture.md's
+//     "Performance budget", the benchmark that keeps it.
 //   - staticcheck (pinned in go.mod's tool block) reports nothing; this
 //     check runs with DYNAMOEMU_HEAVY_TESTS=1 (CI) and is skipped without
 //     it or with -short: on a cold cache it builds and type-checks the

@@ -150,10 +150,13 @@ const stagesDir = "emulator/internal/stages"
 // them (its comments may name them), and imports none of the packages.
 var stagePackages = map[string][]string{
 	"emulator/internal/stages/faults": {"faultStage", "fxOperation", "fxTargetOf", "fxTargetMembers", "targetOf",
-		"targetMembers", "tableOfARN", "faultError"},
+		"targetMembers", "tableOfARN", "faultError", "Faults", "inj"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal"},
 	"emulator/internal/stages/lag":      {"Fuzzer", "NewFuzzer", "fuzzerOf", "gateFuzz", "StaleRead", "MissedWrite", "ParseMode"},
 	"emulator/internal/stages/iam":      {"identityOf", "leadingKeys", "resourcePolicies", "requestContext"},
+	"emulator/internal/stages/throttle": {"throttleStage", "tableThrottle", "syncThrottle", "throttled",
+		"throttleUse", "throttleError", "coreLast", "ThrottleConfig", "ThrottleTag", "VectorSearchTag", "Throttler",
+		"thState"},
 }
 
 // instrumentNames are the names of the instruments still in the core
@@ -165,7 +168,7 @@ var stagePackages = map[string][]string{
 var instrumentNames = map[string]int{
 	"initFx": 2, "forgetFx": 2, "forgetIndexFx": 2, "applyLag": 3, "applyIndexLagSetting": 3,
 	"restoreLags": 2, "restoreContributorInsights": 2, "convPolicy": 15, "stampLag": 2,
-	"thState": 4, "readGate": 12,
+	"readGate": 12,
 }
 
 // TestCoreNamesNoStage: the core's code uses no name of a stage package

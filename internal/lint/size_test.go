@@ -16,6 +16,12 @@ import (
 // subject (docs/architecture.md, "Features"), as the service core was.
 const maxPackageLines = 15000
 
+// maxCoreLines is the most lines of non-test Go the service core
+// (emulator/internal/service) may hold: what it came down to as the
+// instruments moved out behind the stage seam (docs/architecture.md,
+// "Stages"). Lower it as more move; it may not rise.
+const maxCoreLines = 14800
+
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.
 func TestPackageSize(t *testing.T) {
@@ -43,6 +49,9 @@ func TestPackageSize(t *testing.T) {
 		return nil
 	}))
 	require.Contains(t, lines, "emulator/internal/service")
+	require.LessOrEqualf(t, lines["emulator/internal/service"], maxCoreLines,
+		"the service core holds %d lines of non-test Go, more than %d: plug what grows it in through a seam",
+		lines["emulator/internal/service"], maxCoreLines)
 	for dir, n := range lines {
 		if n > maxPackageLines {
 			t.Errorf("%s holds %d lines of non-test Go, more than %d: split it by subject", dir, n, maxPackageLines)

@@ -15,7 +15,7 @@ import (
 // fixes several (an IN list) is decided per partition (service's beginSelect), and any
 // other is a Scan. The operation a rule matches is the API's (ExecuteStatement,
 // BatchExecuteStatement); ExecuteTransaction's statements are the actions
-// of a transaction and decided with them (service's fx_tx.go).
+// of a transaction and decided with them (service's pipeline_tx.go).
 //
 // In BatchExecuteStatement an injected fault, or a throttled statement,
 // fails its statement only: its Error's Code is the fault's

@@ -163,8 +163,8 @@ type table struct {
 	// readGate is the gate of the table's eventually consistent reads,
 	// guarded by mu; storage holds it only while it lags (fx_lag_gates.go).
 	readGate *lag.Gate
-	// thState is what the throttler was last configured from (fx.go).
-	thState atomic.Pointer[tableThrottle]
+	// slots are the stages' TableSlots (stage_state.go).
+	slots slotValues
 	// stageSet is the stages watching the table, for the definition
 	// they were asked on (stage.go).
 	stageSet atomic.Pointer[stageSet]

@@ -185,13 +185,15 @@
 //   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome,
 //     UseStage: the instruments' part in each use of a table or index,
 //     Begin before storage is touched and End with what the use did;
-//     which stages watch a table is asked once per definition).
+//     which stages watch a table is asked once per definition),
+//     stage_state.go (what a stage keeps: its settings, its state per
+//     namespace, per table and per use).
 //   - Fault injection, throttling, the access-pattern report
-//     (faults/WIRING.md): the fault rules and the report's recording
-//     are stages (emulator/internal/stages/faults and insights); fx.go
-//     (the throttler, the core's stage; a table's throttling configured
-//     from its definition), fx_batch.go (per item, UnprocessedItems/Keys),
-//     fx_tx.go (per action, CancellationReasons), fx_condfail.go (a
+//     (faults/WIRING.md): the fault rules, throttling and the report's
+//     recording are stages (emulator/internal/stages/faults, throttle
+//     and insights); fx.go (the report's recorders, the watched write's
+//     capacity mode, the errors a batch or transaction treats apart), pipeline_batch.go (per item, UnprocessedItems/Keys),
+//     pipeline_tx.go (per action, CancellationReasons), pipeline_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
 //     and counted as AWS charges it), feature_statements_read.go (per PartiQL
 //     statement, with its key), fx_persist.go (Contributor Insights' configuration
@@ -290,7 +292,9 @@
 //	                  batch's items are charged inside its transaction;
 //	                  the stages of emulator/internal/stages keep no lock
 //	                  of their own: faults takes the injector's, insights
-//	                  a recorder's, each a leaf, in Begin and End),
+//	                  a recorder's, throttle the throttler's (and the
+//	                  sync.Once that makes a namespace's), each a leaf,
+//	                  in Begin and End),
 //	                  conventions.Report.mu, partiqlops' stmtCache.mu, codecMu,
 //	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, the emulator's snapshots.mu and branches.mu, the
 //	                  logger's: held for their own work, nothing taken inside

@@ -182,7 +182,7 @@ func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size 
 	if err := cl.beginGuarded(t.t, key, insights.Put); err != nil {
 		return nil, err
 	}
-	cl.writing(size) // a DuplicateItem is charged as a refused condition (fx_condfail.go)
+	cl.writing(size) // a DuplicateItem is charged as a refused condition (pipeline_condfail.go)
 	tp := t.t.convPolicy()
 	change, err := t.t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if cur != nil {

@@ -5,6 +5,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
@@ -16,7 +17,7 @@ import (
 // streams; TestLockOrder races them with every write path; the vector
 // tests check the indexes every write path keeps with SearchVectors;
 // the PartiQL statements run through the core's statement seam), and
-// the stages the emulator installs (TestPipeline's fault rules and report),
+// the stages the emulator installs (TestPipeline's fault rules, report and throttling),
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
 func init() {
@@ -27,4 +28,5 @@ func init() {
 	service.Use(partiqlops.Feature{})
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})
+	service.UseStage(throttle.Stage{})
 }

@@ -5,21 +5,12 @@ import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // What the facade (and its admin endpoints) reach of fault injection,
 // throttling and the report.
-
-// Faults returns the service's fault injector.
-func (s *Service) Faults() *faults.Injector { return s.fx.inj }
-
-// Faults returns the fault injector of the namespace's service (for the
-// fault rules' stage, emulator/internal/stages/faults).
-func (s Space) Faults() *faults.Injector { return s.ns.svc.fx.inj }
 
 // SetReporting starts or stops the access-pattern report in every
 // namespace, present and future.
@@ -92,12 +83,6 @@ func (s *Service) Reports() []NamespaceReport {
 // region select (created if need be).
 func (s *Service) Recorder(accessKey, region string) *insights.Recorder {
 	return s.namespaceOf(accessKey, region).rec
-}
-
-// Throttler returns the throttler of the namespace an access key and
-// region select (created if need be).
-func (s *Service) Throttler(accessKey, region string) *throttle.Throttler {
-	return s.namespaceOf(accessKey, region).th
 }
 
 // ReportOf returns the report of the namespace an access key and region

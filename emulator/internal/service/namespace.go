@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -45,9 +44,7 @@ type Namespace struct {
 	home    *namespaces
 	homeKey nsKey
 
-	// th and rec are its capacity throttler and access-pattern recorder
-	// (fx.go); nil while home is set.
-	th  *throttle.Throttler
+	// rec is its access-pattern recorder (fx.go); nil while home is set.
 	rec *insights.Recorder
 }
 

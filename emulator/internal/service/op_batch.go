@@ -334,7 +334,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	// The fault rules and the throttler, per item, before any lock: a
 	// refused item goes back in UnprocessedItems.
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
-	uses, err := c.batchWriteFaults(tables, in.RequestItems, names, out)
+	uses, err := c.beginBatchWrites(tables, in.RequestItems, names, out)
 	if err != nil {
 		return nil, err
 	}

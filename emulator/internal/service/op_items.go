@@ -560,7 +560,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 			return nil, err
 		}
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
-			c.writing(size) // charged when the condition refuses the write (fx_condfail.go)
+			c.writing(size) // charged when the condition refuses the write (pipeline_condfail.go)
 			return nil, err
 		}
 		if cur == nil && upd.OnlyRemoves() {

@@ -26,7 +26,7 @@ import (
 // locks throughout, so it is serializable against other transactions and
 // single-item writes, and waits for its locks instead of failing.
 // TransactionConflict is never produced on its own; fault rules produce
-// it (txFaults, fx_tx.go).
+// it (txStages, pipeline_tx.go).
 
 func init() {
 	registerDataPlane("TransactWriteItems", transactWriteItems)

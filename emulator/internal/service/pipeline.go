@@ -36,7 +36,7 @@ import "slices"
 //
 // Once the handler returns, the registry's adapter finishes the request
 // (finishItem): a write refused by its condition, or a transaction
-// cancelled, is charged and recorded as AWS charges it (fx_condfail.go).
+// cancelled, is charged and recorded as AWS charges it (pipeline_condfail.go).
 // The handler's entry points (beginItem, beginRead, beginBatchItem,
 // beginTx, beginTxGets) are the only way in: TestPipeline walks every
 // operation registered here through every stage, and fails on a

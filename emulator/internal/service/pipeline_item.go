@@ -135,7 +135,7 @@ func (c *call) store(w itemWrite) (change storage.Change, kept bool, err error) 
 }
 
 // writing reports the size of the item the write would store: what a
-// refusal by its condition is charged for (fx_condfail.go).
+// refusal by its condition is charged for (pipeline_condfail.go).
 func (c *call) writing(newSize int) { c.pipe.newSize = newSize }
 
 // wrote reports the write of the open use: charged for sizeBytes (the
@@ -175,11 +175,11 @@ func (c *call) readPage(p *pageReader) (*pageOutput, error) {
 }
 
 // beginTx puts each action of a write transaction to the fault rules
-// and the throttler (txFaults) and keeps their uses in the call's
+// and the throttler (txStages) and keeps their uses in the call's
 // pipeline context. It returns the reasons to cancel with (nil: none
 // refused), or the error that fails the call.
 func (c *call) beginTx(acts []*txAction) ([]apierr.CancellationReason, error) {
-	refused, uses, err := c.txFaults(acts)
+	refused, uses, err := c.txStages(acts)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func (c *call) beginTx(acts []*txAction) ([]apierr.CancellationReason, error) {
 
 // txCancelled reports that the transaction's evaluation cancelled it (a
 // condition, a conflict): the pipeline charges its actions when the
-// request finishes (fx_condfail.go).
+// request finishes (pipeline_condfail.go).
 func (c *call) txCancelled() { c.pipe.cancelled = true }
 
 // txApplied reports the committed transaction's changes (one per
@@ -201,10 +201,10 @@ func (c *call) txApplied(changes []storage.Change) {
 }
 
 // beginTxGets puts each Get of a read transaction to the fault rules
-// and the throttler (txGetFaults) and keeps their uses in the call's
+// and the throttler (txGetStages) and keeps their uses in the call's
 // pipeline context. It returns the error that refuses the transaction.
 func (c *call) beginTxGets(gets []*txGet) error {
-	uses, err := c.txGetFaults(gets)
+	uses, err := c.txGetStages(gets)
 	if err != nil {
 		return err
 	}
@@ -229,12 +229,12 @@ func (c *call) txRead(sizes []int) {
 // finishItem closes the open uses of a request (or of one statement of a
 // batch) that ended with err: a write refused by its condition, or a
 // transaction its evaluation cancelled, is charged and recorded as AWS
-// charges it (fx_condfail.go); any other error charges nothing. Called
+// charges it (pipeline_condfail.go); any other error charges nothing. Called
 // by the registry's adapter after every data-plane handler.
 func (c *call) finishItem(err error) {
 	p := &c.pipe
 	if p.cancelled {
-		endTxCancelled(p.txUses, p.acts) // fx_condfail.go
+		endTxCancelled(p.txUses, p.acts) // pipeline_condfail.go
 		p.acts, p.txUses, p.cancelled = nil, nil, false
 	}
 	if !p.open {

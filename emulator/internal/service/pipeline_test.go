@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
 )
 
@@ -197,7 +199,7 @@ func TestPipeline(t *testing.T) {
 			t.Run("fault", func(t *testing.T) {
 				const marker = "fault injected by TestPipeline"
 				p := newPipelineEnv(t, Config{})
-				require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},
+				require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Operations: []string{op},
 					Fault: faults.InternalServerError, Message: marker}}))
 				_, body := p.do(op, tc.body)
 				require.Contains(t, body, marker, "the fault rule did not fire")
@@ -213,7 +215,7 @@ func TestPipeline(t *testing.T) {
 				require.Positive(t, o.ReadUnits+o.WriteUnits+o.VectorSearchBytes, "the report counted no units")
 			})
 			t.Run("throttle", func(t *testing.T) {
-				p := newPipelineEnv(t, Config{Throttle: ThrottleConfig{Provisioned: true, Burst: time.Second}})
+				p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{Provisioned: true, Burst: time.Second}}})
 				var bodies []string
 				refused := "ProvisionedThroughputExceeded"
 				if tc.vector {
@@ -323,7 +325,8 @@ type pipelineEnv struct {
 	t      testing.TB
 	s      *Service
 	h      http.Handler
-	tenant string // the X-Tenant-Code header of the requests ("": none)
+	inj    *faults.Injector // the fault rules (the faults stage's setting)
+	tenant string           // the X-Tenant-Code header of the requests ("": none)
 }
 
 const pipelineAuthKey, pipelineRegion = "AKIDPIPELINE", "us-east-1"
@@ -331,7 +334,9 @@ const pipelineAuthKey, pipelineRegion = "AKIDPIPELINE", "us-east-1"
 func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 	t.Helper()
 	cfg.Clock = func() time.Time { return tablesClock }
-	p := &pipelineEnv{t: t, s: newTestService(t, cfg)}
+	inj := faults.New(faults.Options{Clock: cfg.Clock})
+	cfg.Settings = append(cfg.Settings, inj)
+	p := &pipelineEnv{t: t, s: newTestService(t, cfg), inj: inj}
 	p.h = serviceHandler(p.s)
 	for _, r := range [][2]string{
 		{"CreateTable", `{"TableName":"pipe","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},` +
@@ -347,16 +352,18 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 			`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],` +
 			`"VectorIndexes":[{"IndexName":"vix","VectorAttribute":{"AttributeName":"emb"},"Dimensions":2,` +
 			`"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"}}],` +
-			`"Tags":[{"Key":"` + VectorSearchTag + `","Value":"1024"}]}`},
+			`"Tags":[{"Key":"` + throttle.VectorSearchTag + `","Value":"1024"}]}`},
 		{"PutItem", `{"TableName":"vec","Item":{"pk":{"S":"a"},"v":{"S":"x"},"emb":{"L":[{"N":"1"},{"N":"0"}]}}}`},
 	} {
 		status, body := p.do(r[0], r[1])
 		require.Equal(t, http.StatusOK, status, "%s: %s", r[0], body)
 	}
-	if th := p.s.Throttler(pipelineAuthKey, pipelineRegion); th.Active() {
-		// The seeding PutItem spent the write capacity: start each check
-		// with full buckets.
-		p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe").thState.Store(nil)
+	// The seeding PutItem spent the write capacity of a throttled table:
+	// start each check with full buckets (the throttling stage, finding
+	// no state on the table, configures it afresh).
+	tb := p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe")
+	for i := range tb.slots {
+		tb.slots[i] = atomic.Value{}
 	}
 	return p
 }
@@ -416,13 +423,13 @@ type opCounts struct {
 // that called one directly would run a stage out of the pipeline's order,
 // or without the others.
 var pipelineHooks = map[string][]string{
-	"beginUse":       {"stage.go", "fx_batch.go", "fx_tx.go", "pipeline_item.go"},
+	"beginUse":       {"stage.go", "pipeline_batch.go", "pipeline_tx.go", "pipeline_item.go"},
 	"beginStages":    {"stage.go", "pipeline_item.go"},
-	"endRefused":     {"fx_condfail.go", "pipeline_item.go"},
-	"endTx":          {"fx_tx.go", "pipeline_item.go"},
-	"endTxCancelled": {"fx_condfail.go", "pipeline_item.go"},
-	"txFaults":       {"fx_tx.go", "pipeline_item.go"},
-	"txGetFaults":    {"fx_tx.go", "pipeline_item.go"},
+	"endRefused":     {"pipeline_condfail.go", "pipeline_item.go"},
+	"endTx":          {"pipeline_tx.go", "pipeline_item.go"},
+	"endTxCancelled": {"pipeline_condfail.go", "pipeline_item.go"},
+	"txStages":       {"pipeline_tx.go", "pipeline_item.go"},
+	"txGetStages":    {"pipeline_tx.go", "pipeline_item.go"},
 	"putChecked":     {"conventions.go", "pipeline_item.go"},
 	"deleteChecked":  {"conventions.go", "pipeline_item.go"},
 	"finishItem":     {"register.go", "feature_statements.go", "op_items.go", "pipeline_item.go"},
@@ -478,7 +485,7 @@ func TestControlPlaneFaults(t *testing.T) {
 		if short, ok := strings.CutPrefix(name, streamsPrefix); ok {
 			target, op = name, short // a rule names a Streams operation by its own name
 		}
-		require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Operations: []string{op},
+		require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Operations: []string{op},
 			Fault: faults.InternalServerError, Message: marker}}))
 		res, body := testkit.Do(t, p.h, target, testkit.Auth(pipelineAuthKey, pipelineRegion), `{}`)
 		require.Equal(t, http.StatusInternalServerError, res.StatusCode, "%s: %s", name, body)

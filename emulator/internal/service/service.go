@@ -9,7 +9,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -66,10 +65,10 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
-	// Faults is the fault injector (nil: a new one with no rules).
-	Faults *faults.Injector
-	// Throttle says which tables' capacity is enforced (fx.go).
-	Throttle ThrottleConfig
+	// Settings are the installed stages' settings (stage_state.go's
+	// Setting: a stage finds its own by type), as the emulator's options
+	// give them.
+	Settings []any
 	// ApproximateVectors makes every vector index search approximately
 	// (storage's HNSW graph) instead of exactly: for large local data
 	// sets; results may then differ from the true nearest neighbours.
@@ -77,10 +76,6 @@ type Config struct {
 	// ExportDir is the directory standing for Amazon S3 in exports and
 	// imports (emulator/internal/transfers); "": <os.TempDir()>/dynamoemu-s3.
 	ExportDir string
-	// StageOptions are the installed stages' settings for this service,
-	// by a name each stage chooses (Space.StageOption); the core reads
-	// none of them.
-	StageOptions map[string]any
 }
 
 // New returns a service with no tables.
@@ -93,10 +88,6 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.fx.inj, s.fx.th = cfg.Faults, cfg.Throttle
-	if s.fx.inj == nil {
-		s.fx.inj = faults.New(faults.Options{Clock: cfg.Clock, Logger: cfg.Logger})
-	}
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor

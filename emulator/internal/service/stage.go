@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -67,9 +66,7 @@ type TableUse struct {
 	stages []Stage // the stages watching the table, in order
 	begun  int     // how many of stages began
 
-	// The core's throttler's scratch, until it moves out (fx.go).
-	th      bool    // the table is throttled
-	charged float64 // taken from the throttler ahead (a batch item)
+	scratch [useSlots]float64 // the stages' UseSlots (stage_state.go)
 
 	lease.Owned // lent by usePool until its End
 }
@@ -104,21 +101,21 @@ type CallChecker interface {
 	CheckCall(c Call, op string, in any) error
 }
 
-// used are the stages UseStage installed, in its order; installed are
-// all the stages in use: used, then the core's own (fx.go's coreLast). callCheckers are the stages in use
-// that implement CallChecker. Filled by init functions only; read-only
-// afterwards.
+// installed are the stages UseStage installed, in its order;
+// callCheckers are those that implement CallChecker. Filled by init
+// functions only; read-only afterwards.
 var (
-	used         []Stage
-	installed    = slices.Clone(coreLast)
+	installed    []Stage
 	callCheckers []CallChecker
 )
 
 // UseStage installs a stage. Call it from an init function (the
 // emulator's, emulator/features.go), before any service is made.
 func UseStage(s Stage) {
-	used = append(used, s)
-	installed = slices.Concat(used, coreLast)
+	installed = append(installed, s)
+	if d, ok := s.(Dropper); ok {
+		droppers = append(droppers, d) // told of a deleted table (feature_table.go)
+	}
 	if cc, ok := s.(CallChecker); ok {
 		callCheckers = append(callCheckers, cc)
 	}

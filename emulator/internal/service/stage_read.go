@@ -42,9 +42,6 @@ func (u *TableUse) view(t *table, x *tablespec.IndexDef, consistent bool) *stora
 	return t.data.Eventual()
 }
 
-// StageOption returns what the service's Config.StageOptions holds
-// under name (nil: nothing): one stage's settings for one service.
-func (s Space) StageOption(name string) any { return s.ns.svc.cfg.StageOptions[name] }
 
 // ReadLag returns the gate of the table's eventually consistent reads,
 // setting one (lagging nothing) if it has none.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
 )
 
@@ -82,8 +83,8 @@ func TestPipelineStages(t *testing.T) {
 		tc, ok := pipelineCases[op]
 		require.Truef(t, ok, "data-plane operation %s has no case in pipelineCases", op)
 		t.Run(op, func(t *testing.T) {
-			p := newPipelineEnv(t, Config{Throttle: ThrottleConfig{HotKeys: true}})
-			require.NoError(t, p.s.Faults().SetRules(1, []faults.Rule{{Table: "nosuchtable",
+			p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{HotKeys: true}}})
+			require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Table: "nosuchtable",
 				Fault: faults.InternalServerError}}))
 			p.s.SetReporting(true)
 			bodies := []string{tc.body}

@@ -69,7 +69,7 @@ func (t *table) patchUpdate(key storage.Key, upd *expr.Update, cond *expr.Condit
 			return nil, err
 		}
 		if cerr := checkConditionPatch(cond, old, found, enc, rvoccf); cerr != nil {
-			newSize = size // charged when the condition refuses the write (fx_condfail.go)
+			newSize = size // charged when the condition refuses the write (pipeline_condfail.go)
 			return nil, cerr
 		}
 		if !found && upd.OnlyRemoves() {

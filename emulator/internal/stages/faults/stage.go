@@ -20,13 +20,13 @@ type Stage struct{}
 func (Stage) Watches(service.Table) bool { return true }
 
 // On reports whether the service has rules.
-func (Stage) On(t service.Table) bool { return t.Space().Faults().Active() }
+func (Stage) On(t service.Table) bool { return injector(t.Space()).Active() }
 
 // Begin puts the use to the rules: once, with its key condition, or once
 // per partition of a read of several, in order (the first refused fails
 // the read).
 func (Stage) Begin(u *service.TableUse) error {
-	inj := u.Call().Space().Faults()
+	inj := injector(u.Call().Space())
 	if !inj.Active() {
 		return nil
 	}
@@ -49,7 +49,7 @@ func (Stage) End(*service.TableUse, service.Outcome) {}
 // data-plane one, with in its decoded input: one decision per call,
 // with the table the input names and no key. Nil when nothing fires.
 func (Stage) CheckCall(c service.Call, op string, in any) error {
-	inj := c.Space().Faults()
+	inj := injector(c.Space())
 	if !inj.Active() {
 		return nil
 	}
@@ -64,6 +64,14 @@ func (Stage) CheckCall(c service.Call, op string, in any) error {
 		return nil
 	}
 	return faultError(f.Kind, f.Message, resource{arn: c.TableARN(table), index: index, own: index != ""})
+}
+
+// injector returns the service's fault rules: the *rules.Injector among
+// its settings (service.Config.Settings; nil, which has no rules, when
+// there is none).
+func injector(sp service.Space) *rules.Injector {
+	inj, _ := service.Setting[*rules.Injector](sp)
+	return inj
 }
 
 // decide puts the use of the partition (and sort key) kc names to the

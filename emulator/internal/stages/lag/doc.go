@@ -5,9 +5,8 @@
 //
 // # Basics
 //
-// In consistency fuzzing (a Fuzzer in the service's Config.StageOptions
-// under OptionName; emulator.Options.Consistency "fuzz:SEED") every
-// table the stage watches gets its views' lag gates (faults/lag) put in
+// In consistency fuzzing (a Fuzzer among the service's Config.Settings;
+// emulator.Options.Consistency "fuzz:SEED") every table the stage watches gets its views' lag gates (faults/lag) put in
 // fuzz mode when the stage first sees the table's definition (Watches):
 // the gate of its eventually consistent reads, one per GSI and one for
 // its enabled stream. Each commit is then hidden from the next 1 to

@@ -12,10 +12,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// OptionName is the name of the stage's settings in the service's
-// Config.StageOptions: a *Fuzzer.
-const OptionName = "consistency"
-
 // Bounds are the fuzz mode's bounds on a commit's lag: hidden from 1 to
 // MaxReads reads of its view, and shown between MinDelay and MaxDelay
 // after it whatever the reads. AWS documents a second: a GSI "within 1

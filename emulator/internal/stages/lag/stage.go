@@ -16,7 +16,7 @@ type Stage struct{}
 
 // fuzzerOf returns the fuzzing of a service (nil: none).
 func fuzzerOf(sp service.Space) *Fuzzer {
-	f, _ := sp.StageOption(OptionName).(*Fuzzer)
+	f, _ := service.Setting[*Fuzzer](sp)
 	return f
 }
 

@@ -8,13 +8,13 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Fault injection, throttling and the report in BatchGetItem and
-// BatchWriteItem (faults/WIRING.md §2 and §3): one decision per item. An
-// item refused for throughput or by an internal failure goes back in
+// The stages (stage.go) in BatchGetItem and BatchWriteItem
+// (faults/WIRING.md §2 and §3): each item is a use of its own. An item a
+// stage refuses for throughput or by an internal failure goes back in
 // UnprocessedKeys or UnprocessedItems, as AWS's references say, and the
 // call fails with that error only when no item was admitted; any other
-// injected fault (TransactionConflict, ConditionalCheckFailed) fails the
-// call.
+// refusal (an injected TransactionConflict, ConditionalCheckFailed)
+// fails the call.
 
 // refusedUse marks an item of a batch that was refused.
 var refusedUse = &TableUse{}
@@ -55,12 +55,12 @@ func (b batchUses) capMode(mode string) string {
 	return watchedCapMode(mode)
 }
 
-// batchWriteFaults decides each write of a BatchWriteItem through the
+// beginBatchWrites decides each write of a BatchWriteItem through the
 // pipeline's per-item stage: it returns the uses per table and write
 // (refusedUse for a refused write, which it puts in out's
 // UnprocessedItems; nil when nothing watches), or the error that fails
 // the call.
-func (c *call) batchWriteFaults(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) (batchUses, error) {
+func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) (batchUses, error) {
 	var uses batchUses
 	var refused error
 	processed := false

@@ -8,11 +8,11 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Fault injection, throttling and the report in transactions
-// (faults/WIRING.md §2 and §3): every action is put to the fault rules
-// and the throttler before the transaction takes its locks, so that a
-// conflict wins over a condition, as a lock held by another transaction
-// would, and no delay is slept under a lock.
+// The stages (stage.go) in transactions (faults/WIRING.md §2 and §3):
+// every action is put to the stages before the transaction takes its
+// locks, so that a refusal (an injected conflict) wins over a condition,
+// as a lock held by another transaction would, and no delay is slept
+// under a lock; a refused action cancels the transaction with its code.
 
 // txAccess is the report's access of a write transaction's action.
 func txAccess(k txKind) insights.Access {
@@ -27,19 +27,19 @@ func txAccess(k txKind) insights.Access {
 	return insights.Get // a ConditionCheck reads the item
 }
 
-// txFaults puts each action to the stages (the fault rules, the
+// txStages puts each action to the stages (the fault rules, the
 // throttler). It returns the reasons to cancel with (the refused
 // actions' codes, None for the others; nil when none was refused) and
 // each action's use (nil when nothing watches), or the error that fails
 // the whole call: a fault with no cancellation code
 // (TransactionInProgress, InternalServerError, RequestLimitExceeded).
-func (c *call) txFaults(acts []*txAction) ([]apierr.CancellationReason, []*TableUse, error) {
+func (c *call) txStages(acts []*txAction) ([]apierr.CancellationReason, []*TableUse, error) {
 	return txUses(c, acts, func(a *txAction) (*table, storage.Key, insights.Access) { return a.t, a.key, txAccess(a.kind) })
 }
 
-// txGetFaults is txFaults for TransactGetItems and a PartiQL read
+// txGetStages is txStages for TransactGetItems and a PartiQL read
 // transaction: a refused Get cancels the transaction with its code.
-func (c *call) txGetFaults(gets []*txGet) ([]*TableUse, error) {
+func (c *call) txGetStages(gets []*txGet) ([]*TableUse, error) {
 	reasons, uses, err := txUses(c, gets, func(g *txGet) (*table, storage.Key, insights.Access) { return g.t, g.key, insights.Get })
 	if err == nil && reasons != nil {
 		err = apierr.TransactionCanceled(reasons)
@@ -47,7 +47,7 @@ func (c *call) txGetFaults(gets []*txGet) ([]*TableUse, error) {
 	return uses, err
 }
 
-// txUses is txFaults over a transaction's elements, each of which names
+// txUses is txStages over a transaction's elements, each of which names
 // its table (nil: none, not put to the stages), key and access.
 func txUses[E any](c *call, elems []E, of func(E) (*table, storage.Key, insights.Access)) ([]apierr.CancellationReason, []*TableUse, error) {
 	var reasons []apierr.CancellationReason

@@ -1,0 +1,227 @@
+package throttle
+
+import (
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+)
+
+// Stage is capacity throttling's stage (service.Stage and
+// service.Dropper).
+type Stage struct{}
+
+var (
+	// spaces is each namespace's throttler.
+	spaces = service.NewStageState[space]()
+	// tables is what each table's throttling was last configured from.
+	tables = service.NewTableSlot[tableState]()
+	// admitted is 1 on a use the stage began on a throttled table;
+	// ahead the units a batch's item took at admission.
+	admitted, ahead = service.NewUseSlot(), service.NewUseSlot()
+)
+
+// space is a namespace's throttler, made at its first use.
+type space struct {
+	once sync.Once
+	th   *throttle.Throttler
+}
+
+// throttler returns the namespace's throttler.
+func throttler(sp service.Space) *throttle.Throttler {
+	s := spaces.In(sp)
+	s.once.Do(func() {
+		set, _ := service.Setting[throttle.Settings](sp)
+		s.th = throttle.New(throttle.Options{Clock: sp.Clock(), Burst: set.Burst, PerKey: set.HotKeys})
+	})
+	return s.th
+}
+
+// tableState is a table's throttling, for one of its definitions.
+type tableState struct {
+	def  service.Definition
+	on   bool
+	gsis []string // the GSIs a write is admitted on
+}
+
+// Watches reports whether t's capacity is enforced.
+func (Stage) Watches(t service.Table) bool { return configured(t).on }
+
+// Begin admits the use (a batch's item takes its estimated units at
+// once).
+func (Stage) Begin(u *service.TableUse) error {
+	t := u.Table()
+	ts := configured(t)
+	if !ts.on {
+		return nil
+	}
+	u.SetValue(admitted, 1)
+	th := throttler(t.Space())
+	if err := admit(th, u, ts); err != nil {
+		return err
+	}
+	if u.Batch() {
+		// Its units are taken from the throttler at once (an estimate:
+		// one unit, or half a unit for a read), so that the items after
+		// it in the same batch see the capacity it used, as on AWS, where
+		// a batch's items are separate requests; End charges the rest.
+		charged := 0.5
+		if u.Write() {
+			charged = 1
+		}
+		u.SetValue(ahead, charged)
+		th.Charge(useOf(u), charged)
+	}
+	return nil
+}
+
+// End charges what the use consumed: the table (or the index read), and
+// each GSI a write updated.
+func (Stage) End(u *service.TableUse, o service.Outcome) {
+	if u.Value(admitted) == 0 || o.Refused != nil {
+		return
+	}
+	t := u.Table()
+	th := throttler(t.Space())
+	if u.Vector() {
+		th.Charge(useOf(u), o.SearchBytes)
+		return
+	}
+	th.Charge(useOf(u), o.ReadUnits+o.WriteUnits-u.Value(ahead))
+	for x, units := range u.IndexWriteUnits(o) {
+		if !x.Local {
+			th.Charge(throttle.Use{Table: t.Name(), Index: x.Name, Write: true}, units)
+		}
+	}
+}
+
+// Dropped drops a deleted table's buckets.
+func (Stage) Dropped(d service.Dropped) { throttler(d.Space()).Drop(d.Table().Name()) }
+
+// admit asks the throttler for the use: the table (or the GSI read),
+// and for a write every GSI of the table.
+func admit(th *throttle.Throttler, u *service.TableUse, ts *tableState) error {
+	if r, refused := th.Admit(useOf(u)); refused {
+		return throttleError(u, r)
+	}
+	if u.Write() {
+		name := u.Table().Name()
+		for _, x := range ts.gsis {
+			if r, refused := th.Admit(throttle.Use{Table: name, Index: x, Write: true}); refused {
+				return throttleError(u, r)
+			}
+		}
+	}
+	return nil
+}
+
+// throttleError is the error of a use the throttler refused.
+func throttleError(u *service.TableUse, r throttle.Throttle) error {
+	arn := u.Table().ARN()
+	if r.Index != "" {
+		arn += "/index/" + r.Index
+	}
+	return apierr.Fault(r.Kind.ErrorType(), r.Message, []apierr.ThrottlingReason{{Reason: r.Reason, Resource: arn}})
+}
+
+// useOf is the use as the throttler sees it.
+func useOf(u *service.TableUse) throttle.Use {
+	use := throttle.Use{Table: u.Table().Name(), Write: u.Write()}
+	if kc := u.Key(); kc.Partition.IsValid() {
+		use.Partition = kc.Partition.Str()
+	}
+	if u.OwnIndex() {
+		use.Index, use.Vector = u.Index(), u.Vector()
+	}
+	return use
+}
+
+// configured returns t's throttling for its definition, configuring the
+// namespace's throttler when the definition changed since it last
+// looked (CreateTable, UpdateTable, tags, a restore or a load all
+// publish a new definition). One atomic load when nothing changed.
+func configured(t service.Table) *tableState {
+	d := t.Definition()
+	prev := tables.Load(t)
+	if prev != nil && prev.def.Same(d) {
+		return prev
+	}
+	ts := configure(t, d, prev)
+	tables.Store(t, ts)
+	return ts
+}
+
+// configure configures the throttler for t's definition d (prev: the
+// table's last, nil for a table not seen yet).
+func configure(t service.Table, d service.Definition, prev *tableState) *tableState {
+	ts := &tableState{def: d}
+	if !d.Exists() {
+		return ts
+	}
+	sp := t.Space()
+	th := throttler(sp)
+	cfg, _ := service.Setting[throttle.Settings](sp)
+	billing, capacity := d.Billing(), d.Capacity()
+	provisioned := billing.Mode != "PAY_PER_REQUEST" && capacity.Read() > 0 && capacity.Write() > 0
+	enforce := cfg.Provisioned // the provisioned capacity
+	tagged, searchBytes := false, 0.0
+	for _, tg := range t.Tags() {
+		switch tg.Key {
+		case throttle.Tag:
+			tagged, enforce = true, tg.Value == "on"
+		case throttle.VectorSearchTag:
+			if f, err := strconv.ParseFloat(tg.Value, 64); err == nil && f > 0 && !math.IsInf(f, 1) {
+				searchBytes = f
+			}
+		}
+	}
+	if tagged && !enforce {
+		searchBytes = 0
+	}
+	vectors := d.VectorIndexes()
+	searched := searchBytes > 0 && len(vectors) > 0
+	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
+	name := t.Name()
+	if prev == nil {
+		th.Drop(name) // a table of the same name before this one
+	}
+	gsis := d.GSIs()
+	if on {
+		// A provisioned table is in provisioned mode even when only its
+		// hot keys are limited: its hot keys are refused with
+		// ProvisionedThroughputExceededException (throttle.Table.KeysOnly).
+		c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
+		if provisioned {
+			c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
+			c.Table = throttle.Throughput{Read: float64(capacity.Read()), Write: float64(capacity.Write())}
+		}
+		for _, x := range gsis {
+			tp := throttle.Throughput{Read: 1, Write: 1}
+			if xc, ok := x.Capacity(); ok && xc.Read() > 0 && xc.Write() > 0 {
+				tp = throttle.Throughput{Read: float64(xc.Read()), Write: float64(xc.Write())}
+			}
+			c.Indexes[x.Name()] = tp
+		}
+		if searched {
+			c.VectorSearch = map[string]float64{}
+			for _, x := range vectors {
+				c.VectorSearch[x] = searchBytes
+			}
+		}
+		if err := th.Configure(name, c); err != nil {
+			sp.Log().Warn("throttling not configured", "table", name, "err", err)
+			on = false
+		}
+	}
+	if !on && prev != nil && prev.on {
+		th.Drop(name)
+	}
+	ts.on = on
+	for _, x := range gsis {
+		ts.gsis = append(ts.gsis, x.Name())
+	}
+	return ts
+}
