@@ -42,7 +42,6 @@ func (u *TableUse) view(t *table, x *tablespec.IndexDef, consistent bool) *stora
 	return t.data.Eventual()
 }
 
-
 // ReadLag returns the gate of the table's eventually consistent reads,
 // setting one (lagging nothing) if it has none.
 func (t Table) ReadLag() *lag.Gate { return t.t.ns.svc.tableGate(t.t) }
