@@ -3,7 +3,7 @@
 // any endpoint (dynamoemu, DynamoDB Local, AWS) that the configuration
 // (or their tags) names and lists the items that break the
 // mbc-cqrs-serverless conventions (package conventions). It talks to the
-// endpoint with a client of its own (client.go, sigv4.go): four operations
+// endpoint with a client of its own (client.go, signing.go): four operations
 // of DynamoDB's JSON protocol, without the AWS SDK, so that the server's
 // binary carries the check ("dynamoemu check") at little cost.
 package conventionscheck

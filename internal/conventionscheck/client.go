@@ -20,7 +20,7 @@ import (
 
 // The check's DynamoDB client: four operations (ListTables, DescribeTable,
 // ListTagsOfResource, Scan) in DynamoDB's JSON protocol, signed with
-// SigV4 (sigv4.go). It is this small so that the check lives in the
+// SigV4 (signing.go). It is this small so that the check lives in the
 // server's binary ("dynamoemu check") without the AWS SDK, which would
 // add about 10 MB to it.
 
