@@ -44,10 +44,11 @@ RUN mkdir -p /out/home/dynamodblocal/data
 # The names the binary also answers to (cmd/dynamoemu/fetch.go): java for
 # DynamoDB Local's command line (testcontainers replaces the entrypoint with
 # it), curl, wget and sh for health checks copied from compose files,
-# awslocal for LocalStack's init scripts, dynamoemu-conventions for the
+# bash and awslocal for LocalStack's init scripts ("#!/bin/bash",
+# "awslocal dynamodb create-table ..."), dynamoemu-conventions for the
 # conventions check's old command name. Links to /dynamoemu.
 RUN mkdir -p /out/links/usr/bin && ln -s usr/bin /out/links/bin && \
-	for n in java curl wget sh awslocal dynamoemu-conventions; do ln -s /dynamoemu /out/links/usr/bin/$n; done
+	for n in java curl wget sh bash awslocal dynamoemu-conventions; do ln -s /dynamoemu /out/links/usr/bin/$n; done
 
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
@@ -75,7 +76,7 @@ ENTRYPOINT ["/dynamoemu", "-host", "0.0.0.0"]
 LABEL io.dynamoemu.healthcheck='["CMD", "/dynamoemu", "-healthcheck"]'
 HEALTHCHECK --interval=5s --timeout=5s --start-period=5s --retries=3 \
 	CMD ["/dynamoemu", "-healthcheck"]
-# java, curl, wget, sh, awslocal and dynamoemu-conventions: links to
-# /dynamoemu (made above).
+# java, curl, wget, sh, bash, awslocal and dynamoemu-conventions: links
+# to /dynamoemu (made above).
 COPY --from=build /out/links/ /
 ENV PATH=/usr/bin:/bin
