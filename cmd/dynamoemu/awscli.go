@@ -25,16 +25,21 @@ import (
 // message" with the CLI's exit status 254. Not taken: --query (JMESPath),
 // outputs other than json, the wait and other high-level commands.
 
-// awsCLIListParams are the top-level parameters of the DynamoDB API whose
-// value is a list, so that one shorthand value is a list of one.
-var awsCLIListParams = map[string]bool{
-	"AttributeDefinitions": true, "KeySchema": true, "GlobalSecondaryIndexes": true, "LocalSecondaryIndexes": true,
-	"Tags": true, "TagKeys": true, "AttributesToGet": true, "GlobalSecondaryIndexUpdates": true, "ReplicaUpdates": true,
-	"ReplicationGroup": true, "TransactItems": true, "Statements": true,
+// awsCLIListParam reports whether a top-level parameter of the DynamoDB
+// API takes a list, so that one shorthand value is a list of one.
+func awsCLIListParam(name string) bool {
+	switch name {
+	case "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "LocalSecondaryIndexes", "Tags", "TagKeys",
+		"AttributesToGet", "GlobalSecondaryIndexUpdates", "ReplicaUpdates", "ReplicationGroup", "TransactItems", "Statements":
+		return true
+	}
+	return false
 }
 
-// awsCLINumberParams are the top-level parameters whose value is a number.
-var awsCLINumberParams = map[string]bool{"Limit": true, "Segment": true, "TotalSegments": true}
+// awsCLINumberParam reports whether a top-level parameter takes a number.
+func awsCLINumberParam(name string) bool {
+	return name == "Limit" || name == "Segment" || name == "TotalSegments"
+}
 
 // errAWSCLIUsage is a command line the native awslocal does not take.
 var errAWSCLIUsage = errors.New("awslocal")
@@ -129,7 +134,7 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 			if err != nil {
 				return r, fmt.Errorf("--%s: %w", name, err)
 			}
-			if str, ok := v.(string); ok && awsCLINumberParams[param] {
+			if str, ok := v.(string); ok && awsCLINumberParam(param) {
 				n, err := strconv.ParseInt(str, 10, 64)
 				if err != nil {
 					return r, fmt.Errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
@@ -141,7 +146,7 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 		switch {
 		case len(list) > 1:
 			r.input[param] = list
-		case awsCLIListParams[param]:
+		case awsCLIListParam(param):
 			if l, ok := list[0].([]any); ok {
 				r.input[param] = l
 			} else {
