@@ -1,12 +1,13 @@
-# dynamoemu's container image: the static binary on an empty (scratch) base,
+# dynamoemu's container image: one static binary on an empty (scratch) base,
 # listening on 0.0.0.0:8000, running as the owner of its data directory
-# (never as root unless that directory is root's and holds files), and the
-# conventions check (cmd/dynamoemu-conventions) beside it.
+# (never as root unless that directory is root's and holds files). The
+# same binary is the conventions check ("check"), the MCP server over
+# stdio ("mcp") and the health check ("healthcheck").
 #
 #   docker build -t dynamoemu .
-#   podman build --format docker -t dynamoemu .   # keeps the HEALTHCHECK (below)
+#   podman build -t dynamoemu .    # or buildah build: the health check is a label then (below)
 #   docker run --rm -p 8000:8000 dynamoemu -sharedDb
-#   docker run --rm -v "$PWD:/cfg" dynamoemu conventions check \
+#   docker run --rm -v "$PWD:/cfg" dynamoemu check \
 #       --endpoint http://host.docker.internal:8000 --config /cfg/conventions.json
 #
 # Arguments after the image name are dynamoemu's flags: the ENTRYPOINT already
@@ -29,10 +30,9 @@ ENV CGO_ENABLED=0 GOTOOLCHAIN=auto
 # without it they say "devel" (the build context carries no git history).
 ARG VERSION=
 COPY . .
+# -trimpath -ldflags="-s -w": no build paths, no symbol table or DWARF
+# (docs/containers.md, "Size", says what the rest of the binary is).
 RUN go build -trimpath -buildvcs=false -ldflags="-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=${VERSION}" -o /out/dynamoemu ./cmd/dynamoemu
-# The conventions check: "dynamoemu conventions check ..." runs the binary
-# beside /dynamoemu (it links the AWS SDK, which the server does not).
-RUN go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/dynamoemu-conventions ./cmd/dynamoemu-conventions
 # -dbPath's home, where DynamoDB Local's image keeps its data: compose files
 # written for it say "-dbPath ./data" with working_dir /home/dynamodblocal and
 # mount a volume on /home/dynamodblocal/data. It is made here, owned by the
@@ -44,13 +44,14 @@ RUN mkdir -p /out/home/dynamodblocal/data
 # The names the binary also answers to (cmd/dynamoemu/fetch.go): java for
 # DynamoDB Local's command line (testcontainers replaces the entrypoint with
 # it), curl, wget and sh for health checks copied from compose files,
-# awslocal for LocalStack's init scripts. Links to /dynamoemu.
+# bash and awslocal for LocalStack's init scripts ("#!/bin/bash",
+# "awslocal dynamodb create-table ..."), dynamoemu-conventions for the
+# conventions check's old command name. Links to /dynamoemu.
 RUN mkdir -p /out/links/usr/bin && ln -s usr/bin /out/links/bin && \
-	for n in java curl wget sh awslocal; do ln -s /dynamoemu /out/links/usr/bin/$n; done
+	for n in java curl wget sh bash awslocal dynamoemu-conventions; do ln -s /dynamoemu /out/links/usr/bin/$n; done
 
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
-COPY --from=build /out/dynamoemu-conventions /dynamoemu-conventions
 COPY --from=build --chown=65532:65532 /out/home/dynamodblocal /home/dynamodblocal
 # The server starts as root only to choose whom to run as: the owner of
 # -dbPath (a host directory bind-mounted by a compose file written for
@@ -75,6 +76,7 @@ ENTRYPOINT ["/dynamoemu", "-host", "0.0.0.0"]
 LABEL io.dynamoemu.healthcheck='["CMD", "/dynamoemu", "-healthcheck"]'
 HEALTHCHECK --interval=5s --timeout=5s --start-period=5s --retries=3 \
 	CMD ["/dynamoemu", "-healthcheck"]
-# java, curl, wget, sh and awslocal: links to /dynamoemu (made above).
+# java, curl, wget, sh, bash, awslocal and dynamoemu-conventions: links
+# to /dynamoemu (made above).
 COPY --from=build /out/links/ /
 ENV PATH=/usr/bin:/bin

@@ -12,7 +12,7 @@
 // the pattern builders (Hierarchy, SimpleEntity, ...; the package
 // Example). A test that wants its writes checked gives the emulator a
 // Config (emulator.Options.Conventions, read by ParseConfig) and reads
-// the emulator's ConventionsReport; cmd/dynamoemu-conventions checks the
+// the emulator's ConventionsReport; "dynamoemu check" checks the
 // tables of any endpoint. CheckTable and Rules.CheckWrite show the rules
 // alone.
 //

@@ -31,7 +31,7 @@ func (o Op) String() string {
 // data-plane write to the rules, and copying each item into a public
 // type would cost an allocation and a walk per write. A Go program
 // outside this module checks its writes through the emulator
-// (emulator.Options.Conventions) or cmd/dynamoemu-conventions instead.
+// (emulator.Options.Conventions) or "dynamoemu check" instead.
 type Write struct {
 	Table  string
 	Policy Policy

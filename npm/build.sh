@@ -2,9 +2,9 @@
 # Builds the npm packages into npm/dist: dynamoemu (the JS API, its types
 # and the npx bin) and one package per platform holding cmd/dynamoemu
 # cross-compiled for it (platforms.json), every package at one version,
-# which the server's -version also says. Beside the server each platform
-# package holds cmd/dynamoemu-conventions, which "npx dynamoemu conventions
-# check ..." runs (the server finds it next to itself).
+# which the server's -version also says. The platform package holds that
+# one binary: the server, and its subcommands ("npx dynamoemu check ...",
+# the conventions check; "mcp"; "healthcheck"), built -trimpath -s -w.
 #
 #   npm/build.sh [VERSION]        # default: dynamoemu/package.json's
 #   DYNAMOEMU_NPM_PLATFORMS="linux-x64" npm/build.sh   # only these
@@ -30,8 +30,6 @@ for ((i = 0; i < n; i++)); do
 	[[ $goos == windows ]] && exe=dynamoemu.exe
 	(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
 		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$version" -o "npm/$dir/bin/$exe" ./cmd/dynamoemu)
-	(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
-		-ldflags "-s -w" -o "npm/$dir/bin/${exe/dynamoemu/dynamoemu-conventions}" ./cmd/dynamoemu-conventions)
 	node -e '
 		const [pkg, os, cpu, version, dir] = process.argv.slice(1)
 		require("fs").writeFileSync(dir + "/package.json", JSON.stringify({

@@ -26,6 +26,18 @@ for d in dist/*/; do
 	(cd "$d" && npm pack --silent --pack-destination "$work" >/dev/null)
 done
 ls "$work"
+# Sizes, packed (what npm downloads): each platform package is the one
+# binary (docs/containers.md, "Size"), at most 7.3 MB; linux-x64 packed
+# to 6.70 MB when the bound was set (npm pack gzips less than gzip -9).
+max_platform=$((7300 * 1000))
+for f in "$work"/*.tgz; do
+	bytes=$(stat -c %s "$f")
+	echo "npm/test.sh: size $(basename "$f") $bytes bytes packed"
+	case $(basename "$f") in
+	dynamoemu-linux-* | dynamoemu-darwin-* | dynamoemu-win32-*)
+		((bytes <= max_platform)) || { echo "npm/test.sh: $(basename "$f") is $bytes bytes packed, want <= $max_platform" >&2; exit 1; } ;;
+	esac
+done
 mkdir "$work/project"
 cd "$work/project"
 npm init -y >/dev/null
@@ -35,9 +47,13 @@ npm install --no-audit --no-fund --loglevel=error "$work/dynamoemu-$version.tgz"
 got=$(npx --no-install dynamoemu -version)
 [[ $got == "$version" ]] || { echo "npm/test.sh: npx dynamoemu -version says '$got', want $version" >&2; exit 1; }
 echo "npm/test.sh: npx dynamoemu -version: $got"
-# The conventions check ships beside the server: npx dynamoemu conventions ...
-help=$(npx --no-install dynamoemu conventions check -h 2>&1) || { echo "npm/test.sh: npx dynamoemu conventions check -h failed: $help" >&2; exit 1; }
-[[ $help == *"usage: dynamoemu-conventions check"* ]] || { echo "npm/test.sh: npx dynamoemu conventions check -h says: $help" >&2; exit 1; }
+# The conventions check is a subcommand of the one binary: npx dynamoemu
+# check ... (and, as before, npx dynamoemu conventions check ...).
+for sub in check "conventions check"; do
+	# shellcheck disable=SC2086 # $sub is one or two words
+	help=$(npx --no-install dynamoemu $sub -h 2>&1) || { echo "npm/test.sh: npx dynamoemu $sub -h failed: $help" >&2; exit 1; }
+	[[ $help == *"usage: dynamoemu check"* ]] || { echo "npm/test.sh: npx dynamoemu $sub -h says: $help" >&2; exit 1; }
+done
 cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" "$OLDPWD/test/streams.test.js" "$OLDPWD/test/consistency.test.js" .
 node --test api.test.js signatures.test.js streams.test.js consistency.test.js
 

@@ -40,8 +40,6 @@ func TestMain(m *testing.M) {
 	case "server":
 		main()
 		os.Exit(0)
-	case "conventions":
-		runConventionsChild()
 	case "parent":
 		runParentChild()
 	}

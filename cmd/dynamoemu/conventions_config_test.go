@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -51,43 +49,43 @@ func TestLoadConventions(t *testing.T) {
 	}
 }
 
-// TestConventionsCommand: "dynamoemu conventions check ..." runs the
-// check found on PATH (next to dynamoemu in the npm package and the
-// image), with its output and exit status; the container's "-host
-// 0.0.0.0 conventions ..." too; without one it says how to get it. The
-// check on PATH is this test binary under the checker's name, which runs
-// the check (runConventionsChild) with childEnv=conventions: nothing is
-// built while the tests run.
+// TestConventionsCommand: the conventions check is a subcommand of the
+// server's binary ("check", "conventions check", the container's "-host
+// 0.0.0.0 conventions check") and answers to its old command name
+// (dynamoemu-conventions, a link to the binary), with its output and exit
+// status.
 func TestConventionsCommand(t *testing.T) {
 	dir := t.TempDir()
-	self, err := os.Executable()
-	require.NoError(t, err)
-	require.NoError(t, os.Symlink(self, filepath.Join(dir, checkerName())))
-	t.Setenv(childEnv, "conventions")
 	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
 	createBadCommandTable(t, db)
 	cfg := filepath.Join(dir, "conventions.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(`{"tables":[{"match":"*-command","role":"command"}]}`), 0o600))
 
-	t.Setenv("PATH", dir)
-	for _, args := range [][]string{
-		{"conventions", "check", "--endpoint", url, "--config", cfg},
-		{"-host", "0.0.0.0", "conventions", "check", "--endpoint", url, "--config", cfg},
+	check := []string{"check", "--endpoint", url, "--config", cfg}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"dynamoemu", check},
+		{"dynamoemu", append([]string{"conventions"}, check...)},
+		{"dynamoemu", append([]string{"-host", "0.0.0.0", "conventions"}, check...)},
+		{"dynamoemu", append([]string{"-host", "0.0.0.0"}, check...)},
+		{checkerCommand, check},
 	} {
 		var out, errOut bytes.Buffer
-		err := run(args, &out, &errOut, nil)
+		err := runNamed(tc.name, tc.args, &out, &errOut, nil)
 		var code checkerExit
-		require.ErrorAs(t, err, &code, "%v: stderr %s", args, errOut.String())
-		require.Equal(t, checkerExit(1), code, "a violation of error severity")
+		require.ErrorAs(t, err, &code, "%s %v: stderr %s", tc.name, tc.args, errOut.String())
+		require.Equal(t, checkerExit(conventionscheck.ExitViolations), code, "a violation of error severity")
 		require.Contains(t, out.String(), "A3\terror")
 		require.Contains(t, out.String(), "1 violations in 1 tables: 1 errors, 0 warnings")
 	}
 
-	t.Setenv("PATH", t.TempDir())
-	err = run([]string{"conventions", "check", "--endpoint", url}, io.Discard, io.Discard, nil)
-	require.ErrorIs(t, err, errConventionsMissing)
-	require.Contains(t, err.Error(), "npx dynamoemu conventions check")
-	require.Contains(t, err.Error(), "go build -o")
+	// A check that cannot run: exit status 2, the reason on stderr.
+	var errOut bytes.Buffer
+	err := runNamed("dynamoemu", []string{"check", "--endpoint", "ftp://x", "--config", cfg}, io.Discard, &errOut, nil)
+	require.Equal(t, checkerExit(conventionscheck.ExitError), err)
+	require.Contains(t, errOut.String(), "want an http:// or https:// URL")
 }
 
 // createBadCommandTable makes a command table holding one row without a
@@ -102,15 +100,4 @@ func createBadCommandTable(t *testing.T, db *dynamodb.Client) {
 	_, err = db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("app-order-command"),
 		Item: map[string]types.AttributeValue{"pk": str("ORDER#t1"), "sk": str("ORDER#1")}})
 	require.NoError(t, err)
-}
-
-// runConventionsChild is the test binary as dynamoemu-conventions (its
-// main, with the check's package): TestMain runs it with
-// childEnv=conventions; it exits.
-func runConventionsChild() {
-	err := conventionscheck.Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "dynamoemu-conventions:", err)
-	}
-	os.Exit(conventionscheck.ExitCode(err))
 }

@@ -24,12 +24,16 @@
 // With -conventions FILE the tables the file names follow the
 // mbc-cqrs-serverless conventions (package conventions): writes that break
 // them are refused or reported, and GET /dynamoemu/conventions lists what
-// was seen. The check of the tables of any endpoint is the command
-// dynamoemu-conventions (../dynamoemu-conventions): "dynamoemu conventions
-// check ..." runs it, the one next to dynamoemu (the npm package and the
-// container image ship both) or on PATH, and exits with its status; when
-// there is none it says how to get one and exits with status 2. The
-// server links no AWS SDK.
+// was seen. The check of the tables of any endpoint is a subcommand,
+// "dynamoemu check ..." (also "dynamoemu conventions check ...", and by
+// its old name dynamoemu-conventions, a link to the binary;
+// internal/conventionscheck), with its output and exit status. The binary
+// links no AWS SDK: the check has a client of its own.
+//
+// "dynamoemu import-ddblocal ..." runs the optional command
+// dynamoemu-import-ddblocal (next to the binary or on PATH), which the
+// image and the npm package leave out: its SQLite reader would add 3.7 MB
+// (import.go).
 //
 // For the container image (../../Dockerfile): "dynamoemu -healthcheck" (or
 // "dynamoemu healthcheck [URL]") asks the server at -host and -port for

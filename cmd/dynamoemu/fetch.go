@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,7 +29,7 @@ import (
 // rather than as the server.
 func isFetchTool(name string) bool {
 	switch name {
-	case "curl", "wget", "sh", "awslocal":
+	case "curl", "wget", "sh", "bash", "awslocal":
 		return true
 	}
 	return false
@@ -41,7 +42,7 @@ func runFetchTool(name string, args []string, stdout, stderr io.Writer) int {
 		return runCurl(args, stdout, stderr)
 	case "wget":
 		return runWget(args, stdout, stderr)
-	case "sh":
+	case "sh", "bash": // ready.d scripts start with #!/bin/bash
 		return runShell(args, stdout, stderr)
 	default:
 		return runAwslocal(args, stdout, stderr)
@@ -66,6 +67,16 @@ type fetchResult struct {
 // 127.0.0.1, which needs no /etc/hosts) and reads the answer within
 // timeout.
 func fetch(method, rawURL string, header http.Header, timeout time.Duration) (fetchResult, error) {
+	return fetchBody(method, rawURL, header, nil, timeout)
+}
+
+// post sends body to rawURL as fetch does (awscli.go).
+func post(rawURL string, header http.Header, body []byte, timeout time.Duration) (fetchResult, error) {
+	return fetchBody(http.MethodPost, rawURL, header, body, timeout)
+}
+
+// fetchBody is fetch with a request body (nil: none).
+func fetchBody(method, rawURL string, header http.Header, body []byte, timeout time.Duration) (fetchResult, error) {
 	if !strings.Contains(rawURL, "://") {
 		rawURL = "http://" + rawURL
 	}
@@ -76,7 +87,11 @@ func fetch(method, rawURL string, header http.Header, timeout time.Duration) (fe
 	if u.Scheme != "http" {
 		return fetchResult{}, fmt.Errorf("%s: %w", rawURL, errUnsupportedScheme)
 	}
-	req, err := http.NewRequest(method, u.String(), nil)
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, u.String(), rd)
 	if err != nil {
 		return fetchResult{}, err
 	}
@@ -95,11 +110,11 @@ func fetch(method, rawURL string, header http.Header, timeout time.Duration) (fe
 		return fetchResult{}, err
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	answer, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
 	if err != nil {
 		return fetchResult{}, err
 	}
-	return fetchResult{status: res.StatusCode, proto: res.Proto, header: res.Header, body: body}, nil
+	return fetchResult{status: res.StatusCode, proto: res.Proto, header: res.Header, body: answer}, nil
 }
 
 func portOf(hostport string) string {
@@ -467,7 +482,8 @@ func runWget(args []string, stdout, stderr io.Writer) int {
 
 // runAwslocal is LocalStack's awslocal: the AWS CLI (aws, on PATH) with
 // --endpoint-url from AWS_ENDPOINT_URL (the LocalStack shape's init
-// scripts get it), else http://localhost:4566.
+// scripts get it), else http://localhost:4566; without the AWS CLI (the
+// image has none) the binary's own "awslocal dynamodb ..." (awscli.go).
 func runAwslocal(args []string, stdout, stderr io.Writer) int {
 	endpoint := os.Getenv("AWS_ENDPOINT_URL")
 	if endpoint == "" {
@@ -475,8 +491,7 @@ func runAwslocal(args []string, stdout, stderr io.Writer) int {
 	}
 	aws, err := exec.LookPath("aws")
 	if err != nil {
-		fmt.Fprintln(stderr, "awslocal: the AWS CLI (aws) is not on PATH; this image has none: run the script where it is installed, or with -load (docs/containers.md)")
-		return 127
+		return runAWSCLINative(args, stdout, stderr) // awscli.go
 	}
 	cmd := exec.Command(aws, append([]string{"--endpoint-url", endpoint}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr

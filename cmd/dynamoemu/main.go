@@ -33,17 +33,31 @@ func main() {
 			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 			os.Exit(1)
 		}
-		if errors.Is(err, errConventionsMissing) {
-			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
-			os.Exit(exitCheckerMissing)
-		}
 		if code := checkerExit(0); errors.As(err, &code) {
 			os.Exit(int(code)) // the conventions check's status; it said why
+		}
+		if code := importExit(0); errors.As(err, &code) {
+			os.Exit(int(code)) // the import's status; it said why
+		}
+		if errors.Is(err, errImportMissing) {
+			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
+			os.Exit(exitImportMissing)
 		}
 		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
 		os.Exit(2)
 	}
 }
+
+// usageHead is -help's first lines: the server and its subcommands.
+const usageHead = `Usage: dynamoemu [flags]
+       dynamoemu check --endpoint URL --config FILE  (the conventions check of any endpoint: dynamoemu check -h)
+       dynamoemu mcp [flags]          (an MCP server on stdin and stdout: dynamoemu mcp -help)
+       dynamoemu healthcheck [URL]    (ask a running server; exit 0 if it answers: dynamoemu healthcheck -h)
+       dynamoemu import-ddblocal -from DIR -dbPath DIR  (DynamoDB Local's data: runs the optional dynamoemu-import-ddblocal)
+
+An in-memory DynamoDB-compatible server.
+
+`
 
 // config is the command line.
 type config struct {
@@ -141,7 +155,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 		if ddbLocal {
 			fmt.Fprint(fs.Output(), ddbLocalUsage)
 		}
-		fmt.Fprintf(fs.Output(), "Usage: dynamoemu [flags]\n       dynamoemu mcp [flags]  (an MCP server on stdin and stdout: dynamoemu mcp -help)\n\nAn in-memory DynamoDB-compatible server.\n\n")
+		fmt.Fprint(fs.Output(), usageHead)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -237,8 +251,14 @@ func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 // DynamoDB Local's command line (ddblocal_mode.go). LocalStack's
 // environment is read from the process's.
 func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<- string) error {
+	if name == checkerCommand {
+		return runConventions(args, stdout, stderr)
+	}
 	if check, ok := conventionsArgs(args); ok {
 		return runConventions(check, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "import-ddblocal" {
+		return runImport(args[1:], stdout, stderr) // import.go
 	}
 	if len(args) > 0 && args[0] == "mcp" {
 		return runMCP(args[1:], os.Stdin, stdout, stderr)

@@ -1,9 +1,11 @@
 // Package conventionscheck is the conventions check of a DynamoDB
-// endpoint (the command dynamoemu-conventions): Run scans the tables of
+// endpoint ("dynamoemu check", a subcommand of the server's binary): Run scans the tables of
 // any endpoint (dynamoemu, DynamoDB Local, AWS) that the configuration
 // (or their tags) names and lists the items that break the
 // mbc-cqrs-serverless conventions (package conventions). It talks to the
-// endpoint through the AWS SDK for Go, which the server does not link.
+// endpoint with a client of its own (client.go, signing.go): four operations
+// of DynamoDB's JSON protocol, without the AWS SDK, so that the server's
+// binary carries the check ("dynamoemu check") at little cost.
 package conventionscheck
 
 import (
@@ -15,18 +17,11 @@ import (
 	"os"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go/logging"
-
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The check: "dynamoemu-conventions check --endpoint URL --config FILE"
+// The check: "dynamoemu check --endpoint URL --config FILE"
 // scans the tables of any DynamoDB endpoint (the emulator, DynamoDB Local,
 // AWS) that the configuration (or their tags) names, and lists the items
 // that break the conventions, as the emulator would have reported them had
@@ -34,7 +29,7 @@ import (
 // error severity, or any violation with --fail-on-warn; warnings alone
 // leave it at 0. Anything else that stops it (bad flags or
 // configuration, an endpoint it cannot read, an empty namespace) is exit
-// status 2; "dynamoemu conventions" without the check installed, 127.
+// status 2.
 
 // The check's exit statuses.
 const (
@@ -80,11 +75,11 @@ func loadConventions(file string) (*conventions.Config, error) {
 // [table ...]"), its report on stdout; it returns ErrViolations when the
 // check fails.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usage = "usage: dynamoemu-conventions check --endpoint URL --config FILE [--fail-on-warn] [--region R] [--accessKey K --secretKey S] [table ...]"
+	const usage = "usage: dynamoemu check --endpoint URL --config FILE [--fail-on-warn] [--region R] [--accessKey K --secretKey S] [table ...]"
 	if len(args) == 0 || args[0] != "check" {
 		return errors.New(usage)
 	}
-	fs := flag.NewFlagSet("dynamoemu-conventions check", flag.ContinueOnError)
+	fs := flag.NewFlagSet("dynamoemu check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL (empty: AWS's, from the environment)")
 	file := fs.String("config", "", "conventions configuration file (JSON, as for -conventions)")
@@ -107,17 +102,17 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	db, err := checkClient(ctx, *endpoint, *region, *accessKey, *secretKey, stderr)
+	db, err := newClient(*endpoint, *region, *accessKey, *secretKey, os.Getenv)
 	if err != nil {
 		return err
 	}
 	names := fs.Args()
 	if len(names) == 0 {
-		if names, err = listTables(ctx, db); err != nil {
+		if names, err = db.listTables(ctx); err != nil {
 			return err
 		}
 		if len(names) == 0 {
-			return emptyNamespace(ctx, db, *endpoint, *region)
+			return emptyNamespace(db, *endpoint)
 		}
 	}
 	var errs, warns int
@@ -144,11 +139,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // emptyNamespace is the error of a check whose endpoint lists no table:
 // most often credentials or a region that open a namespace other than the
 // one holding the tables, which would pass as "0 violations in 0 tables".
-func emptyNamespace(ctx context.Context, db *dynamodb.Client, endpoint, region string) error {
-	key := "(none)"
-	if c, err := db.Options().Credentials.Retrieve(ctx); err == nil {
-		key = c.AccessKeyID
-	}
+func emptyNamespace(db *client, endpoint string) error {
+	key, region := db.creds.accessKey, db.region
 	if endpoint == "" {
 		endpoint = "AWS"
 	}
@@ -157,58 +149,15 @@ func emptyNamespace(ctx context.Context, db *dynamodb.Client, endpoint, region s
 		"pass the --accessKey and --region the application uses, or name the tables)", endpoint, key, region)
 }
 
-// checkClient is the check's DynamoDB client; the SDK's own warnings go
-// to stderr, the command's.
-func checkClient(ctx context.Context, endpoint, region, accessKey, secretKey string, stderr io.Writer) (*dynamodb.Client, error) {
-	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(region), awsconfig.WithLogger(logging.NewStandardLogger(stderr))}
-	if accessKey == "" && endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" && os.Getenv("AWS_PROFILE") == "" {
-		accessKey = "dynamoemu"
-	}
-	if accessKey != "" {
-		opts = append(opts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(accessKey, secretKey, "")))
-	}
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
-		if endpoint != "" {
-			o.BaseEndpoint = aws.String(endpoint)
-		}
-	}), nil
-}
-
-func listTables(ctx context.Context, db *dynamodb.Client) ([]string, error) {
-	var names []string
-	p := dynamodb.NewListTablesPaginator(db, &dynamodb.ListTablesInput{})
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, out.TableNames...)
-	}
-	return names, nil
-}
-
 // checkTable checks one table's key schema and every item, printing a line
 // per violation; it returns the violations it printed. A table that does
 // not opt in is skipped.
-func checkTable(ctx context.Context, db *dynamodb.Client, rules *conventions.Rules, name string, out io.Writer) ([]conventions.Violation, error) {
-	desc, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+func checkTable(ctx context.Context, db *client, rules *conventions.Rules, name string, out io.Writer) ([]conventions.Violation, error) {
+	desc, err := db.describeTable(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	tags := map[string]string{}
-	// DynamoDB Local answers ListTagsOfResource with an error that carries
-	// no x-amz-crc32, which the SDK would warn about on stderr ("response
-	// did not match expected checksum"): this call alone is not checked.
-	noCRC := func(o *dynamodb.Options) { o.DisableValidateResponseChecksum = true }
-	if tt, err := db.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: desc.Table.TableArn}, noCRC); err == nil {
-		for _, tg := range tt.Tags {
-			tags[aws.ToString(tg.Key)] = aws.ToString(tg.Value)
-		}
-	} // an endpoint without tagging checks by the configuration alone
+	tags := db.tags(ctx, desc.TableArn) // an endpoint without tagging checks by the configuration alone
 	p, ok, err := rules.Lookup(name, tags)
 	if err != nil {
 		return nil, err
@@ -216,12 +165,12 @@ func checkTable(ctx context.Context, db *dynamodb.Client, rules *conventions.Rul
 	if !ok || !p.Active() {
 		return nil, nil
 	}
-	ks := keySchemaOf(desc.Table)
+	ks := keySchemaOf(desc)
 	vs := rules.CheckTable(name, p, conventions.KeySchema{
 		Partition: conventions.KeyAttribute{Name: ks.Partition.Name, Type: ks.Partition.Kind.String()},
 		Sort:      conventions.KeyAttribute{Name: ks.Sort.Name, Type: ks.Sort.Kind.String()}})
 
-	items, err := scanAll(ctx, db, name)
+	items, err := db.scanAll(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -312,90 +261,23 @@ func keyOf(ks storage.KeySchema, it storage.Item) conventions.Key {
 }
 
 // keySchemaOf is a described table's key schema.
-func keySchemaOf(t *types.TableDescription) storage.KeySchema {
+func keySchemaOf(t tableDescription) storage.KeySchema {
 	kind := func(name string) storage.Kind {
-		i := slices.IndexFunc(t.AttributeDefinitions, func(d types.AttributeDefinition) bool { return aws.ToString(d.AttributeName) == name })
+		i := slices.IndexFunc(t.AttributeDefinitions, func(d struct{ AttributeName, AttributeType string }) bool { return d.AttributeName == name })
 		if i < 0 {
 			return storage.KindS
 		}
-		return storage.KindFromString(string(t.AttributeDefinitions[i].AttributeType))
+		return storage.KindFromString(t.AttributeDefinitions[i].AttributeType)
 	}
 	var ks storage.KeySchema
 	for _, e := range t.KeySchema {
-		a := storage.KeyAttr{Name: aws.ToString(e.AttributeName)}
+		a := storage.KeyAttr{Name: e.AttributeName}
 		a.Kind = kind(a.Name)
-		if e.KeyType == types.KeyTypeHash {
+		if e.KeyType == "HASH" {
 			ks.Partition = a
 		} else {
 			ks.Sort = a
 		}
 	}
 	return ks
-}
-
-// scanAll reads every item of a table. The check keeps them all in memory
-// (rules B5 and L1 look items up by key).
-func scanAll(ctx context.Context, db *dynamodb.Client, name string) ([]storage.Item, error) {
-	var items []storage.Item
-	p := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String(name)})
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range out.Items {
-			item := make(storage.Item, len(it))
-			for k, v := range it {
-				item[k] = valueOf(v)
-			}
-			items = append(items, item)
-		}
-	}
-	return items, nil
-}
-
-// valueOf converts an SDK attribute value to storage's.
-func valueOf(a types.AttributeValue) storage.Value {
-	switch v := a.(type) {
-	case *types.AttributeValueMemberS:
-		return storage.S(v.Value)
-	case *types.AttributeValueMemberN:
-		return storage.N(number(v.Value))
-	case *types.AttributeValueMemberB:
-		return storage.B(v.Value)
-	case *types.AttributeValueMemberBOOL:
-		return storage.Bool(v.Value)
-	case *types.AttributeValueMemberSS:
-		return storage.SS(v.Value)
-	case *types.AttributeValueMemberNS:
-		ns := make([]storage.Number, len(v.Value))
-		for i, s := range v.Value {
-			ns[i] = number(s)
-		}
-		return storage.NS(ns)
-	case *types.AttributeValueMemberBS:
-		return storage.BS(v.Value)
-	case *types.AttributeValueMemberL:
-		l := make([]storage.Value, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = valueOf(e)
-		}
-		return storage.L(l)
-	case *types.AttributeValueMemberM:
-		m := make(map[string]storage.Value, len(v.Value))
-		for k, e := range v.Value {
-			m[k] = valueOf(e)
-		}
-		return storage.M(m)
-	}
-	return storage.Null() // *types.AttributeValueMemberNULL
-}
-
-// number is n as storage keeps numbers; a number the endpoint sent that does
-// not parse is kept as it is (rule checks then report it).
-func number(s string) storage.Number {
-	if n, err := storage.ParseNumber(s); err == nil {
-		return n
-	}
-	return storage.Number(s)
 }

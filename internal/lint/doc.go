@@ -6,7 +6,8 @@
 //     storage; partiql nothing; conventions storage; internal packages of
 //     the emulator never the emulator facade). A new package needs a row.
 //   - The server, cmd/dynamoemu, depends on no aws-sdk-go-v2 or smithy-go
-//     package: its binary and image stay without the AWS SDK.
+//     package: its binary (which holds the conventions check too) and
+//     image stay without the AWS SDK.
 //   - Every Go file is gofmt'ed.
 //   - Names by subject (names_test.go): no Go file cites one of our
 //     issues by number (another project's record names its repository),

@@ -111,9 +111,10 @@ var layers = []layer{
 	// handler; insights for designs and the report's matching, expr and
 	// storage to read a request's key condition as the report does.
 	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac"}, tests: true},
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp"}, tests: true}, // console, mcp: the server mounts the web console and the MCP endpoint
-	{pkg: "internal/conventionscheck", may: []string{"conventions", "internal/storage"}, tests: true},                 // the conventions check of any endpoint, through the AWS SDK
-	{pkg: "cmd/dynamoemu-conventions", may: []string{"internal/conventionscheck"}, tests: true},
+	// console, mcp: the server mounts the web console and the MCP
+	// endpoint; conventionscheck: "dynamoemu check".
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp", "internal/conventionscheck"}, tests: true},
+	{pkg: "internal/conventionscheck", may: []string{"conventions", "internal/storage"}, tests: true}, // the conventions check of any endpoint, with a client of its own (no AWS SDK)
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
 	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},

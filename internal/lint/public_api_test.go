@@ -29,7 +29,8 @@ var internalTypeExceptions = map[string]string{
 	// A write's items are the emulator's stored items, handed to the
 	// rules on every data-plane write: a copy into a public item type
 	// would cost an allocation and a walk of each item per write. Its
-	// callers are the emulator and cmd/dynamoemu-conventions; a Go user
+	// callers are the emulator and the conventions check ("dynamoemu
+	// check", internal/conventionscheck); a Go user
 	// checks items through the emulator (Options.Conventions).
 	"conventions.Write": "the stored item type on the write path",
 }

@@ -1,0 +1,430 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// awslocal without the AWS CLI. LocalStack's ready.d scripts create their
+// tables with "awslocal dynamodb create-table ..." (the AWS CLI pointed at
+// LocalStack), and the image has no AWS CLI: when none is on PATH, the
+// binary answers "awslocal dynamodb COMMAND [options]" itself. The
+// command's options become the operation's JSON input the way the AWS CLI
+// reads them (its "Shorthand syntax" and JSON parameter values, file://
+// values, --cli-input-json), the request goes to AWS_ENDPOINT_URL (else
+// http://localhost:4566), and the answer is printed as the CLI prints JSON,
+// or its error as "An error occurred (Type) when calling the Op operation:
+// message" with the CLI's exit status 254. Not taken: --query (JMESPath),
+// outputs other than json, the wait and other high-level commands.
+
+// awsCLIListParam reports whether a top-level parameter of the DynamoDB
+// API takes a list, so that one shorthand value is a list of one.
+func awsCLIListParam(name string) bool {
+	switch name {
+	case "AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "LocalSecondaryIndexes", "Tags", "TagKeys",
+		"AttributesToGet", "GlobalSecondaryIndexUpdates", "ReplicaUpdates", "ReplicationGroup", "TransactItems", "Statements":
+		return true
+	}
+	return false
+}
+
+// awsCLINumberParam reports whether a top-level parameter takes a number.
+func awsCLINumberParam(name string) bool {
+	return name == "Limit" || name == "Segment" || name == "TotalSegments"
+}
+
+// errAWSCLIUsage is a command line the native awslocal does not take.
+var errAWSCLIUsage = errors.New("awslocal")
+
+// awsCLIRequest is an operation and its JSON input, read off the AWS CLI's
+// command line "dynamodb COMMAND [options]"; endpoint is --endpoint-url's.
+type awsCLIRequest struct {
+	op       string
+	input    map[string]any
+	endpoint string
+	region   string
+}
+
+// parseAWSCLI reads args ("dynamodb create-table --table-name T ...");
+// readFile reads file:// values.
+func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRequest, error) {
+	var r awsCLIRequest
+	var rest []string
+	for i := 0; i < len(args); i++ { // global options may come first
+		switch a := args[i]; a {
+		case "--region", "--endpoint-url", "--output", "--profile", "--cli-read-timeout", "--cli-connect-timeout":
+			if i+1 == len(args) {
+				return r, fmt.Errorf("%w: %s needs a value", errAWSCLIUsage, a)
+			}
+			i++
+			switch a {
+			case "--region":
+				r.region = args[i]
+			case "--endpoint-url":
+				r.endpoint = args[i]
+			case "--output":
+				if args[i] != "json" {
+					return r, fmt.Errorf("%w: --output %s: only json (install the AWS CLI for the others)", errAWSCLIUsage, args[i])
+				}
+			}
+		case "--no-cli-pager", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request":
+		case "--query":
+			return r, fmt.Errorf("%w: --query (JMESPath) is not taken without the AWS CLI", errAWSCLIUsage)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	if len(rest) < 2 || rest[0] != "dynamodb" || strings.HasPrefix(rest[1], "-") {
+		return r, fmt.Errorf("%w: without the AWS CLI only \"awslocal dynamodb COMMAND [options]\" runs", errAWSCLIUsage)
+	}
+	r.op = pascal(rest[1])
+	if r.op == "Wait" {
+		return r, fmt.Errorf("%w: dynamodb wait is not taken without the AWS CLI (tables are ACTIVE at once)", errAWSCLIUsage)
+	}
+	r.input = map[string]any{}
+	opts := rest[2:]
+	for i := 0; i < len(opts); i++ {
+		o := opts[i]
+		if !strings.HasPrefix(o, "--") || len(o) == 2 {
+			return r, fmt.Errorf("%w: %q is not an option", errAWSCLIUsage, o)
+		}
+		var vals []string
+		for i+1 < len(opts) && !strings.HasPrefix(opts[i+1], "--") {
+			i++
+			vals = append(vals, opts[i])
+		}
+		name := o[2:]
+		if name == "cli-input-json" {
+			if len(vals) != 1 {
+				return r, fmt.Errorf("%w: --cli-input-json takes one value", errAWSCLIUsage)
+			}
+			v, err := awsCLIValue(vals[0], readFile, true)
+			if err != nil {
+				return r, fmt.Errorf("--cli-input-json: %w", err)
+			}
+			m, ok := v.(map[string]any)
+			if !ok {
+				return r, fmt.Errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
+			}
+			for k, x := range m {
+				r.input[k] = x
+			}
+			continue
+		}
+		param := pascal(name)
+		if len(vals) == 0 { // a switch: --consistent-read, --no-consistent-read
+			if neg, ok := strings.CutPrefix(name, "no-"); ok {
+				r.input[pascal(neg)] = false
+			} else {
+				r.input[param] = true
+			}
+			continue
+		}
+		var list []any
+		for _, s := range vals {
+			v, err := awsCLIValue(s, readFile, false)
+			if err != nil {
+				return r, fmt.Errorf("--%s: %w", name, err)
+			}
+			if str, ok := v.(string); ok && awsCLINumberParam(param) {
+				n, err := strconv.ParseInt(str, 10, 64)
+				if err != nil {
+					return r, fmt.Errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
+				}
+				v = n
+			}
+			list = append(list, v)
+		}
+		switch {
+		case len(list) > 1:
+			r.input[param] = list
+		case awsCLIListParam(param):
+			if l, ok := list[0].([]any); ok {
+				r.input[param] = l
+			} else {
+				r.input[param] = list
+			}
+		default:
+			r.input[param] = list[0]
+		}
+	}
+	return r, nil
+}
+
+// pascal is a CLI name in the API's case: create-table is CreateTable.
+func pascal(kebab string) string {
+	var b strings.Builder
+	for _, w := range strings.Split(kebab, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
+}
+
+// awsCLIValue is one option value: JSON when it starts with { or [ (or
+// whole, with json), file:// the file's text read as a value, a shorthand
+// structure when it has a top-level "=", else the string.
+func awsCLIValue(s string, readFile func(string) ([]byte, error), jsonOnly bool) (any, error) {
+	if path, ok := strings.CutPrefix(s, "file://"); ok {
+		b, err := readFile(path)
+		if err != nil {
+			return nil, err
+		}
+		s = strings.TrimSpace(string(b))
+		jsonOnly = jsonOnly || strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")
+	}
+	t := strings.TrimSpace(s)
+	if jsonOnly || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		d := json.NewDecoder(strings.NewReader(t))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%w: not JSON: %v", errAWSCLIUsage, err)
+		}
+		if d.More() {
+			return nil, fmt.Errorf("%w: not JSON: more after the value", errAWSCLIUsage)
+		}
+		return v, nil
+	}
+	if !shorthandHasKey(s) {
+		return s, nil
+	}
+	p := shorthand{src: s}
+	v, err := p.members(0)
+	if err != nil {
+		return nil, err
+	}
+	if p.pos != len(p.src) {
+		return nil, p.errorf("unexpected %q", p.src[p.pos:])
+	}
+	return v, nil
+}
+
+// shorthandHasKey reports whether s has an "=" outside brackets: a
+// shorthand structure rather than a plain string.
+func shorthandHasKey(s string) bool {
+	depth := 0
+	for _, c := range s {
+		switch c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '=':
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shorthand parses the AWS CLI's shorthand syntax:
+//
+//	members = member { "," member }
+//	member  = key "=" value
+//	value   = "{" members "}" | "[" [ value { "," value } ] "]" | scalar
+//
+// Scalars are numbers (as JSON writes them), true and false, or strings (quoted with ' or ", or bare up to , ] or }).
+type shorthand struct {
+	src string
+	pos int
+}
+
+// shorthandDepth bounds nesting.
+const shorthandDepth = 32
+
+func (p *shorthand) errorf(format string, a ...any) error {
+	return fmt.Errorf("%w: shorthand at %d: %s", errAWSCLIUsage, p.pos, fmt.Sprintf(format, a...))
+}
+
+func (p *shorthand) members(depth int) (map[string]any, error) {
+	if depth > shorthandDepth {
+		return nil, p.errorf("nested too deep")
+	}
+	m := map[string]any{}
+	for {
+		start := p.pos
+		for p.pos < len(p.src) && p.src[p.pos] != '=' && p.src[p.pos] != ',' && p.src[p.pos] != '}' {
+			p.pos++
+		}
+		key := strings.TrimSpace(p.src[start:p.pos])
+		if p.pos == len(p.src) || p.src[p.pos] != '=' || key == "" {
+			return nil, p.errorf("want key=value")
+		}
+		p.pos++ // =
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		m[key] = v
+		if p.pos < len(p.src) && p.src[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		return m, nil
+	}
+}
+
+func (p *shorthand) value(depth int) (any, error) {
+	if depth > shorthandDepth {
+		return nil, p.errorf("nested too deep")
+	}
+	if p.pos == len(p.src) {
+		return "", nil
+	}
+	switch p.src[p.pos] {
+	case '{':
+		p.pos++
+		m, err := p.members(depth)
+		if err != nil {
+			return nil, err
+		}
+		if p.pos == len(p.src) || p.src[p.pos] != '}' {
+			return nil, p.errorf("want }")
+		}
+		p.pos++
+		return m, nil
+	case '[':
+		p.pos++
+		l := []any{}
+		for p.pos < len(p.src) && p.src[p.pos] != ']' {
+			var v any
+			var err error
+			if p.src[p.pos] == '{' || p.src[p.pos] == '[' || !shorthandHasKey(p.elem()) {
+				v, err = p.value(depth + 1)
+			} else {
+				v, err = p.members(depth + 1) // [K=V,K2=V2] is a list of one structure
+			}
+			if err != nil {
+				return nil, err
+			}
+			l = append(l, v)
+			switch {
+			case p.pos < len(p.src) && p.src[p.pos] == ',':
+				p.pos++
+			case p.pos < len(p.src) && p.src[p.pos] != ']':
+				return nil, p.errorf("want , or ]")
+			}
+		}
+		if p.pos == len(p.src) {
+			return nil, p.errorf("want ]")
+		}
+		p.pos++
+		return l, nil
+	case '"', '\'':
+		q := p.src[p.pos]
+		end := strings.IndexByte(p.src[p.pos+1:], q)
+		if end < 0 {
+			return nil, p.errorf("unterminated quote")
+		}
+		s := p.src[p.pos+1 : p.pos+1+end]
+		p.pos += end + 2
+		return s, nil
+	}
+	start := p.pos
+	for p.pos < len(p.src) && !strings.ContainsRune(",]}", rune(p.src[p.pos])) {
+		p.pos++
+	}
+	return scalar(strings.TrimSpace(p.src[start:p.pos])), nil
+}
+
+// elem is the rest of the current list element (up to the next , ] or }
+// at this level), to see whether it is a key=value.
+func (p *shorthand) elem() string {
+	end := p.pos
+	for end < len(p.src) && !strings.ContainsRune(",]}", rune(p.src[end])) {
+		end++
+	}
+	return p.src[p.pos:end]
+}
+
+// scalar is a bare shorthand value: a number (in JSON's syntax), true or
+// false, or the string.
+func scalar(s string) any {
+	switch s {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	if s != "" && strings.Trim(s, "-0123456789.eE+") == "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') && json.Valid([]byte(s)) {
+		return json.Number(s) // a JSON number: 5, -1.5, 1e3
+	}
+	return s
+}
+
+// runAWSCLINative sends the request of args to the endpoint and prints
+// the answer as the AWS CLI does; it returns the exit status.
+func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
+	r, err := parseAWSCLI(args, os.ReadFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "awslocal: %v\n", strings.TrimPrefix(err.Error(), "awslocal: "))
+		return 252 // the AWS CLI's status for a command line it cannot parse
+	}
+	endpoint := r.endpoint
+	if endpoint == "" {
+		endpoint = os.Getenv("AWS_ENDPOINT_URL")
+	}
+	if endpoint == "" {
+		endpoint = "http://localhost:4566"
+	}
+	region := r.region
+	if region == "" {
+		region = os.Getenv("AWS_DEFAULT_REGION")
+	}
+	if region == "" {
+		region = os.Getenv("AWS_REGION")
+	}
+	if region == "" {
+		region = "us-east-1"
+	}
+	key := os.Getenv("AWS_ACCESS_KEY_ID")
+	if key == "" {
+		key = "test"
+	}
+	body, err := json.Marshal(r.input)
+	if err != nil {
+		fmt.Fprintln(stderr, "awslocal:", err)
+		return 252
+	}
+	hdr := http.Header{}
+	hdr.Set("Content-Type", "application/x-amz-json-1.0")
+	hdr.Set("X-Amz-Target", "DynamoDB_20120810."+r.op)
+	hdr.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+key+"/"+time.Now().UTC().Format("20060102")+"/"+region+
+		"/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0")
+	res, err := post(endpoint, hdr, body, time.Minute)
+	if err != nil {
+		fmt.Fprintf(stderr, "\nCould not connect to the endpoint URL: %q (%v)\n", endpoint, err)
+		return 255
+	}
+	if res.status != http.StatusOK {
+		var e struct {
+			Type    string `json:"__type"`
+			Message string `json:"message"`
+			Msg     string `json:"Message"`
+		}
+		_ = json.Unmarshal(res.body, &e)
+		typ := e.Type[strings.LastIndexByte(e.Type, '#')+1:]
+		fmt.Fprintf(stderr, "\nAn error occurred (%s) when calling the %s operation: %s\n", typ, r.op, e.Message+e.Msg)
+		return 254
+	}
+	var out bytes.Buffer
+	if len(bytes.TrimSpace(res.body)) > 2 { // {} prints nothing, as the CLI
+		if json.Indent(&out, res.body, "", "    ") != nil {
+			out.Write(res.body)
+		}
+		out.WriteByte('\n')
+	}
+	_, _ = stdout.Write(out.Bytes())
+	return 0
+}
