@@ -10,7 +10,8 @@
 # package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
 # npm/test/reset), the README's Jest test as the README writes it, a
 # project with a global set-up of its own (npm/test/compose), no server
-# left behind by a killed parent (npm/test/parent.test.js);
+# left behind by a killed parent (npm/test/parent.test.js), a seed loaded
+# once and forked per test (npm/test/seed);
 # then the engine in WebAssembly (@dynamoemu/wasm through
 # dynamoemu/wasm) in Node and in a page of headless Chromium, and its
 # cost against the native server (npm/test/wasm-bench.js).
@@ -84,6 +85,16 @@ cp "$src"/test/compose/* compose/
 (cd compose && npx --no-install jest --ci -c jest.config.json && npx --no-install jest --ci -c jest.alone.config.json)
 cp "$src/test/parent.test.js" .
 node --test parent.test.js
+
+# Seed once, fork per test (npm/test/seed): the preset loads a table
+# file, an items directory and a seed script (1000 items) once into a
+# base; each of 20 tests on two workers starts from a fork of it
+# (DYNAMOEMU_BRANCH=test, implied by the seed options), writes, and is
+# dropped after. The same tests with 200 tests of a 10,000-item seed,
+# against re-seeding and jest-dynalite: npm/test/seedbench/run.sh (on
+# demand, not here).
+cp -r "$src/test/seed" seed
+(cd seed && npx --no-install jest --ci)
 
 # The engine in WebAssembly: the SDK against dynamoemu/wasm in this
 # process with no native binary (wasm.test.js), then in a page of
