@@ -6,7 +6,9 @@
 # `npx dynamoemu -version` (it must say the packages' version),
 # npm/test/api.test.js, npm/test/signatures.test.js (signed requests
 # through the SDK with and without -credentials) and npm/test/streams.test.js
-# (stream handlers and drainStreams) with node --test, Jest and Vitest through the
+# (stream handlers and drainStreams) and npm/test/start8.test.js (eight
+# servers started at once, each answering its first request with no
+# retry) with node --test, Jest and Vitest through the
 # package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
 # npm/test/reset), the README's Jest test as the README writes it, a
 # project with a global set-up of its own (npm/test/compose), no server
@@ -37,8 +39,8 @@ echo "npm/test.sh: npx dynamoemu -version: $got"
 # The conventions check ships beside the server: npx dynamoemu conventions ...
 help=$(npx --no-install dynamoemu conventions check -h 2>&1) || { echo "npm/test.sh: npx dynamoemu conventions check -h failed: $help" >&2; exit 1; }
 [[ $help == *"usage: dynamoemu-conventions check"* ]] || { echo "npm/test.sh: npx dynamoemu conventions check -h says: $help" >&2; exit 1; }
-cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" "$OLDPWD/test/streams.test.js" .
-node --test api.test.js signatures.test.js streams.test.js
+cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" "$OLDPWD/test/streams.test.js" "$OLDPWD/test/start8.test.js" .
+node --test api.test.js signatures.test.js streams.test.js start8.test.js
 
 # Jest and Vitest through the package's set-up files: one server for the
 # run, two workers, each in a namespace of its own, the tables of
