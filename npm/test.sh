@@ -97,6 +97,10 @@ node --test parent.test.js
 # demand, not here).
 cp -r "$src/test/seed" seed
 (cd seed && npx --no-install jest --ci)
+# A NoSQL Workbench model as the seed, forked once per test file under
+# Vitest (npm/test/seedfile: three files on two workers).
+cp -r "$src/test/seedfile" seedfile
+(cd seedfile && npx --no-install vitest run)
 
 # The engine in WebAssembly: the SDK against dynamoemu/wasm in this
 # process with no native binary (wasm.test.js), then in a page of
