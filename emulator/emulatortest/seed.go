@@ -155,11 +155,21 @@ func readItems(f string) ([]map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seed: items: %w", err)
 	}
+	items, err := decodeItems(b)
+	if err != nil {
+		return nil, fmt.Errorf("seed: items: %s: %w", f, err)
+	}
+	return items, nil
+}
+
+// decodeItems decodes a JSON list of items, DynamoDB JSON or plain JSON,
+// into DynamoDB JSON.
+func decodeItems(b []byte) ([]map[string]any, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var items []map[string]any
 	if err := d.Decode(&items); err != nil {
-		return nil, fmt.Errorf("seed: items: %s: want a JSON list of items: %w", f, err)
+		return nil, fmt.Errorf("want a JSON list of items: %w", err)
 	}
 	if isDynamoDBJSON(items) {
 		return items, nil
