@@ -263,6 +263,19 @@ func TestForkSharedDB(t *testing.T) {
 		o.Credentials, o.Region = credentials.NewStaticCredentialsProvider("someoneElse", "x", ""), "eu-west-1"
 	})
 	require.Equal(t, int32(5), countItems(t, other))
+	url, es, sbase := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	seedOrders(t, sbase, 2)
+	_, err = es.Fork("shared", "listed")
+	require.NoError(t, err)
+	res, err := http.Get(url + "/dynamoemu/namespaces")
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var listed struct{ Namespaces []map[string]any }
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&listed))
+	require.Equal(t, []map[string]any{
+		{"namespace": "shared", "tables": float64(1), "items": float64(2)},
+		{"namespace": "shared/listed", "tables": float64(1), "items": float64(2)},
+	}, listed.Namespaces, "a branch of the shared namespace is listed with no access key")
 	for _, br := range e.Branches() {
 		require.True(t, strings.HasPrefix(br.Namespace, "shared/"), br.Namespace)
 		require.Equal(t, "shared", br.Base)
