@@ -30,7 +30,9 @@ for mode in ${modes[@]}; do
 		continue
 	fi
 	start=$(date +%s.%N)
-	npx --no-install jest --ci -c "$mode.config.js" --rootDir . >"$mode.log" 2>&1 || { cat "$mode.log"; exit 1; }
+	status=passed
+	npx --no-install jest --ci -c "$mode.config.js" --rootDir . >"$mode.log" 2>&1 || status="FAILED (its log: $project/seedbench.$mode.log)"
 	end=$(date +%s.%N)
-	echo "seedbench: $mode: $(grep -E '^Tests:' "$mode.log") wall $(echo "$end - $start" | bc) s"
+	echo "seedbench: $mode: $status: $(grep -E '^Tests:' "$mode.log") wall $(echo "$end - $start" | bc) s"
+	[[ $status == passed ]] || cp "$mode.log" "$project/seedbench.$mode.log"
 done
