@@ -11,17 +11,22 @@ import (
 	"sync"
 
 	"github.com/gorilla/mux"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // Branches: a namespace forked from another in O(1), for test suites
 // that seed a base once and give every test its own copy of it. A branch
-// is the namespace of an access key id (its name) in the base's region,
-// filled from the base's storage snapshot as a snapshot's rewind fills a
+// is the namespace of an access key id (its name) in the base's region
+// (with SharedDB: "shared/NAME", which no access key selects), filled
+// from the base's storage snapshot as a snapshot's rewind fills a
 // namespace (service/ns_snapshot.go): the tables, items, indexes and
 // definitions are shared copy-on-write (storage/cow.go), so a fork costs
 // a few allocations per table whatever they hold, and each side copies
-// only what it changes. A request reaches a branch when its credential's
-// access key id is the branch's name, in the base's region.
+// only what it changes. A request reaches a branch when its
+// X-Dynamoemu-Branch header names it, whatever its access key and
+// region, or (without SharedDB) when its credential's access key id is
+// the branch's name, in the base's region.
 //
 //	POST   /dynamoemu/branches        {"base":"AKID/us-east-1","name":"t1"}
 //	                                  → {"name":"t1","namespace":"t1/us-east-1","base":"AKID/us-east-1","accessKey":"t1"}
@@ -33,11 +38,17 @@ import (
 //
 // base is a namespace ID as GET /dynamoemu/namespaces lists them. Behind
 // the admin guard like the other admin endpoints (admin_guard.go); bad
-// input answers 400 with a ValidationException body. With Options.SharedDB
-// every access key reaches the one namespace, so there are no branches.
+// input answers 400 with a ValidationException body. With SharedDB and
+// a DataDir there are no branches: a SharedDB server loads only the
+// shared namespace's directory, so a branch's would be kept on disk and
+// loaded by no server.
 
 // AdminBranchesPath is the admin endpoint of branches.
 const AdminBranchesPath = "/dynamoemu/branches"
+
+// headerBranch names the branch a request is served in (canonical form,
+// as net/http keys it; the connection loop reads it too: fastloop_head.go).
+const headerBranch = "X-Dynamoemu-Branch"
 
 // Errors of Fork and DropBranch.
 var (
@@ -45,12 +56,13 @@ var (
 	ErrBranchExists = errors.New("emulator: the branch's namespace exists")
 	ErrBranchName   = errors.New("emulator: a branch name is 1 to 128 letters and digits")
 	ErrNoNamespace  = errors.New("emulator: no such namespace")
-	ErrSharedDB     = errors.New("emulator: with SharedDB every access key reaches one namespace: no branches")
+	ErrSharedDB     = errors.New("emulator: with SharedDB and a DataDir (-sharedDb -dbPath) there are no branches: a SharedDB server loads only the shared namespace's directory, so a branch's would be kept and never loaded; fork without -dbPath, or without -sharedDb")
 )
 
-// Branch is one branch: its name, which is also the access key id whose
-// requests reach it, its namespace ID and the namespace it was forked
-// from.
+// Branch is one branch: its name, which the X-Dynamoemu-Branch header
+// of a request names and (without SharedDB) is also the access key id
+// whose requests reach it, its namespace ID and the namespace it was
+// forked from. AccessKey is "" with SharedDB.
 type Branch struct {
 	Name      string `json:"name"`
 	Namespace string `json:"namespace"`
@@ -60,7 +72,7 @@ type Branch struct {
 
 // branchSet is the branches made, by name.
 type branchSet struct {
-	mu     sync.Mutex // guards byName; a leaf of the lock order, held while a fork fills the branch
+	mu     sync.RWMutex // guards byName; a leaf of the lock order, held while a fork fills the branch
 	byName map[string]Branch
 }
 
@@ -78,20 +90,26 @@ func validBranchName(name string) bool {
 // Requests signed with access key id name in base's region reach it. It
 // fails with ErrBranchName, ErrNoNamespace (base holds nothing),
 // ErrBranchExists (that access key's namespace holds tables) or
-// ErrSharedDB. With persistence, a branch is kept as any namespace is.
+// ErrSharedDB (with a DataDir). With persistence, a branch is kept as any
+// namespace is. With SharedDB, base is "shared" or another branch
+// ("shared/NAME") and the branch is "shared/" + name, reached by the
+// X-Dynamoemu-Branch header only.
 func (e *Emulator) Fork(base, name string) (Branch, error) {
-	if e.opts.SharedDB {
+	if e.opts.SharedDB && e.opts.DataDir != "" {
 		return Branch{}, ErrSharedDB
 	}
 	if !validBranchName(name) {
 		return Branch{}, fmt.Errorf("%w: %q", ErrBranchName, name)
 	}
-	_, region, ok := strings.Cut(base, "/")
 	ids := e.svc.NamespaceIDs()
-	if !ok || !slices.Contains(ids, base) {
+	if !slices.Contains(ids, base) || e.svc.Namespace(base) == nil {
 		return Branch{}, fmt.Errorf("%w: %q", ErrNoNamespace, base)
 	}
-	b := Branch{Name: name, Namespace: name + "/" + region, Base: base, AccessKey: name}
+	b := Branch{Name: name, Namespace: "shared/" + name, Base: base}
+	if !e.opts.SharedDB {
+		_, region, _ := strings.Cut(base, "/")
+		b.Namespace, b.AccessKey = name+"/"+region, name
+	}
 	e.branches.mu.Lock()
 	defer e.branches.mu.Unlock()
 	if _, ok := e.branches.byName[name]; ok || slices.Contains(ids, b.Namespace) && len(e.svc.Namespace(b.Namespace).DB().Tables()) > 0 {
@@ -122,8 +140,8 @@ func (e *Emulator) DropBranch(name string) error {
 
 // Branches lists the branches by name.
 func (e *Emulator) Branches() []Branch {
-	e.branches.mu.Lock()
-	defer e.branches.mu.Unlock()
+	e.branches.mu.RLock()
+	defer e.branches.mu.RUnlock()
 	out := make([]Branch, 0, len(e.branches.byName))
 	for _, b := range e.branches.byName {
 		out = append(out, b)
@@ -140,6 +158,41 @@ func (e *Emulator) NamespaceID(accessKey, region string) string {
 		return "shared"
 	}
 	return accessKey + "/" + region
+}
+
+// branchNamespace returns the namespace ID of branch name, which a
+// request's X-Dynamoemu-Branch header names: ValidationException when
+// there is no such branch or, with Credentials, when the branch does not
+// descend from the namespace the request's key reaches (a key reaches
+// its own namespace's branches, and theirs).
+func (e *Emulator) branchNamespace(name string, cred credential) (string, error) {
+	e.branches.mu.RLock()
+	defer e.branches.mu.RUnlock()
+	b, ok := e.branches.byName[name]
+	if !ok {
+		return "", apierr.Validationf("the %s header names no branch: %q (POST %s makes one)", headerBranch, name, AdminBranchesPath)
+	}
+	if e.keys != nil {
+		own := e.NamespaceID(cred.accessKey, cred.region)
+		at := b
+		for hops := 0; at.Base != own; hops++ {
+			if at, ok = e.branchOfLocked(at.Base); !ok || hops > len(e.branches.byName) {
+				return "", apierr.Validationf("the %s header names branch %q, of namespace %s, which the request's access key does not reach", headerBranch, name, b.Base)
+			}
+		}
+	}
+	return b.Namespace, nil
+}
+
+// branchOfLocked returns the branch whose namespace has ID id, if any.
+// e.branches.mu is held.
+func (e *Emulator) branchOfLocked(id string) (Branch, bool) {
+	name, _, _ := strings.Cut(id, "/")
+	if e.opts.SharedDB {
+		name, _ = strings.CutPrefix(id, "shared/")
+	}
+	b, ok := e.branches.byName[name]
+	return b, ok && b.Namespace == id
 }
 
 func (e *Emulator) branchRoutes(r *mux.Router) {

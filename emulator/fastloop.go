@@ -314,6 +314,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 		auth:          h.auth,
 		host:          h.host,
 		tenant:        h.tenant,
+		branch:        h.branch,
 		contentLength: h.contentLength,
 		body:          &lc.body,
 		conn:          lc.c,

@@ -28,6 +28,7 @@ type requestHead struct {
 	contentEncoding string // "" when absent
 	acceptEncoding  string // "" when absent
 	tenant          string // headerTenantCode
+	branch          string // headerBranch
 }
 
 // headFields are the header names the parser reads, lower case, and what
@@ -41,6 +42,7 @@ const (
 	fieldContentEncoding
 	fieldAcceptEncoding
 	fieldTenant
+	fieldBranch
 	fieldContentLength
 	fieldConnection
 	fieldRefused // Transfer-Encoding, Expect, Upgrade, Origin: net/http's
@@ -95,6 +97,10 @@ func fieldOf(name []byte) int {
 	case 17:
 		if asciiEqualFold(name, "transfer-encoding") {
 			return fieldRefused
+		}
+	case 18:
+		if asciiEqualFold(name, "x-dynamoemu-branch") { // headerBranch
+			return fieldBranch
 		}
 	}
 	return fieldOther
@@ -204,11 +210,11 @@ func parseHead(b []byte, h *requestHead) (ok bool) {
 	}
 	// One string for all the values, sliced.
 	size := 0
-	for f := fieldHost; f <= fieldTenant; f++ {
+	for f := fieldHost; f <= fieldBranch; f++ {
 		size += len(vals[f])
 	}
 	all := make([]byte, 0, size)
-	for f := fieldHost; f <= fieldTenant; f++ {
+	for f := fieldHost; f <= fieldBranch; f++ {
 		all = append(all, vals[f]...)
 	}
 	s := string(all)
@@ -225,6 +231,7 @@ func parseHead(b []byte, h *requestHead) (ok bool) {
 	h.contentEncoding = take(fieldContentEncoding)
 	h.acceptEncoding = take(fieldAcceptEncoding)
 	h.tenant = take(fieldTenant)
+	h.branch = take(fieldBranch)
 	return true
 }
 

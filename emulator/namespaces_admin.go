@@ -38,8 +38,8 @@ const maxTablesPage = 100
 
 // namespaceView is one namespace in GET AdminNamespacesPath's answer.
 type namespaceView struct {
-	Namespace string `json:"namespace"`           // its ID: "<access key>/<region>" or "shared"
-	AccessKey string `json:"accessKey,omitempty"` // "" for the shared namespace
+	Namespace string `json:"namespace"`           // its ID: "<access key>/<region>", "shared" or a branch of it, "shared/NAME"
+	AccessKey string `json:"accessKey,omitempty"` // "" for the shared namespace and its branches
 	Region    string `json:"region,omitempty"`
 	Tables    int    `json:"tables"`
 	Items     int    `json:"items"`
@@ -58,7 +58,7 @@ func (e *Emulator) namespaceViews() []namespaceView {
 			continue
 		}
 		v := namespaceView{Namespace: id, Tables: len(tables)}
-		if key, region, ok := strings.Cut(id, "/"); ok {
+		if key, region, ok := strings.Cut(id, "/"); ok && !e.opts.SharedDB { // with SharedDB, "shared/NAME" is a branch: no key reaches it
 			v.AccessKey, v.Region = key, region
 		}
 		for _, t := range tables {

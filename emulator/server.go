@@ -416,6 +416,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		auth:            headerGet(r.Header, hdrAuthorization),
 		host:            r.Host,
 		tenant:          headerGet(r.Header, headerTenantCode),
+		branch:          headerGet(r.Header, headerBranch),
 		contentEncoding: r.Header["Content-Encoding"],
 		contentLength:   r.ContentLength,
 		body:            r.Body,
@@ -487,6 +488,7 @@ type apiRequest struct {
 	presigned       string   // the X-Amz-Credential query parameter, read when auth is ""
 	host            string   // Host
 	tenant          string   // headerTenantCode
+	branch          string   // headerBranch: the branch the request names
 	contentEncoding []string // the Content-Encoding headers
 	contentLength   int64    // -1: unknown
 	body            io.Reader
@@ -693,10 +695,17 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 			out, err = nil, apierr.Internal()
 		}
 	}()
+	var branchNS string
+	if in.branch != "" {
+		if branchNS, err = e.branchNamespace(in.branch, cred); err != nil {
+			return nil, err
+		}
+	}
 	req := service.Request{
 		Ctx:       in.ctx,
 		AccessKey: cred.accessKey,
 		Region:    cred.region,
+		Namespace: branchNS,
 		Tenant:    in.tenant,
 		RequestID: reqID,
 		Host:      in.host,

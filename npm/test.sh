@@ -6,13 +6,16 @@
 # `npx dynamoemu -version` (it must say the packages' version),
 # npm/test/api.test.js, npm/test/signatures.test.js (signed requests
 # through the SDK with and without -credentials) and npm/test/streams.test.js
-# (stream handlers and drainStreams) and npm/test/consistency.test.js
-# (consistency fuzzing finds a suite's planted bugs) with node --test, Jest and Vitest through the
+# (stream handlers and drainStreams), npm/test/consistency.test.js
+# (consistency fuzzing finds a suite's planted bugs) and npm/test/start8.test.js (eight
+# servers started at once, each answering its first request with no
+# retry) with node --test, Jest and Vitest through the
 # package's set-up (npm/test/runners; with DYNAMOEMU_RESET=1,
 # npm/test/reset), the README's Jest test as the README writes it,
 # docs/iam.md's two-tenant example as the page writes it, a
 # project with a global set-up of its own (npm/test/compose), no server
-# left behind by a killed parent (npm/test/parent.test.js);
+# left behind by a killed parent (npm/test/parent.test.js), a seed loaded
+# once and forked per test (npm/test/seed);
 # then the engine in WebAssembly (@dynamoemu/wasm through
 # dynamoemu/wasm) in Node and in a page of headless Chromium, and its
 # cost against the native server (npm/test/wasm-bench.js).
@@ -54,8 +57,8 @@ for sub in check "conventions check"; do
 	help=$(npx --no-install dynamoemu $sub -h 2>&1) || { echo "npm/test.sh: npx dynamoemu $sub -h failed: $help" >&2; exit 1; }
 	[[ $help == *"usage: dynamoemu check"* ]] || { echo "npm/test.sh: npx dynamoemu $sub -h says: $help" >&2; exit 1; }
 done
-cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" "$OLDPWD/test/streams.test.js" "$OLDPWD/test/consistency.test.js" .
-node --test api.test.js signatures.test.js streams.test.js consistency.test.js
+cp "$OLDPWD/test/api.test.js" "$OLDPWD/test/signatures.test.js" "$OLDPWD/test/streams.test.js" "$OLDPWD/test/consistency.test.js" "$OLDPWD/test/start8.test.js" .
+node --test api.test.js signatures.test.js streams.test.js consistency.test.js start8.test.js
 
 # Jest and Vitest through the package's set-up files: one server for the
 # run, two workers, each in a namespace of its own, the tables of
@@ -114,6 +117,20 @@ cp "$src"/test/compose/* compose/
 (cd compose && npx --no-install jest --ci -c jest.config.json && npx --no-install jest --ci -c jest.alone.config.json)
 cp "$src/test/parent.test.js" .
 node --test parent.test.js
+
+# Seed once, fork per test (npm/test/seed): the preset loads a table
+# file, an items directory and a seed script (1000 items) once into a
+# base; each of 20 tests on two workers starts from a fork of it
+# (DYNAMOEMU_BRANCH=test, implied by the seed options), writes, and is
+# dropped after. The same tests with 200 tests of a 10,000-item seed,
+# against re-seeding and jest-dynalite: npm/test/seedbench/run.sh (on
+# demand, not here).
+cp -r "$src/test/seed" seed
+(cd seed && npx --no-install jest --ci)
+# A NoSQL Workbench model as the seed, forked once per test file under
+# Vitest (npm/test/seedfile: three files on two workers).
+cp -r "$src/test/seedfile" seedfile
+(cd seedfile && npx --no-install vitest run)
 
 # The engine in WebAssembly: the SDK against dynamoemu/wasm in this
 # process with no native binary (wasm.test.js), then in a page of

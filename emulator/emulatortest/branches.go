@@ -3,10 +3,12 @@ package emulatortest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 )
@@ -16,9 +18,12 @@ import (
 // forked in O(1) whatever they hold, its writes invisible to the base
 // and to every other branch. The branch is dropped when t ends. The
 // client is base's (endpoint, HTTP client, retryer) with the branch's
-// name as its access key id, which is what selects the branch.
+// X-Dynamoemu-Branch header (BranchHeader), which selects the branch,
+// and, without SharedDB, the branch's name as its access key id, which
+// selects it too (so a Streams client made from its Options reaches it).
 //
-// Seed a base once (TestMain, or a parent test), then fork it per test:
+// Seed a base once (TestMain, or a parent test: Seed), then fork it per
+// test:
 //
 //	e, base := emulatortest.NewWith(t, emulator.Options{})
 //	seed(t, base) // create tables, write items
@@ -35,7 +40,8 @@ func Fork(t testing.TB, e *emulator.Emulator, base *dynamodb.Client) *dynamodb.C
 		t.Fatalf("emulatortest: the base client's credentials: %v", err)
 	}
 	name := branchName(t)
-	if _, err := e.Fork(e.NamespaceID(cred.AccessKeyID, opts.Region), name); err != nil {
+	b, err := e.Fork(e.NamespaceID(cred.AccessKeyID, opts.Region), name)
+	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
 	t.Cleanup(func() {
@@ -43,9 +49,22 @@ func Fork(t testing.TB, e *emulator.Emulator, base *dynamodb.Client) *dynamodb.C
 			t.Errorf("emulatortest: %v", err)
 		}
 	})
-	return dynamodb.New(opts, func(o *dynamodb.Options) {
-		o.Credentials = credentials.NewStaticCredentialsProvider(name, "secret", "")
+	return dynamodb.New(opts, BranchHeader(name), func(o *dynamodb.Options) {
+		if b.AccessKey != "" {
+			o.Credentials = credentials.NewStaticCredentialsProvider(b.AccessKey, "secret", "")
+		}
 	})
+}
+
+// BranchHeader is a client option that sends every request to branch
+// name (the X-Dynamoemu-Branch header), whatever the client's
+// credentials: one server and one key serve every test's branch.
+//
+//	client := dynamodb.NewFromConfig(cfg, emulatortest.BranchHeader("t1"))
+func BranchHeader(name string) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.APIOptions = append(slices.Clip(o.APIOptions), smithyhttp.AddHeaderValue("X-Dynamoemu-Branch", name))
+	}
 }
 
 // branchName is a branch name unique in the process: letters and digits

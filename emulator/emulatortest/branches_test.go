@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/smithy-go"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -244,13 +245,120 @@ func TestForkErrors(t *testing.T) {
 }
 
 // TestForkSharedDB: with one shared namespace every access key reaches
-// it, so there is no branch to make.
+// it, so a branch is reached by the X-Dynamoemu-Branch header alone; with
+// a DataDir too there are no branches.
 func TestForkSharedDB(t *testing.T) {
 	e, base := emulatortest.NewWith(t, emulator.Options{SharedDB: true})
-	seedOrders(t, base, 1)
+	seedOrders(t, base, 5)
 	require.Equal(t, "shared", e.NamespaceID("anyone", "eu-west-1"))
-	_, err := e.Fork("shared", "b1")
+	a := emulatortest.Fork(t, e, base)
+	b := emulatortest.Fork(t, e, base)
+	_, err := a.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str("a"), "sk": str("1"), "status": str("PAID")}})
+	require.NoError(t, err)
+	require.Equal(t, int32(6), countItems(t, a))
+	require.Equal(t, int32(1), countStatus(t, a, "PAID"))
+	require.Equal(t, int32(5), countItems(t, b))
+	require.Equal(t, int32(5), countItems(t, base))
+	other := dynamodb.New(base.Options(), func(o *dynamodb.Options) { // any key, any region: the shared namespace
+		o.Credentials, o.Region = credentials.NewStaticCredentialsProvider("someoneElse", "x", ""), "eu-west-1"
+	})
+	require.Equal(t, int32(5), countItems(t, other))
+	url, es, sbase := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	seedOrders(t, sbase, 2)
+	_, err = es.Fork("shared", "listed")
+	require.NoError(t, err)
+	res, err := http.Get(url + "/dynamoemu/namespaces")
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var listed struct{ Namespaces []map[string]any }
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&listed))
+	require.Equal(t, []map[string]any{
+		{"namespace": "shared", "tables": float64(1), "items": float64(2)},
+		{"namespace": "shared/listed", "tables": float64(1), "items": float64(2)},
+	}, listed.Namespaces, "a branch of the shared namespace is listed with no access key")
+	for _, br := range e.Branches() {
+		require.True(t, strings.HasPrefix(br.Namespace, "shared/"), br.Namespace)
+		require.Equal(t, "shared", br.Base)
+		require.Empty(t, br.AccessKey)
+	}
+
+	e2, base2 := emulatortest.NewWith(t, emulator.Options{SharedDB: true, DataDir: t.TempDir()})
+	seedOrders(t, base2, 1)
+	_, err = e2.Fork("shared", "b1")
 	require.ErrorIs(t, err, emulator.ErrSharedDB)
+}
+
+// TestForkHeader: over HTTP (the server's connection loop and net/http),
+// the X-Dynamoemu-Branch header selects a branch whatever the client's
+// key; a header naming no branch is a ValidationException.
+func TestForkHeader(t *testing.T) {
+	ctx := context.Background()
+	_, e, base := emulatortest.NewServerWith(t, emulator.Options{})
+	seedOrders(t, base, 4)
+	ns := baseNamespace(t, base)
+	for _, name := range []string{"h1", "h2"} {
+		_, err := e.Fork(ns, name)
+		require.NoError(t, err)
+	}
+	h1 := dynamodb.New(base.Options(), emulatortest.BranchHeader("h1"))
+	h2 := dynamodb.New(base.Options(), emulatortest.BranchHeader("h2"))
+	_, err := h1.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str("h1"), "sk": str("1"), "status": str("NEW")}})
+	require.NoError(t, err)
+	require.Equal(t, int32(5), countItems(t, h1))
+	require.Equal(t, int32(4), countItems(t, h2))
+	require.Equal(t, int32(4), countItems(t, base))
+	// The branch's own key reaches the same namespace.
+	byKey := dynamodb.New(base.Options(), func(o *dynamodb.Options) { o.Credentials = credentials.NewStaticCredentialsProvider("h1", "x", "") })
+	require.Equal(t, int32(5), countItems(t, byKey))
+
+	// net/http's path (a request the connection loop leaves to it: chunked).
+	chunked := dynamodb.New(base.Options(), emulatortest.BranchHeader("h1"), func(o *dynamodb.Options) {
+		o.HTTPClient = &http.Client{Transport: chunkedTransport{http.DefaultTransport}}
+	})
+	require.Equal(t, int32(5), countItems(t, chunked))
+
+	require.NoError(t, e.DropBranch("h1"))
+	_, err = h1.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("orders")})
+	var ve *smithy.GenericAPIError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, "ValidationException", ve.Code)
+	require.Contains(t, ve.Message, `the X-Dynamoemu-Branch header names no branch: "h1"`)
+}
+
+// chunkedTransport sends bodies without a Content-Length.
+type chunkedTransport struct{ rt http.RoundTripper }
+
+func (c chunkedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.ContentLength = -1
+	r.Header.Del("Content-Length")
+	return c.rt.RoundTrip(r)
+}
+
+// TestForkHeaderCredentials: with Credentials, a key's header reaches the
+// branches of its own namespace (and their branches), not another key's.
+func TestForkHeaderCredentials(t *testing.T) {
+	ctx := context.Background()
+	url, e, _ := emulatortest.NewServerWith(t, emulator.Options{Credentials: []emulator.Credential{
+		{AccessKeyID: "alice", SecretAccessKey: "secret"}, {AccessKeyID: "bob", SecretAccessKey: "secret"}}})
+	client := func(key string) *dynamodb.Client {
+		return dynamodb.New(dynamodb.Options{Region: emulatortest.Region, BaseEndpoint: aws.String(url),
+			Credentials: credentials.NewStaticCredentialsProvider(key, "secret", ""), Retryer: emulatortest.ConnectionRetryer()})
+	}
+	alice, bob := client("alice"), client("bob")
+	seedOrders(t, alice, 2)
+	_, err := e.Fork("alice/us-east-1", "a1")
+	require.NoError(t, err)
+	_, err = e.Fork("a1/us-east-1", "a2") // a branch of a branch
+	require.NoError(t, err)
+	for _, name := range []string{"a1", "a2"} {
+		require.Equal(t, int32(2), countItems(t, dynamodb.New(alice.Options(), emulatortest.BranchHeader(name))))
+		_, err = dynamodb.New(bob.Options(), emulatortest.BranchHeader(name)).Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("orders")})
+		var ve *smithy.GenericAPIError
+		require.ErrorAs(t, err, &ve)
+		require.Equal(t, "ValidationException", ve.Code)
+		require.Contains(t, ve.Message, "which the request's access key does not reach")
+	}
 }
 
 // TestForkAdminEndpoint: the branches over HTTP, as a test suite in

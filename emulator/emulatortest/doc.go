@@ -52,6 +52,11 @@
 //   - Fixtures: Checkpoint snapshots the emulator after a suite's
 //     fixtures and returns the rewind each test calls;
 //     CheckpointURL does the same for a dynamoemu at a URL.
+//   - Seed once, fork per test: Seeded (or LoadSeed) fills a base with a
+//     Seed (CreateTable files, a directory of items, a script) once;
+//     Fork gives each test a branch of it in O(1), dropped when the
+//     test ends. BranchHeader sends a client's requests to a branch by
+//     its X-Dynamoemu-Branch header.
 //
 // The Examples show each of these in a few lines.
 package emulatortest

@@ -52,9 +52,9 @@ export interface Emulator {
   reset(): Promise<void>
   /**
    * Forks a namespace into a new branch in O(1), whatever it holds. A
-   * client made with the branch's credentials reaches it; its writes are
-   * seen by no other namespace. base: the namespace's credentials or its
-   * ID ('AKID/us-east-1'); not with sharedDb.
+   * client made with the branch's credentials, or given to use(), reaches
+   * it; its writes are seen by no other namespace. base: the namespace's
+   * credentials or its ID ('AKID/us-east-1'; 'shared' with sharedDb).
    */
   branch(base: { accessKeyId: string; region?: string } | string, name?: string): Promise<Branch>
   /**
@@ -63,6 +63,18 @@ export interface Emulator {
    * them.
    */
   staleReads(options?: { reset?: boolean }): Promise<ConsistencyReport>
+  /**
+   * Fills a namespace once, for branches to fork: tables (CreateTable
+   * inputs, or the path of a JSON file or directory of them), items (a
+   * directory of TABLE.json files, DynamoDB JSON or plain JSON), then
+   * script (a function, or a module's path, called with the base's
+   * endpoint, region and credentials).
+   */
+  seed(base: { accessKeyId: string; region?: string }, seed: {
+    tables?: Record<string, unknown>[] | string
+    items?: string
+    script?: string | ((ctx: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } }) => unknown)
+  }): Promise<void>
   /**
    * Resolves once every stream handler (event source mapping) handled
    * every record written before the call; rejects after timeoutMs
@@ -115,7 +127,12 @@ export interface StaleRead {
 export interface Branch {
   name: string
   namespace: string
-  credentials: { accessKeyId: string; secretAccessKey: string }
+  /** The branch's access key; undefined with sharedDb, where the header alone reaches it. */
+  credentials?: { accessKeyId: string; secretAccessKey: string }
+  /** The X-Dynamoemu-Branch header that sends a request to the branch. */
+  headers: { 'x-dynamoemu-branch': string }
+  /** Adds a middleware to an AWS SDK v3 client that sends every request to the branch; returns the client. */
+  use<C extends { middlewareStack: { add: (...args: any[]) => unknown } }>(client: C): C
   /** Drops the branch and what only it holds. */
   drop(): Promise<void>
 }

@@ -9,6 +9,7 @@
 const { spawn } = require('node:child_process')
 const http = require('node:http')
 const { binaryPath } = require('./platform.js')
+const { seedNamespace } = require('./seed.js')
 
 // The servers this process started: killed when it exits, normally or by
 // SIGINT, SIGTERM or SIGHUP (then, if nothing else handles the signal,
@@ -122,20 +123,24 @@ async function start(opts = {}) {
     // reset rewinds to the server as it started (no tables).
     reset: async () => { await admin('POST', `/dynamoemu/snapshots/${encodeURIComponent(empty)}/restore`) },
     // branch forks a namespace into a new branch (O(1) whatever it holds)
-    // and resolves { name, namespace, credentials, drop }: a client made
-    // with credentials reaches the branch, whose writes no other namespace
-    // sees. base is the namespace to fork: its credentials
-    // ({ accessKeyId, region }) or its ID ('AKID/us-east-1'). Not with
-    // sharedDb, where every access key reaches one namespace.
+    // and resolves { name, namespace, credentials, headers, use, drop }: a
+    // client made with credentials, or any client given to use(client)
+    // (which sends the X-Dynamoemu-Branch header), reaches the branch,
+    // whose writes no other namespace sees. base is the namespace to
+    // fork: its credentials ({ accessKeyId, region }) or its ID
+    // ('AKID/us-east-1'; with sharedDb 'shared'). With sharedDb the
+    // header alone reaches a branch (credentials is undefined).
     branch: async (base, name) => {
       name = name ?? `branch${process.pid}n${++branchSeq}`
-      let ns = base
+      let ns = base ?? (opts.sharedDb ? 'shared' : undefined)
       if (base && typeof base === 'object') ns = `${base.accessKeyId}/${base.region ?? 'us-east-1'}`
       const b = await admin('POST', '/dynamoemu/branches', { base: ns, name })
       return {
         name: b.name,
         namespace: b.namespace,
-        credentials: { accessKeyId: b.accessKey, secretAccessKey: 'branch' },
+        credentials: b.accessKey ? { accessKeyId: b.accessKey, secretAccessKey: 'branch' } : undefined,
+        headers: { 'x-dynamoemu-branch': b.name },
+        use: (client) => useBranch(client, b.name),
         drop: async () => { await admin('DELETE', `/dynamoemu/branches/${encodeURIComponent(b.name)}`) },
       }
     },
@@ -147,6 +152,14 @@ async function start(opts = {}) {
       const rep = await admin('GET', '/dynamoemu/consistency')
       if (reset) await admin('DELETE', '/dynamoemu/consistency')
       return rep
+    },
+    // seed fills a namespace ({ accessKeyId, region }) once, for branches
+    // to fork: tables (CreateTable inputs), items (a directory of
+    // TABLE.json files: DynamoDB JSON or plain JSON), then script (a
+    // function, or a module's path, called with { endpoint, region,
+    // credentials }).
+    seed: async (base, what = {}) => {
+      await seedNamespace(endpoint, base.accessKeyId, base.region ?? 'us-east-1', what)
     },
     // drainStreams resolves once every stream handler (event source
     // mapping) handled every record written before the call: delivered,
@@ -177,6 +190,17 @@ async function start(opts = {}) {
 }
 
 let branchSeq = 0
+
+// useBranch makes an AWS SDK v3 client send every request to branch
+// name: a middleware at the build step (before signing) that sets the
+// X-Dynamoemu-Branch header.
+function useBranch(client, name) {
+  client.middlewareStack.add((next) => (args) => {
+    args.request.headers['x-dynamoemu-branch'] = name
+    return next(args)
+  }, { step: 'build', name: 'dynamoemuBranch', override: true })
+  return client
+}
 // streamHandlers serves JS stream handlers to the server: a local
 // endpoint in the Lambda Invoke API's shape (POST
 // /2015-03-31/functions/NAME/invocations), started with the first one.
@@ -227,4 +251,4 @@ function streamHandlers(admin) {
   }
 }
 
-module.exports = { start, binaryPath }
+module.exports = { start, binaryPath, useBranch }

@@ -12,6 +12,12 @@ export interface TestOptions {
   tableNaming?: 'framework'
   reset?: boolean
   isolate?: boolean
+  /** 'test' (the default once a seed is given) or 'file': each test (or file) forks the seeded base, dropped after. */
+  branch?: 'test' | 'file'
+  seedItems?: string
+  seedScript?: string
+  seedModel?: string
+  seedNamespace?: string
 }
 
 /** Starts the run's server (or, with reset, one per worker) and gives the workers its endpoint. */

@@ -19,6 +19,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { start } = require('./index.js')
+const { seedNamespace } = require('./seed.js')
 
 // The set-up's options, each from (first found) the object a global
 // set-up of the user's own passes (jest.js's globalSetup), the
@@ -35,8 +36,13 @@ const optionEnv = {
   tableNaming: 'DYNAMOEMU_TABLE_NAMING', // "framework": the prefix is `${NODE_ENV}-${APP_NAME}-`
   reset: 'DYNAMOEMU_RESET', // a server per worker, rewound before each test file (true, or "1")
   isolate: 'DYNAMOEMU_ISOLATE', // each worker in a namespace of its own (default true; false, or "0")
+  branch: 'DYNAMOEMU_BRANCH', // "test" or "file": each test (or file) forks the seeded base, dropped after
+  seedItems: 'DYNAMOEMU_SEED_ITEMS', // a directory of TABLE.json item files, put in the base once
+  seedScript: 'DYNAMOEMU_SEED_SCRIPT', // a module whose default export fills the base, run once
+  seedModel: 'DYNAMOEMU_SEED_MODEL', // a NoSQL Workbench model: its tables and sample data in the base
+  seedNamespace: 'DYNAMOEMU_SEED_NAMESPACE', // the base's namespace ID (default dynamoemuseed/REGION)
 }
-const pathOptions = ['dbPath', 'conventions', 'tables']
+const pathOptions = ['dbPath', 'conventions', 'tables', 'seedItems', 'seedScript', 'seedModel']
 
 // packageOptions reads the "dynamoemu" key of dir's package.json.
 function packageOptions(dir) {
@@ -89,6 +95,21 @@ function resolveOptions(given = {}, dir = process.cwd()) {
     tableNaming: raw.tableNaming || undefined,
     reset: flag(raw.reset, 'reset (DYNAMOEMU_RESET)') ?? false,
     isolate: flag(raw.isolate, 'isolate (DYNAMOEMU_ISOLATE)') ?? true,
+    branch: raw.branch || undefined,
+    seedItems: raw.seedItems || undefined,
+    seedScript: raw.seedScript || undefined,
+    seedModel: raw.seedModel || undefined,
+    seedNamespace: raw.seedNamespace || undefined,
+  }
+  if (!o.branch && (o.seedItems || o.seedScript || o.seedModel || o.seedNamespace)) o.branch = 'test'
+  if (o.branch !== undefined && o.branch !== 'test' && o.branch !== 'file') {
+    throw new Error(`dynamoemu: branch (DYNAMOEMU_BRANCH) is ${JSON.stringify(o.branch)}: say "test" (a fork of the seed per test) or "file" (per test file)`)
+  }
+  if (o.branch && (o.reset || !o.isolate)) {
+    throw new Error(`dynamoemu: branch (DYNAMOEMU_BRANCH) gives each worker its fork of the seed, in one server: it cannot be combined with ${o.reset ? 'reset (DYNAMOEMU_RESET)' : 'isolate false (DYNAMOEMU_ISOLATE=0)'}`)
+  }
+  if (o.seedNamespace && !/^[A-Za-z0-9]+\/[a-z0-9-]+$/.test(o.seedNamespace)) {
+    throw new Error(`dynamoemu: seedNamespace (DYNAMOEMU_SEED_NAMESPACE) is ${JSON.stringify(o.seedNamespace)}: a namespace ID, ACCESSKEY/REGION`)
   }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) {
     throw new Error(`dynamoemu: port (DYNAMOEMU_PORT) is ${JSON.stringify(raw.port)}: a port number, or 0 for a free one`)
@@ -115,21 +136,61 @@ function exportOptions(o) {
   set('tableNaming', o.tableNaming)
   set('reset', o.reset ? '1' : undefined)
   set('isolate', o.isolate ? undefined : '0')
+  set('branch', o.branch)
+  set('seedItems', o.seedItems)
+  set('seedScript', o.seedScript)
+  set('seedModel', o.seedModel)
+  set('seedNamespace', o.seedNamespace)
+}
+
+// baseOf is the namespace ID of the seeded base the branches fork.
+function baseOf(o) {
+  return o.seedNamespace ?? `dynamoemuseed/${process.env.AWS_REGION || 'us-east-1'}`
+}
+
+// seedBase fills the base at endpoint once: the tables, seedItems, then
+// seedScript (seedModel is loaded by the server at start: serverOptions).
+async function seedBase(endpoint, o) {
+  const [key, region] = baseOf(o).split('/')
+  await seedNamespace(endpoint, key, region, { tables: tableInputs(o), items: o.seedItems, script: o.seedScript, prefix: tablePrefix(o) })
+}
+
+// branchHooks returns, with the branch option, the hooks that fork the
+// seeded base for this worker (workerId) and drop the fork: each: true
+// for a fork per test (beforeEach, afterEach), false for one per test
+// file (beforeAll, afterAll). The fork is the namespace of the worker's
+// access key, so clients made once with the environment's credentials
+// reach each new fork. null without the branch option.
+function branchHooks(workerId) {
+  const o = resolveOptions()
+  if (!o.branch) return null
+  const name = `dynamoemuworker${Number(workerId) || 1}`
+  const admin = async (method, p, body) => {
+    const res = await fetch(process.env.DYNAMOEMU_ENDPOINT + p, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
+    if (!res.ok) throw new Error(`dynamoemu: ${method} ${p}: ${res.status} ${await res.text()}`)
+  }
+  return {
+    each: o.branch === 'test',
+    fork: () => admin('POST', '/dynamoemu/branches', { base: baseOf(o), name }),
+    drop: () => admin('DELETE', `/dynamoemu/branches/${name}`),
+  }
 }
 
 // serverOptions are start()'s options from the set-up's.
 function serverOptions(o) {
-  return { port: o.port, dbPath: o.dbPath, conventions: o.conventions, args: o.args }
+  const args = o.seedModel ? [...o.args, '-load', o.seedModel, '-mcpNamespace', baseOf(o)] : o.args
+  return { port: o.port, dbPath: o.dbPath, conventions: o.conventions, args }
 }
 
 // exportEndpoint gives the workers the endpoint (DYNAMODB_ENDPOINT, and
 // AWS_ENDPOINT_URL_DYNAMODB, which the AWS SDK v3 reads by itself);
 // DYNAMOEMU_ENDPOINT says that the set-up started it.
-function exportEndpoint(endpoint) {
+function exportEndpoint(endpoint, o) {
   process.env.DYNAMOEMU_ENDPOINT = endpoint
   process.env.DYNAMODB_ENDPOINT = endpoint
   process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint
   process.env.AWS_REGION = process.env.AWS_REGION || 'us-east-1'
+  if (o?.branch) process.env.AWS_REGION = baseOf(o).split('/')[1] // a fork is in its base's region
 }
 
 // startForTests starts the run's servers: one, or with reset one for
@@ -143,7 +204,13 @@ async function startForTests(workers, given = {}, dir = process.cwd()) {
   exportOptions(o)
   if (!o.reset) {
     const emu = await start(serverOptions(o))
-    exportEndpoint(emu.endpoint)
+    try {
+      if (o.branch) await seedBase(emu.endpoint, o)
+    } catch (err) {
+      await emu.stop()
+      throw err
+    }
+    exportEndpoint(emu.endpoint, o)
     return [emu]
   }
   if (o.dbPath || o.port) {
@@ -194,6 +261,7 @@ function setUpWorker(workerId) {
   const o = resolveOptions()
   if (process.env.DYNAMOEMU_ENDPOINT) {
     if (o.isolate) credentials(`dynamoemuworker${id}`)
+    if (o.branch) return async () => {} // the global set-up seeded the base; branchHooks fork it
     const snapshot = process.env.DYNAMOEMU_WORKER_SNAPSHOT
     if (snapshot) return () => restore({ endpoint: process.env.DYNAMOEMU_ENDPOINT, snapshot })
     let made
@@ -203,8 +271,9 @@ function setUpWorker(workerId) {
     const emu = await start({ ...serverOptions(o), port: 0, sharedDb: o.reset })
     emu.process.unref()
     emu.process.stderr.unref?.()
-    exportEndpoint(emu.endpoint)
+    exportEndpoint(emu.endpoint, o)
     if (o.isolate) credentials(`dynamoemuworker${id}`)
+    if (o.branch) return seedBase(emu.endpoint, o)
     await createTables(emu.endpoint, o)
     if (o.reset) process.env.DYNAMOEMU_WORKER_SNAPSHOT = await emu.snapshot()
   }
@@ -299,25 +368,11 @@ function tablePrefix(o) {
 async function createTables(endpoint, o = resolveOptions()) {
   const key = process.env.AWS_ACCESS_KEY_ID || 'dynamoemu'
   const region = process.env.AWS_REGION || 'us-east-1'
-  for (const input of tableInputs(o)) {
-    const res = await fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': 'DynamoDB_20120810.CreateTable',
-        authorization: `AWS4-HMAC-SHA256 Credential=${key}/20260101/${region}/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
-      },
-      body: JSON.stringify(input),
-    })
-    const text = await res.text()
-    if (!res.ok && !text.includes('ResourceInUseException')) {
-      throw new Error(`dynamoemu: CreateTable ${input.TableName}: ${res.status} ${text}`)
-    }
-  }
+  await seedNamespace(endpoint, key, region, { tables: tableInputs(o) })
 }
 
 // hookTimeout bounds the set-up before a test file (a server may start in
 // it): generous, it only catches a hang.
 const hookTimeout = 120000
 
-module.exports = { startForTests, stopForTests, setUpWorker, createTables, tableInputs, resolveOptions, hookTimeout }
+module.exports = { startForTests, stopForTests, setUpWorker, branchHooks, createTables, tableInputs, resolveOptions, hookTimeout }

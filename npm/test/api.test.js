@@ -64,6 +64,40 @@ test('branch() forks a seeded namespace per test, isolated', async () => {
   }
 })
 
+test('seed() fills a namespace once; branches reached by the header, with and without sharedDb', async (t) => {
+  const fs = require('node:fs')
+  const os = require('node:os')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dynamoemu-seed-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.mkdirSync(path.join(dir, 'items'))
+  fs.writeFileSync(path.join(dir, 'items', 'orders.json'), JSON.stringify([{ pk: 'A', n: 1 }, { pk: 'B', tags: ['x'], m: { k: null } }]))
+  const table = { TableName: 'orders', BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }
+  for (const sharedDb of [false, true]) {
+    const emu = await start({ sharedDb })
+    try {
+      const base = { accessKeyId: 'seedbase', region: 'us-east-1' }
+      let scripted = 0
+      await emu.seed(base, { tables: [table], items: path.join(dir, 'items'), script: async (ctx) => { scripted++; assert.strictEqual(ctx.endpoint, emu.endpoint) } })
+      assert.strictEqual(scripted, 1)
+      const b = await emu.branch(sharedDb ? 'shared' : base)
+      assert.strictEqual(b.credentials === undefined, sharedDb)
+      // One client, one key (not the branch's): the header selects the branch.
+      const client = b.use(new DynamoDBClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'anyone', secretAccessKey: 'x' } }))
+      const doc = DynamoDBDocumentClient.from(client)
+      assert.deepStrictEqual((await doc.send(new GetCommand({ TableName: 'orders', Key: { pk: 'B' } }))).Item, { pk: 'B', tags: ['x'], m: { k: null } })
+      await doc.send(new PutCommand({ TableName: 'orders', Item: { pk: 'C' } }))
+      const baseDoc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials: { ...base, secretAccessKey: 'x' } }))
+      assert.strictEqual((await baseDoc.send(new GetCommand({ TableName: 'orders', Key: { pk: 'C' } }))).Item, undefined)
+      assert.strictEqual((await doc.send(new GetCommand({ TableName: 'orders', Key: { pk: 'C' } }))).Item.pk, 'C')
+      await b.drop()
+      await assert.rejects(doc.send(new GetCommand({ TableName: 'orders', Key: { pk: 'C' } })), /names no branch/)
+    } finally {
+      await emu.stop()
+    }
+  }
+})
+
 test('start() on a port that is taken says so', async () => {
   const srv = net.createServer()
   await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))

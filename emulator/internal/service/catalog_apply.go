@@ -130,21 +130,14 @@ func (t *table) restoreDrop() {
 }
 
 // Namespace returns the registered namespace of ID id ("<access key
-// id>/<region>" or "shared"), creating it, with its DB and its hook: the
-// namespace persistence loads records into. It is nil when id names no
-// namespace this emulator could serve (a shared ID without SharedDB, or
-// the other way round).
+// id>/<region>", "shared", or with SharedDB "shared/NAME" for a branch),
+// creating it, with its DB and its hook: the namespace persistence loads
+// records into. It is nil when id names no namespace this emulator could
+// serve (a shared ID without SharedDB, or the other way round).
 func (s *Service) Namespace(id string) *Namespace {
-	if s.cfg.SharedDB {
-		if id != "shared" {
-			return nil
-		}
-		return s.dbs.get(nsKey{shared: true})
+	k, ok := s.keyOf(id)
+	if !ok {
+		return nil
 	}
-	for i := 0; i < len(id); i++ {
-		if id[i] == '/' {
-			return s.dbs.get(nsKey{accessKey: id[:i], region: id[i+1:]})
-		}
-	}
-	return nil
+	return s.dbs.get(k)
 }

@@ -84,8 +84,8 @@ func (s *Service) Space(accessKey, region string) Space {
 }
 
 // Shared reports whether the namespace is the one every request shares
-// (Config.SharedDB).
-func (s Space) Shared() bool { return s.ns.key == "shared" }
+// (Config.SharedDB), or a branch of it (no region of its own either).
+func (s Space) Shared() bool { return s.ns.svc.cfg.SharedDB }
 
 // Key returns the access key and region whose requests select the
 // namespace; false for the shared one.

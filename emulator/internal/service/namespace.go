@@ -96,12 +96,34 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 // them: emulator/auth.go), so the ID names one namespace.
 func (ns *Namespace) ID() string { return ns.key }
 
-// keyString is the Namespace.key of k.
+// keyString is the Namespace.key of k: "shared", "shared/NAME" for
+// branch NAME of the shared namespace (emulator/branches.go), or
+// "AKID/region".
 func (k nsKey) keyString() string {
 	if k.shared {
+		if k.accessKey != "" {
+			return "shared/" + k.accessKey
+		}
 		return "shared"
 	}
 	return k.accessKey + "/" + k.region
+}
+
+// keyOf returns the nsKey of namespace ID id ("AKID/region", "shared" or,
+// with SharedDB, "shared/NAME"), or false when id names no namespace
+// this service could serve.
+func (s *Service) keyOf(id string) (nsKey, bool) {
+	if s.cfg.SharedDB {
+		switch {
+		case id == "shared":
+			return nsKey{shared: true}, true
+		case strings.HasPrefix(id, "shared/") && len(id) > len("shared/"):
+			return nsKey{shared: true, accessKey: id[len("shared/"):]}, true
+		}
+		return nsKey{}, false
+	}
+	key, region, ok := strings.Cut(id, "/")
+	return nsKey{accessKey: key, region: region}, ok
 }
 
 // DB returns the namespace's storage.DB (its tables, their items and
@@ -133,7 +155,10 @@ type namespaces struct {
 	byKey map[nsKey]*Namespace
 }
 
-// nsKey selects a namespace: the shared one, or one access key id + region.
+// nsKey selects a namespace: the shared one, or one access key id +
+// region; with shared, a non-empty accessKey is the name of a branch of
+// the shared namespace (emulator/branches.go), which has no region as
+// the shared namespace has none.
 type nsKey struct {
 	shared            bool
 	accessKey, region string
@@ -173,7 +198,7 @@ func (n *namespaces) get(k nsKey) *Namespace {
 		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
 		id, region := k.keyString(), k.region
 		if k.shared {
-			id, region = "shared", ""
+			region = ""
 		}
 		var ok bool
 		if ns, ok = n.newNamespace(id, region); !ok {

@@ -137,6 +137,10 @@ type Request struct {
 	Ctx       context.Context
 	AccessKey string // from the request's credential
 	Region    string // from the request's credential scope
+	// Namespace, when not "", is the ID of the namespace to serve the
+	// request in (a branch the request names: emulator/branches.go)
+	// instead of the one its access key and region select.
+	Namespace string
 	Tenant    string // the x-tenant-code header, for the conventions tenant guard
 	RequestID string // x-amzn-RequestId
 	Host      string // the request's Host, for DescribeEndpoints
@@ -160,6 +164,9 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	// GetItem, callgrind: about 60 instructions fewer).
 	c := calls.Get()
 	c.ctx, c.ns, c.region = req.Ctx, s.namespaceFor(req.AccessKey, req.Region), req.Region
+	if req.Namespace != "" {
+		c.ns = s.namespaceByID(req.Namespace)
+	}
 	c.account, c.accessKey, c.tenantHdr = defaultAccountID, req.AccessKey, req.Tenant
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
 	c.now, c.clock, c.svc = now, s.clock, s
@@ -180,6 +187,14 @@ func (s *Service) namespaceFor(accessKey, region string) *Namespace {
 		return s.dbs.lookup(nsKey{shared: true})
 	}
 	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region})
+}
+
+// namespaceByID returns the database of ID id, which keyOf takes (the
+// edge checked it: a branch's); one that does not exist yet is created
+// only when a table is added to it.
+func (s *Service) namespaceByID(id string) *Namespace {
+	k, _ := s.keyOf(id)
+	return s.dbs.lookup(k)
 }
 
 // ConventionsReport returns the conventions report (Emulator.ConventionsReport).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -141,5 +142,82 @@ func BenchmarkNamespaceFork(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkBranchWrite is a PutItem (through Serve, as a request) that
+// overwrites an item of a 10k-item table, in the namespace that holds it
+// and in a branch of it (a namespace filled from its snapshot, as
+// emulator/branches.go forks): the branch copies a node of the shared
+// tree the first time a write touches it, then owns it. The keys cycle
+// through every partition, so the first n writes each land where the
+// branch has not written yet.
+//
+//	go test ./emulator/internal/service -run '^$' -bench BranchWrite -benchmem -count 6
+func BenchmarkBranchWrite(b *testing.B) {
+	const n = 10_000
+	for _, where := range []string{"plain", "branch"} {
+		b.Run("namespace="+where, func(b *testing.B) {
+			s, ns := benchBackupService(b, n)
+			key := "AKIDBENCH"
+			if where == "branch" {
+				if err := s.Namespace("branch/us-east-1").Rewind(ns.DB().Snapshot(nil)); err != nil {
+					b.Fatal(err)
+				}
+				key = "branch"
+			}
+			o, err := s.Lookup(TargetPrefix + "PutItem")
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies := make([][]byte, 1024)
+			for i := range bodies {
+				j := (i * 7919) % n
+				bodies[i] = fmt.Appendf(nil, `{"TableName":"bench","Item":{"pk":{"S":"TENANT#acme#ORDER#%08d"},"sk":{"N":"%d"},"status":{"S":"PAID"},"note":{"S":"written"}}}`, j/10, j%10)
+			}
+			req := Request{Ctx: context.Background(), AccessKey: key, Region: "us-east-1"}
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				req.Body, req.Out = bodies[i%len(bodies)], nil
+				if _, err := s.Serve(o, &req); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkBranchesHeap forks a 10k-item namespace 1,000 times and
+// reports the live heap the branches add, against the heap the base
+// holds (branch-heap-%: the 1,000 branches' bytes as a share of the
+// base's). Heap, not time: runtime.ReadMemStats after a GC.
+//
+//	go test ./emulator/internal/service -run '^$' -bench BranchesHeap -benchtime 1x
+func BenchmarkBranchesHeap(b *testing.B) {
+	const n, branches = 10_000, 1_000
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	for b.Loop() {
+		before := heap()
+		s, ns := benchBackupService(b, n)
+		withBase := heap()
+		for i := range branches {
+			if err := s.Namespace(fmt.Sprintf("branch%d/us-east-1", i)).Rewind(ns.DB().Snapshot(nil)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		withBranches := heap()
+		base, added := float64(withBase-before), float64(withBranches-withBase)
+		b.ReportMetric(base, "base-B")
+		b.ReportMetric(added/branches, "B/branch")
+		b.ReportMetric(100*added/base, "branch-heap-%")
+		runtime.KeepAlive(s)
 	}
 }

@@ -1,0 +1,1 @@
+require('./seed.shared.js')('b', 10)

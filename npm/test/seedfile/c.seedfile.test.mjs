@@ -1,0 +1,2 @@
+import fileTests from './shared.mjs'
+fileTests('c')
