@@ -3,12 +3,10 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -121,29 +119,7 @@ echo "tables made"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "01-tables.sh"), []byte(script), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "02-bad.sh"), []byte("awslocal dynamodb describe-table --table-name nope\n"), 0o644))
 
-	var stdout syncBuffer
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run([]string{"-localstack", "-localstackInit", dir, "-port", "0"}, &stdout, io.Discard, ready)
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run: %v", err)
-	case <-time.After(hangBound):
-		t.Fatal("server did not start")
-	}
-	t.Cleanup(func() {
-		require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
-		select {
-		case err := <-done:
-			require.NoError(t, err)
-		case <-time.After(hangBound):
-			t.Fatal("server did not stop")
-		}
-	})
+	addr, stdout, _ := startServerOut(t, "-localstack", "-localstackInit", dir)
 	deadline := time.Now().Add(hangBound)
 	for !strings.Contains(stdout.String(), "Ready.") {
 		require.True(t, time.Now().Before(deadline), "no Ready.")

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -62,29 +61,7 @@ func TestLocalstackShape(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "02-fails.sh"), []byte("#!/bin/sh\nexit 3\n"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a script"), 0o644))
 
-	var stdout syncBuffer
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run([]string{"-localstack", "-localstackInit", dir, "-port", "0"}, &stdout, io.Discard, ready)
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run: %v", err)
-	case <-time.After(hangBound):
-		t.Fatal("server did not start")
-	}
-	t.Cleanup(func() {
-		require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
-		select {
-		case err := <-done:
-			require.NoError(t, err)
-		case <-time.After(hangBound):
-			t.Fatal("server did not stop")
-		}
-	})
+	addr, stdout, _ := startServerOut(t, "-localstack", "-localstackInit", dir)
 	base := "http://" + addr
 	getJSON := func(path string, out any) {
 		res, err := http.Get(base + path)

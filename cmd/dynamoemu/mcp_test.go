@@ -109,14 +109,21 @@ func TestMCPStdioFlags(t *testing.T) {
 }
 
 // startServer runs the server with args (and -port 0) and returns its
-// address; it stops at the test's end.
+// address and its logs; it stops at the test's end.
 func startServer(t *testing.T, args ...string) (string, *syncBuffer) {
 	t.Helper()
-	var logs syncBuffer
+	addr, _, logs := startServerOut(t, args...)
+	return addr, logs
+}
+
+// startServerOut is startServer that also returns what the server
+// printed on its standard output (LocalStack's "Ready.").
+func startServerOut(t *testing.T, args ...string) (addr string, stdout, logs *syncBuffer) {
+	t.Helper()
+	stdout, logs = &syncBuffer{}, &syncBuffer{}
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- run(append([]string{"-port", "0"}, args...), io.Discard, &logs, ready) }()
-	var addr string
+	go func() { done <- run(append([]string{"-port", "0"}, args...), stdout, logs, ready) }()
 	select {
 	case addr = <-ready:
 	case err := <-done:
@@ -133,7 +140,7 @@ func startServer(t *testing.T, args ...string) (string, *syncBuffer) {
 			t.Fatal("server did not stop")
 		}
 	})
-	return addr, &logs
+	return addr, stdout, logs
 }
 
 // TestMCPOverServer: the server serves MCP at /dynamoemu/mcp with the token given,
