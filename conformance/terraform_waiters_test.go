@@ -6,8 +6,8 @@ package conformance
 // status function until it reads a target state: the table's TableStatus
 // ACTIVE twice in a row after CreateTable; since provider 6.13, also the
 // table's WarmThroughput.Status ACTIVE and each GSI's; a GSI's IndexStatus;
-// TimeToLiveStatus, PointInTimeRecoveryStatus, SSEDescription.Status; the
-// table gone after DeleteTable. Its loop (terraform-plugin-sdk's
+// TimeToLiveStatus, PointInTimeRecoveryStatus, SSEDescription.Status; a
+// replica's ReplicaStatus; the table gone after DeleteTable. Its loop (terraform-plugin-sdk's
 // StateChangeConf) fails on a state neither pending nor target, and after
 // 20 reads in a row that find nothing ("couldn't find resource (21
 // retries)"): a status function that finds no WarmThroughput reports
@@ -225,6 +225,33 @@ func tfSSEUpdated(c *dynamodb.Client, name string) tfWaiter {
 		}}
 }
 
+// tfReplica is statusReplicaUpdate and statusReplicaDelete: the replica
+// of that region's ReplicaStatus, found false when the table lists none.
+func tfReplica(c *dynamodb.Client, name, region string) func(context.Context) (bool, string, error) {
+	return func(ctx context.Context) (bool, string, error) {
+		d, err := tfTable(ctx, c, name)
+		if d == nil {
+			return false, "", err
+		}
+		for _, r := range d.Replicas {
+			if aws.ToString(r.RegionName) == region {
+				return true, string(r.ReplicaStatus), nil
+			}
+		}
+		return false, "", nil
+	}
+}
+
+func tfReplicaActive(c *dynamodb.Client, name, region string) tfWaiter {
+	return tfWaiter{name: "replica " + region + " active", pending: []string{"CREATING", "UPDATING", "DELETING"}, target: []string{"ACTIVE"},
+		status: tfReplica(c, name, region)}
+}
+
+func tfReplicaDeleted(c *dynamodb.Client, name, region string) tfWaiter {
+	return tfWaiter{name: "replica " + region + " deleted", pending: []string{"CREATING", "UPDATING", "DELETING", "ACTIVE"},
+		status: tfReplica(c, name, region)}
+}
+
 // tfTableInput is an aws_dynamodb_table with a GSI and a stream, as the
 // provider creates it.
 func tfTableInput(name string) *dynamodb.CreateTableInput {
@@ -285,6 +312,23 @@ func TestTerraformWaitersTable(t *testing.T) {
 	_, err = c.DeleteTable(ctx(t), &dynamodb.DeleteTableInput{TableName: &name})
 	require.NoError(t, err)
 	tfTableDeleted(c, name).wait(t)
+}
+
+// TestTerraformWaitersReplica replays the waits after a replica is
+// added to an aws_dynamodb_table and removed (waitReplicaActive,
+// waitReplicaDeleted).
+func TestTerraformWaitersReplica(t *testing.T) {
+	AWSDiffers(t, lacking("global tables", "API_UpdateTable (ReplicaUpdates), API_ReplicaDescription"))
+	c := newClient(t, withAccessKey(uniqueKey(t)))
+	name := createTable(t, c, tfTableInput(uniqueName(t)))
+	_, err := c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &name,
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String("us-west-2")}}}})
+	require.NoError(t, err)
+	tfReplicaActive(c, name, "us-west-2").wait(t)
+	_, err = c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &name,
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Delete: &types.DeleteReplicationGroupMemberAction{RegionName: aws.String("us-west-2")}}}})
+	require.NoError(t, err)
+	tfReplicaDeleted(c, name, "us-west-2").wait(t)
 }
 
 // TestTerraformWaitersPITR replays the wait after point_in_time_recovery
