@@ -412,15 +412,27 @@ func dominant(ms []member) (member, bool) {
 	return member{}, false
 }
 
-func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+// structFields are the fields of struct t by member name, each the one
+// a member of that name decodes into (dominant), and the index of its
+// MemberOwner field (-1: none).
+func structFields(t reflect.Type) (fields map[string]member, owner int) {
 	found := map[string][]member{}
-	owner := structMembers(t, nil, 0, found)
-	fields := make(map[string]field, len(found))
+	owner = structMembers(t, nil, 0, found)
+	fields = make(map[string]member, len(found))
 	for name, ms := range found {
 		if m, ok := dominant(ms); ok {
-			m.f.dec = codecLocked(m.t, building)
-			fields[name] = m.f
+			fields[name] = m
 		}
+	}
+	return fields, owner
+}
+
+func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+	members, owner := structFields(t)
+	fields := make(map[string]field, len(members))
+	for name, m := range members {
+		m.f.dec = codecLocked(m.t, building)
+		fields[name] = m.f
 	}
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -50,37 +51,21 @@ func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
 		if !isObj {
 			return "", nil, false
 		}
-		found := map[string][]member{}
-		owner := structMembers(t, nil, 0, found)
-		fields := map[string]reflect.Type{}
-		for name, ms := range found {
-			if m, ok := dominant(ms); ok {
-				fields[name] = m.t
-			}
-		}
+		fields, owner := structFields(t)
 		var ownerOf MemberOwner
 		if owner >= 0 {
 			ownerOf = reflect.New(t).Elem().Field(owner).Addr().Interface().(MemberOwner)
 		}
-		names := make([]string, 0, len(obj))
-		for name := range obj {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			ft, ok := fields[name]
+		for _, name := range slices.Sorted(maps.Keys(obj)) {
+			m, ok := fields[name]
+			ft := m.t
 			if !ok && ownerOf != nil {
 				if p := ownerOf.Member(name); p != nil {
 					ft, ok = reflect.TypeOf(p), true
 				}
 			}
 			if !ok {
-				known := make([]string, 0, len(fields))
-				for n := range fields {
-					known = append(known, n)
-				}
-				slices.Sort(known)
-				return join(at, name), known, true
+				return join(at, name), slices.Sorted(maps.Keys(fields)), true
 			}
 			if p, known, bad := unknownIn(obj[name], ft, join(at, name)); bad {
 				return p, known, true
@@ -91,12 +76,7 @@ func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
 		if !isObj {
 			return "", nil, false
 		}
-		names := make([]string, 0, len(obj))
-		for name := range obj {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(obj)) {
 			if p, known, bad := unknownIn(obj[name], t.Elem(), join(at, name)); bad {
 				return p, known, true
 			}
