@@ -183,6 +183,7 @@ func TestSBOM(t *testing.T) {
 	require.Equal(t, []spdxChecksum{{Algorithm: "SHA256", ChecksumValue: b.sha256}}, bin.Checksums)
 	require.Equal(t, "pkg:golang/github.com/dynamoemu/dynamoemu@v1.2.3?goos=linux&goarch=arm64", bin.ExternalRefs[0].ReferenceLocator)
 	require.Contains(t, bin.Comment, "GOARCH=arm64")
+	require.Contains(t, string(out), "?goos=linux&goarch=arm64", "no HTML escaping")
 
 	require.Equal(t, "pkg:golang/stdlib@go1.26.8", byName["stdlib"].ExternalRefs[0].ReferenceLocator)
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -131,11 +132,15 @@ func sbom(b *binary, name, version string, created time.Time) ([]byte, error) {
 		Packages:      pkgs,
 		Relationships: rels,
 	}
-	out, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
+	// Without HTML escaping: a purl's "&" stays "&".
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
-	return append(out, '\n'), nil
+	return out.Bytes(), nil
 }
 
 // modulePackage is the package of the i-th module of the build
