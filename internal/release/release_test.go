@@ -234,3 +234,33 @@ func TestUsage(t *testing.T) {
 	require.Equal(t, 1, run([]string{"publish", "-version", "v1", "file"}, &stdout, &stderr))
 	require.Contains(t, stderr.String(), `unknown command "publish"`)
 }
+
+// FuzzLinkedVersion: any link flags give no panic, and a version found
+// is one the flags set with -X.
+func FuzzLinkedVersion(f *testing.F) {
+	f.Add("-s -w -X " + versionVar + "=v1.2.3")
+	f.Add("-X=" + versionVar + "=v1 -X")
+	f.Add("-X " + versionVar + "=")
+	f.Fuzz(func(t *testing.T, ldflags string) {
+		v, ok := linkedVersion(ldflags)
+		if !ok {
+			require.Empty(t, v)
+			return
+		}
+		require.True(t, strings.Contains(ldflags, versionVar+"="+v), "%q from %q", v, ldflags)
+	})
+}
+
+// FuzzReadHeader: any bytes are read as an executable's header or
+// refused, never a panic; a header read names its format.
+func FuzzReadHeader(f *testing.F) {
+	f.Add([]byte("\x7fELF\x02\x01\x01"))
+	f.Add([]byte("MZ"))
+	f.Add([]byte("\xcf\xfa\xed\xfe"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var b binary
+		if err := b.readHeader(bytes.NewReader(data)); err == nil {
+			require.Contains(t, []string{"ELF", "Mach-O", "PE"}, b.format)
+		}
+	})
+}
