@@ -50,6 +50,13 @@ RUN mkdir -p /out/home/dynamodblocal/data
 RUN mkdir -p /out/links/usr/bin && ln -s usr/bin /out/links/bin && \
 	for n in java curl wget sh bash awslocal dynamoemu-conventions; do ln -s /dynamoemu /out/links/usr/bin/$n; done
 
+# The image. .ci/release builds this stage alone, for linux/amd64 and
+# linux/arm64 without emulation (docs/release.md): it takes each
+# COPY --from=build /out/X from a context holding, per TARGETARCH, the
+# cross-compiled binary and what the RUN lines above make (the data
+# directory, and the links of the "for n in ...; do ln -s /dynamoemu"
+# line, whose names it reads). Keep every file of this stage coming from
+# the build stage's /out.
 FROM scratch
 COPY --from=build /out/dynamoemu /dynamoemu
 COPY --from=build --chown=65532:65532 /out/home/dynamodblocal /home/dynamodblocal

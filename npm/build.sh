@@ -8,11 +8,19 @@
 #
 #   npm/build.sh [VERSION]        # default: dynamoemu/package.json's
 #   DYNAMOEMU_NPM_PLATFORMS="linux-x64" npm/build.sh   # only these
+#   DYNAMOEMU_NPM_BINARIES=DIR npm/build.sh VERSION    # binaries built already
+#
+# With DYNAMOEMU_NPM_BINARIES, each platform package gets DIR's
+# dynamoemu-GOOS-GOARCH (.exe on windows) instead of a build of its own:
+# .ci/release packs the very binaries it checks and publishes.
+# DYNAMOEMU_VERSION (default VERSION) is what the binaries' -version
+# says: .ci/release gives the tag (v1.2.3) to packages versioned 1.2.3.
 set -euo pipefail
 cd "$(dirname "$0")"
 version=${1:-$(node -p 'require("./dynamoemu/package.json").version')}
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] || { echo "npm/build.sh: $version is not a semver version" >&2; exit 1; }
 only=${DYNAMOEMU_NPM_PLATFORMS:-}
+goversion=${DYNAMOEMU_VERSION:-$version}
 rm -rf dist
 mkdir -p dist/dynamoemu/bin
 cp dynamoemu/*.js dynamoemu/*.mjs dynamoemu/*.d.ts dynamoemu/README.md dist/dynamoemu/
@@ -28,8 +36,15 @@ for ((i = 0; i < n; i++)); do
 	mkdir -p "$dir/bin"
 	exe=dynamoemu
 	[[ $goos == windows ]] && exe=dynamoemu.exe
-	(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
-		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$version" -o "npm/$dir/bin/$exe" ./cmd/dynamoemu)
+	if [[ -n ${DYNAMOEMU_NPM_BINARIES:-} ]]; then
+		ext=
+		[[ $goos == windows ]] && ext=.exe
+		cp -L "$DYNAMOEMU_NPM_BINARIES/dynamoemu-$goos-$goarch$ext" "$dir/bin/$exe"
+		chmod 755 "$dir/bin/$exe"
+	else
+		(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
+			-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$goversion" -o "npm/$dir/bin/$exe" ./cmd/dynamoemu)
+	fi
 	node -e '
 		const [pkg, os, cpu, version, dir] = process.argv.slice(1)
 		require("fs").writeFileSync(dir + "/package.json", JSON.stringify({
@@ -52,7 +67,7 @@ node -e '
 if [[ -z $only || " $only " == *" wasm "* ]]; then
 	mkdir -p dist/wasm
 	(cd .. && CGO_ENABLED=0 GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -buildvcs=false \
-		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$version" -o npm/dist/wasm/dynamoemu.wasm ./cmd/dynamoemu-wasm)
+		-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$goversion" -o npm/dist/wasm/dynamoemu.wasm ./cmd/dynamoemu-wasm)
 	node -e '
 		const fs = require("fs")
 		const [version] = process.argv.slice(1)

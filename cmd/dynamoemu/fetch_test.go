@@ -117,8 +117,11 @@ func TestShell(t *testing.T) {
 		{"exit 3; echo never", 3, ""},
 		{"true && exit 4", 4, ""},
 		{"no-such-command-here", 127, ""},
-		{"curl -f $PROBE_URL/ok | grep fine", 2, ""},
-		{"echo 'unterminated", 2, ""},
+		{"curl -f $PROBE_URL/ok | grep fine", shellCannotRun, ""},
+		{"echo 'unterminated", shellCannotRun, ""},
+		// testcontainers-go's wait.ForListeningPort probe from inside the
+		// container (wait/host_port.go, v0.45.0): a subshell of pipes.
+		{"true && (\n\t\t\t\t\tcat /proc/net/tcp* | awk '{print $2}' | grep -i :1f40 ||\n\t\t\t\t\tnc -vz -w 1 localhost 8000 ||\n\t\t\t\t\t/bin/sh -c '</dev/tcp/localhost/8000'\n\t\t\t\t)\n\t\t\t\t", shellCannotRun, ""},
 		{"# a comment only", 0, ""},
 	}
 	for _, tt := range tests {

@@ -22,6 +22,16 @@ import (
 // errShellSyntax is a command line this sh does not take.
 var errShellSyntax = errors.New("syntax this sh does not take")
 
+// shellCannotRun is the exit status of a command line this sh does not
+// take: 126, "found but cannot be executed", what a container engine
+// reports when an image has no usable shell. Tools that probe with
+// "sh -c" then fall back as they do for a shell-less image:
+// testcontainers' port check (wait.ForListeningPort), whose subshell and
+// pipes this sh does not run, skips its check from inside the container
+// on 126 or 127 and waits forever on any other status. Any status but 0
+// is a failed health check, so compose's checks see no difference.
+const shellCannotRun = 126
+
 // runShell is "sh -c COMMANDS" or "sh FILE"; it returns the exit status.
 func runShell(args []string, stdout, stderr io.Writer) int {
 	var src string
@@ -44,7 +54,7 @@ func runShell(args []string, stdout, stderr io.Writer) int {
 		code, exit, err := runShellLine(line, stdout, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "sh: %v\n", err)
-			return 2
+			return shellCannotRun
 		}
 		status = code
 		if exit {
