@@ -113,7 +113,8 @@
 // rebinding it answers only Host names a web page cannot rebind
 // (addresses, localhost, Options.AllowHosts and kin); the admin
 // endpoints (the clock, TTL sweeps, snapshots, faults, lag, the reports,
-// Options.Console at ConsolePath, Options.MCP at MCPPath) also refuse
+// Options.Console at ConsolePath, Options.MCP at MCPPath,
+// Options.DesignMatch at AdminDesignMatchPath) also refuse
 // foreign origins and state-changing requests without Content-Type
 // application/json.
 // Options.CORSOrigins enables CORS.

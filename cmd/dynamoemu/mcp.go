@@ -173,6 +173,19 @@ func startMCP(c config, emu *emulator.Emulator, mount *mcp.Mount, token string, 
 	})
 }
 
+// mountDesignMatch mounts, with the console, the MCP server's design
+// matcher at emulator.AdminDesignMatchPath (the query builder says which
+// access pattern a request serves with it); the function it returns
+// completes the mount once the emulator exists.
+func mountDesignMatch(opts *emulator.Options) func(*emulator.Emulator) {
+	if opts.Console == nil {
+		return func(*emulator.Emulator) {}
+	}
+	m := &mcp.Mount{}
+	opts.DesignMatch = m
+	return func(emu *emulator.Emulator) { m.Set(mcp.MatchHandler(emu)) }
+}
+
 // loadModel runs -load.
 func loadModel(ctx context.Context, f mcpFlags, emu *emulator.Emulator, log *slog.Logger) error {
 	if f.load == "" {
