@@ -44,7 +44,7 @@ type mcpFlags struct {
 	maxBytes        int
 	snapshotDeletes int
 	namespace       string // ACCESSKEY/REGION of the tools
-	load            string // -load: a Workbench model to create and fill at start
+	load            string // -load: a Workbench model or MCP data model to create and fill at start
 	tools           string // tool groups listed besides the core group
 }
 
@@ -64,7 +64,7 @@ func addMCPFlags(fs *flag.FlagSet, f *mcpFlags, prefix string) {
 	fs.IntVar(&f.snapshotDeletes, prefix+flagName(prefix, "snapshotDeletes"), mcp.DefaultSnapshotDeletes, "an MCP call that deletes more items than this (a batch, a transaction, a TTL sweep), and every DeleteTable, takes a snapshot first (-1: never)")
 	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) the MCP tools and -load use; every namespace is the same with -sharedDb")
 	fs.StringVar(&f.tools, prefix+flagName(prefix, "tools"), "", "MCP tool groups to list besides core, comma-separated ("+strings.Join(mcp.ToolGroupNames()[1:], ", ")+"), or all (or $"+toolsEnv+"); the core group alone keeps the tool list small in an agent's context")
-	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model (JSON): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
+	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model or AWS's DynamoDB MCP data model (dynamodb_data_model.json): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
 }
 
 // flagName is a flag's name after prefix: "readOnly" or, after "mcp",
