@@ -283,7 +283,7 @@ func parseMCPFlags(args []string, out io.Writer) (mcpConfig, error) {
 	fs.StringVar(&c.dbPath, "dbPath", "", "keep every table in this directory and load it at start-up (as the server's -dbPath; not while a server uses it)")
 	fs.StringVar(&c.store.durability, "durability", c.store.durability, "with -dbPath: sync, group or none (as the server's)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
-	fs.StringVar(&c.design, "design", "", "check the traffic against this design: a design file, a NoSQL Workbench model, a OneTable schema, ElectroDB entities, AWS's DynamoDB MCP data model or a CloudFormation/SAM/CDK/serverless template (docs/faults.md)")
+	fs.StringVar(&c.design, "design", "", "check the traffic against this design: a design file, a NoSQL Workbench model, a OneTable schema, ElectroDB entities, a Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data model or a CloudFormation/SAM/CDK/serverless template (docs/faults.md)")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (docs/conventions.md)")
 	fs.BoolVar(&c.report, "report", true, "collect the access-pattern report from the start (the access_report tool)")
 	fs.StringVar(&c.logLevel, "logLevel", "warn", "log level on stderr: debug, info, warn or error")

@@ -146,7 +146,7 @@ func (s *Server) insightTools() []*tool {
 }
 
 // errNoDesign: no design is set.
-var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, or a NoSQL Workbench, OneTable, ElectroDB, AWS DynamoDB MCP data model or CloudFormation/CDK file), as does the server's -design flag")
+var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, or a NoSQL Workbench, OneTable, ElectroDB, Dynamoose, DynamoDB Toolbox, AWS DynamoDB MCP data model or CloudFormation/CDK file), as does the server's -design flag")
 
 // design returns the design the emulator checks the traffic against, or
 // nil.
