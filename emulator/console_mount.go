@@ -31,11 +31,14 @@ func isConsolePath(path string) bool {
 	return strings.HasPrefix(path, ConsolePath) || path == strings.TrimSuffix(ConsolePath, "/")
 }
 
-// consoleRoutes routes the console's paths to Options.Console, and
-// MCPPath to Options.MCP, if any.
+// consoleRoutes routes the console's paths to Options.Console, MCPPath
+// to Options.MCP and AdminDesignMatchPath to Options.DesignMatch, if any.
 func (e *Emulator) consoleRoutes(r *mux.Router) {
 	if e.opts.MCP != nil {
 		r.Path(MCPPath).Handler(e.opts.MCP)
+	}
+	if e.opts.DesignMatch != nil {
+		r.Methods(http.MethodPost).Path(AdminDesignMatchPath).Handler(e.opts.DesignMatch)
 	}
 	if e.opts.Console == nil {
 		return
@@ -50,3 +53,9 @@ func (e *Emulator) consoleRoutes(r *mux.Router) {
 // reaches it, and a POST needs Content-Type application/json, which MCP
 // clients send.
 const MCPPath = ownPrefix + "mcp"
+
+// AdminDesignMatchPath is where Options.DesignMatch is served: POST
+// {"namespace", "operation", "request"} answers which access pattern of
+// the design the request serves, or the nearest and why not (the MCP
+// server's design_match; the console's query builder asks it).
+const AdminDesignMatchPath = ownPrefix + "report/match"

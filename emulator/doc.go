@@ -82,8 +82,9 @@
 // costliest requests. Report returns it as NamespaceReports (AccessReport
 // and the types below it); WriteReport prints it. SetDesign checks the
 // traffic against a declared design's access patterns (a design file, a
-// NoSQL Workbench model, a OneTable schema, ElectroDB entities, AWS's
-// DynamoDB MCP data model or an infrastructure template); DesignSource
+// NoSQL Workbench model, a OneTable schema, ElectroDB entities, a
+// Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data
+// model or an infrastructure template); DesignSource
 // returns it.
 // Contributors answers Contributor Insights' top keys.
 //
@@ -113,7 +114,8 @@
 // rebinding it answers only Host names a web page cannot rebind
 // (addresses, localhost, Options.AllowHosts and kin); the admin
 // endpoints (the clock, TTL sweeps, snapshots, faults, lag, the reports,
-// Options.Console at ConsolePath, Options.MCP at MCPPath) also refuse
+// Options.Console at ConsolePath, Options.MCP at MCPPath,
+// Options.DesignMatch at AdminDesignMatchPath) also refuse
 // foreign origins and state-changing requests without Content-Type
 // application/json.
 // Options.CORSOrigins enables CORS.

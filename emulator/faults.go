@@ -92,8 +92,9 @@ func (e *Emulator) Reporting() bool { return e.svc.Reporting() }
 
 // SetDesign parses a design and checks the traffic against it from now
 // on (nil or empty: no design). The design is a design file, a NoSQL
-// Workbench data model, a OneTable schema, ElectroDB entities, AWS's
-// DynamoDB MCP data model, or a CloudFormation, SAM, CDK or serverless
+// Workbench data model, a OneTable schema, ElectroDB entities, a
+// Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data
+// model, or a CloudFormation, SAM, CDK or serverless
 // template (docs/faults.md). A bad design is an error with its line and
 // column, or the path of the JSON member at fault; nothing changes then.
 func (e *Emulator) SetDesign(src []byte) error {

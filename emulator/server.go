@@ -118,6 +118,12 @@ type Options struct {
 	// admin guard (console_mount.go): cmd/dynamoemu passes its MCP
 	// server's streamable HTTP handler, which checks its bearer token.
 	MCP http.Handler
+	// DesignMatch, if not nil, is served at AdminDesignMatchPath (POST)
+	// behind the Host check and the admin guard (console_mount.go):
+	// cmd/dynamoemu passes the MCP server's design matcher
+	// (mcp.MatchHandler), which the web console's query builder asks
+	// which access pattern a request serves.
+	DesignMatch http.Handler
 	// Edge, if not nil, answers a GET or HEAD of a path that is not the
 	// emulator's own (/dynamoemu/...) before AWS's answers (edge.go: 200
 	// "healthy" on /, 404 elsewhere), behind the Host check; it returns

@@ -76,6 +76,16 @@ func TestRunConsole(t *testing.T) {
 	if !strings.Contains(body, `"sharedDb":true`) || !strings.Contains(body, `"version":"`+emulator.Version()+`"`) {
 		t.Errorf("config.json: got %s, want sharedDb true and version %q", body, emulator.Version())
 	}
+	// The design matcher its query builder asks is mounted beside it.
+	res, err := http.Post("http://"+addr+emulator.AdminDesignMatchPath, "application/json", strings.NewReader(`{"namespace":"shared","operation":"Scan","request":{"TableName":"T"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(b), `"design":""`) {
+		t.Errorf("the design matcher: got %d %s, want 200 and no design", res.StatusCode, b)
+	}
 	logs := stop()
 	_, port, _ := net.SplitHostPort(addr)
 	if want := "msg=console url=http://localhost:" + port + emulator.ConsolePath; !strings.Contains(logs, want) {

@@ -313,10 +313,12 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if mount != nil {
 		opts.MCP = mount
 	}
+	setMatcher := mountDesignMatch(&opts) // the console's query builder asks it (mcp.go)
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
 	}
+	setMatcher(emu)
 	if mount != nil {
 		startMCP(c, emu, mount, token, log)
 	}

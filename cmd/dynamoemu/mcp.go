@@ -44,7 +44,7 @@ type mcpFlags struct {
 	maxBytes        int
 	snapshotDeletes int
 	namespace       string // ACCESSKEY/REGION of the tools
-	load            string // -load: a Workbench model to create and fill at start
+	load            string // -load: a Workbench model or MCP data model to create and fill at start
 	tools           string // tool groups listed besides the core group
 }
 
@@ -64,7 +64,7 @@ func addMCPFlags(fs *flag.FlagSet, f *mcpFlags, prefix string) {
 	fs.IntVar(&f.snapshotDeletes, prefix+flagName(prefix, "snapshotDeletes"), mcp.DefaultSnapshotDeletes, "an MCP call that deletes more items than this (a batch, a transaction, a TTL sweep), and every DeleteTable, takes a snapshot first (-1: never)")
 	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) the MCP tools and -load use; every namespace is the same with -sharedDb")
 	fs.StringVar(&f.tools, prefix+flagName(prefix, "tools"), "", "MCP tool groups to list besides core, comma-separated ("+strings.Join(mcp.ToolGroupNames()[1:], ", ")+"), or all (or $"+toolsEnv+"); the core group alone keeps the tool list small in an agent's context")
-	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model (JSON): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
+	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model or AWS's DynamoDB MCP data model (dynamodb_data_model.json): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
 }
 
 // flagName is a flag's name after prefix: "readOnly" or, after "mcp",
@@ -173,6 +173,19 @@ func startMCP(c config, emu *emulator.Emulator, mount *mcp.Mount, token string, 
 	})
 }
 
+// mountDesignMatch mounts, with the console, the MCP server's design
+// matcher at emulator.AdminDesignMatchPath (the query builder says which
+// access pattern a request serves with it); the function it returns
+// completes the mount once the emulator exists.
+func mountDesignMatch(opts *emulator.Options) func(*emulator.Emulator) {
+	if opts.Console == nil {
+		return func(*emulator.Emulator) {}
+	}
+	m := &mcp.Mount{}
+	opts.DesignMatch = m
+	return func(emu *emulator.Emulator) { m.Set(mcp.MatchHandler(emu)) }
+}
+
 // loadModel runs -load.
 func loadModel(ctx context.Context, f mcpFlags, emu *emulator.Emulator, log *slog.Logger) error {
 	if f.load == "" {
@@ -270,7 +283,7 @@ func parseMCPFlags(args []string, out io.Writer) (mcpConfig, error) {
 	fs.StringVar(&c.dbPath, "dbPath", "", "keep every table in this directory and load it at start-up (as the server's -dbPath; not while a server uses it)")
 	fs.StringVar(&c.store.durability, "durability", c.store.durability, "with -dbPath: sync, group or none (as the server's)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
-	fs.StringVar(&c.design, "design", "", "check the traffic against this design: a design file, a NoSQL Workbench model, a OneTable schema, ElectroDB entities, AWS's DynamoDB MCP data model or a CloudFormation/SAM/CDK/serverless template (docs/faults.md)")
+	fs.StringVar(&c.design, "design", "", "check the traffic against this design: a design file, a NoSQL Workbench model, a OneTable schema, ElectroDB entities, a Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data model or a CloudFormation/SAM/CDK/serverless template (docs/faults.md)")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (docs/conventions.md)")
 	fs.BoolVar(&c.report, "report", true, "collect the access-pattern report from the start (the access_report tool)")
 	fs.StringVar(&c.logLevel, "logLevel", "warn", "log level on stderr: debug, info, warn or error")

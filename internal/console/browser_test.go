@@ -25,6 +25,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/console"
+	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
 // The browser test drives the console in a real, headless Chromium through
@@ -84,7 +85,8 @@ func startServer(t *testing.T) *server {
 	return startServerWith(t, emulator.Options{}, console.Options{Version: "browser-test"})
 }
 
-// startServerWith starts the emulator with the console. The browser opens
+// startServerWith starts the emulator with the console (and the design
+// matcher its query builder asks, as dynamoemu mounts them). The browser opens
 // it as console.localhost (Chromium resolves every *.localhost name to
 // loopback itself; the emulator answers that Host): an origin that is not
 // one of the loopback origins CORS allows by default, so the page's calls
@@ -98,10 +100,15 @@ func startServerWith(t *testing.T, eopts emulator.Options, copts console.Options
 		t.Fatal(err)
 	}
 	eopts.Console = con
+	matcher := &mcp.Mount{} // as dynamoemu mounts it beside the console
+	if eopts.DesignMatch == nil {
+		eopts.DesignMatch = matcher
+	}
 	emu, err := emulator.New(eopts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	matcher.Set(mcp.MatchHandler(emu))
 	t.Cleanup(func() { emu.Close() })
 	srv := httptest.NewServer(emu.Handler())
 	t.Cleanup(srv.Close)
@@ -416,6 +423,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("namespaces", func(t *testing.T) { b.use(t); consoleNamespaces(t, b) })
 	t.Run("screens", func(t *testing.T) { b.use(t); consoleScreens(t, b) })
 	t.Run("controls", func(t *testing.T) { b.use(t); consoleControls(t, b) })
+	t.Run("design", func(t *testing.T) { b.use(t); consoleDesign(t, b) })
 	b.use(t)
 	if errs := b.pageErrors(); len(errs) > 0 {
 		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))

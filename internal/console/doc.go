@@ -55,7 +55,9 @@
 //     GET/PUT/DELETE faults, GET report, GET contributors, and
 //     snapshots (GET the list and a diff, POST take and restore,
 //     DELETE), branches (GET the list and a diff with the base, POST a
-//     fork, DELETE), GET streams/mappings and POST streams/drain, each
+//     fork, DELETE), GET streams/mappings and POST streams/drain, POST
+//     report/match (which design pattern a request serves: the MCP
+//     server's design_match, which dynamoemu mounts there), each
 //     state-changing call with Content-Type
 //     application/json as the emulator requires (emulator/admin_guard.go).
 //
@@ -71,7 +73,12 @@
 // survive), selected and deleted together or purged (bulk.js:
 // BatchWriteItem, unprocessed items sent again); a Query and Scan builder
 // that shows the request it sends and the answer's counts and
-// ConsumedCapacity; a live tail of the table's stream (GetRecords every
+// ConsumedCapacity, and which pattern of the design it serves (or the
+// nearest and why not), asked as the form rests; a table's Monitor tab
+// (monitor.js: consumed capacity, requests, throttles, injected errors,
+// item count and size as inline SVG line graphs, from the report's
+// totals, DescribeTable and the fault log read every 5 s while shown,
+// kept per table for the page's life); a live tail of the table's stream (GetRecords every
 // second on each open shard, from LATEST or TRIM_HORIZON); the table's
 // backups and point-in-time recovery (restore to a second of the window
 // or from a backup), its exports, its global-table replicas and its
@@ -80,8 +87,9 @@
 // ones folded; rewind, drop); branches (fork, diff with the base, open,
 // drop); the stream handlers (each event source mapping's state, last
 // result, counts and last error, refreshed while shown; enabled or
-// disabled through Lambda's UpdateEventSourceMapping, which the page
-// calls as it calls the admin endpoints; a drain); a PartiQL editor
+// disabled, edited, deleted and created through Lambda's
+// Create/Get/Update/DeleteEventSourceMapping, which the page calls as it
+// calls the admin endpoints; a drain); a PartiQL editor
 // with the statements run before (kept in localStorage); the clock and
 // the TTL sweep (the clock's offset counts only what lies outside the
 // round trip of the reading, so a slow page shows no false skew); the
@@ -124,6 +132,9 @@
 //	browser_controls_test.go  the item editor's form, CSV downloads, an index
 //	                added and deleted, billing, deletion protection, branches
 //	                and stream handlers
+//	browser_design_test.go  the query builder's design pattern, a table's
+//	                Monitor graphs, and a stream handler created, edited
+//	                and deleted from its form
 //
 // # Caveats
 //

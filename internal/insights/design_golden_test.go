@@ -26,6 +26,8 @@ var blogFormats = []struct {
 	{"blog.onetable-plain.json", FormatOneTable, "blog.onetable-plain.report.txt"},
 	{"blog.cloudformation.yaml", FormatCloudFormation, "blog.cloudformation.report.txt"},
 	{"blog.electrodb.json", FormatElectroDB, "blog.electrodb.report.txt"},
+	{"blog.dynamoose.json", FormatDynamoose, "blog.dynamoose.report.txt"},
+	{"blog.dynamodb-toolbox.json", FormatToolbox, "blog.dynamodb-toolbox.report.txt"},
 }
 
 // blogReport runs blogTraffic against the design in file and returns the

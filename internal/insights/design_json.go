@@ -43,6 +43,10 @@ func parseJSONDesign(src []byte) (*Design, error) {
 	case isElectroDB(top):
 		// before OneTable: it shares "indexes", not their meaning
 		return parseElectroDB([]*object{top})
+	case isToolbox(top):
+		return parseToolbox(top)
+	case isDynamoose(top):
+		return parseDynamoose(top)
 	case top.has("models") || top.has("indexes"):
 		top.format = FormatOneTable
 		return parseOneTable(top)

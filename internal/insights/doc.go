@@ -46,13 +46,15 @@
 // indexes, models with their value templates, saved queries as
 // patterns), ElectroDB entity schemas (design_electrodb.go), AWS's
 // DynamoDB MCP server data model (design_datamodel.go: create_table
-// tables, access patterns from their AWS CLI implementations) and the
+// tables, access patterns from their AWS CLI implementations), a
+// Dynamoose schema (design_dynamoose.go) and a DynamoDB Toolbox table
+// (design_toolbox.go), their keys and indexes, and the
 // tables of a CloudFormation, SAM, CDK or serverless template
 // (design_template.go, through internal/iac). What a format cannot say
 // goes in a "dynamoemu" member of dynamoemu's own (Workbench, OneTable);
 // without patterns they are derived from the entities' keys
 // (design_derive.go). What no file says is completed from the traffic
-// (design_traffic.go): the table's name (OneTable, ElectroDB: Unnamed)
+// (design_traffic.go): the table's name (OneTable, ElectroDB, Dynamoose: Unnamed)
 // and the access patterns (templates, a data model without them:
 // FromTraffic), each a from-traffic finding in the report. An error
 // names the member at fault by its path; a member the reader does not

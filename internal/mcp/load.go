@@ -12,8 +12,9 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Loading a NoSQL Workbench data model: its tables are created and its
-// sample data put, through the DynamoDB API like any client's
+// Loading a NoSQL Workbench data model, or AWS's DynamoDB MCP data model
+// (dynamodb_data_model.json): its tables are created and its sample data
+// put, through the DynamoDB API like any client's
 // (cmd/dynamoemu's -load at start-up, the load_model tool). The whole
 // model is checked first, sample items included, so that a malformed one
 // creates nothing.
@@ -26,7 +27,8 @@ type LoadedTable struct {
 	Note    string `json:"note,omitempty"`
 }
 
-// LoadModel creates the tables of the NoSQL Workbench model src in emu's
+// LoadModel creates the tables of the NoSQL Workbench model (or AWS's
+// DynamoDB MCP data model) src in emu's
 // namespace accessKey/region ("" for local/us-east-1) and puts their
 // sample items. A table that exists is left as it is, with its data.
 func LoadModel(ctx context.Context, emu *emulator.Emulator, accessKey, region string, src []byte) ([]LoadedTable, error) {
@@ -38,19 +40,41 @@ func (s *Server) loadModel(ctx context.Context, src []byte) ([]LoadedTable, erro
 	return loadModel(ctx, s.eng, src)
 }
 
-func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, error) {
+// loadTable is one table a load creates: its CreateTable request and
+// its sample items, checked.
+type loadTable struct {
+	name   string
+	create any
+	items  []json.RawMessage
+}
+
+// loadPlan reads a model (a Workbench model, or AWS's DynamoDB MCP data
+// model: load_datamodel.go) and checks every sample item, so that a
+// malformed model creates nothing.
+func loadPlan(src []byte) ([]loadTable, error) {
+	if isDataModel(src) {
+		return dataModelPlan(src)
+	}
 	m, _, err := insights.ParseWorkbenchModel(src)
 	if err != nil {
 		return nil, inputErrorf("%v", err)
 	}
-	items := make([][]json.RawMessage, len(m.Tables))
+	plan := make([]loadTable, len(m.Tables))
 	for i, t := range m.Tables {
 		for j, raw := range t.Items {
 			if err := checkSampleItem(t, raw); err != nil {
 				return nil, inputErrorf("workbench: DataModel[%d] (%s) sample item %d: %v", i, t.Name, j, err)
 			}
 		}
-		items[i] = t.Items
+		plan[i] = loadTable{name: t.Name, create: createTableRequest(t), items: t.Items}
+	}
+	return plan, nil
+}
+
+func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, error) {
+	plan, err := loadPlan(src)
+	if err != nil {
+		return nil, err
 	}
 	var out []LoadedTable
 	// undo deletes the tables this load created: what DynamoDB refuses
@@ -66,9 +90,9 @@ func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, erro
 		}
 		return nil, fmt.Errorf("%w: nothing was created", err)
 	}
-	for i, t := range m.Tables {
-		lt := LoadedTable{Table: t.Name}
-		_, err := eng.callJSON(ctx, apiDynamoDB, "CreateTable", createTableRequest(t), nil)
+	for _, t := range plan {
+		lt := LoadedTable{Table: t.name}
+		_, err := eng.callJSON(ctx, apiDynamoDB, "CreateTable", t.create, nil)
 		var ae *apiError
 		switch {
 		case errors.As(err, &ae) && ae.Type == "ResourceInUseException":
@@ -76,18 +100,18 @@ func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, erro
 			out = append(out, lt)
 			continue
 		case err != nil:
-			return undo(fmt.Errorf("creating table %s: %w", t.Name, err))
+			return undo(fmt.Errorf("creating table %s: %w", t.name, err))
 		}
 		lt.Created = true
 		out = append(out, lt)
-		for start := 0; start < len(items[i]); start += 25 {
-			batch := items[i][start:min(start+25, len(items[i]))]
+		for start := 0; start < len(t.items); start += 25 {
+			batch := t.items[start:min(start+25, len(t.items))]
 			var reqs []map[string]any
 			for _, it := range batch {
 				reqs = append(reqs, map[string]any{"PutRequest": map[string]json.RawMessage{"Item": it}})
 			}
-			if err := putAll(ctx, eng, t.Name, reqs); err != nil {
-				return undo(fmt.Errorf("putting the sample items of %s: %w", t.Name, err))
+			if err := putAll(ctx, eng, t.name, reqs); err != nil {
+				return undo(fmt.Errorf("putting the sample items of %s: %w", t.name, err))
 			}
 			out[len(out)-1].Items += len(batch)
 		}

@@ -120,7 +120,7 @@ func (s *Server) insightTools() []*tool {
 			}},
 		{name: "load_model", title: "Load a NoSQL Workbench model", write: true,
 			schema: schema{props: []prop{
-				{name: "model", typ: "string", desc: "a NoSQL Workbench data model's JSON (as Workbench exports it)"},
+				{name: "model", typ: "string", desc: "a NoSQL Workbench data model's JSON (as Workbench exports it), or AWS's DynamoDB MCP data model (dynamodb_data_model.json)"},
 				{name: "setDesign", typ: "boolean", desc: "also check the traffic against the model's design (facets as entities)"}}, required: []string{"model"}},
 			desc: `Creates the tables of a NoSQL Workbench data model (keys, GSIs with their projections, billing) and puts their sample data (TableData, the facets' too) in the server's namespace. A table that exists already is left as it is, with its data. A malformed model is an error naming the member at fault, and nothing is created.`,
 			run: func(ctx context.Context, args json.RawMessage) (any, error) {
@@ -146,7 +146,7 @@ func (s *Server) insightTools() []*tool {
 }
 
 // errNoDesign: no design is set.
-var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, or a NoSQL Workbench, OneTable, ElectroDB, AWS DynamoDB MCP data model or CloudFormation/CDK file), as does the server's -design flag")
+var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, or a NoSQL Workbench, OneTable, ElectroDB, Dynamoose, DynamoDB Toolbox, AWS DynamoDB MCP data model or CloudFormation/CDK file), as does the server's -design flag")
 
 // design returns the design the emulator checks the traffic against, or
 // nil.

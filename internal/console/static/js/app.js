@@ -368,7 +368,7 @@ function showHelp() {
     ["/", "find a table"], ["c", "create a table"], ["t", "all tables"], ["k", "clock and TTL"], ["v", "conventions report"],
     ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"], ["b", "branches"], ["h", "stream handlers"],
     ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
-    ["1 – 8", "table: overview, items, query, stream, backups, exports, replicas, contributor insights"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
+    ["1 – 9", "table: overview, items, query, stream, backups, exports, replicas, contributor insights, monitor"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
     ["Space", "select the item (items grid)"],
     ["↑ ↓  j k", "move in a grid"], ["Enter", "open the item"], ["Del  x", "delete the item"],
     ["Ctrl+Enter", "save, run, confirm"], ["Esc", "close a dialog"],

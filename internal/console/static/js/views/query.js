@@ -1,8 +1,10 @@
 // The Query and Scan builder: key condition, filter, index, projection,
 // limit, names and values; it shows the request it sends, as it is built,
-// and the answer's counts and consumed capacity.
+// which access pattern of the design it serves (or the nearest and why
+// not: POST /dynamoemu/report/match, the MCP server's design_match), and
+// the answer's counts and consumed capacity.
 
-import { call, config, namespace } from "../api.js";
+import { call, config, namespace, admin, namespaceID } from "../api.js";
 import { h, mount, icon, field, segmented, jsonView, errorToast, copyText, badge, empty } from "../ui.js";
 import { parse, fromPlain, checkItem, stringify, valueFor, Num } from "../ddb.js";
 import { itemGrid } from "../grid.js";
@@ -66,6 +68,10 @@ export async function queryTab(body, info) {
   const keyRow = h("div.key-row");
   const form = h("form.panel.builder", { onsubmit: (e) => { e.preventDefault(); run(true); } });
   const preview = h("div.preview");
+  const matchBox = h("div.design-match", { "aria-live": "polite" });
+  let matchTimer = null;
+  let matchSeq = 0;
+  let matched = ""; // the request last matched, as text
   const result = h("div.result");
   const runButton = h("button.primary", { type: "submit", title: "Run (Ctrl+Enter)" }, icon("play"), "Run");
   form.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(true); } });
@@ -168,6 +174,7 @@ export async function queryTab(body, info) {
     }
     runButton.disabled = false;
     const text = stringify(input);
+    askMatch(input);
     mount(preview,
       h("div.preview-head",
         h("span", "Request ", h("code", "POST " + config.apiPath), " ", h("code", `X-Amz-Target: DynamoDB_20120810.${st.op}`)),
@@ -176,6 +183,43 @@ export async function queryTab(body, info) {
           h("button.small", { type: "button", title: "An AWS CLI command that sends the same request", onclick: () => copyText(cliCommand(st.op, input), "AWS CLI command copied") }, icon("copy"), "AWS CLI"))),
       jsonView(text, "request-json"));
     return input;
+  }
+
+  /** askMatch asks, once the form rests, which design pattern input serves. */
+  function askMatch(input) {
+    const { ExclusiveStartKey, ReturnConsumedCapacity, ...req } = input;
+    const text = JSON.stringify(req);
+    if (text === matched) return;
+    matched = text;
+    clearTimeout(matchTimer);
+    const mine = ++matchSeq;
+    matchTimer = setTimeout(async () => {
+      let out;
+      try {
+        out = await admin("POST", "/report/match", { namespace: namespaceID(), operation: st.op, request: req });
+      } catch (err) {
+        if (mine === matchSeq && matchBox.isConnected) mount(matchBox, h("span.muted", "Design pattern: "), h("span.bad", `${err.type}: ${err.message}`));
+        return;
+      }
+      if (mine !== matchSeq || !matchBox.isConnected) return;
+      drawMatch(out);
+    }, 250);
+  }
+
+  function drawMatch(out) {
+    if (!out.design) {
+      mount(matchBox, h("span.muted", "Design pattern: no design is set (-design, or Insights)"));
+      return;
+    }
+    const m = (out.matches || [])[0] || {};
+    const others = (m.candidates || []).filter((c) => c.pattern !== m.pattern);
+    mount(matchBox,
+      m.pattern
+        ? h("div.match-line", h("span.muted", "Design pattern "), badge(m.pattern, "ok"), h("span.small", ` ${m.why}`))
+        : h("div.match-line", h("span.muted", "Design pattern "), badge("none", "warn"), h("span.small", ` ${m.why}`),
+          m.nearestPattern && h("div.small.nearest", h("span.muted", "Nearest: "), m.nearestPattern)),
+      others.length > 0 && h("details.small", h("summary", `${others.length} other pattern${others.length === 1 ? "" : "s"} of ${m.table}`),
+        h("ul.candidates", others.map((c) => h("li", h("code", c.pattern), " ", c.fits ? badge("fits", "ok") : h("span.muted", c.why))))));
   }
 
   async function run(fromStart) {
@@ -229,7 +273,7 @@ export async function queryTab(body, info) {
   }
 
   drawForm();
-  mount(body, h("div.builder-layout", form, h("div.builder-out", result, preview)));
+  mount(body, h("div.builder-layout", form, h("div.builder-out", matchBox, result, preview)));
   showPreview();
   if (st.last) {
     // The form was run before: run it again (a read), so the answer shown is today's.

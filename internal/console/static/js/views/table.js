@@ -1,5 +1,5 @@
 // One table: its header and tabs (overview, items, query, stream,
-// backups, exports, replicas, Contributor Insights).
+// backups, exports, replicas, Contributor Insights, monitor).
 
 import { describe } from "../api.js";
 import { h, mount, badge, icon, empty } from "../ui.js";
@@ -12,6 +12,7 @@ import { backupsTab } from "./backups.js";
 import { exportsTab } from "./exports.js";
 import { replicasTab } from "./replicas.js";
 import { contributorsTab } from "./contributors.js";
+import { monitorTab } from "./monitor.js";
 
 const TABS = [
   ["overview", "Overview", overviewTab],
@@ -22,6 +23,7 @@ const TABS = [
   ["exports", "Exports", exportsTab],
   ["replicas", "Replicas", replicasTab],
   ["contributors", "Contributor Insights", contributorsTab],
+  ["monitor", "Monitor", monitorTab],
 ];
 
 /** TAB_IDS are the tabs' route names ("#/t/Orders/backups"). */
