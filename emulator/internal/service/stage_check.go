@@ -113,13 +113,13 @@ type Write struct {
 func (w *Write) Reads() bool { return w.tx != nil }
 
 // Exists reports whether the table holds an item with key k, as the
-// write's transaction sees it (the table's lock is held).
+// write's transaction sees it (only when Reads; the table's lock is held).
 func (w *Write) Exists(k storage.Key) bool {
 	_, ok := w.tx.GetEncoded(w.Table.t.data, k)
 	return ok
 }
 
-// Get returns the item with key k as the write's transaction sees it.
+// Get returns the item with key k, as Exists sees it.
 func (w *Write) Get(k storage.Key) storage.Item {
 	item, _ := w.tx.Get(w.Table.t.data, k)
 	return item

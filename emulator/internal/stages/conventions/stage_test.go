@@ -67,3 +67,25 @@ func TestStageChecks(t *testing.T) {
 	}
 	require.ElementsMatch(t, []string{"cmd", "tagged"}, names)
 }
+
+// TestStageReplayed: a table's policy is rebuilt when the table is read
+// back from its records (LoadedDefinition), from its tags and the
+// configuration, so that the rules hold after a restart as before it.
+func TestStageReplayed(t *testing.T) {
+	cfg := service.Config{Settings: []any{&conventions.Config{Tables: []conventions.TableConfig{
+		{Match: "cmd", Policy: conventions.Policy{Roles: conventions.RoleCommand}}}}}}
+	env, rec := servicetest.Recorded(t, cfg)
+	env.Must("CreateTable", commandTable("cmd", ""))
+	env.Must("CreateTable", commandTable("tagged", `[{"Key":"`+conventions.TagRoles+`","Value":"command"}]`))
+	env.Must("CreateTable", commandTable("plain", ""))
+
+	back := servicetest.Replay(t, rec, cfg, env.Clock.Now())
+	var names []string
+	for _, c := range convstage.Report(back.Svc).Checked {
+		names = append(names, c.Table)
+	}
+	require.ElementsMatch(t, []string{"cmd", "tagged"}, names, "the tables checked after the replay")
+	back.Refused("PutItem", unguarded, "ValidationException")
+	back.Refused("PutItem", `{"TableName":"tagged"`+unguarded[len(`{"TableName":"cmd"`):], "ValidationException")
+	back.Must("PutItem", `{"TableName":"plain"`+unguarded[len(`{"TableName":"cmd"`):])
+}
