@@ -6,10 +6,11 @@ import (
 	"net/http"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 )
 
 // The conventions layer at the edge: the caller's tenant header, which the
-// service's tenant guard reads, and the report of violations over HTTP
+// conventions stage's tenant guard reads, and the report of violations over HTTP
 // (GET and DELETE ConventionsPath) and in Go.
 
 // headerTenantCode names the caller's tenant, as the framework's
@@ -25,13 +26,13 @@ const ConventionsPath = "/dynamoemu/conventions"
 // name order) the counts by rule and one entry per distinct violation,
 // most recently seen first.
 func (e *Emulator) ConventionsReport() conventions.Snapshot {
-	return e.svc.ConventionsReport()
+	return convstage.Report(e.svc)
 }
 
 // ResetConventionsReport empties the report, so that a test can assert
 // that what it does next makes no violation.
 func (e *Emulator) ResetConventionsReport() {
-	e.svc.ResetConventionsReport()
+	convstage.ResetReport(e.svc)
 }
 
 // serveConventions answers GET ConventionsPath with the report as JSON.

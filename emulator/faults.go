@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"fmt"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"io"
 	"time"
 
@@ -127,7 +128,7 @@ func (e *Emulator) DesignSource() []byte {
 
 // Report returns the access-pattern report of every namespace.
 func (e *Emulator) Report() []NamespaceReport {
-	reps := e.svc.Reports()
+	reps := reportstage.Reports(e.svc)
 	out := make([]NamespaceReport, len(reps))
 	for i, r := range reps {
 		out[i] = NamespaceReport{Namespace: r.Namespace, Report: accessReportOf(r.Report)}
@@ -137,7 +138,7 @@ func (e *Emulator) Report() []NamespaceReport {
 
 // ResetReport forgets the report's counts (the design, reporting and
 // Contributor Insights' states stay).
-func (e *Emulator) ResetReport() { e.svc.ResetReport() }
+func (e *Emulator) ResetReport() { reportstage.ResetReport(e.svc) }
 
 // WriteReport prints every namespace's report as text (cmd/dynamoemu
 // prints it at shutdown with -report). With one namespace, its report

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"io"
 	"net/http"
 	"strconv"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
@@ -109,7 +109,7 @@ func (e *Emulator) serveLag(w http.ResponseWriter, r *http.Request) {
 		}
 		ak, region := req.AccessKey, req.Region
 		if ak == "" && region == "" {
-			if reps := e.svc.Reports(); len(reps) == 1 {
+			if reps := reportstage.Reports(e.svc); len(reps) == 1 {
 				ak, region, _ = strings.Cut(reps[0].Namespace, "/")
 			}
 		}
@@ -214,8 +214,8 @@ type reportBody struct {
 	Reports reportsState `json:"reports"`
 	// Note says why there are no namespaces: the report is not
 	// collecting and has collected nothing.
-	Note       string                    `json:"note,omitempty"`
-	Namespaces []service.NamespaceReport `json:"namespaces"`
+	Note       string                        `json:"note,omitempty"`
+	Namespaces []reportstage.NamespaceReport `json:"namespaces"`
 }
 
 // reportsState is each report's state: the access-pattern report (this
@@ -239,7 +239,7 @@ const notCollecting = "the access-pattern report is not collecting: start dynamo
 
 func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	reporting, reps := e.svc.Reporting(), e.svc.Reports()
+	reporting, reps := e.svc.Reporting(), reportstage.Reports(e.svc)
 	idle := !reporting && !collected(reps)
 	if r.URL.Query().Get("format") == "text" {
 		var buf bytes.Buffer
@@ -261,13 +261,13 @@ func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
 			Conventions:    reportState{Collecting: checked > 0 || len(conv.Config) > 0, Path: ConventionsPath, Tables: &checked},
 		}}
 	if idle {
-		body.Note, body.Namespaces = notCollecting, []service.NamespaceReport{}
+		body.Note, body.Namespaces = notCollecting, []reportstage.NamespaceReport{}
 	}
 	writeAdminJSON(w, body)
 }
 
 // collected reports whether any namespace's report has counted a request.
-func collected(reps []service.NamespaceReport) bool {
+func collected(reps []reportstage.NamespaceReport) bool {
 	for _, r := range reps {
 		if r.Report == nil {
 			continue
@@ -346,5 +346,5 @@ func (e *Emulator) serveContributors(w http.ResponseWriter, r *http.Request) {
 		writeAdminError(w, errors.New("table is required"))
 		return
 	}
-	writeAdminJSON(w, map[string]any{"rules": e.svc.Contributors(q.Get("namespace"), q.Get("table"), q.Get("index"), n)})
+	writeAdminJSON(w, map[string]any{"rules": reportstage.Contributors(e.svc, q.Get("namespace"), q.Get("table"), q.Get("index"), n)})
 }

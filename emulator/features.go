@@ -9,6 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
@@ -49,7 +50,10 @@ func init() {
 	// stage refused), then the fault rules, then the lags of consistency
 	// fuzzing (a read the rules refuse is not counted), then the
 	// throttler (last, so that no stage refuses a use after the throttler
-	// admitted it).
+	// admitted it). The conventions check takes part in no use: its
+	// checks (the tenant guard, the rules inside each write) run where
+	// the core's validation order and write path put them.
+	service.UseStage(convstage.Stage{})
 	service.UseStage(iam.Stage{})
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})

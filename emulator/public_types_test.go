@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"reflect"
 	"testing"
 	"time"
@@ -36,7 +37,7 @@ func TestPublicTypesMirrorInternal(t *testing.T) {
 		{"FaultStats", FaultStats{}, faults.Stats{}},
 		{"LagSetting", LagSetting{}, service.LagSetting{}},
 		{"LagState", LagState{}, service.LagState{}},
-		{"NamespaceReport", NamespaceReport{}, service.NamespaceReport{}},
+		{"NamespaceReport", NamespaceReport{}, reportstage.NamespaceReport{}},
 		{"AccessReport", AccessReport{}, insights.Report{}},
 		{"TableReport", TableReport{}, insights.TableReport{}},
 		{"ResourceReport", ResourceReport{}, insights.ResourceReport{}},

@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"io"
 	"time"
 
@@ -75,7 +76,7 @@ type Contributor struct {
 // collecting). Values are totals since the counters were last reset,
 // where CloudWatch graphs the maximum per minute.
 func (e *Emulator) Contributors(accessKey, region, table, index string, n int) []ContributorRule {
-	rs := e.svc.Recorder(accessKey, region).Contributors(table, index, n)
+	rs := reportstage.Recorder(e.svc, accessKey, region).Contributors(table, index, n)
 	if rs == nil {
 		return nil
 	}

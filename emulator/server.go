@@ -371,12 +371,12 @@ func (e *Emulator) serviceConfig() service.Config {
 		TransientDelay:   e.opts.transientDelay(),
 		StreamRetention:  e.opts.StreamRetention,
 		StreamBudget:     e.streamBudget,
-		Conventions:      e.opts.Conventions,
 		TableDropped:     e.release.deleted,
 		// The stages' settings: the fault rules (emulator/internal/stages/faults),
-		// throttling's (emulator/internal/stages/throttle) and, below,
+		// throttling's (emulator/internal/stages/throttle), the conventions
+		// check's (emulator/internal/stages/conventions) and, below,
 		// consistency fuzzing's (emulator/internal/stages/lag).
-		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle)},
+		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions},
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}

@@ -67,10 +67,10 @@ var layers = []layer{
 	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire"}, internal: true},                           // the mix of expression and legacy parameters, checked before compiling
 	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                // Query's and Scan's parameter checks and sort-key bounds
 	{pkg: "emulator/internal/fxstate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                        // the saved lags and Contributor Insights configuration
-	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "conventions",
+	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower",
 		"internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/fxstate", "emulator/internal/convcheck", "emulator/internal/readparams", "emulator/internal/exprparams"},
-		testMay: []string{"internal/faults/throttle"}, tests: true, internal: true},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/fxstate", "emulator/internal/readparams", "emulator/internal/exprparams"},
+		testMay: []string{"internal/faults/throttle", "conventions"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).
@@ -82,10 +82,11 @@ var layers = []layer{
 	// storage and its instrument's library, and the service imports none
 	// (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/insights"}, internal: true},
+	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "internal/faults/lag", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr"}, internal: true},
 	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
+	{pkg: "emulator/internal/stages/conventions", may: []string{"emulator/internal/service", "emulator/internal/convcheck", "conventions", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
 	{pkg: "emulator/internal/pitr", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
@@ -102,7 +103,7 @@ var layers = []layer{
 	// PartiQL's operations: statements parsed and lowered here, run by the
 	// core as the item operations they stand for (feature_statements.go).
 	{pkg: "emulator/internal/partiqlops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/idempotency", "emulator/internal/oversize", "internal/partiql", "internal/partiql/lower", "internal/expr", "internal/storage", "internal/lex"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle", "emulator/internal/stages/conventions"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},

@@ -24,7 +24,10 @@ const maxPackageLines = 15000
 // read seam of consistency fuzzing (stage_read.go), the IAM stage's
 // Call.Input, AWS's ComparisonOperator enum check (legacy_ops.go) and
 // the branch header's namespace (Request.Namespace) came in beside it.
-const maxCoreLines = 14980
+// The conventions check left for its stage (conventions.go, 325 lines,
+// out; the seam's checks, stage_check.go, in) and the report's readers
+// for the insights stage: 14,949.
+const maxCoreLines = 14949
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.

@@ -135,9 +135,6 @@ type table struct {
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
 	ns        *Namespace       // the registered namespace whose DB holds data
-	// conv is the conventions policy; nil: not opted in (conventions.go).
-	// Replaced under mu (tags), read without a lock.
-	conv atomic.Pointer[tablePolicy]
 
 	// meta is the table's definition; never nil once the table is
 	// published. A *tableMeta, once stored, is never modified: load it

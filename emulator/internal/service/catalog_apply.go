@@ -61,7 +61,7 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 	}
 	t.clock = ns.svc.clock
 	t.meta.Store(m)
-	t.conv.Store(ns.svc.conv.restored(t, m.tags))
+	ns.loadedDefinition(t, tagDescs(m.tags))
 	var s *stream
 	if m.streamOn() {
 		s = ns.restoreStream(t, m)
@@ -111,7 +111,7 @@ func (t *table) restoreMeta(b []byte) error {
 		s = t.ns.restoreStream(t, m)
 	}
 	t.syncStreamLocked(old, m, s, t.now())
-	t.conv.Store(t.ns.svc.conv.restored(t, m.tags))
+	t.ns.loadedDefinition(t, tagDescs(m.tags))
 	t.ns.defined(t, old, m, true) // feature_lifecycle.go
 	t.meta.Store(m)
 	return nil

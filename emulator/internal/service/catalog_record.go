@@ -26,7 +26,7 @@ import (
 //     change is one record and is recorded whole or not at all.
 //   - derived state, rebuilt from those by Namespace.Apply's callback
 //     (catalog_apply.go): the table's catalog entry, its conventions
-//     policy (its tags and Config.Conventions), its item collection
+//     policy (its tags and the stage's setting), its item collection
 //     tracking (its LSIs) and its stream's observer.
 //   - persisted elsewhere: a stream's records are not recorded but
 //     rebuilt from the records (each commit's time comes with it) and

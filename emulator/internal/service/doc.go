@@ -1,8 +1,8 @@
 // Package service is DynamoDB-the-service without HTTP: the namespaces
 // and their table catalogs on storage.DB, the control plane, the data
-// plane, transactions, streams, TTL sweeping, and the PartiQL and
-// conventions glue; table-level features plug in through its seam
-// (feature*.go). The HTTP edge (package emulator) authenticates a
+// plane, transactions, streams, TTL sweeping, and the PartiQL glue;
+// table-level features plug in through its seam (feature*.go), the
+// instruments through the stage seam (stage*.go). The HTTP edge (package emulator) authenticates a
 // request, reads its body and hands it to a Service: Lookup resolves the
 // X-Amz-Target, Serve runs the operation and returns the response body or
 // an error of an apierr class, which the edge turns into __type, status
@@ -12,7 +12,7 @@
 //
 // New returns a Service configured by Config (shared or per-key
 // namespaces, logger, clock, idempotency memory, transient delay, stream
-// retention, conventions, the commit hook of each namespace's DB). A
+// retention, the stages' settings, the commit hook of each namespace's DB). A
 // request selects the Namespace of its access key and region (one
 // isolated database, as DynamoDB Local does; Config.SharedDB gives
 // everyone one); a namespace is created by its first table, never by a
@@ -179,15 +179,16 @@
 //     (a vector index and the expression compiler); APIOp and
 //     JSONAppender (another API's operations, outputs that encode
 //     themselves).
-//   - Conventions glue: conventions.go (where the conventions stage,
-//     package convcheck, runs on the write path of the tables that opt
-//     in, the tenant guard, the report).
 //   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome,
 //     UseStage: the instruments' part in each use of a table or index,
 //     Begin before storage is touched and End with what the use did;
 //     which stages watch a table is asked once per definition),
 //     stage_state.go (what a stage keeps: its settings, its state per
-//     namespace, per table and per use).
+//     namespace, per table and per use), stage_check.go (the checks a
+//     stage may make beside the uses: a table's definition, the keys a
+//     request names, each write inside its storage transaction; the
+//     conventions check, emulator/internal/stages/conventions, makes
+//     them all).
 //   - Fault injection, throttling, the access-pattern report
 //     (faults/WIRING.md): the fault rules, throttling and the report's
 //     recording are stages (emulator/internal/stages/faults, throttle

@@ -45,7 +45,8 @@ func ValidTagKey(k string) bool { return tablespec.ValidTagKey(k) }
 // ones or an error, which leaves the definition as it was. The table's
 // conventions policy is resolved from the new tags (a malformed
 // conventions tag, or a key schema its policy refuses, is a
-// ValidationException) and takes effect once the change is recorded.
+// ValidationException; the DefinitionChecker stages decide,
+// stage_check.go) and takes effect once the change is recorded.
 func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) error {
 	tt := t.t
 	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
@@ -57,12 +58,17 @@ func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) err
 		for _, d := range next {
 			tags = append(tags, tablespec.TagPair(d))
 		}
-		p, err := c.c.svc.conv.attach(c.c, tt, tags)
+		done, err := c.c.checkDefinition(tt, DefinitionTagged, tagDescs(tags))
 		if err != nil {
 			return nil, err
 		}
 		m.tags = tags
-		return tt.storePolicy(p), nil
+		return func(recorded bool) error {
+			if recorded {
+				done()
+			}
+			return nil
+		}, nil
 	})
 }
 

@@ -239,7 +239,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 		cc.forgetStream(st)
 		return Table{}, err
 	}
-	t.conv.Store(cc.svc.conv.restored(t, nil))
+	cc.ns.loadedDefinition(t, nil)
 	cc.ns.publishTable(t, data, m, st)
 	return Table{t: t}, nil
 }

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -81,8 +80,8 @@ func (t Table) CheckIndexKeys(item storage.Item, updated bool) error {
 	return t.t.checkIndexKeys(item, updated)
 }
 
-// GuardKey is the pipeline's tenant guard for one key the request names
-// (conventions rule B10).
+// GuardKey puts one key the request names to the stages' KeyGuards
+// (stage_check.go).
 func (c Call) GuardKey(t Table, k storage.Key) error { return c.c.guardKey(t.t, k) }
 
 // Finish ends one statement of a batch with err, as the registry's
@@ -176,20 +175,20 @@ func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, cons
 
 // InsertStatement writes item (of size bytes) under key if no item has
 // it (else DuplicateItem), through the pipeline's stages and the
-// conventions' rules for a create: PartiQL INSERT.
+// stages' write checks, as a create: PartiQL INSERT.
 func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size int, capacity string) (*ConsumedCapacity, error) {
 	cl := c.c
 	if err := cl.beginGuarded(t.t, key, insights.Put); err != nil {
 		return nil, err
 	}
 	cl.writing(size) // a DuplicateItem is charged as a refused condition (pipeline_condfail.go)
-	tp := t.t.convPolicy()
+	checked := writeCheck(t.t) != NoWriteCheck
 	change, err := t.t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 		if cur != nil {
 			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
-		if tp != nil { // INSERT creates only, as the create guard does
-			if err := tp.Check(cl.convReq(), convWrite(tp, t.t, conventions.OpPut, key, nil, item, convCond{Guard: true})); err != nil {
+		if checked { // INSERT creates only, as a create guard does; no other item is read here
+			if err := cl.checkWrite(&Write{Table: t, Op: WritePut, Key: key, New: item, CreateOnly: true}); err != nil {
 				return nil, err
 			}
 		}
@@ -210,9 +209,9 @@ func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *
 	if err := cl.beginGuarded(tb, key, insights.Update); err != nil {
 		return nil, nil, err
 	}
-	tp := tb.convPolicy()
+	wc := writeCheck(tb)
 	var newSize int
-	change, err := cl.updateWrite(tb, tp, key, func(cur storage.Item, complete func(conventions.Write) conventions.Write) (storage.Item, error) {
+	change, err := cl.updateWrite(tb, wc, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
 		if err := checkCondition(cond, cur, rvoccf); err != nil {
 			return nil, err
 		}
@@ -230,8 +229,8 @@ func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *
 		if newSize > maxItemBytes {
 			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
 		}
-		if tp != nil {
-			if err := tp.Check(cl.convReq(), complete(convWrite(tp, tb, conventions.OpUpdate, key, cur, next, convCond{}))); err != nil {
+		if wc != NoWriteCheck {
+			if err := cl.checkWrite(&Write{Table: t, Op: WriteUpdate, Key: key, Old: cur, New: next, tx: tx}); err != nil {
 				return nil, err
 			}
 		}

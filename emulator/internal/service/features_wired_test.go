@@ -3,6 +3,7 @@ package service_test
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
@@ -17,7 +18,8 @@ import (
 // streams; TestLockOrder races them with every write path; the vector
 // tests check the indexes every write path keeps with SearchVectors;
 // the PartiQL statements run through the core's statement seam), and
-// the stages the emulator installs (TestPipeline's fault rules, report and throttling),
+// the stages the emulator installs (TestPipeline's conventions check, fault rules, report and
+// throttling),
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
 func init() {
@@ -26,6 +28,7 @@ func init() {
 	service.Use(streamsapi.Feature{})
 	service.Use(vectorsearch.Feature{})
 	service.Use(partiqlops.Feature{})
+	service.UseStage(convstage.Stage{})
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})
 	service.UseStage(throttle.Stage{})

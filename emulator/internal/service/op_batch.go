@@ -252,7 +252,7 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		if err != nil {
 			return nil, err
 		}
-		if err := c.readKey(t, k); err != nil {
+		if err := c.guardRead(t, k); err != nil {
 			return nil, err
 		}
 		id := keyID(k)
@@ -402,14 +402,14 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 	defer tx.Abort()
 	tx.Grow(total)
 	keep := make([]bool, len(tables)) // the table's maps stay (op_batch_recycle.go)
-	var cb convBatch                  // the conventions' violations of every write (conventions.go)
+	cb := writeBatch{c: c}            // the stages' checks of every write (stage_check.go)
 	for ti, bt := range tables {
 		var err error
 		if keep[ti], err = c.writeBatchTable(tx, &cb, bt, uses.table(ti), uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
 			return err
 		}
 	}
-	if err := cb.Settle(c.convReq()); err != nil {
+	if err := cb.settle(); err != nil {
 		return err
 	}
 	if _, err := tx.Commit(); err != nil {
@@ -427,8 +427,8 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 // write's units to its use (uses nil: none watched; refusedUse: left
 // unprocessed), the table's consumed capacity (in mode, the request's or
 // the one the uses need) and item-collection metrics to out. keep says
-// that the writes' maps must stay: a conventions policy saw them.
-func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWriteTable, uses []*TableUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
+// that the writes' maps must stay: the stages' write checks saw them.
+func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWriteTable, uses []*TableUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
 	var cp capacity
 	var vbytes map[string]float64 // each vector index's VectorWriteRequestBytes
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
@@ -438,7 +438,7 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWrite
 		gsis, lsis := bt.t.indexes()
 		defs = slices.Concat(gsis, lsis)
 	}
-	tp := bt.t.convPolicy()
+	checked := writeCheck(bt.t) != NoWriteCheck
 	for wi, w := range bt.writes {
 		var u *TableUse
 		if uses != nil {
@@ -447,8 +447,8 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWrite
 			}
 		}
 		var ch storage.Change
-		if tp != nil {
-			ch, err = c.batchWriteChecked(cb, tp, tx, bt.t, wi, w.key, w.item)
+		if checked {
+			ch, err = c.batchWriteChecked(cb, tx, bt.t, wi, w.key, w.item)
 		} else if decodeOld {
 			ch, err = tx.Write(bt.t.data, w.key, func(storage.Item) (storage.Item, error) { return w.item, nil })
 		} else {
@@ -474,7 +474,7 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *convBatch, bt batchWrite
 		}
 		out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 	}
-	return tp != nil, nil
+	return checked, nil
 }
 
 // prepareBatchWrite validates one table's writes: the table, each item's or

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -544,12 +543,12 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := c.beginItem(t, key, insights.Update); err != nil {
 		return nil, err
 	}
-	tp := t.convPolicy()
-	if canPatch(t, upd, in.ReturnValues, tp) {
+	wc := writeCheck(t)
+	if canPatch(t, upd, in.ReturnValues, wc) {
 		return updateItemPatched(c, t, in, key, upd, cond) // update_patch.go
 	}
 	var newSize int
-	change, err := c.updateWrite(t, tp, key, func(cur storage.Item, complete func(conventions.Write) conventions.Write) (storage.Item, error) {
+	change, err := c.updateWrite(t, wc, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
 		// The item is sized before the condition is evaluated, other
 		// faults of the update after (update_size.go).
 		next, size, err := t.updatedItem(key, upd, cur)
@@ -567,8 +566,9 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 			return nil, storage.ErrNoWrite // AWS does not create the item (expr.Update.OnlyRemoves)
 		}
 		newSize = size
-		if err == nil && tp != nil {
-			err = tp.Check(c.convReq(), complete(convWrite(tp, t, conventions.OpUpdate, key, cur, next, convCond{Text: in.ConditionExpression, Names: in.ExpressionAttributeNames})))
+		if err == nil && wc != NoWriteCheck {
+			err = c.checkWrite(&Write{Table: Table{t: t}, Op: WriteUpdate, Key: key, Old: cur, New: next,
+				Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, tx: tx})
 		}
 		return next, err
 	})

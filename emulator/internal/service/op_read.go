@@ -304,10 +304,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	defer kc.Release() // the range, start key checks and the pipeline's key copy its values
 	if x == nil {
-		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
-			return nil, err
-		}
-		if err := c.checkQuery(t, kc); err != nil {
+		if err := c.guardQuery(t, kc); err != nil {
 			return nil, err
 		}
 	}

@@ -102,12 +102,12 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 	}
 	m.sse = tablespec.DescribeSSE(def.SSE, c.region, c.account)
 	t.meta.Store(&m)
-	p, err := c.svc.conv.attach(c, t, m.tags)
+	done, err := c.checkDefinition(t, DefinitionCreated, tagDescs(m.tags))
 	if err != nil {
 		c.forgetStream(s)
 		return nil, err
 	}
-	t.conv.Store(p)
+	done()
 	if err := c.ns.createTable(t, &m, s); err != nil {
 		if t.data == nil { // not created
 			c.forgetStream(s)

@@ -132,9 +132,15 @@ type txAction struct {
 	size   int                        // bytes the action adds to the transaction's payload
 	cur    int                        // size of the current item, once evaluated (0: absent)
 	old    storage.Item               // the current item, kept for a table with vector indexes (vector_capacity.go)
-	// convCond: the condition as the conventions' rules read it (set only
-	// for a table with a conventions policy).
-	convCond convCond
+	// checked: the condition as the stages' write checks read it (set
+	// only for a table whose writes are checked, stage_check.go).
+	checked writeCond
+}
+
+// writeCond is a write's ConditionExpression and its names, as given.
+type writeCond struct {
+	text  *string
+	names map[string]string
 }
 
 // txParams are the members every action kind has, as given.
@@ -311,8 +317,8 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 		if err := c.guardKey(a.t, a.key); err != nil {
 			return nil, err
 		}
-		if a.t.convPolicy() != nil {
-			a.convCond = convCond{Text: params[i].cond, Names: params[i].names}
+		if writeCheck(a.t) != NoWriteCheck {
+			a.checked = writeCond{text: params[i].cond, names: params[i].names}
 		}
 	}
 	if err := checkTxActions(acts); err != nil {
@@ -491,7 +497,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		c.txCancelled() // cancelled transactions consume capacity: the pipeline charges them
 		return nil, apierr.TransactionCanceled(reasons)
 	}
-	if err := checkTransactConventions(c, tx, acts); err != nil {
+	if err := checkTransactWrites(c, tx, acts); err != nil {
 		return nil, err
 	}
 

@@ -10,18 +10,20 @@ import "slices"
 // through the pipeline, which runs the stages in one order for every
 // such operation:
 //
-//  1. the tenant guard (conventions rule B10): each key the request
-//     touches, against the caller's tenant; beginItem runs it, and the
-//     reads and the batches run it where their validation order puts
-//     it (guardKey, guardScan, guardSelect: conventions.go);
+//  1. the key guards (the conventions check's tenant guard): each key
+//     the request touches is put to the KeyGuard stages; beginItem runs
+//     them, and the reads and the batches run them where their
+//     validation order puts them (guardKey, guardRead, guardQuery,
+//     guardScan, guardSelect: stage_check.go);
 //  2. the fault rules: each use of a table or index (per item of a
 //     batch, per action of a transaction, per partition of a PartiQL IN
 //     list) before storage is touched; a delay is slept here;
 //  3. throttling: the throttler admits the use (fx.go);
 //  4. lag: an eventually consistent read takes the table's eventual
 //     view, put first to the ReadViewer stages (view, stage_read.go);
-//  5. the conventions check: a write runs inside one storage transaction
-//     with the table's rules (store, conventions.go);
+//  5. the write checks (the conventions check's rules): a write to a
+//     table a WriteChecker stage checks runs inside one storage
+//     transaction with its checks (store, stage_check.go);
 //  6. the report and throttling, charged: the handler reports what the
 //     use did (wrote, readItem, readPage, txApplied, txRead; a batch's
 //     item through its TableUse), and the throttler and the access-pattern
@@ -30,7 +32,8 @@ import "slices"
 //     ConsumedCapacity and ItemCollectionMetrics are computed from what
 //     the handler reported (writeCapacity, itemCollection, capacity.go).
 //
-// Stages 2, 3 and 6 are the installed stages of the stage seam
+// Stages 1 and 5 are the checks of the stage seam (stage_check.go);
+// stages 2, 3 and 6 are the installed stages of the stage seam
 // (stage.go): the entry points put each use to the stages watching its
 // table (beginUse), and report what it did to their End.
 //

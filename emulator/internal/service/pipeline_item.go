@@ -48,7 +48,7 @@ func (c *call) beginItem(t *table, key storage.Key, access insights.Access) erro
 	if access.IsWrite() {
 		err = c.guardKey(t, key)
 	} else {
-		err = c.readKey(t, key) // the guard, and the conventions' read rule (A14)
+		err = c.guardRead(t, key) // the key, and the read of it whole
 	}
 	if err != nil {
 		return err
@@ -88,7 +88,7 @@ func (c *call) openPipe(u *TableUse, t *table, key storage.Key) {
 // for a Scan), parts the partitions a read of several decides the fault
 // rules on one by one (nil: kc's), filter whether a filter drops items
 // read. The tenant guard of a read runs where its validation order puts
-// it (guardKey, guardScan, guardSelect: conventions.go).
+// it (guardKey, guardQuery, guardScan, guardSelect: stage_check.go).
 func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
 	r := useOf{filter: filter}
 	if x != nil {
@@ -116,18 +116,14 @@ type itemWrite struct {
 }
 
 // store runs the write w of the open use, its condition checked on the
-// current item inside the write, through the conventions stage: on a
-// table with a policy, the rules check it in the same storage
-// transaction (putChecked, deleteChecked). kept reports that the rules
+// current item inside the write, through the stages' write checks: on a
+// table a WriteChecker checks, they check it in the same storage
+// transaction (storeChecked). kept reports that the checks
 // saw w's item, which must then stay the caller's (op_batch_recycle.go).
 func (c *call) store(w itemWrite) (change storage.Change, kept bool, err error) {
 	p := &c.pipe
-	if tp := p.t.convPolicy(); tp != nil {
-		if w.item == nil {
-			change, err = c.deleteChecked(tp, p.t, p.key, w.cond, w.rvoccf)
-		} else {
-			change, err = c.putChecked(tp, p.t, p.key, w.item, w.cond, w.rvoccf, convCond{Text: w.condText, Names: w.names})
-		}
+	if writeCheck(p.t) != NoWriteCheck {
+		change, err = c.storeChecked(p.t, p.key, w.item, w.cond, w.rvoccf, w.condText, w.names)
 		return change, true, err
 	}
 	change, err = putOrDelete(p.t, p.key, w.item, w.cond, w.returnValues, w.rvoccf, p.use.capMode(w.capacity))

@@ -1,15 +1,19 @@
 package service
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -232,20 +236,12 @@ func TestPipeline(t *testing.T) {
 					op, strings.Join(bodies, "\n"))
 			})
 			t.Run("tenant guard", func(t *testing.T) {
-				p := newPipelineEnv(t, Config{Conventions: &conventions.Config{Tables: []conventions.TableConfig{
+				p, vs := newConventionsEnv(t, &conventions.Config{Tables: []conventions.TableConfig{
 					{Match: tc.table(), Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}},
-				}}})
+				}})
 				p.tenant = "tenant002" // the key's tenant is "a"
 				p.do(op, tc.body)
-				var ops []string
-				for _, tr := range p.s.ConventionsReport().Tables {
-					for _, e := range tr.Entries {
-						if e.Rule == "B10" {
-							ops = append(ops, e.Operation)
-						}
-					}
-				}
-				require.Contains(t, ops, op, "the tenant guard did not see %s", op)
+				require.Contains(t, vs.rules(op), "B10", "the tenant guard did not see %s", op)
 			})
 			if tc.eventual {
 				t.Run("lag", func(t *testing.T) {
@@ -274,20 +270,13 @@ func TestPipeline(t *testing.T) {
 			})
 			if tc.write != "" {
 				t.Run("conventions", func(t *testing.T) {
-					p := newPipelineEnv(t, Config{Conventions: &conventions.Config{Tables: []conventions.TableConfig{
+					p, vs := newConventionsEnv(t, &conventions.Config{Tables: []conventions.TableConfig{
 						{Match: "pipe", Policy: conventions.Policy{Roles: conventions.RoleCommand, Mode: conventions.ModeWarn}},
-					}}})
-					p.s.ResetConventionsReport() // the seeding write's
+					}})
+					vs.reset() // the seeding write's
 					status, body := p.do(op, tc.write)
 					require.Equal(t, http.StatusOK, status, body)
-					var rules []string
-					for _, tr := range p.s.ConventionsReport().Tables {
-						for _, e := range tr.Entries {
-							if e.Operation == op && e.Rule != "B10" {
-								rules = append(rules, e.Rule)
-							}
-						}
-					}
+					rules := slices.DeleteFunc(vs.rules(op), func(r string) bool { return r == "B10" })
 					require.NotEmpty(t, rules, "the conventions rules did not check the write of %s", op)
 				})
 			}
@@ -360,12 +349,57 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 	}
 	// The seeding PutItem spent the write capacity of a throttled table:
 	// start each check with full buckets (the throttling stage, finding
-	// no state on the table, configures it afresh).
-	tb := p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe")
+	// no state on the table, configures it afresh). The stages that keep
+	// state of the table's definition rebuild it as for a table loaded.
+	ns := p.s.namespaceOf(pipelineAuthKey, pipelineRegion)
+	tb := ns.getTable("pipe")
 	for i := range tb.slots {
 		tb.slots[i] = atomic.Value{}
 	}
+	ns.loadedDefinition(tb, tagDescs(tb.snapshot().tags))
 	return p
+}
+
+// violationLog is a service's log, in JSON, read for the conventions
+// violations it records (the service logs each, with the request's
+// operation and the rule).
+type violationLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *violationLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(b)
+}
+
+// reset forgets what was logged.
+func (l *violationLog) reset() {
+	l.mu.Lock()
+	l.buf.Reset()
+	l.mu.Unlock()
+}
+
+// rules are the rules of the violations logged for operation op.
+func (l *violationLog) rules(op string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for line := range strings.Lines(l.buf.String()) {
+		var r struct{ Msg, Op, Rule string }
+		if json.Unmarshal([]byte(line), &r) == nil && r.Msg == "conventions violation" && r.Op == op {
+			out = append(out, r.Rule)
+		}
+	}
+	return out
+}
+
+// newConventionsEnv is newPipelineEnv with the conventions configuration
+// cfg (the conventions stage's setting), and the log its violations go to.
+func newConventionsEnv(t testing.TB, cfg *conventions.Config) (*pipelineEnv, *violationLog) {
+	vs := &violationLog{}
+	return newPipelineEnv(t, Config{Settings: []any{cfg}, Logger: slog.New(slog.NewJSONHandler(vs, nil))}), vs
 }
 
 // do sends one request and returns the status and body.
@@ -386,7 +420,7 @@ func (p *pipelineEnv) do(op, body string) (int, string) {
 // opReport returns the report's counts of op on table (any of its
 // resources), or nil.
 func (p *pipelineEnv) opReport(table, op string) *opCounts {
-	rep := p.s.ReportOf(pipelineAuthKey, pipelineRegion)
+	rep := p.s.namespaceOf(pipelineAuthKey, pipelineRegion).rec.Report(nil) // the counts, without the catalog (its stage's)
 	var got *opCounts
 	for _, tr := range rep.Tables {
 		if tr.Table != table {
@@ -430,8 +464,7 @@ var pipelineHooks = map[string][]string{
 	"endTxCancelled": {"pipeline_condfail.go", "pipeline_item.go"},
 	"txStages":       {"pipeline_tx.go", "pipeline_item.go"},
 	"txGetStages":    {"pipeline_tx.go", "pipeline_item.go"},
-	"putChecked":     {"conventions.go", "pipeline_item.go"},
-	"deleteChecked":  {"conventions.go", "pipeline_item.go"},
+	"storeChecked":   {"stage_check.go", "pipeline_item.go"},
 	"finishItem":     {"register.go", "feature_statements.go", "op_items.go", "pipeline_item.go"},
 }
 

@@ -21,7 +21,7 @@ type call struct {
 	region    string     // region from the request's credential scope
 	account   string     // account id for ARNs (DynamoDB Local's "000000000000")
 	accessKey string     // access key id from the request's credential
-	tenantHdr string     // the x-tenant-code header, for the conventions tenant guard
+	tenantHdr string     // the x-tenant-code header, for the stages' key guards (Call.Tenant)
 	op        string     // operation name, e.g. "PutItem"
 	requestID string     // x-amzn-RequestId of this request
 	host      string     // the request's Host (host[:port]), for DescribeEndpoints

@@ -65,7 +65,7 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *RestoreO
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return nil, err
 	}
-	t.conv.Store(c.svc.conv.restored(t, nil))
+	ns.loadedDefinition(t, nil)
 	ns.publishTable(t, st, m, nil)
 	return t, err
 }

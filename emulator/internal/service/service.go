@@ -6,15 +6,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Service is DynamoDB-the-service without HTTP: the namespaces and their
-// tables, the operations, streams, TTL, transactions' tokens and the
-// conventions layer. The edge (package emulator) authenticates a request,
+// tables, the operations, streams, TTL and transactions' tokens; the
+// instruments plug in through the stage seam (stage.go). The edge (package emulator) authenticates a request,
 // reads its body and hands it over: Lookup resolves X-Amz-Target, Serve
 // runs the operation and returns the response body or an error of an
 // apierr class, which the edge turns into __type, status and message.
@@ -23,7 +22,6 @@ type Service struct {
 	clock func() time.Time // the emulator's clock (moved by Advance and SetNow)
 	cfg   Config
 	dbs   namespaces
-	conv  *convState
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
 	tokens tokenStore
 	// sidecars keep each namespace's streams across restarts (streams_persist.go).
@@ -49,7 +47,6 @@ type Config struct {
 	TransientDelay   time.Duration
 	StreamRetention  time.Duration     // 0: DefaultStreamRetention
 	StreamBudget     *streamlog.Budget // bounds every stream's records together; nil: none
-	Conventions      *conventions.Config
 	// Hooks returns the commit hook of a new namespace's DB, given the
 	// namespace's ID (nil, or a nil hook: none): the seam for persistence
 	// (catalog_record.go says what a DB holds).
@@ -93,11 +90,10 @@ func New(cfg Config) (*Service, error) {
 		tc.Clock = s.clock // safe to call from the janitor
 	}
 	s.tokens = tokenStore{idempotency.New[*Namespace, txReplay](tc)}
-	var err error
-	if s.conv, err = newConvState(cfg.Conventions, s.log, s.Design); err != nil {
+	s.states = newServiceStates(s)
+	if err := s.configure(); err != nil { // the stages' (stage_check.go)
 		return nil, err
 	}
-	s.states = newServiceStates(s)
 	return s, nil
 }
 
@@ -141,7 +137,7 @@ type Request struct {
 	// request in (a branch the request names: emulator/branches.go)
 	// instead of the one its access key and region select.
 	Namespace string
-	Tenant    string // the x-tenant-code header, for the conventions tenant guard
+	Tenant    string // the x-tenant-code header, for the stages' key guards (Call.Tenant)
 	RequestID string // x-amzn-RequestId
 	Host      string // the request's Host, for DescribeEndpoints
 	Body      []byte // Serve sets it to nil: the operation holds it until decoded
@@ -197,11 +193,16 @@ func (s *Service) namespaceByID(id string) *Namespace {
 	return s.dbs.lookup(k)
 }
 
-// ConventionsReport returns the conventions report (Emulator.ConventionsReport).
-func (s *Service) ConventionsReport() conventions.Snapshot { return s.conventionsSnapshot() }
-
-// ResetConventionsReport empties the conventions report.
-func (s *Service) ResetConventionsReport() { s.conv.ResetReport() }
+// Spaces are the registered namespaces, for a stage's report over all
+// of them.
+func (s *Service) Spaces() []Space {
+	all := s.dbs.all()
+	out := make([]Space, len(all))
+	for i, ns := range all {
+		out[i] = Space{ns: ns}
+	}
+	return out
+}
 
 // NamespaceCount returns how many namespaces exist (tests: reads create none).
 func (s *Service) NamespaceCount() int {

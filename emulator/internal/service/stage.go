@@ -119,6 +119,7 @@ func UseStage(s Stage) {
 	if cc, ok := s.(CallChecker); ok {
 		callCheckers = append(callCheckers, cc)
 	}
+	useChecks(s) // stage_check.go
 }
 
 // checkCall runs the installed CallCheckers on a call of op, a

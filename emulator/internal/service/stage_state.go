@@ -10,8 +10,12 @@ import "sync/atomic"
 
 // Setting returns the value of type T among the service's
 // Config.Settings (the first one), or false when there is none.
-func Setting[T any](s Space) (T, bool) {
-	for _, v := range s.ns.svc.cfg.Settings {
+func Setting[T any](s Space) (T, bool) { return ServiceSetting[T](s.ns.svc) }
+
+// ServiceSetting returns the value of type T among the service's
+// Config.Settings (the first one), or false when there is none.
+func ServiceSetting[T any](s *Service) (T, bool) {
+	for _, v := range s.cfg.Settings {
 		if t, ok := v.(T); ok {
 			return t, true
 		}

@@ -6,9 +6,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,6 +63,121 @@ func (r recordingStage) End(u *TableUse, o Outcome) {
 	}
 }
 
+// checkCall is one call of a stage's check (stage_check.go), as the
+// recording checks saw it.
+type checkCall struct {
+	stage int // the check's place among keyGuards or writeCheckers
+	write bool
+	op    string
+	table string
+}
+
+// checkLog is the checks the recording checks saw.
+type checkLog struct {
+	mu    sync.Mutex
+	calls []checkCall
+}
+
+func (l *checkLog) add(c checkCall) {
+	l.mu.Lock()
+	l.calls = append(l.calls, c)
+	l.mu.Unlock()
+}
+
+// recordingGuard wraps an installed KeyGuard: it records each check the
+// seam makes and hands it on.
+type recordingGuard struct {
+	i     int
+	inner KeyGuard
+	log   *checkLog
+}
+
+func (r recordingGuard) GuardKey(c Call, t Table, k storage.Key) error {
+	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
+	return r.inner.GuardKey(c, t, k)
+}
+
+func (r recordingGuard) GuardRead(c Call, t Table, k storage.Key) error {
+	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
+	return r.inner.GuardRead(c, t, k)
+}
+
+func (r recordingGuard) GuardScan(c Call, t Table, index string) error {
+	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
+	return r.inner.GuardScan(c, t, index)
+}
+
+// recordingWrites wraps an installed WriteChecker: it records each write
+// the seam puts to it (alone or in a batch) and hands it on.
+type recordingWrites struct {
+	i     int
+	inner WriteChecker
+	log   *checkLog
+}
+
+func (r recordingWrites) ChecksWrites(t Table) WriteCheck { return r.inner.ChecksWrites(t) }
+
+func (r recordingWrites) CheckWrite(c Call, w *Write) error {
+	r.log.add(checkCall{stage: r.i, write: true, op: c.Op(), table: w.Table.Name()})
+	return r.inner.CheckWrite(c, w)
+}
+
+func (r recordingWrites) NewWriteBatch(c Call, tx bool) WriteBatch {
+	return recordingBatch{r: r, op: c.Op(), inner: r.inner.NewWriteBatch(c, tx)}
+}
+
+type recordingBatch struct {
+	r     recordingWrites
+	op    string
+	inner WriteBatch
+}
+
+func (b recordingBatch) Add(w *Write) {
+	b.r.log.add(checkCall{stage: b.r.i, write: true, op: b.op, table: w.Table.Name()})
+	b.inner.Add(w)
+}
+
+func (b recordingBatch) Settle() error { return b.inner.Settle() }
+
+// recordChecks puts the installed KeyGuards and WriteCheckers behind
+// recording wrappers for the test's time.
+func recordChecks(t *testing.T, log *checkLog) {
+	savedG, savedW := keyGuards, writeCheckers
+	t.Cleanup(func() { keyGuards, writeCheckers = savedG, savedW })
+	keyGuards, writeCheckers = make([]KeyGuard, len(savedG)), make([]WriteChecker, len(savedW))
+	for i, g := range savedG {
+		keyGuards[i] = recordingGuard{i: i, inner: g, log: log}
+	}
+	for i, w := range savedW {
+		writeCheckers[i] = recordingWrites{i: i, inner: w, log: log}
+	}
+}
+
+// checkChecks checks that every KeyGuard checked op's request on table,
+// and, for a write, that every WriteChecker checked one of its writes.
+func checkChecks(t *testing.T, calls []checkCall, op, table string, write bool) {
+	t.Helper()
+	guarded, checked := make([]bool, len(keyGuards)), make([]bool, len(writeCheckers))
+	for _, c := range calls {
+		require.Equal(t, op, c.op, "a check of another operation")
+		require.Equal(t, table, c.table, "a check of another table")
+		if c.write {
+			checked[c.stage] = true
+		} else {
+			guarded[c.stage] = true
+		}
+	}
+	for i, ok := range guarded {
+		require.Truef(t, ok, "%s: the KeyGuard %T checked nothing", op, keyGuards[i].(recordingGuard).inner)
+	}
+	if !write {
+		return
+	}
+	for i, ok := range checked {
+		require.Truef(t, ok, "%s: the WriteChecker %T checked no write", op, writeCheckers[i].(recordingWrites).inner)
+	}
+}
+
 // TestPipelineStages walks every data-plane operation through every
 // installed stage by the stage seam: each stage, wrapped to record what
 // the seam calls, is put in its place; each operation's
@@ -69,9 +186,15 @@ func (r recordingStage) End(u *TableUse, o Outcome) {
 // began with what the use consumed, so that a stage outside the core
 // sees every operation as the core's own instruments do. The core's
 // stages are all on (a fault rule that never fires, the report, hot-key
-// throttling), and the operations answer as they do without the
-// wrappers.
+// throttling, the conventions check in warn mode), and the operations
+// answer as they do without the wrappers. The stages' checks are walked
+// too: every KeyGuard checks each operation's keys, and every
+// WriteChecker each write's item.
 func TestPipelineStages(t *testing.T) {
+	require.NotEmpty(t, keyGuards, "no KeyGuard installed")
+	require.NotEmpty(t, writeCheckers, "no WriteChecker installed")
+	checks := &checkLog{}
+	recordChecks(t, checks)
 	log := &stageLog{}
 	saved := installed
 	t.Cleanup(func() { installed = saved })
@@ -83,28 +206,47 @@ func TestPipelineStages(t *testing.T) {
 		tc, ok := pipelineCases[op]
 		require.Truef(t, ok, "data-plane operation %s has no case in pipelineCases", op)
 		t.Run(op, func(t *testing.T) {
-			p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{HotKeys: true}}})
+			p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{HotKeys: true}, &conventions.Config{Tables: []conventions.TableConfig{
+				{Match: tc.table(), Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}}}}}})
 			require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Table: "nosuchtable",
 				Fault: faults.InternalServerError}}))
 			p.s.SetReporting(true)
-			bodies := []string{tc.body}
-			if tc.condFail != "" {
-				bodies = append(bodies, tc.condFail)
+			// The write the conventions check sees (the stages' checks of
+			// a write: first, while the item it deletes is there), the
+			// request, and the one its condition refuses.
+			type request struct {
+				body           string
+				refused, write bool
 			}
-			for bi, body := range bodies {
+			var reqs []request
+			if tc.write != "" {
+				reqs = append(reqs, request{body: tc.write, write: true})
+			}
+			reqs = append(reqs, request{body: tc.body})
+			if tc.condFail != "" {
+				reqs = append(reqs, request{body: tc.condFail, refused: true})
+			}
+			for _, r := range reqs {
 				log.mu.Lock()
 				log.calls = nil
 				log.mu.Unlock()
-				status, out := p.do(op, body)
-				if bi == 0 {
-					require.Equal(t, http.StatusOK, status, out)
-				} else {
+				checks.mu.Lock()
+				checks.calls = nil
+				checks.mu.Unlock()
+				status, out := p.do(op, r.body)
+				if r.refused {
 					require.Contains(t, out, "ConditionalCheckFailed", "the condition did not fail")
+				} else {
+					require.Equal(t, http.StatusOK, status, out)
 				}
 				log.mu.Lock()
 				calls := slices.Clone(log.calls)
 				log.mu.Unlock()
 				checkStageCalls(t, calls, len(saved), op, tc.table())
+				checks.mu.Lock()
+				ccalls := slices.Clone(checks.calls)
+				checks.mu.Unlock()
+				checkChecks(t, ccalls, op, tc.table(), r.write)
 			}
 		})
 	}

@@ -77,8 +77,10 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if x := change.Dropped; x != nil {
 		t.ns.forgetIndexFx(t.name, x.Name) // fx_persist.go
 	}
-	if tp := t.convPolicy(); tp != nil && in.StreamSpecification != nil {
-		c.checkStream(tp, t, t.snapshot().stream)
+	if in.StreamSpecification != nil {
+		if _, err := c.checkDefinition(t, DefinitionStreamChanged, tagDescs(t.snapshot().tags)); err != nil {
+			return nil, err
+		}
 	}
 	d := t.describe()
 	// The answer shows the index change under way, as AWS's does, even

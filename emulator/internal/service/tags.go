@@ -8,25 +8,14 @@ import (
 // with it), so they come and go with the table: CreateTable's Tags set
 // them, through the checks here, and a feature's tagging operations
 // change them through Table.ChangeTags (feature_definition.go). They
-// choose the table's conventions policy (conventions.go) and its
-// throttling (fx.go's ThrottleTag).
+// are what the stages that check a table's definition read
+// (stage_check.go), and its throttling follows them.
 
 // Tag limits (AWS API reference, Tag; Developer Guide, tagging restrictions).
 const (
 	MaxTags   = 50 // per resource
 	maxARNLen = 1283
 )
-
-// storePolicy is a changeMeta done that makes p t's conventions policy
-// once the change is recorded.
-func (t *table) storePolicy(p *tablePolicy) func(bool) error {
-	return func(recorded bool) error {
-		if recorded {
-			t.conv.Store(p)
-		}
-		return nil
-	}
-}
 
 // arnConstraints checks a ResourceArn against the model: 1 to 1283
 // characters.

@@ -26,8 +26,8 @@ import (
 // then.
 
 // canPatch reports whether the update of t can take the patch path.
-func canPatch(t *table, upd *expr.Update, returnValues string, tp *tablePolicy) bool {
-	if upd == nil || tp != nil {
+func canPatch(t *table, upd *expr.Update, returnValues string, wc WriteCheck) bool {
+	if upd == nil || wc != NoWriteCheck {
 		return false
 	}
 	switch returnValues {

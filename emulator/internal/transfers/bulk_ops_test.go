@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -352,7 +353,7 @@ func TestBulkPutConditionCharged(t *testing.T) {
 	key, region := testkit.Credential(e.env.Auth)
 	var writes int64
 	var units float64
-	for _, tr := range e.svc.ReportOf(key, region).Tables {
+	for _, tr := range reportstage.ReportOf(e.svc, key, region).Tables {
 		for _, r := range tr.Resources {
 			writes, units = writes+r.Writes, units+r.WriteUnits
 		}

@@ -9,9 +9,12 @@
 // (its operation, access, key condition, units, items read and
 // returned, a search's bytes) in the namespace's recorder
 // (internal/insights), when the recorder collects, and a use refused
-// for throughput as a throttled key of Contributor Insights. The
-// recorder, its settings and its saving stay the core's for now (its
-// fx_api.go and fx_persist.go; Space.Insights).
+// for throughput as a throttled key of Contributor Insights. Reports,
+// ReportOf, Recorder, ResetReport and Contributors read the recorders
+// over a service's namespaces, each with its namespace's tables as the
+// report's catalog (report.go). The recorder, its settings and its
+// saving stay the core's for now (its fx.go, fx_api.go and
+// fx_persist.go; Space.Insights).
 //
 // The stage keeps no state and takes no lock of its own: a recorder's
 // mutex is a leaf.

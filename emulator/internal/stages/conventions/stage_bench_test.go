@@ -1,10 +1,13 @@
-package service
+package conventions_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 )
 
 // BenchmarkConventionsPutItem is the framework's command-row create
@@ -17,12 +20,8 @@ func BenchmarkConventionsPutItem(b *testing.B) {
 	}}
 	for _, table := range []string{"app-order-plain", "app-order-command"} {
 		b.Run(table, func(b *testing.B) {
-			e, err := New(Config{Conventions: cfg})
-			if err != nil {
-				b.Fatal(err)
-			}
-			env := &itemsEnv{t: b, h: serviceHandler(e)}
-			env.mustOK("CreateTable", `{"TableName":"`+table+`","BillingMode":"PAY_PER_REQUEST",
+			env := servicetest.New(b, service.Config{Settings: []any{cfg}})
+			env.Must("CreateTable", `{"TableName":"`+table+`","BillingMode":"PAY_PER_REQUEST",
 				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],
 				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
 				"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`)
@@ -31,11 +30,11 @@ func BenchmarkConventionsPutItem(b *testing.B) {
 				body := fmt.Sprintf(`{"TableName":%q,"Item":{"pk":{"S":"ORDER#tenant001"},"sk":{"S":"ORDER#1@%d"},
 					"id":{"S":"ORDER#tenant001#ORDER#1"},"version":{"N":"%d"},"tenantCode":{"S":"tenant001"}},
 					"ConditionExpression":"attribute_not_exists(pk) AND attribute_not_exists(sk)"}`, table, i+1, i+1)
-				if status, out := env.call("PutItem", body); status != 200 {
+				if status, out := env.Send("PutItem", body); status != 200 {
 					b.Fatalf("PutItem: %d %s", status, out)
 				}
 			}
-			if n := e.conv.Count(table, ""); n != 0 {
+			if n := convstage.Count(env.Svc, table, ""); n != 0 {
 				b.Fatalf("%d violations", n)
 			}
 		})

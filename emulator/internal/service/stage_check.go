@@ -1,0 +1,417 @@
+package service
+
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// The checks of the stage seam, beside the uses of stage.go, each where
+// AWS's order or the write path puts it. The core calls the installed
+// ones in UseStage's order and names none; each skips a table it does
+// not check, so a request on one pays a call that finds nothing to do.
+
+// Configurer is a Stage that makes its per-service state from its
+// settings (Config.Settings) when a service is made: an error fails New.
+type Configurer interface{ Configure(s *Service) error }
+
+// DefinitionChange is a change of a table's definition: CreateTable or
+// a change of its tags (an error refuses either), UpdateTable's change of
+// its stream (made all the same).
+type DefinitionChange uint8
+
+const (
+	DefinitionCreated DefinitionChange = iota + 1
+	DefinitionTagged
+	DefinitionStreamChanged
+)
+
+// DefinitionChecker is a Stage that also checks a table's definition.
+// CheckDefinition checks t in change with its tags (DefinitionTagged:
+// the new ones; the rest is the published definition): an error refuses
+// the change, done (nil: none) runs once it is recorded.
+// LoadedDefinition is told of a table of sp read back with its tags, or
+// copied or restored (tags nil), before any request sees it (t's Space
+// may not be set yet).
+type DefinitionChecker interface {
+	CheckDefinition(c Call, t Table, change DefinitionChange, tags []TagDesc) (done func(), err error)
+	LoadedDefinition(sp Space, t Table, tags []TagDesc)
+}
+
+// KeyGuard is a Stage that also checks what a request touches by key,
+// before the stages' Begin, where AWS's validation order puts it (an
+// error refuses the request): GuardKey each key of t it touches (a
+// partition's alone for a read of one), GuardRead next each key a read
+// names whole (GetItem, BatchGetItem, TransactGetItems, a Query's sort
+// key equality), GuardScan a read not confined to one partition (a Scan,
+// index "", or a read of a secondary or vector index).
+type KeyGuard interface {
+	GuardKey(c Call, t Table, k storage.Key) error
+	GuardRead(c Call, t Table, k storage.Key) error
+	GuardScan(c Call, t Table, index string) error
+}
+
+// WriteCheck is how a WriteChecker checks a table's writes: not at all;
+// each (a put or a delete in a storage transaction over the table, so
+// that the check may read other items: Write.Exists, Write.Get; an
+// update in the table's own write); or each, updates in a transaction too.
+type WriteCheck uint8
+
+const (
+	NoWriteCheck WriteCheck = iota
+	CheckWrites
+	CheckWritesReading
+)
+
+// WriteChecker is a Stage that also checks the item writes of the tables
+// it checks, inside the write's storage callback (the item replaced at
+// hand, the table locked): CheckWrite a write alone in its request,
+// NewWriteBatch the writes of a BatchWriteItem (transaction false) or a
+// TransactWriteItems, judged together before any commits: Add checks or
+// keeps one, Settle (once, last) refuses them all or none. An error
+// refuses the writes.
+type WriteChecker interface {
+	ChecksWrites(t Table) WriteCheck
+	CheckWrite(c Call, w *Write) error
+	NewWriteBatch(c Call, transaction bool) WriteBatch
+}
+
+// WriteBatch is a WriteChecker's checks of a request's writes.
+type WriteBatch interface {
+	Add(w *Write)
+	Settle() error
+}
+
+// WriteOp is what a checked write does to its item.
+type WriteOp uint8
+
+const (
+	WritePut WriteOp = iota
+	WriteUpdate
+	WriteDelete
+)
+
+// Write is one item write a WriteChecker checks: Old the item replaced
+// and New the item stored (nil: none, a delete); Condition and Names the
+// request's ConditionExpression and names (nil: none), CreateOnly a
+// write that creates only (PartiQL INSERT); Position where it sits in
+// its request, as AWS names a member ("": alone).
+type Write struct {
+	Table      Table
+	Op         WriteOp
+	Key        storage.Key
+	Old, New   storage.Item
+	Condition  *string
+	Names      map[string]string
+	CreateOnly bool
+	Position   string
+	tx         *storage.WriteTx // the write's storage transaction (nil: none)
+}
+
+// Reads reports whether the check may read other items (Exists, Get).
+func (w *Write) Reads() bool { return w.tx != nil }
+
+// Exists reports whether the table holds an item with key k, as the
+// write's transaction sees it (only when Reads; the table's lock is held).
+func (w *Write) Exists(k storage.Key) bool {
+	_, ok := w.tx.GetEncoded(w.Table.t.data, k)
+	return ok
+}
+
+// Get returns the item with key k, as Exists sees it.
+func (w *Write) Get(k storage.Key) storage.Item {
+	item, _ := w.tx.Get(w.Table.t.data, k)
+	return item
+}
+
+// The installed stages' checks, in UseStage's order (init only).
+var (
+	configurers   []Configurer
+	defCheckers   []DefinitionChecker
+	keyGuards     []KeyGuard
+	writeCheckers []WriteChecker
+)
+
+// useChecks lists s among the checks it implements (UseStage).
+func useChecks(s Stage) {
+	if v, ok := s.(Configurer); ok {
+		configurers = append(configurers, v)
+	}
+	if v, ok := s.(DefinitionChecker); ok {
+		defCheckers = append(defCheckers, v)
+	}
+	if v, ok := s.(KeyGuard); ok {
+		keyGuards = append(keyGuards, v)
+	}
+	if v, ok := s.(WriteChecker); ok {
+		writeCheckers = append(writeCheckers, v)
+	}
+}
+
+// configure runs the Configurers on a new service.
+func (s *Service) configure() error {
+	for _, v := range configurers {
+		if err := v.Configure(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDefinition puts t's definition in change to the
+// DefinitionCheckers: the first error, or what to do once it is recorded.
+func (c *call) checkDefinition(t *table, change DefinitionChange, tags []TagDesc) (func(), error) {
+	dones := make([]func(), len(defCheckers))
+	for i, v := range defCheckers {
+		var err error
+		if dones[i], err = v.CheckDefinition(Call{c: c}, Table{t: t}, change, tags); err != nil {
+			return nil, err
+		}
+	}
+	return func() {
+		for _, d := range dones {
+			if d != nil {
+				d()
+			}
+		}
+	}, nil
+}
+
+// loadedDefinition tells the DefinitionCheckers of t, a table of ns read
+// back, copied or restored, with tags.
+func (ns *Namespace) loadedDefinition(t *table, tags []TagDesc) {
+	for _, v := range defCheckers {
+		v.LoadedDefinition(Space{ns: ns}, Table{t: t}, tags)
+	}
+}
+
+// guardKey puts one key of t the request touches to the KeyGuards.
+func (c *call) guardKey(t *table, k storage.Key) error {
+	for _, g := range keyGuards {
+		if err := g.GuardKey(Call{c: c}, Table{t: t}, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// guardRead puts a key a read of t names whole to the KeyGuards, then
+// its read (guardWhole).
+func (c *call) guardRead(t *table, k storage.Key) error {
+	if err := c.guardKey(t, k); err != nil {
+		return err
+	}
+	return c.guardWhole(t, k)
+}
+
+// guardWhole puts the read of t's item with key k to the KeyGuards.
+func (c *call) guardWhole(t *table, k storage.Key) error {
+	for _, g := range keyGuards {
+		if err := g.GuardRead(Call{c: c}, Table{t: t}, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// guardQuery puts a Query of t (of an index: guardScan) to the
+// KeyGuards: its partition, and the key its sort key equality names.
+func (c *call) guardQuery(t *table, kc *expr.KeyCondition) error {
+	err := c.guardKey(t, storage.Key{Partition: kc.Partition})
+	if err != nil || kc.Sort.Op != storage.SortEQ {
+		return err
+	}
+	return c.guardWhole(t, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
+}
+
+// guardScan puts a read of t not confined to one partition to the
+// KeyGuards.
+func (c *call) guardScan(t *table, index string) error {
+	for _, g := range keyGuards {
+		if err := g.GuardScan(Call{c: c}, Table{t: t}, index); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// guardSelect puts a PartiQL SELECT of t to the KeyGuards: each
+// partition it reads (kcs), or the whole table when scan.
+func (c *call) guardSelect(t *table, kcs []*expr.KeyCondition, scan bool) error {
+	if scan {
+		return c.guardScan(t, "")
+	}
+	for _, kc := range kcs {
+		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCheck is how the WriteCheckers check t's writes: the most any
+// of them asks.
+func writeCheck(t *table) WriteCheck {
+	wc := NoWriteCheck
+	for _, v := range writeCheckers {
+		wc = max(wc, v.ChecksWrites(Table{t: t}))
+	}
+	return wc
+}
+
+// checkWrite puts w, a write alone in its request, to the
+// WriteCheckers that check its table.
+func (c *call) checkWrite(w *Write) error {
+	for _, v := range writeCheckers {
+		if v.ChecksWrites(w.Table) == NoWriteCheck {
+			continue
+		}
+		if err := v.CheckWrite(Call{c: c}, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBatch is the checks of a request's writes judged together: one
+// WriteBatch per WriteChecker, begun at the first write of a table one
+// of them checks. The zero value (with c and tx set) is ready.
+type writeBatch struct {
+	c  *call
+	tx bool // a transaction's
+	bs []WriteBatch
+}
+
+// add puts w to the WriteCheckers that check its table.
+func (b *writeBatch) add(w *Write) {
+	for i, v := range writeCheckers {
+		if v.ChecksWrites(w.Table) == NoWriteCheck {
+			continue
+		}
+		if b.bs == nil {
+			b.bs = make([]WriteBatch, len(writeCheckers))
+		}
+		if b.bs[i] == nil {
+			b.bs[i] = v.NewWriteBatch(Call{c: b.c}, b.tx)
+		}
+		b.bs[i].Add(w)
+	}
+}
+
+// settle returns the error that refuses the writes, or nil.
+func (b *writeBatch) settle() error {
+	for _, wb := range b.bs {
+		if wb == nil {
+			continue
+		}
+		if err := wb.Settle(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkedWrite is one write of t's item with key in a storage
+// transaction over the table, committed when fn lets it.
+func (c *call) checkedWrite(t *table, key storage.Key, fn func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error)) (storage.Change, error) {
+	tx := storage.Begin(t.data)
+	defer tx.Abort()
+	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) { return fn(tx, cur) })
+	if err != nil {
+		return storage.Change{}, err
+	}
+	if _, err := tx.Commit(); err != nil {
+		return storage.Change{}, err
+	}
+	return ch, nil
+}
+
+// updateWrite is an update's write of t's item with key: the table's
+// own write, or a storage transaction over the table when the
+// WriteCheckers ask for one (wc). fn gets the transaction (nil: none)
+// with the current item.
+func (c *call) updateWrite(t *table, wc WriteCheck, key storage.Key, fn func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error)) (storage.Change, error) {
+	if wc < CheckWritesReading {
+		return t.data.Write(key, func(cur storage.Item) (storage.Item, error) { return fn(nil, cur) })
+	}
+	return c.checkedWrite(t, key, fn)
+}
+
+// storeChecked is PutItem's and DeleteItem's (and PartiQL DELETE's)
+// write of item (nil: a delete) to a table whose writes are checked: the
+// condition, then the checks, on the current item, in one storage
+// transaction over the table.
+func (c *call) storeChecked(t *table, key storage.Key, item storage.Item, cond *expr.Condition, rvoccf string, text *string, names map[string]string) (storage.Change, error) {
+	return c.checkedWrite(t, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		w := Write{Table: Table{t: t}, Op: WritePut, Key: key, Old: cur, New: item, Condition: text, Names: names, tx: tx}
+		if item == nil {
+			if cur == nil {
+				return nil, storage.ErrNoWrite
+			}
+			w.Op, w.Condition, w.Names = WriteDelete, nil, nil // a delete's rules read no condition
+		}
+		if err := c.checkWrite(&w); err != nil {
+			return nil, err
+		}
+		return item, nil
+	})
+}
+
+// batchWriteChecked is one BatchWriteItem write (item nil: a delete) to
+// a table whose writes are checked, inside the batch's transaction: b
+// keeps what the checks find. A batch put carries no condition. i is
+// the write's position in the table's list of the request.
+func (c *call) batchWriteChecked(b *writeBatch, tx *storage.WriteTx, t *table, i int, key storage.Key, item storage.Item) (storage.Change, error) {
+	return tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) {
+		op := WritePut
+		if item == nil {
+			if cur == nil {
+				return nil, nil // deletes nothing
+			}
+			op = WriteDelete
+		}
+		b.add(&Write{Table: Table{t: t}, Op: op, Key: key, Old: cur, New: item, tx: tx,
+			Position: fmt.Sprintf("RequestItems[%q][%d]", t.name, i)})
+		return item, nil
+	})
+}
+
+// checkTransactWrites puts the writes of a transaction whose conditions
+// all passed to the WriteCheckers, before any is applied, under its
+// locks, judged together. It returns the error that refuses the
+// transaction, or nil.
+func checkTransactWrites(c *call, tx *storage.WriteTx, acts []*txAction) error {
+	if len(writeCheckers) == 0 {
+		return nil
+	}
+	b := writeBatch{c: c, tx: true}
+	for i, a := range acts {
+		if a.kind == txCheck || writeCheck(a.t) == NoWriteCheck {
+			continue
+		}
+		op := WritePut
+		switch a.kind {
+		case txUpdate:
+			op = WriteUpdate
+		case txDelete:
+			op = WriteDelete
+		}
+		old, _ := tx.Get(a.t.data, a.key)
+		b.add(&Write{Table: Table{t: a.t}, Op: op, Key: a.key, Old: old, New: a.item, tx: tx,
+			Condition: a.checked.text, Names: a.checked.names, Position: fmt.Sprintf("TransactItems[%d]", i)})
+	}
+	return b.settle()
+}
+
+// Op is the name of the request's operation.
+func (c Call) Op() string { return c.c.op }
+
+// RequestID is the request's x-amzn-RequestId.
+func (c Call) RequestID() string { return c.c.requestID }
+
+// Tenant is the request's x-tenant-code header ("": none).
+func (c Call) Tenant() string { return c.c.tenantHdr }

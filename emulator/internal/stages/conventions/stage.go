@@ -1,0 +1,130 @@
+package conventions
+
+import (
+	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/convcheck"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// Stage is the conventions check's stage (service.Stage,
+// service.Configurer, service.DefinitionChecker, service.KeyGuard and
+// service.WriteChecker).
+type Stage struct{}
+
+var (
+	// states are each service's conventions layer.
+	states = service.NewServiceState(service.Registrar{}, func(*service.Service) *state { return &state{} })
+	// policies are each table's policy (nil: the table does not opt in).
+	policies = service.NewTableSlot[convcheck.Policy]()
+)
+
+// state is a service's conventions layer, made by Configure.
+type state struct{ st *convcheck.State }
+
+// Configure makes the service's layer from its *conventions.Config
+// setting (none: the tables' tags alone).
+func (Stage) Configure(s *service.Service) error {
+	cfg, _ := service.ServiceSetting[*conventions.Config](s)
+	st, err := convcheck.New(cfg, s.Log(), s.Design)
+	if err != nil {
+		return err
+	}
+	states.For(s).st = st
+	return nil
+}
+
+// Watches is false: the stage takes part in no use, only in the seam's
+// checks.
+func (Stage) Watches(service.Table) bool { return false }
+
+// Begin does nothing (never called: Watches is false).
+func (Stage) Begin(*service.TableUse) error { return nil }
+
+// End does nothing (never called: Watches is false).
+func (Stage) End(*service.TableUse, service.Outcome) {}
+
+// req is the request as the rules see it.
+func req(c service.Call) convcheck.Req {
+	return convcheck.Req{Op: c.Op(), RequestID: c.RequestID(), Now: c.Now(), AccessKey: c.AccessKey(),
+		TenantHdr: c.Tenant(), Log: c.Space().Log()}
+}
+
+// table is t as the rules check its definition, with the stream of its
+// published definition.
+func table(t service.Table) convcheck.Table {
+	ks := t.Schema()
+	ct := convcheck.Table{Name: t.Name(), Keys: conventions.KeySchema{
+		Partition: conventions.KeyAttribute{Name: ks.Partition.Name, Type: ks.Partition.Kind.String()},
+		Sort:      conventions.KeyAttribute{Name: ks.Sort.Name, Type: ks.Sort.Kind.String()}}}
+	if view := t.Definition().StreamView(); view != "" {
+		ct.StreamEnabled, ct.StreamView = true, view
+	}
+	return ct
+}
+
+// tagMap is tags as the rules read them.
+func tagMap(tags []service.TagDesc) map[string]string {
+	m := make(map[string]string, len(tags))
+	for _, tg := range tags {
+		m[tg.Key] = tg.Value
+	}
+	return m
+}
+
+// CheckDefinition resolves t's policy from tags and the configuration
+// when t is created or tagged (kept once the change is recorded), and
+// checks rule A11 when UpdateTable changed the stream of a table that
+// opted in.
+func (Stage) CheckDefinition(c service.Call, t service.Table, change service.DefinitionChange, tags []service.TagDesc) (func(), error) {
+	if change == service.DefinitionStreamChanged {
+		if p := policies.Load(t); p != nil {
+			ct := table(t)
+			p.CheckStream(req(c), t.Name(), ct.StreamEnabled, ct.StreamView)
+		}
+		return nil, nil
+	}
+	st := states.Of(c).st
+	p, err := st.Attach(req(c), table(t), tagMap(tags), c.Op() == "CreateTable", c.Space().TableNames)
+	if err != nil {
+		return nil, err
+	}
+	return func() { policies.Store(t, p) }, nil
+}
+
+// LoadedDefinition rebuilds the policy of a table read back, copied or
+// restored.
+func (Stage) LoadedDefinition(sp service.Space, t service.Table, tags []service.TagDesc) {
+	policies.Store(t, states.In(sp).st.Restored(t.Name(), tagMap(tags)))
+}
+
+// GuardKey is the tenant guard (rule B10) for one key of t: an
+// AccessDeniedException when the caller is bound to a tenant that may
+// not use the key's (warn mode: reported only).
+func (Stage) GuardKey(c service.Call, t service.Table, k storage.Key) error {
+	p := policies.Load(t)
+	if p == nil {
+		return nil
+	}
+	return p.GuardKey(req(c), t.Name(), k)
+}
+
+// GuardRead is rule A14 for one key a read names: a data table read by
+// a versioned sort key.
+func (Stage) GuardRead(c service.Call, t service.Table, k storage.Key) error {
+	p := policies.Load(t)
+	if p == nil || !t.HasSortKey() || k.Sort.Kind() != storage.KindS {
+		return nil
+	}
+	return p.CheckRead(req(c), t.Name(), k)
+}
+
+// GuardScan is the tenant guard for a read not confined to one
+// partition.
+func (Stage) GuardScan(c service.Call, t service.Table, index string) error {
+	p := policies.Load(t)
+	if p == nil {
+		return nil
+	}
+	return p.GuardScan(req(c), t.Name(), index)
+}
