@@ -4,11 +4,12 @@
 //   node e2e.js migrate          the CLI template's prisma/ddb.ts makes the tables
 //   node e2e.js arn              prints the master command table's stream ARN (what
 //                                the template's trigger_ddb_stream.sh puts in .env)
-//   node e2e.js run MODE N       N commands through the framework's publishAsync, one
+//   node e2e.js run MODE N R     N commands through the framework's publishAsync, one
 //                                at a time; each must reach the data table through the
 //                                handler serverless-offline runs (MODE dynamoemu: seen
 //                                right after POST /dynamoemu/streams/drain; MODE poller:
-//                                polled for). Prints the figures.
+//                                polled for; R: serverless-offline's reloadHandler).
+//                                Prints the figures.
 const assert = require('node:assert/strict')
 const { execFileSync } = require('node:child_process')
 const fs = require('node:fs')
@@ -47,13 +48,13 @@ async function dataRow(key) {
   throw new Error(`no data row ${key.pk} ${key.sk} in ${table} after 60 s: the stream did not reach the handler`)
 }
 
-// handlerSaw is when the handler's log first names the command key (60 s at most).
+// handlerSaw is the handler's first log line naming the command key (60 s at most).
 async function handlerSaw(pk, sk) {
   for (const end = Date.now() + 60000; Date.now() < end; await sleep(5)) {
     const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean) : []
     for (const l of lines) {
       const e = JSON.parse(l)
-      if (e.keys.some((k) => k.pk?.S === pk && k.sk?.S?.startsWith(sk))) return e.at
+      if (e.keys.some((k) => k.pk?.S === pk && k.sk?.S?.startsWith(sk))) return e
     }
   }
   throw new Error(`the handler never saw ${pk} ${sk}`)
@@ -61,8 +62,9 @@ async function handlerSaw(pk, sk) {
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]
 
-async function run(mode, n) {
-  const toHandler = []
+async function run(mode, n, reloadHandler) {
+  const toLoad = [] // write -> the handler's file begins to load (when each call loads it afresh)
+  const toHandler = [] // write -> the handler is called
   const toData = []
   for (let i = 0; i < n; i++) {
     const pk = 'MASTER#tenant001'
@@ -85,11 +87,13 @@ async function run(mode, n) {
     const done = Date.now()
     assert.equal(row.name.S, `item ${i}`)
     assert.equal(row.version.N, '1')
-    toHandler.push((await handlerSaw(pk, sk)) - t0)
+    const saw = await handlerSaw(pk, sk)
+    toLoad.push(saw.loadedAt - t0)
+    toHandler.push(saw.at - t0)
     toData.push(done - t0)
   }
   const fig = (xs) => ({ median: pct(xs, 0.5), p95: pct(xs, 0.95), max: Math.max(...xs) })
-  console.log(JSON.stringify({ mode, commands: n, writeToHandlerMs: fig(toHandler), writeToDataRowMs: fig(toData) }))
+  console.log(JSON.stringify({ mode, reloadHandler, commands: n, writeToInvokeMs: toLoad.every((x) => x >= 0) ? fig(toLoad) : undefined, writeToHandlerMs: fig(toHandler), writeToDataRowMs: fig(toData) }))
 }
 
 async function main() {
@@ -99,7 +103,7 @@ async function main() {
     const d = await raw.send(new DescribeTableCommand({ TableName: fw.modules.master.commandTable }))
     return console.log(d.Table.LatestStreamArn)
   }
-  if (cmd === 'run') return run(mode, Number(n || 20))
+  if (cmd === 'run') return run(mode, Number(n || 20), process.argv[5] || 'true')
   throw new Error(`unknown command ${cmd}`)
 }
 

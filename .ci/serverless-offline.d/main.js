@@ -9,7 +9,9 @@
 // framework's DataSyncCommandSfnEventHandler, which writes the history
 // and data tables. The template's NestJS app would build the same
 // services with Nest; Step Functions Local would run the same states.
-// Each invocation with records is logged (E2E_LOG) with its time.
+// Each invocation with records is logged (../e2e-log.jsonl) with the time
+// this file began to load and the time the handler was called.
+const loadedAt = Date.now() // with the template's reloadHandler: true, each invocation loads this file afresh
 const fs = require('node:fs')
 const path = require('node:path')
 const { Framework, outsideRequests } = require('./harness')
@@ -22,7 +24,7 @@ let fw
 exports.handler = async (event) => {
   if (!Array.isArray(event?.Records)) return { statusCode: 200, body: 'ok' } // the httpApi routes
   const at = Date.now()
-  fs.appendFileSync(log, JSON.stringify({ at, keys: event.Records.map((r) => r.dynamodb?.Keys) }) + '\n')
+  fs.appendFileSync(log, JSON.stringify({ loadedAt, at, keys: event.Records.map((r) => r.dynamodb?.Keys) }) + '\n')
   fw ??= new Framework(process.env.DYNAMODB_ENDPOINT || 'http://localhost:8000', ['master'])
   await outsideRequests(async () => {
     const evs = await fw.eventFactory.transformDynamodbStream(event)
