@@ -53,7 +53,7 @@ func putID(t *testing.T, db *dynamodb.Client, table, id string) {
 // mapping made through the API is there after a restart, as Lambda
 // keeps it: its UUID and settings, and its checkpoint, so a record
 // handled before the restart is not delivered again and one written
-// after is. A deleted mapping stays deleted.
+// after is. A deleted mapping stays deleted, the last one too.
 func TestStreamHandlerMappingsSurviveRestart(t *testing.T) {
 	dir := t.TempDir()
 	h := newHandlerServer(t, nil)
@@ -84,7 +84,6 @@ func TestStreamHandlerMappingsSurviveRestart(t *testing.T) {
 	require.NoError(t, e.Close())
 
 	e, db = openPersisted(t, dir, h.url)
-	defer e.Close()
 	after := e.EventSourceMappings()
 	require.Len(t, after, 1)
 	require.Equal(t, before[0].Position, after[0].Position)
@@ -100,6 +99,12 @@ func TestStreamHandlerMappingsSurviveRestart(t *testing.T) {
 	putID(t, db, "orders", "after")
 	require.NoError(t, e.DrainStreams(ctx))
 	require.Equal(t, []string{"before", "after"}, h.delivered(), "the record handled before the restart is not delivered again")
+
+	require.NoError(t, e.DeleteEventSourceMapping(id))
+	require.NoError(t, e.Close())
+	e, _ = openPersisted(t, dir, h.url)
+	defer e.Close()
+	require.Empty(t, e.EventSourceMappings(), "the last mapping deleted stays deleted")
 }
 
 // TestStreamHandlerFileMappingsSurviveRestart: a mapping a mappings file
@@ -141,4 +146,21 @@ func TestStreamHandlerFileMappingsSurviveRestart(t *testing.T) {
 	putID(t, db, "tasks-command", "t2")
 	require.NoError(t, e.DrainStreams(ctx))
 	require.Equal(t, []string{"t1", "t2"}, h.delivered())
+}
+
+// TestStreamHandlerNoMappingsNoState: a server that never had a mapping
+// saves none: its data directory gets no file for them.
+func TestStreamHandlerNoMappingsNoState(t *testing.T) {
+	dir := t.TempDir()
+	e, err := emulator.New(emulator.Options{DataDir: dir})
+	require.NoError(t, err)
+	require.NoError(t, e.Close())
+	var names []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		names = append(names, filepath.Base(p))
+		return err
+	}))
+	for _, n := range names {
+		require.NotContains(t, n, "eventsourcemappings")
+	}
 }

@@ -54,6 +54,9 @@ type Manager struct {
 	saver    func([]byte)     // hears the mappings after each change (persist.go), or nil
 	pending  map[string]saved // saved mappings of files, by origin, until their file makes them again
 	backoff  time.Duration    // the wait before a failed batch's first retry (SetRetryBackoff)
+	// hadMappings: the last save (or the restored state) held a mapping,
+	// so a save with none must replace it.
+	hadMappings bool
 
 	saveMu sync.Mutex // serializes saves: the last one saved is the latest
 }

@@ -54,9 +54,11 @@ func (m *Manager) save() {
 	for _, id := range m.order {
 		all = append(all, m.maps[id])
 	}
+	had := m.hadMappings
+	m.hadMappings = len(all) > 0
 	m.mu.Unlock()
-	if saver == nil {
-		return
+	if saver == nil || len(all) == 0 && !had {
+		return // nothing to save, and nothing saved to replace: no file for a server with no mappings
 	}
 	set := savedSet{Mappings: make([]saved, 0, len(all))}
 	for _, mp := range all {
@@ -85,6 +87,9 @@ func (m *Manager) Restore(data []byte) (int, error) {
 	if err := json.Unmarshal(data, &set); err != nil {
 		return 0, fmt.Errorf("the saved event source mappings: %w", err)
 	}
+	m.mu.Lock()
+	m.hadMappings = len(set.Mappings) > 0
+	m.mu.Unlock()
 	n := 0
 	for i := range set.Mappings {
 		sv := set.Mappings[i]
