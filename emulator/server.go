@@ -89,6 +89,11 @@ type Options struct {
 	// StreamRetention is how long stream records, and disabled streams,
 	// stay readable; 0 means DefaultStreamRetention (AWS's 24 hours).
 	StreamRetention time.Duration
+	// StreamRetryBackoff is how long a stream handler (an event source
+	// mapping) waits before retrying a failed batch the first time; each
+	// next retry waits twice as long, up to 60 times this. 0 means
+	// lambdaesm.DefaultRetryBackoff (1 s); tests set a millisecond.
+	StreamRetryBackoff time.Duration
 	// StreamRetentionBytes bounds the bytes of every stream's records
 	// together (images included): past it the oldest records go before
 	// their retention ends, and readers before them get
@@ -203,6 +208,9 @@ func (o Options) transientDelay() time.Duration {
 func (o Options) Validate() error {
 	if o.MaxBodyBytes < 0 {
 		return fmt.Errorf("emulator: MaxBodyBytes %d is negative", o.MaxBodyBytes)
+	}
+	if o.StreamRetryBackoff < 0 {
+		return fmt.Errorf("emulator: StreamRetryBackoff %v is negative", o.StreamRetryBackoff)
 	}
 	if o.StreamRetention < 0 {
 		return fmt.Errorf("emulator: StreamRetention %v is negative", o.StreamRetention)
@@ -353,6 +361,14 @@ func New(opts Options) (*Emulator, error) {
 			e.store.Close()
 			return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
 		}
+	}
+
+	if err := e.initStreamHandlers(); err != nil { // stream_handlers_persist.go
+		e.svc.Close()
+		if e.store != nil {
+			e.store.Close()
+		}
+		return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
 	}
 
 	e.handler = e.edgeHandler() // edge.go

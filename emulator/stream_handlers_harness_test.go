@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -176,6 +177,9 @@ func newHandlerEnv(t *testing.T, answer func(n int, iv invocation) reply) *handl
 
 // newHandlerEnvWith is newHandlerEnv of an emulator made with opts.
 func newHandlerEnvWith(t *testing.T, opts emulator.Options, answer func(n int, iv invocation) reply) *handlerEnv {
+	if opts.StreamRetryBackoff == 0 {
+		opts.StreamRetryBackoff = time.Millisecond // retries at once: the tests count them, not their waits
+	}
 	e, db := emulatortest.NewWith(t, opts)
 	ctx := context.Background()
 	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{

@@ -70,6 +70,12 @@ export DYNAMOEMU_TABLES=$PWD/tables.json
 npx --no-install jest --ci
 npx --no-install vitest run
 
+# drainStreams under Jest (npm/test/drain): 50 cases, each writes an item
+# and, after drainStreams() and no sleep, asserts what the handler saw.
+mkdir drain
+cp "$src"/test/drain/* drain/
+(cd drain && npx --no-install jest --ci)
+
 # DYNAMOEMU_RESET=1: a server per worker, rewound before each test file
 # (four files on two workers: one worker runs two or more, each must start
 # with the table empty).

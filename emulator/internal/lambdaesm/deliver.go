@@ -38,8 +38,45 @@ type result struct {
 	restartIdx int    // with ok: the index the batch restarts at (0: none failed)
 }
 
-// maxBackoff bounds the wait between retries.
-const maxBackoff = 200 * time.Millisecond
+// The wait between retries of a failed batch. Lambda's guides say a
+// stream's failed batch is retried until it succeeds, its records
+// expire or reach MaximumRecordAgeInSeconds, or MaximumRetryAttempts
+// retries failed, and that the shard waits meanwhile ("Error handling"
+// in Lambda's DynamoDB guide; "Lambda event source mappings"); they
+// give no interval. The emulator backs off exponentially: the first
+// retry after the backoff (DefaultRetryBackoff, or SetRetryBackoff),
+// each next one after twice the wait before, up to maxBackoffFactor
+// times the first.
+const (
+	DefaultRetryBackoff = time.Second
+	maxBackoffFactor    = 60
+)
+
+// SetRetryBackoff sets the wait before a failed batch's first retry (0:
+// DefaultRetryBackoff); tests set a millisecond.
+func (m *Manager) SetRetryBackoff(d time.Duration) {
+	m.mu.Lock()
+	m.backoff = d
+	m.mu.Unlock()
+}
+
+// retryWait is the wait before retry number retries (1 the first).
+func (m *Manager) retryWait(retries int64) time.Duration {
+	m.mu.Lock()
+	first := m.backoff
+	m.mu.Unlock()
+	return backoffFor(first, retries)
+}
+
+// backoffFor is the wait before retry number retries when the first
+// waits first (0: DefaultRetryBackoff).
+func backoffFor(first time.Duration, retries int64) time.Duration {
+	if first <= 0 {
+		first = DefaultRetryBackoff
+	}
+	d := first << min(max(retries-1, 0), 6)
+	return min(d, maxBackoffFactor*first)
+}
 
 func (mp *mapping) deliver(s service.Stream, st settings, recs []item) {
 	mp.deliverFrom(s, st, recs, 0, 0)
@@ -91,8 +128,7 @@ func (mp *mapping) deliverFrom(s service.Stream, st settings, recs []item, retri
 }
 
 func (mp *mapping) backoff(retries int64) {
-	d := time.Millisecond << min(retries, 8)
-	t := time.NewTimer(min(d, maxBackoff))
+	t := time.NewTimer(mp.mgr.retryWait(retries))
 	defer t.Stop()
 	select {
 	case <-t.C:

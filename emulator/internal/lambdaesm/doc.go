@@ -23,10 +23,11 @@
 //	file.go     the mappings file
 //	serverless.go  serverless.yml's stream events (go.yaml.in/yaml/v3), variables resolved
 //	window.go   tumbling windows: the state, the window's final invocation
+//	persist.go  the mappings and their checkpoints across restarts (-dbPath)
 //
 // Caveats: a stream has one shard, so ParallelizationFactor splits it
-// into lanes by partition key; a retry waits at most 200 ms (Lambda's
-// backoff is longer); a tumbling window's batches go one at a time
+// into lanes by partition key; a retry waits 1 s, doubling to 60 s
+// (SetRetryBackoff; Lambda documents no interval); a tumbling window's batches go one at a time
 // whatever the ParallelizationFactor; an on-failure destination that is an ARN
 // (SQS, SNS) is not sent anywhere: its records are kept (Failures).
 package lambdaesm

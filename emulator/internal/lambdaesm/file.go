@@ -33,8 +33,9 @@ func (m *Manager) LoadFile(path string) error {
 	if f.LambdaEndpoint != "" {
 		m.SetEndpoint(f.LambdaEndpoint)
 	}
+	seen := map[string]int{}
 	for i := range f.Mappings {
-		if _, err := m.Create(&f.Mappings[i]); err != nil {
+		if _, err := m.createFrom("file", &f.Mappings[i], seen); err != nil {
 			return fmt.Errorf("%s: mapping %d: %w", path, i+1, err)
 		}
 	}

@@ -51,6 +51,14 @@ type Manager struct {
 	endpoint string       // the default Lambda endpoint
 	sink     func([]byte) // told of every invocation record (Go API), or nil
 	closed   bool
+	saver    func([]byte)     // hears the mappings after each change (persist.go), or nil
+	pending  map[string]saved // saved mappings of files, by origin, until their file makes them again
+	backoff  time.Duration    // the wait before a failed batch's first retry (SetRetryBackoff)
+	// hadMappings: the last save (or the restored state) held a mapping,
+	// so a save with none must replace it.
+	hadMappings bool
+
+	saveMu sync.Mutex // serializes saves: the last one saved is the latest
 }
 
 // SetEndpoint sets the Lambda endpoint functions are invoked at when
@@ -81,7 +89,11 @@ func (m *Manager) OnFailure(fn func(record []byte)) {
 }
 
 // Create makes a mapping and starts its poller.
-func (m *Manager) Create(s *Spec) (Configuration, error) {
+func (m *Manager) Create(s *Spec) (Configuration, error) { return m.create(s, "", nil) }
+
+// create makes a mapping of origin origin ("": the API's), from a
+// saved one when sv is not nil, and starts its poller.
+func (m *Manager) create(s *Spec, origin string, sv *saved) (Configuration, error) {
 	var st settings
 	if err := st.apply(s, true); err != nil {
 		return Configuration{}, err
@@ -91,6 +103,10 @@ func (m *Manager) Create(s *Spec) (Configuration, error) {
 		id = *s.UUID
 	}
 	mp := newMapping(m, id, st, m.svc.Now())
+	mp.origin = origin
+	if sv != nil {
+		mp.restore(sv)
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -105,6 +121,7 @@ func (m *Manager) Create(s *Spec) (Configuration, error) {
 	m.order = append(m.order, id)
 	m.mu.Unlock()
 	go mp.run()
+	m.save()
 	c := mp.config()
 	c.State = "Creating"
 	return c, nil
@@ -152,6 +169,7 @@ func (m *Manager) Update(uuid string, s *Spec) (Configuration, error) {
 	if err := mp.update(s); err != nil {
 		return Configuration{}, err
 	}
+	m.save()
 	c := mp.config()
 	c.State = "Updating"
 	return c, nil
@@ -170,6 +188,7 @@ func (m *Manager) Delete(uuid string) (Configuration, error) {
 		return Configuration{}, notFound()
 	}
 	mp.stop()
+	m.save()
 	c := mp.config()
 	c.State = "Deleting"
 	return c, nil
@@ -269,9 +288,14 @@ func (e *DrainError) Error() string {
 
 func (e *DrainError) Unwrap() error { return e.Cause }
 
-// Close stops every poller.
+// Close stops every poller and saves the mappings with their
+// checkpoints.
 func (m *Manager) Close() {
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
 	m.closed = true
 	all := make([]*mapping, 0, len(m.maps))
 	for _, mp := range m.maps {
@@ -281,6 +305,7 @@ func (m *Manager) Close() {
 	for _, mp := range all {
 		mp.stop()
 	}
+	m.save()
 }
 
 func (m *Manager) lookup(uuid string) *mapping {

@@ -30,8 +30,9 @@ const idlePoll = 20 * time.Millisecond
 const maxKeptFailures = 1000
 
 type mapping struct {
-	mgr  *Manager
-	uuid string
+	mgr    *Manager
+	uuid   string
+	origin string // the file entry it was made from ("": the API); persist.go
 
 	quit     chan struct{}
 	done     chan struct{}

@@ -295,8 +295,9 @@ func (m *Manager) LoadServerless(path string, getenv func(string) string) ([]str
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]int{}
 	for i := range maps {
-		if _, err := m.Create(&maps[i].Spec); err != nil {
+		if _, err := m.createFrom("serverless", &maps[i].Spec, seen); err != nil {
 			return warnings, fmt.Errorf("%s: function %s: %w", path, maps[i].Function, err)
 		}
 	}

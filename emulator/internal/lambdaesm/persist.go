@@ -1,0 +1,197 @@
+package lambdaesm
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+)
+
+// The mappings across restarts (cmd/dynamoemu's -dbPath), as Lambda
+// keeps a mapping until it is deleted: every create, update and delete,
+// and Close, hands the saver (SetSaver) every mapping's settings, UUID
+// and checkpoint; Restore makes them again with their checkpoints, so a
+// restarted emulator neither loses a mapping nor delivers again what
+// was handled before the last save (a crash between saves delivers
+// again the records handled since: at least once, as Lambda). A
+// mapping made from a file (the mappings file, serverless.yml) is made
+// again by that file at each start: it takes back the UUID and
+// checkpoint of the saved mapping made from the same entry (its
+// origin: the file's kind, the entry's settings and its occurrence),
+// and a saved mapping no file claims is dropped at the next save.
+
+// saved is one mapping as saved.
+type saved struct {
+	Spec         Spec
+	Origin       string `json:",omitempty"` // "": made through the API
+	Stream       string `json:",omitempty"` // the stream the checkpoint is in
+	Position     string `json:",omitempty"` // the checkpoint; "" before the first read
+	LastModified int64  // Unix milliseconds
+	LastResult   string `json:",omitempty"` // LastProcessingResult
+}
+
+type savedSet struct {
+	Mappings []saved
+}
+
+// SetSaver makes save hear the mappings after each change and at
+// Close (nil: none).
+func (m *Manager) SetSaver(save func([]byte)) {
+	m.mu.Lock()
+	m.saver = save
+	m.mu.Unlock()
+}
+
+// save hands the saver every mapping, in creation order.
+func (m *Manager) save() {
+	m.saveMu.Lock()
+	defer m.saveMu.Unlock()
+	m.mu.Lock()
+	saver := m.saver
+	all := make([]*mapping, 0, len(m.order))
+	for _, id := range m.order {
+		all = append(all, m.maps[id])
+	}
+	had := m.hadMappings
+	m.hadMappings = len(all) > 0
+	m.mu.Unlock()
+	if saver == nil || len(all) == 0 && !had {
+		return // nothing to save, and nothing saved to replace: no file for a server with no mappings
+	}
+	set := savedSet{Mappings: make([]saved, 0, len(all))}
+	for _, mp := range all {
+		set.Mappings = append(set.Mappings, mp.saved())
+	}
+	b, _ := json.Marshal(set)
+	saver(b)
+}
+
+// saved is the mapping as save keeps it.
+func (mp *mapping) saved() saved {
+	mp.mu.Lock()
+	defer mp.mu.Unlock()
+	sv := saved{Spec: mp.st.spec(mp.uuid), Origin: mp.origin, Stream: mp.st.sourceARN, LastModified: mp.modified.UnixMilli(), LastResult: mp.lastResult}
+	if mp.started {
+		sv.Position = streamlog.FormatSequenceNumber(mp.pos)
+	}
+	return sv
+}
+
+// Restore makes again the mappings data (a save's) holds: those made
+// through the API at once, those made from a file when the file makes
+// them again. It returns how many it made.
+func (m *Manager) Restore(data []byte) (int, error) {
+	var set savedSet
+	if err := json.Unmarshal(data, &set); err != nil {
+		return 0, fmt.Errorf("the saved event source mappings: %w", err)
+	}
+	m.mu.Lock()
+	m.hadMappings = len(set.Mappings) > 0
+	m.mu.Unlock()
+	n := 0
+	for i := range set.Mappings {
+		sv := set.Mappings[i]
+		if sv.Origin != "" {
+			m.mu.Lock()
+			if m.pending == nil {
+				m.pending = map[string]saved{}
+			}
+			m.pending[sv.Origin] = sv
+			m.mu.Unlock()
+			continue
+		}
+		if _, err := m.create(&sv.Spec, "", &sv); err != nil {
+			return n, fmt.Errorf("the saved event source mapping %s: %w", str(sv.Spec.UUID), err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// createFrom makes a mapping of a file's entry: kind names the file's
+// kind, and the entry's settings and occurrence make its origin.
+func (m *Manager) createFrom(kind string, s *Spec, seen map[string]int) (Configuration, error) {
+	b, _ := json.Marshal(s)
+	key := kind + ":" + string(b)
+	seen[key]++
+	origin := key + "#" + strconv.Itoa(seen[key])
+	m.mu.Lock()
+	sv, ok := m.pending[origin]
+	delete(m.pending, origin)
+	m.mu.Unlock()
+	if !ok {
+		return m.create(s, origin, nil)
+	}
+	spec := *s
+	spec.UUID = sv.Spec.UUID
+	return m.create(&spec, origin, &sv)
+}
+
+// restore puts back a saved mapping's stream, checkpoint, time of
+// change and last result on mp, a mapping just made from it.
+func (mp *mapping) restore(sv *saved) {
+	mp.mu.Lock()
+	defer mp.mu.Unlock()
+	mp.modified = time.UnixMilli(sv.LastModified)
+	if sv.LastResult != "" {
+		mp.lastResult = sv.LastResult
+	}
+	if sv.Stream == "" {
+		return
+	}
+	if mp.st.tableName != "" && mp.st.sourceARN != sv.Stream {
+		mp.st.sourceARN = sv.Stream // the table's stream then; resolve moves on if it is gone
+		mp.started = false
+	}
+	if sv.Position == "" || mp.st.sourceARN != sv.Stream {
+		return
+	}
+	if pos, ok := streamlog.ParseSequenceNumber(sv.Position); ok {
+		mp.pos, mp.started = pos, true
+	}
+}
+
+// spec is the CreateEventSourceMapping request that makes settings st
+// again, with UUID uuid.
+func (st settings) spec(uuid string) Spec {
+	s := Spec{
+		UUID:                           &uuid,
+		FunctionName:                   ptr(st.function),
+		Enabled:                        ptr(st.enabled),
+		BatchSize:                      ptr(int64(st.batchSize)),
+		MaximumBatchingWindowInSeconds: ptr(int64(st.window / time.Second)),
+		StartingPosition:               ptr(st.startPos),
+		FilterCriteria:                 st.filterSpec,
+		MaximumRetryAttempts:           ptr(st.maxRetries),
+		MaximumRecordAgeInSeconds:      ptr(st.maxAge),
+		BisectBatchOnFunctionError:     ptr(st.bisect),
+		ParallelizationFactor:          ptr(int64(st.parallel)),
+		TumblingWindowInSeconds:        ptr(st.tumbling),
+	}
+	if st.tableName != "" {
+		s.TableName = ptr(st.tableName)
+	} else {
+		s.EventSourceArn = ptr(st.sourceARN)
+	}
+	if st.reportItems {
+		s.FunctionResponseTypes = []string{reportBatchItemFailures}
+	}
+	if st.onFailure != "" {
+		s.DestinationConfig = &DestinationConfig{OnFailure: &OnFailure{Destination: ptr(st.onFailure)}}
+	}
+	if st.endpoint != "" {
+		s.Endpoint = ptr(st.endpoint)
+	}
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

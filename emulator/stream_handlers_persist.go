@@ -1,0 +1,41 @@
+package emulator
+
+// The event source mappings across restarts (Options.DataDir): every
+// create, update and delete, and Close, saves the mappings with their
+// checkpoints as the store's state "eventsourcemappings"
+// (persist.Store.SaveState: replaced whole, durably); New makes them
+// again once the namespaces, and so their streams, are loaded
+// (emulator/internal/lambdaesm/persist.go), as Lambda keeps a mapping
+// until it is deleted.
+
+// esmStateName is the store's state holding the event source mappings.
+const esmStateName = "eventsourcemappings"
+
+// initStreamHandlers sets the stream handlers' retry backoff and, with
+// a store, puts back the saved mappings and saves each change.
+func (e *Emulator) initStreamHandlers() error {
+	m := e.esm()
+	m.SetRetryBackoff(e.opts.StreamRetryBackoff)
+	if e.store == nil {
+		return nil
+	}
+	b, err := e.store.State(esmStateName)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		n, err := m.Restore(b)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			e.log.Info("event source mappings restored", "mappings", n)
+		}
+	}
+	m.SetSaver(func(b []byte) {
+		if err := e.store.SaveState(esmStateName, b); err != nil {
+			e.log.Error("cannot save the event source mappings: a restart will not keep this change", "err", err)
+		}
+	})
+	return nil
+}

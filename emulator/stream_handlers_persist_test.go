@@ -1,0 +1,166 @@
+package emulator_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+)
+
+// openPersisted opens an emulator on dir (-dbPath) whose functions are
+// invoked at endpoint; the test closes it.
+func openPersisted(t *testing.T, dir, endpoint string) (*emulator.Emulator, *dynamodb.Client) {
+	t.Helper()
+	e, err := emulator.New(emulator.Options{DataDir: dir})
+	require.NoError(t, err)
+	e.SetLambdaEndpoint(endpoint)
+	return e, emulatortest.Client(t, e, "persisted")
+}
+
+// getMapping is Lambda's GetEventSourceMapping of uuid on e.
+func getMapping(t *testing.T, e *emulator.Emulator, uuid string) map[string]any {
+	t.Helper()
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/2015-03-31/event-source-mappings/" + uuid)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var c map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&c))
+	return c
+}
+
+func putID(t *testing.T, db *dynamodb.Client, table, id string) {
+	t.Helper()
+	_, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table),
+		Item: map[string]types.AttributeValue{"id": str(id)}})
+	require.NoError(t, err)
+}
+
+// TestStreamHandlerMappingsSurviveRestart: with a DataDir (-dbPath) a
+// mapping made through the API is there after a restart, as Lambda
+// keeps it: its UUID and settings, and its checkpoint, so a record
+// handled before the restart is not delivered again and one written
+// after is. A deleted mapping stays deleted, the last one too.
+func TestStreamHandlerMappingsSurviveRestart(t *testing.T) {
+	dir := t.TempDir()
+	h := newHandlerServer(t, nil)
+	ctx := context.Background()
+
+	e, db := openPersisted(t, dir, h.url)
+	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("orders"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+	})
+	require.NoError(t, err)
+	arn := aws.ToString(out.TableDescription.LatestStreamArn)
+	id, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(arn), FunctionName: aws.String("fn"),
+		StartingPosition: aws.String("TRIM_HORIZON"), BatchSize: aws.Int64(7), MaximumRetryAttempts: aws.Int64(3),
+		FilterPatterns: []string{`{"eventName":["INSERT"]}`}})
+	require.NoError(t, err)
+	gone, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(arn), FunctionName: aws.String("gone"),
+		StartingPosition: aws.String("LATEST")})
+	require.NoError(t, err)
+	require.NoError(t, e.DeleteEventSourceMapping(gone))
+	putID(t, db, "orders", "before")
+	require.NoError(t, e.DrainStreams(ctx))
+	require.Equal(t, []string{"before"}, h.delivered())
+	before, beforeConf := e.EventSourceMappings(), getMapping(t, e, id)
+	require.NoError(t, e.Close())
+
+	e, db = openPersisted(t, dir, h.url)
+	after := e.EventSourceMappings()
+	require.Len(t, after, 1)
+	require.Equal(t, before[0].Position, after[0].Position)
+	c := getMapping(t, e, id)
+	require.Equal(t, beforeConf, c, "GetEventSourceMapping answers as before the restart")
+	require.Equal(t, id, c["UUID"])
+	require.Equal(t, arn, c["EventSourceArn"])
+	require.EqualValues(t, 7, c["BatchSize"])
+	require.EqualValues(t, 3, c["MaximumRetryAttempts"])
+	require.Equal(t, "TRIM_HORIZON", c["StartingPosition"])
+	require.Equal(t, map[string]any{"Filters": []any{map[string]any{"Pattern": `{"eventName":["INSERT"]}`}}}, c["FilterCriteria"])
+
+	putID(t, db, "orders", "after")
+	require.NoError(t, e.DrainStreams(ctx))
+	require.Equal(t, []string{"before", "after"}, h.delivered(), "the record handled before the restart is not delivered again")
+
+	require.NoError(t, e.DeleteEventSourceMapping(id))
+	require.NoError(t, e.Close())
+	e, _ = openPersisted(t, dir, h.url)
+	defer e.Close()
+	require.Empty(t, e.EventSourceMappings(), "the last mapping deleted stays deleted")
+}
+
+// TestStreamHandlerFileMappingsSurviveRestart: a mapping a mappings file
+// makes is made again by the file at the next start with the UUID and
+// checkpoint it had, not as a second mapping that reads the stream
+// again.
+func TestStreamHandlerFileMappingsSurviveRestart(t *testing.T) {
+	dir := t.TempDir()
+	h := newHandlerServer(t, nil)
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "mappings.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"mappings":[{"TableName":"tasks-command","FunctionName":"sync",
+		"StartingPosition":"TRIM_HORIZON"}]}`), 0o600))
+
+	e, db := openPersisted(t, dir, h.url)
+	require.NoError(t, e.LoadEventSourceMappings(file))
+	_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("tasks-command"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+	})
+	require.NoError(t, err)
+	putID(t, db, "tasks-command", "t1")
+	require.NoError(t, e.DrainStreams(ctx))
+	first := e.EventSourceMappings()
+	require.Len(t, first, 1)
+	require.NoError(t, e.Close())
+
+	e, db = openPersisted(t, dir, h.url)
+	defer e.Close()
+	require.Empty(t, e.EventSourceMappings(), "a file's mapping waits for its file")
+	require.NoError(t, e.LoadEventSourceMappings(file))
+	again := e.EventSourceMappings()
+	require.Len(t, again, 1)
+	require.Equal(t, first[0].UUID, again[0].UUID)
+	require.Equal(t, first[0].EventSourceArn, again[0].EventSourceArn)
+	putID(t, db, "tasks-command", "t2")
+	require.NoError(t, e.DrainStreams(ctx))
+	require.Equal(t, []string{"t1", "t2"}, h.delivered())
+}
+
+// TestStreamHandlerNoMappingsNoState: a server that never had a mapping
+// saves none: its data directory gets no file for them.
+func TestStreamHandlerNoMappingsNoState(t *testing.T) {
+	dir := t.TempDir()
+	e, err := emulator.New(emulator.Options{DataDir: dir})
+	require.NoError(t, err)
+	require.NoError(t, e.Close())
+	var names []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		names = append(names, filepath.Base(p))
+		return err
+	}))
+	for _, n := range names {
+		require.NotContains(t, n, "eventsourcemappings")
+	}
+}
