@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -85,20 +86,30 @@ type TableUpdate[T any] struct {
 	// say, is none).
 	Given func(v *T) bool
 	// Alone is the answer to a request with the member and another
-	// change: the member comes alone.
+	// change: the member comes alone, save for the members With names.
 	Alone error
-	// Run answers the request (its TableName is name) once the core's
-	// checks of the request passed: the member is its only change.
-	Run func(c Call, name string, v *T) (*TableDescription, error)
+	// With names the members of the request that may come with this
+	// one (others the feature owns): the feature judges them together,
+	// reading them in the request (OwnedMembers.Value).
+	With []string
+	// NoChange: the member is no change by itself; a request with only
+	// it gets the answer of one that changes nothing.
+	NoChange bool
+	// Run answers the request in (its TableName names the table) once
+	// the core's checks of the request passed: the member, and those
+	// With names, are its only changes.
+	Run func(c Call, in *UpdateTableInput, v *T) (*TableDescription, error)
 }
 
 // ownedMember is a member of UpdateTable's request a feature owns.
 type ownedMember struct {
-	name  string
-	make  func() any
-	given func(v any) bool
-	alone error
-	run   func(c Call, name string, v any) (*TableDescription, error)
+	name     string
+	make     func() any
+	given    func(v any) bool
+	alone    error
+	with     []string
+	noChange bool
+	run      func(c Call, in *UpdateTableInput, v any) (*TableDescription, error)
 }
 
 // updateMembers are the members of UpdateTable's request the features
@@ -118,11 +129,13 @@ func UpdateTableMember[T any](r Registrar, name string, u TableUpdate[T]) {
 		}
 	}
 	updateMembers = append(updateMembers, &ownedMember{
-		name:  name,
-		make:  func() any { return new(T) },
-		given: func(v any) bool { return u.Given(v.(*T)) },
-		alone: u.Alone,
-		run:   func(c Call, name string, v any) (*TableDescription, error) { return u.Run(c, name, v.(*T)) },
+		name:     name,
+		make:     func() any { return new(T) },
+		given:    func(v any) bool { return u.Given(v.(*T)) },
+		alone:    u.Alone,
+		with:     u.With,
+		noChange: u.NoChange,
+		run:      func(c Call, in *UpdateTableInput, v any) (*TableDescription, error) { return u.Run(c, in, v.(*T)) },
 	})
 }
 
@@ -151,6 +164,16 @@ func (o *OwnedMembers) Member(name string) any {
 		return v
 	}
 	return nil
+}
+
+// Value returns member name of the request as decoded (a *T of its
+// UpdateTableMember), or nil when the request has none.
+func (o *OwnedMembers) Value(name string) any { return o.vals[name] }
+
+// changes reports whether the request has an owned member that is a
+// change by itself (not TableUpdate.NoChange).
+func (o *OwnedMembers) changes() bool {
+	return slices.ContainsFunc(o.given(), func(m *ownedMember) bool { return !m.noChange })
 }
 
 // given returns the owned members the request has, in

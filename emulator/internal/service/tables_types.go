@@ -78,8 +78,10 @@ type UpdateTableInput struct {
 	SSESpecification            *SSESpecification            `json:"SSESpecification"`
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
-	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
-	WarmThroughput              *WarmThroughput              `json:"WarmThroughput"`
+	// MultiRegionConsistency is judged by the feature that owns
+	// ReplicaUpdates, with it; alone it is no change.
+	MultiRegionConsistency *string         `json:"MultiRegionConsistency"`
+	WarmThroughput         *WarmThroughput `json:"WarmThroughput"`
 	// Owned are the members of the request that features own
 	// (UpdateTableMember).
 	Owned OwnedMembers `json:"-"`

@@ -24,10 +24,12 @@ func (m UpdateMembers) others(exclude ...string) bool {
 }
 
 // OwnedMember is a member a feature owns, given in an UpdateTable
-// request, and its answer when it does not come alone.
+// request, its answer when it does not come alone, and the members that
+// may come with it (With).
 type OwnedMember struct {
 	Name  string
 	Alone error
+	With  []string
 }
 
 // CheckUpdateCombination applies AWS's rule that an UpdateTable request
@@ -46,8 +48,8 @@ func CheckUpdateCombination(m UpdateMembers, gsi []GlobalSecondaryIndexUpdate, i
 	if m["SSESpecification"] && m.others("SSESpecification") {
 		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
 	}
-	for _, o := range owned { // a feature's member comes alone
-		if m.others(o.Name) {
+	for _, o := range owned { // a feature's member comes alone, or with its With
+		if m.others(append([]string{o.Name}, o.With...)...) {
 			return o.Alone
 		}
 	}
