@@ -18,8 +18,13 @@
 //     comes or goes, and what UpdateTable refuses then), stream.go (the
 //     stream a global table needs and keeps), delete.go (a member's
 //     deletion and AWS's 24-hour source rule, a refusal of DeleteTable:
-//     service.DropChecker); with them each replica's ReplicaArn and
-//     the table's MultiRegionConsistency (EVENTUAL).
+//     service.DropChecker); with them each replica's ReplicaArn.
+//   - Multi-Region strong consistency and witnesses (mrsc.go): UpdateTable's
+//     GlobalTableWitnessUpdates, a member it owns that comes with
+//     ReplicaUpdates (service.TableUpdate's With; alone it is no change),
+//     judged with MultiRegionConsistency in one request (updateGroup);
+//     DescribeTable's MultiRegionConsistency (STRONG only) and
+//     GlobalTableWitnesses; the DeleteTable an MRSC member refuses.
 //   - UpdateTable's DisassociationProtectionEnabled, another member it
 //     owns, and the described protection and settings replication mode
 //     (protection.go).
