@@ -306,3 +306,18 @@ func TestMRSCOnEventualGlobalTable(t *testing.T) {
 	requireValidation(t, err, "MultiRegionConsistency parameter is unsupported on existing global table")
 	require.Len(t, mustDescribe(t, east, table).Replicas, 1)
 }
+
+// TestUpdateTableConsistencyEnum: MultiRegionConsistency outside its
+// enum is the model's constraint violation, before anything else, in the
+// form AWS gives every enum member of the model (tableClass, billingMode:
+// TestUpdateTable*); no record shows this member's.
+func TestUpdateTableConsistencyEnum(t *testing.T) {
+	AWSDiffers(t, "DynamoDB Local 3.3 ignores MultiRegionConsistency (\"Nothing to update\"); AWS: API_UpdateTable, MultiRegionConsistency Valid Values: EVENTUAL | STRONG")
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	_, err := c.UpdateTable(ctx(t), &dynamodb.UpdateTableInput{TableName: &table, MultiRegionConsistency: "SOMETIMES",
+		ReplicaUpdates: []types.ReplicationGroupUpdate{replicaCreate("us-east-2")}})
+	requireValidation(t, err, "1 validation error detected: Value 'SOMETIMES' at 'multiRegionConsistency' failed to satisfy constraint: "+
+		"Member must satisfy enum value set: [EVENTUAL, STRONG]")
+}

@@ -21,7 +21,7 @@
 //     service.DropChecker); with them each replica's ReplicaArn.
 //   - Multi-Region strong consistency and witnesses (mrsc.go): UpdateTable's
 //     GlobalTableWitnessUpdates, a member it owns that comes with
-//     ReplicaUpdates (service.TableUpdate's With; alone it is no change),
+//     ReplicaUpdates (service.MemberRules' With; alone it is no change),
 //     judged with MultiRegionConsistency in one request (updateGroup);
 //     DescribeTable's MultiRegionConsistency (STRONG only) and
 //     GlobalTableWitnesses; the DeleteTable an MRSC member refuses.

@@ -30,21 +30,18 @@ func (Feature) Register(r service.Registrar) {
 	// The witnesses first: a request with them and another change
 	// gets their answer (mrsc.go).
 	service.UpdateTableMember(r, memberWitnesses, service.TableUpdate[[]WitnessGroupUpdate]{
-		Given:    func(v *[]WitnessGroupUpdate) bool { return len(*v) > 0 },
-		Alone:    apierr.Validation(apierr.MsgMRSCOthers),
-		With:     []string{memberReplicas},
-		NoChange: true,
-		Run:      updateWitnesses,
+		Given: func(v *[]WitnessGroupUpdate) bool { return len(*v) > 0 },
+		Rules: service.MemberRules{Alone: apierr.Validation(apierr.MsgMRSCOthers), With: []string{memberReplicas}, NoChange: true},
+		Run:   updateWitnesses,
 	})
 	service.UpdateTableMember(r, memberReplicas, service.TableUpdate[[]ReplicationGroupUpdate]{
 		Given: func(v *[]ReplicationGroupUpdate) bool { return len(*v) > 0 },
-		Alone: apierr.Validation(apierr.MsgOnlyOperation("Replica")),
-		With:  []string{memberWitnesses},
+		Rules: service.MemberRules{Alone: apierr.Validation(apierr.MsgOnlyOperation("Replica")), With: []string{memberWitnesses}},
 		Run:   updateReplicas,
 	})
 	service.UpdateTableMember(r, "DisassociationProtectionEnabled", service.TableUpdate[*bool]{
 		Given: func(v **bool) bool { return *v != nil },
-		Alone: apierr.Validation(apierr.MsgOnlyOperation("DisassociationProtection")),
+		Rules: service.MemberRules{Alone: apierr.Validation(apierr.MsgOnlyOperation("DisassociationProtection"))},
 		Run:   updateDisassociation, // protection.go
 	})
 	service.Op(r, "CreateGlobalTable", createGlobalTable)

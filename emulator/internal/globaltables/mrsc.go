@@ -86,10 +86,10 @@ type groupUpdate struct {
 // groupOf reads the members of request in that make a groupUpdate.
 func groupOf(in *service.UpdateTableInput) groupUpdate {
 	g := groupUpdate{mode: in.MultiRegionConsistency}
-	if v, ok := in.Owned.Value(memberReplicas).(*[]ReplicationGroupUpdate); ok {
+	if v, ok := in.Owned.Member(memberReplicas).(*[]ReplicationGroupUpdate); ok {
 		g.replicas = *v
 	}
-	if v, ok := in.Owned.Value(memberWitnesses).(*[]WitnessGroupUpdate); ok {
+	if v, ok := in.Owned.Member(memberWitnesses).(*[]WitnessGroupUpdate); ok {
 		g.witnesses = *v
 	}
 	return g

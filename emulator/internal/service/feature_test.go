@@ -90,18 +90,15 @@ func TestUpdateTableMember(t *testing.T) {
 	updateMembers = nil
 	var ran []string
 	UpdateTableMember(Registrar{feature: "test"}, "Aside", TableUpdate[string]{
-		Given:    func(v *string) bool { return *v != "" },
-		Alone:    apierr.Validation("Aside comes with Extra only"),
-		With:     []string{"Extra"},
-		NoChange: true,
+		Given: func(v *string) bool { return *v != "" },
+		Rules: MemberRules{Alone: apierr.Validation("Aside comes with Extra only"), With: []string{"Extra"}, NoChange: true},
 		Run: func(c Call, in *UpdateTableInput, v *string) (*TableDescription, error) {
-			return nil, apierr.Validation("Aside ran, Extra " + strings.Join(*in.Owned.Value("Extra").(*[]string), ","))
+			return nil, apierr.Validation("Aside ran, Extra " + strings.Join(*in.Owned.Member("Extra").(*[]string), ","))
 		},
 	})
 	UpdateTableMember(Registrar{feature: "test"}, "Extra", TableUpdate[[]string]{
 		Given: func(v *[]string) bool { return len(*v) > 0 },
-		Alone: apierr.Validation("Extra comes alone"),
-		With:  []string{"Aside"},
+		Rules: MemberRules{Alone: apierr.Validation("Extra comes alone"), With: []string{"Aside"}},
 		Run: func(c Call, in *UpdateTableInput, v *[]string) (*TableDescription, error) {
 			ran = append(ran, *v...)
 			tb, err := c.LookupTable(*in.TableName)

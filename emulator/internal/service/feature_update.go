@@ -2,9 +2,10 @@ package service
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // A feature's part in the core's own table operations: DescribeTable's
@@ -85,31 +86,19 @@ type TableUpdate[T any] struct {
 	// Given reports whether the request has the member (an empty list,
 	// say, is none).
 	Given func(v *T) bool
-	// Alone is the answer to a request with the member and another
-	// change: the member comes alone, save for the members With names.
-	Alone error
-	// With names the members of the request that may come with this
-	// one (others the feature owns): the feature judges them together,
-	// reading them in the request (OwnedMembers.Value).
-	With []string
-	// NoChange: the member is no change by itself; a request with only
-	// it gets the answer of one that changes nothing.
-	NoChange bool
-	// Run answers the request in (its TableName names the table) once
-	// the core's checks of the request passed: the member, and those
-	// With names, are its only changes.
+	// Rules say how it combines with the rest of the request.
+	Rules MemberRules
+	// Run answers the request in once the core's checks of it passed:
+	// the member (and those Rules.With names: OwnedMembers.Member) its only change.
 	Run func(c Call, in *UpdateTableInput, v *T) (*TableDescription, error)
 }
 
 // ownedMember is a member of UpdateTable's request a feature owns.
 type ownedMember struct {
-	name     string
-	make     func() any
-	given    func(v any) bool
-	alone    error
-	with     []string
-	noChange bool
-	run      func(c Call, in *UpdateTableInput, v any) (*TableDescription, error)
+	tablespec.OwnedMember
+	make  func() any
+	given func(v any) bool
+	run   func(c Call, in *UpdateTableInput, v any) (*TableDescription, error)
 }
 
 // updateMembers are the members of UpdateTable's request the features
@@ -124,18 +113,15 @@ var updateMembers []*ownedMember
 // core's checks. Call it from the feature's Register.
 func UpdateTableMember[T any](r Registrar, name string, u TableUpdate[T]) {
 	for _, m := range updateMembers {
-		if m.name == name {
+		if m.Name == name {
 			panic("emulator: UpdateTable member owned twice: " + name)
 		}
 	}
 	updateMembers = append(updateMembers, &ownedMember{
-		name:     name,
-		make:     func() any { return new(T) },
-		given:    func(v any) bool { return u.Given(v.(*T)) },
-		alone:    u.Alone,
-		with:     u.With,
-		noChange: u.NoChange,
-		run:      func(c Call, in *UpdateTableInput, v any) (*TableDescription, error) { return u.Run(c, in, v.(*T)) },
+		OwnedMember: tablespec.OwnedMember{Name: name, MemberRules: u.Rules},
+		make:        func() any { return new(T) },
+		given:       func(v any) bool { return u.Given(v.(*T)) },
+		run:         func(c Call, in *UpdateTableInput, v any) (*TableDescription, error) { return u.Run(c, in, v.(*T)) },
 	})
 }
 
@@ -150,7 +136,7 @@ type OwnedMembers struct {
 // it.
 func (o *OwnedMembers) Member(name string) any {
 	for _, m := range updateMembers {
-		if m.name != name {
+		if m.Name != name {
 			continue
 		}
 		if v, ok := o.vals[name]; ok {
@@ -166,16 +152,6 @@ func (o *OwnedMembers) Member(name string) any {
 	return nil
 }
 
-// Value returns member name of the request as decoded (a *T of its
-// UpdateTableMember), or nil when the request has none.
-func (o *OwnedMembers) Value(name string) any { return o.vals[name] }
-
-// changes reports whether the request has an owned member that is a
-// change by itself (not TableUpdate.NoChange).
-func (o *OwnedMembers) changes() bool {
-	return slices.ContainsFunc(o.given(), func(m *ownedMember) bool { return !m.noChange })
-}
-
 // given returns the owned members the request has, in
 // UpdateTableMember's order.
 func (o *OwnedMembers) given() []*ownedMember {
@@ -184,7 +160,7 @@ func (o *OwnedMembers) given() []*ownedMember {
 	}
 	var out []*ownedMember
 	for _, m := range updateMembers {
-		if v, ok := o.vals[m.name]; ok && m.given(v) {
+		if v, ok := o.vals[m.Name]; ok && m.given(v) {
 			out = append(out, m)
 		}
 	}

@@ -48,6 +48,7 @@ type (
 	SearchSchemaElemDesc             = tablespec.SearchSchemaElemDesc
 	WarmThroughput                   = tablespec.WarmThroughput
 	WarmThroughputDescription        = tablespec.WarmThroughputDescription
+	MemberRules                      = tablespec.MemberRules
 )
 
 // CreateTableOutput is the CreateTable response.
@@ -78,10 +79,8 @@ type UpdateTableInput struct {
 	SSESpecification            *SSESpecification            `json:"SSESpecification"`
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
-	// MultiRegionConsistency is judged by the feature that owns
-	// ReplicaUpdates, with it; alone it is no change.
-	MultiRegionConsistency *string         `json:"MultiRegionConsistency"`
-	WarmThroughput         *WarmThroughput `json:"WarmThroughput"`
+	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // judged with ReplicaUpdates
+	WarmThroughput              *WarmThroughput              `json:"WarmThroughput"`
 	// Owned are the members of the request that features own
 	// (UpdateTableMember).
 	Owned OwnedMembers `json:"-"`
