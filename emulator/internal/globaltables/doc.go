@@ -27,7 +27,8 @@
 //     GlobalTableWitnesses; the DeleteTable an MRSC member refuses.
 //   - UpdateTable's DisassociationProtectionEnabled, another member it
 //     owns, and the described protection and settings replication mode
-//     (protection.go).
+//     (protection.go); ReplicaUpdates' Disassociate, which takes the
+//     local replica out of its global table (disassociate.go).
 //   - The 2017.11.29 operations: CreateGlobalTable, DescribeGlobalTable,
 //     ListGlobalTables, UpdateGlobalTable (legacy.go), their Settings
 //     (settings.go) and the aws:rep:* attributes of their items

@@ -169,7 +169,7 @@ func (g groupUpdate) checkWitnessShape() error {
 // regions in all, each of AWS's MRSC regions, the witness apart from the
 // replicas. own is the table's region.
 func (g groupUpdate) checkStrongShape(own string) error {
-	if len(g.regions(false)) > 0 || slices.ContainsFunc(g.replicas, func(u ReplicationGroupUpdate) bool { return u.Update != nil }) ||
+	if len(g.regions(false)) > 0 || slices.ContainsFunc(g.replicas, func(u ReplicationGroupUpdate) bool { return u.Update != nil || u.Disassociate != nil }) ||
 		len(g.witnessRegions(false)) > 0 {
 		return apierr.Validation(apierr.MsgMRSCCreateOnly)
 	}

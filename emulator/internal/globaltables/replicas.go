@@ -35,9 +35,10 @@ const globalVersion2019 = "2019.11.21"
 
 // ReplicationGroupUpdate is one of UpdateTable's ReplicaUpdates.
 type ReplicationGroupUpdate struct {
-	Create *ReplicaAction `json:"Create"`
-	Update *ReplicaAction `json:"Update"`
-	Delete *ReplicaAction `json:"Delete"`
+	Create       *ReplicaAction      `json:"Create"`
+	Update       *ReplicaAction      `json:"Update"`
+	Delete       *ReplicaAction      `json:"Delete"`
+	Disassociate *DisassociateAction `json:"Disassociate"` // disassociate.go
 }
 
 // ReplicaAction is CreateReplicationGroupMemberAction,
@@ -228,18 +229,28 @@ func updateGroup(c service.Call, in *service.UpdateTableInput) (*service.TableDe
 		return nil, apierr.Validation(apierr.MsgReplicaSharedDB)
 	}
 	g := groupOf(in)
+	if err := disassociateConstraints(g.replicas); err != nil { // disassociate.go
+		return nil, err
+	}
 	if err := g.checkWitnessShape(); err != nil {
 		return nil, err
 	}
 	createsOrDeletes := 0
 	for _, u := range g.replicas {
 		n := 0
+		regions := []*string{}
 		for _, a := range []*ReplicaAction{u.Create, u.Update, u.Delete} {
 			if a != nil {
-				n++
-				if a.RegionName == nil || !validRegion(*a.RegionName) {
-					return nil, apierr.Validation(apierr.MsgReplicaRegionInvalid(str(a.RegionName)))
-				}
+				regions = append(regions, a.RegionName)
+			}
+		}
+		if u.Disassociate != nil {
+			regions = append(regions, u.Disassociate.RegionName)
+		}
+		for _, region := range regions {
+			n++
+			if region == nil || !validRegion(*region) {
+				return nil, apierr.Validation(apierr.MsgReplicaRegionInvalid(str(region)))
 			}
 		}
 		switch {
@@ -254,6 +265,12 @@ func updateGroup(c service.Call, in *service.UpdateTableInput) (*service.TableDe
 		if a := cmp.Or(u.Create, u.Delete); a != nil && *a.RegionName == c.Region() {
 			return nil, apierr.Validation(apierr.MsgReplicaLocalRegion)
 		}
+	}
+	if len(g.replicas) > 1 && slices.ContainsFunc(g.replicas, func(u ReplicationGroupUpdate) bool { return u.Disassociate != nil }) {
+		if createsOrDeletes > 1 {
+			return nil, apierr.Validation(apierr.MsgReplicaManyActions)
+		}
+		return nil, apierr.Validation(apierr.MsgReplicaMixedActions)
 	}
 	strong := g.mode != nil && *g.mode == consistencyStrong
 	switch {
@@ -278,6 +295,8 @@ func updateGroup(c service.Call, in *service.UpdateTableInput) (*service.TableDe
 	switch {
 	case g.mode != nil && len(x.replicaRegions(c.Region(), c.Now())) > 1:
 		err = apierr.Validation(apierr.MsgMRSCExisting)
+	case len(g.replicas) == 1 && g.replicas[0].Disassociate != nil:
+		err = r.disassociate(c, t, x, g.replicas[0].Disassociate) // disassociate.go
 	case x.Consistency == consistencyStrong:
 		err = r.updateStrongTable(c, t, x, g)
 	case strong:
