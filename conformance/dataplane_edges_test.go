@@ -165,6 +165,14 @@ func TestConsumedCapacityWrites(t *testing.T) {
 	}
 }
 
+// TestConsumedCapacityQueryScan: a read's units are its items' total size
+// rounded up to 4 KB once (the developer guide's "Capacity unit
+// consumption for read operations"). For a Scan AWS is known to charge
+// more on a small table: scylladb test/alternator/test_returnconsumedcapacity.py
+// (test_scan_consumed_capacity) records 4 units (consistent) and 2
+// (eventual) for one tiny item in a new table, and says nobody knows why;
+// no record found gives the rule behind those figures, so the emulator
+// keeps the documented one and no case here pins the one-item figures.
 func TestConsumedCapacityQueryScan(t *testing.T) {
 	t.Parallel()
 	c := newClient(t)

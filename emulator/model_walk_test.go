@@ -200,7 +200,7 @@ func deref(t reflect.Type) reflect.Type {
 const (
 	byFeatureDescriber = "kept: added to the description by the globaltables feature (service.Describer), outside the type the walk sees"
 	byOwnEncoder       = "kept: the output writes itself (AppendJSON), so its Go fields are not its members"
-	notModelled        = "dropped: not modelled yet (multi-region strong consistency, witnesses, multi-account global tables)"
+	notModelled        = "dropped: not modelled (multi-account global tables: the emulator has one account)"
 	neverHappens       = "never reported: the emulator has no state that shows it"
 )
 
@@ -217,6 +217,8 @@ var modelGaps = map[string]string{
 	"TableDescription.DisassociationProtectionEnabled":    byFeatureDescriber,
 	"UpdateTableInput.DisassociationProtectionEnabled":    "kept: decoded by the globaltables feature (service.UpdateTableMember)",
 	"UpdateTableInput.ReplicaUpdates":                     "kept: decoded by the globaltables feature (service.UpdateTableMember)",
+	"UpdateTableInput.GlobalTableWitnessUpdates":          "kept: decoded by the globaltables feature (service.UpdateTableMember)",
+	"TableDescription.GlobalTableWitnesses":               byFeatureDescriber,
 	"ExecuteTransactionOutput.Responses":                  byOwnEncoder,
 	"ExecuteTransactionOutput.ConsumedCapacity":           byOwnEncoder,
 	"SearchVectorsOutput.SearchResults":                   byOwnEncoder,
@@ -239,8 +241,6 @@ var modelGaps = map[string]string{
 	// Dropped: accepted and ignored.
 	"CreateTableInput.ResourcePolicy":                                   "dropped: a policy given at CreateTable is not kept (PutResourcePolicy is)",
 	"TableCreationParameters.VectorIndexes":                             "dropped: ImportTable creates no vector index",
-	"TableDescription.GlobalTableWitnesses":                             notModelled,
-	"UpdateTableInput.GlobalTableWitnessUpdates":                        notModelled,
 	"CreateTableInput.GlobalTableSourceArn":                             notModelled,
 	"CreateTableInput.GlobalTableSettingsReplicationMode":               notModelled,
 	"UpdateTableInput.GlobalTableSettingsReplicationMode":               notModelled,

@@ -58,3 +58,12 @@ const MsgReplicaInFlight = "The resource which you are attempting to change is i
 // multi-Region eventual consistency (MREC) global table using Version
 // 2019.11.21"), no record gives AWS's words: these are the emulator's.
 const MsgDisassociationNotReplica = msgInvalidParams + "DisassociationProtectionEnabled can only be set on a replica of a global table version 2019.11.21"
+
+// Refusals of a ReplicaUpdates Disassociate. The developer guide
+// ("Disassociating a global table replica") gives the rules; no record
+// gives AWS's words: these are the emulator's.
+const (
+	MsgDisassociateLocal      = msgInvalidParams + "Disassociate must name the Region the request is sent to"
+	MsgDisassociateNotReplica = msgInvalidParams + "Disassociate is supported only for a replica of a global table version 2019.11.21 with multi-Region eventual consistency"
+	MsgDisassociateProtected  = msgInvalidParams + "Disassociation protection is enabled for this replica: disable it first (DisassociationProtectionEnabled false)"
+)

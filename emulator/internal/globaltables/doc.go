@@ -18,11 +18,17 @@
 //     comes or goes, and what UpdateTable refuses then), stream.go (the
 //     stream a global table needs and keeps), delete.go (a member's
 //     deletion and AWS's 24-hour source rule, a refusal of DeleteTable:
-//     service.DropChecker); with them each replica's ReplicaArn and
-//     the table's MultiRegionConsistency (EVENTUAL).
+//     service.DropChecker); with them each replica's ReplicaArn.
+//   - Multi-Region strong consistency and witnesses (mrsc.go): UpdateTable's
+//     GlobalTableWitnessUpdates, a member it owns that comes with
+//     ReplicaUpdates (service.MemberRules' With; alone it is no change),
+//     judged with MultiRegionConsistency in one request (updateGroup);
+//     DescribeTable's MultiRegionConsistency (STRONG only) and
+//     GlobalTableWitnesses; the DeleteTable an MRSC member refuses.
 //   - UpdateTable's DisassociationProtectionEnabled, another member it
 //     owns, and the described protection and settings replication mode
-//     (protection.go).
+//     (protection.go); ReplicaUpdates' Disassociate, which takes the
+//     local replica out of its global table (disassociate.go).
 //   - The 2017.11.29 operations: CreateGlobalTable, DescribeGlobalTable,
 //     ListGlobalTables, UpdateGlobalTable (legacy.go), their Settings
 //     (settings.go) and the aws:rep:* attributes of their items

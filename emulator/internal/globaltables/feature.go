@@ -27,14 +27,21 @@ var replicators service.ServiceState[replicator]
 // Register installs the operations and UpdateTable's ReplicaUpdates.
 func (Feature) Register(r service.Registrar) {
 	replicators = service.NewServiceState(r, func(s *service.Service) *replicator { return &replicator{svc: s} })
-	service.UpdateTableMember(r, "ReplicaUpdates", service.TableUpdate[[]ReplicationGroupUpdate]{
+	// The witnesses first: a request with them and another change
+	// gets their answer (mrsc.go).
+	service.UpdateTableMember(r, memberWitnesses, service.TableUpdate[[]WitnessGroupUpdate]{
+		Given: func(v *[]WitnessGroupUpdate) bool { return len(*v) > 0 },
+		Rules: service.MemberRules{Alone: apierr.Validation(apierr.MsgMRSCOthers), With: []string{memberReplicas}, NoChange: true},
+		Run:   updateWitnesses,
+	})
+	service.UpdateTableMember(r, memberReplicas, service.TableUpdate[[]ReplicationGroupUpdate]{
 		Given: func(v *[]ReplicationGroupUpdate) bool { return len(*v) > 0 },
-		Alone: apierr.Validation(apierr.MsgOnlyOperation("Replica")),
+		Rules: service.MemberRules{Alone: apierr.Validation(apierr.MsgOnlyOperation("Replica")), With: []string{memberWitnesses}},
 		Run:   updateReplicas,
 	})
 	service.UpdateTableMember(r, "DisassociationProtectionEnabled", service.TableUpdate[*bool]{
 		Given: func(v **bool) bool { return *v != nil },
-		Alone: apierr.Validation(apierr.MsgOnlyOperation("DisassociationProtection")),
+		Rules: service.MemberRules{Alone: apierr.Validation(apierr.MsgOnlyOperation("DisassociationProtection"))},
 		Run:   updateDisassociation, // protection.go
 	})
 	service.Op(r, "CreateGlobalTable", createGlobalTable)
@@ -81,10 +88,14 @@ func (Feature) Describe(d service.Definition, now time.Time, out *service.TableD
 			out.Add("GlobalTableVersion", version)
 		}
 		if version == globalVersion2019 {
-			// The consistency mode of a global table (the model's
-			// TableDescription.MultiRegionConsistency): the emulator
-			// makes multi-Region eventual consistency ones only.
-			out.Add("MultiRegionConsistency", "EVENTUAL")
+			// The consistency mode is shown for an MRSC table only, with
+			// its witness (mrsc.go).
+			if x.Consistency == consistencyStrong {
+				out.Add("MultiRegionConsistency", consistencyStrong)
+				if ws := describeWitnesses(x, now); len(ws) > 0 {
+					out.Add("GlobalTableWitnesses", ws)
+				}
+			}
 			out.Add("GlobalTableSettingsReplicationMode", settingsModeSameAccount) // protection.go
 			out.Add("DisassociationProtectionEnabled", !x.NoDisassociationProtection)
 		}
@@ -93,7 +104,12 @@ func (Feature) Describe(d service.Definition, now time.Time, out *service.TableD
 
 // CheckDrop refuses DeleteTable of a member another was created from
 // in the last 24 hours (delete.go).
-func (Feature) CheckDrop(c service.Call, t service.Table) error { return checkReplicaDelete(c, t) }
+func (Feature) CheckDrop(c service.Call, t service.Table) error {
+	if err := checkStrongDrop(c, t); err != nil { // mrsc.go
+		return err
+	}
+	return checkReplicaDelete(c, t)
+}
 
 // CheckUpdate refuses an UpdateTable that disables the stream of a
 // table with replicas (stream.go).

@@ -28,11 +28,11 @@ const settingsModeSameAccount = "ENABLED_WITH_OVERRIDES"
 // updateDisassociation answers UpdateTable's DisassociationProtectionEnabled
 // (the request's only change): it sets the protection of the replica in
 // the caller's region.
-func updateDisassociation(c service.Call, name string, v **bool) (*service.TableDescription, error) {
+func updateDisassociation(c service.Call, in *service.UpdateTableInput, v **bool) (*service.TableDescription, error) {
 	r := replicators.Of(c)
 	r.globalMu.Lock()
 	defer r.globalMu.Unlock()
-	t, err := c.LookupTable(name)
+	t, err := c.LookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}

@@ -35,9 +35,10 @@ const globalVersion2019 = "2019.11.21"
 
 // ReplicationGroupUpdate is one of UpdateTable's ReplicaUpdates.
 type ReplicationGroupUpdate struct {
-	Create *ReplicaAction `json:"Create"`
-	Update *ReplicaAction `json:"Update"`
-	Delete *ReplicaAction `json:"Delete"`
+	Create       *ReplicaAction      `json:"Create"`
+	Update       *ReplicaAction      `json:"Update"`
+	Delete       *ReplicaAction      `json:"Delete"`
+	Disassociate *DisassociateAction `json:"Disassociate"` // disassociate.go
 }
 
 // ReplicaAction is CreateReplicationGroupMemberAction,
@@ -207,21 +208,49 @@ func changePart(t service.Table, fn func(x *part)) error {
 	return err
 }
 
-// updateReplicas runs UpdateTable's ReplicaUpdates us of the table
-// called name (alone in the request: the core's checks said so).
-func updateReplicas(c service.Call, name string, us *[]ReplicationGroupUpdate) (*service.TableDescription, error) {
+// updateReplicas answers UpdateTable's ReplicaUpdates, with the
+// request's GlobalTableWitnessUpdates and MultiRegionConsistency
+// (updateGroup).
+func updateReplicas(c service.Call, in *service.UpdateTableInput, _ *[]ReplicationGroupUpdate) (*service.TableDescription, error) {
+	return updateGroup(c, in)
+}
+
+// updateWitnesses answers UpdateTable's GlobalTableWitnessUpdates, with
+// the request's ReplicaUpdates (updateGroup).
+func updateWitnesses(c service.Call, in *service.UpdateTableInput, _ *[]WitnessGroupUpdate) (*service.TableDescription, error) {
+	return updateGroup(c, in)
+}
+
+// updateGroup runs an UpdateTable's ReplicaUpdates,
+// GlobalTableWitnessUpdates and MultiRegionConsistency (the request's
+// only changes: the core's checks said so), judged together (mrsc.go).
+func updateGroup(c service.Call, in *service.UpdateTableInput) (*service.TableDescription, error) {
 	if c.Space().Shared() {
 		return nil, apierr.Validation(apierr.MsgReplicaSharedDB)
 	}
+	g := groupOf(in)
+	if err := disassociateConstraints(g.replicas); err != nil { // disassociate.go
+		return nil, err
+	}
+	if err := g.checkWitnessShape(); err != nil {
+		return nil, err
+	}
 	createsOrDeletes := 0
-	for _, u := range *us {
+	for _, u := range g.replicas {
 		n := 0
+		regions := []*string{}
 		for _, a := range []*ReplicaAction{u.Create, u.Update, u.Delete} {
 			if a != nil {
-				n++
-				if a.RegionName == nil || !validRegion(*a.RegionName) {
-					return nil, apierr.Validation(apierr.MsgReplicaRegionInvalid(str(a.RegionName)))
-				}
+				regions = append(regions, a.RegionName)
+			}
+		}
+		if u.Disassociate != nil {
+			regions = append(regions, u.Disassociate.RegionName)
+		}
+		for _, region := range regions {
+			n++
+			if region == nil || !validRegion(*region) {
+				return nil, apierr.Validation(apierr.MsgReplicaRegionInvalid(str(region)))
 			}
 		}
 		switch {
@@ -237,20 +266,59 @@ func updateReplicas(c service.Call, name string, us *[]ReplicationGroupUpdate) (
 			return nil, apierr.Validation(apierr.MsgReplicaLocalRegion)
 		}
 	}
-	if createsOrDeletes > 1 {
-		return nil, apierr.Validation(apierr.MsgReplicaManyActions)
+	if len(g.replicas) > 1 && slices.ContainsFunc(g.replicas, func(u ReplicationGroupUpdate) bool { return u.Disassociate != nil }) {
+		if createsOrDeletes > 1 {
+			return nil, apierr.Validation(apierr.MsgReplicaManyActions)
+		}
+		return nil, apierr.Validation(apierr.MsgReplicaMixedActions)
+	}
+	strong := g.mode != nil && *g.mode == consistencyStrong
+	switch {
+	case !strong && len(g.witnessRegions(true)) > 0, g.mode != nil && !strong && len(g.witnesses) > 0:
+		return nil, apierr.Validation(apierr.MsgMRSCWitnessNeedsStrong)
+	case strong:
+		if err := g.checkStrongShape(c.Region()); err != nil {
+			return nil, err
+		}
 	}
 	r := replicators.Of(c)
 	r.globalMu.Lock()
 	defer r.globalMu.Unlock()
-	t, err := c.LookupTable(name)
+	t, err := c.LookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkReplicasSettled(c, t); err != nil { // delete.go
 		return nil, err
 	}
-	for _, u := range *us {
+	x, _ := partOf(t.Definition())
+	switch {
+	case g.mode != nil && len(x.replicaRegions(c.Region(), c.Now())) > 1:
+		err = apierr.Validation(apierr.MsgMRSCExisting)
+	case len(g.replicas) == 1 && g.replicas[0].Disassociate != nil:
+		err = r.disassociate(c, t, x, g.replicas[0].Disassociate) // disassociate.go
+	case x.Consistency == consistencyStrong:
+		err = r.updateStrongTable(c, t, x, g)
+	case strong:
+		err = r.makeStrong(c, t, g)
+	case len(g.witnesses) > 0: // a witness Delete: no witness here
+		err = apierr.Validation(apierr.MsgWitnessNotPart(g.witnessRegions(false)))
+	case createsOrDeletes > 1:
+		err = apierr.Validation(apierr.MsgReplicaManyActions)
+	default:
+		err = r.updateEach(c, t, g.replicas)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t.Describe(), nil
+}
+
+// updateEach runs replica updates us of t one after the other.
+// globalMu is held.
+func (r *replicator) updateEach(c service.Call, t service.Table, us []ReplicationGroupUpdate) error {
+	for _, u := range us {
+		var err error
 		switch {
 		case u.Create != nil:
 			err = r.createReplica(c, t, u.Create)
@@ -260,10 +328,10 @@ func updateReplicas(c service.Call, name string, us *[]ReplicationGroupUpdate) (
 			err = r.updateReplica(c, t, u.Update)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return t.Describe(), nil
+	return nil
 }
 
 // createReplica adds region a.RegionName to t's global table. globalMu

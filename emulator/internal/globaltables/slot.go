@@ -36,6 +36,10 @@ type part struct {
 	// NoDisassociationProtection: UpdateTable turned this replica's
 	// disassociation protection off (it is on by default): protection.go.
 	NoDisassociationProtection bool `json:"noDisassociationProtection,omitempty"`
+	// Consistency is "STRONG" for a member of an MRSC table, Witnesses
+	// its witness (mrsc.go): every member records both.
+	Consistency string       `json:"consistency,omitempty"`
+	Witnesses   []witnessRec `json:"witnesses,omitempty"`
 }
 
 // ExtMembers are the members of part, which records of an earlier
@@ -76,7 +80,8 @@ func setPart(e *service.Edit, x part) {
 // empty reports whether x holds nothing.
 func (x part) empty() bool {
 	return len(x.AutoScaling) == 0 && len(x.Replicas) == 0 && x.GlobalVersion == "" && x.Source == "" &&
-		x.SourceAt.IsZero() && x.GlobalCreated.IsZero() && !x.NoDisassociationProtection
+		x.SourceAt.IsZero() && x.GlobalCreated.IsZero() && !x.NoDisassociationProtection &&
+		x.Consistency == "" && len(x.Witnesses) == 0
 }
 
 // replicaRec is one other region of a global table, as its members

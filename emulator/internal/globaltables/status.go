@@ -1,6 +1,7 @@
 package globaltables
 
 import (
+	"slices"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -21,7 +22,7 @@ import (
 // replicaChanging reports whether one of x's replicas is being created
 // or deleted at now.
 func (x part) replicaChanging(now time.Time) bool {
-	for _, r := range x.Replicas {
+	for _, r := range slices.Concat(x.Replicas, x.Witnesses) {
 		switch r.statusAt(now) {
 		case "CREATING", "DELETING":
 			return true

@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -79,19 +80,28 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 }
 
 // TestUpdateTableMember: a member of UpdateTable's request a feature owns
-// decodes in its place, comes alone, counts as a change only when given,
-// and is answered by the feature once the core's checks passed.
+// decodes in its place, comes alone or with the members it names (With),
+// counts as a change only when given (and not NoChange), and is answered
+// by the feature, which sees the whole request, once the core's checks
+// passed.
 func TestUpdateTableMember(t *testing.T) {
 	saved := updateMembers
 	t.Cleanup(func() { updateMembers = saved })
 	updateMembers = nil
 	var ran []string
+	UpdateTableMember(Registrar{feature: "test"}, "Aside", TableUpdate[string]{
+		Given: func(v *string) bool { return *v != "" },
+		Rules: MemberRules{Alone: apierr.Validation("Aside comes with Extra only"), With: []string{"Extra"}, NoChange: true},
+		Run: func(c Call, in *UpdateTableInput, v *string) (*TableDescription, error) {
+			return nil, apierr.Validation("Aside ran, Extra " + strings.Join(*in.Owned.Member("Extra").(*[]string), ","))
+		},
+	})
 	UpdateTableMember(Registrar{feature: "test"}, "Extra", TableUpdate[[]string]{
 		Given: func(v *[]string) bool { return len(*v) > 0 },
-		Alone: apierr.Validation("Extra comes alone"),
-		Run: func(c Call, name string, v *[]string) (*TableDescription, error) {
+		Rules: MemberRules{Alone: apierr.Validation("Extra comes alone"), With: []string{"Aside"}},
+		Run: func(c Call, in *UpdateTableInput, v *[]string) (*TableDescription, error) {
 			ran = append(ran, *v...)
-			tb, err := c.LookupTable(name)
+			tb, err := c.LookupTable(*in.TableName)
 			if err != nil {
 				return nil, err
 			}
@@ -111,6 +121,9 @@ func TestUpdateTableMember(t *testing.T) {
 		{"wrong JSON type", `{"TableName":"own","Extra":[5]}`, "SerializationException", "NUMBER_VALUE cannot be converted to String"},
 		{"an earlier wrong type wins", `{"TableName":5,"Extra":[5]}`, "SerializationException", "NUMBER_VALUE cannot be converted to String"},
 		{"table not found", `{"TableName":"nope","Extra":["a"]}`, "ResourceNotFoundException", "Table: nope not found"},
+		{"a NoChange member alone is no change", `{"TableName":"own","Aside":"x"}`, "ValidationException", apierr.MsgUpdateNothing(false)},
+		{"a NoChange member with another change", `{"TableName":"own","Aside":"x","TableClass":"STANDARD"}`, "ValidationException", "Aside comes with Extra only"},
+		{"members judged together", `{"TableName":"own","Aside":"x","Extra":["d","e"]}`, "ValidationException", "Aside ran, Extra d,e"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // A feature's part in the core's own table operations: DescribeTable's
@@ -84,21 +86,19 @@ type TableUpdate[T any] struct {
 	// Given reports whether the request has the member (an empty list,
 	// say, is none).
 	Given func(v *T) bool
-	// Alone is the answer to a request with the member and another
-	// change: the member comes alone.
-	Alone error
-	// Run answers the request (its TableName is name) once the core's
-	// checks of the request passed: the member is its only change.
-	Run func(c Call, name string, v *T) (*TableDescription, error)
+	// Rules say how it combines with the rest of the request.
+	Rules MemberRules
+	// Run answers the request in once the core's checks of it passed:
+	// the member (and those Rules.With names: OwnedMembers.Member) its only change.
+	Run func(c Call, in *UpdateTableInput, v *T) (*TableDescription, error)
 }
 
 // ownedMember is a member of UpdateTable's request a feature owns.
 type ownedMember struct {
-	name  string
+	tablespec.OwnedMember
 	make  func() any
 	given func(v any) bool
-	alone error
-	run   func(c Call, name string, v any) (*TableDescription, error)
+	run   func(c Call, in *UpdateTableInput, v any) (*TableDescription, error)
 }
 
 // updateMembers are the members of UpdateTable's request the features
@@ -113,16 +113,15 @@ var updateMembers []*ownedMember
 // core's checks. Call it from the feature's Register.
 func UpdateTableMember[T any](r Registrar, name string, u TableUpdate[T]) {
 	for _, m := range updateMembers {
-		if m.name == name {
+		if m.Name == name {
 			panic("emulator: UpdateTable member owned twice: " + name)
 		}
 	}
 	updateMembers = append(updateMembers, &ownedMember{
-		name:  name,
-		make:  func() any { return new(T) },
-		given: func(v any) bool { return u.Given(v.(*T)) },
-		alone: u.Alone,
-		run:   func(c Call, name string, v any) (*TableDescription, error) { return u.Run(c, name, v.(*T)) },
+		OwnedMember: tablespec.OwnedMember{Name: name, MemberRules: u.Rules},
+		make:        func() any { return new(T) },
+		given:       func(v any) bool { return u.Given(v.(*T)) },
+		run:         func(c Call, in *UpdateTableInput, v any) (*TableDescription, error) { return u.Run(c, in, v.(*T)) },
 	})
 }
 
@@ -137,7 +136,7 @@ type OwnedMembers struct {
 // it.
 func (o *OwnedMembers) Member(name string) any {
 	for _, m := range updateMembers {
-		if m.name != name {
+		if m.Name != name {
 			continue
 		}
 		if v, ok := o.vals[name]; ok {
@@ -161,7 +160,7 @@ func (o *OwnedMembers) given() []*ownedMember {
 	}
 	var out []*ownedMember
 	for _, m := range updateMembers {
-		if v, ok := o.vals[m.name]; ok && m.given(v) {
+		if v, ok := o.vals[m.Name]; ok && m.given(v) {
 			out = append(out, m)
 		}
 	}

@@ -48,6 +48,7 @@ type (
 	SearchSchemaElemDesc             = tablespec.SearchSchemaElemDesc
 	WarmThroughput                   = tablespec.WarmThroughput
 	WarmThroughputDescription        = tablespec.WarmThroughputDescription
+	MemberRules                      = tablespec.MemberRules
 )
 
 // CreateTableOutput is the CreateTable response.
@@ -78,7 +79,7 @@ type UpdateTableInput struct {
 	SSESpecification            *SSESpecification            `json:"SSESpecification"`
 	TableClass                  *string                      `json:"TableClass"`
 	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled"`
-	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // only changes the "At least one of" message
+	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency"` // judged with ReplicaUpdates
 	WarmThroughput              *WarmThroughput              `json:"WarmThroughput"`
 	// Owned are the members of the request that features own
 	// (UpdateTableMember).

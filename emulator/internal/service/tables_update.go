@@ -26,7 +26,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.ProvisionedThroughput == nil && in.BillingMode == nil && in.StreamSpecification == nil &&
 		len(in.GlobalSecondaryIndexUpdates) == 0 && in.SSESpecification == nil &&
 		in.TableClass == nil && in.DeletionProtectionEnabled == nil && in.OnDemandThroughput == nil && len(in.VectorIndexUpdates) == 0 &&
-		in.WarmThroughput.Empty() && len(in.Owned.given()) == 0 { // an empty one is absent (DDB-TABLE-456)
+		in.WarmThroughput.Empty() && !slices.ContainsFunc(in.Owned.given(), func(m *ownedMember) bool { return !m.NoChange }) { // an empty one is absent (DDB-TABLE-456)
 		return nil, apierr.Validation(apierr.MsgUpdateNothing(in.MultiRegionConsistency != nil))
 	}
 	if err := checkUpdateCombination(in); err != nil {
@@ -50,7 +50,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if owned := in.Owned.given(); len(owned) > 0 { // a feature's member: alone in the request (feature_update.go)
-		d, err := owned[0].run(Call{c: c}, *in.TableName, in.Owned.vals[owned[0].name])
+		d, err := owned[0].run(Call{c: c}, in, in.Owned.vals[owned[0].Name])
 		if err != nil {
 			return nil, err
 		}
@@ -305,8 +305,8 @@ func checkUpdateCombination(in *UpdateTableInput) error {
 	}
 	var owned []tablespec.OwnedMember
 	for _, o := range in.Owned.given() {
-		m[o.name] = true
-		owned = append(owned, tablespec.OwnedMember{Name: o.name, Alone: o.alone})
+		m[o.Name] = true
+		owned = append(owned, o.OwnedMember)
 	}
 	return tablespec.CheckUpdateCombination(m, in.GlobalSecondaryIndexUpdates, indexOps(in), owned)
 }
@@ -323,7 +323,7 @@ func updateTableConstraints(in *UpdateTableInput) error {
 	tablespec.VectorUpdateConstraints(&cs, in.VectorIndexUpdates)
 	tablespec.StreamConstraints(&cs, in.StreamSpecification)
 	tablespec.SSEConstraints(&cs, in.SSESpecification)
-	apierr.Enum(&cs, in.TableClass, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	tablespec.UpdateEnums(&cs, in.TableClass, in.MultiRegionConsistency)
 	return cs.Err()
 }
 

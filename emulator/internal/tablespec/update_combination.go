@@ -23,11 +23,25 @@ func (m UpdateMembers) others(exclude ...string) bool {
 	return false
 }
 
-// OwnedMember is a member a feature owns, given in an UpdateTable
-// request, and its answer when it does not come alone.
-type OwnedMember struct {
-	Name  string
+// MemberRules say how a member of an UpdateTable request a feature owns
+// combines with the rest of the request.
+type MemberRules struct {
+	// Alone is the answer to a request with the member and another
+	// change: the member comes alone, save for the members With names.
 	Alone error
+	// With names the members that may come with it (others the feature
+	// owns): the feature judges them together, seeing the whole request.
+	With []string
+	// NoChange: the member is no change by itself; a request with only
+	// it gets the answer of one that changes nothing.
+	NoChange bool
+}
+
+// OwnedMember is a member a feature owns, given in an UpdateTable
+// request, and its rules.
+type OwnedMember struct {
+	Name string
+	MemberRules
 }
 
 // CheckUpdateCombination applies AWS's rule that an UpdateTable request
@@ -46,8 +60,8 @@ func CheckUpdateCombination(m UpdateMembers, gsi []GlobalSecondaryIndexUpdate, i
 	if m["SSESpecification"] && m.others("SSESpecification") {
 		return apierr.Validation(apierr.MsgOnlyOperation("Server-Side Encryption"))
 	}
-	for _, o := range owned { // a feature's member comes alone
-		if m.others(o.Name) {
+	for _, o := range owned { // a feature's member comes alone, or with its With
+		if m.others(append([]string{o.Name}, o.With...)...) {
 			return o.Alone
 		}
 	}
@@ -88,4 +102,11 @@ func checkWarmAlone(m UpdateMembers, gsi []GlobalSecondaryIndexUpdate) error {
 		return apierr.Validation(apierr.MsgWarmOnlyOperation)
 	}
 	return nil
+}
+
+// UpdateEnums adds the enum violations of UpdateTable's TableClass and
+// MultiRegionConsistency to cs.
+func UpdateEnums(cs *apierr.Constraints, class, mode *string) {
+	apierr.Enum(cs, class, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	apierr.Enum(cs, mode, "multiRegionConsistency", "EVENTUAL", "STRONG")
 }
