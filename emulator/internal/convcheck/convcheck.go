@@ -13,8 +13,8 @@
 // position in a batch or transaction, and key) and the rule's reason
 // (conventions.Refusal): a BatchWriteItem is checked whole before it is
 // refused (Batch), as a transaction is. Nothing is written then. The
-// tenant rules (B10, and B14 when every refusing violation is B14) fail
-// with AccessDeniedException. Every violation, refused or not, is logged
+// tenant rules (B10, and B14 and B17 when every refusing violation is
+// one of them) fail with AccessDeniedException. Every violation, refused or not, is logged
 // (with the request's id and the rule's reason) and kept in the report
 // (Emulator.ConventionsReport, GET /dynamoemu/conventions;
 // Emulator.ResetConventionsReport, DELETE /dynamoemu/conventions), which
@@ -231,11 +231,16 @@ func (st *State) settle(r Req, vs []conventions.Violation, mode func(table strin
 	if refusal == nil {
 		return nil
 	}
-	if slices.IndexFunc(refusal.Violations, func(v conventions.Violation) bool { return v.Rule != "B14" }) < 0 {
+	if slices.IndexFunc(refusal.Violations, func(v conventions.Violation) bool { return !callerRule(v.Rule) }) < 0 {
 		return apierr.AccessDenied(refusal.Error()) // the caller may not, as the tenant guard
 	}
 	return apierr.Validation(refusal.Error())
 }
+
+// callerRule reports whether rule judges what the caller's tenant may
+// write (B14, B17): a refusal of those rules alone is
+// AccessDeniedException, as the tenant guard's.
+func callerRule(rule string) bool { return rule == "B14" || rule == "B17" }
 
 // Cond is a write's condition as the rules read it: its
 // ConditionExpression and names, or Guard for a write whose own

@@ -139,6 +139,9 @@ func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write 
 		_, ok := tx.GetEncoded(t.data, t.schema.StringKey(pk, sk))
 		return ok
 	}
+	if ct := tx.Locked(w.Policy.CommandTable(w.Table)); ct != nil { // rule B18
+		w.Command = func(pk, sk string) bool { _, ok := tx.GetEncoded(ct, ct.KeySchema().StringKey(pk, sk)); return ok }
+	}
 	if w.Policy.Latest != "" {
 		w.Get = func(pk, sk string) storage.Item {
 			item, _ := tx.Get(t.data, t.schema.StringKey(pk, sk))
@@ -151,7 +154,7 @@ func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write 
 // updateWrite is an update's t.data.Write; on a table with a latest item (L1
 // reads other items), a write in a storage transaction whose reads complete adds.
 func (c *call) updateWrite(t *table, tp *tablePolicy, key storage.Key, fn func(storage.Item, func(conventions.Write) conventions.Write) (storage.Item, error)) (storage.Change, error) {
-	if tp == nil || tp.P.Latest == "" {
+	if tp == nil || (tp.P.Latest == "" && t.commandTable() == nil) {
 		return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 			return fn(cur, func(w conventions.Write) conventions.Write { return w })
 		})
@@ -197,7 +200,7 @@ func (c *call) deleteChecked(tp *tablePolicy, t *table, key storage.Key, cond *e
 // checkedWrite is one write of t's item with key in a storage
 // transaction over the table, committed when fn lets it.
 func (c *call) checkedWrite(t *table, key storage.Key, fn func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error)) (storage.Change, error) {
-	tx := storage.Begin(t.data)
+	tx := storage.Begin(withCommandTables([]*storage.Table{t.data}, t)...)
 	defer tx.Abort()
 	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) { return fn(tx, cur) })
 	if err != nil {
@@ -207,6 +210,31 @@ func (c *call) checkedWrite(t *table, key storage.Key, fn func(tx *storage.Write
 		return storage.Change{}, err
 	}
 	return ch, nil
+}
+
+// commandTable is the command table whose rows the rows of data table t
+// must have (rule B18, conventions.Policy.CommandTable), nil: none.
+func (t *table) commandTable() *table {
+	tp := t.convPolicy()
+	if tp == nil || t.ns == nil {
+		return nil
+	}
+	if name := tp.P.CommandTable(t.name); name != "" && name != t.name {
+		return t.ns.getTable(name)
+	}
+	return nil
+}
+
+// withCommandTables adds to locks the command tables the writes of ts
+// read (rule B18): a write's storage transaction locks them with its own
+// tables, in storage's lock order.
+func withCommandTables(locks []*storage.Table, ts ...*table) []*storage.Table {
+	for _, t := range ts {
+		if ct := t.commandTable(); ct != nil {
+			locks = append(locks, ct.data)
+		}
+	}
+	return locks
 }
 
 // batchWriteChecked is one BatchWriteItem write (item nil: a delete) to a

@@ -184,12 +184,12 @@ func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size 
 	}
 	cl.writing(size) // a DuplicateItem is charged as a refused condition (pipeline_condfail.go)
 	tp := t.t.convPolicy()
-	change, err := t.t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+	change, err := cl.updateWrite(t.t, tp, key, func(cur storage.Item, complete func(conventions.Write) conventions.Write) (storage.Item, error) {
 		if cur != nil {
 			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
 		if tp != nil { // INSERT creates only, as the create guard does
-			if err := tp.Check(cl.convReq(), convWrite(tp, t.t, conventions.OpPut, key, nil, item, convCond{Guard: true})); err != nil {
+			if err := tp.Check(cl.convReq(), complete(convWrite(tp, t.t, conventions.OpPut, key, nil, item, convCond{Guard: true}))); err != nil {
 				return nil, err
 			}
 		}

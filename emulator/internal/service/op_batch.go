@@ -398,6 +398,9 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 	for i, bt := range tables {
 		data[i] = bt.t.data
 	}
+	for _, bt := range tables {
+		data = withCommandTables(data, bt.t) // rule B18 reads them (conventions.go)
+	}
 	tx := storage.Begin(data...)
 	defer tx.Abort()
 	tx.Grow(total)

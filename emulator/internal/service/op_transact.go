@@ -443,7 +443,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	tables := make([]*storage.Table, 0, len(acts))
 	for _, a := range acts {
 		if a.t != nil {
-			tables = append(tables, a.t.data)
+			tables = withCommandTables(append(tables, a.t.data), a.t) // rule B18 (conventions.go)
 		}
 	}
 	tx := storage.Begin(tables...)
