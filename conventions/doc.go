@@ -122,7 +122,7 @@
 //	B15  error transaction                one transaction writes one tenant's items (and common ones)
 //	B16  error write                      a GSI partition key names the item's tenant (or a common one)
 //	B17  error write+delete               a tenant-bound caller's USER_TENANT#common rows name its own tenant
-//	B18  error write                      a data row created or moved to version N has its command row sk@N
+//	B18  error write                      an async data row created or moved to version N has its command row sk@N
 //	D1   error write                      with a declared design, an item matches an entity's templates
 //	D2   error write                      with a declared design, a write keeps the entity of the item it replaces
 //	L1   error write+delete+transaction   the 'latest' item copies a new version, by transaction or conditional write

@@ -131,6 +131,7 @@ const (
 
 	// B18
 	msgDataNoCommand = "data row version %d has no command row: table %s holds no pk %q sk %q; a data row is the sync of a stored command version"
+	msgDataNoCSK     = "data row version %d has no csk naming its command row; DataService.publish writes cpk and csk"
 
 	// D1
 	msgDesignNoEntity = "item matches no entity of the table's design; compared with %s"

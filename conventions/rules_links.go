@@ -63,12 +63,16 @@ func (p Policy) CommandTable(table string) string {
 }
 
 // dataCommand is rule B18: a data row that a write creates, or moves to
-// another version, has its command row: the row (pk, sk@version) of the
-// command table (Policy.CommandTable), which A5's cpk and csk name too.
-// A rewrite of the same version (a retried sync, a status copy) is not
-// judged: its command row may have expired through TTL since. Nothing
-// is judged without Write.Command (no such table), nor when A5's shape
-// fails (no version, a versioned sort key).
+// another version, has its command row. The async path's data row names
+// it: csk is sk@version (A5), the command row DataSyncDdsHandler synced,
+// which must be in the command table (Policy.CommandTable). A row whose
+// csk is the bare sk is publishSync's and is not judged: 0.1.48-beta.0's
+// publishSync writes the data row and no command row at all (1.2.5's
+// writes the command row first). A row without csk names no command row
+// and is a violation (DataService.publish always writes cpk and csk). A
+// rewrite of the same version (a retried sync) is not judged: its
+// command row may have expired through TTL since. Nothing is judged
+// without Write.Command (no such table), nor when A5's shape fails.
 func (c *checker) dataCommand(version int) {
 	w := c.w
 	if w.Command == nil || version < 1 || strings.Contains(w.Key.SK, VerSeparator) {
@@ -78,7 +82,13 @@ func (c *checker) dataCommand(version int) {
 		return
 	}
 	sk := w.Key.SK + VerSeparator + strconv.Itoa(version)
-	if !w.Command(w.Key.PK, sk) {
+	csk, ok := w.New["csk"]
+	switch {
+	case !ok:
+		c.add("B18", msgDataNoCSK, version)
+	case csk.Kind() != storage.KindS || csk.Str() != sk:
+		// publishSync's bare sk, or a csk A5 reports
+	case !w.Command(w.Key.PK, sk):
 		c.add("B18", msgDataNoCommand, version, w.Policy.CommandTable(w.Table), w.Key.PK, sk)
 	}
 }
