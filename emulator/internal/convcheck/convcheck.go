@@ -287,6 +287,35 @@ func (tp *Policy) Check(r Req, w conventions.Write) error {
 	return tp.st.settle(r, tp.st.rules.CheckWrite(tp.ofCall(r, w)), tp.mode)
 }
 
+// Locks appends to locks the tables a write of storage table t, of
+// policy tp (nil: none), locks: t, and the command table whose rows
+// its data rows must have (rule B18, conventions.Policy.CommandTable),
+// when its DB has it. The write's storage transaction locks them
+// together, in storage's lock order, so that the rule reads the command
+// table inside the data row's write (WithCommand).
+func Locks(locks []*storage.Table, tp *Policy, t *storage.Table) []*storage.Table {
+	locks = append(locks, t)
+	if tp == nil {
+		return locks
+	}
+	if ct := t.Sibling(tp.P.CommandTable(t.Name())); ct != nil && ct != t {
+		locks = append(locks, ct)
+	}
+	return locks
+}
+
+// WithCommand completes w with rule B18's lookup of its command table,
+// when transaction tx locked it (Locks).
+func WithCommand(w conventions.Write, tx *storage.WriteTx) conventions.Write {
+	if ct := tx.Locked(w.Policy.CommandTable(w.Table)); ct != nil {
+		w.Command = func(pk, sk string) bool {
+			_, ok := tx.GetEncoded(ct, ct.KeySchema().StringKey(pk, sk))
+			return ok
+		}
+	}
+	return w
+}
+
 // KeyOf is a storage key as the rules name it.
 func KeyOf(k storage.Key) conventions.Key {
 	return conventions.Key{PK: k.Partition.Str(), SK: k.Sort.Str()}

@@ -28,10 +28,9 @@ import (
 // tenant guard runs before any of them, on every key a request names, in
 // reads too.
 //
-// Deletes (DeleteItem, PartiQL DELETE, BatchWriteItem and transaction
-// deletes) run the rules too, on the item they remove (rules B12, B13,
-// B14 and L1). Reads of one key (GetItem, BatchGetItem, TransactGetItems,
-// a Query's sort key equality) are checked by rule A14 (checkRead).
+// Deletes (DeleteItem, PartiQL DELETE, BatchWriteItem and transaction deletes) run the
+// rules too, on the item they remove (rules B12, B13, B14, B17 and L1). Reads of one key
+// (GetItem, BatchGetItem, TransactGetItems, a Query's sort key equality) are checked by rule A14.
 
 // convState is an Emulator's conventions layer.
 type convState struct{ *convcheck.State }
@@ -44,6 +43,8 @@ type (
 	convCond    = convcheck.Cond
 	convBatch   = convcheck.Batch
 )
+
+var convLocks = convcheck.Locks // a write's tables and the command table rule B18 reads
 
 func newConvState(cfg *conventions.Config, log *slog.Logger, design func() *insights.Design) (*convState, error) {
 	st, err := convcheck.New(cfg, log, design)
@@ -131,16 +132,12 @@ func convWrite(tp *tablePolicy, t *table, op conventions.Op, key storage.Key, ol
 	return w
 }
 
-// inTx completes w with the lookups of transaction tx over w's table:
-// Exists (rule B5) and, for a table that keeps a latest item, Get (rule L1
-// on deletes).
+// inTx completes w with the lookups of transaction tx over w's table: Exists (rule B5),
+// Command (B18, when tx locked the command table) and Get (L1 on deletes, with a latest item).
 func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write {
 	w.Exists = func(pk, sk string) bool {
 		_, ok := tx.GetEncoded(t.data, t.schema.StringKey(pk, sk))
 		return ok
-	}
-	if ct := tx.Locked(w.Policy.CommandTable(w.Table)); ct != nil { // rule B18
-		w.Command = func(pk, sk string) bool { _, ok := tx.GetEncoded(ct, ct.KeySchema().StringKey(pk, sk)); return ok }
 	}
 	if w.Policy.Latest != "" {
 		w.Get = func(pk, sk string) storage.Item {
@@ -148,13 +145,13 @@ func inTx(w conventions.Write, tx *storage.WriteTx, t *table) conventions.Write 
 			return item
 		}
 	}
-	return w
+	return convcheck.WithCommand(w, tx)
 }
 
 // updateWrite is an update's t.data.Write; on a table with a latest item (L1
 // reads other items), a write in a storage transaction whose reads complete adds.
 func (c *call) updateWrite(t *table, tp *tablePolicy, key storage.Key, fn func(storage.Item, func(conventions.Write) conventions.Write) (storage.Item, error)) (storage.Change, error) {
-	if tp == nil || (tp.P.Latest == "" && t.commandTable() == nil) {
+	if tp == nil || (tp.P.Latest == "" && len(convLocks(nil, tp, t.data)) == 1) {
 		return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
 			return fn(cur, func(w conventions.Write) conventions.Write { return w })
 		})
@@ -200,7 +197,7 @@ func (c *call) deleteChecked(tp *tablePolicy, t *table, key storage.Key, cond *e
 // checkedWrite is one write of t's item with key in a storage
 // transaction over the table, committed when fn lets it.
 func (c *call) checkedWrite(t *table, key storage.Key, fn func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error)) (storage.Change, error) {
-	tx := storage.Begin(withCommandTables([]*storage.Table{t.data}, t)...)
+	tx := storage.Begin(convLocks(nil, t.conv.Load(), t.data)...)
 	defer tx.Abort()
 	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) { return fn(tx, cur) })
 	if err != nil {
@@ -210,31 +207,6 @@ func (c *call) checkedWrite(t *table, key storage.Key, fn func(tx *storage.Write
 		return storage.Change{}, err
 	}
 	return ch, nil
-}
-
-// commandTable is the command table whose rows the rows of data table t
-// must have (rule B18, conventions.Policy.CommandTable), nil: none.
-func (t *table) commandTable() *table {
-	tp := t.convPolicy()
-	if tp == nil || t.ns == nil {
-		return nil
-	}
-	if name := tp.P.CommandTable(t.name); name != "" && name != t.name {
-		return t.ns.getTable(name)
-	}
-	return nil
-}
-
-// withCommandTables adds to locks the command tables the writes of ts
-// read (rule B18): a write's storage transaction locks them with its own
-// tables, in storage's lock order.
-func withCommandTables(locks []*storage.Table, ts ...*table) []*storage.Table {
-	for _, t := range ts {
-		if ct := t.commandTable(); ct != nil {
-			locks = append(locks, ct.data)
-		}
-	}
-	return locks
 }
 
 // batchWriteChecked is one BatchWriteItem write (item nil: a delete) to a

@@ -443,7 +443,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	tables := make([]*storage.Table, 0, len(acts))
 	for _, a := range acts {
 		if a.t != nil {
-			tables = withCommandTables(append(tables, a.t.data), a.t) // rule B18 (conventions.go)
+			tables = convLocks(tables, a.t.conv.Load(), a.t.data) // and the command table rule B18 reads
 		}
 	}
 	tx := storage.Begin(tables...)

@@ -82,7 +82,13 @@ func (Stage) Begin(u *service.TableUse) error {
 		r.Context["dynamodb:leadingkeys"] = keys
 	}
 	principalKeys(r.Context, &id.Principal)
-	switch iampolicy.Authorize(r, id.Policies, resourcePolicies(t)) {
+	return decide(r, id.Policies, resourcePolicies(t, ""))
+}
+
+// decide authorizes r against the identity's policies and the
+// resource's, and returns AWS's AccessDeniedException when it is denied.
+func decide(r *iampolicy.Request, identity, resource []*iampolicy.Policy) error {
+	switch iampolicy.Authorize(r, identity, resource) {
 	case iampolicy.Allowed:
 		return nil
 	case iampolicy.DeniedByIdentity:
@@ -188,10 +194,11 @@ func keyString(v storage.Value) string {
 // PutResourcePolicy's documents: a JSON list of {stream, doc, rev}.
 const policySlot = "policies"
 
-// resourcePolicies are the table's resource-based policies, parsed
-// (one that does not parse counts as none: PutResourcePolicy checks
-// only that a document is JSON).
-func resourcePolicies(t service.Table) []*iampolicy.Policy {
+// resourcePolicies are the resource-based policies of the table
+// (stream "") or of its stream of that label ("*": any of its
+// streams), parsed (one that does not parse counts as none:
+// PutResourcePolicy checks only that a document is JSON).
+func resourcePolicies(t service.Table, stream string) []*iampolicy.Policy {
 	slot := t.Slot(policySlot)
 	if slot == nil {
 		return nil
@@ -205,7 +212,7 @@ func resourcePolicies(t service.Table) []*iampolicy.Policy {
 	}
 	var out []*iampolicy.Policy
 	for _, p := range ps {
-		if p.Stream != "" {
+		if p.Stream != stream && (stream != "*" || p.Stream == "") {
 			continue
 		}
 		if pol := parsed(p.Doc); pol != nil {
