@@ -230,3 +230,43 @@ func TestIAMControlPlaneResources(t *testing.T) {
 	requireDenied(t, describe("Missing"), "DescribeTable", "arn:aws:dynamodb:us-east-1:000000000000:table/Missing",
 		"because no identity-based policy allows the dynamodb:DescribeTable action")
 }
+
+// TestIAMBatchLeadingKeysForAnyValue: a batch is authorized once per
+// table, its dynamodb:LeadingKeys every partition key it names there:
+// ForAnyValue allows the whole batch when one key matches and denies it
+// when none does; ForAllValues denies it when one does not (and a Deny
+// with ForAnyValue denies it when one matches).
+func TestIAMBatchLeadingKeysForAnyValue(t *testing.T) {
+	f := newIAMFixture(t)
+	write := func(pks ...string) error {
+		var ws []types.WriteRequest
+		for i, pk := range pks {
+			ws = append(ws, types.WriteRequest{PutRequest: &types.PutRequest{Item: iamItem(pk, fmt.Sprintf("any%d", i))}})
+		}
+		_, err := f.a.BatchWriteItem(ctxBG, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Orders": ws}})
+		return err
+	}
+	get := func(pks ...string) error {
+		var keys []map[string]types.AttributeValue
+		for _, pk := range pks {
+			keys = append(keys, iamKey(pk))
+		}
+		_, err := f.a.BatchGetItem(ctxBG, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{iamTable: {Keys: keys}}})
+		return err
+	}
+	noAllow := func(action string) string { return "because no identity-based policy allows the dynamodb:" + action + " action" }
+
+	f.setPolicies(t, policy(allowOn("dynamodb:Batch*", `{"ForAnyValue:StringEquals":{"dynamodb:LeadingKeys":["TENANT#A"]}}`)))
+	require.NoError(t, write("TENANT#A", "TENANT#B"), "one key matches: the batch is allowed whole")
+	require.NoError(t, get("TENANT#B", "TENANT#A"), "also with the table named by its ARN")
+	requireDenied(t, write("TENANT#B", "TENANT#C"), "BatchWriteItem", iamTable, noAllow("BatchWriteItem"))
+
+	f.setPolicies(t, policy(allowOn("dynamodb:Batch*", `{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["TENANT#A"]}}`)))
+	require.NoError(t, write("TENANT#A", "TENANT#A"))
+	requireDenied(t, get("TENANT#A", "TENANT#B"), "BatchGetItem", iamTable, noAllow("BatchGetItem"))
+
+	f.setPolicies(t, policy(allowOn("dynamodb:Batch*", ""),
+		`{"Effect":"Deny","Action":"dynamodb:BatchWriteItem","Resource":"*","Condition":{"ForAnyValue:StringEquals":{"dynamodb:LeadingKeys":["TENANT#B"]}}}`))
+	requireDenied(t, write("TENANT#A", "TENANT#B"), "BatchWriteItem", iamTable, "with an explicit deny in an identity-based policy")
+	require.NoError(t, write("TENANT#A", "TENANT#C"))
+}
