@@ -254,7 +254,9 @@ func TestIAMBatchLeadingKeysForAnyValue(t *testing.T) {
 		_, err := f.a.BatchGetItem(ctxBG, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{iamTable: {Keys: keys}}})
 		return err
 	}
-	noAllow := func(action string) string { return "because no identity-based policy allows the dynamodb:" + action + " action" }
+	noAllow := func(action string) string {
+		return "because no identity-based policy allows the dynamodb:" + action + " action"
+	}
 
 	f.setPolicies(t, policy(allowOn("dynamodb:Batch*", `{"ForAnyValue:StringEquals":{"dynamodb:LeadingKeys":["TENANT#A"]}}`)))
 	require.NoError(t, write("TENANT#A", "TENANT#B"), "one key matches: the batch is allowed whole")
