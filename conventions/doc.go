@@ -83,8 +83,8 @@
 // severity, checkpoint, what it asks and why its default is what it is.
 // Policy validation, severities, this list and docs/conventions.md's table follow
 // it (TestRuleTableDocumented). A rules come from the guide and the
-// framework, B rules are inferred from the framework's code, D1 is seed
-// 001's single-table design and L1 seed 002's 'latest' item. A4, a create
+// framework, B rules are inferred from the framework's code, D1 and D2
+// are seed 001's single-table design and L1 seed 002's 'latest' item. A4, a create
 // of an existing version failing, is not a rule here: DynamoDB's own
 // condition does it. B14 is opt-in (Policy.Enable); A13, A8's declared
 // start, B7's updatable attributes and D1 follow what a table declares.
@@ -121,7 +121,10 @@
 //	B14  error write+delete               opt-in: a tenant-bound caller writes no common tenant's item
 //	B15  error transaction                one transaction writes one tenant's items (and common ones)
 //	B16  error write                      a GSI partition key names the item's tenant (or a common one)
+//	B17  error write+delete               a tenant-bound caller's USER_TENANT#common rows name its own tenant
+//	B18  error write                      an async data row created or moved to version N has its command row sk@N
 //	D1   error write                      with a declared design, an item matches an entity's templates
+//	D2   error write                      with a declared design, a write keeps the entity of the item it replaces
 //	L1   error write+delete+transaction   the 'latest' item copies a new version, by transaction or conditional write
 //
 // A table's Policy.Strict (tag TagStrict, JSON "strict") makes a warning
@@ -137,7 +140,8 @@
 // rules: B14), LatestWrite (L1: either way, a transaction, or a
 // conditional write) and Design (D1, against the emulator's design
 // file). A Write carries what the rules read of its request besides the
-// items: Condition (L1), CallerTenant (B14), Design (D1) and Position (the
+// items: Condition (L1), CallerTenant (B14, B17), Design (D1, D2),
+// Command (B18: the data table's command table, read in the write) and Position (the
 // item's place in a batch or transaction, which its violations carry).
 // CheckRead is A14 for one key a read names. Each Violation's Reason is
 // its rule's Why; a Refusal's Error names every violation with its item
@@ -151,7 +155,7 @@
 // removed; the framework lets TTL remove a version only after the next one
 // exists), nor the update expression that produced New (A8 and B7 judge
 // by the old and new items, so an UpdateItem that leaves seq alone is not
-// judged). Deletes are checked by B12, B13, B14 and L1 only; TTL's own
+// judged). Deletes are checked by B12, B13, B14, B17 and L1 only; TTL's own
 // deletions are not client writes and are never checked.
 //
 // L1's conditional way is two requests the rules see apart: a new

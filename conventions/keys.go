@@ -29,6 +29,9 @@ const (
 	seqPrefix    = "SEQ"
 	ttlPrefix    = "TTL"
 	tenantPrefix = "TENANT" // the tenant package's records, TENANT#<code>
+	// userTenantPrefix is seed 000's user-tenant association,
+	// USER_TENANT#<common tenant> / <tenantCode>#<userCode> (rule B17).
+	userTenantPrefix = "USER_TENANT"
 )
 
 // GenerateID returns pk#sk without sk's version suffix, as the framework's

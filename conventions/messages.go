@@ -126,8 +126,18 @@ const (
 	// B14
 	msgCommonWrite = "%s by a caller bound to tenant %q writes the common tenant %q (partition key %q); shared data is written by cross-tenant callers (B14 enabled)"
 
+	// B17
+	msgUserTenantOther = "%s by a caller bound to tenant %q names tenant %q in the user-tenant row %q under the common tenant's partition key %q: a tenant attaches and detaches only its own users"
+
+	// B18
+	msgDataNoCommand = "data row version %d has no command row: table %s holds no pk %q sk %q; a data row is the sync of a stored command version"
+	msgDataNoCSK     = "data row version %d has no csk naming its command row; DataService.publish writes cpk and csk"
+
 	// D1
 	msgDesignNoEntity = "item matches no entity of the table's design; compared with %s"
+
+	// D2
+	msgDesignReplaces = "%s turns a %s into a %s under the same primary key (%s): the %s is lost; give each entity's keys its own prefix, or condition the write on attribute_not_exists"
 
 	// B12
 	msgCommandDeleted = "%s deletes a command row; the command table keeps every version"

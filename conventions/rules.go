@@ -49,6 +49,9 @@ func (r *Rules) CheckTransaction(ws []Write) []Violation {
 		if w.Exists != nil && len(ws) > 1 {
 			w.Exists = existsWithin(ws, w.Table, w.Exists)
 		}
+		if w.Command != nil && len(ws) > 1 { // a command row the transaction puts (B18)
+			w.Command = existsWithin(ws, w.Policy.CommandTable(w.Table), w.Command)
+		}
 		out = checkItem(out, &w, r.cfg.commonTenants())
 	}
 	out = checkOneTenant(out, ws, r.cfg.commonTenants())
@@ -186,11 +189,13 @@ func checkItem(out []Violation, w *Write, common []string) []Violation {
 	}
 	c := checker{w: w, out: out}
 	c.design()
+	c.designReplaces()
 	c.latestMarkerCase()
 	if p.Roles == 0 {
 		return c.out
 	}
 	c.commonTenant(common)
+	c.userTenant(common)
 	if w.Op == OpDelete || w.New == nil {
 		c.deleted()
 		return c.out

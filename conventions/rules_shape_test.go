@@ -25,7 +25,7 @@ func runModes(t *testing.T, cases []ruleCase) {
 			require.NoError(t, err)
 			w := Write{Table: "app-test", Policy: Policy{Roles: roles, TenantSegment: tc.seg, Exempt: tc.exempt, Mode: mode},
 				Op: tc.op, Key: Key{PK: tc.pk, SK: tc.sk}, Old: tc.old, New: tc.new,
-				NotExistsCondition: tc.cond, CallerTenant: tc.caller, Design: tc.design}
+				NotExistsCondition: tc.cond, CallerTenant: tc.caller, Design: tc.design, Command: tc.commandLookup()}
 			if tc.policy != nil {
 				tc.policy(&w.Policy)
 			}

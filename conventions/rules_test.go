@@ -50,6 +50,17 @@ type ruleCase struct {
 	policy func(*Policy)
 	caller string // Write.CallerTenant
 	design func(storage.Item) (string, []string)
+	// command: the sort keys the command table holds in the partition
+	// (Write.Command, rule B18); nil: no command table.
+	command []string
+}
+
+// commandLookup is Write.Command for a case's command rows.
+func (tc ruleCase) commandLookup() func(pk, sk string) bool {
+	if tc.command == nil {
+		return nil
+	}
+	return func(pk, sk string) bool { return pk == tc.pk && slices.Contains(tc.command, sk) }
 }
 
 func runRuleCases(t *testing.T, cases []ruleCase) {
@@ -66,7 +77,7 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 		w := Write{
 			Table: "app-test", Policy: Policy{Roles: roles, TenantSegment: tc.seg, Exempt: tc.exempt},
 			Op: tc.op, Key: Key{PK: tc.pk, SK: tc.sk}, Old: tc.old, New: tc.new,
-			NotExistsCondition: tc.cond, CallerTenant: tc.caller, Design: tc.design,
+			NotExistsCondition: tc.cond, CallerTenant: tc.caller, Design: tc.design, Command: tc.commandLookup(),
 		}
 		if tc.policy != nil {
 			tc.policy(&w.Policy)

@@ -180,6 +180,7 @@ func (c *checker) dataItem() {
 			c.add("A5", msgDataCSK, describe(v), want, sk)
 		}
 	}
+	c.dataCommand(version)
 	if w.Old == nil || version == 0 {
 		return
 	}

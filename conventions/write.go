@@ -78,6 +78,12 @@ type Write struct {
 	// fn the table's lock is held: Exists must not call back into the same
 	// table's locking methods.
 	Exists func(pk, sk string) bool
+	// Command reports whether the data table's command table
+	// (Policy.CommandTable) holds an item with the given key; nil skips
+	// rule B18 (the namespace has no such table). The emulator locks that
+	// table with the data table for the write, so the same lock caveat as
+	// Exists applies.
+	Command func(pk, sk string) bool
 	// Get returns the item with the given key, nil when there is none; nil
 	// skips the rules that need it (L1 on deletes: the latest item is
 	// read to see whether it points at the deleted item). The same lock

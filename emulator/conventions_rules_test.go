@@ -236,15 +236,16 @@ func TestConventionsTransactAndBatch(t *testing.T) {
 	}
 	badData := dataItem(orderPK, "ORDER#B", 1)
 	badData["sk"] = s("ORDER#B@1")
+	env.commandRows(orderPK, "ORDER#C", 1) // the good data row's version (rule B18)
 	_, err = env.db.BatchWriteItem(env.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
-		dataTable: {{PutRequest: &types.PutRequest{Item: dataItem(orderPK, "ORDER#A", 1)}}, {PutRequest: &types.PutRequest{Item: badData}}}}})
+		dataTable: {{PutRequest: &types.PutRequest{Item: dataItem(orderPK, "ORDER#C", 1)}}, {PutRequest: &types.PutRequest{Item: badData}}}}})
 	if code, msg := apiError(t, err); code != "ValidationException" || !strings.HasPrefix(msg, "[conventions A5]") {
 		t.Fatalf("batch with a bad item: got %s %q", code, msg)
 	}
 	if got := env.getItem(cmdTable, orderPK, "ORDER#A@1"); got != nil {
 		t.Fatal("a refused transaction or batch wrote its good item")
 	}
-	if got := env.getItem(dataTable, orderPK, "ORDER#A"); got != nil {
+	if got := env.getItem(dataTable, orderPK, "ORDER#C"); got != nil {
 		t.Fatal("a refused batch wrote its good item")
 	}
 	env.wantReportedOnly(cmdTable, "A3", "B6")

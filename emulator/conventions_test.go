@@ -146,6 +146,16 @@ func (env *convEnv) put(table string, item map[string]av, cond string) error {
 	return err
 }
 
+// commandRows publishes versions 1..upTo of (pk, base) to the command
+// table, each with the create guard: what a data row of those versions
+// needs behind it (rule B18).
+func (env *convEnv) commandRows(pk, base string, upTo int) {
+	env.t.Helper()
+	for v := 1; v <= upTo; v++ {
+		env.mustPut(cmdTable, commandItem(pk, base, v), createCnd)
+	}
+}
+
 func (env *convEnv) mustPut(table string, item map[string]av, cond string) {
 	env.t.Helper()
 	if err := env.put(table, item, cond); err != nil {
@@ -399,6 +409,9 @@ func TestConventionsRefused(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newConvEnv(t)
+			if tc.table == dataTable {
+				env.commandRows(orderPK, orderSK, 1) // the data row's command row (rule B18)
+			}
 			code, msg := apiError(t, env.put(tc.table, tc.item, createCnd))
 			if code != "ValidationException" || !strings.HasPrefix(msg, tc.want) {
 				t.Fatalf("got %s %q, want ValidationException %q...", code, msg, tc.want)
@@ -449,11 +462,13 @@ func TestConventionsRefusedByDefault(t *testing.T) {
 			return err
 		}, "[conventions B7] UpdateItem creates a command row"},
 		{"B8 data version down", func(env *convEnv) {
+			env.commandRows(orderPK, orderSK, 2)
 			env.mustPut(dataTable, dataItem(orderPK, orderSK, 2), "")
 		}, func(env *convEnv) error {
 			return env.put(dataTable, dataItem(orderPK, orderSK, 1), "")
 		}, "[conventions B8] data item version goes down from 2 to 1"},
 		{"B8 data version jump", func(env *convEnv) {
+			env.commandRows(orderPK, orderSK, 9)
 			env.mustPut(dataTable, dataItem(orderPK, orderSK, 3), "")
 		}, func(env *convEnv) error {
 			return env.put(dataTable, dataItem(orderPK, orderSK, 9), "")

@@ -28,7 +28,9 @@ import (
 // with internal/iampolicy. A denied use fails its request with AWS's
 // AccessDeniedException. A key of Credentials not listed acts as the
 // account's root user: nothing it does is evaluated (the tables'
-// set-up, the tests' own checks). The control plane is not evaluated.
+// set-up, the tests' own checks). The control plane and the Streams API
+// are decided too, once per call, on the table's, stream's or backup's
+// ARN (the stage's CheckCall).
 // AdminIAMPath reads and replaces the identities while the emulator
 // runs.
 

@@ -22,7 +22,7 @@ import (
 
 // iamJSON gives AKIAME an identity allowed nothing on the data plane.
 const iamJSON = `{"identities": [{"accessKeyId": "AKIAME", "arn": "arn:aws:iam::000000000000:user/me",
-  "policies": [{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "dynamodb:Query", "Resource": "*"}]}]}]}`
+  "policies": [{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["dynamodb:Query", "dynamodb:CreateTable"], "Resource": "*"}]}]}]}`
 
 // TestLoadIAMPolicies: the file goes into Options.IAM; without
 // -credentials, or with a key they do not list or a policy that does
@@ -55,8 +55,8 @@ func TestLoadIAMPolicies(t *testing.T) {
 }
 
 // TestRunIAMPolicies: dynamoemu -credentials FILE -iamPolicies FILE
-// decides a data-plane request of a key with an identity: the root key
-// makes a table and reads it, the identity's GetItem is
+// decides the requests of a key with an identity: its policy allows
+// CreateTable and Query; its DescribeTable and GetItem are
 // AccessDeniedException.
 func TestRunIAMPolicies(t *testing.T) {
 	dir := t.TempDir()
@@ -91,11 +91,14 @@ func TestRunIAMPolicies(t *testing.T) {
 		require.NoError(t, err)
 		return res.StatusCode, string(out)
 	}
-	// AKIAME has no namespace: its own database. It may create a table
-	// (the control plane is not evaluated), not read it.
+	// AKIAME has no namespace: its own database. Its policy lets it
+	// create a table and query it, not describe it or read an item.
 	status, body := call("AKIAME", "my-secret", "CreateTable", `{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	require.Equal(t, 200, status, body)
+	status, body = call("AKIAME", "my-secret", "DescribeTable", `{"TableName":"tbl"}`)
+	require.Equal(t, 400, status, body)
+	require.Contains(t, body, "is not authorized to perform: dynamodb:DescribeTable on resource: arn:aws:dynamodb:us-east-1:000000000000:table/tbl")
 	status, body = call("AKIAME", "my-secret", "GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"a"}}}`)
 	require.Equal(t, 400, status, body)
 	require.Contains(t, body, "AccessDeniedException")

@@ -127,7 +127,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md)")
 	fs.StringVar(&c.credentials, "credentials", "", "accept only the access keys this JSON file lists and verify every request's SigV4 signature as AWS does; the admin endpoints then need one of these keys or an admin token of the file (see docs/server.md). Default: any credentials work, as in DynamoDB Local")
-	fs.StringVar(&c.iamPolicies, "iamPolicies", "", "with -credentials, decide every data-plane request of the access keys this JSON file gives an identity with IAM's logic: their identity policies and the tables' resource-based policies (see docs/iam.md). Default: off")
+	fs.StringVar(&c.iamPolicies, "iamPolicies", "", "with -credentials, decide every data-plane, control-plane and Streams API request of the access keys this JSON file gives an identity with IAM's logic: their identity policies and the tables' resource-based policies (see docs/iam.md). Default: off")
 	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")

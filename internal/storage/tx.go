@@ -96,6 +96,28 @@ func (tx *WriteTx) has(t *Table) error {
 	return nil
 }
 
+// Sibling returns the table of that name in t's DB, nil when there is
+// none (or t is in no DB). It takes the DB's lock: call it outside any
+// table's write.
+func (t *Table) Sibling(name string) *Table {
+	if t.db == nil || name == "" {
+		return nil
+	}
+	return t.db.Table(name)
+}
+
+// Locked returns the transaction's table of that name (Table.Name), nil
+// when it holds none: a write that reads another table it locked (the
+// conventions' rule B18 reads a data row's command table) finds it here.
+func (tx *WriteTx) Locked(name string) *Table {
+	for _, t := range tx.tables {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
+
 // Get returns the item with key k in t as the transaction sees it, decoded
 // afresh, or false when there is none.
 func (tx *WriteTx) Get(t *Table, k Key) (Item, bool) {

@@ -13,8 +13,8 @@
 // position in a batch or transaction, and key) and the rule's reason
 // (conventions.Refusal): a BatchWriteItem is checked whole before it is
 // refused (Batch), as a transaction is. Nothing is written then. The
-// tenant rules (B10, and B14 when every refusing violation is B14) fail
-// with AccessDeniedException. Every violation, refused or not, is logged
+// tenant rules (B10, and B14 and B17 when every refusing violation is
+// one of them) fail with AccessDeniedException. Every violation, refused or not, is logged
 // (with the request's id and the rule's reason) and kept in the report
 // (Emulator.ConventionsReport, GET /dynamoemu/conventions;
 // Emulator.ResetConventionsReport, DELETE /dynamoemu/conventions), which
@@ -231,11 +231,16 @@ func (st *State) settle(r Req, vs []conventions.Violation, mode func(table strin
 	if refusal == nil {
 		return nil
 	}
-	if slices.IndexFunc(refusal.Violations, func(v conventions.Violation) bool { return v.Rule != "B14" }) < 0 {
+	if slices.IndexFunc(refusal.Violations, func(v conventions.Violation) bool { return !callerRule(v.Rule) }) < 0 {
 		return apierr.AccessDenied(refusal.Error()) // the caller may not, as the tenant guard
 	}
 	return apierr.Validation(refusal.Error())
 }
+
+// callerRule reports whether rule judges what the caller's tenant may
+// write (B14, B17): a refusal of those rules alone is
+// AccessDeniedException, as the tenant guard's.
+func callerRule(rule string) bool { return rule == "B14" || rule == "B17" }
 
 // Cond is a write's condition as the rules read it: its
 // ConditionExpression and names, or Guard for a write whose own
@@ -280,6 +285,42 @@ func (tp *Policy) ofCall(r Req, w conventions.Write) conventions.Write {
 // returns the error that refuses it, or nil.
 func (tp *Policy) Check(r Req, w conventions.Write) error {
 	return tp.st.settle(r, tp.st.rules.CheckWrite(tp.ofCall(r, w)), tp.mode)
+}
+
+// CommandLock appends to locks the command table whose rows the data
+// rows of storage table t, of policy tp (nil: none), must have (rule
+// B18, conventions.Policy.CommandTable), when t's DB has it. A write's
+// storage transaction locks it with t, in storage's lock order, so that
+// the rule reads the command table inside the data row's write
+// (WithCommand). It takes the DB's lock: call it before any table's.
+func CommandLock(locks []*storage.Table, tp *Policy, t *storage.Table) []*storage.Table {
+	if tp == nil {
+		return locks
+	}
+	if ct := t.Sibling(tp.P.CommandTable(t.Name())); ct != nil && ct != t {
+		locks = append(locks, ct)
+	}
+	return locks
+}
+
+// LockedTables is what rule B18's lookup needs of a write's storage
+// transaction: the tables it locked, and their items as it sees them
+// (storage.WriteTx; the service's checked Write).
+type LockedTables interface {
+	Locked(name string) *storage.Table
+	GetEncoded(t *storage.Table, k storage.Key) (storage.EncodedItem, bool)
+}
+
+// WithCommand completes w with rule B18's lookup of its command table,
+// when the write's transaction tx locked it (CommandLock).
+func WithCommand(w conventions.Write, tx LockedTables) conventions.Write {
+	if ct := tx.Locked(w.Policy.CommandTable(w.Table)); ct != nil {
+		w.Command = func(pk, sk string) bool {
+			_, ok := tx.GetEncoded(ct, ct.KeySchema().StringKey(pk, sk))
+			return ok
+		}
+	}
+	return w
 }
 
 // KeyOf is a storage key as the rules name it.

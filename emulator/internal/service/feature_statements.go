@@ -182,13 +182,13 @@ func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size 
 		return nil, err
 	}
 	cl.writing(size) // a DuplicateItem is charged as a refused condition (pipeline_condfail.go)
-	checked := writeCheck(t.t) != NoWriteCheck
-	change, err := t.t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+	wc := writeCheck(t.t)
+	change, err := cl.updateWrite(t.t, wc, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
 		if cur != nil {
 			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
-		if checked { // INSERT creates only, as a create guard does; no other item is read here
-			if err := cl.checkWrite(&Write{Table: t, Op: WritePut, Key: key, New: item, CreateOnly: true}); err != nil {
+		if wc != NoWriteCheck { // INSERT creates only, as a create guard does
+			if err := cl.checkWrite(&Write{Table: t, Op: WritePut, Key: key, New: item, CreateOnly: true, tx: tx}); err != nil {
 				return nil, err
 			}
 		}

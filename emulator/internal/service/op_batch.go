@@ -394,9 +394,9 @@ func (c *call) checkBatchWrite(in *BatchWriteItemInput) ([]string, int, error) {
 // one write path, and a refused write leaves none of the batch. Once
 // committed, the request's maps are given back (op_batch_recycle.go).
 func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUses, total int, in *BatchWriteItemInput, out *BatchWriteItemOutput) error {
-	data := make([]*storage.Table, len(tables))
-	for i, bt := range tables {
-		data[i] = bt.t.data
+	data := make([]*storage.Table, 0, len(tables))
+	for _, bt := range tables {
+		data = writeLocks(data, bt.t) // and the tables the stages' write checks read
 	}
 	tx := storage.Begin(data...)
 	defer tx.Abort()

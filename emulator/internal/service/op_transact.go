@@ -449,7 +449,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	tables := make([]*storage.Table, 0, len(acts))
 	for _, a := range acts {
 		if a.t != nil {
-			tables = append(tables, a.t.data)
+			tables = writeLocks(tables, a.t) // and the tables the stages' write checks read
 		}
 	}
 	tx := storage.Begin(tables...)

@@ -77,6 +77,15 @@ type WriteChecker interface {
 	NewWriteBatch(c Call, transaction bool) WriteBatch
 }
 
+// WriteLocker is a WriteChecker whose checks of a table's writes read
+// other tables of its namespace: WriteLocks appends them to the tables
+// the writes' storage transaction locks (storage orders the locks), and
+// the check finds them with Write.Locked. It runs before any table is
+// locked (it may take the DB's lock: storage.Table.Sibling).
+type WriteLocker interface {
+	WriteLocks(dst []*storage.Table, t Table) []*storage.Table
+}
+
 // WriteBatch is a WriteChecker's checks of a request's writes.
 type WriteBatch interface {
 	Add(w *Write)
@@ -125,12 +134,28 @@ func (w *Write) Get(k storage.Key) storage.Item {
 	return item
 }
 
+// Locked returns the table of that name the write's transaction locked
+// for a WriteLocker (nil: none, or the check may not read: Reads).
+func (w *Write) Locked(name string) *storage.Table {
+	if w.tx == nil {
+		return nil
+	}
+	return w.tx.Locked(name)
+}
+
+// GetEncoded returns the item with key k of ot, a table Locked returned,
+// as the write's transaction sees it.
+func (w *Write) GetEncoded(ot *storage.Table, k storage.Key) (storage.EncodedItem, bool) {
+	return w.tx.GetEncoded(ot, k)
+}
+
 // The installed stages' checks, in UseStage's order (init only).
 var (
 	configurers   []Configurer
 	defCheckers   []DefinitionChecker
 	keyGuards     []KeyGuard
 	writeCheckers []WriteChecker
+	writeLockers  []WriteLocker
 )
 
 // useChecks lists s among the checks it implements (UseStage).
@@ -146,6 +171,9 @@ func useChecks(s Stage) {
 	}
 	if v, ok := s.(WriteChecker); ok {
 		writeCheckers = append(writeCheckers, v)
+	}
+	if v, ok := s.(WriteLocker); ok {
+		writeLockers = append(writeLockers, v)
 	}
 }
 
@@ -260,6 +288,17 @@ func writeCheck(t *table) WriteCheck {
 	return wc
 }
 
+// writeLocks appends t's table and the tables the WriteLockers read
+// with its writes to dst: what a storage transaction of t's checked
+// writes locks.
+func writeLocks(dst []*storage.Table, t *table) []*storage.Table {
+	dst = append(dst, t.data)
+	for _, v := range writeLockers {
+		dst = v.WriteLocks(dst, Table{t: t})
+	}
+	return dst
+}
+
 // checkWrite puts w, a write alone in its request, to the
 // WriteCheckers that check its table.
 func (c *call) checkWrite(w *Write) error {
@@ -315,7 +354,7 @@ func (b *writeBatch) settle() error {
 // checkedWrite is one write of t's item with key in a storage
 // transaction over the table, committed when fn lets it.
 func (c *call) checkedWrite(t *table, key storage.Key, fn func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error)) (storage.Change, error) {
-	tx := storage.Begin(t.data)
+	tx := storage.Begin(writeLocks(nil, t)...)
 	defer tx.Abort()
 	ch, err := tx.Write(t.data, key, func(cur storage.Item) (storage.Item, error) { return fn(tx, cur) })
 	if err != nil {

@@ -362,6 +362,18 @@ async function main() {
       assert.ok(list.items.length >= 2)
     }))
 
+  // Seed 000's user-tenant association under the common tenant
+  // (USER_TENANT#common / <tenantCode>#<userCode>), published by a
+  // tenant-bound caller for its own tenant and synced.
+  const userTenantPk = 'USER_TENANT#common'
+  await flow('user-tenant: a tenant-bound caller attaches its user under the common tenant (seed 000), synced', () =>
+    asTenant(T1, async (opts) => {
+      await order.commandService.publishAsync(entity(userTenantPk, `${T1}#user123`, 'common'), opts)
+      await fw.sync()
+      const data = await order.dataService.getItem({ pk: userTenantPk, sk: `${T1}#user123` })
+      assert.equal(data.csk, `${T1}#user123@1`)
+    }))
+
   // Seed 002's 'latest' pattern on a table of its own, opted in by tags,
   // kept in step both ways the seed names.
   await flow('seed 002: versions with a \'latest\' item by TransactWriteItems, then by a conditional write; an old version deleted', async () => {
@@ -439,6 +451,11 @@ async function main() {
     asTenant('tenant002', () => order.dataService.getItem({ pk: orderPk, sk: orderSk })), 'AccessDeniedException')
   await refused('updateStatus of a version that does not exist (UpdateItem creating a command row)', 'B7', () =>
     asTenant(T1, () => order.commandService.updateStatus({ pk: orderPk, sk: `${orderSk}@99` }, 'finish:FINISHED')))
+  await refused('a tenant attaching a user to another tenant through the common tenant (seed 000)', 'B17', () =>
+    asTenant(T1, (opts) => order.commandService.publishAsync(entity(userTenantPk, 'tenant002#user123', 'common'), opts)), 'AccessDeniedException')
+  await refused('a data row whose command row was never written (DataService.publish of an unpublished version)', 'B18', () =>
+    asTenant(T1, () => order.dataService.publish(entity(orderPk, 'ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT8Y@1', T1, { version: 1 }))))
+
   await refused('a task row of another shape (JOB#tenant001)', 'B11', () =>
     asTenant(T1, () => fw.ddb.putItem(tasksTable, { id: `JOB#${T1}#import#1`, pk: `JOB#${T1}`, sk: 'import#1', tenantCode: T1, version: 0 })))
 
@@ -447,6 +464,8 @@ async function main() {
     assert.equal((await order.dataService.getItem({ pk: orderPk, sk: orderSk })).version, latestV)
     assert.equal((await cmdRow(1)).name, 'first order')
     assert.equal(await order.commandService.getItem({ pk: orderPk, sk: `${orderSk}@${latestV + 3}` }), undefined)
+    assert.equal(await order.dataService.getItem({ pk: orderPk, sk: 'ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT8Y' }), undefined)
+    assert.equal(await order.commandService.getItem({ pk: userTenantPk, sk: 'tenant002#user123@1' }), undefined)
     assert.equal((await fw.ddb.getItem(seqTable, seqKey)).seq, 3)
   })
   await outsideRequests(async () => {

@@ -9,16 +9,23 @@ import (
 
 // ChecksWrites checks the writes of a table that opted in, in a storage
 // transaction for its updates too when it keeps a latest item (rule L1
-// reads other items).
+// reads other items) or is a data table whose rows have command rows
+// (rule B18 reads the command table).
 func (Stage) ChecksWrites(t service.Table) service.WriteCheck {
 	p := policies.Load(t)
 	switch {
 	case p == nil:
 		return service.NoWriteCheck
-	case p.P.Latest != "":
+	case p.P.Latest != "", p.P.CommandTable(t.Name()) != "":
 		return service.CheckWritesReading
 	}
 	return service.CheckWrites
+}
+
+// WriteLocks adds the command table rule B18 reads with the writes of a
+// data table, when its namespace has one.
+func (Stage) WriteLocks(dst []*storage.Table, t service.Table) []*storage.Table {
+	return convcheck.CommandLock(dst, policies.Load(t), t.Storage())
 }
 
 // CheckWrite runs the rules on one write and returns the error that
@@ -54,6 +61,7 @@ func write(p *convcheck.Policy, w *service.Write) conventions.Write {
 		if cw.Policy.Latest != "" {
 			cw.Get = func(pk, sk string) storage.Item { return w.Get(ks.StringKey(pk, sk)) }
 		}
+		cw = convcheck.WithCommand(cw, w)
 	}
 	return cw
 }

@@ -13,7 +13,9 @@
 // identity's policies and the table's resource-based policy
 // (PutResourcePolicy's, read from the table's definition) with
 // internal/iampolicy, and refuses a denied use with AWS's
-// AccessDeniedException. A request without an identity is not
+// AccessDeniedException. CheckCall (control.go) decides each call of
+// the control plane and the Streams API the same way, on the ARN of the
+// table, stream or backup it names, before the operation validates it. A request without an identity is not
 // evaluated: the stage is a Switch, on only while an emulator of the
 // process has the policy mode on (Enable).
 //

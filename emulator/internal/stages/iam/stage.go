@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,11 +79,19 @@ func (Stage) Begin(u *service.TableUse) error {
 	if u.Index() != "" {
 		r.Resource += "/index/" + u.Index()
 	}
-	if keys := leadingKeys(u); keys != nil {
+	if keys := batchKeys(c.Input(), t); keys != nil {
+		r.Context["dynamodb:leadingkeys"] = keys
+	} else if keys := leadingKeys(u); keys != nil {
 		r.Context["dynamodb:leadingkeys"] = keys
 	}
 	principalKeys(r.Context, &id.Principal)
-	switch iampolicy.Authorize(r, id.Policies, resourcePolicies(t)) {
+	return decide(r, id.Policies, resourcePolicies(t, ""))
+}
+
+// decide authorizes r against the identity's policies and the
+// resource's, and returns AWS's AccessDeniedException when it is denied.
+func decide(r *iampolicy.Request, identity, resource []*iampolicy.Policy) error {
+	switch iampolicy.Authorize(r, identity, resource) {
 	case iampolicy.Allowed:
 		return nil
 	case iampolicy.DeniedByIdentity:
@@ -174,6 +183,53 @@ func leadingKeys(u *service.TableUse) []string {
 	return nil
 }
 
+// batchKeys is dynamodb:LeadingKeys of a BatchGetItem or BatchWriteItem
+// on table t: every partition key value the request names on t, each
+// once, in request order (nil for another request). AWS authorizes a
+// batch once per table, dynamodb:BatchGetItem or BatchWriteItem on it,
+// so a multivalued key holds the whole batch's values there: under
+// ForAnyValue one matching key allows every item, under ForAllValues
+// one other denies them all (awslabs/amazon-dynamodb-tools issue 325:
+// a BatchWriteItem with one key a LeadingKeys policy denies failed
+// whole). Each item's use is decided with the same values.
+func batchKeys(in any, t service.Table) []string {
+	pk := t.Schema().Partition.Name
+	var out []string
+	add := func(item map[string]storageValue) {
+		if v, ok := item[pk]; ok && v.IsValid() {
+			if s := keyString(v); !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	switch in := in.(type) {
+	case *service.BatchGetItemInput:
+		ka := in.RequestItems[t.Name()]
+		if ka == nil {
+			ka = in.RequestItems[t.ARN()] // a table named by its ARN
+		}
+		if ka != nil {
+			for _, k := range ka.Keys {
+				add(k)
+			}
+		}
+	case *service.BatchWriteItemInput:
+		ws, ok := in.RequestItems[t.Name()]
+		if !ok {
+			ws = in.RequestItems[t.ARN()]
+		}
+		for _, w := range ws {
+			switch {
+			case w.PutRequest != nil:
+				add(w.PutRequest.Item)
+			case w.DeleteRequest != nil:
+				add(w.DeleteRequest.Key)
+			}
+		}
+	}
+	return out // nil: not a batch, or none found (each use then names its own)
+}
+
 // keyString is a key value as a condition compares it: a string, a
 // number's text, a binary's base64.
 func keyString(v storage.Value) string {
@@ -188,10 +244,11 @@ func keyString(v storage.Value) string {
 // PutResourcePolicy's documents: a JSON list of {stream, doc, rev}.
 const policySlot = "policies"
 
-// resourcePolicies are the table's resource-based policies, parsed
-// (one that does not parse counts as none: PutResourcePolicy checks
-// only that a document is JSON).
-func resourcePolicies(t service.Table) []*iampolicy.Policy {
+// resourcePolicies are the resource-based policies of the table
+// (stream "") or of its stream of that label ("*": any of its
+// streams), parsed (one that does not parse counts as none:
+// PutResourcePolicy checks only that a document is JSON).
+func resourcePolicies(t service.Table, stream string) []*iampolicy.Policy {
 	slot := t.Slot(policySlot)
 	if slot == nil {
 		return nil
@@ -205,7 +262,7 @@ func resourcePolicies(t service.Table) []*iampolicy.Policy {
 	}
 	var out []*iampolicy.Policy
 	for _, p := range ps {
-		if p.Stream != "" {
+		if p.Stream != stream && (stream != "*" || p.Stream == "") {
 			continue
 		}
 		if pol := parsed(p.Doc); pol != nil {

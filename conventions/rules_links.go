@@ -1,0 +1,120 @@
+package conventions
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// The rules that read a row against another: B17 (a user-tenant row under
+// the common tenant names the caller's tenant), B18 (a data row has its
+// command row) and D2 (a write keeps the entity of the item it replaces).
+
+// userTenant is rule B17: seed 000's user-tenant association,
+// USER_TENANT#<common tenant> / <tenantCode>#<userCode>, lives under the
+// common tenant with the tenant in the sort key's first segment. A caller
+// bound to a tenant (not a cross-tenant caller, nor one bound to a common
+// tenant) writes or deletes only the rows of its own tenant there. Only
+// the partition key prefix USER_TENANT is judged: other rows under the
+// common tenant (USER#common / sso#<userId>, MASTER#common settings)
+// carry no tenant in their sort key (B14 covers writing them at all).
+func (c *checker) userTenant(common []string) {
+	w := c.w
+	if w.CallerTenant == "" || isCommon(common, w.CallerTenant) {
+		return
+	}
+	prefix, _, _ := strings.Cut(w.Key.PK, KeySeparator)
+	if prefix != userTenantPrefix {
+		return
+	}
+	tenant, err := tenantOf(w.Policy, w.Key.PK)
+	if err != nil || !isCommon(common, tenant) {
+		return
+	}
+	named, _, _ := strings.Cut(RemoveSortKeyVersion(w.Key.SK), KeySeparator)
+	if !strings.EqualFold(named, w.CallerTenant) {
+		c.add("B17", msgUserTenantOther, w.Op, w.CallerTenant, named, w.Key.SK, w.Key.PK)
+	}
+}
+
+// isCommon reports whether tenant is one of the common tenants (any case).
+func isCommon(common []string, tenant string) bool {
+	return slices.ContainsFunc(common, func(c string) bool { return strings.EqualFold(c, tenant) })
+}
+
+// CommandTable is the name of the command table whose rows a data table's
+// rows must have (rule B18): the data table's name with its "data" suffix
+// replaced by "command" (the CLI template's <prefix><module>-data and
+// <prefix><module>-command, master-data and master-command), or "" when
+// the policy does not check B18 (not a data table, the rule disabled, or
+// a name without the suffix). The emulator reads that table, when the
+// namespace has it, inside the data row's write.
+func (p Policy) CommandTable(table string) string {
+	if !p.Active() || !p.Roles.Has(RoleData) || !p.enabled("B18") {
+		return ""
+	}
+	base, ok := strings.CutSuffix(table, "data")
+	if !ok {
+		return ""
+	}
+	return base + "command"
+}
+
+// dataCommand is rule B18: a data row that a write creates, or moves to
+// another version, has its command row. The async path's data row names
+// it: csk is sk@version (A5), the command row DataSyncDdsHandler synced,
+// which must be in the command table (Policy.CommandTable). A row whose
+// csk is the bare sk is publishSync's and is not judged: 0.1.48-beta.0's
+// publishSync writes the data row and no command row at all (1.2.5's
+// writes the command row first). A row without csk names no command row
+// and is a violation (DataService.publish always writes cpk and csk). A
+// rewrite of the same version (a retried sync) is not judged: its
+// command row may have expired through TTL since. Nothing is judged
+// without Write.Command (no such table), nor when A5's shape fails.
+func (c *checker) dataCommand(version int) {
+	w := c.w
+	if w.Command == nil || version < 1 || strings.Contains(w.Key.SK, VerSeparator) {
+		return
+	}
+	if ov, ok := w.Old["version"]; ok && ov.Kind() == storage.KindN && ov.Str() == strconv.Itoa(version) {
+		return
+	}
+	sk := w.Key.SK + VerSeparator + strconv.Itoa(version)
+	csk, ok := w.New["csk"]
+	switch {
+	case !ok:
+		c.add("B18", msgDataNoCSK, version)
+	case csk.Kind() != storage.KindS || csk.Str() != sk:
+		// publishSync's bare sk, or a csk A5 reports
+	case !w.Command(w.Key.PK, sk):
+		c.add("B18", msgDataNoCommand, version, w.Policy.CommandTable(w.Table), w.Key.PK, sk)
+	}
+}
+
+// designReplaces is rule D2: on a table with a declared design, a write
+// over an existing item leaves an item of the same entity. Seed 001's
+// Comment and Like have primary keys of one shape (PK={id},
+// SK_GSI1PK={post_id}); only GSI1SK's prefix tells them apart, so a Like
+// put with a Comment's primary key replaces the Comment. What it cannot
+// tell: an item whose old or new self matches no entity (D1 reports the
+// new one), two entities whose templates both match an item (the first
+// declared is taken), and a replacement by an item of the same entity (a
+// Like over another Like with the same id and post is an update).
+func (c *checker) designReplaces() {
+	w := c.w
+	if w.Design == nil || w.Old == nil || w.New == nil || !w.Policy.Design {
+		return
+	}
+	was, _ := w.Design(w.Old)
+	is, _ := w.Design(w.New)
+	if was != "" && is != "" && was != is {
+		c.add("D2", msgDesignReplaces, w.Op, was, is, keyText(w), was)
+	}
+}
+
+// keyText is the write's key as a refusal names it.
+func keyText(w *Write) string {
+	return strconv.Quote(w.Key.PK) + ", " + strconv.Quote(w.Key.SK)
+}

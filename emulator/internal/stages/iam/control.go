@@ -1,0 +1,164 @@
+package iam
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
+)
+
+// The control plane and the Streams API: CheckCall decides each call of
+// an operation that names a table, a stream or a backup, or lists them,
+// as AWS's Service Authorization Reference for DynamoDB has it
+// (docs.aws.amazon.com/service-authorization/latest/reference/
+// list_amazondynamodb.html): the action is dynamodb:<operation>, the
+// resource the ARN the call is about. It runs once per call, before the
+// operation validates its input (service.CallChecker), as AWS
+// authorizes before it validates. The condition keys are the
+// principal's; the resource-based policies, the table's (or its
+// stream's) when the table exists.
+
+// resourceKind says which ARN an operation is authorized on.
+type resourceKind uint8
+
+const (
+	onTable   resourceKind = iota + 1 // the table (TableName, TableArn, ResourceArn)
+	onSource                          // the source table (RestoreTableToPointInTime)
+	onBackup                          // the backup (BackupArn)
+	onStream                          // the stream (StreamArn; GetRecords: its iterator's)
+	onStreams                         // every stream of the table, or of every table (ListStreams)
+	onAll                             // no resource-level permission: table/* (ListTables, ...)
+)
+
+// controlKind is the resource a call of op is decided on; 0 for an
+// operation CheckCall does not decide (DescribeEndpoints, the global
+// tables', imports' and exports' list and describe operations).
+func controlKind(op string) resourceKind {
+	switch op {
+	case "CreateTable", "DescribeTable", "UpdateTable", "DeleteTable", "DescribeTimeToLive", "UpdateTimeToLive",
+		"TagResource", "UntagResource", "ListTagsOfResource",
+		"CreateBackup", "DescribeContinuousBackups", "UpdateContinuousBackups",
+		"DescribeContributorInsights", "UpdateContributorInsights",
+		"DescribeKinesisStreamingDestination", "EnableKinesisStreamingDestination",
+		"DisableKinesisStreamingDestination", "UpdateKinesisStreamingDestination",
+		"GetResourcePolicy", "PutResourcePolicy", "DeleteResourcePolicy", "ExportTableToPointInTime":
+		return onTable
+	case "RestoreTableToPointInTime":
+		return onSource
+	case "DescribeBackup", "DeleteBackup", "RestoreTableFromBackup":
+		return onBackup
+	case "DescribeStream", "GetShardIterator", "GetRecords":
+		return onStream
+	case "ListStreams":
+		return onStreams
+	case "ListTables", "ListBackups", "DescribeLimits":
+		return onAll
+	}
+	return 0
+}
+
+// CheckCall decides a call of a control-plane or Streams API operation
+// of a key with an identity (service.CallChecker).
+func (Stage) CheckCall(c service.Call, op string, in any) error {
+	id := identityOf(c.Context())
+	kind := controlKind(op)
+	if id == nil || kind == 0 {
+		return nil
+	}
+	res, table, stream := controlResource(c, kind, in)
+	r := &iampolicy.Request{Principal: &id.Principal, Action: "dynamodb:" + op, Resource: res, Context: map[string][]string{}}
+	principalKeys(r.Context, &id.Principal)
+	var rps []*iampolicy.Policy
+	if table != "" && kind != onBackup {
+		if t, ok := c.Table(table); ok {
+			rps = resourcePolicies(t, stream)
+		}
+	}
+	return decide(r, id.Policies, rps)
+}
+
+// controlResource is the ARN a call of kind is authorized on, with the
+// table it names ("" for none) and, for a stream, its label ("*": any).
+func controlResource(c service.Call, kind resourceKind, in any) (arn, table, stream string) {
+	switch kind {
+	case onTable:
+		for _, f := range []string{"ResourceArn", "TableArn", "TableName"} {
+			if v := member(in, f); v != "" {
+				return tableResource(c, v)
+			}
+		}
+		return c.TableARN(""), "", ""
+	case onSource:
+		if v := member(in, "SourceTableArn"); v != "" {
+			return tableResource(c, v)
+		}
+		return tableResource(c, member(in, "SourceTableName"))
+	case onBackup:
+		arn := member(in, "BackupArn")
+		table, _, _ = strings.Cut(afterTable(arn), "/")
+		return arn, table, ""
+	case onStream:
+		arn := member(in, "StreamArn")
+		if arn == "" {
+			if it, ok := streamlog.DecodeIterator(member(in, "ShardIterator")); ok {
+				arn = it.ARN
+			}
+		}
+		table, sub, _ := strings.Cut(afterTable(arn), "/")
+		label, _ := strings.CutPrefix(sub, "stream/")
+		return arn, table, label
+	case onStreams:
+		if name := member(in, "TableName"); name != "" {
+			return c.TableARN(name) + "/stream/*", name, "*"
+		}
+		return c.TableARN("*") + "/stream/*", "", ""
+	}
+	return c.TableARN("*"), "", ""
+}
+
+// tableResource is the resource of a table named by its name or ARN
+// (a stream's ARN, for the resource policy operations, stays one).
+func tableResource(c service.Call, v string) (arn, table, stream string) {
+	if !strings.HasPrefix(v, "arn:") {
+		return c.TableARN(v), v, ""
+	}
+	table, sub, _ := strings.Cut(afterTable(v), "/")
+	label, _ := strings.CutPrefix(sub, "stream/")
+	return v, table, label
+}
+
+// afterTable is what follows "table/" in a DynamoDB ARN ("" for any
+// other string).
+func afterTable(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 || parts[2] != "dynamodb" {
+		return ""
+	}
+	rest, _ := strings.CutPrefix(parts[5], "table/")
+	if rest == parts[5] {
+		return ""
+	}
+	return rest
+}
+
+// member is the string member name of the input struct in ("" when it
+// has none, or it is unset).
+func member(in any, name string) string {
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	f := v.FieldByName(name)
+	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
+		f = f.Elem()
+	}
+	if !f.IsValid() || f.Kind() != reflect.String {
+		return ""
+	}
+	return f.String()
+}
