@@ -76,13 +76,18 @@ func buildFromChunks(t *testing.T, snap *TableSnapshot, size int, orders [][]uin
 // orders holds what the snapshot holds, each index loaded in its order
 // without a sort; with orders that do not fit, it holds the same,
 // sorted. The tables have entries for several runs of an index fill
-// (indexFillRun, lowered), and the last for one.
+// (indexFillRun, lowered), and the last for one. The orders that do not
+// fit are checked against one key schema (the check of an order does not
+// look at the keys' types), and against all with heavyTestsEnv: the
+// eight builds of each schema took 22-50 s under -race on a busy 2-core
+// machine.
 func TestChunksRoundTrip(t *testing.T) {
 	defer func(n int) { indexFillRun = n }(indexFillRun)
 	for _, c := range []struct {
-		ks  KeySchema
-		run int
-	}{{schemaS, 64}, {schemaSN, 100}, {schemaNS, 64}, {schemaBB, 64}, {schemaSN, 1 << 16}} {
+		ks      KeySchema
+		run     int
+		badOnes bool // the orders that do not fit too, without heavyTestsEnv
+	}{{schemaS, 64, false}, {schemaSN, 100, true}, {schemaNS, 64, false}, {schemaBB, 64, false}, {schemaSN, 1 << 16, false}} {
 		ks := c.ks
 		indexFillRun = c.run
 		t.Run(fmt.Sprint(ks, c.run), func(t *testing.T) {
@@ -95,6 +100,9 @@ func TestChunksRoundTrip(t *testing.T) {
 			dumpSnapshot(&got, built)
 			require.Equal(t, want.String(), got.String())
 			require.Zero(t, b.sorts, "every index loaded in its order")
+			if !c.badOnes && !heavyTests() {
+				return
+			}
 
 			good := [][]uint32{snap.IndexOrder(0), snap.IndexOrder(1)}
 			require.NotEmpty(t, good[0])

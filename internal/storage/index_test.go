@@ -215,7 +215,8 @@ func runIndexModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps 
 	}
 	live := map[string]bool{}
 	for step := range steps {
-		switch op := r.IntN(100); {
+		op := r.IntN(100)
+		switch {
 		case op < 4: // add or drop an index
 			def := testIndexes[r.IntN(len(testIndexes))]
 			if live[def.Name] {
@@ -347,7 +348,15 @@ func runIndexModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps 
 				fail(step, "IndexStats", fmt.Errorf("%s: %d entries, %v; want %d", name, count, err, want))
 			}
 		}
-		checkTable(t, tbl)
+		// The table's invariants: after every step with heavyTestsEnv;
+		// else after each index added or dropped, every fourth step and
+		// the last (a broken invariant stays broken, so it is still seen,
+		// a few steps later). Checking the whole table after every step
+		// was most of the test's 63-86 s under -race on a busy 2-core
+		// machine.
+		if heavyTests() || op < 4 || step%4 == 0 || step == steps-1 {
+			checkTable(t, tbl)
+		}
 	}
 }
 

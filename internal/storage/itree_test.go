@@ -52,9 +52,13 @@ func sameIentry(a, b ientry) bool {
 }
 
 func TestItreeModel(t *testing.T) {
-	seeds := []uint64{1}
+	// Each of the three phases (growth, churn, shrinking) is phase steps.
+	// 50,000 took 147 s under -race on a busy 2-core machine: the long run
+	// is for heavyTestsEnv; 20,000 still grow trees of three levels (the
+	// deferred check below fails if they do not).
+	seeds, phase := []uint64{1}, 20000
 	if heavyTests() {
-		seeds = []uint64{1, 2, 3}
+		seeds, phase = []uint64{1, 2, 3}, 50000
 	}
 	heights := map[int]bool{}
 	defer func() {
@@ -68,14 +72,14 @@ func TestItreeModel(t *testing.T) {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 9))
 			trees := []*itreeModel{{t: newItree()}}
-			for step := range 150000 {
+			for step := range 3 * phase {
 				m := trees[r.IntN(len(trees))]
 				k := randIentry(r)
-				if len(m.want) > 0 && r.IntN(4) >= []int{3, 1, 1}[step/50000] {
+				if len(m.want) > 0 && r.IntN(4) >= []int{3, 1, 1}[step/phase] {
 					k = m.want[r.IntN(len(m.want))] // present: deletes and reads find it
 				}
 				// Three phases: growth, churn, shrinking.
-				sets := []int{85, 50, 25}[step/50000]
+				sets := []int{85, 50, 25}[step/phase]
 				switch op := r.IntN(100); {
 				case op < sets:
 					k.e.size = uint32(step) // a replace must keep the new entry
@@ -85,7 +89,7 @@ func TestItreeModel(t *testing.T) {
 					} else {
 						m.want = slices.Insert(m.want, i, k)
 					}
-				case op < 90 || step >= 100000 && op < 97:
+				case op < 90 || step >= 2*phase && op < 97:
 					old, ok := m.t.Delete(k)
 					i, wantOK := m.find(k)
 					if ok != wantOK || ok && !sameIentry(old, m.want[i]) {
@@ -108,7 +112,7 @@ func TestItreeModel(t *testing.T) {
 				default:
 					// Empty a tree by deletes now and then, so that the tree
 					// shrinks to nothing and grows again.
-					if step >= 100000 && r.IntN(30) == 0 {
+					if step >= 2*phase && r.IntN(30) == 0 {
 						for _, ie := range slices.Clone(m.want) {
 							if _, ok := m.t.Delete(ie); !ok {
 								t.Fatalf("step %d: Delete of a present entry failed", step)
@@ -117,7 +121,7 @@ func TestItreeModel(t *testing.T) {
 						m.want = nil
 					}
 				}
-				if step%4999 == 0 || step > 149800 {
+				if step%4999 == 0 || step > 3*phase-200 {
 					for _, m := range trees {
 						heights[checkItree(t, step, m)] = true
 					}
@@ -298,7 +302,14 @@ func TestItreeShrink(t *testing.T) {
 // full (splitAt: 74% and 70% when written), where splits in halves left
 // them half full; entries in no order keep the fill they had (69%).
 func TestItreeOrderedFill(t *testing.T) {
-	const parts, per = 50, 2000
+	// 2,000 entries a partition took 59 s under -race on a busy 2-core
+	// machine: the long run is for heavyTestsEnv; 800 (40,000 entries,
+	// over 660 leaves) give the same fills.
+	const parts = 50
+	per := 800
+	if heavyTests() {
+		per = 2000
+	}
 	key := func(p, s int) string {
 		// An index key as index_entry.go makes one: the partition's hash
 		// (here its number) first, then the sort key.
