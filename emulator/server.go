@@ -368,9 +368,9 @@ func (e *Emulator) serviceConfig() service.Config {
 		Conventions:      e.opts.Conventions,
 		TableDropped:     e.release.deleted,
 		// The stages' settings: the fault rules (emulator/internal/stages/faults),
-		// throttling's (emulator/internal/stages/throttle) and, below,
-		// consistency fuzzing's (emulator/internal/stages/lag).
-		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle)},
+		// throttling's (emulator/internal/stages/throttle), the lags given
+		// at start and, below, consistency fuzzing's (emulator/internal/stages/lag).
+		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), consistency.NewSettings(lagSettings(e.opts.Faults.Lags))},
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}

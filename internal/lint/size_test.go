@@ -23,8 +23,9 @@ const maxPackageLines = 15000
 // the throttler's way out and 14,950 after the same round's merge: the
 // read seam of consistency fuzzing (stage_read.go), the IAM stage's
 // Call.Input, AWS's ComparisonOperator enum check (legacy_ops.go) and
-// the branch header's namespace (Request.Namespace) came in beside it.
-const maxCoreLines = 14980
+// the branch header's namespace (Request.Namespace) came in beside it;
+// 14,619 once the lag gates moved to their stage (emulator/internal/stages/lag).
+const maxCoreLines = 14619
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.
