@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -74,9 +75,6 @@ func (e *Emulator) initFaults() error {
 	}
 	if o.Report {
 		e.svc.SetReporting(true)
-	}
-	if len(o.Lags) > 0 {
-		e.svc.SetLagSettings(lagSettings(o.Lags))
 	}
 	return nil
 }
@@ -167,5 +165,5 @@ func (e *Emulator) WriteReport(w io.Writer) error {
 // IndexLag and TableReadLag (faults_lag.go) delay GSIs and eventually
 // consistent reads.
 func (e *Emulator) StreamLag(accessKey, region, table string) (LagGate, error) {
-	return lagGate(e.svc.StreamLag(accessKey, region, table))
+	return lagGate(consistency.StreamLag(e.svc, accessKey, region, table))
 }

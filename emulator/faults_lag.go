@@ -3,7 +3,7 @@ package emulator
 import (
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // IndexLag returns the gate that delays what a global secondary index
@@ -15,7 +15,7 @@ import (
 // new gate lags nothing. Errors: no such table, or no GSI of that name
 // (an LSI is read as its table is: see TableReadLag).
 func (e *Emulator) IndexLag(accessKey, region, table, index string) (LagGate, error) {
-	return lagGate(e.svc.IndexLag(accessKey, region, table, index))
+	return lagGate(consistency.IndexLag(e.svc, accessKey, region, table, index))
 }
 
 // TableReadLag returns the gate that delays what a table's eventually
@@ -25,7 +25,7 @@ func (e *Emulator) IndexLag(accessKey, region, table, index string) (LagGate, er
 // it. Strongly consistent reads, transactions and conditions see every
 // write, as on DynamoDB. A new gate lags nothing.
 func (e *Emulator) TableReadLag(accessKey, region, table string) (LagGate, error) {
-	return lagGate(e.svc.TableReadLag(accessKey, region, table))
+	return lagGate(consistency.TableReadLag(e.svc, accessKey, region, table))
 }
 
 // LagSetting lags one view of every table called Table (in every
@@ -48,11 +48,11 @@ type LagSetting struct {
 	Hold  bool
 }
 
-// lagSettings converts settings for the service.
-func lagSettings(ls []LagSetting) []service.LagSetting {
-	out := make([]service.LagSetting, len(ls))
+// lagSettings converts settings for the lag stage.
+func lagSettings(ls []LagSetting) []consistency.LagSetting {
+	out := make([]consistency.LagSetting, len(ls))
 	for i, l := range ls {
-		out[i] = service.LagSetting(l)
+		out[i] = consistency.LagSetting(l)
 	}
 	return out
 }

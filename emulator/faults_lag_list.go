@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"time"
+
+	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // LagState is one lag gate of a namespace: the view it lags (a table's
@@ -30,7 +32,7 @@ type LagState struct {
 // TableReadLag, StreamLag, the admin endpoint or FaultOptions.Lags), by
 // namespace and table.
 func (e *Emulator) Lags() []LagState {
-	ls := e.svc.Lags()
+	ls := consistency.Lags(e.svc)
 	out := make([]LagState, len(ls))
 	for i, l := range ls {
 		out[i] = LagState{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,

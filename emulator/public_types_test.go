@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
@@ -35,8 +35,8 @@ func TestPublicTypesMirrorInternal(t *testing.T) {
 		{"FaultRule", FaultRule{}, faults.Rule{}},
 		{"FaultRuleStats", FaultRuleStats{}, faults.RuleStats{}},
 		{"FaultStats", FaultStats{}, faults.Stats{}},
-		{"LagSetting", LagSetting{}, service.LagSetting{}},
-		{"LagState", LagState{}, service.LagState{}},
+		{"LagSetting", LagSetting{}, consistency.LagSetting{}},
+		{"LagState", LagState{}, consistency.LagState{}},
 		{"NamespaceReport", NamespaceReport{}, reportstage.NamespaceReport{}},
 		{"AccessReport", AccessReport{}, insights.Report{}},
 		{"TableReport", TableReport{}, insights.TableReport{}},

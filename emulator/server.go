@@ -390,9 +390,9 @@ func (e *Emulator) serviceConfig() service.Config {
 		TableDropped:     e.release.deleted,
 		// The stages' settings: the fault rules (emulator/internal/stages/faults),
 		// throttling's (emulator/internal/stages/throttle), the conventions
-		// check's (emulator/internal/stages/conventions) and, below,
-		// consistency fuzzing's (emulator/internal/stages/lag).
-		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions},
+		// check's (emulator/internal/stages/conventions), the lags given at
+		// start and, below, consistency fuzzing's (emulator/internal/stages/lag).
+		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, consistency.NewSettings(lagSettings(e.opts.Faults.Lags))},
 		ExportDir:          e.opts.ExportDir,
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}

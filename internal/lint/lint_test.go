@@ -83,7 +83,7 @@ var layers = []layer{
 	// (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "internal/faults/lag", "internal/insights", "internal/storage"}, internal: true},
+	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/fxstate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "emulator/internal/streamlog"}, internal: true},
 	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	{pkg: "emulator/internal/stages/conventions", may: []string{"emulator/internal/service", "emulator/internal/convcheck", "conventions", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},

@@ -198,9 +198,20 @@ func (ch *Change) recorded() bool {
 // RecordCommit of one write built in t's scratch record (no allocation).
 // t.mu is held exclusively and t.hook is not nil.
 func (t *Table) hookWriteLocked(k Key, ch *Change, origin Origin) (hookResult, error) {
-	t.hookW[0] = ItemWrite{Table: t.uid, Committed: t.committedLocked(k, ch, origin)}
-	t.hookRec = Record{Kind: RecordCommit, Writes: t.hookW[:]}
-	res, err := callHook(t.hook, &t.hookRec)
-	t.hookW[0], t.hookRec = ItemWrite{}, Record{} // keep no references
+	sc := t.hookScr
+	if sc == nil {
+		sc = new(hookScratch)
+		t.hookScr = sc
+	}
+	sc.w[0] = ItemWrite{Table: t.uid, Committed: t.committedLocked(k, ch, origin)}
+	sc.rec = Record{Kind: RecordCommit, Writes: sc.w[:]}
+	res, err := callHook(t.hook, &sc.rec)
+	sc.w[0], sc.rec = ItemWrite{}, Record{} // keep no references
 	return res, err
+}
+
+// hookScratch is a table's scratch record of one write for its hook.
+type hookScratch struct {
+	rec Record
+	w   [1]ItemWrite
 }

@@ -41,6 +41,9 @@ func (t *Table) setMetaLocking(key string, value []byte) (hookResult, error) {
 		}
 	}
 	t.metaMu.Lock()
+	if t.metaShared {
+		t.meta, t.metaShared = maps.Clone(t.meta), false
+	}
 	t.meta = setMeta(t.meta, key, value)
 	t.metaMu.Unlock()
 	t.stamp = 0

@@ -266,7 +266,9 @@ func (w *replayWorld) step(t testing.TB, r *rand.Rand) {
 	default: // a transaction over one to three tables, committed or not
 		tables := []*Table{tb}
 		for range r.IntN(3) {
-			tables = append(tables, w.pick(r))
+			if x := w.pick(r); x != nil { // nil: another worker dropped them all meanwhile
+				tables = append(tables, x)
+			}
 		}
 		tx := Begin(tables...)
 		for range 1 + r.IntN(5) {

@@ -3,7 +3,6 @@ package storage
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 )
@@ -31,12 +30,21 @@ func (db *DB) RestoreTable(name, id string, src *TableSnapshot) (*Table, error) 
 	t := src.newTable()
 	t.vopts = db.vectorOptions()
 	t.buildVectorIndexes(src.vectors, &t.vopts)
-	t.name, t.uid = strings.Clone(name), strings.Clone(id)
+	t.name, t.uid = cloneUnless(name, src.name), cloneUnless(id, src.id)
 	t, res, err := db.createLocking(t, &Record{Kind: RecordRestoreTable, Table: t.uid, Def: &def, From: src})
 	if err != nil {
 		return nil, err
 	}
 	return t, res.finish()
+}
+
+// cloneUnless returns s, copied unless it is same (a string the snapshot
+// owns already: a restore under the snapshot's own name and ID shares it).
+func cloneUnless(s, same string) string {
+	if s == same {
+		return same
+	}
+	return strings.Clone(s)
 }
 
 // newTable returns a table of no DB sharing everything s holds: its
@@ -51,10 +59,11 @@ func (s *TableSnapshot) newTable() *Table {
 		parts: s.parts, // shared: see ptable.share
 		count: s.count,
 		size:  s.size,
-		meta:  maps.Clone(s.meta),
+		meta:  s.meta, // copied at the table's first change (setMetaLocking)
 		slab:  slab{foreign: true},
 		stamp: s.stamp,
 	}
+	t.metaShared = true
 	for _, x := range s.indexes {
 		t.indexes = append(t.indexes, &index{def: x.def, tree: x.tree.copyShared(), count: x.count, size: x.size, sized: x.sized})
 	}

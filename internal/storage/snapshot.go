@@ -91,7 +91,7 @@ func (t *Table) snapshotLocked() *TableSnapshot {
 		s.vectors = append(s.vectors, vspec{def: x.def, opts: x.opts, count: x.count, size: x.stats()})
 	}
 	t.metaMu.Lock()
-	s.meta = maps.Clone(t.meta)
+	s.meta, t.metaShared = t.meta, true // copied at t's next change (setMetaLocking)
 	t.metaMu.Unlock()
 	if t.stamp == 0 {
 		t.stamp = stampSeq.Add(1)

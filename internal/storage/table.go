@@ -78,20 +78,23 @@ type Table struct {
 
 	// Set when the table belongs to a DB (db.go). name and uid are
 	// immutable; db and hook are guarded by mu and cleared by DropTable;
-	// hookRec and hookW are the scratch record of a single write's hook
-	// call (hook.go), used under mu.
+	// hookScr is the scratch record of a single write's hook call
+	// (hook.go), used under mu and made at the first: a table restored
+	// from a snapshot (a branch's) and never written pays nothing for it.
 	name, uid string
 	db        *DB
 	hook      Hook
 	hookSel   CommitSelector // hook, when it selects the item writes it hears of (hook_select.go)
-	hookRec   Record
-	hookW     [1]ItemWrite
+	hookScr   *hookScratch
 	hookTx    bool // scratch of WriteTx.hookLocked, under mu: the hook wants this commit's writes
 
 	// metaMu guards meta, the table's opaque metadata (meta.go), which is
 	// changed under mu too so the hook sees it in order with the writes.
-	metaMu sync.Mutex
-	meta   map[string][]byte
+	// metaShared: meta is a snapshot's too (or the table a snapshot's
+	// restored copy), so a change copies it first.
+	metaMu     sync.Mutex
+	meta       map[string][]byte
+	metaShared bool
 }
 
 // NewTable returns an empty table with key schema ks. ks must pass Validate

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -80,7 +79,6 @@ func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *
 		t.data.SetObserver(s)
 		t.liveStream = s
 	}
-	ns.svc.applyLagSettingsLocked(t)
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
 	if ns.tables == nil {
@@ -157,9 +155,6 @@ type table struct {
 	mu sync.Mutex
 	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
 	liveStream *stream
-	// readGate is the gate of the table's eventually consistent reads,
-	// guarded by mu; storage holds it only while it lags (fx_lag_gates.go).
-	readGate *lag.Gate
 	// slots are the stages' TableSlots (stage_state.go).
 	slots slotValues
 	// stageSet is the stages watching the table, for the definition

@@ -55,7 +55,7 @@ func (ns *Namespace) applied(r *storage.Record) error {
 // publishStored rebuilds the emulator's table of st, a storage table of
 // ns's DB, from its definition record, and publishes it.
 func (ns *Namespace) publishStored(st *storage.Table) error {
-	t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
+	t, m, err := decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
 	if err != nil {
 		return err
 	}

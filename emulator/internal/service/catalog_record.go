@@ -1,6 +1,10 @@
 package service
 
 import (
+	"sync"
+	"time"
+	"weak"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -125,6 +129,65 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 	}
 	for _, tp := range r.Tags {
 		m.tags = append(m.tags, tablespec.TagPair{Key: tp.Name, Value: tp.Value})
+	}
+	return t, m, nil
+}
+
+// Definitions shared between tables restored from one record: a branch
+// (a namespace filled from another's snapshot) shares its tables'
+// storage with the base, and its definitions too. A published tableMeta
+// is never modified (a change copies it), so the tables whose records
+// hold the same bytes can publish the same one: sharedDefs keeps, by
+// record, the fixed fields decoded and a weak pointer to the definition,
+// which the tables publishing it keep alive.
+var sharedDefs struct {
+	mu   sync.Mutex
+	defs map[string]sharedDef
+}
+
+// sharedDef is a decoded record: the table's fixed fields and its
+// definition while a table holds it.
+type sharedDef struct {
+	name, id, arn string
+	created       time.Time
+	schema        storage.KeySchema
+	keySchema     []tablespec.KeyElem
+	m             weak.Pointer[tableMeta]
+}
+
+// sharedDefsSweep is how many records sharedDefs holds before it forgets
+// the ones no table holds any more.
+const sharedDefsSweep = 256
+
+// decodeSharedRecord is decodeTableRecord for a table restored from a
+// record another table may have published already (a branch's): the
+// definition is decoded once and published by each, and the fixed
+// fields' strings and key schema are shared.
+func decodeSharedRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, error) {
+	sharedDefs.mu.Lock()
+	defer sharedDefs.mu.Unlock()
+	if d, ok := sharedDefs.defs[string(b)]; ok && d.schema == ks {
+		if m := d.m.Value(); m != nil {
+			return &table{name: d.name, id: d.id, arn: d.arn, created: d.created, schema: ks, keySchema: d.keySchema}, m, nil
+		}
+	}
+	t, m, err := decodeTableRecord(b, ks)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(sharedDefs.defs) >= sharedDefsSweep {
+		for k, d := range sharedDefs.defs {
+			if d.m.Value() == nil {
+				delete(sharedDefs.defs, k)
+			}
+		}
+	}
+	if sharedDefs.defs == nil {
+		sharedDefs.defs = make(map[string]sharedDef)
+	}
+	sharedDefs.defs[string(b)] = sharedDef{
+		name: t.name, id: t.id, arn: t.arn, created: t.created, schema: ks, keySchema: t.keySchema,
+		m: weak.Make(m),
 	}
 	return t, m, nil
 }

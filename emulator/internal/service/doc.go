@@ -204,13 +204,10 @@
 //     plane does asks: name checks, the lookup, GSIs, the insights
 //     recorder; Contributor Insights' operations are a feature,
 //     emulator/internal/contributorinsights),
-//     fx_lag.go (late stream records), fx_lag_gates.go (the gates of GSI
-//     lag and stale reads), stage_read.go (the seam's read side: which
-//     storage view a read reads, the table or its eventual view, and the
-//     ReadViewer stages that pick it), fx_lag_settings.go (lags
-//     tables get from their creation), fx_lag_persist.go (the gates'
-//     modes across restarts, and their listing), fx_lag_switch.go (a
-//     gate's change of mode made between two commits of its table).
+//     stage_read.go (the seam's read side: which storage view a read
+//     reads, the table or its eventual view, and the ReadViewer stages
+//     that pick it; a stage's StreamHold on a stream's records). The
+//     lag gates themselves are a stage's (emulator/internal/stages/lag).
 //   - The request pipeline: pipeline.go (registerDataPlane: the
 //     operations that read or write items, which the registry runs
 //     inside the stages above, in one order), pipeline_item.go (the
@@ -259,8 +256,8 @@
 //	                  a lag.Gate's mutex (a leaf), taken under it at a
 //	                  commit (Stamp), by a lagged read (Visible) and by a
 //	                  gate's change of mode (Hold, SetDelay), which takes
-//	                  table.mu (a read gate) and storage.Table.mu first
-//	                  (fx_lag_switch.go)
+//	                  the lag stage's lock (a read gate) and
+//	                  storage.Table.mu first (stages/lag/gates.go)
 //	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
 //	                  (DeleteTable holds table.mu and the table's
 //	                  storage lock while it drops it)
@@ -281,7 +278,8 @@
 //	                  the DB's hook under storage's locks, nothing taken
 //	                  inside it
 //	fxState.saveMu    saving a namespace's Contributor Insights
-//	                  (fx_persist.go) or lags (fx_lag_persist.go): taken
+//	                  (fx_persist.go; the lag stage saves its lags the same
+//	                  way under a lock of its own, stages/lag): taken
 //	                  with no other lock held; a recorder's mutex, or
 //	                  table.mu then storage's and the gates' locks (one
 //	                  at a time), then the DB's SetMeta, inside it

@@ -11,7 +11,7 @@ import (
 // A namespace's streams as a feature that reads them sees them (the Streams API, the
 // event source mappings). The streams themselves are the core's: a table's stream is the
 // storage Observer of its data on the one write path (streams.go), kept across restarts
-// (streams_persist.go) and delayed by the lag gates (fx_lag.go); a feature reads them.
+// (streams_persist.go) and held back by a stage's StreamHold (stage_read.go: the lag gates); a feature reads them.
 
 // Stream is a table's stream, enabled or disabled within its retention.
 type Stream struct{ s *stream }

@@ -112,11 +112,10 @@ func cancellationCode(err error) string {
 	return ""
 }
 
-// forgetFx drops a deleted table's Contributor Insights and lags.
+// forgetFx drops a deleted table's Contributor Insights.
 func (ns *Namespace) forgetFx(table string) {
 	if ns.rec != nil {
 		ns.rec.ForgetContributorInsights(table, "")
 		ns.saveContributorInsights()
 	}
-	ns.saveLags() // without the table's (fx_lag_persist.go)
 }

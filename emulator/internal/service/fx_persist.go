@@ -87,7 +87,6 @@ func (ns *Namespace) restoreContributorInsights() {
 // forgetIndexFx drops a deleted GSI's Contributor Insights (and saves
 // the configuration without it).
 func (ns *Namespace) forgetIndexFx(table, index string) {
-	ns.saveLags() // without the GSI's (fx_lag_persist.go)
 	if ns.rec == nil {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
@@ -57,8 +58,8 @@ func TestLockOrder(t *testing.T) {
 		maxChangesPer = 400
 		maxErrors     = 10
 	)
-	env := &lockOrderEnv{t: t, e: newTestService(t, Config{}), seed: seed, outcomes: map[string]int{}}
-	env.lagSettings() // fx_lag_lockorder_test.go
+	env := &lockOrderEnv{t: t, seed: seed, outcomes: map[string]int{}}
+	env.e = newTestService(t, env.lagConfig()) // lockorder_lag_test.go
 	for _, name := range lockOrderTables {
 		env.mustCreate(name)
 	}
@@ -138,9 +139,10 @@ var lockOrderTables = []string{"lomain", "loside"}
 // lockOrderEnv is TestLockOrder's emulator and the errors its goroutines
 // met.
 type lockOrderEnv struct {
-	t    *testing.T
-	e    *Service
-	seed uint64
+	t       *testing.T
+	e       *Service
+	seed    uint64
+	setLags func([]fxstate.LagSetting) // replaces the lag settings (lockorder_lag_test.go)
 
 	mu       sync.Mutex // guards errs and outcomes
 	errs     []string

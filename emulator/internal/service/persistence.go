@@ -39,7 +39,6 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 	// Contributor Insights' configuration (fx_persist.go), for the tables
 	// rebuilt below: once they are all back.
 	defer ns.restoreContributorInsights()
-	defer ns.restoreLags() // fx_lag_persist.go
 	tables := ns.db.Tables()
 	for _, st := range tables {
 		if err := ns.applied(&storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {

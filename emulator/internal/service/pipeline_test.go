@@ -246,7 +246,7 @@ func TestPipeline(t *testing.T) {
 			if tc.eventual {
 				t.Run("lag", func(t *testing.T) {
 					p := newPipelineEnv(t, Config{})
-					g, err := p.s.TableReadLag(pipelineAuthKey, pipelineRegion, tc.table())
+					g, err := LagHooks.ReadLag(p.s, pipelineAuthKey, pipelineRegion, tc.table())
 					require.NoError(t, err)
 					g.Hold()
 					status, body := p.do("UpdateItem", `{"TableName":"`+tc.table()+`","Key":{"pk":{"S":"a"}},"UpdateExpression":"SET v = :y",`+

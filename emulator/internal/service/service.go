@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
@@ -28,8 +27,6 @@ type Service struct {
 	sidecars sidecarSet
 	// fx is fault injection, throttling and the report's settings (fx.go).
 	fx fxState
-	// lagSet are the lags tables get when published (fx_lag_settings.go).
-	lagSet atomic.Pointer[[]LagSetting]
 	// states are the features' per-service states (feature_service.go).
 	states []any
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -12,7 +11,8 @@ import (
 // index: each trails the table's writes while a lag gate (faults/lag)
 // holds commits back. Each such read is put to the ReadViewers among its
 // use's stages before storage is read; they pick what it sees by moving
-// their gates (a gate in fuzz mode counts the read, lag.Gate.Read).
+// their gates (a gate in fuzz mode counts the read). A stage may hold a
+// stream's records back from GetRecords the same way (HoldStream).
 // Strongly consistent reads, transactions and writes read the table
 // itself and put nothing to a ReadViewer: they are never stale.
 
@@ -42,26 +42,64 @@ func (u *TableUse) view(t *table, x *tablespec.IndexDef, consistent bool) *stora
 	return t.data.Eventual()
 }
 
-// ReadLag returns the gate of the table's eventually consistent reads,
-// setting one (lagging nothing) if it has none.
-func (t Table) ReadLag() *lag.Gate { return t.t.ns.svc.tableGate(t.t) }
+// StreamHold is a stage's hold on the records of a table's stream: it
+// numbers each record as it is committed (Stamp, under storage's lock,
+// in commit order), and GetRecords returns only the records numbered up
+// to Visible, stopping at the first it does not show: the shard iterator
+// does not move past it, and the record is delivered, in order, once the
+// hold shows it.
+type StreamHold interface {
+	Stamp() uint64
+	Visible() uint64
+}
 
-// IndexLag returns the gate of the table's GSI called name, setting one
-// (lagging nothing) if it has none; ErrNoGSI when there is no such GSI.
-func (t Table) IndexLag(name string) (*lag.Gate, error) { return t.t.ns.svc.indexGate(t.t, name) }
+// streamHold is a stream's hold and the sequence number of the last
+// record taken before it was set: the hold's record k is numbered
+// base + k.
+type streamHold struct {
+	h    StreamHold
+	base uint64
+}
 
-// StreamLag returns the gate of the table's enabled stream, setting one
-// if it has none, and base: the gate's commit k is the record numbered
-// base + k. False when the table has no enabled stream.
-func (t Table) StreamLag() (g *lag.Gate, base uint64, ok bool) {
+// HoldStream returns the hold on the table's enabled stream, setting the
+// one mk makes if it has none (mk nil: setting none), and base: the
+// hold's record k is the record numbered base + k. False when the table
+// has no enabled stream, or it has no hold and mk is nil. A stream
+// enabled again (after a disable) starts without one.
+func (t Table) HoldStream(mk func() StreamHold) (h StreamHold, base uint64, ok bool) {
 	t.t.mu.Lock()
 	st := t.t.liveStream
 	t.t.mu.Unlock()
 	if st == nil {
 		return nil, 0, false
 	}
-	g = t.t.ns.svc.streamGateOf(st)
-	return g, st.lag.Load().base, true
+	for {
+		if sh := st.hold.Load(); sh != nil {
+			return sh.h, sh.base, true
+		}
+		if mk == nil {
+			return nil, 0, false
+		}
+		_, next := st.log.Bounds(t.t.ns.svc.clock())
+		sh := &streamHold{h: mk(), base: next - 1}
+		if st.hold.CompareAndSwap(nil, sh) {
+			return sh.h, sh.base, true
+		}
+	}
+}
+
+// visibleLimit caps a read of limit records from pos to the records the
+// stream's hold shows; ok false when it shows none from pos.
+func (s *stream) visibleLimit(pos uint64, limit int) (int, bool) {
+	sh := s.hold.Load()
+	if sh == nil {
+		return limit, true
+	}
+	vis := sh.base + sh.h.Visible()
+	if pos > vis {
+		return 0, false
+	}
+	return int(min(uint64(limit), vis-pos+1)), true
 }
 
 // Keys are the names of the index's first HASH and RANGE attributes

@@ -60,6 +60,25 @@ func (s TableSlot[T]) Load(t Table) *T {
 // Store sets the stage's state on t.
 func (s TableSlot[T]) Store(t Table, v *T) { t.t.slots[s.i].Store(v) }
 
+// LoadOrStore returns the stage's state on t, storing v first when
+// there is none: of concurrent callers, one stores and all get its v.
+func (s TableSlot[T]) LoadOrStore(t Table, v *T) *T {
+	if t.t.slots[s.i].CompareAndSwap(nil, v) {
+		return v
+	}
+	return s.Load(t)
+}
+
+// SpaceFor is the namespace an access key and region select (the shared
+// one with Config.SharedDB), made on first use, as a stage's admin calls
+// find it.
+func (s *Service) SpaceFor(accessKey, region string) Space {
+	if s.cfg.SharedDB {
+		return Space{ns: s.dbs.get(nsKey{shared: true})}
+	}
+	return Space{ns: s.dbs.get(nsKey{accessKey: accessKey, region: region})}
+}
+
 // useSlots is how many UseSlots stages may declare.
 const useSlots = 2
 

@@ -63,8 +63,9 @@ type stream struct {
 	// log is the stream's records (its lock is last in the lock order,
 	// doc.go: Observe appends under storage's lock).
 	log *streamlog.Log
-	// lag delays the records' delivery (fx_lag.go); nil: none.
-	lag atomic.Pointer[streamGate]
+	// hold holds the records back from GetRecords (a stage's,
+	// stage_read.go: HoldStream); nil: none.
+	hold atomic.Pointer[streamHold]
 }
 
 // streamID is what makes a stream itself: its label (and so its ARN),
@@ -116,7 +117,9 @@ func (s *stream) Observe(w storage.Committed) {
 	if s.viewType == viewOldImage || s.viewType == viewNewAndOld {
 		r.Old, r.HasOld = w.Old, w.HadOld
 	}
-	s.stampLag()
+	if h := s.hold.Load(); h != nil {
+		h.h.Stamp()
+	}
 	s.log.Append(r, now)
 }
 
@@ -256,9 +259,6 @@ func (t *table) registerStream(c *call, m *tableMeta, view, prev string) *stream
 func (t *table) attachStreamLocked(s *stream) {
 	t.data.SetObserver(s)
 	t.liveStream = s
-	if t.ns != nil {
-		t.ns.svc.applyLagSettingsLocked(t)
-	}
 }
 
 // stopStreamLocked detaches t's stream and closes its shard at now.

@@ -162,7 +162,6 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 				if err := t.data.AddIndex(x.StorageDef()); err != nil {
 					return err
 				}
-				c.svc.applyIndexLagSetting(t, x.Name)
 			}
 			if x := change.Dropped; x != nil {
 				if err := t.data.DropIndex(x.Name); err != nil {

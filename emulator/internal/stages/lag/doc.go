@@ -1,9 +1,27 @@
-// Package lag is the consistency stage of the request pipeline: it plugs
-// into the service core through the stage seam
-// (emulator/internal/service/stage.go and stage_read.go), wired in
-// emulator/features.go, and the core names nothing of it.
+// Package lag is the lag stage of the request pipeline: the gates that
+// make a table's views trail its writes, and consistency fuzzing. It
+// plugs into the service core through the stage seam
+// (emulator/internal/service/stage.go, stage_read.go and
+// stage_state.go), wired in emulator/features.go, and the core names
+// nothing of it.
 //
-// # Basics
+// # Gates
+//
+// Each view of a table that may lag has a gate (internal/faults/lag) once
+// something asks for it (gates.go): its eventually consistent reads (kept
+// in the table's TableSlot; storage holds it while it lags and applies
+// the shown commits to a shadow), each GSI (held by storage, which queues
+// the index's changes), its enabled stream (the stream's
+// service.StreamHold: GetRecords stops at the first record it does not
+// show). Tests and the admin endpoint (/dynamoemu/lag) take them with
+// IndexLag, TableReadLag and StreamLag; the lags given at start
+// (Settings, a value among the service's Config.Settings) give a view
+// its gate's mode when the gate is made (settings.go). With -dbPath each
+// change of a gate handed out saves the namespace's lagging gates as one
+// DB metadata key, put back when the namespace is loaded (a
+// service.Loader); Lags lists them (persist.go).
+//
+// # Consistency fuzzing
 //
 // In consistency fuzzing (a Fuzzer among the service's Config.Settings;
 // emulator.Options.Consistency "fuzz:SEED") every table the stage watches gets its views' lag gates (faults/lag) put in

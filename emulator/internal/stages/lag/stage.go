@@ -10,8 +10,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Stage is the consistency stage (service.Stage, service.ReadViewer and
-// service.CallChecker).
+// Stage is the lag stage (service.Stage, service.ReadViewer,
+// service.CallChecker, service.Loader and service.Dropper).
 type Stage struct{}
 
 // fuzzerOf returns the fuzzing of a service (nil: none).
@@ -20,24 +20,30 @@ func fuzzerOf(sp service.Space) *Fuzzer {
 	return f
 }
 
-// Watches watches every table of a service that fuzzes, and puts the
+// Watches gives the table's views the gates the lag settings ask for
+// (settings.go), saves the namespace's lags when a GSI with a gate is
+// gone, and watches every table of a service that fuzzes, putting the
 // gates of the table's views in fuzz mode: its eventually consistent
 // reads, each GSI, its enabled stream. Asked again for each new
-// definition, it puts a GSI or a stream added since in fuzz mode too.
+// definition, it does so for a GSI or a stream added since too.
 func (Stage) Watches(t service.Table) bool {
+	applySettings(t)
+	if registered(t.Space()).gone(t) {
+		saveLags(t.Space())
+	}
 	f := fuzzerOf(t.Space())
 	if f == nil {
 		return false
 	}
 	keys := tableKeys(t)
-	f.install(t.ReadLag(), &view{kind: ViewTable, table: t.Name(), keys: keys})
+	f.install(readGate(t), &view{kind: ViewTable, table: t.Name(), keys: keys})
 	for _, x := range t.Definition().GSIs() {
-		if g, err := t.IndexLag(x.Name()); err == nil {
+		if g, err := indexGate(t, x.Name()); err == nil {
 			pk, sk := x.Keys()
 			f.install(g, &view{kind: ViewIndex, table: t.Name(), index: x.Name(), keys: [2]string{pk, sk}})
 		}
 	}
-	if g, base, ok := t.StreamLag(); ok {
+	if g, base, ok := streamGate(t); ok {
 		f.install(g, &view{kind: ViewStream, table: t.Name(), keys: keys, base: base})
 	}
 	return true
@@ -81,9 +87,9 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	// A transaction's applied actions share its commit (a cancelled one
 	// ends its actions with no change, and committed nothing).
 	tx := o.HasChange && (u.Op() == "TransactWriteItems" || u.Op() == "ExecuteTransaction")
-	f.wrote(t.ReadLag(), w, tx)
+	f.wrote(readGate(t), w, tx)
 	for _, x := range t.Definition().GSIs() {
-		g, err := t.IndexLag(x.Name())
+		g, err := indexGate(t, x.Name())
 		if err != nil {
 			continue
 		}
@@ -98,7 +104,7 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 		}
 		f.wrote(g, xw, tx)
 	}
-	if g, _, ok := t.StreamLag(); ok {
+	if g, _, ok := streamGate(t); ok {
 		f.wrote(g, w, tx)
 	}
 }
@@ -157,11 +163,11 @@ func (Stage) ViewRead(u *service.TableUse) {
 	var g *gates.Gate
 	if u.OwnIndex() {
 		var err error
-		if g, err = t.IndexLag(u.Index()); err != nil {
+		if g, err = indexGate(t, u.Index()); err != nil {
 			return
 		}
 	} else {
-		g = t.ReadLag()
+		g = readGate(t)
 	}
 	v := f.viewOf(g)
 	if v == nil {
@@ -238,7 +244,7 @@ func (Stage) CheckCall(c service.Call, op string, in any) error {
 	if !ok {
 		return nil
 	}
-	g, base, ok := t.StreamLag()
+	g, base, ok := streamGate(t)
 	if !ok {
 		return nil
 	}
