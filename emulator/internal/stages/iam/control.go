@@ -1,7 +1,6 @@
 package iam
 
 import (
-	"reflect"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -85,24 +84,24 @@ func controlResource(c service.Call, kind resourceKind, in any) (arn, table, str
 	switch kind {
 	case onTable:
 		for _, f := range []string{"ResourceArn", "TableArn", "TableName"} {
-			if v := member(in, f); v != "" {
+			if v := stringField(in, f); v != "" {
 				return tableResource(c, v)
 			}
 		}
 		return c.TableARN(""), "", ""
 	case onSource:
-		if v := member(in, "SourceTableArn"); v != "" {
+		if v := stringField(in, "SourceTableArn"); v != "" {
 			return tableResource(c, v)
 		}
-		return tableResource(c, member(in, "SourceTableName"))
+		return tableResource(c, stringField(in, "SourceTableName"))
 	case onBackup:
-		arn := member(in, "BackupArn")
+		arn := stringField(in, "BackupArn")
 		table, _, _ = strings.Cut(afterTable(arn), "/")
 		return arn, table, ""
 	case onStream:
-		arn := member(in, "StreamArn")
+		arn := stringField(in, "StreamArn")
 		if arn == "" {
-			if it, ok := streamlog.DecodeIterator(member(in, "ShardIterator")); ok {
+			if it, ok := streamlog.DecodeIterator(stringField(in, "ShardIterator")); ok {
 				arn = it.ARN
 			}
 		}
@@ -110,7 +109,7 @@ func controlResource(c service.Call, kind resourceKind, in any) (arn, table, str
 		label, _ := strings.CutPrefix(sub, "stream/")
 		return arn, table, label
 	case onStreams:
-		if name := member(in, "TableName"); name != "" {
+		if name := stringField(in, "TableName"); name != "" {
 			return c.TableARN(name) + "/stream/*", name, "*"
 		}
 		return c.TableARN("*") + "/stream/*", "", ""
@@ -141,24 +140,4 @@ func afterTable(arn string) string {
 		return ""
 	}
 	return rest
-}
-
-// member is the string member name of the input struct in ("" when it
-// has none, or it is unset).
-func member(in any, name string) string {
-	v := reflect.ValueOf(in)
-	for v.Kind() == reflect.Pointer && !v.IsNil() {
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return ""
-	}
-	f := v.FieldByName(name)
-	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
-		f = f.Elem()
-	}
-	if !f.IsValid() || f.Kind() != reflect.String {
-		return ""
-	}
-	return f.String()
 }
