@@ -466,13 +466,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	if len(ans.body) >= minCompressedResponse {
 		coding = responseCoding(r.Header)
 	}
-	// WriteTimeout counts from the answer being ready, not from the
-	// request's start: a request slow to serve (a machine under load) is
-	// still answered, and the timeout bounds only a client that does not
-	// read (membudget.go's notes).
-	if d := e.writeTimeout.Load(); d > 0 {
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(d)))
-	}
+	e.writeFromNow(w)
 	if err := writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && isTimeout(err) {
 		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
 	}
@@ -972,4 +966,15 @@ func newRequestID() string {
 	copy(b[24:36], h[20:32])
 	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
 	return string(b[:])
+}
+
+// writeFromNow starts the write timeout of w's answer now: WriteTimeout
+// counts from the answer being ready, not from the request's start, so
+// a request slow to serve (a machine under load, a drain that waits for
+// stream handlers) is still answered, and the timeout bounds only a
+// client that does not read (membudget.go's notes).
+func (e *Emulator) writeFromNow(w http.ResponseWriter) {
+	if d := e.writeTimeout.Load(); d > 0 {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(d)))
+	}
 }

@@ -1,0 +1,36 @@
+package emulator_test
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+)
+
+// TestDrainOutlastsWriteTimeout: a drain over HTTP that waits longer
+// than the server's write timeout (a handler that does not answer, a
+// drain timeout four times the write timeout) is still answered, 504
+// naming the stuck mapping, as the data plane's slow requests are: the
+// write timeout counts from the answer being ready.
+func TestDrainOutlastsWriteTimeout(t *testing.T) {
+	release := make(chan struct{})
+	env := newHandlerEnv(t, func(int, invocation) reply { <-release; return reply{} })
+	t.Cleanup(func() { close(release) }) // before the handler server closes: it waits for its handlers
+	id := env.mapping(t, nil)
+	env.put(t, "a", nil)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := env.e.NewServer(emulator.ServerOptions{WriteTimeout: 100 * time.Millisecond})
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+
+	status, _, answer := adminPost(t, "http://"+ln.Addr().String()+emulator.AdminStreamsDrainPath, `{"timeout":"400ms"}`)
+	require.Equal(t, http.StatusGatewayTimeout, status, answer)
+	require.Contains(t, fmt.Sprint(answer["message"]), id)
+}
