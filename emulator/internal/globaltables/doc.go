@@ -18,7 +18,7 @@
 //     comes or goes, and what UpdateTable refuses then), stream.go (the
 //     stream a global table needs and keeps), delete.go (a member's
 //     deletion and AWS's 24-hour source rule, a refusal of DeleteTable:
-//     service.DropChecker); with them each replica's ReplicaArn.
+//     service.DropChecker).
 //   - Multi-Region strong consistency and witnesses (mrsc.go): UpdateTable's
 //     GlobalTableWitnessUpdates, a member it owns that comes with
 //     ReplicaUpdates (service.MemberRules' With; alone it is no change),

@@ -82,7 +82,7 @@ func (Feature) Describe(d service.Definition, now time.Time, out *service.TableD
 	if out.TableStatus == statusActive && x.replicaChanging(now) {
 		out.TableStatus = statusUpdating // status.go
 	}
-	if rs, version := describeReplicas(x, out.TableArn, now); len(rs) > 0 {
+	if rs, version := describeReplicas(x, now); len(rs) > 0 {
 		out.Add("Replicas", rs)
 		if version != "" {
 			out.Add("GlobalTableVersion", version)

@@ -72,8 +72,9 @@ type ReplicaGSIOverride struct {
 // ReplicaDescription is one of DescribeTable's Replicas.
 type ReplicaDescription struct {
 	RegionName string `json:"RegionName"`
-	// ReplicaArn is the replica's table ARN: the table's, in the
-	// replica's region (the model's ReplicaDescription.ReplicaArn).
+	// ReplicaArn is the replica's table ARN, in the legacy (2017.11.29)
+	// DescribeGlobalTable's ReplicationGroup only: DescribeTable's
+	// Replicas carry none, as AWS's do.
 	ReplicaArn    string `json:"ReplicaArn,omitempty"`
 	ReplicaStatus string `json:"ReplicaStatus"`
 	// GlobalTableSettingsReplicationMode is ENABLED_WITH_OVERRIDES for
@@ -86,9 +87,9 @@ type ReplicaDescription struct {
 }
 
 // describeReplicas returns DescribeTable's Replicas and
-// GlobalTableVersion for a table whose part is x and whose ARN is
-// tableArn (none for a table with no replicas).
-func describeReplicas(x part, tableArn string, now time.Time) ([]ReplicaDescription, string) {
+// GlobalTableVersion for a table whose part is x (none for a table with
+// no replicas).
+func describeReplicas(x part, now time.Time) ([]ReplicaDescription, string) {
 	if len(x.Replicas) == 0 {
 		return nil, ""
 	}
@@ -97,7 +98,9 @@ func describeReplicas(x part, tableArn string, now time.Time) ([]ReplicaDescript
 		if r.statusAt(now) == replicaGone {
 			continue
 		}
-		d := ReplicaDescription{RegionName: r.Region, ReplicaArn: arnInRegion(tableArn, r.Region), ReplicaStatus: r.statusAt(now), KMSMasterKeyId: r.KMS}
+		// No ReplicaArn: AWS's DescribeTable sets none in Replicas
+		// (ack-api-quirks DDB-TABLE-229, verified against AWS 2026-10-09).
+		d := ReplicaDescription{RegionName: r.Region, ReplicaStatus: r.statusAt(now), KMSMasterKeyId: r.KMS}
 		if r.ReadOverride > 0 {
 			d.ProvisionedThroughputOverride = &ReadThroughputOverride{ReadCapacityUnits: &r.ReadOverride}
 		}
@@ -115,17 +118,6 @@ func describeReplicas(x part, tableArn string, now time.Time) ([]ReplicaDescript
 	}
 	slices.SortFunc(out, func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
 	return out, x.GlobalVersion
-}
-
-// arnInRegion is arn ("arn:aws:dynamodb:REGION:ACCOUNT:table/NAME") with
-// its region replaced by region ("" when arn has no region field).
-func arnInRegion(arn, region string) string {
-	f := strings.SplitN(arn, ":", 5)
-	if len(f) < 5 {
-		return ""
-	}
-	f[3] = region
-	return strings.Join(f, ":")
 }
 
 // validRegion reports whether s looks like an AWS region name
