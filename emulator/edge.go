@@ -108,7 +108,7 @@ func (e *Emulator) edgeHandler() http.Handler {
 					return
 				}
 			}
-			own().ServeHTTP(w, r)
+			own().ServeHTTP(&answerDeadline{ResponseWriter: w, e: e}, r) // server.go: the write timeout from the answer
 		case isLambdaPath(r.URL.Path):
 			if err := e.lambdaGuard(r); err != nil { // admin_guard.go: no web page makes a mapping
 				e.serveRefused(w, r, err)

@@ -978,3 +978,25 @@ func (e *Emulator) writeFromNow(w http.ResponseWriter) {
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(d)))
 	}
 }
+
+// answerDeadline is an admin handler's writer whose write timeout starts
+// with its answer (writeFromNow), not with the request: an admin request
+// slow to serve (a drain waiting for stream handlers, a snapshot of a
+// large namespace) is still answered.
+type answerDeadline struct {
+	http.ResponseWriter
+	e       *Emulator
+	started bool
+}
+
+func (w *answerDeadline) begin() {
+	if !w.started {
+		w.started = true
+		w.e.writeFromNow(w.ResponseWriter)
+	}
+}
+
+func (w *answerDeadline) WriteHeader(code int)        { w.begin(); w.ResponseWriter.WriteHeader(code) }
+func (w *answerDeadline) Write(b []byte) (int, error) { w.begin(); return w.ResponseWriter.Write(b) }
+func (w *answerDeadline) Flush()                      { w.begin(); _ = http.NewResponseController(w.ResponseWriter).Flush() }
+func (w *answerDeadline) Unwrap() http.ResponseWriter { return w.ResponseWriter }

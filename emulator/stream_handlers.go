@@ -215,9 +215,7 @@ func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	err = e.DrainStreams(ctx)
-	e.writeFromNow(w) // a drain may outlast the write timeout: its answer is still written
-	if err != nil {
+	if err := e.DrainStreams(ctx); err != nil {
 		ae := &apierr.Error{Class: apierr.ErrValidation, Msg: err.Error(), Cause: err}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusGatewayTimeout)
