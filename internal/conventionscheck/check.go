@@ -18,6 +18,7 @@ import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -263,7 +264,7 @@ func keyOf(ks storage.KeySchema, it storage.Item) conventions.Key {
 // keySchemaOf is a described table's key schema.
 func keySchemaOf(t tableDescription) storage.KeySchema {
 	kind := func(name string) storage.Kind {
-		i := slices.IndexFunc(t.AttributeDefinitions, func(d struct{ AttributeName, AttributeType string }) bool { return d.AttributeName == name })
+		i := slices.IndexFunc(t.AttributeDefinitions, func(d shapes.AttributeDefinition[string]) bool { return d.AttributeName == name })
 		if i < 0 {
 			return storage.KindS
 		}

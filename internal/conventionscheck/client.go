@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -229,8 +230,8 @@ func errorOf(status int, data []byte) *apiError {
 // tableDescription is the part of DescribeTable's answer the check reads.
 type tableDescription struct {
 	TableArn             string
-	AttributeDefinitions []struct{ AttributeName, AttributeType string }
-	KeySchema            []struct{ AttributeName, KeyType string }
+	AttributeDefinitions []shapes.AttributeDefinition[string]
+	KeySchema            []shapes.KeySchemaElement[string]
 }
 
 func (c *client) listTables(ctx context.Context) ([]string, error) {
@@ -265,7 +266,7 @@ func (c *client) tags(ctx context.Context, arn string) map[string]string {
 	in := map[string]string{"ResourceArn": arn}
 	for {
 		var out struct {
-			Tags      []struct{ Key, Value string }
+			Tags      []shapes.Tag[string]
 			NextToken string
 		}
 		if c.call(ctx, "ListTagsOfResource", in, &out) != nil {

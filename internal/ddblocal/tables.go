@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // Table is what a DynamoDB Local file says of one table: enough for the
@@ -36,17 +38,12 @@ type Table struct {
 	StreamViewType string
 }
 
-// AttributeDefinition is CreateTable's.
-type AttributeDefinition struct {
-	AttributeName string
-	AttributeType string
-}
-
-// KeySchemaElement is CreateTable's.
-type KeySchemaElement struct {
-	AttributeName string
-	KeyType       string
-}
+// AttributeDefinition and KeySchemaElement are CreateTable's, as an
+// answer holds them (values).
+type (
+	AttributeDefinition = shapes.AttributeDefinition[string]
+	KeySchemaElement    = shapes.KeySchemaElement[string]
+)
 
 // tableInfo is the part of dm's TableInfo JSON read here.
 type tableInfo struct {

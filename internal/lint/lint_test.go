@@ -41,12 +41,13 @@ var layers = []layer{
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
 	{pkg: "internal/insights", may: []string{"internal/storage", "internal/iac"}}, // designs read from CloudFormation, CDK and serverless templates
+	{pkg: "internal/shapes"},                                                      // DynamoDB's API shapes that several packages share, each declared once
 	{pkg: "internal/iampolicy"},                                                   // IAM policy documents parsed and evaluated (the IAM policy mode)
 	{pkg: "internal/iac"},                                                         // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
 	// (never linked by the server: TestServerWithoutHeavyInit).
-	{pkg: "internal/ddblocal", testMay: []string{"internal/ddblocal/ddblocaltest"}},
+	{pkg: "internal/ddblocal", may: []string{"internal/shapes"}, testMay: []string{"internal/ddblocal/ddblocaltest"}},
 	{pkg: "internal/ddblocal/ddblocaltest"}, // test support: DynamoDB Local files written for tests
 	// The emulator's internal packages, bottom up: errors and messages,
 	// the wire codec, the stream record log, the ZSTD reader, the
@@ -62,7 +63,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire", "internal/lease"}, internal: true},
 	{pkg: "emulator/internal/convcheck", may: []string{"conventions", "emulator/internal/apierr", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage"}, internal: true},                                  // the control plane's wire shapes, a table's definition types and their pure checks
+	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage", "internal/shapes"}, internal: true},               // the control plane's wire shapes, a table's definition types and their pure checks
 	{pkg: "emulator/internal/tablerec", may: []string{"emulator/internal/tablespec", "emulator/internal/streamlog", "internal/storage"}, internal: true}, // a table's definition record and its stream's snapshot pieces
 	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire"}, internal: true},                           // the mix of expression and legacy parameters, checked before compiling
 	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                // Query's and Scan's parameter checks and sort-key bounds
@@ -111,11 +112,11 @@ var layers = []layer{
 	// The MCP server: the emulator's public API and its DynamoDB JSON
 	// handler; insights for designs and the report's matching, expr and
 	// storage to read a request's key condition as the report does.
-	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac"}, tests: true},
+	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac", "internal/shapes"}, tests: true},
 	// console, mcp: the server mounts the web console and the MCP
 	// endpoint; conventionscheck: "dynamoemu check".
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp", "internal/conventionscheck"}, tests: true},
-	{pkg: "internal/conventionscheck", may: []string{"conventions", "internal/storage"}, tests: true}, // the conventions check of any endpoint, with a client of its own (no AWS SDK)
+	{pkg: "internal/conventionscheck", may: []string{"conventions", "internal/storage", "internal/shapes"}, tests: true}, // the conventions check of any endpoint, with a client of its own (no AWS SDK)
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
 	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // Loading AWS's DynamoDB MCP server's data model (dynamodb_data_model.json,
@@ -32,7 +33,7 @@ func isDataModel(src []byte) bool {
 type dataModelTable struct {
 	TableName            string
 	KeySchema            []keyElem
-	AttributeDefinitions []struct{ AttributeName, AttributeType string }
+	AttributeDefinitions []shapes.AttributeDefinition[string]
 	GlobalSecondaryIndexes,
 	LocalSecondaryIndexes []struct {
 		IndexName string

@@ -5,16 +5,14 @@ import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // What the tools need to know of a table: its key schemas, read with
 // DescribeTable.
 
-// keyElem is one element of a KeySchema.
-type keyElem struct {
-	AttributeName string
-	KeyType       string // HASH or RANGE
-}
+// keyElem is one element of a KeySchema (KeyType HASH or RANGE).
+type keyElem = shapes.KeySchemaElement[string]
 
 // indexDesc is a secondary index of a tableDesc.
 type indexDesc struct {
@@ -29,7 +27,7 @@ type tableDesc struct {
 	TableName            string
 	TableArn             string
 	KeySchema            []keyElem
-	AttributeDefinitions []struct{ AttributeName, AttributeType string }
+	AttributeDefinitions []shapes.AttributeDefinition[string]
 	GlobalSecondaryIndexes,
 	LocalSecondaryIndexes []indexDesc
 	LatestStreamArn string

@@ -32,12 +32,6 @@ type SourceTableDetails struct {
 	BillingMode           string                 `json:"BillingMode"`
 }
 
-// sourceThroughput is a ProvisionedThroughput in a backup's description.
-type SourceThroughput struct {
-	ReadCapacityUnits  int64 `json:"ReadCapacityUnits"`
-	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
-}
-
 // SourceTableFeatureDetails is the backed-up table's indexes, stream,
 // TTL and encryption.
 type SourceTableFeatureDetails struct {

@@ -15,8 +15,8 @@ const (
 	maxTagValueLen = 256 // Unicode characters
 )
 
-// TagPair is one stored tag.
-type TagPair struct{ Key, Value string }
+// TagPair is one stored tag: a tag in an answer's form.
+type TagPair = TagDesc
 
 // ValidateTags applies AWS's tag rules to a TagResource or CreateTable
 // request, tag by tag, and returns the tags in request order.
@@ -45,7 +45,7 @@ func ValidateTags(tags []Tag) ([]TagPair, error) {
 			return nil, apierr.Validation(apierr.MsgTagKeyDuplicate(k))
 		}
 		seen[k] = true
-		out = append(out, TagPair{k, v})
+		out = append(out, TagPair{Key: k, Value: v})
 	}
 	return out, nil
 }

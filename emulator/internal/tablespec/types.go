@@ -1,36 +1,36 @@
 package tablespec
 
+import "github.com/dynamoemu/dynamoemu/internal/shapes"
+
 // Wire shapes of the control-plane operations. Field names mirror the AWS
 // JSON protocol exactly; pointers mark members whose absence matters.
 
-// AttributeDefinition is one element of AttributeDefinitions.
-type AttributeDefinition struct {
-	AttributeName *string `json:"AttributeName"`
-	AttributeType *string `json:"AttributeType"`
-}
+// The nested shapes declared once in internal/shapes, in their two
+// forms: a request's (pointers: a member left out is told from an empty
+// one) and a description's (values, the ...Desc names).
+type (
+	AttributeDefinition       = shapes.AttributeDefinition[*string]
+	KeySchemaElement          = shapes.KeySchemaElement[*string]
+	ProvisionedThroughput     = shapes.ProvisionedThroughput[*int64]
+	Projection                = shapes.Projection[*string]
+	Tag                       = shapes.Tag[*string]
+	VectorAttributeDefinition = shapes.VectorAttributeDefinition[*string]
+	SearchSchemaElement       = shapes.SearchSchemaElement[*string]
 
-// KeySchemaElement is one element of a KeySchema.
-type KeySchemaElement struct {
-	AttributeName *string `json:"AttributeName"`
-	KeyType       *string `json:"KeyType"`
-}
-
-// ProvisionedThroughput is the ProvisionedThroughput request member.
-type ProvisionedThroughput struct {
-	ReadCapacityUnits  *int64 `json:"ReadCapacityUnits"`
-	WriteCapacityUnits *int64 `json:"WriteCapacityUnits"`
-}
+	AttributeDefinitionDesc = shapes.AttributeDefinition[string]
+	KeySchemaElementDesc    = shapes.KeySchemaElement[string]
+	ProjectionDesc          = shapes.Projection[string]
+	TagDesc                 = shapes.Tag[string]
+	VectorAttributeDesc     = shapes.VectorAttributeDefinition[string]
+	SearchSchemaElemDesc    = shapes.SearchSchemaElement[string]
+	// SourceThroughput is a ProvisionedThroughput in a backup's description.
+	SourceThroughput = shapes.ProvisionedThroughput[int64]
+)
 
 // OnDemandThroughput caps an on-demand table's or index's request units.
 type OnDemandThroughput struct {
 	MaxReadRequestUnits  *int64 `json:"MaxReadRequestUnits,omitempty"`
 	MaxWriteRequestUnits *int64 `json:"MaxWriteRequestUnits,omitempty"`
-}
-
-// Projection says which attributes a secondary index copies.
-type Projection struct {
-	ProjectionType   *string  `json:"ProjectionType,omitempty"`
-	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
 }
 
 // StreamSpecification is the StreamSpecification request member.
@@ -51,12 +51,6 @@ type SSEDescription struct {
 	Status          string `json:"Status,omitempty"`
 	SSEType         string `json:"SSEType,omitempty"`
 	KMSMasterKeyArn string `json:"KMSMasterKeyArn,omitempty"`
-}
-
-// Tag is one resource tag.
-type Tag struct {
-	Key   *string `json:"Key"`
-	Value *string `json:"Value"`
 }
 
 // LocalSecondaryIndex is one element of CreateTable's LocalSecondaryIndexes.
@@ -157,18 +151,6 @@ type DescribeEndpointsOutput struct {
 	Endpoints []Endpoint
 }
 
-// AttributeDefinitionDesc is an AttributeDefinitions element in a description.
-type AttributeDefinitionDesc struct {
-	AttributeName string `json:"AttributeName"`
-	AttributeType string `json:"AttributeType"`
-}
-
-// KeySchemaElementDesc is a KeySchema element in a description.
-type KeySchemaElementDesc struct {
-	AttributeName string `json:"AttributeName"`
-	KeyType       string `json:"KeyType"`
-}
-
 // ProvisionedThroughputDescription reports a table's or GSI's throughput.
 type ProvisionedThroughputDescription struct {
 	LastIncreaseDateTime   *EpochTime `json:"LastIncreaseDateTime,omitempty"`
@@ -187,12 +169,6 @@ type BillingModeSummary struct {
 // TableClassSummary reports a table's class.
 type TableClassSummary struct {
 	TableClass string `json:"TableClass"`
-}
-
-// ProjectionDesc is an index's Projection in a description.
-type ProjectionDesc struct {
-	ProjectionType   string   `json:"ProjectionType"`
-	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
 }
 
 // LocalSecondaryIndexDescription describes one LSI.
@@ -218,24 +194,6 @@ type GlobalSecondaryIndexDescription struct {
 	IndexArn              string                            `json:"IndexArn"`
 	OnDemandThroughput    *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
 	WarmThroughput        *WarmThroughputDescription        `json:"WarmThroughput,omitempty"`
-}
-
-// TagDesc is one of a table's tags, as ListTagsOfResource answers it.
-type TagDesc struct {
-	Key   string `json:"Key"`
-	Value string `json:"Value"`
-}
-
-// VectorAttributeDefinition names a vector index's vector attribute.
-type VectorAttributeDefinition struct {
-	AttributeName *string `json:"AttributeName"`
-}
-
-// SearchSchemaElement is one element of a vector index's SearchSchema;
-// SearchSchemaElementType is HASH or INLINE_FILTER.
-type SearchSchemaElement struct {
-	AttributeName           *string `json:"AttributeName"`
-	SearchSchemaElementType *string `json:"SearchSchemaElementType"`
 }
 
 // VectorIndex is one element of CreateTable's VectorIndexes, and the
@@ -270,15 +228,4 @@ type VectorIndexDescription struct {
 	Backfilling      *bool                  `json:"Backfilling,omitempty"`
 	IndexSizeBytes   *int64                 `json:"IndexSizeBytes,omitempty"`
 	ItemCount        *int64                 `json:"ItemCount,omitempty"`
-}
-
-// VectorAttributeDesc is VectorAttribute in a description.
-type VectorAttributeDesc struct {
-	AttributeName string `json:"AttributeName"`
-}
-
-// SearchSchemaElemDesc is a SearchSchema element in a description.
-type SearchSchemaElemDesc struct {
-	AttributeName           string `json:"AttributeName"`
-	SearchSchemaElementType string `json:"SearchSchemaElementType"`
 }

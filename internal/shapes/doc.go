@@ -1,0 +1,34 @@
+// Package shapes declares once each of DynamoDB's API shapes that more
+// than one package of ours reads or writes: the nested shapes a request
+// and an answer share (KeySchemaElement, AttributeDefinition, Projection,
+// ProvisionedThroughput, Tag, ...). It imports nothing of ours, so the
+// emulator's packages, its clients (internal/mcp, internal/conventionscheck)
+// and DynamoDB Local's reader (internal/ddblocal) all use these.
+//
+// # Basics
+//
+// A shape is one generic struct: its fields are the model's members, in
+// the model's order, each with a json tag of the member's name (the one
+// tag style); its type parameters say how a member is held. S holds a
+// string member (an enum too: the one enum convention) and N a number:
+//
+//   - in a request, pointers (*string, *int64): a member left out is told
+//     from an empty one, as AWS tells "Member must not be null" from an
+//     invalid value;
+//   - in an answer, and in what a client reads of one, values (string,
+//     int64).
+//
+// So a request's KeySchema is []KeySchemaElement[*string] and a
+// description's []KeySchemaElement[string]: one declaration, two forms.
+// The packages that use them name each form once, as aliases
+// (tablespec.KeySchemaElement, tablespec.KeySchemaElementDesc).
+//
+// internal/lint's TestShapesDeclaredOnce holds the rule: no shape of the
+// AWS SDK's model is declared by two Go types of ours.
+//
+// # Caveats
+//
+// A member tagged omitempty is left out of an answer when it is its zero
+// value in both forms: a description never has an empty ProjectionType,
+// so Projection's tag serves both.
+package shapes
