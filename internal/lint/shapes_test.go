@@ -34,6 +34,10 @@ import (
 // names (a json tag's name, else the field's name; "-" left out), an
 // embedded struct's members promoted.
 //
+// A struct written inside a function does not count: it is a reader's
+// pick of the few members of an answer it reads (a client polling
+// DescribeTable for TableStatus), not a declaration of the shape.
+//
 // Only packages that speak JSON count: those with a non-test file that
 // imports encoding/json or the emulator's codec, or has a json tag. The others' structs
 // (expressions' and PartiQL's ASTs, storage's keys) are not wire shapes
@@ -243,6 +247,8 @@ func parseStructs(t *testing.T, dir string, files []string) []shapeDecl {
 	for _, af := range afs {
 		ast.Inspect(af, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				return false // a reader's pick of an answer's members, not a shape's declaration
 			case *ast.TypeSpec:
 				if st, ok := n.Type.(*ast.StructType); ok {
 					add(n.Name.Name, false, st)

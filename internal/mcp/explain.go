@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -414,18 +415,12 @@ func (s *Server) measureRead(ctx context.Context, op string, req json.RawMessage
 	return nil
 }
 
-// units is a ConsumedCapacity's units of the whole call, the table or
-// an index.
-type units struct {
-	CapacityUnits, ReadCapacityUnits, WriteCapacityUnits float64
-}
+// units is a ConsumedCapacity's units of the table or an index.
+type units = shapes.Capacity[float64]
 
 // consumed is a ConsumedCapacity of an answer.
 type consumed struct {
-	units
-	Table                  *units
-	GlobalSecondaryIndexes map[string]units
-	LocalSecondaryIndexes  map[string]units
+	shapes.ConsumedCapacity[float64]
 }
 
 // capacity turns c, a read's, into the explanation's capacity.

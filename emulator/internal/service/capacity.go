@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -19,24 +20,14 @@ const (
 	capacityIndexes = "INDEXES"
 )
 
-// ConsumedCapacity is the ConsumedCapacity member of a data-plane response.
-type ConsumedCapacity struct {
-	TableName              string                    `json:"TableName,omitempty"`
-	CapacityUnits          float64                   `json:"CapacityUnits"`
-	ReadCapacityUnits      *float64                  `json:"ReadCapacityUnits,omitempty"`
-	WriteCapacityUnits     *float64                  `json:"WriteCapacityUnits,omitempty"`
-	Table                  *Capacity                 `json:"Table,omitempty"`
-	LocalSecondaryIndexes  map[string]Capacity       `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes map[string]Capacity       `json:"GlobalSecondaryIndexes,omitempty"`
-	VectorIndexes          map[string]VectorCapacity `json:"VectorIndexes,omitempty"` // vector_capacity.go
-}
-
-// Capacity is the capacity consumed by a table or one index (INDEXES mode).
-type Capacity struct {
-	CapacityUnits      float64  `json:"CapacityUnits"`
-	ReadCapacityUnits  *float64 `json:"ReadCapacityUnits,omitempty"`
-	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitempty"`
-}
+// ConsumedCapacity is the ConsumedCapacity member of a data-plane
+// response, and Capacity a table's or one index's part of it (INDEXES
+// mode): internal/shapes declares them.
+type (
+	ConsumedCapacity = shapes.ConsumedCapacity[*float64]
+	Capacity         = shapes.Capacity[*float64]
+	VectorCapacity   = shapes.VectorCapacity
+)
 
 // validateReturnConsumedCapacity returns the constraint violation text for a
 // bad ReturnConsumedCapacity value, or "" (for use with constraintErrors).
@@ -144,7 +135,7 @@ func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change
 	}
 	cc := cp.report(t, mode)
 	if xs := t.vectorIndexes(); len(xs) > 0 && mode == capacityIndexes {
-		cc.addVectorBytes(tablespec.VectorWriteBytes(t.schema, xs, ch))
+		addVectorBytes(cc, tablespec.VectorWriteBytes(t.schema, xs, ch))
 	}
 	return cc
 }

@@ -27,7 +27,8 @@ type JSONAppender interface {
 	AppendJSON(b []byte) []byte
 }
 
-func (c *Capacity) appendJSON(b []byte) []byte {
+// appendCapacity appends c's JSON.
+func appendCapacity(b []byte, c *Capacity) []byte {
 	b = wire.AppendMember(append(b, '{'), true, "CapacityUnits")
 	b = wire.AppendFloat(b, c.CapacityUnits)
 	if c.ReadCapacityUnits != nil {
@@ -46,12 +47,13 @@ func appendCapacityList(b []byte, ccs []*ConsumedCapacity) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = cc.appendJSON(b)
+		b = appendConsumed(b, cc)
 	}
 	return append(b, ']')
 }
 
-func (c *ConsumedCapacity) appendJSON(b []byte) []byte {
+// appendConsumed appends c's JSON.
+func appendConsumed(b []byte, c *ConsumedCapacity) []byte {
 	b = append(b, '{')
 	first := true
 	if c.TableName != "" {
@@ -66,7 +68,7 @@ func (c *ConsumedCapacity) appendJSON(b []byte) []byte {
 		b = wire.AppendFloat(wire.AppendMember(b, false, "WriteCapacityUnits"), *c.WriteCapacityUnits)
 	}
 	if c.Table != nil {
-		b = c.Table.appendJSON(wire.AppendMember(b, false, "Table"))
+		b = appendCapacity(wire.AppendMember(b, false, "Table"), c.Table)
 	}
 	if len(c.LocalSecondaryIndexes) > 0 {
 		b = wire.AppendMarshal(wire.AppendMember(b, false, "LocalSecondaryIndexes"), c.LocalSecondaryIndexes)
@@ -92,7 +94,7 @@ func (o *GetItemOutput) appendJSON(b []byte) []byte {
 		first = false
 	}
 	if o.ConsumedCapacity != nil {
-		b = o.ConsumedCapacity.appendJSON(wire.AppendMember(b, first, "ConsumedCapacity"))
+		b = appendConsumed(wire.AppendMember(b, first, "ConsumedCapacity"), o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }
@@ -107,7 +109,7 @@ func appendWriteOutput(b []byte, attrs wire.WireItem, cc *ConsumedCapacity, icm 
 		first = false
 	}
 	if cc != nil {
-		b = cc.appendJSON(wire.AppendMember(b, first, "ConsumedCapacity"))
+		b = appendConsumed(wire.AppendMember(b, first, "ConsumedCapacity"), cc)
 		first = false
 	}
 	if icm != nil {
@@ -178,7 +180,7 @@ func (o *pageOutput) appendJSON(b []byte) []byte {
 	}
 	if o.ConsumedCapacity != nil {
 		b = append(b, `,"ConsumedCapacity":`...)
-		b = o.ConsumedCapacity.appendJSON(b)
+		b = appendConsumed(b, o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

@@ -387,7 +387,7 @@ func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byt
 }
 
 // AppendCapacity appends cc's JSON.
-func AppendCapacity(b []byte, cc *ConsumedCapacity) []byte { return cc.appendJSON(b) }
+func AppendCapacity(b []byte, cc *ConsumedCapacity) []byte { return appendConsumed(b, cc) }
 
 // AppendCapacityList appends ccs as a JSON array.
 func AppendCapacityList(b []byte, ccs []*ConsumedCapacity) []byte { return appendCapacityList(b, ccs) }

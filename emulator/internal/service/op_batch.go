@@ -470,7 +470,7 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWrit
 	out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
 	if cc := cp.report(bt.t, in.ReturnConsumedCapacity); cc != nil {
 		if in.ReturnConsumedCapacity == capacityIndexes {
-			cc.addVectorBytes(vbytes)
+			addVectorBytes(cc, vbytes)
 		}
 		out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
 	}

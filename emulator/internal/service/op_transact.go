@@ -636,7 +636,7 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 		}
 		if mode == capacityIndexes {
 			cc.Table = &Capacity{CapacityUnits: units, ReadCapacityUnits: cc.ReadCapacityUnits, WriteCapacityUnits: cc.WriteCapacityUnits}
-			cc.addVectorBytes(u.vectors)
+			addVectorBytes(cc, u.vectors)
 		}
 		out = append(out, cc)
 	}

@@ -25,11 +25,6 @@ import (
 // counts four bytes a dimension toward the item's billed size, whatever
 // numbers it holds (vectorBilledSize).
 
-// VectorCapacity is one index's member of ConsumedCapacity.VectorIndexes.
-type VectorCapacity struct {
-	VectorWriteRequestBytes float64 `json:"VectorWriteRequestBytes"`
-}
-
 // billedWriteSize is the size a write of sizeBytes (the larger of the old
 // and new item) that made ch is billed at on t: sizeBytes, with each
 // image's vectors at four bytes a dimension when t has vector indexes.
@@ -50,7 +45,7 @@ func billedWriteSize(t *table, sizeBytes int, ch storage.Change) int {
 }
 
 // addVectorBytes adds per-index bytes to cc's VectorIndexes (INDEXES mode).
-func (cc *ConsumedCapacity) addVectorBytes(bytes map[string]float64) {
+func addVectorBytes(cc *ConsumedCapacity, bytes map[string]float64) {
 	for name, b := range bytes {
 		if cc.VectorIndexes == nil {
 			cc.VectorIndexes = make(map[string]VectorCapacity)
