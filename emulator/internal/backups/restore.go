@@ -14,7 +14,7 @@ func restoreTableFromBackup(c service.Call, in *RestoreTableFromBackupInput) (*R
 		apierr.NameConstraints(&cs, *in.TargetTableName, "targetTableName")
 	}
 	backupARNConstraints(&cs, in.BackupArn, "backupArn")
-	ov := in.overrides()
+	ov := in.RestoreOverrides
 	service.RestoreConstraints(&cs, &ov)
 	if err := cs.Err(); err != nil {
 		return nil, err

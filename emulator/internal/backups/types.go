@@ -84,27 +84,16 @@ type BackupSummary struct {
 	BackupSizeBytes        int64              `json:"BackupSizeBytes"`
 }
 
-// service.RestoreOverrides are the members RestoreTableFromBackup and
 // RestoreTableFromBackupInput is the RestoreTableFromBackup request.
 type RestoreTableFromBackupInput struct {
-	TargetTableName               *string
-	BackupArn                     *string
-	BillingModeOverride           *string
-	GlobalSecondaryIndexOverride  []service.GlobalSecondaryIndex
-	LocalSecondaryIndexOverride   []service.LocalSecondaryIndex
-	ProvisionedThroughputOverride *service.ProvisionedThroughput
-	OnDemandThroughputOverride    *service.OnDemandThroughput
-	SSESpecificationOverride      *service.SSESpecification
-	VectorIndexOverride           []service.VectorIndex
+	TargetTableName *string
+	BackupArn       *string
+	// the members both restores take, declared once
+	service.RestoreOverrides
 }
 
 func (in *RestoreTableFromBackupInput) overrides() service.RestoreOverrides {
-	return service.RestoreOverrides{
-		BillingModeOverride: in.BillingModeOverride, GlobalSecondaryIndexOverride: in.GlobalSecondaryIndexOverride,
-		LocalSecondaryIndexOverride: in.LocalSecondaryIndexOverride, ProvisionedThroughputOverride: in.ProvisionedThroughputOverride,
-		OnDemandThroughputOverride: in.OnDemandThroughputOverride, SSESpecificationOverride: in.SSESpecificationOverride,
-		VectorIndexOverride: in.VectorIndexOverride,
-	}
+	return in.RestoreOverrides
 }
 
 // RestoreTableFromBackupOutput is the RestoreTableFromBackup response.

@@ -24,14 +24,15 @@ type gsiReadOverride struct {
 	Read  int64  `json:"read"`
 }
 
-// ReplicaGSIDescription is ReplicaGlobalSecondaryIndexDescription.
-type ReplicaGSIDescription struct {
+// ReplicaGlobalSecondaryIndexDescription is one GSI of a replica in its
+// description: its read capacity override.
+type ReplicaGlobalSecondaryIndexDescription struct {
 	IndexName                     string                  `json:"IndexName"`
 	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
 }
 
 // mergeGSIReads returns have with the read overrides of us merged in.
-func mergeGSIReads(have []gsiReadOverride, us []ReplicaGSIOverride) []gsiReadOverride {
+func mergeGSIReads(have []gsiReadOverride, us []ReplicaGlobalSecondaryIndex) []gsiReadOverride {
 	out := slices.Clone(have)
 	for _, u := range us {
 		if u.IndexName == nil || u.ProvisionedThroughputOverride == nil || u.ProvisionedThroughputOverride.ReadCapacityUnits == nil {
@@ -50,7 +51,7 @@ func mergeGSIReads(have []gsiReadOverride, us []ReplicaGSIOverride) []gsiReadOve
 
 // withGSIReads applies the read capacity overrides of us to the
 // provisioned GSIs of the definition e.
-func withGSIReads(e *service.Edit, us []ReplicaGSIOverride) {
+func withGSIReads(e *service.Edit, us []ReplicaGlobalSecondaryIndex) {
 	for _, o := range mergeGSIReads(nil, us) {
 		x, ok := e.GSI(o.Index)
 		if !ok {
@@ -64,11 +65,11 @@ func withGSIReads(e *service.Edit, us []ReplicaGSIOverride) {
 }
 
 // describeGSIReads is a replica's GlobalSecondaryIndexes in DescribeTable.
-func describeGSIReads(reads []gsiReadOverride) []ReplicaGSIDescription {
-	var out []ReplicaGSIDescription
+func describeGSIReads(reads []gsiReadOverride) []ReplicaGlobalSecondaryIndexDescription {
+	var out []ReplicaGlobalSecondaryIndexDescription
 	for _, o := range reads {
 		r := o.Read
-		out = append(out, ReplicaGSIDescription{IndexName: o.Index, ProvisionedThroughputOverride: &ReadThroughputOverride{ReadCapacityUnits: &r}})
+		out = append(out, ReplicaGlobalSecondaryIndexDescription{IndexName: o.Index, ProvisionedThroughputOverride: &ReadThroughputOverride{ReadCapacityUnits: &r}})
 	}
 	return out
 }

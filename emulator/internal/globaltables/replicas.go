@@ -44,12 +44,12 @@ type ReplicationGroupUpdate struct {
 // ReplicaAction is CreateReplicationGroupMemberAction,
 // UpdateReplicationGroupMemberAction or DeleteReplicationGroupMemberAction.
 type ReplicaAction struct {
-	RegionName                    *string                 `json:"RegionName"`
-	KMSMasterKeyId                *string                 `json:"KMSMasterKeyId"`
-	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride"`
-	OnDemandThroughputOverride    *OnDemandReadOverride   `json:"OnDemandThroughputOverride"`
-	GlobalSecondaryIndexes        []ReplicaGSIOverride    `json:"GlobalSecondaryIndexes"`
-	TableClassOverride            *string                 `json:"TableClassOverride"`
+	RegionName                    *string                       `json:"RegionName"`
+	KMSMasterKeyId                *string                       `json:"KMSMasterKeyId"`
+	ProvisionedThroughputOverride *ReadThroughputOverride       `json:"ProvisionedThroughputOverride"`
+	OnDemandThroughputOverride    *OnDemandReadOverride         `json:"OnDemandThroughputOverride"`
+	GlobalSecondaryIndexes        []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes"`
+	TableClassOverride            *string                       `json:"TableClassOverride"`
 }
 
 // ReadThroughputOverride is ProvisionedThroughputOverride.
@@ -62,8 +62,9 @@ type OnDemandReadOverride struct {
 	MaxReadRequestUnits *int64 `json:"MaxReadRequestUnits,omitempty"`
 }
 
-// ReplicaGSIOverride is ReplicaGlobalSecondaryIndex.
-type ReplicaGSIOverride struct {
+// ReplicaGlobalSecondaryIndex is one GSI of a replica in a request: its
+// overrides.
+type ReplicaGlobalSecondaryIndex struct {
 	IndexName                     *string                 `json:"IndexName"`
 	ProvisionedThroughputOverride *ReadThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
 	OnDemandThroughputOverride    *OnDemandReadOverride   `json:"OnDemandThroughputOverride,omitempty"`
@@ -79,11 +80,11 @@ type ReplicaDescription struct {
 	ReplicaStatus string `json:"ReplicaStatus"`
 	// GlobalTableSettingsReplicationMode is ENABLED_WITH_OVERRIDES for
 	// every replica of a 2019.11.21 global table (protection.go).
-	GlobalTableSettingsReplicationMode string                     `json:"GlobalTableSettingsReplicationMode,omitempty"`
-	KMSMasterKeyId                     string                     `json:"KMSMasterKeyId,omitempty"`
-	ProvisionedThroughputOverride      *ReadThroughputOverride    `json:"ProvisionedThroughputOverride,omitempty"`
-	ReplicaTableClassSummary           *service.TableClassSummary `json:"ReplicaTableClassSummary,omitempty"`
-	GlobalSecondaryIndexes             []ReplicaGSIDescription    `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalTableSettingsReplicationMode string                                   `json:"GlobalTableSettingsReplicationMode,omitempty"`
+	KMSMasterKeyId                     string                                   `json:"KMSMasterKeyId,omitempty"`
+	ProvisionedThroughputOverride      *ReadThroughputOverride                  `json:"ProvisionedThroughputOverride,omitempty"`
+	ReplicaTableClassSummary           *service.TableClassSummary               `json:"ReplicaTableClassSummary,omitempty"`
+	GlobalSecondaryIndexes             []ReplicaGlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitempty"`
 }
 
 // describeReplicas returns DescribeTable's Replicas and

@@ -22,7 +22,7 @@ func restoreTableToPointInTime(c service.Call, in *RestoreTableToPointInTimeInpu
 	if in.SourceTableArn != nil && (len(*in.SourceTableArn) < 1 || len(*in.SourceTableArn) > 1024) {
 		cs.Add(apierr.Quote(*in.SourceTableArn), "sourceTableArn", apierr.LenGE(1))
 	}
-	ov := in.overrides()
+	ov := in.RestoreOverrides
 	service.RestoreConstraints(&cs, &ov)
 	if err := cs.Err(); err != nil {
 		return nil, err

@@ -48,27 +48,17 @@ type PointInTimeRecoveryDescription struct {
 
 // RestoreTableToPointInTimeInput is the RestoreTableToPointInTime request.
 type RestoreTableToPointInTimeInput struct {
-	SourceTableArn                *string
-	SourceTableName               *string
-	TargetTableName               *string
-	UseLatestRestorableTime       *bool
-	RestoreDateTime               *float64
-	BillingModeOverride           *string
-	GlobalSecondaryIndexOverride  []service.GlobalSecondaryIndex
-	LocalSecondaryIndexOverride   []service.LocalSecondaryIndex
-	ProvisionedThroughputOverride *service.ProvisionedThroughput
-	OnDemandThroughputOverride    *service.OnDemandThroughput
-	SSESpecificationOverride      *service.SSESpecification
-	VectorIndexOverride           []service.VectorIndex
+	SourceTableArn          *string
+	SourceTableName         *string
+	TargetTableName         *string
+	UseLatestRestorableTime *bool
+	RestoreDateTime         *float64
+	// the members both restores take, declared once
+	service.RestoreOverrides
 }
 
 func (in *RestoreTableToPointInTimeInput) overrides() service.RestoreOverrides {
-	return service.RestoreOverrides{
-		BillingModeOverride: in.BillingModeOverride, GlobalSecondaryIndexOverride: in.GlobalSecondaryIndexOverride,
-		LocalSecondaryIndexOverride: in.LocalSecondaryIndexOverride, ProvisionedThroughputOverride: in.ProvisionedThroughputOverride,
-		OnDemandThroughputOverride: in.OnDemandThroughputOverride, SSESpecificationOverride: in.SSESpecificationOverride,
-		VectorIndexOverride: in.VectorIndexOverride,
-	}
+	return in.RestoreOverrides
 }
 
 // RestoreTableToPointInTimeOutput is the RestoreTableToPointInTime response.
