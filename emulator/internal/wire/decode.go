@@ -199,22 +199,44 @@ var (
 	codecMu sync.Mutex // serializes building codecs
 )
 
-// codecOf returns the codec of t, building it on first use. It panics for
-// a type the decoder does not support: a bug in an input type. Codecs are
-// built under codecMu and published only when complete, so a request that
-// needs a codec another is still building waits for it.
-func codecOf(t reflect.Type) codec {
+// codecOf returns the codec of t, building it on first use. For a type
+// the decoder does not support (a bug in an input type: a channel, a
+// func, an option of a json tag it does not know) the codec answers
+// every body with an InternalServerError that names it, and is built
+// again each time: the decoder never panics on a Go type. Codecs are
+// built under codecMu and published only when complete, so a request
+// that needs a codec another is still building waits for it.
+func codecOf(t reflect.Type) (c codec) {
 	if c, ok := codecs.Load(t); ok {
 		return c.(codec)
 	}
 	codecMu.Lock()
 	defer codecMu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			msg, ok := r.(unsupported)
+			if !ok {
+				panic(r)
+			}
+			err := msg.err()
+			c = func(*reqDecoder, reflect.Value, int) error { return err }
+		}
+	}()
 	building := map[reflect.Type]codec{}
-	c := codecLocked(t, building)
+	c = codecLocked(t, building)
 	for bt, bc := range building {
 		codecs.Store(bt, bc)
 	}
 	return c
+}
+
+// unsupported is what building a codec panics with for a type the
+// decoder does not support; codecOf and UnknownMember recover it.
+type unsupported string
+
+// err is the error a request decoded into such a type gets.
+func (u unsupported) err() error {
+	return fmt.Errorf("%w (%s)", apierr.Internal(), string(u))
 }
 
 // codecLocked returns the codec of t: a published one, or one built now
@@ -254,7 +276,7 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeUnmarshaler
 	}
 	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
-		panic(fmt.Sprintf("emulator: request decoder does not support TextUnmarshaler %s", t))
+		panic(unsupported(fmt.Sprintf("emulator: request decoder does not support TextUnmarshaler %s", t)))
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -286,7 +308,7 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 			return decodeInterface
 		}
 	}
-	panic(fmt.Sprintf("emulator: request decoder does not support %s", t))
+	panic(unsupported(fmt.Sprintf("emulator: request decoder does not support %s", t)))
 }
 
 // field is one member of a struct plan.
@@ -352,14 +374,14 @@ func structMembers(t reflect.Type, path []int, depth int, found map[string][]mem
 		if hasTag && tagName == "-" && opts == "" {
 			if depth == 0 && reflect.PointerTo(f.Type).Implements(memberOwnerType) {
 				if owner >= 0 {
-					panic(fmt.Sprintf("emulator: request decoder does not support two MemberOwner fields in %s", t))
+					panic(unsupported(fmt.Sprintf("emulator: request decoder does not support two MemberOwner fields in %s", t)))
 				}
 				owner = i
 			}
 			continue
 		}
 		if opts != "" && opts != "omitempty" && opts != "omitzero" {
-			panic(fmt.Sprintf("emulator: request decoder does not support tag %q in %s", tag, t))
+			panic(unsupported(fmt.Sprintf("emulator: request decoder does not support tag %q in %s", tag, t)))
 		}
 		ft := f.Type
 		if f.Anonymous && tagName == "" {
@@ -369,7 +391,7 @@ func structMembers(t reflect.Type, path []int, depth int, found map[string][]mem
 			}
 			if et.Kind() == reflect.Struct {
 				if ft.Kind() == reflect.Pointer && !f.IsExported() {
-					panic(fmt.Sprintf("emulator: request decoder cannot make embedded %s in %s (unexported)", ft, t))
+					panic(unsupported(fmt.Sprintf("emulator: request decoder cannot make embedded %s in %s (unexported)", ft, t)))
 				}
 				structMembers(et, append(slices.Clip(path), i), depth+1, found)
 				continue

@@ -39,7 +39,10 @@
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans (embedded structs' members
 //     promoted as encoding/json promotes them), and the members an owner
-//     field decodes (MemberOwner).
+//     field decodes (MemberOwner). A Go type it does not support (a
+//     channel, a func, a json tag option it does not know, an input that
+//     is not a pointer) gets an InternalServerError naming it, never a
+//     panic (FuzzDecodeAnyType builds types from its bytes).
 //   - unknown.go: the first member of a request that its types do not
 //     take, for callers that must refuse it (UnknownMember).
 //   - wire_deferred.go: faults of attribute values the request decoder

@@ -18,7 +18,21 @@ import (
 // agent's tool, whose misspelt member would silently do something else)
 // asks first. Members are looked at where the body is well formed; a
 // value of the wrong JSON type is the decoder's to refuse, not this.
+//
+// A type the decoder does not support (see codecOf) has no unknown
+// members: its requests fail whole.
 func UnknownMember(body []byte, t reflect.Type) (path string, known []string, ok bool) {
+	if t == nil {
+		return "", nil, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, is := r.(unsupported); !is {
+				panic(r)
+			}
+			path, known, ok = "", nil, false
+		}
+	}()
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any

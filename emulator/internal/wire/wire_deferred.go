@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"reflect"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -63,7 +64,11 @@ func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) 
 	if isJSONNull(body) {
 		return nil, apierr.Serialization("")
 	}
-	v := reflect.ValueOf(in).Elem()
+	rv := reflect.ValueOf(in)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).err()
+	}
+	v := rv.Elem()
 	dec := codecOf(v.Type())
 	d := reqDecoders.Get()
 	defer reqDecoders.Put(d)
