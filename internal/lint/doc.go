@@ -19,6 +19,10 @@
 //     instruments behind the seams.
 //   - The seams (seam_test.go): the core names no feature nor stage, and
 //     depends on no stage package.
+//   - The API's shapes (shapes_test.go): no shape of DynamoDB's model
+//     (read from the AWS SDK's source in the module cache) is declared by
+//     two Go types of ours; the few that are name why in
+//     shapeExceptions. The shared ones live in internal/shapes.
 //   - The performance budget (budget_test.go): the uses of unsafe, the
 //     pools, the assembly files and the OS memory calls may not grow;
 //     each file that holds some names, in docs/architecture.md's

@@ -27,8 +27,9 @@ const maxPackageLines = 15000
 // The conventions check left for its stage (conventions.go, 325 lines,
 // out; the seam's checks, stage_check.go, in) and the report's readers
 // for the insights stage, and the lag gates for theirs
-// (emulator/internal/stages/lag): 14,617.
-const maxCoreLines = 14617
+// (emulator/internal/stages/lag): 14,617. ConsumedCapacity and Capacity
+// went to internal/shapes, declared once with mcp's: 14,605.
+const maxCoreLines = 14605
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.

@@ -4,7 +4,11 @@
 // of a request that are a function of its wire form alone: the model
 // constraints AWS reports all at once, before anything the catalog
 // knows. The service names these shapes as its own (aliases), so its
-// operations and the features read them as before.
+// operations and the features read them as before. The nested shapes
+// other packages share (AttributeDefinition, KeySchemaElement,
+// Projection, ProvisionedThroughput, Tag, the vector index's elements)
+// are internal/shapes', named here in their two forms: a request's
+// (pointers) and a description's (the ...Desc names, values).
 //
 // It also holds a table's definition in the emulator's own types:
 // TableDef (a validated CreateTable request, ValidateCreateTable),
@@ -12,7 +16,8 @@
 // throughput, and what an item write asks of it: InIndex, EntrySize,
 // SameEntry), VectorIndexDef (a vector index, with CheckVectorIndex and
 // the VectorWriteRequestBytes an item write costs it), KeyElem, AttrDef,
-// IndexProjection, Throughput and TagPair. These are plain values with
+// IndexProjection, Throughput and TagPair (a stored tag: a TagDesc).
+// These are plain values with
 // no lock and no catalog: the service keeps them in its table snapshots
 // and calls their methods directly on the item paths. What needs the
 // catalog (UpdateTable's changes to a live definition, DescribeTable)
