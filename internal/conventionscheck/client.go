@@ -229,9 +229,9 @@ func errorOf(status int, data []byte) *apiError {
 
 // tableDescription is the part of DescribeTable's answer the check reads.
 type tableDescription struct {
-	TableArn             string
-	AttributeDefinitions []shapes.AttributeDefinition[string]
-	KeySchema            []shapes.KeySchemaElement[string]
+	TableArn             string                               `json:"TableArn"`
+	AttributeDefinitions []shapes.AttributeDefinition[string] `json:"AttributeDefinitions"`
+	KeySchema            []shapes.KeySchemaElement[string]    `json:"KeySchema"`
 }
 
 func (c *client) listTables(ctx context.Context) ([]string, error) {

@@ -125,6 +125,9 @@ type shapeDecl struct {
 	name    string
 	inline  bool
 	members []string
+	// untagged are the places of its exported fields whose json tag
+	// does not name their member (none, or ",omitempty").
+	untagged []string
 }
 
 // key names d in shapeExceptions.
@@ -276,11 +279,27 @@ func parseStructs(t *testing.T, dir string, files []string) []shapeDecl {
 	var out []shapeDecl
 	add := func(name string, inline bool, st *ast.StructType) {
 		ms := structMembersAST(st, named, map[string]bool{name: true})
+		var untagged []string
+		for _, f := range st.Fields.List {
+			if len(f.Names) == 0 || !f.Names[0].IsExported() {
+				continue
+			}
+			tag := ""
+			if f.Tag != nil {
+				t, _ := strconv.Unquote(f.Tag.Value)
+				tag = reflect.StructTag(t).Get("json")
+			}
+			if n, _, _ := strings.Cut(tag, ","); n == "" {
+				p := fset.Position(f.Pos())
+				r, _ := filepath.Rel(dir, p.Filename)
+				untagged = append(untagged, fmt.Sprintf("%s:%d", filepath.ToSlash(r), p.Line))
+			}
+		}
 		sort.Strings(ms)
 		pos := fset.Position(st.Pos())
 		rel, err := filepath.Rel(dir, pos.Filename)
 		require.NoError(t, err)
-		out = append(out, shapeDecl{pkg: filepath.ToSlash(filepath.Dir(rel)), place: fmt.Sprintf("%s:%d %s", filepath.ToSlash(rel), pos.Line, name), name: name, inline: inline, members: slices.Compact(ms)})
+		out = append(out, shapeDecl{pkg: filepath.ToSlash(filepath.Dir(rel)), place: fmt.Sprintf("%s:%d %s", filepath.ToSlash(rel), pos.Line, name), name: name, inline: inline, members: slices.Compact(ms), untagged: untagged})
 	}
 	for _, af := range afs {
 		ast.Inspect(af, func(n ast.Node) bool {
@@ -369,4 +388,19 @@ func structMembersAST(st *ast.StructType, named map[string]*ast.StructType, seen
 		}
 	}
 	return ms
+}
+
+// TestShapesOneTagStyle: every exported field of a struct that stands
+// for a shape of the model has a json tag that names its member, so a
+// member's name is written once, where it is declared, in one style.
+func TestShapesOneTagStyle(t *testing.T) {
+	model := sdkShapes(t)
+	var bad []string
+	for _, d := range ourStructs(t, root(t)) {
+		if d.shapeOf(model) != "" {
+			bad = append(bad, d.untagged...)
+		}
+	}
+	sort.Strings(bad)
+	require.Empty(t, bad, "fields of shapes without a json tag naming their member")
 }

@@ -31,14 +31,18 @@ func isDataModel(src []byte) bool {
 
 // dataModelTable is what the checks read of a CreateTable request.
 type dataModelTable struct {
-	TableName            string
-	KeySchema            []keyElem
-	AttributeDefinitions []shapes.AttributeDefinition[string]
-	GlobalSecondaryIndexes,
-	LocalSecondaryIndexes []struct {
-		IndexName string
-		KeySchema []keyElem
-	}
+	TableName              string                               `json:"TableName"`
+	KeySchema              []keyElem                            `json:"KeySchema"`
+	AttributeDefinitions   []shapes.AttributeDefinition[string] `json:"AttributeDefinitions"`
+	GlobalSecondaryIndexes []dataModelIndex                     `json:"GlobalSecondaryIndexes"`
+	LocalSecondaryIndexes  []dataModelIndex                     `json:"LocalSecondaryIndexes"`
+}
+
+// dataModelIndex is what the checks read of a secondary index of a
+// dataModelTable.
+type dataModelIndex struct {
+	IndexName string    `json:"IndexName"`
+	KeySchema []keyElem `json:"KeySchema"`
 }
 
 // keyDef is a key schema's partition and sort key.

@@ -24,13 +24,13 @@ type indexDesc struct {
 
 // tableDesc is the part of DescribeTable's Table the tools read.
 type tableDesc struct {
-	TableName            string
-	TableArn             string
-	KeySchema            []keyElem
-	AttributeDefinitions []shapes.AttributeDefinition[string]
-	GlobalSecondaryIndexes,
-	LocalSecondaryIndexes []indexDesc
-	LatestStreamArn string
+	TableName              string                               `json:"TableName"`
+	TableArn               string                               `json:"TableArn"`
+	KeySchema              []keyElem                            `json:"KeySchema"`
+	AttributeDefinitions   []shapes.AttributeDefinition[string] `json:"AttributeDefinitions"`
+	GlobalSecondaryIndexes []indexDesc                          `json:"GlobalSecondaryIndexes"`
+	LocalSecondaryIndexes  []indexDesc                          `json:"LocalSecondaryIndexes"`
+	LatestStreamArn        string                               `json:"LatestStreamArn"`
 	// fromDesign: the table is not in the namespace yet; this is the
 	// design's table (its keys and indexes, key types taken for S).
 	fromDesign bool

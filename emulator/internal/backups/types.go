@@ -7,8 +7,8 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
 
 // CreateBackupInput is the CreateBackup request.
 type CreateBackupInput struct {
-	TableName  *string
-	BackupName *string
+	TableName  *string `json:"TableName"`
+	BackupName *string `json:"BackupName"`
 }
 
 // CreateBackupOutput is the CreateBackup response.
@@ -29,7 +29,7 @@ type BackupDetails struct {
 
 // DescribeBackupInput is the DescribeBackup request.
 type DescribeBackupInput struct {
-	BackupArn *string
+	BackupArn *string `json:"BackupArn"`
 }
 
 // DescribeBackupOutput is the DescribeBackup response.
@@ -39,7 +39,7 @@ type DescribeBackupOutput struct {
 
 // DeleteBackupInput is the DeleteBackup request.
 type DeleteBackupInput struct {
-	BackupArn *string
+	BackupArn *string `json:"BackupArn"`
 }
 
 // DeleteBackupOutput is the DeleteBackup response.
@@ -56,12 +56,12 @@ type BackupDescription struct {
 
 // ListBackupsInput is the ListBackups request.
 type ListBackupsInput struct {
-	TableName               *string
-	Limit                   *int64
-	TimeRangeLowerBound     *float64
-	TimeRangeUpperBound     *float64
-	ExclusiveStartBackupArn *string
-	BackupType              *string
+	TableName               *string  `json:"TableName"`
+	Limit                   *int64   `json:"Limit"`
+	TimeRangeLowerBound     *float64 `json:"TimeRangeLowerBound"`
+	TimeRangeUpperBound     *float64 `json:"TimeRangeUpperBound"`
+	ExclusiveStartBackupArn *string  `json:"ExclusiveStartBackupArn"`
+	BackupType              *string  `json:"BackupType"`
 }
 
 // ListBackupsOutput is the ListBackups response.

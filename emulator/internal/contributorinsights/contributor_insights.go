@@ -44,10 +44,10 @@ const (
 
 // UpdateContributorInsightsInput is the UpdateContributorInsights request.
 type UpdateContributorInsightsInput struct {
-	TableName                 *string
-	IndexName                 *string
-	ContributorInsightsAction *string
-	ContributorInsightsMode   *string
+	TableName                 *string `json:"TableName"`
+	IndexName                 *string `json:"IndexName"`
+	ContributorInsightsAction *string `json:"ContributorInsightsAction"`
+	ContributorInsightsMode   *string `json:"ContributorInsightsMode"`
 }
 
 // UpdateContributorInsightsOutput is its response.
@@ -60,8 +60,8 @@ type UpdateContributorInsightsOutput struct {
 
 // DescribeContributorInsightsInput is the DescribeContributorInsights request.
 type DescribeContributorInsightsInput struct {
-	TableName *string
-	IndexName *string
+	TableName *string `json:"TableName"`
+	IndexName *string `json:"IndexName"`
 }
 
 // DescribeContributorInsightsOutput is its response.
@@ -76,9 +76,9 @@ type DescribeContributorInsightsOutput struct {
 
 // ListContributorInsightsInput is the ListContributorInsights request.
 type ListContributorInsightsInput struct {
-	TableName  *string
-	MaxResults *int64
-	NextToken  *string
+	TableName  *string `json:"TableName"`
+	MaxResults *int64  `json:"MaxResults"`
+	NextToken  *string `json:"NextToken"`
 }
 
 // ContributorInsightsSummary is one entry of ListContributorInsights.

@@ -24,16 +24,16 @@ const maxBatchStatements = 25
 
 // BatchStatementRequest is one statement of a BatchExecuteStatement.
 type BatchStatementRequest struct {
-	Statement                           *string
-	Parameters                          []batchParam
-	ConsistentRead                      *bool
-	ReturnValuesOnConditionCheckFailure string
+	Statement                           *string      `json:"Statement"`
+	Parameters                          []batchParam `json:"Parameters"`
+	ConsistentRead                      *bool        `json:"ConsistentRead"`
+	ReturnValuesOnConditionCheckFailure string       `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // BatchExecuteStatementInput is the BatchExecuteStatement request.
 type BatchExecuteStatementInput struct {
-	Statements             []BatchStatementRequest
-	ReturnConsumedCapacity string
+	Statements             []BatchStatementRequest `json:"Statements"`
+	ReturnConsumedCapacity string                  `json:"ReturnConsumedCapacity"`
 }
 
 // BatchStatementError is the Error of one statement's response.

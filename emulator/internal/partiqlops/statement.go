@@ -46,22 +46,22 @@ const maxStatementLen = 8192
 
 // ExecuteStatementInput is the ExecuteStatement request.
 type ExecuteStatementInput struct {
-	Statement                           *string
-	Parameters                          []wire.AttributeValue
-	ConsistentRead                      *bool
-	NextToken                           *string
-	ReturnConsumedCapacity              string
-	ReturnValuesOnConditionCheckFailure string
-	Limit                               *int64
+	Statement                           *string               `json:"Statement"`
+	Parameters                          []wire.AttributeValue `json:"Parameters"`
+	ConsistentRead                      *bool                 `json:"ConsistentRead"`
+	NextToken                           *string               `json:"NextToken"`
+	ReturnConsumedCapacity              string                `json:"ReturnConsumedCapacity"`
+	ReturnValuesOnConditionCheckFailure string                `json:"ReturnValuesOnConditionCheckFailure"`
+	Limit                               *int64                `json:"Limit"`
 }
 
 // ExecuteStatementOutput is the ExecuteStatement response: items read
 // (projected, or whole from storage), the token of the next page.
 type ExecuteStatementOutput struct {
-	Items            []storage.Item
+	Items            []storage.Item `json:"Items"`
 	stored           []storage.EncodedItem
-	NextToken        string
-	ConsumedCapacity *service.ConsumedCapacity
+	NextToken        string                    `json:"NextToken"`
+	ConsumedCapacity *service.ConsumedCapacity `json:"ConsumedCapacity"`
 }
 
 // AppendJSON appends the response's JSON.

@@ -28,16 +28,16 @@ import (
 
 // ParameterizedStatement is one statement of an ExecuteTransaction.
 type ParameterizedStatement struct {
-	Statement                           *string
-	Parameters                          []wire.AttributeValue
-	ReturnValuesOnConditionCheckFailure string
+	Statement                           *string               `json:"Statement"`
+	Parameters                          []wire.AttributeValue `json:"Parameters"`
+	ReturnValuesOnConditionCheckFailure string                `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // ExecuteTransactionInput is the ExecuteTransaction request.
 type ExecuteTransactionInput struct {
-	TransactStatements     []ParameterizedStatement
-	ClientRequestToken     *string
-	ReturnConsumedCapacity string
+	TransactStatements     []ParameterizedStatement `json:"TransactStatements"`
+	ClientRequestToken     *string                  `json:"ClientRequestToken"`
+	ReturnConsumedCapacity string                   `json:"ReturnConsumedCapacity"`
 }
 
 // ExecuteTransactionOutput is the ExecuteTransaction response: a read

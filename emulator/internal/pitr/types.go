@@ -13,8 +13,8 @@ type PointInTimeRecoverySpecification struct {
 
 // UpdateContinuousBackupsInput is the UpdateContinuousBackups request.
 type UpdateContinuousBackupsInput struct {
-	TableName                        *string
-	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification
+	TableName                        *string                           `json:"TableName"`
+	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
 }
 
 // UpdateContinuousBackupsOutput is the UpdateContinuousBackups response.
@@ -24,7 +24,7 @@ type UpdateContinuousBackupsOutput struct {
 
 // DescribeContinuousBackupsInput is the DescribeContinuousBackups request.
 type DescribeContinuousBackupsInput struct {
-	TableName *string
+	TableName *string `json:"TableName"`
 }
 
 // DescribeContinuousBackupsOutput is the DescribeContinuousBackups response.

@@ -54,9 +54,9 @@ type BatchGetItemInput struct {
 // are the items as stored (projected when the table's request projects),
 // written straight from their records.
 type BatchGetItemOutput struct {
-	Responses        []batchGetResponse
-	UnprocessedKeys  map[string]*KeysAndAttributes
-	ConsumedCapacity []*ConsumedCapacity
+	Responses        []batchGetResponse            `json:"Responses"`
+	UnprocessedKeys  map[string]*KeysAndAttributes `json:"UnprocessedKeys"`
+	ConsumedCapacity []*ConsumedCapacity           `json:"ConsumedCapacity"`
 }
 
 // WriteRequest is one entry of a BatchWriteItem request: exactly one of

@@ -75,17 +75,17 @@ type ItemCollectionMetrics struct {
 
 // PutItemInput is the PutItem request.
 type PutItemInput struct {
-	TableName                           *string
-	Item                                wire.WireItem
-	ConditionExpression                 *string
-	ExpressionAttributeNames            wire.ExpressionNames
-	ExpressionAttributeValues           wire.ExpressionValues
-	Expected                            map[string]ExpectedAttributeValue
-	ConditionalOperator                 string
-	ReturnValues                        string
-	ReturnConsumedCapacity              string
-	ReturnItemCollectionMetrics         string
-	ReturnValuesOnConditionCheckFailure string
+	TableName                           *string                           `json:"TableName"`
+	Item                                wire.WireItem                     `json:"Item"`
+	ConditionExpression                 *string                           `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames              `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues             `json:"ExpressionAttributeValues"`
+	Expected                            map[string]ExpectedAttributeValue `json:"Expected"`
+	ConditionalOperator                 string                            `json:"ConditionalOperator"`
+	ReturnValues                        string                            `json:"ReturnValues"`
+	ReturnConsumedCapacity              string                            `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string                            `json:"ReturnItemCollectionMetrics"`
+	ReturnValuesOnConditionCheckFailure string                            `json:"ReturnValuesOnConditionCheckFailure"`
 
 	itemWritten bool // Item is written and nobody keeps it: recycle gives it back
 }
@@ -99,13 +99,13 @@ type PutItemOutput struct {
 
 // GetItemInput is the GetItem request.
 type GetItemInput struct {
-	TableName                *string
-	Key                      wire.WireItem
-	AttributesToGet          []string
-	ProjectionExpression     *string
-	ExpressionAttributeNames wire.ExpressionNames
-	ConsistentRead           *bool
-	ReturnConsumedCapacity   string
+	TableName                *string              `json:"TableName"`
+	Key                      wire.WireItem        `json:"Key"`
+	AttributesToGet          []string             `json:"AttributesToGet"`
+	ProjectionExpression     *string              `json:"ProjectionExpression"`
+	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames"`
+	ConsistentRead           *bool                `json:"ConsistentRead"`
+	ReturnConsumedCapacity   string               `json:"ReturnConsumedCapacity"`
 }
 
 // GetItemOutput is the GetItem response. Item is absent when there is no
@@ -121,17 +121,17 @@ type GetItemOutput struct {
 
 // DeleteItemInput is the DeleteItem request.
 type DeleteItemInput struct {
-	TableName                           *string
-	Key                                 wire.WireItem
-	ConditionExpression                 *string
-	ExpressionAttributeNames            wire.ExpressionNames
-	ExpressionAttributeValues           wire.ExpressionValues
-	Expected                            map[string]ExpectedAttributeValue
-	ConditionalOperator                 string
-	ReturnValues                        string
-	ReturnConsumedCapacity              string
-	ReturnItemCollectionMetrics         string
-	ReturnValuesOnConditionCheckFailure string
+	TableName                           *string                           `json:"TableName"`
+	Key                                 wire.WireItem                     `json:"Key"`
+	ConditionExpression                 *string                           `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames              `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues             `json:"ExpressionAttributeValues"`
+	Expected                            map[string]ExpectedAttributeValue `json:"Expected"`
+	ConditionalOperator                 string                            `json:"ConditionalOperator"`
+	ReturnValues                        string                            `json:"ReturnValues"`
+	ReturnConsumedCapacity              string                            `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string                            `json:"ReturnItemCollectionMetrics"`
+	ReturnValuesOnConditionCheckFailure string                            `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // DeleteItemOutput is the DeleteItem response.
@@ -143,19 +143,19 @@ type DeleteItemOutput struct {
 
 // UpdateItemInput is the UpdateItem request.
 type UpdateItemInput struct {
-	TableName                           *string
-	Key                                 wire.WireItem
-	UpdateExpression                    *string
-	ConditionExpression                 *string
-	ExpressionAttributeNames            wire.ExpressionNames
-	ExpressionAttributeValues           wire.ExpressionValues
-	AttributeUpdates                    map[string]AttributeValueUpdate
-	Expected                            map[string]ExpectedAttributeValue
-	ConditionalOperator                 string
-	ReturnValues                        string
-	ReturnConsumedCapacity              string
-	ReturnItemCollectionMetrics         string
-	ReturnValuesOnConditionCheckFailure string
+	TableName                           *string                           `json:"TableName"`
+	Key                                 wire.WireItem                     `json:"Key"`
+	UpdateExpression                    *string                           `json:"UpdateExpression"`
+	ConditionExpression                 *string                           `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames              `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues             `json:"ExpressionAttributeValues"`
+	AttributeUpdates                    map[string]AttributeValueUpdate   `json:"AttributeUpdates"`
+	Expected                            map[string]ExpectedAttributeValue `json:"Expected"`
+	ConditionalOperator                 string                            `json:"ConditionalOperator"`
+	ReturnValues                        string                            `json:"ReturnValues"`
+	ReturnConsumedCapacity              string                            `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string                            `json:"ReturnItemCollectionMetrics"`
+	ReturnValuesOnConditionCheckFailure string                            `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // UpdateItemOutput is the UpdateItem response.

@@ -62,22 +62,22 @@ const (
 
 // ListStreamsInput is the ListStreams request.
 type ListStreamsInput struct {
-	TableName               *string
-	Limit                   *int64
-	ExclusiveStartStreamArn *string
+	TableName               *string `json:"TableName"`
+	Limit                   *int64  `json:"Limit"`
+	ExclusiveStartStreamArn *string `json:"ExclusiveStartStreamArn"`
 }
 
 // StreamSummary is one entry of ListStreams.
 type StreamSummary struct {
-	StreamArn   string
-	TableName   string
-	StreamLabel string
+	StreamArn   string `json:"StreamArn"`
+	TableName   string `json:"TableName"`
+	StreamLabel string `json:"StreamLabel"`
 }
 
 // ListStreamsOutput is the ListStreams response.
 type ListStreamsOutput struct {
-	Streams                []StreamSummary
-	LastEvaluatedStreamArn string `json:",omitempty"`
+	Streams                []StreamSummary `json:"Streams"`
+	LastEvaluatedStreamArn string          `json:"LastEvaluatedStreamArn,omitempty"`
 }
 
 func listStreams(c service.Call, in *ListStreamsInput) (*ListStreamsOutput, error) {
@@ -146,47 +146,47 @@ func streamARNConstraints(cs *apierr.Constraints, arn, path string) {
 
 // DescribeStreamInput is the DescribeStream request.
 type DescribeStreamInput struct {
-	StreamArn             *string
-	Limit                 *int64
-	ExclusiveStartShardId *string
-	ShardFilter           *ShardFilter
+	StreamArn             *string      `json:"StreamArn"`
+	Limit                 *int64       `json:"Limit"`
+	ExclusiveStartShardId *string      `json:"ExclusiveStartShardId"`
+	ShardFilter           *ShardFilter `json:"ShardFilter"`
 }
 
 // ShardFilter selects the child shards of one shard.
 type ShardFilter struct {
-	Type    *string
-	ShardId *string
+	Type    *string `json:"Type"`
+	ShardId *string `json:"ShardId"`
 }
 
 // DescribeStreamOutput is the DescribeStream response.
 type DescribeStreamOutput struct {
-	StreamDescription StreamDescription
+	StreamDescription StreamDescription `json:"StreamDescription"`
 }
 
 // StreamDescription describes one stream.
 type StreamDescription struct {
-	StreamArn               string
-	StreamLabel             string
-	StreamStatus            string
-	StreamViewType          string
-	CreationRequestDateTime service.EpochTime
-	TableName               string
-	KeySchema               []service.KeySchemaElementDesc
-	Shards                  []Shard
-	LastEvaluatedShardId    string `json:",omitempty"`
+	StreamArn               string                         `json:"StreamArn"`
+	StreamLabel             string                         `json:"StreamLabel"`
+	StreamStatus            string                         `json:"StreamStatus"`
+	StreamViewType          string                         `json:"StreamViewType"`
+	CreationRequestDateTime service.EpochTime              `json:"CreationRequestDateTime"`
+	TableName               string                         `json:"TableName"`
+	KeySchema               []service.KeySchemaElementDesc `json:"KeySchema"`
+	Shards                  []Shard                        `json:"Shards"`
+	LastEvaluatedShardId    string                         `json:"LastEvaluatedShardId,omitempty"`
 }
 
 // Shard is one shard of a stream.
 type Shard struct {
-	ShardId             string
-	SequenceNumberRange SequenceNumberRange
-	ParentShardId       string `json:",omitempty"`
+	ShardId             string              `json:"ShardId"`
+	SequenceNumberRange SequenceNumberRange `json:"SequenceNumberRange"`
+	ParentShardId       string              `json:"ParentShardId,omitempty"`
 }
 
 // SequenceNumberRange is a shard's first and (once closed) last sequence number.
 type SequenceNumberRange struct {
-	StartingSequenceNumber string
-	EndingSequenceNumber   string `json:",omitempty"`
+	StartingSequenceNumber string `json:"StartingSequenceNumber"`
+	EndingSequenceNumber   string `json:"EndingSequenceNumber,omitempty"`
 }
 
 func describeStream(c service.Call, in *DescribeStreamInput) (*DescribeStreamOutput, error) {
@@ -268,15 +268,15 @@ func lookupStream(c service.Call, arn string) (service.Stream, error) {
 
 // GetShardIteratorInput is the GetShardIterator request.
 type GetShardIteratorInput struct {
-	StreamArn         *string
-	ShardId           *string
-	ShardIteratorType *string
-	SequenceNumber    *string
+	StreamArn         *string `json:"StreamArn"`
+	ShardId           *string `json:"ShardId"`
+	ShardIteratorType *string `json:"ShardIteratorType"`
+	SequenceNumber    *string `json:"SequenceNumber"`
 }
 
 // GetShardIteratorOutput is the GetShardIterator response.
 type GetShardIteratorOutput struct {
-	ShardIterator string
+	ShardIterator string `json:"ShardIterator"`
 }
 
 func getShardIterator(c service.Call, in *GetShardIteratorInput) (*GetShardIteratorOutput, error) {
@@ -348,8 +348,8 @@ func getShardIterator(c service.Call, in *GetShardIteratorInput) (*GetShardItera
 
 // GetRecordsInput is the GetRecords request.
 type GetRecordsInput struct {
-	ShardIterator *string
-	Limit         *int64
+	ShardIterator *string `json:"ShardIterator"`
+	Limit         *int64  `json:"Limit"`
 }
 
 func getRecords(c service.Call, in *GetRecordsInput) (*GetRecordsOutput, error) {

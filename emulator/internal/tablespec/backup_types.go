@@ -70,13 +70,13 @@ type TimeToLiveDesc struct {
 
 // RestoreTableToPointInTime share: what the restored table changes.
 type RestoreOverrides struct {
-	BillingModeOverride           *string
-	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex
-	LocalSecondaryIndexOverride   []LocalSecondaryIndex
-	ProvisionedThroughputOverride *ProvisionedThroughput
-	OnDemandThroughputOverride    *OnDemandThroughput
-	SSESpecificationOverride      *SSESpecification
-	VectorIndexOverride           []VectorIndex
+	BillingModeOverride           *string                `json:"BillingModeOverride"`
+	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride"`
+	LocalSecondaryIndexOverride   []LocalSecondaryIndex  `json:"LocalSecondaryIndexOverride"`
+	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride"`
+	OnDemandThroughputOverride    *OnDemandThroughput    `json:"OnDemandThroughputOverride"`
+	SSESpecificationOverride      *SSESpecification      `json:"SSESpecificationOverride"`
+	VectorIndexOverride           []VectorIndex          `json:"VectorIndexOverride"`
 }
 
 // Constraints checks the overrides' model constraints.

@@ -131,10 +131,10 @@ type DescribeLimitsInput struct{}
 
 // DescribeLimitsOutput is the DescribeLimits response.
 type DescribeLimitsOutput struct {
-	AccountMaxReadCapacityUnits  int64
-	AccountMaxWriteCapacityUnits int64
-	TableMaxReadCapacityUnits    int64
-	TableMaxWriteCapacityUnits   int64
+	AccountMaxReadCapacityUnits  int64 `json:"AccountMaxReadCapacityUnits"`
+	AccountMaxWriteCapacityUnits int64 `json:"AccountMaxWriteCapacityUnits"`
+	TableMaxReadCapacityUnits    int64 `json:"TableMaxReadCapacityUnits"`
+	TableMaxWriteCapacityUnits   int64 `json:"TableMaxWriteCapacityUnits"`
 }
 
 // DescribeEndpointsInput is the (empty) DescribeEndpoints request.
@@ -142,13 +142,13 @@ type DescribeEndpointsInput struct{}
 
 // Endpoint is one element of DescribeEndpoints' Endpoints.
 type Endpoint struct {
-	Address              string
-	CachePeriodInMinutes int64
+	Address              string `json:"Address"`
+	CachePeriodInMinutes int64  `json:"CachePeriodInMinutes"`
 }
 
 // DescribeEndpointsOutput is the DescribeEndpoints response.
 type DescribeEndpointsOutput struct {
-	Endpoints []Endpoint
+	Endpoints []Endpoint `json:"Endpoints"`
 }
 
 // ProvisionedThroughputDescription reports a table's or GSI's throughput.

@@ -34,29 +34,29 @@ type TimeToLiveSpecification struct {
 
 // UpdateTimeToLiveInput is the UpdateTimeToLive request.
 type UpdateTimeToLiveInput struct {
-	TableName               *string
-	TimeToLiveSpecification *TimeToLiveSpecification
+	TableName               *string                  `json:"TableName"`
+	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification"`
 }
 
 // UpdateTimeToLiveOutput is the UpdateTimeToLive response.
 type UpdateTimeToLiveOutput struct {
-	TimeToLiveSpecification *TimeToLiveSpecification
+	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification"`
 }
 
 // DescribeTimeToLiveInput is the DescribeTimeToLive request.
 type DescribeTimeToLiveInput struct {
-	TableName *string
+	TableName *string `json:"TableName"`
 }
 
 // TimeToLiveDescription is DescribeTimeToLive's answer.
 type TimeToLiveDescription struct {
-	TimeToLiveStatus string
-	AttributeName    string `json:",omitempty"`
+	TimeToLiveStatus string `json:"TimeToLiveStatus"`
+	AttributeName    string `json:"AttributeName,omitempty"`
 }
 
 // DescribeTimeToLiveOutput is the DescribeTimeToLive response.
 type DescribeTimeToLiveOutput struct {
-	TimeToLiveDescription TimeToLiveDescription
+	TimeToLiveDescription TimeToLiveDescription `json:"TimeToLiveDescription"`
 }
 
 func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
