@@ -20,11 +20,18 @@
 //
 // So a request's KeySchema is []KeySchemaElement[*string] and a
 // description's []KeySchemaElement[string]: one declaration, two forms.
+// The same rule holds for the request shapes declared where their one
+// operation is (service's PutItemInput, ...): a member is a pointer when
+// AWS tells it left out from its zero value, a value when it does not
+// (ReturnConsumedCapacity, ReturnValues: "" is taken as left out, as
+// DynamoDB Local takes it), enums and strings alike.
 // The packages that use them name each form once, as aliases
 // (tablespec.KeySchemaElement, tablespec.KeySchemaElementDesc).
 //
 // internal/lint's TestShapesDeclaredOnce holds the rule: no shape of the
-// AWS SDK's model is declared by two Go types of ours.
+// AWS SDK's model is declared by two Go types of ours (its exceptions
+// say why); TestShapesOneTagStyle that every field of a shape has a json
+// tag naming its member.
 //
 // # Caveats
 //
