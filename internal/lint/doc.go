@@ -27,6 +27,9 @@
 //     pools, the assembly files and the OS memory calls may not grow;
 //     each file that holds some names, in docs/architecture.md's
 //     "Performance budget", the benchmark that keeps it.
+//   - Build flags (build_flags_test.go): the Dockerfile, npm/build.sh and
+//     .ci/release build the server with the same size flags (-tags
+//     nethttpomithttp2, -trimpath, -s -w).
 //   - staticcheck (pinned in go.mod's tool block) reports nothing; this
 //     check runs with DYNAMOEMU_HEAVY_TESTS=1 (CI) and is skipped without
 //     it or with -short: on a cold cache it builds and type-checks the

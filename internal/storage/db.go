@@ -136,7 +136,7 @@ func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 			return nil, hookResult{}, err
 		}
 	}
-	t.db = db
+	t.db.Store(db)
 	t.setHookLocked(db.hook) // t is not shared yet: no lock needed
 	t.deferIdx = db.deferIdx
 	db.byName[t.name], db.byID[t.uid] = t, t
@@ -190,7 +190,7 @@ func (db *DB) dropLocking(t *Table, find func() *Table) (hookResult, bool, error
 	}
 	delete(db.byName, t.name)
 	delete(db.byID, t.uid)
-	t.db = nil
+	t.db.Store(nil)
 	t.setHookLocked(nil)
 	return res, true, nil
 }
@@ -241,7 +241,7 @@ func (db *DB) WrapHook(wrap func(Hook) Hook) {
 	db.mu.Unlock()
 	for _, t := range tables {
 		t.mu.Lock()
-		if t.db == db {
+		if t.db.Load() == db {
 			t.setHookLocked(h)
 		}
 		t.mu.Unlock()

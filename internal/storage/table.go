@@ -77,12 +77,13 @@ type Table struct {
 	obs Observer
 
 	// Set when the table belongs to a DB (db.go). name and uid are
-	// immutable; db and hook are guarded by mu and cleared by DropTable;
+	// immutable; db and hook are written under mu and cleared by DropTable
+	// (db is atomic: Sibling reads it without mu);
 	// hookScr is the scratch record of a single write's hook call
 	// (hook.go), used under mu and made at the first: a table restored
 	// from a snapshot (a branch's) and never written pays nothing for it.
 	name, uid string
-	db        *DB
+	db        atomic.Pointer[DB]
 	hook      Hook
 	hookSel   CommitSelector // hook, when it selects the item writes it hears of (hook_select.go)
 	hookScr   *hookScratch

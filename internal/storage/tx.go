@@ -100,10 +100,11 @@ func (tx *WriteTx) has(t *Table) error {
 // none (or t is in no DB). It takes the DB's lock: call it outside any
 // table's write.
 func (t *Table) Sibling(name string) *Table {
-	if t.db == nil || name == "" {
+	db := t.db.Load() // atomic: the caller holds no lock of t's, and DropTable clears it
+	if db == nil || name == "" {
 		return nil
 	}
-	return t.db.Table(name)
+	return db.Table(name)
 }
 
 // Locked returns the transaction's table of that name (Table.Name), nil
@@ -225,10 +226,11 @@ func (tx *WriteTx) hookLocked() (hookResult, error) {
 		if t.hook == nil {
 			continue
 		}
-		if db != nil && t.db != db {
+		tdb := t.db.Load()
+		if db != nil && tdb != db {
 			panic("storage: transaction across tables of two DBs")
 		}
-		db, h = t.db, t.hook
+		db, h = tdb, t.hook
 	}
 	if h == nil {
 		return hookResult{}, nil
