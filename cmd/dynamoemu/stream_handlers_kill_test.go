@@ -90,7 +90,9 @@ func TestStreamHandlerCheckpointSurvivesKill(t *testing.T) {
 		c := startChild(t, "-dbPath", dir, "-lambdaEndpoint", hs.URL)
 		cl := newClient(c.url)
 		if life == 0 {
-			var out struct{ TableDescription struct{ LatestStreamArn string } }
+			var out struct {
+				TableDescription struct{ LatestStreamArn string }
+			}
 			require.NoError(t, cl.call(ctx, "CreateTable", `{"TableName":"events","BillingMode":"PAY_PER_REQUEST",
 				"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"N"}],
 				"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],
