@@ -164,3 +164,53 @@ func TestStreamHandlerNoMappingsNoState(t *testing.T) {
 		require.NotContains(t, n, "eventsourcemappings")
 	}
 }
+
+// TestStreamHandlerCheckpointPastTheEnd: a saved checkpoint past the
+// end of its stream (a record delivered, then lost with a killed process
+// before its write reached the log) is moved back to the end at the next
+// start, so the records written next, which take those sequence numbers
+// again, are delivered, not skipped.
+func TestStreamHandlerCheckpointPastTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	h := newHandlerServer(t, nil)
+	ctx := context.Background()
+	e, db := openPersisted(t, dir, h.url)
+	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("orders"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+	})
+	require.NoError(t, err)
+	_, err = e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: out.TableDescription.LatestStreamArn,
+		FunctionName: aws.String("fn"), StartingPosition: aws.String("TRIM_HORIZON")})
+	require.NoError(t, err)
+	putID(t, db, "orders", "a")
+	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Close())
+
+	var path string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "eventsourcemappings.state" {
+			path = p
+		}
+		return err
+	}))
+	require.NotEmpty(t, path, "no saved mappings")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var set map[string][]map[string]any
+	require.NoError(t, json.Unmarshal(b, &set))
+	require.Len(t, set["Mappings"], 1)
+	set["Mappings"][0]["Position"] = "10000000000000000000"
+	b, err = json.Marshal(set)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+
+	e, db = openPersisted(t, dir, h.url)
+	defer e.Close()
+	putID(t, db, "orders", "b")
+	require.NoError(t, e.DrainStreams(ctx))
+	require.Equal(t, []string{"a", "b"}, h.delivered())
+}

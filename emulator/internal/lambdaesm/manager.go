@@ -59,6 +59,10 @@ type Manager struct {
 	hadMappings bool
 
 	saveMu sync.Mutex // serializes saves: the last one saved is the latest
+	// saveWant counts the checkpoints moved (under mu); saveDone is the
+	// count the last save read before it took the mappings (under
+	// saveMu), so a save begun after a checkpoint moved holds it.
+	saveWant, saveDone uint64
 }
 
 // SetEndpoint sets the Lambda endpoint functions are invoked at when

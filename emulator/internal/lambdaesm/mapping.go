@@ -193,6 +193,7 @@ func (mp *mapping) run() {
 		if err != nil { // trimmed: from the oldest record kept
 			first, _ := s.Bounds(now)
 			mp.advance(first, 0)
+			mp.mgr.checkpoint()
 			continue
 		}
 		if next == pos {
@@ -221,6 +222,7 @@ func (mp *mapping) run() {
 			}
 		}
 		mp.advance(next, filtered)
+		mp.mgr.checkpoint() // before the next batch: a kill re-delivers at most this one
 	}
 }
 

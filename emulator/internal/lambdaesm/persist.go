@@ -11,11 +11,14 @@ import (
 
 // The mappings across restarts (cmd/dynamoemu's -dbPath), as Lambda
 // keeps a mapping until it is deleted: every create, update and delete,
-// and Close, hands the saver (SetSaver) every mapping's settings, UUID
-// and checkpoint; Restore makes them again with their checkpoints, so a
-// restarted emulator neither loses a mapping nor delivers again what
-// was handled before the last save (a crash between saves delivers
-// again the records handled since: at least once, as Lambda). A
+// every move of a checkpoint (a batch handled, records filtered out or
+// trimmed) and Close hand the saver (SetSaver) every mapping's
+// settings, UUID and checkpoint. A poller saves before it reads its
+// next batch (checkpoint), as Lambda moves a shard's checkpoint after
+// each batch, so a process killed at any instant restarts past every
+// batch but the one it was handling: that one is delivered again (at
+// least once, as Lambda), and no record is skipped. Restore makes the
+// mappings again with their checkpoints. A
 // mapping made from a file (the mappings file, serverless.yml) is made
 // again by that file at each start: it takes back the UUID and
 // checkpoint of the saved mapping made from the same entry (its
@@ -48,7 +51,33 @@ func (m *Manager) SetSaver(save func([]byte)) {
 func (m *Manager) save() {
 	m.saveMu.Lock()
 	defer m.saveMu.Unlock()
+	m.saveLocked()
+}
+
+// checkpoint saves the mappings after a checkpoint moved, unless a save
+// begun since holds it (a save of another mapping's move while this one
+// waited): the pollers of several mappings share one save.
+func (m *Manager) checkpoint() {
 	m.mu.Lock()
+	if m.saver == nil {
+		m.mu.Unlock()
+		return
+	}
+	m.saveWant++
+	want := m.saveWant
+	m.mu.Unlock()
+	m.saveMu.Lock()
+	defer m.saveMu.Unlock()
+	if m.saveDone >= want {
+		return
+	}
+	m.saveLocked()
+}
+
+// saveLocked is save with saveMu held.
+func (m *Manager) saveLocked() {
+	m.mu.Lock()
+	gen := m.saveWant // every move counted here is in the positions read below
 	saver := m.saver
 	all := make([]*mapping, 0, len(m.order))
 	for _, id := range m.order {
@@ -66,6 +95,7 @@ func (m *Manager) save() {
 	}
 	b, _ := json.Marshal(set)
 	saver(b)
+	m.saveDone = gen
 }
 
 // saved is the mapping as save keeps it.
@@ -131,7 +161,16 @@ func (m *Manager) createFrom(kind string, s *Spec, seen map[string]int) (Configu
 
 // restore puts back a saved mapping's stream, checkpoint, time of
 // change and last result on mp, a mapping just made from it.
+//
+// A checkpoint past the stream's end (a record delivered, then lost
+// with the process before its write reached the log) is moved back to
+// the end, so the records written next, which may take those sequence
+// numbers again, are not skipped.
 func (mp *mapping) restore(sv *saved) {
+	next := ^uint64(0)
+	if s, ok := mp.mgr.findStream(sv.Stream, mp.mgr.svc.Now()); ok {
+		_, next = s.Bounds(mp.mgr.svc.Now())
+	}
 	mp.mu.Lock()
 	defer mp.mu.Unlock()
 	mp.modified = time.UnixMilli(sv.LastModified)
@@ -149,7 +188,7 @@ func (mp *mapping) restore(sv *saved) {
 		return
 	}
 	if pos, ok := streamlog.ParseSequenceNumber(sv.Position); ok {
-		mp.pos, mp.started = pos, true
+		mp.pos, mp.started = min(pos, next), true
 	}
 }
 
