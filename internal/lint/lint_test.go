@@ -69,8 +69,8 @@ var layers = []layer{
 	{pkg: "emulator/internal/fxstate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                        // the saved lags and Contributor Insights configuration
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower",
 		"internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/fxstate", "emulator/internal/readparams", "emulator/internal/exprparams"},
-		testMay: []string{"internal/faults/throttle", "conventions"}, tests: true, internal: true},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/readparams", "emulator/internal/exprparams"},
+		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/fxstate"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go).
@@ -82,11 +82,11 @@ var layers = []layer{
 	// storage and its instrument's library, and the service imports none
 	// (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "internal/insights", "internal/storage"}, internal: true},
+	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/fxstate", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/fxstate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "emulator/internal/streamlog"}, internal: true},
 	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
-	{pkg: "emulator/internal/stages/conventions", may: []string{"emulator/internal/service", "emulator/internal/convcheck", "conventions", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
+	{pkg: "emulator/internal/stages/conventions", may: []string{"emulator/internal/service", "emulator/internal/convcheck", "conventions", "internal/storage", "emulator/internal/stages/insights", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
 	{pkg: "emulator/internal/pitr", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
@@ -95,7 +95,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/transfers", may: []string{"emulator/internal/pitr", "emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/zstdread", "internal/expr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/stages/insights"}, internal: true},
 	{pkg: "emulator/internal/tagging", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/ttl", may: []string{"emulator/internal/service", "emulator/internal/apierr"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/contributorinsights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/contributorinsights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/stages/insights", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/streamsapi", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/wire", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/vectorsearch", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "internal/expr", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	// Lambda's event source mappings: pollers over the core's streams, records as the Streams API serves them.

@@ -27,8 +27,10 @@ const maxPackageLines = 15000
 // The conventions check left for its stage (conventions.go, 325 lines,
 // out; the seam's checks, stage_check.go, in) and the report's readers
 // for the insights stage, and the lag gates for theirs
-// (emulator/internal/stages/lag): 14,617.
-const maxCoreLines = 14617
+// (emulator/internal/stages/lag): 14,617. The report's recorders, their
+// settings and Contributor Insights' saving left for the insights stage
+// (the core's fx_api.go and fx_persist.go, and most of its fx.go): 14,407.
+const maxCoreLines = 14407
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.

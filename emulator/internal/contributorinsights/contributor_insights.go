@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -129,14 +130,14 @@ func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInpu
 	if in.ContributorInsightsMode != nil {
 		mode = insights.CIMode(*in.ContributorInsightsMode)
 	}
-	rec := t.Space().Insights()
+	rec := reportstage.RecorderOf(t.Space())
 	ci := rec.UpdateContributorInsights(t.Name(), index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
 	if !t.Live() {
 		// Deleted meanwhile: its DeleteTable may have forgotten its
 		// Contributor Insights before this update recorded it.
 		rec.ForgetContributorInsights(t.Name(), "")
 	}
-	t.Space().SaveContributorInsights()
+	reportstage.SaveContributorInsights(t.Space())
 	return &UpdateContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),
@@ -152,7 +153,7 @@ func describeContributorInsights(c service.Call, in *DescribeContributorInsights
 	if err != nil {
 		return nil, err
 	}
-	ci := t.Space().Insights().DescribeContributorInsights(t.Name(), index)
+	ci := reportstage.RecorderOf(t.Space()).DescribeContributorInsights(t.Name(), index)
 	out := &DescribeContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName, ContributorInsightsRuleList: ci.RuleList,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),
@@ -181,7 +182,7 @@ func listContributorInsights(c service.Call, in *ListContributorInsightsInput) (
 		table = t.Name()
 	}
 	var all []insights.ContributorInsights
-	if rec := c.Space().Insights(); rec != nil {
+	if rec := reportstage.Existing(c.Space()); rec != nil {
 		all = rec.ListContributorInsights(table)
 	}
 	start := 0

@@ -25,8 +25,6 @@ type Service struct {
 	tokens tokenStore
 	// sidecars keep each namespace's streams across restarts (streams_persist.go).
 	sidecars sidecarSet
-	// fx is fault injection, throttling and the report's settings (fx.go).
-	fx fxState
 	// states are the features' per-service states (feature_service.go).
 	states []any
 }

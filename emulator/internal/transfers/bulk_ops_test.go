@@ -346,7 +346,7 @@ func TestBulkPutConditionCharged(t *testing.T) {
 	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
 	writeObject(t, dir, "in", "batch/part-1.json",
 		`{"Item":{"pk":{"S":"kept"},"v":{"N":"2"}},"ConditionExpression":"attribute_not_exists(pk)"}`+"\n")
-	e.svc.SetReporting(true)
+	reportstage.SetReporting(e.svc, true)
 	d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"in","S3KeyPrefix":"batch/","InputFormat":"DYNAMODB_JSON"},` +
 		`"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}}`)
 	require.Equal(t, 1, d.ProcessedItemCount, "%+v", d)
