@@ -15,10 +15,6 @@ import (
 // Clock reads the service's clock now (Now is the request's arrival).
 func (c Call) Clock() time.Time { return c.c.clock() }
 
-// ExportDir is the directory standing for Amazon S3 (Config.ExportDir;
-// "" : the default).
-func (c Call) ExportDir() string { return c.c.svc.cfg.ExportDir }
-
 // TableNameFromARN returns the table name a table ARN of the request's
 // region and account names, or false.
 func (c Call) TableNameFromARN(arn string) (string, bool) { return c.c.tableNameFromARN(arn) }

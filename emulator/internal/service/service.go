@@ -65,9 +65,6 @@ type Config struct {
 	// (storage's HNSW graph) instead of exactly: for large local data
 	// sets; results may then differ from the true nearest neighbours.
 	ApproximateVectors bool
-	// ExportDir is the directory standing for Amazon S3 in exports and
-	// imports (emulator/internal/transfers); "": <os.TempDir()>/dynamoemu-s3.
-	ExportDir string
 }
 
 // New returns a service with no tables.
