@@ -125,14 +125,7 @@ func (e *Emulator) DesignSource() []byte {
 }
 
 // Report returns the access-pattern report of every namespace.
-func (e *Emulator) Report() []NamespaceReport {
-	reps := reportstage.Reports(e.svc)
-	out := make([]NamespaceReport, len(reps))
-	for i, r := range reps {
-		out[i] = NamespaceReport{Namespace: r.Namespace, Report: accessReportOf(r.Report)}
-	}
-	return out
-}
+func (e *Emulator) Report() []NamespaceReport { return reportstage.Reports(e.svc) }
 
 // ResetReport forgets the report's counts (the design, reporting and
 // Contributor Insights' states stay).

@@ -40,9 +40,10 @@ var layers = []layer{
 	{pkg: "conventions/internal/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
-	{pkg: "internal/insights", may: []string{"internal/storage", "internal/iac"}}, // designs read from CloudFormation, CDK and serverless templates
-	{pkg: "internal/iampolicy"},                                                   // IAM policy documents parsed and evaluated (the IAM policy mode)
-	{pkg: "internal/iac"},                                                         // tables read from CloudFormation, CDK and serverless templates (-load)
+	{pkg: "emulator/report"},                                                                         // the access-pattern report's types: nothing of ours
+	{pkg: "internal/insights", may: []string{"internal/storage", "internal/iac", "emulator/report"}}, // designs read from CloudFormation, CDK and serverless templates
+	{pkg: "internal/iampolicy"},                                                                      // IAM policy documents parsed and evaluated (the IAM policy mode)
+	{pkg: "internal/iac"},                                                                            // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
 	// (never linked by the server: TestServerWithoutHeavyInit).
@@ -82,7 +83,7 @@ var layers = []layer{
 	// storage and its instrument's library, and the service imports none
 	// (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/fxstate", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/fxstate", "internal/insights", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/fxstate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "emulator/internal/streamlog"}, internal: true},
 	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
@@ -103,7 +104,7 @@ var layers = []layer{
 	// PartiQL's operations: statements parsed and lowered here, run by the
 	// core as the item operations they stand for (feature_statements.go).
 	{pkg: "emulator/internal/partiqlops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/idempotency", "emulator/internal/oversize", "internal/partiql", "internal/partiql/lower", "internal/expr", "internal/storage", "internal/lex"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle", "emulator/internal/stages/conventions"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle", "emulator/internal/stages/conventions", "emulator/report"}, tests: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},

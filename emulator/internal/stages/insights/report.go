@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -15,10 +16,7 @@ import (
 // (RecorderOf) with the namespace's tables as its catalog.
 
 // NamespaceReport is one namespace's access-pattern report.
-type NamespaceReport struct {
-	Namespace string           `json:"namespace"`
-	Report    *insights.Report `json:"report"`
-}
+type NamespaceReport = report.NamespaceReport
 
 // Reports returns the report of every namespace of s, by namespace ID.
 func Reports(s *service.Service) []NamespaceReport {
