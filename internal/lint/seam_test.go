@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -246,4 +247,77 @@ func TestStagesWired(t *testing.T) {
 		require.Contains(t, string(src), `"`+module+p+`"`, "emulator/features.go does not wire the stage package %s", p)
 	}
 	require.Contains(t, string(src), "service.UseStage(", "emulator/features.go installs no stage")
+}
+
+// TestSeamNoPassThrough: the feature seam (the core's feature*.go and
+// stage*.go) declares no exported function that only hands its
+// arguments to a library's (return lib.F(args...)): a feature imports the
+// service's libraries (tablespec, readparams, ...) itself, so the seam
+// keeps what needs the core.
+func TestSeamNoPassThrough(t *testing.T) {
+	dir := filepath.Join(root(t), corePkg)
+	var files []string
+	for _, pat := range []string{"feature*.go", "stage*.go"} {
+		m, err := filepath.Glob(filepath.Join(dir, pat))
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		require.NoError(t, err)
+		imported := map[string]bool{}
+		for _, imp := range file.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			name := path[strings.LastIndex(path, "/")+1:]
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			imported[name] = true
+		}
+		for _, d := range file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !fn.Name.IsExported() || fn.Body == nil || len(fn.Body.List) != 1 {
+				continue
+			}
+			ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
+			if !ok || len(ret.Results) != 1 {
+				continue
+			}
+			call, ok := ret.Results[0].(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if pkg, ok := sel.X.(*ast.Ident); ok && imported[pkg.Name] && passesParams(fn, call) {
+				t.Errorf("%s: %s only calls %s.%s: let the feature call it", fset.Position(fn.Pos()), fn.Name.Name, pkg.Name, sel.Sel.Name)
+			}
+		}
+	}
+}
+
+// passesParams reports whether call's arguments are fn's parameters, in
+// order.
+func passesParams(fn *ast.FuncDecl, call *ast.CallExpr) bool {
+	var params []string
+	for _, p := range fn.Type.Params.List {
+		for _, n := range p.Names {
+			params = append(params, n.Name)
+		}
+	}
+	if len(params) != len(call.Args) {
+		return false
+	}
+	for i, a := range call.Args {
+		if id, ok := a.(*ast.Ident); !ok || id.Name != params[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -115,7 +116,7 @@ func ciTarget(c service.Call, tableName, indexName *string) (service.Table, stri
 func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInput) (*UpdateContributorInsightsOutput, error) {
 	name1, name2 := service.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
-		service.IndexNameViolation(in.IndexName),
+		readparams.IndexNameConstraint(in.IndexName),
 		apierr.NullViolation("contributorInsightsAction", in.ContributorInsightsAction == nil),
 		apierr.EnumPtrViolation("contributorInsightsAction", in.ContributorInsightsAction, enumCIAction),
 		apierr.EnumPtrViolation("contributorInsightsMode", in.ContributorInsightsMode, enumCIMode),
@@ -146,7 +147,7 @@ func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInpu
 
 func describeContributorInsights(c service.Call, in *DescribeContributorInsightsInput) (*DescribeContributorInsightsOutput, error) {
 	name1, name2 := service.TableNameViolations(in.TableName)
-	if err := apierr.ConstraintErrors(name1, name2, service.IndexNameViolation(in.IndexName)); err != nil {
+	if err := apierr.ConstraintErrors(name1, name2, readparams.IndexNameConstraint(in.IndexName)); err != nil {
 		return nil, err
 	}
 	t, index, _, err := ciTarget(c, in.TableName, in.IndexName)

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
@@ -13,10 +12,6 @@ import (
 // the data plane reports them (at most two: pattern and length; "" for
 // none; null for a missing one).
 func TableNameViolations(name *string) (string, string) { return tableNameViolations(name) }
-
-// IndexNameViolation returns the violation of an IndexName member (its
-// length and characters; "" for none or a missing one).
-func IndexNameViolation(name *string) string { return readparams.IndexNameConstraint(name) }
 
 // LookupDataTable returns the table name names as the data plane looks
 // it up: a missing table, or one still CREATING, is
