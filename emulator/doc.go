@@ -80,7 +80,8 @@
 // table's and index's traffic: gets, queries, scans and writes, items
 // read and returned, capacity units, hot keys, unused indexes and the
 // costliest requests. Report returns it as NamespaceReports (AccessReport
-// and the types below it); WriteReport prints it. SetDesign checks the
+// and the types below it, aliases of package emulator/report's, where
+// each is declared once); WriteReport prints it. SetDesign checks the
 // traffic against a declared design's access patterns (a design file, a
 // NoSQL Workbench model, a OneTable schema, ElectroDB entities, a
 // Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data

@@ -74,7 +74,7 @@ func (e *Emulator) initFaults() error {
 		}
 	}
 	if o.Report {
-		e.svc.SetReporting(true)
+		reportstage.SetReporting(e.svc, true)
 	}
 	return nil
 }
@@ -84,10 +84,10 @@ func (e *Emulator) Faults() Faults { return Faults{in: e.inj} }
 
 // SetReporting starts or stops the access-pattern report in every
 // namespace.
-func (e *Emulator) SetReporting(on bool) { e.svc.SetReporting(on) }
+func (e *Emulator) SetReporting(on bool) { reportstage.SetReporting(e.svc, on) }
 
 // Reporting reports whether the access-pattern report is collecting.
-func (e *Emulator) Reporting() bool { return e.svc.Reporting() }
+func (e *Emulator) Reporting() bool { return reportstage.Reporting(e.svc) }
 
 // SetDesign parses a design and checks the traffic against it from now
 // on (nil or empty: no design). The design is a design file, a NoSQL
@@ -100,7 +100,7 @@ func (e *Emulator) SetDesign(src []byte) error {
 	if len(src) == 0 {
 		e.designMu.Lock()
 		defer e.designMu.Unlock()
-		e.svc.SetDesign(nil)
+		reportstage.SetDesign(e.svc, nil)
 		e.designSrc = nil
 		return nil
 	}
@@ -110,7 +110,7 @@ func (e *Emulator) SetDesign(src []byte) error {
 	}
 	e.designMu.Lock()
 	defer e.designMu.Unlock()
-	e.svc.SetDesign(d)
+	reportstage.SetDesign(e.svc, d)
 	e.designSrc = bytes.Clone(src)
 	return nil
 }
@@ -125,14 +125,7 @@ func (e *Emulator) DesignSource() []byte {
 }
 
 // Report returns the access-pattern report of every namespace.
-func (e *Emulator) Report() []NamespaceReport {
-	reps := reportstage.Reports(e.svc)
-	out := make([]NamespaceReport, len(reps))
-	for i, r := range reps {
-		out[i] = NamespaceReport{Namespace: r.Namespace, Report: accessReportOf(r.Report)}
-	}
-	return out
-}
+func (e *Emulator) Report() []NamespaceReport { return reportstage.Reports(e.svc) }
 
 // ResetReport forgets the report's counts (the design, reporting and
 // Contributor Insights' states stay).

@@ -239,7 +239,7 @@ const notCollecting = "the access-pattern report is not collecting: start dynamo
 
 func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
 	e.cors.apply(w, r)
-	reporting, reps := e.svc.Reporting(), reportstage.Reports(e.svc)
+	reporting, reps := reportstage.Reporting(e.svc), reportstage.Reports(e.svc)
 	idle := !reporting && !collected(reps)
 	if r.URL.Query().Get("format") == "text" {
 		var buf bytes.Buffer
@@ -255,7 +255,7 @@ func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
 	}
 	conv := e.ConventionsReport()
 	checked := len(conv.Checked)
-	body := reportBody{Reporting: reporting, Design: e.svc.Design() != nil, Namespaces: reps,
+	body := reportBody{Reporting: reporting, Design: reportstage.Design(e.svc) != nil, Namespaces: reps,
 		Reports: reportsState{
 			AccessPatterns: reportState{Collecting: reporting, Path: AdminReportPath},
 			Conventions:    reportState{Collecting: checked > 0 || len(conv.Config) > 0, Path: ConventionsPath, Tables: &checked},

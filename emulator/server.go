@@ -30,6 +30,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -391,9 +392,10 @@ func (e *Emulator) serviceConfig() service.Config {
 		// The stages' settings: the fault rules (emulator/internal/stages/faults),
 		// throttling's (emulator/internal/stages/throttle), the conventions
 		// check's (emulator/internal/stages/conventions), the lags given at
-		// start and, below, consistency fuzzing's (emulator/internal/stages/lag).
-		Settings:           []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, consistency.NewSettings(lagSettings(e.opts.Faults.Lags))},
-		ExportDir:          e.opts.ExportDir,
+		// start and, below, consistency fuzzing's (emulator/internal/stages/lag);
+		// and a feature's: the directory standing for S3 (emulator/internal/transfers).
+		Settings: []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, consistency.NewSettings(lagSettings(e.opts.Faults.Lags)),
+			transfers.S3Dir(e.opts.ExportDir)},
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}
 	if e.fuzzer != nil {

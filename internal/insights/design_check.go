@@ -6,17 +6,6 @@ import (
 	"strings"
 )
 
-// Finding is one thing a report says about a design or the traffic
-// checked against it.
-type Finding struct {
-	Kind    string `json:"kind"`
-	Table   string `json:"table"`
-	Index   string `json:"index,omitempty"`
-	Pattern string `json:"pattern,omitempty"`
-	Entity  string `json:"entity,omitempty"`
-	Detail  string `json:"detail"`
-}
-
 // Finding kinds. The first six come from the design alone (Check), the
 // others from the traffic.
 const (

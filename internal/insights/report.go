@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"maps"
 	"slices"
-	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
 // Catalog is what the report reads from the emulator's tables when it is
@@ -26,144 +27,22 @@ type CatalogTable struct {
 	SizeBytes int64
 }
 
-// PartitionSize is one partition key's items: their count and size and,
-// for a table with LSIs, the item collection's size (items plus LSI
-// entries, what ItemCollectionMetrics measures).
-type PartitionSize struct {
-	Key            string `json:"key"`
-	Items          int64  `json:"items"`
-	Bytes          int64  `json:"bytes"`
-	CollectionSize int64  `json:"collectionBytes,omitempty"`
-}
-
-// Report is the access-pattern report.
-type Report struct {
-	// Since is when the counts started (New, or the last Reset).
-	Since  time.Time     `json:"since"`
-	Tables []TableReport `json:"tables"`
-	// Costliest are the costliest requests, costliest first.
-	Costliest []CostlyRequest `json:"costliest"`
-	// Design is the traffic checked against the declared design, if one
-	// is set.
-	Design *DesignReport `json:"design,omitempty"`
-}
-
-// TableReport is one table's traffic.
-type TableReport struct {
-	Table     string `json:"table"`
-	ItemCount int64  `json:"itemCount,omitempty"`
-	SizeBytes int64  `json:"sizeBytes,omitempty"`
-	// Resources are the table (Index "") and its indexes, in that order.
-	Resources []ResourceReport `json:"resources"`
-	// UnusedIndexes are the indexes nothing read (Query, Scan).
-	UnusedIndexes []string `json:"unusedIndexes,omitempty"`
-}
-
-// ResourceReport is the traffic of a table or one of its indexes.
-type ResourceReport struct {
-	Index    string `json:"index,omitempty"`
-	Requests int64  `json:"requests"`
-	Gets     int64  `json:"gets"`
-	Queries  int64  `json:"queries"`
-	Scans    int64  `json:"scans"`
-	Writes   int64  `json:"writes"`
-	// ItemsRead and ItemsReturned: items examined and returned; FilterWaste
-	// is the share of the items read by requests with a filter that the
-	// filter dropped (read, paid for, thrown away).
-	ItemsRead     int64   `json:"itemsRead"`
-	ItemsReturned int64   `json:"itemsReturned"`
-	FilterWaste   float64 `json:"filterWaste"`
-	ReadUnits     float64 `json:"readUnits"`
-	WriteUnits    float64 `json:"writeUnits"`
-	// VectorSearchBytes and VectorWriteBytes: what searches and writes
-	// consumed in the units AWS bills vector indexes in
-	// (VectorSearchRequestBytes, VectorWriteRequestBytes).
-	VectorSearchBytes float64 `json:"vectorSearchBytes,omitempty"`
-	VectorWriteBytes  float64 `json:"vectorWriteBytes,omitempty"`
-	Throttled         int64   `json:"throttled,omitempty"`
-	// Operations are the counts per API operation, by name.
-	Operations []OpReport `json:"operations"`
-	// HotKeys are the partition keys that consumed the most
-	// (ConsumedThroughputUnits: 3 x write units + read units) and their
-	// share of the resource's total.
-	HotKeys []KeyShare `json:"hotKeys,omitempty"`
-	// LargestPartitions come from the catalog.
-	LargestPartitions []PartitionSize `json:"largestPartitions,omitempty"`
-}
-
-// OpReport is one operation's traffic on a table or index.
-type OpReport struct {
-	Op            string  `json:"operation"`
-	Requests      int64   `json:"requests"`
-	ItemsRead     int64   `json:"itemsRead"`
-	ItemsReturned int64   `json:"itemsReturned"`
-	ReadUnits     float64 `json:"readUnits"`
-	WriteUnits    float64 `json:"writeUnits"`
-	// VectorSearchBytes and VectorWriteBytes: as ResourceReport's.
-	VectorSearchBytes float64 `json:"vectorSearchBytes,omitempty"`
-	VectorWriteBytes  float64 `json:"vectorWriteBytes,omitempty"`
-	Throttled         int64   `json:"throttled,omitempty"`
-}
-
-// KeyShare is a hot key: its consumed throughput units and their share
-// of its table's or index's; Overcount bounds how much of Units may
-// belong to keys counted before it (the counters keep a bounded number of
-// keys: space-saving).
-type KeyShare struct {
-	Key       string  `json:"key"`
-	Units     float64 `json:"units"`
-	Share     float64 `json:"share"`
-	Overcount float64 `json:"overcount,omitempty"`
-}
-
-// DesignReport is the traffic checked against the declared design.
-type DesignReport struct {
-	Patterns  []PatternReport    `json:"patterns"`
-	Unmatched []UnmatchedRequest `json:"unmatched,omitempty"`
-	// UnmatchedDropped counts unmatched requests of shapes beyond the
-	// bound (Options.UnmatchedShapes).
-	UnmatchedDropped int64 `json:"unmatchedDropped,omitempty"`
-	// Findings: the design's own (Design.Check) and the traffic's.
-	Findings []Finding `json:"findings"`
-}
-
-// PatternReport is one pattern and the requests that matched it.
-type PatternReport struct {
-	Table       string   `json:"table"`
-	Name        string   `json:"name"`
-	Description string   `json:"description,omitempty"`
-	Access      string   `json:"access"`
-	Entities    []string `json:"entities"`
-	// ServedBy is "table key", "index NAME", or "Scan of ..."
-	ServedBy      string  `json:"servedBy"`
-	Condition     string  `json:"condition,omitempty"`
-	Order         string  `json:"order,omitempty"`
-	Requests      int64   `json:"requests"`
-	ItemsRead     int64   `json:"itemsRead"`
-	ItemsReturned int64   `json:"itemsReturned"`
-	ReadUnits     float64 `json:"readUnits"`
-	WriteUnits    float64 `json:"writeUnits"`
-	Throttled     int64   `json:"throttled,omitempty"`
-	// FromTraffic: the design's format declares no patterns; this one is
-	// the shape of requests the traffic made.
-	FromTraffic bool `json:"fromTraffic,omitempty"`
-}
-
-// UnmatchedRequest is a kind of request that matched no pattern.
-type UnmatchedRequest struct {
-	Table         string  `json:"table"`
-	Index         string  `json:"index,omitempty"`
-	Access        string  `json:"access"`
-	Op            string  `json:"operation"`
-	SortCondition string  `json:"sortCondition,omitempty"`
-	Filter        bool    `json:"filter,omitempty"`
-	Example       string  `json:"example,omitempty"`
-	Requests      int64   `json:"requests"`
-	ItemsRead     int64   `json:"itemsRead"`
-	ItemsReturned int64   `json:"itemsReturned"`
-	ReadUnits     float64 `json:"readUnits"`
-	WriteUnits    float64 `json:"writeUnits"`
-}
+// The report's types are the public package emulator/report's, so that a
+// Go user of the emulator reads the one declaration (report.Report and
+// the types below it).
+type (
+	Report           = report.Report
+	TableReport      = report.TableReport
+	ResourceReport   = report.ResourceReport
+	OpReport         = report.OpReport
+	KeyShare         = report.KeyShare
+	PartitionSize    = report.PartitionSize
+	DesignReport     = report.DesignReport
+	PatternReport    = report.PatternReport
+	UnmatchedRequest = report.UnmatchedRequest
+	CostlyRequest    = report.CostlyRequest
+	Finding          = report.Finding
+)
 
 // hotKeysShown is how many hot keys a resource's report lists, and
 // largest partitions it asks the catalog for.

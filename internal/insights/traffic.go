@@ -3,40 +3,22 @@ package insights
 import (
 	"cmp"
 	"slices"
+
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
-// CostlyRequest is one of the costliest requests.
-type CostlyRequest struct {
-	Op     string `json:"operation"`
-	Access string `json:"access"`
-	Table  string `json:"table"`
-	Index  string `json:"index,omitempty"`
-	// Key is the request's key condition ("pk=ORDER#1 sk begins_with 2024-").
-	Key           string  `json:"key,omitempty"`
-	Filter        bool    `json:"filter,omitempty"`
-	ItemsRead     int     `json:"itemsRead"`
-	ItemsReturned int     `json:"itemsReturned"`
-	ReadUnits     float64 `json:"readUnits"`
-	WriteUnits    float64 `json:"writeUnits"`
-	// Cost ranks requests as AWS bills on-demand tables: read request
-	// units plus write request units at their price ratio (us-east-1,
-	// standard table class: $0.125 per million read request units, $0.625
-	// per million write request units), in read request units.
-	Cost float64 `json:"cost"`
-	// Pattern is the design's pattern the request matched, if any.
-	Pattern string `json:"pattern,omitempty"`
-	seq     int64
+// costly is a kept request: the report's CostlyRequest and its number,
+// which orders requests of one cost.
+type costly struct {
+	CostlyRequest
+	seq int64
 }
-
-// writePriceRatio is the price of a write request unit in read request
-// units (on-demand, us-east-1, standard table class).
-const writePriceRatio = 5
 
 // costHeap keeps the max costliest requests: a min-heap by cost, the
 // later request the lesser on a tie (so the earliest of equals stay).
 type costHeap struct {
 	max  int
-	reqs []CostlyRequest
+	reqs []costly
 }
 
 func (h *costHeap) less(i, j int) bool {
@@ -50,15 +32,15 @@ func (h *costHeap) less(i, j int) bool {
 // offer keeps q if it is among the costliest; it builds the entry's text
 // only then.
 func (h *costHeap) offer(q *Request, seq int64) {
-	cost := q.ReadUnits + writePriceRatio*q.WriteUnits
+	cost := q.ReadUnits + report.WritePriceRatio*q.WriteUnits
 	if cost <= 0 || len(h.reqs) == h.max && cost <= h.reqs[0].Cost {
 		return
 	}
-	c := CostlyRequest{
+	c := costly{CostlyRequest{
 		Op: q.Op, Access: q.Access.String(), Table: q.Table, Index: q.Index, Key: conditionText(q.Key),
 		Filter: q.Filter, ItemsRead: q.Read, ItemsReturned: q.Returned,
-		ReadUnits: q.ReadUnits, WriteUnits: q.WriteUnits, Cost: cost, seq: seq,
-	}
+		ReadUnits: q.ReadUnits, WriteUnits: q.WriteUnits, Cost: cost,
+	}, seq}
 	if len(h.reqs) < h.max {
 		h.reqs = append(h.reqs, c)
 		for i := len(h.reqs) - 1; i > 0 && h.less(i, (i-1)/2); i = (i - 1) / 2 {
@@ -86,13 +68,17 @@ func (h *costHeap) offer(q *Request, seq int64) {
 // sorted returns the kept requests, costliest first, earlier first on a
 // tie.
 func (h *costHeap) sorted() []CostlyRequest {
-	out := slices.Clone(h.reqs)
-	slices.SortFunc(out, func(a, b CostlyRequest) int {
+	kept := slices.Clone(h.reqs)
+	slices.SortFunc(kept, func(a, b costly) int {
 		if c := cmp.Compare(b.Cost, a.Cost); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.seq, b.seq)
 	})
+	out := make([]CostlyRequest, len(kept))
+	for i := range kept {
+		out[i] = kept[i].CostlyRequest
+	}
 	return out
 }
 
@@ -184,7 +170,7 @@ func (r *Recorder) matchLocked(q *Request) {
 func (h *costHeap) find(seq int64) *CostlyRequest {
 	for i := range h.reqs {
 		if h.reqs[i].seq == seq {
-			return &h.reqs[i]
+			return &h.reqs[i].CostlyRequest
 		}
 	}
 	return nil

@@ -27,9 +27,14 @@ const maxPackageLines = 15000
 // The conventions check left for its stage (conventions.go, 325 lines,
 // out; the seam's checks, stage_check.go, in) and the report's readers
 // for the insights stage, and the lag gates for theirs
-// (emulator/internal/stages/lag): 14,617. ConsumedCapacity and Capacity
-// went to internal/shapes, declared once with mcp's: 14,605.
-const maxCoreLines = 14605
+// (emulator/internal/stages/lag): 14,617. The report's recorders, their
+// settings and Contributor Insights' saving left for the insights stage
+// (the core's fx_api.go and fx_persist.go, and most of its fx.go): 14,407.
+// Transfers' directory became its setting, and the seam's pass-throughs
+// to the service's libraries went (TestSeamNoPassThrough): 14,378.
+// ConsumedCapacity and Capacity went to internal/shapes, declared once
+// with mcp's: 14,366.
+const maxCoreLines = 14366
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.

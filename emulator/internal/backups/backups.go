@@ -3,6 +3,7 @@ package backups
 import (
 	"fmt"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -289,7 +290,7 @@ func (b *backup) details(now time.Time) *BackupDetails {
 	return &BackupDetails{
 		BackupArn: b.arn, BackupName: b.name, BackupSizeBytes: b.copy.Snapshot().SizeBytes(),
 		BackupStatus: b.status(now), BackupType: b.typ, BackupCreationDateTime: service.EpochTime(b.created),
-		BackupExpiryDateTime: service.EpochPtr(b.expires),
+		BackupExpiryDateTime: tablespec.EpochPtr(b.expires),
 	}
 }
 
@@ -402,8 +403,8 @@ func listBackups(c service.Call, in *ListBackupsInput) (*ListBackupsOutput, erro
 		switch {
 		case tableName != "" && b.copy.Name() != tableName,
 			typ != "ALL" && b.typ != typ,
-			in.TimeRangeLowerBound != nil && b.created.Before(service.EpochSeconds(*in.TimeRangeLowerBound)),
-			in.TimeRangeUpperBound != nil && !b.created.Before(service.EpochSeconds(*in.TimeRangeUpperBound)):
+			in.TimeRangeLowerBound != nil && b.created.Before(tablespec.EpochSeconds(*in.TimeRangeLowerBound)),
+			in.TimeRangeUpperBound != nil && !b.created.Before(tablespec.EpochSeconds(*in.TimeRangeUpperBound)):
 			continue
 		}
 		if len(out.BackupSummaries) == limit {
@@ -414,7 +415,7 @@ func listBackups(c service.Call, in *ListBackupsInput) (*ListBackupsOutput, erro
 			TableName: b.copy.Name(), TableId: b.copy.ID(), TableArn: b.copy.ARN(),
 			BackupArn: b.arn, BackupName: b.name, BackupCreationDateTime: service.EpochTime(b.created),
 			BackupStatus: b.status(now), BackupType: b.typ, BackupSizeBytes: b.copy.Snapshot().SizeBytes(),
-			BackupExpiryDateTime: service.EpochPtr(b.expires),
+			BackupExpiryDateTime: tablespec.EpochPtr(b.expires),
 		})
 	}
 	return out, nil

@@ -4,7 +4,9 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -114,7 +116,7 @@ func ciTarget(c service.Call, tableName, indexName *string) (service.Table, stri
 func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInput) (*UpdateContributorInsightsOutput, error) {
 	name1, name2 := service.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
-		service.IndexNameViolation(in.IndexName),
+		readparams.IndexNameConstraint(in.IndexName),
 		apierr.NullViolation("contributorInsightsAction", in.ContributorInsightsAction == nil),
 		apierr.EnumPtrViolation("contributorInsightsAction", in.ContributorInsightsAction, enumCIAction),
 		apierr.EnumPtrViolation("contributorInsightsMode", in.ContributorInsightsMode, enumCIMode),
@@ -129,14 +131,14 @@ func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInpu
 	if in.ContributorInsightsMode != nil {
 		mode = insights.CIMode(*in.ContributorInsightsMode)
 	}
-	rec := t.Space().Insights()
+	rec := reportstage.RecorderOf(t.Space())
 	ci := rec.UpdateContributorInsights(t.Name(), index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
 	if !t.Live() {
 		// Deleted meanwhile: its DeleteTable may have forgotten its
 		// Contributor Insights before this update recorded it.
 		rec.ForgetContributorInsights(t.Name(), "")
 	}
-	t.Space().SaveContributorInsights()
+	reportstage.SaveContributorInsights(t.Space())
 	return &UpdateContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),
@@ -145,14 +147,14 @@ func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInpu
 
 func describeContributorInsights(c service.Call, in *DescribeContributorInsightsInput) (*DescribeContributorInsightsOutput, error) {
 	name1, name2 := service.TableNameViolations(in.TableName)
-	if err := apierr.ConstraintErrors(name1, name2, service.IndexNameViolation(in.IndexName)); err != nil {
+	if err := apierr.ConstraintErrors(name1, name2, readparams.IndexNameConstraint(in.IndexName)); err != nil {
 		return nil, err
 	}
 	t, index, _, err := ciTarget(c, in.TableName, in.IndexName)
 	if err != nil {
 		return nil, err
 	}
-	ci := t.Space().Insights().DescribeContributorInsights(t.Name(), index)
+	ci := reportstage.RecorderOf(t.Space()).DescribeContributorInsights(t.Name(), index)
 	out := &DescribeContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName, ContributorInsightsRuleList: ci.RuleList,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),
@@ -181,7 +183,7 @@ func listContributorInsights(c service.Call, in *ListContributorInsightsInput) (
 		table = t.Name()
 	}
 	var all []insights.ContributorInsights
-	if rec := c.Space().Insights(); rec != nil {
+	if rec := reportstage.Existing(c.Space()); rec != nil {
 		all = rec.ListContributorInsights(table)
 	}
 	start := 0

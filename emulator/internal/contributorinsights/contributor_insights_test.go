@@ -8,11 +8,17 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+// The feature with the stage that keeps its recorders (and forgets a
+// deleted table's or GSI's rules), as the emulator wires them.
+func init() {
+	service.Use(Feature{})
+	service.UseStage(reportstage.Stage{})
+}
 
 // newEnv returns a service with the tables the tests use: ths (pk S,
 // sk N), tha (pk S), tbi (pk B), lsi (pk, sk and an LSI byX) and gsi

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -111,7 +112,7 @@ func globalSettings(c service.Call, name string, ms []member) *GlobalTableSettin
 		b, tp := m.Billing(), m.Capacity()
 		d := ReplicaSettingsDescription{
 			RegionName: mb.region, ReplicaStatus: "ACTIVE",
-			ReplicaBillingModeSummary:                          &service.BillingModeSummary{BillingMode: cmp.Or(b.Mode, "PROVISIONED"), LastUpdateToPayPerRequestDateTime: service.EpochPtr(b.PayPerRequestSince)},
+			ReplicaBillingModeSummary:                          &service.BillingModeSummary{BillingMode: cmp.Or(b.Mode, "PROVISIONED"), LastUpdateToPayPerRequestDateTime: tablespec.EpochPtr(b.PayPerRequestSince)},
 			ReplicaProvisionedReadCapacityUnits:                tp.Read(),
 			ReplicaProvisionedWriteCapacityUnits:               tp.Write(),
 			ReplicaProvisionedReadCapacityAutoScalingSettings:  find("", false),

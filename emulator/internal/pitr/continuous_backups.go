@@ -2,6 +2,7 @@ package pitr
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
@@ -72,7 +73,7 @@ func continuousBackups(c service.Call, t service.Table) *ContinuousBackupsDescri
 		d.RecoveryPeriodInDays = int64(days)
 		if l := recorderOf(t).get(t.ID()); l != nil {
 			earliest, latest := l.window(c.Clock())
-			d.EarliestRestorableDateTime, d.LatestRestorableDateTime = service.EpochPtr(earliest), service.EpochPtr(latest)
+			d.EarliestRestorableDateTime, d.LatestRestorableDateTime = tablespec.EpochPtr(earliest), tablespec.EpochPtr(latest)
 		}
 	}
 	return &ContinuousBackupsDescription{ContinuousBackupsStatus: "ENABLED", PointInTimeRecoveryDescription: d}

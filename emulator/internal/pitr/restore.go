@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -56,7 +57,7 @@ func restoreTableToPointInTime(c service.Call, in *RestoreTableToPointInTimeInpu
 	earliest, last := l.window(c.Clock())
 	at := last
 	if !latest {
-		at = service.EpochSeconds(*in.RestoreDateTime)
+		at = tablespec.EpochSeconds(*in.RestoreDateTime)
 		if at.Before(earliest.Truncate(time.Millisecond)) || at.After(last) { // the wire has milliseconds
 			return nil, apierr.New(apierr.ErrInvalidRestoreTime, apierr.MsgInvalidRestoreTime(at, earliest, last))
 		}

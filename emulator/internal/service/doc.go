@@ -162,7 +162,8 @@
 //     per-namespace state and its part in loading a namespace;
 //     feature_calls.go the core's checks and writes a feature's
 //     operation may ask for; feature_table.go a table as it was (a
-//     backup) and the lifecycle notifications (Opener, Dropper);
+//     backup) and the lifecycle notifications (Opener, Dropper,
+//     IndexDropper);
 //     feature_lifecycle.go the commit hook chain and the definitions
 //     published (Hooker, Definer, Closer); feature_define.go a
 //     definition read and changed (Definition, Table.Change and its
@@ -174,8 +175,8 @@
 //     (Service.Space, Call.InRegion, CopyTable). The parts of a table
 //     the core keeps for its own operations and features read or
 //     change: feature_definition.go (tags, Time to Live),
-//     feature_reads.go (the data plane's lookups, GSIs, the insights
-//     recorder), feature_streams.go (the streams), feature_vectors.go
+//     feature_reads.go (the data plane's lookups, a table's indexes),
+//     feature_streams.go (the streams), feature_vectors.go
 //     (a vector index and the expression compiler); APIOp and
 //     JSONAppender (another API's operations, outputs that encode
 //     themselves).
@@ -192,18 +193,19 @@
 //   - Fault injection, throttling, the access-pattern report
 //     (faults/WIRING.md): the fault rules, throttling and the report's
 //     recording are stages (emulator/internal/stages/faults, throttle
-//     and insights); fx.go (the report's recorders, the watched write's
-//     capacity mode, the errors a batch or transaction treats apart), pipeline_batch.go (per item, UnprocessedItems/Keys),
+//     and insights: the report's recorders, its settings and Contributor
+//     Insights' configuration across restarts are that stage's);
+//     pipeline_use.go (the watched write's capacity mode, a use's key
+//     condition, the errors a batch or transaction treats apart),
+//     pipeline_batch.go (per item, UnprocessedItems/Keys),
 //     pipeline_tx.go (per action, CancellationReasons), pipeline_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
 //     and counted as AWS charges it), feature_statements_read.go (per PartiQL
-//     statement, with its key), fx_persist.go (Contributor Insights' configuration
-//     across restarts), fx_api.go (what the facade
-//     reaches: reporting, design, reports, the report's catalog),
-//     feature_reads.go (what a feature reading tables as the data
-//     plane does asks: name checks, the lookup, GSIs, the insights
-//     recorder; Contributor Insights' operations are a feature,
-//     emulator/internal/contributorinsights),
+//     statement, with its key), feature_reads.go (what a feature
+//     reading tables as the data plane does asks: name checks, the
+//     lookup, GSIs; Contributor Insights' operations are a feature,
+//     emulator/internal/contributorinsights, over the insights
+//     stage's recorders),
 //     stage_read.go (the seam's read side: which storage view a read
 //     reads, the table or its eventual view, and the ReadViewer stages
 //     that pick it; a stage's StreamHold on a stream's records). The
@@ -277,16 +279,17 @@
 //	                  (the globaltables feature's); the tap takes it in
 //	                  the DB's hook under storage's locks, nothing taken
 //	                  inside it
-//	fxState.saveMu    saving a namespace's Contributor Insights
-//	                  (fx_persist.go; the lag stage saves its lags the same
-//	                  way under a lock of its own, stages/lag): taken
-//	                  with no other lock held; a recorder's mutex, or
-//	                  table.mu then storage's and the gates' locks (one
-//	                  at a time), then the DB's SetMeta, inside it
+//	a stage's save    saving a namespace's Contributor Insights (the
+//	                  insights stage's settings.saveMu) or its lags (the
+//	                  lag stage's spaceGates.saveMu): taken with no lock
+//	                  held, or under table.mu when a table or GSI is
+//	                  deleted (Dropper, IndexDropper); a recorder's
+//	                  mutex, or storage's and the gates' locks (one at a
+//	                  time), then the DB's SetMeta, inside it
 //	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, Namespace.mu, the token store's (idempotency.Store),
-//	                  fxState.mu and a recorder's mutex (the one exception
-//	                  to "nothing inside": a namespace created under
-//	                  namespaces.mu takes the report's settings, fx.go),
+//	                  the insights stage's settings.mu (inside it: the
+//	                  namespaces' list, and each recorder's mutex, one at
+//	                  a time) and a recorder's mutex,
 //	                  the fault injector's and throttler's mutexes (a
 //	                  batch's items are charged inside its transaction;
 //	                  the stages of emulator/internal/stages keep no lock

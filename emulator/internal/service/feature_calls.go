@@ -15,10 +15,6 @@ import (
 // Clock reads the service's clock now (Now is the request's arrival).
 func (c Call) Clock() time.Time { return c.c.clock() }
 
-// ExportDir is the directory standing for Amazon S3 (Config.ExportDir;
-// "" : the default).
-func (c Call) ExportDir() string { return c.c.svc.cfg.ExportDir }
-
 // TableNameFromARN returns the table name a table ARN of the request's
 // region and account names, or false.
 func (c Call) TableNameFromARN(arn string) (string, bool) { return c.c.tableNameFromARN(arn) }
@@ -84,9 +80,6 @@ func (c Call) PutItem(in *PutItemInput) error {
 	return err
 }
 
-// NewTableID returns a new TableId (a random version-4 UUID).
-func NewTableID() string { return tablespec.NewUUID() }
-
 // ID is the table's TableId.
 func (t Table) ID() string { return t.t.id }
 
@@ -109,9 +102,3 @@ func (t Table) KeyNames() []string {
 // EpochTime is a timestamp on the wire: seconds since the epoch with
 // millisecond precision, as a JSON number.
 type EpochTime = tablespec.EpochTime
-
-// EpochPtr returns t as an EpochTime, nil for the zero time.
-func EpochPtr(t time.Time) *EpochTime { return epochPtr(t) }
-
-// EpochSeconds is the time s seconds after the epoch.
-func EpochSeconds(s float64) time.Time { return epochSeconds(s) }

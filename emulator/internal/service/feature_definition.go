@@ -9,10 +9,6 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 // the core's one funnel of definition changes (changeMeta), so it is
 // recorded where it always was and records on disk read as before.
 
-// ValidTableName reports whether s follows DynamoDB's rules for table
-// and index names: 3 to 255 characters from [a-zA-Z0-9_.-].
-func ValidTableName(s string) bool { return tablespec.ValidTableName(s) }
-
 // LookupTableMsg returns the table a control-plane request names (its
 // name or ARN), as LookupTable does, with notFound the message of its
 // ResourceNotFoundException.
@@ -36,10 +32,6 @@ func CheckTags(tags []Tag) ([]TagDesc, error) {
 	}
 	return tagDescs(ps), nil
 }
-
-// ValidTagKey reports whether k is a tag key AWS accepts: 1 to 128
-// Unicode characters of its pattern.
-func ValidTagKey(k string) bool { return tablespec.ValidTagKey(k) }
 
 // ChangeTags changes the table's tags: fn gets them and returns the new
 // ones or an error, which leaves the definition as it was. The table's

@@ -1,25 +1,17 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // What a feature that reads tables the way the data plane does asks of
 // the core: the data plane's checks of table and index names, its
-// lookup of a table, a table's global secondary indexes, and the
-// namespace's recorder of the access-pattern report and Contributor
-// Insights (a stage of the request pipeline: the recorder stays the
-// core's, a feature's operations set and read its rules).
+// lookup of a table, and a table's secondary indexes.
 
 // TableNameViolations returns the violations of a TableName member as
 // the data plane reports them (at most two: pattern and length; "" for
 // none; null for a missing one).
 func TableNameViolations(name *string) (string, string) { return tableNameViolations(name) }
-
-// IndexNameViolation returns the violation of an IndexName member (its
-// length and characters; "" for none or a missing one).
-func IndexNameViolation(name *string) string { return readparams.IndexNameConstraint(name) }
 
 // LookupDataTable returns the table name names as the data plane looks
 // it up: a missing table, or one still CREATING, is
@@ -51,11 +43,6 @@ func (t Table) GlobalIndex(name string) (hasSort, ok bool) {
 	return false, false
 }
 
-// Insights is the namespace's recorder of the access-pattern report and
-// Contributor Insights (nil: none).
-func (s Space) Insights() *insights.Recorder { return s.ns.recorder() }
-
-// SaveContributorInsights keeps the recorder's Contributor Insights
-// settings in the namespace's DB metadata, when the namespace is kept
-// on disk (fx_persist.go; a restart puts them back).
-func (s Space) SaveContributorInsights() { s.ns.saveContributorInsights() }
+// Indexes are the table's secondary indexes (GSIs, LSIs) in its
+// published definition. Read them, never change them.
+func (t Table) Indexes() (gsis, lsis []*tablespec.IndexDef) { return t.t.indexes() }

@@ -106,6 +106,12 @@ type Dropper interface {
 	Dropped(d Dropped)
 }
 
+// IndexDropper is a stage told when UpdateTable has deleted a GSI of t,
+// once the change is recorded, with no lock held.
+type IndexDropper interface {
+	IndexDropped(t Table, index string)
+}
+
 // Dropped is a table just deleted.
 type Dropped struct {
 	s   Space
@@ -132,6 +138,8 @@ func (d Dropped) PointInTimeRecovery() bool { return d.m.pitr }
 var (
 	openers  []Opener
 	droppers []Dropper
+
+	indexDroppers []IndexDropper
 )
 
 // Keep returns the Keeper of the namespace's side directory sub (files

@@ -22,7 +22,8 @@ import (
 // tests check the indexes every write path keeps with SearchVectors;
 // the PartiQL statements run through the core's statement seam), and
 // the stages the emulator installs (TestPipeline's conventions check, fault rules, report,
-// lag and throttling; TestLockOrder's lags: lockorder_lag_test.go),
+// lag and throttling; TestLockOrder's lags: lockorder_lag_test.go; the
+// report's settings and recorders: ReportHooks, pipeline_test.go),
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
 func init() {
@@ -36,6 +37,8 @@ func init() {
 	service.UseStage(faults.Stage{})
 	service.UseStage(lag.Stage{})
 	service.UseStage(throttle.Stage{})
+	service.ReportHooks.SetReporting = insights.SetReporting
+	service.ReportHooks.Recorder = insights.RecorderOf
 	service.LagHooks.Settings = func(ls []fxstate.LagSetting) (any, func([]fxstate.LagSetting)) {
 		s := lag.NewSettings(ls)
 		return s, s.Set

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -43,9 +42,6 @@ type Namespace struct {
 	// (addTable), so reads with ever new access keys keep nothing.
 	home    *namespaces
 	homeKey nsKey
-
-	// rec is its access-pattern recorder (fx.go); nil while home is set.
-	rec *insights.Recorder
 }
 
 // newNamespace returns the namespace of ID key, with its DB: a new one
@@ -81,7 +77,6 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	for _, h := range hookers {
 		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
 	}
-	n.svc.initFx(ns)
 	for _, o := range openers {
 		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
 	}

@@ -272,7 +272,6 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return nil, err
 	}
-	t.ns.forgetFx(t.name)
 	if c.svc.cfg.TableDropped != nil {
 		c.svc.cfg.TableDropped(t.data.SizeBytes())
 	}

@@ -36,9 +36,6 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 	// their records; others with none.
 	rebuilt := ns.loadedStreams != nil
 	defer func() { ns.loadedStreams = nil }()
-	// Contributor Insights' configuration (fx_persist.go), for the tables
-	// rebuilt below: once they are all back.
-	defer ns.restoreContributorInsights()
 	tables := ns.db.Tables()
 	for _, st := range tables {
 		if err := ns.applied(&storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {

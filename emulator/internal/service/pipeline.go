@@ -18,7 +18,7 @@ import "slices"
 //  2. the fault rules: each use of a table or index (per item of a
 //     batch, per action of a transaction, per partition of a PartiQL IN
 //     list) before storage is touched; a delay is slept here;
-//  3. throttling: the throttler admits the use (fx.go);
+//  3. throttling: the throttler admits the use (its stage);
 //  4. lag: an eventually consistent read takes the table's eventual
 //     view, put first to the ReadViewer stages (view, stage_read.go);
 //  5. the write checks (the conventions check's rules): a write to a

@@ -100,7 +100,7 @@ func TestConditionFailedCharged(t *testing.T) {
 					t.Fatalf("%s: %v", r[0], err)
 				}
 			}
-			s.SetReporting(true)
+			ReportHooks.SetReporting(s, true)
 			out, err := serve(tc.op, tc.body)
 			want := apierr.ErrConditionalCheckFailed
 			switch {
@@ -117,7 +117,7 @@ func TestConditionFailedCharged(t *testing.T) {
 			if want != nil && !errors.Is(err, want) {
 				t.Fatalf("got %s, %v; want %v", out, err, want)
 			}
-			rep := s.namespaceOf(ak, region).rec.Report(nil) // the counts, without the catalog (its stage's)
+			rep := ReportHooks.Recorder(s.SpaceFor(ak, region)).Report(nil) // the counts, without the catalog (its stage's)
 			if len(rep.Tables) != 1 || len(rep.Tables[0].Resources) == 0 {
 				t.Fatalf("got report %+v", rep)
 			}

@@ -22,6 +22,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/stretchr/testify/require"
 )
 
@@ -210,7 +211,7 @@ func TestPipeline(t *testing.T) {
 			})
 			t.Run("report", func(t *testing.T) {
 				p := newPipelineEnv(t, Config{})
-				p.s.SetReporting(true)
+				ReportHooks.SetReporting(p.s, true)
 				status, body := p.do(op, tc.body)
 				require.Equal(t, http.StatusOK, status, body)
 				o := p.opReport(tc.table(), op)
@@ -293,7 +294,7 @@ func TestPipeline(t *testing.T) {
 			}
 			t.Run("condition", func(t *testing.T) {
 				p := newPipelineEnv(t, Config{})
-				p.s.SetReporting(true)
+				ReportHooks.SetReporting(p.s, true)
 				_, body := p.do(op, tc.condFail)
 				require.Contains(t, body, "ConditionalCheckFailed", "the condition did not fail")
 				o := p.opReport(tc.table(), op)
@@ -417,10 +418,21 @@ func (p *pipelineEnv) do(op, body string) (int, string) {
 	return rec.Code, rec.Body.String()
 }
 
+// ReportHooks reach the insights stage (emulator/internal/stages/insights)
+// from the core's tests: the stage imports the core, so only the
+// external test package (features_wired_test.go) may import it; it
+// installs the stage and fills ReportHooks.
+var ReportHooks struct {
+	// SetReporting starts or stops the report in every namespace of s.
+	SetReporting func(s *Service, on bool)
+	// Recorder returns a namespace's recorder (made if need be).
+	Recorder func(sp Space) *insights.Recorder
+}
+
 // opReport returns the report's counts of op on table (any of its
 // resources), or nil.
 func (p *pipelineEnv) opReport(table, op string) *opCounts {
-	rep := p.s.namespaceOf(pipelineAuthKey, pipelineRegion).rec.Report(nil) // the counts, without the catalog (its stage's)
+	rep := ReportHooks.Recorder(p.s.SpaceFor(pipelineAuthKey, pipelineRegion)).Report(nil) // the counts, without the catalog (its stage's)
 	var got *opCounts
 	for _, tr := range rep.Tables {
 		if tr.Table != table {

@@ -25,8 +25,6 @@ type Service struct {
 	tokens tokenStore
 	// sidecars keep each namespace's streams across restarts (streams_persist.go).
 	sidecars sidecarSet
-	// fx is fault injection, throttling and the report's settings (fx.go).
-	fx fxState
 	// states are the features' per-service states (feature_service.go).
 	states []any
 }
@@ -67,9 +65,6 @@ type Config struct {
 	// (storage's HNSW graph) instead of exactly: for large local data
 	// sets; results may then differ from the true nearest neighbours.
 	ApproximateVectors bool
-	// ExportDir is the directory standing for Amazon S3 in exports and
-	// imports (emulator/internal/transfers); "": <os.TempDir()>/dynamoemu-s3.
-	ExportDir string
 }
 
 // New returns a service with no tables.

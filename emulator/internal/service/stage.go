@@ -116,6 +116,9 @@ func UseStage(s Stage) {
 	if d, ok := s.(Dropper); ok {
 		droppers = append(droppers, d) // told of a deleted table (feature_table.go)
 	}
+	if d, ok := s.(IndexDropper); ok {
+		indexDroppers = append(indexDroppers, d) // told of a deleted GSI (feature_table.go)
+	}
 	if l, ok := s.(Loader); ok {
 		loaders = append(loaders, l) // told of a namespace loaded (feature_state.go)
 	}

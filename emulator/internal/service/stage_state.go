@@ -73,10 +73,15 @@ func (s TableSlot[T]) LoadOrStore(t Table, v *T) *T {
 // one with Config.SharedDB), made on first use, as a stage's admin calls
 // find it.
 func (s *Service) SpaceFor(accessKey, region string) Space {
+	return Space{ns: s.namespaceOf(accessKey, region)}
+}
+
+// namespaceOf returns the registered namespace of an access key and region.
+func (s *Service) namespaceOf(accessKey, region string) *Namespace {
 	if s.cfg.SharedDB {
-		return Space{ns: s.dbs.get(nsKey{shared: true})}
+		return s.dbs.get(nsKey{shared: true})
 	}
-	return Space{ns: s.dbs.get(nsKey{accessKey: accessKey, region: region})}
+	return s.dbs.get(nsKey{accessKey: accessKey, region: region})
 }
 
 // useSlots is how many UseSlots stages may declare.

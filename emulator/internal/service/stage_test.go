@@ -210,7 +210,7 @@ func TestPipelineStages(t *testing.T) {
 				{Match: tc.table(), Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}}}}}})
 			require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Table: "nosuchtable",
 				Fault: faults.InternalServerError}}))
-			p.s.SetReporting(true)
+			ReportHooks.SetReporting(p.s, true)
 			// The write the conventions check sees (the stages' checks of
 			// a write: first, while the item it deletes is there), the
 			// request, and the one its condition refuses.

@@ -75,7 +75,9 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if x := change.Dropped; x != nil {
-		t.ns.forgetIndexFx(t.name, x.Name) // fx_persist.go
+		for _, d := range indexDroppers { // the stages (feature_table.go)
+			d.IndexDropped(Table{t: t}, x.Name)
+		}
 	}
 	if in.StreamSpecification != nil {
 		if _, err := c.checkDefinition(t, DefinitionStreamChanged, tagDescs(t.snapshot().tags)); err != nil {

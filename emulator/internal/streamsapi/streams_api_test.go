@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -208,6 +209,6 @@ func FuzzWellFormedStreamARN(f *testing.F) {
 		table, label, ok := strings.Cut(rest, "/stream/")
 		require.True(t, ok)
 		require.NotEmpty(t, label)
-		require.True(t, service.ValidTableName(table), table)
+		require.True(t, tablespec.ValidTableName(table), table)
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // wellFormedStreamARN reports whether arn has the shape of a DynamoDB
@@ -24,7 +24,7 @@ func wellFormedStreamARN(arn string) bool {
 		return false
 	}
 	table, label, ok := strings.Cut(rest, "/stream/")
-	return ok && label != "" && service.ValidTableName(table)
+	return ok && label != "" && tablespec.ValidTableName(table)
 }
 
 // checkStreamARN refuses a malformed stream ARN (after the member

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // TagResource, UntagResource and ListTagsOfResource address a table by
@@ -128,7 +129,7 @@ func untagResource(c service.Call, in *UntagResourceInput) (*UntagResourceOutput
 		return nil, apierr.Validation(apierr.MsgTagLimit)
 	}
 	for _, k := range in.TagKeys {
-		if !service.ValidTagKey(k) {
+		if !tablespec.ValidTagKey(k) {
 			return nil, apierr.Validation(apierr.MsgTagKeyInvalid(k))
 		}
 	}
@@ -207,7 +208,7 @@ func tableNameFromResourceARN(c service.Call, arn string) (string, error) {
 		}
 		return "", apierr.Validation(apierr.MsgARNNotTable(arn))
 	}
-	if !service.ValidTableName(name) {
+	if !tablespec.ValidTableName(name) {
 		return "", apierr.Validation(apierr.MsgInvalidTableARN(arn))
 	}
 	return name, nil

@@ -3,6 +3,7 @@ package transfers
 import (
 	"encoding/json"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -277,7 +278,7 @@ func startBulkPutItems(c service.Call, in *StartBulkPutItemsInput) (*StartBulkPu
 		j.desc.BulkOperationStatus, j.desc.FailureCode, j.desc.FailureMessage = bulkFailed, "S3WriteError", err.Error()
 	}
 	j.desc.BulkOperationUsage = []BulkOperationUsage{{TableName: name, BulkPutBytes: r.putBytes, Table: &BulkOperationBytes{BulkPutBytes: r.putBytes}}}
-	j.desc.EndTime = service.EpochPtr(c.Now())
+	j.desc.EndTime = tablespec.EpochPtr(c.Now())
 	saveTransfer(c.Space(), "bulk", j.desc.BulkOperationArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
 	set := moves.Kept(c)
 	set.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,7 +280,7 @@ func checkExportMembers(c service.Call, in *ExportTableToPointInTimeInput) (buck
 func (j *exportJob) exportFull(w *exportWriter, l pitr.History, exportTime *float64, earliest, latest, now time.Time) error {
 	at := latest
 	if exportTime != nil {
-		at = service.EpochSeconds(*exportTime)
+		at = tablespec.EpochSeconds(*exportTime)
 		if at.Before(earliest) || at.After(latest) {
 			return apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportTimeInvalid)
 		}
@@ -296,9 +297,9 @@ func (j *exportJob) exportFull(w *exportWriter, l pitr.History, exportTime *floa
 // exportIncremental writes the changes to the items in (from, to] that
 // s asks for, to defaulting to the latest restorable time.
 func (j *exportJob) exportIncremental(w *exportWriter, l pitr.History, keys []string, s *IncrementalExportSpecification, earliest, latest, now time.Time) error {
-	from, to := service.EpochSeconds(*s.ExportFromTime), latest
+	from, to := tablespec.EpochSeconds(*s.ExportFromTime), latest
 	if s.ExportToTime != nil {
-		to = service.EpochSeconds(*s.ExportToTime)
+		to = tablespec.EpochSeconds(*s.ExportToTime)
 	}
 	if err := incrementalWindowCheck(from, to, earliest, latest); err != nil {
 		return err
@@ -363,12 +364,12 @@ func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 	}
 	if err != nil {
 		j.desc.ExportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "S3WriteFailed", err.Error()
-		j.desc.EndTime = service.EpochPtr(now)
+		j.desc.EndTime = tablespec.EpochPtr(now)
 		return
 	}
 	n, size := w.items, w.bytes
 	j.desc.ItemCount, j.desc.BilledSizeBytes = &n, &size
-	j.desc.EndTime = service.EpochPtr(now)
+	j.desc.EndTime = tablespec.EpochPtr(now)
 	j.desc.ExportManifest = joinKey(w.root, "manifest-summary.json")
 }
 
@@ -599,8 +600,8 @@ func (w *exportWriter) manifests(j *exportJob, tableArn string) error {
 	}
 	if s := d.IncrementalExportSpecification; s != nil {
 		summary["outputView"] = str(s.ExportViewType)
-		summary["exportFromTime"] = iso(service.EpochSeconds(*s.ExportFromTime))
-		summary["exportToTime"] = iso(service.EpochSeconds(*s.ExportToTime))
+		summary["exportFromTime"] = iso(tablespec.EpochSeconds(*s.ExportFromTime))
+		summary["exportToTime"] = iso(tablespec.EpochSeconds(*s.ExportToTime))
 	}
 	b, _ := json.Marshal(summary)
 	return writeWithMD5(w.dir, "manifest-summary", b)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"io"
 	"path/filepath"
 	"strings"
@@ -254,7 +255,7 @@ func newImportJob(c service.Call, in *ImportTableInput, req []byte, tableArn, ta
 // recordImport ends j now, keeps it (and persists it) in the namespace's
 // transfers and answers it.
 func recordImport(c service.Call, j *importJob) *ImportTableOutput {
-	j.desc.EndTime = service.EpochPtr(c.Now())
+	j.desc.EndTime = tablespec.EpochPtr(c.Now())
 	saveTransfer(c.Space(), "import", j.desc.ImportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
 	set := moves.Kept(c)
 	set.mu.Lock()

@@ -3,6 +3,7 @@ package transfers
 import (
 	"errors"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"io/fs"
 	"os"
 )
@@ -35,7 +36,7 @@ func importFromMissingBucket(c service.Call, in *ImportTableInput, create *servi
 	if err != nil {
 		return nil, true, err
 	}
-	j := newImportJob(c, in, req, c.TableARN(name), service.NewTableID(), name)
+	j := newImportJob(c, in, req, c.TableARN(name), tablespec.NewUUID(), name)
 	j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", s3NoSuchBucket, msgS3NoSuchBucket
 	return recordImport(c, j), true, nil
 }

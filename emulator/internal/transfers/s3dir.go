@@ -14,14 +14,18 @@ import (
 )
 
 // The local directory that stands for Amazon S3 in exports and imports
-// (Config.ExportDir, cmd/dynamoemu's -exportDir): a bucket is a
-// sub-directory, an object key a path below it, with "/" as the
-// separator. "" means <os.TempDir()>/dynamoemu-s3.
+// (S3Dir, the emulator's Options.ExportDir, cmd/dynamoemu's -exportDir):
+// a bucket is a sub-directory, an object key a path below it, with "/"
+// as the separator. "" means <os.TempDir()>/dynamoemu-s3.
+
+// S3Dir is the directory standing for Amazon S3, a value among the
+// service's Config.Settings ("" or none: <os.TempDir()>/dynamoemu-s3).
+type S3Dir string
 
 // s3Root returns the directory standing for S3.
 func s3Root(c service.Call) string {
-	if d := c.ExportDir(); d != "" {
-		return d
+	if d, _ := service.Setting[S3Dir](c.Space()); d != "" {
+		return string(d)
 	}
 	return filepath.Join(os.TempDir(), "dynamoemu-s3")
 }

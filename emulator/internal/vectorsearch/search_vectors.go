@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -66,7 +67,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	name1, name2 := service.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		apierr.NullViolation("indexName", in.IndexName == nil),
-		service.IndexNameViolation(in.IndexName),
+		readparams.IndexNameConstraint(in.IndexName),
 		apierr.NullViolation("searchVector", in.SearchVector == nil),
 		apierr.NullViolation("topK", in.TopK == nil),
 		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),

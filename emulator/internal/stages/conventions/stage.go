@@ -4,6 +4,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/convcheck"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -26,7 +28,7 @@ type state struct{ st *convcheck.State }
 // setting (none: the tables' tags alone).
 func (Stage) Configure(s *service.Service) error {
 	cfg, _ := service.ServiceSetting[*conventions.Config](s)
-	st, err := convcheck.New(cfg, s.Log(), s.Design)
+	st, err := convcheck.New(cfg, s.Log(), func() *insights.Design { return reportstage.Design(s) })
 	if err != nil {
 		return err
 	}

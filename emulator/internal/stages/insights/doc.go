@@ -12,10 +12,22 @@
 // for throughput as a throttled key of Contributor Insights. Reports,
 // ReportOf, Recorder, ResetReport and Contributors read the recorders
 // over a service's namespaces, each with its namespace's tables as the
-// report's catalog (report.go). The recorder, its settings and its
-// saving stay the core's for now (its fx.go, fx_api.go and
-// fx_persist.go; Space.Insights).
+// report's catalog (report.go).
 //
-// The stage keeps no state and takes no lock of its own: a recorder's
-// mutex is a leaf.
+// The stage keeps each namespace's recorder (service.NewStageState),
+// made on first need (recorder.go: a use while the report collects, a
+// report read, a Contributor Insights operation, a configuration put
+// back at load), so a namespace nobody reports on or watches keeps none;
+// the report's settings (SetReporting, SetDesign), which every recorder
+// follows, per service (service.NewServiceState); and Contributor
+// Insights' configuration across restarts, saved as DB metadata on each
+// change and put back when a namespace is loaded (a service.Loader),
+// forgotten with a deleted table or GSI (a service.Dropper and
+// IndexDropper). Contributor Insights' operations
+// (emulator/internal/contributorinsights) reach the recorder through
+// RecorderOf, Existing and SaveContributorInsights.
+//
+// Its locks: settings.mu serializes the settings' changes with the
+// making of recorders (a recorder's mutex inside it), settings.saveMu
+// the saves; a recorder's mutex is a leaf.
 package insights

@@ -6,27 +6,23 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The report read over a service's namespaces, for the emulator's
 // facade and admin endpoints: each namespace's recorder
-// (service.Space.Insights) with the namespace's tables as its catalog.
+// (RecorderOf) with the namespace's tables as its catalog.
 
 // NamespaceReport is one namespace's access-pattern report.
-type NamespaceReport struct {
-	Namespace string           `json:"namespace"`
-	Report    *insights.Report `json:"report"`
-}
+type NamespaceReport = report.NamespaceReport
 
 // Reports returns the report of every namespace of s, by namespace ID.
 func Reports(s *service.Service) []NamespaceReport {
 	var out []NamespaceReport
 	for _, sp := range s.Spaces() {
-		if rec := sp.Insights(); rec != nil {
-			out = append(out, NamespaceReport{Namespace: sp.ID(), Report: rec.Report(catalog{sp})})
-		}
+		out = append(out, NamespaceReport{Namespace: sp.ID(), Report: RecorderOf(sp).Report(catalog{sp})})
 	}
 	slices.SortFunc(out, func(a, b NamespaceReport) int { return cmp.Compare(a.Namespace, b.Namespace) })
 	return out
@@ -35,20 +31,20 @@ func Reports(s *service.Service) []NamespaceReport {
 // ReportOf returns the report of the namespace an access key and region
 // select (created if need be).
 func ReportOf(s *service.Service, accessKey, region string) *insights.Report {
-	sp := s.Registered(accessKey, region)
-	return sp.Insights().Report(catalog{sp})
+	sp := s.SpaceFor(accessKey, region)
+	return RecorderOf(sp).Report(catalog{sp})
 }
 
 // Recorder returns the recorder of the namespace an access key and
 // region select (created if need be).
 func Recorder(s *service.Service, accessKey, region string) *insights.Recorder {
-	return s.Registered(accessKey, region).Insights()
+	return RecorderOf(s.SpaceFor(accessKey, region))
 }
 
 // ResetReport forgets every namespace's counts.
 func ResetReport(s *service.Service) {
 	for _, sp := range s.Spaces() {
-		if rec := sp.Insights(); rec != nil {
+		if rec := Existing(sp); rec != nil {
 			rec.Reset()
 		}
 	}
@@ -59,7 +55,7 @@ func ResetReport(s *service.Service) {
 func Contributors(s *service.Service, nsID, table, index string, n int) []insights.RuleContributors {
 	var out []insights.RuleContributors
 	for _, sp := range s.Spaces() {
-		if rec := sp.Insights(); rec != nil && (nsID == "" || sp.ID() == nsID) {
+		if rec := Existing(sp); rec != nil && (nsID == "" || sp.ID() == nsID) {
 			out = append(out, rec.Contributors(table, index, n)...)
 		}
 	}

@@ -15,8 +15,16 @@ type Stage struct{}
 // recorder's to say.
 func (Stage) Watches(service.Table) bool { return true }
 
-// On reports whether the namespace's recorder collects.
-func (Stage) On(t service.Table) bool { return t.Space().Insights().On() }
+// On reports whether the namespace's recorder collects: reporting is on
+// (the recorder is made at the use's End if need be), or some table or
+// GSI of its has Contributor Insights enabled.
+func (Stage) On(t service.Table) bool {
+	sp := t.Space()
+	if r := Existing(sp); r != nil {
+		return r.On()
+	}
+	return settingsOf.In(sp).reporting.Load()
+}
 
 // Begin does nothing: the use is recorded once it is over.
 func (Stage) Begin(*service.TableUse) error { return nil }
@@ -25,7 +33,14 @@ func (Stage) Begin(*service.TableUse) error { return nil }
 // throttled (with the key of the partition refused).
 func (Stage) End(u *service.TableUse, o service.Outcome) {
 	t := u.Table()
-	rec := t.Space().Insights()
+	sp := t.Space()
+	rec := Existing(sp)
+	if rec == nil {
+		if !settingsOf.In(sp).reporting.Load() {
+			return
+		}
+		rec = RecorderOf(sp)
+	}
 	if !rec.On() {
 		return
 	}

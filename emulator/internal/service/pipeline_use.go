@@ -2,57 +2,15 @@ package service
 
 import (
 	"errors"
-	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// What the core keeps of the instruments (faults/WIRING.md is the
-// design), whose stages of the pipeline (stage.go) live in
-// emulator/internal/stages: each namespace's access-pattern recorder
-// with the report's settings, the capacity mode of a watched write, and
-// the errors a batch or a transaction treats apart. With no rule, no
-// throttled table and no report reader, no stage runs and nothing is
-// allocated (Table.watchers). The handlers reach the stages through the
-// request pipeline's entry points (pipeline_item.go), not directly.
-
-// fxState is the report's settings that every namespace's recorder
-// follows.
-type fxState struct {
-	mu        sync.Mutex // guards reporting and design; a leaf
-	reporting bool
-	design    *insights.Design
-
-	// saveMu serializes the saves of Contributor Insights configurations
-	// (fx_persist.go); held over a recorder's lock and a DB's SetMeta,
-	// never with a table's lock.
-	saveMu sync.Mutex
-}
-
-// initFx gives a new namespace its recorder, with the service's report
-// settings.
-func (s *Service) initFx(ns *Namespace) {
-	ns.rec = insights.New(insights.Options{Clock: s.clock})
-	s.fx.mu.Lock()
-	defer s.fx.mu.Unlock()
-	if s.fx.design != nil {
-		ns.rec.SetDesign(s.fx.design)
-	}
-	if s.fx.reporting {
-		ns.rec.SetReporting(true)
-	}
-}
-
-// recorder returns the namespace's recorder (nil for a namespace not
-// registered).
-func (ns *Namespace) recorder() *insights.Recorder {
-	if ns == nil {
-		return nil
-	}
-	return ns.rec
-}
+// What the pipeline's entry points share: the capacity mode of a
+// watched write, the key conditions a use is put to the stages with
+// (stage.go), and the errors a batch or a transaction treats apart.
 
 // capMode is the capacity mode a write reports in: the request's, or
 // INDEXES when the use is watched and the table has indexes, so that the
@@ -110,12 +68,4 @@ func cancellationCode(err error) string {
 		return "ThrottlingError"
 	}
 	return ""
-}
-
-// forgetFx drops a deleted table's Contributor Insights.
-func (ns *Namespace) forgetFx(table string) {
-	if ns.rec != nil {
-		ns.rec.ForgetContributorInsights(table, "")
-		ns.saveContributorInsights()
-	}
 }
