@@ -38,6 +38,7 @@ func (Feature) Register(r service.Registrar) {
 	service.Prescan(r, "BatchExecuteStatement", prescanBatch) // oversize.go
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
 	service.Prescan(r, "ExecuteTransaction", prescanTransaction) // transaction.go
+	service.PrescanCut(r, "ExecuteTransaction", transactionCut)
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 
