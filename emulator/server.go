@@ -751,8 +751,8 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 // The buffer grows as the bytes arrive: Content-Length reserves at most
 // initialBodyBytes, so a client announcing 16 MB and sending nothing holds
 // no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
-// The body of an operation whose list is cut as it arrives (op.Cuts: a
-// transaction far over its 100 actions) is read through op.ReadBody,
+// The body of an operation whose list is cut as it arrives (service.ListCutOf: a
+// transaction far over its 100 actions) is read through its ListCut,
 // which keeps it but the elements past the limit (service/oversize.go),
 // and cut says what it left out.
 func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operation) (cut service.Cut, err error) {
@@ -767,13 +767,13 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operat
 	var n int64
 	r := in.body
 	var sum hash.Hash // the body's SHA-256, as it arrives, where it is not held whole
-	if in.contentEncoding == nil && (in.contentLength < 0 || in.contentLength >= service.MinCutBytes) && op.Cuts() {
+	if lc := service.ListCutOf(op.Name); lc != nil && in.contentEncoding == nil && lc.Takes(in.contentLength) {
 		if in.sum != nil {
 			sum = sha256.New()
 			r = io.TeeReader(r, sum)
 		}
 		var more bool
-		n, cut, more, err = op.ReadBody(buf, r, e.maxBody+1, want)
+		n, cut, more, err = lc.Read(buf, r, e.maxBody+1, want)
 		if more && err == nil {
 			var m int64
 			m, err = readAtMost(buf, r, e.maxBody+1-n, want)

@@ -182,7 +182,7 @@ const oversizeRSSFactor = 6
 
 // cutAlone and cutEight bound the growth of the server's peak memory, alone
 // and eight at once (of all the bytes sent), for the transactions cut as
-// their bodies arrive (service.Operation.ReadBody): what stays is each
+// their bodies arrive (service.ListCutOf): what stays is each
 // body's first 100 actions and a run of 32 KB, not the body. At 15 MB
 // (DYNAMOEMU_HEAVY_TESTS=1) they grew by 0.4-0.5 times the bytes alone
 // and 0.1 eight at once, small and large elements (docs/server.md).

@@ -23,6 +23,76 @@ type ListCut struct {
 	// Each request gets its own (a check may reuse what it decodes into
 	// from run to run).
 	Checker func() func(body []byte, run wire.Span) bool
+	// Fill, when not nil, tells a decoded input the list's length.
+	Fill func(in any, elems int)
+}
+
+// Filled tells in the list's length elems (Fill).
+func (lc *ListCut) Filled(in any, elems int) {
+	if lc.Fill != nil {
+		lc.Fill(in, elems)
+	}
+}
+
+// Cut is what Read cut from a body.
+type Cut struct {
+	Elems int // the list's length (0: nothing was cut)
+	Len   int // the bytes of the body as it was sent
+}
+
+// MinCutBytes is the smallest body read through a ListCut: a smaller one
+// is read whole (its list, over its limit or not, is at most a few
+// thousand elements, which the prescans read in the body held).
+const MinCutBytes = 256 << 10
+
+// cuts are the ListCuts features registered, by operation name. Filled
+// by init functions only (Register); read-only afterwards.
+var cuts map[string]*ListCut
+
+// Register makes the body of a feature's operation name read through lc
+// as it arrives; call it from the feature's registration.
+func Register(name string, lc ListCut) {
+	if cuts == nil {
+		cuts = map[string]*ListCut{}
+	}
+	cuts[name] = &lc
+}
+
+// Of returns the ListCut a feature registered for operation name (nil:
+// none).
+func Of(name string) *ListCut { return cuts[name] }
+
+// Checked returns a ListCut's Checker that decodes each run into a new T
+// as the only elements of its list (pre and post around them, as
+// DecodeAlone) and accepts it when clean does (clean may give back what
+// was decoded).
+func Checked[T any](pre, post string, clean func(*T) bool) func() func([]byte, wire.Span) bool {
+	return func() func([]byte, wire.Span) bool {
+		return func(body []byte, run wire.Span) bool {
+			in := new(T)
+			ok := DecodeAlone(body, run, pre, post, in)
+			return clean(in) && ok
+		}
+	}
+}
+
+// Takes reports whether a body of size bytes (-1: unknown) is read
+// through lc: a smaller one than MinCutBytes is read whole.
+func (lc *ListCut) Takes(size int64) bool { return size < 0 || size >= MinCutBytes }
+
+// Reduce is Read for a body held whole (a compressed one, or one smaller
+// than MinCutBytes): it returns the body to decode instead (nil: the body
+// as it is) and what to tell its decoded input.
+func (lc *ListCut) Reduce(body []byte) (reduced []byte, fill func(any)) {
+	if Few(body, lc.Keep) {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	_, cut, _, _ := lc.Read(&buf, bytes.NewReader(body), int64(len(body))+1, 0)
+	if cut.Elems == 0 {
+		return nil, nil
+	}
+	return buf.Bytes(), func(in any) { lc.Filled(in, cut.Elems) }
 }
 
 // readChunk is how much of the body a read asks for: what the body holds
@@ -30,8 +100,8 @@ type ListCut struct {
 const readChunk = 32 << 10
 
 // Read reads the body from r into buf, at most limit bytes, and returns
-// how many it read and err (r's; io.EOF is nil). When elems is not 0 the
-// list held elems elements, those past Keep were checked and dropped,
+// how many it read and err (r's; io.EOF is nil). When cut.Elems is not 0
+// the list held that many elements, those past Keep were checked and dropped,
 // and buf holds the rest of the body, all of it. Otherwise buf holds the
 // body as it arrived, or, where a later element had a fault (or the
 // body's shape was not the one firstOf reduces), the body with each
@@ -42,7 +112,7 @@ const readChunk = 32 << 10
 //
 // want, when not 0, is the body's announced size plus one: the kept part
 // grows towards it, no further.
-func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, elems int, more bool, err error) {
+func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
 	c := cutter{lc: lc, b: buf.Bytes()[:0], check: lc.Checker()}
 	defer func() { *buf = *bytes.NewBuffer(c.b) }()
 	for n < limit {
@@ -61,22 +131,25 @@ func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n in
 		c.b = c.b[:len(c.b)+m]
 		n += int64(m)
 		if rerr != nil && rerr != io.EOF {
-			return n, 0, false, rerr
+			return n, Cut{}, false, rerr
 		}
 		eof := rerr == io.EOF
 		c.step(eof)
 		if c.state == whole && c.dropped == 0 {
-			return n, 0, !eof, nil // nothing cut: the rest as any body
+			return n, Cut{}, !eof, nil // nothing cut: the rest as any body
 		}
 		if eof {
 			break
 		}
 	}
 	if n >= limit { // over the limit: refused by its size, whatever it holds
-		return n, 0, false, nil
+		return n, Cut{}, false, nil
 	}
 	c.step(true)
-	return n, c.finish(), false, nil
+	if elems := c.finish(); elems > 0 {
+		return n, Cut{Elems: elems, Len: int(n)}, false, nil
+	}
+	return n, Cut{}, false, nil
 }
 
 // cutter's states: before the list, in it, after it (or no list to cut).

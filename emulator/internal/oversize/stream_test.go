@@ -42,8 +42,9 @@ func cutOf(t testing.TB, body string, keep, size int, bad string, r *rand.Rand) 
 	}}
 	var buf bytes.Buffer
 	src := &pieces{b: []byte(body), r: r, max: 1 + r.IntN(4096)}
-	n, elems, more, err := lc.Read(&buf, src, 1<<30, int64(len(body))+1)
+	n, cut, more, err := lc.Read(&buf, src, 1<<30, int64(len(body))+1)
 	require.NoError(t, err)
+	elems := cut.Elems
 	if more {
 		require.Zero(t, elems)
 		rest, _ := io.ReadAll(src)

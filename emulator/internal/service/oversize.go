@@ -2,7 +2,6 @@ package service
 
 import (
 	"bytes"
-	"io"
 	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
@@ -60,10 +59,8 @@ func prescanOf(name string) prescan {
 		return prescanBatchGet
 	case "BatchWriteItem":
 		return prescanBatchWrite
-	case "TransactWriteItems":
-		return prescanTransactWrite
-	case "TransactGetItems":
-		return prescanTransactGet
+	case "TransactWriteItems", "TransactGetItems": // as ListCutOf, in the body held whole
+		return ListCutOf(name).Reduce
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
 		return func(b []byte) ([]byte, func(any)) {
 			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
@@ -115,130 +112,37 @@ func prescanBatchWrite(body []byte) ([]byte, func(any)) {
 	return reduced, func(in any) { in.(*BatchWriteItemInput).echo = echo }
 }
 
-// prescanTransactWrite keeps a transaction's first 100 actions, once
-// each later one is checked to have no fault of its own, and says how
-// many it left out: the answer echoes every action by its position.
-func prescanTransactWrite(body []byte) ([]byte, func(any)) {
-	reduced, past := oversize.TransactItems(body, maxTransactItems, func(run wire.Span) bool { return transactWriteClean(body, run) })
-	return reduced, func(in any) { in.(*TransactWriteItemsInput).past = past }
-}
+// Cut is what ListCutOf cut from a body as it arrived.
+type Cut = oversize.Cut
 
-// transactWriteClean reports whether a run of TransactWriteItems'
-// actions has no fault of its own.
-func transactWriteClean(body []byte, run wire.Span) bool {
-	var part TransactWriteItemsInput
-	ok := oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactWriteConstraints(&part) == nil
-	for _, ti := range part.TransactItems { // checked: the next run reuses the maps
-		if ti.Put != nil {
-			wire.RecycleItem(ti.Put.Item)
-		}
-		if ti.Delete != nil {
-			wire.RecycleItem(ti.Delete.Key)
-		}
-		if ti.Update != nil {
-			wire.RecycleItem(ti.Update.Key)
-		}
-		if ti.ConditionCheck != nil {
-			wire.RecycleItem(ti.ConditionCheck.Key)
-		}
+// ListCutOf returns how the edge reads operation name's body as it arrives
+// (nil: whole): a transaction keeps 100 actions, the rest checked, counted.
+func ListCutOf(name string) *oversize.ListCut {
+	switch name {
+	case "TransactWriteItems":
+		return &transactWriteCut
+	case "TransactGetItems":
+		return &transactGetCut
 	}
-	return ok
+	return oversize.Of(name) // a feature's
 }
 
-// prescanTransactGet is prescanTransactWrite for TransactGetItems.
-func prescanTransactGet(body []byte) ([]byte, func(any)) {
-	reduced, past := oversize.TransactItems(body, maxTransactItems, func(run wire.Span) bool { return transactGetClean(body, run) })
-	return reduced, func(in any) { in.(*TransactGetItemsInput).past = past }
-}
-
-// transactGetClean is transactWriteClean for TransactGetItems.
-func transactGetClean(body []byte, run wire.Span) bool {
-	var part TransactGetItemsInput
-	ok := oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactGetConstraints(&part) == nil
-	part.recycle() // checked: the next run reuses the maps
-	return ok
-}
-
-// Lists cut while the body arrives. A request far over its limit need
-// not be held whole to be read as above: for a list whose elements past
-// the limit only count (each is checked for a fault of its own, and the
-// answer echoes it by its position, if at all), the edge reads the body
-// through Operation.ReadBody, which keeps it but those elements
-// (oversize.ListCut), and hands the service the body firstOf would
-// reduce it to, with the list's length (Cut). A 15 MB TransactWriteItems
-// then holds its first 100 actions and a run, not 15 MB.
-
-// Cut is what Operation.ReadBody cut from a body.
-type Cut struct {
-	Elems int // the length of the list cut (0: nothing was cut)
-	Len   int // the bytes of the body as it was sent
-}
-
-// listCut is an operation's oversize.ListCut and what the decoded input
-// is told of the elements left out.
-type listCut struct {
-	oversize.ListCut
-	fill func(in any, elems int) // nil: nothing
-}
-
-// listCuts are the operations whose lists are cut as the body arrives,
-// by name. Filled by init functions only (PrescanCut); read-only
-// afterwards.
-var listCuts = map[string]*listCut{
-	"TransactWriteItems": {
-		ListCut: oversize.ListCut{Member: "TransactItems", Keep: maxTransactItems, Size: maxTransactItems,
-			Checker: func() func([]byte, wire.Span) bool { return transactWriteClean }},
-		fill: func(in any, elems int) { in.(*TransactWriteItemsInput).past = elems - maxTransactItems },
-	},
-	"TransactGetItems": {
-		ListCut: oversize.ListCut{Member: "TransactItems", Keep: maxTransactItems, Size: maxTransactItems,
-			Checker: func() func([]byte, wire.Span) bool { return transactGetClean }},
-		fill: func(in any, elems int) { in.(*TransactGetItemsInput).past = elems - maxTransactItems },
-	},
-}
-
-// PrescanCut registers how a feature's operation name cuts its list as
-// the body arrives (a ListCut whose body kept gets the same answer as
-// the body sent, nothing told of the elements left out); call it with
-// Prescan, before the operation is registered.
-func PrescanCut(r Registrar, name string, lc oversize.ListCut) {
-	if _, ok := ops[name]; ok {
-		panic("emulator: prescan of " + name + " after its operation")
-	}
-	listCuts[name] = &listCut{ListCut: lc}
-}
-
-// cutFill is what operation name sets in its input for a list of elems
-// elements cut (nil: nothing).
-func cutFill(name string, elems int) func(any) {
-	lc := listCuts[name]
-	if lc == nil || lc.fill == nil {
-		return nil
-	}
-	return func(in any) { lc.fill(in, elems) }
-}
-
-// MinCutBytes is the smallest body Operation.ReadBody cuts: a smaller
-// one is read whole (its list, over its limit or not, is at most a few
-// thousand elements, which the prescans above read).
-const MinCutBytes = 256 << 10
-
-// Cuts reports whether op's body may be read through ReadBody.
-func (op Operation) Cuts() bool {
-	_, ok := listCuts[op.Name]
-	return ok && !prescanOff.Load()
-}
-
-// ReadBody reads op's body from r into buf as it arrives (op.Cuts),
-// at most limit bytes, and returns how many it read and what it cut
-// (give it to Serve as Request.Cut: Len is set from n). more says the
-// rest of the body is yet to be read as any body is (nothing was cut);
-// want is the body's announced size plus one (0: unknown).
-func (op Operation) ReadBody(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
-	lc := listCuts[op.Name]
-	n, elems, more, err := lc.Read(buf, r, limit, want)
-	if elems > 0 {
-		cut = Cut{Elems: elems, Len: int(n)}
-	}
-	return n, cut, more, err
-}
+var (
+	transactWriteCut = oversize.ListCut{Member: "TransactItems", Keep: maxTransactItems, Size: maxTransactItems,
+		Checker: oversize.Checked(`{"TransactItems":[`, `]}`, func(in *TransactWriteItemsInput) bool {
+			ok := transactWriteConstraints(in) == nil
+			for i := range in.TransactItems { // checked: the next run reuses the maps
+				if p, err := in.TransactItems[i].params(); err == nil {
+					wire.RecycleItem(p.key)
+				}
+			}
+			return ok
+		}),
+		Fill: func(in any, n int) { in.(*TransactWriteItemsInput).past = n - maxTransactItems }}
+	transactGetCut = oversize.ListCut{Member: "TransactItems", Keep: maxTransactItems, Size: maxTransactItems,
+		Checker: oversize.Checked(`{"TransactItems":[`, `]}`, func(in *TransactGetItemsInput) bool {
+			defer in.recycle() // checked: the next run reuses the maps
+			return transactGetConstraints(in) == nil
+		}),
+		Fill: func(in any, n int) { in.(*TransactGetItemsInput).past = n - maxTransactItems }}
+)

@@ -39,18 +39,19 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 }
 
 // serveCut serves body as the edge does for an operation whose list is
-// cut as it arrives (Operation.ReadBody, read in random pieces) and
+// cut as it arrives (ListCutOf, read in random pieces) and
 // returns the status and body of the answer and what was cut.
 func serveCut(t testing.TB, s *Service, op, body string, r *rand.Rand) (int, string, Cut) {
 	t.Helper()
 	o, err := s.Lookup(TargetPrefix + op)
 	require.NoError(t, err)
-	require.True(t, o.Cuts(), op)
+	lc := ListCutOf(op)
+	require.NotNil(t, lc, op)
 	var buf bytes.Buffer
 	limit := int64(16<<20) + 1
 	chunks := testkit.Pick(r, 1, 7, 512, 64<<10)
 	src := &chunkReader{b: []byte(body), r: r, max: chunks}
-	n, cut, more, err := o.ReadBody(&buf, src, limit, int64(len(body))+1)
+	n, cut, more, err := lc.Read(&buf, src, limit, int64(len(body))+1)
 	require.NoError(t, err)
 	if more {
 		rest, err := io.ReadAll(src)
@@ -73,7 +74,7 @@ func serveCut(t testing.TB, s *Service, op, body string, r *rand.Rand) (int, str
 var cutOps = []string{"TransactWriteItems", "TransactGetItems", "ExecuteTransaction"}
 
 // TestListCutSameAnswer: a request whose list is cut as its body arrives
-// (Operation.ReadBody) gets exactly the answer the whole body decoded
+// (ListCutOf) gets exactly the answer the whole body decoded
 // gets (the prescans off), byte for byte: random requests of each
 // operation cut, over their limit or not, with and without faults
 // before and past the limit, read in pieces of random sizes.
@@ -124,7 +125,6 @@ func requireSameCut(t *testing.T, s *Service, op, body string, r *rand.Rand, nam
 // TestListCutHoldsLittle: a transaction far over its limit, cut as it
 // arrives, is held as its first actions and a run, not whole.
 func TestListCutHoldsLittle(t *testing.T) {
-	s := newTestService(t, Config{})
 	const n = 20_000
 	var b strings.Builder
 	b.WriteString(`{"TransactItems":[`)
@@ -136,10 +136,8 @@ func TestListCutHoldsLittle(t *testing.T) {
 	}
 	b.WriteString(`],"ReturnConsumedCapacity":"TOTAL"}`)
 	body := b.String()
-	o, err := s.Lookup(TargetPrefix + "TransactWriteItems")
-	require.NoError(t, err)
 	var buf bytes.Buffer
-	n2, cut, more, err := o.ReadBody(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
+	n2, cut, more, err := ListCutOf("TransactWriteItems").Read(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
 	require.NoError(t, err)
 	require.False(t, more)
 	require.Equal(t, int64(len(body)), n2)
@@ -150,7 +148,7 @@ func TestListCutHoldsLittle(t *testing.T) {
 }
 
 // FuzzListCut: any body of the operations whose lists are cut as they
-// arrive reads through Operation.ReadBody without a panic, and gets the
+// arrive reads through ListCutOf without a panic, and gets the
 // answer the whole body decoded gets. The body is the fuzzer's bytes,
 // or a list of 101 to 400 copies of the fuzzer's element with the
 // fuzzer's other element at one place and its bytes after the list.

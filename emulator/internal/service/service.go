@@ -142,9 +142,7 @@ type Request struct {
 	// TableName, when not nil, receives the request's TableName member
 	// once its body is decoded (the edge's request log).
 	TableName *string
-	// Cut, when its Elems is not 0, says Body is the reduced body
-	// Operation.ReadBody read.
-	Cut Cut
+	Cut       Cut // what ListCutOf cut from Body (Elems 0: nothing)
 }
 
 // Serve runs op on req and returns the response body (appended to
