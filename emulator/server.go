@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"hash"
 	"hash/crc32"
 	"io"
 	"log/slog"
@@ -669,7 +670,7 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 	buf := requestBodies.Get() // pools.go
 	defer requestBodies.Put(buf)
 	e.limit.reading.Add(1)
-	err = e.readBody(in, buf)
+	cut, err := e.readBody(in, buf, op)
 	e.limit.reading.Add(-1)
 	if errors.Is(err, errOverBudget) {
 		drain(raw, e.maxBody)
@@ -730,6 +731,7 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 		Body:      buf.Bytes(),
 		Out:       outBuf,
 		TableName: in.rl.tableNote(),
+		Cut:       cut,
 	}
 	if buf.Cap() > maxPooledBuffer {
 		// The pool keeps no buffer this large: the body is the service's
@@ -751,35 +753,60 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 // The buffer grows as the bytes arrive: Content-Length reserves at most
 // initialBodyBytes, so a client announcing 16 MB and sending nothing holds
 // no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
-func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer) error {
+// The body of an operation whose list is cut as it arrives (service.ListCutOf: a
+// transaction far over its 100 actions) is read through its ListCut,
+// which keeps it but the elements past the limit (service/oversize.go),
+// and cut says what it left out.
+func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operation) (cut service.Cut, err error) {
 	if in.contentLength > e.maxBody {
-		return apierr.RequestEntityTooLarge()
+		return cut, apierr.RequestEntityTooLarge()
 	}
 	want := int64(0) // the buffer a body that arrives as announced needs
 	if in.contentLength > 0 {
 		buf.Grow(int(min(in.contentLength, initialBodyBytes)))
 		want = in.contentLength + 1 // + 1: room to read its end
 	}
-	n, err := readAtMost(buf, in.body, e.maxBody+1, want)
+	var n int64
+	r := in.body
+	var sum hash.Hash // the body's SHA-256, as it arrives, where it is not held whole
+	if lc := service.ListCutOf(op.Name); lc != nil && in.contentEncoding == nil && lc.Takes(in.contentLength) {
+		if in.sum != nil {
+			sum = sha256.New()
+			r = io.TeeReader(r, sum)
+		}
+		var more bool
+		n, cut, more, err = lc.Read(buf, r, e.maxBody+1, want)
+		if more && err == nil {
+			var m int64
+			m, err = readAtMost(buf, r, e.maxBody+1-n, want)
+			n += m
+		}
+	} else {
+		n, err = readAtMost(buf, r, e.maxBody+1, want)
+	}
 	if n > e.maxBody {
-		return apierr.RequestEntityTooLarge()
+		return service.Cut{}, apierr.RequestEntityTooLarge()
 	}
 	if errors.Is(err, errOverBudget) {
-		return err
+		return service.Cut{}, err
 	}
 	if err != nil {
 		if isTimeout(err) {
-			return fmt.Errorf("%w: %w", errBodyCutOff, err)
+			return service.Cut{}, fmt.Errorf("%w: %w", errBodyCutOff, err)
 		}
-		return apierr.Serialization("")
+		return service.Cut{}, apierr.Serialization("")
 	}
 	if in.sum != nil {
-		*in.sum = sha256.Sum256(buf.Bytes())
+		if sum != nil {
+			sum.Sum(in.sum[:0])
+		} else {
+			*in.sum = sha256.Sum256(buf.Bytes())
+		}
 	}
 	if in.contentEncoding != nil {
-		return decompressBody(in.contentEncoding, buf, e.maxBody)
+		return cut, decompressBody(in.contentEncoding, buf, e.maxBody)
 	}
-	return nil
+	return cut, nil
 }
 
 // readAtMost is buf.ReadFrom(io.LimitReader(r, limit)) without allocating

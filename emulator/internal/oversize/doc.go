@@ -32,6 +32,13 @@
 //     element, checks its own faults and echoes it is the caller's (the
 //     service's and the PartiQL feature's input types), given as a
 //     function.
+//   - ListCut: firstOf's reduction done while the body arrives, for the
+//     lists whose elements past the limit only count (the transactions'):
+//     each run past the limit is checked and dropped from the bytes kept,
+//     so the body is never held whole; where a later element has a fault,
+//     or the body's shape is not the one firstOf reduces, a clean element
+//     dropped is put back in the place of each, which gets the whole
+//     body's answer (the list's length, and every fault at its place).
 //   - DecodeAlone, DecodeClean: decode a run of elements as the only
 //     elements of their list, for those functions (DecodeClean fails on
 //     a value fault too, for an operation that reports one before its

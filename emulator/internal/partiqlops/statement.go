@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lex"
@@ -38,6 +39,7 @@ func (Feature) Register(r service.Registrar) {
 	service.Prescan(r, "BatchExecuteStatement", prescanBatch) // oversize.go
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
 	service.Prescan(r, "ExecuteTransaction", prescanTransaction) // transaction.go
+	oversize.Register("ExecuteTransaction", transactionCut)      // read as it arrives
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 

@@ -176,6 +176,21 @@ func prescanTransaction(body []byte) []byte {
 	})
 }
 
+// transactionCut is prescanTransaction while the body arrives: the
+// statements past the 101st are checked a run at a time and dropped
+// (oversize.ListCut), so the body is never held whole.
+var transactionCut = oversize.ListCut{
+	Member: "TransactStatements", Keep: service.MaxTransactItems + 1, Size: 1024,
+	Checker: func() func([]byte, wire.Span) bool {
+		var part ExecuteTransactionInput // its statements' slice reused, cleared, run after run
+		return func(body []byte, run wire.Span) bool {
+			clear(part.TransactStatements)
+			part.TransactStatements = part.TransactStatements[:0]
+			return oversize.DecodeClean(body, run, `{"TransactStatements":[`, `]}`, &part)
+		}
+	},
+}
+
 // statementError words a validation error of statement i as DynamoDB
 // Local does ("Validation failed in TransactStatements[i]: ..."); other
 // errors (a missing table) are answered as they are.

@@ -59,10 +59,8 @@ func prescanOf(name string) prescan {
 		return prescanBatchGet
 	case "BatchWriteItem":
 		return prescanBatchWrite
-	case "TransactWriteItems":
-		return prescanTransactWrite
-	case "TransactGetItems":
-		return prescanTransactGet
+	case "TransactWriteItems", "TransactGetItems": // as ListCutOf, in the body held whole
+		return ListCutOf(name).Reduce
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
 		return func(b []byte) ([]byte, func(any)) {
 			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
@@ -114,39 +112,37 @@ func prescanBatchWrite(body []byte) ([]byte, func(any)) {
 	return reduced, func(in any) { in.(*BatchWriteItemInput).echo = echo }
 }
 
-// prescanTransactWrite keeps a transaction's first 100 actions, once
-// each later one is checked to have no fault of its own, and says how
-// many it left out: the answer echoes every action by its position.
-func prescanTransactWrite(body []byte) ([]byte, func(any)) {
-	reduced, past := oversize.TransactItems(body, maxTransactItems, func(run wire.Span) bool {
-		var part TransactWriteItemsInput
-		ok := oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactWriteConstraints(&part) == nil
-		for _, ti := range part.TransactItems { // checked: the next run reuses the maps
-			if ti.Put != nil {
-				wire.RecycleItem(ti.Put.Item)
-			}
-			if ti.Delete != nil {
-				wire.RecycleItem(ti.Delete.Key)
-			}
-			if ti.Update != nil {
-				wire.RecycleItem(ti.Update.Key)
-			}
-			if ti.ConditionCheck != nil {
-				wire.RecycleItem(ti.ConditionCheck.Key)
-			}
-		}
-		return ok
-	})
-	return reduced, func(in any) { in.(*TransactWriteItemsInput).past = past }
+// Cut is what ListCutOf cut from a body as it arrived.
+type Cut = oversize.Cut
+
+// ListCutOf returns how the edge reads operation name's body as it arrives
+// (nil: whole): a transaction keeps 100 actions, the rest checked, counted.
+func ListCutOf(name string) *oversize.ListCut {
+	switch name {
+	case "TransactWriteItems":
+		return &transactWriteCut
+	case "TransactGetItems":
+		return &transactGetCut
+	}
+	return oversize.Of(name) // a feature's
 }
 
-// prescanTransactGet is prescanTransactWrite for TransactGetItems.
-func prescanTransactGet(body []byte) ([]byte, func(any)) {
-	reduced, past := oversize.TransactItems(body, maxTransactItems, func(run wire.Span) bool {
-		var part TransactGetItemsInput
-		ok := oversize.DecodeAlone(body, run, `{"TransactItems":[`, `]}`, &part) && transactGetConstraints(&part) == nil
-		part.recycle() // checked: the next run reuses the maps
-		return ok
-	})
-	return reduced, func(in any) { in.(*TransactGetItemsInput).past = past }
-}
+var (
+	transactWriteCut = oversize.ListCut{Member: "TransactItems", Keep: maxTransactItems, Size: maxTransactItems,
+		Checker: oversize.Checked(`{"TransactItems":[`, `]}`, func(in *TransactWriteItemsInput) bool {
+			ok := transactWriteConstraints(in) == nil
+			for i := range in.TransactItems { // checked: the next run reuses the maps
+				if p, err := in.TransactItems[i].params(); err == nil {
+					wire.RecycleItem(p.key)
+				}
+			}
+			return ok
+		}),
+		Fill: func(in any, n int) { in.(*TransactWriteItemsInput).past = n - maxTransactItems }}
+	transactGetCut = oversize.ListCut{Member: "TransactItems", Keep: maxTransactItems, Size: maxTransactItems,
+		Checker: oversize.Checked(`{"TransactItems":[`, `]}`, func(in *TransactGetItemsInput) bool {
+			defer in.recycle() // checked: the next run reuses the maps
+			return transactGetConstraints(in) == nil
+		}),
+		Fill: func(in any, n int) { in.(*TransactGetItemsInput).past = n - maxTransactItems }}
+)

@@ -32,6 +32,7 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value fault not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
+	cut       Cut            // the list the edge cut while the body arrived (ListCutOf)
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
 	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
 
@@ -121,7 +122,9 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		}
 		c.inLen = len(body)
 		var fill func(any)
-		if pre != nil && !prescanOff.Load() {
+		if n := c.cut.Elems; n > 0 { // cut as it arrived: the body is reduced (oversize.go)
+			c.inLen, fill = c.cut.Len, func(in any) { ListCutOf(name).Filled(in, n) }
+		} else if pre != nil && !prescanOff.Load() {
 			if reduced, f := pre(body); reduced != nil {
 				body, fill = reduced, f // a list far over its limit (oversize.go)
 			}

@@ -137,6 +137,7 @@ type Request struct {
 	// TableName, when not nil, receives the request's TableName member
 	// once its body is decoded (the edge's request log).
 	TableName *string
+	Cut       Cut // what ListCutOf cut from Body (Elems 0: nothing)
 }
 
 // Serve runs op on req and returns the response body (appended to
@@ -158,7 +159,7 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	c.account, c.accessKey, c.tenantHdr = defaultAccountID, req.AccessKey, req.Tenant
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
 	c.now, c.clock, c.svc = now, s.clock, s
-	c.out, c.tableName = req.Out, req.TableName
+	c.out, c.tableName, c.cut = req.Out, req.TableName, req.Cut
 	// The body is the operation's: req holds it no more, so that nothing
 	// keeps it once it is decoded (the edge lets go of a large one too).
 	body := req.Body

@@ -90,3 +90,63 @@ func StringAt(b []byte, s Span) (v string, ok bool) {
 	v, err := d.readString()
 	return v, err == nil && d.pos == s.End
 }
+
+// Reading a body as it arrives (oversize.ListCut): each step reads one
+// part of the body's shape from position at of b, the body so far, and
+// reports ok false when the part is not well formed or not all there
+// yet (the caller tries again once more of the body has arrived, and at
+// its end takes ok false as not well formed).
+
+// OpenAt returns the position after the opening c ('{' or '[') at b[at]
+// (after spaces), and whether its container is empty (next is then after
+// its closing byte).
+func OpenAt(b []byte, at int, c byte) (next int, empty, ok bool) {
+	d := decoder{data: b, pos: at}
+	if d.peek() != c {
+		return 0, false, false
+	}
+	d.pos++
+	closing := byte('}')
+	if c == '[' {
+		closing = ']'
+	}
+	switch d.peek() {
+	case 0:
+		return 0, false, false
+	case closing:
+		return d.pos + 1, true, true
+	}
+	return d.pos, false, true
+}
+
+// NameAt reads an object member's name at b[at] (after spaces, after the
+// object's '{' or a ','), and its colon; value is where its value starts
+// (after spaces).
+func NameAt(b []byte, at int) (name string, value int, ok bool) {
+	d := decoder{data: b, pos: at}
+	name, err := d.readString()
+	if err != nil || d.expect(':') != nil || d.peek() == 0 {
+		return "", 0, false
+	}
+	return name, d.pos, true
+}
+
+// ValueAt reads the value at b[at] (after spaces) of an object (close
+// '}') or an array (close ']') and the ',' or close after it: next is
+// after that byte, last whether it was close.
+func ValueAt(b []byte, at int, close byte) (v Span, next int, last, ok bool) {
+	d := decoder{data: b, pos: at}
+	d.peek()
+	start := d.pos
+	if d.skipValue(1) != nil {
+		return Span{}, 0, false, false
+	}
+	v = Span{start, d.pos}
+	switch d.peek() {
+	case ',':
+		return v, d.pos + 1, false, true
+	case close:
+		return v, d.pos + 1, true, true
+	}
+	return Span{}, 0, false, false
+}

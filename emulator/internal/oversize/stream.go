@@ -1,0 +1,335 @@
+package oversize
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// ListCut is how a request whose top-level member Member is a list with
+// a count limit is read as its bytes arrive: its first Keep elements are
+// kept, the later ones are checked a run at a time (as firstOf checks
+// them in a body held whole) and dropped, so a request far over its
+// limit holds its bytes up to the list's limit, a run, and what follows
+// the list, never the whole list. The body kept is the one firstOf
+// would reduce the whole body to, and the service answers it as it
+// answers that (the list's length given apart).
+type ListCut struct {
+	Member     string
+	Keep, Size int // elements kept; elements a run, at most
+	// Checker returns the check of one request's runs: whether the
+	// elements of run (in body) have no fault the answer would report.
+	// Each request gets its own (a check may reuse what it decodes into
+	// from run to run).
+	Checker func() func(body []byte, run wire.Span) bool
+	// Fill, when not nil, tells a decoded input the list's length.
+	Fill func(in any, elems int)
+}
+
+// Filled tells in the list's length elems (Fill).
+func (lc *ListCut) Filled(in any, elems int) {
+	if lc.Fill != nil {
+		lc.Fill(in, elems)
+	}
+}
+
+// Cut is what Read cut from a body.
+type Cut struct {
+	Elems int // the list's length (0: nothing was cut)
+	Len   int // the bytes of the body as it was sent
+}
+
+// MinCutBytes is the smallest body read through a ListCut: a smaller one
+// is read whole (its list, over its limit or not, is at most a few
+// thousand elements, which the prescans read in the body held).
+const MinCutBytes = 256 << 10
+
+// cuts are the ListCuts features registered, by operation name. Filled
+// by init functions only (Register); read-only afterwards.
+var cuts map[string]*ListCut
+
+// Register makes the body of a feature's operation name read through lc
+// as it arrives; call it from the feature's registration.
+func Register(name string, lc ListCut) {
+	if cuts == nil {
+		cuts = map[string]*ListCut{}
+	}
+	cuts[name] = &lc
+}
+
+// Of returns the ListCut a feature registered for operation name (nil:
+// none).
+func Of(name string) *ListCut { return cuts[name] }
+
+// Checked returns a ListCut's Checker that decodes each run into a new T
+// as the only elements of its list (pre and post around them, as
+// DecodeAlone) and accepts it when clean does (clean may give back what
+// was decoded).
+func Checked[T any](pre, post string, clean func(*T) bool) func() func([]byte, wire.Span) bool {
+	return func() func([]byte, wire.Span) bool {
+		return func(body []byte, run wire.Span) bool {
+			in := new(T)
+			ok := DecodeAlone(body, run, pre, post, in)
+			return clean(in) && ok
+		}
+	}
+}
+
+// Takes reports whether a body of size bytes (-1: unknown) is read
+// through lc: a smaller one than MinCutBytes is read whole.
+func (lc *ListCut) Takes(size int64) bool { return size < 0 || size >= MinCutBytes }
+
+// Reduce is Read for a body held whole (a compressed one, or one smaller
+// than MinCutBytes): it returns the body to decode instead (nil: the body
+// as it is) and what to tell its decoded input.
+func (lc *ListCut) Reduce(body []byte) (reduced []byte, fill func(any)) {
+	if Few(body, lc.Keep) {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	_, cut, _, _ := lc.Read(&buf, bytes.NewReader(body), int64(len(body))+1, 0)
+	if cut.Elems == 0 {
+		return nil, nil
+	}
+	return buf.Bytes(), func(in any) { lc.Filled(in, cut.Elems) }
+}
+
+// readChunk is how much of the body a read asks for: what the body holds
+// beyond its kept part is at most a run and a chunk.
+const readChunk = 32 << 10
+
+// Read reads the body from r into buf, at most limit bytes, and returns
+// how many it read and err (r's; io.EOF is nil). When cut.Elems is not 0
+// the list held that many elements, those past Keep were checked and dropped,
+// and buf holds the rest of the body, all of it. Otherwise buf holds the
+// body as it arrived, or, where a later element had a fault (or the
+// body's shape was not the one firstOf reduces), the body with each
+// dropped element in place of a clean one dropped before it: a body
+// whose answer is the whole body's, the list's length and every element
+// with a fault at its place; and more says the rest of the body is yet
+// to be read (the caller reads it as any body).
+//
+// want, when not 0, is the body's announced size plus one: the kept part
+// grows towards it, no further.
+func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
+	c := cutter{lc: lc, b: buf.Bytes()[:0], check: lc.Checker()}
+	defer func() { *buf = *bytes.NewBuffer(c.b) }()
+	for n < limit {
+		if cap(c.b)-len(c.b) < readChunk {
+			size := max(2*cap(c.b), len(c.b)+readChunk)
+			if want > int64(len(c.b)+readChunk) {
+				size = int(min(int64(size), want))
+			}
+			b := make([]byte, len(c.b), size)
+			copy(b, c.b)
+			c.b = b
+		}
+		free := c.b[len(c.b):cap(c.b)]
+		free = free[:min(int64(len(free)), limit-n)]
+		m, rerr := r.Read(free)
+		c.b = c.b[:len(c.b)+m]
+		n += int64(m)
+		if rerr != nil && rerr != io.EOF {
+			return n, Cut{}, false, rerr
+		}
+		eof := rerr == io.EOF
+		c.step(eof)
+		if c.state == whole && c.dropped == 0 {
+			return n, Cut{}, !eof, nil // nothing cut: the rest as any body
+		}
+		if eof {
+			break
+		}
+	}
+	if n >= limit { // over the limit: refused by its size, whatever it holds
+		return n, Cut{}, false, nil
+	}
+	c.step(true)
+	if elems := c.finish(); elems > 0 {
+		return n, Cut{Elems: elems, Len: int(n)}, false, nil
+	}
+	return n, Cut{}, false, nil
+}
+
+// cutter's states: before the list, in it, after it (or no list to cut).
+const (
+	top = iota
+	inList
+	whole
+)
+
+// cutter is a ListCut's reading of one body.
+type cutter struct {
+	lc    *ListCut
+	check func(body []byte, run wire.Span) bool
+	b     []byte // the body kept so far
+	state int
+	pos   int // where the next part of the shape starts in b
+	tried int // len(b) when the part at pos was last found not all there
+
+	list    int // where the list starts in b (its '[')
+	i       int // elements read
+	keepEnd int // the end of the last element kept
+	run     wire.Span
+	runN    int
+	first   wire.Span // the run's first element
+	dropped int       // elements dropped
+	clean   []byte    // a dropped element: the stand-in of the others
+}
+
+// step reads as much of the body's shape as has arrived.
+func (c *cutter) step(eof bool) {
+	for c.state != whole {
+		if !eof && c.tried > c.pos && len(c.b)-c.pos < 2*(c.tried-c.pos) {
+			return // a part not all there: again once the bytes since doubled
+		}
+		var ok bool
+		if c.state == top {
+			ok = c.member()
+		} else {
+			ok = c.element()
+		}
+		if !ok {
+			if eof {
+				c.state = whole // not well formed: the decoder says how
+				return
+			}
+			c.tried = len(c.b)
+			return
+		}
+	}
+}
+
+// member reads the top-level object's opening or one member.
+func (c *cutter) member() bool {
+	if c.pos == 0 {
+		next, empty, ok := wire.OpenAt(c.b, 0, '{')
+		if !ok {
+			return false
+		}
+		c.pos = next
+		if empty {
+			c.state = whole
+		}
+		return true
+	}
+	name, v, ok := wire.NameAt(c.b, c.pos)
+	if !ok {
+		return false
+	}
+	if name == c.lc.Member && c.b[v] == '[' {
+		c.list, c.pos, c.state = v, v+1, inList
+		return true
+	}
+	_, next, last, ok := wire.ValueAt(c.b, v, '}')
+	if !ok {
+		return false
+	}
+	c.pos = next
+	if last {
+		c.state = whole
+	}
+	return true
+}
+
+// element reads one element of the list.
+func (c *cutter) element() bool {
+	if c.i == 0 {
+		if _, empty, ok := wire.OpenAt(c.b, c.list, '['); !ok {
+			return false
+		} else if empty {
+			c.state = whole
+			return true
+		}
+	}
+	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	if !ok {
+		return false
+	}
+	c.pos = next
+	if c.i < c.lc.Keep {
+		c.keepEnd = s.End
+	} else {
+		if c.runN == 0 {
+			c.run.Start, c.first = s.Start, s
+		}
+		c.run.End = s.End
+		c.runN++
+		if c.runN == c.lc.Size || c.run.End-c.run.Start >= maxRunBytes {
+			c.flush()
+		}
+	}
+	c.i++
+	if last {
+		c.flush()
+		if c.state != whole {
+			c.state = whole
+		}
+	}
+	return true
+}
+
+// flush checks the run gathered and drops it; a run with a fault is kept,
+// the elements dropped before it put back as stand-ins, and nothing more
+// is cut.
+func (c *cutter) flush() {
+	if c.runN == 0 {
+		return
+	}
+	if !c.check(c.b, c.run) {
+		c.restore()
+		return
+	}
+	if c.clean == nil {
+		c.clean = append([]byte(nil), c.b[c.first.Start:c.first.End]...)
+	}
+	tail := len(c.b) - c.run.End
+	copy(c.b[c.keepEnd:], c.b[c.run.End:])
+	c.b = c.b[:c.keepEnd+tail]
+	shift := c.run.End - c.keepEnd
+	c.pos -= shift
+	c.tried = max(0, c.tried-shift)
+	c.dropped += c.runN
+	c.runN = 0
+}
+
+// restore puts a stand-in back in the place of each element dropped (the
+// list's length and the places of the elements kept are the body's
+// again) and reads the rest as it comes.
+func (c *cutter) restore() {
+	c.runN = 0
+	c.state = whole
+	if c.dropped == 0 {
+		return
+	}
+	var in []byte
+	for range c.dropped {
+		in = append(in, ',')
+		in = append(in, c.clean...)
+	}
+	c.b = append(c.b[:c.keepEnd], append(in, c.b[c.keepEnd:]...)...)
+	c.dropped = 0
+}
+
+// finish, once the whole body is read, returns the list's length when
+// elements were dropped and the body kept has the shape firstOf reduces
+// (an object with that member once, in no other case, whose list is well
+// formed); otherwise it restores the body (0).
+func (c *cutter) finish() int {
+	if c.dropped == 0 {
+		return 0
+	}
+	if c.state != whole || c.runN > 0 {
+		c.restore() // the body ended inside the list
+		return 0
+	}
+	list, ok := topMember(c.b, c.lc.Member)
+	kept := 0
+	if !ok || list.Start != c.list ||
+		!wire.ArrayElements(c.b, list.Start, func(int, wire.Span) bool { kept++; return true }) || kept != c.lc.Keep {
+		c.restore()
+		return 0
+	}
+	return c.i
+}

@@ -1,0 +1,194 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// chunkReader gives its bytes in reads of random sizes (1 to max), as a
+// connection does.
+type chunkReader struct {
+	b   []byte
+	r   *rand.Rand
+	max int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(c.b), 1+c.r.IntN(c.max))
+	copy(p, c.b[:n])
+	c.b = c.b[n:]
+	return n, nil
+}
+
+// serveCut serves body as the edge does for an operation whose list is
+// cut as it arrives (ListCutOf, read in random pieces) and
+// returns the status and body of the answer and what was cut.
+func serveCut(t testing.TB, s *Service, op, body string, r *rand.Rand) (int, string, Cut) {
+	t.Helper()
+	o, err := s.Lookup(TargetPrefix + op)
+	require.NoError(t, err)
+	lc := ListCutOf(op)
+	require.NotNil(t, lc, op)
+	var buf bytes.Buffer
+	limit := int64(16<<20) + 1
+	chunks := testkit.Pick(r, 1, 7, 512, 64<<10)
+	src := &chunkReader{b: []byte(body), r: r, max: chunks}
+	n, cut, more, err := lc.Read(&buf, src, limit, int64(len(body))+1)
+	require.NoError(t, err)
+	if more {
+		rest, err := io.ReadAll(src)
+		require.NoError(t, err)
+		buf.Write(rest)
+		n += int64(len(rest))
+	}
+	require.Equal(t, int64(len(body)), n)
+	key, region := testkit.Credential(testkit.DefaultAuth)
+	out, err := s.Serve(o, &Request{Ctx: context.Background(), AccessKey: key, Region: region, RequestID: "test", Host: "localhost", Body: buf.Bytes(), Cut: cut})
+	status := http.StatusOK
+	if err != nil {
+		ae, _ := apierr.Classify(err)
+		status, out = ae.Class.Status, wire.AppendErrorBody(nil, ae)
+	}
+	return status, string(out), cut
+}
+
+// cutOps are the operations whose lists are cut as the body arrives.
+var cutOps = []string{"TransactWriteItems", "TransactGetItems", "ExecuteTransaction"}
+
+// TestListCutSameAnswer: a request whose list is cut as its body arrives
+// (ListCutOf) gets exactly the answer the whole body decoded
+// gets (the prescans off), byte for byte: random requests of each
+// operation cut, over their limit or not, with and without faults
+// before and past the limit, read in pieces of random sizes.
+func TestListCutSameAnswer(t *testing.T) {
+	s := newTestService(t, Config{})
+	for _, name := range []string{"tab0", "tab1", "tab2"} {
+		_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
+			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+		require.Contains(t, out, "TableDescription")
+	}
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("DYNAMOEMU_OVERSIZE_SEED"); v != "" {
+		var err error
+		seed, err = strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err, "DYNAMOEMU_OVERSIZE_SEED")
+	}
+	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 5))
+	cut := map[string]int{}
+	for _, op := range cutOps {
+		for i := range 60 {
+			body := oversizeBody(r, op)
+			if r.IntN(8) == 0 { // spaces between the elements and around the list
+				body = strings.ReplaceAll(body, "},{", "} ,\n{")
+				body = strings.Replace(body, "[", " [ ", 1)
+			}
+			requireSameCut(t, s, op, body, r, fmt.Sprintf("case %d", i), cut)
+		}
+		require.Greater(t, cut[op], 15, "%s: too few requests were cut: the test misses them", op)
+	}
+}
+
+// requireSameCut serves body cut as it arrives and whole with the
+// prescans off, and requires the same answer; it counts the cuts of op.
+func requireSameCut(t *testing.T, s *Service, op, body string, r *rand.Rand, name string, cuts map[string]int) {
+	t.Helper()
+	status, got, cut := serveCut(t, s, op, body, r)
+	if cut.Elems > 0 {
+		cuts[op]++
+	}
+	prescanOff.Store(true)
+	wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
+	prescanOff.Store(false)
+	require.Equal(t, wantRes.StatusCode, status, "%s %s", op, name)
+	require.Equal(t, want, got, "%s %s (cut %+v): %.300s", op, name, cut, body)
+}
+
+// TestListCutHoldsLittle: a transaction far over its limit, cut as it
+// arrives, is held as its first actions and a run, not whole.
+func TestListCutHoldsLittle(t *testing.T) {
+	const n = 20_000
+	var b strings.Builder
+	b.WriteString(`{"TransactItems":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"Put":{"TableName":"tab0","Item":{"pk":{"S":"k%d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 100))
+	}
+	b.WriteString(`],"ReturnConsumedCapacity":"TOTAL"}`)
+	body := b.String()
+	var buf bytes.Buffer
+	n2, cut, more, err := ListCutOf("TransactWriteItems").Read(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
+	require.NoError(t, err)
+	require.False(t, more)
+	require.Equal(t, int64(len(body)), n2)
+	require.Equal(t, Cut{Elems: n, Len: len(body)}, cut)
+	require.Less(t, buf.Cap(), 256<<10, "the body kept: %d bytes of %d", buf.Len(), len(body))
+	require.True(t, strings.HasSuffix(buf.String(), `],"ReturnConsumedCapacity":"TOTAL"}`))
+	t.Logf("%d bytes kept as %d (a buffer of %d)", len(body), buf.Len(), buf.Cap())
+}
+
+// FuzzListCut: any body of the operations whose lists are cut as they
+// arrive reads through ListCutOf without a panic, and gets the
+// answer the whole body decoded gets. The body is the fuzzer's bytes,
+// or a list of 101 to 400 copies of the fuzzer's element with the
+// fuzzer's other element at one place and its bytes after the list.
+func FuzzListCut(f *testing.F) {
+	f.Add(uint8(0), uint16(150), uint16(140), `{"Put":{"TableName":"tab0","Item":{"pk":{"S":"a"}}}}`, `{"Put":{}}`, `,"ReturnConsumedCapacity":"SOME"}`)
+	f.Add(uint8(1), uint16(300), uint16(2), `{"Get":{"TableName":"tab0","Key":{"pk":{"S":"a"}}}}`, `[]`, `}`)
+	f.Add(uint8(2), uint16(200), uint16(150), `{"Statement":"SELECT * FROM \"tab0\" WHERE pk = ?","Parameters":[{"S":"a"}]}`, `{"Statement":"x","Parameters":[{"N":"x"}]}`, `}`)
+	f.Add(uint8(2), uint16(120), uint16(119), `{"Statement":"SELEC t"}`, `{"Statement":5}`, `,"ClientRequestToken":""}`)
+	f.Add(uint8(0), uint16(101), uint16(500), `{"Put":{"TableName":"tab0","Item":{"pk":{"S":"a"}}}}`, `{}`, `,"TransactItems":[]}`)
+	f.Add(uint8(1), uint16(101), uint16(500), `{"Get":{"TableName":"tab0","Key":{"pk":{"S":"a"}}}}`, `{}`, `,"transactItems":[]}`)
+	f.Add(uint8(3), uint16(0), uint16(0), `{"TransactItems":[{},{}]}`, ``, ``)
+	s := newTestService(f, Config{})
+	for _, name := range []string{"tab0"} {
+		_, out := doService(f, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
+			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+		require.Contains(f, out, "TableDescription")
+	}
+	f.Fuzz(func(t *testing.T, which uint8, n, at uint16, elem, other, tail string) {
+		op := cutOps[int(which)%len(cutOps)]
+		body := elem + other + tail // the fuzzer's bytes as they are
+		if which&4 == 0 {
+			member := map[string]string{"TransactWriteItems": "TransactItems", "TransactGetItems": "TransactItems", "ExecuteTransaction": "TransactStatements"}[op]
+			count := 101 + int(n)%300
+			var b strings.Builder
+			b.WriteString(`{"` + member + `":[`)
+			for i := range count {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				if i == int(at)%(count+1) {
+					b.WriteString(other)
+				} else {
+					b.WriteString(elem)
+				}
+			}
+			b.WriteString("]")
+			b.WriteString(tail)
+			body = b.String()
+		}
+		r := rand.New(rand.NewPCG(uint64(n), uint64(at)))
+		requireSameCut(t, s, op, body, r, "fuzz", map[string]int{})
+	})
+}
