@@ -34,8 +34,10 @@ func TestSnapshotGivenAgain(t *testing.T) {
 
 	vdef := VectorIndexDef{Name: "vx", Attribute: "vec", Dimensions: 2, Distance: Euclidean, Projection: Projection{All: true}}
 	changes := map[string]func(){
-		"write":             func() { put(t, src, benchItem(t, schemaSN, 2000, 0)) },
-		"add index":         func() { require.NoError(t, src.AddIndex(IndexDef{Name: "by2", Schema: emailIndex.Schema, Projection: Projection{All: true}})) },
+		"write": func() { put(t, src, benchItem(t, schemaSN, 2000, 0)) },
+		"add index": func() {
+			require.NoError(t, src.AddIndex(IndexDef{Name: "by2", Schema: emailIndex.Schema, Projection: Projection{All: true}}))
+		},
 		"drop index":        func() { require.NoError(t, src.DropIndex("by2")) },
 		"add vector index":  func() { require.NoError(t, src.AddVectorIndex(vdef)) },
 		"drop vector index": func() { require.NoError(t, src.DropVectorIndex("vx")) },
