@@ -150,9 +150,12 @@ type namespaces struct {
 	// instead (persistence.go). Immutable after New.
 	dbs func(id string) (*storage.DB, error)
 
-	mu sync.RWMutex // guards byKey; a leaf of the lock order (doc.go)
+	mu sync.RWMutex // guards byKey and forks; a leaf of the lock order (doc.go)
 	// byKey maps access key id + region (or shared) to its namespace.
 	byKey map[nsKey]*Namespace
+	// forks are the namespaces forked and not used yet, made at their
+	// first use (Service.Fork, ns_snapshot.go).
+	forks map[nsKey]*fork
 }
 
 // nsKey selects a namespace: the shared one, or one access key id +
@@ -169,8 +172,11 @@ type nsKey struct {
 // it (see Namespace.home). Reads never create a namespace.
 func (n *namespaces) lookup(k nsKey) *Namespace {
 	n.mu.RLock()
-	ns := n.byKey[k]
+	ns, f := n.byKey[k], n.forks[k]
 	n.mu.RUnlock()
+	if f != nil {
+		return n.made(k, f)
+	}
 	if ns != nil {
 		return ns
 	}
@@ -183,15 +189,26 @@ func (n *namespaces) lookup(k nsKey) *Namespace {
 // key and region are copied, so the namespace does not keep the request
 // header they were cut from.
 func (n *namespaces) get(k nsKey) *Namespace {
-	n.mu.RLock()
-	ns := n.byKey[k]
-	n.mu.RUnlock()
-	if ns != nil {
+	if ns := n.lookup(k); ns.home == nil {
 		return ns
 	}
+	ns, f := n.create(k)
+	if f != nil { // forked meanwhile
+		return n.made(k, f)
+	}
+	return ns
+}
+
+// create is get's making of the namespace for k, under n.mu; or the fork
+// of k when there is one.
+func (n *namespaces) create(k nsKey) (*Namespace, *fork) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if ns = n.byKey[k]; ns == nil {
+	if f := n.forks[k]; f != nil {
+		return nil, f
+	}
+	ns := n.byKey[k]
+	if ns == nil {
 		if n.byKey == nil {
 			n.byKey = make(map[nsKey]*Namespace)
 		}
@@ -202,11 +219,11 @@ func (n *namespaces) get(k nsKey) *Namespace {
 		}
 		var ok bool
 		if ns, ok = n.newNamespace(id, region); !ok {
-			return ns // not registered: the next use tries again
+			return ns, nil // not registered: the next use tries again
 		}
 		n.byKey[k] = ns
 	}
-	return ns
+	return ns, nil
 }
 
 // all returns every namespace created so far.

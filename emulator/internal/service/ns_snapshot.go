@@ -2,7 +2,10 @@ package service
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -37,9 +40,10 @@ import (
 
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
 // ID: each consistent, the namespaces one after the other (the
-// emulator's snapshots keep them: emulator/snapshots.go).
+// emulator's snapshots keep them: emulator/snapshots.go). A fork not
+// used yet gives its own.
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
-	spaces := make(map[string]*storage.Snapshot)
+	spaces := s.dbs.forked()
 	for _, ns := range s.dbs.all() {
 		spaces[ns.key] = ns.db.Snapshot(nil)
 	}
@@ -47,8 +51,14 @@ func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 }
 
 // RewindAll rewinds every namespace to its snapshot in spaces; one that
-// has none (made since) is emptied.
+// has none (made since) is emptied. A namespace not made yet is forked
+// from its snapshot (Fork), not made.
 func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
+	for key := range s.dbs.forked() {
+		if err := s.Fork(key, spaces[key]); err != nil {
+			return err
+		}
+	}
 	done := map[string]bool{}
 	for _, ns := range s.dbs.all() {
 		done[ns.key] = true
@@ -57,8 +67,8 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 		}
 	}
 	for key, sp := range spaces {
-		if ns := s.Namespace(key); !done[key] && ns != nil {
-			if err := ns.rewind(sp); err != nil {
+		if !done[key] {
+			if err := s.Fork(key, sp); err != nil {
 				return err
 			}
 		}
@@ -66,10 +76,98 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	return nil
 }
 
-// Rewind makes ns hold exactly the tables of snap (nil: none), as
-// RewindAll does each namespace: for the emulator's branches, a namespace
-// filled from another's snapshot (emulator/branches.go).
-func (ns *Namespace) Rewind(snap *storage.Snapshot) error { return ns.rewind(snap) }
+// Forks: a namespace filled from another's snapshot, for the emulator's
+// branches (emulator/branches.go), is made at its first use. Until then
+// it is one map entry and the snapshot, which its base's DB gives again
+// to every fork while the base does not change (storage.DB.Snapshot):
+// a thousand forks of one base cost about what its snapshot costs. The
+// first use (a request, Namespace, a console view of its tables) makes
+// it as a rewind fills an empty namespace: its tables restored from the
+// snapshot in O(1) each, then its own catalog, streams and per-namespace
+// state; callers meanwhile wait for it. Nothing can tell a fork apart
+// from a namespace made at once but memory, and a fork's point-in-time
+// history and TTL sweeps begin at its first use: until then nothing
+// writes it. With persistence or Config.Hooks, whose records are due at
+// the fork, a fork is made at once.
+
+// fork is a namespace forked and not used yet.
+type fork struct {
+	snap *storage.Snapshot
+	once sync.Once
+	ns   *Namespace // made by once
+}
+
+// Fork makes namespace id hold exactly the tables of snap (nil: none), as
+// a rewind does (see Forks above): the namespace is made at its first
+// use unless it is made already.
+func (s *Service) Fork(id string, snap *storage.Snapshot) error {
+	k, ok := s.keyOf(id)
+	if !ok {
+		return fmt.Errorf("no namespace %q", id)
+	}
+	n := &s.dbs
+	n.mu.Lock()
+	if lazy := n.byKey[k] == nil && n.dbs == nil && n.hooks == nil; lazy {
+		delete(n.forks, k)
+		if snap != nil {
+			if n.forks == nil {
+				n.forks = make(map[nsKey]*fork)
+			}
+			k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+			n.forks[k] = &fork{snap: snap}
+		}
+		n.mu.Unlock()
+		return nil
+	}
+	n.mu.Unlock()
+	return n.get(k).rewind(snap)
+}
+
+// Forked returns the snapshot namespace id was forked from (Fork) when
+// it has not been used since, else nil: what it holds, read without
+// making it.
+func (s *Service) Forked(id string) *storage.Snapshot {
+	k, _ := s.keyOf(id)
+	s.dbs.mu.RLock()
+	defer s.dbs.mu.RUnlock()
+	if f := s.dbs.forks[k]; f != nil {
+		return f.snap
+	}
+	return nil
+}
+
+// forked returns the snapshots of the forks not used yet, by namespace ID.
+func (n *namespaces) forked() map[string]*storage.Snapshot {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	out := make(map[string]*storage.Snapshot, len(n.forks))
+	for k, f := range n.forks {
+		out[k.keyString()] = f.snap
+	}
+	return out
+}
+
+// made returns the namespace of fork f of key k, making it at the first
+// call, in place of f.
+func (n *namespaces) made(k nsKey, f *fork) *Namespace {
+	f.once.Do(func() {
+		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
+		if err := ns.rewind(f.snap); err != nil {
+			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
+		}
+		n.mu.Lock()
+		if n.forks[k] == f { // not forked again or dropped meanwhile
+			delete(n.forks, k)
+			if n.byKey == nil {
+				n.byKey = make(map[nsKey]*Namespace)
+			}
+			n.byKey[k] = ns
+		}
+		n.mu.Unlock()
+		f.ns = ns
+	})
+	return f.ns
+}
 
 // rewind makes ns hold exactly the tables of snap (nil: none). A table
 // that has not changed since the snapshot (storage.Table.Unchanged:

@@ -133,11 +133,13 @@ func BenchmarkNamespaceFork(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				branch := s.Namespace("branch/us-east-1")
-				if err := branch.Rewind(ns.DB().Snapshot(nil)); err != nil {
+				if err := s.Fork("branch/us-east-1", ns.DB().Snapshot(nil)); err != nil {
 					b.Fatal(err)
 				}
-				if err := branch.Rewind(nil); err != nil {
+				if s.Namespace("branch/us-east-1").getTable("bench") == nil { // made at its first use
+					b.Fatal("the branch has no table")
+				}
+				if err := s.Fork("branch/us-east-1", nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -161,7 +163,7 @@ func BenchmarkBranchWrite(b *testing.B) {
 			s, ns := benchBackupService(b, n)
 			key := "AKIDBENCH"
 			if where == "branch" {
-				if err := s.Namespace("branch/us-east-1").Rewind(ns.DB().Snapshot(nil)); err != nil {
+				if err := s.Fork("branch/us-east-1", ns.DB().Snapshot(nil)); err != nil {
 					b.Fatal(err)
 				}
 				key = "branch"
@@ -209,7 +211,7 @@ func BenchmarkBranchesHeap(b *testing.B) {
 		s, ns := benchBackupService(b, n)
 		withBase := heap()
 		for i := range branches {
-			if err := s.Namespace(fmt.Sprintf("branch%d/us-east-1", i)).Rewind(ns.DB().Snapshot(nil)); err != nil {
+			if err := s.Fork(fmt.Sprintf("branch%d/us-east-1", i), ns.DB().Snapshot(nil)); err != nil {
 				b.Fatal(err)
 			}
 		}
