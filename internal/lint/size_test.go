@@ -27,8 +27,11 @@ const maxPackageLines = 15000
 // The conventions check left for its stage (conventions.go, 325 lines,
 // out; the seam's checks, stage_check.go, in) and the report's readers
 // for the insights stage, and the lag gates for theirs
-// (emulator/internal/stages/lag): 14,617.
-const maxCoreLines = 14617
+// (emulator/internal/stages/lag): 14,617. Forks made at their first use
+// (ns_snapshot.go: the registry of forks not used yet, which the
+// namespace lookups consult) came in with 81, after its prose moved to
+// docs/backups.md: 14,698.
+const maxCoreLines = 14698
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.

@@ -192,21 +192,12 @@ func (n *namespaces) get(k nsKey) *Namespace {
 	if ns := n.lookup(k); ns.home == nil {
 		return ns
 	}
-	ns, f := n.create(k)
-	if f != nil { // forked meanwhile
+	n.mu.Lock()
+	if f := n.forks[k]; f != nil { // forked meanwhile
+		n.mu.Unlock()
 		return n.made(k, f)
 	}
-	return ns
-}
-
-// create is get's making of the namespace for k, under n.mu; or the fork
-// of k when there is one.
-func (n *namespaces) create(k nsKey) (*Namespace, *fork) {
-	n.mu.Lock()
 	defer n.mu.Unlock()
-	if f := n.forks[k]; f != nil {
-		return nil, f
-	}
 	ns := n.byKey[k]
 	if ns == nil {
 		if n.byKey == nil {
@@ -219,11 +210,11 @@ func (n *namespaces) create(k nsKey) (*Namespace, *fork) {
 		}
 		var ok bool
 		if ns, ok = n.newNamespace(id, region); !ok {
-			return ns, nil // not registered: the next use tries again
+			return ns // not registered: the next use tries again
 		}
 		n.byKey[k] = ns
 	}
-	return ns, nil
+	return ns
 }
 
 // all returns every namespace created so far.

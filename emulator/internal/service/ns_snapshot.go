@@ -11,32 +11,15 @@ import (
 )
 
 // Snapshots of whole namespaces, which DynamoDB does not have: for test
-// suites that load their fixtures once and rewind between tests.
-//
-// A namespace's snapshot is its storage.DB's (DB.Snapshot: every table,
-// its items, indexes and definition record, consistent across the
-// namespace's tables, O(1) per table and index). Rewinding a namespace
-// to one drops its tables (as DeleteTable does, deletion protection
-// notwithstanding) and restores the snapshot's under their names and
-// TableIds (DB.RestoreTable: the items and index entries are shared, not
-// copied, at one map entry per partition; a table that has not changed
-// since the snapshot is left as it is), then rebuilds each table as a
-// replay does (catalog_apply.go: its stream, conventions policy, item
-// collection tracking and point-in-time recovery history, which starts
-// again at the rewind). Both are recorded in the namespace's DB like any
-// other change.
-//
-// What a rewind leaves as it is: the namespace's backups (emulator/internal/backups),
-// the clock, ClientRequestTokens and the conventions report. Stream
-// records are volatile (catalog_record.go): after a rewind each enabled
-// stream is the table's recorded stream, with no records. A rewind is
-// not atomic against requests to the same namespace running meanwhile:
-// run it between tests.
-//
-// Memory: a snapshot shares everything with the tables until they
-// write (storage/snapshot.go): it costs the nodes and records the tables
-// have changed since it was taken, up to about their size. The emulator
-// keeps its snapshots until dropped (emulator/snapshots.go).
+// suites that load their fixtures once and rewind between tests, and
+// forks of a namespace (the emulator's branches). A namespace's snapshot
+// is its storage.DB's (O(1) per table and index, copy-on-write); a
+// rewind drops the tables that changed (deletion protection
+// notwithstanding), restores the snapshot's under their names and
+// TableIds without copying items (DB.RestoreTable) and rebuilds each as
+// a replay does (catalog_apply.go). What it keeps and what it costs:
+// docs/backups.md, "Snapshots" and "Branches". Not atomic against
+// requests to the same namespace running meanwhile.
 
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
 // ID: each consistent, the namespaces one after the other (the
@@ -76,30 +59,20 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	return nil
 }
 
-// Forks: a namespace filled from another's snapshot, for the emulator's
-// branches (emulator/branches.go), is made at its first use. Until then
-// it is one map entry and the snapshot, which its base's DB gives again
-// to every fork while the base does not change (storage.DB.Snapshot):
-// a thousand forks of one base cost about what its snapshot costs. The
-// first use (a request, Namespace, a console view of its tables) makes
-// it as a rewind fills an empty namespace: its tables restored from the
-// snapshot in O(1) each, then its own catalog, streams and per-namespace
-// state; callers meanwhile wait for it. Nothing can tell a fork apart
-// from a namespace made at once but memory, and a fork's point-in-time
-// history and TTL sweeps begin at its first use: until then nothing
-// writes it. With persistence or Config.Hooks, whose records are due at
-// the fork, a fork is made at once.
-
-// fork is a namespace forked and not used yet.
+// fork is a namespace forked (Fork) and not used yet: a map entry and
+// its snapshot, which its base's DB gives every fork while the base does
+// not change. Its first use makes it as a rewind fills an empty
+// namespace, and callers meanwhile wait (docs/backups.md, "Branches").
 type fork struct {
 	snap *storage.Snapshot
 	once sync.Once
 	ns   *Namespace // made by once
 }
 
-// Fork makes namespace id hold exactly the tables of snap (nil: none), as
-// a rewind does (see Forks above): the namespace is made at its first
-// use unless it is made already.
+// Fork makes namespace id hold exactly the tables of snap (nil: none),
+// as a rewind does, for the emulator's branches: at the namespace's first
+// use, unless it is made already or its records are due now (persistence,
+// Config.Hooks).
 func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	k, ok := s.keyOf(id)
 	if !ok {
@@ -107,25 +80,24 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	}
 	n := &s.dbs
 	n.mu.Lock()
-	if lazy := n.byKey[k] == nil && n.dbs == nil && n.hooks == nil; lazy {
-		delete(n.forks, k)
-		if snap != nil {
-			if n.forks == nil {
-				n.forks = make(map[nsKey]*fork)
-			}
-			k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
-			n.forks[k] = &fork{snap: snap}
-		}
+	if n.byKey[k] != nil || n.dbs != nil || n.hooks != nil {
 		n.mu.Unlock()
-		return nil
+		return n.get(k).rewind(snap)
 	}
-	n.mu.Unlock()
-	return n.get(k).rewind(snap)
+	defer n.mu.Unlock()
+	delete(n.forks, k)
+	if snap != nil {
+		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+		if n.forks == nil {
+			n.forks = make(map[nsKey]*fork)
+		}
+		n.forks[k] = &fork{snap: snap}
+	}
+	return nil
 }
 
-// Forked returns the snapshot namespace id was forked from (Fork) when
-// it has not been used since, else nil: what it holds, read without
-// making it.
+// Forked returns the snapshot of namespace id when it is a fork not used
+// yet, else nil: what it holds, read without making it.
 func (s *Service) Forked(id string) *storage.Snapshot {
 	k, _ := s.keyOf(id)
 	s.dbs.mu.RLock()
@@ -147,8 +119,8 @@ func (n *namespaces) forked() map[string]*storage.Snapshot {
 	return out
 }
 
-// made returns the namespace of fork f of key k, making it at the first
-// call, in place of f.
+// made returns the namespace of fork f of key k, made at the first call
+// and registered in f's place unless f was forked again or dropped since.
 func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 	f.once.Do(func() {
 		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
@@ -156,7 +128,7 @@ func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
 		}
 		n.mu.Lock()
-		if n.forks[k] == f { // not forked again or dropped meanwhile
+		if n.forks[k] == f {
 			delete(n.forks, k)
 			if n.byKey == nil {
 				n.byKey = make(map[nsKey]*Namespace)
