@@ -29,9 +29,9 @@ const maxPackageLines = 15000
 // for the insights stage, and the lag gates for theirs
 // (emulator/internal/stages/lag): 14,617. Forks made at their first use
 // (ns_snapshot.go: the registry of forks not used yet, which the
-// namespace lookups consult) came in with 81, after its prose moved to
-// docs/backups.md: 14,698.
-const maxCoreLines = 14698
+// namespace lookups consult, and its lock) came in with 83, after the
+// snapshots' prose moved to docs/backups.md: 14,700.
+const maxCoreLines = 14700
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.
