@@ -97,13 +97,16 @@ func (tx *WriteTx) has(t *Table) error {
 }
 
 // Sibling returns the table of that name in t's DB, nil when there is
-// none (or t is in no DB). It takes the DB's lock: call it outside any
-// table's write.
+// none (or t is in no DB). It takes t's read lock, then the DB's: call it
+// outside any table's write. (t.db is cleared by DropTable under t.mu.)
 func (t *Table) Sibling(name string) *Table {
-	if t.db == nil || name == "" {
+	t.mu.RLock()
+	db := t.db
+	t.mu.RUnlock()
+	if db == nil || name == "" {
 		return nil
 	}
-	return t.db.Table(name)
+	return db.Table(name)
 }
 
 // Locked returns the transaction's table of that name (Table.Name), nil
