@@ -87,7 +87,6 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	defer n.mu.Unlock()
 	delete(n.forks, k)
 	if snap != nil {
-		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
 		if n.forks == nil {
 			n.forks = make(map[nsKey]*fork)
 		}
@@ -123,6 +122,7 @@ func (n *namespaces) forked() map[string]*storage.Snapshot {
 // and registered in f's place unless f was forked again or dropped since.
 func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 	f.once.Do(func() {
+		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region) // not the request's
 		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
 		if err := ns.rewind(f.snap); err != nil {
 			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
