@@ -123,7 +123,7 @@ func (n *namespaces) forked() map[string]*storage.Snapshot {
 func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 	f.once.Do(func() {
 		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region) // not the request's
-		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
+		ns, _ := n.newNamespace(k.keyString(), k.region)                            // no persistence: never refused
 		if err := ns.rewind(f.snap); err != nil {
 			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
 		}
