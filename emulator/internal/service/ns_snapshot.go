@@ -118,12 +118,12 @@ func (n *namespaces) forked() map[string]*storage.Snapshot {
 	return out
 }
 
-// made returns the namespace of fork f of key k, made at the first call
-// and registered in f's place unless f was forked again or dropped since.
+// made returns the namespace of fork f of key k (copied), made at the
+// first call and registered in f's place unless f was forked again since.
 func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 	f.once.Do(func() {
-		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region) // not the request's
-		ns, _ := n.newNamespace(k.keyString(), k.region)                            // no persistence: never refused
+		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
 		if err := ns.rewind(f.snap); err != nil {
 			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
 		}
