@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Branches: a namespace forked from another in O(1), for test suites
@@ -23,7 +24,10 @@ import (
 // namespace (service/ns_snapshot.go): the tables, items, indexes and
 // definitions are shared copy-on-write (storage/cow.go), so a fork costs
 // a few allocations per table whatever they hold, and each side copies
-// only what it changes. A request reaches a branch when its
+// only what it changes. Without a DataDir the branch's namespace is made
+// at its first use (service.Service.Fork): until then a branch is a map
+// entry and the base's snapshot, which every fork of an unchanged base
+// shares. A request reaches a branch when its
 // X-Dynamoemu-Branch header names it, whatever its access key and
 // region, or (without SharedDB) when its credential's access key id is
 // the branch's name, in the base's region.
@@ -102,7 +106,7 @@ func (e *Emulator) Fork(base, name string) (Branch, error) {
 		return Branch{}, fmt.Errorf("%w: %q", ErrBranchName, name)
 	}
 	ids := e.svc.NamespaceIDs()
-	if !slices.Contains(ids, base) || e.svc.Namespace(base) == nil {
+	if !slices.Contains(ids, base) || e.svc.Forked(base) == nil && e.svc.Namespace(base) == nil {
 		return Branch{}, fmt.Errorf("%w: %q", ErrNoNamespace, base)
 	}
 	b := Branch{Name: name, Namespace: "shared/" + name, Base: base}
@@ -112,10 +116,10 @@ func (e *Emulator) Fork(base, name string) (Branch, error) {
 	}
 	e.branches.mu.Lock()
 	defer e.branches.mu.Unlock()
-	if _, ok := e.branches.byName[name]; ok || slices.Contains(ids, b.Namespace) && len(e.svc.Namespace(b.Namespace).DB().Tables()) > 0 {
+	if _, ok := e.branches.byName[name]; ok || slices.Contains(ids, b.Namespace) && len(e.snapshotOf(b.Namespace).Tables()) > 0 {
 		return Branch{}, fmt.Errorf("%w: %q", ErrBranchExists, b.Namespace)
 	}
-	if err := e.svc.Namespace(b.Namespace).Rewind(e.svc.Namespace(base).DB().Snapshot(nil)); err != nil {
+	if err := e.svc.Fork(b.Namespace, e.snapshotOf(base)); err != nil {
 		return Branch{}, err
 	}
 	if e.branches.byName == nil {
@@ -135,7 +139,17 @@ func (e *Emulator) DropBranch(name string) error {
 		return fmt.Errorf("%w: %q", ErrNoBranch, name)
 	}
 	delete(e.branches.byName, name)
-	return e.svc.Namespace(b.Namespace).Rewind(nil)
+	return e.svc.Fork(b.Namespace, nil)
+}
+
+// snapshotOf returns a snapshot of namespace id without making a fork
+// not used yet (service.Service.Fork): a branch of a branch nobody has
+// used shares its snapshot.
+func (e *Emulator) snapshotOf(id string) *storage.Snapshot {
+	if sp := e.svc.Forked(id); sp != nil {
+		return sp
+	}
+	return e.svc.Namespace(id).DB().Snapshot(nil)
 }
 
 // Branches lists the branches by name.
@@ -230,7 +244,7 @@ func (e *Emulator) serveBranchDiff(w http.ResponseWriter, r *http.Request) {
 		writeAdminError(w, fmt.Errorf("%w: %q", ErrNoBranch, name))
 		return
 	}
-	base := e.svc.Namespace(b.Base).DB().Snapshot(nil)
+	base := e.snapshotOf(b.Base)
 	tables := diffTables(base, e.svc.Namespace(b.Namespace).DB(), limit)
 	writeAdminJSON(w, branchDiff{Branch: b.Name, Namespace: b.Namespace, Base: b.Base, Tables: tables})
 }

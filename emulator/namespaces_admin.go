@@ -49,11 +49,16 @@ type namespaceView struct {
 func (e *Emulator) namespaceViews() []namespaceView {
 	out := []namespaceView{}
 	for _, id := range e.svc.NamespaceIDs() {
-		ns := e.svc.Namespace(id)
-		if ns == nil {
-			continue
+		var tables []interface{ ItemCount() int }
+		if sp := e.svc.Forked(id); sp != nil { // a branch not used yet is not made
+			for _, t := range sp.Tables() {
+				tables = append(tables, t)
+			}
+		} else if ns := e.svc.Namespace(id); ns != nil {
+			for _, t := range ns.DB().Tables() {
+				tables = append(tables, t)
+			}
 		}
-		tables := ns.DB().Tables()
 		if len(tables) == 0 {
 			continue
 		}

@@ -33,8 +33,11 @@ const maxPackageLines = 15000
 // Transfers' directory became its setting, and the seam's pass-throughs
 // to the service's libraries went (TestSeamNoPassThrough): 14,378.
 // ConsumedCapacity and Capacity went to internal/shapes, declared once
-// with mcp's: 14,366.
-const maxCoreLines = 14366
+// with mcp's: 14,366. Forks made at their first use (ns_snapshot.go: the
+// registry of forks not used yet, which the namespace lookups consult,
+// and its lock) came in with 83, after the snapshots' prose moved to
+// docs/backups.md: 14,449.
+const maxCoreLines = 14449
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.

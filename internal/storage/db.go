@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"weak"
 )
 
 // DB is the tables of one namespace: each has a name, unique among the
@@ -83,6 +84,16 @@ type DB struct {
 	// deferIdx: tables made now defer their indexes' entries
 	// (DeferIndexes).
 	deferIdx bool
+	// metaGen counts the changes of meta, under mu: a snapshot is given
+	// again only while it is the same (snapshot.go, reuseLocked).
+	metaGen uint64
+
+	// lastMu guards last, the snapshot taken last, held weakly: taken
+	// again of tables that have not changed since, Snapshot gives it
+	// again, so forks of one base share one (snapshot.go). A leaf of the
+	// lock order.
+	lastMu sync.Mutex
+	last   weak.Pointer[Snapshot]
 }
 
 // NewDB returns an empty DB whose changes go to hook (nil: nowhere). The

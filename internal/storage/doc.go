@@ -147,7 +147,8 @@
 // A Table has one lock, Table.mu: shared for Get, Query, Scan, the
 // statistics and a ReadTx, exclusive for Write, Put, a WriteTx, AddIndex,
 // DropIndex, SetObserver, TrackCollections and Snapshot (DB.Snapshot takes
-// every table's, in ascending id, then the DB's catalog lock). Storage
+// every table's, in ascending id, then the DB's catalog lock, then
+// DB.lastMu, a leaf, to give its last snapshot again). Storage
 // holds it while it runs its caller's code: a Write callback, a WriteTx
 // from Begin to Commit or Abort, a Query or Scan visit, an Observer. That
 // code must not take a lock that anyone holds while calling into a Table,

@@ -86,6 +86,7 @@ func (db *DB) setMetaLocking(key string, value []byte) (hookResult, error) {
 		}
 	}
 	db.meta = setMeta(db.meta, key, value)
+	db.metaGen++
 	return res, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"weak"
 )
 
 // Snapshots: a table, or every table of a DB, frozen at one instant, in
@@ -66,8 +67,9 @@ type vspec struct {
 // Snapshot is every table of a DB and the DB's metadata at one instant:
 // no transaction is in it by halves.
 type Snapshot struct {
-	tables []*TableSnapshot // in name order
-	meta   map[string][]byte
+	tables  []*TableSnapshot // in name order
+	meta    map[string][]byte
+	metaGen uint64 // DB.metaGen when taken: DB.reuseLocked
 }
 
 // Snapshot returns the table as it is now. It holds the table's write
@@ -140,10 +142,7 @@ func (db *DB) Snapshot(at func()) *Snapshot {
 		}
 		var s *Snapshot
 		if same {
-			s = &Snapshot{meta: maps.Clone(db.meta)}
-			for _, t := range tables {
-				s.tables = append(s.tables, t.snapshotLocked())
-			}
+			s = db.snapshotLocked(tables)
 			if at != nil {
 				at()
 			}
@@ -153,11 +152,52 @@ func (db *DB) Snapshot(at func()) *Snapshot {
 			tables[i].mu.Unlock()
 		}
 		if s != nil {
-			slices.SortFunc(s.tables, func(a, b *TableSnapshot) int { return strings.Compare(a.name, b.name) })
 			return s
 		}
 		// A table was created or dropped meanwhile: again.
 	}
+}
+
+// snapshotLocked returns the snapshot of tables, every table of db, all
+// locked exclusively, with db.mu held: the snapshot taken last when it is
+// still held somewhere and nothing has changed since (reuseLocked), a new
+// one otherwise, which is then the one kept.
+func (db *DB) snapshotLocked(tables []*Table) *Snapshot {
+	db.lastMu.Lock()
+	defer db.lastMu.Unlock()
+	if s := db.reuseLocked(tables); s != nil {
+		return s
+	}
+	s := &Snapshot{meta: maps.Clone(db.meta), metaGen: db.metaGen}
+	for _, t := range tables {
+		s.tables = append(s.tables, t.snapshotLocked())
+	}
+	slices.SortFunc(s.tables, func(a, b *TableSnapshot) int { return strings.Compare(a.name, b.name) })
+	db.last = weak.Make(s)
+	return s
+}
+
+// reuseLocked returns the snapshot taken last, if something still holds
+// it and it holds exactly what tables (every table of db, locked) and
+// db's metadata hold now: the same tables by name and ID, each with the
+// stamp it had then (Table.stamp: nothing has changed it since), and the
+// same metadata. Giving it again is then as good as taking a new one:
+// what a snapshot holds is frozen and read-only, and each table still
+// copies before it writes what that snapshot made shared. A thousand
+// forks of a base that does not change cost one snapshot, not a
+// thousand. db.mu and db.lastMu are held.
+func (db *DB) reuseLocked(tables []*Table) *Snapshot {
+	s := db.last.Value()
+	if s == nil || s.metaGen != db.metaGen || len(s.tables) != len(tables) {
+		return nil
+	}
+	for _, t := range tables {
+		ts := s.Table(t.name)
+		if ts == nil || ts.id != t.uid || ts.stamp == 0 || ts.stamp != t.stamp {
+			return nil
+		}
+	}
+	return s
 }
 
 // Tables returns the snapshot's tables in name order.

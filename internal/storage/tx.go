@@ -98,7 +98,7 @@ func (tx *WriteTx) has(t *Table) error {
 
 // Sibling returns the table of that name in t's DB, nil when there is
 // none (or t is in no DB). It takes the DB's lock: call it outside any
-// table's write.
+// table's write. (t.db is read atomically: DropTable clears it.)
 func (t *Table) Sibling(name string) *Table {
 	db := t.db.Load() // atomic: the caller holds no lock of t's, and DropTable clears it
 	if db == nil || name == "" {

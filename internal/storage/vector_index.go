@@ -486,6 +486,7 @@ func (t *Table) addVectorIndexLocking(def VectorIndexDef, opts *VectorIndexOptio
 	x := newVindex(t.ks, def, *opts)
 	t.backfillLocked(x)
 	prev := t.vindexes
+	t.stamp = 0
 	t.vindexes = append(slices.Clip(t.vindexes), x)
 	rec := def.clone()
 	return t.hookVectorIndexLocked(RecordAddVectorIndex, &rec, prev)
@@ -521,6 +522,7 @@ func (t *Table) dropVectorIndexLocking(name string) (hookResult, error) {
 		return hookResult{}, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
 	}
 	prev := t.vindexes
+	t.stamp = 0
 	t.vindexes = slices.Delete(slices.Clone(t.vindexes), i, i+1)
 	return t.hookVectorIndexLocked(RecordDropVectorIndex, &VectorIndexDef{Name: name}, prev)
 }

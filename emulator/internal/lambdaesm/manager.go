@@ -336,6 +336,9 @@ func (m *Manager) target(name, endpoint string) (Function, string) {
 func (m *Manager) streams(now time.Time) []service.Stream {
 	var out []service.Stream
 	for _, id := range m.svc.NamespaceIDs() {
+		if m.svc.Forked(id) != nil {
+			continue // a fork not used yet (a branch) has no records: left unmade
+		}
 		if ns := m.svc.Namespace(id); ns != nil {
 			out = append(out, ns.Streams(now)...)
 		}

@@ -1,20 +1,23 @@
 package service
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // Read-only views for the emulator's admin endpoints (the console's
 // namespace list): which namespaces exist. Nothing here changes one.
 
 // NamespaceIDs returns the IDs of the namespaces created so far (a table
-// was added to each at some point; reads create none), sorted.
+// was added to each at some point; reads create none) and of the forks
+// not used yet (Service.Fork), sorted.
 func (s *Service) NamespaceIDs() []string {
-	all := s.dbs.all()
-	ids := make([]string, 0, len(all))
-	for _, ns := range all {
+	ids := slices.Collect(maps.Keys(s.dbs.forked()))
+	for _, ns := range s.dbs.all() {
 		ids = append(ids, ns.key)
 	}
 	slices.Sort(ids)
-	return ids
+	return slices.Compact(ids) // a fork made meanwhile is in both
 }
 
 // TableDescriptions returns the descriptions, as DescribeTable gives

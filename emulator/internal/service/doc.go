@@ -138,7 +138,7 @@
 //     the namespace's hook chain hears of), admin_views.go (read-only
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
-//     and rewinds of every namespace, for test suites).
+//     and rewinds of every namespace, and forks made at first use).
 //   - The statement seam: feature_statements.go and
 //     feature_statements_read.go run the statements package partiqlops
 //     (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction)
@@ -238,6 +238,8 @@
 // above (TestLockOrder runs every schema change against every write path
 // to hold the service to it):
 //
+//	fork.once         making a fork at its first use (ns_snapshot.go):
+//	                  taken with no lock held; the namespace's making inside
 //	replicator.globalMu  a change of a global table's membership (the
 //	                  globaltables feature's): it may take the table.mu
 //	                  of every member, one after the other

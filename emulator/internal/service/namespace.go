@@ -145,9 +145,12 @@ type namespaces struct {
 	// instead (persistence.go). Immutable after New.
 	dbs func(id string) (*storage.DB, error)
 
-	mu sync.RWMutex // guards byKey; a leaf of the lock order (doc.go)
+	mu sync.RWMutex // guards byKey and forks; a leaf of the lock order (doc.go)
 	// byKey maps access key id + region (or shared) to its namespace.
 	byKey map[nsKey]*Namespace
+	// forks are the namespaces forked and not used yet, made at their
+	// first use (Service.Fork, ns_snapshot.go).
+	forks map[nsKey]*fork
 }
 
 // nsKey selects a namespace: the shared one, or one access key id +
@@ -164,8 +167,11 @@ type nsKey struct {
 // it (see Namespace.home). Reads never create a namespace.
 func (n *namespaces) lookup(k nsKey) *Namespace {
 	n.mu.RLock()
-	ns := n.byKey[k]
+	ns, f := n.byKey[k], n.forks[k]
 	n.mu.RUnlock()
+	if f != nil {
+		return n.made(k, f)
+	}
 	if ns != nil {
 		return ns
 	}
@@ -178,15 +184,17 @@ func (n *namespaces) lookup(k nsKey) *Namespace {
 // key and region are copied, so the namespace does not keep the request
 // header they were cut from.
 func (n *namespaces) get(k nsKey) *Namespace {
-	n.mu.RLock()
-	ns := n.byKey[k]
-	n.mu.RUnlock()
-	if ns != nil {
+	if ns := n.lookup(k); ns.home == nil {
 		return ns
 	}
 	n.mu.Lock()
+	if f := n.forks[k]; f != nil { // forked meanwhile
+		n.mu.Unlock()
+		return n.made(k, f)
+	}
 	defer n.mu.Unlock()
-	if ns = n.byKey[k]; ns == nil {
+	ns := n.byKey[k]
+	if ns == nil {
 		if n.byKey == nil {
 			n.byKey = make(map[nsKey]*Namespace)
 		}

@@ -2,44 +2,31 @@ package service
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Snapshots of whole namespaces, which DynamoDB does not have: for test
-// suites that load their fixtures once and rewind between tests.
-//
-// A namespace's snapshot is its storage.DB's (DB.Snapshot: every table,
-// its items, indexes and definition record, consistent across the
-// namespace's tables, O(1) per table and index). Rewinding a namespace
-// to one drops its tables (as DeleteTable does, deletion protection
-// notwithstanding) and restores the snapshot's under their names and
-// TableIds (DB.RestoreTable: the items and index entries are shared, not
-// copied, at one map entry per partition; a table that has not changed
-// since the snapshot is left as it is), then rebuilds each table as a
-// replay does (catalog_apply.go: its stream, conventions policy, item
-// collection tracking and point-in-time recovery history, which starts
-// again at the rewind). Both are recorded in the namespace's DB like any
-// other change.
-//
-// What a rewind leaves as it is: the namespace's backups (emulator/internal/backups),
-// the clock, ClientRequestTokens and the conventions report. Stream
-// records are volatile (catalog_record.go): after a rewind each enabled
-// stream is the table's recorded stream, with no records. A rewind is
-// not atomic against requests to the same namespace running meanwhile:
-// run it between tests.
-//
-// Memory: a snapshot shares everything with the tables until they
-// write (storage/snapshot.go): it costs the nodes and records the tables
-// have changed since it was taken, up to about their size. The emulator
-// keeps its snapshots until dropped (emulator/snapshots.go).
+// suites that load their fixtures once and rewind between tests, and
+// forks of a namespace (the emulator's branches). A namespace's snapshot
+// is its storage.DB's (O(1) per table and index, copy-on-write); a
+// rewind drops the tables that changed (deletion protection
+// notwithstanding), restores the snapshot's under their names and
+// TableIds without copying items (DB.RestoreTable) and rebuilds each as
+// a replay does (catalog_apply.go). What it keeps and what it costs:
+// docs/backups.md, "Snapshots" and "Branches". Not atomic against
+// requests to the same namespace running meanwhile.
 
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
 // ID: each consistent, the namespaces one after the other (the
-// emulator's snapshots keep them: emulator/snapshots.go).
+// emulator's snapshots keep them: emulator/snapshots.go). A fork not
+// used yet gives its own.
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
-	spaces := make(map[string]*storage.Snapshot)
+	spaces := s.dbs.forked()
 	for _, ns := range s.dbs.all() {
 		spaces[ns.key] = ns.db.Snapshot(nil)
 	}
@@ -47,8 +34,14 @@ func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 }
 
 // RewindAll rewinds every namespace to its snapshot in spaces; one that
-// has none (made since) is emptied.
+// has none (made since) is emptied. A namespace not made yet is forked
+// from its snapshot (Fork), not made.
 func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
+	for key := range s.dbs.forked() {
+		if err := s.Fork(key, spaces[key]); err != nil {
+			return err
+		}
+	}
 	done := map[string]bool{}
 	for _, ns := range s.dbs.all() {
 		done[ns.key] = true
@@ -57,8 +50,8 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 		}
 	}
 	for key, sp := range spaces {
-		if ns := s.Namespace(key); !done[key] && ns != nil {
-			if err := ns.rewind(sp); err != nil {
+		if !done[key] {
+			if err := s.Fork(key, sp); err != nil {
 				return err
 			}
 		}
@@ -66,10 +59,87 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	return nil
 }
 
-// Rewind makes ns hold exactly the tables of snap (nil: none), as
-// RewindAll does each namespace: for the emulator's branches, a namespace
-// filled from another's snapshot (emulator/branches.go).
-func (ns *Namespace) Rewind(snap *storage.Snapshot) error { return ns.rewind(snap) }
+// fork is a namespace forked (Fork) and not used yet: a map entry and
+// its snapshot, which its base's DB gives every fork while the base does
+// not change. Its first use makes it as a rewind fills an empty
+// namespace, and callers meanwhile wait (docs/backups.md, "Branches").
+type fork struct {
+	snap *storage.Snapshot
+	once sync.Once
+	ns   *Namespace // made by once
+}
+
+// Fork makes namespace id hold exactly the tables of snap (nil: none),
+// as a rewind does, for the emulator's branches: at the namespace's first
+// use, unless it is made already or its records are due now (persistence,
+// Config.Hooks).
+func (s *Service) Fork(id string, snap *storage.Snapshot) error {
+	k, ok := s.keyOf(id)
+	if !ok {
+		return fmt.Errorf("no namespace %q", id)
+	}
+	n := &s.dbs
+	n.mu.Lock()
+	if n.byKey[k] != nil || n.dbs != nil || n.hooks != nil {
+		n.mu.Unlock()
+		return n.get(k).rewind(snap)
+	}
+	defer n.mu.Unlock()
+	delete(n.forks, k)
+	if snap != nil {
+		if n.forks == nil {
+			n.forks = make(map[nsKey]*fork)
+		}
+		n.forks[k] = &fork{snap: snap}
+	}
+	return nil
+}
+
+// Forked returns the snapshot of namespace id when it is a fork not used
+// yet, else nil: what it holds, read without making it.
+func (s *Service) Forked(id string) *storage.Snapshot {
+	k, _ := s.keyOf(id)
+	s.dbs.mu.RLock()
+	defer s.dbs.mu.RUnlock()
+	if f := s.dbs.forks[k]; f != nil {
+		return f.snap
+	}
+	return nil
+}
+
+// forked returns the snapshots of the forks not used yet, by namespace ID.
+func (n *namespaces) forked() map[string]*storage.Snapshot {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	out := make(map[string]*storage.Snapshot, len(n.forks))
+	for k, f := range n.forks {
+		out[k.keyString()] = f.snap
+	}
+	return out
+}
+
+// made returns the namespace of fork f of key k (copied), made at the
+// first call and registered in f's place unless f was forked again since.
+func (n *namespaces) made(k nsKey, f *fork) *Namespace {
+	f.once.Do(func() {
+		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
+		if err := ns.rewind(f.snap); err != nil {
+			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
+		}
+		n.mu.Lock()
+		if n.forks[k] == f {
+			delete(n.forks, k)
+			if n.byKey == nil {
+				n.byKey = make(map[nsKey]*Namespace)
+			}
+			n.byKey[k] = ns
+		}
+		n.mu.Unlock()
+		f.ns = ns
+	})
+	return f.ns
+}
 
 // rewind makes ns hold exactly the tables of snap (nil: none). A table
 // that has not changed since the snapshot (storage.Table.Unchanged:

@@ -201,5 +201,5 @@ func (s *Service) Spaces() []Space {
 func (s *Service) NamespaceCount() int {
 	s.dbs.mu.RLock()
 	defer s.dbs.mu.RUnlock()
-	return len(s.dbs.byKey)
+	return len(s.dbs.byKey) + len(s.dbs.forks)
 }

@@ -120,40 +120,49 @@ func BenchmarkNamespaceRewind(b *testing.B) {
 	}
 }
 
-// BenchmarkNamespaceFork fills another namespace from a namespace's
-// snapshot and empties it again, as the emulator's branches fork and drop
-// (emulator/branches.go): the tables are shared, so the cost should not
-// grow with them.
+// BenchmarkNamespaceFork forks a namespace (Service.Fork, as the
+// emulator's branches fork: emulator/branches.go) and drops the fork
+// again. With use=none the fork is never used: a map entry, the base's
+// snapshot shared. With use=read a lookup of its table makes it between
+// the fork and the drop; the namespace stays made from the first round
+// on, so each later fork fills it at once, as a rewind does. The tables
+// are shared either way, so the cost should not grow with them.
 //
 //	go test ./emulator/internal/service -run '^$' -bench NamespaceFork -benchmem
 func BenchmarkNamespaceFork(b *testing.B) {
 	for _, n := range benchBackupSizes() {
-		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
-			s, ns := benchBackupService(b, n)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				branch := s.Namespace("branch/us-east-1")
-				if err := branch.Rewind(ns.DB().Snapshot(nil)); err != nil {
-					b.Fatal(err)
+		for _, use := range []string{"none", "read"} {
+			b.Run(fmt.Sprintf("items=%d/use=%s", n, use), func(b *testing.B) {
+				s, ns := benchBackupService(b, n)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if err := s.Fork("branch/us-east-1", ns.DB().Snapshot(nil)); err != nil {
+						b.Fatal(err)
+					}
+					if use == "read" && s.Namespace("branch/us-east-1").getTable("bench") == nil {
+						b.Fatal("the branch has no table")
+					}
+					if err := s.Fork("branch/us-east-1", nil); err != nil {
+						b.Fatal(err)
+					}
 				}
-				if err := branch.Rewind(nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+			})
+		}
 	}
 }
 
 // BenchmarkBranchWrite is a PutItem (through Serve, as a request) that
 // overwrites an item of a 10k-item table, in the namespace that holds it
-// and in a branch of it (a namespace filled from its snapshot, as
-// emulator/branches.go forks): the branch copies a node of the shared
-// tree the first time a write touches it, then owns it. The keys cycle
-// through every partition, so the first n writes each land where the
-// branch has not written yet.
+// and in a branch of it (Service.Fork, as emulator/branches.go forks;
+// the first write makes it): the branch copies a node of the shared tree
+// the first time a write touches it, then owns it. The keys cycle
+// through 1,024 items spread over the partitions, so the first 1,024
+// writes each land where the branch has not written yet. Compare the two
+// in interleaved runs (five runs of -count 1 each) by their medians: run
+// one after the other, the machine's load drifts between them.
 //
-//	go test ./emulator/internal/service -run '^$' -bench BranchWrite -benchmem -count 6
+//	go test ./emulator/internal/service -run '^$' -bench BranchWrite -benchmem -count 5
 func BenchmarkBranchWrite(b *testing.B) {
 	const n = 10_000
 	for _, where := range []string{"plain", "branch"} {
@@ -161,7 +170,7 @@ func BenchmarkBranchWrite(b *testing.B) {
 			s, ns := benchBackupService(b, n)
 			key := "AKIDBENCH"
 			if where == "branch" {
-				if err := s.Namespace("branch/us-east-1").Rewind(ns.DB().Snapshot(nil)); err != nil {
+				if err := s.Fork("branch/us-east-1", ns.DB().Snapshot(nil)); err != nil {
 					b.Fatal(err)
 				}
 				key = "branch"
@@ -193,7 +202,10 @@ func BenchmarkBranchWrite(b *testing.B) {
 // BenchmarkBranchesHeap forks a 10k-item namespace 1,000 times and
 // reports the live heap the branches add, against the heap the base
 // holds (branch-heap-%: the 1,000 branches' bytes as a share of the
-// base's). Heap, not time: runtime.ReadMemStats after a GC.
+// base's). Heap, not time: runtime.ReadMemStats after a GC. With
+// used=false no branch is used (each is a map entry, and all share the
+// base's snapshot); with used=true each answers one GetItem, which makes
+// its namespace and tables, sharing the items with the base.
 //
 //	go test ./emulator/internal/service -run '^$' -bench BranchesHeap -benchtime 1x
 func BenchmarkBranchesHeap(b *testing.B) {
@@ -204,20 +216,32 @@ func BenchmarkBranchesHeap(b *testing.B) {
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc
 	}
-	for b.Loop() {
-		before := heap()
-		s, ns := benchBackupService(b, n)
-		withBase := heap()
-		for i := range branches {
-			if err := s.Namespace(fmt.Sprintf("branch%d/us-east-1", i)).Rewind(ns.DB().Snapshot(nil)); err != nil {
-				b.Fatal(err)
+	get := []byte(`{"TableName":"bench","Key":{"pk":{"S":"TENANT#acme#ORDER#00000000"},"sk":{"N":"0"}}}`)
+	for _, used := range []bool{false, true} {
+		b.Run(fmt.Sprintf("used=%v", used), func(b *testing.B) {
+			for b.Loop() {
+				before := heap()
+				s, ns := benchBackupService(b, n)
+				withBase := heap()
+				for i := range branches {
+					key := fmt.Sprintf("branch%d", i)
+					if err := s.Fork(key+"/us-east-1", ns.DB().Snapshot(nil)); err != nil {
+						b.Fatal(err)
+					}
+					if used {
+						o, _ := s.Lookup(TargetPrefix + "GetItem")
+						if _, err := s.Serve(o, &Request{Ctx: context.Background(), AccessKey: key, Region: "us-east-1", Body: get}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				withBranches := heap()
+				base, added := float64(withBase-before), float64(withBranches-withBase)
+				b.ReportMetric(base, "base-B")
+				b.ReportMetric(added/branches, "B/branch")
+				b.ReportMetric(100*added/base, "branch-heap-%")
+				runtime.KeepAlive(s)
 			}
-		}
-		withBranches := heap()
-		base, added := float64(withBase-before), float64(withBranches-withBase)
-		b.ReportMetric(base, "base-B")
-		b.ReportMetric(added/branches, "B/branch")
-		b.ReportMetric(100*added/base, "branch-heap-%")
-		runtime.KeepAlive(s)
+		})
 	}
 }
