@@ -92,10 +92,6 @@ type RestoreTableFromBackupInput struct {
 	service.RestoreOverrides
 }
 
-func (in *RestoreTableFromBackupInput) overrides() service.RestoreOverrides {
-	return in.RestoreOverrides
-}
-
 // RestoreTableFromBackupOutput is the RestoreTableFromBackup response.
 type RestoreTableFromBackupOutput struct {
 	TableDescription *service.TableDescription `json:"TableDescription"`

@@ -57,10 +57,6 @@ type RestoreTableToPointInTimeInput struct {
 	service.RestoreOverrides
 }
 
-func (in *RestoreTableToPointInTimeInput) overrides() service.RestoreOverrides {
-	return in.RestoreOverrides
-}
-
 // RestoreTableToPointInTimeOutput is the RestoreTableToPointInTime response.
 type RestoreTableToPointInTimeOutput struct {
 	TableDescription *service.TableDescription `json:"TableDescription"`

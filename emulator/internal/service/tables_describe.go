@@ -113,5 +113,3 @@ func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
 	return &RestoreSummary{SourceBackupArn: m.restored.BackupArn, SourceTableArn: m.restored.TableArn,
 		RestoreDateTime: epochTime(m.restored.At), RestoreInProgress: now.Before(m.activeAt)}
 }
-
-func epochSeconds(s float64) time.Time { return tablespec.EpochSeconds(s) }
