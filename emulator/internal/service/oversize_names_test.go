@@ -4,18 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // namesBody is a GetItem, Query or Scan of table tab0 whose
@@ -63,17 +59,8 @@ func randomNames(r *rand.Rand) []string {
 // after its first repeat) exactly the answer the whole list decoded
 // gets, faults past the repeat included.
 func TestRepeatedNamesSameAnswer(t *testing.T) {
-	s := newTestService(t, Config{})
-	_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	require.Contains(t, out, "TableDescription")
-	seed := uint64(time.Now().UnixNano())
-	if v := os.Getenv("DYNAMOEMU_OVERSIZE_SEED"); v != "" {
-		var err error
-		seed, err = strconv.ParseUint(v, 10, 64)
-		require.NoError(t, err, "DYNAMOEMU_OVERSIZE_SEED")
-	}
-	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
+	s := oversizeService(t, "tab0")
+	seed := oversizeSeed(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	oversize.Every.Store(true)
 	defer oversize.Every.Store(false)
@@ -95,10 +82,7 @@ func TestRepeatedNamesSameAnswer(t *testing.T) {
 // its body in all (it allocated 18 times its body when the names were
 // decoded and sorted).
 func TestRepeatedNamesMemory(t *testing.T) {
-	s := newTestService(t, Config{})
-	_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	require.Contains(t, out, "TableDescription")
+	s := oversizeService(t, "tab0")
 	for _, op := range []string{"GetItem", "Query", "Scan"} {
 		body := []byte(namesBody(op, strings.Split(strings.TrimSuffix(strings.Repeat(`"name",`, 4<<20/7), ","), ",")))
 		o, err := s.Lookup(TargetPrefix + op)

@@ -7,11 +7,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -79,19 +76,8 @@ var cutOps = []string{"TransactWriteItems", "TransactGetItems", "ExecuteTransact
 // operation cut, over their limit or not, with and without faults
 // before and past the limit, read in pieces of random sizes.
 func TestListCutSameAnswer(t *testing.T) {
-	s := newTestService(t, Config{})
-	for _, name := range []string{"tab0", "tab1", "tab2"} {
-		_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
-			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-		require.Contains(t, out, "TableDescription")
-	}
-	seed := uint64(time.Now().UnixNano())
-	if v := os.Getenv("DYNAMOEMU_OVERSIZE_SEED"); v != "" {
-		var err error
-		seed, err = strconv.ParseUint(v, 10, 64)
-		require.NoError(t, err, "DYNAMOEMU_OVERSIZE_SEED")
-	}
-	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
+	s := oversizeService(t, "tab0", "tab1", "tab2")
+	seed := oversizeSeed(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	cut := map[string]int{}
 	for _, op := range cutOps {

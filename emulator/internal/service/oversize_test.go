@@ -249,19 +249,8 @@ const maxBatchStatementsTest = 25
 // decoded gets: random requests of each operation, with and without
 // faults before and past the limit.
 func TestOversizeSameAnswer(t *testing.T) {
-	s := newTestService(t, Config{})
-	for _, name := range []string{"tab0", "tab1", "tab2"} {
-		_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
-			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-		require.Contains(t, out, "TableDescription")
-	}
-	seed := uint64(time.Now().UnixNano())
-	if v := os.Getenv("DYNAMOEMU_OVERSIZE_SEED"); v != "" {
-		var err error
-		seed, err = strconv.ParseUint(v, 10, 64)
-		require.NoError(t, err, "DYNAMOEMU_OVERSIZE_SEED")
-	}
-	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
+	s := oversizeService(t, "tab0", "tab1", "tab2")
+	seed := oversizeSeed(t)
 	r := rand.New(rand.NewPCG(seed, 3))
 	oversize.Every.Store(true)
 	defer oversize.Every.Store(false)
@@ -447,4 +436,31 @@ func TestOversizeExecuteTransaction(t *testing.T) {
 			t.Logf("%d: %.200s", res.StatusCode, got)
 		})
 	}
+}
+
+// oversizeService is a service with a table of each name (key pk, a
+// string), for the oversize tests' requests.
+func oversizeService(t *testing.T, names ...string) *Service {
+	t.Helper()
+	s := newTestService(t, Config{})
+	for _, name := range names {
+		_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
+			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+		require.Contains(t, out, "TableDescription")
+	}
+	return s
+}
+
+// oversizeSeed is the oversize tests' random seed: the clock's, or
+// DYNAMOEMU_OVERSIZE_SEED's to replay one, logged either way.
+func oversizeSeed(t *testing.T) uint64 {
+	t.Helper()
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("DYNAMOEMU_OVERSIZE_SEED"); v != "" {
+		var err error
+		seed, err = strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err, "DYNAMOEMU_OVERSIZE_SEED")
+	}
+	t.Logf("seed %d (replay: DYNAMOEMU_OVERSIZE_SEED=%d)", seed, seed)
+	return seed
 }
