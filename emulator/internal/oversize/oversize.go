@@ -313,18 +313,6 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wir
 	return out, echo
 }
 
-// TransactItems reduces a TransactItems list of more than limit actions
-// to its first limit, once clean has accepted the others (in runs of at
-// most limit actions, which a list of that length has no count
-// violation for), and returns how many it left out (reduced nil: none).
-func TransactItems(body []byte, limit int, clean func(run wire.Span) bool) (reduced []byte, past int) {
-	reduced, n := firstOf(body, "TransactItems", limit, limit, clean)
-	if reduced == nil {
-		return nil, 0
-	}
-	return reduced, n - limit
-}
-
 // TransactStatements reduces an ExecuteTransaction of more than limit
 // statements to its first limit+1, once clean has accepted the others
 // (in runs of at most 1024 statements and about maxRunBytes). Its answer
