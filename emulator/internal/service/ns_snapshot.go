@@ -35,14 +35,11 @@ func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 
 // RewindAll rewinds every namespace to its snapshot in spaces; one that
 // has none (made since) is emptied. A namespace not made yet is forked
-// from its snapshot (Fork), not made: below, with the namespaces spaces
-// names and nobody made.
+// from its snapshot (Fork), not made.
 func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	for key := range s.dbs.forked() {
-		if _, kept := spaces[key]; !kept {
-			if err := s.Fork(key, nil); err != nil {
-				return err
-			}
+		if err := s.Fork(key, spaces[key]); err != nil {
+			return err
 		}
 	}
 	done := map[string]bool{}
