@@ -70,12 +70,13 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 	if len(d.Writes) == 0 && len(build) == 0 && same {
 		out := *s
 		out.meta, out.indexes, out.vectors, out.stamp = meta, keep, vectors, 0
+		out.reads = readsOf(keep)
 		return &out, nil
 	}
 	t := s.newTable()
 	t.meta, t.stamp = meta, 0
 	if d.Indexes != nil {
-		t.indexes = nil
+		t.indexes, t.idxShared = nil, false
 		for _, x := range keep {
 			t.indexes = append(t.indexes, &index{def: x.def, tree: x.tree.copyShared(), count: x.count, size: x.size, sized: x.sized})
 		}

@@ -410,6 +410,7 @@ func (t *Table) addIndexLocking(def IndexDef) (hookResult, error) {
 	if t.indexLocked(def.Name) != nil {
 		return hookResult{}, fmt.Errorf("%w: %q", ErrIndexExists, def.Name)
 	}
+	t.ownIndexesLocked()
 	x := newIndex(t.ks, def)
 	if !t.deferIdx {
 		x.backfillLocked(t)
@@ -437,6 +438,7 @@ func (t *Table) dropIndexLocking(name string) (hookResult, error) {
 	if i < 0 {
 		return hookResult{}, fmt.Errorf("%w: %q", ErrNoIndex, name)
 	}
+	t.ownIndexesLocked()
 	prev, prevReads := t.indexes, t.indexReads
 	t.stamp = 0
 	t.indexes = slices.Delete(slices.Clone(t.indexes), i, i+1)
@@ -545,7 +547,7 @@ func (db *DB) FillIndexes() {
 				idx[i] = newIndex(t.ks, x.def)
 				idx[i].backfillLocked(t)
 			}
-			t.indexes, t.deferIdx = idx, false
+			t.indexes, t.deferIdx, t.idxShared = idx, false, false
 			t.stamp = 0
 		}
 		t.mu.Unlock()
@@ -555,6 +557,7 @@ func (db *DB) FillIndexes() {
 // updateIndexesLocked applies one item write to every index: old (nil:
 // none) holds at least the indexes' reads of the replaced item.
 func (t *Table) updateIndexesLocked(oldE entry, old Item, oldSize int, e entry, nu Item, nuSize int) {
+	t.ownIndexesLocked()
 	for _, x := range t.indexes {
 		x.replace(oldE, old, oldSize, e, nu, nuSize)
 	}

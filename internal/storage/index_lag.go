@@ -70,6 +70,7 @@ type ilag struct {
 func (t *Table) SetIndexLag(name string, lag Lag) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.ownIndexesLocked() // x.lag is about to change
 	x := t.indexLocked(name)
 	if x == nil {
 		return fmt.Errorf("%w: %q", ErrNoIndex, name)

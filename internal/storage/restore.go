@@ -64,11 +64,23 @@ func (s *TableSnapshot) newTable() *Table {
 		stamp: s.stamp,
 	}
 	t.metaShared = true
-	for _, x := range s.indexes {
-		t.indexes = append(t.indexes, &index{def: x.def, tree: x.tree.copyShared(), count: x.count, size: x.size, sized: x.sized})
-	}
-	t.indexReads = t.indexReadsLocked()
+	t.indexes, t.indexReads, t.idxShared = s.indexes, s.reads, len(s.indexes) > 0
 	return t
+}
+
+// ownIndexesLocked gives t copies of the indexes it shares with the
+// snapshot it was restored from (idxShared), before their first change:
+// each copy shares the snapshot's nodes and copies a node before writing
+// it (itree.Copy). t.mu is held exclusively.
+func (t *Table) ownIndexesLocked() {
+	if !t.idxShared {
+		return
+	}
+	own := make([]*index, len(t.indexes))
+	for i, x := range t.indexes {
+		own[i] = &index{def: x.def, tree: x.tree.copyShared(), count: x.count, size: x.size, sized: x.sized}
+	}
+	t.indexes, t.idxShared = own, false
 }
 
 // buildVectorIndexes adds to t, a table of no DB not yet shared, the

@@ -47,6 +47,7 @@ type TableSnapshot struct {
 	count    int
 	size     int64
 	indexes  []*index // frozen copies
+	reads    []string // the indexes' reads (readsOf), for the tables restored from it
 	vectors  []vspec  // vector index definitions; rebuilt by a table made of it
 	meta     map[string][]byte
 	stamp    uint64 // what it holds (Table.stamp); 0: no table is known to hold it
@@ -86,9 +87,14 @@ func (t *Table) Snapshot() *TableSnapshot {
 // held exclusively.
 func (t *Table) snapshotLocked() *TableSnapshot {
 	s := &TableSnapshot{ks: t.ks, name: t.name, id: t.uid, parts: t.parts.share(), count: t.count, size: t.size}
-	for _, x := range t.indexes {
-		s.indexes = append(s.indexes, x.snapshotIndex())
+	if t.idxShared {
+		s.indexes = t.indexes // frozen already, and no index lags
+	} else {
+		for _, x := range t.indexes {
+			s.indexes = append(s.indexes, x.snapshotIndex())
+		}
 	}
+	s.reads = t.indexReads
 	for _, x := range t.vindexes {
 		s.vectors = append(s.vectors, vspec{def: x.def, opts: x.opts, count: x.count, size: x.stats()})
 	}

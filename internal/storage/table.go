@@ -46,6 +46,12 @@ type Table struct {
 	// replaces.
 	indexes    []*index
 	indexReads []string
+	// idxShared: indexes are a snapshot's frozen ones (the table was
+	// restored from it: a branch's), shared with every table restored
+	// from it, and indexReads its; ownIndexesLocked copies them before
+	// their first change, so a table that is only read pays nothing for
+	// them.
+	idxShared bool
 	// indexAttrs are two maps that writes decode indexReads into (the
 	// replaced item's and the new one's), reused from write to write: an
 	// index's replace keeps neither (indexAttrsLocked).

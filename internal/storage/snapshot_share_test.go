@@ -1,0 +1,59 @@
+package storage
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestRestoredTableSharesIndexes: a table restored from a snapshot holds
+// the snapshot's frozen indexes, not copies, until its first change
+// (a write, an index added, a lag set); a snapshot of it taken before
+// then holds them too. The change gives it copies of its own, and the
+// snapshot and a sibling restored from it see none of its writes.
+func TestRestoredTableSharesIndexes(t *testing.T) {
+	db := NewDB(nil)
+	snap := restoreFixture(t, db).Snapshot()
+	var before strings.Builder
+	dumpSnapshot(&before, snap)
+	r1, err := db.RestoreTable("r1", "r1", snap)
+	require.NoError(t, err)
+	r2, err := db.RestoreTable("r2", "r2", snap)
+	require.NoError(t, err)
+	for _, r := range []*Table{r1, r2} {
+		require.True(t, r.idxShared)
+		require.Same(t, snap.indexes[0], r.indexes[0], "%s copied the index it only read", r.Name())
+	}
+	again := r1.Snapshot()
+	require.Same(t, snap.indexes[0], again.indexes[0], "a snapshot of a table never changed copies its indexes")
+	var againBefore strings.Builder
+	dumpSnapshot(&againBefore, again)
+
+	it := benchItem(t, schemaSN, 0, 0)
+	it["email"] = S("changed@example.com")
+	put(t, r1, it)
+	require.False(t, r1.idxShared)
+	require.NotSame(t, snap.indexes[0], r1.indexes[0])
+	require.True(t, r2.idxShared, "a sibling's write copied this table's indexes")
+	require.NoError(t, r2.SetIndexLag(emailIndex.Name, nil))
+	require.False(t, r2.idxShared, "setting a lag changes the index: it is copied first")
+
+	for _, r := range []*Table{r1, r2} {
+		r.mu.RLock()
+		require.NoError(t, r.checkLocked(), r.Name())
+		r.mu.RUnlock()
+	}
+	count := func(r *Table) int {
+		n := 0
+		require.NoError(t, r.QueryIndex(emailIndex.Name, IndexQuery{Partition: []Value{S("changed@example.com")}, Forward: true}, func(EncodedItem) bool { n++; return true }))
+		return n
+	}
+	require.Equal(t, 1, count(r1))
+	require.Equal(t, 0, count(r2))
+	var after, againAfter strings.Builder
+	dumpSnapshot(&after, snap)
+	require.True(t, before.String() == after.String(), "the snapshot changed")
+	dumpSnapshot(&againAfter, again)
+	require.True(t, againBefore.String() == againAfter.String(), "the snapshot of the unchanged table changed")
+}
