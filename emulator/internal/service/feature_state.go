@@ -2,13 +2,15 @@ package service
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 )
 
 // A feature's per-namespace state and its part in loading a namespace.
 // A feature that keeps something per namespace (a list of operations,
 // say) declares it with NewState in its Register; each namespace then
-// holds one value of it, made with the namespace. A feature that keeps
+// holds one value of it, made at its first use (a branch that is only
+// read makes few). A feature that keeps
 // that state on disk implements Loader: RebuildCatalog calls it once the
 // namespace's tables are back, and the feature reads its DB metadata
 // (Space.Meta) there.
@@ -50,19 +52,20 @@ func (s State[T]) in(ns *Namespace) *T {
 		}
 		ns = reg
 	}
-	return ns.states[s.i].(*T)
+	v := &ns.states[s.i]
+	if x := v.Load(); x != nil {
+		return x.(*T)
+	}
+	v.CompareAndSwap(nil, stateMakers[s.i]()) // the first maker wins
+	return v.Load().(*T)
 }
 
-// newStates makes a new namespace's feature states.
-func newStates() []any {
+// newStates returns a new namespace's feature states, none made yet.
+func newStates() []atomic.Value {
 	if len(stateMakers) == 0 {
 		return nil
 	}
-	out := make([]any, len(stateMakers))
-	for i, mk := range stateMakers {
-		out[i] = mk()
-	}
-	return out
+	return make([]atomic.Value, len(stateMakers))
 }
 
 // Loader is a feature that puts back state kept on disk when its

@@ -3,6 +3,7 @@ package service
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -35,7 +36,7 @@ type Namespace struct {
 	// (streams_persist.go); nil otherwise.
 	loadedStreams map[string]*stream
 
-	states []any // the features' per-namespace states (feature_state.go)
+	states []atomic.Value // the features' per-namespace states, each made at its first use (feature_state.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -24,20 +25,36 @@ var (
 	admitted, ahead = service.NewUseSlot(), service.NewUseSlot()
 )
 
-// space is a namespace's throttler, made at its first use.
+// space is a namespace's throttler, made when a table of it is first
+// throttled: a namespace whose tables are not (a branch only read, say)
+// keeps none.
 type space struct {
-	once sync.Once
-	th   *throttle.Throttler
+	mu sync.Mutex // serializes the throttler's making
+	th atomic.Pointer[throttle.Throttler]
 }
 
-// throttler returns the namespace's throttler.
+// throttler returns the namespace's throttler, made now if need be.
 func throttler(sp service.Space) *throttle.Throttler {
 	s := spaces.In(sp)
-	s.once.Do(func() {
-		set, _ := service.Setting[throttle.Settings](sp)
-		s.th = throttle.New(throttle.Options{Clock: sp.Clock(), Burst: set.Burst, PerKey: set.HotKeys})
-	})
-	return s.th
+	if th := s.th.Load(); th != nil {
+		return th
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if th := s.th.Load(); th != nil {
+		return th
+	}
+	set, _ := service.Setting[throttle.Settings](sp)
+	th := throttle.New(throttle.Options{Clock: sp.Clock(), Burst: set.Burst, PerKey: set.HotKeys})
+	s.th.Store(th)
+	return th
+}
+
+// drop drops table name's buckets, if the namespace has a throttler.
+func drop(sp service.Space, name string) {
+	if th := spaces.In(sp).th.Load(); th != nil {
+		th.Drop(name)
+	}
 }
 
 // tableState is a table's throttling, for one of its definitions.
@@ -99,7 +116,7 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 }
 
 // Dropped drops a deleted table's buckets.
-func (Stage) Dropped(d service.Dropped) { throttler(d.Space()).Drop(d.Table().Name()) }
+func (Stage) Dropped(d service.Dropped) { drop(d.Space(), d.Table().Name()) }
 
 // admit asks the throttler for the use: the table (or the GSI read),
 // and for a write every GSI of the table.
@@ -162,7 +179,6 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 		return ts
 	}
 	sp := t.Space()
-	th := throttler(sp)
 	cfg, _ := service.Setting[throttle.Settings](sp)
 	billing, capacity := d.Billing(), d.Capacity()
 	provisioned := billing.Mode != "PAY_PER_REQUEST" && capacity.Read() > 0 && capacity.Write() > 0
@@ -186,7 +202,7 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
 	name := t.Name()
 	if prev == nil {
-		th.Drop(name) // a table of the same name before this one
+		drop(sp, name) // a table of the same name before this one
 	}
 	gsis := d.GSIs()
 	if on {
@@ -211,13 +227,13 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 				c.VectorSearch[x] = searchBytes
 			}
 		}
-		if err := th.Configure(name, c); err != nil {
+		if err := throttler(sp).Configure(name, c); err != nil {
 			sp.Log().Warn("throttling not configured", "table", name, "err", err)
 			on = false
 		}
 	}
 	if !on && prev != nil && prev.on {
-		th.Drop(name)
+		drop(sp, name)
 	}
 	ts.on = on
 	for _, x := range gsis {
