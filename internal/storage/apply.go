@@ -40,7 +40,7 @@ func (db *DB) Apply(r *Record, applied func(*Record) error) error {
 		}
 		_, err = db.RestoreTable(r.Def.Name, r.Def.ID, r.From)
 	case RecordDropTable:
-		err = db.drop(func() *Table { return db.byID[r.Table] })
+		err = db.drop(func() *Table { return db.tableByIDLocked(r.Table) })
 	case RecordAddIndex, RecordDropIndex:
 		t := db.TableByID(r.Table)
 		switch {
@@ -90,7 +90,7 @@ func (db *DB) applyCommit(r *Record) error {
 	tables := make([]*Table, len(r.Writes))
 	db.mu.RLock()
 	for i, w := range r.Writes {
-		tables[i] = db.byID[w.Table]
+		tables[i] = db.tableByIDLocked(w.Table)
 	}
 	db.mu.RUnlock()
 	for i, t := range tables {

@@ -78,9 +78,12 @@ type DB struct {
 	// DB.mu, then Table.metaMu.
 	mu     sync.RWMutex
 	byName map[string]*Table
-	byID   map[string]*Table
-	meta   map[string][]byte
-	vopts  VectorIndexOptions // new tables' vector index options (vector_options.go)
+	// byID holds the tables of byName by ID once they are more than
+	// byIDFrom; until then it is nil and tableByIDLocked looks through
+	// byName (a branch of a few tables keeps one map, not two).
+	byID  map[string]*Table
+	meta  map[string][]byte  // nil until set
+	vopts VectorIndexOptions // new tables' vector index options (vector_options.go)
 	// deferIdx: tables made now defer their indexes' entries
 	// (DeferIndexes).
 	deferIdx bool
@@ -100,7 +103,23 @@ type DB struct {
 // hook is copied into every table, where a write reads it under the
 // table's lock alone; only WrapHook changes it.
 func NewDB(hook Hook) *DB {
-	return &DB{hook: hook, byName: make(map[string]*Table), byID: make(map[string]*Table), meta: make(map[string][]byte)}
+	return &DB{hook: hook, byName: make(map[string]*Table)}
+}
+
+// byIDFrom is how many tables a DB holds before it keeps a map by ID.
+const byIDFrom = 8
+
+// tableByIDLocked returns the table with ID id, or nil; db.mu is held.
+func (db *DB) tableByIDLocked(id string) *Table {
+	if db.byID != nil {
+		return db.byID[id]
+	}
+	for _, t := range db.byName {
+		if t.uid == id {
+			return t
+		}
+	}
+	return nil
 }
 
 // CreateTable creates the table def defines, empty, with its indexes and
@@ -137,7 +156,7 @@ func (db *DB) CreateTable(def TableDef) (*Table, error) {
 func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	if db.byName[t.name] != nil || db.byID[t.uid] != nil {
+	if db.byName[t.name] != nil || db.tableByIDLocked(t.uid) != nil {
 		return nil, hookResult{}, fmt.Errorf("%w: name %q, ID %q", ErrTableExists, t.name, t.uid)
 	}
 	var res hookResult
@@ -150,7 +169,16 @@ func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 	t.db.Store(db)
 	t.setHookLocked(db.hook) // t is not shared yet: no lock needed
 	t.deferIdx = db.deferIdx
-	db.byName[t.name], db.byID[t.uid] = t, t
+	db.byName[t.name] = t
+	switch {
+	case db.byID != nil:
+		db.byID[t.uid] = t
+	case len(db.byName) > byIDFrom:
+		db.byID = make(map[string]*Table, len(db.byName))
+		for _, t := range db.byName {
+			db.byID[t.uid] = t
+		}
+	}
 	return t, res, nil
 }
 
@@ -200,7 +228,7 @@ func (db *DB) dropLocking(t *Table, find func() *Table) (hookResult, bool, error
 		}
 	}
 	delete(db.byName, t.name)
-	delete(db.byID, t.uid)
+	delete(db.byID, t.uid) // nil: a no-op
 	t.db.Store(nil)
 	t.setHookLocked(nil)
 	return res, true, nil
@@ -217,7 +245,7 @@ func (db *DB) Table(name string) *Table {
 func (db *DB) TableByID(id string) *Table {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
-	return db.byID[id]
+	return db.tableByIDLocked(id)
 }
 
 // Tables returns the DB's tables in name order.
@@ -245,8 +273,8 @@ func (db *DB) WrapHook(wrap func(Hook) Hook) {
 	db.mu.Lock()
 	db.hook = wrap(db.hook)
 	h := db.hook
-	tables := make([]*Table, 0, len(db.byID))
-	for _, t := range db.byID {
+	tables := make([]*Table, 0, len(db.byName))
+	for _, t := range db.byName {
 		tables = append(tables, t)
 	}
 	db.mu.Unlock()

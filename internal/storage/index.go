@@ -526,7 +526,7 @@ func (t *Table) indexedLocked() bool { return len(t.indexes) > 0 && !t.deferIdx 
 func (db *DB) DeferIndexes() {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	if len(db.byID) > 0 {
+	if len(db.byName) > 0 {
 		panic("storage: DeferIndexes on a DB with tables")
 	}
 	db.deferIdx = true
@@ -537,7 +537,7 @@ func (db *DB) DeferIndexes() {
 func (db *DB) FillIndexes() {
 	db.mu.Lock()
 	db.deferIdx = false
-	tables := slices.Collect(maps.Values(db.byID))
+	tables := slices.Collect(maps.Values(db.byName))
 	db.mu.Unlock()
 	for _, t := range tables {
 		t.mu.Lock()

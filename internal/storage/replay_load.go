@@ -92,7 +92,7 @@ func (db *DB) replayCommit(r *Record) (bool, error) {
 	tables := make([]*Table, len(r.Writes))
 	db.mu.RLock()
 	for i := range r.Writes {
-		tables[i] = db.byID[r.Writes[i].Table]
+		tables[i] = db.tableByIDLocked(r.Writes[i].Table)
 	}
 	db.mu.RUnlock()
 	for i, t := range tables {

@@ -57,3 +57,33 @@ func TestRestoredTableSharesIndexes(t *testing.T) {
 	dumpSnapshot(&againAfter, again)
 	require.True(t, againBefore.String() == againAfter.String(), "the snapshot of the unchanged table changed")
 }
+
+// TestTableByID: a DB finds its tables by ID whether it holds few (no
+// map by ID: it looks through them by name) or more than byIDFrom (a
+// map), and forgets dropped ones either way; an ID in use is refused.
+func TestTableByID(t *testing.T) {
+	db := NewDB(nil)
+	for i := range byIDFrom + 3 {
+		name := string(rune('a' + i))
+		_, err := db.CreateTable(TableDef{Name: name, ID: "id-" + name, Schema: schemaSN})
+		require.NoError(t, err)
+		require.Equal(t, i+1 > byIDFrom, db.byID != nil, "after %d tables", i+1)
+		for j := range i + 1 {
+			n := string(rune('a' + j))
+			require.NotNil(t, db.TableByID("id-"+n), "table %s after %d tables", n, i+1)
+			require.Equal(t, n, db.TableByID("id-"+n).Name())
+		}
+		_, err = db.CreateTable(TableDef{Name: "other", ID: "id-" + name, Schema: schemaSN})
+		require.ErrorIs(t, err, ErrTableExists)
+	}
+	require.NoError(t, db.DropTable("b"))
+	require.Nil(t, db.TableByID("id-b"))
+	require.NotNil(t, db.TableByID("id-c"))
+
+	small := NewDB(nil)
+	_, err := small.CreateTable(TableDef{Name: "x", ID: "id-x", Schema: schemaSN})
+	require.NoError(t, err)
+	require.NoError(t, small.DropTable("x"))
+	require.Nil(t, small.TableByID("id-x"))
+	require.Nil(t, small.byID)
+}

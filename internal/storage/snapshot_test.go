@@ -23,7 +23,8 @@ func dumpDBLocked(db *DB) map[string]string {
 		fmt.Fprintf(&b, "db meta %q=%q\n", k, db.meta[k])
 	}
 	out[""] = b.String()
-	for id, t := range db.byID {
+	for _, t := range db.byName {
+		id := t.uid
 		var b strings.Builder
 		t.metaMu.Lock()
 		meta := maps.Clone(t.meta)

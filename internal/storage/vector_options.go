@@ -47,8 +47,8 @@ func (db *DB) SetVectorIndexOptions(opts VectorIndexOptions) {
 	opts = opts.normal()
 	db.mu.Lock()
 	db.vopts = opts
-	tables := make([]*Table, 0, len(db.byID))
-	for _, t := range db.byID {
+	tables := make([]*Table, 0, len(db.byName))
+	for _, t := range db.byName {
 		tables = append(tables, t)
 	}
 	db.mu.Unlock()
