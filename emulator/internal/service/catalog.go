@@ -17,8 +17,8 @@ import (
 
 // The table catalog of a Namespace: its storage.DB holds the tables
 // (items, indexes, and each table's definition as a metadata record:
-// catalog_record.go), and ns.tables maps each name to the emulator's
-// table, which wraps the storage table. ns.mu guards only that map (a
+// catalog_record.go), and ns.tables holds the emulator's tables by name
+// (catalog_list.go), each wrapping its storage table. ns.mu guards only that map (a
 // leaf of the lock order in doc.go: nothing is locked while it is held);
 // each table keeps its own definition (an immutable snapshot, changed
 // under table.mu through changeMeta, the one funnel that records it) and
@@ -29,7 +29,7 @@ import (
 func (ns *Namespace) getTable(name string) *table {
 	ns.mu.RLock()
 	defer ns.mu.RUnlock()
-	return ns.tables[name]
+	return ns.tables.get(name)
 }
 
 // registered returns ns, or for a namespace nobody has created anything
@@ -81,10 +81,7 @@ func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *
 	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	if ns.tables == nil {
-		ns.tables = make(map[string]*table)
-	}
-	ns.tables[t.name] = t
+	ns.tables.put(t)
 }
 
 // removeTable deletes t from the catalog if it is still there (a
@@ -92,20 +89,17 @@ func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *
 func (ns *Namespace) removeTable(t *table) {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	if ns.tables[t.name] == t {
-		delete(ns.tables, t.name)
-	}
+	ns.tables.remove(t)
 }
 
 // tableNames returns the table names in ascending (UTF-8 byte) order.
 func (ns *Namespace) tableNames() []string {
 	ns.mu.RLock()
-	names := make([]string, 0, len(ns.tables))
-	for name := range ns.tables {
-		names = append(names, name)
+	defer ns.mu.RUnlock()
+	names := make([]string, len(ns.tables))
+	for i, t := range ns.tables {
+		names[i] = t.name
 	}
-	ns.mu.RUnlock()
-	slices.Sort(names)
 	return names
 }
 

@@ -32,9 +32,7 @@ type deletingTable struct {
 func (ns *Namespace) retireTable(t *table, now, goneAt time.Time) {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	if ns.tables[t.name] == t {
-		delete(ns.tables, t.name)
-	}
+	ns.tables.remove(t)
 	ns.deleting = slices.DeleteFunc(ns.deleting, func(d deletingTable) bool { return !now.Before(d.goneAt) })
 	ns.deleting = append(ns.deleting, deletingTable{t: t, goneAt: goneAt})
 }
@@ -67,7 +65,7 @@ func (ns *Namespace) deletingNames(now time.Time) []string {
 	defer ns.mu.RUnlock()
 	var names []string
 	for _, d := range ns.deleting {
-		if _, live := ns.tables[d.t.name]; !live && now.Before(d.goneAt) && !slices.Contains(names, d.t.name) {
+		if live := ns.tables.get(d.t.name) != nil; !live && now.Before(d.goneAt) && !slices.Contains(names, d.t.name) {
 			names = append(names, d.t.name)
 		}
 	}

@@ -25,9 +25,9 @@ type Namespace struct {
 	svc     *Service
 	db      *storage.DB // nil while home is set
 
-	mu       sync.RWMutex      // guards tables and deleting; a leaf of the lock order (doc.go)
-	tables   map[string]*table // by table name
-	deleting []deletingTable   // tables DELETING for a while (catalog_deleting.go)
+	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
+	tables   tableList       // by table name (catalog_list.go)
+	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
 
 	streams streamSet // the streams of its tables, disabled ones included (streams.go)
 
@@ -51,7 +51,7 @@ type Namespace struct {
 // the namespace is then not to be registered; its DB refuses every
 // change with the cause (persistence.go).
 func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
-	ns := &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc, tables: make(map[string]*table), states: newStates()}
+	ns := &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc, states: newStates()}
 	var db *storage.DB
 	switch {
 	case n.dbs != nil:
