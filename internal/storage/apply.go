@@ -164,7 +164,7 @@ func (tx *WriteTx) writeImage(origin Origin, t *Table, k Key, img EncodedItem) (
 	}
 	var nu Item
 	if t.indexedLocked() {
-		nu = t.indexAttrMapLocked(&t.indexAttrs[1])
+		nu = t.indexAttrMapLocked(&t.scratchLocked().indexAttrs[1])
 	}
 	sk, size, err := t.checkImageWrite(k, img, nu)
 	if err != nil {
@@ -221,7 +221,7 @@ func (t *Table) storeImageLocked(k Key, sk string, img EncodedItem, size int, nu
 			oldIdx = t.indexAttrsLocked(0, t.encodedOf(k, oldE))
 		}
 	}
-	buf := appendRecHeader(t.scratch[:0], pk, sk)
+	buf := appendRecHeader(t.scratchLocked().buf[:0], pk, sk)
 	buf = append(buf, img.body...)
 	rec := oldE.rec
 	if string(buf) != rec {
@@ -229,7 +229,7 @@ func (t *Table) storeImageLocked(k Key, sk string, img EncodedItem, size int, nu
 	}
 	e := parseEntry(rec, uint32(size))
 	if cap(buf) <= maxScratch {
-		t.scratch = buf
+		t.scr.buf = buf
 	}
 	t.putLocked(pk, e, oldE, found)
 	if t.indexedLocked() {

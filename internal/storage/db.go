@@ -82,8 +82,8 @@ type DB struct {
 	// byIDFrom; until then it is nil and tableByIDLocked looks through
 	// byName (a branch of a few tables keeps one map, not two).
 	byID  map[string]*Table
-	meta  map[string][]byte  // nil until set
-	vopts VectorIndexOptions // new tables' vector index options (vector_options.go)
+	meta  map[string][]byte   // nil until set
+	vopts *VectorIndexOptions // new tables' vector index options (vector_options.go); nil: the defaults
 	// deferIdx: tables made now defer their indexes' entries
 	// (DeferIndexes).
 	deferIdx bool

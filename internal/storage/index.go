@@ -563,8 +563,10 @@ func (t *Table) updateIndexesLocked(oldE entry, old Item, oldSize int, e entry, 
 	}
 	// The values may view records that a compaction is about to leave
 	// (indexAttrsLocked).
-	clear(t.indexAttrs[0])
-	clear(t.indexAttrs[1])
+	if s := t.scr; s != nil {
+		clear(s.indexAttrs[0])
+		clear(s.indexAttrs[1])
+	}
 }
 
 // checkIndexesLocked verifies every index against the stored items, for

@@ -146,7 +146,7 @@ func (t *Table) patchItemLocked(k Key, names []string, fn func(EncodedItem, bool
 // the empty item) with the attributes names replaced by set's and returns
 // its entry; the record is oldE's own when the bytes are the same.
 func (t *Table) encodePatchLocked(k Key, pk, sk string, oldE entry, found bool, names []string, set Item) (entry, error) {
-	buf := appendRecHeader(t.scratch[:0], pk, sk)
+	buf := appendRecHeader(t.scratchLocked().buf[:0], pk, sk)
 	if len(buf) > maxRecordHeader {
 		return entry{}, fmt.Errorf("storage: keys of %d and %d bytes too large to store", len(pk), len(sk))
 	}

@@ -115,7 +115,7 @@ func (db *DB) replayCommit(r *Record) (bool, error) {
 		}
 	}
 	for _, t := range locked {
-		t.replayAttrs = t.replayAttrs[:0]
+		t.scratchLocked().replayAttrs = t.scr.replayAttrs[:0]
 	}
 	checked := make([]replayedWrite, len(r.Writes))
 	for i := range r.Writes {
@@ -126,9 +126,10 @@ func (db *DB) replayCommit(r *Record) (bool, error) {
 			if t.indexedLocked() {
 				// Read as the image is checked, into a map of the
 				// table's kept for the next commit.
-				n := len(t.replayAttrs)
-				t.replayAttrs = slices.Grow(t.replayAttrs, 1)[:n+1]
-				c.nu = t.indexAttrMapLocked(&t.replayAttrs[n])
+				s := t.scr
+				n := len(s.replayAttrs)
+				s.replayAttrs = slices.Grow(s.replayAttrs, 1)[:n+1]
+				c.nu = t.indexAttrMapLocked(&s.replayAttrs[n])
 			}
 			c.sk, c.size, err = t.checkImageWrite(w.Key, w.New, c.nu)
 		} else {

@@ -29,7 +29,7 @@ func (db *DB) RestoreTable(name, id string, src *TableSnapshot) (*Table, error) 
 	}
 	t := src.newTable()
 	t.vopts = db.vectorOptions()
-	t.buildVectorIndexes(src.vectors, &t.vopts)
+	t.buildVectorIndexes(src.vectors, t.vectorOptions())
 	t.name, t.uid = cloneUnless(name, src.name), cloneUnless(id, src.id)
 	t, res, err := db.createLocking(t, &Record{Kind: RecordRestoreTable, Table: t.uid, Def: &def, From: src})
 	if err != nil {
@@ -223,7 +223,7 @@ func (b *TableBuilder) add(e EncodedItem) error {
 	}
 	sk := t.sortKeyOf(key)
 	pk := key.Partition.str
-	rec := appendRecHeader(t.scratch[:0], pk, sk)
+	rec := appendRecHeader(t.scratchLocked().buf[:0], pk, sk)
 	if len(rec) > maxRecordHeader {
 		return fmt.Errorf("%w: keys of %d and %d bytes", ErrCorrupt, len(pk), len(sk))
 	}
@@ -234,7 +234,7 @@ func (b *TableBuilder) add(e EncodedItem) error {
 	rec = append(rec, e.body...)
 	ent := parseEntry(t.storeLocked(rec), e.size)
 	if cap(rec) <= maxScratch {
-		t.scratch = rec
+		t.scr.buf = rec
 	}
 	b.place(p, h, key, ent)
 	return nil

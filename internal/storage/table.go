@@ -25,14 +25,14 @@ type Table struct {
 	// across a call into the table come before mu; code run under mu (a
 	// callback, a visit, the observer) takes none of them. Several
 	// tables' mu are taken in ascending id only (tx.go).
-	mu      sync.RWMutex
-	parts   ptable       // the partitions, by key and in scan order (ptable.go)
-	arena   partArena    // where partitions come from
-	slab    slab         // where records are stored (slab.go)
-	count   int          // items stored
-	size    int64        // sum of the stored items' ItemSize
-	scratch []byte       // encoding buffer reused by writes
-	coll    *collections // item collection sizes; nil until TrackCollections
+	mu    sync.RWMutex
+	parts ptable        // the partitions, by key and in scan order (ptable.go)
+	arena partArena     // where partitions come from
+	slab  slab          // where records are stored (slab.go)
+	count int           // items stored
+	size  int64         // sum of the stored items' ItemSize
+	scr   *tableScratch // writes' buffers, made at the first (scratchLocked)
+	coll  *collections  // item collection sizes; nil until TrackCollections
 
 	// stamp names what the table holds (items, indexes, metadata) for
 	// Unchanged (snapshot.go): 0 once anything changed, a fresh number
@@ -50,16 +50,16 @@ type Table struct {
 	// restored from it: a branch's), shared with every table restored
 	// from it, and indexReads its; ownIndexesLocked copies them before
 	// their first change, so a table that is only read pays nothing for
-	// them.
+	// them. Guarded by mu.
 	idxShared bool
-	// indexAttrs are two maps that writes decode indexReads into (the
-	// replaced item's and the new one's), reused from write to write: an
-	// index's replace keeps neither (indexAttrsLocked).
-	indexAttrs [2]Item
-	// replayAttrs are the maps DB.Replay reads the indexes' attributes
-	// of a commit's writes into, one a write, reused from commit to
-	// commit (replay_load.go).
-	replayAttrs []Item
+	// deferIdx: the DB defers the secondary indexes' entries
+	// (DB.DeferIndexes): writes leave them as they are, FillIndexes
+	// rebuilds them. Guarded by mu.
+	deferIdx bool
+	hookTx   bool // scratch of WriteTx.hookLocked, under mu: the hook wants this commit's writes
+	// metaShared: meta is a snapshot's too (or the table a snapshot's
+	// restored copy), so a change copies it first. Guarded by metaMu.
+	metaShared bool
 	// lagged counts the indexes with a Lag (index_lag.go), and the read
 	// lag rlag (read_lag.go) if set: a commit numbers and queues its
 	// writes for them when it is not 0. rlag is stored under mu and
@@ -67,17 +67,15 @@ type Table struct {
 	lagged int
 	rlag   atomic.Pointer[readLag]
 
-	// deferIdx: the DB defers the secondary indexes' entries
-	// (DB.DeferIndexes): writes leave them as they are, FillIndexes
-	// rebuilds them. Guarded by mu.
-	deferIdx bool
-
 	// vindexes are the vector indexes (vector_index.go), replaced (never
 	// changed in place) by AddVectorIndex and DropVectorIndex. They read
 	// nothing of the replaced item: a row is found by its table key.
 	vindexes []*vindex
-	// vopts are the options AddVectorIndex builds with (vector_options.go).
-	vopts VectorIndexOptions
+	// vopts are the options AddVectorIndex builds with
+	// (vector_options.go); nil: the defaults (exact). Never changed
+	// through: SetVectorIndexOptions replaces it, and a DB's tables
+	// share the DB's.
+	vopts *VectorIndexOptions
 
 	// obs is told of every committed write (observe.go).
 	obs Observer
@@ -93,15 +91,36 @@ type Table struct {
 	hook      Hook
 	hookSel   CommitSelector // hook, when it selects the item writes it hears of (hook_select.go)
 	hookScr   *hookScratch
-	hookTx    bool // scratch of WriteTx.hookLocked, under mu: the hook wants this commit's writes
 
 	// metaMu guards meta, the table's opaque metadata (meta.go), which is
-	// changed under mu too so the hook sees it in order with the writes.
-	// metaShared: meta is a snapshot's too (or the table a snapshot's
-	// restored copy), so a change copies it first.
-	metaMu     sync.Mutex
-	meta       map[string][]byte
-	metaShared bool
+	// changed under mu too so the hook sees it in order with the writes;
+	// and metaShared (above).
+	metaMu sync.Mutex
+	meta   map[string][]byte
+}
+
+// tableScratch is what a table's writes reuse from write to write, made
+// at the first (scratchLocked): a table that is only read (a branch's
+// restored one) holds none.
+type tableScratch struct {
+	buf []byte // encoding buffer
+	// indexAttrs are two maps that writes decode indexReads into (the
+	// replaced item's and the new one's): an index's replace keeps
+	// neither (indexAttrsLocked).
+	indexAttrs [2]Item
+	// replayAttrs are the maps DB.Replay reads the indexes' attributes
+	// of a commit's writes into, one a write, reused from commit to
+	// commit (replay_load.go).
+	replayAttrs []Item
+}
+
+// scratchLocked returns t's write scratch, made now if need be; t.mu is
+// held exclusively.
+func (t *Table) scratchLocked() *tableScratch {
+	if t.scr == nil {
+		t.scr = new(tableScratch)
+	}
+	return t.scr
 }
 
 // NewTable returns an empty table with key schema ks. ks must pass Validate
@@ -365,7 +384,7 @@ func (t *Table) oldIndexedLocked(k Key, oldE entry, found bool, old Item) Item {
 // memory each time. The map is good until the next call with
 // i; t.mu is held exclusively.
 func (t *Table) indexAttrsLocked(i int, e EncodedItem) Item {
-	return e.AttributesInto(t.indexAttrMapLocked(&t.indexAttrs[i]), t.indexReads)
+	return e.AttributesInto(t.indexAttrMapLocked(&t.scratchLocked().indexAttrs[i]), t.indexReads)
 }
 
 // indexAttrMapLocked returns *m emptied, made first if nil, for the
@@ -398,7 +417,7 @@ const maxScratch = 64 << 10
 // and encoded sort key sk, stored in the slab; when the record has the
 // bytes of old (the record it replaces), old itself.
 func (t *Table) encodeLocked(pk, sk string, item Item, old string) (entry, error) {
-	buf := appendRecHeader(t.scratch[:0], pk, sk)
+	buf := appendRecHeader(t.scratchLocked().buf[:0], pk, sk)
 	if len(buf) > maxRecordHeader {
 		return entry{}, fmt.Errorf("storage: keys of %d and %d bytes too large to store", len(pk), len(sk))
 	}
@@ -410,7 +429,7 @@ func (t *Table) encodeLocked(pk, sk string, item Item, old string) (entry, error
 }
 
 // storeRecordLocked stores buf, an encoded record of an item of size
-// bytes built in t.scratch, in the slab, unless it has the bytes of old
+// bytes built in t's scratch buffer, in the slab, unless it has the bytes of old
 // (the record it replaces), which is then kept; it returns the entry and
 // keeps buf as the scratch buffer when it is not too large.
 func (t *Table) storeRecordLocked(buf []byte, size int, old string) (entry, error) {
@@ -423,9 +442,9 @@ func (t *Table) storeRecordLocked(buf []byte, size int, old string) (entry, erro
 	}
 	e := parseEntry(rec, uint32(size))
 	if cap(buf) <= maxScratch {
-		t.scratch = buf
+		t.scratchLocked().buf = buf
 	} else {
-		t.scratch = nil
+		t.scratchLocked().buf = nil
 	}
 	return e, nil
 }

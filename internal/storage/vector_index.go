@@ -481,7 +481,7 @@ func (t *Table) addVectorIndexLocking(def VectorIndexDef, opts *VectorIndexOptio
 		return hookResult{}, fmt.Errorf("%w: %q", ErrVectorIndexExists, def.Name)
 	}
 	if opts == nil {
-		opts = &t.vopts
+		opts = t.vectorOptions()
 	}
 	x := newVindex(t.ks, def, *opts)
 	t.backfillLocked(x)

@@ -11,7 +11,7 @@ func (t *Table) SetVectorIndexOptions(opts VectorIndexOptions) {
 	opts = opts.normal()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.vopts = opts
+	t.vopts = &opts
 	var next []*vindex
 	for i, x := range t.vindexes {
 		if x.opts == opts {
@@ -46,7 +46,7 @@ func (o VectorIndexOptions) normal() VectorIndexOptions {
 func (db *DB) SetVectorIndexOptions(opts VectorIndexOptions) {
 	opts = opts.normal()
 	db.mu.Lock()
-	db.vopts = opts
+	db.vopts = &opts
 	tables := make([]*Table, 0, len(db.byName))
 	for _, t := range db.byName {
 		tables = append(tables, t)
@@ -57,9 +57,19 @@ func (db *DB) SetVectorIndexOptions(opts VectorIndexOptions) {
 	}
 }
 
+// vectorOptions returns the options t builds vector indexes with, which
+// the caller must not change; t.mu is held or t not shared yet.
+func (t *Table) vectorOptions() *VectorIndexOptions {
+	if t.vopts == nil {
+		return &VectorIndexOptions{}
+	}
+	return t.vopts
+}
+
 // vectorOptions returns the options db's new tables build vector indexes
-// with (SetVectorIndexOptions).
-func (db *DB) vectorOptions() VectorIndexOptions {
+// with (SetVectorIndexOptions; nil: the defaults), which the caller must
+// not change.
+func (db *DB) vectorOptions() *VectorIndexOptions {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	return db.vopts
