@@ -42,6 +42,22 @@ func (s State[T]) Kept(c Call) *T { return s.in(c.c.ns.registered()) }
 // In returns the state in the namespace s.
 func (s State[T]) In(sp Space) *T { return s.in(sp.ns) }
 
+// Made returns the state in the namespace s if it is made (In made it),
+// else nil, without making it: for a look that a zero state answers.
+func (s State[T]) Made(sp Space) *T {
+	ns := sp.ns
+	if ns.home != nil {
+		ns.home.mu.RLock()
+		ns = ns.home.byKey[ns.homeKey]
+		sp.ns.home.mu.RUnlock()
+		if ns == nil {
+			return nil
+		}
+	}
+	x, _ := ns.states[s.i].Load().(*T)
+	return x
+}
+
 func (s State[T]) in(ns *Namespace) *T {
 	if ns.home != nil {
 		ns.home.mu.RLock()

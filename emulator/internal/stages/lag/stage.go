@@ -28,7 +28,7 @@ func fuzzerOf(sp service.Space) *Fuzzer {
 // definition, it does so for a GSI or a stream added since too.
 func (Stage) Watches(t service.Table) bool {
 	applySettings(t)
-	if registered(t.Space()).gone(t) {
+	if sg := spaces.Made(t.Space()); sg != nil && sg.gone(t) { // no gates made: none gone
 		saveLags(t.Space())
 	}
 	f := fuzzerOf(t.Space())

@@ -52,8 +52,10 @@ func throttler(sp service.Space) *throttle.Throttler {
 
 // drop drops table name's buckets, if the namespace has a throttler.
 func drop(sp service.Space, name string) {
-	if th := spaces.In(sp).th.Load(); th != nil {
-		th.Drop(name)
+	if s := spaces.Made(sp); s != nil {
+		if th := s.th.Load(); th != nil {
+			th.Drop(name)
+		}
 	}
 }
 
@@ -236,8 +238,10 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 		drop(sp, name)
 	}
 	ts.on = on
-	for _, x := range gsis {
-		ts.gsis = append(ts.gsis, x.Name())
+	if on { // admit reads them of a throttled table only
+		for _, x := range gsis {
+			ts.gsis = append(ts.gsis, x.Name())
+		}
 	}
 	return ts
 }
