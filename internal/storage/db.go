@@ -3,7 +3,6 @@ package storage
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -71,16 +70,19 @@ func (d *TableDef) Validate() error {
 type DB struct {
 	hook Hook // nil: none; changed only by WrapHook, under mu
 
-	// mu guards byName, byID and meta, the DB's own metadata (meta.go).
+	// mu guards tables, byID and meta, the DB's own metadata (meta.go).
 	// CreateTable, DropTable and DB.SetMeta hold it exclusively across
 	// their hook call, so catalog records are ordered; lookups hold it
 	// shared. Lock order: Table.mu (ascending id, as in Begin), then
 	// DB.mu, then Table.metaMu.
-	mu     sync.RWMutex
-	byName map[string]*Table
-	// byID holds the tables of byName by ID once they are more than
-	// byIDFrom; until then it is nil and tableByIDLocked looks through
-	// byName (a branch of a few tables keeps one map, not two).
+	mu sync.RWMutex
+	// tables are the DB's tables in name order (UTF-8 bytes), found by
+	// binary search (tableLocked): a DB holds few tables (a branch's
+	// often one), for which a map's smallest table of slots costs 25
+	// times a slice's one pointer.
+	tables []*Table
+	// byID holds the tables by ID once they are more than byIDFrom;
+	// until then it is nil and tableByIDLocked looks through tables.
 	byID  map[string]*Table
 	meta  map[string][]byte   // nil until set
 	vopts *VectorIndexOptions // new tables' vector index options (vector_options.go); nil: the defaults
@@ -103,7 +105,21 @@ type DB struct {
 // hook is copied into every table, where a write reads it under the
 // table's lock alone; only WrapHook changes it.
 func NewDB(hook Hook) *DB {
-	return &DB{hook: hook, byName: make(map[string]*Table)}
+	return &DB{hook: hook}
+}
+
+// findLocked returns where the table called name is in db.tables, or
+// would go; db.mu is held.
+func (db *DB) findLocked(name string) (int, bool) {
+	return slices.BinarySearchFunc(db.tables, name, func(t *Table, name string) int { return strings.Compare(t.name, name) })
+}
+
+// tableLocked returns the table called name, or nil; db.mu is held.
+func (db *DB) tableLocked(name string) *Table {
+	if i, ok := db.findLocked(name); ok {
+		return db.tables[i]
+	}
+	return nil
 }
 
 // byIDFrom is how many tables a DB holds before it keeps a map by ID.
@@ -114,7 +130,7 @@ func (db *DB) tableByIDLocked(id string) *Table {
 	if db.byID != nil {
 		return db.byID[id]
 	}
-	for _, t := range db.byName {
+	for _, t := range db.tables {
 		if t.uid == id {
 			return t
 		}
@@ -156,7 +172,8 @@ func (db *DB) CreateTable(def TableDef) (*Table, error) {
 func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	if db.byName[t.name] != nil || db.tableByIDLocked(t.uid) != nil {
+	i, found := db.findLocked(t.name)
+	if found || db.tableByIDLocked(t.uid) != nil {
 		return nil, hookResult{}, fmt.Errorf("%w: name %q, ID %q", ErrTableExists, t.name, t.uid)
 	}
 	var res hookResult
@@ -169,13 +186,13 @@ func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 	t.db.Store(db)
 	t.setHookLocked(db.hook) // t is not shared yet: no lock needed
 	t.deferIdx = db.deferIdx
-	db.byName[t.name] = t
+	db.tables = slices.Insert(db.tables, i, t)
 	switch {
 	case db.byID != nil:
 		db.byID[t.uid] = t
-	case len(db.byName) > byIDFrom:
-		db.byID = make(map[string]*Table, len(db.byName))
-		for _, t := range db.byName {
+	case len(db.tables) > byIDFrom:
+		db.byID = make(map[string]*Table, len(db.tables))
+		for _, t := range db.tables {
 			db.byID[t.uid] = t
 		}
 	}
@@ -187,7 +204,7 @@ func (db *DB) createLocking(t *Table, r *Record) (*Table, hookResult, error) {
 // Table leaves the DB: whoever still holds it may go on using it, but
 // nothing done to it any more is recorded.
 func (db *DB) DropTable(name string) error {
-	return db.drop(func() *Table { return db.byName[name] })
+	return db.drop(func() *Table { return db.tableLocked(name) })
 }
 
 // drop drops the table find returns (called under db.mu), taking the
@@ -227,7 +244,9 @@ func (db *DB) dropLocking(t *Table, find func() *Table) (hookResult, bool, error
 			return hookResult{}, false, err
 		}
 	}
-	delete(db.byName, t.name)
+	if i, ok := db.findLocked(t.name); ok {
+		db.tables = slices.Delete(db.tables, i, i+1)
+	}
 	delete(db.byID, t.uid) // nil: a no-op
 	t.db.Store(nil)
 	t.setHookLocked(nil)
@@ -238,7 +257,7 @@ func (db *DB) dropLocking(t *Table, find func() *Table) (hookResult, bool, error
 func (db *DB) Table(name string) *Table {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
-	return db.byName[name]
+	return db.tableLocked(name)
 }
 
 // TableByID returns the table with ID id, or nil.
@@ -251,10 +270,8 @@ func (db *DB) TableByID(id string) *Table {
 // Tables returns the DB's tables in name order.
 func (db *DB) Tables() []*Table {
 	db.mu.RLock()
-	ts := slices.Collect(maps.Values(db.byName))
-	db.mu.RUnlock()
-	slices.SortFunc(ts, func(a, b *Table) int { return strings.Compare(a.name, b.name) })
-	return ts
+	defer db.mu.RUnlock()
+	return slices.Clone(db.tables)
 }
 
 // Name returns the table's name in its DB ("" for a table made by NewTable).
@@ -273,10 +290,7 @@ func (db *DB) WrapHook(wrap func(Hook) Hook) {
 	db.mu.Lock()
 	db.hook = wrap(db.hook)
 	h := db.hook
-	tables := make([]*Table, 0, len(db.byName))
-	for _, t := range db.byName {
-		tables = append(tables, t)
-	}
+	tables := slices.Clone(db.tables)
 	db.mu.Unlock()
 	for _, t := range tables {
 		t.mu.Lock()

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"unsafe"
 )
@@ -526,7 +525,7 @@ func (t *Table) indexedLocked() bool { return len(t.indexes) > 0 && !t.deferIdx 
 func (db *DB) DeferIndexes() {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	if len(db.byName) > 0 {
+	if len(db.tables) > 0 {
 		panic("storage: DeferIndexes on a DB with tables")
 	}
 	db.deferIdx = true
@@ -537,7 +536,7 @@ func (db *DB) DeferIndexes() {
 func (db *DB) FillIndexes() {
 	db.mu.Lock()
 	db.deferIdx = false
-	tables := slices.Collect(maps.Values(db.byName))
+	tables := slices.Clone(db.tables)
 	db.mu.Unlock()
 	for _, t := range tables {
 		t.mu.Lock()

@@ -136,15 +136,15 @@ func (t *Table) Unchanged(s *TableSnapshot) bool {
 func (db *DB) Snapshot(at func()) *Snapshot {
 	for {
 		db.mu.RLock()
-		tables := lockOrder(slices.Collect(maps.Values(db.byName)))
+		tables := lockOrder(slices.Clone(db.tables))
 		db.mu.RUnlock()
 		for _, t := range tables {
 			t.mu.Lock()
 		}
 		db.mu.RLock()
-		same := len(db.byName) == len(tables)
+		same := len(db.tables) == len(tables)
 		for _, t := range tables {
-			same = same && db.byName[t.name] == t
+			same = same && db.tableLocked(t.name) == t
 		}
 		var s *Snapshot
 		if same {

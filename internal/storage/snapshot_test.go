@@ -23,7 +23,7 @@ func dumpDBLocked(db *DB) map[string]string {
 		fmt.Fprintf(&b, "db meta %q=%q\n", k, db.meta[k])
 	}
 	out[""] = b.String()
-	for _, t := range db.byName {
+	for _, t := range db.tables {
 		id := t.uid
 		var b strings.Builder
 		t.metaMu.Lock()

@@ -1,5 +1,7 @@
 package storage
 
+import "slices"
+
 // SetVectorIndexOptions sets the options t's vector indexes search with
 // (exact, or approximate: VectorIndexOptions.Approximate), which are the
 // emulator's choice and not part of an index's definition, so nothing is
@@ -47,10 +49,7 @@ func (db *DB) SetVectorIndexOptions(opts VectorIndexOptions) {
 	opts = opts.normal()
 	db.mu.Lock()
 	db.vopts = &opts
-	tables := make([]*Table, 0, len(db.byName))
-	for _, t := range db.byName {
-		tables = append(tables, t)
-	}
+	tables := slices.Clone(db.tables)
 	db.mu.Unlock()
 	for _, t := range tables {
 		t.SetVectorIndexOptions(opts)
