@@ -241,7 +241,7 @@ func (t *Table) storeImageLocked(k Key, sk string, img EncodedItem, size int, nu
 	if found && !sameString(e.rec, oldE.rec) {
 		t.releaseLocked(oldE.rec)
 	}
-	if t.slab.due() {
+	if t.scratchLocked().slab.due() {
 		t.settleLocked()
 	}
 	ch.NewSize, ch.newE = size, e

@@ -80,7 +80,7 @@ func (t *Table) ownSlotLocked(i int) *partition {
 	if t.parts.ownedAt(i) {
 		return p
 	}
-	c := t.arena.alloc()
+	c := t.scratchLocked().arena.alloc()
 	c.rec, c.size, c.hash = p.rec, p.size, p.hash
 	if p.tree != nil {
 		c.tree = p.tree.copyShared()

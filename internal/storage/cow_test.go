@@ -91,7 +91,7 @@ func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, parts, steps int) 
 	}
 	for step := range steps {
 		ct := tables[r.IntN(len(tables))]
-		before := ct.t.slab.compactions
+		before := slabOf(ct.t).compactions
 		switch n := r.IntN(100); {
 		case n < 60:
 			k := key()
@@ -144,7 +144,7 @@ func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, parts, steps int) 
 			}
 		}
 		if len(held) > 0 {
-			compactionsHeld += ct.t.slab.compactions - before
+			compactionsHeld += slabOf(ct.t).compactions - before
 		}
 		if step%250 == 0 || step == steps-1 {
 			checkSnaps()

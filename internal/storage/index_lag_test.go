@@ -223,7 +223,7 @@ func TestIndexLagCompaction(t *testing.T) {
 	}
 	tbl.mu.Lock()
 	err := tbl.checkLocked()
-	compactions := tbl.slab.compactions
+	compactions := slabOf(tbl).compactions
 	tbl.mu.Unlock()
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func (t *Table) commitPatchLocking(k Key, names []string, fn func(EncodedItem, b
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ch, err := t.patchItemLocked(k, names, fn)
-	if t.slab.due() {
+	if t.scratchLocked().slab.due() {
 		t.settleLocked()
 	}
 	if err != nil {
@@ -111,7 +111,7 @@ func (t *Table) patchItemLocked(k Key, names []string, fn func(EncodedItem, bool
 	if t.coll != nil {
 		if ch.CollectionSize, err = t.coll.next(pk, oldItem, ch.OldSize, newItem, int(e.size)); err != nil {
 			if !sameString(e.rec, oldE.rec) {
-				t.slab.release(e.rec) // stored, never used: dead at once
+				t.scratchLocked().slab.release(e.rec) // stored, never used: dead at once
 			}
 			return Change{}, err
 		}

@@ -54,14 +54,14 @@ func cloneUnless(s, same string) string {
 // never compacts.
 func (s *TableSnapshot) newTable() *Table {
 	t := &Table{
-		ks:    s.ks,
-		id:    tableSeq.Add(1),
-		parts: s.parts, // shared: see ptable.share
-		count: s.count,
-		size:  s.size,
-		meta:  s.meta, // copied at the table's first change (setMetaLocking)
-		slab:  slab{foreign: true},
-		stamp: s.stamp,
+		ks:      s.ks,
+		id:      tableSeq.Add(1),
+		parts:   s.parts, // shared: see ptable.share
+		count:   s.count,
+		size:    s.size,
+		meta:    s.meta, // copied at the table's first change (setMetaLocking)
+		foreign: true,
+		stamp:   s.stamp,
 	}
 	t.metaShared = true
 	t.indexes, t.indexReads, t.idxShared = s.indexes, s.reads, len(s.indexes) > 0
@@ -278,7 +278,7 @@ func (b *TableBuilder) place(p *partition, h uint32, key Key, ent entry) {
 	if p == nil {
 		// A new partition, after every other in scan order: it goes at
 		// the end of the partition table.
-		p = t.arena.alloc()
+		p = t.scratchLocked().arena.alloc()
 		p.hash = h
 		p.load(ent)
 		b.addPart(p)

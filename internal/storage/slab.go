@@ -61,10 +61,6 @@ type slab struct {
 	// a quarter of live): taken when it began, or ran out.
 	queue       []*chunk
 	compactions int // chunks compacted, for tests
-	// foreign: the table was restored from a snapshot and stores records
-	// that lie in chunks it does not count (the snapshot's), which it
-	// never compacts; they go as the table rewrites them.
-	foreign bool
 }
 
 // chunk is one block of records, each prefixed by its length (a uvarint).
@@ -215,11 +211,11 @@ func sameString(a, b string) bool {
 }
 
 // storeLocked stores a record built in scratch memory.
-func (t *Table) storeLocked(rec []byte) string { return t.slab.store(rec) }
+func (t *Table) storeLocked(rec []byte) string { return t.scratchLocked().slab.store(rec) }
 
 // releaseLocked counts rec, a record the table has stopped storing, as
 // dead.
-func (t *Table) releaseLocked(rec string) { t.slab.release(rec) }
+func (t *Table) releaseLocked(rec string) { t.scratchLocked().slab.release(rec) }
 
 // settleLocked compacts sealed chunks, emptiest first, when the slab is
 // due: every chunk without a live record in the queue's order and at most
@@ -228,7 +224,7 @@ func (t *Table) releaseLocked(rec string) { t.slab.release(rec) }
 // partition and the indexes are updated, so that every record it finds
 // stored is one to keep.
 func (t *Table) settleLocked() {
-	s := &t.slab
+	s := &t.scratchLocked().slab
 	compacted := false
 	for 4*s.dead > s.live {
 		if len(s.queue) == 0 {
@@ -255,8 +251,8 @@ func (t *Table) settleLocked() {
 // compactLocked moves the live records of chunk c into the chunk being
 // filled and stops counting c.
 func (t *Table) compactLocked(c *chunk) {
-	t.slab.compactions++
-	t.slab.drop(c)
+	t.scr.slab.compactions++
+	t.scr.slab.drop(c)
 	if c.live == 0 {
 		return // every record is dead: none to look up
 	}
@@ -280,7 +276,7 @@ func (t *Table) relocateLocked(rec string) {
 	if !ok || !sameString(cur.rec, rec) {
 		return // dead
 	}
-	moved := parseEntry(t.slab.store(unsafe.Slice(unsafe.StringData(rec), len(rec))), cur.size)
+	moved := parseEntry(t.scr.slab.store(unsafe.Slice(unsafe.StringData(rec), len(rec))), cur.size)
 	t.ownPartLocked(pk, true).set(moved) // same sort key: replaces cur, in place
 	if t.indexedLocked() {               // deferred entries are rebuilt whole (DB.FillIndexes)
 		attrs := t.indexAttrsLocked(0, t.encodedOf(t.keyOf(cur), cur))
@@ -311,13 +307,17 @@ func (t *Table) relocateLocked(rec string) {
 // checkSlabLocked verifies that every chunk's live count is the bytes of
 // the records the table stores in it, for tests.
 func (t *Table) checkSlabLocked() error {
+	s := new(slab) // a table not written yet has an empty one
+	if t.scr != nil {
+		s = &t.scr.slab
+	}
 	live := make(map[*chunk]int)
 	var err error
 	t.parts.ascend(0, "", func(p *partition) bool {
 		p.walk(bound{}, bound{}, true, func(e entry) bool {
-			if c := t.slab.chunkOf(e.rec); c != nil {
+			if c := s.chunkOf(e.rec); c != nil {
 				live[c] += uvarintLen(len(e.rec)) + len(e.rec)
-			} else if len(e.rec) <= slabMaxRecord && !t.slab.foreign {
+			} else if len(e.rec) <= slabMaxRecord && !t.foreign {
 				err = fmt.Errorf("record of %q outside the slab", e.pk())
 			}
 			return err == nil
@@ -328,17 +328,17 @@ func (t *Table) checkSlabLocked() error {
 		return err
 	}
 	total, dead := 0, 0
-	for _, c := range t.slab.chunks {
+	for _, c := range s.chunks {
 		if live[c] != c.live {
 			return fmt.Errorf("chunk at %#x: counts %d live bytes, holds %d", c.addr, c.live, live[c])
 		}
 		total += c.live
-		if c != t.slab.active {
+		if c != s.active {
 			dead += len(c.buf) - c.live
 		}
 	}
-	if total != t.slab.live || dead != t.slab.dead {
-		return fmt.Errorf("slab counts %d live and %d dead bytes, chunks hold %d and %d", t.slab.live, t.slab.dead, total, dead)
+	if total != s.live || dead != s.dead {
+		return fmt.Errorf("slab counts %d live and %d dead bytes, chunks hold %d and %d", s.live, s.dead, total, dead)
 	}
 	return nil
 }

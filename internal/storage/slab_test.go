@@ -59,10 +59,10 @@ func TestSlabChurn(t *testing.T) {
 					t.Fatalf("Get(%v) = %v, want %v", k, got, want)
 				}
 			}
-			if tbl.slab.compactions == 0 {
+			if slabOf(tbl).compactions == 0 {
 				t.Fatal("no chunk was compacted")
 			}
-			t.Logf("%d compactions, %d chunks", tbl.slab.compactions, len(tbl.slab.chunks))
+			t.Logf("%d compactions, %d chunks", slabOf(tbl).compactions, len(slabOf(tbl).chunks))
 		})
 	}
 }
@@ -71,8 +71,8 @@ func TestSlabChurn(t *testing.T) {
 func TestSlabSmallTable(t *testing.T) {
 	tbl := NewTable(schemaS)
 	put(t, tbl, Item{"pk": S("a"), "v": S("x")})
-	if n := len(tbl.slab.chunks); n != 1 || cap(tbl.slab.chunks[0].buf) != slabFirstChunk {
-		t.Fatalf("got %d chunks, the first of %d bytes; want one of %d", n, cap(tbl.slab.chunks[0].buf), slabFirstChunk)
+	if n := len(slabOf(tbl).chunks); n != 1 || cap(slabOf(tbl).chunks[0].buf) != slabFirstChunk {
+		t.Fatalf("got %d chunks, the first of %d bytes; want one of %d", n, cap(slabOf(tbl).chunks[0].buf), slabFirstChunk)
 	}
 }
 
@@ -86,11 +86,11 @@ func TestSlabOverwriteOne(t *testing.T) {
 	}
 	checkTable(t, tbl)
 	total := 0
-	for _, c := range tbl.slab.chunks {
+	for _, c := range slabOf(tbl).chunks {
 		total += cap(c.buf)
 	}
-	if len(tbl.slab.chunks) > 2 || total > 2*slabMaxChunk {
-		t.Fatalf("%d chunks of %d bytes in all after overwriting one item", len(tbl.slab.chunks), total)
+	if len(slabOf(tbl).chunks) > 2 || total > 2*slabMaxChunk {
+		t.Fatalf("%d chunks of %d bytes in all after overwriting one item", len(slabOf(tbl).chunks), total)
 	}
 }
 
@@ -114,10 +114,10 @@ func TestSlabDeadBound(t *testing.T) {
 		}
 		tbl.mu.Lock()
 		held := 0
-		for _, c := range tbl.slab.chunks {
+		for _, c := range slabOf(tbl).chunks {
 			held += len(c.buf)
 		}
-		live := tbl.slab.live
+		live := slabOf(tbl).live
 		tbl.mu.Unlock()
 		if limit := live + live/2 + 2*slabMaxChunk; held > limit {
 			t.Fatalf("step %d: chunks hold %d bytes for %d live (limit %d)", step, held, live, limit)
@@ -127,7 +127,15 @@ func TestSlabDeadBound(t *testing.T) {
 		}
 	}
 	checkTable(t, tbl)
-	if tbl.slab.compactions == 0 {
+	if slabOf(tbl).compactions == 0 {
 		t.Fatal("no chunk was compacted: the test tests nothing")
 	}
+}
+
+// slabOf returns t's slab; empty for a table not written yet.
+func slabOf(t *Table) *slab {
+	if t.scr == nil {
+		return new(slab)
+	}
+	return &t.scr.slab
 }

@@ -27,11 +27,9 @@ type Table struct {
 	// tables' mu are taken in ascending id only (tx.go).
 	mu    sync.RWMutex
 	parts ptable        // the partitions, by key and in scan order (ptable.go)
-	arena partArena     // where partitions come from
-	slab  slab          // where records are stored (slab.go)
 	count int           // items stored
 	size  int64         // sum of the stored items' ItemSize
-	scr   *tableScratch // writes' buffers, made at the first (scratchLocked)
+	scr   *tableScratch // what writes keep (the slab, the arena, buffers), made at the first (scratchLocked)
 	coll  *collections  // item collection sizes; nil until TrackCollections
 
 	// stamp names what the table holds (items, indexes, metadata) for
@@ -57,6 +55,10 @@ type Table struct {
 	// rebuilds them. Guarded by mu.
 	deferIdx bool
 	hookTx   bool // scratch of WriteTx.hookLocked, under mu: the hook wants this commit's writes
+	// foreign: the table was restored from a snapshot and stores records
+	// that lie in chunks its slab does not count (the snapshot's), which
+	// it never compacts; they go as the table rewrites them. Immutable.
+	foreign bool
 	// metaShared: meta is a snapshot's too (or the table a snapshot's
 	// restored copy), so a change copies it first. Guarded by metaMu.
 	metaShared bool
@@ -99,11 +101,13 @@ type Table struct {
 	meta   map[string][]byte
 }
 
-// tableScratch is what a table's writes reuse from write to write, made
-// at the first (scratchLocked): a table that is only read (a branch's
-// restored one) holds none.
+// tableScratch is what a table's writes keep and reuse from write to
+// write, made at the first (scratchLocked): a table that is only read (a
+// branch's restored one) holds none.
 type tableScratch struct {
-	buf []byte // encoding buffer
+	arena partArena // where partitions come from
+	slab  slab      // where records are stored (slab.go)
+	buf   []byte    // encoding buffer
 	// indexAttrs are two maps that writes decode indexReads into (the
 	// replaced item's and the new one's): an index's replace keeps
 	// neither (indexAttrsLocked).
@@ -273,7 +277,7 @@ func (t *Table) commitWriteLocked(origin Origin, k Key, ch *Change) (hookResult,
 // path. It ends by compacting the slab's chunks that are due.
 func (t *Table) putItemLocked(k Key, newItem Item, decodeOld bool, fn func(old Item) (Item, error)) (Change, error) {
 	ch, err := t.writeItemLocked(k, newItem, decodeOld, fn)
-	if t.slab.due() {
+	if t.scratchLocked().slab.due() {
 		t.settleLocked()
 	}
 	return ch, err
@@ -332,7 +336,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 	if t.coll != nil {
 		if ch.CollectionSize, err = t.coll.next(pk, ch.Old, ch.OldSize, newItem, int(e.size)); err != nil {
 			if !sameString(e.rec, oldE.rec) {
-				t.slab.release(e.rec) // stored, never used: dead at once
+				t.scratchLocked().slab.release(e.rec) // stored, never used: dead at once
 			}
 			return Change{}, err
 		}
@@ -460,7 +464,7 @@ func (t *Table) putLocked(pk string, e, old entry, found bool) {
 	h := partitionHash(pk)
 	i, ok := t.parts.locate(h, pk, found)
 	if !ok {
-		p := t.arena.alloc()
+		p := t.scratchLocked().arena.alloc()
 		p.hash = h
 		p.setOne(e)
 		t.parts.insert(p)
@@ -490,7 +494,7 @@ func (t *Table) deleteLocked(pk, sk string, old entry) {
 		own := t.parts.ownedAt(i)
 		t.parts.removeAt(i)
 		if own {
-			t.arena.release(p)
+			t.scratchLocked().arena.release(p)
 		}
 	} else {
 		t.ownSlotLocked(i).delete(sk)
