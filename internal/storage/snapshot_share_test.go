@@ -9,9 +9,11 @@ import (
 
 // TestRestoredTableSharesIndexes: a table restored from a snapshot holds
 // the snapshot's frozen indexes, not copies, until its first change
-// (a write, an index added, a lag set); a snapshot of it taken before
-// then holds them too. The change gives it copies of its own, and the
-// snapshot and a sibling restored from it see none of its writes.
+// (a write, an index added, a lag set), and no write state (slab,
+// arena, buffers) until its first write, however much it is read; a
+// snapshot of it taken before then holds the same indexes. The change
+// gives it copies of its own, and the snapshot and a sibling restored
+// from it see none of its writes.
 func TestRestoredTableSharesIndexes(t *testing.T) {
 	db := NewDB(nil)
 	snap := restoreFixture(t, db).Snapshot()
@@ -22,8 +24,12 @@ func TestRestoredTableSharesIndexes(t *testing.T) {
 	r2, err := db.RestoreTable("r2", "r2", snap)
 	require.NoError(t, err)
 	for _, r := range []*Table{r1, r2} {
+		_, ok := r.Get(schemaSN.KeyOf(benchItem(t, schemaSN, 0, 0)))
+		require.True(t, ok)
+		require.NoError(t, r.QueryIndex(emailIndex.Name, IndexQuery{Partition: []Value{S("someone.0@example.com")}, Forward: true}, func(EncodedItem) bool { return true }))
 		require.True(t, r.idxShared)
 		require.Same(t, snap.indexes[0], r.indexes[0], "%s copied the index it only read", r.Name())
+		require.Nil(t, r.scr, "%s made write state to be read", r.Name())
 	}
 	again := r1.Snapshot()
 	require.Same(t, snap.indexes[0], again.indexes[0], "a snapshot of a table never changed copies its indexes")
@@ -33,6 +39,7 @@ func TestRestoredTableSharesIndexes(t *testing.T) {
 	it := benchItem(t, schemaSN, 0, 0)
 	it["email"] = S("changed@example.com")
 	put(t, r1, it)
+	require.NotNil(t, r1.scr)
 	require.False(t, r1.idxShared)
 	require.NotSame(t, snap.indexes[0], r1.indexes[0])
 	require.True(t, r2.idxShared, "a sibling's write copied this table's indexes")
