@@ -137,8 +137,9 @@ type table struct {
 	// projection, compiled at its first read (page_eval.go): an
 	// *tablespec.IndexDef's *expr.Projection. An index definition never changes
 	// its key schema or projection; one replaced by UpdateTable leaves
-	// its entry until the table goes.
-	indexProjections sync.Map
+	// its entry until the table goes. Made at the first such read (a
+	// table that has none, a branch's only read, keeps none).
+	indexProjections atomic.Pointer[sync.Map]
 
 	// mu serializes the changes of meta and guards liveStream. It comes
 	// first in the lock order: a holder may take storage's table locks
