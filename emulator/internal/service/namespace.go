@@ -19,11 +19,10 @@ const defaultAccountID = "000000000000"
 // is one for everyone. The control-plane operations (op_tables.go) own the
 // catalog and may extend this struct and table.
 type Namespace struct {
-	key     string // "AKID/region", or "shared": the namespace's ID
-	region  string // region that created it; "" for the shared namespace
-	account string
-	svc     *Service
-	db      *storage.DB // nil while home is set
+	key    string // "AKID/region", or "shared": the namespace's ID
+	region string // region that created it; "" for the shared namespace
+	svc    *Service
+	db     *storage.DB // nil while home is set
 
 	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
 	tables   tableList       // by table name (catalog_list.go)
@@ -51,7 +50,7 @@ type Namespace struct {
 // the namespace is then not to be registered; its DB refuses every
 // change with the cause (persistence.go).
 func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
-	ns := &Namespace{key: key, region: region, account: defaultAccountID, svc: n.svc, states: newStates()}
+	ns := &Namespace{key: key, region: region, svc: n.svc, states: newStates()}
 	var db *storage.DB
 	switch {
 	case n.dbs != nil:
@@ -133,7 +132,7 @@ func (ns *Namespace) DB() *storage.DB { return ns.registered().db }
 func (ns *Namespace) Region() string { return ns.region }
 
 // AccountID is the account id for ARNs ("000000000000", as DynamoDB Local).
-func (ns *Namespace) AccountID() string { return ns.account }
+func (ns *Namespace) AccountID() string { return defaultAccountID }
 
 // namespaces holds the namespaces of an Emulator, created on first use.
 type namespaces struct {
@@ -176,7 +175,7 @@ func (n *namespaces) lookup(k nsKey) *Namespace {
 	if ns != nil {
 		return ns
 	}
-	ns = &Namespace{key: k.keyString(), region: k.region, account: defaultAccountID, svc: n.svc, home: n}
+	ns = &Namespace{key: k.keyString(), region: k.region, svc: n.svc, home: n}
 	ns.homeKey = k
 	return ns
 }
