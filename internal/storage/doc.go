@@ -222,7 +222,13 @@
 // (copying a shared partition as any write does); a snapshot keeps the
 // old record, and its chunk stays in memory while it is referenced. A
 // table that was never snapshotted pays one flag test per write and no
-// allocation.
+// allocation. A table restored from a snapshot holds the snapshot's
+// frozen secondary indexes themselves, and copies them (O(1) each) at its
+// first change; what writes keep (the slab, the partition arena, the
+// encoding buffer and attribute maps) every table makes at its first
+// write. So a restored table that is only read (a branch's) costs its
+// Table struct alone, and a DB of few tables keeps them in one sorted
+// slice, with a map by ID only past eight.
 // snapshot.go says what a snapshot costs in memory.
 //
 // # Caveats
