@@ -17,8 +17,8 @@ import (
 
 // The table catalog of a Namespace: its storage.DB holds the tables
 // (items, indexes, and each table's definition as a metadata record:
-// catalog_record.go), and ns.tables holds the emulator's tables by name
-// (catalog_list.go), each wrapping its storage table. ns.mu guards only that map (a
+// catalog_record.go), and ns.tables holds the emulator's tables in name
+// order, each wrapping its storage table. ns.mu guards only that list (a
 // leaf of the lock order in doc.go: nothing is locked while it is held);
 // each table keeps its own definition (an immutable snapshot, changed
 // under table.mu through changeMeta, the one funnel that records it) and
@@ -29,7 +29,16 @@ import (
 func (ns *Namespace) getTable(name string) *table {
 	ns.mu.RLock()
 	defer ns.mu.RUnlock()
-	return ns.tables.get(name)
+	if i, ok := ns.findLocked(name); ok {
+		return ns.tables[i]
+	}
+	return nil
+}
+
+// findLocked returns where the table called name is, or would go, in
+// ns.tables (a slice in name order: a map's least is 200 B); ns.mu held.
+func (ns *Namespace) findLocked(name string) (int, bool) {
+	return slices.BinarySearchFunc(ns.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
 }
 
 // registered returns ns, or for a namespace nobody has created anything
@@ -81,7 +90,11 @@ func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *
 	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	ns.tables.put(t)
+	if i, ok := ns.findLocked(t.name); ok {
+		ns.tables[i] = t
+	} else {
+		ns.tables = slices.Insert(ns.tables, i, t)
+	}
 }
 
 // removeTable deletes t from the catalog if it is still there (a
@@ -89,7 +102,9 @@ func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *
 func (ns *Namespace) removeTable(t *table) {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	ns.tables.remove(t)
+	if i, ok := ns.findLocked(t.name); ok && ns.tables[i] == t {
+		ns.tables = slices.Delete(ns.tables, i, i+1)
+	}
 }
 
 // tableNames returns the table names in ascending (UTF-8 byte) order.
@@ -137,9 +152,8 @@ type table struct {
 	// projection, compiled at its first read (page_eval.go): an
 	// *tablespec.IndexDef's *expr.Projection. An index definition never changes
 	// its key schema or projection; one replaced by UpdateTable leaves
-	// its entry until the table goes. Made at the first such read (a
-	// table that has none, a branch's only read, keeps none).
-	indexProjections atomic.Pointer[sync.Map]
+	// its entry until the table goes.
+	indexProjections sync.Map
 
 	// mu serializes the changes of meta and guards liveStream. It comes
 	// first in the lock order: a holder may take storage's table locks

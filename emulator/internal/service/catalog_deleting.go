@@ -32,7 +32,9 @@ type deletingTable struct {
 func (ns *Namespace) retireTable(t *table, now, goneAt time.Time) {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
-	ns.tables.remove(t)
+	if i, ok := ns.findLocked(t.name); ok && ns.tables[i] == t {
+		ns.tables = slices.Delete(ns.tables, i, i+1)
+	}
 	ns.deleting = slices.DeleteFunc(ns.deleting, func(d deletingTable) bool { return !now.Before(d.goneAt) })
 	ns.deleting = append(ns.deleting, deletingTable{t: t, goneAt: goneAt})
 }
@@ -65,7 +67,7 @@ func (ns *Namespace) deletingNames(now time.Time) []string {
 	defer ns.mu.RUnlock()
 	var names []string
 	for _, d := range ns.deleting {
-		if live := ns.tables.get(d.t.name) != nil; !live && now.Before(d.goneAt) && !slices.Contains(names, d.t.name) {
+		if _, live := ns.findLocked(d.t.name); !live && now.Before(d.goneAt) && !slices.Contains(names, d.t.name) {
 			names = append(names, d.t.name)
 		}
 	}

@@ -47,8 +47,7 @@
 //     operations not implemented, named as such), enums.go,
 //     unknown_members.go (a member an operation's request does not take).
 //   - Catalog: catalog.go (a namespace's tables, createTable,
-//     changeMeta), catalog_list.go (the tables in name order: a sorted
-//     slice, for namespaces of few tables), catalog_deleting.go (deleted tables kept DELETING for
+//     changeMeta), catalog_deleting.go (deleted tables kept DELETING for
 //     -delayTransientStatuses' delay), catalog_record.go (a definition as its metadata
 //     record), catalog_apply.go (Namespace.Apply), persistence.go
 //     (Namespace.RebuildCatalog: a namespace loaded from disk, and what

@@ -42,46 +42,31 @@ func (s State[T]) Kept(c Call) *T { return s.in(c.c.ns.registered()) }
 // In returns the state in the namespace s.
 func (s State[T]) In(sp Space) *T { return s.in(sp.ns) }
 
-// Made returns the state in the namespace s if it is made (In made it),
-// else nil, without making it: for a look that a zero state answers.
+// Made returns the state in the namespace s if made (by In), else nil.
 func (s State[T]) Made(sp Space) *T {
-	ns := sp.ns
-	if ns.home != nil {
-		ns.home.mu.RLock()
-		ns = ns.home.byKey[ns.homeKey]
-		sp.ns.home.mu.RUnlock()
-		if ns == nil {
-			return nil
-		}
-	}
-	x, _ := ns.states[s.i].Load().(*T)
+	x, _ := s.slot(sp.ns).Load().(*T)
 	return x
 }
 
 func (s State[T]) in(ns *Namespace) *T {
-	if ns.home != nil {
-		ns.home.mu.RLock()
-		reg := ns.home.byKey[ns.homeKey]
-		ns.home.mu.RUnlock()
-		if reg == nil {
-			return new(T)
-		}
-		ns = reg
+	v := s.slot(ns)
+	if v.Load() == nil {
+		v.CompareAndSwap(nil, stateMakers[s.i]()) // the first maker wins
 	}
-	v := &ns.states[s.i]
-	if x := v.Load(); x != nil {
-		return x.(*T)
-	}
-	v.CompareAndSwap(nil, stateMakers[s.i]()) // the first maker wins
 	return v.Load().(*T)
 }
 
-// newStates returns a new namespace's feature states, none made yet.
-func newStates() []atomic.Value {
-	if len(stateMakers) == 0 {
-		return nil
+// slot returns the state's slot in ns, or in the registered namespace of
+// its key (Namespace.home): while none, an empty one nothing keeps.
+func (s State[T]) slot(ns *Namespace) *atomic.Value {
+	if ns.home != nil {
+		ns.home.mu.RLock()
+		defer ns.home.mu.RUnlock()
+		if ns = ns.home.byKey[ns.homeKey]; ns == nil {
+			return new(atomic.Value)
+		}
 	}
-	return make([]atomic.Value, len(stateMakers))
+	return &ns.states[s.i]
 }
 
 // Loader is a feature that puts back state kept on disk when its

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,7 +27,7 @@ type Namespace struct {
 	db     *storage.DB // nil while home is set
 
 	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
-	tables   tableList       // by table name (catalog_list.go)
+	tables   []*table        // in name order (catalog.go, findLocked)
 	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
 
 	streams streamSet // the streams of its tables, disabled ones included (streams.go)
@@ -50,7 +52,7 @@ type Namespace struct {
 // the namespace is then not to be registered; its DB refuses every
 // change with the cause (persistence.go).
 func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
-	ns := &Namespace{key: key, region: region, svc: n.svc, states: newStates()}
+	ns := &Namespace{key: key, region: region, svc: n.svc, states: make([]atomic.Value, len(stateMakers))}
 	var db *storage.DB
 	switch {
 	case n.dbs != nil:
@@ -195,9 +197,6 @@ func (n *namespaces) get(k nsKey) *Namespace {
 	defer n.mu.Unlock()
 	ns := n.byKey[k]
 	if ns == nil {
-		if n.byKey == nil {
-			n.byKey = make(map[nsKey]*Namespace)
-		}
 		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
 		id, region := k.keyString(), k.region
 		if k.shared {
@@ -216,20 +215,12 @@ func (n *namespaces) get(k nsKey) *Namespace {
 func (n *namespaces) all() []*Namespace {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
-	out := make([]*Namespace, 0, len(n.byKey))
-	for _, ns := range n.byKey {
-		out = append(out, ns)
-	}
-	return out
+	return slices.Collect(maps.Values(n.byKey))
 }
 
 // allTables returns the namespace's tables.
 func (ns *Namespace) allTables() []*table {
 	ns.mu.RLock()
 	defer ns.mu.RUnlock()
-	out := make([]*table, 0, len(ns.tables))
-	for _, t := range ns.tables {
-		out = append(out, t)
-	}
-	return out
+	return slices.Clone(ns.tables)
 }

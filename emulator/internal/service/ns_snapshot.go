@@ -87,9 +87,6 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	defer n.mu.Unlock()
 	delete(n.forks, k)
 	if snap != nil {
-		if n.forks == nil {
-			n.forks = make(map[nsKey]*fork)
-		}
 		n.forks[k] = &fork{snap: snap}
 	}
 	return nil
@@ -130,9 +127,6 @@ func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 		n.mu.Lock()
 		if n.forks[k] == f {
 			delete(n.forks, k)
-			if n.byKey == nil {
-				n.byKey = make(map[nsKey]*Namespace)
-			}
 			n.byKey[k] = ns
 		}
 		n.mu.Unlock()

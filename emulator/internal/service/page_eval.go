@@ -1,8 +1,6 @@
 package service
 
 import (
-	"sync"
-
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -89,18 +87,13 @@ func projectEncoded(proj *expr.Projection, e storage.EncodedItem) storage.Encode
 // index read ir keeps (its keep list), from the table's cache
 // (table.indexProjections); nil if they do not compile.
 func (t *table) indexProjection(ir *indexRead) *expr.Projection {
-	cache := t.indexProjections.Load()
-	if cache == nil {
-		t.indexProjections.CompareAndSwap(nil, new(sync.Map)) // the first maker wins
-		cache = t.indexProjections.Load()
-	}
-	if p, ok := cache.Load(ir.x); ok {
+	if p, ok := t.indexProjections.Load(ir.x); ok {
 		return p.(*expr.Projection)
 	}
 	keep, err := expr.AttributesToGet(ir.keep)
 	if err != nil {
 		return nil
 	}
-	p, _ := cache.LoadOrStore(ir.x, keep)
+	p, _ := t.indexProjections.LoadOrStore(ir.x, keep)
 	return p.(*expr.Projection)
 }

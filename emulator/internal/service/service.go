@@ -77,6 +77,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
+	s.dbs.byKey, s.dbs.forks = make(map[nsKey]*Namespace), make(map[nsKey]*fork)
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
