@@ -205,7 +205,9 @@ func BenchmarkBranchWrite(b *testing.B) {
 // base's). Heap, not time: runtime.ReadMemStats after a GC. With
 // used=false no branch is used (each is a map entry, and all share the
 // base's snapshot); with used=true each answers one GetItem, which makes
-// its namespace and tables, sharing the items with the base.
+// its namespace and tables, sharing the items, the indexes and the
+// decoded definitions with the base (docs/backups.md, "Branches", says
+// what each part costs).
 //
 //	go test ./emulator/internal/service -run '^$' -bench BranchesHeap -benchtime 1x
 func BenchmarkBranchesHeap(b *testing.B) {
