@@ -115,7 +115,8 @@ func (db *DB) replayCommit(r *Record) (bool, error) {
 		}
 	}
 	for _, t := range locked {
-		t.scratchLocked().replayAttrs = t.scr.replayAttrs[:0]
+		s := t.scratchLocked()
+		s.replayAttrs = s.replayAttrs[:0]
 	}
 	checked := make([]replayedWrite, len(r.Writes))
 	for i := range r.Writes {

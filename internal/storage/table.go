@@ -16,8 +16,9 @@ type Table struct {
 	ks KeySchema // immutable after NewTable
 	id uint64    // creation number, immutable: transactions lock tables in id order (tx.go)
 
-	// mu guards parts, arena, slab, count, size, scratch, coll, indexes,
-	// indexReads and obs, and the partitions and B-trees they reach.
+	// mu guards parts, count, size, scr (the slab, the arena and the
+	// buffers in it), coll, indexes, indexReads and obs, and the
+	// partitions and B-trees they reach.
 	// Readers hold it shared for the whole of a Get, Query or Scan
 	// including the visits; Write holds it exclusively for the whole
 	// read-modify-write, callback included. Helpers named ...Locked
