@@ -27,6 +27,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
@@ -769,7 +770,13 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operat
 	var n int64
 	r := in.body
 	var sum hash.Hash // the body's SHA-256, as it arrives, where it is not held whole
-	if lc := service.ListCutOf(op.Name); lc != nil && in.contentEncoding == nil && lc.Takes(in.contentLength) {
+	// The size first: most bodies are small, and the ListCut's lookup
+	// by name cost 146 instructions a request (GetItem's 2%).
+	var lc *oversize.ListCut
+	if oversize.TakesSize(in.contentLength) && in.contentEncoding == nil {
+		lc = service.ListCutOf(op.Name)
+	}
+	if lc != nil {
 		if in.sum != nil {
 			sum = sha256.New()
 			r = io.TeeReader(r, sum)

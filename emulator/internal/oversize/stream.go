@@ -76,9 +76,10 @@ func Checked[T any](pre, post string, clean func(*T) bool) func() func([]byte, w
 	}
 }
 
-// Takes reports whether a body of size bytes (-1: unknown) is read
-// through lc: a smaller one than MinCutBytes is read whole.
-func (lc *ListCut) Takes(size int64) bool { return size < 0 || size >= MinCutBytes }
+// TakesSize reports whether a body of size bytes (-1: unknown) is read
+// through its operation's ListCut, if it has one: a smaller one than
+// MinCutBytes is read whole.
+func TakesSize(size int64) bool { return size < 0 || size >= MinCutBytes }
 
 // Reduce is Read for a body held whole (a compressed one, or one smaller
 // than MinCutBytes): it returns the body to decode instead (nil: the body
