@@ -246,7 +246,7 @@ func (Feature) Dropped(d service.Dropped) {
 func createBackup(c service.Call, in *CreateBackupInput) (*CreateBackupOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.TableName, "tableName") {
-		service.TableNameConstraints(&cs, *in.TableName)
+		tablespec.TableNameConstraints(&cs, *in.TableName)
 	}
 	if apierr.NotNull(&cs, in.BackupName, "backupName") {
 		apierr.NameConstraints(&cs, *in.BackupName, "backupName")
@@ -360,7 +360,7 @@ func deleteBackup(c service.Call, in *DeleteBackupInput) (*DeleteBackupOutput, e
 func listBackups(c service.Call, in *ListBackupsInput) (*ListBackupsOutput, error) {
 	var cs apierr.Constraints
 	if in.TableName != nil {
-		service.TableNameConstraints(&cs, *in.TableName)
+		tablespec.TableNameConstraints(&cs, *in.TableName)
 	}
 	cs.AddViolation(apierr.LimitViolation(in.Limit, "limit", maxListBackupsLimit, true))
 	if in.ExclusiveStartBackupArn != nil {

@@ -15,7 +15,7 @@ func restoreTableFromBackup(c service.Call, in *RestoreTableFromBackupInput) (*R
 	}
 	backupARNConstraints(&cs, in.BackupArn, "backupArn")
 	ov := in.RestoreOverrides
-	service.RestoreConstraints(&cs, &ov)
+	ov.Constraints(&cs)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // attributes (as GetItem, ExecuteStatement and ExecuteTransaction answer
 // it); a missing item has no Item.
 func runBatchGet(c service.Call, b batchStatement, s *partiql.Select, opt stmtOptions, caps *capacityTotals) BatchStatementResponse {
-	t, _, target, err := c.SelectTarget(s.From.Table.Text, indexName(s))
+	t, _, target, err := selectTarget(c, s.From.Table.Text, indexName(s))
 	if err != nil {
 		return batchError(err, "")
 	}

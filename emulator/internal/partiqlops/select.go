@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
@@ -19,11 +20,11 @@ import (
 // refused, as DynamoDB Local refuses it.
 
 func runSelect(c service.Call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*ExecuteStatementOutput, error) {
-	t, x, target, err := c.SelectTarget(s.From.Table.Text, indexName(s))
+	t, x, target, err := selectTarget(c, s.From.Table.Text, indexName(s))
 	if err != nil {
 		return nil, err
 	}
-	if x.Global() && opt.consistent {
+	if x != nil && !x.Local && opt.consistent { // a GSI
 		return nil, apierr.Validation(apierr.MsgPartiQLGSIConsistentRead)
 	}
 	sel, err := lower.LowerSelect(b, s, target)
@@ -45,6 +46,42 @@ func runSelect(c service.Call, b lower.Binding, s *partiql.Select, opt stmtOptio
 		out.NextToken = encodeNextToken(page.LastKey)
 	}
 	return out, nil
+}
+
+// selectTarget looks up what a SELECT reads: the table (as the data
+// plane looks it up), and its index of that name (index nil: the table,
+// x nil), with their key schema as the lowering takes it. An index with
+// a multi-attribute key is lower.Target.Multi.
+func selectTarget(c service.Call, table string, index *string) (service.Table, *tablespec.IndexDef, lower.Target, error) {
+	t, err := c.LookupDataTable(table)
+	if err != nil {
+		return service.Table{}, nil, lower.Target{}, err
+	}
+	if index == nil {
+		return t, nil, lower.Target{Keys: t.Schema()}, nil
+	}
+	x := tableIndex(t, *index)
+	if x == nil {
+		return service.Table{}, nil, lower.Target{}, apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
+	}
+	if x.Multi() {
+		return t, x, lower.Target{Multi: true}, nil
+	}
+	return t, x, lower.Target{Keys: x.Schema}, nil
+}
+
+// tableIndex finds t's secondary index of that name; nil when there is
+// none.
+func tableIndex(t service.Table, name string) *tablespec.IndexDef {
+	gsis, lsis := t.Indexes()
+	for _, defs := range [2][]*tablespec.IndexDef{gsis, lsis} {
+		for _, d := range defs {
+			if d.Name == name {
+				return d
+			}
+		}
+	}
+	return nil
 }
 
 // indexName is the index a SELECT names ("table"."index"), nil for the

@@ -34,7 +34,7 @@ func describeContinuousBackups(c service.Call, in *DescribeContinuousBackupsInpu
 func updateContinuousBackups(c service.Call, in *UpdateContinuousBackupsInput) (*UpdateContinuousBackupsOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.TableName, "tableName") {
-		service.TableNameConstraints(&cs, *in.TableName)
+		tablespec.TableNameConstraints(&cs, *in.TableName)
 	}
 	spec := in.PointInTimeRecoverySpecification
 	if apierr.NotNull(&cs, spec, "pointInTimeRecoverySpecification") {

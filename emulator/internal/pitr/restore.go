@@ -24,7 +24,7 @@ func restoreTableToPointInTime(c service.Call, in *RestoreTableToPointInTimeInpu
 		cs.Add(apierr.Quote(*in.SourceTableArn), "sourceTableArn", apierr.LenGE(1))
 	}
 	ov := in.RestoreOverrides
-	service.RestoreConstraints(&cs, &ov)
+	ov.Constraints(&cs)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}

@@ -132,7 +132,8 @@
 //     is a feature too (emulator/internal/pitr: its recorder in the
 //     commit hook chain, service.Hooker and Definer,
 //     feature_lifecycle.go), which restores through Call.RestoreAt;
-//     restore.go is the one restore both share, backups_types.go the
+//     restore.go is the one restore both share (what the overrides do
+//     to the indexes is tablespec's RestoredIndexes), backups_types.go the
 //     wire shapes the core keeps (RestoreSummary, RestoreOverrides,
 //     a backup's source description), hook_select.go (the item writes
 //     the namespace's hook chain hears of), admin_views.go (read-only

@@ -205,13 +205,8 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 	if d := cc.svc.cfg.TransientDelay; d > 0 {
 		m.activeAt = now.Add(d)
 	}
-	var err error
-	if m.GSIs, err = overrideIndexes(t, sm.GSIs, false, nil, m.billingMode); err != nil {
-		return Table{}, err
-	}
-	if m.LSIs, err = overrideIndexes(t, sm.LSIs, false, nil, m.billingMode); err != nil {
-		return Table{}, err
-	}
+	m.GSIs = tablespec.CopiedIndexes(t.arn, sm.GSIs, m.billingMode)
+	m.LSIs = tablespec.CopiedIndexes(t.arn, sm.LSIs, m.billingMode)
 	if edit != nil {
 		e := &Edit{Definition: Definition{t: t, m: m}}
 		if err := edit(e); err != nil {

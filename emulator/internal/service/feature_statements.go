@@ -19,49 +19,6 @@ import (
 // UpdateStatement, DeleteStatement), a transaction by the storage
 // transaction code of TransactWriteItems and TransactGetItems.
 
-// StatementIndex is the secondary index a SELECT reads (the zero value:
-// the table).
-type StatementIndex struct{ x *tablespec.IndexDef }
-
-// SelectTarget looks up what a SELECT reads: the table, and its index
-// of that name (index nil: the table), with their key schema as the
-// lowering takes it. An index with a multi-attribute key is
-// lower.Target.Multi.
-func (c Call) SelectTarget(table string, index *string) (Table, StatementIndex, lower.Target, error) {
-	t, err := c.c.lookupTable(table)
-	if err != nil {
-		return Table{}, StatementIndex{}, lower.Target{}, err
-	}
-	if index == nil {
-		return Table{t: t}, StatementIndex{}, lower.Target{Keys: t.schema}, nil
-	}
-	x := partiqlIndex(t, *index)
-	if x == nil {
-		return Table{}, StatementIndex{}, lower.Target{}, apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
-	}
-	if x.Multi() {
-		return Table{t: t}, StatementIndex{x}, lower.Target{Multi: true}, nil
-	}
-	return Table{t: t}, StatementIndex{x}, lower.Target{Keys: indexKeySchema(x)}, nil
-}
-
-// partiqlIndex finds the table's index of that name; nil when there is
-// none.
-func partiqlIndex(t *table, name string) *tablespec.IndexDef {
-	gsis, lsis := t.indexes()
-	for _, defs := range [2][]*tablespec.IndexDef{gsis, lsis} {
-		for _, d := range defs {
-			if d.Name == name {
-				return d
-			}
-		}
-	}
-	return nil
-}
-
-// Global reports whether the index is a global secondary index.
-func (x StatementIndex) Global() bool { return x.x != nil && !x.x.Local }
-
 // Schema is the table's key schema.
 func (t Table) Schema() storage.KeySchema { return t.t.schema }
 
@@ -92,10 +49,10 @@ func (c Call) Finish(err error) { c.c.finishItem(err) }
 // StatementRead is a SELECT's read, lowered.
 type StatementRead struct {
 	Table      Table
-	Index      StatementIndex
-	Keys       storage.KeySchema // the target's, as the lowering took it
-	Select     *lower.Select     // key conditions, filter, SELECT list, direction
-	Limit      int               // 0: none
+	Index      *tablespec.IndexDef // the index read (nil: the table)
+	Keys       storage.KeySchema   // the target's, as the lowering took it
+	Select     *lower.Select       // key conditions, filter, SELECT list, direction
+	Limit      int                 // 0: none
 	Consistent bool
 	Capacity   string  // ReturnConsumedCapacity
 	NextToken  *string // the base64 of the last evaluated key's DynamoDB JSON
@@ -116,7 +73,7 @@ type StatementPage struct {
 // values, the tenant guard, the NextToken; the hooks (beginSelect) run
 // before the read.
 func (c Call) ReadStatement(r *StatementRead) (*StatementPage, error) {
-	t, x, sel, keys := r.Table.t, r.Index.x, r.Select, r.Keys
+	t, x, sel, keys := r.Table.t, r.Index, r.Select, r.Keys
 	// Of an IN list, a key that holds an empty value matches no item of
 	// its partition; with pk = value it is the statement's error.
 	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return checkKeyConditionValues(kc, keys) }); err != nil {

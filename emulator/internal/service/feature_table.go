@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -82,16 +81,6 @@ func (c Call) RestoreFromCopy(name string, tc TableCopy, ov *RestoreOverrides, b
 		return nil, err
 	}
 	return t.describe(), nil
-}
-
-// RestoreConstraints adds the model constraints of a restore's overrides
-// to cs.
-func RestoreConstraints(cs *apierr.Constraints, ov *RestoreOverrides) { ov.Constraints(cs) }
-
-// TableNameConstraints adds the constraints of a TableName member (3 to
-// 255 characters, or an ARN of at most 1024) to cs.
-func TableNameConstraints(cs *apierr.Constraints, name string) {
-	tablespec.TableNameConstraints(cs, name)
 }
 
 // Opener is a feature told when a namespace is made (before anything is

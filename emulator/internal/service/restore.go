@@ -149,124 +149,12 @@ func restoredMeta(c *call, t *table, sm *tableMeta, ov *RestoreOverrides, from *
 	case m.throughput.Read == 0 || m.throughput.Write == 0:
 		return nil, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	}
-	var err error
-	if m.GSIs, err = overrideIndexes(t, sm.GSIs, ov.GlobalSecondaryIndexOverride != nil, gsiOverrides(ov.GlobalSecondaryIndexOverride), m.billingMode); err != nil {
+	ix, err := ov.RestoredIndexes(&sm.Indexes, t.arn, m.billingMode, func(a string) bool {
+		return a == t.schema.Partition.Name || a == t.schema.Sort.Name
+	})
+	if err != nil {
 		return nil, err
 	}
-	if m.LSIs, err = overrideIndexes(t, sm.LSIs, ov.LocalSecondaryIndexOverride != nil, lsiOverrides(ov.LocalSecondaryIndexOverride), m.billingMode); err != nil {
-		return nil, err
-	}
-	if m.Vectors, err = overrideVectors(t, sm.Vectors, ov.VectorIndexOverride); err != nil {
-		return nil, err
-	}
-	if len(m.Vectors) > 0 && m.billingMode != "PAY_PER_REQUEST" {
-		return nil, apierr.Validation(apierr.MsgVectorOnDemandOnly)
-	}
-	// The attribute definitions the key schema and the indexes use.
-	for _, a := range sm.AttrDefs {
-		used := a.Name == t.schema.Partition.Name || a.Name == t.schema.Sort.Name
-		for _, x := range slices.Concat(m.LSIs, m.GSIs) {
-			used = used || x.IsKeyAttr(a.Name)
-		}
-		for _, x := range m.Vectors {
-			used = used || x.SchemaElem(a.Name) != nil
-		}
-		if used {
-			m.AttrDefs = append(m.AttrDefs, a)
-		}
-	}
+	m.Indexes = ix
 	return m, nil
-}
-
-// overrideVectors returns the vector indexes of the restored table t:
-// those of the source (src), or when VectorIndexOverride is given
-// (ovs not nil) those it names (by IndexName: as for GSIs, the other
-// members are not compared), each with its new ARN and ACTIVE.
-func overrideVectors(t *table, src []*tablespec.VectorIndexDef, ovs []VectorIndex) ([]*tablespec.VectorIndexDef, error) {
-	pick := src
-	if ovs != nil {
-		pick = nil
-		for _, o := range ovs {
-			name := ""
-			if o.IndexName != nil {
-				name = *o.IndexName
-			}
-			i := slices.IndexFunc(src, func(x *tablespec.VectorIndexDef) bool { return x.Name == name })
-			if i < 0 {
-				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(name))
-			}
-			pick = append(pick, src[i])
-		}
-	}
-	var out []*tablespec.VectorIndexDef
-	for _, x := range pick {
-		y := *x
-		y.ARN = t.arn + "/index/" + x.Name
-		y.ActiveAt, y.GoneAt, y.Backfill = time.Time{}, time.Time{}, false
-		out = append(out, &y)
-	}
-	return out, nil
-}
-
-// indexOverride is an index override: its name and, for a GSI, its
-// provisioned throughput.
-type indexOverride struct {
-	name       string
-	throughput *ProvisionedThroughput
-}
-
-func gsiOverrides(xs []GlobalSecondaryIndex) []indexOverride {
-	out := make([]indexOverride, len(xs))
-	for i, x := range xs {
-		out[i] = indexOverride{*x.IndexName, x.ProvisionedThroughput}
-	}
-	return out
-}
-
-func lsiOverrides(xs []LocalSecondaryIndex) []indexOverride {
-	out := make([]indexOverride, len(xs))
-	for i, x := range xs {
-		out[i] = indexOverride{name: *x.IndexName}
-	}
-	return out
-}
-
-// overrideIndexes returns the indexes of the restored table t: those of
-// the source (src), or when given (set) only those the overrides name,
-// each with its new ARN and, on a provisioned table, its throughput (the
-// override's, or the source index's).
-func overrideIndexes(t *table, src []*tablespec.IndexDef, set bool, ovs []indexOverride, billing string) ([]*tablespec.IndexDef, error) {
-	pick := src
-	if set {
-		pick = nil
-		for _, o := range ovs {
-			i := slices.IndexFunc(src, func(x *tablespec.IndexDef) bool { return x.Name == o.name })
-			if i < 0 {
-				return nil, apierr.Validation(apierr.MsgIndexOverrideUnknown(o.name))
-			}
-			pick = append(pick, src[i])
-		}
-	}
-	var out []*tablespec.IndexDef
-	for _, x := range pick {
-		y := *x
-		y.ARN = t.arn + "/index/" + x.Name
-		y.ActiveAt, y.GoneAt = time.Time{}, time.Time{}
-		y.Throughput = nil
-		if !x.Local && billing == "PROVISIONED" {
-			tp := tablespec.Throughput{Read: 1, Write: 1}
-			if x.Throughput != nil {
-				tp = tablespec.Throughput{Read: x.Throughput.Read, Write: x.Throughput.Write}
-			}
-			if i := slices.IndexFunc(ovs, func(o indexOverride) bool { return o.name == x.Name }); i >= 0 && ovs[i].throughput != nil {
-				p := ovs[i].throughput
-				if p.ReadCapacityUnits != nil && p.WriteCapacityUnits != nil {
-					tp = tablespec.Throughput{Read: *p.ReadCapacityUnits, Write: *p.WriteCapacityUnits}
-				}
-			}
-			y.Throughput = &tp
-		}
-		out = append(out, &y)
-	}
-	return out, nil
 }

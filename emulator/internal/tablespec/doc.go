@@ -21,5 +21,9 @@
 // no lock and no catalog: the service keeps them in its table snapshots
 // and calls their methods directly on the item paths. What needs the
 // catalog (UpdateTable's changes to a live definition, DescribeTable)
-// stays in the service.
+// stays in the service. A restore's overrides applied to the source's
+// indexes (RestoreOverrides.RestoredIndexes, restore.go) and a copied
+// table's indexes (CopiedIndexes) are functions of definitions alone,
+// here for the backups and PITR features' restores and the service's
+// CopyTable.
 package tablespec

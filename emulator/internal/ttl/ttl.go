@@ -3,6 +3,7 @@ package ttl
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // AWS allows one TTL change per table per hour ("Time to live has been
@@ -62,7 +63,7 @@ type DescribeTimeToLiveOutput struct {
 func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.TableName, "tableName") {
-		service.TableNameConstraints(&cs, *in.TableName)
+		tablespec.TableNameConstraints(&cs, *in.TableName)
 	}
 	if s := in.TimeToLiveSpecification; apierr.NotNull(&cs, s, "timeToLiveSpecification") {
 		apierr.NotNull(&cs, s.Enabled, "timeToLiveSpecification.enabled")
@@ -103,7 +104,7 @@ func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToL
 func describeTimeToLive(c service.Call, in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
 	var cs apierr.Constraints
 	if apierr.NotNull(&cs, in.TableName, "tableName") {
-		service.TableNameConstraints(&cs, *in.TableName)
+		tablespec.TableNameConstraints(&cs, *in.TableName)
 	}
 	if err := cs.Err(); err != nil {
 		return nil, err
