@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -28,12 +29,12 @@ type Namespace struct {
 	tables   map[string]*table // by table name
 	deleting []deletingTable   // tables DELETING for a while (catalog_deleting.go)
 
-	streams streamSet // the streams of its tables, disabled ones included (streams.go)
+	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
 	// loadedStreams are the streams persistence rebuilt, by table name
 	// and label, until RebuildCatalog gives them to their tables
 	// (streams_persist.go); nil otherwise.
-	loadedStreams map[string]*stream
+	loadedStreams map[string]streamrec.Stream
 
 	states []any // the features' per-namespace states (feature_state.go)
 
