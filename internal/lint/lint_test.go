@@ -69,9 +69,11 @@ var layers = []layer{
 	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire"}, internal: true},                           // the mix of expression and legacy parameters, checked before compiling
 	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                // Query's and Scan's parameter checks and sort-key bounds
 	{pkg: "emulator/internal/fxstate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                        // the saved lags and Contributor Insights configuration
+	// a table's stream: its records made at commit, its reads and holds, its snapshot pieces
+	{pkg: "emulator/internal/streamrec", may: []string{"emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/tablerec", "emulator/internal/tablespec", "internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower",
 		"internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/readparams", "emulator/internal/exprparams", "internal/shapes"},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/streamrec", "emulator/internal/readparams", "emulator/internal/exprparams", "internal/shapes"},
 		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/fxstate"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);

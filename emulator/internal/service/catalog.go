@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -52,11 +53,11 @@ func (ns *Namespace) registered() *Namespace {
 }
 
 // createTable creates t in the namespace's DB with its definition m and
-// stream s (nil: none), records it (one RecordCreateTable carrying the
+// stream s (zero: none), records it (one RecordCreateTable carrying the
 // definition), and makes t visible. It fails with ResourceInUseException
 // when a table of that name exists, and with the hook's error when the
 // record is refused (nothing is created then).
-func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
+func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) error {
 	ns = ns.registered()
 	st, err := ns.db.CreateTable(storage.TableDef{
 		Name:          t.name,
@@ -73,20 +74,19 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s *stream) error {
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return err
 	}
-	ns.publishTable(t, st, m, s)
+	ns.publishTable(t, st, m, &s)
 	return err
 }
 
 // publishTable attaches t to its storage table st (item collection
-// tracking for LSIs, stream s as the observer) and puts it in the
+// tracking for LSIs, stream s as the observer; nil or zero: none) and puts it in the
 // catalog, replacing a table of that name still being deleted: st's DB
 // has just accepted the name, so no other live table has it.
-func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *stream) {
+func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *streamrec.Stream) {
 	t.data, t.ns = st, ns
 	t.trackCollections(m.LSIs)
-	if s != nil {
-		t.data.SetObserver(s)
-		t.liveStream = s
+	if s != nil && !s.IsZero() {
+		t.attachStreamLocked(*s)
 	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
@@ -163,7 +163,7 @@ type table struct {
 	// mu. Helpers named ...Locked expect it held.
 	mu sync.Mutex
 	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
-	liveStream *stream
+	liveStream streamrec.Stream
 	// slots are the stages' TableSlots (stage_state.go).
 	slots slotValues
 	// stageSet is the stages watching the table, for the definition

@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -62,11 +63,11 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 	t.clock = ns.svc.clock
 	t.meta.Store(m)
 	ns.loadedDefinition(t, tagDescs(m.tags))
-	var s *stream
+	var s streamrec.Stream
 	if m.streamOn() {
 		s = ns.restoreStream(t, m)
 	}
-	ns.publishTable(t, st, m, s)
+	ns.publishTable(t, st, m, &s)
 	ns.defined(t, nil, m, true) // feature_lifecycle.go
 	return nil
 }
@@ -85,14 +86,13 @@ func (ns *Namespace) tableByID(id string) *table {
 
 // restoreStream registers t's stream as definition m describes it (its
 // label, shard, region and creation time as recorded).
-func (ns *Namespace) restoreStream(t *table, m *tableMeta) *stream {
-	if s := ns.loadedStreams[t.name+"\x00"+m.streamLabel]; s != nil {
+func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
+	if s, ok := ns.loadedStreams[t.name+"\x00"+m.streamLabel]; ok {
 		delete(ns.loadedStreams, t.name+"\x00"+m.streamLabel)
 		return s // rebuilt by persistence, already in the streamSet
 	}
-	s := ns.svc.newStream(t, streamID{label: m.streamLabel, shard: m.streamShard, region: m.streamRegion, created: m.streamCreated},
-		*m.stream.StreamViewType)
-	ns.streamSet().add(s)
+	s := ns.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, ns.svc.clock)
+	ns.streamSet().Add(s)
 	return s
 }
 
@@ -106,7 +106,7 @@ func (t *table) restoreMeta(b []byte) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	old := t.meta.Load()
-	var s *stream
+	var s streamrec.Stream
 	if m.streamOn() && !old.streamOn() {
 		s = t.ns.restoreStream(t, m)
 	}

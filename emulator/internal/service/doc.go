@@ -117,8 +117,9 @@
 //     keeps: a bounded store keyed by a request's fingerprint, its
 //     janitor, tokens kept as DB metadata with -dbPath; here, what a
 //     replay answers).
-//   - Streams: streams.go (a table's stream as the storage Observer of
-//     its data, over package streamlog's record log), streams_persist.go
+//   - Streams: streams.go (when a table's stream starts and stops; the
+//     stream itself, the storage Observer of its data, is package
+//     streamrec's, over package streamlog's record log), streams_persist.go
 //     (streams across restarts: rebuilt from the log, kept in
 //     snapshots), feature_streams.go (the streams as the Streams API
 //     reads them; the API is a feature, emulator/internal/streamsapi).
@@ -223,7 +224,7 @@
 //
 // # Streams, TTL and the clock
 //
-// A table's stream (streams.go) is the storage Observer of its data:
+// A table's stream (streams.go, streamrec) is the storage Observer of its data:
 // storage hands it each committed item write, with the stored records
 // before and after, under the table's write lock, so every write path
 // produces its records and nothing re-reads a table. TimeToLive (ttl.go)
@@ -269,8 +270,8 @@
 //	StreamSidecar.mu  a namespace's streams kept for persistence
 //	                  (streams_persist.go); Capture takes it under
 //	                  storage's locks (a compaction's freeze)
-//	streamSet.mu      a namespace's list of streams (streams.go)
-//	stream.mu         one stream's records; Observe takes it under
+//	streamrec.Set.mu  a namespace's list of streams (streamrec/set.go)
+//	streamlog.Log.mu  one stream's records; Observe takes it under
 //	                  storage's lock
 //	pitrLog.mu        one table's point-in-time history (the pitr feature's); the
 //	                  DB's hook takes it under storage's locks, and

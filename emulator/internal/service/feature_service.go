@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -216,7 +217,7 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 			return Table{}, errors.New("service: CopyTable's edit added or dropped an index")
 		}
 	}
-	var st *stream
+	var st streamrec.Stream
 	if m.streamOn() {
 		st = t.registerStream(cc, m, *m.stream.StreamViewType, "")
 	}
@@ -235,6 +236,6 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 		return Table{}, err
 	}
 	cc.ns.loadedDefinition(t, nil)
-	cc.ns.publishTable(t, data, m, st)
+	cc.ns.publishTable(t, data, m, &st)
 	return Table{t: t}, nil
 }

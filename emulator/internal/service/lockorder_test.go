@@ -419,7 +419,7 @@ func (env *lockOrderEnv) checkTable(name string) {
 		}
 		var ds struct{ StreamDescription struct{ StreamStatus string } }
 		testkit.MustUnmarshal(t, out, &ds)
-		if ds.StreamDescription.StreamStatus == streamEnabled {
+		if ds.StreamDescription.StreamStatus == Enabled {
 			open = append(open, st.StreamArn)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -30,12 +31,12 @@ type Namespace struct {
 	tables   []*table        // in name order (catalog.go, findLocked)
 	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
 
-	streams streamSet // the streams of its tables, disabled ones included (streams.go)
+	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
 	// loadedStreams are the streams persistence rebuilt, by table name
 	// and label, until RebuildCatalog gives them to their tables
 	// (streams_persist.go); nil otherwise.
-	loadedStreams map[string]*stream
+	loadedStreams map[string]streamrec.Stream
 
 	states []atomic.Value // the features' per-namespace states, each made at its first use (feature_state.go)
 

@@ -69,8 +69,8 @@ func TestForkMadeAtFirstUse(t *testing.T) {
 
 	// Each has its own stream: b1's holds b1's write alone.
 	b1, b2 := s.Namespace("b1/us-east-1"), s.Namespace("b2/us-east-1")
-	require.NotSame(t, streamOf(t, b1), streamOf(t, base))
-	require.NotSame(t, streamOf(t, b1), streamOf(t, b2))
+	require.True(t, streamOf(t, b1) != streamOf(t, base), "b1 shares base's stream")
+	require.True(t, streamOf(t, b1) != streamOf(t, b2), "b1 shares b2's stream")
 	require.Equal(t, 1, streamRecordCount(t, b1))
 	require.Equal(t, 0, streamRecordCount(t, b2))
 	require.Equal(t, 3, streamRecordCount(t, base))
@@ -84,16 +84,16 @@ func TestForkMadeAtFirstUse(t *testing.T) {
 }
 
 // streamOf returns the one stream of namespace ns.
-func streamOf(t testing.TB, ns *Namespace) *stream {
+func streamOf(t testing.TB, ns *Namespace) Stream {
 	t.Helper()
-	all := ns.streams.all(ns.svc.clock())
+	all := ns.streams.All(ns.svc.clock())
 	require.Len(t, all, 1)
 	return all[0]
 }
 
 // streamRecordCount returns how many records the one stream of ns holds.
 func streamRecordCount(t testing.TB, ns *Namespace) int {
-	first, next := streamOf(t, ns).log.Bounds(ns.svc.clock())
+	first, next := streamOf(t, ns).Bounds(ns.svc.clock())
 	return int(next - first)
 }
 

@@ -3,7 +3,6 @@ package service
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -175,7 +174,7 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 			return err
 		}
 	}
-	ns.streamSet().retain(kept)
+	ns.streamSet().Retain(kept)
 	if snap == nil {
 		return nil
 	}
@@ -192,12 +191,4 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 		}
 	}
 	return nil
-}
-
-// retain forgets the streams of every table but those named in kept (a
-// rewound namespace's restored tables register theirs again).
-func (ss *streamSet) retain(kept map[string]bool) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	ss.list = slices.DeleteFunc(ss.list, func(s *stream) bool { return !kept[s.tableName] })
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -95,7 +96,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 	for _, x := range m.Vectors {
 		x.ARN = t.arn + "/index/" + x.Name
 	}
-	var s *stream
+	var s streamrec.Stream
 	if spec := def.Stream; spec != nil && *spec.StreamEnabled {
 		m.stream = spec
 		s = t.registerStream(c, &m, *spec.StreamViewType, "")
@@ -126,11 +127,11 @@ func createdDescription(d *TableDescription, in *CreateTableInput) *TableDescrip
 	return d
 }
 
-// forgetStream unregisters s (nil: none), the stream of a table that
+// forgetStream unregisters s (zero: none), the stream of a table that
 // CreateTable did not make visible.
-func (c *call) forgetStream(s *stream) {
-	if s != nil {
-		c.ns.streamSet().remove(s)
+func (c *call) forgetStream(s streamrec.Stream) {
+	if !s.IsZero() {
+		c.ns.streamSet().Remove(s)
 	}
 }
 

@@ -99,8 +99,8 @@ func (t *table) reconcileIndexes() error {
 func (t *table) restartStream() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if s := t.liveStream; s != nil {
-		s.log.SkipTo(uint64(time.Now().UnixNano()))
+	if s := t.liveStream; !s.IsZero() {
+		s.SkipTo(uint64(time.Now().UnixNano()))
 	}
 }
 

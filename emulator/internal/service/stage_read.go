@@ -1,6 +1,7 @@
 package service
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -47,19 +48,8 @@ func (u *TableUse) view(t *table, x *tablespec.IndexDef, consistent bool) *stora
 // in commit order), and GetRecords returns only the records numbered up
 // to Visible, stopping at the first it does not show: the shard iterator
 // does not move past it, and the record is delivered, in order, once the
-// hold shows it.
-type StreamHold interface {
-	Stamp() uint64
-	Visible() uint64
-}
-
-// streamHold is a stream's hold and the sequence number of the last
-// record taken before it was set: the hold's record k is numbered
-// base + k.
-type streamHold struct {
-	h    StreamHold
-	base uint64
-}
+// hold shows it (streamrec.Hold).
+type StreamHold = streamrec.Hold
 
 // HoldStream returns the hold on the table's enabled stream, setting the
 // one mk makes if it has none (mk nil: setting none), and base: the
@@ -70,36 +60,10 @@ func (t Table) HoldStream(mk func() StreamHold) (h StreamHold, base uint64, ok b
 	t.t.mu.Lock()
 	st := t.t.liveStream
 	t.t.mu.Unlock()
-	if st == nil {
+	if st.IsZero() {
 		return nil, 0, false
 	}
-	for {
-		if sh := st.hold.Load(); sh != nil {
-			return sh.h, sh.base, true
-		}
-		if mk == nil {
-			return nil, 0, false
-		}
-		_, next := st.log.Bounds(t.t.ns.svc.clock())
-		sh := &streamHold{h: mk(), base: next - 1}
-		if st.hold.CompareAndSwap(nil, sh) {
-			return sh.h, sh.base, true
-		}
-	}
-}
-
-// visibleLimit caps a read of limit records from pos to the records the
-// stream's hold shows; ok false when it shows none from pos.
-func (s *stream) visibleLimit(pos uint64, limit int) (int, bool) {
-	sh := s.hold.Load()
-	if sh == nil {
-		return limit, true
-	}
-	vis := sh.base + sh.h.Visible()
-	if pos > vis {
-		return 0, false
-	}
-	return int(min(uint64(limit), vis-pos+1)), true
+	return st.HoldWith(mk, t.t.ns.svc.clock())
 }
 
 // Keys are the names of the index's first HASH and RANGE attributes

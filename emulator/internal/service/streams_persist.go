@@ -7,8 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -66,13 +65,13 @@ type StreamSidecar struct {
 
 	// mu guards the fields below. Capture takes it under storage's locks
 	// (DB.Snapshot's callback), so it is below them in the lock order,
-	// above streamSet.mu and stream.mu (doc.go).
+	// above streamrec.Set's lock and the streams' logs' (doc.go).
 	mu      sync.Mutex
 	db      *storage.DB
-	loaded  bool               // Load was called
-	ns      *Namespace         // set by attach: its streamSet has the streams from then on
-	streams []*stream          // until attached: the streams rebuilt, in creation order
-	live    map[string]*stream // until attached: each table's (by ID) enabled stream
+	loaded  bool                        // Load was called
+	ns      *Namespace                  // set by attach: its streams has the streams from then on
+	streams []streamrec.Stream          // until attached: the streams rebuilt, in creation order
+	live    map[string]streamrec.Stream // until attached: each table's (by ID) enabled stream
 }
 
 // sidecarSet is a service's StreamSidecars, by namespace ID.
@@ -90,7 +89,7 @@ func (s *Service) StreamSidecar(id string) *StreamSidecar {
 	}
 	sc := s.sidecars.m[id]
 	if sc == nil {
-		sc = &StreamSidecar{svc: s, id: id, live: map[string]*stream{}}
+		sc = &StreamSidecar{svc: s, id: id, live: map[string]streamrec.Stream{}}
 		s.sidecars.m[id] = sc
 	}
 	return sc
@@ -118,14 +117,14 @@ func (sc *StreamSidecar) Load(db *storage.DB, pieces [][]byte) error {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.db, sc.loaded = db, true
-	captured, err := sc.parsePieces(pieces)
+	captured, err := streamrec.ParsePieces(pieces, sc.svc.streamOptions(sc.now))
 	if err != nil {
 		return err
 	}
-	byTable := map[string]*capturedStream{}
+	byTable := map[string]*streamrec.Captured{}
 	for _, c := range captured {
-		if _, _, disabled := c.s.log.Mark(); disabled.IsZero() {
-			byTable[c.s.tableName+"\x00"+c.s.label] = c
+		if c.DisabledAt().IsZero() {
+			byTable[c.TableName()+"\x00"+c.Label()] = c
 		}
 	}
 	for _, st := range db.Tables() {
@@ -136,27 +135,27 @@ func (sc *StreamSidecar) Load(db *storage.DB, pieces [][]byte) error {
 		if !m.streamOn() {
 			continue
 		}
-		var s *stream
+		var s streamrec.Stream
 		if c := byTable[t.name+"\x00"+m.streamLabel]; c != nil {
-			s, c.live = c.s, true
+			s, c.Live = c.Stream, true
 		} else {
 			// A snapshot without this stream (of format version 1): its
 			// records are gone; new ones are numbered after every number
 			// it could have handed out.
 			s = sc.newStream(t, m)
-			s.log.SkipTo(uint64(time.Now().UnixNano()))
+			s.SkipTo(uint64(time.Now().UnixNano()))
 			sc.streams = append(sc.streams, s)
 		}
-		st.SetObserver(s)
+		st.SetObserver(s.Observer())
 		sc.live[st.ID()] = s
 	}
 	for _, c := range captured {
-		sc.streams = append(sc.streams, c.s)
-		if _, _, disabled := c.s.log.Mark(); disabled.IsZero() && !c.live {
+		sc.streams = append(sc.streams, c.Stream)
+		if c.DisabledAt().IsZero() && !c.Live {
 			// Its table, or its table's stream, was gone at the mark (a
 			// DeleteTable or an UpdateTable caught between recording the
 			// definition and closing the stream).
-			c.s.disable(c.at)
+			c.Disable(c.At)
 		}
 	}
 	return nil
@@ -164,11 +163,8 @@ func (sc *StreamSidecar) Load(db *storage.DB, pieces [][]byte) error {
 
 // newStream is the stream definition m of t (decoded from its record)
 // describes, with no records, on the sidecar's clock.
-func (sc *StreamSidecar) newStream(t *table, m *tableMeta) *stream {
-	s := sc.svc.newStream(t, streamID{label: m.streamLabel, shard: m.streamShard, region: m.streamRegion, created: m.streamCreated},
-		*m.stream.StreamViewType)
-	s.clock = sc.now
-	return s
+func (sc *StreamSidecar) newStream(t *table, m *tableMeta) streamrec.Stream {
+	return sc.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, sc.now)
 }
 
 // Replay applies one log record, the streams observing its writes at its
@@ -199,22 +195,22 @@ func (sc *StreamSidecar) Replay(r *storage.Record, at time.Time, apply func() er
 		}
 		cur := sc.live[r.Table]
 		switch {
-		case m.streamOn() && (cur == nil || cur.label != m.streamLabel):
-			if cur != nil {
-				cur.disable(at)
+		case m.streamOn() && (cur.IsZero() || cur.Label() != m.streamLabel):
+			if !cur.IsZero() {
+				cur.Disable(at)
 			}
 			s := sc.newStream(t, m)
 			sc.streams = append(sc.streams, s)
 			sc.live[r.Table] = s
-			st.SetObserver(s)
-		case !m.streamOn() && cur != nil:
+			st.SetObserver(s.Observer())
+		case !m.streamOn() && !cur.IsZero():
 			st.SetObserver(nil)
-			cur.disable(at)
+			cur.Disable(at)
 			delete(sc.live, r.Table)
 		}
 	case storage.RecordDropTable:
-		if cur := sc.live[r.Table]; cur != nil {
-			cur.disable(at)
+		if cur := sc.live[r.Table]; !cur.IsZero() {
+			cur.Disable(at)
 			delete(sc.live, r.Table)
 		}
 	}
@@ -225,16 +221,16 @@ func (sc *StreamSidecar) Replay(r *storage.Record, at time.Time, apply func() er
 // over the sidecar's DB, whose streamSet keeps them from now on, and
 // returns them by table name and label (RebuildCatalog's tables take
 // them up: restoreStream).
-func (sc *StreamSidecar) attach(ns *Namespace) map[string]*stream {
+func (sc *StreamSidecar) attach(ns *Namespace) map[string]streamrec.Stream {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if sc.ns != nil {
 		return nil
 	}
-	out := map[string]*stream{}
+	out := map[string]streamrec.Stream{}
 	for _, s := range sc.streams {
-		ns.streams.add(s)
-		out[s.tableName+"\x00"+s.label] = s
+		ns.streams.Add(s)
+		out[s.TableName()+"\x00"+s.Label()] = s
 	}
 	sc.ns, sc.streams, sc.live = ns, nil, nil
 	if !sc.loaded {
@@ -245,131 +241,16 @@ func (sc *StreamSidecar) attach(ns *Namespace) map[string]*stream {
 
 // Capture notes every stream of the namespace (enabled, or disabled
 // within the retention) as it stands, and returns the function that
-// writes them out: per stream a header piece, then its records in pieces
-// of up to captureBatch, read from the live log a batch at a time (so no
-// lock is held long; records trimmed meanwhile are simply not written).
+// writes them out (streamrec.Capture).
 func (sc *StreamSidecar) Capture() func(emit func([]byte) error) error {
 	now := sc.svc.clock()
 	sc.mu.Lock()
-	var streams []*stream
+	var streams []streamrec.Stream
 	if sc.ns != nil {
-		streams = sc.ns.streams.all(now)
+		streams = sc.ns.streams.All(now)
 	} else {
 		streams = slices.Clone(sc.streams)
 	}
 	sc.mu.Unlock()
-	type mark struct {
-		s           *stream
-		first, next uint64
-		disabled    time.Time
-	}
-	marks := make([]mark, len(streams))
-	for i, s := range streams {
-		first, next, disabled := s.log.Mark()
-		marks[i] = mark{s, first, next, disabled}
-	}
-	return func(emit func([]byte) error) error {
-		for _, m := range marks {
-			if err := emit(encodeStreamPiece(m.s, m.next, m.disabled, now)); err != nil {
-				return err
-			}
-			for from := m.first; from < m.next; {
-				recs := m.s.log.Copy(from, m.next, captureBatch)
-				if len(recs) == 0 {
-					break
-				}
-				b, err := tablerec.EncodeRecordsPiece(recs)
-				if err != nil {
-					return err
-				}
-				if err := emit(b); err != nil {
-					return err
-				}
-				from = recs[len(recs)-1].Seq + 1
-			}
-		}
-		return nil
-	}
-}
-
-// captureBatch is the number of records per piece.
-const captureBatch = 1024
-
-// encodeStreamPiece is the header piece of s at a snapshot's mark.
-func encodeStreamPiece(s *stream, next uint64, disabled, at time.Time) []byte {
-	schema := []storage.KeyAttr{s.schema.Partition}
-	if s.schema.HasSort() {
-		schema = append(schema, s.schema.Sort)
-	}
-	return tablerec.EncodeStreamPiece(&tablerec.StreamPiece{
-		ARN: s.arn, Label: s.label, Table: s.tableName, Region: s.region, View: s.viewType,
-		KeySchema: tablerec.KeyElemRecords(s.keySchema), Schema: tablerec.KeyAttrRecords(schema),
-		Shard: s.shardID, Created: s.created, Next: next, DisabledAt: disabled, At: at,
-	})
-}
-
-// capturedStream is a stream read back from a snapshot.
-type capturedStream struct {
-	s    *stream
-	at   time.Time // the mark's time
-	live bool      // Load found its table with it enabled
-}
-
-// parsePieces reads the streams of a snapshot's pieces.
-func (sc *StreamSidecar) parsePieces(pieces [][]byte) ([]*capturedStream, error) {
-	var out []*capturedStream
-	err := tablerec.ParsePieces(pieces, func(p *tablerec.StreamPiece, recs []streamlog.Record) error {
-		c, err := sc.restoreCaptured(p, recs)
-		if err != nil {
-			return err
-		}
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// restoreCaptured makes the stream p describes, with records recs (those
-// before a gap dropped: the log trimmed them while the snapshot was
-// written, so they were past the retention).
-func (sc *StreamSidecar) restoreCaptured(p *tablerec.StreamPiece, recs []streamlog.Record) (*capturedStream, error) {
-	for i := len(recs) - 1; i > 0; i-- {
-		if recs[i].Seq != recs[i-1].Seq+1 {
-			recs = recs[i:]
-			break
-		}
-	}
-	schema := tablerec.KeyAttrs(p.Schema)
-	if len(schema) == 0 {
-		return nil, fmt.Errorf("%w: stream %s: no key schema", tablerec.ErrPiece, p.ARN)
-	}
-	ks := storage.KeySchema{Partition: schema[0]}
-	if len(schema) > 1 {
-		ks.Sort = schema[1]
-	}
-	s := &stream{
-		arn: p.ARN, label: p.Label, tableName: p.Table, region: p.Region, viewType: p.View,
-		keySchema: tablerec.KeyElems(p.KeySchema), schema: ks, shardID: p.Shard, created: p.Created,
-		clock: sc.now, idPrefix: streamlog.EventIDPrefix(p.ARN),
-	}
-	// The images, parsed from records, get their key attributes back.
-	kp := &s.schema
-	for i := range recs {
-		if recs[i].HasNew {
-			recs[i].New = recs[i].New.WithKeySchema(kp)
-		}
-		if recs[i].HasOld {
-			recs[i].Old = recs[i].Old.WithKeySchema(kp)
-		}
-	}
-	log, err := streamlog.Restore(sc.svc.streamRetention(), p.Next, p.DisabledAt, recs)
-	if err != nil {
-		return nil, fmt.Errorf("%w: stream %s: %v", tablerec.ErrPiece, p.ARN, err)
-	}
-	s.log = log
-	log.Attach(sc.svc.cfg.StreamBudget)
-	return &capturedStream{s: s, at: p.At}, nil
+	return streamrec.Capture(streams, now)
 }

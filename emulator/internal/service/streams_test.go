@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -63,9 +64,9 @@ func TestStreamARNNotReused(t *testing.T) {
 				t.Fatalf("stream ARNs %q: one reused", arns)
 			}
 		}
-		want := streamDisabled
+		want := streamrec.Disabled
 		if i == len(arns)-1 {
-			want = streamEnabled
+			want = Enabled
 		}
 		if got := status(arn); got != want {
 			t.Errorf("stream %d (%s): got %s, want %s", i, arn, got, want)

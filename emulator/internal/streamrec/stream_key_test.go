@@ -1,4 +1,4 @@
-package service
+package streamrec
 
 import (
 	"strings"
@@ -24,10 +24,10 @@ func TestStreamRecordKeyCopied(t *testing.T) {
 		t.Fatal("the test's key is not a view of its body")
 	}
 	now := time.Unix(1_700_000_000, 0)
-	s := &stream{viewType: viewKeysOnly, clock: func() time.Time { return now }, log: streamlog.New(24 * time.Hour)}
-	s.Observe(storage.Committed{Key: k, HasNew: true})
-	first, _ := s.log.Bounds(now)
-	recs, _, _, err := s.log.Read(first, 10, 1<<20, now, func(*streamlog.Record) int { return 1 })
+	s := New(Table{}, ID{}, ViewKeysOnly, Options{Clock: func() time.Time { return now }})
+	s.Observer().Observe(storage.Committed{Key: k, HasNew: true})
+	first, _ := s.Bounds(now)
+	recs, _, _, err := s.s.log.Read(first, 10, 1<<20, now, func(*streamlog.Record) int { return 1 })
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("Read: %d records, %v", len(recs), err)
 	}
