@@ -78,6 +78,13 @@ func DecodeClean(body []byte, e wire.Span, pre, post string, in any) bool {
 	return err == nil && deferred == nil
 }
 
+// DecodeRun is DecodeAlone that also reports whether the elements have
+// no value fault (clean).
+func DecodeRun(body []byte, e wire.Span, pre, post string, in any) (ok, clean bool) {
+	deferred, err := decodeAlone(body, e, pre, post, in)
+	return err == nil, err == nil && deferred == nil
+}
+
 func decodeAlone(body []byte, e wire.Span, pre, post string, in any) (*wire.Deferred, error) {
 	mini := runBodies.Get()
 	defer runBodies.Put(mini)

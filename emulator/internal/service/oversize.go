@@ -116,13 +116,17 @@ func prescanBatchWrite(body []byte) ([]byte, func(any)) {
 type Cut = oversize.Cut
 
 // ListCutOf returns how the edge reads operation name's body as it arrives
-// (nil: whole): a transaction keeps 100 actions, the rest checked, counted.
+// (nil: whole): a transaction keeps 100 actions, the rest checked, counted;
+// a BatchWriteItem keeps 25 write requests a table, every one echoed and
+// checked (oversize.MapCut).
 func ListCutOf(name string) *oversize.ListCut {
 	switch name {
 	case "TransactWriteItems":
 		return &transactWriteCut
 	case "TransactGetItems":
 		return &transactGetCut
+	case "BatchWriteItem":
+		return &batchWriteCut
 	}
 	return oversize.Of(name) // a feature's
 }
@@ -145,4 +149,27 @@ var (
 			return transactGetConstraints(in) == nil
 		}),
 		Fill: func(in any, n int) { in.(*TransactGetItemsInput).past = n - maxTransactItems }}
+	batchWriteCut = oversize.ListCut{Member: "RequestItems", Keep: maxBatchWrites, Size: 1024,
+		Echoer: func() func(*bytes.Buffer, []byte, wire.Span, int) (int, bool, bool) {
+			var part BatchWriteItemInput
+			return func(b *bytes.Buffer, body []byte, run wire.Span, at int) (int, bool, bool) {
+				clear(part.RequestItems)
+				ok, clean := oversize.DecodeRun(body, run, `{"RequestItems":{"t":[`, `]}}`, &part)
+				if !ok {
+					return 0, false, false
+				}
+				wrs := part.RequestItems["t"]
+				for j, wr := range wrs {
+					writeRequestEchoAt(b, at+j, wr)
+					if wr.PutRequest != nil {
+						wire.RecycleItem(wr.PutRequest.Item) // echoed: the next run reuses the map
+					}
+					if wr.DeleteRequest != nil {
+						wire.RecycleItem(wr.DeleteRequest.Key)
+					}
+				}
+				return len(wrs), true, clean
+			}
+		},
+		Echoed: func(in any, echo []string) { in.(*BatchWriteItemInput).echo = echo }}
 )
