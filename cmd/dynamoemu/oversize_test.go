@@ -44,9 +44,14 @@ func TestOversizedRequests(t *testing.T) {
 		{"BatchGetItem", "Member must have length less than or equal to 100", oversizeRSSFactor, oversizeRSSFactor, func(n int) string {
 			return `{"RequestItems":{"tab":{"Keys":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"pk":{"S":"k%07d"}}`, i) }) + `]}}}`
 		}},
-		{"BatchWriteItem", "Member must have length less than or equal to 25", oversizeRSSFactor, oversizeRSSFactor, func(n int) string {
+		{"BatchWriteItem", "Member must have length less than or equal to 25", cutAlone, cutEight, func(n int) string {
 			return `{"RequestItems":{"tab":[` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"k%07d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 300))
+			}) + `]}}`
+		}},
+		{"BatchWriteItem/large", "Member must have length less than or equal to 25", cutAlone, cutEight, func(n int) string {
+			return `{"RequestItems":{"tab":[` + repeatList(n, func(i int) string {
+				return fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"k%07d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 4000))
 			}) + `]}}`
 		}},
 		{"TransactWriteItems", "Member must have length less than or equal to 100", cutAlone, cutEight, func(n int) string {
