@@ -57,9 +57,7 @@ func prescanOf(name string) prescan {
 	switch name {
 	case "BatchGetItem":
 		return prescanBatchGet
-	case "BatchWriteItem":
-		return prescanBatchWrite
-	case "TransactWriteItems", "TransactGetItems": // as ListCutOf, in the body held whole
+	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as ListCutOf, in the body held whole
 		return ListCutOf(name).Reduce
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
 		return func(b []byte) ([]byte, func(any)) {
@@ -83,33 +81,6 @@ func prescanBatchGet(body []byte) ([]byte, func(any)) {
 		return keys, nil
 	}
 	return cut, nil
-}
-
-// prescanBatchWrite answers a BatchWriteItem with a table of more than
-// 25 writes from its echo: rendered while the body is read, one write
-// request at a time, while the body decoded holds the tables with no
-// write requests.
-func prescanBatchWrite(body []byte) ([]byte, func(any)) {
-	reduced, echo := oversize.BatchWrite(body, maxBatchWrites, func(b *bytes.Buffer, run wire.Span, at int) (int, bool) {
-		var part BatchWriteItemInput
-		if !oversize.DecodeAlone(body, run, `{"RequestItems":{"t":[`, `]}}`, &part) {
-			return 0, false
-		}
-		for j, wr := range part.RequestItems["t"] {
-			writeRequestEchoAt(b, at+j, wr)
-			if wr.PutRequest != nil {
-				wire.RecycleItem(wr.PutRequest.Item) // echoed: the next run reuses the map
-			}
-			if wr.DeleteRequest != nil {
-				wire.RecycleItem(wr.DeleteRequest.Key)
-			}
-		}
-		return len(part.RequestItems["t"]), true
-	})
-	if reduced == nil {
-		return nil, nil
-	}
-	return reduced, func(in any) { in.(*BatchWriteItemInput).echo = echo }
 }
 
 // Cut is what ListCutOf cut from a body as it arrived.
