@@ -3,6 +3,7 @@ package oversize
 import (
 	"bytes"
 	"io"
+	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
@@ -25,6 +26,12 @@ type ListCut struct {
 	Checker func() func(body []byte, run wire.Span) bool
 	// Fill, when not nil, tells a decoded input the list's length.
 	Fill func(in any, elems int)
+	// Picker, when not nil, is Checker for a list whose answer depends
+	// on the kinds of its elements too (BatchExecuteStatement's: reads,
+	// writes): it also returns the elements of run to keep, each the
+	// first of its kind past the first Keep, which the body kept has
+	// after them.
+	Picker func() func(body []byte, run wire.Span) (ok bool, keep []wire.Span)
 
 	// Echoer, when not nil, makes Member a map whose values are lists
 	// (BatchWriteItem's RequestItems, a table name to its write
@@ -134,6 +141,17 @@ func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n in
 	var c bodyCutter
 	if lc.Echoer != nil {
 		c = &mapCutter{lc: lc, b: buf.Bytes()[:0], echo: lc.Echoer(), names: map[string]*occurrence{}}
+	} else if lc.Picker != nil {
+		lcut := &cutter{lc: lc, b: buf.Bytes()[:0]}
+		pick := lc.Picker()
+		lcut.check = func(b []byte, run wire.Span) bool {
+			ok, keep := pick(b, run)
+			for _, s := range keep {
+				lcut.picks = append(lcut.picks, append([]byte(nil), b[s.Start:s.End]...))
+			}
+			return ok
+		}
+		c = lcut
 	} else {
 		c = &cutter{lc: lc, b: buf.Bytes()[:0], check: lc.Checker()}
 	}
@@ -222,6 +240,7 @@ type cutter struct {
 	first   wire.Span // the run's first element
 	dropped int       // elements dropped
 	clean   []byte    // a dropped element: the stand-in of the others
+	picks   [][]byte  // elements dropped that the body kept has after the first Keep (Picker)
 }
 
 // step reads as much of the body's shape as has arrived.
@@ -350,10 +369,15 @@ func (c *cutter) restore() {
 		return
 	}
 	var in []byte
-	for range c.dropped {
+	for i := range c.dropped {
 		in = append(in, ',')
-		in = append(in, c.clean...)
+		if i < len(c.picks) { // the kinds of the elements dropped are there again
+			in = append(in, c.picks[i]...)
+		} else {
+			in = append(in, c.clean...)
+		}
 	}
+	c.picks = nil
 	c.b = append(c.b[:c.keepEnd], append(in, c.b[c.keepEnd:]...)...)
 	c.dropped = 0
 }
@@ -376,6 +400,14 @@ func (c *cutter) finish() int {
 		!wire.ArrayElements(c.b, list.Start, func(int, wire.Span) bool { kept++; return true }) || kept != c.lc.Keep {
 		c.restore()
 		return 0
+	}
+	if len(c.picks) > 0 {
+		var in []byte
+		for _, p := range c.picks {
+			in = append(in, ',')
+			in = append(in, p...)
+		}
+		c.b = slices.Insert(c.b, c.keepEnd, in...)
 	}
 	return c.i
 }

@@ -179,6 +179,49 @@ func prescanBatch(body []byte) []byte {
 	})
 }
 
+// batchCut is prescanBatch while the body arrives (oversize.ListCut):
+// the statements past the 26th are checked a run at a time (decoded,
+// with no value fault and no constraint of their own: such a fault puts
+// the elements dropped back, as stand-ins, and the rest is read whole)
+// and dropped, but the first of each kind, read or write, which the body
+// kept has after the 26th: the answer is then the count's, by the kinds
+// the batch holds. Once both kinds are found no later statement is
+// parsed.
+var batchCut = oversize.ListCut{
+	Member: "Statements", Keep: maxBatchStatements + 1, Size: 1024,
+	Picker: func() func([]byte, wire.Span) (bool, []wire.Span) {
+		var part BatchExecuteStatementInput // its statements' slice reused, cleared, run after run
+		var have [3]bool                     // the kinds found past the 26th
+		return func(body []byte, run wire.Span) (bool, []wire.Span) {
+			clear(part.Statements)
+			part.Statements = part.Statements[:0]
+			if !oversize.DecodeClean(body, run, `{"Statements":[`, `]}`, &part) {
+				return false, nil
+			}
+			var keep []wire.Span
+			pos := run.Start
+			for i, r := range part.Statements {
+				s, next, _, ok := wire.ValueAt(body, pos, ']')
+				if !ok {
+					return false, nil
+				}
+				pos = next
+				if slices.ContainsFunc(batchViolations(i, r), func(v string) bool { return v != "" }) {
+					return false, nil
+				}
+				if have[oversize.KindRead] && have[oversize.KindWrite] {
+					continue
+				}
+				if k := statementKind(*r.Statement); k != oversize.KindNone && !have[k] {
+					have[k] = true
+					keep = append(keep, s)
+				}
+			}
+			return true, keep
+		}
+	},
+}
+
 func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
 	violations := []string{
 		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
