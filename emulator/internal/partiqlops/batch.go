@@ -191,7 +191,7 @@ var batchCut = oversize.ListCut{
 	Member: "Statements", Keep: maxBatchStatements + 1, Size: 1024,
 	Picker: func() func([]byte, wire.Span) (bool, []wire.Span) {
 		var part BatchExecuteStatementInput // its statements' slice reused, cleared, run after run
-		var have [3]bool                     // the kinds found past the 26th
+		var have [3]bool                    // the kinds found past the 26th
 		return func(body []byte, run wire.Span) (bool, []wire.Span) {
 			clear(part.Statements)
 			part.Statements = part.Statements[:0]
