@@ -62,7 +62,7 @@ func TestOversizedRequests(t *testing.T) {
 		{"TransactGetItems", "Member must have length less than or equal to 100", cutAlone, cutEight, func(n int) string {
 			return `{"TransactItems":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"Get":{"TableName":"tab","Key":{"pk":{"S":"k%07d"}}}}`, i) }) + `]}`
 		}},
-		{"BatchExecuteStatement", "BatchWriteItem cannot write more than 25 items", oversizeRSSFactor, oversizeRSSFactor, func(n int) string {
+		{"BatchExecuteStatement", "BatchWriteItem cannot write more than 25 items", cutAlone, cutEight, func(n int) string {
 			return `{"Statements":[` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab\" VALUE {'pk':'k%07d','v':'%s'}"}`, i, strings.Repeat("x", 300))
 			}) + `]}`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
@@ -209,8 +210,10 @@ var batchCut = oversize.ListCut{
 				if slices.ContainsFunc(batchViolations(i, r), func(v string) bool { return v != "" }) {
 					return false, nil
 				}
-				if have[oversize.KindRead] && have[oversize.KindWrite] {
-					continue
+				if have[oversize.KindRead] && have[oversize.KindWrite] ||
+					have[oversize.KindWrite] && !mayBe(*r.Statement, "SELECT") || // no read: a write or neither
+					have[oversize.KindRead] && firstWord(*r.Statement) == "SELECT" { // no write: a read or neither
+					continue // not parsed: its kind is one found already, or neither
 				}
 				if k := statementKind(*r.Statement); k != oversize.KindNone && !have[k] {
 					have[k] = true
@@ -220,6 +223,31 @@ var batchCut = oversize.ListCut{
 			return true, keep
 		}
 	},
+}
+
+// firstWord is text's first word, upper-cased, when it starts (after
+// ASCII spaces) with one of at most 8 letters followed by a space; else
+// "". The parser goes by a statement's first token: one that starts
+// with SELECT is a read or fails, one that starts with another keyword
+// is never a read.
+func firstWord(text string) string {
+	text = strings.TrimLeft(text, " \t\r\n")
+	i := 0
+	for i < len(text) && i < 8 && ('a' <= text[i]|0x20 && text[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 0 || i >= len(text) || !strings.ContainsRune(" \t\r\n", rune(text[i])) {
+		return ""
+	}
+	return strings.ToUpper(text[:i])
+}
+
+// mayBe reports whether a statement of text may parse as one whose
+// first keyword is word (firstWord): one that starts with another word
+// never does; unsure (no such word first), it may.
+func mayBe(text, word string) bool {
+	w := firstWord(text)
+	return w == "" || w == word
 }
 
 func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
