@@ -67,6 +67,11 @@ func TestOversizedRequests(t *testing.T) {
 				return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab\" VALUE {'pk':'k%07d','v':'%s'}"}`, i, strings.Repeat("x", 300))
 			}) + `]}`
 		}},
+		{"BatchExecuteStatement/large", "BatchWriteItem cannot write more than 25 items", cutAlone, cutEight, func(n int) string {
+			return `{"Statements":[` + repeatList(n, func(i int) string {
+				return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab\" VALUE {'pk':'k%07d','v':'%s'}"}`, i, strings.Repeat("x", 4000))
+			}) + `]}`
+		}},
 		{"ExecuteTransaction", "Member must have length less than or equal to 100", cutAlone, cutEight, func(n int) string {
 			return `{"TransactStatements":[` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab\" VALUE {'pk':?,'v':?}","Parameters":[{"S":"k%07d"},{"S":"%s"}]}`, i, strings.Repeat("x", 300))
