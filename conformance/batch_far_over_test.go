@@ -53,3 +53,34 @@ func TestBatchWriteFarOverLimit(t *testing.T) {
 		requireItem(t, mustGet(t, c, table, item{"pk": s("far0")}), nil)
 	}
 }
+
+// TestBatchExecuteStatementFarOverLimit: BatchExecuteStatement of 3,000
+// statements is refused by the kinds it holds, whatever their number:
+// all writes, all reads, or writes with one read at the end, far past
+// the 26th statement (the emulator reads such a body as it arrives,
+// keeping the first 26 statements and the first later one of each
+// kind). Nothing is written.
+func TestBatchExecuteStatementFarOverLimit(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	p := partiqlTable(t, c)
+	pad := strings.Repeat("x", 150)
+	writes, reads := make([]string, farOver), make([]string, farOver)
+	for i := range farOver {
+		writes[i] = fmt.Sprintf("INSERT INTO %s VALUE {'pk': 'far', 'sk': %d, 'v': '%s'}", quoted(p), i, pad)
+		reads[i] = fmt.Sprintf("SELECT * FROM %s WHERE pk = 'far' AND sk = %d", quoted(p), i)
+	}
+	mixed := append(append([]string(nil), writes[:farOver-1]...), reads[0])
+	for _, tc := range []struct {
+		stmts []string
+		want  string
+	}{
+		{writes, "BatchWriteItem cannot write more than 25 items"},
+		{reads, "BatchGetItem cannot fetch more than 25 items"},
+		{mixed, "Read and write requests together in the same batch is not supported."},
+	} {
+		_, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(tc.stmts...)})
+		requireValidation(t, err, tc.want)
+	}
+	requireItem(t, mustGet(t, c, p, item{"pk": s("far"), "sk": n("0")}), nil)
+}
