@@ -38,6 +38,10 @@
 //     or the body's shape is not the one firstOf reduces, a clean element
 //     dropped is put back in the place of each, which gets the whole
 //     body's answer (the list's length, and every fault at its place).
+//   - A ListCut with a Picker: the same for a list whose answer depends
+//     on its elements' kinds too (BatchExecuteStatement's reads and
+//     writes): the first later element of each kind is kept after the
+//     first Keep, and put back with the stand-ins where those are.
 //   - MapCut (a ListCut with an Echoer): the same for a map of lists
 //     whose answer echoes every element (BatchWriteItem's RequestItems):
 //     each list's first elements are kept, every element is echoed and
