@@ -20,18 +20,17 @@
 // sends the whole body to the decoder as before. A transaction is told
 // how many actions it left out (its answer echoes each by its
 // position); a BatchWriteItem's answer echoes every write request,
-// rendered a run at a time while the body is read.
+// rendered a run at a time while the body is read (MapCut).
 //
 // # Nouns
 //
 //   - Few: whether a body is small enough to decode as it is, by a
 //     count of its opening braces (a vectorised pass).
-//   - BatchGet, BatchWrite, TransactItems, Statements,
-//     TransactStatements: the reductions of the list shapes (the last two
-//     BatchExecuteStatement's and ExecuteTransaction's); what decodes an
-//     element, checks its own faults and echoes it is the caller's (the
-//     service's and the PartiQL feature's input types), given as a
-//     function.
+//   - BatchGet, TransactStatements, Statements: the reductions of
+//     BatchGetItem's, ExecuteTransaction's and BatchExecuteStatement's
+//     lists in a body held whole; what decodes an element, checks its
+//     own faults and echoes it is the caller's (the service's and the
+//     PartiQL feature's input types), given as a function.
 //   - ListCut: firstOf's reduction done while the body arrives, for the
 //     lists whose elements past the limit only count (the transactions'):
 //     each run past the limit is checked and dropped from the bytes kept,
@@ -39,10 +38,21 @@
 //     or the body's shape is not the one firstOf reduces, a clean element
 //     dropped is put back in the place of each, which gets the whole
 //     body's answer (the list's length, and every fault at its place).
-//   - DecodeAlone, DecodeClean: decode a run of elements as the only
-//     elements of their list, for those functions (DecodeClean fails on
-//     a value fault too, for an operation that reports one before its
-//     count).
+//   - A ListCut with a Picker: the same for a list whose answer depends
+//     on its elements' kinds too (BatchExecuteStatement's reads and
+//     writes): the first later element of each kind is kept after the
+//     first Keep, and put back with the stand-ins where those are.
+//   - MapCut (a ListCut with an Echoer): the same for a map of lists
+//     whose answer echoes every element (BatchWriteItem's RequestItems):
+//     each list's first elements are kept, every element is echoed and
+//     checked, the clean runs past the limit dropped, and the answer's
+//     echo (64 KB of it) kept (mapcut.go says what the answer is a
+//     function of). A ListCut's Reduce does the same for a body held
+//     whole.
+//   - DecodeAlone, DecodeClean, DecodeRun: decode a run of elements as
+//     the only elements of their list, for those functions (DecodeClean
+//     fails on a value fault too, for an operation that reports one
+//     before its count; DecodeRun tells both).
 //
 // The answer is the one the whole body gets (the service's
 // TestOversizeSameAnswer and FuzzOversizePrescan); what a request costs

@@ -2,7 +2,6 @@ package oversize
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -76,6 +75,13 @@ func DecodeAlone(body []byte, e wire.Span, pre, post string, in any) bool {
 func DecodeClean(body []byte, e wire.Span, pre, post string, in any) bool {
 	deferred, err := decodeAlone(body, e, pre, post, in)
 	return err == nil && deferred == nil
+}
+
+// DecodeRun is DecodeAlone that also reports whether the elements have
+// no value fault (clean).
+func DecodeRun(body []byte, e wire.Span, pre, post string, in any) (ok, clean bool) {
+	deferred, err := decodeAlone(body, e, pre, post, in)
+	return err == nil, err == nil && deferred == nil
 }
 
 func decodeAlone(body []byte, e wire.Span, pre, post string, in any) (*wire.Deferred, error) {
@@ -229,89 +235,11 @@ func BatchGet(body []byte, limit int, validName func(string) bool) []byte {
 	return append(out, body[prev:]...)
 }
 
-// MaxEchoBytes is the most of its echo BatchWrite keeps (and a run
-// more): the service's answer cuts the echo at apierr.MaxEcho bytes, the
-// same number, so a request of hundreds of thousands of write requests
-// holds no echo of each.
+// MaxEchoBytes is the most of a map's echo a MapCut keeps (and a few
+// bytes more): the service's answer cuts the echo at apierr.MaxEcho
+// bytes, the same number, so a request of hundreds of thousands of write
+// requests holds no echo of each.
 const MaxEchoBytes = 64 << 10
-
-// BatchWrite reduces a BatchWriteItem with a table of more than limit
-// writes to its tables with no write requests, and renders the answer's
-// echo of every write request ({name=[...], ...}, tables by name) a run
-// at a time: echoRun appends the run's write requests to echo, the
-// first at position at of its table, and returns how many it echoed
-// (ok false: a fault of the run's own, and nothing is reduced). It
-// returns the body to decode instead (nil: the body as it is) and the
-// echo in pieces, one a run, each copied to its size out of one buffer
-// that every run reuses: no buffer as large as the echo is grown through
-// every size on the way (at Go's growth of a quarter, about four times
-// its bytes allocated), nor one a run. Past MaxEchoBytes the runs are
-// still checked but their echo is not kept.
-func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wire.Span, at int) (n int, ok bool)) (reduced []byte, echo []string) {
-	if Few(body, limit) {
-		return nil, nil
-	}
-	ri, ok := topMember(body, "RequestItems")
-	if !ok {
-		return nil, nil
-	}
-	tables, _, ok := wire.ObjectMembers(body, ri.Start)
-	if !ok {
-		return nil, nil
-	}
-	over := false
-	for i, tm := range tables {
-		if slices.ContainsFunc(tables[:i], func(o wire.Member) bool { return o.Name == tm.Name }) {
-			return nil, nil // a name twice: as the decoder reads it
-		}
-		n := 0
-		if !wire.ArrayElements(body, tm.Value.Start, func(int, wire.Span) bool { n++; return true }) {
-			return nil, nil
-		}
-		over = over || n > limit
-	}
-	if !over {
-		return nil, nil
-	}
-	order := slices.Clone(tables)
-	slices.SortFunc(order, func(a, b wire.Member) int { return strings.Compare(a.Name, b.Name) })
-	var e bytes.Buffer // the piece being written
-	kept := 0          // bytes of echo kept
-	e.WriteString("{")
-	for i, tm := range order {
-		if i > 0 {
-			e.WriteString(", ")
-		}
-		e.WriteString(tm.Name)
-		e.WriteString("=[")
-		j := 0
-		k := chunker{size: 1024, fn: func(run wire.Span, _ int) bool {
-			n, ok := echoRun(&e, run, j)
-			j += n
-			if kept <= MaxEchoBytes {
-				echo = append(echo, e.String())
-				kept += e.Len()
-			}
-			e.Reset()
-			return ok
-		}}
-		if !wire.ArrayElements(body, tm.Value.Start, k.add) || !k.flush() {
-			return nil, nil
-		}
-		e.WriteString("]")
-	}
-	e.WriteString("}")
-	echo = append(echo, e.String())
-	var out []byte
-	prev := 0
-	for _, tm := range tables { // in the body's order
-		out = append(out, body[prev:tm.Value.Start]...)
-		out = append(out, "[]"...)
-		prev = tm.Value.End
-	}
-	out = append(out, body[prev:]...)
-	return out, echo
-}
 
 // TransactStatements reduces an ExecuteTransaction of more than limit
 // statements to its first limit+1, once clean has accepted the others

@@ -91,32 +91,51 @@ func TestReductions(t *testing.T) {
 	}
 }
 
-// TestBatchWriteEcho: a BatchWriteItem over its limit keeps its tables
+// mapCutOf reads body through a MapCut of RequestItems that keeps 25
+// elements a list, with echo as its Echoer: the body kept and the cut.
+func mapCutOf(t *testing.T, body string, echo func(e *bytes.Buffer, run string, at int) int) (string, Cut) {
+	t.Helper()
+	lc := ListCut{Member: "RequestItems", Keep: 25, Size: 1024,
+		Echoer: func() func(*bytes.Buffer, []byte, wire.Span, int) (int, bool, bool) {
+			return func(e *bytes.Buffer, b []byte, run wire.Span, at int) (int, bool, bool) {
+				return echo(e, string(b[run.Start:run.End]), at), true, true
+			}
+		}}
+	var buf bytes.Buffer
+	n, cut, more, err := lc.Read(&buf, strings.NewReader(body), 1<<30, int64(len(body))+1)
+	require.NoError(t, err)
+	if more {
+		buf.WriteString(body[n:])
+	}
+	return buf.String(), cut
+}
+
+// TestMapCutEcho: a BatchWriteItem over its limit keeps its tables
 // with no write requests and echoes every write, tables by name, each
 // write at its position in its table.
-func TestBatchWriteEcho(t *testing.T) {
-	Every.Store(true)
-	defer Every.Store(false)
+func TestMapCutEcho(t *testing.T) {
 	write := func(i int) string { return `{"PutRequest":{"Item":` + key(i) + `}}` }
 	body := `{"RequestItems":{"b":[` + list(30, write) + `],"a":[` + list(2, write) + `]}}`
 	var positions []int
-	reduced, echo := BatchWrite([]byte(body), 25, func(e *bytes.Buffer, run wire.Span, at int) (int, bool) {
-		n := strings.Count(body[run.Start:run.End], "PutRequest")
+	echo := func(e *bytes.Buffer, run string, at int) int {
+		n := strings.Count(run, "PutRequest")
 		for j := range n {
 			e.WriteString("w")
 			positions = append(positions, at+j)
 		}
-		return n, true
-	})
-	require.Equal(t, `{"RequestItems":{"b":[],"a":[]}}`, string(reduced))
-	require.Equal(t, "{a=[ww], b=["+strings.Repeat("w", 30)+"]}", strings.Join(echo, ""))
+		return n
+	}
+	reduced, cut := mapCutOf(t, body, echo)
+	require.Equal(t, `{"RequestItems":{"b":[],"a":[]}}`, reduced)
+	require.Equal(t, []string{"{a=[ww], b=[" + strings.Repeat("w", 30) + "]}"}, cut.Echo)
+	require.Equal(t, 32, cut.Elems)
 	require.Len(t, positions, 32)
-	require.Equal(t, 29, positions[len(positions)-1])
+	require.Equal(t, 29, positions[29])
 
 	small := `{"RequestItems":{"a":[` + list(25, write) + `]}}`
-	reduced, echo = BatchWrite([]byte(small), 25, func(*bytes.Buffer, wire.Span, int) (int, bool) { return 0, true })
-	require.Nil(t, reduced)
-	require.Empty(t, echo)
+	kept, cut := mapCutOf(t, small, echo)
+	require.Equal(t, small, kept)
+	require.Zero(t, cut.Elems)
 }
 
 // TestFew: a body of few objects is decoded as it is.
@@ -135,15 +154,15 @@ func TestRunBytes(t *testing.T) {
 	}
 	body := `{"RequestItems":{"t":[` + list(300, big) + `]}}`
 	runs, n := 0, 0
-	_, echo := BatchWrite([]byte(body), 25, func(e *bytes.Buffer, run wire.Span, at int) (int, bool) {
+	_, cut := mapCutOf(t, body, func(e *bytes.Buffer, run string, at int) int {
 		require.Equal(t, n, at)
-		require.Less(t, run.End-run.Start, maxRunBytes+len(big(0))+8, "run %d", runs)
-		k := strings.Count(body[run.Start:run.End], "PutRequest")
+		require.Less(t, len(run), maxRunBytes+len(big(0))+8, "run %d", runs)
+		k := strings.Count(run, "PutRequest")
 		require.Positive(t, k)
 		runs, n = runs+1, n+k
-		return k, true
+		return k
 	})
-	require.NotEmpty(t, echo)
+	require.NotEmpty(t, cut.Echo)
 	require.Equal(t, 300, n)
 	require.GreaterOrEqual(t, runs, 300*1000/maxRunBytes)
 

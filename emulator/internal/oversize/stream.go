@@ -3,6 +3,7 @@ package oversize
 import (
 	"bytes"
 	"io"
+	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
@@ -25,19 +26,43 @@ type ListCut struct {
 	Checker func() func(body []byte, run wire.Span) bool
 	// Fill, when not nil, tells a decoded input the list's length.
 	Fill func(in any, elems int)
+	// Picker, when not nil, is Checker for a list whose answer depends
+	// on the kinds of its elements too (BatchExecuteStatement's: reads,
+	// writes): it also returns the elements of run to keep, each the
+	// first of its kind past the first Keep, which the body kept has
+	// after them.
+	Picker func() func(body []byte, run wire.Span) (ok bool, keep []wire.Span)
+
+	// Echoer, when not nil, makes Member a map whose values are lists
+	// (BatchWriteItem's RequestItems, a table name to its write
+	// requests) read as MapCut says, and Checker unused: it returns the
+	// echo of one request's runs, which appends the echo of run's
+	// elements (in body) to echo, the first at position at of its list,
+	// and returns how many it echoed, whether they decode (ok) and
+	// whether they have no value fault either (clean).
+	Echoer func() func(echo *bytes.Buffer, body []byte, run wire.Span, at int) (n int, ok, clean bool)
+	// Echoed, when not nil, tells a decoded input the map's echo.
+	Echoed func(in any, echo []string)
 }
 
-// Filled tells in the list's length elems (Fill).
-func (lc *ListCut) Filled(in any, elems int) {
+// Filled tells in what the cut left out: the list's length (Fill), and
+// the map's echo (Echoed) when it is the answer.
+func (lc *ListCut) Filled(in any, cut Cut) {
 	if lc.Fill != nil {
-		lc.Fill(in, elems)
+		lc.Fill(in, cut.Elems)
+	}
+	if lc.Echoed != nil && cut.Echo != nil {
+		lc.Echoed(in, cut.Echo)
 	}
 }
 
 // Cut is what Read cut from a body.
 type Cut struct {
-	Elems int // the list's length (0: nothing was cut)
+	Elems int // the list's length (0: nothing was cut); a map's, all its lists'
 	Len   int // the bytes of the body as it was sent
+	// Echo is a map cut's echo, when the answer is the one that echoes
+	// it (MapCut); in one piece, cut after MaxEchoBytes and a few bytes.
+	Echo []string
 }
 
 // MinCutBytes is the smallest body read through a ListCut: a smaller one
@@ -93,7 +118,7 @@ func (lc *ListCut) Reduce(body []byte) (reduced []byte, fill func(any)) {
 	if cut.Elems == 0 {
 		return nil, nil
 	}
-	return buf.Bytes(), func(in any) { lc.Filled(in, cut.Elems) }
+	return buf.Bytes(), func(in any) { lc.Filled(in, cut) }
 }
 
 // readChunk is how much of the body a read asks for: what the body holds
@@ -114,29 +139,68 @@ const readChunk = 32 << 10
 // want, when not 0, is the body's announced size plus one: the kept part
 // grows towards it, no further.
 func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
-	c := cutter{lc: lc, b: buf.Bytes()[:0], check: lc.Checker()}
-	defer func() { *buf = *bytes.NewBuffer(c.b) }()
+	var c bodyCutter
+	if lc.Echoer != nil {
+		c = &mapCutter{lc: lc, b: buf.Bytes()[:0], echo: lc.Echoer(), names: map[string]*occurrence{}}
+	} else if lc.Picker != nil {
+		lcut := &cutter{lc: lc, b: buf.Bytes()[:0]}
+		pick := lc.Picker()
+		lcut.check = func(b []byte, run wire.Span) bool {
+			ok, keep := pick(b, run)
+			for _, s := range keep {
+				lcut.picks = append(lcut.picks, append([]byte(nil), b[s.Start:s.End]...))
+			}
+			return ok
+		}
+		c = lcut
+	} else {
+		c = &cutter{lc: lc, b: buf.Bytes()[:0], check: lc.Checker()}
+	}
+	defer func() { *buf = *bytes.NewBuffer(*c.body()) }()
+	return readCut(c, r, limit, want)
+}
+
+// bodyCutter is a reading of one body as it arrives: the bytes kept so
+// far, a step over what has arrived, whether it cut nothing and will
+// not (the rest read as any body), and at the end what it cut.
+type bodyCutter interface {
+	body() *[]byte
+	step(eof bool)
+	uncut() bool
+	end() Cut
+}
+
+func (c *cutter) body() *[]byte { return &c.b }
+func (c *cutter) uncut() bool   { return c.state == whole && c.dropped == 0 }
+func (c *cutter) end() Cut {
+	c.step(true)
+	return Cut{Elems: c.finish()}
+}
+
+// readCut is Read's loop over the reads of r, for any bodyCutter.
+func readCut(c bodyCutter, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
+	bp := c.body()
 	for n < limit {
-		if cap(c.b)-len(c.b) < readChunk {
-			size := max(2*cap(c.b), len(c.b)+readChunk)
-			if want > int64(len(c.b)+readChunk) {
+		if cap(*bp)-len(*bp) < readChunk {
+			size := max(2*cap(*bp), len(*bp)+readChunk)
+			if want > int64(len(*bp)+readChunk) {
 				size = int(min(int64(size), want))
 			}
-			b := make([]byte, len(c.b), size)
-			copy(b, c.b)
-			c.b = b
+			b := make([]byte, len(*bp), size)
+			copy(b, *bp)
+			*bp = b
 		}
-		free := c.b[len(c.b):cap(c.b)]
+		free := (*bp)[len(*bp):cap(*bp)]
 		free = free[:min(int64(len(free)), limit-n)]
 		m, rerr := r.Read(free)
-		c.b = c.b[:len(c.b)+m]
+		*bp = (*bp)[:len(*bp)+m]
 		n += int64(m)
 		if rerr != nil && rerr != io.EOF {
 			return n, Cut{}, false, rerr
 		}
 		eof := rerr == io.EOF
 		c.step(eof)
-		if c.state == whole && c.dropped == 0 {
+		if c.uncut() {
 			return n, Cut{}, !eof, nil // nothing cut: the rest as any body
 		}
 		if eof {
@@ -146,9 +210,9 @@ func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n in
 	if n >= limit { // over the limit: refused by its size, whatever it holds
 		return n, Cut{}, false, nil
 	}
-	c.step(true)
-	if elems := c.finish(); elems > 0 {
-		return n, Cut{Elems: elems, Len: int(n)}, false, nil
+	if cut = c.end(); cut.Elems > 0 {
+		cut.Len = int(n)
+		return n, cut, false, nil
 	}
 	return n, Cut{}, false, nil
 }
@@ -177,6 +241,7 @@ type cutter struct {
 	first   wire.Span // the run's first element
 	dropped int       // elements dropped
 	clean   []byte    // a dropped element: the stand-in of the others
+	picks   [][]byte  // elements dropped that the body kept has after the first Keep (Picker)
 }
 
 // step reads as much of the body's shape as has arrived.
@@ -305,10 +370,15 @@ func (c *cutter) restore() {
 		return
 	}
 	var in []byte
-	for range c.dropped {
+	for i := range c.dropped {
 		in = append(in, ',')
-		in = append(in, c.clean...)
+		if i < len(c.picks) { // the kinds of the elements dropped are there again
+			in = append(in, c.picks[i]...)
+		} else {
+			in = append(in, c.clean...)
+		}
 	}
+	c.picks = nil
 	c.b = append(c.b[:c.keepEnd], append(in, c.b[c.keepEnd:]...)...)
 	c.dropped = 0
 }
@@ -331,6 +401,14 @@ func (c *cutter) finish() int {
 		!wire.ArrayElements(c.b, list.Start, func(int, wire.Span) bool { kept++; return true }) || kept != c.lc.Keep {
 		c.restore()
 		return 0
+	}
+	if len(c.picks) > 0 {
+		var in []byte
+		for _, p := range c.picks {
+			in = append(in, ',')
+			in = append(in, p...)
+		}
+		c.b = slices.Insert(c.b, c.keepEnd, in...)
 	}
 	return c.i
 }

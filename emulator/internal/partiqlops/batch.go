@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
@@ -177,6 +178,76 @@ func prescanBatch(body []byte) []byte {
 		}
 		return kinds, faults, true
 	})
+}
+
+// batchCut is prescanBatch while the body arrives (oversize.ListCut):
+// the statements past the 26th are checked a run at a time (decoded,
+// with no value fault and no constraint of their own: such a fault puts
+// the elements dropped back, as stand-ins, and the rest is read whole)
+// and dropped, but the first of each kind, read or write, which the body
+// kept has after the 26th: the answer is then the count's, by the kinds
+// the batch holds. Once both kinds are found no later statement is
+// parsed.
+var batchCut = oversize.ListCut{
+	Member: "Statements", Keep: maxBatchStatements + 1, Size: 1024,
+	Picker: func() func([]byte, wire.Span) (bool, []wire.Span) {
+		var part BatchExecuteStatementInput // its statements' slice reused, cleared, run after run
+		var have [3]bool                    // the kinds found past the 26th
+		return func(body []byte, run wire.Span) (bool, []wire.Span) {
+			clear(part.Statements)
+			part.Statements = part.Statements[:0]
+			if !oversize.DecodeClean(body, run, `{"Statements":[`, `]}`, &part) {
+				return false, nil
+			}
+			var keep []wire.Span
+			pos := run.Start
+			for i, r := range part.Statements {
+				s, next, _, ok := wire.ValueAt(body, pos, ']')
+				if !ok {
+					return false, nil
+				}
+				pos = next
+				if slices.ContainsFunc(batchViolations(i, r), func(v string) bool { return v != "" }) {
+					return false, nil
+				}
+				if have[oversize.KindRead] && have[oversize.KindWrite] ||
+					have[oversize.KindWrite] && !mayBe(*r.Statement, "SELECT") || // no read: a write or neither
+					have[oversize.KindRead] && firstWord(*r.Statement) == "SELECT" { // no write: a read or neither
+					continue // not parsed: its kind is one found already, or neither
+				}
+				if k := statementKind(*r.Statement); k != oversize.KindNone && !have[k] {
+					have[k] = true
+					keep = append(keep, s)
+				}
+			}
+			return true, keep
+		}
+	},
+}
+
+// firstWord is text's first word, upper-cased, when it starts (after
+// ASCII spaces) with one of at most 8 letters followed by a space; else
+// "". The parser goes by a statement's first token: one that starts
+// with SELECT is a read or fails, one that starts with another keyword
+// is never a read.
+func firstWord(text string) string {
+	text = strings.TrimLeft(text, " \t\r\n")
+	i := 0
+	for i < len(text) && i < 8 && ('a' <= text[i]|0x20 && text[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 0 || i >= len(text) || !strings.ContainsRune(" \t\r\n", rune(text[i])) {
+		return ""
+	}
+	return strings.ToUpper(text[:i])
+}
+
+// mayBe reports whether a statement of text may parse as one whose
+// first keyword is word (firstWord): one that starts with another word
+// never does; unsure (no such word first), it may.
+func mayBe(text, word string) bool {
+	w := firstWord(text)
+	return w == "" || w == word
 }
 
 func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {

@@ -37,6 +37,7 @@ func (Feature) Name() string { return "partiql" }
 func (Feature) Register(r service.Registrar) {
 	service.DataOp(r, "ExecuteStatement", executeStatement)
 	service.Prescan(r, "BatchExecuteStatement", prescanBatch) // oversize.go
+	oversize.Register("BatchExecuteStatement", batchCut)      // read as it arrives
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
 	service.Prescan(r, "ExecuteTransaction", prescanTransaction) // transaction.go
 	oversize.Register("ExecuteTransaction", transactionCut)      // read as it arrives

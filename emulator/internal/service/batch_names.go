@@ -34,7 +34,8 @@ func badRequestItemsName[V any](items map[string]V) bool {
 }
 
 // batchGetNamesConstraint is the violation of a BatchGetItem RequestItems
-// map with a malformed table name, or "": AWS echoes the map as JSON,
+// map with a malformed table name, or "": AWS echoes the map as JSON (cut
+// at apierr.MaxEcho, as no record shows AWS's answer for a long one),
 //
 //	Value '{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}' at 'requestItems' failed to satisfy
 //	constraint: Map keys must satisfy constraint: [...]
@@ -46,7 +47,7 @@ func batchGetNamesConstraint(items map[string]*KeysAndAttributes) string {
 	if err != nil {
 		echo = []byte("{}")
 	}
-	return apierr.Violation(apierr.Quote(string(echo)), "requestItems", mapKeysConstraint())
+	return apierr.Violation(apierr.Quote(apierr.CapEchoText(string(echo))), "requestItems", mapKeysConstraint())
 }
 
 // batchWriteNamesConstraint is the violation of a BatchWriteItem

@@ -57,9 +57,7 @@ func prescanOf(name string) prescan {
 	switch name {
 	case "BatchGetItem":
 		return prescanBatchGet
-	case "BatchWriteItem":
-		return prescanBatchWrite
-	case "TransactWriteItems", "TransactGetItems": // as ListCutOf, in the body held whole
+	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as ListCutOf, in the body held whole
 		return ListCutOf(name).Reduce
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
 		return func(b []byte) ([]byte, func(any)) {
@@ -85,44 +83,21 @@ func prescanBatchGet(body []byte) ([]byte, func(any)) {
 	return cut, nil
 }
 
-// prescanBatchWrite answers a BatchWriteItem with a table of more than
-// 25 writes from its echo: rendered while the body is read, one write
-// request at a time, while the body decoded holds the tables with no
-// write requests.
-func prescanBatchWrite(body []byte) ([]byte, func(any)) {
-	reduced, echo := oversize.BatchWrite(body, maxBatchWrites, func(b *bytes.Buffer, run wire.Span, at int) (int, bool) {
-		var part BatchWriteItemInput
-		if !oversize.DecodeAlone(body, run, `{"RequestItems":{"t":[`, `]}}`, &part) {
-			return 0, false
-		}
-		for j, wr := range part.RequestItems["t"] {
-			writeRequestEchoAt(b, at+j, wr)
-			if wr.PutRequest != nil {
-				wire.RecycleItem(wr.PutRequest.Item) // echoed: the next run reuses the map
-			}
-			if wr.DeleteRequest != nil {
-				wire.RecycleItem(wr.DeleteRequest.Key)
-			}
-		}
-		return len(part.RequestItems["t"]), true
-	})
-	if reduced == nil {
-		return nil, nil
-	}
-	return reduced, func(in any) { in.(*BatchWriteItemInput).echo = echo }
-}
-
 // Cut is what ListCutOf cut from a body as it arrived.
 type Cut = oversize.Cut
 
 // ListCutOf returns how the edge reads operation name's body as it arrives
-// (nil: whole): a transaction keeps 100 actions, the rest checked, counted.
+// (nil: whole): a transaction keeps 100 actions, the rest checked, counted;
+// a BatchWriteItem keeps 25 write requests a table, every one echoed and
+// checked (oversize.MapCut).
 func ListCutOf(name string) *oversize.ListCut {
 	switch name {
 	case "TransactWriteItems":
 		return &transactWriteCut
 	case "TransactGetItems":
 		return &transactGetCut
+	case "BatchWriteItem":
+		return &batchWriteCut
 	}
 	return oversize.Of(name) // a feature's
 }
@@ -145,4 +120,27 @@ var (
 			return transactGetConstraints(in) == nil
 		}),
 		Fill: func(in any, n int) { in.(*TransactGetItemsInput).past = n - maxTransactItems }}
+	batchWriteCut = oversize.ListCut{Member: "RequestItems", Keep: maxBatchWrites, Size: 1024,
+		Echoer: func() func(*bytes.Buffer, []byte, wire.Span, int) (int, bool, bool) {
+			var part BatchWriteItemInput
+			return func(b *bytes.Buffer, body []byte, run wire.Span, at int) (int, bool, bool) {
+				clear(part.RequestItems)
+				ok, clean := oversize.DecodeRun(body, run, `{"RequestItems":{"t":[`, `]}}`, &part)
+				if !ok {
+					return 0, false, false
+				}
+				wrs := part.RequestItems["t"]
+				for j, wr := range wrs {
+					writeRequestEchoAt(b, at+j, wr)
+					if wr.PutRequest != nil {
+						wire.RecycleItem(wr.PutRequest.Item) // echoed: the next run reuses the map
+					}
+					if wr.DeleteRequest != nil {
+						wire.RecycleItem(wr.DeleteRequest.Key)
+					}
+				}
+				return len(wrs), true, clean
+			}
+		},
+		Echoed: func(in any, echo []string) { in.(*BatchWriteItemInput).echo = echo }}
 )

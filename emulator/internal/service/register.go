@@ -122,8 +122,8 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		}
 		c.inLen = len(body)
 		var fill func(any)
-		if n := c.cut.Elems; n > 0 { // cut as it arrived: the body is reduced (oversize.go)
-			c.inLen, fill = c.cut.Len, func(in any) { ListCutOf(name).Filled(in, n) }
+		if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
+			c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
 		} else if pre != nil && !prescanOff.Load() {
 			if reduced, f := pre(body); reduced != nil {
 				body, fill = reduced, f // a list far over its limit (oversize.go)

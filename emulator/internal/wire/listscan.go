@@ -150,3 +150,16 @@ func ValueAt(b []byte, at int, close byte) (v Span, next int, last, ok bool) {
 	}
 	return Span{}, 0, false, false
 }
+
+// SepAt reads the ',' or close ('}' or ']') after a value, at b[at]
+// (after spaces): next is after it, last whether it was close.
+func SepAt(b []byte, at int, close byte) (next int, last, ok bool) {
+	d := decoder{data: b, pos: at}
+	switch d.peek() {
+	case ',':
+		return d.pos + 1, false, true
+	case close:
+		return d.pos + 1, true, true
+	}
+	return 0, false, false
+}

@@ -1,0 +1,86 @@
+package conformance
+
+// BatchWriteItem far over its 25 writes a table: the emulator reads such
+// a body as it arrives, keeps each table's first writes and the echo the
+// answer shows (docs/server.md, "What one request can cost"), and
+// answers as for the whole body: nothing is written.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBatchWriteFarOverLimit: a BatchWriteItem of 3,000 puts for one
+// table and 3 for another (a body of 600 KB and more) is refused and
+// writes nothing, in either table. AWS's answer echoes the whole map,
+// tables by name (TestBatchWriteLongListEcho: the emulator cuts the echo
+// at 64 KB, as no public record shows AWS's answer for a list this
+// long); DynamoDB Local answers its own sentence, so only the error's
+// type is checked against it.
+func TestBatchWriteFarOverLimit(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	big, small := hashTable(t, c), hashTable(t, c)
+	pad := strings.Repeat("x", 150)
+	put := func(i int) types.WriteRequest {
+		return types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": s(fmt.Sprint("far", i)), "v": s(pad)}}}
+	}
+	var writes []types.WriteRequest
+	for i := range farOver {
+		writes = append(writes, put(i))
+	}
+	_, err := c.BatchWriteItem(ctx(t), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		big: writes, small: {put(0), put(1), put(2)},
+	}})
+	requireAPIError(t, err, "ValidationException", "")
+	if target(t).Oracle == "" {
+		msg := apiMessage(err)
+		first, second := min(big, small), max(big, small)
+		require.True(t, strings.HasPrefix(msg, "1 validation error detected: Value '{"+first+"=[WriteRequest(putRequest=PutRequest(item={pk="), "%.200q", msg)
+		require.True(t, strings.HasSuffix(msg, "' at 'requestItems' failed to satisfy constraint: "+mapValueRules), "%.200q", msg[max(0, len(msg)-200):])
+		require.Contains(t, msg, "...(echo cut at 65536 bytes by dynamoemu)")
+		require.LessOrEqual(t, len(msg), 70_000)
+		if first == small { // the small table's echo, then the big one's name, before the cut
+			require.Contains(t, msg, "], "+second+"=[WriteRequest(")
+		}
+	}
+	for _, table := range []string{big, small} {
+		requireItem(t, mustGet(t, c, table, item{"pk": s("far0")}), nil)
+	}
+}
+
+// TestBatchExecuteStatementFarOverLimit: BatchExecuteStatement of 3,000
+// statements is refused by the kinds it holds, whatever their number:
+// all writes, all reads, or writes with one read at the end, far past
+// the 26th statement (the emulator reads such a body as it arrives,
+// keeping the first 26 statements and the first later one of each
+// kind). Nothing is written.
+func TestBatchExecuteStatementFarOverLimit(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	p := partiqlTable(t, c)
+	pad := strings.Repeat("x", 150)
+	writes, reads := make([]string, farOver), make([]string, farOver)
+	for i := range farOver {
+		writes[i] = fmt.Sprintf("INSERT INTO %s VALUE {'pk': 'far', 'sk': %d, 'v': '%s'}", quoted(p), i, pad)
+		reads[i] = fmt.Sprintf("SELECT * FROM %s WHERE pk = 'far' AND sk = %d", quoted(p), i)
+	}
+	mixed := append(append([]string(nil), writes[:farOver-1]...), reads[0])
+	for _, tc := range []struct {
+		stmts []string
+		want  string
+	}{
+		{writes, "BatchWriteItem cannot write more than 25 items"},
+		{reads, "BatchGetItem cannot fetch more than 25 items"},
+		{mixed, "Read and write requests together in the same batch is not supported."},
+	} {
+		_, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(tc.stmts...)})
+		requireValidation(t, err, tc.want)
+	}
+	requireItem(t, mustGet(t, c, p, item{"pk": s("far"), "sk": n("0")}), nil)
+}

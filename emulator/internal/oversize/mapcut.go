@@ -1,0 +1,329 @@
+package oversize
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// MapCut: a ListCut with an Echoer reads its Member as a map whose
+// values are lists (BatchWriteItem's RequestItems), as the body arrives.
+// Each list's first Keep elements are kept; every element, those too,
+// is decoded a run at a time, echoed into its list's echo and checked;
+// a run past Keep that is clean is dropped. What the answer is a
+// function of, and what is kept of it:
+//
+//   - A fault that decoding reports (a syntax or serialization error)
+//     is the answer whatever else the body holds, and the first one is
+//     kept, for no element dropped has one: once a run has one,
+//     nothing more is dropped.
+//   - Otherwise, when the map as decoded (a name given twice: its last
+//     list; a null member: no map) has a list of no element or of more
+//     than Keep, the answer is the constraint violations of the
+//     request's other members, kept as they are, and the echo of the
+//     whole map, tables by name, cut at MaxEchoBytes: each list's echo
+//     is kept to MaxEchoBytes and a few bytes (a rune) and the body
+//     decoded has each list empty (so over its limit, the same
+//     violation).
+//   - Otherwise every list dropped from was given again later (its
+//     elements decide nothing), and the body as kept gets the answer:
+//     a run with a value fault is kept in place, so the first one is
+//     the body's.
+//
+// What a body costs is its kept part (Keep elements a list), a run, and
+// the echo of each table, at most MaxEchoBytes and a few bytes each.
+
+// echoKeep is how much of a list's echo (and of the map's) is kept: the
+// answer shows MaxEchoBytes of it, and whether the byte after them
+// starts a rune.
+const echoKeep = MaxEchoBytes + 8
+
+// occurrence is one list of the map: a name given and its list.
+type occurrence struct {
+	name  string
+	count int          // its elements
+	echo  bytes.Buffer // "name=[...]", at most echoKeep bytes
+}
+
+// mapCutter's states.
+const (
+	mTop      = iota // the top-level object's opening
+	mMember          // a top-level member's name and value
+	mTopSep          // the ',' or '}' after a top-level member
+	mMapOpen         // the map's opening
+	mTable           // a table's name and value
+	mMapSep          // the ',' or '}' after a table
+	mListOpen        // a table's list's opening
+	mElem            // an element of a list
+	mWhole           // the rest as it is
+)
+
+// mapCutter is a MapCut's reading of one body.
+type mapCutter struct {
+	lc    *ListCut
+	echo  func(echo *bytes.Buffer, body []byte, run wire.Span, at int) (n int, ok, clean bool)
+	b     []byte
+	state int
+	pos   int
+	tried int
+	at    int // where the value being read starts (the map's, a list's)
+
+	names   map[string]*occurrence // the map as decoded so far
+	occ     *occurrence            // the list being read
+	lists   []wire.Span            // every list read, in b
+	i       int                    // the list's elements read
+	keepEnd int                    // the end of the list's last element kept
+	run     wire.Span
+	runN    int
+	runAt   int // the position of the run's first element in its list
+	scratch bytes.Buffer
+
+	elems   int // elements of every list
+	dropped int
+	faulted bool // a run did not decode: nothing more is dropped
+}
+
+func (c *mapCutter) body() *[]byte { return &c.b }
+func (c *mapCutter) uncut() bool   { return c.state == mWhole && c.dropped == 0 }
+
+// step reads as much of the body's shape as has arrived.
+func (c *mapCutter) step(eof bool) {
+	for c.state != mWhole {
+		if !eof && c.tried > c.pos && len(c.b)-c.pos < 2*(c.tried-c.pos) {
+			return // a part not all there: again once the bytes since doubled
+		}
+		if !c.part() {
+			if eof {
+				c.state = mWhole // not well formed: the decoder says how
+				return
+			}
+			c.tried = len(c.b)
+			return
+		}
+	}
+}
+
+// part reads the part of the shape at pos.
+func (c *mapCutter) part() bool {
+	switch c.state {
+	case mTop:
+		next, empty, ok := wire.OpenAt(c.b, 0, '{')
+		if !ok {
+			return false
+		}
+		c.pos, c.state = next, mMember
+		if empty {
+			c.state = mWhole
+		}
+	case mMember:
+		name, v, ok := wire.NameAt(c.b, c.pos)
+		if !ok {
+			return false
+		}
+		if name == c.lc.Member && c.b[v] == '{' {
+			c.at, c.state = v, mMapOpen
+			return true
+		}
+		s, next, last, ok := wire.ValueAt(c.b, v, '}')
+		if !ok {
+			return false
+		}
+		if name == c.lc.Member && string(c.b[s.Start:s.End]) == "null" {
+			clear(c.names) // the decoder sets the map to nil
+		}
+		c.pos = next
+		if last {
+			c.state = mWhole
+		}
+	case mTopSep:
+		next, last, ok := wire.SepAt(c.b, c.pos, '}')
+		if !ok {
+			return false
+		}
+		c.pos, c.state = next, mMember
+		if last {
+			c.state = mWhole
+		}
+	case mMapOpen:
+		next, empty, ok := wire.OpenAt(c.b, c.at, '{')
+		if !ok {
+			return false
+		}
+		c.pos, c.state = next, mTable
+		if empty {
+			c.state = mTopSep
+		}
+	case mTable:
+		name, v, ok := wire.NameAt(c.b, c.pos)
+		if !ok {
+			return false
+		}
+		if c.b[v] == '[' {
+			c.occ = &occurrence{name: name}
+			c.at, c.state = v, mListOpen
+			return true
+		}
+		_, next, last, ok := wire.ValueAt(c.b, v, '}')
+		if !ok {
+			return false
+		}
+		c.table(&occurrence{name: name}) // null: no list; another value: a fault the decoder reports
+		c.pos, c.state = next, mTable
+		if last {
+			c.state = mTopSep
+		}
+	case mMapSep:
+		next, last, ok := wire.SepAt(c.b, c.pos, '}')
+		if !ok {
+			return false
+		}
+		c.pos, c.state = next, mTable
+		if last {
+			c.state = mTopSep
+		}
+	case mListOpen:
+		next, empty, ok := wire.OpenAt(c.b, c.at, '[')
+		if !ok {
+			return false
+		}
+		c.i, c.runN, c.keepEnd = 0, 0, next
+		c.pos, c.state = next, mElem
+		if empty {
+			c.lists = append(c.lists, wire.Span{Start: c.at, End: next})
+			c.table(c.occ)
+			c.state = mMapSep
+		}
+	case mElem:
+		return c.element()
+	}
+	return true
+}
+
+// table records a list read whole, its echo closed: the last of its
+// name is the map's.
+func (c *mapCutter) table(o *occurrence) {
+	if o.echo.Len() == 0 {
+		o.echo.WriteString(o.name)
+		o.echo.WriteString("=[")
+	}
+	if o.echo.Len() <= echoKeep {
+		o.echo.WriteString("]")
+	}
+	c.names[o.name] = o
+}
+
+// element reads one element of a list.
+func (c *mapCutter) element() bool {
+	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	if !ok {
+		return false
+	}
+	c.pos = next
+	if c.runN == 0 {
+		c.run.Start, c.runAt = s.Start, c.i
+	}
+	c.run.End = s.End
+	c.runN++
+	c.i++
+	c.elems++
+	if last || c.i == c.lc.Keep || c.runN == c.lc.Size || c.run.End-c.run.Start >= maxRunBytes {
+		c.flush()
+	}
+	if last && c.state == mElem {
+		end := c.pos // after the list's ']'
+		c.lists = append(c.lists, wire.Span{Start: c.at, End: end})
+		c.table(c.occ)
+		c.state = mMapSep
+	}
+	return true
+}
+
+// flush echoes and checks the run gathered; past Keep, a clean run is
+// dropped. A run that does not decode stops the cutting.
+func (c *mapCutter) flush() {
+	o := c.occ
+	if o.echo.Len() == 0 {
+		o.echo.WriteString(o.name)
+		o.echo.WriteString("=[")
+	}
+	into := &o.echo
+	if o.echo.Len() > echoKeep {
+		into = &c.scratch // past what the answer shows: checked only
+	}
+	_, ok, clean := c.echo(into, c.b, c.run, c.runAt)
+	c.scratch.Reset()
+	o.count += c.runN
+	c.runN = 0
+	if !ok {
+		c.faulted, c.state = true, mWhole
+		return
+	}
+	if c.runAt < c.lc.Keep || !clean {
+		c.keepEnd = c.run.End
+		return
+	}
+	tail := len(c.b) - c.run.End
+	copy(c.b[c.keepEnd:], c.b[c.run.End:])
+	c.b = c.b[:c.keepEnd+tail]
+	shift := c.run.End - c.keepEnd
+	c.pos -= shift
+	c.tried = max(0, c.tried-shift)
+	c.dropped += c.run.End - c.run.Start // counted in bytes: not 0 once any is
+}
+
+// end, once the whole body is read, returns what was cut: nothing when
+// nothing was dropped (the body is as it arrived); the map's elements
+// and, when the map as decoded has a list over its limit or empty (and
+// no run failed to decode), its echo, with each list of the body kept
+// left empty.
+func (c *mapCutter) end() Cut {
+	c.step(true)
+	if c.dropped == 0 {
+		return Cut{}
+	}
+	cut := Cut{Elems: c.elems}
+	if c.faulted || c.state != mWhole {
+		return cut
+	}
+	over := false
+	for _, o := range c.names {
+		if o.count == 0 || o.count > c.lc.Keep {
+			over = true
+		}
+	}
+	if !over {
+		return cut
+	}
+	names := make([]string, 0, len(c.names))
+	for name := range c.names {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var e strings.Builder
+	e.WriteString("{")
+	for i, name := range names {
+		if e.Len() > echoKeep {
+			break
+		}
+		if i > 0 {
+			e.WriteString(", ")
+		}
+		e.Write(c.names[name].echo.Bytes())
+	}
+	if e.Len() <= echoKeep {
+		e.WriteString("}")
+	}
+	echo := e.String()
+	cut.Echo = []string{echo[:min(len(echo), echoKeep)]}
+	out := make([]byte, 0, len(c.b))
+	prev := 0
+	for _, l := range c.lists {
+		out = append(out, c.b[prev:l.Start]...)
+		out = append(out, "[]"...)
+		prev = l.End
+	}
+	c.b = append(out, c.b[prev:]...)
+	return cut
+}
