@@ -46,7 +46,8 @@ const maxPackageLines = 15000
 // A table's stream (its records made at commit, its reads and hold, a
 // namespace's set of streams, its snapshot pieces) went to
 // emulator/internal/streamrec; the core keeps when a stream starts and
-// stops and the replay that rebuilds streams: 14,025; merged with the above, 13,854. BatchWriteItem's prescan went with its MapCut: 13,853.
+// stops and the replay that rebuilds streams: 14,025; merged with the
+// above, 13,854. BatchWriteItem's prescan went with its MapCut: 13,853.
 const maxCoreLines = 13853
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
