@@ -20,7 +20,7 @@ import (
 // SigV4 credential name its namespace, and the signature is parsed away
 // (auth.go). With Options.Credentials (cmd/dynamoemu's -credentials FILE)
 // it accepts only the keys listed and verifies every request's signature
-// as AWS does (signature.go), so a server shared on a team network lets in
+// as AWS does (emulator/internal/sigv4), so a server shared on a team network lets in
 // only its keys:
 //
 //   - the API (POST) needs a valid signature by a listed key, in an
@@ -120,7 +120,7 @@ type sigCheck struct {
 }
 
 // begin runs the checks of r's authentication that need no body (steps 1
-// to 9 of signature.go); with api, r is an API call, whose X-Amz-Target must
+// to 9 of emulator/internal/sigv4); with api, r is an API call, whose X-Amz-Target must
 // be signed (step 6b).
 func (k *keyring) begin(r *http.Request, api bool) (*sigCheck, error) {
 	auth := headerGet(r.Header, hdrAuthorization)
