@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 )
 
 // Signed requests, opt-in. By default the emulator takes any credentials,
@@ -19,7 +20,7 @@ import (
 // SigV4 credential name its namespace, and the signature is parsed away
 // (auth.go). With Options.Credentials (cmd/dynamoemu's -credentials FILE)
 // it accepts only the keys listed and verifies every request's signature
-// as AWS does (signature.go), so a server shared on a team network lets in
+// as AWS does (emulator/internal/sigv4), so a server shared on a team network lets in
 // only its keys:
 //
 //   - the API (POST) needs a valid signature by a listed key, in an
@@ -113,39 +114,39 @@ func newKeyring(creds []Credential, tokens []string) *keyring {
 // sigCheck is a request whose signature has passed every check but the
 // signature itself, which needs the body (finish).
 type sigCheck struct {
-	auth  sigAuth
-	scope sigScope
+	auth  sigv4.Auth
+	scope sigv4.Scope
 	key   Credential
 }
 
 // begin runs the checks of r's authentication that need no body (steps 1
-// to 9 of signature.go); with api, r is an API call, whose X-Amz-Target must
+// to 9 of emulator/internal/sigv4); with api, r is an API call, whose X-Amz-Target must
 // be signed (step 6b).
 func (k *keyring) begin(r *http.Request, api bool) (*sigCheck, error) {
 	auth := headerGet(r.Header, hdrAuthorization)
 	q := r.URL.Query()
-	_, inQuery := q[qAlgorithm]
-	var a sigAuth
+	_, inQuery := q[sigv4.QAlgorithm]
+	var a sigv4.Auth
 	var err error
 	switch {
 	case inQuery && auth != "":
 		return nil, apierr.New(apierr.ErrInvalidSignature, apierr.MsgFoundBoth)
 	case inQuery:
-		a, err = parseQueryAuth(q)
+		a, err = sigv4.ParseQueryAuth(q)
 	default:
-		a, err = parseAuthorization(auth, r.Header.Get("X-Amz-Date"), r.Header.Get("Date"))
+		a, err = sigv4.ParseAuthorization(auth, r.Header.Get("X-Amz-Date"), r.Header.Get("Date"))
 	}
 	if err != nil {
 		return nil, err
 	}
-	_, scope, err := checkAuth(a, k.now())
+	_, scope, err := sigv4.CheckAuth(a, k.now())
 	if err != nil {
 		return nil, err
 	}
-	if api && !signs(a, "x-amz-target") {
+	if api && !sigv4.Signs(a, "x-amz-target") {
 		return nil, apierr.New(apierr.ErrInvalidSignature, apierr.MsgTargetNotSigned)
 	}
-	key, ok := k.keys[scope.keyID]
+	key, ok := k.keys[scope.KeyID]
 	if !ok {
 		return nil, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSecurityTokenInvalid)
 	}
@@ -155,13 +156,13 @@ func (k *keyring) begin(r *http.Request, api bool) (*sigCheck, error) {
 // finish checks the signature of r, whose body hashed to sum (steps 10 and
 // 11), and returns the namespace's credential.
 func (k *keyring) finish(c *sigCheck, r *http.Request, sum [sha256.Size]byte) (credential, error) {
-	in := sigInputOf(r, sum)
-	if err := checkSignature(&in, c.auth, c.scope, c.key.SecretAccessKey); err != nil {
+	in := sigv4.InputOf(r, sum)
+	if err := sigv4.CheckSignature(&in, c.auth, c.scope, c.key.SecretAccessKey); err != nil {
 		return credential{}, err
 	}
 	token := r.Header.Get("X-Amz-Security-Token")
-	if c.auth.query && token == "" {
-		token = r.URL.Query().Get(qSecurityToken)
+	if c.auth.Query && token == "" {
+		token = r.URL.Query().Get(sigv4.QSecurityToken)
 	}
 	if token != "" {
 		return credential{}, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSessionTokenInvalid)
@@ -170,7 +171,7 @@ func (k *keyring) finish(c *sigCheck, r *http.Request, sum [sha256.Size]byte) (c
 	if ns == "" {
 		ns = c.key.AccessKeyID
 	}
-	return credential{accessKey: ns, region: c.scope.region}, nil
+	return credential{accessKey: ns, region: c.scope.Region}, nil
 }
 
 // maxAdminSignedBody bounds the body an admin request may have with

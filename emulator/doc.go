@@ -138,8 +138,8 @@
 //
 // server.go holds Options, New and a request's path through the edge;
 // edge.go what the edge answers before any operation (health, unknown
-// paths, head limits); credentials.go and signature.go the signature
-// checks; routes.go the routes of the emulator's own paths; the service
+// paths, head limits); credentials.go and emulator/internal/sigv4 the
+// signature checks; routes.go the routes of the emulator's own paths; the service
 // behind the edge (tables, operations, streams, transactions, PartiQL) is
 // emulator/internal/service, whose doc.go is the map of the rest.
 package emulator

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"io"
 	"net/http"
 	"strconv"
@@ -346,5 +347,10 @@ func (e *Emulator) serveContributors(w http.ResponseWriter, r *http.Request) {
 		writeAdminError(w, errors.New("table is required"))
 		return
 	}
-	writeAdminJSON(w, map[string]any{"rules": reportstage.Contributors(e.svc, q.Get("namespace"), q.Get("table"), q.Get("index"), n)})
+	rules, err := insights.AdminJSON(reportstage.Contributors(e.svc, q.Get("namespace"), q.Get("table"), q.Get("index"), n))
+	if err != nil {
+		writeAdminError(w, err)
+		return
+	}
+	writeAdmin(w, http.StatusOK, `{"rules":`+string(rules)+`}`)
 }

@@ -2,7 +2,10 @@ package emulator_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strconv"
@@ -234,6 +237,7 @@ func TestContributorInsightsSDK(t *testing.T) {
 	if len(rules) != 4 || len(rules[0].Contributors) != 2 || rules[0].Contributors[0].Keys[0] != "a" || rules[0].Contributors[0].Value != 1 {
 		t.Errorf("got contributors %+v, want a (1 unit: two eventually consistent reads) then b", rules)
 	}
+	requireContributorsJSON(t, e, rules)
 
 	// Validation and missing resources.
 	for _, tc := range []struct {
@@ -260,4 +264,32 @@ func TestContributorInsightsSDK(t *testing.T) {
 	if l, err := db.ListContributorInsights(ctx, &dynamodb.ListContributorInsightsInput{}); err != nil || len(l.ContributorInsightsSummaries) != 0 {
 		t.Errorf("after DeleteTable: got %+v, %v", l, err)
 	}
+}
+
+// requireContributorsJSON: the rules' two encodings, byte for byte. A Go
+// program marshalling Emulator.Contributors gets the Go names and null
+// for a rule with no contributors; the admin endpoint lower-case names
+// and [] (the rules' names carry the table's creation time, so they are
+// taken from the answer).
+func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []emulator.ContributorRule) {
+	t.Helper()
+	require.Len(t, rules, 4)
+	pub, err := json.Marshal(rules)
+	require.NoError(t, err)
+	require.Equal(t, `[{"Rule":"`+rules[0].Rule+`","Contributors":[{"Keys":["a"],"Value":1},{"Keys":["b"],"Value":0.5}]},`+
+		`{"Rule":"`+rules[1].Rule+`","Contributors":null},`+
+		`{"Rule":"`+rules[2].Rule+`","Contributors":[{"Keys":["a","x"],"Value":1},{"Keys":["b","x"],"Value":0.5}]},`+
+		`{"Rule":"`+rules[3].Rule+`","Contributors":null}]`, string(pub))
+
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, emulator.AdminContributorsPath+"?table=Blog", nil))
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.Equal(t, `{"rules":[{"rule":"`+rules[0].Rule+`","contributors":[{"keys":["a"],"value":1},{"keys":["b"],"value":0.5}]},`+
+		`{"rule":"`+rules[1].Rule+`","contributors":[]},`+
+		`{"rule":"`+rules[2].Rule+`","contributors":[{"keys":["a","x"],"value":1},{"keys":["b","x"],"value":0.5}]},`+
+		`{"rule":"`+rules[3].Rule+`","contributors":[]}]}`, strings.TrimSpace(rec.Body.String()))
+
+	rec = httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, emulator.AdminContributorsPath+"?table=NoSuchTable", nil))
+	require.Equal(t, `{"rules":null}`, strings.TrimSpace(rec.Body.String()))
 }

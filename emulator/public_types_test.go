@@ -9,7 +9,6 @@ import (
 
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // fieldNames lists a struct type's exported fields.
@@ -37,8 +36,6 @@ func TestPublicTypesMirrorInternal(t *testing.T) {
 		{"FaultStats", FaultStats{}, faults.Stats{}},
 		{"LagSetting", LagSetting{}, consistency.LagSetting{}},
 		{"LagState", LagState{}, consistency.LagState{}},
-		{"Contributor", Contributor{}, insights.Contributor{}},
-		{"ContributorRule", ContributorRule{}, insights.RuleContributors{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

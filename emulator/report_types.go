@@ -43,24 +43,18 @@ type (
 	Finding = report.Finding
 )
 
-// ContributorRule is what one Contributor Insights rule of a table or
-// GSI reports: its top contributors (keys, partition key first) and their
-// values (ConsumedThroughputUnits, 3 x write units + read units, for the
-// accessed rules; ThrottleCount for the throttled ones).
-type ContributorRule struct {
-	// Rule is the rule's name, as DescribeContributorInsights lists it.
-	Rule string
-	// Contributors are the top contributors, largest first.
-	Contributors []Contributor
-}
-
-// Contributor is one key of a Contributor Insights rule and its value.
-type Contributor struct {
-	// Keys are the key's values as text, partition key first.
-	Keys []string
-	// Value is the key's total since the counters were last reset.
-	Value float64
-}
+// The Contributor Insights rules' types, declared once in package report
+// too: their JSON is encoding/json's, with the Go names; the admin
+// endpoint (GET /dynamoemu/contributors) writes the same values with
+// lower-case names.
+type (
+	// ContributorRule is what one Contributor Insights rule of a table
+	// or GSI reports: its top contributors and their values.
+	ContributorRule = report.ContributorRule
+	// Contributor is one key of a Contributor Insights rule and its
+	// value.
+	Contributor = report.Contributor
+)
 
 // Contributors returns the top n contributors of each rule of a table's
 // or GSI's (index; "" for the table) Contributor Insights in the
@@ -68,16 +62,5 @@ type Contributor struct {
 // collecting). Values are totals since the counters were last reset,
 // where CloudWatch graphs the maximum per minute.
 func (e *Emulator) Contributors(accessKey, region, table, index string, n int) []ContributorRule {
-	rs := reportstage.Recorder(e.svc, accessKey, region).Contributors(table, index, n)
-	if rs == nil {
-		return nil
-	}
-	out := make([]ContributorRule, len(rs))
-	for i, r := range rs {
-		out[i].Rule = r.Rule
-		for _, c := range r.Contributors {
-			out[i].Contributors = append(out[i].Contributors, Contributor{Keys: c.Keys, Value: c.Value})
-		}
-	}
-	return out
+	return reportstage.Recorder(e.svc, accessKey, region).Contributors(table, index, n)
 }

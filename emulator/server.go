@@ -638,7 +638,7 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 		return nil, err
 	}
 	// With Credentials, DynamoDB's order: the operation, then the
-	// authentication (dynalite's record of DynamoDB's checks, signature.go);
+	// authentication (dynalite's record of DynamoDB's checks, emulator/internal/sigv4);
 	// the signature last, once the body it covers has arrived.
 	var check *sigCheck
 	if e.keys != nil {

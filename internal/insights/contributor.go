@@ -2,9 +2,12 @@ package insights
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
 // Contributor Insights: DynamoDB's CloudWatch Contributor Insights, from
@@ -215,26 +218,54 @@ func (r *Recorder) ForgetContributorInsights(table, index string) {
 	}
 }
 
-// RuleContributors is what one Contributor Insights rule reports: its
-// top contributors (keys, partition key first) and their values
-// (ConsumedThroughputUnits, 3 x write units + read units, for the
-// accessed rules; ThrottleCount for the throttled ones).
-type RuleContributors struct {
-	Rule         string        `json:"rule"`
-	Contributors []Contributor `json:"contributors"`
+// AdminJSON is rules as the admin endpoint (GET /dynamoemu/contributors)
+// writes them: the members of report.ContributorRule and
+// report.Contributor under lower-case names, a rule with no contributors
+// as [] and no rules as null. (encoding/json's form of the same values,
+// with the Go names, is the Go API's.)
+func AdminJSON(rules []report.ContributorRule) ([]byte, error) {
+	if rules == nil {
+		return []byte("null"), nil
+	}
+	b := []byte{'['}
+	for i, r := range rules {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"rule":`...)
+		b = appendJSON(b, r.Rule)
+		b = append(b, `,"contributors":[`...)
+		for j, c := range r.Contributors {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"keys":`...)
+			b = appendJSON(b, c.Keys)
+			b = append(b, `,"value":`...)
+			b = appendJSON(b, c.Value)
+			b = append(b, '}')
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, ']'), nil
 }
 
-// Contributor is one key a rule reports.
-type Contributor struct {
-	Keys  []string `json:"keys"`
-	Value float64  `json:"value"`
+// appendJSON appends encoding/json's form of v, a string, []string or
+// float64 (which it cannot fail on, NaN and infinities aside: a counter
+// is neither).
+func appendJSON(b []byte, v any) []byte {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, j...)
 }
 
 // Contributors returns the top n contributors of each rule of a table's
 // or GSI's Contributor Insights (nil when it is not collecting). Values
 // are totals since the counters were last reset, where CloudWatch graphs
 // the maximum per minute.
-func (r *Recorder) Contributors(table, index string, n int) []RuleContributors {
+func (r *Recorder) Contributors(table, index string, n int) []report.ContributorRule {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := resKey{table, index}
@@ -243,9 +274,9 @@ func (r *Recorder) Contributors(table, index string, n int) []RuleContributors {
 		return nil
 	}
 	st := r.res[k]
-	var out []RuleContributors
+	var out []report.ContributorRule
 	for _, rule := range ruleNames(table, index, e) {
-		rc := RuleContributors{Rule: rule, Contributors: []Contributor{}}
+		rc := report.ContributorRule{Rule: rule}
 		if st != nil {
 			var tk *topK
 			switch rule[len("DynamoDBContributorInsights-"):][:3] {
@@ -259,7 +290,7 @@ func (r *Recorder) Contributors(table, index string, n int) []RuleContributors {
 				tk = st.throttledKey
 			}
 			for _, c := range tk.top(n) {
-				rc.Contributors = append(rc.Contributors, Contributor{Keys: c.key.text(), Value: c.count})
+				rc.Contributors = append(rc.Contributors, report.Contributor{Keys: c.key.text(), Value: c.count})
 			}
 		}
 		out = append(out, rc)

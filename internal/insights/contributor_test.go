@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
 // movingClock is a clock tests move.
@@ -133,11 +135,11 @@ func TestContributors(t *testing.T) {
 		r.Record(&q)
 	}
 	got := r.Contributors("Orders", "", 10)
-	want := []RuleContributors{
-		{Rule: "DynamoDBContributorInsights-PKC-Orders-1638525600000", Contributors: []Contributor{{Keys: []string{"c1"}, Value: 9}, {Keys: []string{"c2"}, Value: 4.5}}},
-		{Rule: "DynamoDBContributorInsights-PKT-Orders-1638525600000", Contributors: []Contributor{{Keys: []string{"c1"}, Value: 2}}},
-		{Rule: "DynamoDBContributorInsights-SKC-Orders-1638525600000", Contributors: []Contributor{{Keys: []string{"c1", "o2"}, Value: 6}, {Keys: []string{"c1", "o1"}, Value: 3}, {Keys: []string{"c2", "o1"}, Value: 0.5}}},
-		{Rule: "DynamoDBContributorInsights-SKT-Orders-1638525600000", Contributors: []Contributor{{Keys: []string{"c1", "o2"}, Value: 2}}},
+	want := []report.ContributorRule{
+		{Rule: "DynamoDBContributorInsights-PKC-Orders-1638525600000", Contributors: []report.Contributor{{Keys: []string{"c1"}, Value: 9}, {Keys: []string{"c2"}, Value: 4.5}}},
+		{Rule: "DynamoDBContributorInsights-PKT-Orders-1638525600000", Contributors: []report.Contributor{{Keys: []string{"c1"}, Value: 2}}},
+		{Rule: "DynamoDBContributorInsights-SKC-Orders-1638525600000", Contributors: []report.Contributor{{Keys: []string{"c1", "o2"}, Value: 6}, {Keys: []string{"c1", "o1"}, Value: 3}, {Keys: []string{"c2", "o1"}, Value: 0.5}}},
+		{Rule: "DynamoDBContributorInsights-SKT-Orders-1638525600000", Contributors: []report.Contributor{{Keys: []string{"c1", "o2"}, Value: 2}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("contributors\n%+v\nwant\n%+v", got, want)

@@ -2,7 +2,7 @@ package apierr
 
 import "net/http"
 
-// The answers of SigV4 verification (emulator/signature.go, with
+// The answers of SigV4 verification (emulator/internal/sigv4, with
 // Options.Credentials). The wording is AWS's, as recorded from DynamoDB's
 // own answers:
 //

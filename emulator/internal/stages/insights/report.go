@@ -52,8 +52,8 @@ func ResetReport(s *service.Service) {
 
 // Contributors returns Contributor Insights' top n keys of a table or GSI
 // in the namespace with ID nsID ("": every namespace's, merged by rule).
-func Contributors(s *service.Service, nsID, table, index string, n int) []insights.RuleContributors {
-	var out []insights.RuleContributors
+func Contributors(s *service.Service, nsID, table, index string, n int) []report.ContributorRule {
+	var out []report.ContributorRule
 	for _, sp := range s.Spaces() {
 		if rec := Existing(sp); rec != nil && (nsID == "" || sp.ID() == nsID) {
 			out = append(out, rec.Contributors(table, index, n)...)

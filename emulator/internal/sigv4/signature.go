@@ -1,4 +1,10 @@
-package emulator
+// Package sigv4 checks a request's AWS Signature Version 4 as DynamoDB
+// checks it: the emulator's server (emulator/credentials.go) parses a
+// request's authentication with ParseAuthorization or ParseQueryAuth,
+// checks its date and scope with CheckAuth, and, once it knows the key's
+// secret, its signature with CheckSignature over InputOf the request.
+// It is HTTP plumbing, not part of the Go API.
+package sigv4
 
 import (
 	"crypto/hmac"
@@ -15,7 +21,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// SigV4 verification, with Options.Credentials (credentials.go): the
+// SigV4 verification, with Options.Credentials (emulator/credentials.go): the
 // server checks a request's signature as AWS checks it, from AWS's
 // specification of Signature Version 4 ("Create a signed AWS API
 // request", IAM User Guide): the canonical request, the string to sign,
@@ -70,16 +76,16 @@ const sigService = "dynamodb"
 // sigTerminator ends a credential scope.
 const sigTerminator = "aws4_request"
 
-// sigDateLayout is ISO 8601's basic format, as X-Amz-Date is written.
-const sigDateLayout = "20060102T150405Z"
+// DateLayout is ISO 8601's basic format, as X-Amz-Date is written.
+const DateLayout = "20060102T150405Z"
 
 // sigSkew is how far a request's date may be from the server's time.
 const sigSkew = 15 * time.Minute
 
-// sigAuth is a request's SigV4 authentication, from its Authorization
+// Auth is a request's SigV4 authentication, from its Authorization
 // header or its query string.
-type sigAuth struct {
-	query         bool   // from the query string (X-Amz-Algorithm and the rest)
+type Auth struct {
+	Query         bool   // from the query string (X-Amz-Algorithm and the rest)
 	algorithm     string // AWS4-HMAC-SHA256
 	credential    string // keyid/date/region/service/aws4_request
 	signedHeaders string // "host;x-amz-date", lower case by convention
@@ -89,28 +95,28 @@ type sigAuth struct {
 
 // Query-string authentication parameters.
 const (
-	qAlgorithm     = "X-Amz-Algorithm"
+	QAlgorithm     = "X-Amz-Algorithm"
 	qCredential    = "X-Amz-Credential"
 	qSignature     = "X-Amz-Signature"
 	qSignedHeaders = "X-Amz-SignedHeaders"
 	qDate          = "X-Amz-Date"
-	qSecurityToken = "X-Amz-Security-Token"
+	QSecurityToken = "X-Amz-Security-Token"
 )
 
-// parseAuthorization parses an Authorization header, auth, given the
+// ParseAuthorization parses an Authorization header, auth, given the
 // request's X-Amz-Date and Date headers (steps 2 and 3). DynamoDB reads the
 // header as words separated by commas and blanks: the first is the
 // algorithm, each other one key=value (a repeated key: the last).
-func parseAuthorization(auth, amzDate, date string) (sigAuth, error) {
+func ParseAuthorization(auth, amzDate, date string) (Auth, error) {
 	if !strings.HasPrefix(strings.TrimSpace(auth), "AWS4-") {
-		return sigAuth{}, apierr.MissingAuthenticationToken()
+		return Auth{}, apierr.MissingAuthenticationToken()
 	}
 	words := strings.FieldsFunc(auth, func(r rune) bool { return r == ',' || r == ' ' })
-	a := sigAuth{algorithm: words[0]}
+	a := Auth{algorithm: words[0]}
 	for _, w := range words[1:] {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
-			return sigAuth{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgMissingPair, w, auth))
+			return Auth{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgMissingPair, w, auth))
 		}
 		switch k {
 		case "Credential":
@@ -138,18 +144,18 @@ func parseAuthorization(auth, amzDate, date string) (sigAuth, error) {
 	}
 	if msg.Len() > 0 {
 		fmt.Fprintf(&msg, apierr.MsgHeaderSuffix, auth)
-		return sigAuth{}, apierr.New(apierr.ErrIncompleteSignature, msg.String())
+		return Auth{}, apierr.New(apierr.ErrIncompleteSignature, msg.String())
 	}
 	return a, nil
 }
 
-// parseQueryAuth reads query-string authentication from q (step 3).
-func parseQueryAuth(q url.Values) (sigAuth, error) {
-	a := sigAuth{query: true, algorithm: q.Get(qAlgorithm), credential: q.Get(qCredential),
+// ParseQueryAuth reads query-string authentication from q (step 3).
+func ParseQueryAuth(q url.Values) (Auth, error) {
+	a := Auth{Query: true, algorithm: q.Get(QAlgorithm), credential: q.Get(qCredential),
 		signature: q.Get(qSignature), signedHeaders: q.Get(qSignedHeaders), date: q.Get(qDate)}
 	var msg strings.Builder
 	for _, p := range [...]struct{ name, val string }{
-		{qAlgorithm, a.algorithm}, {qCredential, a.credential}, {qSignature, a.signature},
+		{QAlgorithm, a.algorithm}, {qCredential, a.credential}, {qSignature, a.signature},
 		{qSignedHeaders, a.signedHeaders}, {qDate, a.date},
 	} {
 		if p.val == "" {
@@ -158,53 +164,57 @@ func parseQueryAuth(q url.Values) (sigAuth, error) {
 	}
 	if msg.Len() > 0 {
 		msg.WriteString(apierr.MsgQuerySuffix)
-		return sigAuth{}, apierr.New(apierr.ErrIncompleteSignature, msg.String())
+		return Auth{}, apierr.New(apierr.ErrIncompleteSignature, msg.String())
 	}
 	return a, nil
 }
 
-// sigScope is a parsed credential: keyid/date/region/service/terminator.
-type sigScope struct {
-	keyID, date, region, service, terminator string
+// Scope is a parsed credential: keyid/date/region/service/terminator.
+type Scope struct {
+	// KeyID is the access key id.
+	KeyID string
+	// Region is the credential's region.
+	Region                    string
+	date, service, terminator string
 }
 
 // String is the credential scope without the key id, as the string to
 // sign has it.
-func (s sigScope) String() string {
-	return s.date + "/" + s.region + "/" + s.service + "/" + s.terminator
+func (s Scope) String() string {
+	return s.date + "/" + s.Region + "/" + s.service + "/" + s.terminator
 }
 
-// checkAuth runs steps 4 to 8 on a: the date against now, host among the
+// CheckAuth runs steps 4 to 8 on a: the date against now, host among the
 // signed headers, the algorithm, the credential's form and scope. It
 // returns the request's time and the credential's parts.
-func checkAuth(a sigAuth, now time.Time) (time.Time, sigScope, error) {
-	t, err := time.Parse(sigDateLayout, a.date)
-	if err != nil || len(a.date) != len(sigDateLayout) {
-		return time.Time{}, sigScope{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgDateFormat, a.date))
+func CheckAuth(a Auth, now time.Time) (time.Time, Scope, error) {
+	t, err := time.Parse(DateLayout, a.date)
+	if err != nil || len(a.date) != len(DateLayout) {
+		return time.Time{}, Scope{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgDateFormat, a.date))
 	}
 	now = now.UTC()
 	switch {
 	case t.Before(now.Add(-sigSkew)):
-		return time.Time{}, sigScope{}, apierr.New(apierr.ErrInvalidSignature, fmt.Sprintf(apierr.MsgSignatureExpired,
-			a.date, now.Add(-sigSkew).Format(sigDateLayout), now.Format(sigDateLayout)))
+		return time.Time{}, Scope{}, apierr.New(apierr.ErrInvalidSignature, fmt.Sprintf(apierr.MsgSignatureExpired,
+			a.date, now.Add(-sigSkew).Format(DateLayout), now.Format(DateLayout)))
 	case t.After(now.Add(sigSkew)):
-		return time.Time{}, sigScope{}, apierr.New(apierr.ErrInvalidSignature, fmt.Sprintf(apierr.MsgSignatureNotYetCurrent,
-			a.date, now.Add(sigSkew).Format(sigDateLayout), now.Format(sigDateLayout)))
+		return time.Time{}, Scope{}, apierr.New(apierr.ErrInvalidSignature, fmt.Sprintf(apierr.MsgSignatureNotYetCurrent,
+			a.date, now.Add(sigSkew).Format(DateLayout), now.Format(DateLayout)))
 	}
-	if !signs(a, "host") {
-		return time.Time{}, sigScope{}, apierr.New(apierr.ErrInvalidSignature, apierr.MsgHostNotSigned)
+	if !Signs(a, "host") {
+		return time.Time{}, Scope{}, apierr.New(apierr.ErrInvalidSignature, apierr.MsgHostNotSigned)
 	}
 	if a.algorithm != sigAlgorithm {
-		return time.Time{}, sigScope{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgUnsupportedAlgorithm, a.algorithm))
+		return time.Time{}, Scope{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgUnsupportedAlgorithm, a.algorithm))
 	}
 	parts := strings.Split(strings.TrimRight(a.credential, "/"), "/")
 	if len(parts) != 5 {
-		return time.Time{}, sigScope{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgCredentialElements, a.credential))
+		return time.Time{}, Scope{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgCredentialElements, a.credential))
 	}
-	s := sigScope{keyID: parts[0], date: parts[1], region: parts[2], service: parts[3], terminator: parts[4]}
+	s := Scope{KeyID: parts[0], date: parts[1], Region: parts[2], service: parts[3], terminator: parts[4]}
 	var msg strings.Builder
-	if !validRegion(s.region) {
-		fmt.Fprintf(&msg, apierr.MsgScopeRegion, s.region)
+	if !validRegion(s.Region) {
+		fmt.Fprintf(&msg, apierr.MsgScopeRegion, s.Region)
 	}
 	if s.service != sigService {
 		fmt.Fprintf(&msg, apierr.MsgScopeService, sigService)
@@ -216,14 +226,14 @@ func checkAuth(a sigAuth, now time.Time) (time.Time, sigScope, error) {
 		fmt.Fprintf(&msg, apierr.MsgScopeDate, s.date, a.date[:8], a.date)
 	}
 	if msg.Len() > 0 {
-		return time.Time{}, sigScope{}, apierr.New(apierr.ErrInvalidSignature, msg.String())
+		return time.Time{}, Scope{}, apierr.New(apierr.ErrInvalidSignature, msg.String())
 	}
 	return t, s, nil
 }
 
 // signs reports whether header name (lower case) is among a's signed
 // headers, in any case.
-func signs(a sigAuth, name string) bool {
+func Signs(a Auth, name string) bool {
 	return slices.ContainsFunc(strings.Split(a.signedHeaders, ";"), func(h string) bool { return strings.EqualFold(h, name) })
 }
 
@@ -244,10 +254,10 @@ func validRegion(r string) bool {
 	return true
 }
 
-// sigInput is what the canonical request is made of: the request's
+// Input is what the canonical request is made of: the request's
 // method, escaped path, raw query, headers and Host, and its body's
 // SHA-256.
-type sigInput struct {
+type Input struct {
 	method      string
 	path        string // escaped, as the request line had it
 	rawQuery    string
@@ -257,21 +267,21 @@ type sigInput struct {
 	payloadHash [sha256.Size]byte
 }
 
-// sigInputOf is the sigInput of r, whose body hashed to sum.
-func sigInputOf(r *http.Request, sum [sha256.Size]byte) sigInput {
-	return sigInput{method: r.Method, path: r.URL.EscapedPath(), rawQuery: r.URL.RawQuery,
+// InputOf is the Input of r, whose body hashed to sum.
+func InputOf(r *http.Request, sum [sha256.Size]byte) Input {
+	return Input{method: r.Method, path: r.URL.EscapedPath(), rawQuery: r.URL.RawQuery,
 		header: r.Header, host: r.Host, length: r.ContentLength, payloadHash: sum}
 }
 
 // canonicalRequest is SigV4's canonical request of in under a's signed
 // headers.
-func canonicalRequest(in *sigInput, a sigAuth) string {
+func canonicalRequest(in *Input, a Auth) string {
 	var b strings.Builder
 	b.WriteString(in.method)
 	b.WriteByte('\n')
 	b.WriteString(canonicalURI(in.path))
 	b.WriteByte('\n')
-	b.WriteString(canonicalQuery(in.rawQuery, a.query))
+	b.WriteString(canonicalQuery(in.rawQuery, a.Query))
 	b.WriteByte('\n')
 	names := strings.Split(a.signedHeaders, ";")
 	for _, name := range names {
@@ -293,7 +303,7 @@ func canonicalRequest(in *sigInput, a sigAuth) string {
 // one space, joined with commas (AWS joins repeated headers so:
 // ScyllaDB's test_multiple_accept_encoding_headers, run against AWS). An
 // absent header is empty.
-func canonicalHeaderValue(in *sigInput, name string) string {
+func canonicalHeaderValue(in *Input, name string) string {
 	var vals []string
 	switch name {
 	case "host":
@@ -386,16 +396,16 @@ func uriEncode(s string, slash bool) string {
 }
 
 // stringToSign is SigV4's string to sign of a canonical request.
-func stringToSign(a sigAuth, scope sigScope, canonical string) string {
+func stringToSign(a Auth, scope Scope, canonical string) string {
 	sum := sha256.Sum256([]byte(canonical))
 	return sigAlgorithm + "\n" + a.date + "\n" + scope.String() + "\n" + hex.EncodeToString(sum[:])
 }
 
 // signature is the hex HMAC-SHA256 of sts under the key SigV4 derives from
 // secret and scope.
-func signature(secret string, scope sigScope, sts string) string {
+func signature(secret string, scope Scope, sts string) string {
 	key := hmacSHA256([]byte("AWS4"+secret), scope.date)
-	key = hmacSHA256(key, scope.region)
+	key = hmacSHA256(key, scope.Region)
 	key = hmacSHA256(key, scope.service)
 	key = hmacSHA256(key, scope.terminator)
 	return hex.EncodeToString(hmacSHA256(key, sts))
@@ -407,9 +417,9 @@ func hmacSHA256(key []byte, data string) []byte {
 	return h.Sum(nil)
 }
 
-// checkSignature is step 10: whether a's signature is the one secret
+// CheckSignature is step 10: whether a's signature is the one secret
 // gives in, and AWS's answer if not.
-func checkSignature(in *sigInput, a sigAuth, scope sigScope, secret string) error {
+func CheckSignature(in *Input, a Auth, scope Scope, secret string) error {
 	canonical := canonicalRequest(in, a)
 	sts := stringToSign(a, scope, canonical)
 	want := signature(secret, scope, sts)
