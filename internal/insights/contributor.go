@@ -3,7 +3,7 @@ package insights
 import (
 	"cmp"
 	"fmt"
-	"slices"
+	"sort"
 	"time"
 )
 
@@ -190,12 +190,13 @@ func (r *Recorder) ListContributorInsights(table string) []ContributorInsights {
 		}
 		out = append(out, ContributorInsights{TableName: k.table, IndexName: k.index, Status: e.status, Mode: e.mode})
 	}
-	slices.SortFunc(out, func(a, b ContributorInsights) int {
+	compare := func(a, b ContributorInsights) int {
 		if c := cmp.Compare(a.TableName, b.TableName); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.IndexName, b.IndexName)
-	})
+	}
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 

@@ -3,6 +3,7 @@ package oversize
 import (
 	"bytes"
 	"slices"
+	"sort"
 	"strings"
 	"sync/atomic"
 
@@ -274,7 +275,8 @@ func BatchWrite(body []byte, limit int, echoRun func(echo *bytes.Buffer, run wir
 		return nil, nil
 	}
 	order := slices.Clone(tables)
-	slices.SortFunc(order, func(a, b wire.Member) int { return strings.Compare(a.Name, b.Name) })
+	compare := func(a, b wire.Member) int { return strings.Compare(a.Name, b.Name) }
+	sort.Slice(order, func(i, j int) bool { return compare(order[i], order[j]) < 0 })
 	var e bytes.Buffer // the piece being written
 	kept := 0          // bytes of echo kept
 	e.WriteString("{")
