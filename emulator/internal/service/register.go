@@ -92,91 +92,126 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 // call (the installed CallCheckers, stage.go). Registering a name
 // twice panics.
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
+	_, appends := any(new(Out)).(JSONAppender) // a feature's output that encodes itself
+	h := newOpHandler(name, reflect.TypeFor[In](), reflect.TypeFor[Out](), appends)
+	h.get = func() any { return new(In) }
+	if _, ok := any(new(In)).(pooledInput); ok { // lent from a pool (input_recycle.go)
+		h.pool(h.get)
+	}
+	h.run = func(c *call, in any) (any, error) {
+		out, err := f(c, in.(*In))
+		if out == nil {
+			return nil, err // no typed nil in the interface: serve encodes it as {}
+		}
+		return out, err
+	}
+	ops[name] = h.serve
+}
+
+// pool makes h lend its inputs from a pool of those newIn makes (each
+// a pooledInput), zeroed when given back.
+func (h *opHandler) pool(newIn func() any) {
+	inputs := lease.NewPool(lease.Config[any]{
+		New:   newIn,
+		Reset: func(in any) bool { in.(pooledInput).zeroInput(); return true },
+	})
+	h.get, h.put = inputs.Get, inputs.Put
+}
+
+// newOpHandler checks that name is not registered yet, notes its types
+// (OperationShapes) and returns its handler without get, put and run.
+// registerDataPlane marks a data-plane name before it registers.
+func newOpHandler(name string, in, out reflect.Type, appends bool) *opHandler {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
 	if opShapes == nil {
 		opShapes = map[string]OpShape{}
 	}
-	opShapes[name] = OpShape{In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out]()}
-	var inputs *lease.Pool[*In] // for a pooledInput (input_recycle.go)
-	if _, ok := any(new(In)).(pooledInput); ok {
-		inputs = lease.NewPool(lease.Config[*In]{
-			New:   func() *In { return new(In) },
-			Reset: func(in *In) bool { var zero In; *in = zero; return true },
-		})
+	opShapes[name] = OpShape{In: in, Out: out}
+	return &opHandler{name: name, data: isDataPlane(name), appends: appends, pre: prescanOf(name)}
+}
+
+// opHandler is one registered operation. Only its get, put and run know
+// the operation's types; serve, the rest of the adapter, is one function
+// for every operation, not a copy per pair of types (each copy was about
+// 5.7 kB of the binary, 64 of them).
+type opHandler struct {
+	name          string
+	data, appends bool                          // a data-plane operation; Out is a JSONAppender
+	pre           prescan                       // prescanOf(name); nil: none
+	get           func() any                    // a new or pooled *In
+	put           func(any)                     // gives a pooled *In back; nil: not pooled
+	run           func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
+}
+
+// serve decodes body into a new input, runs the operation and encodes
+// its output (register says how).
+func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
+	name := h.name
+	in := h.get()
+	if h.put != nil {
+		defer h.put(in)
 	}
-	data := isDataPlane(name)                  // registerDataPlane marks it before it registers
-	_, appends := any(new(Out)).(JSONAppender) // a feature's output that encodes itself
-	pre := prescanOf(name)
-	ops[name] = func(c *call, body []byte) ([]byte, error) {
-		var in *In
-		if inputs != nil {
-			in = inputs.Get()
-			defer inputs.Put(in)
-		} else {
-			in = new(In)
+	if r, ok := in.(recycler); ok {
+		defer r.recycle() // input_recycle.go
+	}
+	c.inLen = len(body)
+	var fill func(any)
+	if n := c.cut.Elems; n > 0 { // cut as it arrived: the body is reduced (oversize.go)
+		c.inLen, fill = c.cut.Len, func(in any) { ListCutOf(name).Filled(in, n) }
+	} else if h.pre != nil && !prescanOff.Load() {
+		if reduced, f := h.pre(body); reduced != nil {
+			body, fill = reduced, f // a list far over its limit (oversize.go)
 		}
-		if r, ok := any(in).(recycler); ok {
-			defer r.recycle() // input_recycle.go
+	}
+	deferred, err := wire.DecodeRequestDeferred(body, in)
+	if err != nil {
+		return nil, valueLayer(name, err)
+	}
+	if fill != nil {
+		fill(in)
+	}
+	if deferred != nil {
+		if !deferredValueOps()[name] {
+			return nil, valueLayer(name, deferred.Err)
 		}
-		c.inLen = len(body)
-		var fill func(any)
-		if n := c.cut.Elems; n > 0 { // cut as it arrived: the body is reduced (oversize.go)
-			c.inLen, fill = c.cut.Len, func(in any) { ListCutOf(name).Filled(in, n) }
-		} else if pre != nil && !prescanOff.Load() {
-			if reduced, f := pre(body); reduced != nil {
-				body, fill = reduced, f // a list far over its limit (oversize.go)
-			}
-		}
-		deferred, err := wire.DecodeRequestDeferred(body, in)
-		if err != nil {
-			return nil, valueLayer(name, err)
-		}
-		if fill != nil {
-			fill(in)
-		}
-		if deferred != nil {
-			if !deferredValueOps()[name] {
-				return nil, valueLayer(name, deferred.Err)
-			}
-			c.values = deferred
-		}
-		noteTable(c.tableName, in)
-		if !data {
-			if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
-				return nil, err
-			}
-		}
-		if data {
-			c.in = in
-		}
-		out, err := f(c, in)
-		if data {
-			c.finishItem(err)
-		}
-		if err != nil {
+		c.values = deferred
+	}
+	noteTable(c.tableName, in)
+	if !h.data {
+		if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
 			return nil, err
 		}
-		if out == nil {
-			return append(c.out, "{}"...), nil
-		}
-		if appends {
-			return any(out).(JSONAppender).AppendJSON(c.out), nil
-		}
-		if a, ok := any(out).(jsonAppender); ok {
-			b := a.appendJSON(c.out)
-			if r, ok := any(out).(recycler); ok {
-				r.recycle() // encoded: nothing uses out any more (page_pool.go)
-			}
-			return b, nil
-		}
-		b, err := json.Marshal(out)
-		if err != nil {
-			return nil, fmt.Errorf("emulator: encoding %s output: %w", name, err)
+	}
+	if h.data {
+		c.in = in
+	}
+	out, err := h.run(c, in)
+	if h.data {
+		c.finishItem(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return append(c.out, "{}"...), nil
+	}
+	if h.appends {
+		return out.(JSONAppender).AppendJSON(c.out), nil
+	}
+	if a, ok := out.(jsonAppender); ok {
+		b := a.appendJSON(c.out)
+		if r, ok := out.(recycler); ok {
+			r.recycle() // encoded: nothing uses out any more (page_pool.go)
 		}
 		return b, nil
 	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: encoding %s output: %w", name, err)
+	}
+	return b, nil
 }
 
 // OpShape is the Go types an operation decodes and encodes.
