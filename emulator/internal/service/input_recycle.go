@@ -58,15 +58,7 @@ func (in *QueryInput) recycle() {
 // handler, 2000x -count 5, medians, pool on -> off: GetItem 233 -> 312
 // B/op (+34%), 6 -> 7 allocs; QueryPartition10 295 -> 449 B/op (+52%),
 // 7 -> 8; ScanFiltered 714 -> 872 B/op (+22%), 15 -> 16.
-//
-// zeroInput zeroes the struct for its next request: the pool is one
-// non-generic pool per operation (register), so the zeroing is the
-// type's own.
-type pooledInput interface{ zeroInput() }
-
-// The pooled inputs: a method renamed or dropped would end the pooling
-// silently, so the compiler checks the list.
-var _ = []pooledInput{(*GetItemInput)(nil), (*PutItemInput)(nil), (*QueryInput)(nil), (*ScanInput)(nil)}
+type pooledInput interface{ zeroInput() } // zeroes it: register's pool is not generic
 
 // zeroInput: getItem reads its input only while it runs (the table name
 // and ReturnConsumedCapacity strings it passes on are not the struct).
