@@ -2,7 +2,7 @@ package conventions
 
 import (
 	"container/list"
-	"slices"
+	"sort"
 	"sync"
 	"time"
 )
@@ -238,7 +238,7 @@ func (r *Report) Snapshot() Snapshot {
 	for _, tr := range byTable {
 		s.Tables = append(s.Tables, *tr)
 	}
-	slices.SortFunc(s.Tables, func(a, b TableReport) int {
+	compare := func(a, b TableReport) int {
 		switch {
 		case a.Table < b.Table:
 			return -1
@@ -246,7 +246,8 @@ func (r *Report) Snapshot() Snapshot {
 			return 1
 		}
 		return 0
-	})
+	}
+	sort.Slice(s.Tables, func(i, j int) bool { return compare(s.Tables[i], s.Tables[j]) < 0 })
 	return s
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,7 +161,8 @@ func (e *Emulator) Branches() []Branch {
 	for _, b := range e.branches.byName {
 		out = append(out, b)
 	}
-	slices.SortFunc(out, func(a, b Branch) int { return strings.Compare(a.Name, b.Name) })
+	compare := func(a, b Branch) int { return strings.Compare(a.Name, b.Name) }
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 

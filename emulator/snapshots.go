@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,7 +107,8 @@ func (e *Emulator) keptSnapshots() []keptSnapshot {
 	}
 	e.snaps.mu.Unlock()
 	seq := func(id string) int { n, _ := strconv.Atoi(strings.TrimPrefix(id, "snap-")); return n }
-	slices.SortFunc(out, func(a, b keptSnapshot) int { return cmp.Compare(seq(a.ID), seq(b.ID)) })
+	compare := func(a, b keptSnapshot) int { return cmp.Compare(seq(a.ID), seq(b.ID)) }
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 

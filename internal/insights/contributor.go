@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"sort"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/report"
@@ -193,12 +193,13 @@ func (r *Recorder) ListContributorInsights(table string) []ContributorInsights {
 		}
 		out = append(out, ContributorInsights{TableName: k.table, IndexName: k.index, Status: e.status, Mode: e.mode})
 	}
-	slices.SortFunc(out, func(a, b ContributorInsights) int {
+	compare := func(a, b ContributorInsights) int {
 		if c := cmp.Compare(a.TableName, b.TableName); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.IndexName, b.IndexName)
-	})
+	}
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 

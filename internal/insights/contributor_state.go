@@ -2,7 +2,7 @@ package insights
 
 import (
 	"cmp"
-	"slices"
+	"sort"
 	"time"
 )
 
@@ -31,9 +31,10 @@ func (r *Recorder) ContributorInsightsState() []CIState {
 		out = append(out, CIState{Table: k.table, Index: k.index, HasSort: e.hasSort,
 			Status: e.status, Mode: e.mode, Changed: e.changed, Created: e.created})
 	}
-	slices.SortFunc(out, func(a, b CIState) int {
+	compare := func(a, b CIState) int {
 		return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.Index, b.Index))
-	})
+	}
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 

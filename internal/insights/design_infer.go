@@ -3,6 +3,7 @@ package insights
 import (
 	"encoding/json"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -107,12 +108,13 @@ func composeTemplate(attr, v string, it sampleItem, vars map[string]string) stri
 		}
 		srcs = append(srcs, src{name, val})
 	}
-	slices.SortFunc(srcs, func(x, y src) int {
+	compare := func(x, y src) int {
 		if len(x.value) != len(y.value) {
 			return len(y.value) - len(x.value)
 		}
 		return strings.Compare(x.name, y.name)
-	})
+	}
+	sort.Slice(srcs, func(i, j int) bool { return compare(srcs[i], srcs[j]) < 0 })
 	// Segments of v: literal text, or a variable already placed.
 	type seg struct {
 		text  string

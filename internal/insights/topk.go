@@ -2,7 +2,7 @@ package insights
 
 import (
 	"cmp"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -98,7 +98,7 @@ func (t *topK) top(n int) []counter {
 	for i, c := range t.heap {
 		out[i] = *c
 	}
-	slices.SortFunc(out, func(a, b counter) int {
+	compare := func(a, b counter) int {
 		if c := cmp.Compare(b.count, a.count); c != 0 {
 			return c
 		}
@@ -106,7 +106,8 @@ func (t *topK) top(n int) []counter {
 			return c
 		}
 		return cmp.Compare(a.key.sk, b.key.sk)
-	})
+	}
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out[:min(n, len(out))]
 }
 

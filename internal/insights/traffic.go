@@ -3,6 +3,7 @@ package insights
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
@@ -69,12 +70,13 @@ func (h *costHeap) offer(q *Request, seq int64) {
 // tie.
 func (h *costHeap) sorted() []CostlyRequest {
 	kept := slices.Clone(h.reqs)
-	slices.SortFunc(kept, func(a, b costly) int {
+	compare := func(a, b costly) int {
 		if c := cmp.Compare(b.Cost, a.Cost); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.seq, b.seq)
-	})
+	}
+	sort.Slice(kept, func(i, j int) bool { return compare(kept[i], kept[j]) < 0 })
 	out := make([]CostlyRequest, len(kept))
 	for i := range kept {
 		out[i] = kept[i].CostlyRequest

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -123,7 +123,7 @@ func (l *FrameLog) list() ([]segFile, error) {
 		}
 		segs = append(segs, segFile{name: n, first: seq})
 	}
-	slices.SortFunc(segs, func(a, b segFile) int { return cmpU64(a.first, b.first) })
+	sort.Slice(segs, func(i, j int) bool { return segs[i].first < segs[j].first })
 	return segs, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -112,24 +113,14 @@ func listDir(dir string) ([]segFile, []snapFile, error) {
 			snaps = append(snaps, snapFile{name: n, lsn: lsn, size: info.Size()})
 		}
 	}
-	slices.SortFunc(segs, func(a, b segFile) int { return cmpU64(a.first, b.first) })
-	slices.SortFunc(snaps, func(a, b snapFile) int { return cmpU64(a.lsn, b.lsn) })
+	sort.Slice(segs, func(i, j int) bool { return segs[i].first < segs[j].first })
+	sort.Slice(snaps, func(i, j int) bool { return snaps[i].lsn < snaps[j].lsn })
 	return segs, snaps, nil
 }
 
 func scanHex(s, format string, v *uint64) bool {
 	_, err := fmt.Sscanf(s, format, v)
 	return err == nil
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // openNamespace loads (or creates) the namespace in dir: the newest

@@ -3,7 +3,7 @@ package persist
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -88,6 +88,7 @@ func (s *Store) Problems() []Problem {
 		}
 		ns.compactMu.Unlock()
 	}
-	slices.SortStableFunc(out, func(a, b Problem) int { return strings.Compare(a.Namespace, b.Namespace) })
+	compare := func(a, b Problem) int { return strings.Compare(a.Namespace, b.Namespace) }
+	sort.SliceStable(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }

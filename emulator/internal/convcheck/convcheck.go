@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -77,9 +78,10 @@ func (st *State) Count(table, rule string) uint64 { return st.report.Count(table
 func (st *State) Snapshot(checked []conventions.CheckedTable, names []string) conventions.Snapshot {
 	snap := st.report.Snapshot()
 	snap.Checked = append(snap.Checked, checked...)
-	slices.SortFunc(snap.Checked, func(a, b conventions.CheckedTable) int {
+	compare := func(a, b conventions.CheckedTable) int {
 		return strings.Compare(a.Table+"\x00"+a.Namespace, b.Table+"\x00"+b.Namespace)
-	})
+	}
+	sort.Slice(snap.Checked, func(i, j int) bool { return compare(snap.Checked[i], snap.Checked[j]) < 0 })
 	snap.Config = st.cfg.Entries(names)
 	return snap
 }

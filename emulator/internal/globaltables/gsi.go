@@ -2,6 +2,7 @@ package globaltables
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -45,7 +46,8 @@ func mergeGSIReads(have []gsiReadOverride, us []ReplicaGlobalSecondaryIndex) []g
 			out = append(out, o)
 		}
 	}
-	slices.SortFunc(out, func(a, b gsiReadOverride) int { return strings.Compare(a.Index, b.Index) })
+	compare := func(a, b gsiReadOverride) int { return strings.Compare(a.Index, b.Index) }
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 

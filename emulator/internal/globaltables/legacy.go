@@ -2,6 +2,7 @@ package globaltables
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -188,7 +189,8 @@ func globalTableDesc(c service.Call, name string, ms []member, created time.Time
 	for _, mb := range ms {
 		d.ReplicationGroup = append(d.ReplicationGroup, ReplicaDescription{RegionName: mb.region, ReplicaArn: mb.t.ARN(), ReplicaStatus: "ACTIVE"})
 	}
-	slices.SortFunc(d.ReplicationGroup, func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
+	compare := func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) }
+	sort.Slice(d.ReplicationGroup, func(i, j int) bool { return compare(d.ReplicationGroup[i], d.ReplicationGroup[j]) < 0 })
 	return d
 }
 

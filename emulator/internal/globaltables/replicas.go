@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -117,7 +118,8 @@ func describeReplicas(x part, now time.Time) ([]ReplicaDescription, string) {
 	if len(out) == 0 {
 		return nil, "" // the last replica is gone: a table of one region
 	}
-	slices.SortFunc(out, func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
+	compare := func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) }
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out, x.GlobalVersion
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -132,7 +133,8 @@ func globalSettings(c service.Call, name string, ms []member) *GlobalTableSettin
 		}
 		out.ReplicaSettings = append(out.ReplicaSettings, d)
 	}
-	slices.SortFunc(out.ReplicaSettings, func(a, b ReplicaSettingsDescription) int { return strings.Compare(a.RegionName, b.RegionName) })
+	compare := func(a, b ReplicaSettingsDescription) int { return strings.Compare(a.RegionName, b.RegionName) }
+	sort.Slice(out.ReplicaSettings, func(i, j int) bool { return compare(out.ReplicaSettings[i], out.ReplicaSettings[j]) < 0 })
 	return out
 }
 

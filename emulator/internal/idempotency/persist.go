@@ -3,6 +3,7 @@ package idempotency
 import (
 	"encoding/json"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -127,7 +128,9 @@ func (s *Store[N, A]) Restore(ns N, kept Meta, now time.Time) {
 		s.queue = append(s.queue, r)
 		s.bytes += r.use.size
 	}
-	slices.SortStableFunc(s.queue[s.head:], func(a, b tokenRef[N, A]) int { return a.use.at.Compare(b.use.at) })
+	list := s.queue[s.head:]
+	compare := func(a, b tokenRef[N, A]) int { return a.use.at.Compare(b.use.at) }
+	sort.SliceStable(list, func(i, j int) bool { return compare(list[i], list[j]) < 0 })
 	s.trimLocked()
 	s.startJanitorLocked()
 	s.mu.Unlock()

@@ -58,11 +58,11 @@ func (in *QueryInput) recycle() {
 // handler, 2000x -count 5, medians, pool on -> off: GetItem 233 -> 312
 // B/op (+34%), 6 -> 7 allocs; QueryPartition10 295 -> 449 B/op (+52%),
 // 7 -> 8; ScanFiltered 714 -> 872 B/op (+22%), 15 -> 16.
-type pooledInput interface{ pooledInput() }
+type pooledInput interface{ zeroInput() } // zeroes it: register's pool is not generic
 
-// pooledInput: getItem reads its input only while it runs (the table name
+// zeroInput: getItem reads its input only while it runs (the table name
 // and ReturnConsumedCapacity strings it passes on are not the struct).
-func (*GetItemInput) pooledInput() {}
+func (in *GetItemInput) zeroInput() { *in = GetItemInput{} }
 
 // getItemOutputs are getItem's answers, given back once encoded: zeroed,
 // so the pool keeps no record alive.
@@ -78,9 +78,9 @@ var getItemOutputs = lease.NewPool(lease.Config[*GetItemOutput]{
 // the only reader of one).
 func (o *GetItemOutput) recycle() { getItemOutputs.Put(o) }
 
-// pooledInput: query reads its input only while it runs; queryMulti,
+// zeroInput: query reads its input only while it runs; queryMulti,
 // queryRequest and the start key checks too.
-func (*QueryInput) pooledInput() {}
+func (in *QueryInput) zeroInput() { *in = QueryInput{} }
 
 // recycle gives back the ExpressionAttributeNames, ExpressionAttributeValues
 // and ExclusiveStartKey maps, as Query's: the filter and projection copy
@@ -94,9 +94,9 @@ func (in *ScanInput) recycle() {
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues, in.ExclusiveStartKey = nil, nil, nil
 }
 
-// pooledInput: scan reads its input only while it runs; scanIndex and the
+// zeroInput: scan reads its input only while it runs; scanIndex and the
 // start key and segment checks too.
-func (*ScanInput) pooledInput() {}
+func (in *ScanInput) zeroInput() { *in = ScanInput{} }
 
 // recycle gives back the ExpressionAttributeNames and
 // ExpressionAttributeValues maps: the compiled condition copies the values
@@ -109,10 +109,10 @@ func (*ScanInput) pooledInput() {}
 // are done: the adapter calls recycle once the answer is encoded. A
 // refused or failed put, or one the conventions rules saw (they are not
 // promised to drop the item), keeps its map.
-// pooledInput: putItem reads its input only while it runs: the pipeline
+// zeroInput: putItem reads its input only while it runs: the pipeline
 // keeps the table, key and change, the conventions stage the names map
 // and the ConditionExpression pointer, not the struct.
-func (*PutItemInput) pooledInput() {}
+func (in *PutItemInput) zeroInput() { *in = PutItemInput{} }
 
 func (in *PutItemInput) recycle() {
 	wire.RecycleNames(in.ExpressionAttributeNames)

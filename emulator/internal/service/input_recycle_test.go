@@ -70,3 +70,7 @@ func concurrentRounds(workers, rounds int, worker func(g int) func(i int) bool) 
 	}
 	wg.Wait()
 }
+
+// The pooled inputs: a zeroInput renamed or dropped would end the pooling
+// silently (register pools only a pooledInput), so the compiler checks.
+var _ = []pooledInput{(*GetItemInput)(nil), (*PutItemInput)(nil), (*QueryInput)(nil), (*ScanInput)(nil)}

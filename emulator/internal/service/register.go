@@ -39,8 +39,7 @@ type call struct {
 	lease.Owned // lent by calls for one request (call_pool.go)
 }
 
-// Now returns the time the request arrived (one clock reading per request,
-// so every timestamp a request writes is the same).
+// Now returns the time the request arrived: one reading for the whole request.
 func (c *call) Now() time.Time { return c.now }
 
 // Context returns the request's context: long scans may stop when it is done.
@@ -56,11 +55,8 @@ type opFunc func(c *call, body []byte) ([]byte, error)
 // from init functions only; read-only afterwards.
 var ops = make(map[string]opFunc, 96) // room for every operation: no growth at init
 
-// lookupOp finds the operation an X-Amz-Target names: DynamoDB's
-// ("DynamoDB_20120810.PutItem", registered as "PutItem") or another
-// API's a feature serves (the Streams API's
-// "DynamoDBStreams_20120810.GetRecords", registered under the full
-// target: APIOp), named by the part after its prefix.
+// lookupOp finds the operation an X-Amz-Target names (DynamoDB's, or another
+// API's under its full target: APIOp), named by the part after its prefix.
 func lookupOp(target string) (name string, op opFunc, ok bool) {
 	if name, ok = strings.CutPrefix(target, TargetPrefix); ok {
 		op, ok = ops[name]
@@ -75,108 +71,114 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 	return "", nil, false
 }
 
-// register installs the handler of one operation. Call it from an init
-// function of the operation's file:
-//
-//	func init() { register("PutItem", putItem) }
-//	func putItem(c *call, in *putItemInput) (*putItemOutput, error)
-//
-// The adapter decodes the body into a new *In (a pooled one for a
-// pooledInput, input_recycle.go) with DecodeRequest (wrong JSON
-// types and malformed JSON become SerializationException), calls f, and
-// encodes *Out with its appendJSON (or a feature's AppendJSON) method if
-// it has one (encode_outputs.go) or else
-// encoding/json (a nil *Out encodes as {}), into c.out when there is room.
-// A data-plane operation (registerDataPlane) runs inside the request
-// pipeline's stages (pipeline.go); any other gets one fault decision per
-// call (the installed CallCheckers, stage.go). Registering a name
-// twice panics.
+// register installs an operation's handler (from an init function). serve
+// decodes the body into a new or pooled *In, calls f and encodes *Out with
+// its appendJSON/AppendJSON (encode_outputs.go) or encoding/json (nil: {});
+// a data-plane op runs in the stages (pipeline.go), others get CallCheckers.
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
+	h := newOpHandler(name, reflect.TypeFor[In](), reflect.TypeFor[Out]())
+	h.get = func() any { return new(In) }
+	if _, ok := any(new(In)).(pooledInput); ok {
+		h.pool()
+	}
+	h.run = func(c *call, in any) (any, error) {
+		out, err := f(c, in.(*In))
+		if out == nil {
+			return nil, err // no typed nil in the interface
+		}
+		return out, err
+	}
+	ops[name] = h.serve
+}
+
+// opHandler is one operation: only get, put and run know its types.
+type opHandler struct {
+	name string
+	data bool                          // a data-plane operation
+	pre  prescan                       // prescanOf(name); nil: none
+	get  func() any                    // a new or pooled *In
+	put  func(any)                     // gives a pooled *In back; nil: not pooled
+	run  func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
+}
+
+// newOpHandler checks that name is new and records its types (OperationShapes).
+func newOpHandler(name string, in, out reflect.Type) *opHandler {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
 	if opShapes == nil {
 		opShapes = map[string]OpShape{}
 	}
-	opShapes[name] = OpShape{In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out]()}
-	var inputs *lease.Pool[*In] // for a pooledInput (input_recycle.go)
-	if _, ok := any(new(In)).(pooledInput); ok {
-		inputs = lease.NewPool(lease.Config[*In]{
-			New:   func() *In { return new(In) },
-			Reset: func(in *In) bool { var zero In; *in = zero; return true },
-		})
+	opShapes[name] = OpShape{In: in, Out: out}
+	return &opHandler{name: name, data: isDataPlane(name), pre: prescanOf(name)}
+}
+
+func (h *opHandler) pool() {
+	p := lease.NewPool(lease.Config[any]{New: h.get, Reset: func(in any) bool { in.(pooledInput).zeroInput(); return true }})
+	h.get, h.put = p.Get, p.Put
+}
+
+func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
+	name, in := h.name, h.get()
+	if h.put != nil {
+		defer h.put(in)
 	}
-	data := isDataPlane(name)                  // registerDataPlane marks it before it registers
-	_, appends := any(new(Out)).(JSONAppender) // a feature's output that encodes itself
-	pre := prescanOf(name)
-	ops[name] = func(c *call, body []byte) ([]byte, error) {
-		var in *In
-		if inputs != nil {
-			in = inputs.Get()
-			defer inputs.Put(in)
-		} else {
-			in = new(In)
+	if r, ok := in.(recycler); ok {
+		defer r.recycle() // input_recycle.go
+	}
+	c.inLen = len(body)
+	var fill func(any)
+	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
+		c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
+	} else if h.pre != nil && !prescanOff.Load() {
+		if reduced, f := h.pre(body); reduced != nil {
+			body, fill = reduced, f // a list far over its limit (oversize.go)
 		}
-		if r, ok := any(in).(recycler); ok {
-			defer r.recycle() // input_recycle.go
+	}
+	deferred, err := wire.DecodeRequestDeferred(body, in)
+	if err != nil {
+		return nil, valueLayer(name, err)
+	}
+	if fill != nil {
+		fill(in)
+	}
+	if deferred != nil {
+		if !deferredValueOps()[name] {
+			return nil, valueLayer(name, deferred.Err)
 		}
-		c.inLen = len(body)
-		var fill func(any)
-		if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
-			c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
-		} else if pre != nil && !prescanOff.Load() {
-			if reduced, f := pre(body); reduced != nil {
-				body, fill = reduced, f // a list far over its limit (oversize.go)
-			}
-		}
-		deferred, err := wire.DecodeRequestDeferred(body, in)
-		if err != nil {
-			return nil, valueLayer(name, err)
-		}
-		if fill != nil {
-			fill(in)
-		}
-		if deferred != nil {
-			if !deferredValueOps()[name] {
-				return nil, valueLayer(name, deferred.Err)
-			}
-			c.values = deferred
-		}
-		noteTable(c.tableName, in)
-		if !data {
-			if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
-				return nil, err
-			}
-		}
-		if data {
-			c.in = in
-		}
-		out, err := f(c, in)
-		if data {
-			c.finishItem(err)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if out == nil {
-			return append(c.out, "{}"...), nil
-		}
-		if appends {
-			return any(out).(JSONAppender).AppendJSON(c.out), nil
-		}
-		if a, ok := any(out).(jsonAppender); ok {
-			b := a.appendJSON(c.out)
-			if r, ok := any(out).(recycler); ok {
-				r.recycle() // encoded: nothing uses out any more (page_pool.go)
-			}
-			return b, nil
-		}
-		b, err := json.Marshal(out)
-		if err != nil {
-			return nil, fmt.Errorf("emulator: encoding %s output: %w", name, err)
+		c.values = deferred
+	}
+	noteTable(c.tableName, in)
+	if h.data {
+		c.in = in
+	} else if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
+		return nil, err
+	}
+	out, err := h.run(c, in)
+	if h.data {
+		c.finishItem(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return append(c.out, "{}"...), nil
+	}
+	if a, ok := out.(JSONAppender); ok { // a feature's output that encodes itself
+		return a.AppendJSON(c.out), nil
+	}
+	if a, ok := out.(jsonAppender); ok {
+		b := a.appendJSON(c.out)
+		if r, ok := out.(recycler); ok {
+			r.recycle() // encoded: nothing uses out any more (page_pool.go)
 		}
 		return b, nil
 	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: encoding %s output: %w", name, err)
+	}
+	return b, nil
 }
 
 // OpShape is the Go types an operation decodes and encodes.
@@ -184,12 +186,10 @@ type OpShape struct{ In, Out reflect.Type }
 
 var opShapes map[string]OpShape // by operation name; filled by register only
 
-// OperationShapes returns the types of every registered operation, by
-// name (emulator/model_walk_test.go walks them beside the SDK's).
+// OperationShapes returns every registered operation's types, by name.
 func OperationShapes() map[string]OpShape { return maps.Clone(opShapes) }
 
-// noteTable stores the TableName member of a decoded input in *table,
-// for the edge's request log (table nil: the request is not logged).
+// noteTable stores a decoded input's TableName in *table (nil: not logged).
 func noteTable(table *string, in any) {
 	if table == nil {
 		return

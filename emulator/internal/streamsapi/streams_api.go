@@ -2,6 +2,7 @@ package streamsapi
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -107,7 +108,8 @@ func listStreams(c service.Call, in *ListStreamsInput) (*ListStreamsOutput, erro
 			list = append(list, s)
 		}
 	}
-	slices.SortStableFunc(list, func(a, b service.Stream) int { return strings.Compare(a.ARN(), b.ARN()) })
+	compare := func(a, b service.Stream) int { return strings.Compare(a.ARN(), b.ARN()) }
+	sort.SliceStable(list, func(i, j int) bool { return compare(list[i], list[j]) < 0 })
 	if in.ExclusiveStartStreamArn != nil {
 		i := slices.IndexFunc(list, func(s service.Stream) bool { return s.ARN() > *in.ExclusiveStartStreamArn })
 		if i < 0 {

@@ -3,6 +3,7 @@ package insights
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -24,7 +25,8 @@ func Reports(s *service.Service) []NamespaceReport {
 	for _, sp := range s.Spaces() {
 		out = append(out, NamespaceReport{Namespace: sp.ID(), Report: RecorderOf(sp).Report(catalog{sp})})
 	}
-	slices.SortFunc(out, func(a, b NamespaceReport) int { return cmp.Compare(a.Namespace, b.Namespace) })
+	compare := func(a, b NamespaceReport) int { return cmp.Compare(a.Namespace, b.Namespace) }
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 
@@ -136,11 +138,12 @@ func (c catalog) LargestPartitions(table, index string, n int) []insights.Partit
 		}
 		out = append(out, *p)
 	}
-	slices.SortFunc(out, func(a, b insights.PartitionSize) int {
+	compare := func(a, b insights.PartitionSize) int {
 		if c := cmp.Compare(b.Bytes, a.Bytes); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Key, b.Key)
-	})
+	}
+	sort.Slice(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out[:min(n, len(out))]
 }

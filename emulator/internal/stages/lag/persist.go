@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -110,9 +111,10 @@ func (sg *spaceGates) gates() []entry {
 		out[i].state.Delay, out[i].state.Hold = out[i].gate.Settings()
 		out[i].state.Pending = out[i].gate.Pending()
 	}
-	slices.SortStableFunc(out, func(a, b entry) int {
+	compare := func(a, b entry) int {
 		return cmp.Or(cmp.Compare(a.state.Table, b.state.Table), cmp.Compare(a.rank(), b.rank()))
-	})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 
@@ -149,7 +151,8 @@ func Lags(s *service.Service) []LagState {
 			out = append(out, e.state)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b LagState) int { return cmp.Compare(a.Namespace, b.Namespace) })
+	compare := func(a, b LagState) int { return cmp.Compare(a.Namespace, b.Namespace) }
+	sort.SliceStable(out, func(i, j int) bool { return compare(out[i], out[j]) < 0 })
 	return out
 }
 
