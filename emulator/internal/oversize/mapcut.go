@@ -47,6 +47,14 @@ type occurrence struct {
 	echo  bytes.Buffer // "name=[...]", at most echoKeep bytes
 }
 
+// open starts o's echo, "name=[", unless it is started.
+func (o *occurrence) open() {
+	if o.echo.Len() == 0 {
+		o.echo.WriteString(o.name)
+		o.echo.WriteString("=[")
+	}
+}
+
 // mapCutter's states.
 const (
 	mTop      = iota // the top-level object's opening
@@ -62,12 +70,10 @@ const (
 
 // mapCutter is a MapCut's reading of one body.
 type mapCutter struct {
+	reading
 	lc    *ListCut
 	echo  func(echo *bytes.Buffer, body []byte, run wire.Span, at int) (n int, ok, clean bool)
-	b     []byte
 	state int
-	pos   int
-	tried int
 	at    int // where the value being read starts (the map's, a list's)
 
 	names   map[string]*occurrence // the map as decoded so far
@@ -85,13 +91,12 @@ type mapCutter struct {
 	faulted bool // a run did not decode: nothing more is dropped
 }
 
-func (c *mapCutter) body() *[]byte { return &c.b }
-func (c *mapCutter) uncut() bool   { return c.state == mWhole && c.dropped == 0 }
+func (c *mapCutter) uncut() bool { return c.state == mWhole && c.dropped == 0 }
 
 // step reads as much of the body's shape as has arrived.
 func (c *mapCutter) step(eof bool) {
 	for c.state != mWhole {
-		if !eof && c.tried > c.pos && len(c.b)-c.pos < 2*(c.tried-c.pos) {
+		if c.wait(eof) {
 			return // a part not all there: again once the bytes since doubled
 		}
 		if !c.part() {
@@ -204,10 +209,7 @@ func (c *mapCutter) part() bool {
 // table records a list read whole, its echo closed: the last of its
 // name is the map's.
 func (c *mapCutter) table(o *occurrence) {
-	if o.echo.Len() == 0 {
-		o.echo.WriteString(o.name)
-		o.echo.WriteString("=[")
-	}
+	o.open()
 	if o.echo.Len() <= echoKeep {
 		o.echo.WriteString("]")
 	}
@@ -244,10 +246,7 @@ func (c *mapCutter) element() bool {
 // dropped. A run that does not decode stops the cutting.
 func (c *mapCutter) flush() {
 	o := c.occ
-	if o.echo.Len() == 0 {
-		o.echo.WriteString(o.name)
-		o.echo.WriteString("=[")
-	}
+	o.open()
 	into := &o.echo
 	if o.echo.Len() > echoKeep {
 		into = &c.scratch // past what the answer shows: checked only
@@ -264,12 +263,7 @@ func (c *mapCutter) flush() {
 		c.keepEnd = c.run.End
 		return
 	}
-	tail := len(c.b) - c.run.End
-	copy(c.b[c.keepEnd:], c.b[c.run.End:])
-	c.b = c.b[:c.keepEnd+tail]
-	shift := c.run.End - c.keepEnd
-	c.pos -= shift
-	c.tried = max(0, c.tried-shift)
+	c.drop(c.keepEnd, c.run.End)
 	c.dropped += c.run.End - c.run.Start // counted in bytes: not 0 once any is
 }
 

@@ -141,9 +141,9 @@ const readChunk = 32 << 10
 func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
 	var c bodyCutter
 	if lc.Echoer != nil {
-		c = &mapCutter{lc: lc, b: buf.Bytes()[:0], echo: lc.Echoer(), names: map[string]*occurrence{}}
+		c = &mapCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, echo: lc.Echoer(), names: map[string]*occurrence{}}
 	} else if lc.Picker != nil {
-		lcut := &cutter{lc: lc, b: buf.Bytes()[:0]}
+		lcut := &cutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}}
 		pick := lc.Picker()
 		lcut.check = func(b []byte, run wire.Span) bool {
 			ok, keep := pick(b, run)
@@ -154,7 +154,7 @@ func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n in
 		}
 		c = lcut
 	} else {
-		c = &cutter{lc: lc, b: buf.Bytes()[:0], check: lc.Checker()}
+		c = &cutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, check: lc.Checker()}
 	}
 	defer func() { *buf = *bytes.NewBuffer(*c.body()) }()
 	return readCut(c, r, limit, want)
@@ -170,8 +170,7 @@ type bodyCutter interface {
 	end() Cut
 }
 
-func (c *cutter) body() *[]byte { return &c.b }
-func (c *cutter) uncut() bool   { return c.state == whole && c.dropped == 0 }
+func (c *cutter) uncut() bool { return c.state == whole && c.dropped == 0 }
 func (c *cutter) end() Cut {
 	c.step(true)
 	return Cut{Elems: c.finish()}
@@ -224,14 +223,37 @@ const (
 	whole
 )
 
+// reading is one body as a cutter reads it, the cutters' shared part.
+type reading struct {
+	b     []byte // the body kept so far
+	pos   int    // where the next part of the shape starts in b
+	tried int    // len(b) when the part at pos was last found not all there
+}
+
+func (r *reading) body() *[]byte { return &r.b }
+
+// wait reports whether the part at pos, found not all there, is not worth
+// trying again yet: the body has not reached eof and the bytes since have
+// not doubled.
+func (r *reading) wait(eof bool) bool {
+	return !eof && r.tried > r.pos && len(r.b)-r.pos < 2*(r.tried-r.pos)
+}
+
+// drop takes b[from:to] out of the body kept, and what is read after it
+// moves back with it.
+func (r *reading) drop(from, to int) {
+	r.b = append(r.b[:from], r.b[to:]...)
+	shift := to - from
+	r.pos -= shift
+	r.tried = max(0, r.tried-shift)
+}
+
 // cutter is a ListCut's reading of one body.
 type cutter struct {
+	reading
 	lc    *ListCut
 	check func(body []byte, run wire.Span) bool
-	b     []byte // the body kept so far
 	state int
-	pos   int // where the next part of the shape starts in b
-	tried int // len(b) when the part at pos was last found not all there
 
 	list    int // where the list starts in b (its '[')
 	i       int // elements read
@@ -247,7 +269,7 @@ type cutter struct {
 // step reads as much of the body's shape as has arrived.
 func (c *cutter) step(eof bool) {
 	for c.state != whole {
-		if !eof && c.tried > c.pos && len(c.b)-c.pos < 2*(c.tried-c.pos) {
+		if c.wait(eof) {
 			return // a part not all there: again once the bytes since doubled
 		}
 		var ok bool
@@ -350,12 +372,7 @@ func (c *cutter) flush() {
 	if c.clean == nil {
 		c.clean = append([]byte(nil), c.b[c.first.Start:c.first.End]...)
 	}
-	tail := len(c.b) - c.run.End
-	copy(c.b[c.keepEnd:], c.b[c.run.End:])
-	c.b = c.b[:c.keepEnd+tail]
-	shift := c.run.End - c.keepEnd
-	c.pos -= shift
-	c.tried = max(0, c.tried-shift)
+	c.drop(c.keepEnd, c.run.End)
 	c.dropped += c.runN
 	c.runN = 0
 }
