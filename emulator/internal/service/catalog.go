@@ -74,19 +74,19 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) err
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return err
 	}
-	ns.publishTable(t, st, m, &s)
+	ns.publishTable(t, st, m, s)
 	return err
 }
 
 // publishTable attaches t to its storage table st (item collection
-// tracking for LSIs, stream s as the observer; nil or zero: none) and puts it in the
+// tracking for LSIs, stream s as the observer; zero: none) and puts it in the
 // catalog, replacing a table of that name still being deleted: st's DB
 // has just accepted the name, so no other live table has it.
-func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s *streamrec.Stream) {
+func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
 	t.data, t.ns = st, ns
 	t.trackCollections(m.LSIs)
-	if s != nil && !s.IsZero() {
-		t.attachStreamLocked(*s)
+	if !s.IsZero() {
+		t.attachStreamLocked(s)
 	}
 	ns.mu.Lock()
 	defer ns.mu.Unlock()

@@ -67,7 +67,7 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 	if m.streamOn() {
 		s = ns.restoreStream(t, m)
 	}
-	ns.publishTable(t, st, m, &s)
+	ns.publishTable(t, st, m, s)
 	ns.defined(t, nil, m, true) // feature_lifecycle.go
 	return nil
 }

@@ -236,6 +236,6 @@ func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
 		return Table{}, err
 	}
 	cc.ns.loadedDefinition(t, nil)
-	cc.ns.publishTable(t, data, m, &st)
+	cc.ns.publishTable(t, data, m, st)
 	return Table{t: t}, nil
 }

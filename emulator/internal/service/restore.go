@@ -66,7 +66,7 @@ func (c *call) restoreTable(name string, src *table, sm *tableMeta, ov *RestoreO
 		return nil, err
 	}
 	ns.loadedDefinition(t, nil)
-	ns.publishTable(t, st, m, nil)
+	ns.publishTable(t, st, m, Stream{})
 	return t, err
 }
 
