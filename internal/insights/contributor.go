@@ -224,9 +224,9 @@ func (r *Recorder) ForgetContributorInsights(table, index string) {
 // report.Contributor under lower-case names, a rule with no contributors
 // as [] and no rules as null. (encoding/json's form of the same values,
 // with the Go names, is the Go API's.)
-func AdminJSON(rules []report.ContributorRule) ([]byte, error) {
+func AdminJSON(rules []report.ContributorRule) []byte {
 	if rules == nil {
-		return []byte("null"), nil
+		return []byte("null")
 	}
 	b := []byte{'['}
 	for i, r := range rules {
@@ -248,7 +248,7 @@ func AdminJSON(rules []report.ContributorRule) ([]byte, error) {
 		}
 		b = append(b, "]}"...)
 	}
-	return append(b, ']'), nil
+	return append(b, ']')
 }
 
 // appendJSON appends encoding/json's form of v, a string, []string or
