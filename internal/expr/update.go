@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
+	"github.com/dynamoemu/dynamoemu/internal/number"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -300,7 +301,7 @@ func addValues(cur, v storage.Value, legacy bool) (storage.Value, *Error) {
 	case cur.Kind() != v.Kind():
 		return storage.Value{}, updateErr(mismatch)
 	case v.Kind() == storage.KindN:
-		n, err := storage.AddNumbers(cur.Number(), v.Number())
+		n, err := number.Add(cur.Number(), v.Number())
 		if err != nil {
 			return storage.Value{}, &Error{Pos: -1, Msg: err.Error(), Err: err}
 		}
@@ -348,9 +349,9 @@ func evalUpdateValue(x Expr, old storage.Item, vals []storage.Value) (storage.Va
 		var n storage.Number
 		var nerr error
 		if x.Op == PLUS {
-			n, nerr = storage.AddNumbers(a.Number(), b.Number())
+			n, nerr = number.Add(a.Number(), b.Number())
 		} else {
-			n, nerr = storage.SubNumbers(a.Number(), b.Number())
+			n, nerr = number.Sub(a.Number(), b.Number())
 		}
 		if nerr != nil {
 			return storage.Value{}, numberError(nerr)

@@ -26,13 +26,14 @@ const module = "github.com/dynamoemu/dynamoemu"
 // tests may import the same, and, except for the packages of the bottom
 // layers (tested alone), anything of ours.
 var layers = []layer{
-	{pkg: "internal/storage"},
+	{pkg: "internal/number"}, // DynamoDB numbers: canonical text, exact sums, order-preserving keys
+	{pkg: "internal/storage", may: []string{"internal/number"}},
 	{pkg: "internal/lex"}, // the token stream and text helpers expr and partiql share
 	// internal/lease: typed pools with a checked mode under -race.
 	{pkg: "internal/lease"},
 	{pkg: "internal/avtest", may: []string{"internal/storage"}}, // DynamoDB JSON into storage values, for expr's and partiql/lower's tests
 	{pkg: "internal/partiql", may: []string{"internal/lex"}},    // not expr: partiql/lower joins the two
-	{pkg: "internal/expr", may: []string{"internal/storage", "internal/lex", "internal/lease"}, testMay: []string{"internal/avtest"}},
+	{pkg: "internal/expr", may: []string{"internal/storage", "internal/number", "internal/lex", "internal/lease"}, testMay: []string{"internal/avtest"}},
 	{pkg: "internal/partiql/lower", may: []string{"internal/partiql", "internal/expr", "internal/storage", "internal/lex"}, testMay: []string{"internal/avtest"}}, // PartiQL lowered into expr's AST
 	{pkg: "conventions", may: []string{"internal/storage"}},
 	// conventions/ids: ULIDs, apart so that the server does not link oklog/ulid.

@@ -14,7 +14,10 @@ import (
 // maxPackageLines is the most lines of non-test Go a package of ours may
 // hold. A package past it has become a monolith again: split it by
 // subject (docs/architecture.md, "Features"), as the service core was.
-const maxPackageLines = 15000
+// It was 15,000 while the core stood near it; storage, the next largest,
+// came under 13,000 when DynamoDB's numbers left it for internal/number.
+// The core is held to its own bound, maxCoreLines, until that is lower.
+const maxPackageLines = 13000
 
 // maxCoreLines is the most lines of non-test Go the service core
 // (emulator/internal/service) may hold: what it came down to as the
@@ -50,8 +53,8 @@ const maxPackageLines = 15000
 // above, 13,854. BatchWriteItem's prescan went with its MapCut: 13,853.
 const maxCoreLines = 13853
 
-// TestPackageSize: no package holds more than maxPackageLines lines of
-// non-test Go, the service core included.
+// TestPackageSize: the service core holds at most maxCoreLines lines of
+// non-test Go, and every other package at most maxPackageLines.
 func TestPackageSize(t *testing.T) {
 	r := root(t)
 	lines := map[string]int{} // a package's directory, from the root -> its lines
@@ -81,7 +84,7 @@ func TestPackageSize(t *testing.T) {
 		"the service core holds %d lines of non-test Go, more than %d: plug what grows it in through a seam",
 		lines["emulator/internal/service"], maxCoreLines)
 	for dir, n := range lines {
-		if n > maxPackageLines {
+		if n > maxPackageLines && dir != "emulator/internal/service" {
 			t.Errorf("%s holds %d lines of non-test Go, more than %d: split it by subject", dir, n, maxPackageLines)
 		}
 	}

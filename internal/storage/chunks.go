@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/internal/number"
 	"unsafe"
 )
 
@@ -134,9 +135,9 @@ func (b *TableBuilder) addRecord(rec string) error {
 			return fmt.Errorf("%w: sort key value for a table without a sort key", ErrCorrupt)
 		}
 	case ks.Sort.Kind == KindN:
-		n, ok := decodeNumberKey(sk)
+		n, ok := number.DecodeKey(sk)
 		var enc [24]byte // as sortKeyBytes: the encoding's usual size
-		if !ok || !isCanonicalNumber(string(n)) || string(appendNumberKey(enc[:0], n)) != sk {
+		if !ok || !isCanonicalNumber(string(n)) || string(number.AppendKey(enc[:0], n)) != sk {
 			return fmt.Errorf("%w: number sort key malformed", ErrCorrupt)
 		}
 		key.Sort = Value{kind: KindN, str: string(n)}

@@ -4,11 +4,10 @@
 // # Basics
 //
 // Value is a sum type over DynamoDB's ten attribute kinds (S, N, B, BOOL,
-// NULL, L, M, SS, NS, BS); an Item maps attribute names to Values. Number is a
-// decimal with 38 significant digits and DynamoDB's range, always held in
-// canonical plain text so equal numbers have equal text; arithmetic is exact
-// (decimal.go; github.com/cockroachdb/apd/v3 is the tests' reference) and
-// fails with AWS's errors when a result does not fit. ItemSize and
+// NULL, L, M, SS, NS, BS); an Item maps attribute names to Values. Number is
+// internal/number's: a decimal with 38 significant digits and DynamoDB's
+// range, always held in canonical plain text so equal numbers have equal
+// text, with exact arithmetic and order-preserving keys. ItemSize and
 // ValueSize compute DynamoDB's item size (names
 // plus values, with its rules for numbers, lists and maps, checked against
 // DynamoDB Local).
@@ -267,15 +266,15 @@
 //
 // # Files
 //
-//   - Values: value.go (Value, Item, Kind), number.go and decimal.go
-//     (Number and its arithmetic), size.go (ItemSize, ValueSize),
+//   - Values: value.go (Value, Item, Kind), number.go (Number, named from
+//     internal/number), size.go (ItemSize, ValueSize),
 //     schema.go (KeySchema, Key), encode.go and decode.go (items at rest),
 //     encoded.go, encoded_lookup.go and encoded_value.go (EncodedItem,
 //     ItemReader, EncodedValue, the record writers), encoded_schema.go
 //     (an image read with a key schema), encoded_size.go (the size of
-//     some attributes, read from the record), number_exponent.go (numbers
-//     whose written exponent puts them out of range), image.go (checking images from
-//     elsewhere), keyenc.go and tuplekey.go (order-preserving keys).
+//     some attributes, read from the record), image.go (checking images from
+//     elsewhere), keyenc.go and tuplekey.go (order-preserving keys; a
+//     number's is internal/number's AppendKey).
 //   - Tables: table.go (Table, Get, Write, Put), partition.go (records,
 //     partitions, the arena), ptable.go (the partition table), slab.go
 //     (record memory and its compaction; slab_populate_linux.go backs a

@@ -1,5 +1,7 @@
 package storage
 
+import "github.com/dynamoemu/dynamoemu/internal/number"
+
 // EncodedItem is a stored item as it is kept at rest, with its key: what
 // Get, Query and Scan decode into an Item, before decoding. A reader that
 // only writes the item out (the emulator's responses) walks it with an
@@ -177,9 +179,9 @@ func (h Head) AppendNumber(dst []byte) []byte {
 	if h.nsk == "" {
 		return append(dst, h.Str...)
 	}
-	out, ok := appendNumberKeyText(dst, h.nsk)
+	out, ok := number.AppendKeyText(dst, h.nsk)
 	if !ok {
-		panic("storage: corrupt number key") // only ever built by appendNumberKey
+		panic("storage: corrupt number key") // only ever built by number.AppendKey
 	}
 	return out
 }

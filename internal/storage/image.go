@@ -1,6 +1,9 @@
 package storage
 
-import "strings"
+import (
+	"github.com/dynamoemu/dynamoemu/internal/number"
+	"strings"
+)
 
 // Checking item images that come from elsewhere (a log, a snapshot file,
 // a record on the wire) without decoding them into Values: a loader
@@ -145,7 +148,7 @@ func isCanonicalNumber(s string) bool {
 }
 
 // checkNumber is isCanonicalNumber and, when s is canonical, its
-// numberSize, from one reading of s: an image's numbers were read three
+// number.Size, from one reading of s: an image's numbers were read three
 // times to check and size them (the split, then Number.digits twice), a
 // seventh of replaying the log of the Restart benchmark's 100k items
 // (cmd/dynamoemu) after kill -9, 95M instructions of 623M, where one
@@ -180,10 +183,10 @@ func checkNumber(s string) (size int, ok bool) {
 		}
 		digits, adj = len(hi), -(len(frac)-len(hi))-1
 	}
-	if digits > maxSignificantDigits || adj > maxAdjustedExponent || adj < minAdjustedExponent {
+	if digits > number.MaxDigits || adj > number.MaxAdjusted || adj < number.MinAdjusted {
 		return 0, false
 	}
-	return digitsSize(len(t) < len(s), digits, adj), true
+	return number.DigitsSize(len(t) < len(s), digits, adj), true
 }
 
 func allDigits(s string) bool {

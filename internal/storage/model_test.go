@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/internal/number"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -147,7 +148,7 @@ func (g gen) value(depth int) Value {
 	case n < 3:
 		return S(strings.Repeat("x", g.r.IntN(20)))
 	case n < 5:
-		return N(randomNumber(g.r))
+		return N(number.Random(g.r))
 	case n == 5:
 		return B([]byte{byte(g.r.IntN(256))})
 	case n == 6:

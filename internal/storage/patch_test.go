@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/internal/number"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -29,7 +30,7 @@ func (g gen) randomPatch() ([]string, Item) {
 		case "g":
 			set[n] = S([]string{"x", "y"}[g.r.IntN(2)])
 		case "h":
-			set[n] = N(randomNumber(g.r))
+			set[n] = N(number.Random(g.r))
 		case "i":
 			set[n] = BString([]string{"p", "q"}[g.r.IntN(2)])
 		default:

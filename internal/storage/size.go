@@ -1,5 +1,7 @@
 package storage
 
+import "github.com/dynamoemu/dynamoemu/internal/number"
+
 // MaxItemSize is DynamoDB's limit on ItemSize: 400 KB. An item of exactly
 // this size is accepted.
 const MaxItemSize = 400 * 1024
@@ -30,7 +32,7 @@ func ValueSize(v Value) int {
 	case KindS, KindB:
 		return len(v.str)
 	case KindN:
-		return numberSize(Number(v.str))
+		return number.Size(Number(v.str))
 	case KindBOOL, KindNULL:
 		return 1
 	case KindL:
@@ -54,33 +56,9 @@ func ValueSize(v Value) int {
 	case KindNS:
 		n := 0
 		for _, m := range v.Members() {
-			n += numberSize(Number(m))
+			n += number.Size(Number(m))
 		}
 		return n
 	}
 	return 0
-}
-
-// numberSize is the stored size of a number: a length byte, base-100 digit
-// pairs aligned on the decimal point, and a terminator byte when negative.
-func numberSize(n Number) int {
-	neg, hi, lo, adj := n.digits()
-	if len(hi)+len(lo) == 0 {
-		return 1
-	}
-	return digitsSize(neg, len(hi)+len(lo), adj)
-}
-
-// digitsSize is the size of a number other than zero of d significant
-// digits whose leading digit has weight 10^adj.
-func digitsSize(neg bool, d, adj int) int {
-	// The leading digit's pair starts on an even power.
-	if adj%2 == 0 {
-		d++ // the leading digit shares its pair with a leading zero
-	}
-	size := 1 + (d+1)/2
-	if neg {
-		size++
-	}
-	return size
 }

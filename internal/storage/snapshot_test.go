@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/internal/number"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -452,7 +453,7 @@ func canonicalValue(v Value) bool {
 }
 
 // FuzzIsCanonicalNumber: isCanonicalNumber(s) is ParseNumber(s) == s,
-// and checkNumber(s) says so too, with the number's numberSize.
+// and checkNumber(s) says so too, with the number's number.Size.
 func FuzzIsCanonicalNumber(f *testing.F) {
 	for _, s := range append(genNumbers, "", "-", "-0", "0.0", "00", "01", "1.", ".5", "1.50", "1e5", "+1", "0.10",
 		"12345678901234567890123456789012345678", "123456789012345678901234567890123456789", "1"+strings.Repeat("0", 125), "1"+strings.Repeat("0", 126),
@@ -466,7 +467,7 @@ func FuzzIsCanonicalNumber(f *testing.F) {
 		size, ok := checkNumber(s)
 		require.Equal(t, want, ok, "checkNumber(%q)", s)
 		if ok {
-			require.Equal(t, numberSize(Number(s)), size, "checkNumber(%q)'s size", s)
+			require.Equal(t, number.Size(Number(s)), size, "checkNumber(%q)'s size", s)
 		}
 	})
 }

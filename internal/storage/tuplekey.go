@@ -1,5 +1,7 @@
 package storage
 
+import "github.com/dynamoemu/dynamoemu/internal/number"
+
 // Order-preserving tuple keys, for secondary indexes.
 //
 // An index orders its entries by a tuple of key values (one to four
@@ -9,17 +11,17 @@ package storage
 // component by component. S and B are their bytes with 0x00 escaped as
 // 0x00 0xFF, then the terminator 0x00 0x01 (below every escaped byte and
 // every continuation, so a string sorts before its extensions). N is
-// appendNumberKey's encoding, which is self-delimiting for zero (one byte)
+// number.AppendKey's encoding, which is self-delimiting for zero (one byte)
 // and negatives (0xFF ends them, above every complemented pair); a
 // positive gets a 0x00 terminator, below every digit pair, so a shorter
-// mantissa sorts first as it does in appendNumberKey.
+// mantissa sorts first as it does in number.AppendKey.
 
 // appendTupleComponent appends the self-delimiting encoding of key value v.
 func appendTupleComponent(dst []byte, v Value) []byte {
 	if v.kind == KindN {
 		start := len(dst)
-		dst = appendNumberKey(dst, Number(v.str))
-		if dst[start] == numKeyPos {
+		dst = number.AppendKey(dst, Number(v.str))
+		if dst[start] == number.KeyPositive {
 			dst = append(dst, 0x00)
 		}
 		return dst

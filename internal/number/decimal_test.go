@@ -1,17 +1,19 @@
-package storage
+package number
 
 import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 )
 
-// The reference: ParseNumber, AddNumbers and SubNumbers as they were
+// The reference: Parse, Add and Sub as they were
 // written on github.com/cockroachdb/apd/v3, which stays the reference for
 // DynamoDB's decimal arithmetic (decimal.go says why the server no longer
 // links it).
@@ -39,15 +41,15 @@ func refFromDecimal(d *apd.Decimal) (Number, error) {
 		return "0", nil
 	}
 	digits := r.NumDigits()
-	if digits > maxSignificantDigits {
-		return "", ErrNumberPrecision
+	if digits > MaxDigits {
+		return "", ErrPrecision
 	}
 	adjusted := int64(r.Exponent) + digits - 1
-	if adjusted > maxAdjustedExponent {
-		return "", ErrNumberOverflow
+	if adjusted > MaxAdjusted {
+		return "", ErrOverflow
 	}
-	if adjusted < minAdjustedExponent {
-		return "", ErrNumberUnderflow
+	if adjusted < MinAdjusted {
+		return "", ErrUnderflow
 	}
 	return Number(refPlainText(&r)), nil
 }
@@ -83,14 +85,14 @@ func refArithmetic(a, b Number, sub bool) (Number, error) {
 		_, err = ctx.Add(&r, x, y)
 	}
 	if err != nil {
-		return "", ErrNumberOverflow
+		return "", ErrOverflow
 	}
-	if !r.IsZero() && int64(r.Exponent)+r.NumDigits()-1 > maxAdjustedExponent {
-		return "", ErrNumberOverflow
+	if !r.IsZero() && int64(r.Exponent)+r.NumDigits()-1 > MaxAdjusted {
+		return "", ErrOverflow
 	}
 	n, err := refFromDecimal(&r)
-	if errors.Is(err, ErrNumberPrecision) {
-		return "", ErrNumberOverflow // AWS's words for a sum (number.go arithmetic)
+	if errors.Is(err, ErrPrecision) {
+		return "", ErrOverflow // AWS's words for a sum (number.go arithmetic)
 	}
 	return n, err
 }
@@ -146,16 +148,16 @@ func sameResult(t *testing.T, what string, got Number, gotErr error, want Number
 	}
 }
 
-// TestDecimalAgainstAPD holds ParseNumber, AddNumbers and SubNumbers to
+// TestDecimalAgainstAPD holds Parse, Add and Sub to
 // the apd implementation on random input.
 func TestDecimalAgainstAPD(t *testing.T) {
-	r := rand.New(rand.NewPCG(seedFromEnv(t), 7))
+	r := rand.New(rand.NewPCG(testSeed(t), 7))
 	var valid []Number
 	for range 20000 {
 		s := randomNumberText(r)
-		got, err := ParseNumber(s)
+		got, err := Parse(s)
 		want, wantErr := refParseNumber(s)
-		sameResult(t, "ParseNumber("+s+")", got, err, want, wantErr)
+		sameResult(t, "Parse("+s+")", got, err, want, wantErr)
 		if err == nil {
 			valid = append(valid, got)
 		}
@@ -165,17 +167,17 @@ func TestDecimalAgainstAPD(t *testing.T) {
 	}
 	// Canonical numbers near each other (and equal) as well as far apart.
 	for _, n := range []string{"0", "1", "-1", "1E125", "-1E125", "9.9999999999999999999999999999999999999E125", "1E-130", "-1E-130", "0.5", "12345678901234567890123456789012345678"} {
-		valid = append(valid, MustNumber(n))
+		valid = append(valid, Must(n))
 	}
 	for range 20000 {
 		a, b := valid[r.IntN(len(valid))], valid[r.IntN(len(valid))]
 		if r.IntN(10) == 0 {
 			b = a
 		}
-		got, err := AddNumbers(a, b)
+		got, err := Add(a, b)
 		want, wantErr := refArithmetic(a, b, false)
 		sameResult(t, string(a)+" + "+string(b), got, err, want, wantErr)
-		got, err = SubNumbers(a, b)
+		got, err = Sub(a, b)
 		want, wantErr = refArithmetic(a, b, true)
 		sameResult(t, string(a)+" - "+string(b), got, err, want, wantErr)
 	}
@@ -187,7 +189,7 @@ func TestDecimalAgainstAPD(t *testing.T) {
 // in zeros; and shows that text it must not read as an integer (leading
 // zeros, "-0", fractions) still gets the general path's answer.
 func TestIntegerArithmeticAgainstAPD(t *testing.T) {
-	r := rand.New(rand.NewPCG(seedFromEnv(t), 11))
+	r := rand.New(rand.NewPCG(testSeed(t), 11))
 	ints := []string{"0", "1", "-1", "10", "-10", "999999999999999999", "-999999999999999999",
 		"1000000000000000000", "-1000000000000000000", "500000000000000000", "123456789012345678"}
 	for range 2000 {
@@ -220,9 +222,9 @@ func FuzzParseNumberAgainstAPD(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := ParseNumber(s)
+		got, err := Parse(s)
 		want, wantErr := refParseNumber(s)
-		sameResult(t, "ParseNumber("+s+")", got, err, want, wantErr)
+		sameResult(t, "Parse("+s+")", got, err, want, wantErr)
 	})
 }
 
@@ -231,7 +233,7 @@ func BenchmarkParseNumber(b *testing.B) {
 		b.Run(s, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := ParseNumber(s); err != nil {
+				if _, err := Parse(s); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -246,10 +248,20 @@ func BenchmarkAddNumbers(b *testing.B) {
 		b.Run(string(c[0])+"+"+string(c[1]), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := AddNumbers(c[0], c[1]); err != nil {
+				if _, err := Add(c[0], c[1]); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+// testSeed is a random seed, or NUMBER_SEED's to rerun a failure.
+func testSeed(t *testing.T) uint64 {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("NUMBER_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("seed %d (rerun with NUMBER_SEED=%d)", seed, seed)
+	return seed
 }

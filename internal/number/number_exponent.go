@@ -1,4 +1,4 @@
-package storage
+package number
 
 import (
 	"strconv"
@@ -13,7 +13,7 @@ import (
 // converted); a magnitude above the range overflows and one below it
 // underflows, however far out the exponent is; and zero is range-checked
 // by the exponent it is written with (0e126 overflows, 0e-131 underflows,
-// 0e125 is 0). decided is false for the numbers ParseNumber's usual path
+// 0e125 is 0). decided is false for the numbers Parse's usual path
 // handles (no exponent, or in range). s has valid syntax.
 func exponentRange(s string) (err error, decided bool) {
 	i := strings.IndexAny(s, "eE")
@@ -39,10 +39,10 @@ func exponentRange(s string) (err error, decided bool) {
 	const far = 1 << 40 // beyond any mantissa's length
 	e = max(min(e, far), -far)
 	switch adj := e + lead; {
-	case adj > maxAdjustedExponent:
-		return ErrNumberOverflow, true
-	case adj < minAdjustedExponent:
-		return ErrNumberUnderflow, true
+	case adj > MaxAdjusted:
+		return ErrOverflow, true
+	case adj < MinAdjusted:
+		return ErrUnderflow, true
 	case zero:
 		return nil, false
 	}

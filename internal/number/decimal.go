@@ -1,11 +1,11 @@
-package storage
+package number
 
 import (
 	"strings"
 )
 
-// Exact decimal arithmetic on digit strings, for ParseNumber, AddNumbers
-// and SubNumbers. DynamoDB numbers have at most 38 significant digits and
+// Exact decimal arithmetic on digit strings, for Parse, Add
+// and Sub. DynamoDB numbers have at most 38 significant digits and
 // an adjusted exponent in [-130, 125], so every sum or difference of two
 // of them is exact in a few hundred digits; nothing here rounds.
 //
@@ -95,13 +95,13 @@ func (d decimal) canonical() (Number, error) {
 	if len(d.coeff) == 0 {
 		return "0", nil
 	}
-	if len(d.coeff) > maxSignificantDigits {
-		return "", ErrNumberPrecision
+	if len(d.coeff) > MaxDigits {
+		return "", ErrPrecision
 	}
-	if adj := d.adjusted(); adj > maxAdjustedExponent {
-		return "", ErrNumberOverflow
-	} else if adj < minAdjustedExponent {
-		return "", ErrNumberUnderflow
+	if adj := d.adjusted(); adj > MaxAdjusted {
+		return "", ErrOverflow
+	} else if adj < MinAdjusted {
+		return "", ErrUnderflow
 	}
 	return Number(d.text()), nil
 }
@@ -137,7 +137,7 @@ func (d decimal) text() string {
 
 // numberDecimal returns canonical n as a decimal.
 func numberDecimal(n Number) decimal {
-	neg, hi, lo, adj := n.digits()
+	neg, hi, lo, adj := n.Digits()
 	coeff := []byte(hi + lo)
 	return decimal{neg: neg, coeff: coeff, exp: adj - len(coeff) + 1}
 }
