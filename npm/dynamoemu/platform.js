@@ -39,22 +39,21 @@ function binaryPath() {
       `the platforms are ${Object.keys(packages).map((k) => k.replace(' ', '-')).join(', ')} (or set DYNAMOEMU_BINARY to a dynamoemu you built)`)
   }
   const exe = process.platform === 'win32' ? 'dynamoemu.exe' : 'dynamoemu'
-  let manifest
+  let manifest, meta
   try {
     manifest = require.resolve(`${pkg}/package.json`)
+    // Resolutions are cached: the package may be gone since.
+    meta = JSON.parse(fs.readFileSync(manifest, 'utf8')).dynamoemu
   } catch {
     throw new Error(`dynamoemu: the server for ${process.platform}-${process.arch} is in the package ${pkg}, which is not installed: ` +
       `install it (npm install --save-dev ${pkg}), or reinstall dynamoemu without --omit=optional / --no-optional`)
   }
   const dir = path.dirname(manifest)
-  const meta = JSON.parse(fs.readFileSync(manifest, 'utf8')).dynamoemu
   if (!meta) {
-    // A package of the layout before the compressed binary: bin/ holds it.
-    const bin = path.join(dir, 'bin', exe)
-    fs.accessSync(bin, fs.constants.X_OK)
-    return bin
+    throw new Error(`dynamoemu: the package ${pkg} in ${dir} does not name its binary (it is older than this dynamoemu): ` +
+      'reinstall dynamoemu, which installs the platform package of its own version')
   }
-  return unpacked(dir, exe, meta)
+  return unpacked(dir, path.basename(meta.binary ?? exe), meta)
 }
 
 // unpacked returns the path of the binary that meta ({size, sha256})
