@@ -17,9 +17,10 @@ type Compiler struct {
 	lease.Owned // a pooled one (NewPooledCompiler) is used until Release
 	names       map[string]string
 	values      map[string]storage.Value
-	used        usedSet // the placeholders the compiled expressions used
-	err         *Error  // the placeholder maps' own error, if any
-	cache       *Cache  // compiled expressions to reuse; nil: none
+	table       ValueTable // the values when they are no map (NewPooledTableCompiler)
+	used        usedSet    // the placeholders the compiled expressions used
+	err         *Error     // the placeholder maps' own error, if any
+	cache       *Cache     // compiled expressions to reuse; nil: none
 }
 
 // NewCompiler returns a Compiler for one request's placeholder maps (either
@@ -126,13 +127,13 @@ func isPlaceholder(key string, sigil byte) bool {
 // placeholders nobody used, with DynamoDB's message; nil if all were used.
 func (c *Compiler) Unused() error {
 	lease.Check(c)
-	if c.used.names == len(c.names) && c.used.values == len(c.values) {
+	if c.used.names == len(c.names) && c.used.values == c.valueCount() {
 		return nil // every key used: no walk of the maps (usedSet)
 	}
 	if keys := unusedKeys(c.names, &c.used); len(keys) > 0 {
 		return errPlain(unusedMessage("ExpressionAttributeNames", keys))
 	}
-	if keys := unusedKeys(c.values, &c.used); len(keys) > 0 {
+	if keys := c.unusedValues(); len(keys) > 0 {
 		return errPlain(unusedMessage("ExpressionAttributeValues", keys))
 	}
 	return nil
@@ -417,7 +418,7 @@ func (k *checker) resolveValue(v *ValueExpr) *Error {
 		v.slot = k.literal(v.Value) // the caller's value
 		return nil
 	}
-	val, ok := k.c.values[v.Name]
+	val, ok := k.c.value(v.Name)
 	if !ok {
 		return exprError(k.param, v.Offset, sprintf(msgUndefinedValue, v.Name))
 	}

@@ -160,8 +160,9 @@ func valuesSize(m map[string]storage.Value) int {
 }
 
 // SubstitutionSizeError is the size limit's error for a request's maps,
-// or nil. namesOver and valuesOver say a map was a stand-in.
-func SubstitutionSizeError(names map[string]string, namesOver bool, values map[string]storage.Value, valuesOver bool) error {
+// or nil. namesOver and valuesOver say a map was a stand-in; table, when
+// not nil, holds the values (a compact map: SplitValues).
+func SubstitutionSizeError(names map[string]string, namesOver bool, values map[string]storage.Value, valuesOver bool, table *CompactValues) error {
 	n := 0
 	if !namesOver {
 		n = namesSize(names)
@@ -170,7 +171,10 @@ func SubstitutionSizeError(names map[string]string, namesOver bool, values map[s
 		return apierr.Validation(apierr.MsgNamesTooLarge)
 	}
 	v := 0
-	if !valuesOver {
+	switch {
+	case table != nil:
+		v = table.Size()
+	case !valuesOver:
 		v = valuesSize(values)
 	}
 	if valuesOver || v > MaxSubstitutionBytes {
