@@ -133,8 +133,8 @@ func (c *Compiler) Unused() error {
 	if keys := unusedKeys(c.names, &c.used); len(keys) > 0 {
 		return errPlain(unusedMessage("ExpressionAttributeNames", keys))
 	}
-	if keys := c.unusedValues(); len(keys) > 0 {
-		return errPlain(unusedMessage("ExpressionAttributeValues", keys))
+	if msg := c.unusedValues(); msg != "" {
+		return errPlain(msg)
 	}
 	return nil
 }
@@ -143,19 +143,24 @@ func (c *Compiler) Unused() error {
 // keys: {k1, k2}", built in one copy (the keys of a 4 MB map are 2 MB
 // of it).
 func unusedMessage(param string, keys []string) string {
+	return unusedMessageOf(param, len(keys), func(i int) string { return keys[i] })
+}
+
+// unusedMessageOf is unusedMessage of the n keys key(0) ... key(n-1).
+func unusedMessageOf(param string, n int, key func(i int) string) string {
 	head := "Value provided in " + param + " unused in expressions: keys: {"
-	n := len(head) + 1 + 2*(len(keys)-1)
-	for _, k := range keys {
-		n += len(k)
+	size := len(head) + 1 + 2*(n-1)
+	for i := range n {
+		size += len(key(i))
 	}
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(size)
 	b.WriteString(head)
-	for i, k := range keys {
+	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(k)
+		b.WriteString(key(i))
 	}
 	b.WriteString("}")
 	return b.String()

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,16 +85,8 @@ func (c *CompactValues) Value(key string) (storage.Value, bool) {
 	return v, true
 }
 
-// Keys are the keys, views of the request body.
-func (c *CompactValues) Keys() iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for _, off := range c.offs {
-			if !yield(c.key(off)) {
-				return
-			}
-		}
-	}
-}
+// Key is the i-th key by key order, a view of the request body.
+func (c *CompactValues) Key(i int) string { return c.key(c.offs[i]) }
 
 // decodeCompactValues reads the ExpressionAttributeValues object at d.pos
 // (its '{') as a compact map, or reports false with d unmoved when it is
@@ -158,7 +149,8 @@ func decodeCompactValues(d *reqDecoder) (ExpressionValues, bool) {
 	if len(kept) < len(offs) {
 		// The size of the map kept: its entries' once.
 		c.size = 0
-		for k := range c.Keys() {
+		for i := range c.offs {
+			k := c.Key(i)
 			v, _ := c.Value(k)
 			c.size += len(k) + storage.ValueSize(v)
 		}
