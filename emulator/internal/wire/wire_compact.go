@@ -20,8 +20,9 @@ import (
 // its own.
 //
 // Only a map that cannot all be used takes this form: at least
-// compactMinEntries distinct keys, more than the four expressions that
-// may name values (of at most 4 KB each) can name. Such a request is
+// compactMinEntries distinct keys, more than the expressions of a request
+// or of a transaction's action can name (at most two of them name values,
+// of at most 4 KB each: 4,096 placeholders of two bytes). Such a request is
 // refused, by the unused values' message if nothing comes before it; the
 // values it looks up are those its expressions name. The map must also be
 // one whose answer needs nothing else of it: whole JSON, no fault in a
