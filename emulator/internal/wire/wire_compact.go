@@ -1,7 +1,8 @@
 package wire
 
 import (
-	"slices"
+	"encoding/binary"
+	"sort"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -48,34 +49,42 @@ func compactMinBytes() int { return compactMinEntries * 14 }
 // CompactValues is an ExpressionAttributeValues map kept compact (see
 // above): an expr.ValueTable.
 type CompactValues struct {
-	text string   // the map's JSON text
-	offs []uint32 // of each distinct key's opening quote in text, by key
-	size int      // of the entries, by the 2 MB limit's measure
+	text string // the map's JSON text
+	data []byte // text's bytes, for the decoder
+	offs string // 4 bytes (little-endian) an entry: its key's opening quote in text, by key
+	size int    // of the entries, by the 2 MB limit's measure
 }
 
 var _ expr.ValueTable = (*CompactValues)(nil)
 
+// at is the offset of the i-th entry by key.
+func (c *CompactValues) at(i int) int {
+	s := c.offs[4*i : 4*i+4]
+	return int(s[0]) | int(s[1])<<8 | int(s[2])<<16 | int(s[3])<<24
+}
+
 // key is the key whose opening quote is at off.
-func (c *CompactValues) key(off uint32) string {
+func (c *CompactValues) key(off int) string {
 	s := c.text[off+1:]
 	return s[:strings.IndexByte(s, '"')]
 }
 
 // Len is the number of distinct keys.
-func (c *CompactValues) Len() int { return len(c.offs) }
+func (c *CompactValues) Len() int { return len(c.offs) / 4 }
 
-// Size is the entries' size by the 2 MB limit's measure (a key given
-// twice counts twice, as in a map).
+// Size is the entries' size by the 2 MB limit's measure, as the map's.
 func (c *CompactValues) Size() int { return c.size }
+
+// Key is the i-th key by key order, a view of the request body.
+func (c *CompactValues) Key(i int) string { return c.key(c.at(i)) }
 
 // Value decodes the value of key again, its strings copies.
 func (c *CompactValues) Value(key string) (storage.Value, bool) {
-	i, ok := slices.BinarySearchFunc(c.offs, key, func(off uint32, k string) int { return strings.Compare(c.key(off), k) })
-	if !ok {
+	i := sort.Search(c.Len(), func(i int) bool { return c.Key(i) >= key })
+	if i == c.Len() || c.Key(i) != key {
 		return storage.Value{}, false
 	}
-	off := int(c.offs[i])
-	d := decoder{data: unsafe.Slice(unsafe.StringData(c.text), len(c.text)), pos: off + len(key) + 2}
+	d := decoder{data: c.data, pos: c.at(i) + len(key) + 2}
 	if d.expect(':') != nil {
 		return storage.Value{}, false
 	}
@@ -86,8 +95,33 @@ func (c *CompactValues) Value(key string) (storage.Value, bool) {
 	return v, true
 }
 
-// Key is the i-th key by key order, a view of the request body.
-func (c *CompactValues) Key(i int) string { return c.key(c.offs[i]) }
+// offsets sorts 4-byte offsets (b) by their keys, then by themselves.
+type offsets struct {
+	b []byte
+	c *CompactValues // its text
+}
+
+func (o offsets) Len() int { return len(o.b) / 4 }
+
+func (o offsets) off(i int) int {
+	return int(binary.LittleEndian.Uint32(o.b[4*i:]))
+}
+
+func (o offsets) Less(i, j int) bool {
+	a, b := o.off(i), o.off(j)
+	if ka, kb := o.c.key(a), o.c.key(b); ka != kb {
+		return ka < kb
+	}
+	return a < b
+}
+
+func (o offsets) Swap(i, j int) {
+	x, y := o.b[4*i:4*i+4], o.b[4*j:4*j+4]
+	var t [4]byte
+	copy(t[:], x)
+	copy(x, y)
+	copy(y, t[:])
+}
 
 // decodeCompactValues reads the ExpressionAttributeValues object at d.pos
 // (its '{') as a compact map, or reports false with d unmoved when it is
@@ -95,7 +129,8 @@ func (c *CompactValues) Key(i int) string { return c.key(c.offs[i]) }
 func decodeCompactValues(d *reqDecoder) (ExpressionValues, bool) {
 	start := d.pos
 	// The values' strings are views of the body: this pass keeps none.
-	probe := decoder{data: d.data, pos: start, text: unsafe.String(&d.data[0], len(d.data))}
+	body := unsafe.String(&d.data[0], len(d.data))
+	probe := decoder{data: d.data, pos: start, text: body}
 	var w Witnesses[storage.Value]
 	size, err := probe.values(nil, &w)
 	if err != nil || probe.verr != nil || probe.olderForm || size > MaxSubstitutionBytes ||
@@ -103,8 +138,9 @@ func decodeCompactValues(d *reqDecoder) (ExpressionValues, bool) {
 		return nil, false
 	}
 	end := probe.pos
-	text := unsafe.String(&d.data[start], end-start)
-	offs := make([]uint32, 0, w.Seen())
+	c := &CompactValues{text: body[start:end], data: d.data[start:end], size: size}
+	text := c.text
+	b := make([]byte, 0, 4*w.Seen())
 	for i := 1; ; {
 		i += spaces(text[i:])
 		if text[i] == '}' { // {} has no entries: not here
@@ -116,41 +152,38 @@ func decodeCompactValues(d *reqDecoder) (ExpressionValues, bool) {
 		if q < 0 || strings.IndexByte(text[i+1:i+1+q], '\\') >= 0 {
 			return nil, false
 		}
-		offs = append(offs, uint32(i))
-		p := decoder{data: d.data[:end], pos: start + i + q + 2}
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+		p := decoder{data: c.data, pos: i + q + 2}
 		if p.expect(':') != nil || p.skipValue(1) != nil {
 			return nil, false
 		}
-		i = p.pos - start
+		i = p.pos
 		i += spaces(text[i:])
 		if text[i] == '}' {
 			break
 		}
 		i++ // ','
 	}
-	c := &CompactValues{text: text, size: size}
-	slices.SortFunc(offs, func(a, b uint32) int {
-		if n := strings.Compare(c.key(a), c.key(b)); n != 0 {
-			return n
-		}
-		return int(a) - int(b)
-	})
+	o := offsets{b: b, c: c}
+	sort.Sort(o)
 	// A key given twice: the last one counts, as in a map.
-	kept := offs[:0]
-	for i, off := range offs {
-		if i+1 < len(offs) && c.key(offs[i+1]) == c.key(off) {
+	n := 0
+	for i := range o.Len() {
+		if i+1 < o.Len() && c.key(o.off(i+1)) == c.key(o.off(i)) {
 			continue
 		}
-		kept = append(kept, off)
+		copy(b[4*n:4*n+4], b[4*i:4*i+4])
+		n++
 	}
-	c.offs = kept
-	if len(kept) < compactMinEntries {
+	if n < compactMinEntries || n == 0 {
 		return nil, false
 	}
-	if len(kept) < len(offs) {
+	b = b[:4*n]
+	c.offs = unsafe.String(&b[0], len(b))
+	if n < o.Len() {
 		// The size of the map kept: its entries' once.
 		c.size = 0
-		for i := range c.offs {
+		for i := range c.Len() {
 			k := c.Key(i)
 			v, _ := c.Value(k)
 			c.size += len(k) + storage.ValueSize(v)
@@ -173,40 +206,53 @@ func spaces(s string) int {
 }
 
 // compactStandIn is c as the stand-in's value: an L of its text, its
-// offsets (their bytes) and its size.
+// offsets and its size.
 func compactStandIn(c *CompactValues) storage.Value {
-	var offs string
-	if len(c.offs) > 0 {
-		offs = unsafe.String((*byte)(unsafe.Pointer(&c.offs[0])), 4*len(c.offs))
-	}
 	return storage.L([]storage.Value{
-		storage.BString(c.text), storage.BString(offs), storage.BString(strconv.Itoa(c.size)),
+		storage.BString(c.text), storage.BString(c.offs), storage.BString(strconv.Itoa(c.size)),
 	})
 }
 
 // compactOf is the CompactValues of a stand-in's value.
 func compactOf(v storage.Value) *CompactValues {
 	l := v.List()
-	offs := l[1].Str()
+	text := l[0].Str()
 	size, _ := strconv.Atoi(l[2].Str())
-	c := &CompactValues{text: l[0].Str(), size: size}
-	if len(offs) > 0 {
-		c.offs = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.StringData(offs))), len(offs)/4)
-	}
-	return c
+	return &CompactValues{text: text, data: unsafe.Slice(unsafe.StringData(text), len(text)), offs: l[1].Str(), size: size}
 }
 
-// SplitValues is what the compiler reads of a request's values: the map
-// without a stand-in's key and whether it stood for a map of more than
-// 2 MB (as WithoutStandIn), or, for a compact map, its table (m nil).
-func SplitValues(values ExpressionValues) (m map[string]storage.Value, over bool, table *CompactValues) {
+// CompilerValues is what the compiler reads of a request's values
+// (SplitValues).
+type CompilerValues struct {
+	// Map is the map without a stand-in's key (nil with Table).
+	Map map[string]storage.Value
+	// Over: the map was a stand-in for one of more than 2 MB.
+	Over bool
+	// Table holds the values of a compact map.
+	Table *CompactValues
+}
+
+// SplitValues is what the compiler reads of values: the map without a
+// stand-in's key and whether it stood for a map of more than 2 MB (as
+// WithoutStandIn), or, for a compact map, its table. It costs the one
+// lookup WithoutStandIn does.
+func SplitValues(values ExpressionValues) CompilerValues {
 	v, ok := values[oversizeKey]
 	if !ok {
-		return values, false, nil
+		return CompilerValues{Map: values}
 	}
 	if v.Kind() == storage.KindL {
-		return nil, false, compactOf(v)
+		return CompilerValues{Table: compactOf(v)}
 	}
-	m, over = WithoutStandIn(map[string]storage.Value(values))
-	return m, over, nil
+	m, over := WithoutStandIn(map[string]storage.Value(values))
+	return CompilerValues{Map: m, Over: over}
+}
+
+// Compiler is expr's pooled compiler (with cache, which may be nil) over
+// names and these values.
+func (cv CompilerValues) Compiler(cache *expr.Cache, names map[string]string) *expr.Compiler {
+	if cv.Table != nil {
+		return expr.NewPooledTableCompiler(cache, names, cv.Table)
+	}
+	return expr.NewPooledCompiler(cache, names, cv.Map)
 }

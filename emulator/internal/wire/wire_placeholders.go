@@ -160,9 +160,8 @@ func valuesSize(m map[string]storage.Value) int {
 }
 
 // SubstitutionSizeError is the size limit's error for a request's maps,
-// or nil. namesOver and valuesOver say a map was a stand-in; table, when
-// not nil, holds the values (a compact map: SplitValues).
-func SubstitutionSizeError(names map[string]string, namesOver bool, values map[string]storage.Value, valuesOver bool, table *CompactValues) error {
+// or nil. namesOver says the names' map was a stand-in.
+func SubstitutionSizeError(names map[string]string, namesOver bool, values CompilerValues) error {
 	n := 0
 	if !namesOver {
 		n = namesSize(names)
@@ -172,12 +171,12 @@ func SubstitutionSizeError(names map[string]string, namesOver bool, values map[s
 	}
 	v := 0
 	switch {
-	case table != nil:
-		v = table.Size()
-	case !valuesOver:
-		v = valuesSize(values)
+	case values.Table != nil:
+		v = values.Table.Size()
+	case !values.Over:
+		v = valuesSize(values.Map)
 	}
-	if valuesOver || v > MaxSubstitutionBytes {
+	if values.Over || v > MaxSubstitutionBytes {
 		return apierr.Validation(apierr.MsgValuesTooLarge)
 	}
 	if n+v > MaxSubstitutionBytes {
