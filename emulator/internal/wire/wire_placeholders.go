@@ -46,9 +46,10 @@ import (
 // expression set: 2 MB.
 const MaxSubstitutionBytes = 2 << 20
 
-// oversizeKey marks a stand-in for a placeholder map of more than 2 MB.
-// No request can hold it: decoded strings are always valid UTF-8
-// (wire_text.go), and this one is not.
+// oversizeKey marks a stand-in for a placeholder map of more than 2 MB
+// (its value the zero Value), or, in ExpressionValues, for a map kept
+// compact (an L: wire_compact.go). No request can hold it: decoded
+// strings are always valid UTF-8 (wire_text.go), and this one is not.
 const oversizeKey = "\xff"
 
 // maxPlaceholderKey is expr's limit on a placeholder key (sigil included).
