@@ -297,7 +297,7 @@ func (c *Compiler) store(key cacheKey, prog any, nameKeys, slots []string, bytes
 // entry's placeholders are marked used.
 func (c *Compiler) rebind(e *cacheEntry, vals []storage.Value, param string, root Expr, upd *UpdateExpr) ([]storage.Value, bool) {
 	for _, name := range e.slots {
-		v, ok := c.values[name]
+		v, ok := c.value(name)
 		if !ok {
 			return nil, false
 		}

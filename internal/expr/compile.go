@@ -17,9 +17,10 @@ type Compiler struct {
 	lease.Owned // a pooled one (NewPooledCompiler) is used until Release
 	names       map[string]string
 	values      map[string]storage.Value
-	used        usedSet // the placeholders the compiled expressions used
-	err         *Error  // the placeholder maps' own error, if any
-	cache       *Cache  // compiled expressions to reuse; nil: none
+	table       ValueTable // the values when they are no map (NewPooledTableCompiler)
+	used        usedSet    // the placeholders the compiled expressions used
+	err         *Error     // the placeholder maps' own error, if any
+	cache       *Cache     // compiled expressions to reuse; nil: none
 }
 
 // NewCompiler returns a Compiler for one request's placeholder maps (either
@@ -126,14 +127,14 @@ func isPlaceholder(key string, sigil byte) bool {
 // placeholders nobody used, with DynamoDB's message; nil if all were used.
 func (c *Compiler) Unused() error {
 	lease.Check(c)
-	if c.used.names == len(c.names) && c.used.values == len(c.values) {
+	if c.used.names == len(c.names) && c.used.values == c.valueCount() {
 		return nil // every key used: no walk of the maps (usedSet)
 	}
 	if keys := unusedKeys(c.names, &c.used); len(keys) > 0 {
 		return errPlain(unusedMessage("ExpressionAttributeNames", keys))
 	}
-	if keys := unusedKeys(c.values, &c.used); len(keys) > 0 {
-		return errPlain(unusedMessage("ExpressionAttributeValues", keys))
+	if msg := c.unusedValues(); msg != "" {
+		return errPlain(msg)
 	}
 	return nil
 }
@@ -142,19 +143,24 @@ func (c *Compiler) Unused() error {
 // keys: {k1, k2}", built in one copy (the keys of a 4 MB map are 2 MB
 // of it).
 func unusedMessage(param string, keys []string) string {
+	return unusedMessageOf(param, len(keys), func(i int) string { return keys[i] })
+}
+
+// unusedMessageOf is unusedMessage of the n keys key(0) ... key(n-1).
+func unusedMessageOf(param string, n int, key func(i int) string) string {
 	head := "Value provided in " + param + " unused in expressions: keys: {"
-	n := len(head) + 1 + 2*(len(keys)-1)
-	for _, k := range keys {
-		n += len(k)
+	size := len(head) + 1 + 2*(n-1)
+	for i := range n {
+		size += len(key(i))
 	}
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(size)
 	b.WriteString(head)
-	for i, k := range keys {
+	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(k)
+		b.WriteString(key(i))
 	}
 	b.WriteString("}")
 	return b.String()
@@ -417,7 +423,7 @@ func (k *checker) resolveValue(v *ValueExpr) *Error {
 		v.slot = k.literal(v.Value) // the caller's value
 		return nil
 	}
-	val, ok := k.c.values[v.Name]
+	val, ok := k.c.value(v.Name)
 	if !ok {
 		return exprError(k.param, v.Offset, sprintf(msgUndefinedValue, v.Name))
 	}

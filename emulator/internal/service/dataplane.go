@@ -186,12 +186,12 @@ func checkKeyValue(name string, v storage.Value, partition bool) error {
 // arrives as a stand-in holding only what Err could report.
 func newCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
 	names, namesOver := wire.WithoutStandIn(names)
-	vals, valuesOver := wire.WithoutStandIn(values.Values())
-	comp := expr.NewPooledCompiler(exprCache(), names, vals) // a caller done with it may Release it
+	vals := wire.SplitValues(values)          // a map, or a table of many values (wire_compact.go)
+	comp := vals.Compiler(exprCache(), names) // a caller done with it may Release it
 	if err := comp.Err(); err != nil {
 		return nil, err
 	}
-	if err := wire.SubstitutionSizeError(names, namesOver, vals, valuesOver); err != nil {
+	if err := wire.SubstitutionSizeError(names, namesOver, vals); err != nil {
 		return nil, err
 	}
 	return comp, nil

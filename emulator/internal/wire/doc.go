@@ -35,7 +35,9 @@
 //   - wire_decode.go: decoding and validating attribute values.
 //   - wire_exprvalues.go, wire_placeholders.go: ExpressionAttributeValues
 //     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
-//     it are never built).
+//     it are never built); wire_compact.go: an ExpressionAttributeValues
+//     map of more entries than expressions can name, kept as its text and
+//     sorted offsets (CompactValues, an expr.ValueTable).
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans (embedded structs' members
 //     promoted as encoding/json promotes them), and the members an owner

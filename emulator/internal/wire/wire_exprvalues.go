@@ -144,6 +144,12 @@ func (d *decoder) values(out ExpressionValues, w *Witnesses[storage.Value]) (siz
 // error is to be the one UnmarshalJSON finds after skipping the whole
 // value) goes through UnmarshalJSON as before.
 func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
+	if len(d.data)-d.pos >= compactMinBytes() && d.peek() == '{' && depth < maxJSONDepth {
+		if m, ok := decodeCompactValues(d); ok { // many entries (wire_compact.go)
+			v.Set(reflect.ValueOf(m))
+			return nil
+		}
+	}
 	if d.peek() != '{' || len(d.data)-d.pos > MaxSubstitutionBytes || depth >= maxJSONDepth {
 		return decodeUnmarshaler(d, v, depth)
 	}

@@ -71,3 +71,21 @@ func TestLargeItemStrings(t *testing.T) {
 	_, err = DecodeItem([]byte(`{"n":{"N":"1x"},"pad":{"S":"` + pad + `"}}`))
 	require.ErrorContains(t, err, "1x")
 }
+
+// FuzzTrimmedNumber: the canonical text trimmedCanonical finds in a
+// number's text is storage.ParseNumber's.
+func FuzzTrimmedNumber(f *testing.F) {
+	for _, s := range []string{"007", "0000000", "1.50", "00.50", "-1.50", "-007", "-0.0", "0.0", "100.000", "1.", ".5",
+		"-0", "00", "0.000", "1e3", "+1.0", "12345678901234567890123456789012345678.0", "0012345678901234567890123456789012345678"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := trimmedCanonical(s)
+		if !ok {
+			return
+		}
+		want, err := storage.ParseNumber(s)
+		require.NoError(t, err, "%q", s)
+		require.Equal(t, string(want), got, "%q", s)
+	})
+}

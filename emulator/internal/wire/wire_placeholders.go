@@ -46,9 +46,10 @@ import (
 // expression set: 2 MB.
 const MaxSubstitutionBytes = 2 << 20
 
-// oversizeKey marks a stand-in for a placeholder map of more than 2 MB.
-// No request can hold it: decoded strings are always valid UTF-8
-// (wire_text.go), and this one is not.
+// oversizeKey marks a stand-in for a placeholder map of more than 2 MB
+// (its value the zero Value), or, in ExpressionValues, for a map kept
+// compact (an L: wire_compact.go). No request can hold it: decoded
+// strings are always valid UTF-8 (wire_text.go), and this one is not.
 const oversizeKey = "\xff"
 
 // maxPlaceholderKey is expr's limit on a placeholder key (sigil included).
@@ -160,8 +161,8 @@ func valuesSize(m map[string]storage.Value) int {
 }
 
 // SubstitutionSizeError is the size limit's error for a request's maps,
-// or nil. namesOver and valuesOver say a map was a stand-in.
-func SubstitutionSizeError(names map[string]string, namesOver bool, values map[string]storage.Value, valuesOver bool) error {
+// or nil. namesOver says the names' map was a stand-in.
+func SubstitutionSizeError(names map[string]string, namesOver bool, values CompilerValues) error {
 	n := 0
 	if !namesOver {
 		n = namesSize(names)
@@ -170,10 +171,13 @@ func SubstitutionSizeError(names map[string]string, namesOver bool, values map[s
 		return apierr.Validation(apierr.MsgNamesTooLarge)
 	}
 	v := 0
-	if !valuesOver {
-		v = valuesSize(values)
+	switch {
+	case values.Table != nil:
+		v = values.Table.Size()
+	case !values.Over:
+		v = valuesSize(values.Map)
 	}
-	if valuesOver || v > MaxSubstitutionBytes {
+	if values.Over || v > MaxSubstitutionBytes {
 		return apierr.Validation(apierr.MsgValuesTooLarge)
 	}
 	if n+v > MaxSubstitutionBytes {
