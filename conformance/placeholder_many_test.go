@@ -5,7 +5,11 @@ package conformance
 // map compact, not as a map (docs/server.md, "What one request can
 // cost"), and must answer as it does for any map. AWS has no limit on the
 // number of entries; the unused values' message is DynamoDB Local's, its
-// keys compared as a set (their order is a Java HashSet's).
+// keys compared as a set (their order is a Java HashSet's). No public
+// record shows AWS's message for thousands of unused keys: the emulator
+// echoes the first 64 KB of them, whole keys, and marks the cut, as it
+// does for the lists of BatchWriteItem and the transactions; against
+// DynamoDB Local every key is checked.
 
 import (
 	"slices"
@@ -31,7 +35,25 @@ func requireUnusedValues(t *testing.T, err error, values map[string]types.Attrib
 	if !asErr(err, &ae) || ae.ErrorCode() != "ValidationException" || !strings.HasPrefix(ae.ErrorMessage(), head) || !strings.HasSuffix(ae.ErrorMessage(), "}") {
 		t.Fatalf("got %.300v, want the unused values", err)
 	}
-	got := strings.Split(strings.TrimSuffix(strings.TrimPrefix(ae.ErrorMessage(), head), "}"), ", ")
+	echo := strings.TrimSuffix(strings.TrimPrefix(ae.ErrorMessage(), head), "}")
+	const cut = "...(echo cut at 65536 bytes by dynamoemu)"
+	if target(t).Oracle == "" && strings.HasSuffix(echo, cut) {
+		// The emulator's cut: at most 64 KB of keys, each an unused one.
+		echo = strings.TrimSuffix(echo, cut)
+		if len(echo) > 64<<10 {
+			t.Fatalf("the unused keys' echo is %d bytes, over the 64 KB cut", len(echo))
+		}
+		for _, k := range strings.Split(echo, ", ") {
+			if _, ok := values[k]; !ok || slices.Contains(used, k) {
+				t.Fatalf("the echo names %q, not an unused key", k)
+			}
+		}
+		return
+	}
+	if target(t).Oracle == "" && len(echo) > 64<<10 {
+		t.Fatalf("the unused keys' echo is %d bytes and not cut", len(echo))
+	}
+	got := strings.Split(echo, ", ")
 	var want []string
 	for k := range values {
 		if !slices.Contains(used, k) {

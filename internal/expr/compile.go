@@ -139,9 +139,21 @@ func (c *Compiler) Unused() error {
 	return nil
 }
 
+// MaxEcho bounds the part of an error message that echoes a request's
+// elements: here the keys of unused placeholders, in apierr the lists of
+// BatchWriteItem and the transactions (apierr.MaxEcho is this). AWS
+// echoes every element, and no public record shows what it answers for
+// hundreds of thousands of them (the unused values of a 4 MB Query were
+// 2 MB of message). The first MaxEcho bytes of the echo are kept and the
+// cut is marked with EchoElided.
+const MaxEcho = 64 << 10
+
+// EchoElided marks where an echo was cut at MaxEcho bytes.
+const EchoElided = "...(echo cut at 65536 bytes by dynamoemu)"
+
 // unusedMessage is "Value provided in <param> unused in expressions:
-// keys: {k1, k2}", built in one copy (the keys of a 4 MB map are 2 MB
-// of it).
+// keys: {k1, k2}", the keys cut after MaxEcho bytes (at a key's end) and
+// the cut marked with EchoElided.
 func unusedMessage(param string, keys []string) string {
 	return unusedMessageOf(param, len(keys), func(i int) string { return keys[i] })
 }
@@ -149,18 +161,29 @@ func unusedMessage(param string, keys []string) string {
 // unusedMessageOf is unusedMessage of the n keys key(0) ... key(n-1).
 func unusedMessageOf(param string, n int, key func(i int) string) string {
 	head := "Value provided in " + param + " unused in expressions: keys: {"
-	size := len(head) + 1 + 2*(n-1)
+	echo, whole := 0, n // the keys' bytes and the keys that fit in MaxEcho
 	for i := range n {
-		size += len(key(i))
+		k := len(key(i))
+		if i > 0 {
+			k += len(", ")
+		}
+		if echo+k > MaxEcho {
+			whole = i
+			break
+		}
+		echo += k
 	}
 	var b strings.Builder
-	b.Grow(size)
+	b.Grow(len(head) + echo + len(EchoElided) + 1)
 	b.WriteString(head)
-	for i := range n {
+	for i := range whole {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(key(i))
+	}
+	if whole < n {
+		b.WriteString(EchoElided)
 	}
 	b.WriteString("}")
 	return b.String()

@@ -1,10 +1,12 @@
 package expr
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/stretchr/testify/require"
 )
 
 func TestKeyConditionResult(t *testing.T) {
@@ -284,6 +286,38 @@ func TestIsReservedCase(t *testing.T) {
 		}
 		if got, want := IsReserved(tc.name), isReservedUpper(reservedWords(), strings.ToUpper(tc.name)); got != want {
 			t.Errorf("IsReserved(%q) = %v, strings.ToUpper gives %v", tc.name, got, want)
+		}
+	}
+}
+
+// TestUnusedEchoCut: the unused keys of a large map are echoed up to
+// MaxEcho bytes, whole keys only, the cut marked; a map whose keys fit
+// is echoed whole.
+func TestUnusedEchoCut(t *testing.T) {
+	const head = "Value provided in ExpressionAttributeValues unused in expressions: keys: {"
+	for _, n := range []int{10, 5000, 50000} {
+		vals := map[string]storage.Value{}
+		for i := range n {
+			vals[fmt.Sprintf(":v%06d", i)] = n1
+		}
+		err := NewCompiler(nil, vals).Unused()
+		require.Error(t, err)
+		msg := err.Error()
+		require.True(t, strings.HasPrefix(msg, head), msg[:min(len(msg), 200)])
+		require.True(t, strings.HasSuffix(msg, "}"))
+		keys := strings.TrimSuffix(strings.TrimPrefix(msg, head), "}")
+		whole := n*len(":v000000") + (n-1)*len(", ") // the echo of every key
+		if whole <= MaxEcho {
+			require.Len(t, strings.Split(keys, ", "), n)
+			continue
+		}
+		require.True(t, strings.HasSuffix(keys, EchoElided), keys[max(0, len(keys)-100):])
+		keys = strings.TrimSuffix(keys, EchoElided)
+		require.LessOrEqual(t, len(keys), MaxEcho)
+		require.Greater(t, len(keys)+len(", :v000000"), MaxEcho, "the cut keeps every key that fits")
+		for _, k := range strings.Split(keys, ", ") {
+			_, ok := vals[k]
+			require.Truef(t, ok, "%q is not a key: keys are echoed whole", k)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"iter"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // MaxEcho bounds the echo of a list in a constraint violation's message
@@ -12,11 +14,12 @@ import (
 // public record shows what it answers for a list of hundreds of
 // thousands of them (a 15.7 MB request's echo was 57.9 MB). The emulator
 // keeps the first MaxEcho bytes of the echo, marks the cut with
-// EchoElided, and keeps the constraint that follows it whole.
-const MaxEcho = 64 << 10
+// EchoElided, and keeps the constraint that follows it whole. It is
+// expr's, which cuts the unused placeholders' keys the same way.
+const MaxEcho = expr.MaxEcho
 
 // EchoElided marks where an echo was cut at MaxEcho bytes.
-const EchoElided = "...(echo cut at 65536 bytes by dynamoemu)"
+const EchoElided = expr.EchoElided
 
 // CapEcho is echo cut after MaxEcho bytes (at a character boundary) and
 // marked with EchoElided; the pieces past the cut are not asked for.
