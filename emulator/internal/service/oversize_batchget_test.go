@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,4 +203,71 @@ func FuzzBatchGetCut(f *testing.F) {
 		r := rand.New(rand.NewPCG(uint64(n), uint64(at)))
 		requireSameCut(t, s, "BatchGetItem", body, r, "fuzz", map[string]int{})
 	})
+}
+
+// manyTablesBody is a BatchWriteItem body of hundreds of tables with
+// long names (so the names before a table soon add up to more echo than
+// the answer shows, and the echoes are pruned), some not table names,
+// lists of 0 to 30 writes, and some names given again after them with
+// a short list, or RequestItems again or null: the shapes where pruning
+// an echo too far would show in the answer.
+func manyTablesBody(r *rand.Rand) string {
+	name := func(i int) string {
+		n := fmt.Sprintf("%c%s%d", 'a'+r.IntN(26), strings.Repeat("n", 150+r.IntN(90)), i)
+		if r.IntN(40) == 0 {
+			n = "!" + n
+		}
+		return n
+	}
+	writes := func(m int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range m {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"PutRequest":{"Item":{"pk":{"S":"k%d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("é", r.IntN(4)))
+		}
+		b.WriteString("]")
+		return b.String()
+	}
+	tables := 300 + r.IntN(300)
+	names := make([]string, tables)
+	var parts []string
+	for i := range names {
+		names[i] = name(i)
+		parts = append(parts, `"`+names[i]+`":`+writes(testkit.Pick(r, 0, 1, 5, 25, 26, 30, 150, 400)))
+	}
+	for range r.IntN(40) { // names given again, after every other: the echoes before a table shorten
+		parts = append(parts, `"`+names[r.IntN(tables)]+`":`+writes(testkit.Pick(r, 0, 1, 3)))
+	}
+	if r.IntN(2) == 0 { // the first names by order given again, empty: the answer shows tables far down the order
+		sorted := slices.Clone(names)
+		slices.Sort(sorted)
+		for _, n := range sorted[:r.IntN(tables)] {
+			parts = append(parts, `"`+n+`":[]`)
+		}
+	}
+	body := `{"RequestItems":{` + strings.Join(parts, ",") + `}`
+	switch r.IntN(6) {
+	case 0:
+		body += `,"RequestItems":{"` + names[r.IntN(tables)] + `":[]}`
+	case 1:
+		body += `,"RequestItems":null,"RequestItems":{"tab0":` + writes(30) + `}`
+	}
+	return body + "}"
+}
+
+// TestBatchWriteManyTablesSameAnswer: a BatchWriteItem of hundreds of
+// tables, whose echoes are pruned across tables as the body arrives,
+// gets exactly the whole body's answer.
+func TestBatchWriteManyTablesSameAnswer(t *testing.T) {
+	s := oversizeService(t, "tab0")
+	seed := oversizeSeed(t)
+	r := rand.New(rand.NewPCG(seed, 11))
+	cuts := map[string]int{}
+	for i := range 30 {
+		requireSameCut(t, s, "BatchWriteItem", manyTablesBody(r), r, fmt.Sprintf("case %d", i), cuts)
+	}
+	require.Greater(t, cuts["BatchWriteItem"], 10, "too few requests were cut: the test misses them")
 }
