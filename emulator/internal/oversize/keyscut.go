@@ -262,3 +262,37 @@ func (c *keysCutter) flush() {
 	c.drop(c.keepEnd, c.run.End)
 	c.dropped += c.run.End - c.run.Start // counted in bytes: not 0 once any is
 }
+
+// keysInput is a run of BatchGetItem keys, decoded as the service's
+// input decodes them (the same members, at the same depth).
+type keysInput struct {
+	RequestItems map[string]*struct {
+		Keys []wire.WireItem `json:"Keys"`
+	} `json:"RequestItems"`
+}
+
+// MeasureKeys is BatchGetItem's Measurer: a run of keys decoded alone
+// at their depth, and measured as the answer's echo (the map as JSON)
+// shows each key, at least.
+func MeasureKeys() func(body []byte, run wire.Span, echo *int) (ok, clean bool) {
+	var part keysInput
+	var scratch []byte
+	return func(body []byte, run wire.Span, echo *int) (bool, bool) {
+		clear(part.RequestItems)
+		ok, clean := DecodeRun(body, run, `{"RequestItems":{"t":{"Keys":[`, `]}}}`, &part)
+		if req := part.RequestItems["t"]; req != nil {
+			for _, k := range req.Keys {
+				if echo != nil {
+					n := len("null")
+					if k != nil {
+						scratch = wire.AppendItem(scratch[:0], k)
+						n = len(scratch)
+					}
+					*echo += n
+				}
+				wire.RecycleItem(k) // measured: the next run reuses the map
+			}
+		}
+		return ok, clean
+	}
+}

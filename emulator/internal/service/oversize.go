@@ -67,9 +67,8 @@ func prescanOf(name string) prescan {
 }
 
 // prescanBatchGet cuts each table's AttributesToGet after its first
-// repeated name (oversize.BatchGetRepeatedNames), then each table's
-// Keys far over 100 as ListCutOf does while the body arrives (the
-// first keys and their echo kept, the rest checked).
+// repeated name (oversize.BatchGetRepeatedNames), then its Keys far over
+// 100 as ListCutOf does while the body arrives.
 func prescanBatchGet(body []byte) ([]byte, func(any)) {
 	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes)
 	if cut != nil {
@@ -86,9 +85,8 @@ type Cut = oversize.Cut
 
 // ListCutOf returns how the edge reads operation name's body as it arrives
 // (nil: whole): a transaction keeps 100 actions, the rest checked, counted;
-// a BatchWriteItem keeps 25 write requests a table, every one echoed and
-// checked (oversize.MapCut); a BatchGetItem keeps 101 keys a table and
-// the keys its echo shows, the rest checked (oversize.KeysCut).
+// a BatchWriteItem 25 writes a table, each echoed and checked (oversize.MapCut);
+// a BatchGetItem 101 keys a table and those its echo shows (oversize.KeysCut).
 func ListCutOf(name string) *oversize.ListCut {
 	switch name {
 	case "BatchGetItem":
@@ -144,27 +142,5 @@ var (
 			}
 		},
 		Echoed: func(in any, echo []string) { in.(*BatchWriteItemInput).echo = echo }}
-	batchGetCut = oversize.ListCut{Member: "RequestItems", List: "Keys", Keep: maxBatchGetKeys + 1, Size: 1024,
-		Measurer: func() func([]byte, wire.Span, *int) (bool, bool) {
-			var part BatchGetItemInput
-			var scratch []byte
-			return func(body []byte, run wire.Span, echo *int) (bool, bool) {
-				clear(part.RequestItems)
-				ok, clean := oversize.DecodeRun(body, run, `{"RequestItems":{"t":{"Keys":[`, `]}}}`, &part)
-				if req := part.RequestItems["t"]; req != nil {
-					for _, k := range req.Keys {
-						if echo != nil { // at least what batchGetNamesConstraint's JSON takes
-							n := len("null")
-							if k != nil {
-								scratch = wire.AppendItem(scratch[:0], k)
-								n = len(scratch)
-							}
-							*echo += n
-						}
-						wire.RecycleItem(k) // measured: the next run reuses the map
-					}
-				}
-				return ok, clean
-			}
-		}}
+	batchGetCut = oversize.ListCut{Member: "RequestItems", List: "Keys", Keep: maxBatchGetKeys + 1, Size: 1024, Measurer: oversize.MeasureKeys}
 )
