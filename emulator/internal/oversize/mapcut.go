@@ -82,8 +82,8 @@ func minEcho(name string) int { return len(name) + len("=[]") + len(", ") }
 // of the names before it. A later list of the same name replaces a
 // table's echo, maybe by a far shorter one, so the echoes before a
 // table are only known at the end; but a name once in the map stays
-// there (until "RequestItems": null empties it, and the tables before
-// a table with it), and adds minEcho at least. So a table whose names
+// there, and adds minEcho at least (a "RequestItems": null empties the
+// map, and so every table a name was before). So a table whose names
 // before it add up to L (and the "{") shows at most echoKeep - L bytes
 // of its echo, whatever comes later, and the rest of its echo is never
 // shown: prune drops it. No reading in one pass can keep less: a later
@@ -115,9 +115,9 @@ func (c *mapCutter) prune() int {
 				o.room = room
 			}
 			if o.echo.Len() > o.room {
-				kept := bytes.NewBuffer(make([]byte, 0, o.room))
-				kept.Write(o.echo.Bytes()[:o.room])
-				o.echo, o.cut = *kept, true
+				shown := bytes.NewBuffer(make([]byte, 0, o.room))
+				shown.Write(o.echo.Bytes()[:o.room])
+				o.echo, o.cut = *shown, true
 			}
 			kept += o.echo.Cap()
 		}
