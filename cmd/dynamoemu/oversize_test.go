@@ -41,8 +41,13 @@ func TestOversizedRequests(t *testing.T) {
 		alone, most float64 // bounds: alone, and eight at once (of all the bytes sent)
 		body        func(n int) string
 	}{
-		{"BatchGetItem", "Member must have length less than or equal to 100", oversizeRSSFactor, oversizeRSSFactor, func(n int) string {
+		{"BatchGetItem", "Member must have length less than or equal to 100", cutAlone, cutEight, func(n int) string {
 			return `{"RequestItems":{"tab":{"Keys":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"pk":{"S":"k%07d"}}`, i) }) + `]}}}`
+		}},
+		{"BatchGetItem/large", "Member must have length less than or equal to 100", cutAlone, cutEight, func(n int) string {
+			return `{"RequestItems":{"tab":{"Keys":[` + repeatList(n, func(i int) string {
+				return fmt.Sprintf(`{"pk":{"S":"k%07d%s"}}`, i, strings.Repeat("x", 1000))
+			}) + `]}}}`
 		}},
 		{"BatchWriteItem", "Member must have length less than or equal to 25", cutAlone, cutEight, func(n int) string {
 			return `{"RequestItems":{"tab":[` + repeatList(n, func(i int) string {
@@ -195,7 +200,9 @@ const oversizeRSSFactor = 6
 // their bodies arrive (service.ListCutOf): what stays is each
 // body's first 100 actions and a run of 32 KB, not the body
 // (BatchWriteItem: 25 writes a table and 64 KB of echo; BatchExecuteStatement:
-// 26 statements; at 15 MB 0.4-0.6 alone and 0.1-0.2 eight at once). At 15 MB
+// 26 statements; at 15 MB 0.4-0.6 alone and 0.1-0.2 eight at once;
+// BatchGetItem: 101 keys a table and 64 KB of echo, at 15 MB 0.4-0.5 alone
+// and 0.1 eight at once). At 15 MB
 // (DYNAMOEMU_HEAVY_TESTS=1) they grew by 0.4-0.5 times the bytes alone
 // and 0.1 eight at once, small and large elements (docs/server.md).
 // Requests of 4 MB are checked against the bound and collectorFloor:

@@ -15,8 +15,7 @@
 //
 // A fault of one of them that would change the answer (a syntax or
 // serialization error; for a transaction a constraint violation of its
-// own; for ExecuteTransaction a value fault; for a BatchGetItem a table
-// name the answer echoes the map for)
+// own; for ExecuteTransaction a value fault)
 // sends the whole body to the decoder as before. A transaction is told
 // how many actions it left out (its answer echoes each by its
 // position); a BatchWriteItem's answer echoes every write request,
@@ -26,9 +25,9 @@
 //
 //   - Few: whether a body is small enough to decode as it is, by a
 //     count of its opening braces (a vectorised pass).
-//   - BatchGet, TransactStatements, Statements: the reductions of
-//     BatchGetItem's, ExecuteTransaction's and BatchExecuteStatement's
-//     lists in a body held whole; what decodes an element, checks its
+//   - TransactStatements, Statements: the reductions of
+//     ExecuteTransaction's and BatchExecuteStatement's lists in a body
+//     held whole; what decodes an element, checks its
 //     own faults and echoes it is the caller's (the service's and the
 //     PartiQL feature's input types), given as a function.
 //   - ListCut: firstOf's reduction done while the body arrives, for the
@@ -49,6 +48,12 @@
 //     echo (64 KB of it) kept (mapcut.go says what the answer is a
 //     function of). A ListCut's Reduce does the same for a body held
 //     whole.
+//   - KeysCut (a ListCut with a Measurer): the same for a map of objects
+//     with a list member (BatchGetItem's RequestItems and their Keys):
+//     each list keeps its first elements and those whose echo the
+//     answer shows, the later ones are checked and the clean runs
+//     dropped; nothing else is kept (keyscut.go says why the answer is
+//     the whole body's).
 //   - DecodeAlone, DecodeClean, DecodeRun: decode a run of elements as
 //     the only elements of their list, for those functions (DecodeClean
 //     fails on a value fault too, for an operation that reports one

@@ -33,7 +33,8 @@ import (
 //     the body's.
 //
 // What a body costs is its kept part (Keep elements a list), a run, and
-// the echo of each table, at most MaxEchoBytes and a few bytes each.
+// the echo of each table, at most MaxEchoBytes and a few bytes each,
+// and less once the names before a table add up (prune).
 
 // echoKeep is how much of a list's echo (and of the map's) is kept: the
 // answer shows MaxEchoBytes of it, and whether the byte after them
@@ -44,14 +45,99 @@ const echoKeep = MaxEchoBytes + 8
 type occurrence struct {
 	name  string
 	count int          // its elements
-	echo  bytes.Buffer // "name=[...]", at most echoKeep bytes
+	echo  bytes.Buffer // "name=[...]", at most room bytes and a run's
+	room  int          // the most of its echo the answer can show (prune)
+	cut   bool         // echo holds room bytes, and no more is written
+}
+
+// occurrence returns a new list of name: its echo's room is the one
+// the name has in the map (the names before it are still there), or
+// all of echoKeep.
+func (c *mapCutter) occurrence(name string) *occurrence {
+	o := &occurrence{name: name, room: echoKeep}
+	if old := c.names[name]; old != nil {
+		o.room = old.room
+	}
+	return o
 }
 
 // open starts o's echo, "name=[", unless it is started.
 func (o *occurrence) open() {
-	if o.echo.Len() == 0 {
+	if o.echo.Len() == 0 && !o.cut {
 		o.echo.WriteString(o.name)
 		o.echo.WriteString("=[")
+	}
+}
+
+// full reports whether o's echo takes no more bytes.
+func (o *occurrence) full() bool { return o.cut || o.echo.Len() > o.room }
+
+// minEcho is the least a name given adds to the map's echo, whatever
+// its list (replaced later by an empty one, or null): "name=[]" and
+// the ", " before the next.
+func minEcho(name string) int { return len(name) + len("=[]") + len(", ") }
+
+// Pruning the echoes across tables. The answer shows the map's echo,
+// tables by name, to echoKeep bytes; a table's echo starts after those
+// of the names before it. A later list of the same name replaces a
+// table's echo, maybe by a far shorter one, so the echoes before a
+// table are only known at the end; but a name once in the map stays
+// there, and adds minEcho at least (a "RequestItems": null empties the
+// map, and so every table a name was before). So a table whose names
+// before it add up to L (and the "{") shows at most echoKeep - L bytes
+// of its echo, whatever comes later, and the rest of its echo is never
+// shown: prune drops it. No reading in one pass can keep less: a later
+// empty list for each name before a table brings its echo forward by
+// all but their minEcho.
+
+// prune cuts each echo to the bytes the answer can show of it (room),
+// the names given so far and the list being read (occ, not yet in the
+// map) by name, and returns the echo bytes kept.
+func (c *mapCutter) prune() int {
+	names := make([]string, 0, len(c.names)+1)
+	for name := range c.names {
+		names = append(names, name)
+	}
+	if c.occ != nil { // a list being read
+		if _, ok := c.names[c.occ.name]; !ok {
+			names = append(names, c.occ.name)
+		}
+	}
+	slices.Sort(names)
+	before, kept := len("{"), 0
+	for _, name := range names {
+		room := max(0, echoKeep-before)
+		for _, o := range [2]*occurrence{c.names[name], c.occ} {
+			if o == nil || o.name != name {
+				continue // c.occ: the list being read, of another name
+			}
+			if room < o.room {
+				o.room = room
+			}
+			if o.echo.Len() > o.room {
+				shown := bytes.NewBuffer(make([]byte, 0, o.room))
+				shown.Write(o.echo.Bytes()[:o.room])
+				o.echo, o.cut = *shown, true
+			}
+			kept += o.echo.Cap()
+		}
+		before += minEcho(name)
+	}
+	return kept
+}
+
+// echoGrown notes n bytes written to the echoes, and prunes them once
+// they have grown by the bytes they held at the last prune (so what
+// they hold is at most about twice what the answer can show of them),
+// by a few answers' worth, and by 32 bytes a name (so a sort of the
+// names costs less than writing the echo: a map of a million tiny
+// tables is sorted a few times, not once a run). Between prunes a
+// name's room does not grow (a list of a name again has the room of
+// the name's last).
+func (c *mapCutter) echoGrown(n int) {
+	c.grown += n
+	if c.grown >= max(4*echoKeep, c.echoHeld, 32*len(c.names)) {
+		c.echoHeld, c.grown = c.prune(), 0
 	}
 }
 
@@ -85,6 +171,9 @@ type mapCutter struct {
 	runN    int
 	runAt   int // the position of the run's first element in its list
 	scratch bytes.Buffer
+
+	grown    int // echo bytes written since the last prune
+	echoHeld int // echo bytes kept after it
 
 	elems   int // elements of every list
 	dropped int
@@ -166,7 +255,7 @@ func (c *mapCutter) part() bool {
 			return false
 		}
 		if c.b[v] == '[' {
-			c.occ = &occurrence{name: name}
+			c.occ = c.occurrence(name)
 			c.at, c.state = v, mListOpen
 			return true
 		}
@@ -174,7 +263,7 @@ func (c *mapCutter) part() bool {
 		if !ok {
 			return false
 		}
-		c.table(&occurrence{name: name}) // null: no list; another value: a fault the decoder reports
+		c.table(c.occurrence(name)) // null: no list; another value: a fault the decoder reports
 		c.pos, c.state = next, mTable
 		if last {
 			c.state = mTopSep
@@ -210,10 +299,12 @@ func (c *mapCutter) part() bool {
 // name is the map's.
 func (c *mapCutter) table(o *occurrence) {
 	o.open()
-	if o.echo.Len() <= echoKeep {
+	if !o.full() {
 		o.echo.WriteString("]")
 	}
 	c.names[o.name] = o
+	c.occ = nil // read whole: in the map
+	c.echoGrown(len(o.name) + len("=[]"))
 }
 
 // element reads one element of a list.
@@ -248,10 +339,14 @@ func (c *mapCutter) flush() {
 	o := c.occ
 	o.open()
 	into := &o.echo
-	if o.echo.Len() > echoKeep {
+	if o.full() {
 		into = &c.scratch // past what the answer shows: checked only
 	}
+	was := into.Len()
 	_, ok, clean := c.echo(into, c.b, c.run, c.runAt)
+	if into == &o.echo {
+		c.echoGrown(o.echo.Len() - was)
+	}
 	c.scratch.Reset()
 	o.count += c.runN
 	c.runN = 0

@@ -34,10 +34,6 @@ func action(i int) string {
 func TestReductions(t *testing.T) {
 	Every.Store(true)
 	defer Every.Store(false)
-	valid := func(name string) bool { return name != "bad name" }
-	getBody := func(table string, n int) string {
-		return `{"RequestItems":{"` + table + `":{"Keys":[` + list(n, key) + `]}}}`
-	}
 	txBody := func(n int, elem func(int) string) string { return `{"TransactItems":[` + list(n, elem) + `]}` }
 	// transact reduces a TransactItems list of more than 100 actions to
 	// its first 100, as the held body's ListCut does, and says how many
@@ -58,13 +54,6 @@ func TestReductions(t *testing.T) {
 		want string // "": not reduced
 		past int
 	}{
-		{"batch get within its limit", func() (string, int) { return string(BatchGet([]byte(getBody("t", 101)), 100, valid)), 0 }, "", 0},
-		{"batch get over", func() (string, int) { return string(BatchGet([]byte(getBody("t", 150)), 100, valid)), 0 }, getBody("t", 101), 0},
-		{"batch get, a name echoed", func() (string, int) { return string(BatchGet([]byte(getBody("bad name", 150)), 100, valid)), 0 }, "", 0},
-		{"batch get, a key that does not decode", func() (string, int) {
-			b := getBody("t", 150)
-			return string(BatchGet([]byte(strings.Replace(b, `"k140"`, `"k140`, 1)), 100, valid)), 0
-		}, "", 0},
 		{"transaction within its limit", func() (string, int) {
 			return transact(txBody(100, action), clean(""))
 		}, "", 0},

@@ -43,6 +43,17 @@ type ListCut struct {
 	Echoer func() func(echo *bytes.Buffer, body []byte, run wire.Span, at int) (n int, ok, clean bool)
 	// Echoed, when not nil, tells a decoded input the map's echo.
 	Echoed func(in any, echo []string)
+
+	// List and Measurer, when Measurer is not nil, make Member a map
+	// whose values are objects with a list member List (BatchGetItem's
+	// RequestItems, a table name to its KeysAndAttributes, and its
+	// Keys) read as KeysCut says, and Checker unused: Measurer returns
+	// the check of one request's runs, which reports whether the
+	// elements of run (in body) decode (ok) with no value fault either
+	// (clean), and, when echo is not nil, adds to *echo at least the
+	// bytes the answer's echo of them takes.
+	List     string
+	Measurer func() func(body []byte, run wire.Span, echo *int) (ok, clean bool)
 }
 
 // Filled tells in what the cut left out: the list's length (Fill), and
@@ -140,7 +151,9 @@ const readChunk = 32 << 10
 // grows towards it, no further.
 func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
 	var c bodyCutter
-	if lc.Echoer != nil {
+	if lc.Measurer != nil {
+		c = &keysCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, measure: lc.Measurer()}
+	} else if lc.Echoer != nil {
 		c = &mapCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, echo: lc.Echoer(), names: map[string]*occurrence{}}
 	} else if lc.Picker != nil {
 		lcut := &cutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}}

@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
@@ -67,18 +66,16 @@ func prescanOf(name string) prescan {
 	return nil
 }
 
-// prescanBatchGet keeps the first 101 keys of each table that has more
-// than 100 (batchGetNamesConstraint: a table name the answer echoes the
-// whole map for reduces nothing).
-// Each table's AttributesToGet is cut after its first repeated name
-// first (oversize.BatchGetRepeatedNames).
+// prescanBatchGet cuts each table's AttributesToGet after its first
+// repeated name (oversize.BatchGetRepeatedNames), then its Keys far over
+// 100 as ListCutOf does while the body arrives.
 func prescanBatchGet(body []byte) ([]byte, func(any)) {
 	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes)
 	if cut != nil {
 		body = cut
 	}
-	if keys := oversize.BatchGet(body, maxBatchGetKeys, tablespec.ValidTableName); keys != nil {
-		return keys, nil
+	if keys, fill := batchGetCut.Reduce(body); keys != nil {
+		return keys, fill
 	}
 	return cut, nil
 }
@@ -88,10 +85,12 @@ type Cut = oversize.Cut
 
 // ListCutOf returns how the edge reads operation name's body as it arrives
 // (nil: whole): a transaction keeps 100 actions, the rest checked, counted;
-// a BatchWriteItem keeps 25 write requests a table, every one echoed and
-// checked (oversize.MapCut).
+// a BatchWriteItem 25 writes a table, each echoed and checked (oversize.MapCut);
+// a BatchGetItem 101 keys a table and those its echo shows (oversize.KeysCut).
 func ListCutOf(name string) *oversize.ListCut {
 	switch name {
+	case "BatchGetItem":
+		return &batchGetCut
 	case "TransactWriteItems":
 		return &transactWriteCut
 	case "TransactGetItems":
@@ -143,4 +142,5 @@ var (
 			}
 		},
 		Echoed: func(in any, echo []string) { in.(*BatchWriteItemInput).echo = echo }}
+	batchGetCut = oversize.ListCut{Member: "RequestItems", List: "Keys", Keep: maxBatchGetKeys + 1, Size: 1024, Measurer: oversize.MeasureKeys}
 )

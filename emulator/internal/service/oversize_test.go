@@ -314,7 +314,11 @@ func TestOversizeReduced(t *testing.T) {
 	for op, body := range bodies {
 		reduced, _ := prescanOf(op)([]byte(body))
 		require.NotNil(t, reduced, op)
-		require.Less(t, len(reduced), 64<<10, "%s: %d bytes reduced to %d", op, len(body), len(reduced))
+		most := 64 << 10
+		if op == "BatchGetItem" { // the keys its echo shows (64 KB), to the end of their run
+			most = 128 << 10
+		}
+		require.Less(t, len(reduced), most, "%s: %d bytes reduced to %d", op, len(body), len(reduced))
 		t.Logf("%s: %d bytes decoded as %d", op, len(body), len(reduced))
 	}
 }

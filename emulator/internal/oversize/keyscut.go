@@ -1,0 +1,298 @@
+package oversize
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// KeysCut: a ListCut with a Measurer reads its Member as a map whose
+// values are objects with a list member List (BatchGetItem's
+// RequestItems: a table name to its KeysAndAttributes, and its Keys),
+// as the body arrives. Each such list keeps its elements until it has
+// kept Keep of them and their echo has reached MaxEcho and a few bytes;
+// past that, every run is decoded and checked and a clean one dropped.
+// Nothing else of the body is dropped, and nothing is kept beside it.
+//
+// Why the body kept gets the whole body's answer: it differs from the
+// whole body only in lists that keep a prefix of at least Keep
+// elements, whose echo alone is longer than the answer shows, and lose
+// elements that decode with no fault, not even of a value. So
+//
+//   - the first fault that decoding reports, and the first value fault,
+//     are the whole body's (a run with either is kept in place; once a
+//     run does not decode, nothing more is dropped);
+//   - every list of the map as decoded (a name given twice, a list
+//     given twice, a null map: however the decoder reads them) is empty,
+//     of 1 to Keep-1 elements, or of Keep or more in both, so the count
+//     violations, and the total of the lists, over Keep-1 in both, are
+//     the same;
+//   - the echo of the map the answer shows for a bad table name (the
+//     map as JSON, tables by name, cut at MaxEcho) is the same: up to a
+//     list cut, both bodies' echoes are the same bytes, and the list
+//     cut adds more than the answer shows before it differs.
+//
+// What a body costs is its bytes outside the lists, each list's
+// elements up to Keep and MaxEcho bytes of echo, and a run.
+
+// keysCutter's states.
+const (
+	kTop      = iota // the top-level object's opening
+	kMember          // a top-level member's name and value
+	kTopSep          // the ',' or '}' after a top-level member
+	kMapOpen         // the map's opening
+	kTable           // a table's name and value
+	kMapSep          // the ',' or '}' after a table
+	kObjOpen         // a table's object's opening
+	kField           // a member of a table's object
+	kObjSep          // the ',' or '}' after a member of a table's object
+	kListOpen        // the list's opening
+	kElem            // an element of the list
+	kWhole           // the rest as it is
+)
+
+// keysCutter is a KeysCut's reading of one body.
+type keysCutter struct {
+	reading
+	lc      *ListCut
+	measure func(body []byte, run wire.Span, echo *int) (ok, clean bool)
+	state   int
+	at      int // where the value being read starts (the map's, an object's, a list's)
+
+	i       int // the list's elements read
+	echo    int // the echo of the list's elements kept, at least (up to echoKeep)
+	keepEnd int // the end of the list's last element kept
+	run     wire.Span
+	runN    int
+	runAt   int // the position of the run's first element in its list
+
+	elems   int // elements of every list
+	dropped int // bytes dropped
+}
+
+func (c *keysCutter) uncut() bool { return c.state == kWhole && c.dropped == 0 }
+
+func (c *keysCutter) end() Cut {
+	c.step(true)
+	if c.dropped == 0 {
+		return Cut{}
+	}
+	return Cut{Elems: c.elems}
+}
+
+// step reads as much of the body's shape as has arrived.
+func (c *keysCutter) step(eof bool) {
+	for c.state != kWhole {
+		if c.wait(eof) {
+			return // a part not all there: again once the bytes since doubled
+		}
+		if !c.part() {
+			if eof {
+				c.state = kWhole // not well formed: the decoder says how
+				return
+			}
+			c.tried = len(c.b)
+			return
+		}
+	}
+}
+
+// skip reads the value at v and the separator after it, in a container
+// that closes with close; last says it closed.
+func (c *keysCutter) skip(v int, close byte) (last, ok bool) {
+	_, next, last, ok := wire.ValueAt(c.b, v, close)
+	if !ok {
+		return false, false
+	}
+	c.pos = next
+	return last, true
+}
+
+// part reads the part of the shape at pos.
+func (c *keysCutter) part() bool {
+	switch c.state {
+	case kTop:
+		next, empty, ok := wire.OpenAt(c.b, 0, '{')
+		if !ok {
+			return false
+		}
+		c.pos, c.state = next, kMember
+		if empty {
+			c.state = kWhole
+		}
+	case kMember:
+		name, v, ok := wire.NameAt(c.b, c.pos)
+		if !ok {
+			return false
+		}
+		if name == c.lc.Member && c.b[v] == '{' {
+			c.at, c.state = v, kMapOpen
+			return true
+		}
+		last, ok := c.skip(v, '}')
+		if !ok {
+			return false
+		}
+		if last {
+			c.state = kWhole
+		}
+	case kTopSep:
+		return c.sep('}', kMember, kWhole)
+	case kMapOpen:
+		return c.open('{', kTable, kTopSep)
+	case kTable:
+		_, v, ok := wire.NameAt(c.b, c.pos)
+		if !ok {
+			return false
+		}
+		if c.b[v] == '{' {
+			c.at, c.state = v, kObjOpen
+			return true
+		}
+		last, ok := c.skip(v, '}')
+		if !ok {
+			return false
+		}
+		if last {
+			c.state = kTopSep
+		}
+	case kMapSep:
+		return c.sep('}', kTable, kTopSep)
+	case kObjOpen:
+		return c.open('{', kField, kMapSep)
+	case kField:
+		name, v, ok := wire.NameAt(c.b, c.pos)
+		if !ok {
+			return false
+		}
+		if name == c.lc.List && c.b[v] == '[' {
+			c.at, c.state = v, kListOpen
+			return true
+		}
+		last, ok := c.skip(v, '}')
+		if !ok {
+			return false
+		}
+		if last {
+			c.state = kMapSep
+		}
+	case kObjSep:
+		return c.sep('}', kField, kMapSep)
+	case kListOpen:
+		c.i, c.echo, c.runN = 0, 0, 0
+		if !c.open('[', kElem, kObjSep) {
+			return false
+		}
+		c.keepEnd = c.pos
+	case kElem:
+		return c.element()
+	}
+	return true
+}
+
+// open reads the opening of the container at c.at: then the state is
+// in (its first member or element) or, when it is empty, after.
+func (c *keysCutter) open(o byte, in, after int) bool {
+	next, empty, ok := wire.OpenAt(c.b, c.at, o)
+	if !ok {
+		return false
+	}
+	c.pos, c.state = next, in
+	if empty {
+		c.state = after
+	}
+	return true
+}
+
+// sep reads the ',' or the close after a value: then the state is next
+// or, after the close, after.
+func (c *keysCutter) sep(close byte, next, after int) bool {
+	n, last, ok := wire.SepAt(c.b, c.pos, close)
+	if !ok {
+		return false
+	}
+	c.pos, c.state = n, next
+	if last {
+		c.state = after
+	}
+	return true
+}
+
+// element reads one element of the list.
+func (c *keysCutter) element() bool {
+	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	if !ok {
+		return false
+	}
+	c.pos = next
+	if c.runN == 0 {
+		c.run.Start, c.runAt = s.Start, c.i
+	}
+	c.run.End = s.End
+	c.runN++
+	c.i++
+	c.elems++
+	if last || c.i == c.lc.Keep || c.runN == c.lc.Size || c.run.End-c.run.Start >= maxRunBytes {
+		c.flush()
+	}
+	if last && c.state == kElem {
+		c.state = kObjSep
+	}
+	return true
+}
+
+// flush decodes and checks the run gathered: kept while the list has
+// kept fewer than Keep elements or less echo than the answer shows (its
+// echo measured), dropped past that when clean. A run that does not
+// decode stops the cutting.
+func (c *keysCutter) flush() {
+	keep := c.runAt < c.lc.Keep || c.echo < echoKeep
+	var echo *int
+	if c.echo < echoKeep {
+		echo = &c.echo
+	}
+	ok, clean := c.measure(c.b, c.run, echo)
+	c.runN = 0
+	if !ok {
+		c.state = kWhole
+		return
+	}
+	if keep || !clean {
+		c.keepEnd = c.run.End
+		return
+	}
+	c.drop(c.keepEnd, c.run.End)
+	c.dropped += c.run.End - c.run.Start // counted in bytes: not 0 once any is
+}
+
+// keysInput is a run of BatchGetItem keys, decoded as the service's
+// input decodes them (the same members, at the same depth).
+type keysInput struct {
+	RequestItems map[string]*struct {
+		Keys []wire.WireItem `json:"Keys"`
+	} `json:"RequestItems"`
+}
+
+// MeasureKeys is BatchGetItem's Measurer: a run of keys decoded alone
+// at their depth, and measured as the answer's echo (the map as JSON)
+// shows each key, at least.
+func MeasureKeys() func(body []byte, run wire.Span, echo *int) (ok, clean bool) {
+	var part keysInput
+	var scratch []byte
+	return func(body []byte, run wire.Span, echo *int) (bool, bool) {
+		clear(part.RequestItems)
+		ok, clean := DecodeRun(body, run, `{"RequestItems":{"t":{"Keys":[`, `]}}}`, &part)
+		if req := part.RequestItems["t"]; req != nil {
+			for _, k := range req.Keys {
+				if echo != nil {
+					n := len("null")
+					if k != nil {
+						scratch = wire.AppendItem(scratch[:0], k)
+						n = len(scratch)
+					}
+					*echo += n
+				}
+				wire.RecycleItem(k) // measured: the next run reuses the map
+			}
+		}
+		return ok, clean
+	}
+}

@@ -1,0 +1,273 @@
+package service
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// batchGetBody is a random BatchGetItem body with the shapes whose
+// answer the keys' cut must work out: tables named twice or with a name
+// the answer echoes the map for; a table's value null, without Keys,
+// with Keys null, empty, given twice or in another case; lists of 0 to
+// 6,000 keys, their echo short or past 64 KB, with a fault that decoding
+// reports or a value fault at a random place; attribute names of several
+// bytes a rune, so the echo's cut can fall inside one; other members
+// before and after Keys (a repeated AttributesToGet); RequestItems
+// given again, null or in another case; a bad ReturnConsumedCapacity.
+func batchGetBody(r *rand.Rand) string {
+	key := func(i int, pad string) string {
+		return fmt.Sprintf(`{"pk":{"S":"k%d%s"}}`, i, pad)
+	}
+	keys := func() string {
+		n := testkit.Pick(r, 0, 1, 60, 100, 101, 102, 150, 1500, 3000, 6000)
+		pad := testkit.Pick(r, "", strings.Repeat("x", 60), strings.Repeat("é€", 40), "<&>")
+		bad, at := r.IntN(10), r.IntN(n+1)
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(testkit.Pick(r, ",", ",", ",", " , "))
+			}
+			switch {
+			case i == at && bad == 0:
+				b.WriteString(`{"pk":{"S":5}}`) // serialization
+			case i == at && bad == 1:
+				b.WriteString(`{"pk":{"N":"x1"}}`) // a value fault
+			case i == at && bad == 2:
+				b.WriteString(`7`)
+			case i == at && bad == 3:
+				b.WriteString(`null`)
+			case i == at && bad == 4:
+				fmt.Fprintf(&b, `{"%s":{"S":"x"}}`, strings.Repeat("ü", 1+r.IntN(3)))
+			default:
+				b.WriteString(key(i, pad))
+			}
+		}
+		b.WriteString("]")
+		return b.String()
+	}
+	object := func() string {
+		switch r.IntN(12) {
+		case 0:
+			return "null"
+		case 1:
+			return `{"ConsistentRead":true}`
+		case 2:
+			return `{"Keys":null}`
+		}
+		var members []string
+		if r.IntN(4) == 0 {
+			members = append(members, testkit.Pick(r, `"ConsistentRead":true`, `"ProjectionExpression":"pk"`, `"AttributesToGet":["pk","pk"]`))
+		}
+		members = append(members, `"Keys":`+keys())
+		if r.IntN(6) == 0 {
+			members = append(members, testkit.Pick(r, `"Keys":`, `"keys":`)+keys())
+		}
+		if r.IntN(4) == 0 {
+			members = append(members, testkit.Pick(r, `"AttributesToGet":["pk"]`, `"ProjectionExpression":"pk"`, `"ExpressionAttributeNames":{"#a":"pk"}`))
+		}
+		return "{" + strings.Join(members, ",") + "}"
+	}
+	table := func() string { return testkit.Pick(r, "tab0", "tab1", "tab2", "tab0", "t!0", "zz") }
+	requestItems := func() string {
+		var parts []string
+		for range 1 + r.IntN(3) {
+			parts = append(parts, `"`+table()+`":`+object())
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	var members []string
+	if r.IntN(6) == 0 {
+		members = append(members, `"ReturnConsumedCapacity":"TOTAL"`)
+	}
+	members = append(members, `"RequestItems":`+requestItems())
+	switch r.IntN(10) {
+	case 0:
+		members = append(members, `"RequestItems":`+requestItems())
+	case 1:
+		members = append(members, `"RequestItems":null`)
+	case 2:
+		members = append(members, `"requestItems":{}`)
+	case 3:
+		members = append(members, `"RequestItems":{}`)
+	}
+	if r.IntN(5) == 0 {
+		members = append(members, `"ReturnConsumedCapacity":"SOME"`)
+	}
+	body := "{" + strings.Join(members, ",") + "}"
+	if r.IntN(8) == 0 {
+		body = strings.ReplaceAll(body, "[", " [\n ")
+	}
+	return body
+}
+
+// TestBatchGetCutSameAnswer: a BatchGetItem whose Keys are cut as its
+// body arrives gets exactly the answer of the whole body decoded (the
+// prescans off), byte for byte, as does one cut in the body held whole
+// (the prescan: Reduce).
+func TestBatchGetCutSameAnswer(t *testing.T) {
+	s := oversizeService(t, "tab0", "tab1", "tab2")
+	seed := oversizeSeed(t)
+	r := rand.New(rand.NewPCG(seed, 7))
+	cuts := map[string]int{}
+	for i := range 150 {
+		body := batchGetBody(r)
+		requireSameCut(t, s, "BatchGetItem", body, r, fmt.Sprintf("case %d", i), cuts)
+		_, held := doService(t, s, TargetPrefix+"BatchGetItem", testkit.DefaultAuth, body)
+		prescanOff.Store(true)
+		_, whole := doService(t, s, TargetPrefix+"BatchGetItem", testkit.DefaultAuth, body)
+		prescanOff.Store(false)
+		require.Equal(t, whole, held, "case %d, held whole: %.300s", i, body)
+	}
+	require.Greater(t, cuts["BatchGetItem"], 20, "too few requests were cut: the test misses them")
+	t.Logf("%d of 150 cut", cuts["BatchGetItem"])
+}
+
+// TestBatchGetCutHoldsLittle: a BatchGetItem far over its 100 keys, cut
+// as it arrives, is held as its first keys (those its echo shows) and a
+// run, not whole, and the members after its Keys are kept.
+func TestBatchGetCutHoldsLittle(t *testing.T) {
+	const n = 100_000
+	var b strings.Builder
+	b.WriteString(`{"RequestItems":{"tab0":{"Keys":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"pk":{"S":"k%07d"}}`, i)
+	}
+	b.WriteString(`],"ConsistentRead":true}},"ReturnConsumedCapacity":"TOTAL"}`)
+	body := b.String()
+	var buf bytes.Buffer
+	n2, cut, more, err := ListCutOf("BatchGetItem").Read(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
+	require.NoError(t, err)
+	require.False(t, more)
+	require.Equal(t, int64(len(body)), n2)
+	require.Equal(t, Cut{Elems: n, Len: len(body)}, cut)
+	require.Less(t, buf.Cap(), 256<<10, "the body kept: %d bytes of %d", buf.Len(), len(body))
+	require.True(t, strings.HasSuffix(buf.String(), `],"ConsistentRead":true}},"ReturnConsumedCapacity":"TOTAL"}`))
+	var kept BatchGetItemInput
+	_, err = wire.DecodeRequestDeferred(buf.Bytes(), &kept)
+	require.NoError(t, err)
+	require.Greater(t, len(kept.RequestItems["tab0"].Keys), maxBatchGetKeys)
+	t.Logf("%d bytes kept as %d (a buffer of %d), %d keys of %d", len(body), buf.Len(), buf.Cap(), len(kept.RequestItems["tab0"].Keys), n)
+}
+
+// FuzzBatchGetCut: any BatchGetItem body reads through ListCutOf
+// without a panic and gets the answer the whole body decoded gets. The
+// body is the fuzzer's bytes, or a table (the fuzzer's name) of 101 to
+// 4,100 copies of the fuzzer's key (about 1 MB at most) with its other key at one place,
+// and the fuzzer's bytes after the list.
+func FuzzBatchGetCut(f *testing.F) {
+	f.Add(false, uint16(3500), uint16(3000), "tab0", `{"pk":{"S":"a"}}`, `{"pk":{"N":"x"}}`, `}},"ReturnConsumedCapacity":"SOME"}`)
+	f.Add(false, uint16(3500), uint16(10), "t!0", `{"pk":{"S":"aé€"}}`, `{"pk":{"S":5}}`, `}}}`)
+	f.Add(false, uint16(4000), uint16(3999), "tab0", `{"pk":{"S":"a"}}`, `7`, `,"AttributesToGet":["a","a"]}}}`)
+	f.Add(false, uint16(3900), uint16(5), "x", `{"pk":{"S":"<&>"}}`, `null`, `,"Keys":[]},"tab0":{"Keys":[{"pk":{"S":"b"}}]}},"RequestItems":null}`)
+	f.Add(true, uint16(0), uint16(0), `{"RequestItems":{"tab0":{"Keys":[`, `{"pk":{"S":"a"}}`, `]`, `}}`)
+	s := newTestService(f, Config{})
+	_, out := doService(f, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	require.Contains(f, out, "TableDescription")
+	f.Fuzz(func(t *testing.T, raw bool, n, at uint16, name, elem, other, tail string) {
+		body := name + elem + other + tail // the fuzzer's bytes as they are
+		if !raw {
+			count := 101 + int(n)%4000
+			count = min(count, 101+(1<<20)/(1+len(elem))) // a body of about 1 MB at most: a run of the fuzzer is quick
+			var b strings.Builder
+			b.WriteString(`{"RequestItems":{"`)
+			b.WriteString(name)
+			b.WriteString(`":{"Keys":[`)
+			for i := range count {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				if i == int(at)%(count+1) {
+					b.WriteString(other)
+				} else {
+					b.WriteString(elem)
+				}
+			}
+			b.WriteString("]")
+			b.WriteString(tail)
+			body = b.String()
+		}
+		r := rand.New(rand.NewPCG(uint64(n), uint64(at)))
+		requireSameCut(t, s, "BatchGetItem", body, r, "fuzz", map[string]int{})
+	})
+}
+
+// manyTablesBody is a BatchWriteItem body of hundreds of tables with
+// long names (so the names before a table soon add up to more echo than
+// the answer shows, and the echoes are pruned), some not table names,
+// lists of 0 to 30 writes, and some names given again after them with
+// a short list, or RequestItems again or null: the shapes where pruning
+// an echo too far would show in the answer.
+func manyTablesBody(r *rand.Rand) string {
+	name := func(i int) string {
+		n := fmt.Sprintf("%c%s%d", 'a'+r.IntN(26), strings.Repeat("n", 150+r.IntN(90)), i)
+		if r.IntN(40) == 0 {
+			n = "!" + n
+		}
+		return n
+	}
+	writes := func(m int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range m {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"PutRequest":{"Item":{"pk":{"S":"k%d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("é", r.IntN(4)))
+		}
+		b.WriteString("]")
+		return b.String()
+	}
+	tables := 300 + r.IntN(300)
+	names := make([]string, tables)
+	var parts []string
+	for i := range names {
+		names[i] = name(i)
+		parts = append(parts, `"`+names[i]+`":`+writes(testkit.Pick(r, 0, 1, 5, 25, 26, 30, 150, 400)))
+	}
+	for range r.IntN(40) { // names given again, after every other: the echoes before a table shorten
+		parts = append(parts, `"`+names[r.IntN(tables)]+`":`+writes(testkit.Pick(r, 0, 1, 3)))
+	}
+	if r.IntN(2) == 0 { // the first names by order given again, empty: the answer shows tables far down the order
+		sorted := slices.Clone(names)
+		slices.Sort(sorted)
+		for _, n := range sorted[:r.IntN(tables)] {
+			parts = append(parts, `"`+n+`":[]`)
+		}
+	}
+	body := `{"RequestItems":{` + strings.Join(parts, ",") + `}`
+	switch r.IntN(6) {
+	case 0:
+		body += `,"RequestItems":{"` + names[r.IntN(tables)] + `":[]}`
+	case 1:
+		body += `,"RequestItems":null,"RequestItems":{"tab0":` + writes(30) + `}`
+	}
+	return body + "}"
+}
+
+// TestBatchWriteManyTablesSameAnswer: a BatchWriteItem of hundreds of
+// tables, whose echoes are pruned across tables as the body arrives,
+// gets exactly the whole body's answer.
+func TestBatchWriteManyTablesSameAnswer(t *testing.T) {
+	s := oversizeService(t, "tab0")
+	seed := oversizeSeed(t)
+	r := rand.New(rand.NewPCG(seed, 11))
+	cuts := map[string]int{}
+	for i := range 30 {
+		requireSameCut(t, s, "BatchWriteItem", manyTablesBody(r), r, fmt.Sprintf("case %d", i), cuts)
+	}
+	require.Greater(t, cuts["BatchWriteItem"], 10, "too few requests were cut: the test misses them")
+}
