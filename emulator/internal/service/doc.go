@@ -119,9 +119,9 @@
 //     replay answers).
 //   - Streams: streams.go (when a table's stream starts and stops; the
 //     stream itself, the storage Observer of its data, is package
-//     streamrec's, over package streamlog's record log), streams_persist.go
-//     (streams across restarts: rebuilt from the log, kept in
-//     snapshots), feature_streams.go (the streams as the Streams API
+//     streamrec's, over package streamlog's record log, and so is its
+//     rebuilding across restarts, streamrec.Sidecar: streams.go hands
+//     it the reading of a definition record), feature_streams.go (the streams as the Streams API
 //     reads them; the API is a feature, emulator/internal/streamsapi).
 //   - TTL: ttl.go (a table's setting, SweepTTL); UpdateTimeToLive and
 //     DescribeTimeToLive are a feature (emulator/internal/ttl).
@@ -267,8 +267,8 @@
 //	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
 //	                  (DeleteTable holds table.mu and the table's
 //	                  storage lock while it drops it)
-//	StreamSidecar.mu  a namespace's streams kept for persistence
-//	                  (streams_persist.go); Capture takes it under
+//	streamrec.Sidecar.mu a namespace's streams kept for persistence
+//	                  (streamrec/sidecar.go); Capture takes it under
 //	                  storage's locks (a compaction's freeze)
 //	streamrec.Set.mu  a namespace's list of streams (streamrec/set.go)
 //	streamlog.Log.mu  one stream's records; Observe takes it under
