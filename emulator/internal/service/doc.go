@@ -141,10 +141,11 @@
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
 //     and rewinds of every namespace, and forks made at first use).
-//   - The statement seam: feature_statements.go and
-//     feature_statements_read.go run the statements package partiqlops
-//     (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction)
-//     lowers, as the item operations they stand for.
+//   - The statement seam: feature_statements.go runs the statements
+//     package partiqlops (ExecuteStatement, BatchExecuteStatement,
+//     ExecuteTransaction) lowers, as the item operations they stand
+//     for; a SELECT's plan is partiqlops', read a page at a time by
+//     Call.ReadPage.
 //   - The table-feature seam: feature.go (Feature, Use, Op, Call, Table
 //     and a table's feature slots, recorded by catalog_record.go). A
 //     feature behind it lives in its own package and names nothing of
@@ -202,8 +203,7 @@
 //     pipeline_batch.go (per item, UnprocessedItems/Keys),
 //     pipeline_tx.go (per action, CancellationReasons), pipeline_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
-//     and counted as AWS charges it), feature_statements_read.go (per PartiQL
-//     statement, with its key), feature_reads.go (what a feature
+//     and counted as AWS charges it), feature_reads.go (what a feature
 //     reading tables as the data plane does asks: name checks, the
 //     lookup, GSIs; Contributor Insights' operations are a feature,
 //     emulator/internal/contributorinsights, over the insights
