@@ -128,13 +128,12 @@
 //   - Recovery: on-demand backups are a feature
 //     (emulator/internal/backups: CreateBackup and its siblings,
 //     RestoreTableFromBackup, the SYSTEM backup of a deleted table),
-//     which keeps a TableCopy and restores it through
-//     Call.RestoreFromCopy (feature_table.go); point-in-time recovery
-//     is a feature too (emulator/internal/pitr: its recorder in the
-//     commit hook chain, service.Hooker and Definer,
-//     feature_lifecycle.go), which restores through Call.RestoreAt;
-//     restore.go is the one restore both share (what the overrides do
-//     to the indexes is tablespec's RestoredIndexes), backups_types.go the
+//     which keeps a TableCopy; point-in-time recovery is a feature too
+//     (emulator/internal/pitr: its recorder in the commit hook chain,
+//     service.Hooker and Definer, feature_lifecycle.go); both restore
+//     through emulator/internal/restore, over Call.MakeTable (a table
+//     made of a snapshot, feature_table.go) and Edit's setters (what the
+//     overrides do to the indexes is tablespec's RestoredIndexes), backups_types.go the
 //     wire shapes the core keeps (RestoreSummary, RestoreOverrides,
 //     a backup's source description), hook_select.go (the item writes
 //     the namespace's hook chain hears of), admin_views.go (read-only
