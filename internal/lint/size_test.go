@@ -54,7 +54,9 @@ const maxPackageLines = 15000
 // a page at a time by the seam's Call.ReadPage: 13,424. The restores'
 // admission and definition went to emulator/internal/restore, which the
 // backups and PITR features share, over the seam's Call.MakeTable: 13,315.
-const maxCoreLines = 13315
+// A vector index's seam view embeds its definition instead of six
+// one-line accessors: 13,288.
+const maxCoreLines = 13288
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.
