@@ -55,8 +55,10 @@ const maxPackageLines = 15000
 // admission and definition went to emulator/internal/restore, which the
 // backups and PITR features share, over the seam's Call.MakeTable: 13,315.
 // A vector index's seam view embeds its definition instead of six
-// one-line accessors: 13,288.
-const maxCoreLines = 13288
+// one-line accessors: 13,288. Time to Live's feature reads and changes
+// its setting through Definition.TTL and Edit.SetTTL, so the seam's
+// second TimeToLive type and its two methods went: 13,259.
+const maxCoreLines = 13259
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.
