@@ -57,8 +57,10 @@ const maxPackageLines = 15000
 // A vector index's seam view embeds its definition instead of six
 // one-line accessors: 13,288. Time to Live's feature reads and changes
 // its setting through Definition.TTL and Edit.SetTTL, so the seam's
-// second TimeToLive type and its two methods went: 13,259.
-const maxCoreLines = 13259
+// second TimeToLive type and its two methods went: 13,259. A backup's
+// description of its source table is the backups feature's, read from
+// the copy's Definition (TableCopy.Source went): 13,235.
+const maxCoreLines = 13235
 
 // TestPackageSize: no package holds more than maxPackageLines lines of
 // non-test Go, the service core included.

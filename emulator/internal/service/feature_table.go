@@ -49,30 +49,6 @@ func (tc TableCopy) ID() string { return tc.t.id }
 // ARN is the table's ARN.
 func (tc TableCopy) ARN() string { return tc.t.arn }
 
-// Source describes the table as it was, as a backup's description does:
-// its key schema, size and capacity, and its indexes, stream, TTL and
-// encryption.
-func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
-	t, m := tc.t, tc.m
-	src := &SourceTableDetails{
-		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: tc.snap.SizeBytes(),
-		KeySchema: tablespec.DescribeKeySchema(t.keySchema), TableCreationDateTime: epochTime(t.created),
-		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: m.throughput.Read, WriteCapacityUnits: m.throughput.Write},
-		OnDemandThroughput:    m.onDemand,
-		ItemCount:             int64(tc.snap.ItemCount()),
-		BillingMode:           cmp.Or(m.billingMode, "PROVISIONED"),
-	}
-	f := m.Indexes.SourceFeatures()
-	f.SSEDescription = m.sse
-	if m.streamOn() {
-		f.StreamDescription = m.stream
-	}
-	if m.ttl.enabled {
-		f.TimeToLiveDescription = &TimeToLiveDesc{AttributeName: m.ttl.attr, TimeToLiveStatus: "ENABLED"}
-	}
-	return src, f
-}
-
 // Definition is the table's definition as it was.
 func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m} }
 
