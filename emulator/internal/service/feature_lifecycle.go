@@ -88,12 +88,6 @@ func (ns *Namespace) defined(t *table, old, m *tableMeta, replay bool) {
 	}
 }
 
-// Recovery is the table's point-in-time recovery setting now.
-func (t Table) Recovery() (on bool, days int) {
-	m := t.t.snapshot()
-	return m.pitr, m.pitrDays
-}
-
 // ChangeRecovery sets the table's point-in-time recovery (days: its
 // period, when on), recorded as any change of the definition, and tells
 // the definers once it is recorded. A table DELETING, or still CREATING
