@@ -25,5 +25,7 @@
 // indexes (RestoreOverrides.RestoredIndexes, restore.go) and a copied
 // table's indexes (CopiedIndexes) are functions of definitions alone,
 // here for the backups and PITR features' restores and the service's
-// CopyTable.
+// CopyTable. So is what an item collection's size counts of a table
+// with local secondary indexes (LSIEntriesSize, SizeEstimateRangeGB:
+// collections.go), which the service hands storage and reports.
 package tablespec
