@@ -14,7 +14,7 @@
 // TableDef (a validated CreateTable request, ValidateCreateTable),
 // IndexDef (a secondary index: its key attributes, projection and
 // throughput, and what an item write asks of it: InIndex, EntrySize,
-// SameEntry), VectorIndexDef (a vector index, with CheckVectorIndex and
+// SameEntry, CheckItemKey and the key size limits: index_keys.go), VectorIndexDef (a vector index, with CheckVectorIndex and
 // the VectorWriteRequestBytes an item write costs it), KeyElem, AttrDef,
 // IndexProjection, Throughput and TagPair (a stored tag: a TagDesc).
 // These are plain values with
