@@ -30,7 +30,7 @@ import (
 // collection tracking are rebuilt; and the streams (their records within
 // the retention, their sequence numbers, disabled streams still listed),
 // rebuilt from the log and kept in snapshots by the service's sidecar
-// (internal/service/streams_persist.go); ClientRequestTokens within their
+// (internal/streamrec/sidecar.go); ClientRequestTokens within their
 // window (internal/service/idempotency_persist.go); the clock's offset
 // (clock_persist.go). Not kept: the conventions report.
 //
@@ -45,8 +45,8 @@ const progressMinBytes = 32 << 20
 
 // openStore opens o.DataDir with o.Persist, logging to log. The log's
 // records are stamped with the emulator's clock and each namespace's
-// streams are kept by the service's sidecar (internal/service's
-// streams_persist.go; e.svc is set before any namespace is opened).
+// streams are kept by the service's sidecar (a streamrec.Sidecar, made by
+// the service's StreamSidecar; e.svc is set before any namespace is opened).
 func (e *Emulator) openStore(o Options, log *slog.Logger) (*persist.Store, error) {
 	po := o.Persist.store()
 	po.Clock = e.clock

@@ -63,7 +63,7 @@ func streamDump(t *testing.T, e *Emulator, auth string) map[string]string {
 
 // compareStreams checks that e2 lists every stream e does, with the same
 // description and records, but for ApproximateCreationDateTime, which
-// may be a second later before the restart (streams_persist.go: the
+// may be a second later before the restart (streamrec/sidecar.go: the
 // log's time is read a moment before the stream's).
 func compareStreams(t *testing.T, e, e2 *Emulator, auth string) {
 	t.Helper()

@@ -71,6 +71,7 @@ var featurePackages = map[string][]string{
 // without being a feature, with why.
 var featureExempt = map[string]string{
 	"emulator/internal/service/servicetest": "the harness of the features' tests",
+	"emulator/internal/restore":             "the one restore path the backups and PITR features share (registers no operation)",
 }
 
 // TestCoreNamesNoFeature: the core's files import no feature package and

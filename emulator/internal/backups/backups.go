@@ -1,6 +1,7 @@
 package backups
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -297,7 +298,7 @@ func (b *backup) details(now time.Time) *BackupDetails {
 // description is b's BackupDescription at now: its details and its
 // table as it was.
 func (b *backup) description(now time.Time) *BackupDescription {
-	src, f := b.copy.Source()
+	src, f := sourceOf(b.copy)
 	return &BackupDescription{BackupDetails: b.details(now), SourceTableDetails: src, SourceTableFeatureDetails: f}
 }
 
@@ -468,4 +469,34 @@ func backupARNMillis(arn string) (int64, bool) {
 	}
 	ms, err := strconv.ParseInt(id[:j], 10, 64)
 	return ms, err == nil
+}
+
+// sourceOf describes the table tc as it was, as a backup's description
+// does: its key schema, size and capacity, and its indexes, stream, TTL
+// and encryption.
+func sourceOf(tc service.TableCopy) (*tablespec.SourceTableDetails, *tablespec.SourceTableFeatureDetails) {
+	d, snap := tc.Definition(), tc.Snapshot()
+	t, tp := d.Table(), d.Capacity()
+	keys := make([]tablespec.KeySchemaElementDesc, 0, 2)
+	for i, name := range t.KeyNames() { // the partition key first (CreateTable's rule)
+		keys = append(keys, tablespec.KeySchemaElementDesc{AttributeName: name, KeyType: [2]string{"HASH", "RANGE"}[i]})
+	}
+	src := &tablespec.SourceTableDetails{
+		TableName: tc.Name(), TableId: tc.ID(), TableArn: tc.ARN(), TableSizeBytes: snap.SizeBytes(),
+		KeySchema: keys, TableCreationDateTime: service.EpochTime(t.Created()),
+		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: tp.Read(), WriteCapacityUnits: tp.Write()},
+		OnDemandThroughput:    d.OnDemand(),
+		ItemCount:             int64(snap.ItemCount()),
+		BillingMode:           cmp.Or(d.Billing().Mode, "PROVISIONED"),
+	}
+	f := d.Indexes().SourceFeatures()
+	f.SSEDescription = d.SSE()
+	if view := d.StreamView(); view != "" {
+		on := true
+		f.StreamDescription = &tablespec.StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
+	}
+	if ttl := d.TTL(); ttl.Enabled {
+		f.TimeToLiveDescription = &tablespec.TimeToLiveDesc{AttributeName: ttl.Attr, TimeToLiveStatus: "ENABLED"}
+	}
+	return src, f
 }

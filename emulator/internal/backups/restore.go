@@ -2,11 +2,12 @@ package backups
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/restore"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // RestoreTableFromBackup: a new table made of a backup's copy of its
-// table (service.Call.RestoreFromCopy), sharing its items.
+// table (restore.Table), sharing its items.
 
 func restoreTableFromBackup(c service.Call, in *RestoreTableFromBackupInput) (*RestoreTableFromBackupOutput, error) {
 	var cs apierr.Constraints
@@ -33,7 +34,8 @@ func restoreTableFromBackup(c service.Call, in *RestoreTableFromBackupInput) (*R
 	if err != nil {
 		return nil, err
 	}
-	d, err := c.RestoreFromCopy(*in.TargetTableName, b.copy, &ov, b.arn, b.created)
+	d, err := restore.Table(c, *in.TargetTableName, restore.Source{Definition: b.copy.Definition(),
+		BackupARN: b.arn, At: b.created, Snapshot: b.copy.Snapshot().Derive}, &ov)
 	if err != nil {
 		undo()
 		return nil, err

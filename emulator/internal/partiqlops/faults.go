@@ -12,7 +12,7 @@ import (
 // finishes each statement's use before the next begins). A write
 // (INSERT, UPDATE, DELETE) names its item's full key; a SELECT that fixes
 // one partition names it and its sort key condition (a Query), one that
-// fixes several (an IN list) is decided per partition (service's beginSelect), and any
+// fixes several (an IN list) is decided per partition (select_read.go's begin), and any
 // other is a Scan. The operation a rule matches is the API's (ExecuteStatement,
 // BatchExecuteStatement); ExecuteTransaction's statements are the actions
 // of a transaction and decided with them (service's pipeline_tx.go).

@@ -16,7 +16,7 @@ import (
 // conditions for the partitions the WHERE clause fixes, the whole WHERE
 // as a filter, the SELECT list), then read by the core as Query pages
 // (seeking into each partition) or a Scan, with Limit and a NextToken
-// (service.Call.ReadStatement). An index with a multi-attribute key is
+// (select_read.go, over service.Call.ReadPage). An index with a multi-attribute key is
 // refused, as DynamoDB Local refuses it.
 
 func runSelect(c service.Call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*ExecuteStatementOutput, error) {
@@ -31,8 +31,7 @@ func runSelect(c service.Call, b lower.Binding, s *partiql.Select, opt stmtOptio
 	if err != nil {
 		return nil, lowered(err)
 	}
-	page, err := c.ReadStatement(&service.StatementRead{Table: t, Index: x, Keys: target.Keys, Select: sel,
-		Limit: opt.limit, Consistent: opt.consistent, Capacity: opt.capacity, NextToken: opt.nextToken})
+	page, err := readSelect(c, t, x, target.Keys, sel, opt) // select_read.go
 	if err != nil {
 		return nil, err
 	}

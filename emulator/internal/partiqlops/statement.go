@@ -23,8 +23,8 @@ import (
 // key, their conditions checked inside the write. BatchExecuteStatement:
 // batch.go (its SELECTs: batch_get.go); ExecuteTransaction:
 // transaction.go. Each statement runs through the core's statement seam
-// (service's feature_statements.go), inside the request pipeline's
-// stages.
+// (service's feature_statements.go; a SELECT's plan is select_read.go's,
+// over service.Call.ReadPage), inside the request pipeline's stages.
 
 // Feature plugs the PartiQL operations into the service core.
 type Feature struct{}

@@ -68,7 +68,7 @@ func updateContinuousBackups(c service.Call, in *UpdateContinuousBackupsInput) (
 // continuousBackups describes t's continuous backups now.
 func continuousBackups(c service.Call, t service.Table) *ContinuousBackupsDescription {
 	d := &PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "DISABLED"}
-	if on, days := t.Recovery(); on {
+	if on, days := t.Definition().Recovery(); on {
 		d.PointInTimeRecoveryStatus = "ENABLED"
 		d.RecoveryPeriodInDays = int64(days)
 		if l := recorderOf(t).get(t.ID()); l != nil {

@@ -4,13 +4,14 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/restore"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // RestoreTableToPointInTime: a new table made of a table as it was at an
-// instant of its history (service.Call.RestoreAt, sharing its items).
+// instant of its history (restore.Table, sharing its items).
 
 func restoreTableToPointInTime(c service.Call, in *RestoreTableToPointInTimeInput) (*RestoreTableToPointInTimeOutput, error) {
 	var cs apierr.Constraints
@@ -64,8 +65,8 @@ func restoreTableToPointInTime(c service.Call, in *RestoreTableToPointInTimeInpu
 	}
 	// The table's definition now (AWS: the indexes, capacity and
 	// encryption come from the source table's current settings).
-	d, err := c.RestoreAt(*in.TargetTableName, t, &ov, at,
-		func(d storage.Derivation) (*storage.TableSnapshot, error) { return l.at(at, d) })
+	d, err := restore.Table(c, *in.TargetTableName, restore.Source{Definition: t.Definition(), TableARN: t.ARN(), At: at,
+		Snapshot: func(d storage.Derivation) (*storage.TableSnapshot, error) { return l.at(at, d) }}, &ov)
 	if err != nil {
 		return nil, err
 	}

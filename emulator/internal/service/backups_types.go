@@ -5,7 +5,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
-// Wire shapes the core keeps for restores (restore.go) and for a
+// Wire shapes the core keeps for restores (emulator/internal/restore) and for a
 // backup's description of its source table, after AWS's API reference
 // (the operations' own are emulator/internal/backups' and
 // emulator/internal/pitr's). They are tablespec's, named here as they

@@ -204,7 +204,7 @@ type tableMeta struct {
 	// period in days (1 to 35) while it is.
 	pitr     bool
 	pitrDays int
-	// A table restored from a backup or a point in time (restore.go) is
+	// A table restored from a backup or a point in time (Call.MakeTable) is
 	// CREATING until activeAt (zero: ACTIVE at once) and says where it
 	// came from.
 	activeAt time.Time
@@ -282,7 +282,7 @@ func (t *table) recordLocked(old, m *tableMeta) error {
 // ResourceNotFoundException. Tables being deleted are not found.
 //
 // A table still CREATING (with a transient delay: a new table, or a
-// restore in progress: restore.go) serves no item request: AWS answers a data-plane request to a table being
+// restore in progress: Call.MakeTable) serves no item request: AWS answers a data-plane request to a table being
 // created ResourceNotFoundException "Requested resource not found", as
 // its API reference describes the exception ("The operation tried to
 // access a nonexistent table or index. The resource might not be

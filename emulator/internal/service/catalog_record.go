@@ -34,7 +34,7 @@ import (
 //     tracking (its LSIs) and its stream's observer.
 //   - persisted elsewhere: a stream's records are not recorded but
 //     rebuilt from the records (each commit's time comes with it) and
-//     kept in persistence's snapshots (streams_persist.go); a
+//     kept in persistence's snapshots (streamrec/sidecar.go); a
 //     ClientRequestToken within its window is DB metadata
 //     (idempotency_persist.go), and so is each export, import and bulk
 //     operation (emulator/internal/transfers).

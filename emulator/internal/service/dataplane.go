@@ -2,7 +2,6 @@ package service
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -18,8 +17,8 @@ import (
 
 // DynamoDB's key size limits, in bytes of the raw string or binary value.
 const (
-	maxPartitionKeyBytes = 2048
-	maxSortKeyBytes      = 1024
+	maxPartitionKeyBytes = tablespec.MaxPartitionKeyBytes
+	maxSortKeyBytes      = tablespec.MaxSortKeyBytes
 	// maxItemBytes is DynamoDB's item size limit (400 KB).
 	maxItemBytes = 400 * 1024
 )
@@ -92,50 +91,13 @@ func (t *table) checkIndexKeys(item storage.Item, updated bool) error {
 	m := t.meta.Load()
 	for _, list := range [2][]*tablespec.IndexDef{m.GSIs, m.LSIs} {
 		for _, idx := range list {
-			if err := checkIndexKey(idx, item, updated); err != nil {
+			if err := idx.CheckItemKey(item, updated); err != nil {
 				return err
 			}
 		}
 	}
 	if len(m.Vectors) > 0 {
 		return tablespec.CheckVectorItem(m.Vectors, item, updated)
-	}
-	return nil
-}
-
-// checkIndexKey is checkIndexKeys for one index.
-func checkIndexKey(idx *tablespec.IndexDef, item storage.Item, updated bool) error {
-	for i, attr := range slices.Concat(idx.PartAttrs, idx.SortAttrs) {
-		v, ok := item[attr.Name]
-		if !ok {
-			continue
-		}
-		// A value of another type or over the key limits does not fit the
-		// index's key: the transactions cancel for it (apierr.KeyShape).
-		if v.Kind() != attr.Kind {
-			return apierr.KeyShape(fmt.Sprintf(apierr.MsgIndexKeyTypeMismatch, attr.Name, attr.Kind, v.Kind(), idx.Name))
-		}
-		if v.Kind() == storage.KindN {
-			continue
-		}
-		if n := len(v.Str()); n > 0 {
-			limit := maxSortKeyBytes
-			if i < len(idx.PartAttrs) {
-				limit = maxPartitionKeyBytes
-			}
-			if n > limit {
-				return apierr.KeyShape(apierr.MsgIndexKeyTooLarge(attr.Name, n, limit, idx.Name))
-			}
-			continue
-		}
-		what := "string"
-		if v.Kind() == storage.KindB {
-			what = "binary"
-		}
-		if updated {
-			return &apierr.Error{Class: apierr.ErrValidation, Msg: fmt.Sprintf(apierr.MsgUpdateIndexKeyEmpty, what), Cause: apierr.ErrUpdateIndexKeyEmpty}
-		}
-		return apierr.Validationf(apierr.MsgIndexKeyEmpty, what, idx.Name, attr.Name)
 	}
 	return nil
 }

@@ -119,32 +119,32 @@
 //     replay answers).
 //   - Streams: streams.go (when a table's stream starts and stops; the
 //     stream itself, the storage Observer of its data, is package
-//     streamrec's, over package streamlog's record log), streams_persist.go
-//     (streams across restarts: rebuilt from the log, kept in
-//     snapshots), feature_streams.go (the streams as the Streams API
+//     streamrec's, over package streamlog's record log, and so is its
+//     rebuilding across restarts, streamrec.Sidecar: streams.go hands
+//     it the reading of a definition record), feature_streams.go (the streams as the Streams API
 //     reads them; the API is a feature, emulator/internal/streamsapi).
 //   - TTL: ttl.go (a table's setting, SweepTTL); UpdateTimeToLive and
 //     DescribeTimeToLive are a feature (emulator/internal/ttl).
 //   - Recovery: on-demand backups are a feature
 //     (emulator/internal/backups: CreateBackup and its siblings,
 //     RestoreTableFromBackup, the SYSTEM backup of a deleted table),
-//     which keeps a TableCopy and restores it through
-//     Call.RestoreFromCopy (feature_table.go); point-in-time recovery
-//     is a feature too (emulator/internal/pitr: its recorder in the
-//     commit hook chain, service.Hooker and Definer,
-//     feature_lifecycle.go), which restores through Call.RestoreAt;
-//     restore.go is the one restore both share (what the overrides do
-//     to the indexes is tablespec's RestoredIndexes), backups_types.go the
+//     which keeps a TableCopy; point-in-time recovery is a feature too
+//     (emulator/internal/pitr: its recorder in the commit hook chain,
+//     service.Hooker and Definer, feature_lifecycle.go); both restore
+//     through emulator/internal/restore, over Call.MakeTable (a table
+//     made of a snapshot, feature_table.go) and Edit's setters (what the
+//     overrides do to the indexes is tablespec's RestoredIndexes), backups_types.go the
 //     wire shapes the core keeps (RestoreSummary, RestoreOverrides,
 //     a backup's source description), hook_select.go (the item writes
 //     the namespace's hook chain hears of), admin_views.go (read-only
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
 //     and rewinds of every namespace, and forks made at first use).
-//   - The statement seam: feature_statements.go and
-//     feature_statements_read.go run the statements package partiqlops
-//     (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction)
-//     lowers, as the item operations they stand for.
+//   - The statement seam: feature_statements.go runs the statements
+//     package partiqlops (ExecuteStatement, BatchExecuteStatement,
+//     ExecuteTransaction) lowers, as the item operations they stand
+//     for; a SELECT's plan is partiqlops', read a page at a time by
+//     Call.ReadPage.
 //   - The table-feature seam: feature.go (Feature, Use, Op, Call, Table
 //     and a table's feature slots, recorded by catalog_record.go). A
 //     feature behind it lives in its own package and names nothing of
@@ -202,8 +202,7 @@
 //     pipeline_batch.go (per item, UnprocessedItems/Keys),
 //     pipeline_tx.go (per action, CancellationReasons), pipeline_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
-//     and counted as AWS charges it), feature_statements_read.go (per PartiQL
-//     statement, with its key), feature_reads.go (what a feature
+//     and counted as AWS charges it), feature_reads.go (what a feature
 //     reading tables as the data plane does asks: name checks, the
 //     lookup, GSIs; Contributor Insights' operations are a feature,
 //     emulator/internal/contributorinsights, over the insights
@@ -267,8 +266,8 @@
 //	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
 //	                  (DeleteTable holds table.mu and the table's
 //	                  storage lock while it drops it)
-//	StreamSidecar.mu  a namespace's streams kept for persistence
-//	                  (streams_persist.go); Capture takes it under
+//	streamrec.Sidecar.mu a namespace's streams kept for persistence
+//	                  (streamrec/sidecar.go); Capture takes it under
 //	                  storage's locks (a compaction's freeze)
 //	streamrec.Set.mu  a namespace's list of streams (streamrec/set.go)
 //	streamlog.Log.mu  one stream's records; Observe takes it under

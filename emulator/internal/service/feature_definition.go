@@ -5,9 +5,10 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 // The parts of a table's definition the core keeps because the core's
 // own operations need them (CreateTable sets them, DescribeTable shows
 // them, the write path or the conventions read them), and which a
-// feature's operations read and change: tags, Time to Live. Each change goes through
-// the core's one funnel of definition changes (changeMeta), so it is
-// recorded where it always was and records on disk read as before.
+// feature's operations read and change: tags here; Time to Live through
+// Definition.TTL and Edit.SetTTL (feature_define.go). Each change goes
+// through the core's one funnel of definition changes (changeMeta), so it
+// is recorded where it always was and records on disk read as before.
 
 // LookupTableMsg returns the table a control-plane request names (its
 // name or ARN), as LookupTable does, with notFound the message of its
@@ -71,34 +72,4 @@ func tagDescs(tags []tablespec.TagPair) []TagDesc {
 		out[i] = TagDesc(tp)
 	}
 	return out
-}
-
-// TimeToLive is a table's Time to Live setting: on, and the attribute
-// it reads while on.
-type TimeToLive struct {
-	Enabled   bool
-	Attribute string
-}
-
-// TimeToLive returns the table's Time to Live setting.
-func (t Table) TimeToLive() TimeToLive {
-	spec := t.t.snapshot().ttl
-	return TimeToLive{Enabled: spec.enabled, Attribute: spec.attr}
-}
-
-// ChangeTimeToLive changes the table's Time to Live setting: fn gets it
-// and returns the new one (its Attribute kept only while Enabled) or an
-// error, which leaves the definition as it was.
-func (t Table) ChangeTimeToLive(fn func(cur TimeToLive) (TimeToLive, error)) error {
-	return t.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		next, err := fn(TimeToLive{Enabled: m.ttl.enabled, Attribute: m.ttl.attr})
-		if err != nil {
-			return nil, err
-		}
-		m.ttl = ttlSpec{enabled: next.Enabled}
-		if next.Enabled {
-			m.ttl.attr = next.Attribute
-		}
-		return nil, nil
-	})
 }

@@ -88,12 +88,6 @@ func (ns *Namespace) defined(t *table, old, m *tableMeta, replay bool) {
 	}
 }
 
-// Recovery is the table's point-in-time recovery setting now.
-func (t Table) Recovery() (on bool, days int) {
-	m := t.t.snapshot()
-	return m.pitr, m.pitrDays
-}
-
 // ChangeRecovery sets the table's point-in-time recovery (days: its
 // period, when on), recorded as any change of the definition, and tells
 // the definers once it is recorded. A table DELETING, or still CREATING
@@ -118,21 +112,6 @@ func (t Table) ChangeRecovery(now time.Time, on bool, days int) error {
 			return nil
 		}, nil
 	})
-}
-
-// RestoreAt makes table name in the request's namespace of src as it
-// was at at, changed by ov, as RestoreTableToPointInTime does (restore.go's
-// restoreTable): with src's definition now (AWS: the indexes, capacity
-// and encryption come from the source table's current settings) and
-// the items snapshot gives for the derivation it is handed. It answers
-// the new table's description.
-func (c Call) RestoreAt(name string, src Table, ov *RestoreOverrides, at time.Time,
-	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (*TableDescription, error) {
-	t, err := c.c.restoreTable(name, src.t, src.t.snapshot(), ov, &restoreInfo{TableArn: src.t.arn, At: at}, snapshot)
-	if err != nil {
-		return nil, err
-	}
-	return t.describe(), nil
 }
 
 // Clock is the service's clock.

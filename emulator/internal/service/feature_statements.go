@@ -5,7 +5,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
-	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -14,7 +13,7 @@ import (
 // parse and lower them) asks of the core: each statement, once lowered
 // into expr's forms, is run as the item operation it stands for, through
 // the request pipeline's stages (pipeline.go) as that operation's own
-// handler runs them: a SELECT as a Query or Scan page (ReadStatement), a
+// handler runs them: a SELECT as a Query or Scan page (ReadPage), a
 // write as one Table.Write on its full key (InsertStatement,
 // UpdateStatement, DeleteStatement), a transaction by the storage
 // transaction code of TransactWriteItems and TransactGetItems.
@@ -46,67 +45,84 @@ func (c Call) GuardKey(t Table, k storage.Key) error { return c.c.guardKey(t.t, 
 // now, before the next statement begins.
 func (c Call) Finish(err error) { c.c.finishItem(err) }
 
-// StatementRead is a SELECT's read, lowered.
-type StatementRead struct {
+// PageRead is one page of a read of a table or of its index by a
+// feature's own plan (a PartiQL SELECT's partitions), read as Query and
+// Scan read theirs: Limit, the 1 MB page, the filter, the index's rules.
+type PageRead struct {
 	Table      Table
 	Index      *tablespec.IndexDef // the index read (nil: the table)
-	Keys       storage.KeySchema   // the target's, as the lowering took it
-	Select     *lower.Select       // key conditions, filter, SELECT list, direction
-	Limit      int                 // 0: none
+	Projection *expr.Projection    // on an index, checked as a ProjectionExpression (not applied)
+	Filter     *expr.Condition
+	Limit      int // 0: none
 	Consistent bool
-	Capacity   string  // ReturnConsumedCapacity
-	NextToken  *string // the base64 of the last evaluated key's DynamoDB JSON
+	Capacity   string // ReturnConsumedCapacity
 }
 
-// StatementPage is the page a SELECT read: items (whole, from storage),
-// the last evaluated key (nil at the end) and the capacity.
-type StatementPage struct {
+// Page is the page a PageRead read: items (whole, from storage), the
+// last evaluated key (nil at the end) and the capacity.
+type Page struct {
 	Items    []storage.Item
 	Stored   []storage.EncodedItem
 	LastKey  storage.Item
 	Capacity *ConsumedCapacity
 }
 
-// ReadStatement reads one page of a SELECT: Query pages of the
-// partitions its key conditions fix (an index's as Query reads an
-// index), or a Scan. The checks come in the API's order: the key
-// values, the tenant guard, the NextToken; the hooks (beginSelect) run
-// before the read.
-func (c Call) ReadStatement(r *StatementRead) (*StatementPage, error) {
-	t, x, sel, keys := r.Table.t, r.Index, r.Select, r.Keys
-	// Of an IN list, a key that holds an empty value matches no item of
-	// its partition; with pk = value it is the statement's error.
-	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return checkKeyConditionValues(kc, keys) }); err != nil {
-		return nil, err
+// ReadPage reads one page of r: an index's read rules, then begin (the
+// feature's checks, then BeginRead, which opens the read's use), then
+// read, which walks the view it asks for (the table's or the index's,
+// through the ReadViewer stages for an eventually consistent read; not
+// asked, not taken) with visit until visit returns false.
+func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *storage.Table, visit func(storage.EncodedItem) bool) error) (*Page, error) {
+	t := r.Table.t
+	req := &readRequest{t: t, limit: r.Limit, consistent: r.Consistent, capacity: r.Capacity, filter: r.Filter}
+	if r.Filter != nil {
+		req.filterAttrs = r.Filter.Attributes()
 	}
-	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None}
-	if x != nil {
-		for _, kc := range sel.Keys {
-			plan.iqs = append(plan.iqs, indexQuery(x, kc, sel.Forward))
+	if r.Index != nil {
+		req.projection = r.Projection // checked here; the feature projects the items after the walk
+		err := req.setIndex(r.Index, nil, "", false)
+		req.projection = nil
+		if err != nil {
+			return nil, err
 		}
 	}
-	if err := c.c.guardSelect(t, plan.kcs, len(plan.kcs) == 0 && !plan.none); err != nil {
+	if err := begin(); err != nil {
 		return nil, err
 	}
-	req := &readRequest{t: t, limit: r.Limit, consistent: r.Consistent, capacity: r.Capacity, filter: sel.Filter}
-	if sel.Filter != nil {
-		req.filterAttrs = sel.Filter.Attributes()
-	}
 	p := &pageReader{req: req}
-	var err error
-	if x != nil {
-		err = plan.readIndex(c.c, req, p, r.NextToken)
-	} else {
-		err = plan.readTable(c.c, req, p, r.NextToken)
-	}
-	if err != nil {
+	if err := read(func() *storage.Table { return c.c.pipe.use.view(t, r.Index, r.Consistent) }, p.visit); err != nil {
 		return nil, err
 	}
 	page, err := c.c.readPage(p)
 	if err != nil {
 		return nil, err
 	}
-	return &StatementPage{Items: page.Items, Stored: page.stored, LastKey: page.LastEvaluatedKey, Capacity: page.ConsumedCapacity}, nil
+	return &Page{Items: page.Items, Stored: page.stored, LastKey: page.LastEvaluatedKey, Capacity: page.ConsumedCapacity}, nil
+}
+
+// BeginRead opens the request's read of t, or of its index x (nil: the
+// table), through the pipeline's stages (beginRead): kc is its key
+// condition (none: a Scan), parts the partitions a read of several is
+// put to the fault rules by (nil: kc's), filter whether a filter drops
+// items. The key guards come first (GuardKey, GuardScan).
+func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
+	return c.c.beginRead(t.t, x, kc, parts, access, filter)
+}
+
+// GuardScan puts a read of t (or of its index; "": the table) not
+// confined to one partition to the stages' KeyGuards.
+func (c Call) GuardScan(t Table, index string) error { return c.c.guardScan(t.t, index) }
+
+// CheckKeyConditionValues applies the key values' rules to the values a
+// key condition on key schema ks compares keys with.
+func CheckKeyConditionValues(kc *expr.KeyCondition, ks storage.KeySchema) error {
+	return checkKeyConditionValues(kc, ks)
+}
+
+// IndexStartKey checks a start key of a read of t's index x as Scan
+// checks its ExclusiveStartKey.
+func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.Item, error) {
+	return indexStartKey(t.t, x, key, nil)
 }
 
 // GetStatement reads one item by its key, as GetItem reads it: the

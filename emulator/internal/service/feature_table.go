@@ -2,14 +2,17 @@ package service
 
 import (
 	"cmp"
+	"errors"
+	"slices"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// A table as it was, for a feature that keeps one (a backup) and makes
-// a table of it again (a restore); and the notifications of a table's
+// A table as it was, for a feature that keeps one (a backup), a table
+// made of a snapshot (a restore: emulator/internal/restore); and the notifications of a table's
 // and a namespace's lifecycle a feature may take.
 
 // TableCopy is a table as it was: its fixed fields, its definition and a
@@ -46,42 +49,82 @@ func (tc TableCopy) ID() string { return tc.t.id }
 // ARN is the table's ARN.
 func (tc TableCopy) ARN() string { return tc.t.arn }
 
-// Source describes the table as it was, as a backup's description does:
-// its key schema, size and capacity, and its indexes, stream, TTL and
-// encryption.
-func (tc TableCopy) Source() (*SourceTableDetails, *SourceTableFeatureDetails) {
-	t, m := tc.t, tc.m
-	src := &SourceTableDetails{
-		TableName: t.name, TableId: t.id, TableArn: t.arn, TableSizeBytes: tc.snap.SizeBytes(),
-		KeySchema: tablespec.DescribeKeySchema(t.keySchema), TableCreationDateTime: epochTime(t.created),
-		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: m.throughput.Read, WriteCapacityUnits: m.throughput.Write},
-		OnDemandThroughput:    m.onDemand,
-		ItemCount:             int64(tc.snap.ItemCount()),
-		BillingMode:           cmp.Or(m.billingMode, "PROVISIONED"),
+// Definition is the table's definition as it was.
+func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m} }
+
+// MakeTable makes table name in the request's namespace with from's key
+// schema, of the items and indexes snapshot returns for the derivation
+// it is handed (the new table's indexes and definition record): storage's
+// DB.RestoreTable shares them, nothing is copied, and records the table
+// in one RecordRestoreTable. Its definition starts as from's billing
+// mode and its history, capacity, on-demand limits, warm throughput,
+// encryption and table class, ACTIVE (CREATING for the transient delay),
+// and edit changes it (its indexes: Edit.SetIndexes). A table of that
+// name is TableAlreadyExistsException; an ErrNotDurable comes back with
+// the table made.
+func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
+	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (Table, error) {
+	cc, src, sm := c.c, from.t, from.m
+	now := cc.Now()
+	t := &table{name: name, schema: src.schema, keySchema: src.keySchema,
+		arn: cc.tableARN(name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
+	m := &tableMeta{status: statusActive, billingMode: sm.billingMode, billingReported: sm.billingReported,
+		payPerRequestSince: sm.payPerRequestSince, throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write},
+		onDemand: sm.onDemand, warm: sm.warm, sse: sm.sse, tableClass: sm.tableClass}
+	if d := cc.svc.cfg.TransientDelay; d > 0 {
+		m.activeAt = now.Add(d)
 	}
-	f := m.Indexes.SourceFeatures()
-	f.SSEDescription = m.sse
-	if m.streamOn() {
-		f.StreamDescription = m.stream
+	if err := edit(&Edit{Definition: Definition{t: t, m: m}}); err != nil {
+		return Table{}, err
 	}
-	if m.ttl.enabled {
-		f.TimeToLiveDescription = &TimeToLiveDesc{AttributeName: m.ttl.attr, TimeToLiveStatus: "ENABLED"}
+	t.meta.Store(m)
+	vdefs := tablespec.VectorStorageDefs(m.Vectors)
+	if vdefs == nil {
+		vdefs = []storage.VectorIndexDef{} // not nil: exactly these, none
 	}
-	return src, f
+	snap, err := snapshot(storage.Derivation{
+		Indexes:       tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
+		VectorIndexes: vdefs,
+		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	ns := cc.ns.registered()
+	st, err := ns.db.RestoreTable(name, t.id, snap)
+	if errors.Is(err, storage.ErrTableExists) {
+		return Table{}, apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
+	}
+	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		return Table{}, err
+	}
+	ns.loadedDefinition(t, nil)
+	ns.publishTable(t, st, m, Stream{})
+	return Table{t: t}, err
 }
 
-// RestoreFromCopy makes table name in the request's namespace of tc,
-// changed by ov, as RestoreTableFromBackup does (restore.go's
-// restoreTable): the table says it was restored from the backup of ARN
-// backupARN taken at at. It answers the new table's description.
-func (c Call) RestoreFromCopy(name string, tc TableCopy, ov *RestoreOverrides, backupARN string, at time.Time) (*TableDescription, error) {
-	t, err := c.c.restoreTable(name, tc.t, tc.m, ov, &restoreInfo{BackupArn: backupARN, At: at},
-		func(d storage.Derivation) (*storage.TableSnapshot, error) { return tc.snap.Derive(d) })
-	if err != nil {
-		return nil, err
+// RestoredFrom is the ARN of the backup, or else of the table, a
+// restored table was made of, or false for a table not restored.
+func (d Definition) RestoredFrom() (string, bool) {
+	if r := d.m.restored; r != nil {
+		return cmp.Or(r.BackupArn, r.TableArn), true
 	}
-	return t.describe(), nil
+	return "", false
 }
+
+// SetRestored records that the table is restored from the backup of ARN
+// backupARN or else the table of ARN tableARN, as it was at at (its
+// RestoreSummary).
+func (e *Edit) SetRestored(backupARN, tableARN string, at time.Time) {
+	e.m.restored = &restoreInfo{BackupArn: backupARN, TableArn: tableARN, At: at}
+}
+
+// Indexes are the definition's secondary and vector indexes and its
+// attribute definitions. Read them, never change them.
+func (d Definition) Indexes() *tablespec.Indexes { return &d.m.Indexes }
+
+// SetIndexes sets the definition's indexes and attribute definitions.
+func (e *Edit) SetIndexes(ix tablespec.Indexes) { e.m.Indexes = ix }
 
 // Opener is a feature told when a namespace is made (before anything is
 // loaded into it), to read what it keeps beside it (Space.Keep).

@@ -2,7 +2,6 @@ package service
 
 import (
 	"errors"
-	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -15,49 +14,23 @@ import (
 // the core's: CreateTable and UpdateTable define it, DescribeTable
 // shows it, and storage keeps its vectors on the one write path.
 
-// VectorIndexView is one of a table's vector indexes.
+// VectorIndexView is one of a table's vector indexes: its definition
+// (name, dimensions, vector attribute, SearchSchema, status; read it,
+// never change it) and what a search needs of the table.
 type VectorIndexView struct {
+	*tablespec.VectorIndexDef
 	t *table
-	x *tablespec.VectorIndexDef
 }
 
 // VectorIndex returns the table's vector index of that name, or false.
 func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
 	x := t.t.vectorIndex(name)
-	return VectorIndexView{t: t.t, x: x}, x != nil
+	return VectorIndexView{t: t.t, VectorIndexDef: x}, x != nil
 }
-
-// Name is the index's name.
-func (x VectorIndexView) Name() string { return x.x.Name }
-
-// Dimensions is the length of the index's vectors.
-func (x VectorIndexView) Dimensions() int64 { return x.x.Dims }
-
-// Attribute is the name of the index's vector attribute.
-func (x VectorIndexView) Attribute() string { return x.x.Attr }
-
-// Creating reports whether the index is still CREATING at now.
-func (x VectorIndexView) Creating(now time.Time) bool {
-	return x.x.StatusAt(now) == tablespec.IndexCreating
-}
-
-// Element reports whether name is an element of the index's
-// SearchSchema, and whether it is its HASH element (else an
-// INLINE_FILTER).
-func (x VectorIndexView) Element(name string) (hash, ok bool) {
-	e := x.x.SchemaElem(name)
-	if e == nil {
-		return false, false
-	}
-	return e.Type == tablespec.SearchHash, true
-}
-
-// HasHash reports whether the index's SearchSchema has a HASH element.
-func (x VectorIndexView) HasHash() bool { return x.x.Def.HasHash() }
 
 // Projected returns the attributes the index projects (keys, search
 // schema attributes and NonKeyAttributes; nil: all).
-func (x VectorIndexView) Projected() []string { return x.x.Projected(x.t.schema) }
+func (x VectorIndexView) Projected() []string { return x.VectorIndexDef.Projected(x.t.schema) }
 
 // Search returns the q.TopK items of the index nearest q's vector
 // (storage's exact search; storage.ErrNoVectorIndex once the index is
@@ -68,9 +41,9 @@ func (x VectorIndexView) Projected() []string { return x.x.Projected(x.t.schema)
 // An index added since the lag was set is not the eventual view's: it is
 // searched in the table itself.
 func (x VectorIndexView) Search(q storage.VectorQuery) ([]storage.VectorResult, error) {
-	res, err := x.t.data.Eventual().SearchVectors(x.x.Name, q)
+	res, err := x.t.data.Eventual().SearchVectors(x.Name, q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
-		return x.t.data.SearchVectors(x.x.Name, q)
+		return x.t.data.SearchVectors(x.Name, q)
 	}
 	return res, err
 }
@@ -81,7 +54,7 @@ func (x VectorIndexView) Search(q storage.VectorQuery) ([]storage.VectorResult, 
 // search's HASH element (invalid: none). Call it once the request is
 // validated, before Search; Searched ends it.
 func (c Call) BeginSearch(x VectorIndexView, hash storage.Value) error {
-	return c.c.beginSearch(x.t, x.x, hash)
+	return c.c.beginSearch(x.t, x.VectorIndexDef, hash)
 }
 
 // Searched reports what the search opened by BeginSearch consumed

@@ -35,7 +35,7 @@ type Namespace struct {
 
 	// loadedStreams are the streams persistence rebuilt, by table name
 	// and label, until RebuildCatalog gives them to their tables
-	// (streams_persist.go); nil otherwise.
+	// (streamrec.Sidecar); nil otherwise.
 	loadedStreams map[string]streamrec.Stream
 
 	states []atomic.Value // the features' per-namespace states, each made at its first use (feature_state.go)
@@ -83,8 +83,8 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	for _, o := range openers {
 		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
 	}
-	if sc := n.svc.sidecar(key); sc != nil {
-		ns.loadedStreams = sc.attach(ns) // streams_persist.go
+	if sc := n.svc.sidecars.Lookup(key); sc != nil {
+		ns.loadedStreams = sc.Attach(&ns.streams) // streams.go
 	}
 	return ns, true
 }

@@ -32,7 +32,7 @@ func (ns *Namespace) persisted() bool { return ns != nil && ns.svc != nil && ns.
 func (ns *Namespace) RebuildCatalog() (int, error) {
 	ns = ns.registered()
 	now := ns.svc.clock()
-	// Streams persistence rebuilt (streams_persist.go) come back with
+	// Streams persistence rebuilt (streamrec.Sidecar) come back with
 	// their records; others with none.
 	rebuilt := ns.loadedStreams != nil
 	defer func() { ns.loadedStreams = nil }()

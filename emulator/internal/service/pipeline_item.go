@@ -88,7 +88,8 @@ func (c *call) openPipe(u *TableUse, t *table, key storage.Key) {
 // for a Scan), parts the partitions a read of several decides the fault
 // rules on one by one (nil: kc's), filter whether a filter drops items
 // read. The tenant guard of a read runs where its validation order puts
-// it (guardKey, guardQuery, guardScan, guardSelect: stage_check.go).
+// it (guardKey, guardQuery, guardScan: stage_check.go; a feature's
+// through Call.GuardKey and Call.GuardScan).
 func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
 	r := useOf{filter: filter}
 	if x != nil {

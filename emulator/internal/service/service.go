@@ -7,6 +7,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -23,8 +24,8 @@ type Service struct {
 	dbs   namespaces
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
 	tokens tokenStore
-	// sidecars keep each namespace's streams across restarts (streams_persist.go).
-	sidecars sidecarSet
+	// sidecars keep each namespace's streams across restarts (streams.go).
+	sidecars streamrec.Sidecars
 	// states are the features' per-service states (feature_service.go).
 	states []any
 }

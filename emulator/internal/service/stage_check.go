@@ -264,20 +264,6 @@ func (c *call) guardScan(t *table, index string) error {
 	return nil
 }
 
-// guardSelect puts a PartiQL SELECT of t to the KeyGuards: each
-// partition it reads (kcs), or the whole table when scan.
-func (c *call) guardSelect(t *table, kcs []*expr.KeyCondition, scan bool) error {
-	if scan {
-		return c.guardScan(t, "")
-	}
-	for _, kc := range kcs {
-		if err := c.guardKey(t, storage.Key{Partition: kc.Partition}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // writeCheck is how the WriteCheckers check t's writes: the most any
 // of them asks.
 func writeCheck(t *table) WriteCheck {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // DynamoDB Streams: a table's stream (emulator/internal/streamrec) is the
@@ -37,9 +38,33 @@ func (s *Service) streamOptions(clock func() time.Time) streamrec.Options {
 	return streamrec.Options{Retention: s.cfg.StreamRetention, Budget: s.cfg.StreamBudget, Clock: clock}
 }
 
+// StreamSidecar returns the sidecar that keeps namespace id's streams
+// across restarts (-dbPath: the edge hands it to the store), made on
+// first use: streamrec.Sidecar rebuilds the streams from the log's
+// replay and the snapshot's pieces, reading each table's definition
+// record with streamDef.
+func (s *Service) StreamSidecar(id string) *streamrec.Sidecar {
+	return s.sidecars.Get(id, &streamrec.SidecarConfig{Options: s.streamOptions(nil), Clock: s.clock,
+		MetaKey: metaKeyTable, Def: streamDef})
+}
+
+// streamDef is the stream a table's definition record describes.
+func streamDef(b []byte, ks storage.KeySchema) (streamrec.Def, error) {
+	t, m, err := decodeTableRecord(b, ks)
+	if err != nil || !m.streamOn() {
+		return streamrec.Def{}, err
+	}
+	return streamrec.Def{Table: t.streamTable(), ID: streamIDOf(m), View: *m.stream.StreamViewType, On: true}, nil
+}
+
+// streamTable is what t's stream takes from its definition.
+func (t *table) streamTable() streamrec.Table {
+	return streamrec.Table{ARN: t.arn, Name: t.name, KeySchema: t.keySchema, Schema: t.schema}
+}
+
 // newStream returns the stream id of t with view type view, on clock.
 func (s *Service) newStream(t *table, id streamrec.ID, view string, clock func() time.Time) streamrec.Stream {
-	return streamrec.New(streamrec.Table{ARN: t.arn, Name: t.name, KeySchema: t.keySchema, Schema: t.schema}, id, view, s.streamOptions(clock))
+	return streamrec.New(t.streamTable(), id, view, s.streamOptions(clock))
 }
 
 // streamIDOf is the identity of the stream definition m records.

@@ -12,7 +12,7 @@ import (
 // the sweeper reads it, backups describe it, global tables copy it) and
 // the sweeper that deletes expired items. UpdateTimeToLive and
 // DescribeTimeToLive are a feature (they read and change the setting
-// with Table.TimeToLive and Table.ChangeTimeToLive, feature_definition.go).
+// with Definition.TTL and, in a Table.Change, Edit.SetTTL: feature_define.go).
 //
 // An item is expired when its TTL attribute is a Number of epoch seconds
 // earlier than the emulator's clock (the facade's clock.go), and not

@@ -8,7 +8,7 @@ import (
 )
 
 // Records in bytes, for a log kept across restarts (the service's
-// streams_persist.go writes them into snapshots a batch at a time):
+// streamrec/sidecar.go writes them into snapshots a batch at a time):
 // uvarint(n), then per record uvarint(seq) varint(at) byte(event | 16
 // for a deletion by the service) uvarint(len) record, where record is
 // storage's binary form of a RecordCommit whose first write carries the

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Keeping a log across restarts (the service's streams_persist.go): Mark
+// Keeping a log across restarts (streamrec/sidecar.go): Mark
 // notes where a log stands, Copy reads its records out a batch at a
 // time, Restore makes a log of them again.
 

@@ -20,9 +20,11 @@
 // load) and attaches it to storage; the Streams API and the event source
 // mappings read it through the service's seam (service.Stream is this
 // package's Stream). Snapshot pieces (EncodePiece, ParsePieces) carry
-// the streams across restarts; the service's StreamSidecar rebuilds the
-// rest from the log's replay (streams_persist.go). This package knows no
-// service type: a stream is made from what its table's definition says.
+// the streams across restarts; a Sidecar per namespace rebuilds the rest
+// from the log's replay (sidecar.go), reading each table's definition
+// record with the function the service gives it (SidecarConfig.Def).
+// This package knows no service type: a stream is made from what its
+// table's definition says.
 //
 // # Files
 //
@@ -30,4 +32,6 @@
 //   - set.go: Set, a namespace's streams.
 //   - hold.go: Hold, a stage holding records back.
 //   - pieces.go: a snapshot's pieces of a stream.
+//   - sidecar.go: Sidecar, a namespace's streams rebuilt across restarts
+//     (persist.Sidecar, by shape), and Sidecars, a service's.
 package streamrec

@@ -14,7 +14,7 @@
 // TableDef (a validated CreateTable request, ValidateCreateTable),
 // IndexDef (a secondary index: its key attributes, projection and
 // throughput, and what an item write asks of it: InIndex, EntrySize,
-// SameEntry), VectorIndexDef (a vector index, with CheckVectorIndex and
+// SameEntry, CheckItemKey and the key size limits: index_keys.go), VectorIndexDef (a vector index, with CheckVectorIndex and
 // the VectorWriteRequestBytes an item write costs it), KeyElem, AttrDef,
 // IndexProjection, Throughput and TagPair (a stored tag: a TagDesc).
 // These are plain values with
@@ -25,5 +25,7 @@
 // indexes (RestoreOverrides.RestoredIndexes, restore.go) and a copied
 // table's indexes (CopiedIndexes) are functions of definitions alone,
 // here for the backups and PITR features' restores and the service's
-// CopyTable.
+// CopyTable. So is what an item collection's size counts of a table
+// with local secondary indexes (LSIEntriesSize, SizeEstimateRangeGB:
+// collections.go), which the service hands storage and reports.
 package tablespec

@@ -4,6 +4,6 @@
 // table's definition, which the core keeps because its sweeper deletes
 // expired items on the one write path, backups describe the setting and
 // global tables copy it: this package reads it with
-// service.Table.TimeToLive and changes it with Table.ChangeTimeToLive,
-// so it is recorded where it always was.
+// service.Definition.TTL and changes it with Edit.SetTTL in a
+// Table.Change, so it is recorded where it always was.
 package ttl

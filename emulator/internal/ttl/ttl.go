@@ -84,16 +84,21 @@ func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToL
 	}
 	spec := in.TimeToLiveSpecification
 	enable, attr := *spec.Enabled, *spec.AttributeName
-	err = t.ChangeTimeToLive(func(cur service.TimeToLive) (service.TimeToLive, error) {
-		switch {
-		case cur.Enabled && cur.Attribute != attr:
-			return cur, apierr.Validation(apierr.MsgTTLOtherAttribute)
+	err = t.Change(func(e *service.Edit) (func(bool) error, error) {
+		switch cur := e.TTL(); {
+		case cur.Enabled && cur.Attr != attr:
+			return nil, apierr.Validation(apierr.MsgTTLOtherAttribute)
 		case enable && cur.Enabled:
-			return cur, apierr.Validation(apierr.MsgTTLAlreadyEnabled)
+			return nil, apierr.Validation(apierr.MsgTTLAlreadyEnabled)
 		case !enable && !cur.Enabled:
-			return cur, apierr.Validation(apierr.MsgTTLAlreadyDisabled)
+			return nil, apierr.Validation(apierr.MsgTTLAlreadyDisabled)
 		}
-		return service.TimeToLive{Enabled: enable, Attribute: attr}, nil
+		next := service.TTLSetting{Enabled: enable}
+		if enable {
+			next.Attr = attr // the attribute is kept only while enabled
+		}
+		e.SetTTL(next)
+		return nil, nil
 	})
 	if err != nil {
 		return nil, err
@@ -113,10 +118,10 @@ func describeTimeToLive(c service.Call, in *DescribeTimeToLiveInput) (*DescribeT
 	if err != nil {
 		return nil, err
 	}
-	spec := t.TimeToLive()
+	spec := t.Definition().TTL()
 	d := TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
 	if spec.Enabled {
-		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: spec.Attribute}
+		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: spec.Attr}
 	}
 	return &DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -85,8 +86,8 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	if !ok {
 		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, *in.IndexName)
 	}
-	if x.Creating(c.Now()) {
-		return nil, apierr.Validationf(apierr.MsgSearchBackfilling, x.Name())
+	if x.StatusAt(c.Now()) == tablespec.IndexCreating {
+		return nil, apierr.Validationf(apierr.MsgSearchBackfilling, x.Name)
 	}
 	q := storage.VectorQuery{TopK: int(*in.TopK), Vector: make([]float32, len(in.SearchVector))}
 	for i, v := range in.SearchVector {
@@ -96,8 +97,8 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 		}
 		q.Vector[i] = f
 	}
-	if len(q.Vector) != int(x.Dimensions()) {
-		return nil, apierr.Validationf(apierr.MsgSearchVectorDimension, len(q.Vector), x.Dimensions())
+	if len(q.Vector) != int(x.Dims) {
+		return nil, apierr.Validationf(apierr.MsgSearchVectorDimension, len(q.Vector), x.Dims)
 	}
 	comp, err := service.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if err != nil {
@@ -126,7 +127,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	}
 	res, err := x.Search(q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
-		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.Name()) // deleted since the lookup
+		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.Name) // deleted since the lookup
 	}
 	if err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 		size += n
 		out.results = append(out.results, searchResult{item: it, score: r.Score})
 	}
-	b := float64(max(minSearchBytes, 4*int(x.Dimensions())+size))
+	b := float64(max(minSearchBytes, 4*int(x.Dims)+size))
 	c.Searched(b, len(out.results))
 	if mode := in.ReturnConsumedCapacity; mode == "TOTAL" || mode == "INDEXES" {
 		out.requestBytes = &b
@@ -239,21 +240,21 @@ func flattenAnd(x expr.Expr, out *[]*expr.BinaryExpr) bool {
 func bindTerms(x service.VectorIndexView, terms []searchTerm, q *storage.VectorQuery) error {
 	seen := make([]string, 0, len(terms))
 	for _, tm := range terms {
-		hash, ok := x.Element(tm.name)
-		if !ok {
+		e := x.SchemaElem(tm.name)
+		if e == nil {
 			return apierr.Validationf(apierr.MsgSearchNotInSchema, tm.name)
 		}
 		if slices.Contains(seen, tm.name) {
 			return apierr.Validationf(apierr.MsgSearchTwice, tm.name)
 		}
 		seen = append(seen, tm.name)
-		if hash {
+		if e.Type == tablespec.SearchHash {
 			q.Hash = tm.value
 		} else {
 			q.Filters = append(q.Filters, storage.VectorFilter{Name: tm.name, Value: tm.value})
 		}
 	}
-	if x.HasHash() && !q.Hash.IsValid() {
+	if x.Def.HasHash() && !q.Hash.IsValid() {
 		return apierr.Validation(apierr.MsgSearchHashRequired)
 	}
 	return nil
@@ -273,7 +274,7 @@ type searchProjector struct {
 }
 
 func newProjector(x service.VectorIndexView, proj *expr.Projection) *searchProjector {
-	p := &searchProjector{attr: x.Attribute(), keep: x.Projected()}
+	p := &searchProjector{attr: x.Attr, keep: x.Projected()}
 	if proj == nil {
 		return p
 	}

@@ -1,4 +1,4 @@
-package service
+package streamrec
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -33,10 +32,11 @@ import (
 // path, and the replay of a snapshot's tail is what persistence does
 // anyway.
 //
-// StreamSidecar is a namespace's side of this (persist.Sidecar, by
-// shape: the service does not import persist). The edge hands the store
-// Service.StreamSidecar(id) for each namespace it opens; RebuildCatalog
-// then takes the streams it rebuilt.
+// Sidecar is a namespace's side of this (persist.Sidecar, by shape:
+// neither this package nor the service imports persist). The edge hands
+// the store the service's StreamSidecar(id) for each namespace it opens
+// (a Sidecars' Get); the service then takes the streams it rebuilt
+// (Attach) as it makes the namespace.
 //
 // What a restart does not give back exactly: a stream's
 // ApproximateCreationDateTime comes from the log record's time, read
@@ -54,95 +54,115 @@ import (
 // numbering new ones after every number it could have handed out (the
 // real time in nanoseconds, as before).
 
-// StreamSidecar rebuilds and keeps the streams of one namespace for
+// SidecarConfig is what a Sidecar takes from its service: the streams'
+// settings, the service's clock, the metadata key of a table's
+// definition record, and the reading of that record.
+type SidecarConfig struct {
+	Options Options          // the streams' settings (Clock unused: the sidecar's)
+	Clock   func() time.Time // the emulator's clock
+	MetaKey string           // the storage metadata key of a table's definition
+	// Def reads the stream a table's definition record (the value of
+	// MetaKey, of a table of key schema ks) describes: its table, its
+	// identity and view type, and whether it is enabled.
+	Def func(meta []byte, ks storage.KeySchema) (Def, error)
+}
+
+// Def is the stream a table's definition describes.
+type Def struct {
+	Table Table
+	ID    ID
+	View  string
+	On    bool // the stream is enabled
+}
+
+// Sidecar rebuilds and keeps the streams of one namespace for
 // persistence (see above).
-type StreamSidecar struct {
-	svc *Service
-	id  string // the namespace's ID
+type Sidecar struct {
+	cfg *SidecarConfig
 	// at is, while a record is being replayed, its commit time (Unix
 	// nanoseconds): the clock of the streams being rebuilt. 0 otherwise.
 	at atomic.Int64
 
 	// mu guards the fields below. Capture takes it under storage's locks
 	// (DB.Snapshot's callback), so it is below them in the lock order,
-	// above streamrec.Set's lock and the streams' logs' (doc.go).
+	// above Set's lock and the streams' logs' (the service's doc.go).
 	mu      sync.Mutex
 	db      *storage.DB
-	loaded  bool                        // Load was called
-	ns      *Namespace                  // set by attach: its streams has the streams from then on
-	streams []streamrec.Stream          // until attached: the streams rebuilt, in creation order
-	live    map[string]streamrec.Stream // until attached: each table's (by ID) enabled stream
+	loaded  bool              // Load was called
+	set     *Set              // set by Attach: the namespace's streams from then on
+	streams []Stream          // until attached: the streams rebuilt, in creation order
+	live    map[string]Stream // until attached: each table's (by ID) enabled stream
 }
 
-// sidecarSet is a service's StreamSidecars, by namespace ID.
-type sidecarSet struct {
+// Sidecars is a service's Sidecars, by namespace ID.
+type Sidecars struct {
 	mu sync.Mutex // guards m; a leaf
-	m  map[string]*StreamSidecar
+	m  map[string]*Sidecar
 }
 
-// StreamSidecar returns the sidecar of namespace id, made on first use.
-func (s *Service) StreamSidecar(id string) *StreamSidecar {
-	s.sidecars.mu.Lock()
-	defer s.sidecars.mu.Unlock()
-	if s.sidecars.m == nil {
-		s.sidecars.m = map[string]*StreamSidecar{}
+// Get returns the sidecar of namespace id, made on first use with cfg.
+func (ss *Sidecars) Get(id string, cfg *SidecarConfig) *Sidecar {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.m == nil {
+		ss.m = map[string]*Sidecar{}
 	}
-	sc := s.sidecars.m[id]
+	sc := ss.m[id]
 	if sc == nil {
-		sc = &StreamSidecar{svc: s, id: id, live: map[string]streamrec.Stream{}}
-		s.sidecars.m[id] = sc
+		sc = &Sidecar{cfg: cfg, live: map[string]Stream{}}
+		ss.m[id] = sc
 	}
 	return sc
 }
 
-// sidecar returns the sidecar of namespace id, or nil.
-func (s *Service) sidecar(id string) *StreamSidecar {
-	s.sidecars.mu.Lock()
-	defer s.sidecars.mu.Unlock()
-	return s.sidecars.m[id]
+// Lookup returns the sidecar of namespace id, or nil.
+func (ss *Sidecars) Lookup(id string) *Sidecar {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.m[id]
 }
 
 // now is the clock of the streams the sidecar rebuilds: the commit time
 // of the record being replayed, else the emulator's.
-func (sc *StreamSidecar) now() time.Time {
+func (sc *Sidecar) now() time.Time {
 	if at := sc.at.Load(); at != 0 {
 		return time.Unix(0, at)
 	}
-	return sc.svc.clock()
+	return sc.cfg.Clock()
 }
 
 // Load makes the streams the snapshot's pieces describe and attaches the
 // enabled ones to their tables in db, ready for the log's replay.
-func (sc *StreamSidecar) Load(db *storage.DB, pieces [][]byte) error {
+func (sc *Sidecar) Load(db *storage.DB, pieces [][]byte) error {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.db, sc.loaded = db, true
-	captured, err := streamrec.ParsePieces(pieces, sc.svc.streamOptions(sc.now))
+	captured, err := ParsePieces(pieces, sc.options())
 	if err != nil {
 		return err
 	}
-	byTable := map[string]*streamrec.Captured{}
+	byTable := map[string]*Captured{}
 	for _, c := range captured {
 		if c.DisabledAt().IsZero() {
 			byTable[c.TableName()+"\x00"+c.Label()] = c
 		}
 	}
 	for _, st := range db.Tables() {
-		t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
+		d, err := sc.cfg.Def(st.Meta(sc.cfg.MetaKey), st.KeySchema())
 		if err != nil {
 			return fmt.Errorf("table %s: %w", st.Name(), err)
 		}
-		if !m.streamOn() {
+		if !d.On {
 			continue
 		}
-		var s streamrec.Stream
-		if c := byTable[t.name+"\x00"+m.streamLabel]; c != nil {
+		var s Stream
+		if c := byTable[d.Table.Name+"\x00"+d.ID.Label]; c != nil {
 			s, c.Live = c.Stream, true
 		} else {
 			// A snapshot without this stream (of format version 1): its
 			// records are gone; new ones are numbered after every number
 			// it could have handed out.
-			s = sc.newStream(t, m)
+			s = sc.newStream(d)
 			s.SkipTo(uint64(time.Now().UnixNano()))
 			sc.streams = append(sc.streams, s)
 		}
@@ -161,17 +181,22 @@ func (sc *StreamSidecar) Load(db *storage.DB, pieces [][]byte) error {
 	return nil
 }
 
-// newStream is the stream definition m of t (decoded from its record)
-// describes, with no records, on the sidecar's clock.
-func (sc *StreamSidecar) newStream(t *table, m *tableMeta) streamrec.Stream {
-	return sc.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, sc.now)
+// options are the streams' settings on the sidecar's clock.
+func (sc *Sidecar) options() Options {
+	o := sc.cfg.Options
+	o.Clock = sc.now
+	return o
 }
+
+// newStream is the stream d describes, with no records, on the
+// sidecar's clock.
+func (sc *Sidecar) newStream(d Def) Stream { return New(d.Table, d.ID, d.View, sc.options()) }
 
 // Replay applies one log record, the streams observing its writes at its
 // commit time at, and follows the streams it turns on and off.
-func (sc *StreamSidecar) Replay(r *storage.Record, at time.Time, apply func() error) error {
+func (sc *Sidecar) Replay(r *storage.Record, at time.Time, apply func() error) error {
 	if at.IsZero() {
-		at = sc.svc.clock() // a log of format version 1
+		at = sc.cfg.Clock() // a log of format version 1
 	}
 	sc.at.Store(at.UnixNano())
 	defer sc.at.Store(0)
@@ -182,28 +207,28 @@ func (sc *StreamSidecar) Replay(r *storage.Record, at time.Time, apply func() er
 	defer sc.mu.Unlock()
 	switch r.Kind {
 	case storage.RecordCreateTable, storage.RecordRestoreTable, storage.RecordMeta:
-		if r.Kind == storage.RecordMeta && (r.Table == "" || r.Key != metaKeyTable) {
+		if r.Kind == storage.RecordMeta && (r.Table == "" || r.Key != sc.cfg.MetaKey) {
 			return nil
 		}
 		st := sc.db.TableByID(r.Table)
 		if st == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
 		}
-		t, m, err := decodeTableRecord(st.Meta(metaKeyTable), st.KeySchema())
+		d, err := sc.cfg.Def(st.Meta(sc.cfg.MetaKey), st.KeySchema())
 		if err != nil {
 			return err
 		}
 		cur := sc.live[r.Table]
 		switch {
-		case m.streamOn() && (cur.IsZero() || cur.Label() != m.streamLabel):
+		case d.On && (cur.IsZero() || cur.Label() != d.ID.Label):
 			if !cur.IsZero() {
 				cur.Disable(at)
 			}
-			s := sc.newStream(t, m)
+			s := sc.newStream(d)
 			sc.streams = append(sc.streams, s)
 			sc.live[r.Table] = s
 			st.SetObserver(s.Observer())
-		case !m.streamOn() && !cur.IsZero():
+		case !d.On && !cur.IsZero():
 			st.SetObserver(nil)
 			cur.Disable(at)
 			delete(sc.live, r.Table)
@@ -217,22 +242,22 @@ func (sc *StreamSidecar) Replay(r *storage.Record, at time.Time, apply func() er
 	return nil
 }
 
-// attach hands the streams rebuilt to ns, the namespace being made
-// over the sidecar's DB, whose streamSet keeps them from now on, and
-// returns them by table name and label (RebuildCatalog's tables take
-// them up: restoreStream).
-func (sc *StreamSidecar) attach(ns *Namespace) map[string]streamrec.Stream {
+// Attach hands the streams rebuilt to set, the streams of the namespace
+// being made over the sidecar's DB, which keeps them from now on, and
+// returns them by table name and label (the service's tables take them
+// up as its catalog is rebuilt).
+func (sc *Sidecar) Attach(set *Set) map[string]Stream {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if sc.ns != nil {
+	if sc.set != nil {
 		return nil
 	}
-	out := map[string]streamrec.Stream{}
+	out := map[string]Stream{}
 	for _, s := range sc.streams {
-		ns.streams.Add(s)
+		set.Add(s)
 		out[s.TableName()+"\x00"+s.Label()] = s
 	}
-	sc.ns, sc.streams, sc.live = ns, nil, nil
+	sc.set, sc.streams, sc.live = set, nil, nil
 	if !sc.loaded {
 		return nil // not loaded through the store: nothing rebuilt
 	}
@@ -241,16 +266,16 @@ func (sc *StreamSidecar) attach(ns *Namespace) map[string]streamrec.Stream {
 
 // Capture notes every stream of the namespace (enabled, or disabled
 // within the retention) as it stands, and returns the function that
-// writes them out (streamrec.Capture).
-func (sc *StreamSidecar) Capture() func(emit func([]byte) error) error {
-	now := sc.svc.clock()
+// writes them out (Capture).
+func (sc *Sidecar) Capture() func(emit func([]byte) error) error {
+	now := sc.cfg.Clock()
 	sc.mu.Lock()
-	var streams []streamrec.Stream
-	if sc.ns != nil {
-		streams = sc.ns.streams.All(now)
+	var streams []Stream
+	if sc.set != nil {
+		streams = sc.set.All(now)
 	} else {
 		streams = slices.Clone(sc.streams)
 	}
 	sc.mu.Unlock()
-	return streamrec.Capture(streams, now)
+	return Capture(streams, now)
 }

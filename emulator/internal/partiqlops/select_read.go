@@ -1,0 +1,243 @@
+package partiqlops
+
+import (
+	"encoding/base64"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// A SELECT's read: one page, read by the core as Query and Scan read
+// theirs (service.Call.ReadPage: Limit, the 1 MB page, the filter, an
+// index's rules), over the partitions its key conditions fix (seeking
+// into each) or a Scan, with a NextToken (the base64 of the last
+// evaluated key's DynamoDB JSON).
+//
+// From an index target ("table"."index"): read as Query reads an index
+// (a seek into each index partition the WHERE clause fixes by equality
+// or IN) or as Scan reads one, with Query's and Scan's index rules (no
+// consistent read on a GSI, only projected attributes from a GSI, an LSI
+// fetching the others) and the index's and the table's key attributes
+// in the NextToken. As DynamoDB Local answers, the WHERE clause filters
+// whole items: it is not refused for naming attributes the index does
+// not project.
+
+// selectPlan is a SELECT lowered against its table or index.
+type selectPlan struct {
+	t    service.Table
+	x    *tablespec.IndexDef  // the index read; nil: the table
+	sel  *lower.Select        // key conditions, filter, SELECT list, direction
+	kcs  []*expr.KeyCondition // one per partition read, in order; none: Scan
+	iqs  []storage.IndexQuery // for an index: kcs as index queries
+	none bool                 // the key conditions match no partition: read nothing
+	// stopped: the page ended (Limit or its size) in the partition read.
+	stopped bool
+}
+
+// readSelect reads one page of a SELECT sel of t (or its index x; keys:
+// the target's key schema, as the lowering took it). The checks come in
+// the API's order: the key values, the tenant guard, the index's rules,
+// the NextToken; the stages (beginSelect) then open the read.
+func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys storage.KeySchema, sel *lower.Select, opt stmtOptions) (*service.Page, error) {
+	// Of an IN list, a key that holds an empty value matches no item of
+	// its partition; with pk = value it is the statement's error.
+	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return service.CheckKeyConditionValues(kc, keys) }); err != nil {
+		return nil, err
+	}
+	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None}
+	if x != nil {
+		for _, kc := range sel.Keys {
+			plan.iqs = append(plan.iqs, storage.IndexQuery{Partition: []storage.Value{kc.Partition}, Sort: kc.Sort, Forward: sel.Forward})
+		}
+	}
+	if err := plan.guard(c); err != nil {
+		return nil, err
+	}
+	r := &service.PageRead{Table: t, Index: x, Projection: sel.Projection, Filter: sel.Filter,
+		Limit: opt.limit, Consistent: opt.consistent, Capacity: opt.capacity}
+	first := 0
+	var tableKey *storage.Key // the NextToken's
+	var indexKey storage.Item
+	return c.ReadPage(r, func() error {
+		var err error
+		if x != nil {
+			first, err = plan.indexStart(opt.nextToken, &indexKey)
+		} else {
+			first, err = plan.tableStart(opt.nextToken, &tableKey)
+		}
+		if err != nil {
+			return err
+		}
+		return plan.begin(c, first)
+	}, func(view func() *storage.Table, visit func(storage.EncodedItem) bool) error {
+		v := func(e storage.EncodedItem) bool {
+			plan.stopped = !visit(e)
+			return !plan.stopped
+		}
+		if x != nil {
+			return plan.readIndex(first, indexKey, view, v)
+		}
+		return plan.readTable(first, tableKey, view, v)
+	})
+}
+
+// guard puts the SELECT to the stages' KeyGuards (the tenant guard):
+// each partition it reads, or the whole table when it scans.
+func (plan *selectPlan) guard(c service.Call) error {
+	if len(plan.kcs) == 0 && !plan.none {
+		return c.GuardScan(plan.t, "")
+	}
+	for _, kc := range plan.kcs {
+		if err := c.GuardKey(plan.t, storage.Key{Partition: kc.Partition}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tableStart reads a table SELECT's NextToken (nil: none) into *start
+// and returns the partition to read first, of plan.kcs.
+func (plan *selectPlan) tableStart(nextToken *string, start **storage.Key) (int, error) {
+	if nextToken == nil {
+		return 0, nil
+	}
+	it, err := decodeTokenItem(*nextToken)
+	if err != nil {
+		return 0, err
+	}
+	k, err := plan.t.KeyFromKeyParam(it)
+	if err != nil {
+		return 0, apierr.Validation(apierr.MsgInvalidNextToken)
+	}
+	*start = &k
+	return plan.firstPartition(func(i int) bool { return storage.Equal(k.Partition, plan.kcs[i].Partition) })
+}
+
+// readTable reads the table from partition first on into visit: Query
+// pages of the partitions the plan fixes, or a Scan.
+func (plan *selectPlan) readTable(first int, start *storage.Key, view func() *storage.Table, visit func(storage.EncodedItem) bool) error {
+	switch {
+	case plan.none:
+	case len(plan.kcs) > 0:
+		data := view()
+		for _, kc := range plan.kcs[first:] {
+			data.QueryEncoded(storage.QueryRange{Partition: kc.Partition, Sort: kc.Sort,
+				Forward: plan.sel.Forward, ExclusiveStart: start}, visit)
+			if plan.stopped {
+				break
+			}
+			start = nil
+		}
+	default:
+		view().ScanEncoded(storage.ScanRange{ExclusiveStart: start}, visit)
+	}
+	return nil
+}
+
+// firstPartition finds the partition a NextToken's key is in (in(i):
+// whether it is the i-th of the plan's), the one to continue with; 0 for
+// a Scan.
+func (plan *selectPlan) firstPartition(in func(i int) bool) (int, error) {
+	if len(plan.kcs) == 0 {
+		return 0, nil
+	}
+	for i := range plan.kcs {
+		if in(i) {
+			return i, nil
+		}
+	}
+	return 0, apierr.Validation(apierr.MsgInvalidNextToken)
+}
+
+// decodeTokenItem decodes a NextToken into the key item it holds.
+func decodeTokenItem(tok string) (storage.Item, error) {
+	raw, err := base64.StdEncoding.DecodeString(tok)
+	if err != nil {
+		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
+	}
+	it, err := wire.DecodeItem(raw)
+	if err != nil {
+		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
+	}
+	return it, nil
+}
+
+// indexStart reads an index SELECT's NextToken (nil: none) into *start
+// and returns the partition to read first, of plan.iqs.
+func (plan *selectPlan) indexStart(nextToken *string, start *storage.Item) (int, error) {
+	if nextToken == nil {
+		return 0, nil
+	}
+	it, err := decodeTokenItem(*nextToken)
+	if err != nil {
+		return 0, err
+	}
+	k, err := plan.t.IndexStartKey(plan.x, it)
+	if err != nil {
+		return 0, apierr.Validation(apierr.MsgInvalidNextToken)
+	}
+	*start = k
+	return plan.firstPartition(func(i int) bool {
+		for j, a := range plan.x.PartAttrs {
+			if !storage.Equal(k[a.Name], plan.iqs[i].Partition[j]) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// readIndex reads the plan's index from partition first on into visit.
+func (plan *selectPlan) readIndex(first int, start storage.Item, view func() *storage.Table, visit func(storage.EncodedItem) bool) error {
+	ix := plan.x
+	switch {
+	case plan.none:
+	case len(plan.iqs) > 0:
+		data := view()
+		for _, q := range plan.iqs[first:] {
+			q.ExclusiveStart = start
+			if err := data.QueryIndex(ix.Name, q, visit); err != nil {
+				return apierr.Validation(apierr.MsgPartiQLNoSuchIndex) // deleted since the lookup
+			}
+			if plan.stopped {
+				break
+			}
+			start = nil
+		}
+	default:
+		if err := view().ScanIndex(ix.Name, storage.IndexScanRange{ExclusiveStart: start}, visit); err != nil {
+			return apierr.Validation(apierr.MsgPartiQLNoSuchIndex)
+		}
+	}
+	return nil
+}
+
+// begin opens the SELECT's read of its table or index through the
+// stages, from its first partition on (a NextToken's). A SELECT over
+// several partitions (WHERE pk IN [...]) is a read of each: the fault
+// rules decide on each partition it reads, with its key (so a key or
+// key-prefix rule on one of them fires), and the first refused fails the
+// statement, as that read would fail it; the throttler and the report
+// see one Query with no key.
+func (plan *selectPlan) begin(c service.Call, first int) error {
+	var kc insights.KeyCondition
+	access := insights.Scan
+	if len(plan.kcs) > 0 || plan.none {
+		access = insights.Query
+	}
+	var parts []*expr.KeyCondition
+	switch {
+	case len(plan.kcs) == 1:
+		k := plan.kcs[0]
+		kc = insights.KeyCondition{Partition: k.Partition, SortOp: insights.SortOp(k.Sort.Op), Sort: k.Sort.Values[0], Sort2: k.Sort.Values[1]}
+	case len(plan.kcs) > 1:
+		parts = plan.kcs[first:]
+	}
+	return c.BeginRead(plan.t, plan.x, kc, parts, access, plan.sel.Filter != nil)
+}
