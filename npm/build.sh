@@ -5,7 +5,9 @@
 # which the server's -version also says. The platform package holds that
 # one binary: the server, and its subcommands ("npx dynamoemu check ...",
 # the conventions check; "mcp"; "healthcheck"), built -trimpath -s -w and
-# without net/http's HTTP/2 (-tags nethttpomithttp2: the Dockerfile says why).
+# without net/http's HTTP/2 (-tags nethttpomithttp2: the Dockerfile says why),
+# with no inlining in the packages no API call runs through
+# (cmd/dynamoemu/cold.gcflags).
 #
 #   npm/build.sh [VERSION]        # default: dynamoemu/package.json's
 #   DYNAMOEMU_NPM_PLATFORMS="linux-x64" npm/build.sh   # only these
@@ -43,7 +45,9 @@ for ((i = 0; i < n; i++)); do
 		cp -L "$DYNAMOEMU_NPM_BINARIES/dynamoemu-$goos-$goarch$ext" "$dir/bin/$exe"
 		chmod 755 "$dir/bin/$exe"
 	else
+		# shellcheck disable=SC2046 # one flag a line of cold.gcflags
 		(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -tags nethttpomithttp2 -trimpath -buildvcs=false \
+			$(sed '/^#/d' cmd/dynamoemu/cold.gcflags) \
 			-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$goversion" -o "npm/$dir/bin/$exe" ./cmd/dynamoemu)
 	fi
 	node -e '
