@@ -6,6 +6,8 @@
 # one binary: the server, and its subcommands ("npx dynamoemu check ...",
 # the conventions check; "mcp"; "healthcheck"), built -trimpath -s -w and
 # without net/http's HTTP/2 (-tags nethttpomithttp2: the Dockerfile says why),
+# with no inlining in the packages no API call runs through
+# (cmd/dynamoemu/cold.gcflags),
 # compressed with brotli (bin/dynamoemu.br; platform.js writes it out).
 #
 #   npm/build.sh [VERSION]        # default: dynamoemu/package.json's
@@ -44,7 +46,9 @@ for ((i = 0; i < n; i++)); do
 		cp -L "$DYNAMOEMU_NPM_BINARIES/dynamoemu-$goos-$goarch$ext" "$dir/bin/$exe"
 		chmod 755 "$dir/bin/$exe"
 	else
+		# shellcheck disable=SC2046 # one flag a line of cold.gcflags
 		(cd .. && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -tags nethttpomithttp2 -trimpath -buildvcs=false \
+			$(sed '/^#/d' cmd/dynamoemu/cold.gcflags) \
 			-ldflags "-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$goversion" -o "npm/$dir/bin/$exe" ./cmd/dynamoemu)
 	fi
 	# The binary goes in compressed with brotli at its best (quality 11,

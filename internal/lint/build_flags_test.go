@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,8 +14,13 @@ import (
 
 // shippedBuildFlags are the flags every build of the shipped server
 // carries (docs/containers.md, "Size"): no build paths, no symbol table
-// or DWARF, and net/http without its HTTP/2 code.
-var shippedBuildFlags = []string{"-tags nethttpomithttp2", "-trimpath", `-s -w`}
+// or DWARF, net/http without its HTTP/2 code, and the compiler flags of
+// coldGCFlags.
+var shippedBuildFlags = []string{"-tags nethttpomithttp2", "-trimpath", `-s -w`, `$(sed '/^#/d' ` + coldGCFlags + ")"}
+
+// coldGCFlags lists, one -gcflags=pattern=flags a line, the packages the
+// shipped builds compile without inlining.
+const coldGCFlags = "cmd/dynamoemu/cold.gcflags"
 
 // TestShippedBuildFlags: the image (Dockerfile), the npm platform
 // packages (npm/build.sh) and the release (.ci/release) build
@@ -39,4 +46,56 @@ func TestShippedBuildFlags(t *testing.T) {
 		}
 		require.NotZero(t, found, "%s has no go build of ./cmd/dynamoemu", f)
 	}
+}
+
+// TestColdGCFlags: each line of cold.gcflags is a comment or one
+// -gcflags=pattern=flags with no space (the builds split the file on
+// white space); each pattern naming one of this module's packages names
+// a directory that exists, so that a moved package does not silently get
+// the compiler's defaults back; and such a package compiled without
+// inlining imports no other package of this module. A generic function
+// instantiated with the request path's types is compiled again in each
+// package that uses it, and the linker keeps one copy: it must not be a
+// copy without inlining (storage's B-tree was, when the command and the
+// MCP tools were in the list).
+func TestColdGCFlags(t *testing.T) {
+	r := root(t)
+	b, err := os.ReadFile(filepath.Join(r, coldGCFlags))
+	require.NoError(t, err)
+	line := regexp.MustCompile(`^-gcflags=([^\s=]+)=(-l)?$`)
+	const module = "github.com/dynamoemu/dynamoemu"
+	var n int
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		m := line.FindStringSubmatch(l)
+		require.NotNil(t, m, "%s: %q is not -gcflags=pattern= or -gcflags=pattern=-l", coldGCFlags, l)
+		n++
+		pkg, ok := strings.CutPrefix(m[1], module+"/")
+		if !ok || strings.HasSuffix(pkg, "...") {
+			continue
+		}
+		st, err := os.Stat(filepath.Join(r, pkg))
+		require.NoError(t, err, "%s names %s", coldGCFlags, m[1])
+		require.True(t, st.IsDir(), "%s names %s", coldGCFlags, m[1])
+		if m[2] == "" {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(r, pkg, "*.go"))
+		require.NoError(t, err)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			require.NoError(t, err)
+			for _, imp := range parsed.Imports {
+				path := strings.Trim(imp.Path.Value, `"`)
+				require.False(t, strings.HasPrefix(path, module+"/"),
+					"%s: %s imports %s: a package compiled without inlining may import none of this module's (%s)", coldGCFlags, m[1], path, f)
+			}
+		}
+	}
+	require.NotZero(t, n, "%s has no flags", coldGCFlags)
 }

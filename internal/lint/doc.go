@@ -29,7 +29,8 @@
 //     "Performance budget", the benchmark that keeps it.
 //   - Build flags (build_flags_test.go): the Dockerfile, npm/build.sh and
 //     .ci/release build the server with the same size flags (-tags
-//     nethttpomithttp2, -trimpath, -s -w).
+//     nethttpomithttp2, -trimpath, -s -w, and cmd/dynamoemu/cold.gcflags,
+//     whose module packages must exist).
 //   - staticcheck (pinned in go.mod's tool block) reports nothing; this
 //     check runs with DYNAMOEMU_HEAVY_TESTS=1 (CI) and is skipped without
 //     it or with -short: on a cold cache it builds and type-checks the
