@@ -32,9 +32,10 @@ done
 ls "$work"
 # Sizes, packed (what npm downloads): each platform package is the one
 # binary (docs/containers.md, "Size") compressed with brotli, at most
-# 5.5 MB; linux-x64 packed to 5.07 MB when the bound was set (npm's gzip
-# of the uncompressed binary was 6.60 MB).
-max_platform=$((5500 * 1000))
+# 5.3 MB; linux-x64 packed to 4.91 MB when the bound was set, windows-x64
+# to 5.15 MB before the cold packages' inlining cut (npm's gzip of the
+# uncompressed linux-x64 binary was 6.38 MB).
+max_platform=$((5300 * 1000))
 for f in "$work"/*.tgz; do
 	bytes=$(stat -c %s "$f")
 	echo "npm/test.sh: size $(basename "$f") $bytes bytes packed"
