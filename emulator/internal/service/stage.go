@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -140,27 +141,28 @@ func (c *call) checkCall(op string, in any) error {
 }
 
 // stageSet is the stages watching a table, for one of its definitions.
+// The stages' slice is shared by every table the same stages watch.
 type stageSet struct {
 	meta   *tableMeta
 	stages []Stage
-	always bool     // a stage that is not a Switch watches
-	sw     []Switch // else the switches, one of which must be on
 }
+
+// watchedBy holds the stages' slices of stageSets, by the installed
+// stages' first and which of them watch (a bit each; fewer than 64).
+var watchedBy sync.Map // [2]any{*Stage, uint64} -> []Stage
 
 // watchers returns the stages watching a use of t now (nil: none): the
 // set computed for t's definition, or computed afresh when the
-// definition changed since. One atomic load when nothing changed.
+// definition changed since; all of them when one that is not a Switch
+// watches or a Switch is on. One atomic load when nothing changed.
 func (t *table) watchers() []Stage {
 	m := t.meta.Load()
 	ss := t.stageSet.Load()
 	if ss == nil || ss.meta != m {
 		ss = t.watch(m)
 	}
-	if ss.always {
-		return ss.stages
-	}
-	for _, s := range ss.sw {
-		if s.On(Table{t: t}) {
+	for _, s := range ss.stages {
+		if sw, ok := s.(Switch); !ok || sw.On(Table{t: t}) {
 			return ss.stages
 		}
 	}
@@ -169,18 +171,15 @@ func (t *table) watchers() []Stage {
 
 // watch asks every installed stage whether it watches t's definition m.
 func (t *table) watch(m *tableMeta) *stageSet {
-	ss := &stageSet{meta: m}
-	if t.ns != nil && m != nil {
-		for _, s := range installed {
-			if !s.Watches(Table{t: t}) {
-				continue
-			}
-			ss.stages = append(ss.stages, s)
-			if sw, ok := s.(Switch); ok {
-				ss.sw = append(ss.sw, sw)
-			} else {
-				ss.always = true
-			}
+	ss, mask := &stageSet{meta: m}, uint64(0)
+	for i, s := range installed {
+		if t.ns != nil && m != nil && s.Watches(Table{t: t}) {
+			ss.stages, mask = append(ss.stages, s), mask|1<<i
+		}
+	}
+	if mask != 0 {
+		if v, ok := watchedBy.LoadOrStore([2]any{&installed[0], mask}, ss.stages); ok {
+			ss.stages = v.([]Stage)
 		}
 	}
 	t.stageSet.Store(ss)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
@@ -339,3 +340,44 @@ func (s *countingStage) End(*TableUse, Outcome) {
 	s.ends++
 	s.mu.Unlock()
 }
+
+// TestStagesShareTheirList: tables the same stages watch, a branch's
+// included, share one list of them; a table watched only by Switches
+// runs none while they are off.
+func TestStagesShareTheirList(t *testing.T) {
+	saved := installed
+	t.Cleanup(func() { installed = saved })
+	cs, sw := &countingStage{}, &switchStage{}
+	installed = []Stage{sw, cs}
+	p := newPipelineEnv(t, Config{})
+	ns := p.s.namespaceOf(pipelineAuthKey, pipelineRegion)
+	for _, name := range []string{"pipe", "lsi"} {
+		status, body := p.do("TagResource", `{"ResourceArn":"`+ns.getTable(name).arn+`","Tags":[{"Key":"watch","Value":"yes"}]}`)
+		require.Equal(t, http.StatusOK, status, body)
+	}
+	pipe, lsi := ns.getTable("pipe").watchers(), ns.getTable("lsi").watchers()
+	require.Equal(t, []Stage{sw, cs}, pipe)
+	require.Equal(t, pipe, lsi)
+	require.Same(t, &pipe[0], &lsi[0], "two tables the same stages watch hold a list each")
+
+	const branch = "t1/" + pipelineRegion
+	require.NoError(t, p.s.Fork(branch, ns.DB().Snapshot(nil)))
+	bt := p.s.Namespace(branch).getTable("pipe")
+	require.NotNil(t, bt)
+	require.NotSame(t, ns.getTable("pipe"), bt)
+	require.Same(t, &pipe[0], &bt.watchers()[0], "a branch's table holds its own list of the stages")
+
+	vec := ns.getTable("vec")
+	require.Nil(t, vec.watchers(), "a use ran the stages while the only one watching is a Switch that is off")
+	require.Equal(t, []Stage{sw}, vec.stageSet.Load().stages)
+	sw.on.Store(true)
+	require.Equal(t, []Stage{sw}, vec.watchers())
+}
+
+// switchStage watches every table, and is on while on is set.
+type switchStage struct{ on atomic.Bool }
+
+func (s *switchStage) Watches(Table) bool     { return true }
+func (s *switchStage) On(Table) bool          { return s.on.Load() }
+func (s *switchStage) Begin(*TableUse) error  { return nil }
+func (s *switchStage) End(*TableUse, Outcome) {}

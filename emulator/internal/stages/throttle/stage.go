@@ -161,7 +161,10 @@ func useOf(u *service.TableUse) throttle.Use {
 // configured returns t's throttling for its definition, configuring the
 // namespace's throttler when the definition changed since it last
 // looked (CreateTable, UpdateTable, tags, a restore or a load all
-// publish a new definition). One atomic load when nothing changed.
+// publish a new definition). One atomic load when nothing changed. A
+// table not throttled keeps nothing (a branch's tables only read, say):
+// it is configured afresh at each ask, which is Watches' once a
+// definition, as the stage then watches no use of it.
 func configured(t service.Table) *tableState {
 	d := t.Definition()
 	prev := tables.Load(t)
@@ -169,8 +172,18 @@ func configured(t service.Table) *tableState {
 		return prev
 	}
 	ts := configure(t, d, prev)
-	tables.Store(t, ts)
+	if ts.on || prev != nil { // a table not throttled keeps none
+		tables.Store(t, keepOn(ts))
+	}
 	return ts
+}
+
+// keepOn returns ts when its table is throttled, else nil.
+func keepOn(ts *tableState) *tableState {
+	if ts.on {
+		return ts
+	}
+	return nil
 }
 
 // configure configures the throttler for t's definition d (prev: the
