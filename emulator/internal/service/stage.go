@@ -10,16 +10,13 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The stage seam: the instruments' way into the request pipeline
-// (pipeline.go), as feature.go is the features'. A Stage takes part in
-// every use of a table or index by a data-plane operation: Begin before
-// storage is touched (it may refuse the use, or hold it), End once the
-// use is over, with what it did. The pipeline's entry points
-// (beginItem, beginRead, beginBatchItem, beginTx, beginTxGets,
-// beginSearch; wrote, readItem, readPage, searched, txApplied, txRead,
-// finishItem) loop over the stages that watch the table, in the order
-// they were installed. Watches is asked once per table definition, so a
-// request on a table no stage watches runs none, and allocates nothing.
+// The stage seam: the instruments' way into the request pipeline (pipeline.go), as feature.go is
+// the features'. A Stage takes part in every use of a table or index by a data-plane operation:
+// Begin before storage is touched (it may refuse the use, or hold it), End once the use is over,
+// with what it did. The pipeline's entry points (beginItem, beginRead, beginBatchItem, beginTx,
+// beginTxGets, beginSearch; wrote, readItem, readPage, searched, txApplied, txRead, finishItem)
+// loop over the stages that watch the table, in the order they were installed. Watches is asked
+// once per table definition: a request on a table no stage watches runs none, allocating nothing.
 
 // Stage is one instrument of the request pipeline.
 type Stage interface {
@@ -36,11 +33,10 @@ type Stage interface {
 	End(u *TableUse, o Outcome)
 }
 
-// Switch is a Stage that watches a table only while it is on (a fault
-// rule set, the report collecting), which can change between two
-// definitions of the table: On is asked on every use of a table the
-// stage watches, and the use runs no stage when every stage watching the
-// table is a Switch that is off. On must be cheap (an atomic load).
+// Switch is a Stage that watches a table only while it is on (a fault rule set, the report
+// collecting), which can change between two definitions of the table: On is asked on every use of a
+// table the stage watches, and the use runs no stage when every stage watching the table is a
+// Switch that is off. On must be cheap (an atomic load).
 type Switch interface {
 	On(t Table) bool
 }
@@ -92,18 +88,16 @@ type Outcome struct {
 	Refused error
 }
 
-// CallChecker is a Stage that also takes part in every call of an
-// operation that is not a data-plane one (the control plane, the
-// Streams API): CheckCall runs once per call, with op the operation's
-// name and in its decoded input, before the operation validates it; an
-// error fails the call with it.
+// CallChecker is a Stage that also takes part in every call of an operation that is not a
+// data-plane one (the control plane, the Streams API): CheckCall runs once per call, with op the
+// operation's name and in its decoded input, before the operation validates it; an error fails the
+// call with it.
 type CallChecker interface {
 	CheckCall(c Call, op string, in any) error
 }
 
-// installed are the stages UseStage installed, in its order;
-// callCheckers are those that implement CallChecker. Filled by init
-// functions only; read-only afterwards.
+// installed are the stages UseStage installed, in its order; callCheckers are those that implement
+// CallChecker. Filled by init functions only; read-only afterwards.
 var (
 	installed    []Stage
 	callCheckers []CallChecker
@@ -139,23 +133,18 @@ func (c *call) checkCall(op string, in any) error {
 	return nil
 }
 
-// stageSet is the stages watching a table, for one of its definitions.
+// stageSet is the stages watching a table and the KeyGuards guarding it, for one definition.
 type stageSet struct {
 	meta   *tableMeta
 	stages []Stage
 	always bool     // a stage that is not a Switch watches
 	sw     []Switch // else the switches, one of which must be on
+	guards []KeyGuard
 }
 
-// watchers returns the stages watching a use of t now (nil: none): the
-// set computed for t's definition, or computed afresh when the
-// definition changed since. One atomic load when nothing changed.
+// watchers returns the stages watching a use of t now (nil: none).
 func (t *table) watchers() []Stage {
-	m := t.meta.Load()
-	ss := t.stageSet.Load()
-	if ss == nil || ss.meta != m {
-		ss = t.watch(m)
-	}
+	ss := t.stages()
 	if ss.always {
 		return ss.stages
 	}
@@ -167,8 +156,13 @@ func (t *table) watchers() []Stage {
 	return nil
 }
 
-// watch asks every installed stage whether it watches t's definition m.
-func (t *table) watch(m *tableMeta) *stageSet {
+// stages returns the set computed for t's definition, afresh when it changed (or Reask ran)
+// since: two atomic loads when nothing changed. A set computed as Reask ran is not kept.
+func (t *table) stages() *stageSet {
+	m, old := t.meta.Load(), t.stageSet.Load()
+	if old != nil && old.meta == m {
+		return old
+	}
 	ss := &stageSet{meta: m}
 	if t.ns != nil && m != nil {
 		for _, s := range installed {
@@ -182,10 +176,19 @@ func (t *table) watch(m *tableMeta) *stageSet {
 				ss.always = true
 			}
 		}
+		for _, g := range keyGuards {
+			if g.GuardsKeys(Table{t: t}) {
+				ss.guards = append(ss.guards, g)
+			}
+		}
 	}
-	t.stageSet.Store(ss)
+	t.stageSet.CompareAndSwap(old, ss)
 	return ss
 }
+
+// Reask has the stages asked again whether they watch and guard t: a stage calls it once
+// it stored what decides that for t's published definition.
+func (t Table) Reask() { t.t.stageSet.Store(&stageSet{}) }
 
 // useOf describes a use before the stages see it.
 type useOf struct {

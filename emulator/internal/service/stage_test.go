@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
@@ -91,6 +92,8 @@ type recordingGuard struct {
 	inner KeyGuard
 	log   *checkLog
 }
+
+func (r recordingGuard) GuardsKeys(t Table) bool { return r.inner.GuardsKeys(t) }
 
 func (r recordingGuard) GuardKey(c Call, t Table, k storage.Key) error {
 	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
@@ -339,3 +342,70 @@ func (s *countingStage) End(*TableUse, Outcome) {
 	s.ends++
 	s.mu.Unlock()
 }
+
+// TestKeyGuardsPerDefinition: whether a KeyGuard guards a table is asked
+// once per definition, not per request; a guard that decides to guard a
+// table after its definition was published (as the conventions check
+// stores a new table's policy) has it guarded from its Reask on, while
+// requests run beside it.
+func TestKeyGuardsPerDefinition(t *testing.T) {
+	saved := keyGuards
+	t.Cleanup(func() { keyGuards = saved })
+	g := &switchedGuard{}
+	keyGuards = []KeyGuard{g}
+	p := newPipelineEnv(t, Config{})
+	get := func() {
+		status, body := p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
+		require.Equal(t, http.StatusOK, status, body)
+	}
+	get()
+	asked := g.asked.Load()
+	for range 3 {
+		get()
+	}
+	require.Equal(t, asked, g.asked.Load(), "GuardsKeys asked per request")
+	require.Zero(t, g.guarded.Load(), "a table the guard does not guard had its keys put to it")
+
+	tbl := Table{t: p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe")}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
+			}
+		}()
+	}
+	for range 50 {
+		g.on.Store(true)
+		tbl.Reask()
+		before := g.guarded.Load()
+		get()
+		require.Greater(t, g.guarded.Load(), before, "a request after Reask went unguarded")
+		g.on.Store(false)
+		tbl.Reask()
+	}
+	close(stop)
+	wg.Wait()
+}
+
+// switchedGuard guards every table while on, and counts.
+type switchedGuard struct {
+	on             atomic.Bool
+	asked, guarded atomic.Int64
+}
+
+func (g *switchedGuard) GuardsKeys(Table) bool { g.asked.Add(1); return g.on.Load() }
+
+func (g *switchedGuard) GuardKey(Call, Table, storage.Key) error { g.guarded.Add(1); return nil }
+
+func (g *switchedGuard) GuardRead(Call, Table, storage.Key) error { return nil }
+
+func (g *switchedGuard) GuardScan(Call, Table, string) error { return nil }
