@@ -69,6 +69,8 @@ func TestOnFindsRecorder(t *testing.T) {
 	require.False(t, Reporting(e.Svc))
 	e.Must("GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"a"}}}`)
 	rep := ReportOf(e.Svc, key, region)
-	require.Len(t, rep.Tables, 1, "the use of a namespace whose recorder collects was not recorded")
+	require.Len(t, rep.Tables, 1)
 	require.Equal(t, "tbl", rep.Tables[0].Table)
+	require.Equal(t, int64(1), rep.Tables[0].Resources[0].Gets,
+		"the use of a namespace whose recorder collects was not recorded (nor the one before it)")
 }
