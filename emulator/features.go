@@ -53,6 +53,10 @@ func init() {
 	// admitted it). The conventions check takes part in no use: its
 	// checks (the tenant guard, the rules inside each write) run where
 	// the core's validation order and write path put them.
+	// A build with the nostages tag installs none (stages_installed.go).
+	if noStages {
+		return
+	}
 	service.UseStage(convstage.Stage{})
 	service.UseStage(iam.Stage{})
 	service.UseStage(insights.Stage{})

@@ -68,8 +68,11 @@ const maxPackageLines = 13000
 // alone, went to tablespec (LSIEntriesSize, SizeEstimateRangeGB): 13,144.
 // An index's rules for its key attributes in an item went there too
 // (IndexDef.CheckItemKey, with the key size limits): 13,106. Tables
-// the same stages watch share one list of them: 13,105.
-const maxCoreLines = 13105
+// the same stages watch share one list of them: 13,105. Key guards
+// answered once per definition (a table's stage set keeps the guards
+// that guard it, and Table.Reask has it asked again) came in with the
+// stage lists' sharing: 13,130.
+const maxCoreLines = 13130
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

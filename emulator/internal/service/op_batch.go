@@ -252,7 +252,7 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		if err != nil {
 			return nil, err
 		}
-		if err := c.guardRead(t, k); err != nil {
+		if err := c.guardRead(t, k, k); err != nil {
 			return nil, err
 		}
 		id := keyID(k)

@@ -187,7 +187,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.guardRead(g.t, g.key); err != nil {
+		if err := c.guardRead(g.t, g.key, g.key); err != nil {
 			return nil, err
 		}
 		if !seen.add(g.t, g.key) {

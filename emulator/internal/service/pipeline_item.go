@@ -48,7 +48,7 @@ func (c *call) beginItem(t *table, key storage.Key, access insights.Access) erro
 	if access.IsWrite() {
 		err = c.guardKey(t, key)
 	} else {
-		err = c.guardRead(t, key) // the key, and the read of it whole
+		err = c.guardRead(t, key, key) // the key, and the read of it whole
 	}
 	if err != nil {
 		return err

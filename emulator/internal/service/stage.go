@@ -11,16 +11,13 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The stage seam: the instruments' way into the request pipeline
-// (pipeline.go), as feature.go is the features'. A Stage takes part in
-// every use of a table or index by a data-plane operation: Begin before
-// storage is touched (it may refuse the use, or hold it), End once the
-// use is over, with what it did. The pipeline's entry points
-// (beginItem, beginRead, beginBatchItem, beginTx, beginTxGets,
-// beginSearch; wrote, readItem, readPage, searched, txApplied, txRead,
-// finishItem) loop over the stages that watch the table, in the order
-// they were installed. Watches is asked once per table definition, so a
-// request on a table no stage watches runs none, and allocates nothing.
+// The stage seam: the instruments' way into the request pipeline (pipeline.go), as feature.go is
+// the features'. A Stage takes part in every use of a table or index by a data-plane operation:
+// Begin before storage is touched (it may refuse the use, or hold it), End once the use is over,
+// with what it did. The pipeline's entry points (beginItem, beginRead, beginBatchItem, beginTx,
+// beginTxGets, beginSearch; wrote, readItem, readPage, searched, txApplied, txRead, finishItem)
+// loop over the stages that watch the table, in the order they were installed. Watches is asked
+// once per table definition: a request on a table no stage watches runs none, allocating nothing.
 
 // Stage is one instrument of the request pipeline.
 type Stage interface {
@@ -37,11 +34,10 @@ type Stage interface {
 	End(u *TableUse, o Outcome)
 }
 
-// Switch is a Stage that watches a table only while it is on (a fault
-// rule set, the report collecting), which can change between two
-// definitions of the table: On is asked on every use of a table the
-// stage watches, and the use runs no stage when every stage watching the
-// table is a Switch that is off. On must be cheap (an atomic load).
+// Switch is a Stage that watches a table only while it is on (a fault rule set, the report
+// collecting), which can change between two definitions of the table: On is asked on every use of a
+// table the stage watches, and the use runs no stage when every stage watching the table is a
+// Switch that is off. On must be cheap (an atomic load).
 type Switch interface {
 	On(t Table) bool
 }
@@ -93,18 +89,16 @@ type Outcome struct {
 	Refused error
 }
 
-// CallChecker is a Stage that also takes part in every call of an
-// operation that is not a data-plane one (the control plane, the
-// Streams API): CheckCall runs once per call, with op the operation's
-// name and in its decoded input, before the operation validates it; an
-// error fails the call with it.
+// CallChecker is a Stage that also takes part in every call of an operation that is not a
+// data-plane one (the control plane, the Streams API): CheckCall runs once per call, with op the
+// operation's name and in its decoded input, before the operation validates it; an error fails the
+// call with it.
 type CallChecker interface {
 	CheckCall(c Call, op string, in any) error
 }
 
-// installed are the stages UseStage installed, in its order;
-// callCheckers are those that implement CallChecker. Filled by init
-// functions only; read-only afterwards.
+// installed are the stages UseStage installed, in its order; callCheckers are those that implement
+// CallChecker. Filled by init functions only; read-only afterwards.
 var (
 	installed    []Stage
 	callCheckers []CallChecker
@@ -140,50 +134,85 @@ func (c *call) checkCall(op string, in any) error {
 	return nil
 }
 
-// stageSet is the stages watching a table, for one of its definitions.
-// The stages' slice is shared by every table the same stages watch.
+// stageSet is the stages watching a table and the KeyGuards guarding it, for one of its
+// definitions. Its watchSet is shared by the tables the same stages watch and guards guard.
 type stageSet struct {
-	meta   *tableMeta
-	stages []Stage
+	meta *tableMeta
+	*watchSet
 }
 
-// watchedBy holds the stages' slices of stageSets, by the installed
-// stages' first and which of them watch (a bit each; fewer than 64).
-var watchedBy sync.Map // [2]any{*Stage, uint64} -> []Stage
+type watchSet struct {
+	stages []Stage
+	always bool     // a stage that is not a Switch watches
+	sw     []Switch // else the switches, one of which must be on
+	guards []KeyGuard
+}
 
-// watchers returns the stages watching a use of t now (nil: none): the
-// set computed for t's definition, or computed afresh when the
-// definition changed since; all of them when one that is not a Switch
-// watches or a Switch is on. One atomic load when nothing changed.
+// noWatch stands for a set to compute again (Reask); watchSets holds the shared watchSets
+// by the lists of stages and guards and which of them watch and guard (a bit each).
+var (
+	noWatch   = &watchSet{}
+	watchSets sync.Map // [4]any{*Stage, *KeyGuard, uint64, uint64} -> *watchSet
+)
+
+// watchers returns the stages watching a use of t now (nil: none).
 func (t *table) watchers() []Stage {
-	m := t.meta.Load()
-	ss := t.stageSet.Load()
-	if ss == nil || ss.meta != m {
-		ss = t.watch(m)
+	ss := t.stages()
+	if ss.always {
+		return ss.stages
 	}
-	for _, s := range ss.stages {
-		if sw, ok := s.(Switch); !ok || sw.On(Table{t: t}) {
+	for _, s := range ss.sw {
+		if s.On(Table{t: t}) {
 			return ss.stages
 		}
 	}
 	return nil
 }
 
-// watch asks every installed stage whether it watches t's definition m.
-func (t *table) watch(m *tableMeta) *stageSet {
-	ss, mask := &stageSet{meta: m}, uint64(0)
-	for i, s := range installed {
-		if t.ns != nil && m != nil && s.Watches(Table{t: t}) {
-			ss.stages, mask = append(ss.stages, s), mask|1<<i
+// stages returns the set computed for t's definition, afresh when it changed (or Reask ran)
+// since: two atomic loads when nothing changed. A set computed as Reask ran is not kept.
+func (t *table) stages() *stageSet {
+	m, old := t.meta.Load(), t.stageSet.Load()
+	if old != nil && old.meta == m {
+		return old
+	}
+	ws, watch, guard := &watchSet{}, uint64(0), uint64(0)
+	if t.ns != nil && m != nil {
+		for i, s := range installed {
+			if !s.Watches(Table{t: t}) {
+				continue
+			}
+			ws.stages, watch = append(ws.stages, s), watch|1<<i
+			if sw, ok := s.(Switch); ok {
+				ws.sw = append(ws.sw, sw)
+			} else {
+				ws.always = true
+			}
+		}
+		for i, g := range keyGuards {
+			if g.GuardsKeys(Table{t: t}) {
+				ws.guards, guard = append(ws.guards, g), guard|1<<i
+			}
 		}
 	}
-	if mask != 0 {
-		if v, ok := watchedBy.LoadOrStore([2]any{&installed[0], mask}, ss.stages); ok {
-			ss.stages = v.([]Stage)
-		}
+	if v, ok := watchSets.LoadOrStore([4]any{first(installed), first(keyGuards), watch, guard}, ws); ok {
+		ws = v.(*watchSet)
 	}
-	t.stageSet.Store(ss)
+	ss := &stageSet{meta: m, watchSet: ws}
+	t.stageSet.CompareAndSwap(old, ss)
 	return ss
+}
+
+// Reask has the stages asked again whether they watch and guard t: a stage calls it once
+// it stored what decides that for t's published definition.
+func (t Table) Reask() { t.t.stageSet.Store(&stageSet{watchSet: noWatch}) }
+
+// first is s's first element's address, or nil.
+func first[T any](s []T) *T {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
 }
 
 // useOf describes a use before the stages see it.

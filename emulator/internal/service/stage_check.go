@@ -39,14 +39,14 @@ type DefinitionChecker interface {
 	LoadedDefinition(sp Space, t Table, tags []TagDesc)
 }
 
-// KeyGuard is a Stage that also checks what a request touches by key,
-// before the stages' Begin, where AWS's validation order puts it (an
-// error refuses the request): GuardKey each key of t it touches (a
-// partition's alone for a read of one), GuardRead next each key a read
-// names whole (GetItem, BatchGetItem, TransactGetItems, a Query's sort
-// key equality), GuardScan a read not confined to one partition (a Scan,
-// index "", or a read of a secondary or vector index).
+// KeyGuard is a Stage that also checks what a request touches by key, before the stages' Begin,
+// where AWS's validation order puts it (an error refuses the request): GuardKey each key of t it
+// touches (a partition's alone for a read of one), GuardRead next each key a read names whole
+// (GetItem, BatchGetItem, TransactGetItems, a Query's sort key equality), GuardScan a read not
+// confined to one partition (a Scan, index "", or a read of a secondary or vector index); none of
+// t's when GuardsKeys is false (asked once per definition, and at Table.Reask).
 type KeyGuard interface {
+	GuardsKeys(t Table) bool
 	GuardKey(c Call, t Table, k storage.Key) error
 	GuardRead(c Call, t Table, k storage.Key) error
 	GuardScan(c Call, t Table, index string) error
@@ -216,7 +216,7 @@ func (ns *Namespace) loadedDefinition(t *table, tags []TagDesc) {
 
 // guardKey puts one key of t the request touches to the KeyGuards.
 func (c *call) guardKey(t *table, k storage.Key) error {
-	for _, g := range keyGuards {
+	for _, g := range t.stages().guards {
 		if err := g.GuardKey(Call{c: c}, Table{t: t}, k); err != nil {
 			return err
 		}
@@ -224,18 +224,17 @@ func (c *call) guardKey(t *table, k storage.Key) error {
 	return nil
 }
 
-// guardRead puts a key a read of t names whole to the KeyGuards, then
-// its read (guardWhole).
-func (c *call) guardRead(t *table, k storage.Key) error {
-	if err := c.guardKey(t, k); err != nil {
-		return err
+// guardRead puts the keys of a read of t to the KeyGuards: part (the key
+// itself, or its partition) to each GuardKey, then k, the key it names
+// whole, to each GuardRead.
+func (c *call) guardRead(t *table, part, k storage.Key) error {
+	gs := t.stages().guards
+	for _, g := range gs {
+		if err := g.GuardKey(Call{c: c}, Table{t: t}, part); err != nil {
+			return err
+		}
 	}
-	return c.guardWhole(t, k)
-}
-
-// guardWhole puts the read of t's item with key k to the KeyGuards.
-func (c *call) guardWhole(t *table, k storage.Key) error {
-	for _, g := range keyGuards {
+	for _, g := range gs {
 		if err := g.GuardRead(Call{c: c}, Table{t: t}, k); err != nil {
 			return err
 		}
@@ -246,17 +245,17 @@ func (c *call) guardWhole(t *table, k storage.Key) error {
 // guardQuery puts a Query of t (of an index: guardScan) to the
 // KeyGuards: its partition, and the key its sort key equality names.
 func (c *call) guardQuery(t *table, kc *expr.KeyCondition) error {
-	err := c.guardKey(t, storage.Key{Partition: kc.Partition})
-	if err != nil || kc.Sort.Op != storage.SortEQ {
-		return err
+	part := storage.Key{Partition: kc.Partition}
+	if kc.Sort.Op != storage.SortEQ {
+		return c.guardKey(t, part)
 	}
-	return c.guardWhole(t, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
+	return c.guardRead(t, part, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
 }
 
 // guardScan puts a read of t not confined to one partition to the
 // KeyGuards.
 func (c *call) guardScan(t *table, index string) error {
-	for _, g := range keyGuards {
+	for _, g := range t.stages().guards {
 		if err := g.GuardScan(Call{c: c}, Table{t: t}, index); err != nil {
 			return err
 		}
@@ -410,9 +409,6 @@ func (c *call) batchWriteChecked(b *writeBatch, tx *storage.WriteTx, t *table, i
 // locks, judged together. It returns the error that refuses the
 // transaction, or nil.
 func checkTransactWrites(c *call, tx *storage.WriteTx, acts []*txAction) error {
-	if len(writeCheckers) == 0 {
-		return nil
-	}
 	b := writeBatch{c: c, tx: true}
 	for i, a := range acts {
 		if a.kind == txCheck || writeCheck(a.t) == NoWriteCheck {

@@ -93,6 +93,8 @@ type recordingGuard struct {
 	log   *checkLog
 }
 
+func (r recordingGuard) GuardsKeys(t Table) bool { return r.inner.GuardsKeys(t) }
+
 func (r recordingGuard) GuardKey(c Call, t Table, k storage.Key) error {
 	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
 	return r.inner.GuardKey(c, t, k)
@@ -369,7 +371,7 @@ func TestStagesShareTheirList(t *testing.T) {
 
 	vec := ns.getTable("vec")
 	require.Nil(t, vec.watchers(), "a use ran the stages while the only one watching is a Switch that is off")
-	require.Equal(t, []Stage{sw}, vec.stageSet.Load().stages)
+	require.Equal(t, []Stage{sw}, vec.stages().stages)
 	sw.on.Store(true)
 	require.Equal(t, []Stage{sw}, vec.watchers())
 }
@@ -381,3 +383,70 @@ func (s *switchStage) Watches(Table) bool     { return true }
 func (s *switchStage) On(Table) bool          { return s.on.Load() }
 func (s *switchStage) Begin(*TableUse) error  { return nil }
 func (s *switchStage) End(*TableUse, Outcome) {}
+
+// TestKeyGuardsPerDefinition: whether a KeyGuard guards a table is asked
+// once per definition, not per request; a guard that decides to guard a
+// table after its definition was published (as the conventions check
+// stores a new table's policy) has it guarded from its Reask on, while
+// requests run beside it.
+func TestKeyGuardsPerDefinition(t *testing.T) {
+	saved := keyGuards
+	t.Cleanup(func() { keyGuards = saved })
+	g := &switchedGuard{}
+	keyGuards = []KeyGuard{g}
+	p := newPipelineEnv(t, Config{})
+	get := func() {
+		status, body := p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
+		require.Equal(t, http.StatusOK, status, body)
+	}
+	get()
+	asked := g.asked.Load()
+	for range 3 {
+		get()
+	}
+	require.Equal(t, asked, g.asked.Load(), "GuardsKeys asked per request")
+	require.Zero(t, g.guarded.Load(), "a table the guard does not guard had its keys put to it")
+
+	tbl := Table{t: p.s.namespaceOf(pipelineAuthKey, pipelineRegion).getTable("pipe")}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
+			}
+		}()
+	}
+	for range 50 {
+		g.on.Store(true)
+		tbl.Reask()
+		before := g.guarded.Load()
+		get()
+		require.Greater(t, g.guarded.Load(), before, "a request after Reask went unguarded")
+		g.on.Store(false)
+		tbl.Reask()
+	}
+	close(stop)
+	wg.Wait()
+}
+
+// switchedGuard guards every table while on, and counts.
+type switchedGuard struct {
+	on             atomic.Bool
+	asked, guarded atomic.Int64
+}
+
+func (g *switchedGuard) GuardsKeys(Table) bool { g.asked.Add(1); return g.on.Load() }
+
+func (g *switchedGuard) GuardKey(Call, Table, storage.Key) error { g.guarded.Add(1); return nil }
+
+func (g *switchedGuard) GuardRead(Call, Table, storage.Key) error { return nil }
+
+func (g *switchedGuard) GuardScan(Call, Table, string) error { return nil }

@@ -14,6 +14,15 @@ import (
 // service.WriteChecker).
 type Stage struct{}
 
+// The checks the core finds by type assertion: a method missing would
+// drop the check without a word.
+var (
+	_ service.Configurer        = Stage{}
+	_ service.DefinitionChecker = Stage{}
+	_ service.KeyGuard          = Stage{}
+	_ service.WriteChecker      = Stage{}
+)
+
 var (
 	// states are each service's conventions layer.
 	states = service.NewServiceState(service.Registrar{}, func(*service.Service) *state { return &state{} })
@@ -91,14 +100,29 @@ func (Stage) CheckDefinition(c service.Call, t service.Table, change service.Def
 	if err != nil {
 		return nil, err
 	}
-	return func() { policies.Store(t, p) }, nil
+	return func() { store(t, p) }, nil
 }
 
 // LoadedDefinition rebuilds the policy of a table read back, copied or
 // restored.
 func (Stage) LoadedDefinition(sp service.Space, t service.Table, tags []service.TagDesc) {
-	policies.Store(t, states.In(sp).st.Restored(t.Name(), tagMap(tags)))
+	store(t, states.In(sp).st.Restored(t.Name(), tagMap(tags)))
 }
+
+// store keeps p as t's policy. It may come after t's definition was
+// published (CreateTable publishes it before its done), so the core asks
+// GuardsKeys again unless t had no policy and still has none.
+func store(t service.Table, p *convcheck.Policy) {
+	old := policies.Load(t)
+	policies.Store(t, p)
+	if old != nil || p != nil {
+		t.Reask()
+	}
+}
+
+// GuardsKeys reports whether t opted in: a table without a policy has
+// no key of it put to the guards.
+func (Stage) GuardsKeys(t service.Table) bool { return policies.Load(t) != nil }
 
 // GuardKey is the tenant guard (rule B10) for one key of t: an
 // AccessDeniedException when the caller is bound to a tenant that may

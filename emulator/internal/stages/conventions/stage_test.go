@@ -1,6 +1,8 @@
 package conventions_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
@@ -88,4 +90,39 @@ func TestStageReplayed(t *testing.T) {
 	back.Refused("PutItem", unguarded, "ValidationException")
 	back.Refused("PutItem", `{"TableName":"tagged"`+unguarded[len(`{"TableName":"cmd"`):], "ValidationException")
 	back.Must("PutItem", `{"TableName":"plain"`+unguarded[len(`{"TableName":"cmd"`):])
+}
+
+// TestStageGuardsNewTable: a new table's policy is stored once its
+// definition is published, and the core asks whether the stage guards a
+// table once per definition; reads that run while the table is made, and
+// find it before its policy is stored, leave it guarded all the same
+// (rule A14, a data table read by a versioned sort key, made strict).
+func TestStageGuardsNewTable(t *testing.T) {
+	env := servicetest.New(t, service.Config{Settings: []any{&conventions.Config{Tables: []conventions.TableConfig{
+		{Match: "data*", Policy: conventions.Policy{Roles: conventions.RoleData, Strict: []string{"A14"}}}}}}})
+	for i := range 20 {
+		name := fmt.Sprintf("data%d", i)
+		read := `{"TableName":"` + name + `","Key":{"pk":{"S":"ORDER#tenant001"},"sk":{"S":"ORDER#1@1"}}}`
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+						env.Send("GetItem", read)
+					}
+				}
+			}()
+		}
+		env.Must("CreateTable", commandTable(name, ""))
+		body := env.Refused("GetItem", read, "ValidationException")
+		close(stop)
+		wg.Wait()
+		require.Contains(t, body, "A14")
+	}
 }

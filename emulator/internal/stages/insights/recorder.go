@@ -42,6 +42,9 @@ type settings struct {
 	mu        sync.Mutex // serializes the changes of reporting and design with the making of recorders; a leaf but for recorders' locks
 	reporting atomic.Bool
 	design    atomic.Pointer[insights.Design]
+	// recorders counts the recorders made in the service's namespaces,
+	// each before it is stored: while none, On need not find one.
+	recorders atomic.Int32
 
 	// saveMu serializes the saves of Contributor Insights
 	// configurations; held over a recorder's lock and a DB's SetMeta.
@@ -75,6 +78,7 @@ func RecorderOf(sp service.Space) *insights.Recorder {
 	if set.reporting.Load() {
 		r.SetReporting(true)
 	}
+	set.recorders.Add(1)
 	st.rec.Store(r)
 	return r
 }

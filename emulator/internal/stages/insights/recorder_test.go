@@ -50,3 +50,27 @@ func TestRecorderMadeOnNeed(t *testing.T) {
 	require.False(t, rec.Reporting())
 	require.Same(t, rec, RecorderOf(sp), "a second recorder")
 }
+
+// TestOnFindsRecorder: while no namespace has a recorder the stage's On
+// is the service's reporting setting alone; once one is made, a
+// recorder that collects while the setting is off still has the uses of
+// its namespace recorded.
+func TestOnFindsRecorder(t *testing.T) {
+	e := servicetest.New(t, service.Config{})
+	e.Must("CreateTable", `{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",`+
+		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	e.Must("GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"a"}}}`)
+	key, region := testkit.Credential(e.Auth)
+	sp := e.Svc.SpaceFor(key, region)
+	require.Nil(t, Existing(sp), "a use with nobody reporting made a recorder")
+
+	rec := RecorderOf(sp)
+	rec.SetReporting(true) // this recorder collects; the service's setting stays off
+	require.False(t, Reporting(e.Svc))
+	e.Must("GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"a"}}}`)
+	rep := ReportOf(e.Svc, key, region)
+	require.Len(t, rep.Tables, 1)
+	require.Equal(t, "tbl", rep.Tables[0].Table)
+	require.Equal(t, int64(1), rep.Tables[0].Resources[0].Gets,
+		"the use of a namespace whose recorder collects was not recorded (nor the one before it)")
+}

@@ -20,10 +20,14 @@ func (Stage) Watches(service.Table) bool { return true }
 // GSI of its has Contributor Insights enabled.
 func (Stage) On(t service.Table) bool {
 	sp := t.Space()
+	set := settingsOf.In(sp)
+	if set.recorders.Load() == 0 { // no namespace has a recorder: none of them collects
+		return set.reporting.Load()
+	}
 	if r := Existing(sp); r != nil {
 		return r.On()
 	}
-	return settingsOf.In(sp).reporting.Load()
+	return set.reporting.Load()
 }
 
 // Begin does nothing: the use is recorded once it is over.
