@@ -110,70 +110,22 @@ func (c *keysCutter) skip(v int, close byte) (last, ok bool) {
 func (c *keysCutter) part() bool {
 	switch c.state {
 	case kTop:
-		next, empty, ok := wire.OpenAt(c.b, 0, '{')
-		if !ok {
-			return false
-		}
-		c.pos, c.state = next, kMember
-		if empty {
-			c.state = kWhole
-		}
+		c.at = 0
+		return c.open('{', kMember, kWhole)
 	case kMember:
-		name, v, ok := wire.NameAt(c.b, c.pos)
-		if !ok {
-			return false
-		}
-		if name == c.lc.Member && c.b[v] == '{' {
-			c.at, c.state = v, kMapOpen
-			return true
-		}
-		last, ok := c.skip(v, '}')
-		if !ok {
-			return false
-		}
-		if last {
-			c.state = kWhole
-		}
+		return c.field(c.lc.Member, '{', kMapOpen, kWhole)
 	case kTopSep:
 		return c.sep('}', kMember, kWhole)
 	case kMapOpen:
 		return c.open('{', kTable, kTopSep)
 	case kTable:
-		_, v, ok := wire.NameAt(c.b, c.pos)
-		if !ok {
-			return false
-		}
-		if c.b[v] == '{' {
-			c.at, c.state = v, kObjOpen
-			return true
-		}
-		last, ok := c.skip(v, '}')
-		if !ok {
-			return false
-		}
-		if last {
-			c.state = kTopSep
-		}
+		return c.field("", '{', kObjOpen, kTopSep)
 	case kMapSep:
 		return c.sep('}', kTable, kTopSep)
 	case kObjOpen:
 		return c.open('{', kField, kMapSep)
 	case kField:
-		name, v, ok := wire.NameAt(c.b, c.pos)
-		if !ok {
-			return false
-		}
-		if name == c.lc.List && c.b[v] == '[' {
-			c.at, c.state = v, kListOpen
-			return true
-		}
-		last, ok := c.skip(v, '}')
-		if !ok {
-			return false
-		}
-		if last {
-			c.state = kMapSep
-		}
+		return c.field(c.lc.List, '[', kListOpen, kMapSep)
 	case kObjSep:
 		return c.sep('}', kField, kMapSep)
 	case kListOpen:
@@ -184,6 +136,28 @@ func (c *keysCutter) part() bool {
 		c.keepEnd = c.pos
 	case kElem:
 		return c.element()
+	}
+	return true
+}
+
+// field reads an object's member at pos: one named want (any name when
+// want is "") whose value opens with o is entered (state in); any other
+// is skipped, and after the object's last the state is after.
+func (c *keysCutter) field(want string, o byte, in, after int) bool {
+	name, v, ok := wire.NameAt(c.b, c.pos)
+	if !ok {
+		return false
+	}
+	if (want == "" || name == want) && c.b[v] == o {
+		c.at, c.state = v, in
+		return true
+	}
+	last, ok := c.skip(v, '}')
+	if !ok {
+		return false
+	}
+	if last {
+		c.state = after
 	}
 	return true
 }
