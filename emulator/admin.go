@@ -15,7 +15,7 @@ import (
 )
 
 // The admin endpoints, which no AWS service has: control of the emulator's
-// clock (clock.go) and of the TTL sweeper (ttl.go) over HTTP, for tests
+// clock (clock.go) and of the TTL sweeper (ttl_control.go) over HTTP, for tests
 // that run the emulator as a separate process.
 //
 //	GET  /dynamoemu/clock             {"now":"2026-11-22T11:00:00Z"}

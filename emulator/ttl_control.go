@@ -3,15 +3,17 @@ package emulator
 import (
 	"context"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
 )
 
 // TTL sweeping under the embedding program's control: SweepTTL at once,
 // RunTTLSweeper every interval (cmd/dynamoemu's -ttlSweepInterval), and
-// POST /dynamoemu/ttl/sweep (admin.go). The service (its ttl.go) deletes.
+// POST /dynamoemu/ttl/sweep (admin.go). The TTL feature's sweeper (emulator/internal/ttl) deletes.
 
 // SweepTTL deletes, now, every expired item of every table with TTL
 // enabled, in every database, and returns how many it deleted.
-func (e *Emulator) SweepTTL() int { return e.svc.SweepTTL() }
+func (e *Emulator) SweepTTL() int { return ttl.Sweep(e.svc) }
 
 // RunTTLSweeper calls SweepTTL every interval until ctx is done.
 func (e *Emulator) RunTTLSweeper(ctx context.Context, interval time.Duration) {

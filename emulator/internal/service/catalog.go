@@ -193,7 +193,7 @@ type tableMeta struct {
 	tableClass         string               // "" means STANDARD (not reported)
 	deletionProtection bool
 	tags               []tablespec.TagPair // in the order first added
-	ttl                ttlSpec             // TimeToLive (ttl.go)
+	ttl                TTLSetting          // TimeToLive (the TTL feature's; its sweeper reads it)
 	// The latest stream's shard id, awsRegion and creation time (its
 	// label is streamLabel), recorded so that a replay rebuilds the same
 	// stream (catalog_record.go).

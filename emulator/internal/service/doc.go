@@ -123,8 +123,9 @@
 //     rebuilding across restarts, streamrec.Sidecar: streams.go hands
 //     it the reading of a definition record), feature_streams.go (the streams as the Streams API
 //     reads them; the API is a feature, emulator/internal/streamsapi).
-//   - TTL: ttl.go (a table's setting, SweepTTL); UpdateTimeToLive and
-//     DescribeTimeToLive are a feature (emulator/internal/ttl).
+//   - TTL: a table's setting (TTLSetting, in its definition);
+//     UpdateTimeToLive, DescribeTimeToLive and the sweeper that deletes
+//     expired items are a feature (emulator/internal/ttl).
 //   - Recovery: on-demand backups are a feature
 //     (emulator/internal/backups: CreateBackup and its siblings,
 //     RestoreTableFromBackup, the SYSTEM backup of a deleted table),
@@ -226,8 +227,8 @@
 // A table's stream (streams.go, streamrec) is the storage Observer of its data:
 // storage hands it each committed item write, with the stored records
 // before and after, under the table's write lock, so every write path
-// produces its records and nothing re-reads a table. TimeToLive (ttl.go)
-// deletes expired items through the same write path. Every time the
+// produces its records and nothing re-reads a table. The TTL feature's sweeper
+// (emulator/internal/ttl) deletes expired items through the same write path. Every time the
 // service uses comes from Config.Clock, which the facade moves (its
 // Advance and SetNow); a move calls ClockMoved, which forgets the
 // ClientRequestTokens whose window it ends.

@@ -114,7 +114,7 @@ type TTLSetting struct {
 }
 
 // TTL is the table's TimeToLive setting.
-func (d Definition) TTL() TTLSetting { return TTLSetting{d.m.ttl.enabled, d.m.ttl.attr} }
+func (d Definition) TTL() TTLSetting { return d.m.ttl }
 
 // GSI is a global secondary index of a definition.
 type GSI struct{ x *tablespec.IndexDef }
@@ -229,7 +229,7 @@ func (e *Edit) SetSSE(s *SSEDescription) { e.m.sse = s }
 func (e *Edit) SetTableClass(class string) { e.m.tableClass = class }
 
 // SetTTL sets the TimeToLive setting.
-func (e *Edit) SetTTL(s TTLSetting) { e.m.ttl = ttlSpec{enabled: s.Enabled, attr: s.Attr} }
+func (e *Edit) SetTTL(s TTLSetting) { e.m.ttl = s }
 
 // ownGSIs makes m.gsis the edit's own copy, to change in place.
 func (e *Edit) ownGSIs() {

@@ -37,6 +37,7 @@ func init() {
 	service.UseStage(faults.Stage{})
 	service.UseStage(lag.Stage{})
 	service.UseStage(throttle.Stage{})
+	service.TTLHooks.Sweep = ttl.Sweep
 	service.ReportHooks.SetReporting = insights.SetReporting
 	service.ReportHooks.Recorder = insights.RecorderOf
 	service.LagHooks.Settings = func(ls []fxstate.LagSetting) (any, func([]fxstate.LagSetting)) {

@@ -231,3 +231,15 @@ func mustTables(t *testing.T, e *Service, op, body string) string {
 	}
 	return r.body
 }
+
+// TTLHooks reach the TTL feature's sweeper (emulator/internal/ttl) from
+// the core's tests: the feature imports the core, so only the external
+// test package (features_wired_test.go) may import it and fill TTLHooks.
+var TTLHooks struct {
+	// Sweep deletes every expired item of s now and says how many.
+	Sweep func(s *Service) int
+}
+
+// SweepTTL is the TTL feature's sweep of s, for the tests that race it
+// with the write paths (TestLockOrder, TestReplay, the vector tests).
+func (s *Service) SweepTTL() int { return TTLHooks.Sweep(s) }

@@ -4,12 +4,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
@@ -95,7 +97,7 @@ func TestTimeToLiveErrors(t *testing.T) {
 
 // TestTimeToLiveRecorded: the setting is recorded with the table's
 // definition where it always was (the record's ttlEnabled and ttlAttr),
-// so a replay of the records has it, and the core's sweeper deletes by
+// so a replay of the records has it, and the sweeper deletes by
 // it.
 func TestTimeToLiveRecorded(t *testing.T) {
 	e, rec := servicetest.Recorded(t, service.Config{})
@@ -107,6 +109,30 @@ func TestTimeToLiveRecorded(t *testing.T) {
 	e2 := servicetest.Replay(t, rec, service.Config{}, e.Clock.Now())
 	require.Equal(t, `{"TimeToLiveDescription":{"TimeToLiveStatus":"ENABLED","AttributeName":"exp"}}`,
 		e2.Must("DescribeTimeToLive", `{"TableName":"ttltab"}`))
-	require.Equal(t, 1, e2.Svc.SweepTTL(), "the sweeper deletes by the replayed setting")
-	require.Equal(t, 1, e.Svc.SweepTTL(), "the sweeper deletes by the setting")
+	require.Equal(t, 1, Sweep(e2.Svc), "the sweeper deletes by the replayed setting")
+	require.Equal(t, 1, Sweep(e.Svc), "the sweeper deletes by the setting")
+}
+
+// TestExpired: a Number of epoch seconds before now and at most five
+// years before it expires its item; anything else does not.
+func TestExpired(t *testing.T) {
+	now := servicetest.Start
+	n := func(s string) storage.Value { return storage.N(storage.MustNumber(s)) }
+	sec := func(d time.Time) string { return strconv.FormatInt(d.Unix(), 10) }
+	for _, tc := range []struct {
+		name string
+		v    storage.Value
+		ok   bool
+		want bool
+	}{
+		{"a second ago", n(sec(now.Add(-time.Second))), true, true},
+		{"a fraction before now", n(strconv.FormatFloat(float64(now.UnixNano())/1e9-0.5, 'f', 3, 64)), true, true},
+		{"a second ahead", n(sec(now.Add(time.Second))), true, false},
+		{"five years ago", n(sec(now.AddDate(-5, 0, 0))), true, true},
+		{"over five years ago", n(sec(now.AddDate(-5, 0, 0).Add(-time.Second))), true, false},
+		{"a string", storage.S(sec(now.Add(-time.Second))), true, false},
+		{"missing", storage.Value{}, false, false},
+	} {
+		require.Equal(t, tc.want, expired(tc.v, tc.ok, now), tc.name)
+	}
 }
