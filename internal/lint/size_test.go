@@ -74,7 +74,10 @@ const maxPackageLines = 13000
 // stage lists' sharing: 13,130. The TTL sweeper went to the TTL
 // feature (ttl.Sweep, over Service.Spaces, Definition.TTL and the
 // table's storage; the core's setting is the seam's TTLSetting): 13,022.
-const maxCoreLines = 13022
+// A global table's replica is made by the seam's one Call.MakeTable, as
+// a restore is, with its indexes and stream set by its Edit (CopyTable
+// and Call.registered went): 12,965.
+const maxCoreLines = 12965
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

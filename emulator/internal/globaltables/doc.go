@@ -64,7 +64,7 @@
 // plane pays one hook call per commit (and no record is built for a
 // write while no table of the service has ever had a replica:
 // WantsCommits). A replica is made from a copy-on-write snapshot of the
-// table (service.Call.CopyTable); a definition change is carried as the
+// table (service.Call.MakeTable); a definition change is carried as the
 // source's whole record (service.ParseDefinition) and only the
 // synchronized settings that changed are applied, through the core's one
 // funnel (service.Table.Change). Nothing re-reads a table.

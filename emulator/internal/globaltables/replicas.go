@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -20,7 +21,7 @@ import (
 // another region's namespace of the same access key (so -sharedDb has no
 // global tables). Create makes the replica from a copy-on-write snapshot
 // of the table (its items and indexes; its stream, NEW_AND_OLD_IMAGES,
-// its own: service.Call.CopyTable) and from then on the writes of every
+// its own: service.Call.MakeTable) and from then on the writes of every
 // replica reach every other one (replication.go). Each member records
 // the other regions in its definition (the feature's slot: part.Replicas),
 // so replay and persistence rebuild the group. Delete removes a replica
@@ -424,12 +425,27 @@ func (x part) writeAutoScaled() bool {
 }
 
 // replicaTable makes the replica of src (whose part is sx) in the
-// region of c from a snapshot of src taken now, with the action's
-// overrides; others are the regions of the other replicas. drainMu is
+// region of c from a copy-on-write snapshot of src taken now (its items
+// and indexes, shared, nothing copied: service.Call.MakeTable), with the
+// action's overrides; others are the regions of the other replicas.
+// The replica's definition is src's billing mode, capacity, on-demand
+// limits, encryption, table class, TimeToLive, attribute definitions
+// and secondary indexes (ACTIVE, with ARNs of their own), and a stream
+// of src's view type with a label of its own; not src's tags, deletion
+// protection, recovery setting or other features' slots. drainMu is
 // held.
 func replicaTable(c service.Call, src service.Table, sx part, a *ReplicaAction, others []string) (service.Table, error) {
 	now := c.Now()
-	t, err := c.CopyTable(src, func(e *service.Edit) error {
+	d := src.Definition()
+	snapshot := func(dv storage.Derivation) (*storage.TableSnapshot, error) {
+		return src.Storage().Snapshot().Derive(dv)
+	}
+	t, err := c.MakeTable(src.Name(), d, func(e *service.Edit) error {
+		arn, billing, ix := e.Table().ARN(), e.Billing().Mode, d.Indexes()
+		e.SetIndexes(tablespec.Indexes{AttrDefs: ix.AttrDefs,
+			GSIs: tablespec.CopiedIndexes(arn, ix.GSIs, billing), LSIs: tablespec.CopiedIndexes(arn, ix.LSIs, billing)})
+		e.SetTTL(d.TTL())
+		e.SetStream(d.StreamView())
 		if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && e.Billing().Mode != "PAY_PER_REQUEST" {
 			e.SetCapacity(e.Capacity().WithRead(*o.ReadCapacityUnits))
 		}
@@ -451,9 +467,13 @@ func replicaTable(c service.Call, src service.Table, sx part, a *ReplicaAction, 
 		x.Source, x.SourceAt = others[0], now // the region it is made from (delete.go)
 		setPart(e, x)
 		return nil
-	})
-	if errors.Is(err, storage.ErrTableExists) {
+	}, snapshot)
+	var ae *apierr.Error
+	if errors.As(err, &ae) && ae.Class == apierr.ErrTableAlreadyExists {
 		return service.Table{}, apierr.Validation(apierr.MsgReplicaAlreadyTables(src.Name()))
+	}
+	if errors.Is(err, storage.ErrNotDurable) {
+		err = nil // made: the replica is kept, as a definition change not durable is
 	}
 	return t, err
 }

@@ -175,7 +175,7 @@
 //     UpdateChecker, DropChecker) and old records' "ext" members
 //     (ExtMembered); feature_service.go per-service state, each
 //     request's start (Starter) and the namespaces of other regions
-//     (Service.Space, Call.InRegion, CopyTable). The parts of a table
+//     (Service.Space, Call.InRegion). The parts of a table
 //     the core keeps for its own operations and features read or
 //     change: feature_definition.go (tags, Time to Live),
 //     feature_reads.go (the data plane's lookups, a table's indexes),

@@ -179,7 +179,7 @@ func (t Table) Definition() Definition { return Definition{t: t.t, m: t.t.snapsh
 func (t Table) Storage() *storage.Table { return t.t.data }
 
 // Edit is a table's definition being changed (Table.Change, or a copy
-// being made: Call.CopyTable): its getters read the change so far, its
+// being made: Call.MakeTable): its getters read the change so far, its
 // setters change it. Nothing is published until the change is recorded.
 type Edit struct {
 	Definition

@@ -3,12 +3,9 @@ package service
 import (
 	"errors"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -124,21 +121,13 @@ func (c Call) Account() string { return c.c.account }
 
 // InRegion returns the call as if its request had come to region: in
 // the namespace of the request's access key there (a read creates none;
-// CopyTable registers it), for the feature's own work there, which is
+// MakeTable registers it), for the feature's own work there, which is
 // not this request's answer or table.
 func (c Call) InRegion(region string) Call {
 	inner := *c.c
 	inner.ns = c.c.svc.dbs.lookup(nsKey{accessKey: c.c.accessKey, region: region})
 	inner.region = region
 	inner.out, inner.tableName = nil, nil
-	return Call{c: &inner}
-}
-
-// registered returns the call in its namespace registered (created if
-// nobody has created anything in it yet, as adding a table does).
-func (c Call) registered() Call {
-	inner := *c.c
-	inner.ns = c.c.ns.registered()
 	return Call{c: &inner}
 }
 
@@ -175,67 +164,4 @@ func (c Call) EnableStream(t Table, view string) error {
 		return nil
 	}
 	return err
-}
-
-// CopyTable makes, in the call's namespace (registered), a table of
-// src's name and key schema with src's items and indexes as they are
-// now, shared with src's (a copy-on-write snapshot: nothing is copied),
-// and a definition copied from src's: ACTIVE (CREATING for the
-// transient delay), with src's attribute definitions, billing mode,
-// capacity, on-demand limits, encryption, table class, TimeToLive, its
-// secondary indexes (ACTIVE, with ARNs of their own) and a stream of
-// its view type, if it has one; not its tags, deletion protection,
-// recovery setting or slots. edit (nil: none) changes that definition
-// before the table is made; it may not add or drop indexes. A table of
-// that name in the namespace is storage.ErrTableExists. The table is
-// recorded (one RecordRestoreTable) and published; an ErrNotDurable is
-// not returned.
-func (c Call) CopyTable(src Table, edit func(e *Edit) error) (Table, error) {
-	c = c.registered()
-	cc, s := c.c, src.t
-	sm := s.snapshot()
-	now := cc.Now()
-	t := &table{name: s.name, schema: s.schema, keySchema: s.keySchema,
-		arn: cc.tableARN(s.name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
-	m := &tableMeta{
-		status: statusActive, Indexes: tablespec.Indexes{AttrDefs: sm.AttrDefs},
-		billingMode: sm.billingMode, billingReported: sm.billingReported, payPerRequestSince: sm.payPerRequestSince,
-		throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write}, onDemand: sm.onDemand, warm: sm.warm,
-		stream: sm.stream, sse: sm.sse, tableClass: sm.tableClass, ttl: sm.ttl,
-	}
-	if d := cc.svc.cfg.TransientDelay; d > 0 {
-		m.activeAt = now.Add(d)
-	}
-	m.GSIs = tablespec.CopiedIndexes(t.arn, sm.GSIs, m.billingMode)
-	m.LSIs = tablespec.CopiedIndexes(t.arn, sm.LSIs, m.billingMode)
-	if edit != nil {
-		e := &Edit{Definition: Definition{t: t, m: m}}
-		if err := edit(e); err != nil {
-			return Table{}, err
-		}
-		if len(e.added) > 0 || len(e.dropped) > 0 {
-			return Table{}, errors.New("service: CopyTable's edit added or dropped an index")
-		}
-	}
-	var st streamrec.Stream
-	if m.streamOn() {
-		st = t.registerStream(cc, m, *m.stream.StreamViewType, "")
-	}
-	t.meta.Store(m)
-	snap, err := s.data.Snapshot().Derive(storage.Derivation{
-		Indexes: tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
-		Meta:    map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
-	})
-	if err != nil {
-		cc.forgetStream(st)
-		return Table{}, err
-	}
-	data, err := cc.ns.db.RestoreTable(t.name, t.id, snap)
-	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
-		cc.forgetStream(st)
-		return Table{}, err
-	}
-	cc.ns.loadedDefinition(t, nil)
-	cc.ns.publishTable(t, data, m, st)
-	return Table{t: t}, nil
 }

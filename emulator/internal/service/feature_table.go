@@ -59,9 +59,10 @@ func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m
 // in one RecordRestoreTable. Its definition starts as from's billing
 // mode and its history, capacity, on-demand limits, warm throughput,
 // encryption and table class, ACTIVE (CREATING for the transient delay),
-// and edit changes it (its indexes: Edit.SetIndexes). A table of that
-// name is TableAlreadyExistsException; an ErrNotDurable comes back with
-// the table made.
+// and edit changes it (its indexes: Edit.SetIndexes; a stream of its own,
+// with a new label: Edit.SetStream). A table of that name is
+// TableAlreadyExistsException; an ErrNotDurable comes back with the
+// table made.
 func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (Table, error) {
 	cc, src, sm := c.c, from.t, from.m
@@ -77,6 +78,10 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	if err := edit(&Edit{Definition: Definition{t: t, m: m}}); err != nil {
 		return Table{}, err
 	}
+	var s Stream
+	if m.streamOn() {
+		s = t.registerStream(cc, m, *m.stream.StreamViewType, "")
+	}
 	t.meta.Store(m)
 	vdefs := tablespec.VectorStorageDefs(m.Vectors)
 	if vdefs == nil {
@@ -88,18 +93,20 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
 	})
 	if err != nil {
+		cc.forgetStream(s)
 		return Table{}, err
 	}
 	ns := cc.ns.registered()
 	st, err := ns.db.RestoreTable(name, t.id, snap)
-	if errors.Is(err, storage.ErrTableExists) {
-		return Table{}, apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
-	}
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
+		cc.forgetStream(s)
+		if errors.Is(err, storage.ErrTableExists) {
+			err = apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
+		}
 		return Table{}, err
 	}
 	ns.loadedDefinition(t, nil)
-	ns.publishTable(t, st, m, Stream{})
+	ns.publishTable(t, st, m, s)
 	return Table{t: t}, err
 }
 
@@ -125,6 +132,16 @@ func (d Definition) Indexes() *tablespec.Indexes { return &d.m.Indexes }
 
 // SetIndexes sets the definition's indexes and attribute definitions.
 func (e *Edit) SetIndexes(ix tablespec.Indexes) { e.m.Indexes = ix }
+
+// SetStream gives a table being made (Call.MakeTable) a stream of view
+// type view ("": none).
+func (e *Edit) SetStream(view string) {
+	e.m.stream = nil
+	if view != "" {
+		on := true
+		e.m.stream = &StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
+	}
+}
 
 // Opener is a feature told when a namespace is made (before anything is
 // loaded into it), to read what it keeps beside it (Space.Keep).
