@@ -76,8 +76,10 @@ const maxPackageLines = 13000
 // table's storage; the core's setting is the seam's TTLSetting): 13,022.
 // A global table's replica is made by the seam's one Call.MakeTable, as
 // a restore is, with its indexes and stream set by its Edit (CopyTable
-// and Call.registered went): 12,965.
-const maxCoreLines = 12965
+// and Call.registered went): 12,965. The restores' and backups' wire
+// shapes are named from tablespec by the features that use them, and
+// two aliases nobody used went: 12,953.
+const maxCoreLines = 12953
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

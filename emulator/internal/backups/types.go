@@ -1,6 +1,9 @@
 package backups
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+)
 
 // Wire shapes of the on-demand backup operations, after AWS's API
 // reference. Timestamps in requests are epoch seconds (JSON numbers).
@@ -49,9 +52,9 @@ type DeleteBackupOutput struct {
 
 // BackupDescription is a backup with its source table as it was.
 type BackupDescription struct {
-	BackupDetails             *BackupDetails                     `json:"BackupDetails"`
-	SourceTableDetails        *service.SourceTableDetails        `json:"SourceTableDetails"`
-	SourceTableFeatureDetails *service.SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitempty"`
+	BackupDetails             *BackupDetails                       `json:"BackupDetails"`
+	SourceTableDetails        *tablespec.SourceTableDetails        `json:"SourceTableDetails"`
+	SourceTableFeatureDetails *tablespec.SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitempty"`
 }
 
 // ListBackupsInput is the ListBackups request.
@@ -89,7 +92,7 @@ type RestoreTableFromBackupInput struct {
 	TargetTableName *string
 	BackupArn       *string
 	// the members both restores take, declared once
-	service.RestoreOverrides
+	tablespec.RestoreOverrides
 }
 
 // RestoreTableFromBackupOutput is the RestoreTableFromBackup response.

@@ -1,6 +1,9 @@
 package pitr
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+)
 
 // Wire shapes of the point-in-time recovery operations, after AWS's API
 // reference. Timestamps in requests are epoch seconds (JSON numbers).
@@ -54,7 +57,7 @@ type RestoreTableToPointInTimeInput struct {
 	UseLatestRestorableTime *bool
 	RestoreDateTime         *float64
 	// the members both restores take, declared once
-	service.RestoreOverrides
+	tablespec.RestoreOverrides
 }
 
 // RestoreTableToPointInTimeOutput is the RestoreTableToPointInTime response.

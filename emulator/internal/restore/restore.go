@@ -23,7 +23,7 @@ type Source struct {
 
 // Table makes table name in the request's namespace of src, changed by
 // ov, and answers its description.
-func Table(c service.Call, name string, src Source, ov *service.RestoreOverrides) (*service.TableDescription, error) {
+func Table(c service.Call, name string, src Source, ov *tablespec.RestoreOverrides) (*service.TableDescription, error) {
 	if err := admissible(c, name, c.Now()); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func isRestored(d service.Definition) bool {
 
 // restored edits e, the definition of a table restored from src, by the
 // overrides ov.
-func restored(c service.Call, e *service.Edit, src Source, ov *service.RestoreOverrides) error {
+func restored(c service.Call, e *service.Edit, src Source, ov *tablespec.RestoreOverrides) error {
 	now := c.Now()
 	sb := src.Definition.Billing()
 	b := sb

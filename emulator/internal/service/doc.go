@@ -134,9 +134,8 @@
 //     service.Hooker and Definer, feature_lifecycle.go); both restore
 //     through emulator/internal/restore, over Call.MakeTable (a table
 //     made of a snapshot, feature_table.go) and Edit's setters (what the
-//     overrides do to the indexes is tablespec's RestoredIndexes), backups_types.go the
-//     wire shapes the core keeps (RestoreSummary, RestoreOverrides,
-//     a backup's source description), hook_select.go (the item writes
+//     overrides do to the indexes is tablespec's RestoredIndexes), backups_types.go
+//     (a restored table's RestoreSummary), hook_select.go (the item writes
 //     the namespace's hook chain hears of), admin_views.go (read-only
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
