@@ -78,8 +78,9 @@ const maxPackageLines = 13000
 // a restore is, with its indexes and stream set by its Edit (CopyTable
 // and Call.registered went): 12,965. The restores' and backups' wire
 // shapes are named from tablespec by the features that use them, and
-// two aliases nobody used went: 12,953.
-const maxCoreLines = 12953
+// two aliases nobody used went: 12,953. Table.HasSortKey and
+// Table.GlobalIndex went for Table.Schema and Table.Indexes: 12,938.
+const maxCoreLines = 12938
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

@@ -105,10 +105,13 @@ func ciTarget(c service.Call, tableName, indexName *string) (service.Table, stri
 		return service.Table{}, "", false, err
 	}
 	if indexName == nil {
-		return t, "", t.HasSortKey(), nil
+		return t, "", t.Schema().HasSort(), nil
 	}
-	if hasSort, ok := t.GlobalIndex(*indexName); ok {
-		return t, *indexName, hasSort, nil
+	gsis, _ := t.Indexes()
+	for _, x := range gsis {
+		if x.Name == *indexName {
+			return t, *indexName, x.Schema.HasSort(), nil
+		}
 	}
 	return service.Table{}, "", false, apierr.ResourceNotFound(apierr.MsgResourceNotFound)
 }

@@ -28,21 +28,6 @@ func (c Call) LookupDataTable(name string) (Table, error) {
 // name (false: deleted, perhaps made again).
 func (t Table) Live() bool { return t.t.ns.getTable(t.t.name) == t.t }
 
-// HasSortKey reports whether the table's key has a sort key.
-func (t Table) HasSortKey() bool { return t.t.schema.HasSort() }
-
-// GlobalIndex reports whether the table has a global secondary index
-// named name, and whether its key has a sort key.
-func (t Table) GlobalIndex(name string) (hasSort, ok bool) {
-	gsis, _ := t.t.indexes()
-	for _, x := range gsis {
-		if x.Name == name {
-			return x.Schema.HasSort(), true
-		}
-	}
-	return false, false
-}
-
 // Indexes are the table's secondary indexes (GSIs, LSIs) in its
 // published definition. Read them, never change them.
 func (t Table) Indexes() (gsis, lsis []*tablespec.IndexDef) { return t.t.indexes() }

@@ -139,7 +139,7 @@ func (Stage) GuardKey(c service.Call, t service.Table, k storage.Key) error {
 // a versioned sort key.
 func (Stage) GuardRead(c service.Call, t service.Table, k storage.Key) error {
 	p := policies.Load(t)
-	if p == nil || !t.HasSortKey() || k.Sort.Kind() != storage.KindS {
+	if p == nil || !t.Schema().HasSort() || k.Sort.Kind() != storage.KindS {
 		return nil
 	}
 	return p.CheckRead(req(c), t.Name(), k)

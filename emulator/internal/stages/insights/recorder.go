@@ -167,7 +167,7 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 			continue
 		}
 		if s.Index != "" {
-			if _, ok := t.GlobalIndex(s.Index); !ok {
+			if !hasGSI(t, s.Index) {
 				continue
 			}
 		}
@@ -193,4 +193,15 @@ func forget(sp service.Space, table, index string) {
 		r.ForgetContributorInsights(table, index)
 		SaveContributorInsights(sp)
 	}
+}
+
+// hasGSI reports whether t has a global secondary index named name.
+func hasGSI(t service.Table, name string) bool {
+	gsis, _ := t.Indexes()
+	for _, x := range gsis {
+		if x.Name == name {
+			return true
+		}
+	}
+	return false
 }
