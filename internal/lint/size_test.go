@@ -80,7 +80,10 @@ const maxPackageLines = 13000
 // shapes are named from tablespec by the features that use them, and
 // two aliases nobody used went: 12,953. Table.HasSortKey and
 // Table.GlobalIndex went for Table.Schema and Table.Indexes: 12,938.
-const maxCoreLines = 12938
+// A ClientRequestToken's length check went to idempotency
+// (Constraints), which TransactWriteItems and the PartiQL feature's
+// ExecuteTransaction call, and the seam's TokenConstraints with it: 12,922.
+const maxCoreLines = 12922
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

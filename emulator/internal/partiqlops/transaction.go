@@ -131,7 +131,7 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 	if v := service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity); v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
 		cs.Msgs = append(cs.Msgs, v)
 	}
-	service.TokenConstraints(&cs, in.ClientRequestToken)
+	idempotency.Constraints(&cs, in.ClientRequestToken)
 	if err := cs.Err(); err != nil {
 		return nil, false, err
 	}

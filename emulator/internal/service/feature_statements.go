@@ -261,9 +261,6 @@ const MaxItemBytes = maxItemBytes
 // MaxTransactItems is the most actions of a transaction.
 const MaxTransactItems = maxTransactItems
 
-// TokenConstraints adds the constraints of a ClientRequestToken to cs.
-func TokenConstraints(cs *apierr.Constraints, tok *string) { tokenConstraints(cs, tok) }
-
 // RVOCCFViolation is the violation of a
 // ReturnValuesOnConditionCheckFailure member (member: the prefix of its
 // constraint path; "" for none).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -35,7 +36,6 @@ func init() {
 const (
 	maxTransactItems = 100
 	maxTransactBytes = 4 << 20 // aggregate size of a transaction's items
-	maxClientToken   = 36
 )
 
 // TransactWriteItemsInput is the TransactWriteItems request.
@@ -234,23 +234,10 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	// 'returnConsumedCapacity' ..." (us-east-1, 2026-10-09, paritysuite/
 	// dynamodb-conformance validation-ordering/transactions.test.ts;
 	// eu-west-2 then answered the token alone in a newer generic form).
-	tokenConstraints(&cs, in.ClientRequestToken)
+	idempotency.Constraints(&cs, in.ClientRequestToken)
 	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
 	apierr.Enum(&cs, in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", returnMetricsSize, returnMetricsNone)
 	return cs.Err()
-}
-
-// tokenConstraints checks a ClientRequestToken's length.
-func tokenConstraints(cs *apierr.Constraints, tok *string) {
-	if tok == nil {
-		return
-	}
-	if len(*tok) < 1 {
-		cs.Add(apierr.Quote(*tok), "clientRequestToken", apierr.LenGE(1))
-	}
-	if len(*tok) > maxClientToken {
-		cs.Add(apierr.Quote(*tok), "clientRequestToken", apierr.LenLE(maxClientToken))
-	}
 }
 
 // itemsOrNil is a pointer that is nil exactly when the list was absent.
