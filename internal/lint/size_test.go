@@ -83,7 +83,9 @@ const maxPackageLines = 13000
 // A ClientRequestToken's length check went to idempotency
 // (Constraints), which TransactWriteItems and the PartiQL feature's
 // ExecuteTransaction call, and the seam's TokenConstraints with it: 12,922.
-const maxCoreLines = 12922
+// Eight aliases of tablespec's shapes and Features, which nothing
+// used, went: 12,911.
+const maxCoreLines = 12911
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

@@ -121,9 +121,6 @@ func recordMember(name string) bool {
 	return false
 }
 
-// Features returns the names of the features in use.
-func Features() []string { return slices.Clone(features) }
-
 // Op registers a feature's operation: the core's adapter decodes its
 // input, gives it one fault decision per call as any control-plane
 // operation (the installed CallCheckers, stage.go) and encodes its output.
