@@ -16,7 +16,8 @@ import (
 // subject (docs/architecture.md, "Features"), as the service core was.
 // It was 15,000 while the core stood near it; storage, the next largest,
 // came under 13,000 when DynamoDB's numbers left it for internal/number.
-// The core is held to its own bound, maxCoreLines, until that is lower.
+// The core is held to its own bound, maxCoreLines, which is lower now
+// (12,911: every package is under 13,000) and may only fall.
 const maxPackageLines = 13000
 
 // maxCoreLines is the most lines of non-test Go the service core
