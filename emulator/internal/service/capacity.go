@@ -41,9 +41,13 @@ func validateReturnConsumedCapacity(mode string) string {
 // item's size for GetItem, 0 when absent; the total of the items read for
 // Query and Scan), or nil when mode asks for none.
 func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
-	if !asked(mode) {
+	if !asked(mode) { // inlined: a request asking for none makes no call
 		return nil
 	}
+	return meteredRead(t, mode, sizeBytes, consistent)
+}
+
+func meteredRead(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
 	return meter.Consumed(t.name, mode, &Usage{Table: meter.ReadUnits(sizeBytes, consistent)})
 }
 
@@ -69,9 +73,13 @@ func readIndexCapacity(t *table, x *tablespec.IndexDef, mode string, indexUnits,
 // t whose Change is ch, its index writes included; ch.Old must be decoded
 // when t has indexes (see needOld).
 func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change) *ConsumedCapacity {
-	if !asked(mode) {
+	if !asked(mode) { // inlined: a request asking for none makes no call
 		return nil
 	}
+	return meteredWrite(t, mode, sizeBytes, ch)
+}
+
+func meteredWrite(t *table, mode string, sizeBytes int, ch storage.Change) *ConsumedCapacity {
 	gsis, lsis := t.indexes()
 	u := meter.Written(Table{t: t}, sizeBytes, ch, len(gsis)+len(lsis) > 0)
 	return meter.Consumed(t.name, mode, &u)
