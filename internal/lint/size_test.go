@@ -85,8 +85,9 @@ const maxPackageLines = 13000
 // (Constraints), which TransactWriteItems and the PartiQL feature's
 // ExecuteTransaction call, and the seam's TokenConstraints with it: 12,922.
 // Eight aliases of tablespec's shapes and Features, which nothing
-// used, went: 12,911.
-const maxCoreLines = 12911
+// used, went: 12,911. Capacity accounting's units and answer member
+// went to the capacity stage behind the Meter: 12,862.
+const maxCoreLines = 12862
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

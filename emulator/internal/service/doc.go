@@ -68,9 +68,7 @@
 //     (wire shapes, definitions, CreateTable's checks, UpdateTable's
 //     VectorIndexUpdates, the write-side check checkIndexKeys calls, the
 //     write capacity's figures), vector_defs.go (DescribeTable),
-//     vector_capacity.go (the write capacity vector
-//     indexes meter, in ConsumedCapacity: VectorWriteRequestBytes, the
-//     billed size), feature_vectors.go (an index as SearchVectors
+//     feature_vectors.go (an index as SearchVectors
 //     reads it; SearchVectors is a feature,
 //     emulator/internal/vectorsearch).
 //   - Data plane: dataplane.go (shared helpers: keys, conditions,
@@ -86,10 +84,11 @@
 //     op_batch_recycle.go (the item maps written items give back),
 //     op_batch_get_encode.go (BatchGetItem's answer from stored records),
 //     call_pool.go (pooled calls), page_pool.go (pooled page slices),
-//     capacity.go (capacity accounting, the pipeline's last stage),
+//     capacity.go (the answers' ConsumedCapacity, asked of the Meter
+//     when the request asks for it),
 //     item_size_bound.go (when an item's size needs no measuring),
 //     indexes.go and
-//     indexes_multi.go (index write units, multi-attribute GSI
+//     indexes_multi.go (index write units by the Meter, multi-attribute GSI
 //     queries),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),
@@ -191,7 +190,9 @@
 //     stage may make beside the uses: a table's definition, the keys a
 //     request names, each write inside its storage transaction; the
 //     conventions check, emulator/internal/stages/conventions, makes
-//     them all).
+//     them all), stage_capacity.go (the Meter: the stage that turns
+//     what the operations read and wrote into units and the answers'
+//     ConsumedCapacity, emulator/internal/stages/capacity; Usage).
 //   - Fault injection, throttling, the access-pattern report
 //     (faults/WIRING.md): the fault rules, throttling and the report's
 //     recording are stages (emulator/internal/stages/faults, throttle

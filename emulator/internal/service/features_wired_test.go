@@ -4,6 +4,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
@@ -32,6 +33,7 @@ func init() {
 	service.Use(streamsapi.Feature{})
 	service.Use(vectorsearch.Feature{})
 	service.Use(partiqlops.Feature{})
+	service.UseStage(capacity.Stage{})
 	service.UseStage(convstage.Stage{})
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})

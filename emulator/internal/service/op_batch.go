@@ -173,7 +173,7 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 	if bt.projection != nil {
 		proj.pj = bt.projection.Projector()
 	}
-	units := 0.0
+	units, metered := 0.0, asked(rcc)
 	for i, k := range bt.keys {
 		u, err := c.beginBatchItem(bt.t, k, insights.Get)
 		if err != nil {
@@ -200,8 +200,11 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 				items = append(items, e)
 			}
 		}
-		units += readUnits(n, bt.consistent)
-		u.endBatchItem(readUnits(n, bt.consistent), 0, nil, min(1, n))
+		if metered || u != nil {
+			ru := readUnits(n, bt.consistent)
+			units += ru
+			u.endBatchItem(ru, 0, nil, min(1, n))
+		}
 	}
 	if proj.pj != nil {
 		items = proj.items()
@@ -429,8 +432,8 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 // the one the uses need) and item-collection metrics to out. keep says
 // that the writes' maps must stay: the stages' write checks saw them.
 func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWriteTable, uses []*TableUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
-	var cp capacity
-	var vbytes map[string]float64 // each vector index's VectorWriteRequestBytes
+	var cp Usage
+	metered := asked(in.ReturnConsumedCapacity)
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
 	decodeOld := needOld(bt.t, mode)
 	var defs []*tablespec.IndexDef
@@ -457,22 +460,22 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWrit
 		if err != nil {
 			return false, err
 		}
-		cp.table += writeUnits(billedWriteSize(bt.t, max(ch.OldSize, ch.NewSize), ch))
 		var ixUnits map[*tablespec.IndexDef]float64
-		if decodeOld {
-			ixUnits = indexWriteUnits(bt.t.schema, defs, ch)
-			cp.add(ixUnits)
-			vbytes = tablespec.AddBytes(vbytes, tablespec.VectorWriteBytes(bt.t.schema, bt.t.vectorIndexes(), ch))
+		if metered {
+			w := meter.Written(Table{t: bt.t}, max(ch.OldSize, ch.NewSize), ch, decodeOld)
+			ixUnits = w.Indexes
+			cp.Add(w)
+		} else if decodeOld && u != nil {
+			ixUnits = indexWriteUnits(bt.t, defs, ch)
 		}
-		u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
+		if u != nil {
+			u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
+		}
 		icm.add(w.key, ch)
 	}
 	out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
-	if cc := cp.report(bt.t, in.ReturnConsumedCapacity); cc != nil {
-		if in.ReturnConsumedCapacity == capacityIndexes {
-			addVectorBytes(cc, vbytes)
-		}
-		out.ConsumedCapacity = append(out.ConsumedCapacity, cc)
+	if metered {
+		out.ConsumedCapacity = append(out.ConsumedCapacity, meter.Consumed(bt.t.name, in.ReturnConsumedCapacity, &cp))
 	}
 	return checked, nil
 }

@@ -589,7 +589,7 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 type txUnits struct {
 	table   string // its name: a token's replay keeps it (idempotency.go), not the table
 	units   float64
-	vectors map[string]float64 // VectorWriteRequestBytes by vector index (vector_capacity.go)
+	vectors map[string]float64 // VectorWriteRequestBytes by vector index (the Meter's Written)
 }
 
 // addUnits adds units for t to list, keeping tables in the order they
@@ -609,23 +609,12 @@ func addUnits(list []txUnits, t *table, units float64) []txUnits {
 // as WriteCapacityUnits (write) or ReadCapacityUnits, also under Table for
 // INDEXES. Nil when mode asks for none.
 func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
-	if mode != capacityTotal && mode != capacityIndexes {
+	if !asked(mode) {
 		return nil
 	}
 	out := make([]*ConsumedCapacity, 0, len(list))
 	for _, u := range list {
-		units := u.units
-		cc := &ConsumedCapacity{TableName: u.table, CapacityUnits: units}
-		if write {
-			cc.WriteCapacityUnits = &units
-		} else {
-			cc.ReadCapacityUnits = &units
-		}
-		if mode == capacityIndexes {
-			cc.Table = &Capacity{CapacityUnits: units, ReadCapacityUnits: cc.ReadCapacityUnits, WriteCapacityUnits: cc.WriteCapacityUnits}
-			addVectorBytes(cc, u.vectors)
-		}
-		out = append(out, cc)
+		out = append(out, meter.Consumed(u.table, mode, &Usage{Table: u.units, Vectors: u.vectors, Tx: true, Write: write}))
 	}
 	return out
 }
@@ -656,10 +645,11 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 		if a.old != nil {
 			ch.Old = a.old
 		}
-		writes = addUnits(writes, a.t, 2*writeUnits(billedWriteSize(a.t, max(ch.OldSize, ch.NewSize), ch)))
-		if xs := a.t.vectorIndexes(); len(xs) > 0 {
+		w := meter.Written(Table{t: a.t}, max(ch.OldSize, ch.NewSize), ch, false)
+		writes = addUnits(writes, a.t, 2*w.Table)
+		if w.Vectors != nil {
 			j := slices.IndexFunc(writes, func(u txUnits) bool { return u.table == a.t.name })
-			writes[j].vectors = tablespec.AddBytes(writes[j].vectors, tablespec.VectorWriteBytes(a.t.schema, xs, ch))
+			writes[j].vectors = tablespec.AddBytes(writes[j].vectors, w.Vectors)
 		}
 		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
 		icm[a.t.name].add(a.key, ch)

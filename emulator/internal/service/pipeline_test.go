@@ -171,7 +171,8 @@ var controlPlaneOps = []string{
 // an eventually consistent read sees the table's read lag, the
 // conventions rules check a write, a write answers its item-collection
 // metrics,
-// its consumed capacity is answered, and a request refused by its
+// its consumed capacity is answered by the Meter (the capacity stage,
+// stage_capacity.go), and a request refused by its
 // condition is charged.
 func TestPipeline(t *testing.T) {
 	var registered []string
@@ -261,6 +262,9 @@ func TestPipeline(t *testing.T) {
 			}
 			t.Run("capacity", func(t *testing.T) {
 				p := newPipelineEnv(t, Config{})
+				cm := &countingMeter{Meter: meter}
+				meter = cm
+				t.Cleanup(func() { meter = cm.Meter })
 				status, body := p.do(op, tc.body)
 				require.Equal(t, http.StatusOK, status, body)
 				want := `"CapacityUnits":`
@@ -268,6 +272,9 @@ func TestPipeline(t *testing.T) {
 					want = `"VectorSearchRequestBytes":`
 				}
 				require.Contains(t, body, want, "no consumed capacity answered")
+				if !tc.vector { // a search's bytes are the vector search's own
+					require.Positive(t, cm.consumed.Load(), "the answer's capacity was not the Meter's")
+				}
 			})
 			if tc.write != "" {
 				t.Run("conventions", func(t *testing.T) {
@@ -536,4 +543,16 @@ func TestControlPlaneFaults(t *testing.T) {
 		require.Equal(t, http.StatusInternalServerError, res.StatusCode, "%s: %s", name, body)
 		require.Contains(t, body, marker, "the fault rule did not fire on %s", name)
 	}
+}
+
+// countingMeter counts the answers' ConsumedCapacity members its Meter
+// makes.
+type countingMeter struct {
+	Meter
+	consumed atomic.Int32
+}
+
+func (m *countingMeter) Consumed(table, mode string, u *Usage) *ConsumedCapacity {
+	m.consumed.Add(1)
+	return m.Meter.Consumed(table, mode, u)
 }

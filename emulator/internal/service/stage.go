@@ -121,6 +121,7 @@ func UseStage(s Stage) {
 		callCheckers = append(callCheckers, cc)
 	}
 	useChecks(s) // stage_check.go
+	useMeter(s)  // stage_capacity.go
 }
 
 // checkCall runs the installed CallCheckers on a call of op, a
@@ -354,7 +355,7 @@ func (u *TableUse) IndexWriteUnits(o Outcome) map[*tablespec.IndexDef]float64 {
 		return o.IndexUnits
 	}
 	if gsis, _ := u.t.indexes(); len(gsis) > 0 {
-		return indexWriteUnits(u.t.schema, gsis, o.Change)
+		return indexWriteUnits(u.t, gsis, o.Change)
 	}
 	return nil
 }

@@ -6,16 +6,19 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // The features in use in this package's tests, as the emulator uses
 // them: this one, and point-in-time recovery, which it reads; and the
-// report's stage, which counts a bulk put refused by its condition.
+// report's stage, which counts a bulk put refused by its condition, with
+// the units the capacity stage meters.
 func init() {
 	service.Use(Feature{})
 	service.Use(pitr.Feature{})
+	service.UseStage(capacity.Stage{})
 	service.UseStage(insights.Stage{})
 }
 

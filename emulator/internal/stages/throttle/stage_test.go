@@ -7,12 +7,17 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
 	lib "github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
 )
 
-func init() { service.UseStage(throttle.Stage{}) }
+// The throttler is charged the units the capacity stage meters.
+func init() {
+	service.UseStage(capacity.Stage{})
+	service.UseStage(throttle.Stage{})
+}
 
 // createTable makes table name, provisioned with one read and one write
 // unit, with tags (JSON, "" for none).

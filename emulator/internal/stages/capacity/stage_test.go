@@ -1,0 +1,103 @@
+package capacity_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
+	"github.com/stretchr/testify/require"
+)
+
+func init() { service.UseStage(capacity.Stage{}) }
+
+// TestUnits: a read is one unit per 4 KB (at least one), half when
+// eventually consistent; a write one unit per 1 KB (at least one).
+func TestUnits(t *testing.T) {
+	var s capacity.Stage
+	for _, tc := range []struct {
+		size       int
+		consistent bool
+		want       float64
+	}{{0, true, 1}, {0, false, 0.5}, {4096, true, 1}, {4097, true, 2}, {4097, false, 1}, {12 << 10, false, 1.5}} {
+		require.Equal(t, tc.want, s.ReadUnits(tc.size, tc.consistent), "read of %d bytes, consistent %v", tc.size, tc.consistent)
+	}
+	for _, tc := range []struct {
+		size int
+		want float64
+	}{{0, 1}, {1, 1}, {1024, 1}, {1025, 2}, {3000, 3}} {
+		require.Equal(t, tc.want, s.WriteUnits(tc.size), "write of %d bytes", tc.size)
+	}
+}
+
+// TestAnswers: the stage meters what the core's operations report into
+// each answer's ConsumedCapacity: per table and, in INDEXES mode, per
+// GSI and LSI; a transaction's units also as WriteCapacityUnits or
+// ReadCapacityUnits; nothing when the request asks for none.
+func TestAnswers(t *testing.T) {
+	env := servicetest.New(t, service.Config{})
+	env.Must("CreateTable", `{"TableName":"tab","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},
+			{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"l","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],
+		"LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],
+			"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
+	item := `{"pk":{"S":"a"},"sk":{"S":"b"},"g":{"S":"x"},"l":{"S":"y"}}`
+	key := `{"pk":{"S":"a"},"sk":{"S":"b"}}`
+
+	cc := member(t, env.Must("PutItem", `{"TableName":"tab","Item":`+item+`,"ReturnConsumedCapacity":"INDEXES"}`))
+	require.Equal(t, map[string]any{"TableName": "tab", "CapacityUnits": 3.0, "Table": map[string]any{"CapacityUnits": 1.0},
+		"GlobalSecondaryIndexes": map[string]any{"gsi": map[string]any{"CapacityUnits": 1.0}},
+		"LocalSecondaryIndexes":  map[string]any{"lsi": map[string]any{"CapacityUnits": 1.0}}}, cc)
+
+	// The same item again leaves both index entries as they were.
+	cc = member(t, env.Must("PutItem", `{"TableName":"tab","Item":`+item+`,"ReturnConsumedCapacity":"TOTAL"}`))
+	require.Equal(t, map[string]any{"TableName": "tab", "CapacityUnits": 1.0}, cc)
+
+	require.NotContains(t, env.Must("PutItem", `{"TableName":"tab","Item":`+item+`}`), "ConsumedCapacity")
+	require.NotContains(t, env.Must("GetItem", `{"TableName":"tab","Key":`+key+`,"ReturnConsumedCapacity":"NONE"}`), "ConsumedCapacity")
+
+	cc = member(t, env.Must("GetItem", `{"TableName":"tab","Key":`+key+`,"ReturnConsumedCapacity":"TOTAL"}`))
+	require.Equal(t, map[string]any{"TableName": "tab", "CapacityUnits": 0.5}, cc)
+
+	cc = member(t, env.Must("Query", `{"TableName":"tab","IndexName":"gsi","KeyConditionExpression":"g = :g",
+		"ExpressionAttributeValues":{":g":{"S":"x"}},"ReturnConsumedCapacity":"INDEXES"}`))
+	require.Equal(t, map[string]any{"TableName": "tab", "CapacityUnits": 0.5, "Table": map[string]any{"CapacityUnits": 0.0},
+		"GlobalSecondaryIndexes": map[string]any{"gsi": map[string]any{"CapacityUnits": 0.5}}}, cc)
+
+	list := members(t, env.Must("TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"tab","Item":`+item+`}}],
+		"ReturnConsumedCapacity":"INDEXES"}`))
+	require.Equal(t, []any{map[string]any{"TableName": "tab", "CapacityUnits": 2.0, "WriteCapacityUnits": 2.0,
+		"Table": map[string]any{"CapacityUnits": 2.0, "WriteCapacityUnits": 2.0}}}, list)
+
+	list = members(t, env.Must("TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"tab","Key":`+key+`}}],
+		"ReturnConsumedCapacity":"TOTAL"}`))
+	require.Equal(t, []any{map[string]any{"TableName": "tab", "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}}, list)
+
+	list = members(t, env.Must("BatchWriteItem", `{"RequestItems":{"tab":[{"DeleteRequest":{"Key":`+key+`}}]},
+		"ReturnConsumedCapacity":"INDEXES"}`))
+	require.Equal(t, []any{map[string]any{"TableName": "tab", "CapacityUnits": 3.0, "Table": map[string]any{"CapacityUnits": 1.0},
+		"GlobalSecondaryIndexes": map[string]any{"gsi": map[string]any{"CapacityUnits": 1.0}},
+		"LocalSecondaryIndexes":  map[string]any{"lsi": map[string]any{"CapacityUnits": 1.0}}}}, list)
+}
+
+// member is the ConsumedCapacity member of an answer.
+func member(t *testing.T, body string) map[string]any {
+	t.Helper()
+	var out struct{ ConsumedCapacity map[string]any }
+	require.NoError(t, json.Unmarshal([]byte(body), &out), body)
+	require.NotNil(t, out.ConsumedCapacity, body)
+	return out.ConsumedCapacity
+}
+
+// members is the ConsumedCapacity list of a batch's or a transaction's
+// answer.
+func members(t *testing.T, body string) []any {
+	t.Helper()
+	var out struct{ ConsumedCapacity []any }
+	require.NoError(t, json.Unmarshal([]byte(body), &out), body)
+	require.NotEmpty(t, out.ConsumedCapacity, body)
+	return out.ConsumedCapacity
+}
