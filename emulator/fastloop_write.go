@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
 // writeAnswer writes the loop's answer to one request (fastloop.go) and
@@ -21,7 +23,7 @@ import (
 // connection's answer buffer when they fit in writeBufferSize, else as one
 // writev of the head and the body. Syscalls are most of what a request
 // costs the server here (40% in a CPU profile at c=8).
-func writeAnswer(lc *loopConn, h *requestHead, coding string, ans *apiAnswer, keep bool) error {
+func writeAnswer(lc *loopConn, h *httploop.Head, coding string, ans *apiAnswer, keep bool) error {
 	body := ans.body
 	if coding != "" {
 		body = compressResponse(coding, body)
@@ -38,8 +40,8 @@ func writeAnswer(lc *loopConn, h *requestHead, coding string, ans *apiAnswer, ke
 
 // appendAnswerHead appends the status line and headers of an answer with
 // body to b, up to and including the blank line.
-func appendAnswerHead(b []byte, h *requestHead, coding string, ans *apiAnswer, body []byte, keep bool) []byte {
-	b = append(b, statusLine(ans.status, h.http10)...)
+func appendAnswerHead(b []byte, h *httploop.Head, coding string, ans *apiAnswer, body []byte, keep bool) []byte {
+	b = append(b, statusLine(ans.status, h.HTTP10)...)
 	if coding != "" {
 		b = append(b, "Content-Encoding: "...)
 		b = append(b, coding...)
@@ -48,7 +50,7 @@ func appendAnswerHead(b []byte, h *requestHead, coding string, ans *apiAnswer, b
 	b = append(b, "Content-Length: "...)
 	b = strconv.AppendInt(b, int64(len(body)), 10)
 	b = append(b, "\r\nContent-Type: "...)
-	b = append(b, responseContentType(h.contentType)[0]...)
+	b = append(b, responseContentType(h.ContentType)[0]...)
 	b = append(b, "\r\n"+versionHeaderName+": "...)
 	b = append(b, versionHeader()[0]...)
 	b = append(b, "\r\nServer: Server\r\n"+headerCRC32+": "...)
@@ -60,7 +62,7 @@ func appendAnswerHead(b []byte, h *requestHead, coding string, ans *apiAnswer, b
 	if ans.retryAfter {
 		b = append(b, "Retry-After: "+retryAfterSeconds+"\r\n"...)
 	}
-	if !keep && !h.http10 {
+	if !keep && !h.HTTP10 {
 		b = append(b, "Connection: close\r\n"...)
 	}
 	return append(b, "\r\n"...)
